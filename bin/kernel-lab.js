@@ -1,0 +1,2 @@
+#!/usr/bin/env node
+require("../dist/cli.js");

@@ -1,0 +1,78 @@
+// The contract between generated WGSL and the runtime that launches it.
+//
+// Bind group 0 holds everything:
+//   binding 0: a uniform buffer of 32-bit words. Words 0..2 are the logical grid (x, y, z) of
+//              program instances, word 3 is unused; scalar parameters follow at `scalars[i].word`.
+//   binding 1..: one storage buffer per pointer parameter, in parameter order.
+// The runtime dispatches ceil-folded workgroups (each dimension <= the adapter's
+// maxComputeWorkgroupsPerDimension) covering gridX*gridY*gridZ programs; the shader linearises
+// workgroup_id with num_workgroups, returns when past the last program, and recovers the
+// program id as (linear % gx, (linear / gx) % gy, linear / (gx * gy)).
+// Every storage buffer is allocated with its byte size rounded up to a multiple of 16, so a
+// binding may be read as array<vec4<T>> (`vectorWidth` 4) whatever the element count.
+
+import type { NumDtype } from "../ir/ir";
+
+export type ScalarWordDtype = "f32" | "i32" | "u32";
+
+export interface UniformScalar {
+  name: string;
+  dtype: ScalarWordDtype;
+  /** Index of the 32-bit word in the uniform buffer. */
+  word: number;
+}
+
+export interface StorageBinding {
+  /** The pointer parameter's name. */
+  name: string;
+  binding: number;
+  dtype: NumDtype;
+  /** 1: array<T>; 4: array<vec4<T>> (scalar elements addressed as [i >> 2][i & 3]). */
+  vectorWidth: 1 | 4;
+  access: "read" | "read_write";
+}
+
+export interface KernelAbi {
+  kernel: string;
+  entryPoint: "main";
+  /** Invocations per workgroup (1-D workgroups). */
+  workgroupSize: number;
+  /** Total words of the uniform buffer (a multiple of 4). */
+  uniformWords: number;
+  scalars: UniformScalar[];
+  buffers: StorageBinding[];
+  /** Bytes of var<workgroup> memory the shader declares. */
+  workgroupBytes: number;
+  /** Features the shader enables (`enable f16;`, `enable subgroups;`). */
+  features: ("shader-f16" | "subgroups")[];
+}
+
+/** What the code generator may assume about the adapter it targets. */
+export interface Target {
+  shaderF16: boolean;
+  subgroups: boolean;
+  /** Subgroup size the adapter reports as minimum (lavapipe 8, NVIDIA 32), when subgroups are on. */
+  subgroupMinSize: number;
+  maxWorkgroupSize: number;
+  maxWorkgroupStorageBytes: number;
+}
+
+/** WebGPU's default limits: what every adapter offers. */
+export const DEFAULT_TARGET: Target = {
+  shaderF16: false,
+  subgroups: false,
+  subgroupMinSize: 4,
+  maxWorkgroupSize: 256,
+  maxWorkgroupStorageBytes: 16384,
+};
+
+/** Grid folding shared by the runtime (dispatch sizes) and the interpreter (tests). */
+export function foldGrid(grid: readonly [number, number, number], maxPerDim: number): [number, number, number] {
+  const total = grid[0] * grid[1] * grid[2];
+  if (total <= maxPerDim) return [total, 1, 1];
+  const x = maxPerDim;
+  const rest = Math.ceil(total / x);
+  if (rest <= maxPerDim) return [x, rest, 1];
+  const y = maxPerDim;
+  return [x, y, Math.ceil(rest / y)];
+}

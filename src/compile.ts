@@ -1,0 +1,83 @@
+// The compiler's front door: source text -> kernels -> specialised IR -> WGSL.
+// Used by the command line, the harness and the editor; nothing here touches the GPU.
+
+import type { Diagnostic } from "./diagnostics/diagnostic";
+import type { KernelIR, Param } from "./ir/ir";
+import type { KernelAbi, Target } from "./codegen/abi";
+import { parseKernelFile, type KernelSource, type ParsedFile } from "./syntax/parse";
+import { lowerKernel } from "./semantics/lower";
+import { generateWgsl } from "./codegen/wgsl";
+import { DEFAULT_TARGET } from "./codegen/abi";
+
+export type { KernelSource, ParsedFile };
+export { parseKernelFile };
+
+export interface CompiledKernel {
+  name: string;
+  params: Param[];
+  constexprs: Readonly<Record<string, number>>;
+  ir: KernelIR;
+  wgsl: string;
+  abi: KernelAbi;
+}
+
+export interface CompileResult {
+  /** Undefined when there are errors. */
+  kernel?: CompiledKernel;
+  diagnostics: Diagnostic[];
+}
+
+/** Specialises one kernel of a parsed file for constexpr values and a target, and generates WGSL. */
+export function compileKernel(
+  kernel: KernelSource,
+  constexprs: Readonly<Record<string, number>>,
+  target: Target = DEFAULT_TARGET,
+): CompileResult {
+  const lowered = lowerKernel(kernel, constexprs, target);
+  if (!lowered.ir) return { diagnostics: lowered.diagnostics };
+  const generated = generateWgsl(lowered.ir, target);
+  const diagnostics = [...lowered.diagnostics, ...generated.diagnostics];
+  if (!generated.wgsl || !generated.abi) return { diagnostics };
+  return {
+    kernel: {
+      name: kernel.name,
+      params: kernel.params,
+      constexprs: lowered.ir.constexprs,
+      ir: lowered.ir,
+      wgsl: generated.wgsl,
+      abi: generated.abi,
+    },
+    diagnostics,
+  };
+}
+
+/**
+ * Every diagnostic of a file, without running any of its TypeScript: kernels are specialised
+ * with the constexpr values written literally in the file's `defineRun` calls (or a placeholder
+ * when there are none). This is what `kernel-lab check` and the editor show.
+ */
+export function checkFile(fileName: string, text: string, target: Target = DEFAULT_TARGET): Diagnostic[] {
+  const parsed = parseKernelFile(fileName, text);
+  const diagnostics = [...parsed.diagnostics];
+  for (const kernel of parsed.kernels) {
+    if (!kernel.ok) continue;
+    const variants = parsed.literalConstexprs.get(kernel.name) ?? [];
+    const seen = new Set<string>();
+    for (const constexprs of variants.length > 0 ? variants : [placeholderConstexprs(kernel)]) {
+      for (const d of compileKernel(kernel, constexprs, target).diagnostics) {
+        const key = `${d.code}:${d.span.start}:${d.span.end}:${d.message}`;
+        if (!seen.has(key)) {
+          seen.add(key);
+          diagnostics.push(d);
+        }
+      }
+    }
+  }
+  return diagnostics.sort((a, b) => a.span.start - b.span.start);
+}
+
+function placeholderConstexprs(kernel: KernelSource): Record<string, number> {
+  const values: Record<string, number> = {};
+  for (const p of kernel.params) if (p.kind === "constexpr") values[p.name] = 16;
+  return values;
+}

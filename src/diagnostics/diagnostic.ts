@@ -1,0 +1,43 @@
+// Diagnostics are collected, never thrown. Every one carries a byte span into the file's text;
+// line/column are computed only when a message is shown (see position.ts).
+
+export interface Span {
+  /** Offset of the first character (UTF-16 code units, as TypeScript counts). */
+  start: number;
+  /** Offset just past the last character. */
+  end: number;
+}
+
+export type Severity = "error" | "warning" | "info";
+
+export interface RelatedLocation {
+  span: Span;
+  message: string;
+}
+
+export interface Diagnostic {
+  code: DiagnosticCode;
+  severity: Severity;
+  message: string;
+  span: Span;
+  related?: RelatedLocation[];
+}
+
+/** KL1xxx syntax and unsupported constructs, KL2xxx types and shapes, KL3xxx launches and runs, KL9xxx internal. */
+export type DiagnosticCode = `KL${number}`;
+
+export class DiagnosticLog {
+  readonly diagnostics: Diagnostic[] = [];
+
+  error(code: DiagnosticCode, span: Span, message: string, related?: RelatedLocation[]): void {
+    this.diagnostics.push({ code, severity: "error", message, span, ...(related ? { related } : {}) });
+  }
+
+  warning(code: DiagnosticCode, span: Span, message: string): void {
+    this.diagnostics.push({ code, severity: "warning", message, span });
+  }
+
+  get hasErrors(): boolean {
+    return this.diagnostics.some((d) => d.severity === "error");
+  }
+}

@@ -1,0 +1,75 @@
+import type { Diagnostic, Span } from "./diagnostic";
+
+/** 1-based line and column of an offset. */
+export interface LineCol {
+  line: number;
+  column: number;
+}
+
+export class LineMap {
+  private readonly lineStarts: number[] = [0];
+
+  constructor(private readonly text: string) {
+    for (let i = 0; i < text.length; i++) {
+      if (text.charCodeAt(i) === 10) this.lineStarts.push(i + 1);
+    }
+  }
+
+  at(offset: number): LineCol {
+    const clamped = Math.max(0, Math.min(offset, this.text.length));
+    let lo = 0;
+    let hi = this.lineStarts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (this.lineStarts[mid] <= clamped) lo = mid;
+      else hi = mid - 1;
+    }
+    return { line: lo + 1, column: clamped - this.lineStarts[lo] + 1 };
+  }
+
+  lineText(line: number): string {
+    const start = this.lineStarts[line - 1] ?? this.text.length;
+    const next = this.lineStarts[line];
+    return this.text.slice(start, next === undefined ? undefined : next - 1).replace(/\r$/, "");
+  }
+}
+
+/** The JSON shape of SPEC §4: 1-based lines and columns, end exclusive. */
+export interface LocatedDiagnostic {
+  file: string;
+  line: number;
+  column: number;
+  endLine: number;
+  endColumn: number;
+  severity: Diagnostic["severity"];
+  code: string;
+  message: string;
+  related?: { line: number; column: number; endLine: number; endColumn: number; message: string }[];
+}
+
+export function locate(file: string, text: string, diagnostics: readonly Diagnostic[]): LocatedDiagnostic[] {
+  const map = new LineMap(text);
+  const span = (s: Span) => {
+    const a = map.at(s.start);
+    const b = map.at(s.end);
+    return { line: a.line, column: a.column, endLine: b.line, endColumn: b.column };
+  };
+  return diagnostics.map((d) => ({
+    file,
+    ...span(d.span),
+    severity: d.severity,
+    code: d.code,
+    message: d.message,
+    ...(d.related ? { related: d.related.map((r) => ({ ...span(r.span), message: r.message })) } : {}),
+  }));
+}
+
+/** `path:line:col - error KL1234: message`, then the user's line with a caret under the range. */
+export function formatDiagnostic(d: LocatedDiagnostic, text?: string): string {
+  const head = `${d.file}:${d.line}:${d.column} - ${d.severity} ${d.code}: ${d.message}`;
+  if (text === undefined) return head;
+  const source = new LineMap(text).lineText(d.line);
+  const width = d.endLine === d.line ? Math.max(1, d.endColumn - d.column) : Math.max(1, source.length - d.column + 1);
+  const gutter = String(d.line);
+  return `${head}\n\n${gutter} ${source}\n${" ".repeat(gutter.length)} ${" ".repeat(d.column - 1)}${"~".repeat(width)}\n`;
+}

@@ -1,0 +1,143 @@
+// The checked kernel IR: what the semantics pass produces from TypeScript syntax and what the
+// code generator and the CPU interpreter consume. Every node records its source span.
+//
+// Shape: statements in structured control flow; each value is defined once by a `let` statement
+// and used only after it (so evaluation order, e.g. a load before a store, is explicit).
+// Operands of an op already agree in shape and dtype: the semantics pass inserts `splat`,
+// `broadcast` and `cast` nodes (Triton's implicit broadcasting and promotion made explicit).
+
+import type { Span } from "../diagnostics/diagnostic";
+
+export type NumDtype = "f32" | "f16" | "i32" | "u32";
+export type Dtype = NumDtype | "bool";
+/** Static block shape; `[]` is a scalar. Every extent is a power of two. */
+export type Shape = readonly number[];
+
+/**
+ * A value is either data of a dtype, or a pointer into one pointer parameter's buffer.
+ * Pointers are always derived from exactly one parameter (`param`), known statically;
+ * their run-time representation is an i32 element offset into that buffer.
+ */
+export type ValueType =
+  | { kind: "data"; dtype: Dtype; shape: Shape }
+  | { kind: "pointer"; pointee: NumDtype; param: string; shape: Shape };
+
+export type UnaryFn = "neg" | "not" | "bitnot";
+export type ArithFn = "add" | "sub" | "mul" | "div" | "mod";
+export type BitFn = "and" | "or" | "xor" | "shl" | "shr";
+export type CompareFn = "lt" | "le" | "gt" | "ge" | "eq" | "ne";
+export type LogicFn = "land" | "lor";
+export type BinaryFn = ArithFn | BitFn | CompareFn | LogicFn;
+export type MathFn =
+  | "exp" | "log" | "sqrt" | "rsqrt" | "abs" | "sin" | "cos" | "floor" | "ceil" | "sigmoid"
+  | "maximum" | "minimum" | "fma";
+export type ReduceFn = "sum" | "max" | "min" | "argmax";
+
+export interface Variable {
+  id: number;
+  name: string;
+  type: ValueType;
+  span: Span;
+}
+
+interface ValueBase {
+  id: number;
+  span: Span;
+  type: ValueType;
+}
+
+export type Value = ValueBase & ValueOp;
+
+export type ValueOp =
+  /** A compile-time number (literal, constexpr, or folded); `type.shape` is []. */
+  | { op: "const"; value: number }
+  /** A scalar parameter, or a pointer parameter (offset 0). */
+  | { op: "param"; name: string }
+  | { op: "programId"; axis: 0 | 1 | 2 }
+  | { op: "numPrograms"; axis: 0 | 1 | 2 }
+  /** i32 block [end - start] holding start, start+1, … */
+  | { op: "arange"; start: number; end: number }
+  /** A scalar stretched to `type.shape`. */
+  | { op: "splat"; value: Value }
+  /** A block whose size-1 axes stretch to `type.shape` (same rank). */
+  | { op: "broadcast"; value: Value }
+  /** Same elements, new shape (same count); expandDims is a reshape that adds a 1. */
+  | { op: "reshape"; value: Value }
+  /** 2-D transpose. */
+  | { op: "trans"; value: Value }
+  /** Element-wise conversion to `type.dtype`. */
+  | { op: "cast"; value: Value }
+  | { op: "unary"; fn: UnaryFn; value: Value }
+  /** Operands have equal shapes and dtypes; comparisons give bool, shifts take the lhs dtype. */
+  | { op: "binary"; fn: BinaryFn; lhs: Value; rhs: Value }
+  /** Pointer plus i32 element offsets of the same shape. */
+  | { op: "ptrAdd"; ptr: Value; offset: Value }
+  | { op: "math"; fn: MathFn; args: Value[] }
+  | { op: "where"; cond: Value; a: Value; b: Value }
+  /** Masked-off lanes read `other` (already splatted/cast to the result type), default 0. */
+  | { op: "load"; ptr: Value; mask?: Value; other?: Value }
+  | { op: "readVar"; variable: Variable }
+  /** Reduction along `axis` of a block (the axis is removed from the shape). */
+  | { op: "reduce"; fn: ReduceFn; value: Value; axis: number }
+  /** [M,K] x [K,N] (+ acc [M,N]) -> [M,N], f32 accumulate. */
+  | { op: "dot"; a: Value; b: Value; acc?: Value };
+
+export type Stmt =
+  | { kind: "let"; value: Value }
+  | { kind: "store"; span: Span; ptr: Value; value: Value; mask?: Value }
+  | { kind: "declare"; span: Span; variable: Variable; init: Value }
+  | { kind: "assign"; span: Span; variable: Variable; value: Value }
+  /**
+   * for (counter = start; counter <cmp> end; counter += step). Bounds and step are scalars, all
+   * of the counter's dtype; `step` is evaluated once, before the loop.
+   */
+  | {
+      kind: "for";
+      span: Span;
+      counter: Variable;
+      start: Value;
+      end: Value;
+      step: Value;
+      cmp: "lt" | "le" | "gt" | "ge" | "ne";
+      body: Stmt[];
+    }
+  /** `cond` is a scalar bool. */
+  | { kind: "if"; span: Span; cond: Value; then: Stmt[]; else: Stmt[] };
+
+export type ParamKind = "pointer" | "scalar" | "constexpr";
+
+export interface Param {
+  name: string;
+  kind: ParamKind;
+  /** Pointee dtype for pointers, the dtype for scalars, i32 for constexprs. */
+  dtype: NumDtype;
+  span: Span;
+}
+
+/** A kernel specialised for one set of constexpr values. */
+export interface KernelIR {
+  name: string;
+  span: Span;
+  params: Param[];
+  constexprs: Readonly<Record<string, number>>;
+  body: Stmt[];
+  /** The pointer parameters the kernel stores through (the others are read-only). */
+  writtenParams: ReadonlySet<string>;
+}
+
+export function assertNever(x: never, what = "value"): never {
+  throw new Error(`internal: unhandled ${what}: ${JSON.stringify(x)}`);
+}
+
+export function numel(shape: Shape): number {
+  return shape.reduce((a, b) => a * b, 1);
+}
+
+export function shapeOf(type: ValueType): Shape {
+  return type.shape;
+}
+
+export function typeToString(type: ValueType): string {
+  const shape = type.shape.length === 0 ? "" : `[${type.shape.join(", ")}]`;
+  return type.kind === "pointer" ? `Ptr<${type.pointee}>${shape}` : `${type.dtype}${shape}`;
+}
