@@ -1,0 +1,177 @@
+// What a kernel file gets from `import { … } from "kernel-lab"` when the harness runs it on the host.
+// Kernels are never executed here: `kernel(fn)` only names the function for the compiler, which
+// reads the source. Everything else (`defineRun`, the array helpers) is plain host code.
+
+export type HostDtype = "f32" | "i32" | "u32";
+export type HostArray = Float32Array | Int32Array | Uint32Array;
+
+/** Marks values made by this module, so the harness recognises them whatever realm they came from. */
+export const BRAND: unique symbol = Symbol.for("kernel-lab.value") as never;
+
+export interface KernelHandle {
+  readonly kind: "kernel";
+  /** The function's name; empty for an anonymous arrow (the harness then uses the const's name). */
+  name: string;
+  /** Creation order within the file, used to match an anonymous kernel to the one the compiler found. */
+  readonly ordinal: number;
+  readonly [BRAND]: true;
+}
+
+export interface BuiltinHandle {
+  readonly kind: "builtin";
+  readonly name: string;
+  readonly [BRAND]: true;
+}
+
+/** The run definition as the harness receives it; checked field by field in src/harness/args.ts. */
+export interface RunDefinition {
+  kernel: unknown;
+  name?: unknown;
+  sizes: unknown;
+  constexprs?: unknown;
+  grid: unknown;
+  args: unknown;
+  outputs: unknown;
+  reference: unknown;
+  tolerance?: unknown;
+  bytes?: unknown;
+  flops?: unknown;
+  baseline?: unknown;
+}
+
+export interface RunHandle {
+  readonly kind: "run";
+  readonly definition: RunDefinition;
+  readonly [BRAND]: true;
+}
+
+let kernelCount = 0;
+
+/** Called by the harness before it executes a file, so ordinals count from 0 in each file. */
+export function resetKernelOrdinals(): void {
+  kernelCount = 0;
+}
+
+export function kernel(fn: (...args: never[]) => unknown, name?: string): KernelHandle {
+  if (typeof fn !== "function") throw new TypeError("kernel(fn) expects a function expression or an arrow function");
+  return Object.freeze({ kind: "kernel", name: fn.name || name || "", ordinal: kernelCount++, [BRAND]: true as const }) as KernelHandle;
+}
+
+export function defineRun(definition: RunDefinition): RunHandle {
+  return Object.freeze({ kind: "run", definition, [BRAND]: true as const });
+}
+
+export function isKernelHandle(x: unknown): x is KernelHandle {
+  return isBranded(x) && (x as { kind?: unknown }).kind === "kernel";
+}
+export function isRunHandle(x: unknown): x is RunHandle {
+  return isBranded(x) && (x as { kind?: unknown }).kind === "run";
+}
+export function isBuiltinHandle(x: unknown): x is BuiltinHandle {
+  return isBranded(x) && (x as { kind?: unknown }).kind === "builtin";
+}
+function isBranded(x: unknown): boolean {
+  return typeof x === "object" && x !== null && (x as Record<symbol, unknown>)[BRAND] === true;
+}
+
+// ---- tl: only meaningful inside a kernel, which the compiler reads rather than runs ----
+
+const TL_NAMES = [
+  "programId", "numPrograms", "arange", "load", "store", "where",
+  "exp", "log", "sqrt", "rsqrt", "abs", "sin", "cos", "floor", "ceil", "sigmoid",
+  "maximum", "minimum", "fma", "cast", "cdiv", "zeros", "full",
+  "expandDims", "broadcastTo", "reshape", "trans", "sum", "max", "min", "argmax", "dot",
+] as const;
+
+export type TlName = (typeof TL_NAMES)[number];
+
+export const tl: Readonly<Record<TlName, (...args: unknown[]) => never>> = Object.freeze(
+  Object.fromEntries(
+    TL_NAMES.map((name) => [
+      name,
+      () => {
+        throw new Error(`tl.${name} can only be called inside a kernel; run the file with kernel-lab`);
+      },
+    ]),
+  ) as Record<TlName, (...args: unknown[]) => never>,
+);
+
+// ---- built-in ops to time a kernel against ----
+
+function builtin(name: string): BuiltinHandle {
+  return Object.freeze({ kind: "builtin", name, [BRAND]: true as const });
+}
+
+export const builtins = Object.freeze({
+  add: builtin("builtins.add"),
+  sub: builtin("builtins.sub"),
+  mul: builtin("builtins.mul"),
+  copy: builtin("builtins.copy"),
+});
+
+// ---- host-side arrays ----
+
+/** What `empty` fills integer arrays with: an unlikely value, so an element the kernel never wrote shows up. */
+export const INT_POISON = 0x7fbadbad;
+
+function allocate(n: number, dtype: HostDtype): HostArray {
+  if (!Number.isInteger(n) || n < 0) throw new RangeError(`array length must be a non-negative integer, got ${n}`);
+  switch (dtype) {
+    case "f32":
+      return new Float32Array(n);
+    case "i32":
+      return new Int32Array(n);
+    case "u32":
+      return new Uint32Array(n);
+    default:
+      throw new TypeError(`dtype must be "f32", "i32" or "u32", got ${JSON.stringify(dtype)}`);
+  }
+}
+
+/** Uniform in [0, 1) for f32; integers in [-1024, 1024) for i32 and [0, 2048) for u32. */
+export function rand(n: number, dtype: HostDtype = "f32"): HostArray {
+  const a = allocate(n, dtype);
+  if (dtype === "f32") for (let i = 0; i < n; i++) a[i] = Math.random();
+  else if (dtype === "i32") for (let i = 0; i < n; i++) a[i] = Math.floor(Math.random() * 2048) - 1024;
+  else for (let i = 0; i < n; i++) a[i] = Math.floor(Math.random() * 2048);
+  return a;
+}
+
+/** Standard normal for f32; for integers, a normal of standard deviation 100, rounded (u32: its absolute value). */
+export function randn(n: number, dtype: HostDtype = "f32"): HostArray {
+  const a = allocate(n, dtype);
+  for (let i = 0; i < n; i++) {
+    // Box–Muller; 1 - random() keeps the logarithm finite.
+    const g = Math.sqrt(-2 * Math.log(1 - Math.random())) * Math.cos(2 * Math.PI * Math.random());
+    a[i] = dtype === "f32" ? g : dtype === "i32" ? Math.round(g * 100) : Math.abs(Math.round(g * 100));
+  }
+  return a;
+}
+
+export function zeros(n: number, dtype: HostDtype = "f32"): HostArray {
+  return allocate(n, dtype);
+}
+
+export function full(n: number, value: number, dtype: HostDtype = "f32"): HostArray {
+  return allocate(n, dtype).fill(value);
+}
+
+export function arange(n: number, dtype: HostDtype = "f32"): HostArray {
+  const a = allocate(n, dtype);
+  for (let i = 0; i < n; i++) a[i] = i;
+  return a;
+}
+
+/** An output buffer filled with poison (NaN, or INT_POISON for integers). */
+export function empty(n: number, dtype: HostDtype = "f32"): HostArray {
+  return allocate(n, dtype).fill(dtype === "f32" ? NaN : INT_POISON);
+}
+
+/** Poisons an array in place, as `empty` would have made it. */
+export function poison(a: HostArray): void {
+  a.fill(a instanceof Float32Array ? NaN : INT_POISON);
+}
+
+export function cdiv(a: number, b: number): number {
+  return Math.floor((a + b - 1) / b);
+}

@@ -1,0 +1,218 @@
+// Type declarations for kernel files (`import { … } from "kernel-lab"`).
+//
+// TypeScript has no operator overloading, so every kernel value — scalar, block or pointer — is a
+// `number`, and every mask a `boolean`. The kernel compiler reads the source, infers dtypes and
+// block shapes itself and reports its own diagnostics; these types only keep the editor quiet on
+// valid kernels and give completion and hover text.
+
+// ---------------------------------------------------------------- kernel value types
+
+/** A 32-bit float value (scalar or block). */
+export type f32 = number;
+/** A 32-bit signed integer value (scalar or block). */
+export type i32 = number;
+/** A 32-bit unsigned integer value (scalar or block). */
+export type u32 = number;
+/** A 16-bit float value; needs an adapter with `shader-f16`. */
+export type f16 = number;
+/** A compile-time integer parameter: the kernel is specialised for each value. */
+export type constexpr = number;
+/** A pointer into a buffer of `T`; `ptr + offsets` addresses elements (not bytes). */
+// eslint-disable-next-line @typescript-eslint/no-unused-vars -- T documents the pointee; the compiler reads it.
+export type Ptr<T extends f32 | i32 | u32 | f16 = f32> = number;
+/** A mask: the result of a comparison, combined with `&&`, `||`, `!`. */
+export type Mask = boolean;
+/** Names of the element types `tl.cast`, `tl.zeros` and `tl.full` accept. */
+export type DtypeName = "f32" | "i32" | "u32" | "f16";
+/** A block shape: an array of constexprs, each a power of two. */
+export type Shape = readonly number[];
+
+// ---------------------------------------------------------------- kernels
+
+declare const kernelBrand: unique symbol;
+
+/** A kernel function made by `kernel(...)`; launched by a run, never called on the host. */
+export interface Kernel<F extends (...args: any[]) => void = (...args: any[]) => void> {
+  readonly kind: "kernel";
+  /** The function's name, else the name of the `const` it is assigned to. */
+  readonly name: string;
+  readonly [kernelBrand]: F;
+}
+
+/** Declares a GPU kernel. Its body is compiled to WGSL by Kernel Lab, in the language of `tl`. */
+export declare function kernel<F extends (...args: any[]) => void>(fn: F): Kernel<F>;
+
+/** The Triton-style kernel language. Only valid inside a `kernel(...)` body. */
+export declare namespace tl {
+  /** The id of this program instance along grid axis 0, 1 or 2 (Triton `tl.program_id`). */
+  function programId(axis: 0 | 1 | 2): i32;
+  /** The number of program instances along grid axis 0, 1 or 2 (Triton `tl.num_programs`). */
+  function numPrograms(axis: 0 | 1 | 2): i32;
+  /** The i32 block `[start, start + 1, …, end - 1]`; constexpr bounds, length a power of two. */
+  function arange(start: constexpr, end: constexpr): i32;
+  /** Loads the elements at a block of pointers; masked-off lanes read `other` (default 0). */
+  function load(ptrs: number, mask?: Mask, other?: number): number;
+  /** Stores a block at a block of pointers; masked-off lanes write nothing. */
+  function store(ptrs: number, value: number, mask?: Mask): void;
+  /** Element-wise `cond ? a : b`. */
+  function where(cond: Mask, a: number, b: number): number;
+  /** Element-wise e^x. */
+  function exp(x: number): number;
+  /** Element-wise natural logarithm. */
+  function log(x: number): number;
+  /** Element-wise square root. */
+  function sqrt(x: number): number;
+  /** Element-wise 1 / sqrt(x). */
+  function rsqrt(x: number): number;
+  /** Element-wise absolute value. */
+  function abs(x: number): number;
+  /** Element-wise sine (radians). */
+  function sin(x: number): number;
+  /** Element-wise cosine (radians). */
+  function cos(x: number): number;
+  /** Element-wise round towards -infinity. */
+  function floor(x: number): number;
+  /** Element-wise round towards +infinity. */
+  function ceil(x: number): number;
+  /** Element-wise 1 / (1 + e^-x). */
+  function sigmoid(x: number): number;
+  /** Element-wise larger of `a` and `b`. */
+  function maximum(a: number, b: number): number;
+  /** Element-wise smaller of `a` and `b`. */
+  function minimum(a: number, b: number): number;
+  /** Element-wise `a * b + c`. */
+  function fma(a: number, b: number, c: number): number;
+  /** Converts element-wise to another dtype (Triton `x.to(dtype)`). */
+  function cast(x: number | Mask, dtype: DtypeName): number;
+  /** Ceiling division `(a + b - 1) / b` of integers. */
+  function cdiv(a: number, b: number): number;
+  /** A block of zeros of a constexpr shape (dtype defaults to f32). */
+  function zeros(shape: Shape, dtype?: DtypeName): number;
+  /** A block of one value, of a constexpr shape (dtype defaults to f32). */
+  function full(shape: Shape, value: number, dtype?: DtypeName): number;
+  /** Inserts a size-1 axis at `axis`. */
+  function expandDims(x: number, axis: number): number;
+  /** Stretches size-1 axes (and scalars) to `shape`. */
+  function broadcastTo(x: number, shape: Shape): number;
+  /** Same elements, new shape with the same element count. */
+  function reshape(x: number, shape: Shape): number;
+  /** Transposes a 2-D block. */
+  function trans(x: number): number;
+  /** Sum along `axis` (all axes when omitted). */
+  function sum(x: number, axis?: number): number;
+  /** Maximum along `axis` (all axes when omitted). */
+  function max(x: number, axis?: number): number;
+  /** Minimum along `axis` (all axes when omitted). */
+  function min(x: number, axis?: number): number;
+  /** Index of the maximum along `axis` (all axes when omitted). */
+  function argmax(x: number, axis?: number): i32;
+  /** Block matrix product `[M,K] x [K,N] (+ acc)`, accumulated in f32. */
+  function dot(a: number, b: number, acc?: number): number;
+}
+
+// ---------------------------------------------------------------- runs
+
+/** A host array for a pointer argument. */
+export type HostArray = Float32Array | Int32Array | Uint32Array;
+/** The dtype of a host array made by the helpers below (default "f32"). */
+export type HostDtype = "f32" | "i32" | "u32";
+/** An argument of a kernel parameter: a typed array for a pointer, a number for a scalar. */
+export type KernelArg = HostArray | number;
+
+/** The names of the pointer (array) arguments of `A`. */
+export type PointerArgNames<A> = { [K in keyof A]: A[K] extends number ? never : K }[keyof A] & string;
+
+/** A built-in operation to time a kernel against. */
+export interface Builtin {
+  readonly kind: "builtin";
+  /** E.g. "builtins.add". */
+  readonly name: string;
+}
+
+/** How a file says what to run: which kernel, on what, how to check and time it. */
+export interface RunDefinition<A extends Record<string, KernelArg>, C extends Record<string, number>> {
+  /** The kernel to launch, a value made by `kernel(...)`. */
+  kernel: Kernel;
+  /** Name shown in reports; defaults to the exported name. */
+  name?: string;
+  /** Problem sizes: the first is the default single run, all of them form a sweep. */
+  sizes: number[];
+  /** Values of the kernel's `constexpr` parameters. */
+  constexprs?: C;
+  /** The launch grid: 1 to 3 positive integers. */
+  grid: (size: number, constexprs: C) => number[];
+  /** Every kernel parameter by name: a typed array for a pointer, a number for a scalar. Fresh for every run. */
+  args: (size: number, constexprs: C) => A;
+  /** The pointer parameters whose contents are checked against the reference. */
+  outputs: PointerArgNames<A>[];
+  /** Plain TypeScript on the CPU: the expected contents of each output. */
+  reference: (args: A, size: number) => Partial<Record<PointerArgNames<A>, ArrayLike<number>>>;
+  /** A float output passes where `abs(out - ref) <= atol + rtol * abs(ref)`; integers are exact by default. */
+  tolerance?: { atol?: number; rtol?: number };
+  /** Bytes moved, for GB/s. */
+  bytes?: (size: number) => number;
+  /** Floating-point operations, for GFLOP/s. */
+  flops?: (size: number) => number;
+  /** A built-in op to time the kernel against, e.g. `builtins.add`. */
+  baseline?: Builtin;
+}
+
+declare const runBrand: unique symbol;
+
+/** A run made by `defineRun`; export it so `kernel-lab run` finds it. */
+export interface Run {
+  readonly kind: "run";
+  readonly [runBrand]: true;
+}
+
+/** Declares a run: export the result from a `.kernel.ts` file. */
+export declare function defineRun<A extends Record<string, KernelArg>, C extends Record<string, number> = {}>(
+  definition: RunDefinition<A, C>,
+): Run;
+
+// ---------------------------------------------------------------- host helpers
+
+/** Uniform random numbers: [0, 1) for f32, integers in [-1024, 1024) for i32, [0, 2048) for u32. */
+export declare function rand(n: number): Float32Array;
+export declare function rand(n: number, dtype: "f32"): Float32Array;
+export declare function rand(n: number, dtype: "i32"): Int32Array;
+export declare function rand(n: number, dtype: "u32"): Uint32Array;
+/** Normal random numbers (mean 0, standard deviation 1; integers: 100, rounded). */
+export declare function randn(n: number): Float32Array;
+export declare function randn(n: number, dtype: "f32"): Float32Array;
+export declare function randn(n: number, dtype: "i32"): Int32Array;
+export declare function randn(n: number, dtype: "u32"): Uint32Array;
+/** An array of zeros. */
+export declare function zeros(n: number): Float32Array;
+export declare function zeros(n: number, dtype: "f32"): Float32Array;
+export declare function zeros(n: number, dtype: "i32"): Int32Array;
+export declare function zeros(n: number, dtype: "u32"): Uint32Array;
+/** An array of one value. */
+export declare function full(n: number, value: number): Float32Array;
+export declare function full(n: number, value: number, dtype: "f32"): Float32Array;
+export declare function full(n: number, value: number, dtype: "i32"): Int32Array;
+export declare function full(n: number, value: number, dtype: "u32"): Uint32Array;
+/** The array `[0, 1, …, n - 1]`. */
+export declare function arange(n: number): Float32Array;
+export declare function arange(n: number, dtype: "f32"): Float32Array;
+export declare function arange(n: number, dtype: "i32"): Int32Array;
+export declare function arange(n: number, dtype: "u32"): Uint32Array;
+/** An output array filled with poison (NaN, or 0x7fbadbad for integers): an element the kernel never writes is caught. */
+export declare function empty(n: number): Float32Array;
+export declare function empty(n: number, dtype: "f32"): Float32Array;
+export declare function empty(n: number, dtype: "i32"): Int32Array;
+export declare function empty(n: number, dtype: "u32"): Uint32Array;
+/** Ceiling division of integers: `ceil(a / b)`. */
+export declare function cdiv(a: number, b: number): number;
+
+/** Built-in operations to time kernels against (`baseline: builtins.add`). */
+export declare const builtins: {
+  /** out = x + y, element-wise. */
+  readonly add: Builtin;
+  /** out = x - y, element-wise. */
+  readonly sub: Builtin;
+  /** out = x * y, element-wise. */
+  readonly mul: Builtin;
+  /** out = x. */
+  readonly copy: Builtin;
+};
