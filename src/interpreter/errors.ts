@@ -1,0 +1,56 @@
+// What a CPU run reports instead of doing what the GPU would do silently (clamp an out-of-bounds
+// index, spin forever). Each kind has one stable code; the span is the kernel node at fault, so
+// the harness shows the error as a diagnostic on the user's own line.
+
+import type { Diagnostic, DiagnosticCode, Span } from "../diagnostics/diagnostic";
+
+export type InterpreterErrorKind =
+  /** An unmasked lane of a load or store indexed outside its buffer. */
+  | "out-of-bounds"
+  /** `maxSteps` element operations done and the kernel still running. */
+  | "step-limit"
+  /** A kernel parameter got no argument, or one of the wrong kind. */
+  | "bad-argument"
+  /** IR the interpreter cannot run: a bug in Kernel Lab. */
+  | "internal";
+
+const CODES: Record<InterpreterErrorKind, DiagnosticCode> = {
+  "out-of-bounds": "KL3101",
+  "step-limit": "KL3102",
+  "bad-argument": "KL3103",
+  internal: "KL9101",
+};
+
+export type ProgramId = readonly [number, number, number];
+
+/** Where an out-of-bounds access went. */
+export interface OutOfBounds {
+  /** The pointer parameter whose buffer was indexed. */
+  param: string;
+  access: "load" | "store";
+  index: number;
+  /** Elements in the parameter's buffer. */
+  length: number;
+}
+
+export class InterpreterError extends Error {
+  readonly code: DiagnosticCode;
+
+  constructor(
+    readonly kind: InterpreterErrorKind,
+    message: string,
+    readonly kernel: string,
+    readonly span: Span,
+    /** The program instance running when it happened; absent for errors before any ran. */
+    readonly programId?: ProgramId,
+    readonly outOfBounds?: OutOfBounds,
+  ) {
+    super(message);
+    this.name = "InterpreterError";
+    this.code = CODES[kind];
+  }
+
+  toDiagnostic(): Diagnostic {
+    return { code: this.code, severity: "error", message: this.message, span: this.span };
+  }
+}

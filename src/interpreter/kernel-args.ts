@@ -1,0 +1,64 @@
+// The arguments of a CPU launch, checked against the kernel's parameters: every pointer gets a
+// typed array of its dtype (f16 as IEEE half bits in a Uint16Array), every scalar a number,
+// rounded to its dtype as the GPU's uniform buffer would hold it.
+
+import { assertNever, type KernelIR, type NumDtype } from "../ir/ir";
+import { InterpreterError } from "./errors";
+import { roundTo } from "./scalar-ops";
+
+export type KernelBuffer = Float32Array | Int32Array | Uint32Array | Uint16Array;
+export type KernelArgs = Readonly<Record<string, KernelBuffer | number>>;
+
+export interface BoundBuffer {
+  param: string;
+  dtype: NumDtype;
+  array: KernelBuffer;
+}
+
+export interface BoundArgs {
+  buffers: Map<string, BoundBuffer>;
+  scalars: Map<string, number>;
+}
+
+const ARRAY_OF: Record<NumDtype, { name: string; is: (x: unknown) => boolean }> = {
+  f32: { name: "Float32Array", is: (x) => x instanceof Float32Array },
+  f16: { name: "Uint16Array (IEEE half bits)", is: (x) => x instanceof Uint16Array },
+  i32: { name: "Int32Array", is: (x) => x instanceof Int32Array },
+  u32: { name: "Uint32Array", is: (x) => x instanceof Uint32Array },
+};
+
+export function bindArgs(ir: KernelIR, args: KernelArgs): BoundArgs {
+  const bound: BoundArgs = { buffers: new Map(), scalars: new Map() };
+  for (const param of ir.params) {
+    const arg = args[param.name];
+    const fail = (what: string) =>
+      new InterpreterError("bad-argument", `${ir.name}: parameter '${param.name}' ${what}`, ir.name, param.span);
+    switch (param.kind) {
+      case "pointer": {
+        const expected = ARRAY_OF[param.dtype];
+        if (!expected.is(arg)) {
+          throw fail(`is a Ptr<${param.dtype}> and needs a ${expected.name}, got ${describe(arg)}`);
+        }
+        bound.buffers.set(param.name, { param: param.name, dtype: param.dtype, array: arg as KernelBuffer });
+        break;
+      }
+      case "scalar":
+        if (typeof arg !== "number") throw fail(`is a scalar ${param.dtype} and needs a number, got ${describe(arg)}`);
+        bound.scalars.set(param.name, roundTo(param.dtype)(arg));
+        break;
+      case "constexpr":
+        // Already folded into the IR; the specialised value lives in `ir.constexprs`.
+        break;
+      default:
+        assertNever(param.kind, "parameter kind");
+    }
+  }
+  return bound;
+}
+
+function describe(arg: unknown): string {
+  if (arg === undefined) return "nothing";
+  if (typeof arg === "number") return `the number ${arg}`;
+  if (ArrayBuffer.isView(arg)) return `a ${arg.constructor.name}`;
+  return typeof arg;
+}

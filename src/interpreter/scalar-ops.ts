@@ -1,0 +1,203 @@
+// WGSL's scalar arithmetic on JS numbers: one function per (operation, dtype), chosen once per
+// block operation and applied lane by lane. Every result is rounded the way the GPU holds it:
+// f32 by Math.fround, f16 to the nearest half, i32 wrapped (`| 0`, Math.imul), u32 `>>> 0`;
+// bools are the numbers 0 and 1. `undefined` means the IR asked for an operation WGSL does not
+// have on that dtype (a bug in the semantics pass; the interpreter reports it at the node).
+
+import { assertNever, type BinaryFn, type Dtype, type MathFn, type UnaryFn } from "../ir/ir";
+import { roundF16 } from "./f16";
+
+export type ScalarFn1 = (a: number) => number;
+export type ScalarFn2 = (a: number, b: number) => number;
+export type ScalarFn3 = (a: number, b: number, c: number) => number;
+
+export type UnaryMathFn = Exclude<MathFn, "maximum" | "minimum" | "fma">;
+
+const I32_MIN = -2147483648;
+const I32_MAX = 2147483647;
+const U32_MAX = 4294967295;
+
+const toI32: ScalarFn1 = (a) => a | 0;
+const toU32: ScalarFn1 = (a) => a >>> 0;
+const toBool: ScalarFn1 = (a) => (a !== 0 ? 1 : 0);
+
+function isFloat(dtype: Dtype): dtype is "f32" | "f16" {
+  return dtype === "f32" || dtype === "f16";
+}
+
+/** How a value of `dtype` is held: the rounding every arithmetic result goes through. */
+export function roundTo(dtype: Dtype): ScalarFn1 {
+  switch (dtype) {
+    case "f32":
+      return Math.fround;
+    case "f16":
+      return roundF16;
+    case "i32":
+      return toI32;
+    case "u32":
+      return toU32;
+    case "bool":
+      return toBool;
+    default:
+      return assertNever(dtype, "dtype");
+  }
+}
+
+// WGSL, for non-constant operands: e1 / 0 is e1, and so is MIN / -1; e1 % 0 and MIN % -1 are 0.
+const divI32: ScalarFn2 = (a, b) => (b === 0 || (a === I32_MIN && b === -1) ? a : Math.trunc(a / b) | 0);
+const modI32: ScalarFn2 = (a, b) => (b === 0 || (a === I32_MIN && b === -1) ? 0 : (a % b) | 0);
+const divU32: ScalarFn2 = (a, b) => (b === 0 ? a : Math.trunc(a / b) >>> 0);
+const modU32: ScalarFn2 = (a, b) => (b === 0 ? 0 : (a % b) >>> 0);
+
+/** `fn` on two operands of `dtype` (the lhs dtype for shifts); comparisons and logic give 0/1. */
+export function binaryOp(fn: BinaryFn, dtype: Dtype): ScalarFn2 | undefined {
+  const round = roundTo(dtype);
+  const float = isFloat(dtype);
+  const int = dtype === "i32" || dtype === "u32";
+  switch (fn) {
+    case "add":
+      return float || int ? (a, b) => round(a + b) : undefined;
+    case "sub":
+      return float || int ? (a, b) => round(a - b) : undefined;
+    case "mul":
+      if (float) return (a, b) => round(a * b);
+      // The exact product of two 32-bit integers can exceed 2^53: multiply modulo 2^32.
+      if (dtype === "i32") return Math.imul;
+      return dtype === "u32" ? (a, b) => Math.imul(a, b) >>> 0 : undefined;
+    case "div":
+      if (float) return (a, b) => round(a / b);
+      if (dtype === "i32") return divI32;
+      return dtype === "u32" ? divU32 : undefined;
+    case "mod":
+      // Floats: truncated remainder (the sign of the dividend), as JS `%`.
+      if (float) return (a, b) => round(a % b);
+      if (dtype === "i32") return modI32;
+      return dtype === "u32" ? modU32 : undefined;
+    case "and":
+      return float ? undefined : (a, b) => round(a & b);
+    case "or":
+      return float ? undefined : (a, b) => round(a | b);
+    case "xor":
+      return float ? undefined : (a, b) => round(a ^ b);
+    // The shift amount is taken modulo 32; `>>` is arithmetic on i32, logical on u32.
+    case "shl":
+      return int ? (a, b) => round(a << (b & 31)) : undefined;
+    case "shr":
+      if (dtype === "i32") return (a, b) => a >> (b & 31);
+      return dtype === "u32" ? (a, b) => a >>> (b & 31) : undefined;
+    case "lt":
+      return (a, b) => (a < b ? 1 : 0);
+    case "le":
+      return (a, b) => (a <= b ? 1 : 0);
+    case "gt":
+      return (a, b) => (a > b ? 1 : 0);
+    case "ge":
+      return (a, b) => (a >= b ? 1 : 0);
+    case "eq":
+      return (a, b) => (a === b ? 1 : 0);
+    case "ne":
+      return (a, b) => (a !== b ? 1 : 0);
+    case "land":
+      return (a, b) => (a !== 0 && b !== 0 ? 1 : 0);
+    case "lor":
+      return (a, b) => (a !== 0 || b !== 0 ? 1 : 0);
+    default:
+      return assertNever(fn, "binary op");
+  }
+}
+
+export function unaryOp(fn: UnaryFn, dtype: Dtype): ScalarFn1 | undefined {
+  switch (fn) {
+    case "neg":
+      // i32: -MIN wraps to MIN; u32: two's complement, as `0u - x`.
+      return dtype === "bool" ? undefined : (a) => roundTo(dtype)(-a);
+    case "not":
+      return dtype === "bool" ? (a) => (a === 0 ? 1 : 0) : undefined;
+    case "bitnot":
+      if (dtype === "i32") return (a) => ~a;
+      if (dtype === "u32") return (a) => ~a >>> 0;
+      // `~` on a mask is Triton's logical not.
+      return dtype === "bool" ? (a) => (a === 0 ? 1 : 0) : undefined;
+    default:
+      return assertNever(fn, "unary op");
+  }
+}
+
+/** Element-wise conversion `from` -> `to`, as WGSL's value constructors `to(x)`. */
+export function castOp(from: Dtype, to: Dtype): ScalarFn1 {
+  if (to === "bool") return toBool;
+  if (isFloat(from) && to === "i32") return floatToI32;
+  if (isFloat(from) && to === "u32") return floatToU32;
+  // int -> float rounds; i32 <-> u32 reinterpret the bits; bool -> number is 0/1 already.
+  return roundTo(to);
+}
+
+/** Truncates toward zero and saturates to the i32 range; NaN gives 0. */
+function floatToI32(a: number): number {
+  if (Number.isNaN(a)) return 0;
+  return Math.min(I32_MAX, Math.max(I32_MIN, Math.trunc(a)));
+}
+
+function floatToU32(a: number): number {
+  if (Number.isNaN(a)) return 0;
+  return Math.min(U32_MAX, Math.max(0, Math.trunc(a)));
+}
+
+export function unaryMathOp(fn: UnaryMathFn, dtype: Dtype): ScalarFn1 | undefined {
+  if (fn === "abs") {
+    if (dtype === "i32") return (a) => Math.abs(a) | 0; // abs(MIN) wraps to MIN
+    if (dtype === "u32") return (a) => a;
+  }
+  if (!isFloat(dtype)) return undefined;
+  const round = roundTo(dtype);
+  switch (fn) {
+    case "exp":
+      return (a) => round(Math.exp(a));
+    case "log":
+      return (a) => round(Math.log(a));
+    case "sqrt":
+      return (a) => round(Math.sqrt(a));
+    case "rsqrt":
+      return (a) => round(1 / Math.sqrt(a));
+    case "abs":
+      return Math.abs;
+    case "sin":
+      return (a) => round(Math.sin(a));
+    case "cos":
+      return (a) => round(Math.cos(a));
+    case "floor":
+      return Math.floor;
+    case "ceil":
+      return Math.ceil;
+    case "sigmoid":
+      return (a) => round(1 / (1 + Math.exp(-a)));
+    default:
+      return assertNever(fn, "math function");
+  }
+}
+
+/** WGSL max/min: on floats, a NaN operand yields the other operand. */
+export function extremumOp(fn: "maximum" | "minimum", dtype: Dtype): ScalarFn2 | undefined {
+  if (dtype === "bool") return undefined;
+  if (fn === "maximum") return isFloat(dtype) ? maxFloat : Math.max;
+  return isFloat(dtype) ? minFloat : Math.min;
+}
+
+function maxFloat(a: number, b: number): number {
+  if (Number.isNaN(a)) return b;
+  if (Number.isNaN(b)) return a;
+  return a < b ? b : a;
+}
+
+function minFloat(a: number, b: number): number {
+  if (Number.isNaN(a)) return b;
+  if (Number.isNaN(b)) return a;
+  return b < a ? b : a;
+}
+
+/** fma(a, b, c): the product and sum computed exactly enough in doubles, rounded once. */
+export function fmaOp(dtype: Dtype): ScalarFn3 | undefined {
+  if (!isFloat(dtype)) return undefined;
+  const round = roundTo(dtype);
+  return (a, b, c) => round(a * b + c);
+}
