@@ -1,0 +1,110 @@
+// Storage buffers: created from typed arrays with their byte size rounded up to a multiple of 16
+// (codegen/abi.ts: any binding may be read as array<vec4<T>>), and read back into typed arrays.
+
+import type { NumDtype } from "../ir/ir";
+import { GpuError } from "./errors";
+import { BufferUsage, MapMode, type Gpu } from "./gpu";
+
+/** f16 data travels as its raw bits in a Uint16Array. */
+export type StorageArray = Float32Array | Int32Array | Uint32Array | Uint16Array;
+
+export type ArrayFor<D extends NumDtype> = D extends "f32"
+  ? Float32Array
+  : D extends "i32"
+    ? Int32Array
+    : D extends "u32"
+      ? Uint32Array
+      : Uint16Array;
+
+export const BYTES_PER_ELEMENT: Record<NumDtype, number> = { f32: 4, i32: 4, u32: 4, f16: 2 };
+
+/** Bytes allocated for `byteLength` bytes of data: a multiple of 16, at least 16. */
+export function storageByteSize(byteLength: number): number {
+  return Math.max(16, Math.ceil(byteLength / 16) * 16);
+}
+
+const STORAGE_USAGE = BufferUsage.STORAGE | BufferUsage.COPY_SRC | BufferUsage.COPY_DST;
+
+function checkSize(gpu: Gpu, bytes: number, label: string): void {
+  const mib = (n: number) => `${(n / 2 ** 20).toFixed(1)} MiB`;
+  const { maxBufferSize, maxStorageBufferBindingSize } = gpu.limits;
+  if (bytes > maxBufferSize) {
+    throw new GpuError(
+      "buffer-too-large",
+      `Buffer '${label}' needs ${mib(bytes)}, more than this adapter's maxBufferSize (${mib(maxBufferSize)}). Use a smaller size.`,
+      label,
+    );
+  }
+  if (bytes > maxStorageBufferBindingSize) {
+    throw new GpuError(
+      "buffer-too-large",
+      `Buffer '${label}' needs ${mib(bytes)}, more than this adapter binds as one storage buffer ` +
+        `(maxStorageBufferBindingSize ${mib(maxStorageBufferBindingSize)}). Use a smaller size.`,
+      label,
+    );
+  }
+}
+
+/** A storage buffer holding a copy of `data` (padding bytes are zero). */
+export async function createStorageBuffer(gpu: Gpu, data: StorageArray, label: string): Promise<GPUBuffer> {
+  const size = storageByteSize(data.byteLength);
+  checkSize(gpu, size, label);
+  return gpu.scoped(label, () => {
+    const buffer = gpu.device.createBuffer({ label, size, usage: STORAGE_USAGE, mappedAtCreation: true });
+    new Uint8Array(buffer.getMappedRange()).set(new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
+    buffer.unmap();
+    return buffer;
+  });
+}
+
+/** A zero-filled storage buffer for `length` elements of `dtype`. */
+export async function createEmptyBuffer(gpu: Gpu, dtype: NumDtype, length: number, label: string): Promise<GPUBuffer> {
+  const size = storageByteSize(length * BYTES_PER_ELEMENT[dtype]);
+  checkSize(gpu, size, label);
+  return gpu.scoped(label, () => gpu.device.createBuffer({ label, size, usage: STORAGE_USAGE }));
+}
+
+/** Overwrites the start of `buffer` with `data`. */
+export async function writeStorageBuffer(gpu: Gpu, buffer: GPUBuffer, data: StorageArray): Promise<void> {
+  await gpu.scoped(buffer.label, () => {
+    // writeBuffer wants a multiple of 4 bytes; an odd count of f16 is padded with one zero.
+    if (data.byteLength % 4 === 0) {
+      gpu.device.queue.writeBuffer(buffer, 0, data.buffer, data.byteOffset, data.byteLength);
+    } else {
+      const padded = new Uint8Array(data.byteLength + 2);
+      padded.set(new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
+      gpu.device.queue.writeBuffer(buffer, 0, padded);
+    }
+  });
+}
+
+const ARRAYS = { f32: Float32Array, i32: Int32Array, u32: Uint32Array, f16: Uint16Array } as const;
+
+/** Reads the first `length` elements of `buffer` as `dtype`. */
+export async function readBuffer<D extends NumDtype>(gpu: Gpu, buffer: GPUBuffer, dtype: D, length: number): Promise<ArrayFor<D>> {
+  const byteLength = length * BYTES_PER_ELEMENT[dtype];
+  if (byteLength > buffer.size) {
+    throw new GpuError(
+      "bad-launch",
+      `Cannot read ${length} ${dtype} elements (${byteLength} bytes) from buffer '${buffer.label}' of ${buffer.size} bytes.`,
+      buffer.label,
+    );
+  }
+  const copySize = Math.ceil(byteLength / 4) * 4;
+  const label = `${buffer.label} (readback)`;
+  return gpu.scoped(buffer.label, async () => {
+    const staging = gpu.device.createBuffer({ label, size: Math.max(4, copySize), usage: BufferUsage.MAP_READ | BufferUsage.COPY_DST });
+    try {
+      const encoder = gpu.device.createCommandEncoder({ label });
+      if (copySize > 0) encoder.copyBufferToBuffer(buffer, 0, staging, 0, copySize);
+      gpu.device.queue.submit([encoder.finish()]);
+      await staging.mapAsync(MapMode.READ);
+      const out = new ARRAYS[dtype](length);
+      new Uint8Array(out.buffer).set(new Uint8Array(staging.getMappedRange(0, Math.max(4, copySize)), 0, byteLength));
+      staging.unmap();
+      return out as ArrayFor<D>;
+    } finally {
+      staging.destroy();
+    }
+  });
+}

@@ -1,0 +1,71 @@
+// Errors of the GPU runtime. Device errors never crash the process: they are recorded and thrown
+// from the next runtime operation as a `GpuError` with a stable code (KL4xxx, ARCHITECTURE.md).
+
+/** What went wrong, in the user's words; each kind has one diagnostic code. */
+export type GpuErrorKind =
+  | "device-lost"
+  | "validation"
+  | "out-of-memory"
+  | "internal"
+  | "shader-compile"
+  | "buffer-too-large"
+  | "bad-launch";
+
+const CODES: Record<GpuErrorKind, `KL${number}`> = {
+  "device-lost": "KL4002",
+  validation: "KL4003",
+  "out-of-memory": "KL4004",
+  internal: "KL4005",
+  "shader-compile": "KL4006",
+  "buffer-too-large": "KL4007",
+  "bad-launch": "KL4008",
+};
+
+export class GpuError extends Error {
+  readonly code: `KL${number}`;
+  constructor(
+    readonly kind: GpuErrorKind,
+    message: string,
+    /** The kernel (or buffer label) the failing operation belonged to, when known. */
+    readonly subject?: string,
+  ) {
+    super(message);
+    this.name = "GpuError";
+    this.code = CODES[kind];
+  }
+}
+
+/** One message of WGSL compilation, 1-based line/column in the WGSL text. */
+export interface WgslMessage {
+  severity: "error" | "warning" | "info";
+  line: number;
+  column: number;
+  message: string;
+}
+
+export class ShaderCompileError extends GpuError {
+  constructor(
+    kernel: string,
+    readonly messages: WgslMessage[],
+  ) {
+    const lines = messages.map((m) => `  wgsl:${m.line}:${m.column} - ${m.severity}: ${m.message}`);
+    super("shader-compile", `WGSL for kernel '${kernel}' did not compile:\n${lines.join("\n")}`, kernel);
+    this.name = "ShaderCompileError";
+  }
+}
+
+/** No WebGPU adapter: the CLI exits with code 3 and shows this message. */
+export class NoAdapterError extends Error {
+  readonly code = "KL4001";
+  constructor(detail?: string) {
+    super(
+      "No GPU adapter found: Dawn needs a Vulkan driver" +
+        (detail ? ` (${detail})` : "") +
+        ". Install your GPU's Vulkan driver; on a machine without a GPU use Mesa's software " +
+        "rasteriser lavapipe (Mesa 25 or newer; Debian 12: add the bookworm-backports suite, then " +
+        "`apt-get install -t bookworm-backports mesa-vulkan-drivers libvulkan1`, or run " +
+        "`sudo bash scripts/setup.sh`; see README).",
+    );
+    this.name = "NoAdapterError";
+  }
+}

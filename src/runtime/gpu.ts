@@ -1,0 +1,228 @@
+/// <reference types="@webgpu/types" />
+// One Dawn instance and one device per process (ENVIRONMENT.md §2): the instance returned by
+// `create()` must stay reachable for as long as the device lives, or GC frees it under the device
+// and the process dies at random. It is held in a module variable and on globalThis.
+
+import type { Target } from "../codegen/abi";
+import { loadDawn } from "./dawn";
+import { GpuError, NoAdapterError, type GpuErrorKind } from "./errors";
+
+/** WebGPU's numeric flags (not globals in Node). */
+export const BufferUsage = {
+  MAP_READ: 0x1,
+  MAP_WRITE: 0x2,
+  COPY_SRC: 0x4,
+  COPY_DST: 0x8,
+  UNIFORM: 0x40,
+  STORAGE: 0x80,
+  QUERY_RESOLVE: 0x200,
+} as const;
+export const MapMode = { READ: 0x1, WRITE: 0x2 } as const;
+export const ShaderStage = { COMPUTE: 0x4 } as const;
+
+export interface AdapterSummary {
+  vendor: string;
+  device: string;
+  architecture: string;
+  /** "vulkan", "metal", "d3d12", … */
+  backend: string;
+  description: string;
+}
+
+export interface GpuLimits {
+  maxBufferSize: number;
+  maxStorageBufferBindingSize: number;
+  maxComputeWorkgroupsPerDimension: number;
+  maxStorageBuffersPerShaderStage: number;
+}
+
+/** Limits raised from WebGPU's defaults to what the adapter offers. */
+const RAISED_LIMITS = [
+  "maxStorageBufferBindingSize",
+  "maxBufferSize",
+  "maxComputeWorkgroupStorageSize",
+  "maxComputeInvocationsPerWorkgroup",
+  "maxComputeWorkgroupSizeX",
+  "maxComputeWorkgroupsPerDimension",
+  "maxStorageBuffersPerShaderStage",
+] as const;
+
+const WANTED_FEATURES: GPUFeatureName[] = ["timestamp-query", "subgroups", "shader-f16"];
+
+export class Gpu {
+  readonly target: Target;
+  readonly limits: GpuLimits;
+  readonly hasTimestamps: boolean;
+  /** Errors reported by the device outside any error scope, thrown by the next operation. */
+  private uncaptured: GpuError[] = [];
+  private lostError: GpuError | undefined;
+
+  constructor(
+    readonly device: GPUDevice,
+    readonly adapter: AdapterSummary,
+    // Kept so the adapter (and through it the instance) is reachable as long as the device.
+    readonly gpuAdapter: GPUAdapter,
+    subgroupMinSize: number,
+  ) {
+    const l = device.limits;
+    const has = (f: GPUFeatureName) => device.features.has(f);
+    this.hasTimestamps = has("timestamp-query");
+    this.target = {
+      shaderF16: has("shader-f16"),
+      subgroups: has("subgroups"),
+      subgroupMinSize,
+      maxWorkgroupSize: Math.min(l.maxComputeInvocationsPerWorkgroup, l.maxComputeWorkgroupSizeX),
+      maxWorkgroupStorageBytes: l.maxComputeWorkgroupStorageSize,
+    };
+    this.limits = {
+      maxBufferSize: l.maxBufferSize,
+      maxStorageBufferBindingSize: l.maxStorageBufferBindingSize,
+      maxComputeWorkgroupsPerDimension: l.maxComputeWorkgroupsPerDimension,
+      maxStorageBuffersPerShaderStage: l.maxStorageBuffersPerShaderStage,
+    };
+    device.addEventListener("uncapturederror", (event) => {
+      // preventDefault keeps Dawn from printing the error on stdout (it would corrupt --json).
+      event.preventDefault();
+      this.uncaptured.push(toGpuError(event.error));
+    });
+    void device.lost.then((info) => {
+      if (info.reason === "destroyed") return;
+      this.lostError = new GpuError("device-lost", `The GPU device was lost: ${info.message || info.reason}`);
+    });
+  }
+
+  get isLost(): boolean {
+    return this.lostError !== undefined;
+  }
+
+  /** Throws the device's loss, or the oldest error it reported outside an error scope. */
+  throwIfFailed(): void {
+    if (this.lostError) throw this.lostError;
+    const first = this.uncaptured.shift();
+    if (first) {
+      this.uncaptured.length = 0;
+      throw first;
+    }
+  }
+
+  /**
+   * Runs `body` inside validation, out-of-memory and internal error scopes and throws the first
+   * error the device reports for it (after any earlier uncaptured error or device loss).
+   */
+  async scoped<T>(subject: string, body: () => T | Promise<T>): Promise<T> {
+    this.throwIfFailed();
+    const device = this.device;
+    device.pushErrorScope("internal");
+    device.pushErrorScope("out-of-memory");
+    device.pushErrorScope("validation");
+    let result: T | undefined;
+    let thrown: unknown;
+    let failed = false;
+    try {
+      result = await body();
+    } catch (err) {
+      failed = true;
+      thrown = err;
+    }
+    const errors = [await device.popErrorScope(), await device.popErrorScope(), await device.popErrorScope()];
+    const reported = errors.find((e) => e !== null);
+    if (reported) {
+      const err = toGpuError(reported, subject);
+      throw failed && thrown instanceof GpuError ? thrown : err;
+    }
+    if (failed) throw thrown;
+    this.throwIfFailed();
+    return result as T;
+  }
+}
+
+function toGpuError(error: GPUError, subject?: string): GpuError {
+  const kind: GpuErrorKind =
+    error.constructor.name === "GPUOutOfMemoryError"
+      ? "out-of-memory"
+      : error.constructor.name === "GPUInternalError"
+        ? "internal"
+        : "validation";
+  const what = kind === "out-of-memory" ? "GPU out of memory" : kind === "internal" ? "GPU internal error" : "GPU validation error";
+  const where = subject ? ` in '${subject}'` : "";
+  return new GpuError(kind, `${what}${where}: ${error.message.trim()}`, subject);
+}
+
+// ---- the one instance and device of this process ----
+
+let instance: GPU | undefined;
+let current: Promise<Gpu> | undefined;
+
+const KEEP_ALIVE = Symbol.for("kernel-lab.dawn-instance");
+
+function dawnInstance(): GPU {
+  if (!instance) {
+    const dawn = loadDawn();
+    instance = dawn.create(["disable-dawn-features=timestamp_quantization"]);
+    (globalThis as Record<symbol, unknown>)[KEEP_ALIVE] = instance;
+  }
+  return instance;
+}
+
+/**
+ * The process's GPU: created on first use, then shared. A lost device is replaced by a fresh one
+ * on the next call. Throws `NoAdapterError` when Dawn finds no adapter.
+ */
+export function acquireGpu(): Promise<Gpu> {
+  if (current) {
+    const pending = current;
+    return pending.then((gpu) => {
+      if (!gpu.isLost) return gpu;
+      if (current === pending) current = undefined;
+      return acquireGpu();
+    });
+  }
+  const made = createGpu();
+  current = made;
+  made.catch(() => {
+    if (current === made) current = undefined;
+  });
+  return made;
+}
+
+async function createGpu(): Promise<Gpu> {
+  const gpu = dawnInstance();
+  const adapter = await gpu.requestAdapter({ powerPreference: "high-performance" });
+  if (!adapter) throw new NoAdapterError();
+  const requiredFeatures = WANTED_FEATURES.filter((f) => adapter.features.has(f));
+  const requiredLimits: Record<string, number> = {};
+  for (const name of RAISED_LIMITS) requiredLimits[name] = adapter.limits[name];
+  const device = await adapter.requestDevice({ label: "kernel-lab", requiredFeatures, requiredLimits });
+  const info = adapter.info as GPUAdapterInfo & { subgroupMinSize?: number };
+  return new Gpu(device, summarise(info), adapter, info.subgroupMinSize ?? 4);
+}
+
+function summarise(info: GPUAdapterInfo): AdapterSummary {
+  const description = info.description ?? "";
+  return {
+    vendor: info.vendor || "unknown",
+    device: info.device || "unknown",
+    architecture: info.architecture || "unknown",
+    backend: backendOf(description),
+    description,
+  };
+}
+
+/** Dawn does not report its backend; the description sometimes names it, else the platform decides. */
+function backendOf(description: string): string {
+  const named = /\b(vulkan|metal|d3d12|d3d11|opengl ?es|opengl)\b/i.exec(description);
+  if (named) return named[1].toLowerCase().replace(/\s+/g, "");
+  switch (process.platform) {
+    case "darwin":
+      return "metal";
+    case "win32":
+      return "d3d12";
+    default:
+      return "vulkan";
+  }
+}
+
+/** One line for logs: `mesa llvmpipe-… (software, vulkan): llvmpipe: Mesa 25.0.7 …`. */
+export function describeAdapter(a: AdapterSummary): string {
+  return `${a.vendor} ${a.device} (${a.architecture}, ${a.backend})${a.description ? `: ${a.description}` : ""}`;
+}

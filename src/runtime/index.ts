@@ -1,0 +1,16 @@
+// The Dawn runtime: one device per process, storage buffers, cached pipelines, launches, timing.
+export { acquireGpu, describeAdapter, Gpu, type AdapterSummary, type GpuLimits } from "./gpu";
+export { GpuError, NoAdapterError, ShaderCompileError, type GpuErrorKind, type WgslMessage } from "./errors";
+export {
+  createStorageBuffer,
+  createEmptyBuffer,
+  writeStorageBuffer,
+  readBuffer,
+  storageByteSize,
+  BYTES_PER_ELEMENT,
+  type StorageArray,
+  type ArrayFor,
+} from "./buffers";
+export { getPipeline, pipelineKey, cachedPipelineCount, type KernelProgram, type CompiledKernel } from "./pipelines";
+export { launch, checkGrid, encodeUniforms, type Grid, type LaunchArgs } from "./launch";
+export { timeLaunches, type Timing, type TimingOptions } from "./timing";

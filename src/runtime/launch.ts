@@ -1,0 +1,146 @@
+// One launch of a compiled kernel: the uniform words of codegen/abi.ts, the bind group, a dispatch
+// of the folded grid, and a wait for the GPU to finish. Device errors come back as GpuError.
+
+import { foldGrid, type KernelAbi } from "../codegen/abi";
+import { GpuError } from "./errors";
+import { BufferUsage, type Gpu } from "./gpu";
+import { getPipeline, type CompiledKernel, type KernelProgram } from "./pipelines";
+
+export type Grid = [number, number, number];
+
+export interface LaunchArgs {
+  /** One storage buffer per pointer parameter, by parameter name. */
+  buffers: Record<string, GPUBuffer>;
+  /** One number per scalar parameter, by name; encoded as the ABI's f32/i32/u32 word. */
+  scalars: Record<string, number>;
+}
+
+/** Program ids are i32 in kernels, so a grid holds fewer than 2^31 programs. */
+const MAX_PROGRAMS = 2 ** 31 - 1;
+
+/**
+ * Checks a grid of 1 to 3 axes (missing axes are 1) and returns it as [x, y, z].
+ * Each axis must be an integer >= 1, and the programs must fit a folded dispatch.
+ */
+export function checkGrid(kernel: string, grid: readonly number[], maxPerDim: number): Grid {
+  if (grid.length < 1 || grid.length > 3) {
+    throw new GpuError("bad-launch", `The grid of '${kernel}' has ${grid.length} axes; give 1 to 3 numbers.`, kernel);
+  }
+  const full: Grid = [grid[0], grid[1] ?? 1, grid[2] ?? 1];
+  full.forEach((n, axis) => {
+    if (!Number.isInteger(n) || n < 1) {
+      throw new GpuError(
+        "bad-launch",
+        `The grid of '${kernel}' is [${grid.join(", ")}]: axis ${axis} is ${n}, but every axis must be a whole number >= 1 ` +
+          `(a grid of 0 programs launches nothing; check the grid function for the size).`,
+        kernel,
+      );
+    }
+  });
+  const total = full[0] * full[1] * full[2];
+  if (total > MAX_PROGRAMS || total > maxPerDim ** 3) {
+    throw new GpuError(
+      "bad-launch",
+      `The grid of '${kernel}' is [${full.join(", ")}] = ${total} programs, more than a launch can hold ` +
+        `(${Math.min(MAX_PROGRAMS, maxPerDim ** 3)}). Give each program more work.`,
+      kernel,
+    );
+  }
+  return full;
+}
+
+/** The uniform buffer's words: logical grid in 0..2, each scalar at its word. */
+export function encodeUniforms(abi: KernelAbi, grid: Grid, scalars: Record<string, number>): Uint32Array {
+  const words = new Uint32Array(Math.max(4, abi.uniformWords));
+  const asF32 = new Float32Array(words.buffer);
+  const asI32 = new Int32Array(words.buffer);
+  words.set(grid, 0);
+  for (const s of abi.scalars) {
+    const v = scalars[s.name];
+    const bad = (why: string) =>
+      new GpuError("bad-launch", `Scalar '${s.name}' of kernel '${abi.kernel}' is ${v}: ${why}.`, abi.kernel);
+    if (typeof v !== "number") throw bad(`give a number (${s.dtype})`);
+    switch (s.dtype) {
+      case "f32":
+        asF32[s.word] = v;
+        break;
+      case "i32":
+        if (!Number.isInteger(v) || v < -(2 ** 31) || v >= 2 ** 31) throw bad("an i32 must be a whole number in [-2^31, 2^31)");
+        asI32[s.word] = v;
+        break;
+      case "u32":
+        if (!Number.isInteger(v) || v < 0 || v >= 2 ** 32) throw bad("a u32 must be a whole number in [0, 2^32)");
+        words[s.word] = v;
+        break;
+      default:
+        assertNever(s.dtype);
+    }
+  }
+  return words;
+}
+
+function assertNever(x: never): never {
+  throw new Error(`unexpected ${String(x)}`);
+}
+
+/** Everything one dispatch needs, reusable across repetitions (timing.ts). */
+export interface PreparedLaunch {
+  kernel: CompiledKernel;
+  bindGroup: GPUBindGroup;
+  uniforms: GPUBuffer;
+  /** Workgroups dispatched: the grid folded to the adapter's per-dimension limit. */
+  dispatch: Grid;
+}
+
+export function prepareLaunch(gpu: Gpu, kernel: CompiledKernel, grid: Grid, args: LaunchArgs): PreparedLaunch {
+  const { abi } = kernel;
+  const missing = abi.buffers.filter((b) => !args.buffers[b.name]).map((b) => b.name);
+  if (missing.length > 0) {
+    throw new GpuError("bad-launch", `Kernel '${abi.kernel}' needs a buffer for ${missing.map((m) => `'${m}'`).join(", ")}.`, abi.kernel);
+  }
+  const words = encodeUniforms(abi, grid, args.scalars);
+  const uniforms = gpu.device.createBuffer({
+    label: `${abi.kernel} uniforms`,
+    size: words.byteLength,
+    usage: BufferUsage.UNIFORM | BufferUsage.COPY_DST,
+    mappedAtCreation: true,
+  });
+  new Uint32Array(uniforms.getMappedRange()).set(words);
+  uniforms.unmap();
+  const bindGroup = gpu.device.createBindGroup({
+    label: abi.kernel,
+    layout: kernel.bindGroupLayout,
+    entries: [
+      { binding: 0, resource: { buffer: uniforms } },
+      ...abi.buffers.map((b) => ({ binding: b.binding, resource: { buffer: args.buffers[b.name] } })),
+    ],
+  });
+  return { kernel, bindGroup, uniforms, dispatch: foldGrid(grid, gpu.limits.maxComputeWorkgroupsPerDimension) };
+}
+
+/** Records one dispatch into an open compute pass. */
+export function encodeDispatch(pass: GPUComputePassEncoder, prepared: PreparedLaunch): void {
+  pass.setPipeline(prepared.kernel.pipeline);
+  pass.setBindGroup(0, prepared.bindGroup);
+  pass.dispatchWorkgroups(...prepared.dispatch);
+}
+
+/** Compiles (or finds in the cache) `program`, launches it on `grid` and waits until it has finished. */
+export async function launch(gpu: Gpu, program: KernelProgram, grid: readonly number[], args: LaunchArgs): Promise<void> {
+  const full = checkGrid(program.abi.kernel, grid, gpu.limits.maxComputeWorkgroupsPerDimension);
+  const kernel = await getPipeline(gpu, program);
+  let prepared: PreparedLaunch | undefined;
+  try {
+    await gpu.scoped(program.abi.kernel, async () => {
+      prepared = prepareLaunch(gpu, kernel, full, args);
+      const encoder = gpu.device.createCommandEncoder({ label: program.abi.kernel });
+      const pass = encoder.beginComputePass({ label: program.abi.kernel });
+      encodeDispatch(pass, prepared);
+      pass.end();
+      gpu.device.queue.submit([encoder.finish()]);
+      await gpu.device.queue.onSubmittedWorkDone();
+    });
+  } finally {
+    prepared?.uniforms.destroy();
+  }
+}

@@ -1,0 +1,110 @@
+// Compute pipelines, compiled once per process and cached.
+//
+// Cache key: `<kernel>@<16 hex digits of SHA-1 over the WGSL and the binding layout>`, e.g.
+// `add_kernel@3f2a9c0d11e4b7a2`. The kernel name keeps keys readable in labels and logs; the hash
+// covers everything that changes the pipeline (each constexpr specialisation is its own WGSL).
+// The bind group layout is explicit, built from the KernelAbi, so a binding the shader never
+// touches still binds (an "auto" layout would drop it).
+
+import { createHash } from "node:crypto";
+import type { KernelAbi } from "../codegen/abi";
+import { GpuError, ShaderCompileError, type WgslMessage } from "./errors";
+import { ShaderStage, type Gpu } from "./gpu";
+
+export interface KernelProgram {
+  abi: KernelAbi;
+  wgsl: string;
+}
+
+export interface CompiledKernel {
+  key: string;
+  abi: KernelAbi;
+  pipeline: GPUComputePipeline;
+  bindGroupLayout: GPUBindGroupLayout;
+}
+
+const caches = new WeakMap<Gpu, Map<string, Promise<CompiledKernel>>>();
+
+function layoutSignature(abi: KernelAbi): string {
+  return abi.buffers.map((b) => `${b.binding}:${b.access}`).join(",");
+}
+
+export function pipelineKey(program: KernelProgram): string {
+  const hash = createHash("sha1").update(program.wgsl).update("\0").update(layoutSignature(program.abi)).digest("hex");
+  return `${program.abi.kernel}@${hash.slice(0, 16)}`;
+}
+
+/** The compiled pipeline for `program`, from the cache when it was compiled before. */
+export function getPipeline(gpu: Gpu, program: KernelProgram): Promise<CompiledKernel> {
+  let cache = caches.get(gpu);
+  if (!cache) caches.set(gpu, (cache = new Map()));
+  const key = pipelineKey(program);
+  let entry = cache.get(key);
+  if (!entry) {
+    const made = compile(gpu, program, key);
+    cache.set(key, made);
+    made.catch(() => cache.delete(key));
+    entry = made;
+  }
+  return entry;
+}
+
+/** Number of pipelines compiled and cached on this device (for tests and logs). */
+export function cachedPipelineCount(gpu: Gpu): number {
+  return caches.get(gpu)?.size ?? 0;
+}
+
+async function compile(gpu: Gpu, program: KernelProgram, key: string): Promise<CompiledKernel> {
+  const { abi, wgsl } = program;
+  const label = abi.kernel;
+  if (abi.buffers.length > gpu.limits.maxStorageBuffersPerShaderStage) {
+    throw new GpuError(
+      "bad-launch",
+      `Kernel '${label}' has ${abi.buffers.length} pointer parameters; this adapter binds at most ` +
+        `${gpu.limits.maxStorageBuffersPerShaderStage} storage buffers per kernel.`,
+      label,
+    );
+  }
+  const device = gpu.device;
+  let messages: WgslMessage[] = [];
+  const compileError = () => new ShaderCompileError(label, messages.filter((m) => m.severity === "error"));
+  const module = await gpu
+    .scoped(label, async () => {
+      const made = device.createShaderModule({ label, code: wgsl });
+      const info = await made.getCompilationInfo();
+      messages = info.messages.map((m) => ({ severity: m.type, line: m.lineNum, column: m.linePos, message: m.message }));
+      return made;
+    })
+    .catch((err) => {
+      // The error scope reports a compile error too; the compilation messages say more.
+      throw messages.some((m) => m.severity === "error") ? compileError() : err;
+    });
+  if (messages.some((m) => m.severity === "error")) throw compileError();
+
+  return gpu.scoped(label, async () => {
+    const bindGroupLayout = device.createBindGroupLayout({
+      label,
+      entries: [
+        { binding: 0, visibility: ShaderStage.COMPUTE, buffer: { type: "uniform" } },
+        ...abi.buffers.map(
+          (b): GPUBindGroupLayoutEntry => ({
+            binding: b.binding,
+            visibility: ShaderStage.COMPUTE,
+            buffer: { type: b.access === "read" ? "read-only-storage" : "storage" },
+          }),
+        ),
+      ],
+    });
+    const layout = device.createPipelineLayout({ label, bindGroupLayouts: [bindGroupLayout] });
+    try {
+      const pipeline = await device.createComputePipelineAsync({
+        label,
+        layout,
+        compute: { module, entryPoint: abi.entryPoint },
+      });
+      return { key, abi, pipeline, bindGroupLayout };
+    } catch (err) {
+      throw new GpuError("validation", `Kernel '${label}' could not be made into a compute pipeline: ${(err as Error).message.trim()}`, label);
+    }
+  });
+}

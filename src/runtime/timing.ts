@@ -1,0 +1,159 @@
+// Timing launches with GPU timestamps (STYLE.md §10): warm-up first, then repetitions in batches
+// of compute passes, each pass bracketed by begin/end timestamps, many passes per submit so the
+// submit and readback cost is not timed. Inputs rotate over `argSets` so caches don't flatter.
+// Adapters without `timestamp-query` fall back to wall-clock time per submitted launch.
+
+import { GpuError } from "./errors";
+import { BufferUsage, MapMode, type Gpu } from "./gpu";
+import { checkGrid, encodeDispatch, prepareLaunch, type LaunchArgs, type PreparedLaunch } from "./launch";
+import { getPipeline, type KernelProgram } from "./pipelines";
+
+export interface TimingOptions {
+  /** Untimed launches first (pipeline warm, caches, clocks); default 5. */
+  warmup?: number;
+  /** Repetitions timed at least, whatever the budget; default 10. */
+  minReps?: number;
+  /** Repetitions timed at most; default 100. */
+  maxReps?: number;
+  /** Wall-clock time after which no new batch starts once minReps are done; default 500 ms. */
+  budgetMs?: number;
+}
+
+export interface Timing {
+  medianMs: number;
+  minMs: number;
+  maxMs: number;
+  reps: number;
+  source: "timestamp-query" | "wall-clock";
+}
+
+/** Passes per command buffer; the query set holds two timestamps per pass. */
+const MAX_BATCH = 50;
+
+export async function timeLaunches(
+  gpu: Gpu,
+  program: KernelProgram,
+  grid: readonly number[],
+  argSets: LaunchArgs[],
+  opts: TimingOptions = {},
+): Promise<Timing> {
+  const kernel = program.abi.kernel;
+  if (argSets.length === 0) throw new GpuError("bad-launch", `Timing '${kernel}' needs at least one set of arguments.`, kernel);
+  const warmup = Math.max(1, opts.warmup ?? 5);
+  const minReps = Math.max(1, opts.minReps ?? 10);
+  const maxReps = Math.max(minReps, opts.maxReps ?? 100);
+  const budgetMs = opts.budgetMs ?? 500;
+
+  const full = checkGrid(kernel, grid, gpu.limits.maxComputeWorkgroupsPerDimension);
+  const compiled = await getPipeline(gpu, program);
+  const prepared: PreparedLaunch[] = [];
+  try {
+    await gpu.scoped(kernel, () => {
+      for (const args of argSets) prepared.push(prepareLaunch(gpu, compiled, full, args));
+    });
+    const limits = { minReps, maxReps, budgetMs };
+    const times = gpu.hasTimestamps
+      ? await timeWithTimestamps(gpu, kernel, prepared, warmup, limits)
+      : await timeWithWallClock(gpu, kernel, prepared, warmup, limits);
+    return summarise(times, gpu.hasTimestamps ? "timestamp-query" : "wall-clock");
+  } finally {
+    for (const p of prepared) p.uniforms.destroy();
+  }
+}
+
+interface RepLimits {
+  minReps: number;
+  maxReps: number;
+  budgetMs: number;
+}
+
+/** Runs `count` launches in one submit and returns the wall-clock ms until they finished. */
+async function runUntimed(gpu: Gpu, kernel: string, prepared: PreparedLaunch[], count: number): Promise<number> {
+  return gpu.scoped(kernel, async () => {
+    const start = performance.now();
+    const encoder = gpu.device.createCommandEncoder({ label: `${kernel} warm-up` });
+    for (let i = 0; i < count; i++) {
+      const pass = encoder.beginComputePass({ label: kernel });
+      encodeDispatch(pass, prepared[i % prepared.length]);
+      pass.end();
+    }
+    gpu.device.queue.submit([encoder.finish()]);
+    await gpu.device.queue.onSubmittedWorkDone();
+    return performance.now() - start;
+  });
+}
+
+async function timeWithTimestamps(
+  gpu: Gpu,
+  kernel: string,
+  prepared: PreparedLaunch[],
+  warmup: number,
+  limits: RepLimits,
+): Promise<number[]> {
+  const device = gpu.device;
+  const warmMs = (await runUntimed(gpu, kernel, prepared, warmup)) / warmup;
+  // Size batches so one takes about a fifth of the budget (5–100 ms), as the warm-up suggests.
+  const targetBatchMs = Math.min(100, Math.max(5, limits.budgetMs / 5));
+  const batchSize = Math.max(1, Math.min(MAX_BATCH, Math.floor(targetBatchMs / Math.max(warmMs, 1e-3))));
+
+  const label = `${kernel} timestamps`;
+  const querySet = device.createQuerySet({ label, type: "timestamp", count: 2 * batchSize });
+  const resolved = device.createBuffer({ label, size: 16 * batchSize, usage: BufferUsage.QUERY_RESOLVE | BufferUsage.COPY_SRC });
+  const readback = device.createBuffer({ label, size: 16 * batchSize, usage: BufferUsage.MAP_READ | BufferUsage.COPY_DST });
+  const times: number[] = [];
+  const started = performance.now();
+  try {
+    let rep = 0;
+    while (rep < limits.maxReps && (rep < limits.minReps || performance.now() - started < limits.budgetMs)) {
+      const n = Math.min(batchSize, limits.maxReps - rep);
+      const ns = await gpu.scoped(kernel, async () => {
+        const encoder = device.createCommandEncoder({ label });
+        for (let i = 0; i < n; i++) {
+          const pass = encoder.beginComputePass({
+            label: kernel,
+            timestampWrites: { querySet, beginningOfPassWriteIndex: 2 * i, endOfPassWriteIndex: 2 * i + 1 },
+          });
+          encodeDispatch(pass, prepared[(rep + i) % prepared.length]);
+          pass.end();
+        }
+        encoder.resolveQuerySet(querySet, 0, 2 * n, resolved, 0);
+        encoder.copyBufferToBuffer(resolved, 0, readback, 0, 16 * n);
+        device.queue.submit([encoder.finish()]);
+        await readback.mapAsync(MapMode.READ, 0, 16 * n);
+        const stamps = new BigInt64Array(readback.getMappedRange(0, 16 * n).slice(0));
+        readback.unmap();
+        return stamps;
+      });
+      for (let i = 0; i < n; i++) times.push(Number(ns[2 * i + 1] - ns[2 * i]) / 1e6);
+      rep += n;
+    }
+  } finally {
+    querySet.destroy();
+    resolved.destroy();
+    readback.destroy();
+  }
+  return times;
+}
+
+async function timeWithWallClock(
+  gpu: Gpu,
+  kernel: string,
+  prepared: PreparedLaunch[],
+  warmup: number,
+  limits: RepLimits,
+): Promise<number[]> {
+  await runUntimed(gpu, kernel, prepared, warmup);
+  const times: number[] = [];
+  const started = performance.now();
+  for (let rep = 0; rep < limits.maxReps && (rep < limits.minReps || performance.now() - started < limits.budgetMs); rep++) {
+    times.push(await runUntimed(gpu, kernel, [prepared[rep % prepared.length]], 1));
+  }
+  return times;
+}
+
+function summarise(times: number[], source: Timing["source"]): Timing {
+  const sorted = [...times].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  const medianMs = sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+  return { medianMs, minMs: sorted[0], maxMs: sorted[sorted.length - 1], reps: sorted.length, source };
+}
