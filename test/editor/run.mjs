@@ -1,0 +1,126 @@
+// `npm run test:editor`: the extension inside a real VS Code (code-server 4.100 / VS Code 1.100).
+//   1. build dist/ and compile the mocha suites into out/test/editor/
+//   2. the trusted suite   (@vscode/test-electron runTests → launch-code-server.mjs), workspace test/editor/workspace/
+//   3. the untrusted suite (workspace trust on, test/editor/workspace-untrusted/ opened in restricted mode)
+//   4. `npm run package`, the .vsix installed into a fresh code-server extensions folder
+//   5. the Playwright UI test on that installed extension: palette → Run Kernel → the results table
+// Prints each stage's time and the tests' counts, and ends with `N passed, N failed`.
+// Flags: --only=trusted,untrusted,vsix,ui (stages to run), --docs (the UI test also writes docs/screenshot-*.png).
+import { runTests } from "@vscode/test-electron";
+import { build } from "esbuild";
+import { spawnSync } from "node:child_process";
+import { existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { join, relative } from "node:path";
+import { repoRoot, requireInstalled } from "./code-server.mjs";
+
+const argv = process.argv.slice(2);
+const only = argv.find((a) => a.startsWith("--only="))?.slice("--only=".length).split(",");
+const wants = (stage) => !only || only.includes(stage);
+const docs = argv.includes("--docs");
+
+const outDir = join(repoRoot, "out/test/editor");
+const resultsDir = join(outDir, "results");
+const launcher = join(repoRoot, "test/editor/launch-code-server.mjs");
+const testResults = join(repoRoot, "test-results");
+
+const totals = { passed: 0, failed: 0 };
+const timings = [];
+
+async function stage(name, body) {
+  const started = Date.now();
+  console.log(`\n=== ${name} ===`);
+  try {
+    await body();
+  } catch (error) {
+    totals.failed++;
+    console.log(`${name}: FAILED: ${error?.message ?? error}`);
+  }
+  const seconds = (Date.now() - started) / 1000;
+  timings.push([name, seconds]);
+  console.log(`=== ${name}: ${seconds.toFixed(1)} s ===`);
+}
+
+function sh(command, args, options = {}) {
+  const result = spawnSync(command, args, { cwd: repoRoot, stdio: "inherit", ...options });
+  if (result.status !== 0) throw new Error(`${command} ${args.join(" ")} exited with ${result.status ?? result.signal}`);
+}
+
+function tsFilesUnder(dir) {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return tsFilesUnder(path);
+    return name.endsWith(".ts") ? [path] : [];
+  });
+}
+
+/** Runs one mocha suite in code-server and adds its counts (from the file the suite writes). */
+async function suite(label, workspace, launchArgs) {
+  const resultFile = join(resultsDir, `${label}.json`);
+  rmSync(resultFile, { force: true });
+  let exitError;
+  try {
+    await runTests({
+      vscodeExecutablePath: launcher,
+      extensionDevelopmentPath: repoRoot,
+      extensionTestsPath: join(outDir, "suite", `${label}.js`),
+      launchArgs: [workspace, `--screenshot=${join(testResults, `editor-${label}.png`)}`, ...launchArgs],
+    });
+  } catch (error) {
+    exitError = error;
+  }
+  if (!existsSync(resultFile)) {
+    throw new Error(`the ${label} suite reported no counts (${exitError?.message ?? "no result file"})`);
+  }
+  const counts = JSON.parse(readFileSync(resultFile, "utf8"));
+  totals.passed += counts.passed;
+  totals.failed += counts.failed;
+  console.log(`${label} suite: ${counts.passed} passed, ${counts.failed} failed, ${counts.pending} pending`);
+  for (const failure of counts.failures) console.log(`  ✗ ${failure.title}: ${failure.message.split("\n")[0]}`);
+}
+
+/** A node script that prints `N passed, N failed` as its last such line. */
+function countedScript(script, args) {
+  const result = spawnSync(process.execPath, [script, ...args], { cwd: repoRoot, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
+  process.stdout.write(result.stdout);
+  const counts = [...result.stdout.matchAll(/^(\d+) passed, (\d+) failed/gm)].at(-1);
+  if (!counts) throw new Error(`${relative(repoRoot, script)} exited with ${result.status ?? result.signal} and reported no counts`);
+  totals.passed += Number(counts[1]);
+  totals.failed += Number(counts[2]);
+  if (result.status !== 0 && Number(counts[2]) === 0) totals.failed++;
+}
+
+const started = Date.now();
+requireInstalled();
+
+await stage("build", async () => {
+  sh(process.execPath, ["scripts/build.mjs"]);
+  rmSync(outDir, { recursive: true, force: true });
+  await build({
+    entryPoints: tsFilesUnder(join(repoRoot, "test/editor/suite")),
+    outdir: join(outDir, "suite"),
+    outbase: join(repoRoot, "test/editor/suite"),
+    platform: "node",
+    target: "node20",
+    format: "cjs",
+    sourcemap: "inline",
+    logLevel: "warning",
+  });
+});
+
+if (wants("trusted")) await stage("trusted suite", () => suite("trusted", join(repoRoot, "test/editor/workspace"), []));
+if (wants("untrusted")) {
+  await stage("untrusted suite", () =>
+    suite("untrusted", join(repoRoot, "test/editor/workspace-untrusted"), ["--enable-workspace-trust"]),
+  );
+}
+if (wants("vsix")) await stage("package and install the .vsix", () => countedScript(join(repoRoot, "test/editor/vsix.test.mjs"), []));
+if (wants("ui")) {
+  const vsixArgs = wants("vsix") ? ["--installed"] : [];
+  await stage("UI test", () => countedScript(join(repoRoot, "test/editor/ui.test.mjs"), [...vsixArgs, ...(docs ? ["--docs"] : [])]));
+}
+
+console.log("\nstage times:");
+for (const [name, seconds] of timings) console.log(`  ${name.padEnd(32)} ${seconds.toFixed(1)} s`);
+console.log(`  ${"total".padEnd(32)} ${((Date.now() - started) / 1000).toFixed(1)} s`);
+console.log(`\n${totals.passed} passed, ${totals.failed} failed`);
+process.exit(totals.failed > 0 ? 1 : 0);
