@@ -98,6 +98,19 @@ export function prepareLaunch(gpu: Gpu, kernel: CompiledKernel, grid: Grid, args
   if (missing.length > 0) {
     throw new GpuError("bad-launch", `Kernel '${abi.kernel}' needs a buffer for ${missing.map((m) => `'${m}'`).join(", ")}.`, abi.kernel);
   }
+  // WebGPU forbids one buffer in two bindings when either is written (Triton allows aliasing).
+  for (const [i, x] of abi.buffers.entries()) {
+    for (const y of abi.buffers.slice(i + 1)) {
+      if (args.buffers[x.name] === args.buffers[y.name] && (x.access === "read_write" || y.access === "read_write")) {
+        throw new GpuError(
+          "bad-launch",
+          `Kernel '${abi.kernel}': '${x.name}' and '${y.name}' are the same buffer, and one is written; ` +
+            `WebGPU does not allow a written buffer to be bound twice. Give each its own array.`,
+          abi.kernel,
+        );
+      }
+    }
+  }
   const words = encodeUniforms(abi, grid, args.scalars);
   const uniforms = gpu.device.createBuffer({
     label: `${abi.kernel} uniforms`,

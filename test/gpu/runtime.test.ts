@@ -185,7 +185,9 @@ describe("runtime on the local adapter", () => {
   it("names missing buffers and bad scalars", async () => {
     const ids = await createEmptyBuffer(gpu, "u32", 3, "ids");
     await assert.rejects(launch(gpu, program, [1], { buffers: { ids }, scalars: { offset: 0, scale: 1, count: 1 } }), /needs a buffer for 'unused', 'scalars'/);
-    const buffers = { ids, unused: ids, scalars: ids };
+    const aliased = { ids, unused: ids, scalars: ids };
+    await assert.rejects(launch(gpu, program, [1], { buffers: aliased, scalars: { offset: 0, scale: 1, count: 1 } }), /'ids' and 'unused' are the same buffer/);
+    const buffers = { ids, unused: await createEmptyBuffer(gpu, "f32", 1, "unused"), scalars: await createEmptyBuffer(gpu, "u32", 3, "scalars") };
     await assert.rejects(launch(gpu, program, [1], { buffers, scalars: { offset: 1.5, scale: 1, count: 1 } }), /Scalar 'offset'.*i32/);
     await assert.rejects(launch(gpu, program, [1], { buffers, scalars: { offset: 0, scale: 1, count: -1 } }), /Scalar 'count'.*u32/);
   });
@@ -205,9 +207,9 @@ describe("runtime on the local adapter", () => {
 
   it("turns a validation error at launch into a GpuError, and keeps working after it", async () => {
     // A buffer without STORAGE usage cannot be bound as storage.
-    const notStorage = gpu.device.createBuffer({ label: "not storage", size: 16, usage: 0x8 /* COPY_DST */ });
+    const notStorage = () => gpu.device.createBuffer({ label: "not storage", size: 16, usage: 0x8 /* COPY_DST */ });
     await assert.rejects(
-      launch(gpu, program, [1], { buffers: { ids: notStorage, unused: notStorage, scalars: notStorage }, scalars: { offset: 0, scale: 1, count: 1 } }),
+      launch(gpu, program, [1], { buffers: { ids: notStorage(), unused: notStorage(), scalars: notStorage() }, scalars: { offset: 0, scale: 1, count: 1 } }),
       (err: unknown) => {
         assert.ok(err instanceof GpuError && err.kind === "validation", String(err));
         assert.match(err.message, /GPU validation error in 'program_ids'/);
@@ -237,5 +239,36 @@ describe("runtime on the local adapter", () => {
     assert.ok(t.medianMs < 1000, JSON.stringify(t));
     const ids = await readBuffer(gpu, sets[1].buffers.ids, "u32", 3 * 4096);
     checkIds(ids, [64, 64, 1]);
+  });
+
+  // ENVIRONMENT.md §2: if Dawn's instance were collectable, GC under a live device would crash the
+  // process at random; allocation-heavy loops between launches make GC (and so the crash) likely.
+  it("survives 200 launches and timing loops with large allocations in between", async () => {
+    const gc = (globalThis as { gc?: () => void }).gc;
+    let kept = 0;
+    for (let i = 0; i < 200; i++) {
+      const junk = new Float64Array(1 << 19).fill(i); // 4 MiB, dropped at once
+      kept += junk[i];
+      const grid: [number, number, number] = [1 + (i % 7), 1 + (i % 3), 1];
+      const { got } = await runProgramIds(gpu, grid);
+      if (i % 50 === 0) {
+        checkIds(got, grid);
+        gc?.();
+      }
+      if (i % 40 === 0) {
+        const ids = await createEmptyBuffer(gpu, "u32", 3 * 64, "ids");
+        const unused = await createEmptyBuffer(gpu, "f32", 1, "unused");
+        const scalars = await createEmptyBuffer(gpu, "u32", 3, "scalars");
+        const t = await timeLaunches(gpu, program, [64, 1, 1], [{ buffers: { ids, unused, scalars }, scalars: { offset: 0, scale: 1, count: 1 } }], {
+          warmup: 1,
+          minReps: 5,
+          maxReps: 20,
+          budgetMs: 20,
+        });
+        assert.ok(t.medianMs > 0);
+        for (const b of [ids, unused, scalars]) b.destroy();
+      }
+    }
+    assert.ok(kept > 0);
   });
 });
