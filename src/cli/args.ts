@@ -1,0 +1,120 @@
+// Command-line parsing: `kernel-lab <command> [options]`, options in any order after the command.
+
+export type Command =
+  | { kind: "run"; file: string; run?: string; size?: number; sweep: boolean; json: boolean; cpu: boolean; reps?: number; timeoutMs?: number; debug: boolean }
+  | { kind: "check"; files: string[]; json: boolean; pretty: boolean; debug: boolean }
+  | { kind: "wgsl"; file: string; kernel?: string; constexprs: Record<string, number>; gpu: boolean; debug: boolean }
+  | { kind: "help" }
+  | { kind: "version" };
+
+export class UsageError extends Error {
+  override name = "UsageError";
+}
+
+export const USAGE = `Usage: kernel-lab <command> [options]
+
+Commands:
+  run FILE     Compile, run, check and time the runs a .kernel.ts file exports
+    --run NAME         only the run of this name
+    --size N           one size instead of the run's first
+    --sweep            every size of the run's \`sizes\`
+    --cpu              interpret the kernel on the CPU instead of launching it on the GPU
+    --json             print one JSON object (SPEC §4) on stdout, nothing else
+    --reps N           at most N timed repetitions (default 100)
+    --timeout SECONDS  limit per run and size (default 120)
+  check FILE...  Print the diagnostics of kernel files, one a line (path:line:col - error KLxxxx: message)
+    --pretty           show the source line and a caret under each diagnostic
+    --json             print { "diagnostics": [...] } on stdout
+  wgsl FILE    Print the WGSL generated for a kernel
+    --kernel NAME              the kernel (default: every kernel of the file)
+    --constexpr NAME=VALUE     a constexpr value (repeatable; default: the file's defineRun constexprs)
+    --gpu                      generate for this machine's GPU (features, limits) instead of WebGPU defaults
+
+Options:
+  --debug      print stack traces of internal errors
+  --help, -h   show this help
+  --version    print the version
+
+Exit codes: 0 all good; 1 a run did not match its reference; 2 the file has compile errors;
+3 no usable GPU adapter; 4 any other failure (GPU error, timeout, bad run definition, bad usage).`;
+
+export function parseArgs(argv: readonly string[]): Command {
+  if (argv.length === 0 || argv.includes("--help") || argv.includes("-h") || argv[0] === "help") return { kind: "help" };
+  if (argv.includes("--version") || argv[0] === "version") return { kind: "version" };
+  const [command, ...rest] = argv;
+  const positional: string[] = [];
+  const flags = new Set<string>();
+  const values = new Map<string, string[]>();
+  const takesValue = new Set(["--run", "--size", "--reps", "--timeout", "--kernel", "--constexpr"]);
+  const allowed: Record<string, string[]> = {
+    run: ["--run", "--size", "--sweep", "--json", "--cpu", "--reps", "--timeout", "--debug"],
+    check: ["--json", "--pretty", "--debug"],
+    wgsl: ["--kernel", "--constexpr", "--gpu", "--debug"],
+  };
+  if (!(command in allowed)) throw new UsageError(`Unknown command '${command}'. Commands: run, check, wgsl (see --help).`);
+  for (let i = 0; i < rest.length; i++) {
+    const arg = rest[i];
+    if (!arg.startsWith("--")) {
+      positional.push(arg);
+      continue;
+    }
+    const eq = arg.indexOf("=");
+    const name = eq > 0 ? arg.slice(0, eq) : arg;
+    if (!allowed[command].includes(name)) throw new UsageError(`Unknown option '${name}' for '${command}' (see --help).`);
+    if (takesValue.has(name)) {
+      const value = eq > 0 ? arg.slice(eq + 1) : rest[++i];
+      if (value === undefined) throw new UsageError(`Option ${name} needs a value.`);
+      values.set(name, [...(values.get(name) ?? []), value]);
+    } else {
+      if (eq > 0) throw new UsageError(`Option ${name} takes no value.`);
+      flags.add(name);
+    }
+  }
+  const one = (name: string) => values.get(name)?.at(-1);
+  const debug = flags.has("--debug");
+
+  switch (command) {
+    case "run": {
+      if (positional.length !== 1) throw new UsageError("Usage: kernel-lab run FILE [--run NAME] [--size N] [--sweep] [--json] [--cpu]");
+      return {
+        kind: "run",
+        file: positional[0],
+        run: one("--run"),
+        size: optionalInt("--size", one("--size")),
+        sweep: flags.has("--sweep"),
+        json: flags.has("--json"),
+        cpu: flags.has("--cpu"),
+        reps: optionalInt("--reps", one("--reps")),
+        timeoutMs: optionalSeconds(one("--timeout")),
+        debug,
+      };
+    }
+    case "check":
+      if (positional.length === 0) throw new UsageError("Usage: kernel-lab check FILE...");
+      return { kind: "check", files: positional, json: flags.has("--json"), pretty: flags.has("--pretty"), debug };
+    default: {
+      if (positional.length !== 1) throw new UsageError("Usage: kernel-lab wgsl FILE [--kernel NAME] [--constexpr NAME=VALUE]...");
+      const constexprs: Record<string, number> = {};
+      for (const pair of values.get("--constexpr") ?? []) {
+        const m = /^([A-Za-z_$][\w$]*)=(-?\d+)$/.exec(pair);
+        if (!m) throw new UsageError(`--constexpr wants NAME=INTEGER, got '${pair}'.`);
+        constexprs[m[1]] = Number(m[2]);
+      }
+      return { kind: "wgsl", file: positional[0], kernel: one("--kernel"), constexprs, gpu: flags.has("--gpu"), debug };
+    }
+  }
+}
+
+function optionalInt(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value.replace(/_/g, ""));
+  if (!/^\d[\d_]*$/.test(value) || !Number.isSafeInteger(n) || n <= 0) throw new UsageError(`${name} wants a positive integer, got '${value}'.`);
+  return n;
+}
+
+function optionalSeconds(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const s = Number(value);
+  if (!Number.isFinite(s) || s <= 0) throw new UsageError(`--timeout wants a positive number of seconds, got '${value}'.`);
+  return s * 1000;
+}

@@ -1,0 +1,51 @@
+// Human output of `kernel-lab run`: a block per run and size, in the user's words.
+
+import type { AdapterReport, RunReport } from "../harness/report";
+
+/** Milliseconds with about three significant digits: 0.0123, 1.234, 250.1. */
+export function formatMs(ms: number): string {
+  if (!Number.isFinite(ms)) return String(ms);
+  if (ms >= 100) return ms.toFixed(1);
+  if (ms >= 1) return ms.toFixed(3);
+  return Number(ms.toPrecision(3)).toString();
+}
+
+/** A difference or value: exact integers as is, else four significant digits. */
+export function formatNumber(x: number): string {
+  if (Number.isNaN(x)) return "NaN";
+  if (!Number.isFinite(x)) return x > 0 ? "Infinity" : "-Infinity";
+  if (Number.isInteger(x)) return String(x);
+  const a = Math.abs(x);
+  return a !== 0 && (a < 1e-4 || a >= 1e6) ? x.toExponential(3) : Number(x.toPrecision(6)).toString();
+}
+
+export function describeAdapterReport(a: AdapterReport): string {
+  return `${a.vendor} ${a.device} (${a.backend})${a.description ? ` — ${a.description}` : ""}`;
+}
+
+export function formatRun(run: RunReport, adapter: AdapterReport | null): string {
+  const constexprs = Object.entries(run.constexprs).map(([k, v]) => `${k}=${v}`);
+  const lines = [
+    `${run.name} (kernel ${run.kernel}) · size ${run.size} · grid [${run.grid.join(", ")}]${constexprs.length ? ` · ${constexprs.join(", ")}` : ""}`,
+  ];
+  if (adapter) lines.push(`  Adapter: ${describeAdapterReport(adapter)}`);
+  lines.push(`  Max difference: ${formatNumber(run.maxAbsDiff)}`);
+  lines.push(`  Match: ${run.correct}`);
+  if (run.firstMismatch) {
+    const m = run.firstMismatch;
+    lines.push(`  First mismatch: ${m.output}[${m.index}] = ${formatNumber(m.got)}, expected ${formatNumber(m.expected)} (${run.mismatches} element${run.mismatches === 1 ? "" : "s"} differ)`);
+  }
+  if (run.timing) {
+    const t = run.timing;
+    const source = t.source === "timestamp-query" ? "" : `, ${t.source}`;
+    lines.push(`  Median: ${formatMs(t.medianMs)} ms (min ${formatMs(t.minMs)}, max ${formatMs(t.maxMs)}, ${t.reps} rep${t.reps === 1 ? "" : "s"}${source})`);
+  }
+  if (run.gbps !== null) lines.push(`  GB/s: ${run.gbps.toFixed(1)}`);
+  if (run.gflops !== null) lines.push(`  GFLOP/s: ${run.gflops.toFixed(1)}`);
+  if (run.baseline) {
+    const b = run.baseline;
+    const warning = b.matchesReference === false ? ` (warning: ${b.name}'s output does not match this run's reference)` : "";
+    lines.push(`  ${b.name}: ${formatMs(b.medianMs)} ms — kernel is ${b.speedup.toFixed(2)}× as fast${warning}`);
+  }
+  return lines.join("\n");
+}

@@ -1,0 +1,168 @@
+// `kernel-lab run | check | wgsl`: the command line over the harness and the compiler.
+// stdout carries the result (one JSON object with --json); messages go to stderr; the exit code
+// follows SPEC §4. Users never see a stack trace unless they ask with --debug.
+
+import { readFileSync } from "node:fs";
+import * as path from "node:path";
+import { DEFAULT_TARGET, type Target } from "../codegen/abi";
+import { checkFile, compileKernel, parseKernelFile } from "../compile";
+import { formatDiagnostic, locate, type LocatedDiagnostic } from "../diagnostics/position";
+import { displayPath } from "../harness/load";
+import { EXIT_CODES } from "../harness/report";
+import { runFileWithOutcome } from "../harness/run";
+import { acquireGpu, NoAdapterError } from "../runtime";
+import { parseArgs, USAGE, UsageError, type Command } from "./args";
+import { formatRun } from "./format";
+import { version } from "../../package.json";
+
+const FAILURE = EXIT_CODES.failure;
+
+async function main(argv: string[]): Promise<number> {
+  let command: Command;
+  try {
+    command = parseArgs(argv);
+  } catch (err) {
+    if (err instanceof UsageError) {
+      process.stderr.write(`kernel-lab: ${err.message}\n`);
+      return FAILURE;
+    }
+    throw err;
+  }
+  if ("debug" in command && command.debug) process.env.KERNEL_LAB_DEBUG = "1";
+  switch (command.kind) {
+    case "help":
+      await write(process.stdout, `${USAGE}\n`);
+      return 0;
+    case "version":
+      await write(process.stdout, `${version}\n`);
+      return 0;
+    case "run":
+      return runCommand(command);
+    case "check":
+      return checkCommand(command);
+    case "wgsl":
+      return wgslCommand(command);
+  }
+}
+
+async function runCommand(cmd: Extract<Command, { kind: "run" }>): Promise<number> {
+  const progress = !cmd.json && process.stderr.isTTY;
+  const { report, outcome } = await runFileWithOutcome(cmd.file, {
+    run: cmd.run,
+    size: cmd.size,
+    sweep: cmd.sweep,
+    cpu: cmd.cpu,
+    reps: cmd.reps,
+    timeoutMs: cmd.timeoutMs,
+    onProgress: progress ? (p) => process.stderr.write(`\r\x1b[2K${p.message}…`) : undefined,
+  });
+  if (progress) process.stderr.write("\r\x1b[2K");
+  const code = EXIT_CODES[outcome];
+  if (cmd.json) {
+    await write(process.stdout, `${JSON.stringify(report, null, 2)}\n`);
+    return code;
+  }
+  const blocks = report.runs.map((r) => formatRun(r, report.adapter));
+  if (blocks.length > 0) await write(process.stdout, `${blocks.join("\n\n")}\n`);
+  if (report.diagnostics.length > 0) {
+    await write(process.stderr, report.diagnostics.map((d) => formatDiagnostic(d)).join("\n") + "\n");
+  }
+  if (outcome === "mismatch") await write(process.stderr, "kernel-lab: a run did not match its reference.\n");
+  return code;
+}
+
+async function checkCommand(cmd: Extract<Command, { kind: "check" }>): Promise<number> {
+  const all: LocatedDiagnostic[] = [];
+  const lines: string[] = [];
+  let unreadable = false;
+  for (const fileArg of cmd.files) {
+    const file = displayPath(path.resolve(fileArg));
+    let text: string;
+    try {
+      text = readFileSync(fileArg, "utf8");
+    } catch (err) {
+      process.stderr.write(`kernel-lab: cannot read ${fileArg}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}\n`);
+      unreadable = true;
+      continue;
+    }
+    const located = locate(file, text, checkFile(file, text));
+    all.push(...located);
+    for (const d of located) lines.push(formatDiagnostic(d, cmd.pretty ? text : undefined));
+  }
+  if (cmd.json) await write(process.stdout, `${JSON.stringify({ diagnostics: all }, null, 2)}\n`);
+  else if (lines.length > 0) await write(process.stdout, `${lines.join("\n")}\n`);
+  if (all.some((d) => d.severity === "error")) return EXIT_CODES["compile-error"];
+  return unreadable ? FAILURE : 0;
+}
+
+async function wgslCommand(cmd: Extract<Command, { kind: "wgsl" }>): Promise<number> {
+  const file = displayPath(path.resolve(cmd.file));
+  let text: string;
+  try {
+    text = readFileSync(cmd.file, "utf8");
+  } catch (err) {
+    process.stderr.write(`kernel-lab: cannot read ${cmd.file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}\n`);
+    return FAILURE;
+  }
+  const parsed = parseKernelFile(file, text);
+  const report = async (diagnostics: LocatedDiagnostic[]) => {
+    if (diagnostics.length > 0) await write(process.stderr, diagnostics.map((d) => formatDiagnostic(d)).join("\n") + "\n");
+  };
+  if (parsed.diagnostics.some((d) => d.severity === "error")) {
+    await report(locate(file, text, parsed.diagnostics));
+    return EXIT_CODES["compile-error"];
+  }
+  const kernels = cmd.kernel === undefined ? parsed.kernels : parsed.kernels.filter((k) => k.name === cmd.kernel);
+  if (kernels.length === 0) {
+    const found = parsed.kernels.map((k) => k.name).join(", ") || "none";
+    process.stderr.write(`kernel-lab: ${cmd.kernel === undefined ? "no kernel in this file" : `no kernel named '${cmd.kernel}'`} (kernels: ${found}).\n`);
+    return FAILURE;
+  }
+  let target: Target = DEFAULT_TARGET;
+  if (cmd.gpu) {
+    try {
+      target = (await acquireGpu()).target;
+    } catch (err) {
+      process.stderr.write(`kernel-lab: ${(err as Error).message}\n`);
+      return err instanceof NoAdapterError ? EXIT_CODES["no-adapter"] : FAILURE;
+    }
+  }
+  const out: string[] = [];
+  let failed = false;
+  for (const kernel of kernels) {
+    const literal = parsed.literalConstexprs.get(kernel.name)?.[0] ?? {};
+    const constexprs: Record<string, number> = {};
+    for (const p of kernel.params) {
+      if (p.kind !== "constexpr") continue;
+      const value = cmd.constexprs[p.name] ?? literal[p.name];
+      if (value !== undefined) constexprs[p.name] = value;
+    }
+    const result = compileKernel(kernel, constexprs, target);
+    await report(locate(file, text, result.diagnostics));
+    if (!result.kernel) {
+      failed = true;
+      continue;
+    }
+    const values = Object.entries(constexprs).map(([k, v]) => `${k}=${v}`).join(", ");
+    if (kernels.length > 1) out.push(`// ---- kernel ${kernel.name}${values ? ` (${values})` : ""} ----`);
+    out.push(result.kernel.wgsl.trimEnd());
+  }
+  if (out.length > 0) await write(process.stdout, `${out.join("\n\n")}\n`);
+  return failed ? EXIT_CODES["compile-error"] : 0;
+}
+
+function write(stream: NodeJS.WriteStream, text: string): Promise<void> {
+  return new Promise((resolve) => stream.write(text, () => resolve()));
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    // A bug of Kernel Lab: one line for the user, the stack only with --debug.
+    const message = err instanceof Error ? err.message : String(err);
+    process.stderr.write(`kernel-lab: internal error: ${message}\n`);
+    if (process.env.KERNEL_LAB_DEBUG && err instanceof Error) process.stderr.write(`${err.stack}\n`);
+    else process.stderr.write("Run again with --debug for details; this is a bug in Kernel Lab.\n");
+    process.exit(FAILURE);
+  },
+);

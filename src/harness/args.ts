@@ -1,0 +1,296 @@
+// Checks a run definition against its kernel's parameters and evaluates it for one size: the grid,
+// the arguments, the reference. Every problem is a RunDefinitionError with a KL3xxx code, naming
+// the run and the field, and saying what to write instead.
+
+import type { NumDtype, Param } from "../ir/ir";
+import { isBuiltinHandle, type HostArray } from "../language";
+import { RunCodes, RunDefinitionError, type RunCode } from "./codes";
+import type { LoadedRun } from "./load";
+
+type Fn = (...args: never[]) => unknown;
+
+export interface Tolerance {
+  atol: number;
+  rtol: number;
+}
+
+/** A run definition whose fields have the right kinds; sizes and constexprs are final. */
+export interface CheckedRun {
+  name: string;
+  exportName: string;
+  sizes: number[];
+  constexprs: Record<string, number>;
+  grid: Fn;
+  args: Fn;
+  outputs: string[];
+  reference: Fn;
+  /** Undefined: the defaults (exact for integers, float32 defaults for floats). */
+  tolerance?: Partial<Tolerance>;
+  bytes?: Fn;
+  flops?: Fn;
+  /** E.g. "builtins.add". */
+  baseline?: string;
+}
+
+export type KernelArgs = Record<string, HostArray | number>;
+
+/** The kernel as the harness needs it: its name and parameters (from the compiler's parse). */
+export interface KernelSignature {
+  name: string;
+  params: readonly Param[];
+}
+
+const KNOWN_FIELDS = new Set([
+  "kernel", "name", "sizes", "constexprs", "grid", "args", "outputs", "reference", "tolerance", "bytes", "flops", "baseline",
+]);
+
+function fail(run: string, code: RunCode, field: string, message: string): never {
+  throw new RunDefinitionError(code, `Run '${run}', ${field}: ${message}`, run);
+}
+
+/** Checks every field of a run that does not need calling its functions. */
+export function checkRunDefinition(run: LoadedRun, kernel: KernelSignature, knownBuiltins?: ReadonlySet<string>): CheckedRun {
+  const def = run.definition as unknown as Record<string, unknown>;
+  const name = run.name;
+  for (const field of Object.keys(def)) {
+    if (!KNOWN_FIELDS.has(field)) {
+      fail(name, RunCodes.unknownField, `\`${field}\``, `not a field of defineRun. Known fields: ${[...KNOWN_FIELDS].join(", ")}.`);
+    }
+  }
+  if (def.name !== undefined && typeof def.name !== "string") {
+    fail(name, RunCodes.unknownField, "`name`", "must be a string.");
+  }
+
+  const sizes = def.sizes;
+  if (!Array.isArray(sizes) || sizes.length === 0 || !sizes.every((s) => Number.isInteger(s) && s > 0)) {
+    fail(name, RunCodes.badSizes, "`sizes`", `must be a non-empty array of positive integers, e.g. \`sizes: [98432]\`; got ${show(sizes)}.`);
+  }
+
+  const constexprParams = kernel.params.filter((p) => p.kind === "constexpr").map((p) => p.name);
+  const given = def.constexprs ?? {};
+  if (typeof given !== "object" || given === null || Array.isArray(given)) {
+    fail(name, RunCodes.badConstexprs, "`constexprs`", `must be an object of integers, e.g. \`{ BLOCK_SIZE: 1024 }\`; got ${show(given)}.`);
+  }
+  const constexprs: Record<string, number> = {};
+  for (const [key, value] of Object.entries(given as Record<string, unknown>)) {
+    if (!constexprParams.includes(key)) {
+      fail(name, RunCodes.badConstexprs, "`constexprs`", `'${key}' is not a constexpr parameter of kernel '${kernel.name}'` +
+        (constexprParams.length ? ` (those are: ${constexprParams.join(", ")}).` : " (it has none)."));
+    }
+    if (typeof value !== "number" || !Number.isInteger(value)) {
+      fail(name, RunCodes.badConstexprs, "`constexprs`", `${key} must be an integer; got ${show(value)}.`);
+    }
+    constexprs[key] = value;
+  }
+  for (const p of constexprParams) {
+    if (!(p in constexprs)) {
+      fail(name, RunCodes.badConstexprs, "`constexprs`", `no value for kernel '${kernel.name}''s constexpr parameter '${p}'. Add \`constexprs: { ${p}: … }\`.`);
+    }
+  }
+
+  for (const field of ["grid", "args", "reference"] as const) {
+    if (typeof def[field] !== "function") {
+      fail(name, RunCodes.notAFunction, `\`${field}\``, `must be a function; got ${show(def[field])}.`);
+    }
+  }
+  for (const field of ["bytes", "flops"] as const) {
+    if (def[field] !== undefined && typeof def[field] !== "function") {
+      fail(name, RunCodes.notAFunction, `\`${field}\``, `must be a function of the size, e.g. \`${field}: (n) => 12 * n\`; got ${show(def[field])}.`);
+    }
+  }
+
+  const pointers = kernel.params.filter((p) => p.kind === "pointer").map((p) => p.name);
+  const outputs = def.outputs;
+  if (!Array.isArray(outputs) || outputs.length === 0 || !outputs.every((o) => typeof o === "string")) {
+    fail(name, RunCodes.badOutputs, "`outputs`", `must be a non-empty list of pointer parameter names, e.g. \`outputs: ["${pointers.at(-1) ?? "out_ptr"}"]\`; got ${show(outputs)}.`);
+  }
+  for (const o of outputs as string[]) {
+    const param = kernel.params.find((p) => p.name === o);
+    if (!param) fail(name, RunCodes.badOutputs, "`outputs`", `'${o}' is not a parameter of kernel '${kernel.name}'. Its pointer parameters are: ${pointers.join(", ") || "none"}.`);
+    if (param.kind !== "pointer") fail(name, RunCodes.badOutputs, "`outputs`", `'${o}' is a ${param.kind} parameter, not a pointer; only pointer parameters hold outputs (${pointers.join(", ") || "none"}).`);
+  }
+  if (new Set(outputs).size !== outputs.length) fail(name, RunCodes.badOutputs, "`outputs`", "names an output twice.");
+
+  let tolerance: Partial<Tolerance> | undefined;
+  if (def.tolerance !== undefined) {
+    const t = def.tolerance as Record<string, unknown>;
+    const ok = typeof t === "object" && t !== null &&
+      Object.keys(t).every((k) => (k === "atol" || k === "rtol") && typeof t[k] === "number" && (t[k] as number) >= 0 && Number.isFinite(t[k]));
+    if (!ok) fail(name, RunCodes.badTolerance, "`tolerance`", `must be \`{ atol?: number, rtol?: number }\` with non-negative finite numbers; got ${show(t)}.`);
+    tolerance = { ...(t as Partial<Tolerance>) };
+  }
+
+  let baseline: string | undefined;
+  if (def.baseline !== undefined) {
+    if (!isBuiltinHandle(def.baseline)) {
+      fail(name, RunCodes.badBaseline, "`baseline`", `must be a built-in op such as \`builtins.add\` (import builtins from "kernel-lab"); got ${show(def.baseline)}.`);
+    }
+    baseline = def.baseline.name;
+    if (knownBuiltins && !knownBuiltins.has(baseline)) {
+      fail(name, RunCodes.badBaseline, "`baseline`", `'${baseline}' is not available; the built-in ops are ${[...knownBuiltins].join(", ")}.`);
+    }
+  }
+
+  return {
+    name,
+    exportName: run.exportName,
+    sizes: sizes as number[],
+    constexprs,
+    grid: def.grid as Fn,
+    args: def.args as Fn,
+    outputs: outputs as string[],
+    reference: def.reference as Fn,
+    tolerance,
+    bytes: def.bytes as Fn | undefined,
+    flops: def.flops as Fn | undefined,
+    baseline,
+  };
+}
+
+function call(run: string, code: RunCode, field: string, fn: Fn, args: unknown[]): unknown {
+  try {
+    return (fn as (...a: unknown[]) => unknown)(...args);
+  } catch (err) {
+    fail(run, code, `\`${field}\``, `threw ${err instanceof Error ? `${err.name}: ${err.message}` : show(err)}. Fix the function; it runs on the host.`);
+  }
+}
+
+/** The launch grid, padded to three axes. */
+export function evaluateGrid(run: CheckedRun, size: number): [number, number, number] {
+  const grid = call(run.name, RunCodes.badGrid, "grid", run.grid, [size, { ...run.constexprs }]);
+  if (!Array.isArray(grid) || grid.length < 1 || grid.length > 3) {
+    fail(run.name, RunCodes.badGrid, "`grid`", `must return 1 to 3 numbers, e.g. \`[cdiv(n, c.BLOCK_SIZE)]\`; for size ${size} it returned ${show(grid)}.`);
+  }
+  for (const g of grid) {
+    if (typeof g !== "number" || !Number.isInteger(g) || g <= 0) {
+      fail(run.name, RunCodes.badGrid, "`grid`", `every axis must be a positive integer (use cdiv to round up); for size ${size} it returned ${show(grid)}.`);
+    }
+  }
+  return [grid[0], grid[1] ?? 1, grid[2] ?? 1];
+}
+
+const ARRAY_FOR: Record<NumDtype, { ctor: Function; name: string }> = {
+  f32: { ctor: Float32Array, name: "Float32Array" },
+  i32: { ctor: Int32Array, name: "Int32Array" },
+  u32: { ctor: Uint32Array, name: "Uint32Array" },
+  // f16 data is written as a Float32Array and rounded to half precision on upload.
+  f16: { ctor: Float32Array, name: "Float32Array" },
+};
+
+const HELPER_FOR: Record<NumDtype, string> = { f32: "rand(n)", i32: 'rand(n, "i32")', u32: 'rand(n, "u32")', f16: "rand(n)" };
+
+/** Fresh arguments for one size, checked against the kernel's parameters. */
+export function makeArgs(run: CheckedRun, kernel: KernelSignature, size: number): KernelArgs {
+  const args = call(run.name, RunCodes.argsThrew, "args", run.args, [size, { ...run.constexprs }]);
+  if (typeof args !== "object" || args === null || Array.isArray(args)) {
+    fail(run.name, RunCodes.argsThrew, "`args`", `must return an object with one entry per kernel parameter; got ${show(args)}.`);
+  }
+  const given = args as Record<string, unknown>;
+  const launchParams = kernel.params.filter((p) => p.kind !== "constexpr");
+  for (const key of Object.keys(given)) {
+    const param = kernel.params.find((p) => p.name === key);
+    if (!param) {
+      fail(run.name, RunCodes.extraArg, "`args`", `'${key}' is not a parameter of kernel '${kernel.name}' (its parameters: ${launchParams.map((p) => p.name).join(", ")}). Remove it or fix the name.`);
+    }
+    if (param.kind === "constexpr") {
+      fail(run.name, RunCodes.extraArg, "`args`", `'${key}' is a constexpr parameter; give it in \`constexprs\`, not in args.`);
+    }
+  }
+  const out: KernelArgs = {};
+  for (const p of launchParams) {
+    if (!(p.name in given)) {
+      const hint = p.kind === "pointer" ? HELPER_FOR[p.dtype] : "a number";
+      fail(run.name, RunCodes.missingArg, "`args`", `no value for kernel parameter '${p.name}' (${describeParam(p)}). Add \`${p.name}: ${hint}\`.`);
+    }
+    const value = given[p.name];
+    if (p.kind === "pointer") {
+      const want = ARRAY_FOR[p.dtype];
+      if (!(value instanceof want.ctor)) {
+        fail(run.name, RunCodes.pointerArgType, `\`args.${p.name}\``, `${p.name} is ${describeParam(p)}, so its argument must be a ${want.name} (e.g. ${HELPER_FOR[p.dtype]}); got ${show(value)}.`);
+      }
+      out[p.name] = value as HostArray;
+    } else {
+      checkScalar(run.name, p, value, size);
+      out[p.name] = value as number;
+    }
+  }
+  return out;
+}
+
+function checkScalar(run: string, p: Param, value: unknown, size: number): void {
+  const field = `\`args.${p.name}\``;
+  if (typeof value !== "number") fail(run, RunCodes.scalarArg, field, `${p.name} is ${describeParam(p)}, so its argument must be a number; got ${show(value)}.`);
+  if (!Number.isFinite(value)) fail(run, RunCodes.scalarArg, field, `must be a finite number; for size ${size} it is ${value}.`);
+  if (p.dtype === "i32" && !(Number.isInteger(value) && value >= -(2 ** 31) && value < 2 ** 31)) {
+    fail(run, RunCodes.scalarArg, field, `${p.name} is i32, so its argument must be an integer in [-2^31, 2^31); got ${value}.`);
+  }
+  if (p.dtype === "u32" && !(Number.isInteger(value) && value >= 0 && value < 2 ** 32)) {
+    fail(run, RunCodes.scalarArg, field, `${p.name} is u32, so its argument must be an integer in [0, 2^32); got ${value}.`);
+  }
+}
+
+function describeParam(p: Param): string {
+  return p.kind === "pointer" ? `Ptr<${p.dtype}>` : p.dtype;
+}
+
+/** A copy of the arguments: the reference must see the inputs as they were before the kernel ran. */
+export function copyArgs(args: KernelArgs): KernelArgs {
+  const out: KernelArgs = {};
+  for (const [k, v] of Object.entries(args)) out[k] = typeof v === "number" ? v : v.slice();
+  return out;
+}
+
+/** The expected contents of each output, checked for presence and length. */
+export function computeReference(run: CheckedRun, args: KernelArgs, size: number): Record<string, ArrayLike<number>> {
+  const result = call(run.name, RunCodes.referenceThrew, "reference", run.reference, [copyArgs(args), size]);
+  if (typeof result !== "object" || result === null) {
+    fail(run.name, RunCodes.referenceShape, "`reference`", `must return an object with the expected contents of each output (${run.outputs.join(", ")}); got ${show(result)}.`);
+  }
+  const expected: Record<string, ArrayLike<number>> = {};
+  for (const o of run.outputs) {
+    const value = (result as Record<string, unknown>)[o];
+    if (value === undefined) {
+      fail(run.name, RunCodes.referenceShape, "`reference`", `returned no '${o}'; it must return every output: { ${run.outputs.map((x) => `${x}: …`).join(", ")} }.`);
+    }
+    if (!isArrayLike(value)) fail(run.name, RunCodes.referenceShape, "`reference`", `'${o}' must be an array or typed array of numbers; got ${show(value)}.`);
+    const want = (args[o] as HostArray).length;
+    if (value.length !== want) {
+      fail(run.name, RunCodes.referenceShape, "`reference`", `'${o}' has ${value.length} elements but the output array has ${want} (size ${size}).`);
+    }
+    expected[o] = value;
+  }
+  return expected;
+}
+
+function isArrayLike(x: unknown): x is ArrayLike<number> {
+  return (Array.isArray(x) || ArrayBuffer.isView(x)) && typeof (x as { length?: unknown }).length === "number";
+}
+
+/** A positive count from `bytes(size)` / `flops(size)`, or null when the run declares none. */
+export function evaluateCount(run: CheckedRun, field: "bytes" | "flops", size: number): number | null {
+  const fn = run[field];
+  if (!fn) return null;
+  const n = call(run.name, RunCodes.badCount, field, fn, [size]);
+  if (typeof n !== "number" || !Number.isFinite(n) || n < 0) {
+    fail(run.name, RunCodes.badCount, `\`${field}\``, `must return a non-negative number; for size ${size} it returned ${show(n)}.`);
+  }
+  return n;
+}
+
+/** A short description of a value for messages. */
+export function show(x: unknown): string {
+  if (x === undefined) return "undefined";
+  if (x === null) return "null";
+  if (typeof x === "function") return "a function";
+  if (ArrayBuffer.isView(x)) return `a ${x.constructor.name} of ${(x as unknown as ArrayLike<number>).length} elements`;
+  if (Array.isArray(x)) return x.length > 8 ? `an array of ${x.length} elements` : JSON.stringify(x);
+  if (typeof x === "object") {
+    try {
+      const s = JSON.stringify(x);
+      return s.length > 80 ? `${s.slice(0, 77)}...` : s;
+    } catch {
+      return "an object";
+    }
+  }
+  return typeof x === "string" ? JSON.stringify(x) : String(x);
+}

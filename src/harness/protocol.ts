@@ -1,0 +1,48 @@
+// Messages between the editor (parent) and the harness worker (child process, dist/worker.js).
+// The parent sends one request; the child answers with progress messages, then exactly one
+// result or error, and exits.
+
+import type { FileReport, Outcome } from "./report";
+
+export interface RunRequest {
+  type: "run";
+  /** Absolute path of the kernel file. */
+  file: string;
+  run?: string;
+  size?: number;
+  sweep?: boolean;
+  cpu?: boolean;
+  reps?: number;
+  timeoutMs?: number;
+}
+
+export type WorkerRequest = RunRequest;
+
+/** One step of a run, for a progress bar or status line. */
+export interface Progress {
+  phase: "load" | "adapter" | "compile" | "launch" | "compare" | "time" | "baseline";
+  run?: string;
+  size?: number;
+  message: string;
+}
+
+export interface ProgressMessage extends Progress {
+  type: "progress";
+}
+
+export interface ResultMessage {
+  type: "result";
+  report: FileReport;
+  outcome: Outcome;
+  /** The exit code `kernel-lab run` would give. */
+  exitCode: number;
+}
+
+/** The worker itself failed (bad request, crash); diagnostics of the file come as a result instead. */
+export interface ErrorMessage {
+  type: "error";
+  message: string;
+  code: string;
+}
+
+export type WorkerMessage = ProgressMessage | ResultMessage | ErrorMessage;

@@ -1,0 +1,74 @@
+// The result of running a file: exactly the JSON of SPEC §4 (`kernel-lab run --json`), which the
+// editor also receives from the worker. Non-finite numbers (a NaN output) serialise as null.
+
+import type { LocatedDiagnostic } from "../diagnostics/position";
+
+export interface AdapterReport {
+  vendor: string;
+  device: string;
+  backend: string;
+  description: string;
+}
+
+export interface MismatchReport {
+  output: string;
+  index: number;
+  got: number;
+  expected: number;
+}
+
+export interface TimingReport {
+  medianMs: number;
+  minMs: number;
+  maxMs: number;
+  reps: number;
+  /** GPU timestamps; wall clock per submit where the adapter has none; the interpreter's wall clock with --cpu. */
+  source: "timestamp-query" | "wall-clock" | "cpu-wall-clock";
+}
+
+export interface BaselineReport {
+  /** E.g. "builtins.add". */
+  name: string;
+  medianMs: number;
+  /** Baseline median / kernel median: above 1 the kernel is faster. */
+  speedup: number;
+  /** Present, and false, when the baseline's output does not match the run's reference. */
+  matchesReference?: false;
+}
+
+export interface RunReport {
+  name: string;
+  kernel: string;
+  size: number;
+  constexprs: Record<string, number>;
+  grid: [number, number, number];
+  correct: boolean;
+  maxAbsDiff: number;
+  maxRelDiff: number;
+  mismatches: number;
+  firstMismatch: MismatchReport | null;
+  timing: TimingReport | null;
+  gbps: number | null;
+  gflops: number | null;
+  baseline: BaselineReport | null;
+}
+
+export interface FileReport {
+  file: string;
+  /** Null when no adapter was found (see diagnostics). */
+  adapter: AdapterReport | null;
+  diagnostics: LocatedDiagnostic[];
+  runs: RunReport[];
+}
+
+/** How a whole `run` went, most severe first; the command line maps it to its exit code. */
+export type Outcome = "compile-error" | "no-adapter" | "failure" | "mismatch" | "ok";
+
+/** SPEC §4's exit codes. */
+export const EXIT_CODES: Record<Outcome, number> = {
+  ok: 0,
+  mismatch: 1,
+  "compile-error": 2,
+  "no-adapter": 3,
+  failure: 4,
+};
