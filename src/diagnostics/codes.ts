@@ -1,0 +1,46 @@
+// Every diagnostic kind the compiler reports, with its stable code. Codes never change meaning;
+// retired codes are not reused. KL1xxx syntax and unsupported constructs, KL2xxx types and shapes.
+
+export const Codes = {
+  // KL1xxx — syntax, kernel discovery, unsupported constructs
+  typescriptSyntax: "KL1000",
+  kernelArgument: "KL1001",
+  kernelName: "KL1002",
+  unsupportedSyntax: "KL1003",
+  unsupportedCall: "KL1004",
+  unknownIntrinsic: "KL1005",
+  unknownName: "KL1006",
+  paramAnnotation: "KL1010",
+  paramForm: "KL1011",
+  declarationForm: "KL1020",
+  constReassigned: "KL1021",
+  forLoopForm: "KL1030",
+  counterAssigned: "KL1031",
+  intrinsicArgs: "KL1040",
+  constantRequired: "KL1041",
+  duplicateKernel: "KL1050",
+
+  // KL2xxx — dtypes and block shapes
+  shapeMismatch: "KL2001",
+  notPowerOfTwo: "KL2002",
+  operandDtype: "KL2003",
+  pointerArithmetic: "KL2004",
+  notAPointer: "KL2005",
+  blockCondition: "KL2006",
+  assignType: "KL2007",
+  divisionByZero: "KL2008",
+  literalRange: "KL2009",
+  dtypeUnavailable: "KL2010",
+  constexprMissing: "KL2011",
+  badAxis: "KL2012",
+  blockTooLarge: "KL2013",
+  storeShape: "KL2014",
+  dotShape: "KL2015",
+  workgroupMemory: "KL2016",
+  reshapeSize: "KL2017",
+
+  // KL9xxx — a bug in Kernel Lab, still reported at the node being compiled
+  internal: "KL9000",
+} as const;
+
+export type CodeName = keyof typeof Codes;

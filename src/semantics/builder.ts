@@ -1,0 +1,49 @@
+// Emits IR: every value gets an id and a `let` in the statement list being built, so the order in
+// which the source evaluates things is the order in the IR.
+
+import type { Span } from "../diagnostics/diagnostic";
+import type { Dtype, Shape, Stmt, Value, ValueOp, ValueType, Variable } from "../ir/ir";
+
+export class IrBuilder {
+  private nextValueId = 0;
+  private nextVariableId = 0;
+  private current: Stmt[] = [];
+
+  emit(op: ValueOp, type: ValueType, span: Span): Value {
+    const value = { id: this.nextValueId++, span, type, ...op } as Value;
+    this.current.push({ kind: "let", value });
+    return value;
+  }
+
+  constant(value: number, dtype: Dtype, span: Span): Value {
+    return this.emit({ op: "const", value }, data(dtype, []), span);
+  }
+
+  variable(name: string, type: ValueType, span: Span): Variable {
+    return { id: this.nextVariableId++, name, type, span };
+  }
+
+  push(stmt: Stmt): void {
+    this.current.push(stmt);
+  }
+
+  /** Runs `fn` with a fresh statement list and returns it (a loop or branch body). */
+  collect(fn: () => void): Stmt[] {
+    const saved = this.current;
+    this.current = [];
+    try {
+      fn();
+      return this.current;
+    } finally {
+      this.current = saved;
+    }
+  }
+
+  get statements(): Stmt[] {
+    return this.current;
+  }
+}
+
+export function data(dtype: Dtype, shape: Shape): ValueType {
+  return { kind: "data", dtype, shape };
+}

@@ -1,0 +1,78 @@
+// Dtype promotion and shape broadcasting, as in Triton (python/triton/language/semantic.py).
+// These functions only compute types; lower.ts inserts the casts and broadcasts they imply.
+
+import type { Dtype, NumDtype, Shape } from "../ir/ir";
+
+export function isFloat(dtype: Dtype): dtype is "f32" | "f16" {
+  return dtype === "f32" || dtype === "f16";
+}
+
+export function isInt(dtype: Dtype): dtype is "i32" | "u32" {
+  return dtype === "i32" || dtype === "u32";
+}
+
+export function isPowerOfTwo(n: number): boolean {
+  return Number.isInteger(n) && n > 0 && (n & (n - 1)) === 0;
+}
+
+export function sameShape(a: Shape, b: Shape): boolean {
+  return a.length === b.length && a.every((d, i) => d === b[i]);
+}
+
+export function shapeToString(shape: Shape): string {
+  return `[${shape.join(", ")}]`;
+}
+
+/**
+ * Broadcasting:
+ * 1. A scalar (shape []) stretches to any shape.
+ * 2. Shapes are aligned at their last axis; the shorter one is padded with 1s in front.
+ * 3. Along each axis the extents must be equal, or one of them 1 (which stretches).
+ * Returns undefined when the shapes are incompatible.
+ */
+export function broadcastShapes(a: Shape, b: Shape): Shape | undefined {
+  if (a.length === 0) return b;
+  if (b.length === 0) return a;
+  const rank = Math.max(a.length, b.length);
+  const pa = [...Array(rank - a.length).fill(1), ...a];
+  const pb = [...Array(rank - b.length).fill(1), ...b];
+  const out: number[] = [];
+  for (let i = 0; i < rank; i++) {
+    if (pa[i] === pb[i] || pb[i] === 1) out.push(pa[i]);
+    else if (pa[i] === 1) out.push(pb[i]);
+    else return undefined;
+  }
+  return out;
+}
+
+/** A compile-time number carries a "weak" dtype: it adapts to the other operand (rule 1). */
+export interface Operand {
+  dtype: Dtype;
+  weak: boolean;
+  /** For weak operands: whether the number is integral. */
+  integral?: boolean;
+}
+
+/**
+ * Arithmetic promotion (bool operands are rejected by the caller):
+ * 1. A constant adopts the other operand's dtype when it fits its kind: an integral constant
+ *    takes any dtype, a fractional one takes a float dtype and turns an integer operand to f32.
+ * 2. Otherwise a float operand wins: f32 over f16 over integers.
+ * 3. Two integer dtypes of the same width: u32 wins over i32 (as in C and Triton).
+ */
+export function promote(a: Operand, b: Operand): NumDtype {
+  if (a.weak && !b.weak) return adopt(a, b.dtype as NumDtype);
+  if (b.weak && !a.weak) return adopt(b, a.dtype as NumDtype);
+  const da = a.dtype as NumDtype;
+  const db = b.dtype as NumDtype;
+  if (da === "f32" || db === "f32") return "f32";
+  if (da === "f16" || db === "f16") return da === db || isInt(da) || isInt(db) ? "f16" : "f32";
+  if (da === "u32" || db === "u32") return "u32";
+  return "i32";
+}
+
+function adopt(weak: Operand, strong: NumDtype): NumDtype {
+  if (isFloat(strong)) return strong;
+  if (weak.integral) return strong;
+  return "f32";
+}

@@ -1,0 +1,198 @@
+// Typed value construction shared by the statement/expression lowering and the intrinsics:
+// implicit broadcasting and promotion become explicit `splat`/`reshape`/`broadcast`/`cast` nodes
+// here, and operations on constants are folded.
+
+import type { Span } from "../diagnostics/diagnostic";
+import { DiagnosticLog } from "../diagnostics/diagnostic";
+import { Codes } from "../diagnostics/codes";
+import type { BinaryFn, Dtype, NumDtype, Shape, UnaryFn, Value, ValueType } from "../ir/ir";
+import { typeToString } from "../ir/ir";
+import { IrBuilder, data } from "./builder";
+import { convert, foldBinary, foldUnary } from "./fold";
+import { broadcastShapes, isFloat, isInt, promote, sameShape, shapeToString, type Operand } from "./rules";
+
+const COMPARE: ReadonlySet<BinaryFn> = new Set(["lt", "le", "gt", "ge", "eq", "ne"]);
+const BITWISE: ReadonlySet<BinaryFn> = new Set(["and", "or", "xor", "shl", "shr"]);
+
+export const OPERATOR_TEXT: Record<BinaryFn, string> = {
+  add: "+", sub: "-", mul: "*", div: "/", mod: "%",
+  and: "&", or: "|", xor: "^", shl: "<<", shr: ">>",
+  lt: "<", le: "<=", gt: ">", ge: ">=", eq: "===", ne: "!==",
+  land: "&&", lor: "||",
+};
+
+export function isConst(v: Value): v is Value & { op: "const"; value: number } {
+  return v.op === "const";
+}
+
+export function dtypeOf(v: Value): Dtype {
+  return v.type.kind === "data" ? v.type.dtype : "i32";
+}
+
+export class ValueFactory {
+  constructor(
+    readonly b: IrBuilder,
+    readonly log: DiagnosticLog,
+  ) {}
+
+  constant(value: number, dtype: Dtype, span: Span): Value {
+    return this.b.constant(value, dtype, span);
+  }
+
+  /** Converts a data value to `dtype` (a no-op when it already has it). */
+  cast(v: Value, dtype: Dtype, span: Span): Value {
+    if (v.type.kind !== "data" || v.type.dtype === dtype) return v;
+    if (isConst(v)) return this.constant(convert(v.type.dtype, dtype, v.value), dtype, span);
+    return this.b.emit({ op: "cast", value: v }, data(dtype, v.type.shape), span);
+  }
+
+  /**
+   * Stretches a value to `shape` (rules in rules.ts): a scalar is splatted; a lower-rank block is
+   * reshaped with leading 1s; size-1 axes are broadcast. Reports and returns undefined if impossible.
+   */
+  toShape(v: Value, shape: Shape, span: Span): Value | undefined {
+    const from = v.type.shape;
+    if (sameShape(from, shape)) return v;
+    if (from.length === 0) return this.b.emit({ op: "splat", value: v }, withShape(v.type, shape), span);
+    const target = broadcastShapes(from, shape);
+    if (!target || !sameShape(target, shape)) {
+      this.log.error(Codes.shapeMismatch, span, `a block of shape ${shapeToString(from)} can't be broadcast to ${shapeToString(shape)}`);
+      return undefined;
+    }
+    let out = v;
+    if (from.length < shape.length) {
+      const padded = [...Array(shape.length - from.length).fill(1), ...from];
+      out = this.b.emit({ op: "reshape", value: out }, withShape(v.type, padded), span);
+    }
+    if (!sameShape(out.type.shape, shape)) out = this.b.emit({ op: "broadcast", value: out }, withShape(v.type, shape), span);
+    return out;
+  }
+
+  coerce(v: Value, dtype: Dtype, shape: Shape, span: Span): Value | undefined {
+    const cast = this.cast(v, dtype, span);
+    return this.toShape(cast, shape, span);
+  }
+
+  /** The broadcast shape of operands, or a KL2001 naming both shapes. */
+  commonShape(a: Value, b: Value, span: Span, what: string): Shape | undefined {
+    const shape = broadcastShapes(a.type.shape, b.type.shape);
+    if (!shape) {
+      this.log.error(
+        Codes.shapeMismatch,
+        span,
+        `${what}: shapes ${shapeToString(a.type.shape)} and ${shapeToString(b.type.shape)} don't match (extents must be equal or 1)`,
+        [
+          { span: a.span, message: `this is ${typeToString(a.type)}` },
+          { span: b.span, message: `this is ${typeToString(b.type)}` },
+        ],
+      );
+    }
+    return shape;
+  }
+
+  unary(fn: UnaryFn, v: Value, span: Span): Value | undefined {
+    if (v.type.kind === "pointer") {
+      this.log.error(Codes.pointerArithmetic, span, "pointers only support adding or subtracting integer offsets");
+      return undefined;
+    }
+    const dtype = v.type.dtype;
+    if (fn === "not" && dtype !== "bool") {
+      this.log.error(Codes.operandDtype, span, `'!' needs a mask (a comparison), got ${typeToString(v.type)}`);
+      return undefined;
+    }
+    if (fn === "bitnot" && !isInt(dtype)) {
+      this.log.error(Codes.operandDtype, span, `'~' needs an integer, got ${typeToString(v.type)}${dtype === "bool" ? "; use '!' on masks" : ""}`);
+      return undefined;
+    }
+    if (fn === "neg" && dtype === "bool") {
+      this.log.error(Codes.operandDtype, span, "unary '-' on a mask; cast it first with tl.cast(m, \"i32\")");
+      return undefined;
+    }
+    if (isConst(v)) return this.constant(foldUnary(fn, dtype, v.value), dtype, span);
+    return this.b.emit({ op: "unary", fn, value: v }, v.type, span);
+  }
+
+  binary(fn: BinaryFn, a: Value, b: Value, span: Span): Value | undefined {
+    const text = OPERATOR_TEXT[fn];
+    if (a.type.kind === "pointer" || b.type.kind === "pointer") return this.pointerArithmetic(fn, a, b, span);
+    const da = a.type.dtype;
+    const db = b.type.dtype;
+
+    // Masks: && and || (and & | ^, as Triton writes them) combine bools element-wise.
+    if (da === "bool" || db === "bool" || fn === "land" || fn === "lor") {
+      const logical = fn === "land" || fn === "and" ? "land" : fn === "lor" || fn === "or" ? "lor" : fn === "xor" || fn === "ne" ? "ne" : fn === "eq" ? "eq" : undefined;
+      if (!logical || da !== "bool" || db !== "bool") {
+        const bad = da === "bool" ? b : a;
+        const hint = da === "bool" && db === "bool" ? " masks combine with && and ||" : ` '${text}' ${fn === "land" || fn === "lor" ? "needs masks (comparisons) on both sides" : "can't take a mask"}`;
+        this.log.error(Codes.operandDtype, span, `${hint.trim()}; got ${typeToString(a.type)} ${text} ${typeToString(b.type)}`, [
+          { span: bad.span, message: `this is ${typeToString(bad.type)}` },
+        ]);
+        return undefined;
+      }
+      return this.emitBinary(logical, "bool", "bool", a, b, span, text);
+    }
+
+    let dtype: NumDtype;
+    if (fn === "shl" || fn === "shr") {
+      // The result has the shifted operand's dtype; the amount is converted to it.
+      dtype = (isConst(a) && !isConst(b) ? db : da) as NumDtype;
+    } else {
+      dtype = promote(operandOf(a), operandOf(b));
+    }
+    if (BITWISE.has(fn) && !isInt(dtype)) {
+      this.log.error(Codes.operandDtype, span, `'${text}' needs integers, got ${typeToString(a.type)} ${text} ${typeToString(b.type)}; convert with tl.cast(x, "i32")`);
+      return undefined;
+    }
+    return this.emitBinary(fn, dtype, COMPARE.has(fn) ? "bool" : dtype, a, b, span, text);
+  }
+
+  private emitBinary(fn: BinaryFn, operandDtype: Dtype, resultDtype: Dtype, a: Value, b: Value, span: Span, text: string): Value | undefined {
+    const shape = this.commonShape(a, b, span, `'${text}'`);
+    if (!shape) return undefined;
+    const ca = this.coerce(a, operandDtype, shape, a.span);
+    const cb = this.coerce(b, operandDtype, shape, b.span);
+    if (!ca || !cb) return undefined;
+    if (isConst(ca) && isConst(cb)) {
+      const folded = foldBinary(fn, operandDtype, ca.value, cb.value);
+      if (folded === undefined) {
+        this.log.error(Codes.divisionByZero, span, `integer ${fn === "div" ? "division" : "remainder"} by zero`);
+        return undefined;
+      }
+      return this.constant(folded, resultDtype, span);
+    }
+    return this.b.emit({ op: "binary", fn, lhs: ca, rhs: cb }, data(resultDtype, shape), span);
+  }
+
+  /** ptr + ints, ints + ptr, ptr - ints: a block of pointers into the same parameter's buffer. */
+  private pointerArithmetic(fn: BinaryFn, a: Value, b: Value, span: Span): Value | undefined {
+    const ptrFirst = a.type.kind === "pointer";
+    const ptr = ptrFirst ? a : b;
+    const offset = ptrFirst ? b : a;
+    if ((fn !== "add" && !(fn === "sub" && ptrFirst)) || offset.type.kind === "pointer") {
+      this.log.error(Codes.pointerArithmetic, span, `pointers only support 'ptr + offsets' and 'ptr - offsets'; got ${typeToString(a.type)} ${OPERATOR_TEXT[fn]} ${typeToString(b.type)}`);
+      return undefined;
+    }
+    if (!isInt(offset.type.dtype)) {
+      this.log.error(Codes.pointerArithmetic, offset.span, `pointer offsets must be integers, got ${typeToString(offset.type)}; convert with tl.cast(x, "i32")`);
+      return undefined;
+    }
+    const shape = this.commonShape(ptr, offset, span, "pointer offset");
+    if (!shape || ptr.type.kind !== "pointer") return undefined;
+    let off = this.coerce(offset, "i32", shape, offset.span);
+    const base = this.toShape(ptr, shape, ptr.span);
+    if (!off || !base) return undefined;
+    if (fn === "sub") off = this.unary("neg", off, offset.span);
+    if (!off) return undefined;
+    return this.b.emit({ op: "ptrAdd", ptr: base, offset: off }, { ...ptr.type, shape }, span);
+  }
+}
+
+/** How promotion sees a value: constants are weak (rules.ts, rule 1). */
+export function operandOf(v: Value): Operand {
+  const dtype = dtypeOf(v);
+  return isConst(v) ? { dtype, weak: true, integral: Number.isInteger(v.value) && !isFloat(dtype) } : { dtype, weak: false };
+}
+
+function withShape(type: ValueType, shape: Shape): ValueType {
+  return { ...type, shape };
+}

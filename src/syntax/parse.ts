@@ -1,0 +1,272 @@
+// Reads a kernel file with the TypeScript compiler API: finds every `kernel(...)` call, reads the
+// kernel's parameter annotations, and collects the constexpr values written literally in the
+// file's `defineRun` calls (so diagnostics can be computed without running any of its code).
+
+import ts from "typescript";
+import { DiagnosticLog, type Diagnostic, type Span } from "../diagnostics/diagnostic";
+import { Codes } from "../diagnostics/codes";
+import type { NumDtype, Param } from "../ir/ir";
+
+export interface KernelSource {
+  name: string;
+  /** The whole `kernel(...)` call. */
+  span: Span;
+  /** Where the name is written (function name or `const` name). */
+  nameSpan: Span;
+  params: Param[];
+  /** False when the parameter list has errors; such a kernel is not lowered. */
+  ok: boolean;
+  fn: ts.FunctionExpression | ts.ArrowFunction;
+  sourceFile: ts.SourceFile;
+  /** The names the file uses for the package's `tl` namespace (normally just "tl"). */
+  tlNames: ReadonlySet<string>;
+}
+
+export interface ParsedFile {
+  fileName: string;
+  text: string;
+  sourceFile: ts.SourceFile;
+  kernels: KernelSource[];
+  diagnostics: Diagnostic[];
+  /** Kernel name → the literal `constexprs` objects of the `defineRun` calls that name it. */
+  literalConstexprs: Map<string, Record<string, number>[]>;
+}
+
+const PACKAGE = "kernel-lab";
+
+export function spanOf(node: ts.Node, sourceFile: ts.SourceFile): Span {
+  return { start: node.getStart(sourceFile), end: node.getEnd() };
+}
+
+export function parseKernelFile(fileName: string, text: string): ParsedFile {
+  const sourceFile = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+  const log = new DiagnosticLog();
+  reportSyntaxErrors(sourceFile, log);
+
+  const imports = packageImports(sourceFile);
+  const kernels: KernelSource[] = [];
+  /** `const add = kernel(...)` — variable name → kernel name, for defineRun's `kernel:` field. */
+  const kernelByVariable = new Map<string, string>();
+
+  const visit = (node: ts.Node): void => {
+    if (ts.isCallExpression(node) && isPackageCall(node, imports.kernel)) {
+      const kernel = readKernel(node, sourceFile, imports.tl, log);
+      if (kernel) {
+        const clash = kernels.find((k) => k.name === kernel.name);
+        if (clash) {
+          log.error(Codes.duplicateKernel, kernel.nameSpan, `another kernel is already named '${kernel.name}'; give each kernel its own name`, [
+            { span: clash.nameSpan, message: "the first kernel with this name" },
+          ]);
+        } else {
+          kernels.push(kernel);
+        }
+        const decl = node.parent;
+        if (ts.isVariableDeclaration(decl) && ts.isIdentifier(decl.name)) kernelByVariable.set(decl.name.text, kernel.name);
+      }
+      return; // kernels don't nest
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(sourceFile);
+
+  const literalConstexprs = new Map<string, Record<string, number>[]>();
+  const visitRuns = (node: ts.Node): void => {
+    if (ts.isCallExpression(node) && isPackageCall(node, imports.defineRun)) {
+      const found = readLiteralConstexprs(node, kernelByVariable);
+      if (found) {
+        const list = literalConstexprs.get(found.kernel) ?? [];
+        list.push(...found.variants);
+        literalConstexprs.set(found.kernel, list);
+      }
+    }
+    ts.forEachChild(node, visitRuns);
+  };
+  visitRuns(sourceFile);
+
+  return { fileName, text, sourceFile, kernels, diagnostics: log.diagnostics, literalConstexprs };
+}
+
+function reportSyntaxErrors(sourceFile: ts.SourceFile, log: DiagnosticLog): void {
+  // The parser's own diagnostics are not part of the public API, but they are what `tsc` prints.
+  const parseDiagnostics = (sourceFile as unknown as { parseDiagnostics?: ts.DiagnosticWithLocation[] }).parseDiagnostics ?? [];
+  for (const d of parseDiagnostics) {
+    const start = d.start ?? 0;
+    log.error(Codes.typescriptSyntax, { start, end: start + (d.length ?? 0) }, ts.flattenDiagnosticMessageText(d.messageText, " "));
+  }
+}
+
+interface PackageImports {
+  kernel: Set<string>;
+  defineRun: Set<string>;
+  tl: Set<string>;
+}
+
+/** Local names bound to the package's exports; without an import, the plain names are assumed. */
+function packageImports(sourceFile: ts.SourceFile): PackageImports {
+  const names: PackageImports = { kernel: new Set(), defineRun: new Set(), tl: new Set() };
+  let sawImport = false;
+  for (const statement of sourceFile.statements) {
+    if (!ts.isImportDeclaration(statement) || !ts.isStringLiteral(statement.moduleSpecifier)) continue;
+    if (statement.moduleSpecifier.text !== PACKAGE) continue;
+    const bindings = statement.importClause?.namedBindings;
+    if (bindings && ts.isNamedImports(bindings)) {
+      for (const element of bindings.elements) {
+        const exported = (element.propertyName ?? element.name).text;
+        if (exported === "kernel" || exported === "defineRun" || exported === "tl") {
+          names[exported].add(element.name.text);
+          sawImport = true;
+        }
+      }
+    }
+  }
+  if (!sawImport) {
+    names.kernel.add("kernel");
+    names.defineRun.add("defineRun");
+    names.tl.add("tl");
+  }
+  return names;
+}
+
+function isPackageCall(node: ts.CallExpression, names: ReadonlySet<string>): boolean {
+  return ts.isIdentifier(node.expression) && names.has(node.expression.text);
+}
+
+function readKernel(call: ts.CallExpression, sourceFile: ts.SourceFile, tlNames: ReadonlySet<string>, log: DiagnosticLog): KernelSource | undefined {
+  const callSpan = spanOf(call, sourceFile);
+  const arg = call.arguments[0];
+  if (!arg || call.arguments.length !== 1 || !(ts.isFunctionExpression(arg) || ts.isArrowFunction(arg))) {
+    log.error(Codes.kernelArgument, arg ? spanOf(arg, sourceFile) : callSpan, "kernel(...) takes one function: kernel(function name(x_ptr: Ptr<f32>, …) { … })");
+    return undefined;
+  }
+  if (arg.asteriskToken || arg.modifiers?.some((m) => m.kind === ts.SyntaxKind.AsyncKeyword)) {
+    log.error(Codes.kernelArgument, spanOf(arg, sourceFile), "a kernel must be a plain function, not async or a generator");
+    return undefined;
+  }
+  let name: string | undefined;
+  let nameSpan: Span = callSpan;
+  if (ts.isFunctionExpression(arg) && arg.name) {
+    name = arg.name.text;
+    nameSpan = spanOf(arg.name, sourceFile);
+  } else if (ts.isVariableDeclaration(call.parent) && ts.isIdentifier(call.parent.name)) {
+    name = call.parent.name.text;
+    nameSpan = spanOf(call.parent.name, sourceFile);
+  }
+  if (!name) {
+    log.error(Codes.kernelName, callSpan, "this kernel has no name: write kernel(function my_kernel(…) { … }) or assign it to a const");
+    return undefined;
+  }
+
+  let ok = true;
+  const params: Param[] = [];
+  const seen = new Set<string>();
+  for (const p of arg.parameters) {
+    const pSpan = spanOf(p, sourceFile);
+    if (!ts.isIdentifier(p.name)) {
+      log.error(Codes.paramForm, pSpan, "kernel parameters must be plain names, not destructuring patterns");
+      ok = false;
+      continue;
+    }
+    const pname = p.name.text;
+    if (p.dotDotDotToken || p.initializer || p.questionToken) {
+      log.error(Codes.paramForm, pSpan, `parameter '${pname}' can't be optional, have a default or be a rest parameter: every kernel argument is passed at launch`);
+      ok = false;
+      continue;
+    }
+    if (seen.has(pname)) {
+      log.error(Codes.paramForm, pSpan, `duplicate parameter '${pname}'`);
+      ok = false;
+      continue;
+    }
+    seen.add(pname);
+    const annotation = readParamType(p.type);
+    if (!annotation) {
+      log.error(
+        Codes.paramAnnotation,
+        p.type ? spanOf(p.type, sourceFile) : pSpan,
+        `parameter '${pname}' needs a kernel type: Ptr<f32>, Ptr<i32>, Ptr<u32>, Ptr<f16>, f32, i32, u32 or constexpr`,
+      );
+      ok = false;
+      continue;
+    }
+    params.push({ name: pname, kind: annotation.kind, dtype: annotation.dtype, span: pSpan });
+  }
+  return { name, span: callSpan, nameSpan, params, ok, fn: arg, sourceFile, tlNames };
+}
+
+const DTYPES: readonly NumDtype[] = ["f32", "f16", "i32", "u32"];
+
+function readParamType(type: ts.TypeNode | undefined): { kind: Param["kind"]; dtype: NumDtype } | undefined {
+  if (!type || !ts.isTypeReferenceNode(type)) return undefined;
+  const name = ts.isIdentifier(type.typeName) ? type.typeName.text : type.typeName.right.text;
+  const args = type.typeArguments ?? [];
+  if (name === "Ptr") {
+    const inner = args[0];
+    if (args.length !== 1 || !inner || !ts.isTypeReferenceNode(inner) || !ts.isIdentifier(inner.typeName)) return undefined;
+    const pointee = inner.typeName.text as NumDtype;
+    return DTYPES.includes(pointee) ? { kind: "pointer", dtype: pointee } : undefined;
+  }
+  if (args.length > 0) return undefined;
+  if (name === "constexpr") return { kind: "constexpr", dtype: "i32" };
+  if (name === "f32" || name === "i32" || name === "u32") return { kind: "scalar", dtype: name };
+  return undefined;
+}
+
+function readLiteralConstexprs(
+  call: ts.CallExpression,
+  kernelByVariable: ReadonlyMap<string, string>,
+): { kernel: string; variants: Record<string, number>[] } | undefined {
+  const def = call.arguments[0];
+  if (!def || !ts.isObjectLiteralExpression(def)) return undefined;
+  let kernel: string | undefined;
+  const variants: Record<string, number>[] = [];
+  for (const prop of def.properties) {
+    if (!ts.isPropertyAssignment(prop) && !ts.isShorthandPropertyAssignment(prop)) continue;
+    const key = prop.name && (ts.isIdentifier(prop.name) || ts.isStringLiteral(prop.name)) ? prop.name.text : undefined;
+    if (key === "kernel") {
+      const value = ts.isPropertyAssignment(prop) ? prop.initializer : prop.name;
+      if (ts.isIdentifier(value)) kernel = kernelByVariable.get(value.text) ?? value.text;
+    } else if (key === "constexprs" && ts.isPropertyAssignment(prop)) {
+      const values = literalNumbers(prop.initializer);
+      if (values) variants.push(values);
+    } else if (key === "configs" && ts.isPropertyAssignment(prop) && ts.isArrayLiteralExpression(prop.initializer)) {
+      for (const element of prop.initializer.elements) {
+        const values = literalNumbers(element);
+        if (values) variants.push(values);
+      }
+    }
+  }
+  return kernel ? { kernel, variants } : undefined;
+}
+
+function literalNumbers(node: ts.Expression): Record<string, number> | undefined {
+  if (!ts.isObjectLiteralExpression(node)) return undefined;
+  const values: Record<string, number> = {};
+  for (const prop of node.properties) {
+    if (!ts.isPropertyAssignment(prop) || !(ts.isIdentifier(prop.name) || ts.isStringLiteral(prop.name))) continue;
+    const v = literalNumber(prop.initializer);
+    if (v !== undefined) values[prop.name.text] = v;
+  }
+  return values;
+}
+
+function literalNumber(node: ts.Expression): number | undefined {
+  if (ts.isNumericLiteral(node)) return Number(node.text);
+  if (ts.isPrefixUnaryExpression(node) && node.operator === ts.SyntaxKind.MinusToken && ts.isNumericLiteral(node.operand)) {
+    return -Number(node.operand.text);
+  }
+  if (ts.isBinaryExpression(node)) {
+    const a = literalNumber(node.left);
+    const b = literalNumber(node.right);
+    if (a === undefined || b === undefined) return undefined;
+    switch (node.operatorToken.kind) {
+      case ts.SyntaxKind.AsteriskToken: return a * b;
+      case ts.SyntaxKind.PlusToken: return a + b;
+      case ts.SyntaxKind.MinusToken: return a - b;
+      case ts.SyntaxKind.LessThanLessThanToken: return a << b;
+      case ts.SyntaxKind.AsteriskAsteriskToken: return a ** b;
+      default: return undefined;
+    }
+  }
+  if (ts.isParenthesizedExpression(node)) return literalNumber(node.expression);
+  return undefined;
+}
