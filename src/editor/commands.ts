@@ -1,0 +1,65 @@
+// Every command of the extension, in one table. The ids are contributed in package.json.
+
+import * as vscode from "vscode";
+import { kernelDocumentFor } from "./kernel-document";
+import { ResultsPanel, type PanelState } from "./results-panel";
+import type { RunCommandResult, RunController } from "./run-controller";
+import { formatListing, wgslFor } from "./wgsl";
+
+export interface CommandServices {
+  extensionUri: vscode.Uri;
+  log: vscode.LogOutputChannel;
+  runs: RunController;
+}
+
+export type CommandId =
+  | "kernelLab.runKernel"
+  | "kernelLab.sweepKernel"
+  | "kernelLab.showWgsl"
+  | "kernelLab.showResults"
+  | "kernelLab.cancelRun";
+
+/** Handlers return what happened, so integration tests can read it from `executeCommand`. */
+export function commandTable(services: CommandServices): Record<CommandId, (...args: unknown[]) => unknown> {
+  const { extensionUri, log, runs } = services;
+  return {
+    "kernelLab.runKernel": (uri?: unknown, run?: unknown): Promise<RunCommandResult> => runs.run("run", uri, run),
+    "kernelLab.sweepKernel": (uri?: unknown, run?: unknown): Promise<RunCommandResult> => runs.run("sweep", uri, run),
+    "kernelLab.showWgsl": (uri?: unknown) => showWgsl(uri, log),
+    "kernelLab.showResults": (): PanelState => {
+      ResultsPanel.show(extensionUri, log, (line, column) => runs.revealInLastFile(line, column));
+      return ResultsPanel.state();
+    },
+    "kernelLab.cancelRun": () => runs.cancel(),
+  };
+}
+
+/** Opens the generated WGSL of the file's kernels beside it; returns the text shown. */
+async function showWgsl(uri: unknown, log: vscode.LogOutputChannel): Promise<{ text: string } | undefined> {
+  const document = await kernelDocumentFor(uri);
+  if (!document) {
+    void vscode.window.showErrorMessage("Kernel Lab: open a *.kernel.ts file to see its WGSL.");
+    return undefined;
+  }
+  let text: string;
+  try {
+    const listing = wgslFor(document.fileName, document.getText());
+    if (listing.entries.length === 0) {
+      void vscode.window.showErrorMessage(
+        listing.failed.length > 0
+          ? `Kernel Lab: ${listing.failed.join(", ")} does not compile; fix the errors in the Problems panel first.`
+          : "Kernel Lab: this file declares no kernel(...).",
+      );
+      return undefined;
+    }
+    text = formatListing(listing);
+  } catch (error) {
+    log.error("Show WGSL failed:", error instanceof Error ? (error.stack ?? error.message) : String(error));
+    void vscode.window.showErrorMessage(`Kernel Lab could not generate the WGSL: ${String(error)}`);
+    return undefined;
+  }
+  const languages = await vscode.languages.getLanguages();
+  const wgslDocument = await vscode.workspace.openTextDocument({ language: languages.includes("wgsl") ? "wgsl" : "plaintext", content: text });
+  await vscode.window.showTextDocument(wgslDocument, { viewColumn: vscode.ViewColumn.Beside, preview: true, preserveFocus: true });
+  return { text };
+}

@@ -1,0 +1,13 @@
+// The compiler (and with it the TypeScript compiler API, several MB) is loaded on first use,
+// when a kernel document is first seen, never at activation.
+
+type CompileModule = typeof import("../compile");
+
+let loaded: CompileModule | undefined;
+
+export function compiler(): CompileModule {
+  // A require (not an import) so esbuild keeps the module's initialisation lazy.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  loaded ??= require("../compile") as CompileModule;
+  return loaded;
+}

@@ -1,0 +1,107 @@
+// Live diagnostics: the compiler's `checkFile` runs on every kernel document when it is opened,
+// shortly after each change and on save; its diagnostics go to one DiagnosticCollection (the
+// editor squiggles and the Problems panel). Nothing here throws out of a listener: an internal
+// error becomes one diagnostic on the file and a line in the log.
+
+import * as vscode from "vscode";
+import type { Diagnostic as KernelDiagnostic, Span } from "../diagnostics/diagnostic";
+import { compiler } from "./compiler";
+import { isKernelDocument } from "./kernel-document";
+
+export const DIAGNOSTIC_SOURCE = "kernel-lab";
+/** Typing pauses shorter than this don't trigger a check. */
+const DEBOUNCE_MS = 150;
+const INTERNAL_ERROR_CODE = "KL9000";
+
+const SEVERITY: Record<KernelDiagnostic["severity"], vscode.DiagnosticSeverity> = {
+  error: vscode.DiagnosticSeverity.Error,
+  warning: vscode.DiagnosticSeverity.Warning,
+  info: vscode.DiagnosticSeverity.Information,
+};
+
+export class KernelDiagnostics implements vscode.Disposable {
+  private readonly collection = vscode.languages.createDiagnosticCollection(DIAGNOSTIC_SOURCE);
+  private readonly pending = new Map<string, NodeJS.Timeout>();
+  private readonly subscriptions: vscode.Disposable[] = [];
+
+  constructor(private readonly log: vscode.LogOutputChannel) {
+    this.subscriptions.push(
+      this.collection,
+      vscode.workspace.onDidOpenTextDocument((document) => this.checkNow(document)),
+      vscode.workspace.onDidChangeTextDocument((event) => {
+        if (event.contentChanges.length > 0) this.checkSoon(event.document);
+      }),
+      vscode.workspace.onDidSaveTextDocument((document) => this.checkNow(document)),
+      vscode.workspace.onDidCloseTextDocument((document) => this.forget(document.uri)),
+    );
+    for (const document of vscode.workspace.textDocuments) this.checkNow(document);
+  }
+
+  /** Checks a document at once (open, save, and documents already open at activation). */
+  checkNow(document: vscode.TextDocument): void {
+    if (!isKernelDocument(document)) return;
+    this.cancelPending(document.uri);
+    this.check(document);
+  }
+
+  private checkSoon(document: vscode.TextDocument): void {
+    if (!isKernelDocument(document)) return;
+    const key = document.uri.toString();
+    this.cancelPending(document.uri);
+    this.pending.set(
+      key,
+      setTimeout(() => {
+        this.pending.delete(key);
+        if (!document.isClosed) this.check(document);
+      }, DEBOUNCE_MS),
+    );
+  }
+
+  private check(document: vscode.TextDocument): void {
+    const started = performance.now();
+    try {
+      const found = compiler().checkFile(document.fileName, document.getText());
+      this.collection.set(document.uri, found.map((d) => toVscode(document, d)));
+      this.log.debug(`checked ${vscode.workspace.asRelativePath(document.uri)} v${document.version}: ${found.length} diagnostic(s) in ${(performance.now() - started).toFixed(1)} ms`);
+    } catch (error) {
+      this.log.error(`internal error while checking ${document.fileName}:`, error instanceof Error ? (error.stack ?? error.message) : String(error));
+      const message = `Kernel Lab could not check this file: ${error instanceof Error ? error.message : String(error)}. This is a bug in Kernel Lab; the "Kernel Lab" output has the details.`;
+      const diagnostic = new vscode.Diagnostic(new vscode.Range(0, 0, 0, 0), message, vscode.DiagnosticSeverity.Error);
+      diagnostic.code = INTERNAL_ERROR_CODE;
+      diagnostic.source = DIAGNOSTIC_SOURCE;
+      this.collection.set(document.uri, [diagnostic]);
+    }
+  }
+
+  private forget(uri: vscode.Uri): void {
+    this.cancelPending(uri);
+    this.collection.delete(uri);
+  }
+
+  private cancelPending(uri: vscode.Uri): void {
+    const key = uri.toString();
+    const timer = this.pending.get(key);
+    if (timer) clearTimeout(timer);
+    this.pending.delete(key);
+  }
+
+  dispose(): void {
+    for (const timer of this.pending.values()) clearTimeout(timer);
+    this.pending.clear();
+    for (const s of this.subscriptions) s.dispose();
+  }
+}
+
+/** Spans are UTF-16 offsets, as `document.positionAt` expects. */
+function toVscode(document: vscode.TextDocument, d: KernelDiagnostic): vscode.Diagnostic {
+  const range = (span: Span) => new vscode.Range(document.positionAt(span.start), document.positionAt(span.end));
+  const diagnostic = new vscode.Diagnostic(range(d.span), d.message, SEVERITY[d.severity]);
+  diagnostic.code = d.code;
+  diagnostic.source = DIAGNOSTIC_SOURCE;
+  if (d.related && d.related.length > 0) {
+    diagnostic.relatedInformation = d.related.map(
+      (r) => new vscode.DiagnosticRelatedInformation(new vscode.Location(document.uri, range(r.span)), r.message),
+    );
+  }
+  return diagnostic;
+}

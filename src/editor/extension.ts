@@ -1,0 +1,45 @@
+// The VS Code extension's entry point. It only wires things up: nothing heavy happens here (the
+// compiler loads when a kernel document is first seen, the GPU only in a run's child process).
+
+import * as vscode from "vscode";
+import { RunCodeLensProvider } from "./codelens";
+import { commandTable } from "./commands";
+import { KernelDiagnostics } from "./diagnostics";
+import { KERNEL_FILE_GLOB } from "./kernel-document";
+import { ResultsPanel } from "./results-panel";
+import { RunController } from "./run-controller";
+
+export interface KernelLabApi {
+  /** Milliseconds `activate` took (bench/RESULTS.md). */
+  activationMs: number;
+}
+
+export function activate(context: vscode.ExtensionContext): KernelLabApi {
+  const started = performance.now();
+  const log = vscode.window.createOutputChannel("Kernel Lab", { log: true });
+  context.subscriptions.push(log);
+  try {
+    const runs = new RunController(context.extensionUri, log);
+    context.subscriptions.push(
+      new KernelDiagnostics(log),
+      runs,
+      vscode.languages.registerCodeLensProvider({ language: "typescript", pattern: KERNEL_FILE_GLOB }, new RunCodeLensProvider(log)),
+      { dispose: () => ResultsPanel.disposeCurrent() },
+    );
+    const commands = commandTable({ extensionUri: context.extensionUri, log, runs });
+    for (const [id, handler] of Object.entries(commands)) {
+      context.subscriptions.push(vscode.commands.registerCommand(id, handler));
+    }
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    log.error("activation failed:", error instanceof Error ? (error.stack ?? message) : message);
+    void vscode.window.showErrorMessage(`Kernel Lab could not start: ${message}`, "Show Log").then((c) => c && log.show());
+  }
+  const activationMs = performance.now() - started;
+  log.info(`activated in ${activationMs.toFixed(1)} ms (workspace ${vscode.workspace.isTrusted ? "trusted" : "not trusted: runs are disabled"})`);
+  return { activationMs };
+}
+
+export function deactivate(): void {
+  // Everything is on context.subscriptions.
+}

@@ -1,0 +1,157 @@
+// Runs a kernel file in a child Node process (dist/worker.js) that owns the GPU, so a crashing
+// driver or a hung kernel never takes the editor down. One child per request: it gets a
+// `RunRequest` over Node IPC, answers with progress, then one result or error, and exits.
+// Cancellation and the timeout kill it; a child that dies without answering is reported as
+// crashed, and the next run starts a fresh one.
+
+import { fork, type ChildProcess } from "node:child_process";
+import * as os from "node:os";
+import type * as vscode from "vscode";
+import type { Progress, RunRequest, WorkerMessage } from "../harness/protocol";
+import type { FileReport, Outcome } from "../harness/report";
+
+export type RunOutcome =
+  | { kind: "completed"; report: FileReport; outcome: Outcome; exitCode: number }
+  | { kind: "worker-error"; message: string; code: string }
+  | { kind: "timed-out"; seconds: number }
+  | { kind: "cancelled" }
+  | { kind: "crashed"; exitCode: number | null; signal: string | null; stderr: string };
+
+export interface RunOptions {
+  cwd: string;
+  timeoutSeconds: number;
+  onProgress: (progress: Progress) => void;
+  token: vscode.CancellationToken;
+}
+
+/** The worker gets this long past the timeout to report its own timeout before it is killed. */
+const GRACE_MS = 2000;
+/** A child that has answered but not exited after this long is killed. */
+const EXIT_WAIT_MS = 3000;
+const STDERR_TAIL_CHARS = 4000;
+
+export class KernelRunner {
+  constructor(
+    private readonly workerPath: string,
+    private readonly log: vscode.LogOutputChannel,
+  ) {}
+
+  run(request: RunRequest, options: RunOptions): Promise<RunOutcome> {
+    return new Promise<RunOutcome>((resolve) => {
+      let settled = false;
+      let stderr = "";
+      let child: ChildProcess;
+      try {
+        child = fork(this.workerPath, [], {
+          cwd: options.cwd,
+          // Not the extension host's flags (--inspect…); inside VS Code, execPath may be Electron.
+          execArgv: [],
+          env: {
+            ...process.env,
+            ELECTRON_RUN_AS_NODE: "1",
+            // Mesa prints an error line at every start without it.
+            XDG_RUNTIME_DIR: process.env.XDG_RUNTIME_DIR ?? os.tmpdir(),
+          },
+          stdio: ["ignore", "pipe", "pipe", "ipc"],
+          serialization: "json",
+        });
+      } catch (error) {
+        resolve({ kind: "crashed", exitCode: null, signal: null, stderr: `could not start the worker: ${String(error)}` });
+        return;
+      }
+      this.log.info(`worker ${child.pid} started: ${JSON.stringify(request)}`);
+
+      const finish = (outcome: RunOutcome) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        cancellation.dispose();
+        if (outcome.kind === "completed" || outcome.kind === "worker-error") {
+          // It answered; let it exit by itself, but not forever.
+          const exitTimer = setTimeout(() => kill(child), EXIT_WAIT_MS);
+          child.once("exit", () => clearTimeout(exitTimer));
+        } else {
+          kill(child);
+        }
+        resolve(outcome);
+      };
+
+      const timeoutMs = options.timeoutSeconds * 1000;
+      const timer = setTimeout(() => {
+        this.log.warn(`worker ${child.pid}: no result after ${options.timeoutSeconds} s, killing it`);
+        finish({ kind: "timed-out", seconds: options.timeoutSeconds });
+      }, timeoutMs + GRACE_MS);
+      const cancellation = options.token.onCancellationRequested(() => {
+        this.log.info(`worker ${child.pid}: cancelled`);
+        finish({ kind: "cancelled" });
+      });
+
+      child.stdout?.setEncoding("utf8").on("data", (chunk: string) => this.log.trace(`[worker] ${chunk.trimEnd()}`));
+      child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
+        stderr = (stderr + chunk).slice(-STDERR_TAIL_CHARS);
+        this.log.info(`[worker stderr] ${chunk.trimEnd()}`);
+      });
+      child.on("message", (raw: unknown) => {
+        const message = parseWorkerMessage(raw);
+        if (!message) {
+          this.log.warn(`worker ${child.pid}: ignored a malformed message: ${JSON.stringify(raw)?.slice(0, 200)}`);
+          return;
+        }
+        switch (message.type) {
+          case "progress":
+            this.log.debug(`[${message.phase}] ${message.message}`);
+            options.onProgress(message);
+            return;
+          case "result":
+            finish({ kind: "completed", report: message.report, outcome: message.outcome, exitCode: message.exitCode });
+            return;
+          case "error":
+            this.log.error(`worker ${child.pid} failed (${message.code}): ${message.message}`);
+            finish({ kind: "worker-error", message: message.message, code: message.code });
+            return;
+          default:
+            assertNever(message);
+        }
+      });
+      child.on("error", (error) => {
+        this.log.error(`worker ${child.pid ?? "(not started)"}: ${error.message}`);
+        finish({ kind: "crashed", exitCode: null, signal: null, stderr: `${stderr}\n${error.message}`.trim() });
+      });
+      child.on("exit", (exitCode, signal) => {
+        this.log.info(`worker ${child.pid} exited (code ${exitCode}, signal ${signal})`);
+        // Its last IPC message may still be on its way; 'exit' can overtake it.
+        setTimeout(() => finish({ kind: "crashed", exitCode, signal, stderr }), 200);
+      });
+
+      const message: RunRequest = { ...request, timeoutMs };
+      child.send(message, (error) => {
+        if (error) finish({ kind: "crashed", exitCode: null, signal: null, stderr: `could not send the request: ${error.message}` });
+      });
+    });
+  }
+}
+
+function kill(child: ChildProcess): void {
+  if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+}
+
+function parseWorkerMessage(raw: unknown): WorkerMessage | undefined {
+  if (typeof raw !== "object" || raw === null) return undefined;
+  const m = raw as Record<string, unknown>;
+  switch (m.type) {
+    case "progress":
+      return typeof m.phase === "string" && typeof m.message === "string" ? (raw as WorkerMessage) : undefined;
+    case "result":
+      return typeof m.report === "object" && m.report !== null && typeof m.outcome === "string" && typeof m.exitCode === "number"
+        ? (raw as WorkerMessage)
+        : undefined;
+    case "error":
+      return typeof m.message === "string" ? ({ type: "error", message: m.message, code: String(m.code ?? "") } as WorkerMessage) : undefined;
+    default:
+      return undefined;
+  }
+}
+
+function assertNever(x: never): never {
+  throw new Error(`unexpected worker message ${JSON.stringify(x)}`);
+}

@@ -1,0 +1,294 @@
+// Run Kernel and Sweep Kernel: refuses in an untrusted workspace, saves the file if dirty, asks
+// which run when there are several, runs it in the worker with progress (cancellable from the
+// notification or the status bar), then shows the results panel and says how it went.
+
+import * as path from "node:path";
+import * as vscode from "vscode";
+import type { Progress, RunRequest } from "../harness/protocol";
+import type { LocatedDiagnostic } from "../diagnostics/position";
+import { findRuns } from "./find-runs";
+import { kernelDocumentFor } from "./kernel-document";
+import { KernelRunner, type RunOutcome } from "./kernel-runner";
+import { ResultsPanel } from "./results-panel";
+import { resultsView } from "./results-view";
+import { readRunSettings } from "./settings";
+
+export type RunMode = "run" | "sweep";
+
+/** What the command returns (tests read it): a refusal before running, or how the run went. */
+export type RunCommandResult =
+  | { kind: "refused"; reason: "untrusted" | "no-kernel-file" | "not-saved" | "busy" | "no-run-chosen" }
+  | RunOutcome;
+
+export const RUNNING_CONTEXT_KEY = "kernelLab.running";
+const ALL_RUNS = "$(run-all) All runs";
+
+interface ActiveRun {
+  label: string;
+  cancellation: vscode.CancellationTokenSource;
+}
+
+export class RunController implements vscode.Disposable {
+  private active: ActiveRun | undefined;
+  private lastFile: vscode.Uri | undefined;
+  private readonly runner: KernelRunner;
+  private readonly statusItem = vscode.window.createStatusBarItem("kernelLab.run", vscode.StatusBarAlignment.Left, 10);
+  /** Diagnostics only a run finds (bad run definitions, GPU errors); cleared when the file changes. */
+  private readonly runDiagnostics = vscode.languages.createDiagnosticCollection("kernel-lab-run");
+  private readonly subscriptions: vscode.Disposable[] = [];
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly log: vscode.LogOutputChannel,
+  ) {
+    this.runner = new KernelRunner(vscode.Uri.joinPath(extensionUri, "dist", "worker.js").fsPath, log);
+    this.statusItem.name = "Kernel Lab run";
+    this.subscriptions.push(
+      this.statusItem,
+      this.runDiagnostics,
+      vscode.workspace.onDidChangeTextDocument((e) => {
+        if (e.contentChanges.length > 0) this.runDiagnostics.delete(e.document.uri);
+      }),
+    );
+  }
+
+  async run(mode: RunMode, uriArg?: unknown, runArg?: unknown): Promise<RunCommandResult> {
+    if (!vscode.workspace.isTrusted) {
+      const manage = "Manage Workspace Trust";
+      void vscode.window
+        .showWarningMessage(
+          "Kernel Lab runs kernels only in a trusted workspace: running a kernel executes the TypeScript of its file (its runs, arguments and references). Trust this folder to run kernels; highlighting and diagnostics work without it.",
+          manage,
+        )
+        .then((choice) => choice === manage && vscode.commands.executeCommand("workbench.trust.manage"));
+      return { kind: "refused", reason: "untrusted" };
+    }
+    if (this.active) {
+      const cancel = "Cancel It";
+      void vscode.window
+        .showInformationMessage(`Kernel Lab is still running ${this.active.label}.`, cancel)
+        .then((choice) => choice === cancel && this.cancel());
+      return { kind: "refused", reason: "busy" };
+    }
+    const document = await kernelDocumentFor(uriArg);
+    if (!document) {
+      void vscode.window.showErrorMessage("Kernel Lab: open a *.kernel.ts file to run its kernels.");
+      return { kind: "refused", reason: "no-kernel-file" };
+    }
+    if (document.isDirty && !(await document.save())) {
+      void vscode.window.showErrorMessage(`Kernel Lab: ${path.basename(document.fileName)} could not be saved, so it was not run.`);
+      return { kind: "refused", reason: "not-saved" };
+    }
+    const runName = typeof runArg === "string" ? runArg : await this.pickRun(document, mode);
+    if (runName === null) return { kind: "refused", reason: "no-run-chosen" };
+    // Another run may have started while the quick pick was open.
+    if (this.active) return { kind: "refused", reason: "busy" };
+    return this.start(document, mode, runName);
+  }
+
+  cancel(): void {
+    this.active?.cancellation.cancel();
+  }
+
+  revealInLastFile(line: number, column: number): void {
+    if (!this.lastFile) return;
+    const position = new vscode.Position(Math.max(0, line - 1), Math.max(0, column - 1));
+    void vscode.window.showTextDocument(this.lastFile, {
+      viewColumn: vscode.ViewColumn.One,
+      selection: new vscode.Range(position, position),
+    });
+  }
+
+  /** A run's name, undefined for all runs, null when the user dismissed the pick. */
+  private async pickRun(document: vscode.TextDocument, mode: RunMode): Promise<string | undefined | null> {
+    let runs: ReturnType<typeof findRuns>;
+    try {
+      runs = findRuns(document.fileName, document.getText());
+    } catch (error) {
+      this.log.error("could not list the runs of the file:", String(error));
+      return undefined;
+    }
+    if (runs.length <= 1) return runs[0]?.name;
+    const items: vscode.QuickPickItem[] = runs.map((r) => ({
+      label: r.name,
+      description: r.sizeCount === undefined ? undefined : `${r.sizeCount} size${r.sizeCount === 1 ? "" : "s"}`,
+      detail: `line ${document.positionAt(r.span.start).line + 1}`,
+    }));
+    items.push({ label: ALL_RUNS });
+    const picked = await vscode.window.showQuickPick(items, {
+      title: mode === "sweep" ? "Kernel Lab: Sweep Kernel" : "Kernel Lab: Run Kernel",
+      placeHolder: "Which run?",
+    });
+    if (!picked) return null;
+    return picked.label === ALL_RUNS ? undefined : picked.label;
+  }
+
+  private async start(document: vscode.TextDocument, mode: RunMode, runName: string | undefined): Promise<RunCommandResult> {
+    const settings = readRunSettings(document.uri);
+    const fileLabel = path.basename(document.fileName);
+    const label = `${runName ?? "all runs"} (${fileLabel})`;
+    const cancellation = new vscode.CancellationTokenSource();
+    this.active = { label, cancellation };
+    this.lastFile = document.uri;
+    const text = document.getText();
+    const request: RunRequest = {
+      type: "run",
+      file: document.uri.fsPath,
+      ...(runName !== undefined ? { run: runName } : {}),
+      sweep: mode === "sweep",
+      cpu: settings.backend === "cpu",
+      reps: settings.repetitions,
+    };
+    const verb = mode === "sweep" ? "Sweeping" : "Running";
+    const panel = ResultsPanel.show(this.extensionUri, this.log, (line, column) => this.revealInLastFile(line, column));
+    panel.post({ type: "running", title: `${verb} ${label}`, detail: `on the ${settings.backend.toUpperCase()}` });
+    this.statusItem.text = `$(sync~spin) Kernel Lab: ${verb.toLowerCase()} ${runName ?? fileLabel}`;
+    this.statusItem.tooltip = "Click to cancel the run";
+    this.statusItem.command = "kernelLab.cancelRun";
+    this.statusItem.show();
+    void vscode.commands.executeCommand("setContext", RUNNING_CONTEXT_KEY, true);
+    this.log.info(`${verb.toLowerCase()} ${label} on the ${settings.backend}, ${settings.repetitions} reps, timeout ${settings.timeoutSeconds} s`);
+
+    try {
+      const outcome = await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: `Kernel Lab: ${verb} ${runName ?? fileLabel}`, cancellable: true },
+        (progress, token) => {
+          token.onCancellationRequested(() => cancellation.cancel());
+          return this.runner.run(request, {
+            cwd: vscode.workspace.getWorkspaceFolder(document.uri)?.uri.fsPath ?? path.dirname(document.uri.fsPath),
+            timeoutSeconds: settings.timeoutSeconds,
+            token: cancellation.token,
+            onProgress: (p: Progress) => {
+              progress.report({ message: p.message });
+              this.statusItem.text = `$(sync~spin) Kernel Lab: ${p.message}`;
+            },
+          });
+        },
+      );
+      this.report(outcome, { document, text, mode, backend: settings.backend, label, panel });
+      return outcome;
+    } finally {
+      cancellation.dispose();
+      this.active = undefined;
+      this.statusItem.hide();
+      void vscode.commands.executeCommand("setContext", RUNNING_CONTEXT_KEY, false);
+    }
+  }
+
+  /** Shows the outcome: the panel always, a message where the user must act. */
+  private report(
+    outcome: RunOutcome,
+    run: { document: vscode.TextDocument; text: string; mode: RunMode; backend: "gpu" | "cpu"; label: string; panel: ResultsPanel },
+  ): void {
+    const { panel, label } = run;
+    switch (outcome.kind) {
+      case "completed": {
+        const { report } = outcome;
+        panel.post({
+          type: "results",
+          view: resultsView(
+            {
+              report,
+              outcome: outcome.outcome,
+              displayPath: vscode.workspace.asRelativePath(run.document.uri),
+              mode: run.mode,
+              backend: run.backend,
+              fileName: run.document.fileName,
+              text: run.text,
+            },
+            (error) => this.log.error("could not generate the WGSL listing:", String(error)),
+          ),
+        });
+        this.showRunDiagnostics(run.document, report.diagnostics);
+        this.log.info(`${label}: ${outcome.outcome}; ${report.runs.map(summary).join("; ") || "no runs"}`);
+        const firstError = report.diagnostics.find((d) => d.severity === "error");
+        switch (outcome.outcome) {
+          case "ok":
+            vscode.window.setStatusBarMessage(`$(pass) Kernel Lab: ${report.runs.map(summary).join("; ")}`, 8000);
+            return;
+          case "mismatch": {
+            const wrong = [...new Set(report.runs.filter((r) => !r.correct).map((r) => r.name))];
+            void vscode.window.showWarningMessage(`Kernel Lab: ✗ ${wrong.join(", ")} did not match the reference (see the results panel).`);
+            return;
+          }
+          case "compile-error":
+            void this.offerProblems(`Kernel Lab: ${label} has compile errors${firstError ? `: ${firstError.message}` : ""}`);
+            return;
+          case "no-adapter":
+          case "failure":
+            void this.offerLog(`Kernel Lab: ${label} failed${firstError ? `: ${firstError.code} ${firstError.message}` : "."}`);
+            return;
+          default:
+            assertNever(outcome.outcome);
+        }
+        return;
+      }
+      case "timed-out": {
+        const message = `The run did not finish within ${outcome.seconds} s (kernelLab.timeoutSeconds), so its process was stopped.`;
+        panel.post({ type: "failed", title: `${label} timed out`, message });
+        const open = "Open Settings";
+        void vscode.window
+          .showErrorMessage(`Kernel Lab: ${message}`, open)
+          .then((c) => c === open && vscode.commands.executeCommand("workbench.action.openSettings", "kernelLab.timeoutSeconds"));
+        return;
+      }
+      case "cancelled":
+        panel.post({ type: "failed", title: `${label} cancelled`, message: "The run was cancelled and its process stopped." });
+        vscode.window.setStatusBarMessage("Kernel Lab: run cancelled", 5000);
+        return;
+      case "crashed": {
+        const how = outcome.signal ? `was killed by ${outcome.signal}` : `exited with code ${outcome.exitCode}`;
+        const tail = outcome.stderr.trim().split("\n").slice(-3).join("\n");
+        const message = `The run's process ${how} before it reported a result. The editor is fine and the next run starts a fresh process.${tail ? `\n\n${tail}` : ""}`;
+        panel.post({ type: "failed", title: `${label} crashed`, message });
+        void this.offerLog(`Kernel Lab: the process running ${label} ${how} before it reported a result.`);
+        return;
+      }
+      case "worker-error":
+        panel.post({ type: "failed", title: `${label} failed`, message: `${outcome.code}: ${outcome.message}` });
+        void this.offerLog(`Kernel Lab: ${label} failed: ${outcome.message}`);
+        return;
+      default:
+        assertNever(outcome);
+    }
+  }
+
+  /** Run-time diagnostics (KL3xxx runs, KL4xxx GPU) of this file; compile errors are already live. */
+  private showRunDiagnostics(document: vscode.TextDocument, diagnostics: readonly LocatedDiagnostic[]): void {
+    const own = diagnostics.filter((d) => !/^KL[12]/.test(d.code) && path.resolve(d.file) === path.resolve(document.fileName));
+    this.runDiagnostics.set(
+      document.uri,
+      own.map((d) => {
+        const range = new vscode.Range(d.line - 1, d.column - 1, d.endLine - 1, d.endColumn - 1);
+        const severity = d.severity === "error" ? vscode.DiagnosticSeverity.Error : d.severity === "warning" ? vscode.DiagnosticSeverity.Warning : vscode.DiagnosticSeverity.Information;
+        const diagnostic = new vscode.Diagnostic(range, d.message, severity);
+        diagnostic.code = d.code;
+        diagnostic.source = "kernel-lab";
+        return diagnostic;
+      }),
+    );
+  }
+
+  private async offerLog(message: string): Promise<void> {
+    const show = "Show Log";
+    if ((await vscode.window.showErrorMessage(message, show)) === show) this.log.show(true);
+  }
+
+  private async offerProblems(message: string): Promise<void> {
+    const show = "Show Problems";
+    if ((await vscode.window.showErrorMessage(message, show)) === show) await vscode.commands.executeCommand("workbench.actions.view.problems");
+  }
+
+  dispose(): void {
+    this.cancel();
+    for (const s of this.subscriptions) s.dispose();
+  }
+}
+
+function summary(r: { name: string; size: number; correct: boolean; timing: { medianMs: number } | null }): string {
+  return `${r.correct ? "✓" : "✗"} ${r.name} n=${r.size}${r.timing ? ` ${r.timing.medianMs.toPrecision(3)} ms` : ""}`;
+}
+
+function assertNever(x: never): never {
+  throw new Error(`unexpected ${JSON.stringify(x)}`);
+}

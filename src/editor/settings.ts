@@ -1,0 +1,24 @@
+// The extension's settings (declared under `contributes.configuration` in package.json), read
+// fresh at each use so a change applies to the next run without a reload.
+
+import * as vscode from "vscode";
+
+export type Backend = "gpu" | "cpu";
+
+export interface RunSettings {
+  timeoutSeconds: number;
+  repetitions: number;
+  backend: Backend;
+}
+
+export function readRunSettings(scope?: vscode.Uri): RunSettings {
+  const config = vscode.workspace.getConfiguration("kernelLab", scope);
+  const timeoutSeconds = config.get<number>("timeoutSeconds", 120);
+  const repetitions = config.get<number>("repetitions", 100);
+  const backend = config.get<string>("backend", "gpu");
+  return {
+    timeoutSeconds: Number.isFinite(timeoutSeconds) && timeoutSeconds > 0 ? timeoutSeconds : 120,
+    repetitions: Number.isInteger(repetitions) && repetitions > 0 ? repetitions : 100,
+    backend: backend === "cpu" ? "cpu" : "gpu",
+  };
+}

@@ -1,0 +1,142 @@
+// Messages between the extension and the results webview, shared by both sides (the webview's
+// script is bundled from src/editor/webview/). Each side validates what it receives: a webview
+// is a separate page, and a message is only data until it has been checked.
+
+import type { AdapterReport, Outcome, RunReport } from "../harness/report";
+
+/** A diagnostic of the run, as the panel lists it (1-based, like the command line). */
+export interface DiagnosticView {
+  line: number;
+  column: number;
+  severity: "error" | "warning" | "info";
+  code: string;
+  message: string;
+}
+
+export interface WgslView {
+  kernel: string;
+  constexprs: Record<string, number>;
+  text: string;
+}
+
+/** Everything the panel shows about one finished `run` or `sweep` of a file. */
+export interface ResultsView {
+  /** The file as the user knows it (workspace-relative). */
+  file: string;
+  mode: "run" | "sweep";
+  backend: "gpu" | "cpu";
+  outcome: Outcome;
+  /** ISO time the run finished. */
+  finishedAt: string;
+  adapter: AdapterReport | null;
+  diagnostics: DiagnosticView[];
+  runs: RunReport[];
+  wgsl: WgslView[];
+  /** Says for which target the WGSL was generated. */
+  wgslNote: string;
+}
+
+export type ToWebview =
+  | { type: "running"; title: string; detail: string }
+  | { type: "results"; view: ResultsView }
+  | { type: "failed"; title: string; message: string };
+
+export type FromWebview =
+  | { type: "ready" }
+  /** The panel drew a message: what it shows, so tests and logs can confirm it. */
+  | { type: "rendered"; messageType: ToWebview["type"]; runs: number; verdicts: ("match" | "mismatch")[]; chart: boolean }
+  /** The user clicked a diagnostic or a run: reveal that place of the file. */
+  | { type: "reveal"; line: number; column: number };
+
+// ---------------------------------------------------------------------------------------------
+// Validation. Small structural checks, enough that a malformed message is refused, not drawn.
+
+type Check = (x: unknown) => boolean;
+
+const isObject = (x: unknown): x is Record<string, unknown> => typeof x === "object" && x !== null && !Array.isArray(x);
+const isString: Check = (x) => typeof x === "string";
+const isNumber: Check = (x) => typeof x === "number";
+const isBoolean: Check = (x) => typeof x === "boolean";
+const nullable = (check: Check): Check => (x) => x === null || check(x);
+const arrayOf = (check: Check): Check => (x) => Array.isArray(x) && x.every(check);
+const oneOf = (...values: readonly unknown[]): Check => (x) => values.includes(x);
+const recordOf = (check: Check): Check => (x) => isObject(x) && Object.values(x).every(check);
+const shape = (fields: Record<string, Check>): Check => (x) =>
+  isObject(x) && Object.entries(fields).every(([key, check]) => check(x[key]));
+
+const isAdapter = shape({ vendor: isString, device: isString, backend: isString, description: isString });
+const isMismatch = shape({ output: isString, index: isNumber, got: nullable(isNumber), expected: nullable(isNumber) });
+const isTiming = shape({
+  medianMs: isNumber,
+  minMs: isNumber,
+  maxMs: isNumber,
+  reps: isNumber,
+  source: oneOf("timestamp-query", "wall-clock", "cpu-wall-clock"),
+});
+const isBaseline = shape({ name: isString, medianMs: isNumber, speedup: isNumber });
+/** Non-finite numbers arrive as null (JSON), hence nullable diffs. */
+const isRun = shape({
+  name: isString,
+  kernel: isString,
+  size: isNumber,
+  constexprs: recordOf(isNumber),
+  grid: arrayOf(isNumber),
+  correct: isBoolean,
+  maxAbsDiff: nullable(isNumber),
+  maxRelDiff: nullable(isNumber),
+  mismatches: isNumber,
+  firstMismatch: nullable(isMismatch),
+  timing: nullable(isTiming),
+  gbps: nullable(isNumber),
+  gflops: nullable(isNumber),
+  baseline: nullable(isBaseline),
+});
+const isDiagnostic = shape({
+  line: isNumber,
+  column: isNumber,
+  severity: oneOf("error", "warning", "info"),
+  code: isString,
+  message: isString,
+});
+const isWgsl = shape({ kernel: isString, constexprs: recordOf(isNumber), text: isString });
+const isResultsView = shape({
+  file: isString,
+  mode: oneOf("run", "sweep"),
+  backend: oneOf("gpu", "cpu"),
+  outcome: oneOf("compile-error", "no-adapter", "failure", "mismatch", "ok"),
+  finishedAt: isString,
+  adapter: nullable(isAdapter),
+  diagnostics: arrayOf(isDiagnostic),
+  runs: arrayOf(isRun),
+  wgsl: arrayOf(isWgsl),
+  wgslNote: isString,
+});
+
+const toWebviewChecks: { [T in ToWebview["type"]]: Check } = {
+  running: shape({ title: isString, detail: isString }),
+  results: shape({ view: isResultsView }),
+  failed: shape({ title: isString, message: isString }),
+};
+
+const fromWebviewChecks: { [T in FromWebview["type"]]: Check } = {
+  ready: () => true,
+  rendered: shape({
+    messageType: oneOf("running", "results", "failed"),
+    runs: isNumber,
+    verdicts: arrayOf(oneOf("match", "mismatch")),
+    chart: isBoolean,
+  }),
+  reveal: shape({ line: isNumber, column: isNumber }),
+};
+
+function hasType<T extends string>(x: unknown, checks: Record<T, Check>): x is { type: T } {
+  return isObject(x) && typeof x.type === "string" && Object.prototype.hasOwnProperty.call(checks, x.type);
+}
+
+export function parseToWebview(x: unknown): ToWebview | undefined {
+  return hasType(x, toWebviewChecks) && toWebviewChecks[x.type](x) ? (x as ToWebview) : undefined;
+}
+
+export function parseFromWebview(x: unknown): FromWebview | undefined {
+  return hasType(x, fromWebviewChecks) && fromWebviewChecks[x.type](x) ? (x as FromWebview) : undefined;
+}
