@@ -1,6 +1,6 @@
 // Bundles every entry point that exists with esbuild; types are checked separately (`npm run typecheck`).
 import { build } from "esbuild";
-import { existsSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 
 const entries = [
   // [source, output, platform-specific externals]
@@ -29,3 +29,39 @@ await Promise.all(
       }),
     ),
 );
+
+// The editor's non-Node outputs. The results webview's script runs in the webview (a browser);
+// Chart.js is copied from node_modules into media/ so the webview loads nothing from outside
+// media/; the TypeScript server plugin becomes a package under node_modules/, where tsserver
+// looks plugins up (`contributes.typescriptServerPlugins`).
+if (existsSync("src/editor/webview/results.ts")) {
+  await build({
+    entryPoints: ["src/editor/webview/results.ts"],
+    outfile: "media/results.js",
+    bundle: true,
+    platform: "browser",
+    target: "es2022",
+    format: "iife",
+    sourcemap: false,
+    logLevel: watch ? "info" : "warning",
+  });
+  copyFileSync("node_modules/chart.js/dist/chart.umd.js", "media/chart.umd.js");
+}
+if (existsSync("src/editor/ts-plugin/index.ts")) {
+  const pluginDir = "node_modules/kernel-lab-ts-plugin";
+  mkdirSync(pluginDir, { recursive: true });
+  writeFileSync(
+    `${pluginDir}/package.json`,
+    JSON.stringify({ name: "kernel-lab-ts-plugin", version: "0.1.0", private: true, main: "index.js" }, null, 2) + "\n",
+  );
+  await build({
+    entryPoints: ["src/editor/ts-plugin/index.ts"],
+    outfile: `${pluginDir}/index.js`,
+    bundle: true,
+    platform: "node",
+    target: "node18",
+    format: "cjs",
+    external: ["typescript"],
+    logLevel: watch ? "info" : "warning",
+  });
+}
