@@ -3,6 +3,7 @@
 // `create()` must stay reachable for as long as the device lives, or GC frees it under the device
 // and the process dies at random. It is held in a module variable and on globalThis.
 
+import { AsyncLocalStorage } from "node:async_hooks";
 import type { Target } from "../codegen/abi";
 import { loadDawn } from "./dawn";
 import { GpuError, NoAdapterError, type GpuErrorKind } from "./errors";
@@ -86,8 +87,11 @@ export class Gpu {
       this.uncaptured.push(toGpuError(event.error));
     });
     void device.lost.then((info) => {
-      if (info.reason === "destroyed") return;
-      this.lostError = new GpuError("device-lost", `The GPU device was lost: ${info.message || info.reason}`);
+      const why = info.reason === "destroyed" ? "it was destroyed" : info.message.trim() || "unknown reason";
+      this.lostError = new GpuError(
+        "device-lost",
+        `The GPU device was lost (${why}). Its buffers are gone; the next acquireGpu() makes a new device.`,
+      );
     });
   }
 
@@ -108,8 +112,22 @@ export class Gpu {
   /**
    * Runs `body` inside validation, out-of-memory and internal error scopes and throws the first
    * error the device reports for it (after any earlier uncaptured error or device loss).
+   * Scopes are a stack on the device, so operations run one after another: a second caller waits
+   * for the first. A `scoped` call inside another's body runs at once, nested.
    */
-  async scoped<T>(subject: string, body: () => T | Promise<T>): Promise<T> {
+  scoped<T>(subject: string, body: () => T | Promise<T>): Promise<T> {
+    if (insideScope.getStore() === this) return this.runScoped(subject, body);
+    const run = this.queue.then(() => insideScope.run(this, () => this.runScoped(subject, body)));
+    this.queue = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    return run;
+  }
+
+  private queue: Promise<void> = Promise.resolve();
+
+  private async runScoped<T>(subject: string, body: () => T | Promise<T>): Promise<T> {
     this.throwIfFailed();
     const device = this.device;
     device.pushErrorScope("internal");
@@ -124,17 +142,21 @@ export class Gpu {
       failed = true;
       thrown = err;
     }
-    const errors = [await device.popErrorScope(), await device.popErrorScope(), await device.popErrorScope()];
-    const reported = errors.find((e) => e !== null);
-    if (reported) {
-      const err = toGpuError(reported, subject);
-      throw failed && thrown instanceof GpuError ? thrown : err;
+    let reported: GPUError | null = null;
+    for (let i = 0; i < 3; i++) {
+      const error = await device.popErrorScope().catch(() => null);
+      reported ??= error;
     }
+    // A lost device explains everything that failed after it (e.g. an aborted mapAsync).
+    if (this.lostError) throw this.lostError;
+    if (reported) throw failed && thrown instanceof GpuError ? thrown : toGpuError(reported, subject);
     if (failed) throw thrown;
     this.throwIfFailed();
     return result as T;
   }
 }
+
+const insideScope = new AsyncLocalStorage<Gpu>();
 
 function toGpuError(error: GPUError, subject?: string): GpuError {
   const kind: GpuErrorKind =

@@ -271,4 +271,38 @@ describe("runtime on the local adapter", () => {
     }
     assert.ok(kept > 0);
   });
+
+  it("attributes errors to the right launch when launches run concurrently", async () => {
+    const bad = gpu.device.createBuffer({ label: "not storage", size: 16, usage: 0x8 });
+    const results = await Promise.allSettled(
+      [0, 1, 2, 3, 4, 5].map(async (k) => {
+        if (k === 3) {
+          const scalars = await createEmptyBuffer(gpu, "u32", 3, "scalars");
+          return launch(gpu, program, [1], { buffers: { ids: bad, unused: bad, scalars }, scalars: { offset: 0, scale: 1, count: 1 } });
+        }
+        const { got } = await runProgramIds(gpu, [k + 1, 2, 1]);
+        checkIds(got, [k + 1, 2, 1]);
+      }),
+    );
+    assert.deepEqual(
+      results.map((r) => r.status),
+      ["fulfilled", "fulfilled", "fulfilled", "rejected", "fulfilled", "fulfilled"],
+    );
+  });
+
+  // Last: it destroys the shared device.
+  it("reports a lost device on the next operation, and acquireGpu then makes a new one", async () => {
+    const ids = await createEmptyBuffer(gpu, "u32", 3, "ids");
+    gpu.device.destroy();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await assert.rejects(readBuffer(gpu, ids, "u32", 3), (err: unknown) => {
+      assert.ok(err instanceof GpuError && err.kind === "device-lost", String(err));
+      assert.match(err.message, /device was lost/);
+      return true;
+    });
+    const fresh = await acquireGpu();
+    assert.notEqual(fresh, gpu);
+    const { got } = await runProgramIds(fresh, [3, 2, 1]);
+    checkIds(got, [3, 2, 1]);
+  });
 });
