@@ -481,6 +481,7 @@ class Lowerer implements IntrinsicContext {
 
   private identifier(node: ts.Identifier, span: Span): Value | undefined {
     const name = node.text;
+    if (name === "") return undefined; // a missing name the parser already reported
     const binding = this.lookup(name);
     if (!binding) {
       const moduleConst = moduleConstant(this.sf, name);
@@ -496,7 +497,8 @@ class Lowerer implements IntrinsicContext {
       this.log.error(Codes.unknownName, span, `'${name}' is not defined in this kernel${hint}`);
       return undefined;
     }
-    if (binding.kind === "value") return binding.value;
+    // The same value, located where it is used, so diagnostics point at the use.
+    if (binding.kind === "value") return { ...binding.value, span };
     return this.b.emit({ op: "readVar", variable: binding.variable }, binding.variable.type, span);
   }
 

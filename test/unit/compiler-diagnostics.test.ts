@@ -1,0 +1,130 @@
+// Kernel source → the diagnostic it must give: `line:col code` and the start of the message.
+// Bodies start on line 4, column 1 (the kernel header is on line 3).
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { checkFile } from "../../src/compile";
+import { locate } from "../../src/diagnostics/position";
+
+const PRELUDE = 'import { kernel, tl } from "kernel-lab";\nimport type { Ptr, f32, i32, u32, constexpr } from "kernel-lab";\n';
+
+function file(body: string, params = "x_ptr: Ptr<f32>, y_ptr: Ptr<f32>, n: i32, BLOCK: constexpr"): string {
+  return `${PRELUDE}export const k = kernel(function k(${params}) {\n${body}\n});\n`;
+}
+
+function diagnose(text: string): string[] {
+  return locate("k.kernel.ts", text, checkFile("k.kernel.ts", text)).map((d) => `${d.line}:${d.column}-${d.endLine}:${d.endColumn} ${d.code} ${d.message}`);
+}
+
+// [name, body, expected "line:col-endLine:endCol code", expected message start]
+const rows: [string, string, string, string][] = [
+  // SPEC §2: every construct it names as unsupported
+  ["closure", "const f = (a: number) => a;", "4:11-4:27 KL1003", "closures aren't supported"],
+  ["function expression", "const f = function () { return 1; };", "4:11-4:36 KL1003", "closures aren't supported"],
+  ["object", "const o = { a: 1 };", "4:11-4:19 KL1003", "objects aren't supported"],
+  ["array", "const a = [1, 2];", "4:11-4:17 KL1003", "arrays aren't supported"],
+  ["string", 'const s = "hi";', "4:11-4:15 KL1003", "strings aren't supported"],
+  ["template", "const s = `x${1}`;", "4:11-4:18 KL1003", "strings aren't supported"],
+  ["while", "while (n > 0) { }", "4:1-4:18 KL1003", "while loops aren't supported"],
+  ["do while", "do { } while (n > 0);", "4:1-4:22 KL1003", "do…while loops aren't supported"],
+  ["recursion", "k(x_ptr, y_ptr, n, BLOCK);", "4:1-4:26 KL1004", "kernels can't call themselves"],
+  ["call to a non-tl function", "const v = foo(1);", "4:11-4:17 KL1004", "'foo' isn't a tl.* function"],
+  ["Math instead of tl", "const v = Math.exp(1.0);", "4:11-4:24 KL1004", "Math.exp runs on the CPU; in a kernel use tl.exp"],
+  ["ternary", "const v = n > 0 ? 1 : 2;", "4:11-4:24 KL1003", "the ?: operator isn't supported"],
+  ["indexing", "const v = x_ptr[0];", "4:11-4:19 KL1003", "indexing isn't supported"],
+  ["switch", "switch (n) { }", "4:1-4:15 KL1003", "switch isn't supported"],
+  ["return", "return;", "4:1-4:8 KL1003", "return isn't supported"],
+  ["break", "for (let i = 0; i < 4; i++) { break; }", "4:31-4:37 KL1003", "break isn't supported"],
+  ["var", "var a = 1;", "4:1-4:10 KL1020", "use 'const' or 'let'"],
+  ["destructuring", "const { a } = n;", "4:7-4:12 KL1020", "destructuring isn't supported"],
+  ["no initialiser", "let a;", "4:5-4:6 KL1020", "'a' needs an initial value"],
+  ["unknown name", "const v = m + 1;", "4:11-4:12 KL1006", "'m' is not defined in this kernel"],
+  ["unknown intrinsic", "const v = tl.foo(1);", "4:14-4:17 KL1005", "tl.foo doesn't exist"],
+  ["while-style for", "for (let i = 0; n > i; i++) { }", "4:17-4:22 KL1030", "loops must have the form"],
+  ["counter assigned", "for (let i = 0; i < 4; i++) { i = 2; }", "4:31-4:32 KL1031", "the loop counter 'i' can't be assigned"],
+  ["const reassigned", "const a = 1;\na = 2;", "5:1-5:2 KL1021", "'a' is a const"],
+  ["parameter reassigned", "n = 2;", "4:1-4:2 KL1021", "'n' is a parameter"],
+  ["power operator", "const v = n ** 2;", "4:11-4:17 KL1003", "'**' isn't supported"],
+  ["bigint", "const v = 10n;", "4:11-4:14 KL1003", "BigInt literals aren't supported"],
+  ["assignment in expression", "let a = 1;\nconst b = (a = 2);", "5:12-5:17 KL1003", "assignments can only be statements"],
+  // KL2xxx: dtypes and shapes
+  ["arange not a power of two", "const o = tl.arange(0, 1000);", "4:11-4:29 KL2002", "tl.arange(0, 1000) has 1000 elements; block sizes must be powers of two — use 1024"],
+  ["arange bound not constant", "const o = tl.arange(0, n);", "4:24-4:25 KL1041", "tl.arange's end must be a compile-time integer"],
+  ["shape mismatch", "const a = tl.arange(0, 16);\nconst b = tl.arange(0, 32);\nconst c = a + b;", "6:11-6:16 KL2001", "'+': shapes [16] and [32] don't match"],
+  ["load of a non-pointer", "const v = tl.load(n);", "4:19-4:20 KL2005", "tl.load needs pointers"],
+  ["float offsets", "const v = tl.load(x_ptr + 1.5);", "4:27-4:30 KL2004", "pointer offsets must be integers"],
+  ["pointer times int", "const p = x_ptr * 2;", "4:11-4:20 KL2004", "pointers only support"],
+  ["bitwise on floats", "const v = 1.5 & 2.5;", "4:11-4:20 KL2003", "'&' needs integers"],
+  ["mask in arithmetic", "const m = n > 0;\nconst v = m + 1;", "5:11-5:16 KL2003", "'+' can't take a mask"],
+  ["if on a block", "const o = tl.arange(0, 16);\nif (o < n) { }", "5:5-5:10 KL2006", "'if' needs a scalar condition"],
+  ["variable changes type", "let acc = 0;\nacc = tl.load(x_ptr);", "5:1-5:21 KL2007", "'acc' is i32 but is assigned f32"],
+  ["division by zero", "const v = 1 / 0;", "4:11-4:16 KL2008", "integer division by zero"],
+  ["literal too large", "const v = 5000000000;", "4:11-4:21 KL2009", "5000000000 doesn't fit in 32 bits"],
+  ["axis out of range", "const p = tl.programId(3);", "4:24-4:25 KL2012", "the grid has axes 0, 1 and 2"],
+  ["store shape", "const o = tl.arange(0, 16);\ntl.store(x_ptr, tl.load(x_ptr + o));", "5:17-5:35 KL2014", "can't store a value of shape [16] through pointers of shape []"],
+  ["bad cast dtype", 'const v = tl.cast(n, "f64");', "4:22-4:27 KL1040", 'the dtype must be one of "f32"'],
+  ["wrong arity", "const v = tl.exp(1.0, 2.0);", "4:11-4:27 KL1040", "tl.exp takes (x)"],
+  ["where on a non-mask", "const v = tl.where(n, 1, 2);", "4:20-4:21 KL2003", "tl.where's condition must be a mask"],
+  ["zeros shape not power of two", 'const z = tl.zeros([100], "f32");', "4:21-4:24 KL2002", "block extents must be powers of two, got 100"],
+  ["reduction over a missing axis", "const o = tl.arange(0, 16);\nconst s = tl.sum(o, 1);", "5:21-5:22 KL2012", "axis 1 doesn't exist"],
+  ["dot inner sizes", 'const a = tl.zeros([16, 32], "f32");\nconst b = tl.zeros([16, 16], "f32");\nconst c = tl.dot(a, b);', "6:11-6:23 KL2015", "tl.dot's inner sizes differ: [16, 32] × [16, 16]"],
+  ["reshape size", "const o = tl.arange(0, 16);\nconst r = tl.reshape(o, [4, 8]);", "5:11-5:32 KL2017", "can't reshape i32[16] (16 elements) to [4, 8]"],
+];
+
+for (const [name, body, where, message] of rows) {
+  test(`diagnostic: ${name}`, () => {
+    const found = diagnose(file(body));
+    assert.ok(found.length > 0, `expected ${where} ${message}, got no diagnostics`);
+    const first = found[0];
+    assert.ok(first.startsWith(where + " "), `expected ${where}, got: ${first}`);
+    assert.ok(first.slice(where.length + 1).startsWith(message), `expected message starting "${message}", got: ${first}`);
+  });
+}
+
+const parameterRows: [string, string, string, string][] = [
+  ["missing annotation", "x_ptr", "3:36-3:41 KL1010", "parameter 'x_ptr' needs a kernel type"],
+  ["unknown type", "x_ptr: number", "3:43-3:49 KL1010", "parameter 'x_ptr' needs a kernel type"],
+  ["pointer to an unknown dtype", "x_ptr: Ptr<f64>", "3:43-3:51 KL1010", "parameter 'x_ptr' needs a kernel type"],
+  ["default value", "n: i32 = 4", "3:36-3:46 KL1011", "parameter 'n' can't be optional"],
+  ["destructured", "{ a }: i32", "3:36-3:46 KL1011", "kernel parameters must be plain names"],
+];
+
+for (const [name, params, where, message] of parameterRows) {
+  test(`diagnostic: parameter ${name}`, () => {
+    const found = diagnose(file("", params));
+    assert.ok(found[0]?.startsWith(where + " "), `expected ${where}, got: ${found[0]}`);
+    assert.ok(found[0].slice(where.length + 1).startsWith(message), found[0]);
+  });
+}
+
+test("diagnostic: kernel(...) needs a function", () => {
+  const found = diagnose(`${PRELUDE}export const k = kernel(42);\n`);
+  assert.equal(found[0], "3:25-3:27 KL1001 kernel(...) takes one function: kernel(function name(x_ptr: Ptr<f32>, …) { … })");
+});
+
+test("diagnostic: TypeScript syntax errors are reported at their position", () => {
+  const found = diagnose(file("const a = (1 + ;"));
+  assert.match(found[0], /^4:16-4:17 KL1000 Expression expected/);
+});
+
+test("diagnostic: a constexpr without a value names the run field to set", () => {
+  const text = `${PRELUDE}import { defineRun } from "kernel-lab";\nexport const k = kernel(function k(x_ptr: Ptr<f32>, BLOCK: constexpr) {\n  const o = tl.arange(0, BLOCK);\n});\nexport const r = defineRun({ kernel: k, sizes: [1], constexprs: { OTHER: 1 }, grid: () => [1], args: () => ({}), outputs: [], reference: () => ({}) });\n`;
+  const found = diagnose(text);
+  assert.match(found[0], /^4:53-4:69 KL2011 constexpr 'BLOCK' has no value; give it one in the run's constexprs/);
+});
+
+test("valid kernels give no diagnostics", () => {
+  const bodies = [
+    "const o = tl.programId(0) * BLOCK + tl.arange(0, BLOCK);\nconst m = o < n;\ntl.store(y_ptr + o, tl.exp(tl.load(x_ptr + o, m, 0.0)) * 2, m);",
+    "let acc = tl.zeros([BLOCK], \"f32\");\nfor (let i = 0; i < n; i += BLOCK) {\n  const o = i + tl.arange(0, BLOCK);\n  acc += tl.load(x_ptr + o, o < n);\n}\ntl.store(y_ptr + tl.arange(0, BLOCK), acc);",
+    "if (tl.programId(0) === 0) {\n  tl.store(y_ptr, 1.0);\n} else {\n  tl.store(y_ptr + 1, tl.cast(n, \"f32\"));\n}",
+    "const o = tl.arange(0, 16);\nconst v = tl.where(o % 2 === 0 && o < n, tl.maximum(o, 3), tl.minimum(o, -3));\ntl.store(y_ptr + o, tl.cast(v << 1, \"f32\"));",
+  ];
+  for (const body of bodies) assert.deepEqual(diagnose(file(body)), [], body);
+});
+
+test("no compiler file name or stack trace leaks into a message", () => {
+  for (const [, body] of rows) {
+    for (const d of diagnose(file(body))) assert.doesNotMatch(d, /\.ts:\d|at .*\(|src\/|Error:/, d);
+  }
+});
