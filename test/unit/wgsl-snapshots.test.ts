@@ -1,0 +1,29 @@
+// The WGSL generated for every example kernel, pinned. After an intended change to the code
+// generator, review the diff and refresh with: UPDATE_SNAPSHOTS=1 npx tsx --test test/unit/wgsl-snapshots.test.ts
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { compileKernel, parseKernelFile } from "../../src/compile";
+import { DEFAULT_TARGET } from "../../src/codegen/abi";
+
+const root = join(__dirname, "..", "..");
+const snapshots = join(root, "test", "snapshots");
+const update = process.env.UPDATE_SNAPSHOTS === "1";
+
+for (const fileName of readdirSync(join(root, "examples")).filter((f) => f.endsWith(".kernel.ts")).sort()) {
+  const text = readFileSync(join(root, "examples", fileName), "utf8");
+  const parsed = parseKernelFile(fileName, text);
+  for (const kernel of parsed.kernels) {
+    const constexprs = parsed.literalConstexprs.get(kernel.name)?.[0] ?? {};
+    test(`WGSL of ${fileName} ${kernel.name}`, () => {
+      const result = compileKernel(kernel, constexprs, DEFAULT_TARGET);
+      assert.deepEqual(result.diagnostics, []);
+      const wgsl = result.kernel!.wgsl;
+      const path = join(snapshots, `${fileName.replace(/\.kernel\.ts$/, "")}.${kernel.name}.wgsl`);
+      if (update || !existsSync(path)) writeFileSync(path, wgsl);
+      assert.equal(wgsl, readFileSync(path, "utf8"), `${path} differs; review and refresh with UPDATE_SNAPSHOTS=1`);
+    });
+  }
+}
