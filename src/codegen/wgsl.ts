@@ -10,6 +10,7 @@ import { assertNever, numel } from "../ir/ir";
 import type { KernelAbi, StorageBinding, Target, UniformScalar } from "./abi";
 import { chooseWorkgroupSize, layoutOf, registerOffset, type BlockLayout } from "./layout";
 import { literal, wgslType } from "./literals";
+import { ContiguityAnalysis } from "./contiguity";
 
 export interface WgslResult {
   wgsl?: string;
@@ -52,6 +53,9 @@ class WgslGenerator {
   private readonly buffers = new Map<string, StorageBinding>();
   private readonly scalars: UniformScalar[] = [];
   private usesF16 = false;
+  private readonly contiguity = new ContiguityAnalysis();
+  /** Buffers read or written as vec4 somewhere: every access to them goes through [i >> 2][i & 3]. */
+  private readonly wideBuffers = new Set<string>();
 
   constructor(
     private readonly ir: KernelIR,
@@ -77,6 +81,8 @@ class WgslGenerator {
         this.scalars.push({ name: p.name, dtype: p.dtype === "f16" ? "f32" : p.dtype, word: word++ });
       }
     }
+    this.findWideAccesses(this.ir.body);
+    for (const name of this.wideBuffers) this.buffers.get(name)!.vectorWidth = 4;
     this.statements(this.ir.body);
     const uniformWords = Math.ceil(word / 4) * 4;
 
@@ -89,7 +95,8 @@ class WgslGenerator {
     for (let i = word; i < uniformWords; i++) header.push(`  _pad${i}: u32,`);
     header.push("}", "", "@group(0) @binding(0) var<uniform> params: Params;");
     for (const b of this.buffers.values()) {
-      header.push(`@group(0) @binding(${b.binding}) var<storage, ${b.access}> b_${b.name}: array<${wgslType(b.dtype)}>;`);
+      const element = b.vectorWidth === 4 ? `vec4<${wgslType(b.dtype)}>` : wgslType(b.dtype);
+      header.push(`@group(0) @binding(${b.binding}) var<storage, ${b.access}> b_${b.name}: array<${element}>;`);
     }
     header.push(
       "",
@@ -174,19 +181,97 @@ class WgslGenerator {
 
   private store(ptr: Value, value: Value, mask: Value | undefined): void {
     if (ptr.type.kind !== "pointer") throw new CodegenError(Codes.internal, ptr, "tl.store through a non-pointer");
-    const buffer = `b_${ptr.type.param}`;
+    const param = ptr.type.param;
     const layout = this.layout(ptr.type);
     // A replicated block is held by several invocations: only the first copy writes.
     const owner = ptr.type.shape.length === 0 ? "lid == 0u" : layout.replicated ? `lid < ${layout.numel}u` : undefined;
-    const writes = () =>
-      this.registers(ptr.type, (j) => {
-        const write = `${buffer}[${this.reg(ptr, j)}] = ${this.reg(value, j)};`;
-        this.emit(mask ? `if (${this.reg(mask, j)}) { ${write} }` : write);
-      });
+    const scalarWrite = (j: number) => {
+      const write = `${this.element(param, this.reg(ptr, j))} = ${this.reg(value, j)};`;
+      this.emit(mask ? `if (${this.reg(mask, j)}) { ${write} }` : write);
+    };
+    const writes = () => {
+      if (!this.isWide(ptr)) return this.registers(ptr.type, scalarWrite);
+      for (let j = 0; j < layout.ept; j += 4) {
+        const run = [j, j + 1, j + 2, j + 3];
+        this.emit(`if (${this.wideCondition(ptr, mask, j)}) {`);
+        this.nested(() => this.emit(`b_${param}[${this.reg(ptr, j)} >> 2u] = vec4(${run.map((k) => this.reg(value, k)).join(", ")});`));
+        this.emit("} else {");
+        this.nested(() => run.forEach(scalarWrite));
+        this.emit("}");
+      }
+    };
     if (!owner) return writes();
     this.emit(`if (${owner}) {`);
     this.nested(writes);
     this.emit("}");
+  }
+
+  private load(v: Value & { op: "load" }): void {
+    const ptr = v.ptr;
+    if (ptr.type.kind !== "pointer") throw new CodegenError(Codes.internal, v, "tl.load through a non-pointer");
+    const param = ptr.type.param;
+    const t = this.typeOf(v.type);
+    const scalarRead = (j: number, declare: boolean) => {
+      const name = valueName(v, j);
+      const read = this.element(param, this.reg(ptr, j));
+      if (!v.mask) {
+        this.emit(declare ? `let ${name} = ${read};` : `${name} = ${read};`);
+        return;
+      }
+      // Masked-off lanes don't touch memory, so a mask may guard out-of-bounds offsets.
+      const other = v.other ? this.reg(v.other, j) : literal(0, this.dtype(v.type));
+      if (declare) this.emit(`var ${name}: ${t} = ${other};`);
+      else this.emit(`${name} = ${other};`);
+      this.emit(`if (${this.reg(v.mask, j)}) { ${name} = ${read}; }`);
+    };
+    if (!this.isWide(ptr)) return this.registers(v.type, (j) => scalarRead(j, true));
+    const layout = this.layout(v.type);
+    for (let j = 0; j < layout.ept; j += 4) {
+      const run = [j, j + 1, j + 2, j + 3];
+      for (const k of run) this.emit(`var ${valueName(v, k)}: ${t};`);
+      this.emit(`if (${this.wideCondition(ptr, v.mask, j)}) {`);
+      this.nested(() => {
+        this.emit(`let w = b_${param}[${this.reg(ptr, j)} >> 2u];`);
+        run.forEach((k, lane) => this.emit(`${valueName(v, k)} = w.${"xyzw"[lane]};`));
+      });
+      this.emit("} else {");
+      this.nested(() => run.forEach((k) => scalarRead(k, false)));
+      this.emit("}");
+    }
+  }
+
+  /**
+   * A run of 4 registers moves as one vec4 when every lane's mask is on and the run starts on a
+   * multiple of 4 elements (checked at run time; the rest of the run falls back to scalars).
+   */
+  private wideCondition(ptr: Value, mask: Value | undefined, j: number): string {
+    const parts = mask ? [0, 1, 2, 3].map((k) => this.reg(mask, j + k)) : [];
+    parts.push(`((${this.reg(ptr, j)} & 3) == 0)`);
+    return parts.join(" & ");
+  }
+
+  /** Whether accesses through `ptr` are runs of 4 consecutive elements (layout and stride 1). */
+  private isWide(ptr: Value): boolean {
+    if (ptr.type.kind !== "pointer" || ptr.type.pointee === "f16") return false;
+    const layout = this.layout(ptr.type);
+    return !layout.replicated && layout.vec === 4 && this.contiguity.stride(ptr) === 1;
+  }
+
+  private findWideAccesses(body: readonly Stmt[]): void {
+    for (const s of body) {
+      if (s.kind === "let" && s.value.op === "load" && s.value.ptr.type.kind === "pointer" && this.isWide(s.value.ptr)) this.wideBuffers.add(s.value.ptr.type.param);
+      if (s.kind === "store" && s.ptr.type.kind === "pointer" && this.isWide(s.ptr)) this.wideBuffers.add(s.ptr.type.param);
+      if (s.kind === "for") this.findWideAccesses(s.body);
+      if (s.kind === "if") {
+        this.findWideAccesses(s.then);
+        this.findWideAccesses(s.else);
+      }
+    }
+  }
+
+  /** One element of a buffer, as a WGSL reference. */
+  private element(param: string, index: string): string {
+    return this.wideBuffers.has(param) ? `b_${param}[(${index}) >> 2u][(${index}) & 3]` : `b_${param}[${index}]`;
   }
 
   // ── values ──────────────────────────────────────────────────────────────────────────────────
@@ -222,7 +307,8 @@ class WgslGenerator {
       case "unary":
         return this.elementwise(v, (j) => {
           const x = this.reg(v.value, j);
-          switch (v.fn) {
+          const fn = v.fn;
+          switch (fn) {
             case "neg":
               return this.dtype(v.type) === "u32" ? `(0u - ${x})` : `(-${x})`;
             case "not":
@@ -230,7 +316,7 @@ class WgslGenerator {
             case "bitnot":
               return `(~${x})`;
             default:
-              return assertNever(v.fn, "unary op");
+              return assertNever(fn, "unary op");
           }
         });
       case "binary":
@@ -238,7 +324,8 @@ class WgslGenerator {
           const a = this.reg(v.lhs, j);
           const b = this.reg(v.rhs, j);
           const shiftAmount = this.dtype(v.rhs.type) === "u32" ? b : `u32(${b})`;
-          switch (v.fn) {
+          const fn = v.fn;
+          switch (fn) {
             case "add": return `(${a} + ${b})`;
             case "sub": return `(${a} - ${b})`;
             case "mul": return `(${a} * ${b})`;
@@ -257,7 +344,7 @@ class WgslGenerator {
             case "ne": return `(${a} != ${b})`;
             case "land": return `(${a} && ${b})`;
             case "lor": return `(${a} || ${b})`;
-            default: return assertNever(v.fn, "binary op");
+            default: return assertNever(fn, "binary op");
           }
         });
       case "ptrAdd":
@@ -266,36 +353,21 @@ class WgslGenerator {
         return this.elementwise(v, (j) => {
           const args = v.args.map((a) => this.reg(a, j));
           const t = this.typeOf(v.type);
-          switch (v.fn) {
+          const fn = v.fn;
+          switch (fn) {
             case "rsqrt": return `inverseSqrt(${args[0]})`;
             case "sigmoid": return `(${t}(1) / (${t}(1) + exp(-${args[0]})))`;
             case "maximum": return `max(${args[0]}, ${args[1]})`;
             case "minimum": return `min(${args[0]}, ${args[1]})`;
             case "exp": case "log": case "sqrt": case "abs": case "sin": case "cos": case "floor": case "ceil": case "fma":
-              return `${v.fn}(${args.join(", ")})`;
-            default: return assertNever(v.fn, "math function");
+              return `${fn}(${args.join(", ")})`;
+            default: return assertNever(fn, "math function");
           }
         });
       case "where":
         return this.elementwise(v, (j) => `select(${this.reg(v.b, j)}, ${this.reg(v.a, j)}, ${this.reg(v.cond, j)})`);
-      case "load": {
-        const ptr = v.ptr;
-        if (ptr.type.kind !== "pointer") throw new CodegenError(Codes.internal, v, "tl.load through a non-pointer");
-        const buffer = `b_${ptr.type.param}`;
-        const t = this.typeOf(v.type);
-        this.registers(v.type, (j) => {
-          const name = valueName(v, j);
-          if (!v.mask) {
-            this.emit(`let ${name} = ${buffer}[${this.reg(ptr, j)}];`);
-            return;
-          }
-          // Masked-off lanes don't touch memory, so a mask may guard out-of-bounds offsets.
-          const other = v.other ? this.reg(v.other, j) : literal(0, this.dtype(v.type));
-          this.emit(`var ${name}: ${t} = ${other};`);
-          this.emit(`if (${this.reg(v.mask, j)}) { ${name} = ${buffer}[${this.reg(ptr, j)}]; }`);
-        });
-        return;
-      }
+      case "load":
+        return this.load(v);
       case "readVar":
         return this.elementwise(v, (j) => varName(v.variable, j, v.variable.type));
       case "reduce":

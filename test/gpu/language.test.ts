@@ -132,6 +132,18 @@ const features: Feature[] = [
     reference: (_, n) => ({ out: map(n, (p) => p * 3) }),
   },
   {
+    // vec4 runs: aligned ones, a base shifted by one element (run-time fallback), a ragged tail.
+    name: "contiguous accesses with misaligned bases and ragged tails",
+    params: "x: Ptr<f32>, out: Ptr<f32>, n: i32, shift: i32, BLOCK: constexpr",
+    body: `${offs}\nconst a = tl.load(x + offs, mask);\nconst b = tl.load(x + shift + offs, offs + shift < n, -1.0);\ntl.store(out + offs, a + b * 10.0, mask);\ntl.store(out + n + shift + offs, b, offs + shift < n);`,
+    block: 256, n: 1003,
+    args: (n) => ({ x: randomFloats(n), out: poisoned(2 * n + 1), n, shift: 1 }),
+    outputs: ["out"],
+    reference: ({ x }, n) => ({
+      out: map(2 * n + 1, (k) => (k < n ? Math.fround(x[k] + Math.fround((k + 1 < n ? x[k + 1] : -1) * 10)) : k > n && k < 2 * n ? x[k - n] : NaN)),
+    }),
+  },
+  {
     name: "pointer arithmetic: reversed and strided addresses",
     params: "x: Ptr<f32>, out: Ptr<f32>, n: i32, BLOCK: constexpr",
     body: `${offs}\nconst src = x + (n - 1) - offs;\nconst v = tl.load(src, mask);\ntl.store(out + offs * 2, v, mask);\ntl.store(out + offs * 2 + 1, -v, mask);`,

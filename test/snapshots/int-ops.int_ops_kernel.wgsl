@@ -11,11 +11,11 @@ struct Params {
 }
 
 @group(0) @binding(0) var<uniform> params: Params;
-@group(0) @binding(1) var<storage, read> b_a_ptr: array<i32>;
-@group(0) @binding(2) var<storage, read> b_b_ptr: array<i32>;
-@group(0) @binding(3) var<storage, read> b_h_ptr: array<u32>;
-@group(0) @binding(4) var<storage, read_write> b_mixed_ptr: array<i32>;
-@group(0) @binding(5) var<storage, read_write> b_hashed_ptr: array<u32>;
+@group(0) @binding(1) var<storage, read> b_a_ptr: array<vec4<i32>>;
+@group(0) @binding(2) var<storage, read> b_b_ptr: array<vec4<i32>>;
+@group(0) @binding(3) var<storage, read> b_h_ptr: array<vec4<u32>>;
+@group(0) @binding(4) var<storage, read_write> b_mixed_ptr: array<vec4<i32>>;
+@group(0) @binding(5) var<storage, read_write> b_hashed_ptr: array<vec4<u32>>;
 
 @compute @workgroup_size(32)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
@@ -51,38 +51,74 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
   let v18_1 = (0i + v14_1);
   let v18_2 = (0i + v14_2);
   let v18_3 = (0i + v14_3);
-  var v19_0: i32 = 0i;
-  if (v16_0) { v19_0 = b_a_ptr[v18_0]; }
-  var v19_1: i32 = 0i;
-  if (v16_1) { v19_1 = b_a_ptr[v18_1]; }
-  var v19_2: i32 = 0i;
-  if (v16_2) { v19_2 = b_a_ptr[v18_2]; }
-  var v19_3: i32 = 0i;
-  if (v16_3) { v19_3 = b_a_ptr[v18_3]; }
+  var v19_0: i32;
+  var v19_1: i32;
+  var v19_2: i32;
+  var v19_3: i32;
+  if (v16_0 & v16_1 & v16_2 & v16_3 & ((v18_0 & 3) == 0)) {
+    let w = b_a_ptr[v18_0 >> 2u];
+    v19_0 = w.x;
+    v19_1 = w.y;
+    v19_2 = w.z;
+    v19_3 = w.w;
+  } else {
+    v19_0 = 0i;
+    if (v16_0) { v19_0 = b_a_ptr[(v18_0) >> 2u][(v18_0) & 3]; }
+    v19_1 = 0i;
+    if (v16_1) { v19_1 = b_a_ptr[(v18_1) >> 2u][(v18_1) & 3]; }
+    v19_2 = 0i;
+    if (v16_2) { v19_2 = b_a_ptr[(v18_2) >> 2u][(v18_2) & 3]; }
+    v19_3 = 0i;
+    if (v16_3) { v19_3 = b_a_ptr[(v18_3) >> 2u][(v18_3) & 3]; }
+  }
   let v21_0 = (0i + v14_0);
   let v21_1 = (0i + v14_1);
   let v21_2 = (0i + v14_2);
   let v21_3 = (0i + v14_3);
-  var v22_0: i32 = 0i;
-  if (v16_0) { v22_0 = b_b_ptr[v21_0]; }
-  var v22_1: i32 = 0i;
-  if (v16_1) { v22_1 = b_b_ptr[v21_1]; }
-  var v22_2: i32 = 0i;
-  if (v16_2) { v22_2 = b_b_ptr[v21_2]; }
-  var v22_3: i32 = 0i;
-  if (v16_3) { v22_3 = b_b_ptr[v21_3]; }
+  var v22_0: i32;
+  var v22_1: i32;
+  var v22_2: i32;
+  var v22_3: i32;
+  if (v16_0 & v16_1 & v16_2 & v16_3 & ((v21_0 & 3) == 0)) {
+    let w = b_b_ptr[v21_0 >> 2u];
+    v22_0 = w.x;
+    v22_1 = w.y;
+    v22_2 = w.z;
+    v22_3 = w.w;
+  } else {
+    v22_0 = 0i;
+    if (v16_0) { v22_0 = b_b_ptr[(v21_0) >> 2u][(v21_0) & 3]; }
+    v22_1 = 0i;
+    if (v16_1) { v22_1 = b_b_ptr[(v21_1) >> 2u][(v21_1) & 3]; }
+    v22_2 = 0i;
+    if (v16_2) { v22_2 = b_b_ptr[(v21_2) >> 2u][(v21_2) & 3]; }
+    v22_3 = 0i;
+    if (v16_3) { v22_3 = b_b_ptr[(v21_3) >> 2u][(v21_3) & 3]; }
+  }
   let v24_0 = (0i + v14_0);
   let v24_1 = (0i + v14_1);
   let v24_2 = (0i + v14_2);
   let v24_3 = (0i + v14_3);
-  var v25_0: u32 = 0u;
-  if (v16_0) { v25_0 = b_h_ptr[v24_0]; }
-  var v25_1: u32 = 0u;
-  if (v16_1) { v25_1 = b_h_ptr[v24_1]; }
-  var v25_2: u32 = 0u;
-  if (v16_2) { v25_2 = b_h_ptr[v24_2]; }
-  var v25_3: u32 = 0u;
-  if (v16_3) { v25_3 = b_h_ptr[v24_3]; }
+  var v25_0: u32;
+  var v25_1: u32;
+  var v25_2: u32;
+  var v25_3: u32;
+  if (v16_0 & v16_1 & v16_2 & v16_3 & ((v24_0 & 3) == 0)) {
+    let w = b_h_ptr[v24_0 >> 2u];
+    v25_0 = w.x;
+    v25_1 = w.y;
+    v25_2 = w.z;
+    v25_3 = w.w;
+  } else {
+    v25_0 = 0u;
+    if (v16_0) { v25_0 = b_h_ptr[(v24_0) >> 2u][(v24_0) & 3]; }
+    v25_1 = 0u;
+    if (v16_1) { v25_1 = b_h_ptr[(v24_1) >> 2u][(v24_1) & 3]; }
+    v25_2 = 0u;
+    if (v16_2) { v25_2 = b_h_ptr[(v24_2) >> 2u][(v24_2) & 3]; }
+    v25_3 = 0u;
+    if (v16_3) { v25_3 = b_h_ptr[(v24_3) >> 2u][(v24_3) & 3]; }
+  }
   let v26_0 = (v19_0 ^ v22_0);
   let v26_1 = (v19_1 ^ v22_1);
   let v26_2 = (v19_2 ^ v22_2);
@@ -119,10 +155,14 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
   let v43_1 = (0i + v14_1);
   let v43_2 = (0i + v14_2);
   let v43_3 = (0i + v14_3);
-  if (v16_0) { b_mixed_ptr[v43_0] = v41_0; }
-  if (v16_1) { b_mixed_ptr[v43_1] = v41_1; }
-  if (v16_2) { b_mixed_ptr[v43_2] = v41_2; }
-  if (v16_3) { b_mixed_ptr[v43_3] = v41_3; }
+  if (v16_0 & v16_1 & v16_2 & v16_3 & ((v43_0 & 3) == 0)) {
+    b_mixed_ptr[v43_0 >> 2u] = vec4(v41_0, v41_1, v41_2, v41_3);
+  } else {
+    if (v16_0) { b_mixed_ptr[(v43_0) >> 2u][(v43_0) & 3] = v41_0; }
+    if (v16_1) { b_mixed_ptr[(v43_1) >> 2u][(v43_1) & 3] = v41_1; }
+    if (v16_2) { b_mixed_ptr[(v43_2) >> 2u][(v43_2) & 3] = v41_2; }
+    if (v16_3) { b_mixed_ptr[(v43_3) >> 2u][(v43_3) & 3] = v41_3; }
+  }
   let v45_0 = (v25_0 ^ v6);
   let v45_1 = (v25_1 ^ v6);
   let v45_2 = (v25_2 ^ v6);
@@ -143,8 +183,12 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
   let v56_1 = (v49_1 ^ v55_1);
   let v56_2 = (v49_2 ^ v55_2);
   let v56_3 = (v49_3 ^ v55_3);
-  if (v16_0) { b_hashed_ptr[v51_0] = v56_0; }
-  if (v16_1) { b_hashed_ptr[v51_1] = v56_1; }
-  if (v16_2) { b_hashed_ptr[v51_2] = v56_2; }
-  if (v16_3) { b_hashed_ptr[v51_3] = v56_3; }
+  if (v16_0 & v16_1 & v16_2 & v16_3 & ((v51_0 & 3) == 0)) {
+    b_hashed_ptr[v51_0 >> 2u] = vec4(v56_0, v56_1, v56_2, v56_3);
+  } else {
+    if (v16_0) { b_hashed_ptr[(v51_0) >> 2u][(v51_0) & 3] = v56_0; }
+    if (v16_1) { b_hashed_ptr[(v51_1) >> 2u][(v51_1) & 3] = v56_1; }
+    if (v16_2) { b_hashed_ptr[(v51_2) >> 2u][(v51_2) & 3] = v56_2; }
+    if (v16_3) { b_hashed_ptr[(v51_3) >> 2u][(v51_3) & 3] = v56_3; }
+  }
 }

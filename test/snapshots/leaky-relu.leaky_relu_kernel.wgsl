@@ -11,8 +11,8 @@ struct Params {
 }
 
 @group(0) @binding(0) var<uniform> params: Params;
-@group(0) @binding(1) var<storage, read> b_x_ptr: array<f32>;
-@group(0) @binding(2) var<storage, read_write> b_out_ptr: array<f32>;
+@group(0) @binding(1) var<storage, read> b_x_ptr: array<vec4<f32>>;
+@group(0) @binding(2) var<storage, read_write> b_out_ptr: array<vec4<f32>>;
 
 @compute @workgroup_size(64)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
@@ -46,14 +46,26 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
   let v16_1 = (0i + v12_1);
   let v16_2 = (0i + v12_2);
   let v16_3 = (0i + v12_3);
-  var v17_0: f32 = 0.0f;
-  if (v14_0) { v17_0 = b_x_ptr[v16_0]; }
-  var v17_1: f32 = 0.0f;
-  if (v14_1) { v17_1 = b_x_ptr[v16_1]; }
-  var v17_2: f32 = 0.0f;
-  if (v14_2) { v17_2 = b_x_ptr[v16_2]; }
-  var v17_3: f32 = 0.0f;
-  if (v14_3) { v17_3 = b_x_ptr[v16_3]; }
+  var v17_0: f32;
+  var v17_1: f32;
+  var v17_2: f32;
+  var v17_3: f32;
+  if (v14_0 & v14_1 & v14_2 & v14_3 & ((v16_0 & 3) == 0)) {
+    let w = b_x_ptr[v16_0 >> 2u];
+    v17_0 = w.x;
+    v17_1 = w.y;
+    v17_2 = w.z;
+    v17_3 = w.w;
+  } else {
+    v17_0 = 0.0f;
+    if (v14_0) { v17_0 = b_x_ptr[(v16_0) >> 2u][(v16_0) & 3]; }
+    v17_1 = 0.0f;
+    if (v14_1) { v17_1 = b_x_ptr[(v16_1) >> 2u][(v16_1) & 3]; }
+    v17_2 = 0.0f;
+    if (v14_2) { v17_2 = b_x_ptr[(v16_2) >> 2u][(v16_2) & 3]; }
+    v17_3 = 0.0f;
+    if (v14_3) { v17_3 = b_x_ptr[(v16_3) >> 2u][(v16_3) & 3]; }
+  }
   let v21_0 = (v17_0 > 0.0f);
   let v21_1 = (v17_1 > 0.0f);
   let v21_2 = (v17_2 > 0.0f);
@@ -79,8 +91,12 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
   let v31_1 = (0i + v12_1);
   let v31_2 = (0i + v12_2);
   let v31_3 = (0i + v12_3);
-  if (v14_0) { b_out_ptr[v31_0] = v29_0; }
-  if (v14_1) { b_out_ptr[v31_1] = v29_1; }
-  if (v14_2) { b_out_ptr[v31_2] = v29_2; }
-  if (v14_3) { b_out_ptr[v31_3] = v29_3; }
+  if (v14_0 & v14_1 & v14_2 & v14_3 & ((v31_0 & 3) == 0)) {
+    b_out_ptr[v31_0 >> 2u] = vec4(v29_0, v29_1, v29_2, v29_3);
+  } else {
+    if (v14_0) { b_out_ptr[(v31_0) >> 2u][(v31_0) & 3] = v29_0; }
+    if (v14_1) { b_out_ptr[(v31_1) >> 2u][(v31_1) & 3] = v29_1; }
+    if (v14_2) { b_out_ptr[(v31_2) >> 2u][(v31_2) & 3] = v29_2; }
+    if (v14_3) { b_out_ptr[(v31_3) >> 2u][(v31_3) & 3] = v29_3; }
+  }
 }

@@ -11,9 +11,9 @@ struct Params {
 }
 
 @group(0) @binding(0) var<uniform> params: Params;
-@group(0) @binding(1) var<storage, read> b_x_ptr: array<f32>;
-@group(0) @binding(2) var<storage, read> b_y_ptr: array<f32>;
-@group(0) @binding(3) var<storage, read_write> b_out_ptr: array<f32>;
+@group(0) @binding(1) var<storage, read> b_x_ptr: array<vec4<f32>>;
+@group(0) @binding(2) var<storage, read> b_y_ptr: array<vec4<f32>>;
+@group(0) @binding(3) var<storage, read_write> b_out_ptr: array<vec4<f32>>;
 
 @compute @workgroup_size(128)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
@@ -47,26 +47,50 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
   let v16_1 = (0i + v12_1);
   let v16_2 = (0i + v12_2);
   let v16_3 = (0i + v12_3);
-  var v17_0: f32 = 0.0f;
-  if (v14_0) { v17_0 = b_x_ptr[v16_0]; }
-  var v17_1: f32 = 0.0f;
-  if (v14_1) { v17_1 = b_x_ptr[v16_1]; }
-  var v17_2: f32 = 0.0f;
-  if (v14_2) { v17_2 = b_x_ptr[v16_2]; }
-  var v17_3: f32 = 0.0f;
-  if (v14_3) { v17_3 = b_x_ptr[v16_3]; }
+  var v17_0: f32;
+  var v17_1: f32;
+  var v17_2: f32;
+  var v17_3: f32;
+  if (v14_0 & v14_1 & v14_2 & v14_3 & ((v16_0 & 3) == 0)) {
+    let w = b_x_ptr[v16_0 >> 2u];
+    v17_0 = w.x;
+    v17_1 = w.y;
+    v17_2 = w.z;
+    v17_3 = w.w;
+  } else {
+    v17_0 = 0.0f;
+    if (v14_0) { v17_0 = b_x_ptr[(v16_0) >> 2u][(v16_0) & 3]; }
+    v17_1 = 0.0f;
+    if (v14_1) { v17_1 = b_x_ptr[(v16_1) >> 2u][(v16_1) & 3]; }
+    v17_2 = 0.0f;
+    if (v14_2) { v17_2 = b_x_ptr[(v16_2) >> 2u][(v16_2) & 3]; }
+    v17_3 = 0.0f;
+    if (v14_3) { v17_3 = b_x_ptr[(v16_3) >> 2u][(v16_3) & 3]; }
+  }
   let v19_0 = (0i + v12_0);
   let v19_1 = (0i + v12_1);
   let v19_2 = (0i + v12_2);
   let v19_3 = (0i + v12_3);
-  var v20_0: f32 = 0.0f;
-  if (v14_0) { v20_0 = b_y_ptr[v19_0]; }
-  var v20_1: f32 = 0.0f;
-  if (v14_1) { v20_1 = b_y_ptr[v19_1]; }
-  var v20_2: f32 = 0.0f;
-  if (v14_2) { v20_2 = b_y_ptr[v19_2]; }
-  var v20_3: f32 = 0.0f;
-  if (v14_3) { v20_3 = b_y_ptr[v19_3]; }
+  var v20_0: f32;
+  var v20_1: f32;
+  var v20_2: f32;
+  var v20_3: f32;
+  if (v14_0 & v14_1 & v14_2 & v14_3 & ((v19_0 & 3) == 0)) {
+    let w = b_y_ptr[v19_0 >> 2u];
+    v20_0 = w.x;
+    v20_1 = w.y;
+    v20_2 = w.z;
+    v20_3 = w.w;
+  } else {
+    v20_0 = 0.0f;
+    if (v14_0) { v20_0 = b_y_ptr[(v19_0) >> 2u][(v19_0) & 3]; }
+    v20_1 = 0.0f;
+    if (v14_1) { v20_1 = b_y_ptr[(v19_1) >> 2u][(v19_1) & 3]; }
+    v20_2 = 0.0f;
+    if (v14_2) { v20_2 = b_y_ptr[(v19_2) >> 2u][(v19_2) & 3]; }
+    v20_3 = 0.0f;
+    if (v14_3) { v20_3 = b_y_ptr[(v19_3) >> 2u][(v19_3) & 3]; }
+  }
   let v22_0 = (0i + v12_0);
   let v22_1 = (0i + v12_1);
   let v22_2 = (0i + v12_2);
@@ -79,8 +103,12 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
   let v25_1 = (v24_1 + v20_1);
   let v25_2 = (v24_2 + v20_2);
   let v25_3 = (v24_3 + v20_3);
-  if (v14_0) { b_out_ptr[v22_0] = v25_0; }
-  if (v14_1) { b_out_ptr[v22_1] = v25_1; }
-  if (v14_2) { b_out_ptr[v22_2] = v25_2; }
-  if (v14_3) { b_out_ptr[v22_3] = v25_3; }
+  if (v14_0 & v14_1 & v14_2 & v14_3 & ((v22_0 & 3) == 0)) {
+    b_out_ptr[v22_0 >> 2u] = vec4(v25_0, v25_1, v25_2, v25_3);
+  } else {
+    if (v14_0) { b_out_ptr[(v22_0) >> 2u][(v22_0) & 3] = v25_0; }
+    if (v14_1) { b_out_ptr[(v22_1) >> 2u][(v22_1) & 3] = v25_1; }
+    if (v14_2) { b_out_ptr[(v22_2) >> 2u][(v22_2) & 3] = v25_2; }
+    if (v14_3) { b_out_ptr[(v22_3) >> 2u][(v22_3) & 3] = v25_3; }
+  }
 }

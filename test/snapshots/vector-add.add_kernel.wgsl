@@ -11,9 +11,9 @@ struct Params {
 }
 
 @group(0) @binding(0) var<uniform> params: Params;
-@group(0) @binding(1) var<storage, read> b_x_ptr: array<f32>;
-@group(0) @binding(2) var<storage, read> b_y_ptr: array<f32>;
-@group(0) @binding(3) var<storage, read_write> b_output_ptr: array<f32>;
+@group(0) @binding(1) var<storage, read> b_x_ptr: array<vec4<f32>>;
+@group(0) @binding(2) var<storage, read> b_y_ptr: array<vec4<f32>>;
+@group(0) @binding(3) var<storage, read_write> b_output_ptr: array<vec4<f32>>;
 
 @compute @workgroup_size(256)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
@@ -46,26 +46,50 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
   let v15_1 = (0i + v11_1);
   let v15_2 = (0i + v11_2);
   let v15_3 = (0i + v11_3);
-  var v16_0: f32 = 0.0f;
-  if (v13_0) { v16_0 = b_x_ptr[v15_0]; }
-  var v16_1: f32 = 0.0f;
-  if (v13_1) { v16_1 = b_x_ptr[v15_1]; }
-  var v16_2: f32 = 0.0f;
-  if (v13_2) { v16_2 = b_x_ptr[v15_2]; }
-  var v16_3: f32 = 0.0f;
-  if (v13_3) { v16_3 = b_x_ptr[v15_3]; }
+  var v16_0: f32;
+  var v16_1: f32;
+  var v16_2: f32;
+  var v16_3: f32;
+  if (v13_0 & v13_1 & v13_2 & v13_3 & ((v15_0 & 3) == 0)) {
+    let w = b_x_ptr[v15_0 >> 2u];
+    v16_0 = w.x;
+    v16_1 = w.y;
+    v16_2 = w.z;
+    v16_3 = w.w;
+  } else {
+    v16_0 = 0.0f;
+    if (v13_0) { v16_0 = b_x_ptr[(v15_0) >> 2u][(v15_0) & 3]; }
+    v16_1 = 0.0f;
+    if (v13_1) { v16_1 = b_x_ptr[(v15_1) >> 2u][(v15_1) & 3]; }
+    v16_2 = 0.0f;
+    if (v13_2) { v16_2 = b_x_ptr[(v15_2) >> 2u][(v15_2) & 3]; }
+    v16_3 = 0.0f;
+    if (v13_3) { v16_3 = b_x_ptr[(v15_3) >> 2u][(v15_3) & 3]; }
+  }
   let v18_0 = (0i + v11_0);
   let v18_1 = (0i + v11_1);
   let v18_2 = (0i + v11_2);
   let v18_3 = (0i + v11_3);
-  var v19_0: f32 = 0.0f;
-  if (v13_0) { v19_0 = b_y_ptr[v18_0]; }
-  var v19_1: f32 = 0.0f;
-  if (v13_1) { v19_1 = b_y_ptr[v18_1]; }
-  var v19_2: f32 = 0.0f;
-  if (v13_2) { v19_2 = b_y_ptr[v18_2]; }
-  var v19_3: f32 = 0.0f;
-  if (v13_3) { v19_3 = b_y_ptr[v18_3]; }
+  var v19_0: f32;
+  var v19_1: f32;
+  var v19_2: f32;
+  var v19_3: f32;
+  if (v13_0 & v13_1 & v13_2 & v13_3 & ((v18_0 & 3) == 0)) {
+    let w = b_y_ptr[v18_0 >> 2u];
+    v19_0 = w.x;
+    v19_1 = w.y;
+    v19_2 = w.z;
+    v19_3 = w.w;
+  } else {
+    v19_0 = 0.0f;
+    if (v13_0) { v19_0 = b_y_ptr[(v18_0) >> 2u][(v18_0) & 3]; }
+    v19_1 = 0.0f;
+    if (v13_1) { v19_1 = b_y_ptr[(v18_1) >> 2u][(v18_1) & 3]; }
+    v19_2 = 0.0f;
+    if (v13_2) { v19_2 = b_y_ptr[(v18_2) >> 2u][(v18_2) & 3]; }
+    v19_3 = 0.0f;
+    if (v13_3) { v19_3 = b_y_ptr[(v18_3) >> 2u][(v18_3) & 3]; }
+  }
   let v20_0 = (v16_0 + v19_0);
   let v20_1 = (v16_1 + v19_1);
   let v20_2 = (v16_2 + v19_2);
@@ -74,8 +98,12 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
   let v22_1 = (0i + v11_1);
   let v22_2 = (0i + v11_2);
   let v22_3 = (0i + v11_3);
-  if (v13_0) { b_output_ptr[v22_0] = v20_0; }
-  if (v13_1) { b_output_ptr[v22_1] = v20_1; }
-  if (v13_2) { b_output_ptr[v22_2] = v20_2; }
-  if (v13_3) { b_output_ptr[v22_3] = v20_3; }
+  if (v13_0 & v13_1 & v13_2 & v13_3 & ((v22_0 & 3) == 0)) {
+    b_output_ptr[v22_0 >> 2u] = vec4(v20_0, v20_1, v20_2, v20_3);
+  } else {
+    if (v13_0) { b_output_ptr[(v22_0) >> 2u][(v22_0) & 3] = v20_0; }
+    if (v13_1) { b_output_ptr[(v22_1) >> 2u][(v22_1) & 3] = v20_1; }
+    if (v13_2) { b_output_ptr[(v22_2) >> 2u][(v22_2) & 3] = v20_2; }
+    if (v13_3) { b_output_ptr[(v22_3) >> 2u][(v22_3) & 3] = v20_3; }
+  }
 }

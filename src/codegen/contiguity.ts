@@ -1,0 +1,71 @@
+// Axis analysis, reduced to what wide memory access needs (Triton: lib/Analysis/AxisInfo.cpp):
+// how an integer or pointer block changes from one element to the next along its flat index.
+// `pid * BLOCK + tl.arange(0, BLOCK)` has stride 1, so `ptr + offsets` addresses a run of
+// consecutive elements and a run of 4 registers (layout.ts) can be one vec4 load or store.
+
+import type { Value } from "../ir/ir";
+import { numel } from "../ir/ir";
+
+/** Elements per step of the flat index, or undefined when it isn't a constant. */
+export type Stride = number | undefined;
+
+export class ContiguityAnalysis {
+  private readonly memo = new Map<number, Stride>();
+
+  stride(v: Value): Stride {
+    if (this.memo.has(v.id)) return this.memo.get(v.id);
+    const s = this.compute(v);
+    this.memo.set(v.id, s);
+    return s;
+  }
+
+  private compute(v: Value): Stride {
+    if (v.type.shape.length === 0) return 0;
+    if (v.type.kind === "data" && v.type.dtype !== "i32" && v.type.dtype !== "u32") return undefined;
+    switch (v.op) {
+      case "splat":
+        return 0;
+      case "arange":
+        return 1;
+      case "reshape":
+        // Same elements in the same flat order.
+        return this.stride(v.value);
+      case "broadcast":
+        return numel(v.value.type.shape) === 1 ? 0 : undefined;
+      case "cast":
+        return this.stride(v.value);
+      case "ptrAdd":
+        return add(this.stride(v.ptr), this.stride(v.offset));
+      case "binary": {
+        const a = this.stride(v.lhs);
+        const b = this.stride(v.rhs);
+        if (v.fn === "add") return add(a, b);
+        if (v.fn === "sub") return a === undefined || b === undefined ? undefined : a - b;
+        if (v.fn === "mul") {
+          const ca = constantOf(v.lhs);
+          const cb = constantOf(v.rhs);
+          if (a === 0 && b === 0) return 0;
+          if (cb !== undefined && a !== undefined) return a * cb;
+          if (ca !== undefined && b !== undefined) return b * ca;
+          return undefined;
+        }
+        return a === 0 && b === 0 ? 0 : undefined;
+      }
+      case "param":
+        return 0;
+      default:
+        return undefined;
+    }
+  }
+}
+
+function add(a: Stride, b: Stride): Stride {
+  return a === undefined || b === undefined ? undefined : a + b;
+}
+
+/** The compile-time value every element of `v` has, if any. */
+function constantOf(v: Value): number | undefined {
+  if (v.op === "const") return v.value;
+  if (v.op === "splat" || v.op === "broadcast" || v.op === "reshape") return constantOf(v.value);
+  return undefined;
+}
