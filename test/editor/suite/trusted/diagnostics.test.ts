@@ -1,0 +1,92 @@
+/// <reference types="mocha" />
+// Live diagnostics in the real editor: each broken fixture shows its diagnostic with the
+// compiler's code, message and exact range, and it clears once an edit fixes the mistake.
+import * as assert from "node:assert/strict";
+import * as vscode from "vscode";
+import { describeDiagnostics, kernelLabDiagnostics, openFixture, rangeOf, waitFor } from "../editor-wait";
+
+interface BrokenFixture {
+  file: string;
+  code: string;
+  message: RegExp;
+  /** The source text the diagnostic must cover exactly. */
+  at: string;
+  /** Related locations, each by the text it covers (`at`, first found inside the first `within`). */
+  related?: { within: string; at: string; message: RegExp }[];
+  /** An edit that fixes the mistake: replace `at` with this. */
+  fix: string;
+}
+
+const broken: BrokenFixture[] = [
+  {
+    file: "broken/math-call.kernel.ts",
+    code: "KL1004",
+    message: /^Math\.exp runs on the CPU; in a kernel use tl\.exp$/,
+    at: "Math.exp(x)",
+    fix: "tl.exp(x)",
+  },
+  {
+    file: "broken/shape-mismatch.kernel.ts",
+    code: "KL2001",
+    message: /shapes \[64\] and \[128\] don't match/,
+    at: "x + y",
+    related: [
+      { within: "x + y", at: "x", message: /^this is f32\[64\]$/ },
+      { within: "x + y", at: "y", message: /^this is f32\[128\]$/ },
+    ],
+    fix: "x + x",
+  },
+  {
+    file: "broken/while-loop.kernel.ts",
+    code: "KL1003",
+    message: /^while loops aren't supported in kernels; use a counted loop/,
+    at: "while (i < n) {\n    i += 1;\n  }",
+    fix: "for (let j = 0; j < n; j += 1) {\n    i += 1;\n  }",
+  },
+];
+
+const codeOf = (d: vscode.Diagnostic) => (typeof d.code === "object" ? d.code.value : d.code);
+const sameRange = (a: vscode.Range, b: vscode.Range) => a.isEqual(b);
+
+describe("diagnostics", () => {
+  afterEach(async () => {
+    await vscode.commands.executeCommand("workbench.action.revertAndCloseActiveEditor");
+  });
+
+  for (const fixture of broken) {
+    it(`${fixture.file}: ${fixture.code} at ${JSON.stringify(fixture.at.split("\n")[0])}, cleared by a fix`, async () => {
+      const document = await openFixture(fixture.file);
+      const expectedRange = rangeOf(document, fixture.at);
+      const [diagnostic] = await waitFor(`${fixture.code} on ${fixture.file}`, () => {
+        const found = kernelLabDiagnostics(document.uri).filter((d) => codeOf(d) === fixture.code);
+        return found.length > 0 ? found : undefined;
+      });
+      const all = kernelLabDiagnostics(document.uri);
+      assert.equal(all.length, 1, `exactly one diagnostic expected, got ${describeDiagnostics(all)}`);
+      assert.match(diagnostic.message, fixture.message);
+      assert.ok(sameRange(diagnostic.range, expectedRange), `range: got ${describeDiagnostics([diagnostic])}, want ${JSON.stringify(fixture.at)}`);
+      assert.equal(diagnostic.severity, vscode.DiagnosticSeverity.Error);
+      for (const related of fixture.related ?? []) {
+        const within = rangeOf(document, related.within);
+        const offset = document.offsetAt(within.start) + related.within.indexOf(related.at);
+        const want = new vscode.Range(document.positionAt(offset), document.positionAt(offset + related.at.length));
+        const match = diagnostic.relatedInformation?.find((r) => sameRange(r.location.range, want) && related.message.test(r.message));
+        assert.ok(match, `no related location at ${JSON.stringify(related.at)}: ${JSON.stringify(diagnostic.relatedInformation)}`);
+      }
+
+      const edit = new vscode.WorkspaceEdit();
+      edit.replace(document.uri, expectedRange, fixture.fix);
+      assert.ok(await vscode.workspace.applyEdit(edit), "the fixing edit was not applied");
+      await waitFor(`the diagnostics of ${fixture.file} to clear after the fix`, () =>
+        kernelLabDiagnostics(document.uri).length === 0 ? true : undefined,
+      );
+    });
+  }
+
+  it("a valid kernel file has no kernel-lab diagnostics", async () => {
+    const document = await openFixture("vector-add.kernel.ts");
+    // Give the checker time to run: the absence of diagnostics must not just be "not checked yet".
+    await new Promise((r) => setTimeout(r, 1000));
+    assert.equal(describeDiagnostics(kernelLabDiagnostics(document.uri)), "[]");
+  });
+});
