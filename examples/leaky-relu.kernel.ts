@@ -21,7 +21,7 @@ export const leakyRelu = defineRun({
   args: (n) => ({ x_ptr: randn(n), out_ptr: empty(n), slope: 0.01, limit: 1.5, n }),
   outputs: ["out_ptr"],
   reference: ({ x_ptr, slope, limit }) => ({
-    out_ptr: x_ptr.map((x) => Math.min(Math.max(x > 0 ? x : Math.fround(x * slope), -limit), limit)),
+    out_ptr: x_ptr.map((x) => Math.min(Math.max(x > 0 ? x : Math.fround(x * Math.fround(slope)), -limit), limit)),
   }),
   bytes: (n) => 8 * n,
 });

@@ -65,7 +65,9 @@ async function runCommand(cmd: Extract<Command, { kind: "run" }>): Promise<numbe
   const blocks = report.runs.map((r) => formatRun(r, report.adapter));
   if (blocks.length > 0) await write(process.stdout, `${blocks.join("\n\n")}\n`);
   if (report.diagnostics.length > 0) {
-    await write(process.stderr, report.diagnostics.map((d) => formatDiagnostic(d)).join("\n") + "\n");
+    // Having no GPU is about the machine, not a place in the file.
+    const shown = report.diagnostics.map((d) => (outcome === "no-adapter" ? `kernel-lab: ${d.message} (${d.code})` : formatDiagnostic(d)));
+    await write(process.stderr, shown.join("\n") + "\n");
   }
   if (outcome === "mismatch") await write(process.stderr, "kernel-lab: a run did not match its reference.\n");
   return code;

@@ -244,7 +244,7 @@ async function runOneSize(run: CheckedRun, program: CompiledKernel, size: number
     const got = new Map(run.outputs.map((o) => [o, fromStorage(cpuArgs[o] as HostArray, dtypes.get(o) as NumDtype)] as const));
     progress({ phase: "compare", run: run.name, size, message: "Comparing with the reference" });
     const timing: TimingReport = { medianMs: ms, minMs: ms, maxMs: ms, reps: 1, source: "cpu-wall-clock" };
-    return { ...base, ...compare(got), timing };
+    return ordered({ ...base, ...compare(got), timing });
   }
 
   const kernelProgram = { abi: program.abi, wgsl: program.wgsl };
@@ -287,13 +287,13 @@ async function runOneSize(run: CheckedRun, program: CompiledKernel, size: number
     const timingOpts = { maxReps: opts.reps ?? 100, minReps: Math.min(10, opts.reps ?? 10) };
     const timing = await timeLaunches(gpu, kernelProgram, grid, argSets, timingOpts);
     const medianS = timing.medianMs / 1e3;
-    const report: RunReport = {
+    const report: RunReport = ordered({
       ...base,
       ...comparison,
       timing,
       gbps: bytes === null || medianS <= 0 ? null : bytes / medianS / 1e9,
       gflops: flops === null || medianS <= 0 ? null : flops / medianS / 1e9,
-    };
+    });
 
     if (run.baseline) {
       progress({ phase: "baseline", run: run.name, size, message: `Timing ${run.baseline}` });
@@ -354,6 +354,15 @@ async function timeBaseline(
     medianMs: timing.medianMs,
     speedup: timing.medianMs / kernelMedianMs,
     ...(check.correct ? {} : { matchesReference: false }),
+  };
+}
+
+/** The keys in SPEC §4's order, so the JSON reads like the spec. */
+function ordered(r: RunReport): RunReport {
+  return {
+    name: r.name, kernel: r.kernel, size: r.size, constexprs: r.constexprs, grid: r.grid,
+    correct: r.correct, maxAbsDiff: r.maxAbsDiff, maxRelDiff: r.maxRelDiff, mismatches: r.mismatches, firstMismatch: r.firstMismatch,
+    timing: r.timing, gbps: r.gbps, gflops: r.gflops, baseline: r.baseline,
   };
 }
 

@@ -41,7 +41,7 @@ test("a file that does not bundle gives KL3001 at the import, not a stack trace"
   assert.equal(loaded.diagnostics.length, 1);
   const [d] = loaded.diagnostics;
   assert.equal(d.code, "KL3001");
-  assert.equal(d.line, 2);
+  assert.equal(d.line, 3);
   assert.match(d.message, /does-not-exist/);
 });
 

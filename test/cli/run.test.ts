@@ -1,0 +1,192 @@
+// The command line end to end: the built binary on the examples and on fixtures, on the GPU
+// (lavapipe on CI) and with --cpu. Exit codes and the JSON shape are SPEC §4's.
+
+import { before, test } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import * as path from "node:path";
+import { ensureBuilt, root } from "./build";
+
+const env = { ...process.env, XDG_RUNTIME_DIR: process.env.XDG_RUNTIME_DIR ?? "/tmp" };
+
+before(ensureBuilt);
+
+interface Result {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function cli(args: string[], extraEnv: Record<string, string> = {}): Result {
+  const r = spawnSync(process.execPath, ["bin/kernel-lab.js", ...args], {
+    cwd: root,
+    env: { ...env, ...extraEnv },
+    encoding: "utf8",
+    timeout: 300_000,
+  });
+  // No stack traces reach users.
+  assert.doesNotMatch(r.stderr, /^\s+at .*\(.*:\d+:\d+\)$/m, r.stderr);
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+function json(args: string[], extraEnv: Record<string, string> = {}): { code: number | null; report: any } {
+  const r = cli([...args, "--json"], extraEnv);
+  let report: unknown;
+  assert.doesNotThrow(() => (report = JSON.parse(r.stdout)), `stdout is one JSON object:\n${r.stdout}\n${r.stderr}`);
+  return { code: r.code, report };
+}
+
+const RUN_KEYS = [
+  "name", "kernel", "size", "constexprs", "grid", "correct", "maxAbsDiff", "maxRelDiff", "mismatches", "firstMismatch",
+  "timing", "gbps", "gflops", "baseline",
+];
+const EXAMPLES = ["vector-add", "saxpy", "leaky-relu", "int-ops"].map((e) => `examples/${e}.kernel.ts`);
+
+test("run vector-add: human output, exit 0", () => {
+  const r = cli(["run", "examples/vector-add.kernel.ts"]);
+  assert.equal(r.code, 0, r.stderr);
+  const out = r.stdout;
+  assert.match(out, /^vectorAdd \(kernel add_kernel\) · size 98432 · grid \[97, 1, 1\] · BLOCK_SIZE=1024$/m);
+  assert.match(out, /^  Adapter: \S+/m);
+  assert.match(out, /^  Max difference: 0$/m);
+  assert.match(out, /^  Match: true$/m);
+  assert.match(out, /^  Median: [\d.]+ ms \(min [\d.]+, max [\d.]+, \d+ reps\)$/m);
+  assert.match(out, /^  GB\/s: [\d.]+$/m);
+  assert.match(out, /^  builtins\.add: [\d.]+ ms — kernel is [\d.]+× as fast$/m);
+});
+
+test("run --json has SPEC §4's shape, timed with GPU timestamps", () => {
+  const { code, report } = json(["run", "examples/vector-add.kernel.ts"]);
+  assert.equal(code, 0);
+  assert.deepEqual(Object.keys(report), ["file", "adapter", "diagnostics", "runs"]);
+  assert.equal(report.file, "examples/vector-add.kernel.ts");
+  assert.deepEqual(Object.keys(report.adapter), ["vendor", "device", "backend", "description"]);
+  assert.deepEqual(report.diagnostics, []);
+  assert.equal(report.runs.length, 1);
+  const run = report.runs[0];
+  assert.deepEqual(Object.keys(run), RUN_KEYS);
+  assert.equal(run.name, "vectorAdd");
+  assert.equal(run.kernel, "add_kernel");
+  assert.equal(run.size, 98432);
+  assert.deepEqual(run.constexprs, { BLOCK_SIZE: 1024 });
+  assert.deepEqual(run.grid, [97, 1, 1]);
+  assert.equal(run.correct, true);
+  assert.equal(run.mismatches, 0);
+  assert.equal(run.firstMismatch, null);
+  assert.deepEqual(Object.keys(run.timing), ["medianMs", "minMs", "maxMs", "reps", "source"]);
+  assert.equal(run.timing.source, "timestamp-query");
+  assert.ok(run.timing.minMs <= run.timing.medianMs && run.timing.medianMs <= run.timing.maxMs);
+  assert.ok(run.gbps > 0);
+  assert.equal(run.gflops, null);
+  assert.deepEqual(Object.keys(run.baseline), ["name", "medianMs", "speedup"]);
+  assert.equal(run.baseline.name, "builtins.add");
+  assert.ok(Math.abs(run.baseline.speedup - run.baseline.medianMs / run.timing.medianMs) < 1e-9);
+});
+
+for (const example of EXAMPLES) {
+  test(`${example}: the GPU and --cpu both match the reference`, () => {
+    const gpu = json(["run", example]);
+    assert.equal(gpu.code, 0, JSON.stringify(gpu.report.diagnostics));
+    const cpu = json(["run", example, "--cpu"]);
+    assert.equal(cpu.code, 0, JSON.stringify(cpu.report.diagnostics));
+    assert.equal(cpu.report.adapter.backend, "cpu");
+    for (const r of [...gpu.report.runs, ...cpu.report.runs]) assert.equal(r.correct, true, JSON.stringify(r));
+    assert.equal(cpu.report.runs[0].timing.source, "cpu-wall-clock");
+    assert.equal(cpu.report.runs[0].size, gpu.report.runs[0].size);
+  });
+}
+
+test("--sweep gives one entry per size; --size picks one", () => {
+  const sweep = json(["run", "examples/int-ops.kernel.ts", "--sweep", "--reps", "10"]);
+  assert.equal(sweep.code, 0);
+  assert.deepEqual(sweep.report.runs.map((r: { size: number }) => r.size), [10_007, 300, 65_539, 262_147]);
+  const one = json(["run", "examples/saxpy.kernel.ts", "--size", "777", "--cpu"]);
+  assert.equal(one.code, 0);
+  assert.deepEqual(one.report.runs.map((r: { size: number; grid: number[] }) => [r.size, r.grid]), [[777, [2, 1, 1]]]);
+});
+
+test("a wrong kernel: Match: false, exit 1, the first mismatch", () => {
+  const human = cli(["run", "test/fixtures/mismatch.kernel.ts"]);
+  assert.equal(human.code, 1);
+  assert.match(human.stdout, /^  Match: false$/m);
+  assert.match(human.stdout, /^  First mismatch: out_ptr\[896\] = NaN, expected [\d.e-]+ \(104 elements differ\)$/m);
+  for (const flags of [[], ["--cpu"]]) {
+    const { code, report } = json(["run", "test/fixtures/mismatch.kernel.ts", ...flags]);
+    assert.equal(code, 1);
+    const [tail, shifted] = report.runs;
+    assert.equal(tail.correct, false);
+    assert.equal(tail.mismatches, 104);
+    assert.equal(tail.firstMismatch.output, "out_ptr");
+    assert.equal(tail.firstMismatch.index, 896);
+    assert.equal(tail.firstMismatch.got, null, "NaN serialises as null");
+    assert.equal(typeof tail.firstMismatch.expected, "number");
+    assert.equal(shifted.correct, false);
+    assert.equal(shifted.firstMismatch.index, 0);
+  }
+});
+
+test("an unsupported construct: one exact diagnostic line, exit 2", () => {
+  const check = cli(["check", "test/fixtures/unsupported.kernel.ts"]);
+  assert.equal(check.code, 2);
+  const lines = check.stdout.trimEnd().split("\n");
+  assert.equal(lines.length, 1);
+  assert.match(lines[0], /^test\/fixtures\/unsupported\.kernel\.ts:8:3 - error KL1003: .*while/);
+  const run = json(["run", "test/fixtures/unsupported.kernel.ts"]);
+  assert.equal(run.code, 2);
+  assert.deepEqual(run.report.runs, []);
+  const [d] = run.report.diagnostics;
+  assert.deepEqual([d.file, d.line, d.column, d.severity, d.code], ["test/fixtures/unsupported.kernel.ts", 8, 3, "error", "KL1003"]);
+  assert.deepEqual(Object.keys(d).slice(0, 8), ["file", "line", "column", "endLine", "endColumn", "severity", "code", "message"]);
+});
+
+test("a bad run definition: its KL3xxx message, exit 4", () => {
+  const r = cli(["run", "test/fixtures/bad-run.kernel.ts"]);
+  assert.equal(r.code, 4);
+  assert.match(r.stderr, /^test\/fixtures\/bad-run\.kernel\.ts:10:14 - error KL3017: Run 'missingArg', `args`: no value for kernel parameter 'n' \(i32\)\. Add `n: a number`\.$/m);
+  const bundle = json(["run", "test/fixtures/bad-import.kernel.ts"]);
+  assert.equal(bundle.code, 4);
+  assert.equal(bundle.report.diagnostics[0].code, "KL3001");
+  const unknown = cli(["run", "examples/vector-add.kernel.ts", "--run", "nope"]);
+  assert.equal(unknown.code, 4);
+  assert.match(unknown.stderr, /KL3004: No run named 'nope' in this file; its runs are: vectorAdd\./);
+});
+
+test("no GPU adapter: exit 3 and how to get one", () => {
+  const r = cli(["run", "examples/vector-add.kernel.ts"], { VK_ICD_FILENAMES: "/nonexistent" });
+  assert.equal(r.code, 3);
+  assert.match(r.stderr, /kernel-lab: No GPU adapter found.*Vulkan driver.*lavapipe/);
+  const j = json(["run", "examples/vector-add.kernel.ts"], { VK_ICD_FILENAMES: "/nonexistent" });
+  assert.equal(j.code, 3);
+  assert.equal(j.report.adapter, null);
+  assert.equal(j.report.diagnostics[0].code, "KL4001");
+  // --cpu needs no adapter.
+  assert.equal(cli(["run", "examples/vector-add.kernel.ts", "--cpu"], { VK_ICD_FILENAMES: "/nonexistent" }).code, 0);
+});
+
+test("wgsl prints the generated WGSL", () => {
+  const r = cli(["wgsl", "examples/vector-add.kernel.ts"]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /@compute @workgroup_size\(\d+\)/);
+  assert.match(r.stdout, /BLOCK_SIZE=1024/);
+  const small = cli(["wgsl", "examples/vector-add.kernel.ts", "--kernel", "add_kernel", "--constexpr", "BLOCK_SIZE=128"]);
+  assert.equal(small.code, 0, small.stderr);
+  assert.match(small.stdout, /BLOCK_SIZE=128/);
+  assert.equal(cli(["wgsl", "examples/vector-add.kernel.ts", "--kernel", "nope"]).code, 4);
+});
+
+test("check prints nothing and exits 0 on the examples", () => {
+  const r = cli(["check", ...EXAMPLES]);
+  assert.equal(r.code, 0, r.stdout);
+  assert.equal(r.stdout, "");
+});
+
+test("--help, --version, bad usage", () => {
+  const help = cli(["--help"]);
+  assert.equal(help.code, 0);
+  assert.match(help.stdout, /kernel-lab run FILE|run FILE/);
+  const version = cli(["--version"]);
+  assert.equal(version.stdout.trim(), require("../../package.json").version);
+  const bad = cli(["run"]);
+  assert.equal(bad.code, 4);
+  assert.match(bad.stderr, /^kernel-lab: Usage: kernel-lab run FILE/);
+});
