@@ -47,11 +47,6 @@ export interface RunHandle {
 
 let kernelCount = 0;
 
-/** Called by the harness before it executes a file, so ordinals count from 0 in each file. */
-export function resetKernelOrdinals(): void {
-  kernelCount = 0;
-}
-
 export function kernel(fn: (...args: never[]) => unknown, name?: string): KernelHandle {
   if (typeof fn !== "function") throw new TypeError("kernel(fn) expects a function expression or an arrow function");
   return Object.freeze({ kind: "kernel", name: fn.name || name || "", ordinal: kernelCount++, [BRAND]: true as const }) as KernelHandle;
