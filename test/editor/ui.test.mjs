@@ -1,0 +1,169 @@
+// The UI as a person uses it, in Chromium (Playwright) on code-server: open
+// examples/vector-add.kernel.ts, F1 → "Kernel Lab: Run Kernel", read the correctness and timing
+// tables out of the results webview, save screenshots to test-results/.
+//   --installed   load the extension installed from the .vsix (.vscode-test/installed-extensions/,
+//                 see vsix.test.mjs) instead of the working tree
+//   --docs        also make docs/screenshot-*.png: a sweep with its plot, and an inline diagnostic
+// Prints one line per check and `N passed, N failed`.
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { launchBrowser, onExit, repoRoot, startCodeServer } from "./code-server.mjs";
+
+const argv = process.argv.slice(2);
+const installed = argv.includes("--installed");
+const docs = argv.includes("--docs");
+const timeLimitS = Number(process.env.KERNEL_LAB_UI_TEST_LIMIT_S ?? 240);
+const resultsDir = join(repoRoot, "test-results");
+mkdirSync(resultsDir, { recursive: true });
+
+let passed = 0;
+let failed = 0;
+let server;
+let browser;
+const cleanup = onExit(() => server?.close());
+
+async function finish() {
+  await browser?.browser.close().catch(() => {});
+  cleanup();
+  console.log(`${passed} passed, ${failed} failed`);
+  process.exit(failed ? 1 : 0);
+}
+
+setTimeout(async () => {
+  console.log(`  ✗ the UI test did not finish within ${timeLimitS} s`);
+  failed++;
+  await shoot("ui-timeout.png");
+  await finish();
+}, timeLimitS * 1000).unref();
+
+/** One check; a failure skips the checks that depend on it (they are counted as failed too). */
+async function check(title, body) {
+  const started = Date.now();
+  try {
+    const note = await body();
+    passed++;
+    console.log(`  ✔ ${title} (${Date.now() - started} ms)${note ? `\n      ${note}` : ""}`);
+  } catch (error) {
+    failed++;
+    console.log(`  ✗ ${title} (${Date.now() - started} ms): ${error.message.split("\n").slice(0, 6).join("\n      ")}`);
+    await shoot(`ui-failure-${passed + failed}.png`);
+    throw error;
+  }
+}
+
+async function shoot(name, also) {
+  if (!browser) return;
+  try {
+    await browser.page.screenshot({ path: join(resultsDir, name) });
+    if (also) await browser.page.screenshot({ path: also });
+  } catch (error) {
+    console.log(`      (no screenshot ${name}: ${error.message})`);
+  }
+}
+
+// ---------------------------------------------------------------------------- the workbench
+
+const page = () => browser.page;
+/** The results panel's page, inside the webview's two frames. */
+const resultsFrame = () => page().frameLocator("iframe.webview.ready").frameLocator("#active-frame");
+
+async function palette(commandTitle) {
+  await page().keyboard.press("F1");
+  const input = page().locator(".quick-input-widget input");
+  await input.waitFor({ state: "visible", timeout: 10_000 });
+  await input.fill(`>${commandTitle}`);
+  const row = page().locator(".quick-input-list .monaco-list-row", { hasText: commandTitle }).first();
+  await row.waitFor({ state: "visible", timeout: 15_000 });
+  await input.press("Enter");
+}
+
+async function openFile(relativePath) {
+  await page().keyboard.press("Control+P");
+  const input = page().locator(".quick-input-widget input");
+  await input.waitFor({ state: "visible", timeout: 10_000 });
+  await input.fill(relativePath);
+  const name = relativePath.split("/").pop();
+  await page().locator(".quick-input-list .monaco-list-row", { hasText: name }).first().waitFor({ timeout: 20_000 });
+  await input.press("Enter");
+  await page().locator(`.tab.active[aria-label^="${name}"]`).waitFor({ timeout: 20_000 });
+  // The editor has the text once the first line is drawn.
+  await page().locator(".monaco-editor .view-lines").first().waitFor({ timeout: 20_000 });
+}
+
+/** Rows of a two-column table in the results page, as { label: value }. */
+async function factsTable(testId) {
+  const rows = resultsFrame().locator(`[data-testid="${testId}"] tr`);
+  const facts = {};
+  for (let i = 0; i < (await rows.count()); i++) {
+    const label = (await rows.nth(i).locator("th").textContent())?.trim();
+    const value = (await rows.nth(i).locator("td").textContent())?.trim();
+    if (label) facts[label] = value;
+  }
+  return facts;
+}
+
+async function waitForVerdict(timeoutMs) {
+  const verdict = resultsFrame().locator('[data-testid="verdict"]').first();
+  await verdict.waitFor({ state: "visible", timeout: timeoutMs });
+  // A running banner keeps the previous results dimmed under it: wait until the banner is gone.
+  await resultsFrame().locator(".banner.running").waitFor({ state: "detached", timeout: timeoutMs });
+  return (await verdict.textContent())?.trim();
+}
+
+// ---------------------------------------------------------------------------------- the test
+
+console.log(`UI test: code-server + Chromium, extension ${installed ? "installed from the .vsix" : "from the working tree"}`);
+try {
+  await check("code-server and the workbench start", async () => {
+    server = await startCodeServer(installed ? { extensionsDir: join(repoRoot, ".vscode-test/installed-extensions") } : {});
+    browser = await launchBrowser({ width: 1600, height: 1000 });
+    const url = server.workbenchUrl({ folder: repoRoot, ...(installed ? {} : { extensionDevelopmentPath: repoRoot }) });
+    await page().goto(url);
+    await page().locator(".monaco-workbench").waitFor({ timeout: 60_000 });
+    await page().locator(".part.statusbar").waitFor({ timeout: 60_000 });
+  });
+
+  await check("opens examples/vector-add.kernel.ts", () => openFile("examples/vector-add.kernel.ts"));
+
+  await check('F1 → "Kernel Lab: Run Kernel" shows a matching, timed run in the results panel', async () => {
+    await palette("Kernel Lab: Run Kernel");
+    const verdict = await waitForVerdict(120_000);
+    const correctness = await factsTable("correctness");
+    const timing = await factsTable("timing");
+    const adapter = (await resultsFrame().locator('[data-testid="adapter"]').innerText())?.replace(/\s+/g, " ").trim();
+    if (!/^✓/.test(verdict ?? "")) throw new Error(`verdict: ${verdict}`);
+    if (!/true/.test(correctness.Match ?? "")) throw new Error(`correctness table: ${JSON.stringify(correctness)}`);
+    if (!/\d.*(ms|µs|us|s)\b/.test(timing.Median ?? "")) throw new Error(`timing table: ${JSON.stringify(timing)}`);
+    await shoot("ui-run.png");
+    return `${adapter} | Match ${correctness.Match}, max abs diff ${correctness["Max abs diff"]} | median ${timing.Median}, ${timing.Bandwidth ?? ""} ${timing.Speedup ? `speedup ${timing.Speedup}` : ""}`;
+  });
+
+  if (docs) {
+    await check("docs: a sweep with its plot, next to a kernel with an inline diagnostic", async () => {
+      await openFile("examples/leaky-relu.kernel.ts");
+      await palette("Kernel Lab: Sweep Kernel");
+      await waitForVerdict(180_000);
+      await resultsFrame().locator("canvas").first().waitFor({ state: "visible", timeout: 20_000 });
+      // A mistake typed into the kernel (not saved): Math.max instead of tl.maximum.
+      await page().locator(".monaco-editor .view-lines").first().click();
+      await page().keyboard.press("Control+H");
+      const find = page().locator(".find-widget .monaco-findInput textarea, .find-widget .monaco-findInput input").first();
+      await find.fill("tl.maximum");
+      const replace = page().locator(".find-widget .replace-input textarea, .find-widget .replace-input input").first();
+      await replace.fill("Math.max");
+      await page().keyboard.press("Control+Alt+Enter");
+      await page().keyboard.press("Escape");
+      const squiggle = page().locator(".monaco-editor .squiggly-error").first();
+      await squiggle.waitFor({ state: "visible", timeout: 20_000 });
+      await squiggle.hover();
+      await page().locator(".monaco-hover").filter({ hasText: "KL1004" }).first().waitFor({ state: "visible", timeout: 10_000 }).catch(() => {});
+      await page().waitForTimeout(500);
+      await shoot("ui-sweep-diagnostic.png", join(repoRoot, "docs/screenshot-editor.png"));
+      await page().keyboard.press("Escape");
+      await palette("File: Revert File");
+    });
+  }
+} catch {
+  // Reported by check(); the checks after a failed one depend on it.
+}
+await finish();
