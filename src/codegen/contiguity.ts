@@ -1,10 +1,9 @@
 // Axis analysis, reduced to what wide memory access needs (Triton: lib/Analysis/AxisInfo.cpp):
-// how an integer or pointer block changes from one element to the next along its flat index.
+// how an integer or pointer block changes from one element to the next along its last axis.
 // `pid * BLOCK + tl.arange(0, BLOCK)` has stride 1, so `ptr + offsets` addresses a run of
 // consecutive elements and a run of 4 registers (layout.ts) can be one vec4 load or store.
 
 import type { Value } from "../ir/ir";
-import { numel } from "../ir/ir";
 
 /** Elements per step of the flat index, or undefined when it isn't a constant. */
 export type Stride = number | undefined;
@@ -27,11 +26,17 @@ export class ContiguityAnalysis {
         return 0;
       case "arange":
         return 1;
-      case "reshape":
-        // Same elements in the same flat order.
-        return this.stride(v.value);
-      case "broadcast":
-        return numel(v.value.type.shape) === 1 ? 0 : undefined;
+      case "reshape": {
+        // Same elements in the same flat order: the last axis keeps its stride if it keeps its extent.
+        const from = v.value.type.shape;
+        const to = v.type.shape;
+        if (to[to.length - 1] === 1) return 0;
+        return from[from.length - 1] === to[to.length - 1] ? this.stride(v.value) : undefined;
+      }
+      case "broadcast": {
+        const from = v.value.type.shape;
+        return from[from.length - 1] === 1 ? 0 : this.stride(v.value);
+      }
       case "cast":
         return this.stride(v.value);
       case "ptrAdd":

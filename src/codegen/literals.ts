@@ -8,7 +8,13 @@ export function wgslType(dtype: Dtype): string {
 
 const bits = new DataView(new ArrayBuffer(4));
 
-/** A WGSL literal of `dtype`; NaN and infinities (which WGSL can't spell) go through bitcast. */
+/** A module-scope zero the shader reads at run time (see `literal`). */
+export const RUNTIME_ZERO = "kl_zero";
+
+/**
+ * A WGSL literal of `dtype`. WGSL can't spell NaN or infinities, and rejects constant expressions
+ * that produce them, so those are a bitcast of a run-time value (the bits plus RUNTIME_ZERO).
+ */
 export function literal(value: number, dtype: Dtype): string {
   switch (dtype) {
     case "bool":
@@ -23,7 +29,7 @@ export function literal(value: number, dtype: Dtype): string {
       const suffix = dtype === "f32" ? "f" : "h";
       if (!Number.isFinite(value)) {
         bits.setFloat32(0, value);
-        const f32 = `bitcast<f32>(0x${bits.getUint32(0).toString(16)}u)`;
+        const f32 = `bitcast<f32>(0x${bits.getUint32(0).toString(16)}u + ${RUNTIME_ZERO})`;
         return dtype === "f32" ? f32 : `f16(${f32})`;
       }
       const text = Object.is(value, -0) ? "-0.0" : String(value);

@@ -9,8 +9,9 @@ import type { Dtype, KernelIR, Stmt, Value, ValueType, Variable } from "../ir/ir
 import { assertNever, numel } from "../ir/ir";
 import type { KernelAbi, StorageBinding, Target, UniformScalar } from "./abi";
 import { chooseWorkgroupSize, layoutOf, registerOffset, type BlockLayout } from "./layout";
-import { literal, wgslType } from "./literals";
+import { RUNTIME_ZERO, literal, wgslType } from "./literals";
 import { ContiguityAnalysis } from "./contiguity";
+import { emitDot, emitReduce, emitRearrange, type Emitter } from "./collective";
 
 export interface WgslResult {
   wgsl?: string;
@@ -45,7 +46,7 @@ class CodegenError extends Error {
   }
 }
 
-class WgslGenerator {
+class WgslGenerator implements Emitter {
   readonly log = new DiagnosticLog();
   private readonly lines: string[] = [];
   private indent = 1;
@@ -56,6 +57,9 @@ class WgslGenerator {
   private readonly contiguity = new ContiguityAnalysis();
   /** Buffers read or written as vec4 somewhere: every access to them goes through [i >> 2][i & 3]. */
   private readonly wideBuffers = new Set<string>();
+  /** Workgroup arrays by name: dtype and element count (the largest any use asked for). */
+  private readonly scratchArrays = new Map<string, { dtype: Dtype; size: number }>();
+  private freshCount = 0;
 
   constructor(
     private readonly ir: KernelIR,
@@ -94,9 +98,20 @@ class WgslGenerator {
     for (const s of this.scalars) header.push(`  s_${s.name}: ${s.dtype},`);
     for (let i = word; i < uniformWords; i++) header.push(`  _pad${i}: u32,`);
     header.push("}", "", "@group(0) @binding(0) var<uniform> params: Params;");
+    if (this.lines.some((l) => l.includes(RUNTIME_ZERO))) header.push(`var<private> ${RUNTIME_ZERO}: u32 = 0u;`);
     for (const b of this.buffers.values()) {
       const element = b.vectorWidth === 4 ? `vec4<${wgslType(b.dtype)}>` : wgslType(b.dtype);
       header.push(`@group(0) @binding(${b.binding}) var<storage, ${b.access}> b_${b.name}: array<${element}>;`);
+    }
+    let workgroupBytes = 0;
+    for (const [name, { dtype, size }] of this.scratchArrays) {
+      header.push(`var<workgroup> ${name}: array<${wgslType(dtype)}, ${size}>;`);
+      workgroupBytes += size * (dtype === "f16" ? 2 : 4);
+    }
+    if (workgroupBytes > this.target.maxWorkgroupStorageBytes) {
+      const parts = [...this.scratchArrays].map(([name, { dtype, size }]) => `${name.split("_")[1]}: ${size} × ${dtype}`).join(", ");
+      this.log.error(Codes.workgroupMemory, this.ir.span, `this kernel needs ${workgroupBytes} bytes of workgroup memory (${parts}) but the adapter allows ${this.target.maxWorkgroupStorageBytes}; use smaller blocks (the blocks passed to tl.dot, reductions and broadcasts are staged there)`);
+      return { diagnostics: this.log.diagnostics };
     }
     header.push(
       "",
@@ -120,7 +135,7 @@ class WgslGenerator {
       uniformWords,
       scalars: this.scalars,
       buffers: [...this.buffers.values()],
-      workgroupBytes: 0,
+      workgroupBytes,
       features: this.usesF16 ? ["shader-f16"] : [],
     };
     return { wgsl, abi, diagnostics: this.log.diagnostics };
@@ -128,7 +143,7 @@ class WgslGenerator {
 
   // ── statements ──────────────────────────────────────────────────────────────────────────────
 
-  private emit(line: string): void {
+  emit(line: string): void {
     this.lines.push("  ".repeat(this.indent) + line);
   }
 
@@ -136,7 +151,7 @@ class WgslGenerator {
     for (const s of body) this.statement(s);
   }
 
-  private nested(fn: () => void): void {
+  nested(fn: () => void): void {
     this.indent++;
     fn();
     this.indent--;
@@ -295,13 +310,11 @@ class WgslGenerator {
       case "arange":
         this.registers(v.type, (j) => this.emit(`let ${valueName(v, j)} = ${v.start === 0 ? this.elementIndex(v.type, j) : `${this.elementIndex(v.type, j)} + ${literal(v.start, "i32")}`};`));
         return;
-      case "broadcast": {
-        const src = v.value;
-        if (numel(src.type.shape) === 1) return; // a view of the single element
-        throw new CodegenError(Codes.internal, v, "broadcasting a block along an axis is not supported by the WGSL generator yet");
-      }
+      case "broadcast":
+        if (numel(v.value.type.shape) === 1) return; // a view of the single element
+        return emitRearrange(this, v);
       case "trans":
-        throw new CodegenError(Codes.internal, v, "tl.trans is not supported by the WGSL generator yet");
+        return emitRearrange(this, v);
       case "cast":
         return this.elementwise(v, (j) => `${this.typeOf(v.type)}(${this.reg(v.value, j)})`);
       case "unary":
@@ -371,9 +384,9 @@ class WgslGenerator {
       case "readVar":
         return this.elementwise(v, (j) => varName(v.variable, j, v.variable.type));
       case "reduce":
-        throw new CodegenError(Codes.internal, v, `tl.${v.fn} is not supported by the WGSL generator yet`);
+        return emitReduce(this, v);
       case "dot":
-        throw new CodegenError(Codes.internal, v, "tl.dot is not supported by the WGSL generator yet");
+        return emitDot(this, v);
       default:
         return assertNever(v, "value");
     }
@@ -391,7 +404,7 @@ class WgslGenerator {
 
   private readonly layoutCache = new Map<number, BlockLayout>();
 
-  private layout(type: ValueType): BlockLayout {
+  layout(type: ValueType): BlockLayout {
     const n = numel(type.shape);
     let layout = this.layoutCache.get(n);
     if (!layout) {
@@ -407,7 +420,7 @@ class WgslGenerator {
   private readonly laneVectors = new Set<number>();
 
   /** The flat element index (i32) register j holds, as a WGSL expression. */
-  private elementIndex(type: ValueType, j: number): string {
+  elementIndex(type: ValueType, j: number): string {
     const layout = this.layout(type);
     if (layout.numel === 1) return "0";
     if (layout.replicated) return `i32(lid & ${layout.numel - 1}u)`;
@@ -417,7 +430,7 @@ class WgslGenerator {
   }
 
   /** A WGSL expression for register j of value v (its only register if v is a scalar). */
-  private reg(v: Value, j: number): string {
+  reg(v: Value, j: number): string {
     if (v.op === "const") return literal(v.value, this.dtype(v.type));
     if (v.type.kind === "pointer" && v.op === "param") return "0i";
     if (v.op === "splat") return this.reg(v.value, 0);
@@ -427,14 +440,34 @@ class WgslGenerator {
     return valueName(v, j);
   }
 
-  private dtype(type: ValueType): Dtype {
+  dtype(type: ValueType): Dtype {
     return type.kind === "pointer" ? "i32" : type.dtype;
   }
 
-  private typeOf(type: ValueType): string {
+  typeOf(type: ValueType): string {
     const d = this.dtype(type);
     if (d === "f16") this.usesF16 = true;
     return wgslType(d);
+  }
+
+  get workgroupSize(): number {
+    return this.w;
+  }
+
+  valueName(v: Value, j: number): string {
+    return valueName(v, j);
+  }
+
+  scratch(slot: string, dtype: Dtype, size: number): string {
+    const name = `sm_${slot}_${dtype}`;
+    const known = this.scratchArrays.get(name);
+    this.scratchArrays.set(name, { dtype, size: Math.max(size, known?.size ?? 0) });
+    if (dtype === "f16") this.usesF16 = true;
+    return name;
+  }
+
+  fresh(prefix: string): string {
+    return `${prefix}${this.freshCount++}`;
   }
 }
 

@@ -1,0 +1,292 @@
+// Operations whose result elements need elements held by other invocations: broadcasts and
+// transposes of loaded data, reductions, and tl.dot. They go through workgroup memory:
+// every invocation writes its registers at their flat element indices, a barrier, then each
+// reads what its own registers need. A barrier also comes first, so an earlier reader of the
+// same scratch array is done before it is overwritten. Values computed from indices alone
+// (tl.arange, scalars, arithmetic on them) are recomputed instead (`rematerialize`).
+
+import type { Dtype, ReduceFn, Shape, Value, ValueType } from "../ir/ir";
+import { numel } from "../ir/ir";
+import type { BlockLayout } from "./layout";
+import { literal } from "./literals";
+
+/** What the collective lowering needs from the generator. */
+export interface Emitter {
+  readonly workgroupSize: number;
+  emit(line: string): void;
+  nested(fn: () => void): void;
+  reg(v: Value, j: number): string;
+  layout(type: ValueType): BlockLayout;
+  elementIndex(type: ValueType, j: number): string;
+  typeOf(type: ValueType): string;
+  dtype(type: ValueType): Dtype;
+  valueName(v: Value, j: number): string;
+  /** A workgroup array of at least `size` elements of `dtype` in scratch slot `slot`. */
+  scratch(slot: string, dtype: Dtype, size: number): string;
+  fresh(prefix: string): string;
+}
+
+/** `[r, c]` of flat index `e` in a 2-D shape, as WGSL expressions. */
+function rowCol(shape: Shape, e: string): [string, string] {
+  const n = shape[shape.length - 1];
+  return shape.length === 1 ? ["0", e] : [`(${e} / ${n})`, `(${e} % ${n})`];
+}
+
+/**
+ * The flat index in `from` of the element a broadcast to `to` reads at flat index `e`
+ * (same rank; size-1 axes of `from` stretch).
+ */
+function broadcastSource(from: Shape, to: Shape, e: string): string {
+  if (from.length === 1) return from[0] === 1 ? "0" : e;
+  const [r, c] = rowCol(to, e);
+  const row = from[0] === 1 ? "0" : r;
+  const col = from[1] === 1 ? "0" : c;
+  return from[1] === 1 ? row : row === "0" ? col : `(${row} * ${from[1]} + ${col})`;
+}
+
+/** The flat index in the [m, n] source of a transpose's element at flat index `e` of [n, m]. */
+function transposeSource(from: Shape, e: string): string {
+  const [m, n] = from;
+  return `((${e} % ${m}) * ${n} + ${e} / ${m})`;
+}
+
+/**
+ * A WGSL expression for `v`'s element at flat index `e`, when `v` is computed from indices,
+ * constants and scalars only; undefined when it depends on memory or variables.
+ */
+export function rematerialize(ctx: Emitter, v: Value, e: string, depth = 0): string | undefined {
+  if (depth > 24) return undefined;
+  if (v.type.shape.length === 0 || numel(v.type.shape) === 1) return ctx.reg(v, 0);
+  const at = (x: Value, idx = e) => rematerialize(ctx, x, idx, depth + 1);
+  switch (v.op) {
+    case "arange":
+      return v.start === 0 ? `(${e})` : `(${e} + ${literal(v.start, "i32")})`;
+    case "splat":
+      return ctx.reg(v.value, 0);
+    case "reshape":
+      return at(v.value);
+    case "broadcast":
+      return at(v.value, broadcastSource(v.value.type.shape, v.type.shape, e));
+    case "trans":
+      return at(v.value, transposeSource(v.value.type.shape, e));
+    case "cast": {
+      const x = at(v.value);
+      return x && `${ctx.typeOf(v.type)}(${x})`;
+    }
+    case "ptrAdd": {
+      const p = at(v.ptr);
+      const o = at(v.offset);
+      return p && o && `(${p} + ${o})`;
+    }
+    case "binary": {
+      const a = at(v.lhs);
+      const b = at(v.rhs);
+      if (!a || !b) return undefined;
+      const op = { add: "+", sub: "-", mul: "*", div: "/", mod: "%", and: "&", or: "|", xor: "^", lt: "<", le: "<=", gt: ">", ge: ">=", eq: "==", ne: "!=", land: "&&", lor: "||", shl: "<<", shr: ">>" }[v.fn];
+      if (v.fn === "shl" || v.fn === "shr") return `(${a} ${op} (u32(${b}) & 31u))`;
+      return `(${a} ${op} ${b})`;
+    }
+    case "unary": {
+      const x = at(v.value);
+      if (!x) return undefined;
+      if (v.fn === "neg") return ctx.dtype(v.type) === "u32" ? `(0u - ${x})` : `(-${x})`;
+      return v.fn === "not" ? `(!${x})` : `(~${x})`;
+    }
+    case "where": {
+      const c = at(v.cond);
+      const a = at(v.a);
+      const b = at(v.b);
+      return c && a && b && `select(${b}, ${a}, ${c})`;
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** Writes every element of `v` into a scratch array (after a barrier) and returns its name. */
+function stage(ctx: Emitter, v: Value, slot: string): string {
+  const layout = ctx.layout(v.type);
+  const array = ctx.scratch(slot, ctx.dtype(v.type), layout.numel);
+  const write = () => {
+    for (let j = 0; j < layout.ept; j++) ctx.emit(`${array}[${ctx.elementIndex(v.type, j)}] = ${ctx.reg(v, j)};`);
+  };
+  if (layout.replicated) {
+    ctx.emit(`if (lid < ${layout.numel}u) {`);
+    ctx.nested(write);
+    ctx.emit("}");
+  } else {
+    write();
+  }
+  return array;
+}
+
+/** A broadcast or transpose of a block: recomputed when possible, else through workgroup memory. */
+export function emitRearrange(ctx: Emitter, v: Value & { op: "broadcast" | "trans" }): void {
+  const layout = ctx.layout(v.type);
+  const source = (e: string) => (v.op === "trans" ? transposeSource(v.value.type.shape, e) : broadcastSource(v.value.type.shape, v.type.shape, e));
+  const recomputed = Array.from({ length: layout.ept }, (_, j) => rematerialize(ctx, v, ctx.elementIndex(v.type, j)));
+  if (recomputed.every((x) => x !== undefined)) {
+    recomputed.forEach((x, j) => ctx.emit(`let ${ctx.valueName(v, j)} = ${x};`));
+    return;
+  }
+  ctx.emit("workgroupBarrier();");
+  const array = stage(ctx, v.value, "x");
+  ctx.emit("workgroupBarrier();");
+  for (let j = 0; j < layout.ept; j++) ctx.emit(`let ${ctx.valueName(v, j)} = ${array}[${source(ctx.elementIndex(v.type, j))}];`);
+}
+
+function identity(fn: ReduceFn, dtype: Dtype): string {
+  if (fn === "sum") return literal(0, dtype);
+  const low = fn === "max" || fn === "argmax";
+  switch (dtype) {
+    case "f32":
+    case "f16":
+      return literal(low ? -Infinity : Infinity, dtype);
+    case "i32":
+      return literal(low ? -2147483648 : 2147483647, "i32");
+    case "u32":
+      return literal(low ? 0 : 4294967295, "u32");
+    case "bool":
+      return low ? "false" : "true";
+  }
+}
+
+function combine(fn: Exclude<ReduceFn, "argmax">, a: string, b: string): string {
+  return fn === "sum" ? `(${a} + ${b})` : fn === "max" ? `max(${a}, ${b})` : `min(${a}, ${b})`;
+}
+
+/** tl.sum / max / min / argmax. */
+export function emitReduce(ctx: Emitter, v: Value & { op: "reduce" }): void {
+  if (v.type.shape.length === 0) return reduceToScalar(ctx, v);
+  return reduceAxis(ctx, v);
+}
+
+/**
+ * A block to one scalar: each invocation combines its own registers, then a tree over the
+ * workgroup in workgroup memory (log2(W) barrier steps). Every invocation gets the result.
+ */
+function reduceToScalar(ctx: Emitter, v: Value & { op: "reduce" }): void {
+  const src = v.value;
+  const layout = ctx.layout(src.type);
+  const t = ctx.typeOf(src.type);
+  const dtype = ctx.dtype(src.type);
+  const w = ctx.workgroupSize;
+  const p = ctx.fresh("part");
+  const argmax = v.fn === "argmax";
+  const pi = `${p}_i`;
+  ctx.emit(`var ${p}: ${t} = ${identity(v.fn, dtype)};`);
+  if (argmax) ctx.emit(`var ${pi}: i32 = 2147483647;`);
+  const take = (j: number) => {
+    const x = ctx.reg(src, j);
+    if (!argmax) return ctx.emit(`${p} = ${combine(v.fn as Exclude<ReduceFn, "argmax">, p, x)};`);
+    const e = ctx.elementIndex(src.type, j);
+    ctx.emit(`if (${x} > ${p} || (${x} == ${p} && ${e} < ${pi})) { ${p} = ${x}; ${pi} = ${e}; }`);
+  };
+  if (layout.replicated) {
+    ctx.emit(`if (lid < ${layout.numel}u) {`);
+    ctx.nested(() => take(0));
+    ctx.emit("}");
+  } else {
+    for (let j = 0; j < layout.ept; j++) take(j);
+  }
+  if (w === 1) {
+    ctx.emit(`let ${ctx.valueName(v, 0)} = ${argmax ? pi : p};`);
+    return;
+  }
+  const sm = ctx.scratch("r", dtype, w);
+  const smi = argmax ? ctx.scratch("ri", "i32", w) : "";
+  ctx.emit("workgroupBarrier();");
+  ctx.emit(`${sm}[lid] = ${p};`);
+  if (argmax) ctx.emit(`${smi}[lid] = ${pi};`);
+  for (let s = w / 2; s >= 1; s /= 2) {
+    ctx.emit("workgroupBarrier();");
+    ctx.emit(`if (lid < ${s}u) {`);
+    ctx.nested(() => {
+      if (!argmax) {
+        ctx.emit(`${sm}[lid] = ${combine(v.fn as Exclude<ReduceFn, "argmax">, `${sm}[lid]`, `${sm}[lid + ${s}u]`)};`);
+        return;
+      }
+      ctx.emit(`let b = ${sm}[lid + ${s}u];`);
+      ctx.emit(`let bi = ${smi}[lid + ${s}u];`);
+      ctx.emit(`if (b > ${sm}[lid] || (b == ${sm}[lid] && bi < ${smi}[lid])) { ${sm}[lid] = b; ${smi}[lid] = bi; }`);
+    });
+    ctx.emit("}");
+  }
+  ctx.emit("workgroupBarrier();");
+  ctx.emit(`let ${ctx.valueName(v, 0)} = ${argmax ? `${smi}[0]` : `${sm}[0]`};`);
+}
+
+/** A 2-D block along one axis: staged in workgroup memory; each output element loops over the axis. */
+function reduceAxis(ctx: Emitter, v: Value & { op: "reduce" }): void {
+  const src = v.value;
+  const [m, n] = src.type.shape;
+  const t = ctx.typeOf(src.type);
+  const dtype = ctx.dtype(src.type);
+  ctx.emit("workgroupBarrier();");
+  const array = stage(ctx, src, "x");
+  ctx.emit("workgroupBarrier();");
+  const out = ctx.layout(v.type);
+  const length = v.axis === 0 ? m : n;
+  for (let j = 0; j < out.ept; j++) {
+    const e = ctx.elementIndex(v.type, j);
+    const name = ctx.valueName(v, j);
+    const acc = ctx.fresh("acc");
+    const index = (k: string) => (v.axis === 0 ? `${k} * ${n} + ${e}` : `${e} * ${n} + ${k}`);
+    ctx.emit(`var ${acc}: ${t} = ${identity(v.fn, dtype)};`);
+    if (v.fn === "argmax") ctx.emit(`var ${acc}_i: i32 = 0;`);
+    ctx.emit(`for (var k: i32 = 0; k < ${length}; k++) {`);
+    ctx.nested(() => {
+      const x = `${array}[${index("k")}]`;
+      if (v.fn === "argmax") ctx.emit(`if (${x} > ${acc}) { ${acc} = ${x}; ${acc}_i = k; }`);
+      else ctx.emit(`${acc} = ${combine(v.fn as Exclude<ReduceFn, "argmax">, acc, x)};`);
+    });
+    ctx.emit("}");
+    ctx.emit(`let ${name} = ${v.fn === "argmax" ? `${acc}_i` : acc};`);
+  }
+}
+
+/**
+ * tl.dot: both operands staged in workgroup memory, then each invocation accumulates its own
+ * output registers over K. When the output layout gives every invocation a grid of distinct
+ * rows × a run of columns, the A and B elements are read once per k for all of them
+ * (register blocking); otherwise each register reads its own.
+ */
+export function emitDot(ctx: Emitter, v: Value & { op: "dot" }): void {
+  const [m, k] = v.a.type.shape;
+  const n = v.b.type.shape[1];
+  ctx.emit("workgroupBarrier();");
+  const a = stage(ctx, v.a, "a");
+  const b = stage(ctx, v.b, "b");
+  ctx.emit("workgroupBarrier();");
+  const out = ctx.layout(v.type);
+  const w = ctx.workgroupSize;
+  const acc = (j: number) => ctx.valueName(v, j);
+  for (let j = 0; j < out.ept; j++) ctx.emit(`var ${acc(j)}: f32 = ${v.acc ? ctx.reg(v.acc, j) : "0.0f"};`);
+
+  const vec = out.vec;
+  const blocked = !out.replicated && n % vec === 0 && (w * vec) % n === 0;
+  if (blocked) {
+    // Register j = q * vec + l holds row (t*vec)/n + q*(w*vec/n), column (t*vec)%n + l.
+    const rowsPerChunk = (w * vec) / n;
+    const chunks = out.ept / vec;
+    ctx.emit(`let dot_r = (i32(lid) * ${vec}) / ${n};`);
+    ctx.emit(`let dot_c = (i32(lid) * ${vec}) % ${n};`);
+    ctx.emit(`for (var kk: i32 = 0; kk < ${k}; kk++) {`);
+    ctx.nested(() => {
+      for (let l = 0; l < vec; l++) ctx.emit(`let b${l} = ${b}[kk * ${n} + dot_c + ${l}];`);
+      for (let q = 0; q < chunks; q++) {
+        ctx.emit(`let a${q} = ${a}[(dot_r + ${q * rowsPerChunk}) * ${k} + kk];`);
+        for (let l = 0; l < vec; l++) ctx.emit(`${acc(q * vec + l)} = fma(a${q}, b${l}, ${acc(q * vec + l)});`);
+      }
+    });
+    ctx.emit("}");
+    return;
+  }
+  for (let j = 0; j < out.ept; j++) {
+    const e = ctx.elementIndex(v.type, j);
+    ctx.emit(`for (var kk: i32 = 0; kk < ${k}; kk++) {`);
+    ctx.nested(() => ctx.emit(`${acc(j)} = fma(${a}[(${e} / ${n}) * ${k} + kk], ${b}[kk * ${n} + ${e} % ${n}], ${acc(j)});`));
+    ctx.emit("}");
+  }
+  void m;
+}
