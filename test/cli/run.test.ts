@@ -125,6 +125,12 @@ test("a wrong kernel: Match: false, exit 1, the first mismatch", () => {
   }
 });
 
+test("an unmasked tail: --cpu reports the out-of-bounds load at its line, exit 4", () => {
+  const r = cli(["run", "test/fixtures/unmasked.kernel.ts", "--cpu"]);
+  assert.equal(r.code, 4);
+  assert.match(r.stderr, /^test\/fixtures\/unmasked\.kernel\.ts:8:31 - error KL3101: Run 'unmasked': .*element 1000, outside its 1000 elements/m);
+});
+
 test("an unsupported construct: one exact diagnostic line, exit 2", () => {
   const check = cli(["check", "test/fixtures/unsupported.kernel.ts"]);
   assert.equal(check.code, 2);
