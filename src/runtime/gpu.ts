@@ -172,18 +172,17 @@ function toGpuError(error: GPUError, subject?: string): GpuError {
 
 // ---- the one instance and device of this process ----
 
-let instance: GPU | undefined;
-let current: Promise<Gpu> | undefined;
-
-const KEEP_ALIVE = Symbol.for("kernel-lab.dawn-instance");
+// On globalThis, so the instance is always reachable, and so two bundled copies of this module in
+// one process (say the CLI and the harness) still share one instance and one device.
+interface ProcessGpu {
+  instance?: GPU;
+  current?: Promise<Gpu>;
+}
+const shared: ProcessGpu = ((globalThis as Record<symbol, ProcessGpu | undefined>)[Symbol.for("kernel-lab.gpu")] ??= {});
 
 function dawnInstance(): GPU {
-  if (!instance) {
-    const dawn = loadDawn();
-    instance = dawn.create(["disable-dawn-features=timestamp_quantization"]);
-    (globalThis as Record<symbol, unknown>)[KEEP_ALIVE] = instance;
-  }
-  return instance;
+  shared.instance ??= loadDawn().create(["disable-dawn-features=timestamp_quantization"]);
+  return shared.instance;
 }
 
 /**
@@ -191,18 +190,18 @@ function dawnInstance(): GPU {
  * on the next call. Throws `NoAdapterError` when Dawn finds no adapter.
  */
 export function acquireGpu(): Promise<Gpu> {
-  if (current) {
-    const pending = current;
+  const pending = shared.current;
+  if (pending) {
     return pending.then((gpu) => {
       if (!gpu.isLost) return gpu;
-      if (current === pending) current = undefined;
+      if (shared.current === pending) shared.current = undefined;
       return acquireGpu();
     });
   }
   const made = createGpu();
-  current = made;
+  shared.current = made;
   made.catch(() => {
-    if (current === made) current = undefined;
+    if (shared.current === made) shared.current = undefined;
   });
   return made;
 }
