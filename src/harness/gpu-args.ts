@@ -2,7 +2,7 @@
 // Uint16Array (runtime/buffers.ts), written by the user as a Float32Array.
 
 import type { NumDtype, Param, KernelIR, Value, Stmt } from "../ir/ir";
-import { f16FromBits, f16ToBits } from "../interpreter/f16";
+import { f16FromBits, f16ToBits, roundF16 } from "../interpreter/f16";
 import type { HostArray } from "../language";
 import type { StorageArray } from "../runtime";
 
@@ -11,6 +11,11 @@ export function toStorage(array: HostArray, dtype: NumDtype): StorageArray {
   const bits = new Uint16Array(array.length);
   for (let i = 0; i < array.length; i++) bits[i] = f16ToBits(array[i]);
   return bits;
+}
+
+/** Rounds a Float32Array in place to the values half precision can hold. */
+export function roundToF16(array: HostArray): void {
+  for (let i = 0; i < array.length; i++) array[i] = roundF16(array[i]);
 }
 
 /** Element values of what came back, as numbers to compare. */

@@ -27,7 +27,7 @@ import {
 import { checkRunDefinition, computeReference, copyArgs, evaluateCount, evaluateGrid, makeArgs, type CheckedRun, type KernelArgs } from "./args";
 import { RunCodes, RunDefinitionError } from "./codes";
 import { compareOutputs, defaultTolerance, type OutputToCompare } from "./compare";
-import { fromStorage, paramsLoadedFrom, pointerParams, toStorage } from "./gpu-args";
+import { fromStorage, paramsLoadedFrom, pointerParams, roundToF16, toStorage } from "./gpu-args";
 import { displayPath, loadKernelFile, located, type LoadedRun } from "./load";
 import type { Progress } from "./protocol";
 import type { AdapterReport, BaselineReport, FileReport, Outcome, RunReport, TimingReport } from "./report";
@@ -125,6 +125,8 @@ export async function runFileWithOutcome(fileArg: string, opts: RunOptions = {})
   let target: Target = DEFAULT_TARGET;
   if (opts.cpu) {
     report.adapter = CPU_ADAPTER;
+    // The interpreter has every feature; f16 kernels run on the CPU whatever the GPU offers.
+    target = { ...DEFAULT_TARGET, shaderF16: true };
   } else {
     progress({ phase: "adapter", message: "Opening the GPU" });
     try {
@@ -204,6 +206,10 @@ async function runOneSize(run: CheckedRun, program: CompiledKernel, size: number
   const kernel = { name: program.name, params: program.params };
   const grid = evaluateGrid(run, size);
   const args = makeArgs(run, kernel, size);
+  // f16 data is rounded to half precision on the way to the kernel; the reference sees the same values.
+  for (const p of pointerParams(program.params)) {
+    if (p.dtype === "f16") roundToF16(args[p.name] as HostArray);
+  }
   const expected = computeReference(run, args, size);
   const bytes = evaluateCount(run, "bytes", size);
   const flops = evaluateCount(run, "flops", size);

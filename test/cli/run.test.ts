@@ -96,6 +96,12 @@ for (const example of EXAMPLES) {
   });
 }
 
+test("f16 pointers run on the CPU whatever the GPU offers, rounded like the kernel sees them", () => {
+  const { code, report } = json(["run", "test/fixtures/half.kernel.ts", "--cpu"]);
+  assert.equal(code, 0, JSON.stringify(report.diagnostics));
+  assert.equal(report.runs[0].maxAbsDiff, 0);
+});
+
 test("--sweep gives one entry per size; --size picks one", () => {
   const sweep = json(["run", "examples/int-ops.kernel.ts", "--sweep", "--reps", "10"]);
   assert.equal(sweep.code, 0);
