@@ -55,6 +55,8 @@ export interface Target {
   subgroupMinSize: number;
   maxWorkgroupSize: number;
   maxWorkgroupStorageBytes: number;
+  /** Most invocations the compiler gives one program instance (default 256; see codegen/layout.ts). */
+  preferredWorkgroupSize?: number;
 }
 
 /** WebGPU's default limits: what every adapter offers. */

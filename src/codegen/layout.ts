@@ -39,10 +39,10 @@ export function registerOffset(layout: BlockLayout, workgroupSize: number, j: nu
  * 4 elements), at least a subgroup's worth of invocations when the block allows it, at most
  * the adapter's limit (and 256, WebGPU's default).
  */
-export function chooseWorkgroupSize(ir: KernelIR, maxWorkgroupSize: number): number {
+export function chooseWorkgroupSize(ir: KernelIR, maxWorkgroupSize: number, preferred = 256): number {
   const largest = largestBlock(ir.body);
   if (largest <= 1) return 1;
-  const cap = Math.min(maxWorkgroupSize, 256);
+  const cap = Math.min(maxWorkgroupSize, preferred);
   const w = Math.max(Math.min(largest, 32), Math.floor(largest / 4));
   return Math.min(w, cap);
 }

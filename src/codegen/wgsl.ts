@@ -65,7 +65,7 @@ class WgslGenerator implements Emitter {
     private readonly ir: KernelIR,
     private readonly target: Target,
   ) {
-    this.w = chooseWorkgroupSize(ir, target.maxWorkgroupSize);
+    this.w = chooseWorkgroupSize(ir, target.maxWorkgroupSize, target.preferredWorkgroupSize);
   }
 
   generate(): WgslResult {

@@ -1,0 +1,14 @@
+// Bundles the benchmark suite into bench/dist/suite.js: everything inside but Dawn's native
+// module, so it runs on a GPU machine that has Node (from .gpu/) and nothing else.
+import { build } from "esbuild";
+
+await build({
+  entryPoints: ["bench/suite.ts"],
+  outfile: "bench/dist/suite.js",
+  bundle: true,
+  platform: "node",
+  target: "node20",
+  format: "cjs",
+  external: ["webgpu", "typescript"],
+  logLevel: "warning",
+});

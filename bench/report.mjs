@@ -1,0 +1,32 @@
+// Merges bench/suite.ts's and bench/torch_bench.py's JSON into the table of ratios (markdown).
+//   node bench/report.mjs kl.json torch.json > table.md
+import { readFileSync } from "node:fs";
+
+const [klFile, torchFile] = process.argv.slice(2);
+const kl = JSON.parse(readFileSync(klFile, "utf8"));
+const torch = torchFile ? JSON.parse(readFileSync(torchFile, "utf8")) : { results: [] };
+
+const rate = (r) => (r.tflops !== undefined ? r.tflops : r.gbps);
+const unit = (r) => (r.tflops !== undefined ? "TFLOP/s" : "GB/s");
+const fmt = (x) => (x === undefined ? "—" : x >= 100 ? x.toFixed(0) : x.toFixed(2));
+
+const cases = [...new Set(kl.results.map((r) => r.case))];
+const lines = [
+  `Adapter: ${kl.adapter.vendor} ${kl.adapter.device} (${kl.adapter.backend}); ${torch.device ?? ""} torch ${torch.torch ?? "?"} triton ${torch.triton ?? "?"}; ${kl.date}`,
+  "",
+  "| case | Kernel Lab best (variant) | builtin | torch | Triton tutorial | KL / torch | KL / Triton |",
+  "|---|---|---|---|---|---|---|",
+];
+for (const c of cases) {
+  const mine = kl.results.filter((r) => r.case === c && r.correct && !r.variant.startsWith("builtins."));
+  const best = mine.sort((a, b) => a.medianMs - b.medianMs)[0];
+  const builtin = kl.results.find((r) => r.case === c && r.variant.startsWith("builtins."));
+  const t = torch.results.find((r) => r.case === c && r.variant.startsWith("torch"));
+  const tr = torch.results.find((r) => r.case === c && r.variant.startsWith("triton"));
+  const u = best ? unit(best) : "";
+  const ratio = (other) => (best && other ? `${((rate(best) / rate(other)) * 100).toFixed(0)}%` : "—");
+  lines.push(
+    `| ${c} | ${best ? `${fmt(rate(best))} ${u} (${best.variant}, W=${best.workgroupSize})` : "none correct"} | ${builtin ? `${fmt(rate(builtin))} ${u}` : "—"} | ${t ? `${fmt(rate(t))} ${u}` : "—"} | ${tr ? `${fmt(rate(tr))} ${u}` : "—"} | ${ratio(t)} | ${ratio(tr)} |`,
+  );
+}
+console.log(lines.join("\n"));

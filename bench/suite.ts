@@ -1,0 +1,341 @@
+// The benchmark suite: every tutorial kernel compiled by Kernel Lab, at the sizes Triton's
+// tutorials measure, with each candidate configuration, next to the package's built-ins.
+// Each case is checked against a CPU reference first (sampled for matmul), then timed with GPU
+// timestamps over input sets rotated so the working set exceeds the L2 cache.
+//
+//   node bench/dist/suite.js [--quick] [--only NAME] [--out FILE]
+//
+// --quick runs tiny sizes (a smoke test on lavapipe). bench/run-h200.sh runs the full suite on the
+// H200 next to PyTorch and Triton (bench/torch_bench.py) and prints the table of ratios.
+
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { compileKernel, parseKernelFile } from "../src/compile";
+import { acquireGpu, createStorageBuffer, launch, readBuffer, timeLaunches, type LaunchArgs } from "../src/runtime";
+import type { Gpu } from "../src/runtime";
+import { BUILTINS } from "../src/builtins";
+import type { Target } from "../src/codegen/abi";
+
+/** The repository: the nearest folder above this script (bundled or not) with examples/. */
+function findRoot(from: string): string {
+  let dir = from;
+  while (!existsSync(join(dir, "examples")) && dirname(dir) !== dir) dir = dirname(dir);
+  return dir;
+}
+const root = findRoot(__dirname);
+const argv = process.argv.slice(2);
+const quick = argv.includes("--quick");
+const only = argv.includes("--only") ? argv[argv.indexOf("--only") + 1] : undefined;
+const outFile = argv.includes("--out") ? argv[argv.indexOf("--out") + 1] : undefined;
+
+type Args = Record<string, Float32Array | number>;
+
+interface Case {
+  /** Matches torch_bench.py's names. */
+  name: string;
+  example: string;
+  kernel: string;
+  shape: string;
+  configs: Record<string, number>[];
+  grid: (c: Record<string, number>) => number[];
+  args: () => Args;
+  outputs: string[];
+  /** Indices to check (all when undefined) and the expected value at each. */
+  check: (args: Args) => { output: string; indices?: Int32Array; expected: Float64Array }[];
+  bytes?: number;
+  flops?: number;
+  baseline?: string;
+  /** Compiler knobs to try besides the defaults. */
+  targets?: Partial<Target>[];
+}
+
+function randn(n: number): Float32Array {
+  const a = new Float32Array(n);
+  for (let i = 0; i < n; i += 2) {
+    const u = Math.random() || 1e-12;
+    const v = Math.random();
+    const r = Math.sqrt(-2 * Math.log(u));
+    a[i] = r * Math.cos(2 * Math.PI * v);
+    if (i + 1 < n) a[i + 1] = r * Math.sin(2 * Math.PI * v);
+  }
+  return a;
+}
+
+const empty = (n: number) => new Float32Array(n).fill(NaN);
+
+function vectorAdd(n: number): Case {
+  return {
+    name: `add-${Math.log2(n)}`,
+    example: "vector-add",
+    kernel: "add_kernel",
+    shape: `2^${Math.log2(n)}`,
+    configs: [{ BLOCK_SIZE: 1024 }, { BLOCK_SIZE: 2048 }, { BLOCK_SIZE: 4096 }],
+    grid: (c) => [Math.ceil(n / c.BLOCK_SIZE)],
+    args: () => ({ x_ptr: randn(n), y_ptr: randn(n), output_ptr: empty(n), n_elements: n }),
+    outputs: ["output_ptr"],
+    check: (a) => {
+      const x = a.x_ptr as Float32Array;
+      const y = a.y_ptr as Float32Array;
+      const e = new Float64Array(n);
+      for (let i = 0; i < n; i++) e[i] = x[i] + y[i];
+      return [{ output: "output_ptr", expected: e }];
+    },
+    bytes: 12 * n,
+    baseline: "builtins.add",
+    targets: [{ preferredWorkgroupSize: 512 }, { preferredWorkgroupSize: 1024 }],
+  };
+}
+
+function nextPow2(n: number): number {
+  return 2 ** Math.ceil(Math.log2(n));
+}
+
+function softmax(rows: number, cols: number): Case {
+  return {
+    name: `softmax-${rows}x${cols}`,
+    example: "softmax",
+    kernel: "softmax_kernel",
+    shape: `${rows}×${cols}`,
+    configs: [{ BLOCK_SIZE: nextPow2(cols) }],
+    grid: () => [rows],
+    args: () => ({ output_ptr: empty(rows * cols), input_ptr: randn(rows * cols), input_row_stride: cols, output_row_stride: cols, n_cols: cols }),
+    outputs: ["output_ptr"],
+    check: (a) => {
+      const x = a.input_ptr as Float32Array;
+      const e = new Float64Array(rows * cols);
+      for (let r = 0; r < rows; r++) {
+        let m = -Infinity;
+        for (let c = 0; c < cols; c++) m = Math.max(m, x[r * cols + c]);
+        let s = 0;
+        for (let c = 0; c < cols; c++) s += Math.exp(x[r * cols + c] - m);
+        for (let c = 0; c < cols; c++) e[r * cols + c] = Math.exp(x[r * cols + c] - m) / s;
+      }
+      return [{ output: "output_ptr", expected: e }];
+    },
+    bytes: 8 * rows * cols,
+    targets: [{ preferredWorkgroupSize: 512 }, { preferredWorkgroupSize: 1024 }],
+  };
+}
+
+function layerNorm(rows: number, cols: number): Case {
+  const eps = 1e-5;
+  return {
+    name: `layernorm-${rows}x${cols}`,
+    example: "layer-norm",
+    kernel: "layer_norm_fwd",
+    shape: `${rows}×${cols}`,
+    configs: [{ BLOCK_SIZE: Math.min(nextPow2(cols), 4096) }, { BLOCK_SIZE: Math.min(nextPow2(cols), 1024) }],
+    grid: () => [rows],
+    args: () => ({
+      X: randn(rows * cols), Y: empty(rows * cols), W: randn(cols), B: randn(cols), Mean: empty(rows), Rstd: empty(rows),
+      stride: cols, N: cols, eps,
+    }),
+    outputs: ["Y"],
+    check: (a) => {
+      const X = a.X as Float32Array;
+      const W = a.W as Float32Array;
+      const B = a.B as Float32Array;
+      const e = new Float64Array(rows * cols);
+      for (let r = 0; r < rows; r++) {
+        let mean = 0;
+        for (let c = 0; c < cols; c++) mean += X[r * cols + c];
+        mean /= cols;
+        let v = 0;
+        for (let c = 0; c < cols; c++) v += (X[r * cols + c] - mean) ** 2;
+        const rstd = 1 / Math.sqrt(v / cols + eps);
+        for (let c = 0; c < cols; c++) e[r * cols + c] = (X[r * cols + c] - mean) * rstd * W[c] + B[c];
+      }
+      return [{ output: "Y", expected: e }];
+    },
+    bytes: 4 * (2 * rows * cols + 2 * cols),
+    targets: [{ preferredWorkgroupSize: 512 }, { preferredWorkgroupSize: 1024 }],
+  };
+}
+
+function matmul(m: number, n: number, k: number): Case {
+  return {
+    name: `matmul-${m}x${n}x${k}`,
+    example: "matmul",
+    kernel: "matmul_kernel",
+    shape: `${m}×${n}×${k}`,
+    configs: [
+      { BLOCK_M: 32, BLOCK_N: 32, BLOCK_K: 16 },
+      { BLOCK_M: 64, BLOCK_N: 64, BLOCK_K: 16 },
+      { BLOCK_M: 64, BLOCK_N: 64, BLOCK_K: 32 },
+      { BLOCK_M: 128, BLOCK_N: 128, BLOCK_K: 16 },
+      { BLOCK_M: 128, BLOCK_N: 64, BLOCK_K: 16 },
+    ],
+    grid: (c) => [Math.ceil(m / c.BLOCK_M), Math.ceil(n / c.BLOCK_N)],
+    args: () => ({
+      a_ptr: randn(m * k), b_ptr: randn(k * n), c_ptr: empty(m * n), M: m, N: n, K: k,
+      stride_am: k, stride_ak: 1, stride_bk: n, stride_bn: 1, stride_cm: n, stride_cn: 1,
+    }),
+    outputs: ["c_ptr"],
+    check: (a) => {
+      const A = a.a_ptr as Float32Array;
+      const B = a.b_ptr as Float32Array;
+      const samples = Math.min(m * n, 4096);
+      const indices = new Int32Array(samples);
+      const e = new Float64Array(samples);
+      for (let s = 0; s < samples; s++) {
+        const idx = samples === m * n ? s : Math.floor(Math.random() * m * n);
+        const i = Math.floor(idx / n);
+        const j = idx % n;
+        let acc = 0;
+        for (let p = 0; p < k; p++) acc += A[i * k + p] * B[p * n + j];
+        indices[s] = idx;
+        e[s] = acc;
+      }
+      return [{ output: "c_ptr", indices, expected: e }];
+    },
+    flops: 2 * m * n * k,
+    targets: [{ preferredWorkgroupSize: 128 }],
+  };
+}
+
+const cases: Case[] = quick
+  ? [vectorAdd(2 ** 14), softmax(64, 1000), layerNorm(64, 1000), matmul(96, 80, 72)]
+  : [
+      vectorAdd(2 ** 20), vectorAdd(2 ** 24), vectorAdd(2 ** 26),
+      softmax(4096, 1024), softmax(4096, 4096), softmax(4096, 16384),
+      layerNorm(4096, 1024), layerNorm(4096, 4096), layerNorm(4096, 16384),
+      matmul(1024, 1024, 1024), matmul(4096, 4096, 4096),
+    ];
+
+interface Measurement {
+  case: string;
+  shape: string;
+  variant: string;
+  correct: boolean;
+  relError: number;
+  maxAbsDiff: number;
+  medianMs: number;
+  minMs: number;
+  maxMs: number;
+  reps: number;
+  gbps?: number;
+  tflops?: number;
+  workgroupSize?: number;
+}
+
+function relativeError(got: Float32Array, check: { indices?: Int32Array; expected: Float64Array }): { rel: number; maxAbs: number; nan: boolean } {
+  let num = 0;
+  let den = 0;
+  let maxAbs = 0;
+  let nan = false;
+  for (let s = 0; s < check.expected.length; s++) {
+    const g = got[check.indices ? check.indices[s] : s];
+    const e = check.expected[s];
+    if (!Number.isFinite(g)) nan = true;
+    num += (g - e) ** 2;
+    den += e ** 2;
+    maxAbs = Math.max(maxAbs, Math.abs(g - e));
+  }
+  return { rel: Math.sqrt(num / Math.max(den, 1e-30)), maxAbs, nan };
+}
+
+/** How many input sets to rotate so a working set of `bytes` exceeds the L2 several times. */
+function rotations(bytes: number): number {
+  return Math.max(1, Math.min(8, Math.ceil((256 << 20) / Math.max(bytes, 1))));
+}
+
+async function upload(gpu: Gpu, args: Args): Promise<LaunchArgs> {
+  const buffers: Record<string, GPUBuffer> = {};
+  const scalars: Record<string, number> = {};
+  for (const [k, v] of Object.entries(args)) {
+    if (typeof v === "number") scalars[k] = v;
+    else buffers[k] = await createStorageBuffer(gpu, v, k);
+  }
+  return { buffers, scalars };
+}
+
+function release(sets: LaunchArgs[]): void {
+  for (const s of sets) for (const b of Object.values(s.buffers)) b.destroy();
+}
+
+async function runCase(gpu: Gpu, c: Case, results: Measurement[]): Promise<void> {
+  const text = readFileSync(join(root, "examples", `${c.example}.kernel.ts`), "utf8");
+  const parsed = parseKernelFile(`${c.example}.kernel.ts`, text);
+  const kernel = parsed.kernels.find((k) => k.name === c.kernel)!;
+  const hostArgs = c.args();
+  const checks = c.check(hostArgs);
+  const copies = rotations(c.bytes ?? 0);
+  const sets = [await upload(gpu, hostArgs)];
+  for (let i = 1; i < copies; i++) sets.push(await upload(gpu, c.args()));
+  try {
+    for (const target of [{}, ...(c.targets ?? [])]) {
+      for (const constexprs of c.configs) {
+        const variant = [...Object.entries(constexprs).map(([k, v]) => `${k}=${v}`), ...Object.entries(target).map(([k, v]) => `${k === "preferredWorkgroupSize" ? "W" : k}≤${v}`)].join(" ");
+        const compiled = compileKernel(kernel, constexprs, { ...gpu.target, ...target });
+        if (!compiled.kernel) {
+          console.error(`${c.name} ${variant}: ${compiled.diagnostics.map((d) => d.message).join("; ")}`);
+          continue;
+        }
+        const program = compiled.kernel;
+        const grid = c.grid(constexprs);
+        try {
+          for (const o of c.outputs) hostArgs[o] instanceof Float32Array && (await createPoison(gpu, sets[0].buffers[o], (hostArgs[o] as Float32Array).length));
+          await launch(gpu, program, grid, sets[0]);
+          let correct = true;
+          let rel = 0;
+          let maxAbs = 0;
+          for (const check of checks) {
+            const got = await readBuffer(gpu, sets[0].buffers[check.output], "f32", (hostArgs[check.output] as Float32Array).length);
+            const r = relativeError(got, check);
+            rel = Math.max(rel, r.rel);
+            maxAbs = Math.max(maxAbs, r.maxAbs);
+            if (r.nan || r.rel > 1e-4) correct = false;
+          }
+          const t = await timeLaunches(gpu, program, grid, sets, { warmup: 5, minReps: 20, maxReps: 200, budgetMs: 1500 });
+          const m: Measurement = {
+            case: c.name, shape: c.shape, variant, correct, relError: rel, maxAbsDiff: maxAbs,
+            medianMs: t.medianMs, minMs: t.minMs, maxMs: t.maxMs, reps: t.reps, workgroupSize: program.abi.workgroupSize,
+            ...(c.bytes ? { gbps: c.bytes / (t.medianMs * 1e6) } : {}),
+            ...(c.flops ? { tflops: c.flops / (t.medianMs * 1e9) } : {}),
+          };
+          results.push(m);
+          console.log(`${c.name.padEnd(22)} ${variant.padEnd(40)} W=${String(program.abi.workgroupSize).padEnd(5)} ${correct ? "ok " : "BAD"} rel ${rel.toExponential(1)}  ${t.medianMs.toFixed(4)} ms (${t.minMs.toFixed(4)}–${t.maxMs.toFixed(4)}, ${t.reps})  ${m.gbps ? `${m.gbps.toFixed(1)} GB/s` : ""}${m.tflops ? `${m.tflops.toFixed(2)} TFLOP/s` : ""}`);
+        } catch (error) {
+          console.error(`${c.name} ${variant}: ${(error as Error).message}`);
+        }
+      }
+    }
+    if (c.baseline) {
+      const builtin = BUILTINS[c.baseline];
+      const n = (hostArgs[c.outputs[0]] as Float32Array).length;
+      const bsets = sets.map((s) => ({ buffers: { a: s.buffers.x_ptr, b: s.buffers.y_ptr, out: s.buffers.output_ptr }, scalars: { n } }));
+      const t = await timeLaunches(gpu, builtin.program(n), builtin.grid(n), bsets, { warmup: 5, minReps: 20, maxReps: 200, budgetMs: 1500 });
+      results.push({ case: c.name, shape: c.shape, variant: c.baseline, correct: true, relError: 0, maxAbsDiff: 0, medianMs: t.medianMs, minMs: t.minMs, maxMs: t.maxMs, reps: t.reps, gbps: c.bytes! / (t.medianMs * 1e6) });
+      console.log(`${c.name.padEnd(22)} ${c.baseline.padEnd(40)}         ${t.medianMs.toFixed(4)} ms  ${(c.bytes! / (t.medianMs * 1e6)).toFixed(1)} GB/s`);
+    }
+  } finally {
+    release(sets);
+  }
+}
+
+async function createPoison(gpu: Gpu, buffer: GPUBuffer, length: number): Promise<void> {
+  const { writeStorageBuffer } = await import("../src/runtime");
+  await writeStorageBuffer(gpu, buffer, new Float32Array(length).fill(NaN));
+}
+
+async function main(): Promise<void> {
+  const gpu = await acquireGpu();
+  console.log(`adapter: ${gpu.adapter.vendor} ${gpu.adapter.device} (${gpu.adapter.backend}) ${gpu.adapter.description}`);
+  const results: Measurement[] = [];
+  for (const c of cases) {
+    if (only && !c.name.startsWith(only)) continue;
+    await runCase(gpu, c, results);
+  }
+  const report = { date: new Date().toISOString(), adapter: gpu.adapter, results };
+  if (outFile) writeFileSync(outFile, JSON.stringify(report, null, 2));
+  const bad = results.filter((r) => !r.correct);
+  if (bad.length > 0) {
+    console.error(`${bad.length} measurement(s) did not match the reference`);
+    process.exitCode = 1;
+  }
+}
+
+main().catch((error) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(4);
+});

@@ -1,0 +1,216 @@
+"""PyTorch and Triton on the same GPU and cases as bench/suite.ts, for the side-by-side table.
+
+    python3 bench/torch_bench.py [--quick] [--out FILE]
+
+Timing: triton.testing.do_bench (CUDA events, L2 flushed before every rep), median.
+The Triton kernels are the tutorials' (vector add, fused softmax, layer norm forward, matmul),
+with float32 matmul in IEEE precision (no TF32), as Kernel Lab computes it.
+"""
+import argparse
+import json
+import math
+
+import torch
+import triton
+import triton.language as tl
+from triton.testing import do_bench
+
+torch.backends.cuda.matmul.allow_tf32 = False
+torch.backends.cudnn.allow_tf32 = False
+
+
+@triton.jit
+def add_kernel(x_ptr, y_ptr, output_ptr, n_elements, BLOCK_SIZE: tl.constexpr):
+    pid = tl.program_id(axis=0)
+    block_start = pid * BLOCK_SIZE
+    offsets = block_start + tl.arange(0, BLOCK_SIZE)
+    mask = offsets < n_elements
+    x = tl.load(x_ptr + offsets, mask=mask)
+    y = tl.load(y_ptr + offsets, mask=mask)
+    tl.store(output_ptr + offsets, x + y, mask=mask)
+
+
+def triton_add(x, y, out):
+    n = out.numel()
+    add_kernel[(triton.cdiv(n, 1024),)](x, y, out, n, BLOCK_SIZE=1024)
+
+
+@triton.jit
+def softmax_kernel(output_ptr, input_ptr, input_row_stride, output_row_stride, n_cols, BLOCK_SIZE: tl.constexpr):
+    row_idx = tl.program_id(0)
+    row_start_ptr = input_ptr + row_idx * input_row_stride
+    col_offsets = tl.arange(0, BLOCK_SIZE)
+    mask = col_offsets < n_cols
+    row = tl.load(row_start_ptr + col_offsets, mask=mask, other=-float("inf"))
+    row_minus_max = row - tl.max(row, axis=0)
+    numerator = tl.exp(row_minus_max)
+    denominator = tl.sum(numerator, axis=0)
+    tl.store(output_ptr + row_idx * output_row_stride + col_offsets, numerator / denominator, mask=mask)
+
+
+def triton_softmax(x, y):
+    n_rows, n_cols = x.shape
+    block = triton.next_power_of_2(n_cols)
+    num_warps = 4 if block < 2048 else 8 if block < 4096 else 16
+    softmax_kernel[(n_rows,)](y, x, x.stride(0), y.stride(0), n_cols, BLOCK_SIZE=block, num_warps=num_warps)
+
+
+@triton.jit
+def layer_norm_fwd(X, Y, W, B, Mean, Rstd, stride, N, eps, BLOCK_SIZE: tl.constexpr):
+    row = tl.program_id(0)
+    Y += row * stride
+    X += row * stride
+    _mean = tl.zeros([BLOCK_SIZE], dtype=tl.float32)
+    for off in range(0, N, BLOCK_SIZE):
+        cols = off + tl.arange(0, BLOCK_SIZE)
+        a = tl.load(X + cols, mask=cols < N, other=0.).to(tl.float32)
+        _mean += a
+    mean = tl.sum(_mean, axis=0) / N
+    _var = tl.zeros([BLOCK_SIZE], dtype=tl.float32)
+    for off in range(0, N, BLOCK_SIZE):
+        cols = off + tl.arange(0, BLOCK_SIZE)
+        x = tl.load(X + cols, mask=cols < N, other=0.).to(tl.float32)
+        x = tl.where(cols < N, x - mean, 0.)
+        _var += x * x
+    var = tl.sum(_var, axis=0) / N
+    rstd = 1 / tl.sqrt(var + eps)
+    tl.store(Mean + row, mean)
+    tl.store(Rstd + row, rstd)
+    for off in range(0, N, BLOCK_SIZE):
+        cols = off + tl.arange(0, BLOCK_SIZE)
+        mask = cols < N
+        w = tl.load(W + cols, mask=mask)
+        b = tl.load(B + cols, mask=mask)
+        x = tl.load(X + cols, mask=mask, other=0.).to(tl.float32)
+        x_hat = (x - mean) * rstd
+        tl.store(Y + cols, x_hat * w + b, mask=mask)
+
+
+def triton_layer_norm(x, w, b, y, mean, rstd, eps=1e-5):
+    M, N = x.shape
+    max_fused = 65536 // x.element_size()
+    block = min(max_fused, triton.next_power_of_2(N))
+    num_warps = min(max(block // 256, 1), 8)
+    layer_norm_fwd[(M,)](x, y, w, b, mean, rstd, x.stride(0), N, eps, BLOCK_SIZE=block, num_warps=num_warps)
+
+
+@triton.autotune(
+    configs=[
+        triton.Config({"BLOCK_M": 128, "BLOCK_N": 128, "BLOCK_K": 32, "GROUP_M": 8}, num_stages=3, num_warps=8),
+        triton.Config({"BLOCK_M": 128, "BLOCK_N": 64, "BLOCK_K": 32, "GROUP_M": 8}, num_stages=4, num_warps=4),
+        triton.Config({"BLOCK_M": 64, "BLOCK_N": 128, "BLOCK_K": 32, "GROUP_M": 8}, num_stages=4, num_warps=4),
+        triton.Config({"BLOCK_M": 64, "BLOCK_N": 64, "BLOCK_K": 32, "GROUP_M": 8}, num_stages=4, num_warps=4),
+        triton.Config({"BLOCK_M": 128, "BLOCK_N": 256, "BLOCK_K": 16, "GROUP_M": 8}, num_stages=3, num_warps=8),
+    ],
+    key=["M", "N", "K"],
+)
+@triton.jit
+def matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn,
+                  BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr, GROUP_M: tl.constexpr):
+    pid = tl.program_id(axis=0)
+    num_pid_m = tl.cdiv(M, BLOCK_M)
+    num_pid_n = tl.cdiv(N, BLOCK_N)
+    num_pid_in_group = GROUP_M * num_pid_n
+    group_id = pid // num_pid_in_group
+    first_pid_m = group_id * GROUP_M
+    group_size_m = min(num_pid_m - first_pid_m, GROUP_M)
+    pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m)
+    pid_n = (pid % num_pid_in_group) // group_size_m
+    offs_am = (pid_m * BLOCK_M + tl.arange(0, BLOCK_M)) % M
+    offs_bn = (pid_n * BLOCK_N + tl.arange(0, BLOCK_N)) % N
+    offs_k = tl.arange(0, BLOCK_K)
+    a_ptrs = a_ptr + (offs_am[:, None] * stride_am + offs_k[None, :] * stride_ak)
+    b_ptrs = b_ptr + (offs_k[:, None] * stride_bk + offs_bn[None, :] * stride_bn)
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BLOCK_K)):
+        a = tl.load(a_ptrs, mask=offs_k[None, :] < K - k * BLOCK_K, other=0.0)
+        b = tl.load(b_ptrs, mask=offs_k[:, None] < K - k * BLOCK_K, other=0.0)
+        acc = tl.dot(a, b, acc, input_precision="ieee")
+        a_ptrs += BLOCK_K * stride_ak
+        b_ptrs += BLOCK_K * stride_bk
+    offs_cm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    offs_cn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+    c_ptrs = c_ptr + stride_cm * offs_cm[:, None] + stride_cn * offs_cn[None, :]
+    tl.store(c_ptrs, acc, mask=(offs_cm[:, None] < M) & (offs_cn[None, :] < N))
+
+
+def triton_matmul(a, b, c):
+    M, K = a.shape
+    _, N = b.shape
+    grid = lambda META: (triton.cdiv(M, META["BLOCK_M"]) * triton.cdiv(N, META["BLOCK_N"]),)
+    matmul_kernel[grid](a, b, c, M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1), c.stride(0), c.stride(1))
+
+
+def bench(fn):
+    return do_bench(fn, warmup=50, rep=300, return_mode="median")
+
+
+def rel_err(got, ref):
+    return ((got.double() - ref).norm() / ref.norm()).item()
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--quick", action="store_true")
+    p.add_argument("--out")
+    args = p.parse_args()
+    dev = "cuda"
+    rows = []
+
+    def record(case, variant, ms, bytes_=None, flops=None, err=None):
+        r = {"case": case, "variant": variant, "medianMs": ms}
+        if bytes_:
+            r["gbps"] = bytes_ / (ms * 1e6)
+        if flops:
+            r["tflops"] = flops / (ms * 1e9)
+        if err is not None:
+            r["relError"] = err
+        rows.append(r)
+        print(f"{case:22} {variant:28} {ms:.4f} ms  " + (f"{r['gbps']:.1f} GB/s" if bytes_ else f"{r['tflops']:.2f} TFLOP/s"), flush=True)
+
+    for e in ([14] if args.quick else [20, 24, 26]):
+        n = 2 ** e
+        x, y = torch.randn(n, device=dev), torch.randn(n, device=dev)
+        out = torch.empty(n, device=dev)
+        ref = x.double() + y.double()
+        triton_add(x, y, out)
+        record(f"add-{e}", "torch.add", bench(lambda: torch.add(x, y, out=out)), 12 * n)
+        record(f"add-{e}", "triton tutorial", bench(lambda: triton_add(x, y, out)), 12 * n, err=rel_err(out, ref))
+
+    shapes = [(64, 1000)] if args.quick else [(4096, 1024), (4096, 4096), (4096, 16384)]
+    for m, n in shapes:
+        x = torch.randn(m, n, device=dev)
+        y = torch.empty_like(x)
+        ref = torch.softmax(x.double(), dim=1)
+        triton_softmax(x, y)
+        record(f"softmax-{m}x{n}", "torch.softmax", bench(lambda: torch.softmax(x, dim=1)), 8 * m * n)
+        record(f"softmax-{m}x{n}", "triton tutorial", bench(lambda: triton_softmax(x, y)), 8 * m * n, err=rel_err(y, ref))
+
+    for m, n in shapes:
+        x = torch.randn(m, n, device=dev)
+        w, b = torch.randn(n, device=dev), torch.randn(n, device=dev)
+        y = torch.empty_like(x)
+        mean, rstd = torch.empty(m, device=dev), torch.empty(m, device=dev)
+        ref = torch.nn.functional.layer_norm(x.double(), (n,), w.double(), b.double(), 1e-5)
+        triton_layer_norm(x, w, b, y, mean, rstd)
+        bytes_ = 4 * (2 * m * n + 2 * n)
+        record(f"layernorm-{m}x{n}", "torch layer_norm", bench(lambda: torch.nn.functional.layer_norm(x, (n,), w, b, 1e-5)), bytes_)
+        record(f"layernorm-{m}x{n}", "triton tutorial", bench(lambda: triton_layer_norm(x, w, b, y, mean, rstd)), bytes_, err=rel_err(y, ref))
+
+    for s in ([(96, 80, 72)] if args.quick else [(1024, 1024, 1024), (4096, 4096, 4096)]):
+        m, n, k = s
+        a, b = torch.randn(m, k, device=dev), torch.randn(k, n, device=dev)
+        c = torch.empty(m, n, device=dev)
+        ref = a.double() @ b.double()
+        triton_matmul(a, b, c)
+        record(f"matmul-{m}x{n}x{k}", "torch.matmul fp32", bench(lambda: torch.matmul(a, b)), flops=2 * m * n * k, err=rel_err(torch.matmul(a, b), ref))
+        record(f"matmul-{m}x{n}x{k}", "triton tutorial fp32", bench(lambda: triton_matmul(a, b, c)), flops=2 * m * n * k, err=rel_err(c, ref))
+
+    report = {"device": torch.cuda.get_device_name(), "torch": torch.__version__, "triton": triton.__version__, "results": rows}
+    if args.out:
+        with open(args.out, "w") as f:
+            json.dump(report, f, indent=2)
+
+
+if __name__ == "__main__":
+    main()
