@@ -5,7 +5,7 @@
 //                 see vsix.test.mjs) instead of the working tree
 //   --docs        also make docs/screenshot-*.png: a sweep with its plot, and an inline diagnostic
 // Prints one line per check and `N passed, N failed`.
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { launchBrowser, onExit, repoRoot, startCodeServer } from "./code-server.mjs";
 
@@ -115,8 +115,13 @@ async function waitForVerdict(timeoutMs) {
 console.log(`UI test: code-server + Chromium, extension ${installed ? "installed from the .vsix" : "from the working tree"}`);
 try {
   await check("code-server and the workbench start", async () => {
-    server = await startCodeServer(installed ? { extensionsDir: join(repoRoot, ".vscode-test/installed-extensions") } : {});
-    browser = await launchBrowser({ width: 1600, height: 1000 });
+    server = await startCodeServer({
+      ...(installed ? { extensionsDir: join(repoRoot, ".vscode-test/installed-extensions") } : {}),
+      // Dark pictures for docs/, to show the panel following the theme (an Extension Development
+      // Host window ignores the user's colour theme, so docs are best made with --installed).
+      settings: docs ? { "workbench.colorTheme": "Default Dark Modern", "editor.minimap.enabled": false } : {},
+    });
+    browser = await launchBrowser(docs ? { width: 1920, height: 1080 } : { width: 1600, height: 1000 });
     const url = server.workbenchUrl({ folder: repoRoot, ...(installed ? {} : { extensionDevelopmentPath: repoRoot }) });
     await page().goto(url);
     await page().locator(".monaco-workbench").waitFor({ timeout: 60_000 });
@@ -134,30 +139,33 @@ try {
     if (!/^✓/.test(verdict ?? "")) throw new Error(`verdict: ${verdict}`);
     if (!/true/.test(correctness.Match ?? "")) throw new Error(`correctness table: ${JSON.stringify(correctness)}`);
     if (!/\d.*(ms|µs|us|s)\b/.test(timing.Median ?? "")) throw new Error(`timing table: ${JSON.stringify(timing)}`);
-    await shoot("ui-run.png");
+    await shoot("ui-run.png", docs ? join(repoRoot, "docs/screenshot-run.png") : undefined);
     return `${adapter} | Match ${correctness.Match}, max abs diff ${correctness["Max abs diff"]} | median ${timing.Median}, ${timing.Bandwidth ?? ""} ${timing.Speedup ? `speedup ${timing.Speedup}` : ""}`;
   });
 
   if (docs) {
     await check("docs: a sweep with its plot, next to a kernel with an inline diagnostic", async () => {
+      await page().keyboard.press("Control+B"); // the side bar closed: room for the kernel and the panel
       await openFile("examples/leaky-relu.kernel.ts");
       await palette("Kernel Lab: Sweep Kernel");
       await waitForVerdict(180_000);
       await resultsFrame().locator("canvas").first().waitFor({ state: "visible", timeout: 20_000 });
-      // A mistake typed into the kernel (not saved): Math.max instead of tl.maximum.
+      // A mistake typed into the kernel (not saved): Math.max instead of tl.maximum, then the
+      // hover that shows its diagnostic.
+      const mistake = "tl.maximum";
+      const lines = readFileSync(join(repoRoot, "examples/leaky-relu.kernel.ts"), "utf8").split("\n");
+      const line = lines.findIndex((l) => l.includes(mistake));
+      if (line < 0) throw new Error(`examples/leaky-relu.kernel.ts no longer has ${mistake}`);
       await page().locator(".monaco-editor .view-lines").first().click();
-      await page().keyboard.press("Control+H");
-      const find = page().locator(".find-widget .monaco-findInput textarea, .find-widget .monaco-findInput input").first();
-      await find.fill("tl.maximum");
-      const replace = page().locator(".find-widget .replace-input textarea, .find-widget .replace-input input").first();
-      await replace.fill("Math.max");
-      await page().keyboard.press("Control+Alt+Enter");
-      await page().keyboard.press("Escape");
-      const squiggle = page().locator(".monaco-editor .squiggly-error").first();
-      await squiggle.waitFor({ state: "visible", timeout: 20_000 });
-      await squiggle.hover();
-      await page().locator(".monaco-hover").filter({ hasText: "KL1004" }).first().waitFor({ state: "visible", timeout: 10_000 }).catch(() => {});
-      await page().waitForTimeout(500);
+      await page().keyboard.press("Control+G");
+      await page().keyboard.type(`${line + 1}:${lines[line].indexOf(mistake) + 1}`);
+      await page().keyboard.press("Enter");
+      for (let i = 0; i < mistake.length; i++) await page().keyboard.press("Shift+ArrowRight");
+      await page().keyboard.type("Math.max");
+      await page().locator(".monaco-editor .squiggly-error").first().waitFor({ state: "attached", timeout: 20_000 });
+      await palette("Show or Focus Hover");
+      await page().locator(".monaco-hover").filter({ hasText: "KL1004" }).first().waitFor({ state: "visible", timeout: 10_000 });
+      await page().waitForTimeout(300);
       await shoot("ui-sweep-diagnostic.png", join(repoRoot, "docs/screenshot-editor.png"));
       await page().keyboard.press("Escape");
       await palette("File: Revert File");
