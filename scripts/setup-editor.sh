@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
 # Installs what the editor tests need on Debian 12, as root: Debian's Chromium and ripgrep, and
-# code-server 4.100.3 (VS Code 1.100.3, the last line for Node 20) from npm into
-# .vscode-test/code-server/, outside the project's package.json.
+# code-server 4.100.3 (VS Code 1.100.3, the last line for Node 20) from npm into a cache folder
+# outside the project (~/.cache/kernel-lab/code-server-4.100.3, or $KERNEL_LAB_CODE_SERVER_HOME),
+# so every clone of the repository on a machine shares one install (about 300 MB, a minute).
 # Idempotent: a second run only checks, in well under a second.
 # code-server's own install scripts download prebuilt binaries, which cannot be fetched here, so its
 # postinstall is replayed by hand in the order that works (../shared/notes/ENVIRONMENT.md §5).
 set -euo pipefail
 
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
 CODE_SERVER_VERSION=4.100.3
-CODE_SERVER_HOME=${KERNEL_LAB_CODE_SERVER_HOME:-$ROOT/.vscode-test/code-server}
+CODE_SERVER_HOME=${KERNEL_LAB_CODE_SERVER_HOME:-${XDG_CACHE_HOME:-$HOME/.cache}/kernel-lab/code-server-$CODE_SERVER_VERSION}
 CODE_SERVER_DIR=$CODE_SERVER_HOME/node_modules/code-server
 DONE_MARK=$CODE_SERVER_HOME/.installed-$CODE_SERVER_VERSION
 

@@ -4,12 +4,16 @@
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync, existsSync } from "node:fs";
 import { createServer } from "node:net";
-import { tmpdir } from "node:os";
+import { homedir, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
-const codeServerHome = process.env.KERNEL_LAB_CODE_SERVER_HOME ?? join(repoRoot, ".vscode-test/code-server");
+// Where scripts/setup-editor.sh installs code-server (keep the two in step).
+const codeServerVersion = "4.100.3";
+const codeServerHome =
+  process.env.KERNEL_LAB_CODE_SERVER_HOME ??
+  join(process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache"), "kernel-lab", `code-server-${codeServerVersion}`);
 export const codeServerEntry = join(codeServerHome, "node_modules/code-server/out/node/entry.js");
 const chromiumPath = process.env.KERNEL_LAB_CHROMIUM ?? "/usr/bin/chromium";
 
