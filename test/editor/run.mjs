@@ -90,7 +90,13 @@ function countedScript(script, args) {
 }
 
 const started = Date.now();
-requireInstalled();
+try {
+  requireInstalled();
+} catch (error) {
+  console.log(`test:editor: ${error.message}`);
+  console.log("\n0 passed, 1 failed");
+  process.exit(1);
+}
 
 await stage("build", async () => {
   sh(process.execPath, ["scripts/build.mjs"]);

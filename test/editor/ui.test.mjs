@@ -12,7 +12,7 @@ import { launchBrowser, onExit, repoRoot, startCodeServer } from "./code-server.
 const argv = process.argv.slice(2);
 const installed = argv.includes("--installed");
 const docs = argv.includes("--docs");
-const timeLimitS = Number(process.env.KERNEL_LAB_UI_TEST_LIMIT_S ?? 240);
+const timeLimitS = Number(process.env.KERNEL_LAB_UI_TEST_LIMIT_S ?? 180);
 const resultsDir = join(repoRoot, "test-results");
 mkdirSync(resultsDir, { recursive: true });
 
@@ -148,7 +148,7 @@ try {
       await page().keyboard.press("Control+B"); // the side bar closed: room for the kernel and the panel
       await openFile("examples/leaky-relu.kernel.ts");
       await palette("Kernel Lab: Sweep Kernel");
-      await waitForVerdict(180_000);
+      await waitForVerdict(120_000);
       await resultsFrame().locator("canvas").first().waitFor({ state: "visible", timeout: 20_000 });
       // A mistake typed into the kernel (not saved): Math.max instead of tl.maximum, then the
       // hover that shows its diagnostic.
