@@ -1,0 +1,164 @@
+// Draws the results panel in headless Chromium, outside VS Code: the page the extension builds
+// (same HTML, CSP, media/ files), a stand-in for the webview API, dark-theme variables, and the
+// sample reports. Asserts what a user would read, and saves screenshots to test-results/webview/.
+//
+//   node scripts/build.mjs && npx tsx --test test/webview/render-results.ts
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdirSync } from "node:fs";
+import * as path from "node:path";
+import { pathToFileURL } from "node:url";
+import { chromium, type Page } from "playwright-core";
+import { resultsHtml } from "../../src/editor/results-html";
+import type { ToWebview } from "../../src/editor/webview-protocol";
+import { singleRun, sweep } from "./sample-reports";
+
+interface PageWindow {
+  postMessage(message: unknown, targetOrigin: string): void;
+}
+
+const root = path.resolve(__dirname, "..", "..");
+const media = path.join(root, "media");
+const out = path.join(root, "test-results", "webview");
+const chromiumPath = process.env.CHROMIUM ?? "/usr/bin/chromium";
+
+/** A few of the variables VS Code's Dark Modern theme gives a webview. */
+const DARK_THEME: Record<string, string> = {
+  "--vscode-font-family": "system-ui, 'Segoe UI', Ubuntu, sans-serif",
+  "--vscode-font-size": "13px",
+  "--vscode-editor-font-family": "'DejaVu Sans Mono', monospace",
+  "--vscode-editor-font-size": "12px",
+  "--vscode-editor-foreground": "#cccccc",
+  "--vscode-editor-background": "#1f1f1f",
+  "--vscode-descriptionForeground": "#9d9d9d",
+  "--vscode-panel-border": "#2b2b2b",
+  "--vscode-editorWidget-border": "#454545",
+  "--vscode-textCodeBlock-background": "#2b2b2b",
+  "--vscode-testing-iconPassed": "#73c991",
+  "--vscode-testing-iconFailed": "#f14c4c",
+  "--vscode-charts-blue": "#3794ff",
+  "--vscode-charts-orange": "#d18616",
+  "--vscode-badge-background": "#616161",
+  "--vscode-badge-foreground": "#f8f8f8",
+};
+
+async function openPanel(): Promise<{ page: Page; received: unknown[]; errors: string[]; close: () => Promise<void> }> {
+  const browser = await chromium.launch({
+    executablePath: chromiumPath,
+    args: ["--no-sandbox", "--disable-gpu", "--allow-file-access-from-files"],
+  });
+  const page = await browser.newPage({ viewport: { width: 1000, height: 1400 } });
+  const received: unknown[] = [];
+  const errors: string[] = [];
+  page.on("console", (m) => {
+    if (m.type() === "error" || m.type() === "warning") errors.push(m.text());
+  });
+  page.on("pageerror", (e) => errors.push(String(e)));
+  await page.exposeFunction("__toExtension", (m: unknown) => received.push(m));
+  // A string, not a function: tsx's transform would add helpers the page does not have.
+  await page.addInitScript(`
+    let state;
+    window.acquireVsCodeApi = () => ({
+      postMessage: (m) => window.__toExtension(m),
+      getState: () => state,
+      setState: (s) => { state = s; },
+    });
+    document.addEventListener("DOMContentLoaded", () => {
+      for (const [k, v] of Object.entries(${JSON.stringify(DARK_THEME)})) document.documentElement.style.setProperty(k, v);
+      document.body.classList.add("vscode-dark");
+    });
+  `);
+  const html = resultsHtml({
+    cspSource: "file:",
+    nonce: "dGVzdC1ub25jZQ==",
+    mediaUri: (name) => pathToFileURL(path.join(media, name)).toString(),
+  });
+  // Written next to media/ so relative file: URLs and the CSP behave as in a webview.
+  const pagePath = path.join(out, "results.html");
+  mkdirSync(out, { recursive: true });
+  (await import("node:fs")).writeFileSync(pagePath, html);
+  try {
+    await page.goto(pathToFileURL(pagePath).toString());
+    await waitFor(() => received.some((m) => (m as { type?: string }).type === "ready"));
+  } catch (error) {
+    await browser.close();
+    throw new Error(`the page did not load: ${String(error)}; console: ${errors.join(" | ")}`);
+  }
+  return { page, received, errors, close: () => browser.close() };
+}
+
+async function send(page: Page, received: unknown[], message: ToWebview): Promise<Record<string, unknown>> {
+  const before = received.length;
+  await page.evaluate((m) => (globalThis as unknown as PageWindow).postMessage(m, "*"), message);
+  await waitFor(() => received.slice(before).some((m) => (m as { type?: string }).type === "rendered"));
+  return received.slice(before).find((m) => (m as { type?: string }).type === "rendered") as Record<string, unknown>;
+}
+
+async function waitFor(condition: () => boolean, timeoutMs = 10000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > until) throw new Error("timed out waiting for the webview");
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+test("a single run shows the adapter, correctness, timing and WGSL", async () => {
+  const { page, received, errors, close } = await openPanel();
+  try {
+    const rendered = await send(page, received, { type: "results", view: singleRun });
+    assert.deepEqual(rendered, { type: "rendered", messageType: "results", runs: 1, verdicts: ["match"], chart: false });
+    assert.match(await page.textContent("[data-testid=adapter]") ?? "", /llvmpipe/);
+    assert.match(await page.textContent("[data-testid=verdict]") ?? "", /✓ The run matches/);
+    const correctness = await page.textContent("[data-testid=correctness]");
+    assert.match(correctness ?? "", /Max abs diff\s*0/);
+    const timing = await page.textContent("[data-testid=timing]");
+    assert.match(timing ?? "", /Median\s*0\.0123 ms/);
+    assert.match(timing ?? "", /96\.0 GB\/s|96 GB\/s/);
+    assert.match(timing ?? "", /builtins\.add/);
+    assert.match(await page.textContent("section.wgsl pre") ?? "", /@compute @workgroup_size/);
+    await page.screenshot({ path: path.join(out, "single-run.png"), fullPage: true });
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
+test("a sweep draws the throughput plot with the kernel and its baseline", async () => {
+  const { page, received, errors, close } = await openPanel();
+  try {
+    const rendered = await send(page, received, { type: "results", view: sweep });
+    assert.equal(rendered.chart, true);
+    assert.deepEqual(rendered.verdicts, ["match", "match", "match", "match", "mismatch"]);
+    assert.equal(await page.locator("[data-testid=sweep-table] tbody tr").count(), 5);
+    const canvasHasInk = await page.evaluate(`(() => {
+      const canvas = document.querySelector("canvas");
+      if (!canvas) return false;
+      const data = canvas.getContext("2d").getImageData(0, 0, canvas.width, canvas.height).data;
+      for (let i = 3; i < data.length; i += 4) if (data[i] !== 0) return true;
+      return false;
+    })()`);
+    assert.ok(canvasHasInk, "the chart canvas is blank");
+    await page.screenshot({ path: path.join(out, "sweep.png"), fullPage: true });
+
+    await send(page, received, { type: "running", title: "Sweeping vectorAdd (vector-add.kernel.ts)", detail: "on the GPU" });
+    assert.match(await page.textContent(".banner") ?? "", /Sweeping vectorAdd/);
+    await send(page, received, { type: "failed", title: "vectorAdd timed out", message: "The run did not finish within 1 s (kernelLab.timeoutSeconds), so its process was stopped." });
+    await page.screenshot({ path: path.join(out, "timed-out.png") });
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
+test("a malformed message is refused, not drawn", async () => {
+  const { page, received, errors, close } = await openPanel();
+  try {
+    await page.evaluate(() => (globalThis as unknown as PageWindow).postMessage({ type: "results", view: { file: 3 } }, "*"));
+    await new Promise((r) => setTimeout(r, 200));
+    assert.equal(received.filter((m) => (m as { type?: string }).type === "rendered").length, 0);
+    assert.ok(errors.some((e) => /malformed/.test(e)));
+  } finally {
+    await close();
+  }
+});
