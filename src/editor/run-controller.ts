@@ -6,6 +6,7 @@ import * as path from "node:path";
 import * as vscode from "vscode";
 import type { Progress, RunRequest } from "../harness/protocol";
 import type { LocatedDiagnostic } from "../diagnostics/position";
+import { RunCodes } from "../harness/codes";
 import { findRuns } from "./find-runs";
 import { kernelDocumentFor } from "./kernel-document";
 import { KernelRunner, type RunOutcome } from "./kernel-runner";
@@ -165,7 +166,7 @@ export class RunController implements vscode.Disposable {
           });
         },
       );
-      this.report(outcome, { document, text, mode, backend: settings.backend, label, panel });
+      this.report(outcome, { document, text, mode, backend: settings.backend, timeoutSeconds: settings.timeoutSeconds, label, panel });
       return outcome;
     } finally {
       cancellation.dispose();
@@ -178,7 +179,7 @@ export class RunController implements vscode.Disposable {
   /** Shows the outcome: the panel always, a message where the user must act. */
   private report(
     outcome: RunOutcome,
-    run: { document: vscode.TextDocument; text: string; mode: RunMode; backend: "gpu" | "cpu"; label: string; panel: ResultsPanel },
+    run: { document: vscode.TextDocument; text: string; mode: RunMode; backend: "gpu" | "cpu"; timeoutSeconds: number; label: string; panel: ResultsPanel },
   ): void {
     const { panel, label } = run;
     switch (outcome.kind) {
@@ -216,7 +217,12 @@ export class RunController implements vscode.Disposable {
             return;
           case "no-adapter":
           case "failure":
-            void this.offerLog(`Kernel Lab: ${label} failed${firstError ? `: ${firstError.code} ${firstError.message}` : "."}`);
+            if (firstError?.code === RunCodes.timeout) {
+              // The worker stopped a launch itself: say which setting bounds it.
+              void this.offerTimeoutSetting(`Kernel Lab: ${firstError.message} (kernelLab.timeoutSeconds is ${run.timeoutSeconds} s.)`);
+            } else {
+              void this.offerLog(`Kernel Lab: ${label} failed${firstError ? `: ${firstError.code} ${firstError.message}` : "."}`);
+            }
             return;
           default:
             assertNever(outcome.outcome);
@@ -226,10 +232,7 @@ export class RunController implements vscode.Disposable {
       case "timed-out": {
         const message = `The run did not finish within ${outcome.seconds} s (kernelLab.timeoutSeconds), so its process was stopped.`;
         panel.post({ type: "failed", title: `${label} timed out`, message });
-        const open = "Open Settings";
-        void vscode.window
-          .showErrorMessage(`Kernel Lab: ${message}`, open)
-          .then((c) => c === open && vscode.commands.executeCommand("workbench.action.openSettings", "kernelLab.timeoutSeconds"));
+        void this.offerTimeoutSetting(`Kernel Lab: ${message}`);
         return;
       }
       case "cancelled":
@@ -272,6 +275,13 @@ export class RunController implements vscode.Disposable {
   private async offerLog(message: string): Promise<void> {
     const show = "Show Log";
     if ((await vscode.window.showErrorMessage(message, show)) === show) this.log.show(true);
+  }
+
+  private async offerTimeoutSetting(message: string): Promise<void> {
+    const open = "Open Settings";
+    if ((await vscode.window.showErrorMessage(message, open)) === open) {
+      await vscode.commands.executeCommand("workbench.action.openSettings", "kernelLab.timeoutSeconds");
+    }
   }
 
   private async offerProblems(message: string): Promise<void> {
