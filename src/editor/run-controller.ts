@@ -205,7 +205,7 @@ export class RunController implements vscode.Disposable {
         const firstError = report.diagnostics.find((d) => d.severity === "error");
         switch (outcome.outcome) {
           case "ok":
-            vscode.window.setStatusBarMessage(`$(pass) Kernel Lab: ${report.runs.map(summary).join("; ")}`, 8000);
+            vscode.window.setStatusBarMessage(`$(pass) Kernel Lab: ${statusSummary(report.runs)}`, 8000);
             return;
           case "mismatch": {
             const wrong = [...new Set(report.runs.filter((r) => !r.correct).map((r) => r.name))];
@@ -293,6 +293,17 @@ export class RunController implements vscode.Disposable {
     this.cancel();
     for (const s of this.subscriptions) s.dispose();
   }
+}
+
+/** One short phrase per run name: its time, or how many sizes a sweep checked. */
+function statusSummary(runs: readonly { name: string; size: number; correct: boolean; timing: { medianMs: number } | null }[]): string {
+  const byName = new Map<string, typeof runs[number][]>();
+  for (const r of runs) byName.set(r.name, [...(byName.get(r.name) ?? []), r]);
+  return [...byName.entries()]
+    .map(([name, group]) =>
+      group.length === 1 ? summary(group[0]) : `${group.every((r) => r.correct) ? "✓" : "✗"} ${name} at ${group.length} sizes`,
+    )
+    .join("; ");
 }
 
 function summary(r: { name: string; size: number; correct: boolean; timing: { medianMs: number } | null }): string {
