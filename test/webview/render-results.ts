@@ -43,7 +43,24 @@ const DARK_THEME: Record<string, string> = {
   "--vscode-badge-foreground": "#f8f8f8",
 };
 
-async function openPanel(): Promise<{ page: Page; received: unknown[]; errors: string[]; close: () => Promise<void> }> {
+/** The same variables from VS Code's Light Modern theme. */
+const LIGHT_THEME: Record<string, string> = {
+  ...DARK_THEME,
+  "--vscode-editor-foreground": "#3b3b3b",
+  "--vscode-editor-background": "#ffffff",
+  "--vscode-descriptionForeground": "#3b3b3b",
+  "--vscode-panel-border": "#e5e5e5",
+  "--vscode-editorWidget-border": "#c8c8c8",
+  "--vscode-textCodeBlock-background": "#f8f8f8",
+  "--vscode-testing-iconPassed": "#388a34",
+  "--vscode-testing-iconFailed": "#e51400",
+  "--vscode-charts-blue": "#1a85ff",
+  "--vscode-charts-orange": "#d18616",
+  "--vscode-badge-background": "#cccccc",
+  "--vscode-badge-foreground": "#3b3b3b",
+};
+
+async function openPanel(theme: { variables: Record<string, string>; bodyClass: string } = { variables: DARK_THEME, bodyClass: "vscode-dark" }): Promise<{ page: Page; received: unknown[]; errors: string[]; close: () => Promise<void> }> {
   const browser = await chromium.launch({
     executablePath: chromiumPath,
     args: ["--no-sandbox", "--disable-gpu", "--allow-file-access-from-files"],
@@ -65,8 +82,8 @@ async function openPanel(): Promise<{ page: Page; received: unknown[]; errors: s
       setState: (s) => { state = s; },
     });
     document.addEventListener("DOMContentLoaded", () => {
-      for (const [k, v] of Object.entries(${JSON.stringify(DARK_THEME)})) document.documentElement.style.setProperty(k, v);
-      document.body.classList.add("vscode-dark");
+      for (const [k, v] of Object.entries(${JSON.stringify(theme.variables)})) document.documentElement.style.setProperty(k, v);
+      document.body.classList.add(${JSON.stringify(theme.bodyClass)});
     });
   `);
   const html = resultsHtml({
@@ -145,6 +162,20 @@ test("a sweep draws the throughput plot with the kernel and its baseline", async
     assert.match(await page.textContent(".banner") ?? "", /Sweeping vectorAdd/);
     await send(page, received, { type: "failed", title: "vectorAdd timed out", message: "The run did not finish within 1 s (kernelLab.timeoutSeconds), so its process was stopped." });
     await page.screenshot({ path: path.join(out, "timed-out.png") });
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
+test("the panel follows a light theme", async () => {
+  const { page, received, errors, close } = await openPanel({ variables: LIGHT_THEME, bodyClass: "vscode-light" });
+  try {
+    const rendered = await send(page, received, { type: "results", view: sweep });
+    assert.equal(rendered.chart, true);
+    const background = await page.evaluate(`getComputedStyle(document.body).backgroundColor`);
+    assert.equal(background, "rgb(255, 255, 255)");
+    await page.screenshot({ path: path.join(out, "sweep-light.png"), fullPage: true });
     assert.deepEqual(errors, []);
   } finally {
     await close();
