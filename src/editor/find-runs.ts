@@ -45,12 +45,14 @@ export function findRuns(fileName: string, text: string): RunDeclaration[] {
   return runs;
 }
 
-/** `defineRun` under the names the file imports it as (plain `defineRun` when it is not imported). */
+/** `defineRun` under the names the file imports it as (plain `defineRun` when the file imports nothing from kernel-lab). */
 function localNamesOf(t: typeof ts, sourceFile: ts.SourceFile, exported: string): Set<string> {
   const names = new Set<string>();
+  let importsPackage = false;
   for (const statement of sourceFile.statements) {
     if (!t.isImportDeclaration(statement) || !t.isStringLiteral(statement.moduleSpecifier)) continue;
     if (statement.moduleSpecifier.text !== "kernel-lab") continue;
+    importsPackage = true;
     const bindings = statement.importClause?.namedBindings;
     if (bindings && t.isNamedImports(bindings)) {
       for (const element of bindings.elements) {
@@ -60,7 +62,7 @@ function localNamesOf(t: typeof ts, sourceFile: ts.SourceFile, exported: string)
       names.add(`${bindings.name.text}.${exported}`);
     }
   }
-  if (names.size === 0) names.add(exported);
+  if (!importsPackage) names.add(exported);
   return names;
 }
 
