@@ -3,8 +3,8 @@
 import { build } from "esbuild";
 
 await build({
-  entryPoints: ["bench/suite.ts"],
-  outfile: "bench/dist/suite.js",
+  entryPoints: ["bench/suite.ts", "bench/probe.ts"],
+  outdir: "bench/dist",
   bundle: true,
   platform: "node",
   target: "node20",

@@ -68,13 +68,18 @@ export const DEFAULT_TARGET: Target = {
   maxWorkgroupStorageBytes: 16384,
 };
 
-/** Grid folding shared by the runtime (dispatch sizes) and the interpreter (tests). */
+/**
+ * Grid folding shared by the runtime (dispatch sizes) and the interpreter (tests): as few
+ * dimensions as needed, and as square as needed, so fewer than one row of workgroups is idle
+ * (folding 65536 programs as 65535 × 2 would leave 65534 workgroups with nothing to do).
+ */
 export function foldGrid(grid: readonly [number, number, number], maxPerDim: number): [number, number, number] {
   const total = grid[0] * grid[1] * grid[2];
   if (total <= maxPerDim) return [total, 1, 1];
-  const x = maxPerDim;
-  const rest = Math.ceil(total / x);
-  if (rest <= maxPerDim) return [x, rest, 1];
-  const y = maxPerDim;
-  return [x, y, Math.ceil(rest / y)];
+  const rows = Math.ceil(total / maxPerDim);
+  if (rows <= maxPerDim) return [Math.ceil(total / rows), rows, 1];
+  const planes = Math.ceil(total / (maxPerDim * maxPerDim));
+  const perPlane = Math.ceil(total / planes);
+  const y = Math.ceil(perPlane / maxPerDim);
+  return [Math.ceil(perPlane / y), y, planes];
 }

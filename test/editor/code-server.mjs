@@ -86,6 +86,8 @@ export async function startCodeServer(options = {}) {
   const trust = options.workspaceTrust === true;
   const settings = {
     "workbench.startupEditor": "none",
+    // Tests type into example files; nothing may reach the disk.
+    "files.autoSave": "off",
     "workbench.tips.enabled": false,
     "telemetry.telemetryLevel": "off",
     "extensions.autoUpdate": false,

@@ -1,0 +1,100 @@
+// A measurement probe for bench/NOTES.md: why does a vector add reach less bandwidth through
+// Dawn than through CUDA? Times the same programs several ways on the same buffers:
+//   per-pass   — timeLaunches as the harness does (timestamps around each pass, short warm-up)
+//   warm       — the same after ~300 ms of warm-up launches (clocks up)
+//   one-pass   — 200 dispatches in one compute pass, one timestamp pair, divided by 200
+//   passes     — 200 passes back to back, timestamps at the first begin and the last end
+// with random inputs and with zeros (compressible), for builtins.add and the compiled example.
+//   node bench/dist/probe.js
+
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { compileKernel, parseKernelFile } from "../src/compile";
+import { acquireGpu, createStorageBuffer, getPipeline, timeLaunches, type Gpu, type LaunchArgs } from "../src/runtime";
+import { BufferUsage, MapMode } from "../src/runtime/gpu";
+import { encodeDispatch, prepareLaunch } from "../src/runtime/launch";
+import { BUILTINS } from "../src/builtins";
+import { foldGrid } from "../src/codegen/abi";
+import type { KernelProgram } from "../src/runtime/pipelines";
+
+let root = __dirname;
+while (!existsSync(join(root, "examples")) && dirname(root) !== root) root = dirname(root);
+
+async function stamped(gpu: Gpu, program: KernelProgram, grid: [number, number, number], args: LaunchArgs, mode: "one-pass" | "passes", count: number): Promise<number> {
+  const compiled = await getPipeline(gpu, program);
+  const prepared = prepareLaunch(gpu, compiled, grid, args);
+  const device = gpu.device;
+  const querySet = device.createQuerySet({ type: "timestamp", count: 2 });
+  const resolved = device.createBuffer({ size: 16, usage: BufferUsage.QUERY_RESOLVE | BufferUsage.COPY_SRC });
+  const readback = device.createBuffer({ size: 16, usage: BufferUsage.MAP_READ | BufferUsage.COPY_DST });
+  const encoder = device.createCommandEncoder();
+  if (mode === "one-pass") {
+    const pass = encoder.beginComputePass({ timestampWrites: { querySet, beginningOfPassWriteIndex: 0, endOfPassWriteIndex: 1 } });
+    for (let i = 0; i < count; i++) encodeDispatch(pass, prepared);
+    pass.end();
+  } else {
+    for (let i = 0; i < count; i++) {
+      const tw = i === 0 ? { querySet, beginningOfPassWriteIndex: 0 } : i === count - 1 ? { querySet, endOfPassWriteIndex: 1 } : undefined;
+      const pass = encoder.beginComputePass(tw ? { timestampWrites: tw } : {});
+      encodeDispatch(pass, prepared);
+      pass.end();
+    }
+  }
+  encoder.resolveQuerySet(querySet, 0, 2, resolved, 0);
+  encoder.copyBufferToBuffer(resolved, 0, readback, 0, 16);
+  device.queue.submit([encoder.finish()]);
+  await readback.mapAsync(MapMode.READ);
+  const ns = new BigInt64Array(readback.getMappedRange().slice(0));
+  readback.unmap();
+  prepared.uniforms.destroy();
+  return Number(ns[1] - ns[0]) / 1e6 / count;
+}
+
+function random(n: number): Float32Array {
+  const a = new Float32Array(n);
+  for (let i = 0; i < n; i++) a[i] = Math.random() * 2 - 1;
+  return a;
+}
+
+async function main(): Promise<void> {
+  const gpu = await acquireGpu();
+  console.log(`adapter: ${gpu.adapter.vendor} ${gpu.adapter.device} ${gpu.adapter.description}`);
+  const text = readFileSync(join(root, "examples", "vector-add.kernel.ts"), "utf8");
+  const kernel = parseKernelFile("vector-add.kernel.ts", text).kernels[0];
+  for (const log2 of [24, 26]) {
+    const n = 2 ** log2;
+    for (const data of ["random", "zeros"] as const) {
+      const x = data === "random" ? random(n) : new Float32Array(n);
+      const y = data === "random" ? random(n) : new Float32Array(n);
+      const bx = await createStorageBuffer(gpu, x, "x");
+      const by = await createStorageBuffer(gpu, y, "y");
+      const bo = await createStorageBuffer(gpu, new Float32Array(n), "out");
+      const variants: { name: string; program: KernelProgram; grid: [number, number, number]; args: LaunchArgs }[] = [
+        { name: "builtins.add W256", program: BUILTINS["builtins.add"].program(n), grid: BUILTINS["builtins.add"].grid(n), args: { buffers: { a: bx, b: by, out: bo }, scalars: { n } } },
+      ];
+      for (const [block, pref] of [[1024, 256], [2048, 512], [4096, 1024]]) {
+        const compiled = compileKernel(kernel, { BLOCK_SIZE: block }, { ...gpu.target, preferredWorkgroupSize: pref }).kernel!;
+        variants.push({ name: `compiled B${block} W${compiled.abi.workgroupSize}`, program: compiled, grid: [Math.ceil(n / block), 1, 1], args: { buffers: { x_ptr: bx, y_ptr: by, output_ptr: bo }, scalars: { n_elements: n } } });
+      }
+      for (const v of variants) {
+        const gbps = (ms: number) => ((12 * n) / (ms * 1e6)).toFixed(0);
+        const perPass = await timeLaunches(gpu, v.program, v.grid, [v.args], { warmup: 5, minReps: 50, maxReps: 100 });
+        const warm = await timeLaunches(gpu, v.program, v.grid, [v.args], { warmup: Math.ceil(300 / perPass.medianMs), minReps: 50, maxReps: 100 });
+        const onePass = await stamped(gpu, v.program, v.grid, v.args, "one-pass", 200);
+        const passes = await stamped(gpu, v.program, v.grid, v.args, "passes", 200);
+        console.log(
+          `2^${log2} ${data.padEnd(6)} ${v.name.padEnd(24)} dispatch ${JSON.stringify(foldGrid(v.grid, gpu.limits.maxComputeWorkgroupsPerDimension))} ` +
+            `per-pass ${gbps(perPass.medianMs)}  warm ${gbps(warm.medianMs)}  one-pass ${gbps(onePass)}  passes ${gbps(passes)} GB/s`,
+        );
+      }
+      bx.destroy();
+      by.destroy();
+      bo.destroy();
+    }
+  }
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(4);
+});
