@@ -11,6 +11,12 @@ import { getPipeline, type KernelProgram } from "./pipelines";
 export interface TimingOptions {
   /** Untimed launches first (pipeline warm, caches, clocks); default 5. */
   warmup?: number;
+  /**
+   * Keep warming up until this much wall-clock time has passed; default 200 ms. A GPU that sat
+   * idle (while the CPU checked the previous result) runs at idle clocks: on the H200 a vector add
+   * timed right after 1 s of idle reached 1.8 TB/s, and 4.2 TB/s after 300 ms of launches.
+   */
+  warmupMs?: number;
   /** Repetitions timed at least, whatever the budget; default 10. */
   minReps?: number;
   /** Repetitions timed at most; default 100. */
@@ -40,6 +46,7 @@ export async function timeLaunches(
   const kernel = program.abi.kernel;
   if (argSets.length === 0) throw new GpuError("bad-launch", `Timing '${kernel}' needs at least one set of arguments.`, kernel);
   const warmup = Math.max(1, opts.warmup ?? 5);
+  const warmupMs = opts.warmupMs ?? 200;
   const minReps = Math.max(1, opts.minReps ?? 10);
   const maxReps = Math.max(minReps, opts.maxReps ?? 100);
   const budgetMs = opts.budgetMs ?? 500;
@@ -53,8 +60,8 @@ export async function timeLaunches(
     });
     const limits = { minReps, maxReps, budgetMs };
     const times = gpu.hasTimestamps
-      ? await timeWithTimestamps(gpu, kernel, prepared, warmup, limits)
-      : await timeWithWallClock(gpu, kernel, prepared, warmup, limits);
+      ? await timeWithTimestamps(gpu, kernel, prepared, warmup, warmupMs, limits)
+      : await timeWithWallClock(gpu, kernel, prepared, warmup, warmupMs, limits);
     return summarise(times, gpu.hasTimestamps ? "timestamp-query" : "wall-clock");
   } finally {
     for (const p of prepared) p.uniforms.destroy();
@@ -96,15 +103,30 @@ async function runUntimed(gpu: Gpu, kernel: string, prepared: PreparedLaunch[], 
   });
 }
 
+/**
+ * At least `count` launches, then more until `ms` of wall-clock time has passed (submits of up to
+ * ~50 ms each). Returns the wall-clock ms per launch of the last submit.
+ */
+async function warmUp(gpu: Gpu, kernel: string, prepared: PreparedLaunch[], count: number, ms: number): Promise<number> {
+  const started = performance.now();
+  let perLaunch = (await runUntimed(gpu, kernel, prepared, count)) / count;
+  while (performance.now() - started < ms) {
+    const n = Math.max(1, Math.min(10_000, Math.floor(50 / Math.max(perLaunch, 1e-3))));
+    perLaunch = (await runUntimed(gpu, kernel, prepared, n)) / n;
+  }
+  return perLaunch;
+}
+
 async function timeWithTimestamps(
   gpu: Gpu,
   kernel: string,
   prepared: PreparedLaunch[],
   warmup: number,
+  warmupMs: number,
   limits: RepLimits,
 ): Promise<number[]> {
   const device = gpu.device;
-  const warmMs = (await runUntimed(gpu, kernel, prepared, warmup)) / warmup;
+  const warmMs = await warmUp(gpu, kernel, prepared, warmup, warmupMs);
   // Size batches so one takes about a fifth of the budget (5–100 ms), as the warm-up suggests.
   const targetBatchMs = Math.min(100, Math.max(5, limits.budgetMs / 5));
   const batchSize = Math.max(1, Math.min(MAX_BATCH, Math.floor(targetBatchMs / Math.max(warmMs, 1e-3))));
@@ -153,9 +175,10 @@ async function timeWithWallClock(
   kernel: string,
   prepared: PreparedLaunch[],
   warmup: number,
+  warmupMs: number,
   limits: RepLimits,
 ): Promise<number[]> {
-  await runUntimed(gpu, kernel, prepared, warmup);
+  await warmUp(gpu, kernel, prepared, warmup, warmupMs);
   const times: number[] = [];
   const started = performance.now();
   for (let rep = 0; rep < limits.maxReps && (rep < limits.minReps || performance.now() - started < limits.budgetMs); rep++) {
