@@ -24,6 +24,8 @@ export interface Emitter {
   /** A workgroup array of at least `size` elements of `dtype` in scratch slot `slot`. */
   scratch(slot: string, dtype: Dtype, size: number): string;
   fresh(prefix: string): string;
+  /** Subgroup operations are available: the shader may use `sg_lane` and `sg_size`. */
+  useSubgroups(): boolean;
 }
 
 /** `[r, c]` of flat index `e` in a 2-D shape, as WGSL expressions. */
@@ -193,6 +195,7 @@ function reduceToScalar(ctx: Emitter, v: Value & { op: "reduce" }): void {
     ctx.emit(`let ${ctx.valueName(v, 0)} = ${argmax ? pi : p};`);
     return;
   }
+  if (dtype !== "f16" && dtype !== "bool" && ctx.useSubgroups()) return subgroupReduce(ctx, v, p, pi);
   const sm = ctx.scratch("r", dtype, w);
   const smi = argmax ? ctx.scratch("ri", "i32", w) : "";
   ctx.emit("workgroupBarrier();");
@@ -214,6 +217,45 @@ function reduceToScalar(ctx: Emitter, v: Value & { op: "reduce" }): void {
   }
   ctx.emit("workgroupBarrier();");
   ctx.emit(`let ${ctx.valueName(v, 0)} = ${argmax ? `${smi}[0]` : `${sm}[0]`};`);
+}
+
+/**
+ * The cross-invocation step with subgroup operations: one subgroupAdd/Max/Min (every lane gets
+ * its subgroup's result), the first lane of each subgroup writes it to workgroup memory, and after
+ * one barrier every invocation combines the W / subgroup-size partials (the same addresses for
+ * all, so reads broadcast). One barrier instead of log2(W). Subgroups are taken to be consecutive
+ * runs of local_invocation_index, as on every Vulkan, Metal and D3D12 driver we know of.
+ */
+function subgroupReduce(ctx: Emitter, v: Value & { op: "reduce" }, p: string, pi: string): void {
+  const dtype = ctx.dtype(v.value.type);
+  const t = ctx.typeOf(v.value.type);
+  const w = ctx.workgroupSize;
+  const sm = ctx.scratch("r", dtype, w);
+  const g = ctx.fresh("sg");
+  if (v.fn === "argmax") {
+    const smi = ctx.scratch("ri", "i32", w);
+    ctx.emit(`let ${g} = subgroupMax(${p});`);
+    ctx.emit(`let ${g}_i = subgroupMin(select(2147483647, ${pi}, ${p} == ${g}));`);
+    ctx.emit("workgroupBarrier();");
+    ctx.emit(`if (sg_lane == 0u) { ${sm}[lid / sg_size] = ${g}; ${smi}[lid / sg_size] = ${g}_i; }`);
+    ctx.emit("workgroupBarrier();");
+    ctx.emit(`var ${g}_best: ${t} = ${sm}[0];`);
+    ctx.emit(`var ${g}_bi: i32 = ${smi}[0];`);
+    ctx.emit(`for (var s = 1u; s < ${w}u / sg_size; s++) {`);
+    ctx.nested(() => ctx.emit(`if (${sm}[s] > ${g}_best || (${sm}[s] == ${g}_best && ${smi}[s] < ${g}_bi)) { ${g}_best = ${sm}[s]; ${g}_bi = ${smi}[s]; }`));
+    ctx.emit("}");
+    ctx.emit(`let ${ctx.valueName(v, 0)} = ${g}_bi;`);
+    return;
+  }
+  const fn = v.fn as Exclude<ReduceFn, "argmax">;
+  const op = { sum: "subgroupAdd", max: "subgroupMax", min: "subgroupMin" }[fn];
+  ctx.emit(`let ${g} = ${op}(${p});`);
+  ctx.emit("workgroupBarrier();");
+  ctx.emit(`if (sg_lane == 0u) { ${sm}[lid / sg_size] = ${g}; }`);
+  ctx.emit("workgroupBarrier();");
+  ctx.emit(`var ${g}_all: ${t} = ${sm}[0];`);
+  ctx.emit(`for (var s = 1u; s < ${w}u / sg_size; s++) { ${g}_all = ${combine(fn, `${g}_all`, `${sm}[s]`)}; }`);
+  ctx.emit(`let ${ctx.valueName(v, 0)} = ${g}_all;`);
 }
 
 /** A 2-D block along one axis: staged in workgroup memory; each output element loops over the axis. */

@@ -6,6 +6,7 @@ import { acquireGpu, createStorageBuffer, launch, readBuffer } from "../../src/r
 import { interpret } from "../../src/interpreter/interpret";
 import type { NumDtype } from "../../src/ir/ir";
 import { locate } from "../../src/diagnostics/position";
+import type { Target } from "../../src/codegen/abi";
 
 export type HostArray = Float32Array | Int32Array | Uint32Array | Uint16Array;
 
@@ -17,6 +18,8 @@ export interface KernelRun {
   grid: number[];
   args: Record<string, HostArray | number>;
   outputs: string[];
+  /** Compiler target overrides (e.g. { subgroups: false } to test the workgroup-memory paths). */
+  target?: Partial<Target>;
 }
 
 export interface KernelOutputs {
@@ -32,11 +35,11 @@ function dtypeOf(a: HostArray): NumDtype {
   return "f16";
 }
 
-export async function compileForGpu(source: string, constexprs: Record<string, number> = {}): Promise<CompiledKernel> {
+export async function compileForGpu(source: string, constexprs: Record<string, number> = {}, target: Partial<Target> = {}): Promise<CompiledKernel> {
   const gpu = await acquireGpu();
   const parsed = parseKernelFile("test.kernel.ts", source);
   const kernel = parsed.kernels[0];
-  const result = kernel ? compileKernel(kernel, constexprs, gpu.target) : { diagnostics: parsed.diagnostics };
+  const result = kernel ? compileKernel(kernel, constexprs, { ...gpu.target, ...target }) : { diagnostics: parsed.diagnostics };
   const errors = [...parsed.diagnostics, ...result.diagnostics].filter((d) => d.severity === "error");
   if (!("kernel" in result) || !result.kernel || errors.length > 0) {
     const shown = locate("test.kernel.ts", source, errors).map((d) => `${d.line}:${d.column} ${d.code} ${d.message}`);
@@ -47,7 +50,7 @@ export async function compileForGpu(source: string, constexprs: Record<string, n
 
 export async function runBoth(run: KernelRun): Promise<KernelOutputs> {
   const gpu = await acquireGpu();
-  const kernel = await compileForGpu(run.source, run.constexprs);
+  const kernel = await compileForGpu(run.source, run.constexprs, run.target);
   const grid: [number, number, number] = [run.grid[0], run.grid[1] ?? 1, run.grid[2] ?? 1];
 
   const buffers: Record<string, GPUBuffer> = {};

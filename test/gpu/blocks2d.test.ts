@@ -1,0 +1,124 @@
+// Two-dimensional blocks, reductions and tl.dot (SPEC §2, issue 4) on the GPU and the CPU
+// interpreter, against plain TypeScript references in float64, at shapes that aren't multiples
+// of the block (1×1, 127×33, …), with fresh random inputs and poisoned outputs.
+
+import { test } from "node:test";
+import { PRELUDE, assertClose, poisoned, randomFloats, randomInts, runBoth, type HostArray } from "../support/kernel-runner";
+import { acquireGpu } from "../../src/runtime";
+import type { Target } from "../../src/codegen/abi";
+
+interface Case {
+  name: string;
+  params: string;
+  body: string;
+  constexprs: Record<string, number>;
+  grid: number[];
+  args: Record<string, HostArray | number>;
+  outputs: string[];
+  expected: Record<string, ArrayLike<number>>;
+  atol?: number;
+  rtol?: number;
+  target?: Partial<Target>;
+}
+
+const range = (n: number) => Array.from({ length: n }, (_, i) => i);
+
+function rowReductions(rows: number, cols: number): Case {
+  const x = randomFloats(rows * cols, -4, 4);
+  const row = (r: number) => range(cols).map((c) => x[r * cols + c]);
+  return {
+    name: `sum, max, min, argmax of rows (${rows}×${cols}, masked tail)`,
+    params: "x: Ptr<f32>, s: Ptr<f32>, mx: Ptr<f32>, mn: Ptr<f32>, am: Ptr<i32>, n: i32, BLOCK: constexpr",
+    body: `const r = tl.programId(0);\nconst c = tl.arange(0, BLOCK);\nconst m = c < n;\nconst v = tl.load(x + r * n + c, m, 0.0);\ntl.store(s + r, tl.sum(v, 0));\ntl.store(mx + r, tl.max(tl.where(m, v, -Infinity), 0));\ntl.store(mn + r, tl.min(tl.where(m, v, Infinity)));\ntl.store(am + r, tl.argmax(tl.where(m, v, -Infinity), 0));`,
+    constexprs: { BLOCK: 2 ** Math.ceil(Math.log2(Math.max(cols, 1))) },
+    grid: [rows],
+    args: { x, s: poisoned(rows), mx: poisoned(rows), mn: poisoned(rows), am: poisoned(rows, "i32"), n: cols },
+    outputs: ["s", "mx", "mn", "am"],
+    expected: {
+      s: range(rows).map((r) => row(r).reduce((a, b) => a + b, 0)),
+      mx: range(rows).map((r) => Math.max(...row(r))),
+      mn: range(rows).map((r) => Math.min(...row(r))),
+      am: range(rows).map((r) => row(r).indexOf(Math.max(...row(r)))),
+    },
+    atol: 1e-5 * cols, rtol: 1e-5,
+  };
+}
+
+function axisReductions(rows: number, cols: number): Case {
+  const x = randomInts(rows * cols, -50, 50);
+  return {
+    name: `integer 2-D reductions along each axis (${rows}×${cols} in a 16×32 tile)`,
+    params: "x: Ptr<i32>, by_row: Ptr<i32>, by_col: Ptr<i32>, best: Ptr<i32>, M: i32, N: i32, BM: constexpr, BN: constexpr",
+    body: `const rm = tl.arange(0, BM);\nconst cn = tl.arange(0, BN);\nconst mask = tl.expandDims(rm, 1) < M && tl.expandDims(cn, 0) < N;\nconst t = tl.load(x + tl.expandDims(rm, 1) * N + tl.expandDims(cn, 0), mask, 0);\ntl.store(by_row + rm, tl.sum(t, 1), rm < M);\ntl.store(by_col + cn, tl.max(tl.where(mask, t, -1000), 0), cn < N);\ntl.store(best + rm, tl.argmax(tl.where(mask, t, -1000), 1), rm < M);`,
+    constexprs: { BM: 16, BN: 32 },
+    grid: [1],
+    args: { x, by_row: poisoned(16, "i32"), by_col: poisoned(32, "i32"), best: poisoned(16, "i32"), M: rows, N: cols },
+    outputs: ["by_row", "by_col", "best"],
+    expected: {
+      by_row: range(16).map((r) => (r < rows ? range(cols).reduce((a, c) => a + x[r * cols + c], 0) : 0x7fbadbad)),
+      by_col: range(32).map((c) => (c < cols ? Math.max(...range(rows).map((r) => x[r * cols + c])) : 0x7fbadbad)),
+      best: range(16).map((r) => { if (r >= rows) return 0x7fbadbad; const v = range(cols).map((c) => x[r * cols + c]); return v.indexOf(Math.max(...v)); }),
+    },
+  };
+}
+
+function matmul(m: number, n: number, k: number, bm: number, bn: number, bk: number): Case {
+  const a = randomFloats(m * k);
+  const b = randomFloats(k * n);
+  const c0 = randomFloats(m * n);
+  return {
+    name: `tl.dot with an accumulator over K, ${m}×${k} · ${k}×${n}, blocks ${bm}×${bn}×${bk}`,
+    params: "a: Ptr<f32>, b: Ptr<f32>, c: Ptr<f32>, M: i32, N: i32, K: i32, BM: constexpr, BN: constexpr, BK: constexpr",
+    body: `const om = tl.programId(0) * BM + tl.arange(0, BM);\nconst on = tl.programId(1) * BN + tl.arange(0, BN);\nconst ok = tl.arange(0, BK);\nconst cptr = c + tl.expandDims(om, 1) * N + tl.expandDims(on, 0);\nconst cmask = tl.expandDims(om, 1) < M && tl.expandDims(on, 0) < N;\nlet acc = tl.load(cptr, cmask, 0.0);\nfor (let k0 = 0; k0 < K; k0 += BK) {\n  const ta = tl.load(a + tl.expandDims(om, 1) * K + tl.expandDims(k0 + ok, 0), tl.expandDims(om, 1) < M && tl.expandDims(k0 + ok, 0) < K, 0.0);\n  const tb = tl.load(b + tl.expandDims(k0 + ok, 1) * N + tl.expandDims(on, 0), tl.expandDims(k0 + ok, 1) < K && tl.expandDims(on, 0) < N, 0.0);\n  acc = tl.dot(ta, tb, acc);\n}\ntl.store(cptr, acc, cmask);`,
+    constexprs: { BM: bm, BN: bn, BK: bk },
+    grid: [Math.ceil(m / bm), Math.ceil(n / bn)],
+    args: { a, b, c: c0.slice(), M: m, N: n, K: k },
+    outputs: ["c"],
+    expected: { c: range(m * n).map((e) => { const i = Math.floor(e / n), j = e % n; let s = c0[e]; for (let p = 0; p < k; p++) s += a[i * k + p] * b[p * n + j]; return s; }) },
+    atol: 1e-5 * k, rtol: 1e-4,
+  };
+}
+
+function shapes(): Case {
+  const x = randomFloats(8 * 16);
+  const v = randomFloats(16);
+  return {
+    name: "expandDims, broadcastTo, reshape, trans, zeros and full in 2-D",
+    params: "x: Ptr<f32>, v: Ptr<f32>, out: Ptr<f32>, out_t: Ptr<f32>, out_r: Ptr<f32>",
+    body: `const r = tl.arange(0, 8);\nconst c = tl.arange(0, 16);\nconst tile = tl.load(x + tl.expandDims(r, 1) * 16 + tl.expandDims(c, 0));\nconst row = tl.broadcastTo(tl.expandDims(tl.load(v + c), 0), [8, 16]);\nconst z = tl.zeros([8, 16], "f32") + tl.full([8, 16], 0.5, "f32");\ntl.store(out + tl.expandDims(r, 1) * 16 + tl.expandDims(c, 0), tile * row + z);\ntl.store(out_t + tl.expandDims(c, 1) * 8 + tl.expandDims(r, 0), tl.trans(tile));\ntl.store(out_r + tl.arange(0, 128), tl.reshape(tile, [128]) * 2.0);`,
+    constexprs: {},
+    grid: [1],
+    args: { x, v, out: poisoned(128), out_t: poisoned(128), out_r: poisoned(128) },
+    outputs: ["out", "out_t", "out_r"],
+    expected: {
+      out: range(128).map((e) => Math.fround(Math.fround(x[e] * v[e % 16]) + 0.5)),
+      out_t: range(128).map((e) => x[(e % 8) * 16 + Math.floor(e / 8)]),
+      out_r: range(128).map((e) => x[e] * 2),
+    },
+  };
+}
+
+const cases: Case[] = [
+  rowReductions(37, 1), rowReductions(13, 127), rowReductions(5, 1000),
+  axisReductions(1, 1), axisReductions(11, 29),
+  matmul(1, 1, 1, 16, 16, 16), matmul(127, 33, 65, 32, 32, 16), matmul(70, 90, 40, 64, 32, 16),
+  shapes(),
+  // The same reductions without subgroups: the workgroup-memory tree.
+  { ...rowReductions(13, 127), name: "row reductions without subgroups (13×127)", target: { subgroups: false } },
+  { ...rowReductions(3, 1), name: "row reductions without subgroups (3×1)", target: { subgroups: false } },
+];
+
+test("2-D blocks, reductions and tl.dot", async (t) => {
+  const gpu = await acquireGpu();
+  for (const c of cases) {
+    await t.test(c.name, async () => {
+      const source = `${PRELUDE}export const k = kernel(function k(${c.params}) {\n${c.body}\n});\n`;
+      const { gpu: onGpu, cpu } = await runBoth({ source, constexprs: c.constexprs, grid: c.grid, args: c.args, outputs: c.outputs, target: c.target });
+      for (const o of c.outputs) {
+        assertClose(onGpu[o], c.expected[o], `GPU ${o}`, c.atol, c.rtol);
+        assertClose(cpu[o], c.expected[o], `CPU ${o}`, c.atol, c.rtol);
+      }
+    });
+  }
+  void gpu;
+});
