@@ -10,7 +10,7 @@
 
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { compileKernel, parseKernelFile } from "../src/compile";
+import { compileKernel, parseKernelFile, specializationFor } from "../src/compile";
 import { acquireGpu, createStorageBuffer, launch, readBuffer, timeLaunches, type LaunchArgs } from "../src/runtime";
 import type { Gpu } from "../src/runtime";
 import { BUILTINS } from "../src/builtins";
@@ -266,7 +266,7 @@ async function runCase(gpu: Gpu, c: Case, results: Measurement[]): Promise<void>
     for (const target of [{}, ...(c.targets ?? [])]) {
       for (const constexprs of c.configs) {
         const variant = [...Object.entries(constexprs).map(([k, v]) => `${k}=${v}`), ...Object.entries(target).map(([k, v]) => `${k === "preferredWorkgroupSize" ? "W" : k}≤${v}`)].join(" ");
-        const compiled = compileKernel(kernel, constexprs, { ...gpu.target, ...target });
+        const compiled = compileKernel(kernel, constexprs, { ...gpu.target, ...target }, specializationFor(kernel, hostArgs));
         if (!compiled.kernel) {
           console.error(`${c.name} ${variant}: ${compiled.diagnostics.map((d) => d.message).join("; ")}`);
           continue;

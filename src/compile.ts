@@ -5,11 +5,11 @@ import type { Diagnostic } from "./diagnostics/diagnostic";
 import type { KernelIR, Param } from "./ir/ir";
 import type { KernelAbi, Target } from "./codegen/abi";
 import { parseKernelFile, type KernelSource, type ParsedFile } from "./syntax/parse";
-import { lowerKernel } from "./semantics/lower";
+import { lowerKernel, type Specialization } from "./semantics/lower";
 import { generateWgsl } from "./codegen/wgsl";
 import { DEFAULT_TARGET } from "./codegen/abi";
 
-export type { KernelSource, ParsedFile };
+export type { KernelSource, ParsedFile, Specialization };
 export { parseKernelFile };
 
 export interface CompiledKernel {
@@ -32,8 +32,9 @@ export function compileKernel(
   kernel: KernelSource,
   constexprs: Readonly<Record<string, number>>,
   target: Target = DEFAULT_TARGET,
+  specialization: Specialization = {},
 ): CompileResult {
-  const lowered = lowerKernel(kernel, constexprs, target);
+  const lowered = lowerKernel(kernel, constexprs, target, specialization);
   if (!lowered.ir) return { diagnostics: lowered.diagnostics };
   const generated = generateWgsl(lowered.ir, target);
   const diagnostics = [...lowered.diagnostics, ...generated.diagnostics];
@@ -49,6 +50,12 @@ export function compileKernel(
     },
     diagnostics,
   };
+}
+
+/** The specialisation a launch with these scalar arguments allows (see Specialization). */
+export function specializationFor(kernel: KernelSource, scalars: Readonly<Record<string, unknown>>): Specialization {
+  const ones = kernel.params.filter((p) => p.kind === "scalar" && (p.dtype === "i32" || p.dtype === "u32") && scalars[p.name] === 1).map((p) => p.name);
+  return ones.length > 0 ? { ones } : {};
 }
 
 /**

@@ -104,8 +104,18 @@ const UNSUPPORTED_STATEMENTS: Partial<Record<ts.SyntaxKind, string>> = {
   [ts.SyntaxKind.DebuggerStatement]: "'debugger' isn't supported in kernels",
 };
 
-export function lowerKernel(kernel: KernelSource, constexprs: Readonly<Record<string, number>>, target: Target): LowerResult {
-  const lowerer = new Lowerer(kernel, target);
+/**
+ * What the compiler may assume about launch arguments besides constexprs (Triton specialises the
+ * same way): integer scalars known to be 1 at this launch become the constant 1, so a unit stride
+ * makes `ptr + offs * stride` contiguous and its loads wide. The harness compiles one variant per
+ * specialisation.
+ */
+export interface Specialization {
+  ones?: readonly string[];
+}
+
+export function lowerKernel(kernel: KernelSource, constexprs: Readonly<Record<string, number>>, target: Target, specialization: Specialization = {}): LowerResult {
+  const lowerer = new Lowerer(kernel, target, specialization);
   return lowerer.run(constexprs);
 }
 
@@ -122,6 +132,7 @@ class Lowerer implements IntrinsicContext {
   constructor(
     private readonly kernel: KernelSource,
     readonly target: Target,
+    private readonly specialization: Specialization,
   ) {
     this.sf = kernel.sourceFile;
     this.current = kernel.fn;
@@ -161,6 +172,8 @@ class Lowerer implements IntrinsicContext {
         }
         const type: ValueType = { kind: "pointer", pointee: p.dtype, param: p.name, shape: [] };
         scope.set(p.name, { kind: "value", value: this.b.emit({ op: "param", name: p.name }, type, at), declaredAt: at, what: "parameter" });
+      } else if ((p.dtype === "i32" || p.dtype === "u32") && this.specialization.ones?.includes(p.name)) {
+        scope.set(p.name, { kind: "value", value: this.b.constant(1, p.dtype, at), declaredAt: at, what: "parameter" });
       } else {
         scope.set(p.name, { kind: "value", value: this.b.emit({ op: "param", name: p.name }, data(p.dtype, []), at), declaredAt: at, what: "parameter" });
       }
