@@ -137,8 +137,14 @@ export interface RunDefinition<A extends Record<string, KernelArg>, C extends Re
   name?: string;
   /** Problem sizes: the first is the default single run, all of them form a sweep. */
   sizes: number[];
-  /** Values of the kernel's `constexpr` parameters. */
+  /** Values of the kernel's `constexpr` parameters (with `configs`: the part they share). */
   constexprs?: C;
+  /**
+   * Alternatives for the autotuner, each merged over `constexprs`: Kernel Lab checks every one
+   * against the reference, times the correct ones and runs the fastest for the adapter and size.
+   * The choice is cached on disk (`kernel-lab run --retune` tunes again).
+   */
+  configs?: NoInfer<Partial<C>>[];
   /** The launch grid: 1 to 3 positive integers. */
   grid: (size: number, constexprs: C) => number[];
   /** Every kernel parameter by name: a typed array for a pointer, a number for a scalar. Fresh for every run. */
@@ -166,7 +172,8 @@ export interface Run {
 }
 
 /** Declares a run: export the result from a `.kernel.ts` file. */
-export declare function defineRun<A extends Record<string, KernelArg>, C extends Record<string, number> = {}>(
+// C comes from `constexprs`; with only `configs`, any constexpr name reads as a number.
+export declare function defineRun<A extends Record<string, KernelArg>, C extends Record<string, number> = Record<string, number>>(
   definition: RunDefinition<A, C>,
 ): Run;
 

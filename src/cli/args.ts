@@ -1,7 +1,7 @@
 // Command-line parsing: `kernel-lab <command> [options]`, options in any order after the command.
 
 export type Command =
-  | { kind: "run"; file: string; run?: string; size?: number; sweep: boolean; json: boolean; cpu: boolean; reps?: number; timeoutMs?: number; debug: boolean }
+  | { kind: "run"; file: string; run?: string; size?: number; sweep: boolean; json: boolean; cpu: boolean; reps?: number; timeoutMs?: number; retune: boolean; debug: boolean }
   | { kind: "check"; files: string[]; json: boolean; pretty: boolean; debug: boolean }
   | { kind: "wgsl"; file: string; kernel?: string; constexprs: Record<string, number>; gpu: boolean; debug: boolean }
   | { kind: "help" }
@@ -22,6 +22,7 @@ Commands:
     --json             print one JSON object (SPEC §4) on stdout, nothing else
     --reps N           at most N timed repetitions (default 100)
     --timeout SECONDS  limit per run and size (default 120)
+    --retune           tune runs with \`configs\` afresh instead of using the cached choice
   check FILE...  Print the diagnostics of kernel files, one a line (path:line:col - error KLxxxx: message)
     --pretty           show the source line and a caret under each diagnostic
     --json             print { "diagnostics": [...] } on stdout
@@ -47,7 +48,7 @@ export function parseArgs(argv: readonly string[]): Command {
   const values = new Map<string, string[]>();
   const takesValue = new Set(["--run", "--size", "--reps", "--timeout", "--kernel", "--constexpr"]);
   const allowed: Record<string, string[]> = {
-    run: ["--run", "--size", "--sweep", "--json", "--cpu", "--reps", "--timeout", "--debug"],
+    run: ["--run", "--size", "--sweep", "--json", "--cpu", "--reps", "--timeout", "--retune", "--debug"],
     check: ["--json", "--pretty", "--debug"],
     wgsl: ["--kernel", "--constexpr", "--gpu", "--debug"],
   };
@@ -86,6 +87,7 @@ export function parseArgs(argv: readonly string[]): Command {
         cpu: flags.has("--cpu"),
         reps: optionalInt("--reps", one("--reps")),
         timeoutMs: optionalSeconds(one("--timeout")),
+        retune: flags.has("--retune"),
         debug,
       };
     }

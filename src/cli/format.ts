@@ -1,6 +1,6 @@
 // Human output of `kernel-lab run`: a block per run and size, in the user's words.
 
-import type { AdapterReport, RunReport } from "../harness/report";
+import type { AdapterReport, AutotuneReport, RunReport } from "../harness/report";
 
 /** Milliseconds with about three significant digits: 0.0123, 1.234, 250.1. */
 export function formatMs(ms: number): string {
@@ -47,5 +47,39 @@ export function formatRun(run: RunReport, adapter: AdapterReport | null): string
     const warning = b.matchesReference === false ? ` (warning: ${b.name}'s output does not match this run's reference)` : "";
     lines.push(`  ${b.name}: ${formatMs(b.medianMs)} ms — kernel is ${b.speedup.toFixed(2)}× as fast${warning}`);
   }
+  if (run.autotune) lines.push(...formatAutotune(run.autotune));
   return lines.join("\n");
+}
+
+/**
+ * The candidates as a table: a column per constexpr that differs between them, the median, the
+ * rate, ✓ or ✗; the picked row marked ▸. Notes (why a candidate was not timed) follow its row.
+ */
+export function formatAutotune(tune: AutotuneReport): string[] {
+  const keys = Object.keys(tune.picked);
+  const varying = keys.filter((k) => new Set(tune.candidates.map((c) => c.constexprs[k])).size > 1);
+  const columns = varying.length > 0 ? varying : keys;
+  const hasGbps = tune.candidates.some((c) => c.gbps !== null);
+  const hasGflops = tune.candidates.some((c) => c.gflops !== null);
+  const head = [...columns, "Median", ...(hasGbps ? ["GB/s"] : []), ...(hasGflops ? ["GFLOP/s"] : []), ""];
+  const rows = tune.candidates.map((c) => [
+    ...columns.map((k) => String(c.constexprs[k] ?? "")),
+    c.medianMs === null ? "—" : `${formatMs(c.medianMs)} ms`,
+    ...(hasGbps ? [c.gbps === null ? "—" : c.gbps.toFixed(1)] : []),
+    ...(hasGflops ? [c.gflops === null ? "—" : c.gflops.toFixed(1)] : []),
+    c.correct ? "✓" : "✗",
+  ]);
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells: string[]) => cells.map((cell, i) => cell.padEnd(widths[i])).join("  ").trimEnd();
+  const picked = columns.map((k) => `${k}=${tune.picked[k]}`).join(", ");
+  const out = [
+    `  Autotune: picked ${picked} of ${tune.candidates.length} configs${tune.cached ? " (cached choice; --retune tunes again)" : ""}`,
+    `    ${line(head)}`,
+  ];
+  tune.candidates.forEach((c, i) => {
+    const isPicked = Object.keys(tune.picked).every((k) => c.constexprs[k] === tune.picked[k]);
+    out.push(`  ${isPicked ? "▸" : " "} ${line(rows[i])}${isPicked ? "  picked" : ""}`);
+    if (c.note) out.push(`      ${c.note}`);
+  });
+  return out;
 }

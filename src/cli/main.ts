@@ -54,6 +54,7 @@ async function runCommand(cmd: Extract<Command, { kind: "run" }>): Promise<numbe
     cpu: cmd.cpu,
     reps: cmd.reps,
     timeoutMs: cmd.timeoutMs,
+    retune: cmd.retune,
     onProgress: progress ? (p) => process.stderr.write(`\r\x1b[2K${p.message}…`) : undefined,
   });
   if (progress) process.stderr.write("\r\x1b[2K");

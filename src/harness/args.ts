@@ -20,6 +20,11 @@ export interface CheckedRun {
   exportName: string;
   sizes: number[];
   constexprs: Record<string, number>;
+  /**
+   * Full constexpr sets to autotune over (each of `configs` merged over `constexprs`), in the
+   * order written; undefined when the run has no `configs`. `constexprs` may then be incomplete.
+   */
+  configs?: Record<string, number>[];
   grid: Fn;
   args: Fn;
   outputs: string[];
@@ -41,7 +46,7 @@ export interface KernelSignature {
 }
 
 const KNOWN_FIELDS = new Set([
-  "kernel", "name", "sizes", "constexprs", "grid", "args", "outputs", "reference", "tolerance", "bytes", "flops", "baseline",
+  "kernel", "name", "sizes", "constexprs", "configs", "grid", "args", "outputs", "reference", "tolerance", "bytes", "flops", "baseline",
 ]);
 
 function fail(run: string, code: RunCode, field: string, message: string): never {
@@ -82,8 +87,9 @@ export function checkRunDefinition(run: LoadedRun, kernel: KernelSignature, know
     }
     constexprs[key] = value;
   }
+  const configs = def.configs === undefined ? undefined : checkConfigs(name, kernel, constexprParams, constexprs, def.configs);
   for (const p of constexprParams) {
-    if (!(p in constexprs)) {
+    if (!(p in constexprs) && !configs) {
       fail(name, RunCodes.badConstexprs, "`constexprs`", `no value for kernel '${kernel.name}''s constexpr parameter '${p}'. Add \`constexprs: { ${p}: … }\`.`);
     }
   }
@@ -136,6 +142,7 @@ export function checkRunDefinition(run: LoadedRun, kernel: KernelSignature, know
     exportName: run.exportName,
     sizes: sizes as number[],
     constexprs,
+    ...(configs ? { configs } : {}),
     grid: def.grid as Fn,
     args: def.args as Fn,
     outputs: outputs as string[],
@@ -145,6 +152,53 @@ export function checkRunDefinition(run: LoadedRun, kernel: KernelSignature, know
     flops: def.flops as Fn | undefined,
     baseline,
   };
+}
+
+/**
+ * `configs`: alternatives for the autotuner, each an object of integers for constexpr parameters,
+ * merged over `constexprs`; together they must give every constexpr parameter a value.
+ */
+function checkConfigs(
+  name: string,
+  kernel: KernelSignature,
+  constexprParams: readonly string[],
+  base: Record<string, number>,
+  configs: unknown,
+): Record<string, number>[] {
+  const example = `\`configs: [{ ${constexprParams[0] ?? "BLOCK_SIZE"}: 64 }, { ${constexprParams[0] ?? "BLOCK_SIZE"}: 128 }]\``;
+  if (!Array.isArray(configs) || configs.length === 0) {
+    fail(name, RunCodes.badConfigs, "`configs`", `must be a non-empty array of constexpr alternatives, e.g. ${example}; got ${show(configs)}.`);
+  }
+  if (constexprParams.length === 0) {
+    fail(name, RunCodes.badConfigs, "`configs`", `kernel '${kernel.name}' has no constexpr parameter to tune; remove \`configs\`.`);
+  }
+  const seen = new Map<string, number>();
+  return configs.map((config: unknown, i) => {
+    const field = `\`configs[${i}]\``;
+    if (typeof config !== "object" || config === null || Array.isArray(config)) {
+      fail(name, RunCodes.badConfigs, field, `must be an object of integers, e.g. \`{ ${constexprParams[0]}: 64 }\`; got ${show(config)}.`);
+    }
+    const full: Record<string, number> = { ...base };
+    for (const [key, value] of Object.entries(config as Record<string, unknown>)) {
+      if (!constexprParams.includes(key)) {
+        fail(name, RunCodes.badConfigs, field, `'${key}' is not a constexpr parameter of kernel '${kernel.name}' (those are: ${constexprParams.join(", ")}).`);
+      }
+      if (typeof value !== "number" || !Number.isInteger(value)) {
+        fail(name, RunCodes.badConfigs, field, `${key} must be an integer; got ${show(value)}.`);
+      }
+      full[key] = value;
+    }
+    const missing = constexprParams.filter((p) => !(p in full));
+    if (missing.length > 0) {
+      fail(name, RunCodes.badConfigs, field, `gives no value for ${missing.map((p) => `'${p}'`).join(", ")}, and \`constexprs\` has none either. Add ${missing.join(", ")} to this config or to \`constexprs\`.`);
+    }
+    // Candidates are told apart by their constexprs; a repeat would only be timed twice.
+    const key = JSON.stringify(constexprParams.map((p) => full[p]));
+    const twin = seen.get(key);
+    if (twin !== undefined) fail(name, RunCodes.badConfigs, field, `is the same set of constexprs as \`configs[${twin}]\`; remove one.`);
+    seen.set(key, i);
+    return Object.fromEntries(constexprParams.map((p) => [p, full[p]]));
+  });
 }
 
 function call(run: string, code: RunCode, field: string, fn: Fn, args: unknown[]): unknown {

@@ -51,6 +51,8 @@ export const RunCodes = {
   badBaseline: "KL3026",
   /** A run field the harness does not know (likely a typo). */
   unknownField: "KL3027",
+  /** `configs` is not a non-empty list of constexpr alternatives (objects of integers naming constexpr parameters). */
+  badConfigs: "KL3028",
 
   /** A launch or readback did not finish within the time limit. */
   timeout: "KL3900",

@@ -14,13 +14,15 @@ export interface RunRequest {
   cpu?: boolean;
   reps?: number;
   timeoutMs?: number;
+  /** Tune runs with `configs` afresh, ignoring the cached choice. */
+  retune?: boolean;
 }
 
 export type WorkerRequest = RunRequest;
 
 /** One step of a run, for a progress bar or status line. */
 export interface Progress {
-  phase: "load" | "adapter" | "compile" | "launch" | "compare" | "time" | "baseline";
+  phase: "load" | "adapter" | "compile" | "tune" | "launch" | "compare" | "time" | "baseline";
   run?: string;
   size?: number;
   message: string;

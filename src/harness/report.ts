@@ -51,6 +51,29 @@ export interface RunReport {
   gbps: number | null;
   gflops: number | null;
   baseline: BaselineReport | null;
+  /** Present when the run has `configs`: what the autotuner tried and which it picked (not with --cpu). */
+  autotune?: AutotuneReport;
+}
+
+/** One alternative set of constexprs the autotuner tried. */
+export interface AutotuneCandidate {
+  /** The full set (the run's `constexprs` with this config merged over them). */
+  constexprs: Record<string, number>;
+  /** Null when it was not timed: it did not compile or did not match the reference. */
+  medianMs: number | null;
+  gbps: number | null;
+  gflops: number | null;
+  correct: boolean;
+  /** Why it was not timed or not picked: a compile error, a mismatch. */
+  note?: string;
+}
+
+export interface AutotuneReport {
+  /** The fastest correct candidate's constexprs; the run's own numbers are this one's. */
+  picked: Record<string, number>;
+  /** True when the choice came from the on-disk cache: only the picked one ran this time. */
+  cached: boolean;
+  candidates: AutotuneCandidate[];
 }
 
 export interface FileReport {

@@ -29,6 +29,7 @@ import { RunCodes, RunDefinitionError } from "./codes";
 import { compareOutputs, defaultTolerance, type OutputToCompare } from "./compare";
 import { fromStorage, paramsLoadedFrom, pointerParams, roundToF16, toStorage } from "./gpu-args";
 import { displayPath, loadKernelFile, located, type LoadedRun } from "./load";
+import { tune, type CandidateProgram, type TuneContext } from "./autotune";
 import type { Progress } from "./protocol";
 import type { AdapterReport, BaselineReport, FileReport, Outcome, RunReport, TimingReport } from "./report";
 
@@ -45,6 +46,8 @@ export interface RunOptions {
   reps?: number;
   /** Limit for one size of one run, GPU work included (default 120 s). */
   timeoutMs?: number;
+  /** Tune runs with `configs` afresh instead of taking the cached choice (`--retune`). */
+  retune?: boolean;
   onProgress?: (progress: Progress) => void;
 }
 
@@ -143,10 +146,61 @@ export async function runFileWithOutcome(fileArg: string, opts: RunOptions = {})
   let compileFailed = false;
   let failed = false;
   const compiled = new Map<string, CompiledKernel>();
+  const candidates = new Map<string, CandidateProgram>();
+  /** A candidate of the autotuner, compiled once per process; its errors are its own, not the file's. */
+  const compileCandidate = (kernel: KernelSource, constexprs: Record<string, number>): CandidateProgram => {
+    const key = `${kernel.name}:${JSON.stringify(constexprs)}`;
+    let entry = candidates.get(key);
+    if (!entry) {
+      progress({ phase: "compile", message: `Compiling ${kernel.name} (${Object.entries(constexprs).map(([k, v]) => `${k}=${v}`).join(", ")})` });
+      const result = compileKernel(kernel, constexprs, target);
+      const ok = result.kernel && !result.diagnostics.some((d) => d.severity === "error");
+      entry = ok ? { program: result.kernel as CompiledKernel } : { diagnostics: locate(file, text, result.diagnostics) };
+      candidates.set(key, entry);
+    }
+    return entry;
+  };
+  /** Tunes one size, then runs the picked constexprs as any run; undefined when no candidate compiles. */
+  const tuneAndRun = async (run: CheckedRun, size: number, tuning: TuneContext): Promise<RunReport | undefined> => {
+    const tuned = await tune(run, size, tuning);
+    const chosen = tuned.picked && tuning.compile(tuned.picked);
+    if (!tuned.picked || !chosen || !("program" in chosen)) {
+      report.diagnostics.push(...tuned.diagnostics);
+      return undefined;
+    }
+    const result = await runOneSize({ ...run, constexprs: tuned.picked }, chosen.program, size, { gpu, opts, progress });
+    result.autotune = tuned.report;
+    return result;
+  };
   for (const run of runs) {
     try {
       const kernel = resolveKernel(run, loaded.kernels, parsed);
-      const checked = checkRunDefinition(run, kernel, new Set(Object.keys(BUILTINS)));
+      const defined = checkRunDefinition(run, kernel, new Set(Object.keys(BUILTINS)));
+      const sizes = opts.size !== undefined ? [opts.size] : opts.sweep ? defined.sizes : [defined.sizes[0]];
+      if (defined.configs && gpu && report.adapter) {
+        const tuning: TuneContext = {
+          gpu,
+          adapter: report.adapter,
+          kernelName: kernel.name,
+          kernelText: text.slice(kernel.span.start, kernel.span.end),
+          compile: (constexprs) => compileCandidate(kernel, constexprs),
+          retune: opts.retune ?? false,
+          reps: opts.reps,
+          progress,
+        };
+        for (const size of sizes) {
+          const one = tuneAndRun(defined, size, tuning);
+          const result = await withTimeout(one, opts.timeoutMs ?? 120_000, defined.name, size);
+          if (!result) {
+            compileFailed = true;
+            break;
+          }
+          report.runs.push(result);
+        }
+        continue;
+      }
+      // Without a GPU to time on (--cpu), a run with configs runs its first one.
+      const checked = defined.configs ? { ...defined, constexprs: defined.configs[0] } : defined;
       const key = `${kernel.name}:${JSON.stringify(checked.constexprs)}`;
       let program = compiled.get(key);
       if (!program) {
@@ -161,7 +215,6 @@ export async function runFileWithOutcome(fileArg: string, opts: RunOptions = {})
         program = result.kernel;
         compiled.set(key, program);
       }
-      const sizes = opts.size !== undefined ? [opts.size] : opts.sweep ? checked.sizes : [checked.sizes[0]];
       for (const size of sizes) {
         const one = runOneSize(checked, program, size, { gpu, opts, progress });
         report.runs.push(await withTimeout(one, opts.timeoutMs ?? 120_000, checked.name, size));

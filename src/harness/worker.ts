@@ -25,6 +25,7 @@ async function handle(request: WorkerRequest): Promise<void> {
     cpu: request.cpu,
     reps: request.reps,
     timeoutMs: request.timeoutMs,
+    retune: request.retune,
     onProgress: (p) => void send({ type: "progress", ...p }),
   });
   // JSON round trip: NaN and Infinity become null exactly as in `kernel-lab run --json`.

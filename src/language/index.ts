@@ -29,6 +29,7 @@ export interface RunDefinition {
   name?: unknown;
   sizes: unknown;
   constexprs?: unknown;
+  configs?: unknown;
   grid: unknown;
   args: unknown;
   outputs: unknown;

@@ -1,0 +1,227 @@
+// The autotuner: for one run with `configs` and one size, compile every candidate set of
+// constexprs, check each against the reference, time the correct ones briefly, and pick the
+// fastest — or take the choice remembered on disk for this kernel, adapter and size. The run's
+// own numbers then come from the picked set, through the ordinary path (run.ts).
+
+import type { CompiledKernel } from "../compile";
+import type { LocatedDiagnostic } from "../diagnostics/position";
+import type { NumDtype } from "../ir/ir";
+import { INT_POISON, type HostArray } from "../language";
+import { createStorageBuffer, GpuError, launch, readBuffer, timeLaunches, type Gpu, type LaunchArgs } from "../runtime";
+import { computeReference, copyArgs, evaluateCount, evaluateGrid, makeArgs, type CheckedRun, type KernelArgs } from "./args";
+import { lookupChoice, storeChoice, tuningKey, adapterLabel, type CachedChoice } from "./autotune-cache";
+import { compareOutputs, defaultTolerance } from "./compare";
+import { fromStorage, paramsLoadedFrom, pointerParams, roundToF16, toStorage } from "./gpu-args";
+import type { Progress } from "./protocol";
+import type { AdapterReport, AutotuneCandidate, AutotuneReport } from "./report";
+
+/** A candidate compiled, or the diagnostics that stopped it. */
+export type CandidateProgram = { program: CompiledKernel } | { diagnostics: LocatedDiagnostic[] };
+
+export interface TuneContext {
+  gpu: Gpu;
+  adapter: AdapterReport;
+  kernelName: string;
+  /** The kernel function's source text, for the cache key. */
+  kernelText: string;
+  compile: (constexprs: Record<string, number>) => CandidateProgram;
+  /** Ignore the cache (`--retune`); the new choice is still written. */
+  retune: boolean;
+  /** The run's `--reps`; candidates get fewer. */
+  reps: number | undefined;
+  progress: (p: Progress) => void;
+}
+
+export interface TuneResult {
+  /** The picked candidate's constexprs; when none compiled, undefined and `diagnostics` say why. */
+  picked?: Record<string, number>;
+  report: AutotuneReport;
+  /** The first candidate's compile errors, when no candidate compiled. */
+  diagnostics: LocatedDiagnostic[];
+}
+
+/**
+ * Per candidate: about 100 ms of warm-up (200 ms for the first, from idle clocks) and 200 ms of
+ * timed launches — enough for a stable median on a kernel of a few ms, and a tuning that stays
+ * under a couple of seconds for a handful of configs.
+ */
+function candidateTiming(reps: number | undefined, first: boolean) {
+  const max = Math.min(reps ?? 100, 50);
+  return { maxReps: max, minReps: Math.min(5, max), budgetMs: 200, warmupMs: first ? 200 : 100 };
+}
+
+export async function tune(run: CheckedRun, size: number, ctx: TuneContext): Promise<TuneResult> {
+  const configs = run.configs ?? [run.constexprs];
+  const key = tuningKey({ kernelText: ctx.kernelText, run: run.name, candidates: configs, adapter: ctx.adapter, size });
+  const rates = rateOf(run, size);
+
+  if (!ctx.retune) {
+    const cached = lookupChoice(key);
+    const picked = cached && configs.find((c) => sameConstexprs(c, cached.picked));
+    if (cached && picked && "program" in ctx.compile(picked)) {
+      const candidates = cached.candidates.map((c): AutotuneCandidate => ({ ...c, ...rates(c.medianMs) }));
+      return { picked, report: { picked, cached: true, candidates: candidates.map(orderedCandidate) }, diagnostics: [] };
+    }
+  }
+
+  const candidates: AutotuneCandidate[] = [];
+  let firstErrors: LocatedDiagnostic[] | undefined;
+  const inputs = new Map<string, { args: KernelArgs; expected: Record<string, ArrayLike<number>> }>();
+  let timed = 0;
+  for (const [i, constexprs] of configs.entries()) {
+    const label = Object.entries(constexprs).map(([k, v]) => `${k}=${v}`).join(", ");
+    const entry = (fields: Partial<AutotuneCandidate>): AutotuneCandidate =>
+      orderedCandidate({ constexprs, medianMs: null, gbps: null, gflops: null, correct: false, ...fields });
+    ctx.progress({ phase: "tune", run: run.name, size, message: `Tuning ${run.name}: config ${i + 1} of ${configs.length} (${label})` });
+    const compiled = ctx.compile(constexprs);
+    if (!("program" in compiled)) {
+      firstErrors ??= compiled.diagnostics;
+      const d = compiled.diagnostics.find((x) => x.severity === "error") ?? compiled.diagnostics[0];
+      candidates.push(entry({ note: d ? `does not compile: ${d.code} at ${d.line}:${d.column}: ${d.message}` : "does not compile" }));
+      continue;
+    }
+    const candidateRun: CheckedRun = { ...run, constexprs };
+    const grid = evaluateGrid(candidateRun, size);
+    const shared = inputsFor(candidateRun, compiled.program, size, inputs);
+    try {
+      const outcome = await checkAndTime(ctx, candidateRun, compiled.program, grid, shared, candidateTiming(ctx.reps, timed === 0));
+      if (outcome.medianMs !== null) timed++;
+      candidates.push(entry({ ...outcome, ...rates(outcome.medianMs) }));
+    } catch (err) {
+      if (!(err instanceof GpuError)) throw err;
+      candidates.push(entry({ note: `GPU error: ${err.message}` }));
+    }
+  }
+
+  const fastest = candidates
+    .filter((c) => c.correct && c.medianMs !== null)
+    .sort((a, b) => (a.medianMs as number) - (b.medianMs as number))[0];
+  // With no correct candidate the run still goes ahead with the first that compiles, so its
+  // mismatch is reported like any other run's.
+  const picked = fastest?.constexprs ?? configs.find((_, i) => !candidates[i].note?.startsWith("does not compile"));
+  if (fastest) {
+    const choice: CachedChoice = {
+      run: run.name,
+      kernel: ctx.kernelName,
+      size,
+      adapter: adapterLabel(ctx.adapter),
+      picked: fastest.constexprs,
+      candidates: candidates.map(({ constexprs, medianMs, correct, note }) => ({ constexprs, medianMs, correct, ...(note ? { note } : {}) })),
+      date: new Date().toISOString(),
+    };
+    storeChoice(key, choice);
+  }
+  return {
+    picked,
+    report: { picked: picked ?? configs[0], cached: false, candidates },
+    diagnostics: picked ? [] : (firstErrors ?? []),
+  };
+}
+
+/**
+ * Candidates share one set of inputs and one reference when `args` gives them the same layout
+ * (array lengths and scalar values) — the usual case, as with Triton's autotuner. A config whose
+ * `args` differ (an output padded to the block) gets its own.
+ */
+function inputsFor(
+  run: CheckedRun,
+  program: CompiledKernel,
+  size: number,
+  byLayout: Map<string, { args: KernelArgs; expected: Record<string, ArrayLike<number>> }>,
+): { args: KernelArgs; expected: Record<string, ArrayLike<number>> } {
+  const args = makeArgs(run, { name: program.name, params: program.params }, size);
+  const layout = JSON.stringify(Object.entries(args).map(([k, v]) => [k, typeof v === "number" ? v : `${v.constructor.name}(${v.length})`]));
+  const known = byLayout.get(layout);
+  if (known) return known;
+  for (const p of pointerParams(program.params)) {
+    if (p.dtype === "f16") roundToF16(args[p.name] as HostArray);
+  }
+  const fresh = { args, expected: computeReference(run, args, size) };
+  byLayout.set(layout, fresh);
+  return fresh;
+}
+
+async function checkAndTime(
+  ctx: TuneContext,
+  run: CheckedRun,
+  program: CompiledKernel,
+  grid: [number, number, number],
+  inputs: { args: KernelArgs; expected: Record<string, ArrayLike<number>> },
+  timingOpts: ReturnType<typeof candidateTiming>,
+): Promise<Pick<AutotuneCandidate, "medianMs" | "correct" | "note">> {
+  const { gpu } = ctx;
+  // Each candidate starts from the shared inputs; outputs it never reads start as poison.
+  const args = copyArgs(inputs.args);
+  const read = paramsLoadedFrom(program.ir);
+  for (const o of run.outputs) {
+    if (!read.has(o)) (args[o] as HostArray).fill(args[o] instanceof Float32Array ? NaN : INT_POISON);
+  }
+  const dtypes = new Map(pointerParams(program.params).map((p) => [p.name, p.dtype] as const));
+  const kernelProgram = { abi: program.abi, wgsl: program.wgsl };
+  const buffers: GPUBuffer[] = [];
+  const upload = async (values: KernelArgs, copy: number): Promise<LaunchArgs> => {
+    const set: LaunchArgs = { buffers: {}, scalars: {} };
+    for (const p of program.params) {
+      const v = values[p.name];
+      if (p.kind === "pointer") {
+        const buffer = await createStorageBuffer(gpu, toStorage(v as HostArray, p.dtype), `${program.name}.${p.name}#tune${copy}`);
+        buffers.push(buffer);
+        set.buffers[p.name] = buffer;
+      } else if (p.kind === "scalar") {
+        set.scalars[p.name] = v as number;
+      }
+    }
+    return set;
+  };
+  try {
+    const first = await upload(args, 0);
+    await launch(gpu, kernelProgram, grid, first);
+    const outputs = [];
+    for (const o of run.outputs) {
+      const dtype = dtypes.get(o) as NumDtype;
+      const raw = await readBuffer(gpu, first.buffers[o], dtype, (args[o] as HostArray).length);
+      outputs.push({ name: o, got: fromStorage(raw, dtype), expected: inputs.expected[o], tolerance: { ...defaultTolerance(dtype), ...run.tolerance } });
+    }
+    const comparison = compareOutputs(outputs);
+    if (!comparison.correct) {
+      const m = comparison.firstMismatch;
+      const where = m ? `${m.output}[${m.index}] = ${short(m.got)}, expected ${short(m.expected)}; ` : "";
+      return { medianMs: null, correct: false, note: `does not match the reference: ${where}${comparison.mismatches} element${comparison.mismatches === 1 ? "" : "s"} differ` };
+    }
+    // Rotate over copies of the inputs, as the run's own timing does, so caches flatter no candidate.
+    const argBytes = Object.values(args).reduce<number>((n, v) => n + (typeof v === "number" ? 0 : v.byteLength), 0);
+    const copies = Math.max(1, Math.min(4, Math.floor((256 * 2 ** 20) / Math.max(1, argBytes))));
+    const sets = [first];
+    for (let c = 1; c < copies; c++) sets.push(await upload(copyArgs(args), c));
+    const timing = await timeLaunches(gpu, kernelProgram, grid, sets, timingOpts);
+    return { medianMs: timing.medianMs, correct: true };
+  } finally {
+    for (const b of buffers) b.destroy();
+  }
+}
+
+/** GB/s and GFLOP/s of a median, where the run declares bytes or flops. */
+function rateOf(run: CheckedRun, size: number): (medianMs: number | null) => { gbps: number | null; gflops: number | null } {
+  const bytes = evaluateCount(run, "bytes", size);
+  const flops = evaluateCount(run, "flops", size);
+  return (medianMs) => {
+    const s = medianMs === null || medianMs <= 0 ? null : medianMs / 1e3;
+    return { gbps: bytes === null || s === null ? null : bytes / s / 1e9, gflops: flops === null || s === null ? null : flops / s / 1e9 };
+  };
+}
+
+function orderedCandidate(c: AutotuneCandidate): AutotuneCandidate {
+  return {
+    constexprs: c.constexprs, medianMs: c.medianMs, gbps: c.gbps, gflops: c.gflops, correct: c.correct,
+    ...(c.note !== undefined ? { note: c.note } : {}),
+  };
+}
+
+function short(x: number): string {
+  return Number.isFinite(x) ? String(Number(x.toPrecision(6))) : String(x);
+}
+
+export function sameConstexprs(a: Readonly<Record<string, number>>, b: Readonly<Record<string, number>>): boolean {
+  const ka = Object.keys(a);
+  return ka.length === Object.keys(b).length && ka.every((k) => a[k] === b[k]);
+}
