@@ -226,15 +226,16 @@ function readLiteralConstexprs(
       const value = ts.isPropertyAssignment(prop) ? prop.initializer : prop.name;
       if (ts.isIdentifier(value)) kernel = kernelByVariable.get(value.text) ?? value.text;
     } else if (key === "constexprs" && ts.isPropertyAssignment(prop)) {
-      const values = literalNumbers(prop.initializer);
-      if (values) variants.push(values);
+      base = literalNumbers(prop.initializer);
     } else if (key === "configs" && ts.isPropertyAssignment(prop) && ts.isArrayLiteralExpression(prop.initializer)) {
       for (const element of prop.initializer.elements) {
         const values = literalNumbers(element);
-        if (values) variants.push(values);
+        if (values) configs.push(values);
       }
     }
   }
+  // Each autotuning config is merged over the run's constexprs, as the harness runs it.
+  const variants = configs.length > 0 ? configs.map((c) => ({ ...base, ...c })) : base ? [base] : [];
   return kernel ? { kernel, variants } : undefined;
 }
 
