@@ -19,6 +19,8 @@ export const Codes = {
   intrinsicArgs: "KL1040",
   constantRequired: "KL1041",
   duplicateKernel: "KL1050",
+  /** Syntax nested deeper than the compiler's passes can recurse (thousands of levels). */
+  tooDeep: "KL1060",
 
   // KL2xxx — dtypes and block shapes
   shapeMismatch: "KL2001",

@@ -38,7 +38,79 @@ export function spanOf(node: ts.Node, sourceFile: ts.SourceFile): Span {
   return { start: node.getStart(sourceFile), end: node.getEnd() };
 }
 
+/**
+ * Deeper syntax than this inside a kernel is refused before lowering: the compiler's passes recurse
+ * on it (a real kernel nests a few dozen levels). Measured: lowering overflows Node's stack at ~3000.
+ */
+export const MAX_KERNEL_NESTING = 500;
+
 export function parseKernelFile(fileName: string, text: string): ParsedFile {
+  try {
+    return parseUnguarded(fileName, text);
+  } catch (error) {
+    // TypeScript's parser and our visitors recurse: a file nested thousands of levels deep overflows
+    // the stack. Any other throw here is a bug; either way the user gets a diagnostic, not a crash.
+    const log = new DiagnosticLog();
+    if (error instanceof RangeError && /call stack/i.test(error.message)) {
+      const at = deepestBracket(text);
+      log.error(Codes.tooDeep, { start: at, end: Math.min(text.length, at + 1) }, `this file nests too deeply to parse (around here); kernels may nest at most ${MAX_KERNEL_NESTING} levels — split long expressions into const values`);
+    } else {
+      log.error(Codes.internal, { start: 0, end: 0 }, `internal error while parsing this file: ${(error as Error)?.message ?? String(error)}. This is a bug in Kernel Lab; please report it with this file.`);
+    }
+    const sourceFile = ts.createSourceFile(fileName, "", ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+    return { fileName, text, sourceFile, kernels: [], diagnostics: log.diagnostics, literalConstexprs: new Map() };
+  }
+}
+
+/** The offset where brackets nest deepest, or the start of the longest line for a long unbracketed chain. */
+function deepestBracket(text: string): number {
+  let depth = 0;
+  let best = 0;
+  let at = text.length > 0 ? text.length - 1 : 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 40 || c === 91 || c === 123) {
+      depth++;
+      if (depth > best) {
+        best = depth;
+        at = i;
+      }
+    } else if (c === 41 || c === 93 || c === 125) {
+      depth--;
+    }
+  }
+  return best >= 100 ? at : longestLineStart(text);
+}
+
+function longestLineStart(text: string): number {
+  let best = 0;
+  let bestLength = -1;
+  let start = 0;
+  for (const line of text.split("\n")) {
+    if (line.length > bestLength) {
+      bestLength = line.length;
+      best = start + (line.length - line.trimStart().length);
+    }
+    start += line.length + 1;
+  }
+  return Math.min(best, Math.max(0, text.length - 1));
+}
+
+/** The deepest node under `root` and its depth, found without recursion. */
+function deepestNode(root: ts.Node): { node: ts.Node; depth: number } {
+  let deepest = { node: root, depth: 0 };
+  const stack: { node: ts.Node; depth: number }[] = [{ node: root, depth: 0 }];
+  while (stack.length > 0) {
+    const top = stack.pop()!;
+    if (top.depth > deepest.depth) deepest = top;
+    ts.forEachChild(top.node, (child) => {
+      stack.push({ node: child, depth: top.depth + 1 });
+    });
+  }
+  return deepest;
+}
+
+function parseUnguarded(fileName: string, text: string): ParsedFile {
   const sourceFile = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
   const log = new DiagnosticLog();
   reportSyntaxErrors(sourceFile, log);
@@ -190,6 +262,11 @@ function readKernel(call: ts.CallExpression, sourceFile: ts.SourceFile, tlNames:
     }
     params.push({ name: pname, kind: annotation.kind, dtype: annotation.dtype, span: pSpan });
   }
+  const deepest = deepestNode(arg.body);
+  if (deepest.depth > MAX_KERNEL_NESTING) {
+    log.error(Codes.tooDeep, spanOf(deepest.node, sourceFile), `this is nested ${deepest.depth} levels deep in the kernel; kernels may nest at most ${MAX_KERNEL_NESTING} — split the expression into const values`);
+    ok = false;
+  }
   return { name, span: callSpan, nameSpan, params, ok, fn: arg, sourceFile, tlNames };
 }
 
@@ -218,7 +295,8 @@ function readLiteralConstexprs(
   const def = call.arguments[0];
   if (!def || !ts.isObjectLiteralExpression(def)) return undefined;
   let kernel: string | undefined;
-  const variants: Record<string, number>[] = [];
+  let base: Record<string, number> | undefined;
+  const configs: Record<string, number>[] = [];
   for (const prop of def.properties) {
     if (!ts.isPropertyAssignment(prop) && !ts.isShorthandPropertyAssignment(prop)) continue;
     const key = prop.name && (ts.isIdentifier(prop.name) || ts.isStringLiteral(prop.name)) ? prop.name.text : undefined;
