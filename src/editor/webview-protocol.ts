@@ -74,6 +74,16 @@ const isTiming = shape({
   source: oneOf("timestamp-query", "wall-clock", "cpu-wall-clock"),
 });
 const isBaseline = shape({ name: isString, medianMs: isNumber, speedup: isNumber });
+const optional = (check: Check): Check => (x) => x === undefined || check(x);
+const isCandidate = shape({
+  constexprs: recordOf(isNumber),
+  medianMs: nullable(isNumber),
+  gbps: nullable(isNumber),
+  gflops: nullable(isNumber),
+  correct: isBoolean,
+  note: optional(isString),
+});
+const isAutotune = shape({ picked: recordOf(isNumber), cached: isBoolean, candidates: arrayOf(isCandidate) });
 /** Non-finite numbers arrive as null (JSON), hence nullable diffs. */
 const isRun = shape({
   name: isString,
@@ -90,6 +100,7 @@ const isRun = shape({
   gbps: nullable(isNumber),
   gflops: nullable(isNumber),
   baseline: nullable(isBaseline),
+  autotune: optional(isAutotune),
 });
 const isDiagnostic = shape({
   line: isNumber,

@@ -12,7 +12,7 @@ import { pathToFileURL } from "node:url";
 import { chromium, type Page } from "playwright-core";
 import { resultsHtml } from "../../src/editor/results-html";
 import type { ToWebview } from "../../src/editor/webview-protocol";
-import { singleRun, sweep } from "./sample-reports";
+import { autotuned, singleRun, sweep } from "./sample-reports";
 
 interface PageWindow {
   postMessage(message: unknown, targetOrigin: string): void;
@@ -135,6 +135,30 @@ test("a single run shows the adapter, correctness, timing and WGSL", async () =>
     assert.match(timing ?? "", /builtins\.add/);
     assert.match(await page.textContent("section.wgsl pre") ?? "", /@compute @workgroup_size/);
     await page.screenshot({ path: path.join(out, "single-run.png"), fullPage: true });
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
+test("an autotuned run lists every candidate and highlights the picked one", async () => {
+  const { page, received, errors, close } = await openPanel();
+  try {
+    const rendered = await send(page, received, { type: "results", view: autotuned });
+    assert.deepEqual(rendered, { type: "rendered", messageType: "results", runs: 1, verdicts: ["match"], chart: false });
+    const rows = page.locator("[data-testid=autotune] tbody tr");
+    assert.equal(await rows.count(), 5);
+    const picked = page.locator("[data-testid=autotune] tbody tr.picked");
+    assert.equal(await picked.count(), 1);
+    assert.match((await picked.textContent()) ?? "", /^6464161\.2\d* ms[\d.]+\s*✓picked$/);
+    assert.match(await page.textContent("[data-testid=autotune] caption") ?? "", /5 configs · picked BLOCK_M = 64, BLOCK_N = 64, BLOCK_K = 16/);
+    assert.match(await rows.nth(3).textContent() ?? "", /✗.*does not match the reference/);
+    assert.match(await rows.nth(4).textContent() ?? "", /✗.*does not compile/);
+    // The highlight is a theme colour, not the page's background.
+    const [row, body] = await page.evaluate(`[getComputedStyle(document.querySelector("tr.picked td")).backgroundColor, getComputedStyle(document.body).backgroundColor]`) as string[];
+    assert.notEqual(row, body);
+    assert.notEqual(row, "rgba(0, 0, 0, 0)");
+    await page.screenshot({ path: path.join(out, "autotune.png"), fullPage: true });
     assert.deepEqual(errors, []);
   } finally {
     await close();

@@ -68,3 +68,57 @@ export const sweep: ResultsView = {
     { line: 12, column: 9, severity: "warning", code: "KL3007", message: "size 4194304 is not a multiple of BLOCK_SIZE's tile; the last program is masked (example diagnostic)." },
   ],
 };
+
+/** An autotuned matmul: four configs, one rejected for a mismatch, one that does not compile. */
+function matmulCandidate(m: number, n: number, k: number, medianMs: number | null, correct = true, note?: string) {
+  const flops = 2 * 127 * 129 * 126;
+  return {
+    constexprs: { BLOCK_M: m, BLOCK_N: n, BLOCK_K: k },
+    medianMs,
+    gbps: null,
+    gflops: medianMs === null ? null : flops / (medianMs * 1e6),
+    correct,
+    ...(note ? { note } : {}),
+  };
+}
+
+export const autotuned: ResultsView = {
+  file: "examples/matmul.kernel.ts",
+  mode: "run",
+  backend: "gpu",
+  outcome: "ok",
+  finishedAt: "2026-12-02T15:20:41.000Z",
+  adapter,
+  diagnostics: [],
+  runs: [
+    {
+      name: "matmul",
+      kernel: "matmul_kernel",
+      size: 127,
+      constexprs: { BLOCK_M: 64, BLOCK_N: 64, BLOCK_K: 16 },
+      grid: [2, 2, 1],
+      correct: true,
+      maxAbsDiff: 3.8e-6,
+      maxRelDiff: 2.1e-6,
+      mismatches: 0,
+      firstMismatch: null,
+      timing: { medianMs: 1.214, minMs: 1.18, maxMs: 1.52, reps: 100, source: "timestamp-query" },
+      gbps: null,
+      gflops: (2 * 127 * 129 * 126) / 1.214e6,
+      baseline: null,
+      autotune: {
+        picked: { BLOCK_M: 64, BLOCK_N: 64, BLOCK_K: 16 },
+        cached: false,
+        candidates: [
+          matmulCandidate(32, 32, 16, 1.871),
+          matmulCandidate(64, 64, 16, 1.203),
+          matmulCandidate(64, 64, 32, 1.342),
+          matmulCandidate(64, 32, 8, null, false, "does not match the reference: c_ptr[4032] = NaN, expected -3.41; 1953 elements differ"),
+          matmulCandidate(128, 128, 32, null, false, "does not compile: KL2040 at 22:15: the tiles need 64 KiB of workgroup memory; this target allows 16 KiB"),
+        ],
+      },
+    },
+  ],
+  wgsl: [],
+  wgslNote: "Generated for WebGPU's default limits; a run may specialise further for its adapter.",
+};

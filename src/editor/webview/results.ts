@@ -2,7 +2,7 @@
 // (validated against the shared protocol), remembers it with setState so a reloaded page
 // redraws, and acknowledges each drawing with a `rendered` message.
 
-import type { RunReport } from "../../harness/report";
+import type { AutotuneReport, RunReport } from "../../harness/report";
 import { parseToWebview, type FromWebview, type ResultsView, type ToWebview } from "../webview-protocol";
 import { page, type ChartInstance, type PageElement } from "./dom";
 import { h, text, type Child } from "./elements";
@@ -198,6 +198,53 @@ function single(run: RunReport): PageElement {
     { class: "run", "data-run": run.name },
     runTitle(run, `n = ${fmt.count(run.size)} · grid ${run.grid.join(" × ")}`),
     h("div", { class: "tables" }, correctnessTable(run), timingTable(run)),
+    run.autotune ? autotuneTable(run.autotune) : null,
+  );
+}
+
+/** The constexprs that differ between candidates: the ones worth a column. */
+function tunedKeys(tune: AutotuneReport): string[] {
+  const keys = Object.keys(tune.picked);
+  const varying = keys.filter((k) => new Set(tune.candidates.map((c) => c.constexprs[k])).size > 1);
+  return varying.length > 0 ? varying : keys;
+}
+
+function isPicked(tune: AutotuneReport, constexprs: Record<string, number>): boolean {
+  return Object.keys(tune.picked).every((k) => constexprs[k] === tune.picked[k]);
+}
+
+/** Every candidate the autotuner tried, the picked one highlighted. */
+function autotuneTable(tune: AutotuneReport): PageElement {
+  const keys = tunedKeys(tune);
+  const hasGbps = tune.candidates.some((c) => c.gbps !== null);
+  const hasGflops = tune.candidates.some((c) => c.gflops !== null);
+  const hasNotes = tune.candidates.some((c) => c.note);
+  const head = [...keys, "Median", ...(hasGbps ? ["GB/s"] : []), ...(hasGflops ? ["GFLOP/s"] : []), "Match", ""];
+  if (hasNotes) head.push("Note");
+  const picked = keys.map((k) => `${k} = ${tune.picked[k]}`).join(", ");
+  const caption = `Autotuning · ${tune.candidates.length} configs · picked ${picked}${tune.cached ? " · cached choice (kernel-lab run --retune tunes again)" : ""}`;
+  return h(
+    "table",
+    { class: "sweep-table autotune", "data-testid": "autotune" },
+    text("caption", caption),
+    h("thead", {}, h("tr", {}, ...head.map((c) => text("th", c, { class: c === "Match" ? "center" : c === "Note" || c === "" ? "left" : undefined })))),
+    h(
+      "tbody",
+      {},
+      ...tune.candidates.map((c) => {
+        const chosen = isPicked(tune, c.constexprs);
+        const cells: Child[] = [
+          ...keys.map((k) => text("td", String(c.constexprs[k] ?? "—"), { class: "num" })),
+          text("td", fmt.ms(c.medianMs), { class: "num" }),
+        ];
+        if (hasGbps) cells.push(text("td", fmt.rate(c.gbps, ""), { class: "num" }));
+        if (hasGflops) cells.push(text("td", fmt.rate(c.gflops, ""), { class: "num" }));
+        cells.push(text("td", c.correct ? "✓" : "✗", { class: `center mark ${c.correct ? "pass" : "fail"}` }));
+        cells.push(chosen ? text("td", "picked", { class: "picked-badge" }) : text("td", ""));
+        if (hasNotes) cells.push(text("td", c.note ?? "", { class: "note muted" }));
+        return h("tr", { class: chosen ? "picked" : c.correct ? "" : "rejected", "data-picked": chosen ? "true" : undefined }, ...cells);
+      }),
+    ),
   );
 }
 
@@ -279,7 +326,9 @@ function sweepTable(runs: RunReport[]): PageElement {
   const hasGbps = runs.some((r) => r.gbps !== null);
   const hasGflops = runs.some((r) => r.gflops !== null);
   const hasBaseline = runs.some((r) => r.baseline);
+  const tuned = runs.some((r) => r.autotune);
   const head = ["Size", "Match", "Max abs diff", "Mismatches", "Median", "Min – max"];
+  if (tuned) head.push("Picked config");
   if (hasGbps) head.push("GB/s");
   if (hasGflops) head.push("GFLOP/s");
   if (hasBaseline) head.push("Baseline", "Speedup");
@@ -299,6 +348,11 @@ function sweepTable(runs: RunReport[]): PageElement {
           text("td", fmt.ms(r.timing?.medianMs), { class: "num" }),
           text("td", r.timing ? `${fmt.ms(r.timing.minMs)} – ${fmt.ms(r.timing.maxMs)}` : "—", { class: "num muted" }),
         ];
+        if (tuned) {
+          const tune = r.autotune;
+          const label = tune ? tunedKeys(tune).map((k) => `${k}=${tune.picked[k]}`).join(", ") + (tune.cached ? " (cached)" : "") : "—";
+          cells.push(text("td", label, { class: "num", title: tune ? `${tune.candidates.length} configs tried` : undefined }));
+        }
         if (hasGbps) cells.push(text("td", fmt.rate(r.gbps, ""), { class: "num" }));
         if (hasGflops) cells.push(text("td", fmt.rate(r.gflops, ""), { class: "num" }));
         if (hasBaseline) {
