@@ -33,11 +33,21 @@ export const matmul_kernel = kernel(function matmul_kernel(
   tl.store(c_ptrs, acc, c_mask);
 });
 
-/** Size s multiplies an s × (s + 2) matrix by an (s + 2) × (s - 1) one: nothing is a multiple of a block. */
+/**
+ * Size s multiplies an s × (s + 2) matrix by an (s + 2) × (s - 1) one: nothing is a multiple of a block.
+ * The tile shape that runs fastest depends on the GPU and the size, so the run lists candidates
+ * (`configs`, each merged over `constexprs`): Kernel Lab checks and times each, runs the fastest
+ * correct one, and remembers the choice for this adapter and size (`--retune` tunes again).
+ */
 export const matmul = defineRun({
   kernel: matmul_kernel,
   sizes: [127, 1, 33, 64, 257],
   constexprs: { BLOCK_M: 32, BLOCK_N: 32, BLOCK_K: 16 },
+  configs: [
+    { BLOCK_M: 32, BLOCK_N: 32, BLOCK_K: 16 },
+    { BLOCK_M: 64, BLOCK_N: 64, BLOCK_K: 16 },
+    { BLOCK_M: 64, BLOCK_N: 64, BLOCK_K: 32 },
+  ],
   grid: (s, c) => [cdiv(s, c.BLOCK_M), cdiv(Math.max(s - 1, 1), c.BLOCK_N)],
   args: (s) => {
     const M = s, K = s + 2, N = Math.max(s - 1, 1);
