@@ -209,8 +209,27 @@ function call(run: string, code: RunCode, field: string, fn: Fn, args: unknown[]
   }
 }
 
+/** What the device can take: checked here so the message names the run and its field. */
+export interface RunLimits {
+  /** Programs in one launch (the grid's product). */
+  maxPrograms: number;
+  /** Bytes of one pointer argument's buffer. */
+  maxBufferBytes: number;
+}
+
+/** Launches of more programs than this are refused even on the CPU (WebGPU's dispatch limits allow no more). */
+const MAX_PROGRAMS = 2 ** 31 - 1;
+
+/** A device's limits as a run sees them. */
+export function runLimits(limits: { maxBufferSize: number; maxStorageBufferBindingSize: number; maxComputeWorkgroupsPerDimension: number }): RunLimits {
+  return {
+    maxPrograms: Math.min(MAX_PROGRAMS, limits.maxComputeWorkgroupsPerDimension ** 3),
+    maxBufferBytes: Math.min(limits.maxBufferSize, limits.maxStorageBufferBindingSize),
+  };
+}
+
 /** The launch grid, padded to three axes. */
-export function evaluateGrid(run: CheckedRun, size: number): [number, number, number] {
+export function evaluateGrid(run: CheckedRun, size: number, limits?: RunLimits): [number, number, number] {
   const grid = call(run.name, RunCodes.badGrid, "grid", run.grid, [size, { ...run.constexprs }]);
   if (!Array.isArray(grid) || grid.length < 1 || grid.length > 3) {
     fail(run.name, RunCodes.badGrid, "`grid`", `must return 1 to 3 numbers, e.g. \`[cdiv(n, c.BLOCK_SIZE)]\`; for size ${size} it returned ${show(grid)}.`);
@@ -220,7 +239,13 @@ export function evaluateGrid(run: CheckedRun, size: number): [number, number, nu
       fail(run.name, RunCodes.badGrid, "`grid`", `every axis must be a positive integer (use cdiv to round up); for size ${size} it returned ${show(grid)}.`);
     }
   }
-  return [grid[0], grid[1] ?? 1, grid[2] ?? 1];
+  const full: [number, number, number] = [grid[0], grid[1] ?? 1, grid[2] ?? 1];
+  const maxPrograms = limits?.maxPrograms ?? MAX_PROGRAMS;
+  const programs = full[0] * full[1] * full[2];
+  if (programs > maxPrograms) {
+    fail(run.name, RunCodes.badGrid, "`grid`", `for size ${size} it returned ${show(grid)} = ${programs} programs, more than one launch can hold on this device (${maxPrograms}). Give each program more work (a bigger block).`);
+  }
+  return full;
 }
 
 const ARRAY_FOR: Record<NumDtype, { ctor: Function; name: string }> = {
@@ -234,7 +259,7 @@ const ARRAY_FOR: Record<NumDtype, { ctor: Function; name: string }> = {
 const HELPER_FOR: Record<NumDtype, string> = { f32: "rand(n)", i32: 'rand(n, "i32")', u32: 'rand(n, "u32")', f16: "rand(n)" };
 
 /** Fresh arguments for one size, checked against the kernel's parameters. */
-export function makeArgs(run: CheckedRun, kernel: KernelSignature, size: number): KernelArgs {
+export function makeArgs(run: CheckedRun, kernel: KernelSignature, size: number, limits?: RunLimits): KernelArgs {
   const args = call(run.name, RunCodes.argsThrew, "args", run.args, [size, { ...run.constexprs }]);
   if (typeof args !== "object" || args === null || Array.isArray(args)) {
     fail(run.name, RunCodes.argsThrew, "`args`", `must return an object with one entry per kernel parameter; got ${show(args)}.`);
@@ -261,6 +286,12 @@ export function makeArgs(run: CheckedRun, kernel: KernelSignature, size: number)
       const want = ARRAY_FOR[p.dtype];
       if (!(value instanceof want.ctor)) {
         fail(run.name, RunCodes.pointerArgType, `\`args.${p.name}\``, `${p.name} is ${describeParam(p)}, so its argument must be a ${want.name} (e.g. ${HELPER_FOR[p.dtype]}); got ${show(value)}.`);
+      }
+      // f16 travels as 2 bytes; buffers are padded to 16 (runtime/buffers.ts).
+      const bytes = Math.max(16, Math.ceil(((value as HostArray).length * (p.dtype === "f16" ? 2 : 4)) / 16) * 16);
+      if (limits && bytes > limits.maxBufferBytes) {
+        const amount = (n: number) => `${n.toLocaleString("en-US")} bytes (${(n / 2 ** 20).toFixed(1)} MiB)`;
+        fail(run.name, RunCodes.argTooLarge, `\`args.${p.name}\``, `${show(value)} needs a buffer of ${amount(bytes)}, more than this GPU allows for one storage buffer: ${amount(limits.maxBufferBytes)} (its maxBufferSize / maxStorageBufferBindingSize). Use a smaller size.`);
       }
       out[p.name] = value as HostArray;
     } else {

@@ -53,6 +53,8 @@ export const RunCodes = {
   unknownField: "KL3027",
   /** `configs` is not a non-empty list of constexpr alternatives (objects of integers naming constexpr parameters). */
   badConfigs: "KL3028",
+  /** A pointer argument needs a bigger buffer than the adapter allows (maxBufferSize, maxStorageBufferBindingSize). */
+  argTooLarge: "KL3029",
 
   /** A launch or readback did not finish within the time limit. */
   timeout: "KL3900",

@@ -24,7 +24,7 @@ import {
   type Gpu,
   type LaunchArgs,
 } from "../runtime";
-import { checkRunDefinition, computeReference, copyArgs, evaluateCount, evaluateGrid, makeArgs, type CheckedRun, type KernelArgs } from "./args";
+import { checkRunDefinition, computeReference, copyArgs, evaluateCount, evaluateGrid, makeArgs, runLimits, type CheckedRun, type KernelArgs } from "./args";
 import { RunCodes, RunDefinitionError } from "./codes";
 import { compareOutputs, defaultTolerance, type OutputToCompare } from "./compare";
 import { fromStorage, paramsLoadedFrom, pointerParams, roundToF16, toStorage } from "./gpu-args";
@@ -257,8 +257,9 @@ interface SizeContext {
 async function runOneSize(run: CheckedRun, program: CompiledKernel, size: number, ctx: SizeContext): Promise<RunReport> {
   const { gpu, opts, progress } = ctx;
   const kernel = { name: program.name, params: program.params };
-  const grid = evaluateGrid(run, size);
-  const args = makeArgs(run, kernel, size);
+  const limits = gpu && runLimits(gpu.limits);
+  const grid = evaluateGrid(run, size, limits);
+  const args = makeArgs(run, kernel, size, limits);
   // f16 data is rounded to half precision on the way to the kernel; the reference sees the same values.
   for (const p of pointerParams(program.params)) {
     if (p.dtype === "f16") roundToF16(args[p.name] as HostArray);
