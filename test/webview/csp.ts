@@ -47,7 +47,7 @@ async function load(html: string, name: string) {
     await page.goto(pathToFileURL(file).toString());
     await page.waitForFunction(() => ((globalThis as { __posted?: { type: string }[] }).__posted ?? []).some((m) => m.type === "ready"), undefined, { timeout: 10_000 });
     // Draw a report, so the chart script and everything the page loads on demand are exercised.
-    await page.evaluate((view) => globalThis.postMessage({ type: "results", view }, "*"), singleRun as never);
+    await page.evaluate((view) => (globalThis as unknown as { postMessage(m: unknown, o: string): void }).postMessage({ type: "results", view }, "*"), singleRun as never);
     await page.waitForFunction(() => ((globalThis as { __posted?: { type: string }[] }).__posted ?? []).some((m) => m.type === "rendered"), undefined, { timeout: 10_000 });
     await page.waitForTimeout(300);
     const violations = (await page.evaluate("window.__violations")) as string[];
