@@ -60,6 +60,7 @@ export async function tune(run: CheckedRun, size: number, ctx: TuneContext): Pro
     const picked = cached && configs.find((c) => sameConstexprs(c, cached.picked));
     if (cached && picked && "program" in ctx.compile(picked)) {
       const candidates = cached.candidates.map((c): AutotuneCandidate => ({ ...c, ...rates(c.medianMs) }));
+      debug(`${run.name}, size ${size}: cached choice from ${cached.date}, no candidate timed`);
       return { picked, report: { picked, cached: true, candidates: candidates.map(orderedCandidate) }, diagnostics: [] };
     }
   }
@@ -93,6 +94,7 @@ export async function tune(run: CheckedRun, size: number, ctx: TuneContext): Pro
     }
   }
 
+  debug(`${run.name}, size ${size}: timed ${timed} of ${configs.length} candidates`);
   const fastest = candidates
     .filter((c) => c.correct && c.medianMs !== null)
     .sort((a, b) => (a.medianMs as number) - (b.medianMs as number))[0];
@@ -215,6 +217,11 @@ function orderedCandidate(c: AutotuneCandidate): AutotuneCandidate {
     constexprs: c.constexprs, medianMs: c.medianMs, gbps: c.gbps, gflops: c.gflops, correct: c.correct,
     ...(c.note !== undefined ? { note: c.note } : {}),
   };
+}
+
+/** With --debug, what the tuner did: tests and curious users can see whether it timed anything. */
+function debug(message: string): void {
+  if (process.env.KERNEL_LAB_DEBUG) process.stderr.write(`kernel-lab: autotune: ${message}\n`);
 }
 
 function short(x: number): string {
