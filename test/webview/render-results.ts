@@ -12,7 +12,7 @@ import { pathToFileURL } from "node:url";
 import { chromium, type Page } from "playwright-core";
 import { resultsHtml } from "../../src/editor/results-html";
 import type { ToWebview } from "../../src/editor/webview-protocol";
-import { autotuned, singleRun, sweep } from "./sample-reports";
+import { autotuned, autotunedSweep, singleRun, sweep } from "./sample-reports";
 
 interface PageWindow {
   postMessage(message: unknown, targetOrigin: string): void;
@@ -159,6 +159,11 @@ test("an autotuned run lists every candidate and highlights the picked one", asy
     assert.notEqual(row, body);
     assert.notEqual(row, "rgba(0, 0, 0, 0)");
     await page.screenshot({ path: path.join(out, "autotune.png"), fullPage: true });
+
+    // A sweep names each size's pick.
+    await send(page, received, { type: "results", view: autotunedSweep });
+    const cells = await page.locator("[data-testid=sweep-table] td.picked-config").allTextContents();
+    assert.deepEqual(cells, ["BLOCK_M=32, BLOCK_N=32, BLOCK_K=16 (cached)", "BLOCK_M=64, BLOCK_N=64, BLOCK_K=16"]);
     assert.deepEqual(errors, []);
   } finally {
     await close();

@@ -122,3 +122,13 @@ export const autotuned: ResultsView = {
   wgsl: [],
   wgslNote: "Generated for WebGPU's default limits; a run may specialise further for its adapter.",
 };
+
+/** The same run swept: each size has its own pick, one of them from the cache. */
+export const autotunedSweep: ResultsView = {
+  ...autotuned,
+  mode: "sweep",
+  runs: [
+    { ...autotuned.runs[0], size: 33, constexprs: { BLOCK_M: 32, BLOCK_N: 32, BLOCK_K: 16 }, autotune: { ...autotuned.runs[0].autotune!, picked: { BLOCK_M: 32, BLOCK_N: 32, BLOCK_K: 16 }, cached: true } },
+    autotuned.runs[0],
+  ],
+};

@@ -351,7 +351,7 @@ function sweepTable(runs: RunReport[]): PageElement {
         if (tuned) {
           const tune = r.autotune;
           const label = tune ? tunedKeys(tune).map((k) => `${k}=${tune.picked[k]}`).join(", ") + (tune.cached ? " (cached)" : "") : "—";
-          cells.push(text("td", label, { class: "num", title: tune ? `${tune.candidates.length} configs tried` : undefined }));
+          cells.push(text("td", label, { class: "num picked-config", title: tune ? `${tune.candidates.length} configs tried` : undefined }));
         }
         if (hasGbps) cells.push(text("td", fmt.rate(r.gbps, ""), { class: "num" }));
         if (hasGflops) cells.push(text("td", fmt.rate(r.gflops, ""), { class: "num" }));
