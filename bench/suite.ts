@@ -113,7 +113,7 @@ function softmax(rows: number, cols: number): Case {
       return [{ output: "output_ptr", expected: e }];
     },
     bytes: 8 * rows * cols,
-    targets: [{ preferredWorkgroupSize: 512 }, { preferredWorkgroupSize: 1024 }],
+    targets: [{ preferredWorkgroupSize: 128 }, { preferredWorkgroupSize: 512 }, { preferredWorkgroupSize: 1024 }],
   };
 }
 
@@ -148,7 +148,7 @@ function layerNorm(rows: number, cols: number): Case {
       return [{ output: "Y", expected: e }];
     },
     bytes: 4 * (2 * rows * cols + 2 * cols),
-    targets: [{ preferredWorkgroupSize: 512 }, { preferredWorkgroupSize: 1024 }],
+    targets: [{ preferredWorkgroupSize: 128 }, { preferredWorkgroupSize: 512 }, { preferredWorkgroupSize: 1024 }],
   };
 }
 
@@ -163,7 +163,9 @@ function matmul(m: number, n: number, k: number): Case {
       { BLOCK_M: 64, BLOCK_N: 64, BLOCK_K: 16 },
       { BLOCK_M: 64, BLOCK_N: 64, BLOCK_K: 32 },
       { BLOCK_M: 128, BLOCK_N: 128, BLOCK_K: 16 },
+      { BLOCK_M: 128, BLOCK_N: 128, BLOCK_K: 32 },
       { BLOCK_M: 128, BLOCK_N: 64, BLOCK_K: 16 },
+      { BLOCK_M: 64, BLOCK_N: 128, BLOCK_K: 16 },
     ],
     grid: (c) => [Math.ceil(m / c.BLOCK_M), Math.ceil(n / c.BLOCK_N)],
     args: () => ({
@@ -189,7 +191,7 @@ function matmul(m: number, n: number, k: number): Case {
       return [{ output: "c_ptr", indices, expected: e }];
     },
     flops: 2 * m * n * k,
-    targets: [{ preferredWorkgroupSize: 128 }],
+    targets: [{ preferredWorkgroupSize: 128 }, { preferredWorkgroupSize: 64 }],
   };
 }
 

@@ -21,8 +21,10 @@ export interface Emitter {
   typeOf(type: ValueType): string;
   dtype(type: ValueType): Dtype;
   valueName(v: Value, j: number): string;
-  /** A workgroup array of at least `size` elements of `dtype` in scratch slot `slot`. */
-  scratch(slot: string, dtype: Dtype, size: number): string;
+  /** A workgroup array of at least `size` elements of `dtype` in scratch slot `slot` (as vec4s: size / 4 of them). */
+  scratch(slot: string, dtype: Dtype, size: number, vec4?: boolean): string;
+  /** The name of the per-invocation first flat element of a tiled layout. */
+  tileBase(layout: BlockLayout): string;
   fresh(prefix: string): string;
   /** Subgroup operations are available: the shader may use `sg_lane` and `sg_size`. */
   useSubgroups(): boolean;
@@ -123,9 +125,9 @@ function stage(ctx: Emitter, v: Value, slot: string): string {
 }
 
 /** A broadcast or transpose of a block: recomputed when possible, else through workgroup memory. */
-export function emitRearrange(ctx: Emitter, v: Value & { op: "broadcast" | "trans" }): void {
+export function emitRearrange(ctx: Emitter, v: Value & { op: "broadcast" | "trans" | "reshape" }): void {
   const layout = ctx.layout(v.type);
-  const source = (e: string) => (v.op === "trans" ? transposeSource(v.value.type.shape, e) : broadcastSource(v.value.type.shape, v.type.shape, e));
+  const source = (e: string) => (v.op === "trans" ? transposeSource(v.value.type.shape, e) : v.op === "reshape" ? e : broadcastSource(v.value.type.shape, v.type.shape, e));
   const recomputed = Array.from({ length: layout.ept }, (_, j) => rematerialize(ctx, v, ctx.elementIndex(v.type, j)));
   if (recomputed.every((x) => x !== undefined)) {
     recomputed.forEach((x, j) => ctx.emit(`let ${ctx.valueName(v, j)} = ${x};`));
@@ -288,6 +290,58 @@ function reduceAxis(ctx: Emitter, v: Value & { op: "reduce" }): void {
 }
 
 /**
+ * tl.dot into a tiled output (layout.ts): A is staged transposed and B as is, both as vec4s, so
+ * for each k an invocation reads its Rt rows of A and Cc columns of B as Rt/4 + Cc/4 vec4 loads
+ * and does Rt × Cc multiply-adds with them.
+ */
+function tiledDot(ctx: Emitter, v: Value & { op: "dot" }, tile: NonNullable<BlockLayout["tile"]>): void {
+  const [m, k] = v.a.type.shape;
+  const n = v.b.type.shape[1];
+  const sa = ctx.scratch("a", "f32", m * k, true);
+  const sb = ctx.scratch("b", "f32", k * n, true);
+  const write = (array: string, index: string, value: string) => ctx.emit(`${array}[(${index}) >> 2u][(${index}) & 3] = ${value};`);
+  ctx.emit("workgroupBarrier();");
+  for (const [operand, array, transposed] of [[v.a, sa, true], [v.b, sb, false]] as const) {
+    const layout = ctx.layout(operand.type);
+    const cols = operand.type.shape[1];
+    const writeAll = () => {
+      for (let j = 0; j < layout.ept; j++) {
+        const e = ctx.elementIndex(operand.type, j);
+        write(array, transposed ? `(${e} % ${cols}) * ${m} + (${e}) / ${cols}` : e, ctx.reg(operand, j));
+      }
+    };
+    if (layout.replicated) {
+      ctx.emit(`if (lid < ${layout.numel}u) {`);
+      ctx.nested(writeAll);
+      ctx.emit("}");
+    } else {
+      writeAll();
+    }
+  }
+  ctx.emit("workgroupBarrier();");
+  const out = ctx.layout(v.type);
+  const acc = (j: number) => ctx.valueName(v, j);
+  for (let j = 0; j < out.ept; j++) ctx.emit(`var ${acc(j)}: f32 = ${v.acc ? ctx.reg(v.acc, j) : "0.0f"};`);
+  const base = ctx.tileBase(out);
+  const r0 = ctx.fresh("dot_r");
+  const c0 = ctx.fresh("dot_c");
+  ctx.emit(`let ${r0} = ${base} / ${n};`);
+  ctx.emit(`let ${c0} = ${base} % ${n};`);
+  ctx.emit(`for (var kk: i32 = 0; kk < ${k}; kk++) {`);
+  ctx.nested(() => {
+    for (let g = 0; g < tile.rowsPerThread / 4; g++) ctx.emit(`let a${g} = ${sa}[(kk * ${m} + ${r0}) / 4 + ${g}];`);
+    for (let h = 0; h < tile.colsPerThread / 4; h++) ctx.emit(`let b${h} = ${sb}[(kk * ${n} + ${c0}) / 4 + ${h}];`);
+    for (let i = 0; i < tile.rowsPerThread; i++) {
+      for (let c = 0; c < tile.colsPerThread; c++) {
+        const j = i * tile.colsPerThread + c;
+        ctx.emit(`${acc(j)} = fma(a${i >> 2}[${i & 3}], b${c >> 2}[${c & 3}], ${acc(j)});`);
+      }
+    }
+  });
+  ctx.emit("}");
+}
+
+/**
  * tl.dot: both operands staged in workgroup memory, then each invocation accumulates its own
  * output registers over K. When the output layout gives every invocation a grid of distinct
  * rows × a run of columns, the A and B elements are read once per k for all of them
@@ -296,6 +350,8 @@ function reduceAxis(ctx: Emitter, v: Value & { op: "reduce" }): void {
 export function emitDot(ctx: Emitter, v: Value & { op: "dot" }): void {
   const [m, k] = v.a.type.shape;
   const n = v.b.type.shape[1];
+  const tile = ctx.layout(v.type).tile;
+  if (tile && tile.rowsPerThread % 4 === 0 && tile.colsPerThread % 4 === 0) return tiledDot(ctx, v, tile);
   ctx.emit("workgroupBarrier();");
   const a = stage(ctx, v.a, "a");
   const b = stage(ctx, v.b, "b");
@@ -306,7 +362,7 @@ export function emitDot(ctx: Emitter, v: Value & { op: "dot" }): void {
   for (let j = 0; j < out.ept; j++) ctx.emit(`var ${acc(j)}: f32 = ${v.acc ? ctx.reg(v.acc, j) : "0.0f"};`);
 
   const vec = out.vec;
-  const blocked = !out.replicated && n % vec === 0 && (w * vec) % n === 0;
+  const blocked = !out.replicated && !out.tile && n % vec === 0 && (w * vec) % n === 0;
   if (blocked) {
     // Register j = q * vec + l holds row (t*vec)/n + q*(w*vec/n), column (t*vec)%n + l.
     const rowsPerChunk = (w * vec) / n;

@@ -6,13 +6,22 @@
 //   register j of invocation t holds element  (j / V) * (W * V) + t * V + (j % V)
 // so consecutive invocations touch consecutive runs (coalesced), and each run of V can become one
 // wide load. With N < W the block is replicated: invocation t holds element t % N in register 0.
-// The layout depends only on N, so element-wise operations and reshapes never move data.
+//
+// A true 2-D block [M, N] (M, N > 1) with at least 4 elements per invocation is tiled instead:
+// the invocations form a Tr × Tc grid and each holds an Rt × Cc sub-tile (Cc a multiple of 4, so
+// its rows are runs of 4 contiguous elements) —
+//   register j = i * Cc + m of invocation t holds element  ((t / Tc) * Rt + i, (t % Tc) * Cc + m)
+// so a tl.dot can reuse each A element across Cc outputs and each B element across Rt (register
+// blocking). Same-shape values share a layout, so element-wise operations never move data;
+// reshapes move data only between shapes of different layouts (see `layoutKey`).
 
 import type { KernelIR, Shape, Stmt, Value } from "../ir/ir";
 import { assertNever, numel } from "../ir/ir";
 
 export interface BlockLayout {
   numel: number;
+  /** Tiled 2-D layout, when present: Rt × Cc elements per invocation, Tc invocations per row. */
+  tile?: { rows: number; cols: number; rowsPerThread: number; colsPerThread: number; threadsPerRow: number };
   /** Registers per invocation. */
   ept: number;
   /** Contiguous elements per run. */
@@ -25,7 +34,28 @@ export function layoutOf(shape: Shape, workgroupSize: number): BlockLayout {
   const n = numel(shape);
   if (n < workgroupSize) return { numel: n, ept: 1, vec: 1, replicated: true };
   const ept = n / workgroupSize;
-  return { numel: n, ept, vec: Math.min(4, ept), replicated: false };
+  const tile = shape.length === 2 ? tileOf(shape[0], shape[1], workgroupSize, ept) : undefined;
+  return { numel: n, ept, vec: Math.min(4, ept), replicated: false, ...(tile ? { tile } : {}) };
+}
+
+/** The sub-tile per invocation of a tiled [m, n] layout, or undefined for the flat layout. */
+function tileOf(m: number, n: number, w: number, ept: number): BlockLayout["tile"] {
+  // Sub-tiles of at least 4 × 4 (what register blocking in tl.dot needs); else the flat layout.
+  if (m < 4 || n < 4 || ept < 16) return undefined;
+  for (const cols of n >= 8 ? [8, 4] : [4]) {
+    const threadsPerRow = n / cols;
+    if (!Number.isInteger(threadsPerRow) || threadsPerRow > w || w % threadsPerRow !== 0 || ept % cols !== 0) continue;
+    const rowsPerThread = ept / cols;
+    if (rowsPerThread % 4 !== 0 || (w / threadsPerRow) * rowsPerThread !== m) continue;
+    return { rows: m, cols: n, rowsPerThread, colsPerThread: cols, threadsPerRow };
+  }
+  return undefined;
+}
+
+/** Values of shapes with equal keys hold the same elements in the same registers. */
+export function layoutKey(shape: Shape, workgroupSize: number): string {
+  const layout = layoutOf(shape, workgroupSize);
+  return layout.tile ? `tile:${layout.tile.rows}x${layout.tile.cols}` : `flat:${layout.numel}`;
 }
 
 /** Constant part of register j's element index (add `t * vec` for invocation t). */

@@ -8,7 +8,7 @@ import { Codes } from "../diagnostics/codes";
 import type { Dtype, KernelIR, Stmt, Value, ValueType, Variable } from "../ir/ir";
 import { assertNever, numel } from "../ir/ir";
 import type { KernelAbi, StorageBinding, Target, UniformScalar } from "./abi";
-import { chooseWorkgroupSize, layoutOf, registerOffset, type BlockLayout } from "./layout";
+import { chooseWorkgroupSize, layoutKey, layoutOf, registerOffset, type BlockLayout } from "./layout";
 import { RUNTIME_ZERO, literal, wgslType } from "./literals";
 import { ContiguityAnalysis } from "./contiguity";
 import { emitDot, emitReduce, emitRearrange, type Emitter } from "./collective";
@@ -58,7 +58,7 @@ class WgslGenerator implements Emitter {
   /** Buffers read or written as vec4 somewhere: every access to them goes through [i >> 2][i & 3]. */
   private readonly wideBuffers = new Set<string>();
   /** Workgroup arrays by name: dtype and element count (the largest any use asked for). */
-  private readonly scratchArrays = new Map<string, { dtype: Dtype; size: number }>();
+  private readonly scratchArrays = new Map<string, { dtype: Dtype; size: number; vec4: boolean }>();
   private freshCount = 0;
   private usesSubgroups = false;
 
@@ -107,8 +107,8 @@ class WgslGenerator implements Emitter {
       header.push(`@group(0) @binding(${b.binding}) var<storage, ${b.access}> b_${b.name}: array<${element}>;`);
     }
     let workgroupBytes = 0;
-    for (const [name, { dtype, size }] of this.scratchArrays) {
-      header.push(`var<workgroup> ${name}: array<${wgslType(dtype)}, ${size}>;`);
+    for (const [name, { dtype, size, vec4 }] of this.scratchArrays) {
+      header.push(`var<workgroup> ${name}: array<${vec4 ? `vec4<${wgslType(dtype)}>` : wgslType(dtype)}, ${vec4 ? Math.ceil(size / 4) : size}>;`);
       workgroupBytes += size * (dtype === "f16" ? 2 : 4);
     }
     if (workgroupBytes > this.target.maxWorkgroupStorageBytes) {
@@ -130,6 +130,7 @@ class WgslGenerator implements Emitter {
     // Every binding is used statically, so the pipeline's layout always has all of them.
     for (const b of this.buffers.values()) header.push(`  _ = arrayLength(&b_${b.name});`);
     const lanes = [...this.laneVectors].sort((a, b) => a - b).map((v) => `  let lane${v} = i32(lid) * ${v};`);
+    for (const [name, expr] of this.tileBases) lanes.push(`  let ${name} = ${expr};`);
     const wgsl = [...header, ...lanes, ...this.lines, "}", ""].join("\n");
     const abi: KernelAbi = {
       kernel: this.ir.name,
@@ -298,8 +299,10 @@ class WgslGenerator implements Emitter {
     switch (v.op) {
       case "const":
       case "splat":
-      case "reshape":
         return; // inlined / views
+      case "reshape":
+        if (this.sameLayout(v.type, v.value.type)) return; // a view: same elements, same registers
+        return emitRearrange(this, v);
       case "param":
         if (v.type.kind === "pointer") return;
         this.emit(`let ${valueName(v, 0)} = params.s_${v.name};`);
@@ -421,12 +424,29 @@ class WgslGenerator implements Emitter {
   }
 
   private readonly laneVectors = new Set<number>();
+  /** Per-invocation first element of each tiled layout: name → WGSL expression. */
+  private readonly tileBases = new Map<string, string>();
+
+  /** The flat index of the first element an invocation holds in a tiled layout. */
+  tileBase(layout: BlockLayout): string {
+    const t = layout.tile!;
+    const name = `tile_${t.rows}x${t.cols}`;
+    if (!this.tileBases.has(name)) {
+      this.tileBases.set(name, `(i32(lid) / ${t.threadsPerRow}) * ${t.rowsPerThread * t.cols} + (i32(lid) % ${t.threadsPerRow}) * ${t.colsPerThread}`);
+    }
+    return name;
+  }
 
   /** The flat element index (i32) register j holds, as a WGSL expression. */
   elementIndex(type: ValueType, j: number): string {
     const layout = this.layout(type);
     if (layout.numel === 1) return "0";
     if (layout.replicated) return `i32(lid & ${layout.numel - 1}u)`;
+    if (layout.tile) {
+      const t = layout.tile;
+      const offset = Math.floor(j / t.colsPerThread) * t.cols + (j % t.colsPerThread);
+      return offset === 0 ? this.tileBase(layout) : `(${this.tileBase(layout)} + ${offset})`;
+    }
     this.laneVectors.add(layout.vec);
     const offset = registerOffset(layout, this.w, j);
     return offset === 0 ? `lane${layout.vec}` : `(lane${layout.vec} + ${offset})`;
@@ -437,10 +457,14 @@ class WgslGenerator implements Emitter {
     if (v.op === "const") return literal(v.value, this.dtype(v.type));
     if (v.type.kind === "pointer" && v.op === "param") return "0i";
     if (v.op === "splat") return this.reg(v.value, 0);
-    if (v.op === "reshape") return this.reg(v.value, j);
+    if (v.op === "reshape" && this.sameLayout(v.type, v.value.type)) return this.reg(v.value, j);
     if (v.op === "broadcast" && numel(v.value.type.shape) === 1) return this.reg(v.value, 0);
     if (v.type.shape.length === 0 || numel(v.type.shape) === 1) return valueName(v, 0);
     return valueName(v, j);
+  }
+
+  private sameLayout(a: ValueType, b: ValueType): boolean {
+    return layoutKey(a.shape, this.w) === layoutKey(b.shape, this.w);
   }
 
   dtype(type: ValueType): Dtype {
@@ -461,10 +485,10 @@ class WgslGenerator implements Emitter {
     return valueName(v, j);
   }
 
-  scratch(slot: string, dtype: Dtype, size: number): string {
-    const name = `sm_${slot}_${dtype}`;
+  scratch(slot: string, dtype: Dtype, size: number, vec4 = false): string {
+    const name = `sm_${slot}_${dtype}${vec4 ? "x4" : ""}`;
     const known = this.scratchArrays.get(name);
-    this.scratchArrays.set(name, { dtype, size: Math.max(size, known?.size ?? 0) });
+    this.scratchArrays.set(name, { dtype, size: Math.max(size, known?.size ?? 0), vec4 });
     if (dtype === "f16") this.usesF16 = true;
     return name;
   }
