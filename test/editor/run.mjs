@@ -108,6 +108,9 @@ await stage("build", async () => {
     platform: "node",
     target: "node20",
     format: "cjs",
+    // Sources a test imports (src/editor/…) are bundled in; packages (vscode, mocha) stay external.
+    bundle: true,
+    packages: "external",
     sourcemap: "inline",
     logLevel: "warning",
   });
