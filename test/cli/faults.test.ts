@@ -6,6 +6,8 @@
 import { before, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { ensureBuilt, root } from "./build";
 import { KernelRunner, type RunOutcome } from "../../src/editor/kernel-runner";
@@ -121,4 +123,19 @@ test("a cancelled run kills its worker: no process is left", async () => {
   cancel();
   assert.deepEqual(await pending, { kind: "cancelled" });
   await waitUntil("the cancelled worker to be gone", () => !alive(pid), 5_000);
+});
+
+test("kernel-lab run never modifies the kernel file: a good run, a compile error, a bad run, a timed-out run", () => {
+  const sha = (f: string) => createHash("sha256").update(readFileSync(f)).digest("hex");
+  for (const [file, args, exit] of [
+    [SAXPY, ["--cpu", "--size", "1000"], 0],
+    [path.join(root, "test/fixtures/unsupported.kernel.ts"), [], 2],
+    [path.join(root, "test/fixtures/bad-runs.kernel.ts"), ["--run", "missingArg"], 4],
+    [ENDLESS, ["--timeout", "1"], 4],
+  ] as const) {
+    const before = sha(file);
+    const r = spawnSync(process.execPath, ["bin/kernel-lab.js", "run", file, ...args], { cwd: root, env: process.env, encoding: "utf8", timeout: 60_000 });
+    assert.equal(r.status, exit, `${file}: ${r.stderr}`);
+    assert.equal(sha(file), before, `${file} changed`);
+  }
 });
