@@ -72,8 +72,11 @@ export function formatAutotune(tune: AutotuneReport): string[] {
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (cells: string[]) => cells.map((cell, i) => cell.padEnd(widths[i])).join("  ").trimEnd();
   const picked = columns.map((k) => `${k}=${tune.picked[k]}`).join(", ");
+  const anyCorrect = tune.candidates.some((c) => c.correct);
   const out = [
-    `  Autotune: picked ${picked} of ${tune.candidates.length} configs${tune.cached ? " (cached choice; --retune tunes again)" : ""}`,
+    anyCorrect
+      ? `  Autotune: picked ${picked} of ${tune.candidates.length} configs${tune.cached ? " (cached choice; --retune tunes again)" : ""}`
+      : `  Autotune: none of ${tune.candidates.length} configs matched the reference; ran ${picked}`,
     `    ${line(head)}`,
   ];
   tune.candidates.forEach((c, i) => {

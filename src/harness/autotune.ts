@@ -8,8 +8,9 @@ import type { LocatedDiagnostic } from "../diagnostics/position";
 import type { NumDtype } from "../ir/ir";
 import { INT_POISON, type HostArray } from "../language";
 import { createStorageBuffer, GpuError, launch, readBuffer, timeLaunches, type Gpu, type LaunchArgs } from "../runtime";
-import { computeReference, copyArgs, evaluateCount, evaluateGrid, makeArgs, type CheckedRun, type KernelArgs } from "./args";
+import { computeReference, copyArgs, evaluateCount, evaluateGrid, makeArgs, runLimits, type CheckedRun, type KernelArgs, type RunLimits } from "./args";
 import { lookupChoice, storeChoice, tuningKey, adapterLabel, type CachedChoice } from "./autotune-cache";
+import { RunDefinitionError } from "./codes";
 import { compareOutputs, defaultTolerance } from "./compare";
 import { fromStorage, paramsLoadedFrom, pointerParams, roundToF16, toStorage } from "./gpu-args";
 import type { Progress } from "./protocol";
@@ -69,6 +70,10 @@ export async function tune(run: CheckedRun, size: number, ctx: TuneContext): Pro
   let firstErrors: LocatedDiagnostic[] | undefined;
   const inputs = new Map<string, { args: KernelArgs; expected: Record<string, ArrayLike<number>> }>();
   let timed = 0;
+  /** Which candidates launched (correct or not); which compiled but failed on the GPU. */
+  const ran: boolean[] = [];
+  const compiledOnly: Record<string, number>[] = [];
+  let definitionError: RunDefinitionError | undefined;
   for (const [i, constexprs] of configs.entries()) {
     const label = Object.entries(constexprs).map(([k, v]) => `${k}=${v}`).join(", ");
     const entry = (fields: Partial<AutotuneCandidate>): AutotuneCandidate =>
@@ -82,15 +87,26 @@ export async function tune(run: CheckedRun, size: number, ctx: TuneContext): Pro
       continue;
     }
     const candidateRun: CheckedRun = { ...run, constexprs };
-    const grid = evaluateGrid(candidateRun, size);
-    const shared = inputsFor(candidateRun, compiled.program, size, inputs);
     try {
+      // A grid or arguments this device cannot take (too many programs for a small block) rule
+      // out this config only; a definition error common to all of them fails the run below.
+      const limits = runLimits(ctx.gpu.limits);
+      const grid = evaluateGrid(candidateRun, size, limits);
+      const shared = inputsFor(candidateRun, compiled.program, size, limits, inputs);
       const outcome = await checkAndTime(ctx, candidateRun, compiled.program, grid, shared, candidateTiming(ctx.reps, timed === 0));
+      ran[i] = true;
       if (outcome.medianMs !== null) timed++;
       candidates.push(entry({ ...outcome, ...rates(outcome.medianMs) }));
     } catch (err) {
-      if (!(err instanceof GpuError)) throw err;
-      candidates.push(entry({ note: `GPU error: ${err.message}` }));
+      if (err instanceof RunDefinitionError) {
+        definitionError ??= err;
+        candidates.push(entry({ note: err.message }));
+      } else if (err instanceof GpuError) {
+        compiledOnly.push(constexprs);
+        candidates.push(entry({ note: `GPU error: ${err.message}` }));
+      } else {
+        throw err;
+      }
     }
   }
 
@@ -98,9 +114,10 @@ export async function tune(run: CheckedRun, size: number, ctx: TuneContext): Pro
   const fastest = candidates
     .filter((c) => c.correct && c.medianMs !== null)
     .sort((a, b) => (a.medianMs as number) - (b.medianMs as number))[0];
-  // With no correct candidate the run still goes ahead with the first that compiles, so its
-  // mismatch is reported like any other run's.
-  const picked = fastest?.constexprs ?? configs.find((_, i) => !candidates[i].note?.startsWith("does not compile"));
+  // With no correct candidate the run still goes ahead with the first that launched (else the
+  // first that compiled), so its mismatch or GPU error is reported like any other run's.
+  const picked = fastest?.constexprs ?? configs.find((_, i) => ran[i]) ?? compiledOnly[0];
+  if (!picked && definitionError) throw definitionError;
   if (fastest) {
     const choice: CachedChoice = {
       run: run.name,
@@ -129,9 +146,10 @@ function inputsFor(
   run: CheckedRun,
   program: CompiledKernel,
   size: number,
+  limits: RunLimits,
   byLayout: Map<string, { args: KernelArgs; expected: Record<string, ArrayLike<number>> }>,
 ): { args: KernelArgs; expected: Record<string, ArrayLike<number>> } {
-  const args = makeArgs(run, { name: program.name, params: program.params }, size);
+  const args = makeArgs(run, { name: program.name, params: program.params }, size, limits);
   const layout = JSON.stringify(Object.entries(args).map(([k, v]) => [k, typeof v === "number" ? v : `${v.constructor.name}(${v.length})`]));
   const known = byLayout.get(layout);
   if (known) return known;

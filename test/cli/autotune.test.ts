@@ -183,6 +183,33 @@ test("--cpu runs the first config and reports no tuning", () => {
   assert.equal(report.runs[0].autotune, undefined);
 });
 
+test("a grid that throws for one config rules it out; with no correct config the first runs and mismatches; an error common to all fails the run", () => {
+  const cache = freshCache();
+  const { code, report } = json(["run", "test/fixtures/autotune-edge.kernel.ts"], cache.env);
+  assert.equal(code, 4, "the reference that always throws is a bad run definition");
+  const [gridThrows, noneCorrect] = report.runs;
+  assert.equal(report.runs.length, 2);
+  assert.equal(gridThrows.correct, true);
+  const [ruledOut] = gridThrows.autotune.candidates;
+  assert.equal(ruledOut.correct, false);
+  assert.match(ruledOut.note, /^Run 'gridThrowsForOne', `grid`: threw Error: 64 is not supported\./);
+  assert.notEqual(gridThrows.autotune.picked.BLOCK, 64);
+
+  assert.equal(noneCorrect.correct, false);
+  assert.deepEqual(noneCorrect.autotune.picked, { BLOCK: 128 });
+  assert.deepEqual(noneCorrect.autotune.candidates.map((c: { correct: boolean }) => c.correct), [false, false]);
+  assert.deepEqual(report.diagnostics.map((d: { code: string; message: string }) => [d.code, d.message.slice(0, 40)]), [
+    ["KL3022", "Run 'referenceThrows', `reference`: thre"],
+  ]);
+  // Only a tuning with a correct winner is remembered.
+  const stored = JSON.parse(readFileSync(cache.file, "utf8"));
+  assert.deepEqual(Object.values(stored.entries).map((e: any) => e.run), ["gridThrowsForOne"]);
+
+  const human = cli(["run", "test/fixtures/autotune-edge.kernel.ts", "--run", "noneCorrect"], cache.env);
+  assert.equal(human.code, 1);
+  assert.match(human.stdout, /^  Autotune: none of 2 configs matched the reference; ran BLOCK=128$/m);
+});
+
 test("bad configs: a KL3028 message naming the run and the field, exit 4", () => {
   const cases: [string, RegExp][] = [
     ["notAList", /Run 'notAList', `configs`: must be a non-empty array of constexpr alternatives, e.g\. `configs: \[\{ BLOCK: 64 \}, \{ BLOCK: 128 \}\]`; got \{"BLOCK":64\}\./],

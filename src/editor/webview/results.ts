@@ -222,7 +222,9 @@ function autotuneTable(tune: AutotuneReport): PageElement {
   const head = [...keys, "Median", ...(hasGbps ? ["GB/s"] : []), ...(hasGflops ? ["GFLOP/s"] : []), "Match", ""];
   if (hasNotes) head.push("Note");
   const picked = keys.map((k) => `${k} = ${tune.picked[k]}`).join(", ");
-  const caption = `Autotuning · ${tune.candidates.length} configs · picked ${picked}${tune.cached ? " · cached choice (kernel-lab run --retune tunes again)" : ""}`;
+  const caption = tune.candidates.some((c) => c.correct)
+    ? `Autotuning · ${tune.candidates.length} configs · picked ${picked}${tune.cached ? " · cached choice (kernel-lab run --retune tunes again)" : ""}`
+    : `Autotuning · none of ${tune.candidates.length} configs matched the reference · ran ${picked}`;
   return h(
     "table",
     { class: "sweep-table autotune", "data-testid": "autotune" },
