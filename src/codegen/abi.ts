@@ -55,8 +55,13 @@ export interface Target {
   subgroupMinSize: number;
   maxWorkgroupSize: number;
   maxWorkgroupStorageBytes: number;
-  /** Most invocations the compiler gives one program instance (default 256; see codegen/layout.ts). */
+  /** Most invocations the compiler gives one program instance (default 512; see codegen/layout.ts). */
   preferredWorkgroupSize?: number;
+  /**
+   * Lay 2-D blocks out in per-invocation sub-tiles (layout.ts) — an experiment: on the H200 its
+   * register-blocked tl.dot measured 10% slower than the flat layout's (bench/NOTES.md). Default off.
+   */
+  tiledLayouts?: boolean;
 }
 
 /** WebGPU's default limits: what every adapter offers. */

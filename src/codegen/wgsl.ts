@@ -414,7 +414,7 @@ class WgslGenerator implements Emitter {
     const n = numel(type.shape);
     let layout = this.layoutCache.get(n);
     if (!layout) {
-      layout = layoutOf(type.shape, this.w);
+      layout = layoutOf(type.shape, this.w, this.target.tiledLayouts);
       if (layout.ept > MAX_REGISTERS) {
         this.log.warning(Codes.blockTooLarge, this.ir.span, `a block of ${n} elements gives each of ${this.w} invocations ${layout.ept} elements; expect slow compilation and register spills — use a smaller block`);
       }
@@ -464,7 +464,7 @@ class WgslGenerator implements Emitter {
   }
 
   private sameLayout(a: ValueType, b: ValueType): boolean {
-    return layoutKey(a.shape, this.w) === layoutKey(b.shape, this.w);
+    return layoutKey(a.shape, this.w, this.target.tiledLayouts) === layoutKey(b.shape, this.w, this.target.tiledLayouts);
   }
 
   dtype(type: ValueType): Dtype {

@@ -101,7 +101,9 @@ function shapes(): Case {
 const cases: Case[] = [
   rowReductions(37, 1), rowReductions(13, 127), rowReductions(5, 1000),
   axisReductions(1, 1), axisReductions(11, 29),
-  matmul(1, 1, 1, 16, 16, 16), matmul(127, 33, 65, 32, 32, 16), matmul(70, 90, 40, 64, 32, 16), matmul(130, 150, 37, 64, 64, 16), matmul(129, 65, 33, 128, 128, 32),
+  matmul(1, 1, 1, 16, 16, 16), matmul(127, 33, 65, 32, 32, 16), matmul(70, 90, 40, 64, 32, 16), matmul(130, 150, 37, 64, 64, 16),
+  { ...matmul(129, 65, 33, 128, 128, 32), name: "tl.dot on tiled layouts (129×33 · 33×65, blocks 128×128×32)", target: { tiledLayouts: true } },
+  { ...matmul(130, 150, 37, 64, 64, 16), name: "tl.dot on tiled layouts (130×37 · 37×150, blocks 64×64×16)", target: { tiledLayouts: true } },
   shapes(),
   // The same reductions without subgroups: the workgroup-memory tree.
   { ...rowReductions(13, 127), name: "row reductions without subgroups (13×127)", target: { subgroups: false } },
