@@ -3,6 +3,7 @@
 // fastest — or take the choice remembered on disk for this kernel, adapter and size. The run's
 // own numbers then come from the picked set, through the ordinary path (run.ts).
 
+import type { KernelSource } from "../compile";
 import type { CompiledKernel } from "../compile";
 import type { LocatedDiagnostic } from "../diagnostics/position";
 import type { NumDtype } from "../ir/ir";
@@ -26,6 +27,8 @@ export interface TuneContext {
   /** The kernel function's source text, for the cache key. */
   kernelText: string;
   compile: (constexprs: Record<string, number>) => CandidateProgram;
+  /** The kernel being tuned (for specialising the picked program to the launch's scalars). */
+  source: KernelSource;
   /** Ignore the cache (`--retune`); the new choice is still written. */
   retune: boolean;
   /** The run's `--reps`; candidates get fewer. */

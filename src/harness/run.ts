@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { BUILTINS } from "../builtins";
 import { DEFAULT_TARGET, type Target } from "../codegen/abi";
-import { compileKernel, parseKernelFile, type CompiledKernel, type KernelSource, type ParsedFile } from "../compile";
+import { compileKernel, parseKernelFile, specializationFor, type CompiledKernel, type KernelSource, type ParsedFile } from "../compile";
 import type { Diagnostic } from "../diagnostics/diagnostic";
 import { locate, type LocatedDiagnostic } from "../diagnostics/position";
 import { interpret, InterpreterError } from "../interpreter/interpret";
@@ -146,6 +146,18 @@ export async function runFileWithOutcome(fileArg: string, opts: RunOptions = {})
   let compileFailed = false;
   let failed = false;
   const compiled = new Map<string, CompiledKernel>();
+  /** Specialised variants (compile.ts specializationFor), compiled once per process. */
+  const specializer = (kernel: KernelSource, constexprs: Record<string, number>) => (scalars: Record<string, unknown>) => {
+    const specialization = specializationFor(kernel, scalars);
+    if (!specialization.ones) return undefined;
+    const key = `${kernel.name}:${JSON.stringify(constexprs)}:ones=${specialization.ones.join(",")}`;
+    if (!compiled.has(key)) {
+      const result = compileKernel(kernel, constexprs, target, specialization);
+      if (!result.kernel) return undefined;
+      compiled.set(key, result.kernel);
+    }
+    return compiled.get(key);
+  };
   const candidates = new Map<string, CandidateProgram>();
   /** A candidate of the autotuner, compiled once per process; its errors are its own, not the file's. */
   const compileCandidate = (kernel: KernelSource, constexprs: Record<string, number>): CandidateProgram => {
@@ -168,7 +180,7 @@ export async function runFileWithOutcome(fileArg: string, opts: RunOptions = {})
       report.diagnostics.push(...tuned.diagnostics);
       return undefined;
     }
-    const result = await runOneSize({ ...run, constexprs: tuned.picked }, chosen.program, size, { gpu, opts, progress });
+    const result = await runOneSize({ ...run, constexprs: tuned.picked }, chosen.program, size, { gpu, opts, progress, specialize: specializer(tuning.source, tuned.picked) });
     result.autotune = tuned.report;
     return result;
   };
@@ -184,6 +196,7 @@ export async function runFileWithOutcome(fileArg: string, opts: RunOptions = {})
           kernelName: kernel.name,
           kernelText: text.slice(kernel.span.start, kernel.span.end),
           compile: (constexprs) => compileCandidate(kernel, constexprs),
+          source: kernel,
           retune: opts.retune ?? false,
           reps: opts.reps,
           progress,
@@ -216,7 +229,7 @@ export async function runFileWithOutcome(fileArg: string, opts: RunOptions = {})
         compiled.set(key, program);
       }
       for (const size of sizes) {
-        const one = runOneSize(checked, program, size, { gpu, opts, progress });
+        const one = runOneSize(checked, program, size, { gpu, opts, progress, specialize: specializer(kernel, checked.constexprs) });
         report.runs.push(await withTimeout(one, opts.timeoutMs ?? 120_000, checked.name, size));
       }
     } catch (err) {
@@ -252,6 +265,8 @@ interface SizeContext {
   gpu: Gpu | undefined;
   opts: RunOptions;
   progress: (p: Progress) => void;
+  /** The program specialised for this launch's scalar arguments (compile.ts specializationFor), if it differs. */
+  specialize?: (scalars: Record<string, unknown>) => CompiledKernel | undefined;
 }
 
 async function runOneSize(run: CheckedRun, program: CompiledKernel, size: number, ctx: SizeContext): Promise<RunReport> {
@@ -307,7 +322,9 @@ async function runOneSize(run: CheckedRun, program: CompiledKernel, size: number
     return ordered({ ...base, ...compare(got), timing });
   }
 
-  const kernelProgram = { abi: program.abi, wgsl: program.wgsl };
+  // Integer scalars equal to 1 (unit strides) compile as constants on the GPU, as in Triton.
+  const specialized = gpu ? ctx.specialize?.(args) : undefined;
+  const kernelProgram = specialized ? { abi: specialized.abi, wgsl: specialized.wgsl } : { abi: program.abi, wgsl: program.wgsl };
   const allBuffers: GPUBuffer[] = [];
   try {
     const upload = async (values: KernelArgs, copy: number): Promise<LaunchArgs> => {

@@ -1,0 +1,27 @@
+// Launch-time specialisation (compile.ts specializationFor): integer scalars equal to 1 compile as
+// the constant 1, so unit strides make tile loads contiguous and wide (vec4).
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { compileKernel, parseKernelFile, specializationFor } from "../../src/compile";
+
+const text = readFileSync(join(__dirname, "..", "..", "examples", "matmul.kernel.ts"), "utf8");
+const kernel = parseKernelFile("matmul.kernel.ts", text).kernels[0];
+const constexprs = { BLOCK_M: 64, BLOCK_N: 64, BLOCK_K: 16 };
+const scalars = { M: 100, N: 90, K: 80, stride_am: 80, stride_ak: 1, stride_bk: 90, stride_bn: 1, stride_cm: 90, stride_cn: 1 };
+
+test("scalars equal to 1 are the specialisation", () => {
+  assert.deepEqual(specializationFor(kernel, scalars), { ones: ["stride_ak", "stride_bn", "stride_cn"] });
+  assert.deepEqual(specializationFor(kernel, { ...scalars, stride_ak: 2, stride_bn: 3, stride_cn: 4 }), {});
+});
+
+test("unit strides give vec4 bindings; unknown strides scalar ones", () => {
+  const plain = compileKernel(kernel, constexprs).kernel!;
+  const special = compileKernel(kernel, constexprs, undefined, specializationFor(kernel, scalars)).kernel!;
+  assert.match(plain.wgsl, /var<storage, read> b_a_ptr: array<f32>;/);
+  assert.match(special.wgsl, /var<storage, read> b_a_ptr: array<vec4<f32>>;/);
+  assert.match(special.wgsl, /var<storage, read> b_b_ptr: array<vec4<f32>>;/);
+  assert.deepEqual(special.abi.scalars.map((s) => s.name), plain.abi.scalars.map((s) => s.name), "the launch ABI is unchanged");
+});
