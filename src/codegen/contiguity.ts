@@ -3,13 +3,52 @@
 // `pid * BLOCK + tl.arange(0, BLOCK)` has stride 1, so `ptr + offsets` addresses a run of
 // consecutive elements and a run of 4 registers (layout.ts) can be one vec4 load or store.
 
-import type { Value } from "../ir/ir";
+import type { Stmt, Value } from "../ir/ir";
 
 /** Elements per step of the flat index, or undefined when it isn't a constant. */
 export type Stride = number | undefined;
 
 export class ContiguityAnalysis {
   private readonly memo = new Map<number, Stride>();
+  /** Every value a `let` variable is given (its initial value first), by variable id. */
+  private readonly assigned = new Map<number, Value[]>();
+  private readonly variableStride = new Map<number, Stride>();
+
+  constructor(body: readonly Stmt[]) {
+    const walk = (list: readonly Stmt[]) => {
+      for (const s of list) {
+        if (s.kind === "declare" || s.kind === "assign") {
+          const values = this.assigned.get(s.variable.id) ?? [];
+          values.push(s.kind === "declare" ? s.init : s.value);
+          this.assigned.set(s.variable.id, values);
+        } else if (s.kind === "for") walk(s.body);
+        else if (s.kind === "if") {
+          walk(s.then);
+          walk(s.else);
+        }
+      }
+    };
+    walk(body);
+  }
+
+  /**
+   * A variable's stride: its initial value's, if every assignment keeps it — e.g.
+   * `a_ptrs += BLOCK_K * stride_ak` adds the same amount to every element. Assumed first, then
+   * checked, so a variable that depends on itself resolves.
+   */
+  private strideOfVariable(id: number): Stride {
+    if (this.variableStride.has(id)) return this.variableStride.get(id);
+    const values = this.assigned.get(id) ?? [];
+    if (values.length === 0) return undefined;
+    const assumed = this.stride(values[0]);
+    this.variableStride.set(id, assumed);
+    const holds = assumed !== undefined && values.slice(1).every((v) => this.stride(v) === assumed);
+    if (!holds) {
+      this.variableStride.set(id, undefined);
+      this.memo.clear(); // strides derived under the failed assumption
+    }
+    return this.variableStride.get(id);
+  }
 
   stride(v: Value): Stride {
     if (this.memo.has(v.id)) return this.memo.get(v.id);
@@ -58,6 +97,8 @@ export class ContiguityAnalysis {
       }
       case "param":
         return 0;
+      case "readVar":
+        return this.strideOfVariable(v.variable.id);
       default:
         return undefined;
     }

@@ -54,7 +54,7 @@ class WgslGenerator implements Emitter {
   private readonly buffers = new Map<string, StorageBinding>();
   private readonly scalars: UniformScalar[] = [];
   private usesF16 = false;
-  private readonly contiguity = new ContiguityAnalysis();
+  private readonly contiguity: ContiguityAnalysis;
   /** Buffers read or written as vec4 somewhere: every access to them goes through [i >> 2][i & 3]. */
   private readonly wideBuffers = new Set<string>();
   /** Workgroup arrays by name: dtype and element count (the largest any use asked for). */
@@ -67,6 +67,7 @@ class WgslGenerator implements Emitter {
     private readonly target: Target,
   ) {
     this.w = chooseWorkgroupSize(ir, target.maxWorkgroupSize, target.preferredWorkgroupSize);
+    this.contiguity = new ContiguityAnalysis(ir.body);
   }
 
   generate(): WgslResult {
