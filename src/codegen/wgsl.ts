@@ -20,7 +20,7 @@ export interface WgslResult {
 }
 
 /** Registers beyond this per invocation and value are reported: the code would not fit. */
-const MAX_REGISTERS = 64;
+const MAX_REGISTERS = 128;
 
 export function generateWgsl(ir: KernelIR, target: Target): WgslResult {
   const gen = new WgslGenerator(ir, target);

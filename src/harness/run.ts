@@ -322,6 +322,8 @@ async function runOneSize(run: CheckedRun, program: CompiledKernel, size: number
     return ordered({ ...base, ...compare(got), timing });
   }
 
+  checkCornersOnCpu(program, grid, args, dtypes);
+
   // Integer scalars equal to 1 (unit strides) compile as constants on the GPU, as in Triton.
   const specialized = gpu ? ctx.specialize?.(args) : undefined;
   const kernelProgram = specialized ? { abi: specialized.abi, wgsl: specialized.wgsl } : { abi: program.abi, wgsl: program.wgsl };
@@ -469,6 +471,25 @@ function runLocator(file: string, text: string) {
     const d: Diagnostic = { code: code as Diagnostic["code"], severity: "error", message, span };
     return locate(file, text, [d])[0];
   };
+}
+
+/**
+ * The GPU clamps out-of-bounds accesses silently (robust buffer access), so an unmasked tail or an
+ * array shorter than the kernel reads would pass there. The interpreter doesn't: running the
+ * corner programs of the grid on the CPU first reports such an access at its tl.load/tl.store.
+ * A corner program too long to interpret quickly is skipped (the step limit), not reported.
+ */
+function checkCornersOnCpu(program: CompiledKernel, grid: [number, number, number], args: KernelArgs, dtypes: Map<string, NumDtype>): void {
+  const [gx, gy, gz] = grid;
+  const corners: [number, number, number][] = [[0, 0, 0], [gx - 1, 0, 0], [0, gy - 1, 0], [gx - 1, gy - 1, gz - 1]];
+  const unique = corners.filter((c, i) => corners.findIndex((d) => d.join() === c.join()) === i);
+  const cpuArgs: Record<string, HostArray | Uint16Array | number> = {};
+  for (const [k, v] of Object.entries(args)) cpuArgs[k] = typeof v === "number" ? v : toStorage(v, dtypes.get(k) as NumDtype).slice();
+  try {
+    interpret(program.ir, grid, cpuArgs, { programs: unique, maxSteps: 2e7 });
+  } catch (err) {
+    if (err instanceof InterpreterError && err.kind === "out-of-bounds") throw err;
+  }
 }
 
 function diagnosticOf(err: unknown, run: LoadedRun, file: string, text: string, at: ReturnType<typeof runLocator>): LocatedDiagnostic {

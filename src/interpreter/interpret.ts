@@ -42,6 +42,8 @@ export type { InterpreterErrorKind, OutOfBounds, ProgramId } from "./errors";
 export interface InterpretOptions {
   /** Element operations allowed over the whole launch before the run is called endless. */
   maxSteps?: number;
+  /** Run only these program ids (e.g. the first and the last, to check bounds cheaply). */
+  programs?: readonly ProgramId[];
 }
 
 export const DEFAULT_MAX_STEPS = 5e8;
@@ -67,6 +69,10 @@ export function interpret(
     }
   }
   const machine = new Machine(ir, grid, bindArgs(ir, args), opts.maxSteps ?? DEFAULT_MAX_STEPS);
+  if (opts.programs) {
+    for (const pid of opts.programs) machine.runProgram(pid);
+    return;
+  }
   for (let z = 0; z < grid[2]; z++) {
     for (let y = 0; y < grid[1]; y++) {
       for (let x = 0; x < grid[0]; x++) machine.runProgram([x, y, z]);

@@ -137,6 +137,21 @@ test("an unmasked tail: --cpu reports the out-of-bounds load at its line, exit 4
   assert.match(r.stderr, /^test\/fixtures\/unmasked\.kernel\.ts:8:31 - error KL3101: Run 'unmasked': .*element 1000, outside its 1000 elements/m);
 });
 
+test("an unmasked tail on the GPU: the corner programs run on the CPU first report the load, exit 4", () => {
+  const r = cli(["run", "test/fixtures/unmasked.kernel.ts"]);
+  assert.equal(r.code, 4);
+  assert.match(r.stderr, /^test\/fixtures\/unmasked\.kernel\.ts:8:31 - error KL3101: Run 'unmasked': .*element 1000, outside its 1000 elements, in program \(7, 0, 0\)/m);
+});
+
+test("the tutorial ports (softmax, layer norm, matmul, 2-D tiles) match their references over their sweeps", () => {
+  for (const example of ["softmax", "layer-norm", "matmul", "matrix-2d"]) {
+    const { code, report } = json(["run", `examples/${example}.kernel.ts`, "--sweep"]);
+    assert.equal(code, 0, `${example}: ${JSON.stringify(report.diagnostics)}`);
+    assert.ok(report.runs.length >= 4, `${example}: ${report.runs.length} runs`);
+    for (const run of report.runs) assert.equal(run.correct, true, `${example} ${run.name} size ${run.size}: ${JSON.stringify(run.firstMismatch)}`);
+  }
+});
+
 test("an unsupported construct: one exact diagnostic line, exit 2", () => {
   const check = cli(["check", "test/fixtures/unsupported.kernel.ts"]);
   assert.equal(check.code, 2);
