@@ -4,7 +4,7 @@
 // from the installed folder (its own webgpu/dawn.node, esbuild and typescript, nothing from the repo).
 // Prints one line per check and `N passed, N failed`.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { codeServerEntry, repoRoot, requireInstalled } from "./code-server.mjs";
@@ -66,6 +66,8 @@ let installedDir;
 if (packaged) {
   check("code-server --install-extension installs it", () => {
     rmSync(installedExtensionsDir, { recursive: true, force: true });
+    // code-server won't create the folder's parents (a fresh clone has no .vscode-test/).
+    mkdirSync(installedExtensionsDir, { recursive: true });
     codeServer(["--extensions-dir", installedExtensionsDir, "--install-extension", vsixPath, "--force"]);
     const listed = codeServer(["--extensions-dir", installedExtensionsDir, "--list-extensions", "--show-versions"]);
     if (!listed.includes(`${extensionId}@${manifest.version}`)) throw new Error(`--list-extensions shows:\n${listed}`);
