@@ -2,7 +2,7 @@
 // Uint16Array (runtime/buffers.ts), written by the user as a Float32Array.
 
 import type { NumDtype, Param, KernelIR, Value, Stmt } from "../ir/ir";
-import { f16FromBits, f16ToBits, roundF16 } from "../interpreter/f16";
+import { f16FromBits, f16ToBits, roundF16 } from "../ir/f16";
 import type { HostArray } from "../language";
 import type { StorageArray } from "../runtime";
 

@@ -3,7 +3,7 @@
 // is a block of one element.
 
 import { assertNever, numel, type Dtype, type ReduceFn, type Shape } from "../ir/ir";
-import { extremumOp, roundTo } from "./scalar-ops";
+import { extremumOp, roundTo } from "../ir/arithmetic";
 
 export type Block = Float64Array;
 

@@ -20,7 +20,7 @@ import {
 import type { Span } from "../diagnostics/diagnostic";
 import { broadcastBlock, dotBlock, reduceBlock, transposeBlock, type Block } from "./block-ops";
 import { InterpreterError, type ProgramId } from "./errors";
-import { f16FromBits, f16ToBits } from "./f16";
+import { f16FromBits, f16ToBits } from "../ir/f16";
 import { bindArgs, type BoundArgs, type BoundBuffer, type KernelArgs } from "./kernel-args";
 import {
   binaryOp,
@@ -33,7 +33,7 @@ import {
   type ScalarFn1,
   type ScalarFn2,
   type ScalarFn3,
-} from "./scalar-ops";
+} from "../ir/arithmetic";
 
 export type { KernelArgs, KernelBuffer } from "./kernel-args";
 export { InterpreterError } from "./errors";

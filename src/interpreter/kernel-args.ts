@@ -4,7 +4,7 @@
 
 import { assertNever, type KernelIR, type NumDtype } from "../ir/ir";
 import { InterpreterError } from "./errors";
-import { roundTo } from "./scalar-ops";
+import { roundTo } from "../ir/arithmetic";
 
 export type KernelBuffer = Float32Array | Int32Array | Uint32Array | Uint16Array;
 export type KernelArgs = Readonly<Record<string, KernelBuffer | number>>;

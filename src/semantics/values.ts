@@ -108,7 +108,8 @@ export class ValueFactory {
       this.log.error(Codes.operandDtype, span, "unary '-' on a mask; cast it first with tl.cast(m, \"i32\")");
       return undefined;
     }
-    if (isConst(v)) return this.constant(foldUnary(fn, dtype, v.value), dtype, span);
+    const folded = isConst(v) ? foldUnary(fn, dtype, v.value) : undefined;
+    if (folded !== undefined) return this.constant(folded, dtype, span);
     return this.b.emit({ op: "unary", fn, value: v }, v.type, span);
   }
 

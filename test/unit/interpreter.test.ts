@@ -23,7 +23,7 @@ import type {
   Variable,
 } from "../../src/ir/ir";
 import { interpret, InterpreterError, type KernelArgs } from "../../src/interpreter/interpret";
-import { f16FromBits, f16ToBits, roundF16 } from "../../src/interpreter/f16";
+import { f16FromBits, f16ToBits, roundF16 } from "../../src/ir/f16";
 
 // ---- a small IR builder: every node gets its own span, so errors can be traced to the node ----
 
