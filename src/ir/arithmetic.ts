@@ -1,7 +1,7 @@
 // WGSL's scalar arithmetic on JS numbers, shared by the interpreter and constant folding: one
 // function per (operation, dtype), chosen once per block operation and applied lane by lane.
-// Every result is rounded the way the GPU holds it: f32 by Math.fround, f16 to the nearest half, i32 wrapped (`| 0`, Math.imul), u32 `>>> 0`;
-// bools are the numbers 0 and 1. `undefined` means the IR asked for an operation WGSL does not
+// Every result is rounded the way the GPU holds it: f32 by Math.fround, f16 to the nearest half,
+// i32 wrapped (`| 0`, Math.imul), u32 `>>> 0`; bools are the numbers 0 and 1. `undefined` means the IR asked for an operation WGSL does not
 // have on that dtype (a bug in the semantics pass; the interpreter reports it at the node).
 
 import { assertNever, type BinaryFn, type Dtype, type MathFn, type UnaryFn } from "./ir";
