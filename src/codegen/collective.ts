@@ -28,6 +28,23 @@ export interface Emitter {
   fresh(prefix: string): string;
   /** Subgroup operations are available: the shader may use `sg_lane` and `sg_size`. */
   useSubgroups(): boolean;
+  /** Whether a value feeds an `if` condition or a loop bound (uniformity.ts). */
+  steersControl(v: Value): boolean;
+}
+
+/**
+ * Defines a reduction's scalar result from `expr`, which every invocation computes alike. When it
+ * steers control flow, it is passed through workgroup memory with workgroupUniformLoad so WGSL's
+ * uniformity analysis accepts barriers under that control flow (one more barrier).
+ */
+function defineReduced(ctx: Emitter, v: Value, expr: string): void {
+  if (!ctx.steersControl(v)) {
+    ctx.emit(`let ${ctx.valueName(v, 0)} = ${expr};`);
+    return;
+  }
+  const u = ctx.scratch("u", ctx.dtype(v.type), 1);
+  ctx.emit(`if (lid == 0u) { ${u}[0] = ${expr}; }`);
+  ctx.emit(`let ${ctx.valueName(v, 0)} = workgroupUniformLoad(&${u}[0]);`);
 }
 
 /** `[r, c]` of flat index `e` in a 2-D shape, as WGSL expressions. */
@@ -194,7 +211,7 @@ function reduceToScalar(ctx: Emitter, v: Value & { op: "reduce" }): void {
     for (let j = 0; j < layout.ept; j++) take(j);
   }
   if (w === 1) {
-    ctx.emit(`let ${ctx.valueName(v, 0)} = ${argmax ? pi : p};`);
+    defineReduced(ctx, v, argmax ? pi : p);
     return;
   }
   if (dtype !== "f16" && dtype !== "bool" && ctx.useSubgroups()) return subgroupReduce(ctx, v, p, pi);
@@ -218,7 +235,7 @@ function reduceToScalar(ctx: Emitter, v: Value & { op: "reduce" }): void {
     ctx.emit("}");
   }
   ctx.emit("workgroupBarrier();");
-  ctx.emit(`let ${ctx.valueName(v, 0)} = ${argmax ? `${smi}[0]` : `${sm}[0]`};`);
+  defineReduced(ctx, v, argmax ? `${smi}[0]` : `${sm}[0]`);
 }
 
 /**
@@ -246,7 +263,7 @@ function subgroupReduce(ctx: Emitter, v: Value & { op: "reduce" }, p: string, pi
     ctx.emit(`for (var s = 1u; s < ${w}u / sg_size; s++) {`);
     ctx.nested(() => ctx.emit(`if (${sm}[s] > ${g}_best || (${sm}[s] == ${g}_best && ${smi}[s] < ${g}_bi)) { ${g}_best = ${sm}[s]; ${g}_bi = ${smi}[s]; }`));
     ctx.emit("}");
-    ctx.emit(`let ${ctx.valueName(v, 0)} = ${g}_bi;`);
+    defineReduced(ctx, v, `${g}_bi`);
     return;
   }
   const fn = v.fn as Exclude<ReduceFn, "argmax">;
@@ -257,7 +274,7 @@ function subgroupReduce(ctx: Emitter, v: Value & { op: "reduce" }, p: string, pi
   ctx.emit("workgroupBarrier();");
   ctx.emit(`var ${g}_all: ${t} = ${sm}[0];`);
   ctx.emit(`for (var s = 1u; s < ${w}u / sg_size; s++) { ${g}_all = ${combine(fn, `${g}_all`, `${sm}[s]`)}; }`);
-  ctx.emit(`let ${ctx.valueName(v, 0)} = ${g}_all;`);
+  defineReduced(ctx, v, `${g}_all`);
 }
 
 /** A 2-D block along one axis: staged in workgroup memory; each output element loops over the axis. */

@@ -12,6 +12,7 @@ import { chooseWorkgroupSize, layoutKey, layoutOf, registerOffset, type BlockLay
 import { RUNTIME_ZERO, literal, wgslType } from "./literals";
 import { ContiguityAnalysis } from "./contiguity";
 import { emitDot, emitReduce, emitRearrange, type Emitter } from "./collective";
+import { valuesSteeringControl } from "./uniformity";
 
 export interface WgslResult {
   wgsl?: string;
@@ -55,6 +56,7 @@ class WgslGenerator implements Emitter {
   private readonly scalars: UniformScalar[] = [];
   private usesF16 = false;
   private readonly contiguity: ContiguityAnalysis;
+  private readonly steering: ReadonlySet<number>;
   /** Buffers read or written as vec4 somewhere: every access to them goes through [i >> 2][i & 3]. */
   private readonly wideBuffers = new Set<string>();
   /** Workgroup arrays by name: dtype and element count (the largest any use asked for). */
@@ -68,6 +70,7 @@ class WgslGenerator implements Emitter {
   ) {
     this.w = chooseWorkgroupSize(ir, target.maxWorkgroupSize, target.preferredWorkgroupSize);
     this.contiguity = new ContiguityAnalysis(ir.body);
+    this.steering = valuesSteeringControl(ir.body);
   }
 
   generate(): WgslResult {
@@ -492,6 +495,10 @@ class WgslGenerator implements Emitter {
     this.scratchArrays.set(name, { dtype, size: Math.max(size, known?.size ?? 0), vec4 });
     if (dtype === "f16") this.usesF16 = true;
     return name;
+  }
+
+  steersControl(v: Value): boolean {
+    return this.steering.has(v.id);
   }
 
   useSubgroups(): boolean {

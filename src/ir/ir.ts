@@ -141,3 +141,38 @@ export function typeToString(type: ValueType): string {
   const shape = type.shape.length === 0 ? "" : `[${type.shape.join(", ")}]`;
   return type.kind === "pointer" ? `Ptr<${type.pointee}>${shape}` : `${type.dtype}${shape}`;
 }
+
+/** The values an op reads (not through variables). */
+export function operandsOf(v: Value): Value[] {
+  switch (v.op) {
+    case "const":
+    case "param":
+    case "programId":
+    case "numPrograms":
+    case "arange":
+    case "readVar":
+      return [];
+    case "splat":
+    case "broadcast":
+    case "reshape":
+    case "trans":
+    case "cast":
+    case "unary":
+    case "reduce":
+      return [v.value];
+    case "binary":
+      return [v.lhs, v.rhs];
+    case "ptrAdd":
+      return [v.ptr, v.offset];
+    case "math":
+      return v.args;
+    case "where":
+      return [v.cond, v.a, v.b];
+    case "load":
+      return [v.ptr, ...(v.mask ? [v.mask] : []), ...(v.other ? [v.other] : [])];
+    case "dot":
+      return [v.a, v.b, ...(v.acc ? [v.acc] : [])];
+    default:
+      return assertNever(v, "value");
+  }
+}

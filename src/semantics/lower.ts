@@ -459,7 +459,8 @@ class Lowerer implements IntrinsicContext {
     if (ts.isParenthesizedExpression(node) || ts.isAsExpression(node) || ts.isNonNullExpression(node) || ts.isSatisfiesExpression(node) || ts.isTypeAssertionExpression(node)) {
       return this.expression(node.expression);
     }
-    if (ts.isNumericLiteral(node)) return this.numericLiteral(node.text, span);
+    // The source text, not node.text: TypeScript normalises `1.0` to "1", which would read as an integer.
+    if (ts.isNumericLiteral(node)) return this.numericLiteral(node.getText(this.sf), span);
     if (node.kind === ts.SyntaxKind.TrueKeyword || node.kind === ts.SyntaxKind.FalseKeyword) {
       return this.b.constant(node.kind === ts.SyntaxKind.TrueKeyword ? 1 : 0, "bool", span);
     }
@@ -498,7 +499,10 @@ class Lowerer implements IntrinsicContext {
     const binding = this.lookup(name);
     if (!binding) {
       const moduleConst = moduleConstant(this.sf, name);
-      if (moduleConst !== undefined) return this.numericLiteral(String(moduleConst), span);
+      if (moduleConst) {
+        const value = this.numericLiteral(moduleConst.text, span);
+        return value && moduleConst.negative ? this.values.unary("neg", value, span) : value;
+      }
       if (name === "undefined" || name === "NaN" || name === "Infinity") {
         if (name === "undefined") {
           this.log.error(Codes.unsupportedSyntax, span, "'undefined' isn't a kernel value");
@@ -621,18 +625,18 @@ function loopComparison(kind: ts.SyntaxKind): "lt" | "le" | "gt" | "ge" | "ne" |
 }
 
 /** `const NAME = 123;` at the top level of the file: usable inside kernels as a constant. */
-function moduleConstant(sf: ts.SourceFile, name: string): number | undefined {
+function moduleConstant(sf: ts.SourceFile, name: string): { text: string; negative: boolean } | undefined {
   for (const statement of sf.statements) {
     if (!ts.isVariableStatement(statement) || (statement.declarationList.flags & ts.NodeFlags.Const) === 0) continue;
     for (const decl of statement.declarationList.declarations) {
       if (!ts.isIdentifier(decl.name) || decl.name.text !== name || !decl.initializer) continue;
       let init: ts.Expression = decl.initializer;
-      let sign = 1;
+      let negative = false;
       if (ts.isPrefixUnaryExpression(init) && init.operator === ts.SyntaxKind.MinusToken) {
-        sign = -1;
+        negative = true;
         init = init.operand;
       }
-      if (ts.isNumericLiteral(init)) return sign * Number(init.text);
+      if (ts.isNumericLiteral(init)) return { text: init.getText(sf), negative };
     }
   }
   return undefined;

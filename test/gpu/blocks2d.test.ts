@@ -98,7 +98,28 @@ function shapes(): Case {
   };
 }
 
+/** A reduction's result steering an if and a loop that hold further reductions (barriers). */
+function steeringReductions(target?: Partial<Target>): Case {
+  const x = randomFloats(64, 0, 1);
+  const sum = Array.from(x).reduce((a, b) => a + b, 0);
+  const max = Math.max(...x);
+  const trips = Math.floor(sum / 8);
+  return {
+    name: `reductions under control flow steered by a reduction${target ? " (no subgroups)" : ""}`,
+    params: "x: Ptr<f32>, out: Ptr<f32>",
+    body: `const v = tl.load(x + tl.arange(0, 64));\nconst s = tl.sum(v, 0);\nlet acc = 0.0;\nif (s > 1.0) {\n  acc = tl.max(v, 0);\n}\nfor (let i = 0; i < tl.cast(s / 8.0, "i32"); i++) {\n  acc = acc + tl.min(v, 0);\n}\ntl.store(out, acc);`,
+    constexprs: {},
+    grid: [1],
+    args: { x, out: poisoned(1) },
+    outputs: ["out"],
+    expected: { out: [(sum > 1 ? max : 0) + trips * Math.min(...x)] },
+    atol: 1e-5, rtol: 1e-5,
+    ...(target ? { target } : {}),
+  };
+}
+
 const cases: Case[] = [
+  steeringReductions(), steeringReductions({ subgroups: false }),
   rowReductions(37, 1), rowReductions(13, 127), rowReductions(5, 1000),
   axisReductions(1, 1), axisReductions(11, 29),
   matmul(1, 1, 1, 16, 16, 16), matmul(127, 33, 65, 32, 32, 16), matmul(70, 90, 40, 64, 32, 16), matmul(130, 150, 37, 64, 64, 16),

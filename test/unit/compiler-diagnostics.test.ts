@@ -134,3 +134,8 @@ test("diagnostic: blocks staged in workgroup memory beyond the adapter's limit",
   const found = diagnose(file(body)).filter((d) => d.includes(" KL2016 "));
   assert.match(found[0] ?? "no KL2016", /^3:18-\d+:\d+ KL2016 this kernel needs \d+ bytes of workgroup memory \(a: 16384 × f32, b: 16384 × f32.*\) but the adapter allows 16384; use smaller blocks.*checked against WebGPU's default limits/);
 });
+
+test("float literals stay floats however they are written (1.0, 0.0, 1e3, module constants)", () => {
+  const text = `${PRELUDE}const SCALE = 2.0;\nconst NEG = -1.0;\nexport const k = kernel(function k(x_ptr: Ptr<f32>) {\nlet acc = 0.0;\nacc = acc + tl.load(x_ptr) * 1.0 * SCALE * NEG + 1e3;\ntl.store(x_ptr, acc);\n});\n`;
+  assert.deepEqual(diagnose(text), []);
+});
