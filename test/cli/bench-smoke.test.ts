@@ -1,0 +1,21 @@
+// The benchmark suite (bench/suite.ts) builds and starts on this machine's adapter (lavapipe in
+// CI): its smallest case compiles, checks against the reference and times. The benchmarks
+// themselves run by hand on the H200 (bench/RESULTS.md), never here.
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { root } from "./build";
+
+test("bench/suite.ts --quick starts and its vector add case is correct and timed", () => {
+  const env = { ...process.env, XDG_RUNTIME_DIR: process.env.XDG_RUNTIME_DIR ?? "/tmp" };
+  const build = spawnSync(process.execPath, ["bench/build.mjs"], { cwd: root, env, encoding: "utf8" });
+  assert.equal(build.status, 0, build.stderr);
+  const run = spawnSync(process.execPath, ["bench/dist/suite.js", "--quick", "--only", "add"], { cwd: root, env, encoding: "utf8", timeout: 240_000 });
+  assert.equal(run.status, 0, `${run.stdout}\n${run.stderr}`);
+  assert.match(run.stdout, /^adapter: /m);
+  const rows = run.stdout.split("\n").filter((l) => l.startsWith("add-14 "));
+  assert.ok(rows.length >= 2, run.stdout);
+  for (const row of rows.filter((r) => !r.includes("builtins."))) assert.match(row, / ok .* ms .* GB\/s/, row);
+  assert.ok(rows.some((r) => r.includes("builtins.add")), "the built-in add is timed next to the kernel");
+});
