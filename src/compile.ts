@@ -28,6 +28,13 @@ export interface CompileResult {
   diagnostics: Diagnostic[];
 }
 
+/**
+ * `num_warps` among a run's constexprs or configs (unless the kernel has a constexpr of that name)
+ * sets the invocations per program instance to 32 × num_warps, as Triton's num_warps sets the
+ * threads per program; the autotuner can then pick it like a block size.
+ */
+export const NUM_WARPS = "num_warps";
+
 /** Specialises one kernel of a parsed file for constexpr values and a target, and generates WGSL. */
 export function compileKernel(
   kernel: KernelSource,
@@ -35,6 +42,8 @@ export function compileKernel(
   target: Target = DEFAULT_TARGET,
   specialization: Specialization = {},
 ): CompileResult {
+  const warps = kernel.params.some((p) => p.name === NUM_WARPS) ? undefined : constexprs[NUM_WARPS];
+  if (warps !== undefined) target = { ...target, workgroupSize: Math.min(32 * warps, target.maxWorkgroupSize) };
   const lowered = lowerKernel(kernel, constexprs, target, specialization);
   if (!lowered.ir) return { diagnostics: lowered.diagnostics };
   const generated = generateWgsl(lowered.ir, target);

@@ -137,14 +137,17 @@ export interface RunDefinition<A extends Record<string, KernelArg>, C extends Re
   name?: string;
   /** Problem sizes: the first is the default single run, all of them form a sweep. */
   sizes: number[];
-  /** Values of the kernel's `constexpr` parameters (with `configs`: the part they share). */
+  /**
+   * Values of the kernel's `constexpr` parameters (with `configs`: the part they share).
+   * `num_warps` (as in Triton) sets the invocations per program instance to 32 × num_warps.
+   */
   constexprs?: C;
   /**
    * Alternatives for the autotuner, each merged over `constexprs`: Kernel Lab checks every one
    * against the reference, times the correct ones and runs the fastest for the adapter and size.
    * The choice is cached on disk (`kernel-lab run --retune` tunes again).
    */
-  configs?: NoInfer<Partial<C>>[];
+  configs?: NoInfer<Partial<C> & { num_warps?: number }>[];
   /** The launch grid: 1 to 3 positive integers. */
   grid: (size: number, constexprs: C) => number[];
   /** Every kernel parameter by name: a typed array for a pointer, a number for a scalar. Fresh for every run. */

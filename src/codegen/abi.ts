@@ -57,6 +57,8 @@ export interface Target {
   maxWorkgroupStorageBytes: number;
   /** Most invocations the compiler gives one program instance (default 512; see codegen/layout.ts). */
   preferredWorkgroupSize?: number;
+  /** Exactly this many invocations per program instance (a run's `num_warps` × 32), when set. */
+  workgroupSize?: number;
   /**
    * Lay 2-D blocks out in per-invocation sub-tiles (layout.ts) — an experiment: on the H200 its
    * register-blocked tl.dot measured 10% slower than the flat layout's (bench/NOTES.md). Default off.

@@ -68,7 +68,7 @@ class WgslGenerator implements Emitter {
     private readonly ir: KernelIR,
     private readonly target: Target,
   ) {
-    this.w = chooseWorkgroupSize(ir, target.maxWorkgroupSize, target.preferredWorkgroupSize);
+    this.w = target.workgroupSize ?? chooseWorkgroupSize(ir, target.maxWorkgroupSize, target.preferredWorkgroupSize);
     this.contiguity = new ContiguityAnalysis(ir.body);
     this.steering = valuesSteeringControl(ir.body);
   }

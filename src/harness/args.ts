@@ -2,6 +2,7 @@
 // the arguments, the reference. Every problem is a RunDefinitionError with a KL3xxx code, naming
 // the run and the field, and saying what to write instead.
 
+import { NUM_WARPS } from "../compile";
 import type { NumDtype, Param } from "../ir/ir";
 import { isBuiltinHandle, type HostArray } from "../language";
 import { RunCodes, RunDefinitionError, type RunCode } from "./codes";
@@ -72,22 +73,25 @@ export function checkRunDefinition(run: LoadedRun, kernel: KernelSignature, know
   }
 
   const constexprParams = kernel.params.filter((p) => p.kind === "constexpr").map((p) => p.name);
+  // `num_warps` (as in Triton's configs) tunes the launch, not the kernel: see compile.ts.
+  const tunable = constexprParams.includes(NUM_WARPS) ? constexprParams : [...constexprParams, NUM_WARPS];
   const given = def.constexprs ?? {};
   if (typeof given !== "object" || given === null || Array.isArray(given)) {
     fail(name, RunCodes.badConstexprs, "`constexprs`", `must be an object of integers, e.g. \`{ BLOCK_SIZE: 1024 }\`; got ${show(given)}.`);
   }
   const constexprs: Record<string, number> = {};
   for (const [key, value] of Object.entries(given as Record<string, unknown>)) {
-    if (!constexprParams.includes(key)) {
+    if (!tunable.includes(key)) {
       fail(name, RunCodes.badConstexprs, "`constexprs`", `'${key}' is not a constexpr parameter of kernel '${kernel.name}'` +
-        (constexprParams.length ? ` (those are: ${constexprParams.join(", ")}).` : " (it has none)."));
+        (constexprParams.length ? ` (those are: ${constexprParams.join(", ")}; num_warps sets the invocations per program).` : " (it has none; num_warps sets the invocations per program)."));
     }
     if (typeof value !== "number" || !Number.isInteger(value)) {
       fail(name, RunCodes.badConstexprs, "`constexprs`", `${key} must be an integer; got ${show(value)}.`);
     }
+    if (key === NUM_WARPS) checkNumWarps(name, "`constexprs`", value);
     constexprs[key] = value;
   }
-  const configs = def.configs === undefined ? undefined : checkConfigs(name, kernel, constexprParams, constexprs, def.configs);
+  const configs = def.configs === undefined ? undefined : checkConfigs(name, kernel, constexprParams, tunable, constexprs, def.configs);
   for (const p of constexprParams) {
     if (!(p in constexprs) && !configs) {
       fail(name, RunCodes.badConstexprs, "`constexprs`", `no value for kernel '${kernel.name}''s constexpr parameter '${p}'. Add \`constexprs: { ${p}: … }\`.`);
@@ -162,6 +166,7 @@ function checkConfigs(
   name: string,
   kernel: KernelSignature,
   constexprParams: readonly string[],
+  tunable: readonly string[],
   base: Record<string, number>,
   configs: unknown,
 ): Record<string, number>[] {
@@ -169,8 +174,8 @@ function checkConfigs(
   if (!Array.isArray(configs) || configs.length === 0) {
     fail(name, RunCodes.badConfigs, "`configs`", `must be a non-empty array of constexpr alternatives, e.g. ${example}; got ${show(configs)}.`);
   }
-  if (constexprParams.length === 0) {
-    fail(name, RunCodes.badConfigs, "`configs`", `kernel '${kernel.name}' has no constexpr parameter to tune; remove \`configs\`.`);
+  if (constexprParams.length === 0 && !configs.every((c) => typeof c === "object" && c !== null && Object.keys(c).every((k) => k === NUM_WARPS))) {
+    fail(name, RunCodes.badConfigs, "`configs`", `kernel '${kernel.name}' has no constexpr parameter to tune (only num_warps can vary); remove \`configs\`.`);
   }
   const seen = new Map<string, number>();
   return configs.map((config: unknown, i) => {
@@ -180,12 +185,13 @@ function checkConfigs(
     }
     const full: Record<string, number> = { ...base };
     for (const [key, value] of Object.entries(config as Record<string, unknown>)) {
-      if (!constexprParams.includes(key)) {
-        fail(name, RunCodes.badConfigs, field, `'${key}' is not a constexpr parameter of kernel '${kernel.name}' (those are: ${constexprParams.join(", ")}).`);
+      if (!tunable.includes(key)) {
+        fail(name, RunCodes.badConfigs, field, `'${key}' is not a constexpr parameter of kernel '${kernel.name}' (those are: ${constexprParams.join(", ")}; num_warps sets the invocations per program).`);
       }
       if (typeof value !== "number" || !Number.isInteger(value)) {
         fail(name, RunCodes.badConfigs, field, `${key} must be an integer; got ${show(value)}.`);
       }
+      if (key === NUM_WARPS) checkNumWarps(name, field, value);
       full[key] = value;
     }
     const missing = constexprParams.filter((p) => !(p in full));
@@ -193,12 +199,19 @@ function checkConfigs(
       fail(name, RunCodes.badConfigs, field, `gives no value for ${missing.map((p) => `'${p}'`).join(", ")}, and \`constexprs\` has none either. Add ${missing.join(", ")} to this config or to \`constexprs\`.`);
     }
     // Candidates are told apart by their constexprs; a repeat would only be timed twice.
-    const key = JSON.stringify(constexprParams.map((p) => full[p]));
+    const used = tunable.filter((p) => p in full);
+    const key = JSON.stringify(used.map((p) => full[p]));
     const twin = seen.get(key);
     if (twin !== undefined) fail(name, RunCodes.badConfigs, field, `is the same set of constexprs as \`configs[${twin}]\`; remove one.`);
     seen.set(key, i);
-    return Object.fromEntries(constexprParams.map((p) => [p, full[p]]));
+    return Object.fromEntries(used.map((p) => [p, full[p]]));
   });
+}
+
+function checkNumWarps(name: string, field: string, value: number): void {
+  if (!(value >= 1 && value <= 32 && (value & (value - 1)) === 0)) {
+    fail(name, RunCodes.badConstexprs, field, `num_warps must be a power of two from 1 to 32 (32 invocations each); got ${value}.`);
+  }
 }
 
 function call(run: string, code: RunCode, field: string, fn: Fn, args: unknown[]): unknown {
