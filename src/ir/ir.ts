@@ -33,6 +33,7 @@ export type MathFn =
   | "maximum" | "minimum" | "fma";
 export type ReduceFn = "sum" | "max" | "min" | "argmax";
 
+/** A `let` binding or a loop counter. Variable ids and value ids are separate numberings. */
 export interface Variable {
   id: number;
   name: string;
@@ -88,8 +89,8 @@ export type Stmt =
   | { kind: "declare"; span: Span; variable: Variable; init: Value }
   | { kind: "assign"; span: Span; variable: Variable; value: Value }
   /**
-   * for (counter = start; counter <cmp> end; counter += step). Bounds and step are scalars, all
-   * of the counter's dtype; `step` is evaluated once, before the loop.
+   * for (counter = start; counter <cmp> end; counter += step). Bounds and step are scalars of the
+   * counter's dtype, computed once before the loop (as Triton's range), not re-read per iteration.
    */
   | {
       kind: "for";
@@ -131,10 +132,6 @@ export function assertNever(x: never, what = "value"): never {
 
 export function numel(shape: Shape): number {
   return shape.reduce((a, b) => a * b, 1);
-}
-
-export function shapeOf(type: ValueType): Shape {
-  return type.shape;
 }
 
 export function typeToString(type: ValueType): string {
