@@ -11,7 +11,7 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { compileKernel, parseKernelFile, specializationFor } from "../src/compile";
-import { acquireGpu, createStorageBuffer, launch, readBuffer, timeLaunches, type LaunchArgs } from "../src/runtime";
+import { acquireGpu, createStorageBuffer, launch, readBuffer, timeLaunches, writeStorageBuffer, type LaunchArgs } from "../src/runtime";
 import type { Gpu } from "../src/runtime";
 import { BUILTINS } from "../src/builtins";
 import type { Target } from "../src/codegen/abi";
@@ -279,7 +279,7 @@ async function runCase(gpu: Gpu, c: Case, results: Measurement[]): Promise<void>
         const program = compiled.kernel;
         const grid = c.grid(constexprs);
         try {
-          for (const o of c.outputs) hostArgs[o] instanceof Float32Array && (await createPoison(gpu, sets[0].buffers[o], (hostArgs[o] as Float32Array).length));
+          for (const o of c.outputs) await writeStorageBuffer(gpu, sets[0].buffers[o], new Float32Array((hostArgs[o] as Float32Array).length).fill(NaN));
           await launch(gpu, program, grid, sets[0]);
           let correct = true;
           let rel = 0;
@@ -316,11 +316,6 @@ async function runCase(gpu: Gpu, c: Case, results: Measurement[]): Promise<void>
   } finally {
     release(sets);
   }
-}
-
-async function createPoison(gpu: Gpu, buffer: GPUBuffer, length: number): Promise<void> {
-  const { writeStorageBuffer } = await import("../src/runtime");
-  await writeStorageBuffer(gpu, buffer, new Float32Array(length).fill(NaN));
 }
 
 async function main(): Promise<void> {

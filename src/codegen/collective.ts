@@ -126,19 +126,24 @@ export function rematerialize(ctx: Emitter, v: Value, e: string, depth = 0): str
 
 /** Writes every element of `v` into a scratch array (after a barrier) and returns its name. */
 function stage(ctx: Emitter, v: Value, slot: string): string {
-  const layout = ctx.layout(v.type);
-  const array = ctx.scratch(slot, ctx.dtype(v.type), layout.numel);
-  const write = () => {
-    for (let j = 0; j < layout.ept; j++) ctx.emit(`${array}[${ctx.elementIndex(v.type, j)}] = ${ctx.reg(v, j)};`);
-  };
-  if (layout.replicated) {
-    ctx.emit(`if (lid < ${layout.numel}u) {`);
-    ctx.nested(write);
-    ctx.emit("}");
-  } else {
-    write();
-  }
+  const array = ctx.scratch(slot, ctx.dtype(v.type), ctx.layout(v.type).numel);
+  writeElements(ctx, v, (e, value) => ctx.emit(`${array}[${e}] = ${value};`));
   return array;
+}
+
+/**
+ * Calls `write` with each register's flat element index and value; for a replicated block only
+ * the first copy (invocations below its element count) writes.
+ */
+function writeElements(ctx: Emitter, v: Value, write: (element: string, value: string) => void): void {
+  const layout = ctx.layout(v.type);
+  const all = () => {
+    for (let j = 0; j < layout.ept; j++) write(ctx.elementIndex(v.type, j), ctx.reg(v, j));
+  };
+  if (!layout.replicated) return all();
+  ctx.emit(`if (lid < ${layout.numel}u) {`);
+  ctx.nested(all);
+  ctx.emit("}");
 }
 
 /** A broadcast or transpose of a block: recomputed when possible, else through workgroup memory. */
@@ -319,21 +324,8 @@ function tiledDot(ctx: Emitter, v: Value & { op: "dot" }, tile: NonNullable<Bloc
   const write = (array: string, index: string, value: string) => ctx.emit(`${array}[(${index}) >> 2u][(${index}) & 3] = ${value};`);
   ctx.emit("workgroupBarrier();");
   for (const [operand, array, transposed] of [[v.a, sa, true], [v.b, sb, false]] as const) {
-    const layout = ctx.layout(operand.type);
     const cols = operand.type.shape[1];
-    const writeAll = () => {
-      for (let j = 0; j < layout.ept; j++) {
-        const e = ctx.elementIndex(operand.type, j);
-        write(array, transposed ? `(${e} % ${cols}) * ${m} + (${e}) / ${cols}` : e, ctx.reg(operand, j));
-      }
-    };
-    if (layout.replicated) {
-      ctx.emit(`if (lid < ${layout.numel}u) {`);
-      ctx.nested(writeAll);
-      ctx.emit("}");
-    } else {
-      writeAll();
-    }
+    writeElements(ctx, operand, (e, value) => write(array, transposed ? `(${e} % ${cols}) * ${m} + (${e}) / ${cols}` : e, value));
   }
   ctx.emit("workgroupBarrier();");
   const out = ctx.layout(v.type);
@@ -365,7 +357,7 @@ function tiledDot(ctx: Emitter, v: Value & { op: "dot" }, tile: NonNullable<Bloc
  * (register blocking); otherwise each register reads its own.
  */
 export function emitDot(ctx: Emitter, v: Value & { op: "dot" }): void {
-  const [m, k] = v.a.type.shape;
+  const k = v.a.type.shape[1];
   const n = v.b.type.shape[1];
   const tile = ctx.layout(v.type).tile;
   if (tile && tile.rowsPerThread % 4 === 0 && tile.colsPerThread % 4 === 0) return tiledDot(ctx, v, tile);
@@ -403,5 +395,4 @@ export function emitDot(ctx: Emitter, v: Value & { op: "dot" }): void {
     ctx.nested(() => ctx.emit(`${acc(j)} = fma(${a}[(${e} / ${n}) * ${k} + kk], ${b}[kk * ${n} + ${e} % ${n}], ${acc(j)});`));
     ctx.emit("}");
   }
-  void m;
 }
