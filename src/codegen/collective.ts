@@ -13,6 +13,8 @@ import { literal } from "./literals";
 /** What the collective lowering needs from the generator. */
 export interface Emitter {
   readonly workgroupSize: number;
+  /** The smallest subgroup the adapter runs (meaningful when useSubgroups()). */
+  readonly subgroupMinSize: number;
   emit(line: string): void;
   nested(fn: () => void): void;
   reg(v: Value, j: number): string;
@@ -28,6 +30,8 @@ export interface Emitter {
   fresh(prefix: string): string;
   /** Subgroup operations are available: the shader may use `sg_lane` and `sg_size`. */
   useSubgroups(): boolean;
+  /** Whether the code being emitted is inside a loop (it may run again after its own reads). */
+  inLoop(): boolean;
   /** Whether a value feeds an `if` condition or a loop bound (uniformity.ts). */
   steersControl(v: Value): boolean;
 }
@@ -249,20 +253,37 @@ function reduceToScalar(ctx: Emitter, v: Value & { op: "reduce" }): void {
  * one barrier every invocation combines the W / subgroup-size partials (the same addresses for
  * all, so reads broadcast). One barrier instead of log2(W). Subgroups are taken to be consecutive
  * runs of local_invocation_index, as on every Vulkan, Metal and D3D12 driver we know of.
+ *
+ * Two cases need less (bench/NOTES.md §7): a workgroup no larger than the adapter's smallest
+ * subgroup is one subgroup, so the subgroup operation is the whole reduction (no barrier, no
+ * workgroup memory); and outside loops each reduction gets its own partials array, which nobody
+ * has read yet, so the barrier that protects a shared array from earlier readers is not needed.
  */
 function subgroupReduce(ctx: Emitter, v: Value & { op: "reduce" }, p: string, pi: string): void {
   const dtype = ctx.dtype(v.value.type);
   const t = ctx.typeOf(v.value.type);
   const w = ctx.workgroupSize;
-  const sm = ctx.scratch("r", dtype, w);
   const g = ctx.fresh("sg");
-  if (v.fn === "argmax") {
-    const smi = ctx.scratch("ri", "i32", w);
+  const argmax = v.fn === "argmax";
+  const fn = v.fn as Exclude<ReduceFn, "argmax">;
+  if (argmax) {
     ctx.emit(`let ${g} = subgroupMax(${p});`);
     ctx.emit(`let ${g}_i = subgroupMin(select(2147483647, ${pi}, ${p} == ${g}));`);
-    ctx.emit("workgroupBarrier();");
-    ctx.emit(`if (sg_lane == 0u) { ${sm}[lid / sg_size] = ${g}; ${smi}[lid / sg_size] = ${g}_i; }`);
-    ctx.emit("workgroupBarrier();");
+  } else {
+    ctx.emit(`let ${g} = ${{ sum: "subgroupAdd", max: "subgroupMax", min: "subgroupMin" }[fn]}(${p});`);
+  }
+  if (w <= ctx.subgroupMinSize) {
+    defineReduced(ctx, v, argmax ? `${g}_i` : g);
+    return;
+  }
+  const partials = Math.max(1, w / ctx.subgroupMinSize);
+  const slot = ctx.inLoop() ? "r" : ctx.fresh("r");
+  const sm = ctx.scratch(slot, dtype, partials);
+  const smi = argmax ? ctx.scratch(`${slot}i`, "i32", partials) : "";
+  if (ctx.inLoop()) ctx.emit("workgroupBarrier();");
+  ctx.emit(`if (sg_lane == 0u) { ${sm}[lid / sg_size] = ${g};${argmax ? ` ${smi}[lid / sg_size] = ${g}_i;` : ""} }`);
+  ctx.emit("workgroupBarrier();");
+  if (argmax) {
     ctx.emit(`var ${g}_best: ${t} = ${sm}[0];`);
     ctx.emit(`var ${g}_bi: i32 = ${smi}[0];`);
     ctx.emit(`for (var s = 1u; s < ${w}u / sg_size; s++) {`);
@@ -271,12 +292,6 @@ function subgroupReduce(ctx: Emitter, v: Value & { op: "reduce" }, p: string, pi
     defineReduced(ctx, v, `${g}_bi`);
     return;
   }
-  const fn = v.fn as Exclude<ReduceFn, "argmax">;
-  const op = { sum: "subgroupAdd", max: "subgroupMax", min: "subgroupMin" }[fn];
-  ctx.emit(`let ${g} = ${op}(${p});`);
-  ctx.emit("workgroupBarrier();");
-  ctx.emit(`if (sg_lane == 0u) { ${sm}[lid / sg_size] = ${g}; }`);
-  ctx.emit("workgroupBarrier();");
   ctx.emit(`var ${g}_all: ${t} = ${sm}[0];`);
   ctx.emit(`for (var s = 1u; s < ${w}u / sg_size; s++) { ${g}_all = ${combine(fn, `${g}_all`, `${sm}[s]`)}; }`);
   defineReduced(ctx, v, `${g}_all`);

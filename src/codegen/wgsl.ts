@@ -60,6 +60,8 @@ class WgslGenerator implements Emitter {
   /** Buffers read or written as vec4 somewhere: every access to them goes through [i >> 2][i & 3]. */
   private readonly wideBuffers = new Set<string>();
   /** Workgroup arrays by name: dtype and element count (the largest any use asked for). */
+  /** How many `for` loops enclose the statement being emitted. */
+  private loopDepth = 0;
   private readonly scratchArrays = new Map<string, { dtype: Dtype; size: number; vec4: boolean }>();
   private freshCount = 0;
   private usesSubgroups = false;
@@ -184,7 +186,9 @@ class WgslGenerator implements Emitter {
         const t = this.typeOf(s.counter.type);
         const cmp = { lt: "<", le: "<=", gt: ">", ge: ">=", ne: "!=" }[s.cmp];
         this.emit(`for (var ${c}: ${t} = ${this.reg(s.start, 0)}; ${c} ${cmp} ${this.reg(s.end, 0)}; ${c} = ${c} + ${this.reg(s.step, 0)}) {`);
+        this.loopDepth++;
         this.nested(() => this.statements(s.body));
+        this.loopDepth--;
         this.emit("}");
         return;
       }
@@ -481,6 +485,10 @@ class WgslGenerator implements Emitter {
     return wgslType(d);
   }
 
+  get subgroupMinSize(): number {
+    return this.target.subgroupMinSize;
+  }
+
   get workgroupSize(): number {
     return this.w;
   }
@@ -499,6 +507,10 @@ class WgslGenerator implements Emitter {
 
   steersControl(v: Value): boolean {
     return this.steering.has(v.id);
+  }
+
+  inLoop(): boolean {
+    return this.loopDepth > 0;
   }
 
   useSubgroups(): boolean {

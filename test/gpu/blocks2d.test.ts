@@ -118,6 +118,24 @@ function steeringReductions(target?: Partial<Target>): Case {
   };
 }
 
+/** Two reductions in each trip of a loop: the partials array is reused, so each waits for the last readers. */
+function loopReductions(rows: number, cols: number, target?: Partial<Target>): Case {
+  const x = randomFloats(rows * cols, -2, 2);
+  const row = (r: number) => range(cols).map((c) => x[r * cols + c]);
+  return {
+    name: `two reductions per loop trip (${rows}×${cols})${target ? ` ${JSON.stringify(target)}` : ""}`,
+    params: "x: Ptr<f32>, out: Ptr<f32>, rows: i32, n: i32, BLOCK: constexpr",
+    body: `const c = tl.arange(0, BLOCK);\nlet acc = 0.0;\nfor (let r = 0; r < rows; r++) {\n  const v = tl.load(x + r * n + c, c < n, 0.0);\n  acc = acc + tl.sum(v, 0) * tl.max(tl.where(c < n, v, -Infinity), 0);\n}\ntl.store(out, acc);`,
+    constexprs: { BLOCK: 2 ** Math.ceil(Math.log2(Math.max(cols, 1))) },
+    grid: [1],
+    args: { x, out: poisoned(1), rows, n: cols },
+    outputs: ["out"],
+    expected: { out: [range(rows).reduce((a, r) => a + row(r).reduce((p, q) => p + q, 0) * Math.max(...row(r)), 0)] },
+    atol: 1e-4 * cols, rtol: 1e-4,
+    ...(target ? { target } : {}),
+  };
+}
+
 const cases: Case[] = [
   steeringReductions(), steeringReductions({ subgroups: false }),
   rowReductions(37, 1), rowReductions(13, 127), rowReductions(5, 1000),
@@ -126,6 +144,11 @@ const cases: Case[] = [
   { ...matmul(129, 65, 33, 128, 128, 32), name: "tl.dot on tiled layouts (129×33 · 33×65, blocks 128×128×32)", target: { tiledLayouts: true } },
   { ...matmul(130, 150, 37, 64, 64, 16), name: "tl.dot on tiled layouts (130×37 · 37×150, blocks 64×64×16)", target: { tiledLayouts: true } },
   shapes(),
+  loopReductions(9, 300), loopReductions(9, 300, { subgroups: false }),
+  // A workgroup no larger than lavapipe's subgroups (8): the subgroup operation is the whole reduction.
+  { ...rowReductions(13, 127), name: "row reductions in one subgroup (13×127, 8 invocations)", target: { workgroupSize: 8 } },
+  { ...steeringReductions({ workgroupSize: 8 }), name: "reductions steering control flow in one subgroup (8 invocations)" },
+  { ...loopReductions(9, 300, { workgroupSize: 8 }), name: "two reductions per loop trip in one subgroup (8 invocations)" },
   // The same reductions without subgroups: the workgroup-memory tree.
   { ...rowReductions(13, 127), name: "row reductions without subgroups (13×127)", target: { subgroups: false } },
   { ...rowReductions(3, 1), name: "row reductions without subgroups (3×1)", target: { subgroups: false } },
