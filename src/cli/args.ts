@@ -32,7 +32,7 @@ Commands:
     --gpu                      generate for this machine's GPU (features, limits) instead of WebGPU defaults
 
 Options:
-  --debug      print stack traces of internal errors
+  --debug      print stack traces of internal errors, and the time of each step of a run
   --help, -h   show this help
   --version    print the version
 

@@ -10,6 +10,7 @@ import { formatDiagnostic, locate, type LocatedDiagnostic } from "../diagnostics
 import { displayPath } from "../harness/load";
 import { EXIT_CODES } from "../harness/report";
 import { runFileWithOutcome } from "../harness/run";
+import { trace } from "../harness/trace";
 import { acquireGpu, NoAdapterError } from "../runtime";
 import { parseArgs, USAGE, UsageError, type Command } from "./args";
 import { formatRun } from "./format";
@@ -29,6 +30,7 @@ async function main(argv: string[]): Promise<number> {
     throw err;
   }
   if ("debug" in command && command.debug) process.env.KERNEL_LAB_DEBUG = "1";
+  trace("started");
   switch (command.kind) {
     case "help":
       await write(process.stdout, `${USAGE}\n`);
@@ -65,6 +67,7 @@ async function runCommand(cmd: Extract<Command, { kind: "run" }>): Promise<numbe
   }
   const blocks = report.runs.map((r) => formatRun(r, report.adapter));
   if (blocks.length > 0) await write(process.stdout, `${blocks.join("\n\n")}\n`);
+  trace("results written");
   if (report.diagnostics.length > 0) {
     // Having no GPU is about the machine, not a place in the file.
     const shown = report.diagnostics.map((d) => (outcome === "no-adapter" ? `kernel-lab: ${d.message} (${d.code})` : formatDiagnostic(d)));

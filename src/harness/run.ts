@@ -31,6 +31,7 @@ import { fromStorage, paramsLoadedFrom, pointerParams, roundToF16, toStorage } f
 import { displayPath, loadKernelFile, located, type LoadedRun } from "./load";
 import { tune, type CandidateProgram, type TuneContext } from "./autotune";
 import type { Progress } from "./protocol";
+import { trace } from "./trace";
 import type { AdapterReport, BaselineReport, FileReport, Outcome, RunReport, TimingReport } from "./report";
 
 export interface RunOptions {
@@ -72,7 +73,10 @@ export async function runFileWithOutcome(fileArg: string, opts: RunOptions = {})
   const absolute = path.resolve(fileArg);
   const file = displayPath(absolute);
   const report: FileReport = { file, adapter: null, diagnostics: [], runs: [] };
-  const progress = opts.onProgress ?? (() => {});
+  const progress = (p: Progress) => {
+    trace(p.message);
+    opts.onProgress?.(p);
+  };
   const done = (outcome: Outcome): FileResult => ({ report, outcome });
 
   let text: string;
@@ -85,6 +89,7 @@ export async function runFileWithOutcome(fileArg: string, opts: RunOptions = {})
 
   progress({ phase: "load", message: `Loading ${file}` });
   const parsed = parseKernelFile(file, text);
+  trace("parsed");
   const parseErrors = parsed.diagnostics.filter((d) => d.severity === "error");
   if (parseErrors.length > 0) {
     report.diagnostics.push(...locate(file, text, parsed.diagnostics));
@@ -92,6 +97,7 @@ export async function runFileWithOutcome(fileArg: string, opts: RunOptions = {})
   }
 
   const loaded = loadKernelFile(absolute);
+  trace("bundled and loaded");
   if (loaded.diagnostics.length > 0) {
     report.diagnostics.push(...loaded.diagnostics);
     return done("failure");
@@ -138,6 +144,7 @@ export async function runFileWithOutcome(fileArg: string, opts: RunOptions = {})
       report.diagnostics.push(located(file, codeOf(err, "KL4001"), messageOf(err)));
       return done(err instanceof NoAdapterError ? "no-adapter" : "failure");
     }
+    trace("GPU ready");
     target = gpu.target;
     const { vendor, device, backend, description } = gpu.adapter;
     report.adapter = { vendor, device, backend, description };
@@ -219,6 +226,7 @@ export async function runFileWithOutcome(fileArg: string, opts: RunOptions = {})
       if (!program) {
         progress({ phase: "compile", run: run.name, message: `Compiling ${kernel.name}` });
         const result = compileKernel(kernel, checked.constexprs, target);
+        trace("compiled");
         const errors = result.diagnostics.filter((d) => d.severity === "error");
         report.diagnostics.push(...locate(file, text, result.diagnostics));
         if (!result.kernel || errors.length > 0) {
@@ -280,6 +288,7 @@ async function runOneSize(run: CheckedRun, program: CompiledKernel, size: number
     if (p.dtype === "f16") roundToF16(args[p.name] as HostArray);
   }
   const expected = computeReference(run, args, size);
+  trace("reference computed");
   const bytes = evaluateCount(run, "bytes", size);
   const flops = evaluateCount(run, "flops", size);
 
@@ -348,12 +357,14 @@ async function runOneSize(run: CheckedRun, program: CompiledKernel, size: number
     progress({ phase: "launch", run: run.name, size, message: `Launching ${program.name} (size ${size}, grid [${grid.join(", ")}])` });
     const first = await upload(args, 0);
     await launch(gpu, kernelProgram, grid, first);
+    trace("launched");
     const got = new Map<string, ArrayLike<number>>();
     for (const o of run.outputs) {
       const dtype = dtypes.get(o) as NumDtype;
       const raw = await readBuffer(gpu, first.buffers[o], dtype, (args[o] as HostArray).length);
       got.set(o, fromStorage(raw, dtype));
     }
+    trace("read back");
     progress({ phase: "compare", run: run.name, size, message: "Comparing with the reference" });
     const comparison = compare(got);
 

@@ -1,0 +1,6 @@
+// `--debug` (KERNEL_LAB_DEBUG): one stderr line per step of a run, with the milliseconds since the
+// process started, to see where a run's time goes (`bench/overhead.ts` reads these lines).
+
+export function trace(step: string): void {
+  if (process.env.KERNEL_LAB_DEBUG) process.stderr.write(`kernel-lab: ${performance.now().toFixed(1)} ms: ${step}\n`);
+}
