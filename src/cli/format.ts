@@ -24,6 +24,11 @@ export function describeAdapterReport(a: AdapterReport): string {
 }
 
 export function formatRun(run: RunReport, adapter: AdapterReport | null): string {
+  return [...formatRunCheck(run, adapter), ...formatRunTiming(run)].join("\n");
+}
+
+/** The first lines of a run's block: what ran and whether it matched (known before it is timed). */
+export function formatRunCheck(run: RunReport, adapter: AdapterReport | null): string[] {
   const constexprs = Object.entries(run.constexprs).map(([k, v]) => `${k}=${v}`);
   const lines = [
     `${run.name} (kernel ${run.kernel}) · size ${run.size} · grid [${run.grid.join(", ")}]${constexprs.length ? ` · ${constexprs.join(", ")}` : ""}`,
@@ -35,6 +40,12 @@ export function formatRun(run: RunReport, adapter: AdapterReport | null): string
     const m = run.firstMismatch;
     lines.push(`  First mismatch: ${m.output}[${m.index}] = ${formatNumber(m.got)}, expected ${formatNumber(m.expected)} (${run.mismatches} element${run.mismatches === 1 ? "" : "s"} differ)`);
   }
+  return lines;
+}
+
+/** The rest of a run's block: timing, rates, baseline, autotune table. */
+export function formatRunTiming(run: RunReport): string[] {
+  const lines: string[] = [];
   if (run.timing) {
     const t = run.timing;
     const source = t.source === "timestamp-query" ? "" : `, ${t.source}`;
@@ -48,7 +59,7 @@ export function formatRun(run: RunReport, adapter: AdapterReport | null): string
     lines.push(`  ${b.name}: ${formatMs(b.medianMs)} ms — kernel is ${b.speedup.toFixed(2)}× as fast${warning}`);
   }
   if (run.autotune) lines.push(...formatAutotune(run.autotune));
-  return lines.join("\n");
+  return lines;
 }
 
 /**

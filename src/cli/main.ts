@@ -13,7 +13,7 @@ import { runFileWithOutcome } from "../harness/run";
 import { trace } from "../harness/trace";
 import { acquireGpu, NoAdapterError } from "../runtime";
 import { parseArgs, USAGE, UsageError, type Command } from "./args";
-import { formatRun } from "./format";
+import { formatRunCheck, formatRunTiming } from "./format";
 import { version } from "../../package.json";
 
 const FAILURE = EXIT_CODES.failure;
@@ -49,6 +49,14 @@ async function main(argv: string[]): Promise<number> {
 
 async function runCommand(cmd: Extract<Command, { kind: "run" }>): Promise<number> {
   const progress = !cmd.json && process.stderr.isTTY;
+  // Human output comes as soon as it is known: a run's first lines (did it match?) before it is
+  // timed, the rest after. Together they are the block formatRun prints; blocks are one line apart.
+  let blocks = 0;
+  const show = (lines: string[], startsBlock: boolean) => {
+    if (progress) process.stderr.write("\r\x1b[2K");
+    const gap = startsBlock && blocks++ > 0 ? "\n" : "";
+    if (lines.length > 0) process.stdout.write(`${gap}${lines.join("\n")}\n`);
+  };
   const { report, outcome } = await runFileWithOutcome(cmd.file, {
     run: cmd.run,
     size: cmd.size,
@@ -58,6 +66,8 @@ async function runCommand(cmd: Extract<Command, { kind: "run" }>): Promise<numbe
     timeoutMs: cmd.timeoutMs,
     retune: cmd.retune,
     onProgress: progress ? (p) => process.stderr.write(`\r\x1b[2K${p.message}…`) : undefined,
+    onRunChecked: cmd.json ? undefined : (run, adapter) => show(formatRunCheck(run, adapter), true),
+    onRunDone: cmd.json ? undefined : (run) => show(formatRunTiming(run), false),
   });
   if (progress) process.stderr.write("\r\x1b[2K");
   const code = EXIT_CODES[outcome];
@@ -65,8 +75,7 @@ async function runCommand(cmd: Extract<Command, { kind: "run" }>): Promise<numbe
     await write(process.stdout, `${JSON.stringify(report, null, 2)}\n`);
     return code;
   }
-  const blocks = report.runs.map((r) => formatRun(r, report.adapter));
-  if (blocks.length > 0) await write(process.stdout, `${blocks.join("\n\n")}\n`);
+  await write(process.stdout, "");
   trace("results written");
   if (report.diagnostics.length > 0) {
     // Having no GPU is about the machine, not a place in the file.

@@ -3,7 +3,7 @@
 // `builtins.add` are the ones the harness knows, and no node_modules is needed near the file),
 // and collect the runs it exports.
 
-import { buildSync, type Message } from "esbuild";
+import { build, type Message } from "esbuild";
 import { createRequire } from "node:module";
 import * as path from "node:path";
 import * as vm from "node:vm";
@@ -34,12 +34,13 @@ export function displayPath(file: string): string {
   return rel && !rel.startsWith("..") && !path.isAbsolute(rel) ? rel : file;
 }
 
-export function loadKernelFile(fileArg: string): LoadedFile {
+/** Bundling runs in esbuild's own process, so the caller can do other work until it is awaited. */
+export async function loadKernelFile(fileArg: string): Promise<LoadedFile> {
   const file = path.resolve(fileArg);
   const shown = displayPath(file);
   let code: string;
   try {
-    const result = buildSync({
+    const result = await build({
       entryPoints: [file],
       bundle: true,
       write: false,

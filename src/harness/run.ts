@@ -50,6 +50,10 @@ export interface RunOptions {
   /** Tune runs with `configs` afresh instead of taking the cached choice (`--retune`). */
   retune?: boolean;
   onProgress?: (progress: Progress) => void;
+  /** A run's outputs were compared with its reference; it is timed next (`timing` is still null on the GPU). */
+  onRunChecked?: (run: RunReport, adapter: AdapterReport | null) => void;
+  /** A run is complete, as it appears in the report's `runs`. */
+  onRunDone?: (run: RunReport) => void;
 }
 
 export interface FileResult {
@@ -78,6 +82,11 @@ export async function runFileWithOutcome(fileArg: string, opts: RunOptions = {})
     opts.onProgress?.(p);
   };
   const done = (outcome: Outcome): FileResult => ({ report, outcome });
+  const finished = (run: RunReport) => {
+    report.runs.push(run);
+    opts.onRunDone?.(run);
+  };
+  const onChecked = (run: RunReport) => opts.onRunChecked?.(run, report.adapter);
 
   let text: string;
   try {
@@ -96,7 +105,17 @@ export async function runFileWithOutcome(fileArg: string, opts: RunOptions = {})
     return done("compile-error");
   }
 
-  const loaded = loadKernelFile(absolute);
+  // esbuild bundles the file in its own process while this one opens the GPU (Dawn's start-up is
+  // synchronous work). A GPU failure is reported only once the file is known to be well-formed.
+  const bundled = loadKernelFile(absolute);
+  let gpuReady: Promise<Gpu> | undefined;
+  if (!opts.cpu) {
+    progress({ phase: "adapter", message: "Opening the GPU" });
+    gpuReady = acquireGpu();
+    gpuReady.catch(() => {}); // awaited below
+    trace("GPU requested");
+  }
+  const loaded = await bundled;
   trace("bundled and loaded");
   if (loaded.diagnostics.length > 0) {
     report.diagnostics.push(...loaded.diagnostics);
@@ -129,17 +148,15 @@ export async function runFileWithOutcome(fileArg: string, opts: RunOptions = {})
     return done("failure");
   }
 
-  // The device (or the interpreter) comes only after the file is known to be well-formed.
   let gpu: Gpu | undefined;
   let target: Target = DEFAULT_TARGET;
-  if (opts.cpu) {
+  if (!gpuReady) {
     report.adapter = CPU_ADAPTER;
     // The interpreter has every feature; f16 kernels run on the CPU whatever the GPU offers.
     target = { ...DEFAULT_TARGET, shaderF16: true };
   } else {
-    progress({ phase: "adapter", message: "Opening the GPU" });
     try {
-      gpu = await acquireGpu();
+      gpu = await gpuReady;
     } catch (err) {
       report.diagnostics.push(located(file, codeOf(err, "KL4001"), messageOf(err)));
       return done(err instanceof NoAdapterError ? "no-adapter" : "failure");
@@ -187,7 +204,7 @@ export async function runFileWithOutcome(fileArg: string, opts: RunOptions = {})
       report.diagnostics.push(...tuned.diagnostics);
       return undefined;
     }
-    const result = await runOneSize({ ...run, constexprs: tuned.picked }, chosen.program, size, { gpu, opts, progress, specialize: specializer(tuning.source, tuned.picked) });
+    const result = await runOneSize({ ...run, constexprs: tuned.picked }, chosen.program, size, { gpu, opts, progress, onChecked, specialize: specializer(tuning.source, tuned.picked) });
     result.autotune = tuned.report;
     return result;
   };
@@ -215,7 +232,7 @@ export async function runFileWithOutcome(fileArg: string, opts: RunOptions = {})
             compileFailed = true;
             break;
           }
-          report.runs.push(result);
+          finished(result);
         }
         continue;
       }
@@ -237,8 +254,8 @@ export async function runFileWithOutcome(fileArg: string, opts: RunOptions = {})
         compiled.set(key, program);
       }
       for (const size of sizes) {
-        const one = runOneSize(checked, program, size, { gpu, opts, progress, specialize: specializer(kernel, checked.constexprs) });
-        report.runs.push(await withTimeout(one, opts.timeoutMs ?? 120_000, checked.name, size));
+        const one = runOneSize(checked, program, size, { gpu, opts, progress, onChecked, specialize: specializer(kernel, checked.constexprs) });
+        finished(await withTimeout(one, opts.timeoutMs ?? 120_000, checked.name, size));
       }
     } catch (err) {
       failed = true;
@@ -273,6 +290,7 @@ interface SizeContext {
   gpu: Gpu | undefined;
   opts: RunOptions;
   progress: (p: Progress) => void;
+  onChecked: (run: RunReport) => void;
   /** The program specialised for this launch's scalar arguments (compile.ts specializationFor), if it differs. */
   specialize?: (scalars: Record<string, unknown>) => CompiledKernel | undefined;
 }
@@ -328,7 +346,9 @@ async function runOneSize(run: CheckedRun, program: CompiledKernel, size: number
     const got = new Map(run.outputs.map((o) => [o, fromStorage(cpuArgs[o] as HostArray, dtypes.get(o) as NumDtype)] as const));
     progress({ phase: "compare", run: run.name, size, message: "Comparing with the reference" });
     const timing: TimingReport = { medianMs: ms, minMs: ms, maxMs: ms, reps: 1, source: "cpu-wall-clock" };
-    return ordered({ ...base, ...compare(got), timing });
+    const result = ordered({ ...base, ...compare(got), timing });
+    ctx.onChecked(result);
+    return result;
   }
 
   checkCornersOnCpu(program, grid, args, dtypes);
@@ -367,6 +387,7 @@ async function runOneSize(run: CheckedRun, program: CompiledKernel, size: number
     trace("read back");
     progress({ phase: "compare", run: run.name, size, message: "Comparing with the reference" });
     const comparison = compare(got);
+    ctx.onChecked(ordered({ ...base, ...comparison }));
 
     // Rotate over several copies of the inputs so a small problem is not timed from a warm cache.
     progress({ phase: "time", run: run.name, size, message: `Timing ${program.name}` });

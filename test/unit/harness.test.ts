@@ -20,8 +20,8 @@ const addKernel: KernelSignature = {
   params: [p("x_ptr", "pointer", "f32"), p("y_ptr", "pointer", "f32"), p("output_ptr", "pointer", "f32"), p("n_elements", "scalar", "i32"), p("BLOCK_SIZE", "constexpr", "i32")],
 };
 
-test("loads the vector-add example and finds its run and kernel", () => {
-  const loaded = loadKernelFile(path.join(root, "examples/vector-add.kernel.ts"));
+test("loads the vector-add example and finds its run and kernel", async () => {
+  const loaded = await loadKernelFile(path.join(root, "examples/vector-add.kernel.ts"));
   assert.deepEqual(loaded.diagnostics, []);
   assert.deepEqual(loaded.runs.map((r) => [r.name, r.exportName]), [["vectorAdd", "vectorAdd"]]);
   assert.deepEqual(loaded.kernels.map((k) => k.name), ["add_kernel"]);
@@ -29,14 +29,14 @@ test("loads the vector-add example and finds its run and kernel", () => {
   assert.equal(loaded.runs[0].definition.baseline, language.builtins.add);
 });
 
-test("an anonymous arrow kernel takes its export's name", () => {
-  const loaded = loadKernelFile(path.join(root, "test/fixtures/arrow-kernel.kernel.ts"));
+test("an anonymous arrow kernel takes its export's name", async () => {
+  const loaded = await loadKernelFile(path.join(root, "test/fixtures/arrow-kernel.kernel.ts"));
   assert.deepEqual(loaded.diagnostics, []);
   assert.deepEqual(loaded.kernels.map((k) => k.name), ["scale_kernel"]);
 });
 
-test("a file that does not bundle gives KL3001 at the import, not a stack trace", () => {
-  const loaded = loadKernelFile(path.join(root, "test/fixtures/bad-import.kernel.ts"));
+test("a file that does not bundle gives KL3001 at the import, not a stack trace", async () => {
+  const loaded = await loadKernelFile(path.join(root, "test/fixtures/bad-import.kernel.ts"));
   assert.equal(loaded.runs.length, 0);
   assert.equal(loaded.diagnostics.length, 1);
   const [d] = loaded.diagnostics;
