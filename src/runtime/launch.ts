@@ -142,18 +142,46 @@ export function encodeDispatch(pass: GPUComputePassEncoder, prepared: PreparedLa
 export async function launch(gpu: Gpu, program: KernelProgram, grid: readonly number[], args: LaunchArgs): Promise<void> {
   const full = checkGrid(program.abi.kernel, grid, gpu.limits.maxComputeWorkgroupsPerDimension);
   const kernel = await getPipeline(gpu, program);
-  let prepared: PreparedLaunch | undefined;
-  try {
-    await gpu.scoped(program.abi.kernel, async () => {
-      prepared = prepareLaunch(gpu, kernel, full, args);
-      const encoder = gpu.device.createCommandEncoder({ label: program.abi.kernel });
-      const pass = encoder.beginComputePass({ label: program.abi.kernel });
-      encodeDispatch(pass, prepared);
-      pass.end();
-      gpu.device.queue.submit([encoder.finish()]);
-      await gpu.device.queue.onSubmittedWorkDone();
-    });
-  } finally {
-    prepared?.uniforms.destroy();
+  await gpu.scoped(program.abi.kernel, async () => {
+    const prepared = reusedLaunch(gpu, kernel, full, args);
+    const encoder = gpu.device.createCommandEncoder({ label: program.abi.kernel });
+    const pass = encoder.beginComputePass({ label: program.abi.kernel });
+    encodeDispatch(pass, prepared);
+    pass.end();
+    gpu.device.queue.submit([encoder.finish()]);
+    await gpu.device.queue.onSubmittedWorkDone();
+  });
+}
+
+/**
+ * The last launch of each pipeline, kept for the next one: launched again on the same buffers
+ * (by identity), a kernel reuses its bind group and uniform buffer, whose words are rewritten
+ * when the grid or a scalar changed. Other buffers make a new bind group. A destroyed buffer is
+ * never bound by mistake: a new buffer is a new object, and passing the destroyed one again fails
+ * as it would with a fresh bind group. Holds at most one set of buffers per pipeline.
+ */
+const lastLaunches = new WeakMap<CompiledKernel, { buffers: GPUBuffer[]; words: Uint32Array; prepared: PreparedLaunch }>();
+
+function reusedLaunch(gpu: Gpu, kernel: CompiledKernel, grid: Grid, args: LaunchArgs): PreparedLaunch {
+  const buffers = kernel.abi.buffers.map((b) => args.buffers[b.name]);
+  const words = encodeUniforms(kernel.abi, grid, args.scalars);
+  const last = lastLaunches.get(kernel);
+  if (last && sameItems(last.buffers, buffers)) {
+    if (!sameItems(last.words, words)) {
+      gpu.device.queue.writeBuffer(last.prepared.uniforms, 0, words);
+      last.words = words;
+      last.prepared.dispatch = foldGrid(grid, gpu.limits.maxComputeWorkgroupsPerDimension);
+    }
+    return last.prepared;
   }
+  const prepared = prepareLaunch(gpu, kernel, grid, args);
+  last?.prepared.uniforms.destroy();
+  lastLaunches.set(kernel, { buffers, words, prepared });
+  return prepared;
+}
+
+function sameItems<T>(a: ArrayLike<T>, b: ArrayLike<T>): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }

@@ -143,6 +143,32 @@ describe("runtime on the local adapter", () => {
     assert.equal(r.gotScalars[2], r.count);
   });
 
+  it("launched again, a kernel uses this launch's grid, scalars and buffers (its reused bind group follows them)", async () => {
+    const ids = await createStorageBuffer(gpu, new Uint32Array(3 * 6).fill(POISON), "ids");
+    const unused = await createEmptyBuffer(gpu, "f32", 1, "unused");
+    const first = await createStorageBuffer(gpu, new Uint32Array(3).fill(POISON), "scalars");
+    const scalarsOf = async (buffer: GPUBuffer) => [...(await readBuffer(gpu, buffer, "u32", 3))];
+    await launch(gpu, program, [2], { buffers: { ids, unused, scalars: first }, scalars: { offset: -1, scale: 1, count: 1 } });
+    assert.deepEqual(await scalarsOf(first), [2 ** 32 - 1, 0x40000000, 1]);
+
+    // Same buffers, other grid and scalars: the uniforms are rewritten.
+    await launch(gpu, program, [3, 2], { buffers: { ids, unused, scalars: first }, scalars: { offset: -2, scale: 2, count: 2 } });
+    assert.deepEqual(await scalarsOf(first), [2 ** 32 - 2, 0x40800000, 2]);
+    checkIds(await readBuffer(gpu, ids, "u32", 3 * 6), [3, 2, 1]);
+
+    // A new buffer in place of a destroyed one is the one written.
+    first.destroy();
+    const second = await createStorageBuffer(gpu, new Uint32Array(3).fill(POISON), "scalars");
+    await launch(gpu, program, [3, 2], { buffers: { ids, unused, scalars: second }, scalars: { offset: -2, scale: 2, count: 2 } });
+    assert.deepEqual(await scalarsOf(second), [2 ** 32 - 2, 0x40800000, 2]);
+
+    // The destroyed buffer passed again fails as a GPU error, and the next launch still works.
+    await assert.rejects(launch(gpu, program, [1], { buffers: { ids, unused, scalars: first }, scalars: { offset: 0, scale: 1, count: 3 } }), GpuError);
+    await launch(gpu, program, [1], { buffers: { ids, unused, scalars: second }, scalars: { offset: 0, scale: 1, count: 3 } });
+    assert.deepEqual(await scalarsOf(second), [0, 0x40000000, 3]);
+    for (const b of [ids, unused, second]) b.destroy();
+  });
+
   it("caches the pipeline: a second launch compiles nothing", async () => {
     const before = cachedPipelineCount(gpu);
     await runProgramIds(gpu, [3, 1, 1]);
