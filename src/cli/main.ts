@@ -2,6 +2,8 @@
 // stdout carries the result (one JSON object with --json); messages go to stderr; the exit code
 // follows SPEC §4. Users never see a stack trace unless they ask with --debug.
 
+// First: loads TypeScript from V8's code cache before the compiler's modules require it.
+import { saveTypescriptCache } from "../harness/typescript-cache";
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { DEFAULT_TARGET, type Target } from "../codegen/abi";
@@ -171,7 +173,10 @@ function write(stream: NodeJS.WriteStream, text: string): Promise<void> {
 }
 
 main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
+  (code) => {
+    saveTypescriptCache();
+    process.exit(code);
+  },
   (err: unknown) => {
     // A bug of Kernel Lab: one line for the user, the stack only with --debug.
     const message = err instanceof Error ? err.message : String(err);

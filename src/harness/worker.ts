@@ -2,6 +2,8 @@
 // kernel never takes VS Code down. Reads one request over IPC, sends progress, then one result or
 // error, and exits.
 
+// First: loads TypeScript from V8's code cache before the compiler's modules require it.
+import { saveTypescriptCache } from "./typescript-cache";
 import { EXIT_CODES } from "./report";
 import type { WorkerMessage, WorkerRequest } from "./protocol";
 import { runFileWithOutcome } from "./run";
@@ -39,7 +41,10 @@ if (!process.send) {
 
 process.once("message", (request: WorkerRequest) => {
   handle(request).then(
-    () => process.exit(0),
+    () => {
+      saveTypescriptCache();
+      process.exit(0);
+    },
     async (err: unknown) => {
       await send({ type: "error", message: err instanceof Error ? err.message : String(err), code: "KL9300" });
       process.exit(1);
