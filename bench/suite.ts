@@ -90,13 +90,27 @@ function nextPow2(n: number): number {
   return 2 ** Math.ceil(Math.log2(n));
 }
 
+/**
+ * `base` with each num_warps (32 invocations each, as in Triton) that gives every invocation 4 to
+ * 64 elements of a BLOCK_SIZE block — the candidates an autotuner would try for a row kernel.
+ */
+function warpConfigs(base: Record<string, number>): Record<string, number>[] {
+  const block = base.BLOCK_SIZE;
+  const out = [base];
+  for (let nw = 1; nw <= 32; nw *= 2) {
+    const perInvocation = block / (32 * nw);
+    if (perInvocation >= 4 && perInvocation <= 64) out.push({ ...base, num_warps: nw });
+  }
+  return out;
+}
+
 function softmax(rows: number, cols: number): Case {
   return {
     name: `softmax-${rows}x${cols}`,
     example: "softmax",
     kernel: "softmax_kernel",
     shape: `${rows}×${cols}`,
-    configs: [{ BLOCK_SIZE: nextPow2(cols) }],
+    configs: warpConfigs({ BLOCK_SIZE: nextPow2(cols) }),
     grid: () => [rows],
     args: () => ({ output_ptr: empty(rows * cols), input_ptr: randn(rows * cols), input_row_stride: cols, output_row_stride: cols, n_cols: cols }),
     outputs: ["output_ptr"],
@@ -113,7 +127,6 @@ function softmax(rows: number, cols: number): Case {
       return [{ output: "output_ptr", expected: e }];
     },
     bytes: 8 * rows * cols,
-    targets: [{ preferredWorkgroupSize: 128 }, { preferredWorkgroupSize: 256 }, { preferredWorkgroupSize: 1024 }],
   };
 }
 
@@ -124,7 +137,7 @@ function layerNorm(rows: number, cols: number): Case {
     example: "layer-norm",
     kernel: "layer_norm_fwd",
     shape: `${rows}×${cols}`,
-    configs: [{ BLOCK_SIZE: Math.min(nextPow2(cols), 4096) }, { BLOCK_SIZE: Math.min(nextPow2(cols), 1024) }],
+    configs: [...new Set([4096, 1024].map((b) => Math.min(nextPow2(cols), b)))].flatMap((b) => warpConfigs({ BLOCK_SIZE: b })),
     grid: () => [rows],
     args: () => ({
       X: randn(rows * cols), Y: empty(rows * cols), W: randn(cols), B: randn(cols), Mean: empty(rows), Rstd: empty(rows),
@@ -148,7 +161,6 @@ function layerNorm(rows: number, cols: number): Case {
       return [{ output: "Y", expected: e }];
     },
     bytes: 4 * (2 * rows * cols + 2 * cols),
-    targets: [{ preferredWorkgroupSize: 128 }, { preferredWorkgroupSize: 256 }, { preferredWorkgroupSize: 1024 }],
   };
 }
 

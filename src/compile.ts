@@ -7,6 +7,7 @@ import type { KernelAbi, Target } from "./codegen/abi";
 import { parseKernelFile, type KernelSource, type ParsedFile } from "./syntax/parse";
 import { lowerKernel, type Specialization } from "./semantics/lower";
 import { generateWgsl } from "./codegen/wgsl";
+import { pipelineDotLoads } from "./codegen/pipeline";
 import { DEFAULT_TARGET } from "./codegen/abi";
 import { Codes } from "./diagnostics/codes";
 
@@ -34,6 +35,8 @@ export interface CompileResult {
  * threads per program; the autotuner can then pick it like a block size.
  */
 export const NUM_WARPS = "num_warps";
+/** Likewise `num_stages`: 1 turns off the pipelining of tl.dot's operand loads (Target.numStages). */
+export const NUM_STAGES = "num_stages";
 
 /** Specialises one kernel of a parsed file for constexpr values and a target, and generates WGSL. */
 export function compileKernel(
@@ -44,9 +47,12 @@ export function compileKernel(
 ): CompileResult {
   const warps = kernel.params.some((p) => p.name === NUM_WARPS) ? undefined : constexprs[NUM_WARPS];
   if (warps !== undefined) target = { ...target, workgroupSize: Math.min(32 * warps, target.maxWorkgroupSize) };
+  const stages = kernel.params.some((p) => p.name === NUM_STAGES) ? undefined : constexprs[NUM_STAGES];
+  if (stages !== undefined) target = { ...target, numStages: stages };
   const lowered = lowerKernel(kernel, constexprs, target, specialization);
   if (!lowered.ir) return { diagnostics: lowered.diagnostics };
-  const generated = generateWgsl(lowered.ir, target);
+  // The interpreter and the launch checks run the IR as written; the GPU runs it pipelined.
+  const generated = generateWgsl((target.numStages ?? 2) > 1 ? pipelineDotLoads(lowered.ir) : lowered.ir, target);
   const diagnostics = [...lowered.diagnostics, ...generated.diagnostics];
   if (!generated.wgsl || !generated.abi) return { diagnostics };
   return {

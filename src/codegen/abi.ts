@@ -57,6 +57,12 @@ export interface Target {
   maxWorkgroupStorageBytes: number;
   /** Most invocations the compiler gives one program instance (default 512; see codegen/layout.ts). */
   preferredWorkgroupSize?: number;
+  /**
+   * How many trips of a loop around tl.dot are in flight (a run's `num_stages`, as Triton's):
+   * 2 (the default) loads trip k + 1's operands before trip k's tl.dot (codegen/pipeline.ts);
+   * 1 loads each trip's operands when it starts.
+   */
+  numStages?: number;
   /** Exactly this many invocations per program instance (a run's `num_warps` × 32), when set. */
   workgroupSize?: number;
   /**

@@ -173,3 +173,40 @@ export function operandsOf(v: Value): Value[] {
       return assertNever(v, "value");
   }
 }
+
+/** `v` with each operand replaced by `f(operand)` (the same object when none changes). */
+export function mapOperands(v: Value, f: (operand: Value) => Value): Value {
+  const same = operandsOf(v).every((o) => f(o) === o);
+  if (same) return v;
+  switch (v.op) {
+    case "const":
+    case "param":
+    case "programId":
+    case "numPrograms":
+    case "arange":
+    case "readVar":
+      return v;
+    case "splat":
+    case "broadcast":
+    case "reshape":
+    case "trans":
+    case "cast":
+    case "unary":
+    case "reduce":
+      return { ...v, value: f(v.value) };
+    case "binary":
+      return { ...v, lhs: f(v.lhs), rhs: f(v.rhs) };
+    case "ptrAdd":
+      return { ...v, ptr: f(v.ptr), offset: f(v.offset) };
+    case "math":
+      return { ...v, args: v.args.map(f) };
+    case "where":
+      return { ...v, cond: f(v.cond), a: f(v.a), b: f(v.b) };
+    case "load":
+      return { ...v, ptr: f(v.ptr), ...(v.mask ? { mask: f(v.mask) } : {}), ...(v.other ? { other: f(v.other) } : {}) };
+    case "dot":
+      return { ...v, a: f(v.a), b: f(v.b), ...(v.acc ? { acc: f(v.acc) } : {}) };
+    default:
+      return assertNever(v, "value");
+  }
+}

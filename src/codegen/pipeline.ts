@@ -1,0 +1,206 @@
+// Software pipelining of tl.dot's operand loads (Triton's num_stages = 2), as an IR rewrite
+// before code generation. In a loop such as the matmul's
+//
+//   for (k …) { a = tl.load(a_ptrs, …); b = tl.load(b_ptrs, …); acc = tl.dot(a, b, acc); a_ptrs += …; }
+//
+// every trip waits for its loads, stages them in workgroup memory and multiplies: no load is in
+// flight while the multiply runs. Rewritten, the loads of trip k + 1 are issued before trip k's
+// tl.dot, into loop-carried registers that the next trip stages:
+//
+//   pa = tl.load(<a_ptrs at the first trip>); pb = …              (before the loop)
+//   for (k …) { a = pa; b = pb; pa = tl.load(<a_ptrs at trip k + 1>); pb = …; acc = tl.dot(a, b, acc); a_ptrs += …; }
+//
+// "a_ptrs at trip k + 1" is the value the loop assigns to a_ptrs, computed early; the counter
+// becomes counter + step. The rewrite applies only where that is exactly equivalent: the load's
+// inputs are pure (indices, pointers, masks: no other load, reduction or dot), each variable they
+// read is assigned once per trip, at the loop's top level after the tl.dot, from pure values, and
+// the loop stores nothing into the buffers it prefetches from. The last trip's prefetch reads the
+// trip after the loop; its masks (as in the tutorial's `offs_k < K - k * BLOCK_K`) keep it inside
+// the buffer, and where a kernel has none, WebGPU's robust buffer access keeps the read inside
+// the binding. The interpreter runs the kernel as written (compile.ts keeps that IR).
+
+import type { KernelIR, Stmt, Value, Variable } from "../ir/ir";
+import { mapOperands, operandsOf } from "../ir/ir";
+
+interface Ids {
+  value: number;
+  variable: number;
+}
+
+/** The kernel with its dot-operand loads pipelined where that is exactly equivalent (else `ir` itself). */
+export function pipelineDotLoads(ir: KernelIR): KernelIR {
+  const ids = { value: 0, variable: 0 };
+  walk(ir.body, (s) => {
+    if (s.kind === "let") ids.value = Math.max(ids.value, s.value.id + 1);
+    if (s.kind === "declare") ids.variable = Math.max(ids.variable, s.variable.id + 1);
+    if (s.kind === "for") ids.variable = Math.max(ids.variable, s.counter.id + 1);
+  });
+  const body = rewrite(ir.body, ids);
+  return body === ir.body ? ir : { ...ir, body };
+}
+
+function walk(stmts: readonly Stmt[], visit: (s: Stmt) => void): void {
+  for (const s of stmts) {
+    visit(s);
+    if (s.kind === "for") walk(s.body, visit);
+    if (s.kind === "if") {
+      walk(s.then, visit);
+      walk(s.else, visit);
+    }
+  }
+}
+
+function rewrite(stmts: Stmt[], ids: Ids): Stmt[] {
+  let changed = false;
+  const out: Stmt[] = [];
+  for (const s of stmts) {
+    if (s.kind === "for") {
+      const inner = rewrite(s.body, ids);
+      const loop = inner === s.body ? s : { ...s, body: inner };
+      const piped = pipelineLoop(loop, ids);
+      changed ||= loop !== s || piped !== undefined;
+      out.push(...(piped ?? [loop]));
+    } else if (s.kind === "if") {
+      const then = rewrite(s.then, ids);
+      const otherwise = rewrite(s.else, ids);
+      const same = then === s.then && otherwise === s.else;
+      changed ||= !same;
+      out.push(same ? s : { ...s, then, else: otherwise });
+    } else {
+      out.push(s);
+    }
+  }
+  return changed ? out : stmts;
+}
+
+class NotPipelinable extends Error {}
+
+/** The statements replacing `loop` (a preheader, then the rewritten loop), or undefined. */
+function pipelineLoop(loop: Stmt & { kind: "for" }, ids: Ids): Stmt[] | undefined {
+  const body = loop.body;
+  // Values are identified by id: a reference to a named value may be a copy with its own span.
+  const defined = new Map<number, Value>();
+  for (const s of body) if (s.kind === "let") defined.set(s.value.id, s.value);
+  const isLoadHere = (o: Value) => o.op === "load" && defined.has(o.id);
+  const dotIndex = body.findIndex((s) => s.kind === "let" && s.value.op === "dot" && (isLoadHere(s.value.a) || isLoadHere(s.value.b)));
+  if (dotIndex < 0) return undefined;
+  const dot = (body[dotIndex] as Stmt & { kind: "let" }).value as Value & { op: "dot" };
+  const loadIds = new Set([dot.a, dot.b].filter(isLoadHere).map((o) => o.id));
+  const loads = [...loadIds].map((id) => defined.get(id) as Value & { op: "load" });
+
+  // Where each variable is assigned within the loop (any depth), and which buffers it stores to.
+  const assignments = new Map<number, { count: number; top?: number; value?: Value }>();
+  const stored = new Set<string>();
+  body.forEach((s, i) =>
+    walk([s], (t) => {
+      if (t.kind === "store" && t.ptr.type.kind === "pointer") stored.add(t.ptr.type.param);
+      if (t.kind !== "assign") return;
+      const a = assignments.get(t.variable.id) ?? { count: 0 };
+      a.count++;
+      if (t === s) Object.assign(a, { top: i, value: t.value });
+      assignments.set(t.variable.id, a);
+    }),
+  );
+  if (assignments.has(loop.counter.id)) return undefined;
+  if (loads.some((l) => l.ptr.type.kind === "pointer" && stored.has(l.ptr.type.param))) return undefined;
+
+  const fresh = (v: Value): Value => ({ ...v, id: ids.value++ });
+  /** Clones the pure inputs of the loads as lets, reading variables as `read` says. */
+  const cloner = (read: (v: Value & { op: "readVar" }) => Value) => {
+    const lets: Stmt[] = [];
+    const memo = new Map<number, Value>();
+    const clone = (v: Value): Value => {
+      const known = memo.get(v.id);
+      if (known) return known;
+      let result: Value;
+      if (!defined.has(v.id)) result = v;
+      else if (v.op === "readVar") result = read(v);
+      else if (v.op === "reduce" || v.op === "dot" || (v.op === "load" && !loadIds.has(v.id))) throw new NotPipelinable();
+      else {
+        result = fresh(mapOperands(v, clone));
+        lets.push({ kind: "let", value: result });
+      }
+      memo.set(v.id, result);
+      return result;
+    };
+    return { lets, clone };
+  };
+  const readVar = (v: Value & { op: "readVar" }, lets: Stmt[]): Value => {
+    const r = fresh(v);
+    lets.push({ kind: "let", value: r });
+    return r;
+  };
+
+  try {
+    // Trip 1's loads, before the loop: the counter is `start`; variables hold their initial values.
+    const pre = cloner((v) => (v.variable.id === loop.counter.id ? loop.start : readVar(v, pre.lets)));
+    const preLoads = loads.map((l) => pre.clone(l));
+
+    // Trip k + 1's loads, inside trip k before the tl.dot.
+    const nextValues = new Map<number, Value>();
+    const next = cloner((v) => {
+      if (v.variable.id === loop.counter.id) {
+        const counter = readVar(v, next.lets);
+        const sum: Value = { id: ids.value++, span: v.span, type: v.type, op: "binary", fn: "add", lhs: counter, rhs: loop.step };
+        next.lets.push({ kind: "let", value: sum });
+        return sum;
+      }
+      const a = assignments.get(v.variable.id);
+      if (!a) return readVar(v, next.lets);
+      if (a.count !== 1 || a.top === undefined || a.top < dotIndex || !a.value) throw new NotPipelinable();
+      const known = nextValues.get(v.variable.id);
+      if (known) return known;
+      // The assigned value, computed now: its own reads of this variable see the current value.
+      const own = cloner((w) => {
+        if (w.variable.id === v.variable.id || (w.variable.id !== loop.counter.id && !assignments.has(w.variable.id))) return readVar(w, own.lets);
+        throw new NotPipelinable();
+      });
+      const value = own.clone(a.value);
+      next.lets.push(...own.lets);
+      nextValues.set(v.variable.id, value);
+      return value;
+    });
+    const nextLoads = loads.map((l) => next.clone(l));
+
+    const buffers: Variable[] = loads.map((l) => ({ id: ids.variable++, name: `prefetch_${l.id}`, type: l.type, span: l.span }));
+    const preheader: Stmt[] = [...pre.lets, ...buffers.map((variable, i): Stmt => ({ kind: "declare", span: loads[i].span, variable, init: preLoads[i] }))];
+    const prefetch: Stmt[] = [...next.lets, ...buffers.map((variable, i): Stmt => ({ kind: "assign", span: loads[i].span, variable, value: nextLoads[i] }))];
+
+    // Each load becomes a read of its prefetch register (same id, so its users need no change).
+    const replaced = new Map<number, Value>(loads.map((l, i) => [l.id, { id: l.id, span: l.span, type: l.type, op: "readVar", variable: buffers[i] } as Value]));
+    const newBody = substitute(body, replaced);
+    newBody.splice(dotIndex, 0, ...prefetch);
+    return [...preheader, { ...loop, body: newBody }];
+  } catch (e) {
+    if (e instanceof NotPipelinable) return undefined;
+    throw e;
+  }
+}
+
+/** `stmts` with `replaced` values swapped in, and every value that reads one rebuilt (ids kept). */
+function substitute(stmts: Stmt[], replaced: Map<number, Value>): Stmt[] {
+  const memo = new Map<number, Value>(replaced);
+  const rebuild = (v: Value): Value => {
+    let result = memo.get(v.id);
+    if (!result) memo.set(v.id, (result = operandsOf(v).length === 0 ? v : mapOperands(v, rebuild)));
+    return result;
+  };
+  const statements = (list: Stmt[]): Stmt[] =>
+    list.map((s): Stmt => {
+      switch (s.kind) {
+        case "let":
+          return { ...s, value: rebuild(s.value) };
+        case "store":
+          return { ...s, ptr: rebuild(s.ptr), value: rebuild(s.value), ...(s.mask ? { mask: rebuild(s.mask) } : {}) };
+        case "declare":
+          return { ...s, init: rebuild(s.init) };
+        case "assign":
+          return { ...s, value: rebuild(s.value) };
+        case "for":
+          return { ...s, start: rebuild(s.start), end: rebuild(s.end), step: rebuild(s.step), body: statements(s.body) };
+        case "if":
+          return { ...s, cond: rebuild(s.cond), then: statements(s.then), else: statements(s.else) };
+      }
+    });
+  return statements(stmts);
+}
