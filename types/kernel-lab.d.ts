@@ -139,7 +139,8 @@ export interface RunDefinition<A extends Record<string, KernelArg>, C extends Re
   sizes: number[];
   /**
    * Values of the kernel's `constexpr` parameters (with `configs`: the part they share).
-   * `num_warps` (as in Triton) sets the invocations per program instance to 32 × num_warps.
+   * `num_warps` (as in Triton) sets the invocations per program instance to 32 × num_warps;
+   * `num_stages` 1 turns off the loading of tl.dot's tiles one loop trip ahead (2, the default).
    */
   constexprs?: C;
   /**
@@ -147,7 +148,7 @@ export interface RunDefinition<A extends Record<string, KernelArg>, C extends Re
    * against the reference, times the correct ones and runs the fastest for the adapter and size.
    * The choice is cached on disk (`kernel-lab run --retune` tunes again).
    */
-  configs?: NoInfer<Partial<C> & { num_warps?: number }>[];
+  configs?: NoInfer<Partial<C> & { num_warps?: number; num_stages?: number }>[];
   /** The launch grid: 1 to 3 positive integers. */
   grid: (size: number, constexprs: C) => number[];
   /** Every kernel parameter by name: a typed array for a pointer, a number for a scalar. Fresh for every run. */

@@ -2,7 +2,7 @@
 // the arguments, the reference. Every problem is a RunDefinitionError with a KL3xxx code, naming
 // the run and the field, and saying what to write instead.
 
-import { NUM_WARPS } from "../compile";
+import { NUM_STAGES, NUM_WARPS } from "../compile";
 import type { NumDtype, Param } from "../ir/ir";
 import { isBuiltinHandle, type HostArray } from "../language";
 import { RunCodes, RunDefinitionError, type RunCode } from "./codes";
@@ -73,8 +73,8 @@ export function checkRunDefinition(run: LoadedRun, kernel: KernelSignature, know
   }
 
   const constexprParams = kernel.params.filter((p) => p.kind === "constexpr").map((p) => p.name);
-  // `num_warps` (as in Triton's configs) tunes the launch, not the kernel: see compile.ts.
-  const tunable = constexprParams.includes(NUM_WARPS) ? constexprParams : [...constexprParams, NUM_WARPS];
+  // `num_warps` and `num_stages` (as in Triton's configs) tune the code generated, not the kernel: see compile.ts.
+  const tunable = [...constexprParams, ...[NUM_WARPS, NUM_STAGES].filter((k) => !constexprParams.includes(k))];
   const given = def.constexprs ?? {};
   if (typeof given !== "object" || given === null || Array.isArray(given)) {
     fail(name, RunCodes.badConstexprs, "`constexprs`", `must be an object of integers, e.g. \`{ BLOCK_SIZE: 1024 }\`; got ${show(given)}.`);
@@ -83,12 +83,13 @@ export function checkRunDefinition(run: LoadedRun, kernel: KernelSignature, know
   for (const [key, value] of Object.entries(given as Record<string, unknown>)) {
     if (!tunable.includes(key)) {
       fail(name, RunCodes.badConstexprs, "`constexprs`", `'${key}' is not a constexpr parameter of kernel '${kernel.name}'` +
-        (constexprParams.length ? ` (those are: ${constexprParams.join(", ")}; num_warps sets the invocations per program).` : " (it has none; num_warps sets the invocations per program)."));
+        (constexprParams.length ? ` (those are: ${constexprParams.join(", ")}; num_warps sets the invocations per program, num_stages the loads in flight).` : " (it has none; num_warps sets the invocations per program, num_stages the loads in flight)."));
     }
     if (typeof value !== "number" || !Number.isInteger(value)) {
       fail(name, RunCodes.badConstexprs, "`constexprs`", `${key} must be an integer; got ${show(value)}.`);
     }
     if (key === NUM_WARPS) checkNumWarps(name, "`constexprs`", value);
+    if (key === NUM_STAGES) checkNumStages(name, "`constexprs`", value);
     constexprs[key] = value;
   }
   const configs = def.configs === undefined ? undefined : checkConfigs(name, kernel, constexprParams, tunable, constexprs, def.configs);
@@ -174,8 +175,8 @@ function checkConfigs(
   if (!Array.isArray(configs) || configs.length === 0) {
     fail(name, RunCodes.badConfigs, "`configs`", `must be a non-empty array of constexpr alternatives, e.g. ${example}; got ${show(configs)}.`);
   }
-  if (constexprParams.length === 0 && !configs.every((c) => typeof c === "object" && c !== null && Object.keys(c).every((k) => k === NUM_WARPS))) {
-    fail(name, RunCodes.badConfigs, "`configs`", `kernel '${kernel.name}' has no constexpr parameter to tune (only num_warps can vary); remove \`configs\`.`);
+  if (constexprParams.length === 0 && !configs.every((c) => typeof c === "object" && c !== null && Object.keys(c).every((k) => k === NUM_WARPS || k === NUM_STAGES))) {
+    fail(name, RunCodes.badConfigs, "`configs`", `kernel '${kernel.name}' has no constexpr parameter to tune (only num_warps and num_stages can vary); remove \`configs\`.`);
   }
   const seen = new Map<string, number>();
   return configs.map((config: unknown, i) => {
@@ -186,12 +187,13 @@ function checkConfigs(
     const full: Record<string, number> = { ...base };
     for (const [key, value] of Object.entries(config as Record<string, unknown>)) {
       if (!tunable.includes(key)) {
-        fail(name, RunCodes.badConfigs, field, `'${key}' is not a constexpr parameter of kernel '${kernel.name}' (those are: ${constexprParams.join(", ")}; num_warps sets the invocations per program).`);
+        fail(name, RunCodes.badConfigs, field, `'${key}' is not a constexpr parameter of kernel '${kernel.name}' (those are: ${constexprParams.join(", ")}; num_warps sets the invocations per program, num_stages the loads in flight).`);
       }
       if (typeof value !== "number" || !Number.isInteger(value)) {
         fail(name, RunCodes.badConfigs, field, `${key} must be an integer; got ${show(value)}.`);
       }
       if (key === NUM_WARPS) checkNumWarps(name, field, value);
+      if (key === NUM_STAGES) checkNumStages(name, field, value);
       full[key] = value;
     }
     const missing = constexprParams.filter((p) => !(p in full));
@@ -206,6 +208,12 @@ function checkConfigs(
     seen.set(key, i);
     return Object.fromEntries(used.map((p) => [p, full[p]]));
   });
+}
+
+function checkNumStages(name: string, field: string, value: number): void {
+  if (value !== 1 && value !== 2) {
+    fail(name, RunCodes.badConstexprs, field, `num_stages must be 1 (each trip loads its own tiles) or 2 (tl.dot's tiles are loaded one trip ahead, the default); got ${value}.`);
+  }
 }
 
 function checkNumWarps(name: string, field: string, value: number): void {
