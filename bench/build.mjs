@@ -1,5 +1,5 @@
-// Bundles the benchmark suite into bench/dist/suite.js (and probe.js, overhead.js): everything inside but Dawn's native
-// module, so it runs on a GPU machine that has Node (from .gpu/) and nothing else.
+// Bundles the benchmark suite into bench/dist/suite.js (and probe.js, overhead.js): everything
+// inside but Dawn's native module, so it runs on a GPU machine that has Node (from .gpu/) and nothing else.
 import { build } from "esbuild";
 
 await build({
