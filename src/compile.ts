@@ -7,7 +7,6 @@ import type { KernelAbi, Target } from "./codegen/abi";
 import { parseKernelFile, type KernelSource, type ParsedFile } from "./syntax/parse";
 import { lowerKernel, type Specialization } from "./semantics/lower";
 import { generateWgsl } from "./codegen/wgsl";
-import { pipelineDotLoads } from "./codegen/pipeline";
 import { DEFAULT_TARGET } from "./codegen/abi";
 import { Codes } from "./diagnostics/codes";
 
@@ -51,8 +50,7 @@ export function compileKernel(
   if (stages !== undefined) target = { ...target, numStages: stages };
   const lowered = lowerKernel(kernel, constexprs, target, specialization);
   if (!lowered.ir) return { diagnostics: lowered.diagnostics };
-  // The interpreter and the launch checks run the IR as written; the GPU runs it pipelined.
-  const generated = generateWgsl((target.numStages ?? 2) > 1 ? pipelineDotLoads(lowered.ir) : lowered.ir, target);
+  const generated = generateWgsl(lowered.ir, target);
   const diagnostics = [...lowered.diagnostics, ...generated.diagnostics];
   if (!generated.wgsl || !generated.abi) return { diagnostics };
   return {

@@ -7,7 +7,7 @@
 
 import type { Dtype, ReduceFn, Shape, Value, ValueType } from "../ir/ir";
 import { numel } from "../ir/ir";
-import type { BlockLayout } from "./layout";
+import { tileSpans, type BlockLayout } from "./layout";
 import { literal } from "./literals";
 
 /** What the collective lowering needs from the generator. */
@@ -353,8 +353,9 @@ function tiledDot(ctx: Emitter, v: Value & { op: "dot" }, tile: NonNullable<Bloc
   ctx.emit(`let ${c0} = ${base} % ${n};`);
   ctx.emit(`for (var kk: i32 = 0; kk < ${k}; kk++) {`);
   ctx.nested(() => {
-    for (let g = 0; g < tile.rowsPerThread / 4; g++) ctx.emit(`let a${g} = ${sa}[(kk * ${m} + ${r0}) / 4 + ${g}];`);
-    for (let h = 0; h < tile.colsPerThread / 4; h++) ctx.emit(`let b${h} = ${sb}[(kk * ${n} + ${c0}) / 4 + ${h}];`);
+    const spans = tileSpans(tile, ctx.workgroupSize);
+    for (let g = 0; g < tile.rowsPerThread / 4; g++) ctx.emit(`let a${g} = ${sa}[(kk * ${m} + ${r0}) / 4 + ${(g * spans.row) / 4}];`);
+    for (let h = 0; h < tile.colsPerThread / 4; h++) ctx.emit(`let b${h} = ${sb}[(kk * ${n} + ${c0}) / 4 + ${(h * spans.col) / 4}];`);
     for (let i = 0; i < tile.rowsPerThread; i++) {
       for (let c = 0; c < tile.colsPerThread; c++) {
         const j = i * tile.colsPerThread + c;

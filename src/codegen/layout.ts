@@ -7,13 +7,16 @@
 // so consecutive invocations touch consecutive runs (coalesced), and each run of V can become one
 // wide load. With N < W the block is replicated: invocation t holds element t % N in register 0.
 //
-// A true 2-D block [M, N] (M, N > 1) with at least 4 elements per invocation is tiled instead:
-// the invocations form a Tr × Tc grid and each holds an Rt × Cc sub-tile (Cc a multiple of 4, so
-// its rows are runs of 4 contiguous elements) —
-//   register j = i * Cc + m of invocation t holds element  ((t / Tc) * Rt + i, (t % Tc) * Cc + m)
+// A true 2-D block [M, N] (M, N > 1) with at least 4 elements per invocation is tiled instead
+// (when Target.tiledLayouts): the invocations form a Tr × Tc grid and each holds Rt rows × Cc
+// columns (both multiples of 4) in 4 × 4 pieces spread over the block —
+//   register j = i * Cc + m of invocation t holds element
+//     row (i / 4) * (Tr * 4) + (t / Tc) * 4 + i % 4,   column (m / 4) * (Tc * 4) + (t % Tc) * 4 + m % 4
 // so a tl.dot can reuse each A element across Cc outputs and each B element across Rt (register
-// blocking). Same-shape values share a layout, so element-wise operations never move data;
-// reshapes move data only between shapes of different layouts (see `layoutKey`).
+// blocking), and neighbouring invocations read neighbouring vec4s of the staged tiles (no
+// workgroup-memory bank conflicts; contiguous Cc-wide pieces had 2-way conflicts, bench/NOTES.md
+// §5). Same-shape values share a layout, so element-wise operations never move data; reshapes
+// move data only between shapes of different layouts (see `layoutKey`).
 
 import type { KernelIR, Shape, Stmt, Value } from "../ir/ir";
 import { assertNever, numel } from "../ir/ir";
@@ -50,6 +53,19 @@ function tileOf(m: number, n: number, w: number, ept: number): BlockLayout["tile
     return { rows: m, cols: n, rowsPerThread, colsPerThread: cols, threadsPerRow };
   }
   return undefined;
+}
+
+/** The offset of register j's element from the invocation's first (`tileBase`) in a tiled layout. */
+export function tileOffset(tile: NonNullable<BlockLayout["tile"]>, workgroupSize: number, j: number): number {
+  const { row, col } = tileSpans(tile, workgroupSize);
+  const i = Math.floor(j / tile.colsPerThread);
+  const m = j % tile.colsPerThread;
+  return (Math.floor(i / 4) * row + (i % 4)) * tile.cols + Math.floor(m / 4) * col + (m % 4);
+}
+
+/** How far apart an invocation's 4-row and 4-column pieces of a tiled layout are. */
+export function tileSpans(tile: NonNullable<BlockLayout["tile"]>, workgroupSize: number): { row: number; col: number } {
+  return { row: (workgroupSize / tile.threadsPerRow) * 4, col: tile.threadsPerRow * 4 };
 }
 
 /** Values of shapes with equal keys hold the same elements in the same registers. */

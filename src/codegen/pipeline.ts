@@ -18,24 +18,35 @@
 // trip after the loop; its masks (as in the tutorial's `offs_k < K - k * BLOCK_K`) keep it inside
 // the buffer, and where a kernel has none, WebGPU's robust buffer access keeps the read inside
 // the binding. The interpreter runs the kernel as written (compile.ts keeps that IR).
+//
+// The prefetched tiles take registers for the whole loop: where the dot's outputs and the tiles
+// held per invocation exceed PIPELINE_REGISTERS, the loop is left as written. On the H200
+// (bench/NOTES.md §5) 128×128×16 tiles with 64 outputs + 16 prefetched per invocation ran 10%
+// faster pipelined; with 128 outputs + 32 prefetched, 45% slower (spilled registers).
 
 import type { KernelIR, Stmt, Value, Variable } from "../ir/ir";
-import { mapOperands, operandsOf } from "../ir/ir";
+import { mapOperands, numel, operandsOf } from "../ir/ir";
 
 interface Ids {
   value: number;
   variable: number;
 }
 
-/** The kernel with its dot-operand loads pipelined where that is exactly equivalent (else `ir` itself). */
-export function pipelineDotLoads(ir: KernelIR): KernelIR {
+/** Registers per invocation (dot outputs + prefetched tile elements) up to which a loop is pipelined. */
+export const PIPELINE_REGISTERS = 96;
+
+/**
+ * The kernel with its dot-operand loads pipelined where that is exactly equivalent and fits
+ * the registers of `workgroupSize` invocations (else `ir` itself).
+ */
+export function pipelineDotLoads(ir: KernelIR, workgroupSize: number): KernelIR {
   const ids = { value: 0, variable: 0 };
   walk(ir.body, (s) => {
     if (s.kind === "let") ids.value = Math.max(ids.value, s.value.id + 1);
     if (s.kind === "declare") ids.variable = Math.max(ids.variable, s.variable.id + 1);
     if (s.kind === "for") ids.variable = Math.max(ids.variable, s.counter.id + 1);
   });
-  const body = rewrite(ir.body, ids);
+  const body = rewrite(ir.body, ids, workgroupSize);
   return body === ir.body ? ir : { ...ir, body };
 }
 
@@ -50,19 +61,19 @@ function walk(stmts: readonly Stmt[], visit: (s: Stmt) => void): void {
   }
 }
 
-function rewrite(stmts: Stmt[], ids: Ids): Stmt[] {
+function rewrite(stmts: Stmt[], ids: Ids, w: number): Stmt[] {
   let changed = false;
   const out: Stmt[] = [];
   for (const s of stmts) {
     if (s.kind === "for") {
-      const inner = rewrite(s.body, ids);
+      const inner = rewrite(s.body, ids, w);
       const loop = inner === s.body ? s : { ...s, body: inner };
-      const piped = pipelineLoop(loop, ids);
+      const piped = pipelineLoop(loop, ids, w);
       changed ||= loop !== s || piped !== undefined;
       out.push(...(piped ?? [loop]));
     } else if (s.kind === "if") {
-      const then = rewrite(s.then, ids);
-      const otherwise = rewrite(s.else, ids);
+      const then = rewrite(s.then, ids, w);
+      const otherwise = rewrite(s.else, ids, w);
       const same = then === s.then && otherwise === s.else;
       changed ||= !same;
       out.push(same ? s : { ...s, then, else: otherwise });
@@ -76,7 +87,7 @@ function rewrite(stmts: Stmt[], ids: Ids): Stmt[] {
 class NotPipelinable extends Error {}
 
 /** The statements replacing `loop` (a preheader, then the rewritten loop), or undefined. */
-function pipelineLoop(loop: Stmt & { kind: "for" }, ids: Ids): Stmt[] | undefined {
+function pipelineLoop(loop: Stmt & { kind: "for" }, ids: Ids, w: number): Stmt[] | undefined {
   const body = loop.body;
   // Values are identified by id: a reference to a named value may be a copy with its own span.
   const defined = new Map<number, Value>();
@@ -87,6 +98,8 @@ function pipelineLoop(loop: Stmt & { kind: "for" }, ids: Ids): Stmt[] | undefine
   const dot = (body[dotIndex] as Stmt & { kind: "let" }).value as Value & { op: "dot" };
   const loadIds = new Set([dot.a, dot.b].filter(isLoadHere).map((o) => o.id));
   const loads = [...loadIds].map((id) => defined.get(id) as Value & { op: "load" });
+  const registers = (v: Value) => Math.ceil(numel(v.type.shape) / w);
+  if (registers(dot) + loads.reduce((sum, l) => sum + registers(l), 0) > PIPELINE_REGISTERS) return undefined;
 
   // Where each variable is assigned within the loop (any depth), and which buffers it stores to.
   const assignments = new Map<number, { count: number; top?: number; value?: Value }>();

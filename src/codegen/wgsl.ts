@@ -8,7 +8,8 @@ import { Codes } from "../diagnostics/codes";
 import type { Dtype, KernelIR, Stmt, Value, ValueType, Variable } from "../ir/ir";
 import { assertNever, numel } from "../ir/ir";
 import type { KernelAbi, StorageBinding, Target, UniformScalar } from "./abi";
-import { chooseWorkgroupSize, layoutKey, layoutOf, registerOffset, type BlockLayout } from "./layout";
+import { pipelineDotLoads } from "./pipeline";
+import { chooseWorkgroupSize, layoutKey, layoutOf, registerOffset, tileOffset, type BlockLayout } from "./layout";
 import { RUNTIME_ZERO, literal, wgslType } from "./literals";
 import { ContiguityAnalysis } from "./contiguity";
 import { emitDot, emitReduce, emitRearrange, type Emitter } from "./collective";
@@ -23,8 +24,10 @@ export interface WgslResult {
 /** Registers beyond this per invocation and value are reported: the code would not fit. */
 const MAX_REGISTERS = 128;
 
-export function generateWgsl(ir: KernelIR, target: Target): WgslResult {
-  const gen = new WgslGenerator(ir, target);
+export function generateWgsl(written: KernelIR, target: Target): WgslResult {
+  const workgroupSize = target.workgroupSize ?? chooseWorkgroupSize(written, target.maxWorkgroupSize, target.preferredWorkgroupSize);
+  const ir = (target.numStages ?? 2) > 1 ? pipelineDotLoads(written, workgroupSize) : written;
+  const gen = new WgslGenerator(ir, { ...target, workgroupSize });
   try {
     return gen.generate();
   } catch (error) {
@@ -59,9 +62,9 @@ class WgslGenerator implements Emitter {
   private readonly steering: ReadonlySet<number>;
   /** Buffers read or written as vec4 somewhere: every access to them goes through [i >> 2][i & 3]. */
   private readonly wideBuffers = new Set<string>();
-  /** Workgroup arrays by name: dtype and element count (the largest any use asked for). */
   /** How many `for` loops enclose the statement being emitted. */
   private loopDepth = 0;
+  /** Workgroup arrays by name: dtype and element count (the largest any use asked for). */
   private readonly scratchArrays = new Map<string, { dtype: Dtype; size: number; vec4: boolean }>();
   private freshCount = 0;
   private usesSubgroups = false;
@@ -440,7 +443,7 @@ class WgslGenerator implements Emitter {
     const t = layout.tile!;
     const name = `tile_${t.rows}x${t.cols}`;
     if (!this.tileBases.has(name)) {
-      this.tileBases.set(name, `(i32(lid) / ${t.threadsPerRow}) * ${t.rowsPerThread * t.cols} + (i32(lid) % ${t.threadsPerRow}) * ${t.colsPerThread}`);
+      this.tileBases.set(name, `(i32(lid) / ${t.threadsPerRow}) * ${4 * t.cols} + (i32(lid) % ${t.threadsPerRow}) * 4`);
     }
     return name;
   }
@@ -451,8 +454,7 @@ class WgslGenerator implements Emitter {
     if (layout.numel === 1) return "0";
     if (layout.replicated) return `i32(lid & ${layout.numel - 1}u)`;
     if (layout.tile) {
-      const t = layout.tile;
-      const offset = Math.floor(j / t.colsPerThread) * t.cols + (j % t.colsPerThread);
+      const offset = tileOffset(layout.tile, this.w, j);
       return offset === 0 ? this.tileBase(layout) : `(${this.tileBase(layout)} + ${offset})`;
     }
     this.laneVectors.add(layout.vec);

@@ -143,6 +143,8 @@ const cases: Case[] = [
   matmul(1, 1, 1, 16, 16, 16), matmul(127, 33, 65, 32, 32, 16), matmul(70, 90, 40, 64, 32, 16), matmul(130, 150, 37, 64, 64, 16),
   { ...matmul(129, 65, 33, 128, 128, 32), name: "tl.dot on tiled layouts (129×33 · 33×65, blocks 128×128×32)", target: { tiledLayouts: true } },
   { ...matmul(130, 150, 37, 64, 64, 16), name: "tl.dot on tiled layouts (130×37 · 37×150, blocks 64×64×16)", target: { tiledLayouts: true } },
+  { ...axisReductions(11, 29), name: "2-D reductions on a tiled layout (11×29 in a 16×32 tile, 8 invocations)", target: { tiledLayouts: true, workgroupSize: 8 } },
+  { ...shapes(), name: "expandDims, broadcastTo, reshape, trans on tiled layouts (8 invocations)", target: { tiledLayouts: true, workgroupSize: 8 } },
   // tl.dot's operand loads are pipelined by default (codegen/pipeline.ts); num_stages 1 is the loop as written.
   { ...matmul(127, 33, 65, 32, 32, 16), name: "tl.dot without pipelining (num_stages 1)", target: { numStages: 1 } },
   { ...matmul(129, 65, 33, 128, 128, 32), name: "pipelined tl.dot on tiled layouts, one trip (129×33 · 33×65)", target: { tiledLayouts: true, preferredWorkgroupSize: 256 } },

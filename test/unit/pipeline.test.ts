@@ -40,7 +40,9 @@ const tileB = `    const tb = tl.load(b + tl.expandDims(k0 + kk, 1) * 16 + tl.ex
 test("the matmul example's loads are issued one trip ahead", () => {
   const text = readFileSync(join(__dirname, "..", "..", "examples", "matmul.kernel.ts"), "utf8");
   const ir = lower(text, { BLOCK_M: 32, BLOCK_N: 32, BLOCK_K: 16 });
-  const piped = pipelineDotLoads(ir);
+  const piped = pipelineDotLoads(ir, 128);
+  assert.equal(pipelineDotLoads(lower(text, { BLOCK_M: 128, BLOCK_N: 128, BLOCK_K: 16 }), 128).body.some((s) => s.kind === "declare" && s.variable.name.startsWith("prefetch_")), false,
+    "128 outputs + 32 tile elements per invocation would not fit the registers");
   assert.notEqual(piped, ir);
   const index = piped.body.findIndex((s) => s.kind === "for");
   const declared = piped.body.slice(0, index).filter((s) => s.kind === "declare" && s.variable.name.startsWith("prefetch_"));
@@ -70,7 +72,7 @@ test("num_stages 1 compiles the loop as written", () => {
 
 test("a loop with a tile loaded from a pointer advanced after the dot is pipelined", () => {
   const ir = lower(dotLoop(`    const ta = tl.load(a_ptrs, tl.expandDims(k0 + kk, 0) < K, 0.0);\n${tileB}\n    acc = tl.dot(ta, tb, acc);\n    a_ptrs += BK;`), { BK: 16 });
-  assert.notEqual(pipelineDotLoads(ir), ir);
+  assert.notEqual(pipelineDotLoads(ir, 128), ir);
 });
 
 for (const [why, body] of [
@@ -82,6 +84,6 @@ for (const [why, body] of [
 ] as const) {
   test(`not pipelined when ${why}`, () => {
     const ir = lower(dotLoop(body), { BK: 16 });
-    assert.equal(pipelineDotLoads(ir), ir);
+    assert.equal(pipelineDotLoads(ir, 128), ir);
   });
 }
