@@ -6,6 +6,8 @@
 //   passes     — 200 passes back to back, timestamps at the first begin and the last end
 // with random inputs and with zeros (compressible), for builtins.add and the compiled example.
 //   node bench/dist/probe.js
+//   node bench/dist/probe.js --floor   the fixed cost of a timed pass: a 1024-element add and the
+//                                      softmax/add sizes below the L2, per pass vs. many per pass
 
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -56,9 +58,37 @@ function random(n: number): Float32Array {
   return a;
 }
 
+/** Per-dispatch times of small launches: each in its own timed pass, and many in one pass. */
+async function floor(gpu: Gpu): Promise<void> {
+  const add = parseKernelFile("vector-add.kernel.ts", readFileSync(join(root, "examples", "vector-add.kernel.ts"), "utf8")).kernels[0];
+  const softmax = parseKernelFile("softmax.kernel.ts", readFileSync(join(root, "examples", "softmax.kernel.ts"), "utf8")).kernels[0];
+  const cases: { name: string; program: KernelProgram; grid: [number, number, number]; args: () => Promise<LaunchArgs>; bytes: number }[] = [];
+  for (const n of [1024, 2 ** 20]) {
+    cases.push({
+      name: `add ${n}`, program: compileKernel(add, { BLOCK_SIZE: 1024 }, gpu.target).kernel!, grid: [Math.ceil(n / 1024), 1, 1], bytes: 12 * n,
+      args: async () => ({ buffers: { x_ptr: await createStorageBuffer(gpu, random(n), "x"), y_ptr: await createStorageBuffer(gpu, random(n), "y"), output_ptr: await createStorageBuffer(gpu, new Float32Array(n), "o") }, scalars: { n_elements: n } }),
+    });
+  }
+  const rows = 4096, cols = 1024;
+  cases.push({
+    name: "softmax 4096x1024", program: compileKernel(softmax, { BLOCK_SIZE: 1024 }, gpu.target).kernel!, grid: [rows, 1, 1], bytes: 8 * rows * cols,
+    args: async () => ({ buffers: { input_ptr: await createStorageBuffer(gpu, random(rows * cols), "x"), output_ptr: await createStorageBuffer(gpu, new Float32Array(rows * cols), "o") }, scalars: { input_row_stride: cols, output_row_stride: cols, n_cols: cols } }),
+  });
+  for (const c of cases) {
+    const args = await c.args();
+    const perPass = await timeLaunches(gpu, c.program, c.grid, [args], { warmupMs: 300, minReps: 100, maxReps: 300 });
+    const onePass = await stamped(gpu, c.program, c.grid, args, "one-pass", 200);
+    const passes = await stamped(gpu, c.program, c.grid, args, "passes", 200);
+    const us = (ms: number) => `${(ms * 1000).toFixed(2)} µs (${(c.bytes / (ms * 1e6)).toFixed(0)} GB/s)`;
+    console.log(`${c.name.padEnd(20)} per-pass median ${us(perPass.medianMs)}  min ${us(perPass.minMs)}  200 in one pass ${us(onePass)}  200 passes ${us(passes)}`);
+    for (const b of Object.values(args.buffers)) b.destroy();
+  }
+}
+
 async function main(): Promise<void> {
   const gpu = await acquireGpu();
   console.log(`adapter: ${gpu.adapter.vendor} ${gpu.adapter.device} ${gpu.adapter.description}`);
+  if (process.argv.includes("--floor")) return floor(gpu);
   const text = readFileSync(join(root, "examples", "vector-add.kernel.ts"), "utf8");
   const kernel = parseKernelFile("vector-add.kernel.ts", text).kernels[0];
   for (const log2 of [24, 26]) {

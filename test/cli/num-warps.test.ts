@@ -43,3 +43,9 @@ test("a num_warps that is not a power of two up to 32 is a run-definition error 
   assert.equal(code, 4);
   assert.match(report.diagnostics[0].message, /^Run 'badWarps', `constexprs`: num_warps must be a power of two from 1 to 32/);
 });
+
+test("num_stages other than 1 or 2 is a run-definition error naming the config", () => {
+  const { code, report } = run("--run", "badStages");
+  assert.equal(code, 4);
+  assert.match(report.diagnostics[0].message, /^Run 'badStages', `configs\[1\]`: num_stages must be 1 \(each trip loads its own tiles\) or 2/);
+});
