@@ -49,7 +49,8 @@ export function formatRunTiming(run: RunReport): string[] {
   if (run.timing) {
     const t = run.timing;
     const source = t.source === "timestamp-query" ? "" : `, ${t.source}`;
-    lines.push(`  Median: ${formatMs(t.medianMs)} ms (min ${formatMs(t.minMs)}, max ${formatMs(t.maxMs)}, ${t.reps} rep${t.reps === 1 ? "" : "s"}${source})`);
+    const group = (t.launchesPerSample ?? 1) > 1 ? ` of ${t.launchesPerSample} launches each` : "";
+    lines.push(`  Median: ${formatMs(t.medianMs)} ms (min ${formatMs(t.minMs)}, max ${formatMs(t.maxMs)}, ${t.reps} rep${t.reps === 1 ? "" : "s"}${group}${source})`);
   }
   if (run.gbps !== null) lines.push(`  GB/s: ${run.gbps.toFixed(1)}`);
   if (run.gflops !== null) lines.push(`  GFLOP/s: ${run.gflops.toFixed(1)}`);

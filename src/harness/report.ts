@@ -21,7 +21,9 @@ export interface TimingReport {
   medianMs: number;
   minMs: number;
   maxMs: number;
+  /** Samples timed; each is the mean of `launchesPerSample` back-to-back launches (absent: 1). */
   reps: number;
+  launchesPerSample?: number;
   /** GPU timestamps; wall clock per submit where the adapter has none; the interpreter's wall clock with --cpu. */
   source: "timestamp-query" | "wall-clock" | "cpu-wall-clock";
 }

@@ -1,7 +1,12 @@
-// Timing launches with GPU timestamps (STYLE.md §10): warm-up first, then repetitions in batches
-// of compute passes, each pass bracketed by begin/end timestamps, many passes per submit so the
-// submit and readback cost is not timed. Inputs rotate over `argSets` so caches don't flatter.
-// Adapters without `timestamp-query` fall back to wall-clock time per submitted launch.
+// Timing launches with GPU timestamps (STYLE.md §10): warm-up first, then samples in batches of
+// compute passes, many per submit so the submit and readback cost is not timed. A sample is a
+// group of consecutive launches (one pass each) with a timestamp at the first's beginning and
+// the last's end, divided by the group's size: on the H200 a timestamp pair costs ~5 µs of GPU
+// time per pass (a 1024-element add: 7.2 µs stamped alone, 2.2 µs per launch in a group;
+// bench/NOTES.md §8), which would hide what short kernels do. Groups are as long as ~0.1 ms of
+// launches, so kernels longer than that are stamped one by one. Inputs rotate over `argSets` so
+// caches don't flatter. Adapters without `timestamp-query` fall back to wall-clock time per
+// submitted launch.
 
 import { GpuError } from "./errors";
 import { BufferUsage, MapMode, type Gpu } from "./gpu";
@@ -26,15 +31,22 @@ export interface TimingOptions {
 }
 
 export interface Timing {
+  /** Per launch: median, fastest and slowest sample. */
   medianMs: number;
   minMs: number;
   maxMs: number;
+  /** Samples timed. */
   reps: number;
   source: "timestamp-query" | "wall-clock";
+  /** Launches per sample (a group between two timestamps; 1 with wall-clock timing). */
+  launchesPerSample: number;
 }
 
-/** Passes per command buffer; the query set holds two timestamps per pass. */
+/** Samples per command buffer; the query set holds two timestamps per sample. */
 const MAX_BATCH = 50;
+/** A sample's launches take about this long (GPU time), at most MAX_GROUP of them. */
+const GROUP_MS = 0.1;
+const MAX_GROUP = 16;
 
 export async function timeLaunches(
   gpu: Gpu,
@@ -59,10 +71,9 @@ export async function timeLaunches(
       for (const args of serialised(program, argSets)) prepared.push(prepareLaunch(gpu, compiled, full, args));
     });
     const limits = { minReps, maxReps, budgetMs };
-    const times = gpu.hasTimestamps
-      ? await timeWithTimestamps(gpu, kernel, prepared, warmup, warmupMs, limits)
-      : await timeWithWallClock(gpu, kernel, prepared, warmup, warmupMs, limits);
-    return summarise(times, gpu.hasTimestamps ? "timestamp-query" : "wall-clock");
+    if (!gpu.hasTimestamps) return summarise(await timeWithWallClock(gpu, kernel, prepared, warmup, warmupMs, limits), "wall-clock", 1);
+    const { times, group } = await timeWithTimestamps(gpu, kernel, prepared, warmup, warmupMs, limits);
+    return summarise(times, "timestamp-query", group);
   } finally {
     for (const p of prepared) p.uniforms.destroy();
   }
@@ -124,12 +135,13 @@ async function timeWithTimestamps(
   warmup: number,
   warmupMs: number,
   limits: RepLimits,
-): Promise<number[]> {
+): Promise<{ times: number[]; group: number }> {
   const device = gpu.device;
   const warmMs = await warmUp(gpu, kernel, prepared, warmup, warmupMs);
+  const group = Math.max(1, Math.min(MAX_GROUP, Math.ceil(GROUP_MS / Math.max(warmMs, 1e-4))));
   // Size batches so one takes about a fifth of the budget (5–100 ms), as the warm-up suggests.
   const targetBatchMs = Math.min(100, Math.max(5, limits.budgetMs / 5));
-  const batchSize = Math.max(1, Math.min(MAX_BATCH, Math.floor(targetBatchMs / Math.max(warmMs, 1e-3))));
+  const batchSize = Math.max(1, Math.min(MAX_BATCH, Math.floor(targetBatchMs / Math.max(warmMs * group, 1e-3))));
 
   const label = `${kernel} timestamps`;
   const querySet = device.createQuerySet({ label, type: "timestamp", count: 2 * batchSize });
@@ -144,12 +156,14 @@ async function timeWithTimestamps(
       const ns = await gpu.scoped(kernel, async () => {
         const encoder = device.createCommandEncoder({ label });
         for (let i = 0; i < n; i++) {
-          const pass = encoder.beginComputePass({
-            label: kernel,
-            timestampWrites: { querySet, beginningOfPassWriteIndex: 2 * i, endOfPassWriteIndex: 2 * i + 1 },
-          });
-          encodeDispatch(pass, prepared[(rep + i) % prepared.length]);
-          pass.end();
+          for (let g = 0; g < group; g++) {
+            const first = g === 0 ? { beginningOfPassWriteIndex: 2 * i } : {};
+            const last = g === group - 1 ? { endOfPassWriteIndex: 2 * i + 1 } : {};
+            const stamps = { ...first, ...last };
+            const pass = encoder.beginComputePass({ label: kernel, ...(Object.keys(stamps).length ? { timestampWrites: { querySet, ...stamps } } : {}) });
+            encodeDispatch(pass, prepared[((rep + i) * group + g) % prepared.length]);
+            pass.end();
+          }
         }
         encoder.resolveQuerySet(querySet, 0, 2 * n, resolved, 0);
         encoder.copyBufferToBuffer(resolved, 0, readback, 0, 16 * n);
@@ -159,7 +173,7 @@ async function timeWithTimestamps(
         readback.unmap();
         return stamps;
       });
-      for (let i = 0; i < n; i++) times.push(Number(ns[2 * i + 1] - ns[2 * i]) / 1e6);
+      for (let i = 0; i < n; i++) times.push(Number(ns[2 * i + 1] - ns[2 * i]) / 1e6 / group);
       rep += n;
     }
   } finally {
@@ -167,7 +181,7 @@ async function timeWithTimestamps(
     resolved.destroy();
     readback.destroy();
   }
-  return times;
+  return { times, group };
 }
 
 async function timeWithWallClock(
@@ -187,9 +201,10 @@ async function timeWithWallClock(
   return times;
 }
 
-function summarise(times: number[], source: Timing["source"]): Timing {
+function summarise(times: number[], source: Timing["source"], launchesPerSample: number): Timing {
   const sorted = [...times].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
   const medianMs = sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-  return { medianMs, minMs: sorted[0], maxMs: sorted[sorted.length - 1], reps: sorted.length, source };
+  // SPEC §4's keys first, in its order.
+  return { medianMs, minMs: sorted[0], maxMs: sorted[sorted.length - 1], reps: sorted.length, source, launchesPerSample };
 }

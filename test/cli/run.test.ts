@@ -73,7 +73,9 @@ test("run --json has SPEC §4's shape, timed with GPU timestamps", () => {
   assert.equal(run.correct, true);
   assert.equal(run.mismatches, 0);
   assert.equal(run.firstMismatch, null);
-  assert.deepEqual(Object.keys(run.timing), ["medianMs", "minMs", "maxMs", "reps", "source"]);
+  // SPEC §4's keys, then how many back-to-back launches each sample averages (runtime/timing.ts).
+  assert.deepEqual(Object.keys(run.timing), ["medianMs", "minMs", "maxMs", "reps", "source", "launchesPerSample"]);
+  assert.ok(Number.isInteger(run.timing.launchesPerSample) && run.timing.launchesPerSample >= 1);
   assert.equal(run.timing.source, "timestamp-query");
   assert.ok(run.timing.minMs <= run.timing.medianMs && run.timing.medianMs <= run.timing.maxMs);
   assert.ok(run.gbps > 0);

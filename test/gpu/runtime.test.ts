@@ -268,6 +268,24 @@ describe("runtime on the local adapter", () => {
     checkIds(ids, [64, 64, 1]);
   });
 
+  it("times short launches in groups between two timestamps, long ones alone", async () => {
+    const buffers = {
+      ids: await createEmptyBuffer(gpu, "u32", 3 * 4096, "ids"),
+      unused: await createEmptyBuffer(gpu, "f32", 1, "unused"),
+      scalars: await createEmptyBuffer(gpu, "u32", 3, "scalars"),
+    };
+    const args = [{ buffers, scalars: { offset: 0, scale: 1, count: 3 } }];
+    const opts = { warmup: 2, warmupMs: 20, minReps: 10, maxReps: 20, budgetMs: 200 };
+    const short = await timeLaunches(gpu, program, [1, 1, 1], args, opts);
+    const long = await timeLaunches(gpu, program, [64, 64, 1], args, opts);
+    if (!gpu.hasTimestamps) return assert.equal(short.launchesPerSample, 1);
+    // A sample spans ~0.1 ms of launches (at most 16): one workgroup is far shorter, 4096 are not.
+    assert.ok(short.launchesPerSample > 1 && short.launchesPerSample <= 16, JSON.stringify(short));
+    assert.ok(long.launchesPerSample <= short.launchesPerSample, JSON.stringify({ short, long }));
+    assert.ok(short.medianMs * short.launchesPerSample < 1, JSON.stringify(short));
+    checkIds(await readBuffer(gpu, buffers.ids, "u32", 3 * 4096), [64, 64, 1]);
+  });
+
   // ENVIRONMENT.md §2: if Dawn's instance were collectable, GC under a live device would crash the
   // process at random; allocation-heavy loops between launches make GC (and so the crash) likely.
   it("survives 200 launches and timing loops with large allocations in between", async () => {
