@@ -12,7 +12,7 @@ export class ContiguityAnalysis {
   private readonly memo = new Map<number, Stride>();
   /** Every value a `let` variable is given (its initial value first), by variable id. */
   private readonly assigned = new Map<number, Value[]>();
-  private readonly variableStride = new Map<number, Stride>();
+  private readonly variableStrides = new Map<number, Stride>();
 
   constructor(body: readonly Stmt[]) {
     const walk = (list: readonly Stmt[]) => {
@@ -36,18 +36,18 @@ export class ContiguityAnalysis {
    * `a_ptrs += BLOCK_K * stride_ak` adds the same amount to every element. Assumed first, then
    * checked, so a variable that depends on itself resolves.
    */
-  private strideOfVariable(id: number): Stride {
-    if (this.variableStride.has(id)) return this.variableStride.get(id);
+  variableStride(id: number): Stride {
+    if (this.variableStrides.has(id)) return this.variableStrides.get(id);
     const values = this.assigned.get(id) ?? [];
     if (values.length === 0) return undefined;
     const assumed = this.stride(values[0]);
-    this.variableStride.set(id, assumed);
+    this.variableStrides.set(id, assumed);
     const holds = assumed !== undefined && values.slice(1).every((v) => this.stride(v) === assumed);
     if (!holds) {
-      this.variableStride.set(id, undefined);
+      this.variableStrides.set(id, undefined);
       this.memo.clear(); // strides derived under the failed assumption
     }
-    return this.variableStride.get(id);
+    return this.variableStrides.get(id);
   }
 
   stride(v: Value): Stride {
@@ -98,7 +98,7 @@ export class ContiguityAnalysis {
       case "param":
         return 0;
       case "readVar":
-        return this.strideOfVariable(v.variable.id);
+        return this.variableStride(v.variable.id);
       default:
         return undefined;
     }

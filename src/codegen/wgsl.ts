@@ -178,12 +178,19 @@ class WgslGenerator implements Emitter {
         return this.store(s.ptr, s.value, s.mask);
       case "declare": {
         const t = this.typeOf(s.variable.type);
-        this.registers(s.variable.type, (j) => this.emit(`var ${varName(s.variable, j, s.variable.type)}: ${t} = ${this.reg(s.init, j)};`));
+        const runs = this.runStride(s.variable);
+        this.registers(s.variable.type, (j) => {
+          if (runs === undefined || j % 4 === 0) this.emit(`var ${varName(s.variable, j, s.variable.type)}: ${t} = ${this.reg(s.init, j)};`);
+        });
         return;
       }
-      case "assign":
-        this.registers(s.variable.type, (j) => this.emit(`${varName(s.variable, j, s.variable.type)} = ${this.reg(s.value, j)};`));
+      case "assign": {
+        const runs = this.runStride(s.variable);
+        this.registers(s.variable.type, (j) => {
+          if (runs === undefined || j % 4 === 0) this.emit(`${varName(s.variable, j, s.variable.type)} = ${this.reg(s.value, j)};`);
+        });
         return;
+      }
       case "for": {
         const c = varName(s.counter, 0, s.counter.type);
         const t = this.typeOf(s.counter.type);
@@ -398,8 +405,14 @@ class WgslGenerator implements Emitter {
         return this.elementwise(v, (j) => `select(${this.reg(v.b, j)}, ${this.reg(v.a, j)}, ${this.reg(v.cond, j)})`);
       case "load":
         return this.load(v);
-      case "readVar":
-        return this.elementwise(v, (j) => varName(v.variable, j, v.variable.type));
+      case "readVar": {
+        const runs = this.runStride(v.variable);
+        return this.elementwise(v, (j) => {
+          if (runs === undefined || j % 4 === 0) return varName(v.variable, j, v.variable.type);
+          const first = varName(v.variable, j - (j % 4), v.variable.type);
+          return runs === 0 ? first : `(${first} + ${(j % 4) * runs})`;
+        });
+      }
       case "reduce":
         return emitReduce(this, v);
       case "dot":
@@ -414,6 +427,20 @@ class WgslGenerator implements Emitter {
   }
 
   /** Calls `fn` for each register of a value of this type (one for scalars). */
+  /**
+   * For an integer or pointer variable whose every value steps by a constant along its last axis
+   * (contiguity.ts; `a_ptrs` and its `+= BLOCK_K * stride_ak` in the matmul), that step: such a
+   * variable keeps only the first register of each run of 4 and the others are computed from it,
+   * so a loop carries a quarter of the registers (fewer registers, more workgroups per SM).
+   */
+  private runStride(variable: Variable): number | undefined {
+    const type = variable.type;
+    const layout = this.layout(type);
+    const last = type.shape[type.shape.length - 1] ?? 1;
+    if (this.dtype(type) !== "i32" || layout.replicated || layout.vec !== 4 || last % 4 !== 0) return undefined;
+    return this.contiguity.variableStride(variable.id);
+  }
+
   private registers(type: ValueType, fn: (j: number) => void): void {
     const layout = this.layout(type);
     for (let j = 0; j < layout.ept; j++) fn(j);

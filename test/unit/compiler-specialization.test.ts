@@ -25,3 +25,13 @@ test("unit strides give vec4 bindings; unknown strides scalar ones", () => {
   assert.match(special.wgsl, /var<storage, read> b_b_ptr: array<vec4<f32>>;/);
   assert.deepEqual(special.abi.scalars.map((s) => s.name), plain.abi.scalars.map((s) => s.name), "the launch ABI is unchanged");
 });
+
+test("a loop-carried pointer block with unit stride keeps one register per run of 4", () => {
+  const special = compileKernel(kernel, constexprs, undefined, specializationFor(kernel, scalars)).kernel!;
+  const plain = compileKernel(kernel, constexprs).kernel!;
+  const carried = (wgsl: string) => (wgsl.match(/^ {2}var x0_\d+: i32/gm) ?? []).length;
+  // 64×16 a_ptrs over 128 invocations: 8 registers each, in 2 runs of 4.
+  assert.equal(carried(special.wgsl), 2);
+  assert.equal(carried(plain.wgsl), 8, "with an unknown stride every register is carried");
+  assert.match(special.wgsl, /\(x0_0 \+ 3\)/);
+});
