@@ -178,7 +178,6 @@ function matmul(m: number, n: number, k: number): Case {
       { BLOCK_M: 64, BLOCK_N: 64, BLOCK_K: 16 },
       { BLOCK_M: 128, BLOCK_N: 64, BLOCK_K: 16 },
       { BLOCK_M: 64, BLOCK_N: 128, BLOCK_K: 16 },
-      { BLOCK_M: 64, BLOCK_N: 64, BLOCK_K: 32 },
     ],
     grid: (c) => [Math.ceil(m / c.BLOCK_M), Math.ceil(n / c.BLOCK_N)],
     args: () => ({
@@ -204,7 +203,10 @@ function matmul(m: number, n: number, k: number): Case {
       return [{ output: "c_ptr", indices, expected: e }];
     },
     flops: 2 * m * n * k,
-    targets: [{ tiledLayouts: true, preferredWorkgroupSize: 256 }, { tiledLayouts: true, preferredWorkgroupSize: 128 }],
+    targets: [
+      { tiledLayouts: true, preferredWorkgroupSize: 256 }, { tiledLayouts: true, preferredWorkgroupSize: 256, unrollDot: true },
+      { tiledLayouts: true, preferredWorkgroupSize: 128 }, { tiledLayouts: true, preferredWorkgroupSize: 128, unrollDot: true },
+    ],
   };
 }
 

@@ -70,6 +70,8 @@ export interface Target {
    * register-blocked tl.dot measured 10% slower than the flat layout's (bench/NOTES.md). Default off.
    */
   tiledLayouts?: boolean;
+  /** Write the k loop of a tiled tl.dot out in full instead of leaving it to the driver (an experiment). */
+  unrollDot?: boolean;
 }
 
 /** WebGPU's default limits: what every adapter offers. */

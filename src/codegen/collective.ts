@@ -15,6 +15,8 @@ export interface Emitter {
   readonly workgroupSize: number;
   /** The smallest subgroup the adapter runs (meaningful when useSubgroups()). */
   readonly subgroupMinSize: number;
+  /** Write tl.dot's k loop out in full (Target.unrollDot). */
+  readonly unrollDot: boolean;
   emit(line: string): void;
   nested(fn: () => void): void;
   reg(v: Value, j: number): string;
@@ -347,22 +349,33 @@ function tiledDot(ctx: Emitter, v: Value & { op: "dot" }, tile: NonNullable<Bloc
   const acc = (j: number) => ctx.valueName(v, j);
   for (let j = 0; j < out.ept; j++) ctx.emit(`var ${acc(j)}: f32 = ${v.acc ? ctx.reg(v.acc, j) : "0.0f"};`);
   const base = ctx.tileBase(out);
+  // The vec4 index of this invocation's first row of A and column of B at k = 0 (both multiples
+  // of 4, layout.ts), so each read in the loop is one multiply-add of unsigned indices.
   const r0 = ctx.fresh("dot_r");
   const c0 = ctx.fresh("dot_c");
-  ctx.emit(`let ${r0} = ${base} / ${n};`);
-  ctx.emit(`let ${c0} = ${base} % ${n};`);
-  ctx.emit(`for (var kk: i32 = 0; kk < ${k}; kk++) {`);
-  ctx.nested(() => {
-    const spans = tileSpans(tile, ctx.workgroupSize);
-    for (let g = 0; g < tile.rowsPerThread / 4; g++) ctx.emit(`let a${g} = ${sa}[(kk * ${m} + ${r0}) / 4 + ${(g * spans.row) / 4}];`);
-    for (let h = 0; h < tile.colsPerThread / 4; h++) ctx.emit(`let b${h} = ${sb}[(kk * ${n} + ${c0}) / 4 + ${(h * spans.col) / 4}];`);
+  ctx.emit(`let ${r0} = u32(${base} / ${n}) / 4u;`);
+  ctx.emit(`let ${c0} = u32(${base} % ${n}) / 4u;`);
+  const spans = tileSpans(tile, ctx.workgroupSize);
+  const step = (kk: string) => {
+    for (let g = 0; g < tile.rowsPerThread / 4; g++) ctx.emit(`let a${g} = ${sa}[${kk} * ${m / 4}u + ${r0} + ${(g * spans.row) / 4}u];`);
+    for (let h = 0; h < tile.colsPerThread / 4; h++) ctx.emit(`let b${h} = ${sb}[${kk} * ${n / 4}u + ${c0} + ${(h * spans.col) / 4}u];`);
     for (let i = 0; i < tile.rowsPerThread; i++) {
       for (let c = 0; c < tile.colsPerThread; c++) {
         const j = i * tile.colsPerThread + c;
         ctx.emit(`${acc(j)} = fma(a${i >> 2}[${i & 3}], b${c >> 2}[${c & 3}], ${acc(j)});`);
       }
     }
-  });
+  };
+  if (ctx.unrollDot) {
+    for (let kk = 0; kk < k; kk++) {
+      ctx.emit("{");
+      ctx.nested(() => step(`${kk}`));
+      ctx.emit("}");
+    }
+    return;
+  }
+  ctx.emit(`for (var kk = 0u; kk < ${k}u; kk++) {`);
+  ctx.nested(() => step("kk"));
   ctx.emit("}");
 }
 

@@ -514,6 +514,10 @@ class WgslGenerator implements Emitter {
     return wgslType(d);
   }
 
+  get unrollDot(): boolean {
+    return this.target.unrollDot ?? false;
+  }
+
   get subgroupMinSize(): number {
     return this.target.subgroupMinSize;
   }

@@ -148,6 +148,7 @@ const cases: Case[] = [
   // tl.dot's operand loads are pipelined by default (codegen/pipeline.ts); num_stages 1 is the loop as written.
   { ...matmul(127, 33, 65, 32, 32, 16), name: "tl.dot without pipelining (num_stages 1)", target: { numStages: 1 } },
   { ...matmul(129, 65, 33, 128, 128, 32), name: "pipelined tl.dot on tiled layouts, one trip (129×33 · 33×65)", target: { tiledLayouts: true, preferredWorkgroupSize: 256 } },
+  { ...matmul(70, 90, 40, 64, 64, 16), name: "tl.dot on tiled layouts with the k loop written out (70×40 · 40×90)", target: { tiledLayouts: true, unrollDot: true } },
   shapes(),
   loopReductions(9, 300), loopReductions(9, 300, { subgroups: false }),
   // A workgroup no larger than lavapipe's subgroups (8): the subgroup operation is the whole reduction.
