@@ -8,7 +8,7 @@
 // wide load. With N < W the block is replicated: invocation t holds element t % N in register 0.
 //
 // A true 2-D block [M, N] (M, N > 1) with at least 4 elements per invocation is tiled instead
-// (when Target.tiledLayouts): the invocations form a Tr × Tc grid and each holds Rt rows × Cc
+// (Target.tiledLayouts, by default in kernels with tl.dot): the invocations form a Tr × Tc grid and each holds Rt rows × Cc
 // columns (both multiples of 4) in 4 × 4 pieces spread over the block —
 //   register j = i * Cc + m of invocation t holds element
 //     row (i / 4) * (Tr * 4) + (t / Tc) * 4 + i % 4,   column (m / 4) * (Tc * 4) + (t % Tc) * 4 + m % 4
@@ -87,18 +87,19 @@ export function registerOffset(layout: BlockLayout, workgroupSize: number, j: nu
  * softmax and layer norm rows of 1024 ran 20–25% faster with 8 elements per invocation than 4,
  * and rows of 16384 best with 512 invocations.
  */
-export function chooseWorkgroupSize(ir: KernelIR, maxWorkgroupSize: number, preferred?: number): number {
+export function chooseWorkgroupSize(ir: KernelIR, maxWorkgroupSize: number, preferred?: number, tiled = false): number {
   const largest = largestBlock(ir.body);
   if (largest <= 1) return 1;
   // A tl.dot reuses each staged element across an invocation's outputs: the more outputs each
-  // holds, the fewer workgroup-memory reads per multiply-add. 128×128×16 tiles on the H200:
-  // 25.2 TFLOP/s with 128 invocations, 18.2 with 256, 16.5 with 512.
-  const cap = Math.min(maxWorkgroupSize, preferred ?? (containsDot(ir.body) ? 128 : 512));
+  // holds, the fewer workgroup-memory reads per multiply-add, but the more registers. 128×128×16
+  // tiles on the H200: tiled, 8 × 8 outputs each (256 invocations) 32.5 TFLOP/s, 16 × 8 (128)
+  // 29.4; flat layout 26.7 with 128, 18.2 with 256 (bench/NOTES.md §5).
+  const cap = Math.min(maxWorkgroupSize, preferred ?? (containsDot(ir.body) ? (tiled ? 256 : 128) : 512));
   const w = Math.max(Math.min(largest, 32), Math.floor(largest / 8));
   return Math.min(w, cap);
 }
 
-function containsDot(body: readonly Stmt[]): boolean {
+export function containsDot(body: readonly Stmt[]): boolean {
   return body.some((s) =>
     s.kind === "let" ? s.value.op === "dot" : s.kind === "for" ? containsDot(s.body) : s.kind === "if" ? containsDot(s.then) || containsDot(s.else) : false,
   );

@@ -9,7 +9,7 @@ import type { Dtype, KernelIR, Stmt, Value, ValueType, Variable } from "../ir/ir
 import { assertNever, numel } from "../ir/ir";
 import type { KernelAbi, StorageBinding, Target, UniformScalar } from "./abi";
 import { pipelineDotLoads } from "./pipeline";
-import { chooseWorkgroupSize, layoutKey, layoutOf, registerOffset, tileOffset, type BlockLayout } from "./layout";
+import { chooseWorkgroupSize, containsDot, layoutKey, layoutOf, registerOffset, tileOffset, type BlockLayout } from "./layout";
 import { RUNTIME_ZERO, literal, wgslType } from "./literals";
 import { ContiguityAnalysis } from "./contiguity";
 import { emitDot, emitReduce, emitRearrange, type Emitter } from "./collective";
@@ -25,9 +25,11 @@ export interface WgslResult {
 const MAX_REGISTERS = 128;
 
 export function generateWgsl(written: KernelIR, target: Target): WgslResult {
-  const workgroupSize = target.workgroupSize ?? chooseWorkgroupSize(written, target.maxWorkgroupSize, target.preferredWorkgroupSize);
+  // Kernels with tl.dot get tiled layouts and the k loop written out unless the target says not.
+  const tiledLayouts = target.tiledLayouts ?? containsDot(written.body);
+  const workgroupSize = target.workgroupSize ?? chooseWorkgroupSize(written, target.maxWorkgroupSize, target.preferredWorkgroupSize, tiledLayouts);
   const ir = (target.numStages ?? 2) > 1 ? pipelineDotLoads(written, workgroupSize) : written;
-  const gen = new WgslGenerator(ir, { ...target, workgroupSize });
+  const gen = new WgslGenerator(ir, { ...target, workgroupSize, tiledLayouts, unrollDot: target.unrollDot ?? true });
   try {
     return gen.generate();
   } catch (error) {
@@ -515,7 +517,7 @@ class WgslGenerator implements Emitter {
   }
 
   get unrollDot(): boolean {
-    return this.target.unrollDot ?? false;
+    return this.target.unrollDot ?? true;
   }
 
   get subgroupMinSize(): number {
