@@ -8,6 +8,8 @@
 //   node bench/dist/probe.js
 //   node bench/dist/probe.js --floor   the fixed cost of a timed pass: a 1024-element add and the
 //                                      softmax/add sizes below the L2, per pass vs. many per pass
+//   node bench/dist/probe.js --cold    softmax 4096×1024 timed as the suite does vs. with the L2
+//                                      flushed before every launch (as Triton's do_bench does)
 
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -15,6 +17,7 @@ import { compileKernel, parseKernelFile } from "../src/compile";
 import { acquireGpu, createStorageBuffer, getPipeline, timeLaunches, type Gpu, type LaunchArgs } from "../src/runtime";
 import { BufferUsage, MapMode } from "../src/runtime/gpu";
 import { encodeDispatch, prepareLaunch } from "../src/runtime/launch";
+import { coldLaunchMs } from "./cold";
 import { BUILTINS } from "../src/builtins";
 import { foldGrid } from "../src/codegen/abi";
 import type { KernelProgram } from "../src/runtime/pipelines";
@@ -85,10 +88,28 @@ async function floor(gpu: Gpu): Promise<void> {
   }
 }
 
+/** Softmax 4096×1024 as the suite times it, one launch per stamped pass, and with a cold L2 before every launch. */
+async function cold(gpu: Gpu): Promise<void> {
+  const softmax = parseKernelFile("softmax.kernel.ts", readFileSync(join(root, "examples", "softmax.kernel.ts"), "utf8")).kernels[0];
+  const rows = 4096, cols = 1024, bytes = 8 * rows * cols;
+  const program = compileKernel(softmax, { BLOCK_SIZE: 1024 }, gpu.target).kernel!;
+  const out = await createStorageBuffer(gpu, new Float32Array(rows * cols), "o");
+  const sets: LaunchArgs[] = [];
+  for (let i = 0; i < 8; i++) sets.push({ buffers: { input_ptr: await createStorageBuffer(gpu, random(rows * cols), `x${i}`), output_ptr: out }, scalars: { input_row_stride: cols, output_row_stride: cols, n_cols: cols } });
+  const gbps = (ms: number) => `${(ms * 1000).toFixed(2)} µs = ${(bytes / (ms * 1e6)).toFixed(0)} GB/s`;
+  for (let round = 0; round < 2; round++) {
+    const suite = await timeLaunches(gpu, program, [rows, 1, 1], sets, { warmupMs: 300, minReps: 100, maxReps: 200 });
+    const single = await timeLaunches(gpu, program, [rows, 1, 1], sets, { warmupMs: 300, minReps: 100, maxReps: 200, launchesPerSample: 1 });
+    const coldMs = await coldLaunchMs(gpu, program, [rows, 1, 1], sets, 50);
+    console.log(`softmax 4096x1024 round ${round}: suite (groups of ${suite.launchesPerSample}) ${gbps(suite.medianMs)}; one per stamped pass ${gbps(single.medianMs)}; L2 flushed before each launch ${gbps(coldMs)}`);
+  }
+}
+
 async function main(): Promise<void> {
   const gpu = await acquireGpu();
   console.log(`adapter: ${gpu.adapter.vendor} ${gpu.adapter.device} ${gpu.adapter.description}`);
   if (process.argv.includes("--floor")) return floor(gpu);
+  if (process.argv.includes("--cold")) return cold(gpu);
   const text = readFileSync(join(root, "examples", "vector-add.kernel.ts"), "utf8");
   const kernel = parseKernelFile("vector-add.kernel.ts", text).kernels[0];
   for (const log2 of [24, 26]) {

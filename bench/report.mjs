@@ -14,8 +14,8 @@ const cases = [...new Set(kl.results.map((r) => r.case))];
 const lines = [
   `Adapter: ${kl.adapter.vendor} ${kl.adapter.device} (${kl.adapter.backend}); ${torch.device ?? ""} torch ${torch.torch ?? "?"} triton ${torch.triton ?? "?"}; ${kl.date}`,
   "",
-  "| case | Kernel Lab best (variant) | builtin | torch | Triton tutorial | KL / torch | KL / Triton |",
-  "|---|---|---|---|---|---|---|",
+  "| case | Kernel Lab best (variant) | builtin | torch | Triton tutorial | KL / torch | KL / Triton | KL, L2 flushed before each launch (as do_bench) | that / torch | that / Triton |",
+  "|---|---|---|---|---|---|---|---|---|---|",
 ];
 for (const c of cases) {
   const mine = kl.results.filter((r) => r.case === c && r.correct && !r.variant.startsWith("builtins."));
@@ -25,8 +25,10 @@ for (const c of cases) {
   const tr = torch.results.find((r) => r.case === c && r.variant.startsWith("triton"));
   const u = best ? unit(best) : "";
   const ratio = (other) => (best && other ? `${((rate(best) / rate(other)) * 100).toFixed(0)}%` : "—");
+  const cold = best && best.coldGbps !== undefined ? { gbps: best.coldGbps } : undefined;
+  const coldRatio = (other) => (cold && other ? `${((cold.gbps / rate(other)) * 100).toFixed(0)}%` : "—");
   lines.push(
-    `| ${c} | ${best ? `${fmt(rate(best))} ${u} (${best.variant}, W=${best.workgroupSize})` : "none correct"} | ${builtin ? `${fmt(rate(builtin))} ${u}` : "—"} | ${t ? `${fmt(rate(t))} ${u}` : "—"} | ${tr ? `${fmt(rate(tr))} ${u}` : "—"} | ${ratio(t)} | ${ratio(tr)} |`,
+    `| ${c} | ${best ? `${fmt(rate(best))} ${u} (${best.variant}, W=${best.workgroupSize})` : "none correct"} | ${builtin ? `${fmt(rate(builtin))} ${u}` : "—"} | ${t ? `${fmt(rate(t))} ${u}` : "—"} | ${tr ? `${fmt(rate(tr))} ${u}` : "—"} | ${ratio(t)} | ${ratio(tr)} | ${cold ? `${fmt(cold.gbps)} GB/s` : "—"} | ${coldRatio(t)} | ${coldRatio(tr)} |`,
   );
 }
 console.log(lines.join("\n"));

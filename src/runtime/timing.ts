@@ -28,6 +28,8 @@ export interface TimingOptions {
   maxReps?: number;
   /** Wall-clock time after which no new batch starts once minReps are done; default 500 ms. */
   budgetMs?: number;
+  /** Launches between a sample's two timestamps; default: as many as take ~0.1 ms (at most 16). */
+  launchesPerSample?: number;
 }
 
 export interface Timing {
@@ -70,7 +72,7 @@ export async function timeLaunches(
     await gpu.scoped(kernel, () => {
       for (const args of serialised(program, argSets)) prepared.push(prepareLaunch(gpu, compiled, full, args));
     });
-    const limits = { minReps, maxReps, budgetMs };
+    const limits = { minReps, maxReps, budgetMs, launchesPerSample: opts.launchesPerSample };
     if (!gpu.hasTimestamps) return summarise(await timeWithWallClock(gpu, kernel, prepared, warmup, warmupMs, limits), "wall-clock", 1);
     const { times, group } = await timeWithTimestamps(gpu, kernel, prepared, warmup, warmupMs, limits);
     return summarise(times, "timestamp-query", group);
@@ -96,6 +98,7 @@ interface RepLimits {
   minReps: number;
   maxReps: number;
   budgetMs: number;
+  launchesPerSample?: number;
 }
 
 /** Runs `count` launches in one submit and returns the wall-clock ms until they finished. */
@@ -138,7 +141,7 @@ async function timeWithTimestamps(
 ): Promise<{ times: number[]; group: number }> {
   const device = gpu.device;
   const warmMs = await warmUp(gpu, kernel, prepared, warmup, warmupMs);
-  const group = Math.max(1, Math.min(MAX_GROUP, Math.ceil(GROUP_MS / Math.max(warmMs, 1e-4))));
+  const group = Math.max(1, limits.launchesPerSample ?? Math.min(MAX_GROUP, Math.ceil(GROUP_MS / Math.max(warmMs, 1e-4))));
   // Size batches so one takes about a fifth of the budget (5–100 ms), as the warm-up suggests.
   const targetBatchMs = Math.min(100, Math.max(5, limits.budgetMs / 5));
   const batchSize = Math.max(1, Math.min(MAX_BATCH, Math.floor(targetBatchMs / Math.max(warmMs * group, 1e-3))));
