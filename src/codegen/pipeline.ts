@@ -91,15 +91,12 @@ function pipelineLoop(loop: Stmt & { kind: "for" }, ids: Ids, w: number): Stmt[]
   const body = loop.body;
   // Values are identified by id: a reference to a named value may be a copy with its own span.
   const defined = new Map<number, Value>();
-  for (const s of body) if (s.kind === "let") defined.set(s.value.id, s.value);
-  const isLoadHere = (o: Value) => o.op === "load" && defined.has(o.id);
-  const dotIndex = body.findIndex((s) => s.kind === "let" && s.value.op === "dot" && (isLoadHere(s.value.a) || isLoadHere(s.value.b)));
-  if (dotIndex < 0) return undefined;
-  const dot = (body[dotIndex] as Stmt & { kind: "let" }).value as Value & { op: "dot" };
-  const loadIds = new Set([dot.a, dot.b].filter(isLoadHere).map((o) => o.id));
-  const loads = [...loadIds].map((id) => defined.get(id) as Value & { op: "load" });
-  const registers = (v: Value) => Math.ceil(numel(v.type.shape) / w);
-  if (registers(dot) + loads.reduce((sum, l) => sum + registers(l), 0) > PIPELINE_REGISTERS) return undefined;
+  const position = new Map<number, number>();
+  body.forEach((s, i) => {
+    if (s.kind !== "let") return;
+    defined.set(s.value.id, s.value);
+    position.set(s.value.id, i);
+  });
 
   // Where each variable is assigned within the loop (any depth), and which buffers it stores to.
   const assignments = new Map<number, { count: number; top?: number; value?: Value }>();
@@ -115,22 +112,26 @@ function pipelineLoop(loop: Stmt & { kind: "for" }, ids: Ids, w: number): Stmt[]
     }),
   );
   if (assignments.has(loop.counter.id)) return undefined;
-  if (loads.some((l) => l.ptr.type.kind === "pointer" && stored.has(l.ptr.type.param))) return undefined;
 
   const fresh = (v: Value): Value => ({ ...v, id: ids.value++ });
-  /** Clones the pure inputs of the loads as lets, reading variables as `read` says. */
+  const readVar = (v: Value & { op: "readVar" }, lets: Stmt[]): Value => {
+    const r = fresh(v);
+    lets.push({ kind: "let", value: r });
+    return r;
+  };
+  /** Clones pure values of the body as lets (the one load `root` included), reading variables as `read` says. */
   const cloner = (read: (v: Value & { op: "readVar" }) => Value) => {
     const lets: Stmt[] = [];
     const memo = new Map<number, Value>();
-    const clone = (v: Value): Value => {
+    const clone = (v: Value, root?: Value): Value => {
       const known = memo.get(v.id);
       if (known) return known;
       let result: Value;
       if (!defined.has(v.id)) result = v;
       else if (v.op === "readVar") result = read(v);
-      else if (v.op === "reduce" || v.op === "dot" || (v.op === "load" && !loadIds.has(v.id))) throw new NotPipelinable();
+      else if (v.op === "reduce" || v.op === "dot" || (v.op === "load" && v.id !== root?.id)) throw new NotPipelinable();
       else {
-        result = fresh(mapOperands(v, clone));
+        result = fresh(mapOperands(v, (o) => clone(o, root)));
         lets.push({ kind: "let", value: result });
       }
       memo.set(v.id, result);
@@ -138,18 +139,8 @@ function pipelineLoop(loop: Stmt & { kind: "for" }, ids: Ids, w: number): Stmt[]
     };
     return { lets, clone };
   };
-  const readVar = (v: Value & { op: "readVar" }, lets: Stmt[]): Value => {
-    const r = fresh(v);
-    lets.push({ kind: "let", value: r });
-    return r;
-  };
-
-  try {
-    // Trip 1's loads, before the loop: the counter is `start`; variables hold their initial values.
-    const pre = cloner((v) => (v.variable.id === loop.counter.id ? loop.start : readVar(v, pre.lets)));
-    const preLoads = loads.map((l) => pre.clone(l));
-
-    // Trip k + 1's loads, inside trip k before the tl.dot.
+  /** Trip k + 1's value of a variable, computed at `at` (undefined when it can't be, exactly). */
+  const nextCloner = (at: number) => {
     const nextValues = new Map<number, Value>();
     const next = cloner((v) => {
       if (v.variable.id === loop.counter.id) {
@@ -160,12 +151,12 @@ function pipelineLoop(loop: Stmt & { kind: "for" }, ids: Ids, w: number): Stmt[]
       }
       const a = assignments.get(v.variable.id);
       if (!a) return readVar(v, next.lets);
-      if (a.count !== 1 || a.top === undefined || a.top < dotIndex || !a.value) throw new NotPipelinable();
+      if (a.count !== 1 || a.top === undefined || a.top < at || !a.value) throw new NotPipelinable();
       const known = nextValues.get(v.variable.id);
       if (known) return known;
       // The assigned value, computed now: its own reads of this variable see the current value.
-      const own = cloner((w) => {
-        if (w.variable.id === v.variable.id || (w.variable.id !== loop.counter.id && !assignments.has(w.variable.id))) return readVar(w, own.lets);
+      const own = cloner((u) => {
+        if (u.variable.id === v.variable.id || (u.variable.id !== loop.counter.id && !assignments.has(u.variable.id))) return readVar(u, own.lets);
         throw new NotPipelinable();
       });
       const value = own.clone(a.value);
@@ -173,7 +164,52 @@ function pipelineLoop(loop: Stmt & { kind: "for" }, ids: Ids, w: number): Stmt[]
       nextValues.set(v.variable.id, value);
       return value;
     });
-    const nextLoads = loads.map((l) => next.clone(l));
+    return next;
+  };
+
+  // The loads to prefetch: at the loop's top level, from buffers the loop doesn't store into,
+  // with inputs computable one trip early. They are issued right after the last of them.
+  const candidates = body.flatMap((s) => (s.kind === "let" && s.value.op === "load" && s.value.ptr.type.kind === "pointer" && !stored.has(s.value.ptr.type.param) ? [s.value] : []));
+  if (candidates.length === 0) return undefined;
+  const lastCandidate = Math.max(...candidates.map((l) => position.get(l.id)!));
+  const feasible = (l: Value) => {
+    try {
+      nextCloner(lastCandidate).clone(l, l);
+      return true;
+    } catch (e) {
+      if (e instanceof NotPipelinable) return false;
+      throw e;
+    }
+  };
+  const loads = candidates.filter(feasible) as (Value & { op: "load" })[];
+  if (loads.length === 0) return undefined;
+  const at = Math.max(...loads.map((l) => position.get(l.id)!)) + 1;
+  const registers = (v: Value) => Math.ceil(numel(v.type.shape) / w);
+  const dots = body.flatMap((s) => (s.kind === "let" && s.value.op === "dot" ? [s.value] : []));
+  if ([...dots, ...loads].reduce((sum, v) => sum + registers(v), 0) > PIPELINE_REGISTERS) return undefined;
+
+  // Trip 1's loads, before the loop: the counter is `start`; variables hold their initial values.
+  const pre = cloner((v) => (v.variable.id === loop.counter.id ? loop.start : readVar(v, pre.lets)));
+  const next = nextCloner(at);
+  // A prefetch for a trip that doesn't run is masked off entirely (as Triton's pipeliner does),
+  // so it reads nothing: the loop's own condition, for `start` before the loop and k + 1 in it.
+  const guarded = (clone: (v: Value, root: Value) => Value, lets: Stmt[], l: Value & { op: "load" }, counter: Value): Value => {
+    const c = clone(l, l) as Value & { op: "load" };
+    lets.splice(lets.findIndex((s) => s.kind === "let" && s.value === c), 1); // replaced by the guarded load below
+    const span = l.span;
+    const cond: Value = { id: ids.value++, span, type: { kind: "data", dtype: "bool", shape: [] }, op: "binary", fn: loop.cmp, lhs: counter, rhs: loop.end };
+    const block: Value = l.type.shape.length === 0 ? cond : { id: ids.value++, span, type: { kind: "data", dtype: "bool", shape: l.type.shape }, op: "splat", value: cond };
+    const mask: Value = c.mask ? { id: ids.value++, span, type: block.type, op: "binary", fn: "land", lhs: c.mask, rhs: block } : block;
+    const load: Value = { ...c, id: ids.value++, mask };
+    lets.push(...[cond, block, mask].filter((v, i, all) => all.indexOf(v) === i && v !== c.mask).map((value): Stmt => ({ kind: "let", value })), { kind: "let", value: load });
+    return load;
+  };
+  try {
+    const preLoads = loads.map((l) => guarded(pre.clone, pre.lets, l, loop.start));
+    const counterNow: Value = { id: ids.value++, span: loop.span, type: loop.counter.type, op: "readVar", variable: loop.counter };
+    const counterNext: Value = { id: ids.value++, span: loop.span, type: loop.counter.type, op: "binary", fn: "add", lhs: counterNow, rhs: loop.step };
+    next.lets.push({ kind: "let", value: counterNow }, { kind: "let", value: counterNext });
+    const nextLoads = loads.map((l) => guarded(next.clone, next.lets, l, counterNext));
 
     const buffers: Variable[] = loads.map((l) => ({ id: ids.variable++, name: `prefetch_${l.id}`, type: l.type, span: l.span }));
     const preheader: Stmt[] = [...pre.lets, ...buffers.map((variable, i): Stmt => ({ kind: "declare", span: loads[i].span, variable, init: preLoads[i] }))];
@@ -182,7 +218,7 @@ function pipelineLoop(loop: Stmt & { kind: "for" }, ids: Ids, w: number): Stmt[]
     // Each load becomes a read of its prefetch register (same id, so its users need no change).
     const replaced = new Map<number, Value>(loads.map((l, i) => [l.id, { id: l.id, span: l.span, type: l.type, op: "readVar", variable: buffers[i] } as Value]));
     const newBody = substitute(body, replaced);
-    newBody.splice(dotIndex, 0, ...prefetch);
+    newBody.splice(at, 0, ...prefetch);
     return [...preheader, { ...loop, body: newBody }];
   } catch (e) {
     if (e instanceof NotPipelinable) return undefined;
