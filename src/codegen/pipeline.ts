@@ -1,28 +1,29 @@
-// Software pipelining of tl.dot's operand loads (Triton's num_stages = 2), as an IR rewrite
-// before code generation. In a loop such as the matmul's
+// Software pipelining of the loads in a loop around tl.dot (Triton's num_stages = 2), as an IR
+// rewrite before code generation. In a loop such as the matmul's
 //
 //   for (k …) { a = tl.load(a_ptrs, …); b = tl.load(b_ptrs, …); acc = tl.dot(a, b, acc); a_ptrs += …; }
 //
 // every trip waits for its loads, stages them in workgroup memory and multiplies: no load is in
-// flight while the multiply runs. Rewritten, the loads of trip k + 1 are issued before trip k's
-// tl.dot, into loop-carried registers that the next trip stages:
+// flight while the multiply runs. Rewritten, the loads of trip k + 1 are issued right after trip
+// k's own (before its tl.dot), into loop-carried registers that the next trip uses:
 //
 //   pa = tl.load(<a_ptrs at the first trip>); pb = …              (before the loop)
 //   for (k …) { a = pa; b = pb; pa = tl.load(<a_ptrs at trip k + 1>); pb = …; acc = tl.dot(a, b, acc); a_ptrs += …; }
 //
 // "a_ptrs at trip k + 1" is the value the loop assigns to a_ptrs, computed early; the counter
-// becomes counter + step. The rewrite applies only where that is exactly equivalent: the load's
-// inputs are pure (indices, pointers, masks: no other load, reduction or dot), each variable they
-// read is assigned once per trip, at the loop's top level after the tl.dot, from pure values, and
-// the loop stores nothing into the buffers it prefetches from. The last trip's prefetch reads the
-// trip after the loop; its masks (as in the tutorial's `offs_k < K - k * BLOCK_K`) keep it inside
-// the buffer, and where a kernel has none, WebGPU's robust buffer access keeps the read inside
-// the binding. The interpreter runs the kernel as written (compile.ts keeps that IR).
+// becomes counter + step. A load is prefetched only where that is exactly equivalent: it sits at
+// the loop's top level, its inputs are pure (indices, pointers, masks: no other load, reduction or
+// dot), each variable they read is assigned once per trip, at the top level after the insertion
+// point, from pure values, and the loop stores nothing into its buffer. Each prefetch is masked
+// with the loop's own condition for that trip, so the one for the trip after the last (and, for a
+// loop that runs no trip, the one before it) reads nothing. The interpreter and the launch checks
+// run the kernel as written (compile.ts keeps that IR).
 //
-// The prefetched tiles take registers for the whole loop: where the dot's outputs and the tiles
-// held per invocation exceed PIPELINE_REGISTERS, the loop is left as written. On the H200
-// (bench/NOTES.md §5) 128×128×16 tiles with 64 outputs + 16 prefetched per invocation ran 10%
-// faster pipelined; with 128 outputs + 32 prefetched, 45% slower (spilled registers).
+// Only loops that contain a tl.dot are rewritten, and only while the dot's outputs and the
+// prefetched elements per invocation fit PIPELINE_REGISTERS. On the H200 (bench/NOTES.md §5, §9):
+// 128×128×16 tiles with 64 outputs + 16 prefetched per invocation ran 10–13% faster pipelined;
+// with 128 outputs + 32 prefetched, 45% slower (spilled registers); layer norm's loops (no dot)
+// 20–40% slower, so they are left to the driver.
 
 import type { KernelIR, Stmt, Value, Variable } from "../ir/ir";
 import { mapOperands, numel, operandsOf } from "../ir/ir";
