@@ -139,45 +139,27 @@ export function typeToString(type: ValueType): string {
   return type.kind === "pointer" ? `Ptr<${type.pointee}>${shape}` : `${type.dtype}${shape}`;
 }
 
-/** The values an op reads (not through variables). */
+/** The values an op reads (not through variables), in a fixed order. */
 export function operandsOf(v: Value): Value[] {
-  switch (v.op) {
-    case "const":
-    case "param":
-    case "programId":
-    case "numPrograms":
-    case "arange":
-    case "readVar":
-      return [];
-    case "splat":
-    case "broadcast":
-    case "reshape":
-    case "trans":
-    case "cast":
-    case "unary":
-    case "reduce":
-      return [v.value];
-    case "binary":
-      return [v.lhs, v.rhs];
-    case "ptrAdd":
-      return [v.ptr, v.offset];
-    case "math":
-      return v.args;
-    case "where":
-      return [v.cond, v.a, v.b];
-    case "load":
-      return [v.ptr, ...(v.mask ? [v.mask] : []), ...(v.other ? [v.other] : [])];
-    case "dot":
-      return [v.a, v.b, ...(v.acc ? [v.acc] : [])];
-    default:
-      return assertNever(v, "value");
-  }
+  const operands: Value[] = [];
+  withOperands(v, (o) => {
+    operands.push(o);
+    return o;
+  });
+  return operands;
 }
 
 /** `v` with each operand replaced by `f(operand)` (the same object when none changes). */
 export function mapOperands(v: Value, f: (operand: Value) => Value): Value {
-  const same = operandsOf(v).every((o) => f(o) === o);
-  if (same) return v;
+  const before = operandsOf(v);
+  const after = before.map(f);
+  if (after.every((o, i) => o === before[i])) return v;
+  let next = 0;
+  return withOperands(v, () => after[next++]);
+}
+
+/** A copy of `v` whose operands are `f(operand)`, called once per operand in operandsOf's order. */
+function withOperands(v: Value, f: (operand: Value) => Value): Value {
   switch (v.op) {
     case "const":
     case "param":
@@ -194,18 +176,33 @@ export function mapOperands(v: Value, f: (operand: Value) => Value): Value {
     case "unary":
     case "reduce":
       return { ...v, value: f(v.value) };
-    case "binary":
-      return { ...v, lhs: f(v.lhs), rhs: f(v.rhs) };
-    case "ptrAdd":
-      return { ...v, ptr: f(v.ptr), offset: f(v.offset) };
+    case "binary": {
+      const lhs = f(v.lhs);
+      return { ...v, lhs, rhs: f(v.rhs) };
+    }
+    case "ptrAdd": {
+      const ptr = f(v.ptr);
+      return { ...v, ptr, offset: f(v.offset) };
+    }
     case "math":
-      return { ...v, args: v.args.map(f) };
-    case "where":
-      return { ...v, cond: f(v.cond), a: f(v.a), b: f(v.b) };
-    case "load":
-      return { ...v, ptr: f(v.ptr), ...(v.mask ? { mask: f(v.mask) } : {}), ...(v.other ? { other: f(v.other) } : {}) };
-    case "dot":
-      return { ...v, a: f(v.a), b: f(v.b), ...(v.acc ? { acc: f(v.acc) } : {}) };
+      return { ...v, args: v.args.map((a) => f(a)) };
+    case "where": {
+      const cond = f(v.cond);
+      const a = f(v.a);
+      return { ...v, cond, a, b: f(v.b) };
+    }
+    case "load": {
+      const ptr = f(v.ptr);
+      const mask = v.mask ? f(v.mask) : undefined;
+      const other = v.other ? f(v.other) : undefined;
+      return { ...v, ptr, ...(mask ? { mask } : {}), ...(other ? { other } : {}) };
+    }
+    case "dot": {
+      const a = f(v.a);
+      const b = f(v.b);
+      const acc = v.acc ? f(v.acc) : undefined;
+      return { ...v, a, b, ...(acc ? { acc } : {}) };
+    }
     default:
       return assertNever(v, "value");
   }
