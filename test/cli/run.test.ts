@@ -50,7 +50,7 @@ test("run vector-add: human output, exit 0", () => {
   assert.match(out, /^  Adapter: \S+/m);
   assert.match(out, /^  Max difference: 0$/m);
   assert.match(out, /^  Match: true$/m);
-  assert.match(out, /^  Median: [\d.]+ ms \(min [\d.]+, max [\d.]+, \d+ reps\)$/m);
+  assert.match(out, /^  Median: [\d.]+ ms \(min [\d.]+, max [\d.]+, \d+ reps( of \d+ launches each)?\)$/m);
   assert.match(out, /^  GB\/s: [\d.]+$/m);
   assert.match(out, /^  builtins\.add: [\d.]+ ms — kernel is [\d.]+× as fast$/m);
 });

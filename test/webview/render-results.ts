@@ -133,6 +133,7 @@ test("a single run shows the adapter, correctness, timing and WGSL", async () =>
     assert.match(timing ?? "", /Median\s*0\.0123 ms/);
     assert.match(timing ?? "", /96\.0 GB\/s|96 GB\/s/);
     assert.match(timing ?? "", /builtins\.add/);
+    assert.match(timing ?? "", /Repetitions\s*100 samples of 16 launches each/);
     assert.match(await page.textContent("section.wgsl pre") ?? "", /@compute @workgroup_size/);
     await page.screenshot({ path: path.join(out, "single-run.png"), fullPage: true });
     assert.deepEqual(errors, []);

@@ -33,7 +33,7 @@ function run(size: number, medianMs: number, baselineMs: number, correct = true)
     maxRelDiff: correct ? 0 : 1,
     mismatches: correct ? 0 : 96,
     firstMismatch: correct ? null : { output: "output_ptr", index: 98336, got: -3.4e38, expected: 0.8125 },
-    timing: { medianMs, minMs: medianMs * 0.93, maxMs: medianMs * 1.31, reps: 100, source: "timestamp-query" },
+    timing: { medianMs, minMs: medianMs * 0.93, maxMs: medianMs * 1.31, reps: 100, source: "timestamp-query", launchesPerSample: 16 },
     gbps: (12 * size) / (medianMs * 1e6),
     gflops: null,
     baseline: { name: "builtins.add", medianMs: baselineMs, speedup: baselineMs / medianMs },

@@ -267,7 +267,7 @@ function timingTable(run: RunReport): PageElement {
     ? [
         ["Median", h("strong", {}, fmt.ms(t.medianMs))],
         ["Spread (min – max)", `${fmt.ms(t.minMs)} – ${fmt.ms(t.maxMs)}`],
-        ["Repetitions", `${fmt.count(t.reps)}${(t.launchesPerSample ?? 1) > 1 ? ` × ${t.launchesPerSample} launches` : ""} (${timingSource(t.source)})`],
+        ["Repetitions", `${fmt.count(t.reps)}${(t.launchesPerSample ?? 1) > 1 ? ` samples of ${t.launchesPerSample} launches each` : ""} (${timingSource(t.source)})`],
       ]
     : [["Median", "not timed"]];
   if (run.gbps !== null) rows.push(["Bandwidth", fmt.rate(run.gbps, "GB/s")]);
