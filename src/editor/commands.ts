@@ -15,6 +15,7 @@ export interface CommandServices {
 export type CommandId =
   | "kernelLab.runKernel"
   | "kernelLab.sweepKernel"
+  | "kernelLab.retuneKernel"
   | "kernelLab.showWgsl"
   | "kernelLab.showResults"
   | "kernelLab.cancelRun";
@@ -25,6 +26,7 @@ export function commandTable(services: CommandServices): Record<CommandId, (...a
   return {
     "kernelLab.runKernel": (uri?: unknown, run?: unknown): Promise<RunCommandResult> => runs.run("run", uri, run),
     "kernelLab.sweepKernel": (uri?: unknown, run?: unknown): Promise<RunCommandResult> => runs.run("sweep", uri, run),
+    "kernelLab.retuneKernel": (uri?: unknown, run?: unknown): Promise<RunCommandResult> => runs.run("retune", uri, run),
     "kernelLab.showWgsl": (uri?: unknown) => showWgsl(uri, log),
     "kernelLab.showResults": (): PanelState => {
       ResultsPanel.show(extensionUri, log, (line, column) => runs.revealInLastFile(line, column));

@@ -9,7 +9,7 @@ export interface ViewInput {
   outcome: Outcome;
   /** Workspace-relative path. */
   displayPath: string;
-  mode: "run" | "sweep";
+  mode: "run" | "sweep" | "retune";
   backend: "gpu" | "cpu";
   /** The file's text as it was run (saved), for the WGSL listing. */
   fileName: string;

@@ -1,4 +1,5 @@
-// Run Kernel and Sweep Kernel: refuses in an untrusted workspace, saves the file if dirty, asks
+// Run Kernel, Sweep Kernel and Retune Kernel (a run that times every config again instead of
+// taking the autotuner's cached choice): refuses in an untrusted workspace, saves the file if dirty, asks
 // which run when there are several, runs it in the worker with progress (cancellable from the
 // notification or the status bar), then shows the results panel and says how it went.
 
@@ -14,7 +15,13 @@ import { ResultsPanel } from "./results-panel";
 import { resultsView } from "./results-view";
 import { readRunSettings } from "./settings";
 
-export type RunMode = "run" | "sweep";
+export type RunMode = "run" | "sweep" | "retune";
+
+const TITLES: Record<RunMode, { title: string; verb: string }> = {
+  run: { title: "Kernel Lab: Run Kernel", verb: "Running" },
+  sweep: { title: "Kernel Lab: Sweep Kernel", verb: "Sweeping" },
+  retune: { title: "Kernel Lab: Retune Kernel", verb: "Retuning" },
+};
 
 /** What the command returns (tests read it): a refusal before running, or how the run went. */
 export type RunCommandResult =
@@ -117,7 +124,7 @@ export class RunController implements vscode.Disposable {
     }));
     items.push({ label: ALL_RUNS });
     const picked = await vscode.window.showQuickPick(items, {
-      title: mode === "sweep" ? "Kernel Lab: Sweep Kernel" : "Kernel Lab: Run Kernel",
+      title: TITLES[mode].title,
       placeHolder: "Which run?",
     });
     if (!picked) return null;
@@ -137,10 +144,11 @@ export class RunController implements vscode.Disposable {
       file: document.uri.fsPath,
       ...(runName !== undefined ? { run: runName } : {}),
       sweep: mode === "sweep",
+      ...(mode === "retune" ? { retune: true } : {}),
       cpu: settings.backend === "cpu",
       reps: settings.repetitions,
     };
-    const verb = mode === "sweep" ? "Sweeping" : "Running";
+    const verb = TITLES[mode].verb;
     const panel = ResultsPanel.show(this.extensionUri, this.log, (line, column) => this.revealInLastFile(line, column));
     panel.post({ type: "running", title: `${verb} ${label}`, detail: `on the ${settings.backend.toUpperCase()}` });
     this.statusItem.text = `$(sync~spin) Kernel Lab: ${verb.toLowerCase()} ${runName ?? fileLabel}`;

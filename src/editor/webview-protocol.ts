@@ -23,7 +23,7 @@ export interface WgslView {
 export interface ResultsView {
   /** The file as the user knows it (workspace-relative). */
   file: string;
-  mode: "run" | "sweep";
+  mode: "run" | "sweep" | "retune";
   backend: "gpu" | "cpu";
   outcome: Outcome;
   /** ISO time the run finished. */
@@ -112,7 +112,7 @@ const isDiagnostic = shape({
 const isWgsl = shape({ kernel: isString, constexprs: recordOf(isNumber), text: isString });
 const isResultsView = shape({
   file: isString,
-  mode: oneOf("run", "sweep"),
+  mode: oneOf("run", "sweep", "retune"),
   backend: oneOf("gpu", "cpu"),
   outcome: oneOf("compile-error", "no-adapter", "failure", "mismatch", "ok"),
   finishedAt: isString,

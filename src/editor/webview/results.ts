@@ -113,7 +113,7 @@ function header(view: ResultsView): PageElement {
     h(
       "p",
       { class: "meta" },
-      text("span", view.mode === "sweep" ? "Sweep" : "Run", { class: "pill" }),
+      text("span", { run: "Run", sweep: "Sweep", retune: "Retune" }[view.mode], { class: "pill" }),
       text("span", view.backend === "cpu" ? "CPU interpreter" : "GPU", { class: "pill" }),
       text("span", `finished ${Number.isNaN(finished.getTime()) ? view.finishedAt : finished.toLocaleTimeString()}`, { class: "muted" }),
     ),
@@ -223,7 +223,7 @@ function autotuneTable(tune: AutotuneReport): PageElement {
   if (hasNotes) head.push("Note");
   const picked = keys.map((k) => `${k} = ${tune.picked[k]}`).join(", ");
   const caption = tune.candidates.some((c) => c.correct)
-    ? `Autotuning · ${tune.candidates.length} configs · picked ${picked}${tune.cached ? " · cached choice (kernel-lab run --retune tunes again)" : ""}`
+    ? `Autotuning · ${tune.candidates.length} configs · picked ${picked}${tune.cached ? " · cached choice (Kernel Lab: Retune Kernel or kernel-lab run --retune tunes again)" : ""}`
     : `Autotuning · none of ${tune.candidates.length} configs matched the reference · ran ${picked}`;
   return h(
     "table",

@@ -50,6 +50,28 @@ describe("Run Kernel", function () {
     assert.equal(rendered.chart, true);
   });
 
+  it("Retune Kernel times every config again; Run Kernel then takes the cached choice", async () => {
+    const document = await openFixture("tuned-add.kernel.ts");
+    const autotuneOf = async (command: string) => {
+      const result = await vscode.commands.executeCommand<RunCommandResult>(command, document.uri, "tunedAdd");
+      assert.equal(result?.kind, "completed", `outcome: ${JSON.stringify(result).slice(0, 600)}`);
+      if (result.kind !== "completed") throw new Error("not completed");
+      const [run] = result.report.runs;
+      assert.equal(run.correct, true);
+      assert.ok(run.autotune, `no autotune in ${JSON.stringify(run).slice(0, 600)}`);
+      return run.autotune;
+    };
+    const retuned = await autotuneOf("kernelLab.retuneKernel");
+    assert.equal(retuned.cached, false);
+    assert.equal(retuned.candidates.length, 2);
+    assert.ok(retuned.candidates.every((c) => c.correct && c.medianMs !== null && c.medianMs > 0), JSON.stringify(retuned.candidates));
+    const cached = await autotuneOf("kernelLab.runKernel");
+    assert.equal(cached.cached, true, "the next Run Kernel takes the choice Retune Kernel wrote");
+    assert.deepEqual(cached.picked, retuned.picked);
+    assert.equal((await autotuneOf("kernelLab.retuneKernel")).cached, false, "Retune Kernel ignores the cached choice");
+    await renderedResults(1);
+  });
+
   it("Show WGSL returns the generated WGSL of the file's kernel", async () => {
     const document = await openFixture("vector-add.kernel.ts");
     const shown = await vscode.commands.executeCommand<{ text: string } | undefined>("kernelLab.showWgsl", document.uri);

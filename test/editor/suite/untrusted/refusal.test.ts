@@ -31,7 +31,7 @@ describe("an untrusted workspace", () => {
 
   it("refuses Run Kernel and Sweep Kernel, and runs nothing", async () => {
     const document = await openFixture("vector-add.kernel.ts");
-    for (const command of ["kernelLab.runKernel", "kernelLab.sweepKernel"]) {
+    for (const command of ["kernelLab.runKernel", "kernelLab.sweepKernel", "kernelLab.retuneKernel"]) {
       const result = await vscode.commands.executeCommand<RunCommandResult>(command, document.uri, "smallAdd");
       assert.deepEqual(result, { kind: "refused", reason: "untrusted" }, command);
     }
