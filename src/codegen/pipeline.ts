@@ -200,7 +200,8 @@ function pipelineLoop(loop: Stmt & { kind: "for" }, ids: Ids, w: number): Stmt[]
   // so it reads nothing: the loop's own condition, for `start` before the loop and k + 1 in it.
   const guarded = (clone: (v: Value, root: Value) => Value, lets: Stmt[], l: Value & { op: "load" }, counter: Value): Value => {
     const c = clone(l, l) as Value & { op: "load" };
-    lets.splice(lets.findIndex((s) => s.kind === "let" && s.value === c), 1); // replaced by the guarded load below
+    const unguarded = lets.findIndex((s) => s.kind === "let" && s.value === c);
+    if (unguarded >= 0) lets.splice(unguarded, 1); // replaced by the guarded load below
     const span = l.span;
     const cond: Value = { id: ids.value++, span, type: { kind: "data", dtype: "bool", shape: [] }, op: "binary", fn: loop.cmp, lhs: counter, rhs: loop.end };
     const block: Value = l.type.shape.length === 0 ? cond : { id: ids.value++, span, type: { kind: "data", dtype: "bool", shape: l.type.shape }, op: "splat", value: cond };
