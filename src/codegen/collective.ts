@@ -256,7 +256,7 @@ function reduceToScalar(ctx: Emitter, v: Value & { op: "reduce" }): void {
  * all, so reads broadcast). One barrier instead of log2(W). Subgroups are taken to be consecutive
  * runs of local_invocation_index, as on every Vulkan, Metal and D3D12 driver we know of.
  *
- * Two cases need less (bench/NOTES.md §7): a workgroup no larger than the adapter's smallest
+ * Two cases need less (bench/NOTES.md §3): a workgroup no larger than the adapter's smallest
  * subgroup is one subgroup, so the subgroup operation is the whole reduction (no barrier, no
  * workgroup memory); and outside loops each reduction gets its own partials array, which nobody
  * has read yet, so the barrier that protects a shared array from earlier readers is not needed.

@@ -71,11 +71,12 @@ class WgslGenerator implements Emitter {
   private freshCount = 0;
   private usesSubgroups = false;
 
+  /** `target` as generateWgsl resolved it: workgroup size, layouts and unrolling decided. */
   constructor(
     private readonly ir: KernelIR,
-    private readonly target: Target,
+    private readonly target: Target & { workgroupSize: number },
   ) {
-    this.w = target.workgroupSize ?? chooseWorkgroupSize(ir, target.maxWorkgroupSize, target.preferredWorkgroupSize);
+    this.w = target.workgroupSize;
     this.contiguity = new ContiguityAnalysis(ir.body);
     this.steering = valuesSteeringControl(ir.body);
   }
@@ -428,7 +429,6 @@ class WgslGenerator implements Emitter {
     this.registers(v.type, (j) => this.emit(`let ${valueName(v, j)} = ${expr(j)};`));
   }
 
-  /** Calls `fn` for each register of a value of this type (one for scalars). */
   /**
    * For an integer or pointer variable whose every value steps by a constant along its last axis
    * (contiguity.ts; `a_ptrs` and its `+= BLOCK_K * stride_ak` in the matmul), that step: such a
@@ -443,6 +443,7 @@ class WgslGenerator implements Emitter {
     return this.contiguity.variableStride(variable.id);
   }
 
+  /** Calls `fn` for each register of a value of this type (one for scalars). */
   private registers(type: ValueType, fn: (j: number) => void): void {
     const layout = this.layout(type);
     for (let j = 0; j < layout.ept; j++) fn(j);
@@ -517,7 +518,7 @@ class WgslGenerator implements Emitter {
   }
 
   get unrollDot(): boolean {
-    return this.target.unrollDot ?? true;
+    return this.target.unrollDot === true; // resolved by generateWgsl
   }
 
   get subgroupMinSize(): number {
