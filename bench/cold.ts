@@ -9,6 +9,7 @@
 import { BufferUsage, MapMode, type Gpu } from "../src/runtime/gpu";
 import { encodeDispatch, prepareLaunch, type LaunchArgs, type PreparedLaunch } from "../src/runtime/launch";
 import { getPipeline, type KernelProgram } from "../src/runtime/pipelines";
+import { beginGroupPass } from "../src/runtime/timing";
 
 /** A launch, an empty compute pass, or (null) a clear of the flush buffer. */
 type Item = PreparedLaunch | "empty" | null;
@@ -35,8 +36,7 @@ export async function timeSequence(gpu: Gpu, items: Item[], flush: GPUBuffer, sa
           continue;
         }
         seen++;
-        const stamps = { ...(seen === 1 ? { beginningOfPassWriteIndex: 0 } : {}), ...(seen === passes ? { endOfPassWriteIndex: 1 } : {}) };
-        const pass = encoder.beginComputePass(Object.keys(stamps).length ? { timestampWrites: { querySet, ...stamps } } : {});
+        const pass = beginGroupPass(encoder, "cold", querySet, 0, seen === 1, seen === passes);
         if (item !== "empty") encodeDispatch(pass, item);
         pass.end();
       }

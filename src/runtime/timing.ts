@@ -160,10 +160,7 @@ async function timeWithTimestamps(
         const encoder = device.createCommandEncoder({ label });
         for (let i = 0; i < n; i++) {
           for (let g = 0; g < group; g++) {
-            const first = g === 0 ? { beginningOfPassWriteIndex: 2 * i } : {};
-            const last = g === group - 1 ? { endOfPassWriteIndex: 2 * i + 1 } : {};
-            const stamps = { ...first, ...last };
-            const pass = encoder.beginComputePass({ label: kernel, ...(Object.keys(stamps).length ? { timestampWrites: { querySet, ...stamps } } : {}) });
+            const pass = beginGroupPass(encoder, kernel, querySet, 2 * i, g === 0, g === group - 1);
             encodeDispatch(pass, prepared[((rep + i) * group + g) % prepared.length]);
             pass.end();
           }
@@ -185,6 +182,15 @@ async function timeWithTimestamps(
     readback.destroy();
   }
   return { times, group };
+}
+
+/**
+ * A compute pass of a group timed between two timestamps (at `index` and `index + 1`): the
+ * group's first pass writes the beginning one, its last the end one, the others none.
+ */
+export function beginGroupPass(encoder: GPUCommandEncoder, label: string, querySet: GPUQuerySet, index: number, first: boolean, last: boolean): GPUComputePassEncoder {
+  const stamps = { ...(first ? { beginningOfPassWriteIndex: index } : {}), ...(last ? { endOfPassWriteIndex: index + 1 } : {}) };
+  return encoder.beginComputePass({ label, ...(first || last ? { timestampWrites: { querySet, ...stamps } } : {}) });
 }
 
 async function timeWithWallClock(
