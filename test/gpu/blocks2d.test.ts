@@ -153,7 +153,6 @@ const cases: Case[] = [
   loopReductions(9, 300), loopReductions(9, 300, { subgroups: false }),
   // A loop of no trips reads nothing (and the interpreter agrees).
   { ...loopReductions(9, 300), name: "a loop of no trips around loads (rows = 0)", args: { ...loopReductions(9, 300).args, rows: 0 }, expected: { out: [0] } },
-  { ...loopReductions(9, 300, { numStages: 1 }), name: "two reductions per loop trip without prefetching (num_stages 1)" },
   // A workgroup no larger than lavapipe's subgroups (8): the subgroup operation is the whole reduction.
   { ...rowReductions(13, 127), name: "row reductions in one subgroup (13×127, 8 invocations)", target: { workgroupSize: 8 } },
   { ...steeringReductions({ workgroupSize: 8 }), name: "reductions steering control flow in one subgroup (8 invocations)" },
