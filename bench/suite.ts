@@ -14,7 +14,7 @@ import { compileKernel, parseKernelFile, specializationFor } from "../src/compil
 import { acquireGpu, createStorageBuffer, launch, readBuffer, timeLaunches, writeStorageBuffer, type LaunchArgs } from "../src/runtime";
 import type { Gpu } from "../src/runtime";
 import { BUILTINS } from "../src/builtins";
-import type { Target } from "../src/codegen/abi";
+import type { Target } from "../src/ir/target";
 import type { KernelProgram } from "../src/runtime/pipelines";
 import { coldLaunchMs } from "./cold";
 

@@ -3,11 +3,12 @@
 
 import type { Diagnostic } from "./diagnostics/diagnostic";
 import type { KernelIR, Param } from "./ir/ir";
-import type { KernelAbi, Target } from "./codegen/abi";
+import type { KernelAbi } from "./codegen/abi";
+import type { Target } from "./ir/target";
 import { parseKernelFile, type KernelSource, type ParsedFile } from "./syntax/parse";
 import { lowerKernel, type Specialization } from "./semantics/lower";
 import { generateWgsl } from "./codegen/wgsl";
-import { DEFAULT_TARGET } from "./codegen/abi";
+import { DEFAULT_TARGET } from "./ir/target";
 import { Codes } from "./diagnostics/codes";
 
 export type { KernelSource, ParsedFile, Specialization };

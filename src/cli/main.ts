@@ -6,7 +6,7 @@
 import { saveTypescriptCache } from "../harness/typescript-cache";
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
-import { DEFAULT_TARGET, type Target } from "../codegen/abi";
+import { DEFAULT_TARGET, type Target } from "../ir/target";
 import { checkFile, compileKernel, parseKernelFile } from "../compile";
 import { formatDiagnostic, locate, type LocatedDiagnostic } from "../diagnostics/position";
 import { displayPath } from "../harness/load";

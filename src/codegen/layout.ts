@@ -19,7 +19,8 @@
 // move data only between shapes of different layouts (see `layoutKey`).
 
 import type { KernelIR, Shape, Stmt, Value } from "../ir/ir";
-import { assertNever, numel } from "../ir/ir";
+import { numel } from "../ir/ir";
+import { forEachStmt } from "../ir/walk";
 
 export interface BlockLayout {
   numel: number;
@@ -100,37 +101,17 @@ export function chooseWorkgroupSize(ir: KernelIR, maxWorkgroupSize: number, pref
 }
 
 export function containsDot(body: readonly Stmt[]): boolean {
-  return body.some((s) =>
-    s.kind === "let" ? s.value.op === "dot" : s.kind === "for" ? containsDot(s.body) : s.kind === "if" ? containsDot(s.then) || containsDot(s.else) : false,
-  );
+  let found = false;
+  forEachStmt(body, (s) => (found ||= s.kind === "let" && s.value.op === "dot"));
+  return found;
 }
 
+/** The element count of the largest block a statement defines, stores through or assigns. */
 function largestBlock(body: readonly Stmt[]): number {
   let largest = 1;
-  const see = (v: Value) => (largest = Math.max(largest, numel(v.type.shape)));
-  for (const s of body) {
-    switch (s.kind) {
-      case "let":
-        see(s.value);
-        break;
-      case "store":
-        see(s.ptr);
-        break;
-      case "declare":
-        see(s.init);
-        break;
-      case "assign":
-        see(s.value);
-        break;
-      case "for":
-        largest = Math.max(largest, largestBlock(s.body));
-        break;
-      case "if":
-        largest = Math.max(largest, largestBlock(s.then), largestBlock(s.else));
-        break;
-      default:
-        assertNever(s, "statement");
-    }
-  }
+  forEachStmt(body, (s) => {
+    const v = s.kind === "store" ? s.ptr : s.kind === "declare" ? s.init : s.kind === "let" || s.kind === "assign" ? s.value : undefined;
+    if (v) largest = Math.max(largest, numel(v.type.shape));
+  });
   return largest;
 }

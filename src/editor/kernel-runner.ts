@@ -9,6 +9,7 @@ import * as os from "node:os";
 import type * as vscode from "vscode";
 import type { Progress, RunRequest, WorkerMessage } from "../harness/protocol";
 import type { FileReport, Outcome } from "../harness/report";
+import { assertNever } from "../ir/never";
 
 export type RunOutcome =
   | { kind: "completed"; report: FileReport; outcome: Outcome; exitCode: number }
@@ -110,7 +111,7 @@ export class KernelRunner {
             finish({ kind: "worker-error", message: message.message, code: message.code });
             return;
           default:
-            assertNever(message);
+            assertNever(message, "message");
         }
       });
       child.on("error", (error) => {
@@ -152,6 +153,3 @@ function parseWorkerMessage(raw: unknown): WorkerMessage | undefined {
   }
 }
 
-function assertNever(x: never): never {
-  throw new Error(`unexpected worker message ${JSON.stringify(x)}`);
-}

@@ -5,6 +5,7 @@ import * as crypto from "node:crypto";
 import * as vscode from "vscode";
 import { resultsHtml } from "./results-html";
 import { parseFromWebview, type FromWebview, type ToWebview } from "./webview-protocol";
+import { assertNever } from "../ir/never";
 
 export interface PanelState {
   visible: boolean;
@@ -111,7 +112,7 @@ export class ResultsPanel implements vscode.Disposable {
         this.onReveal(message.line, message.column);
         return;
       default:
-        assertNever(message);
+        assertNever(message, "message");
     }
   }
 
@@ -132,6 +133,3 @@ function html(webview: vscode.Webview, extensionUri: vscode.Uri): string {
   });
 }
 
-function assertNever(x: never): never {
-  throw new Error(`unexpected message ${JSON.stringify(x)}`);
-}

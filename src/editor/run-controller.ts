@@ -14,6 +14,7 @@ import { KernelRunner, type RunOutcome } from "./kernel-runner";
 import { ResultsPanel } from "./results-panel";
 import { resultsView } from "./results-view";
 import { readRunSettings } from "./settings";
+import { assertNever } from "../ir/never";
 
 export type RunMode = "run" | "sweep" | "retune";
 
@@ -318,6 +319,3 @@ function summary(r: { name: string; size: number; correct: boolean; timing: { me
   return `${r.correct ? "✓" : "✗"} ${r.name} n=${r.size}${r.timing ? ` ${r.timing.medianMs.toPrecision(3)} ms` : ""}`;
 }
 
-function assertNever(x: never): never {
-  throw new Error(`unexpected ${JSON.stringify(x)}`);
-}

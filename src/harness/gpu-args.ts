@@ -1,7 +1,8 @@
 // Host arrays ↔ what the GPU and the interpreter hold: f16 pointers travel as IEEE half bits in a
 // Uint16Array (runtime/buffers.ts), written by the user as a Float32Array.
 
-import type { NumDtype, Param, KernelIR, Value, Stmt } from "../ir/ir";
+import type { NumDtype, Param, KernelIR } from "../ir/ir";
+import { forEachValue } from "../ir/walk";
 import { f16FromBits, f16ToBits, roundF16 } from "../ir/f16";
 import type { HostArray } from "../language";
 import type { StorageArray } from "../runtime";
@@ -36,100 +37,8 @@ export function pointerParams(params: readonly Param[]): Param[] {
  */
 export function paramsLoadedFrom(ir: KernelIR): Set<string> {
   const loaded = new Set<string>();
-  const seen = new Set<number>();
-  const visitValue = (v: Value | undefined): void => {
-    if (!v || seen.has(v.id)) return;
-    seen.add(v.id);
-    switch (v.op) {
-      case "load":
-        if (v.ptr.type.kind === "pointer") loaded.add(v.ptr.type.param);
-        visitValue(v.ptr);
-        visitValue(v.mask);
-        visitValue(v.other);
-        return;
-      case "splat":
-      case "broadcast":
-      case "reshape":
-      case "trans":
-      case "cast":
-      case "unary":
-        visitValue(v.value);
-        return;
-      case "reduce":
-        visitValue(v.value);
-        return;
-      case "binary":
-        visitValue(v.lhs);
-        visitValue(v.rhs);
-        return;
-      case "ptrAdd":
-        visitValue(v.ptr);
-        visitValue(v.offset);
-        return;
-      case "math":
-        v.args.forEach(visitValue);
-        return;
-      case "where":
-        visitValue(v.cond);
-        visitValue(v.a);
-        visitValue(v.b);
-        return;
-      case "dot":
-        visitValue(v.a);
-        visitValue(v.b);
-        visitValue(v.acc);
-        return;
-      case "const":
-      case "param":
-      case "programId":
-      case "numPrograms":
-      case "arange":
-      case "readVar":
-        return;
-      default:
-        return assertNeverValue(v);
-    }
-  };
-  const visitStmts = (stmts: readonly Stmt[]): void => {
-    for (const s of stmts) {
-      switch (s.kind) {
-        case "let":
-          visitValue(s.value);
-          break;
-        case "store":
-          visitValue(s.ptr);
-          visitValue(s.value);
-          visitValue(s.mask);
-          break;
-        case "declare":
-          visitValue(s.init);
-          break;
-        case "assign":
-          visitValue(s.value);
-          break;
-        case "for":
-          visitValue(s.start);
-          visitValue(s.end);
-          visitValue(s.step);
-          visitStmts(s.body);
-          break;
-        case "if":
-          visitValue(s.cond);
-          visitStmts(s.then);
-          visitStmts(s.else);
-          break;
-        default:
-          assertNeverStmt(s);
-      }
-    }
-  };
-  visitStmts(ir.body);
+  forEachValue(ir.body, (v) => {
+    if (v.op === "load" && v.ptr.type.kind === "pointer") loaded.add(v.ptr.type.param);
+  });
   return loaded;
-}
-
-function assertNeverValue(v: never): never {
-  throw new Error(`internal: unhandled IR value ${JSON.stringify((v as { op?: string }).op)}`);
-}
-function assertNeverStmt(s: never): never {
-  throw new Error(`internal: unhandled IR statement ${JSON.stringify((s as { kind?: string }).kind)}`);
 }

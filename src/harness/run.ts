@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { BUILTINS } from "../builtins";
-import { DEFAULT_TARGET, type Target } from "../codegen/abi";
+import { DEFAULT_TARGET, type Target } from "../ir/target";
 import { compileKernel, parseKernelFile, specializationFor, type CompiledKernel, type KernelSource, type ParsedFile } from "../compile";
 import type { Diagnostic } from "../diagnostics/diagnostic";
 import { locate, type LocatedDiagnostic } from "../diagnostics/position";

@@ -2,7 +2,8 @@
 // block matrix product. A block is a flat row-major Float64Array of its static shape; a scalar
 // is a block of one element.
 
-import { assertNever, numel, type Dtype, type ReduceFn, type Shape } from "../ir/ir";
+import { numel, type Dtype, type ReduceFn, type Shape } from "../ir/ir";
+import { assertNever } from "../ir/never";
 import { extremumOp, roundTo } from "../ir/arithmetic";
 
 export type Block = Float64Array;

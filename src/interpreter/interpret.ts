@@ -8,15 +8,8 @@
 // Where the GPU would be silent — an unmasked out-of-bounds index is clamped, an endless loop
 // hangs — the CPU run throws an InterpreterError at the IR node's span instead.
 
-import {
-  assertNever,
-  numel,
-  type Dtype,
-  type KernelIR,
-  type Stmt,
-  type Value,
-  type ValueType,
-} from "../ir/ir";
+import { numel, type Dtype, type KernelIR, type Stmt, type Value, type ValueType } from "../ir/ir";
+import { assertNever } from "../ir/never";
 import type { Span } from "../diagnostics/diagnostic";
 import { broadcastBlock, dotBlock, reduceBlock, transposeBlock, type Block } from "./block-ops";
 import { InterpreterError, type ProgramId } from "./errors";

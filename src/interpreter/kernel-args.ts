@@ -2,7 +2,8 @@
 // typed array of its dtype (f16 as IEEE half bits in a Uint16Array), every scalar a number,
 // rounded to its dtype as the GPU's uniform buffer would hold it.
 
-import { assertNever, type KernelIR, type NumDtype } from "../ir/ir";
+import { type KernelIR, type NumDtype } from "../ir/ir";
+import { assertNever } from "../ir/never";
 import { InterpreterError } from "./errors";
 import { roundTo } from "../ir/arithmetic";
 

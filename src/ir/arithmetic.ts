@@ -4,7 +4,8 @@
 // i32 wrapped (`| 0`, Math.imul), u32 `>>> 0`; bools are the numbers 0 and 1. `undefined` means the IR asked for an operation WGSL does not
 // have on that dtype (a bug in the semantics pass; the interpreter reports it at the node).
 
-import { assertNever, type BinaryFn, type Dtype, type MathFn, type UnaryFn } from "./ir";
+import type { BinaryFn, Dtype, MathFn, UnaryFn } from "./ir";
+import { assertNever } from "./never";
 import { roundF16 } from "./f16";
 
 export type ScalarFn1 = (a: number) => number;

@@ -7,6 +7,7 @@
 // `broadcast` and `cast` nodes (Triton's implicit broadcasting and promotion made explicit).
 
 import type { Span } from "../diagnostics/diagnostic";
+import { assertNever } from "./never";
 
 export type NumDtype = "f32" | "f16" | "i32" | "u32";
 export type Dtype = NumDtype | "bool";
@@ -126,9 +127,6 @@ export interface KernelIR {
   writtenParams: ReadonlySet<string>;
 }
 
-export function assertNever(x: never, what = "value"): never {
-  throw new Error(`internal: unhandled ${what}: ${JSON.stringify(x)}`);
-}
 
 export function numel(shape: Shape): number {
   return shape.reduce((a, b) => a * b, 1);

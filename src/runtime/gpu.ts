@@ -4,7 +4,7 @@
 // and the process dies at random. It is held in a module variable and on globalThis.
 
 import { AsyncLocalStorage } from "node:async_hooks";
-import type { Target } from "../codegen/abi";
+import type { Target } from "../ir/target";
 import { loadDawn } from "./dawn";
 import { GpuError, NoAdapterError, type GpuErrorKind } from "./errors";
 

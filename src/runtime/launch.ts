@@ -5,6 +5,7 @@ import { foldGrid, type KernelAbi } from "../codegen/abi";
 import { GpuError } from "./errors";
 import { BufferUsage, type Gpu } from "./gpu";
 import { getPipeline, type CompiledKernel, type KernelProgram } from "./pipelines";
+import { assertNever } from "../ir/never";
 
 export type Grid = [number, number, number];
 
@@ -79,9 +80,6 @@ export function encodeUniforms(abi: KernelAbi, grid: Grid, scalars: Record<strin
   return words;
 }
 
-function assertNever(x: never): never {
-  throw new Error(`unexpected ${String(x)}`);
-}
 
 /** Everything one dispatch needs, reusable across repetitions (timing.ts). */
 export interface PreparedLaunch {

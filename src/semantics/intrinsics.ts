@@ -7,7 +7,7 @@ import { DiagnosticLog } from "../diagnostics/diagnostic";
 import { Codes } from "../diagnostics/codes";
 import type { Dtype, MathFn, NumDtype, ReduceFn, Shape, Value } from "../ir/ir";
 import { numel, typeToString } from "../ir/ir";
-import type { Target } from "../codegen/abi";
+import type { Target } from "../ir/target";
 import { IrBuilder, data } from "./builder";
 import { ValueFactory, dtypeOf, isConst, operandOf } from "./values";
 import { broadcastShapes, isFloat, isInt, isPowerOfTwo, promote, sameShape, shapeToString } from "./rules";

@@ -7,7 +7,7 @@ import { DiagnosticLog, type Diagnostic, type Span } from "../diagnostics/diagno
 import { Codes } from "../diagnostics/codes";
 import type { BinaryFn, KernelIR, Stmt, Value, ValueType, Variable } from "../ir/ir";
 import { typeToString } from "../ir/ir";
-import type { Target } from "../codegen/abi";
+import type { Target } from "../ir/target";
 import type { KernelSource } from "../syntax/parse";
 import { spanOf } from "../syntax/parse";
 import { IrBuilder, data } from "./builder";

@@ -7,7 +7,7 @@
 import { checkFile, compileKernel, parseKernelFile } from "../../src/compile";
 import type { Diagnostic } from "../../src/diagnostics/diagnostic";
 import { formatDiagnostic, locate } from "../../src/diagnostics/position";
-import { DEFAULT_TARGET } from "../../src/codegen/abi";
+import { DEFAULT_TARGET } from "../../src/ir/target";
 
 /** One input's compile must finish within this. */
 export const TIME_LIMIT_MS = 2000;

@@ -5,7 +5,7 @@
 import { test } from "node:test";
 import { PRELUDE, assertClose, poisoned, randomFloats, randomInts, runBoth, type HostArray } from "../support/kernel-runner";
 import { acquireGpu } from "../../src/runtime";
-import type { Target } from "../../src/codegen/abi";
+import type { Target } from "../../src/ir/target";
 
 interface Case {
   name: string;

@@ -6,7 +6,7 @@ import { acquireGpu, createStorageBuffer, launch, readBuffer } from "../../src/r
 import { interpret } from "../../src/interpreter/interpret";
 import type { NumDtype } from "../../src/ir/ir";
 import { locate } from "../../src/diagnostics/position";
-import type { Target } from "../../src/codegen/abi";
+import type { Target } from "../../src/ir/target";
 
 export type HostArray = Float32Array | Int32Array | Uint32Array | Uint16Array;
 

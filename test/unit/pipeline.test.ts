@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { compileKernel, parseKernelFile } from "../../src/compile";
 import { lowerKernel } from "../../src/semantics/lower";
 import { pipelineDotLoads } from "../../src/codegen/pipeline";
-import { DEFAULT_TARGET } from "../../src/codegen/abi";
+import { DEFAULT_TARGET } from "../../src/ir/target";
 import type { KernelIR, Stmt } from "../../src/ir/ir";
 import { PRELUDE } from "../support/kernel-runner";
 

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { compileKernel, parseKernelFile } from "../../src/compile";
-import { DEFAULT_TARGET } from "../../src/codegen/abi";
+import { DEFAULT_TARGET } from "../../src/ir/target";
 
 const root = join(__dirname, "..", "..");
 const snapshots = join(root, "test", "snapshots");

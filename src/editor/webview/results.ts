@@ -8,6 +8,7 @@ import { page, type ChartInstance, type PageElement } from "./dom";
 import { h, text, type Child } from "./elements";
 import * as fmt from "./format";
 import { drawSweepChart, metricFor } from "./sweep-chart";
+import { assertNever } from "../../ir/never";
 
 const vscode = page.acquireVsCodeApi();
 const app = page.document.getElementById("app") ?? page.document.body;
@@ -416,6 +417,3 @@ function groupByName(runs: readonly RunReport[]): Map<string, RunReport[]> {
   return groups;
 }
 
-function assertNever(x: never): never {
-  throw new Error(`unexpected ${JSON.stringify(x)}`);
-}

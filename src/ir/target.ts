@@ -1,0 +1,40 @@
+// What the code generator may assume about the adapter it targets. Semantics (workgroup-memory
+// limits), codegen and the runtime (which reads it off the adapter) all use it, so it lives here,
+// before all of them.
+
+/** What the code generator may assume about the adapter it targets. */
+export interface Target {
+  shaderF16: boolean;
+  subgroups: boolean;
+  /** Subgroup size the adapter reports as minimum (lavapipe 8, NVIDIA 32), when subgroups are on. */
+  subgroupMinSize: number;
+  maxWorkgroupSize: number;
+  maxWorkgroupStorageBytes: number;
+  /** Most invocations the compiler gives one program instance (default 512; see codegen/layout.ts). */
+  preferredWorkgroupSize?: number;
+  /**
+   * How many trips of a loop around tl.dot are in flight (a run's `num_stages`, as Triton's):
+   * 2 (the default) loads trip k + 1's operands before trip k's tl.dot (codegen/pipeline.ts);
+   * 1 loads each trip's operands when it starts.
+   */
+  numStages?: number;
+  /** Exactly this many invocations per program instance (a run's `num_warps` × 32), when set. */
+  workgroupSize?: number;
+  /**
+   * Lay 2-D blocks out in per-invocation sub-tiles (layout.ts), so tl.dot blocks registers:
+   * by default on in kernels with tl.dot (on the H200, 128×128×16 tiles: 32.5 TFLOP/s tiled,
+   * 26.7 flat; bench/NOTES.md §5) and off elsewhere.
+   */
+  tiledLayouts?: boolean;
+  /** Write the k loop of a tiled tl.dot out in full (default) instead of leaving it to the driver: +23% on the H200. */
+  unrollDot?: boolean;
+}
+
+/** WebGPU's default limits: what every adapter offers. */
+export const DEFAULT_TARGET: Target = {
+  shaderF16: false,
+  subgroups: false,
+  subgroupMinSize: 4,
+  maxWorkgroupSize: 256,
+  maxWorkgroupStorageBytes: 16384,
+};

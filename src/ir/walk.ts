@@ -1,0 +1,63 @@
+// Traversal of a kernel's statements and of the values they read: the one place that knows
+// which fields of each statement hold values or nested bodies (ir.ts's operandsOf does the same
+// for values). Analyses elsewhere visit through these instead of switching over every kind.
+
+import { operandsOf, type Stmt, type Value } from "./ir";
+import { assertNever } from "./never";
+
+/** The values `s` reads itself, not those of the statements nested in it. */
+export function valuesOfStmt(s: Stmt): Value[] {
+  switch (s.kind) {
+    case "let":
+      return [s.value];
+    case "store":
+      return s.mask ? [s.ptr, s.value, s.mask] : [s.ptr, s.value];
+    case "declare":
+      return [s.init];
+    case "assign":
+      return [s.value];
+    case "for":
+      return [s.start, s.end, s.step];
+    case "if":
+      return [s.cond];
+    default:
+      return assertNever(s, "statement");
+  }
+}
+
+/** The statement lists nested in `s` (a loop's body, an if's two branches). */
+export function bodiesOf(s: Stmt): readonly Stmt[][] {
+  switch (s.kind) {
+    case "for":
+      return [s.body];
+    case "if":
+      return [s.then, s.else];
+    case "let":
+    case "store":
+    case "declare":
+    case "assign":
+      return [];
+    default:
+      return assertNever(s, "statement");
+  }
+}
+
+/** Calls `visit` on every statement of `body`, each before the statements nested in it. */
+export function forEachStmt(body: readonly Stmt[], visit: (s: Stmt) => void): void {
+  for (const s of body) {
+    visit(s);
+    for (const nested of bodiesOf(s)) forEachStmt(nested, visit);
+  }
+}
+
+/** Calls `visit` once on every value reachable from `body`'s statements, a value before its operands. */
+export function forEachValue(body: readonly Stmt[], visit: (v: Value) => void): void {
+  const seen = new Set<number>();
+  const walk = (v: Value): void => {
+    if (seen.has(v.id)) return;
+    seen.add(v.id);
+    visit(v);
+    for (const operand of operandsOf(v)) walk(operand);
+  };
+  forEachStmt(body, (s) => valuesOfStmt(s).forEach(walk));
+}
