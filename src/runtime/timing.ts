@@ -73,8 +73,12 @@ export async function timeLaunches(
       for (const args of serialised(program, argSets)) prepared.push(prepareLaunch(gpu, compiled, full, args));
     });
     const limits = { minReps, maxReps, budgetMs, launchesPerSample: opts.launchesPerSample };
-    if (!gpu.hasTimestamps) return summarise(await timeWithWallClock(gpu, kernel, prepared, warmup, warmupMs, limits), "wall-clock", 1);
-    const { times, group } = await timeWithTimestamps(gpu, kernel, prepared, warmup, warmupMs, limits);
+    const warmMs = await warmUp(gpu, kernel, prepared, warmup, warmupMs);
+    if (!gpu.hasTimestamps) {
+      const times = await takeSamples(limits, 1, async (rep) => [await runUntimed(gpu, kernel, [prepared[rep % prepared.length]], 1)]);
+      return summarise(times, "wall-clock", 1);
+    }
+    const { times, group } = await timeWithTimestamps(gpu, kernel, prepared, warmMs, limits);
     return summarise(times, "timestamp-query", group);
   } finally {
     for (const p of prepared) p.uniforms.destroy();
@@ -131,16 +135,28 @@ async function warmUp(gpu: Gpu, kernel: string, prepared: PreparedLaunch[], coun
   return perLaunch;
 }
 
+/**
+ * The one rep loop: samples in batches of at most `batchSize` until `maxReps`, or until
+ * `minReps` are done and the budget has passed. `batch(rep, n)` takes samples rep … rep + n − 1.
+ */
+async function takeSamples(limits: RepLimits, batchSize: number, batch: (rep: number, n: number) => Promise<number[]>): Promise<number[]> {
+  const times: number[] = [];
+  const started = performance.now();
+  while (times.length < limits.maxReps && (times.length < limits.minReps || performance.now() - started < limits.budgetMs)) {
+    times.push(...(await batch(times.length, Math.min(batchSize, limits.maxReps - times.length))));
+  }
+  return times;
+}
+
+/** Timestamp samples, after the warm-up that measured `warmMs` of wall clock per launch. */
 async function timeWithTimestamps(
   gpu: Gpu,
   kernel: string,
   prepared: PreparedLaunch[],
-  warmup: number,
-  warmupMs: number,
+  warmMs: number,
   limits: RepLimits,
 ): Promise<{ times: number[]; group: number }> {
   const device = gpu.device;
-  const warmMs = await warmUp(gpu, kernel, prepared, warmup, warmupMs);
   const group = Math.max(1, limits.launchesPerSample ?? Math.min(MAX_GROUP, Math.ceil(GROUP_MS / Math.max(warmMs, 1e-4))));
   // Size batches so one takes about a fifth of the budget (5–100 ms), as the warm-up suggests.
   const targetBatchMs = Math.min(100, Math.max(5, limits.budgetMs / 5));
@@ -150,12 +166,8 @@ async function timeWithTimestamps(
   const querySet = device.createQuerySet({ label, type: "timestamp", count: 2 * batchSize });
   const resolved = device.createBuffer({ label, size: 16 * batchSize, usage: BufferUsage.QUERY_RESOLVE | BufferUsage.COPY_SRC });
   const readback = device.createBuffer({ label, size: 16 * batchSize, usage: BufferUsage.MAP_READ | BufferUsage.COPY_DST });
-  const times: number[] = [];
-  const started = performance.now();
   try {
-    let rep = 0;
-    while (rep < limits.maxReps && (rep < limits.minReps || performance.now() - started < limits.budgetMs)) {
-      const n = Math.min(batchSize, limits.maxReps - rep);
+    const times = await takeSamples(limits, batchSize, async (rep, n) => {
       const ns = await gpu.scoped(kernel, async () => {
         const encoder = device.createCommandEncoder({ label });
         for (let i = 0; i < n; i++) {
@@ -173,15 +185,14 @@ async function timeWithTimestamps(
         readback.unmap();
         return stamps;
       });
-      for (let i = 0; i < n; i++) times.push(Number(ns[2 * i + 1] - ns[2 * i]) / 1e6 / group);
-      rep += n;
-    }
+      return Array.from({ length: n }, (_, i) => Number(ns[2 * i + 1] - ns[2 * i]) / 1e6 / group);
+    });
+    return { times, group };
   } finally {
     querySet.destroy();
     resolved.destroy();
     readback.destroy();
   }
-  return { times, group };
 }
 
 /**
@@ -191,23 +202,6 @@ async function timeWithTimestamps(
 export function beginGroupPass(encoder: GPUCommandEncoder, label: string, querySet: GPUQuerySet, index: number, first: boolean, last: boolean): GPUComputePassEncoder {
   const stamps = { ...(first ? { beginningOfPassWriteIndex: index } : {}), ...(last ? { endOfPassWriteIndex: index + 1 } : {}) };
   return encoder.beginComputePass({ label, ...(first || last ? { timestampWrites: { querySet, ...stamps } } : {}) });
-}
-
-async function timeWithWallClock(
-  gpu: Gpu,
-  kernel: string,
-  prepared: PreparedLaunch[],
-  warmup: number,
-  warmupMs: number,
-  limits: RepLimits,
-): Promise<number[]> {
-  await warmUp(gpu, kernel, prepared, warmup, warmupMs);
-  const times: number[] = [];
-  const started = performance.now();
-  for (let rep = 0; rep < limits.maxReps && (rep < limits.minReps || performance.now() - started < limits.budgetMs); rep++) {
-    times.push(await runUntimed(gpu, kernel, [prepared[rep % prepared.length]], 1));
-  }
-  return times;
 }
 
 function summarise(times: number[], source: Timing["source"], launchesPerSample: number): Timing {
