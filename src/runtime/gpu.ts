@@ -7,6 +7,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import type { Target } from "../ir/target";
 import { loadDawn } from "./dawn";
 import { GpuError, NoAdapterError, type GpuErrorKind } from "./errors";
+import { quietDawn } from "./notices";
 
 /** WebGPU's numeric flags (not globals in Node). */
 export const BufferUsage = {
@@ -206,7 +207,9 @@ export function acquireGpu(): Promise<Gpu> {
 
 async function createGpu(): Promise<Gpu> {
   const gpu = dawnInstance();
-  const adapter = await gpu.requestAdapter({ powerPreference: "high-performance" });
+  // Dawn enumerates the adapters inside this call, synchronously, and prints two limit notices
+  // on stderr while it does (notices.ts).
+  const adapter = await quietDawn(() => gpu.requestAdapter({ powerPreference: "high-performance" }));
   if (!adapter) throw new NoAdapterError();
   const requiredFeatures = WANTED_FEATURES.filter((f) => adapter.features.has(f));
   const requiredLimits: Record<string, number> = {};
