@@ -12,5 +12,16 @@ export {
   type ArrayFor,
 } from "./buffers";
 export { getPipeline, pipelineKey, cachedPipelineCount, type KernelProgram, type CompiledKernel } from "./pipelines";
-export { launch, checkGrid, encodeUniforms, type Grid, type LaunchArgs } from "./launch";
+export {
+  launch,
+  launchSequence,
+  recordLaunches,
+  LaunchSequence,
+  checkGrid,
+  encodeUniforms,
+  type Grid,
+  type LaunchArgs,
+  type LaunchOptions,
+  type LaunchStep,
+} from "./launch";
 export { timeLaunches, type Timing, type TimingOptions } from "./timing";

@@ -1,5 +1,8 @@
-// One launch of a compiled kernel: the uniform words of codegen/abi.ts, the bind group, a dispatch
-// of the folded grid, and a wait for the GPU to finish. Device errors come back as GpuError.
+// Launching compiled kernels: the uniform words of codegen/abi.ts, the bind group, a dispatch of
+// the folded grid. `launch()` is one launch (one submit, by default a wait for the GPU to finish);
+// `recordLaunches()` prepares a sequence once and `run()`s it as one compute pass in one command
+// buffer and one submit, the way a CUDA graph replays (bench/NOTES.md §11 has what each costs).
+// Device errors come back as GpuError.
 
 import { foldGrid, type KernelAbi } from "../codegen/abi";
 import { GpuError } from "./errors";
@@ -136,19 +139,146 @@ export function encodeDispatch(pass: GPUComputePassEncoder, prepared: PreparedLa
   pass.dispatchWorkgroups(...prepared.dispatch);
 }
 
+export interface LaunchOptions {
+  /**
+   * Wait until the GPU has finished the work (default true). With false the call returns once
+   * the work is submitted and Dawn has validated it: the queue runs in order, so a later launch or
+   * `readBuffer` still sees its results, and no CPU–GPU round trip is spent per launch. A fault
+   * while it runs (device loss) is then reported by a later call.
+   */
+  wait?: boolean;
+}
+
 /** Compiles (or finds in the cache) `program`, launches it on `grid` and waits until it has finished. */
-export async function launch(gpu: Gpu, program: KernelProgram, grid: readonly number[], args: LaunchArgs): Promise<void> {
+export async function launch(gpu: Gpu, program: KernelProgram, grid: readonly number[], args: LaunchArgs, opts: LaunchOptions = {}): Promise<void> {
   const full = checkGrid(program.abi.kernel, grid, gpu.limits.maxComputeWorkgroupsPerDimension);
   const kernel = await getPipeline(gpu, program);
-  await gpu.scoped(program.abi.kernel, async () => {
+  // The wait starts inside the scopes and is awaited after them: the scopes' pops and the wait
+  // resolve together, one round of Dawn's event processing instead of two.
+  const done = await gpu.scoped(program.abi.kernel, () => {
     const prepared = reusedLaunch(gpu, kernel, full, args);
     const encoder = gpu.device.createCommandEncoder({ label: program.abi.kernel });
     const pass = encoder.beginComputePass({ label: program.abi.kernel });
     encodeDispatch(pass, prepared);
     pass.end();
     gpu.device.queue.submit([encoder.finish()]);
-    await gpu.device.queue.onSubmittedWorkDone();
+    return { wait: opts.wait ?? true ? gpu.device.queue.onSubmittedWorkDone() : undefined };
   });
+  await settle(gpu, done.wait);
+}
+
+/** Awaits the GPU's `wait` (when there is one); a lost device or uncaptured error is thrown as GpuError. */
+async function settle(gpu: Gpu, wait: Promise<void> | undefined): Promise<void> {
+  if (!wait) return;
+  try {
+    await wait;
+  } catch (err) {
+    gpu.throwIfFailed();
+    throw err;
+  }
+  gpu.throwIfFailed();
+}
+
+/** One launch of a sequence. */
+export interface LaunchStep {
+  program: KernelProgram;
+  grid: readonly number[];
+  args: LaunchArgs;
+}
+
+/**
+ * Launches recorded once, run as often as needed: every step's pipeline, bind group and uniform
+ * buffer are made by `recordLaunches`, and each `run()` only encodes the dispatches — all of them
+ * in one compute pass (WebGPU orders dispatches in a pass and makes each one's writes visible to
+ * the next), one command buffer, one submit, one set of error scopes. Like a CUDA graph, a
+ * sequence keeps the buffers and scalars it was recorded with: to run it on new data, write the
+ * data into those buffers. Steps with the same pipeline, buffers and scalars share one bind group.
+ */
+export class LaunchSequence {
+  private destroyed = false;
+
+  constructor(
+    private readonly gpu: Gpu,
+    private readonly steps: PreparedLaunch[],
+    private readonly owned: GPUBuffer[],
+    readonly label: string,
+  ) {}
+
+  get length(): number {
+    return this.steps.length;
+  }
+
+  /** Submits every step in order; by default waits until the GPU has finished them. */
+  async run(opts: LaunchOptions = {}): Promise<void> {
+    if (this.destroyed) throw new GpuError("bad-launch", `The launch sequence '${this.label}' was destroyed.`, this.label);
+    const done = await this.gpu.scoped(this.label, () => {
+      const device = this.gpu.device;
+      const encoder = device.createCommandEncoder({ label: this.label });
+      const pass = encoder.beginComputePass({ label: this.label });
+      let pipeline: GPUComputePipeline | undefined;
+      let bindGroup: GPUBindGroup | undefined;
+      for (const step of this.steps) {
+        if (step.kernel.pipeline !== pipeline) pass.setPipeline((pipeline = step.kernel.pipeline));
+        if (step.bindGroup !== bindGroup) pass.setBindGroup(0, (bindGroup = step.bindGroup));
+        pass.dispatchWorkgroups(...step.dispatch);
+      }
+      pass.end();
+      device.queue.submit([encoder.finish()]);
+      return { wait: opts.wait ?? true ? device.queue.onSubmittedWorkDone() : undefined };
+    });
+    await settle(this.gpu, done.wait);
+  }
+
+  /** Frees the uniform buffers (the kernels' buffers stay the caller's). */
+  destroy(): void {
+    if (this.destroyed) return;
+    this.destroyed = true;
+    for (const b of this.owned) b.destroy();
+  }
+}
+
+/** Compiles (or finds) every step's pipeline and prepares the steps for `LaunchSequence.run`. */
+export async function recordLaunches(gpu: Gpu, steps: readonly LaunchStep[], label = "launches"): Promise<LaunchSequence> {
+  const kernels = await Promise.all(steps.map((s) => getPipeline(gpu, s.program)));
+  const grids = steps.map((s) => checkGrid(s.program.abi.kernel, s.grid, gpu.limits.maxComputeWorkgroupsPerDimension));
+  const shared = new Map<string, PreparedLaunch>();
+  const prepared: PreparedLaunch[] = [];
+  const made = () => [...shared.values()].map((p) => p.uniforms);
+  await gpu.scoped(label, () => {
+    steps.forEach((step, i) => {
+      const kernel = kernels[i];
+      const words = encodeUniforms(kernel.abi, grids[i], step.args.scalars);
+      const key = `${kernel.key}|${kernel.abi.buffers.map((b) => bufferId(step.args.buffers[b.name])).join(",")}|${words.join(",")}`;
+      let p = shared.get(key);
+      if (!p) shared.set(key, (p = prepareLaunch(gpu, kernel, grids[i], step.args)));
+      prepared.push(p);
+    });
+  }).catch((err: unknown) => {
+    for (const b of made()) b.destroy();
+    throw err;
+  });
+  return new LaunchSequence(gpu, prepared, made(), label);
+}
+
+/** Launches `steps` in order in one submit (record, run, destroy); by default waits for them. */
+export async function launchSequence(gpu: Gpu, steps: readonly LaunchStep[], opts: LaunchOptions = {}): Promise<void> {
+  const sequence = await recordLaunches(gpu, steps);
+  try {
+    await sequence.run(opts);
+  } finally {
+    // Safe before the GPU finished: WebGPU defers the free until submitted work is done.
+    sequence.destroy();
+  }
+}
+
+const bufferIds = new WeakMap<GPUBuffer, number>();
+let nextBufferId = 1;
+
+function bufferId(buffer: GPUBuffer | undefined): number {
+  if (!buffer) return 0;
+  let id = bufferIds.get(buffer);
+  if (id === undefined) bufferIds.set(buffer, (id = nextBufferId++));
+  return id;
 }
 
 /**
