@@ -34,6 +34,18 @@ export interface ResultsView {
   wgsl: WgslView[];
   /** Says for which target the WGSL was generated. */
   wgslNote: string;
+  /** Earlier results of each run and size on this device (harness/history.ts), when kept. */
+  history?: RunHistoryView[];
+}
+
+/** One run and size: its earlier results, newest last, and the change since the last timed one. */
+export interface RunHistoryView {
+  run: string;
+  size: number;
+  /** "1.80× faster than the last run (14:02)"; null with no earlier timed result. */
+  change: string | null;
+  speedup: number | null;
+  earlier: { at: string; medianMs: number | null; correct: boolean }[];
 }
 
 export type ToWebview =
@@ -110,6 +122,13 @@ const isDiagnostic = shape({
   message: isString,
 });
 const isWgsl = shape({ kernel: isString, constexprs: recordOf(isNumber), text: isString });
+const isHistory = shape({
+  run: isString,
+  size: isNumber,
+  change: nullable(isString),
+  speedup: nullable(isNumber),
+  earlier: arrayOf(shape({ at: isString, medianMs: nullable(isNumber), correct: isBoolean })),
+});
 const isResultsView = shape({
   file: isString,
   mode: oneOf("run", "sweep", "retune"),
@@ -121,6 +140,7 @@ const isResultsView = shape({
   runs: arrayOf(isRun),
   wgsl: arrayOf(isWgsl),
   wgslNote: isString,
+  history: optional(arrayOf(isHistory)),
 });
 
 const toWebviewChecks: { [T in ToWebview["type"]]: Check } = {
