@@ -56,7 +56,15 @@ export type ToWebview =
 export type FromWebview =
   | { type: "ready" }
   /** The panel drew a message: what it shows, so tests and logs can confirm it. */
-  | { type: "rendered"; messageType: ToWebview["type"]; runs: number; verdicts: ("match" | "mismatch")[]; chart: boolean }
+  | {
+      type: "rendered";
+      messageType: ToWebview["type"];
+      runs: number;
+      verdicts: ("match" | "mismatch")[];
+      chart: boolean;
+      /** The history lines drawn ("1.80× faster than the last run (14:02)"), one per run that has them. */
+      history?: string[];
+    }
   /** The user clicked a diagnostic or a run: reveal that place of the file. */
   | { type: "reveal"; line: number; column: number };
 
@@ -156,6 +164,7 @@ const fromWebviewChecks: { [T in FromWebview["type"]]: Check } = {
     runs: isNumber,
     verdicts: arrayOf(oneOf("match", "mismatch")),
     chart: isBoolean,
+    history: optional(arrayOf(isString)),
   }),
   reveal: shape({ line: isNumber, column: isNumber }),
 };

@@ -67,12 +67,14 @@ function show(message: ToWebview): void {
   pendingCharts = [];
   vscode.setState({ message, results: lastResults ? { type: "results", view: lastResults } : undefined });
   const runs = message.type === "results" ? message.view.runs : [];
+  const history = message.type === "results" ? (message.view.history ?? []).flatMap((x) => (x.change ? [x.change] : [])) : [];
   post({
     type: "rendered",
     messageType: message.type,
     runs: runs.length,
     verdicts: runs.map((r) => (r.correct ? "match" : "mismatch")),
     chart: charts.length > 0,
+    ...(history.length > 0 ? { history } : {}),
   });
 }
 
