@@ -19,7 +19,7 @@ export function activate(context: vscode.ExtensionContext): KernelLabApi {
   const log = vscode.window.createOutputChannel("Kernel Lab", { log: true });
   context.subscriptions.push(log);
   try {
-    const runs = new RunController(context.extensionUri, log);
+    const runs = new RunController(context.extensionUri, log, context.storageUri);
     context.subscriptions.push(
       new KernelDiagnostics(log),
       runs,

@@ -1,7 +1,8 @@
 // Turns a worker's report (SPEC §4's JSON) into what the results panel shows.
 
 import type { FileReport, Outcome } from "../harness/report";
-import type { DiagnosticView, ResultsView } from "./webview-protocol";
+import { changeSince, describeChange, earlierResults, type HistoryEntry } from "../harness/history";
+import type { DiagnosticView, ResultsView, RunHistoryView } from "./webview-protocol";
 import { wgslFor, WGSL_TARGET_NOTE } from "./wgsl";
 
 export interface ViewInput {
@@ -14,6 +15,25 @@ export interface ViewInput {
   /** The file's text as it was run (saved), for the WGSL listing. */
   fileName: string;
   text: string;
+  /** This report's history entries (just appended) and the whole history they were appended to. */
+  history?: { current: HistoryEntry[]; all: HistoryEntry[] };
+}
+
+/** Earlier results shown per run: at most this many, newest last. */
+const HISTORY_SHOWN = 8;
+
+function historyViews(history: NonNullable<ViewInput["history"]>): RunHistoryView[] {
+  return history.current.map((entry) => {
+    const earlier = earlierResults(history.all, entry);
+    const change = changeSince(earlier, entry);
+    return {
+      run: entry.run,
+      size: entry.size,
+      change: change ? describeChange(change) : null,
+      speedup: change?.speedup ?? null,
+      earlier: earlier.slice(-HISTORY_SHOWN).map((e) => ({ at: e.at, medianMs: e.medianMs, correct: e.correct })),
+    };
+  });
 }
 
 export function resultsView(input: ViewInput, onWgslError: (error: unknown) => void): ResultsView {
@@ -43,5 +63,6 @@ export function resultsView(input: ViewInput, onWgslError: (error: unknown) => v
     runs: report.runs,
     wgsl,
     wgslNote: WGSL_TARGET_NOTE,
+    ...(input.history ? { history: historyViews(input.history) } : {}),
   };
 }

@@ -13,6 +13,7 @@ import { kernelDocumentFor } from "./kernel-document";
 import { KernelRunner, type RunOutcome } from "./kernel-runner";
 import { ResultsPanel } from "./results-panel";
 import { resultsView } from "./results-view";
+import { appendHistory, readHistory, type HistoryEntry } from "../harness/history";
 import { readRunSettings } from "./settings";
 import { assertNever } from "../ir/never";
 
@@ -49,6 +50,8 @@ export class RunController implements vscode.Disposable {
   constructor(
     private readonly extensionUri: vscode.Uri,
     private readonly log: vscode.LogOutputChannel,
+    /** Where this workspace's timing history is kept (`context.storageUri`); none without a workspace. */
+    private readonly storageUri?: vscode.Uri,
   ) {
     this.runner = new KernelRunner(vscode.Uri.joinPath(extensionUri, "dist", "worker.js").fsPath, log);
     this.statusItem.name = "Kernel Lab run";
@@ -185,6 +188,24 @@ export class RunController implements vscode.Disposable {
     }
   }
 
+  /** The workspace's history file: `history.jsonl` in the extension's workspace storage. */
+  historyFile(): string | undefined {
+    return this.storageUri && vscode.Uri.joinPath(this.storageUri, "history.jsonl").fsPath;
+  }
+
+  /** Appends a run's results to the workspace history; a history that can't be written is logged, not fatal. */
+  private recordHistory(report: Parameters<typeof appendHistory>[1]): { current: HistoryEntry[]; all: HistoryEntry[] } | undefined {
+    const file = this.historyFile();
+    if (!file || report.runs.length === 0) return undefined;
+    try {
+      const current = appendHistory(file, report);
+      return { current, all: readHistory(file) };
+    } catch (error) {
+      this.log.warn(`could not write the timing history ${file}: ${String(error)}`);
+      return undefined;
+    }
+  }
+
   /** Shows the outcome: the panel always, a message where the user must act. */
   private report(
     outcome: RunOutcome,
@@ -194,6 +215,7 @@ export class RunController implements vscode.Disposable {
     switch (outcome.kind) {
       case "completed": {
         const { report } = outcome;
+        const history = this.recordHistory(report);
         panel.post({
           type: "results",
           view: resultsView(
@@ -205,6 +227,7 @@ export class RunController implements vscode.Disposable {
               backend: run.backend,
               fileName: run.document.fileName,
               text: run.text,
+              history,
             },
             (error) => this.log.error("could not generate the WGSL listing:", String(error)),
           ),

@@ -34,6 +34,18 @@ export interface ResultsView {
   wgsl: WgslView[];
   /** Says for which target the WGSL was generated. */
   wgslNote: string;
+  /** Earlier results of each run and size on this device (harness/history.ts), when kept. */
+  history?: RunHistoryView[];
+}
+
+/** One run and size: its earlier results, newest last, and the change since the last timed one. */
+export interface RunHistoryView {
+  run: string;
+  size: number;
+  /** "1.80× faster than the last run (14:02)"; null with no earlier timed result. */
+  change: string | null;
+  speedup: number | null;
+  earlier: { at: string; medianMs: number | null; correct: boolean }[];
 }
 
 export type ToWebview =
@@ -44,7 +56,15 @@ export type ToWebview =
 export type FromWebview =
   | { type: "ready" }
   /** The panel drew a message: what it shows, so tests and logs can confirm it. */
-  | { type: "rendered"; messageType: ToWebview["type"]; runs: number; verdicts: ("match" | "mismatch")[]; chart: boolean }
+  | {
+      type: "rendered";
+      messageType: ToWebview["type"];
+      runs: number;
+      verdicts: ("match" | "mismatch")[];
+      chart: boolean;
+      /** The history lines drawn ("1.80× faster than the last run (14:02)"), one per run that has them. */
+      history?: string[];
+    }
   /** The user clicked a diagnostic or a run: reveal that place of the file. */
   | { type: "reveal"; line: number; column: number };
 
@@ -110,6 +130,13 @@ const isDiagnostic = shape({
   message: isString,
 });
 const isWgsl = shape({ kernel: isString, constexprs: recordOf(isNumber), text: isString });
+const isHistory = shape({
+  run: isString,
+  size: isNumber,
+  change: nullable(isString),
+  speedup: nullable(isNumber),
+  earlier: arrayOf(shape({ at: isString, medianMs: nullable(isNumber), correct: isBoolean })),
+});
 const isResultsView = shape({
   file: isString,
   mode: oneOf("run", "sweep", "retune"),
@@ -121,6 +148,7 @@ const isResultsView = shape({
   runs: arrayOf(isRun),
   wgsl: arrayOf(isWgsl),
   wgslNote: isString,
+  history: optional(arrayOf(isHistory)),
 });
 
 const toWebviewChecks: { [T in ToWebview["type"]]: Check } = {
@@ -136,6 +164,7 @@ const fromWebviewChecks: { [T in FromWebview["type"]]: Check } = {
     runs: isNumber,
     verdicts: arrayOf(oneOf("match", "mismatch")),
     chart: isBoolean,
+    history: optional(arrayOf(isString)),
   }),
   reveal: shape({ line: isNumber, column: isNumber }),
 };

@@ -12,7 +12,7 @@ import { pathToFileURL } from "node:url";
 import { chromium, type Page } from "playwright-core";
 import { resultsHtml } from "../../src/editor/results-html";
 import type { ToWebview } from "../../src/editor/webview-protocol";
-import { autotuned, autotunedSweep, singleRun, sweep } from "./sample-reports";
+import { autotuned, autotunedSweep, runWithHistory, singleRun, sweep } from "./sample-reports";
 
 interface PageWindow {
   postMessage(message: unknown, targetOrigin: string): void;
@@ -136,6 +136,22 @@ test("a single run shows the adapter, correctness, timing and WGSL", async () =>
     assert.match(timing ?? "", /Repetitions\s*100 samples of 16 launches each/);
     assert.match(await page.textContent("section.wgsl pre") ?? "", /@compute @workgroup_size/);
     await page.screenshot({ path: path.join(out, "single-run.png"), fullPage: true });
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
+test("a run with a history says what changed since the last run and lists the earlier ones", async () => {
+  const { page, received, errors, close } = await openPanel();
+  try {
+    await send(page, received, { type: "results", view: runWithHistory });
+    assert.equal(await page.textContent("[data-testid=history-change]"), "1.80× faster than the last run (14:02)");
+    const rows = await page.$$eval("[data-testid=history] tbody tr", (trs) => trs.map((tr) => tr.textContent ?? ""));
+    assert.equal(rows.length, 2);
+    assert.match(rows[0], /0\.0221 ms/); // newest first
+    assert.match(rows[1], /0\.0301 ms.*✗/);
+    await page.locator("[data-testid=history]").screenshot({ path: path.join(out, "history.png") });
     assert.deepEqual(errors, []);
   } finally {
     await close();

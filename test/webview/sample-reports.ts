@@ -132,3 +132,20 @@ export const autotunedSweep: ResultsView = {
     autotuned.runs[0],
   ],
 };
+
+/** The same run after two earlier ones: the panel shows what changed since the last. */
+export const runWithHistory: ResultsView = {
+  ...singleRun,
+  history: [
+    {
+      run: "vectorAdd",
+      size: 98432,
+      change: "1.80× faster than the last run (14:02)",
+      speedup: 1.8,
+      earlier: [
+        { at: "2026-12-02T13:55:40.000Z", medianMs: 0.0301, correct: false },
+        { at: "2026-12-02T14:02:11.000Z", medianMs: 0.0221, correct: true },
+      ],
+    },
+  ],
+};

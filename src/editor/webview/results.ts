@@ -3,7 +3,7 @@
 // redraws, and acknowledges each drawing with a `rendered` message.
 
 import type { AutotuneReport, RunReport } from "../../harness/report";
-import { parseToWebview, type FromWebview, type ResultsView, type ToWebview } from "../webview-protocol";
+import { parseToWebview, type FromWebview, type ResultsView, type RunHistoryView, type ToWebview } from "../webview-protocol";
 import { page, type ChartInstance, type PageElement } from "./dom";
 import { h, text, type Child } from "./elements";
 import * as fmt from "./format";
@@ -67,12 +67,14 @@ function show(message: ToWebview): void {
   pendingCharts = [];
   vscode.setState({ message, results: lastResults ? { type: "results", view: lastResults } : undefined });
   const runs = message.type === "results" ? message.view.runs : [];
+  const history = message.type === "results" ? (message.view.history ?? []).flatMap((x) => (x.change ? [x.change] : [])) : [];
   post({
     type: "rendered",
     messageType: message.type,
     runs: runs.length,
     verdicts: runs.map((r) => (r.correct ? "match" : "mismatch")),
     chart: charts.length > 0,
+    ...(history.length > 0 ? { history } : {}),
   });
 }
 
@@ -98,7 +100,7 @@ function resultsPage(view: ResultsView): PageElement[] {
   const sections: Child[] = [header(view), verdict(view)];
   if (view.diagnostics.length > 0) sections.push(diagnostics(view));
   for (const [name, runs] of groupByName(view.runs)) {
-    sections.push(view.mode === "sweep" || runs.length > 1 ? sweep(name, runs) : single(runs[0]));
+    sections.push(view.mode === "sweep" || runs.length > 1 ? sweep(name, runs) : single(runs[0], historyOf(view, runs[0])));
   }
   if (view.wgsl.length > 0) sections.push(wgsl(view));
   return sections.filter((s): s is PageElement => !!s);
@@ -193,13 +195,49 @@ function runTitle(run: RunReport, extra: string): PageElement {
   );
 }
 
-function single(run: RunReport): PageElement {
+function single(run: RunReport, history: RunHistoryView | undefined): PageElement {
   return h(
     "section",
     { class: "run", "data-run": run.name },
     runTitle(run, `n = ${fmt.count(run.size)} · grid ${run.grid.join(" × ")}`),
     h("div", { class: "tables" }, correctnessTable(run), timingTable(run)),
     run.autotune ? autotuneTable(run.autotune) : null,
+    history ? historyTable(run, history) : null,
+  );
+}
+
+function historyOf(view: ResultsView, run: RunReport): RunHistoryView | undefined {
+  return view.history?.find((x) => x.run === run.name && x.size === run.size);
+}
+
+/** This run's earlier results on this device, and what changed since the last timed one. */
+function historyTable(run: RunReport, history: RunHistoryView): PageElement {
+  const change = history.change
+    ? text("p", history.change, { class: `history-change ${history.speedup !== null && history.speedup < 0.98 ? "warn" : "pass"}`, "data-testid": "history-change" })
+    : text("p", history.earlier.length === 0 ? "The first run of this kernel and size: later runs are compared with it." : "No earlier timed run to compare with.", { class: "muted", "data-testid": "history-change" });
+  const rows = [...history.earlier].reverse().map((e) =>
+    h(
+      "tr",
+      {},
+      text("td", new Date(e.at).toLocaleString(), { class: "left" }),
+      text("td", fmt.ms(e.medianMs), { class: "num" }),
+      text("td", e.medianMs && run.timing ? fmt.speedup(e.medianMs / run.timing.medianMs) : "—", { class: "num" }),
+      text("td", e.correct ? "✓" : "✗", { class: `center mark ${e.correct ? "pass" : "fail"}` }),
+    ),
+  );
+  return h(
+    "div",
+    { class: "history", "data-testid": "history" },
+    change,
+    rows.length > 0
+      ? h(
+          "table",
+          { class: "sweep-table" },
+          text("caption", `History · ${history.earlier.length} earlier run${history.earlier.length === 1 ? "" : "s"} on this device`),
+          h("thead", {}, h("tr", {}, text("th", "Finished", { class: "left" }), text("th", "Median"), text("th", "This run vs then"), text("th", "Match", { class: "center" }))),
+          h("tbody", {}, ...rows),
+        )
+      : null,
   );
 }
 

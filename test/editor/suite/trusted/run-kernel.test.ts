@@ -72,6 +72,17 @@ describe("Run Kernel", function () {
     await renderedResults(1);
   });
 
+  it("keeps a history: the second run of a kernel says how it compares with the first", async () => {
+    const document = await openFixture("vector-add.kernel.ts");
+    for (let i = 0; i < 2; i++) {
+      const result = await vscode.commands.executeCommand<RunCommandResult>("kernelLab.runKernel", document.uri, "smallAdd");
+      assert.equal(result?.kind, "completed", `outcome: ${JSON.stringify(result).slice(0, 600)}`);
+    }
+    const rendered = await renderedResults(1);
+    assert.equal(rendered.history?.length, 1, JSON.stringify(rendered));
+    assert.match(rendered.history?.[0] ?? "", /^(\d+\.\d+× (faster|slower) than|as fast as) the last run \(\d\d:\d\d\)$/);
+  });
+
   it("Show WGSL returns the generated WGSL of the file's kernel", async () => {
     const document = await openFixture("vector-add.kernel.ts");
     const shown = await vscode.commands.executeCommand<{ text: string } | undefined>("kernelLab.showWgsl", document.uri);
