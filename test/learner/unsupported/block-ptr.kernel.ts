@@ -1,3 +1,4 @@
+// @ts-nocheck — deliberately outside Kernel Lab's language (and its types): `kernel-lab check` must name the construct.
 // Triton tutorial 06 (older versions) loads Q through a block pointer:
 // tl.make_block_ptr(base=Q + off, shape=(N_CTX, HEAD_DIM), strides=(s_m, s_k), offsets=(start_m * BLOCK_M, 0), block_shape=(BLOCK_M, HEAD_DIM), order=(1, 0)).
 // Construct: tl.makeBlockPtr.

@@ -1,3 +1,4 @@
+// @ts-nocheck — deliberately outside Kernel Lab's language (and its types): `kernel-lab check` must name the construct.
 // Triton tutorial 03's @triton.jit helper leaky_relu, called from the kernel: a device function
 // made with kernel(...) and called from another kernel's body. Construct: a call to a kernel/helper.
 import { kernel, tl, defineRun, rand, randn, empty, cdiv } from "kernel-lab";

@@ -1,3 +1,4 @@
+// @ts-nocheck — deliberately outside Kernel Lab's language (and its types): `kernel-lab check` must name the construct.
 // Debugging as Triton teaches it: tl.device_print("pid", pid). Construct: tl.devicePrint.
 import { kernel, tl, defineRun, rand, randn, empty, cdiv } from "kernel-lab";
 import type { Ptr, f32, i32, constexpr } from "kernel-lab";

@@ -1,3 +1,4 @@
+// @ts-nocheck — deliberately outside Kernel Lab's language (and its types): `kernel-lab check` must name the construct.
 // Triton-Puzzles, Puzzle 8 "Long Softmax" (github.com/srush/Triton-Puzzles) as the puzzle suggests
 // writing it: exp(x) = exp2(log2(e) · x). Construct: tl.exp2 (Triton tl.exp2 / tl.math.exp2).
 import { kernel, tl, defineRun, rand, randn, empty, cdiv } from "kernel-lab";

@@ -1,3 +1,4 @@
+// @ts-nocheck — deliberately outside Kernel Lab's language (and its types): `kernel-lab check` must name the construct.
 // A histogram (the exercise issue 11 names; LeetGPU-style), written as a Triton learner would:
 // tl.atomic_add(hist_ptr + bins, 1, mask=mask). Construct: tl.atomicAdd.
 import { kernel, tl, defineRun, rand, randn, empty, cdiv } from "kernel-lab";

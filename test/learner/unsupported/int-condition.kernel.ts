@@ -1,3 +1,4 @@
+// @ts-nocheck — deliberately outside Kernel Lab's language (and its types): `kernel-lab check` must name the construct.
 // Triton tutorial 04's _dropout as written: tl.where(x_keep, x / (1 - p), 0.0) with x_keep an
 // integer block. Construct: an integer block used as tl.where's condition.
 import { kernel, tl, defineRun, rand, randn, empty, cdiv } from "kernel-lab";

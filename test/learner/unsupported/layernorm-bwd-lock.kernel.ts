@@ -1,3 +1,4 @@
+// @ts-nocheck — deliberately outside Kernel Lab's language (and its types): `kernel-lab check` must name the construct.
 // Triton tutorial 05 "Layer Normalization" (triton-lang/triton python/tutorials/05-layer-normalization.py),
 // _layer_norm_bwd_dx_fused's spin lock around the partial dW/db accumulation:
 //   while tl.atomic_cas(Lock, 0, 1) == 1: pass

@@ -1,3 +1,4 @@
+// @ts-nocheck — deliberately outside Kernel Lab's language (and its types): `kernel-lab check` must name the construct.
 // Triton tutorial 03's compiler hints: offs_am = tl.max_contiguous(tl.multiple_of(offs_am, BLOCK_SIZE_M), BLOCK_SIZE_M).
 // Construct: tl.multipleOf / tl.maxContiguous (hints with no effect on the result).
 import { kernel, tl, defineRun, rand, randn, empty, cdiv } from "kernel-lab";

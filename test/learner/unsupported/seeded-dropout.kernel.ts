@@ -1,3 +1,4 @@
+// @ts-nocheck — deliberately outside Kernel Lab's language (and its types): `kernel-lab check` must name the construct.
 // Triton tutorial 04 "Low-Memory Dropout" (triton-lang/triton python/tutorials/04-low-memory-dropout.py),
 // its second kernel _seeded_dropout. Construct: tl.rand(seed, offsets) (Philox random numbers).
 import { kernel, tl, defineRun, rand, randn, empty, cdiv } from "kernel-lab";

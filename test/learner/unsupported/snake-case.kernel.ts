@@ -1,3 +1,4 @@
+// @ts-nocheck — deliberately outside Kernel Lab's language (and its types): `kernel-lab check` must name the construct.
 // Triton's spelling typed out of habit: tl.program_id(axis=0). Construct: tl.program_id (Kernel Lab: tl.programId).
 import { kernel, tl, defineRun, rand, randn, empty, cdiv } from "kernel-lab";
 import type { Ptr, f32, i32, constexpr } from "kernel-lab";

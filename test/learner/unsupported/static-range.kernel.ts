@@ -1,3 +1,4 @@
+// @ts-nocheck — deliberately outside Kernel Lab's language (and its types): `kernel-lab check` must name the construct.
 // An unrolled loop, Triton's for i in tl.static_range(4). Construct: tl.staticRange.
 import { kernel, tl, defineRun, rand, randn, empty, cdiv } from "kernel-lab";
 import type { Ptr, f32, i32, constexpr } from "kernel-lab";

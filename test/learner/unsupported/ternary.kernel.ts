@@ -1,3 +1,4 @@
+// @ts-nocheck — deliberately outside Kernel Lab's language (and its types): `kernel-lab check` must name the construct.
 // A scalar conditional expression (Python's `a if c else b`, e.g. tutorial 06's
 // lo, hi = (0, start_m * BLOCK_M) if STAGE == 1 else ...). Construct: the ternary operator.
 import { kernel, tl, defineRun, rand, randn, empty, cdiv } from "kernel-lab";

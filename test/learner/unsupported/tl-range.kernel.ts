@@ -1,3 +1,4 @@
+// @ts-nocheck — deliberately outside Kernel Lab's language (and its types): `kernel-lab check` must name the construct.
 // Triton tutorial 02 "Fused Softmax": for row_idx in tl.range(row_start, n_rows, row_step, num_stages=num_stages).
 // Construct: tl.range (a software-pipelined range with num_stages).
 import { kernel, tl, defineRun, rand, randn, empty, cdiv } from "kernel-lab";
