@@ -56,6 +56,8 @@ export declare namespace tl {
   function store(ptrs: number, value: number, mask?: Mask): void;
   /** Element-wise `cond ? a : b`. */
   function where(cond: Mask, a: number, b: number): number;
+  /** Element-wise `cond ? a : b` of two masks: a mask. */
+  function where(cond: Mask, a: Mask, b: Mask): Mask;
   /** Element-wise e^x. */
   function exp(x: number): number;
   /** Element-wise natural logarithm. */
@@ -92,12 +94,16 @@ export declare namespace tl {
   function full(shape: Shape, value: number, dtype?: DtypeName): number;
   /** Inserts a size-1 axis at `axis`. */
   function expandDims(x: number, axis: number): number;
+  function expandDims(x: Mask, axis: number): Mask;
   /** Stretches size-1 axes (and scalars) to `shape`. */
   function broadcastTo(x: number, shape: Shape): number;
+  function broadcastTo(x: Mask, shape: Shape): Mask;
   /** Same elements, new shape with the same element count. */
   function reshape(x: number, shape: Shape): number;
+  function reshape(x: Mask, shape: Shape): Mask;
   /** Transposes a 2-D block. */
   function trans(x: number): number;
+  function trans(x: Mask): Mask;
   /** Sum along `axis` (all axes when omitted). */
   function sum(x: number, axis?: number): number;
   /** Maximum along `axis` (all axes when omitted). */
