@@ -2,10 +2,11 @@
 // the arguments, the reference. Every problem is a RunDefinitionError with a KL3xxx code, naming
 // the run and the field, and saying what to write instead.
 
-import { NUM_STAGES, NUM_WARPS } from "../compile";
 import type { NumDtype, Param } from "../ir/ir";
 import { isBuiltinHandle, type HostArray } from "../language";
-import { RunCodes, RunDefinitionError, type RunCode } from "./codes";
+import { checkConstexprs } from "./check-constexprs";
+import { fail, RunCodes, type RunCode } from "./codes";
+import { show } from "./show";
 import type { LoadedRun } from "./load";
 
 type Fn = (...args: never[]) => unknown;
@@ -50,10 +51,6 @@ const KNOWN_FIELDS = new Set([
   "kernel", "name", "sizes", "constexprs", "configs", "grid", "args", "outputs", "reference", "tolerance", "bytes", "flops", "baseline",
 ]);
 
-function fail(run: string, code: RunCode, field: string, message: string): never {
-  throw new RunDefinitionError(code, `Run '${run}', ${field}: ${message}`, run);
-}
-
 /** Checks every field of a run that does not need calling its functions. */
 export function checkRunDefinition(run: LoadedRun, kernel: KernelSignature, knownBuiltins?: ReadonlySet<string>): CheckedRun {
   const def = run.definition as unknown as Record<string, unknown>;
@@ -72,32 +69,7 @@ export function checkRunDefinition(run: LoadedRun, kernel: KernelSignature, know
     fail(name, RunCodes.badSizes, "`sizes`", `must be a non-empty array of positive integers, e.g. \`sizes: [98432]\`; got ${show(sizes)}.`);
   }
 
-  const constexprParams = kernel.params.filter((p) => p.kind === "constexpr").map((p) => p.name);
-  // `num_warps` and `num_stages` (as in Triton's configs) tune the code generated, not the kernel: see compile.ts.
-  const tunable = [...constexprParams, ...[NUM_WARPS, NUM_STAGES].filter((k) => !constexprParams.includes(k))];
-  const given = def.constexprs ?? {};
-  if (typeof given !== "object" || given === null || Array.isArray(given)) {
-    fail(name, RunCodes.badConstexprs, "`constexprs`", `must be an object of integers, e.g. \`{ BLOCK_SIZE: 1024 }\`; got ${show(given)}.`);
-  }
-  const constexprs: Record<string, number> = {};
-  for (const [key, value] of Object.entries(given as Record<string, unknown>)) {
-    if (!tunable.includes(key)) {
-      fail(name, RunCodes.badConstexprs, "`constexprs`", `'${key}' is not a constexpr parameter of kernel '${kernel.name}'` +
-        (constexprParams.length ? ` (those are: ${constexprParams.join(", ")}; num_warps sets the invocations per program, num_stages the loads in flight).` : " (it has none; num_warps sets the invocations per program, num_stages the loads in flight)."));
-    }
-    if (typeof value !== "number" || !Number.isInteger(value)) {
-      fail(name, RunCodes.badConstexprs, "`constexprs`", `${key} must be an integer; got ${show(value)}.`);
-    }
-    if (key === NUM_WARPS) checkNumWarps(name, "`constexprs`", value);
-    if (key === NUM_STAGES) checkNumStages(name, "`constexprs`", value);
-    constexprs[key] = value;
-  }
-  const configs = def.configs === undefined ? undefined : checkConfigs(name, kernel, constexprParams, tunable, constexprs, def.configs);
-  for (const p of constexprParams) {
-    if (!(p in constexprs) && !configs) {
-      fail(name, RunCodes.badConstexprs, "`constexprs`", `no value for kernel '${kernel.name}''s constexpr parameter '${p}'. Add \`constexprs: { ${p}: … }\`.`);
-    }
-  }
+  const { constexprs, configs } = checkConstexprs(name, kernel, def.constexprs ?? {}, def.configs);
 
   for (const field of ["grid", "args", "reference"] as const) {
     if (typeof def[field] !== "function") {
@@ -110,17 +82,7 @@ export function checkRunDefinition(run: LoadedRun, kernel: KernelSignature, know
     }
   }
 
-  const pointers = kernel.params.filter((p) => p.kind === "pointer").map((p) => p.name);
-  const outputs = def.outputs;
-  if (!Array.isArray(outputs) || outputs.length === 0 || !outputs.every((o) => typeof o === "string")) {
-    fail(name, RunCodes.badOutputs, "`outputs`", `must be a non-empty list of pointer parameter names, e.g. \`outputs: ["${pointers.at(-1) ?? "out_ptr"}"]\`; got ${show(outputs)}.`);
-  }
-  for (const o of outputs as string[]) {
-    const param = kernel.params.find((p) => p.name === o);
-    if (!param) fail(name, RunCodes.badOutputs, "`outputs`", `'${o}' is not a parameter of kernel '${kernel.name}'. Its pointer parameters are: ${pointers.join(", ") || "none"}.`);
-    if (param.kind !== "pointer") fail(name, RunCodes.badOutputs, "`outputs`", `'${o}' is a ${param.kind} parameter, not a pointer; only pointer parameters hold outputs (${pointers.join(", ") || "none"}).`);
-  }
-  if (new Set(outputs).size !== outputs.length) fail(name, RunCodes.badOutputs, "`outputs`", "names an output twice.");
+  const outputs = checkOutputs(name, kernel, def.outputs);
 
   let tolerance: Partial<Tolerance> | undefined;
   if (def.tolerance !== undefined) {
@@ -150,7 +112,7 @@ export function checkRunDefinition(run: LoadedRun, kernel: KernelSignature, know
     ...(configs ? { configs } : {}),
     grid: def.grid as Fn,
     args: def.args as Fn,
-    outputs: outputs as string[],
+    outputs,
     reference: def.reference as Fn,
     tolerance,
     bytes: def.bytes as Fn | undefined,
@@ -159,67 +121,19 @@ export function checkRunDefinition(run: LoadedRun, kernel: KernelSignature, know
   };
 }
 
-/**
- * `configs`: alternatives for the autotuner, each an object of integers for constexpr parameters,
- * merged over `constexprs`; together they must give every constexpr parameter a value.
- */
-function checkConfigs(
-  name: string,
-  kernel: KernelSignature,
-  constexprParams: readonly string[],
-  tunable: readonly string[],
-  base: Record<string, number>,
-  configs: unknown,
-): Record<string, number>[] {
-  const example = `\`configs: [{ ${constexprParams[0] ?? "BLOCK_SIZE"}: 64 }, { ${constexprParams[0] ?? "BLOCK_SIZE"}: 128 }]\``;
-  if (!Array.isArray(configs) || configs.length === 0) {
-    fail(name, RunCodes.badConfigs, "`configs`", `must be a non-empty array of constexpr alternatives, e.g. ${example}; got ${show(configs)}.`);
+/** `outputs`: distinct pointer parameters of the kernel. */
+function checkOutputs(name: string, kernel: KernelSignature, outputs: unknown): string[] {
+  const pointers = kernel.params.filter((p) => p.kind === "pointer").map((p) => p.name);
+  if (!Array.isArray(outputs) || outputs.length === 0 || !outputs.every((o) => typeof o === "string")) {
+    fail(name, RunCodes.badOutputs, "`outputs`", `must be a non-empty list of pointer parameter names, e.g. \`outputs: ["${pointers.at(-1) ?? "out_ptr"}"]\`; got ${show(outputs)}.`);
   }
-  if (constexprParams.length === 0 && !configs.every((c) => typeof c === "object" && c !== null && Object.keys(c).every((k) => k === NUM_WARPS || k === NUM_STAGES))) {
-    fail(name, RunCodes.badConfigs, "`configs`", `kernel '${kernel.name}' has no constexpr parameter to tune (only num_warps and num_stages can vary); remove \`configs\`.`);
+  for (const o of outputs as string[]) {
+    const param = kernel.params.find((p) => p.name === o);
+    if (!param) fail(name, RunCodes.badOutputs, "`outputs`", `'${o}' is not a parameter of kernel '${kernel.name}'. Its pointer parameters are: ${pointers.join(", ") || "none"}.`);
+    if (param.kind !== "pointer") fail(name, RunCodes.badOutputs, "`outputs`", `'${o}' is a ${param.kind} parameter, not a pointer; only pointer parameters hold outputs (${pointers.join(", ") || "none"}).`);
   }
-  const seen = new Map<string, number>();
-  return configs.map((config: unknown, i) => {
-    const field = `\`configs[${i}]\``;
-    if (typeof config !== "object" || config === null || Array.isArray(config)) {
-      fail(name, RunCodes.badConfigs, field, `must be an object of integers, e.g. \`{ ${constexprParams[0]}: 64 }\`; got ${show(config)}.`);
-    }
-    const full: Record<string, number> = { ...base };
-    for (const [key, value] of Object.entries(config as Record<string, unknown>)) {
-      if (!tunable.includes(key)) {
-        fail(name, RunCodes.badConfigs, field, `'${key}' is not a constexpr parameter of kernel '${kernel.name}' (those are: ${constexprParams.join(", ")}; num_warps sets the invocations per program, num_stages the loads in flight).`);
-      }
-      if (typeof value !== "number" || !Number.isInteger(value)) {
-        fail(name, RunCodes.badConfigs, field, `${key} must be an integer; got ${show(value)}.`);
-      }
-      if (key === NUM_WARPS) checkNumWarps(name, field, value);
-      if (key === NUM_STAGES) checkNumStages(name, field, value);
-      full[key] = value;
-    }
-    const missing = constexprParams.filter((p) => !(p in full));
-    if (missing.length > 0) {
-      fail(name, RunCodes.badConfigs, field, `gives no value for ${missing.map((p) => `'${p}'`).join(", ")}, and \`constexprs\` has none either. Add ${missing.join(", ")} to this config or to \`constexprs\`.`);
-    }
-    // Candidates are told apart by their constexprs; a repeat would only be timed twice.
-    const used = tunable.filter((p) => p in full);
-    const key = JSON.stringify(used.map((p) => full[p]));
-    const twin = seen.get(key);
-    if (twin !== undefined) fail(name, RunCodes.badConfigs, field, `is the same set of constexprs as \`configs[${twin}]\`; remove one.`);
-    seen.set(key, i);
-    return Object.fromEntries(used.map((p) => [p, full[p]]));
-  });
-}
-
-function checkNumStages(name: string, field: string, value: number): void {
-  if (value !== 1 && value !== 2) {
-    fail(name, RunCodes.badConstexprs, field, `num_stages must be 1 (each trip loads its own tiles) or 2 (tl.dot's tiles are loaded one trip ahead, the default); got ${value}.`);
-  }
-}
-
-function checkNumWarps(name: string, field: string, value: number): void {
-  if (!(value >= 1 && value <= 32 && (value & (value - 1)) === 0)) {
-    fail(name, RunCodes.badConstexprs, field, `num_warps must be a power of two from 1 to 32 (32 invocations each); got ${value}.`);
-  }
+  if (new Set(outputs).size !== outputs.length) fail(name, RunCodes.badOutputs, "`outputs`", "names an output twice.");
+  return outputs as string[];
 }
 
 function call(run: string, code: RunCode, field: string, fn: Fn, args: unknown[]): unknown {
@@ -381,22 +295,4 @@ export function evaluateCount(run: CheckedRun, field: "bytes" | "flops", size: n
     fail(run.name, RunCodes.badCount, `\`${field}\``, `must return a non-negative number; for size ${size} it returned ${show(n)}.`);
   }
   return n;
-}
-
-/** A short description of a value for messages. */
-export function show(x: unknown): string {
-  if (x === undefined) return "undefined";
-  if (x === null) return "null";
-  if (typeof x === "function") return "a function";
-  if (ArrayBuffer.isView(x)) return `a ${x.constructor.name} of ${(x as unknown as ArrayLike<number>).length} elements`;
-  if (Array.isArray(x)) return x.length > 8 ? `an array of ${x.length} elements` : JSON.stringify(x);
-  if (typeof x === "object") {
-    try {
-      const s = JSON.stringify(x);
-      return s.length > 80 ? `${s.slice(0, 77)}...` : s;
-    } catch {
-      return "an object";
-    }
-  }
-  return typeof x === "string" ? JSON.stringify(x) : String(x);
 }

@@ -1,19 +1,20 @@
 // The autotuner: for one run with `configs` and one size, compile every candidate set of
 // constexprs, check each against the reference, time the correct ones briefly, and pick the
 // fastest — or take the choice remembered on disk for this kernel, adapter and size. The run's
-// own numbers then come from the picked set, through the ordinary path (run.ts).
+// own numbers then come from the picked set, through the ordinary path (run-size.ts).
 
 import type { KernelSource } from "../compile";
 import type { CompiledKernel } from "../compile";
 import type { LocatedDiagnostic } from "../diagnostics/position";
 import type { NumDtype } from "../ir/ir";
-import { INT_POISON, type HostArray } from "../language";
-import { createStorageBuffer, GpuError, launch, readBuffer, timeLaunches, type Gpu, type LaunchArgs } from "../runtime";
+import type { HostArray } from "../language";
+import { GpuError, launch, timeLaunches, type Gpu } from "../runtime";
 import { computeReference, copyArgs, evaluateCount, evaluateGrid, makeArgs, runLimits, type CheckedRun, type KernelArgs, type RunLimits } from "./args";
 import { lookupChoice, storeChoice, tuningKey, adapterLabel, type CachedChoice } from "./autotune-cache";
 import { RunDefinitionError } from "./codes";
 import { compareOutputs, defaultTolerance } from "./compare";
-import { fromStorage, paramsLoadedFrom, pointerParams, roundToF16, toStorage } from "./gpu-args";
+import { readOutputs, timingCopies, uploadArgs } from "./buffers";
+import { pointerParams, poisonUnreadOutputs, roundToF16 } from "./gpu-args";
 import type { Progress } from "./protocol";
 import type { AdapterReport, AutotuneCandidate, AutotuneReport } from "./report";
 
@@ -121,18 +122,7 @@ export async function tune(run: CheckedRun, size: number, ctx: TuneContext): Pro
   // first that compiled), so its mismatch or GPU error is reported like any other run's.
   const picked = fastest?.constexprs ?? configs.find((_, i) => ran[i]) ?? compiledOnly[0];
   if (!picked && definitionError) throw definitionError;
-  if (fastest) {
-    const choice: CachedChoice = {
-      run: run.name,
-      kernel: ctx.kernelName,
-      size,
-      adapter: adapterLabel(ctx.adapter),
-      picked: fastest.constexprs,
-      candidates: candidates.map(({ constexprs, medianMs, correct, note }) => ({ constexprs, medianMs, correct, ...(note ? { note } : {}) })),
-      date: new Date().toISOString(),
-    };
-    storeChoice(key, choice);
-  }
+  if (fastest) storeChoice(key, choiceToCache(run, size, ctx, fastest.constexprs, candidates));
   return {
     picked,
     report: { picked: picked ?? configs[0], cached: false, candidates },
@@ -175,52 +165,44 @@ async function checkAndTime(
   const { gpu } = ctx;
   // Each candidate starts from the shared inputs; outputs it never reads start as poison.
   const args = copyArgs(inputs.args);
-  const read = paramsLoadedFrom(program.ir);
-  for (const o of run.outputs) {
-    if (!read.has(o)) (args[o] as HostArray).fill(args[o] instanceof Float32Array ? NaN : INT_POISON);
-  }
+  poisonUnreadOutputs(program.ir, run.outputs, args);
   const dtypes = new Map(pointerParams(program.params).map((p) => [p.name, p.dtype] as const));
   const kernelProgram = { abi: program.abi, wgsl: program.wgsl };
   const buffers: GPUBuffer[] = [];
-  const upload = async (values: KernelArgs, copy: number): Promise<LaunchArgs> => {
-    const set: LaunchArgs = { buffers: {}, scalars: {} };
-    for (const p of program.params) {
-      const v = values[p.name];
-      if (p.kind === "pointer") {
-        const buffer = await createStorageBuffer(gpu, toStorage(v as HostArray, p.dtype), `${program.name}.${p.name}#tune${copy}`);
-        buffers.push(buffer);
-        set.buffers[p.name] = buffer;
-      } else if (p.kind === "scalar") {
-        set.scalars[p.name] = v as number;
-      }
-    }
-    return set;
-  };
+  const upload = (values: KernelArgs, copy: number) => uploadArgs(gpu, program, values, `#tune${copy}`, buffers);
   try {
     const first = await upload(args, 0);
     await launch(gpu, kernelProgram, grid, first);
-    const outputs = [];
-    for (const o of run.outputs) {
-      const dtype = dtypes.get(o) as NumDtype;
-      const raw = await readBuffer(gpu, first.buffers[o], dtype, (args[o] as HostArray).length);
-      outputs.push({ name: o, got: fromStorage(raw, dtype), expected: inputs.expected[o], tolerance: { ...defaultTolerance(dtype), ...run.tolerance } });
-    }
-    const comparison = compareOutputs(outputs);
+    const got = await readOutputs(gpu, first, run.outputs, dtypes, args);
+    const comparison = compareOutputs(
+      run.outputs.map((o) => ({ name: o, got: got.get(o) as ArrayLike<number>, expected: inputs.expected[o], tolerance: { ...defaultTolerance(dtypes.get(o) as NumDtype), ...run.tolerance } })),
+    );
     if (!comparison.correct) {
       const m = comparison.firstMismatch;
       const where = m ? `${m.output}[${m.index}] = ${short(m.got)}, expected ${short(m.expected)}; ` : "";
       return { medianMs: null, correct: false, note: `does not match the reference: ${where}${comparison.mismatches} element${comparison.mismatches === 1 ? "" : "s"} differ` };
     }
     // Rotate over copies of the inputs, as the run's own timing does, so caches flatter no candidate.
-    const argBytes = Object.values(args).reduce<number>((n, v) => n + (typeof v === "number" ? 0 : v.byteLength), 0);
-    const copies = Math.max(1, Math.min(4, Math.floor((256 * 2 ** 20) / Math.max(1, argBytes))));
     const sets = [first];
-    for (let c = 1; c < copies; c++) sets.push(await upload(copyArgs(args), c));
+    for (let c = 1; c < timingCopies(args); c++) sets.push(await upload(copyArgs(args), c));
     const timing = await timeLaunches(gpu, kernelProgram, grid, sets, timingOpts);
     return { medianMs: timing.medianMs, correct: true };
   } finally {
     for (const b of buffers) b.destroy();
   }
+}
+
+/** What the cache remembers of a tuning: the pick and every candidate's time. */
+function choiceToCache(run: CheckedRun, size: number, ctx: TuneContext, picked: Record<string, number>, candidates: AutotuneCandidate[]): CachedChoice {
+  return {
+    run: run.name,
+    kernel: ctx.kernelName,
+    size,
+    adapter: adapterLabel(ctx.adapter),
+    picked,
+    candidates: candidates.map(({ constexprs, medianMs, correct, note }) => ({ constexprs, medianMs, correct, ...(note ? { note } : {}) })),
+    date: new Date().toISOString(),
+  };
 }
 
 /** GB/s and GFLOP/s of a median, where the run declares bytes or flops. */

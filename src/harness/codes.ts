@@ -74,3 +74,8 @@ export class RunDefinitionError extends Error {
     this.name = "RunDefinitionError";
   }
 }
+
+/** Throws the RunDefinitionError of `field` of run `run`. */
+export function fail(run: string, code: RunCode, field: string, message: string): never {
+  throw new RunDefinitionError(code, `Run '${run}', ${field}: ${message}`, run);
+}

@@ -4,7 +4,7 @@
 import type { NumDtype, Param, KernelIR } from "../ir/ir";
 import { forEachValue } from "../ir/walk";
 import { f16FromBits, f16ToBits, roundF16 } from "../ir/f16";
-import type { HostArray } from "../language";
+import { INT_POISON, type HostArray } from "../language";
 import type { StorageArray } from "../runtime";
 
 export function toStorage(array: HostArray, dtype: NumDtype): StorageArray {
@@ -41,4 +41,14 @@ export function paramsLoadedFrom(ir: KernelIR): Set<string> {
     if (v.op === "load" && v.ptr.type.kind === "pointer") loaded.add(v.ptr.type.param);
   });
   return loaded;
+}
+
+/** Outputs the kernel never reads start as poison, so an element it never writes is caught. */
+export function poisonUnreadOutputs(ir: KernelIR, outputs: readonly string[], args: Record<string, unknown>): void {
+  const read = paramsLoadedFrom(ir);
+  for (const o of outputs) {
+    if (read.has(o)) continue;
+    const a = args[o] as HostArray;
+    a.fill(a instanceof Float32Array ? NaN : INT_POISON);
+  }
 }

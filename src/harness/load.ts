@@ -4,6 +4,7 @@
 // and collect the runs it exports.
 
 import { build, type Message } from "esbuild";
+import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import * as path from "node:path";
 import * as vm from "node:vm";
@@ -32,6 +33,15 @@ export interface LoadedFile {
 export function displayPath(file: string): string {
   const rel = path.relative(process.cwd(), file);
   return rel && !rel.startsWith("..") && !path.isAbsolute(rel) ? rel : file;
+}
+
+/** The file's text, or why it cannot be read (`shown`: its display path). */
+export function readKernelText(file: string, shown: string): string | LocatedDiagnostic {
+  try {
+    return readFileSync(file, "utf8");
+  } catch (err) {
+    return located(shown, RunCodes.bundleFailed, `Cannot read the file: ${(err as Error).message}`);
+  }
 }
 
 /** Bundling runs in esbuild's own process, so the caller can do other work until it is awaited. */

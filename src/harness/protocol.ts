@@ -3,19 +3,15 @@
 // result or error, and exits.
 
 import type { FileReport, Outcome } from "./report";
+import type { RunOptions } from "./run";
 
-export interface RunRequest {
+/** The harness's run options that travel as data (the callbacks become progress messages). */
+export type RequestOptions = Omit<RunOptions, "onProgress" | "onRunChecked" | "onRunDone">;
+
+export interface RunRequest extends RequestOptions {
   type: "run";
   /** Absolute path of the kernel file. */
   file: string;
-  run?: string;
-  size?: number;
-  sweep?: boolean;
-  cpu?: boolean;
-  reps?: number;
-  timeoutMs?: number;
-  /** Tune runs with `configs` afresh, ignoring the cached choice. */
-  retune?: boolean;
 }
 
 export type WorkerRequest = RunRequest;

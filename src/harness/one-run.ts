@@ -1,0 +1,90 @@
+// Every size of one run: the kernel it names, its definition checked, then per size either the
+// autotuner (a run with `configs`, on the GPU) and the picked constexprs, or the run's one program.
+
+import { BUILTINS } from "../builtins";
+import type { KernelSource, ParsedFile } from "../compile";
+import type { LocatedDiagnostic } from "../diagnostics/position";
+import type { Gpu } from "../runtime";
+import { checkRunDefinition, type CheckedRun } from "./args";
+import { tune, type TuneContext } from "./autotune";
+import type { LoadedRun } from "./load";
+import type { Device } from "./open-device";
+import type { KernelPrograms } from "./programs";
+import type { Progress } from "./protocol";
+import type { RunReport } from "./report";
+import type { RunOptions } from "./run";
+import { runOneSize, type SizeContext } from "./run-size";
+import { resolveKernel } from "./resolve-runs";
+import { DEFAULT_TIMEOUT_MS, withTimeout } from "./timeout";
+
+/** What the runs of one file share. */
+export interface FileSession {
+  text: string;
+  parsed: ParsedFile;
+  /** Every kernel value the file made, in creation order. */
+  kernels: readonly { name: string; ordinal: number }[];
+  device: Device;
+  programs: KernelPrograms;
+  opts: RunOptions;
+  progress: (p: Progress) => void;
+  onChecked: (run: RunReport) => void;
+  /** A size is complete: into the report's `runs`. */
+  finished: (run: RunReport) => void;
+  /** Into the report's `diagnostics`. */
+  diagnose: (diagnostics: LocatedDiagnostic[]) => void;
+}
+
+/** "compile-error" when the run's program (or every candidate) did not compile; other failures are thrown. */
+export async function runEverySize(loaded: LoadedRun, s: FileSession): Promise<"ran" | "compile-error"> {
+  const kernel = resolveKernel(loaded, s.kernels, s.parsed);
+  const defined = checkRunDefinition(loaded, kernel, new Set(Object.keys(BUILTINS)));
+  const sizes = s.opts.size !== undefined ? [s.opts.size] : s.opts.sweep ? defined.sizes : [defined.sizes[0]];
+  if (defined.configs && s.device.gpu) return tuneEverySize(defined, kernel, sizes, s.device.gpu, s);
+  // Without a GPU to time on (--cpu), a run with configs runs its first one.
+  const checked = defined.configs ? { ...defined, constexprs: defined.configs[0] } : defined;
+  const { program, diagnostics } = s.programs.forRun(kernel, checked.constexprs, loaded.name);
+  s.diagnose(diagnostics);
+  if (!program) return "compile-error";
+  for (const size of sizes) {
+    const one = runOneSize(checked, program, size, sizeContext(s, kernel, checked.constexprs));
+    s.finished(await withTimeout(one, s.opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, checked.name, size));
+  }
+  return "ran";
+}
+
+async function tuneEverySize(run: CheckedRun, kernel: KernelSource, sizes: number[], gpu: Gpu, s: FileSession): Promise<"ran" | "compile-error"> {
+  const tuning: TuneContext = {
+    gpu,
+    adapter: s.device.adapter,
+    kernelName: kernel.name,
+    kernelText: s.text.slice(kernel.span.start, kernel.span.end),
+    compile: (constexprs) => s.programs.candidate(kernel, constexprs),
+    source: kernel,
+    retune: s.opts.retune ?? false,
+    reps: s.opts.reps,
+    progress: s.progress,
+  };
+  for (const size of sizes) {
+    const result = await withTimeout(tuneAndRun(run, size, tuning, s), s.opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, run.name, size);
+    if (!result) return "compile-error";
+    s.finished(result);
+  }
+  return "ran";
+}
+
+/** Tunes one size, then runs the picked constexprs as any run; undefined when no candidate compiles. */
+async function tuneAndRun(run: CheckedRun, size: number, tuning: TuneContext, s: FileSession): Promise<RunReport | undefined> {
+  const tuned = await tune(run, size, tuning);
+  const chosen = tuned.picked && tuning.compile(tuned.picked);
+  if (!tuned.picked || !chosen || !("program" in chosen)) {
+    s.diagnose(tuned.diagnostics);
+    return undefined;
+  }
+  const result = await runOneSize({ ...run, constexprs: tuned.picked }, chosen.program, size, sizeContext(s, tuning.source, tuned.picked));
+  result.autotune = tuned.report;
+  return result;
+}
+
+function sizeContext(s: FileSession, kernel: KernelSource, constexprs: Record<string, number>): SizeContext {
+  return { gpu: s.device.gpu, reps: s.opts.reps, progress: s.progress, onChecked: s.onChecked, specialize: s.programs.specializer(kernel, constexprs) };
+}
