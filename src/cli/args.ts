@@ -1,7 +1,8 @@
 // Command-line parsing: `kernel-lab <command> [options]`, options in any order after the command.
 
 export type Command =
-  | { kind: "run"; file: string; run?: string; size?: number; sweep: boolean; json: boolean; cpu: boolean; reps?: number; timeoutMs?: number; retune: boolean; debug: boolean }
+  | { kind: "run"; file: string; run?: string; size?: number; sweep: boolean; json: boolean; cpu: boolean; reps?: number; timeoutMs?: number; retune: boolean; history?: string; debug: boolean }
+  | { kind: "compare"; before: string; after: string; json: boolean; debug: boolean }
   | { kind: "check"; files: string[]; json: boolean; pretty: boolean; debug: boolean }
   | { kind: "wgsl"; file: string; kernel?: string; constexprs: Record<string, number>; gpu: boolean; debug: boolean }
   | { kind: "help" }
@@ -23,9 +24,12 @@ Commands:
     --reps N           at most N timed repetitions (default 100)
     --timeout SECONDS  limit per run and size (default 120)
     --retune           tune runs with \`configs\` afresh instead of using the cached choice
+    --history FILE     append the results to FILE (JSON lines) and say how each compares with its last run there
   check FILE...  Print the diagnostics of kernel files, one a line (path:line:col - error KLxxxx: message)
     --pretty           show the source line and a caret under each diagnostic
     --json             print { "diagnostics": [...] } on stdout
+  compare OLD.json NEW.json  Compare two saved \`run --json\` reports: each run and size in both, old and new median
+    --json             print { "runs": [...] } on stdout
   wgsl FILE    Print the WGSL generated for a kernel
     --kernel NAME              the kernel (default: every kernel of the file)
     --constexpr NAME=VALUE     a constexpr value (repeatable; default: the file's defineRun constexprs)
@@ -46,13 +50,14 @@ export function parseArgs(argv: readonly string[]): Command {
   const positional: string[] = [];
   const flags = new Set<string>();
   const values = new Map<string, string[]>();
-  const takesValue = new Set(["--run", "--size", "--reps", "--timeout", "--kernel", "--constexpr"]);
+  const takesValue = new Set(["--run", "--size", "--reps", "--timeout", "--kernel", "--constexpr", "--history"]);
   const allowed: Record<string, string[]> = {
-    run: ["--run", "--size", "--sweep", "--json", "--cpu", "--reps", "--timeout", "--retune", "--debug"],
+    run: ["--run", "--size", "--sweep", "--json", "--cpu", "--reps", "--timeout", "--retune", "--history", "--debug"],
+    compare: ["--json", "--debug"],
     check: ["--json", "--pretty", "--debug"],
     wgsl: ["--kernel", "--constexpr", "--gpu", "--debug"],
   };
-  if (!(command in allowed)) throw new UsageError(`Unknown command '${command}'. Commands: run, check, wgsl (see --help).`);
+  if (!(command in allowed)) throw new UsageError(`Unknown command '${command}'. Commands: run, check, compare, wgsl (see --help).`);
   for (let i = 0; i < rest.length; i++) {
     const arg = rest[i];
     if (!arg.startsWith("--")) {
@@ -88,9 +93,13 @@ export function parseArgs(argv: readonly string[]): Command {
         reps: optionalInt("--reps", one("--reps")),
         timeoutMs: optionalSeconds(one("--timeout")),
         retune: flags.has("--retune"),
+        history: one("--history"),
         debug,
       };
     }
+    case "compare":
+      if (positional.length !== 2) throw new UsageError("Usage: kernel-lab compare OLD.json NEW.json [--json]");
+      return { kind: "compare", before: positional[0], after: positional[1], json: flags.has("--json"), debug };
     case "check":
       if (positional.length === 0) throw new UsageError("Usage: kernel-lab check FILE...");
       return { kind: "check", files: positional, json: flags.has("--json"), pretty: flags.has("--pretty"), debug };

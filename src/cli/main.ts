@@ -16,6 +16,7 @@ import { trace } from "../harness/trace";
 import { acquireGpu, NoAdapterError } from "../runtime";
 import { parseArgs, USAGE, UsageError, type Command } from "./args";
 import { formatRunCheck, formatRunTiming } from "./format";
+import { compareFiles, formatComparison, formatHistory, recordHistory, type HistoryLine } from "./history";
 import { version } from "../../package.json";
 
 const FAILURE = EXIT_CODES.failure;
@@ -44,6 +45,8 @@ async function main(argv: string[]): Promise<number> {
       return runCommand(command);
     case "check":
       return checkCommand(command);
+    case "compare":
+      return compareCommand(command);
     case "wgsl":
       return wgslCommand(command);
   }
@@ -73,10 +76,21 @@ async function runCommand(cmd: Extract<Command, { kind: "run" }>): Promise<numbe
   });
   if (progress) process.stderr.write("\r\x1b[2K");
   const code = EXIT_CODES[outcome];
+  let history: HistoryLine[] | undefined;
+  if (cmd.history) {
+    try {
+      history = recordHistory(cmd.history, report);
+    } catch (err) {
+      process.stderr.write(`kernel-lab: cannot write the history ${cmd.history}: ${(err as Error).message}\n`);
+    }
+  }
   if (cmd.json) {
-    await write(process.stdout, `${JSON.stringify(report, null, 2)}\n`);
+    // `history` is added after SPEC §4's keys, only with --history.
+    const json = history ? { ...report, history: { file: cmd.history, runs: history } } : report;
+    await write(process.stdout, `${JSON.stringify(json, null, 2)}\n`);
     return code;
   }
+  if (history && cmd.history) show(formatHistory(cmd.history, history), true);
   await write(process.stdout, "");
   trace("results written");
   if (report.diagnostics.length > 0) {
@@ -110,6 +124,19 @@ async function checkCommand(cmd: Extract<Command, { kind: "check" }>): Promise<n
   else if (lines.length > 0) await write(process.stdout, `${lines.join("\n")}\n`);
   if (all.some((d) => d.severity === "error")) return EXIT_CODES["compile-error"];
   return unreadable ? FAILURE : 0;
+}
+
+async function compareCommand(cmd: Extract<Command, { kind: "compare" }>): Promise<number> {
+  let rows;
+  try {
+    rows = compareFiles(cmd.before, cmd.after);
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    process.stderr.write(`kernel-lab: ${err.message}\n`);
+    return FAILURE;
+  }
+  await write(process.stdout, cmd.json ? `${JSON.stringify({ runs: rows }, null, 2)}\n` : `${formatComparison(rows).join("\n")}\n`);
+  return 0;
 }
 
 async function wgslCommand(cmd: Extract<Command, { kind: "wgsl" }>): Promise<number> {
