@@ -1,9 +1,9 @@
-// Bundles the benchmark suite into bench/dist/suite.js (and probe.js, overhead.js, launches.js): everything
+// Bundles the benchmark suite into bench/dist/suite.js (and probe.js, overhead.js, launches.js, f16.js): everything
 // inside but Dawn's native module, so it runs on a GPU machine that has Node (from .gpu/) and nothing else.
 import { build } from "esbuild";
 
 await build({
-  entryPoints: ["bench/suite.ts", "bench/probe.ts", "bench/overhead.ts", "bench/launches.ts"],
+  entryPoints: ["bench/suite.ts", "bench/probe.ts", "bench/overhead.ts", "bench/launches.ts", "bench/f16.ts"],
   outdir: "bench/dist",
   bundle: true,
   platform: "node",
