@@ -25,6 +25,11 @@ export interface KernelTestsProbe {
   results(): Record<string, RecordedResult>;
   /** Test runs finished so far. */
   runsEnded(): number;
+  /**
+   * Runs the items with these ids through the run profile's handler, as the workbench does once it
+   * has asked for workspace trust (in restricted mode it asks first, so tests call this instead).
+   */
+  run(ids: readonly string[]): Promise<void>;
 }
 
 const TYPING_DEBOUNCE_MS = 250;
@@ -35,6 +40,7 @@ export class KernelTests implements vscode.Disposable {
   private readonly results = new TestResultLog();
   private readonly pending = new Map<string, ReturnType<typeof setTimeout>>();
   private readonly subscriptions: vscode.Disposable[] = [this.controller];
+  private readonly runHandler: (request: vscode.TestRunRequest, token: vscode.CancellationToken) => Promise<void>;
 
   constructor(extensionUri: vscode.Uri, private readonly log: vscode.LogOutputChannel) {
     this.tree = new KernelTestTree(this.controller, log);
@@ -45,12 +51,8 @@ export class KernelTests implements vscode.Disposable {
       if (!item) await this.discoverAll();
     };
     this.controller.refreshHandler = () => this.discoverAll();
-    const profile = this.controller.createRunProfile(
-      "Run",
-      vscode.TestRunProfileKind.Run,
-      (request, token) => runTestRequest(request, token, services).catch((error) => this.reportCrash(error)),
-      true,
-    );
+    this.runHandler = (request, token) => runTestRequest(request, token, services).catch((error) => this.reportCrash(error));
+    const profile = this.controller.createRunProfile("Run", vscode.TestRunProfileKind.Run, this.runHandler, true);
 
     const watcher = vscode.workspace.createFileSystemWatcher(KERNEL_FILE_GLOB);
     this.subscriptions.push(
@@ -76,6 +78,15 @@ export class KernelTests implements vscode.Disposable {
     items: () => snapshotOf(this.controller.items),
     results: () => this.results.snapshot(),
     runsEnded: () => this.results.runsEnded,
+    run: async (ids) => {
+      const items = ids.map((id) => findItem(this.controller.items, id)).filter((item) => item !== undefined);
+      const cancellation = new vscode.CancellationTokenSource();
+      try {
+        await this.runHandler(new vscode.TestRunRequest(items), cancellation.token);
+      } finally {
+        cancellation.dispose();
+      }
+    },
   };
 
   /** Every kernel file of the workspace (node_modules aside); items of files gone are dropped. */
@@ -131,6 +142,14 @@ export class KernelTests implements vscode.Disposable {
     for (const timer of this.pending.values()) clearTimeout(timer);
     for (const s of this.subscriptions) s.dispose();
   }
+}
+
+function findItem(items: vscode.TestItemCollection, id: string): vscode.TestItem | undefined {
+  let found: vscode.TestItem | undefined;
+  items.forEach((item) => {
+    found ??= item.id === id ? item : findItem(item.children, id);
+  });
+  return found;
 }
 
 function snapshotOf(items: vscode.TestItemCollection): TestItemSnapshot[] {

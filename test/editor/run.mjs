@@ -6,6 +6,7 @@
 //   5. the Playwright UI test on that installed extension: palette → Run Kernel → the results table
 // Prints each stage's time and the tests' counts, and ends with `N passed, N failed`.
 // Flags: --only=trusted,untrusted,vsix,ui (stages to run), --docs (the UI test also writes docs/screenshot-*.png).
+// KERNEL_LAB_EDITOR_GREP=TEXT runs only the mocha tests whose title contains TEXT.
 import { runTests } from "@vscode/test-electron";
 import { build } from "esbuild";
 import { spawnSync } from "node:child_process";
