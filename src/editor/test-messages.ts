@@ -37,11 +37,9 @@ export function mismatchMessage(report: RunReport, source: RunSource): vscode.Te
   }
   const differ = `${report.mismatches} element${report.mismatches === 1 ? "" : "s"} differ`;
   lines.push(`${differ}; max abs diff ${formatValue(report.maxAbsDiff)}, max rel diff ${formatValue(report.maxRelDiff)}.`);
+  // No expectedOutput/actualOutput: with them, the editor's inline message shrinks to "got != expected"
+  // and loses the output's name and index.
   const message = new vscode.TestMessage(lines.join("\n"));
-  if (first) {
-    message.expectedOutput = formatValue(first.expected);
-    message.actualOutput = formatValue(first.got);
-  }
   const location = first ? storeLocation(source, first.output, (first as { source?: StoreSource }).source) : undefined;
   const fallback = source.runRange ? new vscode.Location(source.uri, source.runRange.start) : undefined;
   message.location = location ?? fallback;

@@ -111,7 +111,6 @@ describe("Testing view", function () {
     assert.match(message.text, /^out_ptr\[\d+\] = -?[\d.e-]+, expected [\d.e-]+ \(n = 1000\)\n1000 elements differ/, message.text);
     assert.equal(message.file, document.uri.fsPath);
     assert.equal(message.line, rangeOf(document, "tl.store(out, x - y, mask)").start.line, "the message sits at the store that wrote the output");
-    assert.ok(message.expected && message.actual && message.expected !== message.actual, JSON.stringify(message));
   });
 
   it("a kernel that does not compile is errored with its diagnostic at its range", async () => {
