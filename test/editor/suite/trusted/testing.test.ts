@@ -9,6 +9,7 @@ import type { KernelTestsProbe, TestItemSnapshot } from "../../../../src/editor/
 import type { RecordedResult } from "../../../../src/editor/test-results";
 import { openFixture, rangeOf, waitFor } from "../editor-wait";
 import { extensionId } from "../kernel-lab";
+import { alive, workerPids } from "../workers";
 
 let probe: KernelTestsProbe;
 
@@ -123,6 +124,23 @@ describe("Testing view", function () {
     assert.ok(diagnostic, JSON.stringify(result.messages));
     const range = rangeOf(document, "Math.exp(x)");
     assert.deepEqual([diagnostic.line, diagnostic.character], [range.start.line, range.start.character]);
+  });
+
+  it("Cancel Test Run stops the run's worker and leaves its item skipped", async () => {
+    const document = await openFixture("faults/endless-loop.kernel.ts");
+    const editor = await vscode.window.showTextDocument(document, { preview: false });
+    const at = rangeOf(document, "kernel: spin_kernel").start;
+    editor.selection = new vscode.Selection(at, at);
+    const item = find(probe.items(), "endless")!;
+    const before = probe.runsEnded();
+    const running = vscode.commands.executeCommand("testing.runAtCursor");
+    await waitFor("the endless run to start", () => probe.results()[item.id]?.state === "started" || undefined);
+    const [pid] = await waitFor("its worker", () => (workerPids().length > 0 ? workerPids() : undefined));
+    await vscode.commands.executeCommand("testing.cancelRun");
+    await waitFor("the test run to end", () => probe.runsEnded() > before || undefined, 10_000);
+    await running;
+    assert.equal(probe.results()[item.id]?.state, "skipped", describeResult(item.id));
+    await waitFor(`worker ${pid} to be gone`, () => !alive(pid) || undefined, 5_000);
   });
 
   it("follows the text as it is typed: a size added to a sweep is a new item", async () => {
