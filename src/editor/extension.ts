@@ -6,23 +6,29 @@ import { RunCodeLensProvider } from "./codelens";
 import { commandTable } from "./commands";
 import { KernelDiagnostics } from "./diagnostics";
 import { KERNEL_FILE_GLOB } from "./kernel-document";
+import { KernelTests, type KernelTestsProbe } from "./kernel-tests";
 import { ResultsPanel } from "./results-panel";
 import { RunController } from "./run-controller";
 
 export interface KernelLabApi {
   /** Milliseconds `activate` took (bench/RESULTS.md). */
   activationMs: number;
+  /** What the Testing view holds and was told (integration tests read it); absent if activation failed. */
+  tests?: KernelTestsProbe;
 }
 
 export function activate(context: vscode.ExtensionContext): KernelLabApi {
   const started = performance.now();
   const log = vscode.window.createOutputChannel("Kernel Lab", { log: true });
   context.subscriptions.push(log);
+  let tests: KernelTests | undefined;
   try {
     const runs = new RunController(context.extensionUri, log, context.storageUri);
+    tests = new KernelTests(context.extensionUri, log);
     context.subscriptions.push(
       new KernelDiagnostics(log),
       runs,
+      tests,
       vscode.languages.registerCodeLensProvider({ language: "typescript", pattern: KERNEL_FILE_GLOB }, new RunCodeLensProvider(log)),
       { dispose: () => ResultsPanel.disposeCurrent() },
     );
@@ -37,7 +43,7 @@ export function activate(context: vscode.ExtensionContext): KernelLabApi {
   }
   const activationMs = performance.now() - started;
   log.info(`activated in ${activationMs.toFixed(1)} ms (workspace ${vscode.workspace.isTrusted ? "trusted" : "not trusted: runs are disabled"})`);
-  return { activationMs };
+  return { activationMs, ...(tests ? { tests: tests.probe } : {}) };
 }
 
 export function deactivate(): void {

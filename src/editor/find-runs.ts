@@ -1,6 +1,6 @@
 // The runs a kernel file exports, found syntactically (no code of the file runs in the editor):
 // `export const NAME = defineRun({ … })`, named by a literal `name:` field, else by the export.
-// Used for the Run Kernel quick pick and the CodeLens above each run.
+// Used for the Run Kernel quick pick, the CodeLens above each run and the Testing view's items.
 
 import type * as ts from "typescript";
 import type { Span } from "../diagnostics/diagnostic";
@@ -12,6 +12,15 @@ export interface RunDeclaration {
   span: Span;
   /** The number of problem sizes, where `sizes` is an array literal. */
   sizeCount?: number;
+  /** Each size with its literal, where every element of `sizes` is a number literal. */
+  sizes?: SizeLiteral[];
+  /** The identifier the `kernel:` field names, where it is one. */
+  kernelName?: string;
+}
+
+export interface SizeLiteral {
+  value: number;
+  span: Span;
 }
 
 let typescript: typeof ts | undefined;
@@ -35,10 +44,14 @@ export function findRuns(fileName: string, text: string): RunDeclaration[] {
       const fields = definition && t.isObjectLiteralExpression(definition) ? definition : undefined;
       const literalName = fields && stringField(t, fields, "name");
       const sizes = fields && field(t, fields, "sizes");
+      const kernelField = fields && field(t, fields, "kernel");
+      const literals = sizes && t.isArrayLiteralExpression(sizes) ? sizeLiterals(t, sourceFile, sizes) : undefined;
       runs.push({
         name: literalName ?? declaration.name.text,
         span: { start: call.getStart(sourceFile), end: call.getEnd() },
         ...(sizes && t.isArrayLiteralExpression(sizes) ? { sizeCount: sizes.elements.length } : {}),
+        ...(literals ? { sizes: literals } : {}),
+        ...(kernelField && t.isIdentifier(kernelField) ? { kernelName: kernelField.text } : {}),
       });
     }
   }
@@ -72,6 +85,16 @@ function isDefineRunCallee(t: typeof ts, callee: ts.Expression, names: Set<strin
     return names.has(`${callee.expression.text}.${callee.name.text}`);
   }
   return false;
+}
+
+/** The sizes of an array of number literals (`[10_000, 98432]`); undefined if any element is not one. */
+function sizeLiterals(t: typeof ts, sourceFile: ts.SourceFile, array: ts.ArrayLiteralExpression): SizeLiteral[] | undefined {
+  const literals: SizeLiteral[] = [];
+  for (const element of array.elements) {
+    if (!t.isNumericLiteral(element)) return undefined;
+    literals.push({ value: Number(element.text.replace(/_/g, "")), span: { start: element.getStart(sourceFile), end: element.getEnd() } });
+  }
+  return literals;
 }
 
 function field(t: typeof ts, object: ts.ObjectLiteralExpression, name: string): ts.Expression | undefined {

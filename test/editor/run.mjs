@@ -4,8 +4,10 @@
 //   3. the untrusted suite (workspace trust on, test/editor/workspace-untrusted/ opened in restricted mode)
 //   4. `npm run package`, the .vsix installed into a fresh code-server extensions folder
 //   5. the Playwright UI test on that installed extension: palette → Run Kernel → the results table
+//   6. the Playwright Testing view test (test/editor/workspace/testing/): Run All Tests → green and red items
 // Prints each stage's time and the tests' counts, and ends with `N passed, N failed`.
-// Flags: --only=trusted,untrusted,vsix,ui (stages to run), --docs (the UI test also writes docs/screenshot-*.png).
+// Flags: --only=trusted,untrusted,vsix,ui,testing (stages to run), --docs (the UI tests also write docs/screenshot-*.png).
+// KERNEL_LAB_EDITOR_GREP=TEXT runs only the mocha tests whose title contains TEXT.
 import { runTests } from "@vscode/test-electron";
 import { build } from "esbuild";
 import { spawnSync } from "node:child_process";
@@ -126,6 +128,12 @@ if (wants("vsix")) await stage("package and install the .vsix", () => countedScr
 if (wants("ui")) {
   const vsixArgs = wants("vsix") ? ["--installed"] : [];
   await stage("UI test", () => countedScript(join(repoRoot, "test/editor/ui.test.mjs"), [...vsixArgs, ...(docs ? ["--docs"] : [])]));
+}
+if (wants("testing")) {
+  const vsixArgs = wants("vsix") ? ["--installed"] : [];
+  await stage("Testing view UI test", () =>
+    countedScript(join(repoRoot, "test/editor/testing-view.test.mjs"), [...vsixArgs, ...(docs ? ["--docs"] : [])]),
+  );
 }
 
 console.log("\nstage times:");

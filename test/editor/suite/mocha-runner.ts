@@ -14,7 +14,9 @@ export interface SuiteCounts {
 }
 
 export function runMochaFolder(label: string, folder: string): Promise<void> {
-  const mocha = new Mocha({ ui: "bdd", color: false, reporter: "spec", timeout: 60_000 });
+  // KERNEL_LAB_EDITOR_GREP=<title part> runs only the matching tests (code-server passes its environment on).
+  const grep = process.env.KERNEL_LAB_EDITOR_GREP;
+  const mocha = new Mocha({ ui: "bdd", color: false, reporter: "spec", timeout: 60_000, ...(grep ? { grep } : {}) });
   for (const file of readdirSync(folder).sort()) {
     if (file.endsWith(".test.js")) mocha.addFile(join(folder, file));
   }

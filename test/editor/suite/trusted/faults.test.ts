@@ -6,41 +6,17 @@
 // results panel ignores (and logs) malformed messages from its webview.
 import * as assert from "node:assert/strict";
 import { createHash } from "node:crypto";
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import * as vscode from "vscode";
 import { ResultsPanel, type PanelState } from "../../../../src/editor/results-panel";
 import type { RunCommandResult } from "../../../../src/editor/run-controller";
 import { openFixture, waitFor } from "../editor-wait";
+import { alive, workerPids } from "../workers";
 
 const Global = vscode.ConfigurationTarget.Global;
 
 function sha(uri: vscode.Uri): string {
   return createHash("sha256").update(readFileSync(uri.fsPath)).digest("hex");
-}
-
-/** Kernel Lab workers: child processes of this extension host running dist/worker.js. */
-function workerPids(): number[] {
-  const pids: number[] = [];
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      if (ppid === process.pid && readFileSync(`/proc/${entry}/cmdline`, "utf8").includes("worker.js")) pids.push(Number(entry));
-    } catch {
-      // the process ended while we looked
-    }
-  }
-  return pids;
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 function run(document: vscode.TextDocument, runName: string): Thenable<RunCommandResult> {

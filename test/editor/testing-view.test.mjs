@@ -1,0 +1,182 @@
+// The Testing view as a person uses it, in Chromium (Playwright) on code-server: open the
+// test/editor/workspace/testing/ folder, show the Testing view, "Test: Run All Tests", and read
+// the tree: every size of the passing runs green, the broken kernel's run red, its mismatch
+// message inline at the `tl.store` in the editor.
+//   --installed   load the extension installed from the .vsix (see vsix.test.mjs)
+//   --docs        also save docs/screenshot-testing.png
+// Prints one line per check and `N passed, N failed`.
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { launchBrowser, onExit, repoRoot, startCodeServer } from "./code-server.mjs";
+
+const argv = process.argv.slice(2);
+const installed = argv.includes("--installed");
+const docs = argv.includes("--docs");
+const timeLimitS = Number(process.env.KERNEL_LAB_UI_TEST_LIMIT_S ?? 240);
+const resultsDir = join(repoRoot, "test-results");
+const folder = join(repoRoot, "test/editor/workspace/testing");
+mkdirSync(resultsDir, { recursive: true });
+
+let passed = 0;
+let failed = 0;
+let server;
+let browser;
+const cleanup = onExit(() => server?.close());
+
+async function finish() {
+  await browser?.browser.close().catch(() => {});
+  cleanup();
+  console.log(`${passed} passed, ${failed} failed`);
+  process.exit(failed ? 1 : 0);
+}
+
+setTimeout(async () => {
+  console.log(`  ✗ the Testing view test did not finish within ${timeLimitS} s`);
+  failed++;
+  await shoot("testing-timeout.png");
+  await finish();
+}, timeLimitS * 1000).unref();
+
+async function check(title, body) {
+  const started = Date.now();
+  try {
+    const note = await body();
+    passed++;
+    console.log(`  ✔ ${title} (${Date.now() - started} ms)${note ? `\n      ${note}` : ""}`);
+  } catch (error) {
+    failed++;
+    console.log(`  ✗ ${title} (${Date.now() - started} ms): ${error.message.split("\n").slice(0, 6).join("\n      ")}`);
+    await shoot(`testing-failure-${passed + failed}.png`);
+    throw error;
+  }
+}
+
+async function shoot(name, also) {
+  if (!browser) return;
+  try {
+    await browser.page.screenshot({ path: join(resultsDir, name) });
+    if (also) await browser.page.screenshot({ path: also });
+  } catch (error) {
+    console.log(`      (no screenshot ${name}: ${error.message})`);
+  }
+}
+
+const page = () => browser.page;
+
+async function palette(commandTitle) {
+  await page().keyboard.press("F1");
+  const input = page().locator(".quick-input-widget input");
+  await input.waitFor({ state: "visible", timeout: 10_000 });
+  await input.fill(`>${commandTitle}`);
+  const row = page().locator(".quick-input-list .monaco-list-row", { hasText: commandTitle }).first();
+  await row.waitFor({ state: "visible", timeout: 15_000 });
+  await input.press("Enter");
+}
+
+async function openFile(name) {
+  await page().keyboard.press("Control+P");
+  const input = page().locator(".quick-input-widget input");
+  await input.waitFor({ state: "visible", timeout: 10_000 });
+  await input.fill(name);
+  await page().locator(".quick-input-list .monaco-list-row", { hasText: name }).first().waitFor({ timeout: 20_000 });
+  await input.press("Enter");
+  await page().locator(`.tab.active[aria-label^="${name}"]`).waitFor({ timeout: 20_000 });
+  await page().locator(".monaco-editor .view-lines").first().waitFor({ timeout: 20_000 });
+}
+
+/** The Testing view's visible rows: each item's label (without its description) and state icon. */
+async function tree() {
+  return page().evaluate(() =>
+    [...document.querySelectorAll(".test-explorer .monaco-list-row")].map((row) => {
+      const label = row.querySelector(".label");
+      const text = label?.textContent ?? "";
+      const description = label?.querySelector(".test-label-description")?.textContent ?? "";
+      const icon = row.querySelector(".computed-state")?.className ?? "";
+      const state = ["passed", "failed", "error", "queued", "skipped", "unset"].find((s) => icon.includes(`testing-${s}-icon`)) ?? icon;
+      return { label: text.slice(0, text.length - description.length), description, state, expanded: row.getAttribute("aria-expanded") };
+    }),
+  );
+}
+
+/** Waits for rows with these labels, expanding collapsed rows (items get children as runs report). */
+async function waitForRows(labels, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  let rows = [];
+  while (Date.now() < deadline) {
+    await expandAll();
+    rows = await tree();
+    if (labels.every((l) => rows.some((r) => r.label === l))) return rows;
+    await page().waitForTimeout(200);
+  }
+  throw new Error(`the Testing view has no ${labels.filter((l) => !rows.some((r) => r.label === l)).join(", ")} (rows: ${JSON.stringify(rows)})`);
+}
+
+/** Expands every collapsed row, until there is none. */
+async function expandAll() {
+  for (let round = 0; round < 10; round++) {
+    const collapsed = page().locator('.test-explorer .monaco-list-row[aria-expanded="false"]');
+    if ((await collapsed.count()) === 0) return;
+    await collapsed.first().locator(".monaco-tl-twistie").click();
+    await page().waitForTimeout(300);
+  }
+}
+
+console.log(`Testing view test: code-server + Chromium, extension ${installed ? "installed from the .vsix" : "from the working tree"}`);
+try {
+  await check("code-server and the workbench start on test/editor/workspace/testing/", async () => {
+    server = await startCodeServer({
+      ...(installed ? { extensionsDir: join(repoRoot, ".vscode-test/installed-extensions") } : {}),
+      settings: {
+        "editor.minimap.enabled": false,
+        "git.openRepositoryInParentFolders": "never",
+        ...(docs ? { "workbench.colorTheme": "Default Dark Modern" } : {}),
+      },
+    });
+    browser = await launchBrowser({ width: 1600, height: 900 });
+    const url = server.workbenchUrl({ folder, ...(installed ? {} : { extensionDevelopmentPath: repoRoot }) });
+    await page().goto(url);
+    await page().locator(".monaco-workbench").waitFor({ timeout: 60_000 });
+    await page().locator(".part.statusbar").waitFor({ timeout: 60_000 });
+  });
+
+  await check("the Testing view lists both kernel files and their runs", async () => {
+    await openFile("wrong-sign.kernel.ts");
+    await page().locator('.activitybar .action-item a[aria-label^="Testing"]').click();
+    await waitForRows(["wrong-sign.kernel.ts", "scale.kernel.ts"], 60_000);
+    const rows = await waitForRows(["scaleSweep", "scaleComputed", "wrongSign", "n = 1000", "n = 4097"], 10_000);
+    return rows.map((r) => r.label).join(" | ");
+  });
+
+  await check('"Test: Run All Tests": the passing runs turn green, the broken kernel red', async () => {
+    await palette("Test: Run All Tests");
+    await page().locator(".test-explorer .codicon-testing-failed-icon").first().waitFor({ timeout: 180_000 });
+    // Wait for the run to end: nothing queued or running is left.
+    await page().waitForFunction(() => !document.querySelector(".test-explorer .codicon-testing-queued-icon, .test-explorer .codicon-loading"), null, { timeout: 180_000 });
+    const want = { "scale.kernel.ts": "passed", scaleSweep: "passed", "n = 1000": "passed", "n = 4097": "passed", scaleComputed: "passed", "n = 301": "passed", "n = 601": "passed", "wrong-sign.kernel.ts": "failed", wrongSign: "failed" };
+    const rows = await waitForRows(Object.keys(want), 10_000);
+    const states = Object.fromEntries(Object.keys(want).map((label) => [label, rows.find((r) => r.label === label).state]));
+    if (JSON.stringify(states) !== JSON.stringify(want)) throw new Error(`states: ${JSON.stringify(rows)}`);
+    return rows.map((r) => `${r.label} ${r.state} (${r.description})`).join(" | ");
+  });
+
+  await check("the mismatch is shown in the editor at the tl.store, with got and expected", async () => {
+    await openFile("wrong-sign.kernel.ts");
+    // The editor draws the message as a widget at the end of the store's line.
+    const widget = page().locator(".monaco-editor .test-error-content-widget .content").first();
+    await widget.waitFor({ timeout: 20_000 });
+    const text = (await widget.textContent())?.trim() ?? "";
+    if (!/^out_ptr\[\d+\] = -?[\d.e-]+, expected -?[\d.e-]+ \(n = 1000\)$/.test(text)) throw new Error(`inline message: ${text}`);
+    const storeLine = page().locator(".monaco-editor .view-line", { hasText: "tl.store(out, x - y, mask)" }).first();
+    const [lineBox, widgetBox] = [await storeLine.boundingBox(), await widget.boundingBox()];
+    const lineMiddle = lineBox.y + lineBox.height / 2;
+    if (!(widgetBox.y <= lineMiddle && lineMiddle <= widgetBox.y + widgetBox.height)) {
+      throw new Error(`the message is at y ${widgetBox.y}..${widgetBox.y + widgetBox.height}, the store's line at ${lineBox.y}..${lineBox.y + lineBox.height}`);
+    }
+    await page().waitForTimeout(300);
+    await shoot("testing-view.png", docs ? join(repoRoot, "docs/screenshot-testing.png") : undefined);
+    return text;
+  });
+} catch {
+  // Reported by check(); the checks after a failed one depend on it.
+}
+await finish();
