@@ -1,6 +1,7 @@
 // Why no shader-f16 on the H200? (issue 13 item 2; bench/NOTES.md §12)
 //
 //   node bench/build.mjs && node bench/dist/f16.js [dawn flag …]
+//   KERNEL_LAB_DAWN_FLAGS=… node bench/dist/f16.js --acquire     (the runtime's own device)
 //
 // Creates a Dawn instance with the given flags (e.g. enable-dawn-features=vulkan_enable_f16_on_nvidia),
 // prints the adapter's description and features, and when `shader-f16` is offered, requests it
@@ -8,6 +9,7 @@
 // subgroup-matrix configurations the adapter reports. One process per set of flags (run it once
 // per set): two instances in one process would share nothing but could confuse the reading.
 
+import { acquireGpu } from "../src/runtime";
 import { loadDawn } from "../src/runtime/dawn";
 
 const flags = process.argv.slice(2);
@@ -41,6 +43,12 @@ const WGSL = `enable f16;
 }`;
 
 async function main(): Promise<void> {
+  if (flags[0] === "--acquire") {
+    // What the runtime itself gets (KERNEL_LAB_DAWN_FLAGS applies).
+    const gpu = await acquireGpu();
+    console.log(`acquireGpu with KERNEL_LAB_DAWN_FLAGS=${JSON.stringify(process.env.KERNEL_LAB_DAWN_FLAGS ?? "")}: target ${JSON.stringify(gpu.target)}`);
+    return;
+  }
   const dawn = loadDawn();
   const instance = dawn.create(flags);
   (globalThis as Record<string, unknown>).keepInstance = instance;
@@ -53,7 +61,10 @@ async function main(): Promise<void> {
   console.log(`  features (${features.length}): ${features.join(" ")}`);
   const hasF16 = adapter.features.has("shader-f16");
   console.log(`  shader-f16: ${hasF16}`);
-  if (info.subgroupMatrixConfigs) console.log(`  subgroupMatrixConfigs: ${JSON.stringify(info.subgroupMatrixConfigs)}`);
+  // Dawn's config objects keep their fields as getters: read them by name.
+  const configs = (info.subgroupMatrixConfigs ?? []) as Record<string, unknown>[];
+  const fields = ["componentType", "resultComponentType", "M", "N", "K"];
+  if (configs.length) console.log(`  subgroupMatrixConfigs: ${configs.map((c) => fields.map((f) => `${f}=${String(c[f])}`).join(" ")).join("; ")}`);
   if (!hasF16) {
     // What requesting it anyway says.
     try {

@@ -80,6 +80,43 @@ export async function writeStorageBuffer(gpu: Gpu, buffer: GPUBuffer, data: Stor
 
 const ARRAYS = { f32: Float32Array, i32: Int32Array, u32: Uint32Array, f16: Uint16Array } as const;
 
+/**
+ * Staging buffers kept for the next readback, one per device: creating a MAP_READ buffer for each
+ * read cost ~1.1 ms of a 16 KiB readBuffer on the H200 (bench/NOTES.md §11). Reads run one at a
+ * time (gpu.scoped), so one buffer serves them all; it grows to the largest read up to
+ * KEPT_STAGING_BYTES, and larger reads get a buffer of their own, destroyed after.
+ */
+const staging = new WeakMap<Gpu, { buffer: GPUBuffer; busy: boolean }>();
+const KEPT_STAGING_BYTES = 64 * 2 ** 20;
+
+function takeStaging(gpu: Gpu, size: number, label: string): { buffer: GPUBuffer; release: () => void } {
+  const make = (bytes: number) => gpu.device.createBuffer({ label, size: bytes, usage: BufferUsage.MAP_READ | BufferUsage.COPY_DST });
+  if (size > KEPT_STAGING_BYTES) {
+    const buffer = make(size);
+    return { buffer, release: () => buffer.destroy() };
+  }
+  let kept = staging.get(gpu);
+  if (kept?.busy) {
+    const buffer = make(size);
+    return { buffer, release: () => buffer.destroy() };
+  }
+  if (!kept || kept.buffer.size < size) {
+    kept?.buffer.destroy();
+    const bytes = Math.min(KEPT_STAGING_BYTES, Math.max(4096, 2 ** Math.ceil(Math.log2(size))));
+    kept = { buffer: make(bytes), busy: false };
+    staging.set(gpu, kept);
+  }
+  const entry = kept;
+  entry.busy = true;
+  return {
+    buffer: entry.buffer,
+    release: () => {
+      if (entry.buffer.mapState !== "unmapped") entry.buffer.unmap();
+      entry.busy = false;
+    },
+  };
+}
+
 /** Reads the first `length` elements of `buffer` as `dtype`. */
 export async function readBuffer<D extends NumDtype>(gpu: Gpu, buffer: GPUBuffer, dtype: D, length: number): Promise<ArrayFor<D>> {
   const byteLength = length * BYTES_PER_ELEMENT[dtype];
@@ -93,18 +130,19 @@ export async function readBuffer<D extends NumDtype>(gpu: Gpu, buffer: GPUBuffer
   const copySize = Math.ceil(byteLength / 4) * 4;
   const label = `${buffer.label} (readback)`;
   return gpu.scoped(buffer.label, async () => {
-    const staging = gpu.device.createBuffer({ label, size: Math.max(4, copySize), usage: BufferUsage.MAP_READ | BufferUsage.COPY_DST });
+    const mapped = Math.max(4, copySize);
+    const stage = takeStaging(gpu, mapped, label);
     try {
       const encoder = gpu.device.createCommandEncoder({ label });
-      if (copySize > 0) encoder.copyBufferToBuffer(buffer, 0, staging, 0, copySize);
+      if (copySize > 0) encoder.copyBufferToBuffer(buffer, 0, stage.buffer, 0, copySize);
       gpu.device.queue.submit([encoder.finish()]);
-      await staging.mapAsync(MapMode.READ);
+      await stage.buffer.mapAsync(MapMode.READ, 0, mapped);
       const out = new ARRAYS[dtype](length);
-      new Uint8Array(out.buffer).set(new Uint8Array(staging.getMappedRange(0, Math.max(4, copySize)), 0, byteLength));
-      staging.unmap();
+      new Uint8Array(out.buffer).set(new Uint8Array(stage.buffer.getMappedRange(0, mapped), 0, byteLength));
+      stage.buffer.unmap();
       return out as ArrayFor<D>;
     } finally {
-      staging.destroy();
+      stage.release();
     }
   });
 }

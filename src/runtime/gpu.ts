@@ -179,8 +179,18 @@ interface ProcessGpu {
 }
 const shared: ProcessGpu = ((globalThis as Record<symbol, ProcessGpu | undefined>)[Symbol.for("kernel-lab.gpu")] ??= {});
 
+/**
+ * Dawn's instance flags: precise timestamps, plus any in KERNEL_LAB_DAWN_FLAGS (separated by
+ * spaces), e.g. `enable-dawn-features=vulkan_enable_f16_on_nvidia`, which makes Dawn offer
+ * `shader-f16` on NVIDIA drivers it blocklists (bench/NOTES.md §12; Dawn calls it unsafe).
+ */
+export function dawnFlags(env: Record<string, string | undefined> = process.env): string[] {
+  const extra = (env.KERNEL_LAB_DAWN_FLAGS ?? "").split(/\s+/).filter(Boolean);
+  return ["disable-dawn-features=timestamp_quantization", ...extra];
+}
+
 function dawnInstance(): GPU {
-  shared.instance ??= loadDawn().create(["disable-dawn-features=timestamp_quantization"]);
+  shared.instance ??= loadDawn().create(dawnFlags());
   return shared.instance;
 }
 
