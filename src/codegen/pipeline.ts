@@ -27,6 +27,7 @@
 
 import type { KernelIR, Stmt, Value, Variable } from "../ir/ir";
 import { mapOperands, numel, operandsOf } from "../ir/ir";
+import { forEachStmt, mapStmt } from "../ir/walk";
 
 interface Ids {
   value: number;
@@ -42,24 +43,13 @@ export const PIPELINE_REGISTERS = 96;
  */
 export function pipelineDotLoads(ir: KernelIR, workgroupSize: number): KernelIR {
   const ids = { value: 0, variable: 0 };
-  walk(ir.body, (s) => {
+  forEachStmt(ir.body, (s) => {
     if (s.kind === "let") ids.value = Math.max(ids.value, s.value.id + 1);
     if (s.kind === "declare") ids.variable = Math.max(ids.variable, s.variable.id + 1);
     if (s.kind === "for") ids.variable = Math.max(ids.variable, s.counter.id + 1);
   });
   const body = rewrite(ir.body, ids, workgroupSize);
   return body === ir.body ? ir : { ...ir, body };
-}
-
-function walk(stmts: readonly Stmt[], visit: (s: Stmt) => void): void {
-  for (const s of stmts) {
-    visit(s);
-    if (s.kind === "for") walk(s.body, visit);
-    if (s.kind === "if") {
-      walk(s.then, visit);
-      walk(s.else, visit);
-    }
-  }
 }
 
 function rewrite(stmts: Stmt[], ids: Ids, w: number): Stmt[] {
@@ -103,7 +93,7 @@ function pipelineLoop(loop: Stmt & { kind: "for" }, ids: Ids, w: number): Stmt[]
   const assignments = new Map<number, { count: number; top?: number; value?: Value }>();
   const stored = new Set<string>();
   body.forEach((s, i) =>
-    walk([s], (t) => {
+    forEachStmt([s], (t) => {
       if (t.kind === "store" && t.ptr.type.kind === "pointer") stored.add(t.ptr.type.param);
       if (t.kind !== "assign") return;
       const a = assignments.get(t.variable.id) ?? { count: 0 };
@@ -240,22 +230,6 @@ function substitute(stmts: Stmt[], replaced: Map<number, Value>): Stmt[] {
     if (!result) memo.set(v.id, (result = operandsOf(v).length === 0 ? v : mapOperands(v, rebuild)));
     return result;
   };
-  const statements = (list: Stmt[]): Stmt[] =>
-    list.map((s): Stmt => {
-      switch (s.kind) {
-        case "let":
-          return { ...s, value: rebuild(s.value) };
-        case "store":
-          return { ...s, ptr: rebuild(s.ptr), value: rebuild(s.value), ...(s.mask ? { mask: rebuild(s.mask) } : {}) };
-        case "declare":
-          return { ...s, init: rebuild(s.init) };
-        case "assign":
-          return { ...s, value: rebuild(s.value) };
-        case "for":
-          return { ...s, start: rebuild(s.start), end: rebuild(s.end), step: rebuild(s.step), body: statements(s.body) };
-        case "if":
-          return { ...s, cond: rebuild(s.cond), then: statements(s.then), else: statements(s.else) };
-      }
-    });
+  const statements = (list: Stmt[]): Stmt[] => list.map((s) => mapStmt(s, rebuild, statements));
   return statements(stmts);
 }

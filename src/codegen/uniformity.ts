@@ -5,27 +5,21 @@
 
 import type { Stmt, Value } from "../ir/ir";
 import { operandsOf } from "../ir/ir";
+import { forEachStmt, valuesOfStmt } from "../ir/walk";
 
 export function valuesSteeringControl(body: readonly Stmt[]): ReadonlySet<number> {
   const assigned = new Map<number, Value[]>();
   const roots: Value[] = [];
-  const walk = (list: readonly Stmt[]) => {
-    for (const s of list) {
-      if (s.kind === "declare" || s.kind === "assign") {
-        const values = assigned.get(s.variable.id) ?? [];
-        values.push(s.kind === "declare" ? s.init : s.value);
-        assigned.set(s.variable.id, values);
-      } else if (s.kind === "if") {
-        roots.push(s.cond);
-        walk(s.then);
-        walk(s.else);
-      } else if (s.kind === "for") {
-        roots.push(s.start, s.end, s.step);
-        walk(s.body);
-      }
+  forEachStmt(body, (s) => {
+    if (s.kind === "declare" || s.kind === "assign") {
+      const values = assigned.get(s.variable.id) ?? [];
+      values.push(s.kind === "declare" ? s.init : s.value);
+      assigned.set(s.variable.id, values);
+    } else if (s.kind === "if" || s.kind === "for") {
+      // The values a branch or a loop's trip count depends on (valuesOfStmt: cond; start, end, step).
+      roots.push(...valuesOfStmt(s));
     }
-  };
-  walk(body);
+  });
   const steering = new Set<number>();
   const seenVariables = new Set<number>();
   const mark = (v: Value) => {
