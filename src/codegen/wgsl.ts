@@ -13,13 +13,27 @@ import { chooseWorkgroupSize, containsDot } from "./layout";
 import { RUNTIME_ZERO, wgslType } from "./literals";
 import { wideBuffersOf } from "./memory";
 import { pipelineDotLoads } from "./pipeline";
-import { emitStatements } from "./statements";
+import { emitStatements, STATEMENT_WGSL } from "./statements";
+import { BINARY_WGSL, MATH_WGSL, UNARY_WGSL } from "./elementwise";
+import { implementedOps } from "../ir/ops";
+import { REDUCE_WGSL } from "./reductions";
+import { VALUE_WGSL } from "./values";
 
 export interface WgslResult {
   wgsl?: string;
   abi?: KernelAbi;
   diagnostics: Diagnostic[];
 }
+
+/** Every IR op the code generator's tables implement (test/unit/intrinsics-complete.test.ts). */
+export const WGSL_OPS = implementedOps({
+  values: VALUE_WGSL,
+  statements: STATEMENT_WGSL,
+  unary: UNARY_WGSL,
+  binary: BINARY_WGSL,
+  math: MATH_WGSL,
+  reduce: REDUCE_WGSL,
+});
 
 export function generateWgsl(written: KernelIR, target: Target): WgslResult {
   // Kernels with tl.dot get tiled layouts and the k loop written out unless the target says not.
