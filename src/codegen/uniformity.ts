@@ -1,7 +1,7 @@
 // Which scalar values steer control flow (an `if` condition or a loop bound). WGSL only allows a
 // barrier under control flow that every invocation of the workgroup takes alike, and its
 // uniformity analysis doesn't know that a reduction's result is the same everywhere — so such
-// results are handed out with workgroupUniformLoad (collective.ts), which it accepts.
+// results are handed out with workgroupUniformLoad (reductions.ts), which it accepts.
 
 import type { Stmt, Value } from "../ir/ir";
 import { operandsOf } from "../ir/ir";
