@@ -9,6 +9,7 @@ import type { Target } from "../ir/target";
 import type { KernelSource } from "../syntax/parse";
 import { spanOf } from "../syntax/parse";
 import { IrBuilder } from "./builder";
+import { lowerExpression } from "./expressions";
 import { ValueFactory } from "./values";
 import type { IntrinsicContext } from "./intrinsic-args";
 
@@ -42,8 +43,6 @@ export class LoweringContext implements IntrinsicContext {
     readonly kernel: KernelSource,
     readonly target: Target,
     readonly specialization: Specialization,
-    /** Lowers an expression (expressions.ts); passed in so this file doesn't import the lowering. */
-    private readonly lowerExpression: (ctx: LoweringContext, node: ts.Expression) => Value | undefined,
   ) {
     this.sf = kernel.sourceFile;
     this.current = kernel.fn;
@@ -58,7 +57,7 @@ export class LoweringContext implements IntrinsicContext {
     const saved = this.current;
     this.current = node;
     try {
-      return this.lowerExpression(this, node);
+      return lowerExpression(this, node);
     } finally {
       this.current = saved;
     }

@@ -11,7 +11,7 @@ import { dtypeOf, operandOf } from "./values";
 /** Unary float math: integers are converted to f32 first. */
 function floatMath(fn: MathFn): Intrinsic {
   return {
-    produces: [`math:${fn}`, "cast"],
+    produces: [`math:${fn}`, "cast", "const"],
     lower(ctx, args, span, name) {
       if (!arity(ctx, args, span, name, 1, 1, "(x)")) return undefined;
       const [x] = all(ctx, args) ?? [];

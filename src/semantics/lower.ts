@@ -12,7 +12,6 @@ import type { Target } from "../ir/target";
 import type { KernelSource } from "../syntax/parse";
 import { data } from "./builder";
 import { LoweringContext, type Specialization } from "./context";
-import { lowerExpression } from "./expressions";
 import { lowerExpressionStatement, lowerStatements } from "./statements";
 
 export type { Specialization } from "./context";
@@ -23,7 +22,7 @@ export interface LowerResult {
 }
 
 export function lowerKernel(kernel: KernelSource, constexprs: Readonly<Record<string, number>>, target: Target, specialization: Specialization = {}): LowerResult {
-  const ctx = new LoweringContext(kernel, target, specialization, lowerExpression);
+  const ctx = new LoweringContext(kernel, target, specialization);
   try {
     return lower(ctx, constexprs);
   } catch (error) {
