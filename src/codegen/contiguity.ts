@@ -4,6 +4,7 @@
 // consecutive elements and a run of 4 registers (layout.ts) can be one vec4 load or store.
 
 import type { Stmt, Value } from "../ir/ir";
+import { forEachStmt } from "../ir/walk";
 
 /** Elements per step of the flat index, or undefined when it isn't a constant. */
 export type Stride = number | undefined;
@@ -15,20 +16,12 @@ export class ContiguityAnalysis {
   private readonly variableStrides = new Map<number, Stride>();
 
   constructor(body: readonly Stmt[]) {
-    const walk = (list: readonly Stmt[]) => {
-      for (const s of list) {
-        if (s.kind === "declare" || s.kind === "assign") {
-          const values = this.assigned.get(s.variable.id) ?? [];
-          values.push(s.kind === "declare" ? s.init : s.value);
-          this.assigned.set(s.variable.id, values);
-        } else if (s.kind === "for") walk(s.body);
-        else if (s.kind === "if") {
-          walk(s.then);
-          walk(s.else);
-        }
-      }
-    };
-    walk(body);
+    forEachStmt(body, (s) => {
+      if (s.kind !== "declare" && s.kind !== "assign") return;
+      const values = this.assigned.get(s.variable.id) ?? [];
+      values.push(s.kind === "declare" ? s.init : s.value);
+      this.assigned.set(s.variable.id, values);
+    });
   }
 
   /**

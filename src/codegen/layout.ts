@@ -18,7 +18,7 @@
 // §5). Same-shape values share a layout, so element-wise operations never move data; reshapes
 // move data only between shapes of different layouts (see `layoutKey`).
 
-import type { KernelIR, Shape, Stmt, Value } from "../ir/ir";
+import type { KernelIR, Shape, Stmt } from "../ir/ir";
 import { numel } from "../ir/ir";
 import { forEachStmt } from "../ir/walk";
 

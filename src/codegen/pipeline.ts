@@ -27,6 +27,7 @@
 
 import type { KernelIR, Stmt, Value, Variable } from "../ir/ir";
 import { mapOperands, numel, operandsOf } from "../ir/ir";
+import { forEachStmt, mapStmt } from "../ir/walk";
 
 interface Ids {
   value: number;
@@ -42,24 +43,13 @@ export const PIPELINE_REGISTERS = 96;
  */
 export function pipelineDotLoads(ir: KernelIR, workgroupSize: number): KernelIR {
   const ids = { value: 0, variable: 0 };
-  walk(ir.body, (s) => {
+  forEachStmt(ir.body, (s) => {
     if (s.kind === "let") ids.value = Math.max(ids.value, s.value.id + 1);
     if (s.kind === "declare") ids.variable = Math.max(ids.variable, s.variable.id + 1);
     if (s.kind === "for") ids.variable = Math.max(ids.variable, s.counter.id + 1);
   });
   const body = rewrite(ir.body, ids, workgroupSize);
   return body === ir.body ? ir : { ...ir, body };
-}
-
-function walk(stmts: readonly Stmt[], visit: (s: Stmt) => void): void {
-  for (const s of stmts) {
-    visit(s);
-    if (s.kind === "for") walk(s.body, visit);
-    if (s.kind === "if") {
-      walk(s.then, visit);
-      walk(s.else, visit);
-    }
-  }
 }
 
 function rewrite(stmts: Stmt[], ids: Ids, w: number): Stmt[] {
@@ -87,10 +77,23 @@ function rewrite(stmts: Stmt[], ids: Ids, w: number): Stmt[] {
 
 class NotPipelinable extends Error {}
 
-/** The statements replacing `loop` (a preheader, then the rewritten loop), or undefined. */
-function pipelineLoop(loop: Stmt & { kind: "for" }, ids: Ids, w: number): Stmt[] | undefined {
-  const body = loop.body;
-  // Values are identified by id: a reference to a named value may be a copy with its own span.
+type Loop = Stmt & { kind: "for" };
+type Load = Value & { op: "load" };
+type ReadVar = Value & { op: "readVar" };
+
+/** What the rewrite needs to know about a loop's body. */
+interface LoopFacts {
+  /** The body's top-level values by id (a reference to a named value may be a copy with its own span). */
+  defined: Map<number, Value>;
+  /** The top-level statement index of each of them. */
+  position: Map<number, number>;
+  /** Where each variable is assigned within the loop (any depth): how often, and the top-level assignment. */
+  assignments: Map<number, { count: number; top?: number; value?: Value }>;
+  /** The buffers the loop stores into. */
+  stored: Set<string>;
+}
+
+function loopFacts(body: readonly Stmt[]): LoopFacts {
   const defined = new Map<number, Value>();
   const position = new Map<number, number>();
   body.forEach((s, i) => {
@@ -98,12 +101,10 @@ function pipelineLoop(loop: Stmt & { kind: "for" }, ids: Ids, w: number): Stmt[]
     defined.set(s.value.id, s.value);
     position.set(s.value.id, i);
   });
-
-  // Where each variable is assigned within the loop (any depth), and which buffers it stores to.
   const assignments = new Map<number, { count: number; top?: number; value?: Value }>();
   const stored = new Set<string>();
   body.forEach((s, i) =>
-    walk([s], (t) => {
+    forEachStmt([s], (t) => {
       if (t.kind === "store" && t.ptr.type.kind === "pointer") stored.add(t.ptr.type.param);
       if (t.kind !== "assign") return;
       const a = assignments.get(t.variable.id) ?? { count: 0 };
@@ -112,52 +113,73 @@ function pipelineLoop(loop: Stmt & { kind: "for" }, ids: Ids, w: number): Stmt[]
       assignments.set(t.variable.id, a);
     }),
   );
-  if (assignments.has(loop.counter.id)) return undefined;
+  return { defined, position, assignments, stored };
+}
 
-  const fresh = (v: Value): Value => ({ ...v, id: ids.value++ });
-  const readVar = (v: Value & { op: "readVar" }, lets: Stmt[]): Value => {
-    const r = fresh(v);
+interface Cloner {
+  lets: Stmt[];
+  clone: (v: Value, root?: Value) => Value;
+}
+
+/** Copies of a loop body's pure values, emitted as new lets with fresh ids. */
+class Cloners {
+  constructor(
+    private readonly loop: Loop,
+    private readonly facts: LoopFacts,
+    private readonly ids: Ids,
+  ) {}
+
+  fresh(v: Value): Value {
+    return { ...v, id: this.ids.value++ };
+  }
+
+  readVar(v: ReadVar, lets: Stmt[]): Value {
+    const r = this.fresh(v);
     lets.push({ kind: "let", value: r });
     return r;
-  };
+  }
+
   /** Clones pure values of the body as lets (the one load `root` included), reading variables as `read` says. */
-  const cloner = (read: (v: Value & { op: "readVar" }) => Value) => {
+  cloner(read: (v: ReadVar) => Value): Cloner {
     const lets: Stmt[] = [];
     const memo = new Map<number, Value>();
     const clone = (v: Value, root?: Value): Value => {
       const known = memo.get(v.id);
       if (known) return known;
       let result: Value;
-      if (!defined.has(v.id)) result = v;
+      if (!this.facts.defined.has(v.id)) result = v;
       else if (v.op === "readVar") result = read(v);
       else if (v.op === "reduce" || v.op === "dot" || (v.op === "load" && v.id !== root?.id)) throw new NotPipelinable();
       else {
-        result = fresh(mapOperands(v, (o) => clone(o, root)));
+        result = this.fresh(mapOperands(v, (o) => clone(o, root)));
         lets.push({ kind: "let", value: result });
       }
       memo.set(v.id, result);
       return result;
     };
     return { lets, clone };
-  };
-  /** Trip k + 1's value of a variable, computed at `at` (undefined when it can't be, exactly). */
-  const nextCloner = (at: number) => {
+  }
+
+  /** Trip k + 1's values, computed at top-level index `at` (NotPipelinable when they can't be, exactly). */
+  next(at: number): Cloner {
+    const { loop, ids } = this;
+    const assignments = this.facts.assignments;
     const nextValues = new Map<number, Value>();
-    const next = cloner((v) => {
+    const next = this.cloner((v) => {
       if (v.variable.id === loop.counter.id) {
-        const counter = readVar(v, next.lets);
+        const counter = this.readVar(v, next.lets);
         const sum: Value = { id: ids.value++, span: v.span, type: v.type, op: "binary", fn: "add", lhs: counter, rhs: loop.step };
         next.lets.push({ kind: "let", value: sum });
         return sum;
       }
       const a = assignments.get(v.variable.id);
-      if (!a) return readVar(v, next.lets);
+      if (!a) return this.readVar(v, next.lets);
       if (a.count !== 1 || a.top === undefined || a.top < at || !a.value) throw new NotPipelinable();
       const known = nextValues.get(v.variable.id);
       if (known) return known;
       // The assigned value, computed now: its own reads of this variable see the current value.
-      const own = cloner((u) => {
-        if (u.variable.id === v.variable.id || (u.variable.id !== loop.counter.id && !assignments.has(u.variable.id))) return readVar(u, own.lets);
+      const own = this.cloner((u) => {
+        if (u.variable.id === v.variable.id || (u.variable.id !== loop.counter.id && !assignments.has(u.variable.id))) return this.readVar(u, own.lets);
         throw new NotPipelinable();
       });
       const value = own.clone(a.value);
@@ -166,40 +188,16 @@ function pipelineLoop(loop: Stmt & { kind: "for" }, ids: Ids, w: number): Stmt[]
       return value;
     });
     return next;
-  };
+  }
 
-  // The loads to prefetch: at the loop's top level, from buffers the loop doesn't store into,
-  // with inputs computable one trip early. They are issued right after the last of them.
-  const candidates = body.flatMap((s) => (s.kind === "let" && s.value.op === "load" && s.value.ptr.type.kind === "pointer" && !stored.has(s.value.ptr.type.param) ? [s.value] : []));
-  if (candidates.length === 0) return undefined;
-  const lastCandidate = Math.max(...candidates.map((l) => position.get(l.id)!));
-  const feasible = (l: Value) => {
-    try {
-      nextCloner(lastCandidate).clone(l, l);
-      return true;
-    } catch (e) {
-      if (e instanceof NotPipelinable) return false;
-      throw e;
-    }
-  };
-  const loads = candidates.filter(feasible) as (Value & { op: "load" })[];
-  if (loads.length === 0) return undefined;
-  const at = Math.max(...loads.map((l) => position.get(l.id)!)) + 1;
-  const registers = (v: Value) => Math.ceil(numel(v.type.shape) / w);
-  // Only loops around tl.dot: there a trip's loads wait behind two barriers and a multiply, and
-  // prefetching measured +13% on the H200. Layer norm's loops ran 20–40% slower prefetched (the
-  // driver overlaps their loads itself), so other loops are left as written (bench/NOTES.md §9).
-  const dots = body.flatMap((s) => (s.kind === "let" && s.value.op === "dot" ? [s.value] : []));
-  if (dots.length === 0) return undefined;
-  if ([...dots, ...loads].reduce((sum, v) => sum + registers(v), 0) > PIPELINE_REGISTERS) return undefined;
-
-  // Trip 1's loads, before the loop: the counter is `start`; variables hold their initial values.
-  const pre = cloner((v) => (v.variable.id === loop.counter.id ? loop.start : readVar(v, pre.lets)));
-  const next = nextCloner(at);
-  // A prefetch for a trip that doesn't run is masked off entirely (as Triton's pipeliner does),
-  // so it reads nothing: the loop's own condition, for `start` before the loop and k + 1 in it.
-  const guarded = (clone: (v: Value, root: Value) => Value, lets: Stmt[], l: Value & { op: "load" }, counter: Value): Value => {
-    const c = clone(l, l) as Value & { op: "load" };
+  /**
+   * A clone of load `l` masked with the loop's own condition for `counter`, so a prefetch for a
+   * trip that doesn't run reads nothing (as Triton's pipeliner does).
+   */
+  guarded(cloner: Cloner, l: Load, counter: Value): Value {
+    const { loop, ids } = this;
+    const lets = cloner.lets;
+    const c = cloner.clone(l, l) as Load;
     const unguarded = lets.findIndex((s) => s.kind === "let" && s.value === c);
     if (unguarded >= 0) lets.splice(unguarded, 1); // replaced by the guarded load below
     const span = l.span;
@@ -209,13 +207,55 @@ function pipelineLoop(loop: Stmt & { kind: "for" }, ids: Ids, w: number): Stmt[]
     const load: Value = { ...c, id: ids.value++, mask };
     lets.push(...[cond, block, mask].filter((v, i, all) => all.indexOf(v) === i && v !== c.mask).map((value): Stmt => ({ kind: "let", value })), { kind: "let", value: load });
     return load;
+  }
+}
+
+/**
+ * The loads to prefetch: at the loop's top level, from buffers the loop doesn't store into, with
+ * inputs computable one trip early (they are issued right after the last of them).
+ */
+function prefetchable(body: readonly Stmt[], facts: LoopFacts, cloners: Cloners): Load[] {
+  const candidates = body.flatMap((s) => (s.kind === "let" && s.value.op === "load" && s.value.ptr.type.kind === "pointer" && !facts.stored.has(s.value.ptr.type.param) ? [s.value] : []));
+  if (candidates.length === 0) return [];
+  const lastCandidate = Math.max(...candidates.map((l) => facts.position.get(l.id)!));
+  const feasible = (l: Value) => {
+    try {
+      cloners.next(lastCandidate).clone(l, l);
+      return true;
+    } catch (e) {
+      if (e instanceof NotPipelinable) return false;
+      throw e;
+    }
   };
+  return candidates.filter(feasible) as Load[];
+}
+
+/** The statements replacing `loop` (a preheader, then the rewritten loop), or undefined. */
+function pipelineLoop(loop: Loop, ids: Ids, w: number): Stmt[] | undefined {
+  const body = loop.body;
+  const facts = loopFacts(body);
+  if (facts.assignments.has(loop.counter.id)) return undefined;
+  const cloners = new Cloners(loop, facts, ids);
+  const loads = prefetchable(body, facts, cloners);
+  if (loads.length === 0) return undefined;
+  const at = Math.max(...loads.map((l) => facts.position.get(l.id)!)) + 1;
+  const registers = (v: Value) => Math.ceil(numel(v.type.shape) / w);
+  // Only loops around tl.dot: there a trip's loads wait behind two barriers and a multiply, and
+  // prefetching measured +13% on the H200. Layer norm's loops ran 20–40% slower prefetched (the
+  // driver overlaps their loads itself), so other loops are left as written (bench/NOTES.md §9).
+  const dots = body.flatMap((s) => (s.kind === "let" && s.value.op === "dot" ? [s.value] : []));
+  if (dots.length === 0) return undefined;
+  if ([...dots, ...loads].reduce((sum, v) => sum + registers(v), 0) > PIPELINE_REGISTERS) return undefined;
+
+  // Trip 1's loads, before the loop: the counter is `start`; variables hold their initial values.
+  const pre = cloners.cloner((v) => (v.variable.id === loop.counter.id ? loop.start : cloners.readVar(v, pre.lets)));
+  const next = cloners.next(at);
   try {
-    const preLoads = loads.map((l) => guarded(pre.clone, pre.lets, l, loop.start));
+    const preLoads = loads.map((l) => cloners.guarded(pre, l, loop.start));
     const counterNow: Value = { id: ids.value++, span: loop.span, type: loop.counter.type, op: "readVar", variable: loop.counter };
     const counterNext: Value = { id: ids.value++, span: loop.span, type: loop.counter.type, op: "binary", fn: "add", lhs: counterNow, rhs: loop.step };
     next.lets.push({ kind: "let", value: counterNow }, { kind: "let", value: counterNext });
-    const nextLoads = loads.map((l) => guarded(next.clone, next.lets, l, counterNext));
+    const nextLoads = loads.map((l) => cloners.guarded(next, l, counterNext));
 
     const buffers: Variable[] = loads.map((l) => ({ id: ids.variable++, name: `prefetch_${l.id}`, type: l.type, span: l.span }));
     const preheader: Stmt[] = [...pre.lets, ...buffers.map((variable, i): Stmt => ({ kind: "declare", span: loads[i].span, variable, init: preLoads[i] }))];
@@ -240,22 +280,6 @@ function substitute(stmts: Stmt[], replaced: Map<number, Value>): Stmt[] {
     if (!result) memo.set(v.id, (result = operandsOf(v).length === 0 ? v : mapOperands(v, rebuild)));
     return result;
   };
-  const statements = (list: Stmt[]): Stmt[] =>
-    list.map((s): Stmt => {
-      switch (s.kind) {
-        case "let":
-          return { ...s, value: rebuild(s.value) };
-        case "store":
-          return { ...s, ptr: rebuild(s.ptr), value: rebuild(s.value), ...(s.mask ? { mask: rebuild(s.mask) } : {}) };
-        case "declare":
-          return { ...s, init: rebuild(s.init) };
-        case "assign":
-          return { ...s, value: rebuild(s.value) };
-        case "for":
-          return { ...s, start: rebuild(s.start), end: rebuild(s.end), step: rebuild(s.step), body: statements(s.body) };
-        case "if":
-          return { ...s, cond: rebuild(s.cond), then: statements(s.then), else: statements(s.else) };
-      }
-    });
+  const statements = (list: Stmt[]): Stmt[] => list.map((s) => mapStmt(s, rebuild, statements));
   return statements(stmts);
 }

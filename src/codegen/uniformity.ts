@@ -1,31 +1,25 @@
 // Which scalar values steer control flow (an `if` condition or a loop bound). WGSL only allows a
 // barrier under control flow that every invocation of the workgroup takes alike, and its
 // uniformity analysis doesn't know that a reduction's result is the same everywhere — so such
-// results are handed out with workgroupUniformLoad (collective.ts), which it accepts.
+// results are handed out with workgroupUniformLoad (reductions.ts), which it accepts.
 
 import type { Stmt, Value } from "../ir/ir";
 import { operandsOf } from "../ir/ir";
+import { forEachStmt, valuesOfStmt } from "../ir/walk";
 
 export function valuesSteeringControl(body: readonly Stmt[]): ReadonlySet<number> {
   const assigned = new Map<number, Value[]>();
   const roots: Value[] = [];
-  const walk = (list: readonly Stmt[]) => {
-    for (const s of list) {
-      if (s.kind === "declare" || s.kind === "assign") {
-        const values = assigned.get(s.variable.id) ?? [];
-        values.push(s.kind === "declare" ? s.init : s.value);
-        assigned.set(s.variable.id, values);
-      } else if (s.kind === "if") {
-        roots.push(s.cond);
-        walk(s.then);
-        walk(s.else);
-      } else if (s.kind === "for") {
-        roots.push(s.start, s.end, s.step);
-        walk(s.body);
-      }
+  forEachStmt(body, (s) => {
+    if (s.kind === "declare" || s.kind === "assign") {
+      const values = assigned.get(s.variable.id) ?? [];
+      values.push(s.kind === "declare" ? s.init : s.value);
+      assigned.set(s.variable.id, values);
+    } else if (s.kind === "if" || s.kind === "for") {
+      // The values a branch or a loop's trip count depends on (valuesOfStmt: cond; start, end, step).
+      roots.push(...valuesOfStmt(s));
     }
-  };
-  walk(body);
+  });
   const steering = new Set<number>();
   const seenVariables = new Set<number>();
   const mark = (v: Value) => {

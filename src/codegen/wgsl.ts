@@ -1,21 +1,23 @@
 // IR → WGSL. One program instance per workgroup; blocks live in registers as layout.ts lays them
-// out. Each IR value becomes WGSL `let`s (one per register) named after its id; constants are
-// inlined, and splats and reshapes are views that emit nothing.
+// out. Each IR value becomes WGSL `let`s (one per register) named after its id (values.ts, by op;
+// statements.ts, by statement kind). This file resolves the target, binds the parameters, and
+// puts the module and its KernelAbi together. Errors go into the generator's diagnostics log.
 
 import type { Diagnostic } from "../diagnostics/diagnostic";
-import { DiagnosticLog } from "../diagnostics/diagnostic";
 import { Codes } from "../diagnostics/codes";
-import type { Dtype, KernelIR, Stmt, Value, ValueType, Variable } from "../ir/ir";
-import { numel } from "../ir/ir";
-import { assertNever } from "../ir/never";
-import type { KernelAbi, StorageBinding, UniformScalar } from "./abi";
+import type { KernelIR } from "../ir/ir";
 import type { Target } from "../ir/target";
+import type { KernelAbi } from "./abi";
+import { WgslGenerator } from "./generator";
+import { chooseWorkgroupSize, containsDot } from "./layout";
+import { RUNTIME_ZERO, wgslType } from "./literals";
+import { wideBuffersOf } from "./memory";
 import { pipelineDotLoads } from "./pipeline";
-import { chooseWorkgroupSize, containsDot, layoutKey, layoutOf, registerOffset, tileOffset, type BlockLayout } from "./layout";
-import { RUNTIME_ZERO, literal, wgslType } from "./literals";
-import { ContiguityAnalysis } from "./contiguity";
-import { emitDot, emitReduce, emitRearrange, type Emitter } from "./collective";
-import { valuesSteeringControl } from "./uniformity";
+import { emitStatements, STATEMENT_WGSL } from "./statements";
+import { BINARY_WGSL, MATH_WGSL, UNARY_WGSL } from "./elementwise";
+import { implementedOps } from "../ir/ops";
+import { REDUCE_WGSL } from "./reductions";
+import { VALUE_WGSL } from "./values";
 
 export interface WgslResult {
   wgsl?: string;
@@ -23,8 +25,15 @@ export interface WgslResult {
   diagnostics: Diagnostic[];
 }
 
-/** Registers beyond this per invocation and value are reported: the code would not fit. */
-const MAX_REGISTERS = 128;
+/** Every IR op the code generator's tables implement (test/unit/intrinsics-complete.test.ts). */
+export const WGSL_OPS = implementedOps({
+  values: VALUE_WGSL,
+  statements: STATEMENT_WGSL,
+  unary: UNARY_WGSL,
+  binary: BINARY_WGSL,
+  math: MATH_WGSL,
+  reduce: REDUCE_WGSL,
+});
 
 export function generateWgsl(written: KernelIR, target: Target): WgslResult {
   // Kernels with tl.dot get tiled layouts and the k loop written out unless the target says not.
@@ -33,540 +42,113 @@ export function generateWgsl(written: KernelIR, target: Target): WgslResult {
   const ir = (target.numStages ?? 2) > 1 ? pipelineDotLoads(written, workgroupSize) : written;
   const gen = new WgslGenerator(ir, { ...target, workgroupSize, tiledLayouts, unrollDot: target.unrollDot ?? true });
   try {
-    return gen.generate();
+    return generate(gen);
   } catch (error) {
-    if (error instanceof CodegenError) {
-      gen.log.error(error.code, error.at.span, error.message);
-      return { diagnostics: gen.log.diagnostics };
-    }
+    // A bug, still shown as a diagnostic at the kernel (STYLE §4).
     gen.log.error(Codes.internal, ir.span, `internal error generating WGSL for '${ir.name}': ${(error as Error).message}. This is a bug in Kernel Lab; please report it with this kernel.`);
     return { diagnostics: gen.log.diagnostics };
   }
 }
 
-class CodegenError extends Error {
-  constructor(
-    readonly code: Diagnostic["code"],
-    readonly at: { span: Value["span"] },
-    message: string,
-  ) {
-    super(message);
+function generate(gen: WgslGenerator): WgslResult {
+  const ir = gen.ir;
+  const uniformWords = bindParams(gen);
+  for (const name of wideBuffersOf(gen, ir.body)) gen.wideBuffers.add(name);
+  for (const name of gen.wideBuffers) gen.buffers.get(name)!.vectorWidth = 4;
+  emitStatements(gen, ir.body);
+  if (gen.log.hasErrors) return { diagnostics: gen.log.diagnostics };
+
+  const header = declarations(gen, uniformWords);
+  const workgroupBytes = workgroupArrays(gen, header);
+  if (workgroupBytes > gen.target.maxWorkgroupStorageBytes) {
+    const parts = [...gen.scratchArrays].map(([name, { dtype, size }]) => `${name.split("_")[1]}: ${size} × ${dtype}`).join(", ");
+    gen.log.error(Codes.workgroupMemory, ir.span, `this kernel needs ${workgroupBytes} bytes of workgroup memory (${parts}) but the adapter allows ${gen.target.maxWorkgroupStorageBytes}; use smaller blocks (the blocks passed to tl.dot, reductions and broadcasts are staged there)`);
+    return { diagnostics: gen.log.diagnostics };
   }
+  header.push(...entryPoint(gen));
+  const lanes = [...gen.laneVectors].sort((a, b) => a - b).map((v) => `  let lane${v} = i32(lid) * ${v};`);
+  for (const [name, expr] of gen.tileBases) lanes.push(`  let ${name} = ${expr};`);
+  const wgsl = [...header, ...lanes, ...gen.lines, "}", ""].join("\n");
+  const abi: KernelAbi = {
+    kernel: ir.name,
+    entryPoint: "main",
+    workgroupSize: gen.w,
+    uniformWords,
+    scalars: gen.scalars,
+    buffers: [...gen.buffers.values()],
+    workgroupBytes,
+    features: [...(gen.usesF16 ? (["shader-f16"] as const) : []), ...(gen.usesSubgroups ? (["subgroups"] as const) : [])],
+  };
+  return { wgsl, abi, diagnostics: gen.log.diagnostics };
 }
 
-class WgslGenerator implements Emitter {
-  readonly log = new DiagnosticLog();
-  private readonly lines: string[] = [];
-  private indent = 1;
-  private readonly w: number;
-  private readonly buffers = new Map<string, StorageBinding>();
-  private readonly scalars: UniformScalar[] = [];
-  private usesF16 = false;
-  private readonly contiguity: ContiguityAnalysis;
-  private readonly steering: ReadonlySet<number>;
-  /** Buffers read or written as vec4 somewhere: every access to them goes through [i >> 2][i & 3]. */
-  private readonly wideBuffers = new Set<string>();
-  /** How many `for` loops enclose the statement being emitted. */
-  private loopDepth = 0;
-  /** Workgroup arrays by name: dtype and element count (the largest any use asked for). */
-  private readonly scratchArrays = new Map<string, { dtype: Dtype; size: number; vec4: boolean }>();
-  private freshCount = 0;
-  private usesSubgroups = false;
-
-  /** `target` as generateWgsl resolved it: workgroup size, layouts and unrolling decided. */
-  constructor(
-    private readonly ir: KernelIR,
-    private readonly target: Target & { workgroupSize: number },
-  ) {
-    this.w = target.workgroupSize;
-    this.contiguity = new ContiguityAnalysis(ir.body);
-    this.steering = valuesSteeringControl(ir.body);
-  }
-
-  generate(): WgslResult {
-    let binding = 1;
-    let word = 4;
-    for (const p of this.ir.params) {
-      if (p.kind === "pointer") {
-        this.buffers.set(p.name, {
-          name: p.name,
-          binding: binding++,
-          dtype: p.dtype,
-          vectorWidth: 1,
-          access: this.ir.writtenParams.has(p.name) ? "read_write" : "read",
-        });
-        if (p.dtype === "f16") this.usesF16 = true;
-      } else if (p.kind === "scalar") {
-        this.scalars.push({ name: p.name, dtype: p.dtype === "f16" ? "f32" : p.dtype, word: word++ });
-      }
-    }
-    this.findWideAccesses(this.ir.body);
-    for (const name of this.wideBuffers) this.buffers.get(name)!.vectorWidth = 4;
-    this.statements(this.ir.body);
-    const uniformWords = Math.ceil(word / 4) * 4;
-
-    const header: string[] = [];
-    if (this.usesF16) header.push("enable f16;");
-    if (this.usesSubgroups) header.push("enable subgroups;");
-    if (this.usesF16 || this.usesSubgroups) header.push("");
-    header.push(`// Kernel '${this.ir.name}'${constexprComment(this.ir.constexprs)}, generated by Kernel Lab.`);
-    header.push(`// ${this.w} invocations per program instance; see src/codegen/layout.ts for how blocks map to them.`);
-    header.push("", "struct Params {", "  grid: vec3<u32>,", "  _pad: u32,");
-    for (const s of this.scalars) header.push(`  s_${s.name}: ${s.dtype},`);
-    for (let i = word; i < uniformWords; i++) header.push(`  _pad${i}: u32,`);
-    header.push("}", "", "@group(0) @binding(0) var<uniform> params: Params;");
-    if (this.lines.some((l) => l.includes(RUNTIME_ZERO))) header.push(`var<private> ${RUNTIME_ZERO}: u32 = 0u;`);
-    for (const b of this.buffers.values()) {
-      const element = b.vectorWidth === 4 ? `vec4<${wgslType(b.dtype)}>` : wgslType(b.dtype);
-      header.push(`@group(0) @binding(${b.binding}) var<storage, ${b.access}> b_${b.name}: array<${element}>;`);
-    }
-    let workgroupBytes = 0;
-    for (const [name, { dtype, size, vec4 }] of this.scratchArrays) {
-      header.push(`var<workgroup> ${name}: array<${vec4 ? `vec4<${wgslType(dtype)}>` : wgslType(dtype)}, ${vec4 ? Math.ceil(size / 4) : size}>;`);
-      workgroupBytes += size * (dtype === "f16" ? 2 : 4);
-    }
-    if (workgroupBytes > this.target.maxWorkgroupStorageBytes) {
-      const parts = [...this.scratchArrays].map(([name, { dtype, size }]) => `${name.split("_")[1]}: ${size} × ${dtype}`).join(", ");
-      this.log.error(Codes.workgroupMemory, this.ir.span, `this kernel needs ${workgroupBytes} bytes of workgroup memory (${parts}) but the adapter allows ${this.target.maxWorkgroupStorageBytes}; use smaller blocks (the blocks passed to tl.dot, reductions and broadcasts are staged there)`);
-      return { diagnostics: this.log.diagnostics };
-    }
-    header.push(
-      "",
-      `@compute @workgroup_size(${this.w})`,
-      `fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) lid: u32${this.usesSubgroups ? ", @builtin(subgroup_invocation_id) sg_lane: u32, @builtin(subgroup_size) sg_size: u32" : ""}) {`,
-      "  // Long grids are folded into 2-D/3-D dispatches (abi.ts); recover the program id.",
-      "  let linear = wid.x + wid.y * nwg.x + wid.z * nwg.x * nwg.y;",
-      "  if (linear >= params.grid.x * params.grid.y * params.grid.z) { return; }",
-      "  let pid_x = i32(linear % params.grid.x);",
-      "  let pid_y = i32((linear / params.grid.x) % params.grid.y);",
-      "  let pid_z = i32(linear / (params.grid.x * params.grid.y));",
-    );
-    // Every binding is used statically, so the pipeline's layout always has all of them.
-    for (const b of this.buffers.values()) header.push(`  _ = arrayLength(&b_${b.name});`);
-    const lanes = [...this.laneVectors].sort((a, b) => a - b).map((v) => `  let lane${v} = i32(lid) * ${v};`);
-    for (const [name, expr] of this.tileBases) lanes.push(`  let ${name} = ${expr};`);
-    const wgsl = [...header, ...lanes, ...this.lines, "}", ""].join("\n");
-    const abi: KernelAbi = {
-      kernel: this.ir.name,
-      entryPoint: "main",
-      workgroupSize: this.w,
-      uniformWords,
-      scalars: this.scalars,
-      buffers: [...this.buffers.values()],
-      workgroupBytes,
-      features: [...(this.usesF16 ? (["shader-f16"] as const) : []), ...(this.usesSubgroups ? (["subgroups"] as const) : [])],
-    };
-    return { wgsl, abi, diagnostics: this.log.diagnostics };
-  }
-
-  // ── statements ──────────────────────────────────────────────────────────────────────────────
-
-  emit(line: string): void {
-    this.lines.push("  ".repeat(this.indent) + line);
-  }
-
-  private statements(body: readonly Stmt[]): void {
-    for (const s of body) this.statement(s);
-  }
-
-  nested(fn: () => void): void {
-    this.indent++;
-    fn();
-    this.indent--;
-  }
-
-  private statement(s: Stmt): void {
-    switch (s.kind) {
-      case "let":
-        return this.value(s.value);
-      case "store":
-        return this.store(s.ptr, s.value, s.mask);
-      case "declare": {
-        const t = this.typeOf(s.variable.type);
-        const runs = this.runStride(s.variable);
-        this.registers(s.variable.type, (j) => {
-          if (runs === undefined || j % 4 === 0) this.emit(`var ${varName(s.variable, j, s.variable.type)}: ${t} = ${this.reg(s.init, j)};`);
-        });
-        return;
-      }
-      case "assign": {
-        const runs = this.runStride(s.variable);
-        this.registers(s.variable.type, (j) => {
-          if (runs === undefined || j % 4 === 0) this.emit(`${varName(s.variable, j, s.variable.type)} = ${this.reg(s.value, j)};`);
-        });
-        return;
-      }
-      case "for": {
-        const c = varName(s.counter, 0, s.counter.type);
-        const t = this.typeOf(s.counter.type);
-        const cmp = { lt: "<", le: "<=", gt: ">", ge: ">=", ne: "!=" }[s.cmp];
-        this.emit(`for (var ${c}: ${t} = ${this.reg(s.start, 0)}; ${c} ${cmp} ${this.reg(s.end, 0)}; ${c} = ${c} + ${this.reg(s.step, 0)}) {`);
-        this.loopDepth++;
-        this.nested(() => this.statements(s.body));
-        this.loopDepth--;
-        this.emit("}");
-        return;
-      }
-      case "if":
-        this.emit(`if (${this.reg(s.cond, 0)}) {`);
-        this.nested(() => this.statements(s.then));
-        if (s.else.length > 0) {
-          this.emit("} else {");
-          this.nested(() => this.statements(s.else));
-        }
-        this.emit("}");
-        return;
-      default:
-        assertNever(s, "statement");
-    }
-  }
-
-  private store(ptr: Value, value: Value, mask: Value | undefined): void {
-    if (ptr.type.kind !== "pointer") throw new CodegenError(Codes.internal, ptr, "tl.store through a non-pointer");
-    const param = ptr.type.param;
-    const layout = this.layout(ptr.type);
-    // A replicated block is held by several invocations: only the first copy writes.
-    const owner = ptr.type.shape.length === 0 ? "lid == 0u" : layout.replicated ? `lid < ${layout.numel}u` : undefined;
-    const scalarWrite = (j: number) => {
-      const write = `${this.element(param, this.reg(ptr, j))} = ${this.reg(value, j)};`;
-      this.emit(mask ? `if (${this.reg(mask, j)}) { ${write} }` : write);
-    };
-    const writes = () => {
-      if (!this.isWide(ptr)) return this.registers(ptr.type, scalarWrite);
-      for (let j = 0; j < layout.ept; j += 4) {
-        const run = [j, j + 1, j + 2, j + 3];
-        this.emit(`if (${this.wideCondition(ptr, mask, j)}) {`);
-        this.nested(() => this.emit(`b_${param}[${this.reg(ptr, j)} >> 2u] = vec4(${run.map((k) => this.reg(value, k)).join(", ")});`));
-        this.emit("} else {");
-        this.nested(() => run.forEach(scalarWrite));
-        this.emit("}");
-      }
-    };
-    if (!owner) return writes();
-    this.emit(`if (${owner}) {`);
-    this.nested(writes);
-    this.emit("}");
-  }
-
-  private load(v: Value & { op: "load" }): void {
-    const ptr = v.ptr;
-    if (ptr.type.kind !== "pointer") throw new CodegenError(Codes.internal, v, "tl.load through a non-pointer");
-    const param = ptr.type.param;
-    const t = this.typeOf(v.type);
-    const scalarRead = (j: number, declare: boolean) => {
-      const name = valueName(v, j);
-      const read = this.element(param, this.reg(ptr, j));
-      if (!v.mask) {
-        this.emit(declare ? `let ${name} = ${read};` : `${name} = ${read};`);
-        return;
-      }
-      // Masked-off lanes don't touch memory, so a mask may guard out-of-bounds offsets.
-      const other = v.other ? this.reg(v.other, j) : literal(0, this.dtype(v.type));
-      if (declare) this.emit(`var ${name}: ${t} = ${other};`);
-      else this.emit(`${name} = ${other};`);
-      this.emit(`if (${this.reg(v.mask, j)}) { ${name} = ${read}; }`);
-    };
-    if (!this.isWide(ptr)) return this.registers(v.type, (j) => scalarRead(j, true));
-    const layout = this.layout(v.type);
-    for (let j = 0; j < layout.ept; j += 4) {
-      const run = [j, j + 1, j + 2, j + 3];
-      for (const k of run) this.emit(`var ${valueName(v, k)}: ${t};`);
-      this.emit(`if (${this.wideCondition(ptr, v.mask, j)}) {`);
-      this.nested(() => {
-        this.emit(`let w = b_${param}[${this.reg(ptr, j)} >> 2u];`);
-        run.forEach((k, lane) => this.emit(`${valueName(v, k)} = w.${"xyzw"[lane]};`));
+/** A storage binding per pointer parameter, a uniform word per scalar; returns the uniform block's size in words. */
+function bindParams(gen: WgslGenerator): number {
+  let binding = 1;
+  let word = 4;
+  for (const p of gen.ir.params) {
+    if (p.kind === "pointer") {
+      gen.buffers.set(p.name, {
+        name: p.name,
+        binding: binding++,
+        dtype: p.dtype,
+        vectorWidth: 1,
+        access: gen.ir.writtenParams.has(p.name) ? "read_write" : "read",
       });
-      this.emit("} else {");
-      this.nested(() => run.forEach((k) => scalarRead(k, false)));
-      this.emit("}");
+      if (p.dtype === "f16") gen.usesF16 = true;
+    } else if (p.kind === "scalar") {
+      gen.scalars.push({ name: p.name, dtype: p.dtype === "f16" ? "f32" : p.dtype, word: word++ });
     }
   }
-
-  /**
-   * A run of 4 registers moves as one vec4 when every lane's mask is on and the run starts on a
-   * multiple of 4 elements (checked at run time; the rest of the run falls back to scalars).
-   */
-  private wideCondition(ptr: Value, mask: Value | undefined, j: number): string {
-    const parts = mask ? [0, 1, 2, 3].map((k) => this.reg(mask, j + k)) : [];
-    parts.push(`((${this.reg(ptr, j)} & 3) == 0)`);
-    return parts.join(" & ");
-  }
-
-  /** Whether accesses through `ptr` are runs of 4 consecutive elements (layout and stride 1). */
-  private isWide(ptr: Value): boolean {
-    if (ptr.type.kind !== "pointer" || ptr.type.pointee === "f16") return false;
-    const layout = this.layout(ptr.type);
-    return !layout.replicated && layout.vec === 4 && this.contiguity.stride(ptr) === 1;
-  }
-
-  private findWideAccesses(body: readonly Stmt[]): void {
-    for (const s of body) {
-      if (s.kind === "let" && s.value.op === "load" && s.value.ptr.type.kind === "pointer" && this.isWide(s.value.ptr)) this.wideBuffers.add(s.value.ptr.type.param);
-      if (s.kind === "store" && s.ptr.type.kind === "pointer" && this.isWide(s.ptr)) this.wideBuffers.add(s.ptr.type.param);
-      if (s.kind === "for") this.findWideAccesses(s.body);
-      if (s.kind === "if") {
-        this.findWideAccesses(s.then);
-        this.findWideAccesses(s.else);
-      }
-    }
-  }
-
-  /** One element of a buffer, as a WGSL reference. */
-  private element(param: string, index: string): string {
-    return this.wideBuffers.has(param) ? `b_${param}[(${index}) >> 2u][(${index}) & 3]` : `b_${param}[${index}]`;
-  }
-
-  // ── values ──────────────────────────────────────────────────────────────────────────────────
-
-  private value(v: Value): void {
-    switch (v.op) {
-      case "const":
-      case "splat":
-        return; // inlined / views
-      case "reshape":
-        if (this.sameLayout(v.type, v.value.type)) return; // a view: same elements, same registers
-        return emitRearrange(this, v);
-      case "param":
-        if (v.type.kind === "pointer") return;
-        this.emit(`let ${valueName(v, 0)} = params.s_${v.name};`);
-        return;
-      case "programId":
-        this.emit(`let ${valueName(v, 0)} = pid_${"xyz"[v.axis]};`);
-        return;
-      case "numPrograms":
-        this.emit(`let ${valueName(v, 0)} = i32(params.grid.${"xyz"[v.axis]});`);
-        return;
-      case "arange":
-        this.registers(v.type, (j) => this.emit(`let ${valueName(v, j)} = ${v.start === 0 ? this.elementIndex(v.type, j) : `${this.elementIndex(v.type, j)} + ${literal(v.start, "i32")}`};`));
-        return;
-      case "broadcast":
-        if (numel(v.value.type.shape) === 1) return; // a view of the single element
-        return emitRearrange(this, v);
-      case "trans":
-        return emitRearrange(this, v);
-      case "cast":
-        return this.elementwise(v, (j) => `${this.typeOf(v.type)}(${this.reg(v.value, j)})`);
-      case "unary":
-        return this.elementwise(v, (j) => {
-          const x = this.reg(v.value, j);
-          const fn = v.fn;
-          switch (fn) {
-            case "neg":
-              return this.dtype(v.type) === "u32" ? `(0u - ${x})` : `(-${x})`;
-            case "not":
-              return `(!${x})`;
-            case "bitnot":
-              return `(~${x})`;
-            default:
-              return assertNever(fn, "unary op");
-          }
-        });
-      case "binary":
-        return this.elementwise(v, (j) => {
-          const a = this.reg(v.lhs, j);
-          const b = this.reg(v.rhs, j);
-          const shiftAmount = this.dtype(v.rhs.type) === "u32" ? b : `u32(${b})`;
-          const fn = v.fn;
-          switch (fn) {
-            case "add": return `(${a} + ${b})`;
-            case "sub": return `(${a} - ${b})`;
-            case "mul": return `(${a} * ${b})`;
-            case "div": return `(${a} / ${b})`;
-            case "mod": return `(${a} % ${b})`;
-            case "and": return `(${a} & ${b})`;
-            case "or": return `(${a} | ${b})`;
-            case "xor": return `(${a} ^ ${b})`;
-            case "shl": return `(${a} << (${shiftAmount} & 31u))`;
-            case "shr": return `(${a} >> (${shiftAmount} & 31u))`;
-            case "lt": return `(${a} < ${b})`;
-            case "le": return `(${a} <= ${b})`;
-            case "gt": return `(${a} > ${b})`;
-            case "ge": return `(${a} >= ${b})`;
-            case "eq": return `(${a} == ${b})`;
-            case "ne": return `(${a} != ${b})`;
-            case "land": return `(${a} && ${b})`;
-            case "lor": return `(${a} || ${b})`;
-            default: return assertNever(fn, "binary op");
-          }
-        });
-      case "ptrAdd":
-        return this.elementwise(v, (j) => `(${this.reg(v.ptr, j)} + ${this.reg(v.offset, j)})`);
-      case "math":
-        return this.elementwise(v, (j) => {
-          const args = v.args.map((a) => this.reg(a, j));
-          const t = this.typeOf(v.type);
-          const fn = v.fn;
-          switch (fn) {
-            case "rsqrt": return `inverseSqrt(${args[0]})`;
-            case "sigmoid": return `(${t}(1) / (${t}(1) + exp(-${args[0]})))`;
-            case "maximum": return `max(${args[0]}, ${args[1]})`;
-            case "minimum": return `min(${args[0]}, ${args[1]})`;
-            case "exp": case "log": case "sqrt": case "abs": case "sin": case "cos": case "floor": case "ceil": case "fma":
-              return `${fn}(${args.join(", ")})`;
-            default: return assertNever(fn, "math function");
-          }
-        });
-      case "where":
-        return this.elementwise(v, (j) => `select(${this.reg(v.b, j)}, ${this.reg(v.a, j)}, ${this.reg(v.cond, j)})`);
-      case "load":
-        return this.load(v);
-      case "readVar": {
-        const runs = this.runStride(v.variable);
-        return this.elementwise(v, (j) => {
-          if (runs === undefined || j % 4 === 0) return varName(v.variable, j, v.variable.type);
-          const first = varName(v.variable, j - (j % 4), v.variable.type);
-          return runs === 0 ? first : `(${first} + ${(j % 4) * runs})`;
-        });
-      }
-      case "reduce":
-        return emitReduce(this, v);
-      case "dot":
-        return emitDot(this, v);
-      default:
-        return assertNever(v, "value");
-    }
-  }
-
-  private elementwise(v: Value, expr: (j: number) => string): void {
-    this.registers(v.type, (j) => this.emit(`let ${valueName(v, j)} = ${expr(j)};`));
-  }
-
-  /**
-   * For an integer or pointer variable whose every value steps by a constant along its last axis
-   * (contiguity.ts; `a_ptrs` and its `+= BLOCK_K * stride_ak` in the matmul), that step: such a
-   * variable keeps only the first register of each run of 4 and the others are computed from it,
-   * so a loop carries a quarter of the registers (fewer registers, more workgroups per SM).
-   */
-  private runStride(variable: Variable): number | undefined {
-    const type = variable.type;
-    const layout = this.layout(type);
-    const last = type.shape[type.shape.length - 1] ?? 1;
-    if (this.dtype(type) !== "i32" || layout.replicated || layout.vec !== 4 || last % 4 !== 0) return undefined;
-    return this.contiguity.variableStride(variable.id);
-  }
-
-  /** Calls `fn` for each register of a value of this type (one for scalars). */
-  private registers(type: ValueType, fn: (j: number) => void): void {
-    const layout = this.layout(type);
-    for (let j = 0; j < layout.ept; j++) fn(j);
-  }
-
-  private readonly layoutCache = new Map<number, BlockLayout>();
-
-  layout(type: ValueType): BlockLayout {
-    const n = numel(type.shape);
-    let layout = this.layoutCache.get(n);
-    if (!layout) {
-      layout = layoutOf(type.shape, this.w, this.target.tiledLayouts);
-      if (layout.ept > MAX_REGISTERS) {
-        this.log.warning(Codes.blockTooLarge, this.ir.span, `a block of ${n} elements gives each of ${this.w} invocations ${layout.ept} elements; expect slow compilation and register spills — use a smaller block`);
-      }
-      this.layoutCache.set(n, layout);
-    }
-    return layout;
-  }
-
-  private readonly laneVectors = new Set<number>();
-  /** Per-invocation first element of each tiled layout: name → WGSL expression. */
-  private readonly tileBases = new Map<string, string>();
-
-  /** The flat index of the first element an invocation holds in a tiled layout. */
-  tileBase(layout: BlockLayout): string {
-    const t = layout.tile!;
-    const name = `tile_${t.rows}x${t.cols}`;
-    if (!this.tileBases.has(name)) {
-      this.tileBases.set(name, `(i32(lid) / ${t.threadsPerRow}) * ${4 * t.cols} + (i32(lid) % ${t.threadsPerRow}) * 4`);
-    }
-    return name;
-  }
-
-  /** The flat element index (i32) register j holds, as a WGSL expression. */
-  elementIndex(type: ValueType, j: number): string {
-    const layout = this.layout(type);
-    if (layout.numel === 1) return "0";
-    if (layout.replicated) return `i32(lid & ${layout.numel - 1}u)`;
-    if (layout.tile) {
-      const offset = tileOffset(layout.tile, this.w, j);
-      return offset === 0 ? this.tileBase(layout) : `(${this.tileBase(layout)} + ${offset})`;
-    }
-    this.laneVectors.add(layout.vec);
-    const offset = registerOffset(layout, this.w, j);
-    return offset === 0 ? `lane${layout.vec}` : `(lane${layout.vec} + ${offset})`;
-  }
-
-  /** A WGSL expression for register j of value v (its only register if v is a scalar). */
-  reg(v: Value, j: number): string {
-    if (v.op === "const") return literal(v.value, this.dtype(v.type));
-    if (v.type.kind === "pointer" && v.op === "param") return "0i";
-    if (v.op === "splat") return this.reg(v.value, 0);
-    if (v.op === "reshape" && this.sameLayout(v.type, v.value.type)) return this.reg(v.value, j);
-    if (v.op === "broadcast" && numel(v.value.type.shape) === 1) return this.reg(v.value, 0);
-    if (v.type.shape.length === 0 || numel(v.type.shape) === 1) return valueName(v, 0);
-    return valueName(v, j);
-  }
-
-  private sameLayout(a: ValueType, b: ValueType): boolean {
-    return layoutKey(a.shape, this.w, this.target.tiledLayouts) === layoutKey(b.shape, this.w, this.target.tiledLayouts);
-  }
-
-  dtype(type: ValueType): Dtype {
-    return type.kind === "pointer" ? "i32" : type.dtype;
-  }
-
-  typeOf(type: ValueType): string {
-    const d = this.dtype(type);
-    if (d === "f16") this.usesF16 = true;
-    return wgslType(d);
-  }
-
-  get unrollDot(): boolean {
-    return this.target.unrollDot === true; // resolved by generateWgsl
-  }
-
-  get subgroupMinSize(): number {
-    return this.target.subgroupMinSize;
-  }
-
-  get workgroupSize(): number {
-    return this.w;
-  }
-
-  valueName(v: Value, j: number): string {
-    return valueName(v, j);
-  }
-
-  scratch(slot: string, dtype: Dtype, size: number, vec4 = false): string {
-    const name = `sm_${slot}_${dtype}${vec4 ? "x4" : ""}`;
-    const known = this.scratchArrays.get(name);
-    this.scratchArrays.set(name, { dtype, size: Math.max(size, known?.size ?? 0), vec4 });
-    if (dtype === "f16") this.usesF16 = true;
-    return name;
-  }
-
-  steersControl(v: Value): boolean {
-    return this.steering.has(v.id);
-  }
-
-  inLoop(): boolean {
-    return this.loopDepth > 0;
-  }
-
-  useSubgroups(): boolean {
-    if (this.target.subgroups) this.usesSubgroups = true;
-    return this.target.subgroups;
-  }
-
-  fresh(prefix: string): string {
-    return `${prefix}${this.freshCount++}`;
-  }
+  return Math.ceil(word / 4) * 4;
 }
 
-function valueName(v: Value, j: number): string {
-  return v.type.shape.length === 0 || numel(v.type.shape) === 1 ? `v${v.id}` : `v${v.id}_${j}`;
+/** Extensions, the uniform struct and the storage bindings. */
+function declarations(gen: WgslGenerator, uniformWords: number): string[] {
+  const header: string[] = [];
+  if (gen.usesF16) header.push("enable f16;");
+  if (gen.usesSubgroups) header.push("enable subgroups;");
+  if (gen.usesF16 || gen.usesSubgroups) header.push("");
+  header.push(`// Kernel '${gen.ir.name}'${constexprComment(gen.ir.constexprs)}, generated by Kernel Lab.`);
+  header.push(`// ${gen.w} invocations per program instance; see src/codegen/layout.ts for how blocks map to them.`);
+  header.push("", "struct Params {", "  grid: vec3<u32>,", "  _pad: u32,");
+  for (const s of gen.scalars) header.push(`  s_${s.name}: ${s.dtype},`);
+  for (let i = 4 + gen.scalars.length; i < uniformWords; i++) header.push(`  _pad${i}: u32,`);
+  header.push("}", "", "@group(0) @binding(0) var<uniform> params: Params;");
+  if (gen.lines.some((l) => l.includes(RUNTIME_ZERO))) header.push(`var<private> ${RUNTIME_ZERO}: u32 = 0u;`);
+  for (const b of gen.buffers.values()) {
+    const element = b.vectorWidth === 4 ? `vec4<${wgslType(b.dtype)}>` : wgslType(b.dtype);
+    header.push(`@group(0) @binding(${b.binding}) var<storage, ${b.access}> b_${b.name}: array<${element}>;`);
+  }
+  return header;
 }
 
-function varName(variable: Variable, j: number, type: ValueType): string {
-  return type.shape.length === 0 || numel(type.shape) === 1 ? `x${variable.id}` : `x${variable.id}_${j}`;
+/** Declares the workgroup arrays in `header`; returns their size in bytes. */
+function workgroupArrays(gen: WgslGenerator, header: string[]): number {
+  let workgroupBytes = 0;
+  for (const [name, { dtype, size, vec4 }] of gen.scratchArrays) {
+    header.push(`var<workgroup> ${name}: array<${vec4 ? `vec4<${wgslType(dtype)}>` : wgslType(dtype)}, ${vec4 ? Math.ceil(size / 4) : size}>;`);
+    workgroupBytes += size * (dtype === "f16" ? 2 : 4);
+  }
+  return workgroupBytes;
+}
+
+/** `main`'s signature and the program id's recovery from a folded grid. */
+function entryPoint(gen: WgslGenerator): string[] {
+  const lines = [
+    "",
+    `@compute @workgroup_size(${gen.w})`,
+    `fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) lid: u32${gen.usesSubgroups ? ", @builtin(subgroup_invocation_id) sg_lane: u32, @builtin(subgroup_size) sg_size: u32" : ""}) {`,
+    "  // Long grids are folded into 2-D/3-D dispatches (abi.ts); recover the program id.",
+    "  let linear = wid.x + wid.y * nwg.x + wid.z * nwg.x * nwg.y;",
+    "  if (linear >= params.grid.x * params.grid.y * params.grid.z) { return; }",
+    "  let pid_x = i32(linear % params.grid.x);",
+    "  let pid_y = i32((linear / params.grid.x) % params.grid.y);",
+    "  let pid_z = i32(linear / (params.grid.x * params.grid.y));",
+  ];
+  // Every binding is used statically, so the pipeline's layout always has all of them.
+  for (const b of gen.buffers.values()) lines.push(`  _ = arrayLength(&b_${b.name});`);
+  return lines;
 }
 
 function constexprComment(constexprs: Readonly<Record<string, number>>): string {

@@ -3,7 +3,6 @@
 // is a block of one element.
 
 import { numel, type Dtype, type ReduceFn, type Shape } from "../ir/ir";
-import { assertNever } from "../ir/never";
 import { extremumOp, roundTo } from "../ir/arithmetic";
 
 export type Block = Float64Array;
@@ -56,7 +55,7 @@ export function reduceBlock(src: Block, shape: Shape, axis: number, fn: ReduceFn
   const length = shape[axis];
   const inner = numel(shape.slice(axis + 1));
   const out = new Float64Array(outer * inner);
-  const fold = combiner(fn, dtype);
+  const fold = REDUCE_CPU[fn](dtype);
   if (!fold) return undefined;
   for (let o = 0; o < outer; o++) {
     for (let i = 0; i < inner; i++) {
@@ -81,22 +80,16 @@ export function reduceBlock(src: Block, shape: Shape, axis: number, fn: ReduceFn
   return out;
 }
 
-function combiner(fn: ReduceFn, dtype: Dtype): ((acc: number, x: number) => number) | undefined {
-  switch (fn) {
-    case "sum": {
-      const round = roundTo(dtype);
-      return (acc, x) => round(acc + x);
-    }
-    case "max":
-      return extremumOp("maximum", dtype);
-    case "min":
-      return extremumOp("minimum", dtype);
-    case "argmax":
-      return (acc) => acc;
-    default:
-      return assertNever(fn, "reduction");
-  }
-}
+/** Each reduction's step: the running result and the next element (argmax keeps its index in reduceBlock). */
+export const REDUCE_CPU: Record<ReduceFn, (dtype: Dtype) => ((acc: number, x: number) => number) | undefined> = {
+  sum: (dtype) => {
+    const round = roundTo(dtype);
+    return (acc, x) => round(acc + x);
+  },
+  max: (dtype) => extremumOp("maximum", dtype),
+  min: (dtype) => extremumOp("minimum", dtype),
+  argmax: () => (acc) => acc,
+};
 
 /**
  * [M,K] x [K,N] (+ acc [M,N]) -> [M,N]: each output accumulates its K products in k order,

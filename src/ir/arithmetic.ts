@@ -50,78 +50,90 @@ const modI32: ScalarFn2 = (a, b) => (b === 0 || (a === I32_MIN && b === -1) ? 0 
 const divU32: ScalarFn2 = (a, b) => (b === 0 ? a : Math.trunc(a / b) >>> 0);
 const modU32: ScalarFn2 = (a, b) => (b === 0 ? 0 : (a % b) >>> 0);
 
-/** `fn` on two operands of `dtype` (the lhs dtype for shifts); comparisons and logic give 0/1. */
+const isInt = (dtype: Dtype) => dtype === "i32" || dtype === "u32";
+
+/**
+ * Each binary function on two operands of `dtype` (the lhs dtype for shifts); comparisons and
+ * logic give 0/1.
+ */
+export const BINARY_ARITHMETIC: Record<BinaryFn, (dtype: Dtype) => ScalarFn2 | undefined> = {
+  add: (dtype) => {
+    const round = roundTo(dtype);
+    return isFloat(dtype) || isInt(dtype) ? (a, b) => round(a + b) : undefined;
+  },
+  sub: (dtype) => {
+    const round = roundTo(dtype);
+    return isFloat(dtype) || isInt(dtype) ? (a, b) => round(a - b) : undefined;
+  },
+  mul: (dtype) => {
+    const round = roundTo(dtype);
+    if (isFloat(dtype)) return (a, b) => round(a * b);
+    // The exact product of two 32-bit integers can exceed 2^53: multiply modulo 2^32.
+    if (dtype === "i32") return Math.imul;
+    return dtype === "u32" ? (a, b) => Math.imul(a, b) >>> 0 : undefined;
+  },
+  div: (dtype) => {
+    const round = roundTo(dtype);
+    if (isFloat(dtype)) return (a, b) => round(a / b);
+    if (dtype === "i32") return divI32;
+    return dtype === "u32" ? divU32 : undefined;
+  },
+  mod: (dtype) => {
+    const round = roundTo(dtype);
+    // Floats: truncated remainder (the sign of the dividend), as JS `%`.
+    if (isFloat(dtype)) return (a, b) => round(a % b);
+    if (dtype === "i32") return modI32;
+    return dtype === "u32" ? modU32 : undefined;
+  },
+  and: (dtype) => {
+    const round = roundTo(dtype);
+    return isFloat(dtype) ? undefined : (a, b) => round(a & b);
+  },
+  or: (dtype) => {
+    const round = roundTo(dtype);
+    return isFloat(dtype) ? undefined : (a, b) => round(a | b);
+  },
+  xor: (dtype) => {
+    const round = roundTo(dtype);
+    return isFloat(dtype) ? undefined : (a, b) => round(a ^ b);
+  },
+  // The shift amount is taken modulo 32; `>>` is arithmetic on i32, logical on u32.
+  shl: (dtype) => {
+    const round = roundTo(dtype);
+    return isInt(dtype) ? (a, b) => round(a << (b & 31)) : undefined;
+  },
+  shr: (dtype) => {
+    if (dtype === "i32") return (a, b) => a >> (b & 31);
+    return dtype === "u32" ? (a, b) => a >>> (b & 31) : undefined;
+  },
+  lt: () => (a, b) => (a < b ? 1 : 0),
+  le: () => (a, b) => (a <= b ? 1 : 0),
+  gt: () => (a, b) => (a > b ? 1 : 0),
+  ge: () => (a, b) => (a >= b ? 1 : 0),
+  eq: () => (a, b) => (a === b ? 1 : 0),
+  ne: () => (a, b) => (a !== b ? 1 : 0),
+  land: () => (a, b) => (a !== 0 && b !== 0 ? 1 : 0),
+  lor: () => (a, b) => (a !== 0 || b !== 0 ? 1 : 0),
+};
+
 export function binaryOp(fn: BinaryFn, dtype: Dtype): ScalarFn2 | undefined {
-  const round = roundTo(dtype);
-  const float = isFloat(dtype);
-  const int = dtype === "i32" || dtype === "u32";
-  switch (fn) {
-    case "add":
-      return float || int ? (a, b) => round(a + b) : undefined;
-    case "sub":
-      return float || int ? (a, b) => round(a - b) : undefined;
-    case "mul":
-      if (float) return (a, b) => round(a * b);
-      // The exact product of two 32-bit integers can exceed 2^53: multiply modulo 2^32.
-      if (dtype === "i32") return Math.imul;
-      return dtype === "u32" ? (a, b) => Math.imul(a, b) >>> 0 : undefined;
-    case "div":
-      if (float) return (a, b) => round(a / b);
-      if (dtype === "i32") return divI32;
-      return dtype === "u32" ? divU32 : undefined;
-    case "mod":
-      // Floats: truncated remainder (the sign of the dividend), as JS `%`.
-      if (float) return (a, b) => round(a % b);
-      if (dtype === "i32") return modI32;
-      return dtype === "u32" ? modU32 : undefined;
-    case "and":
-      return float ? undefined : (a, b) => round(a & b);
-    case "or":
-      return float ? undefined : (a, b) => round(a | b);
-    case "xor":
-      return float ? undefined : (a, b) => round(a ^ b);
-    // The shift amount is taken modulo 32; `>>` is arithmetic on i32, logical on u32.
-    case "shl":
-      return int ? (a, b) => round(a << (b & 31)) : undefined;
-    case "shr":
-      if (dtype === "i32") return (a, b) => a >> (b & 31);
-      return dtype === "u32" ? (a, b) => a >>> (b & 31) : undefined;
-    case "lt":
-      return (a, b) => (a < b ? 1 : 0);
-    case "le":
-      return (a, b) => (a <= b ? 1 : 0);
-    case "gt":
-      return (a, b) => (a > b ? 1 : 0);
-    case "ge":
-      return (a, b) => (a >= b ? 1 : 0);
-    case "eq":
-      return (a, b) => (a === b ? 1 : 0);
-    case "ne":
-      return (a, b) => (a !== b ? 1 : 0);
-    case "land":
-      return (a, b) => (a !== 0 && b !== 0 ? 1 : 0);
-    case "lor":
-      return (a, b) => (a !== 0 || b !== 0 ? 1 : 0);
-    default:
-      return assertNever(fn, "binary op");
-  }
+  return BINARY_ARITHMETIC[fn](dtype);
 }
 
+export const UNARY_ARITHMETIC: Record<UnaryFn, (dtype: Dtype) => ScalarFn1 | undefined> = {
+  // i32: -MIN wraps to MIN; u32: two's complement, as `0u - x`.
+  neg: (dtype) => (dtype === "bool" ? undefined : (a) => roundTo(dtype)(-a)),
+  not: (dtype) => (dtype === "bool" ? (a) => (a === 0 ? 1 : 0) : undefined),
+  bitnot: (dtype) => {
+    if (dtype === "i32") return (a) => ~a;
+    if (dtype === "u32") return (a) => ~a >>> 0;
+    // `~` on a mask is Triton's logical not.
+    return dtype === "bool" ? (a) => (a === 0 ? 1 : 0) : undefined;
+  },
+};
+
 export function unaryOp(fn: UnaryFn, dtype: Dtype): ScalarFn1 | undefined {
-  switch (fn) {
-    case "neg":
-      // i32: -MIN wraps to MIN; u32: two's complement, as `0u - x`.
-      return dtype === "bool" ? undefined : (a) => roundTo(dtype)(-a);
-    case "not":
-      return dtype === "bool" ? (a) => (a === 0 ? 1 : 0) : undefined;
-    case "bitnot":
-      if (dtype === "i32") return (a) => ~a;
-      if (dtype === "u32") return (a) => ~a >>> 0;
-      // `~` on a mask is Triton's logical not.
-      return dtype === "bool" ? (a) => (a === 0 ? 1 : 0) : undefined;
-    default:
-      return assertNever(fn, "unary op");
-  }
+  return UNARY_ARITHMETIC[fn](dtype);
 }
 
 /** Element-wise conversion `from` -> `to`, as WGSL's value constructors `to(x)`. */
@@ -144,7 +156,7 @@ function floatToU32(a: number): number {
   return Math.min(U32_MAX, Math.max(0, Math.trunc(a)));
 }
 
-export function unaryMathOp(fn: UnaryMathFn, dtype: Dtype): ScalarFn1 | undefined {
+function unaryMathOp(fn: UnaryMathFn, dtype: Dtype): ScalarFn1 | undefined {
   if (fn === "abs") {
     if (dtype === "i32") return (a) => Math.abs(a) | 0; // abs(MIN) wraps to MIN
     if (dtype === "u32") return (a) => a;
@@ -202,3 +214,20 @@ export function fmaOp(dtype: Dtype): ScalarFn3 | undefined {
   const round = roundTo(dtype);
   return (a, b, c) => round(a * b + c);
 }
+
+/** Each math function: how many operands it takes, and its scalar function on `dtype`. */
+export const MATH_ARITHMETIC: Record<MathFn, { arity: 1 | 2 | 3; op: (dtype: Dtype) => ScalarFn1 | ScalarFn2 | ScalarFn3 | undefined }> = {
+  exp: { arity: 1, op: (dtype) => unaryMathOp("exp", dtype) },
+  log: { arity: 1, op: (dtype) => unaryMathOp("log", dtype) },
+  sqrt: { arity: 1, op: (dtype) => unaryMathOp("sqrt", dtype) },
+  rsqrt: { arity: 1, op: (dtype) => unaryMathOp("rsqrt", dtype) },
+  abs: { arity: 1, op: (dtype) => unaryMathOp("abs", dtype) },
+  sin: { arity: 1, op: (dtype) => unaryMathOp("sin", dtype) },
+  cos: { arity: 1, op: (dtype) => unaryMathOp("cos", dtype) },
+  floor: { arity: 1, op: (dtype) => unaryMathOp("floor", dtype) },
+  ceil: { arity: 1, op: (dtype) => unaryMathOp("ceil", dtype) },
+  sigmoid: { arity: 1, op: (dtype) => unaryMathOp("sigmoid", dtype) },
+  maximum: { arity: 2, op: (dtype) => extremumOp("maximum", dtype) },
+  minimum: { arity: 2, op: (dtype) => extremumOp("minimum", dtype) },
+  fma: { arity: 3, op: fmaOp },
+};

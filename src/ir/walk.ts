@@ -61,3 +61,23 @@ export function forEachValue(body: readonly Stmt[], visit: (v: Value) => void): 
   };
   forEachStmt(body, (s) => valuesOfStmt(s).forEach(walk));
 }
+
+/** `s` with each value it reads replaced by `value(v)` and each nested body by `body(list)`. */
+export function mapStmt(s: Stmt, value: (v: Value) => Value, body: (list: Stmt[]) => Stmt[]): Stmt {
+  switch (s.kind) {
+    case "let":
+      return { ...s, value: value(s.value) };
+    case "store":
+      return { ...s, ptr: value(s.ptr), value: value(s.value), ...(s.mask ? { mask: value(s.mask) } : {}) };
+    case "declare":
+      return { ...s, init: value(s.init) };
+    case "assign":
+      return { ...s, value: value(s.value) };
+    case "for":
+      return { ...s, start: value(s.start), end: value(s.end), step: value(s.step), body: body(s.body) };
+    case "if":
+      return { ...s, cond: value(s.cond), then: body(s.then), else: body(s.else) };
+    default:
+      return assertNever(s, "statement");
+  }
+}

@@ -1,5 +1,5 @@
 // Dtype promotion and shape broadcasting, as in Triton (python/triton/language/semantic.py).
-// These functions only compute types; lower.ts inserts the casts and broadcasts they imply.
+// These functions only compute types; values.ts inserts the casts and broadcasts they imply.
 
 import type { Dtype, NumDtype, Shape } from "../ir/ir";
 

@@ -1,0 +1,105 @@
+// tl.dot: both operands staged in workgroup memory, then each invocation accumulates its own
+// output registers over K (tiled layouts: vec4 reads of A's rows and B's columns per k).
+
+import type { Value } from "../ir/ir";
+import type { Emitter } from "./emitter";
+import { tileSpans, type BlockLayout } from "./layout";
+import { stage, writeElements } from "./rearrange";
+
+/**
+ * tl.dot into a tiled output (layout.ts): A is staged transposed and B as is, both as vec4s, so
+ * for each k an invocation reads its Rt rows of A and Cc columns of B as Rt/4 + Cc/4 vec4 loads
+ * and does Rt × Cc multiply-adds with them.
+ */
+function tiledDot(ctx: Emitter, v: Value & { op: "dot" }, tile: NonNullable<BlockLayout["tile"]>): void {
+  const [m, k] = v.a.type.shape;
+  const n = v.b.type.shape[1];
+  const sa = ctx.scratch("a", "f32", m * k, true);
+  const sb = ctx.scratch("b", "f32", k * n, true);
+  const write = (array: string, index: string, value: string) => ctx.emit(`${array}[(${index}) >> 2u][(${index}) & 3] = ${value};`);
+  ctx.emit("workgroupBarrier();");
+  for (const [operand, array, transposed] of [[v.a, sa, true], [v.b, sb, false]] as const) {
+    const cols = operand.type.shape[1];
+    writeElements(ctx, operand, (e, value) => write(array, transposed ? `(${e} % ${cols}) * ${m} + (${e}) / ${cols}` : e, value));
+  }
+  ctx.emit("workgroupBarrier();");
+  const out = ctx.layout(v.type);
+  const acc = (j: number) => ctx.valueName(v, j);
+  for (let j = 0; j < out.ept; j++) ctx.emit(`var ${acc(j)}: f32 = ${v.acc ? ctx.reg(v.acc, j) : "0.0f"};`);
+  const base = ctx.tileBase(out);
+  // The vec4 index of this invocation's first row of A and column of B at k = 0 (both multiples
+  // of 4, layout.ts), so each read in the loop is one multiply-add of unsigned indices.
+  const r0 = ctx.fresh("dot_r");
+  const c0 = ctx.fresh("dot_c");
+  ctx.emit(`let ${r0} = u32(${base} / ${n}) / 4u;`);
+  ctx.emit(`let ${c0} = u32(${base} % ${n}) / 4u;`);
+  const spans = tileSpans(tile, ctx.workgroupSize);
+  const step = (kk: string) => {
+    for (let g = 0; g < tile.rowsPerThread / 4; g++) ctx.emit(`let a${g} = ${sa}[${kk} * ${m / 4}u + ${r0} + ${(g * spans.row) / 4}u];`);
+    for (let h = 0; h < tile.colsPerThread / 4; h++) ctx.emit(`let b${h} = ${sb}[${kk} * ${n / 4}u + ${c0} + ${(h * spans.col) / 4}u];`);
+    for (let i = 0; i < tile.rowsPerThread; i++) {
+      for (let c = 0; c < tile.colsPerThread; c++) {
+        const j = i * tile.colsPerThread + c;
+        ctx.emit(`${acc(j)} = fma(a${i >> 2}[${i & 3}], b${c >> 2}[${c & 3}], ${acc(j)});`);
+      }
+    }
+  };
+  if (ctx.unrollDot) {
+    for (let kk = 0; kk < k; kk++) {
+      ctx.emit("{");
+      ctx.nested(() => step(`${kk}`));
+      ctx.emit("}");
+    }
+    return;
+  }
+  ctx.emit(`for (var kk = 0u; kk < ${k}u; kk++) {`);
+  ctx.nested(() => step("kk"));
+  ctx.emit("}");
+}
+
+/**
+ * tl.dot: both operands staged in workgroup memory, then each invocation accumulates its own
+ * output registers over K. When the output layout gives every invocation a grid of distinct
+ * rows × a run of columns, the A and B elements are read once per k for all of them
+ * (register blocking); otherwise each register reads its own.
+ */
+export function emitDot(ctx: Emitter, v: Value & { op: "dot" }): void {
+  const k = v.a.type.shape[1];
+  const n = v.b.type.shape[1];
+  const tile = ctx.layout(v.type).tile;
+  if (tile && tile.rowsPerThread % 4 === 0 && tile.colsPerThread % 4 === 0) return tiledDot(ctx, v, tile);
+  ctx.emit("workgroupBarrier();");
+  const a = stage(ctx, v.a, "a");
+  const b = stage(ctx, v.b, "b");
+  ctx.emit("workgroupBarrier();");
+  const out = ctx.layout(v.type);
+  const w = ctx.workgroupSize;
+  const acc = (j: number) => ctx.valueName(v, j);
+  for (let j = 0; j < out.ept; j++) ctx.emit(`var ${acc(j)}: f32 = ${v.acc ? ctx.reg(v.acc, j) : "0.0f"};`);
+
+  const vec = out.vec;
+  const blocked = !out.replicated && !out.tile && n % vec === 0 && (w * vec) % n === 0;
+  if (blocked) {
+    // Register j = q * vec + l holds row (t*vec)/n + q*(w*vec/n), column (t*vec)%n + l.
+    const rowsPerChunk = (w * vec) / n;
+    const chunks = out.ept / vec;
+    ctx.emit(`let dot_r = (i32(lid) * ${vec}) / ${n};`);
+    ctx.emit(`let dot_c = (i32(lid) * ${vec}) % ${n};`);
+    ctx.emit(`for (var kk: i32 = 0; kk < ${k}; kk++) {`);
+    ctx.nested(() => {
+      for (let l = 0; l < vec; l++) ctx.emit(`let b${l} = ${b}[kk * ${n} + dot_c + ${l}];`);
+      for (let q = 0; q < chunks; q++) {
+        ctx.emit(`let a${q} = ${a}[(dot_r + ${q * rowsPerChunk}) * ${k} + kk];`);
+        for (let l = 0; l < vec; l++) ctx.emit(`${acc(q * vec + l)} = fma(a${q}, b${l}, ${acc(q * vec + l)});`);
+      }
+    });
+    ctx.emit("}");
+    return;
+  }
+  for (let j = 0; j < out.ept; j++) {
+    const e = ctx.elementIndex(v.type, j);
+    ctx.emit(`for (var kk: i32 = 0; kk < ${k}; kk++) {`);
+    ctx.nested(() => ctx.emit(`${acc(j)} = fma(${a}[(${e} / ${n}) * ${k} + kk], ${b}[kk * ${n} + ${e} % ${n}], ${acc(j)});`));
+    ctx.emit("}");
+  }
+}

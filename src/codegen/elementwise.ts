@@ -1,0 +1,51 @@
+// The WGSL of element-wise functions, one entry per function: given the operands' registers as
+// WGSL expressions, the expression of the result's register.
+
+import type { BinaryFn, Dtype, MathFn, UnaryFn } from "../ir/ir";
+
+export const UNARY_WGSL: Record<UnaryFn, (x: string, dtype: Dtype) => string> = {
+  neg: (x, dtype) => (dtype === "u32" ? `(0u - ${x})` : `(-${x})`),
+  not: (x) => `(!${x})`,
+  bitnot: (x) => `(~${x})`,
+};
+
+/** WGSL takes shift amounts as u32, and only their low 5 bits mean anything on 32-bit values. */
+const shiftAmount = (b: string, rhsDtype: Dtype) => `${rhsDtype === "u32" ? b : `u32(${b})`} & 31u`;
+
+export const BINARY_WGSL: Record<BinaryFn, (a: string, b: string, rhsDtype: Dtype) => string> = {
+  add: (a, b) => `(${a} + ${b})`,
+  sub: (a, b) => `(${a} - ${b})`,
+  mul: (a, b) => `(${a} * ${b})`,
+  div: (a, b) => `(${a} / ${b})`,
+  mod: (a, b) => `(${a} % ${b})`,
+  and: (a, b) => `(${a} & ${b})`,
+  or: (a, b) => `(${a} | ${b})`,
+  xor: (a, b) => `(${a} ^ ${b})`,
+  shl: (a, b, rhsDtype) => `(${a} << (${shiftAmount(b, rhsDtype)}))`,
+  shr: (a, b, rhsDtype) => `(${a} >> (${shiftAmount(b, rhsDtype)}))`,
+  lt: (a, b) => `(${a} < ${b})`,
+  le: (a, b) => `(${a} <= ${b})`,
+  gt: (a, b) => `(${a} > ${b})`,
+  ge: (a, b) => `(${a} >= ${b})`,
+  eq: (a, b) => `(${a} == ${b})`,
+  ne: (a, b) => `(${a} != ${b})`,
+  land: (a, b) => `(${a} && ${b})`,
+  lor: (a, b) => `(${a} || ${b})`,
+};
+
+/** `t` is the result's WGSL type. */
+export const MATH_WGSL: Record<MathFn, (args: readonly string[], t: string) => string> = {
+  exp: (args) => `exp(${args.join(", ")})`,
+  log: (args) => `log(${args.join(", ")})`,
+  sqrt: (args) => `sqrt(${args.join(", ")})`,
+  rsqrt: (args) => `inverseSqrt(${args[0]})`,
+  abs: (args) => `abs(${args.join(", ")})`,
+  sin: (args) => `sin(${args.join(", ")})`,
+  cos: (args) => `cos(${args.join(", ")})`,
+  floor: (args) => `floor(${args.join(", ")})`,
+  ceil: (args) => `ceil(${args.join(", ")})`,
+  sigmoid: (args, t) => `(${t}(1) / (${t}(1) + exp(-${args[0]})))`,
+  maximum: (args) => `max(${args[0]}, ${args[1]})`,
+  minimum: (args) => `min(${args[0]}, ${args[1]})`,
+  fma: (args) => `fma(${args.join(", ")})`,
+};

@@ -1,0 +1,33 @@
+// What the WGSL of a value needs from the generator (generator.ts implements it): emitting lines,
+// register names and layouts, workgroup arrays. The per-op emitters (values.ts, memory.ts,
+// rearrange.ts, reductions.ts, dot.ts) work through it.
+
+import type { Dtype, Value, ValueType } from "../ir/ir";
+import type { BlockLayout } from "./layout";
+
+export interface Emitter {
+  readonly workgroupSize: number;
+  /** The smallest subgroup the adapter runs (meaningful when useSubgroups()). */
+  readonly subgroupMinSize: number;
+  /** Write tl.dot's k loop out in full (Target.unrollDot). */
+  readonly unrollDot: boolean;
+  emit(line: string): void;
+  nested(fn: () => void): void;
+  reg(v: Value, j: number): string;
+  layout(type: ValueType): BlockLayout;
+  elementIndex(type: ValueType, j: number): string;
+  typeOf(type: ValueType): string;
+  dtype(type: ValueType): Dtype;
+  valueName(v: Value, j: number): string;
+  /** A workgroup array of at least `size` elements of `dtype` in scratch slot `slot` (as vec4s: size / 4 of them). */
+  scratch(slot: string, dtype: Dtype, size: number, vec4?: boolean): string;
+  /** The name of the per-invocation first flat element of a tiled layout. */
+  tileBase(layout: BlockLayout): string;
+  fresh(prefix: string): string;
+  /** Subgroup operations are available: the shader may use `sg_lane` and `sg_size`. */
+  useSubgroups(): boolean;
+  /** Whether the code being emitted is inside a loop (it may run again after its own reads). */
+  inLoop(): boolean;
+  /** Whether a value feeds an `if` condition or a loop bound (uniformity.ts). */
+  steersControl(v: Value): boolean;
+}

@@ -1,0 +1,201 @@
+// The state of generating one kernel's WGSL: the lines emitted so far, the buffers, uniforms and
+// workgroup arrays the shader needs, and where each value's registers are (layout.ts). What to
+// emit for each statement and value is in statements.ts and values.ts; wgsl.ts puts the module
+// together.
+
+import { DiagnosticLog } from "../diagnostics/diagnostic";
+import { Codes } from "../diagnostics/codes";
+import type { Dtype, KernelIR, Value, ValueType, Variable } from "../ir/ir";
+import { numel } from "../ir/ir";
+import type { Target } from "../ir/target";
+import type { StorageBinding, UniformScalar } from "./abi";
+import { ContiguityAnalysis } from "./contiguity";
+import type { Emitter } from "./emitter";
+import { layoutKey, layoutOf, registerOffset, tileOffset, type BlockLayout } from "./layout";
+import { literal, wgslType } from "./literals";
+import { valuesSteeringControl } from "./uniformity";
+
+/** Registers beyond this per invocation and value are reported: the code would not fit. */
+const MAX_REGISTERS = 128;
+
+export class WgslGenerator implements Emitter {
+  readonly log = new DiagnosticLog();
+  /** The body of `main`, indented. */
+  readonly lines: string[] = [];
+  private indent = 1;
+  readonly w: number;
+  readonly buffers = new Map<string, StorageBinding>();
+  readonly scalars: UniformScalar[] = [];
+  usesF16 = false;
+  readonly contiguity: ContiguityAnalysis;
+  private readonly steering: ReadonlySet<number>;
+  /** Buffers read or written as vec4 somewhere: every access to them goes through [i >> 2][i & 3]. */
+  readonly wideBuffers = new Set<string>();
+  /** How many `for` loops enclose the statement being emitted. */
+  loopDepth = 0;
+  /** Workgroup arrays by name: dtype and element count (the largest any use asked for). */
+  readonly scratchArrays = new Map<string, { dtype: Dtype; size: number; vec4: boolean }>();
+  private freshCount = 0;
+  usesSubgroups = false;
+  /** The `laneN` bases the body uses (N elements per run). */
+  readonly laneVectors = new Set<number>();
+  /** Per-invocation first element of each tiled layout: name → WGSL expression. */
+  readonly tileBases = new Map<string, string>();
+  private readonly layoutCache = new Map<number, BlockLayout>();
+
+  /** `target` as generateWgsl resolved it: workgroup size, layouts and unrolling decided. */
+  constructor(
+    readonly ir: KernelIR,
+    readonly target: Target & { workgroupSize: number },
+  ) {
+    this.w = target.workgroupSize;
+    this.contiguity = new ContiguityAnalysis(ir.body);
+    this.steering = valuesSteeringControl(ir.body);
+  }
+
+  emit(line: string): void {
+    this.lines.push("  ".repeat(this.indent) + line);
+  }
+
+  nested(fn: () => void): void {
+    this.indent++;
+    fn();
+    this.indent--;
+  }
+
+  /** Defines register j of `v` as `expr(j)`, for each of its registers. */
+  elementwise(v: Value, expr: (j: number) => string): void {
+    this.registers(v.type, (j) => this.emit(`let ${valueName(v, j)} = ${expr(j)};`));
+  }
+
+  /**
+   * For an integer or pointer variable whose every value steps by a constant along its last axis
+   * (contiguity.ts; `a_ptrs` and its `+= BLOCK_K * stride_ak` in the matmul), that step: such a
+   * variable keeps only the first register of each run of 4 and the others are computed from it,
+   * so a loop carries a quarter of the registers (fewer registers, more workgroups per SM).
+   */
+  runStride(variable: Variable): number | undefined {
+    const type = variable.type;
+    const layout = this.layout(type);
+    const last = type.shape[type.shape.length - 1] ?? 1;
+    if (this.dtype(type) !== "i32" || layout.replicated || layout.vec !== 4 || last % 4 !== 0) return undefined;
+    return this.contiguity.variableStride(variable.id);
+  }
+
+  /** Calls `fn` for each register of a value of this type (one for scalars). */
+  registers(type: ValueType, fn: (j: number) => void): void {
+    const layout = this.layout(type);
+    for (let j = 0; j < layout.ept; j++) fn(j);
+  }
+
+  layout(type: ValueType): BlockLayout {
+    const n = numel(type.shape);
+    let layout = this.layoutCache.get(n);
+    if (!layout) {
+      layout = layoutOf(type.shape, this.w, this.target.tiledLayouts);
+      if (layout.ept > MAX_REGISTERS) {
+        this.log.warning(Codes.blockTooLarge, this.ir.span, `a block of ${n} elements gives each of ${this.w} invocations ${layout.ept} elements; expect slow compilation and register spills — use a smaller block`);
+      }
+      this.layoutCache.set(n, layout);
+    }
+    return layout;
+  }
+
+  /** The flat index of the first element an invocation holds in a tiled layout. */
+  tileBase(layout: BlockLayout): string {
+    const t = layout.tile!;
+    const name = `tile_${t.rows}x${t.cols}`;
+    if (!this.tileBases.has(name)) {
+      this.tileBases.set(name, `(i32(lid) / ${t.threadsPerRow}) * ${4 * t.cols} + (i32(lid) % ${t.threadsPerRow}) * 4`);
+    }
+    return name;
+  }
+
+  /** The flat element index (i32) register j holds, as a WGSL expression. */
+  elementIndex(type: ValueType, j: number): string {
+    const layout = this.layout(type);
+    if (layout.numel === 1) return "0";
+    if (layout.replicated) return `i32(lid & ${layout.numel - 1}u)`;
+    if (layout.tile) {
+      const offset = tileOffset(layout.tile, this.w, j);
+      return offset === 0 ? this.tileBase(layout) : `(${this.tileBase(layout)} + ${offset})`;
+    }
+    this.laneVectors.add(layout.vec);
+    const offset = registerOffset(layout, this.w, j);
+    return offset === 0 ? `lane${layout.vec}` : `(lane${layout.vec} + ${offset})`;
+  }
+
+  /** A WGSL expression for register j of value v (its only register if v is a scalar). */
+  reg(v: Value, j: number): string {
+    if (v.op === "const") return literal(v.value, this.dtype(v.type));
+    if (v.type.kind === "pointer" && v.op === "param") return "0i";
+    if (v.op === "splat") return this.reg(v.value, 0);
+    if (v.op === "reshape" && this.sameLayout(v.type, v.value.type)) return this.reg(v.value, j);
+    if (v.op === "broadcast" && numel(v.value.type.shape) === 1) return this.reg(v.value, 0);
+    if (v.type.shape.length === 0 || numel(v.type.shape) === 1) return valueName(v, 0);
+    return valueName(v, j);
+  }
+
+  sameLayout(a: ValueType, b: ValueType): boolean {
+    return layoutKey(a.shape, this.w, this.target.tiledLayouts) === layoutKey(b.shape, this.w, this.target.tiledLayouts);
+  }
+
+  dtype(type: ValueType): Dtype {
+    return type.kind === "pointer" ? "i32" : type.dtype;
+  }
+
+  typeOf(type: ValueType): string {
+    const d = this.dtype(type);
+    if (d === "f16") this.usesF16 = true;
+    return wgslType(d);
+  }
+
+  get unrollDot(): boolean {
+    return this.target.unrollDot === true; // resolved by generateWgsl
+  }
+
+  get subgroupMinSize(): number {
+    return this.target.subgroupMinSize;
+  }
+
+  get workgroupSize(): number {
+    return this.w;
+  }
+
+  valueName(v: Value, j: number): string {
+    return valueName(v, j);
+  }
+
+  scratch(slot: string, dtype: Dtype, size: number, vec4 = false): string {
+    const name = `sm_${slot}_${dtype}${vec4 ? "x4" : ""}`;
+    const known = this.scratchArrays.get(name);
+    this.scratchArrays.set(name, { dtype, size: Math.max(size, known?.size ?? 0), vec4 });
+    if (dtype === "f16") this.usesF16 = true;
+    return name;
+  }
+
+  steersControl(v: Value): boolean {
+    return this.steering.has(v.id);
+  }
+
+  inLoop(): boolean {
+    return this.loopDepth > 0;
+  }
+
+  useSubgroups(): boolean {
+    if (this.target.subgroups) this.usesSubgroups = true;
+    return this.target.subgroups;
+  }
+
+  fresh(prefix: string): string {
+    return `${prefix}${this.freshCount++}`;
+  }
+}
+
+export function valueName(v: Value, j: number): string {
+  return v.type.shape.length === 0 || numel(v.type.shape) === 1 ? `v${v.id}` : `v${v.id}_${j}`;
+}
+
+export function varName(variable: Variable, j: number, type: ValueType): string {
+  return type.shape.length === 0 || numel(type.shape) === 1 ? `x${variable.id}` : `x${variable.id}_${j}`;
+}

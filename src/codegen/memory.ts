@@ -1,0 +1,104 @@
+// tl.load and tl.store in WGSL: one element per register, or a vec4 per run of 4 registers when
+// the pointers are contiguous (contiguity.ts), with a run-time fallback to scalars for a run that
+// is misaligned or partly masked.
+
+import { Codes } from "../diagnostics/codes";
+import type { Stmt, Value } from "../ir/ir";
+import { forEachStmt } from "../ir/walk";
+import type { WgslGenerator } from "./generator";
+import { valueName } from "./generator";
+import { literal } from "./literals";
+
+export function emitStore(gen: WgslGenerator, s: Extract<Stmt, { kind: "store" }>): void {
+  const { ptr, value, mask } = s;
+  if (ptr.type.kind !== "pointer") return gen.log.error(Codes.internal, ptr.span, "tl.store through a non-pointer");
+  const param = ptr.type.param;
+  const layout = gen.layout(ptr.type);
+  // A replicated block is held by several invocations: only the first copy writes.
+  const owner = ptr.type.shape.length === 0 ? "lid == 0u" : layout.replicated ? `lid < ${layout.numel}u` : undefined;
+  const scalarWrite = (j: number) => {
+    const write = `${element(gen, param, gen.reg(ptr, j))} = ${gen.reg(value, j)};`;
+    gen.emit(mask ? `if (${gen.reg(mask, j)}) { ${write} }` : write);
+  };
+  const writes = () => {
+    if (!isWide(gen, ptr)) return gen.registers(ptr.type, scalarWrite);
+    for (let j = 0; j < layout.ept; j += 4) {
+      const run = [j, j + 1, j + 2, j + 3];
+      gen.emit(`if (${wideCondition(gen, ptr, mask, j)}) {`);
+      gen.nested(() => gen.emit(`b_${param}[${gen.reg(ptr, j)} >> 2u] = vec4(${run.map((k) => gen.reg(value, k)).join(", ")});`));
+      gen.emit("} else {");
+      gen.nested(() => run.forEach(scalarWrite));
+      gen.emit("}");
+    }
+  };
+  if (!owner) return writes();
+  gen.emit(`if (${owner}) {`);
+  gen.nested(writes);
+  gen.emit("}");
+}
+
+export function emitLoad(gen: WgslGenerator, v: Value & { op: "load" }): void {
+  const ptr = v.ptr;
+  if (ptr.type.kind !== "pointer") return gen.log.error(Codes.internal, v.span, "tl.load through a non-pointer");
+  const param = ptr.type.param;
+  const t = gen.typeOf(v.type);
+  const scalarRead = (j: number, declare: boolean) => {
+    const name = valueName(v, j);
+    const read = element(gen, param, gen.reg(ptr, j));
+    if (!v.mask) {
+      gen.emit(declare ? `let ${name} = ${read};` : `${name} = ${read};`);
+      return;
+    }
+    // Masked-off lanes don't touch memory, so a mask may guard out-of-bounds offsets.
+    const other = v.other ? gen.reg(v.other, j) : literal(0, gen.dtype(v.type));
+    if (declare) gen.emit(`var ${name}: ${t} = ${other};`);
+    else gen.emit(`${name} = ${other};`);
+    gen.emit(`if (${gen.reg(v.mask, j)}) { ${name} = ${read}; }`);
+  };
+  if (!isWide(gen, ptr)) return gen.registers(v.type, (j) => scalarRead(j, true));
+  const layout = gen.layout(v.type);
+  for (let j = 0; j < layout.ept; j += 4) {
+    const run = [j, j + 1, j + 2, j + 3];
+    for (const k of run) gen.emit(`var ${valueName(v, k)}: ${t};`);
+    gen.emit(`if (${wideCondition(gen, ptr, v.mask, j)}) {`);
+    gen.nested(() => {
+      gen.emit(`let w = b_${param}[${gen.reg(ptr, j)} >> 2u];`);
+      run.forEach((k, lane) => gen.emit(`${valueName(v, k)} = w.${"xyzw"[lane]};`));
+    });
+    gen.emit("} else {");
+    gen.nested(() => run.forEach((k) => scalarRead(k, false)));
+    gen.emit("}");
+  }
+}
+
+/**
+ * A run of 4 registers moves as one vec4 when every lane's mask is on and the run starts on a
+ * multiple of 4 elements (checked at run time; the rest of the run falls back to scalars).
+ */
+function wideCondition(gen: WgslGenerator, ptr: Value, mask: Value | undefined, j: number): string {
+  const parts = mask ? [0, 1, 2, 3].map((k) => gen.reg(mask, j + k)) : [];
+  parts.push(`((${gen.reg(ptr, j)} & 3) == 0)`);
+  return parts.join(" & ");
+}
+
+/** Whether accesses through `ptr` are runs of 4 consecutive elements (layout and stride 1). */
+function isWide(gen: WgslGenerator, ptr: Value): boolean {
+  if (ptr.type.kind !== "pointer" || ptr.type.pointee === "f16") return false;
+  const layout = gen.layout(ptr.type);
+  return !layout.replicated && layout.vec === 4 && gen.contiguity.stride(ptr) === 1;
+}
+
+/** The buffers some load or store of `body` accesses as vec4s (their bindings become vec4 arrays). */
+export function wideBuffersOf(gen: WgslGenerator, body: readonly Stmt[]): Set<string> {
+  const wide = new Set<string>();
+  forEachStmt(body, (s) => {
+    if (s.kind === "let" && s.value.op === "load" && s.value.ptr.type.kind === "pointer" && isWide(gen, s.value.ptr)) wide.add(s.value.ptr.type.param);
+    if (s.kind === "store" && s.ptr.type.kind === "pointer" && isWide(gen, s.ptr)) wide.add(s.ptr.type.param);
+  });
+  return wide;
+}
+
+/** One element of a buffer, as a WGSL reference. */
+function element(gen: WgslGenerator, param: string, index: string): string {
+  return gen.wideBuffers.has(param) ? `b_${param}[(${index}) >> 2u][(${index}) & 3]` : `b_${param}[${index}]`;
+}

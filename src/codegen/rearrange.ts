@@ -1,0 +1,125 @@
+// Broadcasts, transposes and reshapes that change which invocation holds an element. Values
+// computed from indices alone (tl.arange, scalars, arithmetic on them) are recomputed at the new
+// element (`rematerialize`); others go through workgroup memory: every invocation writes its
+// registers at their flat element indices, a barrier, then each reads what its own registers need.
+// A barrier also comes first, so an earlier reader of the same scratch array is done before it is
+// overwritten.
+
+import type { Shape, Value } from "../ir/ir";
+import { numel } from "../ir/ir";
+import type { Emitter } from "./emitter";
+import { literal } from "./literals";
+
+/** `[r, c]` of flat index `e` in a 2-D shape, as WGSL expressions. */
+function rowCol(shape: Shape, e: string): [string, string] {
+  const n = shape[shape.length - 1];
+  return shape.length === 1 ? ["0", e] : [`(${e} / ${n})`, `(${e} % ${n})`];
+}
+
+/**
+ * The flat index in `from` of the element a broadcast to `to` reads at flat index `e`
+ * (same rank; size-1 axes of `from` stretch).
+ */
+function broadcastSource(from: Shape, to: Shape, e: string): string {
+  if (from.length === 1) return from[0] === 1 ? "0" : e;
+  const [r, c] = rowCol(to, e);
+  const row = from[0] === 1 ? "0" : r;
+  const col = from[1] === 1 ? "0" : c;
+  return from[1] === 1 ? row : row === "0" ? col : `(${row} * ${from[1]} + ${col})`;
+}
+
+/** The flat index in the [m, n] source of a transpose's element at flat index `e` of [n, m]. */
+function transposeSource(from: Shape, e: string): string {
+  const [m, n] = from;
+  return `((${e} % ${m}) * ${n} + ${e} / ${m})`;
+}
+
+/**
+ * A WGSL expression for `v`'s element at flat index `e`, when `v` is computed from indices,
+ * constants and scalars only; undefined when it depends on memory or variables.
+ */
+export function rematerialize(ctx: Emitter, v: Value, e: string, depth = 0): string | undefined {
+  if (depth > 24) return undefined;
+  if (v.type.shape.length === 0 || numel(v.type.shape) === 1) return ctx.reg(v, 0);
+  const at = (x: Value, idx = e) => rematerialize(ctx, x, idx, depth + 1);
+  switch (v.op) {
+    case "arange":
+      return v.start === 0 ? `(${e})` : `(${e} + ${literal(v.start, "i32")})`;
+    case "splat":
+      return ctx.reg(v.value, 0);
+    case "reshape":
+      return at(v.value);
+    case "broadcast":
+      return at(v.value, broadcastSource(v.value.type.shape, v.type.shape, e));
+    case "trans":
+      return at(v.value, transposeSource(v.value.type.shape, e));
+    case "cast": {
+      const x = at(v.value);
+      return x && `${ctx.typeOf(v.type)}(${x})`;
+    }
+    case "ptrAdd": {
+      const p = at(v.ptr);
+      const o = at(v.offset);
+      return p && o && `(${p} + ${o})`;
+    }
+    case "binary": {
+      const a = at(v.lhs);
+      const b = at(v.rhs);
+      if (!a || !b) return undefined;
+      const op = { add: "+", sub: "-", mul: "*", div: "/", mod: "%", and: "&", or: "|", xor: "^", lt: "<", le: "<=", gt: ">", ge: ">=", eq: "==", ne: "!=", land: "&&", lor: "||", shl: "<<", shr: ">>" }[v.fn];
+      if (v.fn === "shl" || v.fn === "shr") return `(${a} ${op} (u32(${b}) & 31u))`;
+      return `(${a} ${op} ${b})`;
+    }
+    case "unary": {
+      const x = at(v.value);
+      if (!x) return undefined;
+      if (v.fn === "neg") return ctx.dtype(v.type) === "u32" ? `(0u - ${x})` : `(-${x})`;
+      return v.fn === "not" ? `(!${x})` : `(~${x})`;
+    }
+    case "where": {
+      const c = at(v.cond);
+      const a = at(v.a);
+      const b = at(v.b);
+      return c && a && b && `select(${b}, ${a}, ${c})`;
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** Writes every element of `v` into a scratch array (after a barrier) and returns its name. */
+export function stage(ctx: Emitter, v: Value, slot: string): string {
+  const array = ctx.scratch(slot, ctx.dtype(v.type), ctx.layout(v.type).numel);
+  writeElements(ctx, v, (e, value) => ctx.emit(`${array}[${e}] = ${value};`));
+  return array;
+}
+
+/**
+ * Calls `write` with each register's flat element index and value; for a replicated block only
+ * the first copy (invocations below its element count) writes.
+ */
+export function writeElements(ctx: Emitter, v: Value, write: (element: string, value: string) => void): void {
+  const layout = ctx.layout(v.type);
+  const all = () => {
+    for (let j = 0; j < layout.ept; j++) write(ctx.elementIndex(v.type, j), ctx.reg(v, j));
+  };
+  if (!layout.replicated) return all();
+  ctx.emit(`if (lid < ${layout.numel}u) {`);
+  ctx.nested(all);
+  ctx.emit("}");
+}
+
+/** A broadcast or transpose of a block: recomputed when possible, else through workgroup memory. */
+export function emitRearrange(ctx: Emitter, v: Value & { op: "broadcast" | "trans" | "reshape" }): void {
+  const layout = ctx.layout(v.type);
+  const source = (e: string) => (v.op === "trans" ? transposeSource(v.value.type.shape, e) : v.op === "reshape" ? e : broadcastSource(v.value.type.shape, v.type.shape, e));
+  const recomputed = Array.from({ length: layout.ept }, (_, j) => rematerialize(ctx, v, ctx.elementIndex(v.type, j)));
+  if (recomputed.every((x) => x !== undefined)) {
+    recomputed.forEach((x, j) => ctx.emit(`let ${ctx.valueName(v, j)} = ${x};`));
+    return;
+  }
+  ctx.emit("workgroupBarrier();");
+  const array = stage(ctx, v.value, "x");
+  ctx.emit("workgroupBarrier();");
+  for (let j = 0; j < layout.ept; j++) ctx.emit(`let ${ctx.valueName(v, j)} = ${array}[${source(ctx.elementIndex(v.type, j))}];`);
+}

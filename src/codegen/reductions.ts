@@ -1,0 +1,202 @@
+// Reductions (tl.sum, tl.max, tl.min, tl.argmax): each invocation combines its own registers,
+// then across the workgroup — subgroup operations where the adapter has them, else a tree in
+// workgroup memory; along one axis of a 2-D block, through workgroup memory.
+
+import type { Dtype, ReduceFn, Value } from "../ir/ir";
+import type { Emitter } from "./emitter";
+import { literal } from "./literals";
+import { stage } from "./rearrange";
+
+/** What a reduction function is in WGSL: its identity, how two partials combine, its subgroup operation. */
+interface Reduction {
+  identity: (dtype: Dtype) => string;
+  combine: (a: string, b: string) => string;
+  subgroup: string;
+}
+
+/** tl.argmax combines values as max does; the index of the first maximum is carried beside (argmax paths below). */
+export const REDUCE_WGSL: Record<ReduceFn, Reduction> = {
+  sum: { identity: (dtype) => literal(0, dtype), combine: (a, b) => `(${a} + ${b})`, subgroup: "subgroupAdd" },
+  max: { identity: (dtype) => extreme(dtype, true), combine: (a, b) => `max(${a}, ${b})`, subgroup: "subgroupMax" },
+  min: { identity: (dtype) => extreme(dtype, false), combine: (a, b) => `min(${a}, ${b})`, subgroup: "subgroupMin" },
+  argmax: { identity: (dtype) => extreme(dtype, true), combine: (a, b) => `max(${a}, ${b})`, subgroup: "subgroupMax" },
+};
+
+/**
+ * Defines a reduction's scalar result from `expr`, which every invocation computes alike. When it
+ * steers control flow, it is passed through workgroup memory with workgroupUniformLoad so WGSL's
+ * uniformity analysis accepts barriers under that control flow (one more barrier).
+ */
+function defineReduced(ctx: Emitter, v: Value, expr: string): void {
+  if (!ctx.steersControl(v)) {
+    ctx.emit(`let ${ctx.valueName(v, 0)} = ${expr};`);
+    return;
+  }
+  const u = ctx.scratch("u", ctx.dtype(v.type), 1);
+  ctx.emit(`if (lid == 0u) { ${u}[0] = ${expr}; }`);
+  ctx.emit(`let ${ctx.valueName(v, 0)} = workgroupUniformLoad(&${u}[0]);`);
+}
+
+function identity(fn: ReduceFn, dtype: Dtype): string {
+  return REDUCE_WGSL[fn].identity(dtype);
+}
+
+/** The lowest (`low`) or highest value of a dtype. */
+function extreme(dtype: Dtype, low: boolean): string {
+  switch (dtype) {
+    case "f32":
+    case "f16":
+      return literal(low ? -Infinity : Infinity, dtype);
+    case "i32":
+      return literal(low ? -2147483648 : 2147483647, "i32");
+    case "u32":
+      return literal(low ? 0 : 4294967295, "u32");
+    case "bool":
+      return low ? "false" : "true";
+  }
+}
+
+function combine(fn: ReduceFn, a: string, b: string): string {
+  return REDUCE_WGSL[fn].combine(a, b);
+}
+
+/** tl.sum / max / min / argmax. */
+export function emitReduce(ctx: Emitter, v: Value & { op: "reduce" }): void {
+  if (v.type.shape.length === 0) return reduceToScalar(ctx, v);
+  return reduceAxis(ctx, v);
+}
+
+/**
+ * A block to one scalar: each invocation combines its own registers, then a tree over the
+ * workgroup in workgroup memory (log2(W) barrier steps). Every invocation gets the result.
+ */
+function reduceToScalar(ctx: Emitter, v: Value & { op: "reduce" }): void {
+  const src = v.value;
+  const layout = ctx.layout(src.type);
+  const t = ctx.typeOf(src.type);
+  const dtype = ctx.dtype(src.type);
+  const w = ctx.workgroupSize;
+  const p = ctx.fresh("part");
+  const argmax = v.fn === "argmax";
+  const pi = `${p}_i`;
+  ctx.emit(`var ${p}: ${t} = ${identity(v.fn, dtype)};`);
+  if (argmax) ctx.emit(`var ${pi}: i32 = 2147483647;`);
+  const take = (j: number) => {
+    const x = ctx.reg(src, j);
+    if (!argmax) return ctx.emit(`${p} = ${combine(v.fn, p, x)};`);
+    const e = ctx.elementIndex(src.type, j);
+    ctx.emit(`if (${x} > ${p} || (${x} == ${p} && ${e} < ${pi})) { ${p} = ${x}; ${pi} = ${e}; }`);
+  };
+  if (layout.replicated) {
+    ctx.emit(`if (lid < ${layout.numel}u) {`);
+    ctx.nested(() => take(0));
+    ctx.emit("}");
+  } else {
+    for (let j = 0; j < layout.ept; j++) take(j);
+  }
+  if (w === 1) {
+    defineReduced(ctx, v, argmax ? pi : p);
+    return;
+  }
+  if (dtype !== "f16" && dtype !== "bool" && ctx.useSubgroups()) return subgroupReduce(ctx, v, p, pi);
+  const sm = ctx.scratch("r", dtype, w);
+  const smi = argmax ? ctx.scratch("ri", "i32", w) : "";
+  ctx.emit("workgroupBarrier();");
+  ctx.emit(`${sm}[lid] = ${p};`);
+  if (argmax) ctx.emit(`${smi}[lid] = ${pi};`);
+  for (let s = w / 2; s >= 1; s /= 2) {
+    ctx.emit("workgroupBarrier();");
+    ctx.emit(`if (lid < ${s}u) {`);
+    ctx.nested(() => {
+      if (!argmax) {
+        ctx.emit(`${sm}[lid] = ${combine(v.fn, `${sm}[lid]`, `${sm}[lid + ${s}u]`)};`);
+        return;
+      }
+      ctx.emit(`let b = ${sm}[lid + ${s}u];`);
+      ctx.emit(`let bi = ${smi}[lid + ${s}u];`);
+      ctx.emit(`if (b > ${sm}[lid] || (b == ${sm}[lid] && bi < ${smi}[lid])) { ${sm}[lid] = b; ${smi}[lid] = bi; }`);
+    });
+    ctx.emit("}");
+  }
+  ctx.emit("workgroupBarrier();");
+  defineReduced(ctx, v, argmax ? `${smi}[0]` : `${sm}[0]`);
+}
+
+/**
+ * The cross-invocation step with subgroup operations: one subgroupAdd/Max/Min (every lane gets
+ * its subgroup's result), the first lane of each subgroup writes it to workgroup memory, and after
+ * one barrier every invocation combines the W / subgroup-size partials (the same addresses for
+ * all, so reads broadcast). One barrier instead of log2(W). Subgroups are taken to be consecutive
+ * runs of local_invocation_index, as on every Vulkan, Metal and D3D12 driver we know of.
+ *
+ * Two cases need less (bench/NOTES.md §3): a workgroup no larger than the adapter's smallest
+ * subgroup is one subgroup, so the subgroup operation is the whole reduction (no barrier, no
+ * workgroup memory); and outside loops each reduction gets its own partials array, which nobody
+ * has read yet, so the barrier that protects a shared array from earlier readers is not needed.
+ */
+function subgroupReduce(ctx: Emitter, v: Value & { op: "reduce" }, p: string, pi: string): void {
+  const dtype = ctx.dtype(v.value.type);
+  const t = ctx.typeOf(v.value.type);
+  const w = ctx.workgroupSize;
+  const g = ctx.fresh("sg");
+  const argmax = v.fn === "argmax";
+  const fn = v.fn;
+  if (argmax) {
+    ctx.emit(`let ${g} = subgroupMax(${p});`);
+    ctx.emit(`let ${g}_i = subgroupMin(select(2147483647, ${pi}, ${p} == ${g}));`);
+  } else {
+    ctx.emit(`let ${g} = ${REDUCE_WGSL[fn].subgroup}(${p});`);
+  }
+  if (w <= ctx.subgroupMinSize) {
+    defineReduced(ctx, v, argmax ? `${g}_i` : g);
+    return;
+  }
+  const partials = Math.max(1, w / ctx.subgroupMinSize);
+  const slot = ctx.inLoop() ? "r" : ctx.fresh("r");
+  const sm = ctx.scratch(slot, dtype, partials);
+  const smi = argmax ? ctx.scratch(`${slot}i`, "i32", partials) : "";
+  if (ctx.inLoop()) ctx.emit("workgroupBarrier();");
+  ctx.emit(`if (sg_lane == 0u) { ${sm}[lid / sg_size] = ${g};${argmax ? ` ${smi}[lid / sg_size] = ${g}_i;` : ""} }`);
+  ctx.emit("workgroupBarrier();");
+  if (argmax) {
+    ctx.emit(`var ${g}_best: ${t} = ${sm}[0];`);
+    ctx.emit(`var ${g}_bi: i32 = ${smi}[0];`);
+    ctx.emit(`for (var s = 1u; s < ${w}u / sg_size; s++) {`);
+    ctx.nested(() => ctx.emit(`if (${sm}[s] > ${g}_best || (${sm}[s] == ${g}_best && ${smi}[s] < ${g}_bi)) { ${g}_best = ${sm}[s]; ${g}_bi = ${smi}[s]; }`));
+    ctx.emit("}");
+    defineReduced(ctx, v, `${g}_bi`);
+    return;
+  }
+  ctx.emit(`var ${g}_all: ${t} = ${sm}[0];`);
+  ctx.emit(`for (var s = 1u; s < ${w}u / sg_size; s++) { ${g}_all = ${combine(fn, `${g}_all`, `${sm}[s]`)}; }`);
+  defineReduced(ctx, v, `${g}_all`);
+}
+
+/** A 2-D block along one axis: staged in workgroup memory; each output element loops over the axis. */
+function reduceAxis(ctx: Emitter, v: Value & { op: "reduce" }): void {
+  const src = v.value;
+  const [m, n] = src.type.shape;
+  const t = ctx.typeOf(src.type);
+  const dtype = ctx.dtype(src.type);
+  ctx.emit("workgroupBarrier();");
+  const array = stage(ctx, src, "x");
+  ctx.emit("workgroupBarrier();");
+  const out = ctx.layout(v.type);
+  const length = v.axis === 0 ? m : n;
+  for (let j = 0; j < out.ept; j++) {
+    const e = ctx.elementIndex(v.type, j);
+    const name = ctx.valueName(v, j);
+    const acc = ctx.fresh("acc");
+    const index = (k: string) => (v.axis === 0 ? `${k} * ${n} + ${e}` : `${e} * ${n} + ${k}`);
+    ctx.emit(`var ${acc}: ${t} = ${identity(v.fn, dtype)};`);
+    if (v.fn === "argmax") ctx.emit(`var ${acc}_i: i32 = 0;`);
+    ctx.emit(`for (var k: i32 = 0; k < ${length}; k++) {`);
+    ctx.nested(() => {
+      const x = `${array}[${index("k")}]`;
+      if (v.fn === "argmax") ctx.emit(`if (${x} > ${acc}) { ${acc} = ${x}; ${acc}_i = k; }`);
+      else ctx.emit(`${acc} = ${combine(v.fn, acc, x)};`);
+    });
+    ctx.emit("}");
+    ctx.emit(`let ${name} = ${v.fn === "argmax" ? `${acc}_i` : acc};`);
+  }
+}

@@ -1,0 +1,55 @@
+// The WGSL of each IR statement kind, one entry per kind. Emission stops at the first error
+// reported into the generator's log (the module is then not used).
+
+import type { Stmt } from "../ir/ir";
+import type { WgslGenerator } from "./generator";
+import { varName } from "./generator";
+import { emitStore } from "./memory";
+import { emitValue } from "./values";
+
+type StatementEmitters = { [K in Stmt["kind"]]: (gen: WgslGenerator, s: Extract<Stmt, { kind: K }>) => void };
+
+const COMPARISONS = { lt: "<", le: "<=", gt: ">", ge: ">=", ne: "!=" } as const;
+
+export const STATEMENT_WGSL: StatementEmitters = {
+  let: (gen, s) => emitValue(gen, s.value),
+  store: emitStore,
+  declare: (gen, s) => {
+    const t = gen.typeOf(s.variable.type);
+    const runs = gen.runStride(s.variable);
+    gen.registers(s.variable.type, (j) => {
+      if (runs === undefined || j % 4 === 0) gen.emit(`var ${varName(s.variable, j, s.variable.type)}: ${t} = ${gen.reg(s.init, j)};`);
+    });
+  },
+  assign: (gen, s) => {
+    const runs = gen.runStride(s.variable);
+    gen.registers(s.variable.type, (j) => {
+      if (runs === undefined || j % 4 === 0) gen.emit(`${varName(s.variable, j, s.variable.type)} = ${gen.reg(s.value, j)};`);
+    });
+  },
+  for: (gen, s) => {
+    const c = varName(s.counter, 0, s.counter.type);
+    const t = gen.typeOf(s.counter.type);
+    gen.emit(`for (var ${c}: ${t} = ${gen.reg(s.start, 0)}; ${c} ${COMPARISONS[s.cmp]} ${gen.reg(s.end, 0)}; ${c} = ${c} + ${gen.reg(s.step, 0)}) {`);
+    gen.loopDepth++;
+    gen.nested(() => emitStatements(gen, s.body));
+    gen.loopDepth--;
+    gen.emit("}");
+  },
+  if: (gen, s) => {
+    gen.emit(`if (${gen.reg(s.cond, 0)}) {`);
+    gen.nested(() => emitStatements(gen, s.then));
+    if (s.else.length > 0) {
+      gen.emit("} else {");
+      gen.nested(() => emitStatements(gen, s.else));
+    }
+    gen.emit("}");
+  },
+};
+
+export function emitStatements(gen: WgslGenerator, body: readonly Stmt[]): void {
+  for (const s of body) {
+    if (gen.log.hasErrors) return;
+    (STATEMENT_WGSL[s.kind] as (gen: WgslGenerator, s: Stmt) => void)(gen, s);
+  }
+}

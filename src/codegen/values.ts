@@ -1,0 +1,63 @@
+// The WGSL of each IR value op, one entry per op: a value becomes one `let` per register
+// (generator.ts names them); constants are inlined and splats and same-layout reshapes are views
+// that emit nothing (generator.ts `reg` reads through them).
+
+import type { Value } from "../ir/ir";
+import { numel } from "../ir/ir";
+import { emitDot } from "./dot";
+import { BINARY_WGSL, MATH_WGSL, UNARY_WGSL } from "./elementwise";
+import type { WgslGenerator } from "./generator";
+import { valueName, varName } from "./generator";
+import { literal } from "./literals";
+import { emitLoad } from "./memory";
+import { emitRearrange } from "./rearrange";
+import { emitReduce } from "./reductions";
+
+type ValueEmitters = { [K in Value["op"]]: (gen: WgslGenerator, v: Extract<Value, { op: K }>) => void };
+
+export const VALUE_WGSL: ValueEmitters = {
+  const: () => {}, // inlined
+  splat: () => {}, // a view of the scalar
+  reshape: (gen, v) => {
+    if (gen.sameLayout(v.type, v.value.type)) return; // a view: same elements, same registers
+    return emitRearrange(gen, v);
+  },
+  param: (gen, v) => {
+    if (v.type.kind === "pointer") return;
+    gen.emit(`let ${valueName(v, 0)} = params.s_${v.name};`);
+  },
+  programId: (gen, v) => gen.emit(`let ${valueName(v, 0)} = pid_${"xyz"[v.axis]};`),
+  numPrograms: (gen, v) => gen.emit(`let ${valueName(v, 0)} = i32(params.grid.${"xyz"[v.axis]});`),
+  arange: (gen, v) =>
+    gen.registers(v.type, (j) => gen.emit(`let ${valueName(v, j)} = ${v.start === 0 ? gen.elementIndex(v.type, j) : `${gen.elementIndex(v.type, j)} + ${literal(v.start, "i32")}`};`)),
+  broadcast: (gen, v) => {
+    if (numel(v.value.type.shape) === 1) return; // a view of the single element
+    return emitRearrange(gen, v);
+  },
+  trans: emitRearrange,
+  cast: (gen, v) => gen.elementwise(v, (j) => `${gen.typeOf(v.type)}(${gen.reg(v.value, j)})`),
+  unary: (gen, v) => gen.elementwise(v, (j) => UNARY_WGSL[v.fn](gen.reg(v.value, j), gen.dtype(v.type))),
+  binary: (gen, v) => gen.elementwise(v, (j) => BINARY_WGSL[v.fn](gen.reg(v.lhs, j), gen.reg(v.rhs, j), gen.dtype(v.rhs.type))),
+  ptrAdd: (gen, v) => gen.elementwise(v, (j) => `(${gen.reg(v.ptr, j)} + ${gen.reg(v.offset, j)})`),
+  math: (gen, v) =>
+    gen.elementwise(v, (j) => {
+      const args = v.args.map((a) => gen.reg(a, j));
+      return MATH_WGSL[v.fn](args, gen.typeOf(v.type));
+    }),
+  where: (gen, v) => gen.elementwise(v, (j) => `select(${gen.reg(v.b, j)}, ${gen.reg(v.a, j)}, ${gen.reg(v.cond, j)})`),
+  load: emitLoad,
+  readVar: (gen, v) => {
+    const runs = gen.runStride(v.variable);
+    gen.elementwise(v, (j) => {
+      if (runs === undefined || j % 4 === 0) return varName(v.variable, j, v.variable.type);
+      const first = varName(v.variable, j - (j % 4), v.variable.type);
+      return runs === 0 ? first : `(${first} + ${(j % 4) * runs})`;
+    });
+  },
+  reduce: emitReduce,
+  dot: emitDot,
+};
+
+export function emitValue(gen: WgslGenerator, v: Value): void {
+  (VALUE_WGSL[v.op] as (gen: WgslGenerator, v: Value) => void)(gen, v);
+}

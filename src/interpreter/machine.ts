@@ -1,0 +1,137 @@
+// The state of one launch on the CPU: its arguments, the step budget, and the running program's
+// values and variables. What each statement and value does is in statements.ts and values.ts.
+
+import { type Dtype, type KernelIR, type Stmt, type Value, type ValueType } from "../ir/ir";
+import type { Span } from "../diagnostics/diagnostic";
+import { roundTo, type ScalarFn1, type ScalarFn2, type ScalarFn3 } from "../ir/arithmetic";
+import type { Block } from "./block-ops";
+import { InterpreterError, type ProgramId } from "./errors";
+import type { BoundArgs, BoundBuffer } from "./kernel-args";
+import { runStatement } from "./statements";
+import { evaluate } from "./values";
+
+/** The state of one launch: arguments, the step budget, and the running program's values. */
+export class Machine {
+  private steps = 0;
+  programId: ProgramId = [0, 0, 0];
+  /** Values by id, as their `let` statements defined them in the running program. */
+  readonly values = new Map<number, Block>();
+  readonly variables = new Map<number, Block>();
+  /** Spans of the loops being run, innermost last: where a step-limit error points. */
+  loops: Span[] = [];
+
+  constructor(
+    readonly ir: KernelIR,
+    readonly grid: readonly [number, number, number],
+    private readonly args: BoundArgs,
+    private readonly maxSteps: number,
+  ) {}
+
+  runProgram(programId: ProgramId): void {
+    this.programId = programId;
+    this.values.clear();
+    this.variables.clear();
+    this.loops = [];
+    this.runStatements(this.ir.body);
+  }
+
+  runStatements(statements: readonly Stmt[]): void {
+    for (const statement of statements) runStatement(this, statement);
+  }
+
+  // ---- values ----
+
+  /** An operand: as its `let` defined it, or evaluated in place if no `let` did. */
+  value(v: Value): Block {
+    return this.values.get(v.id) ?? this.evaluate(v);
+  }
+
+  scalar(v: Value, span: Span): number {
+    return this.sized(this.value(v), 1, span)[0];
+  }
+
+  evaluate(v: Value): Block {
+    return evaluate(this, v);
+  }
+
+  param(name: string, type: ValueType, span: Span): number {
+    // A pointer parameter is offset 0 into its own buffer.
+    if (type.kind === "pointer") return 0;
+    const scalar = this.args.scalars.get(name);
+    if (scalar !== undefined) return scalar;
+    const constexpr = this.ir.constexprs[name];
+    if (constexpr !== undefined) return roundTo(type.dtype)(constexpr);
+    return this.internal(`no parameter '${name}'`, span);
+  }
+
+  readVariable(id: number, name: string, span: Span): Block {
+    return this.variables.get(id) ?? this.internal(`variable '${name}' read before it was declared`, span);
+  }
+
+  // ---- memory ----
+
+  bufferOf(type: ValueType, span: Span): BoundBuffer {
+    if (type.kind !== "pointer") return this.internal("load or store through a value that is not a pointer", span);
+    return this.args.buffers.get(type.param) ?? this.internal(`no buffer for pointer parameter '${type.param}'`, span);
+  }
+
+  checkIndex(buffer: BoundBuffer, index: number, access: "load" | "store", span: Span): void {
+    if (index >= 0 && index < buffer.array.length) return;
+    const [x, y, z] = this.programId;
+    throw new InterpreterError(
+      "out-of-bounds",
+      `${this.ir.name}: ${access} ${access === "load" ? "from" : "to"} '${buffer.param}' at element ${index}, ` +
+        `outside its ${buffer.array.length} elements, in program (${x}, ${y}, ${z}); ` +
+        `mask the lanes past the end (the GPU would silently clamp this index)`,
+      this.ir.name,
+      span,
+      this.programId,
+      { param: buffer.param, access, index, length: buffer.array.length },
+    );
+  }
+
+  // ---- bookkeeping ----
+
+  charge(steps: number, span: Span): void {
+    this.steps += steps;
+    if (this.steps <= this.maxSteps) return;
+    const [x, y, z] = this.programId;
+    throw new InterpreterError(
+      "step-limit",
+      `${this.ir.name}: kernel did not finish after ${this.maxSteps} steps (endless loop?) in program (${x}, ${y}, ${z})`,
+      this.ir.name,
+      this.loops[this.loops.length - 1] ?? span,
+      this.programId,
+    );
+  }
+
+  /** Checks that a block has the element count its use expects (the IR guarantees it). */
+  sized(block: Block, n: number, span: Span): Block {
+    return block.length === n ? block : this.internal(`a block of ${block.length} elements where ${n} were expected`, span);
+  }
+
+  scalarFn<F extends ScalarFn1 | ScalarFn2 | ScalarFn3>(fn: F | undefined, what: string, span: Span): F {
+    return fn ?? this.internal(`${what} is not an operation WGSL has`, span);
+  }
+
+  internal(message: string, span: Span): never {
+    const [x, y, z] = this.programId;
+    throw new InterpreterError(
+      "internal",
+      `internal: ${this.ir.name}: ${message} (program (${x}, ${y}, ${z})); this is a bug in Kernel Lab`,
+      this.ir.name,
+      span,
+      this.programId,
+    );
+  }
+}
+
+/** The dtype a value computes in; pointers are i32 offsets. */
+export function dtypeOf(type: ValueType): Dtype {
+  return type.kind === "pointer" ? "i32" : type.dtype;
+}
+
+export function shapeText(type: ValueType): string {
+  return `[${type.shape.join(", ")}]`;
+}
+

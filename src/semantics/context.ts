@@ -1,0 +1,100 @@
+// The state of lowering one kernel: the IR being built, the diagnostics log, and the scopes of
+// names. Statement and expression lowering (statements.ts, expressions.ts) and the intrinsics
+// all work through it.
+
+import type ts from "typescript";
+import { DiagnosticLog, type Span } from "../diagnostics/diagnostic";
+import type { Stmt, Value, Variable } from "../ir/ir";
+import type { Target } from "../ir/target";
+import type { KernelSource } from "../syntax/parse";
+import { spanOf } from "../syntax/parse";
+import { IrBuilder } from "./builder";
+import { lowerExpression } from "./expressions";
+import { ValueFactory } from "./values";
+import type { IntrinsicContext } from "./intrinsic-args";
+
+/** What a name in a kernel stands for. */
+export type Binding =
+  | { kind: "value"; value: Value; declaredAt: Span; what: "const" | "parameter" }
+  | { kind: "variable"; variable: Variable; counter: boolean };
+
+/**
+ * What the compiler may assume about launch arguments besides constexprs (Triton specialises the
+ * same way): integer scalars known to be 1 at this launch become the constant 1, so a unit stride
+ * makes `ptr + offs * stride` contiguous and its loads wide. The harness compiles one variant per
+ * specialisation.
+ */
+export interface Specialization {
+  ones?: readonly string[];
+}
+
+export class LoweringContext implements IntrinsicContext {
+  readonly log = new DiagnosticLog();
+  readonly b = new IrBuilder();
+  readonly values = new ValueFactory(this.b, this.log);
+  /** The pointer parameters a tl.store writes through. */
+  readonly written = new Set<string>();
+  readonly sf: ts.SourceFile;
+  /** The node being lowered, where an internal error is reported. */
+  current: ts.Node;
+  private readonly scopes: Map<string, Binding>[] = [];
+
+  constructor(
+    readonly kernel: KernelSource,
+    readonly target: Target,
+    readonly specialization: Specialization,
+  ) {
+    this.sf = kernel.sourceFile;
+    this.current = kernel.fn;
+  }
+
+  span(node: ts.Node): Span {
+    return spanOf(node, this.sf);
+  }
+
+  /** Lowers `node`, with `current` pointing at it meanwhile. */
+  expression(node: ts.Expression): Value | undefined {
+    const saved = this.current;
+    this.current = node;
+    try {
+      return lowerExpression(this, node);
+    } finally {
+      this.current = saved;
+    }
+  }
+
+  markWritten(param: string): void {
+    this.written.add(param);
+  }
+
+  withValue<T>(v: Value | undefined, fn: (v: Value) => T | undefined): T | undefined {
+    return v ? fn(v) : undefined;
+  }
+
+  /** Runs `fn` in a new innermost scope, optionally holding `bindings`. */
+  inScope(fn: () => void, bindings?: Map<string, Binding>): void {
+    this.scopes.push(bindings ?? new Map());
+    try {
+      fn();
+    } finally {
+      this.scopes.pop();
+    }
+  }
+
+  /** The statements `fn` emits, lowered in a scope of their own (a block, a branch). */
+  scoped(fn: () => void): Stmt[] {
+    return this.b.collect(() => this.inScope(fn));
+  }
+
+  bind(name: string, binding: Binding): void {
+    this.scopes[this.scopes.length - 1].set(name, binding);
+  }
+
+  lookup(name: string): Binding | undefined {
+    for (let i = this.scopes.length - 1; i >= 0; i--) {
+      const found = this.scopes[i].get(name);
+      if (found) return found;
+    }
+    return undefined;
+  }
+}

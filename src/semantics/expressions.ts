@@ -1,0 +1,195 @@
+// Lowering of expressions: a table keyed by syntax kind, one entry per kind a kernel may use.
+// A kind without an entry is reported as unsupported at the node (unsupported.ts says what to
+// write instead). Every entry reports its own errors and yields undefined after one.
+
+import ts from "typescript";
+import type { Span } from "../diagnostics/diagnostic";
+import { Codes } from "../diagnostics/codes";
+import type { Value } from "../ir/ir";
+import type { LoweringContext } from "./context";
+import { intrinsicNamed } from "./intrinsics";
+import { ASSIGN_OPS, BINARY_OPS } from "./operators";
+import { UNSUPPORTED_EXPRESSIONS } from "./unsupported";
+
+/** The node type of each syntax kind the table handles. */
+interface ExpressionNodes {
+  [ts.SyntaxKind.ParenthesizedExpression]: ts.ParenthesizedExpression;
+  [ts.SyntaxKind.AsExpression]: ts.AsExpression;
+  [ts.SyntaxKind.NonNullExpression]: ts.NonNullExpression;
+  [ts.SyntaxKind.SatisfiesExpression]: ts.SatisfiesExpression;
+  [ts.SyntaxKind.TypeAssertionExpression]: ts.TypeAssertion;
+  [ts.SyntaxKind.NumericLiteral]: ts.NumericLiteral;
+  [ts.SyntaxKind.TrueKeyword]: ts.TrueLiteral;
+  [ts.SyntaxKind.FalseKeyword]: ts.FalseLiteral;
+  [ts.SyntaxKind.Identifier]: ts.Identifier;
+  [ts.SyntaxKind.PrefixUnaryExpression]: ts.PrefixUnaryExpression;
+  [ts.SyntaxKind.PostfixUnaryExpression]: ts.PostfixUnaryExpression;
+  [ts.SyntaxKind.BinaryExpression]: ts.BinaryExpression;
+  [ts.SyntaxKind.CallExpression]: ts.CallExpression;
+  [ts.SyntaxKind.PropertyAccessExpression]: ts.PropertyAccessExpression;
+}
+
+type ExpressionLowering<N> = (ctx: LoweringContext, node: N, span: Span) => Value | undefined;
+type ExpressionTable = { [K in keyof ExpressionNodes]: ExpressionLowering<ExpressionNodes[K]> };
+
+/** Type-only wrappers: the value inside is lowered (TypeScript's types don't reach the GPU). */
+const inner: ExpressionLowering<{ expression: ts.Expression }> = (ctx, node) => ctx.expression(node.expression);
+
+const EXPRESSIONS: ExpressionTable = {
+  [ts.SyntaxKind.ParenthesizedExpression]: inner,
+  [ts.SyntaxKind.AsExpression]: inner,
+  [ts.SyntaxKind.NonNullExpression]: inner,
+  [ts.SyntaxKind.SatisfiesExpression]: inner,
+  [ts.SyntaxKind.TypeAssertionExpression]: inner,
+  // The source text, not node.text: TypeScript normalises `1.0` to "1", which would read as an integer.
+  [ts.SyntaxKind.NumericLiteral]: (ctx, node, span) => numericLiteral(ctx, node.getText(ctx.sf), span),
+  [ts.SyntaxKind.TrueKeyword]: (ctx, _node, span) => ctx.b.constant(1, "bool", span),
+  [ts.SyntaxKind.FalseKeyword]: (ctx, _node, span) => ctx.b.constant(0, "bool", span),
+  [ts.SyntaxKind.Identifier]: identifier,
+  [ts.SyntaxKind.PrefixUnaryExpression]: prefixUnary,
+  [ts.SyntaxKind.PostfixUnaryExpression]: (ctx, _node, span) => {
+    ctx.log.error(Codes.unsupportedSyntax, span, "'++' and '--' can only be statements of their own in kernels");
+    return undefined;
+  },
+  [ts.SyntaxKind.BinaryExpression]: binaryExpression,
+  [ts.SyntaxKind.CallExpression]: (ctx, node) => lowerCall(ctx, node, false),
+  [ts.SyntaxKind.PropertyAccessExpression]: (ctx, node, span) => {
+    const object = node.expression;
+    const hint = ts.isIdentifier(object) && ctx.kernel.tlNames.has(object.text) ? `tl.${node.name.text} is a function; call it` : ts.isIdentifier(object) && object.text === "Math" ? "Math isn't available in kernels; write the constant as a literal or use the tl.* function" : "properties aren't supported in kernels";
+    ctx.log.error(Codes.unsupportedSyntax, span, hint);
+    return undefined;
+  },
+};
+
+/** Lowers one expression by its kind (callers go through ctx.expression, which tracks the node). */
+export function lowerExpression(ctx: LoweringContext, node: ts.Expression): Value | undefined {
+  const span = ctx.span(node);
+  const lower = EXPRESSIONS[node.kind as keyof ExpressionNodes] as ExpressionLowering<ts.Expression> | undefined;
+  if (lower) return lower(ctx, node, span);
+  const message = UNSUPPORTED_EXPRESSIONS[node.kind] ?? `this expression (${ts.SyntaxKind[node.kind]}) isn't supported in kernels`;
+  ctx.log.error(Codes.unsupportedSyntax, span, message);
+  return undefined;
+}
+
+export function numericLiteral(ctx: LoweringContext, text: string, span: Span): Value | undefined {
+  const value = Number(text.replace(/_/g, ""));
+  const isFloatText = /^[0-9_]*\.|[eE]/.test(text) && !/^0[xXbBoO]/.test(text);
+  if (isFloatText || !Number.isInteger(value)) return ctx.b.constant(Math.fround(value), "f32", span);
+  if (value <= 2147483647) return ctx.b.constant(value, "i32", span);
+  if (value <= 4294967295) return ctx.b.constant(value, "u32", span);
+  ctx.log.error(Codes.literalRange, span, `${text} doesn't fit in 32 bits; the integer dtypes are i32 and u32 (write a float literal like ${value}.0 for f32)`);
+  return undefined;
+}
+
+function identifier(ctx: LoweringContext, node: ts.Identifier, span: Span): Value | undefined {
+  const name = node.text;
+  if (name === "") return undefined; // a missing name the parser already reported
+  const binding = ctx.lookup(name);
+  if (!binding) return unboundName(ctx, name, span);
+  // The same value, located where it is used, so diagnostics point at the use.
+  if (binding.kind === "value") return { ...binding.value, span };
+  return ctx.b.emit({ op: "readVar", variable: binding.variable }, binding.variable.type, span);
+}
+
+/** A name no scope binds: a module-level constant, NaN/Infinity, or an error. */
+function unboundName(ctx: LoweringContext, name: string, span: Span): Value | undefined {
+  const moduleConst = moduleConstant(ctx.sf, name);
+  if (moduleConst) {
+    const value = numericLiteral(ctx, moduleConst.text, span);
+    return value && moduleConst.negative ? ctx.values.unary("neg", value, span) : value;
+  }
+  if (name === "undefined" || name === "NaN" || name === "Infinity") {
+    if (name === "undefined") {
+      ctx.log.error(Codes.unsupportedSyntax, span, "'undefined' isn't a kernel value");
+      return undefined;
+    }
+    return ctx.b.constant(name === "NaN" ? NaN : Infinity, "f32", span);
+  }
+  const hint = ctx.kernel.tlNames.has(name) ? "; call one of its functions, e.g. tl.load(…)" : "; kernels can use their parameters, their own const/let values, module-level numeric constants and tl.*";
+  ctx.log.error(Codes.unknownName, span, `'${name}' is not defined in this kernel${hint}`);
+  return undefined;
+}
+
+function prefixUnary(ctx: LoweringContext, node: ts.PrefixUnaryExpression, span: Span): Value | undefined {
+  switch (node.operator) {
+    case ts.SyntaxKind.PlusToken:
+      return ctx.expression(node.operand);
+    case ts.SyntaxKind.MinusToken:
+      return ctx.withValue(ctx.expression(node.operand), (v) => ctx.values.unary("neg", v, span));
+    case ts.SyntaxKind.ExclamationToken:
+      return ctx.withValue(ctx.expression(node.operand), (v) => ctx.values.unary("not", v, span));
+    case ts.SyntaxKind.TildeToken:
+      return ctx.withValue(ctx.expression(node.operand), (v) => ctx.values.unary("bitnot", v, span));
+    default:
+      ctx.log.error(Codes.unsupportedSyntax, span, "'++' and '--' can only be statements of their own in kernels");
+      return undefined;
+  }
+}
+
+function binaryExpression(ctx: LoweringContext, node: ts.BinaryExpression, span: Span): Value | undefined {
+  const kind = node.operatorToken.kind;
+  const fn = BINARY_OPS[kind];
+  if (!fn) {
+    const text = node.operatorToken.getText(ctx.sf);
+    const message =
+      kind === ts.SyntaxKind.EqualsToken || ASSIGN_OPS[kind]
+        ? "assignments can only be statements of their own in kernels"
+        : kind === ts.SyntaxKind.AsteriskAsteriskToken
+          ? "'**' isn't supported in kernels; multiply, or use tl.exp(y * tl.log(x))"
+          : `the '${text}' operator isn't supported in kernels`;
+    ctx.log.error(Codes.unsupportedSyntax, span, message);
+    return undefined;
+  }
+  const a = ctx.expression(node.left);
+  const b = ctx.expression(node.right);
+  if (!a || !b) return undefined;
+  return ctx.values.binary(fn, a, b, span);
+}
+
+/** A call: only tl.* intrinsics (intrinsics.ts); `asStatement` allows those without a value. */
+export function lowerCall(ctx: LoweringContext, node: ts.CallExpression, asStatement: boolean): Value | undefined {
+  const span = ctx.span(node);
+  const callee = node.expression;
+  if (ts.isPropertyAccessExpression(callee) && ts.isIdentifier(callee.expression) && ctx.kernel.tlNames.has(callee.expression.text) && !ctx.lookup(callee.expression.text)) {
+    const name = callee.name.text;
+    const intrinsic = intrinsicNamed(name);
+    if (!intrinsic) {
+      ctx.log.error(Codes.unknownIntrinsic, ctx.span(callee.name), `tl.${name} doesn't exist; see the kernel language table in the docs for the tl.* functions`);
+      return undefined;
+    }
+    const result = intrinsic.lower(ctx, node.arguments, span, name);
+    if (result === "void") {
+      if (!asStatement) ctx.log.error(Codes.unsupportedSyntax, span, `tl.${name}(…) has no value; write it as a statement of its own`);
+      return undefined;
+    }
+    return result;
+  }
+  let message = "kernels can only call tl.* functions; write the computation inline";
+  if (ts.isPropertyAccessExpression(callee) && ts.isIdentifier(callee.expression) && callee.expression.text === "Math" && intrinsicNamed(callee.name.text)) {
+    message = `Math.${callee.name.text} runs on the CPU; in a kernel use tl.${callee.name.text}`;
+  } else if (ts.isIdentifier(callee) && callee.text === ctx.kernel.name) {
+    message = "kernels can't call themselves (no recursion on the GPU)";
+  } else if (ts.isIdentifier(callee)) {
+    message = `'${callee.text}' isn't a tl.* function; kernels can only call tl.* functions — write the computation inline`;
+  }
+  ctx.log.error(Codes.unsupportedCall, span, message);
+  return undefined;
+}
+
+/** `const NAME = 123;` at the top level of the file: usable inside kernels as a constant. */
+function moduleConstant(sf: ts.SourceFile, name: string): { text: string; negative: boolean } | undefined {
+  for (const statement of sf.statements) {
+    if (!ts.isVariableStatement(statement) || (statement.declarationList.flags & ts.NodeFlags.Const) === 0) continue;
+    for (const decl of statement.declarationList.declarations) {
+      if (!ts.isIdentifier(decl.name) || decl.name.text !== name || !decl.initializer) continue;
+      let init: ts.Expression = decl.initializer;
+      let negative = false;
+      if (ts.isPrefixUnaryExpression(init) && init.operator === ts.SyntaxKind.MinusToken) {
+        negative = true;
+        init = init.operand;
+      }
+      if (ts.isNumericLiteral(init)) return { text: init.getText(sf), negative };
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,128 @@
+// Element-wise tl.* functions: float math, maximum/minimum/fma, tl.where, tl.cast, tl.cdiv.
+
+import { Codes } from "../diagnostics/codes";
+import type { MathFn, NumDtype, Shape, Value } from "../ir/ir";
+import { typeToString } from "../ir/ir";
+import { data } from "./builder";
+import { COERCIONS, all, arity, dtypeArg, requireData, type Intrinsic } from "./intrinsic-args";
+import { broadcastShapes, isFloat, isInt, promote } from "./rules";
+import { dtypeOf, operandOf } from "./values";
+
+/** Unary float math: integers are converted to f32 first. */
+function floatMath(fn: MathFn): Intrinsic {
+  return {
+    produces: [`math:${fn}`, "cast", "const"],
+    lower(ctx, args, span, name) {
+      if (!arity(ctx, args, span, name, 1, 1, "(x)")) return undefined;
+      const [x] = all(ctx, args) ?? [];
+      if (!x || !requireData(ctx, x, `tl.${name}`)) return undefined;
+      const keepInt = (fn === "abs" || fn === "floor" || fn === "ceil") && isInt(dtypeOf(x));
+      if (keepInt && fn !== "abs") return x;
+      const arg = keepInt ? x : ctx.values.cast(x, isFloat(dtypeOf(x)) ? dtypeOf(x) : "f32", x.span);
+      if (fn === "abs" && dtypeOf(arg) === "u32") return arg;
+      return ctx.b.emit({ op: "math", fn, args: [arg] }, arg.type, span);
+    },
+  };
+}
+
+/** maximum/minimum/fma: operands promoted and broadcast together. */
+function naryMath(fn: MathFn, n: number): Intrinsic {
+  return {
+    produces: [`math:${fn}`, ...COERCIONS],
+    lower(ctx, args, span, name) {
+      if (!arity(ctx, args, span, name, n, n, n === 2 ? "(a, b)" : "(a, b, c)")) return undefined;
+      const values = all(ctx, args);
+      if (!values || !values.every((v) => requireData(ctx, v, `tl.${name}`))) return undefined;
+      let dtype = values.map(operandOf).reduce((acc, op) => ({ dtype: promote(acc, op), weak: acc.weak && op.weak, integral: acc.integral && op.integral })).dtype as NumDtype;
+      if (fn === "fma" && !isFloat(dtype)) dtype = "f32";
+      let shape: Shape = [];
+      for (const v of values) {
+        const s = broadcastShapes(shape, v.type.shape);
+        if (!s) {
+          ctx.values.commonShape(values[0], v, span, `tl.${name}`);
+          return undefined;
+        }
+        shape = s;
+      }
+      const coerced = values.map((v) => ctx.values.coerce(v, dtype, shape, v.span));
+      if (coerced.some((v) => !v)) return undefined;
+      return ctx.b.emit({ op: "math", fn, args: coerced as Value[] }, data(dtype, shape), span);
+    },
+  };
+}
+
+export const MATH_INTRINSICS: Record<string, Intrinsic> = {
+  exp: floatMath("exp"),
+  log: floatMath("log"),
+  sqrt: floatMath("sqrt"),
+  rsqrt: floatMath("rsqrt"),
+  abs: floatMath("abs"),
+  sin: floatMath("sin"),
+  cos: floatMath("cos"),
+  floor: floatMath("floor"),
+  ceil: floatMath("ceil"),
+  sigmoid: floatMath("sigmoid"),
+  maximum: naryMath("maximum", 2),
+  minimum: naryMath("minimum", 2),
+  fma: naryMath("fma", 3),
+
+  where: {
+    produces: ["where", ...COERCIONS],
+    lower(ctx, args, span, name) {
+      if (!arity(ctx, args, span, name, 3, 3, "(condition, a, b)")) return undefined;
+      const values = all(ctx, args);
+      if (!values) return undefined;
+      const [cond, a, b] = values;
+      if (cond.type.kind === "pointer" || cond.type.dtype !== "bool") {
+        ctx.log.error(Codes.operandDtype, cond.span, `tl.where's condition must be a mask (a comparison), got ${typeToString(cond.type)}`);
+        return undefined;
+      }
+      if (!requireData(ctx, a, "tl.where") || !requireData(ctx, b, "tl.where")) return undefined;
+      const dtype = promote(operandOf(a), operandOf(b));
+      const ab = ctx.values.commonShape(a, b, span, "tl.where's values");
+      const shape = ab && broadcastShapes(ab, cond.type.shape);
+      if (!shape) {
+        if (ab) ctx.values.commonShape(cond, a, span, "tl.where's condition and values");
+        return undefined;
+      }
+      const c = ctx.values.toShape(cond, shape, cond.span);
+      const ca = ctx.values.coerce(a, dtype, shape, a.span);
+      const cb = ctx.values.coerce(b, dtype, shape, b.span);
+      if (!c || !ca || !cb) return undefined;
+      return ctx.b.emit({ op: "where", cond: c, a: ca, b: cb }, data(dtype, shape), span);
+    },
+  },
+
+  cast: {
+    produces: ["cast", "const"],
+    lower(ctx, args, span, name) {
+      if (!arity(ctx, args, span, name, 2, 2, '(x, "f32" | "i32" | "u32" | "f16")')) return undefined;
+      const x = ctx.expression(args[0]);
+      const dtype = dtypeArg(ctx, args[1], "f32");
+      if (!x || !dtype) return undefined;
+      if (x.type.kind === "pointer") {
+        ctx.log.error(Codes.operandDtype, x.span, "pointers can't be cast; cast the offsets instead");
+        return undefined;
+      }
+      return ctx.values.cast(x, dtype, span);
+    },
+  },
+
+  cdiv: {
+    produces: ["binary:add", "binary:sub", "binary:div", ...COERCIONS],
+    lower(ctx, args, span, name) {
+      if (!arity(ctx, args, span, name, 2, 2, "(a, b)")) return undefined;
+      const values = all(ctx, args);
+      if (!values) return undefined;
+      const [a, b] = values;
+      if (a.type.kind === "pointer" || b.type.kind === "pointer" || !isInt(a.type.dtype) || !isInt(b.type.dtype)) {
+        ctx.log.error(Codes.operandDtype, span, `tl.cdiv takes integers, got ${typeToString(a.type)} and ${typeToString(b.type)}`);
+        return undefined;
+      }
+      const one = ctx.b.constant(1, "i32", span);
+      const sum = ctx.values.binary("add", a, b, span);
+      const top = sum && ctx.values.binary("sub", sum, one, span);
+      return top && ctx.values.binary("div", top, b, span);
+    },
+  },
+};

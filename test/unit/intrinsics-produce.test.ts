@@ -1,0 +1,146 @@
+// Each intrinsic's `produces` list (semantics/intrinsics-*.ts) is what its lowering really emits:
+// one sample call per tl.* function is lowered with the IR builder watched, and every op emitted
+// by the intrinsic itself (not by its arguments) must be on its list. The kernel must then compile
+// to WGSL without diagnostics. A new tl.* function needs a row here.
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { compileKernel, parseKernelFile } from "../../src/compile";
+import { DEFAULT_TARGET } from "../../src/ir/target";
+import type { IrOpName } from "../../src/ir/ops";
+import type { Stmt, ValueOp } from "../../src/ir/ir";
+import { INTRINSICS } from "../../src/semantics/intrinsics";
+
+// [tl.* name, a statement that calls it]; x is f32[16], i is i32[16], m is f32[16, 16].
+const SAMPLES: [string, string][] = [
+  ["programId", "tl.store(y_ptr + tl.programId(0), 1.0);"],
+  ["numPrograms", "tl.store(y_ptr + tl.numPrograms(1), 1.0);"],
+  ["arange", "tl.store(y_ptr + tl.arange(0, 16), x);"],
+  ["load", "tl.store(y_ptr + offs, tl.load(x_ptr + offs, offs < n, 0));"],
+  ["store", "tl.store(y_ptr + offs, 2, offs < n);"],
+  ["where", "tl.store(y_ptr + offs, tl.where(x > 0, x, 0));"],
+  ["exp", "tl.store(y_ptr + offs, tl.exp(i) + tl.exp(1));"],
+  ["log", "tl.store(y_ptr + offs, tl.log(x));"],
+  ["sqrt", "tl.store(y_ptr + offs, tl.sqrt(x));"],
+  ["rsqrt", "tl.store(y_ptr + offs, tl.rsqrt(x));"],
+  ["abs", "tl.store(y_ptr + offs, tl.abs(x) + tl.cast(tl.abs(i), \"f32\"));"],
+  ["sin", "tl.store(y_ptr + offs, tl.sin(x));"],
+  ["cos", "tl.store(y_ptr + offs, tl.cos(x));"],
+  ["floor", "tl.store(y_ptr + offs, tl.floor(x));"],
+  ["ceil", "tl.store(y_ptr + offs, tl.ceil(x));"],
+  ["sigmoid", "tl.store(y_ptr + offs, tl.sigmoid(x));"],
+  ["maximum", "tl.store(y_ptr + offs, tl.maximum(x, 0));"],
+  ["minimum", "tl.store(y_ptr + offs, tl.minimum(x, i));"],
+  ["fma", "tl.store(y_ptr + offs, tl.fma(x, 2, i));"],
+  ["cast", "tl.store(y_ptr + offs, tl.cast(i, \"f32\"));"],
+  ["cdiv", "tl.store(y_ptr + tl.cdiv(n, 16), 1.0);"],
+  ["zeros", "tl.store(y_ptr + offs, tl.zeros([16], \"f32\"));"],
+  ["full", "tl.store(y_ptr + offs, tl.full([16], n, \"f32\"));"],
+  ["expandDims", "tl.store(y_ptr + tl.expandDims(offs, 1) * 16 + tl.expandDims(offs, 0), m);"],
+  ["broadcastTo", "tl.store(y_ptr + tl.expandDims(offs, 1) * 16 + tl.expandDims(offs, 0), tl.broadcastTo(x, [16, 16]));"],
+  ["reshape", "tl.store(y_ptr + tl.arange(0, 256), tl.reshape(m, [256]));"],
+  ["trans", "tl.store(y_ptr + tl.expandDims(offs, 1) * 16 + tl.expandDims(offs, 0), tl.trans(m));"],
+  ["sum", "tl.store(y_ptr + offs, tl.sum(m, 1) + tl.sum(x));"],
+  ["max", "tl.store(y_ptr + offs, tl.max(m, 0));"],
+  ["min", "tl.store(y_ptr, tl.min(x));"],
+  ["argmax", "tl.store(y_ptr, tl.cast(tl.argmax(x), \"f32\"));"],
+  ["dot", "tl.store(y_ptr + tl.expandDims(offs, 1) * 16 + tl.expandDims(offs, 0), tl.dot(m, m, m));"],
+];
+
+const PRELUDE = 'import { kernel, tl } from "kernel-lab";\nimport type { Ptr, f32, i32, constexpr } from "kernel-lab";\n';
+
+function source(statement: string): string {
+  const body = [
+    "const offs = tl.arange(0, 16);",
+    "const x = tl.load(x_ptr + offs);",
+    "const i = offs * 3;",
+    "const m = tl.load(x_ptr + tl.expandDims(offs, 1) * 16 + tl.expandDims(offs, 0));",
+    statement,
+  ].join("\n");
+  return `${PRELUDE}export const k = kernel(function k(x_ptr: Ptr<f32>, y_ptr: Ptr<f32>, n: i32, BLOCK: constexpr) {\n${body}\n});\n`;
+}
+
+function opName(op: ValueOp): IrOpName {
+  switch (op.op) {
+    case "unary":
+      return `unary:${op.fn}`;
+    case "binary":
+      return `binary:${op.fn}`;
+    case "math":
+      return `math:${op.fn}`;
+    case "reduce":
+      return `reduce:${op.fn}`;
+    default:
+      return op.op;
+  }
+}
+
+/** Runs `fn` with every intrinsic's lowering watched; returns, per tl.* name, the ops it emitted itself. */
+function watchingIntrinsics(fn: () => void): Map<string, Set<IrOpName>> {
+  const emitted = new Map<string, Set<IrOpName>>();
+  const frames: { name: string; depth: number }[] = [];
+  const originals = Object.values(INTRINSICS).map((intrinsic) => [intrinsic, intrinsic.lower] as const);
+  for (const [name, intrinsic] of Object.entries(INTRINSICS)) {
+    const lower = intrinsic.lower;
+    (intrinsic as { lower: typeof lower }).lower = (ctx, args, span, n) => {
+      // Watch this context's builder and argument lowering (once per context).
+      const watched = ctx as typeof ctx & { watched?: boolean };
+      if (!watched.watched) {
+        watched.watched = true;
+        const b = ctx.b;
+        const emit = b.emit.bind(b);
+        const push = b.push.bind(b);
+        const expression = ctx.expression.bind(ctx);
+        const record = (op: IrOpName) => {
+          const top = frames[frames.length - 1];
+          if (top && top.depth === 0) emitted.get(top.name)!.add(op);
+        };
+        b.emit = (op, type, at) => (record(opName(op)), emit(op, type, at));
+        b.push = (stmt: Stmt) => (stmt.kind !== "let" && record(`stmt:${stmt.kind}`), push(stmt));
+        (ctx as { expression: typeof expression }).expression = (node) => {
+          const top = frames[frames.length - 1];
+          if (top) top.depth++;
+          try {
+            return expression(node);
+          } finally {
+            if (top) top.depth--;
+          }
+        };
+      }
+      if (!emitted.has(name)) emitted.set(name, new Set());
+      frames.push({ name, depth: 0 });
+      try {
+        return lower(ctx, args, span, n);
+      } finally {
+        frames.pop();
+      }
+    };
+  }
+  try {
+    fn();
+  } finally {
+    for (const [intrinsic, lower] of originals) (intrinsic as { lower: typeof lower }).lower = lower;
+  }
+  return emitted;
+}
+
+test("every tl.* function has a sample call", () => {
+  const sampled = new Set(SAMPLES.map(([name]) => name));
+  assert.deepEqual(Object.keys(INTRINSICS).filter((name) => !sampled.has(name)), []);
+});
+
+for (const [name, statement] of SAMPLES) {
+  test(`tl.${name} emits only the IR ops it declares, and compiles`, () => {
+    let diagnostics: unknown[] = [];
+    const emitted = watchingIntrinsics(() => {
+      const parsed = parseKernelFile("k.kernel.ts", source(statement));
+      assert.deepEqual(parsed.diagnostics, []);
+      diagnostics = compileKernel(parsed.kernels[0], { BLOCK: 16 }, DEFAULT_TARGET).diagnostics;
+    });
+    assert.deepEqual(diagnostics, []);
+    const ops = emitted.get(name);
+    assert.ok(ops && ops.size > 0, `the sample never lowered tl.${name}`);
+    const declared = new Set(INTRINSICS[name].produces);
+    assert.deepEqual([...ops].filter((op) => !declared.has(op)), [], `tl.${name} emitted ops missing from its produces list`);
+  });
+}
