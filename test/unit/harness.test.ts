@@ -150,9 +150,12 @@ test("compare: tolerance, NaN, first mismatch", () => {
 
 test("command-line parsing", () => {
   assert.deepEqual(parseArgs(["run", "a.kernel.ts", "--size", "1000", "--json", "--cpu"]), {
-    kind: "run", file: "a.kernel.ts", run: undefined, size: 1000, sweep: false, json: true, cpu: true, reps: undefined, timeoutMs: undefined, retune: false, debug: false,
+    kind: "run", file: "a.kernel.ts", run: undefined, size: 1000, sweep: false, json: true, cpu: true, reps: undefined, timeoutMs: undefined, retune: false, history: undefined, debug: false,
   });
   assert.equal((parseArgs(["run", "a.kernel.ts", "--retune"]) as { retune: boolean }).retune, true);
+  assert.equal((parseArgs(["run", "a.kernel.ts", "--history", "h.jsonl"]) as { history?: string }).history, "h.jsonl");
+  assert.deepEqual(parseArgs(["compare", "old.json", "new.json", "--json"]), { kind: "compare", before: "old.json", after: "new.json", json: true, debug: false });
+  assert.throws(() => parseArgs(["compare", "old.json"]), UsageError);
   assert.deepEqual(parseArgs(["wgsl", "a.ts", "--constexpr", "BLOCK=64", "--constexpr=N=2", "--kernel", "k"]), {
     kind: "wgsl", file: "a.ts", kernel: "k", constexprs: { BLOCK: 64, N: 2 }, gpu: false, debug: false,
   });
