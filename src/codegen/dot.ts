@@ -83,13 +83,16 @@ export function emitDot(ctx: Emitter, v: Value & { op: "dot" }): void {
     // Register j = q * vec + l holds row (t*vec)/n + q*(w*vec/n), column (t*vec)%n + l.
     const rowsPerChunk = (w * vec) / n;
     const chunks = out.ept / vec;
-    ctx.emit(`let dot_r = (i32(lid) * ${vec}) / ${n};`);
-    ctx.emit(`let dot_c = (i32(lid) * ${vec}) % ${n};`);
+    // Named after the dot: a kernel with two tl.dot calls declares both in one scope.
+    const row = `dot${v.id}_r`;
+    const col = `dot${v.id}_c`;
+    ctx.emit(`let ${row} = (i32(lid) * ${vec}) / ${n};`);
+    ctx.emit(`let ${col} = (i32(lid) * ${vec}) % ${n};`);
     ctx.emit(`for (var kk: i32 = 0; kk < ${k}; kk++) {`);
     ctx.nested(() => {
-      for (let l = 0; l < vec; l++) ctx.emit(`let b${l} = ${b}[kk * ${n} + dot_c + ${l}];`);
+      for (let l = 0; l < vec; l++) ctx.emit(`let b${l} = ${b}[kk * ${n} + ${col} + ${l}];`);
       for (let q = 0; q < chunks; q++) {
-        ctx.emit(`let a${q} = ${a}[(dot_r + ${q * rowsPerChunk}) * ${k} + kk];`);
+        ctx.emit(`let a${q} = ${a}[(${row} + ${q * rowsPerChunk}) * ${k} + kk];`);
         for (let l = 0; l < vec; l++) ctx.emit(`${acc(q * vec + l)} = fma(a${q}, b${l}, ${acc(q * vec + l)});`);
       }
     });

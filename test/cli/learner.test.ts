@@ -46,17 +46,9 @@ const PORTS: { file: string; ports: string; gpuTodo?: string }[] = [
   { file: "t02-persistent-softmax", ports: "Triton tutorial 02, persistent fused softmax" },
   { file: "t03-grouped-matmul", ports: "Triton tutorial 03, grouped matmul with leaky-ReLU epilogue" },
   { file: "t04-naive-dropout", ports: "Triton tutorial 04, dropout with an input keep mask" },
-  {
-    file: "t06-fused-attention",
-    ports: "Triton tutorial 06, fused attention forward (f32, causal and not)",
-    gpuTodo:
-      "compiler bug: two tl.dot calls in one kernel (q·k and p·v) generate WGSL that declares `let dot_r` / `let dot_c` twice in one scope (\"redeclaration of 'dot_r'\"), KL4006; --cpu matches. Minimal repro: test/learner/fixtures/bug-two-dots.kernel.ts",
-  },
-  {
-    file: "bug-two-dots",
-    ports: "minimal reproduction: tl.dot(tl.dot(a, b), b)",
-    gpuTodo: "compiler bug: the second tl.dot redeclares `dot_r` / `dot_c` in the generated WGSL (KL4006 \"redeclaration of 'dot_r'\"); --cpu matches",
-  },
+  { file: "t06-fused-attention", ports: "Triton tutorial 06, fused attention forward (f32, causal and not)" },
+  // Two tl.dot calls in one kernel once declared `dot_r` / `dot_c` twice in one scope (KL4006).
+  { file: "bug-two-dots", ports: "two tl.dot calls in one kernel: tl.dot(tl.dot(a, b), b)" },
 ];
 
 function assertAllMatch(file: string, backend: "gpu" | "cpu"): void {
