@@ -17,7 +17,7 @@ export const attn_fwd = kernel(function attn_fwd(
   // Q, K, V and Out share one [Z, H, N_CTX, HEAD_DIM] layout, so one set of strides.
   stride_z: i32, stride_h: i32, stride_m: i32, stride_k: i32,
   H: i32, N_CTX: i32,
-  BLOCK_M: constexpr, BLOCK_N: constexpr, HEAD_DIM: constexpr, IS_CAUSAL: constexpr,
+  BLOCK_M: constexpr, BLOCK_N: constexpr, BLOCK_D: constexpr, HEAD_DIM: constexpr, IS_CAUSAL: constexpr,
 ) {
   const start_m = tl.programId(0);
   const off_hz = tl.programId(1);
@@ -26,12 +26,13 @@ export const attn_fwd = kernel(function attn_fwd(
   const qkv_offset = off_z * stride_z + off_h * stride_h;
   const offs_m = start_m * BLOCK_M + tl.arange(0, BLOCK_M);
   const offs_n = tl.arange(0, BLOCK_N);
+  const offs_c = tl.arange(0, BLOCK_D);
   const offs_d = tl.arange(0, HEAD_DIM);
-  // The query block stays in registers for the whole loop.
-  const q_ptrs = Q + qkv_offset + tl.expandDims(offs_m, 1) * stride_m + tl.expandDims(offs_d, 0) * stride_k;
-  const q = tl.load(q_ptrs, tl.expandDims(offs_m, 1) < N_CTX, 0.0);
-  // Kᵀ tile [HEAD_DIM, BLOCK_N] and V tile [BLOCK_N, HEAD_DIM], advanced by BLOCK_N rows a trip.
-  let k_ptrs = K + qkv_offset + tl.expandDims(offs_d, 1) * stride_k + tl.expandDims(offs_n, 0) * stride_m;
+  const row_mask = tl.expandDims(offs_m, 1) < N_CTX;
+  // BLOCK_D columns of the query block, and the matching BLOCK_D rows of the Kᵀ tile
+  // [BLOCK_D, BLOCK_N]; the V tile [BLOCK_N, HEAD_DIM]. K and V advance BLOCK_N rows a trip.
+  const q_ptrs = Q + qkv_offset + tl.expandDims(offs_m, 1) * stride_m + tl.expandDims(offs_c, 0) * stride_k;
+  let k_ptrs = K + qkv_offset + tl.expandDims(offs_c, 1) * stride_k + tl.expandDims(offs_n, 0) * stride_m;
   let v_ptrs = V + qkv_offset + tl.expandDims(offs_n, 1) * stride_m + tl.expandDims(offs_d, 0) * stride_k;
   let m_i = tl.full([BLOCK_M], -Infinity, "f32");
   let l_i = tl.zeros([BLOCK_M], "f32");
@@ -43,19 +44,22 @@ export const attn_fwd = kernel(function attn_fwd(
   }
   for (let start_n = 0; start_n < hi; start_n += BLOCK_N) {
     const cols = start_n + offs_n;
-    const k = tl.load(k_ptrs, tl.expandDims(cols, 0) < N_CTX, 0.0);
-    // Workaround: two tl.dot in one scope declare `let dot_r` twice in the WGSL (a compiler
-    // bug, "redeclaration of 'dot_r'"); a one-trip loop gives this one a scope of its own.
+    const col_mask = tl.expandDims(cols, 0) < N_CTX;
+    // S = Q·Kᵀ, accumulated over the head dimension BLOCK_D at a time, as matmul walks K.
+    // BLOCK_D = HEAD_DIM is the tutorial's single tl.dot; a smaller BLOCK_D keeps the tiles
+    // tl.dot stages in workgroup memory small enough for HEAD_DIM 128 (see the runs below).
     let qk = tl.zeros([BLOCK_M, BLOCK_N], "f32");
-    for (let once = 0; once < 1; once++) {
-      qk = tl.dot(q, k);
+    for (let d0 = 0; d0 < HEAD_DIM; d0 += BLOCK_D) {
+      const q = tl.load(q_ptrs + d0 * stride_k, row_mask, 0.0);
+      const k = tl.load(k_ptrs + d0 * stride_k, col_mask, 0.0);
+      qk = tl.dot(q, k, qk);
     }
-    qk = qk * sm_scale;
-    qk = tl.where(tl.expandDims(cols, 0) < N_CTX, qk, -Infinity);
+    qk = tl.where(col_mask, qk * sm_scale, -Infinity);
     if (IS_CAUSAL) {
       qk = tl.where(tl.expandDims(offs_m, 1) >= tl.expandDims(cols, 0), qk, -Infinity);
     }
-    // Online softmax: the new row maximum, the factor that rescales what was summed so far.
+    // Online softmax: the new row maximum, and alpha, the factor that rescales what was summed
+    // under the old one. Key 0 is in every row's first block, so m_ij is finite from trip one on.
     const m_ij = tl.maximum(m_i, tl.max(qk, 1));
     const p = tl.exp(qk - tl.expandDims(m_ij, 1));
     const alpha = tl.exp(m_i - m_ij);
@@ -68,7 +72,7 @@ export const attn_fwd = kernel(function attn_fwd(
   }
   acc = acc / tl.expandDims(l_i, 1);
   const o_ptrs = Out + qkv_offset + tl.expandDims(offs_m, 1) * stride_m + tl.expandDims(offs_d, 0) * stride_k;
-  tl.store(o_ptrs, acc, tl.expandDims(offs_m, 1) < N_CTX);
+  tl.store(o_ptrs, acc, row_mask);
 });
 
 // ---- runs ------------------------------------------------------------------------------------
@@ -134,26 +138,26 @@ export const attention64 = defineRun({
   kernel: attn_fwd,
   ...attentionRun({ Z: 1, H: 2, D: 64 }, false),
   sizes: [200, 33, 1000],
-  constexprs: { BLOCK_M: 32, BLOCK_N: 32, HEAD_DIM: 64, IS_CAUSAL: 0 },
+  constexprs: { BLOCK_M: 32, BLOCK_N: 32, BLOCK_D: 32, HEAD_DIM: 64, IS_CAUSAL: 0 },
 });
 
 export const attentionCausal64 = defineRun({
   kernel: attn_fwd,
   ...attentionRun({ Z: 1, H: 2, D: 64 }, true),
   sizes: [200, 33, 1000],
-  constexprs: { BLOCK_M: 32, BLOCK_N: 32, HEAD_DIM: 64, IS_CAUSAL: 1 },
+  constexprs: { BLOCK_M: 32, BLOCK_N: 32, BLOCK_D: 32, HEAD_DIM: 64, IS_CAUSAL: 1 },
 });
 
 export const attention128 = defineRun({
   kernel: attn_fwd,
   ...attentionRun({ Z: 1, H: 2, D: 128 }, false),
   sizes: [200, 33, 1000],
-  constexprs: { BLOCK_M: 16, BLOCK_N: 16, HEAD_DIM: 128, IS_CAUSAL: 0 },
+  constexprs: { BLOCK_M: 16, BLOCK_N: 16, BLOCK_D: 64, HEAD_DIM: 128, IS_CAUSAL: 0 },
 });
 
 export const attentionCausal128 = defineRun({
   kernel: attn_fwd,
   ...attentionRun({ Z: 1, H: 2, D: 128 }, true),
   sizes: [200, 33, 1000],
-  constexprs: { BLOCK_M: 16, BLOCK_N: 16, HEAD_DIM: 128, IS_CAUSAL: 1 },
+  constexprs: { BLOCK_M: 16, BLOCK_N: 16, BLOCK_D: 64, HEAD_DIM: 128, IS_CAUSAL: 1 },
 });
