@@ -115,15 +115,15 @@ function attentionReference(q: Float32Array, k: Float32Array, v: Float32Array, s
 function attentionRun(shape: Shape, causal: boolean) {
   const { Z, H, D } = shape;
   return {
-    grid: (n: number, c: Record<string, number>) => [cdiv(n, c.BLOCK_M), Z * H],
+    grid: (n: number, c: { BLOCK_M: number }) => [cdiv(n, c.BLOCK_M), Z * H],
     args: (n: number) => ({
       Q: randn(Z * H * n * D), K: randn(Z * H * n * D), V: randn(Z * H * n * D), Out: empty(Z * H * n * D),
       sm_scale: 1 / Math.sqrt(D),
       stride_z: H * n * D, stride_h: n * D, stride_m: D, stride_k: 1,
       H, N_CTX: n,
     }),
-    outputs: ["Out"],
-    reference: ({ Q, K, V }: Record<string, Float32Array>, n: number) => ({ Out: attentionReference(Q, K, V, shape, n, causal) }),
+    outputs: ["Out" as const],
+    reference: ({ Q, K, V }: { Q: Float32Array; K: Float32Array; V: Float32Array }, n: number) => ({ Out: attentionReference(Q, K, V, shape, n, causal) }),
     // float32 dot products over HEAD_DIM terms and sums over N_CTX keys of randn inputs;
     // the outputs are convex combinations of V's rows, so of order 1.
     tolerance: { atol: 2e-4, rtol: 2e-4 },
