@@ -48,6 +48,8 @@ export const attn_fwd = kernel(function attn_fwd(
     // S = Q·Kᵀ, accumulated over the head dimension BLOCK_D at a time, as matmul walks K.
     // BLOCK_D = HEAD_DIM is the tutorial's single tl.dot; a smaller BLOCK_D keeps the tiles
     // tl.dot stages in workgroup memory small enough for HEAD_DIM 128 (see the runs below).
+    // The loop also gives this tl.dot a WGSL scope of its own: two tl.dot in one scope currently
+    // declare `let dot_r` twice ("redeclaration of 'dot_r'", a code generator bug).
     let qk = tl.zeros([BLOCK_M, BLOCK_N], "f32");
     for (let d0 = 0; d0 < HEAD_DIM; d0 += BLOCK_D) {
       const q = tl.load(q_ptrs + d0 * stride_k, row_mask, 0.0);
