@@ -143,19 +143,21 @@ function attentionRun(shape: Shape, causal: boolean) {
 // broadcasts their blocks. With BLOCK_D = HEAD_DIM (the tutorial's single Q·Kᵀ tl.dot) HEAD_DIM 64
 // needs 20 KiB at 32 × 32 and HEAD_DIM 128 17 KiB even at 16 × 16 (tl.dot needs extents ≥ 16):
 // both run on adapters with 32 KiB (lavapipe), not on the defaults. `kernel-lab wgsl` names the
-// bytes each block set needs (--constexpr BLOCK_M=… …).
+// bytes each block set needs (--constexpr BLOCK_M=… …). On lavapipe the shader compile, not the
+// launch, is what costs: HEAD_DIM 64 at 32 × 16 × 64 compiles cold in ~14 s on a loaded 2-core
+// machine, at 32 × 32 × 32 (as fast a launch) in ~55 s.
 export const attention64 = defineRun({
   kernel: attn_fwd,
   ...attentionRun({ Z: 1, H: 2, D: 64 }, false),
   sizes: [200, 33, 1000, 3000],
-  constexprs: { BLOCK_M: 32, BLOCK_N: 32, BLOCK_D: 32, HEAD_DIM: 64, IS_CAUSAL: 0 },
+  constexprs: { BLOCK_M: 32, BLOCK_N: 16, BLOCK_D: 64, HEAD_DIM: 64, IS_CAUSAL: 0 },
 });
 
 export const attentionCausal64 = defineRun({
   kernel: attn_fwd,
   ...attentionRun({ Z: 1, H: 2, D: 64 }, true),
   sizes: [200, 33, 1000, 3000],
-  constexprs: { BLOCK_M: 32, BLOCK_N: 32, BLOCK_D: 32, HEAD_DIM: 64, IS_CAUSAL: 1 },
+  constexprs: { BLOCK_M: 32, BLOCK_N: 16, BLOCK_D: 64, HEAD_DIM: 64, IS_CAUSAL: 1 },
 });
 
 export const attention128 = defineRun({
