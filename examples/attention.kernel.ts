@@ -3,8 +3,9 @@
 // BLOCK_M block of query rows of one (batch, head) and walks the keys in BLOCK_N blocks with an
 // online softmax: a running row maximum m_i and a running row sum l_i (loop-carried blocks)
 // rescale the accumulator whenever the maximum grows, so one pass over K and V suffices.
-// Q·Kᵀ is a plain tl.dot on K loaded transposed (a [HEAD_DIM, BLOCK_N] tile built by pointer
-// arithmetic: offs_d[:, None] * stride_k + offs_n[None, :] * stride_m), then P·V a second tl.dot.
+// Q·Kᵀ is tl.dot on K loaded transposed (a [BLOCK_D, BLOCK_N] tile built by pointer arithmetic:
+// offs_c[:, None] * stride_k + offs_n[None, :] * stride_m), accumulated over the head dimension
+// BLOCK_D at a time; then P·V is a second tl.dot.
 // IS_CAUSAL (constexpr 0/1) masks keys after the query (tl.where on the offsets) and stops the
 // key loop at the end of the query block. The sequence length need not be a multiple of either
 // block: keys past N_CTX score -Infinity (exp turns them into 0), rows past N_CTX are not stored.
