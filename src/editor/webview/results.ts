@@ -2,12 +2,14 @@
 // (validated against the shared protocol), remembers it with setState so a reloaded page
 // redraws, and acknowledges each drawing with a `rendered` message.
 
-import type { AutotuneReport, RunReport } from "../../harness/report";
+import type { RunReport } from "../../harness/report";
 import { parseToWebview, type FromWebview, type ResultsView, type RunHistoryView, type ToWebview } from "../webview-protocol";
 import { page, type ChartInstance, type PageElement } from "./dom";
 import { h, text, type Child } from "./elements";
 import * as fmt from "./format";
 import { drawSweepChart, metricFor } from "./sweep-chart";
+import { autotuneTable, tunedKeys } from "./autotune-table";
+import { historyTable } from "./history-table";
 import { assertNever } from "../../ir/never";
 
 const vscode = page.acquireVsCodeApi();
@@ -210,84 +212,6 @@ function historyOf(view: ResultsView, run: RunReport): RunHistoryView | undefine
   return view.history?.find((x) => x.run === run.name && x.size === run.size);
 }
 
-/** This run's earlier results on this device, and what changed since the last timed one. */
-function historyTable(run: RunReport, history: RunHistoryView): PageElement {
-  const change = history.change
-    ? text("p", history.change, { class: `history-change ${history.speedup !== null && history.speedup < 0.98 ? "warn" : "pass"}`, "data-testid": "history-change" })
-    : text("p", history.earlier.length === 0 ? "The first run of this kernel and size: later runs are compared with it." : "No earlier timed run to compare with.", { class: "muted", "data-testid": "history-change" });
-  const rows = [...history.earlier].reverse().map((e) =>
-    h(
-      "tr",
-      {},
-      text("td", new Date(e.at).toLocaleString(), { class: "left" }),
-      text("td", fmt.ms(e.medianMs), { class: "num" }),
-      text("td", e.medianMs && run.timing ? fmt.speedup(e.medianMs / run.timing.medianMs) : "—", { class: "num" }),
-      text("td", e.correct ? "✓" : "✗", { class: `center mark ${e.correct ? "pass" : "fail"}` }),
-    ),
-  );
-  return h(
-    "div",
-    { class: "history", "data-testid": "history" },
-    change,
-    rows.length > 0
-      ? h(
-          "table",
-          { class: "sweep-table" },
-          text("caption", `History · ${history.earlier.length} earlier run${history.earlier.length === 1 ? "" : "s"} on this device`),
-          h("thead", {}, h("tr", {}, text("th", "Finished", { class: "left" }), text("th", "Median"), text("th", "This run vs then"), text("th", "Match", { class: "center" }))),
-          h("tbody", {}, ...rows),
-        )
-      : null,
-  );
-}
-
-/** The constexprs that differ between candidates: the ones worth a column. */
-function tunedKeys(tune: AutotuneReport): string[] {
-  const keys = Object.keys(tune.picked);
-  const varying = keys.filter((k) => new Set(tune.candidates.map((c) => c.constexprs[k])).size > 1);
-  return varying.length > 0 ? varying : keys;
-}
-
-function isPicked(tune: AutotuneReport, constexprs: Record<string, number>): boolean {
-  return Object.keys(tune.picked).every((k) => constexprs[k] === tune.picked[k]);
-}
-
-/** Every candidate the autotuner tried, the picked one highlighted. */
-function autotuneTable(tune: AutotuneReport): PageElement {
-  const keys = tunedKeys(tune);
-  const hasGbps = tune.candidates.some((c) => c.gbps !== null);
-  const hasGflops = tune.candidates.some((c) => c.gflops !== null);
-  const hasNotes = tune.candidates.some((c) => c.note);
-  const head = [...keys, "Median", ...(hasGbps ? ["GB/s"] : []), ...(hasGflops ? ["GFLOP/s"] : []), "Match", ""];
-  if (hasNotes) head.push("Note");
-  const picked = keys.map((k) => `${k} = ${tune.picked[k]}`).join(", ");
-  const caption = tune.candidates.some((c) => c.correct)
-    ? `Autotuning · ${tune.candidates.length} configs · picked ${picked}${tune.cached ? " · cached choice (Kernel Lab: Retune Kernel or kernel-lab run --retune tunes again)" : ""}`
-    : `Autotuning · none of ${tune.candidates.length} configs matched the reference · ran ${picked}`;
-  return h(
-    "table",
-    { class: "sweep-table autotune", "data-testid": "autotune" },
-    text("caption", caption),
-    h("thead", {}, h("tr", {}, ...head.map((c) => text("th", c, { class: c === "Match" ? "center" : c === "Note" || c === "" ? "left" : undefined })))),
-    h(
-      "tbody",
-      {},
-      ...tune.candidates.map((c) => {
-        const chosen = isPicked(tune, c.constexprs);
-        const cells: Child[] = [
-          ...keys.map((k) => text("td", String(c.constexprs[k] ?? "—"), { class: "num" })),
-          text("td", fmt.ms(c.medianMs), { class: "num" }),
-        ];
-        if (hasGbps) cells.push(text("td", fmt.rate(c.gbps, ""), { class: "num" }));
-        if (hasGflops) cells.push(text("td", fmt.rate(c.gflops, ""), { class: "num" }));
-        cells.push(text("td", c.correct ? "✓" : "✗", { class: `center mark ${c.correct ? "pass" : "fail"}` }));
-        cells.push(chosen ? text("td", "picked", { class: "picked-badge" }) : text("td", ""));
-        if (hasNotes) cells.push(text("td", c.note ?? "", { class: "note muted" }));
-        return h("tr", { class: chosen ? "picked" : c.correct ? "" : "rejected", "data-picked": chosen ? "true" : undefined }, ...cells);
-      }),
-    ),
-  );
-}
 
 function correctnessTable(run: RunReport): PageElement {
   const m = run.firstMismatch;
