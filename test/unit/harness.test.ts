@@ -150,7 +150,7 @@ test("compare: tolerance, NaN, first mismatch", () => {
 
 test("command-line parsing", () => {
   assert.deepEqual(parseArgs(["run", "a.kernel.ts", "--size", "1000", "--json", "--cpu"]), {
-    kind: "run", file: "a.kernel.ts", run: undefined, size: 1000, sweep: false, json: true, cpu: true, reps: undefined, timeoutMs: undefined, retune: false, debug: false,
+    kind: "run", file: "a.kernel.ts", run: undefined, size: 1000, sweep: false, json: true, cpu: true, reps: undefined, timeoutMs: undefined, retune: false, history: undefined, debug: false,
   });
   assert.equal((parseArgs(["run", "a.kernel.ts", "--retune"]) as { retune: boolean }).retune, true);
   assert.deepEqual(parseArgs(["wgsl", "a.ts", "--constexpr", "BLOCK=64", "--constexpr=N=2", "--kernel", "k"]), {
