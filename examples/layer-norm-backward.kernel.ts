@@ -58,6 +58,7 @@ export const layer_norm_bwd_dwdb = kernel(function layer_norm_bwd_dwdb(
 });
 
 const EPS = 1e-5;
+/** Rows per program of the first launch: its `constexprs` say the same (the run's args size the partial sums by it). */
 const ROWS_PER_PROGRAM = 8;
 
 /** Inputs of the backward pass for M rows of N: x, dy, w, and the forward's mean and rstd (float64, rounded to f32). */
@@ -115,7 +116,7 @@ export const layerNormBackward = defineRun({
   launches: [
     {
       kernel: layer_norm_bwd_dx_fused,
-      constexprs: { ROWS_PER_PROGRAM, BLOCK_SIZE_N: 512 },
+      constexprs: { ROWS_PER_PROGRAM: 8, BLOCK_SIZE_N: 512 }, // ROWS_PER_PROGRAM as in args
       grid: (m, c) => [cdiv(m, c.ROWS_PER_PROGRAM)],
     },
     {
@@ -126,7 +127,7 @@ export const layerNormBackward = defineRun({
       args: { DW: "PartialDW", DB: "PartialDB", FINAL_DW: "DW", FINAL_DB: "DB", M: "P" },
     },
   ],
-  args: (m) => backwardInputs(m, 300),
+  args: (m: number) => backwardInputs(m, 300),
   outputs: ["DX", "DW", "DB"],
   reference: (a) => backwardReference(a),
   tolerance: { atol: 1e-4, rtol: 1e-4 },
@@ -139,7 +140,7 @@ export const layerNormBackwardWide = defineRun({
   launches: [
     {
       kernel: layer_norm_bwd_dx_fused,
-      constexprs: { ROWS_PER_PROGRAM, BLOCK_SIZE_N: 1024 },
+      constexprs: { ROWS_PER_PROGRAM: 8, BLOCK_SIZE_N: 1024 },
       grid: (m, c) => [cdiv(m, c.ROWS_PER_PROGRAM)],
     },
     {

@@ -3,7 +3,7 @@
 // check, the whole sequence in one submit, read back and compare once; then the sequence timed as
 // a whole (time-sequence.ts) and each launch on its own.
 
-import type { CompiledKernel, ParsedFile } from "../compile";
+import type { CompiledKernel } from "../compile";
 import { interpret } from "../interpreter/interpret";
 import type { NumDtype } from "../ir/ir";
 import { INT_POISON, type HostArray } from "../language";
@@ -23,7 +23,7 @@ import { timeSequence } from "./time-sequence";
 
 /** "compile-error" when a launch's program did not compile; other failures are thrown. */
 export async function runLaunchesEverySize(loaded: LoadedRun, s: FileSession): Promise<"ran" | "compile-error"> {
-  const run = checkLaunchRunDefinition(loaded, s.kernels, s.parsed as ParsedFile);
+  const run = checkLaunchRunDefinition(loaded, s.kernels, s.parsed);
   const sizes = s.opts.size !== undefined ? [s.opts.size] : s.opts.sweep ? run.sizes : [run.sizes[0]];
   const programs: CompiledKernel[] = [];
   for (const launch of run.launches) {
