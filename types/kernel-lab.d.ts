@@ -181,6 +181,53 @@ export interface Run {
   readonly [runBrand]: true;
 }
 
+/**
+ * One launch of a run with several (`launches`): a kernel, its grid and constexprs, and which of
+ * the run's args each of its parameters is. Launches run in order and share the run's buffers.
+ */
+export interface Launch<A extends Record<string, KernelArg>> {
+  /** The kernel to launch, a value made by `kernel(...)`. */
+  kernel: Kernel;
+  /** Values of this kernel's `constexpr` parameters (and `num_warps`, `num_stages`). */
+  constexprs?: Record<string, number>;
+  /** This launch's grid: 1 to 3 positive integers. */
+  grid: (size: number, constexprs: Record<string, number>) => number[];
+  /**
+   * Which of the run's args each kernel parameter takes. Left out: the arg of the parameter's own
+   * name. A mapping `{ param: "runArgName" | number }`: the parameters it names (others still by
+   * their own name). A function: the parameters' values, each array one of the run's args (`a.X`).
+   */
+  args?: { [param: string]: (keyof A & string) | number } | ((size: number, constexprs: Record<string, number>, args: NoInfer<A>) => Record<string, KernelArg>);
+}
+
+/**
+ * A run that launches several kernels in sequence (e.g. partial sums, then their reduction):
+ * `launches` replaces `kernel`, `grid` and `constexprs`. It is checked once, after the last
+ * launch, and timed as a whole and each launch on its own.
+ */
+export interface LaunchesRunDefinition<A extends Record<string, KernelArg>> {
+  /** The kernels launched, in order. */
+  launches: Launch<A>[];
+  /** Name shown in reports; defaults to the exported name. */
+  name?: string;
+  /** Problem sizes: the first is the default single run, all of them form a sweep. */
+  sizes: number[];
+  /** Every buffer (inputs, outputs, scratch such as partial sums) and scalar the launches use. Fresh for every run. */
+  args: (size: number) => A;
+  /** The run's args whose contents are checked against the reference after the last launch. */
+  outputs: PointerArgNames<A>[];
+  /** Plain TypeScript on the CPU: the expected contents of each output. */
+  reference: (args: A, size: number) => Partial<Record<PointerArgNames<A>, ArrayLike<number>>>;
+  /** A float output passes where `abs(out - ref) <= atol + rtol * abs(ref)`; integers are exact by default. */
+  tolerance?: { atol?: number; rtol?: number };
+  /** Bytes moved by the whole sequence, for GB/s. */
+  bytes?: (size: number) => number;
+  /** Floating-point operations of the whole sequence, for GFLOP/s. */
+  flops?: (size: number) => number;
+}
+
+/** Declares a run of several launches: export the result from a `.kernel.ts` file. */
+export declare function defineRun<A extends Record<string, KernelArg>>(definition: LaunchesRunDefinition<A>): Run;
 /** Declares a run: export the result from a `.kernel.ts` file. */
 // C comes from `constexprs`; with only `configs`, any constexpr name reads as a number.
 export declare function defineRun<A extends Record<string, KernelArg>, C extends Record<string, number> = Record<string, number>>(

@@ -1,6 +1,6 @@
 // Human output of `kernel-lab run`: a block per run and size, in the user's words.
 
-import type { AdapterReport, AutotuneReport, RunReport } from "../harness/report";
+import type { AdapterReport, AutotuneReport, LaunchReport, RunReport } from "../harness/report";
 
 /** Milliseconds with about three significant digits: 0.0123, 1.234, 250.1. */
 export function formatMs(ms: number): string {
@@ -30,9 +30,10 @@ export function formatRun(run: RunReport, adapter: AdapterReport | null): string
 /** The first lines of a run's block: what ran and whether it matched (known before it is timed). */
 export function formatRunCheck(run: RunReport, adapter: AdapterReport | null): string[] {
   const constexprs = Object.entries(run.constexprs).map(([k, v]) => `${k}=${v}`);
-  const lines = [
-    `${run.name} (kernel ${run.kernel}) · size ${run.size} · grid [${run.grid.join(", ")}]${constexprs.length ? ` · ${constexprs.join(", ")}` : ""}`,
-  ];
+  const title = run.launches
+    ? `${run.name} (${run.launches.length} launches: ${run.launches.map((l) => l.kernel).join(", ")}) · size ${run.size}`
+    : `${run.name} (kernel ${run.kernel}) · size ${run.size} · grid [${run.grid.join(", ")}]${constexprs.length ? ` · ${constexprs.join(", ")}` : ""}`;
+  const lines = [title];
   if (adapter) lines.push(`  Adapter: ${describeAdapterReport(adapter)}`);
   lines.push(`  Max difference: ${formatNumber(run.maxAbsDiff)}`);
   lines.push(`  Match: ${run.correct}`);
@@ -50,8 +51,9 @@ export function formatRunTiming(run: RunReport): string[] {
     const t = run.timing;
     const source = t.source === "timestamp-query" ? "" : `, ${t.source}`;
     const group = (t.launchesPerSample ?? 1) > 1 ? ` of ${t.launchesPerSample} launches each` : "";
-    lines.push(`  Median: ${formatMs(t.medianMs)} ms (min ${formatMs(t.minMs)}, max ${formatMs(t.maxMs)}, ${t.reps} rep${t.reps === 1 ? "" : "s"}${group}${source})`);
+    lines.push(`  Median: ${formatMs(t.medianMs)} ms (min ${formatMs(t.minMs)}, max ${formatMs(t.maxMs)}, ${t.reps} rep${t.reps === 1 ? "" : "s"}${group}${source})${run.launches ? ", all launches" : ""}`);
   }
+  if (run.launches) lines.push(...formatLaunches(run.launches));
   if (run.gbps !== null) lines.push(`  GB/s: ${run.gbps.toFixed(1)}`);
   if (run.gflops !== null) lines.push(`  GFLOP/s: ${run.gflops.toFixed(1)}`);
   if (run.baseline) {
@@ -61,6 +63,15 @@ export function formatRunTiming(run: RunReport): string[] {
   }
   if (run.autotune) lines.push(...formatAutotune(run.autotune));
   return lines;
+}
+
+/** A line per launch of a run with several: its kernel, grid, constexprs and its own median. */
+export function formatLaunches(launches: readonly LaunchReport[]): string[] {
+  return launches.map((l, i) => {
+    const constexprs = Object.entries(l.constexprs).map(([k, v]) => `${k}=${v}`);
+    const timing = l.timing ? ` · ${formatMs(l.timing.medianMs)} ms (min ${formatMs(l.timing.minMs)}, max ${formatMs(l.timing.maxMs)})` : "";
+    return `    ${i + 1}. ${l.kernel} · grid [${l.grid.join(", ")}]${constexprs.length ? ` · ${constexprs.join(", ")}` : ""}${timing}`;
+  });
 }
 
 /**

@@ -9,7 +9,7 @@ import { fail, RunCodes, type RunCode } from "./codes";
 import { show } from "./show";
 import type { LoadedRun } from "./load";
 
-type Fn = (...args: never[]) => unknown;
+export type Fn = (...args: never[]) => unknown;
 
 export interface Tolerance {
   atol: number;
@@ -48,50 +48,18 @@ export interface KernelSignature {
 }
 
 const KNOWN_FIELDS = new Set([
-  "kernel", "name", "sizes", "constexprs", "configs", "grid", "args", "outputs", "reference", "tolerance", "bytes", "flops", "baseline",
+  "kernel", "name", "sizes", "constexprs", "configs", "grid", "args", "outputs", "reference", "tolerance", "bytes", "flops", "baseline", "launches",
 ]);
 
 /** Checks every field of a run that does not need calling its functions. */
 export function checkRunDefinition(run: LoadedRun, kernel: KernelSignature, knownBuiltins?: ReadonlySet<string>): CheckedRun {
   const def = run.definition as unknown as Record<string, unknown>;
   const name = run.name;
-  for (const field of Object.keys(def)) {
-    if (!KNOWN_FIELDS.has(field)) {
-      fail(name, RunCodes.unknownField, `\`${field}\``, `not a field of defineRun. Known fields: ${[...KNOWN_FIELDS].join(", ")}.`);
-    }
-  }
-  if (def.name !== undefined && typeof def.name !== "string") {
-    fail(name, RunCodes.unknownField, "`name`", "must be a string.");
-  }
-
-  const sizes = def.sizes;
-  if (!Array.isArray(sizes) || sizes.length === 0 || !sizes.every((s) => Number.isInteger(s) && s > 0)) {
-    fail(name, RunCodes.badSizes, "`sizes`", `must be a non-empty array of positive integers, e.g. \`sizes: [98432]\`; got ${show(sizes)}.`);
-  }
-
+  checkKnownFields(name, def, KNOWN_FIELDS);
+  const shared = checkSharedFields(name, def);
   const { constexprs, configs } = checkConstexprs(name, kernel, def.constexprs ?? {}, def.configs);
-
-  for (const field of ["grid", "args", "reference"] as const) {
-    if (typeof def[field] !== "function") {
-      fail(name, RunCodes.notAFunction, `\`${field}\``, `must be a function; got ${show(def[field])}.`);
-    }
-  }
-  for (const field of ["bytes", "flops"] as const) {
-    if (def[field] !== undefined && typeof def[field] !== "function") {
-      fail(name, RunCodes.notAFunction, `\`${field}\``, `must be a function of the size, e.g. \`${field}: (n) => 12 * n\`; got ${show(def[field])}.`);
-    }
-  }
-
+  if (typeof def.grid !== "function") fail(name, RunCodes.notAFunction, "`grid`", `must be a function; got ${show(def.grid)}.`);
   const outputs = checkOutputs(name, kernel, def.outputs);
-
-  let tolerance: Partial<Tolerance> | undefined;
-  if (def.tolerance !== undefined) {
-    const t = def.tolerance as Record<string, unknown>;
-    const ok = typeof t === "object" && t !== null &&
-      Object.keys(t).every((k) => (k === "atol" || k === "rtol") && typeof t[k] === "number" && (t[k] as number) >= 0 && Number.isFinite(t[k]));
-    if (!ok) fail(name, RunCodes.badTolerance, "`tolerance`", `must be \`{ atol?: number, rtol?: number }\` with non-negative finite numbers; got ${show(t)}.`);
-    tolerance = { ...(t as Partial<Tolerance>) };
-  }
 
   let baseline: string | undefined;
   if (def.baseline !== undefined) {
@@ -105,19 +73,60 @@ export function checkRunDefinition(run: LoadedRun, kernel: KernelSignature, know
   }
 
   return {
-    name,
     exportName: run.exportName,
-    sizes: sizes as number[],
+    ...shared,
     constexprs,
     ...(configs ? { configs } : {}),
     grid: def.grid as Fn,
-    args: def.args as Fn,
     outputs,
+    baseline,
+  };
+}
+
+/** A field not in `known` is likely a typo. */
+export function checkKnownFields(name: string, def: Record<string, unknown>, known: ReadonlySet<string>): void {
+  for (const field of Object.keys(def)) {
+    if (!known.has(field)) {
+      fail(name, RunCodes.unknownField, `\`${field}\``, `not a field of defineRun. Known fields: ${[...known].join(", ")}.`);
+    }
+  }
+  if (def.name !== undefined && typeof def.name !== "string") {
+    fail(name, RunCodes.unknownField, "`name`", "must be a string.");
+  }
+}
+
+/** The fields every run has, with one launch or several: sizes, args, reference, tolerance, bytes, flops. */
+export function checkSharedFields(name: string, def: Record<string, unknown>): Pick<CheckedRun, "name" | "sizes" | "args" | "reference" | "tolerance" | "bytes" | "flops"> {
+  const sizes = def.sizes;
+  if (!Array.isArray(sizes) || sizes.length === 0 || !sizes.every((s) => Number.isInteger(s) && s > 0)) {
+    fail(name, RunCodes.badSizes, "`sizes`", `must be a non-empty array of positive integers, e.g. \`sizes: [98432]\`; got ${show(sizes)}.`);
+  }
+  for (const field of ["args", "reference"] as const) {
+    if (typeof def[field] !== "function") {
+      fail(name, RunCodes.notAFunction, `\`${field}\``, `must be a function; got ${show(def[field])}.`);
+    }
+  }
+  for (const field of ["bytes", "flops"] as const) {
+    if (def[field] !== undefined && typeof def[field] !== "function") {
+      fail(name, RunCodes.notAFunction, `\`${field}\``, `must be a function of the size, e.g. \`${field}: (n) => 12 * n\`; got ${show(def[field])}.`);
+    }
+  }
+  let tolerance: Partial<Tolerance> | undefined;
+  if (def.tolerance !== undefined) {
+    const t = def.tolerance as Record<string, unknown>;
+    const ok = typeof t === "object" && t !== null &&
+      Object.keys(t).every((k) => (k === "atol" || k === "rtol") && typeof t[k] === "number" && (t[k] as number) >= 0 && Number.isFinite(t[k]));
+    if (!ok) fail(name, RunCodes.badTolerance, "`tolerance`", `must be \`{ atol?: number, rtol?: number }\` with non-negative finite numbers; got ${show(t)}.`);
+    tolerance = { ...(t as Partial<Tolerance>) };
+  }
+  return {
+    name,
+    sizes: sizes as number[],
+    args: def.args as Fn,
     reference: def.reference as Fn,
     tolerance,
     bytes: def.bytes as Fn | undefined,
     flops: def.flops as Fn | undefined,
-    baseline,
   };
 }
 
@@ -136,7 +145,7 @@ function checkOutputs(name: string, kernel: KernelSignature, outputs: unknown): 
   return outputs as string[];
 }
 
-function call(run: string, code: RunCode, field: string, fn: Fn, args: unknown[]): unknown {
+export function call(run: string, code: RunCode, field: string, fn: Fn, args: unknown[]): unknown {
   try {
     return (fn as (...a: unknown[]) => unknown)(...args);
   } catch (err) {
@@ -165,20 +174,26 @@ export function runLimits(limits: { maxBufferSize: number; maxStorageBufferBindi
 
 /** The launch grid, padded to three axes. */
 export function evaluateGrid(run: CheckedRun, size: number, limits?: RunLimits): [number, number, number] {
-  const grid = call(run.name, RunCodes.badGrid, "grid", run.grid, [size, { ...run.constexprs }]);
+  return evaluateGridOf(run.name, "grid", run.grid, size, run.constexprs, limits);
+}
+
+/** `gridFn(size, constexprs)` checked; `field` names it in messages ("grid", "launches[1].grid"). */
+export function evaluateGridOf(run: string, field: string, gridFn: Fn, size: number, constexprs: Record<string, number>, limits?: RunLimits): [number, number, number] {
+  const at = `\`${field}\``;
+  const grid = call(run, RunCodes.badGrid, field, gridFn, [size, { ...constexprs }]);
   if (!Array.isArray(grid) || grid.length < 1 || grid.length > 3) {
-    fail(run.name, RunCodes.badGrid, "`grid`", `must return 1 to 3 numbers, e.g. \`[cdiv(n, c.BLOCK_SIZE)]\`; for size ${size} it returned ${show(grid)}.`);
+    fail(run, RunCodes.badGrid, at, `must return 1 to 3 numbers, e.g. \`[cdiv(n, c.BLOCK_SIZE)]\`; for size ${size} it returned ${show(grid)}.`);
   }
   for (const g of grid) {
     if (typeof g !== "number" || !Number.isInteger(g) || g <= 0) {
-      fail(run.name, RunCodes.badGrid, "`grid`", `every axis must be a positive integer (use cdiv to round up); for size ${size} it returned ${show(grid)}.`);
+      fail(run, RunCodes.badGrid, at, `every axis must be a positive integer (use cdiv to round up); for size ${size} it returned ${show(grid)}.`);
     }
   }
   const full: [number, number, number] = [grid[0], grid[1] ?? 1, grid[2] ?? 1];
   const maxPrograms = limits?.maxPrograms ?? MAX_PROGRAMS;
   const programs = full[0] * full[1] * full[2];
   if (programs > maxPrograms) {
-    fail(run.name, RunCodes.badGrid, "`grid`", `for size ${size} it returned ${show(grid)} = ${programs} programs, more than one launch can hold on this device (${maxPrograms}). Give each program more work (a bigger block).`);
+    fail(run, RunCodes.badGrid, at, `for size ${size} it returned ${show(grid)} = ${programs} programs, more than one launch can hold on this device (${maxPrograms}). Give each program more work (a bigger block).`);
   }
   return full;
 }
@@ -196,49 +211,57 @@ const HELPER_FOR: Record<NumDtype, string> = { f32: "rand(n)", i32: 'rand(n, "i3
 /** Fresh arguments for one size, checked against the kernel's parameters. */
 export function makeArgs(run: CheckedRun, kernel: KernelSignature, size: number, limits?: RunLimits): KernelArgs {
   const args = call(run.name, RunCodes.argsThrew, "args", run.args, [size, { ...run.constexprs }]);
-  if (typeof args !== "object" || args === null || Array.isArray(args)) {
-    fail(run.name, RunCodes.argsThrew, "`args`", `must return an object with one entry per kernel parameter; got ${show(args)}.`);
+  return checkKernelArgs(run.name, "args", kernel, args, size, limits);
+}
+
+/**
+ * `given` checked against the kernel's parameters, one entry each; `field` names where they came
+ * from in messages ("args", or "launches[1].args" for a launch of a run with several).
+ */
+export function checkKernelArgs(run: string, field: string, kernel: KernelSignature, given: unknown, size: number, limits?: RunLimits): KernelArgs {
+  if (typeof given !== "object" || given === null || Array.isArray(given)) {
+    fail(run, RunCodes.argsThrew, `\`${field}\``, `must return an object with one entry per kernel parameter; got ${show(given)}.`);
   }
-  const given = args as Record<string, unknown>;
+  const entries = given as Record<string, unknown>;
   const launchParams = kernel.params.filter((p) => p.kind !== "constexpr");
-  for (const key of Object.keys(given)) {
+  for (const key of Object.keys(entries)) {
     const param = kernel.params.find((p) => p.name === key);
     if (!param) {
-      fail(run.name, RunCodes.extraArg, "`args`", `'${key}' is not a parameter of kernel '${kernel.name}' (its parameters: ${launchParams.map((p) => p.name).join(", ")}). Remove it or fix the name.`);
+      fail(run, RunCodes.extraArg, `\`${field}\``, `'${key}' is not a parameter of kernel '${kernel.name}' (its parameters: ${launchParams.map((p) => p.name).join(", ")}). Remove it or fix the name.`);
     }
     if (param.kind === "constexpr") {
-      fail(run.name, RunCodes.extraArg, "`args`", `'${key}' is a constexpr parameter; give it in \`constexprs\`, not in args.`);
+      fail(run, RunCodes.extraArg, `\`${field}\``, `'${key}' is a constexpr parameter; give it in \`constexprs\`, not in args.`);
     }
   }
   const out: KernelArgs = {};
   for (const p of launchParams) {
-    if (!(p.name in given)) {
+    if (!(p.name in entries)) {
       const hint = p.kind === "pointer" ? HELPER_FOR[p.dtype] : "a number";
-      fail(run.name, RunCodes.missingArg, "`args`", `no value for kernel parameter '${p.name}' (${describeParam(p)}). Add \`${p.name}: ${hint}\`.`);
+      fail(run, RunCodes.missingArg, `\`${field}\``, `no value for kernel parameter '${p.name}' (${describeParam(p)}). Add \`${p.name}: ${hint}\`.`);
     }
-    const value = given[p.name];
+    const value = entries[p.name];
     if (p.kind === "pointer") {
       const want = ARRAY_FOR[p.dtype];
       if (!(value instanceof want.ctor)) {
-        fail(run.name, RunCodes.pointerArgType, `\`args.${p.name}\``, `${p.name} is ${describeParam(p)}, so its argument must be a ${want.name} (e.g. ${HELPER_FOR[p.dtype]}); got ${show(value)}.`);
+        fail(run, RunCodes.pointerArgType, `\`${field}.${p.name}\``, `${p.name} is ${describeParam(p)}, so its argument must be a ${want.name} (e.g. ${HELPER_FOR[p.dtype]}); got ${show(value)}.`);
       }
       // f16 travels as 2 bytes; buffers are padded to 16 (runtime/buffers.ts).
       const bytes = Math.max(16, Math.ceil(((value as HostArray).length * (p.dtype === "f16" ? 2 : 4)) / 16) * 16);
       if (limits && bytes > limits.maxBufferBytes) {
         const amount = (n: number) => `${n.toLocaleString("en-US")} bytes (${(n / 2 ** 20).toFixed(1)} MiB)`;
-        fail(run.name, RunCodes.argTooLarge, `\`args.${p.name}\``, `${show(value)} needs a buffer of ${amount(bytes)}, more than this GPU allows for one storage buffer: ${amount(limits.maxBufferBytes)} (its maxBufferSize / maxStorageBufferBindingSize). Use a smaller size.`);
+        fail(run, RunCodes.argTooLarge, `\`${field}.${p.name}\``, `${show(value)} needs a buffer of ${amount(bytes)}, more than this GPU allows for one storage buffer: ${amount(limits.maxBufferBytes)} (its maxBufferSize / maxStorageBufferBindingSize). Use a smaller size.`);
       }
       out[p.name] = value as HostArray;
     } else {
-      checkScalar(run.name, p, value, size);
+      checkScalar(run, field, p, value, size);
       out[p.name] = value as number;
     }
   }
   return out;
 }
 
-function checkScalar(run: string, p: Param, value: unknown, size: number): void {
-  const field = `\`args.${p.name}\``;
+function checkScalar(run: string, prefix: string, p: Param, value: unknown, size: number): void {
+  const field = `\`${prefix}.${p.name}\``;
   if (typeof value !== "number") fail(run, RunCodes.scalarArg, field, `${p.name} is ${describeParam(p)}, so its argument must be a number; got ${show(value)}.`);
   if (!Number.isFinite(value)) fail(run, RunCodes.scalarArg, field, `must be a finite number; for size ${size} it is ${value}.`);
   if (p.dtype === "i32" && !(Number.isInteger(value) && value >= -(2 ** 31) && value < 2 ** 31)) {
@@ -261,7 +284,7 @@ export function copyArgs(args: KernelArgs): KernelArgs {
 }
 
 /** The expected contents of each output, checked for presence and length. */
-export function computeReference(run: CheckedRun, args: KernelArgs, size: number): Record<string, ArrayLike<number>> {
+export function computeReference(run: Pick<CheckedRun, "name" | "reference" | "outputs">, args: KernelArgs, size: number): Record<string, ArrayLike<number>> {
   const result = call(run.name, RunCodes.referenceThrew, "reference", run.reference, [copyArgs(args), size]);
   if (typeof result !== "object" || result === null) {
     fail(run.name, RunCodes.referenceShape, "`reference`", `must return an object with the expected contents of each output (${run.outputs.join(", ")}); got ${show(result)}.`);
@@ -287,7 +310,7 @@ function isArrayLike(x: unknown): x is ArrayLike<number> {
 }
 
 /** A positive count from `bytes(size)` / `flops(size)`, or null when the run declares none. */
-export function evaluateCount(run: CheckedRun, field: "bytes" | "flops", size: number): number | null {
+export function evaluateCount(run: Pick<CheckedRun, "name" | "bytes" | "flops">, field: "bytes" | "flops", size: number): number | null {
   const fn = run[field];
   if (!fn) return null;
   const n = call(run.name, RunCodes.badCount, field, fn, [size]);

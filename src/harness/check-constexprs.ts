@@ -13,30 +13,32 @@ export function checkConstexprs(
   kernel: KernelSignature,
   given: unknown,
   configsGiven?: unknown,
+  field = "constexprs",
 ): { constexprs: Record<string, number>; configs?: Record<string, number>[] } {
+  const at = `\`${field}\``;
   const constexprParams = kernel.params.filter((p) => p.kind === "constexpr").map((p) => p.name);
   // `num_warps` and `num_stages` (as in Triton's configs) tune the code generated, not the kernel: see compile.ts.
   const tunable = [...constexprParams, ...[NUM_WARPS, NUM_STAGES].filter((k) => !constexprParams.includes(k))];
   if (typeof given !== "object" || given === null || Array.isArray(given)) {
-    fail(name, RunCodes.badConstexprs, "`constexprs`", `must be an object of integers, e.g. \`{ BLOCK_SIZE: 1024 }\`; got ${show(given)}.`);
+    fail(name, RunCodes.badConstexprs, at, `must be an object of integers, e.g. \`{ BLOCK_SIZE: 1024 }\`; got ${show(given)}.`);
   }
   const constexprs: Record<string, number> = {};
   for (const [key, value] of Object.entries(given as Record<string, unknown>)) {
     if (!tunable.includes(key)) {
-      fail(name, RunCodes.badConstexprs, "`constexprs`", `'${key}' is not a constexpr parameter of kernel '${kernel.name}'` +
+      fail(name, RunCodes.badConstexprs, at, `'${key}' is not a constexpr parameter of kernel '${kernel.name}'` +
         (constexprParams.length ? ` (those are: ${constexprParams.join(", ")}; num_warps sets the invocations per program, num_stages the loads in flight).` : " (it has none; num_warps sets the invocations per program, num_stages the loads in flight)."));
     }
     if (typeof value !== "number" || !Number.isInteger(value)) {
-      fail(name, RunCodes.badConstexprs, "`constexprs`", `${key} must be an integer; got ${show(value)}.`);
+      fail(name, RunCodes.badConstexprs, at, `${key} must be an integer; got ${show(value)}.`);
     }
-    if (key === NUM_WARPS) checkNumWarps(name, "`constexprs`", value);
-    if (key === NUM_STAGES) checkNumStages(name, "`constexprs`", value);
+    if (key === NUM_WARPS) checkNumWarps(name, at, value);
+    if (key === NUM_STAGES) checkNumStages(name, at, value);
     constexprs[key] = value;
   }
   const configs = configsGiven === undefined ? undefined : checkConfigs(name, kernel, constexprParams, tunable, constexprs, configsGiven);
   for (const p of constexprParams) {
     if (!(p in constexprs) && !configs) {
-      fail(name, RunCodes.badConstexprs, "`constexprs`", `no value for kernel '${kernel.name}''s constexpr parameter '${p}'. Add \`constexprs: { ${p}: … }\`.`);
+      fail(name, RunCodes.badConstexprs, at, `no value for kernel '${kernel.name}''s constexpr parameter '${p}'. Add \`${field}: { ${p}: … }\`.`);
     }
   }
   return { constexprs, configs };

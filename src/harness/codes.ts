@@ -55,6 +55,13 @@ export const RunCodes = {
   badConfigs: "KL3028",
   /** A pointer argument needs a bigger buffer than the adapter allows (maxBufferSize, maxStorageBufferBindingSize). */
   argTooLarge: "KL3029",
+  /**
+   * `launches` is not a non-empty list of `{ kernel, grid, args?, constexprs? }`, or is given
+   * with a field only a single-launch run has (`kernel`, `grid`, `constexprs`, `configs`, `baseline`).
+   */
+  badLaunches: "KL3030",
+  /** A launch's `args` binds a parameter to something that is not one of the run's `args` (a name, or an array by identity). */
+  badLaunchArgs: "KL3031",
 
   /** A launch or readback did not finish within the time limit. */
   timeout: "KL3900",

@@ -7,6 +7,8 @@ import type { LocatedDiagnostic } from "../diagnostics/position";
 import type { Gpu } from "../runtime";
 import { checkRunDefinition, type CheckedRun } from "./args";
 import { tune, type TuneContext } from "./autotune";
+import { hasLaunches } from "./launches";
+import { runLaunchesEverySize } from "./run-launches";
 import type { LoadedRun } from "./load";
 import type { Device } from "./open-device";
 import type { KernelPrograms } from "./programs";
@@ -36,6 +38,7 @@ export interface FileSession {
 
 /** "compile-error" when the run's program (or every candidate) did not compile; other failures are thrown. */
 export async function runEverySize(loaded: LoadedRun, s: FileSession): Promise<"ran" | "compile-error"> {
+  if (hasLaunches(loaded)) return runLaunchesEverySize(loaded, s);
   const kernel = resolveKernel(loaded, s.kernels, s.parsed);
   const defined = checkRunDefinition(loaded, kernel, new Set(Object.keys(BUILTINS)));
   const sizes = s.opts.size !== undefined ? [s.opts.size] : s.opts.sweep ? defined.sizes : [defined.sizes[0]];

@@ -55,6 +55,21 @@ export interface RunReport {
   baseline: BaselineReport | null;
   /** Present when the run has `configs`: what the autotuner tried and which it picked (not with --cpu). */
   autotune?: AutotuneReport;
+  /**
+   * Present when the run has `launches`: each launch in order, timed on its own. The run's own
+   * `kernel`, `constexprs` and `grid` are then the first launch's, and its `timing` (and GB/s,
+   * GFLOP/s) the whole sequence's.
+   */
+  launches?: LaunchReport[];
+}
+
+/** One launch of a run with several. */
+export interface LaunchReport {
+  kernel: string;
+  grid: [number, number, number];
+  constexprs: Record<string, number>;
+  /** This launch alone; null until timed (and with --cpu, its interpreter's wall clock). */
+  timing: TimingReport | null;
 }
 
 /** One alternative set of constexprs the autotuner tried. */

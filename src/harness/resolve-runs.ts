@@ -42,9 +42,13 @@ export function selectRuns(
 
 /** The kernel a run names: by name among the kernels the compiler found, else by creation order. */
 export function resolveKernel(run: LoadedRun, made: readonly { name: string; ordinal: number }[], parsed: ParsedFile): KernelSource {
-  const handle = run.definition.kernel;
+  return resolveKernelHandle(run.definition.kernel, "kernel", run.name, made, parsed);
+}
+
+/** The kernel `handle` (given in the run's field `field`, e.g. "launches[1].kernel") is. */
+export function resolveKernelHandle(handle: unknown, field: string, run: string, made: readonly { name: string; ordinal: number }[], parsed: ParsedFile): KernelSource {
   if (!isKernelHandle(handle)) {
-    throw new RunDefinitionError(RunCodes.notAKernel, `Run '${run.name}', \`kernel\`: must be a value made by kernel(...) in this file; got ${describe(handle)}.`, run.name);
+    throw new RunDefinitionError(RunCodes.notAKernel, `Run '${run}', \`${field}\`: must be a value made by kernel(...) in this file; got ${describe(handle)}.`, run);
   }
   const byName = parsed.kernels.find((k) => k.name === handle.name);
   const byOrder = made.length === parsed.kernels.length ? parsed.kernels[made.findIndex((k) => k === handle)] : undefined;
@@ -52,8 +56,8 @@ export function resolveKernel(run: LoadedRun, made: readonly { name: string; ord
   if (!kernel) {
     throw new RunDefinitionError(
       RunCodes.kernelNotInFile,
-      `Run '${run.name}', \`kernel\`: kernel '${handle.name || "(anonymous)"}' is not defined in this file (found: ${parsed.kernels.map((k) => k.name).join(", ") || "none"}). Define the kernel with kernel(...) in the file that runs it.`,
-      run.name,
+      `Run '${run}', \`${field}\`: kernel '${handle.name || "(anonymous)"}' is not defined in this file (found: ${parsed.kernels.map((k) => k.name).join(", ") || "none"}). Define the kernel with kernel(...) in the file that runs it.`,
+      run,
     );
   }
   return kernel;

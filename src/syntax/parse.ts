@@ -144,8 +144,7 @@ function parseUnguarded(fileName: string, text: string): ParsedFile {
   const literalConstexprs = new Map<string, Record<string, number>[]>();
   const visitRuns = (node: ts.Node): void => {
     if (ts.isCallExpression(node) && isPackageCall(node, imports.defineRun)) {
-      const found = readLiteralConstexprs(node, kernelByVariable);
-      if (found) {
+      for (const found of readLiteralConstexprs(node, kernelByVariable)) {
         const list = literalConstexprs.get(found.kernel) ?? [];
         list.push(...found.variants);
         literalConstexprs.set(found.kernel, list);
@@ -291,9 +290,21 @@ function readParamType(type: ts.TypeNode | undefined): { kind: Param["kind"]; dt
 function readLiteralConstexprs(
   call: ts.CallExpression,
   kernelByVariable: ReadonlyMap<string, string>,
-): { kernel: string; variants: Record<string, number>[] } | undefined {
+): { kernel: string; variants: Record<string, number>[] }[] {
   const def = call.arguments[0];
-  if (!def || !ts.isObjectLiteralExpression(def)) return undefined;
+  if (!def || !ts.isObjectLiteralExpression(def)) return [];
+  const found = readRunObject(def, kernelByVariable);
+  // A run with several launches: each `{ kernel, constexprs }` of `launches: [...]` (harness/launches.ts).
+  const launches = def.properties.find((p) => ts.isPropertyAssignment(p) && ts.isIdentifier(p.name) && p.name.text === "launches");
+  const elements = launches && ts.isPropertyAssignment(launches) && ts.isArrayLiteralExpression(launches.initializer) ? launches.initializer.elements : [];
+  const fromLaunches = elements.flatMap((e) => (ts.isObjectLiteralExpression(e) ? [readRunObject(e, kernelByVariable)] : []));
+  return [found, ...fromLaunches].filter((f): f is { kernel: string; variants: Record<string, number>[] } => f !== undefined);
+}
+
+function readRunObject(
+  def: ts.ObjectLiteralExpression,
+  kernelByVariable: ReadonlyMap<string, string>,
+): { kernel: string; variants: Record<string, number>[] } | undefined {
   let kernel: string | undefined;
   let base: Record<string, number> | undefined;
   const configs: Record<string, number>[] = [];

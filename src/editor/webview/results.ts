@@ -233,6 +233,8 @@ function timingTable(run: RunReport): PageElement {
         ["Repetitions", `${fmt.count(t.reps)}${(t.launchesPerSample ?? 1) > 1 ? ` samples of ${t.launchesPerSample} launches each` : ""} (${timingSource(t.source)})`],
       ]
     : [["Median", "not timed"]];
+  // A run with several launches: the median above is the whole sequence's, then each launch's own.
+  for (const [i, l] of (run.launches ?? []).entries()) rows.push([`Launch ${i + 1}: ${l.kernel} · grid ${l.grid.join(" × ")}`, l.timing ? fmt.ms(l.timing.medianMs) : "not timed"]);
   if (run.gbps !== null) rows.push(["Bandwidth", fmt.rate(run.gbps, "GB/s")]);
   if (run.gflops !== null) rows.push(["Compute", fmt.rate(run.gflops, "GFLOP/s")]);
   if (run.baseline) {
