@@ -52,6 +52,11 @@ describe("inlay hints and hovers", () => {
       return t.includes("tl.max(row: f32[1024], 0) → f32") ? t : undefined;
     });
     assert.match(text, /Triton `tl\.max`/);
+    // What it does is TypeScript's own hover, from the doc comment in types/kernel-lab.d.ts.
+    await waitFor("TypeScript's hover with the doc comment", async () => {
+      const t = hoverText(await vscode.commands.executeCommand<vscode.Hover[]>("vscode.executeHoverProvider", document.uri, at));
+      return t.includes("Maximum along `axis`") || undefined;
+    }, 60_000);
   });
 
   it("hover over a use of a binding shows its type", async () => {
