@@ -13,6 +13,8 @@ import { Codes } from "./diagnostics/codes";
 
 export type { KernelSource, ParsedFile, Specialization };
 export { parseKernelFile };
+export { bindingTypes, type KernelTypes, type BindingType, type TlCall } from "./inspect/kernel-types";
+export { hoverAt, type KernelHover } from "./inspect/hover";
 
 export interface CompiledKernel {
   name: string;

@@ -12,6 +12,7 @@ import { IrBuilder } from "./builder";
 import { lowerExpression } from "./expressions";
 import { ValueFactory } from "./values";
 import type { IntrinsicContext } from "./intrinsic-args";
+import { TypesSeen } from "./types-seen";
 
 /** What a name in a kernel stands for. */
 export type Binding =
@@ -35,6 +36,8 @@ export class LoweringContext implements IntrinsicContext {
   /** The pointer parameters a tl.store writes through. */
   readonly written = new Set<string>();
   readonly sf: ts.SourceFile;
+  /** The type of every name bound and expression lowered, for the editor (types-seen.ts). */
+  readonly seen = new TypesSeen();
   /** The node being lowered, where an internal error is reported. */
   current: ts.Node;
   private readonly scopes: Map<string, Binding>[] = [];
@@ -57,7 +60,9 @@ export class LoweringContext implements IntrinsicContext {
     const saved = this.current;
     this.current = node;
     try {
-      return lowerExpression(this, node);
+      const value = lowerExpression(this, node);
+      if (value) this.seen.expression(this.span(node), value.type);
+      return value;
     } finally {
       this.current = saved;
     }
@@ -74,6 +79,7 @@ export class LoweringContext implements IntrinsicContext {
   /** Runs `fn` in a new innermost scope, optionally holding `bindings`. */
   inScope(fn: () => void, bindings?: Map<string, Binding>): void {
     this.scopes.push(bindings ?? new Map());
+    for (const [name, binding] of bindings ?? []) this.seen.bound(name, binding);
     try {
       fn();
     } finally {
@@ -88,6 +94,7 @@ export class LoweringContext implements IntrinsicContext {
 
   bind(name: string, binding: Binding): void {
     this.scopes[this.scopes.length - 1].set(name, binding);
+    this.seen.bound(name, binding);
   }
 
   lookup(name: string): Binding | undefined {

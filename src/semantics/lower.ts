@@ -13,12 +13,15 @@ import type { KernelSource } from "../syntax/parse";
 import { data } from "./builder";
 import { LoweringContext, type Specialization } from "./context";
 import { lowerExpressionStatement, lowerStatements } from "./statements";
+import type { TypesSeen } from "./types-seen";
 
 export type { Specialization } from "./context";
 
 export interface LowerResult {
   ir?: KernelIR;
   diagnostics: Diagnostic[];
+  /** What the checker typed, even when there are errors (the editor's hints). */
+  seen?: TypesSeen;
 }
 
 export function lowerKernel(kernel: KernelSource, constexprs: Readonly<Record<string, number>>, target: Target, specialization: Specialization = {}): LowerResult {
@@ -27,7 +30,7 @@ export function lowerKernel(kernel: KernelSource, constexprs: Readonly<Record<st
     return lower(ctx, constexprs);
   } catch (error) {
     ctx.log.error(Codes.internal, ctx.span(ctx.current), `internal compiler error while compiling this: ${(error as Error).message}. This is a bug in Kernel Lab; please report it with this kernel.`);
-    return { diagnostics: ctx.log.diagnostics };
+    return { diagnostics: ctx.log.diagnostics, seen: ctx.seen };
   }
 }
 
@@ -40,7 +43,7 @@ function lower(ctx: LoweringContext, constexprs: Readonly<Record<string, number>
     if (ts.isBlock(body)) lowerStatements(ctx, body.statements);
     else lowerExpressionStatement(ctx, body);
   });
-  if (ctx.log.hasErrors) return { diagnostics: ctx.log.diagnostics };
+  if (ctx.log.hasErrors) return { diagnostics: ctx.log.diagnostics, seen: ctx.seen };
   return {
     ir: {
       name: kernel.name,
@@ -51,6 +54,7 @@ function lower(ctx: LoweringContext, constexprs: Readonly<Record<string, number>
       writtenParams: ctx.written,
     },
     diagnostics: ctx.log.diagnostics,
+    seen: ctx.seen,
   };
 }
 

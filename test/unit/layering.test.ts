@@ -19,6 +19,7 @@ const RANK: Record<string, number> = {
   interpreter: 4,
   runtime: 5,
   builtins: 5,
+  inspect: 5,
   compile: 6,
   harness: 7,
   cli: 8,
