@@ -114,6 +114,34 @@ export declare namespace tl {
   function argmax(x: number, axis?: number): i32;
   /** Block matrix product `[M,K] x [K,N] (+ acc)`, accumulated in f32. */
   function dot(a: number, b: number, acc?: number): number;
+  /**
+   * Atomically adds `value` at each pointer; returns the old contents (Triton `tl.atomic_add(ptr, val, mask=)`).
+   * `Ptr<i32>`, `Ptr<u32>` or `Ptr<f32>`; masked-off lanes touch nothing and return 0. WGSL has no
+   * float atomics: on `Ptr<f32>` it is a compare-and-swap loop on the float's bits
+   * (atomicCompareExchangeWeak on an atomic<u32> view), so many programs adding at one address
+   * retry. Programs run in no fixed order (the CPU interpreter runs them one after another), so
+   * only order-independent results (sums, counts) are reproducible; f32 sums round differently.
+   */
+  function atomicAdd(ptrs: number, value: number, mask?: Mask): number;
+  /** Atomic maximum at each pointer of `Ptr<i32>`/`Ptr<u32>`; returns the old contents (Triton `tl.atomic_max`). Masked-off lanes return 0. */
+  function atomicMax(ptrs: number, value: number, mask?: Mask): number;
+  /** Atomic minimum at each pointer of `Ptr<i32>`/`Ptr<u32>`; returns the old contents (Triton `tl.atomic_min`). Masked-off lanes return 0. */
+  function atomicMin(ptrs: number, value: number, mask?: Mask): number;
+  /** Atomic bitwise and at each pointer of `Ptr<i32>`/`Ptr<u32>`; returns the old contents (Triton `tl.atomic_and`). */
+  function atomicAnd(ptrs: number, value: number, mask?: Mask): number;
+  /** Atomic bitwise or at each pointer of `Ptr<i32>`/`Ptr<u32>`; returns the old contents (Triton `tl.atomic_or`). */
+  function atomicOr(ptrs: number, value: number, mask?: Mask): number;
+  /** Atomic bitwise xor at each pointer of `Ptr<i32>`/`Ptr<u32>`; returns the old contents (Triton `tl.atomic_xor`). */
+  function atomicXor(ptrs: number, value: number, mask?: Mask): number;
+  /** Atomically writes `value` at each pointer of `Ptr<i32>`/`Ptr<u32>`; returns the old contents (Triton `tl.atomic_xchg`; releases a spin lock). */
+  function atomicXchg(ptrs: number, value: number, mask?: Mask): number;
+  /**
+   * Atomic compare-and-swap at each pointer of `Ptr<i32>`/`Ptr<u32>`: writes `value` where the
+   * contents equal `cmp`; returns the old contents either way (Triton `tl.atomic_cas(ptr, cmp, val)`,
+   * strong: never fails spuriously). On a scalar pointer one invocation per program does it and
+   * every invocation gets the result, so `tl.atomicCas(lock, 0, 1) === 1` can steer a spin loop.
+   */
+  function atomicCas(ptrs: number, cmp: number, value: number, mask?: Mask): number;
 }
 
 // ---------------------------------------------------------------- runs

@@ -30,6 +30,8 @@ export interface StorageBinding {
   /** 1: array<T>; 4: array<vec4<T>> (scalar elements addressed as [i >> 2][i & 3]). */
   vectorWidth: 1 | 4;
   access: "read" | "read_write";
+  /** Present when some tl.atomic* goes through it: array<atomic<T>> (f32: atomic<u32>, the bits). */
+  atomic?: true;
 }
 
 export interface KernelAbi {

@@ -4,6 +4,7 @@
 
 import type { Value } from "../ir/ir";
 import { numel } from "../ir/ir";
+import { emitAtomic } from "./atomics";
 import { emitDot } from "./dot";
 import { BINARY_WGSL, MATH_WGSL, UNARY_WGSL } from "./elementwise";
 import type { WgslGenerator } from "./generator";
@@ -56,6 +57,7 @@ export const VALUE_WGSL: ValueEmitters = {
   },
   reduce: emitReduce,
   dot: emitDot,
+  atomic: emitAtomic,
 };
 
 export function emitValue(gen: WgslGenerator, v: Value): void {

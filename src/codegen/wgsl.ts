@@ -17,6 +17,7 @@ import { emitStatements, STATEMENT_WGSL } from "./statements";
 import { BINARY_WGSL, MATH_WGSL, UNARY_WGSL } from "./elementwise";
 import { implementedOps } from "../ir/ops";
 import { REDUCE_WGSL } from "./reductions";
+import { ATOMIC_WGSL, atomicBuffersOf } from "./atomics";
 import { VALUE_WGSL } from "./values";
 
 export interface WgslResult {
@@ -33,6 +34,7 @@ export const WGSL_OPS = implementedOps({
   binary: BINARY_WGSL,
   math: MATH_WGSL,
   reduce: REDUCE_WGSL,
+  atomic: ATOMIC_WGSL,
 });
 
 export function generateWgsl(written: KernelIR, target: Target): WgslResult {
@@ -53,6 +55,10 @@ export function generateWgsl(written: KernelIR, target: Target): WgslResult {
 function generate(gen: WgslGenerator): WgslResult {
   const ir = gen.ir;
   const uniformWords = bindParams(gen);
+  for (const name of atomicBuffersOf(ir.body)) {
+    gen.atomicBuffers.add(name);
+    gen.buffers.get(name)!.atomic = true;
+  }
   for (const name of wideBuffersOf(gen, ir.body)) gen.wideBuffers.add(name);
   for (const name of gen.wideBuffers) gen.buffers.get(name)!.vectorWidth = 4;
   emitStatements(gen, ir.body);
@@ -117,7 +123,8 @@ function declarations(gen: WgslGenerator, uniformWords: number): string[] {
   header.push("}", "", "@group(0) @binding(0) var<uniform> params: Params;");
   if (gen.lines.some((l) => l.includes(RUNTIME_ZERO))) header.push(`var<private> ${RUNTIME_ZERO}: u32 = 0u;`);
   for (const b of gen.buffers.values()) {
-    const element = b.vectorWidth === 4 ? `vec4<${wgslType(b.dtype)}>` : wgslType(b.dtype);
+    const atomic = b.atomic ? `atomic<${b.dtype === "f32" ? "u32" : wgslType(b.dtype)}>` : undefined;
+    const element = atomic ?? (b.vectorWidth === 4 ? `vec4<${wgslType(b.dtype)}>` : wgslType(b.dtype));
     header.push(`@group(0) @binding(${b.binding}) var<storage, ${b.access}> b_${b.name}: array<${element}>;`);
   }
   return header;

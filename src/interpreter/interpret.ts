@@ -18,6 +18,7 @@ import { Machine } from "./machine";
 import { BINARY_ARITHMETIC, MATH_ARITHMETIC, UNARY_ARITHMETIC } from "../ir/arithmetic";
 import { implementedOps } from "../ir/ops";
 import { REDUCE_CPU } from "./block-ops";
+import { ATOMIC_CPU } from "./atomics";
 import { STATEMENT_CPU } from "./statements";
 import { VALUE_CPU } from "./values";
 
@@ -74,4 +75,5 @@ export const INTERPRETED_OPS = implementedOps({
   binary: BINARY_ARITHMETIC,
   math: MATH_ARITHMETIC,
   reduce: REDUCE_CPU,
+  atomic: ATOMIC_CPU,
 });

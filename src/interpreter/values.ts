@@ -4,6 +4,7 @@
 import { numel, type Dtype, type Value } from "../ir/ir";
 import { BINARY_ARITHMETIC, MATH_ARITHMETIC, UNARY_ARITHMETIC, binaryOp, castOp, roundTo, type ScalarFn1, type ScalarFn2, type ScalarFn3 } from "../ir/arithmetic";
 import { f16FromBits } from "../ir/f16";
+import { atomic } from "./atomics";
 import { broadcastBlock, dotBlock, reduceBlock, transposeBlock, type Block } from "./block-ops";
 import { map1, map2, map3 } from "./lanes";
 import { dtypeOf, shapeText, type Machine } from "./machine";
@@ -68,6 +69,7 @@ export const VALUE_CPU: ValueRunners = {
     return out ?? m.internal(`'${v.fn}' reduction of ${dtypeOf(v.value.type)}`, v.span);
   },
   dot: dot,
+  atomic: atomic,
 };
 
 /** Evaluates `v` from its operands, charging one step per element. */

@@ -33,6 +33,8 @@ export type MathFn =
   | "exp" | "log" | "sqrt" | "rsqrt" | "abs" | "sin" | "cos" | "floor" | "ceil" | "sigmoid"
   | "maximum" | "minimum" | "fma";
 export type ReduceFn = "sum" | "max" | "min" | "argmax";
+/** Read-modify-write functions of tl.atomic* (`cas` compares with `cmp` first). */
+export type AtomicFn = "add" | "max" | "min" | "and" | "or" | "xor" | "xchg" | "cas";
 
 /** A `let` binding or a loop counter. Variable ids and value ids are separate numberings. */
 export interface Variable {
@@ -82,7 +84,13 @@ export type ValueOp =
   /** Reduction along `axis` of a block (the axis is removed from the shape). */
   | { op: "reduce"; fn: ReduceFn; value: Value; axis: number }
   /** [M,K] x [K,N] (+ acc [M,N]) -> [M,N], f32 accumulate. */
-  | { op: "dot"; a: Value; b: Value; acc?: Value };
+  | { op: "dot"; a: Value; b: Value; acc?: Value }
+  /**
+   * tl.atomic*: per lane, old = *ptr; *ptr = fn(old, value) (cas: only where old == cmp); the
+   * value is the old contents. Operands share the pointers' shape and pointee dtype; masked-off
+   * lanes touch nothing and give 0.
+   */
+  | { op: "atomic"; fn: AtomicFn; ptr: Value; value: Value; cmp?: Value; mask?: Value };
 
 export type Stmt =
   | { kind: "let"; value: Value }
@@ -200,6 +208,13 @@ function withOperands(v: Value, f: (operand: Value) => Value): Value {
       const b = f(v.b);
       const acc = v.acc ? f(v.acc) : undefined;
       return { ...v, a, b, ...(acc ? { acc } : {}) };
+    }
+    case "atomic": {
+      const ptr = f(v.ptr);
+      const value = f(v.value);
+      const cmp = v.cmp ? f(v.cmp) : undefined;
+      const mask = v.mask ? f(v.mask) : undefined;
+      return { ...v, ptr, value, ...(cmp ? { cmp } : {}), ...(mask ? { mask } : {}) };
     }
     default:
       return assertNever(v, "value");

@@ -46,6 +46,7 @@ const PORTS: { file: string; ports: string; gpuTodo?: string }[] = [
   { file: "t02-persistent-softmax", ports: "Triton tutorial 02, persistent fused softmax" },
   { file: "t03-grouped-matmul", ports: "Triton tutorial 03, grouped matmul with leaky-ReLU epilogue" },
   { file: "t04-naive-dropout", ports: "Triton tutorial 04, dropout with an input keep mask" },
+  { file: "histogram", ports: "a histogram with tl.atomicAdd (LeetGPU-style)" },
   { file: "t06-fused-attention", ports: "Triton tutorial 06, fused attention forward (f32, causal and not)" },
   // Two tl.dot calls in one kernel once declared `dot_r` / `dot_c` twice in one scope (KL4006).
   { file: "bug-two-dots", ports: "two tl.dot calls in one kernel: tl.dot(tl.dot(a, b), b)" },
@@ -82,14 +83,6 @@ const UNSUPPORTED: { file: string; construct: string; at: string; code: string; 
     instead: /input|argument|rand\(n\)/, insteadWanted: "say to pass the random numbers in as an input (rand(n) in args) until tl.rand exists",
   },
   { file: "layernorm-bwd-lock", construct: "while spin lock (tutorial 05 backward)", at: "while (", code: "KL1003", names: /while/ },
-  {
-    file: "layernorm-bwd-lock", construct: "tl.atomicXchg (tutorial 05 backward)", at: "atomicXchg(", code: "KL1005", names: /tl\.atomicXchg/,
-    instead: /two kernels|second kernel|separate/, insteadWanted: "say atomics are not available and suggest a two-kernel reduction (partial sums to a buffer, then a reducing kernel)",
-  },
-  {
-    file: "histogram", construct: "tl.atomicAdd (histogram)", at: "atomicAdd(hist", code: "KL1005", names: /tl\.atomicAdd/,
-    instead: /two kernels|second kernel|per-program|separate/, insteadWanted: "say atomics are not available and suggest per-program partial results reduced by a second kernel",
-  },
   {
     file: "cumsum", construct: "tl.cumsum (cumulative sum)", at: "cumsum(x, 0)", code: "KL1005", names: /tl\.cumsum/,
     instead: /loop|tl\.sum/, insteadWanted: "say scans are not available and how to write one (e.g. a for loop over the block with tl.sum of a masked prefix, or tl.dot with a triangular ones matrix)",

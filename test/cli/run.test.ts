@@ -219,3 +219,13 @@ test("--help, --version, bad usage", () => {
   assert.equal(bad.code, 4);
   assert.match(bad.stderr, /^kernel-lab: Usage: kernel-lab run FILE/);
 });
+
+test("the atomics example (histogram, float sum) matches over its sweep on the GPU and with --cpu, and checks clean", () => {
+  assert.equal(cli(["check", "examples/histogram.kernel.ts"]).code, 0);
+  for (const backend of [[], ["--cpu"]]) {
+    const { code, report } = json(["run", "examples/histogram.kernel.ts", "--sweep", "--reps", "3", ...backend]);
+    assert.equal(code, 0, `${backend}: ${JSON.stringify(report.diagnostics)}`);
+    assert.deepEqual(report.runs.map((r: { name: string }) => r.name), ["floatSum", "floatSum", "histogram", "histogram"]); // runs come sorted by name
+    for (const run of report.runs) assert.equal(run.correct, true, `${backend} ${run.name} size ${run.size}: ${JSON.stringify(run.firstMismatch)}`);
+  }
+});

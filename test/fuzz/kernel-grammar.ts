@@ -18,6 +18,7 @@ const MATH = ["exp", "log", "sqrt", "rsqrt", "abs", "sin", "cos", "floor", "ceil
 const REDUCE = ["sum", "max", "min", "argmax"];
 const ALL_TL = [...MATH, ...REDUCE, "programId", "numPrograms", "arange", "load", "store", "where", "maximum", "minimum", "fma", "cast",
   "cdiv", "zeros", "full", "expandDims", "broadcastTo", "reshape", "trans", "dot", "nope", "atomicAdd"];
+const ATOMICS = ["atomicAdd", "atomicMax", "atomicMin", "atomicAnd", "atomicOr", "atomicXor", "atomicXchg", "atomicCas"];
 const DTYPES = ['"f32"', '"i32"', '"u32"', '"f16"', '"f64"', '"bool"', "f32", "1"];
 const LITERALS = ["0", "1", "2", "3", "-1", "7", "16", "1024", "0.5", "1.0", "-2.5", "1e-3", "1e40", "3.4028235e38", "2147483647",
   "2147483648", "4294967295", "4294967296", "99999999999999999999", "0x7fffffff", "0b101", "0o17", "1_000", "NaN", "Infinity",
@@ -68,7 +69,7 @@ function pointerExpr(g: Gen, scope: Scope, depth: number): string {
 
 function tlCall(g: Gen, scope: Scope, depth: number): string {
   const e = () => expr(g, scope, depth + 1);
-  switch (g(fc.integer, { min: 0, max: 17 })) {
+  switch (g(fc.integer, { min: 0, max: 18 })) {
     case 0: return `tl.programId(${pick(g, ["0", "1", "2", "3", "-1", "n"])})`;
     case 1: return `tl.numPrograms(${pick(g, ["0", "1", "2", "5"])})`;
     case 2: return `tl.arange(${constant(g, scope)}, ${constant(g, scope)})`;
@@ -91,6 +92,12 @@ function tlCall(g: Gen, scope: Scope, depth: number): string {
     case 14: return `tl.trans(${e()})`;
     case 15: return `tl.${pick(g, REDUCE)}(${e()}${chance(g, 85) ? `, ${pick(g, ["0", "1", "2", "-1", "n"])}` : ""})`;
     case 16: return `tl.dot(${e()}, ${e()}${chance(g, 40) ? `, ${e()}` : ""})`;
+    case 17: {
+      const fn = pick(g, ATOMICS);
+      const args = [pointerExpr(g, scope, depth), ...(fn === "atomicCas" ? [e()] : []), e()];
+      if (chance(g, 50)) args.push(e());
+      return `tl.${fn}(${args.join(", ")})`;
+    }
     default: {
       // Any tl function with any number of arguments.
       const count = g(fc.integer, { min: 0, max: 4 });
@@ -288,6 +295,8 @@ function typed(t: Typed, kind: Kind, depth: number): string {
         () => `tl.cast(${sub("fblock")}, "i32")`,
         () => `tl.where(${sub("mask")}, ${sub("iblock")}, ${sub("iscalar")})`,
         () => `${sub("iblock")} >> ${pick(g, ["1", "3", "31"])}`,
+        () => `tl.${pick(g, ATOMICS.filter((a) => a !== "atomicCas"))}(k_ptr + ${sub("iblock")}, ${sub(pick(g, ["iblock", "iscalar"] as const))}, ${sub("mask")})`,
+        () => `tl.atomicCas(k_ptr + ${sub(pick(g, ["iblock", "iscalar"] as const))}, ${sub("iscalar")}, ${sub("iblock")})`,
       ])();
     case "iscalar":
       if (leafOnly) return pick(g, ["n", "pid", "1", "0", "7", "-3", t.B]);

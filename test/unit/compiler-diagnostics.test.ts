@@ -139,3 +139,32 @@ test("float literals stay floats however they are written (1.0, 0.0, 1e3, module
   const text = `${PRELUDE}const SCALE = 2.0;\nconst NEG = -1.0;\nexport const k = kernel(function k(x_ptr: Ptr<f32>) {\nlet acc = 0.0;\nacc = acc + tl.load(x_ptr) * 1.0 * SCALE * NEG + 1e3;\ntl.store(x_ptr, acc);\n});\n`;
   assert.deepEqual(diagnose(text), []);
 });
+
+// tl.atomic*: [name, body, expected "line:col-endLine:endCol code", expected message start]; h_ptr is a Ptr<i32>.
+const atomicRows: [string, string, string, string][] = [
+  ["atomicMax on Ptr<f32>", "const v = tl.atomicMax(x_ptr, 1.0);", "4:24-4:29 KL2003", "tl.atomicMax works on Ptr<i32> and Ptr<u32> (WGSL has atomics only on 32-bit integers), got Ptr<f32>"],
+  ["atomicAdd on a non-pointer", "tl.atomicAdd(n, 1);", "4:14-4:15 KL2005", "tl.atomicAdd needs pointers (a Ptr parameter plus offsets), got i32"],
+  ["atomicCas arity", "tl.atomicCas(h_ptr, 0);", "4:1-4:23 KL1040", "tl.atomicCas takes (pointers, cmp, value, mask?); got 2 arguments"],
+  ["atomicAdd with a non-mask mask", "tl.atomicAdd(h_ptr, 1, n);", "4:24-4:25 KL2003", "the mask must be a comparison (a boolean block), got i32"],
+  ["atomicOr of a mask", "tl.atomicOr(h_ptr, n > 0);", "4:20-4:25 KL2003", "tl.atomicOr's value takes numbers, not masks"],
+  ["atomicXchg of a pointer", "tl.atomicXchg(h_ptr, x_ptr);", "4:22-4:27 KL2003", "tl.atomicXchg's value takes values, not pointers"],
+  ["atomicAdd shapes", 'const o = tl.arange(0, 16);\ntl.atomicAdd(h_ptr + o, tl.zeros([8], "i32"));', "5:1-5:46 KL2001", "tl.atomicAdd's pointers and value: shapes [16] and [8] don't match"],
+  ["atomicCas cmp shape", 'const o = tl.arange(0, 16);\ntl.atomicCas(h_ptr + o, tl.zeros([4], "i32"), 1);', "5:1-5:49 KL2001", "tl.atomicCas's pointers and cmp: shapes [16] and [4] don't match"],
+];
+
+for (const [name, body, where, message] of atomicRows) {
+  test(`diagnostic: ${name}`, () => {
+    const found = diagnose(file(body, "x_ptr: Ptr<f32>, h_ptr: Ptr<i32>, n: i32, BLOCK: constexpr"));
+    assert.ok(found.length > 0, `expected ${where} ${message}, got no diagnostics`);
+    assert.ok(found[0].startsWith(where + " "), `expected ${where}, got: ${found[0]}`);
+    assert.ok(found[0].slice(where.length + 1).startsWith(message), `expected message starting "${message}", got: ${found[0]}`);
+  });
+}
+
+test("valid atomics give no diagnostics", () => {
+  const bodies = [
+    "const o = tl.arange(0, 16);\nconst old = tl.atomicAdd(h_ptr + o, 1, o < n);\ntl.atomicMax(h_ptr, tl.max(old));\ntl.atomicAdd(x_ptr + o, 0.5);",
+    "if (tl.atomicCas(h_ptr, 0, 1) === 0) {\n  tl.atomicXchg(h_ptr, 0);\n}",
+  ];
+  for (const body of bodies) assert.deepEqual(diagnose(file(body, "x_ptr: Ptr<f32>, h_ptr: Ptr<i32>, n: i32, BLOCK: constexpr")), [], body);
+});

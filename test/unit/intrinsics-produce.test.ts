@@ -45,6 +45,15 @@ const SAMPLES: [string, string][] = [
   ["min", "tl.store(y_ptr, tl.min(x));"],
   ["argmax", "tl.store(y_ptr, tl.cast(tl.argmax(x), \"f32\"));"],
   ["dot", "tl.store(y_ptr + tl.expandDims(offs, 1) * 16 + tl.expandDims(offs, 0), tl.dot(m, m, m));"],
+  // h_ptr is a Ptr<i32>.
+  ["atomicAdd", "tl.store(y_ptr + offs, tl.atomicAdd(y_ptr + offs, x, offs < n) + tl.cast(tl.atomicAdd(h_ptr, 1), \"f32\"));"],
+  ["atomicMax", "tl.atomicMax(h_ptr + offs, i, offs < n);"],
+  ["atomicMin", "tl.atomicMin(h_ptr + offs % 4, 2.0);"],
+  ["atomicAnd", "tl.atomicAnd(h_ptr, i);"],
+  ["atomicOr", "tl.atomicOr(h_ptr + offs, 1, offs < n);"],
+  ["atomicXor", "tl.atomicXor(h_ptr + offs, i);"],
+  ["atomicXchg", "tl.store(h_ptr + offs, tl.atomicXchg(h_ptr, offs));"],
+  ["atomicCas", "if (tl.atomicCas(h_ptr, 0, 1) === 0) { tl.atomicCas(h_ptr + offs, i, 0, offs < n); }"],
 ];
 
 const PRELUDE = 'import { kernel, tl } from "kernel-lab";\nimport type { Ptr, f32, i32, constexpr } from "kernel-lab";\n';
@@ -57,7 +66,7 @@ function source(statement: string): string {
     "const m = tl.load(x_ptr + tl.expandDims(offs, 1) * 16 + tl.expandDims(offs, 0));",
     statement,
   ].join("\n");
-  return `${PRELUDE}export const k = kernel(function k(x_ptr: Ptr<f32>, y_ptr: Ptr<f32>, n: i32, BLOCK: constexpr) {\n${body}\n});\n`;
+  return `${PRELUDE}export const k = kernel(function k(x_ptr: Ptr<f32>, y_ptr: Ptr<f32>, n: i32, BLOCK: constexpr, h_ptr: Ptr<i32>) {\n${body}\n});\n`;
 }
 
 function opName(op: ValueOp): IrOpName {
