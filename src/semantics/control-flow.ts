@@ -7,7 +7,7 @@ import { Codes } from "../diagnostics/codes";
 import type { Value } from "../ir/ir";
 import type { LoweringContext } from "./context";
 import { lowerStatement, scalarCondition } from "./statements";
-import { isConst } from "./values";
+import { staticRangeValues } from "./intrinsics-loops";
 
 export function whileStatement(ctx: LoweringContext, node: ts.WhileStatement): void {
   let cond: Value | undefined;
@@ -33,9 +33,6 @@ export function loopExit(ctx: LoweringContext, node: ts.BreakStatement | ts.Cont
   }
 }
 
-/** Trips a tl.staticRange may unroll to: each copies the body. */
-export const MAX_UNROLL = 256;
-
 const STATIC_FORM = "for…of is only for unrolled loops in kernels: for (const i of tl.staticRange(start, end, step)) { … }; otherwise use for (let i = a; i < b; i += s) { … }";
 
 /** for (const i of tl.staticRange(a, b, step?)): the body lowered once per value, `i` a constant. */
@@ -54,47 +51,14 @@ export function staticRangeLoop(ctx: LoweringContext, node: ts.ForOfStatement): 
     ctx.log.error(Codes.staticRange, ctx.span(init), `${STATIC_FORM}: declare one name with const`);
     return;
   }
-  const values = staticValues(ctx, call);
+  const values = staticRangeValues(ctx, call);
   if (!values) return;
   const name = decl.name.text;
   const at = ctx.span(decl.name);
   ctx.inLoop("unrolled", () => {
-    for (const i of values) {
-      const value = ctx.b.constant(i, "i32", at);
+    for (const constant of values) {
+      const value = { ...constant, span: at };
       ctx.inScope(() => lowerStatement(ctx, node.statement), new Map([[name, { kind: "value", value, declaredAt: at, what: "const" }]]));
     }
   });
-}
-
-/** The values of tl.staticRange(end) / (start, end) / (start, end, step): compile-time integers. */
-function staticValues(ctx: LoweringContext, call: ts.CallExpression): number[] | undefined {
-  const span = ctx.span(call);
-  if (call.arguments.length < 1 || call.arguments.length > 3) {
-    ctx.log.error(Codes.staticRange, span, `tl.staticRange takes (end), (start, end) or (start, end, step), got ${call.arguments.length} arguments`);
-    return undefined;
-  }
-  const numbers: number[] = [];
-  for (const arg of call.arguments) {
-    const v = ctx.expression(arg);
-    if (!v) return undefined;
-    if (!isConst(v) || v.type.kind !== "data" || (v.type.dtype !== "i32" && v.type.dtype !== "u32")) {
-      ctx.log.error(Codes.staticRange, ctx.span(arg), "tl.staticRange's bounds and step must be compile-time integers (literals, constexprs, module constants); for a run-time bound use for (let i = a; i < b; i += s)");
-      return undefined;
-    }
-    numbers.push(v.value);
-  }
-  const [start, end, step] = numbers.length === 1 ? [0, numbers[0], 1] : [numbers[0], numbers[1], numbers[2] ?? 1];
-  if (step === 0) {
-    ctx.log.error(Codes.staticRange, span, "tl.staticRange's step is 0, so the loop would never end");
-    return undefined;
-  }
-  const values: number[] = [];
-  for (let i = start; step > 0 ? i < end : i > end; i += step) {
-    if (values.length === MAX_UNROLL) {
-      ctx.log.error(Codes.staticRange, span, `tl.staticRange unrolls at most ${MAX_UNROLL} trips (each copies the body); use for (let i = ${start}; i < ${end}; i += ${step}) for a loop that runs on the GPU`);
-      return undefined;
-    }
-    values.push(i);
-  }
-  return values;
 }

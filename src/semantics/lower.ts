@@ -12,6 +12,7 @@ import type { Target } from "../ir/target";
 import type { KernelSource } from "../syntax/parse";
 import { data } from "./builder";
 import { LoweringContext, type Specialization } from "./context";
+import { checkLoopBarriers } from "./loop-barriers";
 import { lowerExpressionStatement, lowerStatements } from "./statements";
 
 export type { Specialization } from "./context";
@@ -41,6 +42,7 @@ function lower(ctx: LoweringContext, constexprs: Readonly<Record<string, number>
     if (ts.isBlock(body)) lowerStatements(ctx, body.statements);
     else lowerExpressionStatement(ctx, body);
   });
+  if (!ctx.log.hasErrors) checkLoopBarriers(ctx.b.statements, ctx.log);
   if (ctx.log.hasErrors) return { diagnostics: ctx.log.diagnostics };
   return {
     ir: {

@@ -35,6 +35,8 @@ export interface HelperParam {
   name: string;
   span: Span;
   type?: { kind: Param["kind"]; dtype: NumDtype };
+  /** Where a generic parameter's annotation (`any`, `number`…) is written, if it has one. */
+  annotationSpan?: Span;
 }
 
 export interface ParsedFile {
@@ -274,7 +276,7 @@ function readKernel(call: ts.CallExpression, sourceFile: ts.SourceFile, tlNames:
     const annotation = readParamType(p.type);
     if (!annotation && isGenericType(p.type)) {
       // Reported by linkHelpers unless another kernel calls this one (a generic device function).
-      signature.push({ name: pname, span: pSpan });
+      signature.push({ name: pname, span: pSpan, ...(p.type ? { annotationSpan: spanOf(p.type, sourceFile) } : {}) });
       continue;
     }
     if (!annotation) {
