@@ -27,7 +27,7 @@ export function loopExit(ctx: LoweringContext, node: ts.BreakStatement | ts.Cont
     const where = ctx.calls.length > 0 ? " of this device function (a loop around the call doesn't count)" : "";
     ctx.log.error(Codes.loopExit, span, `'${kind}' must be inside a for or while loop${where}`);
   } else if (innermost === "unrolled") {
-    ctx.log.error(Codes.loopExit, span, `'${kind}' can't leave a tl.staticRange loop: its body is copied once per value at compile time; use if (…) { … } around the rest, or a for loop`);
+    ctx.log.error(Codes.loopExit, span, `'${kind}' can't leave a tl.staticRange loop: its body is copied once per value by the compiler; guard the rest of the body with if (…) { … }, or use a for loop`);
   } else {
     ctx.b.push({ kind, span });
   }

@@ -68,7 +68,7 @@ function staticValues(ctx: IntrinsicContext, args: Args, span: Span): number[] |
   const values: number[] = [];
   for (let i = start; step > 0 ? i < end : i > end; i += step) {
     if (values.length === MAX_UNROLL) {
-      ctx.log.error(Codes.staticRange, span, `tl.staticRange unrolls at most ${MAX_UNROLL} trips (each copies the body); use for (let i = ${start}; i < ${end}; i += ${step}) for a loop that runs on the GPU`);
+      ctx.log.error(Codes.staticRange, span, `tl.staticRange unrolls no more than ${MAX_UNROLL} trips, since each copies the body; use for (let i = ${start}; i < ${end}; i += ${step}) for a loop that runs on the GPU`);
       return undefined;
     }
     values.push(i);
