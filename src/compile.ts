@@ -86,6 +86,8 @@ export function checkFile(fileName: string, text: string, target: Target = DEFAU
   for (const kernel of parsed.kernels) {
     if (!kernel.ok) continue;
     const variants = parsed.literalConstexprs.get(kernel.name) ?? [];
+    // A device function no run launches is checked where it is called, with its arguments.
+    if (kernel.called && variants.length === 0 && !parsed.launched.has(kernel.name)) continue;
     const seen = new Set<string>();
     for (const constexprs of variants.length > 0 ? variants : [placeholderConstexprs(kernel)]) {
       for (const found of compileKernel(kernel, constexprs, target).diagnostics) {

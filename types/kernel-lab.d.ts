@@ -33,6 +33,11 @@ declare const kernelBrand: unique symbol;
 
 /** A kernel function made by `kernel(...)`; launched by a run, never called on the host. */
 export interface Kernel<F extends (...args: any[]) => void = (...args: any[]) => void> {
+  /**
+   * Called from another kernel's body, a kernel is a device function (Triton's `@triton.jit`
+   * helper): inlined at the call, its `return` value the call's value. Never called on the host.
+   */
+  (...args: Parameters<F>): ReturnType<F>;
   readonly kind: "kernel";
   /** The function's name, else the name of the `const` it is assigned to. */
   readonly name: string;
@@ -142,6 +147,13 @@ export declare namespace tl {
    * every invocation gets the result, so `tl.atomicCas(lock, 0, 1) === 1` can steer a spin loop.
    */
   function atomicCas(ptrs: number, cmp: number, value: number, mask?: Mask): number;
+  /**
+   * The values of a loop unrolled at compile time (Triton `tl.static_range`):
+   * `for (const i of tl.staticRange(0, 4)) { … }` copies the body once per value, with `i` a
+   * constant. `(end)`, `(start, end)` or `(start, end, step)`, all constexpr; at most 256 trips;
+   * no `break`/`continue` inside. Only valid as the iterable of a `for…of`.
+   */
+  function staticRange(startOrEnd: constexpr, end?: constexpr, step?: constexpr): Iterable<number>;
 }
 
 // ---------------------------------------------------------------- runs

@@ -156,7 +156,8 @@ async function wgslCommand(cmd: Extract<Command, { kind: "wgsl" }>): Promise<num
     await report(locate(file, text, parsed.diagnostics));
     return EXIT_CODES["compile-error"];
   }
-  const kernels = cmd.kernel === undefined ? parsed.kernels : parsed.kernels.filter((k) => k.name === cmd.kernel);
+  // Without --kernel, device functions are shown inlined in their callers, not on their own.
+  const kernels = cmd.kernel === undefined ? parsed.kernels.filter((k) => !k.deviceOnly) : parsed.kernels.filter((k) => k.name === cmd.kernel);
   if (kernels.length === 0) {
     const found = parsed.kernels.map((k) => k.name).join(", ") || "none";
     process.stderr.write(`kernel-lab: ${cmd.kernel === undefined ? "no kernel in this file" : `no kernel named '${cmd.kernel}'`} (kernels: ${found}).\n`);

@@ -45,6 +45,20 @@ export const STATEMENT_WGSL: StatementEmitters = {
     }
     gen.emit("}");
   },
+  // WGSL's loop: the head re-evaluates the condition before every trip, a continue included.
+  while: (gen, s) => {
+    gen.emit("loop {");
+    gen.loopDepth++;
+    gen.nested(() => {
+      emitStatements(gen, s.head);
+      gen.emit(`if (!(${gen.reg(s.cond, 0)})) { break; }`);
+      emitStatements(gen, s.body);
+    });
+    gen.loopDepth--;
+    gen.emit("}");
+  },
+  break: (gen) => gen.emit("break;"),
+  continue: (gen) => gen.emit("continue;"),
 };
 
 export function emitStatements(gen: WgslGenerator, body: readonly Stmt[]): void {

@@ -112,7 +112,12 @@ export type Stmt =
       body: Stmt[];
     }
   /** `cond` is a scalar bool. */
-  | { kind: "if"; span: Span; cond: Value; then: Stmt[]; else: Stmt[] };
+  | { kind: "if"; span: Span; cond: Value; then: Stmt[]; else: Stmt[] }
+  /** while (cond) { body }: `head` computes the scalar bool `cond` before every trip (also after a continue). */
+  | { kind: "while"; span: Span; head: Stmt[]; cond: Value; body: Stmt[] }
+  /** Leaves, or goes to the next trip of, the innermost `for` or `while`. */
+  | { kind: "break"; span: Span }
+  | { kind: "continue"; span: Span };
 
 export type ParamKind = "pointer" | "scalar" | "constexpr";
 

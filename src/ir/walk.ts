@@ -20,6 +20,11 @@ export function valuesOfStmt(s: Stmt): Value[] {
       return [s.start, s.end, s.step];
     case "if":
       return [s.cond];
+    case "while":
+      return [s.cond];
+    case "break":
+    case "continue":
+      return [];
     default:
       return assertNever(s, "statement");
   }
@@ -32,6 +37,10 @@ export function bodiesOf(s: Stmt): readonly Stmt[][] {
       return [s.body];
     case "if":
       return [s.then, s.else];
+    case "while":
+      return [s.head, s.body];
+    case "break":
+    case "continue":
     case "let":
     case "store":
     case "declare":
@@ -77,6 +86,13 @@ export function mapStmt(s: Stmt, value: (v: Value) => Value, body: (list: Stmt[]
       return { ...s, start: value(s.start), end: value(s.end), step: value(s.step), body: body(s.body) };
     case "if":
       return { ...s, cond: value(s.cond), then: body(s.then), else: body(s.else) };
+    case "while": {
+      const head = body(s.head);
+      return { ...s, head, cond: value(s.cond), body: body(s.body) };
+    }
+    case "break":
+    case "continue":
+      return s;
     default:
       return assertNever(s, "statement");
   }

@@ -40,6 +40,10 @@ export class LoweringContext implements IntrinsicContext {
   readonly seen = new TypesSeen();
   /** The node being lowered, where an internal error is reported. */
   current: ts.Node;
+  /** The loops around the statement being lowered, innermost last (break/continue, control-flow.ts). */
+  readonly loops: ("loop" | "unrolled")[] = [];
+  /** The device functions being inlined, outermost first (device-functions.ts). */
+  readonly calls: { kernel: KernelSource; span: Span; result?: Value; returns?: boolean }[] = [];
   private readonly scopes: Map<string, Binding>[] = [];
 
   constructor(
@@ -90,6 +94,28 @@ export class LoweringContext implements IntrinsicContext {
   /** The statements `fn` emits, lowered in a scope of their own (a block, a branch). */
   scoped(fn: () => void): Stmt[] {
     return this.b.collect(() => this.inScope(fn));
+  }
+
+  /** `fn`'s result, lowered inside a loop of this kind (what break and continue may leave). */
+  inLoop<T>(kind: "loop" | "unrolled", fn: () => T): T {
+    this.loops.push(kind);
+    try {
+      return fn();
+    } finally {
+      this.loops.pop();
+    }
+  }
+
+  /** Runs `fn` seeing only `bindings` and no enclosing loop: a device function's body, inlined. */
+  isolated(bindings: Map<string, Binding>, fn: () => void): void {
+    const scopes = this.scopes.splice(0);
+    const loops = this.loops.splice(0);
+    try {
+      this.inScope(fn, bindings);
+    } finally {
+      this.scopes.splice(0, this.scopes.length, ...scopes);
+      this.loops.splice(0, this.loops.length, ...loops);
+    }
   }
 
   bind(name: string, binding: Binding): void {

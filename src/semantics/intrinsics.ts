@@ -4,6 +4,7 @@
 
 import type { Intrinsic } from "./intrinsic-args";
 import { BLOCK_INTRINSICS } from "./intrinsics-blocks";
+import { LOOP_INTRINSICS } from "./intrinsics-loops";
 import { MATH_INTRINSICS } from "./intrinsics-math";
 import { MEMORY_INTRINSICS } from "./intrinsics-memory";
 import { REDUCTION_INTRINSICS } from "./intrinsics-reductions";
@@ -17,6 +18,7 @@ export const INTRINSICS: Readonly<Record<string, Intrinsic>> = {
   ...MATH_INTRINSICS,
   ...REDUCTION_INTRINSICS,
   ...ATOMIC_INTRINSICS,
+  ...LOOP_INTRINSICS,
 };
 
 /** The tl.* function called `name` (own entries only: `tl.toString` is not one). */

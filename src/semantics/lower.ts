@@ -12,6 +12,7 @@ import type { Target } from "../ir/target";
 import type { KernelSource } from "../syntax/parse";
 import { data } from "./builder";
 import { LoweringContext, type Specialization } from "./context";
+import { checkLoopBarriers } from "./loop-barriers";
 import { lowerExpressionStatement, lowerStatements } from "./statements";
 import type { TypesSeen } from "./types-seen";
 
@@ -26,6 +27,7 @@ export interface LowerResult {
 
 export function lowerKernel(kernel: KernelSource, constexprs: Readonly<Record<string, number>>, target: Target, specialization: Specialization = {}): LowerResult {
   const ctx = new LoweringContext(kernel, target, specialization);
+  if (kernel.deviceOnly) return { diagnostics: notLaunchable(kernel) };
   try {
     return lower(ctx, constexprs);
   } catch (error) {
@@ -43,6 +45,7 @@ function lower(ctx: LoweringContext, constexprs: Readonly<Record<string, number>
     if (ts.isBlock(body)) lowerStatements(ctx, body.statements);
     else lowerExpressionStatement(ctx, body);
   });
+  if (!ctx.log.hasErrors) checkLoopBarriers(ctx.b.statements, ctx.log);
   if (ctx.log.hasErrors) return { diagnostics: ctx.log.diagnostics, seen: ctx.seen };
   return {
     ir: {
@@ -85,4 +88,16 @@ function bindParam(ctx: LoweringContext, p: Param, constexprs: Readonly<Record<s
   } else {
     bindValue(ctx.b.emit({ op: "param", name: p.name }, data(p.dtype, []), at));
   }
+}
+
+/** A device function with generic parameters is only ever inlined; launching it needs their types. */
+function notLaunchable(kernel: KernelSource): Diagnostic[] {
+  return kernel.signature
+    .filter((p) => !p.type)
+    .map((p) => ({
+      code: Codes.paramAnnotation,
+      severity: "error" as const,
+      span: p.span,
+      message: `parameter '${p.name}' has no kernel type, so ${kernel.name} can only be called from another kernel; to launch it, annotate it: Ptr<f32>, Ptr<i32>, Ptr<u32>, Ptr<f16>, f32, i32, u32 or constexpr`,
+    }));
 }

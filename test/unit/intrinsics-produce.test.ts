@@ -19,6 +19,7 @@ const SAMPLES: [string, string][] = [
   ["load", "tl.store(y_ptr + offs, tl.load(x_ptr + offs, offs < n, 0));"],
   ["store", "tl.store(y_ptr + offs, 2, offs < n);"],
   ["where", "tl.store(y_ptr + offs, tl.where(x > 0, x, 0));"],
+  ["staticRange", "for (const j of tl.staticRange(0, 2)) { tl.store(y_ptr + offs + j, x); }"],
   ["exp", "tl.store(y_ptr + offs, tl.exp(i) + tl.exp(1));"],
   ["log", "tl.store(y_ptr + offs, tl.log(x));"],
   ["sqrt", "tl.store(y_ptr + offs, tl.sqrt(x));"],
