@@ -7,6 +7,7 @@ import { f16FromBits } from "../ir/f16";
 import { broadcastBlock, dotBlock, reduceBlock, transposeBlock, type Block } from "./block-ops";
 import { map1, map2, map3 } from "./lanes";
 import { dtypeOf, shapeText, type Machine } from "./machine";
+import { randomBlock } from "./random";
 
 /** `n` is the value's element count, `dtype` the dtype it computes in. */
 type ValueRunners = { [K in Value["op"]]: (m: Machine, v: Extract<Value, { op: K }>, n: number, dtype: Dtype) => Block };
@@ -68,6 +69,7 @@ export const VALUE_CPU: ValueRunners = {
     return out ?? m.internal(`'${v.fn}' reduction of ${dtypeOf(v.value.type)}`, v.span);
   },
   dot: dot,
+  random: (m, v, n) => randomBlock(m, v, n),
 };
 
 /** Evaluates `v` from its operands, charging one step per element. */

@@ -7,6 +7,8 @@ import { BLOCK_INTRINSICS } from "./intrinsics-blocks";
 import { MATH_INTRINSICS } from "./intrinsics-math";
 import { MEMORY_INTRINSICS } from "./intrinsics-memory";
 import { REDUCTION_INTRINSICS } from "./intrinsics-reductions";
+import { RANDOM_INTRINSICS } from "./intrinsics-random";
+import { SPECIAL_MATH_INTRINSICS } from "./intrinsics-special-math";
 
 export type { Intrinsic, IntrinsicContext } from "./intrinsic-args";
 
@@ -15,6 +17,8 @@ export const INTRINSICS: Readonly<Record<string, Intrinsic>> = {
   ...MEMORY_INTRINSICS,
   ...MATH_INTRINSICS,
   ...REDUCTION_INTRINSICS,
+  ...RANDOM_INTRINSICS,
+  ...SPECIAL_MATH_INTRINSICS,
 };
 
 /** The tl.* function called `name` (own entries only: `tl.toString` is not one). */
