@@ -21,5 +21,5 @@ export function helperFunctions(body: readonly string[]): string[] {
     if (!body.some((line) => helper.neededBy.some((name) => line.includes(name)))) continue;
     lines.push(...helper.wgsl.trimEnd().split("\n"));
   }
-  return lines;
+  return lines.length === 0 ? lines : [...lines, ""];
 }
