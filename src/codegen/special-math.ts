@@ -37,8 +37,10 @@ export const POW_WGSL = `
 fn kl_pow(x: f32, y: f32) -> f32 {
   if (y == 0.0) { return 1.0; }
   let whole = floor(y) == y;
-  if (x < 0.0 && !whole) { return bitcast<f32>(0x7fc00000u); }
-  if (x == 0.0) { return select(0.0, bitcast<f32>(0x7f800000u), y < 0.0); }
+  // NaN and infinity aren't WGSL constants: OR-ing a run-time zero keeps them from being folded.
+  let zero = bitcast<u32>(x) & 0u;
+  if (x < 0.0 && !whole) { return bitcast<f32>(0x7fc00000u | zero); }
+  if (x == 0.0) { return select(0.0, bitcast<f32>(0x7f800000u | zero), y < 0.0); }
   let m = pow(abs(x), y);
   return select(m, -m, x < 0.0 && fract(y * 0.5) != 0.0);
 }
