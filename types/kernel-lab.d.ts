@@ -93,6 +93,40 @@ export declare namespace tl {
   function cast(x: number | Mask, dtype: DtypeName): number;
   /** Ceiling division `(a + b - 1) / b` of integers. */
   function cdiv(a: number, b: number): number;
+  /** Element-wise 2^x (Triton `tl.exp2`). */
+  function exp2(x: number): number;
+  /** Element-wise base-2 logarithm (Triton `tl.log2`). */
+  function log2(x: number): number;
+  /** Element-wise hyperbolic tangent (Triton `tl.math.tanh`). */
+  function tanh(x: number): number;
+  /**
+   * Element-wise error function (Triton `tl.erf`). WGSL has none: a series below |x| = 0.5 and
+   * Abramowitz–Stegun 7.1.26 above, |error| ≤ 1.5e-7 plus f32 rounding (about 3e-7 in all).
+   */
+  function erf(x: number): number;
+  /** Element-wise x^y on floats (Triton `tl.math.pow`, C's powf: a negative x with an integer y is defined). */
+  function pow(x: number, y: number): number;
+  /** Float division: integers are converted to f32 first (Triton `tl.fdiv`). */
+  function fdiv(x: number, y: number): number;
+  /** The high 32 bits of the 64-bit product of two i32/u32 (Triton `tl.umulhi`; unsigned product, on i32 the bits reinterpreted). */
+  function umulhi(a: number, b: number): number;
+  /** Element-wise `min(max(x, min), max)` (Triton `tl.clamp`); floats or integers. */
+  function clamp(x: number, min: number, max: number): number;
+  /**
+   * Uniform f32 random numbers in [0, 1), one per offset (Triton `tl.rand`): Philox 4×32-10 on
+   * counter (offset, 0, 0, 0) and key `seed` (an i32/u32 scalar; offsets an i32/u32 block or
+   * scalar). The same seed and offsets give the same numbers on every GPU and with --cpu.
+   */
+  function rand(seed: number, offsets: number): number;
+  /** Standard normal f32 random numbers, one per offset (Triton `tl.randn`: Box–Muller on Philox words 0 and 1). */
+  function randn(seed: number, offsets: number): number;
+  /** Random u32s, one per offset: Philox's first word (Triton `tl.randint`, which returns uint32). */
+  function randint(seed: number, offsets: number): number;
+  /**
+   * Word `word` (a constexpr 0..3) of Philox's four for each offset, a u32 (Triton `tl.randint4x`
+   * returns the four as a tuple; here one call per word: `tl.randint4x(seed, offs, 0)` is `tl.randint`).
+   */
+  function randint4x(seed: number, offsets: number, word: number): number;
   /** A block of zeros of a constexpr shape (dtype defaults to f32). */
   function zeros(shape: Shape, dtype?: DtypeName): number;
   /** A block of one value, of a constexpr shape (dtype defaults to f32). */

@@ -13,6 +13,7 @@ import { literal } from "./literals";
 import { emitLoad } from "./memory";
 import { emitRearrange } from "./rearrange";
 import { emitReduce } from "./reductions";
+import { emitRandom } from "./random";
 
 type ValueEmitters = { [K in Value["op"]]: (gen: WgslGenerator, v: Extract<Value, { op: K }>) => void };
 
@@ -58,6 +59,7 @@ export const VALUE_WGSL: ValueEmitters = {
   reduce: emitReduce,
   dot: emitDot,
   atomic: emitAtomic,
+  random: emitRandom,
 };
 
 export function emitValue(gen: WgslGenerator, v: Value): void {

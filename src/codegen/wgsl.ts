@@ -19,6 +19,7 @@ import { implementedOps } from "../ir/ops";
 import { REDUCE_WGSL } from "./reductions";
 import { ATOMIC_WGSL, atomicBuffersOf } from "./atomics";
 import { VALUE_WGSL } from "./values";
+import { helperFunctions } from "./helpers";
 
 export interface WgslResult {
   wgsl?: string;
@@ -71,6 +72,7 @@ function generate(gen: WgslGenerator): WgslResult {
     gen.log.error(Codes.workgroupMemory, ir.span, `this kernel needs ${workgroupBytes} bytes of workgroup memory (${parts}) but the adapter allows ${gen.target.maxWorkgroupStorageBytes}; use smaller blocks (the blocks passed to tl.dot, reductions and broadcasts are staged there)`);
     return { diagnostics: gen.log.diagnostics };
   }
+  header.push(...helperFunctions(gen.lines));
   header.push(...entryPoint(gen));
   const lanes = [...gen.laneVectors].sort((a, b) => a - b).map((v) => `  let lane${v} = i32(lid) * ${v};`);
   for (const [name, expr] of gen.tileBases) lanes.push(`  let ${name} = ${expr};`);

@@ -8,6 +8,7 @@ import { atomic } from "./atomics";
 import { broadcastBlock, dotBlock, reduceBlock, transposeBlock, type Block } from "./block-ops";
 import { map1, map2, map3 } from "./lanes";
 import { dtypeOf, shapeText, type Machine } from "./machine";
+import { randomBlock } from "./random";
 
 /** `n` is the value's element count, `dtype` the dtype it computes in. */
 type ValueRunners = { [K in Value["op"]]: (m: Machine, v: Extract<Value, { op: K }>, n: number, dtype: Dtype) => Block };
@@ -70,6 +71,7 @@ export const VALUE_CPU: ValueRunners = {
   },
   dot: dot,
   atomic: atomic,
+  random: (m, v, n) => randomBlock(m, v, n),
 };
 
 /** Evaluates `v` from its operands, charging one step per element. */

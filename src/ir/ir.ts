@@ -31,7 +31,12 @@ export type LogicFn = "land" | "lor";
 export type BinaryFn = ArithFn | BitFn | CompareFn | LogicFn;
 export type MathFn =
   | "exp" | "log" | "sqrt" | "rsqrt" | "abs" | "sin" | "cos" | "floor" | "ceil" | "sigmoid"
-  | "maximum" | "minimum" | "fma";
+  | "maximum" | "minimum" | "fma"
+  | SpecialMathFn;
+/** Issue 11's math (ir/special-math.ts, codegen/special-math.ts): tl.exp2 … tl.clamp. */
+export type SpecialMathFn = "exp2" | "log2" | "tanh" | "erf" | "pow" | "umulhi" | "clamp";
+/** What tl.rand/randn/randint/randint4x draw from Philox's four words (ir/philox.ts). */
+export type RandomKind = "uniform" | "normal" | "int";
 export type ReduceFn = "sum" | "max" | "min" | "argmax";
 /** Read-modify-write functions of tl.atomic* (`cas` compares with `cmp` first). */
 export type AtomicFn = "add" | "max" | "min" | "and" | "or" | "xor" | "xchg" | "cas";
@@ -90,7 +95,13 @@ export type ValueOp =
    * value is the old contents. Operands share the pointers' shape and pointee dtype; masked-off
    * lanes touch nothing and give 0.
    */
-  | { op: "atomic"; fn: AtomicFn; ptr: Value; value: Value; cmp?: Value; mask?: Value };
+  | { op: "atomic"; fn: AtomicFn; ptr: Value; value: Value; cmp?: Value; mask?: Value }
+  /**
+   * Philox 4×32-10 on counter (offset, 0, 0, 0) and key (seed, its sign): `int` is word `word`
+   * (u32), `uniform` word 0 as f32 in [0, 1), `normal` Box–Muller on words 0 and 1. `seed` is a
+   * scalar i32/u32, `offset` i32/u32 of the value's shape.
+   */
+  | { op: "random"; kind: RandomKind; word: 0 | 1 | 2 | 3; seed: Value; offset: Value };
 
 export type Stmt =
   | { kind: "let"; value: Value }
@@ -207,6 +218,10 @@ function withOperands(v: Value, f: (operand: Value) => Value): Value {
       const mask = v.mask ? f(v.mask) : undefined;
       const other = v.other ? f(v.other) : undefined;
       return { ...v, ptr, ...(mask ? { mask } : {}), ...(other ? { other } : {}) };
+    }
+    case "random": {
+      const seed = f(v.seed);
+      return { ...v, seed, offset: f(v.offset) };
     }
     case "dot": {
       const a = f(v.a);

@@ -12,6 +12,7 @@ import { intrinsicNamed } from "./intrinsics";
 import { conditionalExpression } from "./ternary";
 import { ASSIGN_OPS, BINARY_OPS } from "./operators";
 import { UNSUPPORTED_EXPRESSIONS } from "./unsupported";
+import { unknownIntrinsicMessage } from "./unknown-intrinsic";
 
 /** The node type of each syntax kind the table handles. */
 interface ExpressionNodes {
@@ -158,7 +159,7 @@ export function lowerCall(ctx: LoweringContext, node: ts.CallExpression, asState
     const name = callee.name.text;
     const intrinsic = intrinsicNamed(name);
     if (!intrinsic) {
-      ctx.log.error(Codes.unknownIntrinsic, ctx.span(callee.name), `tl.${name} doesn't exist; see the kernel language table in the docs for the tl.* functions`);
+      ctx.log.error(Codes.unknownIntrinsic, ctx.span(callee.name), unknownIntrinsicMessage(name));
       return undefined;
     }
     const result = intrinsic.lower(ctx, node.arguments, span, name);

@@ -9,6 +9,8 @@ import { MATH_INTRINSICS } from "./intrinsics-math";
 import { MEMORY_INTRINSICS } from "./intrinsics-memory";
 import { REDUCTION_INTRINSICS } from "./intrinsics-reductions";
 import { ATOMIC_INTRINSICS } from "./intrinsics-atomics";
+import { RANDOM_INTRINSICS } from "./intrinsics-random";
+import { SPECIAL_MATH_INTRINSICS } from "./intrinsics-special-math";
 
 export type { Intrinsic, IntrinsicContext } from "./intrinsic-args";
 
@@ -19,6 +21,8 @@ export const INTRINSICS: Readonly<Record<string, Intrinsic>> = {
   ...REDUCTION_INTRINSICS,
   ...ATOMIC_INTRINSICS,
   ...LOOP_INTRINSICS,
+  ...RANDOM_INTRINSICS,
+  ...SPECIAL_MATH_INTRINSICS,
 };
 
 /** The tl.* function called `name` (own entries only: `tl.toString` is not one). */

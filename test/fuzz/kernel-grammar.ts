@@ -14,10 +14,11 @@ const BAD_PARAM_TYPES = ["Ptr<f64>", "number", "Ptr<Ptr<f32>>", "f16", "", "Ptr"
 const BINARY = ["+", "-", "*", "/", "%", "<", "<=", ">", ">=", "===", "!==", "==", "!=", "&&", "||", "&", "|", "^", "<<", ">>"];
 const ODD_BINARY = ["**", ">>>", "??", "in", "instanceof", ","];
 const UNARY = ["-", "!", "~", "+"];
-const MATH = ["exp", "log", "sqrt", "rsqrt", "abs", "sin", "cos", "floor", "ceil", "sigmoid"];
+const MATH = ["exp", "log", "sqrt", "rsqrt", "abs", "sin", "cos", "floor", "ceil", "sigmoid", "exp2", "log2", "tanh", "erf"];
 const REDUCE = ["sum", "max", "min", "argmax"];
 const ALL_TL = [...MATH, ...REDUCE, "programId", "numPrograms", "arange", "load", "store", "where", "maximum", "minimum", "fma", "cast",
-  "cdiv", "zeros", "full", "expandDims", "broadcastTo", "reshape", "trans", "dot", "nope", "atomicAdd"];
+  "cdiv", "zeros", "full", "expandDims", "broadcastTo", "reshape", "trans", "dot", "nope", "atomicAdd",
+  "pow", "fdiv", "umulhi", "clamp", "rand", "randn", "randint", "randint4x", "program_id", "device_print"];
 const ATOMICS = ["atomicAdd", "atomicMax", "atomicMin", "atomicAnd", "atomicOr", "atomicXor", "atomicXchg", "atomicCas"];
 const DTYPES = ['"f32"', '"i32"', '"u32"', '"f16"', '"f64"', '"bool"', "f32", "1"];
 const LITERALS = ["0", "1", "2", "3", "-1", "7", "16", "1024", "0.5", "1.0", "-2.5", "1e-3", "1e40", "3.4028235e38", "2147483647",
@@ -274,6 +275,9 @@ function typed(t: Typed, kind: Kind, depth: number): string {
         () => `tl.where(${sub("mask")}, ${sub("fblock")}, ${sub(pick(g, ["fblock", "fscalar"] as const))})`,
         () => `tl.${pick(g, ["maximum", "minimum"])}(${sub("fblock")}, ${sub(pick(g, ["fblock", "fscalar"] as const))})`,
         () => `tl.fma(${sub("fblock")}, ${sub("fblock")}, ${sub("fscalar")})`,
+        () => `tl.${pick(g, ["pow", "fdiv"])}(${sub("fblock")}, ${sub(pick(g, ["fblock", "fscalar"] as const))})`,
+        () => `tl.clamp(${sub("fblock")}, ${sub("fscalar")}, ${sub(pick(g, ["fblock", "fscalar"] as const))})`,
+        () => `tl.${pick(g, ["rand", "randn"])}(${sub("iscalar")}, ${sub(pick(g, ["iblock", "iscalar"] as const))})`,
         () => `tl.cast(${sub("iblock")}, "f32")`,
         () => `tl.load(x_ptr + ${sub("iblock")}, ${sub("mask")}, ${pick(g, ["0.0", "-Infinity", "1"])})`,
         () => `-${sub("fblock")}`,
@@ -297,6 +301,9 @@ function typed(t: Typed, kind: Kind, depth: number): string {
         () => `${sub("iblock")} >> ${pick(g, ["1", "3", "31"])}`,
         () => `tl.${pick(g, ATOMICS.filter((a) => a !== "atomicCas"))}(k_ptr + ${sub("iblock")}, ${sub(pick(g, ["iblock", "iscalar"] as const))}, ${sub("mask")})`,
         () => `tl.atomicCas(k_ptr + ${sub(pick(g, ["iblock", "iscalar"] as const))}, ${sub("iscalar")}, ${sub("iblock")})`,
+        () => `tl.cast(tl.randint4x(${sub("iscalar")}, ${sub("iblock")}, ${pick(g, ["0", "3", "4", "n"])}) >> 1, "i32")`,
+        () => `tl.${pick(g, ["umulhi", "cdiv"])}(${sub("iblock")}, ${sub(pick(g, ["iblock", "iscalar"] as const))})`,
+        () => `tl.clamp(${sub("iblock")}, ${sub("iscalar")}, ${sub("iscalar")})`,
       ])();
     case "iscalar":
       if (leafOnly) return pick(g, ["n", "pid", "1", "0", "7", "-3", t.B]);

@@ -77,6 +77,23 @@ const rows: [string, string, string, string][] = [
   ["reduction over a missing axis", "const o = tl.arange(0, 16);\nconst s = tl.sum(o, 1);", "5:21-5:22 KL2012", "axis 1 doesn't exist"],
   ["dot inner sizes", 'const a = tl.zeros([16, 32], "f32");\nconst b = tl.zeros([16, 16], "f32");\nconst c = tl.dot(a, b);', "6:11-6:23 KL2015", "tl.dot's inner sizes differ: [16, 32] × [16, 16]"],
   ["reshape size", "const o = tl.arange(0, 16);\nconst r = tl.reshape(o, [4, 8]);", "5:11-5:32 KL2017", "can't reshape i32[16] (16 elements) to [4, 8]"],
+  // random numbers and issue 11's math
+  ["rand: a float seed", "const r = tl.rand(1.5, tl.arange(0, 16));", "4:19-4:22 KL2003", "tl.rand's seed must be an integer (i32 or u32), got f32"],
+  ["rand: a block seed", "const r = tl.rand(tl.arange(0, 16), 3);", "4:19-4:35 KL2001", "tl.rand's seed must be a scalar, got a block i32[16]"],
+  ["randn: float offsets", "const r = tl.randn(n, 1.5);", "4:23-4:26 KL2003", "tl.randn's offsets must be integers (i32 or u32), got f32"],
+  ["randint: one argument", "const r = tl.randint(n);", "4:11-4:24 KL1040", "tl.randint takes (seed, offsets); got 1 argument"],
+  ["randint4x: a run-time word", "const r = tl.randint4x(n, n, n);", "4:30-4:31 KL1041", "tl.randint4x's word must be a compile-time integer"],
+  ["randint4x: word 4", "const r = tl.randint4x(n, n, 4);", "4:30-4:31 KL1040", "Philox gives four words, 0 to 3; got 4"],
+  ["umulhi on floats", "const r = tl.umulhi(n, 1.5);", "4:24-4:27 KL2003", "tl.umulhi takes integers (i32 or u32), got f32"],
+  ["clamp arity", "const r = tl.clamp(n, 1);", "4:11-4:25 KL1040", "tl.clamp takes (x, min, max); got 2 arguments"],
+  ["pow of blocks of different shapes", "const r = tl.pow(tl.cast(tl.arange(0, 16), \"f32\"), tl.cast(tl.arange(0, 32), \"f32\"));", "4:11-4:85 KL2001", "tl.pow: shapes [16] and [32] don't match"],
+  ["erf of a mask", "const r = tl.erf(n > 0);", "4:18-4:23 KL2003", "tl.erf takes numbers, not masks"],
+  ["fdiv of a pointer", "const r = tl.fdiv(x_ptr, 2);", "4:19-4:24 KL2003", "tl.fdiv takes values, not pointers"],
+  ["Triton's snake_case", "const p = tl.program_id(0);", "4:14-4:24 KL1005", "tl.program_id doesn't exist; did you mean tl.programId?"],
+  ["Triton's snake_case (expand_dims)", "const p = tl.expand_dims(tl.arange(0, 16), 0);", "4:14-4:25 KL1005", "tl.expand_dims doesn't exist; did you mean tl.expandDims?"],
+  ["Triton's device_print", 'tl.device_print("x", n);', "4:4-4:16 KL1005", "tl.device_print doesn't exist in Kernel Lab; printing isn't available in kernels; tl.store the values"],
+  ["Triton's static_range", "const r = tl.static_range(4);", "4:14-4:26 KL1005", "tl.static_range doesn't exist in Kernel Lab; loop with a plain for"],
+  ["a typo of a tl.* name", "const r = tl.arrange(0, 16);", "4:14-4:21 KL1005", "tl.arrange doesn't exist; did you mean tl.arange?"],
 ];
 
 for (const [name, body, where, message] of rows) {

@@ -55,6 +55,18 @@ const SAMPLES: [string, string][] = [
   ["atomicXor", "tl.atomicXor(h_ptr + offs, i);"],
   ["atomicXchg", "tl.store(h_ptr + offs, tl.atomicXchg(h_ptr, offs));"],
   ["atomicCas", "if (tl.atomicCas(h_ptr, 0, 1) === 0) { tl.atomicCas(h_ptr + offs, i, 0, offs < n); }"],
+  ["exp2", "tl.store(y_ptr + offs, tl.exp2(x) + tl.exp2(i));"],
+  ["log2", "tl.store(y_ptr + offs, tl.log2(x));"],
+  ["tanh", "tl.store(y_ptr + offs, tl.tanh(x));"],
+  ["erf", "tl.store(y_ptr + offs, tl.erf(i));"],
+  ["pow", "tl.store(y_ptr + offs, tl.pow(x, 2) + tl.pow(i, n));"],
+  ["fdiv", "tl.store(y_ptr + offs, tl.fdiv(i, 3) + tl.fdiv(x, n));"],
+  ["umulhi", "tl.store(y_ptr + offs, tl.cast(tl.umulhi(i, 0x9e3779b9) + tl.cast(tl.umulhi(i, n), \"u32\"), \"f32\"));"],
+  ["clamp", "tl.store(y_ptr + offs, tl.clamp(x, 0, 1) + tl.cast(tl.clamp(i, n, 40), \"f32\"));"],
+  ["rand", "tl.store(y_ptr + offs, tl.rand(n, offs) + tl.rand(7, n));"],
+  ["randn", "tl.store(y_ptr + offs, tl.randn(tl.cast(n, \"u32\"), i));"],
+  ["randint", "tl.store(y_ptr + offs, tl.cast(tl.randint(n, offs), \"f32\"));"],
+  ["randint4x", "tl.store(y_ptr + offs, tl.cast(tl.randint4x(n, offs, 3) >> 8, \"f32\"));"],
 ];
 
 const PRELUDE = 'import { kernel, tl } from "kernel-lab";\nimport type { Ptr, f32, i32, constexpr } from "kernel-lab";\n';
