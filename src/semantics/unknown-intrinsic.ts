@@ -9,7 +9,6 @@ const INSTEAD: Readonly<Record<string, string>> = {
   devicePrint: "printing isn't available in kernels; tl.store the values to an extra output pointer and read them in the run's reference or outputs",
   staticPrint: "printing isn't available in kernels; tl.store the values to an extra output pointer and read them in the run's reference or outputs",
   print: "printing isn't available in kernels; tl.store the values to an extra output pointer and read them in the run's reference or outputs",
-  staticRange: "loop with a plain for (let i = a; i < b; i += s) { … } (its bounds may be constexprs)",
   range: "loop with a plain for (let i = a; i < b; i += s) { … }",
   multipleOf: "it is a compiler hint Kernel Lab doesn't need: remove the call and keep its argument",
   maxContiguous: "it is a compiler hint Kernel Lab doesn't need: remove the call and keep its argument",

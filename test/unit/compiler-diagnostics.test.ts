@@ -92,7 +92,7 @@ const rows: [string, string, string, string][] = [
   ["Triton's snake_case", "const p = tl.program_id(0);", "4:14-4:24 KL1005", "tl.program_id doesn't exist; did you mean tl.programId?"],
   ["Triton's snake_case (expand_dims)", "const p = tl.expand_dims(tl.arange(0, 16), 0);", "4:14-4:25 KL1005", "tl.expand_dims doesn't exist; did you mean tl.expandDims?"],
   ["Triton's device_print", 'tl.device_print("x", n);', "4:4-4:16 KL1005", "tl.device_print doesn't exist in Kernel Lab; printing isn't available in kernels; tl.store the values"],
-  ["Triton's static_range", "const r = tl.static_range(4);", "4:14-4:26 KL1005", "tl.static_range doesn't exist in Kernel Lab; loop with a plain for"],
+  ["Triton's static_range", "const r = tl.static_range(4);", "4:14-4:26 KL1005", "tl.static_range doesn't exist; did you mean tl.staticRange?"],
   ["a typo of a tl.* name", "const r = tl.arrange(0, 16);", "4:14-4:21 KL1005", "tl.arrange doesn't exist; did you mean tl.arange?"],
 ];
 
