@@ -12,6 +12,7 @@ import { literal } from "./literals";
 import { emitLoad } from "./memory";
 import { emitRearrange } from "./rearrange";
 import { emitReduce } from "./reductions";
+import { emitCombineArg, emitReduceWith, emitScan } from "./scans";
 
 type ValueEmitters = { [K in Value["op"]]: (gen: WgslGenerator, v: Extract<Value, { op: K }>) => void };
 
@@ -56,6 +57,9 @@ export const VALUE_WGSL: ValueEmitters = {
   },
   reduce: emitReduce,
   dot: emitDot,
+  scan: emitScan,
+  reduceWith: emitReduceWith,
+  combineArg: emitCombineArg,
 };
 
 export function emitValue(gen: WgslGenerator, v: Value): void {

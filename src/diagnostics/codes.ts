@@ -21,6 +21,8 @@ export const Codes = {
   duplicateKernel: "KL1050",
   /** Syntax nested deeper than the compiler's passes can recurse (thousands of levels). */
   tooDeep: "KL1060",
+  /** A tl.associativeScan / tl.reduce combine function that isn't `(a, b) => expression of a and b`. */
+  combineFunction: "KL1070",
 
   // KL2xxx — dtypes and block shapes
   shapeMismatch: "KL2001",

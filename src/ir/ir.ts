@@ -32,7 +32,7 @@ export type BinaryFn = ArithFn | BitFn | CompareFn | LogicFn;
 export type MathFn =
   | "exp" | "log" | "sqrt" | "rsqrt" | "abs" | "sin" | "cos" | "floor" | "ceil" | "sigmoid"
   | "maximum" | "minimum" | "fma";
-export type ReduceFn = "sum" | "max" | "min" | "argmax";
+export type ReduceFn = "sum" | "max" | "min" | "argmax" | "argmin" | "xorSum";
 
 /** A `let` binding or a loop counter. Variable ids and value ids are separate numberings. */
 export interface Variable {
@@ -82,7 +82,23 @@ export type ValueOp =
   /** Reduction along `axis` of a block (the axis is removed from the shape). */
   | { op: "reduce"; fn: ReduceFn; value: Value; axis: number }
   /** [M,K] x [K,N] (+ acc [M,N]) -> [M,N], f32 accumulate. */
-  | { op: "dot"; a: Value; b: Value; acc?: Value };
+  | { op: "dot"; a: Value; b: Value; acc?: Value }
+  /** Inclusive scan along `axis` (tl.cumsum, tl.cumprod, tl.associativeScan); same shape. */
+  | { op: "scan"; value: Value; axis: number; reverse: boolean; combine: Combine }
+  /** Reduction along `axis` with a combine function (tl.reduce); the axis is removed. */
+  | { op: "reduceWith"; value: Value; axis: number; combine: Combine }
+  /** Parameter `index` of a combine function; only inside a `Combine` template, never in a body. */
+  | { op: "combineArg"; index: 0 | 1 };
+
+/**
+ * A combine function of two scalars as a template: `result` is built from `args` (combineArg
+ * values), constants and element-wise ops only (semantics/combine.ts checks); code generation and
+ * the interpreter evaluate it once per combine step with the two operands substituted.
+ */
+export interface Combine {
+  args: readonly [Value, Value];
+  result: Value;
+}
 
 export type Stmt =
   | { kind: "let"; value: Value }
@@ -165,6 +181,7 @@ function withOperands(v: Value, f: (operand: Value) => Value): Value {
     case "numPrograms":
     case "arange":
     case "readVar":
+    case "combineArg":
       return v;
     case "splat":
     case "broadcast":
@@ -173,6 +190,8 @@ function withOperands(v: Value, f: (operand: Value) => Value): Value {
     case "cast":
     case "unary":
     case "reduce":
+    case "scan":
+    case "reduceWith":
       return { ...v, value: f(v.value) };
     case "binary": {
       const lhs = f(v.lhs);

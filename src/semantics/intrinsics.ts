@@ -7,6 +7,7 @@ import { BLOCK_INTRINSICS } from "./intrinsics-blocks";
 import { MATH_INTRINSICS } from "./intrinsics-math";
 import { MEMORY_INTRINSICS } from "./intrinsics-memory";
 import { REDUCTION_INTRINSICS } from "./intrinsics-reductions";
+import { SCAN_INTRINSICS } from "./intrinsics-scans";
 
 export type { Intrinsic, IntrinsicContext } from "./intrinsic-args";
 
@@ -15,6 +16,7 @@ export const INTRINSICS: Readonly<Record<string, Intrinsic>> = {
   ...MEMORY_INTRINSICS,
   ...MATH_INTRINSICS,
   ...REDUCTION_INTRINSICS,
+  ...SCAN_INTRINSICS,
 };
 
 /** The tl.* function called `name` (own entries only: `tl.toString` is not one). */
