@@ -55,7 +55,7 @@ function geometry(shape: readonly number[], axis: number): { cols: number; strid
 
 /**
  * tl.cumsum / tl.cumprod / tl.associativeScan, inclusive, in three passes over the block staged
- * in workgroup memory: each line is cut into segments of `c` elements (about one invocation's
+ * in workgroup memory (in place): each line is cut into segments of `c` elements (about one invocation's
  * share); (1) each invocation scans its segments in order and keeps their totals; (2) it combines
  * the totals of the segments before each of its own, in order, into the segment's elements;
  * (3) each invocation reads its registers back. Four barriers whatever the length: a step-per-
@@ -80,7 +80,8 @@ export function emitScan(ctx: Emitter, v: Value & { op: "scan" }): void {
   };
   ctx.emit("workgroupBarrier();");
   const input = stage(ctx, v.value, "x");
-  const output = ctx.scratch("scan", dtype, n);
+  // Each element is read and rewritten by the invocation that owns its segment: scanned in place.
+  const output = input;
   const totals = ctx.scratch("scant", dtype, segments);
   ctx.emit("workgroupBarrier();");
   const eachSegment = (body: () => void) => {

@@ -46,6 +46,7 @@ const PORTS: { file: string; ports: string; gpuTodo?: string }[] = [
   { file: "t02-persistent-softmax", ports: "Triton tutorial 02, persistent fused softmax" },
   { file: "t03-grouped-matmul", ports: "Triton tutorial 03, grouped matmul with leaky-ReLU epilogue" },
   { file: "t04-naive-dropout", ports: "Triton tutorial 04, dropout with an input keep mask" },
+  { file: "cumsum", ports: "the cumulative-sum exercise (tl.cumsum of one block)" },
   {
     file: "t06-fused-attention",
     ports: "Triton tutorial 06, fused attention forward (f32, causal and not)",
@@ -97,10 +98,6 @@ const UNSUPPORTED: { file: string; construct: string; at: string; code: string; 
   {
     file: "histogram", construct: "tl.atomicAdd (histogram)", at: "atomicAdd(hist", code: "KL1005", names: /tl\.atomicAdd/,
     instead: /two kernels|second kernel|per-program|separate/, insteadWanted: "say atomics are not available and suggest per-program partial results reduced by a second kernel",
-  },
-  {
-    file: "cumsum", construct: "tl.cumsum (cumulative sum)", at: "cumsum(x, 0)", code: "KL1005", names: /tl\.cumsum/,
-    instead: /loop|tl\.sum/, insteadWanted: "say scans are not available and how to write one (e.g. a for loop over the block with tl.sum of a masked prefix, or tl.dot with a triangular ones matrix)",
   },
   { file: "device-function", construct: "calling a kernel(...) helper (tutorial 03's leaky_relu)", at: "leaky_relu(x)", code: "KL1004", names: /leaky_relu/ },
   {

@@ -146,7 +146,7 @@ test("an unmasked tail on the GPU: the corner programs run on the CPU first repo
 });
 
 test("the tutorial ports (softmax, layer norm, matmul, 2-D tiles) match their references over their sweeps", () => {
-  for (const example of ["softmax", "layer-norm", "matmul", "matrix-2d"]) {
+  for (const example of ["softmax", "layer-norm", "matmul", "matrix-2d", "cumsum"]) {
     const { code, report } = json(["run", `examples/${example}.kernel.ts`, "--sweep"]);
     assert.equal(code, 0, `${example}: ${JSON.stringify(report.diagnostics)}`);
     assert.ok(report.runs.length >= 4, `${example}: ${report.runs.length} runs`);

@@ -192,11 +192,13 @@ function axisReductions(rows: number, cols: number, target?: Partial<Target>): C
 
 const cases: Case[] = [
   rowScans(37, 100, 4), rowScans(5, 1, 2), rowScans(3, 777, 1),
-  rowScans(37, 100, 4, { tiledLayouts: true }), rowScans(9, 60, 8, { workgroupSize: 8 }),
-  columnScans(13, 29), columnScans(16, 5), columnScans(13, 29, { tiledLayouts: true, workgroupSize: 8 }),
-  blockCumsum(1000, 256), blockCumsum(3, 1024), blockCumsum(5000, 2048, { workgroupSize: 8 }),
+  // Small workgroups (more elements per invocation, segments within one invocation's share) and tiled layouts.
+  rowScans(37, 100, 4, { tiledLayouts: true }), rowScans(9, 30, 2, { workgroupSize: 8 }),
+  columnScans(13, 29), columnScans(16, 5), columnScans(7, 13, { tiledLayouts: true, workgroupSize: 8 }),
+  blockCumsum(1000, 256), blockCumsum(3, 1024), blockCumsum(300, 64, { workgroupSize: 8 }),
   rowReductions(13, 127), rowReductions(7, 1000), rowReductions(3, 1),
-  rowReductions(13, 127, { subgroups: false }), rowReductions(7, 1000, { subgroups: false }), rowReductions(5, 300, { workgroupSize: 8 }),
+  // xorSum and argmin without subgroups: the workgroup-memory tree.
+  rowReductions(13, 127, { subgroups: false }), rowReductions(7, 1000, { subgroups: false }), rowReductions(5, 100, { workgroupSize: 8 }),
   axisReductions(11, 29), axisReductions(11, 29, { tiledLayouts: true, workgroupSize: 8 }),
 ];
 
