@@ -190,7 +190,40 @@ function axisReductions(rows: number, cols: number, target?: Partial<Target>): C
   };
 }
 
+/** A scan in every trip of a loop (its workgroup arrays reused) and a tl.reduce steering an `if`. */
+function loopAndSteering(rows: number, cols: number, target?: Partial<Target>): Case {
+  const x = randomInts(rows * cols, -20, 20);
+  const block = pow2(cols);
+  const acc = new Array<number>(block).fill(0);
+  for (let r = 0; r < rows; r++) scan(range(block).map((c) => (c < cols ? x[r * cols + c] : 0)), (a, b) => a + b).forEach((v, c) => (acc[c] += v));
+  const total = acc.reduce((a, b) => a + b, 0);
+  return {
+    name: `cumsum in a loop, tl.reduce steering an if (${rows}×${cols})${target ? ` ${JSON.stringify(target)}` : ""}`,
+    params: "x: Ptr<i32>, out: Ptr<i32>, rows: i32, n: i32, BLOCK: constexpr",
+    body: [
+      "const c = tl.arange(0, BLOCK);",
+      "let acc = tl.zeros([BLOCK], \"i32\");",
+      "for (let r = 0; r < rows; r++) {",
+      "  acc = acc + tl.cumsum(tl.load(x + r * n + c, c < n, 0), 0);",
+      "}",
+      "const total = tl.reduce(acc, 0, (a, b) => a + b);",
+      "if (total > 0) {",
+      "  tl.store(out + c, acc, c < n);",
+      "} else {",
+      "  tl.store(out + c, -acc, c < n);",
+      "}",
+    ].join("\n"),
+    constexprs: { BLOCK: block },
+    grid: [1],
+    args: { x, out: poisoned(cols, "i32"), rows, n: cols },
+    outputs: ["out"],
+    expected: { out: acc.slice(0, cols).map((v) => (total > 0 ? v : -v)) },
+    ...(target ? { target } : {}),
+  };
+}
+
 const cases: Case[] = [
+  loopAndSteering(9, 300), loopAndSteering(3, 5, { workgroupSize: 8 }),
   rowScans(37, 100, 4), rowScans(5, 1, 2), rowScans(3, 777, 1),
   // Small workgroups (more elements per invocation, segments within one invocation's share) and tiled layouts.
   rowScans(37, 100, 4, { tiledLayouts: true }), rowScans(9, 30, 2, { workgroupSize: 8 }),
