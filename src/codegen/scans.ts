@@ -95,7 +95,6 @@ export function emitScan(ctx: Emitter, v: Value & { op: "scan" }): void {
   };
   eachSegment(() => {
     ctx.emit(`var ${s}_acc: ${t} = ${input}[${at(`${s}_r`, `${s}_k0`)}];`);
-    ctx.emit(`${output}[${at(`${s}_r`, `${s}_k0`)}] = ${s}_acc;`);
     ctx.emit(`for (var k = 1; k < ${c}; k++) {`);
     ctx.nested(() => {
       const e = at(`${s}_r`, `(${s}_k0 + k)`);

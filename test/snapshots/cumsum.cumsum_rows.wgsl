@@ -169,7 +169,6 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     let scan0_r = scan0_s / 64;
     let scan0_k0 = (scan0_s % 64) * 8;
     var scan0_acc: f32 = sm_x_f32[scan0_r * 512 + scan0_k0];
-    sm_x_f32[scan0_r * 512 + scan0_k0] = scan0_acc;
     for (var k = 1; k < 8; k++) {
       scan0_acc = (scan0_acc + sm_x_f32[scan0_r * 512 + (scan0_k0 + k)]);
       sm_x_f32[scan0_r * 512 + (scan0_k0 + k)] = scan0_acc;
