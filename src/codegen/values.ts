@@ -14,6 +14,7 @@ import { emitLoad } from "./memory";
 import { emitRearrange } from "./rearrange";
 import { emitReduce } from "./reductions";
 import { emitRandom } from "./random";
+import { emitCombineArg, emitReduceWith, emitScan } from "./scans";
 
 type ValueEmitters = { [K in Value["op"]]: (gen: WgslGenerator, v: Extract<Value, { op: K }>) => void };
 
@@ -60,6 +61,9 @@ export const VALUE_WGSL: ValueEmitters = {
   dot: emitDot,
   atomic: emitAtomic,
   random: emitRandom,
+  scan: emitScan,
+  reduceWith: emitReduceWith,
+  combineArg: emitCombineArg,
 };
 
 export function emitValue(gen: WgslGenerator, v: Value): void {

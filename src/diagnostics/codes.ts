@@ -29,6 +29,8 @@ export const Codes = {
   loopExit: "KL1072",
   /** tl.staticRange's bounds, step, trip count or form. */
   staticRange: "KL1073",
+  /** A tl.associativeScan / tl.reduce combine function that isn't `(a, b) => expression of a and b`. */
+  combineFunction: "KL1074",
 
   // KL2xxx — dtypes and block shapes
   shapeMismatch: "KL2001",

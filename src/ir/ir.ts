@@ -37,7 +37,7 @@ export type MathFn =
 export type SpecialMathFn = "exp2" | "log2" | "tanh" | "erf" | "pow" | "umulhi" | "clamp";
 /** What tl.rand/randn/randint/randint4x draw from Philox's four words (ir/philox.ts). */
 export type RandomKind = "uniform" | "normal" | "int";
-export type ReduceFn = "sum" | "max" | "min" | "argmax";
+export type ReduceFn = "sum" | "max" | "min" | "argmax" | "argmin" | "xorSum";
 /** Read-modify-write functions of tl.atomic* (`cas` compares with `cmp` first). */
 export type AtomicFn = "add" | "max" | "min" | "and" | "or" | "xor" | "xchg" | "cas";
 
@@ -101,7 +101,23 @@ export type ValueOp =
    * (u32), `uniform` word 0 as f32 in [0, 1), `normal` Box–Muller on words 0 and 1. `seed` is a
    * scalar i32/u32, `offset` i32/u32 of the value's shape.
    */
-  | { op: "random"; kind: RandomKind; word: 0 | 1 | 2 | 3; seed: Value; offset: Value };
+  | { op: "random"; kind: RandomKind; word: 0 | 1 | 2 | 3; seed: Value; offset: Value }
+  /** Inclusive scan along `axis` (tl.cumsum, tl.cumprod, tl.associativeScan); same shape. */
+  | { op: "scan"; value: Value; axis: number; reverse: boolean; combine: Combine }
+  /** Reduction along `axis` with a combine function (tl.reduce); the axis is removed. */
+  | { op: "reduceWith"; value: Value; axis: number; combine: Combine }
+  /** Parameter `index` of a combine function; only inside a `Combine` template, never in a body. */
+  | { op: "combineArg"; index: 0 | 1 };
+
+/**
+ * A combine function of two scalars as a template: `result` is built from `args` (combineArg
+ * values), constants and element-wise ops only (semantics/combine.ts checks); code generation and
+ * the interpreter evaluate it once per combine step with the two operands substituted.
+ */
+export interface Combine {
+  args: readonly [Value, Value];
+  result: Value;
+}
 
 export type Stmt =
   | { kind: "let"; value: Value }
@@ -189,6 +205,7 @@ function withOperands(v: Value, f: (operand: Value) => Value): Value {
     case "numPrograms":
     case "arange":
     case "readVar":
+    case "combineArg":
       return v;
     case "splat":
     case "broadcast":
@@ -197,6 +214,8 @@ function withOperands(v: Value, f: (operand: Value) => Value): Value {
     case "cast":
     case "unary":
     case "reduce":
+    case "scan":
+    case "reduceWith":
       return { ...v, value: f(v.value) };
     case "binary": {
       const lhs = f(v.lhs);

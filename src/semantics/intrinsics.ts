@@ -11,6 +11,7 @@ import { REDUCTION_INTRINSICS } from "./intrinsics-reductions";
 import { ATOMIC_INTRINSICS } from "./intrinsics-atomics";
 import { RANDOM_INTRINSICS } from "./intrinsics-random";
 import { SPECIAL_MATH_INTRINSICS } from "./intrinsics-special-math";
+import { SCAN_INTRINSICS } from "./intrinsics-scans";
 
 export type { Intrinsic, IntrinsicContext } from "./intrinsic-args";
 
@@ -23,6 +24,7 @@ export const INTRINSICS: Readonly<Record<string, Intrinsic>> = {
   ...LOOP_INTRINSICS,
   ...RANDOM_INTRINSICS,
   ...SPECIAL_MATH_INTRINSICS,
+  ...SCAN_INTRINSICS,
 };
 
 /** The tl.* function called `name` (own entries only: `tl.toString` is not one). */

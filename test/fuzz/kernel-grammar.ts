@@ -15,7 +15,7 @@ const BINARY = ["+", "-", "*", "/", "%", "<", "<=", ">", ">=", "===", "!==", "==
 const ODD_BINARY = ["**", ">>>", "??", "in", "instanceof", ","];
 const UNARY = ["-", "!", "~", "+"];
 const MATH = ["exp", "log", "sqrt", "rsqrt", "abs", "sin", "cos", "floor", "ceil", "sigmoid", "exp2", "log2", "tanh", "erf"];
-const REDUCE = ["sum", "max", "min", "argmax"];
+const REDUCE = ["sum", "max", "min", "argmax", "argmin", "xorSum", "cumsum", "cumprod"];
 const ALL_TL = [...MATH, ...REDUCE, "programId", "numPrograms", "arange", "load", "store", "where", "maximum", "minimum", "fma", "cast",
   "cdiv", "zeros", "full", "expandDims", "broadcastTo", "reshape", "trans", "dot", "nope", "atomicAdd",
   "pow", "fdiv", "umulhi", "clamp", "rand", "randn", "randint", "randint4x", "program_id", "device_print"];
@@ -282,6 +282,8 @@ function typed(t: Typed, kind: Kind, depth: number): string {
         () => `tl.load(x_ptr + ${sub("iblock")}, ${sub("mask")}, ${pick(g, ["0.0", "-Infinity", "1"])})`,
         () => `-${sub("fblock")}`,
         () => `${sub("fblock")} - tl.${pick(g, ["max", "min", "sum"])}(${sub("fblock")}, 0)`,
+        () => `tl.cumsum(${sub("fblock")}, 0${pick(g, ["", ", true"])})`,
+        () => `tl.associativeScan(${sub("fblock")}, 0, (a, b) => tl.${pick(g, ["maximum", "minimum"])}(a, b)${pick(g, ["", ", true"])})`,
       ])();
     case "fscalar":
       if (leafOnly) return pick(g, ["alpha", "0.5", "2.0", "-1.25", "1e-5", "Infinity"]);
@@ -304,6 +306,7 @@ function typed(t: Typed, kind: Kind, depth: number): string {
         () => `tl.cast(tl.randint4x(${sub("iscalar")}, ${sub("iblock")}, ${pick(g, ["0", "3", "4", "n"])}) >> 1, "i32")`,
         () => `tl.${pick(g, ["umulhi", "cdiv"])}(${sub("iblock")}, ${sub(pick(g, ["iblock", "iscalar"] as const))})`,
         () => `tl.clamp(${sub("iblock")}, ${sub("iscalar")}, ${sub("iscalar")})`,
+        () => `tl.cumsum(${sub("iblock")}, 0)`,
       ])();
     case "iscalar":
       if (leafOnly) return pick(g, ["n", "pid", "1", "0", "7", "-3", t.B]);
@@ -311,7 +314,9 @@ function typed(t: Typed, kind: Kind, depth: number): string {
         () => `${sub("iscalar")} ${pick(g, ["+", "-", "*", "/", "%", "&", "<<"])} ${sub("iscalar")}`,
         () => `tl.cdiv(${sub("iscalar")}, ${t.B})`,
         () => `tl.numPrograms(0)`,
-        () => `tl.argmax(${sub("fblock")}, 0)`,
+        () => `tl.${pick(g, ["argmax", "argmin"])}(${sub("fblock")}, 0)`,
+        () => `tl.xorSum(${sub("iblock")}, 0)`,
+        () => `tl.reduce(${sub("iblock")}, 0, (a, b) => ${pick(g, ["a + b", "tl.maximum(a, b)", "a ^ b", "a"])})`,
         () => `tl.${pick(g, ["sum", "max", "min"])}(${sub("iblock")}, 0)`,
       ])();
     case "mask":

@@ -67,6 +67,12 @@ const SAMPLES: [string, string][] = [
   ["randn", "tl.store(y_ptr + offs, tl.randn(tl.cast(n, \"u32\"), i));"],
   ["randint", "tl.store(y_ptr + offs, tl.cast(tl.randint(n, offs), \"f32\"));"],
   ["randint4x", "tl.store(y_ptr + offs, tl.cast(tl.randint4x(n, offs, 3) >> 8, \"f32\"));"],
+  ["argmin", "tl.store(y_ptr + offs, tl.cast(tl.argmin(m, 1), \"f32\"));"],
+  ["xorSum", "tl.store(y_ptr, tl.cast(tl.xorSum(i), \"f32\"));"],
+  ["cumsum", "tl.store(y_ptr + offs, tl.cumsum(x) + tl.cumsum(tl.cast(i, \"f32\"), 0, true));"],
+  ["cumprod", "tl.store(y_ptr + tl.expandDims(offs, 1) * 16 + tl.expandDims(offs, 0), tl.cumprod(m, 0));"],
+  ["associativeScan", "tl.store(y_ptr + offs, tl.associativeScan(x, 0, (a, b) => tl.maximum(a, b) * 2 + tl.where(a > b, 1, 0)));"],
+  ["reduce", "tl.store(y_ptr + offs, tl.reduce(m, 1, (a, b) => -a + tl.exp(b)));"],
 ];
 
 const PRELUDE = 'import { kernel, tl } from "kernel-lab";\nimport type { Ptr, f32, i32, constexpr } from "kernel-lab";\n';
