@@ -28,14 +28,14 @@ function panel(prefix, x, title, unit, xLabel) {
 
 const panels = [
   panel("add-", (c) => Number(c.split("-")[1]), "vector add (float32)", "GB/s", "log2(elements)"),
-  panel("softmax-", (c) => Number(c.split("x")[1]), "softmax, 4096 rows (float32)", "GB/s", "columns"),
+  panel("softmax-", (c) => Number(c.split("x").pop()), "softmax, 4096 rows (float32)", "GB/s", "columns"),
   panel("matmul-", (c) => Number(c.split("-")[1].split("x")[0]), "matmul M = N = K (float32, TF32 off)", "TFLOP/s", "M = N = K"),
 ];
 
 const html = `<!doctype html><html><body style="margin:0;background:#fff;font-family:sans-serif">
 <div style="padding:8px 16px;font-size:15px"><b>Kernel Lab vs PyTorch vs Triton on one NVIDIA H200</b> — ${kl.date.slice(0, 10)}, ${torch.device} (torch ${torch.torch}, triton ${torch.triton}); Kernel Lab through Dawn/Vulkan. Dashed: Kernel Lab with the L2 flushed before each launch (as do_bench times torch and Triton).</div>
 <div style="display:flex">${panels.map((_, i) => `<div style="width:600px;height:440px;padding:4px"><canvas id="c${i}"></canvas></div>`).join("")}</div>
-<script>${readFileSync(require.resolve("chart.js/dist/chart.umd.js"), "utf8")}</script>
+<script>${readFileSync(new URL("../node_modules/chart.js/dist/chart.umd.js", import.meta.url), "utf8")}</script>
 <script>
 const panels = ${JSON.stringify(panels)};
 panels.forEach((p, i) => {
