@@ -45,7 +45,12 @@ export function generateWgsl(written: KernelIR, target: Target): WgslResult {
   const ir = (target.numStages ?? 2) > 1 ? pipelineDotLoads(written, workgroupSize) : written;
   const gen = new WgslGenerator(ir, { ...target, workgroupSize, tiledLayouts, unrollDot: target.unrollDot ?? true });
   try {
-    return generate(gen);
+    const result = generate(gen);
+    // Double-buffered dot tiles (dot.ts) that leave too little workgroup memory for the rest: stage them once.
+    if (!result.wgsl && target.doubleBufferDot !== false && gen.functionVars.size > 0 && result.diagnostics.some((d) => d.code === Codes.workgroupMemory)) {
+      return generateWgsl(written, { ...target, doubleBufferDot: false });
+    }
+    return result;
   } catch (error) {
     // A bug, still shown as a diagnostic at the kernel (STYLE §4).
     gen.log.error(Codes.internal, ir.span, `internal error generating WGSL for '${ir.name}': ${(error as Error).message}. This is a bug in Kernel Lab; please report it with this kernel.`);
@@ -76,6 +81,7 @@ function generate(gen: WgslGenerator): WgslResult {
   header.push(...entryPoint(gen));
   const lanes = [...gen.laneVectors].sort((a, b) => a - b).map((v) => `  let lane${v} = i32(lid) * ${v};`);
   for (const [name, expr] of gen.tileBases) lanes.push(`  let ${name} = ${expr};`);
+  for (const [name, [type, init]] of gen.functionVars) lanes.push(`  var ${name}: ${type} = ${init};`);
   const wgsl = [...header, ...lanes, ...gen.lines, "}", ""].join("\n");
   const abi: KernelAbi = {
     kernel: ir.name,
