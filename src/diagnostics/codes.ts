@@ -41,6 +41,12 @@ export const Codes = {
   workgroupMemory: "KL2016",
   reshapeSize: "KL2017",
 
+  // tl.devicePrint / tl.deviceAssert (semantics/intrinsics-debug.ts)
+  debugText: "KL1070",
+  printTooManyValues: "KL1071",
+  printBlockTooLarge: "KL2070",
+  assertCondition: "KL2071",
+
   // KL9xxx — a bug in Kernel Lab, still reported at the node being compiled
   internal: "KL9000",
 } as const;

@@ -4,6 +4,7 @@ import { numel, type Stmt } from "../ir/ir";
 import { binaryOp } from "../ir/arithmetic";
 import { f16ToBits } from "../ir/f16";
 import { dtypeOf, type Machine } from "./machine";
+import { runAssert, runPrint } from "./print";
 
 type StatementRunners = { [K in Stmt["kind"]]: (m: Machine, s: Extract<Stmt, { kind: K }>) => void };
 
@@ -20,6 +21,8 @@ export const STATEMENT_CPU: StatementRunners = {
   },
   for: runFor,
   if: (m, s) => m.runStatements(m.scalar(s.cond, s.span) !== 0 ? s.then : s.else),
+  print: runPrint,
+  assert: runAssert,
 };
 
 export function runStatement(m: Machine, s: Stmt): void {

@@ -104,7 +104,15 @@ export type Stmt =
       body: Stmt[];
     }
   /** `cond` is a scalar bool. */
-  | { kind: "if"; span: Span; cond: Value; then: Stmt[]; else: Stmt[] };
+  | { kind: "if"; span: Span; cond: Value; then: Stmt[]; else: Stmt[] }
+  /** tl.devicePrint / tl.deviceAssert (ir/debug.ts: their site table, the records they leave). */
+  | PrintStmt
+  | AssertStmt;
+
+/** tl.devicePrint: one line per element of each value, per program. `names` are the values' source text. */
+export interface PrintStmt { kind: "print"; span: Span; prefix: string; values: Value[]; names: string[] }
+/** tl.deviceAssert: the run fails where `cond` (a bool scalar or block) is false. */
+export interface AssertStmt { kind: "assert"; span: Span; cond: Value; message: string }
 
 export type ParamKind = "pointer" | "scalar" | "constexpr";
 

@@ -20,6 +20,10 @@ export function valuesOfStmt(s: Stmt): Value[] {
       return [s.start, s.end, s.step];
     case "if":
       return [s.cond];
+    case "print":
+      return s.values;
+    case "assert":
+      return [s.cond];
     default:
       return assertNever(s, "statement");
   }
@@ -36,6 +40,8 @@ export function bodiesOf(s: Stmt): readonly Stmt[][] {
     case "store":
     case "declare":
     case "assign":
+    case "print":
+    case "assert":
       return [];
     default:
       return assertNever(s, "statement");
@@ -77,6 +83,10 @@ export function mapStmt(s: Stmt, value: (v: Value) => Value, body: (list: Stmt[]
       return { ...s, start: value(s.start), end: value(s.end), step: value(s.step), body: body(s.body) };
     case "if":
       return { ...s, cond: value(s.cond), then: body(s.then), else: body(s.else) };
+    case "print":
+      return { ...s, values: s.values.map((v) => value(v)) };
+    case "assert":
+      return { ...s, cond: value(s.cond) };
     default:
       return assertNever(s, "statement");
   }

@@ -4,6 +4,7 @@
 
 import type { Intrinsic } from "./intrinsic-args";
 import { BLOCK_INTRINSICS } from "./intrinsics-blocks";
+import { DEBUG_INTRINSICS } from "./intrinsics-debug";
 import { MATH_INTRINSICS } from "./intrinsics-math";
 import { MEMORY_INTRINSICS } from "./intrinsics-memory";
 import { REDUCTION_INTRINSICS } from "./intrinsics-reductions";
@@ -15,6 +16,7 @@ export const INTRINSICS: Readonly<Record<string, Intrinsic>> = {
   ...MEMORY_INTRINSICS,
   ...MATH_INTRINSICS,
   ...REDUCTION_INTRINSICS,
+  ...DEBUG_INTRINSICS,
 };
 
 /** The tl.* function called `name` (own entries only: `tl.toString` is not one). */
