@@ -71,7 +71,7 @@ function printable(ctx: IntrinsicContext, v: Value, node: ts.Expression): boolea
 
 function small(ctx: IntrinsicContext, v: Value, what: string): boolean {
   if (numel(v.type.shape) <= MAX_PRINT_ELEMENTS) return true;
-  ctx.log.error(Codes.printBlockTooLarge, v.span, `${what} is a block of ${numel(v.type.shape)} elements (${typeToString(v.type)}); at most ${MAX_PRINT_ELEMENTS} can be printed or asserted per call — print a slice, or a reduction such as tl.max(x)`);
+  ctx.log.error(Codes.printBlockTooLarge, v.span, `${what} is a block of ${numel(v.type.shape)} elements (${typeToString(v.type)}); the limit per call is ${MAX_PRINT_ELEMENTS} — print a smaller block, or a reduction such as tl.max of it`);
   return false;
 }
 

@@ -45,6 +45,8 @@ const SAMPLES: [string, string][] = [
   ["min", "tl.store(y_ptr, tl.min(x));"],
   ["argmax", "tl.store(y_ptr, tl.cast(tl.argmax(x), \"f32\"));"],
   ["dot", "tl.store(y_ptr + tl.expandDims(offs, 1) * 16 + tl.expandDims(offs, 0), tl.dot(m, m, m));"],
+  ["devicePrint", "tl.devicePrint(\"x\", x, n, m);"],
+  ["deviceAssert", "tl.deviceAssert(x >= 0, \"x is negative\");"],
 ];
 
 const PRELUDE = 'import { kernel, tl } from "kernel-lab";\nimport type { Ptr, f32, i32, constexpr } from "kernel-lab";\n';
