@@ -46,6 +46,7 @@ const PORTS: { file: string; ports: string; gpuTodo?: string }[] = [
   { file: "t02-persistent-softmax", ports: "Triton tutorial 02, persistent fused softmax" },
   { file: "t03-grouped-matmul", ports: "Triton tutorial 03, grouped matmul with leaky-ReLU epilogue" },
   { file: "t04-naive-dropout", ports: "Triton tutorial 04, dropout with an input keep mask" },
+  { file: "device-print", ports: "debugging as Triton teaches it: tl.device_print(\"pid\", pid)" },
   { file: "t06-fused-attention", ports: "Triton tutorial 06, fused attention forward (f32, causal and not)" },
   // Two tl.dot calls in one kernel once declared `dot_r` / `dot_c` twice in one scope (KL4006).
   { file: "bug-two-dots", ports: "two tl.dot calls in one kernel: tl.dot(tl.dot(a, b), b)" },
@@ -123,10 +124,7 @@ const UNSUPPORTED: { file: string; construct: string; at: string; code: string; 
     file: "snake-case", construct: "Triton's spelling tl.program_id", at: "program_id(0)", code: "KL1005", names: /tl\.program_id/,
     instead: /tl\.programId/, insteadWanted: "did-you-mean: tl.programId (and likewise tl.num_programs → tl.numPrograms, tl.expand_dims → tl.expandDims, tl.broadcast_to → tl.broadcastTo)",
   },
-  {
-    file: "device-print", construct: "tl.devicePrint", at: "devicePrint(\"pid\"", code: "KL1005", names: /tl\.devicePrint/,
-    instead: /store|output/, insteadWanted: "say printing is not available and to tl.store the values to an extra output pointer to inspect them",
-  },
+
   {
     file: "tanh-gelu", construct: "tl.tanh", at: "tanh(", code: "KL1005", names: /tl\.tanh/,
     instead: /sigmoid|tl\.exp/, insteadWanted: "say to write 2 * tl.sigmoid(2 * x) - 1",
