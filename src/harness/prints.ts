@@ -8,11 +8,24 @@ import type { CompiledKernel } from "../compile";
 import { InterpreterError } from "../interpreter/interpret";
 import { DEBUG_BUFFER, DTYPE_TAGS, assertionMessage, debugSites, indexText, siteIds, type DebugRecord, type DebugSite } from "../ir/debug";
 import { createDebugBuffer, readBuffer, type Gpu } from "../runtime";
+import type { RunReport } from "./report";
 
 /** A run's printed lines (the report's `prints`), and how many records did not fit. */
 export interface PrintedLines {
   lines: string[];
   dropped: number;
+}
+
+/** The report's `prints` keys, for a kernel with tl.devicePrint. */
+export function printsOf(printed: PrintedLines | undefined): Pick<RunReport, "prints" | "printsDropped"> {
+  return printed ? { prints: printed.lines, ...(printed.dropped > 0 ? { printsDropped: printed.dropped } : {}) } : {};
+}
+
+/** The lines of several launches in a sequence, launch after launch. */
+export function sequencePrints(each: readonly (PrintedLines | undefined)[]): PrintedLines | undefined {
+  const present = each.filter((p): p is PrintedLines => p !== undefined);
+  if (present.length === 0) return undefined;
+  return { lines: present.flatMap((p) => p.lines), dropped: present.reduce((n, p) => n + p.dropped, 0) };
 }
 
 /** Collects the interpreter's records for one launch of `program`. */
@@ -88,7 +101,7 @@ export function printLines(sites: readonly DebugSite[], records: readonly DebugR
 function byProgramSiteIndex(a: DebugRecord, b: DebugRecord): number {
   const [ax, ay, az] = a.programId;
   const [bx, by, bz] = b.programId;
-  return az - bz || ay - by || ax - bx || a.site - b.site || a.index - b.index || a.operand - b.operand;
+  return az - bz || ay - by || ax - bx || a.site - b.site || a.index - b.index;
 }
 
 function valueText(v: number, dtype: string): string {

@@ -11,7 +11,7 @@ import { timeBaseline } from "./baseline";
 import { readOutputs, timingCopies, uploadArgs } from "./buffers";
 import { compareOutputs, defaultTolerance, type Comparison } from "./compare";
 import { checkCornersOnCpu } from "./corners";
-import { CpuPrints, gpuPrintBuffer, readGpuPrints, type PrintedLines } from "./prints";
+import { CpuPrints, gpuPrintBuffer, printsOf, readGpuPrints } from "./prints";
 import { fromStorage, pointerParams, poisonUnreadOutputs, roundToF16, toStorage } from "./gpu-args";
 import type { Progress } from "./protocol";
 import type { RunReport, TimingReport } from "./report";
@@ -147,7 +147,3 @@ export function orderedReport(r: RunReport): RunReport {
   };
 }
 
-/** The report's `prints` keys, for a kernel with tl.devicePrint. */
-function printsOf(printed: PrintedLines | undefined): Pick<RunReport, "prints" | "printsDropped"> {
-  return printed ? { prints: printed.lines, ...(printed.dropped > 0 ? { printsDropped: printed.dropped } : {}) } : {};
-}

@@ -41,6 +41,13 @@ for (const backend of ["gpu", "cpu"] as const) {
     assert.doesNotMatch(r.stdout, /pid \(/);
   });
 
+  test(`devicePrint (${backend}): a run with two launches lists the first launch's lines, then the second's`, () => {
+    const r = run(["--run", "sequence", "--json", ...extra]);
+    const report = JSON.parse(r.stdout);
+    assert.equal(r.status, 0, r.stderr);
+    assert.deepEqual(report.runs[0].prints, [...expected.slice(0, 10), "pid (0, 0, 0) idx () second launch: 0", "pid (1, 0, 0) idx () second launch: 1"]);
+  });
+
   test(`deviceAssert (${backend}): fails only in program 2, with its message, program, lane and line`, () => {
     const r = run(["--run", "failing", "--json", ...extra]);
     const report = JSON.parse(r.stdout);
