@@ -48,6 +48,14 @@ for (const backend of ["gpu", "cpu"] as const) {
     assert.deepEqual(report.runs[0].prints, [...expected.slice(0, 10), "pid (0, 0, 0) idx () second launch: 0", "pid (1, 0, 0) idx () second launch: 1"]);
   });
 
+  test(`devicePrint (${backend}): lines past the print buffer's 2047 are counted, not shown`, () => {
+    const r = run(["--run", "overflow", "--json", ...extra]);
+    const report = JSON.parse(r.stdout);
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(report.runs[0].prints.length, 2047);
+    assert.equal(report.runs[0].printsDropped, 8 * 513 - 2047);
+  });
+
   test(`deviceAssert (${backend}): fails only in program 2, with its message, program, lane and line`, () => {
     const r = run(["--run", "failing", "--json", ...extra]);
     const report = JSON.parse(r.stdout);
