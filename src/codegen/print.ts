@@ -56,9 +56,11 @@ export function emitAssert(gen: WgslGenerator, s: AssertStmt): void {
 function owned(gen: WgslGenerator, v: Value, line: (j: number) => string): void {
   const layout = gen.layout(v.type);
   const owner = v.type.shape.length === 0 ? "lid == 0u" : layout.replicated ? `lid < ${layout.numel}u` : undefined;
-  if (owner) gen.emit(`if (${owner}) {`);
-  gen.nested(() => gen.registers(v.type, (j) => gen.emit(line(j))));
-  if (owner) gen.emit("}");
+  const lines = () => gen.registers(v.type, (j) => gen.emit(line(j)));
+  if (!owner) return lines();
+  gen.emit(`if (${owner}) {`);
+  gen.nested(lines);
+  gen.emit("}");
 }
 
 function siteOf(gen: WgslGenerator, s: PrintStmt | AssertStmt): number {

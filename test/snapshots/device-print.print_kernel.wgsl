@@ -57,9 +57,9 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
   if (lid == 0u) {
     kl_record(0u, vec3(pid_x, pid_y, pid_z), 0, 0u, bitcast<u32>(v5), 1u);
   }
-    kl_record(1u, vec3(pid_x, pid_y, pid_z), lane1, 0u, bitcast<u32>(v10_0), 1u);
+  kl_record(1u, vec3(pid_x, pid_y, pid_z), lane1, 0u, bitcast<u32>(v10_0), 1u);
   let v18_0 = (v10_0 >= 0i);
-    if (!(v18_0)) { kl_assert_failed(2u, vec3(pid_x, pid_y, pid_z), lane1); }
+  if (!(v18_0)) { kl_assert_failed(2u, vec3(pid_x, pid_y, pid_z), lane1); }
   let v20_0 = (0i + v10_0);
   let v23_0 = (v15_0 + 1.0f);
   if (v12_0) { b_z_ptr[v20_0] = v23_0; }
