@@ -10,6 +10,7 @@ import { lowerKernel, type Specialization } from "./semantics/lower";
 import { generateWgsl } from "./codegen/wgsl";
 import { DEFAULT_TARGET } from "./ir/target";
 import { Codes } from "./diagnostics/codes";
+import { hasDebugOutput, withoutDebugOutput } from "./ir/debug";
 
 export type { KernelSource, ParsedFile, Specialization };
 export { parseKernelFile };
@@ -23,6 +24,8 @@ export interface CompiledKernel {
   ir: KernelIR;
   wgsl: string;
   abi: KernelAbi;
+  /** For a kernel with tl.devicePrint/tl.deviceAssert: the same kernel compiled without them, which is timed. */
+  quiet?: { wgsl: string; abi: KernelAbi };
 }
 
 export interface CompileResult {
@@ -64,6 +67,7 @@ export function compileKernel(
       ir: lowered.ir,
       wgsl: generated.wgsl,
       abi: generated.abi,
+      ...quietVariant(lowered.ir, target),
     },
     diagnostics,
   };
@@ -116,4 +120,11 @@ function placeholderConstexprs(kernel: KernelSource): Record<string, number> {
   const values: Record<string, number> = {};
   for (const p of kernel.params) if (p.kind === "constexpr") values[p.name] = 16;
   return values;
+}
+
+/** The variant of a kernel that prints or asserts compiled without it (timing must not pay for the records). */
+function quietVariant(ir: KernelIR, target: Target): Pick<CompiledKernel, "quiet"> {
+  if (!hasDebugOutput(ir.body)) return {};
+  const quiet = generateWgsl({ ...ir, body: withoutDebugOutput(ir.body) }, target);
+  return quiet.wgsl && quiet.abi ? { quiet: { wgsl: quiet.wgsl, abi: quiet.abi } } : {};
 }

@@ -127,6 +127,17 @@ export declare namespace tl {
    * returns the four as a tuple; here one call per word: `tl.randint4x(seed, offs, 0)` is `tl.randint`).
    */
   function randint4x(seed: number, offsets: number, word: number): number;
+  /**
+   * Prints each value (up to 8 scalars or blocks of at most 1024 elements) once per element per
+   * program, after the launch: `pid (4, 0, 0) idx (0) x: 0.51` (Triton `tl.device_print`). The
+   * prefix is a string literal. Output goes to stderr, or the run's `prints` with `--json`.
+   */
+  function devicePrint(prefix: string, ...values: (number | Mask)[]): void;
+  /**
+   * Fails the run where `cond` (a mask, scalar or block) is false, with `message`, the program id
+   * and the lane, at this call (Triton `tl.device_assert`). `message` is a string literal.
+   */
+  function deviceAssert(cond: Mask, message?: string): void;
   /** A block of zeros of a constexpr shape (dtype defaults to f32). */
   function zeros(shape: Shape, dtype?: DtypeName): number;
   /** A block of one value, of a constexpr shape (dtype defaults to f32). */

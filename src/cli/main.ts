@@ -15,7 +15,7 @@ import { runFileWithOutcome } from "../harness/run";
 import { trace } from "../harness/trace";
 import { acquireGpu, NoAdapterError } from "../runtime";
 import { parseArgs, USAGE, UsageError, type Command } from "./args";
-import { formatRunCheck, formatRunTiming } from "./format";
+import { formatPrints, formatRunCheck, formatRunTiming } from "./format";
 import { compareFiles, formatComparison, formatHistory, recordHistory, type HistoryLine } from "./history";
 import { version } from "../../package.json";
 
@@ -71,7 +71,11 @@ async function runCommand(cmd: Extract<Command, { kind: "run" }>): Promise<numbe
     timeoutMs: cmd.timeoutMs,
     retune: cmd.retune,
     onProgress: progress ? (p) => process.stderr.write(`\r\x1b[2K${p.message}…`) : undefined,
-    onRunChecked: cmd.json ? undefined : (run, adapter) => show(formatRunCheck(run, adapter), true),
+    onRunChecked: cmd.json ? undefined : (run, adapter) => {
+      // What the kernel printed goes to stderr, as Triton's device_print goes to the process's output.
+      if (run.prints) process.stderr.write(formatPrints(run).join("\n") + "\n");
+      show(formatRunCheck(run, adapter), true);
+    },
     onRunDone: cmd.json ? undefined : (run) => show(formatRunTiming(run), false),
   });
   if (progress) process.stderr.write("\r\x1b[2K");

@@ -5,6 +5,7 @@ import type { Stmt } from "../ir/ir";
 import type { WgslGenerator } from "./generator";
 import { varName } from "./generator";
 import { emitStore } from "./memory";
+import { emitAssert, emitPrint } from "./print";
 import { emitValue } from "./values";
 
 type StatementEmitters = { [K in Stmt["kind"]]: (gen: WgslGenerator, s: Extract<Stmt, { kind: K }>) => void };
@@ -59,6 +60,8 @@ export const STATEMENT_WGSL: StatementEmitters = {
   },
   break: (gen) => gen.emit("break;"),
   continue: (gen) => gen.emit("continue;"),
+  print: emitPrint,
+  assert: emitAssert,
 };
 
 export function emitStatements(gen: WgslGenerator, body: readonly Stmt[]): void {

@@ -13,6 +13,7 @@ import { chooseWorkgroupSize, containsDot } from "./layout";
 import { RUNTIME_ZERO, wgslType } from "./literals";
 import { wideBuffersOf } from "./memory";
 import { pipelineDotLoads } from "./pipeline";
+import { debugAbi, debugDeclarations } from "./print";
 import { emitStatements, STATEMENT_WGSL } from "./statements";
 import { BINARY_WGSL, MATH_WGSL, UNARY_WGSL } from "./elementwise";
 import { implementedOps } from "../ir/ops";
@@ -71,6 +72,8 @@ function generate(gen: WgslGenerator): WgslResult {
   if (gen.log.hasErrors) return { diagnostics: gen.log.diagnostics };
 
   const header = declarations(gen, uniformWords);
+  const debug = debugAbi(gen, gen.buffers.size + 1);
+  if (debug) header.push(...debugDeclarations(debug));
   const workgroupBytes = workgroupArrays(gen, header);
   if (workgroupBytes > gen.target.maxWorkgroupStorageBytes) {
     const parts = [...gen.scratchArrays].map(([name, { dtype, size }]) => `${name.split("_")[1]}: ${size} × ${dtype}`).join(", ");
@@ -92,6 +95,7 @@ function generate(gen: WgslGenerator): WgslResult {
     buffers: [...gen.buffers.values()],
     workgroupBytes,
     features: [...(gen.usesF16 ? (["shader-f16"] as const) : []), ...(gen.usesSubgroups ? (["subgroups"] as const) : [])],
+    ...(debug ? { debug } : {}),
   };
   return { wgsl, abi, diagnostics: gen.log.diagnostics };
 }

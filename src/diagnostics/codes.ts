@@ -55,6 +55,12 @@ export const Codes = {
   /** A loop with a barrier (reduction, tl.dot) left or steered by a value WGSL can't prove uniform. */
   divergentBarrier: "KL2071",
 
+  // tl.devicePrint / tl.deviceAssert (semantics/intrinsics-debug.ts)
+  debugText: "KL1075",
+  printTooManyValues: "KL1076",
+  printBlockTooLarge: "KL2072",
+  assertCondition: "KL2073",
+
   // KL9xxx — a bug in Kernel Lab, still reported at the node being compiled
   internal: "KL9000",
 } as const;

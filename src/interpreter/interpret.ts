@@ -12,6 +12,7 @@
 // value op, one table entry each.
 
 import type { KernelIR } from "../ir/ir";
+import type { DebugRecord } from "../ir/debug";
 import { InterpreterError, type ProgramId } from "./errors";
 import { bindArgs, type KernelArgs } from "./kernel-args";
 import { Machine } from "./machine";
@@ -31,6 +32,8 @@ export interface InterpretOptions {
   maxSteps?: number;
   /** Run only these program ids (e.g. the first and the last, to check bounds cheaply). */
   programs?: readonly ProgramId[];
+  /** Receives each element tl.devicePrint prints (its `site` is the call's span start). */
+  onDebugRecord?: (record: DebugRecord) => void;
 }
 
 export const DEFAULT_MAX_STEPS = 5e8;
@@ -56,6 +59,7 @@ export function interpret(
     }
   }
   const machine = new Machine(ir, grid, bindArgs(ir, args), opts.maxSteps ?? DEFAULT_MAX_STEPS);
+  machine.onDebugRecord = opts.onDebugRecord;
   if (opts.programs) {
     for (const pid of opts.programs) machine.runProgram(pid);
     return;

@@ -5,6 +5,7 @@ import { binaryOp } from "../ir/arithmetic";
 import { f16ToBits } from "../ir/f16";
 import { runLoopExit, runTrip, runWhile } from "./loops";
 import { dtypeOf, type Machine } from "./machine";
+import { runAssert, runPrint } from "./print";
 
 type StatementRunners = { [K in Stmt["kind"]]: (m: Machine, s: Extract<Stmt, { kind: K }>) => void };
 
@@ -24,6 +25,8 @@ export const STATEMENT_CPU: StatementRunners = {
   while: runWhile,
   break: (_m, s) => runLoopExit("break", s.span),
   continue: (_m, s) => runLoopExit("continue", s.span),
+  print: runPrint,
+  assert: runAssert,
 };
 
 export function runStatement(m: Machine, s: Stmt): void {

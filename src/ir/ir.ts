@@ -144,7 +144,15 @@ export type Stmt =
   | { kind: "while"; span: Span; head: Stmt[]; cond: Value; body: Stmt[] }
   /** Leaves, or goes to the next trip of, the innermost `for` or `while`. */
   | { kind: "break"; span: Span }
-  | { kind: "continue"; span: Span };
+  | { kind: "continue"; span: Span }
+  /** tl.devicePrint / tl.deviceAssert (ir/debug.ts: their site table, the records they leave). */
+  | PrintStmt
+  | AssertStmt;
+
+/** tl.devicePrint: one line per element of each value, per program. `names` are the values' source text. */
+export interface PrintStmt { kind: "print"; span: Span; prefix: string; values: Value[]; names: string[] }
+/** tl.deviceAssert: the run fails where `cond` (a bool scalar or block) is false. */
+export interface AssertStmt { kind: "assert"; span: Span; cond: Value; message: string }
 
 export type ParamKind = "pointer" | "scalar" | "constexpr";
 

@@ -25,6 +25,10 @@ export function valuesOfStmt(s: Stmt): Value[] {
     case "break":
     case "continue":
       return [];
+    case "print":
+      return s.values;
+    case "assert":
+      return [s.cond];
     default:
       return assertNever(s, "statement");
   }
@@ -45,6 +49,8 @@ export function bodiesOf(s: Stmt): readonly Stmt[][] {
     case "store":
     case "declare":
     case "assign":
+    case "print":
+    case "assert":
       return [];
     default:
       return assertNever(s, "statement");
@@ -93,6 +99,10 @@ export function mapStmt(s: Stmt, value: (v: Value) => Value, body: (list: Stmt[]
     case "break":
     case "continue":
       return s;
+    case "print":
+      return { ...s, values: s.values.map((v) => value(v)) };
+    case "assert":
+      return { ...s, cond: value(s.cond) };
     default:
       return assertNever(s, "statement");
   }

@@ -5,6 +5,7 @@
 import type { Intrinsic } from "./intrinsic-args";
 import { BLOCK_INTRINSICS } from "./intrinsics-blocks";
 import { LOOP_INTRINSICS } from "./intrinsics-loops";
+import { DEBUG_INTRINSICS } from "./intrinsics-debug";
 import { MATH_INTRINSICS } from "./intrinsics-math";
 import { MEMORY_INTRINSICS } from "./intrinsics-memory";
 import { REDUCTION_INTRINSICS } from "./intrinsics-reductions";
@@ -25,6 +26,7 @@ export const INTRINSICS: Readonly<Record<string, Intrinsic>> = {
   ...RANDOM_INTRINSICS,
   ...SPECIAL_MATH_INTRINSICS,
   ...SCAN_INTRINSICS,
+  ...DEBUG_INTRINSICS,
 };
 
 /** The tl.* function called `name` (own entries only: `tl.toString` is not one). */

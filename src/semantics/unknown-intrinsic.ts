@@ -6,15 +6,13 @@ import { intrinsicNamed, INTRINSICS } from "./intrinsics";
 
 /** Triton functions without an equivalent, keyed by their camelCase name: what to write instead. */
 const INSTEAD: Readonly<Record<string, string>> = {
-  devicePrint: "printing isn't available in kernels; tl.store the values to an extra output pointer and read them in the run's reference or outputs",
-  staticPrint: "printing isn't available in kernels; tl.store the values to an extra output pointer and read them in the run's reference or outputs",
-  print: "printing isn't available in kernels; tl.store the values to an extra output pointer and read them in the run's reference or outputs",
+  staticPrint: "print at run time with tl.devicePrint(prefix, ...values)",
+  print: "print with tl.devicePrint(prefix, ...values)",
   range: "loop with a plain for (let i = a; i < b; i += s) { … }",
   multipleOf: "it is a compiler hint Kernel Lab doesn't need: remove the call and keep its argument",
   maxContiguous: "it is a compiler hint Kernel Lab doesn't need: remove the call and keep its argument",
   maxConstancy: "it is a compiler hint Kernel Lab doesn't need: remove the call and keep its argument",
-  staticAssert: "check the condition in the run's code (defineRun) instead",
-  deviceAssert: "check the condition in the run's reference instead: tl.store what you want to check to an extra output",
+  staticAssert: "check at run time with tl.deviceAssert(cond, message), or in the run's code (defineRun)",
 };
 
 export function unknownIntrinsicMessage(name: string): string {

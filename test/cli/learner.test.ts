@@ -48,6 +48,7 @@ const PORTS: { file: string; ports: string; gpuTodo?: string }[] = [
   { file: "t04-naive-dropout", ports: "Triton tutorial 04, dropout with an input keep mask" },
   { file: "histogram", ports: "a histogram with tl.atomicAdd (LeetGPU-style)" },
   { file: "t05-spin-lock", ports: "Triton tutorial 05 backward's spin lock: while (tl.atomicCas(Lock, 0, 1) === 1) {}" },
+  { file: "device-print", ports: "debugging as Triton teaches it: tl.device_print(\"pid\", pid)" },
   { file: "t06-fused-attention", ports: "Triton tutorial 06, fused attention forward (f32, causal and not)" },
   // Two tl.dot calls in one kernel once declared `dot_r` / `dot_c` twice in one scope (KL4006).
   { file: "bug-two-dots", ports: "two tl.dot calls in one kernel: tl.dot(tl.dot(a, b), b)" },
@@ -105,10 +106,6 @@ const UNSUPPORTED: { file: string; construct: string; at: string; code: string; 
   {
     file: "snake-case", construct: "Triton's spelling tl.program_id", at: "program_id(0)", code: "KL1005", names: /tl\.program_id/,
     instead: /tl\.programId/, insteadWanted: "did-you-mean: tl.programId (and likewise tl.num_programs → tl.numPrograms, tl.expand_dims → tl.expandDims, tl.broadcast_to → tl.broadcastTo)", done: true,
-  },
-  {
-    file: "device-print", construct: "tl.devicePrint", at: "devicePrint(\"pid\"", code: "KL1005", names: /tl\.devicePrint/,
-    instead: /store|output/, insteadWanted: "say printing is not available and to tl.store the values to an extra output pointer to inspect them", done: true,
   },
 ];
 

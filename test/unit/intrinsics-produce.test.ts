@@ -73,6 +73,8 @@ const SAMPLES: [string, string][] = [
   ["cumprod", "tl.store(y_ptr + tl.expandDims(offs, 1) * 16 + tl.expandDims(offs, 0), tl.cumprod(m, 0));"],
   ["associativeScan", "tl.store(y_ptr + offs, tl.associativeScan(x, 0, (a, b) => tl.maximum(a, b) * 2 + tl.where(a > b, 1, 0)));"],
   ["reduce", "tl.store(y_ptr + offs, tl.reduce(m, 1, (a, b) => -a + tl.exp(b)));"],
+  ["devicePrint", "tl.devicePrint(\"x\", x, n, m);"],
+  ["deviceAssert", "tl.deviceAssert(x >= 0, \"x is negative\");"],
 ];
 
 const PRELUDE = 'import { kernel, tl } from "kernel-lab";\nimport type { Ptr, f32, i32, constexpr } from "kernel-lab";\n';
