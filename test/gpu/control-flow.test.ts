@@ -84,6 +84,16 @@ const cases: Case[] = [
     reference: ({ every, stop }, n) => ({ out: map(n, (k) => { let s = 0; for (let i = 1; i <= n; i++) { if (i % every === 0) continue; if (i > stop) break; s += k * i; } return s; }) }),
   },
   {
+    // A break leaves only the innermost loop; a continue in the outer loop skips its whole trip.
+    name: "nested loops: break in the inner one, continue in the outer one",
+    params: "out: Ptr<i32>, n: i32, outer: i32, cut: i32, BLOCK: constexpr",
+    body: `${offs}\nlet acc = tl.zeros([BLOCK], "i32");\nfor (let i = 0; i < outer; i++) {\n  if (i === cut) {\n    continue;\n  }\n  let j = 0;\n  while (j < 100) {\n    if (j > i) {\n      break;\n    }\n    acc += offs + j;\n    j += 1;\n  }\n}\ntl.store(out + offs, acc, mask);`,
+    block: 64, n: 200,
+    args: (n) => ({ out: poisoned(n, "i32"), n, outer: randInt(3, 9), cut: randInt(0, 3) }),
+    outputs: ["out"],
+    reference: ({ outer, cut }, n) => ({ out: map(n, (k) => { let s = 0; for (let i = 0; i < outer; i++) { if (i === cut) continue; for (let j = 0; j <= i; j++) s += k + j; } return s; }) }),
+  },
+  {
     name: "tl.staticRange: an unrolled accumulation, with and without a step",
     params: "x: Ptr<f32>, out: Ptr<f32>, odd: Ptr<f32>, n: i32, BLOCK: constexpr, K: constexpr",
     body: `${offs}\nlet acc = tl.zeros([BLOCK], "f32");\nfor (const i of tl.staticRange(0, K)) {\n  acc += tl.load(x + offs * K + i, mask) * (i + 1);\n}\ntl.store(out + offs, acc, mask);\nlet s = tl.zeros([BLOCK], "f32");\nfor (const j of tl.staticRange(1, K, 2)) {\n  s = s * 2.0 + tl.load(x + offs * K + j, mask);\n}\ntl.store(odd + offs, s, mask);`,
