@@ -1,5 +1,6 @@
 // Random kernel files from a small grammar of the kernel language: typed parameters (and some
-// wrong annotations), const/let bindings, assignments, for/if, tl.* calls with random arguments,
+// wrong annotations), const/let bindings, assignments, for/if/while, tl.staticRange loops,
+// break/continue (inside loops, and now and then outside), ternaries, tl.* calls with random arguments,
 // every operator, odd literals, and a defineRun whose literal constexprs specialise the kernel.
 // Names are drawn from what is in scope most of the time, so most inputs reach semantics and
 // codegen instead of stopping at "not defined".
@@ -32,6 +33,8 @@ interface Scope {
   constexprs: string[];
   locals: string[];
   lets: string[];
+  /** Inside a for or while loop (break/continue allowed). */
+  inLoop?: boolean;
 }
 
 const pick = <T>(g: Gen, list: readonly T[]): T => list[g(fc.integer, { min: 0, max: list.length - 1 })];
@@ -143,7 +146,7 @@ function statement(g: Gen, scope: Scope, depth: number, indent: string): string 
   const fresh = () => `v${scope.locals.length}`;
   // Mostly constructs the language has; one statement in 25 is one it refuses.
   const roll = g(fc.integer, { min: 0, max: 24 });
-  const kind = roll === 24 ? 9 : depth > 2 ? roll % 5 : [0, 0, 1, 1, 2, 2, 3, 4, 4, 5, 6, 7, 8][roll % 13];
+  const kind = roll === 24 ? 9 : depth > 2 ? roll % 5 : [0, 0, 1, 1, 2, 2, 3, 4, 4, 5, 6, 7, 8, 10, 11, 12][roll % 16];
   switch (kind) {
     case 0: {
       const v = fresh();
@@ -182,8 +185,31 @@ function statement(g: Gen, scope: Scope, depth: number, indent: string): string 
         ? pick(g, [`${counter}++`, `${counter}--`, `${counter} += ${constant(g, scope)}`, `${counter} -= 1`, `${counter} = ${counter} + 2`])
         : pick(g, [`${counter} += 0`, `${counter} *= 2`, ""]);
       const init = chance(g, 97) ? `let ${counter} = ${e()}` : pick(g, [`var ${counter} = 0`, `const ${counter} = 0`, `let ${counter} = 0, j = 1`, ""]);
-      const body = block(g, inner, depth + 1, `${indent}  `);
+      const body = block(g, { ...inner, inLoop: true }, depth + 1, `${indent}  `);
       return `${indent}for (${init}; ${counter} ${cmp} ${e()}; ${step}) {\n${body}\n${indent}}`;
+    }
+    case 10: {
+      // while with a scalar condition and a bounded counter (sometimes a condition of anything).
+      const counter = `w${depth}`;
+      const inner: Scope = { ...scope, locals: [...scope.locals, counter], lets: [...scope.lets], inLoop: true };
+      const cond = chance(g, 85) ? `${counter} < ${pick(g, ["n", "4", constant(g, scope), e()])}` : e();
+      const bump = chance(g, 90) ? `${indent}  ${counter} += ${pick(g, ["1", "2", constant(g, scope)])};\n` : "";
+      const body = block(g, inner, depth + 1, `${indent}  `);
+      return `${indent}let ${counter} = ${pick(g, ["0", "n", e()])};\n${indent}while (${cond}) {\n${bump}${body}\n${indent}}`;
+    }
+    case 11: {
+      const counter = `s${depth}`;
+      const inner: Scope = { ...scope, locals: [...scope.locals, counter], lets: [...scope.lets], inLoop: false };
+      const bounds = [constant(g, scope), constant(g, scope)];
+      if (chance(g, 40)) bounds.push(pick(g, ["1", "2", "-1", "0", constant(g, scope)]));
+      if (chance(g, 5)) bounds[0] = e();
+      const head = chance(g, 95) ? `const ${counter} of tl.staticRange(${bounds.join(", ")})` : pick(g, [`let ${counter} of tl.staticRange(0, 4)`, `const ${counter} of [1, 2]`, `const ${counter} in tl.staticRange(0, 2)`]);
+      return `${indent}for (${head}) {\n${block(g, inner, depth + 1, `${indent}  `)}\n${indent}}`;
+    }
+    case 12: {
+      if (!scope.inLoop && chance(g, 90)) return statement(g, scope, 3, indent);
+      const exit = pick(g, ["break", "continue"]);
+      return chance(g, 60) ? `${indent}if (${e()}) {\n${indent}  ${exit};\n${indent}}` : `${indent}${exit};`;
     }
     case 7:
     case 8: {
@@ -284,6 +310,8 @@ function typed(t: Typed, kind: Kind, depth: number): string {
         () => `${sub("fblock")} - tl.${pick(g, ["max", "min", "sum"])}(${sub("fblock")}, 0)`,
         () => `tl.cumsum(${sub("fblock")}, 0${pick(g, ["", ", true"])})`,
         () => `tl.associativeScan(${sub("fblock")}, 0, (a, b) => tl.${pick(g, ["maximum", "minimum"])}(a, b)${pick(g, ["", ", true"])})`,
+        () => `axpb(${sub("fblock")}, ${sub("fscalar")}, ${sub(pick(g, ["fblock", "fscalar"] as const))})`,
+        () => `sq(${sub(pick(g, ["fblock", "fscalar"] as const))})`,
       ])();
     case "fscalar":
       if (leafOnly) return pick(g, ["alpha", "0.5", "2.0", "-1.25", "1e-5", "Infinity"]);
@@ -292,6 +320,7 @@ function typed(t: Typed, kind: Kind, depth: number): string {
         () => `tl.cast(${sub("iscalar")}, "f32")`,
         () => `${sub("fscalar")} ${pick(g, ["+", "-", "*", "/"])} ${sub("fscalar")}`,
         () => `tl.${pick(g, MATH)}(${sub("fscalar")})`,
+        () => `(${sub("iscalar")} ${pick(g, ["<", "===", ">="])} ${sub("iscalar")} ? ${sub("fscalar")} : ${sub("fscalar")})`,
       ])();
     case "iblock":
       if (leafOnly) return pick(g, ["offsets", `tl.arange(0, ${t.B})`]);
@@ -318,6 +347,7 @@ function typed(t: Typed, kind: Kind, depth: number): string {
         () => `tl.xorSum(${sub("iblock")}, 0)`,
         () => `tl.reduce(${sub("iblock")}, 0, (a, b) => ${pick(g, ["a + b", "tl.maximum(a, b)", "a ^ b", "a"])})`,
         () => `tl.${pick(g, ["sum", "max", "min"])}(${sub("iblock")}, 0)`,
+        () => `(${sub("iscalar")} ${pick(g, ["<", "!==", ">"])} ${sub("iscalar")} ? ${sub("iscalar")} : ${sub("iscalar")})`,
       ])();
     case "mask":
       if (leafOnly) return "mask";
@@ -334,7 +364,7 @@ function typedStatements(t: Typed, depth: number, indent: string, count: number)
   const { g } = t;
   const lines: string[] = [];
   for (let i = 0; i < count; i++) {
-    const roll = g(fc.integer, { min: 0, max: 9 });
+    const roll = g(fc.integer, { min: 0, max: 12 });
     if (roll <= 4) {
       const kind = pick(g, ["fblock", "fblock", "fscalar", "iblock", "iscalar", "mask"] as const);
       const v = `t${depth}_${i}_${kind}`;
@@ -347,7 +377,30 @@ function typedStatements(t: Typed, depth: number, indent: string, count: number)
       lines.push(`${indent}let acc${depth}_${i} = tl.zeros([${t.B}], "f32");`);
       lines.push(`${indent}for (let j${depth} = ${pick(g, ["0", "pid", "n - 1"])}; j${depth} ${pick(g, ["<", ">=", "!=="])} ${pick(g, ["n", "4", "0", "K"])}; j${depth} ${pick(g, ["+= 1", "+= 2", "-= 1", "++"])}) {`);
       lines.push(...typedStatements(inner, depth + 1, `${indent}  `, g(fc.integer, { min: 0, max: 3 })));
+      lines.push(...loopExit(t, `j${depth}`, `${indent}  `));
       lines.push(`${indent}  acc${depth}_${i} += ${typed(inner, "fblock", 1)};`);
+      lines.push(`${indent}}`);
+      t.locals.fblock.push(`acc${depth}_${i}`);
+    } else if (roll === 10 && depth < 2) {
+      // while with a scalar condition and a counter bounded by a constant.
+      const w = `w${depth}_${i}`;
+      const inner = { ...t, locals: { ...t.locals, fblock: [...t.locals.fblock], iscalar: [...t.locals.iscalar, w] } };
+      lines.push(`${indent}let acc${depth}_${i} = ${typed(t, "fblock", 2)};`);
+      lines.push(`${indent}let ${w} = ${pick(g, ["0", "pid", "n"])};`);
+      lines.push(`${indent}while (${w} ${pick(g, ["<", "<="])} ${pick(g, ["8", "n", "K", "pid + 3"])} && ${w} < 64) {`);
+      lines.push(`${indent}  ${w} += ${pick(g, ["1", "2", "1 + pid % 2"])};`);
+      lines.push(...loopExit(t, w, `${indent}  `));
+      lines.push(...typedStatements(inner, depth + 1, `${indent}  `, g(fc.integer, { min: 0, max: 2 })));
+      lines.push(`${indent}  acc${depth}_${i} = acc${depth}_${i} * 0.5 + ${typed(inner, "fblock", 1)};`);
+      lines.push(`${indent}}`);
+      t.locals.fblock.push(`acc${depth}_${i}`);
+    } else if (roll === 11 && depth < 2) {
+      const s = `s${depth}_${i}`;
+      const inner = { ...t, locals: { ...t.locals, fblock: [...t.locals.fblock], iscalar: [...t.locals.iscalar, s] } };
+      lines.push(`${indent}let acc${depth}_${i} = tl.zeros([${t.B}], "f32");`);
+      lines.push(`${indent}for (const ${s} of tl.staticRange(${pick(g, ["0", "1", "3"])}, ${pick(g, ["4", "5", "8", "BM"])}${chance(g, 40) ? `, ${pick(g, ["1", "2", "3"])}` : ""})) {`);
+      lines.push(...typedStatements(inner, depth + 1, `${indent}  `, g(fc.integer, { min: 0, max: 2 })));
+      lines.push(`${indent}  acc${depth}_${i} += ${typed(inner, "fblock", 1)} * ${s};`);
       lines.push(`${indent}}`);
       t.locals.fblock.push(`acc${depth}_${i}`);
     } else if (depth < 2) {
@@ -358,6 +411,14 @@ function typedStatements(t: Typed, depth: number, indent: string, count: number)
     }
   }
   return lines;
+}
+
+/** Now and then a break or continue steered by the loop counter and the arguments (uniform). */
+function loopExit(t: Typed, counter: string, indent: string): string[] {
+  const { g } = t;
+  if (!chance(g, 50)) return [];
+  const cond = `${counter} ${pick(g, ["===", ">", ">="])} ${pick(g, ["2", "n", "K", "pid"])}${chance(g, 30) ? ` || ${counter} % 3 === 1` : ""}`;
+  return [`${indent}if (${cond}) {`, `${indent}  ${pick(g, ["break", "continue"])};`, `${indent}}`];
 }
 
 /** A 2-D tile kernel: expandDims/broadcast addressing, trans, per-axis reductions and tl.dot. */
@@ -398,6 +459,12 @@ export function typedKernelFile(g: Gen): string {
         `  tl.store(y_ptr + offsets, ${typed(t, "fblock", 0)}, mask);`,
       ];
   const value = (choices: number[]) => pick(g, choices);
+  // Device functions, declared when the body calls them: one annotated, one generic.
+  const text = body.join("\n");
+  const helpers = [
+    ...(text.includes("axpb(") ? ["const axpb = kernel(function axpb(v: f32, a: f32, b) { return v * a + b; });"] : []),
+    ...(text.includes("sq(") ? ["const sq = kernel((v: any) => v * v);"] : []),
+  ];
   return [
     'import { kernel, tl, defineRun } from "kernel-lab";',
     'import type { Ptr, f32, i32, constexpr } from "kernel-lab";',
@@ -405,6 +472,7 @@ export function typedKernelFile(g: Gen): string {
     "export const typed_kernel = kernel(function typed_kernel(x_ptr: Ptr<f32>, y_ptr: Ptr<f32>, k_ptr: Ptr<i32>, n: i32, K: i32, alpha: f32, BLOCK: constexpr, BM: constexpr, BN: constexpr) {",
     ...body,
     "});",
+    ...helpers,
     "",
     "export const typedRun = defineRun({",
     "  kernel: typed_kernel,",

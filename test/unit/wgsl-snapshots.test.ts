@@ -1,10 +1,12 @@
-// The WGSL generated for every example kernel, pinned. After an intended change to the code
-// generator, review the diff and refresh with: UPDATE_SNAPSHOTS=1 npx tsx --test test/unit/wgsl-snapshots.test.ts
+// The WGSL generated for every example kernel, and for test/fixtures/control-flow.kernel.ts's kernels
+// (a while loop, break/continue, a ternary, an unrolled loop, device-function calls), pinned. After
+// an intended change to the code generator, review the diff and refresh with:
+// UPDATE_SNAPSHOTS=1 npx tsx --test test/unit/wgsl-snapshots.test.ts
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { compileKernel, parseKernelFile } from "../../src/compile";
 import { DEFAULT_TARGET } from "../../src/ir/target";
 
@@ -12,10 +14,17 @@ const root = join(__dirname, "..", "..");
 const snapshots = join(root, "test", "snapshots");
 const update = process.env.UPDATE_SNAPSHOTS === "1";
 
-for (const fileName of readdirSync(join(root, "examples")).filter((f) => f.endsWith(".kernel.ts")).sort()) {
-  const text = readFileSync(join(root, "examples", fileName), "utf8");
+const files = [
+  ...readdirSync(join(root, "examples")).filter((f) => f.endsWith(".kernel.ts")).sort().map((f) => join("examples", f)),
+  join("test", "fixtures", "control-flow.kernel.ts"),
+];
+
+for (const file of files) {
+  const fileName = basename(file);
+  const text = readFileSync(join(root, file), "utf8");
   const parsed = parseKernelFile(fileName, text);
-  for (const kernel of parsed.kernels) {
+  // A device function is inlined where it is called: its WGSL is its callers'.
+  for (const kernel of parsed.kernels.filter((k) => !k.called)) {
     const constexprs = parsed.literalConstexprs.get(kernel.name)?.[0] ?? {};
     test(`WGSL of ${fileName} ${kernel.name}`, () => {
       const result = compileKernel(kernel, constexprs, DEFAULT_TARGET);
