@@ -11,6 +11,7 @@
 // Every storage buffer is allocated with its byte size rounded up to a multiple of 16, so a
 // binding may be read as array<vec4<T>> (`vectorWidth` 4) whatever the element count.
 
+import type { Span } from "../diagnostics/diagnostic";
 import type { NumDtype } from "../ir/ir";
 
 export type ScalarWordDtype = "f32" | "i32" | "u32";
@@ -45,6 +46,28 @@ export interface KernelAbi {
   workgroupBytes: number;
   /** Features the shader enables (`enable f16;`, `enable subgroups;`). */
   features: ("shader-f16" | "subgroups")[];
+  /** Present in the instrumented variant (Target.instrument; codegen/instrument.ts). */
+  instrument?: InstrumentAbi;
+}
+
+/**
+ * The instrumented variant's extra contract. Its buffers are listed in `buffers` too (u32,
+ * read_write, named `kl_debug` and `kl_prov_<param>`), its element counts in `scalars`
+ * (`kl_len_<param>`, u32), so the runtime binds them like any other.
+ *   kl_debug: word 0 counts out-of-bounds lanes; the first one (the lane whose atomicAdd saw 0)
+ *             writes words 1..7: program x, y, z, lane, access id, index (i32 bits), length.
+ *   kl_prov_<param>: 2 words per element: program linear id + 1 (0: never stored) and
+ *             access id << 16 | lane of the last store to it.
+ */
+export interface InstrumentAbi {
+  debugBuffer: string;
+  debugWords: number;
+  /** Output pointer parameter → its shadow buffer. */
+  provenance: Record<string, string>;
+  /** Pointer parameter → the scalar holding its element count. */
+  lengths: Record<string, string>;
+  /** Every tl.load / tl.store emitted, by access id. */
+  accesses: { id: number; kind: "load" | "store"; param: string; span: Span }[];
 }
 
 /**

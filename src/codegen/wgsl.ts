@@ -11,6 +11,7 @@ import type { KernelAbi } from "./abi";
 import { WgslGenerator } from "./generator";
 import { chooseWorkgroupSize, containsDot } from "./layout";
 import { RUNTIME_ZERO, wgslType } from "./literals";
+import { instrumentAbi, instrumentDeclarations, instrumentPrologue } from "./instrument";
 import { wideBuffersOf } from "./memory";
 import { pipelineDotLoads } from "./pipeline";
 import { emitStatements, STATEMENT_WGSL } from "./statements";
@@ -52,7 +53,8 @@ export function generateWgsl(written: KernelIR, target: Target): WgslResult {
 
 function generate(gen: WgslGenerator): WgslResult {
   const ir = gen.ir;
-  const uniformWords = bindParams(gen);
+  let uniformWords = bindParams(gen);
+  if (gen.instrumentation) uniformWords = gen.instrumentation.bindLengths(gen);
   for (const name of wideBuffersOf(gen, ir.body)) gen.wideBuffers.add(name);
   for (const name of gen.wideBuffers) gen.buffers.get(name)!.vectorWidth = 4;
   emitStatements(gen, ir.body);
@@ -65,7 +67,10 @@ function generate(gen: WgslGenerator): WgslResult {
     gen.log.error(Codes.workgroupMemory, ir.span, `this kernel needs ${workgroupBytes} bytes of workgroup memory (${parts}) but the adapter allows ${gen.target.maxWorkgroupStorageBytes}; use smaller blocks (the blocks passed to tl.dot, reductions and broadcasts are staged there)`);
     return { diagnostics: gen.log.diagnostics };
   }
+  const instrumented = gen.instrumentation && instrumentDeclarations(gen, gen.instrumentation);
+  if (instrumented) header.push(...instrumented.header);
   header.push(...entryPoint(gen));
+  if (instrumented) header.push(...instrumentPrologue(instrumented.bindings));
   const lanes = [...gen.laneVectors].sort((a, b) => a - b).map((v) => `  let lane${v} = i32(lid) * ${v};`);
   for (const [name, expr] of gen.tileBases) lanes.push(`  let ${name} = ${expr};`);
   const wgsl = [...header, ...lanes, ...gen.lines, "}", ""].join("\n");
@@ -75,9 +80,10 @@ function generate(gen: WgslGenerator): WgslResult {
     workgroupSize: gen.w,
     uniformWords,
     scalars: gen.scalars,
-    buffers: [...gen.buffers.values()],
+    buffers: [...gen.buffers.values(), ...(instrumented?.bindings ?? [])],
     workgroupBytes,
     features: [...(gen.usesF16 ? (["shader-f16"] as const) : []), ...(gen.usesSubgroups ? (["subgroups"] as const) : [])],
+    ...(gen.instrumentation ? { instrument: instrumentAbi(gen.instrumentation) } : {}),
   };
   return { wgsl, abi, diagnostics: gen.log.diagnostics };
 }

@@ -37,6 +37,8 @@ export interface CheckedRun {
   flops?: Fn;
   /** E.g. "builtins.add". */
   baseline?: string;
+  /** `(size, constexprs) => ({ out: [rows, cols] })`: outputs read as 2-D (shapes.ts; the mismatch map). */
+  shapes?: Fn;
 }
 
 export type KernelArgs = Record<string, HostArray | number>;
@@ -48,7 +50,7 @@ export interface KernelSignature {
 }
 
 const KNOWN_FIELDS = new Set([
-  "kernel", "name", "sizes", "constexprs", "configs", "grid", "args", "outputs", "reference", "tolerance", "bytes", "flops", "baseline",
+  "kernel", "name", "sizes", "constexprs", "configs", "grid", "args", "outputs", "reference", "tolerance", "bytes", "flops", "baseline", "shapes",
 ]);
 
 /** Checks every field of a run that does not need calling its functions. */
@@ -75,6 +77,9 @@ export function checkRunDefinition(run: LoadedRun, kernel: KernelSignature, know
     if (typeof def[field] !== "function") {
       fail(name, RunCodes.notAFunction, `\`${field}\``, `must be a function; got ${show(def[field])}.`);
     }
+  }
+  if (def.shapes !== undefined && typeof def.shapes !== "function") {
+    fail(name, RunCodes.notAFunction, "`shapes`", `must be a function of the size and constexprs, e.g. \`shapes: (n) => ({ c_ptr: [n, n] })\`; got ${show(def.shapes)}.`);
   }
   for (const field of ["bytes", "flops"] as const) {
     if (def[field] !== undefined && typeof def[field] !== "function") {
@@ -118,6 +123,7 @@ export function checkRunDefinition(run: LoadedRun, kernel: KernelSignature, know
     bytes: def.bytes as Fn | undefined,
     flops: def.flops as Fn | undefined,
     baseline,
+    ...(def.shapes ? { shapes: def.shapes as Fn } : {}),
   };
 }
 

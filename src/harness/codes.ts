@@ -55,6 +55,8 @@ export const RunCodes = {
   badConfigs: "KL3028",
   /** A pointer argument needs a bigger buffer than the adapter allows (maxBufferSize, maxStorageBufferBindingSize). */
   argTooLarge: "KL3029",
+  /** `shapes(...)` threw, or gave an output a shape that is not [rows, cols] of its length. */
+  badShapes: "KL3030",
 
   /** A launch or readback did not finish within the time limit. */
   timeout: "KL3900",

@@ -28,6 +28,12 @@ export interface Target {
   tiledLayouts?: boolean;
   /** Write the k loop of a tiled tl.dot out in full (default) instead of leaving it to the driver: +23% on the H200. */
   unrollDot?: boolean;
+  /**
+   * The correctness launch's variant (codegen/instrument.ts): every load and store checks its
+   * lanes against the buffer's element count and every store records who wrote each element.
+   * Off for timed launches, whose WGSL stays as it is.
+   */
+  instrument?: boolean;
 }
 
 /** WebGPU's default limits: what every adapter offers. */
