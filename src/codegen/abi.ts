@@ -54,8 +54,8 @@ export interface KernelAbi {
  * The instrumented variant's extra contract. Its buffers are listed in `buffers` too (u32,
  * read_write, named `kl_debug` and `kl_prov_<param>`), its element counts in `scalars`
  * (`kl_len_<param>`, u32), so the runtime binds them like any other.
- *   kl_debug: word 0 counts out-of-bounds lanes; the first one (the lane whose atomicAdd saw 0)
- *             writes words 1..7: program x, y, z, lane, access id, index (i32 bits), length.
+ *   kl_debug: word 0 counts invocations that had an out-of-bounds lane; the first (whose
+ *             atomicAdd saw 0) writes its first such lane into words 1..7: program x, y, z, lane, access id, index (i32 bits), length.
  *   kl_prov_<param>: 2 words per element: program linear id + 1 (0: never stored) and
  *             access id << 16 | lane of the last store to it.
  */

@@ -2,7 +2,7 @@
 // never timed. The GPU clamps an out-of-bounds index silently (robust buffer access), so each
 // unmasked lane of every tl.load and tl.store compares its index with the buffer's element count
 // (uniform words: storage buffers are rounded up to 16 bytes, so arrayLength is not exact) and
-// the first lane out of bounds is recorded in `kl_debug`. Each store also writes, per element,
+// each invocation's first lane out of bounds is recorded in `kl_debug` (the first to get there wins). Each store also writes, per element,
 // which program and lane stored it into `kl_prov_<param>`: where a mismatch came from.
 // The layout of both buffers is in abi.ts (InstrumentAbi); memory.ts calls the hooks below.
 
@@ -43,7 +43,7 @@ export function boundsCheck(gen: WgslGenerator, id: number, ptr: Value, j: numbe
   if (ptr.type.kind !== "pointer") return "";
   const index = gen.reg(ptr, j);
   const length = `params.s_kl_len_${ptr.type.param}`;
-  return `if (kl_out_of_bounds(${index}, ${length})) { kl_report(${id}u, ${gen.elementIndex(ptr.type, j)}, ${index}, ${length}); } `;
+  return `if (kl_out_of_bounds(${index}, ${length})) { kl_note(${id}u, ${gen.elementIndex(ptr.type, j)}, ${index}, ${length}); } `;
 }
 
 /** WGSL that records who stored register j of `ptr`, after the store. */
@@ -64,21 +64,30 @@ export function instrumentDeclarations(gen: WgslGenerator, state: Instrumentatio
     "// Instrumented variant (src/codegen/instrument.ts): bounds checks and store provenance.",
     `@group(0) @binding(${bindings[0].binding}) var<storage, read_write> kl_debug: array<atomic<u32>>;`,
     ...bindings.slice(1).map((b) => `@group(0) @binding(${b.binding}) var<storage, read_write> ${b.name}: array<u32>;`),
-    "var<private> kl_pid: vec3<u32>;",
+    // Each check only notes the invocation's first bad lane in private memory; main reports it
+    // once, at its end (atomics at every access made lavapipe's compile of a tiled matmul 4× slower).
+    "var<private> kl_bad: bool;",
+    "var<private> kl_first: vec4<u32>;",
     "fn kl_out_of_bounds(index: i32, length: u32) -> bool { return index < 0 || u32(index) >= length; }",
-    "fn kl_report(access: u32, lane: i32, index: i32, length: u32) {",
+    "fn kl_note(access: u32, lane: i32, index: i32, length: u32) {",
+    "  if (!kl_bad) { kl_bad = true; kl_first = vec4<u32>(access, u32(lane), bitcast<u32>(index), length); }",
+    "}",
+    "fn kl_report(pid: vec3<u32>) {",
     "  if (atomicAdd(&kl_debug[0], 1u) != 0u) { return; }",
-    "  atomicStore(&kl_debug[1], kl_pid.x); atomicStore(&kl_debug[2], kl_pid.y); atomicStore(&kl_debug[3], kl_pid.z);",
-    "  atomicStore(&kl_debug[4], u32(lane)); atomicStore(&kl_debug[5], access); atomicStore(&kl_debug[6], bitcast<u32>(index)); atomicStore(&kl_debug[7], length);",
+    "  atomicStore(&kl_debug[1], pid.x); atomicStore(&kl_debug[2], pid.y); atomicStore(&kl_debug[3], pid.z);",
+    "  atomicStore(&kl_debug[4], kl_first.y); atomicStore(&kl_debug[5], kl_first.x); atomicStore(&kl_debug[6], kl_first.z); atomicStore(&kl_debug[7], kl_first.w);",
     "}",
   ];
   return { header, bindings };
 }
 
-/** Lines at the top of `main`, after the program id: the bindings used, the id kept for kl_report. */
+/** Lines at the top of `main`, after the program id: the extra bindings, used. */
 export function instrumentPrologue(bindings: readonly StorageBinding[]): string[] {
-  return ["  kl_pid = vec3<u32>(u32(pid_x), u32(pid_y), u32(pid_z));", ...bindings.map((b) => `  _ = arrayLength(&${b.name});`)];
+  return bindings.map((b) => `  _ = arrayLength(&${b.name});`);
 }
+
+/** The last lines of `main`: the invocation's first out-of-bounds lane, if any, into kl_debug. */
+export const INSTRUMENT_EPILOGUE = ["  if (kl_bad) { kl_report(vec3<u32>(u32(pid_x), u32(pid_y), u32(pid_z))); }"];
 
 export function instrumentAbi(state: Instrumentation): InstrumentAbi {
   return { debugBuffer: "kl_debug", debugWords: DEBUG_WORDS, provenance: state.provenance, lengths: state.lengths, accesses: state.accesses };

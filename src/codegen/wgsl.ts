@@ -11,7 +11,7 @@ import type { KernelAbi } from "./abi";
 import { WgslGenerator } from "./generator";
 import { chooseWorkgroupSize, containsDot } from "./layout";
 import { RUNTIME_ZERO, wgslType } from "./literals";
-import { instrumentAbi, instrumentDeclarations, instrumentPrologue } from "./instrument";
+import { INSTRUMENT_EPILOGUE, instrumentAbi, instrumentDeclarations, instrumentPrologue } from "./instrument";
 import { wideBuffersOf } from "./memory";
 import { pipelineDotLoads } from "./pipeline";
 import { emitStatements, STATEMENT_WGSL } from "./statements";
@@ -73,7 +73,7 @@ function generate(gen: WgslGenerator): WgslResult {
   if (instrumented) header.push(...instrumentPrologue(instrumented.bindings));
   const lanes = [...gen.laneVectors].sort((a, b) => a - b).map((v) => `  let lane${v} = i32(lid) * ${v};`);
   for (const [name, expr] of gen.tileBases) lanes.push(`  let ${name} = ${expr};`);
-  const wgsl = [...header, ...lanes, ...gen.lines, "}", ""].join("\n");
+  const wgsl = [...header, ...lanes, ...gen.lines, ...(instrumented ? INSTRUMENT_EPILOGUE : []), "}", ""].join("\n");
   const abi: KernelAbi = {
     kernel: ir.name,
     entryPoint: "main",

@@ -117,7 +117,7 @@ test("a wrong kernel: Match: false, exit 1, the first mismatch", () => {
   const human = cli(["run", "test/fixtures/mismatch.kernel.ts"]);
   assert.equal(human.code, 1);
   assert.match(human.stdout, /^  Match: false$/m);
-  assert.match(human.stdout, /^  First mismatch: out_ptr\[896\] = NaN, expected [\d.e-]+ \(104 elements differ\)$/m);
+  assert.match(human.stdout, /^  First mismatch: out_ptr\[896\] = NaN, expected [\d.e-]+ — no program stored it \(104 elements differ\)$/m);
   for (const flags of [[], ["--cpu"]]) {
     const { code, report } = json(["run", "test/fixtures/mismatch.kernel.ts", ...flags]);
     assert.equal(code, 1);
