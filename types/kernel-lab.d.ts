@@ -300,6 +300,11 @@ export interface RunDefinition<A extends Record<string, KernelArg>, C extends Re
   flops?: (size: number) => number;
   /** A built-in op to time the kernel against, e.g. `builtins.add`. */
   baseline?: Builtin;
+  /**
+   * Outputs that are 2-D matrices, as `[rows, cols]` (row-major): a mismatch then comes with
+   * `mismatchMap`, a coarse map of the wrong regions (the results panel draws it as a heatmap).
+   */
+  shapes?: (size: number, constexprs: C) => Partial<Record<PointerArgNames<A>, [number, number]>>;
 }
 
 declare const runBrand: unique symbol;

@@ -1,6 +1,7 @@
 // Human output of `kernel-lab run`: a block per run and size, in the user's words.
 
 import type { AdapterReport, AutotuneReport, LaunchReport, RunReport } from "../harness/report";
+import { mismatchLine } from "../harness/mismatch-text";
 
 /** Milliseconds with about three significant digits: 0.0123, 1.234, 250.1. */
 export function formatMs(ms: number): string {
@@ -39,7 +40,7 @@ export function formatRunCheck(run: RunReport, adapter: AdapterReport | null): s
   lines.push(`  Match: ${run.correct}`);
   if (run.firstMismatch) {
     const m = run.firstMismatch;
-    lines.push(`  First mismatch: ${m.output}[${m.index}] = ${formatNumber(m.got)}, expected ${formatNumber(m.expected)} (${run.mismatches} element${run.mismatches === 1 ? "" : "s"} differ)`);
+    lines.push(`  First mismatch: ${mismatchLine(m, formatNumber)} (${run.mismatches} element${run.mismatches === 1 ? "" : "s"} differ)`);
   }
   return lines;
 }

@@ -11,6 +11,7 @@
 // Every storage buffer is allocated with its byte size rounded up to a multiple of 16, so a
 // binding may be read as array<vec4<T>> (`vectorWidth` 4) whatever the element count.
 
+import type { Span } from "../diagnostics/diagnostic";
 import type { NumDtype } from "../ir/ir";
 import type { DebugSite } from "../ir/debug";
 
@@ -50,6 +51,8 @@ export interface KernelAbi {
   features: ("shader-f16" | "subgroups")[];
   /** Only in kernels with tl.devicePrint/tl.deviceAssert: the `kl_print` record buffer's binding and the site table (codegen/print.ts). */
   debug?: DebugAbi;
+  /** Present in the instrumented variant (Target.instrument; codegen/instrument.ts). */
+  instrument?: InstrumentAbi;
 }
 
 /** The tl.devicePrint/tl.deviceAssert record buffer (`kl_print`, read_write, zeroed before a launch; ir/debug.ts DEBUG_BUFFER). */
@@ -59,6 +62,26 @@ export interface DebugAbi {
   words: number;
   /** The print and assert sites; a record's first word is its site's id. */
   sites: DebugSite[];
+}
+
+/**
+ * The instrumented variant's extra contract. Its buffers are listed in `buffers` too (u32,
+ * read_write, named `kl_debug` and `kl_prov_<param>`), its element counts in `scalars`
+ * (`kl_len_<param>`, u32), so the runtime binds them like any other.
+ *   kl_debug: word 0 counts invocations that had an out-of-bounds lane; the first (whose
+ *             atomicAdd saw 0) writes its first such lane into words 1..7: program x, y, z, lane, access id, index (i32 bits), length.
+ *   kl_prov_<param>: 2 words per element: program linear id + 1 (0: never stored) and
+ *             access id << 16 | lane of the last store to it.
+ */
+export interface InstrumentAbi {
+  debugBuffer: string;
+  debugWords: number;
+  /** Output pointer parameter → its shadow buffer. */
+  provenance: Record<string, string>;
+  /** Pointer parameter → the scalar holding its element count. */
+  lengths: Record<string, string>;
+  /** Every tl.load / tl.store emitted, by access id. */
+  accesses: { id: number; kind: "load" | "store"; param: string; span: Span }[];
 }
 
 /**

@@ -10,6 +10,7 @@ import { numel } from "../ir/ir";
 import type { Target } from "../ir/target";
 import type { StorageBinding, UniformScalar } from "./abi";
 import { ContiguityAnalysis } from "./contiguity";
+import { Instrumentation } from "./instrument";
 import type { Emitter } from "./emitter";
 import { layoutKey, layoutOf, registerOffset, tileOffset, type BlockLayout } from "./layout";
 import { literal, wgslType } from "./literals";
@@ -46,6 +47,8 @@ export class WgslGenerator implements Emitter {
   /** Function-scope variables declared at the top of the entry point: name → [type, init]. */
   readonly functionVars = new Map<string, [string, string]>();
   private readonly layoutCache = new Map<number, BlockLayout>();
+  /** Present when generating the instrumented variant (Target.instrument). */
+  readonly instrumentation?: Instrumentation;
 
   /** `target` as generateWgsl resolved it: workgroup size, layouts and unrolling decided. */
   constructor(
@@ -55,6 +58,7 @@ export class WgslGenerator implements Emitter {
     this.w = target.workgroupSize;
     this.contiguity = new ContiguityAnalysis(ir.body);
     this.steering = valuesSteeringControl(ir.body);
+    if (target.instrument) this.instrumentation = new Instrumentation();
   }
 
   emit(line: string): void {

@@ -7,6 +7,7 @@ import type { Stmt, Value } from "../ir/ir";
 import { forEachStmt } from "../ir/walk";
 import type { WgslGenerator } from "./generator";
 import { valueName } from "./generator";
+import { boundsCheck, provenanceWrite } from "./instrument";
 import { literal } from "./literals";
 import { atomicRead, atomicWrite } from "./atomics";
 
@@ -17,10 +18,12 @@ export function emitStore(gen: WgslGenerator, s: Extract<Stmt, { kind: "store" }
   const layout = gen.layout(ptr.type);
   // A replicated block is held by several invocations: only the first copy writes.
   const owner = ptr.type.shape.length === 0 ? "lid == 0u" : layout.replicated ? `lid < ${layout.numel}u` : undefined;
+  const access = gen.instrumentation?.access("store", param, s.span);
   const scalarWrite = (j: number) => {
-    const write = gen.atomicBuffers.has(param)
+    let write = gen.atomicBuffers.has(param)
       ? atomicWrite(gen, param, gen.reg(ptr, j), gen.reg(value, j))
       : `${element(gen, param, gen.reg(ptr, j))} = ${gen.reg(value, j)};`;
+    if (access !== undefined) write = boundsCheck(gen, access, ptr, j) + write + provenanceWrite(gen, access, ptr, j);
     gen.emit(mask ? `if (${gen.reg(mask, j)}) { ${write} }` : write);
   };
   const writes = () => {
@@ -45,9 +48,14 @@ export function emitLoad(gen: WgslGenerator, v: Value & { op: "load" }): void {
   if (ptr.type.kind !== "pointer") return gen.log.error(Codes.internal, v.span, "tl.load through a non-pointer");
   const param = ptr.type.param;
   const t = gen.typeOf(v.type);
+  const access = gen.instrumentation?.access("load", param, v.span);
   const scalarRead = (j: number, declare: boolean) => {
     const name = valueName(v, j);
     const read = gen.atomicBuffers.has(param) ? atomicRead(gen, param, gen.reg(ptr, j)) : element(gen, param, gen.reg(ptr, j));
+    if (access !== undefined) {
+      const check = boundsCheck(gen, access, ptr, j);
+      gen.emit(v.mask ? `if (${gen.reg(v.mask, j)}) { ${check}}` : check.trimEnd());
+    }
     if (!v.mask) {
       gen.emit(declare ? `let ${name} = ${read};` : `${name} = ${read};`);
       return;
@@ -86,7 +94,7 @@ function wideCondition(gen: WgslGenerator, ptr: Value, mask: Value | undefined, 
 
 /** Whether accesses through `ptr` are runs of 4 consecutive elements (layout and stride 1). */
 function isWide(gen: WgslGenerator, ptr: Value): boolean {
-  if (ptr.type.kind !== "pointer" || ptr.type.pointee === "f16" || gen.atomicBuffers.has(ptr.type.param)) return false;
+  if (ptr.type.kind !== "pointer" || ptr.type.pointee === "f16" || gen.atomicBuffers.has(ptr.type.param) || gen.instrumentation) return false;
   const layout = gen.layout(ptr.type);
   return !layout.replicated && layout.vec === 4 && gen.contiguity.stride(ptr) === 1;
 }

@@ -11,6 +11,7 @@ import type { KernelAbi } from "./abi";
 import { WgslGenerator } from "./generator";
 import { chooseWorkgroupSize, containsDot } from "./layout";
 import { RUNTIME_ZERO, wgslType } from "./literals";
+import { INSTRUMENT_EPILOGUE, instrumentAbi, instrumentDeclarations, instrumentPrologue } from "./instrument";
 import { wideBuffersOf } from "./memory";
 import { pipelineDotLoads } from "./pipeline";
 import { debugAbi, debugDeclarations } from "./print";
@@ -61,11 +62,12 @@ export function generateWgsl(written: KernelIR, target: Target): WgslResult {
 
 function generate(gen: WgslGenerator): WgslResult {
   const ir = gen.ir;
-  const uniformWords = bindParams(gen);
+  let uniformWords = bindParams(gen);
   for (const name of atomicBuffersOf(ir.body)) {
     gen.atomicBuffers.add(name);
     gen.buffers.get(name)!.atomic = true;
   }
+  if (gen.instrumentation) uniformWords = gen.instrumentation.bindLengths(gen);
   for (const name of wideBuffersOf(gen, ir.body)) gen.wideBuffers.add(name);
   for (const name of gen.wideBuffers) gen.buffers.get(name)!.vectorWidth = 4;
   emitStatements(gen, ir.body);
@@ -81,21 +83,25 @@ function generate(gen: WgslGenerator): WgslResult {
     return { diagnostics: gen.log.diagnostics };
   }
   header.push(...helperFunctions(gen.lines));
+  const instrumented = gen.instrumentation && instrumentDeclarations(gen, gen.instrumentation);
+  if (instrumented) header.push(...instrumented.header);
   header.push(...entryPoint(gen));
+  if (instrumented) header.push(...instrumentPrologue(instrumented.bindings));
   const lanes = [...gen.laneVectors].sort((a, b) => a - b).map((v) => `  let lane${v} = i32(lid) * ${v};`);
   for (const [name, expr] of gen.tileBases) lanes.push(`  let ${name} = ${expr};`);
   for (const [name, [type, init]] of gen.functionVars) lanes.push(`  var ${name}: ${type} = ${init};`);
-  const wgsl = [...header, ...lanes, ...gen.lines, "}", ""].join("\n");
+  const wgsl = [...header, ...lanes, ...gen.lines, ...(instrumented ? INSTRUMENT_EPILOGUE : []), "}", ""].join("\n");
   const abi: KernelAbi = {
     kernel: ir.name,
     entryPoint: "main",
     workgroupSize: gen.w,
     uniformWords,
     scalars: gen.scalars,
-    buffers: [...gen.buffers.values()],
+    buffers: [...gen.buffers.values(), ...(instrumented?.bindings ?? [])],
     workgroupBytes,
     features: [...(gen.usesF16 ? (["shader-f16"] as const) : []), ...(gen.usesSubgroups ? (["subgroups"] as const) : [])],
     ...(debug ? { debug } : {}),
+    ...(gen.instrumentation ? { instrument: instrumentAbi(gen.instrumentation) } : {}),
   };
   return { wgsl, abi, diagnostics: gen.log.diagnostics };
 }

@@ -85,7 +85,17 @@ const shape = (fields: Record<string, Check>): Check => (x) =>
   isObject(x) && Object.entries(fields).every(([key, check]) => check(x[key]));
 
 const isAdapter = shape({ vendor: isString, device: isString, backend: isString, description: isString });
-const isMismatch = shape({ output: isString, index: isNumber, got: nullable(isNumber), expected: nullable(isNumber) });
+const optionalFirst = (check: Check): Check => (x) => x === undefined || check(x);
+const isMismatch = shape({
+  output: isString,
+  index: isNumber,
+  got: nullable(isNumber),
+  expected: nullable(isNumber),
+  program: optionalFirst(nullable(arrayOf(isNumber))),
+  lane: optionalFirst(nullable(isNumber)),
+  source: optionalFirst(nullable(shape({ line: isNumber, column: isNumber }))),
+});
+const isMismatchMap = shape({ output: isString, shape: arrayOf(isNumber), cell: arrayOf(isNumber), counts: arrayOf(arrayOf(isNumber)) });
 const isTiming = shape({
   medianMs: isNumber,
   minMs: isNumber,
@@ -116,6 +126,7 @@ const isRun = shape({
   maxRelDiff: nullable(isNumber),
   mismatches: isNumber,
   firstMismatch: nullable(isMismatch),
+  mismatchMap: optional(isMismatchMap),
   timing: nullable(isTiming),
   gbps: nullable(isNumber),
   gflops: nullable(isNumber),

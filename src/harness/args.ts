@@ -37,6 +37,8 @@ export interface CheckedRun {
   flops?: Fn;
   /** E.g. "builtins.add". */
   baseline?: string;
+  /** `(size, constexprs) => ({ out: [rows, cols] })`: outputs read as 2-D (shapes.ts; the mismatch map). */
+  shapes?: Fn;
 }
 
 export type KernelArgs = Record<string, HostArray | number>;
@@ -48,7 +50,7 @@ export interface KernelSignature {
 }
 
 const KNOWN_FIELDS = new Set([
-  "kernel", "name", "sizes", "constexprs", "configs", "grid", "args", "outputs", "reference", "tolerance", "bytes", "flops", "baseline", "launches",
+  "kernel", "name", "sizes", "constexprs", "configs", "grid", "args", "outputs", "reference", "tolerance", "bytes", "flops", "baseline", "launches", "shapes",
 ]);
 
 /** Checks every field of a run that does not need calling its functions. */
@@ -59,6 +61,9 @@ export function checkRunDefinition(run: LoadedRun, kernel: KernelSignature, know
   const shared = checkSharedFields(name, def);
   const { constexprs, configs } = checkConstexprs(name, kernel, def.constexprs ?? {}, def.configs);
   if (typeof def.grid !== "function") fail(name, RunCodes.notAFunction, "`grid`", `must be a function; got ${show(def.grid)}.`);
+  if (def.shapes !== undefined && typeof def.shapes !== "function") {
+    fail(name, RunCodes.notAFunction, "`shapes`", `must be a function of the size and constexprs, e.g. \`shapes: (n) => ({ c_ptr: [n, n] })\`; got ${show(def.shapes)}.`);
+  }
   const outputs = checkOutputs(name, kernel, def.outputs);
 
   let baseline: string | undefined;
@@ -127,6 +132,7 @@ export function checkSharedFields(name: string, def: Record<string, unknown>): P
     tolerance,
     bytes: def.bytes as Fn | undefined,
     flops: def.flops as Fn | undefined,
+    ...(def.shapes ? { shapes: def.shapes as Fn } : {}),
   };
 }
 

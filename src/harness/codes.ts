@@ -62,6 +62,8 @@ export const RunCodes = {
   badLaunches: "KL3030",
   /** A launch's `args` binds a parameter to something that is not one of the run's `args` (a name, or an array by identity). */
   badLaunchArgs: "KL3031",
+  /** `shapes(...)` threw, or gave an output a shape that is not [rows, cols] of its length. */
+  badShapes: "KL3032",
 
   /** A launch or readback did not finish within the time limit. */
   timeout: "KL3900",

@@ -4,6 +4,8 @@
 
 import type { NumDtype } from "../ir/ir";
 import type { Tolerance } from "./args";
+import { countMismatch, emptyMismatchMap, type MismatchMap } from "./mismatch-map";
+import type { Shape2d } from "./shapes";
 
 /** torch.testing.assert_close's float32 defaults; integers compare exactly. */
 export const FLOAT32_TOLERANCE: Tolerance = { atol: 1e-5, rtol: 1.3e-6 };
@@ -20,6 +22,12 @@ export interface Mismatch {
   index: number;
   got: number;
   expected: number;
+  /** Who stored the element (provenance.ts): its program id, or null if no program stored it. */
+  program?: [number, number, number] | null;
+  /** The element's flat index in that program's block. */
+  lane?: number | null;
+  /** The tl.store that wrote it. */
+  source?: { line: number; column: number } | null;
 }
 
 export interface Comparison {
@@ -28,6 +36,8 @@ export interface Comparison {
   maxRelDiff: number;
   mismatches: number;
   firstMismatch: Mismatch | null;
+  /** For the first mismatched output the run declares 2-D (`shapes`): where it is wrong. */
+  mismatchMap?: MismatchMap;
 }
 
 export interface OutputToCompare {
@@ -35,6 +45,8 @@ export interface OutputToCompare {
   got: ArrayLike<number>;
   expected: ArrayLike<number>;
   tolerance: Tolerance;
+  /** Declared 2-D by the run's `shapes`. */
+  shape?: Shape2d;
 }
 
 export function compareOutputs(outputs: readonly OutputToCompare[]): Comparison {
@@ -42,7 +54,9 @@ export function compareOutputs(outputs: readonly OutputToCompare[]): Comparison 
   let maxRelDiff = 0;
   let mismatches = 0;
   let firstMismatch: Mismatch | null = null;
-  for (const { name, got, expected, tolerance } of outputs) {
+  let mismatchMap: MismatchMap | undefined;
+  for (const { name, got, expected, tolerance, shape } of outputs) {
+    const map = shape && !mismatchMap && got.length === expected.length ? emptyMismatchMap(name, shape) : undefined;
     const { atol, rtol } = tolerance;
     const n = Math.min(got.length, expected.length);
     for (let i = 0; i < n; i++) {
@@ -66,13 +80,15 @@ export function compareOutputs(outputs: readonly OutputToCompare[]): Comparison 
       if (!ok) {
         mismatches++;
         if (!firstMismatch) firstMismatch = { output: name, index: i, got: g, expected: e };
+        if (map) countMismatch(map, i);
       }
     }
+    if (map && map.counts.some((row) => row.some((c) => c > 0))) mismatchMap = map;
     // A length difference is a bug of the harness, never of the kernel; count it so it shows.
     if (got.length !== expected.length) {
       mismatches += Math.abs(got.length - expected.length);
       if (!firstMismatch) firstMismatch = { output: name, index: n, got: NaN, expected: NaN };
     }
   }
-  return { correct: mismatches === 0, maxAbsDiff, maxRelDiff, mismatches, firstMismatch };
+  return { correct: mismatches === 0, maxAbsDiff, maxRelDiff, mismatches, firstMismatch, ...(mismatchMap ? { mismatchMap } : {}) };
 }

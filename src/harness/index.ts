@@ -4,5 +4,5 @@ export { loadKernelFile, displayPath, type LoadedFile, type LoadedRun } from "./
 export { checkRunDefinition, evaluateGrid, makeArgs, computeReference, evaluateCount, type CheckedRun, type KernelArgs, type KernelSignature, type Tolerance } from "./args";
 export { compareOutputs, defaultTolerance, FLOAT32_TOLERANCE, FLOAT16_TOLERANCE, EXACT, type Comparison, type Mismatch, type OutputToCompare } from "./compare";
 export { RunCodes, RunDefinitionError, type RunCode } from "./codes";
-export { EXIT_CODES, type FileReport, type RunReport, type AdapterReport, type TimingReport, type BaselineReport, type MismatchReport, type Outcome } from "./report";
+export { EXIT_CODES, type FileReport, type RunReport, type AdapterReport, type TimingReport, type BaselineReport, type MismatchReport, type MismatchMap, type Outcome } from "./report";
 export type { WorkerRequest, RunRequest, WorkerMessage, ProgressMessage, ResultMessage, ErrorMessage, Progress } from "./protocol";

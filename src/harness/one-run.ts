@@ -16,6 +16,7 @@ import type { Progress } from "./protocol";
 import type { RunReport } from "./report";
 import type { RunOptions } from "./run";
 import { runOneSize, type SizeContext } from "./run-size";
+import { LineMap } from "../diagnostics/position";
 import { resolveKernel } from "./resolve-runs";
 import { DEFAULT_TIMEOUT_MS, withTimeout } from "./timeout";
 
@@ -89,5 +90,10 @@ async function tuneAndRun(run: CheckedRun, size: number, tuning: TuneContext, s:
 }
 
 function sizeContext(s: FileSession, kernel: KernelSource, constexprs: Record<string, number>): SizeContext {
-  return { gpu: s.device.gpu, reps: s.opts.reps, progress: s.progress, onChecked: s.onChecked, specialize: s.programs.specializer(kernel, constexprs) };
+  return {
+    gpu: s.device.gpu, reps: s.opts.reps, progress: s.progress, onChecked: s.onChecked,
+    specialize: s.programs.specializer(kernel, constexprs),
+    instrumented: s.programs.instrumented(kernel, constexprs),
+    lines: new LineMap(s.text),
+  };
 }

@@ -49,6 +49,20 @@ export class KernelPrograms {
     };
   }
 
+  /** The instrumented variant of a run's program for the correctness launch (Target.instrument), specialised as the launch is. */
+  instrumented(kernel: KernelSource, constexprs: Record<string, number>): (scalars: Record<string, unknown>) => CompiledKernel | undefined {
+    return (scalars) => {
+      const specialization = specializationFor(kernel, scalars);
+      const key = `${kernel.name}:${JSON.stringify(constexprs)}:instrumented:ones=${(specialization.ones ?? []).join(",")}`;
+      if (!this.compiled.has(key)) {
+        const result = compileKernel(kernel, constexprs, { ...this.target, instrument: true }, specialization);
+        if (!result.kernel) return undefined;
+        this.compiled.set(key, result.kernel);
+      }
+      return this.compiled.get(key);
+    };
+  }
+
   /** A candidate of the autotuner. */
   candidate(kernel: KernelSource, constexprs: Record<string, number>): CandidateProgram {
     const key = `${kernel.name}:${JSON.stringify(constexprs)}`;

@@ -2,6 +2,7 @@
 // editor also receives from the worker. Non-finite numbers (a NaN output) serialise as null.
 
 import type { LocatedDiagnostic } from "../diagnostics/position";
+import type { MismatchMap } from "./mismatch-map";
 
 export interface AdapterReport {
   vendor: string;
@@ -15,7 +16,15 @@ export interface MismatchReport {
   index: number;
   got: number;
   expected: number;
+  /** The program id that stored the element ([x, y, z]), or null if no program stored it; absent when unknown. */
+  program?: [number, number, number] | null;
+  /** The element's flat index in that program's block. */
+  lane?: number | null;
+  /** 1-based line and column of the tl.store that wrote it. */
+  source?: { line: number; column: number } | null;
 }
+
+export type { MismatchMap } from "./mismatch-map";
 
 export interface TimingReport {
   medianMs: number;
@@ -49,6 +58,8 @@ export interface RunReport {
   maxRelDiff: number;
   mismatches: number;
   firstMismatch: MismatchReport | null;
+  /** For an output the run declares 2-D (`shapes`) with mismatches: counts of wrong elements per region. */
+  mismatchMap?: MismatchMap;
   timing: TimingReport | null;
   gbps: number | null;
   gflops: number | null;

@@ -1,17 +1,22 @@
 // One size of one run: grid, fresh arguments, reference, poisoned outputs; then either the
-// interpreter (--cpu) or the corner check, a GPU launch, read back, compare, time and baseline.
+// interpreter (--cpu) or the correctness launch (the instrumented variant, instrumented-launch.ts;
+// the corner check where the device can't bind its buffers), read back, compare, time and baseline.
 
 import type { CompiledKernel } from "../compile";
+import type { LineMap } from "../diagnostics/position";
 import { interpret } from "../interpreter/interpret";
 import type { NumDtype } from "../ir/ir";
 import type { HostArray } from "../language";
-import { launch, timeLaunches, type Gpu } from "../runtime";
+import { launch, timeLaunches, type Gpu, type LaunchArgs } from "../runtime";
 import { computeReference, copyArgs, evaluateCount, evaluateGrid, makeArgs, runLimits, type CheckedRun, type KernelArgs } from "./args";
 import { timeBaseline } from "./baseline";
 import { readOutputs, timingCopies, uploadArgs } from "./buffers";
 import { compareOutputs, defaultTolerance, type Comparison } from "./compare";
 import { checkCornersOnCpu } from "./corners";
 import { CpuPrints, gpuPrintBuffer, printsOf, readGpuPrints } from "./prints";
+import { fitsDevice, instrumentedLaunch } from "./instrumented-launch";
+import { recordStores, withSource, type StoreProvenance } from "./provenance";
+import { evaluateShapes } from "./shapes";
 import { fromStorage, pointerParams, poisonUnreadOutputs, roundToF16, toStorage } from "./gpu-args";
 import type { Progress } from "./protocol";
 import type { RunReport, TimingReport } from "./report";
@@ -26,6 +31,10 @@ export interface SizeContext {
   onChecked: (run: RunReport) => void;
   /** The program specialised for this launch's scalar arguments (compile.ts specializationFor), if it differs. */
   specialize?: (scalars: Record<string, unknown>) => CompiledKernel | undefined;
+  /** The instrumented variant for the correctness launch (programs.ts), specialised likewise. */
+  instrumented?: (scalars: Record<string, unknown>) => CompiledKernel | undefined;
+  /** The file's lines: where a mismatch's tl.store is. */
+  lines?: LineMap;
 }
 
 /** Everything about one size known before the kernel runs. */
@@ -41,10 +50,16 @@ interface PreparedSize {
   compare: (got: Map<string, ArrayLike<number>>) => Comparison;
 }
 
+/** The comparison, its first mismatch with who stored it where the provenance is known. */
+async function compareWithSource(prepared: PreparedSize, got: Map<string, ArrayLike<number>>, ctx: SizeContext, provenance?: () => Promise<StoreProvenance>): Promise<Comparison> {
+  const comparison = prepared.compare(got);
+  if (comparison.correct || !provenance || !ctx.lines) return comparison;
+  return { ...comparison, firstMismatch: withSource(comparison.firstMismatch, await provenance(), ctx.lines) };
+}
+
 export async function runOneSize(run: CheckedRun, program: CompiledKernel, size: number, ctx: SizeContext): Promise<RunReport> {
   const prepared = prepareSize(run, program, size, ctx.gpu);
   if (!ctx.gpu) return interpretSize(run, program, prepared, ctx);
-  checkCornersOnCpu(program, prepared.grid, prepared.args, prepared.dtypes);
   return launchSize(ctx.gpu, run, program, prepared, ctx);
 }
 
@@ -63,30 +78,33 @@ function prepareSize(run: CheckedRun, program: CompiledKernel, size: number, gpu
   poisonUnreadOutputs(program.ir, run.outputs, args);
 
   const dtypes = new Map(pointerParams(program.params).map((p) => [p.name, p.dtype] as const));
+  const shapes = evaluateShapes(run, size, args);
   const base = { name: run.name, kernel: program.name, size, constexprs: { ...run.constexprs }, grid, timing: null, gbps: null, gflops: null, baseline: null };
   const compare = (got: Map<string, ArrayLike<number>>) =>
     compareOutputs(
       run.outputs.map((o) => {
         const dtype = dtypes.get(o) as NumDtype;
-        return { name: o, got: got.get(o) as ArrayLike<number>, expected: expected[o], tolerance: { ...defaultTolerance(dtype), ...run.tolerance } };
+        return { name: o, got: got.get(o) as ArrayLike<number>, expected: expected[o], tolerance: { ...defaultTolerance(dtype), ...run.tolerance }, shape: shapes.get(o) };
       }),
     );
   return { size, grid, args, expected, bytes, flops, dtypes, base, compare };
 }
 
-function interpretSize(run: CheckedRun, program: CompiledKernel, prepared: PreparedSize, ctx: SizeContext): RunReport {
+async function interpretSize(run: CheckedRun, program: CompiledKernel, prepared: PreparedSize, ctx: SizeContext): Promise<RunReport> {
   const { size, grid, args, dtypes } = prepared;
   ctx.progress({ phase: "launch", run: run.name, size, message: `Interpreting ${program.name} on the CPU (size ${size})` });
   const cpuArgs: Record<string, HostArray | Uint16Array | number> = {};
   for (const [k, v] of Object.entries(args)) cpuArgs[k] = typeof v === "number" ? v : toStorage(v, dtypes.get(k) as NumDtype);
   const prints = new CpuPrints(program);
+  const stores = recordStores(grid, Object.fromEntries(run.outputs.map((o) => [o, (args[o] as HostArray).length])));
   const started = performance.now();
-  interpret(program.ir, grid, cpuArgs, { onDebugRecord: prints.onDebugRecord });
+  interpret(program.ir, grid, cpuArgs, { onDebugRecord: prints.onDebugRecord, onStore: stores.onStore });
   const ms = performance.now() - started;
   const got = new Map(run.outputs.map((o) => [o, fromStorage(cpuArgs[o] as HostArray, dtypes.get(o) as NumDtype)] as const));
   ctx.progress({ phase: "compare", run: run.name, size, message: "Comparing with the reference" });
   const timing: TimingReport = { medianMs: ms, minMs: ms, maxMs: ms, reps: 1, source: "cpu-wall-clock" };
-  const result = orderedReport({ ...prepared.base, ...prepared.compare(got), timing, ...printsOf(prints.lines()) });
+  const comparison = await compareWithSource(prepared, got, ctx, async () => stores.provenance);
+  const result = orderedReport({ ...prepared.base, ...comparison, timing, ...printsOf(prints.lines()) });
   ctx.onChecked(result);
   return result;
 }
@@ -102,13 +120,13 @@ async function launchSize(gpu: Gpu, run: CheckedRun, program: CompiledKernel, pr
     progress({ phase: "launch", run: run.name, size, message: `Launching ${program.name} (size ${size}, grid [${grid.join(", ")}])` });
     const first = await uploadArgs(gpu, program, args, "", allBuffers);
     first.debug = gpuPrintBuffer(gpu, kernelProgram.abi.debug, program.name, allBuffers);
-    await launch(gpu, kernelProgram, grid, first);
+    const provenance = await correctnessLaunch(gpu, program, kernelProgram, prepared, first, ctx, allBuffers);
     trace("launched");
     const printed = first.debug && kernelProgram.abi.debug && (await readGpuPrints(gpu, program.name, kernelProgram.abi.debug, first.debug));
     const got = await readOutputs(gpu, first, run.outputs, prepared.dtypes, args);
     trace("read back");
     progress({ phase: "compare", run: run.name, size, message: "Comparing with the reference" });
-    const comparison = { ...prepared.compare(got), ...printsOf(printed || undefined) };
+    const comparison = { ...(await compareWithSource(prepared, got, ctx, provenance)), ...printsOf(printed || undefined) };
     ctx.onChecked(orderedReport({ ...prepared.base, ...comparison }));
 
     progress({ phase: "time", run: run.name, size, message: `Timing ${program.name}` });
@@ -136,11 +154,21 @@ async function launchSize(gpu: Gpu, run: CheckedRun, program: CompiledKernel, pr
   }
 }
 
+/** The instrumented variant where the device can bind it (it checks every program), else the corner check and the plain program. */
+async function correctnessLaunch(gpu: Gpu, program: CompiledKernel, plain: { abi: CompiledKernel["abi"]; wgsl: string }, prepared: PreparedSize, set: LaunchArgs, ctx: SizeContext, made: GPUBuffer[]): Promise<(() => Promise<StoreProvenance>) | undefined> {
+  const instrumented = ctx.instrumented?.(prepared.args);
+  if (instrumented && fitsDevice(gpu, instrumented)) return instrumentedLaunch(gpu, instrumented, prepared.grid, set, prepared.args, made);
+  checkCornersOnCpu(program, prepared.grid, prepared.args, prepared.dtypes);
+  await launch(gpu, plain, prepared.grid, set);
+  return undefined;
+}
+
 /** The keys in SPEC §4's order, so the JSON reads like the spec; a run with several launches adds `launches`. */
 export function orderedReport(r: RunReport): RunReport {
   return {
     name: r.name, kernel: r.kernel, size: r.size, constexprs: r.constexprs, grid: r.grid,
     correct: r.correct, maxAbsDiff: r.maxAbsDiff, maxRelDiff: r.maxRelDiff, mismatches: r.mismatches, firstMismatch: r.firstMismatch,
+    ...(r.mismatchMap ? { mismatchMap: r.mismatchMap } : {}),
     timing: r.timing, gbps: r.gbps, gflops: r.gflops, baseline: r.baseline,
     ...(r.launches ? { launches: r.launches } : {}),
     ...(r.prints ? { prints: r.prints, ...(r.printsDropped ? { printsDropped: r.printsDropped } : {}) } : {}),

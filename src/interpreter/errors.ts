@@ -57,3 +57,16 @@ export class InterpreterError extends Error {
     return { code: this.code, severity: "error", message: this.message, span: this.span };
   }
 }
+
+/**
+ * The one wording of an out-of-bounds access, shared by the interpreter and the GPU's
+ * instrumented launch (harness/instrumented-launch.ts): "program (5,0,0), lane 17 loads
+ * x_ptr[100037] but x_ptr has 100000 elements". The lane is the element's flat index in its block.
+ */
+export function outOfBoundsMessage(kernel: string, programId: ProgramId, lane: number, oob: OutOfBounds): string {
+  const verb = oob.access === "load" ? "loads" : "stores";
+  return (
+    `${kernel}: program (${programId.join(",")}), lane ${lane} ${verb} ${oob.param}[${oob.index}] but ${oob.param} has ${oob.length} elements; ` +
+    `mask the lanes past the end (the GPU would silently clamp this index)`
+  );
+}

@@ -6,7 +6,7 @@ import type { Span } from "../diagnostics/diagnostic";
 import type { DebugRecord } from "../ir/debug";
 import { roundTo, type ScalarFn1, type ScalarFn2, type ScalarFn3 } from "../ir/arithmetic";
 import type { Block } from "./block-ops";
-import { InterpreterError, type ProgramId } from "./errors";
+import { InterpreterError, outOfBoundsMessage, type ProgramId } from "./errors";
 import type { BoundArgs, BoundBuffer } from "./kernel-args";
 import { runStatement } from "./statements";
 import { evaluate } from "./values";
@@ -28,6 +28,8 @@ export class Machine {
     readonly grid: readonly [number, number, number],
     private readonly args: BoundArgs,
     private readonly maxSteps: number,
+    /** Called for each element a tl.store writes (harness/provenance.ts records who wrote what). */
+    readonly onStore?: StoreHook,
   ) {}
 
   runProgram(programId: ProgramId): void {
@@ -78,19 +80,11 @@ export class Machine {
     return this.args.buffers.get(type.param) ?? this.internal(`no buffer for pointer parameter '${type.param}'`, span);
   }
 
-  checkIndex(buffer: BoundBuffer, index: number, access: "load" | "store", span: Span): void {
+  /** `lane`: the element's flat index in its block. */
+  checkIndex(buffer: BoundBuffer, index: number, access: "load" | "store", span: Span, lane: number): void {
     if (index >= 0 && index < buffer.array.length) return;
-    const [x, y, z] = this.programId;
-    throw new InterpreterError(
-      "out-of-bounds",
-      `${this.ir.name}: ${access} ${access === "load" ? "from" : "to"} '${buffer.param}' at element ${index}, ` +
-        `outside its ${buffer.array.length} elements, in program (${x}, ${y}, ${z}); ` +
-        `mask the lanes past the end (the GPU would silently clamp this index)`,
-      this.ir.name,
-      span,
-      this.programId,
-      { param: buffer.param, access, index, length: buffer.array.length },
-    );
+    const oob = { param: buffer.param, access, index, length: buffer.array.length };
+    throw new InterpreterError("out-of-bounds", outOfBoundsMessage(this.ir.name, this.programId, lane, oob), this.ir.name, span, this.programId, oob);
   }
 
   // ---- bookkeeping ----
@@ -128,6 +122,8 @@ export class Machine {
     );
   }
 }
+
+export type StoreHook = (store: { param: string; index: number; programId: ProgramId; lane: number; span: Span }) => void;
 
 /** The dtype a value computes in; pointers are i32 offsets. */
 export function dtypeOf(type: ValueType): Dtype {

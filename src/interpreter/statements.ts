@@ -64,12 +64,13 @@ function runStore(m: Machine, s: Extract<Stmt, { kind: "store" }>): void {
   m.charge(n, s.span);
   // Check every lane first, so a failing store writes nothing.
   for (let i = 0; i < n; i++) {
-    if (!mask || mask[i] !== 0) m.checkIndex(buffer, ptr[i], "store", s.span);
+    if (!mask || mask[i] !== 0) m.checkIndex(buffer, ptr[i], "store", s.span, i);
   }
   const array = buffer.array;
   const f16 = buffer.dtype === "f16";
   for (let i = 0; i < n; i++) {
     if (mask && mask[i] === 0) continue;
     array[ptr[i]] = f16 ? f16ToBits(data[i]) : data[i];
+    m.onStore?.({ param: buffer.param, index: ptr[i], programId: m.programId, lane: i, span: s.span });
   }
 }

@@ -111,7 +111,7 @@ function load(m: Machine, v: Extract<Value, { op: "load" }>, n: number): Block {
       continue;
     }
     const index = ptr[i];
-    m.checkIndex(buffer, index, "load", v.span);
+    m.checkIndex(buffer, index, "load", v.span, i);
     out[i] = f16 ? f16FromBits(array[index]) : array[index];
   }
   return out;

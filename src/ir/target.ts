@@ -33,6 +33,12 @@ export interface Target {
    * on): one barrier per k step instead of two (bench/NOTES.md §13).
    */
   doubleBufferDot?: boolean;
+  /**
+   * The correctness launch's variant (codegen/instrument.ts): every load and store checks its
+   * lanes against the buffer's element count and every store records who wrote each element.
+   * Off for timed launches, whose WGSL stays as it is.
+   */
+  instrument?: boolean;
 }
 
 /** WebGPU's default limits: what every adapter offers. */

@@ -38,6 +38,7 @@ export interface RunDefinition {
   bytes?: unknown;
   flops?: unknown;
   baseline?: unknown;
+  shapes?: unknown;
 }
 
 export interface RunHandle {

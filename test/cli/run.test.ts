@@ -117,7 +117,7 @@ test("a wrong kernel: Match: false, exit 1, the first mismatch", () => {
   const human = cli(["run", "test/fixtures/mismatch.kernel.ts"]);
   assert.equal(human.code, 1);
   assert.match(human.stdout, /^  Match: false$/m);
-  assert.match(human.stdout, /^  First mismatch: out_ptr\[896\] = NaN, expected [\d.e-]+ \(104 elements differ\)$/m);
+  assert.match(human.stdout, /^  First mismatch: out_ptr\[896\] = NaN, expected [\d.e-]+ — no program stored it \(104 elements differ\)$/m);
   for (const flags of [[], ["--cpu"]]) {
     const { code, report } = json(["run", "test/fixtures/mismatch.kernel.ts", ...flags]);
     assert.equal(code, 1);
@@ -136,13 +136,13 @@ test("a wrong kernel: Match: false, exit 1, the first mismatch", () => {
 test("an unmasked tail: --cpu reports the out-of-bounds load at its line, exit 4", () => {
   const r = cli(["run", "test/fixtures/unmasked.kernel.ts", "--cpu"]);
   assert.equal(r.code, 4);
-  assert.match(r.stderr, /^test\/fixtures\/unmasked\.kernel\.ts:8:31 - error KL3101: Run 'unmasked': .*element 1000, outside its 1000 elements/m);
+  assert.match(r.stderr, /^test\/fixtures\/unmasked\.kernel\.ts:8:31 - error KL3101: Run 'unmasked': unmasked_kernel: program \(7,0,0\), lane 104 loads x_ptr\[1000\] but x_ptr has 1000 elements/m);
 });
 
-test("an unmasked tail on the GPU: the corner programs run on the CPU first report the load, exit 4", () => {
+test("an unmasked tail on the GPU: the instrumented correctness launch reports the load, exit 4", () => {
   const r = cli(["run", "test/fixtures/unmasked.kernel.ts"]);
   assert.equal(r.code, 4);
-  assert.match(r.stderr, /^test\/fixtures\/unmasked\.kernel\.ts:8:31 - error KL3101: Run 'unmasked': .*element 1000, outside its 1000 elements, in program \(7, 0, 0\)/m);
+  assert.match(r.stderr, /^test\/fixtures\/unmasked\.kernel\.ts:8:31 - error KL3101: Run 'unmasked': unmasked_kernel: program \(7,0,0\), lane 104 loads x_ptr\[1000\] but x_ptr has 1000 elements/m);
 });
 
 test("the tutorial ports (softmax, layer norm, matmul, 2-D tiles, row scans) match their references over their sweeps", () => {

@@ -12,7 +12,7 @@ import { pathToFileURL } from "node:url";
 import { chromium, type Page } from "playwright-core";
 import { resultsHtml } from "../../src/editor/results-html";
 import type { ToWebview } from "../../src/editor/webview-protocol";
-import { autotuned, autotunedSweep, runWithHistory, singleRun, sweep, withPrints } from "./sample-reports";
+import { autotuned, autotunedSweep, runWithHistory, singleRun, sweep, withPrints, wrongQuadrant } from "./sample-reports";
 
 interface PageWindow {
   postMessage(message: unknown, targetOrigin: string): void;
@@ -136,6 +136,27 @@ test("a single run shows the adapter, correctness, timing and WGSL", async () =>
     assert.match(timing ?? "", /Repetitions\s*100 samples of 16 launches each/);
     assert.match(await page.textContent("section.wgsl pre") ?? "", /@compute @workgroup_size/);
     await page.screenshot({ path: path.join(out, "single-run.png"), fullPage: true });
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
+test("a mismatch says who stored it, links to the store and draws the wrong quadrant as a heatmap", async () => {
+  const { page, received, errors, close } = await openPanel();
+  try {
+    await send(page, received, { type: "results", view: wrongQuadrant });
+    assert.equal(await page.textContent("[data-testid=mismatch-line]"), "out_ptr[2080] = 1.51685, expected 0.51685 — written by program (2,2,0), lane 0, at line 63");
+    const cells = await page.$$eval("[data-testid=mismatch-map] td", (tds) => tds.map((td) => td.className));
+    assert.equal(cells.length, 32 * 32);
+    assert.equal(cells[0], "heat heat-0");
+    assert.equal(cells[31 * 32 + 31], "heat heat-5");
+    assert.equal(cells.filter((c) => c !== "heat heat-0").length, 16 * 16);
+    assert.match(await page.textContent("[data-testid=mismatch-map] figcaption") ?? "", /out_ptr \[64 × 64\]: 1,?008 wrong elements, in cells of 2 × 2/);
+    await page.click("[data-testid=reveal-store]");
+    await waitFor(() => received.some((m) => (m as { type?: string }).type === "reveal"));
+    assert.deepEqual(received.find((m) => (m as { type?: string }).type === "reveal"), { type: "reveal", line: 63, column: 3 });
+    await page.locator("section.run").first().screenshot({ path: path.join(out, "mismatch-heatmap.png") });
     assert.deepEqual(errors, []);
   } finally {
     await close();

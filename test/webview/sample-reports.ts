@@ -161,3 +161,35 @@ export const withPrints: ResultsView = {
     },
   ],
 };
+
+/** A 2-D run whose bottom-right quadrant is wrong: the mismatch's origin and the heatmap of mismatchMap. */
+export const wrongQuadrant: ResultsView = {
+  ...singleRun,
+  file: "test/fixtures/provenance.kernel.ts",
+  outcome: "mismatch",
+  runs: [
+    {
+      name: "wrongQuadrant",
+      kernel: "quadrant_kernel",
+      size: 64,
+      constexprs: { BM: 16, BN: 16 },
+      grid: [4, 4, 1],
+      correct: false,
+      maxAbsDiff: 1,
+      maxRelDiff: 1.9,
+      mismatches: 1024,
+      firstMismatch: { output: "out_ptr", index: 2080, got: 1.51685, expected: 0.51685, program: [2, 2, 0], lane: 0, source: { line: 63, column: 3 } },
+      mismatchMap: {
+        output: "out_ptr",
+        shape: [64, 64],
+        cell: [2, 2],
+        counts: Array.from({ length: 32 }, (_, r) => Array.from({ length: 32 }, (_, c) => (r >= 16 && c >= 16 ? (r === 16 && c < 24 ? 2 : 4) : 0))),
+      },
+      timing: { medianMs: 0.0412, minMs: 0.039, maxMs: 0.051, reps: 100, source: "timestamp-query" },
+      gbps: null,
+      gflops: null,
+      baseline: null,
+    },
+  ],
+  wgsl: [],
+};

@@ -7,6 +7,7 @@ import { parseToWebview, type FromWebview, type ResultsView, type RunHistoryView
 import { page, type ChartInstance, type PageElement } from "./dom";
 import { h, text, type Child } from "./elements";
 import * as fmt from "./format";
+import { mismatchHeatmap, mismatchNotes, mismatchSummary } from "./mismatch";
 import { drawSweepChart, metricFor } from "./sweep-chart";
 import { printsList } from "./prints-list";
 import { autotuneTable, tunedKeys } from "./autotune-table";
@@ -204,6 +205,7 @@ function single(run: RunReport, history: RunHistoryView | undefined): PageElemen
     { class: "run", "data-run": run.name },
     runTitle(run, `n = ${fmt.count(run.size)} · grid ${run.grid.join(" × ")}`),
     h("div", { class: "tables" }, correctnessTable(run), timingTable(run)),
+    mismatchHeatmap(run.mismatchMap),
     run.autotune ? autotuneTable(run.autotune) : null,
     printsList(run),
     history ? historyTable(run, history) : null,
@@ -216,13 +218,12 @@ function historyOf(view: ResultsView, run: RunReport): RunHistoryView | undefine
 
 
 function correctnessTable(run: RunReport): PageElement {
-  const m = run.firstMismatch;
   return table("Correctness", "correctness", [
     ["Match", h("span", { class: run.correct ? "pass" : "fail" }, run.correct ? "✓ true" : "✗ false")],
     ["Max abs diff", fmt.diff(run.maxAbsDiff)],
     ["Max rel diff", fmt.diff(run.maxRelDiff)],
     ["Mismatches", fmt.count(run.mismatches)],
-    ["First mismatch", m ? `${m.output}[${fmt.count(m.index)}]: got ${fmt.value(m.got)}, expected ${fmt.value(m.expected)}` : "—"],
+    ["First mismatch", mismatchSummary(run, post)],
   ]);
 }
 
@@ -331,25 +332,6 @@ function sweepTable(runs: RunReport[]): PageElement {
         return h("tr", { class: r.correct ? "" : "mismatch" }, ...cells);
       }),
     ),
-  );
-}
-
-/** Where each mismatched size first went wrong. */
-function mismatchNotes(runs: RunReport[]): PageElement | null {
-  const wrong = runs.filter((r) => !r.correct);
-  if (wrong.length === 0) return null;
-  return h(
-    "ul",
-    { class: "mismatches", "data-testid": "mismatches" },
-    ...wrong.map((r) => {
-      const m = r.firstMismatch;
-      const where = m ? `${m.output}[${fmt.count(m.index)}]: got ${fmt.value(m.got)}, expected ${fmt.value(m.expected)}` : "no element reported";
-      return text(
-        "li",
-        `✗ n = ${fmt.count(r.size)}: first mismatch ${where} · ${fmt.count(r.mismatches)} mismatches · max abs diff ${fmt.diff(r.maxAbsDiff)} · max rel diff ${fmt.diff(r.maxRelDiff)}`,
-        { class: "fail" },
-      );
-    }),
   );
 }
 

@@ -1,0 +1,52 @@
+// What the instrumented correctness launch costs (issue 12 item 2): the same kernel, arguments and
+// timing (GPU timestamps, warm-up, median) as its plain variant, for vector add and matmul.
+//
+//   npx tsx bench/instrument-cost.ts
+//
+// The instrumented variant (codegen/instrument.ts) adds a bounds check per unmasked lane of every
+// tl.load/tl.store, 2 shadow words per stored element, and runs without vec4 accesses.
+
+import { readFileSync } from "node:fs";
+import { compileKernel, parseKernelFile, type CompiledKernel } from "../src/compile";
+import { acquireGpu, createEmptyBuffer, createStorageBuffer, timeLaunches, type LaunchArgs } from "../src/runtime";
+
+const CASES: { file: string; kernel: string; constexprs: Record<string, number>; size: number; grid: (n: number) => number[]; args: (n: number) => Record<string, Float32Array | number> }[] = [
+  { file: "examples/vector-add.kernel.ts", kernel: "add_kernel", constexprs: { BLOCK_SIZE: 1024 }, size: 1 << 20,
+    grid: (n: number) => [Math.ceil(n / 1024)],
+    args: (n: number) => ({ x_ptr: new Float32Array(n).fill(1), y_ptr: new Float32Array(n).fill(2), output_ptr: new Float32Array(n), n_elements: n }) },
+  { file: "examples/matmul.kernel.ts", kernel: "matmul_kernel", constexprs: { BLOCK_M: 32, BLOCK_N: 32, BLOCK_K: 16 }, size: 256,
+    grid: (s: number) => [Math.ceil(s / 32), Math.ceil(s / 32)],
+    args: (s: number) => ({ a_ptr: new Float32Array(s * s).fill(1), b_ptr: new Float32Array(s * s).fill(1), c_ptr: new Float32Array(s * s), M: s, N: s, K: s,
+      stride_am: s, stride_ak: 1, stride_bk: s, stride_bn: 1, stride_cm: s, stride_cn: 1 }) },
+];
+
+async function main(): Promise<void> {
+  const gpu = await acquireGpu();
+  for (const c of CASES) {
+    const parsed = parseKernelFile(c.file, readFileSync(c.file, "utf8"));
+    const source = parsed.kernels.find((k) => k.name === c.kernel)!;
+    const compile = (instrument: boolean) => compileKernel(source, c.constexprs, { ...gpu.target, instrument }).kernel as CompiledKernel;
+    const args = c.args(c.size) as Record<string, Float32Array | number>;
+    const medians: number[] = [];
+    for (const instrument of [false, true]) {
+      const program = compile(instrument);
+      const set: LaunchArgs = { buffers: {}, scalars: {} };
+      for (const [name, v] of Object.entries(args)) {
+        if (typeof v === "number") set.scalars[name] = v;
+        else set.buffers[name] = await createStorageBuffer(gpu, v, name);
+      }
+      const extra = program.abi.instrument;
+      if (extra) {
+        for (const [param, scalar] of Object.entries(extra.lengths)) set.scalars[scalar] = (args[param] as Float32Array).length;
+        set.buffers[extra.debugBuffer] = await createEmptyBuffer(gpu, "u32", extra.debugWords, "kl_debug");
+        for (const [param, shadow] of Object.entries(extra.provenance)) set.buffers[shadow] = await createEmptyBuffer(gpu, "u32", 2 * (args[param] as Float32Array).length, shadow);
+      }
+      const t = await timeLaunches(gpu, program, c.grid(c.size), [set], { maxReps: 50, minReps: 10 });
+      medians.push(t.medianMs);
+      console.log(`${c.kernel} size ${c.size} ${instrument ? "instrumented" : "plain       "}: median ${t.medianMs.toFixed(3)} ms (min ${t.minMs.toFixed(3)}, ${t.reps} reps, ${t.source})`);
+    }
+    console.log(`  instrumented / plain: ${(medians[1] / medians[0]).toFixed(2)}×`);
+  }
+}
+
+main().then(() => process.exit(0), (e) => { console.error(e); process.exit(1); });

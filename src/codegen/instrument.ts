@@ -1,0 +1,94 @@
+// The instrumented variant of a kernel (Target.instrument), launched once per run to check it,
+// never timed. The GPU clamps an out-of-bounds index silently (robust buffer access), so each
+// unmasked lane of every tl.load and tl.store compares its index with the buffer's element count
+// (uniform words: storage buffers are rounded up to 16 bytes, so arrayLength is not exact) and
+// each invocation's first lane out of bounds is recorded in `kl_debug` (the first to get there wins). Each store also writes, per element,
+// which program and lane stored it into `kl_prov_<param>`: where a mismatch came from.
+// The layout of both buffers is in abi.ts (InstrumentAbi); memory.ts calls the hooks below.
+
+import type { Span } from "../diagnostics/diagnostic";
+import type { Value } from "../ir/ir";
+import type { InstrumentAbi, StorageBinding } from "./abi";
+import type { WgslGenerator } from "./generator";
+
+export const DEBUG_WORDS = 8;
+
+/** The instrumentation's state for one kernel: what memory.ts's hooks have emitted so far. */
+export class Instrumentation {
+  readonly accesses: InstrumentAbi["accesses"] = [];
+  readonly lengths: Record<string, string> = {};
+  readonly provenance: Record<string, string> = {};
+
+  /** Adds a u32 element count per pointer parameter after the scalars; returns the uniform words. */
+  bindLengths(gen: WgslGenerator): number {
+    let word = 4 + gen.scalars.length;
+    for (const name of gen.buffers.keys()) {
+      const scalar = `kl_len_${name}`;
+      gen.scalars.push({ name: scalar, dtype: "u32", word: word++ });
+      this.lengths[name] = scalar;
+    }
+    for (const name of gen.ir.writtenParams) this.provenance[name] = `kl_prov_${name}`;
+    return Math.ceil(word / 4) * 4;
+  }
+
+  access(kind: "load" | "store", param: string, span: Span): number {
+    const id = this.accesses.length;
+    this.accesses.push({ id, kind, param, span });
+    return id;
+  }
+}
+
+/** WGSL that checks register j of `ptr` (when its lane is active) before the access itself. */
+export function boundsCheck(gen: WgslGenerator, id: number, ptr: Value, j: number): string {
+  if (ptr.type.kind !== "pointer") return "";
+  const index = gen.reg(ptr, j);
+  const length = `params.s_kl_len_${ptr.type.param}`;
+  return `if (kl_out_of_bounds(${index}, ${length})) { kl_note(${id}u, ${gen.elementIndex(ptr.type, j)}, ${index}, ${length}); } `;
+}
+
+/** WGSL that records who stored register j of `ptr`, after the store. */
+export function provenanceWrite(gen: WgslGenerator, id: number, ptr: Value, j: number): string {
+  if (ptr.type.kind !== "pointer") return "";
+  const index = gen.reg(ptr, j);
+  const shadow = `kl_prov_${ptr.type.param}`;
+  return ` ${shadow}[2u * u32(${index})] = linear + 1u; ${shadow}[2u * u32(${index}) + 1u] = (${id}u << 16u) | u32(${gen.elementIndex(ptr.type, j)});`;
+}
+
+/** The extra bindings after the kernel's own, their declarations and the helpers the checks call. */
+export function instrumentDeclarations(gen: WgslGenerator, state: Instrumentation): { header: string[]; bindings: StorageBinding[] } {
+  let binding = Math.max(0, ...[...gen.buffers.values()].map((b) => b.binding)) + 1;
+  const bindings: StorageBinding[] = [{ name: "kl_debug", binding: binding++, dtype: "u32", vectorWidth: 1, access: "read_write" }];
+  for (const shadow of Object.values(state.provenance)) bindings.push({ name: shadow, binding: binding++, dtype: "u32", vectorWidth: 1, access: "read_write" });
+  const header = [
+    "",
+    "// Instrumented variant (src/codegen/instrument.ts): bounds checks and store provenance.",
+    `@group(0) @binding(${bindings[0].binding}) var<storage, read_write> kl_debug: array<atomic<u32>>;`,
+    ...bindings.slice(1).map((b) => `@group(0) @binding(${b.binding}) var<storage, read_write> ${b.name}: array<u32>;`),
+    // Each check only notes the invocation's first bad lane in private memory; main reports it
+    // once, at its end (atomics at every access made lavapipe's compile of a tiled matmul 4× slower).
+    "var<private> kl_bad: bool;",
+    "var<private> kl_first: vec4<u32>;",
+    "fn kl_out_of_bounds(index: i32, length: u32) -> bool { return index < 0 || u32(index) >= length; }",
+    "fn kl_note(access: u32, lane: i32, index: i32, length: u32) {",
+    "  if (!kl_bad) { kl_bad = true; kl_first = vec4<u32>(access, u32(lane), bitcast<u32>(index), length); }",
+    "}",
+    "fn kl_report(pid: vec3<u32>) {",
+    "  if (atomicAdd(&kl_debug[0], 1u) != 0u) { return; }",
+    "  atomicStore(&kl_debug[1], pid.x); atomicStore(&kl_debug[2], pid.y); atomicStore(&kl_debug[3], pid.z);",
+    "  atomicStore(&kl_debug[4], kl_first.y); atomicStore(&kl_debug[5], kl_first.x); atomicStore(&kl_debug[6], kl_first.z); atomicStore(&kl_debug[7], kl_first.w);",
+    "}",
+  ];
+  return { header, bindings };
+}
+
+/** Lines at the top of `main`, after the program id: the extra bindings, used. */
+export function instrumentPrologue(bindings: readonly StorageBinding[]): string[] {
+  return bindings.map((b) => `  _ = arrayLength(&${b.name});`);
+}
+
+/** The last lines of `main`: the invocation's first out-of-bounds lane, if any, into kl_debug. */
+export const INSTRUMENT_EPILOGUE = ["  if (kl_bad) { kl_report(vec3<u32>(u32(pid_x), u32(pid_y), u32(pid_z))); }"];
+
+export function instrumentAbi(state: Instrumentation): InstrumentAbi {
+  return { debugBuffer: "kl_debug", debugWords: DEBUG_WORDS, provenance: state.provenance, lengths: state.lengths, accesses: state.accesses };
+}

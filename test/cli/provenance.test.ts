@@ -1,0 +1,77 @@
+// Where a mismatch came from and every out-of-bounds access (issue 12, items 1 and 2), end to end
+// on the built binary, on the GPU (the instrumented correctness launch) and with --cpu (the
+// interpreter's store hook): test/fixtures/provenance.kernel.ts.
+import { before, test } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { ensureBuilt, root } from "./build";
+
+const env = { ...process.env, XDG_RUNTIME_DIR: process.env.XDG_RUNTIME_DIR ?? "/tmp" };
+const FILE = "test/fixtures/provenance.kernel.ts";
+
+before(ensureBuilt);
+
+function cli(args: string[]): { code: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, ["bin/kernel-lab.js", ...args], { cwd: root, env, encoding: "utf8", timeout: 300_000 });
+  assert.doesNotMatch(r.stderr, /^\s+at .*\(.*:\d+:\d+\)$/m, r.stderr);
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+function runJson(run: string, cpu: boolean): { code: number | null; report: any } {
+  const r = cli(["run", FILE, "--run", run, "--json", ...(cpu ? ["--cpu"] : [])]);
+  return { code: r.code, report: JSON.parse(r.stdout) };
+}
+
+for (const cpu of [false, true]) {
+  const on = cpu ? "--cpu" : "the GPU";
+
+  test(`program 3 stores its block back to front: firstMismatch names program [3,0,0], lane 127 and the store's line (${on})`, () => {
+    const { code, report } = runJson("wrongProgram", cpu);
+    assert.equal(code, 1);
+    const m = report.runs[0].firstMismatch;
+    assert.equal(m.index, 384);
+    assert.deepEqual(m.program, [3, 0, 0]);
+    assert.equal(m.lane, 127);
+    assert.deepEqual(m.source, { line: 11, column: 5 });
+    assert.equal(report.runs[0].mismatchMap, undefined);
+  });
+
+  test(`the only out-of-bounds load is in program 5 of 10: KL3101 at the load names program and lane (${on})`, () => {
+    const { code, report } = runJson("middleOutOfBounds", cpu);
+    assert.equal(code, 4);
+    assert.deepEqual(report.runs, []);
+    const [d] = report.diagnostics;
+    assert.equal(d.code, "KL3101");
+    assert.deepEqual([d.line, d.column], [34, 9]);
+    assert.match(d.message, /^Run 'middleOutOfBounds': middle_oob_kernel: program \(5,0,0\), lane (\d+) loads x_ptr\[\d+\] but x_ptr has 1200 elements/);
+    const lane = Number(/lane (\d+)/.exec(d.message)![1]);
+    assert.match(d.message, new RegExp(`x_ptr\\[${5 * 128 + lane + 1200}\\]`));
+  });
+
+  test(`a wrong bottom-right quadrant: mismatchMap counts wrong elements only there (${on})`, () => {
+    const { code, report } = runJson("wrongQuadrant", cpu);
+    assert.equal(code, 1);
+    const run = report.runs[0];
+    assert.deepEqual(run.firstMismatch.program, [2, 2, 0]);
+    const map = run.mismatchMap;
+    assert.equal(map.output, "out_ptr");
+    assert.deepEqual(map.shape, [64, 64]);
+    assert.deepEqual(map.cell, [2, 2]);
+    assert.equal(map.counts.length, 32);
+    for (let r = 0; r < 32; r++) {
+      for (let c = 0; c < 32; c++) assert.equal(map.counts[r][c], r >= 16 && c >= 16 ? 4 : 0, `cell ${r},${c}`);
+    }
+  });
+}
+
+test("the human output says where the first mismatch came from, in one line", () => {
+  const r = cli(["run", FILE, "--run", "wrongProgram"]);
+  assert.equal(r.code, 1);
+  assert.match(r.stdout, /^  First mismatch: out_ptr\[384\] = [\d.]+, expected [\d.]+ — written by program \(3,0,0\), lane 127, at line 11 \(128 elements differ\)$/m);
+});
+
+test("an element no program stored says so", () => {
+  const r = cli(["run", "test/fixtures/mismatch.kernel.ts", "--run", "droppedTail"]);
+  assert.equal(r.code, 1);
+  assert.match(r.stdout, /^  First mismatch: out_ptr\[896\] = NaN, expected [\d.]+ — no program stored it \(104 elements differ\)$/m);
+});
