@@ -14,7 +14,7 @@
 import type { KernelIR } from "../ir/ir";
 import { InterpreterError, type ProgramId } from "./errors";
 import { bindArgs, type KernelArgs } from "./kernel-args";
-import { Machine } from "./machine";
+import { Machine, type StatementHook } from "./machine";
 import { BINARY_ARITHMETIC, MATH_ARITHMETIC, UNARY_ARITHMETIC } from "../ir/arithmetic";
 import { implementedOps } from "../ir/ops";
 import { REDUCE_CPU } from "./block-ops";
@@ -24,12 +24,15 @@ import { VALUE_CPU } from "./values";
 export type { KernelArgs, KernelBuffer } from "./kernel-args";
 export { InterpreterError } from "./errors";
 export type { InterpreterErrorKind, OutOfBounds, ProgramId } from "./errors";
+export type { ProgramState, StatementHook } from "./machine";
 
 export interface InterpretOptions {
   /** Element operations allowed over the whole launch before the run is called endless. */
   maxSteps?: number;
   /** Run only these program ids (e.g. the first and the last, to check bounds cheaply). */
   programs?: readonly ProgramId[];
+  /** Called before each statement runs (the debugger records its trace here); absent, it costs nothing. */
+  onStatement?: StatementHook;
 }
 
 export const DEFAULT_MAX_STEPS = 5e8;
@@ -54,7 +57,7 @@ export function interpret(
       );
     }
   }
-  const machine = new Machine(ir, grid, bindArgs(ir, args), opts.maxSteps ?? DEFAULT_MAX_STEPS);
+  const machine = new Machine(ir, grid, bindArgs(ir, args), opts.maxSteps ?? DEFAULT_MAX_STEPS, opts.onStatement);
   if (opts.programs) {
     for (const pid of opts.programs) machine.runProgram(pid);
     return;

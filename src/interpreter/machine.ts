@@ -10,8 +10,17 @@ import type { BoundArgs, BoundBuffer } from "./kernel-args";
 import { runStatement } from "./statements";
 import { evaluate } from "./values";
 
+/** What a statement hook sees of the running program: values by id, variables by id. */
+export interface ProgramState {
+  readonly programId: ProgramId;
+  readonly values: ReadonlyMap<number, Block>;
+  readonly variables: ReadonlyMap<number, Block>;
+}
+
+export type StatementHook = (statement: Stmt, state: ProgramState) => void;
+
 /** The state of one launch: arguments, the step budget, and the running program's values. */
-export class Machine {
+export class Machine implements ProgramState {
   private steps = 0;
   programId: ProgramId = [0, 0, 0];
   /** Values by id, as their `let` statements defined them in the running program. */
@@ -25,6 +34,7 @@ export class Machine {
     readonly grid: readonly [number, number, number],
     private readonly args: BoundArgs,
     private readonly maxSteps: number,
+    private readonly onStatement?: StatementHook,
   ) {}
 
   runProgram(programId: ProgramId): void {
@@ -36,7 +46,11 @@ export class Machine {
   }
 
   runStatements(statements: readonly Stmt[]): void {
-    for (const statement of statements) runStatement(this, statement);
+    const hook = this.onStatement;
+    for (const statement of statements) {
+      hook?.(statement, this);
+      runStatement(this, statement);
+    }
   }
 
   // ---- values ----

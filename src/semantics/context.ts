@@ -4,7 +4,7 @@
 
 import type ts from "typescript";
 import { DiagnosticLog, type Span } from "../diagnostics/diagnostic";
-import type { Stmt, Value, Variable } from "../ir/ir";
+import type { Stmt, Value, ValueName, Variable } from "../ir/ir";
 import type { Target } from "../ir/target";
 import type { KernelSource } from "../syntax/parse";
 import { spanOf } from "../syntax/parse";
@@ -34,6 +34,8 @@ export class LoweringContext implements IntrinsicContext {
   readonly values = new ValueFactory(this.b, this.log);
   /** The pointer parameters a tl.store writes through. */
   readonly written = new Set<string>();
+  /** Every name bound to a value, for the debugger (KernelIR.valueNames). */
+  readonly valueNames: ValueName[] = [];
   readonly sf: ts.SourceFile;
   /** The node being lowered, where an internal error is reported. */
   current: ts.Node;
@@ -88,6 +90,7 @@ export class LoweringContext implements IntrinsicContext {
 
   bind(name: string, binding: Binding): void {
     this.scopes[this.scopes.length - 1].set(name, binding);
+    if (binding.kind === "value") this.valueNames.push({ name, span: binding.declaredAt, value: binding.value.id });
   }
 
   lookup(name: string): Binding | undefined {
