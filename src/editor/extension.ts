@@ -4,6 +4,7 @@
 import * as vscode from "vscode";
 import { RunCodeLensProvider } from "./codelens";
 import { commandTable } from "./commands";
+import { registerKernelDebugger } from "./debug/provider";
 import { KernelDiagnostics } from "./diagnostics";
 import { KERNEL_FILE_GLOB } from "./kernel-document";
 import { KernelTests, type KernelTestsProbe } from "./kernel-tests";
@@ -31,6 +32,7 @@ export function activate(context: vscode.ExtensionContext): KernelLabApi {
       tests,
       vscode.languages.registerCodeLensProvider({ language: "typescript", pattern: KERNEL_FILE_GLOB }, new RunCodeLensProvider(log)),
       { dispose: () => ResultsPanel.disposeCurrent() },
+      ...registerKernelDebugger(context.extensionUri),
     );
     const commands = commandTable({ extensionUri: context.extensionUri, log, runs });
     for (const [id, handler] of Object.entries(commands)) {
