@@ -86,7 +86,7 @@ async function launched(client: Client, launch: Record<string, unknown>, lines: 
   const launchResponse = client.request("launch", { program: FIXTURE, ...launch });
   const initialized = await Promise.race([client.next("initialized"), launchResponse]);
   assert.equal(initialized.event, "initialized", `launch failed: ${initialized.message}`);
-  const bps = await client.request("setBreakpoints", { source: { path: FIXTURE }, breakpoints: lines.map((line) => ({ line })) });
+  const bps = await client.request("setBreakpoints", { source: { path: (launch.program as string | undefined) ?? FIXTURE }, breakpoints: lines.map((line) => ({ line })) });
   await client.request("configurationDone");
   assert.equal((await launchResponse).success, true);
   return bps;
@@ -159,4 +159,39 @@ test("the last program's mask is false past n_elements; a program outside the gr
   const response = await refused.request("launch", { program: FIXTURE, size: 800, programId: [4, 0, 0] });
   assert.equal(response.success, false);
   assert.match(response.body.error.format, /program \(4, 0, 0\) is not in the grid \[4, 1, 1\]/);
+});
+
+test("an out-of-bounds load stops the session at its line with the interpreter's message", async () => {
+  const client = new Client();
+  const unmasked = path.resolve(__dirname, "../fixtures/unmasked.kernel.ts");
+  await launched(client, { program: unmasked, programId: [7] }, []);
+  const stopped = await client.next("stopped");
+  assert.equal(stopped.body.reason, "exception");
+  assert.match(stopped.body.text, /load from 'x_ptr' at element 1000, outside its 1000 elements, in program \(7, 0, 0\)/);
+  const frames = await client.request("stackTrace", { threadId: 1 });
+  assert.equal(frames.body.stackFrames[0].line, 8);
+  assert.ok((await variablesAtStop(client)).has("offsets"));
+});
+
+test("a loop's body is a stop per trip; a long program is cut off at maxSteps", async () => {
+  const client = new Client();
+  const endless = path.resolve(__dirname, "../editor/workspace/faults/endless-loop.kernel.ts");
+  await launched(client, { program: endless, maxSteps: 40 }, [11]);
+  const accAt = async () => {
+    await client.next("stopped");
+    const vars = await variablesAtStop(client);
+    assert.equal(vars.get("i")?.value, "0");
+    const acc = vars.get("acc");
+    return Number((await client.request("variables", { variablesReference: acc?.variablesReference })).body.variables.find((v: { name: string }) => v.name === "[0]").value);
+  };
+  const first = await accAt();
+  await client.request("continue", { threadId: 1 });
+  const second = await accAt();
+  assert.ok(Math.abs(second - first - 1) < 1e-5, `acc[0] went from ${first} to ${second}`);
+  // Remove the breakpoint and run out the record.
+  await client.request("setBreakpoints", { source: { path: endless }, breakpoints: [] });
+  await client.request("continue", { threadId: 1 });
+  await client.next("terminated");
+  const said = client.events.filter((e) => e.event === "output").map((e) => e.body.output).join("");
+  assert.match(said, /40 steps recorded \(stopped recording there/);
 });
