@@ -126,6 +126,17 @@ try {
     if (!/^offsets ?=? ?i32\[1024\] \[3072, 3073, 3074/.test(row)) throw new Error(`offsets row: ${row}`);
     await offsets.locator(".monaco-tl-twistie").click();
     await page().locator(".debug-variables .monaco-list-row", { hasText: "dtype" }).first().waitFor({ timeout: 10_000 });
+    // A wider side bar (its sash dragged right), so the picture shows the block's preview whole.
+    const sidebar = await page().locator(".part.sidebar").boundingBox();
+    if (sidebar) {
+      const x = sidebar.x + sidebar.width - 1;
+      const y = sidebar.y + sidebar.height / 2;
+      await page().mouse.move(x, y);
+      await page().mouse.down();
+      await page().mouse.move(x + 220, y, { steps: 10 });
+      await page().mouse.up();
+      await page().mouse.move(x + 700, sidebar.y + sidebar.height - 40);
+    }
     await page().waitForTimeout(500);
     const rows = await variableRows();
     if (!rows.some((r) => /^\[0\] ?[:=]? ?3072$/.test(r))) throw new Error(`rows: ${JSON.stringify(rows)}`);
