@@ -127,6 +127,12 @@ test("stops at a breakpoint in add_kernel and shows offsets as a block of i32 fo
   assert.deepEqual([0, 1, 2].map((i) => byName.get(`[${i}]`)), ["3072", "3073", "3074"]);
   assert.equal(byName.get("…"), "896 more of 1024 elements");
 
+  // Hovers and the Watch view evaluate a name to the same variable.
+  const hover = await client.request("evaluate", { expression: "offsets", context: "hover", frameId: 1 });
+  assert.equal(hover.body.type, "i32[1024]");
+  assert.match(hover.body.result, /^i32\[1024\] \[3072, 3073, 3074/);
+  assert.equal((await client.request("evaluate", { expression: "offsets + 1", context: "watch", frameId: 1 })).success, false);
+
   // next: the mask is bound, as booleans; back: it isn't.
   await client.request("next", { threadId: 1 });
   await client.next("stopped");
