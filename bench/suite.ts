@@ -3,9 +3,11 @@
 // Each case is checked against a CPU reference first (sampled for matmul), then timed with GPU
 // timestamps over input sets rotated so the working set exceeds the L2 cache.
 //
-//   node bench/dist/suite.js [--quick] [--only NAME] [--out FILE]
+//   node bench/dist/suite.js [--quick] [--sweep] [--only NAME] [--out FILE]
 //
-// --quick runs tiny sizes (a smoke test on lavapipe). bench/run-h200.sh runs the full suite on the
+// --quick runs tiny sizes (a smoke test on lavapipe). --sweep runs the size sweep of issue 13
+// item 5 instead (vector add 2^12 … 2^28, softmax 4096 rows × 256 … 16384, square matmul 256 …
+// 4096), a few variants each; bench/plot.mjs draws it next to torch_bench.py --sweep. bench/run-h200.sh runs the full suite on the
 // H200 next to PyTorch and Triton (bench/torch_bench.py) and prints the table of ratios.
 
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
@@ -27,6 +29,7 @@ function findRoot(from: string): string {
 const root = findRoot(__dirname);
 const argv = process.argv.slice(2);
 const quick = argv.includes("--quick");
+const sweep = argv.includes("--sweep");
 const only = argv.includes("--only") ? argv[argv.indexOf("--only") + 1] : undefined;
 const outFile = argv.includes("--out") ? argv[argv.indexOf("--out") + 1] : undefined;
 
@@ -49,6 +52,10 @@ interface Case {
   baseline?: string;
   /** Compiler knobs to try besides the defaults. */
   targets?: Partial<Target>[];
+  /** Fewest timed samples (20 unless said: long launches need fewer). */
+  minReps?: number;
+  /** Input sets to rotate (else enough to exceed the L2 several times). */
+  copies?: number;
 }
 
 function randn(n: number): Float32Array {
@@ -65,13 +72,13 @@ function randn(n: number): Float32Array {
 
 const empty = (n: number) => new Float32Array(n).fill(NaN);
 
-function vectorAdd(n: number): Case {
+function vectorAdd(n: number, light = false): Case {
   return {
     name: `add-${Math.log2(n)}`,
     example: "vector-add",
     kernel: "add_kernel",
     shape: `2^${Math.log2(n)}`,
-    configs: [{ BLOCK_SIZE: 1024 }, { BLOCK_SIZE: 2048 }, { BLOCK_SIZE: 4096 }],
+    configs: light ? [{ BLOCK_SIZE: 1024 }, { BLOCK_SIZE: 4096 }] : [{ BLOCK_SIZE: 1024 }, { BLOCK_SIZE: 2048 }, { BLOCK_SIZE: 4096 }],
     grid: (c) => [Math.ceil(n / c.BLOCK_SIZE)],
     args: () => ({ x_ptr: randn(n), y_ptr: randn(n), output_ptr: empty(n), n_elements: n }),
     outputs: ["output_ptr"],
@@ -84,7 +91,7 @@ function vectorAdd(n: number): Case {
     },
     bytes: 12 * n,
     baseline: "builtins.add",
-    targets: [{ preferredWorkgroupSize: 256 }, { preferredWorkgroupSize: 1024 }],
+    targets: light ? [] : [{ preferredWorkgroupSize: 256 }, { preferredWorkgroupSize: 1024 }],
   };
 }
 
@@ -106,13 +113,15 @@ function warpConfigs(base: Record<string, number>): Record<string, number>[] {
   return out;
 }
 
-function softmax(rows: number, cols: number): Case {
+function softmax(rows: number, cols: number, light = false): Case {
+  const all = warpConfigs({ BLOCK_SIZE: nextPow2(cols) });
   return {
     name: `softmax-${rows}x${cols}`,
     example: "softmax",
     kernel: "softmax_kernel",
     shape: `${rows}×${cols}`,
-    configs: warpConfigs({ BLOCK_SIZE: nextPow2(cols) }),
+    // The sweep: the default and num_warps 4, 8, 16 where they fit.
+    configs: light ? all.filter((c) => c.num_warps === undefined || [4, 8, 16].includes(c.num_warps)) : all,
     grid: () => [rows],
     args: () => ({ output_ptr: empty(rows * cols), input_ptr: randn(rows * cols), input_row_stride: cols, output_row_stride: cols, n_cols: cols }),
     outputs: ["output_ptr"],
@@ -166,22 +175,25 @@ function layerNorm(rows: number, cols: number): Case {
   };
 }
 
-function matmul(m: number, n: number, k: number): Case {
+function matmul(m: number, n: number, k: number, light = false): Case {
+  const full: Record<string, number>[] = [
+    { BLOCK_M: 128, BLOCK_N: 128, BLOCK_K: 16 },
+    { BLOCK_M: 128, BLOCK_N: 128, BLOCK_K: 16, num_stages: 1 },
+    { BLOCK_M: 128, BLOCK_N: 128, BLOCK_K: 32 },
+    { BLOCK_M: 64, BLOCK_N: 128, BLOCK_K: 16 },
+    { BLOCK_M: 128, BLOCK_N: 64, BLOCK_K: 16 },
+    { BLOCK_M: 64, BLOCK_N: 64, BLOCK_K: 16 },
+    { BLOCK_M: 64, BLOCK_N: 64, BLOCK_K: 32 },
+  ];
   return {
     name: `matmul-${m}x${n}x${k}`,
     example: "matmul",
     kernel: "matmul_kernel",
     shape: `${m}×${n}×${k}`,
     // num_stages 2 (the default) loads the next K tiles during this trip's tl.dot; 1 is the loop as written.
-    configs: [
-      { BLOCK_M: 128, BLOCK_N: 128, BLOCK_K: 16, num_stages: 1 },
-      { BLOCK_M: 128, BLOCK_N: 128, BLOCK_K: 16 },
-      { BLOCK_M: 128, BLOCK_N: 128, BLOCK_K: 32 },
-      { BLOCK_M: 64, BLOCK_N: 64, BLOCK_K: 16 },
-      { BLOCK_M: 128, BLOCK_N: 64, BLOCK_K: 16 },
-      { BLOCK_M: 64, BLOCK_N: 128, BLOCK_K: 16 },
-    ],
-    grid: (c) => [Math.ceil(m / c.BLOCK_M), Math.ceil(n / c.BLOCK_N)],
+    configs: light ? [full[0], full[4], full[6]] : full,
+    // The example's grouped order (Triton tutorial 03): a 1-D grid of all tiles.
+    grid: (c) => [Math.ceil(m / c.BLOCK_M) * Math.ceil(n / c.BLOCK_N)],
     args: () => ({
       a_ptr: randn(m * k), b_ptr: randn(k * n), c_ptr: empty(m * n), M: m, N: n, K: k,
       stride_am: k, stride_ak: 1, stride_bk: n, stride_bn: 1, stride_cm: n, stride_cn: 1,
@@ -205,18 +217,85 @@ function matmul(m: number, n: number, k: number): Case {
       return [{ output: "c_ptr", indices, expected: e }];
     },
     flops: 2 * m * n * k,
-    // The default is tiled, 256 invocations, k loop written out; these are what it was chosen over.
-    targets: [{ tiledLayouts: false }, { unrollDot: false }, { preferredWorkgroupSize: 128 }],
+    // The default is tiled, 256 invocations, k loop written out, tiles double-buffered; these are
+    // what it was chosen over (NOTES §5, §13).
+    targets: light ? [] : [{ doubleBufferDot: false }, { preferredWorkgroupSize: 128 }],
   };
 }
 
-const cases: Case[] = quick
-  ? [vectorAdd(2 ** 14), softmax(64, 1000), layerNorm(64, 1000), matmul(96, 80, 72)]
+/** Fused attention forward (examples/attention.kernel.ts), Z × H heads of n tokens × d, float32; sampled rows checked. */
+function attention(z: number, h: number, n: number, d: number, causal: boolean): Case {
+  const size = z * h * n * d;
+  const base = { HEAD_DIM: d, IS_CAUSAL: causal ? 1 : 0 };
+  return {
+    name: `attention-${z}x${h}x${n}x${d}${causal ? "-causal" : ""}`,
+    example: "attention",
+    kernel: "attn_fwd",
+    shape: `${z}×${h}×${n}×${d}${causal ? " causal" : ""}`,
+    configs: [
+      { BLOCK_M: 32, BLOCK_N: 16, BLOCK_D: d, ...base },
+      { BLOCK_M: 64, BLOCK_N: 16, BLOCK_D: d, ...base },
+      { BLOCK_M: 64, BLOCK_N: 32, BLOCK_D: d, ...base },
+      { BLOCK_M: 64, BLOCK_N: 32, BLOCK_D: 32, ...base },
+    ],
+    grid: (c) => [Math.ceil(n / c.BLOCK_M), z * h],
+    args: () => ({
+      Q: randn(size), K: randn(size), V: randn(size), Out: empty(size), sm_scale: 1 / Math.sqrt(d),
+      stride_z: h * n * d, stride_h: n * d, stride_m: d, stride_k: 1, H: h, N_CTX: n,
+    }),
+    outputs: ["Out"],
+    check: (a) => {
+      const q = a.Q as Float32Array;
+      const k = a.K as Float32Array;
+      const v = a.V as Float32Array;
+      const rows = quick ? 8 : 24;
+      const indices = new Int32Array(rows * d);
+      const e = new Float64Array(rows * d);
+      const scores = new Float64Array(n);
+      for (let r = 0; r < rows; r++) {
+        const zh = Math.floor(Math.random() * z * h);
+        const i = r === 0 ? n - 1 : Math.floor(Math.random() * n);
+        const off = zh * n * d;
+        const last = causal ? i : n - 1;
+        let max = -Infinity;
+        for (let j = 0; j <= last; j++) {
+          let dot = 0;
+          for (let c = 0; c < d; c++) dot += q[off + i * d + c] * k[off + j * d + c];
+          scores[j] = dot / Math.sqrt(d);
+          max = Math.max(max, scores[j]);
+        }
+        let sum = 0;
+        for (let j = 0; j <= last; j++) sum += (scores[j] = Math.exp(scores[j] - max));
+        for (let c = 0; c < d; c++) {
+          let acc = 0;
+          for (let j = 0; j <= last; j++) acc += scores[j] * v[off + j * d + c];
+          indices[r * d + c] = off + i * d + c;
+          e[r * d + c] = acc / sum;
+        }
+      }
+      return [{ output: "Out", indices, expected: e }];
+    },
+    flops: (4 * z * h * n * n * d) / (causal ? 2 : 1),
+    minReps: 3,
+    // 4 × 128 MiB per set at 4096 tokens: one set exceeds the L2 on its own.
+    copies: 1,
+  };
+}
+
+const cases: Case[] = sweep
+  ? [
+      ...[12, 14, 16, 18, 20, 22, 24, 26, 28].map((e) => vectorAdd(2 ** e, true)),
+      ...[256, 512, 1024, 2048, 4096, 8192, 16384].map((c) => softmax(4096, c, true)),
+      ...[256, 512, 1024, 2048, 4096].map((s) => matmul(s, s, s, true)),
+    ]
+  : quick
+  ? [vectorAdd(2 ** 14), softmax(64, 1000), layerNorm(64, 1000), matmul(96, 80, 72), attention(1, 2, 100, 64, false), attention(1, 2, 100, 64, true)]
   : [
       vectorAdd(2 ** 20), vectorAdd(2 ** 24), vectorAdd(2 ** 26),
       softmax(4096, 1024), softmax(4096, 4096), softmax(4096, 16384),
       layerNorm(4096, 1024), layerNorm(4096, 4096), layerNorm(4096, 16384),
       matmul(1024, 1024, 1024), matmul(4096, 4096, 4096),
+      attention(4, 32, 4096, 64, false), attention(4, 32, 4096, 64, true),
     ];
 
 interface Measurement {
@@ -279,7 +358,7 @@ async function runCase(gpu: Gpu, c: Case, results: Measurement[]): Promise<void>
   const kernel = parsed.kernels.find((k) => k.name === c.kernel)!;
   const hostArgs = c.args();
   const checks = c.check(hostArgs);
-  const copies = rotations(c.bytes ?? 0);
+  const copies = c.copies ?? rotations(c.bytes ?? 0);
   const sets = [await upload(gpu, hostArgs)];
   for (let i = 1; i < copies; i++) sets.push(await upload(gpu, c.args()));
   try {
@@ -310,7 +389,7 @@ async function runCase(gpu: Gpu, c: Case, results: Measurement[]): Promise<void>
             maxAbs = Math.max(maxAbs, r.maxAbs);
             if (r.nan || r.rel > 1e-4) correct = false;
           }
-          const t = await timeLaunches(gpu, program, grid, sets, { warmup: 5, minReps: 20, maxReps: 200, budgetMs: 1500 });
+          const t = await timeLaunches(gpu, program, grid, sets, { warmup: c.minReps ? 1 : 5, minReps: c.minReps ?? 20, maxReps: 200, budgetMs: 1500 });
           const m: Measurement = {
             case: c.name, shape: c.shape, variant, correct, relError: rel, maxAbsDiff: maxAbs,
             medianMs: t.medianMs, minMs: t.minMs, maxMs: t.maxMs, reps: t.reps, workgroupSize: program.abi.workgroupSize,

@@ -1,6 +1,9 @@
 """PyTorch and Triton on the same GPU and cases as bench/suite.ts, for the side-by-side table.
 
-    python3 bench/torch_bench.py [--quick] [--out FILE]
+    python3 bench/torch_bench.py [--quick] [--sweep] [--out FILE]
+
+--sweep: the size sweep of issue 13 item 5 (vector add 2^12 ... 2^28, softmax 4096 rows x 256 ... 16384,
+square matmul 256 ... 4096), the same case names as `suite.js --sweep`.
 
 Timing: triton.testing.do_bench (CUDA events, L2 flushed before every rep), median.
 The Triton kernels are the tutorials' (vector add, fused softmax, layer norm forward, matmul),
@@ -141,6 +144,48 @@ def triton_matmul(a, b, c):
     matmul_kernel[grid](a, b, c, M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1), c.stride(0), c.stride(1))
 
 
+@triton.jit
+def attn_fwd(Q, K, V, sm_scale, Out, stride_zh, stride_m, N_CTX,
+             BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, HEAD_DIM: tl.constexpr, IS_CAUSAL: tl.constexpr):
+    # Triton tutorial 06's forward (the inner loop of its online softmax), without its fp8/TMA
+    # paths and in float32 with IEEE dots, one (batch, head) per program column.
+    start_m = tl.program_id(0)
+    off_zh = tl.program_id(1)
+    base = off_zh.to(tl.int64) * stride_zh
+    offs_m = start_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    offs_n = tl.arange(0, BLOCK_N)
+    offs_d = tl.arange(0, HEAD_DIM)
+    q = tl.load(Q + base + offs_m[:, None] * stride_m + offs_d[None, :], mask=offs_m[:, None] < N_CTX, other=0.0)
+    m_i = tl.full([BLOCK_M], float("-inf"), tl.float32)
+    l_i = tl.zeros([BLOCK_M], tl.float32)
+    acc = tl.zeros([BLOCK_M, HEAD_DIM], tl.float32)
+    qk_scale = sm_scale * 1.44269504
+    hi = tl.minimum((start_m + 1) * BLOCK_M, N_CTX) if IS_CAUSAL else N_CTX
+    for start_n in range(0, hi, BLOCK_N):
+        cols = start_n + offs_n
+        k = tl.load(K + base + cols[None, :] * stride_m + offs_d[:, None], mask=cols[None, :] < N_CTX, other=0.0)
+        qk = tl.dot(q, k, input_precision="ieee") * qk_scale
+        qk = tl.where(cols[None, :] < N_CTX, qk, float("-inf"))
+        if IS_CAUSAL:
+            qk = tl.where(offs_m[:, None] >= cols[None, :], qk, float("-inf"))
+        m_ij = tl.maximum(m_i, tl.max(qk, 1))
+        p = tl.math.exp2(qk - m_ij[:, None])
+        alpha = tl.math.exp2(m_i - m_ij)
+        l_i = l_i * alpha + tl.sum(p, 1)
+        v = tl.load(V + base + cols[:, None] * stride_m + offs_d[None, :], mask=cols[:, None] < N_CTX, other=0.0)
+        acc = tl.dot(p, v, acc * alpha[:, None], input_precision="ieee")
+        m_i = m_ij
+    acc = acc / l_i[:, None]
+    tl.store(Out + base + offs_m[:, None] * stride_m + offs_d[None, :], acc, mask=offs_m[:, None] < N_CTX)
+
+
+def triton_attention(q, k, v, o, causal, block_m=64, block_n=32, num_warps=4, num_stages=2):
+    Z, H, N, D = q.shape
+    attn_fwd[(triton.cdiv(N, block_m), Z * H)](q, k, v, 1 / math.sqrt(D), o, N * D, D, N,
+                                                BLOCK_M=block_m, BLOCK_N=block_n, HEAD_DIM=D, IS_CAUSAL=causal,
+                                                num_warps=num_warps, num_stages=num_stages)
+
+
 def bench(fn):
     return do_bench(fn, warmup=50, rep=300, return_mode="median")
 
@@ -152,6 +197,7 @@ def rel_err(got, ref):
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--quick", action="store_true")
+    p.add_argument("--sweep", action="store_true")
     p.add_argument("--out")
     args = p.parse_args()
     dev = "cuda"
@@ -168,7 +214,7 @@ def main():
         rows.append(r)
         print(f"{case:22} {variant:28} {ms:.4f} ms  " + (f"{r['gbps']:.1f} GB/s" if bytes_ else f"{r['tflops']:.2f} TFLOP/s"), flush=True)
 
-    for e in ([14] if args.quick else [20, 24, 26]):
+    for e in ([14] if args.quick else [12, 14, 16, 18, 20, 22, 24, 26, 28] if args.sweep else [20, 24, 26]):
         n = 2 ** e
         x, y = torch.randn(n, device=dev), torch.randn(n, device=dev)
         out = torch.empty(n, device=dev)
@@ -177,7 +223,7 @@ def main():
         record(f"add-{e}", "torch.add", bench(lambda: torch.add(x, y, out=out)), 12 * n)
         record(f"add-{e}", "triton tutorial", bench(lambda: triton_add(x, y, out)), 12 * n, err=rel_err(out, ref))
 
-    shapes = [(64, 1000)] if args.quick else [(4096, 1024), (4096, 4096), (4096, 16384)]
+    shapes = [(64, 1000)] if args.quick else [(4096, c) for c in (256, 512, 1024, 2048, 4096, 8192, 16384)] if args.sweep else [(4096, 1024), (4096, 4096), (4096, 16384)]
     for m, n in shapes:
         x = torch.randn(m, n, device=dev)
         y = torch.empty_like(x)
@@ -186,7 +232,7 @@ def main():
         record(f"softmax-{m}x{n}", "torch.softmax", bench(lambda: torch.softmax(x, dim=1)), 8 * m * n)
         record(f"softmax-{m}x{n}", "triton tutorial", bench(lambda: triton_softmax(x, y)), 8 * m * n, err=rel_err(y, ref))
 
-    for m, n in shapes:
+    for m, n in ([] if args.sweep else shapes):
         x = torch.randn(m, n, device=dev)
         w, b = torch.randn(n, device=dev), torch.randn(n, device=dev)
         y = torch.empty_like(x)
@@ -197,7 +243,7 @@ def main():
         record(f"layernorm-{m}x{n}", "torch layer_norm", bench(lambda: torch.nn.functional.layer_norm(x, (n,), w, b, 1e-5)), bytes_)
         record(f"layernorm-{m}x{n}", "triton tutorial", bench(lambda: triton_layer_norm(x, w, b, y, mean, rstd)), bytes_, err=rel_err(y, ref))
 
-    for s in ([(96, 80, 72)] if args.quick else [(1024, 1024, 1024), (4096, 4096, 4096)]):
+    for s in ([(96, 80, 72)] if args.quick else [(x, x, x) for x in (256, 512, 1024, 2048, 4096)] if args.sweep else [(1024, 1024, 1024), (4096, 4096, 4096)]):
         m, n, k = s
         a, b = torch.randn(m, k, device=dev), torch.randn(k, n, device=dev)
         c = torch.empty(m, n, device=dev)
@@ -205,6 +251,22 @@ def main():
         triton_matmul(a, b, c)
         record(f"matmul-{m}x{n}x{k}", "torch.matmul fp32", bench(lambda: torch.matmul(a, b)), flops=2 * m * n * k, err=rel_err(torch.matmul(a, b), ref))
         record(f"matmul-{m}x{n}x{k}", "triton tutorial fp32", bench(lambda: triton_matmul(a, b, c)), flops=2 * m * n * k, err=rel_err(c, ref))
+
+    for z, h, n, d in ([] if args.sweep else [(1, 2, 100, 64)] if args.quick else [(4, 32, 4096, 64)]):
+        q, k, v = (torch.randn(z, h, n, d, device=dev) for _ in range(3))
+        o = torch.empty_like(q)
+        for causal in (False, True):
+            case = f"attention-{z}x{h}x{n}x{d}" + ("-causal" if causal else "")
+            flops = 4 * z * h * n * n * d / (2 if causal else 1)
+            ref = torch.nn.functional.scaled_dot_product_attention(q[:1].double(), k[:1].double(), v[:1].double(), is_causal=causal)
+            sdpa = lambda: torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=causal)
+            record(case, "torch sdpa fp32", bench(sdpa), flops=flops, err=rel_err(sdpa()[:1], ref))
+            for bm, bn, nw in ((64, 32, 4), (128, 32, 8), (64, 64, 4)):
+                try:
+                    triton_attention(q, k, v, o, causal, bm, bn, nw)
+                    record(case, f"triton tutorial 06 fp32 {bm}x{bn} w{nw}", bench(lambda: triton_attention(q, k, v, o, causal, bm, bn, nw)), flops=flops, err=rel_err(o[:1], ref))
+                except Exception as e:  # noqa: BLE001 (a config the compiler refuses, e.g. out of shared memory)
+                    print(f"{case} triton {bm}x{bn} w{nw}: {type(e).__name__}: {str(e)[:200]}", flush=True)
 
     report = {"device": torch.cuda.get_device_name(), "torch": torch.__version__, "triton": triton.__version__, "results": rows}
     if args.out:

@@ -2,7 +2,9 @@
 // of C = A × B, walking K in steps of BLOCK_K with a float32 accumulator. Pointers to the tiles
 // are built the Triton way: offs_m[:, None] * stride + offs_k[None, :] is
 // tl.expandDims(offs_m, 1) * stride + tl.expandDims(offs_k, 0). M, N and K need not be
-// multiples of the blocks: the edges are masked.
+// multiples of the blocks: the edges are masked. The programs run in the tutorial's grouped order:
+// a 1-D grid walked GROUP_M tile-rows at a time, so the tiles that run together share rows of A
+// and columns of B in the L2 (on the H200: bench/NOTES.md §13).
 import { kernel, tl, defineRun, randn, empty, cdiv } from "kernel-lab";
 import type { Ptr, f32, i32, constexpr } from "kernel-lab";
 
@@ -12,8 +14,16 @@ export const matmul_kernel = kernel(function matmul_kernel(
   stride_am: i32, stride_ak: i32, stride_bk: i32, stride_bn: i32, stride_cm: i32, stride_cn: i32,
   BLOCK_M: constexpr, BLOCK_N: constexpr, BLOCK_K: constexpr,
 ) {
-  const pid_m = tl.programId(0);
-  const pid_n = tl.programId(1);
+  const GROUP_M = 8;
+  const pid = tl.programId(0);
+  const num_pid_m = tl.cdiv(M, BLOCK_M);
+  const num_pid_n = tl.cdiv(N, BLOCK_N);
+  const num_pid_in_group = GROUP_M * num_pid_n;
+  const group_id = pid / num_pid_in_group;
+  const first_pid_m = group_id * GROUP_M;
+  const group_size_m = tl.minimum(num_pid_m - first_pid_m, GROUP_M);
+  const pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m);
+  const pid_n = (pid % num_pid_in_group) / group_size_m;
   const offs_m = pid_m * BLOCK_M + tl.arange(0, BLOCK_M);
   const offs_n = pid_n * BLOCK_N + tl.arange(0, BLOCK_N);
   const offs_k = tl.arange(0, BLOCK_K);
@@ -47,8 +57,10 @@ export const matmul = defineRun({
     { BLOCK_M: 32, BLOCK_N: 32, BLOCK_K: 16 },
     { BLOCK_M: 64, BLOCK_N: 64, BLOCK_K: 16 },
     { BLOCK_M: 64, BLOCK_N: 64, BLOCK_K: 32 },
+    { BLOCK_M: 64, BLOCK_N: 128, BLOCK_K: 16 },
+    { BLOCK_M: 128, BLOCK_N: 128, BLOCK_K: 16 },
   ],
-  grid: (s, c) => [cdiv(s, c.BLOCK_M), cdiv(Math.max(s - 1, 1), c.BLOCK_N)],
+  grid: (s, c) => [cdiv(s, c.BLOCK_M) * cdiv(Math.max(s - 1, 1), c.BLOCK_N)],
   args: (s) => {
     const M = s, K = s + 2, N = Math.max(s - 1, 1);
     return {

@@ -10,9 +10,12 @@ import { lowerKernel, type Specialization } from "./semantics/lower";
 import { generateWgsl } from "./codegen/wgsl";
 import { DEFAULT_TARGET } from "./ir/target";
 import { Codes } from "./diagnostics/codes";
+import { hasDebugOutput, withoutDebugOutput } from "./ir/debug";
 
 export type { KernelSource, ParsedFile, Specialization };
 export { parseKernelFile };
+export { bindingTypes, type KernelTypes, type BindingType, type TlCall } from "./inspect/kernel-types";
+export { hoverAt, type KernelHover } from "./inspect/hover";
 
 export interface CompiledKernel {
   name: string;
@@ -21,6 +24,8 @@ export interface CompiledKernel {
   ir: KernelIR;
   wgsl: string;
   abi: KernelAbi;
+  /** For a kernel with tl.devicePrint/tl.deviceAssert: the same kernel compiled without them, which is timed. */
+  quiet?: { wgsl: string; abi: KernelAbi };
 }
 
 export interface CompileResult {
@@ -62,6 +67,7 @@ export function compileKernel(
       ir: lowered.ir,
       wgsl: generated.wgsl,
       abi: generated.abi,
+      ...quietVariant(lowered.ir, target),
     },
     diagnostics,
   };
@@ -84,6 +90,8 @@ export function checkFile(fileName: string, text: string, target: Target = DEFAU
   for (const kernel of parsed.kernels) {
     if (!kernel.ok) continue;
     const variants = parsed.literalConstexprs.get(kernel.name) ?? [];
+    // A device function no run launches is checked where it is called, with its arguments.
+    if (kernel.called && variants.length === 0 && !parsed.launched.has(kernel.name)) continue;
     const seen = new Set<string>();
     for (const constexprs of variants.length > 0 ? variants : [placeholderConstexprs(kernel)]) {
       for (const found of compileKernel(kernel, constexprs, target).diagnostics) {
@@ -112,4 +120,11 @@ function placeholderConstexprs(kernel: KernelSource): Record<string, number> {
   const values: Record<string, number> = {};
   for (const p of kernel.params) if (p.kind === "constexpr") values[p.name] = 16;
   return values;
+}
+
+/** The variant of a kernel that prints or asserts compiled without it (timing must not pay for the records). */
+function quietVariant(ir: KernelIR, target: Target): Pick<CompiledKernel, "quiet"> {
+  if (!hasDebugOutput(ir.body)) return {};
+  const quiet = generateWgsl({ ...ir, body: withoutDebugOutput(ir.body) }, target);
+  return quiet.wgsl && quiet.abi ? { quiet: { wgsl: quiet.wgsl, abi: quiet.abi } } : {};
 }

@@ -33,6 +33,11 @@ declare const kernelBrand: unique symbol;
 
 /** A kernel function made by `kernel(...)`; launched by a run, never called on the host. */
 export interface Kernel<F extends (...args: any[]) => void = (...args: any[]) => void> {
+  /**
+   * Called from another kernel's body, a kernel is a device function (Triton's `@triton.jit`
+   * helper): inlined at the call, its `return` value the call's value. Never called on the host.
+   */
+  (...args: Parameters<F>): ReturnType<F>;
   readonly kind: "kernel";
   /** The function's name, else the name of the `const` it is assigned to. */
   readonly name: string;
@@ -88,6 +93,51 @@ export declare namespace tl {
   function cast(x: number | Mask, dtype: DtypeName): number;
   /** Ceiling division `(a + b - 1) / b` of integers. */
   function cdiv(a: number, b: number): number;
+  /** Element-wise 2^x (Triton `tl.exp2`). */
+  function exp2(x: number): number;
+  /** Element-wise base-2 logarithm (Triton `tl.log2`). */
+  function log2(x: number): number;
+  /** Element-wise hyperbolic tangent (Triton `tl.math.tanh`). */
+  function tanh(x: number): number;
+  /**
+   * Element-wise error function (Triton `tl.erf`). WGSL has none: a series below |x| = 0.5 and
+   * Abramowitz–Stegun 7.1.26 above, |error| ≤ 1.5e-7 plus f32 rounding (about 3e-7 in all).
+   */
+  function erf(x: number): number;
+  /** Element-wise x^y on floats (Triton `tl.math.pow`, C's powf: a negative x with an integer y is defined). */
+  function pow(x: number, y: number): number;
+  /** Float division: integers are converted to f32 first (Triton `tl.fdiv`). */
+  function fdiv(x: number, y: number): number;
+  /** The high 32 bits of the 64-bit product of two i32/u32 (Triton `tl.umulhi`; unsigned product, on i32 the bits reinterpreted). */
+  function umulhi(a: number, b: number): number;
+  /** Element-wise `min(max(x, min), max)` (Triton `tl.clamp`); floats or integers. */
+  function clamp(x: number, min: number, max: number): number;
+  /**
+   * Uniform f32 random numbers in [0, 1), one per offset (Triton `tl.rand`): Philox 4×32-10 on
+   * counter (offset, 0, 0, 0) and key `seed` (an i32/u32 scalar; offsets an i32/u32 block or
+   * scalar). The same seed and offsets give the same numbers on every GPU and with --cpu.
+   */
+  function rand(seed: number, offsets: number): number;
+  /** Standard normal f32 random numbers, one per offset (Triton `tl.randn`: Box–Muller on Philox words 0 and 1). */
+  function randn(seed: number, offsets: number): number;
+  /** Random u32s, one per offset: Philox's first word (Triton `tl.randint`, which returns uint32). */
+  function randint(seed: number, offsets: number): number;
+  /**
+   * Word `word` (a constexpr 0..3) of Philox's four for each offset, a u32 (Triton `tl.randint4x`
+   * returns the four as a tuple; here one call per word: `tl.randint4x(seed, offs, 0)` is `tl.randint`).
+   */
+  function randint4x(seed: number, offsets: number, word: number): number;
+  /**
+   * Prints each value (up to 8 scalars or blocks of at most 1024 elements) once per element per
+   * program, after the launch: `pid (4, 0, 0) idx (0) x: 0.51` (Triton `tl.device_print`). The
+   * prefix is a string literal. Output goes to stderr, or the run's `prints` with `--json`.
+   */
+  function devicePrint(prefix: string, ...values: (number | Mask)[]): void;
+  /**
+   * Fails the run where `cond` (a mask, scalar or block) is false, with `message`, the program id
+   * and the lane, at this call (Triton `tl.device_assert`). `message` is a string literal.
+   */
+  function deviceAssert(cond: Mask, message?: string): void;
   /** A block of zeros of a constexpr shape (dtype defaults to f32). */
   function zeros(shape: Shape, dtype?: DtypeName): number;
   /** A block of one value, of a constexpr shape (dtype defaults to f32). */
@@ -112,8 +162,87 @@ export declare namespace tl {
   function min(x: number, axis?: number): number;
   /** Index of the maximum along `axis` (all axes when omitted). */
   function argmax(x: number, axis?: number): i32;
+  /** Index of the minimum along `axis`; ties give the smallest index. Triton: `tl.argmin`. */
+  function argmin(x: number, axis?: number): i32;
+  /** Bitwise xor of an integer block along `axis`. Triton: `tl.xor_sum`. */
+  function xorSum(x: number, axis?: number): number;
+  /**
+   * Inclusive cumulative sum along `axis` (0 for a 1-D block), same shape; `reverse` (a literal)
+   * sums from the end. Triton: `tl.cumsum(x, axis, reverse=False)`.
+   */
+  function cumsum(x: number, axis?: number, reverse?: boolean): number;
+  /** Inclusive cumulative product along `axis`; `reverse` from the end. Triton: `tl.cumprod`. */
+  function cumprod(x: number, axis?: number, reverse?: boolean): number;
+  /**
+   * Inclusive scan along `axis` with an associative `combineFn`, an inline arrow of one expression
+   * of its two parameters, e.g. `(a, b) => tl.maximum(a, b)` (operators and element-wise tl.* only;
+   * it can't use other kernel values). Triton: `tl.associative_scan(x, axis, combine_fn, reverse=False)`.
+   */
+  function associativeScan(x: number, axis: number, combineFn: (a: number, b: number) => number, reverse?: boolean): number;
+  /**
+   * Reduction along `axis` with an associative `combineFn` (an inline arrow, as in
+   * tl.associativeScan), folded from the axis's first element. Triton: `tl.reduce(x, axis, combine_fn)`.
+   */
+  function reduce(x: number, axis: number, combineFn: (a: number, b: number) => number): number;
+  /** Index of the minimum along `axis`; ties give the smallest index. Triton: `tl.argmin`. */
+  function argmin(x: number, axis?: number): i32;
+  /** Bitwise xor of an integer block along `axis`. Triton: `tl.xor_sum`. */
+  function xorSum(x: number, axis?: number): number;
+  /**
+   * Inclusive cumulative sum along `axis` (0 for a 1-D block), same shape; `reverse` (a literal)
+   * sums from the end. Triton: `tl.cumsum(x, axis, reverse=False)`.
+   */
+  function cumsum(x: number, axis?: number, reverse?: boolean): number;
+  /** Inclusive cumulative product along `axis`; `reverse` from the end. Triton: `tl.cumprod`. */
+  function cumprod(x: number, axis?: number, reverse?: boolean): number;
+  /**
+   * Inclusive scan along `axis` with an associative `combineFn`, an inline arrow of one expression
+   * of its two parameters, e.g. `(a, b) => tl.maximum(a, b)` (operators and element-wise tl.* only;
+   * it can't use other kernel values). Triton: `tl.associative_scan(x, axis, combine_fn, reverse=False)`.
+   */
+  function associativeScan(x: number, axis: number, combineFn: (a: number, b: number) => number, reverse?: boolean): number;
+  /**
+   * Reduction along `axis` with an associative `combineFn` (an inline arrow, as in
+   * tl.associativeScan), folded from the axis's first element. Triton: `tl.reduce(x, axis, combine_fn)`.
+   */
+  function reduce(x: number, axis: number, combineFn: (a: number, b: number) => number): number;
   /** Block matrix product `[M,K] x [K,N] (+ acc)`, accumulated in f32. */
   function dot(a: number, b: number, acc?: number): number;
+  /**
+   * Atomically adds `value` at each pointer; returns the old contents (Triton `tl.atomic_add(ptr, val, mask=)`).
+   * `Ptr<i32>`, `Ptr<u32>` or `Ptr<f32>`; masked-off lanes touch nothing and return 0. WGSL has no
+   * float atomics: on `Ptr<f32>` it is a compare-and-swap loop on the float's bits
+   * (atomicCompareExchangeWeak on an atomic<u32> view), so many programs adding at one address
+   * retry. Programs run in no fixed order (the CPU interpreter runs them one after another), so
+   * only order-independent results (sums, counts) are reproducible; f32 sums round differently.
+   */
+  function atomicAdd(ptrs: number, value: number, mask?: Mask): number;
+  /** Atomic maximum at each pointer of `Ptr<i32>`/`Ptr<u32>`; returns the old contents (Triton `tl.atomic_max`). Masked-off lanes return 0. */
+  function atomicMax(ptrs: number, value: number, mask?: Mask): number;
+  /** Atomic minimum at each pointer of `Ptr<i32>`/`Ptr<u32>`; returns the old contents (Triton `tl.atomic_min`). Masked-off lanes return 0. */
+  function atomicMin(ptrs: number, value: number, mask?: Mask): number;
+  /** Atomic bitwise and at each pointer of `Ptr<i32>`/`Ptr<u32>`; returns the old contents (Triton `tl.atomic_and`). */
+  function atomicAnd(ptrs: number, value: number, mask?: Mask): number;
+  /** Atomic bitwise or at each pointer of `Ptr<i32>`/`Ptr<u32>`; returns the old contents (Triton `tl.atomic_or`). */
+  function atomicOr(ptrs: number, value: number, mask?: Mask): number;
+  /** Atomic bitwise xor at each pointer of `Ptr<i32>`/`Ptr<u32>`; returns the old contents (Triton `tl.atomic_xor`). */
+  function atomicXor(ptrs: number, value: number, mask?: Mask): number;
+  /** Atomically writes `value` at each pointer of `Ptr<i32>`/`Ptr<u32>`; returns the old contents (Triton `tl.atomic_xchg`; releases a spin lock). */
+  function atomicXchg(ptrs: number, value: number, mask?: Mask): number;
+  /**
+   * Atomic compare-and-swap at each pointer of `Ptr<i32>`/`Ptr<u32>`: writes `value` where the
+   * contents equal `cmp`; returns the old contents either way (Triton `tl.atomic_cas(ptr, cmp, val)`,
+   * strong: never fails spuriously). On a scalar pointer one invocation per program does it and
+   * every invocation gets the result, so `tl.atomicCas(lock, 0, 1) === 1` can steer a spin loop.
+   */
+  function atomicCas(ptrs: number, cmp: number, value: number, mask?: Mask): number;
+  /**
+   * The values of a loop unrolled at compile time (Triton `tl.static_range`):
+   * `for (const i of tl.staticRange(0, 4)) { … }` copies the body once per value, with `i` a
+   * constant. `(end)`, `(start, end)` or `(start, end, step)`, all constexpr; at most 256 trips;
+   * no `break`/`continue` inside. Only valid as the iterable of a `for…of`.
+   */
+  function staticRange(startOrEnd: constexpr, end?: constexpr, step?: constexpr): Iterable<number>;
 }
 
 // ---------------------------------------------------------------- runs

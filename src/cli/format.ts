@@ -44,6 +44,13 @@ export function formatRunCheck(run: RunReport, adapter: AdapterReport | null): s
   return lines;
 }
 
+/** tl.devicePrint's lines of a run (for stderr), and a note of any the print buffer dropped. */
+export function formatPrints(run: RunReport): string[] {
+  if (!run.prints) return [];
+  const dropped = run.printsDropped ? [`(${run.printsDropped} more lines of tl.devicePrint did not fit the print buffer)`] : [];
+  return [...run.prints, ...dropped];
+}
+
 /** The rest of a run's block: timing, rates, baseline, autotune table. */
 export function formatRunTiming(run: RunReport): string[] {
   const lines: string[] = [];

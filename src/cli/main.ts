@@ -15,7 +15,7 @@ import { runFileWithOutcome } from "../harness/run";
 import { trace } from "../harness/trace";
 import { acquireGpu, NoAdapterError } from "../runtime";
 import { parseArgs, USAGE, UsageError, type Command } from "./args";
-import { formatRunCheck, formatRunTiming } from "./format";
+import { formatPrints, formatRunCheck, formatRunTiming } from "./format";
 import { compareFiles, formatComparison, formatHistory, recordHistory, type HistoryLine } from "./history";
 import { version } from "../../package.json";
 
@@ -71,7 +71,11 @@ async function runCommand(cmd: Extract<Command, { kind: "run" }>): Promise<numbe
     timeoutMs: cmd.timeoutMs,
     retune: cmd.retune,
     onProgress: progress ? (p) => process.stderr.write(`\r\x1b[2K${p.message}…`) : undefined,
-    onRunChecked: cmd.json ? undefined : (run, adapter) => show(formatRunCheck(run, adapter), true),
+    onRunChecked: cmd.json ? undefined : (run, adapter) => {
+      // What the kernel printed goes to stderr, as Triton's device_print goes to the process's output.
+      if (run.prints) process.stderr.write(formatPrints(run).join("\n") + "\n");
+      show(formatRunCheck(run, adapter), true);
+    },
     onRunDone: cmd.json ? undefined : (run) => show(formatRunTiming(run), false),
   });
   if (progress) process.stderr.write("\r\x1b[2K");
@@ -156,7 +160,8 @@ async function wgslCommand(cmd: Extract<Command, { kind: "wgsl" }>): Promise<num
     await report(locate(file, text, parsed.diagnostics));
     return EXIT_CODES["compile-error"];
   }
-  const kernels = cmd.kernel === undefined ? parsed.kernels : parsed.kernels.filter((k) => k.name === cmd.kernel);
+  // Without --kernel, device functions are shown inlined in their callers, not on their own.
+  const kernels = cmd.kernel === undefined ? parsed.kernels.filter((k) => !k.deviceOnly) : parsed.kernels.filter((k) => k.name === cmd.kernel);
   if (kernels.length === 0) {
     const found = parsed.kernels.map((k) => k.name).join(", ") || "none";
     process.stderr.write(`kernel-lab: ${cmd.kernel === undefined ? "no kernel in this file" : `no kernel named '${cmd.kernel}'`} (kernels: ${found}).\n`);

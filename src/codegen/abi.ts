@@ -12,6 +12,7 @@
 // binding may be read as array<vec4<T>> (`vectorWidth` 4) whatever the element count.
 
 import type { NumDtype } from "../ir/ir";
+import type { DebugSite } from "../ir/debug";
 
 export type ScalarWordDtype = "f32" | "i32" | "u32";
 
@@ -30,6 +31,8 @@ export interface StorageBinding {
   /** 1: array<T>; 4: array<vec4<T>> (scalar elements addressed as [i >> 2][i & 3]). */
   vectorWidth: 1 | 4;
   access: "read" | "read_write";
+  /** Present when some tl.atomic* goes through it: array<atomic<T>> (f32: atomic<u32>, the bits). */
+  atomic?: true;
 }
 
 export interface KernelAbi {
@@ -45,6 +48,17 @@ export interface KernelAbi {
   workgroupBytes: number;
   /** Features the shader enables (`enable f16;`, `enable subgroups;`). */
   features: ("shader-f16" | "subgroups")[];
+  /** Only in kernels with tl.devicePrint/tl.deviceAssert: the `kl_print` record buffer's binding and the site table (codegen/print.ts). */
+  debug?: DebugAbi;
+}
+
+/** The tl.devicePrint/tl.deviceAssert record buffer (`kl_print`, read_write, zeroed before a launch; ir/debug.ts DEBUG_BUFFER). */
+export interface DebugAbi {
+  binding: number;
+  /** 32-bit words of the buffer. */
+  words: number;
+  /** The print and assert sites; a record's first word is its site's id. */
+  sites: DebugSite[];
 }
 
 /**

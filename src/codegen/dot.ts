@@ -14,13 +14,29 @@ import { stage, writeElements } from "./rearrange";
 function tiledDot(ctx: Emitter, v: Value & { op: "dot" }, tile: NonNullable<BlockLayout["tile"]>): void {
   const [m, k] = v.a.type.shape;
   const n = v.b.type.shape[1];
-  const sa = ctx.scratch("a", "f32", m * k, true);
-  const sb = ctx.scratch("b", "f32", k * n, true);
+  // Double-buffered where two copies of both tiles fit in two thirds of the workgroup memory
+  // (the rest for other dots and reductions): this dot's own arrays, the halves used in turn, so
+  // the barrier before the writes is not needed — a write to a half follows the barrier of the
+  // dot's previous execution, which every invocation passed only after finishing its reads of the
+  // execution before that, the last one that used the same half (bench/NOTES.md §13).
+  const double = ctx.doubleBufferDot && 2 * (m * k + k * n) * 4 <= (ctx.maxWorkgroupStorageBytes * 2) / 3;
+  const sa = double ? ctx.scratch(`d${v.id}a`, "f32", 2 * m * k, true) : ctx.scratch("a", "f32", m * k, true);
+  const sb = double ? ctx.scratch(`d${v.id}b`, "f32", 2 * k * n, true) : ctx.scratch("b", "f32", k * n, true);
+  const half = double ? ctx.fresh("dot_half") : "";
+  if (double) ctx.declareVar(half, "u32", "0u");
+  const offsets = { a: "", b: "" };
+  if (double) {
+    offsets.a = ctx.fresh("dot_oa");
+    offsets.b = ctx.fresh("dot_ob");
+    ctx.emit(`let ${offsets.a} = i32(${half}) * ${m * k};`);
+    ctx.emit(`let ${offsets.b} = i32(${half}) * ${k * n};`);
+  }
   const write = (array: string, index: string, value: string) => ctx.emit(`${array}[(${index}) >> 2u][(${index}) & 3] = ${value};`);
-  ctx.emit("workgroupBarrier();");
-  for (const [operand, array, transposed] of [[v.a, sa, true], [v.b, sb, false]] as const) {
+  if (!double) ctx.emit("workgroupBarrier();");
+  for (const [operand, array, transposed, offset] of [[v.a, sa, true, offsets.a], [v.b, sb, false, offsets.b]] as const) {
     const cols = operand.type.shape[1];
-    writeElements(ctx, operand, (e, value) => write(array, transposed ? `(${e} % ${cols}) * ${m} + (${e}) / ${cols}` : e, value));
+    const at = (index: string) => (offset ? `${offset} + ${index}` : index);
+    writeElements(ctx, operand, (e, value) => write(array, at(transposed ? `(${e} % ${cols}) * ${m} + (${e}) / ${cols}` : e), value));
   }
   ctx.emit("workgroupBarrier();");
   const out = ctx.layout(v.type);
@@ -31,8 +47,9 @@ function tiledDot(ctx: Emitter, v: Value & { op: "dot" }, tile: NonNullable<Bloc
   // of 4, layout.ts), so each read in the loop is one multiply-add of unsigned indices.
   const r0 = ctx.fresh("dot_r");
   const c0 = ctx.fresh("dot_c");
-  ctx.emit(`let ${r0} = u32(${base} / ${n}) / 4u;`);
-  ctx.emit(`let ${c0} = u32(${base} % ${n}) / 4u;`);
+  ctx.emit(`let ${r0} = u32(${base} / ${n}) / 4u${double ? ` + ${half} * ${(m * k) / 4}u` : ""};`);
+  ctx.emit(`let ${c0} = u32(${base} % ${n}) / 4u${double ? ` + ${half} * ${(k * n) / 4}u` : ""};`);
+  if (double) ctx.emit(`${half} = ${half} ^ 1u;`);
   const spans = tileSpans(tile, ctx.workgroupSize);
   const step = (kk: string) => {
     for (let g = 0; g < tile.rowsPerThread / 4; g++) ctx.emit(`let a${g} = ${sa}[${kk} * ${m / 4}u + ${r0} + ${(g * spans.row) / 4}u];`);

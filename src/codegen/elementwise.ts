@@ -2,6 +2,7 @@
 // WGSL expressions, the expression of the result's register.
 
 import type { BinaryFn, Dtype, MathFn, UnaryFn } from "../ir/ir";
+import { SPECIAL_MATH_WGSL } from "./special-math";
 
 export const UNARY_WGSL: Record<UnaryFn, (x: string, dtype: Dtype) => string> = {
   neg: (x, dtype) => (dtype === "u32" ? `(0u - ${x})` : `(-${x})`),
@@ -48,4 +49,5 @@ export const MATH_WGSL: Record<MathFn, (args: readonly string[], t: string) => s
   maximum: (args) => `max(${args[0]}, ${args[1]})`,
   minimum: (args) => `min(${args[0]}, ${args[1]})`,
   fma: (args) => `fma(${args.join(", ")})`,
+  ...SPECIAL_MATH_WGSL,
 };

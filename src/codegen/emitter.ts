@@ -11,6 +11,12 @@ export interface Emitter {
   readonly subgroupMinSize: number;
   /** Write tl.dot's k loop out in full (Target.unrollDot). */
   readonly unrollDot: boolean;
+  /** Double-buffer tl.dot's staged tiles where they fit (Target.doubleBufferDot): one barrier per k step. */
+  readonly doubleBufferDot: boolean;
+  /** The adapter's workgroup memory, in bytes. */
+  readonly maxWorkgroupStorageBytes: number;
+  /** `var name: type = init;` at the top of the entry point (state that outlives loops, e.g. a buffer parity). */
+  declareVar(name: string, type: string, init: string): void;
   emit(line: string): void;
   nested(fn: () => void): void;
   reg(v: Value, j: number): string;

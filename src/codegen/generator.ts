@@ -31,6 +31,8 @@ export class WgslGenerator implements Emitter {
   private readonly steering: ReadonlySet<number>;
   /** Buffers read or written as vec4 somewhere: every access to them goes through [i >> 2][i & 3]. */
   readonly wideBuffers = new Set<string>();
+  /** Buffers some tl.atomic* goes through: declared array<atomic<…>>, every access an atomic (atomics.ts). */
+  readonly atomicBuffers = new Set<string>();
   /** How many `for` loops enclose the statement being emitted. */
   loopDepth = 0;
   /** Workgroup arrays by name: dtype and element count (the largest any use asked for). */
@@ -41,6 +43,8 @@ export class WgslGenerator implements Emitter {
   readonly laneVectors = new Set<number>();
   /** Per-invocation first element of each tiled layout: name → WGSL expression. */
   readonly tileBases = new Map<string, string>();
+  /** Function-scope variables declared at the top of the entry point: name → [type, init]. */
+  readonly functionVars = new Map<string, [string, string]>();
   private readonly layoutCache = new Map<number, BlockLayout>();
 
   /** `target` as generateWgsl resolved it: workgroup size, layouts and unrolling decided. */
@@ -148,6 +152,18 @@ export class WgslGenerator implements Emitter {
     const d = this.dtype(type);
     if (d === "f16") this.usesF16 = true;
     return wgslType(d);
+  }
+
+  get doubleBufferDot(): boolean {
+    return this.target.doubleBufferDot !== false;
+  }
+
+  get maxWorkgroupStorageBytes(): number {
+    return this.target.maxWorkgroupStorageBytes;
+  }
+
+  declareVar(name: string, type: string, init: string): void {
+    this.functionVars.set(name, [type, init]);
   }
 
   get unrollDot(): boolean {

@@ -8,6 +8,7 @@ import { forEachStmt } from "../ir/walk";
 import type { WgslGenerator } from "./generator";
 import { valueName } from "./generator";
 import { literal } from "./literals";
+import { atomicRead, atomicWrite } from "./atomics";
 
 export function emitStore(gen: WgslGenerator, s: Extract<Stmt, { kind: "store" }>): void {
   const { ptr, value, mask } = s;
@@ -17,7 +18,9 @@ export function emitStore(gen: WgslGenerator, s: Extract<Stmt, { kind: "store" }
   // A replicated block is held by several invocations: only the first copy writes.
   const owner = ptr.type.shape.length === 0 ? "lid == 0u" : layout.replicated ? `lid < ${layout.numel}u` : undefined;
   const scalarWrite = (j: number) => {
-    const write = `${element(gen, param, gen.reg(ptr, j))} = ${gen.reg(value, j)};`;
+    const write = gen.atomicBuffers.has(param)
+      ? atomicWrite(gen, param, gen.reg(ptr, j), gen.reg(value, j))
+      : `${element(gen, param, gen.reg(ptr, j))} = ${gen.reg(value, j)};`;
     gen.emit(mask ? `if (${gen.reg(mask, j)}) { ${write} }` : write);
   };
   const writes = () => {
@@ -44,7 +47,7 @@ export function emitLoad(gen: WgslGenerator, v: Value & { op: "load" }): void {
   const t = gen.typeOf(v.type);
   const scalarRead = (j: number, declare: boolean) => {
     const name = valueName(v, j);
-    const read = element(gen, param, gen.reg(ptr, j));
+    const read = gen.atomicBuffers.has(param) ? atomicRead(gen, param, gen.reg(ptr, j)) : element(gen, param, gen.reg(ptr, j));
     if (!v.mask) {
       gen.emit(declare ? `let ${name} = ${read};` : `${name} = ${read};`);
       return;
@@ -83,7 +86,7 @@ function wideCondition(gen: WgslGenerator, ptr: Value, mask: Value | undefined, 
 
 /** Whether accesses through `ptr` are runs of 4 consecutive elements (layout and stride 1). */
 function isWide(gen: WgslGenerator, ptr: Value): boolean {
-  if (ptr.type.kind !== "pointer" || ptr.type.pointee === "f16") return false;
+  if (ptr.type.kind !== "pointer" || ptr.type.pointee === "f16" || gen.atomicBuffers.has(ptr.type.param)) return false;
   const layout = gen.layout(ptr.type);
   return !layout.replicated && layout.vec === 4 && gen.contiguity.stride(ptr) === 1;
 }

@@ -6,7 +6,8 @@
 // The i32 → f32 conversion and the scale's product round to nearest-even on the GPUs we know
 // (NVIDIA, lavapipe); WGSL itself allows either neighbour, so test/gpu checks the bits.
 
-export const PHILOX_WGSL = `
+/** The high word of a u32 product (also tl.umulhi's). */
+export const UMULHI_WGSL = `
 fn kl_umulhi(a: u32, b: u32) -> u32 {
   let a0 = a & 0xffffu;
   let a1 = a >> 16u;
@@ -17,7 +18,10 @@ fn kl_umulhi(a: u32, b: u32) -> u32 {
   let mid = ((a0 * b0) >> 16u) + (p01 & 0xffffu) + (p10 & 0xffffu);
   return a1 * b1 + (p01 >> 16u) + (p10 >> 16u) + (mid >> 16u);
 }
+`;
 
+/** Philox and the conversions; they call kl_umulhi. */
+export const PHILOX_ROUNDS_WGSL = `
 fn kl_philox(counter: vec4<u32>, key: vec2<u32>) -> vec4<u32> {
   var c = counter;
   var k = key;
@@ -48,3 +52,5 @@ fn kl_normal(w0: u32, w1: u32) -> f32 {
   return sqrt(-2.0 * log(u1)) * cos(th);
 }
 `;
+
+export const PHILOX_WGSL = UMULHI_WGSL + PHILOX_ROUNDS_WGSL;

@@ -149,7 +149,7 @@ class Cloners {
       let result: Value;
       if (!this.facts.defined.has(v.id)) result = v;
       else if (v.op === "readVar") result = read(v);
-      else if (v.op === "reduce" || v.op === "dot" || (v.op === "load" && v.id !== root?.id)) throw new NotPipelinable();
+      else if (v.op === "reduce" || v.op === "dot" || v.op === "scan" || v.op === "reduceWith" || (v.op === "load" && v.id !== root?.id)) throw new NotPipelinable();
       else {
         result = this.fresh(mapOperands(v, (o) => clone(o, root)));
         lets.push({ kind: "let", value: result });
@@ -235,6 +235,8 @@ function pipelineLoop(loop: Loop, ids: Ids, w: number): Stmt[] | undefined {
   const body = loop.body;
   const facts = loopFacts(body);
   if (facts.assignments.has(loop.counter.id)) return undefined;
+  // A break or continue would skip the hand-over of the prefetched operands to the next trip.
+  if (leavesEarly(body)) return undefined;
   const cloners = new Cloners(loop, facts, ids);
   const loads = prefetchable(body, facts, cloners);
   if (loads.length === 0) return undefined;
@@ -282,4 +284,12 @@ function substitute(stmts: Stmt[], replaced: Map<number, Value>): Stmt[] {
   };
   const statements = (list: Stmt[]): Stmt[] => list.map((s) => mapStmt(s, rebuild, statements));
   return statements(stmts);
+}
+
+function leavesEarly(body: readonly Stmt[]): boolean {
+  let found = false;
+  forEachStmt(body, (s) => {
+    found ||= s.kind === "break" || s.kind === "continue";
+  });
+  return found;
 }

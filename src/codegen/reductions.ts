@@ -14,20 +14,27 @@ interface Reduction {
   subgroup: string;
 }
 
-/** tl.argmax combines values as max does; the index of the first maximum is carried beside (argmax paths below). */
+/** tl.argmax (argmin) combines values as max (min) does; the index of the first maximum is carried beside (argmax paths below). */
 export const REDUCE_WGSL: Record<ReduceFn, Reduction> = {
   sum: { identity: (dtype) => literal(0, dtype), combine: (a, b) => `(${a} + ${b})`, subgroup: "subgroupAdd" },
   max: { identity: (dtype) => extreme(dtype, true), combine: (a, b) => `max(${a}, ${b})`, subgroup: "subgroupMax" },
   min: { identity: (dtype) => extreme(dtype, false), combine: (a, b) => `min(${a}, ${b})`, subgroup: "subgroupMin" },
   argmax: { identity: (dtype) => extreme(dtype, true), combine: (a, b) => `max(${a}, ${b})`, subgroup: "subgroupMax" },
+  argmin: { identity: (dtype) => extreme(dtype, false), combine: (a, b) => `min(${a}, ${b})`, subgroup: "subgroupMin" },
+  xorSum: { identity: (dtype) => literal(0, dtype), combine: (a, b) => `(${a} ^ ${b})`, subgroup: "subgroupXor" },
 };
+
+/** tl.argmax and tl.argmin carry the index of the first extreme beside the value; `better` compares two values. */
+function argReduction(fn: ReduceFn): { better: string } | undefined {
+  return fn === "argmax" ? { better: ">" } : fn === "argmin" ? { better: "<" } : undefined;
+}
 
 /**
  * Defines a reduction's scalar result from `expr`, which every invocation computes alike. When it
  * steers control flow, it is passed through workgroup memory with workgroupUniformLoad so WGSL's
  * uniformity analysis accepts barriers under that control flow (one more barrier).
  */
-function defineReduced(ctx: Emitter, v: Value, expr: string): void {
+export function defineReduced(ctx: Emitter, v: Value, expr: string): void {
   if (!ctx.steersControl(v)) {
     ctx.emit(`let ${ctx.valueName(v, 0)} = ${expr};`);
     return;
@@ -77,7 +84,9 @@ function reduceToScalar(ctx: Emitter, v: Value & { op: "reduce" }): void {
   const dtype = ctx.dtype(src.type);
   const w = ctx.workgroupSize;
   const p = ctx.fresh("part");
-  const argmax = v.fn === "argmax";
+  const arg = argReduction(v.fn);
+  const argmax = arg !== undefined;
+  const gt = arg?.better ?? ">";
   const pi = `${p}_i`;
   ctx.emit(`var ${p}: ${t} = ${identity(v.fn, dtype)};`);
   if (argmax) ctx.emit(`var ${pi}: i32 = 2147483647;`);
@@ -85,7 +94,7 @@ function reduceToScalar(ctx: Emitter, v: Value & { op: "reduce" }): void {
     const x = ctx.reg(src, j);
     if (!argmax) return ctx.emit(`${p} = ${combine(v.fn, p, x)};`);
     const e = ctx.elementIndex(src.type, j);
-    ctx.emit(`if (${x} > ${p} || (${x} == ${p} && ${e} < ${pi})) { ${p} = ${x}; ${pi} = ${e}; }`);
+    ctx.emit(`if (${x} ${gt} ${p} || (${x} == ${p} && ${e} < ${pi})) { ${p} = ${x}; ${pi} = ${e}; }`);
   };
   if (layout.replicated) {
     ctx.emit(`if (lid < ${layout.numel}u) {`);
@@ -114,7 +123,7 @@ function reduceToScalar(ctx: Emitter, v: Value & { op: "reduce" }): void {
       }
       ctx.emit(`let b = ${sm}[lid + ${s}u];`);
       ctx.emit(`let bi = ${smi}[lid + ${s}u];`);
-      ctx.emit(`if (b > ${sm}[lid] || (b == ${sm}[lid] && bi < ${smi}[lid])) { ${sm}[lid] = b; ${smi}[lid] = bi; }`);
+      ctx.emit(`if (b ${gt} ${sm}[lid] || (b == ${sm}[lid] && bi < ${smi}[lid])) { ${sm}[lid] = b; ${smi}[lid] = bi; }`);
     });
     ctx.emit("}");
   }
@@ -139,10 +148,12 @@ function subgroupReduce(ctx: Emitter, v: Value & { op: "reduce" }, p: string, pi
   const t = ctx.typeOf(v.value.type);
   const w = ctx.workgroupSize;
   const g = ctx.fresh("sg");
-  const argmax = v.fn === "argmax";
+  const arg = argReduction(v.fn);
+  const argmax = arg !== undefined;
+  const gt = arg?.better ?? ">";
   const fn = v.fn;
   if (argmax) {
-    ctx.emit(`let ${g} = subgroupMax(${p});`);
+    ctx.emit(`let ${g} = ${REDUCE_WGSL[fn].subgroup}(${p});`);
     ctx.emit(`let ${g}_i = subgroupMin(select(2147483647, ${pi}, ${p} == ${g}));`);
   } else {
     ctx.emit(`let ${g} = ${REDUCE_WGSL[fn].subgroup}(${p});`);
@@ -162,7 +173,7 @@ function subgroupReduce(ctx: Emitter, v: Value & { op: "reduce" }, p: string, pi
     ctx.emit(`var ${g}_best: ${t} = ${sm}[0];`);
     ctx.emit(`var ${g}_bi: i32 = ${smi}[0];`);
     ctx.emit(`for (var s = 1u; s < ${w}u / sg_size; s++) {`);
-    ctx.nested(() => ctx.emit(`if (${sm}[s] > ${g}_best || (${sm}[s] == ${g}_best && ${smi}[s] < ${g}_bi)) { ${g}_best = ${sm}[s]; ${g}_bi = ${smi}[s]; }`));
+    ctx.nested(() => ctx.emit(`if (${sm}[s] ${gt} ${g}_best || (${sm}[s] == ${g}_best && ${smi}[s] < ${g}_bi)) { ${g}_best = ${sm}[s]; ${g}_bi = ${smi}[s]; }`));
     ctx.emit("}");
     defineReduced(ctx, v, `${g}_bi`);
     return;
@@ -189,14 +200,15 @@ function reduceAxis(ctx: Emitter, v: Value & { op: "reduce" }): void {
     const acc = ctx.fresh("acc");
     const index = (k: string) => (v.axis === 0 ? `${k} * ${n} + ${e}` : `${e} * ${n} + ${k}`);
     ctx.emit(`var ${acc}: ${t} = ${identity(v.fn, dtype)};`);
-    if (v.fn === "argmax") ctx.emit(`var ${acc}_i: i32 = 0;`);
+    const arg = argReduction(v.fn);
+    if (arg) ctx.emit(`var ${acc}_i: i32 = 0;`);
     ctx.emit(`for (var k: i32 = 0; k < ${length}; k++) {`);
     ctx.nested(() => {
       const x = `${array}[${index("k")}]`;
-      if (v.fn === "argmax") ctx.emit(`if (${x} > ${acc}) { ${acc} = ${x}; ${acc}_i = k; }`);
+      if (arg) ctx.emit(`if (${x} ${arg.better} ${acc}) { ${acc} = ${x}; ${acc}_i = k; }`);
       else ctx.emit(`${acc} = ${combine(v.fn, acc, x)};`);
     });
     ctx.emit("}");
-    ctx.emit(`let ${name} = ${v.fn === "argmax" ? `${acc}_i` : acc};`);
+    ctx.emit(`let ${name} = ${arg ? `${acc}_i` : acc};`);
   }
 }

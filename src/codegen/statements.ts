@@ -5,6 +5,7 @@ import type { Stmt } from "../ir/ir";
 import type { WgslGenerator } from "./generator";
 import { varName } from "./generator";
 import { emitStore } from "./memory";
+import { emitAssert, emitPrint } from "./print";
 import { emitValue } from "./values";
 
 type StatementEmitters = { [K in Stmt["kind"]]: (gen: WgslGenerator, s: Extract<Stmt, { kind: K }>) => void };
@@ -45,6 +46,22 @@ export const STATEMENT_WGSL: StatementEmitters = {
     }
     gen.emit("}");
   },
+  // WGSL's loop: the head re-evaluates the condition before every trip, a continue included.
+  while: (gen, s) => {
+    gen.emit("loop {");
+    gen.loopDepth++;
+    gen.nested(() => {
+      emitStatements(gen, s.head);
+      gen.emit(`if (!(${gen.reg(s.cond, 0)})) { break; }`);
+      emitStatements(gen, s.body);
+    });
+    gen.loopDepth--;
+    gen.emit("}");
+  },
+  break: (gen) => gen.emit("break;"),
+  continue: (gen) => gen.emit("continue;"),
+  print: emitPrint,
+  assert: emitAssert,
 };
 
 export function emitStatements(gen: WgslGenerator, body: readonly Stmt[]): void {

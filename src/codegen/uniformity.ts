@@ -15,7 +15,7 @@ export function valuesSteeringControl(body: readonly Stmt[]): ReadonlySet<number
       const values = assigned.get(s.variable.id) ?? [];
       values.push(s.kind === "declare" ? s.init : s.value);
       assigned.set(s.variable.id, values);
-    } else if (s.kind === "if" || s.kind === "for") {
+    } else if (s.kind === "if" || s.kind === "for" || s.kind === "while") {
       // The values a branch or a loop's trip count depends on (valuesOfStmt: cond; start, end, step).
       roots.push(...valuesOfStmt(s));
     }

@@ -4,6 +4,7 @@
 
 import type { Value } from "../ir/ir";
 import { numel } from "../ir/ir";
+import { emitAtomic } from "./atomics";
 import { emitDot } from "./dot";
 import { BINARY_WGSL, MATH_WGSL, UNARY_WGSL } from "./elementwise";
 import type { WgslGenerator } from "./generator";
@@ -12,6 +13,8 @@ import { literal } from "./literals";
 import { emitLoad } from "./memory";
 import { emitRearrange } from "./rearrange";
 import { emitReduce } from "./reductions";
+import { emitRandom } from "./random";
+import { emitCombineArg, emitReduceWith, emitScan } from "./scans";
 
 type ValueEmitters = { [K in Value["op"]]: (gen: WgslGenerator, v: Extract<Value, { op: K }>) => void };
 
@@ -56,6 +59,11 @@ export const VALUE_WGSL: ValueEmitters = {
   },
   reduce: emitReduce,
   dot: emitDot,
+  atomic: emitAtomic,
+  random: emitRandom,
+  scan: emitScan,
+  reduceWith: emitReduceWith,
+  combineArg: emitCombineArg,
 };
 
 export function emitValue(gen: WgslGenerator, v: Value): void {

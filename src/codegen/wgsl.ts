@@ -13,11 +13,14 @@ import { chooseWorkgroupSize, containsDot } from "./layout";
 import { RUNTIME_ZERO, wgslType } from "./literals";
 import { wideBuffersOf } from "./memory";
 import { pipelineDotLoads } from "./pipeline";
+import { debugAbi, debugDeclarations } from "./print";
 import { emitStatements, STATEMENT_WGSL } from "./statements";
 import { BINARY_WGSL, MATH_WGSL, UNARY_WGSL } from "./elementwise";
 import { implementedOps } from "../ir/ops";
 import { REDUCE_WGSL } from "./reductions";
+import { ATOMIC_WGSL, atomicBuffersOf } from "./atomics";
 import { VALUE_WGSL } from "./values";
+import { helperFunctions } from "./helpers";
 
 export interface WgslResult {
   wgsl?: string;
@@ -33,6 +36,7 @@ export const WGSL_OPS = implementedOps({
   binary: BINARY_WGSL,
   math: MATH_WGSL,
   reduce: REDUCE_WGSL,
+  atomic: ATOMIC_WGSL,
 });
 
 export function generateWgsl(written: KernelIR, target: Target): WgslResult {
@@ -42,7 +46,12 @@ export function generateWgsl(written: KernelIR, target: Target): WgslResult {
   const ir = (target.numStages ?? 2) > 1 ? pipelineDotLoads(written, workgroupSize) : written;
   const gen = new WgslGenerator(ir, { ...target, workgroupSize, tiledLayouts, unrollDot: target.unrollDot ?? true });
   try {
-    return generate(gen);
+    const result = generate(gen);
+    // Double-buffered dot tiles (dot.ts) that leave too little workgroup memory for the rest: stage them once.
+    if (!result.wgsl && target.doubleBufferDot !== false && gen.functionVars.size > 0 && result.diagnostics.some((d) => d.code === Codes.workgroupMemory)) {
+      return generateWgsl(written, { ...target, doubleBufferDot: false });
+    }
+    return result;
   } catch (error) {
     // A bug, still shown as a diagnostic at the kernel (STYLE §4).
     gen.log.error(Codes.internal, ir.span, `internal error generating WGSL for '${ir.name}': ${(error as Error).message}. This is a bug in Kernel Lab; please report it with this kernel.`);
@@ -53,21 +62,29 @@ export function generateWgsl(written: KernelIR, target: Target): WgslResult {
 function generate(gen: WgslGenerator): WgslResult {
   const ir = gen.ir;
   const uniformWords = bindParams(gen);
+  for (const name of atomicBuffersOf(ir.body)) {
+    gen.atomicBuffers.add(name);
+    gen.buffers.get(name)!.atomic = true;
+  }
   for (const name of wideBuffersOf(gen, ir.body)) gen.wideBuffers.add(name);
   for (const name of gen.wideBuffers) gen.buffers.get(name)!.vectorWidth = 4;
   emitStatements(gen, ir.body);
   if (gen.log.hasErrors) return { diagnostics: gen.log.diagnostics };
 
   const header = declarations(gen, uniformWords);
+  const debug = debugAbi(gen, gen.buffers.size + 1);
+  if (debug) header.push(...debugDeclarations(debug));
   const workgroupBytes = workgroupArrays(gen, header);
   if (workgroupBytes > gen.target.maxWorkgroupStorageBytes) {
     const parts = [...gen.scratchArrays].map(([name, { dtype, size }]) => `${name.split("_")[1]}: ${size} × ${dtype}`).join(", ");
     gen.log.error(Codes.workgroupMemory, ir.span, `this kernel needs ${workgroupBytes} bytes of workgroup memory (${parts}) but the adapter allows ${gen.target.maxWorkgroupStorageBytes}; use smaller blocks (the blocks passed to tl.dot, reductions and broadcasts are staged there)`);
     return { diagnostics: gen.log.diagnostics };
   }
+  header.push(...helperFunctions(gen.lines));
   header.push(...entryPoint(gen));
   const lanes = [...gen.laneVectors].sort((a, b) => a - b).map((v) => `  let lane${v} = i32(lid) * ${v};`);
   for (const [name, expr] of gen.tileBases) lanes.push(`  let ${name} = ${expr};`);
+  for (const [name, [type, init]] of gen.functionVars) lanes.push(`  var ${name}: ${type} = ${init};`);
   const wgsl = [...header, ...lanes, ...gen.lines, "}", ""].join("\n");
   const abi: KernelAbi = {
     kernel: ir.name,
@@ -78,6 +95,7 @@ function generate(gen: WgslGenerator): WgslResult {
     buffers: [...gen.buffers.values()],
     workgroupBytes,
     features: [...(gen.usesF16 ? (["shader-f16"] as const) : []), ...(gen.usesSubgroups ? (["subgroups"] as const) : [])],
+    ...(debug ? { debug } : {}),
   };
   return { wgsl, abi, diagnostics: gen.log.diagnostics };
 }
@@ -117,7 +135,8 @@ function declarations(gen: WgslGenerator, uniformWords: number): string[] {
   header.push("}", "", "@group(0) @binding(0) var<uniform> params: Params;");
   if (gen.lines.some((l) => l.includes(RUNTIME_ZERO))) header.push(`var<private> ${RUNTIME_ZERO}: u32 = 0u;`);
   for (const b of gen.buffers.values()) {
-    const element = b.vectorWidth === 4 ? `vec4<${wgslType(b.dtype)}>` : wgslType(b.dtype);
+    const atomic = b.atomic ? `atomic<${b.dtype === "f32" ? "u32" : wgslType(b.dtype)}>` : undefined;
+    const element = atomic ?? (b.vectorWidth === 4 ? `vec4<${wgslType(b.dtype)}>` : wgslType(b.dtype));
     header.push(`@group(0) @binding(${b.binding}) var<storage, ${b.access}> b_${b.name}: array<${element}>;`);
   }
   return header;

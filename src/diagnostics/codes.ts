@@ -21,6 +21,16 @@ export const Codes = {
   duplicateKernel: "KL1050",
   /** Syntax nested deeper than the compiler's passes can recurse (thousands of levels). */
   tooDeep: "KL1060",
+  /** A call of a device function (a kernel(...) called from a kernel): argument count or a constexpr argument. */
+  helperCall: "KL1070",
+  /** `return` where a device function can't have it (not its last statement, or in a launched kernel). */
+  helperReturn: "KL1071",
+  /** break/continue outside a loop, or leaving a tl.staticRange loop. */
+  loopExit: "KL1072",
+  /** tl.staticRange's bounds, step, trip count or form. */
+  staticRange: "KL1073",
+  /** A tl.associativeScan / tl.reduce combine function that isn't `(a, b) => expression of a and b`. */
+  combineFunction: "KL1074",
 
   // KL2xxx — dtypes and block shapes
   shapeMismatch: "KL2001",
@@ -40,6 +50,16 @@ export const Codes = {
   dotShape: "KL2015",
   workgroupMemory: "KL2016",
   reshapeSize: "KL2017",
+  /** A device function's argument doesn't have the dtype or kind its parameter's annotation names. */
+  helperArgType: "KL2070",
+  /** A loop with a barrier (reduction, tl.dot) left or steered by a value WGSL can't prove uniform. */
+  divergentBarrier: "KL2071",
+
+  // tl.devicePrint / tl.deviceAssert (semantics/intrinsics-debug.ts)
+  debugText: "KL1075",
+  printTooManyValues: "KL1076",
+  printBlockTooLarge: "KL2072",
+  assertCondition: "KL2073",
 
   // KL9xxx — a bug in Kernel Lab, still reported at the node being compiled
   internal: "KL9000",

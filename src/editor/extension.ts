@@ -6,8 +6,11 @@ import { RunCodeLensProvider } from "./codelens";
 import { commandTable } from "./commands";
 import { registerKernelDebugger } from "./debug/provider";
 import { KernelDiagnostics } from "./diagnostics";
+import { KernelHover } from "./hover";
+import { KernelInlayHints } from "./inlay-hints";
 import { KERNEL_FILE_GLOB } from "./kernel-document";
 import { KernelTests, type KernelTestsProbe } from "./kernel-tests";
+import { KernelTypesCache } from "./kernel-types";
 import { ResultsPanel } from "./results-panel";
 import { RunController } from "./run-controller";
 
@@ -26,11 +29,16 @@ export function activate(context: vscode.ExtensionContext): KernelLabApi {
   try {
     const runs = new RunController(context.extensionUri, log, context.storageUri);
     tests = new KernelTests(context.extensionUri, log);
+    const kernelFiles = { language: "typescript", pattern: KERNEL_FILE_GLOB };
+    const types = new KernelTypesCache(log);
     context.subscriptions.push(
       new KernelDiagnostics(log),
       runs,
       tests,
-      vscode.languages.registerCodeLensProvider({ language: "typescript", pattern: KERNEL_FILE_GLOB }, new RunCodeLensProvider(log)),
+      vscode.languages.registerCodeLensProvider(kernelFiles, new RunCodeLensProvider(log)),
+      vscode.languages.registerInlayHintsProvider(kernelFiles, new KernelInlayHints(types)),
+      vscode.languages.registerHoverProvider(kernelFiles, new KernelHover(types)),
+      vscode.workspace.onDidCloseTextDocument((document) => types.forget(document)),
       { dispose: () => ResultsPanel.disposeCurrent() },
       ...registerKernelDebugger(context.extensionUri),
     );

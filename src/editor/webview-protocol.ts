@@ -121,6 +121,8 @@ const isRun = shape({
   gflops: nullable(isNumber),
   baseline: nullable(isBaseline),
   autotune: optional(isAutotune),
+  prints: optional(arrayOf(isString)),
+  printsDropped: optional(isNumber),
 });
 const isDiagnostic = shape({
   line: isNumber,

@@ -167,7 +167,8 @@ async function checkAndTime(
   const args = copyArgs(inputs.args);
   poisonUnreadOutputs(program.ir, run.outputs, args);
   const dtypes = new Map(pointerParams(program.params).map((p) => [p.name, p.dtype] as const));
-  const kernelProgram = { abi: program.abi, wgsl: program.wgsl };
+  // Candidates run compiled without tl.devicePrint/tl.deviceAssert; the picked one's run prints.
+  const kernelProgram = program.quiet ?? { abi: program.abi, wgsl: program.wgsl };
   const buffers: GPUBuffer[] = [];
   const upload = (values: KernelArgs, copy: number) => uploadArgs(gpu, program, values, `#tune${copy}`, buffers);
   try {

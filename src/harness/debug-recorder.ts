@@ -143,7 +143,8 @@ export class StopRecorder {
 function isSite(node: ts.Node): boolean {
   return (
     ts.isVariableStatement(node) || ts.isExpressionStatement(node) || ts.isForStatement(node) ||
-    ts.isIfStatement(node) || ts.isReturnStatement(node) || ts.isWhileStatement(node) || ts.isDoStatement(node)
+    ts.isIfStatement(node) || ts.isReturnStatement(node) || ts.isWhileStatement(node) || ts.isDoStatement(node) ||
+    ts.isBreakStatement(node) || ts.isContinueStatement(node)
   );
 }
 

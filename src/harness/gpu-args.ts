@@ -32,13 +32,14 @@ export function pointerParams(params: readonly Param[]): Param[] {
 }
 
 /**
- * The pointer parameters a kernel loads from. An output the kernel never reads can be poisoned
+ * The pointer parameters a kernel loads from (or updates atomically). An output the kernel never reads can be poisoned
  * before the launch, so an element it forgot to write shows up as a mismatch.
  */
 export function paramsLoadedFrom(ir: KernelIR): Set<string> {
   const loaded = new Set<string>();
   forEachValue(ir.body, (v) => {
-    if (v.op === "load" && v.ptr.type.kind === "pointer") loaded.add(v.ptr.type.param);
+    // An atomic reads what is there (a histogram adds to its zeros), so its buffer isn't poisoned.
+    if ((v.op === "load" || v.op === "atomic") && v.ptr.type.kind === "pointer") loaded.add(v.ptr.type.param);
   });
   return loaded;
 }

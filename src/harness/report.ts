@@ -61,6 +61,13 @@ export interface RunReport {
    * GFLOP/s) the whole sequence's.
    */
   launches?: LaunchReport[];
+  /**
+   * Present when the kernel calls tl.devicePrint: its lines (`pid (x, y, z) idx (i) prefix: value`),
+   * sorted by program, then call, then element, from the correctness launch only.
+   */
+  prints?: string[];
+  /** Lines that did not fit the GPU's print buffer (2047 lines); absent when none were dropped. */
+  printsDropped?: number;
 }
 
 /** One launch of a run with several. */

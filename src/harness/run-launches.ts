@@ -16,6 +16,7 @@ import { fromStorage, paramsLoadedFrom, roundToF16, toStorage } from "./gpu-args
 import { bindLaunch, checkLaunchRunDefinition, makeRunArgs, runArgDtypes, type BoundLaunch, type CheckedLaunchRun, type RunArgs } from "./launches";
 import type { LoadedRun } from "./load";
 import type { FileSession } from "./one-run";
+import { CpuPrints, gpuPrintBuffer, printsOf, readGpuPrints, sequencePrints, type PrintedLines } from "./prints";
 import type { LaunchReport, RunReport, TimingReport } from "./report";
 import { orderedReport, type SizeContext } from "./run-size";
 import { DEFAULT_TIMEOUT_MS, withTimeout } from "./timeout";
@@ -98,6 +99,7 @@ function interpretLaunches(run: CheckedLaunchRun, programs: CompiledKernel[], pr
   // The run's arrays as the interpreter holds them, shared by every launch.
   const storage = new Map([...dtypes].map(([name, dtype]) => [name, toStorage(runArgs[name] as HostArray, dtype)] as const));
   let total = 0;
+  const prints = programs.map((p) => new CpuPrints(p));
   const launchReports = prepared.base.launches?.map((report, i) => {
     ctx.progress({ phase: "launch", run: run.name, size, message: `Interpreting ${programs[i].name} on the CPU (launch ${i + 1} of ${programs.length}, size ${size})` });
     const cpuArgs: Record<string, HostArray | Uint16Array | number> = {};
@@ -106,13 +108,14 @@ function interpretLaunches(run: CheckedLaunchRun, programs: CompiledKernel[], pr
       cpuArgs[param] = runArg === undefined ? value : (storage.get(runArg) as HostArray);
     }
     const started = performance.now();
-    interpret(programs[i].ir, launches[i].grid, cpuArgs);
+    interpret(programs[i].ir, launches[i].grid, cpuArgs, { onDebugRecord: prints[i].onDebugRecord });
     const ms = performance.now() - started;
     total += ms;
     return { ...report, timing: cpuTiming(ms) };
   });
   const got = new Map(run.outputs.map((o) => [o, fromStorage(storage.get(o) as HostArray, dtypes.get(o) as NumDtype)] as const));
-  const result = orderedReport({ ...prepared.base, ...prepared.compare(got), timing: cpuTiming(total), launches: launchReports });
+  const printed = printsOf(sequencePrints(prints.map((p) => p.lines())));
+  const result = orderedReport({ ...prepared.base, ...prepared.compare(got), timing: cpuTiming(total), launches: launchReports, ...printed });
   ctx.onChecked(result);
   return result;
 }
@@ -144,6 +147,7 @@ async function launchAll(gpu: Gpu, run: CheckedLaunchRun, programs: CompiledKern
         if (runArg !== undefined) args.buffers[param] = buffers.get(runArg) as GPUBuffer;
         else args.scalars[param] = value as number;
       }
+      if (suffix === "") args.debug = gpuPrintBuffer(gpu, kernelPrograms[i].abi.debug, `${run.name}.${i}`, made);
       return { program: kernelPrograms[i], grid: l.grid, args };
     });
   };
@@ -151,23 +155,26 @@ async function launchAll(gpu: Gpu, run: CheckedLaunchRun, programs: CompiledKern
     progress({ phase: "launch", run: run.name, size, message: `Launching ${programs.map((p) => p.name).join(", ")} (size ${size})` });
     const first = await upload(runArgs, "");
     await launchSequence(gpu, first);
+    const printed = printsOf(sequencePrints(await Promise.all(first.map((step, i) => readLaunchPrints(gpu, programs[i].name, step)))));
     const got = new Map<string, ArrayLike<number>>();
     for (const o of run.outputs) {
       const dtype = prepared.dtypes.get(o) as NumDtype;
       got.set(o, fromStorage(await readBuffer(gpu, bufferOf(first, launches, o), dtype, (runArgs[o] as HostArray).length), dtype));
     }
     progress({ phase: "compare", run: run.name, size, message: "Comparing with the reference" });
-    const comparison = prepared.compare(got);
+    const comparison = { ...prepared.compare(got), ...printed };
     ctxs[0].onChecked(orderedReport({ ...prepared.base, ...comparison }));
 
     progress({ phase: "time", run: run.name, size, message: `Timing ${run.name}'s ${programs.length} launches` });
     const copies = [first];
     for (let c = 1; c < timingCopies(runArgs as KernelArgs); c++) copies.push(await upload(copyArgs(runArgs as KernelArgs), `#${c}`));
     const timingOpts = { maxReps: ctxs[0].reps ?? 100, minReps: Math.min(10, ctxs[0].reps ?? 10) };
-    const timing = await timeSequence(gpu, copies, run.name, timingOpts);
+    // Timed compiled without tl.devicePrint/tl.deviceAssert, as a single launch is.
+    const quiet = copies.map((steps) => steps.map((step, i) => ({ ...step, program: quietProgram(programs[i], ctxs[i], launches[i].args) ?? step.program })));
+    const timing = await timeSequence(gpu, quiet, run.name, timingOpts);
     const launchReports: LaunchReport[] = [];
     for (const [i, report] of (prepared.base.launches ?? []).entries()) {
-      const t = await timeLaunches(gpu, kernelPrograms[i], launches[i].grid, copies.map((steps) => steps[i].args), timingOpts);
+      const t = await timeLaunches(gpu, quiet[0][i].program, launches[i].grid, copies.map((steps) => steps[i].args), timingOpts);
       launchReports.push({ ...report, timing: t });
     }
     const medianS = timing.medianMs / 1e3;
@@ -190,4 +197,15 @@ function bufferOf(steps: LaunchStep[], launches: BoundLaunch[], name: string): G
   const i = launches.findIndex((l) => [...l.bound.values()].includes(name));
   const param = [...launches[i].bound].find(([, runArg]) => runArg === name)?.[0] as string;
   return steps[i].args.buffers[param];
+}
+
+/** The records of one launch of a sequence, when its kernel prints or asserts. */
+async function readLaunchPrints(gpu: Gpu, kernel: string, step: LaunchStep): Promise<PrintedLines | undefined> {
+  const debug = step.program.abi.debug;
+  return debug && step.args.debug ? readGpuPrints(gpu, kernel, debug, step.args.debug) : undefined;
+}
+
+/** A launch's program compiled without its prints and assertions, if it has any. */
+function quietProgram(program: CompiledKernel, ctx: SizeContext, args: Record<string, unknown>): CompiledKernel["quiet"] {
+  return (ctx.specialize?.(args) ?? program).quiet;
 }

@@ -11,6 +11,7 @@ import { timeBaseline } from "./baseline";
 import { readOutputs, timingCopies, uploadArgs } from "./buffers";
 import { compareOutputs, defaultTolerance, type Comparison } from "./compare";
 import { checkCornersOnCpu } from "./corners";
+import { CpuPrints, gpuPrintBuffer, printsOf, readGpuPrints } from "./prints";
 import { fromStorage, pointerParams, poisonUnreadOutputs, roundToF16, toStorage } from "./gpu-args";
 import type { Progress } from "./protocol";
 import type { RunReport, TimingReport } from "./report";
@@ -78,13 +79,14 @@ function interpretSize(run: CheckedRun, program: CompiledKernel, prepared: Prepa
   ctx.progress({ phase: "launch", run: run.name, size, message: `Interpreting ${program.name} on the CPU (size ${size})` });
   const cpuArgs: Record<string, HostArray | Uint16Array | number> = {};
   for (const [k, v] of Object.entries(args)) cpuArgs[k] = typeof v === "number" ? v : toStorage(v, dtypes.get(k) as NumDtype);
+  const prints = new CpuPrints(program);
   const started = performance.now();
-  interpret(program.ir, grid, cpuArgs);
+  interpret(program.ir, grid, cpuArgs, { onDebugRecord: prints.onDebugRecord });
   const ms = performance.now() - started;
   const got = new Map(run.outputs.map((o) => [o, fromStorage(cpuArgs[o] as HostArray, dtypes.get(o) as NumDtype)] as const));
   ctx.progress({ phase: "compare", run: run.name, size, message: "Comparing with the reference" });
   const timing: TimingReport = { medianMs: ms, minMs: ms, maxMs: ms, reps: 1, source: "cpu-wall-clock" };
-  const result = orderedReport({ ...prepared.base, ...prepared.compare(got), timing });
+  const result = orderedReport({ ...prepared.base, ...prepared.compare(got), timing, ...printsOf(prints.lines()) });
   ctx.onChecked(result);
   return result;
 }
@@ -99,19 +101,22 @@ async function launchSize(gpu: Gpu, run: CheckedRun, program: CompiledKernel, pr
   try {
     progress({ phase: "launch", run: run.name, size, message: `Launching ${program.name} (size ${size}, grid [${grid.join(", ")}])` });
     const first = await uploadArgs(gpu, program, args, "", allBuffers);
+    first.debug = gpuPrintBuffer(gpu, kernelProgram.abi.debug, program.name, allBuffers);
     await launch(gpu, kernelProgram, grid, first);
     trace("launched");
+    const printed = first.debug && kernelProgram.abi.debug && (await readGpuPrints(gpu, program.name, kernelProgram.abi.debug, first.debug));
     const got = await readOutputs(gpu, first, run.outputs, prepared.dtypes, args);
     trace("read back");
     progress({ phase: "compare", run: run.name, size, message: "Comparing with the reference" });
-    const comparison = prepared.compare(got);
+    const comparison = { ...prepared.compare(got), ...printsOf(printed || undefined) };
     ctx.onChecked(orderedReport({ ...prepared.base, ...comparison }));
 
     progress({ phase: "time", run: run.name, size, message: `Timing ${program.name}` });
     const argSets = [first];
     for (let c = 1; c < timingCopies(args); c++) argSets.push(await uploadArgs(gpu, program, copyArgs(args), `#${c}`, allBuffers));
     const timingOpts = { maxReps: ctx.reps ?? 100, minReps: Math.min(10, ctx.reps ?? 10) };
-    const timing = await timeLaunches(gpu, kernelProgram, grid, argSets, timingOpts);
+    // A kernel that prints is timed compiled without its prints and assertions.
+    const timing = await timeLaunches(gpu, (specialized ?? program).quiet ?? kernelProgram, grid, argSets, timingOpts);
     const medianS = timing.medianMs / 1e3;
     const { bytes, flops } = prepared;
     const report: RunReport = orderedReport({
@@ -138,5 +143,7 @@ export function orderedReport(r: RunReport): RunReport {
     correct: r.correct, maxAbsDiff: r.maxAbsDiff, maxRelDiff: r.maxRelDiff, mismatches: r.mismatches, firstMismatch: r.firstMismatch,
     timing: r.timing, gbps: r.gbps, gflops: r.gflops, baseline: r.baseline,
     ...(r.launches ? { launches: r.launches } : {}),
+    ...(r.prints ? { prints: r.prints, ...(r.printsDropped ? { printsDropped: r.printsDropped } : {}) } : {}),
   };
 }
+

@@ -48,7 +48,7 @@ export function transposeBlock(src: Block, rows: number, cols: number): Block {
 /**
  * Reduces `axis` of a block of `shape`. Sums accumulate in index order, rounded to `dtype` at
  * every step (the GPU adds as a tree, so float sums may differ in the last bits). argmax gives
- * the i32 index of the first maximum.
+ * (argmin) the i32 index of the first maximum (minimum).
  */
 export function reduceBlock(src: Block, shape: Shape, axis: number, fn: ReduceFn, dtype: Dtype): Block | undefined {
   const outer = numel(shape.slice(0, axis));
@@ -64,9 +64,9 @@ export function reduceBlock(src: Block, shape: Shape, axis: number, fn: ReduceFn
       let bestIndex = 0;
       for (let k = 1; k < length; k++) {
         const x = src[base + k * inner];
-        if (fn === "argmax") {
-          // Strictly greater keeps the first maximum; a NaN so far gives way to any number.
-          if (x > best || (Number.isNaN(best) && !Number.isNaN(x))) {
+        if (fn === "argmax" || fn === "argmin") {
+          // Strictly greater (less) keeps the first extreme; a NaN so far gives way to any number.
+          if ((fn === "argmax" ? x > best : x < best) || (Number.isNaN(best) && !Number.isNaN(x))) {
             best = x;
             bestIndex = k;
           }
@@ -74,7 +74,7 @@ export function reduceBlock(src: Block, shape: Shape, axis: number, fn: ReduceFn
           best = fold(best, x);
         }
       }
-      out[o * inner + i] = fn === "argmax" ? bestIndex : best;
+      out[o * inner + i] = fn === "argmax" || fn === "argmin" ? bestIndex : best;
     }
   }
   return out;
@@ -89,6 +89,8 @@ export const REDUCE_CPU: Record<ReduceFn, (dtype: Dtype) => ((acc: number, x: nu
   max: (dtype) => extremumOp("maximum", dtype),
   min: (dtype) => extremumOp("minimum", dtype),
   argmax: () => (acc) => acc,
+  argmin: () => (acc) => acc,
+  xorSum: (dtype) => (dtype === "i32" ? (acc, x) => acc ^ x : dtype === "u32" ? (acc, x) => (acc ^ x) >>> 0 : undefined),
 };
 
 /**

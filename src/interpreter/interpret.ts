@@ -12,12 +12,14 @@
 // value op, one table entry each.
 
 import type { KernelIR } from "../ir/ir";
+import type { DebugRecord } from "../ir/debug";
 import { InterpreterError, type ProgramId } from "./errors";
 import { bindArgs, type KernelArgs } from "./kernel-args";
 import { Machine, type StatementHook } from "./machine";
 import { BINARY_ARITHMETIC, MATH_ARITHMETIC, UNARY_ARITHMETIC } from "../ir/arithmetic";
 import { implementedOps } from "../ir/ops";
 import { REDUCE_CPU } from "./block-ops";
+import { ATOMIC_CPU } from "./atomics";
 import { STATEMENT_CPU } from "./statements";
 import { VALUE_CPU } from "./values";
 
@@ -33,6 +35,8 @@ export interface InterpretOptions {
   programs?: readonly ProgramId[];
   /** Called before each statement runs (the debugger records its trace here); absent, it costs nothing. */
   onStatement?: StatementHook;
+  /** Receives each element tl.devicePrint prints (its `site` is the call's span start). */
+  onDebugRecord?: (record: DebugRecord) => void;
 }
 
 export const DEFAULT_MAX_STEPS = 5e8;
@@ -58,6 +62,7 @@ export function interpret(
     }
   }
   const machine = new Machine(ir, grid, bindArgs(ir, args), opts.maxSteps ?? DEFAULT_MAX_STEPS, opts.onStatement);
+  machine.onDebugRecord = opts.onDebugRecord;
   if (opts.programs) {
     for (const pid of opts.programs) machine.runProgram(pid);
     return;
@@ -77,4 +82,5 @@ export const INTERPRETED_OPS = implementedOps({
   binary: BINARY_ARITHMETIC,
   math: MATH_ARITHMETIC,
   reduce: REDUCE_CPU,
+  atomic: ATOMIC_CPU,
 });

@@ -3,6 +3,7 @@
 
 import { type Dtype, type KernelIR, type Stmt, type Value, type ValueType } from "../ir/ir";
 import type { Span } from "../diagnostics/diagnostic";
+import type { DebugRecord } from "../ir/debug";
 import { roundTo, type ScalarFn1, type ScalarFn2, type ScalarFn3 } from "../ir/arithmetic";
 import type { Block } from "./block-ops";
 import { InterpreterError, type ProgramId } from "./errors";
@@ -28,6 +29,8 @@ export class Machine implements ProgramState {
   readonly variables = new Map<number, Block>();
   /** Spans of the loops being run, innermost last: where a step-limit error points. */
   loops: Span[] = [];
+  /** Where tl.devicePrint's elements go (a record's `site` is the call's span start); none: dropped. */
+  onDebugRecord?: (record: DebugRecord) => void;
 
   constructor(
     readonly ir: KernelIR,

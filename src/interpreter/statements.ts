@@ -3,7 +3,9 @@
 import { numel, type Stmt } from "../ir/ir";
 import { binaryOp } from "../ir/arithmetic";
 import { f16ToBits } from "../ir/f16";
+import { runLoopExit, runTrip, runWhile } from "./loops";
 import { dtypeOf, type Machine } from "./machine";
+import { runAssert, runPrint } from "./print";
 
 type StatementRunners = { [K in Stmt["kind"]]: (m: Machine, s: Extract<Stmt, { kind: K }>) => void };
 
@@ -20,6 +22,11 @@ export const STATEMENT_CPU: StatementRunners = {
   },
   for: runFor,
   if: (m, s) => m.runStatements(m.scalar(s.cond, s.span) !== 0 ? s.then : s.else),
+  while: runWhile,
+  break: (_m, s) => runLoopExit("break", s.span),
+  continue: (_m, s) => runLoopExit("continue", s.span),
+  print: runPrint,
+  assert: runAssert,
 };
 
 export function runStatement(m: Machine, s: Stmt): void {
@@ -40,7 +47,7 @@ function runFor(m: Machine, s: Extract<Stmt, { kind: "for" }>): void {
     const counter = m.readVariable(s.counter.id, s.counter.name, s.span)[0];
     if (keepGoing(counter, end) === 0) break;
     m.charge(1, s.span);
-    m.runStatements(s.body);
+    if (!runTrip(m, s.body)) break;
     // Read again: the body may have assigned the counter, as it could in WGSL.
     const after = m.readVariable(s.counter.id, s.counter.name, s.span)[0];
     m.variables.set(s.counter.id, Float64Array.of(add(after, step)));

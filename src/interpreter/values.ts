@@ -4,9 +4,12 @@
 import { numel, type Dtype, type Value } from "../ir/ir";
 import { BINARY_ARITHMETIC, MATH_ARITHMETIC, UNARY_ARITHMETIC, binaryOp, castOp, roundTo, type ScalarFn1, type ScalarFn2, type ScalarFn3 } from "../ir/arithmetic";
 import { f16FromBits } from "../ir/f16";
+import { atomic } from "./atomics";
 import { broadcastBlock, dotBlock, reduceBlock, transposeBlock, type Block } from "./block-ops";
 import { map1, map2, map3 } from "./lanes";
 import { dtypeOf, shapeText, type Machine } from "./machine";
+import { randomBlock } from "./random";
+import { reduceWithBlock, scanBlock } from "./scans";
 
 /** `n` is the value's element count, `dtype` the dtype it computes in. */
 type ValueRunners = { [K in Value["op"]]: (m: Machine, v: Extract<Value, { op: K }>, n: number, dtype: Dtype) => Block };
@@ -64,10 +67,15 @@ export const VALUE_CPU: ValueRunners = {
     const shape = v.value.type.shape;
     if (!(v.axis >= 0 && v.axis < shape.length)) return m.internal(`reduce along axis ${v.axis} of ${shapeText(v.value.type)}`, v.span);
     m.charge(numel(shape), v.span);
-    const out = reduceBlock(m.value(v.value), shape, v.axis, v.fn, v.fn === "argmax" ? dtypeOf(v.value.type) : dtype);
+    const out = reduceBlock(m.value(v.value), shape, v.axis, v.fn, v.fn === "argmax" || v.fn === "argmin" ? dtypeOf(v.value.type) : dtype);
     return out ?? m.internal(`'${v.fn}' reduction of ${dtypeOf(v.value.type)}`, v.span);
   },
   dot: dot,
+  atomic: atomic,
+  random: (m, v, n) => randomBlock(m, v, n),
+  scan: scanBlock,
+  reduceWith: reduceWithBlock,
+  combineArg: (m, v) => m.internal(`combine function parameter ${v.index} outside its template`, v.span),
 };
 
 /** Evaluates `v` from its operands, charging one step per element. */

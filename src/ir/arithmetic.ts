@@ -4,15 +4,16 @@
 // i32 wrapped (`| 0`, Math.imul), u32 `>>> 0`; bools are the numbers 0 and 1. `undefined` means the IR asked for an operation WGSL does not
 // have on that dtype (a bug in the semantics pass; the interpreter reports it at the node).
 
-import type { BinaryFn, Dtype, MathFn, UnaryFn } from "./ir";
+import type { BinaryFn, Dtype, MathFn, SpecialMathFn, UnaryFn } from "./ir";
 import { assertNever } from "./never";
 import { roundF16 } from "./f16";
+import { SPECIAL_MATH_ARITHMETIC } from "./special-math";
 
 export type ScalarFn1 = (a: number) => number;
 export type ScalarFn2 = (a: number, b: number) => number;
 export type ScalarFn3 = (a: number, b: number, c: number) => number;
 
-export type UnaryMathFn = Exclude<MathFn, "maximum" | "minimum" | "fma">;
+export type UnaryMathFn = Exclude<MathFn, "maximum" | "minimum" | "fma" | SpecialMathFn>;
 
 const I32_MIN = -2147483648;
 const I32_MAX = 2147483647;
@@ -230,4 +231,5 @@ export const MATH_ARITHMETIC: Record<MathFn, { arity: 1 | 2 | 3; op: (dtype: Dty
   maximum: { arity: 2, op: (dtype) => extremumOp("maximum", dtype) },
   minimum: { arity: 2, op: (dtype) => extremumOp("minimum", dtype) },
   fma: { arity: 3, op: fmaOp },
+  ...SPECIAL_MATH_ARITHMETIC,
 };

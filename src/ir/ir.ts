@@ -31,8 +31,15 @@ export type LogicFn = "land" | "lor";
 export type BinaryFn = ArithFn | BitFn | CompareFn | LogicFn;
 export type MathFn =
   | "exp" | "log" | "sqrt" | "rsqrt" | "abs" | "sin" | "cos" | "floor" | "ceil" | "sigmoid"
-  | "maximum" | "minimum" | "fma";
-export type ReduceFn = "sum" | "max" | "min" | "argmax";
+  | "maximum" | "minimum" | "fma"
+  | SpecialMathFn;
+/** Issue 11's math (ir/special-math.ts, codegen/special-math.ts): tl.exp2 … tl.clamp. */
+export type SpecialMathFn = "exp2" | "log2" | "tanh" | "erf" | "pow" | "umulhi" | "clamp";
+/** What tl.rand/randn/randint/randint4x draw from Philox's four words (ir/philox.ts). */
+export type RandomKind = "uniform" | "normal" | "int";
+export type ReduceFn = "sum" | "max" | "min" | "argmax" | "argmin" | "xorSum";
+/** Read-modify-write functions of tl.atomic* (`cas` compares with `cmp` first). */
+export type AtomicFn = "add" | "max" | "min" | "and" | "or" | "xor" | "xchg" | "cas";
 
 /** A `let` binding or a loop counter. Variable ids and value ids are separate numberings. */
 export interface Variable {
@@ -82,7 +89,35 @@ export type ValueOp =
   /** Reduction along `axis` of a block (the axis is removed from the shape). */
   | { op: "reduce"; fn: ReduceFn; value: Value; axis: number }
   /** [M,K] x [K,N] (+ acc [M,N]) -> [M,N], f32 accumulate. */
-  | { op: "dot"; a: Value; b: Value; acc?: Value };
+  | { op: "dot"; a: Value; b: Value; acc?: Value }
+  /**
+   * tl.atomic*: per lane, old = *ptr; *ptr = fn(old, value) (cas: only where old == cmp); the
+   * value is the old contents. Operands share the pointers' shape and pointee dtype; masked-off
+   * lanes touch nothing and give 0.
+   */
+  | { op: "atomic"; fn: AtomicFn; ptr: Value; value: Value; cmp?: Value; mask?: Value }
+  /**
+   * Philox 4×32-10 on counter (offset, 0, 0, 0) and key (seed, its sign): `int` is word `word`
+   * (u32), `uniform` word 0 as f32 in [0, 1), `normal` Box–Muller on words 0 and 1. `seed` is a
+   * scalar i32/u32, `offset` i32/u32 of the value's shape.
+   */
+  | { op: "random"; kind: RandomKind; word: 0 | 1 | 2 | 3; seed: Value; offset: Value }
+  /** Inclusive scan along `axis` (tl.cumsum, tl.cumprod, tl.associativeScan); same shape. */
+  | { op: "scan"; value: Value; axis: number; reverse: boolean; combine: Combine }
+  /** Reduction along `axis` with a combine function (tl.reduce); the axis is removed. */
+  | { op: "reduceWith"; value: Value; axis: number; combine: Combine }
+  /** Parameter `index` of a combine function; only inside a `Combine` template, never in a body. */
+  | { op: "combineArg"; index: 0 | 1 };
+
+/**
+ * A combine function of two scalars as a template: `result` is built from `args` (combineArg
+ * values), constants and element-wise ops only (semantics/combine.ts checks); code generation and
+ * the interpreter evaluate it once per combine step with the two operands substituted.
+ */
+export interface Combine {
+  args: readonly [Value, Value];
+  result: Value;
+}
 
 export type Stmt =
   | { kind: "let"; value: Value }
@@ -104,7 +139,20 @@ export type Stmt =
       body: Stmt[];
     }
   /** `cond` is a scalar bool. */
-  | { kind: "if"; span: Span; cond: Value; then: Stmt[]; else: Stmt[] };
+  | { kind: "if"; span: Span; cond: Value; then: Stmt[]; else: Stmt[] }
+  /** while (cond) { body }: `head` computes the scalar bool `cond` before every trip (also after a continue). */
+  | { kind: "while"; span: Span; head: Stmt[]; cond: Value; body: Stmt[] }
+  /** Leaves, or goes to the next trip of, the innermost `for` or `while`. */
+  | { kind: "break"; span: Span }
+  | { kind: "continue"; span: Span }
+  /** tl.devicePrint / tl.deviceAssert (ir/debug.ts: their site table, the records they leave). */
+  | PrintStmt
+  | AssertStmt;
+
+/** tl.devicePrint: one line per element of each value, per program. `names` are the values' source text. */
+export interface PrintStmt { kind: "print"; span: Span; prefix: string; values: Value[]; names: string[] }
+/** tl.deviceAssert: the run fails where `cond` (a bool scalar or block) is false. */
+export interface AssertStmt { kind: "assert"; span: Span; cond: Value; message: string }
 
 export type ParamKind = "pointer" | "scalar" | "constexpr";
 
@@ -174,6 +222,7 @@ function withOperands(v: Value, f: (operand: Value) => Value): Value {
     case "numPrograms":
     case "arange":
     case "readVar":
+    case "combineArg":
       return v;
     case "splat":
     case "broadcast":
@@ -182,6 +231,8 @@ function withOperands(v: Value, f: (operand: Value) => Value): Value {
     case "cast":
     case "unary":
     case "reduce":
+    case "scan":
+    case "reduceWith":
       return { ...v, value: f(v.value) };
     case "binary": {
       const lhs = f(v.lhs);
@@ -204,11 +255,22 @@ function withOperands(v: Value, f: (operand: Value) => Value): Value {
       const other = v.other ? f(v.other) : undefined;
       return { ...v, ptr, ...(mask ? { mask } : {}), ...(other ? { other } : {}) };
     }
+    case "random": {
+      const seed = f(v.seed);
+      return { ...v, seed, offset: f(v.offset) };
+    }
     case "dot": {
       const a = f(v.a);
       const b = f(v.b);
       const acc = v.acc ? f(v.acc) : undefined;
       return { ...v, a, b, ...(acc ? { acc } : {}) };
+    }
+    case "atomic": {
+      const ptr = f(v.ptr);
+      const value = f(v.value);
+      const cmp = v.cmp ? f(v.cmp) : undefined;
+      const mask = v.mask ? f(v.mask) : undefined;
+      return { ...v, ptr, value, ...(cmp ? { cmp } : {}), ...(mask ? { mask } : {}) };
     }
     default:
       return assertNever(v, "value");

@@ -3,7 +3,7 @@
 // their lowering produces; codegen and the interpreter list the names their tables implement, and
 // test/unit/intrinsics-complete.test.ts checks that every produced name is implemented by both.
 
-import type { BinaryFn, MathFn, ReduceFn, Stmt, UnaryFn, Value } from "./ir";
+import type { AtomicFn, BinaryFn, MathFn, ReduceFn, Stmt, UnaryFn, Value } from "./ir";
 
 export type IrOpName =
   | Value["op"]
@@ -11,7 +11,8 @@ export type IrOpName =
   | `unary:${UnaryFn}`
   | `binary:${BinaryFn}`
   | `math:${MathFn}`
-  | `reduce:${ReduceFn}`;
+  | `reduce:${ReduceFn}`
+  | `atomic:${AtomicFn}`;
 
 /** The tables of one back end, each keyed by every member of its union (so a missing one is a type error). */
 export interface BackEndTables {
@@ -21,6 +22,7 @@ export interface BackEndTables {
   binary: Record<BinaryFn, unknown>;
   math: Record<MathFn, unknown>;
   reduce: Record<ReduceFn, unknown>;
+  atomic: Record<AtomicFn, unknown>;
 }
 
 /** Every op name a back end's tables implement. */
@@ -32,6 +34,7 @@ export function implementedOps(tables: BackEndTables): ReadonlySet<IrOpName> {
     ...Object.keys(tables.binary).map((k) => `binary:${k}`),
     ...Object.keys(tables.math).map((k) => `math:${k}`),
     ...Object.keys(tables.reduce).map((k) => `reduce:${k}`),
+    ...Object.keys(tables.atomic).map((k) => `atomic:${k}`),
   ];
   return new Set(names as IrOpName[]);
 }

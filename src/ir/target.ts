@@ -28,6 +28,11 @@ export interface Target {
   tiledLayouts?: boolean;
   /** Write the k loop of a tiled tl.dot out in full (default) instead of leaving it to the driver: +23% on the H200. */
   unrollDot?: boolean;
+  /**
+   * Stage a tiled tl.dot's operands in two alternating workgroup buffers where both fit (default
+   * on): one barrier per k step instead of two (bench/NOTES.md §13).
+   */
+  doubleBufferDot?: boolean;
 }
 
 /** WebGPU's default limits: what every adapter offers. */

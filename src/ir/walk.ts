@@ -20,6 +20,15 @@ export function valuesOfStmt(s: Stmt): Value[] {
       return [s.start, s.end, s.step];
     case "if":
       return [s.cond];
+    case "while":
+      return [s.cond];
+    case "break":
+    case "continue":
+      return [];
+    case "print":
+      return s.values;
+    case "assert":
+      return [s.cond];
     default:
       return assertNever(s, "statement");
   }
@@ -32,10 +41,16 @@ export function bodiesOf(s: Stmt): readonly Stmt[][] {
       return [s.body];
     case "if":
       return [s.then, s.else];
+    case "while":
+      return [s.head, s.body];
+    case "break":
+    case "continue":
     case "let":
     case "store":
     case "declare":
     case "assign":
+    case "print":
+    case "assert":
       return [];
     default:
       return assertNever(s, "statement");
@@ -77,6 +92,17 @@ export function mapStmt(s: Stmt, value: (v: Value) => Value, body: (list: Stmt[]
       return { ...s, start: value(s.start), end: value(s.end), step: value(s.step), body: body(s.body) };
     case "if":
       return { ...s, cond: value(s.cond), then: body(s.then), else: body(s.else) };
+    case "while": {
+      const head = body(s.head);
+      return { ...s, head, cond: value(s.cond), body: body(s.body) };
+    }
+    case "break":
+    case "continue":
+      return s;
+    case "print":
+      return { ...s, values: s.values.map((v) => value(v)) };
+    case "assert":
+      return { ...s, cond: value(s.cond) };
     default:
       return assertNever(s, "statement");
   }

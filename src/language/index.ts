@@ -77,6 +77,8 @@ const TL_NAMES = [
   "exp", "log", "sqrt", "rsqrt", "abs", "sin", "cos", "floor", "ceil", "sigmoid",
   "maximum", "minimum", "fma", "cast", "cdiv", "zeros", "full",
   "expandDims", "broadcastTo", "reshape", "trans", "sum", "max", "min", "argmax", "dot",
+  "atomicAdd", "atomicMax", "atomicMin", "atomicAnd", "atomicOr", "atomicXor", "atomicXchg", "atomicCas",
+  "argmin", "xorSum", "cumsum", "cumprod", "associativeScan", "reduce",
 ] as const;
 
 export type TlName = (typeof TL_NAMES)[number];

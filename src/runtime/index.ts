@@ -24,4 +24,5 @@ export {
   type LaunchOptions,
   type LaunchStep,
 } from "./launch";
+export { createDebugBuffer } from "./debug-buffer";
 export { timeLaunches, type Timing, type TimingOptions } from "./timing";

@@ -5,6 +5,7 @@
 // Device errors come back as GpuError.
 
 import { foldGrid, type KernelAbi } from "../codegen/abi";
+import { debugBufferFor } from "./debug-buffer";
 import { GpuError } from "./errors";
 import { BufferUsage, type Gpu } from "./gpu";
 import { getPipeline, type CompiledKernel, type KernelProgram } from "./pipelines";
@@ -17,6 +18,8 @@ export interface LaunchArgs {
   buffers: Record<string, GPUBuffer>;
   /** One number per scalar parameter, by name; encoded as the ABI's f32/i32/u32 word. */
   scalars: Record<string, number>;
+  /** The tl.devicePrint/tl.deviceAssert record buffer, for a kernel whose ABI has `debug` (else a scratch one is bound). */
+  debug?: GPUBuffer;
 }
 
 /** Program ids are i32 in kernels, so a grid holds fewer than 2^31 programs. */
@@ -127,6 +130,7 @@ export function prepareLaunch(gpu: Gpu, kernel: CompiledKernel, grid: Grid, args
     entries: [
       { binding: 0, resource: { buffer: uniforms } },
       ...abi.buffers.map((b) => ({ binding: b.binding, resource: { buffer: args.buffers[b.name] } })),
+      ...(abi.debug ? [{ binding: abi.debug.binding, resource: { buffer: debugBufferFor(gpu, abi.kernel, abi.debug, args.debug) } }] : []),
     ],
   });
   return { kernel, bindGroup, uniforms, dispatch: foldGrid(grid, gpu.limits.maxComputeWorkgroupsPerDimension) };
@@ -291,7 +295,7 @@ function bufferId(buffer: GPUBuffer | undefined): number {
 const lastLaunches = new WeakMap<CompiledKernel, { buffers: GPUBuffer[]; words: Uint32Array; prepared: PreparedLaunch }>();
 
 function reusedLaunch(gpu: Gpu, kernel: CompiledKernel, grid: Grid, args: LaunchArgs): PreparedLaunch {
-  const buffers = kernel.abi.buffers.map((b) => args.buffers[b.name]);
+  const buffers = [...kernel.abi.buffers.map((b) => args.buffers[b.name]), ...(args.debug ? [args.debug] : [])];
   const words = encodeUniforms(kernel.abi, grid, args.scalars);
   const last = lastLaunches.get(kernel);
   if (last && sameItems(last.buffers, buffers)) {

@@ -26,7 +26,7 @@ export interface CompiledKernel {
 const caches = new WeakMap<Gpu, Map<string, Promise<CompiledKernel>>>();
 
 function layoutSignature(abi: KernelAbi): string {
-  return abi.buffers.map((b) => `${b.binding}:${b.access}`).join(",");
+  return abi.buffers.map((b) => `${b.binding}:${b.access}`).join(",") + (abi.debug ? `,${abi.debug.binding}:debug` : "");
 }
 
 export function pipelineKey(program: KernelProgram): string {
@@ -93,6 +93,7 @@ async function compile(gpu: Gpu, program: KernelProgram, key: string): Promise<C
             buffer: { type: b.access === "read" ? "read-only-storage" : "storage" },
           }),
         ),
+        ...(abi.debug ? [{ binding: abi.debug.binding, visibility: ShaderStage.COMPUTE, buffer: { type: "storage" as const } }] : []),
       ],
     });
     const layout = device.createPipelineLayout({ label, bindGroupLayouts: [bindGroupLayout] });

@@ -12,6 +12,7 @@ import { IrBuilder } from "./builder";
 import { lowerExpression } from "./expressions";
 import { ValueFactory } from "./values";
 import type { IntrinsicContext } from "./intrinsic-args";
+import { TypesSeen } from "./types-seen";
 
 /** What a name in a kernel stands for. */
 export type Binding =
@@ -37,8 +38,14 @@ export class LoweringContext implements IntrinsicContext {
   /** Every name bound to a value, for the debugger (KernelIR.valueNames). */
   readonly valueNames: ValueName[] = [];
   readonly sf: ts.SourceFile;
+  /** The type of every name bound and expression lowered, for the editor (types-seen.ts). */
+  readonly seen = new TypesSeen();
   /** The node being lowered, where an internal error is reported. */
   current: ts.Node;
+  /** The loops around the statement being lowered, innermost last (break/continue, control-flow.ts). */
+  readonly loops: ("loop" | "unrolled")[] = [];
+  /** The device functions being inlined, outermost first (device-functions.ts). */
+  readonly calls: { kernel: KernelSource; span: Span; result?: Value; returns?: boolean }[] = [];
   private readonly scopes: Map<string, Binding>[] = [];
 
   constructor(
@@ -59,7 +66,9 @@ export class LoweringContext implements IntrinsicContext {
     const saved = this.current;
     this.current = node;
     try {
-      return lowerExpression(this, node);
+      const value = lowerExpression(this, node);
+      if (value) this.seen.expression(this.span(node), value.type);
+      return value;
     } finally {
       this.current = saved;
     }
@@ -76,6 +85,7 @@ export class LoweringContext implements IntrinsicContext {
   /** Runs `fn` in a new innermost scope, optionally holding `bindings`. */
   inScope(fn: () => void, bindings?: Map<string, Binding>): void {
     this.scopes.push(bindings ?? new Map());
+    for (const [name, binding] of bindings ?? []) this.seen.bound(name, binding);
     try {
       fn();
     } finally {
@@ -88,9 +98,32 @@ export class LoweringContext implements IntrinsicContext {
     return this.b.collect(() => this.inScope(fn));
   }
 
+  /** `fn`'s result, lowered inside a loop of this kind (what break and continue may leave). */
+  inLoop<T>(kind: "loop" | "unrolled", fn: () => T): T {
+    this.loops.push(kind);
+    try {
+      return fn();
+    } finally {
+      this.loops.pop();
+    }
+  }
+
+  /** Runs `fn` seeing only `bindings` and no enclosing loop: a device function's body, inlined. */
+  isolated(bindings: Map<string, Binding>, fn: () => void): void {
+    const scopes = this.scopes.splice(0);
+    const loops = this.loops.splice(0);
+    try {
+      this.inScope(fn, bindings);
+    } finally {
+      this.scopes.splice(0, this.scopes.length, ...scopes);
+      this.loops.splice(0, this.loops.length, ...loops);
+    }
+  }
+
   bind(name: string, binding: Binding): void {
     this.scopes[this.scopes.length - 1].set(name, binding);
     if (binding.kind === "value") this.valueNames.push({ name, span: binding.declaredAt, value: binding.value.id });
+    this.seen.bound(name, binding);
   }
 
   lookup(name: string): Binding | undefined {

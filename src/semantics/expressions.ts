@@ -7,9 +7,12 @@ import type { Span } from "../diagnostics/diagnostic";
 import { Codes } from "../diagnostics/codes";
 import type { Value } from "../ir/ir";
 import type { LoweringContext } from "./context";
+import { callHelper, helperCalled, plainFunctionMessage } from "./device-functions";
 import { intrinsicNamed } from "./intrinsics";
+import { conditionalExpression } from "./ternary";
 import { ASSIGN_OPS, BINARY_OPS } from "./operators";
 import { UNSUPPORTED_EXPRESSIONS } from "./unsupported";
+import { unknownIntrinsicMessage } from "./unknown-intrinsic";
 
 /** The node type of each syntax kind the table handles. */
 interface ExpressionNodes {
@@ -27,6 +30,7 @@ interface ExpressionNodes {
   [ts.SyntaxKind.BinaryExpression]: ts.BinaryExpression;
   [ts.SyntaxKind.CallExpression]: ts.CallExpression;
   [ts.SyntaxKind.PropertyAccessExpression]: ts.PropertyAccessExpression;
+  [ts.SyntaxKind.ConditionalExpression]: ts.ConditionalExpression;
 }
 
 type ExpressionLowering<N> = (ctx: LoweringContext, node: N, span: Span) => Value | undefined;
@@ -59,6 +63,7 @@ const EXPRESSIONS: ExpressionTable = {
     ctx.log.error(Codes.unsupportedSyntax, span, hint);
     return undefined;
   },
+  [ts.SyntaxKind.ConditionalExpression]: (ctx, node, span) => conditionalExpression(ctx, node, span),
 };
 
 /** Lowers one expression by its kind (callers go through ctx.expression, which tracks the node). */
@@ -154,7 +159,7 @@ export function lowerCall(ctx: LoweringContext, node: ts.CallExpression, asState
     const name = callee.name.text;
     const intrinsic = intrinsicNamed(name);
     if (!intrinsic) {
-      ctx.log.error(Codes.unknownIntrinsic, ctx.span(callee.name), `tl.${name} doesn't exist; see the kernel language table in the docs for the tl.* functions`);
+      ctx.log.error(Codes.unknownIntrinsic, ctx.span(callee.name), unknownIntrinsicMessage(name));
       return undefined;
     }
     const result = intrinsic.lower(ctx, node.arguments, span, name);
@@ -164,11 +169,15 @@ export function lowerCall(ctx: LoweringContext, node: ts.CallExpression, asState
     }
     return result;
   }
+  const helper = helperCalled(ctx, callee);
+  if (helper) return callHelper(ctx, helper, node, asStatement);
   let message = "kernels can only call tl.* functions; write the computation inline";
   if (ts.isPropertyAccessExpression(callee) && ts.isIdentifier(callee.expression) && callee.expression.text === "Math" && intrinsicNamed(callee.name.text)) {
     message = `Math.${callee.name.text} runs on the CPU; in a kernel use tl.${callee.name.text}`;
   } else if (ts.isIdentifier(callee) && callee.text === ctx.kernel.name) {
     message = "kernels can't call themselves (no recursion on the GPU)";
+  } else if (ts.isIdentifier(callee) && plainFunctionMessage(ctx, callee.text)) {
+    message = plainFunctionMessage(ctx, callee.text)!;
   } else if (ts.isIdentifier(callee)) {
     message = `'${callee.text}' isn't a tl.* function; kernels can only call tl.* functions — write the computation inline`;
   }

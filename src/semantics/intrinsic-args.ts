@@ -10,6 +10,7 @@ import { numel, typeToString } from "../ir/ir";
 import type { IrOpName } from "../ir/ops";
 import type { Target } from "../ir/target";
 import { IrBuilder } from "./builder";
+import type { Binding } from "./context";
 import { ValueFactory, isConst } from "./values";
 import { isPowerOfTwo, shapeToString } from "./rules";
 
@@ -21,6 +22,8 @@ export interface IntrinsicContext {
   span(node: ts.Node): Span;
   expression(node: ts.Expression): Value | undefined;
   markWritten(param: string): void;
+  /** Runs `fn` in a new innermost scope holding `bindings` (a combine function's parameters). */
+  inScope(fn: () => void, bindings?: Map<string, Binding>): void;
 }
 
 export type Args = ts.NodeArray<ts.Expression>;

@@ -9,7 +9,7 @@ import { broadcastShapes, isFloat, isInt, promote } from "./rules";
 import { dtypeOf, operandOf } from "./values";
 
 /** Unary float math: integers are converted to f32 first. */
-function floatMath(fn: MathFn): Intrinsic {
+export function floatMath(fn: MathFn): Intrinsic {
   return {
     produces: [`math:${fn}`, "cast", "const"],
     lower(ctx, args, span, name) {
@@ -25,16 +25,16 @@ function floatMath(fn: MathFn): Intrinsic {
   };
 }
 
-/** maximum/minimum/fma: operands promoted and broadcast together. */
-function naryMath(fn: MathFn, n: number): Intrinsic {
+/** maximum/minimum/fma: operands promoted and broadcast together; `floatOnly` converts integers to f32. */
+export function naryMath(fn: MathFn, n: number, floatOnly = fn === "fma", signature = n === 2 ? "(a, b)" : "(a, b, c)"): Intrinsic {
   return {
     produces: [`math:${fn}`, ...COERCIONS],
     lower(ctx, args, span, name) {
-      if (!arity(ctx, args, span, name, n, n, n === 2 ? "(a, b)" : "(a, b, c)")) return undefined;
+      if (!arity(ctx, args, span, name, n, n, signature)) return undefined;
       const values = all(ctx, args);
       if (!values || !values.every((v) => requireData(ctx, v, `tl.${name}`))) return undefined;
       let dtype = values.map(operandOf).reduce((acc, op) => ({ dtype: promote(acc, op), weak: acc.weak && op.weak, integral: acc.integral && op.integral })).dtype as NumDtype;
-      if (fn === "fma" && !isFloat(dtype)) dtype = "f32";
+      if (floatOnly && !isFloat(dtype)) dtype = "f32";
       let shape: Shape = [];
       for (const v of values) {
         const s = broadcastShapes(shape, v.type.shape);

@@ -34,7 +34,11 @@ function reduction(fn: ReduceFn): Intrinsic {
         return undefined;
       }
       const shape = x.type.shape.filter((_, i) => i !== axis);
-      const dtype: Dtype = fn === "argmax" ? "i32" : dtypeOf(x);
+      if (fn === "xorSum" && dtypeOf(x) !== "i32" && dtypeOf(x) !== "u32") {
+        ctx.log.error(Codes.operandDtype, x.span, `tl.xorSum takes an integer block (i32 or u32), got ${typeToString(x.type)}`);
+        return undefined;
+      }
+      const dtype: Dtype = fn === "argmax" || fn === "argmin" ? "i32" : dtypeOf(x);
       return ctx.b.emit({ op: "reduce", fn, value: x, axis }, data(dtype, shape), span);
     },
   };
@@ -45,6 +49,8 @@ export const REDUCTION_INTRINSICS: Record<string, Intrinsic> = {
   max: reduction("max"),
   min: reduction("min"),
   argmax: reduction("argmax"),
+  argmin: reduction("argmin"),
+  xorSum: reduction("xorSum"),
 
   dot: {
     produces: ["dot", "cast"],

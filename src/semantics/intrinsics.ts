@@ -4,9 +4,15 @@
 
 import type { Intrinsic } from "./intrinsic-args";
 import { BLOCK_INTRINSICS } from "./intrinsics-blocks";
+import { LOOP_INTRINSICS } from "./intrinsics-loops";
+import { DEBUG_INTRINSICS } from "./intrinsics-debug";
 import { MATH_INTRINSICS } from "./intrinsics-math";
 import { MEMORY_INTRINSICS } from "./intrinsics-memory";
 import { REDUCTION_INTRINSICS } from "./intrinsics-reductions";
+import { ATOMIC_INTRINSICS } from "./intrinsics-atomics";
+import { RANDOM_INTRINSICS } from "./intrinsics-random";
+import { SPECIAL_MATH_INTRINSICS } from "./intrinsics-special-math";
+import { SCAN_INTRINSICS } from "./intrinsics-scans";
 
 export type { Intrinsic, IntrinsicContext } from "./intrinsic-args";
 
@@ -15,6 +21,12 @@ export const INTRINSICS: Readonly<Record<string, Intrinsic>> = {
   ...MEMORY_INTRINSICS,
   ...MATH_INTRINSICS,
   ...REDUCTION_INTRINSICS,
+  ...ATOMIC_INTRINSICS,
+  ...LOOP_INTRINSICS,
+  ...RANDOM_INTRINSICS,
+  ...SPECIAL_MATH_INTRINSICS,
+  ...SCAN_INTRINSICS,
+  ...DEBUG_INTRINSICS,
 };
 
 /** The tl.* function called `name` (own entries only: `tl.toString` is not one). */

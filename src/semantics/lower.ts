@@ -12,22 +12,27 @@ import type { Target } from "../ir/target";
 import type { KernelSource } from "../syntax/parse";
 import { data } from "./builder";
 import { LoweringContext, type Specialization } from "./context";
+import { checkLoopBarriers } from "./loop-barriers";
 import { lowerExpressionStatement, lowerStatements } from "./statements";
+import type { TypesSeen } from "./types-seen";
 
 export type { Specialization } from "./context";
 
 export interface LowerResult {
   ir?: KernelIR;
   diagnostics: Diagnostic[];
+  /** What the checker typed, even when there are errors (the editor's hints). */
+  seen?: TypesSeen;
 }
 
 export function lowerKernel(kernel: KernelSource, constexprs: Readonly<Record<string, number>>, target: Target, specialization: Specialization = {}): LowerResult {
   const ctx = new LoweringContext(kernel, target, specialization);
+  if (kernel.deviceOnly) return { diagnostics: notLaunchable(kernel) };
   try {
     return lower(ctx, constexprs);
   } catch (error) {
     ctx.log.error(Codes.internal, ctx.span(ctx.current), `internal compiler error while compiling this: ${(error as Error).message}. This is a bug in Kernel Lab; please report it with this kernel.`);
-    return { diagnostics: ctx.log.diagnostics };
+    return { diagnostics: ctx.log.diagnostics, seen: ctx.seen };
   }
 }
 
@@ -40,7 +45,8 @@ function lower(ctx: LoweringContext, constexprs: Readonly<Record<string, number>
     if (ts.isBlock(body)) lowerStatements(ctx, body.statements);
     else lowerExpressionStatement(ctx, body);
   });
-  if (ctx.log.hasErrors) return { diagnostics: ctx.log.diagnostics };
+  if (!ctx.log.hasErrors) checkLoopBarriers(ctx.b.statements, ctx.log);
+  if (ctx.log.hasErrors) return { diagnostics: ctx.log.diagnostics, seen: ctx.seen };
   return {
     ir: {
       name: kernel.name,
@@ -52,6 +58,7 @@ function lower(ctx: LoweringContext, constexprs: Readonly<Record<string, number>
       valueNames: ctx.valueNames,
     },
     diagnostics: ctx.log.diagnostics,
+    seen: ctx.seen,
   };
 }
 
@@ -82,4 +89,16 @@ function bindParam(ctx: LoweringContext, p: Param, constexprs: Readonly<Record<s
   } else {
     bindValue(ctx.b.emit({ op: "param", name: p.name }, data(p.dtype, []), at));
   }
+}
+
+/** A device function with generic parameters is only ever inlined; launching it needs their types. */
+function notLaunchable(kernel: KernelSource): Diagnostic[] {
+  return kernel.signature
+    .filter((p) => !p.type)
+    .map((p) => ({
+      code: Codes.paramAnnotation,
+      severity: "error" as const,
+      span: p.span,
+      message: `parameter '${p.name}' has no kernel type, so ${kernel.name} can only be called from another kernel; to launch it, annotate it: Ptr<f32>, Ptr<i32>, Ptr<u32>, Ptr<f16>, f32, i32, u32 or constexpr`,
+    }));
 }

@@ -11,6 +11,8 @@ import type { LoweringContext } from "./context";
 import { lowerCall } from "./expressions";
 import { ASSIGN_OPS, LOOP_COMPARISONS, skipParens } from "./operators";
 import { isInt, sameShape } from "./rules";
+import { loopExit, staticRangeLoop, whileStatement } from "./control-flow";
+import { returnStatement } from "./device-functions";
 import { UNSUPPORTED_STATEMENTS } from "./unsupported";
 import { isConst } from "./values";
 
@@ -24,6 +26,11 @@ interface StatementNodes {
   [ts.SyntaxKind.EmptyStatement]: ts.EmptyStatement;
   [ts.SyntaxKind.TypeAliasDeclaration]: ts.TypeAliasDeclaration;
   [ts.SyntaxKind.InterfaceDeclaration]: ts.InterfaceDeclaration;
+  [ts.SyntaxKind.ReturnStatement]: ts.ReturnStatement;
+  [ts.SyntaxKind.WhileStatement]: ts.WhileStatement;
+  [ts.SyntaxKind.BreakStatement]: ts.BreakStatement;
+  [ts.SyntaxKind.ContinueStatement]: ts.ContinueStatement;
+  [ts.SyntaxKind.ForOfStatement]: ts.ForOfStatement;
 }
 
 type StatementLowering<N> = (ctx: LoweringContext, node: N) => void;
@@ -43,6 +50,12 @@ const STATEMENTS: StatementTable = {
   // Types are checked by TypeScript; they produce no code.
   [ts.SyntaxKind.TypeAliasDeclaration]: nothing,
   [ts.SyntaxKind.InterfaceDeclaration]: nothing,
+  // Control flow added with device functions (control-flow.ts, device-functions.ts).
+  [ts.SyntaxKind.ReturnStatement]: (ctx, node) => returnStatement(ctx, node),
+  [ts.SyntaxKind.WhileStatement]: (ctx, node) => whileStatement(ctx, node),
+  [ts.SyntaxKind.BreakStatement]: (ctx, node) => loopExit(ctx, node, "break"),
+  [ts.SyntaxKind.ContinueStatement]: (ctx, node) => loopExit(ctx, node, "continue"),
+  [ts.SyntaxKind.ForOfStatement]: (ctx, node) => staticRangeLoop(ctx, node),
 };
 
 export function lowerStatements(ctx: LoweringContext, list: readonly ts.Statement[]): void {
@@ -179,11 +192,11 @@ function ifStatement(ctx: LoweringContext, node: ts.IfStatement): void {
   if (cond) ctx.b.push({ kind: "if", span: ctx.span(node), cond, then, else: otherwise });
 }
 
-function scalarCondition(ctx: LoweringContext, expr: ts.Expression): Value | undefined {
+export function scalarCondition(ctx: LoweringContext, expr: ts.Expression, what = "'if'"): Value | undefined {
   const cond = ctx.expression(expr);
   if (!cond) return undefined;
   if (cond.type.shape.length > 0) {
-    ctx.log.error(Codes.blockCondition, ctx.span(expr), `'if' needs a scalar condition, but this is a block ${typeToString(cond.type)}; for blocks use masks in tl.load/tl.store or tl.where`);
+    ctx.log.error(Codes.blockCondition, ctx.span(expr), `${what} needs a scalar condition, but this is a block ${typeToString(cond.type)}; for blocks use masks in tl.load/tl.store or tl.where`);
     return undefined;
   }
   if (cond.type.kind === "pointer") {
@@ -223,7 +236,7 @@ function forStatement(ctx: LoweringContext, node: ts.ForStatement): void {
   if (!bounds) return;
   const { dtype, ...range } = bounds;
   const counter = ctx.b.variable(name, data(dtype, []), ctx.span(decl.name));
-  const body = ctx.b.collect(() => ctx.inScope(() => lowerStatement(ctx, node.statement), new Map([[name, { kind: "variable", variable: counter, counter: true }]])));
+  const body = ctx.inLoop("loop", () => ctx.b.collect(() => ctx.inScope(() => lowerStatement(ctx, node.statement), new Map([[name, { kind: "variable", variable: counter, counter: true }]]))));
   ctx.b.push({ kind: "for", span: ctx.span(node), counter, ...range, cmp, body });
 }
 

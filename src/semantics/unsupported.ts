@@ -13,7 +13,6 @@ export const UNSUPPORTED_EXPRESSIONS: Partial<Record<ts.SyntaxKind, string>> = {
   [ts.SyntaxKind.TemplateExpression]: "strings aren't supported in kernels",
   [ts.SyntaxKind.TaggedTemplateExpression]: "strings aren't supported in kernels",
   [ts.SyntaxKind.ElementAccessExpression]: "indexing isn't supported in kernels; address memory with tl.load(ptr + offsets)",
-  [ts.SyntaxKind.ConditionalExpression]: "the ?: operator isn't supported in kernels; use tl.where(cond, a, b)",
   [ts.SyntaxKind.NewExpression]: "'new' isn't supported in kernels",
   [ts.SyntaxKind.ThisKeyword]: "'this' isn't supported in kernels",
   [ts.SyntaxKind.AwaitExpression]: "'await' isn't supported in kernels",
@@ -29,17 +28,12 @@ export const UNSUPPORTED_EXPRESSIONS: Partial<Record<ts.SyntaxKind, string>> = {
 };
 
 export const UNSUPPORTED_STATEMENTS: Partial<Record<ts.SyntaxKind, string>> = {
-  [ts.SyntaxKind.WhileStatement]: "while loops aren't supported in kernels; use a counted loop: for (let i = a; i < b; i += s) { … }",
-  [ts.SyntaxKind.DoStatement]: "do…while loops aren't supported in kernels; use a counted loop: for (let i = a; i < b; i += s) { … }",
-  [ts.SyntaxKind.ForOfStatement]: "for…of isn't supported in kernels; use for (let i = a; i < b; i += s) { … }",
+  [ts.SyntaxKind.DoStatement]: "do…while loops aren't supported in kernels; use while (cond) { … } or a counted loop: for (let i = a; i < b; i += s) { … }",
   [ts.SyntaxKind.ForInStatement]: "for…in isn't supported in kernels; use for (let i = a; i < b; i += s) { … }",
   [ts.SyntaxKind.SwitchStatement]: "switch isn't supported in kernels; use if/else or tl.where",
   [ts.SyntaxKind.TryStatement]: "try/catch isn't supported in kernels",
   [ts.SyntaxKind.ThrowStatement]: "throw isn't supported in kernels",
-  [ts.SyntaxKind.BreakStatement]: "break isn't supported in kernels; loops run their full range",
-  [ts.SyntaxKind.ContinueStatement]: "continue isn't supported in kernels; guard the loop body with if",
-  [ts.SyntaxKind.ReturnStatement]: "return isn't supported in kernels (they produce results by tl.store); to skip work, wrap it in if (…) { … }",
-  [ts.SyntaxKind.FunctionDeclaration]: "functions can't be declared inside kernels; write the computation inline",
+  [ts.SyntaxKind.FunctionDeclaration]: "functions can't be declared inside kernels; make a device function at the top of the file: const f = kernel(function f(…) { … }), and call it",
   [ts.SyntaxKind.ClassDeclaration]: "classes can't be declared inside kernels",
   [ts.SyntaxKind.LabeledStatement]: "labels aren't supported in kernels",
   [ts.SyntaxKind.WithStatement]: "'with' isn't supported in kernels",

@@ -6,6 +6,7 @@ import ts from "typescript";
 import { DiagnosticLog, type Diagnostic, type Span } from "../diagnostics/diagnostic";
 import { Codes } from "../diagnostics/codes";
 import type { NumDtype, Param } from "../ir/ir";
+import { isGenericType, linkHelpers } from "./helpers";
 
 export interface KernelSource {
   name: string;
@@ -20,6 +21,22 @@ export interface KernelSource {
   sourceFile: ts.SourceFile;
   /** The names the file uses for the package's `tl` namespace (normally just "tl"). */
   tlNames: ReadonlySet<string>;
+  /** Every parameter as written; `type` is absent for a generic one (no annotation, `any`, `number`…). */
+  signature: HelperParam[];
+  /** The file's kernels by the names a kernel body calls them by (device functions, device-functions.ts). */
+  helpers: ReadonlyMap<string, KernelSource>;
+  /** Called from another kernel's body. */
+  called: boolean;
+  /** Has generic parameters, so it can only be called from another kernel, not launched. */
+  deviceOnly: boolean;
+}
+
+export interface HelperParam {
+  name: string;
+  span: Span;
+  type?: { kind: Param["kind"]; dtype: NumDtype };
+  /** Where a generic parameter's annotation (`any`, `number`…) is written, if it has one. */
+  annotationSpan?: Span;
 }
 
 export interface ParsedFile {
@@ -30,6 +47,8 @@ export interface ParsedFile {
   diagnostics: Diagnostic[];
   /** Kernel name → the literal `constexprs` objects of the `defineRun` calls that name it. */
   literalConstexprs: Map<string, Record<string, number>[]>;
+  /** The kernels a `defineRun` call names. */
+  launched: Set<string>;
 }
 
 const PACKAGE = "kernel-lab";
@@ -58,7 +77,7 @@ export function parseKernelFile(fileName: string, text: string): ParsedFile {
       log.error(Codes.internal, { start: 0, end: 0 }, `internal error while parsing this file: ${(error as Error)?.message ?? String(error)}. This is a bug in Kernel Lab; please report it with this file.`);
     }
     const sourceFile = ts.createSourceFile(fileName, "", ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
-    return { fileName, text, sourceFile, kernels: [], diagnostics: log.diagnostics, literalConstexprs: new Map() };
+    return { fileName, text, sourceFile, kernels: [], diagnostics: log.diagnostics, literalConstexprs: new Map(), launched: new Set() };
   }
 }
 
@@ -140,11 +159,14 @@ function parseUnguarded(fileName: string, text: string): ParsedFile {
     ts.forEachChild(node, visit);
   };
   visit(sourceFile);
+  linkHelpers(kernels, kernelByVariable, log);
 
   const literalConstexprs = new Map<string, Record<string, number>[]>();
+  const launched = new Set<string>();
   const visitRuns = (node: ts.Node): void => {
     if (ts.isCallExpression(node) && isPackageCall(node, imports.defineRun)) {
       for (const found of readLiteralConstexprs(node, kernelByVariable)) {
+        launched.add(found.kernel);
         const list = literalConstexprs.get(found.kernel) ?? [];
         list.push(...found.variants);
         literalConstexprs.set(found.kernel, list);
@@ -154,7 +176,7 @@ function parseUnguarded(fileName: string, text: string): ParsedFile {
   };
   visitRuns(sourceFile);
 
-  return { fileName, text, sourceFile, kernels, diagnostics: log.diagnostics, literalConstexprs };
+  return { fileName, text, sourceFile, kernels, diagnostics: log.diagnostics, literalConstexprs, launched };
 }
 
 function reportSyntaxErrors(sourceFile: ts.SourceFile, log: DiagnosticLog): void {
@@ -229,6 +251,7 @@ function readKernel(call: ts.CallExpression, sourceFile: ts.SourceFile, tlNames:
 
   let ok = true;
   const params: Param[] = [];
+  const signature: HelperParam[] = [];
   const seen = new Set<string>();
   for (const p of arg.parameters) {
     const pSpan = spanOf(p, sourceFile);
@@ -250,6 +273,11 @@ function readKernel(call: ts.CallExpression, sourceFile: ts.SourceFile, tlNames:
     }
     seen.add(pname);
     const annotation = readParamType(p.type);
+    if (!annotation && isGenericType(p.type)) {
+      // Reported by linkHelpers unless another kernel calls this one (a generic device function).
+      signature.push({ name: pname, span: pSpan, ...(p.type ? { annotationSpan: spanOf(p.type, sourceFile) } : {}) });
+      continue;
+    }
     if (!annotation) {
       log.error(
         Codes.paramAnnotation,
@@ -260,13 +288,14 @@ function readKernel(call: ts.CallExpression, sourceFile: ts.SourceFile, tlNames:
       continue;
     }
     params.push({ name: pname, kind: annotation.kind, dtype: annotation.dtype, span: pSpan });
+    signature.push({ name: pname, span: pSpan, type: annotation });
   }
   const deepest = deepestNode(arg.body);
   if (deepest.depth > MAX_KERNEL_NESTING) {
     log.error(Codes.tooDeep, spanOf(deepest.node, sourceFile), `this is nested ${deepest.depth} levels deep in the kernel; kernels may nest at most ${MAX_KERNEL_NESTING} — split the expression into const values`);
     ok = false;
   }
-  return { name, span: callSpan, nameSpan, params, ok, fn: arg, sourceFile, tlNames };
+  return { name, span: callSpan, nameSpan, params, ok, fn: arg, sourceFile, tlNames, signature, helpers: new Map(), called: false, deviceOnly: false };
 }
 
 const DTYPES: readonly NumDtype[] = ["f32", "f16", "i32", "u32"];

@@ -40,7 +40,7 @@ const RUN_KEYS = [
   "name", "kernel", "size", "constexprs", "grid", "correct", "maxAbsDiff", "maxRelDiff", "mismatches", "firstMismatch",
   "timing", "gbps", "gflops", "baseline",
 ];
-const EXAMPLES = ["vector-add", "saxpy", "leaky-relu", "int-ops"].map((e) => `examples/${e}.kernel.ts`);
+const EXAMPLES = ["vector-add", "saxpy", "leaky-relu", "int-ops", "cumsum"].map((e) => `examples/${e}.kernel.ts`);
 
 test("run vector-add: human output, exit 0", () => {
   const r = cli(["run", "examples/vector-add.kernel.ts"]);
@@ -145,8 +145,8 @@ test("an unmasked tail on the GPU: the corner programs run on the CPU first repo
   assert.match(r.stderr, /^test\/fixtures\/unmasked\.kernel\.ts:8:31 - error KL3101: Run 'unmasked': .*element 1000, outside its 1000 elements, in program \(7, 0, 0\)/m);
 });
 
-test("the tutorial ports (softmax, layer norm, matmul, 2-D tiles) match their references over their sweeps", () => {
-  for (const example of ["softmax", "layer-norm", "matmul", "matrix-2d"]) {
+test("the tutorial ports (softmax, layer norm, matmul, 2-D tiles, row scans) match their references over their sweeps", () => {
+  for (const example of ["softmax", "layer-norm", "matmul", "matrix-2d", "cumsum"]) {
     const { code, report } = json(["run", `examples/${example}.kernel.ts`, "--sweep"]);
     assert.equal(code, 0, `${example}: ${JSON.stringify(report.diagnostics)}`);
     assert.ok(report.runs.length >= 4, `${example}: ${report.runs.length} runs`);
@@ -218,4 +218,14 @@ test("--help, --version, bad usage", () => {
   const bad = cli(["run"]);
   assert.equal(bad.code, 4);
   assert.match(bad.stderr, /^kernel-lab: Usage: kernel-lab run FILE/);
+});
+
+test("the atomics example (histogram, float sum) matches over its sweep on the GPU and with --cpu, and checks clean", () => {
+  assert.equal(cli(["check", "examples/histogram.kernel.ts"]).code, 0);
+  for (const backend of [[], ["--cpu"]]) {
+    const { code, report } = json(["run", "examples/histogram.kernel.ts", "--sweep", "--reps", "3", ...backend]);
+    assert.equal(code, 0, `${backend}: ${JSON.stringify(report.diagnostics)}`);
+    assert.deepEqual(report.runs.map((r: { name: string }) => r.name), ["floatSum", "floatSum", "histogram", "histogram"]); // runs come sorted by name
+    for (const run of report.runs) assert.equal(run.correct, true, `${backend} ${run.name} size ${run.size}: ${JSON.stringify(run.firstMismatch)}`);
+  }
 });

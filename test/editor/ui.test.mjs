@@ -3,7 +3,8 @@
 // tables out of the results webview, save screenshots to test-results/.
 //   --installed   load the extension installed from the .vsix (.vscode-test/installed-extensions/,
 //                 see vsix.test.mjs) instead of the working tree
-//   --docs        also make docs/screenshot-*.png: a sweep with its plot, and an inline diagnostic
+//   --docs        also make docs/screenshot-*.png: a sweep with its plot, an inline diagnostic, and
+//                 softmax's inlay hints with a hover over tl.max
 // Prints one line per check and `N passed, N failed`.
 import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -119,7 +120,8 @@ try {
       ...(installed ? { extensionsDir: join(repoRoot, ".vscode-test/installed-extensions") } : {}),
       // Dark pictures for docs/, to show the panel following the theme (an Extension Development
       // Host window ignores the user's colour theme, so docs are best made with --installed).
-      settings: docs ? { "workbench.colorTheme": "Default Dark Modern", "editor.minimap.enabled": false } : {},
+      // Hovers below their line, so the one over tl.max leaves the inlay hints above it in sight.
+      settings: docs ? { "workbench.colorTheme": "Default Dark Modern", "editor.minimap.enabled": false, "editor.hover.above": false } : {},
     });
     browser = await launchBrowser(docs ? { width: 1920, height: 1080 } : { width: 1600, height: 1000 });
     const url = server.workbenchUrl({ folder: repoRoot, ...(installed ? {} : { extensionDevelopmentPath: repoRoot }) });
@@ -169,6 +171,28 @@ try {
       await shoot("ui-sweep-diagnostic.png", join(repoRoot, "docs/screenshot-editor.png"));
       await page().keyboard.press("Escape");
       await palette("File: Revert File");
+    });
+
+    await check("docs: inlay hints with each binding's shape and a hover over tl.max on the softmax example", async () => {
+      await palette("View: Close All Editors");
+      await openFile("examples/softmax.kernel.ts");
+      await page().locator(".monaco-editor .view-lines", { hasText: "col_offsets: i32[1024]" }).first().waitFor({ timeout: 30_000 });
+      const lines = readFileSync(join(repoRoot, "examples/softmax.kernel.ts"), "utf8").split("\n");
+      const line = lines.findIndex((l) => l.includes("tl.max("));
+      if (line < 0) throw new Error("examples/softmax.kernel.ts no longer calls tl.max");
+      await page().locator(".monaco-editor .view-lines").first().click();
+      await page().keyboard.press("Control+G");
+      await page().keyboard.type(`${line + 1}:${lines[line].indexOf("tl.max(") + 5}`);
+      await page().keyboard.press("Enter");
+      await palette("Show or Focus Hover");
+      // Ours (the shapes here) and TypeScript's (the doc comment) in one hover.
+      const hover = page().locator(".monaco-hover").filter({ hasText: "Triton" }).first();
+      await hover.waitFor({ state: "visible", timeout: 20_000 });
+      await page().locator(".monaco-hover").filter({ hasText: "Maximum along" }).first().waitFor({ state: "visible", timeout: 60_000 });
+      await page().waitForTimeout(300);
+      await shoot("ui-inlay-hints.png", join(repoRoot, "docs/screenshot-inlay-hints.png"));
+      await page().keyboard.press("Escape");
+      return (await hover.innerText()).replace(/\s+/g, " ").trim();
     });
   }
 } catch {

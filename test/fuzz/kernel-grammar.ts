@@ -14,10 +14,12 @@ const BAD_PARAM_TYPES = ["Ptr<f64>", "number", "Ptr<Ptr<f32>>", "f16", "", "Ptr"
 const BINARY = ["+", "-", "*", "/", "%", "<", "<=", ">", ">=", "===", "!==", "==", "!=", "&&", "||", "&", "|", "^", "<<", ">>"];
 const ODD_BINARY = ["**", ">>>", "??", "in", "instanceof", ","];
 const UNARY = ["-", "!", "~", "+"];
-const MATH = ["exp", "log", "sqrt", "rsqrt", "abs", "sin", "cos", "floor", "ceil", "sigmoid"];
-const REDUCE = ["sum", "max", "min", "argmax"];
+const MATH = ["exp", "log", "sqrt", "rsqrt", "abs", "sin", "cos", "floor", "ceil", "sigmoid", "exp2", "log2", "tanh", "erf"];
+const REDUCE = ["sum", "max", "min", "argmax", "argmin", "xorSum", "cumsum", "cumprod"];
 const ALL_TL = [...MATH, ...REDUCE, "programId", "numPrograms", "arange", "load", "store", "where", "maximum", "minimum", "fma", "cast",
-  "cdiv", "zeros", "full", "expandDims", "broadcastTo", "reshape", "trans", "dot", "nope", "atomicAdd"];
+  "cdiv", "zeros", "full", "expandDims", "broadcastTo", "reshape", "trans", "dot", "nope", "atomicAdd",
+  "pow", "fdiv", "umulhi", "clamp", "rand", "randn", "randint", "randint4x", "program_id", "device_print"];
+const ATOMICS = ["atomicAdd", "atomicMax", "atomicMin", "atomicAnd", "atomicOr", "atomicXor", "atomicXchg", "atomicCas"];
 const DTYPES = ['"f32"', '"i32"', '"u32"', '"f16"', '"f64"', '"bool"', "f32", "1"];
 const LITERALS = ["0", "1", "2", "3", "-1", "7", "16", "1024", "0.5", "1.0", "-2.5", "1e-3", "1e40", "3.4028235e38", "2147483647",
   "2147483648", "4294967295", "4294967296", "99999999999999999999", "0x7fffffff", "0b101", "0o17", "1_000", "NaN", "Infinity",
@@ -68,7 +70,7 @@ function pointerExpr(g: Gen, scope: Scope, depth: number): string {
 
 function tlCall(g: Gen, scope: Scope, depth: number): string {
   const e = () => expr(g, scope, depth + 1);
-  switch (g(fc.integer, { min: 0, max: 17 })) {
+  switch (g(fc.integer, { min: 0, max: 18 })) {
     case 0: return `tl.programId(${pick(g, ["0", "1", "2", "3", "-1", "n"])})`;
     case 1: return `tl.numPrograms(${pick(g, ["0", "1", "2", "5"])})`;
     case 2: return `tl.arange(${constant(g, scope)}, ${constant(g, scope)})`;
@@ -91,6 +93,12 @@ function tlCall(g: Gen, scope: Scope, depth: number): string {
     case 14: return `tl.trans(${e()})`;
     case 15: return `tl.${pick(g, REDUCE)}(${e()}${chance(g, 85) ? `, ${pick(g, ["0", "1", "2", "-1", "n"])}` : ""})`;
     case 16: return `tl.dot(${e()}, ${e()}${chance(g, 40) ? `, ${e()}` : ""})`;
+    case 17: {
+      const fn = pick(g, ATOMICS);
+      const args = [pointerExpr(g, scope, depth), ...(fn === "atomicCas" ? [e()] : []), e()];
+      if (chance(g, 50)) args.push(e());
+      return `tl.${fn}(${args.join(", ")})`;
+    }
     default: {
       // Any tl function with any number of arguments.
       const count = g(fc.integer, { min: 0, max: 4 });
@@ -267,10 +275,15 @@ function typed(t: Typed, kind: Kind, depth: number): string {
         () => `tl.where(${sub("mask")}, ${sub("fblock")}, ${sub(pick(g, ["fblock", "fscalar"] as const))})`,
         () => `tl.${pick(g, ["maximum", "minimum"])}(${sub("fblock")}, ${sub(pick(g, ["fblock", "fscalar"] as const))})`,
         () => `tl.fma(${sub("fblock")}, ${sub("fblock")}, ${sub("fscalar")})`,
+        () => `tl.${pick(g, ["pow", "fdiv"])}(${sub("fblock")}, ${sub(pick(g, ["fblock", "fscalar"] as const))})`,
+        () => `tl.clamp(${sub("fblock")}, ${sub("fscalar")}, ${sub(pick(g, ["fblock", "fscalar"] as const))})`,
+        () => `tl.${pick(g, ["rand", "randn"])}(${sub("iscalar")}, ${sub(pick(g, ["iblock", "iscalar"] as const))})`,
         () => `tl.cast(${sub("iblock")}, "f32")`,
         () => `tl.load(x_ptr + ${sub("iblock")}, ${sub("mask")}, ${pick(g, ["0.0", "-Infinity", "1"])})`,
         () => `-${sub("fblock")}`,
         () => `${sub("fblock")} - tl.${pick(g, ["max", "min", "sum"])}(${sub("fblock")}, 0)`,
+        () => `tl.cumsum(${sub("fblock")}, 0${pick(g, ["", ", true"])})`,
+        () => `tl.associativeScan(${sub("fblock")}, 0, (a, b) => tl.${pick(g, ["maximum", "minimum"])}(a, b)${pick(g, ["", ", true"])})`,
       ])();
     case "fscalar":
       if (leafOnly) return pick(g, ["alpha", "0.5", "2.0", "-1.25", "1e-5", "Infinity"]);
@@ -288,6 +301,12 @@ function typed(t: Typed, kind: Kind, depth: number): string {
         () => `tl.cast(${sub("fblock")}, "i32")`,
         () => `tl.where(${sub("mask")}, ${sub("iblock")}, ${sub("iscalar")})`,
         () => `${sub("iblock")} >> ${pick(g, ["1", "3", "31"])}`,
+        () => `tl.${pick(g, ATOMICS.filter((a) => a !== "atomicCas"))}(k_ptr + ${sub("iblock")}, ${sub(pick(g, ["iblock", "iscalar"] as const))}, ${sub("mask")})`,
+        () => `tl.atomicCas(k_ptr + ${sub(pick(g, ["iblock", "iscalar"] as const))}, ${sub("iscalar")}, ${sub("iblock")})`,
+        () => `tl.cast(tl.randint4x(${sub("iscalar")}, ${sub("iblock")}, ${pick(g, ["0", "3", "4", "n"])}) >> 1, "i32")`,
+        () => `tl.${pick(g, ["umulhi", "cdiv"])}(${sub("iblock")}, ${sub(pick(g, ["iblock", "iscalar"] as const))})`,
+        () => `tl.clamp(${sub("iblock")}, ${sub("iscalar")}, ${sub("iscalar")})`,
+        () => `tl.cumsum(${sub("iblock")}, 0)`,
       ])();
     case "iscalar":
       if (leafOnly) return pick(g, ["n", "pid", "1", "0", "7", "-3", t.B]);
@@ -295,7 +314,9 @@ function typed(t: Typed, kind: Kind, depth: number): string {
         () => `${sub("iscalar")} ${pick(g, ["+", "-", "*", "/", "%", "&", "<<"])} ${sub("iscalar")}`,
         () => `tl.cdiv(${sub("iscalar")}, ${t.B})`,
         () => `tl.numPrograms(0)`,
-        () => `tl.argmax(${sub("fblock")}, 0)`,
+        () => `tl.${pick(g, ["argmax", "argmin"])}(${sub("fblock")}, 0)`,
+        () => `tl.xorSum(${sub("iblock")}, 0)`,
+        () => `tl.reduce(${sub("iblock")}, 0, (a, b) => ${pick(g, ["a + b", "tl.maximum(a, b)", "a ^ b", "a"])})`,
         () => `tl.${pick(g, ["sum", "max", "min"])}(${sub("iblock")}, 0)`,
       ])();
     case "mask":

@@ -25,16 +25,24 @@ const rows: [string, string, string, string][] = [
   ["array", "const a = [1, 2];", "4:11-4:17 KL1003", "arrays aren't supported"],
   ["string", 'const s = "hi";', "4:11-4:15 KL1003", "strings aren't supported"],
   ["template", "const s = `x${1}`;", "4:11-4:18 KL1003", "strings aren't supported"],
-  ["while", "while (n > 0) { }", "4:1-4:18 KL1003", "while loops aren't supported"],
+  ["while with a block condition", "while (tl.arange(0, 4) > 0) { }", "4:8-4:27 KL2006", "'while' needs a scalar condition"],
+  ["break outside a loop", "break;", "4:1-4:7 KL1072", "'break' must be inside a for or while loop"],
+  ["continue in tl.staticRange", "for (const i of tl.staticRange(4)) { continue; }", "4:38-4:47 KL1072", "'continue' can't leave a tl.staticRange loop"],
+  ["tl.staticRange with a run-time bound", "for (const i of tl.staticRange(n)) { }", "4:32-4:33 KL1073", "tl.staticRange's bounds and step must be compile-time integers"],
+  ["tl.staticRange too long", "for (const i of tl.staticRange(0, 1000)) { }", "4:17-4:40 KL1073", "tl.staticRange unrolls no more than 256 trips"],
+  ["tl.staticRange outside for…of", "const r = tl.staticRange(4);", "4:11-4:28 KL1073", "tl.staticRange(…) only names the values"],
+  ["for…of over something else", "for (const i of n) { }", "4:1-4:23 KL1003", "for…of is only for unrolled loops"],
+  ["break on a loaded value in a loop with tl.sum", "let s = 0.0;\nfor (let i = 0; i < 4; i++) { if (tl.load(x_ptr + i) > 0) { break; } s += tl.sum(tl.load(x_ptr + tl.arange(0, 4)), 0); }", "5:61-5:67 KL2071", "this break depends on a value loaded from memory"],
   ["do while", "do { } while (n > 0);", "4:1-4:22 KL1003", "do…while loops aren't supported"],
-  ["recursion", "k(x_ptr, y_ptr, n, BLOCK);", "4:1-4:26 KL1004", "kernels can't call themselves"],
+  ["recursion", "k(x_ptr, y_ptr, n, BLOCK);", "4:1-4:26 KL1004", "kernels can't call themselves (no recursion on the GPU: device functions are inlined at each call): k → k"],
   ["call to a non-tl function", "const v = foo(1);", "4:11-4:17 KL1004", "'foo' isn't a tl.* function"],
   ["Math instead of tl", "const v = Math.exp(1.0);", "4:11-4:24 KL1004", "Math.exp runs on the CPU; in a kernel use tl.exp"],
-  ["ternary", "const v = n > 0 ? 1 : 2;", "4:11-4:24 KL1003", "the ?: operator isn't supported"],
+  ["ternary on a block", "const v = tl.arange(0, 4) > 0 ? 1 : 2;", "4:11-4:30 KL2006", "c ? a : b needs a scalar condition, but this is a block bool[4]; for blocks use tl.where(cond, a, b)"],
+  ["ternary of pointers", "const p = n > 0 ? x_ptr : y_ptr;", "4:19-4:24 KL2003", "the branches of c ? a : b can't be pointers"],
   ["indexing", "const v = x_ptr[0];", "4:11-4:19 KL1003", "indexing isn't supported"],
   ["switch", "switch (n) { }", "4:1-4:15 KL1003", "switch isn't supported"],
-  ["return", "return;", "4:1-4:8 KL1003", "return isn't supported"],
-  ["break", "for (let i = 0; i < 4; i++) { break; }", "4:31-4:37 KL1003", "break isn't supported"],
+  ["return", "return;", "4:1-4:8 KL1003", "return isn't supported in kernels"],
+
   ["var", "var a = 1;", "4:1-4:10 KL1020", "use 'const' or 'let'"],
   ["destructuring", "const { a } = n;", "4:7-4:12 KL1020", "destructuring isn't supported"],
   ["no initialiser", "let a;", "4:5-4:6 KL1020", "'a' needs an initial value"],
@@ -61,14 +69,55 @@ const rows: [string, string, string, string][] = [
   ["division by zero", "const v = 1 / 0;", "4:11-4:16 KL2008", "integer division by zero"],
   ["literal too large", "const v = 5000000000;", "4:11-4:21 KL2009", "5000000000 doesn't fit in 32 bits"],
   ["axis out of range", "const p = tl.programId(3);", "4:24-4:25 KL2012", "the grid has axes 0, 1 and 2"],
+  ["print prefix not a string literal", "tl.devicePrint(n, n);", "4:16-4:17 KL1075", "tl.devicePrint's prefix must be a string literal"],
+  ["print too many values", "tl.devicePrint(\"v\", n, n, n, n, n, n, n, n, n);", "4:45-4:46 KL1076", "tl.devicePrint prints at most 8 values; got 9"],
+  ["print a block too big", "tl.devicePrint(\"o\", tl.arange(0, 2048));", "4:21-4:39 KL2072", "tl.devicePrint's value tl.arange(0, 2048) is a block of 2048 elements"],
+  ["print a pointer", "tl.devicePrint(\"p\", x_ptr);", "4:21-4:26 KL2003", "tl.devicePrint prints values, and x_ptr is Ptr<f32>"],
+  ["assert a non-mask", "tl.deviceAssert(n, \"n\");", "4:17-4:18 KL2073", "tl.deviceAssert's condition must be a mask"],
+  ["assert message not a string literal", "tl.deviceAssert(n > 0, n);", "4:24-4:25 KL1075", "tl.deviceAssert's message must be a string literal"],
   ["store shape", "const o = tl.arange(0, 16);\ntl.store(x_ptr, tl.load(x_ptr + o));", "5:17-5:35 KL2014", "can't store a value of shape [16] through pointers of shape []"],
   ["bad cast dtype", 'const v = tl.cast(n, "f64");', "4:22-4:27 KL1040", 'the dtype must be one of "f32"'],
   ["wrong arity", "const v = tl.exp(1.0, 2.0);", "4:11-4:27 KL1040", "tl.exp takes (x)"],
   ["where on a non-mask", "const v = tl.where(n, 1, 2);", "4:20-4:21 KL2003", "tl.where's condition must be a mask"],
   ["zeros shape not power of two", 'const z = tl.zeros([100], "f32");', "4:21-4:24 KL2002", "block extents must be powers of two, got 100"],
   ["reduction over a missing axis", "const o = tl.arange(0, 16);\nconst s = tl.sum(o, 1);", "5:21-5:22 KL2012", "axis 1 doesn't exist"],
+  // Scans and reductions with a combine function (issue 11 item 4)
+  ["cumsum of a mask", "const m = tl.arange(0, 16) < n;\nconst s = tl.cumsum(m);", "5:21-5:22 KL2003", "tl.cumsum takes numbers, not masks"],
+  ["cumsum of a scalar", "const s = tl.cumsum(n);", "4:21-4:22 KL2012", "tl.cumsum works along an axis of a block"],
+  ["cumsum over a missing axis", "const s = tl.cumsum(tl.arange(0, 16), 1);", "4:39-4:40 KL2012", "axis 1 doesn't exist"],
+  ["cumsum of a 2-D block without an axis", "const o = tl.arange(0, 4);\nconst s = tl.cumsum(tl.expandDims(o, 1) * o);", "5:11-5:45 KL2012", "tl.cumsum needs an axis"],
+  ["cumsum along a run-time axis", "const s = tl.cumsum(tl.arange(0, 16), n);", "4:39-4:40 KL1041", "tl.cumsum's axis must be a compile-time integer"],
+  ["cumsum's reverse not a literal", "const s = tl.cumsum(tl.arange(0, 16), 0, n > 0);", "4:42-4:47 KL1041", "tl.cumsum's reverse must be the literal true or false"],
+  ["xorSum of floats", "const s = tl.xorSum(tl.load(x_ptr + tl.arange(0, 16)));", "4:21-4:54 KL2003", "tl.xorSum takes an integer block"],
+  ["argmin of a pointer block", "const s = tl.argmin(x_ptr + tl.arange(0, 16));", "4:21-4:45 KL2003", "tl.argmin takes values, not pointers"],
+  ["scan without a combine function", "const s = tl.associativeScan(tl.arange(0, 16), 0, 1);", "4:51-4:52 KL1074", "tl.associativeScan's combine function must be an inline arrow function"],
+  ["combine of three parameters", "const s = tl.reduce(tl.arange(0, 16), 0, (a, b, c) => a);", "4:49-4:50 KL1074", "tl.reduce's combine function takes exactly two parameters"],
+  ["combine with statements", "const s = tl.reduce(tl.arange(0, 16), 0, (a, b) => { return a; });", "4:52-4:65 KL1074", "a combine function's body is one expression"],
+  ["combine capturing a kernel value", "const o = tl.arange(0, 16);\nconst s = tl.associativeScan(o, 0, (a, b) => a + b * n);", "5:54-5:55 KL1074", "tl.associativeScan's combine function uses a value of the kernel"],
+  ["combine capturing a block", "const o = tl.arange(0, 16);\nconst s = tl.reduce(o, 0, (a, b) => a + o);", "5:41-5:42 KL1074", "tl.reduce's combine function uses a value of the kernel"],
+  ["combine loading", "const s = tl.reduce(tl.arange(0, 16), 0, (a, b) => a + tl.load(x_ptr));", "4:56-4:70 KL1074", "tl.reduce's combine function may use only its parameters"],
+  ["combine changing the dtype", "const s = tl.reduce(tl.arange(0, 16), 0, (a, b) => a + b * 0.5);", "4:52-4:63 KL1074", "tl.reduce's combine function must return a i32 scalar"],
+  ["combine returning a mask", "const s = tl.reduce(tl.arange(0, 16), 0, (a, b) => a < b);", "4:52-4:57 KL1074", "tl.reduce's combine function must return a i32 scalar"],
+  ["tl.reduce without an axis", "const s = tl.reduce(tl.arange(0, 16));", "4:11-4:38 KL1040", "tl.reduce takes (x, axis, combineFn)"],
   ["dot inner sizes", 'const a = tl.zeros([16, 32], "f32");\nconst b = tl.zeros([16, 16], "f32");\nconst c = tl.dot(a, b);', "6:11-6:23 KL2015", "tl.dot's inner sizes differ: [16, 32] × [16, 16]"],
   ["reshape size", "const o = tl.arange(0, 16);\nconst r = tl.reshape(o, [4, 8]);", "5:11-5:32 KL2017", "can't reshape i32[16] (16 elements) to [4, 8]"],
+  // random numbers and issue 11's math
+  ["rand: a float seed", "const r = tl.rand(1.5, tl.arange(0, 16));", "4:19-4:22 KL2003", "tl.rand's seed must be an integer (i32 or u32), got f32"],
+  ["rand: a block seed", "const r = tl.rand(tl.arange(0, 16), 3);", "4:19-4:35 KL2001", "tl.rand's seed must be a scalar, got a block i32[16]"],
+  ["randn: float offsets", "const r = tl.randn(n, 1.5);", "4:23-4:26 KL2003", "tl.randn's offsets must be integers (i32 or u32), got f32"],
+  ["randint: one argument", "const r = tl.randint(n);", "4:11-4:24 KL1040", "tl.randint takes (seed, offsets); got 1 argument"],
+  ["randint4x: a run-time word", "const r = tl.randint4x(n, n, n);", "4:30-4:31 KL1041", "tl.randint4x's word must be a compile-time integer"],
+  ["randint4x: word 4", "const r = tl.randint4x(n, n, 4);", "4:30-4:31 KL1040", "Philox gives four words, 0 to 3; got 4"],
+  ["umulhi on floats", "const r = tl.umulhi(n, 1.5);", "4:24-4:27 KL2003", "tl.umulhi takes integers (i32 or u32), got f32"],
+  ["clamp arity", "const r = tl.clamp(n, 1);", "4:11-4:25 KL1040", "tl.clamp takes (x, min, max); got 2 arguments"],
+  ["pow of blocks of different shapes", "const r = tl.pow(tl.cast(tl.arange(0, 16), \"f32\"), tl.cast(tl.arange(0, 32), \"f32\"));", "4:11-4:85 KL2001", "tl.pow: shapes [16] and [32] don't match"],
+  ["erf of a mask", "const r = tl.erf(n > 0);", "4:18-4:23 KL2003", "tl.erf takes numbers, not masks"],
+  ["fdiv of a pointer", "const r = tl.fdiv(x_ptr, 2);", "4:19-4:24 KL2003", "tl.fdiv takes values, not pointers"],
+  ["Triton's snake_case", "const p = tl.program_id(0);", "4:14-4:24 KL1005", "tl.program_id doesn't exist; did you mean tl.programId?"],
+  ["Triton's snake_case (expand_dims)", "const p = tl.expand_dims(tl.arange(0, 16), 0);", "4:14-4:25 KL1005", "tl.expand_dims doesn't exist; did you mean tl.expandDims?"],
+  ["Triton's device_print", 'tl.device_print("x", n);', "4:4-4:16 KL1005", "tl.device_print doesn't exist; did you mean tl.devicePrint?"],
+  ["Triton's static_range", "const r = tl.static_range(4);", "4:14-4:26 KL1005", "tl.static_range doesn't exist; did you mean tl.staticRange?"],
+  ["a typo of a tl.* name", "const r = tl.arrange(0, 16);", "4:14-4:21 KL1005", "tl.arrange doesn't exist; did you mean tl.arange?"],
 ];
 
 for (const [name, body, where, message] of rows) {
@@ -138,4 +187,33 @@ test("diagnostic: blocks staged in workgroup memory beyond the adapter's limit",
 test("float literals stay floats however they are written (1.0, 0.0, 1e3, module constants)", () => {
   const text = `${PRELUDE}const SCALE = 2.0;\nconst NEG = -1.0;\nexport const k = kernel(function k(x_ptr: Ptr<f32>) {\nlet acc = 0.0;\nacc = acc + tl.load(x_ptr) * 1.0 * SCALE * NEG + 1e3;\ntl.store(x_ptr, acc);\n});\n`;
   assert.deepEqual(diagnose(text), []);
+});
+
+// tl.atomic*: [name, body, expected "line:col-endLine:endCol code", expected message start]; h_ptr is a Ptr<i32>.
+const atomicRows: [string, string, string, string][] = [
+  ["atomicMax on Ptr<f32>", "const v = tl.atomicMax(x_ptr, 1.0);", "4:24-4:29 KL2003", "tl.atomicMax works on Ptr<i32> and Ptr<u32> (WGSL has atomics only on 32-bit integers), got Ptr<f32>"],
+  ["atomicAdd on a non-pointer", "tl.atomicAdd(n, 1);", "4:14-4:15 KL2005", "tl.atomicAdd needs pointers (a Ptr parameter plus offsets), got i32"],
+  ["atomicCas arity", "tl.atomicCas(h_ptr, 0);", "4:1-4:23 KL1040", "tl.atomicCas takes (pointers, cmp, value, mask?); got 2 arguments"],
+  ["atomicAdd with a non-mask mask", "tl.atomicAdd(h_ptr, 1, n);", "4:24-4:25 KL2003", "the mask must be a comparison (a boolean block), got i32"],
+  ["atomicOr of a mask", "tl.atomicOr(h_ptr, n > 0);", "4:20-4:25 KL2003", "tl.atomicOr's value takes numbers, not masks"],
+  ["atomicXchg of a pointer", "tl.atomicXchg(h_ptr, x_ptr);", "4:22-4:27 KL2003", "tl.atomicXchg's value takes values, not pointers"],
+  ["atomicAdd shapes", 'const o = tl.arange(0, 16);\ntl.atomicAdd(h_ptr + o, tl.zeros([8], "i32"));', "5:1-5:46 KL2001", "tl.atomicAdd's pointers and value: shapes [16] and [8] don't match"],
+  ["atomicCas cmp shape", 'const o = tl.arange(0, 16);\ntl.atomicCas(h_ptr + o, tl.zeros([4], "i32"), 1);', "5:1-5:49 KL2001", "tl.atomicCas's pointers and cmp: shapes [16] and [4] don't match"],
+];
+
+for (const [name, body, where, message] of atomicRows) {
+  test(`diagnostic: ${name}`, () => {
+    const found = diagnose(file(body, "x_ptr: Ptr<f32>, h_ptr: Ptr<i32>, n: i32, BLOCK: constexpr"));
+    assert.ok(found.length > 0, `expected ${where} ${message}, got no diagnostics`);
+    assert.ok(found[0].startsWith(where + " "), `expected ${where}, got: ${found[0]}`);
+    assert.ok(found[0].slice(where.length + 1).startsWith(message), `expected message starting "${message}", got: ${found[0]}`);
+  });
+}
+
+test("valid atomics give no diagnostics", () => {
+  const bodies = [
+    "const o = tl.arange(0, 16);\nconst old = tl.atomicAdd(h_ptr + o, 1, o < n);\ntl.atomicMax(h_ptr, tl.max(old));\ntl.atomicAdd(x_ptr + o, 0.5);",
+    "if (tl.atomicCas(h_ptr, 0, 1) === 0) {\n  tl.atomicXchg(h_ptr, 0);\n}",
+  ];
+  for (const body of bodies) assert.deepEqual(diagnose(file(body, "x_ptr: Ptr<f32>, h_ptr: Ptr<i32>, n: i32, BLOCK: constexpr")), [], body);
 });

@@ -19,6 +19,7 @@ const SAMPLES: [string, string][] = [
   ["load", "tl.store(y_ptr + offs, tl.load(x_ptr + offs, offs < n, 0));"],
   ["store", "tl.store(y_ptr + offs, 2, offs < n);"],
   ["where", "tl.store(y_ptr + offs, tl.where(x > 0, x, 0));"],
+  ["staticRange", "for (const j of tl.staticRange(0, 2)) { tl.store(y_ptr + offs + j, x); }"],
   ["exp", "tl.store(y_ptr + offs, tl.exp(i) + tl.exp(1));"],
   ["log", "tl.store(y_ptr + offs, tl.log(x));"],
   ["sqrt", "tl.store(y_ptr + offs, tl.sqrt(x));"],
@@ -45,6 +46,35 @@ const SAMPLES: [string, string][] = [
   ["min", "tl.store(y_ptr, tl.min(x));"],
   ["argmax", "tl.store(y_ptr, tl.cast(tl.argmax(x), \"f32\"));"],
   ["dot", "tl.store(y_ptr + tl.expandDims(offs, 1) * 16 + tl.expandDims(offs, 0), tl.dot(m, m, m));"],
+  // h_ptr is a Ptr<i32>.
+  ["atomicAdd", "tl.store(y_ptr + offs, tl.atomicAdd(y_ptr + offs, x, offs < n) + tl.cast(tl.atomicAdd(h_ptr, 1), \"f32\"));"],
+  ["atomicMax", "tl.atomicMax(h_ptr + offs, i, offs < n);"],
+  ["atomicMin", "tl.atomicMin(h_ptr + offs % 4, 2.0);"],
+  ["atomicAnd", "tl.atomicAnd(h_ptr, i);"],
+  ["atomicOr", "tl.atomicOr(h_ptr + offs, 1, offs < n);"],
+  ["atomicXor", "tl.atomicXor(h_ptr + offs, i);"],
+  ["atomicXchg", "tl.store(h_ptr + offs, tl.atomicXchg(h_ptr, offs));"],
+  ["atomicCas", "if (tl.atomicCas(h_ptr, 0, 1) === 0) { tl.atomicCas(h_ptr + offs, i, 0, offs < n); }"],
+  ["exp2", "tl.store(y_ptr + offs, tl.exp2(x) + tl.exp2(i));"],
+  ["log2", "tl.store(y_ptr + offs, tl.log2(x));"],
+  ["tanh", "tl.store(y_ptr + offs, tl.tanh(x));"],
+  ["erf", "tl.store(y_ptr + offs, tl.erf(i));"],
+  ["pow", "tl.store(y_ptr + offs, tl.pow(x, 2) + tl.pow(i, n));"],
+  ["fdiv", "tl.store(y_ptr + offs, tl.fdiv(i, 3) + tl.fdiv(x, n));"],
+  ["umulhi", "tl.store(y_ptr + offs, tl.cast(tl.umulhi(i, 0x9e3779b9) + tl.cast(tl.umulhi(i, n), \"u32\"), \"f32\"));"],
+  ["clamp", "tl.store(y_ptr + offs, tl.clamp(x, 0, 1) + tl.cast(tl.clamp(i, n, 40), \"f32\"));"],
+  ["rand", "tl.store(y_ptr + offs, tl.rand(n, offs) + tl.rand(7, n));"],
+  ["randn", "tl.store(y_ptr + offs, tl.randn(tl.cast(n, \"u32\"), i));"],
+  ["randint", "tl.store(y_ptr + offs, tl.cast(tl.randint(n, offs), \"f32\"));"],
+  ["randint4x", "tl.store(y_ptr + offs, tl.cast(tl.randint4x(n, offs, 3) >> 8, \"f32\"));"],
+  ["argmin", "tl.store(y_ptr + offs, tl.cast(tl.argmin(m, 1), \"f32\"));"],
+  ["xorSum", "tl.store(y_ptr, tl.cast(tl.xorSum(i), \"f32\"));"],
+  ["cumsum", "tl.store(y_ptr + offs, tl.cumsum(x) + tl.cumsum(tl.cast(i, \"f32\"), 0, true));"],
+  ["cumprod", "tl.store(y_ptr + tl.expandDims(offs, 1) * 16 + tl.expandDims(offs, 0), tl.cumprod(m, 0));"],
+  ["associativeScan", "tl.store(y_ptr + offs, tl.associativeScan(x, 0, (a, b) => tl.maximum(a, b) * 2 + tl.where(a > b, 1, 0)));"],
+  ["reduce", "tl.store(y_ptr + offs, tl.reduce(m, 1, (a, b) => -a + tl.exp(b)));"],
+  ["devicePrint", "tl.devicePrint(\"x\", x, n, m);"],
+  ["deviceAssert", "tl.deviceAssert(x >= 0, \"x is negative\");"],
 ];
 
 const PRELUDE = 'import { kernel, tl } from "kernel-lab";\nimport type { Ptr, f32, i32, constexpr } from "kernel-lab";\n';
@@ -57,7 +87,7 @@ function source(statement: string): string {
     "const m = tl.load(x_ptr + tl.expandDims(offs, 1) * 16 + tl.expandDims(offs, 0));",
     statement,
   ].join("\n");
-  return `${PRELUDE}export const k = kernel(function k(x_ptr: Ptr<f32>, y_ptr: Ptr<f32>, n: i32, BLOCK: constexpr) {\n${body}\n});\n`;
+  return `${PRELUDE}export const k = kernel(function k(x_ptr: Ptr<f32>, y_ptr: Ptr<f32>, n: i32, BLOCK: constexpr, h_ptr: Ptr<i32>) {\n${body}\n});\n`;
 }
 
 function opName(op: ValueOp): IrOpName {

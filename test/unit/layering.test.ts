@@ -19,6 +19,7 @@ const RANK: Record<string, number> = {
   interpreter: 4,
   runtime: 5,
   builtins: 5,
+  inspect: 5,
   compile: 6,
   harness: 7,
   cli: 8,
@@ -55,4 +56,11 @@ test("no file imports from a later stage, or from a sibling stage", () => {
     }
   }
   assert.deepEqual(wrong, []);
+});
+
+test("every diagnostic code is used for one kind only", () => {
+  const codes = [...readFileSync(path.join(SRC, "diagnostics/codes.ts"), "utf8").matchAll(/(\w+): "(KL\d{4})"/g)];
+  const byCode = new Map<string, string[]>();
+  for (const [, name, code] of codes) byCode.set(code, [...(byCode.get(code) ?? []), name]);
+  assert.deepEqual([...byCode].filter(([, names]) => names.length > 1), []);
 });

@@ -12,7 +12,7 @@ import { pathToFileURL } from "node:url";
 import { chromium, type Page } from "playwright-core";
 import { resultsHtml } from "../../src/editor/results-html";
 import type { ToWebview } from "../../src/editor/webview-protocol";
-import { autotuned, autotunedSweep, runWithHistory, singleRun, sweep } from "./sample-reports";
+import { autotuned, autotunedSweep, runWithHistory, singleRun, sweep, withPrints } from "./sample-reports";
 
 interface PageWindow {
   postMessage(message: unknown, targetOrigin: string): void;
@@ -181,6 +181,25 @@ test("an autotuned run lists every candidate and highlights the picked one", asy
     await send(page, received, { type: "results", view: autotunedSweep });
     const cells = await page.locator("[data-testid=sweep-table] td.picked-config").allTextContents();
     assert.deepEqual(cells, ["BLOCK_M=32, BLOCK_N=32, BLOCK_K=16 (cached)", "BLOCK_M=64, BLOCK_N=64, BLOCK_K=16"]);
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
+test("a run that prints lists its lines, collapsed and capped", async () => {
+  const { page, received, errors, close } = await openPanel();
+  try {
+    await send(page, received, { type: "results", view: withPrints });
+    const list = page.locator("[data-testid=prints]");
+    assert.equal(await list.getAttribute("open"), null);
+    assert.match((await list.locator("summary").textContent()) ?? "", /tl\.devicePrint · 250 lines \(3 more did not fit/);
+    await list.locator("summary").click();
+    const lines = ((await list.locator("pre").textContent()) ?? "").split("\n");
+    assert.equal(lines.length, 200);
+    assert.equal(lines[0], "pid (0, 0, 0) idx (0) x: 0");
+    assert.match((await list.locator("p").textContent()) ?? "", /53 more lines not shown/);
+    await page.screenshot({ path: path.join(out, "prints.png"), fullPage: true });
     assert.deepEqual(errors, []);
   } finally {
     await close();

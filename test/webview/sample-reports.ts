@@ -149,3 +149,15 @@ export const runWithHistory: ResultsView = {
     },
   ],
 };
+
+/** A kernel with tl.devicePrint: its lines under the run. */
+export const withPrints: ResultsView = {
+  ...singleRun,
+  runs: [
+    {
+      ...run(98432, 0.0123, 0.0125),
+      prints: Array.from({ length: 250 }, (_, i) => `pid (${Math.floor(i / 4)}, 0, 0) idx (${i % 4}) x: ${(i * 0.25).toString()}`),
+      printsDropped: 3,
+    },
+  ],
+};

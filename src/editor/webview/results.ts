@@ -8,6 +8,7 @@ import { page, type ChartInstance, type PageElement } from "./dom";
 import { h, text, type Child } from "./elements";
 import * as fmt from "./format";
 import { drawSweepChart, metricFor } from "./sweep-chart";
+import { printsList } from "./prints-list";
 import { autotuneTable, tunedKeys } from "./autotune-table";
 import { historyTable } from "./history-table";
 import { assertNever } from "../../ir/never";
@@ -204,6 +205,7 @@ function single(run: RunReport, history: RunHistoryView | undefined): PageElemen
     runTitle(run, `n = ${fmt.count(run.size)} · grid ${run.grid.join(" × ")}`),
     h("div", { class: "tables" }, correctnessTable(run), timingTable(run)),
     run.autotune ? autotuneTable(run.autotune) : null,
+    printsList(run),
     history ? historyTable(run, history) : null,
   );
 }

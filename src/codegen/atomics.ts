@@ -1,0 +1,130 @@
+// tl.atomic* in WGSL. A buffer some atomic goes through is declared array<atomic<i32|u32>>
+// (Ptr<f32>: atomic<u32>, the float's bits), never as vec4s; its plain tl.load/tl.store become
+// atomicLoad/atomicStore (memory.ts). Each lane's read-modify-write is one WGSL atomic, except:
+// tl.atomicCas retries atomicCompareExchangeWeak while it fails spuriously (Triton's cas is
+// strong), and tl.atomicAdd on f32 — WGSL has no float atomics — is a compare-and-swap loop on
+// the bits. A replicated block (or a scalar) is updated by one invocation per element; when its
+// old values are used they are handed to the others through workgroup memory (a scalar's with
+// workgroupUniformLoad, so it may steer control flow, e.g. a spin lock's loop).
+
+import { Codes } from "../diagnostics/codes";
+import type { AtomicFn, KernelIR, Stmt, Value } from "../ir/ir";
+import { operandsOf } from "../ir/ir";
+import { forEachStmt, valuesOfStmt } from "../ir/walk";
+import type { WgslGenerator } from "./generator";
+import { valueName } from "./generator";
+import { literal } from "./literals";
+
+/** The WGSL builtin of each function (cas and f32 add are loops around atomicCompareExchangeWeak). */
+export const ATOMIC_WGSL: Record<AtomicFn, string> = {
+  add: "atomicAdd",
+  max: "atomicMax",
+  min: "atomicMin",
+  and: "atomicAnd",
+  or: "atomicOr",
+  xor: "atomicXor",
+  xchg: "atomicExchange",
+  cas: "atomicCompareExchangeWeak",
+};
+
+/** The pointer parameters some tl.atomic* goes through. */
+export function atomicBuffersOf(body: readonly Stmt[]): Set<string> {
+  const buffers = new Set<string>();
+  forEachStmt(body, (s) => {
+    if (s.kind === "let" && s.value.op === "atomic" && s.value.ptr.type.kind === "pointer") buffers.add(s.value.ptr.type.param);
+  });
+  return buffers;
+}
+
+/** A plain read of an element of an atomic buffer. */
+export function atomicRead(gen: WgslGenerator, param: string, index: string): string {
+  const read = `atomicLoad(&b_${param}[${index}])`;
+  return gen.buffers.get(param)?.dtype === "f32" ? `bitcast<f32>(${read})` : read;
+}
+
+/** A plain write of an element of an atomic buffer. */
+export function atomicWrite(gen: WgslGenerator, param: string, index: string, value: string): string {
+  const bits = gen.buffers.get(param)?.dtype === "f32" ? `bitcast<u32>(${value})` : value;
+  return `atomicStore(&b_${param}[${index}], ${bits});`;
+}
+
+export function emitAtomic(gen: WgslGenerator, v: Value & { op: "atomic" }): void {
+  const ptr = v.ptr;
+  if (ptr.type.kind !== "pointer") return gen.log.error(Codes.internal, v.span, "an atomic through a non-pointer");
+  const param = ptr.type.param;
+  const t = gen.typeOf(v.type);
+  const layout = gen.layout(v.type);
+  const zero = literal(0, gen.dtype(v.type));
+  const update = (j: number, old: string) => {
+    const lane = () => readModifyWrite(gen, v, `b_${param}[${gen.reg(ptr, j)}]`, j, old);
+    if (!v.mask) return lane();
+    gen.emit(`if (${gen.reg(v.mask, j)}) {`);
+    gen.nested(lane);
+    gen.emit("}");
+  };
+  if (!layout.replicated) {
+    gen.registers(v.type, (j) => {
+      gen.emit(`var ${valueName(v, j)}: ${t} = ${zero};`);
+      update(j, valueName(v, j));
+    });
+    return;
+  }
+  // Several invocations hold each element: the first copy updates memory.
+  const used = usedValues(gen.ir).has(v.id);
+  const staged = used ? gen.scratch(gen.fresh("atomic"), gen.dtype(v.type), layout.numel) : undefined;
+  if (staged && gen.inLoop()) gen.emit("workgroupBarrier();"); // last trip's readers are done with it
+  gen.emit(`if (lid < ${layout.numel}u) {`);
+  gen.nested(() => {
+    gen.emit(`var old: ${t} = ${zero};`);
+    update(0, "old");
+    if (staged) gen.emit(`${staged}[lid] = old;`);
+  });
+  gen.emit("}");
+  if (!staged) return;
+  if (layout.numel === 1) return gen.emit(`let ${valueName(v, 0)} = workgroupUniformLoad(&${staged}[0]);`);
+  gen.emit("workgroupBarrier();");
+  gen.emit(`let ${valueName(v, 0)} = ${staged}[lid & ${layout.numel - 1}u];`);
+}
+
+/** One lane: `old` gets the element's old contents, the element its new ones. */
+function readModifyWrite(gen: WgslGenerator, v: Value & { op: "atomic" }, element: string, j: number, old: string): void {
+  const value = gen.reg(v.value, j);
+  const float = gen.dtype(v.type) === "f32";
+  if (v.fn === "cas") {
+    const cmp = v.cmp ? gen.reg(v.cmp, j) : value;
+    const r = gen.fresh("cas");
+    gen.emit(`var ${r} = atomicCompareExchangeWeak(&${element}, ${cmp}, ${value});`);
+    // A weak exchange may fail although the element equals cmp: try again until it didn't equal it.
+    gen.emit(`loop { if (${r}.exchanged || ${r}.old_value != ${cmp}) { break; } ${r} = atomicCompareExchangeWeak(&${element}, ${cmp}, ${value}); }`);
+    gen.emit(`${old} = ${r}.old_value;`);
+    return;
+  }
+  if (!float) return gen.emit(`${old} = ${ATOMIC_WGSL[v.fn]}(&${element}, ${value});`);
+  // f32 add: no float atomics in WGSL, so swap in the sum's bits until no other lane got between.
+  const bits = gen.fresh("bits");
+  gen.emit(`var ${bits} = atomicLoad(&${element});`);
+  gen.emit(`loop {`);
+  gen.nested(() => {
+    gen.emit(`let r = atomicCompareExchangeWeak(&${element}, ${bits}, bitcast<u32>(bitcast<f32>(${bits}) + ${value}));`);
+    gen.emit(`if (r.exchanged) { break; }`);
+    gen.emit(`${bits} = r.old_value;`);
+  });
+  gen.emit("}");
+  gen.emit(`${old} = bitcast<f32>(${bits});`);
+}
+
+const USED = new WeakMap<KernelIR, Set<number>>();
+
+/** The ids of the values some statement or value reads (an atomic whose old values nobody reads needs no staging). */
+function usedValues(ir: KernelIR): Set<number> {
+  let used = USED.get(ir);
+  if (used) return used;
+  used = new Set();
+  const ids = used;
+  forEachStmt(ir.body, (s) => {
+    const read = s.kind === "let" ? operandsOf(s.value) : valuesOfStmt(s);
+    for (const value of read) ids.add(value.id);
+  });
+  USED.set(ir, used);
+  return used;
+}

@@ -1,0 +1,25 @@
+// Module-scope WGSL functions a kernel's body may call (random numbers, erf, pow, umulhi): each is
+// added once, after the bindings, when some line of the body calls one of its functions.
+
+import { ERF_WGSL, POW_WGSL } from "./special-math";
+import { PHILOX_ROUNDS_WGSL, UMULHI_WGSL } from "./philox-wgsl";
+import { RANDN_WGSL } from "./random";
+
+/** Each helper's text and the function names whose use needs it (a helper needs those it calls). */
+const HELPERS: readonly { wgsl: string; neededBy: readonly string[] }[] = [
+  { wgsl: UMULHI_WGSL, neededBy: ["kl_umulhi(", "kl_philox(", "kl_randint4x("] },
+  { wgsl: PHILOX_ROUNDS_WGSL, neededBy: ["kl_philox(", "kl_randint4x(", "kl_uniform(", "kl_randn("] },
+  { wgsl: RANDN_WGSL, neededBy: ["kl_randn("] },
+  { wgsl: ERF_WGSL, neededBy: ["kl_erf("] },
+  { wgsl: POW_WGSL, neededBy: ["kl_pow("] },
+];
+
+/** The helper functions `body` calls, as lines of WGSL (none when it calls none). */
+export function helperFunctions(body: readonly string[]): string[] {
+  const lines: string[] = [];
+  for (const helper of HELPERS) {
+    if (!body.some((line) => helper.neededBy.some((name) => line.includes(name)))) continue;
+    lines.push(...helper.wgsl.trimEnd().split("\n"));
+  }
+  return lines.length === 0 ? lines : [...lines, ""];
+}

@@ -1,0 +1,29 @@
+// The WGSL of tl.rand/randn/randint/randint4x (IR op `random`): per register, Philox on counter
+// (offset, 0, 0, 0) and key (seed, its high word) — philox-wgsl.ts, the interpreter's ir/philox.ts
+// bit for bit — then Triton's conversion of the words.
+
+import type { Value } from "../ir/ir";
+import type { WgslGenerator } from "./generator";
+
+/** Box–Muller on the first two words (tl.randn). */
+export const RANDN_WGSL = `
+fn kl_randn(words: vec4<u32>) -> f32 {
+  return kl_normal(words.x, words.y);
+}
+`;
+
+export function emitRandom(gen: WgslGenerator, v: Extract<Value, { op: "random" }>): void {
+  const seedU32 = gen.dtype(v.seed.type) === "u32";
+  const offsetU32 = gen.dtype(v.offset.type) === "u32";
+  const seed = gen.reg(v.seed, 0);
+  gen.elementwise(v, (j) => {
+    const offset = gen.reg(v.offset, j);
+    // A u32 seed is zero-extended to 64 bits (Triton's seed.to(tl.uint64)), an i32 seed sign-extended.
+    const words = seedU32
+      ? `kl_philox(vec4<u32>(${offsetU32 ? offset : `bitcast<u32>(${offset})`}, 0u, 0u, 0u), vec2<u32>(${seed}, 0u))`
+      : `kl_randint4x(${seed}, ${offsetU32 ? `bitcast<i32>(${offset})` : offset})`;
+    if (v.kind === "uniform") return `kl_uniform(${words}.x)`;
+    if (v.kind === "normal") return `kl_randn(${words})`;
+    return `${words}.${"xyzw"[v.word]}`;
+  });
+}

@@ -1,0 +1,158 @@
+// Scans and reductions with a combine function (tl.cumsum, tl.cumprod, tl.associativeScan,
+// tl.reduce). Both work on the block staged in workgroup memory, so they hold for every layout
+// (flat, replicated, tiled) and along either axis of a 2-D block; both combine operands in their
+// order along the axis, so a combine function need be associative, not commutative. tl.reduce
+// folds each output's line left to right, in the interpreter's order.
+
+import type { Combine, Value } from "../ir/ir";
+import { BINARY_WGSL, MATH_WGSL, UNARY_WGSL } from "./elementwise";
+import type { Emitter } from "./emitter";
+import { literal } from "./literals";
+import { defineReduced } from "./reductions";
+import { stage } from "./rearrange";
+
+/** The WGSL expression of `combine` applied to the expressions `a` and `b`. */
+export function combineExpression(ctx: Emitter, combine: Combine, a: string, b: string): string {
+  const memo = new Map<number, string>();
+  const at = (v: Value): string => {
+    const known = memo.get(v.id);
+    if (known !== undefined) return known;
+    const text = render(v);
+    memo.set(v.id, text);
+    return text;
+  };
+  const render = (v: Value): string => {
+    switch (v.op) {
+      case "combineArg":
+        return v.index === 0 ? a : b;
+      case "const":
+        return literal(v.value, ctx.dtype(v.type));
+      case "splat":
+        return at(v.value);
+      case "cast":
+        return `${ctx.typeOf(v.type)}(${at(v.value)})`;
+      case "unary":
+        return UNARY_WGSL[v.fn](at(v.value), ctx.dtype(v.type));
+      case "binary":
+        return BINARY_WGSL[v.fn](at(v.lhs), at(v.rhs), ctx.dtype(v.rhs.type));
+      case "math":
+        return MATH_WGSL[v.fn](v.args.map(at), ctx.typeOf(v.type));
+      case "where":
+        return `select(${at(v.b)}, ${at(v.a)}, ${at(v.cond)})`;
+      default:
+        throw new Error(`a combine function holds a ${v.op}, which semantics/combine.ts should have refused`);
+    }
+  };
+  return at(combine.result);
+}
+
+/** [rows, cols] of a 1-D or 2-D shape, the stride of `axis` in it and its length. */
+function geometry(shape: readonly number[], axis: number): { cols: number; stride: number; length: number } {
+  const cols = shape[shape.length - 1];
+  const last = axis === shape.length - 1;
+  return { cols, stride: last ? 1 : cols, length: last ? cols : shape[0] };
+}
+
+/**
+ * tl.cumsum / tl.cumprod / tl.associativeScan, inclusive, in three passes over the block staged
+ * in workgroup memory (in place): each line is cut into segments of `c` elements (about one invocation's
+ * share); (1) each invocation scans its segments in order and keeps their totals; (2) it combines
+ * the totals of the segments before each of its own, in order, into the segment's elements;
+ * (3) each invocation reads its registers back. Four barriers whatever the length: a step-per-
+ * doubling scan (Hillis–Steele) needs two per step, and each barrier costs lavapipe ~1 s of
+ * shader compilation.
+ */
+export function emitScan(ctx: Emitter, v: Value & { op: "scan" }): void {
+  const layout = ctx.layout(v.type);
+  const t = ctx.typeOf(v.type);
+  const dtype = ctx.dtype(v.type);
+  const { cols, stride, length } = geometry(v.type.shape, v.axis);
+  const n = layout.numel;
+  const w = ctx.workgroupSize;
+  const c = Math.min(length, Math.max(1, n / w));
+  const perLine = length / c;
+  const segments = n / c;
+  const s = ctx.fresh("scan");
+  // The element at position k of line r, counting from the line's end when reversed.
+  const at = (r: string, k: string) => {
+    const along = v.reverse ? `(${length - 1} - ${k})` : k;
+    return stride === 1 ? `${r} * ${length} + ${along}` : `${along} * ${cols} + ${r}`;
+  };
+  ctx.emit("workgroupBarrier();");
+  const input = stage(ctx, v.value, "x");
+  // Each element is read and rewritten by the invocation that owns its segment: scanned in place.
+  const output = input;
+  const totals = ctx.scratch("scant", dtype, segments);
+  ctx.emit("workgroupBarrier();");
+  const eachSegment = (body: () => void) => {
+    ctx.emit(`for (var ${s}_s = i32(lid); ${s}_s < ${segments}; ${s}_s += ${w}) {`);
+    ctx.nested(() => {
+      ctx.emit(`let ${s}_r = ${s}_s / ${perLine};`);
+      ctx.emit(`let ${s}_k0 = (${s}_s % ${perLine}) * ${c};`);
+      body();
+    });
+    ctx.emit("}");
+  };
+  eachSegment(() => {
+    ctx.emit(`var ${s}_acc: ${t} = ${input}[${at(`${s}_r`, `${s}_k0`)}];`);
+    ctx.emit(`for (var k = 1; k < ${c}; k++) {`);
+    ctx.nested(() => {
+      const e = at(`${s}_r`, `(${s}_k0 + k)`);
+      ctx.emit(`${s}_acc = ${combineExpression(ctx, v.combine, `${s}_acc`, `${input}[${e}]`)};`);
+      ctx.emit(`${output}[${e}] = ${s}_acc;`);
+    });
+    ctx.emit("}");
+    ctx.emit(`${totals}[${s}_s] = ${s}_acc;`);
+  });
+  if (perLine > 1) {
+    ctx.emit("workgroupBarrier();");
+    eachSegment(() => {
+      ctx.emit(`let ${s}_first = ${s}_r * ${perLine};`);
+      ctx.emit(`if (${s}_s > ${s}_first) {`);
+      ctx.nested(() => {
+        ctx.emit(`var ${s}_pre: ${t} = ${totals}[${s}_first];`);
+        ctx.emit(`for (var q = ${s}_first + 1; q < ${s}_s; q++) { ${s}_pre = ${combineExpression(ctx, v.combine, `${s}_pre`, `${totals}[q]`)}; }`);
+        ctx.emit(`for (var k = 0; k < ${c}; k++) {`);
+        const e = at(`${s}_r`, `(${s}_k0 + k)`);
+        ctx.nested(() => ctx.emit(`${output}[${e}] = ${combineExpression(ctx, v.combine, `${s}_pre`, `${output}[${e}]`)};`));
+        ctx.emit("}");
+      });
+      ctx.emit("}");
+    });
+  }
+  ctx.emit("workgroupBarrier();");
+  for (let j = 0; j < layout.ept; j++) ctx.emit(`let ${ctx.valueName(v, j)} = ${output}[${ctx.elementIndex(v.type, j)}];`);
+}
+
+/** tl.reduce: the block staged in workgroup memory; each output folds its line from the first element. */
+export function emitReduceWith(ctx: Emitter, v: Value & { op: "reduceWith" }): void {
+  const src = v.value;
+  const { cols, stride, length } = geometry(src.type.shape, v.axis);
+  const t = ctx.typeOf(v.type);
+  ctx.emit("workgroupBarrier();");
+  const array = stage(ctx, src, "x");
+  ctx.emit("workgroupBarrier();");
+  const fold = (first: string) => {
+    const acc = ctx.fresh("acc");
+    ctx.emit(`var ${acc}: ${t} = ${array}[${first}];`);
+    ctx.emit(`for (var k: i32 = 1; k < ${length}; k++) {`);
+    ctx.nested(() => ctx.emit(`${acc} = ${combineExpression(ctx, v.combine, acc, `${array}[${first} + k${stride === 1 ? "" : ` * ${stride}`}]`)};`));
+    ctx.emit("}");
+    return acc;
+  };
+  if (v.type.shape.length === 0) {
+    defineReduced(ctx, v, fold("0"));
+    return;
+  }
+  const out = ctx.layout(v.type);
+  for (let j = 0; j < out.ept; j++) {
+    const e = ctx.elementIndex(v.type, j);
+    // The line's first element: row e for a reduction along axis 1, column e along axis 0.
+    const acc = fold(stride === 1 ? `(${e}) * ${cols}` : `(${e})`);
+    ctx.emit(`let ${ctx.valueName(v, j)} = ${acc};`);
+  }
+}
+
+export function emitCombineArg(_ctx: Emitter, v: Value & { op: "combineArg" }): void {
+  throw new Error(`combine function parameter ${v.index} outside its template`);
+}

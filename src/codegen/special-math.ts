@@ -1,0 +1,47 @@
+// The WGSL of issue 11's math functions (ir/special-math.ts computes the same on the CPU). WGSL has
+// no erf, no 32×32 → 64-bit product, and its pow is undefined for a negative base: those are
+// helper functions (helpers.ts adds each to the module once, where the body calls it).
+
+import type { SpecialMathFn } from "../ir/ir";
+
+/** WGSL expression of the result from the operands' registers; `t` is the result's WGSL type. */
+export const SPECIAL_MATH_WGSL: Record<SpecialMathFn, (args: readonly string[], t: string) => string> = {
+  exp2: (args) => `exp2(${args[0]})`,
+  log2: (args) => `log2(${args[0]})`,
+  // tanh(±15) is ±1 in f32 and f16; clamping first keeps drivers that compute tanh through exp(2x) from giving inf/inf.
+  tanh: (args, t) => `tanh(clamp(${args[0]}, ${t}(-15), ${t}(15)))`,
+  erf: (args, t) => (t === "f32" ? `kl_erf(${args[0]})` : `${t}(kl_erf(f32(${args[0]})))`),
+  pow: (args, t) => (t === "f32" ? `kl_pow(${args[0]}, ${args[1]})` : `${t}(kl_pow(f32(${args[0]}), f32(${args[1]})))`),
+  umulhi: (args, t) => (t === "u32" ? `kl_umulhi(${args[0]}, ${args[1]})` : `bitcast<i32>(kl_umulhi(bitcast<u32>(${args[0]}), bitcast<u32>(${args[1]})))`),
+  clamp: (args) => `min(max(${args[0]}, ${args[1]}), ${args[2]})`,
+};
+
+// ir/special-math.ts erfApprox: the series below 0.5, Abramowitz–Stegun 7.1.26 above (|error| ≤ 1.5e-7).
+export const ERF_WGSL = `
+fn kl_erf(x: f32) -> f32 {
+  let a = abs(x);
+  if (a < 0.5) {
+    let x2 = x * x;
+    let sum = ((((-1.0 / 1320.0 * x2 + 1.0 / 216.0) * x2 - 1.0 / 42.0) * x2 + 0.1) * x2 - 1.0 / 3.0) * x2 + 1.0;
+    return 1.1283791670955126 * x * sum;
+  }
+  let t = 1.0 / (1.0 + 0.3275911 * a);
+  let poly = (((1.061405429 * t - 1.453152027) * t + 1.421413741) * t - 0.284496736) * t + 0.254829592;
+  let y = 1.0 - poly * t * exp(-a * a);
+  return select(y, -y, x < 0.0);
+}
+`;
+
+// C's powf where WGSL's pow (exp2(y * log2(x))) is undefined: x < 0 with an integer y, and x = 0.
+export const POW_WGSL = `
+fn kl_pow(x: f32, y: f32) -> f32 {
+  if (y == 0.0) { return 1.0; }
+  let whole = floor(y) == y;
+  // NaN and infinity aren't WGSL constants: OR-ing a run-time zero keeps them from being folded.
+  let zero = bitcast<u32>(x) & 0u;
+  if (x < 0.0 && !whole) { return bitcast<f32>(0x7fc00000u | zero); }
+  if (x == 0.0) { return select(0.0, bitcast<f32>(0x7f800000u | zero), y < 0.0); }
+  let m = pow(abs(x), y);
+  return select(m, -m, x < 0.0 && fract(y * 0.5) != 0.0);
+}
+`;

@@ -1,0 +1,49 @@
+// tl.atomic* on the CPU. The interpreter runs program instances one after another (x fastest),
+// and the lanes of a block in order, so each atomic is a plain read-modify-write: the final
+// contents are what the GPU gives for commutative functions (add, max, min, and, or, xor), but
+// which program sees which old value differs from the GPU's order. Tests and references must not
+// depend on that order (a histogram, a sum, the set of values an exchange returns).
+
+import type { AtomicFn, Dtype, Value } from "../ir/ir";
+import type { Block } from "./block-ops";
+import type { Machine } from "./machine";
+
+/** The new contents of an element from its old contents, the operand and (cas) the comparand; wrapping is the typed array's. */
+type AtomicUpdate = (old: number, value: number, cmp: number, dtype: Dtype) => number;
+
+export const ATOMIC_CPU: Record<AtomicFn, AtomicUpdate> = {
+  // i32/u32 wrap when stored into the Int32Array/Uint32Array; f32 rounds when stored into a Float32Array.
+  add: (old, value) => old + value,
+  max: (old, value) => Math.max(old, value),
+  min: (old, value) => Math.min(old, value),
+  and: (old, value, _cmp, dtype) => unsigned(old & value, dtype),
+  or: (old, value, _cmp, dtype) => unsigned(old | value, dtype),
+  xor: (old, value, _cmp, dtype) => unsigned(old ^ value, dtype),
+  xchg: (_old, value) => value,
+  cas: (old, value, cmp) => (old === cmp ? value : old),
+};
+
+function unsigned(bits: number, dtype: Dtype): number {
+  return dtype === "u32" ? bits >>> 0 : bits;
+}
+
+/** Runs one tl.atomic* over a block: lane by lane, the old contents come back (0 where masked off). */
+export function atomic(m: Machine, v: Extract<Value, { op: "atomic" }>, n: number, dtype: Dtype): Block {
+  const buffer = m.bufferOf(v.ptr.type, v.span);
+  const ptr = m.sized(m.value(v.ptr), n, v.span);
+  const value = m.sized(m.value(v.value), n, v.span);
+  const cmp = v.cmp ? m.sized(m.value(v.cmp), n, v.span) : undefined;
+  const mask = v.mask ? m.sized(m.value(v.mask), n, v.span) : undefined;
+  const update = ATOMIC_CPU[v.fn];
+  const array = buffer.array;
+  const out = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    if (mask && mask[i] === 0) continue;
+    const index = ptr[i];
+    m.checkIndex(buffer, index, "store", v.span);
+    const old = array[index];
+    out[i] = old;
+    array[index] = update(old, value[i], cmp ? cmp[i] : 0, dtype);
+  }
+  return out;
+}

@@ -1,0 +1,150 @@
+// Device functions, as Triton's @triton.jit helpers: a kernel(...) called from another kernel's
+// body is inlined at the call. Its parameters are bound to the arguments (checked against their
+// annotations; generic ones take what comes), its body is lowered in a scope of its own, and its
+// last statement `return expr;` gives the call's value. Recursion is reported at the call.
+
+import ts from "typescript";
+import type { Span } from "../diagnostics/diagnostic";
+import { Codes } from "../diagnostics/codes";
+import type { Value } from "../ir/ir";
+import { typeToString } from "../ir/ir";
+import type { HelperParam, KernelSource } from "../syntax/parse";
+import type { Binding, LoweringContext } from "./context";
+import { lowerStatement } from "./statements";
+import { isConst } from "./values";
+
+/** The kernel a call's callee names, unless a local name shadows it. */
+export function helperCalled(ctx: LoweringContext, callee: ts.Expression): KernelSource | undefined {
+  if (!ts.isIdentifier(callee) || ctx.lookup(callee.text)) return undefined;
+  return ctx.kernel.helpers?.get(callee.text);
+}
+
+/** Inlines `helper` at `node`: its value, "void" when it returns none, undefined after an error. */
+export function callHelper(ctx: LoweringContext, helper: KernelSource, node: ts.CallExpression, asStatement: boolean): Value | undefined {
+  const span = ctx.span(node);
+  const chain = [ctx.kernel, ...ctx.calls.map((c) => c.kernel)];
+  const from = chain.indexOf(helper);
+  if (from >= 0) {
+    const cycle = [...chain.slice(from), helper].map((k) => k.name).join(" → ");
+    ctx.log.error(Codes.unsupportedCall, span, `kernels can't call themselves (no recursion on the GPU: device functions are inlined at each call): ${cycle}; write the repetition as a loop`, [
+      { span: helper.nameSpan, message: `'${helper.name}' is defined here` },
+    ]);
+    return undefined;
+  }
+  const bindings = bindArguments(ctx, helper, node, span);
+  if (!bindings) return undefined;
+  const before = ctx.log.diagnostics.length;
+  const frame: { kernel: KernelSource; span: Span; result?: Value; returns?: boolean } = { kernel: helper, span };
+  ctx.calls.push(frame);
+  try {
+    ctx.isolated(bindings, () => lowerHelperBody(ctx, helper));
+  } finally {
+    ctx.calls.pop();
+  }
+  relateToCall(ctx, before, helper, span);
+  if (ctx.log.diagnostics.slice(before).some((d) => d.severity === "error")) return undefined;
+  if (frame.result) return { ...frame.result, span };
+  if (frame.returns) return undefined;
+  if (!asStatement) ctx.log.error(Codes.helperReturn, span, `${helper.name}(…) returns no value; end it with return <value>; or call it as a statement of its own`);
+  return undefined;
+}
+
+/** Arguments evaluated in the caller's scope, checked against the parameters' annotations. */
+function bindArguments(ctx: LoweringContext, helper: KernelSource, node: ts.CallExpression, span: Span): Map<string, Binding> | undefined {
+  const params = helper.signature;
+  if (node.arguments.length !== params.length) {
+    const list = params.map((p) => p.name).join(", ");
+    ctx.log.error(Codes.helperCall, span, `${helper.name} takes ${params.length} argument${params.length === 1 ? "" : "s"} (${list}), got ${node.arguments.length}`, [
+      { span: helper.nameSpan, message: `'${helper.name}' is defined here` },
+    ]);
+    return undefined;
+  }
+  const bindings = new Map<string, Binding>();
+  let ok = true;
+  params.forEach((p, i) => {
+    const arg = ctx.expression(node.arguments[i]);
+    const value = arg && checkArgument(ctx, helper, p, arg);
+    if (value) bindings.set(p.name, { kind: "value", value: { ...value, span: p.span }, declaredAt: p.span, what: "parameter" });
+    else ok = false;
+  });
+  return ok ? bindings : undefined;
+}
+
+function checkArgument(ctx: LoweringContext, helper: KernelSource, p: HelperParam, arg: Value): Value | undefined {
+  const type = p.type;
+  if (!type) return arg;
+  const declared = [{ span: p.span, message: `'${p.name}' of ${helper.name} is declared here` }];
+  const mismatch = (want: string) => {
+    ctx.log.error(Codes.helperArgType, arg.span, `${helper.name}'s parameter '${p.name}' takes ${want}, got ${typeToString(arg.type)}`, declared);
+    return undefined;
+  };
+  if (type.kind === "constexpr") {
+    if (!isConst(arg) || arg.type.kind !== "data" || (arg.type.dtype !== "i32" && arg.type.dtype !== "u32")) {
+      ctx.log.error(Codes.helperCall, arg.span, `${helper.name}'s parameter '${p.name}' is a constexpr: pass a compile-time integer (a literal, a constexpr or a module constant), got ${isConst(arg) ? typeToString(arg.type) : `a run-time ${typeToString(arg.type)}`}`, declared);
+      return undefined;
+    }
+    return arg;
+  }
+  if (type.kind === "pointer") {
+    return arg.type.kind === "pointer" && arg.type.pointee === type.dtype ? arg : mismatch(`Ptr<${type.dtype}> (a pointer or a block of pointers)`);
+  }
+  if (arg.type.kind === "pointer") return mismatch(`${type.dtype} values`);
+  if (arg.type.dtype === type.dtype) return arg;
+  // A literal adapts to the annotation, as it does to a variable's type.
+  if (isConst(arg) && arg.type.dtype !== "bool") return ctx.values.cast(arg, type.dtype, arg.span);
+  return mismatch(`${type.dtype} values (a scalar or a block)`);
+}
+
+/** The helper's statements; a trailing `return expr;` (or an arrow's expression body) sets the call's result. */
+function lowerHelperBody(ctx: LoweringContext, helper: KernelSource): void {
+  const body = helper.fn.body;
+  const frame = ctx.calls[ctx.calls.length - 1];
+  if (!ts.isBlock(body)) {
+    frame.returns = true;
+    frame.result = ctx.expression(body);
+    return;
+  }
+  const statements = body.statements;
+  statements.forEach((s, i) => {
+    if (i === statements.length - 1 && ts.isReturnStatement(s)) {
+      ctx.current = s;
+      frame.returns = s.expression !== undefined;
+      if (s.expression) frame.result = ctx.expression(s.expression);
+    } else {
+      lowerStatement(ctx, s);
+    }
+  });
+}
+
+/** `return` anywhere else: in a launched kernel, or before a device function's end. */
+export function returnStatement(ctx: LoweringContext, node: ts.ReturnStatement): void {
+  const helper = ctx.calls[ctx.calls.length - 1]?.kernel;
+  const message = helper
+    ? `a device function returns only as its last statement; restructure ${helper.name}: let result = …; if (…) { result = …; } return result;`
+    : "return isn't supported in kernels (they produce results by tl.store); to skip work, wrap it in if (…) { … }; return <value> is for device functions, kernels called from other kernels";
+  ctx.log.error(helper ? Codes.helperReturn : Codes.unsupportedSyntax, ctx.span(node), message);
+}
+
+/** Diagnostics reported inside the helper's body also point at the call. */
+function relateToCall(ctx: LoweringContext, from: number, helper: KernelSource, call: Span): void {
+  const diagnostics = ctx.log.diagnostics;
+  for (let i = from; i < diagnostics.length; i++) {
+    const d = diagnostics[i];
+    if (d.span.start < helper.span.start || d.span.end > helper.span.end) continue;
+    diagnostics[i] = { ...d, related: [...(d.related ?? []), { span: call, message: `in ${helper.name}, called from here` }] };
+  }
+}
+
+/** A call of a plain function of the file: device functions are made with kernel(...). */
+export function plainFunctionMessage(ctx: LoweringContext, name: string): string | undefined {
+  for (const s of ctx.sf.statements) {
+    const isFunction = ts.isFunctionDeclaration(s) && s.name?.text === name;
+    const isArrow =
+      ts.isVariableStatement(s) &&
+      s.declarationList.declarations.some((d) => ts.isIdentifier(d.name) && d.name.text === name && d.initializer && (ts.isArrowFunction(d.initializer) || ts.isFunctionExpression(d.initializer)));
+    if (isFunction || isArrow) {
+      return `'${name}' is a plain function, which runs on the CPU; to call it from a kernel make it a device function: const ${name} = kernel(function ${name}(…) { … }), as Triton's @triton.jit helpers`;
+    }
+  }
+  return undefined;
+}

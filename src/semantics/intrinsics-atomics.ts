@@ -1,0 +1,65 @@
+// tl.atomicAdd … tl.atomicCas: read-modify-writes through pointers (Triton's tl.atomic_*), each
+// returning the old contents. WGSL has atomics on i32 and u32 only; tl.atomicAdd on Ptr<f32> is
+// a compare-and-swap loop on the bits in the generated WGSL (codegen/atomics.ts).
+
+import { Codes } from "../diagnostics/codes";
+import type { Span } from "../diagnostics/diagnostic";
+import type { AtomicFn, Shape, Value } from "../ir/ir";
+import { typeToString } from "../ir/ir";
+import { data } from "./builder";
+import { COERCIONS, all, arity, requireData, type Args, type Intrinsic, type IntrinsicContext } from "./intrinsic-args";
+
+/** Lowers tl.atomic<fn>(ptr, value, mask?) — or, for cas, (ptr, cmp, value, mask?). */
+function lowerAtomic(fn: AtomicFn, ctx: IntrinsicContext, args: Args, span: Span, name: string): Value | undefined {
+  const cas = fn === "cas";
+  if (!arity(ctx, args, span, name, cas ? 3 : 2, cas ? 4 : 3, cas ? "(pointers, cmp, value, mask?)" : "(pointers, value, mask?)")) return undefined;
+  const values = all(ctx, args);
+  if (!values) return undefined;
+  const [ptr, ...rest] = values;
+  const [cmp, value, mask] = cas ? rest : [undefined, ...rest];
+  if (ptr.type.kind !== "pointer") {
+    ctx.log.error(Codes.notAPointer, ptr.span, `tl.${name} needs pointers (a Ptr parameter plus offsets), got ${typeToString(ptr.type)}`);
+    return undefined;
+  }
+  const pointee = ptr.type.pointee;
+  if (pointee !== "i32" && pointee !== "u32" && !(fn === "add" && pointee === "f32")) {
+    const allowed = fn === "add" ? "Ptr<i32>, Ptr<u32> and Ptr<f32>" : "Ptr<i32> and Ptr<u32> (WGSL has atomics only on 32-bit integers)";
+    ctx.log.error(Codes.operandDtype, ptr.span, `tl.${name} works on ${allowed}, got ${typeToString(ptr.type)}`);
+    return undefined;
+  }
+  for (const [operand, what] of [[cmp, "cmp"], [value, "value"]] as const) {
+    if (operand && !requireData(ctx, operand, `tl.${name}'s ${what}`)) return undefined;
+  }
+  if (mask && (mask.type.kind === "pointer" || mask.type.dtype !== "bool")) {
+    ctx.log.error(Codes.operandDtype, mask.span, `the mask must be a comparison (a boolean block), got ${typeToString(mask.type)}`);
+    return undefined;
+  }
+  // As in Triton, pointers, value, cmp and mask broadcast together.
+  let shape: Shape | undefined = ptr.type.shape;
+  for (const operand of [cmp, value, mask]) {
+    if (operand && shape) shape = ctx.values.commonShape({ ...ptr, type: { ...ptr.type, shape } }, operand, span, `tl.${name}'s pointers and ${operand === mask ? "mask" : operand === cmp ? "cmp" : "value"}`);
+  }
+  if (!shape) return undefined;
+  const p = ctx.values.toShape(ptr, shape, ptr.span);
+  const v = ctx.values.coerce(value!, pointee, shape, value!.span);
+  const c = cmp && ctx.values.coerce(cmp, pointee, shape, cmp.span);
+  const m = mask && ctx.values.toShape(mask, shape, mask.span);
+  if (!p || !v || (cmp && !c) || (mask && !m)) return undefined;
+  ctx.markWritten(ptr.type.param);
+  return ctx.b.emit({ op: "atomic", fn, ptr: p, value: v, ...(c ? { cmp: c } : {}), ...(m ? { mask: m } : {}) }, data(pointee, shape), span);
+}
+
+function atomicIntrinsic(fn: AtomicFn): Intrinsic {
+  return { produces: [`atomic:${fn}`, "atomic", ...COERCIONS], lower: (ctx, args, span, name) => lowerAtomic(fn, ctx, args, span, name) };
+}
+
+export const ATOMIC_INTRINSICS: Record<string, Intrinsic> = {
+  atomicAdd: atomicIntrinsic("add"),
+  atomicMax: atomicIntrinsic("max"),
+  atomicMin: atomicIntrinsic("min"),
+  atomicAnd: atomicIntrinsic("and"),
+  atomicOr: atomicIntrinsic("or"),
+  atomicXor: atomicIntrinsic("xor"),
+  atomicXchg: atomicIntrinsic("xchg"),
+  atomicCas: atomicIntrinsic("cas"),
+};

@@ -1,0 +1,69 @@
+// Triton's random numbers (triton/language/random.py): tl.rand, tl.randn, tl.randint and
+// tl.randint4x, counter-based Philox 4×32-10 on (seed, offsets). One number per offset, so the
+// same (seed, offsets) draw the same numbers in any kernel, on any GPU and on the CPU.
+
+import { Codes } from "../diagnostics/codes";
+import type { RandomKind, Value } from "../ir/ir";
+import { typeToString } from "../ir/ir";
+import { data } from "./builder";
+import { arity, constInt, type Intrinsic, type IntrinsicContext } from "./intrinsic-args";
+import type { Args } from "./intrinsic-args";
+import { isInt } from "./rules";
+
+function isIntData(v: Value): boolean {
+  return v.type.kind === "data" && isInt(v.type.dtype);
+}
+
+/** The seed (an i32/u32 scalar) and the offsets (an i32/u32 block or scalar); undefined after an error. */
+function seedAndOffsets(ctx: IntrinsicContext, args: Args, name: string): [Value, Value] | undefined {
+  const seed = ctx.expression(args[0]);
+  const offsets = ctx.expression(args[1]);
+  if (!seed || !offsets) return undefined;
+  if (!isIntData(seed)) {
+    ctx.log.error(Codes.operandDtype, seed.span, `tl.${name}'s seed must be an integer (i32 or u32), got ${typeToString(seed.type)}`);
+    return undefined;
+  }
+  if (seed.type.shape.length !== 0) {
+    ctx.log.error(Codes.shapeMismatch, seed.span, `tl.${name}'s seed must be a scalar, got a block ${typeToString(seed.type)}; vary the offsets instead`);
+    return undefined;
+  }
+  if (!isIntData(offsets)) {
+    ctx.log.error(Codes.operandDtype, offsets.span, `tl.${name}'s offsets must be integers (i32 or u32), got ${typeToString(offsets.type)}; e.g. pid * BLOCK + tl.arange(0, BLOCK)`);
+    return undefined;
+  }
+  return [seed, offsets];
+}
+
+function random(kind: RandomKind, words: boolean): Intrinsic {
+  return {
+    produces: ["random", "const"],
+    lower(ctx, args, span, name) {
+      const signature = words ? "(seed, offsets, word) with word 0, 1, 2 or 3" : "(seed, offsets)";
+      if (!arity(ctx, args, span, name, words ? 3 : 2, words ? 3 : 2, signature)) return undefined;
+      const operands = seedAndOffsets(ctx, args, name);
+      if (!operands) return undefined;
+      const word = words ? wordArg(ctx, args, name) : 0;
+      if (word === undefined) return undefined;
+      const [seed, offset] = operands;
+      const dtype = kind === "int" ? "u32" : "f32";
+      return ctx.b.emit({ op: "random", kind, word, seed, offset }, data(dtype, offset.type.shape), span);
+    },
+  };
+}
+
+function wordArg(ctx: IntrinsicContext, args: Args, name: string): 0 | 1 | 2 | 3 | undefined {
+  const word = constInt(ctx, args[2], `tl.${name}'s word`);
+  if (word === undefined) return undefined;
+  if (word < 0 || word > 3) {
+    ctx.log.error(Codes.intrinsicArgs, ctx.span(args[2]), `Philox gives four words, 0 to 3; got ${word}`);
+    return undefined;
+  }
+  return word as 0 | 1 | 2 | 3;
+}
+
+export const RANDOM_INTRINSICS: Record<string, Intrinsic> = {
+  rand: random("uniform", false),
+  randn: random("normal", false),
+  randint: random("int", false),
+  randint4x: random("int", true),
+};

@@ -1,0 +1,97 @@
+// Scans and reductions with a combine function: tl.cumsum, tl.cumprod, tl.associativeScan
+// (inclusive, along an axis, optionally from the end) and tl.reduce. Each becomes one `scan` or
+// `reduceWith` op carrying its combine function as a template (combine.ts).
+
+import ts from "typescript";
+import { Codes } from "../diagnostics/codes";
+import type { Span } from "../diagnostics/diagnostic";
+import type { Combine, Value } from "../ir/ir";
+import { typeToString } from "../ir/ir";
+import { data } from "./builder";
+import { binaryCombine, lowerCombine } from "./combine";
+import { arity, constInt, requireData, type Args, type Intrinsic, type IntrinsicContext } from "./intrinsic-args";
+import { dtypeOf } from "./values";
+
+/** The block argument and its axis (default 0 for a 1-D block), or undefined after a diagnostic. */
+function blockAndAxis(ctx: IntrinsicContext, args: Args, span: Span, name: string, axisRequired: boolean): { x: Value; axis: number } | undefined {
+  const x = ctx.expression(args[0]);
+  if (!x || !requireData(ctx, x, `tl.${name}`)) return undefined;
+  const rank = x.type.shape.length;
+  if (rank === 0) {
+    ctx.log.error(Codes.badAxis, ctx.span(args[0]), `tl.${name} works along an axis of a block, but this is a scalar`);
+    return undefined;
+  }
+  if (!args[1] || args[1].kind === ts.SyntaxKind.UndefinedKeyword) {
+    if (rank === 1 && !axisRequired) return { x, axis: 0 };
+    ctx.log.error(Codes.badAxis, span, `tl.${name} needs an axis: tl.${name}(x, ${rank === 1 ? "0" : "0 or 1"}${axisRequired ? ", (a, b) => …" : ""})`);
+    return undefined;
+  }
+  const a = constInt(ctx, args[1], `tl.${name}'s axis`);
+  if (a === undefined) return undefined;
+  const axis = a < 0 ? a + rank : a;
+  if (axis < 0 || axis >= rank) {
+    ctx.log.error(Codes.badAxis, ctx.span(args[1]), `axis ${a} doesn't exist: the block ${typeToString(x.type)} has ${rank === 1 ? "only axis 0" : `axes 0..${rank - 1}`}`);
+    return undefined;
+  }
+  return { x, axis };
+}
+
+/** `reverse`: a boolean literal (Triton's reverse=…), false when absent. */
+function reverseArg(ctx: IntrinsicContext, node: ts.Expression | undefined, name: string): boolean | undefined {
+  if (!node) return false;
+  if (node.kind === ts.SyntaxKind.TrueKeyword) return true;
+  if (node.kind === ts.SyntaxKind.FalseKeyword) return false;
+  ctx.log.error(Codes.constantRequired, ctx.span(node), `tl.${name}'s reverse must be the literal true or false`);
+  return undefined;
+}
+
+function emitScan(ctx: IntrinsicContext, x: Value, axis: number, reverse: boolean, combine: Combine, span: Span): Value {
+  return ctx.b.emit({ op: "scan", value: x, axis, reverse, combine }, data(dtypeOf(x), x.type.shape), span);
+}
+
+/** tl.cumsum / tl.cumprod: (x, axis?, reverse?). */
+function builtinScan(fn: "add" | "mul"): Intrinsic {
+  return {
+    produces: ["scan", "combineArg", `binary:${fn}`],
+    lower(ctx, args, span, name) {
+      if (!arity(ctx, args, span, name, 1, 3, "(x, axis?, reverse?)")) return undefined;
+      const block = blockAndAxis(ctx, args, span, name, false);
+      if (!block) return undefined;
+      const reverse = reverseArg(ctx, args[2], name);
+      if (reverse === undefined) return undefined;
+      return emitScan(ctx, block.x, block.axis, reverse, binaryCombine(ctx, fn, dtypeOf(block.x), span), span);
+    },
+  };
+}
+
+export const SCAN_INTRINSICS: Record<string, Intrinsic> = {
+  cumsum: builtinScan("add"),
+  cumprod: builtinScan("mul"),
+
+  associativeScan: {
+    produces: ["scan", "combineArg"],
+    lower(ctx, args, span, name) {
+      if (!arity(ctx, args, span, name, 3, 4, "(x, axis, combineFn, reverse?)")) return undefined;
+      const block = blockAndAxis(ctx, args, span, name, true);
+      if (!block) return undefined;
+      const combine = lowerCombine(ctx, args[2], dtypeOf(block.x), `tl.${name}`);
+      const reverse = combine && reverseArg(ctx, args[3], name);
+      if (!combine || reverse === undefined) return undefined;
+      return emitScan(ctx, block.x, block.axis, reverse, combine, span);
+    },
+  },
+
+  reduce: {
+    produces: ["reduceWith", "combineArg"],
+    lower(ctx, args, span, name) {
+      if (!arity(ctx, args, span, name, 3, 3, "(x, axis, combineFn)")) return undefined;
+      const block = blockAndAxis(ctx, args, span, name, true);
+      if (!block) return undefined;
+      const { x, axis } = block;
+      const combine = lowerCombine(ctx, args[2], dtypeOf(x), `tl.${name}`);
+      if (!combine) return undefined;
+      const shape = x.type.shape.filter((_, i) => i !== axis);
+      return ctx.b.emit({ op: "reduceWith", value: x, axis, combine }, data(dtypeOf(x), shape), span);
+    },
+  },
+};

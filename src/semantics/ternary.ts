@@ -1,0 +1,64 @@
+// `c ? a : b` with a scalar condition: only the chosen branch runs (it may load), so it becomes an
+// `if` that assigns a variable of the branches' promoted type. A constant condition picks its
+// branch at compile time. A block condition is tl.where's job.
+
+import type ts from "typescript";
+import type { Span } from "../diagnostics/diagnostic";
+import { Codes } from "../diagnostics/codes";
+import type { Stmt, Value } from "../ir/ir";
+import { typeToString } from "../ir/ir";
+import { data } from "./builder";
+import type { LoweringContext } from "./context";
+import { promote } from "./rules";
+import { isConst, operandOf } from "./values";
+
+export function conditionalExpression(ctx: LoweringContext, node: ts.ConditionalExpression, span: Span): Value | undefined {
+  const cond = ctx.expression(node.condition);
+  if (!cond) return undefined;
+  if (cond.type.kind === "pointer" || cond.type.shape.length > 0) {
+    const what = cond.type.kind === "pointer" ? "a pointer" : `a block ${typeToString(cond.type)}`;
+    ctx.log.error(Codes.blockCondition, cond.span, `c ? a : b needs a scalar condition, but this is ${what}; for blocks use tl.where(cond, a, b)`);
+    return undefined;
+  }
+  const test = cond.type.dtype === "bool" ? cond : ctx.values.binary("ne", cond, ctx.b.constant(0, "i32", cond.span), cond.span);
+  let a: Value | undefined;
+  let b: Value | undefined;
+  const then = ctx.b.collect(() => (a = ctx.expression(node.whenTrue)));
+  const otherwise = ctx.b.collect(() => (b = ctx.expression(node.whenFalse)));
+  if (!test || !a || !b) return undefined;
+  if (isConst(test)) {
+    for (const s of test.value !== 0 ? then : otherwise) ctx.b.push(s);
+    return { ...(test.value !== 0 ? a : b), span };
+  }
+  for (const v of [a, b]) {
+    if (v.type.kind === "pointer") {
+      ctx.log.error(Codes.operandDtype, v.span, "the branches of c ? a : b can't be pointers; choose the offset instead: ptr + (c ? i : j)");
+      return undefined;
+    }
+  }
+  const bothBool = dtypeIs(a, "bool") && dtypeIs(b, "bool");
+  if (!bothBool && (dtypeIs(a, "bool") || dtypeIs(b, "bool"))) {
+    ctx.log.error(Codes.operandDtype, span, `the branches of c ? a : b must both be masks or both numbers, got ${typeToString(a.type)} and ${typeToString(b.type)}`);
+    return undefined;
+  }
+  const dtype = bothBool ? "bool" : promote(operandOf(a), operandOf(b));
+  const shape = ctx.values.commonShape(a, b, span, "the branches of c ? a : b");
+  if (!shape) return undefined;
+  const result = ctx.b.variable("choice", data(dtype, shape), span);
+  const init = ctx.values.coerce(ctx.b.constant(0, dtype, span), dtype, shape, span);
+  const branch = (stmts: Stmt[], v: Value): Stmt[] | undefined => {
+    let coerced: Value | undefined;
+    const tail = ctx.b.collect(() => (coerced = ctx.values.coerce(v, dtype, shape, v.span)));
+    return coerced && [...stmts, ...tail, { kind: "assign", span, variable: result, value: coerced }];
+  };
+  const thenBody = branch(then, a);
+  const elseBody = branch(otherwise, b);
+  if (!init || !thenBody || !elseBody) return undefined;
+  ctx.b.push({ kind: "declare", span, variable: result, init });
+  ctx.b.push({ kind: "if", span, cond: test, then: thenBody, else: elseBody });
+  return ctx.b.emit({ op: "readVar", variable: result }, result.type, span);
+}
+
+function dtypeIs(v: Value, dtype: string): boolean {
+  return v.type.kind === "data" && v.type.dtype === dtype;
+}

@@ -1,0 +1,51 @@
+// The message for a tl.* name that doesn't exist (KL1005): Triton's snake_case spelling of one
+// that does (tl.program_id → tl.programId), what to write for a Triton function Kernel Lab has no
+// equivalent of, or the nearest existing name for a typo.
+
+import { intrinsicNamed, INTRINSICS } from "./intrinsics";
+
+/** Triton functions without an equivalent, keyed by their camelCase name: what to write instead. */
+const INSTEAD: Readonly<Record<string, string>> = {
+  staticPrint: "print at run time with tl.devicePrint(prefix, ...values)",
+  print: "print with tl.devicePrint(prefix, ...values)",
+  range: "loop with a plain for (let i = a; i < b; i += s) { … }",
+  multipleOf: "it is a compiler hint Kernel Lab doesn't need: remove the call and keep its argument",
+  maxContiguous: "it is a compiler hint Kernel Lab doesn't need: remove the call and keep its argument",
+  maxConstancy: "it is a compiler hint Kernel Lab doesn't need: remove the call and keep its argument",
+  staticAssert: "check at run time with tl.deviceAssert(cond, message), or in the run's code (defineRun)",
+};
+
+export function unknownIntrinsicMessage(name: string): string {
+  const camel = name.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+  if (camel !== name && intrinsicNamed(camel)) {
+    return `tl.${name} doesn't exist; did you mean tl.${camel}? (Kernel Lab spells Triton's functions in camelCase)`;
+  }
+  if (Object.hasOwn(INSTEAD, camel)) return `tl.${name} doesn't exist in Kernel Lab; ${INSTEAD[camel]}`;
+  const near = nearestName(camel);
+  const fallback = "see the kernel language table in the docs for the tl.* functions";
+  return `tl.${name} doesn't exist; ${near ? `did you mean tl.${near}?` : fallback}`;
+}
+
+/** The one tl.* name within two edits of `name` (none for short names or ties). */
+function nearestName(name: string): string | undefined {
+  if (name.length < 4) return undefined;
+  let best: string | undefined;
+  let bestDistance = 3;
+  let tie = false;
+  for (const candidate of Object.keys(INTRINSICS)) {
+    const d = editDistance(name.toLowerCase(), candidate.toLowerCase());
+    if (d < bestDistance) [best, bestDistance, tie] = [candidate, d, false];
+    else if (d === bestDistance) tie = true;
+  }
+  return tie ? undefined : best;
+}
+
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) row[j] = Math.min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    previous = row;
+  }
+  return previous[b.length];
+}

@@ -1,0 +1,198 @@
+// tl.atomic*, run on the GPU and on the CPU interpreter with fresh random inputs at sizes that
+// aren't multiples of the block. Programs run in no fixed order on the GPU (and one after another
+// in the interpreter), so every check is order-independent: final contents that any order gives
+// (counts, sums, max/min, bit sets), or properties of the old values an exchange returns (they and
+// the final value form a permutation; exactly one compare-and-swap wins per slot). Outputs that
+// are written, not accumulated, start poisoned; a NaN never passes.
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { PRELUDE, assertClose, poisoned, randomFloats, randomInts, runBoth, type HostArray } from "../support/kernel-runner";
+import type { Target } from "../../src/ir/target";
+
+type Args = Record<string, HostArray | number>;
+
+interface Case {
+  name: string;
+  params: string;
+  body: string;
+  block: number;
+  n: number;
+  args: (n: number) => Args;
+  outputs: string[];
+  /** The expected contents (order-independent), or a check of what came back. */
+  reference?: (args: Record<string, any>, n: number) => Record<string, ArrayLike<number>>;
+  check?: (out: Record<string, HostArray>, args: Record<string, any>, n: number, what: string) => void;
+  grid?: (n: number, block: number) => number[];
+  target?: Partial<Target>;
+  atol?: number;
+  rtol?: number;
+}
+
+const offs = "const offs = tl.programId(0) * BLOCK + tl.arange(0, BLOCK);\nconst mask = offs < n;";
+const BINS = 37;
+const binsOf = (x: ArrayLike<number>, f: (bin: number, v: number) => void) => Array.from(x).forEach((v) => f(v % BINS, v));
+
+/** `values` holds each of 0..count-1 exactly once. */
+function assertPermutation(values: number[], count: number, what: string): void {
+  const sorted = [...values].sort((a, b) => a - b);
+  assert.deepEqual(sorted, Array.from({ length: count }, (_, i) => i), `${what}: the old values and the final value are not a permutation of 0..${count - 1}`);
+}
+
+const cases: Case[] = [
+  {
+    name: "histogram: 1000 values into 37 bins with a masked tl.atomicAdd",
+    params: "x: Ptr<i32>, hist: Ptr<i32>, n: i32, BLOCK: constexpr",
+    body: `${offs}\nconst v = tl.load(x + offs, mask);\ntl.atomicAdd(hist + v % ${BINS}, 1, mask);`,
+    block: 128, n: 1000,
+    args: (n) => ({ x: randomInts(n, 0, 100000), hist: new Int32Array(BINS), n }),
+    outputs: ["hist"],
+    reference: ({ x }) => { const h = new Int32Array(BINS); binsOf(x, (b) => h[b]++); return { hist: h }; },
+  },
+  {
+    name: "global integer sum: one scalar atomicAdd per program, and every lane adding at one address",
+    params: "x: Ptr<i32>, total: Ptr<i32>, n: i32, BLOCK: constexpr",
+    body: `${offs}\nconst v = tl.load(x + offs, mask);\ntl.atomicAdd(total, tl.sum(v));\ntl.atomicAdd(total + 1 + offs * 0, v, mask);`,
+    block: 256, n: 3001,
+    args: (n) => ({ x: randomInts(n, -100000, 100000), total: Int32Array.of(7, -5), n }),
+    outputs: ["total"],
+    reference: ({ x }) => { const s = Array.from(x as Int32Array).reduce((a, b) => a + b, 0); return { total: [7 + s, -5 + s] }; },
+  },
+  {
+    name: "atomicMax and atomicMin per bin (i32, negative values) and of u32",
+    params: "x: Ptr<i32>, u: Ptr<u32>, hi: Ptr<i32>, lo: Ptr<i32>, uhi: Ptr<u32>, ulo: Ptr<u32>, n: i32, BLOCK: constexpr",
+    body: `${offs}\nconst v = tl.load(x + offs, mask);\nconst bin = (v + 1000000) % ${BINS};\ntl.atomicMax(hi + bin, v, mask);\ntl.atomicMin(lo + bin, v, mask);\nconst w = tl.load(u + offs, mask);\ntl.atomicMax(uhi, tl.max(tl.where(mask, w, 0)));\ntl.atomicMin(ulo + offs % 2, w, mask);`,
+    block: 64, n: 999,
+    args: (n) => ({
+      x: randomInts(n, -500000, 500000), u: Uint32Array.from(randomInts(n, 0, 2 ** 30), (v, i) => (i % 3 === 0 ? v * 3 : v) >>> 0),
+      hi: new Int32Array(BINS).fill(-2147483648), lo: new Int32Array(BINS).fill(2147483647), uhi: new Uint32Array(1), ulo: new Uint32Array(2).fill(0xffffffff), n,
+    }),
+    outputs: ["hi", "lo", "uhi", "ulo"],
+    reference: ({ x, u, hi, lo }) => {
+      const h = Int32Array.from(hi as Int32Array), l = Int32Array.from(lo as Int32Array);
+      for (const v of x as Int32Array) { const b = (v + 1000000) % BINS; h[b] = Math.max(h[b], v); l[b] = Math.min(l[b], v); }
+      const us = Array.from(u as Uint32Array);
+      return { hi: h, lo: l, uhi: [Math.max(...us)], ulo: [0, 1].map((p) => Math.min(...us.filter((_, i) => i % 2 === p))) };
+    },
+  },
+  {
+    name: "atomicOr, atomicAnd and atomicXor into bit sets per bin (i32 and u32)",
+    params: "x: Ptr<i32>, ors: Ptr<u32>, ands: Ptr<i32>, xors: Ptr<i32>, n: i32, BLOCK: constexpr",
+    body: `${offs}\nconst v = tl.load(x + offs, mask);\nconst bin = v % ${BINS};\nconst bit = tl.cast(1, "u32") << tl.cast(v % 32, "u32");\ntl.atomicOr(ors + bin, bit, mask);\ntl.atomicAnd(ands + bin, ~(1 << (v % 31)), mask);\ntl.atomicXor(xors + bin, v, mask);`,
+    block: 128, n: 517,
+    args: (n) => ({ x: randomInts(n, 0, 1 << 20), ors: new Uint32Array(BINS), ands: new Int32Array(BINS).fill(-1), xors: randomInts(BINS, -1000, 1000), n }),
+    outputs: ["ors", "ands", "xors"],
+    reference: ({ x, xors }) => {
+      const o = new Uint32Array(BINS), a = new Int32Array(BINS).fill(-1), xo = Int32Array.from(xors as Int32Array);
+      binsOf(x, (b, v) => { o[b] |= 1 << (v % 32); a[b] &= ~(1 << (v % 31)); xo[b] ^= v; });
+      return { ors: o, ands: a, xors: xo };
+    },
+  },
+  {
+    name: "atomicXchg of a block at one address: the old values and the final value are a permutation",
+    params: "slot: Ptr<i32>, olds: Ptr<i32>, n: i32, BLOCK: constexpr",
+    body: `${offs}\nconst old = tl.atomicXchg(slot + offs * 0, offs + 1, mask);\ntl.store(olds + offs, old, mask);`,
+    block: 256, n: 1000,
+    args: (n) => ({ slot: new Int32Array(1), olds: poisoned(n, "i32"), n }),
+    outputs: ["slot", "olds"],
+    check: (out, _args, n, what) => assertPermutation([...out.olds, out.slot[0]], n + 1, what),
+  },
+  {
+    name: "atomicXchg of a replicated block (16 elements, 64 invocations): old values handed to every copy",
+    params: "slot: Ptr<i32>, olds: Ptr<i32>, n: i32, BLOCK: constexpr",
+    body: `${offs}\nconst old = tl.atomicXchg(slot + offs % 3, offs + 3, mask);\ntl.store(olds + offs, old, mask);`,
+    block: 16, n: 201, target: { workgroupSize: 64 },
+    args: (n) => ({ slot: Int32Array.of(0, 1, 2), olds: poisoned(n, "i32"), n }),
+    outputs: ["slot", "olds"],
+    check: (out, _args, n, what) => {
+      for (let r = 0; r < 3; r++) {
+        const chain = Array.from(out.olds).filter((_, i) => i % 3 === r).map((v) => (v - r) / 3);
+        const lanes = Math.ceil((n - r) / 3);
+        assertPermutation([...chain, (out.slot[r] - r) / 3], lanes + 1, `${what} slot ${r}`);
+      }
+    },
+  },
+  {
+    name: "scalar atomicXchg per program (tutorial 05's lock release): old values and final value are a permutation",
+    params: "slot: Ptr<i32>, olds: Ptr<i32>, n: i32, BLOCK: constexpr",
+    body: "const pid = tl.programId(0);\nconst old = tl.atomicXchg(slot, pid + 1);\ntl.store(olds + pid, old);",
+    block: 1, n: 300, grid: (n) => [n],
+    args: (n) => ({ slot: new Int32Array(1), olds: poisoned(n, "i32"), n }),
+    outputs: ["slot", "olds"],
+    check: (out, _args, n, what) => assertPermutation([...out.olds, out.slot[0]], n + 1, what),
+  },
+  {
+    name: "atomicCas of a block: exactly one lane wins each slot, the others see the winner",
+    params: "slots: Ptr<i32>, olds: Ptr<i32>, n: i32, BLOCK: constexpr",
+    body: `${offs}\nconst old = tl.atomicCas(slots + offs % 5, 0, offs + 1, mask);\ntl.store(olds + offs, old, mask);`,
+    block: 128, n: 700,
+    args: (n) => ({ slots: new Int32Array(5), olds: poisoned(n, "i32"), n }),
+    outputs: ["slots", "olds"],
+    check: (out, _args, n, what) => {
+      for (let s = 0; s < 5; s++) {
+        const winner = out.slots[s];
+        assert.ok(winner > 0 && (winner - 1) % 5 === s, `${what}: slot ${s} holds ${winner}, not a lane of it`);
+        for (let i = s; i < n; i += 5) assert.equal(out.olds[i], i + 1 === winner ? 0 : winner, `${what}: lane ${i} of slot ${s}`);
+      }
+    },
+  },
+  {
+    name: "scalar atomicCas per program (tutorial 05's lock acquire): one program takes it, all see the same old value",
+    params: "lock: Ptr<i32>, olds: Ptr<i32>, n: i32, BLOCK: constexpr",
+    body: "const pid = tl.programId(0);\nconst old = tl.atomicCas(lock, 0, pid + 1);\ntl.store(olds + pid * BLOCK + tl.arange(0, BLOCK), old + tl.zeros([BLOCK], \"i32\"));",
+    block: 64, n: 77, grid: (n) => [n],
+    args: (n) => ({ lock: new Int32Array(1), olds: poisoned(n * 64, "i32"), n }),
+    outputs: ["lock", "olds"],
+    check: (out, _args, n, what) => {
+      const winner = out.lock[0];
+      assert.ok(winner >= 1 && winner <= n, `${what}: the lock holds ${winner}`);
+      for (let p = 0; p < n; p++) {
+        for (let k = 0; k < 64; k++) assert.equal(out.olds[p * 64 + k], p + 1 === winner ? 0 : winner, `${what}: program ${p}, element ${k}`);
+      }
+    },
+  },
+  {
+    name: "float atomicAdd (a compare-and-swap loop on the bits): 100 values into 3 sums",
+    params: "x: Ptr<f32>, sums: Ptr<f32>, n: i32, BLOCK: constexpr",
+    body: `${offs}\nconst v = tl.load(x + offs, mask);\ntl.atomicAdd(sums + offs % 3, v, mask);\ntl.atomicAdd(sums + 3, tl.sum(v));`,
+    block: 32, n: 100,
+    args: (n) => ({ x: randomFloats(n), sums: Float32Array.of(0.5, 0, -2, 0), n }),
+    outputs: ["sums"],
+    reference: ({ x }, n) => {
+      const s = [0.5, 0, -2, 0];
+      for (let i = 0; i < n; i++) { s[i % 3] += x[i]; s[3] += x[i]; }
+      return { sums: s };
+    },
+    atol: 1e-5, rtol: 1e-5,
+  },
+  {
+    name: "a buffer both loaded, stored and updated atomically (i32 and f32: atomicLoad/atomicStore)",
+    params: "buf: Ptr<i32>, fbuf: Ptr<f32>, n: i32, BLOCK: constexpr",
+    body: `${offs}\nconst v = tl.load(buf + offs, mask);\ntl.store(buf + offs, v * 2, mask);\ntl.atomicAdd(buf + n, v, mask);\nconst f = tl.load(fbuf + offs, mask);\ntl.store(fbuf + offs, f * 0.5, mask);\ntl.atomicAdd(fbuf + n, f, mask);`,
+    block: 256, n: 1030,
+    args: (n) => ({ buf: randomInts(n + 1, -1000, 1000), fbuf: randomFloats(n + 1), n }),
+    outputs: ["buf", "fbuf"],
+    reference: ({ buf, fbuf }, n) => {
+      const b = Array.from(buf as Int32Array, (v, i) => (i < n ? v * 2 : v));
+      const f = Array.from(fbuf as Float32Array, (v, i) => (i < n ? v * 0.5 : v));
+      for (let i = 0; i < n; i++) { b[n] += buf[i]; f[n] += fbuf[i]; }
+      return { buf: b, fbuf: f };
+    },
+    atol: 1e-3, rtol: 1e-5,
+  },
+];
+
+for (const c of cases) {
+  test(`GPU and CPU: ${c.name}`, async () => {
+    const source = `${PRELUDE}export const k = kernel(function k(${c.params}) {\n${c.body}\n});\n`;
+    const args = c.args(c.n);
+    const inputs = Object.fromEntries(Object.entries(args).map(([k, v]) => [k, typeof v === "number" ? v : v.slice()]));
+    const grid = c.grid ? c.grid(c.n, c.block) : [Math.ceil(c.n / c.block)];
+    const { gpu, cpu } = await runBoth({ source, constexprs: { BLOCK: c.block }, grid, args, outputs: c.outputs, ...(c.target ? { target: c.target } : {}) });
+    const expected = c.reference?.(inputs, c.n);
+    for (const [backend, out] of [["GPU", gpu], ["CPU", cpu]] as const) {
+      if (c.check) c.check(out, inputs, c.n, backend);
+      for (const name of expected ? c.outputs : []) assertClose(out[name], expected![name], `${backend} ${name}`, c.atol, c.rtol);
+    }
+  });
+}
