@@ -20,7 +20,7 @@ import { hasLaunches } from "./launches";
 import { displayPath, loadKernelFile, readKernelText } from "./load";
 import { resolveKernel } from "./resolve-runs";
 
-export type { DebugBinding, DebugStop } from "./debug-recorder";
+export type { DebugBinding, DebugFrame, DebugStop } from "./debug-recorder";
 
 /** What a debug launch configuration asks for (package.json `contributes.debuggers`). */
 export interface DebugLaunch {
@@ -50,8 +50,8 @@ export interface ProgramTrace {
   truncated: boolean;
   /** 1-based lines of the kernel's statements (where a breakpoint can stop). */
   statementLines: number[];
-  /** The kernel's first and last line. */
-  kernelLines: [number, number];
+  /** The first and last line of the kernel and of each device function it may call. */
+  functionLines: [number, number][];
 }
 
 export const DEFAULT_MAX_STOPS = 10_000;
@@ -108,7 +108,6 @@ export async function traceProgram(launch: DebugLaunch): Promise<ProgramTrace> {
       else if (err instanceof InterpreterError) recorder.recordError(err.span, err.message);
       else throw err;
     }
-    const lines = text.slice(0, kernel.span.start).split("\n").length;
     return {
       file: absolute,
       kernel: program.name,
@@ -120,7 +119,7 @@ export async function traceProgram(launch: DebugLaunch): Promise<ProgramTrace> {
       stops: recorder.stops,
       truncated,
       statementLines: recorder.statementLines(program.ir),
-      kernelLines: [lines, lines + text.slice(kernel.span.start, kernel.span.end).split("\n").length - 1],
+      functionLines: recorder.functionLines(),
     };
   } catch (err) {
     if (err instanceof RunDefinitionError || err instanceof DebugLaunchError) throw new DebugLaunchError(err.message);

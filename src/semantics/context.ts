@@ -85,7 +85,11 @@ export class LoweringContext implements IntrinsicContext {
   /** Runs `fn` in a new innermost scope, optionally holding `bindings`. */
   inScope(fn: () => void, bindings?: Map<string, Binding>): void {
     this.scopes.push(bindings ?? new Map());
-    for (const [name, binding] of bindings ?? []) this.seen.bound(name, binding);
+    for (const [name, binding] of bindings ?? []) {
+      this.seen.bound(name, binding);
+      // A device function's parameters, named for the debugger.
+      if (binding.kind === "value") this.valueNames.push({ name, span: binding.declaredAt, value: binding.value.id });
+    }
     try {
       fn();
     } finally {

@@ -201,3 +201,32 @@ test("a loop's body is a stop per trip; a long program is cut off at maxSteps", 
   const said = client.events.filter((e) => e.event === "output").map((e) => e.body.output).join("");
   assert.match(said, /40 steps recorded \(stopped recording there/);
 });
+
+test("a device function is a frame of its own: step in enters it, step out returns, next steps over", async () => {
+  const client = new Client();
+  const helper = path.resolve(__dirname, "../fixtures/debug-helper.kernel.ts");
+  await launched(client, { program: helper }, [15]);
+  const where = async () => {
+    await client.next("stopped");
+    const frames = (await client.request("stackTrace", { threadId: 1 })).body.stackFrames;
+    return frames.map((f: { name: string; line: number }) => `${f.name.split(" ")[0]}@${f.line}`).join(" <- ");
+  };
+  assert.equal(await where(), "twice_kernel@15");
+  await client.request("stepIn", { threadId: 1 });
+  assert.equal(await where(), "scaled@7 <- twice_kernel@15");
+  const vars = await variablesAtStop(client);
+  assert.equal(vars.get("factor")?.value, "2");
+  assert.equal(vars.get("v")?.type, "f32[64]");
+  assert.ok(!vars.has("offsets"), "the kernel's names are the caller frame's, not the helper's");
+  await client.request("stepOut", { threadId: 1 });
+  assert.equal(await where(), "twice_kernel@16");
+  await client.request("next", { threadId: 1 });
+  assert.equal(await where(), "twice_kernel@17");
+  // A breakpoint inside the helper stops in its second call, with that call's arguments.
+  await client.request("setBreakpoints", { source: { path: helper }, breakpoints: [{ line: 8 }] });
+  await client.request("reverseContinue", { threadId: 1 });
+  assert.equal(await where(), "scaled@8 <- twice_kernel@16");
+  assert.equal((await variablesAtStop(client)).get("factor")?.value, "3");
+  await client.request("continue", { threadId: 1 });
+  await client.next("terminated");
+});

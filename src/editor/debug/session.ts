@@ -2,8 +2,8 @@
 // recorded then replayed. The interpreter is synchronous, so rather than pausing it mid-run, the
 // launch runs the chosen program to its end (or a stop cap) with a stop recorded before each
 // TypeScript statement (harness/debug-run.ts); continue, next and the steps back then only move
-// through that record. Kernels have no device functions (every call is a tl.* intrinsic), so
-// there is one frame: step in is next, step out runs to the next breakpoint or the end.
+// through that record. A device function is inlined, yet its statements are stops of a frame
+// above its caller's: step in enters it, next steps over it, step out runs to its caller.
 // This file runs in its own Node process (adapter-main.ts): the run's args execute the file's
 // TypeScript, as a run's worker does, outside the extension host.
 
@@ -12,7 +12,7 @@ import type { DebugProtocol } from "@vscode/debugprotocol";
 import * as path from "node:path";
 import { format } from "node:util";
 import { DebugLaunchError, traceProgram, type DebugLaunch, type ProgramTrace } from "../../harness/debug-run";
-import { VariableTable } from "./variables";
+import { REFS_PER_FRAME, VariableTable } from "./variables";
 
 /** The launch configuration's fields (package.json `contributes.debuggers[0].configurationAttributes`). */
 export interface KernelLaunchArguments extends DebugProtocol.LaunchRequestArguments {
@@ -26,14 +26,14 @@ export interface KernelLaunchArguments extends DebugProtocol.LaunchRequestArgume
 }
 
 const THREAD = 1;
-const FRAME = 1;
 
 export class KernelDebugSession extends LoggingDebugSession {
   private trace: ProgramTrace | undefined;
   /** Index of the current stop in trace.stops; -1 before the first. */
   private at = -1;
   private breakpointLines = new Set<number>();
-  private table: VariableTable | undefined;
+  /** One table per frame of the current stop, innermost first (frame ids are index + 1). */
+  private tables: VariableTable[] = [];
   private configured!: () => void;
   private readonly configurationDone = new Promise<void>((resolve) => (this.configured = resolve));
 
@@ -93,7 +93,7 @@ export class KernelDebugSession extends LoggingDebugSession {
     response.body = {
       breakpoints: lines.map((line, i) => {
         const bp: DebugProtocol.Breakpoint = new Breakpoint(line !== undefined, this.convertDebuggerLineToClient(line ?? requested[i]));
-        if (line === undefined) bp.message = ours ? "no kernel statement here: breakpoints go on the lines of a kernel's body" : "not the file being debugged";
+        if (line === undefined) bp.message = ours ? "no kernel statement here: breakpoints go on the lines of a kernel's (or a device function's) body" : "not the file being debugged";
         return bp;
       }),
     };
@@ -112,24 +112,29 @@ export class KernelDebugSession extends LoggingDebugSession {
     if (!t || !stop) {
       response.body = { stackFrames: [], totalFrames: 0 };
     } else {
-      const frame = new StackFrame(FRAME, `${t.kernel} · program (${t.programId.join(", ")})`, new Source(path.basename(t.file), t.file), this.convertDebuggerLineToClient(stop.line), this.convertDebuggerColumnToClient(stop.column));
-      response.body = { stackFrames: [frame], totalFrames: 1 };
+      const source = new Source(path.basename(t.file), t.file);
+      const frames = stop.frames.map((f, i) => {
+        const name = i === stop.frames.length - 1 ? `${f.name} · program (${t.programId.join(", ")})` : `${f.name} (device function)`;
+        return new StackFrame(i + 1, name, source, this.convertDebuggerLineToClient(f.line), this.convertDebuggerColumnToClient(f.column));
+      });
+      response.body = { stackFrames: frames, totalFrames: frames.length };
     }
     this.sendResponse(response);
   }
 
-  protected override scopesRequest(response: DebugProtocol.ScopesResponse): void {
-    response.body = { scopes: this.table?.scopes() ?? [] };
+  protected override scopesRequest(response: DebugProtocol.ScopesResponse, args: DebugProtocol.ScopesArguments): void {
+    response.body = { scopes: this.tables[args.frameId - 1]?.scopes() ?? [] };
     this.sendResponse(response);
   }
 
   protected override variablesRequest(response: DebugProtocol.VariablesResponse, args: DebugProtocol.VariablesArguments): void {
-    response.body = { variables: this.table?.variables(args.variablesReference) ?? [] };
+    const table = this.tables[Math.floor(args.variablesReference / REFS_PER_FRAME) - 1];
+    response.body = { variables: table?.variables(args.variablesReference) ?? [] };
     this.sendResponse(response);
   }
 
   protected override evaluateRequest(response: DebugProtocol.EvaluateResponse, args: DebugProtocol.EvaluateArguments): void {
-    const found = this.table?.lookup(args.expression.trim());
+    const found = this.tables[(args.frameId ?? 1) - 1]?.lookup(args.expression.trim());
     if (!found) {
       this.sendErrorResponse(response, { id: 2, format: `'${args.expression}' is not a name bound here (the debugger shows the kernel's names, it does not evaluate expressions)` });
       return;
@@ -146,7 +151,7 @@ export class KernelDebugSession extends LoggingDebugSession {
 
   protected override nextRequest(response: DebugProtocol.NextResponse): void {
     this.sendResponse(response);
-    this.stepTo(this.at + 1);
+    this.runForward(this.depth());
   }
 
   protected override stepInRequest(response: DebugProtocol.StepInResponse): void {
@@ -156,7 +161,7 @@ export class KernelDebugSession extends LoggingDebugSession {
 
   protected override stepOutRequest(response: DebugProtocol.StepOutResponse): void {
     this.sendResponse(response);
-    this.runForward();
+    this.runForward(this.depth() - 1);
   }
 
   protected override stepBackRequest(response: DebugProtocol.StepBackResponse): void {
@@ -176,14 +181,23 @@ export class KernelDebugSession extends LoggingDebugSession {
     this.sendResponse(response);
   }
 
-  /** To the next stop on a breakpoint line (or the failing one); past the last, the session ends. */
-  private runForward(): void {
+  /**
+   * To the next stop on a breakpoint line (or the failing one), or with `depth` given, the next
+   * stop at most that many frames deep (next: the same frame; step out: its caller); past the
+   * last stop, the session ends.
+   */
+  private runForward(depth?: number): void {
     const stops = this.trace?.stops ?? [];
     for (let j = this.at + 1; j < stops.length; j++) {
       if (stops[j].error !== undefined) return this.stopAt(j, "exception");
       if (this.breakpointLines.has(stops[j].line)) return this.stopAt(j, "breakpoint");
+      if (depth !== undefined && stops[j].frames.length <= depth) return this.stopAt(j, "step");
     }
     this.finish();
+  }
+
+  private depth(): number {
+    return this.trace?.stops[this.at]?.frames.length ?? 1;
   }
 
   private stepTo(j: number): void {
@@ -197,7 +211,7 @@ export class KernelDebugSession extends LoggingDebugSession {
     const stop = t?.stops[j];
     if (!t || !stop) return this.finish();
     this.at = j;
-    this.table = new VariableTable(t, stop);
+    this.tables = stop.frames.map((f, i) => new VariableTable(t, f, (i + 1) * REFS_PER_FRAME));
     const event = new StoppedEvent(reason, THREAD) as DebugProtocol.StoppedEvent;
     if (stop.error !== undefined) {
       event.body.text = stop.error;
@@ -219,8 +233,10 @@ export class KernelDebugSession extends LoggingDebugSession {
 
   private statementLineNear(line: number): number | undefined {
     const t = this.trace;
-    if (!t || line < t.kernelLines[0] || line > t.kernelLines[1]) return undefined;
-    return t.statementLines.find((l) => l >= line) ?? t.statementLines.filter((l) => l < line).at(-1);
+    const range = t?.functionLines.find(([first, last]) => first <= line && line <= last);
+    if (!t || !range) return undefined;
+    const inRange = t.statementLines.filter((l) => range[0] <= l && l <= range[1]);
+    return inRange.find((l) => l >= line) ?? inRange.filter((l) => l < line).at(-1);
   }
 
   private output(text: string, category: "console" | "stdout" | "stderr" = "console"): void {

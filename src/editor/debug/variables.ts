@@ -4,7 +4,7 @@
 // References are valid until the next stop (the protocol's rule), so the table is reset then.
 
 import type { DebugProtocol } from "@vscode/debugprotocol";
-import type { DebugBinding, DebugStop, ProgramTrace } from "../../harness/debug-run";
+import type { DebugBinding, DebugFrame, ProgramTrace } from "../../harness/debug-run";
 import type { ValueType } from "../../ir/ir";
 
 /** Elements a block shows before its summary says how many more there are. */
@@ -16,28 +16,30 @@ type Expandable =
   | { kind: "program" }
   | { kind: "block"; binding: DebugBinding };
 
-export const SCOPE_LOCALS = 1;
-export const SCOPE_PARAMETERS = 2;
-export const SCOPE_PROGRAM = 3;
+/** References of one frame's table lie in [base, base + REFS_PER_FRAME). */
+export const REFS_PER_FRAME = 1_000_000;
 
+/** One frame's variables at a stop; frame i's references start at (i + 1) × REFS_PER_FRAME. */
 export class VariableTable {
   private readonly refs = new Map<number, Expandable>();
-  private next = 100;
+  private next: number;
 
   constructor(
     private readonly trace: ProgramTrace,
-    private readonly stop: DebugStop,
+    private readonly frame: DebugFrame,
+    private readonly base = REFS_PER_FRAME,
   ) {
-    this.refs.set(SCOPE_LOCALS, { kind: "bindings", bindings: stop.bindings.filter((b) => !b.parameter) });
-    this.refs.set(SCOPE_PARAMETERS, { kind: "bindings", bindings: stop.bindings.filter((b) => b.parameter) });
-    this.refs.set(SCOPE_PROGRAM, { kind: "program" });
+    this.refs.set(base, { kind: "bindings", bindings: frame.bindings.filter((b) => !b.parameter) });
+    this.refs.set(base + 1, { kind: "bindings", bindings: frame.bindings.filter((b) => b.parameter) });
+    this.refs.set(base + 2, { kind: "program" });
+    this.next = base + 3;
   }
 
   scopes(): DebugProtocol.Scope[] {
     return [
-      { name: "Locals", presentationHint: "locals", variablesReference: SCOPE_LOCALS, expensive: false },
-      { name: "Parameters", presentationHint: "arguments", variablesReference: SCOPE_PARAMETERS, expensive: false },
-      { name: "Program", variablesReference: SCOPE_PROGRAM, expensive: false },
+      { name: "Locals", presentationHint: "locals", variablesReference: this.base, expensive: false },
+      { name: "Parameters", presentationHint: "arguments", variablesReference: this.base + 1, expensive: false },
+      { name: "Program", variablesReference: this.base + 2, expensive: false },
     ];
   }
 
@@ -56,7 +58,7 @@ export class VariableTable {
 
   /** The binding of this name at the stop, for hovers and the Watch view. */
   lookup(name: string): DebugProtocol.Variable | undefined {
-    const binding = [...this.stop.bindings].reverse().find((b) => b.name === name);
+    const binding = [...this.frame.bindings].reverse().find((b) => b.name === name);
     return binding && this.variable(binding);
   }
 
