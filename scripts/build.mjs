@@ -8,6 +8,7 @@ const entries = [
   ["src/cli/main.ts", "dist/cli.js", []],
   ["src/harness/worker.ts", "dist/worker.js", []],
   ["src/editor/extension.ts", "dist/extension.js", ["vscode"]],
+  ["src/editor/debug/adapter-main.ts", "dist/debug-adapter.js", []],
 ];
 
 const watch = process.argv.includes("--watch");

@@ -1,4 +1,4 @@
-// `▶ Run | Sweep` above each exported `defineRun(…)` of a kernel file.
+// `▶ Run | Sweep | Debug program…` above each exported `defineRun(…)` of a kernel file.
 
 import * as vscode from "vscode";
 import { findRuns } from "./find-runs";
@@ -23,6 +23,12 @@ export class RunCodeLensProvider implements vscode.CodeLensProvider {
             title: sweep,
             tooltip: `Run ${run.name} at every size and plot its throughput`,
             command: "kernelLab.sweepKernel",
+            arguments: [document.uri, run.name],
+          }),
+          new vscode.CodeLens(range, {
+            title: "Debug program…",
+            tooltip: `Run one program instance of ${run.name} in the CPU interpreter, stopping at breakpoints in the kernel`,
+            command: "kernelLab.debugProgram",
             arguments: [document.uri, run.name],
           }),
         ];

@@ -1,6 +1,7 @@
 // Every command of the extension, in one table. The ids are contributed in package.json.
 
 import * as vscode from "vscode";
+import { debugProgram } from "./debug/provider";
 import { kernelDocumentFor } from "./kernel-document";
 import { ResultsPanel, type PanelState } from "./results-panel";
 import type { RunCommandResult, RunController } from "./run-controller";
@@ -18,7 +19,8 @@ export type CommandId =
   | "kernelLab.retuneKernel"
   | "kernelLab.showWgsl"
   | "kernelLab.showResults"
-  | "kernelLab.cancelRun";
+  | "kernelLab.cancelRun"
+  | "kernelLab.debugProgram";
 
 /** Handlers return what happened, so integration tests can read it from `executeCommand`. */
 export function commandTable(services: CommandServices): Record<CommandId, (...args: unknown[]) => unknown> {
@@ -33,6 +35,7 @@ export function commandTable(services: CommandServices): Record<CommandId, (...a
       return ResultsPanel.state();
     },
     "kernelLab.cancelRun": () => runs.cancel(),
+    "kernelLab.debugProgram": (uri?: unknown, run?: unknown): Promise<boolean> => debugProgram(uri, run),
   };
 }
 

@@ -4,6 +4,7 @@
 import * as vscode from "vscode";
 import { RunCodeLensProvider } from "./codelens";
 import { commandTable } from "./commands";
+import { registerKernelDebugger } from "./debug/provider";
 import { KernelDiagnostics } from "./diagnostics";
 import { KernelHover } from "./hover";
 import { KernelInlayHints } from "./inlay-hints";
@@ -39,6 +40,7 @@ export function activate(context: vscode.ExtensionContext): KernelLabApi {
       vscode.languages.registerHoverProvider(kernelFiles, new KernelHover(types)),
       vscode.workspace.onDidCloseTextDocument((document) => types.forget(document)),
       { dispose: () => ResultsPanel.disposeCurrent() },
+      ...registerKernelDebugger(context.extensionUri),
     );
     const commands = commandTable({ extensionUri: context.extensionUri, log, runs });
     for (const [id, handler] of Object.entries(commands)) {

@@ -15,7 +15,7 @@ import type { KernelIR } from "../ir/ir";
 import type { DebugRecord } from "../ir/debug";
 import { InterpreterError, type ProgramId } from "./errors";
 import { bindArgs, type KernelArgs } from "./kernel-args";
-import { Machine, type StoreHook } from "./machine";
+import { Machine, type StatementHook, type StoreHook } from "./machine";
 import { BINARY_ARITHMETIC, MATH_ARITHMETIC, UNARY_ARITHMETIC } from "../ir/arithmetic";
 import { implementedOps } from "../ir/ops";
 import { REDUCE_CPU } from "./block-ops";
@@ -26,13 +26,15 @@ import { VALUE_CPU } from "./values";
 export type { KernelArgs, KernelBuffer } from "./kernel-args";
 export { InterpreterError } from "./errors";
 export type { InterpreterErrorKind, OutOfBounds, ProgramId } from "./errors";
-export type { StoreHook } from "./machine";
+export type { ProgramState, StatementHook, StoreHook } from "./machine";
 
 export interface InterpretOptions {
   /** Element operations allowed over the whole launch before the run is called endless. */
   maxSteps?: number;
   /** Run only these program ids (e.g. the first and the last, to check bounds cheaply). */
   programs?: readonly ProgramId[];
+  /** Called before each statement runs (the debugger records its trace here); absent, it costs nothing. */
+  onStatement?: StatementHook;
   /** Receives each element tl.devicePrint prints (its `site` is the call's span start). */
   onDebugRecord?: (record: DebugRecord) => void;
   /** Called for each element a tl.store writes: which program and lane, at which tl.store. */
@@ -61,7 +63,7 @@ export function interpret(
       );
     }
   }
-  const machine = new Machine(ir, grid, bindArgs(ir, args), opts.maxSteps ?? DEFAULT_MAX_STEPS, opts.onStore);
+  const machine = new Machine(ir, grid, bindArgs(ir, args), opts.maxSteps ?? DEFAULT_MAX_STEPS, opts.onStore, opts.onStatement);
   machine.onDebugRecord = opts.onDebugRecord;
   if (opts.programs) {
     for (const pid of opts.programs) machine.runProgram(pid);

@@ -11,8 +11,17 @@ import type { BoundArgs, BoundBuffer } from "./kernel-args";
 import { runStatement } from "./statements";
 import { evaluate } from "./values";
 
+/** What a statement hook sees of the running program: values by id, variables by id. */
+export interface ProgramState {
+  readonly programId: ProgramId;
+  readonly values: ReadonlyMap<number, Block>;
+  readonly variables: ReadonlyMap<number, Block>;
+}
+
+export type StatementHook = (statement: Stmt, state: ProgramState) => void;
+
 /** The state of one launch: arguments, the step budget, and the running program's values. */
-export class Machine {
+export class Machine implements ProgramState {
   private steps = 0;
   programId: ProgramId = [0, 0, 0];
   /** Values by id, as their `let` statements defined them in the running program. */
@@ -30,6 +39,7 @@ export class Machine {
     private readonly maxSteps: number,
     /** Called for each element a tl.store writes (harness/provenance.ts records who wrote what). */
     readonly onStore?: StoreHook,
+    private readonly onStatement?: StatementHook,
   ) {}
 
   runProgram(programId: ProgramId): void {
@@ -41,7 +51,11 @@ export class Machine {
   }
 
   runStatements(statements: readonly Stmt[]): void {
-    for (const statement of statements) runStatement(this, statement);
+    const hook = this.onStatement;
+    for (const statement of statements) {
+      hook?.(statement, this);
+      runStatement(this, statement);
+    }
   }
 
   // ---- values ----

@@ -173,6 +173,15 @@ export interface KernelIR {
   body: Stmt[];
   /** The pointer parameters the kernel stores through (the others are read-only). */
   writtenParams: ReadonlySet<string>;
+  /** The user's names of values (parameters, consts), for the debugger; `let` variables carry their own. */
+  valueNames?: readonly ValueName[];
+}
+
+/** `name` (written at `span`) stands for the value of id `value` from there on, in its scope. */
+export interface ValueName {
+  name: string;
+  span: Span;
+  value: number;
 }
 
 

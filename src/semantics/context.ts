@@ -4,7 +4,7 @@
 
 import type ts from "typescript";
 import { DiagnosticLog, type Span } from "../diagnostics/diagnostic";
-import type { Stmt, Value, Variable } from "../ir/ir";
+import type { Stmt, Value, ValueName, Variable } from "../ir/ir";
 import type { Target } from "../ir/target";
 import type { KernelSource } from "../syntax/parse";
 import { spanOf } from "../syntax/parse";
@@ -35,6 +35,8 @@ export class LoweringContext implements IntrinsicContext {
   readonly values = new ValueFactory(this.b, this.log);
   /** The pointer parameters a tl.store writes through. */
   readonly written = new Set<string>();
+  /** Every name bound to a value, for the debugger (KernelIR.valueNames). */
+  readonly valueNames: ValueName[] = [];
   readonly sf: ts.SourceFile;
   /** The type of every name bound and expression lowered, for the editor (types-seen.ts). */
   readonly seen = new TypesSeen();
@@ -83,7 +85,11 @@ export class LoweringContext implements IntrinsicContext {
   /** Runs `fn` in a new innermost scope, optionally holding `bindings`. */
   inScope(fn: () => void, bindings?: Map<string, Binding>): void {
     this.scopes.push(bindings ?? new Map());
-    for (const [name, binding] of bindings ?? []) this.seen.bound(name, binding);
+    for (const [name, binding] of bindings ?? []) {
+      this.seen.bound(name, binding);
+      // A device function's parameters, named for the debugger.
+      if (binding.kind === "value") this.valueNames.push({ name, span: binding.declaredAt, value: binding.value.id });
+    }
     try {
       fn();
     } finally {
@@ -120,6 +126,7 @@ export class LoweringContext implements IntrinsicContext {
 
   bind(name: string, binding: Binding): void {
     this.scopes[this.scopes.length - 1].set(name, binding);
+    if (binding.kind === "value") this.valueNames.push({ name, span: binding.declaredAt, value: binding.value.id });
     this.seen.bound(name, binding);
   }
 

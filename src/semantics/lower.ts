@@ -55,6 +55,7 @@ function lower(ctx: LoweringContext, constexprs: Readonly<Record<string, number>
       constexprs: used,
       body: ctx.b.statements,
       writtenParams: ctx.written,
+      valueNames: ctx.valueNames,
     },
     diagnostics: ctx.log.diagnostics,
     seen: ctx.seen,

@@ -5,8 +5,9 @@
 //   4. `npm run package`, the .vsix installed into a fresh code-server extensions folder
 //   5. the Playwright UI test on that installed extension: palette → Run Kernel → the results table
 //   6. the Playwright Testing view test (test/editor/workspace/testing/): Run All Tests → green and red items
+//   7. the Playwright debugger test: a breakpoint, Debug program… → stopped, offsets in the Variables view
 // Prints each stage's time and the tests' counts, and ends with `N passed, N failed`.
-// Flags: --only=trusted,untrusted,vsix,ui,testing (stages to run), --docs (the UI tests also write docs/screenshot-*.png).
+// Flags: --only=trusted,untrusted,vsix,ui,testing,debugger (stages to run), --docs (the UI tests also write docs/screenshot-*.png).
 // KERNEL_LAB_EDITOR_GREP=TEXT runs only the mocha tests whose title contains TEXT.
 import { runTests } from "@vscode/test-electron";
 import { build } from "esbuild";
@@ -133,6 +134,12 @@ if (wants("testing")) {
   const vsixArgs = wants("vsix") ? ["--installed"] : [];
   await stage("Testing view UI test", () =>
     countedScript(join(repoRoot, "test/editor/testing-view.test.mjs"), [...vsixArgs, ...(docs ? ["--docs"] : [])]),
+  );
+}
+if (wants("debugger")) {
+  const vsixArgs = wants("vsix") ? ["--installed"] : [];
+  await stage("debugger UI test", () =>
+    countedScript(join(repoRoot, "test/editor/debugger-view.test.mjs"), [...vsixArgs, ...(docs ? ["--docs"] : [])]),
   );
 }
 

@@ -1,6 +1,6 @@
 /// <reference types="mocha" />
 // Restricted mode: the workspace is not trusted. Highlighting and diagnostics still work (the
-// extension declares limited support); running a kernel is refused and nothing runs.
+// extension declares limited support); running or debugging a kernel is refused and nothing runs.
 import * as assert from "node:assert/strict";
 import * as vscode from "vscode";
 import type { PanelState } from "../../../../src/editor/results-panel";
@@ -37,5 +37,11 @@ describe("an untrusted workspace", () => {
     }
     const state = await vscode.commands.executeCommand<PanelState>("kernelLab.showResults");
     assert.equal(state.lastMessage, undefined, `the results panel got ${JSON.stringify(state.lastMessage)?.slice(0, 200)}`);
+  });
+
+  it("refuses Debug program… (its args would run the file's TypeScript)", async () => {
+    const document = await openFixture("vector-add.kernel.ts");
+    assert.equal(await vscode.commands.executeCommand<boolean>("kernelLab.debugProgram", document.uri, "smallAdd"), false);
+    assert.equal(vscode.debug.activeDebugSession, undefined);
   });
 });

@@ -1,0 +1,154 @@
+// The debugger as a person uses it, in Chromium (Playwright) on code-server: open
+// examples/vector-add.kernel.ts, a breakpoint on `const mask` (F9), the `Debug program…` CodeLens,
+// program 3 typed into its input box; the session stops inside add_kernel and the Variables view
+// shows `offsets` as i32[1024], expanded to its elements; then Continue ends the session.
+//   --installed   load the extension installed from the .vsix (see vsix.test.mjs)
+//   --docs        also save docs/screenshot-debugger.png
+// Prints one line per check and `N passed, N failed`.
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { launchBrowser, onExit, repoRoot, startCodeServer } from "./code-server.mjs";
+
+const argv = process.argv.slice(2);
+const installed = argv.includes("--installed");
+const docs = argv.includes("--docs");
+const timeLimitS = Number(process.env.KERNEL_LAB_UI_TEST_LIMIT_S ?? 180);
+const resultsDir = join(repoRoot, "test-results");
+mkdirSync(resultsDir, { recursive: true });
+
+let passed = 0;
+let failed = 0;
+let server;
+let browser;
+const cleanup = onExit(() => server?.close());
+
+async function finish() {
+  await browser?.browser.close().catch(() => {});
+  cleanup();
+  console.log(`${passed} passed, ${failed} failed`);
+  process.exit(failed ? 1 : 0);
+}
+
+setTimeout(async () => {
+  console.log(`  ✗ the debugger UI test did not finish within ${timeLimitS} s`);
+  failed++;
+  await shoot("debugger-timeout.png");
+  await finish();
+}, timeLimitS * 1000).unref();
+
+async function check(title, body) {
+  const started = Date.now();
+  try {
+    const note = await body();
+    passed++;
+    console.log(`  ✔ ${title} (${Date.now() - started} ms)${note ? `\n      ${note}` : ""}`);
+  } catch (error) {
+    failed++;
+    console.log(`  ✗ ${title} (${Date.now() - started} ms): ${error.message.split("\n").slice(0, 6).join("\n      ")}`);
+    await shoot(`debugger-failure-${passed + failed}.png`);
+    throw error;
+  }
+}
+
+async function shoot(name, also) {
+  if (!browser) return;
+  try {
+    await browser.page.screenshot({ path: join(resultsDir, name) });
+    if (also) await browser.page.screenshot({ path: also });
+  } catch (error) {
+    console.log(`      (no screenshot ${name}: ${error.message})`);
+  }
+}
+
+const page = () => browser.page;
+
+async function openFile(relativePath) {
+  await page().keyboard.press("Control+P");
+  const input = page().locator(".quick-input-widget input");
+  await input.waitFor({ state: "visible", timeout: 10_000 });
+  await input.fill(relativePath);
+  const name = relativePath.split("/").pop();
+  await page().locator(".quick-input-list .monaco-list-row", { hasText: name }).first().waitFor({ timeout: 20_000 });
+  await input.press("Enter");
+  await page().locator(`.tab.active[aria-label^="${name}"]`).waitFor({ timeout: 20_000 });
+  await page().locator(".monaco-editor .view-lines").first().waitFor({ timeout: 20_000 });
+}
+
+/** The Variables view's visible rows as "name: value". */
+async function variableRows() {
+  return page().evaluate(() =>
+    [...document.querySelectorAll(".debug-variables .monaco-list-row")].map((row) => row.textContent?.replace(/\s+/g, " ").trim() ?? ""),
+  );
+}
+
+console.log(`debugger UI test: code-server + Chromium, extension ${installed ? "installed from the .vsix" : "from the working tree"}`);
+try {
+  await check("code-server and the workbench start", async () => {
+    server = await startCodeServer({
+      ...(installed ? { extensionsDir: join(repoRoot, ".vscode-test/installed-extensions") } : {}),
+      settings: {
+        "editor.minimap.enabled": false,
+        "git.openRepositoryInParentFolders": "never",
+        ...(docs ? { "workbench.colorTheme": "Default Dark Modern" } : {}),
+      },
+    });
+    browser = await launchBrowser({ width: 1600, height: 900 });
+    const url = server.workbenchUrl({ folder: repoRoot, ...(installed ? {} : { extensionDevelopmentPath: repoRoot }) });
+    await page().goto(url);
+    await page().locator(".monaco-workbench").waitFor({ timeout: 60_000 });
+    await page().locator(".part.statusbar").waitFor({ timeout: 60_000 });
+  });
+
+  await check("a breakpoint on `const mask` in examples/vector-add.kernel.ts (F9)", async () => {
+    await openFile("examples/vector-add.kernel.ts");
+    await page().locator(".monaco-editor .view-line", { hasText: "const mask = offsets < n_elements;" }).first().click();
+    await page().keyboard.press("F9");
+    await page().locator(".monaco-editor .codicon-debug-breakpoint").first().waitFor({ timeout: 10_000 });
+  });
+
+  await check("Debug program… → program 3: stopped inside add_kernel", async () => {
+    const lens = page().locator(".monaco-editor .codelens-decoration a", { hasText: "Debug program…" }).first();
+    await lens.waitFor({ timeout: 60_000 });
+    await lens.click();
+    const input = page().locator(".quick-input-widget input");
+    await input.waitFor({ state: "visible", timeout: 10_000 });
+    await input.fill("3");
+    await input.press("Enter");
+    // The editor marks the line it stopped on.
+    await page().locator(".monaco-editor .codicon-debug-stackframe").first().waitFor({ timeout: 60_000 });
+    await page().locator(".debug-toolbar").waitFor({ timeout: 10_000 });
+  });
+
+  await check("the Variables view shows offsets as i32[1024], and its elements", async () => {
+    const offsets = page().locator(".debug-variables .monaco-list-row", { hasText: "offsets" }).first();
+    await offsets.waitFor({ timeout: 20_000 });
+    const row = (await offsets.textContent())?.replace(/\s+/g, " ").trim() ?? "";
+    if (!/^offsets ?=? ?i32\[1024\] \[3072, 3073, 3074/.test(row)) throw new Error(`offsets row: ${row}`);
+    await offsets.locator(".monaco-tl-twistie").click();
+    await page().locator(".debug-variables .monaco-list-row", { hasText: "dtype" }).first().waitFor({ timeout: 10_000 });
+    // A wider side bar (its sash dragged right), so the picture shows the block's preview whole.
+    const sidebar = await page().locator(".part.sidebar").boundingBox();
+    if (sidebar) {
+      const x = sidebar.x + sidebar.width - 1;
+      const y = sidebar.y + sidebar.height / 2;
+      await page().mouse.move(x, y);
+      await page().mouse.down();
+      await page().mouse.move(x + 220, y, { steps: 10 });
+      await page().mouse.up();
+      await page().mouse.move(x + 700, sidebar.y + sidebar.height - 40);
+    }
+    await page().waitForTimeout(500);
+    const rows = await variableRows();
+    if (!rows.some((r) => /^\[0\] ?[:=]? ?3072$/.test(r))) throw new Error(`rows: ${JSON.stringify(rows)}`);
+    await shoot("debugger.png", docs ? join(repoRoot, "docs/screenshot-debugger.png") : undefined);
+    return rows.slice(0, 12).join(" | ");
+  });
+
+  await check("Continue (F5) runs the program to its end and the session ends", async () => {
+    await page().keyboard.press("F5");
+    await page().locator(".debug-toolbar").waitFor({ state: "hidden", timeout: 30_000 });
+  });
+} catch {
+  // Reported by check(); the checks after a failed one depend on it.
+}
+await finish();

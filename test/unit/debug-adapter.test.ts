@@ -1,0 +1,232 @@
+// The kernel-lab debug adapter spoken to over the Debug Adapter Protocol, in this process (no
+// VS Code): a breakpoint in add_kernel, the stop, `offsets` as a block, stepping, the end.
+import { after, test } from "node:test";
+import assert from "node:assert/strict";
+import * as path from "node:path";
+import { PassThrough } from "node:stream";
+import { KernelDebugSession } from "../../src/editor/debug/session";
+
+const clients: Client[] = [];
+after(() => clients.forEach((c) => c.close()));
+
+const FIXTURE = path.resolve(__dirname, "../editor/workspace/vector-add.kernel.ts");
+
+interface Message {
+  type: string;
+  seq: number;
+  command?: string;
+  event?: string;
+  success?: boolean;
+  message?: string;
+  request_seq?: number;
+  body?: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+}
+
+/** A DAP client over in-memory streams, recording every event. */
+class Client {
+  private readonly toAdapter = new PassThrough();
+  private readonly fromAdapter = new PassThrough();
+  private seq = 1;
+  private buffer = Buffer.alloc(0);
+  private readonly waiting = new Map<number, (m: Message) => void>();
+  private readonly eventWaiters: { event: string; resolve: (m: Message) => void }[] = [];
+  readonly events: Message[] = [];
+
+  constructor() {
+    // The adapter awaits esbuild, whose process does not hold the event loop open on its own.
+    const alive = setInterval(() => undefined, 1000);
+    this.fromAdapter.on("end", () => clearInterval(alive));
+    clients.push(this);
+    const session = new KernelDebugSession();
+    session.start(this.toAdapter, this.fromAdapter);
+    this.fromAdapter.on("data", (chunk: Buffer) => this.receive(chunk));
+  }
+
+  request(command: string, args: unknown = {}): Promise<Message> {
+    const seq = this.seq++;
+    const json = JSON.stringify({ type: "request", seq, command, arguments: args });
+    // The adapter may answer within write(): wait before writing.
+    const answered = new Promise<Message>((resolve) => this.waiting.set(seq, resolve));
+    this.toAdapter.write(`Content-Length: ${Buffer.byteLength(json)}\r\n\r\n${json}`);
+    return answered;
+  }
+
+  close(): void {
+    this.fromAdapter.end();
+  }
+
+  /** The next `event` not yet taken (or the first already received). */
+  next(event: string): Promise<Message> {
+    const i = this.events.findIndex((e) => e.event === event);
+    if (i >= 0) return Promise.resolve(this.events.splice(i, 1)[0]);
+    return new Promise((resolve) => this.eventWaiters.push({ event, resolve }));
+  }
+
+  private receive(chunk: Buffer): void {
+    this.buffer = Buffer.concat([this.buffer, chunk]);
+    for (;;) {
+      const header = this.buffer.indexOf("\r\n\r\n");
+      if (header < 0) return;
+      const length = Number(/Content-Length: (\d+)/.exec(this.buffer.subarray(0, header).toString())?.[1]);
+      if (this.buffer.length < header + 4 + length) return;
+      const message = JSON.parse(this.buffer.subarray(header + 4, header + 4 + length).toString()) as Message;
+      this.buffer = this.buffer.subarray(header + 4 + length);
+      if (message.type === "response") this.waiting.get(message.request_seq as number)?.(message);
+      else if (message.type === "event") {
+        const w = this.eventWaiters.findIndex((x) => x.event === message.event);
+        if (w >= 0) this.eventWaiters.splice(w, 1)[0].resolve(message);
+        else this.events.push(message);
+      }
+    }
+  }
+}
+
+async function launched(client: Client, launch: Record<string, unknown>, lines: number[]): Promise<Message> {
+  await client.request("initialize", { adapterID: "kernel-lab", pathFormat: "path", linesStartAt1: true, columnsStartAt1: true });
+  const launchResponse = client.request("launch", { program: FIXTURE, ...launch });
+  const initialized = await Promise.race([client.next("initialized"), launchResponse]);
+  assert.equal(initialized.event, "initialized", `launch failed: ${initialized.message}`);
+  const bps = await client.request("setBreakpoints", { source: { path: (launch.program as string | undefined) ?? FIXTURE }, breakpoints: lines.map((line) => ({ line })) });
+  await client.request("configurationDone");
+  assert.equal((await launchResponse).success, true);
+  return bps;
+}
+
+async function variablesAtStop(client: Client): Promise<Map<string, { value: string; type?: string; variablesReference: number }>> {
+  const frames = await client.request("stackTrace", { threadId: 1 });
+  const scopes = await client.request("scopes", { frameId: frames.body.stackFrames[0].id });
+  const all = new Map();
+  for (const scope of scopes.body.scopes) {
+    const vars = await client.request("variables", { variablesReference: scope.variablesReference });
+    for (const v of vars.body.variables) all.set(v.name, v);
+  }
+  return all;
+}
+
+test("stops at a breakpoint in add_kernel and shows offsets as a block of i32 for program 3", async () => {
+  const client = new Client();
+  // Line 10 is `const mask = …` (offsets bound, mask not yet); 15 and 3 are outside the kernel.
+  const bps = await launched(client, { run: "smallAdd", size: 10_000, programId: [3, 0, 0], constexprs: { BLOCK_SIZE: 1024 } }, [10, 15, 3]);
+  assert.deepEqual(bps.body.breakpoints.map((b: { verified: boolean; line: number }) => [b.verified, b.line]), [[true, 10], [false, 15], [false, 3]]);
+  const stopped = await client.next("stopped");
+  assert.equal(stopped.body.reason, "breakpoint");
+  const frames = await client.request("stackTrace", { threadId: 1 });
+  assert.equal(frames.body.stackFrames[0].line, 10);
+  assert.match(frames.body.stackFrames[0].name, /add_kernel · program \(3, 0, 0\)/);
+
+  const vars = await variablesAtStop(client);
+  assert.equal(vars.get("pid")?.value, "3");
+  assert.equal(vars.get("BLOCK_SIZE")?.value, "1024");
+  const offsets = vars.get("offsets");
+  assert.equal(offsets?.type, "i32[1024]");
+  assert.ok(!vars.has("x"), "x is not bound before line 11 runs");
+  const children = (await client.request("variables", { variablesReference: offsets?.variablesReference })).body.variables;
+  const byName = new Map(children.map((c: { name: string; value: string }) => [c.name, c.value]));
+  assert.equal(byName.get("shape"), "[1024]");
+  assert.equal(byName.get("dtype"), "i32");
+  assert.deepEqual([0, 1, 2].map((i) => byName.get(`[${i}]`)), ["3072", "3073", "3074"]);
+  assert.equal(byName.get("…"), "896 more of 1024 elements");
+
+  // Hovers and the Watch view evaluate a name to the same variable.
+  const hover = await client.request("evaluate", { expression: "offsets", context: "hover", frameId: 1 });
+  assert.equal(hover.body.type, "i32[1024]");
+  assert.match(hover.body.result, /^i32\[1024\] \[3072, 3073, 3074/);
+  assert.equal((await client.request("evaluate", { expression: "offsets + 1", context: "watch", frameId: 1 })).success, false);
+
+  // next: the mask is bound, as booleans; back: it isn't.
+  await client.request("next", { threadId: 1 });
+  await client.next("stopped");
+  const mask = (await variablesAtStop(client)).get("mask");
+  assert.equal(mask?.type, "bool[1024]");
+  const maskChildren = (await client.request("variables", { variablesReference: mask?.variablesReference })).body.variables;
+  assert.equal(maskChildren.find((c: { name: string }) => c.name === "[0]").value, "true");
+  await client.request("stepBack", { threadId: 1 });
+  await client.next("stopped");
+  assert.ok(!(await variablesAtStop(client)).has("mask"));
+
+  await client.request("continue", { threadId: 1 });
+  await client.next("terminated");
+});
+
+test("the last program's mask is false past n_elements; a program outside the grid is refused", async () => {
+  const client = new Client();
+  await launched(client, { size: 800, programId: [3] }, [13]);
+  await client.next("stopped");
+  const mask = (await variablesAtStop(client)).get("mask");
+  const children = (await client.request("variables", { variablesReference: mask?.variablesReference })).body.variables;
+  const byName = new Map(children.map((c: { name: string; value: string }) => [c.name, c.value]));
+  // Program 3 of 256-element blocks over 800 elements holds 768…1023: 32 in range.
+  assert.equal(byName.get("summary"), "32 of 256 true");
+  assert.equal(byName.get("[31]"), "true");
+  assert.equal(byName.get("[32]"), "false");
+
+  const refused = new Client();
+  await refused.request("initialize", { adapterID: "kernel-lab", pathFormat: "path" });
+  const response = await refused.request("launch", { program: FIXTURE, size: 800, programId: [4, 0, 0] });
+  assert.equal(response.success, false);
+  assert.match(response.body.error.format, /program \(4, 0, 0\) is not in the grid \[4, 1, 1\]/);
+});
+
+test("an out-of-bounds load stops the session at its line with the interpreter's message", async () => {
+  const client = new Client();
+  const unmasked = path.resolve(__dirname, "../fixtures/unmasked.kernel.ts");
+  await launched(client, { program: unmasked, programId: [7] }, []);
+  const stopped = await client.next("stopped");
+  assert.equal(stopped.body.reason, "exception");
+  assert.match(stopped.body.text, /load from 'x_ptr' at element 1000, outside its 1000 elements, in program \(7, 0, 0\)/);
+  const frames = await client.request("stackTrace", { threadId: 1 });
+  assert.equal(frames.body.stackFrames[0].line, 8);
+  assert.ok((await variablesAtStop(client)).has("offsets"));
+});
+
+test("a loop's body is a stop per trip; a long program is cut off at maxSteps", async () => {
+  const client = new Client();
+  const endless = path.resolve(__dirname, "../editor/workspace/faults/endless-loop.kernel.ts");
+  await launched(client, { program: endless, maxSteps: 40 }, [11]);
+  const accAt = async () => {
+    await client.next("stopped");
+    const vars = await variablesAtStop(client);
+    assert.equal(vars.get("i")?.value, "0");
+    const acc = vars.get("acc");
+    return Number((await client.request("variables", { variablesReference: acc?.variablesReference })).body.variables.find((v: { name: string }) => v.name === "[0]").value);
+  };
+  const first = await accAt();
+  await client.request("continue", { threadId: 1 });
+  const second = await accAt();
+  assert.ok(Math.abs(second - first - 1) < 1e-5, `acc[0] went from ${first} to ${second}`);
+  // Remove the breakpoint and run out the record.
+  await client.request("setBreakpoints", { source: { path: endless }, breakpoints: [] });
+  await client.request("continue", { threadId: 1 });
+  await client.next("terminated");
+  const said = client.events.filter((e) => e.event === "output").map((e) => e.body.output).join("");
+  assert.match(said, /40 steps recorded \(stopped recording there/);
+});
+
+test("a device function is a frame of its own: step in enters it, step out returns, next steps over", async () => {
+  const client = new Client();
+  const helper = path.resolve(__dirname, "../fixtures/debug-helper.kernel.ts");
+  await launched(client, { program: helper }, [15]);
+  const where = async () => {
+    await client.next("stopped");
+    const frames = (await client.request("stackTrace", { threadId: 1 })).body.stackFrames;
+    return frames.map((f: { name: string; line: number }) => `${f.name.split(" ")[0]}@${f.line}`).join(" <- ");
+  };
+  assert.equal(await where(), "twice_kernel@15");
+  await client.request("stepIn", { threadId: 1 });
+  assert.equal(await where(), "scaled@7 <- twice_kernel@15");
+  const vars = await variablesAtStop(client);
+  assert.equal(vars.get("factor")?.value, "2");
+  assert.equal(vars.get("v")?.type, "f32[64]");
+  assert.ok(!vars.has("offsets"), "the kernel's names are the caller frame's, not the helper's");
+  await client.request("stepOut", { threadId: 1 });
+  assert.equal(await where(), "twice_kernel@16");
+  await client.request("next", { threadId: 1 });
+  assert.equal(await where(), "twice_kernel@17");
+  // A breakpoint inside the helper stops in its second call, with that call's arguments.
+  await client.request("setBreakpoints", { source: { path: helper }, breakpoints: [{ line: 8 }] });
+  await client.request("reverseContinue", { threadId: 1 });
+  assert.equal(await where(), "scaled@8 <- twice_kernel@16");
+  assert.equal((await variablesAtStop(client)).get("factor")?.value, "3");
+  await client.request("continue", { threadId: 1 });
+  await client.next("terminated");
+});
