@@ -9,7 +9,7 @@
 //   --extensionDevelopmentPath=PATH    the extension under test
 //   --extensionTestsPath=PATH          the test runner module (exports `run(): Promise<void>`)
 //   --enable-workspace-trust           ours: keep workspace trust on, so FOLDER opens untrusted
-//   --time-limit=SECONDS               ours: give up after this long (default 150)
+//   --time-limit=SECONDS               ours: give up after this long (default 400)
 //   --screenshot=FILE.png              ours: a picture of the workbench when the tests end
 import { startCodeServer, launchBrowser, onExit } from "./code-server.mjs";
 import { mkdirSync } from "node:fs";
@@ -26,7 +26,7 @@ const folder = args.find((a) => !a.startsWith("-"));
 const extensionDevelopmentPath = flag("extensionDevelopmentPath");
 const extensionTestsPath = flag("extensionTestsPath");
 const workspaceTrust = args.includes("--enable-workspace-trust");
-const timeLimitS = Number(flag("time-limit") ?? process.env.KERNEL_LAB_EDITOR_TEST_LIMIT_S ?? 150);
+const timeLimitS = Number(flag("time-limit") ?? process.env.KERNEL_LAB_EDITOR_TEST_LIMIT_S ?? 400);
 const screenshot = flag("screenshot");
 const verbose = process.env.KERNEL_LAB_EDITOR_TEST_VERBOSE === "1";
 

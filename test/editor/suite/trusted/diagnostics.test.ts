@@ -39,9 +39,9 @@ const broken: BrokenFixture[] = [
   {
     file: "broken/while-loop.kernel.ts",
     code: "KL1003",
-    message: /^while loops aren't supported in kernels; use a counted loop/,
-    at: "while (i < n) {\n    i += 1;\n  }",
-    fix: "for (let j = 0; j < n; j += 1) {\n    i += 1;\n  }",
+    message: /^do…while loops aren't supported in kernels; use while \(cond\)/,
+    at: "do {\n    i += 1;\n  } while (i < n);",
+    fix: "while (i < n) {\n    i += 1;\n  }",
   },
 ];
 
