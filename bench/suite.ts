@@ -219,7 +219,7 @@ function matmul(m: number, n: number, k: number, light = false): Case {
     flops: 2 * m * n * k,
     // The default is tiled, 256 invocations, k loop written out, tiles double-buffered; these are
     // what it was chosen over (NOTES §5, §13).
-    targets: light ? [] : [{ doubleBufferDot: false }, { preferredWorkgroupSize: 128 }],
+    targets: light ? [] : [{ doubleBufferDot: true }, { preferredWorkgroupSize: 128 }],
   };
 }
 

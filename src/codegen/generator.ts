@@ -159,7 +159,7 @@ export class WgslGenerator implements Emitter {
   }
 
   get doubleBufferDot(): boolean {
-    return this.target.doubleBufferDot !== false;
+    return this.target.doubleBufferDot === true;
   }
 
   get maxWorkgroupStorageBytes(): number {

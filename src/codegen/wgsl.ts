@@ -49,7 +49,7 @@ export function generateWgsl(written: KernelIR, target: Target): WgslResult {
   try {
     const result = generate(gen);
     // Double-buffered dot tiles (dot.ts) that leave too little workgroup memory for the rest: stage them once.
-    if (!result.wgsl && target.doubleBufferDot !== false && gen.functionVars.size > 0 && result.diagnostics.some((d) => d.code === Codes.workgroupMemory)) {
+    if (!result.wgsl && target.doubleBufferDot === true && gen.functionVars.size > 0 && result.diagnostics.some((d) => d.code === Codes.workgroupMemory)) {
       return generateWgsl(written, { ...target, doubleBufferDot: false });
     }
     return result;

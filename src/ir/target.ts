@@ -29,8 +29,9 @@ export interface Target {
   /** Write the k loop of a tiled tl.dot out in full (default) instead of leaving it to the driver: +23% on the H200. */
   unrollDot?: boolean;
   /**
-   * Stage a tiled tl.dot's operands in two alternating workgroup buffers where both fit (default
-   * on): one barrier per k step instead of two (bench/NOTES.md §13).
+   * Stage a tiled tl.dot's operands in two alternating workgroup buffers where both fit: one
+   * barrier per k step instead of two. Off by default: on the H200 it was 3% slower at 128×128×16
+   * and up to 20% slower at 64×128 (bench/NOTES.md §13).
    */
   doubleBufferDot?: boolean;
   /**

@@ -147,6 +147,8 @@ const cases: Case[] = [
   { ...shapes(), name: "expandDims, broadcastTo, reshape, trans on tiled layouts (8 invocations)", target: { tiledLayouts: true, workgroupSize: 8 } },
   // tl.dot's operand loads are pipelined by default (codegen/pipeline.ts); num_stages 1 is the loop as written.
   { ...matmul(127, 33, 65, 32, 32, 16), name: "tl.dot without pipelining (num_stages 1)", target: { numStages: 1 } },
+  // Double-buffered tiles are off by default (slower on the H200, bench/NOTES.md §13) but kept correct.
+  { ...matmul(130, 150, 37, 64, 64, 16), name: "tl.dot with double-buffered tiles (130×37 · 37×150, blocks 64×64×16)", target: { tiledLayouts: true, doubleBufferDot: true } },
   { ...matmul(129, 65, 33, 128, 128, 32), name: "pipelined tl.dot on tiled layouts, one trip (129×33 · 33×65)", target: { tiledLayouts: true, preferredWorkgroupSize: 256 } },
   { ...matmul(70, 90, 40, 64, 64, 16), name: "tl.dot on tiled layouts with the k loop written out (70×40 · 40×90)", target: { tiledLayouts: true, unrollDot: true } },
   shapes(),
