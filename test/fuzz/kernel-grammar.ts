@@ -1,5 +1,5 @@
 // Random kernel files from a small grammar of the kernel language: typed parameters (and some
-// wrong annotations), const/let bindings, assignments, for/if/while, tl.staticRange loops,
+// wrong annotations), const/let bindings, assignments, for/if/while, tl.staticRange loops, tl.devicePrint/deviceAssert,
 // break/continue (inside loops, and now and then outside), ternaries, tl.* calls with random arguments,
 // every operator, odd literals, and a defineRun whose literal constexprs specialise the kernel.
 // Names are drawn from what is in scope most of the time, so most inputs reach semantics and
@@ -146,7 +146,7 @@ function statement(g: Gen, scope: Scope, depth: number, indent: string): string 
   const fresh = () => `v${scope.locals.length}`;
   // Mostly constructs the language has; one statement in 25 is one it refuses.
   const roll = g(fc.integer, { min: 0, max: 24 });
-  const kind = roll === 24 ? 9 : depth > 2 ? roll % 5 : [0, 0, 1, 1, 2, 2, 3, 4, 4, 5, 6, 7, 8, 10, 11, 12][roll % 16];
+  const kind = roll === 24 ? 9 : roll === 23 ? 13 : depth > 2 ? roll % 5 : [0, 0, 1, 1, 2, 2, 3, 4, 4, 5, 6, 7, 8, 10, 11, 12][roll % 16];
   switch (kind) {
     case 0: {
       const v = fresh();
@@ -205,6 +205,14 @@ function statement(g: Gen, scope: Scope, depth: number, indent: string): string 
       if (chance(g, 5)) bounds[0] = e();
       const head = chance(g, 95) ? `const ${counter} of tl.staticRange(${bounds.join(", ")})` : pick(g, [`let ${counter} of tl.staticRange(0, 4)`, `const ${counter} of [1, 2]`, `const ${counter} in tl.staticRange(0, 2)`]);
       return `${indent}for (${head}) {\n${block(g, inner, depth + 1, `${indent}  `)}\n${indent}}`;
+    }
+    case 13: {
+      // tl.devicePrint / tl.deviceAssert, sometimes with a prefix or message that is not a literal.
+      const text = chance(g, 85) ? pick(g, ['"x"', '"pid: "', "'v'"]) : e();
+      const values = Array.from({ length: g(fc.integer, { min: 0, max: 9 }) }, () => e());
+      return chance(g, 50)
+        ? `${indent}tl.devicePrint(${[text, ...values].join(", ")});`
+        : `${indent}tl.deviceAssert(${[e(), ...(chance(g, 80) ? [text] : [])].join(", ")});`;
     }
     case 12: {
       if (!scope.inLoop && chance(g, 90)) return statement(g, scope, 3, indent);
