@@ -145,6 +145,19 @@ try {
     return `${adapter} | Match ${correctness.Match}, max abs diff ${correctness["Max abs diff"]} | median ${timing.Median}, ${timing.Bandwidth ?? ""} ${timing.Speedup ? `speedup ${timing.Speedup}` : ""}`;
   });
 
+  await check("a second Run Kernel says, under the run, how it compares with the first (the history)", async () => {
+    await palette("Kernel Lab: Run Kernel");
+    // The first run's panel says "The first run of this kernel…" in the same place: wait for the second's.
+    const wanted = /(faster than|slower than|as fast as) the last run \(\d\d:\d\d\)/;
+    const change = resultsFrame().locator('[data-testid="history-change"]', { hasText: wanted }).first();
+    await change.waitFor({ state: "visible", timeout: 120_000 });
+    await waitForVerdict(120_000);
+    const text = (await change.textContent())?.trim() ?? "";
+    await resultsFrame().locator('[data-testid="history"]').first().scrollIntoViewIfNeeded();
+    await shoot("ui-history.png", docs ? join(repoRoot, "docs/screenshot-history.png") : undefined);
+    return text;
+  });
+
   if (docs) {
     await check("docs: a sweep with its plot, next to a kernel with an inline diagnostic", async () => {
       await page().keyboard.press("Control+B"); // the side bar closed: room for the kernel and the panel
@@ -173,28 +186,29 @@ try {
       await palette("File: Revert File");
     });
 
-    await check("docs: inlay hints with each binding's shape and a hover over tl.max on the softmax example", async () => {
-      await palette("View: Close All Editors");
-      await openFile("examples/softmax.kernel.ts");
-      await page().locator(".monaco-editor .view-lines", { hasText: "col_offsets: i32[1024]" }).first().waitFor({ timeout: 30_000 });
-      const lines = readFileSync(join(repoRoot, "examples/softmax.kernel.ts"), "utf8").split("\n");
-      const line = lines.findIndex((l) => l.includes("tl.max("));
-      if (line < 0) throw new Error("examples/softmax.kernel.ts no longer calls tl.max");
-      await page().locator(".monaco-editor .view-lines").first().click();
-      await page().keyboard.press("Control+G");
-      await page().keyboard.type(`${line + 1}:${lines[line].indexOf("tl.max(") + 5}`);
-      await page().keyboard.press("Enter");
-      await palette("Show or Focus Hover");
-      // Ours (the shapes here) and TypeScript's (the doc comment) in one hover.
-      const hover = page().locator(".monaco-hover").filter({ hasText: "Triton" }).first();
-      await hover.waitFor({ state: "visible", timeout: 20_000 });
-      await page().locator(".monaco-hover").filter({ hasText: "Maximum along" }).first().waitFor({ state: "visible", timeout: 60_000 });
-      await page().waitForTimeout(300);
-      await shoot("ui-inlay-hints.png", join(repoRoot, "docs/screenshot-inlay-hints.png"));
-      await page().keyboard.press("Escape");
-      return (await hover.innerText()).replace(/\s+/g, " ").trim();
-    });
   }
+
+  await check("inlay hints with each binding's shape and a hover over tl.max on the softmax example", async () => {
+    await palette("View: Close All Editors");
+    await openFile("examples/softmax.kernel.ts");
+    await page().locator(".monaco-editor .view-lines", { hasText: "col_offsets: i32[1024]" }).first().waitFor({ timeout: 30_000 });
+    const lines = readFileSync(join(repoRoot, "examples/softmax.kernel.ts"), "utf8").split("\n");
+    const line = lines.findIndex((l) => l.includes("tl.max("));
+    if (line < 0) throw new Error("examples/softmax.kernel.ts no longer calls tl.max");
+    await page().locator(".monaco-editor .view-lines").first().click();
+    await page().keyboard.press("Control+G");
+    await page().keyboard.type(`${line + 1}:${lines[line].indexOf("tl.max(") + 5}`);
+    await page().keyboard.press("Enter");
+    await palette("Show or Focus Hover");
+    // Ours (the shapes here) and TypeScript's (the doc comment) in one hover.
+    const hover = page().locator(".monaco-hover").filter({ hasText: "Triton" }).first();
+    await hover.waitFor({ state: "visible", timeout: 20_000 });
+    await page().locator(".monaco-hover").filter({ hasText: "Maximum along" }).first().waitFor({ state: "visible", timeout: 60_000 });
+    await page().waitForTimeout(300);
+    await shoot("ui-inlay-hints.png", docs ? join(repoRoot, "docs/screenshot-inlay-hints.png") : undefined);
+    await page().keyboard.press("Escape");
+    return (await hover.innerText()).replace(/\s+/g, " ").trim();
+  });
 } catch {
   // Reported by check(); the checks after a failed one depend on it.
 }
