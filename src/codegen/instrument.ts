@@ -54,9 +54,12 @@ export function provenanceWrite(gen: WgslGenerator, id: number, ptr: Value, j: n
   return ` ${shadow}[2u * u32(${index})] = linear + 1u; ${shadow}[2u * u32(${index}) + 1u] = (${id}u << 16u) | u32(${gen.elementIndex(ptr.type, j)});`;
 }
 
-/** The extra bindings after the kernel's own, their declarations and the helpers the checks call. */
-export function instrumentDeclarations(gen: WgslGenerator, state: Instrumentation): { header: string[]; bindings: StorageBinding[] } {
-  let binding = Math.max(0, ...[...gen.buffers.values()].map((b) => b.binding)) + 1;
+/**
+ * The extra bindings after the kernel's own (and after `lastTaken`, the print buffer's where the
+ * kernel prints), their declarations and the helpers the checks call.
+ */
+export function instrumentDeclarations(gen: WgslGenerator, state: Instrumentation, lastTaken = 0): { header: string[]; bindings: StorageBinding[] } {
+  let binding = Math.max(lastTaken, ...[...gen.buffers.values()].map((b) => b.binding)) + 1;
   const bindings: StorageBinding[] = [{ name: "kl_debug", binding: binding++, dtype: "u32", vectorWidth: 1, access: "read_write" }];
   for (const shadow of Object.values(state.provenance)) bindings.push({ name: shadow, binding: binding++, dtype: "u32", vectorWidth: 1, access: "read_write" });
   const header = [

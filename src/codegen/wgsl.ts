@@ -83,7 +83,7 @@ function generate(gen: WgslGenerator): WgslResult {
     return { diagnostics: gen.log.diagnostics };
   }
   header.push(...helperFunctions(gen.lines));
-  const instrumented = gen.instrumentation && instrumentDeclarations(gen, gen.instrumentation);
+  const instrumented = gen.instrumentation && instrumentDeclarations(gen, gen.instrumentation, debug?.binding ?? 0);
   if (instrumented) header.push(...instrumented.header);
   header.push(...entryPoint(gen));
   if (instrumented) header.push(...instrumentPrologue(instrumented.bindings));

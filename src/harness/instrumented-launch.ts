@@ -41,7 +41,7 @@ export async function instrumentedLaunch(
   };
   await extra(instrument.debugBuffer, instrument.debugWords);
   for (const [param, shadow] of Object.entries(instrument.provenance)) await extra(shadow, 2 * (args[param] as HostArray).length);
-  await launch(gpu, program, grid, { buffers, scalars });
+  await launch(gpu, program, grid, { buffers, scalars, ...(set.debug ? { debug: set.debug } : {}) });
 
   const debug = await readBuffer(gpu, buffers[instrument.debugBuffer], "u32", instrument.debugWords);
   if (debug[0] > 0) throw outOfBounds(program, debug);
