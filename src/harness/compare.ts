@@ -6,6 +6,7 @@ import type { NumDtype } from "../ir/ir";
 import type { Tolerance } from "./args";
 import { countMismatch, emptyMismatchMap, type MismatchMap } from "./mismatch-map";
 import type { Shape2d } from "./shapes";
+import type { MismatchReport } from "./report";
 
 /** torch.testing.assert_close's float32 defaults; integers compare exactly. */
 export const FLOAT32_TOLERANCE: Tolerance = { atol: 1e-5, rtol: 1.3e-6 };
@@ -17,18 +18,8 @@ export function defaultTolerance(dtype: NumDtype): Tolerance {
   return dtype === "f32" ? FLOAT32_TOLERANCE : dtype === "f16" ? FLOAT16_TOLERANCE : EXACT;
 }
 
-export interface Mismatch {
-  output: string;
-  index: number;
-  got: number;
-  expected: number;
-  /** Who stored the element (provenance.ts): its program id, or null if no program stored it. */
-  program?: [number, number, number] | null;
-  /** The element's flat index in that program's block. */
-  lane?: number | null;
-  /** The tl.store that wrote it. */
-  source?: { line: number; column: number } | null;
-}
+/** The first element that differs, and who stored it (SPEC §4's `firstMismatch`). */
+export type Mismatch = MismatchReport;
 
 export interface Comparison {
   correct: boolean;

@@ -4,9 +4,9 @@
 // the copies. Without `timestamp-query`, a sample is the wall clock of one `LaunchSequence.run()`.
 
 import { checkGrid, encodeDispatch, prepareLaunch, type PreparedLaunch } from "../runtime/launch";
-import { beginGroupPass } from "../runtime/timing";
+import { beginGroupPass, stampedMs, submitAndReadStamps } from "../runtime/timing";
 import { getPipeline, recordLaunches, type Gpu, type LaunchStep } from "../runtime";
-import { BufferUsage, MapMode } from "../runtime/gpu";
+import { BufferUsage } from "../runtime/gpu";
 import type { TimingReport } from "./report";
 
 export interface SequenceTimingOptions {
@@ -78,15 +78,9 @@ async function timestamped(gpu: Gpu, copies: readonly LaunchStep[][], label: str
           for (const step of prepared[(rep + i) % prepared.length]) encodeDispatch(pass, step);
           pass.end();
         }
-        encoder.resolveQuerySet(querySet, 0, 2 * n, resolved, 0);
-        encoder.copyBufferToBuffer(resolved, 0, readback, 0, 16 * n);
-        device.queue.submit([encoder.finish()]);
-        await readback.mapAsync(MapMode.READ, 0, 16 * n);
-        const stamps = new BigInt64Array(readback.getMappedRange(0, 16 * n).slice(0));
-        readback.unmap();
-        return stamps;
+        return submitAndReadStamps(device, encoder, { querySet, resolved, readback }, n);
       });
-      return Array.from({ length: n }, (_, i) => Number(ns[2 * i + 1] - ns[2 * i]) / 1e6);
+      return stampedMs(ns, n);
     });
   } finally {
     for (const p of prepared.flat()) p.uniforms.destroy();

@@ -7,6 +7,7 @@
 import type { BinaryFn, Dtype, MathFn, SpecialMathFn, UnaryFn } from "./ir";
 import { assertNever } from "./never";
 import { roundF16 } from "./f16";
+import { maxFloat, minFloat } from "./float-min-max";
 import { SPECIAL_MATH_ARITHMETIC } from "./special-math";
 
 export type ScalarFn1 = (a: number) => number;
@@ -195,18 +196,6 @@ export function extremumOp(fn: "maximum" | "minimum", dtype: Dtype): ScalarFn2 |
   if (dtype === "bool") return undefined;
   if (fn === "maximum") return isFloat(dtype) ? maxFloat : Math.max;
   return isFloat(dtype) ? minFloat : Math.min;
-}
-
-function maxFloat(a: number, b: number): number {
-  if (Number.isNaN(a)) return b;
-  if (Number.isNaN(b)) return a;
-  return a < b ? b : a;
-}
-
-function minFloat(a: number, b: number): number {
-  if (Number.isNaN(a)) return b;
-  if (Number.isNaN(b)) return a;
-  return b < a ? b : a;
 }
 
 /** fma(a, b, c): the product and sum computed exactly enough in doubles, rounded once. */

@@ -5,6 +5,7 @@
 import type { Dtype, SpecialMathFn } from "./ir";
 import { roundF16 } from "./f16";
 import { umulhi } from "./philox";
+import { maxFloat, minFloat } from "./float-min-max";
 
 type ScalarFn = (...operands: number[]) => number;
 type Entry = { arity: 1 | 2 | 3; op: (dtype: Dtype) => ScalarFn | undefined };
@@ -47,18 +48,6 @@ export function erfApprox(x: number): number {
 /** C's powf, which the WGSL's kl_pow follows: a negative base with an integer exponent is defined. */
 function pow(x: number, y: number): number {
   return Math.pow(x, y);
-}
-
-function maxFloat(a: number, b: number): number {
-  if (Number.isNaN(a)) return b;
-  if (Number.isNaN(b)) return a;
-  return a < b ? b : a;
-}
-
-function minFloat(a: number, b: number): number {
-  if (Number.isNaN(a)) return b;
-  if (Number.isNaN(b)) return a;
-  return b < a ? b : a;
 }
 
 /** clamp(x, lo, hi) = min(max(x, lo), hi), as the WGSL writes it (WGSL max/min: a NaN operand yields the other). */

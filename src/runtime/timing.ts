@@ -177,15 +177,9 @@ async function timeWithTimestamps(
             pass.end();
           }
         }
-        encoder.resolveQuerySet(querySet, 0, 2 * n, resolved, 0);
-        encoder.copyBufferToBuffer(resolved, 0, readback, 0, 16 * n);
-        device.queue.submit([encoder.finish()]);
-        await readback.mapAsync(MapMode.READ, 0, 16 * n);
-        const stamps = new BigInt64Array(readback.getMappedRange(0, 16 * n).slice(0));
-        readback.unmap();
-        return stamps;
+        return submitAndReadStamps(device, encoder, { querySet, resolved, readback }, n);
       });
-      return Array.from({ length: n }, (_, i) => Number(ns[2 * i + 1] - ns[2 * i]) / 1e6 / group);
+      return stampedMs(ns, n).map((ms) => ms / group);
     });
     return { times, group };
   } finally {
@@ -199,6 +193,29 @@ async function timeWithTimestamps(
  * A compute pass of a group timed between two timestamps (at `index` and `index + 1`): the
  * group's first pass writes the beginning one, its last the end one, the others none.
  */
+/** Where the timestamps of `n` passes go: the query set, its resolve buffer and a MAP_READ copy. */
+export interface StampBuffers {
+  querySet: GPUQuerySet;
+  resolved: GPUBuffer;
+  readback: GPUBuffer;
+}
+
+/** Resolves the first `n` timestamp pairs, submits the encoder and reads them back (nanoseconds). */
+export async function submitAndReadStamps(device: GPUDevice, encoder: GPUCommandEncoder, stamps: StampBuffers, n: number): Promise<BigInt64Array> {
+  encoder.resolveQuerySet(stamps.querySet, 0, 2 * n, stamps.resolved, 0);
+  encoder.copyBufferToBuffer(stamps.resolved, 0, stamps.readback, 0, 16 * n);
+  device.queue.submit([encoder.finish()]);
+  await stamps.readback.mapAsync(MapMode.READ, 0, 16 * n);
+  const ns = new BigInt64Array(stamps.readback.getMappedRange(0, 16 * n).slice(0));
+  stamps.readback.unmap();
+  return ns;
+}
+
+/** Milliseconds between each of the first `n` (begin, end) timestamp pairs. */
+export function stampedMs(ns: BigInt64Array, n: number): number[] {
+  return Array.from({ length: n }, (_, i) => Number(ns[2 * i + 1] - ns[2 * i]) / 1e6);
+}
+
 export function beginGroupPass(encoder: GPUCommandEncoder, label: string, querySet: GPUQuerySet, index: number, first: boolean, last: boolean): GPUComputePassEncoder {
   const stamps = { ...(first ? { beginningOfPassWriteIndex: index } : {}), ...(last ? { endOfPassWriteIndex: index + 1 } : {}) };
   return encoder.beginComputePass({ label, ...(first || last ? { timestampWrites: { querySet, ...stamps } } : {}) });
