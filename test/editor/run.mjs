@@ -1,8 +1,10 @@
 // `npm run test:editor`: the extension inside a real VS Code (code-server 4.100 / VS Code 1.100).
 //   1. build dist/ and compile the mocha suites into out/test/editor/
-//   2. the trusted suite   (@vscode/test-electron runTests → launch-code-server.mjs), workspace test/editor/workspace/
-//   3. the untrusted suite (workspace trust on, test/editor/workspace-untrusted/ opened in restricted mode)
-//   4. `npm run package`, the .vsix installed into a fresh code-server extensions folder
+//   2. `npm run package`, the .vsix installed into a fresh code-server extensions folder
+//   3. the trusted suite   (@vscode/test-electron runTests → launch-code-server.mjs), workspace test/editor/workspace/,
+//      on the extension installed from the .vsix (its folder is the extensionDevelopmentPath; with
+//      --only=… leaving out vsix, on the working tree)
+//   4. the untrusted suite (workspace trust on, test/editor/workspace-untrusted/ opened in restricted mode), likewise
 //   5. the Playwright UI test on that installed extension: palette → Run Kernel → the results table
 //   6. the Playwright Testing view test (test/editor/workspace/testing/): Run All Tests → green and red items
 //   7. the Playwright debugger test: a breakpoint, Debug program… → stopped, offsets in the Variables view
@@ -61,10 +63,14 @@ async function suite(label, workspace, launchArgs) {
   const resultFile = join(resultsDir, `${label}.json`);
   rmSync(resultFile, { force: true });
   let exitError;
+  const extensionUnderTest = installedExtension ?? repoRoot;
+  console.log(`${label} suite: extension ${installedExtension ? `installed from the .vsix (${relative(repoRoot, installedExtension)})` : "from the working tree"}`);
+  // The activation test checks the extension host loaded this folder and no other.
+  process.env.KERNEL_LAB_EXTENSION_UNDER_TEST = extensionUnderTest;
   try {
     await runTests({
       vscodeExecutablePath: launcher,
-      extensionDevelopmentPath: repoRoot,
+      extensionDevelopmentPath: extensionUnderTest,
       extensionTestsPath: join(outDir, "suite", `${label}.js`),
       launchArgs: [workspace, `--screenshot=${join(testResults, `editor-${label}.png`)}`, ...launchArgs],
     });
@@ -79,6 +85,15 @@ async function suite(label, workspace, launchArgs) {
   totals.failed += counts.failed;
   console.log(`${label} suite: ${counts.passed} passed, ${counts.failed} failed, ${counts.pending} pending`);
   for (const failure of counts.failures) console.log(`  ✗ ${failure.title}: ${failure.message.split("\n")[0]}`);
+}
+
+/** The folder `code-server --install-extension` made for this package's id and version (vsix.test.mjs). */
+function findInstalledExtension() {
+  const manifest = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8"));
+  const dir = join(repoRoot, ".vscode-test/installed-extensions");
+  if (!existsSync(dir)) return undefined;
+  const name = readdirSync(dir).find((entry) => entry.startsWith(`${manifest.publisher}.${manifest.name}-${manifest.version}`));
+  return name ? join(dir, name) : undefined;
 }
 
 /** A node script that prints `N passed, N failed` as its last such line. */
@@ -119,13 +134,22 @@ await stage("build", async () => {
   });
 });
 
+// The .vsix first, so the mocha suites and the UI tests all run on the extension as a user installs it.
+let installedExtension;
+if (wants("vsix")) {
+  await stage("package and install the .vsix", () => countedScript(join(repoRoot, "test/editor/vsix.test.mjs"), []));
+  installedExtension = findInstalledExtension();
+  if (!installedExtension) {
+    console.log("  ✗ no installed extension folder: the suites below run on the working tree");
+    totals.failed++;
+  }
+}
 if (wants("trusted")) await stage("trusted suite", () => suite("trusted", join(repoRoot, "test/editor/workspace"), []));
 if (wants("untrusted")) {
   await stage("untrusted suite", () =>
     suite("untrusted", join(repoRoot, "test/editor/workspace-untrusted"), ["--enable-workspace-trust"]),
   );
 }
-if (wants("vsix")) await stage("package and install the .vsix", () => countedScript(join(repoRoot, "test/editor/vsix.test.mjs"), []));
 if (wants("ui")) {
   const vsixArgs = wants("vsix") ? ["--installed"] : [];
   await stage("UI test", () => countedScript(join(repoRoot, "test/editor/ui.test.mjs"), [...vsixArgs, ...(docs ? ["--docs"] : [])]));
