@@ -7,6 +7,7 @@ import { DiagnosticLog, type Diagnostic, type Span } from "../diagnostics/diagno
 import { Codes } from "../diagnostics/codes";
 import type { NumDtype, Param } from "../ir/ir";
 import { isGenericType, linkHelpers } from "./helpers";
+import { moduleConstants, readLiteralConstexprs } from "./run-constexprs";
 
 export interface KernelSource {
   name: string;
@@ -163,9 +164,10 @@ function parseUnguarded(fileName: string, text: string): ParsedFile {
 
   const literalConstexprs = new Map<string, Record<string, number>[]>();
   const launched = new Set<string>();
+  const constants = moduleConstants(sourceFile);
   const visitRuns = (node: ts.Node): void => {
     if (ts.isCallExpression(node) && isPackageCall(node, imports.defineRun)) {
-      for (const found of readLiteralConstexprs(node, kernelByVariable)) {
+      for (const found of readLiteralConstexprs(node, kernelByVariable, constants)) {
         launched.add(found.kernel);
         const list = literalConstexprs.get(found.kernel) ?? [];
         list.push(...found.variants);
@@ -313,79 +315,5 @@ function readParamType(type: ts.TypeNode | undefined): { kind: Param["kind"]; dt
   if (args.length > 0) return undefined;
   if (name === "constexpr") return { kind: "constexpr", dtype: "i32" };
   if (name === "f32" || name === "i32" || name === "u32") return { kind: "scalar", dtype: name };
-  return undefined;
-}
-
-function readLiteralConstexprs(
-  call: ts.CallExpression,
-  kernelByVariable: ReadonlyMap<string, string>,
-): { kernel: string; variants: Record<string, number>[] }[] {
-  const def = call.arguments[0];
-  if (!def || !ts.isObjectLiteralExpression(def)) return [];
-  const found = readRunObject(def, kernelByVariable);
-  // A run with several launches: each `{ kernel, constexprs }` of `launches: [...]` (harness/launches.ts).
-  const launches = def.properties.find((p) => ts.isPropertyAssignment(p) && ts.isIdentifier(p.name) && p.name.text === "launches");
-  const elements = launches && ts.isPropertyAssignment(launches) && ts.isArrayLiteralExpression(launches.initializer) ? launches.initializer.elements : [];
-  const fromLaunches = elements.flatMap((e) => (ts.isObjectLiteralExpression(e) ? [readRunObject(e, kernelByVariable)] : []));
-  return [found, ...fromLaunches].filter((f): f is { kernel: string; variants: Record<string, number>[] } => f !== undefined);
-}
-
-function readRunObject(
-  def: ts.ObjectLiteralExpression,
-  kernelByVariable: ReadonlyMap<string, string>,
-): { kernel: string; variants: Record<string, number>[] } | undefined {
-  let kernel: string | undefined;
-  let base: Record<string, number> | undefined;
-  const configs: Record<string, number>[] = [];
-  for (const prop of def.properties) {
-    if (!ts.isPropertyAssignment(prop) && !ts.isShorthandPropertyAssignment(prop)) continue;
-    const key = prop.name && (ts.isIdentifier(prop.name) || ts.isStringLiteral(prop.name)) ? prop.name.text : undefined;
-    if (key === "kernel") {
-      const value = ts.isPropertyAssignment(prop) ? prop.initializer : prop.name;
-      if (ts.isIdentifier(value)) kernel = kernelByVariable.get(value.text) ?? value.text;
-    } else if (key === "constexprs" && ts.isPropertyAssignment(prop)) {
-      base = literalNumbers(prop.initializer);
-    } else if (key === "configs" && ts.isPropertyAssignment(prop) && ts.isArrayLiteralExpression(prop.initializer)) {
-      for (const element of prop.initializer.elements) {
-        const values = literalNumbers(element);
-        if (values) configs.push(values);
-      }
-    }
-  }
-  // Each autotuning config is merged over the run's constexprs, as the harness runs it.
-  const variants = configs.length > 0 ? configs.map((c) => ({ ...base, ...c })) : base ? [base] : [];
-  return kernel ? { kernel, variants } : undefined;
-}
-
-function literalNumbers(node: ts.Expression): Record<string, number> | undefined {
-  if (!ts.isObjectLiteralExpression(node)) return undefined;
-  const values: Record<string, number> = {};
-  for (const prop of node.properties) {
-    if (!ts.isPropertyAssignment(prop) || !(ts.isIdentifier(prop.name) || ts.isStringLiteral(prop.name))) continue;
-    const v = literalNumber(prop.initializer);
-    if (v !== undefined) values[prop.name.text] = v;
-  }
-  return values;
-}
-
-function literalNumber(node: ts.Expression): number | undefined {
-  if (ts.isNumericLiteral(node)) return Number(node.text);
-  if (ts.isPrefixUnaryExpression(node) && node.operator === ts.SyntaxKind.MinusToken && ts.isNumericLiteral(node.operand)) {
-    return -Number(node.operand.text);
-  }
-  if (ts.isBinaryExpression(node)) {
-    const a = literalNumber(node.left);
-    const b = literalNumber(node.right);
-    if (a === undefined || b === undefined) return undefined;
-    switch (node.operatorToken.kind) {
-      case ts.SyntaxKind.AsteriskToken: return a * b;
-      case ts.SyntaxKind.PlusToken: return a + b;
-      case ts.SyntaxKind.MinusToken: return a - b;
-      case ts.SyntaxKind.LessThanLessThanToken: return a << b;
-      case ts.SyntaxKind.AsteriskAsteriskToken: return a ** b;
-      default: return undefined;
-    }
-  }
-  if (ts.isParenthesizedExpression(node)) return literalNumber(node.expression);
   return undefined;
 }
