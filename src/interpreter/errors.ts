@@ -68,7 +68,7 @@ const ACCESS_VERBS: Record<OutOfBounds["access"], string> = { load: "loads", sto
  */
 export function outOfBoundsMessage(kernel: string, programId: ProgramId, lane: number, oob: OutOfBounds): string {
   return (
-    `${kernel}: program (${programId.join(",")}), lane ${lane} ${ACCESS_VERBS[oob.access]} ${oob.param}[${oob.index}] but ${oob.param} has ${oob.length} elements; ` +
+    `${kernel}: program (${programId.join(",")}), lane ${lane} ${ACCESS_VERBS[oob.access]} ${oob.param}[${oob.index}] but ${oob.param} has ${oob.length} element${oob.length === 1 ? "" : "s"}; ` +
     `mask the lanes past the end (the GPU would silently clamp this index)`
   );
 }
