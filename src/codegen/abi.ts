@@ -64,6 +64,9 @@ export interface DebugAbi {
   sites: DebugSite[];
 }
 
+/** What an instrumented access does: "atomic" is a tl.atomic* read-modify-write. */
+export type MemoryAccessKind = "load" | "store" | "atomic";
+
 /**
  * The instrumented variant's extra contract. Its buffers are listed in `buffers` too (u32,
  * read_write, named `kl_debug` and `kl_prov_<param>`), its element counts in `scalars`
@@ -80,8 +83,8 @@ export interface InstrumentAbi {
   provenance: Record<string, string>;
   /** Pointer parameter → the scalar holding its element count. */
   lengths: Record<string, string>;
-  /** Every tl.load / tl.store emitted, by access id. */
-  accesses: { id: number; kind: "load" | "store"; param: string; span: Span }[];
+  /** Every tl.load / tl.store / tl.atomic* emitted, by access id. */
+  accesses: { id: number; kind: MemoryAccessKind; param: string; span: Span }[];
 }
 
 /**

@@ -5,7 +5,8 @@
 // strong), and tl.atomicAdd on f32 — WGSL has no float atomics — is a compare-and-swap loop on
 // the bits. A replicated block (or a scalar) is updated by one invocation per element; when its
 // old values are used they are handed to the others through workgroup memory (a scalar's with
-// workgroupUniformLoad, so it may steer control flow, e.g. a spin lock's loop).
+// workgroupUniformLoad, so it may steer control flow, e.g. a spin lock's loop). In the instrumented
+// variant each unmasked lane is bounds-checked before its update, as loads and stores are (instrument.ts).
 
 import { Codes } from "../diagnostics/codes";
 import type { AtomicFn, KernelIR, Stmt, Value } from "../ir/ir";
@@ -13,6 +14,7 @@ import { operandsOf } from "../ir/ir";
 import { forEachStmt, valuesOfStmt } from "../ir/walk";
 import type { WgslGenerator } from "./generator";
 import { valueName } from "./generator";
+import { boundsCheck } from "./instrument";
 import { literal } from "./literals";
 
 /** The WGSL builtin of each function (cas and f32 add are loops around atomicCompareExchangeWeak). */
@@ -55,8 +57,12 @@ export function emitAtomic(gen: WgslGenerator, v: Value & { op: "atomic" }): voi
   const t = gen.typeOf(v.type);
   const layout = gen.layout(v.type);
   const zero = literal(0, gen.dtype(v.type));
+  const access = gen.instrumentation?.access("atomic", param, v.span);
   const update = (j: number, old: string) => {
-    const lane = () => readModifyWrite(gen, v, `b_${param}[${gen.reg(ptr, j)}]`, j, old);
+    const lane = () => {
+      if (access !== undefined) gen.emit(boundsCheck(gen, access, ptr, j).trimEnd());
+      readModifyWrite(gen, v, `b_${param}[${gen.reg(ptr, j)}]`, j, old);
+    };
     if (!v.mask) return lane();
     gen.emit(`if (${gen.reg(v.mask, j)}) {`);
     gen.nested(lane);

@@ -1,14 +1,14 @@
 // The instrumented variant of a kernel (Target.instrument), launched once per run to check it,
 // never timed. The GPU clamps an out-of-bounds index silently (robust buffer access), so each
-// unmasked lane of every tl.load and tl.store compares its index with the buffer's element count
+// unmasked lane of every tl.load, tl.store and tl.atomic* compares its index with the buffer's element count
 // (uniform words: storage buffers are rounded up to 16 bytes, so arrayLength is not exact) and
 // each invocation's first lane out of bounds is recorded in `kl_debug` (the first to get there wins). Each store also writes, per element,
 // which program and lane stored it into `kl_prov_<param>`: where a mismatch came from.
-// The layout of both buffers is in abi.ts (InstrumentAbi); memory.ts calls the hooks below.
+// The layout of both buffers is in abi.ts (InstrumentAbi); memory.ts and atomics.ts call the hooks below.
 
 import type { Span } from "../diagnostics/diagnostic";
 import type { Value } from "../ir/ir";
-import type { InstrumentAbi, StorageBinding } from "./abi";
+import type { InstrumentAbi, MemoryAccessKind, StorageBinding } from "./abi";
 import type { WgslGenerator } from "./generator";
 
 export const DEBUG_WORDS = 8;
@@ -31,7 +31,7 @@ export class Instrumentation {
     return Math.ceil(word / 4) * 4;
   }
 
-  access(kind: "load" | "store", param: string, span: Span): number {
+  access(kind: MemoryAccessKind, param: string, span: Span): number {
     const id = this.accesses.length;
     this.accesses.push({ id, kind, param, span });
     return id;

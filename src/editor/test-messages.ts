@@ -6,7 +6,7 @@ import * as path from "node:path";
 import * as vscode from "vscode";
 import type { LocatedDiagnostic } from "../diagnostics/position";
 import { LineMap } from "../diagnostics/position";
-import type { RunReport } from "../harness/report";
+import type { MismatchReport, RunReport } from "../harness/report";
 import { findStores } from "./find-store";
 
 export const UNTRUSTED_MESSAGE =
@@ -19,12 +19,6 @@ export interface RunSource {
   kernelName?: string;
   /** The `defineRun(…)` call: the fallback location. */
   runRange?: vscode.Range;
-}
-
-/** `firstMismatch.source` (issue 12, item 1) where the harness reports which store wrote the element. */
-interface StoreSource {
-  line: number;
-  column: number;
 }
 
 export function mismatchMessage(report: RunReport, source: RunSource): vscode.TestMessage {
@@ -40,7 +34,7 @@ export function mismatchMessage(report: RunReport, source: RunSource): vscode.Te
   // No expectedOutput/actualOutput: with them, the editor's inline message shrinks to "got != expected"
   // and loses the output's name and index.
   const message = new vscode.TestMessage(lines.join("\n"));
-  const location = first ? storeLocation(source, first.output, (first as { source?: StoreSource }).source) : undefined;
+  const location = first ? storeLocation(source, first.output, first.source) : undefined;
   const fallback = source.runRange ? new vscode.Location(source.uri, source.runRange.start) : undefined;
   message.location = location ?? fallback;
   return message;
@@ -61,10 +55,11 @@ export function runMessage(text: string, source: RunSource): vscode.TestMessage 
 }
 
 /**
- * The store that wrote `output`: the reported one (its line and column), else the only store to
- * that output in the run's kernel, else the first of several.
+ * The store that wrote `output`: the reported one (`firstMismatch.source`, the line and column of
+ * the tl.store that wrote the element), else the only store to that output in the run's kernel,
+ * else the first of several.
  */
-function storeLocation(source: RunSource, output: string, reported: StoreSource | undefined): vscode.Location | undefined {
+function storeLocation(source: RunSource, output: string, reported: MismatchReport["source"]): vscode.Location | undefined {
   const stores = source.kernelName ? safeFindStores(source, source.kernelName, output) : [];
   const lines = new LineMap(source.text);
   const ranges = stores.map((span) => {
@@ -73,7 +68,7 @@ function storeLocation(source: RunSource, output: string, reported: StoreSource 
     return new vscode.Range(start.line - 1, start.column - 1, end.line - 1, end.column - 1);
   });
   if (reported && Number.isInteger(reported.line) && reported.line > 0) {
-    const at = new vscode.Position(reported.line - 1, Math.max(0, (reported.column ?? 1) - 1));
+    const at = new vscode.Position(reported.line - 1, Math.max(0, reported.column - 1));
     return new vscode.Location(source.uri, ranges.find((r) => r.contains(at) || r.start.line === at.line) ?? new vscode.Range(at, at));
   }
   return ranges[0] ? new vscode.Location(source.uri, ranges[0]) : undefined;

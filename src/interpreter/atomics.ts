@@ -40,7 +40,7 @@ export function atomic(m: Machine, v: Extract<Value, { op: "atomic" }>, n: numbe
   for (let i = 0; i < n; i++) {
     if (mask && mask[i] === 0) continue;
     const index = ptr[i];
-    m.checkIndex(buffer, index, "store", v.span, i);
+    m.checkIndex(buffer, index, "atomic", v.span, i);
     const old = array[index];
     out[i] = old;
     array[index] = update(old, value[i], cmp ? cmp[i] : 0, dtype);

@@ -5,7 +5,7 @@
 import type { Diagnostic, DiagnosticCode, Span } from "../diagnostics/diagnostic";
 
 export type InterpreterErrorKind =
-  /** An unmasked lane of a load or store indexed outside its buffer. */
+  /** An unmasked lane of a load, store or atomic indexed outside its buffer. */
   | "out-of-bounds"
   /** `maxSteps` element operations done and the kernel still running. */
   | "step-limit"
@@ -30,7 +30,8 @@ export type ProgramId = readonly [number, number, number];
 export interface OutOfBounds {
   /** The pointer parameter whose buffer was indexed. */
   param: string;
-  access: "load" | "store";
+  /** "atomic": a tl.atomic* read-modify-write. */
+  access: "load" | "store" | "atomic";
   index: number;
   /** Elements in the parameter's buffer. */
   length: number;
@@ -58,15 +59,16 @@ export class InterpreterError extends Error {
   }
 }
 
+const ACCESS_VERBS: Record<OutOfBounds["access"], string> = { load: "loads", store: "stores", atomic: "atomically updates" };
+
 /**
  * The one wording of an out-of-bounds access, shared by the interpreter and the GPU's
  * instrumented launch (harness/instrumented-launch.ts): "program (5,0,0), lane 17 loads
  * x_ptr[100037] but x_ptr has 100000 elements". The lane is the element's flat index in its block.
  */
 export function outOfBoundsMessage(kernel: string, programId: ProgramId, lane: number, oob: OutOfBounds): string {
-  const verb = oob.access === "load" ? "loads" : "stores";
   return (
-    `${kernel}: program (${programId.join(",")}), lane ${lane} ${verb} ${oob.param}[${oob.index}] but ${oob.param} has ${oob.length} elements; ` +
+    `${kernel}: program (${programId.join(",")}), lane ${lane} ${ACCESS_VERBS[oob.access]} ${oob.param}[${oob.index}] but ${oob.param} has ${oob.length} element${oob.length === 1 ? "" : "s"}; ` +
     `mask the lanes past the end (the GPU would silently clamp this index)`
   );
 }

@@ -6,7 +6,7 @@ import type { Span } from "../diagnostics/diagnostic";
 import type { DebugRecord } from "../ir/debug";
 import { roundTo, type ScalarFn1, type ScalarFn2, type ScalarFn3 } from "../ir/arithmetic";
 import type { Block } from "./block-ops";
-import { InterpreterError, outOfBoundsMessage, type ProgramId } from "./errors";
+import { InterpreterError, outOfBoundsMessage, type OutOfBounds, type ProgramId } from "./errors";
 import type { BoundArgs, BoundBuffer } from "./kernel-args";
 import { runStatement } from "./statements";
 import { evaluate } from "./values";
@@ -95,7 +95,7 @@ export class Machine implements ProgramState {
   }
 
   /** `lane`: the element's flat index in its block. */
-  checkIndex(buffer: BoundBuffer, index: number, access: "load" | "store", span: Span, lane: number): void {
+  checkIndex(buffer: BoundBuffer, index: number, access: OutOfBounds["access"], span: Span, lane: number): void {
     if (index >= 0 && index < buffer.array.length) return;
     const oob = { param: buffer.param, access, index, length: buffer.array.length };
     throw new InterpreterError("out-of-bounds", outOfBoundsMessage(this.ir.name, this.programId, lane, oob), this.ir.name, span, this.programId, oob);

@@ -1,4 +1,4 @@
-// Where a mismatch came from and every out-of-bounds access (issue 12, items 1 and 2), end to end
+// Where a mismatch came from and every out-of-bounds access, atomics included (issue 12, items 1 and 2), end to end
 // on the built binary, on the GPU (the instrumented correctness launch) and with --cpu (the
 // interpreter's store hook): test/fixtures/provenance.kernel.ts.
 import { before, test } from "node:test";
@@ -46,6 +46,38 @@ for (const cpu of [false, true]) {
     assert.match(d.message, /^Run 'middleOutOfBounds': middle_oob_kernel: program \(5,0,0\), lane (\d+) loads x_ptr\[\d+\] but x_ptr has 1200 elements/);
     const lane = Number(/lane (\d+)/.exec(d.message)![1]);
     assert.match(d.message, new RegExp(`x_ptr\\[${5 * 128 + lane + 1200}\\]`));
+  });
+
+  test(`the only out-of-bounds access is program 3's atomic (lane 77's bin one past the end): KL3101 at the atomic (${on})`, () => {
+    const { code, report } = runJson("atomicOutOfBounds", cpu);
+    assert.equal(code, 4);
+    assert.deepEqual(report.runs, []);
+    assert.equal(report.diagnostics.length, 1);
+    const [d] = report.diagnostics;
+    assert.equal(d.code, "KL3101");
+    assert.deepEqual([d.line, d.column], [64, 3]);
+    assert.equal(
+      d.message,
+      "Run 'atomicOutOfBounds': histogram_oob_kernel: program (3,0,0), lane 77 atomically updates hist_ptr[37] but hist_ptr has 37 elements; " +
+        "mask the lanes past the end (the GPU would silently clamp this index)",
+    );
+  });
+
+  test(`the same histogram in bounds (its masked-off lanes' bins past the end are no accesses) matches (${on})`, () => {
+    const { code, report } = runJson("atomicInBounds", cpu);
+    assert.equal(code, 0);
+    assert.deepEqual(report.diagnostics, []);
+    assert.equal(report.runs[0].correct, true);
+    assert.equal(report.runs[0].mismatches, 0);
+  });
+
+  test(`a float atomic (one invocation's compare-and-swap loop) one past the end in program 2: KL3101 at it (${on})`, () => {
+    const { code, report } = runJson("scalarAtomicOutOfBounds", cpu);
+    assert.equal(code, 4);
+    const [d] = report.diagnostics;
+    assert.equal(d.code, "KL3101");
+    assert.deepEqual([d.line, d.column], [96, 3]);
+    assert.match(d.message, /: sum_oob_kernel: program \(2,0,0\), lane 0 atomically updates total_ptr\[1\] but total_ptr has 1 element;/);
   });
 
   test(`a wrong bottom-right quadrant: mismatchMap counts wrong elements only there (${on})`, () => {

@@ -1,7 +1,8 @@
 // The Testing view as a person uses it, in Chromium (Playwright) on code-server: open the
 // test/editor/workspace/testing/ folder, show the Testing view, "Test: Run All Tests", and read
-// the tree: every size of the passing runs green, the broken kernel's run red, its mismatch
-// message inline at the `tl.store` in the editor.
+// the tree: every size of the passing runs green, the broken kernels' runs red, each mismatch
+// message inline at the `tl.store` that wrote the element (of two-stores.kernel.ts's two stores,
+// the second).
 //   --installed   load the extension installed from the .vsix (see vsix.test.mjs)
 //   --docs        also save docs/screenshot-testing.png
 // Prints one line per check and `N passed, N failed`.
@@ -121,6 +122,22 @@ async function expandAll() {
   }
 }
 
+/** Opens `file` and checks that the editor draws the mismatch message (a widget at a line's end) on the line of `store`. */
+async function inlineMessageAt(file, store) {
+  await openFile(file);
+  const widget = page().locator(".monaco-editor .test-error-content-widget .content").first();
+  await widget.waitFor({ timeout: 20_000 });
+  const text = (await widget.textContent())?.trim() ?? "";
+  if (!/^out_ptr\[\d+\] = -?[\d.e-]+, expected -?[\d.e-]+ \(n = 1000\)$/.test(text)) throw new Error(`inline message: ${text}`);
+  const storeLine = page().locator(".monaco-editor .view-line", { hasText: store }).first();
+  const [lineBox, widgetBox] = [await storeLine.boundingBox(), await widget.boundingBox()];
+  const lineMiddle = lineBox.y + lineBox.height / 2;
+  if (!(widgetBox.y <= lineMiddle && lineMiddle <= widgetBox.y + widgetBox.height)) {
+    throw new Error(`the message is at y ${widgetBox.y}..${widgetBox.y + widgetBox.height}, the store's line at ${lineBox.y}..${lineBox.y + lineBox.height}`);
+  }
+  return text;
+}
+
 console.log(`Testing view test: code-server + Chromium, extension ${installed ? "installed from the .vsix" : "from the working tree"}`);
 try {
   await check("code-server and the workbench start on test/editor/workspace/testing/", async () => {
@@ -139,20 +156,20 @@ try {
     await page().locator(".part.statusbar").waitFor({ timeout: 60_000 });
   });
 
-  await check("the Testing view lists both kernel files and their runs", async () => {
+  await check("the Testing view lists the three kernel files and their runs", async () => {
     await openFile("wrong-sign.kernel.ts");
     await page().locator('.activitybar .action-item a[aria-label^="Testing"]').click();
-    await waitForRows(["wrong-sign.kernel.ts", "scale.kernel.ts"], 60_000);
-    const rows = await waitForRows(["scaleSweep", "scaleComputed", "wrongSign", "n = 1000", "n = 4097"], 10_000);
+    await waitForRows(["wrong-sign.kernel.ts", "scale.kernel.ts", "two-stores.kernel.ts"], 60_000);
+    const rows = await waitForRows(["scaleSweep", "scaleComputed", "wrongSign", "secondStoreWrong", "n = 1000", "n = 4097"], 10_000);
     return rows.map((r) => r.label).join(" | ");
   });
 
-  await check('"Test: Run All Tests": the passing runs turn green, the broken kernel red', async () => {
+  await check('"Test: Run All Tests": the passing runs turn green, the broken kernels red', async () => {
     await palette("Test: Run All Tests");
     await page().locator(".test-explorer .codicon-testing-failed-icon").first().waitFor({ timeout: 180_000 });
     // Wait for the run to end: nothing queued or running is left.
     await page().waitForFunction(() => !document.querySelector(".test-explorer .codicon-testing-queued-icon, .test-explorer .codicon-loading"), null, { timeout: 180_000 });
-    const want = { "scale.kernel.ts": "passed", scaleSweep: "passed", "n = 1000": "passed", "n = 4097": "passed", scaleComputed: "passed", "n = 301": "passed", "n = 601": "passed", "wrong-sign.kernel.ts": "failed", wrongSign: "failed" };
+    const want = { "scale.kernel.ts": "passed", scaleSweep: "passed", "n = 1000": "passed", "n = 4097": "passed", scaleComputed: "passed", "n = 301": "passed", "n = 601": "passed", "wrong-sign.kernel.ts": "failed", wrongSign: "failed", "two-stores.kernel.ts": "failed", secondStoreWrong: "failed" };
     const rows = await waitForRows(Object.keys(want), 10_000);
     const states = Object.fromEntries(Object.keys(want).map((label) => [label, rows.find((r) => r.label === label).state]));
     if (JSON.stringify(states) !== JSON.stringify(want)) throw new Error(`states: ${JSON.stringify(rows)}`);
@@ -160,21 +177,14 @@ try {
   });
 
   await check("the mismatch is shown in the editor at the tl.store, with got and expected", async () => {
-    await openFile("wrong-sign.kernel.ts");
-    // The editor draws the message as a widget at the end of the store's line.
-    const widget = page().locator(".monaco-editor .test-error-content-widget .content").first();
-    await widget.waitFor({ timeout: 20_000 });
-    const text = (await widget.textContent())?.trim() ?? "";
-    if (!/^out_ptr\[\d+\] = -?[\d.e-]+, expected -?[\d.e-]+ \(n = 1000\)$/.test(text)) throw new Error(`inline message: ${text}`);
-    const storeLine = page().locator(".monaco-editor .view-line", { hasText: "tl.store(out, x - y, mask)" }).first();
-    const [lineBox, widgetBox] = [await storeLine.boundingBox(), await widget.boundingBox()];
-    const lineMiddle = lineBox.y + lineBox.height / 2;
-    if (!(widgetBox.y <= lineMiddle && lineMiddle <= widgetBox.y + widgetBox.height)) {
-      throw new Error(`the message is at y ${widgetBox.y}..${widgetBox.y + widgetBox.height}, the store's line at ${lineBox.y}..${lineBox.y + lineBox.height}`);
-    }
+    const text = await inlineMessageAt("wrong-sign.kernel.ts", "tl.store(out, x - y, mask)");
     await page().waitForTimeout(300);
     await shoot("testing-view.png", docs ? join(repoRoot, "docs/screenshot-testing.png") : undefined);
     return text;
+  });
+
+  await check("of two stores to one output, the mismatch is shown at the second, which wrote it", async () => {
+    return inlineMessageAt("two-stores.kernel.ts", "tl.store(out_ptr + offsets, x * 3, mask && pid >= 2)");
   });
 } catch {
   // Reported by check(); the checks after a failed one depend on it.

@@ -57,7 +57,7 @@ describe("Testing view", function () {
     await vscode.commands.executeCommand("workbench.view.testing.focus");
     const items = await waitFor("the Testing view to list the workspace's kernel files", () => {
       const now = probe.items();
-      return ["vector-add.kernel.ts", "testing/scale.kernel.ts", "testing/wrong-sign.kernel.ts", "broken/math-call.kernel.ts"].every((l) => find(now, l))
+      return ["vector-add.kernel.ts", "testing/scale.kernel.ts", "testing/wrong-sign.kernel.ts", "testing/two-stores.kernel.ts", "broken/math-call.kernel.ts"].every((l) => find(now, l))
         ? now
         : undefined;
     });
@@ -112,6 +112,21 @@ describe("Testing view", function () {
     assert.match(message.text, /^out_ptr\[\d+\] = -?[\d.e-]+, expected [\d.e-]+ \(n = 1000\)\n1000 elements differ/, message.text);
     assert.equal(message.file, document.uri.fsPath);
     assert.equal(message.line, rangeOf(document, "tl.store(out, x - y, mask)").start.line, "the message sits at the store that wrote the output");
+  });
+
+  it("of two tl.store calls to one output, the message sits at the second, which wrote the wrong element", async () => {
+    const document = await openFixture("testing/two-stores.kernel.ts");
+    await runAtCursor(document, "kernel: two_stores_kernel");
+    const item = find(probe.items(), "secondStoreWrong")!;
+    const result = await settled(item.id);
+    assert.equal(result.state, "failed", describeResult(item.id));
+    const [message] = result.messages;
+    assert.match(message.text, /^out_ptr\[256\] = [\d.e-]+, expected [\d.e-]+ \(n = 1000\)\n744 elements differ/, message.text);
+    assert.equal(message.file, document.uri.fsPath);
+    const first = rangeOf(document, "tl.store(out_ptr + offsets, x * 2, mask && pid < 2)");
+    const second = rangeOf(document, "tl.store(out_ptr + offsets, x * 3, mask && pid >= 2)");
+    assert.notEqual(first.start.line, second.start.line);
+    assert.deepEqual([message.line, message.character], [second.start.line, second.start.character], "the message sits at the second store");
   });
 
   it("a kernel that does not compile is errored with its diagnostic at its range", async () => {
