@@ -40,7 +40,7 @@ export function formatRunCheck(run: RunReport, adapter: AdapterReport | null): s
   lines.push(`  Match: ${run.correct}`);
   if (run.firstMismatch) {
     const m = run.firstMismatch;
-    lines.push(`  First mismatch: ${mismatchLine(m, formatNumber)} (${run.mismatches} element${run.mismatches === 1 ? "" : "s"} differ)`);
+    lines.push(`  First mismatch: ${mismatchLine(m, formatNumber)} (${run.mismatches === 1 ? "1 element differs" : `${run.mismatches} elements differ`})`);
   }
   return lines;
 }

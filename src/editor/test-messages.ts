@@ -29,7 +29,7 @@ export function mismatchMessage(report: RunReport, source: RunSource): vscode.Te
   } else {
     lines.push(`${report.name} did not match its reference (n = ${report.size})`);
   }
-  const differ = `${report.mismatches} element${report.mismatches === 1 ? "" : "s"} differ`;
+  const differ = report.mismatches === 1 ? "1 element differs" : `${report.mismatches} elements differ`;
   lines.push(`${differ}; max abs diff ${formatValue(report.maxAbsDiff)}, max rel diff ${formatValue(report.maxRelDiff)}.`);
   // No expectedOutput/actualOutput: with them, the editor's inline message shrinks to "got != expected"
   // and loses the output's name and index.

@@ -10,6 +10,7 @@ import type { HostArray } from "../language";
 import { createEmptyBuffer, launch, readBuffer, type Gpu, type LaunchArgs } from "../runtime";
 import type { KernelArgs } from "./args";
 import type { StoreProvenance } from "./provenance";
+import type { Span } from "../diagnostics/diagnostic";
 
 export interface InstrumentedProgram {
   abi: KernelAbi & { instrument: InstrumentAbi };
@@ -51,7 +52,9 @@ export async function instrumentedLaunch(
       words.set(param, await readBuffer(gpu, buffers[shadow], "u32", 2 * (args[param] as HostArray).length));
     }
     const spans = new Map(instrument.accesses.map((a) => [a.id, a.span] as const));
-    return { grid, words, spans };
+    const atomics = new Map<string, Span>();
+    for (const a of instrument.accesses) if (a.kind === "atomic" && !atomics.has(a.param)) atomics.set(a.param, a.span);
+    return { grid, words, spans, atomics };
   };
 }
 

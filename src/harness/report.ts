@@ -20,8 +20,10 @@ export interface MismatchReport {
   program?: [number, number, number] | null;
   /** The element's flat index in that program's block. */
   lane?: number | null;
-  /** 1-based line and column of the tl.store that wrote it. */
+  /** 1-based line and column of the tl.store that wrote it (or, with `atomic`, of the tl.atomic* that updates the output). */
   source?: { line: number; column: number } | null;
+  /** True when no store wrote the element and atomics update its output: `program` and `lane` are null, for atomics have no single writer. */
+  atomic?: true;
 }
 
 export type { MismatchMap } from "./mismatch-map";

@@ -96,7 +96,7 @@ async function interpretSize(run: CheckedRun, program: CompiledKernel, prepared:
   const cpuArgs: Record<string, HostArray | Uint16Array | number> = {};
   for (const [k, v] of Object.entries(args)) cpuArgs[k] = typeof v === "number" ? v : toStorage(v, dtypes.get(k) as NumDtype);
   const prints = new CpuPrints(program);
-  const stores = recordStores(grid, Object.fromEntries(run.outputs.map((o) => [o, (args[o] as HostArray).length])));
+  const stores = recordStores(grid, Object.fromEntries(run.outputs.map((o) => [o, (args[o] as HostArray).length])), program.ir);
   const started = performance.now();
   interpret(program.ir, grid, cpuArgs, { onDebugRecord: prints.onDebugRecord, onStore: stores.onStore });
   const ms = performance.now() - started;

@@ -71,6 +71,16 @@ for (const cpu of [false, true]) {
     assert.equal(report.runs[0].mismatches, 0);
   });
 
+  test(`a bin one too high from an atomic: firstMismatch names the atomic's line, no single program (${on})`, () => {
+    const { code, report } = runJson("atomicWrongBin", cpu);
+    assert.equal(code, 1);
+    const { firstMismatch, mismatches } = report.runs[0];
+    assert.equal(mismatches, 1);
+    assert.equal(firstMismatch.got - firstMismatch.expected, 1);
+    assert.deepEqual([firstMismatch.program, firstMismatch.lane, firstMismatch.atomic], [null, null, true]);
+    assert.deepEqual(firstMismatch.source, { line: 147, column: 3 });
+  });
+
   test(`a float atomic (one invocation's compare-and-swap loop) one past the end in program 2: KL3101 at it (${on})`, () => {
     const { code, report } = runJson("scalarAtomicOutOfBounds", cpu);
     assert.equal(code, 4);
@@ -106,4 +116,10 @@ test("an element no program stored says so", () => {
   const r = cli(["run", "test/fixtures/mismatch.kernel.ts", "--run", "droppedTail"]);
   assert.equal(r.code, 1);
   assert.match(r.stdout, /^  First mismatch: out_ptr\[896\] = NaN, expected [\d.]+ — no program stored it \(104 elements differ\)$/m);
+});
+
+test("an element updated by atomics says so, with the atomic's line", () => {
+  const r = cli(["run", FILE, "--run", "atomicWrongBin"]);
+  assert.equal(r.code, 1);
+  assert.match(r.stdout, /^  First mismatch: hist_ptr\[\d+\] = \d+, expected \d+ — updated by atomics at line 147 \(no single program wrote it\) \(1 element differs\)$/m);
 });
