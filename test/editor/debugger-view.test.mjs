@@ -5,74 +5,11 @@
 //   --installed   load the extension installed from the .vsix (see vsix.test.mjs)
 //   --docs        also save docs/screenshot-debugger.png
 // Prints one line per check and `N passed, N failed`.
-import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { launchBrowser, onExit, repoRoot, startCodeServer } from "./code-server.mjs";
+import { repoRoot } from "./code-server.mjs";
+import { workbenchTest } from "./workbench-test.mjs";
 
-const argv = process.argv.slice(2);
-const installed = argv.includes("--installed");
-const docs = argv.includes("--docs");
-const timeLimitS = Number(process.env.KERNEL_LAB_UI_TEST_LIMIT_S ?? 180);
-const resultsDir = join(repoRoot, "test-results");
-mkdirSync(resultsDir, { recursive: true });
-
-let passed = 0;
-let failed = 0;
-let server;
-let browser;
-const cleanup = onExit(() => server?.close());
-
-async function finish() {
-  await browser?.browser.close().catch(() => {});
-  cleanup();
-  console.log(`${passed} passed, ${failed} failed`);
-  process.exit(failed ? 1 : 0);
-}
-
-setTimeout(async () => {
-  console.log(`  ✗ the debugger UI test did not finish within ${timeLimitS} s`);
-  failed++;
-  await shoot("debugger-timeout.png");
-  await finish();
-}, timeLimitS * 1000).unref();
-
-async function check(title, body) {
-  const started = Date.now();
-  try {
-    const note = await body();
-    passed++;
-    console.log(`  ✔ ${title} (${Date.now() - started} ms)${note ? `\n      ${note}` : ""}`);
-  } catch (error) {
-    failed++;
-    console.log(`  ✗ ${title} (${Date.now() - started} ms): ${error.message.split("\n").slice(0, 6).join("\n      ")}`);
-    await shoot(`debugger-failure-${passed + failed}.png`);
-    throw error;
-  }
-}
-
-async function shoot(name, also) {
-  if (!browser) return;
-  try {
-    await browser.page.screenshot({ path: join(resultsDir, name) });
-    if (also) await browser.page.screenshot({ path: also });
-  } catch (error) {
-    console.log(`      (no screenshot ${name}: ${error.message})`);
-  }
-}
-
-const page = () => browser.page;
-
-async function openFile(relativePath) {
-  await page().keyboard.press("Control+P");
-  const input = page().locator(".quick-input-widget input");
-  await input.waitFor({ state: "visible", timeout: 10_000 });
-  await input.fill(relativePath);
-  const name = relativePath.split("/").pop();
-  await page().locator(".quick-input-list .monaco-list-row", { hasText: name }).first().waitFor({ timeout: 20_000 });
-  await input.press("Enter");
-  await page().locator(`.tab.active[aria-label^="${name}"]`).waitFor({ timeout: 20_000 });
-  await page().locator(".monaco-editor .view-lines").first().waitFor({ timeout: 20_000 });
-}
+const { docs, page, shoot, finish, check, start, openFile } = workbenchTest({ title: "debugger UI test", prefix: "debugger", timeLimitS: 180 });
 
 /** The Variables view's visible rows as "name: value". */
 async function variableRows() {
@@ -81,23 +18,16 @@ async function variableRows() {
   );
 }
 
-console.log(`debugger UI test: code-server + Chromium, extension ${installed ? "installed from the .vsix" : "from the working tree"}`);
 try {
-  await check("code-server and the workbench start", async () => {
-    server = await startCodeServer({
-      ...(installed ? { extensionsDir: join(repoRoot, ".vscode-test/installed-extensions") } : {}),
+  await check("code-server and the workbench start", () =>
+    start({
       settings: {
         "editor.minimap.enabled": false,
         "git.openRepositoryInParentFolders": "never",
         ...(docs ? { "workbench.colorTheme": "Default Dark Modern" } : {}),
       },
-    });
-    browser = await launchBrowser({ width: 1600, height: 900 });
-    const url = server.workbenchUrl({ folder: repoRoot, ...(installed ? {} : { extensionDevelopmentPath: repoRoot }) });
-    await page().goto(url);
-    await page().locator(".monaco-workbench").waitFor({ timeout: 60_000 });
-    await page().locator(".part.statusbar").waitFor({ timeout: 60_000 });
-  });
+    }),
+  );
 
   await check("a breakpoint on `const mask` in examples/vector-add.kernel.ts (F9)", async () => {
     await openFile("examples/vector-add.kernel.ts");

@@ -6,90 +6,17 @@
 //   --docs        also make docs/screenshot-*.png: a sweep with its plot, an inline diagnostic, and
 //                 softmax's inlay hints with a hover over tl.max
 // Prints one line per check and `N passed, N failed`.
-import { mkdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { launchBrowser, onExit, repoRoot, startCodeServer } from "./code-server.mjs";
+import { repoRoot } from "./code-server.mjs";
+import { workbenchTest } from "./workbench-test.mjs";
 
-const argv = process.argv.slice(2);
-const installed = argv.includes("--installed");
-const docs = argv.includes("--docs");
-const timeLimitS = Number(process.env.KERNEL_LAB_UI_TEST_LIMIT_S ?? 180);
-const resultsDir = join(repoRoot, "test-results");
-mkdirSync(resultsDir, { recursive: true });
-
-let passed = 0;
-let failed = 0;
-let server;
-let browser;
-const cleanup = onExit(() => server?.close());
-
-async function finish() {
-  await browser?.browser.close().catch(() => {});
-  cleanup();
-  console.log(`${passed} passed, ${failed} failed`);
-  process.exit(failed ? 1 : 0);
-}
-
-setTimeout(async () => {
-  console.log(`  ✗ the UI test did not finish within ${timeLimitS} s`);
-  failed++;
-  await shoot("ui-timeout.png");
-  await finish();
-}, timeLimitS * 1000).unref();
-
-/** One check; a failure skips the checks that depend on it (they are counted as failed too). */
-async function check(title, body) {
-  const started = Date.now();
-  try {
-    const note = await body();
-    passed++;
-    console.log(`  ✔ ${title} (${Date.now() - started} ms)${note ? `\n      ${note}` : ""}`);
-  } catch (error) {
-    failed++;
-    console.log(`  ✗ ${title} (${Date.now() - started} ms): ${error.message.split("\n").slice(0, 6).join("\n      ")}`);
-    await shoot(`ui-failure-${passed + failed}.png`);
-    throw error;
-  }
-}
-
-async function shoot(name, also) {
-  if (!browser) return;
-  try {
-    await browser.page.screenshot({ path: join(resultsDir, name) });
-    if (also) await browser.page.screenshot({ path: also });
-  } catch (error) {
-    console.log(`      (no screenshot ${name}: ${error.message})`);
-  }
-}
+const { docs, page, shoot, finish, check, start, palette, openFile } = workbenchTest({ title: "UI test", prefix: "ui", timeLimitS: 180 });
 
 // ---------------------------------------------------------------------------- the workbench
 
-const page = () => browser.page;
 /** The results panel's page, inside the webview's two frames. */
 const resultsFrame = () => page().frameLocator("iframe.webview.ready").frameLocator("#active-frame");
-
-async function palette(commandTitle) {
-  await page().keyboard.press("F1");
-  const input = page().locator(".quick-input-widget input");
-  await input.waitFor({ state: "visible", timeout: 10_000 });
-  await input.fill(`>${commandTitle}`);
-  const row = page().locator(".quick-input-list .monaco-list-row", { hasText: commandTitle }).first();
-  await row.waitFor({ state: "visible", timeout: 15_000 });
-  await input.press("Enter");
-}
-
-async function openFile(relativePath) {
-  await page().keyboard.press("Control+P");
-  const input = page().locator(".quick-input-widget input");
-  await input.waitFor({ state: "visible", timeout: 10_000 });
-  await input.fill(relativePath);
-  const name = relativePath.split("/").pop();
-  await page().locator(".quick-input-list .monaco-list-row", { hasText: name }).first().waitFor({ timeout: 20_000 });
-  await input.press("Enter");
-  await page().locator(`.tab.active[aria-label^="${name}"]`).waitFor({ timeout: 20_000 });
-  // The editor has the text once the first line is drawn.
-  await page().locator(".monaco-editor .view-lines").first().waitFor({ timeout: 20_000 });
-}
 
 /** Rows of a two-column table in the results page, as { label: value }. */
 async function factsTable(testId) {
@@ -113,22 +40,16 @@ async function waitForVerdict(timeoutMs) {
 
 // ---------------------------------------------------------------------------------- the test
 
-console.log(`UI test: code-server + Chromium, extension ${installed ? "installed from the .vsix" : "from the working tree"}`);
 try {
-  await check("code-server and the workbench start", async () => {
-    server = await startCodeServer({
-      ...(installed ? { extensionsDir: join(repoRoot, ".vscode-test/installed-extensions") } : {}),
+  await check("code-server and the workbench start", () =>
+    start({
       // Dark pictures for docs/, to show the panel following the theme (an Extension Development
       // Host window ignores the user's colour theme, so docs are best made with --installed).
       // Hovers below their line, so the one over tl.max leaves the inlay hints above it in sight.
       settings: docs ? { "workbench.colorTheme": "Default Dark Modern", "editor.minimap.enabled": false, "editor.hover.above": false } : {},
-    });
-    browser = await launchBrowser(docs ? { width: 1920, height: 1080 } : { width: 1600, height: 1000 });
-    const url = server.workbenchUrl({ folder: repoRoot, ...(installed ? {} : { extensionDevelopmentPath: repoRoot }) });
-    await page().goto(url);
-    await page().locator(".monaco-workbench").waitFor({ timeout: 60_000 });
-    await page().locator(".part.statusbar").waitFor({ timeout: 60_000 });
-  });
+      viewport: docs ? { width: 1920, height: 1080 } : { width: 1600, height: 1000 },
+    }),
+  );
 
   await check("opens examples/vector-add.kernel.ts", () => openFile("examples/vector-add.kernel.ts"));
 
