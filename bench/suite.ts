@@ -19,6 +19,9 @@ import { BUILTINS } from "../src/builtins";
 import type { KernelProgram } from "../src/runtime/pipelines";
 import { coldLaunchMs } from "./cold";
 import { checkOutputs, empty, measurementLine, nextPow2, poison, randn, release, rotations, upload, type Case, type Measurement } from "./case";
+import { dropout } from "./dropout-case";
+import { layerNormBackward } from "./layer-norm-backward-case";
+import { runSequenceCase, type SequenceCase } from "./sequence";
 
 /** The repository: the nearest folder above this script (bundled or not) with examples/. */
 function findRoot(from: string): string {
@@ -32,7 +35,6 @@ const quick = argv.includes("--quick");
 const sweep = argv.includes("--sweep");
 const only = argv.includes("--only") ? argv[argv.indexOf("--only") + 1] : undefined;
 const outFile = argv.includes("--out") ? argv[argv.indexOf("--out") + 1] : undefined;
-
 
 function vectorAdd(n: number, light = false): Case {
   return {
@@ -256,6 +258,11 @@ const cases: Case[] = sweep
       attention(4, 32, 4096, 64, false), attention(4, 32, 4096, 64, true),
     ];
 
+// Issue 13 item 4: the language's new kernels against Triton's tutorials 04 (dropout) and 05
+// (layer-norm backward, two launches: bench/sequence.ts), at the sizes their benchmarks use.
+cases.push(...(sweep ? [] : quick ? [dropout(10_007)] : [dropout(2 ** 24)]));
+const sequenceCases: SequenceCase[] = sweep ? [] : quick ? [layerNormBackward(67, 300)] : [1024, 4096, 8192].map((n) => layerNormBackward(4096, n));
+
 async function runCase(gpu: Gpu, c: Case, results: Measurement[]): Promise<void> {
   const text = readFileSync(join(root, "examples", `${c.example}.kernel.ts`), "utf8");
   const parsed = parseKernelFile(`${c.example}.kernel.ts`, text);
@@ -327,6 +334,7 @@ async function main(): Promise<void> {
     if (only && !c.name.startsWith(only)) continue;
     await runCase(gpu, c, results);
   }
+  for (const c of sequenceCases) if (!only || c.name.startsWith(only)) await runSequenceCase(gpu, root, c, results);
   const report = { date: new Date().toISOString(), adapter: gpu.adapter, results };
   if (outFile) writeFileSync(outFile, JSON.stringify(report, null, 2));
   const bad = results.filter((r) => !r.correct);
