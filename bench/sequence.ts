@@ -44,7 +44,7 @@ const GROUP = 8;
 const SAMPLES = 30;
 
 function variantLabel(variant: Constexprs[]): string {
-  return variant.map((c) => Object.entries(c).map(([k, v]) => `${k}=${v}`).join(" ")).join(" | ");
+  return variant.map((c) => Object.entries(c).map(([k, v]) => `${k}=${v}`).join(" ")).join(" → ");
 }
 
 /** Each launch's program for `variant`, or undefined (the diagnostics printed) when one does not compile. */
