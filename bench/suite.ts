@@ -3,7 +3,7 @@
 // Each case is checked against a CPU reference first (sampled for matmul), then timed with GPU
 // timestamps over input sets rotated so the working set exceeds the L2 cache.
 //
-//   node bench/dist/suite.js [--quick] [--sweep] [--only NAME] [--out FILE]
+//   node bench/dist/suite.js [--quick] [--sweep] [--only NAME[,NAME…]] [--out FILE]
 //
 // --quick runs tiny sizes (a smoke test on lavapipe). --sweep runs the size sweep of issue 13
 // item 5 instead (vector add 2^12 … 2^28, softmax 4096 rows × 256 … 16384, square matmul 256 …
@@ -33,7 +33,9 @@ const root = findRoot(__dirname);
 const argv = process.argv.slice(2);
 const quick = argv.includes("--quick");
 const sweep = argv.includes("--sweep");
-const only = argv.includes("--only") ? argv[argv.indexOf("--only") + 1] : undefined;
+/** --only NAME[,NAME…]: the cases whose names start with one of them. */
+const only = argv.includes("--only") ? argv[argv.indexOf("--only") + 1].split(",") : undefined;
+const selected = (name: string) => !only || only.some((prefix) => name.startsWith(prefix));
 const outFile = argv.includes("--out") ? argv[argv.indexOf("--out") + 1] : undefined;
 
 function vectorAdd(n: number, light = false): Case {
@@ -331,10 +333,10 @@ async function main(): Promise<void> {
   console.log(`adapter: ${gpu.adapter.vendor} ${gpu.adapter.device} (${gpu.adapter.backend}) ${gpu.adapter.description}`);
   const results: Measurement[] = [];
   for (const c of cases) {
-    if (only && !c.name.startsWith(only)) continue;
+    if (!selected(c.name)) continue;
     await runCase(gpu, c, results);
   }
-  for (const c of sequenceCases) if (!only || c.name.startsWith(only)) await runSequenceCase(gpu, root, c, results);
+  for (const c of sequenceCases) if (selected(c.name)) await runSequenceCase(gpu, root, c, results);
   const report = { date: new Date().toISOString(), adapter: gpu.adapter, results };
   if (outFile) writeFileSync(outFile, JSON.stringify(report, null, 2));
   const bad = results.filter((r) => !r.correct);
