@@ -62,14 +62,22 @@ function compileVariant(gpu: Gpu, c: SequenceCase, kernels: KernelSource[], vari
   return programs;
 }
 
-/** The sequence's steps on `set`, the buffers a program writes taken from `shared` (the first set). */
+/**
+ * The sequence's steps on `set`, every buffer some launch writes taken from `shared` (the first
+ * set), in the launches that read it too: a later launch reads what an earlier one wrote.
+ */
 function stepsOn(c: SequenceCase, programs: KernelProgram[], variant: Constexprs[], set: LaunchArgs, shared: LaunchArgs): LaunchStep[] {
+  const bindings = c.launches.map((launch) => Object.entries(launch.bind(variant)));
+  const written = new Set<string | number>();
+  bindings.forEach((bound, i) => {
+    const params = new Set(programs[i].abi.buffers.filter((b) => b.access === "read_write").map((b) => b.name));
+    for (const [param, value] of bound) if (params.has(param)) written.add(value);
+  });
   return c.launches.map((launch, i) => {
-    const written = new Set(programs[i].abi.buffers.filter((b) => b.access === "read_write").map((b) => b.name));
     const args: LaunchArgs = { buffers: {}, scalars: {} };
-    for (const [param, value] of Object.entries(launch.bind(variant))) {
+    for (const [param, value] of bindings[i]) {
       if (typeof value === "number") args.scalars[param] = value;
-      else args.buffers[param] = (written.has(param) ? shared : set).buffers[value];
+      else args.buffers[param] = (written.has(value) ? shared : set).buffers[value];
     }
     return { program: programs[i], grid: launch.grid(variant[i]), args };
   });
