@@ -5,9 +5,10 @@
 // ~5 µs per stamped pass on the H200, so each launch can't be stamped alone; instead
 //   [launch, clear, launch, clear, …, launch]   and   [empty pass, clear, …, empty pass]
 // are timed between their first and last pass, and the difference divided by the launches.
+// A run of several launches (layer-norm backward's two, bench/sequence.ts) takes a launch's place.
 
 import { BufferUsage, MapMode, type Gpu } from "../src/runtime/gpu";
-import { encodeDispatch, prepareLaunch, type LaunchArgs, type PreparedLaunch } from "../src/runtime/launch";
+import { checkGrid, encodeDispatch, prepareLaunch, type LaunchArgs, type LaunchStep, type PreparedLaunch } from "../src/runtime/launch";
 import { getPipeline, type KernelProgram } from "../src/runtime/pipelines";
 import { beginGroupPass } from "../src/runtime/timing";
 
@@ -15,10 +16,10 @@ import { beginGroupPass } from "../src/runtime/timing";
 type Item = PreparedLaunch | "empty" | null;
 
 /**
- * Median over `samples` of the GPU ms from the first pass's beginning to the last pass's end of
- * `items`, each sample preceded by a flush.
+ * The GPU ms of each of `samples` runs of `items`, from the first pass's beginning to the last
+ * pass's end, sorted; each run preceded by a clear of `flush` when there is one.
  */
-export async function timeSequence(gpu: Gpu, items: Item[], flush: GPUBuffer, samples: number): Promise<number> {
+export async function sampleSequence(gpu: Gpu, items: Item[], flush: GPUBuffer | null, samples: number): Promise<number[]> {
   const device = gpu.device;
   const querySet = device.createQuerySet({ type: "timestamp", count: 2 });
   const resolved = device.createBuffer({ size: 16, usage: BufferUsage.QUERY_RESOLVE | BufferUsage.COPY_SRC });
@@ -28,11 +29,11 @@ export async function timeSequence(gpu: Gpu, items: Item[], flush: GPUBuffer, sa
   try {
     for (let s = 0; s < samples; s++) {
       const encoder = device.createCommandEncoder();
-      encoder.clearBuffer(flush);
+      if (flush) encoder.clearBuffer(flush);
       let seen = 0;
       for (const item of items) {
         if (item === null) {
-          encoder.clearBuffer(flush);
+          if (flush) encoder.clearBuffer(flush);
           continue;
         }
         seen++;
@@ -53,23 +54,46 @@ export async function timeSequence(gpu: Gpu, items: Item[], flush: GPUBuffer, sa
     resolved.destroy();
     readback.destroy();
   }
-  times.sort((a, b) => a - b);
+  return times.sort((a, b) => a - b);
+}
+
+/** The median of `sampleSequence`. */
+export async function timeSequence(gpu: Gpu, items: Item[], flush: GPUBuffer | null, samples: number): Promise<number> {
+  const times = await sampleSequence(gpu, items, flush, samples);
   return times[times.length >> 1];
+}
+
+/** Every step of every copy of a sequence, prepared for encoding (uniform buffers to destroy after). */
+export async function prepareCopies(gpu: Gpu, copies: readonly LaunchStep[][]): Promise<PreparedLaunch[][]> {
+  const compiled = await Promise.all(copies[0].map((s) => getPipeline(gpu, s.program)));
+  const max = gpu.limits.maxComputeWorkgroupsPerDimension;
+  return copies.map((steps) => steps.map((s, i) => prepareLaunch(gpu, compiled[i], checkGrid(s.program.abi.kernel, s.grid, max), s.args)));
+}
+
+export function destroyCopies(prepared: PreparedLaunch[][]): void {
+  for (const p of prepared.flat()) p.uniforms.destroy();
+}
+
+/**
+ * GPU ms per run of a sequence of launches with a cold L2 before each run: 8 runs over the
+ * rotated copies, each a pass per launch, minus as many empty passes and clears.
+ */
+export async function coldSequenceMs(gpu: Gpu, copies: readonly LaunchStep[][], samples = 30): Promise<number> {
+  const prepared = await prepareCopies(gpu, copies);
+  const flush = gpu.device.createBuffer({ size: 256 << 20, usage: BufferUsage.COPY_DST | BufferUsage.STORAGE });
+  const g = 8;
+  try {
+    const between = (make: (i: number) => Item[]): Item[] => Array.from({ length: g }, (_, i) => [...(i > 0 ? [null] : []), ...make(i)]).flat();
+    const launches = await timeSequence(gpu, between((i) => prepared[i % prepared.length]), flush, samples);
+    const empty = await timeSequence(gpu, between(() => prepared[0].map(() => "empty" as const)), flush, samples);
+    return (launches - empty) / g;
+  } finally {
+    flush.destroy();
+    destroyCopies(prepared);
+  }
 }
 
 /** GPU ms per launch of `program` with a cold L2 before each (8 launches over the rotated sets). */
 export async function coldLaunchMs(gpu: Gpu, program: KernelProgram, grid: [number, number, number], sets: LaunchArgs[], samples = 30): Promise<number> {
-  const compiled = await getPipeline(gpu, program);
-  const prepared = sets.map((a) => prepareLaunch(gpu, compiled, grid, a));
-  const flush = gpu.device.createBuffer({ size: 256 << 20, usage: BufferUsage.COPY_DST | BufferUsage.STORAGE });
-  const g = 8;
-  try {
-    const between = (make: (i: number) => Item): Item[] => Array.from({ length: 2 * g - 1 }, (_, i) => (i % 2 ? null : make(i / 2)));
-    const launches = await timeSequence(gpu, between((i) => prepared[i % prepared.length]), flush, samples);
-    const empty = await timeSequence(gpu, between(() => "empty"), flush, samples);
-    return (launches - empty) / g;
-  } finally {
-    flush.destroy();
-    for (const p of prepared) p.uniforms.destroy();
-  }
+  return coldSequenceMs(gpu, sets.map((args) => [{ program, grid, args }]), samples);
 }

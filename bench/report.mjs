@@ -11,6 +11,11 @@ const unit = (r) => (r.tflops !== undefined ? "TFLOP/s" : "GB/s");
 const fmt = (x) => (x === undefined ? "—" : x >= 100 ? x.toFixed(0) : x.toFixed(2));
 
 const cases = [...new Set(kl.results.map((r) => r.case))];
+// What GB/s counts where it is not plain (the same bytes on both sides; bench/NOTES.md §15).
+const counted = {
+  "dropout-": "x read and the output written, 8 bytes an element (torch's 1-byte mask not counted)",
+  "layernorm-bwd-": "the whole backward (both launches; Triton's with its zero-fills): 4·(3MN + 3N + 2M) bytes — x, dy, dx; w, dW, db; mean, rstd — partial dW/db rows not counted",
+};
 const lines = [
   `Adapter: ${kl.adapter.vendor} ${kl.adapter.device} (${kl.adapter.backend}); ${torch.device ?? ""} torch ${torch.torch ?? "?"} triton ${torch.triton ?? "?"}; ${kl.date}`,
   "",
@@ -29,7 +34,9 @@ for (const c of cases) {
   const cold = best && best.coldGbps !== undefined ? { gbps: best.coldGbps } : undefined;
   const coldRatio = (other) => (cold && other ? `${((cold.gbps / rate(other)) * 100).toFixed(0)}%` : "—");
   lines.push(
-    `| ${c} | ${best ? `${fmt(rate(best))} ${u} (${best.variant}, W=${best.workgroupSize})` : "none correct"} | ${builtin ? `${fmt(rate(builtin))} ${u}` : "—"} | ${t ? `${fmt(rate(t))} ${u}` : "—"} | ${tr ? `${fmt(rate(tr))} ${u}` : "—"} | ${ratio(t)} | ${ratio(tr)} | ${cold ? `${fmt(cold.gbps)} GB/s` : "—"} | ${coldRatio(t)} | ${coldRatio(tr)} |`,
+    `| ${c} | ${best ? `${fmt(rate(best))} ${u} (${best.variant.replaceAll("|", "\\|")}, W=${best.workgroupSize})` : "none correct"} | ${builtin ? `${fmt(rate(builtin))} ${u}` : "—"} | ${t ? `${fmt(rate(t))} ${u}` : "—"} | ${tr ? `${fmt(rate(tr))} ${u}` : "—"} | ${ratio(t)} | ${ratio(tr)} | ${cold ? `${fmt(cold.gbps)} GB/s` : "—"} | ${coldRatio(t)} | ${coldRatio(tr)} |`,
   );
 }
+const notes = Object.entries(counted).filter(([prefix]) => cases.some((c) => c.startsWith(prefix)));
+if (notes.length > 0) lines.push("", ...notes.map(([prefix, text]) => `- \`${prefix}*\`: ${text}.`));
 console.log(lines.join("\n"));

@@ -3,7 +3,7 @@
 // Each case is checked against a CPU reference first (sampled for matmul), then timed with GPU
 // timestamps over input sets rotated so the working set exceeds the L2 cache.
 //
-//   node bench/dist/suite.js [--quick] [--sweep] [--only NAME] [--out FILE]
+//   node bench/dist/suite.js [--quick] [--sweep] [--only NAME[,NAME…]] [--out FILE]
 //
 // --quick runs tiny sizes (a smoke test on lavapipe). --sweep runs the size sweep of issue 13
 // item 5 instead (vector add 2^12 … 2^28, softmax 4096 rows × 256 … 16384, square matmul 256 …
@@ -13,12 +13,15 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { compileKernel, parseKernelFile, specializationFor } from "../src/compile";
-import { acquireGpu, createStorageBuffer, launch, readBuffer, timeLaunches, writeStorageBuffer, type LaunchArgs } from "../src/runtime";
+import { acquireGpu, launch, timeLaunches } from "../src/runtime";
 import type { Gpu } from "../src/runtime";
 import { BUILTINS } from "../src/builtins";
-import type { Target } from "../src/ir/target";
 import type { KernelProgram } from "../src/runtime/pipelines";
 import { coldLaunchMs } from "./cold";
+import { checkOutputs, empty, measurementLine, nextPow2, poison, randn, release, rotations, upload, type Case, type Measurement } from "./case";
+import { dropout } from "./dropout-case";
+import { layerNormBackward } from "./layer-norm-backward-case";
+import { runSequenceCase, type SequenceCase } from "./sequence";
 
 /** The repository: the nearest folder above this script (bundled or not) with examples/. */
 function findRoot(from: string): string {
@@ -30,47 +33,10 @@ const root = findRoot(__dirname);
 const argv = process.argv.slice(2);
 const quick = argv.includes("--quick");
 const sweep = argv.includes("--sweep");
-const only = argv.includes("--only") ? argv[argv.indexOf("--only") + 1] : undefined;
+/** --only NAME[,NAME…]: the cases whose names start with one of them. */
+const only = argv.includes("--only") ? argv[argv.indexOf("--only") + 1].split(",") : undefined;
+const selected = (name: string) => !only || only.some((prefix) => name.startsWith(prefix));
 const outFile = argv.includes("--out") ? argv[argv.indexOf("--out") + 1] : undefined;
-
-type Args = Record<string, Float32Array | number>;
-
-interface Case {
-  /** Matches torch_bench.py's names. */
-  name: string;
-  example: string;
-  kernel: string;
-  shape: string;
-  configs: Record<string, number>[];
-  grid: (c: Record<string, number>) => number[];
-  args: () => Args;
-  outputs: string[];
-  /** Indices to check (all when undefined) and the expected value at each. */
-  check: (args: Args) => { output: string; indices?: Int32Array; expected: Float64Array }[];
-  bytes?: number;
-  flops?: number;
-  baseline?: string;
-  /** Compiler knobs to try besides the defaults. */
-  targets?: Partial<Target>[];
-  /** Fewest timed samples (20 unless said: long launches need fewer). */
-  minReps?: number;
-  /** Input sets to rotate (else enough to exceed the L2 several times). */
-  copies?: number;
-}
-
-function randn(n: number): Float32Array {
-  const a = new Float32Array(n);
-  for (let i = 0; i < n; i += 2) {
-    const u = Math.random() || 1e-12;
-    const v = Math.random();
-    const r = Math.sqrt(-2 * Math.log(u));
-    a[i] = r * Math.cos(2 * Math.PI * v);
-    if (i + 1 < n) a[i + 1] = r * Math.sin(2 * Math.PI * v);
-  }
-  return a;
-}
-
-const empty = (n: number) => new Float32Array(n).fill(NaN);
 
 function vectorAdd(n: number, light = false): Case {
   return {
@@ -93,10 +59,6 @@ function vectorAdd(n: number, light = false): Case {
     baseline: "builtins.add",
     targets: light ? [] : [{ preferredWorkgroupSize: 256 }, { preferredWorkgroupSize: 1024 }],
   };
-}
-
-function nextPow2(n: number): number {
-  return 2 ** Math.ceil(Math.log2(n));
 }
 
 /**
@@ -298,59 +260,10 @@ const cases: Case[] = sweep
       attention(4, 32, 4096, 64, false), attention(4, 32, 4096, 64, true),
     ];
 
-interface Measurement {
-  case: string;
-  shape: string;
-  variant: string;
-  correct: boolean;
-  relError: number;
-  maxAbsDiff: number;
-  medianMs: number;
-  minMs: number;
-  maxMs: number;
-  reps: number;
-  gbps?: number;
-  tflops?: number;
-  workgroupSize?: number;
-  /** The fastest variant of a memory-bound case with the L2 flushed before each launch (bench/cold.ts). */
-  coldMs?: number;
-  coldGbps?: number;
-}
-
-function relativeError(got: Float32Array, check: { indices?: Int32Array; expected: Float64Array }): { rel: number; maxAbs: number; nan: boolean } {
-  let num = 0;
-  let den = 0;
-  let maxAbs = 0;
-  let nan = false;
-  for (let s = 0; s < check.expected.length; s++) {
-    const g = got[check.indices ? check.indices[s] : s];
-    const e = check.expected[s];
-    if (!Number.isFinite(g)) nan = true;
-    num += (g - e) ** 2;
-    den += e ** 2;
-    maxAbs = Math.max(maxAbs, Math.abs(g - e));
-  }
-  return { rel: Math.sqrt(num / Math.max(den, 1e-30)), maxAbs, nan };
-}
-
-/** How many input sets to rotate so a working set of `bytes` exceeds the L2 several times. */
-function rotations(bytes: number): number {
-  return Math.max(1, Math.min(8, Math.ceil((256 << 20) / Math.max(bytes, 1))));
-}
-
-async function upload(gpu: Gpu, args: Args): Promise<LaunchArgs> {
-  const buffers: Record<string, GPUBuffer> = {};
-  const scalars: Record<string, number> = {};
-  for (const [k, v] of Object.entries(args)) {
-    if (typeof v === "number") scalars[k] = v;
-    else buffers[k] = await createStorageBuffer(gpu, v, k);
-  }
-  return { buffers, scalars };
-}
-
-function release(sets: LaunchArgs[]): void {
-  for (const s of sets) for (const b of Object.values(s.buffers)) b.destroy();
-}
+// Issue 13 item 4: the language's new kernels against Triton's tutorials 04 (dropout) and 05
+// (layer-norm backward, two launches: bench/sequence.ts), at the sizes their benchmarks use.
+cases.push(...(sweep ? [] : quick ? [dropout(10_007)] : [dropout(2 ** 24)]));
+const sequenceCases: SequenceCase[] = sweep ? [] : quick ? [layerNormBackward(67, 300)] : [1024, 4096, 8192].map((n) => layerNormBackward(4096, n));
 
 async function runCase(gpu: Gpu, c: Case, results: Measurement[]): Promise<void> {
   const text = readFileSync(join(root, "examples", `${c.example}.kernel.ts`), "utf8");
@@ -377,18 +290,9 @@ async function runCase(gpu: Gpu, c: Case, results: Measurement[]): Promise<void>
         const program = compiled.kernel;
         const grid = c.grid(constexprs);
         try {
-          for (const o of c.outputs) await writeStorageBuffer(gpu, sets[0].buffers[o], new Float32Array((hostArgs[o] as Float32Array).length).fill(NaN));
+          await poison(gpu, sets[0], hostArgs, c.outputs);
           await launch(gpu, program, grid, sets[0]);
-          let correct = true;
-          let rel = 0;
-          let maxAbs = 0;
-          for (const check of checks) {
-            const got = await readBuffer(gpu, sets[0].buffers[check.output], "f32", (hostArgs[check.output] as Float32Array).length);
-            const r = relativeError(got, check);
-            rel = Math.max(rel, r.rel);
-            maxAbs = Math.max(maxAbs, r.maxAbs);
-            if (r.nan || r.rel > 1e-4) correct = false;
-          }
+          const { correct, rel, maxAbs } = await checkOutputs(gpu, sets[0], hostArgs, checks);
           const t = await timeLaunches(gpu, program, grid, sets, { warmup: c.minReps ? 1 : 5, minReps: c.minReps ?? 20, maxReps: 200, budgetMs: 1500 });
           const m: Measurement = {
             case: c.name, shape: c.shape, variant, correct, relError: rel, maxAbsDiff: maxAbs,
@@ -398,7 +302,7 @@ async function runCase(gpu: Gpu, c: Case, results: Measurement[]): Promise<void>
           };
           results.push(m);
           if (correct && (!best || m.medianMs < best.m.medianMs)) best = { m, program, grid };
-          console.log(`${c.name.padEnd(22)} ${variant.padEnd(40)} W=${String(program.abi.workgroupSize).padEnd(5)} ${correct ? "ok " : "BAD"} rel ${rel.toExponential(1)}  ${t.medianMs.toFixed(4)} ms (${t.minMs.toFixed(4)}–${t.maxMs.toFixed(4)}, ${t.reps})  ${m.gbps ? `${m.gbps.toFixed(1)} GB/s` : ""}${m.tflops ? `${m.tflops.toFixed(2)} TFLOP/s` : ""}`);
+          console.log(measurementLine(m));
         } catch (error) {
           console.error(`${c.name} ${variant}: ${(error as Error).message}`);
         }
@@ -429,9 +333,10 @@ async function main(): Promise<void> {
   console.log(`adapter: ${gpu.adapter.vendor} ${gpu.adapter.device} (${gpu.adapter.backend}) ${gpu.adapter.description}`);
   const results: Measurement[] = [];
   for (const c of cases) {
-    if (only && !c.name.startsWith(only)) continue;
+    if (!selected(c.name)) continue;
     await runCase(gpu, c, results);
   }
+  for (const c of sequenceCases) if (selected(c.name)) await runSequenceCase(gpu, root, c, results);
   const report = { date: new Date().toISOString(), adapter: gpu.adapter, results };
   if (outFile) writeFileSync(outFile, JSON.stringify(report, null, 2));
   const bad = results.filter((r) => !r.correct);

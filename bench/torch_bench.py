@@ -7,7 +7,8 @@ square matmul 256 ... 4096), the same case names as `suite.js --sweep`.
 
 Timing: triton.testing.do_bench (CUDA events, L2 flushed before every rep), median.
 The Triton kernels are the tutorials' (vector add, fused softmax, layer norm forward, matmul),
-with float32 matmul in IEEE precision (no TF32), as Kernel Lab computes it.
+with float32 matmul in IEEE precision (no TF32), as Kernel Lab computes it; dropout and the
+layer-norm backward (tutorials 04 and 05) are in torch_dropout_and_layer_norm_bwd.py.
 """
 import argparse
 import json
@@ -17,6 +18,8 @@ import torch
 import triton
 import triton.language as tl
 from triton.testing import do_bench
+
+from torch_dropout_and_layer_norm_bwd import bench_dropout, bench_layer_norm_bwd
 
 torch.backends.cuda.matmul.allow_tf32 = False
 torch.backends.cudnn.allow_tf32 = False
@@ -267,6 +270,18 @@ def main():
                     record(case, f"triton tutorial 06 fp32 {bm}x{bn} w{nw}", bench(lambda: triton_attention(q, k, v, o, causal, bm, bn, nw)), flops=flops, err=rel_err(o[:1], ref))
                 except Exception as e:  # noqa: BLE001 (a config the compiler refuses, e.g. out of shared memory)
                     print(f"{case} triton {bm}x{bn} w{nw}: {type(e).__name__}: {str(e)[:200]}", flush=True)
+
+    # Issue 13 item 4: dropout and the layer-norm backward, each in its own try so that a failure
+    # there cannot lose the rest of the run.
+    new_kernels = (
+        ("dropout", lambda: bench_dropout([10007] if args.quick else [2 ** 24], record, bench)),
+        ("layer-norm backward", lambda: bench_layer_norm_bwd([(67, 300)] if args.quick else [(4096, n) for n in (1024, 4096, 8192)], record, bench)),
+    )
+    for name, run in ([] if args.sweep else new_kernels):
+        try:
+            run()
+        except Exception as e:  # noqa: BLE001 (reported, and the run goes on)
+            print(f"{name}: {type(e).__name__}: {str(e)[:300]}", flush=True)
 
     report = {"device": torch.cuda.get_device_name(), "torch": torch.__version__, "triton": triton.__version__, "results": rows}
     if args.out:

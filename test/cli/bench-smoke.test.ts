@@ -7,11 +7,21 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { root } from "./build";
 
+const env = { ...process.env, XDG_RUNTIME_DIR: process.env.XDG_RUNTIME_DIR ?? "/tmp" };
+let built = false;
+
+/** `bench/dist/suite.js --quick --only ONLY`, bundled first (once). */
+function quickSuite(only: string, timeout: number) {
+  if (!built) {
+    const build = spawnSync(process.execPath, ["bench/build.mjs"], { cwd: root, env, encoding: "utf8" });
+    assert.equal(build.status, 0, build.stderr);
+    built = true;
+  }
+  return spawnSync(process.execPath, ["bench/dist/suite.js", "--quick", "--only", only], { cwd: root, env, encoding: "utf8", timeout });
+}
+
 test("bench/suite.ts --quick starts and its vector add case is correct and timed", () => {
-  const env = { ...process.env, XDG_RUNTIME_DIR: process.env.XDG_RUNTIME_DIR ?? "/tmp" };
-  const build = spawnSync(process.execPath, ["bench/build.mjs"], { cwd: root, env, encoding: "utf8" });
-  assert.equal(build.status, 0, build.stderr);
-  const run = spawnSync(process.execPath, ["bench/dist/suite.js", "--quick", "--only", "add"], { cwd: root, env, encoding: "utf8", timeout: 240_000 });
+  const run = quickSuite("add", 240_000);
   assert.equal(run.status, 0, `${run.stdout}\n${run.stderr}`);
   assert.match(run.stdout, /^adapter: /m);
   const rows = run.stdout.split("\n").filter((l) => l.startsWith("add-14 "));
@@ -19,4 +29,16 @@ test("bench/suite.ts --quick starts and its vector add case is correct and timed
   for (const row of rows.filter((r) => !r.includes("builtins.") && !r.includes("L2 flushed"))) assert.match(row, / ok .* ms .* GB\/s/, row);
   assert.ok(rows.some((r) => /L2 flushed before each launch .* ms .* GB\/s/.test(r)), "the fastest variant is timed again with a cold L2");
   assert.ok(rows.some((r) => r.includes("builtins.add")), "the built-in add is timed next to the kernel");
+});
+
+test("bench/suite.ts --quick checks and times dropout and the two launches of layer-norm backward", () => {
+  const run = quickSuite("dropout,layernorm-bwd", 300_000);
+  assert.equal(run.status, 0, `${run.stdout}\n${run.stderr}`);
+  for (const [name, variants] of [["dropout-10007 ", 4], ["layernorm-bwd-67x300 ", 6]] as const) {
+    const rows = run.stdout.split("\n").filter((l) => l.startsWith(name));
+    const timed = rows.filter((r) => !r.includes("L2 flushed"));
+    assert.equal(timed.length, variants, run.stdout);
+    for (const row of timed) assert.match(row, / ok .* ms .* GB\/s/, row);
+    assert.ok(rows.some((r) => /L2 flushed before each (launch|run) .* ms .* GB\/s/.test(r)), `${name}: the fastest variant timed again with a cold L2`);
+  }
 });
