@@ -26,8 +26,10 @@ for (const file of files) {
   // A device function is inlined where it is called: its WGSL is its callers'.
   for (const kernel of parsed.kernels.filter((k) => !k.called)) {
     const constexprs = parsed.literalConstexprs.get(kernel.name)?.[0] ?? {};
+    // Half-precision examples are compiled for a target with shader-f16 (lavapipe's).
+    const target = /Ptr<f16>/.test(text) ? { ...DEFAULT_TARGET, shaderF16: true } : DEFAULT_TARGET;
     test(`WGSL of ${fileName} ${kernel.name}`, () => {
-      const result = compileKernel(kernel, constexprs, DEFAULT_TARGET);
+      const result = compileKernel(kernel, constexprs, target);
       assert.deepEqual(result.diagnostics, []);
       const wgsl = result.kernel!.wgsl;
       const path = join(snapshots, `${fileName.replace(/\.kernel\.ts$/, "")}.${kernel.name}.wgsl`);
