@@ -4,6 +4,7 @@
 import type { Value } from "../ir/ir";
 import type { Emitter } from "./emitter";
 import { tileSpans, type BlockLayout } from "./layout";
+import { emitMmaDot } from "./mma";
 import { stage, writeElements } from "./rearrange";
 
 const BYTES = { f16: 2, f32: 4 } as const;
@@ -91,6 +92,8 @@ function tiledDot(ctx: Emitter, v: Value & { op: "dot" }, tile: NonNullable<Bloc
  * (register blocking); otherwise each register reads its own.
  */
 export function emitDot(ctx: Emitter, v: Value & { op: "dot" }): void {
+  const plan = ctx.mmaPlan(v);
+  if (plan) return emitMmaDot(ctx, plan);
   const k = v.a.type.shape[1];
   const n = v.b.type.shape[1];
   const tile = ctx.layout(v.type).tile;
