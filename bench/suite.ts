@@ -19,6 +19,8 @@ import { BUILTINS } from "../src/builtins";
 import type { Target } from "../src/ir/target";
 import type { KernelProgram } from "../src/runtime/pipelines";
 import { coldLaunchMs } from "./cold";
+import { f16Cases } from "./f16-cases";
+import { f16FromBits } from "../src/ir/f16";
 
 /** The repository: the nearest folder above this script (bundled or not) with examples/. */
 function findRoot(from: string): string {
@@ -33,7 +35,8 @@ const sweep = argv.includes("--sweep");
 const only = argv.includes("--only") ? argv[argv.indexOf("--only") + 1] : undefined;
 const outFile = argv.includes("--out") ? argv[argv.indexOf("--out") + 1] : undefined;
 
-type Args = Record<string, Float32Array | number>;
+// Uint16Array: the halves of a Ptr<f16> (f16-cases.ts).
+type Args = Record<string, Float32Array | Uint16Array | number>;
 
 interface Case {
   /** Matches torch_bench.py's names. */
@@ -56,6 +59,8 @@ interface Case {
   minReps?: number;
   /** Input sets to rotate (else enough to exceed the L2 several times). */
   copies?: number;
+  /** An adapter feature the case needs; without it the case is skipped with a line saying so. */
+  requires?: "shader-f16";
 }
 
 function randn(n: number): Float32Array {
@@ -297,6 +302,8 @@ const cases: Case[] = sweep
       matmul(1024, 1024, 1024), matmul(4096, 4096, 4096),
       attention(4, 32, 4096, 64, false), attention(4, 32, 4096, 64, true),
     ];
+// Half precision (f16-cases.ts), after the rest; not part of the sweep.
+if (!sweep) cases.push(...f16Cases(quick));
 
 interface Measurement {
   case: string;
@@ -317,7 +324,7 @@ interface Measurement {
   coldGbps?: number;
 }
 
-function relativeError(got: Float32Array, check: { indices?: Int32Array; expected: Float64Array }): { rel: number; maxAbs: number; nan: boolean } {
+function relativeError(got: ArrayLike<number>, check: { indices?: Int32Array; expected: Float64Array }): { rel: number; maxAbs: number; nan: boolean } {
   let num = 0;
   let den = 0;
   let maxAbs = 0;
@@ -336,6 +343,17 @@ function relativeError(got: Float32Array, check: { indices?: Int32Array; expecte
 /** How many input sets to rotate so a working set of `bytes` exceeds the L2 several times. */
 function rotations(bytes: number): number {
   return Math.max(1, Math.min(8, Math.ceil((256 << 20) / Math.max(bytes, 1))));
+}
+
+/** NaN in the output's own dtype (f16 0x7e00), so an element never written shows. */
+function poisonLike(host: Float32Array | Uint16Array): Float32Array | Uint16Array {
+  return host instanceof Uint16Array ? new Uint16Array(host.length).fill(0x7e00) : new Float32Array(host.length).fill(NaN);
+}
+
+/** An output's values, halves widened. */
+async function readValues(gpu: Gpu, buffer: GPUBuffer, host: Float32Array | Uint16Array): Promise<ArrayLike<number>> {
+  if (!(host instanceof Uint16Array)) return readBuffer(gpu, buffer, "f32", host.length);
+  return Float64Array.from(await readBuffer(gpu, buffer, "f16", host.length), f16FromBits);
 }
 
 async function upload(gpu: Gpu, args: Args): Promise<LaunchArgs> {
@@ -377,13 +395,13 @@ async function runCase(gpu: Gpu, c: Case, results: Measurement[]): Promise<void>
         const program = compiled.kernel;
         const grid = c.grid(constexprs);
         try {
-          for (const o of c.outputs) await writeStorageBuffer(gpu, sets[0].buffers[o], new Float32Array((hostArgs[o] as Float32Array).length).fill(NaN));
+          for (const o of c.outputs) await writeStorageBuffer(gpu, sets[0].buffers[o], poisonLike(hostArgs[o] as Float32Array | Uint16Array));
           await launch(gpu, program, grid, sets[0]);
           let correct = true;
           let rel = 0;
           let maxAbs = 0;
           for (const check of checks) {
-            const got = await readBuffer(gpu, sets[0].buffers[check.output], "f32", (hostArgs[check.output] as Float32Array).length);
+            const got = await readValues(gpu, sets[0].buffers[check.output], hostArgs[check.output] as Float32Array | Uint16Array);
             const r = relativeError(got, check);
             rel = Math.max(rel, r.rel);
             maxAbs = Math.max(maxAbs, r.maxAbs);
@@ -430,6 +448,10 @@ async function main(): Promise<void> {
   const results: Measurement[] = [];
   for (const c of cases) {
     if (only && !c.name.startsWith(only)) continue;
+    if (c.requires === "shader-f16" && !gpu.target.shaderF16) {
+      console.log(`${c.name.padEnd(22)} skipped: the adapter offers no shader-f16 (on NVIDIA through Dawn: KERNEL_LAB_DAWN_FLAGS=enable-dawn-features=vulkan_enable_f16_on_nvidia, README)`);
+      continue;
+    }
     await runCase(gpu, c, results);
   }
   const report = { date: new Date().toISOString(), adapter: gpu.adapter, results };
