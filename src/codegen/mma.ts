@@ -9,6 +9,9 @@
 // multiply-accumulates. Entering the loop the accumulator's registers are loaded into the
 // matrices, leaving it they are stored back, a few rows at a time through workgroup memory
 // (the matrices' elements cannot be addressed). Any other tl.dot takes the generic path (dot.ts).
+// Spelling: `subgroupMatrixLoad<T, row_major>(p, offset, stride)` and
+// `subgroupMatrixStore<row_major>(p, offset, value, stride)`, the current Dawn's (the bool
+// argument of the feature document is deprecated there: a warning per call on the H200).
 
 import type { KernelIR, Stmt, Value, Variable } from "../ir/ir";
 import { operandsOf } from "../ir/ir";
@@ -156,7 +159,7 @@ function transfer(ctx: Emitter, plan: MmaPlan, direction: "load" | "store", regi
         const offset = `(${r} - ${ch}) * ${n}u + ${col} + ${t * config.N}u`;
         const matrix = `${acc}[${i * plan.tilesN + t}]`;
         // Uniform in the subgroup (its rows), as the matrix operations need.
-        const op = direction === "load" ? `${matrix} = subgroupMatrixLoad<${resultType(config)}>(&${array}, ${offset}, false, ${n}u);` : `subgroupMatrixStore(&${array}, ${offset}, ${matrix}, false, ${n}u);`;
+        const op = direction === "load" ? `${matrix} = subgroupMatrixLoad<${resultType(config)}, row_major>(&${array}, ${offset}, ${n}u);` : `subgroupMatrixStore<row_major>(&${array}, ${offset}, ${matrix}, ${n}u);`;
         ctx.emit(`if (${r} - ${ch} < ${chunk}u) { ${op} }`);
       }
     }
@@ -191,8 +194,8 @@ export function emitMmaDot(ctx: Emitter, plan: MmaPlan): void {
   for (let kk = 0; kk < k; kk += config.K) {
     ctx.emit("{");
     ctx.nested(() => {
-      for (let i = 0; i < tilesM; i++) ctx.emit(`let l${i} = subgroupMatrixLoad<${left}>(&${sa}, (${row} + ${i * config.M}u) * ${strideA}u + ${kk}u, false, ${strideA}u);`);
-      for (let t = 0; t < tilesN; t++) ctx.emit(`let r${t} = subgroupMatrixLoad<${right}>(&${sb}, ${kk * strideB}u + ${col} + ${t * config.N}u, false, ${strideB}u);`);
+      for (let i = 0; i < tilesM; i++) ctx.emit(`let l${i} = subgroupMatrixLoad<${left}, row_major>(&${sa}, (${row} + ${i * config.M}u) * ${strideA}u + ${kk}u, ${strideA}u);`);
+      for (let t = 0; t < tilesN; t++) ctx.emit(`let r${t} = subgroupMatrixLoad<${right}, row_major>(&${sb}, ${kk * strideB}u + ${col} + ${t * config.N}u, ${strideB}u);`);
       for (let i = 0; i < tilesM; i++) {
         for (let t = 0; t < tilesN; t++) {
           const matrix = `${acc}[${i * tilesN + t}]`;

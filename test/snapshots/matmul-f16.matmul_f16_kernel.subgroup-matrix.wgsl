@@ -643,14 +643,14 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     if (u32((tile_128x128 + 8642)) / 128u - mma_rows0 < 16u) { sm_mmac_f32[u32((tile_128x128 + 8642)) - mma_rows0 * 128u] = x2_62; }
     if (u32((tile_128x128 + 8643)) / 128u - mma_rows0 < 16u) { sm_mmac_f32[u32((tile_128x128 + 8643)) - mma_rows0 * 128u] = x2_63; }
     workgroupBarrier();
-    if (mma2_r + 0u - mma_rows0 < 16u) { mma2[0] = subgroupMatrixLoad<subgroup_matrix_result<f32, 16, 16>>(&sm_mmac_f32, (mma2_r + 0u - mma_rows0) * 128u + mma2_c + 0u, false, 128u); }
-    if (mma2_r + 0u - mma_rows0 < 16u) { mma2[1] = subgroupMatrixLoad<subgroup_matrix_result<f32, 16, 16>>(&sm_mmac_f32, (mma2_r + 0u - mma_rows0) * 128u + mma2_c + 16u, false, 128u); }
-    if (mma2_r + 16u - mma_rows0 < 16u) { mma2[2] = subgroupMatrixLoad<subgroup_matrix_result<f32, 16, 16>>(&sm_mmac_f32, (mma2_r + 16u - mma_rows0) * 128u + mma2_c + 0u, false, 128u); }
-    if (mma2_r + 16u - mma_rows0 < 16u) { mma2[3] = subgroupMatrixLoad<subgroup_matrix_result<f32, 16, 16>>(&sm_mmac_f32, (mma2_r + 16u - mma_rows0) * 128u + mma2_c + 16u, false, 128u); }
-    if (mma2_r + 32u - mma_rows0 < 16u) { mma2[4] = subgroupMatrixLoad<subgroup_matrix_result<f32, 16, 16>>(&sm_mmac_f32, (mma2_r + 32u - mma_rows0) * 128u + mma2_c + 0u, false, 128u); }
-    if (mma2_r + 32u - mma_rows0 < 16u) { mma2[5] = subgroupMatrixLoad<subgroup_matrix_result<f32, 16, 16>>(&sm_mmac_f32, (mma2_r + 32u - mma_rows0) * 128u + mma2_c + 16u, false, 128u); }
-    if (mma2_r + 48u - mma_rows0 < 16u) { mma2[6] = subgroupMatrixLoad<subgroup_matrix_result<f32, 16, 16>>(&sm_mmac_f32, (mma2_r + 48u - mma_rows0) * 128u + mma2_c + 0u, false, 128u); }
-    if (mma2_r + 48u - mma_rows0 < 16u) { mma2[7] = subgroupMatrixLoad<subgroup_matrix_result<f32, 16, 16>>(&sm_mmac_f32, (mma2_r + 48u - mma_rows0) * 128u + mma2_c + 16u, false, 128u); }
+    if (mma2_r + 0u - mma_rows0 < 16u) { mma2[0] = subgroupMatrixLoad<subgroup_matrix_result<f32, 16, 16>, row_major>(&sm_mmac_f32, (mma2_r + 0u - mma_rows0) * 128u + mma2_c + 0u, 128u); }
+    if (mma2_r + 0u - mma_rows0 < 16u) { mma2[1] = subgroupMatrixLoad<subgroup_matrix_result<f32, 16, 16>, row_major>(&sm_mmac_f32, (mma2_r + 0u - mma_rows0) * 128u + mma2_c + 16u, 128u); }
+    if (mma2_r + 16u - mma_rows0 < 16u) { mma2[2] = subgroupMatrixLoad<subgroup_matrix_result<f32, 16, 16>, row_major>(&sm_mmac_f32, (mma2_r + 16u - mma_rows0) * 128u + mma2_c + 0u, 128u); }
+    if (mma2_r + 16u - mma_rows0 < 16u) { mma2[3] = subgroupMatrixLoad<subgroup_matrix_result<f32, 16, 16>, row_major>(&sm_mmac_f32, (mma2_r + 16u - mma_rows0) * 128u + mma2_c + 16u, 128u); }
+    if (mma2_r + 32u - mma_rows0 < 16u) { mma2[4] = subgroupMatrixLoad<subgroup_matrix_result<f32, 16, 16>, row_major>(&sm_mmac_f32, (mma2_r + 32u - mma_rows0) * 128u + mma2_c + 0u, 128u); }
+    if (mma2_r + 32u - mma_rows0 < 16u) { mma2[5] = subgroupMatrixLoad<subgroup_matrix_result<f32, 16, 16>, row_major>(&sm_mmac_f32, (mma2_r + 32u - mma_rows0) * 128u + mma2_c + 16u, 128u); }
+    if (mma2_r + 48u - mma_rows0 < 16u) { mma2[6] = subgroupMatrixLoad<subgroup_matrix_result<f32, 16, 16>, row_major>(&sm_mmac_f32, (mma2_r + 48u - mma_rows0) * 128u + mma2_c + 0u, 128u); }
+    if (mma2_r + 48u - mma_rows0 < 16u) { mma2[7] = subgroupMatrixLoad<subgroup_matrix_result<f32, 16, 16>, row_major>(&sm_mmac_f32, (mma2_r + 48u - mma_rows0) * 128u + mma2_c + 16u, 128u); }
   }
   for (var x3: i32 = 0i; x3 < v80; x3 = x3 + 1i) {
     let v82 = x3;
@@ -1285,12 +1285,12 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     sm_mmab_f16[((tile_128x32 + 99)) / 128 * 136 + ((tile_128x32 + 99)) % 128] = v116_15;
     workgroupBarrier();
     {
-      let l0 = subgroupMatrixLoad<subgroup_matrix_left<f16, 16, 16>>(&sm_mmaa_f16, (mma2_r + 0u) * 40u + 0u, false, 40u);
-      let l1 = subgroupMatrixLoad<subgroup_matrix_left<f16, 16, 16>>(&sm_mmaa_f16, (mma2_r + 16u) * 40u + 0u, false, 40u);
-      let l2 = subgroupMatrixLoad<subgroup_matrix_left<f16, 16, 16>>(&sm_mmaa_f16, (mma2_r + 32u) * 40u + 0u, false, 40u);
-      let l3 = subgroupMatrixLoad<subgroup_matrix_left<f16, 16, 16>>(&sm_mmaa_f16, (mma2_r + 48u) * 40u + 0u, false, 40u);
-      let r0 = subgroupMatrixLoad<subgroup_matrix_right<f16, 16, 16>>(&sm_mmab_f16, 0u + mma2_c + 0u, false, 136u);
-      let r1 = subgroupMatrixLoad<subgroup_matrix_right<f16, 16, 16>>(&sm_mmab_f16, 0u + mma2_c + 16u, false, 136u);
+      let l0 = subgroupMatrixLoad<subgroup_matrix_left<f16, 16, 16>, row_major>(&sm_mmaa_f16, (mma2_r + 0u) * 40u + 0u, 40u);
+      let l1 = subgroupMatrixLoad<subgroup_matrix_left<f16, 16, 16>, row_major>(&sm_mmaa_f16, (mma2_r + 16u) * 40u + 0u, 40u);
+      let l2 = subgroupMatrixLoad<subgroup_matrix_left<f16, 16, 16>, row_major>(&sm_mmaa_f16, (mma2_r + 32u) * 40u + 0u, 40u);
+      let l3 = subgroupMatrixLoad<subgroup_matrix_left<f16, 16, 16>, row_major>(&sm_mmaa_f16, (mma2_r + 48u) * 40u + 0u, 40u);
+      let r0 = subgroupMatrixLoad<subgroup_matrix_right<f16, 16, 16>, row_major>(&sm_mmab_f16, 0u + mma2_c + 0u, 136u);
+      let r1 = subgroupMatrixLoad<subgroup_matrix_right<f16, 16, 16>, row_major>(&sm_mmab_f16, 0u + mma2_c + 16u, 136u);
       mma2[0] = subgroupMatrixMultiplyAccumulate(l0, r0, mma2[0]);
       mma2[1] = subgroupMatrixMultiplyAccumulate(l0, r1, mma2[1]);
       mma2[2] = subgroupMatrixMultiplyAccumulate(l1, r0, mma2[2]);
@@ -1301,12 +1301,12 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
       mma2[7] = subgroupMatrixMultiplyAccumulate(l3, r1, mma2[7]);
     }
     {
-      let l0 = subgroupMatrixLoad<subgroup_matrix_left<f16, 16, 16>>(&sm_mmaa_f16, (mma2_r + 0u) * 40u + 16u, false, 40u);
-      let l1 = subgroupMatrixLoad<subgroup_matrix_left<f16, 16, 16>>(&sm_mmaa_f16, (mma2_r + 16u) * 40u + 16u, false, 40u);
-      let l2 = subgroupMatrixLoad<subgroup_matrix_left<f16, 16, 16>>(&sm_mmaa_f16, (mma2_r + 32u) * 40u + 16u, false, 40u);
-      let l3 = subgroupMatrixLoad<subgroup_matrix_left<f16, 16, 16>>(&sm_mmaa_f16, (mma2_r + 48u) * 40u + 16u, false, 40u);
-      let r0 = subgroupMatrixLoad<subgroup_matrix_right<f16, 16, 16>>(&sm_mmab_f16, 2176u + mma2_c + 0u, false, 136u);
-      let r1 = subgroupMatrixLoad<subgroup_matrix_right<f16, 16, 16>>(&sm_mmab_f16, 2176u + mma2_c + 16u, false, 136u);
+      let l0 = subgroupMatrixLoad<subgroup_matrix_left<f16, 16, 16>, row_major>(&sm_mmaa_f16, (mma2_r + 0u) * 40u + 16u, 40u);
+      let l1 = subgroupMatrixLoad<subgroup_matrix_left<f16, 16, 16>, row_major>(&sm_mmaa_f16, (mma2_r + 16u) * 40u + 16u, 40u);
+      let l2 = subgroupMatrixLoad<subgroup_matrix_left<f16, 16, 16>, row_major>(&sm_mmaa_f16, (mma2_r + 32u) * 40u + 16u, 40u);
+      let l3 = subgroupMatrixLoad<subgroup_matrix_left<f16, 16, 16>, row_major>(&sm_mmaa_f16, (mma2_r + 48u) * 40u + 16u, 40u);
+      let r0 = subgroupMatrixLoad<subgroup_matrix_right<f16, 16, 16>, row_major>(&sm_mmab_f16, 2176u + mma2_c + 0u, 136u);
+      let r1 = subgroupMatrixLoad<subgroup_matrix_right<f16, 16, 16>, row_major>(&sm_mmab_f16, 2176u + mma2_c + 16u, 136u);
       mma2[0] = subgroupMatrixMultiplyAccumulate(l0, r0, mma2[0]);
       mma2[1] = subgroupMatrixMultiplyAccumulate(l0, r1, mma2[1]);
       mma2[2] = subgroupMatrixMultiplyAccumulate(l1, r0, mma2[2]);
@@ -1417,14 +1417,14 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
   }
   for (var mma_rows1 = 0u; mma_rows1 < 128u; mma_rows1 += 16u) {
     workgroupBarrier();
-    if (mma2_r + 0u - mma_rows1 < 16u) { subgroupMatrixStore(&sm_mmac_f32, (mma2_r + 0u - mma_rows1) * 128u + mma2_c + 0u, mma2[0], false, 128u); }
-    if (mma2_r + 0u - mma_rows1 < 16u) { subgroupMatrixStore(&sm_mmac_f32, (mma2_r + 0u - mma_rows1) * 128u + mma2_c + 16u, mma2[1], false, 128u); }
-    if (mma2_r + 16u - mma_rows1 < 16u) { subgroupMatrixStore(&sm_mmac_f32, (mma2_r + 16u - mma_rows1) * 128u + mma2_c + 0u, mma2[2], false, 128u); }
-    if (mma2_r + 16u - mma_rows1 < 16u) { subgroupMatrixStore(&sm_mmac_f32, (mma2_r + 16u - mma_rows1) * 128u + mma2_c + 16u, mma2[3], false, 128u); }
-    if (mma2_r + 32u - mma_rows1 < 16u) { subgroupMatrixStore(&sm_mmac_f32, (mma2_r + 32u - mma_rows1) * 128u + mma2_c + 0u, mma2[4], false, 128u); }
-    if (mma2_r + 32u - mma_rows1 < 16u) { subgroupMatrixStore(&sm_mmac_f32, (mma2_r + 32u - mma_rows1) * 128u + mma2_c + 16u, mma2[5], false, 128u); }
-    if (mma2_r + 48u - mma_rows1 < 16u) { subgroupMatrixStore(&sm_mmac_f32, (mma2_r + 48u - mma_rows1) * 128u + mma2_c + 0u, mma2[6], false, 128u); }
-    if (mma2_r + 48u - mma_rows1 < 16u) { subgroupMatrixStore(&sm_mmac_f32, (mma2_r + 48u - mma_rows1) * 128u + mma2_c + 16u, mma2[7], false, 128u); }
+    if (mma2_r + 0u - mma_rows1 < 16u) { subgroupMatrixStore<row_major>(&sm_mmac_f32, (mma2_r + 0u - mma_rows1) * 128u + mma2_c + 0u, mma2[0], 128u); }
+    if (mma2_r + 0u - mma_rows1 < 16u) { subgroupMatrixStore<row_major>(&sm_mmac_f32, (mma2_r + 0u - mma_rows1) * 128u + mma2_c + 16u, mma2[1], 128u); }
+    if (mma2_r + 16u - mma_rows1 < 16u) { subgroupMatrixStore<row_major>(&sm_mmac_f32, (mma2_r + 16u - mma_rows1) * 128u + mma2_c + 0u, mma2[2], 128u); }
+    if (mma2_r + 16u - mma_rows1 < 16u) { subgroupMatrixStore<row_major>(&sm_mmac_f32, (mma2_r + 16u - mma_rows1) * 128u + mma2_c + 16u, mma2[3], 128u); }
+    if (mma2_r + 32u - mma_rows1 < 16u) { subgroupMatrixStore<row_major>(&sm_mmac_f32, (mma2_r + 32u - mma_rows1) * 128u + mma2_c + 0u, mma2[4], 128u); }
+    if (mma2_r + 32u - mma_rows1 < 16u) { subgroupMatrixStore<row_major>(&sm_mmac_f32, (mma2_r + 32u - mma_rows1) * 128u + mma2_c + 16u, mma2[5], 128u); }
+    if (mma2_r + 48u - mma_rows1 < 16u) { subgroupMatrixStore<row_major>(&sm_mmac_f32, (mma2_r + 48u - mma_rows1) * 128u + mma2_c + 0u, mma2[6], 128u); }
+    if (mma2_r + 48u - mma_rows1 < 16u) { subgroupMatrixStore<row_major>(&sm_mmac_f32, (mma2_r + 48u - mma_rows1) * 128u + mma2_c + 16u, mma2[7], 128u); }
     workgroupBarrier();
     if (u32(tile_128x128) / 128u - mma_rows1 < 16u) { x2_0 = sm_mmac_f32[u32(tile_128x128) - mma_rows1 * 128u]; }
     if (u32((tile_128x128 + 1)) / 128u - mma_rows1 < 16u) { x2_1 = sm_mmac_f32[u32((tile_128x128 + 1)) - mma_rows1 * 128u]; }

@@ -13,9 +13,9 @@ struct Params {
 }
 
 @group(0) @binding(0) var<uniform> params: Params;
-@group(0) @binding(1) var<storage, read> b_x_ptr: array<f16>;
-@group(0) @binding(2) var<storage, read> b_y_ptr: array<f16>;
-@group(0) @binding(3) var<storage, read_write> b_output_ptr: array<f16>;
+@group(0) @binding(1) var<storage, read> b_x_ptr: array<vec4<f16>>;
+@group(0) @binding(2) var<storage, read> b_y_ptr: array<vec4<f16>>;
+@group(0) @binding(3) var<storage, read_write> b_output_ptr: array<vec4<f16>>;
 
 @compute @workgroup_size(128)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
@@ -72,22 +72,46 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
   let v17_5 = (0i + v11_5);
   let v17_6 = (0i + v11_6);
   let v17_7 = (0i + v11_7);
-  var v18_0: f16 = 0.0h;
-  if (v13_0) { v18_0 = b_x_ptr[v17_0]; }
-  var v18_1: f16 = 0.0h;
-  if (v13_1) { v18_1 = b_x_ptr[v17_1]; }
-  var v18_2: f16 = 0.0h;
-  if (v13_2) { v18_2 = b_x_ptr[v17_2]; }
-  var v18_3: f16 = 0.0h;
-  if (v13_3) { v18_3 = b_x_ptr[v17_3]; }
-  var v18_4: f16 = 0.0h;
-  if (v13_4) { v18_4 = b_x_ptr[v17_4]; }
-  var v18_5: f16 = 0.0h;
-  if (v13_5) { v18_5 = b_x_ptr[v17_5]; }
-  var v18_6: f16 = 0.0h;
-  if (v13_6) { v18_6 = b_x_ptr[v17_6]; }
-  var v18_7: f16 = 0.0h;
-  if (v13_7) { v18_7 = b_x_ptr[v17_7]; }
+  var v18_0: f16;
+  var v18_1: f16;
+  var v18_2: f16;
+  var v18_3: f16;
+  if (v13_0 & v13_1 & v13_2 & v13_3 & ((v17_0 & 3) == 0)) {
+    let w = b_x_ptr[v17_0 >> 2u];
+    v18_0 = w.x;
+    v18_1 = w.y;
+    v18_2 = w.z;
+    v18_3 = w.w;
+  } else {
+    v18_0 = 0.0h;
+    if (v13_0) { v18_0 = b_x_ptr[(v17_0) >> 2u][(v17_0) & 3]; }
+    v18_1 = 0.0h;
+    if (v13_1) { v18_1 = b_x_ptr[(v17_1) >> 2u][(v17_1) & 3]; }
+    v18_2 = 0.0h;
+    if (v13_2) { v18_2 = b_x_ptr[(v17_2) >> 2u][(v17_2) & 3]; }
+    v18_3 = 0.0h;
+    if (v13_3) { v18_3 = b_x_ptr[(v17_3) >> 2u][(v17_3) & 3]; }
+  }
+  var v18_4: f16;
+  var v18_5: f16;
+  var v18_6: f16;
+  var v18_7: f16;
+  if (v13_4 & v13_5 & v13_6 & v13_7 & ((v17_4 & 3) == 0)) {
+    let w = b_x_ptr[v17_4 >> 2u];
+    v18_4 = w.x;
+    v18_5 = w.y;
+    v18_6 = w.z;
+    v18_7 = w.w;
+  } else {
+    v18_4 = 0.0h;
+    if (v13_4) { v18_4 = b_x_ptr[(v17_4) >> 2u][(v17_4) & 3]; }
+    v18_5 = 0.0h;
+    if (v13_5) { v18_5 = b_x_ptr[(v17_5) >> 2u][(v17_5) & 3]; }
+    v18_6 = 0.0h;
+    if (v13_6) { v18_6 = b_x_ptr[(v17_6) >> 2u][(v17_6) & 3]; }
+    v18_7 = 0.0h;
+    if (v13_7) { v18_7 = b_x_ptr[(v17_7) >> 2u][(v17_7) & 3]; }
+  }
   let v20_0 = (0i + v11_0);
   let v20_1 = (0i + v11_1);
   let v20_2 = (0i + v11_2);
@@ -96,22 +120,46 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
   let v20_5 = (0i + v11_5);
   let v20_6 = (0i + v11_6);
   let v20_7 = (0i + v11_7);
-  var v21_0: f16 = 0.0h;
-  if (v13_0) { v21_0 = b_y_ptr[v20_0]; }
-  var v21_1: f16 = 0.0h;
-  if (v13_1) { v21_1 = b_y_ptr[v20_1]; }
-  var v21_2: f16 = 0.0h;
-  if (v13_2) { v21_2 = b_y_ptr[v20_2]; }
-  var v21_3: f16 = 0.0h;
-  if (v13_3) { v21_3 = b_y_ptr[v20_3]; }
-  var v21_4: f16 = 0.0h;
-  if (v13_4) { v21_4 = b_y_ptr[v20_4]; }
-  var v21_5: f16 = 0.0h;
-  if (v13_5) { v21_5 = b_y_ptr[v20_5]; }
-  var v21_6: f16 = 0.0h;
-  if (v13_6) { v21_6 = b_y_ptr[v20_6]; }
-  var v21_7: f16 = 0.0h;
-  if (v13_7) { v21_7 = b_y_ptr[v20_7]; }
+  var v21_0: f16;
+  var v21_1: f16;
+  var v21_2: f16;
+  var v21_3: f16;
+  if (v13_0 & v13_1 & v13_2 & v13_3 & ((v20_0 & 3) == 0)) {
+    let w = b_y_ptr[v20_0 >> 2u];
+    v21_0 = w.x;
+    v21_1 = w.y;
+    v21_2 = w.z;
+    v21_3 = w.w;
+  } else {
+    v21_0 = 0.0h;
+    if (v13_0) { v21_0 = b_y_ptr[(v20_0) >> 2u][(v20_0) & 3]; }
+    v21_1 = 0.0h;
+    if (v13_1) { v21_1 = b_y_ptr[(v20_1) >> 2u][(v20_1) & 3]; }
+    v21_2 = 0.0h;
+    if (v13_2) { v21_2 = b_y_ptr[(v20_2) >> 2u][(v20_2) & 3]; }
+    v21_3 = 0.0h;
+    if (v13_3) { v21_3 = b_y_ptr[(v20_3) >> 2u][(v20_3) & 3]; }
+  }
+  var v21_4: f16;
+  var v21_5: f16;
+  var v21_6: f16;
+  var v21_7: f16;
+  if (v13_4 & v13_5 & v13_6 & v13_7 & ((v20_4 & 3) == 0)) {
+    let w = b_y_ptr[v20_4 >> 2u];
+    v21_4 = w.x;
+    v21_5 = w.y;
+    v21_6 = w.z;
+    v21_7 = w.w;
+  } else {
+    v21_4 = 0.0h;
+    if (v13_4) { v21_4 = b_y_ptr[(v20_4) >> 2u][(v20_4) & 3]; }
+    v21_5 = 0.0h;
+    if (v13_5) { v21_5 = b_y_ptr[(v20_5) >> 2u][(v20_5) & 3]; }
+    v21_6 = 0.0h;
+    if (v13_6) { v21_6 = b_y_ptr[(v20_6) >> 2u][(v20_6) & 3]; }
+    v21_7 = 0.0h;
+    if (v13_7) { v21_7 = b_y_ptr[(v20_7) >> 2u][(v20_7) & 3]; }
+  }
   let v22_0 = (v18_0 + v21_0);
   let v22_1 = (v18_1 + v21_1);
   let v22_2 = (v18_2 + v21_2);
@@ -120,12 +168,20 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
   let v22_5 = (v18_5 + v21_5);
   let v22_6 = (v18_6 + v21_6);
   let v22_7 = (v18_7 + v21_7);
-  if (v13_0) { b_output_ptr[v15_0] = v22_0; }
-  if (v13_1) { b_output_ptr[v15_1] = v22_1; }
-  if (v13_2) { b_output_ptr[v15_2] = v22_2; }
-  if (v13_3) { b_output_ptr[v15_3] = v22_3; }
-  if (v13_4) { b_output_ptr[v15_4] = v22_4; }
-  if (v13_5) { b_output_ptr[v15_5] = v22_5; }
-  if (v13_6) { b_output_ptr[v15_6] = v22_6; }
-  if (v13_7) { b_output_ptr[v15_7] = v22_7; }
+  if (v13_0 & v13_1 & v13_2 & v13_3 & ((v15_0 & 3) == 0)) {
+    b_output_ptr[v15_0 >> 2u] = vec4(v22_0, v22_1, v22_2, v22_3);
+  } else {
+    if (v13_0) { b_output_ptr[(v15_0) >> 2u][(v15_0) & 3] = v22_0; }
+    if (v13_1) { b_output_ptr[(v15_1) >> 2u][(v15_1) & 3] = v22_1; }
+    if (v13_2) { b_output_ptr[(v15_2) >> 2u][(v15_2) & 3] = v22_2; }
+    if (v13_3) { b_output_ptr[(v15_3) >> 2u][(v15_3) & 3] = v22_3; }
+  }
+  if (v13_4 & v13_5 & v13_6 & v13_7 & ((v15_4 & 3) == 0)) {
+    b_output_ptr[v15_4 >> 2u] = vec4(v22_4, v22_5, v22_6, v22_7);
+  } else {
+    if (v13_4) { b_output_ptr[(v15_4) >> 2u][(v15_4) & 3] = v22_4; }
+    if (v13_5) { b_output_ptr[(v15_5) >> 2u][(v15_5) & 3] = v22_5; }
+    if (v13_6) { b_output_ptr[(v15_6) >> 2u][(v15_6) & 3] = v22_6; }
+    if (v13_7) { b_output_ptr[(v15_7) >> 2u][(v15_7) & 3] = v22_7; }
+  }
 }
