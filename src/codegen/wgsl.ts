@@ -45,7 +45,9 @@ export function generateWgsl(written: KernelIR, target: Target): WgslResult {
   // Kernels with tl.dot get tiled layouts and the k loop written out unless the target says not.
   const tiledLayouts = target.tiledLayouts ?? containsDot(written.body);
   const workgroupSize = target.workgroupSize ?? chooseWorkgroupSize(written, target.maxWorkgroupSize, target.preferredWorkgroupSize, tiledLayouts);
-  const ir = (target.numStages ?? 2) > 1 ? pipelineDotLoads(written, workgroupSize) : written;
+  // Dots on subgroup matrices keep no output registers in their loop: they don't count against pipelining.
+  const matrixDots = new Set(planMma(written, target, workgroupSize).keys());
+  const ir = (target.numStages ?? 2) > 1 ? pipelineDotLoads(written, workgroupSize, matrixDots) : written;
   const gen = new WgslGenerator(ir, { ...target, workgroupSize, tiledLayouts, unrollDot: target.unrollDot ?? true });
   gen.mma = planMma(ir, target, workgroupSize);
   try {
