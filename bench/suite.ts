@@ -3,7 +3,7 @@
 // Each case is checked against a CPU reference first (sampled for matmul), then timed with GPU
 // timestamps over input sets rotated so the working set exceeds the L2 cache.
 //
-//   node bench/dist/suite.js [--quick] [--sweep] [--only NAME] [--out FILE]
+//   node bench/dist/suite.js [--quick] [--sweep] [--only NAME] [--defaults-only] [--out FILE]
 //
 // --quick runs tiny sizes (a smoke test on lavapipe). --sweep runs the size sweep of issue 13
 // item 5 instead (vector add 2^12 … 2^28, softmax 4096 rows × 256 … 16384, square matmul 256 …
@@ -34,6 +34,8 @@ const quick = argv.includes("--quick");
 const sweep = argv.includes("--sweep");
 const only = argv.includes("--only") ? argv[argv.indexOf("--only") + 1] : undefined;
 const outFile = argv.includes("--out") ? argv[argv.indexOf("--out") + 1] : undefined;
+// --defaults-only: each case's configs with the default compiler target, not its `targets` too.
+const defaultsOnly = argv.includes("--defaults-only");
 
 // Uint16Array: the halves of a Ptr<f16> (f16-cases.ts).
 type Args = Record<string, Float32Array | Uint16Array | number>;
@@ -384,7 +386,7 @@ async function runCase(gpu: Gpu, c: Case, results: Measurement[]): Promise<void>
     let best: { m: Measurement; program: KernelProgram; grid: number[] } | undefined;
     const heater = compileKernel(kernel, c.configs[0], gpu.target, specializationFor(kernel, hostArgs)).kernel;
     if (heater) await timeLaunches(gpu, heater, c.grid(c.configs[0]), sets, { warmupMs: 1500, minReps: 1, maxReps: 1 });
-    for (const target of [{}, ...(c.targets ?? [])]) {
+    for (const target of [{}, ...(defaultsOnly ? [] : c.targets ?? [])]) {
       for (const constexprs of c.configs) {
         const variant = [...Object.entries(constexprs).map(([k, v]) => `${k}=${v}`), ...Object.entries(target).map(([k, v]) => (k === "preferredWorkgroupSize" ? `W≤${v}` : v === true ? k : `${k}=${v}`))].join(" ");
         const compiled = compileKernel(kernel, constexprs, { ...gpu.target, ...target }, specializationFor(kernel, hostArgs));
