@@ -25,13 +25,40 @@ export interface F16Case {
   flops?: number;
   targets?: Partial<Target>[];
   minReps?: number;
+  copies?: number;
   requires: "shader-f16";
 }
 
-/** n halves (as bits) drawn from a normal distribution. */
+/**
+ * n halves (as bits) drawn from a normal distribution, through f32 bit patterns: f16ToBits takes
+ * ~0.5 µs an element here, too slow for 4096² matrices. Normal f32 values (|x| < 8 here) only:
+ * the half's exponent is the float's rebased, the mantissa rounded to nearest, ties to even.
+ */
 function randnHalves(n: number): Uint16Array {
+  const floats = new Float32Array(n);
+  for (let i = 0; i < n; i++) floats[i] = Math.sqrt(-2 * Math.log(Math.random() || 1e-12)) * Math.cos(2 * Math.PI * Math.random());
+  return halfBitsOf(floats);
+}
+
+/** The half nearest each float (finite, below 65504), as bits. */
+export function halfBitsOf(floats: Float32Array): Uint16Array {
+  const n = floats.length;
+  const words = new Uint32Array(floats.buffer);
   const out = new Uint16Array(n);
-  for (let i = 0; i < n; i++) out[i] = f16ToBits(Math.sqrt(-2 * Math.log(Math.random() || 1e-12)) * Math.cos(2 * Math.PI * Math.random()));
+  for (let i = 0; i < n; i++) {
+    const w = words[i];
+    const exponent = ((w >>> 23) & 0xff) - 127 + 15;
+    // Below the smallest normal half (|x| < 2^-14, rare): the exact, slow conversion.
+    if (exponent <= 0) {
+      out[i] = f16ToBits(floats[i]);
+      continue;
+    }
+    const mantissa = w & 0x7fffff;
+    const rest = mantissa & 0x1fff;
+    let half = ((w >>> 16) & 0x8000) | (exponent << 10) | (mantissa >>> 13);
+    if (rest > 0x1000 || (rest === 0x1000 && (half & 1))) half++;
+    out[i] = half;
+  }
   return out;
 }
 
@@ -106,6 +133,9 @@ export function matmulF16(m: number, n: number, k: number): F16Case {
     // The same variants on the generic path (halves staged, f32 FMAs), for the comparison.
     targets: [{ subgroupMatrixDot: false }],
     minReps: 10,
+    // Converting to halves in JavaScript is slow (~1 s per 16M elements): few input sets. At
+    // 4096³ one set (64 MiB of A and B) already exceeds the 50 MiB L2.
+    copies: m * k >= 1 << 24 ? 1 : 4,
     requires: "shader-f16",
   };
 }
