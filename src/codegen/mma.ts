@@ -105,9 +105,9 @@ function fit(dot: Value & { op: "dot" }, configs: readonly SubgroupMatrixConfig[
   return undefined;
 }
 
-/** WGSL names of a plan's accumulator matrices and its subgroup's first row and column. */
+/** WGSL names of a plan's accumulator matrices and its subgroup's first row and column (by the dot: two loops may share `acc`). */
 function names(plan: MmaPlan): { acc: string; row: string; col: string } {
-  const id = plan.variable.id;
+  const id = plan.dot.id;
   return { acc: `mma${id}`, row: `mma${id}_r`, col: `mma${id}_c` };
 }
 

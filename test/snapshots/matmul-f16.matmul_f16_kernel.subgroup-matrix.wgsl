@@ -573,9 +573,9 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
   var x5_14: f16 = v228_14;
   var x5_15: f16 = v228_15;
   // acc in 8 subgroup matrices of 16×16 per subgroup (codegen/mma.ts)
-  var mma2: array<subgroup_matrix_result<f32, 16, 16>, 8>;
-  let mma2_r = (sg_id % 2u) * 64u;
-  let mma2_c = (sg_id / 2u) * 32u;
+  var mma119: array<subgroup_matrix_result<f32, 16, 16>, 8>;
+  let mma119_r = (sg_id % 2u) * 64u;
+  let mma119_c = (sg_id / 2u) * 32u;
   for (var mma_rows0 = 0u; mma_rows0 < 128u; mma_rows0 += 16u) {
     workgroupBarrier();
     if (u32(tile_128x128) / 128u - mma_rows0 < 16u) { sm_mmac_f32[u32(tile_128x128) - mma_rows0 * 128u] = x2_0; }
@@ -643,14 +643,14 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     if (u32((tile_128x128 + 8642)) / 128u - mma_rows0 < 16u) { sm_mmac_f32[u32((tile_128x128 + 8642)) - mma_rows0 * 128u] = x2_62; }
     if (u32((tile_128x128 + 8643)) / 128u - mma_rows0 < 16u) { sm_mmac_f32[u32((tile_128x128 + 8643)) - mma_rows0 * 128u] = x2_63; }
     workgroupBarrier();
-    if (mma2_r + 0u - mma_rows0 < 16u) { mma2[0] = subgroupMatrixLoad<subgroup_matrix_result<f32, 16, 16>, row_major>(&sm_mmac_f32, (mma2_r + 0u - mma_rows0) * 128u + mma2_c + 0u, 128u); }
-    if (mma2_r + 0u - mma_rows0 < 16u) { mma2[1] = subgroupMatrixLoad<subgroup_matrix_result<f32, 16, 16>, row_major>(&sm_mmac_f32, (mma2_r + 0u - mma_rows0) * 128u + mma2_c + 16u, 128u); }
-    if (mma2_r + 16u - mma_rows0 < 16u) { mma2[2] = subgroupMatrixLoad<subgroup_matrix_result<f32, 16, 16>, row_major>(&sm_mmac_f32, (mma2_r + 16u - mma_rows0) * 128u + mma2_c + 0u, 128u); }
-    if (mma2_r + 16u - mma_rows0 < 16u) { mma2[3] = subgroupMatrixLoad<subgroup_matrix_result<f32, 16, 16>, row_major>(&sm_mmac_f32, (mma2_r + 16u - mma_rows0) * 128u + mma2_c + 16u, 128u); }
-    if (mma2_r + 32u - mma_rows0 < 16u) { mma2[4] = subgroupMatrixLoad<subgroup_matrix_result<f32, 16, 16>, row_major>(&sm_mmac_f32, (mma2_r + 32u - mma_rows0) * 128u + mma2_c + 0u, 128u); }
-    if (mma2_r + 32u - mma_rows0 < 16u) { mma2[5] = subgroupMatrixLoad<subgroup_matrix_result<f32, 16, 16>, row_major>(&sm_mmac_f32, (mma2_r + 32u - mma_rows0) * 128u + mma2_c + 16u, 128u); }
-    if (mma2_r + 48u - mma_rows0 < 16u) { mma2[6] = subgroupMatrixLoad<subgroup_matrix_result<f32, 16, 16>, row_major>(&sm_mmac_f32, (mma2_r + 48u - mma_rows0) * 128u + mma2_c + 0u, 128u); }
-    if (mma2_r + 48u - mma_rows0 < 16u) { mma2[7] = subgroupMatrixLoad<subgroup_matrix_result<f32, 16, 16>, row_major>(&sm_mmac_f32, (mma2_r + 48u - mma_rows0) * 128u + mma2_c + 16u, 128u); }
+    if (mma119_r + 0u - mma_rows0 < 16u) { mma119[0] = subgroupMatrixLoad<subgroup_matrix_result<f32, 16, 16>, row_major>(&sm_mmac_f32, (mma119_r + 0u - mma_rows0) * 128u + mma119_c + 0u, 128u); }
+    if (mma119_r + 0u - mma_rows0 < 16u) { mma119[1] = subgroupMatrixLoad<subgroup_matrix_result<f32, 16, 16>, row_major>(&sm_mmac_f32, (mma119_r + 0u - mma_rows0) * 128u + mma119_c + 16u, 128u); }
+    if (mma119_r + 16u - mma_rows0 < 16u) { mma119[2] = subgroupMatrixLoad<subgroup_matrix_result<f32, 16, 16>, row_major>(&sm_mmac_f32, (mma119_r + 16u - mma_rows0) * 128u + mma119_c + 0u, 128u); }
+    if (mma119_r + 16u - mma_rows0 < 16u) { mma119[3] = subgroupMatrixLoad<subgroup_matrix_result<f32, 16, 16>, row_major>(&sm_mmac_f32, (mma119_r + 16u - mma_rows0) * 128u + mma119_c + 16u, 128u); }
+    if (mma119_r + 32u - mma_rows0 < 16u) { mma119[4] = subgroupMatrixLoad<subgroup_matrix_result<f32, 16, 16>, row_major>(&sm_mmac_f32, (mma119_r + 32u - mma_rows0) * 128u + mma119_c + 0u, 128u); }
+    if (mma119_r + 32u - mma_rows0 < 16u) { mma119[5] = subgroupMatrixLoad<subgroup_matrix_result<f32, 16, 16>, row_major>(&sm_mmac_f32, (mma119_r + 32u - mma_rows0) * 128u + mma119_c + 16u, 128u); }
+    if (mma119_r + 48u - mma_rows0 < 16u) { mma119[6] = subgroupMatrixLoad<subgroup_matrix_result<f32, 16, 16>, row_major>(&sm_mmac_f32, (mma119_r + 48u - mma_rows0) * 128u + mma119_c + 0u, 128u); }
+    if (mma119_r + 48u - mma_rows0 < 16u) { mma119[7] = subgroupMatrixLoad<subgroup_matrix_result<f32, 16, 16>, row_major>(&sm_mmac_f32, (mma119_r + 48u - mma_rows0) * 128u + mma119_c + 16u, 128u); }
   }
   for (var x3: i32 = 0i; x3 < v80; x3 = x3 + 1i) {
     let v82 = x3;
@@ -1285,36 +1285,36 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     sm_mmab_f16[((tile_128x32 + 99)) / 128 * 136 + ((tile_128x32 + 99)) % 128] = v116_15;
     workgroupBarrier();
     {
-      let l0 = subgroupMatrixLoad<subgroup_matrix_left<f16, 16, 16>, row_major>(&sm_mmaa_f16, (mma2_r + 0u) * 40u + 0u, 40u);
-      let l1 = subgroupMatrixLoad<subgroup_matrix_left<f16, 16, 16>, row_major>(&sm_mmaa_f16, (mma2_r + 16u) * 40u + 0u, 40u);
-      let l2 = subgroupMatrixLoad<subgroup_matrix_left<f16, 16, 16>, row_major>(&sm_mmaa_f16, (mma2_r + 32u) * 40u + 0u, 40u);
-      let l3 = subgroupMatrixLoad<subgroup_matrix_left<f16, 16, 16>, row_major>(&sm_mmaa_f16, (mma2_r + 48u) * 40u + 0u, 40u);
-      let r0 = subgroupMatrixLoad<subgroup_matrix_right<f16, 16, 16>, row_major>(&sm_mmab_f16, 0u + mma2_c + 0u, 136u);
-      let r1 = subgroupMatrixLoad<subgroup_matrix_right<f16, 16, 16>, row_major>(&sm_mmab_f16, 0u + mma2_c + 16u, 136u);
-      mma2[0] = subgroupMatrixMultiplyAccumulate(l0, r0, mma2[0]);
-      mma2[1] = subgroupMatrixMultiplyAccumulate(l0, r1, mma2[1]);
-      mma2[2] = subgroupMatrixMultiplyAccumulate(l1, r0, mma2[2]);
-      mma2[3] = subgroupMatrixMultiplyAccumulate(l1, r1, mma2[3]);
-      mma2[4] = subgroupMatrixMultiplyAccumulate(l2, r0, mma2[4]);
-      mma2[5] = subgroupMatrixMultiplyAccumulate(l2, r1, mma2[5]);
-      mma2[6] = subgroupMatrixMultiplyAccumulate(l3, r0, mma2[6]);
-      mma2[7] = subgroupMatrixMultiplyAccumulate(l3, r1, mma2[7]);
+      let l0 = subgroupMatrixLoad<subgroup_matrix_left<f16, 16, 16>, row_major>(&sm_mmaa_f16, (mma119_r + 0u) * 40u + 0u, 40u);
+      let l1 = subgroupMatrixLoad<subgroup_matrix_left<f16, 16, 16>, row_major>(&sm_mmaa_f16, (mma119_r + 16u) * 40u + 0u, 40u);
+      let l2 = subgroupMatrixLoad<subgroup_matrix_left<f16, 16, 16>, row_major>(&sm_mmaa_f16, (mma119_r + 32u) * 40u + 0u, 40u);
+      let l3 = subgroupMatrixLoad<subgroup_matrix_left<f16, 16, 16>, row_major>(&sm_mmaa_f16, (mma119_r + 48u) * 40u + 0u, 40u);
+      let r0 = subgroupMatrixLoad<subgroup_matrix_right<f16, 16, 16>, row_major>(&sm_mmab_f16, 0u + mma119_c + 0u, 136u);
+      let r1 = subgroupMatrixLoad<subgroup_matrix_right<f16, 16, 16>, row_major>(&sm_mmab_f16, 0u + mma119_c + 16u, 136u);
+      mma119[0] = subgroupMatrixMultiplyAccumulate(l0, r0, mma119[0]);
+      mma119[1] = subgroupMatrixMultiplyAccumulate(l0, r1, mma119[1]);
+      mma119[2] = subgroupMatrixMultiplyAccumulate(l1, r0, mma119[2]);
+      mma119[3] = subgroupMatrixMultiplyAccumulate(l1, r1, mma119[3]);
+      mma119[4] = subgroupMatrixMultiplyAccumulate(l2, r0, mma119[4]);
+      mma119[5] = subgroupMatrixMultiplyAccumulate(l2, r1, mma119[5]);
+      mma119[6] = subgroupMatrixMultiplyAccumulate(l3, r0, mma119[6]);
+      mma119[7] = subgroupMatrixMultiplyAccumulate(l3, r1, mma119[7]);
     }
     {
-      let l0 = subgroupMatrixLoad<subgroup_matrix_left<f16, 16, 16>, row_major>(&sm_mmaa_f16, (mma2_r + 0u) * 40u + 16u, 40u);
-      let l1 = subgroupMatrixLoad<subgroup_matrix_left<f16, 16, 16>, row_major>(&sm_mmaa_f16, (mma2_r + 16u) * 40u + 16u, 40u);
-      let l2 = subgroupMatrixLoad<subgroup_matrix_left<f16, 16, 16>, row_major>(&sm_mmaa_f16, (mma2_r + 32u) * 40u + 16u, 40u);
-      let l3 = subgroupMatrixLoad<subgroup_matrix_left<f16, 16, 16>, row_major>(&sm_mmaa_f16, (mma2_r + 48u) * 40u + 16u, 40u);
-      let r0 = subgroupMatrixLoad<subgroup_matrix_right<f16, 16, 16>, row_major>(&sm_mmab_f16, 2176u + mma2_c + 0u, 136u);
-      let r1 = subgroupMatrixLoad<subgroup_matrix_right<f16, 16, 16>, row_major>(&sm_mmab_f16, 2176u + mma2_c + 16u, 136u);
-      mma2[0] = subgroupMatrixMultiplyAccumulate(l0, r0, mma2[0]);
-      mma2[1] = subgroupMatrixMultiplyAccumulate(l0, r1, mma2[1]);
-      mma2[2] = subgroupMatrixMultiplyAccumulate(l1, r0, mma2[2]);
-      mma2[3] = subgroupMatrixMultiplyAccumulate(l1, r1, mma2[3]);
-      mma2[4] = subgroupMatrixMultiplyAccumulate(l2, r0, mma2[4]);
-      mma2[5] = subgroupMatrixMultiplyAccumulate(l2, r1, mma2[5]);
-      mma2[6] = subgroupMatrixMultiplyAccumulate(l3, r0, mma2[6]);
-      mma2[7] = subgroupMatrixMultiplyAccumulate(l3, r1, mma2[7]);
+      let l0 = subgroupMatrixLoad<subgroup_matrix_left<f16, 16, 16>, row_major>(&sm_mmaa_f16, (mma119_r + 0u) * 40u + 16u, 40u);
+      let l1 = subgroupMatrixLoad<subgroup_matrix_left<f16, 16, 16>, row_major>(&sm_mmaa_f16, (mma119_r + 16u) * 40u + 16u, 40u);
+      let l2 = subgroupMatrixLoad<subgroup_matrix_left<f16, 16, 16>, row_major>(&sm_mmaa_f16, (mma119_r + 32u) * 40u + 16u, 40u);
+      let l3 = subgroupMatrixLoad<subgroup_matrix_left<f16, 16, 16>, row_major>(&sm_mmaa_f16, (mma119_r + 48u) * 40u + 16u, 40u);
+      let r0 = subgroupMatrixLoad<subgroup_matrix_right<f16, 16, 16>, row_major>(&sm_mmab_f16, 2176u + mma119_c + 0u, 136u);
+      let r1 = subgroupMatrixLoad<subgroup_matrix_right<f16, 16, 16>, row_major>(&sm_mmab_f16, 2176u + mma119_c + 16u, 136u);
+      mma119[0] = subgroupMatrixMultiplyAccumulate(l0, r0, mma119[0]);
+      mma119[1] = subgroupMatrixMultiplyAccumulate(l0, r1, mma119[1]);
+      mma119[2] = subgroupMatrixMultiplyAccumulate(l1, r0, mma119[2]);
+      mma119[3] = subgroupMatrixMultiplyAccumulate(l1, r1, mma119[3]);
+      mma119[4] = subgroupMatrixMultiplyAccumulate(l2, r0, mma119[4]);
+      mma119[5] = subgroupMatrixMultiplyAccumulate(l2, r1, mma119[5]);
+      mma119[6] = subgroupMatrixMultiplyAccumulate(l3, r0, mma119[6]);
+      mma119[7] = subgroupMatrixMultiplyAccumulate(l3, r1, mma119[7]);
     }
     let v120_0 = x0_0;
     let v120_1 = x0_1;
@@ -1417,14 +1417,14 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
   }
   for (var mma_rows1 = 0u; mma_rows1 < 128u; mma_rows1 += 16u) {
     workgroupBarrier();
-    if (mma2_r + 0u - mma_rows1 < 16u) { subgroupMatrixStore<row_major>(&sm_mmac_f32, (mma2_r + 0u - mma_rows1) * 128u + mma2_c + 0u, mma2[0], 128u); }
-    if (mma2_r + 0u - mma_rows1 < 16u) { subgroupMatrixStore<row_major>(&sm_mmac_f32, (mma2_r + 0u - mma_rows1) * 128u + mma2_c + 16u, mma2[1], 128u); }
-    if (mma2_r + 16u - mma_rows1 < 16u) { subgroupMatrixStore<row_major>(&sm_mmac_f32, (mma2_r + 16u - mma_rows1) * 128u + mma2_c + 0u, mma2[2], 128u); }
-    if (mma2_r + 16u - mma_rows1 < 16u) { subgroupMatrixStore<row_major>(&sm_mmac_f32, (mma2_r + 16u - mma_rows1) * 128u + mma2_c + 16u, mma2[3], 128u); }
-    if (mma2_r + 32u - mma_rows1 < 16u) { subgroupMatrixStore<row_major>(&sm_mmac_f32, (mma2_r + 32u - mma_rows1) * 128u + mma2_c + 0u, mma2[4], 128u); }
-    if (mma2_r + 32u - mma_rows1 < 16u) { subgroupMatrixStore<row_major>(&sm_mmac_f32, (mma2_r + 32u - mma_rows1) * 128u + mma2_c + 16u, mma2[5], 128u); }
-    if (mma2_r + 48u - mma_rows1 < 16u) { subgroupMatrixStore<row_major>(&sm_mmac_f32, (mma2_r + 48u - mma_rows1) * 128u + mma2_c + 0u, mma2[6], 128u); }
-    if (mma2_r + 48u - mma_rows1 < 16u) { subgroupMatrixStore<row_major>(&sm_mmac_f32, (mma2_r + 48u - mma_rows1) * 128u + mma2_c + 16u, mma2[7], 128u); }
+    if (mma119_r + 0u - mma_rows1 < 16u) { subgroupMatrixStore<row_major>(&sm_mmac_f32, (mma119_r + 0u - mma_rows1) * 128u + mma119_c + 0u, mma119[0], 128u); }
+    if (mma119_r + 0u - mma_rows1 < 16u) { subgroupMatrixStore<row_major>(&sm_mmac_f32, (mma119_r + 0u - mma_rows1) * 128u + mma119_c + 16u, mma119[1], 128u); }
+    if (mma119_r + 16u - mma_rows1 < 16u) { subgroupMatrixStore<row_major>(&sm_mmac_f32, (mma119_r + 16u - mma_rows1) * 128u + mma119_c + 0u, mma119[2], 128u); }
+    if (mma119_r + 16u - mma_rows1 < 16u) { subgroupMatrixStore<row_major>(&sm_mmac_f32, (mma119_r + 16u - mma_rows1) * 128u + mma119_c + 16u, mma119[3], 128u); }
+    if (mma119_r + 32u - mma_rows1 < 16u) { subgroupMatrixStore<row_major>(&sm_mmac_f32, (mma119_r + 32u - mma_rows1) * 128u + mma119_c + 0u, mma119[4], 128u); }
+    if (mma119_r + 32u - mma_rows1 < 16u) { subgroupMatrixStore<row_major>(&sm_mmac_f32, (mma119_r + 32u - mma_rows1) * 128u + mma119_c + 16u, mma119[5], 128u); }
+    if (mma119_r + 48u - mma_rows1 < 16u) { subgroupMatrixStore<row_major>(&sm_mmac_f32, (mma119_r + 48u - mma_rows1) * 128u + mma119_c + 0u, mma119[6], 128u); }
+    if (mma119_r + 48u - mma_rows1 < 16u) { subgroupMatrixStore<row_major>(&sm_mmac_f32, (mma119_r + 48u - mma_rows1) * 128u + mma119_c + 16u, mma119[7], 128u); }
     workgroupBarrier();
     if (u32(tile_128x128) / 128u - mma_rows1 < 16u) { x2_0 = sm_mmac_f32[u32(tile_128x128) - mma_rows1 * 128u]; }
     if (u32((tile_128x128 + 1)) / 128u - mma_rows1 < 16u) { x2_1 = sm_mmac_f32[u32((tile_128x128 + 1)) - mma_rows1 * 128u]; }
