@@ -5,8 +5,10 @@
 
 import { createStorageBuffer, readBuffer, writeStorageBuffer, type Gpu, type LaunchArgs } from "../src/runtime";
 import type { Target } from "../src/ir/target";
+import { f16FromBits } from "../src/ir/f16";
 
-export type Args = Record<string, Float32Array | number>;
+// Uint16Array: the halves of a Ptr<f16> (f16-cases.ts).
+export type Args = Record<string, Float32Array | Uint16Array | number>;
 
 /** Indices to check (all when undefined) and the expected value at each. */
 export interface Check {
@@ -35,6 +37,8 @@ export interface Case {
   minReps?: number;
   /** Input sets to rotate (else enough to exceed the L2 several times). */
   copies?: number;
+  /** An adapter feature the case needs; without it the case is skipped with a line saying so. */
+  requires?: "shader-f16";
 }
 
 export interface Measurement {
@@ -82,7 +86,7 @@ export function sampleIndices(n: number, count: number, edge = 1024): Int32Array
   return out;
 }
 
-export function relativeError(got: Float32Array, check: Check): { rel: number; maxAbs: number; nan: boolean } {
+export function relativeError(got: ArrayLike<number>, check: Check): { rel: number; maxAbs: number; nan: boolean } {
   let num = 0;
   let den = 0;
   let maxAbs = 0;
@@ -117,9 +121,20 @@ export function release(sets: LaunchArgs[]): void {
   for (const s of sets) for (const b of Object.values(s.buffers)) b.destroy();
 }
 
+/** NaN in the output's own dtype (f16 0x7e00), so an element never written shows. */
+function poisonLike(host: Float32Array | Uint16Array): Float32Array | Uint16Array {
+  return host instanceof Uint16Array ? new Uint16Array(host.length).fill(0x7e00) : new Float32Array(host.length).fill(NaN);
+}
+
+/** An output's values, halves widened. */
+async function readValues(gpu: Gpu, buffer: GPUBuffer, host: Float32Array | Uint16Array): Promise<ArrayLike<number>> {
+  if (!(host instanceof Uint16Array)) return readBuffer(gpu, buffer, "f32", host.length);
+  return Float64Array.from(await readBuffer(gpu, buffer, "f16", host.length), f16FromBits);
+}
+
 /** Fills `outputs` of `set` with NaN, so an element no launch wrote fails the check. */
 export async function poison(gpu: Gpu, set: LaunchArgs, hostArgs: Args, outputs: string[]): Promise<void> {
-  for (const o of outputs) await writeStorageBuffer(gpu, set.buffers[o], new Float32Array((hostArgs[o] as Float32Array).length).fill(NaN));
+  for (const o of outputs) await writeStorageBuffer(gpu, set.buffers[o], poisonLike(hostArgs[o] as Float32Array | Uint16Array));
 }
 
 /** Reads each checked output of `set` back: correct when finite and within 1e-4 relative (L2) error. */
@@ -128,7 +143,7 @@ export async function checkOutputs(gpu: Gpu, set: LaunchArgs, hostArgs: Args, ch
   let rel = 0;
   let maxAbs = 0;
   for (const check of checks) {
-    const got = await readBuffer(gpu, set.buffers[check.output], "f32", (hostArgs[check.output] as Float32Array).length);
+    const got = await readValues(gpu, set.buffers[check.output], hostArgs[check.output] as Float32Array | Uint16Array);
     const r = relativeError(got, check);
     rel = Math.max(rel, r.rel);
     maxAbs = Math.max(maxAbs, r.maxAbs);

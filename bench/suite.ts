@@ -3,7 +3,7 @@
 // Each case is checked against a CPU reference first (sampled for matmul), then timed with GPU
 // timestamps over input sets rotated so the working set exceeds the L2 cache.
 //
-//   node bench/dist/suite.js [--quick] [--sweep] [--only NAME[,NAME…]] [--out FILE]
+//   node bench/dist/suite.js [--quick] [--sweep] [--only NAME[,NAME…]] [--defaults-only] [--out FILE]
 //
 // --quick runs tiny sizes (a smoke test on lavapipe). --sweep runs the size sweep of issue 13
 // item 5 instead (vector add 2^12 … 2^28, softmax 4096 rows × 256 … 16384, square matmul 256 …
@@ -22,6 +22,7 @@ import { checkOutputs, empty, measurementLine, nextPow2, poison, randn, release,
 import { dropout } from "./dropout-case";
 import { layerNormBackward } from "./layer-norm-backward-case";
 import { runSequenceCase, type SequenceCase } from "./sequence";
+import { f16Cases } from "./f16-cases";
 
 /** The repository: the nearest folder above this script (bundled or not) with examples/. */
 function findRoot(from: string): string {
@@ -37,6 +38,8 @@ const sweep = argv.includes("--sweep");
 const only = argv.includes("--only") ? argv[argv.indexOf("--only") + 1].split(",") : undefined;
 const selected = (name: string) => !only || only.some((prefix) => name.startsWith(prefix));
 const outFile = argv.includes("--out") ? argv[argv.indexOf("--out") + 1] : undefined;
+// --defaults-only: each case's configs with the default compiler target, not its `targets` too.
+const defaultsOnly = argv.includes("--defaults-only");
 
 function vectorAdd(n: number, light = false): Case {
   return {
@@ -259,6 +262,8 @@ const cases: Case[] = sweep
       matmul(1024, 1024, 1024), matmul(4096, 4096, 4096),
       attention(4, 32, 4096, 64, false), attention(4, 32, 4096, 64, true),
     ];
+// Half precision (f16-cases.ts), after the rest; not part of the sweep.
+if (!sweep) cases.push(...f16Cases(quick));
 
 // Issue 13 item 4: the language's new kernels against Triton's tutorials 04 (dropout) and 05
 // (layer-norm backward, two launches: bench/sequence.ts), at the sizes their benchmarks use.
@@ -279,7 +284,7 @@ async function runCase(gpu: Gpu, c: Case, results: Measurement[]): Promise<void>
     let best: { m: Measurement; program: KernelProgram; grid: number[] } | undefined;
     const heater = compileKernel(kernel, c.configs[0], gpu.target, specializationFor(kernel, hostArgs)).kernel;
     if (heater) await timeLaunches(gpu, heater, c.grid(c.configs[0]), sets, { warmupMs: 1500, minReps: 1, maxReps: 1 });
-    for (const target of [{}, ...(c.targets ?? [])]) {
+    for (const target of [{}, ...(defaultsOnly ? [] : c.targets ?? [])]) {
       for (const constexprs of c.configs) {
         const variant = [...Object.entries(constexprs).map(([k, v]) => `${k}=${v}`), ...Object.entries(target).map(([k, v]) => (k === "preferredWorkgroupSize" ? `W≤${v}` : v === true ? k : `${k}=${v}`))].join(" ");
         const compiled = compileKernel(kernel, constexprs, { ...gpu.target, ...target }, specializationFor(kernel, hostArgs));
@@ -334,6 +339,10 @@ async function main(): Promise<void> {
   const results: Measurement[] = [];
   for (const c of cases) {
     if (!selected(c.name)) continue;
+    if (c.requires === "shader-f16" && !gpu.target.shaderF16) {
+      console.log(`${c.name.padEnd(22)} skipped: the adapter offers no shader-f16 (on NVIDIA through Dawn: KERNEL_LAB_DAWN_FLAGS=enable-dawn-features=vulkan_enable_f16_on_nvidia, README)`);
+      continue;
+    }
     await runCase(gpu, c, results);
   }
   for (const c of sequenceCases) if (selected(c.name)) await runSequenceCase(gpu, root, c, results);

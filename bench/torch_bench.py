@@ -197,11 +197,39 @@ def rel_err(got, ref):
     return ((got.double() - ref).norm() / ref.norm()).item()
 
 
+def f16_cases(record, dev, quick):
+    """The half-precision cases of bench/f16-cases.ts: torch.add and torch.matmul in float16 (matmul
+    outputs f16 with fp32 accumulation on tensor cores, cuBLAS's default), each in its own try."""
+    n = 2 ** (14 if quick else 24)
+    try:
+        x, y = torch.randn(n, device=dev, dtype=torch.float16), torch.randn(n, device=dev, dtype=torch.float16)
+        out = torch.empty(n, device=dev, dtype=torch.float16)
+        record(f"add-f16-{int(math.log2(n))}", "torch.add f16", bench(lambda: torch.add(x, y, out=out)), 6 * n)
+    except Exception as e:  # noqa: BLE001
+        print(f"add-f16: {type(e).__name__}: {str(e)[:200]}", flush=True)
+    for m, n_, k in ([(96, 80, 72)] if quick else [(1000, 1001, 1003), (1024, 1024, 1024), (4096, 4096, 4096)]):
+        try:
+            a = torch.randn(m, k, device=dev, dtype=torch.float16)
+            b = torch.randn(k, n_, device=dev, dtype=torch.float16)
+            ref = a.double() @ b.double()
+            flops = 2 * m * n_ * k
+            record(f"matmul-f16-{m}x{n_}x{k}", "torch.matmul f16", bench(lambda: torch.matmul(a, b)), flops=flops, err=rel_err(torch.matmul(a, b), ref))
+        except Exception as e:  # noqa: BLE001
+            print(f"matmul-f16-{m}x{n_}x{k}: {type(e).__name__}: {str(e)[:200]}", flush=True)
+        try:
+            # As Kernel Lab's example writes C: f32 out (torch.mm's out_dtype, torch >= 2.8).
+            record(f"matmul-f16-{m}x{n_}x{k}", "torch.mm f16, f32 out", bench(lambda: torch.mm(a, b, out_dtype=torch.float32)), flops=flops,
+                   err=rel_err(torch.mm(a, b, out_dtype=torch.float32), ref))
+        except Exception as e:  # noqa: BLE001
+            print(f"matmul-f16-{m}x{n_}x{k} f32 out: {type(e).__name__}: {str(e)[:200]}", flush=True)
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--quick", action="store_true")
     p.add_argument("--sweep", action="store_true")
     p.add_argument("--out")
+    p.add_argument("--only-f16", action="store_true", help="only the half-precision cases (f16_cases)")
     args = p.parse_args()
     dev = "cuda"
     rows = []
@@ -217,6 +245,9 @@ def main():
         rows.append(r)
         print(f"{case:22} {variant:28} {ms:.4f} ms  " + (f"{r['gbps']:.1f} GB/s" if bytes_ else f"{r['tflops']:.2f} TFLOP/s"), flush=True)
 
+    if args.only_f16:
+        f16_cases(record, dev, args.quick)
+        return write_report(args.out, rows)
     for e in ([14] if args.quick else [12, 14, 16, 18, 20, 22, 24, 26, 28] if args.sweep else [20, 24, 26]):
         n = 2 ** e
         x, y = torch.randn(n, device=dev), torch.randn(n, device=dev)
@@ -283,9 +314,15 @@ def main():
         except Exception as e:  # noqa: BLE001 (reported, and the run goes on)
             print(f"{name}: {type(e).__name__}: {str(e)[:300]}", flush=True)
 
+    if not args.sweep:
+        f16_cases(record, dev, args.quick)
+    write_report(args.out, rows)
+
+
+def write_report(out, rows):
     report = {"device": torch.cuda.get_device_name(), "torch": torch.__version__, "triton": triton.__version__, "results": rows}
-    if args.out:
-        with open(args.out, "w") as f:
+    if out:
+        with open(out, "w") as f:
             json.dump(report, f, indent=2)
 
 

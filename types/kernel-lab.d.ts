@@ -206,7 +206,10 @@ export declare namespace tl {
    * tl.associativeScan), folded from the axis's first element. Triton: `tl.reduce(x, axis, combine_fn)`.
    */
   function reduce(x: number, axis: number, combineFn: (a: number, b: number) => number): number;
-  /** Block matrix product `[M,K] x [K,N] (+ acc)`, accumulated in f32. */
+  /**
+   * Block matrix product `[M,K] x [K,N] (+ acc)`, accumulated in f32. Two f16 blocks are
+   * multiplied exactly (on tensor cores where the GPU offers subgroup matrices: README).
+   */
   function dot(a: number, b: number, acc?: number): number;
   /**
    * Atomically adds `value` at each pointer; returns the old contents (Triton `tl.atomic_add(ptr, val, mask=)`).

@@ -48,7 +48,7 @@ export interface KernelAbi {
   /** Bytes of var<workgroup> memory the shader declares. */
   workgroupBytes: number;
   /** Features the shader enables (`enable f16;`, `enable subgroups;`). */
-  features: ("shader-f16" | "subgroups")[];
+  features: ("shader-f16" | "subgroups" | "chromium-experimental-subgroup-matrix")[];
   /** Only in kernels with tl.devicePrint/tl.deviceAssert: the `kl_print` record buffer's binding and the site table (codegen/print.ts). */
   debug?: DebugAbi;
   /** Present in the instrumented variant (Target.instrument; codegen/instrument.ts). */

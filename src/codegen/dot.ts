@@ -4,7 +4,15 @@
 import type { Value } from "../ir/ir";
 import type { Emitter } from "./emitter";
 import { tileSpans, type BlockLayout } from "./layout";
+import { emitMmaDot } from "./mma";
 import { stage, writeElements } from "./rearrange";
+
+const BYTES = { f16: 2, f32: 4 } as const;
+
+/** The dtype tl.dot's operands are staged in: both f16, or both f32 (semantics casts any other pair). */
+function operandDtype(ctx: Emitter, v: Value & { op: "dot" }): "f16" | "f32" {
+  return ctx.dtype(v.a.type) === "f16" ? "f16" : "f32";
+}
 
 /**
  * tl.dot into a tiled output (layout.ts): A is staged transposed and B as is, both as vec4s, so
@@ -19,9 +27,12 @@ function tiledDot(ctx: Emitter, v: Value & { op: "dot" }, tile: NonNullable<Bloc
   // the barrier before the writes is not needed — a write to a half follows the barrier of the
   // dot's previous execution, which every invocation passed only after finishing its reads of the
   // execution before that, the last one that used the same half (bench/NOTES.md §13).
-  const double = ctx.doubleBufferDot && 2 * (m * k + k * n) * 4 <= (ctx.maxWorkgroupStorageBytes * 2) / 3;
-  const sa = double ? ctx.scratch(`d${v.id}a`, "f32", 2 * m * k, true) : ctx.scratch("a", "f32", m * k, true);
-  const sb = double ? ctx.scratch(`d${v.id}b`, "f32", 2 * k * n, true) : ctx.scratch("b", "f32", k * n, true);
+  // f16 operands are staged as halves (half the workgroup memory) and widened as they are read.
+  const dtype = operandDtype(ctx, v);
+  const double = ctx.doubleBufferDot && 2 * (m * k + k * n) * BYTES[dtype] <= (ctx.maxWorkgroupStorageBytes * 2) / 3;
+  const sa = double ? ctx.scratch(`d${v.id}a`, dtype, 2 * m * k, true) : ctx.scratch("a", dtype, m * k, true);
+  const sb = double ? ctx.scratch(`d${v.id}b`, dtype, 2 * k * n, true) : ctx.scratch("b", dtype, k * n, true);
+  const widen = (read: string) => (dtype === "f16" ? `vec4<f32>(${read})` : read);
   const half = double ? ctx.fresh("dot_half") : "";
   if (double) ctx.declareVar(half, "u32", "0u");
   const offsets = { a: "", b: "" };
@@ -52,8 +63,8 @@ function tiledDot(ctx: Emitter, v: Value & { op: "dot" }, tile: NonNullable<Bloc
   if (double) ctx.emit(`${half} = ${half} ^ 1u;`);
   const spans = tileSpans(tile, ctx.workgroupSize);
   const step = (kk: string) => {
-    for (let g = 0; g < tile.rowsPerThread / 4; g++) ctx.emit(`let a${g} = ${sa}[${kk} * ${m / 4}u + ${r0} + ${(g * spans.row) / 4}u];`);
-    for (let h = 0; h < tile.colsPerThread / 4; h++) ctx.emit(`let b${h} = ${sb}[${kk} * ${n / 4}u + ${c0} + ${(h * spans.col) / 4}u];`);
+    for (let g = 0; g < tile.rowsPerThread / 4; g++) ctx.emit(`let a${g} = ${widen(`${sa}[${kk} * ${m / 4}u + ${r0} + ${(g * spans.row) / 4}u]`)};`);
+    for (let h = 0; h < tile.colsPerThread / 4; h++) ctx.emit(`let b${h} = ${widen(`${sb}[${kk} * ${n / 4}u + ${c0} + ${(h * spans.col) / 4}u]`)};`);
     for (let i = 0; i < tile.rowsPerThread; i++) {
       for (let c = 0; c < tile.colsPerThread; c++) {
         const j = i * tile.colsPerThread + c;
@@ -81,6 +92,8 @@ function tiledDot(ctx: Emitter, v: Value & { op: "dot" }, tile: NonNullable<Bloc
  * (register blocking); otherwise each register reads its own.
  */
 export function emitDot(ctx: Emitter, v: Value & { op: "dot" }): void {
+  const plan = ctx.mmaPlan(v);
+  if (plan) return emitMmaDot(ctx, plan);
   const k = v.a.type.shape[1];
   const n = v.b.type.shape[1];
   const tile = ctx.layout(v.type).tile;
@@ -89,6 +102,7 @@ export function emitDot(ctx: Emitter, v: Value & { op: "dot" }): void {
   const a = stage(ctx, v.a, "a");
   const b = stage(ctx, v.b, "b");
   ctx.emit("workgroupBarrier();");
+  const f32 = (read: string) => (operandDtype(ctx, v) === "f16" ? `f32(${read})` : read);
   const out = ctx.layout(v.type);
   const w = ctx.workgroupSize;
   const acc = (j: number) => ctx.valueName(v, j);
@@ -107,9 +121,9 @@ export function emitDot(ctx: Emitter, v: Value & { op: "dot" }): void {
     ctx.emit(`let ${col} = (i32(lid) * ${vec}) % ${n};`);
     ctx.emit(`for (var kk: i32 = 0; kk < ${k}; kk++) {`);
     ctx.nested(() => {
-      for (let l = 0; l < vec; l++) ctx.emit(`let b${l} = ${b}[kk * ${n} + ${col} + ${l}];`);
+      for (let l = 0; l < vec; l++) ctx.emit(`let b${l} = ${f32(`${b}[kk * ${n} + ${col} + ${l}]`)};`);
       for (let q = 0; q < chunks; q++) {
-        ctx.emit(`let a${q} = ${a}[(${row} + ${q * rowsPerChunk}) * ${k} + kk];`);
+        ctx.emit(`let a${q} = ${f32(`${a}[(${row} + ${q * rowsPerChunk}) * ${k} + kk]`)};`);
         for (let l = 0; l < vec; l++) ctx.emit(`${acc(q * vec + l)} = fma(a${q}, b${l}, ${acc(q * vec + l)});`);
       }
     });
@@ -119,7 +133,7 @@ export function emitDot(ctx: Emitter, v: Value & { op: "dot" }): void {
   for (let j = 0; j < out.ept; j++) {
     const e = ctx.elementIndex(v.type, j);
     ctx.emit(`for (var kk: i32 = 0; kk < ${k}; kk++) {`);
-    ctx.nested(() => ctx.emit(`${acc(j)} = fma(${a}[(${e} / ${n}) * ${k} + kk], ${b}[kk * ${n} + ${e} % ${n}], ${acc(j)});`));
+    ctx.nested(() => ctx.emit(`${acc(j)} = fma(${f32(`${a}[(${e} / ${n}) * ${k} + kk]`)}, ${f32(`${b}[kk * ${n} + ${e} % ${n}]`)}, ${acc(j)});`));
     ctx.emit("}");
   }
 }

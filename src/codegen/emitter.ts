@@ -4,6 +4,7 @@
 
 import type { Dtype, Value, ValueType } from "../ir/ir";
 import type { BlockLayout } from "./layout";
+import type { MmaPlan } from "./mma";
 
 export interface Emitter {
   readonly workgroupSize: number;
@@ -30,6 +31,10 @@ export interface Emitter {
   /** The name of the per-invocation first flat element of a tiled layout. */
   tileBase(layout: BlockLayout): string;
   fresh(prefix: string): string;
+  /** The shader uses subgroup matrices (mma.ts): enables the extension and `sg_id`. */
+  useSubgroupMatrix(): void;
+  /** How this tl.dot runs on subgroup matrices, when it does (mma.ts). */
+  mmaPlan(v: Value): MmaPlan | undefined;
   /** Subgroup operations are available: the shader may use `sg_lane` and `sg_size`. */
   useSubgroups(): boolean;
   /** Whether the code being emitted is inside a loop (it may run again after its own reads). */

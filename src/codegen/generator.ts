@@ -12,6 +12,7 @@ import type { StorageBinding, UniformScalar } from "./abi";
 import { ContiguityAnalysis } from "./contiguity";
 import { Instrumentation } from "./instrument";
 import type { Emitter } from "./emitter";
+import type { MmaPlan } from "./mma";
 import { layoutKey, layoutOf, registerOffset, tileOffset, type BlockLayout } from "./layout";
 import { literal, wgslType } from "./literals";
 import { valuesSteeringControl } from "./uniformity";
@@ -28,6 +29,10 @@ export class WgslGenerator implements Emitter {
   readonly buffers = new Map<string, StorageBinding>();
   readonly scalars: UniformScalar[] = [];
   usesF16 = false;
+  /** The shader uses subgroup matrices (mma.ts). */
+  usesSubgroupMatrix = false;
+  /** The loops' tl.dot calls that run on subgroup matrices, by the dot's value id (set by generateWgsl). */
+  mma = new Map<number, MmaPlan>();
   readonly contiguity: ContiguityAnalysis;
   private readonly steering: ReadonlySet<number>;
   /** Buffers read or written as vec4 somewhere: every access to them goes through [i >> 2][i & 3]. */
@@ -200,6 +205,16 @@ export class WgslGenerator implements Emitter {
 
   inLoop(): boolean {
     return this.loopDepth > 0;
+  }
+
+  useSubgroupMatrix(): void {
+    this.usesSubgroupMatrix = true;
+    this.usesSubgroups = true;
+    this.usesF16 = true;
+  }
+
+  mmaPlan(v: Value): MmaPlan | undefined {
+    return this.mma.get(v.id);
   }
 
   useSubgroups(): boolean {

@@ -94,7 +94,8 @@ function wideCondition(gen: WgslGenerator, ptr: Value, mask: Value | undefined, 
 
 /** Whether accesses through `ptr` are runs of 4 consecutive elements (layout and stride 1). */
 function isWide(gen: WgslGenerator, ptr: Value): boolean {
-  if (ptr.type.kind !== "pointer" || ptr.type.pointee === "f16" || gen.atomicBuffers.has(ptr.type.param) || gen.instrumentation) return false;
+  // f16 too (vec4<f16>, 8 bytes): buffers are padded to 16 bytes, so the last vec4 is always whole.
+  if (ptr.type.kind !== "pointer" || gen.atomicBuffers.has(ptr.type.param) || gen.instrumentation) return false;
   const layout = gen.layout(ptr.type);
   return !layout.replicated && layout.vec === 4 && gen.contiguity.stride(ptr) === 1;
 }

@@ -88,7 +88,7 @@ export type ValueOp =
   | { op: "readVar"; variable: Variable }
   /** Reduction along `axis` of a block (the axis is removed from the shape). */
   | { op: "reduce"; fn: ReduceFn; value: Value; axis: number }
-  /** [M,K] x [K,N] (+ acc [M,N]) -> [M,N], f32 accumulate. */
+  /** [M,K] x [K,N] (+ acc [M,N]) -> [M,N], f32 accumulate; a and b both f32 or both f16. */
   | { op: "dot"; a: Value; b: Value; acc?: Value }
   /**
    * tl.atomic*: per lane, old = *ptr; *ptr = fn(old, value) (cas: only where old == cmp); the

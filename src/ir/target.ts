@@ -2,12 +2,33 @@
 // limits), codegen and the runtime (which reads it off the adapter) all use it, so it lives here,
 // before all of them.
 
+/** One of `chromium-experimental-subgroup-matrix`'s configurations: M × K by K × N matrices. */
+export interface SubgroupMatrixConfig {
+  componentType: string;
+  resultComponentType: string;
+  M: number;
+  N: number;
+  K: number;
+}
+
 /** What the code generator may assume about the adapter it targets. */
 export interface Target {
   shaderF16: boolean;
   subgroups: boolean;
   /** Subgroup size the adapter reports as minimum (lavapipe 8, NVIDIA 32), when subgroups are on. */
   subgroupMinSize: number;
+  /** Largest subgroup size, when known (NVIDIA 32, like its minimum; lavapipe 8). */
+  subgroupMaxSize?: number;
+  /**
+   * The subgroup-matrix configurations the device offers (Dawn's
+   * `chromium-experimental-subgroup-matrix`, requested when the adapter has it); absent without.
+   */
+  subgroupMatrixConfigs?: readonly SubgroupMatrixConfig[];
+  /**
+   * Run a loop's `acc = tl.dot(a, b, acc)` of f16 blocks on subgroup matrices (tensor cores,
+   * codegen/mma.ts) where a configuration fits (default); false keeps the generic tiled path.
+   */
+  subgroupMatrixDot?: boolean;
   maxWorkgroupSize: number;
   maxWorkgroupStorageBytes: number;
   /** Most invocations the compiler gives one program instance (default 512; see codegen/layout.ts). */

@@ -4,7 +4,7 @@
 // and the process dies at random. It is held in a module variable and on globalThis.
 
 import { AsyncLocalStorage } from "node:async_hooks";
-import type { Target } from "../ir/target";
+import type { SubgroupMatrixConfig, Target } from "../ir/target";
 import { loadDawn } from "./dawn";
 import { GpuError, NoAdapterError, type GpuErrorKind } from "./errors";
 import { quietDawn } from "./notices";
@@ -49,7 +49,17 @@ const RAISED_LIMITS = [
   "maxStorageBuffersPerShaderStage",
 ] as const;
 
-const WANTED_FEATURES: GPUFeatureName[] = ["timestamp-query", "subgroups", "shader-f16"];
+// Subgroup matrices (tensor cores for tl.dot, codegen/mma.ts) are offered by Dawn only with
+// allow_unsafe_apis (and, on NVIDIA, f16 only with vulkan_enable_f16_on_nvidia): KERNEL_LAB_DAWN_FLAGS.
+const SUBGROUP_MATRIX = "chromium-experimental-subgroup-matrix" as GPUFeatureName;
+const WANTED_FEATURES: GPUFeatureName[] = ["timestamp-query", "subgroups", "shader-f16", SUBGROUP_MATRIX];
+
+/** What the adapter's info says about subgroups (Dawn's fields beyond the WebGPU types). */
+export interface SubgroupInfo {
+  minSize: number;
+  maxSize: number;
+  matrixConfigs: SubgroupMatrixConfig[];
+}
 
 export class Gpu {
   readonly target: Target;
@@ -64,7 +74,7 @@ export class Gpu {
     readonly adapter: AdapterSummary,
     // Kept so the adapter (and through it the instance) is reachable as long as the device.
     readonly gpuAdapter: GPUAdapter,
-    subgroupMinSize: number,
+    subgroupInfo: SubgroupInfo,
   ) {
     const l = device.limits;
     const has = (f: GPUFeatureName) => device.features.has(f);
@@ -72,7 +82,9 @@ export class Gpu {
     this.target = {
       shaderF16: has("shader-f16"),
       subgroups: has("subgroups"),
-      subgroupMinSize,
+      subgroupMinSize: subgroupInfo.minSize,
+      subgroupMaxSize: subgroupInfo.maxSize,
+      ...(has(SUBGROUP_MATRIX) ? { subgroupMatrixConfigs: subgroupInfo.matrixConfigs } : {}),
       maxWorkgroupSize: Math.min(l.maxComputeInvocationsPerWorkgroup, l.maxComputeWorkgroupSizeX),
       maxWorkgroupStorageBytes: l.maxComputeWorkgroupStorageSize,
     };
@@ -225,8 +237,21 @@ async function createGpu(): Promise<Gpu> {
   const requiredLimits: Record<string, number> = {};
   for (const name of RAISED_LIMITS) requiredLimits[name] = adapter.limits[name];
   const device = await adapter.requestDevice({ label: "kernel-lab", requiredFeatures, requiredLimits });
-  const info = adapter.info as GPUAdapterInfo & { subgroupMinSize?: number };
-  return new Gpu(device, summarise(info), adapter, info.subgroupMinSize ?? 4);
+  return new Gpu(device, summarise(adapter.info), adapter, subgroupInfo(adapter.info));
+}
+
+function subgroupInfo(adapterInfo: GPUAdapterInfo): SubgroupInfo {
+  const info = adapterInfo as GPUAdapterInfo & { subgroupMinSize?: number; subgroupMaxSize?: number; subgroupMatrixConfigs?: readonly Record<string, unknown>[] };
+  const minSize = info.subgroupMinSize ?? 4;
+  // Dawn's config objects keep their fields as getters: read them by name.
+  const matrixConfigs = (info.subgroupMatrixConfigs ?? []).map((c) => ({
+    componentType: String(c.componentType),
+    resultComponentType: String(c.resultComponentType),
+    M: Number(c.M),
+    N: Number(c.N),
+    K: Number(c.K),
+  }));
+  return { minSize, maxSize: info.subgroupMaxSize ?? minSize, matrixConfigs };
 }
 
 function summarise(info: GPUAdapterInfo): AdapterSummary {

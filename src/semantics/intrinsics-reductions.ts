@@ -77,8 +77,11 @@ export const REDUCTION_INTRINSICS: Record<string, Intrinsic> = {
         return undefined;
       }
       const out: Shape = [sa[0], sb[1]];
-      const fa = ctx.values.cast(a, "f32", a.span);
-      const fb = ctx.values.cast(b, "f32", b.span);
+      // Two f16 operands stay f16 (staged as halves; tensor cores where the target has them,
+      // codegen/mma.ts); any other pair is multiplied in f32. The products accumulate in f32.
+      const operand = dtypeOf(a) === "f16" && dtypeOf(b) === "f16" ? "f16" : "f32";
+      const fa = ctx.values.cast(a, operand, a.span);
+      const fb = ctx.values.cast(b, operand, b.span);
       let c: Value | undefined;
       if (acc) {
         if (!sameShape(acc.type.shape, out)) {

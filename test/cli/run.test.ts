@@ -104,6 +104,17 @@ test("f16 pointers run on the CPU whatever the GPU offers, rounded like the kern
   assert.equal(report.runs[0].maxAbsDiff, 0);
 });
 
+test("f16 examples: vector add and matmul (f16 × f16, f32 accumulator) match float64 references on the GPU and --cpu", () => {
+  for (const [file, size] of [["examples/vector-add-f16.kernel.ts", "98433"], ["examples/matmul-f16.kernel.ts", "33"]]) {
+    for (const device of [[], ["--cpu"]]) {
+      const { code, report } = json(["run", file, "--size", size, "--reps", "5", ...device]);
+      assert.equal(code, 0, JSON.stringify(report.diagnostics));
+      assert.equal(report.runs[0].correct, true, JSON.stringify(report.runs[0]));
+      assert.ok(report.runs[0].maxAbsDiff > 0, "the f32 accumulation differs from float64 somewhere, so the check compared real values");
+    }
+  }
+});
+
 test("--sweep gives one entry per size; --size picks one", () => {
   const sweep = json(["run", "examples/int-ops.kernel.ts", "--sweep", "--reps", "10"]);
   assert.equal(sweep.code, 0);

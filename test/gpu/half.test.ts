@@ -1,0 +1,77 @@
+// Half precision on the GPU (lavapipe offers shader-f16) and the CPU interpreter: an f16 vector
+// add, and tl.dot of f16 blocks with an f32 accumulator, on the tiled path (halves staged as
+// vec4<f16>) and the flat one, against float64 references of the f16-rounded inputs, at sizes
+// that aren't multiples of the blocks, with fresh random inputs and NaN-poisoned outputs.
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { PRELUDE, assertClose, poisoned, randomFloats, runBoth } from "../support/kernel-runner";
+import { acquireGpu } from "../../src/runtime";
+import { f16FromBits, f16ToBits } from "../../src/ir/f16";
+import type { Target } from "../../src/ir/target";
+
+/** Random halves as their bits, and the values they stand for. */
+function randomHalves(n: number, lo = -2, hi = 2): { bits: Uint16Array; values: Float64Array } {
+  const bits = Uint16Array.from(randomFloats(n, lo, hi), f16ToBits);
+  return { bits, values: Float64Array.from(bits, f16FromBits) };
+}
+
+const NAN_F16 = 0x7e00;
+
+const MATMUL = `${PRELUDE}export const mm = kernel(function mm(a: Ptr<f16>, b: Ptr<f16>, c: Ptr<f32>, M: i32, N: i32, K: i32, BM: constexpr, BN: constexpr, BK: constexpr) {
+  const rm = tl.programId(0) * BM + tl.arange(0, BM);
+  const rn = tl.programId(1) * BN + tl.arange(0, BN);
+  const rk = tl.arange(0, BK);
+  let acc = tl.zeros([BM, BN], "f32");
+  for (let k = 0; k < K; k += BK) {
+    const x = tl.load(a + tl.expandDims(rm, 1) * K + tl.expandDims(rk + k, 0), tl.expandDims(rm, 1) < M && tl.expandDims(rk + k, 0) < K, 0.0);
+    const y = tl.load(b + tl.expandDims(rk + k, 1) * N + tl.expandDims(rn, 0), tl.expandDims(rk + k, 1) < K && tl.expandDims(rn, 0) < N, 0.0);
+    acc = tl.dot(x, y, acc);
+  }
+  tl.store(c + tl.expandDims(rm, 1) * N + tl.expandDims(rn, 0), acc, tl.expandDims(rm, 1) < M && tl.expandDims(rn, 0) < N);
+});`;
+
+async function checkMatmul(M: number, N: number, K: number, blocks: [number, number, number], target: Partial<Target>): Promise<void> {
+  const [BM, BN, BK] = blocks;
+  const a = randomHalves(M * K);
+  const b = randomHalves(K * N);
+  const want = new Float64Array(M * N);
+  for (let i = 0; i < M; i++) for (let k = 0; k < K; k++) for (let j = 0; j < N; j++) want[i * N + j] += a.values[i * K + k] * b.values[k * N + j];
+  const { gpu, cpu, kernel } = await runBoth({
+    source: MATMUL, constexprs: { BM, BN, BK }, target,
+    grid: [Math.ceil(M / BM), Math.ceil(N / BN)],
+    args: { a: a.bits, b: b.bits, c: poisoned(M * N), M, N, K },
+    outputs: ["c"],
+  });
+  // The operands stay halves in workgroup memory.
+  assert.match(kernel.wgsl, /var<workgroup> sm_a_f16/);
+  // Products of halves are exact in f32: what is left is f32 rounding over K additions.
+  for (const [side, got] of [["gpu", gpu.c], ["cpu", cpu.c]] as const) assertClose(got, want, `${side} c`, 1e-5 * K, 1e-5);
+}
+
+test("f16 × f16 tl.dot with an f32 accumulator, tiled layout (vec4<f16> staging), 70×45 by 45×83", async () => {
+  await checkMatmul(70, 83, 45, [64, 64, 16], {});
+});
+
+test("f16 × f16 tl.dot on the flat layout, 33×50 by 50×17", async () => {
+  await checkMatmul(33, 17, 50, [32, 32, 16], { tiledLayouts: false });
+});
+
+test("f16 vector add: halves in, halves out, NaN-poisoned output", async () => {
+  assert.ok((await acquireGpu()).target.shaderF16, "lavapipe offers shader-f16");
+  const n = 1000;
+  const x = randomHalves(n);
+  const y = randomHalves(n);
+  const source = `${PRELUDE}export const add = kernel(function add(x: Ptr<f16>, y: Ptr<f16>, o: Ptr<f16>, n: i32, BLOCK: constexpr) {
+  const i = tl.programId(0) * BLOCK + tl.arange(0, BLOCK);
+  tl.store(o + i, tl.load(x + i, i < n) + tl.load(y + i, i < n), i < n);
+});`;
+  const { gpu, cpu } = await runBoth({
+    source, constexprs: { BLOCK: 256 }, grid: [Math.ceil(n / 256)],
+    args: { x: x.bits, y: y.bits, o: new Uint16Array(n).fill(NAN_F16), n }, outputs: ["o"],
+  });
+  // f16 + f16 rounds once to the nearest half: exactly what f16ToBits of the float64 sum gives.
+  const want = Uint16Array.from(x.values, (v, i) => f16ToBits(v + y.values[i]));
+  assert.deepEqual(gpu.o, want);
+  assert.deepEqual(cpu.o, want);
+});

@@ -1,0 +1,61 @@
+// Which tl.dot calls run on subgroup matrices (codegen/mma.ts), for a target like the H200 with
+// KERNEL_LAB_DAWN_FLAGS: the tutorial loop's accumulating f16 dot does; anything else compiles to
+// the generic tiled dot. One row per case: the kernel body and whether subgroup matrices are used.
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { compileKernel, parseKernelFile } from "../../src/compile";
+import { DEFAULT_TARGET, type Target } from "../../src/ir/target";
+
+const H200_F16: Target = {
+  ...DEFAULT_TARGET, shaderF16: true, subgroups: true, subgroupMinSize: 32, subgroupMaxSize: 32,
+  maxWorkgroupSize: 1024, maxWorkgroupStorageBytes: 49152,
+  subgroupMatrixConfigs: [{ componentType: "f16", resultComponentType: "f32", M: 16, N: 16, K: 16 }],
+};
+
+const LOADS = `const rm = tl.arange(0, BM);
+  const rn = tl.arange(0, BN);
+  const rk = tl.arange(0, BK);`;
+const A = "tl.load(a + tl.expandDims(rm, 1) * K + tl.expandDims(rk + k, 0))";
+const B = "tl.load(b + tl.expandDims(rk + k, 1) * BN + tl.expandDims(rn, 0))";
+const STORE = "tl.store(c + tl.expandDims(rm, 1) * BN + tl.expandDims(rn, 0), acc);";
+
+function source(dtype: "f16" | "f32", body: string): string {
+  return `import { kernel, tl } from "kernel-lab";
+import type { Ptr, f16, f32, i32, constexpr } from "kernel-lab";
+export const mm = kernel(function mm(a: Ptr<${dtype}>, b: Ptr<${dtype}>, c: Ptr<f32>, K: i32, BM: constexpr, BN: constexpr, BK: constexpr) {
+  ${LOADS}
+  ${body}
+});`;
+}
+
+const LOOP = (inside: string) => `let acc = tl.zeros([BM, BN], "f32");
+  for (let k = 0; k < K; k += BK) {
+    ${inside}
+  }
+  ${STORE}`;
+
+const rows: { name: string; dtype: "f16" | "f32"; body: string; blocks?: [number, number, number]; target?: Partial<Target>; matrices: boolean }[] = [
+  { name: "the tutorial's loop, f16 operands", dtype: "f16", body: LOOP(`acc = tl.dot(${A}, ${B}, acc);`), matrices: true },
+  { name: "f32 operands", dtype: "f32", body: LOOP(`acc = tl.dot(${A}, ${B}, acc);`), matrices: false },
+  { name: "acc also read inside the loop", dtype: "f16", body: LOOP(`acc = tl.dot(${A}, ${B}, acc);\n    ${STORE}`), matrices: false },
+  { name: "the product used beside the accumulation", dtype: "f16", body: LOOP(`const d = tl.dot(${A}, ${B}, acc);\n    acc = d;\n    tl.store(c + tl.expandDims(rm, 1) * BN + tl.expandDims(rn, 0), d * 2);`), matrices: false },
+  { name: "a dot outside any loop", dtype: "f16", body: `const k = 0;\n  const acc = tl.dot(${A}, ${B});\n  ${STORE}`, matrices: false },
+  { name: "a 16×16 tile (32 invocations: one subgroup, one matrix)", dtype: "f16", body: LOOP(`acc = tl.dot(${A}, ${B}, acc);`), blocks: [16, 16, 16], matrices: true },
+  { name: "a 16×16 tile over 256 invocations (8 subgroups, 1 matrix)", dtype: "f16", body: LOOP(`acc = tl.dot(${A}, ${B}, acc);`), blocks: [16, 16, 16], target: { workgroupSize: 256 }, matrices: false },
+  { name: "subgroup size not fixed", dtype: "f16", body: LOOP(`acc = tl.dot(${A}, ${B}, acc);`), target: { subgroupMinSize: 16 }, matrices: false },
+  { name: "turned off", dtype: "f16", body: LOOP(`acc = tl.dot(${A}, ${B}, acc);`), target: { subgroupMatrixDot: false }, matrices: false },
+];
+
+for (const row of rows) {
+  test(`subgroup matrices: ${row.name} → ${row.matrices ? "yes" : "generic path"}`, () => {
+    const [BM, BN, BK] = row.blocks ?? [64, 64, 32];
+    const parsed = parseKernelFile("mm.kernel.ts", source(row.dtype, row.body));
+    assert.deepEqual(parsed.diagnostics, []);
+    const result = compileKernel(parsed.kernels[0], { BM, BN, BK }, { ...H200_F16, ...row.target });
+    assert.deepEqual(result.diagnostics.filter((d) => d.severity === "error"), []);
+    const wgsl = result.kernel!.wgsl;
+    assert.equal(/subgroupMatrixMultiplyAccumulate/.test(wgsl), row.matrices);
+    assert.equal(result.kernel!.abi.features.includes("chromium-experimental-subgroup-matrix"), row.matrices);
+  });
+}
