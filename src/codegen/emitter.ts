@@ -22,6 +22,8 @@ export interface Emitter {
   reg(v: Value, j: number): string;
   layout(type: ValueType): BlockLayout;
   elementIndex(type: ValueType, j: number): string;
+  /** Which invocations write a block's elements when several hold each (generator.ts), else undefined. */
+  ownerCondition(type: ValueType): string | undefined;
   typeOf(type: ValueType): string;
   dtype(type: ValueType): Dtype;
   valueName(v: Value, j: number): string;

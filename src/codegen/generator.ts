@@ -12,7 +12,7 @@ import type { StorageBinding, UniformScalar } from "./abi";
 import { ContiguityAnalysis } from "./contiguity";
 import { Instrumentation } from "./instrument";
 import type { Emitter } from "./emitter";
-import { layoutKey, layoutOf, registerOffset, tileOffset, type BlockLayout } from "./layout";
+import { isRowVector, layoutKey, layoutOf, registerOffset, rowSliceLayout, rowSliceOffset, rowSlicesOf, tileOffset, type BlockLayout, type RowSlice } from "./layout";
 import { literal, wgslType } from "./literals";
 import { valuesSteeringControl } from "./uniformity";
 
@@ -46,7 +46,14 @@ export class WgslGenerator implements Emitter {
   readonly tileBases = new Map<string, string>();
   /** Function-scope variables declared at the top of the entry point: name → [type, init]. */
   readonly functionVars = new Map<string, [string, string]>();
-  private readonly layoutCache = new Map<number, BlockLayout>();
+  /**
+   * Layouts by layoutKey: tiled blocks by their shape, the rest by element count. (Keyed by count
+   * alone, a [64, 32] tile took the layout of a [32, 64] one computed first — the scores and V of
+   * attention when BLOCK_M = HEAD_DIM — and tl.dot used the wrong tile.)
+   */
+  private readonly layoutCache = new Map<string, BlockLayout>();
+  /** Row vectors laid out as the rows of a tiled block, by element count (Target.rowLayouts, layout.ts). */
+  private readonly rowSlices: ReadonlyMap<number, RowSlice>;
   /** Present when generating the instrumented variant (Target.instrument). */
   readonly instrumentation?: Instrumentation;
 
@@ -59,6 +66,7 @@ export class WgslGenerator implements Emitter {
     this.contiguity = new ContiguityAnalysis(ir.body);
     this.steering = valuesSteeringControl(ir.body);
     if (target.instrument) this.instrumentation = new Instrumentation();
+    this.rowSlices = target.tiledLayouts && target.rowLayouts !== false ? rowSlicesOf(ir.body, this.w) : new Map();
   }
 
   emit(line: string): void {
@@ -98,13 +106,16 @@ export class WgslGenerator implements Emitter {
 
   layout(type: ValueType): BlockLayout {
     const n = numel(type.shape);
-    let layout = this.layoutCache.get(n);
+    const slice = isRowVector(type.shape) ? this.rowSlices.get(n) : undefined;
+    if (slice) return rowSliceLayout(slice);
+    const key = layoutKey(type.shape, this.w, this.target.tiledLayouts);
+    let layout = this.layoutCache.get(key);
     if (!layout) {
       layout = layoutOf(type.shape, this.w, this.target.tiledLayouts);
-      if (layout.ept > MAX_REGISTERS) {
+      if (layout.ept > MAX_REGISTERS && ![...this.layoutCache.values()].some((l) => l.numel === n)) {
         this.log.warning(Codes.blockTooLarge, this.ir.span, `a block of ${n} elements gives each of ${this.w} invocations ${layout.ept} elements; expect slow compilation and register spills — use a smaller block`);
       }
-      this.layoutCache.set(n, layout);
+      this.layoutCache.set(key, layout);
     }
     return layout;
   }
@@ -119,10 +130,33 @@ export class WgslGenerator implements Emitter {
     return name;
   }
 
+  /** The first row a row-slice layout gives this invocation. */
+  private sliceBase(slice: RowSlice): string {
+    const name = `rows_${slice.rows}`;
+    if (!this.tileBases.has(name)) this.tileBases.set(name, `(i32(lid) / ${slice.threadsPerRow}) * 4`);
+    return name;
+  }
+
+  /**
+   * Which invocations write a block's elements when several hold each one (replicated and
+   * row-slice layouts): a WGSL condition, or undefined when every element has one holder.
+   */
+  ownerCondition(type: ValueType): string | undefined {
+    const layout = this.layout(type);
+    if (type.shape.length === 0) return "lid == 0u";
+    if (layout.replicated) return `lid < ${layout.numel}u`;
+    if (layout.rowSlice) return `lid % ${layout.rowSlice.threadsPerRow}u == 0u`;
+    return undefined;
+  }
+
   /** The flat element index (i32) register j holds, as a WGSL expression. */
   elementIndex(type: ValueType, j: number): string {
     const layout = this.layout(type);
     if (layout.numel === 1) return "0";
+    if (layout.rowSlice) {
+      const offset = rowSliceOffset(layout.rowSlice, this.w, j);
+      return offset === 0 ? this.sliceBase(layout.rowSlice) : `(${this.sliceBase(layout.rowSlice)} + ${offset})`;
+    }
     if (layout.replicated) return `i32(lid & ${layout.numel - 1}u)`;
     if (layout.tile) {
       const offset = tileOffset(layout.tile, this.w, j);
@@ -145,6 +179,9 @@ export class WgslGenerator implements Emitter {
   }
 
   sameLayout(a: ValueType, b: ValueType): boolean {
+    const sa = this.layout(a).rowSlice;
+    const sb = this.layout(b).rowSlice;
+    if (sa || sb) return sa === sb;
     return layoutKey(a.shape, this.w, this.target.tiledLayouts) === layoutKey(b.shape, this.w, this.target.tiledLayouts);
   }
 

@@ -26,6 +26,13 @@ export interface Target {
    * 26.7 flat; bench/NOTES.md §5) and off elsewhere.
    */
   tiledLayouts?: boolean;
+  /**
+   * Lay row vectors out as the rows of a tiled block they are reduced from (layout.ts, rowSlicesOf),
+   * so row reductions need no workgroup memory and their broadcasts back move nothing. On by
+   * default where tiled layouts are on; only kernels that reduce a tiled block along its rows
+   * (attention) change. `false` compiles them as before (bench/NOTES.md §15).
+   */
+  rowLayouts?: boolean;
   /** Write the k loop of a tiled tl.dot out in full (default) instead of leaving it to the driver: +23% on the H200. */
   unrollDot?: boolean;
   /**
