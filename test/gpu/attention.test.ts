@@ -3,7 +3,7 @@
 // subgroup shuffle path, the workgroup-memory partials path (16 invocations per tile row, or no
 // subgroups), the old staged path (rowLayouts: false) — on the GPU and the interpreter, against a
 // float64 reference, causal and not, at sequence lengths that are no multiple of the blocks, with
-// NaN-poisoned outputs. HEAD_DIM 32 keeps lavapipe's shader compiles short.
+// NaN-poisoned outputs. Small blocks and head dims keep lavapipe's shader compiles short.
 
 import { test } from "node:test";
 import { readFileSync } from "node:fs";
@@ -13,10 +13,9 @@ import type { Target } from "../../src/ir/target";
 
 const SOURCE = readFileSync(join(__dirname, "../../examples/attention.kernel.ts"), "utf8");
 const H = 2;
-const D = 32;
 
 /** softmax(q·kᵀ/√D)·v in float64 for each of H heads of n rows. */
-function reference(q: Float32Array, k: Float32Array, v: Float32Array, n: number, causal: boolean): Float64Array {
+function reference(q: Float32Array, k: Float32Array, v: Float32Array, n: number, D: number, causal: boolean): Float64Array {
   const out = new Float64Array(H * n * D);
   const s = new Float64Array(n);
   for (let h = 0; h < H; h++) {
@@ -42,38 +41,47 @@ function reference(q: Float32Array, k: Float32Array, v: Float32Array, n: number,
   return out;
 }
 
-interface Case { blocks: [number, number, number]; warps: number; n: number; target?: Partial<Target>; what: string }
+/** How the row reductions must come out in the WGSL: across lanes by shuffles, through [M, Tc] partials, or the whole block staged. */
+type Path = "shuffle" | "partials" | "staged";
+interface Case { blocks: [number, number]; d: number; warps: number; n: number; causal: boolean; target?: Partial<Target>; path: Path; what: string }
+
+const MARKS: Record<Path, RegExp> = { shuffle: /subgroupShuffleXor/, partials: /sm_rows_f32\[/, staged: /= max\(acc\d+, sm_x_f32\[/ };
 
 const CASES: Case[] = [
-  { blocks: [64, 32, 32], warps: 4, n: 77, what: "score tile rows in 8 invocations: subgroup shuffles" },
-  { blocks: [32, 64, 16], warps: 2, n: 45, what: "scores 8 columns and output 4 columns per invocation, same rows" },
-  { blocks: [64, 64, 32], warps: 8, n: 70, what: "score tile rows in 16 invocations: partials in workgroup memory; output not tiled" },
-  { blocks: [64, 32, 32], warps: 4, n: 77, target: { subgroups: false }, what: "no subgroups: partials in workgroup memory" },
-  { blocks: [64, 32, 32], warps: 4, n: 77, target: { rowLayouts: false }, what: "rowLayouts off: the staged reductions" },
+  { blocks: [32, 16], d: 16, warps: 1, n: 45, causal: false, path: "shuffle", what: "score tile rows in 4 invocations: subgroup shuffles" },
+  { blocks: [32, 16], d: 16, warps: 1, n: 45, causal: true, path: "shuffle", what: "score tile rows in 4 invocations: subgroup shuffles" },
+  { blocks: [16, 64], d: 16, warps: 2, n: 70, causal: true, path: "partials", what: "tile rows in 16 invocations: partials in workgroup memory; output not tiled" },
+  { blocks: [32, 16], d: 16, warps: 1, n: 45, causal: false, target: { subgroups: false }, path: "partials", what: "no subgroups: partials in workgroup memory" },
+  { blocks: [32, 16], d: 16, warps: 1, n: 45, causal: true, target: { rowLayouts: false }, path: "staged", what: "rowLayouts off: the staged reductions" },
+  // [32, 64] scores and [64, 32] V: both tiled, same element count (layouts once collided).
+  { blocks: [32, 64], d: 32, warps: 2, n: 77, causal: false, path: "shuffle", what: "scores 8 columns and output 4 columns per invocation, same rows" },
 ];
 
 test("attention with row-slice softmax layouts matches float64 on the GPU and the interpreter", async (t) => {
   for (const c of CASES) {
-    for (const causal of [false, true]) {
-      const [BLOCK_M, BLOCK_N, BLOCK_D] = c.blocks;
-      await t.test(`${BLOCK_M}×${BLOCK_N}×${BLOCK_D}, ${32 * c.warps} invocations, n=${c.n}${causal ? ", causal" : ""}: ${c.what}`, async () => {
-        const size = H * c.n * D;
-        const [q, k, v] = [randomFloats(size, -2, 2), randomFloats(size, -2, 2), randomFloats(size, -2, 2)];
-        const { gpu, cpu } = await runBoth({
-          source: SOURCE,
-          constexprs: { BLOCK_M, BLOCK_N, BLOCK_D, HEAD_DIM: D, IS_CAUSAL: causal ? 1 : 0, num_warps: c.warps },
-          grid: [Math.ceil(c.n / BLOCK_M), H],
-          args: {
-            Q: q, K: k, V: v, Out: poisoned(size), sm_scale: 1 / Math.sqrt(D),
-            stride_z: H * c.n * D, stride_h: c.n * D, stride_m: D, stride_k: 1, H, N_CTX: c.n,
-          },
-          outputs: ["Out"],
-          ...(c.target ? { target: c.target } : {}),
-        });
-        const want = reference(q, k, v, c.n, causal);
-        assertClose(gpu.Out, want, "GPU", 1e-4, 1e-4);
-        assertClose(cpu.Out, want, "interpreter", 1e-4, 1e-4);
+    const { causal, d: D } = c;
+    const [BLOCK_M, BLOCK_N] = c.blocks;
+    const target = c.target ? ` ${JSON.stringify(c.target)}` : "";
+    await t.test(`${BLOCK_M}×${BLOCK_N}, head dim ${D}, ${32 * c.warps} invocations, n=${c.n}${causal ? ", causal" : ""}${target}: ${c.what}`, async () => {
+      const size = H * c.n * D;
+      const [q, k, v] = [randomFloats(size, -2, 2), randomFloats(size, -2, 2), randomFloats(size, -2, 2)];
+      const { gpu, cpu, kernel } = await runBoth({
+        source: SOURCE,
+        constexprs: { BLOCK_M, BLOCK_N, BLOCK_D: D, HEAD_DIM: D, IS_CAUSAL: causal ? 1 : 0, num_warps: c.warps },
+        grid: [Math.ceil(c.n / BLOCK_M), H],
+        args: {
+          Q: q, K: k, V: v, Out: poisoned(size), sm_scale: 1 / Math.sqrt(D),
+          stride_z: H * c.n * D, stride_h: c.n * D, stride_m: D, stride_k: 1, H, N_CTX: c.n,
+        },
+        outputs: ["Out"],
+        ...(c.target ? { target: c.target } : {}),
       });
-    }
+      for (const [path, mark] of Object.entries(MARKS)) {
+        if (mark.test(kernel.wgsl) !== (path === c.path)) throw new Error(`expected the ${c.path} row reductions, ${path} ${mark.test(kernel.wgsl) ? "found" : "missing"}`);
+      }
+      const want = reference(q, k, v, c.n, D, causal);
+      assertClose(gpu.Out, want, "GPU", 1e-4, 1e-4);
+      assertClose(cpu.Out, want, "interpreter", 1e-4, 1e-4);
+    });
   }
 });
