@@ -20,8 +20,11 @@ function tiledDot(ctx: Emitter, v: Value & { op: "dot" }, tile: NonNullable<Bloc
   // dot's previous execution, which every invocation passed only after finishing its reads of the
   // execution before that, the last one that used the same half (bench/NOTES.md §13).
   const double = ctx.doubleBufferDot && 2 * (m * k + k * n) * 4 <= (ctx.maxWorkgroupStorageBytes * 2) / 3;
-  const sa = double ? ctx.scratch(`d${v.id}a`, "f32", 2 * m * k, true) : ctx.scratch("a", "f32", m * k, true);
-  const sb = double ? ctx.scratch(`d${v.id}b`, "f32", 2 * k * n, true) : ctx.scratch("b", "f32", k * n, true);
+  // Arrays of its own, written without a barrier first (dot-barriers.ts), or the shared slots.
+  const own = double || ctx.privateDot(v);
+  const copies = double ? 2 : 1;
+  const sa = ctx.scratch(own ? `d${v.id}a` : "a", "f32", copies * m * k, true);
+  const sb = ctx.scratch(own ? `d${v.id}b` : "b", "f32", copies * k * n, true);
   const half = double ? ctx.fresh("dot_half") : "";
   if (double) ctx.declareVar(half, "u32", "0u");
   const offsets = { a: "", b: "" };
@@ -32,7 +35,7 @@ function tiledDot(ctx: Emitter, v: Value & { op: "dot" }, tile: NonNullable<Bloc
     ctx.emit(`let ${offsets.b} = i32(${half}) * ${k * n};`);
   }
   const write = (array: string, index: string, value: string) => ctx.emit(`${array}[(${index}) >> 2u][(${index}) & 3] = ${value};`);
-  if (!double) ctx.emit("workgroupBarrier();");
+  if (!own) ctx.emit("workgroupBarrier();");
   for (const [operand, array, transposed, offset] of [[v.a, sa, true, offsets.a], [v.b, sb, false, offsets.b]] as const) {
     const cols = operand.type.shape[1];
     const at = (index: string) => (offset ? `${offset} + ${index}` : index);

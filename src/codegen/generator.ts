@@ -15,6 +15,7 @@ import type { Emitter } from "./emitter";
 import { isRowVector, layoutKey, layoutOf, registerOffset, rowSliceLayout, rowSliceOffset, rowSlicesOf, tileOffset, type BlockLayout, type RowSlice } from "./layout";
 import { literal, wgslType } from "./literals";
 import { valuesSteeringControl } from "./uniformity";
+import { dotsWithoutLeadingBarrier } from "./dot-barriers";
 
 /** Registers beyond this per invocation and value are reported: the code would not fit. */
 const MAX_REGISTERS = 128;
@@ -54,6 +55,7 @@ export class WgslGenerator implements Emitter {
   private readonly layoutCache = new Map<string, BlockLayout>();
   /** Row vectors laid out as the rows of a tiled block, by element count (Target.rowLayouts, layout.ts). */
   private readonly rowSlices: ReadonlyMap<number, RowSlice>;
+  private readonly privateDots: ReadonlySet<number>;
   /** Present when generating the instrumented variant (Target.instrument). */
   readonly instrumentation?: Instrumentation;
 
@@ -66,6 +68,7 @@ export class WgslGenerator implements Emitter {
     this.contiguity = new ContiguityAnalysis(ir.body);
     this.steering = valuesSteeringControl(ir.body);
     if (target.instrument) this.instrumentation = new Instrumentation();
+    this.privateDots = target.privateDotTiles !== false && !target.doubleBufferDot ? dotsWithoutLeadingBarrier(ir.body) : new Set();
     this.rowSlices = target.tiledLayouts && target.rowLayouts !== false ? rowSlicesOf(ir.body, this.w) : new Map();
   }
 
@@ -201,6 +204,10 @@ export class WgslGenerator implements Emitter {
 
   get maxWorkgroupStorageBytes(): number {
     return this.target.maxWorkgroupStorageBytes;
+  }
+
+  privateDot(v: Value): boolean {
+    return this.privateDots.has(v.id);
   }
 
   declareVar(name: string, type: string, init: string): void {

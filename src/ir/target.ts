@@ -33,6 +33,13 @@ export interface Target {
    * (attention) change. `false` compiles them as before (bench/NOTES.md §15).
    */
   rowLayouts?: boolean;
+  /**
+   * Give a tiled tl.dot its own staging arrays, written without a barrier first, where every trip
+   * of the loop around it runs another tl.dot whose barriers already separate its executions
+   * (codegen/dot-barriers.ts: attention's two dots; 4 → 2 barriers per key block). On by default;
+   * a kernel that then needs more workgroup memory than the adapter has compiles without it.
+   */
+  privateDotTiles?: boolean;
   /** Write the k loop of a tiled tl.dot out in full (default) instead of leaving it to the driver: +23% on the H200. */
   unrollDot?: boolean;
   /**

@@ -1,7 +1,8 @@
 // examples/attention.kernel.ts at block shapes whose score block is tiled, so the online
 // softmax's row reductions and broadcasts take the row-slice layout (codegen/layout.ts): the
 // subgroup shuffle path, the workgroup-memory partials path (16 invocations per tile row, or no
-// subgroups), the old staged path (rowLayouts: false) — on the GPU and the interpreter, against a
+// subgroups), the old staged path (rowLayouts: false); both tl.dot with arrays of their own and no
+// barrier before staging (privateDotTiles), and without — on the GPU and the interpreter, against a
 // float64 reference, causal and not, at sequence lengths that are no multiple of the blocks, with
 // NaN-poisoned outputs. Small blocks and head dims keep lavapipe's shader compiles short.
 
@@ -53,6 +54,7 @@ const CASES: Case[] = [
   { blocks: [16, 64], d: 16, warps: 2, n: 70, causal: true, path: "partials", what: "tile rows in 16 invocations: partials in workgroup memory; output not tiled" },
   { blocks: [32, 16], d: 16, warps: 1, n: 45, causal: false, target: { subgroups: false }, path: "partials", what: "no subgroups: partials in workgroup memory" },
   { blocks: [32, 16], d: 16, warps: 1, n: 45, causal: true, target: { rowLayouts: false }, path: "staged", what: "rowLayouts off: the staged reductions" },
+  { blocks: [32, 16], d: 16, warps: 1, n: 45, causal: true, target: { privateDotTiles: false }, path: "shuffle", what: "both tl.dot staged through the shared arrays, a barrier before each" },
   // [32, 64] scores and [64, 32] V: both tiled, same element count (layouts once collided).
   { blocks: [32, 64], d: 32, warps: 2, n: 77, causal: false, path: "shuffle", what: "scores 8 columns and output 4 columns per invocation, same rows" },
 ];
@@ -76,6 +78,8 @@ test("attention with row-slice softmax layouts matches float64 on the GPU and th
         outputs: ["Out"],
         ...(c.target ? { target: c.target } : {}),
       });
+      // Every case has BLOCK_D = HEAD_DIM, so both dots run every key block: arrays of their own (dot-barriers.ts).
+      if (/var<workgroup> sm_d\d+a_f32x4/.test(kernel.wgsl) !== (c.target?.privateDotTiles !== false)) throw new Error("private tl.dot arrays: not as expected");
       for (const [path, mark] of Object.entries(MARKS)) {
         if (mark.test(kernel.wgsl) !== (path === c.path)) throw new Error(`expected the ${c.path} row reductions, ${path} ${mark.test(kernel.wgsl) ? "found" : "missing"}`);
       }
