@@ -234,7 +234,8 @@ function attention(z: number, h: number, n: number, d: number, causal: boolean):
     shape: `${z}×${h}×${n}×${d}${causal ? " causal" : ""}`,
     // The first four are the 2026-12-03 session-3 shapes (default 256 invocations; scores not
     // tiled, so the softmax is unchanged by rowLayouts). The num_warps ones tile the scores, so
-    // their row reductions run in subgroups (NOTES §15); each is timed again with rowLayouts off.
+    // their row reductions run in subgroups (NOTES §15); each is timed again with rowLayouts off,
+    // and with privateDotTiles off (it applies where BLOCK_D = HEAD_DIM and both dots are tiled).
     configs: quick
       ? [{ BLOCK_M: 64, BLOCK_N: 32, BLOCK_D: 32, ...base }, { BLOCK_M: 64, BLOCK_N: 32, BLOCK_D: 32, num_warps: 4, ...base }]
       : [
@@ -290,7 +291,7 @@ function attention(z: number, h: number, n: number, d: number, causal: boolean):
     },
     flops: (4 * z * h * n * n * d) / (causal ? 2 : 1),
     minReps: 3,
-    targets: [{ rowLayouts: false }],
+    targets: [{ rowLayouts: false }, { privateDotTiles: false }],
     // 4 × 128 MiB per set at 4096 tokens: one set exceeds the L2 on its own.
     copies: 1,
   };
