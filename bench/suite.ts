@@ -291,7 +291,7 @@ function attention(z: number, h: number, n: number, d: number, causal: boolean):
     },
     flops: (4 * z * h * n * n * d) / (causal ? 2 : 1),
     minReps: 3,
-    targets: [{ rowLayouts: false }, { privateDotTiles: false }],
+    targets: quick ? [] : [{ rowLayouts: false }, { privateDotTiles: false }],
     // 4 × 128 MiB per set at 4096 tokens: one set exceeds the L2 on its own.
     copies: 1,
   };
