@@ -197,12 +197,29 @@ function attention(z: number, h: number, n: number, d: number, causal: boolean):
     example: "attention",
     kernel: "attn_fwd",
     shape: `${z}×${h}×${n}×${d}${causal ? " causal" : ""}`,
-    configs: [
-      { BLOCK_M: 32, BLOCK_N: 16, BLOCK_D: d, ...base },
-      { BLOCK_M: 64, BLOCK_N: 16, BLOCK_D: d, ...base },
-      { BLOCK_M: 64, BLOCK_N: 32, BLOCK_D: d, ...base },
-      { BLOCK_M: 64, BLOCK_N: 32, BLOCK_D: 32, ...base },
-    ],
+    // The first four are the 2026-12-03 session-3 shapes (default 256 invocations; scores not
+    // tiled, so the softmax is unchanged by rowLayouts). The num_warps ones tile the scores, so
+    // their row reductions run in subgroups (NOTES §17); each is timed again with rowLayouts off,
+    // and with privateDotTiles off (it applies where BLOCK_D = HEAD_DIM and both dots are tiled).
+    configs: quick
+      ? [{ BLOCK_M: 64, BLOCK_N: 32, BLOCK_D: 32, ...base }, { BLOCK_M: 64, BLOCK_N: 32, BLOCK_D: 32, num_warps: 4, ...base }]
+      : [
+          { BLOCK_M: 32, BLOCK_N: 16, BLOCK_D: d, ...base },
+          { BLOCK_M: 64, BLOCK_N: 16, BLOCK_D: d, ...base },
+          { BLOCK_M: 64, BLOCK_N: 32, BLOCK_D: d, ...base },
+          { BLOCK_M: 64, BLOCK_N: 32, BLOCK_D: 32, ...base },
+          { BLOCK_M: 64, BLOCK_N: 32, BLOCK_D: 32, num_warps: 4, ...base },
+          { BLOCK_M: 64, BLOCK_N: 32, BLOCK_D: d, num_warps: 4, ...base },
+          // Its loads of the next key block (Q, K, V: 64 registers) in flight, or not (NOTES §9).
+          { BLOCK_M: 64, BLOCK_N: 32, BLOCK_D: d, num_warps: 4, num_stages: 1, ...base },
+          { BLOCK_M: 64, BLOCK_N: 64, BLOCK_D: d, num_warps: 4, ...base },
+          { BLOCK_M: 64, BLOCK_N: 64, BLOCK_D: 32, num_warps: 4, ...base },
+          { BLOCK_M: 128, BLOCK_N: 32, BLOCK_D: 32, num_warps: 8, ...base },
+          { BLOCK_M: 128, BLOCK_N: 32, BLOCK_D: d, num_warps: 8, ...base },
+          { BLOCK_M: 128, BLOCK_N: 64, BLOCK_D: 32, num_warps: 8, ...base },
+          { BLOCK_M: 128, BLOCK_N: 64, BLOCK_D: 32, num_warps: 8, num_stages: 1, ...base },
+          { BLOCK_M: 128, BLOCK_N: 64, BLOCK_D: 16, num_warps: 4, ...base },
+        ],
     grid: (c) => [Math.ceil(n / c.BLOCK_M), z * h],
     args: () => ({
       Q: randn(size), K: randn(size), V: randn(size), Out: empty(size), sm_scale: 1 / Math.sqrt(d),
@@ -242,6 +259,7 @@ function attention(z: number, h: number, n: number, d: number, causal: boolean):
     },
     flops: (4 * z * h * n * n * d) / (causal ? 2 : 1),
     minReps: 3,
+    targets: quick ? [] : [{ rowLayouts: false }, { privateDotTiles: false }],
     // 4 × 128 MiB per set at 4096 tokens: one set exceeds the L2 on its own.
     copies: 1,
   };

@@ -30,8 +30,11 @@ function tiledDot(ctx: Emitter, v: Value & { op: "dot" }, tile: NonNullable<Bloc
   // f16 operands are staged as halves (half the workgroup memory) and widened as they are read.
   const dtype = operandDtype(ctx, v);
   const double = ctx.doubleBufferDot && 2 * (m * k + k * n) * BYTES[dtype] <= (ctx.maxWorkgroupStorageBytes * 2) / 3;
-  const sa = double ? ctx.scratch(`d${v.id}a`, dtype, 2 * m * k, true) : ctx.scratch("a", dtype, m * k, true);
-  const sb = double ? ctx.scratch(`d${v.id}b`, dtype, 2 * k * n, true) : ctx.scratch("b", dtype, k * n, true);
+  // Arrays of its own, written without a barrier first (dot-barriers.ts), or the shared slots.
+  const own = double || ctx.privateDot(v);
+  const copies = double ? 2 : 1;
+  const sa = ctx.scratch(own ? `d${v.id}a` : "a", dtype, copies * m * k, true);
+  const sb = ctx.scratch(own ? `d${v.id}b` : "b", dtype, copies * k * n, true);
   const widen = (read: string) => (dtype === "f16" ? `vec4<f32>(${read})` : read);
   const half = double ? ctx.fresh("dot_half") : "";
   if (double) ctx.declareVar(half, "u32", "0u");
@@ -43,7 +46,7 @@ function tiledDot(ctx: Emitter, v: Value & { op: "dot" }, tile: NonNullable<Bloc
     ctx.emit(`let ${offsets.b} = i32(${half}) * ${k * n};`);
   }
   const write = (array: string, index: string, value: string) => ctx.emit(`${array}[(${index}) >> 2u][(${index}) & 3] = ${value};`);
-  if (!double) ctx.emit("workgroupBarrier();");
+  if (!own) ctx.emit("workgroupBarrier();");
   for (const [operand, array, transposed, offset] of [[v.a, sa, true, offsets.a], [v.b, sb, false, offsets.b]] as const) {
     const cols = operand.type.shape[1];
     const at = (index: string) => (offset ? `${offset} + ${index}` : index);

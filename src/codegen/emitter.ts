@@ -18,11 +18,15 @@ export interface Emitter {
   readonly maxWorkgroupStorageBytes: number;
   /** `var name: type = init;` at the top of the entry point (state that outlives loops, e.g. a buffer parity). */
   declareVar(name: string, type: string, init: string): void;
+  /** This tl.dot stages into arrays of its own without a barrier first (Target.privateDotTiles, dot-barriers.ts). */
+  privateDot(v: Value): boolean;
   emit(line: string): void;
   nested(fn: () => void): void;
   reg(v: Value, j: number): string;
   layout(type: ValueType): BlockLayout;
   elementIndex(type: ValueType, j: number): string;
+  /** Which invocations write a block's elements when several hold each (generator.ts), else undefined. */
+  ownerCondition(type: ValueType): string | undefined;
   typeOf(type: ValueType): string;
   dtype(type: ValueType): Dtype;
   valueName(v: Value, j: number): string;

@@ -13,9 +13,10 @@ import { ContiguityAnalysis } from "./contiguity";
 import { Instrumentation } from "./instrument";
 import type { Emitter } from "./emitter";
 import type { MmaPlan } from "./mma";
-import { layoutKey, layoutOf, registerOffset, tileOffset, type BlockLayout } from "./layout";
+import { isRowVector, layoutKey, layoutOf, registerOffset, rowSliceLayout, rowSliceOffset, rowSlicesOf, tileOffset, type BlockLayout, type RowSlice } from "./layout";
 import { literal, wgslType } from "./literals";
 import { valuesSteeringControl } from "./uniformity";
+import { dotsWithoutLeadingBarrier } from "./dot-barriers";
 
 /** Registers beyond this per invocation and value are reported: the code would not fit. */
 const MAX_REGISTERS = 128;
@@ -51,7 +52,15 @@ export class WgslGenerator implements Emitter {
   readonly tileBases = new Map<string, string>();
   /** Function-scope variables declared at the top of the entry point: name → [type, init]. */
   readonly functionVars = new Map<string, [string, string]>();
-  private readonly layoutCache = new Map<number, BlockLayout>();
+  /**
+   * Layouts by layoutKey: tiled blocks by their shape, the rest by element count. (Keyed by count
+   * alone, a [64, 32] tile took the layout of a [32, 64] one computed first — the scores and V of
+   * attention when BLOCK_M = HEAD_DIM — and tl.dot used the wrong tile.)
+   */
+  private readonly layoutCache = new Map<string, BlockLayout>();
+  /** Row vectors laid out as the rows of a tiled block, by element count (Target.rowLayouts, layout.ts). */
+  private readonly rowSlices: ReadonlyMap<number, RowSlice>;
+  private readonly privateDots: ReadonlySet<number>;
   /** Present when generating the instrumented variant (Target.instrument). */
   readonly instrumentation?: Instrumentation;
 
@@ -64,6 +73,8 @@ export class WgslGenerator implements Emitter {
     this.contiguity = new ContiguityAnalysis(ir.body);
     this.steering = valuesSteeringControl(ir.body);
     if (target.instrument) this.instrumentation = new Instrumentation();
+    this.privateDots = target.privateDotTiles !== false && !target.doubleBufferDot ? dotsWithoutLeadingBarrier(ir.body) : new Set();
+    this.rowSlices = target.tiledLayouts && target.rowLayouts !== false ? rowSlicesOf(ir.body, this.w) : new Map();
   }
 
   emit(line: string): void {
@@ -103,13 +114,16 @@ export class WgslGenerator implements Emitter {
 
   layout(type: ValueType): BlockLayout {
     const n = numel(type.shape);
-    let layout = this.layoutCache.get(n);
+    const slice = isRowVector(type.shape) ? this.rowSlices.get(n) : undefined;
+    if (slice) return rowSliceLayout(slice);
+    const key = layoutKey(type.shape, this.w, this.target.tiledLayouts);
+    let layout = this.layoutCache.get(key);
     if (!layout) {
       layout = layoutOf(type.shape, this.w, this.target.tiledLayouts);
-      if (layout.ept > MAX_REGISTERS) {
+      if (layout.ept > MAX_REGISTERS && ![...this.layoutCache.values()].some((l) => l.numel === n)) {
         this.log.warning(Codes.blockTooLarge, this.ir.span, `a block of ${n} elements gives each of ${this.w} invocations ${layout.ept} elements; expect slow compilation and register spills — use a smaller block`);
       }
-      this.layoutCache.set(n, layout);
+      this.layoutCache.set(key, layout);
     }
     return layout;
   }
@@ -124,10 +138,33 @@ export class WgslGenerator implements Emitter {
     return name;
   }
 
+  /** The first row a row-slice layout gives this invocation. */
+  private sliceBase(slice: RowSlice): string {
+    const name = `rows_${slice.rows}`;
+    if (!this.tileBases.has(name)) this.tileBases.set(name, `(i32(lid) / ${slice.threadsPerRow}) * 4`);
+    return name;
+  }
+
+  /**
+   * Which invocations write a block's elements when several hold each one (replicated and
+   * row-slice layouts): a WGSL condition, or undefined when every element has one holder.
+   */
+  ownerCondition(type: ValueType): string | undefined {
+    const layout = this.layout(type);
+    if (type.shape.length === 0) return "lid == 0u";
+    if (layout.replicated) return `lid < ${layout.numel}u`;
+    if (layout.rowSlice) return `lid % ${layout.rowSlice.threadsPerRow}u == 0u`;
+    return undefined;
+  }
+
   /** The flat element index (i32) register j holds, as a WGSL expression. */
   elementIndex(type: ValueType, j: number): string {
     const layout = this.layout(type);
     if (layout.numel === 1) return "0";
+    if (layout.rowSlice) {
+      const offset = rowSliceOffset(layout.rowSlice, this.w, j);
+      return offset === 0 ? this.sliceBase(layout.rowSlice) : `(${this.sliceBase(layout.rowSlice)} + ${offset})`;
+    }
     if (layout.replicated) return `i32(lid & ${layout.numel - 1}u)`;
     if (layout.tile) {
       const offset = tileOffset(layout.tile, this.w, j);
@@ -150,6 +187,9 @@ export class WgslGenerator implements Emitter {
   }
 
   sameLayout(a: ValueType, b: ValueType): boolean {
+    const sa = this.layout(a).rowSlice;
+    const sb = this.layout(b).rowSlice;
+    if (sa || sb) return sa === sb;
     return layoutKey(a.shape, this.w, this.target.tiledLayouts) === layoutKey(b.shape, this.w, this.target.tiledLayouts);
   }
 
@@ -169,6 +209,10 @@ export class WgslGenerator implements Emitter {
 
   get maxWorkgroupStorageBytes(): number {
     return this.target.maxWorkgroupStorageBytes;
+  }
+
+  privateDot(v: Value): boolean {
+    return this.privateDots.has(v.id);
   }
 
   declareVar(name: string, type: string, init: string): void {

@@ -26,6 +26,8 @@ export interface BlockLayout {
   numel: number;
   /** Tiled 2-D layout, when present: Rt × Cc elements per invocation, Tc invocations per row. */
   tile?: { rows: number; cols: number; rowsPerThread: number; colsPerThread: number; threadsPerRow: number };
+  /** A row vector laid out as the rows of a tiled block (rowSlicesOf), when present. */
+  rowSlice?: RowSlice;
   /** Registers per invocation. */
   ept: number;
   /** Contiguous elements per run. */
@@ -40,6 +42,62 @@ export function layoutOf(shape: Shape, workgroupSize: number, tiled = false): Bl
   const ept = n / workgroupSize;
   const tile = tiled && shape.length === 2 ? tileOf(shape[0], shape[1], workgroupSize, ept) : undefined;
   return { numel: n, ept, vec: Math.min(4, ept), replicated: false, ...(tile ? { tile } : {}) };
+}
+
+/**
+ * A block of M elements (a row vector: [M] or [M, 1]) held the way a tiled [M, N] block holds its
+ * rows: invocation t has Rt registers, register i the element
+ *   (i / 4) * (Tr * 4) + (t / Tc) * 4 + i % 4     (Tr = W / Tc)
+ * so each of the Tc invocations of a tile row holds that row's values (Triton's slice layout). A
+ * row reduction of the tiled block then needs no workgroup memory (reductions.ts), and the
+ * broadcast of its result back over the columns moves no data (rearrange.ts): the online
+ * softmax of attention between its two tl.dot (bench/NOTES.md §17).
+ */
+export interface RowSlice { rows: number; rowsPerThread: number; threadsPerRow: number }
+
+/** The row-slice layout of [M] for a tiled [M, N] layout (`tile`). */
+export function rowSliceOf(tile: NonNullable<BlockLayout["tile"]>): RowSlice {
+  return { rows: tile.rows, rowsPerThread: tile.rowsPerThread, threadsPerRow: tile.threadsPerRow };
+}
+
+export function rowSliceLayout(slice: RowSlice): BlockLayout {
+  return { numel: slice.rows, ept: slice.rowsPerThread, vec: 1, replicated: false, rowSlice: slice };
+}
+
+/** The row of register i of a row-slice layout, less the invocation's first row (`(t / Tc) * 4`). */
+export function rowSliceOffset(slice: RowSlice, workgroupSize: number, i: number): number {
+  return Math.floor(i / 4) * (workgroupSize / slice.threadsPerRow) * 4 + (i % 4);
+}
+
+/** Whether a row slice and a tiled layout hold the same rows in the same invocations. */
+export function sliceMatchesTile(slice: RowSlice | undefined, tile: BlockLayout["tile"]): boolean {
+  return !!slice && !!tile && slice.rows === tile.rows && slice.threadsPerRow === tile.threadsPerRow && slice.rowsPerThread === tile.rowsPerThread;
+}
+
+/** A row vector: at most one axis longer than 1. */
+export function isRowVector(shape: Shape): boolean {
+  return shape.filter((d) => d > 1).length === 1 && (shape.length === 1 || (shape.length === 2 && shape[1] === 1));
+}
+
+/**
+ * Row-slice layouts by element count: for each tiled [M, N] block that a kernel reduces along its
+ * rows (tl.max / tl.sum over axis 1), the layout of its [M] result, so that every row vector of M
+ * elements (the running maximum and sum, the rescale factor) lives in the tile's rows. None in a
+ * kernel with atomics (which count on one copy of each element) or without such a reduction
+ * (matmul, softmax and layer norm compile as before).
+ */
+export function rowSlicesOf(body: readonly Stmt[], workgroupSize: number): Map<number, RowSlice> {
+  const slices = new Map<number, RowSlice>();
+  let atomics = false;
+  forEachStmt(body, (s) => {
+    if (s.kind !== "let") return;
+    const v = s.value;
+    atomics ||= v.op === "atomic";
+    if (v.op !== "reduce" || v.axis !== 1 || v.value.type.shape.length !== 2) return;
+    const tile = layoutOf(v.value.type.shape, workgroupSize, true).tile;
+    if (tile && !slices.has(tile.rows)) slices.set(tile.rows, rowSliceOf(tile));
+  });
+  return atomics ? new Map() : slices;
 }
 
 /** The sub-tile per invocation of a tiled [m, n] layout, or undefined for the flat layout. */

@@ -16,8 +16,8 @@ export function emitStore(gen: WgslGenerator, s: Extract<Stmt, { kind: "store" }
   if (ptr.type.kind !== "pointer") return gen.log.error(Codes.internal, ptr.span, "tl.store through a non-pointer");
   const param = ptr.type.param;
   const layout = gen.layout(ptr.type);
-  // A replicated block is held by several invocations: only the first copy writes.
-  const owner = ptr.type.shape.length === 0 ? "lid == 0u" : layout.replicated ? `lid < ${layout.numel}u` : undefined;
+  // A replicated or row-slice block is held by several invocations: only the first copy writes.
+  const owner = gen.ownerCondition(ptr.type);
   const access = gen.instrumentation?.access("store", param, s.span);
   const scalarWrite = (j: number) => {
     let write = gen.atomicBuffers.has(param)

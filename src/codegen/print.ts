@@ -54,8 +54,7 @@ export function emitAssert(gen: WgslGenerator, s: AssertStmt): void {
 
 /** Emits `line(j)` for each register of `v`, by the one invocation that owns each element (as a store does). */
 function owned(gen: WgslGenerator, v: Value, line: (j: number) => string): void {
-  const layout = gen.layout(v.type);
-  const owner = v.type.shape.length === 0 ? "lid == 0u" : layout.replicated ? `lid < ${layout.numel}u` : undefined;
+  const owner = gen.ownerCondition(v.type);
   const lines = () => gen.registers(v.type, (j) => gen.emit(line(j)));
   if (!owner) return lines();
   gen.emit(`if (${owner}) {`);

@@ -9,6 +9,7 @@ import type { Shape, Value } from "../ir/ir";
 import { numel } from "../ir/ir";
 import type { Emitter } from "./emitter";
 import { literal } from "./literals";
+import { sliceMatchesTile } from "./layout";
 
 /** `[r, c]` of flat index `e` in a 2-D shape, as WGSL expressions. */
 function rowCol(shape: Shape, e: string): [string, string] {
@@ -96,15 +97,16 @@ export function stage(ctx: Emitter, v: Value, slot: string): string {
 
 /**
  * Calls `write` with each register's flat element index and value; for a replicated block only
- * the first copy (invocations below its element count) writes.
+ * the first copy (invocations below its element count) writes, for a row slice the first of each row.
  */
 export function writeElements(ctx: Emitter, v: Value, write: (element: string, value: string) => void): void {
   const layout = ctx.layout(v.type);
   const all = () => {
     for (let j = 0; j < layout.ept; j++) write(ctx.elementIndex(v.type, j), ctx.reg(v, j));
   };
-  if (!layout.replicated) return all();
-  ctx.emit(`if (lid < ${layout.numel}u) {`);
+  const owner = layout.replicated ? `lid < ${layout.numel}u` : ctx.ownerCondition(v.type);
+  if (!owner) return all();
+  ctx.emit(`if (${owner}) {`);
   ctx.nested(all);
   ctx.emit("}");
 }
@@ -112,6 +114,12 @@ export function writeElements(ctx: Emitter, v: Value, write: (element: string, v
 /** A broadcast or transpose of a block: recomputed when possible, else through workgroup memory. */
 export function emitRearrange(ctx: Emitter, v: Value & { op: "broadcast" | "trans" | "reshape" }): void {
   const layout = ctx.layout(v.type);
+  // A row slice [M, 1] over the columns of a tile with the same rows: each register is already there.
+  if (v.op === "broadcast" && layout.tile && sliceMatchesTile(ctx.layout(v.value.type).rowSlice, layout.tile)) {
+    const cc = layout.tile.colsPerThread;
+    for (let j = 0; j < layout.ept; j++) ctx.emit(`let ${ctx.valueName(v, j)} = ${ctx.reg(v.value, Math.floor(j / cc))};`);
+    return;
+  }
   const source = (e: string) => (v.op === "trans" ? transposeSource(v.value.type.shape, e) : v.op === "reshape" ? e : broadcastSource(v.value.type.shape, v.type.shape, e));
   const recomputed = Array.from({ length: layout.ept }, (_, j) => rematerialize(ctx, v, ctx.elementIndex(v.type, j)));
   if (recomputed.every((x) => x !== undefined)) {

@@ -6,6 +6,7 @@ import type { Dtype, ReduceFn, Value } from "../ir/ir";
 import type { Emitter } from "./emitter";
 import { literal } from "./literals";
 import { stage } from "./rearrange";
+import { sliceMatchesTile } from "./layout";
 
 /** What a reduction function is in WGSL: its identity, how two partials combine, its subgroup operation. */
 interface Reduction {
@@ -96,9 +97,13 @@ function reduceToScalar(ctx: Emitter, v: Value & { op: "reduce" }): void {
     const e = ctx.elementIndex(src.type, j);
     ctx.emit(`if (${x} ${gt} ${p} || (${x} == ${p} && ${e} < ${pi})) { ${p} = ${x}; ${pi} = ${e}; }`);
   };
-  if (layout.replicated) {
-    ctx.emit(`if (lid < ${layout.numel}u) {`);
-    ctx.nested(() => take(0));
+  // Where several invocations hold each element, only the first copy counts.
+  const owner = layout.replicated ? `lid < ${layout.numel}u` : layout.rowSlice ? ctx.ownerCondition(src.type) : undefined;
+  if (owner) {
+    ctx.emit(`if (${owner}) {`);
+    ctx.nested(() => {
+      for (let j = 0; j < layout.ept; j++) take(j);
+    });
     ctx.emit("}");
   } else {
     for (let j = 0; j < layout.ept; j++) take(j);
@@ -183,8 +188,51 @@ function subgroupReduce(ctx: Emitter, v: Value & { op: "reduce" }, p: string, pi
   defineReduced(ctx, v, `${g}_all`);
 }
 
+/**
+ * A tiled [M, N] block along its rows into a row-slice [M] (layout.ts): each invocation combines
+ * the Cc columns it holds of each of its Rt rows, then the Tc invocations of a tile row combine
+ * their partials — with subgroupShuffleXor (log2(Tc) steps, no barrier, no workgroup memory)
+ * where Tc is a power of two no larger than the adapter's smallest subgroup, else through an
+ * [M, Tc] workgroup array (one barrier, Tc reads). Every holder of a row gets its result.
+ * False when the layouts don't allow it (the caller stages the whole block instead).
+ */
+function reduceRows(ctx: Emitter, v: Value & { op: "reduce" }): boolean {
+  const src = ctx.layout(v.value.type);
+  const out = ctx.layout(v.type);
+  const tile = src.tile;
+  const dtype = ctx.dtype(v.value.type);
+  if (v.axis !== 1 || !tile || !sliceMatchesTile(out.rowSlice, tile) || argReduction(v.fn) || dtype === "bool") return false;
+  const t = ctx.typeOf(v.value.type);
+  const cc = tile.colsPerThread;
+  const tc = tile.threadsPerRow;
+  const p = (i: number) => ctx.valueName(v, i);
+  for (let i = 0; i < tile.rowsPerThread; i++) {
+    const terms = Array.from({ length: cc }, (_, m) => ctx.reg(v.value, i * cc + m));
+    ctx.emit(`var ${p(i)}: ${t} = ${terms.reduce((a, b) => combine(v.fn, a, b))};`);
+  }
+  if (tc === 1) return true;
+  const shuffle = (tc & (tc - 1)) === 0 && tc <= ctx.subgroupMinSize && dtype !== "f16" && ctx.useSubgroups();
+  if (shuffle) {
+    for (let s = 1; s < tc; s *= 2) {
+      for (let i = 0; i < tile.rowsPerThread; i++) ctx.emit(`${p(i)} = ${combine(v.fn, p(i), `subgroupShuffleXor(${p(i)}, ${s}u)`)};`);
+    }
+    return true;
+  }
+  const sm = ctx.scratch(ctx.inLoop() ? "rows" : ctx.fresh("rows"), dtype, tile.rows * tc);
+  if (ctx.inLoop()) ctx.emit("workgroupBarrier();");
+  const row = (i: number) => ctx.elementIndex(v.type, i);
+  for (let i = 0; i < tile.rowsPerThread; i++) ctx.emit(`${sm}[${row(i)} * ${tc} + i32(lid % ${tc}u)] = ${p(i)};`);
+  ctx.emit("workgroupBarrier();");
+  for (let i = 0; i < tile.rowsPerThread; i++) {
+    const terms = Array.from({ length: tc }, (_, c) => `${sm}[${row(i)} * ${tc} + ${c}]`);
+    ctx.emit(`${p(i)} = ${terms.reduce((a, b) => combine(v.fn, a, b))};`);
+  }
+  return true;
+}
+
 /** A 2-D block along one axis: staged in workgroup memory; each output element loops over the axis. */
 function reduceAxis(ctx: Emitter, v: Value & { op: "reduce" }): void {
+  if (reduceRows(ctx, v)) return;
   const src = v.value;
   const [m, n] = src.type.shape;
   const t = ctx.typeOf(src.type);

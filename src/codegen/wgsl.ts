@@ -52,9 +52,10 @@ export function generateWgsl(written: KernelIR, target: Target): WgslResult {
   gen.mma = planMma(ir, target, workgroupSize);
   try {
     const result = generate(gen);
-    // Double-buffered dot tiles (dot.ts) that leave too little workgroup memory for the rest: stage them once.
-    if (!result.wgsl && target.doubleBufferDot === true && gen.functionVars.size > 0 && result.diagnostics.some((d) => d.code === Codes.workgroupMemory)) {
-      return generateWgsl(written, { ...target, doubleBufferDot: false });
+    // Double-buffered or private dot tiles (dot.ts) that leave too little workgroup memory for the rest: share one pair.
+    if (!result.wgsl && result.diagnostics.some((d) => d.code === Codes.workgroupMemory)) {
+      if (target.doubleBufferDot === true && gen.functionVars.size > 0) return generateWgsl(written, { ...target, doubleBufferDot: false });
+      if (target.privateDotTiles !== false && [...gen.scratchArrays.keys()].some((name) => /^sm_d\d+[ab]_/.test(name))) return generateWgsl(written, { ...target, privateDotTiles: false });
     }
     return result;
   } catch (error) {

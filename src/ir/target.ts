@@ -47,6 +47,20 @@ export interface Target {
    * 26.7 flat; bench/NOTES.md §5) and off elsewhere.
    */
   tiledLayouts?: boolean;
+  /**
+   * Lay row vectors out as the rows of a tiled block they are reduced from (layout.ts, rowSlicesOf),
+   * so row reductions need no workgroup memory and their broadcasts back move nothing. On by
+   * default where tiled layouts are on; only kernels that reduce a tiled block along its rows
+   * (attention) change. `false` compiles them as before (bench/NOTES.md §17).
+   */
+  rowLayouts?: boolean;
+  /**
+   * Give a tiled tl.dot its own staging arrays, written without a barrier first, where every trip
+   * of the loop around it runs another tl.dot whose barriers already separate its executions
+   * (codegen/dot-barriers.ts: attention's two dots; 4 → 2 barriers per key block). On by default;
+   * a kernel that then needs more workgroup memory than the adapter has compiles without it.
+   */
+  privateDotTiles?: boolean;
   /** Write the k loop of a tiled tl.dot out in full (default) instead of leaving it to the driver: +23% on the H200. */
   unrollDot?: boolean;
   /**

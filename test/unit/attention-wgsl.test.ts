@@ -1,0 +1,65 @@
+// What the code generator makes of examples/attention.kernel.ts's key loop for the H200 (subgroups
+// of 32, 48 KiB): barriers, subgroup shuffles and staged softmax per key block, with each switch
+// (Target.rowLayouts, Target.privateDotTiles) on and off — the counts bench/NOTES.md §17 predicts
+// from. The GPU results of the same paths are checked in test/gpu/attention.test.ts.
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { compileKernel, parseKernelFile, specializationFor } from "../../src/compile";
+import type { Target } from "../../src/ir/target";
+
+const SOURCE = readFileSync(join(__dirname, "../../examples/attention.kernel.ts"), "utf8");
+const H200: Target = { shaderF16: false, subgroups: true, subgroupMinSize: 32, maxWorkgroupSize: 1024, maxWorkgroupStorageBytes: 49152 };
+
+function wgsl(constexprs: Record<string, number>, target: Partial<Target> = {}): string {
+  const kernel = parseKernelFile("attention.kernel.ts", SOURCE).kernels[0];
+  const result = compileKernel(kernel, { HEAD_DIM: 64, IS_CAUSAL: 0, ...constexprs }, { ...H200, ...target }, specializationFor(kernel, { stride_k: 1 }));
+  assert.ok(result.kernel, result.diagnostics.map((d) => d.message).join("\n"));
+  return result.kernel.wgsl;
+}
+
+/** The key loop: the first `for` at the top level of main, to its closing brace. */
+function keyLoop(text: string): string {
+  const lines = text.split("\n");
+  const start = lines.findIndex((l) => /^ {2}for \(/.test(l));
+  const end = lines.findIndex((l, i) => i > start && l === "  }");
+  return lines.slice(start, end + 1).join("\n");
+}
+
+const count = (text: string, re: RegExp) => (text.match(re) ?? []).length;
+
+test("64×32×64 at 128 invocations: the softmax in subgroup shuffles, 2 barriers per key block", () => {
+  const blocks = { BLOCK_M: 64, BLOCK_N: 32, BLOCK_D: 64, num_warps: 4 };
+  const rows = [
+    { target: {}, barriers: 2, shuffles: 24, staged: false },
+    { target: { privateDotTiles: false }, barriers: 4, shuffles: 24, staged: false },
+    { target: { rowLayouts: false }, barriers: 10, shuffles: 0, staged: true },
+    { target: { rowLayouts: false, privateDotTiles: false }, barriers: 12, shuffles: 0, staged: true },
+  ];
+  for (const row of rows) {
+    const loop = keyLoop(wgsl(blocks, row.target));
+    const what = JSON.stringify(row.target);
+    assert.equal(count(loop, /workgroupBarrier\(\)/g), row.barriers, `${what}: barriers`);
+    assert.equal(count(loop, /subgroupShuffleXor/g), row.shuffles, `${what}: shuffles`);
+    assert.equal(/sm_x_f32\[/.test(loop), row.staged, `${what}: softmax staged in workgroup memory`);
+  }
+});
+
+test("the session-3 shape 64×32×32 at 256 invocations keeps its WGSL: scores not tiled, BLOCK_D loop of two trips", () => {
+  const blocks = { BLOCK_M: 64, BLOCK_N: 32, BLOCK_D: 32 };
+  assert.equal(wgsl(blocks), wgsl(blocks, { rowLayouts: false, privateDotTiles: false }));
+});
+
+test("tiled [32, 64] scores and [64, 32] V (BLOCK_M = HEAD_DIM) each get their own tile", () => {
+  const text = wgsl({ BLOCK_M: 32, BLOCK_N: 64, BLOCK_D: 32, HEAD_DIM: 32, num_warps: 2 });
+  assert.match(text, /let tile_32x64 = /);
+  assert.match(text, /let tile_64x32 = /);
+});
+
+test("private dot arrays fall back to the shared pair when both pairs don't fit (64×64×64: 64 KiB)", () => {
+  const text = wgsl({ BLOCK_M: 64, BLOCK_N: 64, BLOCK_D: 64, num_warps: 4 });
+  assert.doesNotMatch(text, /var<workgroup> sm_d\d+a_/);
+  assert.equal(count(keyLoop(text), /workgroupBarrier\(\)/g), 4);
+});
