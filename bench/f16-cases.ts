@@ -6,28 +6,10 @@
 // They need `shader-f16`; suite.ts skips them, saying so, where the adapter lacks it.
 
 import { f16FromBits, f16ToBits, roundF16 } from "../src/ir/f16";
-import type { Target } from "../src/ir/target";
+import type { Case } from "./case";
 
-export type F16Args = Record<string, Float32Array | Uint16Array | number>;
-
-/** What suite.ts's Case needs (the f16 cases are plain cases with Uint16Array halves). */
-export interface F16Case {
-  name: string;
-  example: string;
-  kernel: string;
-  shape: string;
-  configs: Record<string, number>[];
-  grid: (c: Record<string, number>) => number[];
-  args: () => F16Args;
-  outputs: string[];
-  check: (args: F16Args) => { output: string; indices?: Int32Array; expected: Float64Array }[];
-  bytes?: number;
-  flops?: number;
-  targets?: Partial<Target>[];
-  minReps?: number;
-  copies?: number;
-  requires: "shader-f16";
-}
+/** A case of the suite (bench/case.ts) that needs shader-f16; its Uint16Array args are halves. */
+export type F16Case = Case & { requires: "shader-f16" };
 
 /**
  * n halves (as bits) drawn from a normal distribution, through f32 bit patterns: f16ToBits takes
