@@ -355,6 +355,10 @@ async function main(): Promise<void> {
   const gpu = await acquireGpu();
   console.log(`adapter: ${gpu.adapter.vendor} ${gpu.adapter.device} (${gpu.adapter.backend}) ${gpu.adapter.description}`);
   const results: Measurement[] = [];
+  // Written after every case, so that a run stopped at a time limit keeps what it measured.
+  const save = () => {
+    if (outFile) writeFileSync(outFile, JSON.stringify({ date: new Date().toISOString(), adapter: gpu.adapter, results }, null, 2));
+  };
   for (const c of cases) {
     if (!selected(c.name)) continue;
     if (c.requires === "shader-f16" && !gpu.target.shaderF16) {
@@ -362,10 +366,14 @@ async function main(): Promise<void> {
       continue;
     }
     await runCase(gpu, c, results);
+    save();
   }
-  for (const c of sequenceCases) if (selected(c.name)) await runSequenceCase(gpu, root, c, results);
-  const report = { date: new Date().toISOString(), adapter: gpu.adapter, results };
-  if (outFile) writeFileSync(outFile, JSON.stringify(report, null, 2));
+  for (const c of sequenceCases) {
+    if (!selected(c.name)) continue;
+    await runSequenceCase(gpu, root, c, results);
+    save();
+  }
+  save();
   const bad = results.filter((r) => !r.correct);
   if (bad.length > 0) {
     console.error(`${bad.length} measurement(s) did not match the reference`);
