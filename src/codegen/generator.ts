@@ -73,7 +73,7 @@ export class WgslGenerator implements Emitter {
     this.contiguity = new ContiguityAnalysis(ir.body);
     this.steering = valuesSteeringControl(ir.body);
     if (target.instrument) this.instrumentation = new Instrumentation();
-    this.privateDots = target.privateDotTiles !== false && !target.doubleBufferDot ? dotsWithoutLeadingBarrier(ir.body) : new Set();
+    this.privateDots = target.privateDotTiles === true && !target.doubleBufferDot ? dotsWithoutLeadingBarrier(ir.body) : new Set();
     this.rowSlices = target.tiledLayouts && target.rowLayouts !== false ? rowSlicesOf(ir.body, this.w) : new Map();
   }
 

@@ -20,7 +20,8 @@
 // run the kernel as written (compile.ts keeps that IR).
 //
 // Only loops that contain a tl.dot are rewritten, and only while the dot's outputs and the
-// prefetched elements per invocation fit PIPELINE_REGISTERS. On the H200 (bench/NOTES.md §5, §9):
+// prefetched elements per invocation fit PIPELINE_REGISTERS; loop nests with two or more dots
+// (attention) are not unless num_stages = 2 is asked for. On the H200 (bench/NOTES.md §5, §9):
 // 128×128×16 tiles with 64 outputs + 16 prefetched per invocation ran 10–13% faster pipelined;
 // with 128 outputs + 32 prefetched, 45% slower (spilled registers); layer norm's loops (no dot)
 // 20–40% slower, so they are left to the driver.
@@ -34,6 +35,8 @@ interface Ids {
   variable: number;
   /** Dots whose accumulator lives in subgroup matrices (mma.ts): their outputs hold no registers in the loop. */
   readonly matrixDots: ReadonlySet<number>;
+  /** Pipeline loop nests with two or more dots too (an explicit num_stages = 2); by default they are left as written. */
+  readonly multiDotLoops: boolean;
 }
 
 /** Registers per invocation (dot outputs + prefetched tile elements) up to which a loop is pipelined. */
@@ -43,8 +46,8 @@ export const PIPELINE_REGISTERS = 96;
  * The kernel with its dot-operand loads pipelined where that is exactly equivalent and fits
  * the registers of `workgroupSize` invocations (else `ir` itself).
  */
-export function pipelineDotLoads(ir: KernelIR, workgroupSize: number, matrixDots: ReadonlySet<number> = new Set()): KernelIR {
-  const ids = { value: 0, variable: 0, matrixDots };
+export function pipelineDotLoads(ir: KernelIR, workgroupSize: number, matrixDots: ReadonlySet<number> = new Set(), multiDotLoops = false): KernelIR {
+  const ids = { value: 0, variable: 0, matrixDots, multiDotLoops };
   forEachStmt(ir.body, (s) => {
     if (s.kind === "let") ids.value = Math.max(ids.value, s.value.id + 1);
     if (s.kind === "declare") ids.variable = Math.max(ids.variable, s.variable.id + 1);
@@ -58,7 +61,12 @@ function rewrite(stmts: Stmt[], ids: Ids, w: number): Stmt[] {
   let changed = false;
   const out: Stmt[] = [];
   for (const s of stmts) {
-    if (s.kind === "for") {
+    if (s.kind === "for" && !ids.multiDotLoops && dotsIn(s.body) >= 2) {
+      // Attention's loop nest (Q·Kᵀ and P·V): its scores, accumulator and operands already fill
+      // the registers, and prefetching made all four timed shapes 7–50% slower on the H200
+      // (bench/NOTES.md §17), so loops with two or more dots are left as written.
+      out.push(s);
+    } else if (s.kind === "for") {
       const inner = rewrite(s.body, ids, w);
       const loop = inner === s.body ? s : { ...s, body: inner };
       const piped = pipelineLoop(loop, ids, w);
@@ -75,6 +83,15 @@ function rewrite(stmts: Stmt[], ids: Ids, w: number): Stmt[] {
     }
   }
   return changed ? out : stmts;
+}
+
+/** The tl.dot calls anywhere in `body`, nested loops and branches included. */
+function dotsIn(body: Stmt[]): number {
+  let n = 0;
+  forEachStmt(body, (s) => {
+    if (s.kind === "let" && s.value.op === "dot") n++;
+  });
+  return n;
 }
 
 class NotPipelinable extends Error {}

@@ -47,7 +47,7 @@ export function generateWgsl(written: KernelIR, target: Target): WgslResult {
   const workgroupSize = target.workgroupSize ?? chooseWorkgroupSize(written, target.maxWorkgroupSize, target.preferredWorkgroupSize, tiledLayouts);
   // Dots on subgroup matrices keep no output registers in their loop: they don't count against pipelining.
   const matrixDots = new Set(planMma(written, target, workgroupSize).keys());
-  const ir = (target.numStages ?? 2) > 1 ? pipelineDotLoads(written, workgroupSize, matrixDots) : written;
+  const ir = (target.numStages ?? 2) > 1 ? pipelineDotLoads(written, workgroupSize, matrixDots, target.numStages === 2) : written;
   const gen = new WgslGenerator(ir, { ...target, workgroupSize, tiledLayouts, unrollDot: target.unrollDot ?? true });
   gen.mma = planMma(ir, target, workgroupSize);
   try {
@@ -55,7 +55,7 @@ export function generateWgsl(written: KernelIR, target: Target): WgslResult {
     // Double-buffered or private dot tiles (dot.ts) that leave too little workgroup memory for the rest: share one pair.
     if (!result.wgsl && result.diagnostics.some((d) => d.code === Codes.workgroupMemory)) {
       if (target.doubleBufferDot === true && gen.functionVars.size > 0) return generateWgsl(written, { ...target, doubleBufferDot: false });
-      if (target.privateDotTiles !== false && [...gen.scratchArrays.keys()].some((name) => /^sm_d\d+[ab]_/.test(name))) return generateWgsl(written, { ...target, privateDotTiles: false });
+      if (target.privateDotTiles === true && [...gen.scratchArrays.keys()].some((name) => /^sm_d\d+[ab]_/.test(name))) return generateWgsl(written, { ...target, privateDotTiles: false });
     }
     return result;
   } catch (error) {

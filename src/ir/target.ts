@@ -35,8 +35,9 @@ export interface Target {
   preferredWorkgroupSize?: number;
   /**
    * How many trips of a loop around tl.dot are in flight (a run's `num_stages`, as Triton's):
-   * 2 (the default) loads trip k + 1's operands before trip k's tl.dot (codegen/pipeline.ts);
-   * 1 loads each trip's operands when it starts.
+   * 2 loads trip k + 1's operands before trip k's tl.dot (codegen/pipeline.ts); 1 loads each
+   * trip's operands when it starts. Unset (the default) is 2 except in loop nests with two or
+   * more dots (attention), where prefetching measured slower on the H200 (bench/NOTES.md §17).
    */
   numStages?: number;
   /** Exactly this many invocations per program instance (a run's `num_warps` × 32), when set. */
@@ -57,8 +58,10 @@ export interface Target {
   /**
    * Give a tiled tl.dot its own staging arrays, written without a barrier first, where every trip
    * of the loop around it runs another tl.dot whose barriers already separate its executions
-   * (codegen/dot-barriers.ts: attention's two dots; 4 → 2 barriers per key block). On by default;
-   * a kernel that then needs more workgroup memory than the adapter has compiles without it.
+   * (codegen/dot-barriers.ts: attention's two dots; 4 → 2 barriers per key block). Off by
+   * default (`true` turns it on): on the H200 the extra workgroup memory cost resident programs
+   * and attention ran 30–35% slower with it (bench/NOTES.md §17). A kernel that then needs more
+   * workgroup memory than the adapter has compiles without it.
    */
   privateDotTiles?: boolean;
   /** Write the k loop of a tiled tl.dot out in full (default) instead of leaving it to the driver: +23% on the H200. */

@@ -50,10 +50,11 @@ const MARKS: Record<Path, RegExp> = { shuffle: /subgroupShuffleXor/, partials: /
 
 // Each case is one lavapipe shader compile (tens of seconds on a loaded 2-core machine): few of them.
 const CASES: Case[] = [
-  { blocks: [32, 16], d: 16, warps: 1, n: 45, causal: true, path: "shuffle", what: "score tile rows in 4 invocations: subgroup shuffles" },
+  { blocks: [32, 16], d: 16, warps: 1, n: 45, causal: true, target: { privateDotTiles: true }, path: "shuffle", what: "score tile rows in 4 invocations: subgroup shuffles; dots in arrays of their own" },
+  { blocks: [32, 16], d: 16, warps: 1, n: 45, causal: false, path: "shuffle", what: "the default: subgroup shuffles, shared dot arrays" },
   { blocks: [16, 64], d: 16, warps: 2, n: 70, causal: false, path: "partials", what: "tile rows in 16 invocations: partials in workgroup memory; output not tiled" },
   { blocks: [32, 16], d: 16, warps: 1, n: 45, causal: false, target: { subgroups: false }, path: "partials", what: "no subgroups: partials in workgroup memory" },
-  { blocks: [32, 16], d: 16, warps: 1, n: 45, causal: true, target: { rowLayouts: false, privateDotTiles: false }, path: "staged", what: "as before: the staged reductions, shared dot arrays" },
+  { blocks: [32, 16], d: 16, warps: 1, n: 45, causal: true, target: { rowLayouts: false }, path: "staged", what: "as before: the staged reductions, shared dot arrays" },
 ];
 
 test("attention with row-slice softmax layouts matches float64 on the GPU and the interpreter", async (t) => {
@@ -75,8 +76,8 @@ test("attention with row-slice softmax layouts matches float64 on the GPU and th
         outputs: ["Out"],
         ...(c.target ? { target: c.target } : {}),
       });
-      // Every case has BLOCK_D = HEAD_DIM, so both dots run every key block: arrays of their own (dot-barriers.ts).
-      if (/var<workgroup> sm_d\d+a_f32x4/.test(kernel.wgsl) !== (c.target?.privateDotTiles !== false)) throw new Error("private tl.dot arrays: not as expected");
+      // Every case has BLOCK_D = HEAD_DIM, so both dots run every key block: with privateDotTiles, arrays of their own (dot-barriers.ts).
+      if (/var<workgroup> sm_d\d+a_f32x4/.test(kernel.wgsl) !== (c.target?.privateDotTiles === true)) throw new Error("private tl.dot arrays: not as expected");
       for (const [path, mark] of Object.entries(MARKS)) {
         if (mark.test(kernel.wgsl) !== (path === c.path)) throw new Error(`expected the ${c.path} row reductions, ${path} ${mark.test(kernel.wgsl) ? "found" : "missing"}`);
       }
