@@ -19,21 +19,34 @@ fn kl_umulhi(a: u32, b: u32) -> u32 {
   let a1 = a >> 16u;
   let b0 = b & 0xffffu;
   let b1 = b >> 16u;
-  let p01 = a0 * b1;
-  let p10 = a1 * b0;
-  let mid = ((a0 * b0) >> 16u) + (p01 & 0xffffu) + (p10 & 0xffffu);
-  return a1 * b1 + (p01 >> 16u) + (p10 >> 16u) + (mid >> 16u);
+  let u = a1 * b0 + ((a0 * b0) >> 16u);
+  let v = a0 * b1 + (u & 0xffffu);
+  return a1 * b1 + (u >> 16u) + (v >> 16u);
 }
 
 fn kl_philox(counter: vec4<u32>, key: vec2<u32>) -> vec4<u32> {
   var c = counter;
   var k = key;
-  for (var round = 0u; round < 10u; round++) {
-    let a = c.x;
-    let b = c.z;
-    c = vec4<u32>(kl_umulhi(0xcd9e8d57u, b) ^ c.y ^ k.x, 0xcd9e8d57u * b, kl_umulhi(0xd2511f53u, a) ^ c.w ^ k.y, 0xd2511f53u * a);
-    k = k + vec2<u32>(0x9e3779b9u, 0xbb67ae85u);
-  }
+  c = vec4<u32>(kl_umulhi(0xcd9e8d57u, c.z) ^ c.y ^ k.x, 0xcd9e8d57u * c.z, kl_umulhi(0xd2511f53u, c.x) ^ c.w ^ k.y, 0xd2511f53u * c.x);
+  k = k + vec2<u32>(0x9e3779b9u, 0xbb67ae85u);
+  c = vec4<u32>(kl_umulhi(0xcd9e8d57u, c.z) ^ c.y ^ k.x, 0xcd9e8d57u * c.z, kl_umulhi(0xd2511f53u, c.x) ^ c.w ^ k.y, 0xd2511f53u * c.x);
+  k = k + vec2<u32>(0x9e3779b9u, 0xbb67ae85u);
+  c = vec4<u32>(kl_umulhi(0xcd9e8d57u, c.z) ^ c.y ^ k.x, 0xcd9e8d57u * c.z, kl_umulhi(0xd2511f53u, c.x) ^ c.w ^ k.y, 0xd2511f53u * c.x);
+  k = k + vec2<u32>(0x9e3779b9u, 0xbb67ae85u);
+  c = vec4<u32>(kl_umulhi(0xcd9e8d57u, c.z) ^ c.y ^ k.x, 0xcd9e8d57u * c.z, kl_umulhi(0xd2511f53u, c.x) ^ c.w ^ k.y, 0xd2511f53u * c.x);
+  k = k + vec2<u32>(0x9e3779b9u, 0xbb67ae85u);
+  c = vec4<u32>(kl_umulhi(0xcd9e8d57u, c.z) ^ c.y ^ k.x, 0xcd9e8d57u * c.z, kl_umulhi(0xd2511f53u, c.x) ^ c.w ^ k.y, 0xd2511f53u * c.x);
+  k = k + vec2<u32>(0x9e3779b9u, 0xbb67ae85u);
+  c = vec4<u32>(kl_umulhi(0xcd9e8d57u, c.z) ^ c.y ^ k.x, 0xcd9e8d57u * c.z, kl_umulhi(0xd2511f53u, c.x) ^ c.w ^ k.y, 0xd2511f53u * c.x);
+  k = k + vec2<u32>(0x9e3779b9u, 0xbb67ae85u);
+  c = vec4<u32>(kl_umulhi(0xcd9e8d57u, c.z) ^ c.y ^ k.x, 0xcd9e8d57u * c.z, kl_umulhi(0xd2511f53u, c.x) ^ c.w ^ k.y, 0xd2511f53u * c.x);
+  k = k + vec2<u32>(0x9e3779b9u, 0xbb67ae85u);
+  c = vec4<u32>(kl_umulhi(0xcd9e8d57u, c.z) ^ c.y ^ k.x, 0xcd9e8d57u * c.z, kl_umulhi(0xd2511f53u, c.x) ^ c.w ^ k.y, 0xd2511f53u * c.x);
+  k = k + vec2<u32>(0x9e3779b9u, 0xbb67ae85u);
+  c = vec4<u32>(kl_umulhi(0xcd9e8d57u, c.z) ^ c.y ^ k.x, 0xcd9e8d57u * c.z, kl_umulhi(0xd2511f53u, c.x) ^ c.w ^ k.y, 0xd2511f53u * c.x);
+  k = k + vec2<u32>(0x9e3779b9u, 0xbb67ae85u);
+  c = vec4<u32>(kl_umulhi(0xcd9e8d57u, c.z) ^ c.y ^ k.x, 0xcd9e8d57u * c.z, kl_umulhi(0xd2511f53u, c.x) ^ c.w ^ k.y, 0xd2511f53u * c.x);
+  k = k + vec2<u32>(0x9e3779b9u, 0xbb67ae85u);
   return c;
 }
 
