@@ -7,7 +7,7 @@ import { saveTypescriptCache } from "../harness/typescript-cache";
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { DEFAULT_TARGET, type Target } from "../ir/target";
-import { checkFile, compileKernel, parseKernelFile } from "../compile";
+import { checkFile, compileKernel, NUM_STAGES, NUM_WARPS, parseKernelFile } from "../compile";
 import { formatDiagnostic, locate, type LocatedDiagnostic } from "../diagnostics/position";
 import { displayPath } from "../harness/load";
 import { EXIT_CODES } from "../harness/report";
@@ -185,6 +185,11 @@ async function wgslCommand(cmd: Extract<Command, { kind: "wgsl" }>): Promise<num
       if (p.kind !== "constexpr") continue;
       const value = cmd.constexprs[p.name] ?? literal[p.name];
       if (value !== undefined) constexprs[p.name] = value;
+    }
+    // num_warps and num_stages tune the generated code as in a run's constexprs (compile.ts).
+    for (const name of [NUM_WARPS, NUM_STAGES]) {
+      const value = cmd.constexprs[name] ?? literal[name];
+      if (value !== undefined && constexprs[name] === undefined) constexprs[name] = value;
     }
     const result = compileKernel(kernel, constexprs, target);
     await report(locate(file, text, result.diagnostics));

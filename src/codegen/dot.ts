@@ -3,7 +3,7 @@
 
 import type { Value } from "../ir/ir";
 import type { Emitter } from "./emitter";
-import { tileSpans, type BlockLayout } from "./layout";
+import { registerOffset, tileOffset, tileSpans, type BlockLayout } from "./layout";
 import { emitMmaDot } from "./mma";
 import { stage, writeElements } from "./rearrange";
 
@@ -29,11 +29,16 @@ function tiledDot(ctx: Emitter, v: Value & { op: "dot" }, tile: NonNullable<Bloc
   // execution before that, the last one that used the same half (bench/NOTES.md §13).
   // f16 operands are staged as halves (half the workgroup memory) and widened as they are read.
   const dtype = operandDtype(ctx, v);
-  const double = ctx.doubleBufferDot && 2 * (m * k + k * n) * BYTES[dtype] <= (ctx.maxWorkgroupStorageBytes * 2) / 3;
+  // A is staged transposed (row kk holds A's column kk) with row kk shifted by pad(kk) elements,
+  // so the invocations of a subgroup storing one register each hit distinct banks (below).
+  const pad = ctx.padDotTiles ? transposedPad(ctx.layout(v.a.type), k) : NO_PAD;
+  ctx.paddedDots ||= ctx.padDotTiles;
+  const sizeA = m * k + pad.of(k - 1);
+  const double = ctx.doubleBufferDot && 2 * (sizeA + k * n) * BYTES[dtype] <= (ctx.maxWorkgroupStorageBytes * 2) / 3;
   // Arrays of its own, written without a barrier first (dot-barriers.ts), or the shared slots.
   const own = double || ctx.privateDot(v);
   const copies = double ? 2 : 1;
-  const sa = ctx.scratch(own ? `d${v.id}a` : "a", dtype, copies * m * k, true);
+  const sa = ctx.scratch(own ? `d${v.id}a` : "a", dtype, copies * sizeA, true);
   const sb = ctx.scratch(own ? `d${v.id}b` : "b", dtype, copies * k * n, true);
   const widen = (read: string) => (dtype === "f16" ? `vec4<f32>(${read})` : read);
   const half = double ? ctx.fresh("dot_half") : "";
@@ -42,16 +47,12 @@ function tiledDot(ctx: Emitter, v: Value & { op: "dot" }, tile: NonNullable<Bloc
   if (double) {
     offsets.a = ctx.fresh("dot_oa");
     offsets.b = ctx.fresh("dot_ob");
-    ctx.emit(`let ${offsets.a} = i32(${half}) * ${m * k};`);
+    ctx.emit(`let ${offsets.a} = i32(${half}) * ${sizeA};`);
     ctx.emit(`let ${offsets.b} = i32(${half}) * ${k * n};`);
   }
-  const write = (array: string, index: string, value: string) => ctx.emit(`${array}[(${index}) >> 2u][(${index}) & 3] = ${value};`);
   if (!own) ctx.emit("workgroupBarrier();");
-  for (const [operand, array, transposed, offset] of [[v.a, sa, true, offsets.a], [v.b, sb, false, offsets.b]] as const) {
-    const cols = operand.type.shape[1];
-    const at = (index: string) => (offset ? `${offset} + ${index}` : index);
-    writeElements(ctx, operand, (e, value) => write(array, at(transposed ? `(${e} % ${cols}) * ${m} + (${e}) / ${cols}` : e), value));
-  }
+  stageOperand(ctx, v.a, sa, dtype, { rows: m, pad }, offsets.a);
+  stageOperand(ctx, v.b, sb, dtype, undefined, offsets.b);
   ctx.emit("workgroupBarrier();");
   const out = ctx.layout(v.type);
   const acc = (j: number) => ctx.valueName(v, j);
@@ -61,12 +62,18 @@ function tiledDot(ctx: Emitter, v: Value & { op: "dot" }, tile: NonNullable<Bloc
   // of 4, layout.ts), so each read in the loop is one multiply-add of unsigned indices.
   const r0 = ctx.fresh("dot_r");
   const c0 = ctx.fresh("dot_c");
-  ctx.emit(`let ${r0} = u32(${base} / ${n}) / 4u${double ? ` + ${half} * ${(m * k) / 4}u` : ""};`);
+  ctx.emit(`let ${r0} = u32(${base} / ${n}) / 4u${double ? ` + ${half} * ${sizeA / 4}u` : ""};`);
   ctx.emit(`let ${c0} = u32(${base} % ${n}) / 4u${double ? ` + ${half} * ${(k * n) / 4}u` : ""};`);
   if (double) ctx.emit(`${half} = ${half} ^ 1u;`);
   const spans = tileSpans(tile, ctx.workgroupSize);
-  const step = (kk: string) => {
-    for (let g = 0; g < tile.rowsPerThread / 4; g++) ctx.emit(`let a${g} = ${widen(`${sa}[${kk} * ${m / 4}u + ${r0} + ${(g * spans.row) / 4}u]`)};`);
+  // Row kk of staged A starts at vec4 kk * m / 4 + pad(kk) / 4: a constant when the loop is written out.
+  const rowA = (kk: number | "kk") => {
+    if (kk !== "kk") return `${(kk * m + pad.of(kk)) / 4}u`;
+    const shift = pad.expr("kk");
+    return `kk * ${m / 4}u${shift ? ` + (${shift}) / 4u` : ""}`;
+  };
+  const step = (kk: number | "kk") => {
+    for (let g = 0; g < tile.rowsPerThread / 4; g++) ctx.emit(`let a${g} = ${widen(`${sa}[${rowA(kk)} + ${r0} + ${(g * spans.row) / 4}u]`)};`);
     for (let h = 0; h < tile.colsPerThread / 4; h++) ctx.emit(`let b${h} = ${widen(`${sb}[${kk} * ${n / 4}u + ${c0} + ${(h * spans.col) / 4}u]`)};`);
     for (let i = 0; i < tile.rowsPerThread; i++) {
       for (let c = 0; c < tile.colsPerThread; c++) {
@@ -78,7 +85,7 @@ function tiledDot(ctx: Emitter, v: Value & { op: "dot" }, tile: NonNullable<Bloc
   if (ctx.unrollDot) {
     for (let kk = 0; kk < k; kk++) {
       ctx.emit("{");
-      ctx.nested(() => step(`${kk}`));
+      ctx.nested(() => step(kk));
       ctx.emit("}");
     }
     return;
@@ -86,6 +93,109 @@ function tiledDot(ctx: Emitter, v: Value & { op: "dot" }, tile: NonNullable<Bloc
   ctx.emit(`for (var kk = 0u; kk < ${k}u; kk++) {`);
   ctx.nested(() => step("kk"));
   ctx.emit("}");
+}
+
+/** How far row kk of transposed, staged A is shifted: as a number, and as a WGSL u32 expression. */
+interface Pad {
+  of(kk: number): number;
+  expr(kk: string): string | undefined;
+}
+
+const NO_PAD: Pad = { of: () => 0, expr: () => undefined };
+
+/**
+ * The shift of staged A's row kk (a multiple of 4, so the vec4 reads stay aligned, and growing
+ * with kk, so rows never overlap), chosen from how A's registers are stored so that the 32
+ * invocations of a subgroup storing one register each hit distinct banks. Unshifted, row kk
+ * starts at kk × BLOCK_M, a multiple of the 32 banks, and the invocations that hold different
+ * columns of one row of A all wrote the same bank: 4-way conflicts at BLOCK_K = 16, 8-way at 32.
+ *  - Tiled A (4 × 4 pieces, stored as vec4 down a column): the 8 invocations of a quarter
+ *    subgroup hold consecutive column groups, so row kk is shifted by 4 × (kk / 4).
+ *  - Flat A (runs of 4 along a row, stored one element at a time): a subgroup holds R = 128 / K
+ *    consecutive rows of K / 4 runs each, so row kk is shifted by R × (kk / 4).
+ * Only the shift mod 32 decides the bank.
+ */
+function transposedPad(layout: BlockLayout, k: number): Pad {
+  const rows = 128 / k;
+  const step = !layout.tile && Number.isInteger(rows) && rows % 4 === 0 && layout.vec === 4 ? rows : 4;
+  return {
+    of: (kk) => (kk >> 2) * step,
+    expr: (kk) => `((${kk}) >> 2u) * ${step}u`,
+  };
+}
+
+/**
+ * Writes one tl.dot operand into its workgroup array: B (`transposed` undefined) as it is, A
+ * transposed into rows of `transposed.rows` elements, row kk shifted by pad(kk). Four registers
+ * that land in one aligned vec4 are written as one vec4: runs of 4 along B's rows; in a tiled A,
+ * the 4 rows of a piece, which become 4 consecutive elements of a transposed row.
+ */
+function stageOperand(ctx: Emitter, operand: Value, array: string, dtype: "f16" | "f32", transposed: { rows: number; pad: Pad } | undefined, offset: string): void {
+  const layout = ctx.layout(operand.type);
+  const cols = operand.type.shape[1];
+  const w = ctx.workgroupSize;
+  const at = (index: string) => (offset ? `${offset} + ${index}` : index);
+  // Where element (row, col) goes: B as it is; A transposed, its rows shifted.
+  const destination = (row: string, col: string) => {
+    if (!transposed) return `${row} * ${cols} + ${col}`;
+    const pad = transposed.pad.expr(`u32(${col})`);
+    return `${col} * ${transposed.rows}${pad ? ` + i32(${pad})` : ""} + ${row}`;
+  };
+  const vec4 = (regs: number[]) => `vec4<${dtype}>(${regs.map((j) => ctx.reg(operand, j)).join(", ")})`;
+  // Every index below is one per-invocation base (a let the driver keeps in one register) plus
+  // constants, so that a store's address costs no registers of its own.
+  const base = (expr: string, vector: boolean) => {
+    const name = ctx.fresh("st");
+    ctx.emit(`let ${name} = ${vector ? `u32(${at(expr)}) >> 2u` : at(expr)};`);
+    return name;
+  };
+  const whole = !layout.replicated && !ctx.ownerCondition(operand.type);
+  const e0 = ctx.elementIndex(operand.type, 0);
+  const [row0, col0] = [`(${e0} / ${cols})`, `(${e0} % ${cols})`];
+  if (whole && !transposed && (layout.tile || layout.vec === 4) && cols % 4 === 0) {
+    // Runs of 4 along a row: element index e0 + a constant that is a multiple of 4.
+    const b = base(e0, true);
+    for (let j = 0; j < layout.ept; j += 4) {
+      const offsetJ = layout.tile ? tileOffset(layout.tile, w, j) : registerOffset(layout, w, j);
+      ctx.emit(`${array}[${b}${offsetJ ? ` + ${offsetJ / 4}u` : ""}] = ${vec4([j, j + 1, j + 2, j + 3])};`);
+    }
+    return;
+  }
+  if (whole && transposed && layout.tile) {
+    // A piece's 4 rows at one column are 4 consecutive elements of a transposed row: one vec4.
+    const { rowsPerThread: rt, colsPerThread: cc } = layout.tile;
+    const spans = tileSpans(layout.tile, w);
+    for (let p = 0; p < cc / 4; p++) {
+      const b = base(destination(row0, p ? `(${col0} + ${p * spans.col})` : col0), true);
+      for (let g = 0; g < rt / 4; g++) {
+        for (let c = 0; c < 4; c++) {
+          const j = 4 * g * cc + 4 * p + c;
+          const constant = (c * transposed.rows + g * spans.row) / 4;
+          ctx.emit(`${array}[${b}${constant ? ` + ${constant}u` : ""}] = ${vec4([j, j + cc, j + 2 * cc, j + 3 * cc])};`);
+        }
+      }
+    }
+    return;
+  }
+  const runRows = (w * 4) / cols;
+  if (whole && transposed && !layout.tile && layout.vec === 4 && cols % 4 === 0 && Number.isInteger(runRows) && runRows % 4 === 0) {
+    // Runs of 4 along A's rows (register q * 4 + l: row row0 + q * runRows, column col0 + l),
+    // written one element at a time down the transposed rows.
+    const b = base(destination(row0, col0), false);
+    const [vec, lane] = [ctx.fresh("stv"), ctx.fresh("stl")];
+    ctx.emit(`let ${vec} = u32(${b}) >> 2u;`);
+    ctx.emit(`let ${lane} = u32(${b}) & 3u;`);
+    for (let j = 0; j < layout.ept; j++) {
+      const constant = ((j % 4) * transposed.rows + Math.floor(j / 4) * runRows) / 4;
+      ctx.emit(`${array}[${vec}${constant ? ` + ${constant}u` : ""}][${lane}] = ${ctx.reg(operand, j)};`);
+    }
+    return;
+  }
+  writeElements(ctx, operand, (e, value) => {
+    const index = ctx.fresh("st");
+    ctx.emit(`let ${index} = ${at(destination(`((${e}) / ${cols})`, `((${e}) % ${cols})`))};`);
+    ctx.emit(`${array}[${index} >> 2u][${index} & 3] = ${value};`);
+  });
 }
 
 /**

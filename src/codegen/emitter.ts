@@ -14,6 +14,10 @@ export interface Emitter {
   readonly unrollDot: boolean;
   /** Double-buffer tl.dot's staged tiles where they fit (Target.doubleBufferDot): one barrier per k step. */
   readonly doubleBufferDot: boolean;
+  /** Shift the rows of tl.dot's staged, transposed A against bank conflicts (Target.padDotTiles). */
+  readonly padDotTiles: boolean;
+  /** Set when a dot was staged with shifted rows, so a kernel over the memory limit can try without. */
+  paddedDots: boolean;
   /** The adapter's workgroup memory, in bytes. */
   readonly maxWorkgroupStorageBytes: number;
   /** `var name: type = init;` at the top of the entry point (state that outlives loops, e.g. a buffer parity). */

@@ -203,6 +203,12 @@ export class WgslGenerator implements Emitter {
     return wgslType(d);
   }
 
+  paddedDots = false;
+
+  get padDotTiles(): boolean {
+    return this.target.padDotTiles !== false;
+  }
+
   get doubleBufferDot(): boolean {
     return this.target.doubleBufferDot === true;
   }

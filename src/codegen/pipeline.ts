@@ -19,9 +19,9 @@
 // loop that runs no trip, the one before it) reads nothing. The interpreter and the launch checks
 // run the kernel as written (compile.ts keeps that IR).
 //
-// Only loops that contain a tl.dot are rewritten, and only while the dot's outputs and the
-// prefetched elements per invocation fit PIPELINE_REGISTERS; loop nests with two or more dots
-// (attention) are not unless num_stages = 2 is asked for. On the H200 (bench/NOTES.md §5, §9):
+// Only loops that contain a tl.dot are rewritten; by default only while the dot's outputs and the
+// prefetched elements per invocation fit PIPELINE_REGISTERS, and not loop nests with two or more
+// dots (attention). num_stages = 2 asked for explicitly lifts both limits. On the H200 (bench/NOTES.md §5, §9):
 // 128×128×16 tiles with 64 outputs + 16 prefetched per invocation ran 10–13% faster pipelined;
 // with 128 outputs + 32 prefetched, 45% slower (spilled registers); layer norm's loops (no dot)
 // 20–40% slower, so they are left to the driver.
@@ -35,8 +35,11 @@ interface Ids {
   variable: number;
   /** Dots whose accumulator lives in subgroup matrices (mma.ts): their outputs hold no registers in the loop. */
   readonly matrixDots: ReadonlySet<number>;
-  /** Pipeline loop nests with two or more dots too (an explicit num_stages = 2); by default they are left as written. */
-  readonly multiDotLoops: boolean;
+  /**
+   * num_stages = 2 was asked for explicitly: loop nests with two or more dots are pipelined too, and
+   * loops whose outputs and prefetched elements exceed PIPELINE_REGISTERS. By default neither is.
+   */
+  readonly explicit: boolean;
 }
 
 /** Registers per invocation (dot outputs + prefetched tile elements) up to which a loop is pipelined. */
@@ -46,8 +49,8 @@ export const PIPELINE_REGISTERS = 96;
  * The kernel with its dot-operand loads pipelined where that is exactly equivalent and fits
  * the registers of `workgroupSize` invocations (else `ir` itself).
  */
-export function pipelineDotLoads(ir: KernelIR, workgroupSize: number, matrixDots: ReadonlySet<number> = new Set(), multiDotLoops = false): KernelIR {
-  const ids = { value: 0, variable: 0, matrixDots, multiDotLoops };
+export function pipelineDotLoads(ir: KernelIR, workgroupSize: number, matrixDots: ReadonlySet<number> = new Set(), explicit = false): KernelIR {
+  const ids = { value: 0, variable: 0, matrixDots, explicit };
   forEachStmt(ir.body, (s) => {
     if (s.kind === "let") ids.value = Math.max(ids.value, s.value.id + 1);
     if (s.kind === "declare") ids.variable = Math.max(ids.variable, s.variable.id + 1);
@@ -61,7 +64,7 @@ function rewrite(stmts: Stmt[], ids: Ids, w: number): Stmt[] {
   let changed = false;
   const out: Stmt[] = [];
   for (const s of stmts) {
-    if (s.kind === "for" && !ids.multiDotLoops && dotsIn(s.body) >= 2) {
+    if (s.kind === "for" && !ids.explicit && dotsIn(s.body) >= 2) {
       // Attention's loop nest (Q·Kᵀ and P·V): its scores, accumulator and operands already fill
       // the registers, and prefetching made all four timed shapes 7–50% slower on the H200
       // (bench/NOTES.md §17), so loops with two or more dots are left as written.
@@ -266,7 +269,8 @@ function pipelineLoop(loop: Loop, ids: Ids, w: number): Stmt[] | undefined {
   // driver overlaps their loads itself), so other loops are left as written (bench/NOTES.md §9).
   const dots = body.flatMap((s) => (s.kind === "let" && s.value.op === "dot" ? [s.value] : []));
   if (dots.length === 0) return undefined;
-  if ([...dots.filter((d) => !ids.matrixDots.has(d.id)), ...loads].reduce((sum, v) => sum + registers(v), 0) > PIPELINE_REGISTERS) return undefined;
+  const held = [...dots.filter((d) => !ids.matrixDots.has(d.id)), ...loads].reduce((sum, v) => sum + registers(v), 0);
+  if (held > PIPELINE_REGISTERS && !ids.explicit) return undefined;
 
   // Trip 1's loads, before the loop: the counter is `start`; variables hold their initial values.
   const pre = cloners.cloner((v) => (v.variable.id === loop.counter.id ? loop.start : cloners.readVar(v, pre.lets)));

@@ -52,8 +52,9 @@ export function generateWgsl(written: KernelIR, target: Target): WgslResult {
   gen.mma = planMma(ir, target, workgroupSize);
   try {
     const result = generate(gen);
-    // Double-buffered or private dot tiles (dot.ts) that leave too little workgroup memory for the rest: share one pair.
+    // Double-buffered, private or shifted dot tiles (dot.ts) that leave too little workgroup memory for the rest: unshifted first, then one shared pair.
     if (!result.wgsl && result.diagnostics.some((d) => d.code === Codes.workgroupMemory)) {
+      if (gen.paddedDots) return generateWgsl(written, { ...target, padDotTiles: false });
       if (target.doubleBufferDot === true && gen.functionVars.size > 0) return generateWgsl(written, { ...target, doubleBufferDot: false });
       if (target.privateDotTiles === true && [...gen.scratchArrays.keys()].some((name) => /^sm_d\d+[ab]_/.test(name))) return generateWgsl(written, { ...target, privateDotTiles: false });
     }

@@ -37,7 +37,9 @@ export interface Target {
    * How many trips of a loop around tl.dot are in flight (a run's `num_stages`, as Triton's):
    * 2 loads trip k + 1's operands before trip k's tl.dot (codegen/pipeline.ts); 1 loads each
    * trip's operands when it starts. Unset (the default) is 2 except in loop nests with two or
-   * more dots (attention), where prefetching measured slower on the H200 (bench/NOTES.md §17).
+   * more dots (attention) and where the outputs and prefetched elements would exceed
+   * PIPELINE_REGISTERS per invocation: there prefetching measured slower on the H200
+   * (bench/NOTES.md §9, §17). An explicit 2 prefetches in those loops too.
    */
   numStages?: number;
   /** Exactly this many invocations per program instance (a run's `num_warps` × 32), when set. */
@@ -72,6 +74,12 @@ export interface Target {
    * and up to 20% slower at 64×128 (bench/NOTES.md §13).
    */
   doubleBufferDot?: boolean;
+  /**
+   * Shift each row of tl.dot's transposed, staged A by a few vec4s so that staging it hits
+   * distinct workgroup-memory banks (codegen/dot.ts; at most 2 × BLOCK_K elements more per dot). On unless false;
+   * a kernel that then needs more workgroup memory than the adapter has is compiled without it.
+   */
+  padDotTiles?: boolean;
   /**
    * The correctness launch's variant (codegen/instrument.ts): every load and store checks its
    * lanes against the buffer's element count and every store records who wrote each element.

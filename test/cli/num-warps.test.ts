@@ -49,3 +49,11 @@ test("num_stages other than 1 or 2 is a run-definition error naming the config",
   assert.equal(code, 4);
   assert.match(report.diagnostics[0].message, /^Run 'badStages', `configs\[1\]`: num_stages must be 1 \(each trip loads its own tiles\) or 2/);
 });
+
+test("wgsl --constexpr num_warps=N prints the WGSL for N warps, as a run with that config compiles it", () => {
+  for (const warps of [2, 8]) {
+    const r = spawnSync(process.execPath, ["bin/kernel-lab.js", "wgsl", FIXTURE, "--constexpr", "BLOCK=1024", "--constexpr", `num_warps=${warps}`], { cwd: root, env, encoding: "utf8", timeout: 60_000 });
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stdout, new RegExp(`@workgroup_size\\(${32 * warps}\\)`));
+  }
+});

@@ -151,6 +151,12 @@ const cases: Case[] = [
   { ...matmul(130, 150, 37, 64, 64, 16), name: "tl.dot with double-buffered tiles (130×37 · 37×150, blocks 64×64×16)", target: { tiledLayouts: true, doubleBufferDot: true } },
   { ...matmul(129, 65, 33, 128, 128, 32), name: "pipelined tl.dot on tiled layouts, one trip (129×33 · 33×65)", target: { tiledLayouts: true, preferredWorkgroupSize: 256 } },
   { ...matmul(70, 90, 40, 64, 64, 16), name: "tl.dot on tiled layouts with the k loop written out (70×40 · 40×90)", target: { tiledLayouts: true, unrollDot: true } },
+  // Staged A's rows shifted against bank conflicts (codegen/dot.ts), in each way A is written:
+  // a tiled A as vec4s down its columns (two row groups, two column pieces, K = 64 so the shift
+  // passes 32 elements), a flat A one element at a time, and the first with the shift off.
+  { ...matmul(97, 70, 150, 32, 64, 64), name: "tl.dot, tiled A staged with shifted rows (97×150 · 150×70, blocks 32×64×64, 32 invocations)", target: { tiledLayouts: true, workgroupSize: 32 } },
+  { ...matmul(45, 200, 131, 32, 64, 32), name: "tl.dot, flat A staged with shifted rows (45×131 · 131×200, blocks 32×64×32, 128 invocations)", target: { tiledLayouts: true, workgroupSize: 128 } },
+  { ...matmul(97, 70, 150, 32, 64, 64), name: "tl.dot, staged A unshifted (padDotTiles false)", target: { tiledLayouts: true, workgroupSize: 32, padDotTiles: false } },
   shapes(),
   loopReductions(9, 300), loopReductions(9, 300, { subgroups: false }),
   // A loop of no trips reads nothing (and the interpreter agrees).

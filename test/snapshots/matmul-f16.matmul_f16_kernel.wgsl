@@ -24,7 +24,7 @@ struct Params {
 @group(0) @binding(1) var<storage, read> b_a_ptr: array<f16>;
 @group(0) @binding(2) var<storage, read> b_b_ptr: array<f16>;
 @group(0) @binding(3) var<storage, read_write> b_c_ptr: array<f32>;
-var<workgroup> sm_a_f16x4: array<vec4<f16>, 512>;
+var<workgroup> sm_a_f16x4: array<vec4<f16>, 519>;
 var<workgroup> sm_b_f16x4: array<vec4<f16>, 512>;
 
 @compute @workgroup_size(256)
@@ -591,22 +591,20 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     let v118_14 = x2_14;
     let v118_15 = x2_15;
     workgroupBarrier();
-    sm_a_f16x4[((lane4 % 32) * 64 + (lane4) / 32) >> 2u][((lane4 % 32) * 64 + (lane4) / 32) & 3] = v100_0;
-    sm_a_f16x4[(((lane4 + 1) % 32) * 64 + ((lane4 + 1)) / 32) >> 2u][(((lane4 + 1) % 32) * 64 + ((lane4 + 1)) / 32) & 3] = v100_1;
-    sm_a_f16x4[(((lane4 + 2) % 32) * 64 + ((lane4 + 2)) / 32) >> 2u][(((lane4 + 2) % 32) * 64 + ((lane4 + 2)) / 32) & 3] = v100_2;
-    sm_a_f16x4[(((lane4 + 3) % 32) * 64 + ((lane4 + 3)) / 32) >> 2u][(((lane4 + 3) % 32) * 64 + ((lane4 + 3)) / 32) & 3] = v100_3;
-    sm_a_f16x4[(((lane4 + 1024) % 32) * 64 + ((lane4 + 1024)) / 32) >> 2u][(((lane4 + 1024) % 32) * 64 + ((lane4 + 1024)) / 32) & 3] = v100_4;
-    sm_a_f16x4[(((lane4 + 1025) % 32) * 64 + ((lane4 + 1025)) / 32) >> 2u][(((lane4 + 1025) % 32) * 64 + ((lane4 + 1025)) / 32) & 3] = v100_5;
-    sm_a_f16x4[(((lane4 + 1026) % 32) * 64 + ((lane4 + 1026)) / 32) >> 2u][(((lane4 + 1026) % 32) * 64 + ((lane4 + 1026)) / 32) & 3] = v100_6;
-    sm_a_f16x4[(((lane4 + 1027) % 32) * 64 + ((lane4 + 1027)) / 32) >> 2u][(((lane4 + 1027) % 32) * 64 + ((lane4 + 1027)) / 32) & 3] = v100_7;
-    sm_b_f16x4[(lane4) >> 2u][(lane4) & 3] = v116_0;
-    sm_b_f16x4[((lane4 + 1)) >> 2u][((lane4 + 1)) & 3] = v116_1;
-    sm_b_f16x4[((lane4 + 2)) >> 2u][((lane4 + 2)) & 3] = v116_2;
-    sm_b_f16x4[((lane4 + 3)) >> 2u][((lane4 + 3)) & 3] = v116_3;
-    sm_b_f16x4[((lane4 + 1024)) >> 2u][((lane4 + 1024)) & 3] = v116_4;
-    sm_b_f16x4[((lane4 + 1025)) >> 2u][((lane4 + 1025)) & 3] = v116_5;
-    sm_b_f16x4[((lane4 + 1026)) >> 2u][((lane4 + 1026)) & 3] = v116_6;
-    sm_b_f16x4[((lane4 + 1027)) >> 2u][((lane4 + 1027)) & 3] = v116_7;
+    let st0 = (lane4 % 32) * 64 + i32(((u32((lane4 % 32))) >> 2u) * 4u) + (lane4 / 32);
+    let stv1 = u32(st0) >> 2u;
+    let stl2 = u32(st0) & 3u;
+    sm_a_f16x4[stv1][stl2] = v100_0;
+    sm_a_f16x4[stv1 + 16u][stl2] = v100_1;
+    sm_a_f16x4[stv1 + 32u][stl2] = v100_2;
+    sm_a_f16x4[stv1 + 48u][stl2] = v100_3;
+    sm_a_f16x4[stv1 + 8u][stl2] = v100_4;
+    sm_a_f16x4[stv1 + 24u][stl2] = v100_5;
+    sm_a_f16x4[stv1 + 40u][stl2] = v100_6;
+    sm_a_f16x4[stv1 + 56u][stl2] = v100_7;
+    let st3 = u32(lane4) >> 2u;
+    sm_b_f16x4[st3] = vec4<f16>(v116_0, v116_1, v116_2, v116_3);
+    sm_b_f16x4[st3 + 256u] = vec4<f16>(v116_4, v116_5, v116_6, v116_7);
     workgroupBarrier();
     var v119_0: f32 = v118_0;
     var v119_1: f32 = v118_1;
@@ -624,11 +622,11 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     var v119_13: f32 = v118_13;
     var v119_14: f32 = v118_14;
     var v119_15: f32 = v118_15;
-    let dot_r0 = u32(tile_64x64 / 64) / 4u;
-    let dot_c1 = u32(tile_64x64 % 64) / 4u;
+    let dot_r4 = u32(tile_64x64 / 64) / 4u;
+    let dot_c5 = u32(tile_64x64 % 64) / 4u;
     {
-      let a0 = vec4<f32>(sm_a_f16x4[0 * 16u + dot_r0 + 0u]);
-      let b0 = vec4<f32>(sm_b_f16x4[0 * 16u + dot_c1 + 0u]);
+      let a0 = vec4<f32>(sm_a_f16x4[0u + dot_r4 + 0u]);
+      let b0 = vec4<f32>(sm_b_f16x4[0 * 16u + dot_c5 + 0u]);
       v119_0 = fma(a0[0], b0[0], v119_0);
       v119_1 = fma(a0[0], b0[1], v119_1);
       v119_2 = fma(a0[0], b0[2], v119_2);
@@ -647,8 +645,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
       v119_15 = fma(a0[3], b0[3], v119_15);
     }
     {
-      let a0 = vec4<f32>(sm_a_f16x4[1 * 16u + dot_r0 + 0u]);
-      let b0 = vec4<f32>(sm_b_f16x4[1 * 16u + dot_c1 + 0u]);
+      let a0 = vec4<f32>(sm_a_f16x4[16u + dot_r4 + 0u]);
+      let b0 = vec4<f32>(sm_b_f16x4[1 * 16u + dot_c5 + 0u]);
       v119_0 = fma(a0[0], b0[0], v119_0);
       v119_1 = fma(a0[0], b0[1], v119_1);
       v119_2 = fma(a0[0], b0[2], v119_2);
@@ -667,8 +665,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
       v119_15 = fma(a0[3], b0[3], v119_15);
     }
     {
-      let a0 = vec4<f32>(sm_a_f16x4[2 * 16u + dot_r0 + 0u]);
-      let b0 = vec4<f32>(sm_b_f16x4[2 * 16u + dot_c1 + 0u]);
+      let a0 = vec4<f32>(sm_a_f16x4[32u + dot_r4 + 0u]);
+      let b0 = vec4<f32>(sm_b_f16x4[2 * 16u + dot_c5 + 0u]);
       v119_0 = fma(a0[0], b0[0], v119_0);
       v119_1 = fma(a0[0], b0[1], v119_1);
       v119_2 = fma(a0[0], b0[2], v119_2);
@@ -687,8 +685,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
       v119_15 = fma(a0[3], b0[3], v119_15);
     }
     {
-      let a0 = vec4<f32>(sm_a_f16x4[3 * 16u + dot_r0 + 0u]);
-      let b0 = vec4<f32>(sm_b_f16x4[3 * 16u + dot_c1 + 0u]);
+      let a0 = vec4<f32>(sm_a_f16x4[48u + dot_r4 + 0u]);
+      let b0 = vec4<f32>(sm_b_f16x4[3 * 16u + dot_c5 + 0u]);
       v119_0 = fma(a0[0], b0[0], v119_0);
       v119_1 = fma(a0[0], b0[1], v119_1);
       v119_2 = fma(a0[0], b0[2], v119_2);
@@ -707,8 +705,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
       v119_15 = fma(a0[3], b0[3], v119_15);
     }
     {
-      let a0 = vec4<f32>(sm_a_f16x4[4 * 16u + dot_r0 + 0u]);
-      let b0 = vec4<f32>(sm_b_f16x4[4 * 16u + dot_c1 + 0u]);
+      let a0 = vec4<f32>(sm_a_f16x4[65u + dot_r4 + 0u]);
+      let b0 = vec4<f32>(sm_b_f16x4[4 * 16u + dot_c5 + 0u]);
       v119_0 = fma(a0[0], b0[0], v119_0);
       v119_1 = fma(a0[0], b0[1], v119_1);
       v119_2 = fma(a0[0], b0[2], v119_2);
@@ -727,8 +725,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
       v119_15 = fma(a0[3], b0[3], v119_15);
     }
     {
-      let a0 = vec4<f32>(sm_a_f16x4[5 * 16u + dot_r0 + 0u]);
-      let b0 = vec4<f32>(sm_b_f16x4[5 * 16u + dot_c1 + 0u]);
+      let a0 = vec4<f32>(sm_a_f16x4[81u + dot_r4 + 0u]);
+      let b0 = vec4<f32>(sm_b_f16x4[5 * 16u + dot_c5 + 0u]);
       v119_0 = fma(a0[0], b0[0], v119_0);
       v119_1 = fma(a0[0], b0[1], v119_1);
       v119_2 = fma(a0[0], b0[2], v119_2);
@@ -747,8 +745,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
       v119_15 = fma(a0[3], b0[3], v119_15);
     }
     {
-      let a0 = vec4<f32>(sm_a_f16x4[6 * 16u + dot_r0 + 0u]);
-      let b0 = vec4<f32>(sm_b_f16x4[6 * 16u + dot_c1 + 0u]);
+      let a0 = vec4<f32>(sm_a_f16x4[97u + dot_r4 + 0u]);
+      let b0 = vec4<f32>(sm_b_f16x4[6 * 16u + dot_c5 + 0u]);
       v119_0 = fma(a0[0], b0[0], v119_0);
       v119_1 = fma(a0[0], b0[1], v119_1);
       v119_2 = fma(a0[0], b0[2], v119_2);
@@ -767,8 +765,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
       v119_15 = fma(a0[3], b0[3], v119_15);
     }
     {
-      let a0 = vec4<f32>(sm_a_f16x4[7 * 16u + dot_r0 + 0u]);
-      let b0 = vec4<f32>(sm_b_f16x4[7 * 16u + dot_c1 + 0u]);
+      let a0 = vec4<f32>(sm_a_f16x4[113u + dot_r4 + 0u]);
+      let b0 = vec4<f32>(sm_b_f16x4[7 * 16u + dot_c5 + 0u]);
       v119_0 = fma(a0[0], b0[0], v119_0);
       v119_1 = fma(a0[0], b0[1], v119_1);
       v119_2 = fma(a0[0], b0[2], v119_2);
@@ -787,8 +785,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
       v119_15 = fma(a0[3], b0[3], v119_15);
     }
     {
-      let a0 = vec4<f32>(sm_a_f16x4[8 * 16u + dot_r0 + 0u]);
-      let b0 = vec4<f32>(sm_b_f16x4[8 * 16u + dot_c1 + 0u]);
+      let a0 = vec4<f32>(sm_a_f16x4[130u + dot_r4 + 0u]);
+      let b0 = vec4<f32>(sm_b_f16x4[8 * 16u + dot_c5 + 0u]);
       v119_0 = fma(a0[0], b0[0], v119_0);
       v119_1 = fma(a0[0], b0[1], v119_1);
       v119_2 = fma(a0[0], b0[2], v119_2);
@@ -807,8 +805,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
       v119_15 = fma(a0[3], b0[3], v119_15);
     }
     {
-      let a0 = vec4<f32>(sm_a_f16x4[9 * 16u + dot_r0 + 0u]);
-      let b0 = vec4<f32>(sm_b_f16x4[9 * 16u + dot_c1 + 0u]);
+      let a0 = vec4<f32>(sm_a_f16x4[146u + dot_r4 + 0u]);
+      let b0 = vec4<f32>(sm_b_f16x4[9 * 16u + dot_c5 + 0u]);
       v119_0 = fma(a0[0], b0[0], v119_0);
       v119_1 = fma(a0[0], b0[1], v119_1);
       v119_2 = fma(a0[0], b0[2], v119_2);
@@ -827,8 +825,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
       v119_15 = fma(a0[3], b0[3], v119_15);
     }
     {
-      let a0 = vec4<f32>(sm_a_f16x4[10 * 16u + dot_r0 + 0u]);
-      let b0 = vec4<f32>(sm_b_f16x4[10 * 16u + dot_c1 + 0u]);
+      let a0 = vec4<f32>(sm_a_f16x4[162u + dot_r4 + 0u]);
+      let b0 = vec4<f32>(sm_b_f16x4[10 * 16u + dot_c5 + 0u]);
       v119_0 = fma(a0[0], b0[0], v119_0);
       v119_1 = fma(a0[0], b0[1], v119_1);
       v119_2 = fma(a0[0], b0[2], v119_2);
@@ -847,8 +845,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
       v119_15 = fma(a0[3], b0[3], v119_15);
     }
     {
-      let a0 = vec4<f32>(sm_a_f16x4[11 * 16u + dot_r0 + 0u]);
-      let b0 = vec4<f32>(sm_b_f16x4[11 * 16u + dot_c1 + 0u]);
+      let a0 = vec4<f32>(sm_a_f16x4[178u + dot_r4 + 0u]);
+      let b0 = vec4<f32>(sm_b_f16x4[11 * 16u + dot_c5 + 0u]);
       v119_0 = fma(a0[0], b0[0], v119_0);
       v119_1 = fma(a0[0], b0[1], v119_1);
       v119_2 = fma(a0[0], b0[2], v119_2);
@@ -867,8 +865,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
       v119_15 = fma(a0[3], b0[3], v119_15);
     }
     {
-      let a0 = vec4<f32>(sm_a_f16x4[12 * 16u + dot_r0 + 0u]);
-      let b0 = vec4<f32>(sm_b_f16x4[12 * 16u + dot_c1 + 0u]);
+      let a0 = vec4<f32>(sm_a_f16x4[195u + dot_r4 + 0u]);
+      let b0 = vec4<f32>(sm_b_f16x4[12 * 16u + dot_c5 + 0u]);
       v119_0 = fma(a0[0], b0[0], v119_0);
       v119_1 = fma(a0[0], b0[1], v119_1);
       v119_2 = fma(a0[0], b0[2], v119_2);
@@ -887,8 +885,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
       v119_15 = fma(a0[3], b0[3], v119_15);
     }
     {
-      let a0 = vec4<f32>(sm_a_f16x4[13 * 16u + dot_r0 + 0u]);
-      let b0 = vec4<f32>(sm_b_f16x4[13 * 16u + dot_c1 + 0u]);
+      let a0 = vec4<f32>(sm_a_f16x4[211u + dot_r4 + 0u]);
+      let b0 = vec4<f32>(sm_b_f16x4[13 * 16u + dot_c5 + 0u]);
       v119_0 = fma(a0[0], b0[0], v119_0);
       v119_1 = fma(a0[0], b0[1], v119_1);
       v119_2 = fma(a0[0], b0[2], v119_2);
@@ -907,8 +905,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
       v119_15 = fma(a0[3], b0[3], v119_15);
     }
     {
-      let a0 = vec4<f32>(sm_a_f16x4[14 * 16u + dot_r0 + 0u]);
-      let b0 = vec4<f32>(sm_b_f16x4[14 * 16u + dot_c1 + 0u]);
+      let a0 = vec4<f32>(sm_a_f16x4[227u + dot_r4 + 0u]);
+      let b0 = vec4<f32>(sm_b_f16x4[14 * 16u + dot_c5 + 0u]);
       v119_0 = fma(a0[0], b0[0], v119_0);
       v119_1 = fma(a0[0], b0[1], v119_1);
       v119_2 = fma(a0[0], b0[2], v119_2);
@@ -927,8 +925,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
       v119_15 = fma(a0[3], b0[3], v119_15);
     }
     {
-      let a0 = vec4<f32>(sm_a_f16x4[15 * 16u + dot_r0 + 0u]);
-      let b0 = vec4<f32>(sm_b_f16x4[15 * 16u + dot_c1 + 0u]);
+      let a0 = vec4<f32>(sm_a_f16x4[243u + dot_r4 + 0u]);
+      let b0 = vec4<f32>(sm_b_f16x4[15 * 16u + dot_c5 + 0u]);
       v119_0 = fma(a0[0], b0[0], v119_0);
       v119_1 = fma(a0[0], b0[1], v119_1);
       v119_2 = fma(a0[0], b0[2], v119_2);
@@ -947,8 +945,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
       v119_15 = fma(a0[3], b0[3], v119_15);
     }
     {
-      let a0 = vec4<f32>(sm_a_f16x4[16 * 16u + dot_r0 + 0u]);
-      let b0 = vec4<f32>(sm_b_f16x4[16 * 16u + dot_c1 + 0u]);
+      let a0 = vec4<f32>(sm_a_f16x4[260u + dot_r4 + 0u]);
+      let b0 = vec4<f32>(sm_b_f16x4[16 * 16u + dot_c5 + 0u]);
       v119_0 = fma(a0[0], b0[0], v119_0);
       v119_1 = fma(a0[0], b0[1], v119_1);
       v119_2 = fma(a0[0], b0[2], v119_2);
@@ -967,8 +965,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
       v119_15 = fma(a0[3], b0[3], v119_15);
     }
     {
-      let a0 = vec4<f32>(sm_a_f16x4[17 * 16u + dot_r0 + 0u]);
-      let b0 = vec4<f32>(sm_b_f16x4[17 * 16u + dot_c1 + 0u]);
+      let a0 = vec4<f32>(sm_a_f16x4[276u + dot_r4 + 0u]);
+      let b0 = vec4<f32>(sm_b_f16x4[17 * 16u + dot_c5 + 0u]);
       v119_0 = fma(a0[0], b0[0], v119_0);
       v119_1 = fma(a0[0], b0[1], v119_1);
       v119_2 = fma(a0[0], b0[2], v119_2);
@@ -987,8 +985,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
       v119_15 = fma(a0[3], b0[3], v119_15);
     }
     {
-      let a0 = vec4<f32>(sm_a_f16x4[18 * 16u + dot_r0 + 0u]);
-      let b0 = vec4<f32>(sm_b_f16x4[18 * 16u + dot_c1 + 0u]);
+      let a0 = vec4<f32>(sm_a_f16x4[292u + dot_r4 + 0u]);
+      let b0 = vec4<f32>(sm_b_f16x4[18 * 16u + dot_c5 + 0u]);
       v119_0 = fma(a0[0], b0[0], v119_0);
       v119_1 = fma(a0[0], b0[1], v119_1);
       v119_2 = fma(a0[0], b0[2], v119_2);
@@ -1007,8 +1005,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
       v119_15 = fma(a0[3], b0[3], v119_15);
     }
     {
-      let a0 = vec4<f32>(sm_a_f16x4[19 * 16u + dot_r0 + 0u]);
-      let b0 = vec4<f32>(sm_b_f16x4[19 * 16u + dot_c1 + 0u]);
+      let a0 = vec4<f32>(sm_a_f16x4[308u + dot_r4 + 0u]);
+      let b0 = vec4<f32>(sm_b_f16x4[19 * 16u + dot_c5 + 0u]);
       v119_0 = fma(a0[0], b0[0], v119_0);
       v119_1 = fma(a0[0], b0[1], v119_1);
       v119_2 = fma(a0[0], b0[2], v119_2);
@@ -1027,8 +1025,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
       v119_15 = fma(a0[3], b0[3], v119_15);
     }
     {
-      let a0 = vec4<f32>(sm_a_f16x4[20 * 16u + dot_r0 + 0u]);
-      let b0 = vec4<f32>(sm_b_f16x4[20 * 16u + dot_c1 + 0u]);
+      let a0 = vec4<f32>(sm_a_f16x4[325u + dot_r4 + 0u]);
+      let b0 = vec4<f32>(sm_b_f16x4[20 * 16u + dot_c5 + 0u]);
       v119_0 = fma(a0[0], b0[0], v119_0);
       v119_1 = fma(a0[0], b0[1], v119_1);
       v119_2 = fma(a0[0], b0[2], v119_2);
@@ -1047,8 +1045,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
       v119_15 = fma(a0[3], b0[3], v119_15);
     }
     {
-      let a0 = vec4<f32>(sm_a_f16x4[21 * 16u + dot_r0 + 0u]);
-      let b0 = vec4<f32>(sm_b_f16x4[21 * 16u + dot_c1 + 0u]);
+      let a0 = vec4<f32>(sm_a_f16x4[341u + dot_r4 + 0u]);
+      let b0 = vec4<f32>(sm_b_f16x4[21 * 16u + dot_c5 + 0u]);
       v119_0 = fma(a0[0], b0[0], v119_0);
       v119_1 = fma(a0[0], b0[1], v119_1);
       v119_2 = fma(a0[0], b0[2], v119_2);
@@ -1067,8 +1065,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
       v119_15 = fma(a0[3], b0[3], v119_15);
     }
     {
-      let a0 = vec4<f32>(sm_a_f16x4[22 * 16u + dot_r0 + 0u]);
-      let b0 = vec4<f32>(sm_b_f16x4[22 * 16u + dot_c1 + 0u]);
+      let a0 = vec4<f32>(sm_a_f16x4[357u + dot_r4 + 0u]);
+      let b0 = vec4<f32>(sm_b_f16x4[22 * 16u + dot_c5 + 0u]);
       v119_0 = fma(a0[0], b0[0], v119_0);
       v119_1 = fma(a0[0], b0[1], v119_1);
       v119_2 = fma(a0[0], b0[2], v119_2);
@@ -1087,8 +1085,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
       v119_15 = fma(a0[3], b0[3], v119_15);
     }
     {
-      let a0 = vec4<f32>(sm_a_f16x4[23 * 16u + dot_r0 + 0u]);
-      let b0 = vec4<f32>(sm_b_f16x4[23 * 16u + dot_c1 + 0u]);
+      let a0 = vec4<f32>(sm_a_f16x4[373u + dot_r4 + 0u]);
+      let b0 = vec4<f32>(sm_b_f16x4[23 * 16u + dot_c5 + 0u]);
       v119_0 = fma(a0[0], b0[0], v119_0);
       v119_1 = fma(a0[0], b0[1], v119_1);
       v119_2 = fma(a0[0], b0[2], v119_2);
@@ -1107,8 +1105,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
       v119_15 = fma(a0[3], b0[3], v119_15);
     }
     {
-      let a0 = vec4<f32>(sm_a_f16x4[24 * 16u + dot_r0 + 0u]);
-      let b0 = vec4<f32>(sm_b_f16x4[24 * 16u + dot_c1 + 0u]);
+      let a0 = vec4<f32>(sm_a_f16x4[390u + dot_r4 + 0u]);
+      let b0 = vec4<f32>(sm_b_f16x4[24 * 16u + dot_c5 + 0u]);
       v119_0 = fma(a0[0], b0[0], v119_0);
       v119_1 = fma(a0[0], b0[1], v119_1);
       v119_2 = fma(a0[0], b0[2], v119_2);
@@ -1127,8 +1125,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
       v119_15 = fma(a0[3], b0[3], v119_15);
     }
     {
-      let a0 = vec4<f32>(sm_a_f16x4[25 * 16u + dot_r0 + 0u]);
-      let b0 = vec4<f32>(sm_b_f16x4[25 * 16u + dot_c1 + 0u]);
+      let a0 = vec4<f32>(sm_a_f16x4[406u + dot_r4 + 0u]);
+      let b0 = vec4<f32>(sm_b_f16x4[25 * 16u + dot_c5 + 0u]);
       v119_0 = fma(a0[0], b0[0], v119_0);
       v119_1 = fma(a0[0], b0[1], v119_1);
       v119_2 = fma(a0[0], b0[2], v119_2);
@@ -1147,8 +1145,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
       v119_15 = fma(a0[3], b0[3], v119_15);
     }
     {
-      let a0 = vec4<f32>(sm_a_f16x4[26 * 16u + dot_r0 + 0u]);
-      let b0 = vec4<f32>(sm_b_f16x4[26 * 16u + dot_c1 + 0u]);
+      let a0 = vec4<f32>(sm_a_f16x4[422u + dot_r4 + 0u]);
+      let b0 = vec4<f32>(sm_b_f16x4[26 * 16u + dot_c5 + 0u]);
       v119_0 = fma(a0[0], b0[0], v119_0);
       v119_1 = fma(a0[0], b0[1], v119_1);
       v119_2 = fma(a0[0], b0[2], v119_2);
@@ -1167,8 +1165,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
       v119_15 = fma(a0[3], b0[3], v119_15);
     }
     {
-      let a0 = vec4<f32>(sm_a_f16x4[27 * 16u + dot_r0 + 0u]);
-      let b0 = vec4<f32>(sm_b_f16x4[27 * 16u + dot_c1 + 0u]);
+      let a0 = vec4<f32>(sm_a_f16x4[438u + dot_r4 + 0u]);
+      let b0 = vec4<f32>(sm_b_f16x4[27 * 16u + dot_c5 + 0u]);
       v119_0 = fma(a0[0], b0[0], v119_0);
       v119_1 = fma(a0[0], b0[1], v119_1);
       v119_2 = fma(a0[0], b0[2], v119_2);
@@ -1187,8 +1185,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
       v119_15 = fma(a0[3], b0[3], v119_15);
     }
     {
-      let a0 = vec4<f32>(sm_a_f16x4[28 * 16u + dot_r0 + 0u]);
-      let b0 = vec4<f32>(sm_b_f16x4[28 * 16u + dot_c1 + 0u]);
+      let a0 = vec4<f32>(sm_a_f16x4[455u + dot_r4 + 0u]);
+      let b0 = vec4<f32>(sm_b_f16x4[28 * 16u + dot_c5 + 0u]);
       v119_0 = fma(a0[0], b0[0], v119_0);
       v119_1 = fma(a0[0], b0[1], v119_1);
       v119_2 = fma(a0[0], b0[2], v119_2);
@@ -1207,8 +1205,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
       v119_15 = fma(a0[3], b0[3], v119_15);
     }
     {
-      let a0 = vec4<f32>(sm_a_f16x4[29 * 16u + dot_r0 + 0u]);
-      let b0 = vec4<f32>(sm_b_f16x4[29 * 16u + dot_c1 + 0u]);
+      let a0 = vec4<f32>(sm_a_f16x4[471u + dot_r4 + 0u]);
+      let b0 = vec4<f32>(sm_b_f16x4[29 * 16u + dot_c5 + 0u]);
       v119_0 = fma(a0[0], b0[0], v119_0);
       v119_1 = fma(a0[0], b0[1], v119_1);
       v119_2 = fma(a0[0], b0[2], v119_2);
@@ -1227,8 +1225,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
       v119_15 = fma(a0[3], b0[3], v119_15);
     }
     {
-      let a0 = vec4<f32>(sm_a_f16x4[30 * 16u + dot_r0 + 0u]);
-      let b0 = vec4<f32>(sm_b_f16x4[30 * 16u + dot_c1 + 0u]);
+      let a0 = vec4<f32>(sm_a_f16x4[487u + dot_r4 + 0u]);
+      let b0 = vec4<f32>(sm_b_f16x4[30 * 16u + dot_c5 + 0u]);
       v119_0 = fma(a0[0], b0[0], v119_0);
       v119_1 = fma(a0[0], b0[1], v119_1);
       v119_2 = fma(a0[0], b0[2], v119_2);
@@ -1247,8 +1245,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
       v119_15 = fma(a0[3], b0[3], v119_15);
     }
     {
-      let a0 = vec4<f32>(sm_a_f16x4[31 * 16u + dot_r0 + 0u]);
-      let b0 = vec4<f32>(sm_b_f16x4[31 * 16u + dot_c1 + 0u]);
+      let a0 = vec4<f32>(sm_a_f16x4[503u + dot_r4 + 0u]);
+      let b0 = vec4<f32>(sm_b_f16x4[31 * 16u + dot_c5 + 0u]);
       v119_0 = fma(a0[0], b0[0], v119_0);
       v119_1 = fma(a0[0], b0[1], v119_1);
       v119_2 = fma(a0[0], b0[2], v119_2);

@@ -18,7 +18,7 @@ struct Params {
 @group(0) @binding(1) var<storage, read> b_a_ptr: array<f32>;
 @group(0) @binding(2) var<storage, read> b_b_ptr: array<f32>;
 @group(0) @binding(3) var<storage, read_write> b_partial_ptr: array<vec4<f32>>;
-var<workgroup> sm_a_f32x4: array<vec4<f32>, 256>;
+var<workgroup> sm_a_f32x4: array<vec4<f32>, 262>;
 var<workgroup> sm_b_f32x4: array<vec4<f32>, 256>;
 
 @compute @workgroup_size(256)
@@ -366,14 +366,15 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     let v112_14 = x2_14;
     let v112_15 = x2_15;
     workgroupBarrier();
-    sm_a_f32x4[((lane4 % 16) * 64 + (lane4) / 16) >> 2u][((lane4 % 16) * 64 + (lane4) / 16) & 3] = v95_0;
-    sm_a_f32x4[(((lane4 + 1) % 16) * 64 + ((lane4 + 1)) / 16) >> 2u][(((lane4 + 1) % 16) * 64 + ((lane4 + 1)) / 16) & 3] = v95_1;
-    sm_a_f32x4[(((lane4 + 2) % 16) * 64 + ((lane4 + 2)) / 16) >> 2u][(((lane4 + 2) % 16) * 64 + ((lane4 + 2)) / 16) & 3] = v95_2;
-    sm_a_f32x4[(((lane4 + 3) % 16) * 64 + ((lane4 + 3)) / 16) >> 2u][(((lane4 + 3) % 16) * 64 + ((lane4 + 3)) / 16) & 3] = v95_3;
-    sm_b_f32x4[(lane4) >> 2u][(lane4) & 3] = v110_0;
-    sm_b_f32x4[((lane4 + 1)) >> 2u][((lane4 + 1)) & 3] = v110_1;
-    sm_b_f32x4[((lane4 + 2)) >> 2u][((lane4 + 2)) & 3] = v110_2;
-    sm_b_f32x4[((lane4 + 3)) >> 2u][((lane4 + 3)) & 3] = v110_3;
+    let st0 = (lane4 % 16) * 64 + i32(((u32((lane4 % 16))) >> 2u) * 8u) + (lane4 / 16);
+    let stv1 = u32(st0) >> 2u;
+    let stl2 = u32(st0) & 3u;
+    sm_a_f32x4[stv1][stl2] = v95_0;
+    sm_a_f32x4[stv1 + 16u][stl2] = v95_1;
+    sm_a_f32x4[stv1 + 32u][stl2] = v95_2;
+    sm_a_f32x4[stv1 + 48u][stl2] = v95_3;
+    let st3 = u32(lane4) >> 2u;
+    sm_b_f32x4[st3] = vec4<f32>(v110_0, v110_1, v110_2, v110_3);
     workgroupBarrier();
     var v113_0: f32 = v112_0;
     var v113_1: f32 = v112_1;
@@ -391,11 +392,11 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     var v113_13: f32 = v112_13;
     var v113_14: f32 = v112_14;
     var v113_15: f32 = v112_15;
-    let dot_r0 = u32(tile_64x64 / 64) / 4u;
-    let dot_c1 = u32(tile_64x64 % 64) / 4u;
+    let dot_r4 = u32(tile_64x64 / 64) / 4u;
+    let dot_c5 = u32(tile_64x64 % 64) / 4u;
     {
-      let a0 = sm_a_f32x4[0 * 16u + dot_r0 + 0u];
-      let b0 = sm_b_f32x4[0 * 16u + dot_c1 + 0u];
+      let a0 = sm_a_f32x4[0u + dot_r4 + 0u];
+      let b0 = sm_b_f32x4[0 * 16u + dot_c5 + 0u];
       v113_0 = fma(a0[0], b0[0], v113_0);
       v113_1 = fma(a0[0], b0[1], v113_1);
       v113_2 = fma(a0[0], b0[2], v113_2);
@@ -414,8 +415,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
       v113_15 = fma(a0[3], b0[3], v113_15);
     }
     {
-      let a0 = sm_a_f32x4[1 * 16u + dot_r0 + 0u];
-      let b0 = sm_b_f32x4[1 * 16u + dot_c1 + 0u];
+      let a0 = sm_a_f32x4[16u + dot_r4 + 0u];
+      let b0 = sm_b_f32x4[1 * 16u + dot_c5 + 0u];
       v113_0 = fma(a0[0], b0[0], v113_0);
       v113_1 = fma(a0[0], b0[1], v113_1);
       v113_2 = fma(a0[0], b0[2], v113_2);
@@ -434,8 +435,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
       v113_15 = fma(a0[3], b0[3], v113_15);
     }
     {
-      let a0 = sm_a_f32x4[2 * 16u + dot_r0 + 0u];
-      let b0 = sm_b_f32x4[2 * 16u + dot_c1 + 0u];
+      let a0 = sm_a_f32x4[32u + dot_r4 + 0u];
+      let b0 = sm_b_f32x4[2 * 16u + dot_c5 + 0u];
       v113_0 = fma(a0[0], b0[0], v113_0);
       v113_1 = fma(a0[0], b0[1], v113_1);
       v113_2 = fma(a0[0], b0[2], v113_2);
@@ -454,8 +455,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
       v113_15 = fma(a0[3], b0[3], v113_15);
     }
     {
-      let a0 = sm_a_f32x4[3 * 16u + dot_r0 + 0u];
-      let b0 = sm_b_f32x4[3 * 16u + dot_c1 + 0u];
+      let a0 = sm_a_f32x4[48u + dot_r4 + 0u];
+      let b0 = sm_b_f32x4[3 * 16u + dot_c5 + 0u];
       v113_0 = fma(a0[0], b0[0], v113_0);
       v113_1 = fma(a0[0], b0[1], v113_1);
       v113_2 = fma(a0[0], b0[2], v113_2);
@@ -474,8 +475,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
       v113_15 = fma(a0[3], b0[3], v113_15);
     }
     {
-      let a0 = sm_a_f32x4[4 * 16u + dot_r0 + 0u];
-      let b0 = sm_b_f32x4[4 * 16u + dot_c1 + 0u];
+      let a0 = sm_a_f32x4[66u + dot_r4 + 0u];
+      let b0 = sm_b_f32x4[4 * 16u + dot_c5 + 0u];
       v113_0 = fma(a0[0], b0[0], v113_0);
       v113_1 = fma(a0[0], b0[1], v113_1);
       v113_2 = fma(a0[0], b0[2], v113_2);
@@ -494,8 +495,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
       v113_15 = fma(a0[3], b0[3], v113_15);
     }
     {
-      let a0 = sm_a_f32x4[5 * 16u + dot_r0 + 0u];
-      let b0 = sm_b_f32x4[5 * 16u + dot_c1 + 0u];
+      let a0 = sm_a_f32x4[82u + dot_r4 + 0u];
+      let b0 = sm_b_f32x4[5 * 16u + dot_c5 + 0u];
       v113_0 = fma(a0[0], b0[0], v113_0);
       v113_1 = fma(a0[0], b0[1], v113_1);
       v113_2 = fma(a0[0], b0[2], v113_2);
@@ -514,8 +515,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
       v113_15 = fma(a0[3], b0[3], v113_15);
     }
     {
-      let a0 = sm_a_f32x4[6 * 16u + dot_r0 + 0u];
-      let b0 = sm_b_f32x4[6 * 16u + dot_c1 + 0u];
+      let a0 = sm_a_f32x4[98u + dot_r4 + 0u];
+      let b0 = sm_b_f32x4[6 * 16u + dot_c5 + 0u];
       v113_0 = fma(a0[0], b0[0], v113_0);
       v113_1 = fma(a0[0], b0[1], v113_1);
       v113_2 = fma(a0[0], b0[2], v113_2);
@@ -534,8 +535,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
       v113_15 = fma(a0[3], b0[3], v113_15);
     }
     {
-      let a0 = sm_a_f32x4[7 * 16u + dot_r0 + 0u];
-      let b0 = sm_b_f32x4[7 * 16u + dot_c1 + 0u];
+      let a0 = sm_a_f32x4[114u + dot_r4 + 0u];
+      let b0 = sm_b_f32x4[7 * 16u + dot_c5 + 0u];
       v113_0 = fma(a0[0], b0[0], v113_0);
       v113_1 = fma(a0[0], b0[1], v113_1);
       v113_2 = fma(a0[0], b0[2], v113_2);
@@ -554,8 +555,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
       v113_15 = fma(a0[3], b0[3], v113_15);
     }
     {
-      let a0 = sm_a_f32x4[8 * 16u + dot_r0 + 0u];
-      let b0 = sm_b_f32x4[8 * 16u + dot_c1 + 0u];
+      let a0 = sm_a_f32x4[132u + dot_r4 + 0u];
+      let b0 = sm_b_f32x4[8 * 16u + dot_c5 + 0u];
       v113_0 = fma(a0[0], b0[0], v113_0);
       v113_1 = fma(a0[0], b0[1], v113_1);
       v113_2 = fma(a0[0], b0[2], v113_2);
@@ -574,8 +575,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
       v113_15 = fma(a0[3], b0[3], v113_15);
     }
     {
-      let a0 = sm_a_f32x4[9 * 16u + dot_r0 + 0u];
-      let b0 = sm_b_f32x4[9 * 16u + dot_c1 + 0u];
+      let a0 = sm_a_f32x4[148u + dot_r4 + 0u];
+      let b0 = sm_b_f32x4[9 * 16u + dot_c5 + 0u];
       v113_0 = fma(a0[0], b0[0], v113_0);
       v113_1 = fma(a0[0], b0[1], v113_1);
       v113_2 = fma(a0[0], b0[2], v113_2);
@@ -594,8 +595,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
       v113_15 = fma(a0[3], b0[3], v113_15);
     }
     {
-      let a0 = sm_a_f32x4[10 * 16u + dot_r0 + 0u];
-      let b0 = sm_b_f32x4[10 * 16u + dot_c1 + 0u];
+      let a0 = sm_a_f32x4[164u + dot_r4 + 0u];
+      let b0 = sm_b_f32x4[10 * 16u + dot_c5 + 0u];
       v113_0 = fma(a0[0], b0[0], v113_0);
       v113_1 = fma(a0[0], b0[1], v113_1);
       v113_2 = fma(a0[0], b0[2], v113_2);
@@ -614,8 +615,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
       v113_15 = fma(a0[3], b0[3], v113_15);
     }
     {
-      let a0 = sm_a_f32x4[11 * 16u + dot_r0 + 0u];
-      let b0 = sm_b_f32x4[11 * 16u + dot_c1 + 0u];
+      let a0 = sm_a_f32x4[180u + dot_r4 + 0u];
+      let b0 = sm_b_f32x4[11 * 16u + dot_c5 + 0u];
       v113_0 = fma(a0[0], b0[0], v113_0);
       v113_1 = fma(a0[0], b0[1], v113_1);
       v113_2 = fma(a0[0], b0[2], v113_2);
@@ -634,8 +635,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
       v113_15 = fma(a0[3], b0[3], v113_15);
     }
     {
-      let a0 = sm_a_f32x4[12 * 16u + dot_r0 + 0u];
-      let b0 = sm_b_f32x4[12 * 16u + dot_c1 + 0u];
+      let a0 = sm_a_f32x4[198u + dot_r4 + 0u];
+      let b0 = sm_b_f32x4[12 * 16u + dot_c5 + 0u];
       v113_0 = fma(a0[0], b0[0], v113_0);
       v113_1 = fma(a0[0], b0[1], v113_1);
       v113_2 = fma(a0[0], b0[2], v113_2);
@@ -654,8 +655,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
       v113_15 = fma(a0[3], b0[3], v113_15);
     }
     {
-      let a0 = sm_a_f32x4[13 * 16u + dot_r0 + 0u];
-      let b0 = sm_b_f32x4[13 * 16u + dot_c1 + 0u];
+      let a0 = sm_a_f32x4[214u + dot_r4 + 0u];
+      let b0 = sm_b_f32x4[13 * 16u + dot_c5 + 0u];
       v113_0 = fma(a0[0], b0[0], v113_0);
       v113_1 = fma(a0[0], b0[1], v113_1);
       v113_2 = fma(a0[0], b0[2], v113_2);
@@ -674,8 +675,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
       v113_15 = fma(a0[3], b0[3], v113_15);
     }
     {
-      let a0 = sm_a_f32x4[14 * 16u + dot_r0 + 0u];
-      let b0 = sm_b_f32x4[14 * 16u + dot_c1 + 0u];
+      let a0 = sm_a_f32x4[230u + dot_r4 + 0u];
+      let b0 = sm_b_f32x4[14 * 16u + dot_c5 + 0u];
       v113_0 = fma(a0[0], b0[0], v113_0);
       v113_1 = fma(a0[0], b0[1], v113_1);
       v113_2 = fma(a0[0], b0[2], v113_2);
@@ -694,8 +695,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
       v113_15 = fma(a0[3], b0[3], v113_15);
     }
     {
-      let a0 = sm_a_f32x4[15 * 16u + dot_r0 + 0u];
-      let b0 = sm_b_f32x4[15 * 16u + dot_c1 + 0u];
+      let a0 = sm_a_f32x4[246u + dot_r4 + 0u];
+      let b0 = sm_b_f32x4[15 * 16u + dot_c5 + 0u];
       v113_0 = fma(a0[0], b0[0], v113_0);
       v113_1 = fma(a0[0], b0[1], v113_1);
       v113_2 = fma(a0[0], b0[2], v113_2);
