@@ -149,6 +149,8 @@ function matmul(m: number, n: number, k: number, light = false): Case {
     { BLOCK_M: 128, BLOCK_N: 64, BLOCK_K: 16 },
     { BLOCK_M: 64, BLOCK_N: 64, BLOCK_K: 16 },
     { BLOCK_M: 64, BLOCK_N: 64, BLOCK_K: 32 },
+    { BLOCK_M: 64, BLOCK_N: 128, BLOCK_K: 32 },
+    { BLOCK_M: 128, BLOCK_N: 64, BLOCK_K: 32 },
     // Triton tutorial 03's f32 shapes at 4 warps (NOTES §18): 42–45 TFLOP/s for Triton on the H200.
     { BLOCK_M: 64, BLOCK_N: 128, BLOCK_K: 32, num_warps: 4 },
     { BLOCK_M: 64, BLOCK_N: 128, BLOCK_K: 32, num_warps: 4, num_stages: 2 },
