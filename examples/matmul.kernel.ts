@@ -59,6 +59,7 @@ export const matmul = defineRun({
     { BLOCK_M: 64, BLOCK_N: 64, BLOCK_K: 32 },
     { BLOCK_M: 64, BLOCK_N: 128, BLOCK_K: 16 },
     { BLOCK_M: 128, BLOCK_N: 128, BLOCK_K: 16 },
+    { BLOCK_M: 128, BLOCK_N: 128, BLOCK_K: 32 },
   ],
   grid: (s, c) => [cdiv(s, c.BLOCK_M) * cdiv(Math.max(s - 1, 1), c.BLOCK_N)],
   args: (s) => {
