@@ -117,8 +117,9 @@ export function matmulF16(m: number, n: number, k: number): F16Case {
       return [{ output: "c_ptr", indices, expected: sampledProduct(halvesOf(a.a_ptr as Uint16Array), halvesOf(a.b_ptr as Uint16Array), n, k, indices) }];
     },
     flops: 2 * m * n * k,
-    // The same variants on the generic path (halves staged, f32 FMAs), for the comparison.
-    targets: [{ subgroupMatrixDot: false }],
+    // The same variants on the generic path (halves staged, f32 FMAs), for the comparison, and
+    // with scalar f16 loads as in the first H200 run (84.5 TFLOP/s then, 25–37 since: NOTES §18).
+    targets: [{ subgroupMatrixDot: false }, { wideHalfAccesses: false }],
     minReps: 10,
     // Converting to halves in JavaScript is slow (~1 s per 16M elements): few input sets. At
     // 4096³ one set (64 MiB of A and B) already exceeds the 50 MiB L2.

@@ -96,6 +96,7 @@ function wideCondition(gen: WgslGenerator, ptr: Value, mask: Value | undefined, 
 function isWide(gen: WgslGenerator, ptr: Value): boolean {
   // f16 too (vec4<f16>, 8 bytes): buffers are padded to 16 bytes, so the last vec4 is always whole.
   if (ptr.type.kind !== "pointer" || gen.atomicBuffers.has(ptr.type.param) || gen.instrumentation) return false;
+  if (ptr.type.pointee === "f16" && gen.target.wideHalfAccesses === false) return false;
   const layout = gen.layout(ptr.type);
   return !layout.replicated && layout.vec === 4 && gen.contiguity.stride(ptr) === 1;
 }

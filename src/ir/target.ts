@@ -81,6 +81,13 @@ export interface Target {
    */
   padDotTiles?: boolean;
   /**
+   * Move contiguous runs of f16 elements as `vec4<f16>` (8 bytes) to and from storage buffers, as
+   * runs of f32 move as vec4s. On unless false; false gives the scalar f16 accesses of the first
+   * H200 f16 run, to time against (bench/NOTES.md §18: the f16 matmul on subgroup matrices has
+   * been slower since).
+   */
+  wideHalfAccesses?: boolean;
+  /**
    * The correctness launch's variant (codegen/instrument.ts): every load and store checks its
    * lanes against the buffer's element count and every store records who wrote each element.
    * Off for timed launches, whose WGSL stays as it is.

@@ -53,6 +53,10 @@ test("f16 × f16 tl.dot with an f32 accumulator, tiled layout (vec4<f16> staging
   await checkMatmul(70, 83, 45, [64, 64, 16], {});
 });
 
+test("f16 × f16 tl.dot with scalar f16 accesses (wideHalfAccesses false), 70×45 by 45×83", async () => {
+  await checkMatmul(70, 83, 45, [64, 64, 16], { wideHalfAccesses: false });
+});
+
 test("f16 × f16 tl.dot on the flat layout, 33×50 by 50×17", async () => {
   await checkMatmul(33, 17, 50, [32, 32, 16], { tiledLayouts: false });
 });
