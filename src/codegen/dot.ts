@@ -135,11 +135,10 @@ function stageOperand(ctx: Emitter, operand: Value, array: string, dtype: "f16" 
   const cols = operand.type.shape[1];
   const w = ctx.workgroupSize;
   const at = (index: string) => (offset ? `${offset} + ${index}` : index);
-  // Where element (row, col) goes: B as it is; A transposed, its rows shifted.
-  const destination = (row: string, col: string) => {
-    if (!transposed) return `${row} * ${cols} + ${col}`;
-    const pad = transposed.pad.expr(`u32(${col})`);
-    return `${col} * ${transposed.rows}${pad ? ` + i32(${pad})` : ""} + ${row}`;
+  // Where A's element (row, col) goes: transposed, its rows shifted (B's element e goes to e).
+  const destination = (t: { rows: number; pad: Pad }, row: string, col: string) => {
+    const pad = t.pad.expr(`u32(${col})`);
+    return `${col} * ${t.rows}${pad ? ` + i32(${pad})` : ""} + ${row}`;
   };
   const vec4 = (regs: number[]) => `vec4<${dtype}>(${regs.map((j) => ctx.reg(operand, j)).join(", ")})`;
   // Every index below is one per-invocation base (a let the driver keeps in one register) plus
@@ -166,7 +165,7 @@ function stageOperand(ctx: Emitter, operand: Value, array: string, dtype: "f16" 
     const { rowsPerThread: rt, colsPerThread: cc } = layout.tile;
     const spans = tileSpans(layout.tile, w);
     for (let p = 0; p < cc / 4; p++) {
-      const b = base(destination(row0, p ? `(${col0} + ${p * spans.col})` : col0), true);
+      const b = base(destination(transposed, row0, p ? `(${col0} + ${p * spans.col})` : col0), true);
       for (let g = 0; g < rt / 4; g++) {
         for (let c = 0; c < 4; c++) {
           const j = 4 * g * cc + 4 * p + c;
@@ -181,7 +180,7 @@ function stageOperand(ctx: Emitter, operand: Value, array: string, dtype: "f16" 
   if (whole && transposed && !layout.tile && layout.vec === 4 && cols % 4 === 0 && Number.isInteger(runRows) && runRows % 4 === 0) {
     // Runs of 4 along A's rows (register q * 4 + l: row row0 + q * runRows, column col0 + l),
     // written one element at a time down the transposed rows.
-    const b = base(destination(row0, col0), false);
+    const b = base(destination(transposed, row0, col0), false);
     const [vec, lane] = [ctx.fresh("stv"), ctx.fresh("stl")];
     ctx.emit(`let ${vec} = u32(${b}) >> 2u;`);
     ctx.emit(`let ${lane} = u32(${b}) & 3u;`);
@@ -193,7 +192,7 @@ function stageOperand(ctx: Emitter, operand: Value, array: string, dtype: "f16" 
   }
   writeElements(ctx, operand, (e, value) => {
     const index = ctx.fresh("st");
-    ctx.emit(`let ${index} = ${at(destination(`((${e}) / ${cols})`, `((${e}) % ${cols})`))};`);
+    ctx.emit(`let ${index} = ${at(transposed ? destination(transposed, `((${e}) / ${cols})`, `((${e}) % ${cols})`) : e)};`);
     ctx.emit(`${array}[${index} >> 2u][${index} & 3] = ${value};`);
   });
 }
