@@ -1,6 +1,7 @@
 // Bundles every entry point that exists with esbuild; types are checked separately (`npm run typecheck`).
 import { build } from "esbuild";
 import { copyFileSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { resolve } from "node:path";
 
 const entries = [
   // [source, output, platform-specific externals]
@@ -26,6 +27,43 @@ await Promise.all(
         sourcemap: true,
         // Native or large packages stay in node_modules; the .vsix ships them.
         external: ["webgpu", "esbuild", "typescript", ...extra],
+        logLevel: watch ? "info" : "warning",
+      }),
+    ),
+);
+
+// The browser's outputs (the web extension, VS Code for the Web): the same compiler and harness,
+// with the runtime seam's Node side (src/runtime/host-node.ts) swapped for the browser's
+// (host-browser.ts), `node:path` for path-browserify, and TypeScript bundled in (its Node-only
+// requires are disabled by its package.json's `browser` field).
+const browserSeam = {
+  name: "kernel-lab-browser-host",
+  setup(b) {
+    b.onResolve({ filter: /\/host-node$/ }, (args) => ({ path: resolve(args.resolveDir, "host-browser.ts") }));
+  },
+};
+const browserEntries = [
+  // [source, output, externals]
+  ["src/harness/web-worker.ts", "dist/web/worker.js", []],
+  ["src/editor/web/extension.ts", "dist/web/extension.js", ["vscode"]],
+];
+await Promise.all(
+  browserEntries
+    .filter(([src]) => existsSync(src))
+    .map(([src, out, extra]) =>
+      build({
+        entryPoints: [src],
+        outfile: out,
+        bundle: true,
+        platform: "browser",
+        target: "es2022",
+        format: out.endsWith("extension.js") ? "cjs" : "iife",
+        minify: true,
+        keepNames: true,
+        sourcemap: false,
+        alias: { "node:path": "path-browserify", path: "path-browserify" },
+        external: extra,
+        plugins: [browserSeam],
         logLevel: watch ? "info" : "warning",
       }),
     ),

@@ -1,7 +1,8 @@
 // `run --history FILE` and `compare OLD.json NEW.json`: a run's results next to earlier ones.
 
-import { readFileSync } from "node:fs";
-import { appendHistory, changeSince, compareReports, describeChange, earlierResults, readHistory } from "../harness/history";
+import { appendFileSync, mkdirSync, readFileSync } from "node:fs";
+import * as path from "node:path";
+import { changeSince, compareReports, describeChange, earlierResults, historyEntries, historyLines, parseHistory, type HistoryEntry } from "../harness/history";
 import type { FileReport } from "../harness/report";
 import { UsageError } from "./args";
 
@@ -21,6 +22,26 @@ export function recordHistory(file: string, report: FileReport): HistoryLine[] {
     const change = changeSince(earlierResults(before, entry), entry);
     return { run: entry.run, size: entry.size, change: change ? describeChange(change) : null, speedup: change?.speedup ?? null };
   });
+}
+
+/** The entries of a history file, oldest first; a missing file is empty, a damaged line skipped. */
+export function readHistory(file: string): HistoryEntry[] {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch {
+    return [];
+  }
+  return parseHistory(text);
+}
+
+/** Appends the report's results to `file` (created with its folder when missing). */
+export function appendHistory(file: string, report: FileReport, at: Date = new Date()): HistoryEntry[] {
+  const entries = historyEntries(report, at);
+  if (entries.length === 0) return entries;
+  mkdirSync(path.dirname(file), { recursive: true });
+  appendFileSync(file, historyLines(entries));
+  return entries;
 }
 
 export function formatHistory(file: string, lines: readonly HistoryLine[]): string[] {

@@ -6,6 +6,7 @@
 import * as path from "node:path";
 import * as vscode from "vscode";
 import type { Progress, RunRequest } from "../harness/protocol";
+import type { FileReport } from "../harness/report";
 import type { LocatedDiagnostic } from "../diagnostics/position";
 import { RunCodes } from "../harness/codes";
 import { findRuns } from "./find-runs";
@@ -13,7 +14,7 @@ import { kernelDocumentFor } from "./kernel-document";
 import { KernelRunner, type RunOutcome } from "./kernel-runner";
 import { ResultsPanel } from "./results-panel";
 import { resultsView } from "./results-view";
-import { appendHistory, readHistory, type HistoryEntry } from "../harness/history";
+import { historyEntries, historyLines, parseHistory, type HistoryEntry } from "../harness/history";
 import { readRunSettings } from "./settings";
 import { assertNever } from "../ir/never";
 
@@ -178,7 +179,7 @@ export class RunController implements vscode.Disposable {
           });
         },
       );
-      this.report(outcome, { document, text, mode, backend: settings.backend, timeoutSeconds: settings.timeoutSeconds, label, panel });
+      await this.report(outcome, { document, text, mode, backend: settings.backend, timeoutSeconds: settings.timeoutSeconds, label, panel });
       return outcome;
     } finally {
       cancellation.dispose();
@@ -189,33 +190,45 @@ export class RunController implements vscode.Disposable {
   }
 
   /** The workspace's history file: `history.jsonl` in the extension's workspace storage. */
-  historyFile(): string | undefined {
-    return this.storageUri && vscode.Uri.joinPath(this.storageUri, "history.jsonl").fsPath;
+  historyFile(): vscode.Uri | undefined {
+    return this.storageUri && vscode.Uri.joinPath(this.storageUri, "history.jsonl");
   }
 
-  /** Appends a run's results to the workspace history; a history that can't be written is logged, not fatal. */
-  private recordHistory(report: Parameters<typeof appendHistory>[1]): { current: HistoryEntry[]; all: HistoryEntry[] } | undefined {
+  /**
+   * Appends a run's results to the workspace history (through VS Code's file system, so on the
+   * desktop and in a browser alike); a history that can't be written is logged, not fatal.
+   */
+  private async recordHistory(report: FileReport): Promise<{ current: HistoryEntry[]; all: HistoryEntry[] } | undefined> {
     const file = this.historyFile();
     if (!file || report.runs.length === 0) return undefined;
     try {
-      const current = appendHistory(file, report);
-      return { current, all: readHistory(file) };
+      let before = "";
+      try {
+        before = new TextDecoder().decode(await vscode.workspace.fs.readFile(file));
+      } catch {
+        // no history yet
+      }
+      const current = historyEntries(report);
+      const text = before + (before === "" || before.endsWith("\n") ? "" : "\n") + historyLines(current);
+      await vscode.workspace.fs.createDirectory(this.storageUri!);
+      await vscode.workspace.fs.writeFile(file, new TextEncoder().encode(text));
+      return { current, all: parseHistory(text) };
     } catch (error) {
-      this.log.warn(`could not write the timing history ${file}: ${String(error)}`);
+      this.log.warn(`could not write the timing history ${file.toString(true)}: ${String(error)}`);
       return undefined;
     }
   }
 
   /** Shows the outcome: the panel always, a message where the user must act. */
-  private report(
+  private async report(
     outcome: RunOutcome,
     run: { document: vscode.TextDocument; text: string; mode: RunMode; backend: "gpu" | "cpu"; timeoutSeconds: number; label: string; panel: ResultsPanel },
-  ): void {
+  ): Promise<void> {
     const { panel, label } = run;
     switch (outcome.kind) {
       case "completed": {
         const { report } = outcome;
-        const history = this.recordHistory(report);
+        const history = await this.recordHistory(report);
         panel.post({
           type: "results",
           view: resultsView(

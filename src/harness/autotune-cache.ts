@@ -1,12 +1,13 @@
 // The autotuner's choices on disk, so a run tunes once per kernel, adapter and size:
 // `$KERNEL_LAB_CACHE_DIR/autotune.json`, else `$XDG_CACHE_HOME/kernel-lab/`, else
 // `~/.cache/kernel-lab/`. A damaged file is a warning on stderr and an empty cache, never a
-// failed run; writes go to a temporary file renamed over the old one, so a reader never sees half.
+// failed run; writes go to a temporary file renamed over the old one, so a reader never sees half
+// (runtime/host-node.ts). In a browser the file lives in the worker's memory, and the editor keeps
+// it between runs (runtime/host-browser.ts).
 
-import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
+import { hash64 } from "../runtime/hash";
+import { host } from "../runtime/host";
 import type { AdapterReport } from "./report";
 
 const VERSION = 1;
@@ -38,21 +39,21 @@ export interface TuningKey {
   size: number;
 }
 
-export function cacheDir(env: NodeJS.ProcessEnv = process.env): string {
+export function cacheDir(env: Record<string, string | undefined> = { KERNEL_LAB_CACHE_DIR: host.env("KERNEL_LAB_CACHE_DIR"), XDG_CACHE_HOME: host.env("XDG_CACHE_HOME") }): string {
   if (env.KERNEL_LAB_CACHE_DIR) return path.resolve(env.KERNEL_LAB_CACHE_DIR);
-  const base = env.XDG_CACHE_HOME && path.isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : path.join(os.homedir(), ".cache");
+  const base = env.XDG_CACHE_HOME && path.isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : path.join(host.homedir(), ".cache");
   return path.join(base, "kernel-lab");
 }
 
-export function cacheFile(env: NodeJS.ProcessEnv = process.env): string {
-  return path.join(cacheDir(env), "autotune.json");
+export function cacheFile(): string {
+  return path.join(cacheDir(), "autotune.json");
 }
 
-/** sha256 of the kernel's text, the run's name and its candidates, the adapter and the size. */
+/** A hash of the kernel's text, the run's name and its candidates, the adapter and the size. */
 export function tuningKey(key: TuningKey): string {
   const { vendor, device, description } = key.adapter;
   const parts = [key.kernelText, key.run, JSON.stringify(key.candidates), vendor, device, description, String(key.size)];
-  return createHash("sha256").update(parts.join("\u0000")).digest("hex");
+  return hash64(parts.join("\u0000"));
 }
 
 export function adapterLabel(adapter: AdapterReport): string {
@@ -65,17 +66,17 @@ function warn(message: string): void {
   // Once per process and file: a sweep reads the cache for every size.
   if (warned.has(message)) return;
   warned.add(message);
-  process.stderr.write(`kernel-lab: warning: ${message}\n`);
+  host.warn(`kernel-lab: warning: ${message}`);
 }
 
 function readCache(file: string): CacheFile {
-  let text: string;
+  let text: string | undefined;
   try {
-    text = readFileSync(file, "utf8");
+    text = host.readCacheText(file);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== "ENOENT") warn(`cannot read the autotune cache ${file} (${(err as Error).message}); tuning afresh.`);
-    return { version: VERSION, entries: {} };
+    warn(`cannot read the autotune cache ${file} (${(err as Error).message}); tuning afresh.`);
   }
+  if (text === undefined) return { version: VERSION, entries: {} };
   try {
     const parsed = JSON.parse(text) as unknown;
     if (!isCacheFile(parsed)) throw new Error(`not a version ${VERSION} autotune cache`);
@@ -120,13 +121,9 @@ export function lookupChoice(key: string, file: string = cacheFile()): CachedCho
 export function storeChoice(key: string, choice: CachedChoice, file: string = cacheFile()): void {
   const cache = readCache(file);
   cache.entries[key] = choice;
-  const temp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
   try {
-    mkdirSync(path.dirname(file), { recursive: true });
-    writeFileSync(temp, `${JSON.stringify(cache, null, 1)}\n`);
-    renameSync(temp, file);
+    host.writeCacheText(file, `${JSON.stringify(cache, null, 1)}\n`);
   } catch (err) {
-    rmSync(temp, { force: true });
     warn(`cannot write the autotune cache ${file} (${(err as Error).message}); the choice is not remembered.`);
   }
 }

@@ -17,6 +17,7 @@ import { readOutputs, timingCopies, uploadArgs } from "./buffers";
 import { pointerParams, poisonUnreadOutputs, roundToF16 } from "./gpu-args";
 import type { Progress } from "./protocol";
 import type { AdapterReport, AutotuneCandidate, AutotuneReport } from "./report";
+import { host } from "../runtime/host";
 
 /** A candidate compiled, or the diagnostics that stopped it. */
 export type CandidateProgram = { program: CompiledKernel } | { diagnostics: LocatedDiagnostic[] };
@@ -225,7 +226,7 @@ function orderedCandidate(c: AutotuneCandidate): AutotuneCandidate {
 
 /** With --debug, what the tuner did: tests and curious users can see whether it timed anything. */
 function debug(message: string): void {
-  if (process.env.KERNEL_LAB_DEBUG) process.stderr.write(`kernel-lab: autotune: ${message}\n`);
+  if (host.env("KERNEL_LAB_DEBUG")) host.warn(`kernel-lab: autotune: ${message}`);
 }
 
 function short(x: number): string {

@@ -2,7 +2,7 @@
 // meaning; retired codes are not reused. GPU failures are the runtime's KL4xxx (runtime/errors.ts).
 
 export const RunCodes = {
-  /** esbuild could not bundle the file (an import that does not resolve, a syntax error). */
+  /** The file could not be loaded: unreadable, an import that does not resolve, a syntax error. */
   bundleFailed: "KL3001",
   /** The file threw while its top level ran. */
   loadThrew: "KL3002",

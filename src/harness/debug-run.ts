@@ -67,11 +67,11 @@ export async function traceProgram(launch: DebugLaunch): Promise<ProgramTrace> {
   const failWith = (diagnostics: readonly LocatedDiagnostic[], text?: string): never =>
     fail(diagnostics.map((d) => formatDiagnostic(d, text)).join("\n"));
 
-  const text = readKernelText(absolute, shown);
+  const text = await readKernelText(absolute, shown);
   if (typeof text !== "string") return failWith([text]);
   const parsed = parseKernelFile(shown, text);
   if (parsed.diagnostics.some((d) => d.severity === "error")) failWith(locate(shown, text, parsed.diagnostics), text);
-  const loaded = await loadKernelFile(absolute);
+  const loaded = await loadKernelFile(absolute, text);
   if (loaded.diagnostics.length > 0) failWith(loaded.diagnostics, text);
   const names = loaded.runs.map((r) => r.name).join(", ") || "none";
   const loadedRun = launch.run === undefined ? loaded.runs[0] : loaded.runs.find((r) => r.name === launch.run || r.exportName === launch.run);

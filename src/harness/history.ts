@@ -1,10 +1,9 @@
 // A run's results over time: every run appends one line of JSON per result to a history file
 // (the editor keeps one per workspace; the command line takes `--history FILE`), so a learner can
 // see what each edit did ("1.8× faster than the last run, at 14:02"). Two saved `--json` reports
-// can be compared the same way (`kernel-lab compare OLD.json NEW.json`).
+// can be compared the same way (`kernel-lab compare OLD.json NEW.json`). The file itself is read and
+// written by its owner: the command line (cli/history.ts) or the editor (through VS Code's file system).
 
-import { appendFileSync, mkdirSync, readFileSync } from "node:fs";
-import * as path from "node:path";
 import type { FileReport, RunReport } from "./report";
 
 /** One result, as one line of the history file. */
@@ -41,23 +40,13 @@ export function historyEntries(report: FileReport, at: Date = new Date()): Histo
   }));
 }
 
-/** Appends the report's results to `file` (created with its folder when missing). */
-export function appendHistory(file: string, report: FileReport, at: Date = new Date()): HistoryEntry[] {
-  const entries = historyEntries(report, at);
-  if (entries.length === 0) return entries;
-  mkdirSync(path.dirname(file), { recursive: true });
-  appendFileSync(file, entries.map((e) => JSON.stringify(e) + "\n").join(""));
-  return entries;
+/** The history file's lines for these entries (each ends in a newline). */
+export function historyLines(entries: readonly HistoryEntry[]): string {
+  return entries.map((e) => JSON.stringify(e) + "\n").join("");
 }
 
-/** The entries of a history file, oldest first; a missing file is empty, a damaged line skipped. */
-export function readHistory(file: string): HistoryEntry[] {
-  let text: string;
-  try {
-    text = readFileSync(file, "utf8");
-  } catch {
-    return [];
-  }
+/** The entries of a history file's text, oldest first; a damaged line is skipped. */
+export function parseHistory(text: string): HistoryEntry[] {
   const entries: HistoryEntry[] = [];
   for (const line of text.split("\n")) {
     if (!line.trim()) continue;

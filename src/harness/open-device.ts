@@ -1,4 +1,4 @@
-// Where the kernels run: the GPU (opened while esbuild bundles the file; Dawn's start-up is
+// Where the kernels run: the GPU (opened while the file loads; Dawn's start-up is
 // synchronous work) or, with --cpu, the interpreter. Either way, the Target compiled for.
 
 import type { LocatedDiagnostic } from "../diagnostics/position";

@@ -1,4 +1,4 @@
-// The engine behind `kernel-lab run`: read and parse the file, bundle it while the GPU opens,
+// The engine behind `kernel-lab run`: read and parse the file, load it while the GPU opens,
 // pick the runs, then run every size of each (one-run.ts, run-size.ts) into SPEC §4's
 // FileReport. Nothing here throws at the user: every failure becomes a located diagnostic
 // (to-diagnostics.ts), and the Outcome says which exit code it means.
@@ -50,10 +50,7 @@ export async function runFile(file: string, opts: RunOptions = {}, text?: string
   return (await runFileWithOutcome(file, opts, text)).report;
 }
 
-/**
- * `text`: the file's contents where the caller has already read them (they are then not read
- * again for parsing; esbuild still bundles the file on disk).
- */
+/** `text`: the file's contents where the caller has already read them (they are then not read again). */
 export async function runFileWithOutcome(fileArg: string, opts: RunOptions = {}, text?: string): Promise<FileResult> {
   const absolute = path.resolve(fileArg);
   const file = displayPath(absolute);
@@ -68,18 +65,17 @@ export async function runFileWithOutcome(fileArg: string, opts: RunOptions = {},
     opts.onProgress?.(p);
   };
 
-  const source = text ?? readKernelText(absolute, file);
+  const source = text ?? (await readKernelText(absolute, file));
   if (typeof source !== "string") return done("failure", [source]);
   progress({ phase: "load", message: `Loading ${file}` });
   const parsed = parseKernelFile(file, source);
   trace("parsed");
   if (parsed.diagnostics.some((d) => d.severity === "error")) return done("compile-error", locate(file, source, parsed.diagnostics));
 
-  // esbuild bundles the file in its own process while this one opens the GPU.
-  const bundled = loadKernelFile(absolute);
+  // The GPU opens (Dawn's enumeration is synchronous work) while the file's imports are read.
   const gpuReady = opts.cpu ? undefined : requestGpu(progress);
-  const loaded = await bundled;
-  trace("bundled and loaded");
+  const loaded = await loadKernelFile(absolute, source);
+  trace("loaded");
   if (loaded.diagnostics.length > 0) return done("failure", loaded.diagnostics);
   const at = runLocator(file, source);
   const selected = selectRuns(loaded.runs, opts, file, at);

@@ -6,13 +6,14 @@ import { RunCodes, RunDefinitionError } from "./codes";
 export const DEFAULT_TIMEOUT_MS = 120_000;
 
 export function withTimeout<T>(work: Promise<T>, ms: number, run: string, size: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
   const limit = new Promise<never>((_, reject) => {
     timer = setTimeout(
       () => reject(new RunDefinitionError(RunCodes.timeout, `Run '${run}' (size ${size}) did not finish within ${ms / 1000} s. Use a smaller size, or check the kernel's loops.`, run)),
       ms,
     );
-    timer.unref();
+    // In Node the limit alone must not keep the process alive; a browser's timers are plain numbers.
+    (timer as { unref?: () => void }).unref?.();
   });
   return Promise.race([work, limit]).finally(() => clearTimeout(timer));
 }

@@ -8,6 +8,7 @@ import { InterpreterError } from "../interpreter/interpret";
 import { GpuError } from "../runtime";
 import { RunDefinitionError } from "./codes";
 import type { LoadedRun } from "./load";
+import { host } from "../runtime/host";
 
 /** Places a diagnostic about a run at its `export const NAME` (else its defineRun call). */
 export type RunLocator = (run: LoadedRun, code: string, message: string) => LocatedDiagnostic;
@@ -25,7 +26,7 @@ export function runLocator(file: string, text: string): RunLocator {
 
 /** What the user sees of an error thrown while running `run`. */
 export function diagnosticOf(err: unknown, run: LoadedRun, file: string, text: string, at: RunLocator): LocatedDiagnostic {
-  if (process.env.KERNEL_LAB_DEBUG && err instanceof Error) console.error(err.stack);
+  if (host.env("KERNEL_LAB_DEBUG") && err instanceof Error) host.warn(err.stack ?? err.message);
   if (err instanceof RunDefinitionError) return at(run, err.code, err.message);
   if (err instanceof InterpreterError) {
     return locate(file, text, [{ ...err.toDiagnostic(), message: `Run '${run.name}': ${err.message}` }])[0];

@@ -1,6 +1,8 @@
 // `--debug` (KERNEL_LAB_DEBUG): one stderr line per step of a run, with the milliseconds since the
 // process started, to see where a run's time goes (`bench/overhead.ts` reads these lines).
 
+import { host } from "../runtime/host";
+
 export function trace(step: string): void {
-  if (process.env.KERNEL_LAB_DEBUG) process.stderr.write(`kernel-lab: ${performance.now().toFixed(1)} ms: ${step}\n`);
+  if (host.env("KERNEL_LAB_DEBUG")) host.warn(`kernel-lab: ${performance.now().toFixed(1)} ms: ${step}`);
 }

@@ -1,13 +1,12 @@
 /// <reference types="@webgpu/types" />
-// One Dawn instance and one device per process (ENVIRONMENT.md §2): the instance returned by
-// `create()` must stay reachable for as long as the device lives, or GC frees it under the device
-// and the process dies at random. It is held in a module variable and on globalThis.
+// One WebGPU instance and one device per process (or browser worker). In Node the instance is
+// Dawn's, returned by `create()`, and must stay reachable for as long as the device lives, or GC
+// frees it under the device and the process dies at random (ENVIRONMENT.md §2). It is held in a
+// module variable and on globalThis. In a browser it is `navigator.gpu` (host.ts).
 
-import { AsyncLocalStorage } from "node:async_hooks";
 import type { SubgroupMatrixConfig, Target } from "../ir/target";
-import { loadDawn } from "./dawn";
 import { GpuError, NoAdapterError, type GpuErrorKind } from "./errors";
-import { quietDawn } from "./notices";
+import { host } from "./host";
 
 /** WebGPU's numeric flags (not globals in Node). */
 export const BufferUsage = {
@@ -167,7 +166,7 @@ export class Gpu {
   }
 }
 
-const insideScope = new AsyncLocalStorage<Gpu>();
+const insideScope = host.asyncLocal<Gpu>();
 
 function toGpuError(error: GPUError, subject?: string): GpuError {
   const kind: GpuErrorKind =
@@ -196,13 +195,13 @@ const shared: ProcessGpu = ((globalThis as Record<symbol, ProcessGpu | undefined
  * spaces), e.g. `enable-dawn-features=vulkan_enable_f16_on_nvidia`, which makes Dawn offer
  * `shader-f16` on NVIDIA drivers it blocklists (bench/NOTES.md §12; Dawn calls it unsafe).
  */
-export function dawnFlags(env: Record<string, string | undefined> = process.env): string[] {
-  const extra = (env.KERNEL_LAB_DAWN_FLAGS ?? "").split(/\s+/).filter(Boolean);
+export function dawnFlags(flagsVariable: string | undefined = host.env("KERNEL_LAB_DAWN_FLAGS")): string[] {
+  const extra = (flagsVariable ?? "").split(/\s+/).filter(Boolean);
   return ["disable-dawn-features=timestamp_quantization", ...extra];
 }
 
-function dawnInstance(): GPU {
-  shared.instance ??= loadDawn().create(dawnFlags());
+function gpuInstance(): GPU | undefined {
+  shared.instance ??= host.gpu(dawnFlags());
   return shared.instance;
 }
 
@@ -228,10 +227,9 @@ export function acquireGpu(): Promise<Gpu> {
 }
 
 async function createGpu(): Promise<Gpu> {
-  const gpu = dawnInstance();
-  // Dawn enumerates the adapters inside this call, synchronously, and prints two limit notices
-  // on stderr while it does (notices.ts).
-  const adapter = await quietDawn(() => gpu.requestAdapter({ powerPreference: "high-performance" }));
+  const gpu = gpuInstance();
+  if (!gpu) throw new NoAdapterError("this browser has no WebGPU: navigator.gpu is undefined");
+  const adapter = await host.requestAdapter(gpu, { powerPreference: "high-performance" });
   if (!adapter) throw new NoAdapterError();
   const requiredFeatures = WANTED_FEATURES.filter((f) => adapter.features.has(f));
   const requiredLimits: Record<string, number> = {};
@@ -266,10 +264,12 @@ function summarise(info: GPUAdapterInfo): AdapterSummary {
 }
 
 /** Dawn does not report its backend; the description sometimes names it, else the platform decides. */
-function backendOf(description: string): string {
+export function backendOf(description: string, platform: string = host.platform): string {
   const named = /\b(vulkan|metal|d3d12|d3d11|opengl ?es|opengl)\b/i.exec(description);
   if (named) return named[1].toLowerCase().replace(/\s+/g, "");
-  switch (process.platform) {
+  switch (platform) {
+    case "browser":
+      return "webgpu";
     case "darwin":
       return "metal";
     case "win32":

@@ -1,15 +1,15 @@
 // Compute pipelines, compiled once per process and cached.
 //
-// Cache key: `<kernel>@<16 hex digits of SHA-1 over the WGSL and the binding layout>`, e.g.
+// Cache key: `<kernel>@<16 hex digits of a hash of the WGSL and the binding layout>` (hash.ts), e.g.
 // `add_kernel@3f2a9c0d11e4b7a2`. The kernel name keeps keys readable in labels and logs; the hash
 // covers everything that changes the pipeline (each constexpr specialisation is its own WGSL).
 // The bind group layout is explicit, built from the KernelAbi, so a binding the shader never
 // touches still binds (an "auto" layout would drop it).
 
-import { createHash } from "node:crypto";
 import type { KernelAbi } from "../codegen/abi";
 import { GpuError, ShaderCompileError, type WgslMessage } from "./errors";
 import { ShaderStage, type Gpu } from "./gpu";
+import { hash64 } from "./hash";
 
 export interface KernelProgram {
   abi: KernelAbi;
@@ -30,8 +30,7 @@ function layoutSignature(abi: KernelAbi): string {
 }
 
 export function pipelineKey(program: KernelProgram): string {
-  const hash = createHash("sha1").update(program.wgsl).update("\0").update(layoutSignature(program.abi)).digest("hex");
-  return `${program.abi.kernel}@${hash.slice(0, 16)}`;
+  return `${program.abi.kernel}@${hash64(`${program.wgsl}\0${layoutSignature(program.abi)}`)}`;
 }
 
 /** The compiled pipeline for `program`, from the cache when it was compiled before. */

@@ -33,7 +33,7 @@ class Client {
   readonly events: Message[] = [];
 
   constructor() {
-    // The adapter awaits esbuild, whose process does not hold the event loop open on its own.
+    // Nothing else holds the event loop open while the adapter awaits its launch.
     const alive = setInterval(() => undefined, 1000);
     this.fromAdapter.on("end", () => clearInterval(alive));
     clients.push(this);

@@ -45,6 +45,24 @@ test("a file that does not bundle gives KL3001 at the import, not a stack trace"
   assert.match(d.message, /does-not-exist/);
 });
 
+test("files imported by relative path are read and run with the kernel file; type-only imports are not", async () => {
+  const loaded = await loadKernelFile(path.join(root, "test/fixtures/imports/scaled.kernel.ts"));
+  assert.deepEqual(loaded.diagnostics, []);
+  const [run] = loaded.runs;
+  assert.deepEqual(run.definition.sizes, [1000, 77]);
+  assert.deepEqual(run.definition.constexprs, { BLOCK: 64 });
+  const x = new Float32Array([1, 2]);
+  const reference = run.definition.reference as (args: { x_ptr: Float32Array }, n: number) => { out_ptr: Float32Array };
+  assert.deepEqual([...reference({ x_ptr: x }, 2).out_ptr], [3, 6]);
+});
+
+test("a syntax error in an imported file is KL3001 at its line in that file", async () => {
+  const loaded = await loadKernelFile(path.join(root, "test/fixtures/imports/syntax-error.kernel.ts"));
+  assert.equal(loaded.runs.length, 0);
+  assert.deepEqual(loaded.diagnostics.map((d) => [path.basename(d.file), d.line, d.code]), [["broken.js", 3, "KL3001"]]);
+  assert.match(loaded.diagnostics[0].message, /'\)' expected\. The file could not be loaded; fix this syntax error\.$/);
+});
+
 test("tl functions throw on the host", () => {
   assert.throws(() => language.tl.programId(0), /tl\.programId can only be called inside a kernel; run the file with kernel-lab/);
 });

@@ -5,7 +5,8 @@ import assert from "node:assert/strict";
 import { mkdtempSync, appendFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
-import { appendHistory, changeSince, compareReports, describeChange, earlierResults, readHistory } from "../../src/harness/history";
+import { appendHistory, readHistory } from "../../src/cli/history";
+import { changeSince, compareReports, describeChange, earlierResults } from "../../src/harness/history";
 import type { FileReport, RunReport } from "../../src/harness/report";
 
 function run(name: string, size: number, medianMs: number | null, correct = true): RunReport {

@@ -1,0 +1,50 @@
+/// <reference types="@webgpu/types" />
+// Node's side of the seam (host.ts): Dawn through the `webgpu` package, files on disk, the
+// process's environment. The instance Dawn's `create()` returns must stay reachable for as long
+// as any adapter or device from it lives (ENVIRONMENT.md §2): runtime/gpu.ts holds it.
+
+import { AsyncLocalStorage } from "node:async_hooks";
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import * as os from "node:os";
+import * as path from "node:path";
+import * as vm from "node:vm";
+import { loadDawn } from "./dawn";
+import type { AsyncLocal, Host } from "./host";
+import { quietDawn } from "./notices";
+
+export const host: Host = {
+  platform: process.platform,
+  gpu: (flags) => loadDawn().create([...flags]),
+  // Dawn enumerates the adapters inside this call, synchronously, and prints two limit notices
+  // on stderr while it does (notices.ts).
+  requestAdapter: (gpu, options) => quietDawn(() => gpu.requestAdapter(options)),
+  env: (name) => process.env[name],
+  warn: (line) => void process.stderr.write(`${line}\n`),
+  cwd: () => process.cwd(),
+  homedir: () => os.homedir(),
+  readText: async (file) => readFileSync(file, "utf8"),
+  readCacheText(file) {
+    try {
+      return readFileSync(file, "utf8");
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+      throw err;
+    }
+  },
+  writeCacheText(file, text) {
+    const temp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+    try {
+      mkdirSync(path.dirname(file), { recursive: true });
+      writeFileSync(temp, text);
+      renameSync(temp, file);
+    } catch (err) {
+      rmSync(temp, { force: true });
+      throw err;
+    }
+  },
+  compileModule: (code, file) =>
+    vm.runInThisContext(`(function (exports, require, module, __filename, __dirname) {${code}\n})`, { filename: file }) as (...args: unknown[]) => void,
+  requireFrom: (file, id) => createRequire(file)(id),
+  asyncLocal: <T>(): AsyncLocal<T> => new AsyncLocalStorage<T>(),
+};
