@@ -1,7 +1,7 @@
 // Command-line parsing: `kernel-lab <command> [options]`, options in any order after the command.
 
 export type Command =
-  | { kind: "run"; file: string; run?: string; size?: number; sweep: boolean; json: boolean; cpu: boolean; reps?: number; timeoutMs?: number; retune: boolean; history?: string; debug: boolean }
+  | { kind: "run"; file: string; run?: string; size?: number; sweep: boolean; json: boolean; cpu: boolean; reps?: number; timeoutMs?: number; maxSteps?: number; retune: boolean; history?: string; debug: boolean }
   | { kind: "compare"; before: string; after: string; json: boolean; debug: boolean }
   | { kind: "check"; files: string[]; json: boolean; pretty: boolean; debug: boolean }
   | { kind: "wgsl"; file: string; kernel?: string; constexprs: Record<string, number>; gpu: boolean; debug: boolean }
@@ -23,6 +23,8 @@ Commands:
     --json             print one JSON object (SPEC §4) on stdout, nothing else
     --reps N           at most N timed repetitions (default 100)
     --timeout SECONDS  limit per run and size (default 120)
+    --max-steps N      with --cpu, element operations a launch may take before it counts as
+                       endless (default 500000000)
     --retune           tune runs with \`configs\` afresh instead of using the cached choice
     --history FILE     append the results to FILE (JSON lines) and say how each compares with its last run there
   check FILE...  Print the diagnostics of kernel files, one a line (path:line:col - error KLxxxx: message)
@@ -50,9 +52,9 @@ export function parseArgs(argv: readonly string[]): Command {
   const positional: string[] = [];
   const flags = new Set<string>();
   const values = new Map<string, string[]>();
-  const takesValue = new Set(["--run", "--size", "--reps", "--timeout", "--kernel", "--constexpr", "--history"]);
+  const takesValue = new Set(["--run", "--size", "--reps", "--timeout", "--max-steps", "--kernel", "--constexpr", "--history"]);
   const allowed: Record<string, string[]> = {
-    run: ["--run", "--size", "--sweep", "--json", "--cpu", "--reps", "--timeout", "--retune", "--history", "--debug"],
+    run: ["--run", "--size", "--sweep", "--json", "--cpu", "--reps", "--timeout", "--max-steps", "--retune", "--history", "--debug"],
     compare: ["--json", "--debug"],
     check: ["--json", "--pretty", "--debug"],
     wgsl: ["--kernel", "--constexpr", "--gpu", "--debug"],
@@ -92,6 +94,7 @@ export function parseArgs(argv: readonly string[]): Command {
         cpu: flags.has("--cpu"),
         reps: optionalInt("--reps", one("--reps")),
         timeoutMs: optionalSeconds(one("--timeout")),
+        maxSteps: optionalInt("--max-steps", one("--max-steps")),
         retune: flags.has("--retune"),
         history: one("--history"),
         debug,

@@ -69,6 +69,7 @@ async function runCommand(cmd: Extract<Command, { kind: "run" }>): Promise<numbe
     cpu: cmd.cpu,
     reps: cmd.reps,
     timeoutMs: cmd.timeoutMs,
+    maxSteps: cmd.maxSteps,
     retune: cmd.retune,
     onProgress: progress ? (p) => process.stderr.write(`\r\x1b[2K${p.message}…`) : undefined,
     onRunChecked: cmd.json ? undefined : (run, adapter) => {

@@ -91,7 +91,7 @@ async function tuneAndRun(run: CheckedRun, size: number, tuning: TuneContext, s:
 
 function sizeContext(s: FileSession, kernel: KernelSource, constexprs: Record<string, number>): SizeContext {
   return {
-    gpu: s.device.gpu, reps: s.opts.reps, progress: s.progress, onChecked: s.onChecked,
+    gpu: s.device.gpu, reps: s.opts.reps, maxSteps: s.opts.maxSteps, progress: s.progress, onChecked: s.onChecked,
     specialize: s.programs.specializer(kernel, constexprs),
     instrumented: s.programs.instrumented(kernel, constexprs),
     lines: new LineMap(s.text),

@@ -34,7 +34,7 @@ export async function runLaunchesEverySize(loaded: LoadedRun, s: FileSession): P
     programs.push(program);
   }
   for (const size of sizes) {
-    const ctxs = run.launches.map((l): SizeContext => ({ gpu: s.device.gpu, reps: s.opts.reps, progress: s.progress, onChecked: s.onChecked, specialize: s.programs.specializer(l.kernel, l.constexprs) }));
+    const ctxs = run.launches.map((l): SizeContext => ({ gpu: s.device.gpu, reps: s.opts.reps, maxSteps: s.opts.maxSteps, progress: s.progress, onChecked: s.onChecked, specialize: s.programs.specializer(l.kernel, l.constexprs) }));
     s.finished(await withTimeout(runLaunchesSize(run, programs, size, ctxs), s.opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, run.name, size));
   }
   return "ran";
@@ -108,7 +108,7 @@ function interpretLaunches(run: CheckedLaunchRun, programs: CompiledKernel[], pr
       cpuArgs[param] = runArg === undefined ? value : (storage.get(runArg) as HostArray);
     }
     const started = performance.now();
-    interpret(programs[i].ir, launches[i].grid, cpuArgs, { onDebugRecord: prints[i].onDebugRecord });
+    interpret(programs[i].ir, launches[i].grid, cpuArgs, { onDebugRecord: prints[i].onDebugRecord, maxSteps: ctx.maxSteps });
     const ms = performance.now() - started;
     total += ms;
     return { ...report, timing: cpuTiming(ms) };

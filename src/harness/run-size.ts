@@ -27,6 +27,8 @@ export interface SizeContext {
   gpu: Gpu | undefined;
   /** Most timed repetitions (`--reps`). */
   reps: number | undefined;
+  /** The interpreter's step budget (`--max-steps`). */
+  maxSteps?: number;
   progress: (p: Progress) => void;
   onChecked: (run: RunReport) => void;
   /** The program specialised for this launch's scalar arguments (compile.ts specializationFor), if it differs. */
@@ -98,7 +100,7 @@ async function interpretSize(run: CheckedRun, program: CompiledKernel, prepared:
   const prints = new CpuPrints(program);
   const stores = recordStores(grid, Object.fromEntries(run.outputs.map((o) => [o, (args[o] as HostArray).length])), program.ir);
   const started = performance.now();
-  interpret(program.ir, grid, cpuArgs, { onDebugRecord: prints.onDebugRecord, onStore: stores.onStore });
+  interpret(program.ir, grid, cpuArgs, { onDebugRecord: prints.onDebugRecord, onStore: stores.onStore, maxSteps: ctx.maxSteps });
   const ms = performance.now() - started;
   const got = new Map(run.outputs.map((o) => [o, fromStorage(cpuArgs[o] as HostArray, dtypes.get(o) as NumDtype)] as const));
   ctx.progress({ phase: "compare", run: run.name, size, message: "Comparing with the reference" });

@@ -31,6 +31,8 @@ export interface RunOptions {
   reps?: number;
   /** Limit for one size of one run, GPU work included (default 120 s). */
   timeoutMs?: number;
+  /** With `cpu`: element operations a launch may take before the interpreter calls it endless (default 5e8). */
+  maxSteps?: number;
   /** Tune runs with `configs` afresh instead of taking the cached choice (`--retune`). */
   retune?: boolean;
   onProgress?: (progress: Progress) => void;

@@ -14,12 +14,13 @@ const ENDLESS_WHILE = path.join(root, "test/fixtures/endless-while.kernel.ts");
 before(ensureBuilt);
 
 test("kernel-lab run --cpu stops an endless while (n > 0) {} at the step budget: KL3102 at the while, exit 4", () => {
-  // 5e8 steps take about 40 s on one slow core; the spawn's timeout turns a hang into a failure.
-  const r = spawnSync(process.execPath, ["bin/kernel-lab.js", "run", ENDLESS_WHILE, "--cpu", "--json"], { cwd: root, env: process.env, encoding: "utf8", timeout: 150_000 });
+  // The default budget, 5e8 steps, takes about 40 s on one slow core: --max-steps makes it 5e6.
+  // The spawn's timeout turns a hang into a failure.
+  const r = spawnSync(process.execPath, ["bin/kernel-lab.js", "run", ENDLESS_WHILE, "--cpu", "--json", "--max-steps", "5000000"], { cwd: root, env: process.env, encoding: "utf8", timeout: 150_000 });
   assert.equal(r.signal, null, "the run hung and was killed");
   assert.equal(r.status, 4, r.stderr);
   const [d] = JSON.parse(r.stdout).diagnostics;
   assert.equal(d.code, "KL3102");
-  assert.match(d.message, /^Run 'endlessWhile': spin_while: kernel did not finish after 500000000 steps \(endless loop\?\) in program \(0, 0, 0\)/);
+  assert.match(d.message, /^Run 'endlessWhile': spin_while: kernel did not finish after 5000000 steps \(endless loop\?\) in program \(0, 0, 0\)/);
   assert.deepEqual([d.line, d.column, d.endLine, d.endColumn], [9, 3, 9, 19]); // while (n > 0) {}
 });
