@@ -158,7 +158,7 @@ test("an unmasked tail on the GPU: the instrumented correctness launch reports t
 
 test("the tutorial ports (softmax, layer norm, matmul, 2-D tiles, row scans) match their references over their sweeps", () => {
   for (const example of ["softmax", "layer-norm", "matmul", "matrix-2d", "cumsum"]) {
-    const { code, report } = json(["run", `examples/${example}.kernel.ts`, "--sweep"]);
+    const { code, report } = json(["run", `examples/${example}.kernel.ts`, "--sweep", "--reps", "3"]);
     assert.equal(code, 0, `${example}: ${JSON.stringify(report.diagnostics)}`);
     assert.ok(report.runs.length >= 4, `${example}: ${report.runs.length} runs`);
     for (const run of report.runs) assert.equal(run.correct, true, `${example} ${run.name} size ${run.size}: ${JSON.stringify(run.firstMismatch)}`);
