@@ -35,7 +35,9 @@ await Promise.all(
 // The browser's outputs (the web extension, VS Code for the Web): the same compiler and harness,
 // with the runtime seam's Node side (src/runtime/host-node.ts) swapped for the browser's
 // (host-browser.ts), `node:path` for path-browserify, and TypeScript bundled in (its Node-only
-// requires are disabled by its package.json's `browser` field).
+// requires are disabled by its package.json's `browser` field). Any other Node module fails the
+// build: that is the check that nothing Node-only leaks into the browser. The debug adapter's
+// library needs two small stand-ins (scripts/browser-shims/).
 const browserSeam = {
   name: "kernel-lab-browser-host",
   setup(b) {
@@ -61,7 +63,12 @@ await Promise.all(
         minify: true,
         keepNames: true,
         sourcemap: false,
-        alias: { "node:path": "path-browserify", path: "path-browserify" },
+        alias: {
+          "node:path": "path-browserify",
+          path: "path-browserify",
+          events: "./scripts/browser-shims/events.js",
+          url: "./scripts/browser-shims/url.js",
+        },
         external: extra,
         plugins: [browserSeam],
         logLevel: watch ? "info" : "warning",

@@ -5,12 +5,14 @@ import { debugProgram } from "./debug/provider";
 import { kernelDocumentFor } from "./kernel-document";
 import { ResultsPanel, type PanelState } from "./results-panel";
 import type { RunCommandResult, RunController } from "./run-controller";
+import type { RequestPaths } from "./runner";
 import { formatListing, wgslFor } from "./wgsl";
 
 export interface CommandServices {
   extensionUri: vscode.Uri;
   log: vscode.LogOutputChannel;
   runs: RunController;
+  paths: RequestPaths;
 }
 
 export type CommandId =
@@ -24,7 +26,7 @@ export type CommandId =
 
 /** Handlers return what happened, so integration tests can read it from `executeCommand`. */
 export function commandTable(services: CommandServices): Record<CommandId, (...args: unknown[]) => unknown> {
-  const { extensionUri, log, runs } = services;
+  const { extensionUri, log, runs, paths } = services;
   return {
     "kernelLab.runKernel": (uri?: unknown, run?: unknown): Promise<RunCommandResult> => runs.run("run", uri, run),
     "kernelLab.sweepKernel": (uri?: unknown, run?: unknown): Promise<RunCommandResult> => runs.run("sweep", uri, run),
@@ -35,7 +37,7 @@ export function commandTable(services: CommandServices): Record<CommandId, (...a
       return ResultsPanel.state();
     },
     "kernelLab.cancelRun": () => runs.cancel(),
-    "kernelLab.debugProgram": (uri?: unknown, run?: unknown): Promise<boolean> => debugProgram(uri, run),
+    "kernelLab.debugProgram": (uri?: unknown, run?: unknown): Promise<boolean> => debugProgram(uri, run, paths),
   };
 }
 

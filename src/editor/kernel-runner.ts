@@ -7,23 +7,11 @@
 import { fork, type ChildProcess } from "node:child_process";
 import * as os from "node:os";
 import type * as vscode from "vscode";
-import type { Progress, RunRequest, WorkerMessage } from "../harness/protocol";
-import type { FileReport, Outcome } from "../harness/report";
+import type { RunRequest, WorkerMessage } from "../harness/protocol";
 import { assertNever } from "../ir/never";
+import type { RunOptions, RunOutcome, Runner } from "./runner";
 
-export type RunOutcome =
-  | { kind: "completed"; report: FileReport; outcome: Outcome; exitCode: number }
-  | { kind: "worker-error"; message: string; code: string }
-  | { kind: "timed-out"; seconds: number }
-  | { kind: "cancelled" }
-  | { kind: "crashed"; exitCode: number | null; signal: string | null; stderr: string };
-
-export interface RunOptions {
-  cwd: string;
-  timeoutSeconds: number;
-  onProgress: (progress: Progress) => void;
-  token: vscode.CancellationToken;
-}
+export type { RunOptions, RunOutcome } from "./runner";
 
 /** The worker gets this long past the timeout to report its own timeout before it is killed. */
 const GRACE_MS = 2000;
@@ -31,7 +19,7 @@ const GRACE_MS = 2000;
 const EXIT_WAIT_MS = 3000;
 const STDERR_TAIL_CHARS = 4000;
 
-export class KernelRunner {
+export class KernelRunner implements Runner {
   constructor(
     private readonly workerPath: string,
     private readonly log: vscode.LogOutputChannel,

@@ -5,7 +5,7 @@
 
 import * as vscode from "vscode";
 import { KERNEL_FILE_GLOB, isKernelDocument, isKernelUri } from "./kernel-document";
-import { KernelRunner } from "./kernel-runner";
+import type { RequestPaths, Runner } from "./runner";
 import { runTestRequest } from "./test-run";
 import { TestResultLog, type RecordedResult } from "./test-results";
 import { KernelTestTree } from "./test-tree";
@@ -42,10 +42,9 @@ export class KernelTests implements vscode.Disposable {
   private readonly subscriptions: vscode.Disposable[] = [this.controller];
   private readonly runHandler: (request: vscode.TestRunRequest, token: vscode.CancellationToken) => Promise<void>;
 
-  constructor(extensionUri: vscode.Uri, private readonly log: vscode.LogOutputChannel) {
+  constructor(runner: Runner, paths: RequestPaths, private readonly log: vscode.LogOutputChannel) {
     this.tree = new KernelTestTree(this.controller, log);
-    const runner = new KernelRunner(vscode.Uri.joinPath(extensionUri, "dist", "worker.js").fsPath, log);
-    const services = { controller: this.controller, tree: this.tree, runner, log, results: this.results };
+    const services = { controller: this.controller, tree: this.tree, runner, paths, log, results: this.results };
 
     this.controller.resolveHandler = async (item) => {
       if (!item) await this.discoverAll();

@@ -1,7 +1,6 @@
 // The results webview: one panel, reused by every run, kept alive while hidden. Strict CSP with a
 // nonce; it loads only from the extension's media/ folder (its script and Chart.js).
 
-import * as crypto from "node:crypto";
 import * as vscode from "vscode";
 import { resultsHtml } from "./results-html";
 import { parseFromWebview, type FromWebview, type ToWebview } from "./webview-protocol";
@@ -128,8 +127,14 @@ export class ResultsPanel implements vscode.Disposable {
 function html(webview: vscode.Webview, extensionUri: vscode.Uri): string {
   return resultsHtml({
     cspSource: webview.cspSource,
-    nonce: crypto.randomBytes(18).toString("base64"),
+    nonce: nonce(),
     mediaUri: (name) => webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, "media", name)).toString(),
   });
 }
 
+
+/** 18 random bytes in base64, for the webview's Content-Security-Policy (Node 20 and browsers have `crypto`). */
+function nonce(): string {
+  const bytes = globalThis.crypto.getRandomValues(new Uint8Array(18));
+  return btoa(String.fromCharCode(...bytes));
+}

@@ -11,7 +11,7 @@ import type { LocatedDiagnostic } from "../diagnostics/position";
 import { RunCodes } from "../harness/codes";
 import { findRuns } from "./find-runs";
 import { kernelDocumentFor } from "./kernel-document";
-import { KernelRunner, type RunOutcome } from "./kernel-runner";
+import type { RequestPaths, RunOutcome, Runner } from "./runner";
 import { ResultsPanel } from "./results-panel";
 import { resultsView } from "./results-view";
 import { historyEntries, historyLines, parseHistory, type HistoryEntry } from "../harness/history";
@@ -42,7 +42,6 @@ interface ActiveRun {
 export class RunController implements vscode.Disposable {
   private active: ActiveRun | undefined;
   private lastFile: vscode.Uri | undefined;
-  private readonly runner: KernelRunner;
   private readonly statusItem = vscode.window.createStatusBarItem("kernelLab.run", vscode.StatusBarAlignment.Left, 10);
   /** Diagnostics only a run finds (bad run definitions, GPU errors); cleared when the file changes. */
   private readonly runDiagnostics = vscode.languages.createDiagnosticCollection("kernel-lab-run");
@@ -51,10 +50,12 @@ export class RunController implements vscode.Disposable {
   constructor(
     private readonly extensionUri: vscode.Uri,
     private readonly log: vscode.LogOutputChannel,
+    /** The child process (desktop) or Web Worker (browser) that runs the file's runs. */
+    private readonly runner: Runner,
+    private readonly paths: RequestPaths,
     /** Where this workspace's timing history is kept (`context.storageUri`); none without a workspace. */
     private readonly storageUri?: vscode.Uri,
   ) {
-    this.runner = new KernelRunner(vscode.Uri.joinPath(extensionUri, "dist", "worker.js").fsPath, log);
     this.statusItem.name = "Kernel Lab run";
     this.subscriptions.push(
       this.statusItem,
@@ -144,9 +145,11 @@ export class RunController implements vscode.Disposable {
     this.active = { label, cancellation };
     this.lastFile = document.uri;
     const text = document.getText();
+    const folder = vscode.workspace.getWorkspaceFolder(document.uri)?.uri ?? vscode.Uri.joinPath(document.uri, "..");
+    const cwd = this.paths.pathOf(folder);
     const request: RunRequest = {
       type: "run",
-      file: document.uri.fsPath,
+      file: this.paths.pathOf(document.uri),
       ...(runName !== undefined ? { run: runName } : {}),
       sweep: mode === "sweep",
       ...(mode === "retune" ? { retune: true } : {}),
@@ -169,7 +172,7 @@ export class RunController implements vscode.Disposable {
         (progress, token) => {
           token.onCancellationRequested(() => cancellation.cancel());
           return this.runner.run(request, {
-            cwd: vscode.workspace.getWorkspaceFolder(document.uri)?.uri.fsPath ?? path.dirname(document.uri.fsPath),
+            cwd,
             timeoutSeconds: settings.timeoutSeconds,
             token: cancellation.token,
             onProgress: (p: Progress) => {
@@ -179,7 +182,7 @@ export class RunController implements vscode.Disposable {
           });
         },
       );
-      await this.report(outcome, { document, text, mode, backend: settings.backend, timeoutSeconds: settings.timeoutSeconds, label, panel });
+      await this.report(outcome, { document, text, mode, backend: settings.backend, timeoutSeconds: settings.timeoutSeconds, label, panel, cwd, file: request.file });
       return outcome;
     } finally {
       cancellation.dispose();
@@ -222,7 +225,18 @@ export class RunController implements vscode.Disposable {
   /** Shows the outcome: the panel always, a message where the user must act. */
   private async report(
     outcome: RunOutcome,
-    run: { document: vscode.TextDocument; text: string; mode: RunMode; backend: "gpu" | "cpu"; timeoutSeconds: number; label: string; panel: ResultsPanel },
+    run: {
+      document: vscode.TextDocument;
+      text: string;
+      mode: RunMode;
+      backend: "gpu" | "cpu";
+      timeoutSeconds: number;
+      label: string;
+      panel: ResultsPanel;
+      /** The run's folder and file as the request named them (diagnostics' paths are relative to the folder). */
+      cwd: string;
+      file: string;
+    },
   ): Promise<void> {
     const { panel, label } = run;
     switch (outcome.kind) {
@@ -245,7 +259,7 @@ export class RunController implements vscode.Disposable {
             (error) => this.log.error("could not generate the WGSL listing:", String(error)),
           ),
         });
-        this.showRunDiagnostics(run.document, report.diagnostics);
+        this.showRunDiagnostics(run, report.diagnostics);
         this.log.info(`${label}: ${outcome.outcome}; ${report.runs.map(summary).join("; ") || "no runs"}`);
         const firstError = report.diagnostics.find((d) => d.severity === "error");
         switch (outcome.outcome) {
@@ -302,10 +316,10 @@ export class RunController implements vscode.Disposable {
   }
 
   /** Run-time diagnostics (KL3xxx runs, KL4xxx GPU) of this file; compile errors are already live. */
-  private showRunDiagnostics(document: vscode.TextDocument, diagnostics: readonly LocatedDiagnostic[]): void {
-    const own = diagnostics.filter((d) => !/^KL[12]/.test(d.code) && path.resolve(d.file) === path.resolve(document.fileName));
+  private showRunDiagnostics(run: { document: vscode.TextDocument; cwd: string; file: string }, diagnostics: readonly LocatedDiagnostic[]): void {
+    const own = diagnostics.filter((d) => !/^KL[12]/.test(d.code) && path.resolve(run.cwd, d.file) === path.resolve(run.file));
     this.runDiagnostics.set(
-      document.uri,
+      run.document.uri,
       own.map((d) => {
         const range = new vscode.Range(d.line - 1, d.column - 1, d.endLine - 1, d.endColumn - 1);
         const severity = d.severity === "error" ? vscode.DiagnosticSeverity.Error : d.severity === "warning" ? vscode.DiagnosticSeverity.Warning : vscode.DiagnosticSeverity.Information;

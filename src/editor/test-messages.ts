@@ -2,7 +2,6 @@
 // mismatch (output, index, got and expected) at the `tl.store` that wrote it, a diagnostic at its
 // range, or why nothing ran.
 
-import * as path from "node:path";
 import * as vscode from "vscode";
 import type { LocatedDiagnostic } from "../diagnostics/position";
 import { LineMap } from "../diagnostics/position";
@@ -40,10 +39,11 @@ export function mismatchMessage(report: RunReport, source: RunSource): vscode.Te
   return message;
 }
 
-export function diagnosticMessage(diagnostic: LocatedDiagnostic): vscode.TestMessage {
+/** A diagnostic of the report at its place; `uri` is the file it names. */
+export function diagnosticMessage(diagnostic: LocatedDiagnostic, uri: vscode.Uri): vscode.TestMessage {
   const message = new vscode.TestMessage(`${diagnostic.code}: ${diagnostic.message}`);
   const range = new vscode.Range(diagnostic.line - 1, diagnostic.column - 1, diagnostic.endLine - 1, diagnostic.endColumn - 1);
-  message.location = new vscode.Location(vscode.Uri.file(path.resolve(diagnostic.file)), range);
+  message.location = new vscode.Location(uri, range);
   return message;
 }
 

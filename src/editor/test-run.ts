@@ -8,7 +8,7 @@ import * as vscode from "vscode";
 import type { Progress, RunRequest } from "../harness/protocol";
 import type { FileReport, RunReport } from "../harness/report";
 import { assertNever } from "../ir/never";
-import type { KernelRunner, RunOutcome } from "./kernel-runner";
+import type { RequestPaths, RunOutcome, Runner } from "./runner";
 import { readRunSettings } from "./settings";
 import { diagnosticMessage, mismatchMessage, runMessage, UNTRUSTED_MESSAGE, type RunSource } from "./test-messages";
 import type { KernelTestTree } from "./test-tree";
@@ -27,7 +27,8 @@ interface Job {
 export interface TestRunServices {
   controller: vscode.TestController;
   tree: KernelTestTree;
-  runner: KernelRunner;
+  runner: Runner;
+  paths: RequestPaths;
   log: vscode.LogOutputChannel;
   results: TestResultLog;
 }
@@ -103,7 +104,7 @@ function planJobs(request: vscode.TestRunRequest, controller: vscode.TestControl
 type Run = ReturnType<TestResultLog["wrap"]>;
 
 async function runJob(job: Job, run: Run, token: vscode.CancellationToken, services: TestRunServices): Promise<void> {
-  const { runner, tree } = services;
+  const { runner, paths, tree } = services;
   for (const leaf of job.leaves) run.started(leaf);
   const document = vscode.workspace.textDocuments.find((d) => d.uri.toString() === job.uri.toString());
   if (document?.isDirty && !(await document.save())) {
@@ -122,7 +123,7 @@ async function runJob(job: Job, run: Run, token: vscode.CancellationToken, servi
   const settings = readRunSettings(job.uri);
   const request: RunRequest = {
     type: "run",
-    file: job.uri.fsPath,
+    file: paths.pathOf(job.uri),
     run: job.run,
     ...(job.size !== undefined ? { size: job.size } : { sweep: true }),
     cpu: settings.backend === "cpu",
@@ -131,8 +132,9 @@ async function runJob(job: Job, run: Run, token: vscode.CancellationToken, servi
   const what = `${job.run}${job.size !== undefined ? ` n=${job.size}` : ""} (${path.basename(job.uri.fsPath)})`;
   run.appendOutput(`▶ ${what} on the ${settings.backend.toUpperCase()}\r\n`);
   const durations = new SizeTimer();
+  const cwd = paths.pathOf(vscode.workspace.getWorkspaceFolder(job.uri)?.uri ?? vscode.Uri.joinPath(job.uri, ".."));
   const outcome = await runner.run(request, {
-    cwd: vscode.workspace.getWorkspaceFolder(job.uri)?.uri.fsPath ?? path.dirname(job.uri.fsPath),
+    cwd,
     timeoutSeconds: settings.timeoutSeconds,
     token,
     onProgress: (p: Progress) => {
@@ -141,13 +143,15 @@ async function runJob(job: Job, run: Run, token: vscode.CancellationToken, servi
     },
   });
   durations.stop();
-  report(job, outcome, { run, tree, source, durations, timeoutSeconds: settings.timeoutSeconds });
+  // A report's diagnostics name files relative to the run's folder.
+  const uriOf = (file: string) => paths.uriOf(path.resolve(cwd, file));
+  report(job, outcome, { run, tree, source, durations, timeoutSeconds: settings.timeoutSeconds, uriOf });
 }
 
 function report(
   job: Job,
   outcome: RunOutcome,
-  ctx: { run: Run; tree: KernelTestTree; source: RunSource; durations: SizeTimer; timeoutSeconds: number },
+  ctx: { run: Run; tree: KernelTestTree; source: RunSource; durations: SizeTimer; timeoutSeconds: number; uriOf: (file: string) => vscode.Uri },
 ): void {
   const { run, source } = ctx;
   const unreported = (message: vscode.TestMessage[]) => {
@@ -181,9 +185,9 @@ function report(
 function reportCompleted(
   job: Job,
   fileReport: FileReport,
-  ctx: { run: Run; tree: KernelTestTree; source: RunSource; durations: SizeTimer },
+  ctx: { run: Run; tree: KernelTestTree; source: RunSource; durations: SizeTimer; uriOf: (file: string) => vscode.Uri },
 ): void {
-  const { run, tree, source, durations } = ctx;
+  const { run, tree, source, durations, uriOf } = ctx;
   const sizesOf = new Map<string, number[]>();
   for (const r of fileReport.runs) sizesOf.set(r.name, [...(sizesOf.get(r.name) ?? []), r.size]);
   const done = new Map<vscode.TestItem, boolean>();
@@ -196,7 +200,7 @@ function reportCompleted(
     run.appendOutput(`  ${summary(r)}\r\n`);
     done.set(item, r.correct);
   }
-  const errors = fileReport.diagnostics.filter((d) => d.severity === "error").map(diagnosticMessage);
+  const errors = fileReport.diagnostics.filter((d) => d.severity === "error").map((d) => diagnosticMessage(d, uriOf(d.file)));
   for (const d of fileReport.diagnostics) run.appendOutput(`  ${d.severity} ${d.code}: ${d.message}\r\n`);
   for (const leaf of job.leaves) {
     if (done.has(leaf)) continue;

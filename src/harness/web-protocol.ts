@@ -32,4 +32,6 @@ export type FromWebWorker =
   /** A debug launch's record. */
   | { type: "trace"; trace: ProgramTrace }
   /** A debug launch that could not run: what to change. */
-  | { type: "debug-error"; message: string };
+  | { type: "debug-error"; message: string }
+  /** The browser has no WebGPU (no `navigator.gpu`, or no adapter): the run goes to the interpreter. */
+  | { type: "no-webgpu"; reason: string };

@@ -1,6 +1,6 @@
 // The web extension's worker (dist/web/worker.js), the browser's counterpart of worker.ts: it runs
-// a kernel file's runs on the browser's WebGPU (or the interpreter), or records one program for
-// the debugger, so the file's own TypeScript (`args`, `reference`, `grid`) never runs in the
+// a kernel file's runs on the browser's WebGPU (or the interpreter, when the run asks for it or the
+// browser has no WebGPU), or records one program for the debugger, so the file's own TypeScript (`args`, `reference`, `grid`) never runs in the
 // extension host. One request per worker; the extension terminates it when it has answered, timed
 // out or been cancelled. Built only for the browser (scripts/build.mjs), where runtime/host.ts is
 // runtime/host-browser.ts.
@@ -48,6 +48,14 @@ function show(value: unknown): string {
   }
 }
 
+/** Why this browser can't run kernels on a GPU, or undefined when it can. */
+async function whyNoWebGpu(): Promise<string | undefined> {
+  const gpu = (globalThis as { navigator?: { gpu?: GPU } }).navigator?.gpu;
+  if (!gpu) return "this browser offers no WebGPU (navigator.gpu is undefined: not a secure context, or WebGPU is off)";
+  const adapter = await gpu.requestAdapter({ powerPreference: "high-performance" }).catch(() => null);
+  return adapter ? undefined : "this browser's WebGPU has no adapter (navigator.gpu.requestAdapter() gave null)";
+}
+
 async function handle(message: ToWebWorker): Promise<void> {
   switch (message.type) {
     case "file": {
@@ -60,7 +68,10 @@ async function handle(message: ToWebWorker): Promise<void> {
     case "run": {
       const cacheFiles = setUp(message.context);
       const { type: _type, file, ...options } = message.request;
-      const { report, outcome } = await runFileWithOutcome(file, { ...options, onProgress: (p) => send({ type: "progress", ...p }) });
+      const noWebGpu = options.cpu ? undefined : await whyNoWebGpu();
+      if (noWebGpu) send({ type: "no-webgpu", reason: noWebGpu });
+      const cpu = options.cpu || noWebGpu !== undefined;
+      const { report, outcome } = await runFileWithOutcome(file, { ...options, cpu, onProgress: (p) => send({ type: "progress", ...p }) });
       // JSON round trip: NaN and Infinity become null exactly as in `kernel-lab run --json`.
       send({ type: "result", report: JSON.parse(JSON.stringify(report)), outcome, exitCode: EXIT_CODES[outcome], cacheFiles: [...cacheFiles] });
       return;

@@ -4,6 +4,7 @@ import { after, test } from "node:test";
 import assert from "node:assert/strict";
 import * as path from "node:path";
 import { PassThrough } from "node:stream";
+import { recordHere } from "../../src/editor/debug/record-here";
 import { KernelDebugSession } from "../../src/editor/debug/session";
 
 const clients: Client[] = [];
@@ -37,7 +38,7 @@ class Client {
     const alive = setInterval(() => undefined, 1000);
     this.fromAdapter.on("end", () => clearInterval(alive));
     clients.push(this);
-    const session = new KernelDebugSession();
+    const session = new KernelDebugSession(recordHere);
     session.start(this.toAdapter, this.fromAdapter);
     this.fromAdapter.on("data", (chunk: Buffer) => this.receive(chunk));
   }

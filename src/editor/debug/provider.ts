@@ -1,26 +1,30 @@
-// The `kernel-lab` debugger in VS Code: its adapter runs as a Node process of its own
-// (dist/debug-adapter.js, session.ts), launch configurations are completed from the active
-// kernel file, and `Debug program…` (a CodeLens above each defineRun) asks for a program id.
+// The `kernel-lab` debugger in VS Code: its adapter (session.ts) is started as the platform says
+// (a Node process of its own on the desktop, dist/debug-adapter.js; inline in the browser's
+// extension host), launch configurations are completed from the active kernel file, and
+// `Debug program…` (a CodeLens above each defineRun) asks for a program id.
 // Debugging runs the file's TypeScript (its args), so it needs a trusted workspace, as Run does.
 
 import * as vscode from "vscode";
 import { isKernelDocument, isKernelUri } from "../kernel-document";
+import type { RequestPaths } from "../runner";
 
 export const DEBUG_TYPE = "kernel-lab";
 
-export function registerKernelDebugger(extensionUri: vscode.Uri): vscode.Disposable[] {
-  const adapter = vscode.Uri.joinPath(extensionUri, "dist", "debug-adapter.js").fsPath;
+export function registerKernelDebugger(adapter: vscode.DebugAdapterDescriptorFactory, paths: RequestPaths): vscode.Disposable[] {
   return [
-    vscode.debug.registerDebugAdapterDescriptorFactory(DEBUG_TYPE, {
-      // Inside VS Code execPath may be Electron: ELECTRON_RUN_AS_NODE makes it a plain Node.
-      createDebugAdapterDescriptor: () => new vscode.DebugAdapterExecutable(process.execPath, [adapter], { env: { ELECTRON_RUN_AS_NODE: "1" } }),
+    vscode.debug.registerDebugAdapterDescriptorFactory(DEBUG_TYPE, adapter),
+    vscode.debug.registerDebugConfigurationProvider(DEBUG_TYPE, {
+      resolveDebugConfiguration: (folder, config) => resolveDebugConfiguration(folder, config, paths),
     }),
-    vscode.debug.registerDebugConfigurationProvider(DEBUG_TYPE, { resolveDebugConfiguration }),
   ];
 }
 
 /** F5 without a launch.json debugs the active kernel file's first run, program (0, 0, 0). */
-function resolveDebugConfiguration(_folder: vscode.WorkspaceFolder | undefined, config: vscode.DebugConfiguration): vscode.DebugConfiguration | undefined {
+function resolveDebugConfiguration(
+  _folder: vscode.WorkspaceFolder | undefined,
+  config: vscode.DebugConfiguration,
+  paths: RequestPaths,
+): vscode.DebugConfiguration | undefined {
   if (!vscode.workspace.isTrusted) {
     void vscode.window.showErrorMessage("Kernel Lab: debugging a kernel runs its file's TypeScript (its args), so it needs a trusted workspace.");
     return undefined;
@@ -35,13 +39,13 @@ function resolveDebugConfiguration(_folder: vscode.WorkspaceFolder | undefined, 
       void vscode.window.showErrorMessage("Kernel Lab: set \"program\" in the launch configuration to a *.kernel.ts file (or open one).");
       return undefined;
     }
-    config.program = editor.document.fileName;
+    config.program = paths.pathOf(editor.document.uri);
   }
   return config;
 }
 
 /** `Debug program…`: asks for a program id, then debugs that program of the run at its first size. */
-export async function debugProgram(uri: unknown, run: unknown): Promise<boolean> {
+export async function debugProgram(uri: unknown, run: unknown, paths: RequestPaths): Promise<boolean> {
   if (!vscode.workspace.isTrusted) {
     void vscode.window.showErrorMessage("Kernel Lab: debugging a kernel runs its file's TypeScript (its args), so it needs a trusted workspace.");
     return false;
@@ -65,7 +69,7 @@ export async function debugProgram(uri: unknown, run: unknown): Promise<boolean>
     type: DEBUG_TYPE,
     request: "launch",
     name: `Debug program (${programId.join(", ")})${runName ? ` of ${runName}` : ""}`,
-    program: file.fsPath,
+    program: paths.pathOf(file),
     ...(runName ? { run: runName } : {}),
     programId,
   });

@@ -4,14 +4,15 @@
 // TypeScript statement (harness/debug-run.ts); continue, next and the steps back then only move
 // through that record. A device function is inlined, yet its statements are stops of a frame
 // above its caller's: step in enters it, next steps over it, step out runs to its caller.
-// This file runs in its own Node process (adapter-main.ts): the run's args execute the file's
-// TypeScript, as a run's worker does, outside the extension host.
+// The recording is injected (`DebugHost`): on the desktop this session runs in its own Node
+// process (adapter-main.ts) and records there; in the browser it runs inline in the extension
+// host and a Web Worker records (web/web-worker-runner.ts). Either way the run's args execute the
+// file's TypeScript outside the extension host, as a run's worker does. So this file imports no
+// Node module.
 
 import { Breakpoint, InitializedEvent, LoggingDebugSession, OutputEvent, Source, StackFrame, StoppedEvent, TerminatedEvent, Thread } from "@vscode/debugadapter";
 import type { DebugProtocol } from "@vscode/debugprotocol";
-import * as path from "node:path";
-import { format } from "node:util";
-import { DebugLaunchError, traceProgram, type DebugLaunch, type ProgramTrace } from "../../harness/debug-run";
+import type { DebugLaunch, ProgramTrace } from "../../harness/debug-run";
 import { REFS_PER_FRAME, VariableTable } from "./variables";
 
 /** The launch configuration's fields (package.json `contributes.debuggers[0].configurationAttributes`). */
@@ -27,6 +28,18 @@ export interface KernelLaunchArguments extends DebugProtocol.LaunchRequestArgume
 
 const THREAD = 1;
 
+/** Where the program is recorded, and how paths compare there. */
+export interface DebugHost {
+  /**
+   * Records the launch's program; `print` gets what the file's own code prints (console.log in
+   * `args` …). A launch that can't run (no such run, compile errors…) is `{ launchError }`, saying
+   * what to change; anything thrown is an internal error.
+   */
+  record(launch: DebugLaunch, print: (text: string, category: "stdout" | "stderr") => void): Promise<ProgramTrace | { launchError: string }>;
+  /** Whether a breakpoint's `source.path` names the recorded file (`trace.file`). */
+  isFile(sourcePath: string, file: string): boolean;
+}
+
 export class KernelDebugSession extends LoggingDebugSession {
   private trace: ProgramTrace | undefined;
   /** Index of the current stop in trace.stops; -1 before the first. */
@@ -37,7 +50,7 @@ export class KernelDebugSession extends LoggingDebugSession {
   private configured!: () => void;
   private readonly configurationDone = new Promise<void>((resolve) => (this.configured = resolve));
 
-  constructor() {
+  constructor(private readonly host: DebugHost) {
     super();
     this.setDebuggerLinesStartAt1(true);
     this.setDebuggerColumnsStartAt1(true);
@@ -66,14 +79,17 @@ export class KernelDebugSession extends LoggingDebugSession {
       constexprs: args.constexprs,
       maxStops: args.maxSteps,
     };
+    let recorded: ProgramTrace | { launchError: string };
     try {
-      this.trace = await this.withConsoleAsOutput(() => traceProgram(launch));
+      recorded = await this.host.record(launch, (text, category) => this.output(text, category));
     } catch (err) {
-      const message = err instanceof DebugLaunchError ? err.message : `internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`;
-      this.sendErrorResponse(response, { id: 1, format: `Kernel Lab could not debug ${path.basename(args.program)}: ${message}`, showUser: true });
+      recorded = { launchError: `internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}` };
+    }
+    if ("launchError" in recorded) {
+      this.sendErrorResponse(response, { id: 1, format: `Kernel Lab could not debug ${baseName(args.program)}: ${recorded.launchError}`, showUser: true });
       return;
     }
-    const t = this.trace;
+    const t = (this.trace = recorded);
     this.output(
       `Debugging ${t.kernel}, program (${t.programId.join(", ")}) of run '${t.run}' (size ${t.size}, grid [${t.grid.join(", ")}]) ` +
         `on the CPU interpreter: ${t.stops.length} steps recorded${t.truncated ? ` (stopped recording there: raise maxSteps for more)` : ""}.\n`,
@@ -87,7 +103,7 @@ export class KernelDebugSession extends LoggingDebugSession {
 
   protected override setBreakPointsRequest(response: DebugProtocol.SetBreakpointsResponse, args: DebugProtocol.SetBreakpointsArguments): void {
     const requested = (args.breakpoints ?? []).map((b) => this.convertClientLineToDebugger(b.line));
-    const ours = this.trace && args.source.path !== undefined && samePath(args.source.path, this.trace.file);
+    const ours = this.trace && args.source.path !== undefined && this.host.isFile(args.source.path, this.trace.file);
     const lines = ours ? requested.map((line) => this.statementLineNear(line)) : requested.map(() => undefined);
     if (ours) this.breakpointLines = new Set(lines.filter((l): l is number => l !== undefined));
     response.body = {
@@ -112,7 +128,7 @@ export class KernelDebugSession extends LoggingDebugSession {
     if (!t || !stop) {
       response.body = { stackFrames: [], totalFrames: 0 };
     } else {
-      const source = new Source(path.basename(t.file), t.file);
+      const source = new Source(baseName(t.file), t.file);
       const frames = stop.frames.map((f, i) => {
         const name = i === stop.frames.length - 1 ? `${f.name} · program (${t.programId.join(", ")})` : `${f.name} (device function)`;
         return new StackFrame(i + 1, name, source, this.convertDebuggerLineToClient(f.line), this.convertDebuggerColumnToClient(f.column));
@@ -242,20 +258,9 @@ export class KernelDebugSession extends LoggingDebugSession {
   private output(text: string, category: "console" | "stdout" | "stderr" = "console"): void {
     this.sendEvent(new OutputEvent(text, category));
   }
-
-  /** The file's own console output goes to the Debug Console, not into the protocol's stdout. */
-  private async withConsoleAsOutput<T>(fn: () => Promise<T>): Promise<T> {
-    const saved = { log: console.log, info: console.info, warn: console.warn, error: console.error, debug: console.debug };
-    const to = (category: "stdout" | "stderr") => (...args: unknown[]) => this.output(`${format(...args)}\n`, category);
-    Object.assign(console, { log: to("stdout"), info: to("stdout"), debug: to("stdout"), warn: to("stderr"), error: to("stderr") });
-    try {
-      return await fn();
-    } finally {
-      Object.assign(console, saved);
-    }
-  }
 }
 
-function samePath(a: string, b: string): boolean {
-  return path.resolve(a) === path.resolve(b);
+/** The file's name, after the last `/` (or `\\` on Windows). */
+function baseName(file: string): string {
+  return file.slice(file.search(/[^\\/]*$/));
 }

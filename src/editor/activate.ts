@@ -1,0 +1,77 @@
+// The extension's activation, shared by its two entries: the desktop's (extension.ts, Node) and
+// the browser's (web/extension.ts, VS Code for the Web). Everything is wired the same way on both;
+// what differs — what runs a kernel file's runs, how the debug adapter starts, how requests name
+// files — comes in as an `EditorPlatform`. Nothing heavy happens here (the compiler loads when a
+// kernel document is first seen, the GPU only in a run's process or worker).
+
+import * as vscode from "vscode";
+import { RunCodeLensProvider } from "./codelens";
+import { commandTable } from "./commands";
+import { registerKernelDebugger } from "./debug/provider";
+import { KernelDiagnostics } from "./diagnostics";
+import { KernelHover } from "./hover";
+import { KernelInlayHints } from "./inlay-hints";
+import { KERNEL_FILE_GLOB } from "./kernel-document";
+import { KernelTests, type KernelTestsProbe } from "./kernel-tests";
+import { KernelTypesCache } from "./kernel-types";
+import { ResultsPanel } from "./results-panel";
+import { RunController } from "./run-controller";
+import type { RequestPaths, Runner } from "./runner";
+
+/** "desktop": runs in child processes, on Dawn; "browser": runs in Web Workers, on the browser's WebGPU. */
+export type PlatformName = "desktop" | "browser";
+
+export interface EditorPlatform {
+  runner: Runner;
+  paths: RequestPaths;
+  debugAdapter: vscode.DebugAdapterDescriptorFactory;
+}
+
+export interface KernelLabApi {
+  /** Milliseconds `activate` took (bench/RESULTS.md). */
+  activationMs: number;
+  /** Which entry activated (integration tests check the web one runs in the browser). */
+  platform: PlatformName;
+  /** What the Testing view holds and was told (integration tests read it); absent if activation failed. */
+  tests?: KernelTestsProbe;
+}
+
+export function activateKernelLab(
+  context: vscode.ExtensionContext,
+  platformName: PlatformName,
+  makePlatform: (log: vscode.LogOutputChannel) => EditorPlatform,
+): KernelLabApi {
+  const started = performance.now();
+  const log = vscode.window.createOutputChannel("Kernel Lab", { log: true });
+  context.subscriptions.push(log);
+  let tests: KernelTests | undefined;
+  try {
+    const { runner, paths, debugAdapter } = makePlatform(log);
+    const runs = new RunController(context.extensionUri, log, runner, paths, context.storageUri);
+    tests = new KernelTests(runner, paths, log);
+    const kernelFiles = { language: "typescript", pattern: KERNEL_FILE_GLOB };
+    const types = new KernelTypesCache(log);
+    context.subscriptions.push(
+      new KernelDiagnostics(log),
+      runs,
+      tests,
+      vscode.languages.registerCodeLensProvider(kernelFiles, new RunCodeLensProvider(log)),
+      vscode.languages.registerInlayHintsProvider(kernelFiles, new KernelInlayHints(types)),
+      vscode.languages.registerHoverProvider(kernelFiles, new KernelHover(types)),
+      vscode.workspace.onDidCloseTextDocument((document) => types.forget(document)),
+      { dispose: () => ResultsPanel.disposeCurrent() },
+      ...registerKernelDebugger(debugAdapter, paths),
+    );
+    const commands = commandTable({ extensionUri: context.extensionUri, log, runs, paths });
+    for (const [id, handler] of Object.entries(commands)) {
+      context.subscriptions.push(vscode.commands.registerCommand(id, handler));
+    }
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    log.error("activation failed:", error instanceof Error ? (error.stack ?? message) : message);
+    void vscode.window.showErrorMessage(`Kernel Lab could not start: ${message}`, "Show Log").then((c) => c && log.show());
+  }
+  const activationMs = performance.now() - started;
+  log.info(`activated (${platformName}) in ${activationMs.toFixed(1)} ms (workspace ${vscode.workspace.isTrusted ? "trusted" : "not trusted: runs are disabled"})`);
+  return { activationMs, platform: platformName, ...(tests ? { tests: tests.probe } : {}) };
+}

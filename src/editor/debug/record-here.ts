@@ -1,0 +1,25 @@
+// The desktop's debug host (session.ts's `DebugHost`): the adapter's own Node process records the
+// program itself, with the file's console output sent to the Debug Console instead of stdout
+// (which carries the protocol).
+
+import * as path from "node:path";
+import { format } from "node:util";
+import { DebugLaunchError, traceProgram } from "../../harness/debug-run";
+import type { DebugHost } from "./session";
+
+export const recordHere: DebugHost = {
+  async record(launch, print) {
+    const saved = { log: console.log, info: console.info, warn: console.warn, error: console.error, debug: console.debug };
+    const to = (category: "stdout" | "stderr") => (...args: unknown[]) => print(`${format(...args)}\n`, category);
+    Object.assign(console, { log: to("stdout"), info: to("stdout"), debug: to("stdout"), warn: to("stderr"), error: to("stderr") });
+    try {
+      return await traceProgram(launch);
+    } catch (err) {
+      if (err instanceof DebugLaunchError) return { launchError: err.message };
+      throw err;
+    } finally {
+      Object.assign(console, saved);
+    }
+  },
+  isFile: (sourcePath, file) => path.resolve(sourcePath) === path.resolve(file),
+};

@@ -1,0 +1,37 @@
+// What runs a kernel file's runs for the editor, on either side: a child Node process on the
+// desktop (kernel-runner.ts), a Web Worker in the browser (web/web-worker-runner.ts). Either way
+// the file's own TypeScript runs outside the extension host, one request per process or worker.
+
+import type * as vscode from "vscode";
+import type { Progress, RunRequest } from "../harness/protocol";
+import type { FileReport, Outcome } from "../harness/report";
+
+export type RunOutcome =
+  | { kind: "completed"; report: FileReport; outcome: Outcome; exitCode: number }
+  | { kind: "worker-error"; message: string; code: string }
+  | { kind: "timed-out"; seconds: number }
+  | { kind: "cancelled" }
+  | { kind: "crashed"; exitCode: number | null; signal: string | null; stderr: string };
+
+export interface RunOptions {
+  /** The folder display paths are relative to (the workspace folder), named as `pathOf` names files. */
+  cwd: string;
+  timeoutSeconds: number;
+  onProgress: (progress: Progress) => void;
+  token: vscode.CancellationToken;
+}
+
+export interface Runner {
+  run(request: RunRequest, options: RunOptions): Promise<RunOutcome>;
+}
+
+/**
+ * How requests (runs, debug launches) name files: by their path on disk on the desktop; in the
+ * browser, where the workspace is `vscode-remote://…` or `vscode-vfs://…`, by the Uri's path,
+ * read back through `vscode.workspace.fs`.
+ */
+export interface RequestPaths {
+  pathOf(uri: vscode.Uri): string;
+  /** The file an absolute path of a request or report names: `pathOf`'s inverse. */
+  uriOf(path: string): vscode.Uri;
+}

@@ -1,0 +1,257 @@
+// The browser's counterpart of kernel-runner.ts: each run, and each debug launch's recording, is
+// one Web Worker running dist/web/worker.js (harness/web-worker.ts), so the file's own TypeScript
+// never runs in the extension host. The worker has no file system: it asks for each file it reads
+// and this side answers through `vscode.workspace.fs` (the workspace is `vscode-remote://…` or
+// `vscode-vfs://…` here). The autotuner's cache travels with each request and comes back with
+// the result, kept in the extension's global storage. A worker is terminated once it has answered,
+// timed out or been cancelled; an `error` event is a crash.
+//
+// VS Code's web worker host wraps `new Worker(url)` in an `importScripts` bootstrap and refuses
+// its own URIs, so the worker is started from a blob URL of the bundle's text, as a classic worker
+// (../shared/notes/ENVIRONMENT.md §6).
+
+import * as vscode from "vscode";
+import type { DebugLaunch, ProgramTrace } from "../../harness/debug-run";
+import type { RunRequest } from "../../harness/protocol";
+import type { FromWebWorker, ToWebWorker, WebWorkerContext } from "../../harness/web-protocol";
+import type { DebugHost } from "../debug/session";
+import type { RequestPaths, RunOptions, RunOutcome, Runner } from "../runner";
+
+/** The worker gets this long past the timeout to report its own timeout before it is terminated. */
+const GRACE_MS = 2000;
+/** Where the worker sees the cache folder (its KERNEL_LAB_CACHE_DIR); the files live in global storage. */
+const WORKER_CACHE_DIR = "/kernel-lab-cache";
+
+/** The Web Worker API of the browser's extension host (the extension is compiled without the DOM's types). */
+interface WebWorker {
+  postMessage(message: ToWebWorker): void;
+  terminate(): void;
+  onmessage: ((event: { data: FromWebWorker }) => void) | null;
+  onerror: ((event: { message?: string; preventDefault(): void }) => void) | null;
+}
+interface BrowserGlobals {
+  Worker: new (url: string, options?: { name?: string }) => WebWorker;
+  Blob: new (parts: Uint8Array[], options: { type: string }) => unknown;
+  URL: { createObjectURL(blob: unknown): string };
+}
+const browser = globalThis as unknown as BrowserGlobals;
+
+/** How one worker's request ends. */
+type Ending<T> = (result: T) => void;
+
+export class WebWorkers implements Runner {
+  private workerUrl: Promise<string> | undefined;
+  private toldNoWebGpu = false;
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    /** The autotuner's cache files (`context.globalStorageUri`). */
+    private readonly cacheFolder: vscode.Uri,
+    private readonly paths: RequestPaths,
+    private readonly log: vscode.LogOutputChannel,
+  ) {}
+
+  run(request: RunRequest, options: RunOptions): Promise<RunOutcome> {
+    const timeoutMs = options.timeoutSeconds * 1000;
+    return this.withWorker<RunOutcome>(
+      `run ${JSON.stringify(request)}`,
+      (context) => ({ type: "run", request: { ...request, timeoutMs }, context }),
+      options.cwd,
+      (message, end) => {
+        switch (message.type) {
+          case "progress":
+            options.onProgress(message);
+            return;
+          case "no-webgpu":
+            this.sayNoWebGpu(message.reason);
+            return;
+          case "result":
+            // Kept before the run ends, so the next run sees the autotuner's choice.
+            void this.storeCache(message.cacheFiles).then(() =>
+              end({ kind: "completed", report: message.report, outcome: message.outcome, exitCode: message.exitCode }),
+            );
+            return;
+          case "error":
+            this.log.error(`worker failed (${message.code}): ${message.message}`);
+            end({ kind: "worker-error", message: message.message, code: message.code });
+            return;
+          default:
+            this.log.warn(`worker: unexpected message ${message.type}`);
+        }
+      },
+      {
+        crashed: (text) => ({ kind: "crashed", exitCode: null, signal: null, stderr: text }),
+        timeout: { ms: timeoutMs + GRACE_MS, outcome: { kind: "timed-out", seconds: options.timeoutSeconds } },
+        token: options.token,
+        cancelled: { kind: "cancelled" },
+      },
+    );
+  }
+
+  /** The debug adapter's recording, in a worker (session.ts runs inline in the extension host). */
+  readonly debugHost: DebugHost = {
+    record: (launch, print) => this.record(launch, print),
+    // VS Code may hand a breakpoint's source over as a URI string rather than a path.
+    isFile: (sourcePath, file) => (/^[a-z][\w+.-]*:\/\//i.test(sourcePath) ? vscode.Uri.parse(sourcePath).path : sourcePath) === file,
+  };
+
+  private record(launch: DebugLaunch, print: (text: string, category: "stdout" | "stderr") => void): Promise<ProgramTrace | { launchError: string }> {
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+    const cwd = folder ? this.paths.pathOf(folder) : "/";
+    return this.withWorker<ProgramTrace | { launchError: string } | Error>(
+      `debug ${JSON.stringify(launch)}`,
+      (context) => ({ type: "debug", launch, context }),
+      cwd,
+      (message, end) => {
+        switch (message.type) {
+          case "trace":
+            end(message.trace);
+            return;
+          case "debug-error":
+            end({ launchError: message.message });
+            return;
+          case "console":
+            print(message.text, message.category);
+            return;
+          case "error":
+            end(new Error(message.message));
+            return;
+          default:
+            this.log.warn(`debug worker: unexpected message ${message.type}`);
+        }
+      },
+      { crashed: (text) => new Error(`the debug worker crashed: ${text}`) },
+    ).then((result) => {
+      if (result instanceof Error) throw result;
+      return result;
+    });
+  }
+
+  /**
+   * Starts a worker with the request `message` makes (given the worker's context), answers its
+   * reads, passes its other messages to `onMessage`, and terminates it once `end` is called (or it
+   * crashes, times out or is cancelled).
+   */
+  private async withWorker<T>(
+    what: string,
+    message: (context: WebWorkerContext) => ToWebWorker,
+    cwd: string,
+    onMessage: (message: FromWebWorker, end: Ending<T>) => void,
+    endings: { crashed: (text: string) => T; timeout?: { ms: number; outcome: T }; token?: vscode.CancellationToken; cancelled?: T },
+  ): Promise<T> {
+    let worker: WebWorker;
+    let request: ToWebWorker;
+    try {
+      const [url, cacheFiles] = await Promise.all([this.workerScript(), this.readCache()]);
+      request = message({ cwd, env: { KERNEL_LAB_CACHE_DIR: WORKER_CACHE_DIR }, cacheFiles });
+      worker = new browser.Worker(url, { name: "kernel-lab" });
+    } catch (error) {
+      return endings.crashed(`could not start the worker: ${String(error)}`);
+    }
+    this.log.info(`worker started: ${what}`);
+    return new Promise<T>((resolve) => {
+      let settled = false;
+      const end = (result: T) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        cancellation?.dispose();
+        worker.terminate();
+        resolve(result);
+      };
+      const timer = endings.timeout
+        ? setTimeout(() => {
+            this.log.warn(`worker: no answer after ${endings.timeout!.ms} ms, terminating it`);
+            end(endings.timeout!.outcome);
+          }, endings.timeout.ms)
+        : undefined;
+      const cancellation =
+        endings.token && endings.cancelled !== undefined
+          ? endings.token.onCancellationRequested(() => {
+              this.log.info("worker: cancelled");
+              end(endings.cancelled!);
+            })
+          : undefined;
+      worker.onmessage = ({ data }) => {
+        switch (data.type) {
+          case "read":
+            void this.answerRead(worker, data.id, data.file);
+            return;
+          case "console":
+            this.log.info(`[worker ${data.category}] ${data.text.trimEnd()}`);
+            break;
+          case "progress":
+            this.log.debug(`[${data.phase}] ${data.message}`);
+            break;
+        }
+        onMessage(data, end);
+      };
+      worker.onerror = (event) => {
+        event.preventDefault();
+        this.log.error(`worker crashed: ${event.message ?? "(no message)"}`);
+        end(endings.crashed(event.message ?? "the worker failed without a message"));
+      };
+      worker.postMessage(request);
+    });
+  }
+
+  private async answerRead(worker: WebWorker, id: number, file: string): Promise<void> {
+    try {
+      const bytes = await vscode.workspace.fs.readFile(this.paths.uriOf(file));
+      worker.postMessage({ type: "file", id, text: new TextDecoder().decode(bytes) });
+    } catch (error) {
+      worker.postMessage({ type: "file", id, error: error instanceof Error ? error.message : String(error) });
+    }
+  }
+
+  /** A blob URL of dist/web/worker.js, read once. */
+  private workerScript(): Promise<string> {
+    const url = (this.workerUrl ??= (async () => {
+      const bytes = await vscode.workspace.fs.readFile(vscode.Uri.joinPath(this.extensionUri, "dist", "web", "worker.js"));
+      return browser.URL.createObjectURL(new browser.Blob([bytes], { type: "text/javascript" }));
+    })());
+    url.catch(() => (this.workerUrl = undefined));
+    return url;
+  }
+
+  /** The cache files the worker sees in WORKER_CACHE_DIR: each `*.json` of the cache folder. */
+  private async readCache(): Promise<[string, string][]> {
+    let entries: [string, vscode.FileType][];
+    try {
+      entries = await vscode.workspace.fs.readDirectory(this.cacheFolder);
+    } catch {
+      return []; // nothing cached yet
+    }
+    const names = entries.filter(([name, type]) => type === vscode.FileType.File && name.endsWith(".json")).map(([name]) => name);
+    return Promise.all(
+      names.map(async (name): Promise<[string, string]> => [
+        `${WORKER_CACHE_DIR}/${name}`,
+        new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.joinPath(this.cacheFolder, name))),
+      ]),
+    );
+  }
+
+  /** Writes back the cache files a run changed; a cache that can't be written is logged, not fatal. */
+  private async storeCache(files: [string, string][]): Promise<void> {
+    const before = new Map(await this.readCache());
+    try {
+      for (const [file, text] of files) {
+        if (!file.startsWith(`${WORKER_CACHE_DIR}/`) || before.get(file) === text) continue;
+        await vscode.workspace.fs.createDirectory(this.cacheFolder);
+        await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(this.cacheFolder, file.slice(WORKER_CACHE_DIR.length + 1)), new TextEncoder().encode(text));
+      }
+    } catch (error) {
+      this.log.warn(`could not keep the autotuner's cache in ${this.cacheFolder.toString(true)}: ${String(error)}`);
+    }
+  }
+
+  /** Said once a session: runs go to the interpreter. */
+  private sayNoWebGpu(reason: string): void {
+    this.log.warn(`no WebGPU: ${reason}; running on the CPU interpreter`);
+    if (this.toldNoWebGpu) return;
+    this.toldNoWebGpu = true;
+    void vscode.window.showWarningMessage(
+      `Kernel Lab: ${reason}, so kernels run on the CPU interpreter (not timed like a GPU). A browser with WebGPU (Chrome, Edge) runs them on the GPU.`,
+    );
+  }
+}
