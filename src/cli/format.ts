@@ -57,7 +57,8 @@ export function formatRunTiming(run: RunReport): string[] {
   const lines: string[] = [];
   if (run.timing) {
     const t = run.timing;
-    const source = t.source === "timestamp-query" ? "" : `, ${t.source}`;
+    const steps = t.resolutionMs !== undefined ? `, GPU timestamps in ${formatMs(t.resolutionMs)} ms steps` : "";
+    const source = t.source === "timestamp-query" ? steps : `, ${t.source}`;
     const group = (t.launchesPerSample ?? 1) > 1 ? ` of ${t.launchesPerSample} launches each` : "";
     lines.push(`  Median: ${formatMs(t.medianMs)} ms (min ${formatMs(t.minMs)}, max ${formatMs(t.maxMs)}, ${t.reps} rep${t.reps === 1 ? "" : "s"}${group}${source})${run.launches ? ", all launches" : ""}`);
   }

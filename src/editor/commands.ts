@@ -28,9 +28,9 @@ export type CommandId =
 export function commandTable(services: CommandServices): Record<CommandId, (...args: unknown[]) => unknown> {
   const { extensionUri, log, runs, paths } = services;
   return {
-    "kernelLab.runKernel": (uri?: unknown, run?: unknown): Promise<RunCommandResult> => runs.run("run", uri, run),
+    "kernelLab.runKernel": (uri?: unknown, run?: unknown, size?: unknown): Promise<RunCommandResult> => runs.run("run", uri, run, size),
     "kernelLab.sweepKernel": (uri?: unknown, run?: unknown): Promise<RunCommandResult> => runs.run("sweep", uri, run),
-    "kernelLab.retuneKernel": (uri?: unknown, run?: unknown): Promise<RunCommandResult> => runs.run("retune", uri, run),
+    "kernelLab.retuneKernel": (uri?: unknown, run?: unknown, size?: unknown): Promise<RunCommandResult> => runs.run("retune", uri, run, size),
     "kernelLab.showWgsl": (uri?: unknown) => showWgsl(uri, log),
     "kernelLab.showResults": (): PanelState => {
       ResultsPanel.show(extensionUri, log, (line, column) => runs.revealInLastFile(line, column));

@@ -66,7 +66,8 @@ export class RunController implements vscode.Disposable {
     );
   }
 
-  async run(mode: RunMode, uriArg?: unknown, runArg?: unknown): Promise<RunCommandResult> {
+  /** `sizeArg`: one size instead of the run's first (Run and Retune; keybindings and tests pass it). */
+  async run(mode: RunMode, uriArg?: unknown, runArg?: unknown, sizeArg?: unknown): Promise<RunCommandResult> {
     if (!vscode.workspace.isTrusted) {
       const manage = "Manage Workspace Trust";
       void vscode.window
@@ -97,7 +98,8 @@ export class RunController implements vscode.Disposable {
     if (runName === null) return { kind: "refused", reason: "no-run-chosen" };
     // Another run may have started while the quick pick was open.
     if (this.active) return { kind: "refused", reason: "busy" };
-    return this.start(document, mode, runName);
+    const size = mode !== "sweep" && typeof sizeArg === "number" && Number.isInteger(sizeArg) && sizeArg > 0 ? sizeArg : undefined;
+    return this.start(document, mode, runName, size);
   }
 
   cancel(): void {
@@ -137,7 +139,7 @@ export class RunController implements vscode.Disposable {
     return picked.label === ALL_RUNS ? undefined : picked.label;
   }
 
-  private async start(document: vscode.TextDocument, mode: RunMode, runName: string | undefined): Promise<RunCommandResult> {
+  private async start(document: vscode.TextDocument, mode: RunMode, runName: string | undefined, size: number | undefined): Promise<RunCommandResult> {
     const settings = readRunSettings(document.uri);
     const fileLabel = path.basename(document.fileName);
     const label = `${runName ?? "all runs"} (${fileLabel})`;
@@ -151,6 +153,7 @@ export class RunController implements vscode.Disposable {
       type: "run",
       file: this.paths.pathOf(document.uri),
       ...(runName !== undefined ? { run: runName } : {}),
+      ...(size !== undefined ? { size } : {}),
       sweep: mode === "sweep",
       ...(mode === "retune" ? { retune: true } : {}),
       cpu: settings.backend === "cpu",

@@ -102,6 +102,7 @@ const isTiming = shape({
   maxMs: isNumber,
   reps: isNumber,
   source: oneOf("timestamp-query", "wall-clock", "cpu-wall-clock"),
+  resolutionMs: optionalFirst(isNumber),
 });
 const isBaseline = shape({ name: isString, medianMs: isNumber, speedup: isNumber });
 const optional = (check: Check): Check => (x) => x === undefined || check(x);

@@ -37,6 +37,8 @@ export interface TimingReport {
   launchesPerSample?: number;
   /** GPU timestamps; wall clock per submit where the adapter has none; the interpreter's wall clock with --cpu. */
   source: "timestamp-query" | "wall-clock" | "cpu-wall-clock";
+  /** After SPEC §4's keys: present when the GPU's timestamps come in steps of 1 µs or more (a browser coarsening them), the step in ms. */
+  resolutionMs?: number;
 }
 
 export interface BaselineReport {

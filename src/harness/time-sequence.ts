@@ -4,7 +4,7 @@
 // the copies. Without `timestamp-query`, a sample is the wall clock of one `LaunchSequence.run()`.
 
 import { checkGrid, encodeDispatch, prepareLaunch, type PreparedLaunch } from "../runtime/launch";
-import { beginGroupPass, stampedMs, submitAndReadStamps } from "../runtime/timing";
+import { beginGroupPass, stampedMs, submitAndReadStamps, TimestampStep } from "../runtime/timing";
 import { getPipeline, recordLaunches, type Gpu, type LaunchStep } from "../runtime";
 import { BufferUsage } from "../runtime/gpu";
 import type { TimingReport } from "./report";
@@ -39,7 +39,8 @@ export async function timeSequence(gpu: Gpu, copies: readonly LaunchStep[][], la
       });
       return summarise(times, "wall-clock");
     }
-    return summarise(await timestamped(gpu, copies, label, perRun, opts), "timestamp-query");
+    const step = new TimestampStep();
+    return summarise(await timestamped(gpu, copies, label, perRun, opts, step), "timestamp-query", step.resolutionMs());
   } finally {
     for (const s of sequences) s.destroy();
   }
@@ -56,7 +57,14 @@ async function samples(opts: SequenceTimingOptions, batchSize: number, batch: (r
 }
 
 /** Samples of one pass each (every launch of a copy, in order) between a pair of timestamps. */
-async function timestamped(gpu: Gpu, copies: readonly LaunchStep[][], label: string, perRunMs: number, opts: SequenceTimingOptions): Promise<number[]> {
+async function timestamped(
+  gpu: Gpu,
+  copies: readonly LaunchStep[][],
+  label: string,
+  perRunMs: number,
+  opts: SequenceTimingOptions,
+  step: TimestampStep,
+): Promise<number[]> {
   const device = gpu.device;
   const prepared: PreparedLaunch[][] = [];
   const batchSize = Math.max(1, Math.min(MAX_BATCH, Math.floor(50 / Math.max(perRunMs, 1e-3))));
@@ -80,6 +88,7 @@ async function timestamped(gpu: Gpu, copies: readonly LaunchStep[][], label: str
         }
         return submitAndReadStamps(device, encoder, { querySet, resolved, readback }, n);
       });
+      step.add(ns, n);
       return stampedMs(ns, n);
     });
   } finally {
@@ -90,9 +99,9 @@ async function timestamped(gpu: Gpu, copies: readonly LaunchStep[][], label: str
   }
 }
 
-function summarise(times: number[], source: TimingReport["source"]): TimingReport {
+function summarise(times: number[], source: TimingReport["source"], resolutionMs?: number): TimingReport {
   const sorted = [...times].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
   const medianMs = sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-  return { medianMs, minMs: sorted[0], maxMs: sorted[sorted.length - 1], reps: sorted.length, source };
+  return { medianMs, minMs: sorted[0], maxMs: sorted[sorted.length - 1], reps: sorted.length, source, ...(resolutionMs !== undefined ? { resolutionMs } : {}) };
 }

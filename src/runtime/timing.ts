@@ -42,6 +42,12 @@ export interface Timing {
   source: "timestamp-query" | "wall-clock";
   /** Launches per sample (a group between two timestamps; 1 with wall-clock timing). */
   launchesPerSample: number;
+  /**
+   * Present when the GPU's timestamps come in steps of 1 µs or more: the step, in ms. Browsers
+   * may coarsen timestamp-query against timing attacks (Chrome: to 100 µs unless its WebGPU
+   * developer features are on); a median then means little below a few steps.
+   */
+  resolutionMs?: number;
 }
 
 /** Samples per command buffer; the query set holds two timestamps per sample. */
@@ -78,8 +84,8 @@ export async function timeLaunches(
       const times = await takeSamples(limits, 1, async (rep) => [await runUntimed(gpu, kernel, [prepared[rep % prepared.length]], 1)]);
       return summarise(times, "wall-clock", 1);
     }
-    const { times, group } = await timeWithTimestamps(gpu, kernel, prepared, warmMs, limits);
-    return summarise(times, "timestamp-query", group);
+    const { times, group, step } = await timeWithTimestamps(gpu, kernel, prepared, warmMs, limits);
+    return summarise(times, "timestamp-query", group, step.resolutionMs());
   } finally {
     for (const p of prepared) p.uniforms.destroy();
   }
@@ -155,7 +161,7 @@ async function timeWithTimestamps(
   prepared: PreparedLaunch[],
   warmMs: number,
   limits: RepLimits,
-): Promise<{ times: number[]; group: number }> {
+): Promise<{ times: number[]; group: number; step: TimestampStep }> {
   const device = gpu.device;
   const group = Math.max(1, limits.launchesPerSample ?? Math.min(MAX_GROUP, Math.ceil(GROUP_MS / Math.max(warmMs, 1e-4))));
   // Size batches so one takes about a fifth of the budget (5–100 ms), as the warm-up suggests.
@@ -166,6 +172,7 @@ async function timeWithTimestamps(
   const querySet = device.createQuerySet({ label, type: "timestamp", count: 2 * batchSize });
   const resolved = device.createBuffer({ label, size: 16 * batchSize, usage: BufferUsage.QUERY_RESOLVE | BufferUsage.COPY_SRC });
   const readback = device.createBuffer({ label, size: 16 * batchSize, usage: BufferUsage.MAP_READ | BufferUsage.COPY_DST });
+  const step = new TimestampStep();
   try {
     const times = await takeSamples(limits, batchSize, async (rep, n) => {
       const ns = await gpu.scoped(kernel, async () => {
@@ -179,9 +186,10 @@ async function timeWithTimestamps(
         }
         return submitAndReadStamps(device, encoder, { querySet, resolved, readback }, n);
       });
+      step.add(ns, n);
       return stampedMs(ns, n).map((ms) => ms / group);
     });
-    return { times, group };
+    return { times, group, step };
   } finally {
     querySet.destroy();
     resolved.destroy();
@@ -211,6 +219,30 @@ export async function submitAndReadStamps(device: GPUDevice, encoder: GPUCommand
   return ns;
 }
 
+/**
+ * The step of the GPU's timestamps: the greatest common divisor of every raw timestamp read (ns).
+ * A precise clock's timestamps share no divisor above a few ns; coarsened ones are all multiples
+ * of their quantum.
+ */
+export class TimestampStep {
+  private ns = 0n;
+
+  /** Takes in the first `n` (begin, end) pairs. */
+  add(stamps: BigInt64Array, n: number): void {
+    for (let i = 0; i < 2 * n; i++) this.ns = gcd(this.ns, stamps[i] < 0n ? -stamps[i] : stamps[i]);
+  }
+
+  /** The step in ms when it is 1 µs or more, else undefined (precise enough to say nothing). */
+  resolutionMs(): number | undefined {
+    return this.ns >= 1000n ? Number(this.ns) / 1e6 : undefined;
+  }
+}
+
+function gcd(a: bigint, b: bigint): bigint {
+  while (b !== 0n) [a, b] = [b, a % b];
+  return a;
+}
+
 /** Milliseconds between each of the first `n` (begin, end) timestamp pairs. */
 export function stampedMs(ns: BigInt64Array, n: number): number[] {
   return Array.from({ length: n }, (_, i) => Number(ns[2 * i + 1] - ns[2 * i]) / 1e6);
@@ -221,10 +253,18 @@ export function beginGroupPass(encoder: GPUCommandEncoder, label: string, queryS
   return encoder.beginComputePass({ label, ...(first || last ? { timestampWrites: { querySet, ...stamps } } : {}) });
 }
 
-function summarise(times: number[], source: Timing["source"], launchesPerSample: number): Timing {
+function summarise(times: number[], source: Timing["source"], launchesPerSample: number, resolutionMs?: number): Timing {
   const sorted = [...times].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
   const medianMs = sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
   // SPEC §4's keys first, in its order.
-  return { medianMs, minMs: sorted[0], maxMs: sorted[sorted.length - 1], reps: sorted.length, source, launchesPerSample };
+  return {
+    medianMs,
+    minMs: sorted[0],
+    maxMs: sorted[sorted.length - 1],
+    reps: sorted.length,
+    source,
+    launchesPerSample,
+    ...(resolutionMs !== undefined ? { resolutionMs } : {}),
+  };
 }

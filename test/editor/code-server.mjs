@@ -176,10 +176,14 @@ export async function startCodeServer(options = {}) {
   };
 }
 
-/** Headless Debian Chromium through playwright-core (no browser download). */
-export async function launchBrowser({ width = 1600, height = 1000 } = {}) {
+/**
+ * Headless Debian Chromium through playwright-core (no browser download). `webgpu`: offer WebGPU
+ * to the page (SwiftShader without a GPU; a loopback http:// page is a secure context), ENVIRONMENT §6.
+ */
+export async function launchBrowser({ width = 1600, height = 1000, webgpu = false } = {}) {
   const { chromium } = await import("playwright-core");
-  const browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: chromiumArgs });
+  const args = [...chromiumArgs, ...(webgpu ? ["--enable-unsafe-webgpu"] : [])];
+  const browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args });
   const context = await browser.newContext({ viewport: { width, height }, deviceScaleFactor: 1 });
   const page = await context.newPage();
   return { browser, context, page };

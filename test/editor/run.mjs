@@ -7,9 +7,11 @@
 //   4. the untrusted suite (workspace trust on, test/editor/workspace-untrusted/ opened in restricted mode), likewise
 //   5. the Playwright UI test on that installed extension: palette → Run Kernel → the results table
 //   6. the Playwright Testing view test (test/editor/workspace/testing/): Run All Tests → green and red items
-//   7. the Playwright debugger test: a breakpoint, Debug program… → stopped, offsets in the Variables view
+//   7. the web extension test: code-server with Kernel Lab in the browser's extension host, Chromium's
+//      WebGPU, the web mocha suite (test/editor/suite-web/) and its runs compared with Node's (web.test.mjs)
+//   8. the Playwright debugger test: a breakpoint, Debug program… → stopped, offsets in the Variables view
 // Prints each stage's time and the tests' counts, and ends with `N passed, N failed`.
-// Flags: --only=trusted,untrusted,vsix,ui,testing,debugger (stages to run), --docs (the UI tests also write docs/screenshot-*.png).
+// Flags: --only=trusted,untrusted,vsix,ui,testing,web,debugger (stages to run), --docs (the UI tests also write docs/screenshot-*.png).
 // KERNEL_LAB_EDITOR_GREP=TEXT runs only the mocha tests whose title contains TEXT.
 import { runTests } from "@vscode/test-electron";
 import { build } from "esbuild";
@@ -132,6 +134,17 @@ await stage("build", async () => {
     sourcemap: "inline",
     logLevel: "warning",
   });
+  // The web suite runs in the browser's extension host: one browser bundle (web.test.mjs).
+  await build({
+    entryPoints: [join(repoRoot, "test/editor/suite-web/index.ts")],
+    outfile: join(outDir, "web/index.js"),
+    platform: "browser",
+    target: "es2022",
+    format: "cjs",
+    bundle: true,
+    external: ["vscode"],
+    logLevel: "warning",
+  });
 });
 
 // The .vsix first, so the mocha suites and the UI tests all run on the extension as a user installs it.
@@ -159,6 +172,10 @@ if (wants("testing")) {
   await stage("Testing view UI test", () =>
     countedScript(join(repoRoot, "test/editor/testing-view.test.mjs"), [...vsixArgs, ...(docs ? ["--docs"] : [])]),
   );
+}
+if (wants("web")) {
+  const vsixArgs = wants("vsix") ? ["--installed"] : [];
+  await stage("web extension test", () => countedScript(join(repoRoot, "test/editor/web.test.mjs"), [...vsixArgs, ...(docs ? ["--docs"] : [])]));
 }
 if (wants("debugger")) {
   const vsixArgs = wants("vsix") ? ["--installed"] : [];

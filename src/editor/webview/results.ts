@@ -234,6 +234,8 @@ function timingTable(run: RunReport): PageElement {
         ["Median", h("strong", {}, fmt.ms(t.medianMs))],
         ["Spread (min – max)", `${fmt.ms(t.minMs)} – ${fmt.ms(t.maxMs)}`],
         ["Repetitions", `${fmt.count(t.reps)}${(t.launchesPerSample ?? 1) > 1 ? ` samples of ${t.launchesPerSample} launches each` : ""} (${timingSource(t.source)})`],
+        // A browser may coarsen GPU timestamps; the median means little below a few steps.
+        ...(t.resolutionMs !== undefined ? [["Timestamp steps", h("span", { class: "warn" }, `${fmt.ms(t.resolutionMs)} (coarsened by the browser)`)] as [string, Child]] : []),
       ]
     : [["Median", "not timed"]];
   // A run with several launches: the median above is the whole sequence's, then each launch's own.

@@ -1,0 +1,171 @@
+/// <reference types="mocha" />
+// The web extension in VS Code's web worker extension host (code-server with the user setting
+// `remote.extensionKind: ["web"]`), Chromium's WebGPU underneath (SwiftShader here): a kernel file's
+// diagnostics, inlay hints and hover; the Testing view; the debugger stopped in add_kernel; Run
+// Kernel on vector add, softmax and matmul, each correct and timed. The workspace is
+// test/editor/workspace/, as for the desktop's trusted suite.
+import * as vscode from "vscode";
+import type { KernelLabApi } from "../../../src/editor/activate";
+import type { PanelState } from "../../../src/editor/results-panel";
+import type { RunCommandResult } from "../../../src/editor/run-controller";
+import type { FileReport } from "../../../src/harness/report";
+import { describeDiagnostics, kernelLabDiagnostics, openFixture, rangeOf, waitFor } from "../suite/editor-wait";
+import { deepEqual, equal, match, ok } from "./assert";
+import { collected } from "./collected";
+import { extensionId } from "./extension-id";
+
+let api: KernelLabApi;
+
+const hoverText = (hovers: vscode.Hover[]) =>
+  hovers.flatMap((h) => h.contents.map((c) => (typeof c === "string" ? c : "value" in c ? c.value : ""))).join("\n---\n");
+
+/** What the run's timing says about its clock: GPU timestamps (precise or coarse) or wall clock. */
+function clockOf(report: FileReport): string {
+  return report.runs.map((r) => `${r.timing?.source}${r.timing?.resolutionMs !== undefined ? ` in ${r.timing.resolutionMs} ms steps` : ""}`).join(", ");
+}
+
+describe("web extension", function () {
+  this.timeout(120_000);
+
+  before(async () => {
+    api = (await vscode.extensions.getExtension<KernelLabApi>(extensionId)!.activate())!;
+  });
+
+  it("runs in the browser's extension host, with navigator.gpu there", () => {
+    equal(api.platform, "browser");
+    const scope = globalThis as { navigator?: { gpu?: unknown; userAgent?: string }; process?: { versions?: { node?: string } } };
+    ok(scope.navigator?.gpu, "navigator.gpu is undefined in the extension host");
+    ok(!scope.process?.versions?.node, "this extension host is Node");
+    collected.notes.push(`extension host: ${scope.navigator?.userAgent}`);
+  });
+
+  it("underlines a kernel's shape error at its range as the file opens", async () => {
+    const document = await openFixture("broken/shape-mismatch.kernel.ts");
+    const [diagnostic] = await waitFor("KL2001", () => {
+      const found = kernelLabDiagnostics(document.uri);
+      return found.length > 0 ? found : undefined;
+    });
+    equal(typeof diagnostic.code === "object" ? diagnostic.code.value : diagnostic.code, "KL2001");
+    match(diagnostic.message, /shapes \[64\] and \[128\] don't match/);
+    ok(diagnostic.range.isEqual(rangeOf(document, "x + y")), `range: ${describeDiagnostics([diagnostic])}`);
+    await vscode.commands.executeCommand("workbench.action.closeActiveEditor");
+  });
+
+  it("shows inlay hints and the hover of a tl.* call in softmax", async () => {
+    const document = await openFixture("inspect/softmax.kernel.ts");
+    const whole = new vscode.Range(0, 0, document.lineCount, 0);
+    const hints = await waitFor("inlay hints", async () => {
+      const found = await vscode.commands.executeCommand<vscode.InlayHint[]>("vscode.executeInlayHintProvider", document.uri, whole);
+      return found.length > 0 ? found : undefined;
+    });
+    const labels = hints.map((h) => (typeof h.label === "string" ? h.label : h.label.map((p) => p.value).join("")));
+    for (const want of [": i32[1024]", ": bool[1024]", ": f32[1024]"]) ok(labels.includes(want), `${want} in ${JSON.stringify(labels)}`);
+    const at = rangeOf(document, "tl.max").start.translate(0, 4);
+    await waitFor("a hover with the shapes", async () => {
+      const text = hoverText(await vscode.commands.executeCommand<vscode.Hover[]>("vscode.executeHoverProvider", document.uri, at));
+      return text.includes("tl.max(row: f32[1024], 0) → f32") || undefined;
+    });
+    await vscode.commands.executeCommand("workbench.action.closeActiveEditor");
+  });
+
+  it("runs a size of a run from the Testing view, in a Web Worker", async () => {
+    const probe = api.tests!;
+    await vscode.commands.executeCommand("workbench.view.testing.focus");
+    const item = await waitFor("scaleSweep's sizes in the Testing view", () => {
+      const find = (items: ReturnType<typeof probe.items>): (typeof items)[number] | undefined =>
+        items.map((i) => (i.label === "scaleSweep" ? i : find(i.children))).find(Boolean);
+      return find(probe.items())?.children[0];
+    });
+    await probe.run([item.id]);
+    const result = await waitFor(`a result for ${item.id}`, () => {
+      const r = probe.results()[item.id];
+      return r && !["enqueued", "started"].includes(r.state) ? r : undefined;
+    });
+    equal(result.state, "passed", JSON.stringify(result));
+  });
+
+  it("stops at a breakpoint in add_kernel and shows offsets (the recording made in a Web Worker)", async () => {
+    const events: { event: string; body?: { reason?: string } }[] = [];
+    const tracker = vscode.debug.registerDebugAdapterTrackerFactory("kernel-lab", {
+      createDebugAdapterTracker: () => ({
+        onDidSendMessage: (m: { type?: string; event?: string; body?: { reason?: string } }) => {
+          if (m.type === "event" && m.event) events.push({ event: m.event, body: m.body });
+        },
+      }),
+    });
+    try {
+      const document = await openFixture("vector-add.kernel.ts");
+      const maskLine = rangeOf(document, "const mask").start.line;
+      vscode.debug.addBreakpoints([new vscode.SourceBreakpoint(new vscode.Location(document.uri, new vscode.Position(maskLine, 0)))]);
+      const terminated = new Promise<void>((resolve) => {
+        const listener = vscode.debug.onDidTerminateDebugSession((s) => s.type === "kernel-lab" && (listener.dispose(), resolve()));
+      });
+      const started = await vscode.debug.startDebugging(vscode.workspace.getWorkspaceFolder(document.uri), {
+        type: "kernel-lab",
+        request: "launch",
+        name: "offsets of program 3",
+        program: document.uri.path,
+        run: "smallAdd",
+        programId: [3, 0, 0],
+      });
+      equal(started, true, "startDebugging");
+      const stopped = await waitFor("the stopped event", () => events.find((e) => e.event === "stopped"), 60_000);
+      equal(stopped.body?.reason, "breakpoint");
+      const session = vscode.debug.activeDebugSession!;
+      const { stackFrames } = await session.customRequest("stackTrace", { threadId: 1 });
+      equal(stackFrames[0].line, maskLine + 1, "stopped on the breakpoint's line");
+      match(stackFrames[0].name, /add_kernel · program \(3, 0, 0\)/);
+      const { scopes } = await session.customRequest("scopes", { frameId: stackFrames[0].id });
+      const locals: { name: string; value: string; type?: string; variablesReference: number }[] = (
+        await session.customRequest("variables", { variablesReference: scopes[0].variablesReference })
+      ).variables;
+      const offsets = locals.find((v) => v.name === "offsets");
+      ok(offsets, `locals: ${JSON.stringify(locals)}`);
+      equal(offsets.type, "i32[1024]");
+      const elements: { name: string; value: string }[] = (await session.customRequest("variables", { variablesReference: offsets.variablesReference })).variables;
+      deepEqual(["[0]", "[1]", "[2]"].map((n) => elements.find((v) => v.name === n)?.value), ["3072", "3073", "3074"]);
+      await session.customRequest("continue", { threadId: 1 });
+      await terminated;
+    } finally {
+      tracker.dispose();
+      vscode.debug.removeBreakpoints(vscode.debug.breakpoints);
+    }
+  });
+
+  const runs: { file: string; run: string; size?: number; title: string }[] = [
+    { file: "vector-add.kernel.ts", run: "smallAdd", title: "vector add" },
+    { file: "inspect/softmax.kernel.ts", run: "softmax", size: 33, title: "softmax" },
+    { file: "web/matmul.kernel.ts", run: "smallMatmul", title: "matmul (autotuned over two configs)" },
+  ];
+  for (const { file, run, size, title } of runs) {
+    it(`Run Kernel: ${title} on the browser's WebGPU matches its reference, timed`, async () => {
+      const document = await openFixture(file);
+      const result = await vscode.commands.executeCommand<RunCommandResult>("kernelLab.runKernel", document.uri, run, size);
+      equal(result?.kind, "completed", JSON.stringify(result).slice(0, 600));
+      if (result.kind !== "completed") return;
+      equal(result.outcome, "ok", JSON.stringify(result.report).slice(0, 1500));
+      const [report] = result.report.runs;
+      equal(report.correct, true);
+      ok(result.report.adapter && result.report.adapter.backend !== "cpu", `adapter ${JSON.stringify(result.report.adapter)}`);
+      ok(report.timing && report.timing.medianMs > 0, JSON.stringify(report.timing));
+      ok(report.timing.source === "timestamp-query" || report.timing.source === "wall-clock", report.timing.source);
+      collected.runs.push({ file, run, ...(size !== undefined ? { size } : {}), report: result.report });
+      collected.notes.push(`${run} n=${report.size}: median ${report.timing.medianMs} ms (${clockOf(result.report)}) on ${JSON.stringify(result.report.adapter)}`);
+      const rendered = await waitFor("the results panel to draw the run", async () => {
+        const state = await vscode.commands.executeCommand<PanelState>("kernelLab.showResults");
+        return state?.lastRendered?.messageType === "results" && state.lastRendered.runs === 1 ? state.lastRendered : undefined;
+      });
+      deepEqual(rendered.verdicts, ["match"]);
+    });
+  }
+
+  it("keeps the autotuner's choice: a second matmul run takes it from the cache in global storage", async () => {
+    const document = await openFixture("web/matmul.kernel.ts");
+    const result = await vscode.commands.executeCommand<RunCommandResult>("kernelLab.runKernel", document.uri, "smallMatmul");
+    equal(result?.kind, "completed");
+    if (result.kind !== "completed") return;
+    const [report] = result.report.runs;
+    equal(report.correct, true);
+    equal(report.autotune?.cached, true, JSON.stringify(report.autotune));
+  });
+});
