@@ -256,7 +256,8 @@ function summarise(info: GPUAdapterInfo): AdapterSummary {
   const description = info.description ?? "";
   return {
     vendor: info.vendor || "unknown",
-    device: info.device || "unknown",
+    // Browsers give the architecture ("swiftshader") and withhold the device's name.
+    device: info.device || info.architecture || "unknown",
     architecture: info.architecture || "unknown",
     backend: backendOf(description),
     description,

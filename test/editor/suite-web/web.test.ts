@@ -30,6 +30,11 @@ describe("web extension", function () {
   before(async () => {
     api = (await vscode.extensions.getExtension<KernelLabApi>(extensionId)!.activate())!;
   });
+  // The last run's results panel beside its kernel, for web.test.mjs's picture.
+  after(async () => {
+    await vscode.commands.executeCommand("workbench.action.closePanel");
+    await vscode.commands.executeCommand("workbench.action.closeSidebar");
+  });
 
   it("runs in the browser's extension host, with navigator.gpu there", () => {
     equal(api.platform, "browser");
@@ -107,6 +112,7 @@ describe("web extension", function () {
         program: document.uri.path,
         run: "smallAdd",
         programId: [3, 0, 0],
+        constexprs: { BLOCK_SIZE: 1024 },
       });
       equal(started, true, "startDebugging");
       const stopped = await waitFor("the stopped event", () => events.find((e) => e.event === "stopped"), 60_000);
@@ -134,10 +140,12 @@ describe("web extension", function () {
 
   const runs: { file: string; run: string; size?: number; title: string }[] = [
     { file: "vector-add.kernel.ts", run: "smallAdd", title: "vector add" },
-    { file: "inspect/softmax.kernel.ts", run: "softmax", size: 33, title: "softmax" },
-    { file: "web/matmul.kernel.ts", run: "smallMatmul", title: "matmul (autotuned over two configs)" },
+    { file: "inspect/softmax.kernel.ts", run: "smallSoftmax", title: "softmax" },
+    { file: "tuned-add.kernel.ts", run: "tunedAdd", title: "a vector add autotuned over two configs" },
+    { file: "web/matmul.kernel.ts", run: "smallMatmul", title: "matmul" },
   ];
   for (const { file, run, size, title } of runs) {
+    if (run === "smallMatmul") defineCacheTest();
     it(`Run Kernel: ${title} on the browser's WebGPU matches its reference, timed`, async () => {
       const document = await openFixture(file);
       const result = await vscode.commands.executeCommand<RunCommandResult>("kernelLab.runKernel", document.uri, run, size);
@@ -158,14 +166,17 @@ describe("web extension", function () {
       deepEqual(rendered.verdicts, ["match"]);
     });
   }
+});
 
-  it("keeps the autotuner's choice: a second matmul run takes it from the cache in global storage", async () => {
-    const document = await openFixture("web/matmul.kernel.ts");
-    const result = await vscode.commands.executeCommand<RunCommandResult>("kernelLab.runKernel", document.uri, "smallMatmul");
+/** After the first (tuning) run of tunedAdd: the worker got the cache the extension kept. */
+function defineCacheTest(): void {
+  it("keeps the autotuner's choice: a second run takes it from the cache in global storage", async () => {
+    const document = await openFixture("tuned-add.kernel.ts");
+    const result = await vscode.commands.executeCommand<RunCommandResult>("kernelLab.runKernel", document.uri, "tunedAdd");
     equal(result?.kind, "completed");
     if (result.kind !== "completed") return;
     const [report] = result.report.runs;
     equal(report.correct, true);
     equal(report.autotune?.cached, true, JSON.stringify(report.autotune));
   });
-});
+}

@@ -31,17 +31,34 @@ export const softmax = defineRun({
   grid: () => [ROWS],
   args: (n) => ({ output_ptr: empty(ROWS * n), input_ptr: randn(ROWS * n), input_row_stride: n, output_row_stride: n, n_cols: n }),
   outputs: ["output_ptr"],
-  reference: ({ input_ptr }, n) => {
-    const out = new Float32Array(ROWS * n);
-    for (let r = 0; r < ROWS; r++) {
-      let max = -Infinity;
-      for (let c = 0; c < n; c++) max = Math.max(max, input_ptr[r * n + c]);
-      let sum = 0;
-      for (let c = 0; c < n; c++) sum += Math.exp(input_ptr[r * n + c] - max);
-      for (let c = 0; c < n; c++) out[r * n + c] = Math.exp(input_ptr[r * n + c] - max) / sum;
-    }
-    return { output_ptr: out };
-  },
+  reference: ({ input_ptr }, n) => ({ output_ptr: rowSoftmax(input_ptr, ROWS, n) }),
   tolerance: { atol: 1e-6, rtol: 1e-5 },
   bytes: (n) => 2 * 4 * ROWS * n,
 });
+
+/** For the web tests: fewer rows and a narrower block (SwiftShader takes about a second per launch of the run above). */
+export const smallSoftmax = defineRun({
+  kernel: softmax_kernel,
+  sizes: [200],
+  constexprs: { BLOCK_SIZE: 256 },
+  grid: () => [SMALL_ROWS],
+  args: (n) => ({ output_ptr: empty(SMALL_ROWS * n), input_ptr: randn(SMALL_ROWS * n), input_row_stride: n, output_row_stride: n, n_cols: n }),
+  outputs: ["output_ptr"],
+  reference: ({ input_ptr }, n) => ({ output_ptr: rowSoftmax(input_ptr, SMALL_ROWS, n) }),
+  tolerance: { atol: 1e-6, rtol: 1e-5 },
+  bytes: (n) => 2 * 4 * SMALL_ROWS * n,
+});
+
+const SMALL_ROWS = 61;
+
+function rowSoftmax(input: Float32Array, rows: number, n: number): Float32Array {
+  const out = new Float32Array(rows * n);
+  for (let r = 0; r < rows; r++) {
+    let max = -Infinity;
+    for (let c = 0; c < n; c++) max = Math.max(max, input[r * n + c]);
+    let sum = 0;
+    for (let c = 0; c < n; c++) sum += Math.exp(input[r * n + c] - max);
+    for (let c = 0; c < n; c++) out[r * n + c] = Math.exp(input[r * n + c] - max) / sum;
+  }
+  return out;
+}
