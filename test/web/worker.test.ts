@@ -1,0 +1,159 @@
+// The harness's browser worker (dist/web/worker.js, harness/web-worker.ts) in a plain page, without
+// VS Code: headless Chromium with `--enable-unsafe-webgpu` (SwiftShader here) on a loopback http://
+// page, the page answering the worker's reads from this repository as the web extension does
+// through `vscode.workspace.fs`. Each run is checked against the Node runtime's report of the same
+// file, run and size (Dawn), and a page without WebGPU runs on the interpreter.
+//
+//   node scripts/build.mjs && npx tsx --test test/web/worker.test.ts
+
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import * as path from "node:path";
+import { chromium, type Browser, type Page } from "playwright-core";
+import type { DebugLaunch, ProgramTrace } from "../../src/harness/debug-run";
+import type { RunRequest } from "../../src/harness/protocol";
+import type { FileReport } from "../../src/harness/report";
+import { runFileWithOutcome } from "../../src/harness/run";
+import type { FromWebWorker, ToWebWorker } from "../../src/harness/web-protocol";
+
+const root = path.resolve(__dirname, "..", "..");
+const chromiumPath = process.env.CHROMIUM ?? "/usr/bin/chromium";
+const chromiumArgs = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"];
+
+/**
+ * The page's side, as the web extension does it: one fresh worker per request, its reads answered
+ * from /files/, its messages collected until the answer. (A page script, not a function handed to
+ * page.evaluate: the test's transpiler would wrap such a function's inner names in helpers the page lacks.)
+ */
+const PAGE = `<!doctype html><title>Kernel Lab worker</title><script>
+function ask(request) {
+  return new Promise((resolve) => {
+    const worker = new Worker("/worker.js");
+    const messages = [];
+    const done = (last) => { worker.terminate(); resolve({ messages, last }); };
+    worker.onmessage = async ({ data }) => {
+      messages.push(data);
+      if (data.type === "read") {
+        const response = await fetch("/files" + data.file);
+        worker.postMessage(response.ok ? { type: "file", id: data.id, text: await response.text() } : { type: "file", id: data.id, error: response.status + " " + data.file });
+      } else if (["result", "error", "trace", "debug-error"].includes(data.type)) {
+        done(data);
+      }
+    };
+    worker.onerror = (event) => done({ type: "error", message: event.message, code: "onerror" });
+    worker.postMessage(request);
+  });
+}
+</script>`;
+
+/** Serves the page, the worker bundle, and (read-only) the repository's files under /files/. */
+function serve(): Promise<Server> {
+  const server = createServer((request, response) => {
+    const url = new URL(request.url ?? "/", "http://127.0.0.1");
+    const send = (type: string, body: Buffer | string) => {
+      response.setHeader("content-type", type);
+      response.end(body);
+    };
+    try {
+      if (url.pathname === "/") return send("text/html", PAGE);
+      if (url.pathname === "/worker.js") return send("text/javascript", readFileSync(path.join(root, "dist/web/worker.js")));
+      const file = decodeURIComponent(url.pathname.slice("/files".length));
+      if (url.pathname.startsWith("/files/") && path.resolve(file).startsWith(root + path.sep)) return send("text/plain", readFileSync(file));
+    } catch {
+      // not found
+    }
+    response.statusCode = 404;
+    response.end();
+  });
+  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));
+}
+
+interface WorkerAnswer {
+  messages: FromWebWorker[];
+  last: FromWebWorker;
+}
+
+/** One request to a fresh worker in the page, answered until its result (or error, trace). */
+function ask(page: Page, message: ToWebWorker): Promise<WorkerAnswer> {
+  return page.evaluate((request) => (globalThis as unknown as { ask(r: unknown): Promise<WorkerAnswer> }).ask(request), message);
+}
+
+const context = { cwd: root, env: {}, cacheFiles: [] as [string, string][] };
+
+async function runInPage(page: Page, request: Omit<RunRequest, "type">): Promise<{ report: FileReport; messages: FromWebWorker[] }> {
+  const { last, messages } = await ask(page, { type: "run", request: { type: "run", ...request }, context });
+  assert.equal(last.type, "result", JSON.stringify(last).slice(0, 1000));
+  if (last.type !== "result") throw new Error("unreachable");
+  return { report: last.report, messages };
+}
+
+let server: Server;
+let browser: Browser;
+let page: Page;
+
+before(async () => {
+  server = await serve();
+  browser = await chromium.launch({ executablePath: chromiumPath, args: [...chromiumArgs, "--enable-unsafe-webgpu"] });
+  page = await browser.newPage();
+  await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
+});
+
+after(async () => {
+  await browser?.close();
+  server?.close();
+});
+
+test("vector add on the page's WebGPU: correct, timed with timestamp-query, as on Node", async () => {
+  const file = path.join(root, "examples/vector-add.kernel.ts");
+  const request = { file, size: 10_000, reps: 3 };
+  const [{ report, messages }, node] = await Promise.all([runInPage(page, request), runFileWithOutcome(file, { size: 10_000, reps: 3 })]);
+  assert.equal(report.adapter?.backend, "webgpu");
+  assert.ok(messages.some((m) => m.type === "read" && m.file === file), "the worker read the kernel file through the page");
+  const [web] = report.runs;
+  const [local] = node.report.runs;
+  assert.equal(web.correct, true, JSON.stringify(web).slice(0, 800));
+  assert.equal(local.correct, true);
+  assert.deepEqual([web.name, web.size, web.grid, web.constexprs], [local.name, local.size, local.grid, local.constexprs]);
+  assert.equal(web.timing?.source, "timestamp-query");
+  assert.ok(web.timing.medianMs > 0);
+  console.log(`  browser ${report.adapter?.device}: ${web.timing.medianMs} ms${web.timing.resolutionMs ? ` (timestamps in ${web.timing.resolutionMs} ms steps)` : ""}; Node ${node.report.adapter?.device}: ${local.timing?.medianMs} ms`);
+});
+
+test("a kernel file's relative imports (.ts, .js spelling, JSON) are read through the page", async () => {
+  const file = path.join(root, "test/fixtures/imports/scaled.kernel.ts");
+  const { report, messages } = await runInPage(page, { file, cpu: true });
+  assert.deepEqual(report.diagnostics, []);
+  assert.ok(report.runs.length > 0 && report.runs.every((r) => r.correct), JSON.stringify(report.runs).slice(0, 800));
+  const read = messages.flatMap((m) => (m.type === "read" ? [path.basename(m.file)] : []));
+  for (const name of ["scaled.kernel.ts", "shared.ts", "factors.ts", "settings.json"]) assert.ok(read.includes(name), `${name} in ${read.join(", ")}`);
+});
+
+test("a debug launch records add_kernel's program 3 in the worker", async () => {
+  const launch: DebugLaunch = { file: path.join(root, "examples/vector-add.kernel.ts"), programId: [3] };
+  const { last } = await ask(page, { type: "debug", launch, context });
+  assert.equal(last.type, "trace", JSON.stringify(last).slice(0, 800));
+  const trace = (last as { trace: ProgramTrace }).trace;
+  assert.equal(trace.kernel, "add_kernel");
+  assert.deepEqual(trace.programId, [3, 0, 0]);
+  assert.ok(trace.stops.length > 0 && trace.statementLines.length > 0);
+});
+
+test("a page without WebGPU: the worker says so and runs on the interpreter", async () => {
+  const plain = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
+  try {
+    const noGpu = await plain.newPage();
+    await noGpu.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
+    const { report, messages } = await runInPage(noGpu, { file: path.join(root, "examples/vector-add.kernel.ts"), size: 3000 });
+    const notice = messages.find((m) => m.type === "no-webgpu");
+    assert.ok(notice, "no no-webgpu message");
+    assert.match((notice as { reason: string }).reason, /no adapter|navigator\.gpu is undefined/);
+    assert.equal(report.adapter?.backend, "cpu");
+    assert.equal(report.runs[0].correct, true);
+    assert.equal(report.runs[0].timing?.source, "cpu-wall-clock");
+  } finally {
+    await plain.close();
+  }
+});
