@@ -11,8 +11,9 @@
 //   --installed   the extension installed from the .vsix (.vscode-test/installed-extensions/) instead of the working tree
 //   --docs        also save docs/screenshot-web.png
 // Prints one line per check and `N passed, N failed`.
-import { spawnSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { launchBrowser, onExit, repoRoot, startCodeServer } from "./code-server.mjs";
 
@@ -30,7 +31,12 @@ let passed = 0;
 let failed = 0;
 let server;
 let browser;
-const cleanup = onExit(() => server?.close());
+// A fresh autotune cache for the Node runs, so Node tunes as the browser's first run does.
+const nodeCache = mkdtempSync(join(tmpdir(), "kernel-lab-web-node-"));
+const cleanup = onExit(() => {
+  server?.close();
+  rmSync(nodeCache, { recursive: true, force: true });
+});
 
 async function finish() {
   await browser?.browser.close().catch(() => {});
@@ -67,6 +73,31 @@ function extensionUnderTest() {
   if (!name) throw new Error(`no installed ${extensionId} in ${installedDir}`);
   return join(installedDir, name);
 }
+
+/**
+ * The suite's runs (test/editor/suite-web/runs.json) on the Node runtime, one `kernel-lab run --json`
+ * after another, while the browser works: file:run → report.
+ */
+async function runOnNode() {
+  const reports = new Map();
+  const runs = JSON.parse(readFileSync(join(repoRoot, "test/editor/suite-web/runs.json"), "utf8"));
+  for (const { file, run, size } of runs) {
+    const args = ["bin/kernel-lab.js", "run", join(workspace, file), "--run", run, "--reps", "5", "--json", ...(size ? ["--size", String(size)] : [])];
+    const { code, stdout, stderr } = await new Promise((resolve) => {
+      const child = spawn(process.execPath, args, { cwd: repoRoot, env: { ...process.env, KERNEL_LAB_CACHE_DIR: nodeCache } });
+      let out = "";
+      let err = "";
+      child.stdout.setEncoding("utf8").on("data", (c) => (out += c));
+      child.stderr.setEncoding("utf8").on("data", (c) => (err += c));
+      child.on("close", (exitCode) => resolve({ code: exitCode, stdout: out, stderr: err }));
+    });
+    if (code !== 0) throw new Error(`kernel-lab ${args.slice(1).join(" ")} exited with ${code}: ${stderr}`);
+    reports.set(`${file}:${run}`, JSON.parse(stdout));
+  }
+  return reports;
+}
+const nodeRuns = runOnNode();
+nodeRuns.catch(() => {});
 
 console.log("web test: code-server + Chromium (WebGPU), Kernel Lab in the web worker extension host");
 let web;
@@ -121,14 +152,10 @@ try {
 
   await check("each browser run agrees with the Node runtime's on the same kernel", async () => {
     const lines = [];
-    const seen = new Set();
-    for (const { file, run, size, report } of web.runs) {
-      if (seen.has(`${file}:${run}`)) continue;
-      seen.add(`${file}:${run}`);
-      const args = ["bin/kernel-lab.js", "run", join(workspace, file), "--run", run, "--reps", "5", "--json", ...(size ? ["--size", String(size)] : [])];
-      const node = spawnSync(process.execPath, args, { cwd: repoRoot, encoding: "utf8", timeout: 120_000 });
-      if (node.status !== 0) throw new Error(`kernel-lab ${args.slice(1).join(" ")} exited with ${node.status}: ${node.stderr}`);
-      const nodeReport = JSON.parse(node.stdout);
+    const nodeReports = await nodeRuns;
+    for (const { file, run, report } of web.runs) {
+      const nodeReport = nodeReports.get(`${file}:${run}`);
+      if (!nodeReport) throw new Error(`no Node report for ${file}:${run}`);
       const [w] = report.runs;
       const [n] = nodeReport.runs;
       const same = (what, a, b) => {
