@@ -10,9 +10,11 @@ import type * as vscode from "vscode";
 import type { Progress, RunRequest, WorkerMessage } from "../harness/protocol";
 import type { FileReport, Outcome } from "../harness/report";
 import { assertNever } from "../ir/never";
+import { workerEnv } from "./worker-env";
 
 export type RunOutcome =
-  | { kind: "completed"; report: FileReport; outcome: Outcome; exitCode: number }
+  /** `folder`: the worker's working folder, which the report's file paths are relative to (as the CLI shows them). */
+  | { kind: "completed"; report: FileReport; outcome: Outcome; exitCode: number; folder: string }
   | { kind: "worker-error"; message: string; code: string }
   | { kind: "timed-out"; seconds: number }
   | { kind: "cancelled" }
@@ -47,12 +49,7 @@ export class KernelRunner {
           cwd: options.cwd,
           // Not the extension host's flags (--inspect…); inside VS Code, execPath may be Electron.
           execArgv: [],
-          env: {
-            ...process.env,
-            ELECTRON_RUN_AS_NODE: "1",
-            // Mesa prints an error line at every start without it.
-            XDG_RUNTIME_DIR: process.env.XDG_RUNTIME_DIR ?? os.tmpdir(),
-          },
+          env: workerEnv(process.platform, process.env, os.tmpdir()),
           stdio: ["ignore", "pipe", "pipe", "ipc"],
           serialization: "json",
         });
@@ -104,7 +101,7 @@ export class KernelRunner {
             options.onProgress(message);
             return;
           case "result":
-            finish({ kind: "completed", report: message.report, outcome: message.outcome, exitCode: message.exitCode });
+            finish({ kind: "completed", report: message.report, outcome: message.outcome, exitCode: message.exitCode, folder: options.cwd });
             return;
           case "error":
             this.log.error(`worker ${child.pid} failed (${message.code}): ${message.message}`);

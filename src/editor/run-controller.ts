@@ -14,6 +14,7 @@ import { kernelDocumentFor } from "./kernel-document";
 import { KernelRunner, type RunOutcome } from "./kernel-runner";
 import { ResultsPanel } from "./results-panel";
 import { resultsView } from "./results-view";
+import { samePath } from "./same-file";
 import { historyEntries, historyLines, parseHistory, type HistoryEntry } from "../harness/history";
 import { readRunSettings } from "./settings";
 import { assertNever } from "../ir/never";
@@ -245,7 +246,7 @@ export class RunController implements vscode.Disposable {
             (error) => this.log.error("could not generate the WGSL listing:", String(error)),
           ),
         });
-        this.showRunDiagnostics(run.document, report.diagnostics);
+        this.showRunDiagnostics(run.document, report.diagnostics, outcome.folder);
         this.log.info(`${label}: ${outcome.outcome}; ${report.runs.map(summary).join("; ") || "no runs"}`);
         const firstError = report.diagnostics.find((d) => d.severity === "error");
         switch (outcome.outcome) {
@@ -302,8 +303,8 @@ export class RunController implements vscode.Disposable {
   }
 
   /** Run-time diagnostics (KL3xxx runs, KL4xxx GPU) of this file; compile errors are already live. */
-  private showRunDiagnostics(document: vscode.TextDocument, diagnostics: readonly LocatedDiagnostic[]): void {
-    const own = diagnostics.filter((d) => !/^KL[12]/.test(d.code) && path.resolve(d.file) === path.resolve(document.fileName));
+  private showRunDiagnostics(document: vscode.TextDocument, diagnostics: readonly LocatedDiagnostic[], folder: string): void {
+    const own = diagnostics.filter((d) => !/^KL[12]/.test(d.code) && samePath(d.file, document.fileName, process.platform, folder));
     this.runDiagnostics.set(
       document.uri,
       own.map((d) => {

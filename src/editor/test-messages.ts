@@ -40,10 +40,11 @@ export function mismatchMessage(report: RunReport, source: RunSource): vscode.Te
   return message;
 }
 
-export function diagnosticMessage(diagnostic: LocatedDiagnostic): vscode.TestMessage {
+/** A run's diagnostic at its place; `folder` is what its file path is relative to (the worker's working folder). */
+export function diagnosticMessage(diagnostic: LocatedDiagnostic, folder: string): vscode.TestMessage {
   const message = new vscode.TestMessage(`${diagnostic.code}: ${diagnostic.message}`);
   const range = new vscode.Range(diagnostic.line - 1, diagnostic.column - 1, diagnostic.endLine - 1, diagnostic.endColumn - 1);
-  message.location = new vscode.Location(vscode.Uri.file(path.resolve(diagnostic.file)), range);
+  message.location = new vscode.Location(vscode.Uri.file(path.resolve(folder, diagnostic.file)), range);
   return message;
 }
 

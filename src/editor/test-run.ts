@@ -155,7 +155,7 @@ function report(
   };
   switch (outcome.kind) {
     case "completed":
-      reportCompleted(job, outcome.report, ctx);
+      reportCompleted(job, outcome.report, outcome.folder, ctx);
       return;
     case "timed-out":
       unreported([runMessage(`Did not finish within ${outcome.seconds} s (kernelLab.timeoutSeconds), so its process was stopped.`, source)]);
@@ -181,6 +181,7 @@ function report(
 function reportCompleted(
   job: Job,
   fileReport: FileReport,
+  folder: string,
   ctx: { run: Run; tree: KernelTestTree; source: RunSource; durations: SizeTimer },
 ): void {
   const { run, tree, source, durations } = ctx;
@@ -196,7 +197,7 @@ function reportCompleted(
     run.appendOutput(`  ${summary(r)}\r\n`);
     done.set(item, r.correct);
   }
-  const errors = fileReport.diagnostics.filter((d) => d.severity === "error").map(diagnosticMessage);
+  const errors = fileReport.diagnostics.filter((d) => d.severity === "error").map((d) => diagnosticMessage(d, folder));
   for (const d of fileReport.diagnostics) run.appendOutput(`  ${d.severity} ${d.code}: ${d.message}\r\n`);
   for (const leaf of job.leaves) {
     if (done.has(leaf)) continue;

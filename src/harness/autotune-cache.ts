@@ -8,6 +8,7 @@
 import * as path from "node:path";
 import { hash64 } from "../runtime/hash";
 import { host } from "../runtime/host";
+import { cacheDirFor } from "./cache-location";
 import type { AdapterReport } from "./report";
 
 const VERSION = 1;
@@ -39,10 +40,8 @@ export interface TuningKey {
   size: number;
 }
 
-export function cacheDir(env: Record<string, string | undefined> = { KERNEL_LAB_CACHE_DIR: host.env("KERNEL_LAB_CACHE_DIR"), XDG_CACHE_HOME: host.env("XDG_CACHE_HOME") }): string {
-  if (env.KERNEL_LAB_CACHE_DIR) return path.resolve(env.KERNEL_LAB_CACHE_DIR);
-  const base = env.XDG_CACHE_HOME && path.isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : path.join(host.homedir(), ".cache");
-  return path.join(base, "kernel-lab");
+export function cacheDir(): string {
+  return cacheDirFor({ platform: host.platform, env: (name) => host.env(name), homedir: host.homedir(), cwd: host.cwd() });
 }
 
 export function cacheFile(): string {

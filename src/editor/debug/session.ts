@@ -12,6 +12,7 @@ import type { DebugProtocol } from "@vscode/debugprotocol";
 import * as path from "node:path";
 import { format } from "node:util";
 import { DebugLaunchError, traceProgram, type DebugLaunch, type ProgramTrace } from "../../harness/debug-run";
+import { samePath } from "../same-file";
 import { REFS_PER_FRAME, VariableTable } from "./variables";
 
 /** The launch configuration's fields (package.json `contributes.debuggers[0].configurationAttributes`). */
@@ -87,7 +88,7 @@ export class KernelDebugSession extends LoggingDebugSession {
 
   protected override setBreakPointsRequest(response: DebugProtocol.SetBreakpointsResponse, args: DebugProtocol.SetBreakpointsArguments): void {
     const requested = (args.breakpoints ?? []).map((b) => this.convertClientLineToDebugger(b.line));
-    const ours = this.trace && args.source.path !== undefined && samePath(args.source.path, this.trace.file);
+    const ours = this.trace && args.source.path !== undefined && samePath(args.source.path, this.trace.file, process.platform);
     const lines = ours ? requested.map((line) => this.statementLineNear(line)) : requested.map(() => undefined);
     if (ours) this.breakpointLines = new Set(lines.filter((l): l is number => l !== undefined));
     response.body = {
@@ -254,8 +255,4 @@ export class KernelDebugSession extends LoggingDebugSession {
       Object.assign(console, saved);
     }
   }
-}
-
-function samePath(a: string, b: string): boolean {
-  return path.resolve(a) === path.resolve(b);
 }
