@@ -6,16 +6,17 @@
 // to ship (slow, and it fails on a node_modules it did not install, such as a worktree's link), and
 // without npm it leaves node_modules/ out altogether. The rest is vsce 2.32's own packaging: its
 // processors check the manifest and write extension.vsixmanifest (with the TargetPlatform),
-// [Content_Types].xml and the README and LICENSE entries. Each distinct file is deflated once for
-// all packages (scripts/zip.mjs), on libuv's thread pool: seven packages cost little more than one.
+// [Content_Types].xml and the README and LICENSE entries; yazl (vsce's own zip writer) writes the
+// archive. The packages are written side by side, so their compression shares the machine's cores.
 
 import { createRequire } from "node:module";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { readFile, stat, writeFile } from "node:fs/promises";
+import { createWriteStream } from "node:fs";
+import { stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { TARGETS, manifestFor, rulesFor, targetsOf, vsixName } from "./package-targets.mjs";
-import { deflated, zipArchive } from "./zip.mjs";
+import yazl from "yazl";
 
 const require = createRequire(import.meta.url);
 // Not vsce's public API (api.js packs through its own file collection): pinned with vsce itself.
@@ -55,33 +56,6 @@ function filesFor(target) {
   });
 }
 
-/** A file of the repository, deflated once however many packages hold it. */
-const compressedFiles = new Map();
-function compressedFile(localPath) {
-  let pending = compressedFiles.get(localPath);
-  if (!pending) {
-    pending = Promise.all([readFile(localPath), stat(localPath)]).then(async ([bytes, stats]) => ({
-      ...(await deflated(bytes)),
-      mode: stats.mode,
-      mtime: stats.mtime,
-    }));
-    compressedFiles.set(localPath, pending);
-  }
-  return pending;
-}
-
-const now = new Date();
-
-/** One zip entry of vsce's list: a file of the repository, or contents vsce made (manifest, README). */
-async function zipEntry(file) {
-  if (file.contents === undefined) {
-    const compressed = await compressedFile(file.localPath);
-    return { ...compressed, name: file.path, mode: file.mode ?? compressed.mode };
-  }
-  const bytes = typeof file.contents === "string" ? Buffer.from(file.contents, "utf8") : file.contents;
-  return { ...(await deflated(bytes)), name: file.path, mode: file.mode ?? 0o100644, mtime: now };
-}
-
 /** Packages one target; returns the .vsix's path. */
 async function packageTarget(manifest, target) {
   const targetManifest = vsce.validateManifest(structuredClone(manifestFor(manifest, target)));
@@ -92,9 +66,14 @@ async function packageTarget(manifest, target) {
   const options = { cwd: root, target, allowMissingRepository: true, skipLicense: true };
   const entries = await vsce.processFiles(vsce.createDefaultProcessors(targetManifest, options), files);
   const path = join(root, vsixName(manifest, target));
-  const archive = zipArchive(await Promise.all(entries.map(zipEntry)));
-  await writeFile(path, archive);
-  return { path, files: entries.length, bytes: archive.length };
+  const zip = new yazl.ZipFile();
+  for (const entry of entries) {
+    if (entry.contents === undefined) zip.addFile(entry.localPath, entry.path, { mode: entry.mode ?? (await stat(entry.localPath)).mode });
+    else zip.addBuffer(typeof entry.contents === "string" ? Buffer.from(entry.contents, "utf8") : entry.contents, entry.path, { mode: entry.mode ?? 0o100644 });
+  }
+  zip.end();
+  await new Promise((resolve, reject) => zip.outputStream.pipe(createWriteStream(path)).on("finish", resolve).on("error", reject));
+  return { path, files: entries.length, bytes: (await stat(path)).size };
 }
 
 const asked = process.argv.slice(2);

@@ -1,6 +1,6 @@
 // The autotuner's choices on disk, so a run tunes once per kernel, adapter and size:
-// `$KERNEL_LAB_CACHE_DIR/autotune.json`, else `$XDG_CACHE_HOME/kernel-lab/`, else
-// `~/.cache/kernel-lab/`. A damaged file is a warning on stderr and an empty cache, never a
+// `autotune.json` in the cache folder of cache-location.ts (`$KERNEL_LAB_CACHE_DIR`, else the
+// platform's: XDG's on Linux, ~/Library/Caches on macOS, %LOCALAPPDATA% on Windows). A damaged file is a warning on stderr and an empty cache, never a
 // failed run; writes go to a temporary file renamed over the old one, so a reader never sees half
 // (runtime/host-node.ts). In a browser the file lives in the worker's memory, and the editor keeps
 // it between runs (runtime/host-browser.ts).
