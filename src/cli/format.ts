@@ -65,6 +65,7 @@ export function formatRunTiming(run: RunReport): string[] {
   if (run.launches) lines.push(...formatLaunches(run.launches));
   if (run.gbps !== null) lines.push(`  GB/s: ${run.gbps.toFixed(1)}`);
   if (run.gflops !== null) lines.push(`  GFLOP/s: ${run.gflops.toFixed(1)}`);
+  if (run.speedOfLight) lines.push(`  Speed of light: ${run.speedOfLight.message}`);
   if (run.baseline) {
     const b = run.baseline;
     const warning = b.matchesReference === false ? ` (warning: ${b.name}'s output does not match this run's reference)` : "";

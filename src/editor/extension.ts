@@ -6,6 +6,7 @@
 import * as vscode from "vscode";
 import { activateKernelLab, type KernelLabApi } from "./activate";
 import { KernelRunner } from "./kernel-runner";
+import { samePath } from "./same-file";
 
 export type { KernelLabApi } from "./activate";
 
@@ -13,7 +14,11 @@ export function activate(context: vscode.ExtensionContext): KernelLabApi {
   const dist = (file: string) => vscode.Uri.joinPath(context.extensionUri, "dist", file).fsPath;
   return activateKernelLab(context, "desktop", (log) => ({
     runner: new KernelRunner(dist("worker.js"), log),
-    paths: { pathOf: (uri) => uri.fsPath, uriOf: (path) => vscode.Uri.file(path) },
+    paths: {
+      pathOf: (uri) => uri.fsPath,
+      uriOf: (path) => vscode.Uri.file(path),
+      samePath: (a, b, folder) => samePath(a, b, process.platform, folder),
+    },
     debugAdapter: {
       // Inside VS Code execPath may be Electron: ELECTRON_RUN_AS_NODE makes it a plain Node.
       createDebugAdapterDescriptor: () => new vscode.DebugAdapterExecutable(process.execPath, [dist("debug-adapter.js")], { env: { ELECTRON_RUN_AS_NODE: "1" } }),

@@ -10,6 +10,7 @@ import type * as vscode from "vscode";
 import type { RunRequest, WorkerMessage } from "../harness/protocol";
 import { assertNever } from "../ir/never";
 import type { RunOptions, RunOutcome, Runner } from "./runner";
+import { workerEnv } from "./worker-env";
 
 export type { RunOptions, RunOutcome } from "./runner";
 
@@ -35,12 +36,7 @@ export class KernelRunner implements Runner {
           cwd: options.cwd,
           // Not the extension host's flags (--inspect…); inside VS Code, execPath may be Electron.
           execArgv: [],
-          env: {
-            ...process.env,
-            ELECTRON_RUN_AS_NODE: "1",
-            // Mesa prints an error line at every start without it.
-            XDG_RUNTIME_DIR: process.env.XDG_RUNTIME_DIR ?? os.tmpdir(),
-          },
+          env: workerEnv(process.platform, process.env, os.tmpdir()),
           stdio: ["ignore", "pipe", "pipe", "ipc"],
           serialization: "json",
         });
@@ -92,7 +88,7 @@ export class KernelRunner implements Runner {
             options.onProgress(message);
             return;
           case "result":
-            finish({ kind: "completed", report: message.report, outcome: message.outcome, exitCode: message.exitCode });
+            finish({ kind: "completed", report: message.report, outcome: message.outcome, exitCode: message.exitCode, folder: options.cwd });
             return;
           case "error":
             this.log.error(`worker ${child.pid} failed (${message.code}): ${message.message}`);

@@ -320,7 +320,7 @@ export class RunController implements vscode.Disposable {
 
   /** Run-time diagnostics (KL3xxx runs, KL4xxx GPU) of this file; compile errors are already live. */
   private showRunDiagnostics(run: { document: vscode.TextDocument; cwd: string; file: string }, diagnostics: readonly LocatedDiagnostic[]): void {
-    const own = diagnostics.filter((d) => !/^KL[12]/.test(d.code) && path.resolve(run.cwd, d.file) === path.resolve(run.file));
+    const own = diagnostics.filter((d) => !/^KL[12]/.test(d.code) && this.paths.samePath(d.file, run.file, run.cwd));
     this.runDiagnostics.set(
       run.document.uri,
       own.map((d) => {

@@ -7,7 +7,8 @@ import type { Progress, RunRequest } from "../harness/protocol";
 import type { FileReport, Outcome } from "../harness/report";
 
 export type RunOutcome =
-  | { kind: "completed"; report: FileReport; outcome: Outcome; exitCode: number }
+  /** `folder`: the worker's working folder, which the report's file paths are relative to (as the CLI shows them). */
+  | { kind: "completed"; report: FileReport; outcome: Outcome; exitCode: number; folder: string }
   | { kind: "worker-error"; message: string; code: string }
   | { kind: "timed-out"; seconds: number }
   | { kind: "cancelled" }
@@ -34,4 +35,6 @@ export interface RequestPaths {
   pathOf(uri: vscode.Uri): string;
   /** The file an absolute path of a request or report names: `pathOf`'s inverse. */
   uriOf(path: string): vscode.Uri;
+  /** Whether two such paths name one file (a relative one resolved against `folder`). */
+  samePath(a: string, b: string, folder?: string): boolean;
 }

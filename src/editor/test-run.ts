@@ -143,15 +143,13 @@ async function runJob(job: Job, run: Run, token: vscode.CancellationToken, servi
     },
   });
   durations.stop();
-  // A report's diagnostics name files relative to the run's folder.
-  const uriOf = (file: string) => paths.uriOf(path.resolve(cwd, file));
-  report(job, outcome, { run, tree, source, durations, timeoutSeconds: settings.timeoutSeconds, uriOf });
+  report(job, outcome, { run, tree, source, durations, timeoutSeconds: settings.timeoutSeconds, paths });
 }
 
 function report(
   job: Job,
   outcome: RunOutcome,
-  ctx: { run: Run; tree: KernelTestTree; source: RunSource; durations: SizeTimer; timeoutSeconds: number; uriOf: (file: string) => vscode.Uri },
+  ctx: { run: Run; tree: KernelTestTree; source: RunSource; durations: SizeTimer; timeoutSeconds: number; paths: RequestPaths },
 ): void {
   const { run, source } = ctx;
   const unreported = (message: vscode.TestMessage[]) => {
@@ -159,7 +157,7 @@ function report(
   };
   switch (outcome.kind) {
     case "completed":
-      reportCompleted(job, outcome.report, ctx);
+      reportCompleted(job, outcome.report, outcome.folder, ctx);
       return;
     case "timed-out":
       unreported([runMessage(`Did not finish within ${outcome.seconds} s (kernelLab.timeoutSeconds), so its process was stopped.`, source)]);
@@ -185,9 +183,10 @@ function report(
 function reportCompleted(
   job: Job,
   fileReport: FileReport,
-  ctx: { run: Run; tree: KernelTestTree; source: RunSource; durations: SizeTimer; uriOf: (file: string) => vscode.Uri },
+  folder: string,
+  ctx: { run: Run; tree: KernelTestTree; source: RunSource; durations: SizeTimer; paths: RequestPaths },
 ): void {
-  const { run, tree, source, durations, uriOf } = ctx;
+  const { run, tree, source, durations, paths } = ctx;
   const sizesOf = new Map<string, number[]>();
   for (const r of fileReport.runs) sizesOf.set(r.name, [...(sizesOf.get(r.name) ?? []), r.size]);
   const done = new Map<vscode.TestItem, boolean>();
@@ -200,7 +199,8 @@ function reportCompleted(
     run.appendOutput(`  ${summary(r)}\r\n`);
     done.set(item, r.correct);
   }
-  const errors = fileReport.diagnostics.filter((d) => d.severity === "error").map((d) => diagnosticMessage(d, uriOf(d.file)));
+  // A report's diagnostics name files relative to the worker's folder.
+  const errors = fileReport.diagnostics.filter((d) => d.severity === "error").map((d) => diagnosticMessage(d, paths.uriOf(path.resolve(folder, d.file))));
   for (const d of fileReport.diagnostics) run.appendOutput(`  ${d.severity} ${d.code}: ${d.message}\r\n`);
   for (const leaf of job.leaves) {
     if (done.has(leaf)) continue;

@@ -1,6 +1,6 @@
 // The autotuner's choices on disk, so a run tunes once per kernel, adapter and size:
-// `$KERNEL_LAB_CACHE_DIR/autotune.json`, else `$XDG_CACHE_HOME/kernel-lab/`, else
-// `~/.cache/kernel-lab/`. A damaged file is a warning on stderr and an empty cache, never a
+// `autotune.json` in the cache folder of cache-location.ts (`$KERNEL_LAB_CACHE_DIR`, else the
+// platform's: XDG's on Linux, ~/Library/Caches on macOS, %LOCALAPPDATA% on Windows). A damaged file is a warning on stderr and an empty cache, never a
 // failed run; writes go to a temporary file renamed over the old one, so a reader never sees half
 // (runtime/host-node.ts). In a browser the file lives in the worker's memory, and the editor keeps
 // it between runs (runtime/host-browser.ts).
@@ -8,6 +8,7 @@
 import * as path from "node:path";
 import { hash64 } from "../runtime/hash";
 import { host } from "../runtime/host";
+import { cacheDirFor } from "./cache-location";
 import type { AdapterReport } from "./report";
 
 const VERSION = 1;
@@ -39,10 +40,8 @@ export interface TuningKey {
   size: number;
 }
 
-export function cacheDir(env: Record<string, string | undefined> = { KERNEL_LAB_CACHE_DIR: host.env("KERNEL_LAB_CACHE_DIR"), XDG_CACHE_HOME: host.env("XDG_CACHE_HOME") }): string {
-  if (env.KERNEL_LAB_CACHE_DIR) return path.resolve(env.KERNEL_LAB_CACHE_DIR);
-  const base = env.XDG_CACHE_HOME && path.isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : path.join(host.homedir(), ".cache");
-  return path.join(base, "kernel-lab");
+export function cacheDir(): string {
+  return cacheDirFor({ platform: host.platform, env: (name) => host.env(name), homedir: host.homedir(), cwd: host.cwd() });
 }
 
 export function cacheFile(): string {

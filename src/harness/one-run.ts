@@ -31,8 +31,8 @@ export interface FileSession {
   opts: RunOptions;
   progress: (p: Progress) => void;
   onChecked: (run: RunReport) => void;
-  /** A size is complete: into the report's `runs`. */
-  finished: (run: RunReport) => void;
+  /** A size is complete: into the report's `runs` (on the GPU, with how close it came to the GPU's peaks). */
+  finished: (run: RunReport) => Promise<void>;
   /** Into the report's `diagnostics`. */
   diagnose: (diagnostics: LocatedDiagnostic[]) => void;
 }
@@ -51,7 +51,7 @@ export async function runEverySize(loaded: LoadedRun, s: FileSession): Promise<"
   if (!program) return "compile-error";
   for (const size of sizes) {
     const one = runOneSize(checked, program, size, sizeContext(s, kernel, checked.constexprs));
-    s.finished(await withTimeout(one, s.opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, checked.name, size));
+    await s.finished(await withTimeout(one, s.opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, checked.name, size));
   }
   return "ran";
 }
@@ -71,7 +71,7 @@ async function tuneEverySize(run: CheckedRun, kernel: KernelSource, sizes: numbe
   for (const size of sizes) {
     const result = await withTimeout(tuneAndRun(run, size, tuning, s), s.opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, run.name, size);
     if (!result) return "compile-error";
-    s.finished(result);
+    await s.finished(result);
   }
   return "ran";
 }

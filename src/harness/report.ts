@@ -3,6 +3,7 @@
 
 import type { LocatedDiagnostic } from "../diagnostics/position";
 import type { MismatchMap } from "./mismatch-map";
+import type { SpeedOfLightReport } from "./speed-of-light";
 
 export interface AdapterReport {
   vendor: string;
@@ -83,6 +84,8 @@ export interface RunReport {
   prints?: string[];
   /** Lines that did not fit the GPU's print buffer (2047 lines); absent when none were dropped. */
   printsDropped?: number;
+  /** On the GPU: the fraction of this GPU's measured peaks the run reached, and a verdict (speed-of-light.ts). */
+  speedOfLight?: SpeedOfLightReport;
 }
 
 /** One launch of a run with several. */

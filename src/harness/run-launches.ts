@@ -35,7 +35,7 @@ export async function runLaunchesEverySize(loaded: LoadedRun, s: FileSession): P
   }
   for (const size of sizes) {
     const ctxs = run.launches.map((l): SizeContext => ({ gpu: s.device.gpu, reps: s.opts.reps, maxSteps: s.opts.maxSteps, progress: s.progress, onChecked: s.onChecked, specialize: s.programs.specializer(l.kernel, l.constexprs) }));
-    s.finished(await withTimeout(runLaunchesSize(run, programs, size, ctxs), s.opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, run.name, size));
+    await s.finished(await withTimeout(runLaunchesSize(run, programs, size, ctxs), s.opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, run.name, size));
   }
   return "ran";
 }

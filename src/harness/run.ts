@@ -14,7 +14,11 @@ import type { Progress } from "./protocol";
 import type { AdapterReport, FileReport, Outcome, RunReport } from "./report";
 import { selectRuns } from "./resolve-runs";
 import { diagnosticOf, runLocator } from "./to-diagnostics";
+import { measurePeaks, peaksFor, type Peaks } from "./peaks";
+import { assessSpeed } from "./speed-of-light";
 import { trace } from "./trace";
+import type { Gpu } from "../runtime";
+import { host } from "../runtime/host";
 
 export { CPU_ADAPTER } from "./open-device";
 
@@ -40,6 +44,20 @@ export interface RunOptions {
   onRunChecked?: (run: RunReport, adapter: AdapterReport | null) => void;
   /** A run is complete, as it appears in the report's `runs`. */
   onRunDone?: (run: RunReport) => void;
+}
+
+/** The GPU's peaks, measured once per process (and cached on disk per adapter); undefined if they can't be measured. */
+let peaksOfProcess: Promise<{ peaks: Peaks; cached: boolean } | undefined> | undefined;
+
+function gpuPeaks(gpu: Gpu, adapter: AdapterReport, progress: (p: Progress) => void): Promise<{ peaks: Peaks; cached: boolean } | undefined> {
+  peaksOfProcess ??= peaksFor(gpu, adapter, (g) => {
+    progress({ phase: "time", message: "Measuring this GPU's peaks (once per GPU: bandwidth, FMA rate, launch cost)" });
+    return measurePeaks(g);
+  }).catch((err: unknown) => {
+    host.warn(`kernel-lab: warning: could not measure this GPU's peaks (${err instanceof Error ? err.message : String(err)}); runs are reported without their speed of light.`);
+    return undefined;
+  });
+  return peaksOfProcess;
 }
 
 export interface FileResult {
@@ -95,7 +113,10 @@ export async function runFileWithOutcome(fileArg: string, opts: RunOptions = {},
     opts,
     progress,
     onChecked: (run) => opts.onRunChecked?.(run, report.adapter),
-    finished: (run) => {
+    finished: async (run) => {
+      const peaks = device.gpu && run.timing ? await gpuPeaks(device.gpu, device.adapter, progress) : undefined;
+      const assessed = peaks && assessSpeed(run, peaks.peaks, peaks.cached ? "cached" : "measured");
+      if (assessed) run.speedOfLight = assessed;
       report.runs.push(run);
       opts.onRunDone?.(run);
     },

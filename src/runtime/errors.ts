@@ -1,6 +1,9 @@
 // Errors of the GPU runtime. Device errors never crash the process: they are recorded and thrown
 // from the next runtime operation as a `GpuError` with a stable code (KL4xxx, ARCHITECTURE.md).
 
+import { host } from "./host";
+import { noAdapterAdvice } from "./no-adapter";
+
 /** What went wrong, in the user's words; each kind has one diagnostic code. */
 export type GpuErrorKind =
   | "device-lost"
@@ -54,18 +57,11 @@ export class ShaderCompileError extends GpuError {
   }
 }
 
-/** No WebGPU adapter: the CLI exits with code 3 and shows this message. */
+/** No WebGPU adapter: the CLI exits with code 3 and shows this message, with what to do on this OS (no-adapter.ts). */
 export class NoAdapterError extends Error {
   readonly code = "KL4001";
-  constructor(detail?: string) {
-    super(
-      "No GPU adapter found: Dawn needs a Vulkan driver" +
-        (detail ? ` (${detail})` : "") +
-        ". Install your GPU's Vulkan driver; on a machine without a GPU use Mesa's software " +
-        "rasteriser lavapipe (Mesa 25 or newer; Debian 12: add the bookworm-backports suite, then " +
-        "`apt-get install -t bookworm-backports mesa-vulkan-drivers libvulkan1`, or run " +
-        "`sudo bash scripts/setup.sh`; see README).",
-    );
+  constructor(detail?: string, platform = host.platform as NodeJS.Platform | "browser") {
+    super(`No GPU adapter found${detail ? ` (${detail})` : ""}. ${noAdapterAdvice(platform)}`);
     this.name = "NoAdapterError";
   }
 }

@@ -31,8 +31,17 @@ export function withoutNotices(text: string): string {
     .join("");
 }
 
+/**
+ * Whether fd 2 is filtered: only on Linux, where /proc/self/fd can reopen the original stderr
+ * (elsewhere quietDawn just makes the call, and nothing here touches /proc); not with
+ * KERNEL_LAB_DAWN_NOTICES=1.
+ */
+export function filtersNotices(platform: string, env: Readonly<Record<string, string | undefined>>): boolean {
+  return platform === "linux" && env.KERNEL_LAB_DAWN_NOTICES !== "1";
+}
+
 function canRedirect(): boolean {
-  if (process.platform !== "linux" || process.env.KERNEL_LAB_DAWN_NOTICES === "1") return false;
+  if (!filtersNotices(process.platform, process.env)) return false;
   try {
     // 0 and 1 open, so that closing 2 frees the lowest descriptor.
     fs.fstatSync(0);

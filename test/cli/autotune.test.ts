@@ -13,7 +13,7 @@ import { ensureBuilt, root } from "./build";
 const FIXTURE = "test/fixtures/autotune.kernel.ts";
 const RUN_KEYS = [
   "name", "kernel", "size", "constexprs", "grid", "correct", "maxAbsDiff", "maxRelDiff", "mismatches", "firstMismatch",
-  "timing", "gbps", "gflops", "baseline", "autotune",
+  "timing", "gbps", "gflops", "baseline", "autotune", "speedOfLight",
 ];
 
 before(ensureBuilt);
@@ -85,8 +85,9 @@ test("configs: the fastest correct candidate runs; a wrong one is reported ✗ a
   assert.deepEqual(run.grid, [Math.ceil(100_003 / 256), 1, 1]);
 
   // Written atomically: the file and nothing else (no temporary left behind) besides the
-  // command's code cache of TypeScript (src/harness/typescript-cache.ts).
-  assert.deepEqual(readdirSync(cache.dir).filter((f) => !f.endsWith(".v8-cache")), ["autotune.json"]);
+  // command's code cache of TypeScript (src/harness/typescript-cache.ts) and the GPU's peaks
+  // (src/harness/peaks.ts).
+  assert.deepEqual(readdirSync(cache.dir).filter((f) => !f.endsWith(".v8-cache")), ["autotune.json", "peaks.json"]);
   const stored = JSON.parse(readFileSync(cache.file, "utf8"));
   const entries = Object.values(stored.entries) as any[];
   assert.equal(entries.length, 1);
@@ -173,7 +174,7 @@ test("the cache lives under $XDG_CACHE_HOME/kernel-lab without KERNEL_LAB_CACHE_
   const xdg = mkdtempSync(path.join(os.tmpdir(), "kl-xdg-"));
   const { code } = json(["run", FIXTURE, "--size", "777"], { KERNEL_LAB_CACHE_DIR: "", XDG_CACHE_HOME: xdg });
   assert.equal(code, 0);
-  assert.deepEqual(readdirSync(path.join(xdg, "kernel-lab")).filter((f) => !f.endsWith(".v8-cache")), ["autotune.json"]);
+  assert.deepEqual(readdirSync(path.join(xdg, "kernel-lab")).filter((f) => !f.endsWith(".v8-cache")), ["autotune.json", "peaks.json"]);
 });
 
 test("--cpu runs the first config and reports no tuning", () => {

@@ -38,7 +38,7 @@ function json(args: string[], extraEnv: Record<string, string> = {}): { code: nu
 
 const RUN_KEYS = [
   "name", "kernel", "size", "constexprs", "grid", "correct", "maxAbsDiff", "maxRelDiff", "mismatches", "firstMismatch",
-  "timing", "gbps", "gflops", "baseline",
+  "timing", "gbps", "gflops", "baseline", "speedOfLight",
 ];
 const EXAMPLES = ["vector-add", "saxpy", "leaky-relu", "int-ops", "cumsum"].map((e) => `examples/${e}.kernel.ts`);
 
@@ -83,6 +83,19 @@ test("run --json has SPEC §4's shape, timed with GPU timestamps", () => {
   assert.deepEqual(Object.keys(run.baseline), ["name", "medianMs", "speedup"]);
   assert.equal(run.baseline.name, "builtins.add");
   assert.ok(Math.abs(run.baseline.speedup - run.baseline.medianMs / run.timing.medianMs) < 1e-9);
+  // After SPEC §4's keys: how close the run came to this GPU's measured peaks.
+  const s = run.speedOfLight;
+  assert.deepEqual(Object.keys(s), ["peaks", "memoryFraction", "computeFraction", "verdict", "message"]);
+  assert.ok(s.peaks.memoryGBps > 0 && s.peaks.computeGflops > 0 && s.peaks.launchMs > 0, JSON.stringify(s.peaks));
+  assert.ok(["measured", "cached"].includes(s.peaks.source));
+  assert.ok(Math.abs(s.memoryFraction - run.gbps / s.peaks.memoryGBps) < 1e-9);
+  assert.equal(s.computeFraction, null);
+  assert.ok(["memory-bound", "launch-bound"].includes(s.verdict), s.verdict);
+  assert.match(s.message, /^(memory-bound: .* is \d+% of this GPU's measured|launch-bound: )/);
+  const human = cli(["run", "examples/vector-add.kernel.ts", "--reps", "5"]);
+  assert.match(human.stdout, /^  Speed of light: (memory|launch)-bound/m);
+  const cpu = json(["run", "examples/vector-add.kernel.ts", "--cpu"]);
+  assert.equal(cpu.report.runs[0].speedOfLight, undefined);
 });
 
 for (const example of EXAMPLES) {

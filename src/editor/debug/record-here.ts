@@ -2,9 +2,9 @@
 // program itself, with the file's console output sent to the Debug Console instead of stdout
 // (which carries the protocol).
 
-import * as path from "node:path";
 import { format } from "node:util";
 import { DebugLaunchError, traceProgram } from "../../harness/debug-run";
+import { samePath } from "../same-file";
 import type { DebugHost } from "./session";
 
 export const recordHere: DebugHost = {
@@ -21,5 +21,5 @@ export const recordHere: DebugHost = {
       Object.assign(console, saved);
     }
   },
-  isFile: (sourcePath, file) => path.resolve(sourcePath) === path.resolve(file),
+  isFile: (sourcePath, file) => samePath(sourcePath, file, process.platform),
 };

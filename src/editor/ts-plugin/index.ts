@@ -24,9 +24,10 @@ function init(modules: { typescript: typeof ts }): ts.server.PluginModule {
   const typescript = modules.typescript;
   let typesFile = DEFAULT_TYPES_FILE;
 
+  // The file name with forward slashes, on Windows too, as TypeScript's own resolver gives them.
   const fallback = (): ts.ResolvedModuleFull | undefined =>
     fs.existsSync(typesFile)
-      ? { resolvedFileName: typesFile, extension: typescript.Extension.Dts, isExternalLibraryImport: true }
+      ? { resolvedFileName: typescript.server.toNormalizedPath(typesFile), extension: typescript.Extension.Dts, isExternalLibraryImport: true }
       : undefined;
 
   return {

@@ -8,6 +8,7 @@ import * as vscode from "vscode";
 import { activateKernelLab, type KernelLabApi } from "../activate";
 import { KernelDebugSession } from "../debug/session";
 import type { RequestPaths } from "../runner";
+import { samePath } from "../same-file";
 import { WebWorkers } from "./web-workers";
 
 export function activate(context: vscode.ExtensionContext): KernelLabApi {
@@ -35,4 +36,6 @@ const workspacePaths: RequestPaths = {
     const folder = folders.find((f) => path === f.uri.path || path.startsWith(`${f.uri.path.replace(/\/$/, "")}/`)) ?? folders[0];
     return folder ? folder.uri.with({ path }) : vscode.Uri.file(path);
   },
+  // Uri paths: always "/", case-sensitive.
+  samePath: (a, b, folder) => samePath(a, b, "browser", folder),
 };

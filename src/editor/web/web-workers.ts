@@ -68,7 +68,7 @@ export class WebWorkers implements Runner {
           case "result":
             // Kept before the run ends, so the next run sees the autotuner's choice.
             void this.storeCache(message.cacheFiles).then(() =>
-              end({ kind: "completed", report: message.report, outcome: message.outcome, exitCode: message.exitCode }),
+              end({ kind: "completed", report: message.report, outcome: message.outcome, exitCode: message.exitCode, folder: options.cwd }),
             );
             return;
           case "error":

@@ -139,6 +139,8 @@ describe("Testing view", function () {
     assert.ok(diagnostic, JSON.stringify(result.messages));
     const range = rangeOf(document, "Math.exp(x)");
     assert.deepEqual([diagnostic.line, diagnostic.character], [range.start.line, range.start.character]);
+    // In its own file: the worker reports it relative to the workspace folder.
+    assert.equal(diagnostic.file, document.uri.fsPath);
   });
 
   it("Cancel Test Run stops the run's worker and leaves its item skipped", async () => {
