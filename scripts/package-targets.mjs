@@ -63,9 +63,16 @@ export function rulesFor(target) {
   ];
 }
 
-/** The manifest a target's package carries: the web package has no Node entry point. */
+/**
+ * The manifest a target's package carries. The web package has no Node entry point, and no
+ * `extensionKind: ["workspace"]`: in a web workbench with a remote (code-server, Codespaces) that
+ * would send it to the remote's Node host, where it has nothing to run; with `browser` only, VS Code
+ * runs it in the browser's extension host. It reads files through `vscode.workspace.fs`, so it also
+ * works in virtual workspaces (github.dev's `vscode-vfs://`).
+ */
 export function manifestFor(manifest, target) {
   if (target !== "web") return manifest;
-  const { main: _main, ...web } = manifest;
-  return web;
+  const { main: _main, extensionKind: _kind, ...web } = manifest;
+  const virtualWorkspaces = { supported: true, description: "Kernels run on the browser's WebGPU from the workspace's files, wherever they are." };
+  return { ...web, capabilities: { ...web.capabilities, virtualWorkspaces } };
 }

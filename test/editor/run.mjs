@@ -16,7 +16,7 @@
 import { runTests } from "@vscode/test-electron";
 import { build } from "esbuild";
 import { spawnSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { repoRoot, requireInstalled } from "./code-server.mjs";
 
@@ -134,10 +134,11 @@ await stage("build", async () => {
     sourcemap: "inline",
     logLevel: "warning",
   });
-  // The web suite runs in the browser's extension host: one browser bundle (web.test.mjs).
+  // The web suite runs in the browser's extension host: one browser bundle, in a folder that is also
+  // a web-only extension of its own, to run beside the installed web package (web.test.mjs).
   await build({
     entryPoints: [join(repoRoot, "test/editor/suite-web/index.ts")],
-    outfile: join(outDir, "web/index.js"),
+    outfile: join(outDir, "web-runner/index.js"),
     platform: "browser",
     target: "es2022",
     format: "cjs",
@@ -145,6 +146,11 @@ await stage("build", async () => {
     external: ["vscode"],
     logLevel: "warning",
   });
+  const manifest = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8"));
+  writeFileSync(
+    join(outDir, "web-runner/package.json"),
+    JSON.stringify({ name: "kernel-lab-web-tests", publisher: manifest.publisher, version: manifest.version, engines: manifest.engines, browser: "./index.js" }, null, 2),
+  );
 });
 
 // The .vsix first, so the mocha suites and the UI tests all run on the extension as a user installs it.

@@ -1,25 +1,31 @@
-// The web extension for real: code-server with the user setting `remote.extensionKind` forcing
-// Kernel Lab into VS Code's web worker extension host (its `browser` entry, dist/web/extension.js),
-// Chromium with `--enable-unsafe-webgpu` (WebGPU on SwiftShader here), and the web mocha suite
-// (test/editor/suite-web/, bundled into out/test/editor/web/index.js) run beside the extension.
+// The web extension for real, in code-server's web worker extension host (VS Code for the Web's
+// way of running extensions), on Chromium's WebGPU (`--enable-unsafe-webgpu`; SwiftShader here),
+// with the web mocha suite (test/editor/suite-web/, bundled into out/test/editor/web-runner/) run
+// beside it:
+//   --installed   the web package as shipped: `kernel-lab-web-<version>.vsix` (no `main`) installed
+//                 into a fresh extensions folder, the suite in a web-only test extension of its own;
+//   otherwise     the working tree, moved into the browser's extension host by the user setting
+//                 `remote.extensionKind: { "kernel-lab.kernel-lab": ["web"] }` (a remote workspace
+//                 would run its `main` on the Node host), the suite inside it.
 // Then, from here:
-//   - the suite's counts and log (out/test/editor/results/web.json, written through VS Code's file system);
+//   - the suite's counts and log (web.json beside the suite, written through VS Code's file system);
 //   - the results panel of the last browser-side run, read in the page and photographed;
 //   - each of the suite's Run Kernel reports compared with the Node runtime's (`kernel-lab run --json`,
-//     Dawn) on the same file, run and size: same sizes, grids, constexprs (the autotuner's candidates
-//     where it picks), all correct.
-//   --installed   the extension installed from the .vsix (.vscode-test/installed-extensions/) instead of the working tree
+//     Dawn, made while the browser works) on the same file, run and size: same sizes, grids,
+//     constexprs (the autotuner's candidates where it picks), all correct.
 //   --docs        also save docs/screenshot-web.png
 // Prints one line per check and `N passed, N failed`.
-import { spawn } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { launchBrowser, onExit, repoRoot, startCodeServer } from "./code-server.mjs";
+import { join, relative } from "node:path";
+import { codeServerEntry, launchBrowser, onExit, repoRoot, startCodeServer } from "./code-server.mjs";
 
 const argv = process.argv.slice(2);
 const docs = argv.includes("--docs");
-const installedDir = join(repoRoot, ".vscode-test/installed-extensions");
+const installed = argv.includes("--installed");
+const installedWebDir = join(repoRoot, ".vscode-test/installed-web");
+const runnerDir = join(repoRoot, "out/test/editor/web-runner");
 const manifest = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8"));
 const extensionId = `${manifest.publisher}.${manifest.name}`;
 const workspace = join(repoRoot, "test/editor/workspace");
@@ -66,13 +72,23 @@ async function check(name, body) {
   }
 }
 
-/** The extension under test: with --installed the copy installed from the .vsix (if the install failed, the working tree), else the working tree. */
-function extensionUnderTest() {
-  if (!argv.includes("--installed")) return repoRoot;
-  const name = existsSync(installedDir) && readdirSync(installedDir).find((e) => e.startsWith(`${extensionId}-${manifest.version}`));
-  if (name) return join(installedDir, name);
-  console.log(`  (no installed ${extensionId} in ${installedDir}: the working tree instead)`);
-  return repoRoot;
+/** The web package installed into a fresh extensions folder, with code-server's CLI (vsix.test.mjs does the same for the host's). */
+function installWebPackage() {
+  const vsix = join(repoRoot, `${manifest.name}-web-${manifest.version}.vsix`);
+  if (!existsSync(vsix)) throw new Error(`${vsix} is missing: npm run package builds it`);
+  rmSync(installedWebDir, { recursive: true, force: true });
+  const scratch = mkdtempSync(join(tmpdir(), "kernel-lab-web-install-"));
+  try {
+    const result = spawnSync(
+      process.execPath,
+      [codeServerEntry, "--user-data-dir", join(scratch, "user-data"), "--extensions-dir", installedWebDir, "--install-extension", vsix, "--force"],
+      { encoding: "utf8", timeout: 120_000, env: { ...process.env, XDG_CONFIG_HOME: join(scratch, "config"), XDG_DATA_HOME: join(scratch, "data"), EXTENSIONS_GALLERY: "{}" } },
+    );
+    if (result.status !== 0) throw new Error(`code-server --install-extension ${vsix}: ${result.stdout}${result.stderr}`);
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+  return vsix;
 }
 
 /**
@@ -102,22 +118,19 @@ nodeRuns.catch(() => {});
 
 let web;
 try {
-  const extension = extensionUnderTest();
-  console.log(`web test: code-server + Chromium (WebGPU), Kernel Lab ${extension === repoRoot ? "from the working tree" : "installed from the .vsix"} in the web worker extension host`);
-  const suite = join(extension, "out/test/editor/web/index.js");
-  const resultFile = join(extension, "out/test/editor/results/web.json");
-  if (extension !== repoRoot) {
-    // The web host loads test code only from inside the development extension's folder.
-    mkdirSync(join(extension, "out/test/editor/web"), { recursive: true });
-    copyFileSync(join(repoRoot, "out/test/editor/web/index.js"), suite);
-  }
+  const suite = join(runnerDir, "index.js");
+  const resultFile = join(runnerDir, "web.json");
   if (!existsSync(suite)) throw new Error(`${suite} is missing: test/editor/run.mjs builds it`);
   rmSync(resultFile, { force: true });
+  console.log(`web test: code-server + Chromium (WebGPU), Kernel Lab ${installed ? "installed from its web package" : "from the working tree"} in the web worker extension host`);
+  if (installed) await check("code-server installs the web package", () => relative(repoRoot, installWebPackage()));
 
   await check("the web suite runs in the browser's extension host", async () => {
     server = await startCodeServer({
+      ...(installed ? { extensionsDir: installedWebDir } : {}),
       settings: {
-        "remote.extensionKind": { [extensionId]: ["web"] },
+        // The working tree has `main` too: only this setting puts it in the browser's extension host.
+        ...(installed ? {} : { "remote.extensionKind": { [extensionId]: ["web"] } }),
         "kernelLab.repetitions": 5,
         "editor.minimap.enabled": false,
         "git.openRepositoryInParentFolders": "never",
@@ -130,7 +143,8 @@ try {
       page.exposeFunction("codeAutomationExit", (code) => resolve(Number(code) || 0));
     });
     await page.exposeFunction("codeAutomationLog", () => {});
-    await page.goto(server.workbenchUrl({ folder: workspace, extensionDevelopmentPath: extension, extensionTestsPath: suite }));
+    const extensionDevelopmentPath = installed ? runnerDir : repoRoot;
+    await page.goto(server.workbenchUrl({ folder: workspace, extensionDevelopmentPath, extensionTestsPath: suite }));
     const code = await exited;
     if (!existsSync(resultFile)) throw new Error(`the suite exited with ${code} and wrote no ${resultFile}`);
     web = JSON.parse(readFileSync(resultFile, "utf8"));

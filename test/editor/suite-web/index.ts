@@ -1,8 +1,9 @@
 // extensionTestsPath of the web stage (test/editor/web.test.mjs): mocha's browser build, run in
-// VS Code's web worker extension host beside the extension under test. Bundled for the browser
-// into the extension's folder (out/test/editor/web/index.js): the web host loads test code only
-// from inside the development extension. A worker can't write to disk, so the counts, the log and
-// the run reports go into out/test/editor/results/web.json through `vscode.workspace.fs`.
+// VS Code's web worker extension host beside the extension under test. Bundled for the browser into
+// out/test/editor/web-runner/index.js: the web host loads test code only from inside a development
+// extension, which is either the working tree (Kernel Lab itself) or that folder (a web-only test
+// extension beside the installed web package). A worker can't write to disk, so the counts, the log
+// and the run reports go into web.json next to this file, through `vscode.workspace.fs`.
 import "mocha/mocha.js";
 import * as vscode from "vscode";
 import { extensionId } from "./extension-id";
@@ -38,10 +39,10 @@ export async function run(): Promise<void> {
       say(`  ✗ ${test.fullTitle()}: ${String(error?.message ?? error)}`);
     });
   });
-  const extension = vscode.extensions.getExtension(extensionId);
-  if (extension) {
-    const file = vscode.Uri.joinPath(extension.extensionUri, "out/test/editor/results/web.json");
-    await vscode.workspace.fs.writeFile(file, new TextEncoder().encode(JSON.stringify({ ...counts, ...collected }, null, 2)));
-  }
+  // This file's folder: the test extension's, else the working tree's out/test/editor/web-runner/.
+  const runner = vscode.extensions.getExtension(`${extensionId}-web-tests`)?.extensionUri;
+  const kernelLab = vscode.extensions.getExtension(extensionId)?.extensionUri;
+  const folder = runner ?? (kernelLab && vscode.Uri.joinPath(kernelLab, "out/test/editor/web-runner"));
+  if (folder) await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(folder, "web.json"), new TextEncoder().encode(JSON.stringify({ ...counts, ...collected }, null, 2)));
   if (counts.failed > 0) throw new Error(`${counts.failed} test(s) failed in the web suite`);
 }

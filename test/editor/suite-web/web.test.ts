@@ -43,6 +43,7 @@ describe("web extension", function () {
     ok(scope.navigator?.gpu, "navigator.gpu is undefined in the extension host");
     ok(!scope.process?.versions?.node, "this extension host is Node");
     collected.notes.push(`extension host: ${scope.navigator?.userAgent}`);
+    collected.notes.push(`Kernel Lab loaded from ${vscode.extensions.getExtension(extensionId)!.extensionUri.toString(true)}`);
   });
 
   it("underlines a kernel's shape error at its range as the file opens", async () => {
