@@ -2,6 +2,8 @@
 // timestamps give their quantum, which the report carries as `timing.resolutionMs`.
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { formatRunTiming } from "../../src/cli/format";
+import type { RunReport } from "../../src/harness/report";
 import { TimestampStep } from "../../src/runtime/timing";
 
 const stepOf = (...pairs: bigint[][]) => {
@@ -26,4 +28,10 @@ test("only the pairs read count: the rest of the buffer is ignored", () => {
   const step = new TimestampStep();
   step.add(BigInt64Array.from([200_000n, 300_000n, 7n, 11n]), 1);
   assert.equal(step.resolutionMs(), 0.1);
+});
+
+test("the CLI's median line says the steps", () => {
+  const timing = { medianMs: 0.3, minMs: 0.2, maxMs: 0.4, reps: 20, source: "timestamp-query" as const, resolutionMs: 0.1 };
+  const run = { timing, gbps: null, gflops: null, baseline: null } as unknown as RunReport;
+  assert.match(formatRunTiming(run)[0], /^ {2}Median: 0\.3\d* ms \(min 0\.2\d*, max 0\.4\d*, 20 reps, GPU timestamps in 0\.1\d* ms steps\)$/);
 });

@@ -12,7 +12,7 @@ import { pathToFileURL } from "node:url";
 import { chromium, type Page } from "playwright-core";
 import { resultsHtml } from "../../src/editor/results-html";
 import type { ToWebview } from "../../src/editor/webview-protocol";
-import { autotuned, autotunedSweep, runWithHistory, singleRun, sweep, withPrints, wrongQuadrant } from "./sample-reports";
+import { autotuned, autotunedSweep, coarseTimestamps, runWithHistory, singleRun, sweep, withPrints, wrongQuadrant } from "./sample-reports";
 
 interface PageWindow {
   postMessage(message: unknown, targetOrigin: string): void;
@@ -136,6 +136,18 @@ test("a single run shows the adapter, correctness, timing and WGSL", async () =>
     assert.match(timing ?? "", /Repetitions\s*100 samples of 16 launches each/);
     assert.match(await page.textContent("section.wgsl pre") ?? "", /@compute @workgroup_size/);
     await page.screenshot({ path: path.join(out, "single-run.png"), fullPage: true });
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
+test("a browser's coarsened GPU timestamps are said under the timing", async () => {
+  const { page, received, errors, close } = await openPanel();
+  try {
+    await send(page, received, { type: "results", view: coarseTimestamps });
+    assert.match(await page.textContent("[data-testid=adapter]") ?? "", /swiftshader/);
+    assert.match(await page.textContent("[data-testid=timing]") ?? "", /Timestamp steps\s*0\.1(00)? ms \(coarsened by the browser\)/);
     assert.deepEqual(errors, []);
   } finally {
     await close();

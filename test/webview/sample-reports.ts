@@ -53,6 +53,13 @@ export const singleRun: ResultsView = {
   wgslNote: "Generated for WebGPU's default limits; a run may specialise further for its adapter.",
 };
 
+/** A run in a browser that coarsens GPU timestamps (Chrome's default: 100 µs steps). */
+export const coarseTimestamps: ResultsView = {
+  ...singleRun,
+  adapter: { vendor: "google", device: "swiftshader", backend: "webgpu", description: "" },
+  runs: [{ ...run(98432, 0.3, 0.35), timing: { medianMs: 0.3, minMs: 0.2, maxMs: 0.4, reps: 100, source: "timestamp-query", launchesPerSample: 1, resolutionMs: 0.1 } }],
+};
+
 export const sweep: ResultsView = {
   ...singleRun,
   mode: "sweep",
