@@ -43,7 +43,14 @@ describe("web extension", function () {
     ok(scope.navigator?.gpu, "navigator.gpu is undefined in the extension host");
     ok(!scope.process?.versions?.node, "this extension host is Node");
     collected.notes.push(`extension host: ${scope.navigator?.userAgent}`);
-    collected.notes.push(`Kernel Lab loaded from ${vscode.extensions.getExtension(extensionId)!.extensionUri.toString(true)}`);
+    collected.notes.push(`Kernel Lab loaded from ${vscode.extensions.getExtension(extensionId)!.extensionUri.toString(true)}, activated in ${api.activationMs.toFixed(1)} ms`);
+  });
+
+  it("Show WGSL returns the generated WGSL of a kernel file", async () => {
+    const document = await openFixture("vector-add.kernel.ts");
+    const shown = await vscode.commands.executeCommand<{ text: string } | undefined>("kernelLab.showWgsl", document.uri);
+    ok(shown?.text.includes("@compute"), `showWgsl returned ${JSON.stringify(shown)?.slice(0, 300)}`);
+    await vscode.commands.executeCommand("workbench.action.closeActiveEditor");
   });
 
   it("underlines a kernel's shape error at its range as the file opens", async () => {
