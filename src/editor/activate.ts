@@ -17,6 +17,7 @@ import { KernelTypesCache } from "./kernel-types";
 import { ResultsPanel } from "./results-panel";
 import { RunController } from "./run-controller";
 import type { RequestPaths, Runner } from "./runner";
+import { KernelLabTypesActions } from "./workspace-types";
 
 /** "desktop": runs in child processes, on Dawn; "browser": runs in Web Workers, on the browser's WebGPU. */
 export type PlatformName = "desktop" | "browser";
@@ -58,6 +59,7 @@ export function activateKernelLab(
       vscode.languages.registerCodeLensProvider(kernelFiles, new RunCodeLensProvider(log)),
       vscode.languages.registerInlayHintsProvider(kernelFiles, new KernelInlayHints(types)),
       vscode.languages.registerHoverProvider(kernelFiles, new KernelHover(types)),
+      vscode.languages.registerCodeActionsProvider(kernelFiles, new KernelLabTypesActions(), { providedCodeActionKinds: KernelLabTypesActions.kinds }),
       vscode.workspace.onDidCloseTextDocument((document) => types.forget(document)),
       { dispose: () => ResultsPanel.disposeCurrent() },
       ...registerKernelDebugger(debugAdapter, paths),

@@ -7,6 +7,8 @@ import { ResultsPanel, type PanelState } from "./results-panel";
 import type { RunCommandResult, RunController } from "./run-controller";
 import type { RequestPaths } from "./runner";
 import { formatListing, wgslFor } from "./wgsl";
+import { addKernelLabTypes, type AddTypesResult } from "./workspace-types";
+import { version } from "../../package.json";
 
 export interface CommandServices {
   extensionUri: vscode.Uri;
@@ -22,7 +24,8 @@ export type CommandId =
   | "kernelLab.showWgsl"
   | "kernelLab.showResults"
   | "kernelLab.cancelRun"
-  | "kernelLab.debugProgram";
+  | "kernelLab.debugProgram"
+  | "kernelLab.addTypes";
 
 /** Handlers return what happened, so integration tests can read it from `executeCommand`. */
 export function commandTable(services: CommandServices): Record<CommandId, (...args: unknown[]) => unknown> {
@@ -38,6 +41,7 @@ export function commandTable(services: CommandServices): Record<CommandId, (...a
     },
     "kernelLab.cancelRun": () => runs.cancel(),
     "kernelLab.debugProgram": (uri?: unknown, run?: unknown): Promise<boolean> => debugProgram(uri, run, paths),
+    "kernelLab.addTypes": (uri?: unknown): Promise<AddTypesResult | undefined> => addKernelLabTypes(extensionUri, version, uri),
   };
 }
 

@@ -82,6 +82,30 @@ describe("web extension", function () {
     await vscode.commands.executeCommand("workbench.action.closeActiveEditor");
   });
 
+  it("offers Kernel Lab's types where TypeScript can't find 'kernel-lab', and the quick fix makes the error go", async () => {
+    // A folder outside the repository (whose tsconfig maps kernel-lab), as a learner's would be:
+    // TypeScript runs on code-server's Node host, apart from this extension and its TS plugin.
+    const workspace = vscode.workspace.workspaceFolders![0].uri;
+    const folder = workspace.with({ path: `/tmp/kernel-lab-web-types-${Date.now()}` });
+    const file = vscode.Uri.joinPath(folder, "vector-add.kernel.ts");
+    await vscode.workspace.fs.writeFile(file, await vscode.workspace.fs.readFile(vscode.Uri.joinPath(workspace, "vector-add.kernel.ts")));
+    try {
+      const document = await vscode.workspace.openTextDocument(file);
+      await vscode.window.showTextDocument(document, { preview: false });
+      const missing = () => vscode.languages.getDiagnostics(file).filter((d) => d.source === "ts" && d.message.includes("'kernel-lab'"));
+      const [error] = await waitFor("TypeScript's Cannot find module 'kernel-lab'", () => (missing().length > 0 ? missing() : undefined), 60_000);
+      const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>("vscode.executeCodeActionProvider", file, error.range, vscode.CodeActionKind.QuickFix.value);
+      const fix = actions.find((a) => a.command?.command === "kernelLab.addTypes");
+      ok(fix, `code actions: ${JSON.stringify(actions.map((a) => a.title))}`);
+      const done = await vscode.commands.executeCommand<{ written: string[] }>(fix.command!.command, ...(fix.command!.arguments ?? []));
+      deepEqual(done.written.map((w) => vscode.Uri.parse(w).path.split("/").pop()), ["kernel-lab.d.ts", "tsconfig.json"]);
+      await waitFor("TypeScript to find 'kernel-lab' in the written types", () => missing().length === 0, 60_000);
+      await vscode.commands.executeCommand("workbench.action.closeActiveEditor");
+    } finally {
+      await vscode.workspace.fs.delete(folder, { recursive: true, useTrash: false });
+    }
+  });
+
   it("runs a size of a run from the Testing view, in a Web Worker", async () => {
     const probe = api.tests!;
     await vscode.commands.executeCommand("workbench.view.testing.focus");
