@@ -103,3 +103,17 @@ export const DEFAULT_TARGET: Target = {
   maxWorkgroupSize: 256,
   maxWorkgroupStorageBytes: 16384,
 };
+
+/** What a file's kernels need from the adapter beyond WebGPU's core (syntax/needs.ts reads it off the source). */
+export interface HalfPrecisionNeeds {
+  /** A kernel has a `Ptr<f16>` or `f16` parameter or writes the dtype "f16". */
+  f16: boolean;
+  /** …and calls tl.dot, which runs on subgroup matrices where the device offers them. */
+  f16Dot: boolean;
+}
+
+export const NO_NEEDS: HalfPrecisionNeeds = { f16: false, f16Dot: false };
+
+/** The end of the message for an f16 kernel on an adapter without `shader-f16` (KL2010): why, and what to do instead. */
+export const F16_MISSING =
+  "which this GPU does not offer, not even with the Dawn toggle Kernel Lab asks for (unless kernelLab.dawnToggles or KERNEL_LAB_DAWN_FLAGS turned it off; README, Half precision); run the file with --cpu (in the editor: kernelLab.backend \"cpu\"), whose interpreter has f16";
