@@ -39,8 +39,8 @@ export interface Emitter {
   /** The name of the per-invocation first flat element of a tiled layout. */
   tileBase(layout: BlockLayout): string;
   fresh(prefix: string): string;
-  /** The shader uses subgroup matrices (mma.ts): enables the extension and `sg_id`. */
-  useSubgroupMatrix(): void;
+  /** The shader uses subgroup matrices (mma.ts): enables the extension and `sg_id` (emulated: f16 only). */
+  useSubgroupMatrix(emulated?: boolean): void;
   /** How this tl.dot runs on subgroup matrices, when it does (mma.ts). */
   mmaPlan(v: Value): MmaPlan | undefined;
   /** Subgroup operations are available: the shader may use `sg_lane` and `sg_size`. */

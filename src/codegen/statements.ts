@@ -25,7 +25,7 @@ export const STATEMENT_WGSL: StatementEmitters = {
   },
   assign: (gen, s) => {
     // The accumulator of a dot on subgroup matrices stays in them for the loop (mma.ts).
-    if (gen.mma.get(s.value.id)?.variable.id === s.variable.id) return;
+    if (gen.mma.get(s.value.id)?.variable?.id === s.variable.id) return;
     const runs = gen.runStride(s.variable);
     gen.registers(s.variable.type, (j) => {
       if (runs === undefined || j % 4 === 0) gen.emit(`${varName(s.variable, j, s.variable.type)} = ${gen.reg(s.value, j)};`);
@@ -34,7 +34,7 @@ export const STATEMENT_WGSL: StatementEmitters = {
   for: (gen, s) => {
     const plans = [...gen.mma.values()].filter((p) => p.loop === s);
     const register = (v: Variable) => (j: number) => varName(v, j, v.type);
-    for (const p of plans) enterMma(gen, p, register(p.variable));
+    for (const p of plans) enterMma(gen, p, register(p.variable!));
     const c = varName(s.counter, 0, s.counter.type);
     const t = gen.typeOf(s.counter.type);
     gen.emit(`for (var ${c}: ${t} = ${gen.reg(s.start, 0)}; ${c} ${COMPARISONS[s.cmp]} ${gen.reg(s.end, 0)}; ${c} = ${c} + ${gen.reg(s.step, 0)}) {`);
@@ -42,7 +42,7 @@ export const STATEMENT_WGSL: StatementEmitters = {
     gen.nested(() => emitStatements(gen, s.body));
     gen.loopDepth--;
     gen.emit("}");
-    for (const p of plans) leaveMma(gen, p, register(p.variable));
+    for (const p of plans) leaveMma(gen, p, register(p.variable!));
   },
   if: (gen, s) => {
     gen.emit(`if (${gen.reg(s.cond, 0)}) {`);

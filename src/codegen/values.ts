@@ -67,5 +67,7 @@ export const VALUE_WGSL: ValueEmitters = {
 };
 
 export function emitValue(gen: WgslGenerator, v: Value): void {
+  // A tl.trans only subgroup-matrix dots read: they stage its operand and load it column-major (mma.ts).
+  if (gen.matrixOnlyTransposes.has(v.id)) return;
   (VALUE_WGSL[v.op] as (gen: WgslGenerator, v: Value) => void)(gen, v);
 }

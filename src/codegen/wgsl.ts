@@ -13,7 +13,7 @@ import { chooseWorkgroupSize, containsDot } from "./layout";
 import { RUNTIME_ZERO, wgslType } from "./literals";
 import { INSTRUMENT_EPILOGUE, instrumentAbi, instrumentDeclarations, instrumentPrologue } from "./instrument";
 import { wideBuffersOf } from "./memory";
-import { planMma } from "./mma";
+import { matrixOnlyTransposes, planMma } from "./mma";
 import { pipelineDotLoads } from "./pipeline";
 import { debugAbi, debugDeclarations } from "./print";
 import { emitStatements, STATEMENT_WGSL } from "./statements";
@@ -46,10 +46,11 @@ export function generateWgsl(written: KernelIR, target: Target): WgslResult {
   const tiledLayouts = target.tiledLayouts ?? containsDot(written.body);
   const workgroupSize = target.workgroupSize ?? chooseWorkgroupSize(written, target.maxWorkgroupSize, target.preferredWorkgroupSize, tiledLayouts);
   // Dots on subgroup matrices keep no output registers in their loop: they don't count against pipelining.
-  const matrixDots = new Set(planMma(written, target, workgroupSize).keys());
+  const matrixDots = new Set([...planMma(written, target, workgroupSize)].filter(([, p]) => p.kind === "loop").map(([id]) => id));
   const ir = (target.numStages ?? 2) > 1 ? pipelineDotLoads(written, workgroupSize, matrixDots, target.numStages === 2) : written;
   const gen = new WgslGenerator(ir, { ...target, workgroupSize, tiledLayouts, unrollDot: target.unrollDot ?? true });
   gen.mma = planMma(ir, target, workgroupSize);
+  gen.matrixOnlyTransposes = matrixOnlyTransposes(ir, gen.mma);
   try {
     const result = generate(gen);
     // Double-buffered, private or shifted dot tiles (dot.ts) that leave too little workgroup memory for the rest: unshifted first, then one shared pair.

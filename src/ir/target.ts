@@ -29,6 +29,17 @@ export interface Target {
    * codegen/mma.ts) where a configuration fits (default); false keeps the generic tiled path.
    */
   subgroupMatrixDot?: boolean;
+  /**
+   * Stage a loop's tl.dot on subgroup matrices in two alternating buffers where both fit: one
+   * barrier per trip instead of two (codegen/mma.ts). On unless false.
+   */
+  mmaDoubleBuffer?: boolean;
+  /**
+   * Tests only: generate the subgroup-matrix code with each matrix emulated in private arrays
+   * (subgroups of 32 as lid / 32), so an adapter without the feature (lavapipe) runs the same
+   * staging, offsets and transfers; with `subgroupMatrixConfigs` to plan for.
+   */
+  subgroupMatrixEmulation?: boolean;
   maxWorkgroupSize: number;
   maxWorkgroupStorageBytes: number;
   /** Most invocations the compiler gives one program instance (default 512; see codegen/layout.ts). */
