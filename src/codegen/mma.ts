@@ -178,7 +178,7 @@ function fit(dot: Value & { op: "dot" }, configs: readonly SubgroupMatrixConfig[
 // ---- the matrix operations, real or emulated ----
 
 /** `subgroup_matrix_*` types and builtins, or their emulation in private arrays (one whole matrix per invocation). */
-interface MatrixOps {
+export interface MatrixOps {
   /** `var name: array<result matrix, count>` set to zero (explicitly: a declaration inside a loop is not re-zeroed by every driver). */
   results(name: string, c: SubgroupMatrixConfig, count: number): void;
   /** Defines `name` as the left (cm × ck) or right (ck × cn) operand loaded from `array`. */
@@ -190,7 +190,16 @@ interface MatrixOps {
 
 const resultType = (c: SubgroupMatrixConfig) => `subgroup_matrix_result<f32, ${c.N}, ${c.M}>`;
 
-function realOps(ctx: Emitter): MatrixOps {
+/** The subgroup size emulated matrices assume (`lid / 32` is the subgroup). */
+export { EMULATED_SUBGROUP };
+
+/** The matrix operations as WGSL lines given to `emit` (bench/mma-probe.ts writes its kernels with them too). */
+export function matrixOps(emit: (line: string) => void, emulated: boolean): MatrixOps {
+  return emulated ? emulatedOps(emit) : realOps(emit);
+}
+
+function realOps(emit: (line: string) => void): MatrixOps {
+  const ctx = { emit };
   const major = (col: boolean) => (col ? "col_major" : "row_major");
   return {
     results: (name, c, count) => ctx.emit(`var ${name} = array<${resultType(c)}, ${count}>();`),
@@ -205,7 +214,8 @@ function realOps(ctx: Emitter): MatrixOps {
 }
 
 /** Every invocation of an emulated subgroup holds and computes the whole matrix; stores write the same values. */
-function emulatedOps(ctx: Emitter): MatrixOps {
+function emulatedOps(emit: (line: string) => void): MatrixOps {
+  const ctx = { emit };
   const loop = (count: number, body: string) => ctx.emit(`for (var e = 0u; e < ${count}u; e++) { ${body} }`);
   return {
     results: (name, c, count) => ctx.emit(`var ${name} = array<array<f32, ${c.M * c.N}>, ${count}>();`),
@@ -225,7 +235,7 @@ function emulatedOps(ctx: Emitter): MatrixOps {
 
 function opsFor(ctx: Emitter, plan: MmaPlan): MatrixOps {
   ctx.useSubgroupMatrix(plan.emulated);
-  return plan.emulated ? emulatedOps(ctx) : realOps(ctx);
+  return matrixOps((line) => ctx.emit(line), plan.emulated);
 }
 
 /** WGSL names of a plan's accumulator matrices and its subgroup's first row and column (by the dot: two loops may share `acc`). */
