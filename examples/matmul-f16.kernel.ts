@@ -57,7 +57,10 @@ export function referenceMatmul(a: ArrayLike<number>, b: ArrayLike<number>, M: n
 export const matmulF16 = defineRun({
   kernel: matmul_f16_kernel,
   sizes: [127, 33, 257],
-  constexprs: { BLOCK_M: 64, BLOCK_N: 64, BLOCK_K: 32 },
+  constexprs: { BLOCK_M: 64, BLOCK_N: 64, BLOCK_K: 32, num_warps: 4 },
+  // Tuned per GPU and size (README, Autotuning): on the H200's subgroup matrices, 4 subgroups of
+  // 4 × 4 matrices (128 × 128) or 2 × 4 (64 × 128); small problems want more programs (64 × 64).
+  configs: [{}, { BLOCK_M: 128, BLOCK_N: 128 }, { BLOCK_M: 64, BLOCK_N: 128 }, { BLOCK_M: 128, BLOCK_N: 128, num_warps: 8 }],
   grid: (s, c) => [cdiv(s, c.BLOCK_M) * cdiv(Math.max(s - 1, 1), c.BLOCK_N)],
   args: (s) => {
     const M = s, K = s + 2, N = Math.max(s - 1, 1);

@@ -34,8 +34,8 @@ export class WgslGenerator implements Emitter {
   usesSubgroupMatrix = false;
   /** The loops' tl.dot calls that run on subgroup matrices, by the dot's value id (set by generateWgsl). */
   mma = new Map<number, MmaPlan>();
-  /** tl.trans values read only as operands of dots on subgroup matrices: not emitted (mma.ts stages what they transpose). */
-  matrixOnlyTransposes = new Set<number>();
+  /** tl.trans values read only as operands of tl.dot: not emitted (the dot stages what they transpose, dot.ts). */
+  dotOnlyTransposes = new Set<number>();
   readonly contiguity: ContiguityAnalysis;
   private readonly steering: ReadonlySet<number>;
   /** Buffers read or written as vec4 somewhere: every access to them goes through [i >> 2][i & 3]. */

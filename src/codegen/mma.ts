@@ -46,8 +46,15 @@ export interface MmaPlan {
   tilesN: number;
   /** Emulated matrices (Target.subgroupMatrixEmulation). */
   emulated: boolean;
+  /** Workgroup memory for the accumulator's way between registers and matrices (Target.mmaTransferBytes). */
+  transferBytes: number;
   /** Loop plans: staged tiles alternate between two buffers (decided at emission, where memory is known). */
   doubleBuffer: boolean;
+  /**
+   * "Once" plans inside a loop whose A is defined before it (attention's Q): A is staged once,
+   * before that loop, into an array of its own (statements.ts's `for` calls stageInvariantA).
+   */
+  invariantA?: Stmt & { kind: "for" };
 }
 
 /** Halves of padding per staged row: rows then start on different banks (16 bytes keeps loads aligned). */
@@ -70,6 +77,7 @@ export function planMma(ir: KernelIR, target: Target, workgroupSize: number): Ma
   if (target.subgroupMatrixDot === false || !usable || !target.shaderF16 || configs.length === 0 || workgroupSize % sg !== 0) return plans;
   const subgroups = workgroupSize / sg;
   const doubleBuffer = target.mmaDoubleBuffer !== false;
+  const transferBytes = target.mmaTransferBytes ?? TRANSFER_BYTES;
   // Loops at any depth: a loop holding a tl.dot is in uniform control flow already (the generic
   // dot's barriers need it too), as the matrix operations do.
   forEachStmt(ir.body, (s) => {
@@ -77,14 +85,35 @@ export function planMma(ir: KernelIR, target: Target, workgroupSize: number): Ma
     const found = accumulatingDot(s);
     if (!found) return;
     const shape = fit(found.dot, configs, subgroups);
-    if (shape) plans.set(found.dot.id, { ...shape, kind: "loop", dot: found.dot, variable: found.variable, loop: s, zeroInit: startsAtZero(ir.body, s, found.variable), emulated, doubleBuffer });
+    if (shape) plans.set(found.dot.id, { ...shape, kind: "loop", dot: found.dot, variable: found.variable, loop: s, zeroInit: startsAtZero(ir.body, s, found.variable), emulated, doubleBuffer, transferBytes });
   });
+  const loops = innermostLoops(ir.body);
   forEachValue(ir.body, (v) => {
     if (v.op !== "dot" || plans.has(v.id) || !halves(v)) return;
     const shape = fit(v, configs, subgroups);
-    if (shape) plans.set(v.id, { ...shape, kind: "once", dot: v, zeroInit: true, emulated, doubleBuffer: false });
+    if (!shape) return;
+    const loop = loops.get(v.id);
+    const a = staged(v.a).value;
+    const invariant = loop && target.mmaStageInvariant !== false && !defines(loop.body, a.id) ? { invariantA: loop } : {};
+    plans.set(v.id, { ...shape, kind: "once", dot: v, zeroInit: true, emulated, doubleBuffer: false, transferBytes, ...invariant });
   });
   return plans;
+}
+
+/** The innermost `for` around each `let`, by the value's id. */
+function innermostLoops(body: readonly Stmt[], loop?: Stmt & { kind: "for" }, out = new Map<number, Stmt & { kind: "for" }>()): Map<number, Stmt & { kind: "for" }> {
+  for (const s of body) {
+    if (s.kind === "let" && loop) out.set(s.value.id, loop);
+    for (const inner of bodiesOf(s)) innermostLoops(inner, s.kind === "for" ? s : loop, out);
+  }
+  return out;
+}
+
+/** Whether a `let` of `body` (at any depth) defines the value. */
+function defines(body: readonly Stmt[], id: number): boolean {
+  let found = false;
+  forEachStmt(body, (s) => (found ||= s.kind === "let" && s.value.id === id));
+  return found;
 }
 
 /** f16 × f16 → f32. */
@@ -331,7 +360,7 @@ function transfer(ctx: Emitter, ops: MatrixOps, plan: MmaPlan, direction: "load"
   const { acc, row, col } = names(plan);
   const { config } = plan;
   const stride = n + PAD_F32;
-  const budget = plan.doubleBuffer ? TRANSFER_BYTES / 2 : TRANSFER_BYTES;
+  const budget = plan.doubleBuffer ? plan.transferBytes / 2 : plan.transferBytes;
   const chunk = Math.min(m, Math.max(config.M, 2 ** Math.floor(Math.log2(budget / (4 * stride)))));
   const array = ctx.scratch("mmac", "f32", chunk * stride);
   const whole = chunk === m;
@@ -379,23 +408,24 @@ function transfer(ctx: Emitter, ops: MatrixOps, plan: MmaPlan, direction: "load"
   ctx.emit("}");
 }
 
-/** The tl.trans values whose every use is as an operand of a planned dot (they need no WGSL of their own). */
-export function matrixOnlyTransposes(ir: KernelIR, plans: ReadonlyMap<number, MmaPlan>): Set<number> {
-  const candidates = new Set<number>();
-  for (const p of plans.values()) for (const o of [p.dot.a, p.dot.b]) if (staged(o).colMajor) candidates.add(o.id);
-  const planned = new Set(plans.keys());
-  forEachValue(ir.body, (v) => {
-    for (const o of operandsOf(v)) if (candidates.has(o.id) && !(v.op === "dot" && planned.has(v.id) && o !== v.acc)) candidates.delete(o.id);
-  });
-  forEachStmt(ir.body, (s) => {
-    if (s.kind !== "let") for (const v of valuesOfStmt(s)) candidates.delete(v.id);
-  });
-  return candidates;
-}
-
 /** What is staged for an operand: the operand itself, or x for `tl.trans(x)` (then loaded column-major). */
 function staged(operand: Value): { value: Value; colMajor: boolean } {
   return operand.op === "trans" && operand.value.type.shape.length === 2 ? { value: operand.value, colMajor: true } : { value: operand, colMajor: false };
+}
+
+/** Before the loop of a "once" plan whose A is loop-invariant: A staged into its own array, once. */
+export function stageInvariantA(ctx: Emitter, plan: MmaPlan): void {
+  const a = staged(plan.dot.a);
+  const { array, stride } = invariantArray(ctx, plan);
+  ctx.emit(`// ${plan.dot.a.op === "trans" ? "tl.trans of " : ""}the loop-invariant A of a tl.dot, staged once (codegen/mma.ts)`);
+  stage(ctx, a.value, array, stride, "");
+}
+
+function invariantArray(ctx: Emitter, plan: MmaPlan): { array: string; stride: number } {
+  const [m, k] = plan.dot.a.type.shape;
+  const colMajor = staged(plan.dot.a).colMajor;
+  const stride = (colMajor ? m : k) + PAD;
+  return { array: ctx.scratch(`mma${plan.dot.id}q`, "f16", (colMajor ? k : m) * stride), stride };
 }
 
 /** One tl.dot: A and B staged as halves, every k step's matrices multiplied into the accumulator; a "once" plan's product then moved into its registers. */
@@ -414,9 +444,9 @@ export function emitMmaDot(ctx: Emitter, plan: MmaPlan): void {
   const sizeA = (a.colMajor ? k : m) * strideA;
   const sizeB = (b.colMajor ? n : k) * strideB;
   // Two buffers where both fit beside the accumulator's transfer array.
-  const double = plan.kind === "loop" && plan.doubleBuffer && 2 * 2 * (sizeA + sizeB) + TRANSFER_BYTES / 2 + 1024 <= ctx.maxWorkgroupStorageBytes;
+  const double = plan.kind === "loop" && plan.doubleBuffer && 2 * 2 * (sizeA + sizeB) + plan.transferBytes / 2 + 1024 <= ctx.maxWorkgroupStorageBytes;
   const own = double ? `mma${dot.id}` : "mma";
-  const sa = ctx.scratch(`${own}a`, "f16", (double ? 2 : 1) * sizeA);
+  const sa = plan.invariantA ? invariantArray(ctx, plan).array : ctx.scratch(`${own}a`, "f16", (double ? 2 : 1) * sizeA);
   const sb = ctx.scratch(`${own}b`, "f16", (double ? 2 : 1) * sizeB);
   const [offA, offB] = double ? [ctx.fresh("mma_oa"), ctx.fresh("mma_ob")] : ["", ""];
   if (double) {
@@ -427,7 +457,7 @@ export function emitMmaDot(ctx: Emitter, plan: MmaPlan): void {
   } else {
     ctx.emit("workgroupBarrier();");
   }
-  stage(ctx, a.value, sa, strideA, offA);
+  if (!plan.invariantA) stage(ctx, a.value, sa, strideA, offA);
   stage(ctx, b.value, sb, strideB, offB);
   ctx.emit("workgroupBarrier();");
   const at = (offset: string, expr: string) => (offset ? `${offset} + ${expr}` : expr);

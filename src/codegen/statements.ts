@@ -5,7 +5,7 @@ import type { Stmt, Variable } from "../ir/ir";
 import type { WgslGenerator } from "./generator";
 import { varName } from "./generator";
 import { emitStore } from "./memory";
-import { enterMma, leaveMma } from "./mma";
+import { enterMma, leaveMma, stageInvariantA } from "./mma";
 import { emitAssert, emitPrint } from "./print";
 import { emitValue } from "./values";
 
@@ -32,9 +32,10 @@ export const STATEMENT_WGSL: StatementEmitters = {
     });
   },
   for: (gen, s) => {
-    const plans = [...gen.mma.values()].filter((p) => p.loop === s);
+    const plans = [...gen.mma.values()].filter((p) => p.kind === "loop" && p.loop === s);
     const register = (v: Variable) => (j: number) => varName(v, j, v.type);
     for (const p of plans) enterMma(gen, p, register(p.variable!));
+    for (const p of gen.mma.values()) if (p.invariantA === s) stageInvariantA(gen, p);
     const c = varName(s.counter, 0, s.counter.type);
     const t = gen.typeOf(s.counter.type);
     gen.emit(`for (var ${c}: ${t} = ${gen.reg(s.start, 0)}; ${c} ${COMPARISONS[s.cmp]} ${gen.reg(s.end, 0)}; ${c} = ${c} + ${gen.reg(s.step, 0)}) {`);

@@ -35,6 +35,14 @@ export interface Target {
    */
   mmaDoubleBuffer?: boolean;
   /**
+   * Stage a loop-invariant A of a tl.dot on subgroup matrices once, before its loop, in an array of
+   * its own (attention's Q). On unless false; a kernel then over the workgroup-memory limit is
+   * compiled without it (codegen/wgsl.ts).
+   */
+  mmaStageInvariant?: boolean;
+  /** Workgroup memory for moving accumulators between registers and matrices (default 16 KiB; 4 KiB where memory is short). */
+  mmaTransferBytes?: number;
+  /**
    * Tests only: generate the subgroup-matrix code with each matrix emulated in private arrays
    * (subgroups of 32 as lid / 32), so an adapter without the feature (lavapipe) runs the same
    * staging, offsets and transfers; with `subgroupMatrixConfigs` to plan for.
