@@ -40,6 +40,15 @@ const selected = (name: string) => !only || only.some((prefix) => name.startsWit
 const outFile = argv.includes("--out") ? argv[argv.indexOf("--out") + 1] : undefined;
 // --defaults-only: each case's configs with the default compiler target, not its `targets` too.
 const defaultsOnly = argv.includes("--defaults-only");
+// --f32-best: f32 matmul and attention with the configs that led in the 2026-12-03 session-5 run only
+// (RESULTS.md): their WGSL is unchanged since, so the rows are re-measured beside torch quickly.
+const f32Best = argv.includes("--f32-best");
+const F32_BEST: Record<string, Record<string, number>> = {
+  "matmul-1024x1024x1024": { BLOCK_M: 64, BLOCK_N: 64, BLOCK_K: 32 },
+  "matmul-4096x4096x4096": { BLOCK_M: 128, BLOCK_N: 128, BLOCK_K: 32 },
+  "attention-4x32x4096x64": { BLOCK_M: 128, BLOCK_N: 32, BLOCK_D: 64, num_warps: 8 },
+  "attention-4x32x4096x64-causal": { BLOCK_M: 128, BLOCK_N: 32, BLOCK_D: 64, num_warps: 8 },
+};
 
 function vectorAdd(n: number, light = false): Case {
   return {
@@ -298,6 +307,10 @@ cases.push(...(sweep ? [] : quick ? [dropout(10_007)] : [dropout(2 ** 24)]));
 const sequenceCases: SequenceCase[] = sweep ? [] : quick ? [layerNormBackward(67, 300)] : [1024, 4096, 8192].map((n) => layerNormBackward(4096, n));
 
 async function runCase(gpu: Gpu, c: Case, results: Measurement[]): Promise<void> {
+  if (f32Best && F32_BEST[c.name]) {
+    const best = F32_BEST[c.name];
+    c = { ...c, configs: c.configs.filter((k) => Object.entries(best).every(([key, v]) => k[key] === v) && Object.keys(k).every((key) => key in best || key === "HEAD_DIM" || key === "IS_CAUSAL")) };
+  }
   const text = readFileSync(join(root, "examples", `${c.example}.kernel.ts`), "utf8");
   const parsed = parseKernelFile(`${c.example}.kernel.ts`, text);
   const kernel = parsed.kernels.find((k) => k.name === c.kernel)!;

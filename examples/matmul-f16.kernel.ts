@@ -58,9 +58,10 @@ export const matmulF16 = defineRun({
   kernel: matmul_f16_kernel,
   sizes: [127, 33, 257],
   constexprs: { BLOCK_M: 64, BLOCK_N: 64, BLOCK_K: 32, num_warps: 4 },
-  // Tuned per GPU and size (README, Autotuning): on the H200's subgroup matrices, 4 subgroups of
-  // 4 × 4 matrices (128 × 128) or 2 × 4 (64 × 128); small problems want more programs (64 × 64).
-  configs: [{}, { BLOCK_M: 128, BLOCK_N: 128 }, { BLOCK_M: 64, BLOCK_N: 128 }, { BLOCK_M: 128, BLOCK_N: 128, num_warps: 8 }],
+  // Tuned per GPU and size (README, Autotuning; bench/NOTES.md §19): on the H200's subgroup
+  // matrices 128 × 128 tiles over 4 subgroups (4 × 4 matrices each) or 8 (4 × 2), with or without
+  // the next tile's loads in flight; small problems want more programs (64 × 64 tiles).
+  configs: [{}, { BLOCK_M: 128, BLOCK_N: 128 }, { BLOCK_M: 128, BLOCK_N: 128, num_stages: 1 }, { BLOCK_M: 128, BLOCK_N: 128, num_warps: 8 }, { BLOCK_M: 64, BLOCK_N: 128 }],
   grid: (s, c) => [cdiv(s, c.BLOCK_M) * cdiv(Math.max(s - 1, 1), c.BLOCK_N)],
   args: (s) => {
     const M = s, K = s + 2, N = Math.max(s - 1, 1);

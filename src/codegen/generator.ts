@@ -34,6 +34,7 @@ export class WgslGenerator implements Emitter {
   usesSubgroupMatrix = false;
   /** The loops' tl.dot calls that run on subgroup matrices, by the dot's value id (set by generateWgsl). */
   mma = new Map<number, MmaPlan>();
+  readonly earlyStaging = new Map<number, unknown>();
   /** tl.trans values read only as operands of tl.dot: not emitted (the dot stages what they transpose, dot.ts). */
   dotOnlyTransposes = new Set<number>();
   readonly contiguity: ContiguityAnalysis;

@@ -12,8 +12,8 @@
 // as halves in workgroup memory, rows padded by 8 halves (ENVIRONMENT §3 measured unpadded loads
 // at 240–330 TFLOP/s against 575–608 padded), each register stored at one per-invocation base
 // plus a constant. An operand written `tl.trans(x)` is staged as x and loaded column-major.
-// In a loop plan the staged tiles alternate between two buffers where both fit (one barrier per
-// trip instead of two; Target.mmaDoubleBuffer). The accumulator moves between registers and
+// In a loop plan the staged tiles can alternate between two buffers (one barrier per trip instead
+// of two; Target.mmaDoubleBuffer, off: 5.5× slower in a hand-written kernel on the H200, NOTES §19). The accumulator moves between registers and
 // matrices a few rows at a time through workgroup memory (matrix elements cannot be addressed).
 // Target.subgroupMatrixEmulation emits the same plan with each "matrix" a private array of the
 // whole matrix per invocation (subgroups of 32 emulated as lid / 32), so lavapipe, which has no
@@ -61,8 +61,12 @@ export interface MmaPlan {
 const PAD = 8;
 /** Floats of padding per row of the accumulator's way between registers and matrices. */
 const PAD_F32 = 4;
-/** Workgroup memory for moving the accumulator between registers and matrices, at most. */
-const TRANSFER_BYTES = 16384;
+/**
+ * Workgroup memory for moving the accumulator between registers and matrices, at most: a whole
+ * 64 × 64 or 128 × 32 tile at once (a "once" plan in a loop moves its product every trip, and
+ * each chunk costs two barriers); less where the kernel would not fit (codegen/wgsl.ts retries).
+ */
+export const TRANSFER_BYTES = 32768;
 /** The subgroup size emulated matrices assume. */
 const EMULATED_SUBGROUP = 32;
 
@@ -76,7 +80,7 @@ export function planMma(ir: KernelIR, target: Target, workgroupSize: number): Ma
   const usable = emulated || (target.subgroups && target.subgroupMaxSize === sg);
   if (target.subgroupMatrixDot === false || !usable || !target.shaderF16 || configs.length === 0 || workgroupSize % sg !== 0) return plans;
   const subgroups = workgroupSize / sg;
-  const doubleBuffer = target.mmaDoubleBuffer !== false;
+  const doubleBuffer = target.mmaDoubleBuffer === true;
   const transferBytes = target.mmaTransferBytes ?? TRANSFER_BYTES;
   // Loops at any depth: a loop holding a tl.dot is in uniform control flow already (the generic
   // dot's barriers need it too), as the matrix operations do.
@@ -292,8 +296,15 @@ export function enterMma(ctx: Emitter, plan: MmaPlan, register: (j: number) => s
   if (!plan.zeroInit) transfer(ctx, ops, plan, "load", (j) => register(j));
 }
 
-/** After a loop plan's loop: the matrices stored back into the variable's registers. */
+/**
+ * After a loop plan's loop: the matrices stored back into the variable's registers. Each register
+ * is first set to zero: the transfer writes it under a condition (its rows' chunk), and without
+ * that the driver kept the registers' values from before the loop alive through it (the H200's
+ * first run of this code: 128 f32 registers per invocation at 128×128 over 4 subgroups).
+ */
 export function leaveMma(ctx: Emitter, plan: MmaPlan, register: (j: number) => string): void {
+  const layout = ctx.layout(plan.dot.type);
+  for (let j = 0; j < layout.ept; j++) ctx.emit(`${register(j)} = 0.0f;`);
   transfer(ctx, opsFor(ctx, plan), plan, "store", (j) => register(j));
 }
 
@@ -349,6 +360,14 @@ function stage(ctx: Emitter, v: Value, array: string, stride: number, offset: st
   ctx.emit("}");
 }
 
+/** Rows of the accumulator moved at a time, and the row stride (floats) of the array they go through. */
+function transferShape(plan: MmaPlan): { stride: number; chunk: number } {
+  const [m, n] = plan.dot.type.shape;
+  const stride = n + PAD_F32;
+  const budget = plan.doubleBuffer ? plan.transferBytes / 2 : plan.transferBytes;
+  return { stride, chunk: Math.min(m, Math.max(plan.config.M, 2 ** Math.floor(Math.log2(budget / (4 * stride))))) };
+}
+
 /**
  * Moves the accumulator between registers and matrices, `chunk` rows at a time through a
  * workgroup array: registers → array → matrices ("load") or matrices → array → registers
@@ -359,9 +378,7 @@ function transfer(ctx: Emitter, ops: MatrixOps, plan: MmaPlan, direction: "load"
   const [m, n] = out.type.shape;
   const { acc, row, col } = names(plan);
   const { config } = plan;
-  const stride = n + PAD_F32;
-  const budget = plan.doubleBuffer ? plan.transferBytes / 2 : plan.transferBytes;
-  const chunk = Math.min(m, Math.max(config.M, 2 ** Math.floor(Math.log2(budget / (4 * stride)))));
+  const { stride, chunk } = transferShape(plan);
   const array = ctx.scratch("mmac", "f32", chunk * stride);
   const whole = chunk === m;
   const ch = whole ? "0u" : ctx.fresh("mma_rows");
@@ -428,14 +445,37 @@ function invariantArray(ctx: Emitter, plan: MmaPlan): { array: string; stride: n
   return { array: ctx.scratch(`mma${plan.dot.id}q`, "f16", (colMajor ? k : m) * stride), stride };
 }
 
-/** One tl.dot: A and B staged as halves, every k step's matrices multiplied into the accumulator; a "once" plan's product then moved into its registers. */
-export function emitMmaDot(ctx: Emitter, plan: MmaPlan): void {
-  const ops = opsFor(ctx, plan);
-  const { dot, config, tilesM, tilesN } = plan;
+/** Where a plan's operands are staged: arrays, row strides, and (two buffers) this trip's offsets. */
+interface Staging {
+  sa: string;
+  sb: string;
+  strideA: number;
+  strideB: number;
+  offA: string;
+  offB: string;
+  double: boolean;
+}
+
+/** The values a plan's staging reads (the operands, or what a tl.trans operand transposes). */
+export function stagedValues(plan: MmaPlan): Value[] {
+  return [...(plan.invariantA ? [] : [staged(plan.dot.a).value]), staged(plan.dot.b).value];
+}
+
+/**
+ * A loop plan's operands written to workgroup memory before the dot's own place in the loop: where
+ * the pipelining rewrite (pipeline.ts) put the next trip's loads between the operands and the dot,
+ * statements.ts stages the operands first, so their registers are free before the next ones
+ * arrive (the order of bench/mma-probe.ts's fastest hand-written kernel).
+ */
+export function stageMmaEarly(ctx: Emitter, plan: MmaPlan): void {
+  ctx.earlyStaging.set(plan.dot.id, stageOperands(ctx, plan));
+}
+
+function stageOperands(ctx: Emitter, plan: MmaPlan): Staging {
+  const { dot } = plan;
   const [m, k] = dot.a.type.shape;
   const n = dot.b.type.shape[1];
-  const { acc, row, col, parity } = names(plan);
-  if (plan.kind === "once") declareMatrices(ctx, ops, plan, "the product");
+  const { parity } = names(plan);
   const a = staged(dot.a);
   const b = staged(dot.b);
   // Row strides of what is staged: A is m × k (or, transposed, k × m), B k × n (or n × k).
@@ -444,7 +484,8 @@ export function emitMmaDot(ctx: Emitter, plan: MmaPlan): void {
   const sizeA = (a.colMajor ? k : m) * strideA;
   const sizeB = (b.colMajor ? n : k) * strideB;
   // Two buffers where both fit beside the accumulator's transfer array.
-  const double = plan.kind === "loop" && plan.doubleBuffer && 2 * 2 * (sizeA + sizeB) + plan.transferBytes / 2 + 1024 <= ctx.maxWorkgroupStorageBytes;
+  const transferBytes = 4 * transferShape(plan).stride * transferShape(plan).chunk;
+  const double = plan.kind === "loop" && plan.doubleBuffer && 2 * 2 * (sizeA + sizeB) + transferBytes + 1024 <= ctx.maxWorkgroupStorageBytes;
   const own = double ? `mma${dot.id}` : "mma";
   const sa = plan.invariantA ? invariantArray(ctx, plan).array : ctx.scratch(`${own}a`, "f16", (double ? 2 : 1) * sizeA);
   const sb = ctx.scratch(`${own}b`, "f16", (double ? 2 : 1) * sizeB);
@@ -460,6 +501,21 @@ export function emitMmaDot(ctx: Emitter, plan: MmaPlan): void {
   if (!plan.invariantA) stage(ctx, a.value, sa, strideA, offA);
   stage(ctx, b.value, sb, strideB, offB);
   ctx.emit("workgroupBarrier();");
+  return { sa, sb, strideA, strideB, offA, offB, double };
+}
+
+/** One tl.dot: A and B staged as halves (unless staged early), every k step's matrices multiplied into the accumulator; a "once" plan's product then moved into its registers. */
+export function emitMmaDot(ctx: Emitter, plan: MmaPlan): void {
+  const ops = opsFor(ctx, plan);
+  const { dot, config, tilesM, tilesN } = plan;
+  const k = dot.a.type.shape[1];
+  const { acc, row, col, parity } = names(plan);
+  if (plan.kind === "once") declareMatrices(ctx, ops, plan, "the product");
+  const a = staged(dot.a);
+  const b = staged(dot.b);
+  const early = ctx.earlyStaging.get(dot.id) as Staging | undefined;
+  ctx.earlyStaging.delete(dot.id);
+  const { sa, sb, strideA, strideB, offA, offB, double } = early ?? stageOperands(ctx, plan);
   const at = (offset: string, expr: string) => (offset ? `${offset} + ${expr}` : expr);
   for (let kk = 0; kk < k; kk += config.K) {
     ctx.emit("{");

@@ -13,7 +13,7 @@ import { chooseWorkgroupSize, containsDot } from "./layout";
 import { RUNTIME_ZERO, wgslType } from "./literals";
 import { INSTRUMENT_EPILOGUE, instrumentAbi, instrumentDeclarations, instrumentPrologue } from "./instrument";
 import { wideBuffersOf } from "./memory";
-import { planMma } from "./mma";
+import { planMma, TRANSFER_BYTES } from "./mma";
 import { dotOnlyTransposes } from "./dot";
 import { pipelineDotLoads } from "./pipeline";
 import { debugAbi, debugDeclarations } from "./print";
@@ -61,7 +61,8 @@ export function generateWgsl(written: KernelIR, target: Target): WgslResult {
       if (target.privateDotTiles === true && [...gen.scratchArrays.keys()].some((name) => /^sm_d\d+[ab]_/.test(name))) return generateWgsl(written, { ...target, privateDotTiles: false });
       // Subgroup matrices (mma.ts): a smaller way for the accumulator, then A staged every trip, then the generic dot.
       if (gen.usesSubgroupMatrix || gen.mma.size > 0) {
-        if ((target.mmaTransferBytes ?? 16384) > 4096) return generateWgsl(written, { ...target, mmaTransferBytes: 4096 });
+        const transfer = target.mmaTransferBytes ?? TRANSFER_BYTES;
+        if (transfer > 4096) return generateWgsl(written, { ...target, mmaTransferBytes: transfer / 2 });
         if (target.mmaStageInvariant !== false && [...gen.mma.values()].some((p) => p.invariantA)) return generateWgsl(written, { ...target, mmaStageInvariant: false });
         if (target.subgroupMatrixDot !== false) return generateWgsl(written, { ...target, subgroupMatrixDot: false });
       }

@@ -31,7 +31,8 @@ export interface Target {
   subgroupMatrixDot?: boolean;
   /**
    * Stage a loop's tl.dot on subgroup matrices in two alternating buffers where both fit: one
-   * barrier per trip instead of two (codegen/mma.ts). On unless false.
+   * barrier per trip instead of two (codegen/mma.ts). Off unless true: on the H200 a hand-written
+   * 128×128×32 matmul ran at 33 TFLOP/s so against 182 with one buffer (bench/NOTES.md §19).
    */
   mmaDoubleBuffer?: boolean;
   /**
@@ -40,7 +41,7 @@ export interface Target {
    * compiled without it (codegen/wgsl.ts).
    */
   mmaStageInvariant?: boolean;
-  /** Workgroup memory for moving accumulators between registers and matrices (default 16 KiB; 4 KiB where memory is short). */
+  /** Workgroup memory for moving accumulators between registers and matrices (default 32 KiB; halved down to 4 KiB where memory is short). */
   mmaTransferBytes?: number;
   /**
    * Tests only: generate the subgroup-matrix code with each matrix emulated in private arrays
