@@ -58,10 +58,11 @@ export const matmulF16 = defineRun({
   kernel: matmul_f16_kernel,
   sizes: [127, 33, 257],
   constexprs: { BLOCK_M: 64, BLOCK_N: 64, BLOCK_K: 32, num_warps: 4 },
-  // Tuned per GPU and size (README, Autotuning; bench/NOTES.md §19): on the H200's subgroup
-  // matrices 128 × 128 tiles over 4 subgroups (4 × 4 matrices each) or 8 (4 × 2), with or without
-  // the next tile's loads in flight; small problems want more programs (64 × 64 tiles).
-  configs: [{}, { BLOCK_M: 128, BLOCK_N: 128 }, { BLOCK_M: 128, BLOCK_N: 128, num_stages: 1 }, { BLOCK_M: 128, BLOCK_N: 128, num_warps: 8 }, { BLOCK_M: 64, BLOCK_N: 128 }],
+  // Tuned per GPU and size (README, Autotuning), among the leaders of the suite's twelve shapes
+  // on the H200's subgroup matrices (2026-12-04, bench/NOTES.md §19): 4096³ at 128 × 256 over 8
+  // subgroups of 4 × 4 matrices (85.7 TFLOP/s), 1024³ at 64 × 128 over 4 subgroups of 2 × 4
+  // (36.4: 128 programs for 132 SMs), small problems at 64 × 64.
+  configs: [{}, { BLOCK_N: 128 }, { BLOCK_M: 128, BLOCK_N: 256, num_warps: 8 }],
   grid: (s, c) => [cdiv(s, c.BLOCK_M) * cdiv(Math.max(s - 1, 1), c.BLOCK_N)],
   args: (s) => {
     const M = s, K = s + 2, N = Math.max(s - 1, 1);
