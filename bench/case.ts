@@ -33,6 +33,10 @@ export interface Case {
   baseline?: string;
   /** Compiler knobs to try besides the defaults. */
   targets?: Partial<Target>[];
+  /** The knobs (`targets`) are tried on the first this many configs only (default: all). */
+  targetConfigs?: number;
+  /** Largest relative (L2) error of a correct result (default 1e-4). */
+  tolerance?: number;
   /** Fewest timed samples (20 unless said: long launches need fewer). */
   minReps?: number;
   /** Input sets to rotate (else enough to exceed the L2 several times). */
@@ -137,8 +141,8 @@ export async function poison(gpu: Gpu, set: LaunchArgs, hostArgs: Args, outputs:
   for (const o of outputs) await writeStorageBuffer(gpu, set.buffers[o], poisonLike(hostArgs[o] as Float32Array | Uint16Array));
 }
 
-/** Reads each checked output of `set` back: correct when finite and within 1e-4 relative (L2) error. */
-export async function checkOutputs(gpu: Gpu, set: LaunchArgs, hostArgs: Args, checks: Check[]): Promise<{ correct: boolean; rel: number; maxAbs: number }> {
+/** Reads each checked output of `set` back: correct when finite and within `tolerance` relative (L2) error. */
+export async function checkOutputs(gpu: Gpu, set: LaunchArgs, hostArgs: Args, checks: Check[], tolerance = 1e-4): Promise<{ correct: boolean; rel: number; maxAbs: number }> {
   let correct = true;
   let rel = 0;
   let maxAbs = 0;
@@ -147,7 +151,7 @@ export async function checkOutputs(gpu: Gpu, set: LaunchArgs, hostArgs: Args, ch
     const r = relativeError(got, check);
     rel = Math.max(rel, r.rel);
     maxAbs = Math.max(maxAbs, r.maxAbs);
-    if (r.nan || r.rel > 1e-4) correct = false;
+    if (r.nan || r.rel > tolerance) correct = false;
   }
   return { correct, rel, maxAbs };
 }

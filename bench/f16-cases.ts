@@ -85,27 +85,32 @@ function checkedIndices(m: number, n: number): Int32Array {
   return Int32Array.from([...edges, ...Array.from({ length: 4096 }, () => Math.floor(Math.random() * m * n))]);
 }
 
+/** The matmul's candidates on subgroup matrices: tile, subgroups (num_warps) and each one's matrices (NOTES §19). */
+const MATMUL_CONFIGS: Record<string, number>[] = [
+  { BLOCK_M: 128, BLOCK_N: 128, BLOCK_K: 32, num_warps: 4 },
+  { BLOCK_M: 128, BLOCK_N: 128, BLOCK_K: 32, num_warps: 8 },
+  { BLOCK_M: 128, BLOCK_N: 128, BLOCK_K: 32, num_warps: 4, num_stages: 1 },
+  { BLOCK_M: 128, BLOCK_N: 128, BLOCK_K: 32, num_warps: 8, num_stages: 1 },
+  { BLOCK_M: 256, BLOCK_N: 128, BLOCK_K: 32, num_warps: 8 },
+  { BLOCK_M: 128, BLOCK_N: 256, BLOCK_K: 32, num_warps: 8 },
+  { BLOCK_M: 64, BLOCK_N: 128, BLOCK_K: 32, num_warps: 4 },
+  { BLOCK_M: 128, BLOCK_N: 128, BLOCK_K: 64, num_warps: 4 },
+  { BLOCK_M: 64, BLOCK_N: 64, BLOCK_K: 32, num_warps: 4 },
+  { BLOCK_M: 64, BLOCK_N: 64, BLOCK_K: 32, num_warps: 4, num_stages: 1 },
+  { BLOCK_M: 128, BLOCK_N: 64, BLOCK_K: 32, num_warps: 4 },
+  { BLOCK_M: 64, BLOCK_N: 64, BLOCK_K: 64, num_warps: 4 },
+];
+
 export function matmulF16(m: number, n: number, k: number): F16Case {
+  // 4096²: the large tiles; 1024²: tiles that give the 132 SMs work (64×64: 256 programs); odd sizes: two, for the masked edges.
+  const pick = (...i: number[]) => i.map((j) => MATMUL_CONFIGS[j]);
+  const configs = m * n >= 1 << 24 ? pick(0, 1, 2, 3, 4, 5, 6, 7) : m % 64 === 0 ? pick(8, 9, 6, 10, 11, 0) : pick(0, 8);
   return {
     name: `matmul-f16-${m}x${n}x${k}`,
     example: "matmul-f16",
     kernel: "matmul_f16_kernel",
     shape: `${m}×${n}×${k} f16`,
-    // The first H200 run (NOTES §16) tried 128×128×{32, 64}, 128×256, 128×64, 64×64 at 4 and 8
-    // warps; these are the ones that led, plus 16 warps and 256×128.
-    configs: [
-      { BLOCK_M: 128, BLOCK_N: 128, BLOCK_K: 64 },
-      { BLOCK_M: 128, BLOCK_N: 128, BLOCK_K: 64, num_warps: 16 },
-      // Run 1's leader was not pipelined (its accumulator counted against the registers); since
-      // then it is: num_stages 1 is that loop again (NOTES §18).
-      { BLOCK_M: 128, BLOCK_N: 128, BLOCK_K: 64, num_stages: 1 },
-      { BLOCK_M: 128, BLOCK_N: 128, BLOCK_K: 64, num_warps: 16, num_stages: 1 },
-      { BLOCK_M: 128, BLOCK_N: 64, BLOCK_K: 32, num_stages: 1 },
-      { BLOCK_M: 128, BLOCK_N: 128, BLOCK_K: 32 },
-      { BLOCK_M: 256, BLOCK_N: 128, BLOCK_K: 32 },
-      { BLOCK_M: 128, BLOCK_N: 64, BLOCK_K: 32 },
-      { BLOCK_M: 64, BLOCK_N: 64, BLOCK_K: 32, num_warps: 4 },
-    ],
+    configs,
     grid: (c) => [Math.ceil(m / c.BLOCK_M) * Math.ceil(n / c.BLOCK_N)],
     args: () => ({
       a_ptr: randnHalves(m * k), b_ptr: randnHalves(k * n), c_ptr: new Float32Array(m * n).fill(NaN), M: m, N: n, K: k,
@@ -117,9 +122,10 @@ export function matmulF16(m: number, n: number, k: number): F16Case {
       return [{ output: "c_ptr", indices, expected: sampledProduct(halvesOf(a.a_ptr as Uint16Array), halvesOf(a.b_ptr as Uint16Array), n, k, indices) }];
     },
     flops: 2 * m * n * k,
-    // The same variants on the generic path (halves staged, f32 FMAs), for the comparison, and
-    // with scalar f16 loads as in the first H200 run (84.5 TFLOP/s then, 25–37 since: NOTES §18).
-    targets: [{ subgroupMatrixDot: false }, { wideHalfAccesses: false }],
+    // The first two configs again with scalar f16 loads (the regression of NOTES §18; one branch
+    // per block since, §19) and on the generic path (halves staged, f32 FMAs).
+    targets: [{ wideHalfAccesses: false }, { subgroupMatrixDot: false }],
+    targetConfigs: 2,
     minReps: 10,
     // Converting to halves in JavaScript is slow (~1 s per 16M elements): few input sets. At
     // 4096³ one set (64 MiB of A and B) already exceeds the 50 MiB L2.
@@ -128,8 +134,86 @@ export function matmulF16(m: number, n: number, k: number): F16Case {
   };
 }
 
+/**
+ * examples/attention-f16.kernel.ts (Triton tutorial 06 in f16): Z × H heads of n tokens × d, f16
+ * Q, K, V and Out; 24 rows (the last one among them) checked against float64 of the f16 inputs.
+ * Against that reference the kernel rounds P and Out to halves (2^-11 relative each), so a
+ * correct result is within 2e-3 (L2, relative) rather than 1e-4.
+ */
+export function attentionF16(z: number, h: number, n: number, d: number, causal: boolean, quick = false): F16Case {
+  const size = z * h * n * d;
+  const base = { HEAD_DIM: d, IS_CAUSAL: causal ? 1 : 0 };
+  return {
+    name: `attention-f16-${z}x${h}x${n}x${d}${causal ? "-causal" : ""}`,
+    example: "attention-f16",
+    kernel: "attn_fwd_f16",
+    shape: `${z}×${h}×${n}×${d} f16${causal ? " causal" : ""}`,
+    configs: quick
+      ? [{ BLOCK_M: 32, BLOCK_N: 16, num_warps: 2, ...base }]
+      : [
+          // 2026-12-04 (NOTES §19): 64×64 w4 47.6 TFLOP/s, 128×64 w8 23.2, 128×64 w4 14.2 (the
+          // run's time limit stopped the rest); the first run's code: 128×32 w8 and 128×64 w8 led.
+          { BLOCK_M: 64, BLOCK_N: 64, num_warps: 4, ...base },
+          { BLOCK_M: 64, BLOCK_N: 32, num_warps: 4, ...base },
+          { BLOCK_M: 128, BLOCK_N: 32, num_warps: 8, ...base },
+          { BLOCK_M: 64, BLOCK_N: 128, num_warps: 4, ...base },
+        ],
+    grid: (c) => [Math.ceil(n / c.BLOCK_M), z * h],
+    args: () => ({
+      Q: randnHalves(size), K: randnHalves(size), V: randnHalves(size), Out: new Uint16Array(size).fill(0x7e00), sm_scale: 1 / Math.sqrt(d),
+      stride_z: h * n * d, stride_h: n * d, stride_m: d, stride_k: 1, H: h, N_CTX: n,
+    }),
+    outputs: ["Out"],
+    check: (a) => {
+      const [q, k, v] = [a.Q, a.K, a.V].map((x) => halvesOf(x as Uint16Array));
+      const rows = quick ? 8 : 24;
+      const indices = new Int32Array(rows * d);
+      const e = new Float64Array(rows * d);
+      const scores = new Float64Array(n);
+      for (let r = 0; r < rows; r++) {
+        const zh = Math.floor(Math.random() * z * h);
+        const i = r === 0 ? n - 1 : Math.floor(Math.random() * n);
+        const off = zh * n * d;
+        const last = causal ? i : n - 1;
+        let max = -Infinity;
+        for (let j = 0; j <= last; j++) {
+          let dot = 0;
+          for (let c = 0; c < d; c++) dot += q[off + i * d + c] * k[off + j * d + c];
+          scores[j] = dot / Math.sqrt(d);
+          max = Math.max(max, scores[j]);
+        }
+        let sum = 0;
+        for (let j = 0; j <= last; j++) sum += (scores[j] = Math.exp(scores[j] - max));
+        for (let c = 0; c < d; c++) {
+          let acc = 0;
+          for (let j = 0; j <= last; j++) acc += scores[j] * v[off + j * d + c];
+          indices[r * d + c] = off + i * d + c;
+          e[r * d + c] = acc / sum;
+        }
+      }
+      return [{ output: "Out", indices, expected: e }];
+    },
+    flops: (4 * z * h * n * n * d) / (causal ? 2 : 1),
+    tolerance: 2e-3,
+    minReps: 3,
+    copies: 1,
+    requires: "shader-f16",
+  };
+}
+
 /** The f16 cases of a full run (quick: tiny sizes for lavapipe). */
 export function f16Cases(quick: boolean): F16Case[] {
-  if (quick) return [vectorAddF16(2 ** 14), { ...matmulF16(96, 80, 72), configs: [{ BLOCK_M: 64, BLOCK_N: 64, BLOCK_K: 32 }], targets: [] }];
-  return [vectorAddF16(2 ** 24), matmulF16(1000, 1001, 1003), matmulF16(1024, 1024, 1024), matmulF16(4096, 4096, 4096)];
+  if (quick) {
+    return [
+      vectorAddF16(2 ** 14),
+      { ...matmulF16(96, 80, 72), configs: [{ BLOCK_M: 64, BLOCK_N: 64, BLOCK_K: 32 }], targets: [] },
+      attentionF16(1, 2, 100, 64, false, true),
+      attentionF16(1, 2, 100, 64, true, true),
+    ];
+  }
+  return [
+    vectorAddF16(2 ** 24),
+    matmulF16(1000, 1001, 1003), matmulF16(1024, 1024, 1024), matmulF16(4096, 4096, 4096),
+    attentionF16(4, 32, 4096, 64, false), attentionF16(4, 32, 4096, 64, true),
+  ];
 }

@@ -189,6 +189,51 @@ def triton_attention(q, k, v, o, causal, block_m=64, block_n=32, num_warps=4, nu
                                                 num_warps=num_warps, num_stages=num_stages)
 
 
+@triton.jit
+def attn_fwd_f16(Q, K, V, sm_scale, Out, stride_zh, stride_m, N_CTX,
+                 BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, HEAD_DIM: tl.constexpr, IS_CAUSAL: tl.constexpr):
+    # Triton tutorial 06's forward as the tutorial runs it, in fp16: q, k, v fp16, both tl.dot on
+    # tensor cores with fp32 accumulation, p rounded to fp16 for the second, out fp16; base-2 softmax
+    # with the scale folded into qk_scale. (Without its fp8/TMA paths and its two-stage causal split:
+    # every key block is masked, as examples/attention-f16.kernel.ts does.)
+    start_m = tl.program_id(0)
+    off_zh = tl.program_id(1)
+    base = off_zh.to(tl.int64) * stride_zh
+    offs_m = start_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    offs_n = tl.arange(0, BLOCK_N)
+    offs_d = tl.arange(0, HEAD_DIM)
+    q = tl.load(Q + base + offs_m[:, None] * stride_m + offs_d[None, :], mask=offs_m[:, None] < N_CTX, other=0.0)
+    m_i = tl.full([BLOCK_M], float("-inf"), tl.float32)
+    l_i = tl.zeros([BLOCK_M], tl.float32)
+    acc = tl.zeros([BLOCK_M, HEAD_DIM], tl.float32)
+    qk_scale = sm_scale * 1.44269504
+    hi = tl.minimum((start_m + 1) * BLOCK_M, N_CTX) if IS_CAUSAL else N_CTX
+    for start_n in range(0, hi, BLOCK_N):
+        cols = start_n + offs_n
+        k = tl.load(K + base + cols[None, :] * stride_m + offs_d[:, None], mask=cols[None, :] < N_CTX, other=0.0)
+        qk = tl.dot(q, k) * qk_scale
+        qk = tl.where(cols[None, :] < N_CTX, qk, float("-inf"))
+        if IS_CAUSAL:
+            qk = tl.where(offs_m[:, None] >= cols[None, :], qk, float("-inf"))
+        m_ij = tl.maximum(m_i, tl.max(qk, 1))
+        p = tl.math.exp2(qk - m_ij[:, None])
+        alpha = tl.math.exp2(m_i - m_ij)
+        l_i = l_i * alpha + tl.sum(p, 1)
+        v = tl.load(V + base + cols[:, None] * stride_m + offs_d[None, :], mask=cols[:, None] < N_CTX, other=0.0)
+        acc = acc * alpha[:, None]
+        acc = tl.dot(p.to(tl.float16), v, acc)
+        m_i = m_ij
+    acc = acc / l_i[:, None]
+    tl.store(Out + base + offs_m[:, None] * stride_m + offs_d[None, :], acc.to(tl.float16), mask=offs_m[:, None] < N_CTX)
+
+
+def triton_attention_f16(q, k, v, o, causal, block_m, block_n, num_warps, num_stages):
+    Z, H, N, D = q.shape
+    attn_fwd_f16[(triton.cdiv(N, block_m), Z * H)](q, k, v, 1 / math.sqrt(D), o, N * D, D, N,
+                                                    BLOCK_M=block_m, BLOCK_N=block_n, HEAD_DIM=D, IS_CAUSAL=causal,
+                                                    num_warps=num_warps, num_stages=num_stages)
+
+
 def bench(fn):
     return do_bench(fn, warmup=50, rep=300, return_mode="median")
 
@@ -222,6 +267,30 @@ def f16_cases(record, dev, quick):
                    err=rel_err(torch.mm(a, b, out_dtype=torch.float32), ref))
         except Exception as e:  # noqa: BLE001
             print(f"matmul-f16-{m}x{n_}x{k} f32 out: {type(e).__name__}: {str(e)[:200]}", flush=True)
+    # Attention in f16 (examples/attention-f16.kernel.ts): SDPA f16 and tutorial 06 in f16 over
+    # the tutorial's autotune space (BLOCK_M 64/128, BLOCK_N 32/64/128, 4/8 warps, 3-4 stages).
+    for z, h, n_, d in ([(1, 2, 100, 64)] if quick else [(4, 32, 4096, 64)]):
+        try:
+            q, k, v = (torch.randn(z, h, n_, d, device=dev, dtype=torch.float16) for _ in range(3))
+            o = torch.empty_like(q)
+        except Exception as e:  # noqa: BLE001
+            print(f"attention-f16: {type(e).__name__}: {str(e)[:200]}", flush=True)
+            continue
+        for causal in (False, True):
+            case = f"attention-f16-{z}x{h}x{n_}x{d}" + ("-causal" if causal else "")
+            flops = 4 * z * h * n_ * n_ * d / (2 if causal else 1)
+            ref = torch.nn.functional.scaled_dot_product_attention(q[:1].double(), k[:1].double(), v[:1].double(), is_causal=causal)
+            try:
+                sdpa = lambda: torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=causal)
+                record(case, "torch sdpa f16", bench(sdpa), flops=flops, err=rel_err(sdpa()[:1], ref))
+            except Exception as e:  # noqa: BLE001
+                print(f"{case} sdpa: {type(e).__name__}: {str(e)[:200]}", flush=True)
+            for bm, bn, nw, ns in ((128, 64, 8, 3), (128, 64, 4, 3), (128, 128, 8, 3), (64, 64, 4, 3), (128, 32, 4, 4), (64, 32, 4, 4)):
+                try:
+                    triton_attention_f16(q, k, v, o, causal, bm, bn, nw, ns)
+                    record(case, f"triton tutorial 06 f16 {bm}x{bn} w{nw} s{ns}", bench(lambda: triton_attention_f16(q, k, v, o, causal, bm, bn, nw, ns)), flops=flops, err=rel_err(o[:1], ref))
+                except Exception as e:  # noqa: BLE001 (a config the compiler refuses, e.g. out of shared memory)
+                    print(f"{case} triton {bm}x{bn} w{nw} s{ns}: {type(e).__name__}: {str(e)[:200]}", flush=True)
 
 
 def main():
@@ -230,6 +299,7 @@ def main():
     p.add_argument("--sweep", action="store_true")
     p.add_argument("--out")
     p.add_argument("--only-f16", action="store_true", help="only the half-precision cases (f16_cases)")
+    p.add_argument("--cases", help="comma-separated case families to run (add,softmax,layernorm,matmul,attention,dropout,lnbwd,f16); default all")
     args = p.parse_args()
     dev = "cuda"
     rows = []
@@ -248,7 +318,9 @@ def main():
     if args.only_f16:
         f16_cases(record, dev, args.quick)
         return write_report(args.out, rows)
-    for e in ([14] if args.quick else [12, 14, 16, 18, 20, 22, 24, 26, 28] if args.sweep else [20, 24, 26]):
+    fam = set(args.cases.split(",")) if args.cases else None
+    want = lambda family: fam is None or family in fam
+    for e in [] if not want("add") else ([14] if args.quick else [12, 14, 16, 18, 20, 22, 24, 26, 28] if args.sweep else [20, 24, 26]):
         n = 2 ** e
         x, y = torch.randn(n, device=dev), torch.randn(n, device=dev)
         out = torch.empty(n, device=dev)
@@ -258,7 +330,7 @@ def main():
         record(f"add-{e}", "triton tutorial", bench(lambda: triton_add(x, y, out)), 12 * n, err=rel_err(out, ref))
 
     shapes = [(64, 1000)] if args.quick else [(4096, c) for c in (256, 512, 1024, 2048, 4096, 8192, 16384)] if args.sweep else [(4096, 1024), (4096, 4096), (4096, 16384)]
-    for m, n in shapes:
+    for m, n in shapes if want("softmax") else []:
         x = torch.randn(m, n, device=dev)
         y = torch.empty_like(x)
         ref = torch.softmax(x.double(), dim=1)
@@ -266,7 +338,7 @@ def main():
         record(f"softmax-{m}x{n}", "torch.softmax", bench(lambda: torch.softmax(x, dim=1)), 8 * m * n)
         record(f"softmax-{m}x{n}", "triton tutorial", bench(lambda: triton_softmax(x, y)), 8 * m * n, err=rel_err(y, ref))
 
-    for m, n in ([] if args.sweep else shapes):
+    for m, n in ([] if args.sweep or not want("layernorm") else shapes):
         x = torch.randn(m, n, device=dev)
         w, b = torch.randn(n, device=dev), torch.randn(n, device=dev)
         y = torch.empty_like(x)
@@ -277,7 +349,7 @@ def main():
         record(f"layernorm-{m}x{n}", "torch layer_norm", bench(lambda: torch.nn.functional.layer_norm(x, (n,), w, b, 1e-5)), bytes_)
         record(f"layernorm-{m}x{n}", "triton tutorial", bench(lambda: triton_layer_norm(x, w, b, y, mean, rstd)), bytes_, err=rel_err(y, ref))
 
-    for s in ([(96, 80, 72)] if args.quick else [(x, x, x) for x in (256, 512, 1024, 2048, 4096)] if args.sweep else [(1024, 1024, 1024), (4096, 4096, 4096)]):
+    for s in [] if not want("matmul") else ([(96, 80, 72)] if args.quick else [(x, x, x) for x in (256, 512, 1024, 2048, 4096)] if args.sweep else [(1024, 1024, 1024), (4096, 4096, 4096)]):
         m, n, k = s
         a, b = torch.randn(m, k, device=dev), torch.randn(k, n, device=dev)
         c = torch.empty(m, n, device=dev)
@@ -286,7 +358,7 @@ def main():
         record(f"matmul-{m}x{n}x{k}", "torch.matmul fp32", bench(lambda: torch.matmul(a, b)), flops=2 * m * n * k, err=rel_err(torch.matmul(a, b), ref))
         record(f"matmul-{m}x{n}x{k}", "triton tutorial fp32", bench(lambda: triton_matmul(a, b, c)), flops=2 * m * n * k, err=rel_err(c, ref))
 
-    for z, h, n, d in ([] if args.sweep else [(1, 2, 100, 64)] if args.quick else [(4, 32, 4096, 64)]):
+    for z, h, n, d in ([] if args.sweep or not want("attention") else [(1, 2, 100, 64)] if args.quick else [(4, 32, 4096, 64)]):
         q, k, v = (torch.randn(z, h, n, d, device=dev) for _ in range(3))
         o = torch.empty_like(q)
         for causal in (False, True):
@@ -308,13 +380,13 @@ def main():
         ("dropout", lambda: bench_dropout([10007] if args.quick else [2 ** 24], record, bench)),
         ("layer-norm backward", lambda: bench_layer_norm_bwd([(67, 300)] if args.quick else [(4096, n) for n in (1024, 4096, 8192)], record, bench)),
     )
-    for name, run in ([] if args.sweep else new_kernels):
+    for name, run in ([] if args.sweep else [k for k, f in zip(new_kernels, ("dropout", "lnbwd")) if want(f)]):
         try:
             run()
         except Exception as e:  # noqa: BLE001 (reported, and the run goes on)
             print(f"{name}: {type(e).__name__}: {str(e)[:300]}", flush=True)
 
-    if not args.sweep:
+    if not args.sweep and want("f16"):
         f16_cases(record, dev, args.quick)
     write_report(args.out, rows)
 

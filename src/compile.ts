@@ -14,6 +14,7 @@ import { hasDebugOutput, withoutDebugOutput } from "./ir/debug";
 
 export type { KernelSource, ParsedFile, Specialization };
 export { parseKernelFile };
+export { halfPrecisionNeeds } from "./syntax/needs";
 export { bindingTypes, type KernelTypes, type BindingType, type TlCall } from "./inspect/kernel-types";
 export { hoverAt, type KernelHover } from "./inspect/hover";
 
@@ -86,6 +87,9 @@ export function specializationFor(kernel: KernelSource, scalars: Readonly<Record
  */
 export function checkFile(fileName: string, text: string, target: Target = DEFAULT_TARGET): Diagnostic[] {
   const parsed = parseKernelFile(fileName, text);
+  // Without an adapter, f16 is taken as available: a run opens the GPU with Dawn's toggles for it
+  // and says at run time, offering --cpu, where the adapter truly lacks it (KL2010).
+  const checked = target === DEFAULT_TARGET ? NO_ADAPTER_TARGET : target;
   const diagnostics = [...parsed.diagnostics];
   for (const kernel of parsed.kernels) {
     if (!kernel.ok) continue;
@@ -94,8 +98,8 @@ export function checkFile(fileName: string, text: string, target: Target = DEFAU
     if (kernel.called && variants.length === 0 && !parsed.launched.has(kernel.name)) continue;
     const seen = new Set<string>();
     for (const constexprs of variants.length > 0 ? variants : [placeholderConstexprs(kernel)]) {
-      for (const found of compileKernel(kernel, constexprs, target).diagnostics) {
-        const d = adapterDependent(found, target);
+      for (const found of compileKernel(kernel, constexprs, checked).diagnostics) {
+        const d = adapterDependent(found, checked);
         const key = `${d.code}:${d.span.start}:${d.span.end}:${d.message}`;
         if (!seen.has(key)) {
           seen.add(key);
@@ -107,12 +111,15 @@ export function checkFile(fileName: string, text: string, target: Target = DEFAU
   return diagnostics.sort((a, b) => a.span.start - b.span.start);
 }
 
+/** What `check` and the editor compile for: WebGPU's default limits, f16 allowed. */
+export const NO_ADAPTER_TARGET: Target = { ...DEFAULT_TARGET, shaderF16: true };
+
 /**
  * Without a GPU, limits are the target's (WebGPU's defaults unless told otherwise): going over
  * them is a warning here, since the adapter a run uses may allow more; `run` decides.
  */
 function adapterDependent(d: Diagnostic, target: Target): Diagnostic {
-  if (d.code !== Codes.workgroupMemory || target !== DEFAULT_TARGET) return d;
+  if (d.code !== Codes.workgroupMemory || (target !== DEFAULT_TARGET && target !== NO_ADAPTER_TARGET)) return d;
   return { ...d, severity: "warning", message: `${d.message} (checked against WebGPU's default limits; an adapter that allows more runs it)` };
 }
 

@@ -24,18 +24,22 @@ export function describeAdapterReport(a: AdapterReport): string {
   return `${a.vendor} ${a.device} (${a.backend})${a.description ? ` — ${a.description}` : ""}`;
 }
 
-export function formatRun(run: RunReport, adapter: AdapterReport | null): string {
-  return [...formatRunCheck(run, adapter), ...formatRunTiming(run)].join("\n");
+export function formatRun(run: RunReport, adapter: AdapterReport | null, withNote = true): string {
+  return [...formatRunCheck(run, adapter, withNote), ...formatRunTiming(run)].join("\n");
 }
 
-/** The first lines of a run's block: what ran and whether it matched (known before it is timed). */
-export function formatRunCheck(run: RunReport, adapter: AdapterReport | null): string[] {
+/**
+ * The first lines of a run's block: what ran and whether it matched (known before it is timed).
+ * `withNote`: the adapter's note (the Dawn toggles asked for) under its line — the first block only.
+ */
+export function formatRunCheck(run: RunReport, adapter: AdapterReport | null, withNote = true): string[] {
   const constexprs = Object.entries(run.constexprs).map(([k, v]) => `${k}=${v}`);
   const title = run.launches
     ? `${run.name} (${run.launches.length} launches: ${run.launches.map((l) => l.kernel).join(", ")}) · size ${run.size}`
     : `${run.name} (kernel ${run.kernel}) · size ${run.size} · grid [${run.grid.join(", ")}]${constexprs.length ? ` · ${constexprs.join(", ")}` : ""}`;
   const lines = [title];
   if (adapter) lines.push(`  Adapter: ${describeAdapterReport(adapter)}`);
+  if (adapter?.note && withNote) lines.push(`  Note: ${adapter.note}`);
   lines.push(`  Max difference: ${formatNumber(run.maxAbsDiff)}`);
   lines.push(`  Match: ${run.correct}`);
   if (run.firstMismatch) {

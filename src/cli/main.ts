@@ -6,8 +6,8 @@
 import { saveTypescriptCache } from "../harness/typescript-cache";
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
-import { DEFAULT_TARGET, type Target } from "../ir/target";
-import { checkFile, compileKernel, NUM_STAGES, NUM_WARPS, parseKernelFile } from "../compile";
+import type { Target } from "../ir/target";
+import { checkFile, compileKernel, halfPrecisionNeeds, NO_ADAPTER_TARGET, NUM_STAGES, NUM_WARPS, parseKernelFile } from "../compile";
 import { formatDiagnostic, locate, type LocatedDiagnostic } from "../diagnostics/position";
 import { displayPath } from "../harness/load";
 import { EXIT_CODES } from "../harness/report";
@@ -57,6 +57,7 @@ async function runCommand(cmd: Extract<Command, { kind: "run" }>): Promise<numbe
   // Human output comes as soon as it is known: a run's first lines (did it match?) before it is
   // timed, the rest after. Together they are the block formatRun prints; blocks are one line apart.
   let blocks = 0;
+  let noted = false;
   const show = (lines: string[], startsBlock: boolean) => {
     if (progress) process.stderr.write("\r\x1b[2K");
     const gap = startsBlock && blocks++ > 0 ? "\n" : "";
@@ -75,7 +76,8 @@ async function runCommand(cmd: Extract<Command, { kind: "run" }>): Promise<numbe
     onRunChecked: cmd.json ? undefined : (run, adapter) => {
       // What the kernel printed goes to stderr, as Triton's device_print goes to the process's output.
       if (run.prints) process.stderr.write(formatPrints(run).join("\n") + "\n");
-      show(formatRunCheck(run, adapter), true);
+      show(formatRunCheck(run, adapter, !noted), true);
+      noted = true;
     },
     onRunDone: cmd.json ? undefined : (run) => show(formatRunTiming(run), false),
   });
@@ -168,10 +170,11 @@ async function wgslCommand(cmd: Extract<Command, { kind: "wgsl" }>): Promise<num
     process.stderr.write(`kernel-lab: ${cmd.kernel === undefined ? "no kernel in this file" : `no kernel named '${cmd.kernel}'`} (kernels: ${found}).\n`);
     return FAILURE;
   }
-  let target: Target = DEFAULT_TARGET;
+  // Without --gpu, f16 is taken as available (as `check` does).
+  let target: Target = NO_ADAPTER_TARGET;
   if (cmd.gpu) {
     try {
-      target = (await acquireGpu()).target;
+      target = (await acquireGpu(halfPrecisionNeeds(parsed))).target;
     } catch (err) {
       process.stderr.write(`kernel-lab: ${(err as Error).message}\n`);
       return err instanceof NoAdapterError ? EXIT_CODES["no-adapter"] : FAILURE;

@@ -1,7 +1,9 @@
 // tl.dot: both operands staged in workgroup memory, then each invocation accumulates its own
 // output registers over K (tiled layouts: vec4 reads of A's rows and B's columns per k).
 
-import type { Value } from "../ir/ir";
+import type { KernelIR, Value } from "../ir/ir";
+import { operandsOf } from "../ir/ir";
+import { forEachStmt, forEachValue, valuesOfStmt } from "../ir/walk";
 import type { Emitter } from "./emitter";
 import { registerOffset, tileOffset, tileSpans, type BlockLayout } from "./layout";
 import { emitMmaDot } from "./mma";
@@ -29,9 +31,13 @@ function tiledDot(ctx: Emitter, v: Value & { op: "dot" }, tile: NonNullable<Bloc
   // execution before that, the last one that used the same half (bench/NOTES.md §13).
   // f16 operands are staged as halves (half the workgroup memory) and widened as they are read.
   const dtype = operandDtype(ctx, v);
+  // An operand written tl.trans(x) is staged from x's registers (no transpose of its own, values.ts).
+  const a = transposedSource(v.a);
+  const b = transposedSource(v.b);
   // A is staged transposed (row kk holds A's column kk) with row kk shifted by pad(kk) elements,
-  // so the invocations of a subgroup storing one register each hit distinct banks (below).
-  const pad = ctx.padDotTiles ? transposedPad(ctx.layout(v.a.type), k) : NO_PAD;
+  // so the invocations of a subgroup storing one register each hit distinct banks (below);
+  // tl.trans(x) staged as A is x's rows as they are.
+  const pad = ctx.padDotTiles && !a ? transposedPad(ctx.layout(v.a.type), k) : NO_PAD;
   ctx.paddedDots ||= ctx.padDotTiles;
   const sizeA = m * k + pad.of(k - 1);
   const double = ctx.doubleBufferDot && 2 * (sizeA + k * n) * BYTES[dtype] <= (ctx.maxWorkgroupStorageBytes * 2) / 3;
@@ -51,8 +57,10 @@ function tiledDot(ctx: Emitter, v: Value & { op: "dot" }, tile: NonNullable<Bloc
     ctx.emit(`let ${offsets.b} = i32(${half}) * ${k * n};`);
   }
   if (!own) ctx.emit("workgroupBarrier();");
-  stageOperand(ctx, v.a, sa, dtype, { rows: m, pad }, offsets.a);
-  stageOperand(ctx, v.b, sb, dtype, undefined, offsets.b);
+  if (a) stageOperand(ctx, a, sa, dtype, undefined, offsets.a);
+  else stageOperand(ctx, v.a, sa, dtype, { rows: m, pad }, offsets.a);
+  if (b) stageOperand(ctx, b, sb, dtype, { rows: n, pad: NO_PAD }, offsets.b);
+  else stageOperand(ctx, v.b, sb, dtype, undefined, offsets.b);
   ctx.emit("workgroupBarrier();");
   const out = ctx.layout(v.type);
   const acc = (j: number) => ctx.valueName(v, j);
@@ -93,6 +101,30 @@ function tiledDot(ctx: Emitter, v: Value & { op: "dot" }, tile: NonNullable<Bloc
   ctx.emit(`for (var kk = 0u; kk < ${k}u; kk++) {`);
   ctx.nested(() => step("kk"));
   ctx.emit("}");
+}
+
+/**
+ * The tl.trans values whose every use is as an operand of a tl.dot: every path of the dot stages
+ * them from the registers of what they transpose (or loads that column-major, mma.ts), so they
+ * need no WGSL of their own (values.ts skips them).
+ */
+export function dotOnlyTransposes(ir: KernelIR): Set<number> {
+  const candidates = new Set<number>();
+  forEachValue(ir.body, (v) => {
+    if (v.op === "dot") for (const o of [v.a, v.b]) if (transposedSource(o)) candidates.add(o.id);
+  });
+  forEachValue(ir.body, (v) => {
+    for (const o of operandsOf(v)) if (candidates.has(o.id) && !(v.op === "dot" && o !== v.acc)) candidates.delete(o.id);
+  });
+  forEachStmt(ir.body, (s) => {
+    if (s.kind !== "let") for (const v of valuesOfStmt(s)) candidates.delete(v.id);
+  });
+  return candidates;
+}
+
+/** x for an operand written tl.trans(x) of a 2-D x (staged from x's registers), else undefined. */
+export function transposedSource(operand: Value): Value | undefined {
+  return operand.op === "trans" && operand.value.type.shape.length === 2 ? operand.value : undefined;
 }
 
 /** How far row kk of transposed, staged A is shifted: as a number, and as a WGSL u32 expression. */
@@ -197,6 +229,16 @@ function stageOperand(ctx: Emitter, operand: Value, array: string, dtype: "f16" 
   });
 }
 
+/** An operand of the flat path into a row-major scratch array; tl.trans(x) from x's registers, written transposed. */
+function stageOperandFlat(ctx: Emitter, operand: Value, slot: string): string {
+  const x = transposedSource(operand);
+  if (!x) return stage(ctx, operand, slot);
+  const [rows, cols] = x.type.shape;
+  const array = ctx.scratch(slot, ctx.dtype(operand.type), rows * cols);
+  writeElements(ctx, x, (e, value) => ctx.emit(`${array}[((${e}) % ${cols}) * ${rows} + (${e}) / ${cols}] = ${value};`));
+  return array;
+}
+
 /**
  * tl.dot: both operands staged in workgroup memory, then each invocation accumulates its own
  * output registers over K. When the output layout gives every invocation a grid of distinct
@@ -211,8 +253,8 @@ export function emitDot(ctx: Emitter, v: Value & { op: "dot" }): void {
   const tile = ctx.layout(v.type).tile;
   if (tile && tile.rowsPerThread % 4 === 0 && tile.colsPerThread % 4 === 0) return tiledDot(ctx, v, tile);
   ctx.emit("workgroupBarrier();");
-  const a = stage(ctx, v.a, "a");
-  const b = stage(ctx, v.b, "b");
+  const a = stageOperandFlat(ctx, v.a, "a");
+  const b = stageOperandFlat(ctx, v.b, "b");
   ctx.emit("workgroupBarrier();");
   const f32 = (read: string) => (operandDtype(ctx, v) === "f16" ? `f32(${read})` : read);
   const out = ctx.layout(v.type);

@@ -39,10 +39,12 @@ export interface Emitter {
   /** The name of the per-invocation first flat element of a tiled layout. */
   tileBase(layout: BlockLayout): string;
   fresh(prefix: string): string;
-  /** The shader uses subgroup matrices (mma.ts): enables the extension and `sg_id`. */
-  useSubgroupMatrix(): void;
+  /** The shader uses subgroup matrices (mma.ts): enables the extension and `sg_id` (emulated: f16 only). */
+  useSubgroupMatrix(emulated?: boolean): void;
   /** How this tl.dot runs on subgroup matrices, when it does (mma.ts). */
   mmaPlan(v: Value): MmaPlan | undefined;
+  /** Dots on subgroup matrices whose operands were staged before their place (mma.ts stageMmaEarly), by dot id. */
+  readonly earlyStaging: Map<number, unknown>;
   /** Subgroup operations are available: the shader may use `sg_lane` and `sg_size`. */
   useSubgroups(): boolean;
   /** Whether the code being emitted is inside a loop (it may run again after its own reads). */

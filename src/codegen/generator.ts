@@ -34,6 +34,9 @@ export class WgslGenerator implements Emitter {
   usesSubgroupMatrix = false;
   /** The loops' tl.dot calls that run on subgroup matrices, by the dot's value id (set by generateWgsl). */
   mma = new Map<number, MmaPlan>();
+  readonly earlyStaging = new Map<number, unknown>();
+  /** tl.trans values read only as operands of tl.dot: not emitted (the dot stages what they transpose, dot.ts). */
+  dotOnlyTransposes = new Set<number>();
   readonly contiguity: ContiguityAnalysis;
   private readonly steering: ReadonlySet<number>;
   /** Buffers read or written as vec4 somewhere: every access to them goes through [i >> 2][i & 3]. */
@@ -257,10 +260,11 @@ export class WgslGenerator implements Emitter {
     return this.loopDepth > 0;
   }
 
-  useSubgroupMatrix(): void {
+  useSubgroupMatrix(emulated = false): void {
+    this.usesF16 = true;
+    if (emulated) return;
     this.usesSubgroupMatrix = true;
     this.usesSubgroups = true;
-    this.usesF16 = true;
   }
 
   mmaPlan(v: Value): MmaPlan | undefined {

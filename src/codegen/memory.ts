@@ -68,6 +68,7 @@ export function emitLoad(gen: WgslGenerator, v: Value & { op: "load" }): void {
   };
   if (!isWide(gen, ptr)) return gen.registers(v.type, (j) => scalarRead(j, true));
   const layout = gen.layout(v.type);
+  if (ptr.type.pointee === "f16") return wideHalfLoad(gen, v, layout.ept, scalarRead);
   for (let j = 0; j < layout.ept; j += 4) {
     const run = [j, j + 1, j + 2, j + 3];
     for (const k of run) gen.emit(`var ${valueName(v, k)}: ${t};`);
@@ -80,6 +81,36 @@ export function emitLoad(gen: WgslGenerator, v: Value & { op: "load" }): void {
     gen.nested(() => run.forEach((k) => scalarRead(k, false)));
     gen.emit("}");
   }
+}
+
+/**
+ * A load of f16 runs: one branch for the whole block — every run aligned and every lane's mask on
+ * (a block inside the tensor) reads them all as vec4<f16>, in straight-line code; any other block
+ * reads every element on its own. A branch per run, as f32 loads have, made the f16 matmul on
+ * subgroup matrices slower than scalar loads on the H200 (bench/NOTES.md §18, §19): its loads
+ * could not be issued together.
+ */
+function wideHalfLoad(gen: WgslGenerator, v: Value & { op: "load" }, ept: number, scalarRead: (j: number, declare: boolean) => void): void {
+  const t = gen.typeOf(v.type);
+  for (let k = 0; k < ept; k++) gen.emit(`var ${valueName(v, k)}: ${t};`);
+  const runs = Array.from({ length: ept / 4 }, (_, r) => 4 * r);
+  const whole = gen.fresh("whole");
+  const aligned = runs.map((j) => `((${gen.reg(v.ptr, j)} & 3) == 0)`);
+  const masks = v.mask ? Array.from({ length: ept }, (_, k) => gen.reg(v.mask!, k)) : [];
+  gen.emit(`let ${whole} = ${[...masks, ...aligned].join(" & ")};`);
+  gen.emit(`if (${whole}) {`);
+  gen.nested(() => {
+    for (const j of runs) {
+      const w = gen.fresh("w");
+      gen.emit(`let ${w} = b_${(v.ptr.type as { param: string }).param}[${gen.reg(v.ptr, j)} >> 2u];`);
+      for (let lane = 0; lane < 4; lane++) gen.emit(`${valueName(v, j + lane)} = ${w}.${"xyzw"[lane]};`);
+    }
+  });
+  gen.emit("} else {");
+  gen.nested(() => {
+    for (let k = 0; k < ept; k++) scalarRead(k, false);
+  });
+  gen.emit("}");
 }
 
 /**

@@ -5,7 +5,7 @@ import type { Stmt, Variable } from "../ir/ir";
 import type { WgslGenerator } from "./generator";
 import { varName } from "./generator";
 import { emitStore } from "./memory";
-import { enterMma, leaveMma } from "./mma";
+import { enterMma, leaveMma, stageInvariantA, stageMmaEarly, stagedValues, type MmaPlan } from "./mma";
 import { emitAssert, emitPrint } from "./print";
 import { emitValue } from "./values";
 
@@ -25,24 +25,25 @@ export const STATEMENT_WGSL: StatementEmitters = {
   },
   assign: (gen, s) => {
     // The accumulator of a dot on subgroup matrices stays in them for the loop (mma.ts).
-    if (gen.mma.get(s.value.id)?.variable.id === s.variable.id) return;
+    if (gen.mma.get(s.value.id)?.variable?.id === s.variable.id) return;
     const runs = gen.runStride(s.variable);
     gen.registers(s.variable.type, (j) => {
       if (runs === undefined || j % 4 === 0) gen.emit(`${varName(s.variable, j, s.variable.type)} = ${gen.reg(s.value, j)};`);
     });
   },
   for: (gen, s) => {
-    const plans = [...gen.mma.values()].filter((p) => p.loop === s);
+    const plans = [...gen.mma.values()].filter((p) => p.kind === "loop" && p.loop === s);
     const register = (v: Variable) => (j: number) => varName(v, j, v.type);
-    for (const p of plans) enterMma(gen, p, register(p.variable));
+    for (const p of plans) enterMma(gen, p, register(p.variable!));
+    for (const p of gen.mma.values()) if (p.invariantA === s) stageInvariantA(gen, p);
     const c = varName(s.counter, 0, s.counter.type);
     const t = gen.typeOf(s.counter.type);
     gen.emit(`for (var ${c}: ${t} = ${gen.reg(s.start, 0)}; ${c} ${COMPARISONS[s.cmp]} ${gen.reg(s.end, 0)}; ${c} = ${c} + ${gen.reg(s.step, 0)}) {`);
     gen.loopDepth++;
-    gen.nested(() => emitStatements(gen, s.body));
+    gen.nested(() => emitLoopBody(gen, s.body, plans));
     gen.loopDepth--;
     gen.emit("}");
-    for (const p of plans) leaveMma(gen, p, register(p.variable));
+    for (const p of plans) leaveMma(gen, p, register(p.variable!));
   },
   if: (gen, s) => {
     gen.emit(`if (${gen.reg(s.cond, 0)}) {`);
@@ -70,6 +71,34 @@ export const STATEMENT_WGSL: StatementEmitters = {
   print: emitPrint,
   assert: emitAssert,
 };
+
+/**
+ * A loop's body; a loop plan's operands (mma.ts) are staged as soon as they are defined when a
+ * load comes between them and the dot (the next trip's, pipeline.ts): their registers are then
+ * free before the next operands arrive.
+ */
+function emitLoopBody(gen: WgslGenerator, body: readonly Stmt[], plans: readonly MmaPlan[]): void {
+  const pending = new Map(plans.map((p) => [p.dot.id, { plan: p, needs: new Set(stagedValues(p).map((v) => v.id)) }]));
+  const defined = new Set<number>();
+  for (const s of body) {
+    if (gen.log.hasErrors) return;
+    if (s.kind === "let" && s.value.op === "load") {
+      for (const [id, { plan, needs }] of pending) {
+        if ([...needs].every((v) => defined.has(v))) {
+          stageMmaEarly(gen, plan);
+          pending.delete(id);
+        }
+      }
+    }
+    if (s.kind === "let") {
+      defined.add(s.value.id);
+      if (s.value.op === "dot") pending.delete(s.value.id);
+    }
+    // Another dot may stage into the same arrays: nothing is staged early past it.
+    if (s.kind === "let" && s.value.op === "dot") pending.clear();
+    (STATEMENT_WGSL[s.kind] as (gen: WgslGenerator, s: Stmt) => void)(gen, s);
+  }
+}
 
 export function emitStatements(gen: WgslGenerator, body: readonly Stmt[]): void {
   for (const s of body) {

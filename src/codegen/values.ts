@@ -67,5 +67,7 @@ export const VALUE_WGSL: ValueEmitters = {
 };
 
 export function emitValue(gen: WgslGenerator, v: Value): void {
+  // A tl.trans only tl.dot reads: the dot stages what it transposes (dot.ts, mma.ts).
+  if (gen.dotOnlyTransposes.has(v.id)) return;
   (VALUE_WGSL[v.op] as (gen: WgslGenerator, v: Value) => void)(gen, v);
 }

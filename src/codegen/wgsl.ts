@@ -13,7 +13,8 @@ import { chooseWorkgroupSize, containsDot } from "./layout";
 import { RUNTIME_ZERO, wgslType } from "./literals";
 import { INSTRUMENT_EPILOGUE, instrumentAbi, instrumentDeclarations, instrumentPrologue } from "./instrument";
 import { wideBuffersOf } from "./memory";
-import { planMma } from "./mma";
+import { planMma, TRANSFER_BYTES } from "./mma";
+import { dotOnlyTransposes } from "./dot";
 import { pipelineDotLoads } from "./pipeline";
 import { debugAbi, debugDeclarations } from "./print";
 import { emitStatements, STATEMENT_WGSL } from "./statements";
@@ -46,10 +47,11 @@ export function generateWgsl(written: KernelIR, target: Target): WgslResult {
   const tiledLayouts = target.tiledLayouts ?? containsDot(written.body);
   const workgroupSize = target.workgroupSize ?? chooseWorkgroupSize(written, target.maxWorkgroupSize, target.preferredWorkgroupSize, tiledLayouts);
   // Dots on subgroup matrices keep no output registers in their loop: they don't count against pipelining.
-  const matrixDots = new Set(planMma(written, target, workgroupSize).keys());
+  const matrixDots = new Set([...planMma(written, target, workgroupSize)].filter(([, p]) => p.kind === "loop").map(([id]) => id));
   const ir = (target.numStages ?? 2) > 1 ? pipelineDotLoads(written, workgroupSize, matrixDots, target.numStages === 2) : written;
   const gen = new WgslGenerator(ir, { ...target, workgroupSize, tiledLayouts, unrollDot: target.unrollDot ?? true });
   gen.mma = planMma(ir, target, workgroupSize);
+  gen.dotOnlyTransposes = dotOnlyTransposes(ir);
   try {
     const result = generate(gen);
     // Double-buffered, private or shifted dot tiles (dot.ts) that leave too little workgroup memory for the rest: unshifted first, then one shared pair.
@@ -57,6 +59,13 @@ export function generateWgsl(written: KernelIR, target: Target): WgslResult {
       if (gen.paddedDots) return generateWgsl(written, { ...target, padDotTiles: false });
       if (target.doubleBufferDot === true && gen.functionVars.size > 0) return generateWgsl(written, { ...target, doubleBufferDot: false });
       if (target.privateDotTiles === true && [...gen.scratchArrays.keys()].some((name) => /^sm_d\d+[ab]_/.test(name))) return generateWgsl(written, { ...target, privateDotTiles: false });
+      // Subgroup matrices (mma.ts): a smaller way for the accumulator, then A staged every trip, then the generic dot.
+      if (gen.usesSubgroupMatrix || gen.mma.size > 0) {
+        const transfer = target.mmaTransferBytes ?? TRANSFER_BYTES;
+        if (transfer > 4096) return generateWgsl(written, { ...target, mmaTransferBytes: transfer / 2 });
+        if (target.mmaStageInvariant !== false && [...gen.mma.values()].some((p) => p.invariantA)) return generateWgsl(written, { ...target, mmaStageInvariant: false });
+        if (target.subgroupMatrixDot !== false) return generateWgsl(written, { ...target, subgroupMatrixDot: false });
+      }
     }
     return result;
   } catch (error) {

@@ -158,6 +158,7 @@ export class RunController implements vscode.Disposable {
       ...(mode === "retune" ? { retune: true } : {}),
       cpu: settings.backend === "cpu",
       reps: settings.repetitions,
+      dawnToggles: settings.dawnToggles,
     };
     const verb = TITLES[mode].verb;
     const panel = ResultsPanel.show(this.extensionUri, this.log, (line, column) => this.revealInLastFile(line, column));

@@ -9,6 +9,8 @@ export interface RunSettings {
   timeoutSeconds: number;
   repetitions: number;
   backend: Backend;
+  /** Whether a run of a file that uses f16 asks Dawn for the toggles that unlock it (harness RunOptions.dawnToggles). */
+  dawnToggles: "auto" | "off";
 }
 
 export function readRunSettings(scope?: vscode.Uri): RunSettings {
@@ -20,5 +22,6 @@ export function readRunSettings(scope?: vscode.Uri): RunSettings {
     timeoutSeconds: Number.isFinite(timeoutSeconds) && timeoutSeconds > 0 ? timeoutSeconds : 120,
     repetitions: Number.isInteger(repetitions) && repetitions > 0 ? repetitions : 100,
     backend: backend === "cpu" ? "cpu" : "gpu",
+    dawnToggles: config.get<string>("dawnToggles", "auto") === "off" ? "off" : "auto",
   };
 }

@@ -128,6 +128,7 @@ async function runJob(job: Job, run: Run, token: vscode.CancellationToken, servi
     ...(job.size !== undefined ? { size: job.size } : { sweep: true }),
     cpu: settings.backend === "cpu",
     reps: settings.repetitions,
+    dawnToggles: settings.dawnToggles,
   };
   const what = `${job.run}${job.size !== undefined ? ` n=${job.size}` : ""} (${path.basename(job.uri.fsPath)})`;
   run.appendOutput(`▶ ${what} on the ${settings.backend.toUpperCase()}\r\n`);

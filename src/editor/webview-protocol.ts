@@ -84,7 +84,7 @@ const recordOf = (check: Check): Check => (x) => isObject(x) && Object.values(x)
 const shape = (fields: Record<string, Check>): Check => (x) =>
   isObject(x) && Object.entries(fields).every(([key, check]) => check(x[key]));
 
-const isAdapter = shape({ vendor: isString, device: isString, backend: isString, description: isString });
+const isAdapter = shape({ vendor: isString, device: isString, backend: isString, description: isString, note: (x) => x === undefined || isString(x) });
 const optionalFirst = (check: Check): Check => (x) => x === undefined || check(x);
 const isMismatch = shape({
   output: isString,

@@ -3,7 +3,8 @@
 
 import type { LocatedDiagnostic } from "../diagnostics/position";
 import { DEFAULT_TARGET, type Target } from "../ir/target";
-import { acquireGpu, NoAdapterError, type Gpu } from "../runtime";
+import type { HalfPrecisionNeeds } from "../ir/target";
+import { acquireGpu, NoAdapterError, togglesNote, type Gpu } from "../runtime";
 import { located } from "./load";
 import type { Progress } from "./protocol";
 import type { AdapterReport, Outcome } from "./report";
@@ -24,19 +25,23 @@ export interface Device {
   adapter: AdapterReport;
 }
 
-/** Starts opening the GPU; a failure is reported only by openDevice, once the file is known to be well-formed. */
-export function requestGpu(progress: (p: Progress) => void): Promise<Gpu> {
+/**
+ * Starts opening the GPU; a failure is reported only by openDevice, once the file is known to be
+ * well-formed. `needs` (read off the file's kernels): f16 opens it with Dawn's toggles for f16.
+ */
+export function requestGpu(progress: (p: Progress) => void, needs: HalfPrecisionNeeds): Promise<Gpu> {
   progress({ phase: "adapter", message: "Opening the GPU" });
-  const gpuReady = acquireGpu();
+  const gpuReady = acquireGpu(needs);
   gpuReady.catch(() => {}); // awaited in openDevice
   trace("GPU requested");
   return gpuReady;
 }
 
-/** The device to run on: the requested GPU, or the interpreter when none was requested. */
+/** The device to run on: the requested GPU, or the interpreter when none was requested. `needs` as given to requestGpu. */
 export async function openDevice(
   gpuReady: Promise<Gpu> | undefined,
   file: string,
+  needs: HalfPrecisionNeeds,
 ): Promise<Device | { diagnostic: LocatedDiagnostic; outcome: Outcome }> {
   // The interpreter has every feature; f16 kernels run on the CPU whatever the GPU offers.
   if (!gpuReady) return { gpu: undefined, target: { ...DEFAULT_TARGET, shaderF16: true }, adapter: CPU_ADAPTER };
@@ -48,5 +53,7 @@ export async function openDevice(
   }
   trace("GPU ready");
   const { vendor, device, backend, description } = gpu.adapter;
-  return { gpu, target: gpu.target, adapter: { vendor, device, backend, description } };
+  // The toggles are the process's (a worker or test process may have asked for them before): said where this file uses f16.
+  const note = needs.f16 ? togglesNote(gpu.dawnToggles) : undefined;
+  return { gpu, target: gpu.target, adapter: { vendor, device, backend, description, ...(note ? { note } : {}) } };
 }

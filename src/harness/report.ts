@@ -10,6 +10,8 @@ export interface AdapterReport {
   device: string;
   backend: string;
   description: string;
+  /** What Kernel Lab changed in how the adapter was opened, said once: the Dawn toggles it asked for because the file uses f16. */
+  note?: string;
 }
 
 export interface MismatchReport {

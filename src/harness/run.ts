@@ -4,8 +4,9 @@
 // (to-diagnostics.ts), and the Outcome says which exit code it means.
 
 import * as path from "node:path";
-import { parseKernelFile } from "../compile";
+import { halfPrecisionNeeds, parseKernelFile } from "../compile";
 import { locate, type LocatedDiagnostic } from "../diagnostics/position";
+import { NO_NEEDS } from "../ir/target";
 import { displayPath, loadKernelFile, readKernelText } from "./load";
 import { runEverySize, type FileSession } from "./one-run";
 import { openDevice, requestGpu } from "./open-device";
@@ -39,6 +40,12 @@ export interface RunOptions {
   maxSteps?: number;
   /** Tune runs with `configs` afresh instead of taking the cached choice (`--retune`). */
   retune?: boolean;
+  /**
+   * "auto" (the default): where the file's kernels use f16, open the GPU with the Dawn toggles that
+   * unlock it (runtime/dawn-toggles.ts); "off": ask for none (KERNEL_LAB_DAWN_FLAGS still applies).
+   * The editor's `kernelLab.dawnToggles`.
+   */
+  dawnToggles?: "auto" | "off";
   onProgress?: (progress: Progress) => void;
   /** A run's outputs were compared with its reference; it is timed next (`timing` is still null on the GPU). */
   onRunChecked?: (run: RunReport, adapter: AdapterReport | null) => void;
@@ -93,14 +100,15 @@ export async function runFileWithOutcome(fileArg: string, opts: RunOptions = {},
   if (parsed.diagnostics.some((d) => d.severity === "error")) return done("compile-error", locate(file, source, parsed.diagnostics));
 
   // The GPU opens (Dawn's enumeration is synchronous work) while the file's imports are read.
-  const gpuReady = opts.cpu ? undefined : requestGpu(progress);
+  const needs = opts.dawnToggles === "off" ? NO_NEEDS : halfPrecisionNeeds(parsed);
+  const gpuReady = opts.cpu ? undefined : requestGpu(progress, needs);
   const loaded = await loadKernelFile(absolute, source);
   trace("loaded");
   if (loaded.diagnostics.length > 0) return done("failure", loaded.diagnostics);
   const at = runLocator(file, source);
   const selected = selectRuns(loaded.runs, opts, file, at);
   if ("diagnostic" in selected) return done("failure", [selected.diagnostic]);
-  const device = await openDevice(gpuReady, file);
+  const device = await openDevice(gpuReady, file, needs);
   if ("diagnostic" in device) return done(device.outcome, [device.diagnostic]);
   report.adapter = device.adapter;
 

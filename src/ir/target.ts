@@ -29,6 +29,26 @@ export interface Target {
    * codegen/mma.ts) where a configuration fits (default); false keeps the generic tiled path.
    */
   subgroupMatrixDot?: boolean;
+  /**
+   * Stage a loop's tl.dot on subgroup matrices in two alternating buffers where both fit: one
+   * barrier per trip instead of two (codegen/mma.ts). Off unless true: on the H200 a hand-written
+   * 128×128×32 matmul ran at 33 TFLOP/s so against 182 with one buffer (bench/NOTES.md §19).
+   */
+  mmaDoubleBuffer?: boolean;
+  /**
+   * Stage a loop-invariant A of a tl.dot on subgroup matrices once, before its loop, in an array of
+   * its own (attention's Q). On unless false; a kernel then over the workgroup-memory limit is
+   * compiled without it (codegen/wgsl.ts).
+   */
+  mmaStageInvariant?: boolean;
+  /** Workgroup memory for moving accumulators between registers and matrices (default 32 KiB; halved down to 4 KiB where memory is short). */
+  mmaTransferBytes?: number;
+  /**
+   * Tests only: generate the subgroup-matrix code with each matrix emulated in private arrays
+   * (subgroups of 32 as lid / 32), so an adapter without the feature (lavapipe) runs the same
+   * staging, offsets and transfers; with `subgroupMatrixConfigs` to plan for.
+   */
+  subgroupMatrixEmulation?: boolean;
   maxWorkgroupSize: number;
   maxWorkgroupStorageBytes: number;
   /** Most invocations the compiler gives one program instance (default 512; see codegen/layout.ts). */
@@ -103,3 +123,17 @@ export const DEFAULT_TARGET: Target = {
   maxWorkgroupSize: 256,
   maxWorkgroupStorageBytes: 16384,
 };
+
+/** What a file's kernels need from the adapter beyond WebGPU's core (syntax/needs.ts reads it off the source). */
+export interface HalfPrecisionNeeds {
+  /** A kernel has a `Ptr<f16>` or `f16` parameter or writes the dtype "f16". */
+  f16: boolean;
+  /** …and calls tl.dot, which runs on subgroup matrices where the device offers them. */
+  f16Dot: boolean;
+}
+
+export const NO_NEEDS: HalfPrecisionNeeds = { f16: false, f16Dot: false };
+
+/** The end of the message for an f16 kernel on an adapter without `shader-f16` (KL2010): why, and what to do instead. */
+export const F16_MISSING =
+  "which this GPU does not offer, not even with the Dawn toggle Kernel Lab asks for (unless kernelLab.dawnToggles or KERNEL_LAB_DAWN_FLAGS turned it off; README, Half precision); run the file with --cpu (in the editor: kernelLab.backend \"cpu\"), whose interpreter has f16";

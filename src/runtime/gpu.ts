@@ -4,7 +4,8 @@
 // frees it under the device and the process dies at random (ENVIRONMENT.md §2). It is held in a
 // module variable and on globalThis. In a browser it is `navigator.gpu` (host.ts).
 
-import type { SubgroupMatrixConfig, Target } from "../ir/target";
+import { NO_NEEDS, type HalfPrecisionNeeds, type SubgroupMatrixConfig, type Target } from "../ir/target";
+import { togglesToAsk, withToggles } from "./dawn-toggles";
 import { GpuError, NoAdapterError, type GpuErrorKind } from "./errors";
 import { host } from "./host";
 
@@ -49,7 +50,8 @@ const RAISED_LIMITS = [
 ] as const;
 
 // Subgroup matrices (tensor cores for tl.dot, codegen/mma.ts) are offered by Dawn only with
-// allow_unsafe_apis (and, on NVIDIA, f16 only with vulkan_enable_f16_on_nvidia): KERNEL_LAB_DAWN_FLAGS.
+// allow_unsafe_apis (and, on NVIDIA, f16 only with vulkan_enable_f16_on_nvidia): acquireGpu asks
+// for both when the kernels need f16 (dawn-toggles.ts).
 const SUBGROUP_MATRIX = "chromium-experimental-subgroup-matrix" as GPUFeatureName;
 const WANTED_FEATURES: GPUFeatureName[] = ["timestamp-query", "subgroups", "shader-f16", SUBGROUP_MATRIX];
 
@@ -74,6 +76,8 @@ export class Gpu {
     // Kept so the adapter (and through it the instance) is reachable as long as the device.
     readonly gpuAdapter: GPUAdapter,
     subgroupInfo: SubgroupInfo,
+    /** The Dawn toggles Kernel Lab asked for itself (dawn-toggles.ts); the user's own flags are not listed. */
+    readonly dawnToggles: readonly string[] = [],
   ) {
     const l = device.limits;
     const has = (f: GPUFeatureName) => device.features.has(f);
@@ -185,7 +189,8 @@ function toGpuError(error: GPUError, subject?: string): GpuError {
 // On globalThis, so the instance is always reachable, and so two bundled copies of this module in
 // one process (say the CLI and the harness) still share one instance and one device.
 interface ProcessGpu {
-  instance?: GPU;
+  /** Every Dawn instance made, by its flags: each stays reachable for the life of the process. */
+  instances?: Map<string, GPU | undefined>;
   current?: Promise<Gpu>;
 }
 const shared: ProcessGpu = ((globalThis as Record<symbol, ProcessGpu | undefined>)[Symbol.for("kernel-lab.gpu")] ??= {});
@@ -200,25 +205,39 @@ export function dawnFlags(flagsVariable: string | undefined = host.env("KERNEL_L
   return ["disable-dawn-features=timestamp_quantization", ...extra];
 }
 
-function gpuInstance(): GPU | undefined {
-  shared.instance ??= host.gpu(dawnFlags());
-  return shared.instance;
+function gpuInstance(flags: string[]): GPU | undefined {
+  const instances = (shared.instances ??= new Map());
+  const key = flags.join(" ");
+  if (!instances.has(key)) instances.set(key, host.gpu(flags));
+  return instances.get(key);
+}
+
+/**
+ * Whether `gpu` serves kernels with these needs: it has what they use, or it was made with every
+ * toggle they would ask for (an adapter that lacks f16 even so truly lacks it).
+ */
+function serves(gpu: Gpu, needs: HalfPrecisionNeeds): boolean {
+  const has = gpu.target.shaderF16 && (!needs.f16Dot || (gpu.target.subgroupMatrixConfigs ?? []).some((c) => c.componentType === "f16"));
+  return has || togglesToAsk(needs, dawnFlags()).every((t) => gpu.dawnToggles.includes(t));
 }
 
 /**
  * The process's GPU: created on first use, then shared. A lost device is replaced by a fresh one
- * on the next call. Throws `NoAdapterError` when Dawn finds no adapter.
+ * on the next call. `needs`: what the kernels to run use; for f16, Dawn's instance is made with
+ * the toggles that unlock it (dawn-toggles.ts) — where the shared GPU was made without them, a
+ * second instance and device with them replace it for the rest of the process (the first stays
+ * reachable). Throws `NoAdapterError` when Dawn finds no adapter.
  */
-export function acquireGpu(): Promise<Gpu> {
+export function acquireGpu(needs: HalfPrecisionNeeds = NO_NEEDS): Promise<Gpu> {
   const pending = shared.current;
   if (pending) {
     return pending.then((gpu) => {
-      if (!gpu.isLost) return gpu;
+      if (!gpu.isLost && serves(gpu, needs)) return gpu;
       if (shared.current === pending) shared.current = undefined;
-      return acquireGpu();
+      return acquireGpu(needs);
     });
   }
-  const made = createGpu();
+  const made = createGpu(needs);
   shared.current = made;
   made.catch(() => {
     if (shared.current === made) shared.current = undefined;
@@ -226,8 +245,10 @@ export function acquireGpu(): Promise<Gpu> {
   return made;
 }
 
-async function createGpu(): Promise<Gpu> {
-  const gpu = gpuInstance();
+async function createGpu(needs: HalfPrecisionNeeds): Promise<Gpu> {
+  const userFlags = dawnFlags();
+  const toggles = togglesToAsk(needs, userFlags);
+  const gpu = gpuInstance(withToggles(userFlags, toggles));
   if (!gpu) throw new NoAdapterError("this browser has no WebGPU: navigator.gpu is undefined");
   const adapter = await host.requestAdapter(gpu, { powerPreference: "high-performance" });
   if (!adapter) throw new NoAdapterError();
@@ -235,7 +256,7 @@ async function createGpu(): Promise<Gpu> {
   const requiredLimits: Record<string, number> = {};
   for (const name of RAISED_LIMITS) requiredLimits[name] = adapter.limits[name];
   const device = await adapter.requestDevice({ label: "kernel-lab", requiredFeatures, requiredLimits });
-  return new Gpu(device, summarise(adapter.info), adapter, subgroupInfo(adapter.info));
+  return new Gpu(device, summarise(adapter.info), adapter, subgroupInfo(adapter.info), toggles);
 }
 
 function subgroupInfo(adapterInfo: GPUAdapterInfo): SubgroupInfo {

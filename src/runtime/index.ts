@@ -1,5 +1,6 @@
 // The Dawn runtime: one device per process, storage buffers, cached pipelines, launches, timing.
 export { acquireGpu, describeAdapter, Gpu, type AdapterSummary, type GpuLimits } from "./gpu";
+export { togglesNote, togglesToAsk, namedToggles, F16_TOGGLE, UNSAFE_APIS_TOGGLE } from "./dawn-toggles";
 export { GpuError, NoAdapterError, ShaderCompileError, type GpuErrorKind, type WgslMessage } from "./errors";
 export {
   createStorageBuffer,

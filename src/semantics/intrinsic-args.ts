@@ -8,7 +8,7 @@ import { Codes } from "../diagnostics/codes";
 import type { NumDtype, Shape, Value } from "../ir/ir";
 import { numel, typeToString } from "../ir/ir";
 import type { IrOpName } from "../ir/ops";
-import type { Target } from "../ir/target";
+import { F16_MISSING, type Target } from "../ir/target";
 import { IrBuilder } from "./builder";
 import type { Binding } from "./context";
 import { ValueFactory, isConst } from "./values";
@@ -76,7 +76,7 @@ export function dtypeArg(ctx: IntrinsicContext, node: ts.Expression | undefined,
   }
   const dtype = node.text as NumDtype;
   if (dtype === "f16" && !ctx.target.shaderF16) {
-    ctx.log.error(Codes.dtypeUnavailable, ctx.span(node), "f16 needs the adapter feature 'shader-f16', which this GPU doesn't have; use \"f32\"");
+    ctx.log.error(Codes.dtypeUnavailable, ctx.span(node), `f16 needs the adapter feature 'shader-f16', ${F16_MISSING}, or use "f32"`);
     return undefined;
   }
   return dtype;

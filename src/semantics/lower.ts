@@ -8,7 +8,7 @@ import ts from "typescript";
 import type { Diagnostic } from "../diagnostics/diagnostic";
 import { Codes } from "../diagnostics/codes";
 import type { KernelIR, Param, Value, ValueType } from "../ir/ir";
-import type { Target } from "../ir/target";
+import { F16_MISSING, type Target } from "../ir/target";
 import type { KernelSource } from "../syntax/parse";
 import { data } from "./builder";
 import { LoweringContext, type Specialization } from "./context";
@@ -80,7 +80,7 @@ function bindParam(ctx: LoweringContext, p: Param, constexprs: Readonly<Record<s
     bindValue(ctx.b.constant(value, "i32", at));
   } else if (p.kind === "pointer") {
     if (p.dtype === "f16" && !ctx.target.shaderF16) {
-      ctx.log.error(Codes.dtypeUnavailable, at, "Ptr<f16> needs the adapter feature 'shader-f16', which this GPU doesn't have; use Ptr<f32>");
+      ctx.log.error(Codes.dtypeUnavailable, at, `Ptr<f16> needs the adapter feature 'shader-f16', ${F16_MISSING}, or use Ptr<f32>`);
     }
     const type: ValueType = { kind: "pointer", pointee: p.dtype, param: p.name, shape: [] };
     bindValue(ctx.b.emit({ op: "param", name: p.name }, type, at));

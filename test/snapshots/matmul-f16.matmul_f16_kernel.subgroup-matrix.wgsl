@@ -27,9 +27,9 @@ struct Params {
 @group(0) @binding(1) var<storage, read> b_a_ptr: array<f16>;
 @group(0) @binding(2) var<storage, read> b_b_ptr: array<f16>;
 @group(0) @binding(3) var<storage, read_write> b_c_ptr: array<f32>;
-var<workgroup> sm_mmac_f32: array<f32, 2048>;
 var<workgroup> sm_mmaa_f16: array<f16, 5120>;
 var<workgroup> sm_mmab_f16: array<f16, 4352>;
+var<workgroup> sm_mmac_f32: array<f32, 4224>;
 
 @compute @workgroup_size(256)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) lid: u32, @builtin(subgroup_invocation_id) sg_lane: u32, @builtin(subgroup_size) sg_size: u32, @builtin(subgroup_id) sg_id: u32) {
@@ -574,85 +574,9 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
   var x5_14: f16 = v228_14;
   var x5_15: f16 = v228_15;
   // acc in 8 subgroup matrices of 16×16 per subgroup (codegen/mma.ts)
-  var mma119: array<subgroup_matrix_result<f32, 16, 16>, 8>;
+  var mma119 = array<subgroup_matrix_result<f32, 16, 16>, 8>();
   let mma119_r = (sg_id % 2u) * 64u;
   let mma119_c = (sg_id / 2u) * 32u;
-  for (var mma_rows0 = 0u; mma_rows0 < 128u; mma_rows0 += 16u) {
-    workgroupBarrier();
-    if (u32(tile_128x128) / 128u - mma_rows0 < 16u) { sm_mmac_f32[u32(tile_128x128) - mma_rows0 * 128u] = x2_0; }
-    if (u32((tile_128x128 + 1)) / 128u - mma_rows0 < 16u) { sm_mmac_f32[u32((tile_128x128 + 1)) - mma_rows0 * 128u] = x2_1; }
-    if (u32((tile_128x128 + 2)) / 128u - mma_rows0 < 16u) { sm_mmac_f32[u32((tile_128x128 + 2)) - mma_rows0 * 128u] = x2_2; }
-    if (u32((tile_128x128 + 3)) / 128u - mma_rows0 < 16u) { sm_mmac_f32[u32((tile_128x128 + 3)) - mma_rows0 * 128u] = x2_3; }
-    if (u32((tile_128x128 + 64)) / 128u - mma_rows0 < 16u) { sm_mmac_f32[u32((tile_128x128 + 64)) - mma_rows0 * 128u] = x2_4; }
-    if (u32((tile_128x128 + 65)) / 128u - mma_rows0 < 16u) { sm_mmac_f32[u32((tile_128x128 + 65)) - mma_rows0 * 128u] = x2_5; }
-    if (u32((tile_128x128 + 66)) / 128u - mma_rows0 < 16u) { sm_mmac_f32[u32((tile_128x128 + 66)) - mma_rows0 * 128u] = x2_6; }
-    if (u32((tile_128x128 + 67)) / 128u - mma_rows0 < 16u) { sm_mmac_f32[u32((tile_128x128 + 67)) - mma_rows0 * 128u] = x2_7; }
-    if (u32((tile_128x128 + 128)) / 128u - mma_rows0 < 16u) { sm_mmac_f32[u32((tile_128x128 + 128)) - mma_rows0 * 128u] = x2_8; }
-    if (u32((tile_128x128 + 129)) / 128u - mma_rows0 < 16u) { sm_mmac_f32[u32((tile_128x128 + 129)) - mma_rows0 * 128u] = x2_9; }
-    if (u32((tile_128x128 + 130)) / 128u - mma_rows0 < 16u) { sm_mmac_f32[u32((tile_128x128 + 130)) - mma_rows0 * 128u] = x2_10; }
-    if (u32((tile_128x128 + 131)) / 128u - mma_rows0 < 16u) { sm_mmac_f32[u32((tile_128x128 + 131)) - mma_rows0 * 128u] = x2_11; }
-    if (u32((tile_128x128 + 192)) / 128u - mma_rows0 < 16u) { sm_mmac_f32[u32((tile_128x128 + 192)) - mma_rows0 * 128u] = x2_12; }
-    if (u32((tile_128x128 + 193)) / 128u - mma_rows0 < 16u) { sm_mmac_f32[u32((tile_128x128 + 193)) - mma_rows0 * 128u] = x2_13; }
-    if (u32((tile_128x128 + 194)) / 128u - mma_rows0 < 16u) { sm_mmac_f32[u32((tile_128x128 + 194)) - mma_rows0 * 128u] = x2_14; }
-    if (u32((tile_128x128 + 195)) / 128u - mma_rows0 < 16u) { sm_mmac_f32[u32((tile_128x128 + 195)) - mma_rows0 * 128u] = x2_15; }
-    if (u32((tile_128x128 + 256)) / 128u - mma_rows0 < 16u) { sm_mmac_f32[u32((tile_128x128 + 256)) - mma_rows0 * 128u] = x2_16; }
-    if (u32((tile_128x128 + 257)) / 128u - mma_rows0 < 16u) { sm_mmac_f32[u32((tile_128x128 + 257)) - mma_rows0 * 128u] = x2_17; }
-    if (u32((tile_128x128 + 258)) / 128u - mma_rows0 < 16u) { sm_mmac_f32[u32((tile_128x128 + 258)) - mma_rows0 * 128u] = x2_18; }
-    if (u32((tile_128x128 + 259)) / 128u - mma_rows0 < 16u) { sm_mmac_f32[u32((tile_128x128 + 259)) - mma_rows0 * 128u] = x2_19; }
-    if (u32((tile_128x128 + 320)) / 128u - mma_rows0 < 16u) { sm_mmac_f32[u32((tile_128x128 + 320)) - mma_rows0 * 128u] = x2_20; }
-    if (u32((tile_128x128 + 321)) / 128u - mma_rows0 < 16u) { sm_mmac_f32[u32((tile_128x128 + 321)) - mma_rows0 * 128u] = x2_21; }
-    if (u32((tile_128x128 + 322)) / 128u - mma_rows0 < 16u) { sm_mmac_f32[u32((tile_128x128 + 322)) - mma_rows0 * 128u] = x2_22; }
-    if (u32((tile_128x128 + 323)) / 128u - mma_rows0 < 16u) { sm_mmac_f32[u32((tile_128x128 + 323)) - mma_rows0 * 128u] = x2_23; }
-    if (u32((tile_128x128 + 384)) / 128u - mma_rows0 < 16u) { sm_mmac_f32[u32((tile_128x128 + 384)) - mma_rows0 * 128u] = x2_24; }
-    if (u32((tile_128x128 + 385)) / 128u - mma_rows0 < 16u) { sm_mmac_f32[u32((tile_128x128 + 385)) - mma_rows0 * 128u] = x2_25; }
-    if (u32((tile_128x128 + 386)) / 128u - mma_rows0 < 16u) { sm_mmac_f32[u32((tile_128x128 + 386)) - mma_rows0 * 128u] = x2_26; }
-    if (u32((tile_128x128 + 387)) / 128u - mma_rows0 < 16u) { sm_mmac_f32[u32((tile_128x128 + 387)) - mma_rows0 * 128u] = x2_27; }
-    if (u32((tile_128x128 + 448)) / 128u - mma_rows0 < 16u) { sm_mmac_f32[u32((tile_128x128 + 448)) - mma_rows0 * 128u] = x2_28; }
-    if (u32((tile_128x128 + 449)) / 128u - mma_rows0 < 16u) { sm_mmac_f32[u32((tile_128x128 + 449)) - mma_rows0 * 128u] = x2_29; }
-    if (u32((tile_128x128 + 450)) / 128u - mma_rows0 < 16u) { sm_mmac_f32[u32((tile_128x128 + 450)) - mma_rows0 * 128u] = x2_30; }
-    if (u32((tile_128x128 + 451)) / 128u - mma_rows0 < 16u) { sm_mmac_f32[u32((tile_128x128 + 451)) - mma_rows0 * 128u] = x2_31; }
-    if (u32((tile_128x128 + 8192)) / 128u - mma_rows0 < 16u) { sm_mmac_f32[u32((tile_128x128 + 8192)) - mma_rows0 * 128u] = x2_32; }
-    if (u32((tile_128x128 + 8193)) / 128u - mma_rows0 < 16u) { sm_mmac_f32[u32((tile_128x128 + 8193)) - mma_rows0 * 128u] = x2_33; }
-    if (u32((tile_128x128 + 8194)) / 128u - mma_rows0 < 16u) { sm_mmac_f32[u32((tile_128x128 + 8194)) - mma_rows0 * 128u] = x2_34; }
-    if (u32((tile_128x128 + 8195)) / 128u - mma_rows0 < 16u) { sm_mmac_f32[u32((tile_128x128 + 8195)) - mma_rows0 * 128u] = x2_35; }
-    if (u32((tile_128x128 + 8256)) / 128u - mma_rows0 < 16u) { sm_mmac_f32[u32((tile_128x128 + 8256)) - mma_rows0 * 128u] = x2_36; }
-    if (u32((tile_128x128 + 8257)) / 128u - mma_rows0 < 16u) { sm_mmac_f32[u32((tile_128x128 + 8257)) - mma_rows0 * 128u] = x2_37; }
-    if (u32((tile_128x128 + 8258)) / 128u - mma_rows0 < 16u) { sm_mmac_f32[u32((tile_128x128 + 8258)) - mma_rows0 * 128u] = x2_38; }
-    if (u32((tile_128x128 + 8259)) / 128u - mma_rows0 < 16u) { sm_mmac_f32[u32((tile_128x128 + 8259)) - mma_rows0 * 128u] = x2_39; }
-    if (u32((tile_128x128 + 8320)) / 128u - mma_rows0 < 16u) { sm_mmac_f32[u32((tile_128x128 + 8320)) - mma_rows0 * 128u] = x2_40; }
-    if (u32((tile_128x128 + 8321)) / 128u - mma_rows0 < 16u) { sm_mmac_f32[u32((tile_128x128 + 8321)) - mma_rows0 * 128u] = x2_41; }
-    if (u32((tile_128x128 + 8322)) / 128u - mma_rows0 < 16u) { sm_mmac_f32[u32((tile_128x128 + 8322)) - mma_rows0 * 128u] = x2_42; }
-    if (u32((tile_128x128 + 8323)) / 128u - mma_rows0 < 16u) { sm_mmac_f32[u32((tile_128x128 + 8323)) - mma_rows0 * 128u] = x2_43; }
-    if (u32((tile_128x128 + 8384)) / 128u - mma_rows0 < 16u) { sm_mmac_f32[u32((tile_128x128 + 8384)) - mma_rows0 * 128u] = x2_44; }
-    if (u32((tile_128x128 + 8385)) / 128u - mma_rows0 < 16u) { sm_mmac_f32[u32((tile_128x128 + 8385)) - mma_rows0 * 128u] = x2_45; }
-    if (u32((tile_128x128 + 8386)) / 128u - mma_rows0 < 16u) { sm_mmac_f32[u32((tile_128x128 + 8386)) - mma_rows0 * 128u] = x2_46; }
-    if (u32((tile_128x128 + 8387)) / 128u - mma_rows0 < 16u) { sm_mmac_f32[u32((tile_128x128 + 8387)) - mma_rows0 * 128u] = x2_47; }
-    if (u32((tile_128x128 + 8448)) / 128u - mma_rows0 < 16u) { sm_mmac_f32[u32((tile_128x128 + 8448)) - mma_rows0 * 128u] = x2_48; }
-    if (u32((tile_128x128 + 8449)) / 128u - mma_rows0 < 16u) { sm_mmac_f32[u32((tile_128x128 + 8449)) - mma_rows0 * 128u] = x2_49; }
-    if (u32((tile_128x128 + 8450)) / 128u - mma_rows0 < 16u) { sm_mmac_f32[u32((tile_128x128 + 8450)) - mma_rows0 * 128u] = x2_50; }
-    if (u32((tile_128x128 + 8451)) / 128u - mma_rows0 < 16u) { sm_mmac_f32[u32((tile_128x128 + 8451)) - mma_rows0 * 128u] = x2_51; }
-    if (u32((tile_128x128 + 8512)) / 128u - mma_rows0 < 16u) { sm_mmac_f32[u32((tile_128x128 + 8512)) - mma_rows0 * 128u] = x2_52; }
-    if (u32((tile_128x128 + 8513)) / 128u - mma_rows0 < 16u) { sm_mmac_f32[u32((tile_128x128 + 8513)) - mma_rows0 * 128u] = x2_53; }
-    if (u32((tile_128x128 + 8514)) / 128u - mma_rows0 < 16u) { sm_mmac_f32[u32((tile_128x128 + 8514)) - mma_rows0 * 128u] = x2_54; }
-    if (u32((tile_128x128 + 8515)) / 128u - mma_rows0 < 16u) { sm_mmac_f32[u32((tile_128x128 + 8515)) - mma_rows0 * 128u] = x2_55; }
-    if (u32((tile_128x128 + 8576)) / 128u - mma_rows0 < 16u) { sm_mmac_f32[u32((tile_128x128 + 8576)) - mma_rows0 * 128u] = x2_56; }
-    if (u32((tile_128x128 + 8577)) / 128u - mma_rows0 < 16u) { sm_mmac_f32[u32((tile_128x128 + 8577)) - mma_rows0 * 128u] = x2_57; }
-    if (u32((tile_128x128 + 8578)) / 128u - mma_rows0 < 16u) { sm_mmac_f32[u32((tile_128x128 + 8578)) - mma_rows0 * 128u] = x2_58; }
-    if (u32((tile_128x128 + 8579)) / 128u - mma_rows0 < 16u) { sm_mmac_f32[u32((tile_128x128 + 8579)) - mma_rows0 * 128u] = x2_59; }
-    if (u32((tile_128x128 + 8640)) / 128u - mma_rows0 < 16u) { sm_mmac_f32[u32((tile_128x128 + 8640)) - mma_rows0 * 128u] = x2_60; }
-    if (u32((tile_128x128 + 8641)) / 128u - mma_rows0 < 16u) { sm_mmac_f32[u32((tile_128x128 + 8641)) - mma_rows0 * 128u] = x2_61; }
-    if (u32((tile_128x128 + 8642)) / 128u - mma_rows0 < 16u) { sm_mmac_f32[u32((tile_128x128 + 8642)) - mma_rows0 * 128u] = x2_62; }
-    if (u32((tile_128x128 + 8643)) / 128u - mma_rows0 < 16u) { sm_mmac_f32[u32((tile_128x128 + 8643)) - mma_rows0 * 128u] = x2_63; }
-    workgroupBarrier();
-    if (mma119_r + 0u - mma_rows0 < 16u) { mma119[0] = subgroupMatrixLoad<subgroup_matrix_result<f32, 16, 16>, row_major>(&sm_mmac_f32, (mma119_r + 0u - mma_rows0) * 128u + mma119_c + 0u, 128u); }
-    if (mma119_r + 0u - mma_rows0 < 16u) { mma119[1] = subgroupMatrixLoad<subgroup_matrix_result<f32, 16, 16>, row_major>(&sm_mmac_f32, (mma119_r + 0u - mma_rows0) * 128u + mma119_c + 16u, 128u); }
-    if (mma119_r + 16u - mma_rows0 < 16u) { mma119[2] = subgroupMatrixLoad<subgroup_matrix_result<f32, 16, 16>, row_major>(&sm_mmac_f32, (mma119_r + 16u - mma_rows0) * 128u + mma119_c + 0u, 128u); }
-    if (mma119_r + 16u - mma_rows0 < 16u) { mma119[3] = subgroupMatrixLoad<subgroup_matrix_result<f32, 16, 16>, row_major>(&sm_mmac_f32, (mma119_r + 16u - mma_rows0) * 128u + mma119_c + 16u, 128u); }
-    if (mma119_r + 32u - mma_rows0 < 16u) { mma119[4] = subgroupMatrixLoad<subgroup_matrix_result<f32, 16, 16>, row_major>(&sm_mmac_f32, (mma119_r + 32u - mma_rows0) * 128u + mma119_c + 0u, 128u); }
-    if (mma119_r + 32u - mma_rows0 < 16u) { mma119[5] = subgroupMatrixLoad<subgroup_matrix_result<f32, 16, 16>, row_major>(&sm_mmac_f32, (mma119_r + 32u - mma_rows0) * 128u + mma119_c + 16u, 128u); }
-    if (mma119_r + 48u - mma_rows0 < 16u) { mma119[6] = subgroupMatrixLoad<subgroup_matrix_result<f32, 16, 16>, row_major>(&sm_mmac_f32, (mma119_r + 48u - mma_rows0) * 128u + mma119_c + 0u, 128u); }
-    if (mma119_r + 48u - mma_rows0 < 16u) { mma119[7] = subgroupMatrixLoad<subgroup_matrix_result<f32, 16, 16>, row_major>(&sm_mmac_f32, (mma119_r + 48u - mma_rows0) * 128u + mma119_c + 16u, 128u); }
-  }
   for (var x3: i32 = 0i; x3 < v80; x3 = x3 + 1i) {
     let v82 = x3;
     let v83 = (v82 * 32i);
@@ -927,6 +851,44 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     let v253_13 = (v247_13 && v251);
     let v253_14 = (v247_14 && v251);
     let v253_15 = (v247_15 && v251);
+    workgroupBarrier();
+    let mr0 = u32(tile_128x32) / 32u;
+    let mb1 = mr0 * 40u + u32(tile_128x32) % 32u;
+    sm_mmaa_f16[mb1] = v100_0;
+    sm_mmaa_f16[mb1 + 1u] = v100_1;
+    sm_mmaa_f16[mb1 + 2u] = v100_2;
+    sm_mmaa_f16[mb1 + 3u] = v100_3;
+    sm_mmaa_f16[mb1 + 40u] = v100_4;
+    sm_mmaa_f16[mb1 + 41u] = v100_5;
+    sm_mmaa_f16[mb1 + 42u] = v100_6;
+    sm_mmaa_f16[mb1 + 43u] = v100_7;
+    sm_mmaa_f16[mb1 + 80u] = v100_8;
+    sm_mmaa_f16[mb1 + 81u] = v100_9;
+    sm_mmaa_f16[mb1 + 82u] = v100_10;
+    sm_mmaa_f16[mb1 + 83u] = v100_11;
+    sm_mmaa_f16[mb1 + 120u] = v100_12;
+    sm_mmaa_f16[mb1 + 121u] = v100_13;
+    sm_mmaa_f16[mb1 + 122u] = v100_14;
+    sm_mmaa_f16[mb1 + 123u] = v100_15;
+    let mr2 = u32(tile_32x128) / 128u;
+    let mb3 = mr2 * 136u + u32(tile_32x128) % 128u;
+    sm_mmab_f16[mb3] = v116_0;
+    sm_mmab_f16[mb3 + 1u] = v116_1;
+    sm_mmab_f16[mb3 + 2u] = v116_2;
+    sm_mmab_f16[mb3 + 3u] = v116_3;
+    sm_mmab_f16[mb3 + 136u] = v116_4;
+    sm_mmab_f16[mb3 + 137u] = v116_5;
+    sm_mmab_f16[mb3 + 138u] = v116_6;
+    sm_mmab_f16[mb3 + 139u] = v116_7;
+    sm_mmab_f16[mb3 + 272u] = v116_8;
+    sm_mmab_f16[mb3 + 273u] = v116_9;
+    sm_mmab_f16[mb3 + 274u] = v116_10;
+    sm_mmab_f16[mb3 + 275u] = v116_11;
+    sm_mmab_f16[mb3 + 408u] = v116_12;
+    sm_mmab_f16[mb3 + 409u] = v116_13;
+    sm_mmab_f16[mb3 + 410u] = v116_14;
+    sm_mmab_f16[mb3 + 411u] = v116_15;
+    workgroupBarrier();
     var v254_0: f16 = 0.0h;
     if (v253_0) { v254_0 = b_a_ptr[v234_0]; }
     var v254_1: f16 = 0.0h;
@@ -1251,40 +1213,6 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     let v118_61 = x2_61;
     let v118_62 = x2_62;
     let v118_63 = x2_63;
-    workgroupBarrier();
-    sm_mmaa_f16[(tile_128x32) / 32 * 40 + (tile_128x32) % 32] = v100_0;
-    sm_mmaa_f16[((tile_128x32 + 1)) / 32 * 40 + ((tile_128x32 + 1)) % 32] = v100_1;
-    sm_mmaa_f16[((tile_128x32 + 2)) / 32 * 40 + ((tile_128x32 + 2)) % 32] = v100_2;
-    sm_mmaa_f16[((tile_128x32 + 3)) / 32 * 40 + ((tile_128x32 + 3)) % 32] = v100_3;
-    sm_mmaa_f16[((tile_128x32 + 32)) / 32 * 40 + ((tile_128x32 + 32)) % 32] = v100_4;
-    sm_mmaa_f16[((tile_128x32 + 33)) / 32 * 40 + ((tile_128x32 + 33)) % 32] = v100_5;
-    sm_mmaa_f16[((tile_128x32 + 34)) / 32 * 40 + ((tile_128x32 + 34)) % 32] = v100_6;
-    sm_mmaa_f16[((tile_128x32 + 35)) / 32 * 40 + ((tile_128x32 + 35)) % 32] = v100_7;
-    sm_mmaa_f16[((tile_128x32 + 64)) / 32 * 40 + ((tile_128x32 + 64)) % 32] = v100_8;
-    sm_mmaa_f16[((tile_128x32 + 65)) / 32 * 40 + ((tile_128x32 + 65)) % 32] = v100_9;
-    sm_mmaa_f16[((tile_128x32 + 66)) / 32 * 40 + ((tile_128x32 + 66)) % 32] = v100_10;
-    sm_mmaa_f16[((tile_128x32 + 67)) / 32 * 40 + ((tile_128x32 + 67)) % 32] = v100_11;
-    sm_mmaa_f16[((tile_128x32 + 96)) / 32 * 40 + ((tile_128x32 + 96)) % 32] = v100_12;
-    sm_mmaa_f16[((tile_128x32 + 97)) / 32 * 40 + ((tile_128x32 + 97)) % 32] = v100_13;
-    sm_mmaa_f16[((tile_128x32 + 98)) / 32 * 40 + ((tile_128x32 + 98)) % 32] = v100_14;
-    sm_mmaa_f16[((tile_128x32 + 99)) / 32 * 40 + ((tile_128x32 + 99)) % 32] = v100_15;
-    sm_mmab_f16[(tile_32x128) / 128 * 136 + (tile_32x128) % 128] = v116_0;
-    sm_mmab_f16[((tile_32x128 + 1)) / 128 * 136 + ((tile_32x128 + 1)) % 128] = v116_1;
-    sm_mmab_f16[((tile_32x128 + 2)) / 128 * 136 + ((tile_32x128 + 2)) % 128] = v116_2;
-    sm_mmab_f16[((tile_32x128 + 3)) / 128 * 136 + ((tile_32x128 + 3)) % 128] = v116_3;
-    sm_mmab_f16[((tile_32x128 + 128)) / 128 * 136 + ((tile_32x128 + 128)) % 128] = v116_4;
-    sm_mmab_f16[((tile_32x128 + 129)) / 128 * 136 + ((tile_32x128 + 129)) % 128] = v116_5;
-    sm_mmab_f16[((tile_32x128 + 130)) / 128 * 136 + ((tile_32x128 + 130)) % 128] = v116_6;
-    sm_mmab_f16[((tile_32x128 + 131)) / 128 * 136 + ((tile_32x128 + 131)) % 128] = v116_7;
-    sm_mmab_f16[((tile_32x128 + 256)) / 128 * 136 + ((tile_32x128 + 256)) % 128] = v116_8;
-    sm_mmab_f16[((tile_32x128 + 257)) / 128 * 136 + ((tile_32x128 + 257)) % 128] = v116_9;
-    sm_mmab_f16[((tile_32x128 + 258)) / 128 * 136 + ((tile_32x128 + 258)) % 128] = v116_10;
-    sm_mmab_f16[((tile_32x128 + 259)) / 128 * 136 + ((tile_32x128 + 259)) % 128] = v116_11;
-    sm_mmab_f16[((tile_32x128 + 384)) / 128 * 136 + ((tile_32x128 + 384)) % 128] = v116_12;
-    sm_mmab_f16[((tile_32x128 + 385)) / 128 * 136 + ((tile_32x128 + 385)) % 128] = v116_13;
-    sm_mmab_f16[((tile_32x128 + 386)) / 128 * 136 + ((tile_32x128 + 386)) % 128] = v116_14;
-    sm_mmab_f16[((tile_32x128 + 387)) / 128 * 136 + ((tile_32x128 + 387)) % 128] = v116_15;
-    workgroupBarrier();
     {
       let l0 = subgroupMatrixLoad<subgroup_matrix_left<f16, 16, 16>, row_major>(&sm_mmaa_f16, (mma119_r + 0u) * 40u + 0u, 40u);
       let l1 = subgroupMatrixLoad<subgroup_matrix_left<f16, 16, 16>, row_major>(&sm_mmaa_f16, (mma119_r + 16u) * 40u + 0u, 40u);
@@ -1416,81 +1344,163 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     x1_14 = v127_14;
     x1_15 = v127_15;
   }
-  for (var mma_rows1 = 0u; mma_rows1 < 128u; mma_rows1 += 16u) {
+  x2_0 = 0.0f;
+  x2_1 = 0.0f;
+  x2_2 = 0.0f;
+  x2_3 = 0.0f;
+  x2_4 = 0.0f;
+  x2_5 = 0.0f;
+  x2_6 = 0.0f;
+  x2_7 = 0.0f;
+  x2_8 = 0.0f;
+  x2_9 = 0.0f;
+  x2_10 = 0.0f;
+  x2_11 = 0.0f;
+  x2_12 = 0.0f;
+  x2_13 = 0.0f;
+  x2_14 = 0.0f;
+  x2_15 = 0.0f;
+  x2_16 = 0.0f;
+  x2_17 = 0.0f;
+  x2_18 = 0.0f;
+  x2_19 = 0.0f;
+  x2_20 = 0.0f;
+  x2_21 = 0.0f;
+  x2_22 = 0.0f;
+  x2_23 = 0.0f;
+  x2_24 = 0.0f;
+  x2_25 = 0.0f;
+  x2_26 = 0.0f;
+  x2_27 = 0.0f;
+  x2_28 = 0.0f;
+  x2_29 = 0.0f;
+  x2_30 = 0.0f;
+  x2_31 = 0.0f;
+  x2_32 = 0.0f;
+  x2_33 = 0.0f;
+  x2_34 = 0.0f;
+  x2_35 = 0.0f;
+  x2_36 = 0.0f;
+  x2_37 = 0.0f;
+  x2_38 = 0.0f;
+  x2_39 = 0.0f;
+  x2_40 = 0.0f;
+  x2_41 = 0.0f;
+  x2_42 = 0.0f;
+  x2_43 = 0.0f;
+  x2_44 = 0.0f;
+  x2_45 = 0.0f;
+  x2_46 = 0.0f;
+  x2_47 = 0.0f;
+  x2_48 = 0.0f;
+  x2_49 = 0.0f;
+  x2_50 = 0.0f;
+  x2_51 = 0.0f;
+  x2_52 = 0.0f;
+  x2_53 = 0.0f;
+  x2_54 = 0.0f;
+  x2_55 = 0.0f;
+  x2_56 = 0.0f;
+  x2_57 = 0.0f;
+  x2_58 = 0.0f;
+  x2_59 = 0.0f;
+  x2_60 = 0.0f;
+  x2_61 = 0.0f;
+  x2_62 = 0.0f;
+  x2_63 = 0.0f;
+  let mr5 = u32(tile_128x128) / 128u;
+  let mb6 = mr5 * 132u + u32(tile_128x128) % 128u;
+  for (var mma_rows4 = 0u; mma_rows4 < 128u; mma_rows4 += 32u) {
     workgroupBarrier();
-    if (mma119_r + 0u - mma_rows1 < 16u) { subgroupMatrixStore<row_major>(&sm_mmac_f32, (mma119_r + 0u - mma_rows1) * 128u + mma119_c + 0u, mma119[0], 128u); }
-    if (mma119_r + 0u - mma_rows1 < 16u) { subgroupMatrixStore<row_major>(&sm_mmac_f32, (mma119_r + 0u - mma_rows1) * 128u + mma119_c + 16u, mma119[1], 128u); }
-    if (mma119_r + 16u - mma_rows1 < 16u) { subgroupMatrixStore<row_major>(&sm_mmac_f32, (mma119_r + 16u - mma_rows1) * 128u + mma119_c + 0u, mma119[2], 128u); }
-    if (mma119_r + 16u - mma_rows1 < 16u) { subgroupMatrixStore<row_major>(&sm_mmac_f32, (mma119_r + 16u - mma_rows1) * 128u + mma119_c + 16u, mma119[3], 128u); }
-    if (mma119_r + 32u - mma_rows1 < 16u) { subgroupMatrixStore<row_major>(&sm_mmac_f32, (mma119_r + 32u - mma_rows1) * 128u + mma119_c + 0u, mma119[4], 128u); }
-    if (mma119_r + 32u - mma_rows1 < 16u) { subgroupMatrixStore<row_major>(&sm_mmac_f32, (mma119_r + 32u - mma_rows1) * 128u + mma119_c + 16u, mma119[5], 128u); }
-    if (mma119_r + 48u - mma_rows1 < 16u) { subgroupMatrixStore<row_major>(&sm_mmac_f32, (mma119_r + 48u - mma_rows1) * 128u + mma119_c + 0u, mma119[6], 128u); }
-    if (mma119_r + 48u - mma_rows1 < 16u) { subgroupMatrixStore<row_major>(&sm_mmac_f32, (mma119_r + 48u - mma_rows1) * 128u + mma119_c + 16u, mma119[7], 128u); }
+    if (mma119_r + 0u - mma_rows4 < 32u) {
+      subgroupMatrixStore<row_major>(&sm_mmac_f32, (mma119_r + 0u - mma_rows4) * 132u + mma119_c + 0u, mma119[0], 132u);
+    }
+    if (mma119_r + 0u - mma_rows4 < 32u) {
+      subgroupMatrixStore<row_major>(&sm_mmac_f32, (mma119_r + 0u - mma_rows4) * 132u + mma119_c + 16u, mma119[1], 132u);
+    }
+    if (mma119_r + 16u - mma_rows4 < 32u) {
+      subgroupMatrixStore<row_major>(&sm_mmac_f32, (mma119_r + 16u - mma_rows4) * 132u + mma119_c + 0u, mma119[2], 132u);
+    }
+    if (mma119_r + 16u - mma_rows4 < 32u) {
+      subgroupMatrixStore<row_major>(&sm_mmac_f32, (mma119_r + 16u - mma_rows4) * 132u + mma119_c + 16u, mma119[3], 132u);
+    }
+    if (mma119_r + 32u - mma_rows4 < 32u) {
+      subgroupMatrixStore<row_major>(&sm_mmac_f32, (mma119_r + 32u - mma_rows4) * 132u + mma119_c + 0u, mma119[4], 132u);
+    }
+    if (mma119_r + 32u - mma_rows4 < 32u) {
+      subgroupMatrixStore<row_major>(&sm_mmac_f32, (mma119_r + 32u - mma_rows4) * 132u + mma119_c + 16u, mma119[5], 132u);
+    }
+    if (mma119_r + 48u - mma_rows4 < 32u) {
+      subgroupMatrixStore<row_major>(&sm_mmac_f32, (mma119_r + 48u - mma_rows4) * 132u + mma119_c + 0u, mma119[6], 132u);
+    }
+    if (mma119_r + 48u - mma_rows4 < 32u) {
+      subgroupMatrixStore<row_major>(&sm_mmac_f32, (mma119_r + 48u - mma_rows4) * 132u + mma119_c + 16u, mma119[7], 132u);
+    }
     workgroupBarrier();
-    if (u32(tile_128x128) / 128u - mma_rows1 < 16u) { x2_0 = sm_mmac_f32[u32(tile_128x128) - mma_rows1 * 128u]; }
-    if (u32((tile_128x128 + 1)) / 128u - mma_rows1 < 16u) { x2_1 = sm_mmac_f32[u32((tile_128x128 + 1)) - mma_rows1 * 128u]; }
-    if (u32((tile_128x128 + 2)) / 128u - mma_rows1 < 16u) { x2_2 = sm_mmac_f32[u32((tile_128x128 + 2)) - mma_rows1 * 128u]; }
-    if (u32((tile_128x128 + 3)) / 128u - mma_rows1 < 16u) { x2_3 = sm_mmac_f32[u32((tile_128x128 + 3)) - mma_rows1 * 128u]; }
-    if (u32((tile_128x128 + 64)) / 128u - mma_rows1 < 16u) { x2_4 = sm_mmac_f32[u32((tile_128x128 + 64)) - mma_rows1 * 128u]; }
-    if (u32((tile_128x128 + 65)) / 128u - mma_rows1 < 16u) { x2_5 = sm_mmac_f32[u32((tile_128x128 + 65)) - mma_rows1 * 128u]; }
-    if (u32((tile_128x128 + 66)) / 128u - mma_rows1 < 16u) { x2_6 = sm_mmac_f32[u32((tile_128x128 + 66)) - mma_rows1 * 128u]; }
-    if (u32((tile_128x128 + 67)) / 128u - mma_rows1 < 16u) { x2_7 = sm_mmac_f32[u32((tile_128x128 + 67)) - mma_rows1 * 128u]; }
-    if (u32((tile_128x128 + 128)) / 128u - mma_rows1 < 16u) { x2_8 = sm_mmac_f32[u32((tile_128x128 + 128)) - mma_rows1 * 128u]; }
-    if (u32((tile_128x128 + 129)) / 128u - mma_rows1 < 16u) { x2_9 = sm_mmac_f32[u32((tile_128x128 + 129)) - mma_rows1 * 128u]; }
-    if (u32((tile_128x128 + 130)) / 128u - mma_rows1 < 16u) { x2_10 = sm_mmac_f32[u32((tile_128x128 + 130)) - mma_rows1 * 128u]; }
-    if (u32((tile_128x128 + 131)) / 128u - mma_rows1 < 16u) { x2_11 = sm_mmac_f32[u32((tile_128x128 + 131)) - mma_rows1 * 128u]; }
-    if (u32((tile_128x128 + 192)) / 128u - mma_rows1 < 16u) { x2_12 = sm_mmac_f32[u32((tile_128x128 + 192)) - mma_rows1 * 128u]; }
-    if (u32((tile_128x128 + 193)) / 128u - mma_rows1 < 16u) { x2_13 = sm_mmac_f32[u32((tile_128x128 + 193)) - mma_rows1 * 128u]; }
-    if (u32((tile_128x128 + 194)) / 128u - mma_rows1 < 16u) { x2_14 = sm_mmac_f32[u32((tile_128x128 + 194)) - mma_rows1 * 128u]; }
-    if (u32((tile_128x128 + 195)) / 128u - mma_rows1 < 16u) { x2_15 = sm_mmac_f32[u32((tile_128x128 + 195)) - mma_rows1 * 128u]; }
-    if (u32((tile_128x128 + 256)) / 128u - mma_rows1 < 16u) { x2_16 = sm_mmac_f32[u32((tile_128x128 + 256)) - mma_rows1 * 128u]; }
-    if (u32((tile_128x128 + 257)) / 128u - mma_rows1 < 16u) { x2_17 = sm_mmac_f32[u32((tile_128x128 + 257)) - mma_rows1 * 128u]; }
-    if (u32((tile_128x128 + 258)) / 128u - mma_rows1 < 16u) { x2_18 = sm_mmac_f32[u32((tile_128x128 + 258)) - mma_rows1 * 128u]; }
-    if (u32((tile_128x128 + 259)) / 128u - mma_rows1 < 16u) { x2_19 = sm_mmac_f32[u32((tile_128x128 + 259)) - mma_rows1 * 128u]; }
-    if (u32((tile_128x128 + 320)) / 128u - mma_rows1 < 16u) { x2_20 = sm_mmac_f32[u32((tile_128x128 + 320)) - mma_rows1 * 128u]; }
-    if (u32((tile_128x128 + 321)) / 128u - mma_rows1 < 16u) { x2_21 = sm_mmac_f32[u32((tile_128x128 + 321)) - mma_rows1 * 128u]; }
-    if (u32((tile_128x128 + 322)) / 128u - mma_rows1 < 16u) { x2_22 = sm_mmac_f32[u32((tile_128x128 + 322)) - mma_rows1 * 128u]; }
-    if (u32((tile_128x128 + 323)) / 128u - mma_rows1 < 16u) { x2_23 = sm_mmac_f32[u32((tile_128x128 + 323)) - mma_rows1 * 128u]; }
-    if (u32((tile_128x128 + 384)) / 128u - mma_rows1 < 16u) { x2_24 = sm_mmac_f32[u32((tile_128x128 + 384)) - mma_rows1 * 128u]; }
-    if (u32((tile_128x128 + 385)) / 128u - mma_rows1 < 16u) { x2_25 = sm_mmac_f32[u32((tile_128x128 + 385)) - mma_rows1 * 128u]; }
-    if (u32((tile_128x128 + 386)) / 128u - mma_rows1 < 16u) { x2_26 = sm_mmac_f32[u32((tile_128x128 + 386)) - mma_rows1 * 128u]; }
-    if (u32((tile_128x128 + 387)) / 128u - mma_rows1 < 16u) { x2_27 = sm_mmac_f32[u32((tile_128x128 + 387)) - mma_rows1 * 128u]; }
-    if (u32((tile_128x128 + 448)) / 128u - mma_rows1 < 16u) { x2_28 = sm_mmac_f32[u32((tile_128x128 + 448)) - mma_rows1 * 128u]; }
-    if (u32((tile_128x128 + 449)) / 128u - mma_rows1 < 16u) { x2_29 = sm_mmac_f32[u32((tile_128x128 + 449)) - mma_rows1 * 128u]; }
-    if (u32((tile_128x128 + 450)) / 128u - mma_rows1 < 16u) { x2_30 = sm_mmac_f32[u32((tile_128x128 + 450)) - mma_rows1 * 128u]; }
-    if (u32((tile_128x128 + 451)) / 128u - mma_rows1 < 16u) { x2_31 = sm_mmac_f32[u32((tile_128x128 + 451)) - mma_rows1 * 128u]; }
-    if (u32((tile_128x128 + 8192)) / 128u - mma_rows1 < 16u) { x2_32 = sm_mmac_f32[u32((tile_128x128 + 8192)) - mma_rows1 * 128u]; }
-    if (u32((tile_128x128 + 8193)) / 128u - mma_rows1 < 16u) { x2_33 = sm_mmac_f32[u32((tile_128x128 + 8193)) - mma_rows1 * 128u]; }
-    if (u32((tile_128x128 + 8194)) / 128u - mma_rows1 < 16u) { x2_34 = sm_mmac_f32[u32((tile_128x128 + 8194)) - mma_rows1 * 128u]; }
-    if (u32((tile_128x128 + 8195)) / 128u - mma_rows1 < 16u) { x2_35 = sm_mmac_f32[u32((tile_128x128 + 8195)) - mma_rows1 * 128u]; }
-    if (u32((tile_128x128 + 8256)) / 128u - mma_rows1 < 16u) { x2_36 = sm_mmac_f32[u32((tile_128x128 + 8256)) - mma_rows1 * 128u]; }
-    if (u32((tile_128x128 + 8257)) / 128u - mma_rows1 < 16u) { x2_37 = sm_mmac_f32[u32((tile_128x128 + 8257)) - mma_rows1 * 128u]; }
-    if (u32((tile_128x128 + 8258)) / 128u - mma_rows1 < 16u) { x2_38 = sm_mmac_f32[u32((tile_128x128 + 8258)) - mma_rows1 * 128u]; }
-    if (u32((tile_128x128 + 8259)) / 128u - mma_rows1 < 16u) { x2_39 = sm_mmac_f32[u32((tile_128x128 + 8259)) - mma_rows1 * 128u]; }
-    if (u32((tile_128x128 + 8320)) / 128u - mma_rows1 < 16u) { x2_40 = sm_mmac_f32[u32((tile_128x128 + 8320)) - mma_rows1 * 128u]; }
-    if (u32((tile_128x128 + 8321)) / 128u - mma_rows1 < 16u) { x2_41 = sm_mmac_f32[u32((tile_128x128 + 8321)) - mma_rows1 * 128u]; }
-    if (u32((tile_128x128 + 8322)) / 128u - mma_rows1 < 16u) { x2_42 = sm_mmac_f32[u32((tile_128x128 + 8322)) - mma_rows1 * 128u]; }
-    if (u32((tile_128x128 + 8323)) / 128u - mma_rows1 < 16u) { x2_43 = sm_mmac_f32[u32((tile_128x128 + 8323)) - mma_rows1 * 128u]; }
-    if (u32((tile_128x128 + 8384)) / 128u - mma_rows1 < 16u) { x2_44 = sm_mmac_f32[u32((tile_128x128 + 8384)) - mma_rows1 * 128u]; }
-    if (u32((tile_128x128 + 8385)) / 128u - mma_rows1 < 16u) { x2_45 = sm_mmac_f32[u32((tile_128x128 + 8385)) - mma_rows1 * 128u]; }
-    if (u32((tile_128x128 + 8386)) / 128u - mma_rows1 < 16u) { x2_46 = sm_mmac_f32[u32((tile_128x128 + 8386)) - mma_rows1 * 128u]; }
-    if (u32((tile_128x128 + 8387)) / 128u - mma_rows1 < 16u) { x2_47 = sm_mmac_f32[u32((tile_128x128 + 8387)) - mma_rows1 * 128u]; }
-    if (u32((tile_128x128 + 8448)) / 128u - mma_rows1 < 16u) { x2_48 = sm_mmac_f32[u32((tile_128x128 + 8448)) - mma_rows1 * 128u]; }
-    if (u32((tile_128x128 + 8449)) / 128u - mma_rows1 < 16u) { x2_49 = sm_mmac_f32[u32((tile_128x128 + 8449)) - mma_rows1 * 128u]; }
-    if (u32((tile_128x128 + 8450)) / 128u - mma_rows1 < 16u) { x2_50 = sm_mmac_f32[u32((tile_128x128 + 8450)) - mma_rows1 * 128u]; }
-    if (u32((tile_128x128 + 8451)) / 128u - mma_rows1 < 16u) { x2_51 = sm_mmac_f32[u32((tile_128x128 + 8451)) - mma_rows1 * 128u]; }
-    if (u32((tile_128x128 + 8512)) / 128u - mma_rows1 < 16u) { x2_52 = sm_mmac_f32[u32((tile_128x128 + 8512)) - mma_rows1 * 128u]; }
-    if (u32((tile_128x128 + 8513)) / 128u - mma_rows1 < 16u) { x2_53 = sm_mmac_f32[u32((tile_128x128 + 8513)) - mma_rows1 * 128u]; }
-    if (u32((tile_128x128 + 8514)) / 128u - mma_rows1 < 16u) { x2_54 = sm_mmac_f32[u32((tile_128x128 + 8514)) - mma_rows1 * 128u]; }
-    if (u32((tile_128x128 + 8515)) / 128u - mma_rows1 < 16u) { x2_55 = sm_mmac_f32[u32((tile_128x128 + 8515)) - mma_rows1 * 128u]; }
-    if (u32((tile_128x128 + 8576)) / 128u - mma_rows1 < 16u) { x2_56 = sm_mmac_f32[u32((tile_128x128 + 8576)) - mma_rows1 * 128u]; }
-    if (u32((tile_128x128 + 8577)) / 128u - mma_rows1 < 16u) { x2_57 = sm_mmac_f32[u32((tile_128x128 + 8577)) - mma_rows1 * 128u]; }
-    if (u32((tile_128x128 + 8578)) / 128u - mma_rows1 < 16u) { x2_58 = sm_mmac_f32[u32((tile_128x128 + 8578)) - mma_rows1 * 128u]; }
-    if (u32((tile_128x128 + 8579)) / 128u - mma_rows1 < 16u) { x2_59 = sm_mmac_f32[u32((tile_128x128 + 8579)) - mma_rows1 * 128u]; }
-    if (u32((tile_128x128 + 8640)) / 128u - mma_rows1 < 16u) { x2_60 = sm_mmac_f32[u32((tile_128x128 + 8640)) - mma_rows1 * 128u]; }
-    if (u32((tile_128x128 + 8641)) / 128u - mma_rows1 < 16u) { x2_61 = sm_mmac_f32[u32((tile_128x128 + 8641)) - mma_rows1 * 128u]; }
-    if (u32((tile_128x128 + 8642)) / 128u - mma_rows1 < 16u) { x2_62 = sm_mmac_f32[u32((tile_128x128 + 8642)) - mma_rows1 * 128u]; }
-    if (u32((tile_128x128 + 8643)) / 128u - mma_rows1 < 16u) { x2_63 = sm_mmac_f32[u32((tile_128x128 + 8643)) - mma_rows1 * 128u]; }
+    if (mr5 - mma_rows4 < 32u) { x2_0 = sm_mmac_f32[mb6 - mma_rows4 * 132u]; }
+    if (mr5 - mma_rows4 < 32u) { x2_1 = sm_mmac_f32[mb6 + 1u - mma_rows4 * 132u]; }
+    if (mr5 - mma_rows4 < 32u) { x2_2 = sm_mmac_f32[mb6 + 2u - mma_rows4 * 132u]; }
+    if (mr5 - mma_rows4 < 32u) { x2_3 = sm_mmac_f32[mb6 + 3u - mma_rows4 * 132u]; }
+    if (mr5 - mma_rows4 < 32u) { x2_4 = sm_mmac_f32[mb6 + 64u - mma_rows4 * 132u]; }
+    if (mr5 - mma_rows4 < 32u) { x2_5 = sm_mmac_f32[mb6 + 65u - mma_rows4 * 132u]; }
+    if (mr5 - mma_rows4 < 32u) { x2_6 = sm_mmac_f32[mb6 + 66u - mma_rows4 * 132u]; }
+    if (mr5 - mma_rows4 < 32u) { x2_7 = sm_mmac_f32[mb6 + 67u - mma_rows4 * 132u]; }
+    if (mr5 + 1u - mma_rows4 < 32u) { x2_8 = sm_mmac_f32[mb6 + 132u - mma_rows4 * 132u]; }
+    if (mr5 + 1u - mma_rows4 < 32u) { x2_9 = sm_mmac_f32[mb6 + 133u - mma_rows4 * 132u]; }
+    if (mr5 + 1u - mma_rows4 < 32u) { x2_10 = sm_mmac_f32[mb6 + 134u - mma_rows4 * 132u]; }
+    if (mr5 + 1u - mma_rows4 < 32u) { x2_11 = sm_mmac_f32[mb6 + 135u - mma_rows4 * 132u]; }
+    if (mr5 + 1u - mma_rows4 < 32u) { x2_12 = sm_mmac_f32[mb6 + 196u - mma_rows4 * 132u]; }
+    if (mr5 + 1u - mma_rows4 < 32u) { x2_13 = sm_mmac_f32[mb6 + 197u - mma_rows4 * 132u]; }
+    if (mr5 + 1u - mma_rows4 < 32u) { x2_14 = sm_mmac_f32[mb6 + 198u - mma_rows4 * 132u]; }
+    if (mr5 + 1u - mma_rows4 < 32u) { x2_15 = sm_mmac_f32[mb6 + 199u - mma_rows4 * 132u]; }
+    if (mr5 + 2u - mma_rows4 < 32u) { x2_16 = sm_mmac_f32[mb6 + 264u - mma_rows4 * 132u]; }
+    if (mr5 + 2u - mma_rows4 < 32u) { x2_17 = sm_mmac_f32[mb6 + 265u - mma_rows4 * 132u]; }
+    if (mr5 + 2u - mma_rows4 < 32u) { x2_18 = sm_mmac_f32[mb6 + 266u - mma_rows4 * 132u]; }
+    if (mr5 + 2u - mma_rows4 < 32u) { x2_19 = sm_mmac_f32[mb6 + 267u - mma_rows4 * 132u]; }
+    if (mr5 + 2u - mma_rows4 < 32u) { x2_20 = sm_mmac_f32[mb6 + 328u - mma_rows4 * 132u]; }
+    if (mr5 + 2u - mma_rows4 < 32u) { x2_21 = sm_mmac_f32[mb6 + 329u - mma_rows4 * 132u]; }
+    if (mr5 + 2u - mma_rows4 < 32u) { x2_22 = sm_mmac_f32[mb6 + 330u - mma_rows4 * 132u]; }
+    if (mr5 + 2u - mma_rows4 < 32u) { x2_23 = sm_mmac_f32[mb6 + 331u - mma_rows4 * 132u]; }
+    if (mr5 + 3u - mma_rows4 < 32u) { x2_24 = sm_mmac_f32[mb6 + 396u - mma_rows4 * 132u]; }
+    if (mr5 + 3u - mma_rows4 < 32u) { x2_25 = sm_mmac_f32[mb6 + 397u - mma_rows4 * 132u]; }
+    if (mr5 + 3u - mma_rows4 < 32u) { x2_26 = sm_mmac_f32[mb6 + 398u - mma_rows4 * 132u]; }
+    if (mr5 + 3u - mma_rows4 < 32u) { x2_27 = sm_mmac_f32[mb6 + 399u - mma_rows4 * 132u]; }
+    if (mr5 + 3u - mma_rows4 < 32u) { x2_28 = sm_mmac_f32[mb6 + 460u - mma_rows4 * 132u]; }
+    if (mr5 + 3u - mma_rows4 < 32u) { x2_29 = sm_mmac_f32[mb6 + 461u - mma_rows4 * 132u]; }
+    if (mr5 + 3u - mma_rows4 < 32u) { x2_30 = sm_mmac_f32[mb6 + 462u - mma_rows4 * 132u]; }
+    if (mr5 + 3u - mma_rows4 < 32u) { x2_31 = sm_mmac_f32[mb6 + 463u - mma_rows4 * 132u]; }
+    if (mr5 + 64u - mma_rows4 < 32u) { x2_32 = sm_mmac_f32[mb6 + 8448u - mma_rows4 * 132u]; }
+    if (mr5 + 64u - mma_rows4 < 32u) { x2_33 = sm_mmac_f32[mb6 + 8449u - mma_rows4 * 132u]; }
+    if (mr5 + 64u - mma_rows4 < 32u) { x2_34 = sm_mmac_f32[mb6 + 8450u - mma_rows4 * 132u]; }
+    if (mr5 + 64u - mma_rows4 < 32u) { x2_35 = sm_mmac_f32[mb6 + 8451u - mma_rows4 * 132u]; }
+    if (mr5 + 64u - mma_rows4 < 32u) { x2_36 = sm_mmac_f32[mb6 + 8512u - mma_rows4 * 132u]; }
+    if (mr5 + 64u - mma_rows4 < 32u) { x2_37 = sm_mmac_f32[mb6 + 8513u - mma_rows4 * 132u]; }
+    if (mr5 + 64u - mma_rows4 < 32u) { x2_38 = sm_mmac_f32[mb6 + 8514u - mma_rows4 * 132u]; }
+    if (mr5 + 64u - mma_rows4 < 32u) { x2_39 = sm_mmac_f32[mb6 + 8515u - mma_rows4 * 132u]; }
+    if (mr5 + 65u - mma_rows4 < 32u) { x2_40 = sm_mmac_f32[mb6 + 8580u - mma_rows4 * 132u]; }
+    if (mr5 + 65u - mma_rows4 < 32u) { x2_41 = sm_mmac_f32[mb6 + 8581u - mma_rows4 * 132u]; }
+    if (mr5 + 65u - mma_rows4 < 32u) { x2_42 = sm_mmac_f32[mb6 + 8582u - mma_rows4 * 132u]; }
+    if (mr5 + 65u - mma_rows4 < 32u) { x2_43 = sm_mmac_f32[mb6 + 8583u - mma_rows4 * 132u]; }
+    if (mr5 + 65u - mma_rows4 < 32u) { x2_44 = sm_mmac_f32[mb6 + 8644u - mma_rows4 * 132u]; }
+    if (mr5 + 65u - mma_rows4 < 32u) { x2_45 = sm_mmac_f32[mb6 + 8645u - mma_rows4 * 132u]; }
+    if (mr5 + 65u - mma_rows4 < 32u) { x2_46 = sm_mmac_f32[mb6 + 8646u - mma_rows4 * 132u]; }
+    if (mr5 + 65u - mma_rows4 < 32u) { x2_47 = sm_mmac_f32[mb6 + 8647u - mma_rows4 * 132u]; }
+    if (mr5 + 66u - mma_rows4 < 32u) { x2_48 = sm_mmac_f32[mb6 + 8712u - mma_rows4 * 132u]; }
+    if (mr5 + 66u - mma_rows4 < 32u) { x2_49 = sm_mmac_f32[mb6 + 8713u - mma_rows4 * 132u]; }
+    if (mr5 + 66u - mma_rows4 < 32u) { x2_50 = sm_mmac_f32[mb6 + 8714u - mma_rows4 * 132u]; }
+    if (mr5 + 66u - mma_rows4 < 32u) { x2_51 = sm_mmac_f32[mb6 + 8715u - mma_rows4 * 132u]; }
+    if (mr5 + 66u - mma_rows4 < 32u) { x2_52 = sm_mmac_f32[mb6 + 8776u - mma_rows4 * 132u]; }
+    if (mr5 + 66u - mma_rows4 < 32u) { x2_53 = sm_mmac_f32[mb6 + 8777u - mma_rows4 * 132u]; }
+    if (mr5 + 66u - mma_rows4 < 32u) { x2_54 = sm_mmac_f32[mb6 + 8778u - mma_rows4 * 132u]; }
+    if (mr5 + 66u - mma_rows4 < 32u) { x2_55 = sm_mmac_f32[mb6 + 8779u - mma_rows4 * 132u]; }
+    if (mr5 + 67u - mma_rows4 < 32u) { x2_56 = sm_mmac_f32[mb6 + 8844u - mma_rows4 * 132u]; }
+    if (mr5 + 67u - mma_rows4 < 32u) { x2_57 = sm_mmac_f32[mb6 + 8845u - mma_rows4 * 132u]; }
+    if (mr5 + 67u - mma_rows4 < 32u) { x2_58 = sm_mmac_f32[mb6 + 8846u - mma_rows4 * 132u]; }
+    if (mr5 + 67u - mma_rows4 < 32u) { x2_59 = sm_mmac_f32[mb6 + 8847u - mma_rows4 * 132u]; }
+    if (mr5 + 67u - mma_rows4 < 32u) { x2_60 = sm_mmac_f32[mb6 + 8908u - mma_rows4 * 132u]; }
+    if (mr5 + 67u - mma_rows4 < 32u) { x2_61 = sm_mmac_f32[mb6 + 8909u - mma_rows4 * 132u]; }
+    if (mr5 + 67u - mma_rows4 < 32u) { x2_62 = sm_mmac_f32[mb6 + 8910u - mma_rows4 * 132u]; }
+    if (mr5 + 67u - mma_rows4 < 32u) { x2_63 = sm_mmac_f32[mb6 + 8911u - mma_rows4 * 132u]; }
   }
   let v131_0 = (v40_0 * v10);
   let v133_0 = (0i + v131_0);

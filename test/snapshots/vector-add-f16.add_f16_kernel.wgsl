@@ -76,12 +76,22 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
   var v18_1: f16;
   var v18_2: f16;
   var v18_3: f16;
-  if (v13_0 & v13_1 & v13_2 & v13_3 & ((v17_0 & 3) == 0)) {
-    let w = b_x_ptr[v17_0 >> 2u];
-    v18_0 = w.x;
-    v18_1 = w.y;
-    v18_2 = w.z;
-    v18_3 = w.w;
+  var v18_4: f16;
+  var v18_5: f16;
+  var v18_6: f16;
+  var v18_7: f16;
+  let whole0 = v13_0 & v13_1 & v13_2 & v13_3 & v13_4 & v13_5 & v13_6 & v13_7 & ((v17_0 & 3) == 0) & ((v17_4 & 3) == 0);
+  if (whole0) {
+    let w1 = b_x_ptr[v17_0 >> 2u];
+    v18_0 = w1.x;
+    v18_1 = w1.y;
+    v18_2 = w1.z;
+    v18_3 = w1.w;
+    let w2 = b_x_ptr[v17_4 >> 2u];
+    v18_4 = w2.x;
+    v18_5 = w2.y;
+    v18_6 = w2.z;
+    v18_7 = w2.w;
   } else {
     v18_0 = 0.0h;
     if (v13_0) { v18_0 = b_x_ptr[(v17_0) >> 2u][(v17_0) & 3]; }
@@ -91,18 +101,6 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     if (v13_2) { v18_2 = b_x_ptr[(v17_2) >> 2u][(v17_2) & 3]; }
     v18_3 = 0.0h;
     if (v13_3) { v18_3 = b_x_ptr[(v17_3) >> 2u][(v17_3) & 3]; }
-  }
-  var v18_4: f16;
-  var v18_5: f16;
-  var v18_6: f16;
-  var v18_7: f16;
-  if (v13_4 & v13_5 & v13_6 & v13_7 & ((v17_4 & 3) == 0)) {
-    let w = b_x_ptr[v17_4 >> 2u];
-    v18_4 = w.x;
-    v18_5 = w.y;
-    v18_6 = w.z;
-    v18_7 = w.w;
-  } else {
     v18_4 = 0.0h;
     if (v13_4) { v18_4 = b_x_ptr[(v17_4) >> 2u][(v17_4) & 3]; }
     v18_5 = 0.0h;
@@ -124,12 +122,22 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
   var v21_1: f16;
   var v21_2: f16;
   var v21_3: f16;
-  if (v13_0 & v13_1 & v13_2 & v13_3 & ((v20_0 & 3) == 0)) {
-    let w = b_y_ptr[v20_0 >> 2u];
-    v21_0 = w.x;
-    v21_1 = w.y;
-    v21_2 = w.z;
-    v21_3 = w.w;
+  var v21_4: f16;
+  var v21_5: f16;
+  var v21_6: f16;
+  var v21_7: f16;
+  let whole3 = v13_0 & v13_1 & v13_2 & v13_3 & v13_4 & v13_5 & v13_6 & v13_7 & ((v20_0 & 3) == 0) & ((v20_4 & 3) == 0);
+  if (whole3) {
+    let w4 = b_y_ptr[v20_0 >> 2u];
+    v21_0 = w4.x;
+    v21_1 = w4.y;
+    v21_2 = w4.z;
+    v21_3 = w4.w;
+    let w5 = b_y_ptr[v20_4 >> 2u];
+    v21_4 = w5.x;
+    v21_5 = w5.y;
+    v21_6 = w5.z;
+    v21_7 = w5.w;
   } else {
     v21_0 = 0.0h;
     if (v13_0) { v21_0 = b_y_ptr[(v20_0) >> 2u][(v20_0) & 3]; }
@@ -139,18 +147,6 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     if (v13_2) { v21_2 = b_y_ptr[(v20_2) >> 2u][(v20_2) & 3]; }
     v21_3 = 0.0h;
     if (v13_3) { v21_3 = b_y_ptr[(v20_3) >> 2u][(v20_3) & 3]; }
-  }
-  var v21_4: f16;
-  var v21_5: f16;
-  var v21_6: f16;
-  var v21_7: f16;
-  if (v13_4 & v13_5 & v13_6 & v13_7 & ((v20_4 & 3) == 0)) {
-    let w = b_y_ptr[v20_4 >> 2u];
-    v21_4 = w.x;
-    v21_5 = w.y;
-    v21_6 = w.z;
-    v21_7 = w.w;
-  } else {
     v21_4 = 0.0h;
     if (v13_4) { v21_4 = b_y_ptr[(v20_4) >> 2u][(v20_4) & 3]; }
     v21_5 = 0.0h;

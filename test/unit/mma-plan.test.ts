@@ -1,6 +1,8 @@
 // Which tl.dot calls run on subgroup matrices (codegen/mma.ts), for a target like the H200 with
-// KERNEL_LAB_DAWN_FLAGS: the tutorial loop's accumulating f16 dot does; anything else compiles to
-// the generic tiled dot. One row per case: the kernel body and whether subgroup matrices are used.
+// Dawn's f16 toggles: the tutorial loop's accumulating f16 dot keeps its accumulator in them for
+// the loop ("loop"); any other f16 × f16 → f32 dot whose shape tiles runs on them once and moves
+// its product into registers ("once"); f32 dots, untileable shapes, an unfixed subgroup size or
+// the switch turned off compile to the generic tiled dot. One row per case.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -35,27 +37,33 @@ const LOOP = (inside: string) => `let acc = tl.zeros([BM, BN], "f32");
   }
   ${STORE}`;
 
-const rows: { name: string; dtype: "f16" | "f32"; body: string; blocks?: [number, number, number]; target?: Partial<Target>; matrices: boolean }[] = [
-  { name: "the tutorial's loop, f16 operands", dtype: "f16", body: LOOP(`acc = tl.dot(${A}, ${B}, acc);`), matrices: true },
+type Kind = "loop" | "once" | false;
+const rows: { name: string; dtype: "f16" | "f32"; body: string; blocks?: [number, number, number]; target?: Partial<Target>; matrices: Kind }[] = [
+  { name: "the tutorial's loop, f16 operands", dtype: "f16", body: LOOP(`acc = tl.dot(${A}, ${B}, acc);`), matrices: "loop" },
   { name: "f32 operands", dtype: "f32", body: LOOP(`acc = tl.dot(${A}, ${B}, acc);`), matrices: false },
-  { name: "acc also read inside the loop", dtype: "f16", body: LOOP(`acc = tl.dot(${A}, ${B}, acc);\n    ${STORE}`), matrices: false },
-  { name: "the product used beside the accumulation", dtype: "f16", body: LOOP(`const d = tl.dot(${A}, ${B}, acc);\n    acc = d;\n    tl.store(c + tl.expandDims(rm, 1) * BN + tl.expandDims(rn, 0), d * 2);`), matrices: false },
-  { name: "a dot outside any loop", dtype: "f16", body: `const k = 0;\n  const acc = tl.dot(${A}, ${B});\n  ${STORE}`, matrices: false },
-  { name: "a 16×16 tile (32 invocations: one subgroup, one matrix)", dtype: "f16", body: LOOP(`acc = tl.dot(${A}, ${B}, acc);`), blocks: [16, 16, 16], matrices: true },
+  { name: "acc also read inside the loop", dtype: "f16", body: LOOP(`acc = tl.dot(${A}, ${B}, acc);\n    ${STORE}`), matrices: "once" },
+  { name: "the product used beside the accumulation", dtype: "f16", body: LOOP(`const d = tl.dot(${A}, ${B}, acc);\n    acc = d;\n    tl.store(c + tl.expandDims(rm, 1) * BN + tl.expandDims(rn, 0), d * 2);`), matrices: "once" },
+  { name: "a dot outside any loop", dtype: "f16", body: `const k = 0;\n  const acc = tl.dot(${A}, ${B});\n  ${STORE}`, matrices: "once" },
+  { name: "B transposed", dtype: "f16", body: LOOP(`acc = tl.dot(${A}, tl.trans(tl.load(b + tl.expandDims(rn, 1) * BK + tl.expandDims(rk + k, 0))), acc);`), matrices: "loop" },
+  { name: "a 16×16 tile (32 invocations: one subgroup, one matrix)", dtype: "f16", body: LOOP(`acc = tl.dot(${A}, ${B}, acc);`), blocks: [16, 16, 16], matrices: "loop" },
   { name: "a 16×16 tile over 256 invocations (8 subgroups, 1 matrix)", dtype: "f16", body: LOOP(`acc = tl.dot(${A}, ${B}, acc);`), blocks: [16, 16, 16], target: { workgroupSize: 256 }, matrices: false },
   { name: "subgroup size not fixed", dtype: "f16", body: LOOP(`acc = tl.dot(${A}, ${B}, acc);`), target: { subgroupMinSize: 16 }, matrices: false },
   { name: "turned off", dtype: "f16", body: LOOP(`acc = tl.dot(${A}, ${B}, acc);`), target: { subgroupMatrixDot: false }, matrices: false },
 ];
 
 for (const row of rows) {
-  test(`subgroup matrices: ${row.name} → ${row.matrices ? "yes" : "generic path"}`, () => {
+  test(`subgroup matrices: ${row.name} → ${row.matrices || "generic path"}`, () => {
     const [BM, BN, BK] = row.blocks ?? [64, 64, 32];
     const parsed = parseKernelFile("mm.kernel.ts", source(row.dtype, row.body));
     assert.deepEqual(parsed.diagnostics, []);
     const result = compileKernel(parsed.kernels[0], { BM, BN, BK }, { ...H200_F16, ...row.target });
     assert.deepEqual(result.diagnostics.filter((d) => d.severity === "error"), []);
     const wgsl = result.kernel!.wgsl;
-    assert.equal(/subgroupMatrixMultiplyAccumulate/.test(wgsl), row.matrices);
-    assert.equal(result.kernel!.abi.features.includes("chromium-experimental-subgroup-matrix"), row.matrices);
+    assert.equal(/subgroupMatrixMultiplyAccumulate/.test(wgsl), row.matrices !== false);
+    assert.equal(result.kernel!.abi.features.includes("chromium-experimental-subgroup-matrix"), row.matrices !== false);
+    if (row.matrices === "loop") assert.match(wgsl, /\/\/ acc in \d+ subgroup matrices/);
+    if (row.matrices === "once") assert.match(wgsl, /\/\/ the product in \d+ subgroup matrices/);
+    // A transposed operand is loaded column-major, not transposed in registers.
+    if (row.name === "B transposed") assert.match(wgsl, /col_major/);
   });
 }

@@ -39,9 +39,9 @@ for (const file of files) {
   }
 }
 
-// tl.dot on subgroup matrices (codegen/mma.ts) for a target like the H200 with
-// KERNEL_LAB_DAWN_FLAGS (bench/NOTES.md §12, §16): no local GPU has them, so this pins the WGSL
-// that bench/mma-check.ts runs there.
+// tl.dot on subgroup matrices (codegen/mma.ts) for a target like the H200 with Dawn's f16
+// toggles (bench/NOTES.md §12, §16, §19): no local GPU has them (test/gpu/mma-emulated.test.ts runs
+// the same plans emulated), so this pins the WGSL the H200 runs (bench/run-h200-f16.sh).
 const H200_F16: Target = {
   ...DEFAULT_TARGET, shaderF16: true, subgroups: true, subgroupMinSize: 32, subgroupMaxSize: 32,
   maxWorkgroupSize: 1024, maxWorkgroupStorageBytes: 49152,

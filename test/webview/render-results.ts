@@ -120,6 +120,20 @@ async function waitFor(condition: () => boolean, timeoutMs = 10000): Promise<voi
   }
 }
 
+test("the adapter's note (the Dawn toggles a file with f16 asked for) shows under its line", async () => {
+  const { page, received, errors, close } = await openPanel();
+  try {
+    const note = "Kernel Lab asked Dawn for vulkan_enable_f16_on_nvidia and allow_unsafe_apis: this file's kernels use f16";
+    await send(page, received, { type: "results", view: { ...singleRun, adapter: { ...singleRun.adapter!, note } } });
+    assert.equal(await page.textContent("[data-testid=adapter-note]"), note);
+    await send(page, received, { type: "results", view: singleRun });
+    assert.equal(await page.$("[data-testid=adapter-note]"), null);
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
 test("a single run shows the adapter, correctness, timing and WGSL", async () => {
   const { page, received, errors, close } = await openPanel();
   try {

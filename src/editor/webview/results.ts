@@ -134,6 +134,7 @@ function header(view: ResultsView): PageElement {
           adapter.description ? text("span", ` — ${adapter.description}`, { class: "muted" }) : null,
         )
       : h("p", { class: "adapter", "data-testid": "adapter" }, text("span", "Adapter", { class: "label" }), text("strong", "none")),
+    adapter?.note ? text("p", adapter.note, { class: "adapter-note muted", "data-testid": "adapter-note" }) : null,
   );
 }
 

@@ -1,0 +1,471 @@
+// The ceiling of tl.dot on subgroup matrices through Dawn (issue 20 item 2; bench/NOTES.md §19):
+//  - regs: subgroups that only multiply-accumulate f16 × f16 → f32 16×16×16 matrices whose
+//    operands were loaded once and stay in registers, TM × TN accumulators each: the rate of
+//    the instructions themselves;
+//  - matmul: hand-written WGSL f16 matmuls (A, B f16 row-major, C f32) at 4096³ and 1024³, the
+//    best this path can do as far as we can write it: tiles staged in padded workgroup memory from
+//    16-byte (vec4<u32>) or 8-byte (vec4<f16>) loads, one or two buffers, the next tile's loads in
+//    flight during this one's multiplies or not; and "direct", the matrices loaded straight from
+//    the storage buffers (no workgroup memory, no barrier);
+//  - f16: what we checked about the driver bug Dawn guards against (README, Half precision):
+//    f16 conversions and arithmetic over 2^20 values, subnormals, infinities and NaN included,
+//    bit for bit against IEEE half rounding.
+// Every matmul is checked against float64 of its f16 inputs (all of C's last row and column and
+// 4096 random elements) before it is timed; a mismatch is printed as BAD and never as a rate.
+//
+//   node bench/dist/mma-probe.js [--only regs,matmul,f16] [--sizes 4096,1024] [--out FILE]
+//   node bench/dist/mma-probe.js --emulate      (lavapipe: the same kernels, matrices emulated, tiny sizes)
+
+import { writeFileSync } from "node:fs";
+import { acquireGpu, type Gpu } from "../src/runtime";
+import { BufferUsage, MapMode } from "../src/runtime/gpu";
+import { matrixOps, type MatrixOps } from "../src/codegen/mma";
+import type { SubgroupMatrixConfig } from "../src/ir/target";
+import { f16FromBits, f16ToBits } from "../src/ir/f16";
+import { halfBitsOf } from "./f16-cases";
+
+const argv = process.argv.slice(2);
+const arg = (name: string) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : undefined);
+const emulate = argv.includes("--emulate");
+const only = arg("--only")?.split(",");
+const wanted = (part: string) => !only || only.includes(part);
+const sizes = (arg("--sizes") ?? (emulate ? "64" : "4096,1024")).split(",").map(Number);
+const outFile = arg("--out");
+const C16: SubgroupMatrixConfig = { componentType: "f16", resultComponentType: "f32", M: 16, N: 16, K: 16 };
+
+interface Row { part: string; variant: string; size?: number; correct: boolean; relError?: number; medianMs?: number; tflops?: number; note?: string }
+const rows: Row[] = [];
+const save = () => outFile && writeFileSync(outFile, JSON.stringify({ date: new Date().toISOString(), rows }, null, 2));
+
+function header(): string[] {
+  return emulate
+    ? ["enable f16;", ""]
+    : ["enable f16;", "enable subgroups;", "enable chromium_experimental_subgroup_matrix;", "diagnostic(off, chromium.subgroup_matrix_uniformity);", ""];
+}
+
+function entry(w: number): string {
+  return `@compute @workgroup_size(${w})\nfn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lid: u32${emulate ? "" : ", @builtin(subgroup_id) sg_id: u32"}) {`;
+}
+const SG = emulate ? "(lid / 32u)" : "sg_id";
+
+/** A subgroup's accumulators, then `body` with `ops` writing into `lines`. */
+function kernel(lines: string[], body: (ops: MatrixOps, emit: (l: string) => void) => void): string {
+  const emit = (l: string) => lines.push(`  ${l}`);
+  body(matrixOps(emit, emulate), emit);
+  lines.push("}");
+  return lines.join("\n");
+}
+
+// ---- regs: the instructions' rate ----
+
+function regsWgsl(tm: number, tn: number, w: number, iters: number): string {
+  const lines = [...header(),
+    "@group(0) @binding(0) var<storage, read> A: array<f16>;",
+    "@group(0) @binding(1) var<storage, read> B: array<f16>;",
+    "@group(0) @binding(2) var<storage, read_write> C: array<f32>;",
+    entry(w)];
+  return kernel(lines, (ops, emit) => {
+    ops.results("acc", C16, tm * tn);
+    for (let i = 0; i < tm; i++) ops.operand("left", `l${i}`, C16, "A", `${i * 256}u`, 16, false);
+    for (let t = 0; t < tn; t++) ops.operand("right", `r${t}`, C16, "B", `${t * 256}u`, 16, false);
+    emit(`for (var it = 0u; it < ${iters}u; it++) {`);
+    for (let i = 0; i < tm; i++) for (let t = 0; t < tn; t++) ops.mma(`acc[${i * tn + t}]`, `l${i}`, `r${t}`, C16);
+    emit("}");
+    // Every subgroup stores its matrices (they are equal); C holds one set per workgroup slot.
+    emit(`let base = ((wid.x * ${w / 32}u + ${SG}) % 64u) * ${tm * tn * 256}u;`);
+    for (let j = 0; j < tm * tn; j++) ops.storeResult("C", `base + ${j * 256}u`, `acc[${j}]`, 16, C16);
+  });
+}
+
+// ---- the hand-written matmul ----
+
+interface MatmulShape {
+  bm: number; bn: number; bk: number;
+  /** Subgroups along M and N. */
+  sm: number; sn: number;
+  /** "u4": vec4<u32> loads (8 halves), "h4": vec4<f16> (4); "direct": no staging. */
+  load: "u4" | "h4" | "direct";
+  /** Staging buffers (1 or 2). */
+  stages: number;
+  /** The next tile's global loads issued before this tile's multiplies. */
+  prefetch: boolean;
+}
+
+const PAD = 8;
+
+function matmulName(s: MatmulShape): string {
+  const tm = s.bm / s.sm / 16, tn = s.bn / s.sn / 16;
+  return `${s.bm}×${s.bn}×${s.bk} ${s.sm * s.sn} sg (${tm}×${tn} each) ${s.load}${s.load === "direct" ? "" : ` stages ${s.stages}${s.prefetch ? " prefetch" : ""}`}`;
+}
+
+function matmulWgsl(s: MatmulShape, M: number, N: number, K: number): string {
+  const w = s.sm * s.sn * 32;
+  const tm = s.bm / s.sm / 16, tn = s.bn / s.sn / 16;
+  const per = s.load === "u4" ? 8 : 4;
+  const elem = s.load === "u4" ? "vec4<u32>" : s.load === "h4" ? "vec4<f16>" : "f16";
+  const sa = s.bk + PAD, sb = s.bn + PAD;
+  const sizeA = s.bm * sa, sizeB = s.bk * sb;
+  const lines = [...header(),
+    `@group(0) @binding(0) var<storage, read> A: array<${elem}>;`,
+    `@group(0) @binding(1) var<storage, read> B: array<${elem}>;`,
+    "@group(0) @binding(2) var<storage, read_write> C: array<f32>;",
+  ];
+  if (s.load !== "direct") lines.push(`var<workgroup> sa: array<f16, ${s.stages * sizeA}>;`, `var<workgroup> sb: array<f16, ${s.stages * sizeB}>;`);
+  lines.push(entry(w));
+  const chunksA = (s.bm * s.bk) / per / w, chunksB = (s.bk * s.bn) / per / w;
+  return kernel(lines, (ops, emit) => {
+    // Tutorial 03's grouped order (8 tile-rows at a time) for L2 reuse.
+    const [tilesM, tilesN] = [M / s.bm, N / s.bn];
+    emit(`let pid = wid.x + wid.y * 65535u;`);
+    emit(`let group = pid / ${8 * tilesN}u;`);
+    emit(`let first = group * 8u;`);
+    emit(`let gsize = min(${tilesM}u - first, 8u);`);
+    emit(`let pm = first + (pid % ${8 * tilesN}u) % gsize;`);
+    emit(`let pn = (pid % ${8 * tilesN}u) / gsize;`);
+    emit(`let row0 = pm * ${s.bm}u;`);
+    emit(`let col0 = pn * ${s.bn}u;`);
+    emit(`let sr = (${SG} % ${s.sm}u) * ${tm * 16}u;`);
+    emit(`let sc = (${SG} / ${s.sm}u) * ${tn * 16}u;`);
+    ops.results("acc", C16, tm * tn);
+    const multiply = (aAt: (i: number, kk: number) => string, aStride: number, bAt: (t: number, kk: number) => string, bStride: number, arrays: [string, string]) => {
+      for (let kk = 0; kk < s.bk; kk += 16) {
+        emit("{");
+        for (let i = 0; i < tm; i++) ops.operand("left", `l${i}`, C16, arrays[0], aAt(i, kk), aStride, false);
+        for (let t = 0; t < tn; t++) ops.operand("right", `r${t}`, C16, arrays[1], bAt(t, kk), bStride, false);
+        for (let i = 0; i < tm; i++) for (let t = 0; t < tn; t++) ops.mma(`acc[${i * tn + t}]`, `l${i}`, `r${t}`, C16);
+        emit("}");
+      }
+    };
+    if (s.load === "direct") {
+      emit(`for (var k0 = 0u; k0 < ${K}u; k0 += ${s.bk}u) {`);
+      multiply((i, kk) => `(row0 + sr + ${i * 16}u) * ${K}u + k0 + ${kk}u`, K, (t, kk) => `(k0 + ${kk}u) * ${N}u + col0 + sc + ${t * 16}u`, N, ["A", "B"]);
+      emit("}");
+    } else {
+      // Chunk c of invocation lid: A's row idx / (BK / per), columns (idx % (BK / per)) * per …; B's likewise.
+      const aChunk = (c: number) => [`(${c * w}u + lid) / ${s.bk / per}u`, `((${c * w}u + lid) % ${s.bk / per}u) * ${per}u`];
+      const bChunk = (c: number) => [`(${c * w}u + lid) / ${s.bn / per}u`, `((${c * w}u + lid) % ${s.bn / per}u) * ${per}u`];
+      const load = (k0: string) => {
+        for (let c = 0; c < chunksA; c++) { const [r, k] = aChunk(c); emit(`ra${c} = A[((row0 + ${r}) * ${K}u + ${k0} + ${k}) / ${per}u];`); }
+        for (let c = 0; c < chunksB; c++) { const [r, n] = bChunk(c); emit(`rb${c} = B[((${k0} + ${r}) * ${N}u + col0 + ${n}) / ${per}u];`); }
+      };
+      const halvesOf = (reg: string) => (s.load === "u4" ? [0, 1, 2, 3].flatMap((q) => [`bitcast<vec2<f16>>(${reg}[${q}]).x`, `bitcast<vec2<f16>>(${reg}[${q}]).y`]) : [0, 1, 2, 3].map((q) => `${reg}[${q}]`));
+      const store = (stage: string) => {
+        for (let c = 0; c < chunksA; c++) {
+          const [r, k] = aChunk(c);
+          emit(`{ let at = ${stage} * ${sizeA}u + (${r}) * ${sa}u + ${k};`);
+          halvesOf(`ra${c}`).forEach((h, q) => emit(`  sa[at + ${q}u] = ${h};`));
+          emit("}");
+        }
+        for (let c = 0; c < chunksB; c++) {
+          const [r, n] = bChunk(c);
+          emit(`{ let at = ${stage} * ${sizeB}u + (${r}) * ${sb}u + ${n};`);
+          halvesOf(`rb${c}`).forEach((h, q) => emit(`  sb[at + ${q}u] = ${h};`));
+          emit("}");
+        }
+      };
+      for (let c = 0; c < chunksA; c++) emit(`var ra${c}: ${elem};`);
+      for (let c = 0; c < chunksB; c++) emit(`var rb${c}: ${elem};`);
+      if (s.prefetch) load("0u");
+      emit(`for (var k0 = 0u; k0 < ${K}u; k0 += ${s.bk}u) {`);
+      emit(`let stage = ${s.stages === 2 ? `(k0 / ${s.bk}u) & 1u` : "0u"};`);
+      if (!s.prefetch) load("k0");
+      if (s.stages === 1) emit("workgroupBarrier();");
+      store("stage");
+      emit("workgroupBarrier();");
+      if (s.prefetch) {
+        emit(`if (k0 + ${s.bk}u < ${K}u) {`);
+        load(`k0 + ${s.bk}u`);
+        emit("}");
+      }
+      multiply((i, kk) => `stage * ${sizeA}u + (sr + ${i * 16}u) * ${sa}u + ${kk}u`, sa, (t, kk) => `stage * ${sizeB}u + ${kk * sb}u + sc + ${t * 16}u`, sb, ["sa", "sb"]);
+      emit("}");
+    }
+    for (let i = 0; i < tm; i++) for (let t = 0; t < tn; t++) ops.storeResult("C", `(row0 + sr + ${i * 16}u) * ${N}u + col0 + sc + ${t * 16}u`, `acc[${i * tn + t}]`, N, C16);
+  });
+}
+
+// ---- running and timing hand-written WGSL ----
+
+function buffer(gpu: Gpu, data: Uint16Array | Float32Array, label: string): GPUBuffer {
+  const size = Math.ceil(data.byteLength / 16) * 16;
+  const b = gpu.device.createBuffer({ label, size, usage: BufferUsage.STORAGE | BufferUsage.COPY_SRC | BufferUsage.COPY_DST });
+  gpu.device.queue.writeBuffer(b, 0, data.buffer, data.byteOffset, data.byteLength);
+  return b;
+}
+
+async function readFloats(gpu: Gpu, b: GPUBuffer, n: number): Promise<Float32Array> {
+  const read = gpu.device.createBuffer({ size: n * 4, usage: BufferUsage.MAP_READ | BufferUsage.COPY_DST });
+  const enc = gpu.device.createCommandEncoder();
+  enc.copyBufferToBuffer(b, 0, read, 0, n * 4);
+  gpu.device.queue.submit([enc.finish()]);
+  await read.mapAsync(MapMode.READ);
+  const out = new Float32Array(read.getMappedRange().slice(0));
+  read.unmap();
+  read.destroy();
+  return out;
+}
+
+async function pipeline(gpu: Gpu, code: string, buffers: GPUBuffer[]): Promise<{ pipeline: GPUComputePipeline; group: GPUBindGroup }> {
+  const device = gpu.device;
+  device.pushErrorScope("validation");
+  const module = device.createShaderModule({ code });
+  const info = await module.getCompilationInfo();
+  const errors = info.messages.filter((m) => m.type === "error");
+  if (errors.length) {
+    await device.popErrorScope();
+    throw new Error(`WGSL: ${errors.map((m) => `${m.lineNum}:${m.linePos} ${m.message}`).join("; ")}`);
+  }
+  const made = await device.createComputePipelineAsync({ layout: "auto", compute: { module, entryPoint: "main" } });
+  const group = device.createBindGroup({ layout: made.getBindGroupLayout(0), entries: buffers.map((b, binding) => ({ binding, resource: { buffer: b } })) });
+  const err = await device.popErrorScope();
+  if (err) throw new Error(err.message);
+  return { pipeline: made, group };
+}
+
+/** Median ms per dispatch: `group` dispatches between two timestamps, after ~300 ms of warm-up. */
+async function time(gpu: Gpu, p: { pipeline: GPUComputePipeline; group: GPUBindGroup }, grid: [number, number], samples = 15): Promise<number> {
+  const device = gpu.device;
+  const run = async (count: number, stamp: boolean): Promise<number> => {
+    const qs = stamp ? device.createQuerySet({ type: "timestamp", count: 2 }) : undefined;
+    const enc = device.createCommandEncoder();
+    const pass = enc.beginComputePass(qs ? { timestampWrites: { querySet: qs, beginningOfPassWriteIndex: 0, endOfPassWriteIndex: 1 } } : {});
+    pass.setPipeline(p.pipeline);
+    pass.setBindGroup(0, p.group);
+    for (let i = 0; i < count; i++) pass.dispatchWorkgroups(grid[0], grid[1]);
+    pass.end();
+    if (!qs) {
+      device.queue.submit([enc.finish()]);
+      await device.queue.onSubmittedWorkDone();
+      return 0;
+    }
+    const resolved = device.createBuffer({ size: 16, usage: BufferUsage.QUERY_RESOLVE | BufferUsage.COPY_SRC });
+    const read = device.createBuffer({ size: 16, usage: BufferUsage.MAP_READ | BufferUsage.COPY_DST });
+    enc.resolveQuerySet(qs, 0, 2, resolved, 0);
+    enc.copyBufferToBuffer(resolved, 0, read, 0, 16);
+    device.queue.submit([enc.finish()]);
+    await read.mapAsync(MapMode.READ);
+    const ns = new BigInt64Array(read.getMappedRange().slice(0));
+    read.unmap();
+    [qs, resolved, read].forEach((x) => x.destroy());
+    return Number(ns[1] - ns[0]) / 1e6 / count;
+  };
+  const first = await run(1, true);
+  const start = performance.now();
+  while (performance.now() - start < 300) await run(Math.max(1, Math.ceil(20 / Math.max(first, 0.01))), false);
+  const per = Math.max(1, Math.min(20, Math.ceil(2 / Math.max(first, 0.001))));
+  const got: number[] = [];
+  for (let i = 0; i < samples; i++) got.push(await run(per, true));
+  got.sort((a, b) => a - b);
+  return got[got.length >> 1];
+}
+
+function randnHalves(n: number): Uint16Array {
+  const floats = new Float32Array(n);
+  for (let i = 0; i < n; i++) floats[i] = Math.sqrt(-2 * Math.log(Math.random() || 1e-12)) * Math.cos(2 * Math.PI * Math.random());
+  return halfBitsOf(floats);
+}
+
+function log(row: Row): void {
+  rows.push(row);
+  save();
+  const rate = row.tflops !== undefined ? `${row.tflops.toFixed(1)} TFLOP/s (${row.medianMs!.toFixed(4)} ms)` : row.note ?? "";
+  console.log(`${row.part.padEnd(7)} ${(row.size ? `${row.size}³ ` : "").padEnd(6)}${row.variant.padEnd(52)} ${row.correct ? "ok " : "BAD"} ${row.relError !== undefined ? `rel ${row.relError.toExponential(1)} ` : ""}${rate}`);
+}
+
+async function regs(gpu: Gpu): Promise<void> {
+  const a = randnHalves(4 * 256), b = randnHalves(4 * 256);
+  const [ba, bb] = [buffer(gpu, a, "A"), buffer(gpu, b, "B")];
+  const iters = emulate ? 2 : 4096;
+  for (const [tm, tn] of [[1, 1], [2, 2], [2, 4], [4, 4]]) {
+    // 128 and 256 invocations measured within 10% of each other in the first run (NOTES §19).
+    for (const w of argv.includes("--all-shapes") ? [128, 256] : [256]) {
+      const bc = buffer(gpu, new Float32Array(64 * tm * tn * 256).fill(NaN), "C");
+      const groups = emulate ? 2 : 132 * 16;
+      const variant = `operands in registers, ${tm}×${tn} accumulators, ${w} invocations`;
+      try {
+        const p = await pipeline(gpu, regsWgsl(tm, tn, w, iters), [ba, bb, bc]);
+        // Check subgroup 0's first matrix: iters × (left 0 · right 0).
+        const enc = gpu.device.createCommandEncoder();
+        const pass = enc.beginComputePass();
+        pass.setPipeline(p.pipeline);
+        pass.setBindGroup(0, p.group);
+        pass.dispatchWorkgroups(groups);
+        pass.end();
+        gpu.device.queue.submit([enc.finish()]);
+        const c = await readFloats(gpu, bc, 256);
+        let num = 0, den = 0;
+        for (let i = 0; i < 16; i++) for (let j = 0; j < 16; j++) {
+          let s = 0;
+          for (let k = 0; k < 16; k++) s += f16FromBits(a[i * 16 + k]) * f16FromBits(b[k * 16 + j]);
+          num += (c[i * 16 + j] - iters * s) ** 2;
+          den += (iters * s) ** 2;
+        }
+        const rel = Math.sqrt(num / den);
+        const correct = Number.isFinite(rel) && rel < 1e-3;
+        const ms = correct ? await time(gpu, p, [groups, 1]) : undefined;
+        const flops = groups * (w / 32) * iters * tm * tn * 2 * 16 * 16 * 16;
+        log({ part: "regs", variant, correct, relError: rel, ...(ms ? { medianMs: ms, tflops: flops / ms / 1e9 } : {}) });
+      } catch (e) {
+        log({ part: "regs", variant, correct: false, note: (e as Error).message.slice(0, 300) });
+      }
+      bc.destroy();
+    }
+  }
+}
+
+async function matmul(gpu: Gpu, size: number, shapes: MatmulShape[]): Promise<void> {
+  const [M, N, K] = [size, size, size];
+  const a = randnHalves(M * K), b = randnHalves(K * N);
+  const [ba, bb] = [buffer(gpu, a, "A"), buffer(gpu, b, "B")];
+  const bc = buffer(gpu, new Float32Array(M * N).fill(NaN), "C");
+  const indices = [...Array.from({ length: N }, (_, j) => (M - 1) * N + j), ...Array.from({ length: M }, (_, i) => i * N + N - 1), ...Array.from({ length: 4096 }, () => Math.floor(Math.random() * M * N))];
+  const av = Float64Array.from(a, f16FromBits), bv = Float64Array.from(b, f16FromBits);
+  const want = indices.map((idx) => {
+    const [i, j] = [Math.floor(idx / N), idx % N];
+    let s = 0;
+    for (let k = 0; k < K; k++) s += av[i * K + k] * bv[k * N + j];
+    return s;
+  });
+  for (const s of shapes) {
+    if (M % s.bm || N % s.bn || K % s.bk) continue;
+    const variant = `hand-written ${matmulName(s)}`;
+    try {
+      const p = await pipeline(gpu, matmulWgsl(s, M, N, K), [ba, bb, bc]);
+      const tiles = (M / s.bm) * (N / s.bn);
+      const grid: [number, number] = [Math.min(tiles, 65535), Math.ceil(tiles / 65535)];
+      gpu.device.queue.writeBuffer(bc, 0, new Float32Array(M * N).fill(NaN));
+      const enc = gpu.device.createCommandEncoder();
+      const pass = enc.beginComputePass();
+      pass.setPipeline(p.pipeline);
+      pass.setBindGroup(0, p.group);
+      pass.dispatchWorkgroups(grid[0], grid[1]);
+      pass.end();
+      gpu.device.queue.submit([enc.finish()]);
+      const c = await readFloats(gpu, bc, M * N);
+      let num = 0, den = 0;
+      indices.forEach((idx, q) => { num += (c[idx] - want[q]) ** 2; den += want[q] ** 2; });
+      const rel = Math.sqrt(num / den);
+      const correct = Number.isFinite(rel) && rel < 1e-4;
+      const ms = correct ? await time(gpu, p, grid) : undefined;
+      log({ part: "matmul", size, variant, correct, relError: rel, ...(ms ? { medianMs: ms, tflops: (2 * M * N * K) / ms / 1e9 } : {}) });
+    } catch (e) {
+      log({ part: "matmul", size, variant, correct: false, note: (e as Error).message.slice(0, 300) });
+    }
+  }
+  [ba, bb, bc].forEach((x) => x.destroy());
+}
+
+/** f16 on this driver, bit for bit: f32 → f16 conversion, f16 + f16, f16 × f16, f16 → f32, over 2^20 values. */
+async function halfSemantics(gpu: Gpu): Promise<void> {
+  const n = 1 << 20;
+  const x = new Float32Array(n), y = new Float32Array(n);
+  const special = [0, -0, 1, -1, 65504, -65504, 65520, 2 ** -14, 2 ** -24, 2 ** -25, 3 * 2 ** -26, 1e-8, Infinity, -Infinity, NaN, 0.1, 1 / 3, 2049, 4097];
+  for (let i = 0; i < n; i++) {
+    // Finite floats across the f16 range and past it (exponents 2^-30 … 2^17), some specials.
+    x[i] = i < special.length ? special[i] : (Math.random() < 0.5 ? -1 : 1) * 2 ** (Math.random() * 47 - 30);
+    y[i] = special[(i * 7) % special.length] * (i % 3 === 0 ? 1 : 0) + (Math.random() - 0.5) * 2 ** (Math.random() * 20 - 10);
+  }
+  const code = `enable f16;
+@group(0) @binding(0) var<storage, read> X: array<f32>;
+@group(0) @binding(1) var<storage, read> Y: array<f32>;
+@group(0) @binding(2) var<storage, read_write> O: array<f16>;
+@compute @workgroup_size(256) fn main(@builtin(global_invocation_id) id: vec3<u32>) {
+  let i = id.x + id.y * 65535u * 256u;
+  if (i >= arrayLength(&X)) { return; }
+  let a = f16(X[i]);
+  let b = f16(Y[i]);
+  O[4u * i] = a;
+  O[4u * i + 1u] = a + b;
+  O[4u * i + 2u] = a * b;
+  O[4u * i + 3u] = max(a, b) - min(a, b);
+}`;
+  const [bx, by, bo] = [buffer(gpu, x, "X"), buffer(gpu, y, "Y"), buffer(gpu, new Uint16Array(4 * n).fill(0x7e00), "O")];
+  try {
+    const p = await pipeline(gpu, code, [bx, by, bo]);
+    const enc = gpu.device.createCommandEncoder();
+    const pass = enc.beginComputePass();
+    pass.setPipeline(p.pipeline);
+    pass.setBindGroup(0, p.group);
+    pass.dispatchWorkgroups(n / 256);
+    pass.end();
+    gpu.device.queue.submit([enc.finish()]);
+    // Halves read back as bits (readFloats reads 2 halves a word), widened exactly.
+    const words = await readFloats(gpu, bo, 2 * n);
+    const o = Float64Array.from(new Uint16Array(words.buffer), f16FromBits);
+    const half = (v: number) => f16FromBits(f16ToBits(v));
+    const same = (got: number, want: number) => (Number.isNaN(want) ? Number.isNaN(got) : Object.is(got, want) || (got === want && want !== 0));
+    const bad = [0, 0, 0, 0];
+    let subnormal = 0;
+    const first: string[] = [];
+    // Inputs out of the f16 range convert to ±inf or are undefined in WGSL (f16(65520) may be an error for constants, implementation-defined at run time): only finite halves are compared for the conversion of |x| ≤ 65504.
+    let compared = 0;
+    for (let i = 0; i < n; i++) {
+      if (!(Math.abs(x[i]) <= 65504) || !(Math.abs(y[i]) <= 65504)) continue;
+      compared++;
+      const [a, b] = [half(x[i]), half(y[i])];
+      const want = [a, half(a + b), half(a * b), half(Math.max(a, b) - Math.min(a, b))];
+      for (let q = 0; q < 4; q++) {
+        // f16 overflow of a sum or product: WGSL leaves the result undefined; skip those lanes.
+        if (!Number.isFinite(want[q])) continue;
+        if (!same(o[4 * i + q], want[q]) && !(want[q] === 0 && o[4 * i + q] === 0)) {
+          bad[q]++;
+          if (Math.abs(want[q]) < 2 ** -14) subnormal++;
+          if (first.length < 4) first.push(`[${i}] op ${q}: x ${x[i]} y ${y[i]} got ${o[4 * i + q]} want ${want[q]}`);
+        }
+      }
+    }
+    const ok = bad.every((b) => b === 0);
+    log({ part: "f16", variant: `conversion, +, ×, max−min over ${compared} finite pairs (subnormals included)`, correct: ok, note: ok ? "bit for bit" : `mismatches conv ${bad[0]} add ${bad[1]} mul ${bad[2]} maxmin ${bad[3]} (${subnormal} of them subnormal results): ${first.join("; ")}` });
+  } catch (e) {
+    log({ part: "f16", variant: "conversion and arithmetic", correct: false, note: (e as Error).message.slice(0, 300) });
+  }
+  [bx, by, bo].forEach((b) => b.destroy());
+}
+
+function matmulShapes(size: number): MatmulShape[] {
+  if (emulate) return [
+    { bm: 64, bn: 64, bk: 32, sm: 2, sn: 2, load: "u4", stages: 2, prefetch: true },
+    { bm: 64, bn: 64, bk: 32, sm: 2, sn: 2, load: "h4", stages: 1, prefetch: false },
+    { bm: 32, bn: 64, bk: 16, sm: 1, sn: 2, load: "direct", stages: 1, prefetch: false },
+  ];
+  // The first run (NOTES §19) found one staging buffer with the next tile's loads issued after the
+  // barrier 5.5× faster than two buffers; these are the one-buffer variants, one two-buffer and one
+  // direct variant for reference. (--all-shapes: every variant of the first run too.)
+  const big: MatmulShape[] = [
+    { bm: 128, bn: 128, bk: 32, sm: 2, sn: 2, load: "u4", stages: 1, prefetch: true },
+    { bm: 128, bn: 128, bk: 32, sm: 2, sn: 2, load: "u4", stages: 1, prefetch: false },
+    { bm: 128, bn: 128, bk: 32, sm: 2, sn: 2, load: "h4", stages: 1, prefetch: true },
+    { bm: 128, bn: 128, bk: 32, sm: 2, sn: 4, load: "u4", stages: 1, prefetch: true },
+    { bm: 128, bn: 128, bk: 64, sm: 2, sn: 2, load: "u4", stages: 1, prefetch: true },
+    { bm: 256, bn: 128, bk: 32, sm: 4, sn: 2, load: "u4", stages: 1, prefetch: true },
+    { bm: 64, bn: 128, bk: 32, sm: 1, sn: 2, load: "u4", stages: 1, prefetch: true },
+    { bm: 128, bn: 128, bk: 32, sm: 2, sn: 2, load: "u4", stages: 2, prefetch: true },
+    { bm: 128, bn: 128, bk: 32, sm: 2, sn: 2, load: "direct", stages: 1, prefetch: false },
+  ];
+  const small: MatmulShape[] = [
+    { bm: 64, bn: 64, bk: 32, sm: 2, sn: 2, load: "u4", stages: 1, prefetch: true },
+    { bm: 64, bn: 128, bk: 32, sm: 1, sn: 2, load: "u4", stages: 1, prefetch: true },
+    { bm: 128, bn: 64, bk: 32, sm: 2, sn: 1, load: "u4", stages: 1, prefetch: true },
+    { bm: 128, bn: 128, bk: 32, sm: 2, sn: 2, load: "u4", stages: 1, prefetch: true },
+    { bm: 64, bn: 64, bk: 32, sm: 2, sn: 2, load: "u4", stages: 2, prefetch: true },
+  ];
+  return size >= 4096 ? big : small;
+}
+
+async function main(): Promise<void> {
+  const gpu = await acquireGpu({ f16: true, f16Dot: true });
+  console.log(`adapter: ${gpu.adapter.vendor} ${gpu.adapter.device} ${gpu.adapter.description}; toggles ${gpu.dawnToggles.join(",") || "none"}; f16 ${gpu.target.shaderF16}; subgroup-matrix f16 configs ${(gpu.target.subgroupMatrixConfigs ?? []).filter((c) => c.componentType === "f16").map((c) => `${c.M}×${c.N}×${c.K}→${c.resultComponentType}`).join(" ") || "none"}${emulate ? " (emulated here)" : ""}`);
+  if (!emulate && !(gpu.target.subgroupMatrixConfigs ?? []).some((c) => c.componentType === "f16" && c.M === 16 && c.N === 16 && c.K === 16)) console.log("no 16×16×16 f16 subgroup-matrix configuration: regs and matmul will fail");
+  if (wanted("f16")) await halfSemantics(gpu);
+  if (wanted("regs")) await regs(gpu);
+  if (wanted("matmul")) for (const size of sizes) await matmul(gpu, size, matmulShapes(size));
+  save();
+}
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    console.error(err instanceof Error ? err.stack : err);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,114 @@
+// tl.dot on subgroup matrices (codegen/mma.ts), checked on lavapipe, which has none: the same
+// plan with each matrix emulated in private arrays (Target.subgroupMatrixEmulation), so the
+// staging (padded rows, transposed operands loaded column-major, double buffers), the subgroups'
+// regions and the accumulator's way in and out run for real against float64 of the f16 inputs
+// and the interpreter. Sizes are no multiples of the blocks; outputs NaN-poisoned.
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { PRELUDE, assertClose, poisoned, randomFloats, runBoth } from "../support/kernel-runner";
+import { f16FromBits, f16ToBits } from "../../src/ir/f16";
+import type { Target } from "../../src/ir/target";
+
+const EMULATED: Partial<Target> = {
+  subgroupMatrixEmulation: true,
+  subgroupMatrixConfigs: [[16, 16, 16], [16, 8, 16]].map(([M, N, K]) => ({ componentType: "f16", resultComponentType: "f32", M, N, K })),
+};
+
+function randomHalves(n: number): { bits: Uint16Array; values: Float64Array } {
+  const bits = Uint16Array.from(randomFloats(n, -2, 2), f16ToBits);
+  return { bits, values: Float64Array.from(bits, f16FromBits) };
+}
+
+function product(a: Float64Array, b: Float64Array, M: number, N: number, K: number, bTransposed = false): Float64Array {
+  const c = new Float64Array(M * N);
+  for (let i = 0; i < M; i++) for (let k = 0; k < K; k++) for (let j = 0; j < N; j++) c[i * N + j] += a[i * K + k] * (bTransposed ? b[j * K + k] : b[k * N + j]);
+  return c;
+}
+
+// The tutorial's loop (a loop plan: the accumulator stays in matrices), B loaded as [BN, BK] and
+// transposed when `trans` (loaded column-major).
+const MATMUL = (trans: boolean) => `${PRELUDE}export const mm = kernel(function mm(a: Ptr<f16>, b: Ptr<f16>, c: Ptr<f32>, M: i32, N: i32, K: i32, BM: constexpr, BN: constexpr, BK: constexpr) {
+  const rm = tl.programId(0) * BM + tl.arange(0, BM);
+  const rn = tl.programId(1) * BN + tl.arange(0, BN);
+  const rk = tl.arange(0, BK);
+  let acc = tl.zeros([BM, BN], "f32");
+  for (let k = 0; k < K; k += BK) {
+    const x = tl.load(a + tl.expandDims(rm, 1) * K + tl.expandDims(rk + k, 0), tl.expandDims(rm, 1) < M && tl.expandDims(rk + k, 0) < K, 0.0);
+    ${trans
+      ? "const y = tl.trans(tl.load(b + tl.expandDims(rn, 1) * K + tl.expandDims(rk + k, 0), tl.expandDims(rn, 1) < N && tl.expandDims(rk + k, 0) < K, 0.0));"
+      : "const y = tl.load(b + tl.expandDims(rk + k, 1) * N + tl.expandDims(rn, 0), tl.expandDims(rk + k, 1) < K && tl.expandDims(rn, 0) < N, 0.0);"}
+    acc = tl.dot(x, y, acc);
+  }
+  tl.store(c + tl.expandDims(rm, 1) * N + tl.expandDims(rn, 0), acc, tl.expandDims(rm, 1) < M && tl.expandDims(rn, 0) < N);
+});`;
+
+async function checkMatmul(M: number, N: number, K: number, blocks: [number, number, number], target: Partial<Target>, trans = false): Promise<string> {
+  const [BM, BN, BK] = blocks;
+  const a = randomHalves(M * K);
+  const b = randomHalves(K * N);
+  const want = product(a.values, b.values, M, N, K, trans);
+  const { gpu, cpu, kernel } = await runBoth({
+    source: MATMUL(trans), constexprs: { BM, BN, BK }, target: { ...EMULATED, ...target },
+    grid: [Math.ceil(M / BM), Math.ceil(N / BN)],
+    args: { a: a.bits, b: b.bits, c: poisoned(M * N), M, N, K },
+    outputs: ["c"],
+  });
+  assert.match(kernel.wgsl, /subgroup matrices of 16×\d+ per subgroup \(emulated\)/);
+  for (const [side, got] of [["gpu", gpu.c], ["cpu", cpu.c]] as const) assertClose(got, want, `${side} c`, 1e-5 * K, 1e-5);
+  return kernel.wgsl;
+}
+
+test("loop plan: 64×64×32 tiles, 4 subgroups of 2×2 matrices, double-buffered, 70×83 by 83×45 (K 83)", async () => {
+  const wgsl = await checkMatmul(70, 45, 83, [64, 64, 32], { workgroupSize: 128, mmaDoubleBuffer: true });
+  assert.match(wgsl, /mma\d+_p \^ 1u/, "double-buffered");
+});
+
+test("loop plan with one buffer (the default), registers pipelined (num_stages 2), 8 subgroups", async () => {
+  const wgsl = await checkMatmul(70, 45, 83, [64, 64, 32], { workgroupSize: 256, numStages: 2 });
+  assert.doesNotMatch(wgsl, /mma\d+_p \^ 1u/);
+});
+
+test("loop plan with B transposed (loaded column-major), 33×50 by 50×47", async () => {
+  const wgsl = await checkMatmul(33, 47, 50, [32, 32, 16], { workgroupSize: 64 }, true);
+  assert.match(wgsl, /col_major|% 16u\) \* \d+u \+ e \/ 16u/);
+});
+
+test("a dot outside any loop (a 'once' plan) with an accumulator added, and one of two dots in a loop", async () => {
+  // Attention's shape: S = Q·Kᵀ fresh each trip, then acc = P·V + acc * alpha.
+  const source = `${PRELUDE}export const two = kernel(function two(q: Ptr<f16>, k: Ptr<f16>, v: Ptr<f16>, o: Ptr<f32>, N: i32, B: constexpr, D: constexpr) {
+  const rm = tl.arange(0, B);
+  const rd = tl.arange(0, D);
+  const qb = tl.load(q + tl.expandDims(rm, 1) * D + tl.expandDims(rd, 0));
+  let acc = tl.zeros([B, D], "f32");
+  for (let start = 0; start < N; start += B) {
+    const kb = tl.load(k + tl.expandDims(start + rm, 1) * D + tl.expandDims(rd, 0), tl.expandDims(start + rm, 1) < N, 0.0);
+    const s = tl.dot(qb, tl.trans(kb));
+    const p = tl.cast(s * 0.125, "f16");
+    const vb = tl.load(v + tl.expandDims(start + rm, 1) * D + tl.expandDims(rd, 0), tl.expandDims(start + rm, 1) < N, 0.0);
+    acc = tl.dot(p, vb, acc * 0.5);
+  }
+  tl.store(o + tl.expandDims(rm, 1) * D + tl.expandDims(rd, 0), acc);
+});`;
+  const B = 32, D = 32, N = 75;
+  const q = randomHalves(B * D), k = randomHalves(N * D), v = randomHalves(N * D);
+  // float64 of the same steps; p is rounded to a half as the kernel rounds it.
+  const acc = new Float64Array(B * D);
+  for (let start = 0; start < N; start += B) {
+    const s = new Float64Array(B * B);
+    for (let i = 0; i < B; i++) for (let j = 0; j < B; j++) for (let d = 0; d < D; d++) s[i * B + j] += start + j < N ? q.values[i * D + d] * k.values[(start + j) * D + d] : 0;
+    const p = Float64Array.from(s, (x) => f16FromBits(f16ToBits(Math.fround(x * 0.125))));
+    for (let i = 0; i < B; i++) for (let d = 0; d < D; d++) {
+      let sum = 0;
+      for (let j = 0; j < B; j++) sum += start + j < N ? p[i * B + j] * v.values[(start + j) * D + d] : 0;
+      acc[i * D + d] = acc[i * D + d] * 0.5 + sum;
+    }
+  }
+  const { gpu, cpu, kernel } = await runBoth({
+    source, constexprs: { B, D }, target: { ...EMULATED, workgroupSize: 128 }, grid: [1],
+    args: { q: q.bits, k: k.bits, v: v.bits, o: poisoned(B * D), N }, outputs: ["o"],
+  });
+  assert.equal((kernel.wgsl.match(/per subgroup \(emulated\)/g) ?? []).length, 2, "both dots on (emulated) matrices");
+  // p's rounding to f16 can differ by one half-ulp where f32 sums differ in order: a looser bound.
+  for (const [side, got] of [["gpu", gpu.o], ["cpu", cpu.o]] as const) assertClose(got, acc, `${side} o`, 2e-2, 1e-2);
+});
