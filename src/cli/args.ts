@@ -1,7 +1,7 @@
 // Command-line parsing: `kernel-lab <command> [options]`, options in any order after the command.
 
 export type Command =
-  | { kind: "run"; file: string; run?: string; size?: number; sweep: boolean; json: boolean; cpu: boolean; reps?: number; timeoutMs?: number; maxSteps?: number; retune: boolean; history?: string; debug: boolean }
+  | { kind: "run"; file: string; run?: string; size?: number; sweep: boolean; json: boolean; cpu: boolean; reps?: number; timeoutMs?: number; maxSteps?: number; constexprs: Record<string, number>; retune: boolean; history?: string; debug: boolean }
   | { kind: "compare"; before: string; after: string; json: boolean; debug: boolean }
   | { kind: "check"; files: string[]; json: boolean; pretty: boolean; debug: boolean }
   | { kind: "wgsl"; file: string; kernel?: string; constexprs: Record<string, number>; gpu: boolean; debug: boolean }
@@ -25,6 +25,7 @@ Commands:
     --timeout SECONDS  limit per run and size (default 120)
     --max-steps N      with --cpu, element operations a launch may take before it counts as
                        endless (default 500000000)
+    --constexpr NAME=VALUE  replace a constexpr of the run and of each of its configs (repeatable)
     --retune           tune runs with \`configs\` afresh instead of using the cached choice
     --history FILE     append the results to FILE (JSON lines) and say how each compares with its last run there
   check FILE...  Print the diagnostics of kernel files, one a line (path:line:col - error KLxxxx: message)
@@ -54,7 +55,7 @@ export function parseArgs(argv: readonly string[]): Command {
   const values = new Map<string, string[]>();
   const takesValue = new Set(["--run", "--size", "--reps", "--timeout", "--max-steps", "--kernel", "--constexpr", "--history"]);
   const allowed: Record<string, string[]> = {
-    run: ["--run", "--size", "--sweep", "--json", "--cpu", "--reps", "--timeout", "--max-steps", "--retune", "--history", "--debug"],
+    run: ["--run", "--size", "--sweep", "--json", "--cpu", "--reps", "--timeout", "--max-steps", "--constexpr", "--retune", "--history", "--debug"],
     compare: ["--json", "--debug"],
     check: ["--json", "--pretty", "--debug"],
     wgsl: ["--kernel", "--constexpr", "--gpu", "--debug"],
@@ -95,6 +96,7 @@ export function parseArgs(argv: readonly string[]): Command {
         reps: optionalInt("--reps", one("--reps")),
         timeoutMs: optionalSeconds(one("--timeout")),
         maxSteps: optionalInt("--max-steps", one("--max-steps")),
+        constexprs: constexprPairs(values.get("--constexpr")),
         retune: flags.has("--retune"),
         history: one("--history"),
         debug,
@@ -108,13 +110,7 @@ export function parseArgs(argv: readonly string[]): Command {
       return { kind: "check", files: positional, json: flags.has("--json"), pretty: flags.has("--pretty"), debug };
     default: {
       if (positional.length !== 1) throw new UsageError("Usage: kernel-lab wgsl FILE [--kernel NAME] [--constexpr NAME=VALUE]...");
-      const constexprs: Record<string, number> = {};
-      for (const pair of values.get("--constexpr") ?? []) {
-        const m = /^([A-Za-z_$][\w$]*)=(-?\d+)$/.exec(pair);
-        if (!m) throw new UsageError(`--constexpr wants NAME=INTEGER, got '${pair}'.`);
-        constexprs[m[1]] = Number(m[2]);
-      }
-      return { kind: "wgsl", file: positional[0], kernel: one("--kernel"), constexprs, gpu: flags.has("--gpu"), debug };
+      return { kind: "wgsl", file: positional[0], kernel: one("--kernel"), constexprs: constexprPairs(values.get("--constexpr")), gpu: flags.has("--gpu"), debug };
     }
   }
 }
@@ -131,4 +127,15 @@ function optionalSeconds(value: string | undefined): number | undefined {
   const s = Number(value);
   if (!Number.isFinite(s) || s <= 0) throw new UsageError(`--timeout wants a positive number of seconds, got '${value}'.`);
   return s * 1000;
+}
+
+/** `--constexpr NAME=INTEGER`, repeated. */
+function constexprPairs(pairs: readonly string[] | undefined): Record<string, number> {
+  const constexprs: Record<string, number> = {};
+  for (const pair of pairs ?? []) {
+    const m = /^([A-Za-z_$][\w$]*)=(-?\d+)$/.exec(pair);
+    if (!m) throw new UsageError(`--constexpr wants NAME=INTEGER, got '${pair}'.`);
+    constexprs[m[1]] = Number(m[2]);
+  }
+  return constexprs;
 }

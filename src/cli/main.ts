@@ -71,6 +71,7 @@ async function runCommand(cmd: Extract<Command, { kind: "run" }>): Promise<numbe
     reps: cmd.reps,
     timeoutMs: cmd.timeoutMs,
     maxSteps: cmd.maxSteps,
+    ...(Object.keys(cmd.constexprs).length ? { constexprs: cmd.constexprs } : {}),
     retune: cmd.retune,
     onProgress: progress ? (p) => process.stderr.write(`\r\x1b[2K${p.message}…`) : undefined,
     onRunChecked: cmd.json ? undefined : (run, adapter) => {

@@ -18,6 +18,7 @@ import type { RunOptions } from "./run";
 import { runOneSize, type SizeContext } from "./run-size";
 import { LineMap } from "../diagnostics/position";
 import { resolveKernel } from "./resolve-runs";
+import { withConstexprOverrides } from "./constexpr-overrides";
 import { DEFAULT_TIMEOUT_MS, withTimeout } from "./timeout";
 
 /** What the runs of one file share. */
@@ -38,8 +39,9 @@ export interface FileSession {
 }
 
 /** "compile-error" when the run's program (or every candidate) did not compile; other failures are thrown. */
-export async function runEverySize(loaded: LoadedRun, s: FileSession): Promise<"ran" | "compile-error"> {
-  if (hasLaunches(loaded)) return runLaunchesEverySize(loaded, s);
+export async function runEverySize(given: LoadedRun, s: FileSession): Promise<"ran" | "compile-error"> {
+  if (hasLaunches(given)) return runLaunchesEverySize(given, s);
+  const loaded = s.opts.constexprs ? withConstexprOverrides(given, s.opts.constexprs) : given;
   const kernel = resolveKernel(loaded, s.kernels, s.parsed);
   const defined = checkRunDefinition(loaded, kernel, new Set(Object.keys(BUILTINS)));
   const sizes = s.opts.size !== undefined ? [s.opts.size] : s.opts.sweep ? defined.sizes : [defined.sizes[0]];

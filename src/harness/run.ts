@@ -38,6 +38,8 @@ export interface RunOptions {
   timeoutMs?: number;
   /** With `cpu`: element operations a launch may take before the interpreter calls it endless (default 5e8). */
   maxSteps?: number;
+  /** Constexpr values replacing the run's own and each config's (`--constexpr`; single-kernel runs). */
+  constexprs?: Record<string, number>;
   /** Tune runs with `configs` afresh instead of taking the cached choice (`--retune`). */
   retune?: boolean;
   /**

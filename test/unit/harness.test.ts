@@ -168,10 +168,11 @@ test("compare: tolerance, NaN, first mismatch", () => {
 
 test("command-line parsing", () => {
   assert.deepEqual(parseArgs(["run", "a.kernel.ts", "--size", "1000", "--json", "--cpu"]), {
-    kind: "run", file: "a.kernel.ts", run: undefined, size: 1000, sweep: false, json: true, cpu: true, reps: undefined, timeoutMs: undefined, maxSteps: undefined, retune: false, history: undefined, debug: false,
+    kind: "run", file: "a.kernel.ts", run: undefined, size: 1000, sweep: false, json: true, cpu: true, reps: undefined, timeoutMs: undefined, maxSteps: undefined, constexprs: {}, retune: false, history: undefined, debug: false,
   });
   assert.equal((parseArgs(["run", "a.kernel.ts", "--cpu", "--max-steps", "5000"]) as { maxSteps?: number }).maxSteps, 5000);
   assert.throws(() => parseArgs(["run", "a.ts", "--max-steps", "-3"]), UsageError);
+  assert.deepEqual((parseArgs(["run", "a.kernel.ts", "--constexpr", "BLOCK_M=16", "--constexpr", "num_warps=2"]) as { constexprs: object }).constexprs, { BLOCK_M: 16, num_warps: 2 });
   assert.equal((parseArgs(["run", "a.kernel.ts", "--retune"]) as { retune: boolean }).retune, true);
   assert.equal((parseArgs(["run", "a.kernel.ts", "--history", "h.jsonl"]) as { history?: string }).history, "h.jsonl");
   assert.deepEqual(parseArgs(["compare", "old.json", "new.json", "--json"]), { kind: "compare", before: "old.json", after: "new.json", json: true, debug: false });
