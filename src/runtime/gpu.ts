@@ -218,7 +218,12 @@ function gpuInstance(flags: string[]): GPU | undefined {
  */
 function serves(gpu: Gpu, needs: HalfPrecisionNeeds): boolean {
   const has = gpu.target.shaderF16 && (!needs.f16Dot || (gpu.target.subgroupMatrixConfigs ?? []).some((c) => c.componentType === "f16"));
-  return has || togglesToAsk(needs, dawnFlags()).every((t) => gpu.dawnToggles.includes(t));
+  return has || askedToggles(needs, dawnFlags()).every((t) => gpu.dawnToggles.includes(t));
+}
+
+/** The toggles Kernel Lab asks for (none where the WebGPU entry point takes no Dawn flags: a browser's). */
+function askedToggles(needs: HalfPrecisionNeeds, userFlags: readonly string[]): string[] {
+  return host.takesDawnFlags ? togglesToAsk(needs, userFlags) : [];
 }
 
 /**
@@ -247,7 +252,7 @@ export function acquireGpu(needs: HalfPrecisionNeeds = NO_NEEDS): Promise<Gpu> {
 
 async function createGpu(needs: HalfPrecisionNeeds): Promise<Gpu> {
   const userFlags = dawnFlags();
-  const toggles = togglesToAsk(needs, userFlags);
+  const toggles = askedToggles(needs, userFlags);
   const gpu = gpuInstance(withToggles(userFlags, toggles));
   if (!gpu) throw new NoAdapterError("this browser has no WebGPU: navigator.gpu is undefined");
   const adapter = await host.requestAdapter(gpu, { powerPreference: "high-performance" });

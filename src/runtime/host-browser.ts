@@ -61,6 +61,7 @@ interface BrowserGlobal {
 
 export const host: Host = {
   platform: "browser",
+  takesDawnFlags: false,
   gpu: () => (globalThis as BrowserGlobal).navigator?.gpu,
   requestAdapter: (gpu, options) => gpu.requestAdapter(options),
   env: (name) => config.env[name],

@@ -15,6 +15,7 @@ import { quietDawn } from "./notices";
 
 export const host: Host = {
   platform: process.platform,
+  takesDawnFlags: true,
   gpu: (flags) => loadDawn().create([...flags]),
   // Dawn enumerates the adapters inside this call, synchronously, and prints two limit notices
   // on stderr while it does (notices.ts).

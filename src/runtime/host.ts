@@ -9,6 +9,8 @@
 export interface Host {
   /** `process.platform` in Node ("linux", "darwin", "win32", …); "browser" in a browser. */
   readonly platform: string;
+  /** Whether `gpu()` honours Dawn's instance flags (toggles): Node's Dawn does, a browser's WebGPU doesn't. */
+  readonly takesDawnFlags: boolean;
   /** The WebGPU entry point: Dawn's instance made with these flags, or the browser's `navigator.gpu`; undefined when there is none. */
   gpu(dawnFlags: readonly string[]): GPU | undefined;
   /** `gpu.requestAdapter`, with Dawn's start-up notices kept off the terminal (runtime/notices.ts). */
