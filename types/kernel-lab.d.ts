@@ -184,28 +184,6 @@ export declare namespace tl {
    * tl.associativeScan), folded from the axis's first element. Triton: `tl.reduce(x, axis, combine_fn)`.
    */
   function reduce(x: number, axis: number, combineFn: (a: number, b: number) => number): number;
-  /** Index of the minimum along `axis`; ties give the smallest index. Triton: `tl.argmin`. */
-  function argmin(x: number, axis?: number): i32;
-  /** Bitwise xor of an integer block along `axis`. Triton: `tl.xor_sum`. */
-  function xorSum(x: number, axis?: number): number;
-  /**
-   * Inclusive cumulative sum along `axis` (0 for a 1-D block), same shape; `reverse` (a literal)
-   * sums from the end. Triton: `tl.cumsum(x, axis, reverse=False)`.
-   */
-  function cumsum(x: number, axis?: number, reverse?: boolean): number;
-  /** Inclusive cumulative product along `axis`; `reverse` from the end. Triton: `tl.cumprod`. */
-  function cumprod(x: number, axis?: number, reverse?: boolean): number;
-  /**
-   * Inclusive scan along `axis` with an associative `combineFn`, an inline arrow of one expression
-   * of its two parameters, e.g. `(a, b) => tl.maximum(a, b)` (operators and element-wise tl.* only;
-   * it can't use other kernel values). Triton: `tl.associative_scan(x, axis, combine_fn, reverse=False)`.
-   */
-  function associativeScan(x: number, axis: number, combineFn: (a: number, b: number) => number, reverse?: boolean): number;
-  /**
-   * Reduction along `axis` with an associative `combineFn` (an inline arrow, as in
-   * tl.associativeScan), folded from the axis's first element. Triton: `tl.reduce(x, axis, combine_fn)`.
-   */
-  function reduce(x: number, axis: number, combineFn: (a: number, b: number) => number): number;
   /**
    * Block matrix product `[M,K] x [K,N] (+ acc)`, accumulated in f32. Two f16 blocks are
    * multiplied exactly (on tensor cores where the GPU offers subgroup matrices: README).

@@ -41,3 +41,15 @@ export class DiagnosticLog {
     return this.diagnostics.some((d) => d.severity === "error");
   }
 }
+
+/** Each diagnostic once, by place, code and message (the first keeps its related locations), in the order of the file. */
+export function distinctDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[] {
+  const seen = new Set<string>();
+  const distinct = diagnostics.filter((d) => {
+    const key = `${d.code}:${d.span.start}:${d.span.end}:${d.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+  return distinct.sort((a, b) => a.span.start - b.span.start);
+}

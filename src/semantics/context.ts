@@ -17,7 +17,12 @@ import { TypesSeen } from "./types-seen";
 /** What a name in a kernel stands for. */
 export type Binding =
   | { kind: "value"; value: Value; declaredAt: Span; what: "const" | "parameter" }
-  | { kind: "variable"; variable: Variable; counter: boolean };
+  | { kind: "variable"; variable: Variable; counter: boolean }
+  /**
+   * A name whose declaration failed (its initialiser had an error, already reported): uses of it
+   * stay quiet, so one mistake gives one diagnostic.
+   */
+  | { kind: "unknown"; declaredAt: Span; what: "const" | "let" | "parameter" };
 
 /**
  * What the compiler may assume about launch arguments besides constexprs (Triton specialises the

@@ -91,6 +91,7 @@ function identifier(ctx: LoweringContext, node: ts.Identifier, span: Span): Valu
   if (name === "") return undefined; // a missing name the parser already reported
   const binding = ctx.lookup(name);
   if (!binding) return unboundName(ctx, name, span);
+  if (binding.kind === "unknown") return undefined; // its declaration's error is reported
   // The same value, located where it is used, so diagnostics point at the use.
   if (binding.kind === "value") return { ...binding.value, span };
   return ctx.b.emit({ op: "readVar", variable: binding.variable }, binding.variable.type, span);

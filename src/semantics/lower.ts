@@ -68,13 +68,15 @@ function bindParam(ctx: LoweringContext, p: Param, constexprs: Readonly<Record<s
   const bindValue = (value: Value) => ctx.bind(p.name, { kind: "value", value, declaredAt: at, what: "parameter" });
   if (p.kind === "constexpr") {
     const value = constexprs[p.name];
+    // Without a usable value the name stays quiet in the body: one mistake, one diagnostic.
+    const unknown = () => ctx.bind(p.name, { kind: "unknown", declaredAt: at, what: "parameter" });
     if (value === undefined) {
       ctx.log.error(Codes.constexprMissing, at, `constexpr '${p.name}' has no value; give it one in the run's constexprs, e.g. constexprs: { ${p.name}: 1024 }`);
-      return;
+      return unknown();
     }
     if (!Number.isInteger(value) || Math.abs(value) > 2 ** 31 - 1) {
       ctx.log.error(Codes.constexprMissing, at, `constexpr '${p.name}' is ${value}; constexprs must be integers in the i32 range`);
-      return;
+      return unknown();
     }
     used[p.name] = value;
     bindValue(ctx.b.constant(value, "i32", at));

@@ -91,8 +91,8 @@ function variableStatement(ctx: LoweringContext, list: ts.VariableDeclarationLis
     const value = ctx.expression(decl.initializer);
     const at = ctx.span(decl.name);
     if (!value) {
-      // Bind a poisoned name so later uses don't report "not defined".
-      ctx.bind(name, { kind: "value", value: ctx.b.constant(0, "i32", at), declaredAt: at, what: "const" });
+      // The initialiser's error is reported; later uses of the name stay quiet.
+      ctx.bind(name, { kind: "unknown", declaredAt: at, what: isConstDecl ? "const" : "let" });
       continue;
     }
     if (isConstDecl) {
@@ -138,7 +138,12 @@ function assign(ctx: LoweringContext, target: ts.Expression, compute: (current: 
     ctx.log.error(Codes.unknownName, ctx.span(target), `'${target.text}' is not defined in this kernel`);
     return;
   }
-  if (binding.kind === "value") {
+  if (binding.kind === "unknown" && binding.what !== "const") {
+    // Its declaration's error is reported; the right-hand side may still have its own.
+    compute(undefined);
+    return;
+  }
+  if (binding.kind === "value" || binding.kind === "unknown") {
     const message =
       binding.what === "parameter"
         ? `'${target.text}' is a parameter and can't be reassigned; copy it into a variable first: let x = ${target.text};`

@@ -217,3 +217,26 @@ test("valid atomics give no diagnostics", () => {
   ];
   for (const body of bodies) assert.deepEqual(diagnose(file(body, "x_ptr: Ptr<f32>, h_ptr: Ptr<i32>, n: i32, BLOCK: constexpr")), [], body);
 });
+
+// Issue 23 item 6: one mistake, one diagnostic. [name, body, the one diagnostic's "line:col code"];
+// `twice` is a device function (defined on line 3) with a mistake.
+const TWICE = "const twice = kernel(function twice(x) { return x * tl.two(); });\n";
+const oneMistakeRows: [string, string, string][] = [
+  ["a let whose initialiser fails, then reassigned, updated and reshaped", "const o = tl.arange(0, 16);\nlet z = tl.load(x_ptr + o) * tl.bogus(2);\nz = z + 1;\nz += tl.reshape(z, [16]);\ntl.store(y_ptr + o, tl.reshape(z, [16]));", "5:33 KL1005"],
+  ["a const whose initialiser fails, used three times", "const o = tl.arange(0, 16);\nconst w = tl.load(x_ptr + o, o < m);\ntl.store(y_ptr + o, w * w, w > 0);", "5:34 KL1006"],
+  ["a device function's mistake, called twice", "const a = twice(tl.arange(0, 16));\nconst b = twice(tl.arange(0, 16) + 1);\ntl.store(y_ptr + tl.arange(0, 16), tl.cast(a + b, \"f32\"));", "3:56 KL1005"],
+];
+
+for (const [name, body, where] of oneMistakeRows) {
+  test(`one mistake, one diagnostic: ${name}`, () => {
+    const text = body.includes("twice(") ? file(body).replace("export const k", `${TWICE}export const k`) : file(body);
+    const found = locate("k.kernel.ts", text, checkFile("k.kernel.ts", text)).map((d) => `${d.line}:${d.column} ${d.code} ${d.message}`);
+    assert.equal(found.length, 1, found.join("\n"));
+    assert.ok(found[0].startsWith(`${where} `), found[0]);
+  });
+}
+
+test("one mistake, one diagnostic: a constexpr without a value is not reported again where it is used", () => {
+  const text = `${PRELUDE}import { defineRun } from "kernel-lab";\nexport const k = kernel(function k(x_ptr: Ptr<f32>, BLOCK: constexpr) {\n  const o = tl.arange(0, BLOCK);\n  tl.store(x_ptr + o, 1.0);\n});\nexport const r = defineRun({ kernel: k, sizes: [1], constexprs: { OTHER: 1 }, grid: () => [1], args: () => ({}), outputs: [], reference: () => ({}) });\n`;
+  assert.deepEqual(diagnose(text).map((d) => d.split(" ")[1]), ["KL2011"]);
+});
