@@ -18,6 +18,8 @@ export const Codes = {
   counterAssigned: "KL1031",
   intrinsicArgs: "KL1040",
   constantRequired: "KL1041",
+  /** A keyword argument (the trailing object literal) a function doesn't take, or a parameter given twice. */
+  keywordArgument: "KL1042",
   duplicateKernel: "KL1050",
   /** Syntax nested deeper than the compiler's passes can recurse (thousands of levels). */
   tooDeep: "KL1060",

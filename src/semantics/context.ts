@@ -66,8 +66,9 @@ export class LoweringContext implements IntrinsicContext {
     return spanOf(node, this.sf);
   }
 
-  /** Lowers `node`, with `current` pointing at it meanwhile. */
-  expression(node: ts.Expression): Value | undefined {
+  /** Lowers `node`, with `current` pointing at it meanwhile (an argument left out: undefined). */
+  expression(node: ts.Expression | undefined): Value | undefined {
+    if (!node) return undefined;
     const saved = this.current;
     this.current = node;
     try {

@@ -12,6 +12,7 @@ import type { HelperParam, KernelSource } from "../syntax/parse";
 import type { Binding, LoweringContext } from "./context";
 import { lowerStatement } from "./statements";
 import { isConst } from "./values";
+import { splitArguments } from "./keywords";
 
 /** The kernel a call's callee names, unless a local name shadows it. */
 export function helperCalled(ctx: LoweringContext, callee: ts.Expression): KernelSource | undefined {
@@ -52,9 +53,16 @@ export function callHelper(ctx: LoweringContext, helper: KernelSource, node: ts.
 /** Arguments evaluated in the caller's scope, checked against the parameters' annotations. */
 function bindArguments(ctx: LoweringContext, helper: KernelSource, node: ts.CallExpression, span: Span): Map<string, Binding> | undefined {
   const params = helper.signature;
-  if (node.arguments.length !== params.length) {
+  // Arguments by position, or by name in a trailing object literal (Triton's keyword arguments).
+  const split = splitArguments(ctx.log, (n) => ctx.span(n), helper.name, { params: params.map((p) => p.name) }, node.arguments);
+  if (!split) return undefined;
+  const args = split.args;
+  if (args.length !== params.length || args.some((a) => !a)) {
     const list = params.map((p) => p.name).join(", ");
-    ctx.log.error(Codes.helperCall, span, `${helper.name} takes ${params.length} argument${params.length === 1 ? "" : "s"} (${list}), got ${node.arguments.length}`, [
+    const missing = params.filter((_, i) => !args[i]).map((p) => `'${p.name}'`);
+    const count = args.filter((a) => a).length;
+    const named = split.keywords.size > 0 && missing.length > 0 ? `; ${missing.join(", ")} ${missing.length === 1 ? "is" : "are"} missing` : "";
+    ctx.log.error(Codes.helperCall, span, `${helper.name} takes ${params.length} argument${params.length === 1 ? "" : "s"} (${list}), got ${count}${named}`, [
       { span: helper.nameSpan, message: `'${helper.name}' is defined here` },
     ]);
     return undefined;
@@ -62,7 +70,7 @@ function bindArguments(ctx: LoweringContext, helper: KernelSource, node: ts.Call
   const bindings = new Map<string, Binding>();
   let ok = true;
   params.forEach((p, i) => {
-    const arg = ctx.expression(node.arguments[i]);
+    const arg = ctx.expression(args[i]);
     const value = arg && checkArgument(ctx, helper, p, arg);
     if (value) bindings.set(p.name, { kind: "value", value: { ...value, span: p.span }, declaredAt: p.span, what: "parameter" });
     else ok = false;

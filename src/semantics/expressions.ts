@@ -13,6 +13,7 @@ import { conditionalExpression } from "./ternary";
 import { ASSIGN_OPS, BINARY_OPS } from "./operators";
 import { UNSUPPORTED_EXPRESSIONS } from "./unsupported";
 import { unknownIntrinsicMessage } from "./unknown-intrinsic";
+import { splitArguments } from "./keywords";
 
 /** The node type of each syntax kind the table handles. */
 interface ExpressionNodes {
@@ -163,7 +164,9 @@ export function lowerCall(ctx: LoweringContext, node: ts.CallExpression, asState
       ctx.log.error(Codes.unknownIntrinsic, ctx.span(callee.name), unknownIntrinsicMessage(name));
       return undefined;
     }
-    const result = intrinsic.lower(ctx, node.arguments, span, name);
+    const split = splitArguments(ctx.log, (n) => ctx.span(n), `tl.${name}`, intrinsic, node.arguments);
+    if (!split) return undefined;
+    const result = intrinsic.lower(ctx, split.args, span, name, split.keywords);
     if (result === "void") {
       if (!asStatement) ctx.log.error(Codes.unsupportedSyntax, span, `tl.${name}(…) has no value; write it as a statement of its own`);
       return undefined;

@@ -3,13 +3,14 @@
 import { Codes } from "../diagnostics/codes";
 import { numel, typeToString } from "../ir/ir";
 import { data } from "./builder";
-import { COERCIONS, arity, axisArg, checkBlockSize, constInt, dtypeArg, nextPowerOfTwo, requireData, shapeArg, type Intrinsic } from "./intrinsic-args";
+import { COERCIONS, MAX_RANK, arity, axisArg, checkBlockSize, constInt, dtypeArg, nextPowerOfTwo, requireData, shapeArg, shapeArgs, type Intrinsic } from "./intrinsic-args";
 import { isFloat, isPowerOfTwo, shapeToString } from "./rules";
 import { dtypeOf, isConst } from "./values";
 import type { NumDtype } from "../ir/ir";
 
 export const BLOCK_INTRINSICS: Record<string, Intrinsic> = {
   programId: {
+    params: ["axis"],
     produces: ["programId"],
     lower(ctx, args, span, name) {
       if (!arity(ctx, args, span, name, 1, 1, "(axis)")) return undefined;
@@ -19,6 +20,7 @@ export const BLOCK_INTRINSICS: Record<string, Intrinsic> = {
   },
 
   numPrograms: {
+    params: ["axis"],
     produces: ["numPrograms"],
     lower(ctx, args, span, name) {
       if (!arity(ctx, args, span, name, 1, 1, "(axis)")) return undefined;
@@ -28,6 +30,7 @@ export const BLOCK_INTRINSICS: Record<string, Intrinsic> = {
   },
 
   arange: {
+    params: ["start", "end"],
     produces: ["arange"],
     lower(ctx, args, span, name) {
       if (!arity(ctx, args, span, name, 2, 2, "(start, end) with compile-time bounds")) return undefined;
@@ -45,10 +48,11 @@ export const BLOCK_INTRINSICS: Record<string, Intrinsic> = {
   },
 
   zeros: {
+    params: ["shape", "dtype"],
     produces: COERCIONS,
     lower(ctx, args, span, name) {
       if (!arity(ctx, args, span, name, 1, 2, '(shape, dtype?) e.g. tl.zeros([BLOCK], "f32")')) return undefined;
-      const shape = shapeArg(ctx, args[0]);
+      const shape = shapeArg(ctx, args[0]!);
       const dtype = dtypeArg(ctx, args[1], "f32");
       if (!shape || !dtype) return undefined;
       return ctx.values.toShape(ctx.b.constant(0, dtype, span), shape, span);
@@ -56,10 +60,11 @@ export const BLOCK_INTRINSICS: Record<string, Intrinsic> = {
   },
 
   full: {
+    params: ["shape", "value", "dtype"],
     produces: COERCIONS,
     lower(ctx, args, span, name) {
       if (!arity(ctx, args, span, name, 2, 3, '(shape, value, dtype?) e.g. tl.full([BLOCK], 1.0, "f32")')) return undefined;
-      const shape = shapeArg(ctx, args[0]);
+      const shape = shapeArg(ctx, args[0]!);
       const value = ctx.expression(args[1]);
       if (!shape || !value || !requireData(ctx, value, "tl.full's value")) return undefined;
       if (value.type.shape.length > 0) {
@@ -73,6 +78,7 @@ export const BLOCK_INTRINSICS: Record<string, Intrinsic> = {
   },
 
   expandDims: {
+    params: ["input", "axis"],
     produces: ["reshape"],
     lower(ctx, args, span, name) {
       if (!arity(ctx, args, span, name, 2, 2, "(x, axis)")) return undefined;
@@ -82,7 +88,7 @@ export const BLOCK_INTRINSICS: Record<string, Intrinsic> = {
       const rank = x.type.shape.length;
       const axis = axisRaw < 0 ? axisRaw + rank + 1 : axisRaw;
       if (axis < 0 || axis > rank || rank >= 2) {
-        ctx.log.error(Codes.badAxis, ctx.span(args[1]), rank >= 2 ? `blocks have at most two axes; ${typeToString(x.type)} can't gain another` : `axis ${axisRaw} is out of range for ${typeToString(x.type)} (use 0..${rank})`);
+        ctx.log.error(Codes.badAxis, ctx.span(args[1]!), rank >= 2 ? `blocks have at most two axes; ${typeToString(x.type)} can't gain another` : `axis ${axisRaw} is out of range for ${typeToString(x.type)} (use 0..${rank})`);
         return undefined;
       }
       const shape = [...x.type.shape.slice(0, axis), 1, ...x.type.shape.slice(axis)];
@@ -91,22 +97,25 @@ export const BLOCK_INTRINSICS: Record<string, Intrinsic> = {
   },
 
   broadcastTo: {
+    params: ["input", "...shape"],
     produces: COERCIONS,
     lower(ctx, args, span, name) {
-      if (!arity(ctx, args, span, name, 2, 2, "(x, shape)")) return undefined;
+      if (!arity(ctx, args, span, name, 2, 1 + MAX_RANK, "(x, shape)")) return undefined;
       const x = ctx.expression(args[0]);
-      const shape = shapeArg(ctx, args[1]);
+      const shape = shapeArgs(ctx, args.slice(1), span);
       if (!x || !shape) return undefined;
       return ctx.values.toShape(x, shape, span);
     },
   },
 
   reshape: {
+    params: ["input", "...shape", "canReorder"],
+    ignored: ["canReorder"],
     produces: ["reshape"],
     lower(ctx, args, span, name) {
-      if (!arity(ctx, args, span, name, 2, 2, "(x, shape)")) return undefined;
+      if (!arity(ctx, args, span, name, 2, 1 + MAX_RANK, "(x, shape)")) return undefined;
       const x = ctx.expression(args[0]);
-      const shape = shapeArg(ctx, args[1]);
+      const shape = shapeArgs(ctx, args.slice(1), span);
       if (!x || !shape) return undefined;
       if (numel(shape) !== numel(x.type.shape)) {
         ctx.log.error(Codes.reshapeSize, span, `can't reshape ${typeToString(x.type)} (${numel(x.type.shape)} elements) to ${shapeToString(shape)} (${numel(shape)} elements)`);
@@ -117,6 +126,7 @@ export const BLOCK_INTRINSICS: Record<string, Intrinsic> = {
   },
 
   trans: {
+    params: ["input", "...dims"],
     produces: ["trans"],
     lower(ctx, args, span, name) {
       if (!arity(ctx, args, span, name, 1, 1, "(x)")) return undefined;

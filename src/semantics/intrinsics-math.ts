@@ -11,6 +11,7 @@ import { dtypeOf, operandOf } from "./values";
 /** Unary float math: integers are converted to f32 first. */
 export function floatMath(fn: MathFn): Intrinsic {
   return {
+    params: ["x"],
     produces: [`math:${fn}`, "cast", "const"],
     lower(ctx, args, span, name) {
       if (!arity(ctx, args, span, name, 1, 1, "(x)")) return undefined;
@@ -26,8 +27,11 @@ export function floatMath(fn: MathFn): Intrinsic {
 }
 
 /** maximum/minimum/fma: operands promoted and broadcast together; `floatOnly` converts integers to f32. */
-export function naryMath(fn: MathFn, n: number, floatOnly = fn === "fma", signature = n === 2 ? "(a, b)" : "(a, b, c)"): Intrinsic {
+export function naryMath(fn: MathFn, n: number, params: readonly string[], floatOnly = fn === "fma", signature = n === 2 ? "(a, b)" : "(a, b, c)"): Intrinsic {
   return {
+    params,
+    // Triton's NaN propagation option: WGSL's min/max leave NaN handling to the GPU (README).
+    ignored: ["propagateNan"],
     produces: [`math:${fn}`, ...COERCIONS],
     lower(ctx, args, span, name) {
       if (!arity(ctx, args, span, name, n, n, signature)) return undefined;
@@ -62,11 +66,12 @@ export const MATH_INTRINSICS: Record<string, Intrinsic> = {
   floor: floatMath("floor"),
   ceil: floatMath("ceil"),
   sigmoid: floatMath("sigmoid"),
-  maximum: naryMath("maximum", 2),
-  minimum: naryMath("minimum", 2),
-  fma: naryMath("fma", 3),
+  maximum: naryMath("maximum", 2, ["x", "y", "propagateNan"]),
+  minimum: naryMath("minimum", 2, ["x", "y", "propagateNan"]),
+  fma: naryMath("fma", 3, ["x", "y", "z"]),
 
   where: {
+    params: ["condition", "x", "y"],
     produces: ["where", ...COERCIONS],
     lower(ctx, args, span, name) {
       if (!arity(ctx, args, span, name, 3, 3, "(condition, a, b)")) return undefined;
@@ -94,6 +99,8 @@ export const MATH_INTRINSICS: Record<string, Intrinsic> = {
   },
 
   cast: {
+    params: ["input", "dtype", "fpDowncastRounding", "bitcast"],
+    ignored: ["fpDowncastRounding"],
     produces: ["cast", "const"],
     lower(ctx, args, span, name) {
       if (!arity(ctx, args, span, name, 2, 2, '(x, "f32" | "i32" | "u32" | "f16")')) return undefined;
@@ -109,6 +116,7 @@ export const MATH_INTRINSICS: Record<string, Intrinsic> = {
   },
 
   cdiv: {
+    params: ["x", "div"],
     produces: ["binary:add", "binary:sub", "binary:div", ...COERCIONS],
     lower(ctx, args, span, name) {
       if (!arity(ctx, args, span, name, 2, 2, "(a, b)")) return undefined;

@@ -4,18 +4,24 @@ import { Codes } from "../diagnostics/codes";
 import type { Shape, Value } from "../ir/ir";
 import { typeToString } from "../ir/ir";
 import { data } from "./builder";
-import { COERCIONS, all, arity, requireData, type Intrinsic } from "./intrinsic-args";
+import { COERCIONS, arity, given, requireData, type Intrinsic } from "./intrinsic-args";
 import { broadcastShapes, sameShape, shapeToString } from "./rules";
 
 export const MEMORY_INTRINSICS: Record<string, Intrinsic> = {
   load: {
+    params: ["pointer", "mask", "other", "boundaryCheck", "paddingOption", "cacheModifier", "evictionPolicy", "volatile"],
+    ignored: ["cacheModifier", "evictionPolicy", "volatile"],
     produces: ["load", ...COERCIONS],
     lower(ctx, args, span, name) {
       if (!arity(ctx, args, span, name, 1, 3, "(pointers, mask?, other?)")) return undefined;
-      const values = all(ctx, args);
+      const values = given(ctx, args);
       if (!values) return undefined;
-      const [ptr, rawMask, rawOther] = values as (Value | undefined)[];
+      const [ptr, rawMask, rawOther] = values;
       if (!ptr) return undefined;
+      if (rawOther && !rawMask) {
+        ctx.log.error(Codes.intrinsicArgs, rawOther.span, "tl.load's other is what masked-off lanes read, and there is no mask; give the mask too (as Triton requires)");
+        return undefined;
+      }
       let mask = rawMask;
       let other = rawOther;
       if (ptr.type.kind !== "pointer") {
@@ -43,12 +49,14 @@ export const MEMORY_INTRINSICS: Record<string, Intrinsic> = {
   },
 
   store: {
+    params: ["pointer", "value", "mask", "boundaryCheck", "cacheModifier", "evictionPolicy"],
+    ignored: ["cacheModifier", "evictionPolicy"],
     produces: ["stmt:store", ...COERCIONS],
     lower(ctx, args, span, name) {
       if (!arity(ctx, args, span, name, 2, 3, "(pointers, value, mask?)")) return undefined;
-      const values = all(ctx, args);
+      const values = given(ctx, args);
       if (!values) return undefined;
-      const [ptr, value, mask] = values;
+      const [ptr, value, mask] = values as [Value, Value, Value | undefined];
       if (ptr.type.kind !== "pointer") {
         ctx.log.error(Codes.notAPointer, ptr.span, `tl.store needs pointers (a Ptr parameter plus offsets), got ${typeToString(ptr.type)}`);
         return undefined;

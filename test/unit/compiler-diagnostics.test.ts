@@ -98,7 +98,7 @@ const rows: [string, string, string, string][] = [
   ["combine loading", "const s = tl.reduce(tl.arange(0, 16), 0, (a, b) => a + tl.load(x_ptr));", "4:56-4:70 KL1074", "tl.reduce's combine function may use only its parameters"],
   ["combine changing the dtype", "const s = tl.reduce(tl.arange(0, 16), 0, (a, b) => a + b * 0.5);", "4:52-4:63 KL1074", "tl.reduce's combine function must return a i32 scalar"],
   ["combine returning a mask", "const s = tl.reduce(tl.arange(0, 16), 0, (a, b) => a < b);", "4:52-4:57 KL1074", "tl.reduce's combine function must return a i32 scalar"],
-  ["tl.reduce without an axis", "const s = tl.reduce(tl.arange(0, 16));", "4:11-4:38 KL1040", "tl.reduce takes (x, axis, combineFn)"],
+  ["tl.reduce without an axis", "const s = tl.reduce(tl.arange(0, 16));", "4:11-4:38 KL1040", "tl.reduce takes (x, axis, combineFn"],
   ["dot inner sizes", 'const a = tl.zeros([16, 32], "f32");\nconst b = tl.zeros([16, 16], "f32");\nconst c = tl.dot(a, b);', "6:11-6:23 KL2015", "tl.dot's inner sizes differ: [16, 32] × [16, 16]"],
   ["reshape size", "const o = tl.arange(0, 16);\nconst r = tl.reshape(o, [4, 8]);", "5:11-5:32 KL2017", "can't reshape i32[16] (16 elements) to [4, 8]"],
   // random numbers and issue 11's math

@@ -112,7 +112,7 @@ function watchingIntrinsics(fn: () => void): Map<string, Set<IrOpName>> {
   const originals = Object.values(INTRINSICS).map((intrinsic) => [intrinsic, intrinsic.lower] as const);
   for (const [name, intrinsic] of Object.entries(INTRINSICS)) {
     const lower = intrinsic.lower;
-    (intrinsic as { lower: typeof lower }).lower = (ctx, args, span, n) => {
+    (intrinsic as { lower: typeof lower }).lower = (ctx, args, span, n, keywords) => {
       // Watch this context's builder and argument lowering (once per context).
       const watched = ctx as typeof ctx & { watched?: boolean };
       if (!watched.watched) {
@@ -140,7 +140,7 @@ function watchingIntrinsics(fn: () => void): Map<string, Set<IrOpName>> {
       if (!emitted.has(name)) emitted.set(name, new Set());
       frames.push({ name, depth: 0 });
       try {
-        return lower(ctx, args, span, n);
+        return lower(ctx, args, span, n, keywords);
       } finally {
         frames.pop();
       }
