@@ -313,6 +313,41 @@ export declare namespace tl {
    * no `break`/`continue` inside. Only valid as the iterable of a `for…of`.
    */
   function staticRange(arg1: constexpr, arg2?: constexpr, step?: constexpr): Iterable<number>;
+
+  /** `tl.range`'s options: accepted, for Triton's pipeliner and unroller (Kernel Lab's `num_stages` is the run's). */
+  interface RangeKeywords {
+    numStages?: number;
+    loopUnrollFactor?: number;
+    disallowAccMultiBuffer?: boolean;
+    flatten?: boolean;
+    warpSpecialize?: boolean;
+  }
+  /**
+   * A loop on the GPU (Triton `tl.range`): `for (const i of tl.range(start, end, step, { numStages: 3 })) { … }`
+   * is `for (let i = start; i < end; i += step)`; `(end)`, `(start, end)` or `(start, end, step)`,
+   * integer scalars computed once (a negative constant step counts down). Only valid as the iterable of a `for…of`.
+   */
+  function range(arg1: number, arg2?: number | RangeKeywords, step?: number | RangeKeywords, numStages?: number | RangeKeywords, keywords?: RangeKeywords): Iterable<number>;
+  /** Gives back `input`: a hint to Triton's compiler that its values are multiples of `values` (Triton `tl.multiple_of`). */
+  function multipleOf<T extends number>(input: T, values: number | readonly number[]): T;
+  /** Gives back `input`: a hint that its first `values` elements are contiguous (Triton `tl.max_contiguous`). */
+  function maxContiguous<T extends number>(input: T, values: number | readonly number[]): T;
+  /** Gives back `input`: a hint that groups of `values` elements are equal (Triton `tl.max_constancy`). */
+  function maxConstancy<T extends number>(input: T, values: number | readonly number[]): T;
+  /** A promise to the compiler that `cond` holds (Triton `tl.assume`); checked to be a mask, then ignored. */
+  function assume(cond: Mask): void;
+  /** Every invocation of the program waits here for the others: WGSL's `workgroupBarrier()` (Triton `tl.debug_barrier`). */
+  function debugBarrier(): void;
+  /**
+   * Fails compilation, with a diagnostic at this line, where `cond` (on constexprs, literals and
+   * module constants) is false (Triton `tl.static_assert`). `msg` is a string literal.
+   */
+  function staticAssert(cond: Mask | boolean, msg?: string): void;
+  /**
+   * Prints while compiling (Triton `tl.static_print`), as an info diagnostic at this line: strings
+   * as they are, constants with their value (`BLOCK = 64`), other values with their type (`x: f32[64]`).
+   */
+  function staticPrint(...values: (number | string | Mask)[]): void;
 }
 
 // ---------------------------------------------------------------- runs

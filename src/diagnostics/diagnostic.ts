@@ -37,6 +37,10 @@ export class DiagnosticLog {
     this.diagnostics.push({ code, severity: "warning", message, span });
   }
 
+  info(code: DiagnosticCode, span: Span, message: string): void {
+    this.diagnostics.push({ code, severity: "info", message, span });
+  }
+
   get hasErrors(): boolean {
     return this.diagnostics.some((d) => d.severity === "error");
   }

@@ -145,6 +145,8 @@ export type Stmt =
   /** Leaves, or goes to the next trip of, the innermost `for` or `while`. */
   | { kind: "break"; span: Span }
   | { kind: "continue"; span: Span }
+  /** tl.debugBarrier: every invocation of the program waits here for the others (nothing on the CPU, which runs a program as one). */
+  | { kind: "barrier"; span: Span }
   /** tl.devicePrint / tl.deviceAssert (ir/debug.ts: their site table, the records they leave). */
   | PrintStmt
   | AssertStmt;

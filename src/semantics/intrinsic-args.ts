@@ -14,6 +14,7 @@ import type { Binding } from "./context";
 import { ValueFactory, isConst } from "./values";
 import { isPowerOfTwo, shapeToString } from "./rules";
 import type { Args, Keywords, ParameterList } from "./keywords";
+import type { Lowered } from "./aggregates";
 
 export interface IntrinsicContext {
   readonly log: DiagnosticLog;
@@ -23,6 +24,10 @@ export interface IntrinsicContext {
   span(node: ts.Node): Span;
   /** Lowers an argument; one left out (a hole between keywords) is undefined, with no diagnostic. */
   expression(node: ts.Expression | undefined): Value | undefined;
+  /** The value a name is bound to, if it is bound to one (no IR emitted, nothing reported). */
+  lookupValue(name: string): Value | undefined;
+  /** Lowers an argument that may be a tuple or a block pointer (tl.load's pointer, tl.advance's base). */
+  lowered(node: ts.Expression | undefined): Lowered | undefined;
   markWritten(param: string): void;
   /** Runs `fn` in a new innermost scope holding `bindings` (a combine function's parameters). */
   inScope(fn: () => void, bindings?: Map<string, Binding>): void;
@@ -35,7 +40,7 @@ export type { Args, Keywords } from "./keywords";
  * after an error. `args` are in the order of the entry's `params` (keywords placed, holes where
  * left out, ignored ones removed: keywords.ts); `keywords` has every keyword given.
  */
-export type IntrinsicLowering = (ctx: IntrinsicContext, args: Args, span: Span, name: string, keywords: Keywords) => Value | undefined | "void";
+export type IntrinsicLowering = (ctx: IntrinsicContext, args: Args, span: Span, name: string, keywords: Keywords) => Lowered | undefined | "void";
 
 /**
  * One tl.* function: Triton's parameters (keywords.ts: the names a trailing object literal may

@@ -17,6 +17,17 @@ export const MAX_UNROLL = 256;
 const headers: { values?: Value[] }[] = [];
 
 export const LOOP_INTRINSICS: Readonly<Record<string, Intrinsic>> = {
+  /** Triton's tl.range: a run-time loop (control-flow.ts lowers `for (const i of tl.range(…))`); its tuning options are accepted. */
+  range: {
+    params: ["arg1", "arg2", "step", "numStages", "loopUnrollFactor", "disallowAccMultiBuffer", "flatten", "warpSpecialize"],
+    ignored: ["numStages", "loopUnrollFactor", "disallowAccMultiBuffer", "flatten", "warpSpecialize"],
+    produces: ["stmt:for", "cast", "unary:neg"],
+    lower(ctx, _args, span) {
+      ctx.log.error(Codes.staticRange, span, "tl.range(…) only names the values of a loop: for (const i of tl.range(0, n, 1, { numStages: 3 })) { … }");
+      return undefined;
+    },
+  },
+
   staticRange: {
     params: ["arg1", "arg2", "step"],
     // The loop's values, as constants.

@@ -14,6 +14,8 @@ import { data } from "./builder";
 import { LoweringContext, type Specialization } from "./context";
 import { checkLoopBarriers } from "./loop-barriers";
 import { lowerExpressionStatement, lowerStatements } from "./statements";
+import { promoteReassignedParameters } from "./device-functions";
+import { needsReturnFlag } from "./returns";
 import type { TypesSeen } from "./types-seen";
 
 export type { Specialization } from "./context";
@@ -41,9 +43,19 @@ function lower(ctx: LoweringContext, constexprs: Readonly<Record<string, number>
   const used: Record<string, number> = {};
   ctx.inScope(() => {
     for (const p of kernel.params) bindParam(ctx, p, constexprs, used);
+    promoteReassignedParameters(ctx, kernel);
     const body = kernel.fn.body;
-    if (ts.isBlock(body)) lowerStatements(ctx, body.statements);
-    else lowerExpressionStatement(ctx, body);
+    if (ts.isBlock(body)) {
+      if (needsReturnFlag(body.statements)) {
+        // Early returns the statement lists can't place are remembered in a flag (returns.ts).
+        const variable = ctx.b.variable("returned", data("bool", []), kernel.span);
+        ctx.b.push({ kind: "declare", span: kernel.span, variable, init: ctx.b.constant(0, "bool", kernel.span) });
+        ctx.returnFlag = variable;
+      }
+      lowerStatements(ctx, body.statements);
+    } else {
+      lowerExpressionStatement(ctx, body);
+    }
   });
   if (!ctx.log.hasErrors) checkLoopBarriers(ctx.b.statements, ctx.log);
   if (ctx.log.hasErrors) return { diagnostics: ctx.log.diagnostics, seen: ctx.seen };

@@ -44,7 +44,8 @@ test("every semantics entry is declared in types/kernel-lab.d.ts", () => {
 test("every IR op an intrinsic produces has WGSL and an interpretation", () => {
   const missing: string[] = [];
   for (const [name, intrinsic] of Object.entries(INTRINSICS)) {
-    assert.ok(intrinsic.produces.length > 0, `tl.${name} declares no IR ops`);
+    // Hints and compile-time checks emit nothing of their own (intrinsics-produce.test.ts checks each list).
+    assert.ok(intrinsic.produces.length > 0 || ["multipleOf", "maxContiguous", "maxConstancy", "assume", "staticAssert", "staticPrint"].includes(name), `tl.${name} declares no IR ops`);
     for (const op of intrinsic.produces) {
       if (!WGSL_OPS.has(op)) missing.push(`tl.${name}: ${op} has no entry in codegen's tables`);
       if (!INTERPRETED_OPS.has(op)) missing.push(`tl.${name}: ${op} has no entry in the interpreter's tables`);
