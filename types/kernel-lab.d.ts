@@ -177,6 +177,8 @@ export declare namespace tl {
    * returns the four as a tuple; here one call per word: `tl.randint4x(seed, offs, 0)` is `tl.randint`).
    */
   function randint4x(seed: number, offset: number, word: number, keywords?: RandomKeywords): number;
+  /** Philox's four u32 words for each offset (Triton `tl.randint4x`): `const [r0, r1, r2, r3] = tl.randint4x(seed, offs)`. */
+  function randint4x(seed: number, offset: number, keywords?: RandomKeywords): [number, number, number, number];
   /**
    * Prints each value (up to 8 scalars or blocks of at most 1024 elements) once per element per
    * program, after the launch: `pid (4, 0, 0) idx (0) x: 0.51` (Triton `tl.device_print`). The
@@ -215,8 +217,14 @@ export declare namespace tl {
   }
   /** Sum along `axis` (every axis when left out; Triton `tl.sum`); `dtype` converts first. */
   function sum(input: number, axis?: number | (ReduceKeywords & { dtype?: DtypeName }), keepDims?: boolean | (ReduceKeywords & { dtype?: DtypeName }), dtype?: DtypeName): number;
+  /** Maximum and the index of its first occurrence along `axis` (Triton `tl.max(x, axis, return_indices=True)`). */
+  function max(input: number, axis: number | undefined, keywords: ReduceKeywords & { returnIndices: true; returnIndicesTieBreakLeft?: boolean }): [number, i32];
+  function max(input: number, keywords: ReduceKeywords & { returnIndices: true; returnIndicesTieBreakLeft?: boolean }): [number, i32];
   /** Maximum along `axis` (every axis when left out; Triton `tl.max`). */
   function max(input: number, axis?: number | (ReduceKeywords & { returnIndicesTieBreakLeft?: boolean }), keywords?: ReduceKeywords & { returnIndicesTieBreakLeft?: boolean }): number;
+  /** Minimum and the index of its first occurrence along `axis` (Triton `tl.min(x, axis, return_indices=True)`). */
+  function min(input: number, axis: number | undefined, keywords: ReduceKeywords & { returnIndices: true; returnIndicesTieBreakLeft?: boolean }): [number, i32];
+  function min(input: number, keywords: ReduceKeywords & { returnIndices: true; returnIndicesTieBreakLeft?: boolean }): [number, i32];
   /** Minimum along `axis` (every axis when left out; Triton `tl.min`). */
   function min(input: number, axis?: number | (ReduceKeywords & { returnIndicesTieBreakLeft?: boolean }), keywords?: ReduceKeywords & { returnIndicesTieBreakLeft?: boolean }): number;
   /** Index of the maximum along `axis`; ties give the smallest index (Triton `tl.argmax`). */

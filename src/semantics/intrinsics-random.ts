@@ -44,7 +44,7 @@ function random(kind: RandomKind, words: boolean): Intrinsic {
     params,
     produces: ["random", "const"],
     lower(ctx, args, span, name) {
-      const signature = words ? "(seed, offsets, word) with word 0, 1, 2 or 3" : "(seed, offsets)";
+      const signature = words ? "(seed, offsets) for the four words, or (seed, offsets, word) with word 0, 1, 2 or 3" : "(seed, offsets)";
       const rounds = args[params.indexOf("nRounds")];
       if (rounds) {
         const n = constInt(ctx, rounds, `tl.${name}'s nRounds`);
@@ -55,9 +55,16 @@ function random(kind: RandomKind, words: boolean): Intrinsic {
         }
       }
       const positional = args.slice(0, words ? 3 : 2);
-      if (!arity(ctx, positional, span, name, words ? 3 : 2, words ? 3 : 2, signature)) return undefined;
+      // tl.randint4x(seed, offsets) is Triton's: the four words as a tuple.
+      const allWords = words && positional.length === 2;
+      if (!arity(ctx, positional, span, name, words ? 2 : 2, words ? 3 : 2, signature)) return undefined;
       const operands = seedAndOffsets(ctx, args, name);
       if (!operands) return undefined;
+      if (allWords) {
+        const [seed, offset] = operands;
+        const elements = ([0, 1, 2, 3] as const).map((word) => ctx.b.emit({ op: "random", kind, word, seed, offset }, data("u32", offset.type.shape), span));
+        return { kind: "tuple", elements, span };
+      }
       const word = words ? wordArg(ctx, args, name) : 0;
       if (word === undefined) return undefined;
       const [seed, offset] = operands;

@@ -72,15 +72,11 @@ function reduction(fn: ReduceFn): Intrinsic {
   const at = (param: string) => params.indexOf(param);
   return {
     params,
-    produces: [`reduce:${fn}`, "reshape", ...(fn === "sum" ? (["cast"] as const) : [])],
+    produces: [`reduce:${fn}`, "reshape", ...(fn === "sum" ? (["cast"] as const) : []), ...(fn === "max" ? (["reduce:argmax"] as const) : fn === "min" ? (["reduce:argmin"] as const) : [])],
     lower(ctx, args, span, name) {
       if (!arity(ctx, args, span, name, 1, params.length, `(x, axis?${params.slice(2).map((p) => `, ${p}?`).join("")})`)) return undefined;
       const returnIndices = at("returnIndices") >= 0 ? flagArg(ctx, args[at("returnIndices")], `tl.${name}'s returnIndices`) : false;
       if (returnIndices === undefined) return undefined;
-      if (returnIndices) {
-        ctx.log.error(Codes.intrinsicArgs, ctx.span(args[at("returnIndices")]!), `tl.${name}'s returnIndices isn't supported yet; use tl.arg${name}(x, axis) for the indices`);
-        return undefined;
-      }
       const operand = reductionOperand(ctx, args, name);
       if (!operand) return undefined;
       let { x } = operand;
@@ -103,8 +99,13 @@ function reduction(fn: ReduceFn): Intrinsic {
         return undefined;
       }
       const dtype: Dtype = fn === "argmax" || fn === "argmin" ? "i32" : dtypeOf(x);
-      const result = ctx.b.emit({ op: "reduce", fn, value: x, axis }, data(dtype, shape), span);
-      return keepDims ? keepingDims(ctx, result, operand.before, axis, flattened, span) : result;
+      const reduce = (f: ReduceFn, d: Dtype) => {
+        const result = ctx.b.emit({ op: "reduce", fn: f, value: x, axis }, data(d, shape), span);
+        return keepDims ? keepingDims(ctx, result, operand.before, axis, flattened, span) : result;
+      };
+      // Triton's `m, i = tl.max(x, 1, return_indices=True)`: the extreme and the index of its first occurrence.
+      if (returnIndices) return { kind: "tuple", elements: [reduce(fn, dtype), reduce(fn === "max" ? "argmax" : "argmin", "i32")], span };
+      return reduce(fn, dtype);
     },
   };
 }

@@ -130,6 +130,18 @@ const cases: Case[] = [
     reference: ({ x }, n) => ({ out: [...map(n, (i) => x[i] * 2 + Math.floor(i / 64)), ...map(15, (i) => (i % 3) + 1)] }),
     atol: 1e-6,
   },
+  {
+    name: "tuples from tl.*: tl.max(…, { returnIndices: true }) along rows, tl.randint4x's four words",
+    params: "x: Ptr<f32>, maxes: Ptr<f32>, where: Ptr<i32>, bits: Ptr<u32>, n: i32, BLOCK: constexpr",
+    body: `const r = tl.programId(0);\nconst c = tl.arange(0, BLOCK);\nconst rows = tl.expandDims(r * 4 + tl.arange(0, 4), 1);\nconst tile = tl.load(x + rows * n + tl.expandDims(c, 0), tl.expandDims(c, 0) < n, -Infinity);\nconst [m, i] = tl.max(tile, 1, { returnIndices: true });\ntl.store(maxes + r * 4 + tl.arange(0, 4), m);\ntl.store(where + r * 4 + tl.arange(0, 4), i);\nconst [w0, w1, w2, w3] = tl.randint4x(n, c);\ntl.store(bits + r * 4 * BLOCK + c * 4, w0 ^ w1 ^ w2 ^ w3 ^ tl.randint4x(n, c, 2) ^ w2);`,
+    block: 64, n: 50, grid: () => [3],
+    args: (n) => ({ x: randomFloats(12 * n), maxes: poisoned(12), where: poisoned(12, "i32"), bits: poisoned(3 * 4 * 64, "u32"), n }),
+    outputs: ["maxes", "where"],
+    reference: ({ x }, n) => {
+      const row = (r: number) => Array.from({ length: n }, (_, c) => x[r * n + c]);
+      return { maxes: map(12, (r) => Math.max(...row(r))), where: map(12, (r) => row(r).indexOf(Math.max(...row(r)))) };
+    },
+  },
 ];
 
 for (const c of cases) {
