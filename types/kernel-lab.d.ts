@@ -195,18 +195,21 @@ export declare namespace tl {
   function zeros(shape: Shape, dtype?: DtypeName | { dtype?: DtypeName }): number;
   /** A block of one value, of a constexpr shape (Triton `tl.full`; dtype defaults to the value's). */
   function full(shape: Shape, value: number, dtype?: DtypeName | { dtype?: DtypeName }): number;
-  /** Inserts a size-1 axis at `axis` (Triton `tl.expand_dims`; `x[:, None]` is `tl.expandDims(x, 1)`). */
-  function expandDims(input: number, axis: number): number;
-  function expandDims(input: Mask, axis: number): Mask;
+  /** Inserts a size-1 axis at `axis`, or at each of several in turn (Triton `tl.expand_dims`; `x[:, None]` is `tl.expandDims(x, 1)`, `x[:, :, None]` `tl.expandDims(x, 2)`). */
+  function expandDims(input: number, axis: number | readonly number[]): number;
+  function expandDims(input: Mask, axis: number | readonly number[]): Mask;
   /** Stretches size-1 axes (and scalars) to `shape`, an array or the extents one by one (Triton `tl.broadcast_to`). */
   function broadcastTo(input: number, ...shape: (number | Shape)[]): number;
   function broadcastTo(input: Mask, ...shape: (number | Shape)[]): Mask;
   /** Same elements, new shape with the same element count: an array or the extents one by one (Triton `tl.reshape`). */
   function reshape(input: number, ...shape: (number | Shape | { canReorder?: boolean })[]): number;
   function reshape(input: Mask, ...shape: (number | Shape | { canReorder?: boolean })[]): Mask;
-  /** Transposes a 2-D block (Triton `tl.trans`). */
+  /** Swaps the last two axes, or reorders them as `dims` says (Triton `tl.trans(input, *dims)`). */
   function trans(input: number, ...dims: (number | Shape)[]): number;
   function trans(input: Mask, ...dims: (number | Shape)[]): Mask;
+  /** Reorders the axes: axis i of the result is axis `dims[i]` of `input`, e.g. `tl.permute(x, [2, 0, 1])` (Triton `tl.permute`). */
+  function permute(input: number, ...dims: (number | Shape)[]): number;
+  function permute(input: Mask, ...dims: (number | Shape)[]): Mask;
 
   /** Keyword arguments of the reductions (Triton's names in camelCase). */
   interface ReduceKeywords {

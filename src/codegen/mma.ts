@@ -64,6 +64,8 @@ function accumulatingDot(loop: Stmt & { kind: "for" }): { dot: Value & { op: "do
   if (assigns.length !== 1) return undefined;
   const { variable, value: dot } = assigns[0];
   if (dot.op !== "dot" || dot.acc?.op !== "readVar" || dot.acc.variable.id !== variable.id) return undefined;
+  // A batched (3-D) product takes the generic path.
+  if (dot.a.type.shape.length !== 2) return undefined;
   if (dot.a.type.kind !== "data" || dot.a.type.dtype !== "f16" || variable.type.kind !== "data" || variable.type.dtype !== "f32") return undefined;
   // By id: the pipelining rewrite (pipeline.ts) copies values.
   if (!loop.body.some((s) => s.kind === "let" && s.value.id === dot.id)) return undefined;

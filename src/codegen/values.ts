@@ -38,6 +38,7 @@ export const VALUE_WGSL: ValueEmitters = {
     return emitRearrange(gen, v);
   },
   trans: emitRearrange,
+  permute: emitRearrange,
   cast: (gen, v) => gen.elementwise(v, (j) => `${gen.typeOf(v.type)}(${gen.reg(v.value, j)})`),
   unary: (gen, v) => gen.elementwise(v, (j) => UNARY_WGSL[v.fn](gen.reg(v.value, j), gen.dtype(v.type))),
   binary: (gen, v) => gen.elementwise(v, (j) => BINARY_WGSL[v.fn](gen.reg(v.lhs, j), gen.reg(v.rhs, j), gen.dtype(v.rhs.type))),

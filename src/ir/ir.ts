@@ -74,6 +74,8 @@ export type ValueOp =
   | { op: "reshape"; value: Value }
   /** 2-D transpose. */
   | { op: "trans"; value: Value }
+  /** Axes reordered: axis i of the result is axis `dims[i]` of the value (tl.permute, tl.trans of 3-D blocks). */
+  | { op: "permute"; value: Value; dims: readonly number[] }
   /** Element-wise conversion to `type.dtype`. */
   | { op: "cast"; value: Value }
   | { op: "unary"; fn: UnaryFn; value: Value }
@@ -88,7 +90,10 @@ export type ValueOp =
   | { op: "readVar"; variable: Variable }
   /** Reduction along `axis` of a block (the axis is removed from the shape). */
   | { op: "reduce"; fn: ReduceFn; value: Value; axis: number }
-  /** [M,K] x [K,N] (+ acc [M,N]) -> [M,N], f32 accumulate; a and b both f32 or both f16. */
+  /**
+   * [M,K] x [K,N] (+ acc [M,N]) -> [M,N], f32 accumulate; a and b both f32 or both f16. With a
+   * leading batch axis, [B,M,K] x [B,K,N] -> [B,M,N]: one product per batch (Triton's 3-D tl.dot).
+   */
   | { op: "dot"; a: Value; b: Value; acc?: Value }
   /**
    * tl.atomic*: per lane, old = *ptr; *ptr = fn(old, value) (cas: only where old == cmp); the
@@ -230,6 +235,7 @@ function withOperands(v: Value, f: (operand: Value) => Value): Value {
     case "broadcast":
     case "reshape":
     case "trans":
+    case "permute":
     case "cast":
     case "unary":
     case "reduce":

@@ -131,23 +131,30 @@ export const REDUCTION_INTRINSICS: Record<string, Intrinsic> = {
       if (![a, b, acc].every((v) => !v || requireData(ctx, v, "tl.dot"))) return undefined;
       const outDtype = args[6] ? dtypeArg(ctx, args[6], "f32") : "f32";
       if (!outDtype) return undefined;
-      const [sa, sb] = [a.type.shape, b.type.shape];
-      if (sa.length !== 2 || sb.length !== 2) {
-        ctx.log.error(Codes.dotShape, span, `tl.dot multiplies 2-D blocks; got ${typeToString(a.type)} and ${typeToString(b.type)}`);
+      const [fullA, fullB] = [a.type.shape, b.type.shape];
+      const batched = fullA.length === 3 && fullB.length === 3;
+      if (!batched && (fullA.length !== 2 || fullB.length !== 2)) {
+        ctx.log.error(Codes.dotShape, span, `tl.dot multiplies 2-D blocks, or 3-D ones batch by batch; got ${typeToString(a.type)} and ${typeToString(b.type)}`);
+        return undefined;
+      }
+      // A 3-D product ([B,M,K] × [B,K,N]) is B matrix products, one per index of the leading axis.
+      const [sa, sb] = batched ? [fullA.slice(1), fullB.slice(1)] : [fullA, fullB];
+      if (batched && fullA[0] !== fullB[0]) {
+        ctx.log.error(Codes.dotShape, span, `tl.dot's batches differ: ${shapeToString(fullA)} × ${shapeToString(fullB)} (the leading extents must be equal)`);
         return undefined;
       }
       if (sa[1] !== sb[0]) {
-        ctx.log.error(Codes.dotShape, span, `tl.dot's inner sizes differ: ${shapeToString(sa)} × ${shapeToString(sb)} (the first block's columns must equal the second's rows)`, [
+        ctx.log.error(Codes.dotShape, span, `tl.dot's inner sizes differ: ${shapeToString(fullA)} × ${shapeToString(fullB)} (the first block's columns must equal the second's rows)`, [
           { span: a.span, message: `${sa[1]} columns` },
           { span: b.span, message: `${sb[0]} rows` },
         ]);
         return undefined;
       }
       if (sa[0] < 16 || sa[1] < 16 || sb[1] < 16) {
-        ctx.log.error(Codes.dotShape, span, `tl.dot needs every extent ≥ 16 (as in Triton); got ${shapeToString(sa)} × ${shapeToString(sb)}`);
+        ctx.log.error(Codes.dotShape, span, `tl.dot needs every extent ≥ 16 (as in Triton${batched ? "; the batch axis may be any size" : ""}); got ${shapeToString(fullA)} × ${shapeToString(fullB)}`);
         return undefined;
       }
-      const out: Shape = [sa[0], sb[1]];
+      const out: Shape = batched ? [fullA[0], sa[0], sb[1]] : [sa[0], sb[1]];
       // Two f16 operands stay f16 (staged as halves; tensor cores where the target has them,
       // codegen/mma.ts); any other pair is multiplied in f32. The products accumulate in f32.
       const operand = dtypeOf(a) === "f16" && dtypeOf(b) === "f16" ? "f16" : "f32";

@@ -127,6 +127,12 @@ const rows: [string, string, string, string][] = [
   ["Triton's snake_case (expand_dims)", "const p = tl.expand_dims(tl.arange(0, 16), 0);", "4:14-4:25 KL1005", "tl.expand_dims doesn't exist; did you mean tl.expandDims?"],
   ["Triton's device_print", 'tl.device_print("x", n);', "4:4-4:16 KL1005", "tl.device_print doesn't exist; did you mean tl.devicePrint?"],
   ["Triton's static_range", "const r = tl.static_range(4);", "4:14-4:26 KL1005", "tl.static_range doesn't exist; did you mean tl.staticRange?"],
+  // Blocks of up to three axes (issue 23 item 4)
+  ["a block of four axes", 'const z = tl.zeros([2, 2, 2, 2], "f32");', "4:20-4:32 KL1040", "blocks have at most 3 axes; got 4"],
+  ["a fourth axis", "const z = tl.expandDims(tl.zeros([2, 2, 2]), 0);", "4:46-4:47 KL2012", "blocks have at most 3 axes; f32[2, 2, 2] can't gain another"],
+  ["tl.permute naming an axis twice", "const z = tl.permute(tl.zeros([2, 4, 8]), [0, 0, 1]);", "4:11-4:53 KL2012", "tl.permute's dims must name each axis of the block once, 0, 1, 2 in some order; got 0, 0, 1"],
+  ["tl.dot of batches that differ", 'const a = tl.zeros([2, 16, 16]);\nconst b = tl.zeros([4, 16, 16]);\nconst c = tl.dot(a, b);', "6:11-6:23 KL2015", "tl.dot's batches differ: [2, 16, 16] × [4, 16, 16]"],
+  ["tl.dot of a 3-D and a 2-D block", 'const a = tl.zeros([2, 16, 16]);\nconst b = tl.zeros([16, 16]);\nconst c = tl.dot(a, b);', "6:11-6:23 KL2015", "tl.dot multiplies 2-D blocks, or 3-D ones batch by batch"],
   // Compile-time checks and hints (issue 23 item 5); BLOCK is 16 here
   ["tl.staticAssert failing", 'tl.staticAssert(BLOCK >= 64, "BLOCK is too small");', "4:1-4:51 KL2074", "tl.staticAssert failed: BLOCK is too small (BLOCK = 16)"],
   ["tl.staticAssert failing, no message", "tl.staticAssert(BLOCK % 3 === 0);", "4:1-4:33 KL2074", "tl.staticAssert failed: BLOCK % 3 === 0 (BLOCK = 16)"],

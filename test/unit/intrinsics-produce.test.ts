@@ -75,6 +75,7 @@ const SAMPLES: [string, string][] = [
   ["reduce", "tl.store(y_ptr + offs, tl.reduce(m, 1, (a, b) => -a + tl.exp(b)));"],
   ["devicePrint", "tl.devicePrint(\"x\", x, n, m);"],
   ["deviceAssert", "tl.deviceAssert(x >= 0, \"x is negative\");"],
+  ["permute", "tl.store(y_ptr + tl.arange(0, 256), tl.reshape(tl.permute(tl.reshape(m, [4, 4, 16]), [2, 0, 1]), [256]));"],
   ["range", "for (const j of tl.range(0, n, 2, { numStages: 3 })) { tl.store(y_ptr + offs + j, x); }"],
   ["multipleOf", "tl.store(y_ptr + tl.multipleOf(offs, 16), x);"],
   ["maxContiguous", "tl.store(y_ptr + tl.maxContiguous(tl.multipleOf(offs, [16]), 16), x);"],
