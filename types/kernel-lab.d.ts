@@ -26,6 +26,10 @@ export type Mask = boolean;
 export type DtypeName = "f32" | "i32" | "u32" | "f16";
 /** A block shape: an array of constexprs, each a power of two. */
 export type Shape = readonly number[];
+/** A window into a strided tensor, made by `tl.makeBlockPtr`, moved by `tl.advance`, read and written by `tl.load` / `tl.store`. */
+export interface BlockPointer {
+  readonly kind: "blockPointer";
+}
 
 // ---------------------------------------------------------------- kernels
 
@@ -82,6 +86,11 @@ export declare namespace tl {
    * no memory (Triton `tl.load(pointer, mask=None, other=None, …)`).
    */
   function load(pointer: number, mask?: Mask | LoadKeywords, other?: number | LoadKeywords, keywords?: LoadKeywords): number;
+  /**
+   * Loads a block pointer's window: `tl.load(bp, { boundaryCheck: [0, 1], paddingOption: "zero" })`
+   * reads 0 (or NaN) where an axis it names is out of the tensor's shape (Triton `tl.load(block_ptr, boundary_check=…)`).
+   */
+  function load(pointer: BlockPointer, keywords?: LoadKeywords): number;
 
   /** `tl.store`'s keyword arguments. */
   interface StoreKeywords {
@@ -96,6 +105,8 @@ export declare namespace tl {
   }
   /** Stores a block at a block of pointers; masked-off lanes write nothing (Triton `tl.store(pointer, value, mask=None)`). */
   function store(pointer: number, value: number | StoreKeywords, mask?: Mask | StoreKeywords, keywords?: StoreKeywords): void;
+  /** Stores a block at a block pointer's window, where the axes `boundaryCheck` names are in bounds (Triton `tl.store(block_ptr, value, boundary_check=…)`). */
+  function store(pointer: BlockPointer, value: number, keywords?: StoreKeywords): void;
 
   /** Element-wise `condition ? x : y` (Triton `tl.where`). */
   function where(condition: Mask, x: number, y: number): number;
@@ -359,6 +370,72 @@ export declare namespace tl {
    * as they are, constants with their value (`BLOCK = 64`), other values with their type (`x: f32[64]`).
    */
   function staticPrint(...values: (number | string | Mask)[]): void;
+
+  /**
+   * A block pointer (Triton `tl.make_block_ptr`): the `blockShape` window (constexprs) at `offsets`
+   * of a tensor of `shape` with `strides` (elements per step of each axis) from `base`; `order`
+   * (the axes from slowest to fastest in memory) is checked and otherwise unused. A load through
+   * it is the load pointer arithmetic writes by hand.
+   */
+  function makeBlockPtr(base: number, shape: readonly number[], strides: readonly number[], offsets: readonly number[], blockShape: Shape, order: readonly number[]): BlockPointer;
+  /** The block pointer moved by `offsets`, one per axis (Triton `tl.advance`): `bp = tl.advance(bp, [0, BLOCK_K])`. */
+  function advance(base: BlockPointer, offsets: readonly number[]): BlockPointer;
+  /** Zeros of `input`'s shape and dtype (Triton `tl.zeros_like`). */
+  function zerosLike(input: number): number;
+  /** Both blocks stretched to their common shape (Triton `tl.broadcast`): `const [a2, b2] = tl.broadcast(a, b)`. */
+  function broadcast(input: number, other: number): [number, number];
+  function broadcast(input: Mask, other: Mask): [Mask, Mask];
+  /** The block as one axis, in row-major order (Triton `tl.ravel`; `canReorder` accepted, the order kept). */
+  function ravel(x: number, keywords?: { canReorder?: boolean }): number;
+  /** The block in a new shape of the same element count (Triton `tl.view`; the elements keep their order here). */
+  function view(input: number, ...shape: (number | Shape)[]): number;
+  /**
+   * The two blocks one after the other along `dim` (0 by default); they match along every other
+   * axis, and the result's extent must be a power of two (Triton `tl.cat`; `canReorder` accepted, the order kept).
+   */
+  function cat(input: number, other: number, canReorder?: boolean | { canReorder?: boolean; dim?: number }, dim?: number): number;
+  /** `a` and `b` (broadcast together) side by side on a new last axis of 2 (Triton `tl.join`): [..., 2]. */
+  function join(a: number, b: number): number;
+  function join(a: Mask, b: Mask): Mask;
+  /** A block whose last axis has 2 elements, as its two halves without that axis (Triton `tl.split`): `const [a, b] = tl.split(x)`. */
+  function split(a: number): [number, number];
+  function split(a: Mask): [Mask, Mask];
+  /** `a` and `b` interleaved along their last axis: a0 b0 a1 b1 … (Triton `tl.interleave`). */
+  function interleave(a: number, b: number): number;
+  /** The block reversed along `dim` (the last axis by default; Triton `tl.flip`). */
+  function flip(x: number, dim?: number): number;
+  /**
+   * Element e is `src`'s element with its coordinate along `axis` replaced by `index`'s element e
+   * (Triton `tl.gather`); `index` has `src`'s shape except along `axis`; an index outside the axis is clamped to it.
+   */
+  function gather(src: number, index: number, axis: number): number;
+  /**
+   * The block sorted along `dim` (the last axis by default), stably, ascending or `descending`
+   * (Triton `tl.sort`). Floats sort by IEEE totalOrder: -0 before +0, NaN (positive) after +inf.
+   */
+  function sort(x: number, dim?: number | { dim?: number; descending?: boolean }, descending?: boolean | { descending?: boolean }): number;
+  /**
+   * i32 counts of `input`'s values 0 … numBins - 1, bins of width 1 (Triton `tl.histogram`); other
+   * values, and masked-off ones, count nowhere. `numBins` is a power of two.
+   */
+  function histogram(input: number, numBins: number, mask?: Mask | { mask?: Mask }): i32;
+  /**
+   * exp(x - max) / sum(exp(x - max)) along `dim` (0 by default), x's shape (Triton `tl.softmax`;
+   * `keepDims` and `ieeeRounding` accepted).
+   */
+  function softmax(x: number, dim?: number | { dim?: number; keepDims?: boolean; ieeeRounding?: boolean }, keywords?: { keepDims?: boolean; ieeeRounding?: boolean }): number;
+  /**
+   * Row and column of a `sizeI` × `sizeJ` matrix's element `(i, j)` when its rows are taken in
+   * groups of `sizeG`, each numbered column by column (Triton `tl.swizzle2d`; tutorial 03's grouped ordering).
+   */
+  function swizzle2d(i: number, j: number, sizeI: number, sizeJ: number, sizeG: number): [number, number];
+  /**
+   * x / y rounded to nearest (Triton `tl.div_rn`): WGSL's division corrected once with an fma
+   * (correctly rounded where the GPU's fma is fused: NVIDIA, AMD, lavapipe); --cpu rounds exactly.
+   */
+  function divRn(x: number, y: number): number;
+  /** sqrt(x) rounded to nearest (Triton `tl.sqrt_rn`), corrected as `tl.divRn` is. */
+  function sqrtRn(x: number): number;
 }
 
 // ---------------------------------------------------------------- runs

@@ -55,6 +55,29 @@ function permuteSource(from: Shape, dims: readonly number[], to: Shape, e: strin
   return flatSource(from, from.map((_, a) => dims.indexOf(a)), to, e);
 }
 
+/** Element e of a block of `shape` along `axis`: [outer index, position on the axis, inner index], as WGSL. */
+export function alongAxis(shape: Shape, axis: number, e: string): { o: string; k: string; i: string; inner: number } {
+  const inner = shape.slice(axis + 1).reduce((a, b) => a * b, 1);
+  const length = shape[axis];
+  const o = axis === 0 ? "0" : `(${e} / ${length * inner})`;
+  const k = inner === 1 ? (axis === 0 ? e : `(${e} % ${length})`) : axis === 0 ? `(${e} / ${inner})` : `((${e} / ${inner}) % ${length})`;
+  const i = inner === 1 ? "0" : `(${e} % ${inner})`;
+  return { o, k, i, inner };
+}
+
+/** The flat index of (o, k, i) in a block of `length` along its axis and `inner` after it. */
+export function fromAxis(o: string, k: string, i: string, length: number, inner: number): string {
+  const line = o === "0" ? k : `${o} * ${length} + ${k}`;
+  return inner === 1 ? `(${line})` : `((${line}) * ${inner} + ${i})`;
+}
+
+/** tl.split's half and tl.flip: the source index of element e. */
+function selectionSource(v: Value & { op: "slice" | "flip" }, e: string): string {
+  const { o, k, i, inner } = alongAxis(v.type.shape, v.axis, e);
+  const length = v.value.type.shape[v.axis];
+  return fromAxis(o, v.op === "slice" ? (v.start === 0 ? k : `${k} + ${v.start}`) : `${length - 1} - ${k}`, i, length, inner);
+}
+
 /** The flat index in the [m, n] source of a transpose's element at flat index `e` of [n, m]. */
 function transposeSource(from: Shape, e: string): string {
   const [m, n] = from;
@@ -82,6 +105,16 @@ export function rematerialize(ctx: Emitter, v: Value, e: string, depth = 0): str
       return at(v.value, transposeSource(v.value.type.shape, e));
     case "permute":
       return at(v.value, permuteSource(v.value.type.shape, v.dims, v.type.shape, e));
+    case "slice":
+    case "flip":
+      return at(v.value, selectionSource(v, e));
+    case "concat": {
+      const { o, k, i, inner } = alongAxis(v.type.shape, v.axis, e);
+      const [la, lb] = v.values.map((x) => x.type.shape[v.axis]);
+      const a = at(v.values[0], fromAxis(o, k, i, la, inner));
+      const b = at(v.values[1], fromAxis(o, `${k} - ${la}`, i, lb, inner));
+      return a && b && `select(${b}, ${a}, ${k} < ${la})`;
+    }
     case "cast": {
       const x = at(v.value);
       return x && `${ctx.typeOf(v.type)}(${x})`;
@@ -140,7 +173,7 @@ export function writeElements(ctx: Emitter, v: Value, write: (element: string, v
 }
 
 /** A broadcast or transpose of a block: recomputed when possible, else through workgroup memory. */
-export function emitRearrange(ctx: Emitter, v: Value & { op: "broadcast" | "trans" | "reshape" | "permute" }): void {
+export function emitRearrange(ctx: Emitter, v: Value & { op: "broadcast" | "trans" | "reshape" | "permute" | "slice" | "flip" }): void {
   const layout = ctx.layout(v.type);
   // A row slice [M, 1] over the columns of a tile with the same rows: each register is already there.
   if (v.op === "broadcast" && layout.tile && sliceMatchesTile(ctx.layout(v.value.type).rowSlice, layout.tile)) {
@@ -149,7 +182,15 @@ export function emitRearrange(ctx: Emitter, v: Value & { op: "broadcast" | "tran
     return;
   }
   const source = (e: string) =>
-    v.op === "trans" ? transposeSource(v.value.type.shape, e) : v.op === "permute" ? permuteSource(v.value.type.shape, v.dims, v.type.shape, e) : v.op === "reshape" ? e : broadcastSource(v.value.type.shape, v.type.shape, e);
+    v.op === "trans"
+      ? transposeSource(v.value.type.shape, e)
+      : v.op === "permute"
+        ? permuteSource(v.value.type.shape, v.dims, v.type.shape, e)
+        : v.op === "slice" || v.op === "flip"
+          ? selectionSource(v, e)
+          : v.op === "reshape"
+            ? e
+            : broadcastSource(v.value.type.shape, v.type.shape, e);
   const recomputed = Array.from({ length: layout.ept }, (_, j) => rematerialize(ctx, v, ctx.elementIndex(v.type, j)));
   if (recomputed.every((x) => x !== undefined)) {
     recomputed.forEach((x, j) => ctx.emit(`let ${ctx.valueName(v, j)} = ${x};`));

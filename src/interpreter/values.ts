@@ -10,6 +10,7 @@ import { map1, map2, map3 } from "./lanes";
 import { dtypeOf, shapeText, type Machine } from "./machine";
 import { randomBlock } from "./random";
 import { reduceWithBlock, scanBlock } from "./scans";
+import { concatBlock, flipBlock, gatherBlock, histogramBlock, sliceBlock, sortBlock } from "./select-ops";
 
 /** `n` is the value's element count, `dtype` the dtype it computes in. */
 type ValueRunners = { [K in Value["op"]]: (m: Machine, v: Extract<Value, { op: K }>, n: number, dtype: Dtype) => Block };
@@ -38,6 +39,21 @@ export const VALUE_CPU: ValueRunners = {
     return transposeBlock(src, shape[0], shape[1]);
   },
   permute: (m, v) => permuteBlock(m.value(v.value), v.value.type.shape, v.dims),
+  concat: concatBlock,
+  slice: sliceBlock,
+  flip: flipBlock,
+  gather: gatherBlock,
+  histogram: histogramBlock,
+  sort: sortBlock,
+  bitcast: (m, v, n, dtype) => {
+    const from = dtypeOf(v.value.type);
+    const bits = new DataView(new ArrayBuffer(4));
+    return map1(m.sized(m.value(v.value), n, v.span), (x) => {
+      if (from === "f32") bits.setFloat32(0, x);
+      else bits.setUint32(0, x >>> 0);
+      return dtype === "f32" ? bits.getFloat32(0) : dtype === "i32" ? bits.getInt32(0) : bits.getUint32(0);
+    }, n);
+  },
   cast: (m, v, n, dtype) => map1(m.sized(m.value(v.value), n, v.span), castOp(dtypeOf(v.value.type), dtype), n),
   unary: (m, v, n) => {
     const operandDtype = dtypeOf(v.value.type);

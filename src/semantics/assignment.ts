@@ -107,7 +107,7 @@ function writeSlot(ctx: LoweringContext, slot: Slot, value: Lowered, name: strin
   const fixed = slot.fixed;
   const same = (a: readonly Value[], b: readonly Value[]) => a.length === b.length && a.every((v, i) => v.id === b[i].id);
   if (!isAggregate(value) || value.kind !== "blockPtr" || value.base.id !== fixed.base.id || !same(value.shape, fixed.shape) || !same(value.strides, fixed.strides) || value.blockShape.join() !== fixed.blockShape.join()) {
-    ctx.log.error(Codes.assignType, span, `'${name}' is a block pointer that keeps its base, shape, strides and block shape; move it with ${name} = tl.advance(${name}, offsets), or declare another with tl.makeBlockPtr`);
+    ctx.log.error(Codes.assignType, span, `'${name}' is a block pointer, which keeps its base, shape, strides and block shape; move it with ${name} = tl.advance(${name}, offsets), or declare another with tl.makeBlockPtr`);
     return false;
   }
   return slot.offsets.every((variable, i) => {

@@ -7,6 +7,7 @@ import { data } from "./builder";
 import { COERCIONS, all, arity, dtypeArg, requireData, type Intrinsic } from "./intrinsic-args";
 import { broadcastShapes, isFloat, isInt, promote } from "./rules";
 import { dtypeOf, operandOf } from "./values";
+import { flagArg } from "./intrinsics-reductions";
 
 /** Unary float math: integers are converted to f32 first. */
 export function floatMath(fn: MathFn): Intrinsic {
@@ -101,17 +102,26 @@ export const MATH_INTRINSICS: Record<string, Intrinsic> = {
   cast: {
     params: ["input", "dtype", "fpDowncastRounding", "bitcast"],
     ignored: ["fpDowncastRounding"],
-    produces: ["cast", "const"],
+    produces: ["cast", "const", "bitcast"],
     lower(ctx, args, span, name) {
-      if (!arity(ctx, args, span, name, 2, 2, '(x, "f32" | "i32" | "u32" | "f16")')) return undefined;
+      if (!arity(ctx, args, span, name, 2, 4, '(x, "f32" | "i32" | "u32" | "f16")')) return undefined;
       const x = ctx.expression(args[0]);
       const dtype = dtypeArg(ctx, args[1], "f32");
-      if (!x || !dtype) return undefined;
+      const bitcast = flagArg(ctx, args[3], `tl.${name}'s bitcast`);
+      if (!x || !dtype || bitcast === undefined) return undefined;
       if (x.type.kind === "pointer") {
         ctx.log.error(Codes.operandDtype, x.span, "pointers can't be cast; cast the offsets instead");
         return undefined;
       }
-      return ctx.values.cast(x, dtype, span);
+      if (!bitcast) return ctx.values.cast(x, dtype, span);
+      // Triton's x.to(dtype, bitcast=True): the same bits, read as another 32-bit dtype.
+      const from = x.type.dtype;
+      if (from === dtype) return x;
+      if (from === "bool" || from === "f16" || dtype === "f16") {
+        ctx.log.error(Codes.operandDtype, x.span, `a bitcast reads the same 32 bits as another dtype: f32, i32 and u32; got ${typeToString(x.type)} to ${dtype}`);
+        return undefined;
+      }
+      return ctx.b.emit({ op: "bitcast", value: x }, data(dtype, x.type.shape), span);
     },
   },
 

@@ -68,4 +68,6 @@ export const SPECIAL_MATH_INTRINSICS: Record<string, Intrinsic> = {
   clamp: naryMath("clamp", 3, ["x", "min", "max", "propagateNan"], false, "(x, min, max)"),
   umulhi,
   fdiv,
+  divRn: naryMath("divRn", 2, ["x", "y"], true, "(x, y)"),
+  sqrtRn: floatMath("sqrtRn"),
 };

@@ -133,6 +133,18 @@ const rows: [string, string, string, string][] = [
   ["tl.permute naming an axis twice", "const z = tl.permute(tl.zeros([2, 4, 8]), [0, 0, 1]);", "4:11-4:53 KL2012", "tl.permute's dims must name each axis of the block once, 0, 1, 2 in some order; got 0, 0, 1"],
   ["tl.dot of batches that differ", 'const a = tl.zeros([2, 16, 16]);\nconst b = tl.zeros([4, 16, 16]);\nconst c = tl.dot(a, b);', "6:11-6:23 KL2015", "tl.dot's batches differ: [2, 16, 16] × [4, 16, 16]"],
   ["tl.dot of a 3-D and a 2-D block", 'const a = tl.zeros([2, 16, 16]);\nconst b = tl.zeros([16, 16]);\nconst c = tl.dot(a, b);', "6:11-6:23 KL2015", "tl.dot multiplies 2-D blocks, or 3-D ones batch by batch"],
+  // Issue 23 item 1's functions
+  ["tl.split of a last axis that isn't 2", "const [a, b] = tl.split(tl.arange(0, 16));", "4:25-4:41 KL2001", "tl.split splits a block whose last axis has 2 elements"],
+  ["tl.cat of blocks that don't match", 'const c = tl.cat(tl.zeros([4, 8]), tl.zeros([8, 4]));', "4:11-4:53 KL2001", "tl.cat concatenates blocks of one kind that match except along axis 0"],
+  ["tl.cat to an extent that isn't a power of two", 'const c = tl.cat(tl.zeros([4]), tl.zeros([8]));', "4:11-4:47 KL2002", "the result would be [12]"],
+  ["tl.gather with float indices", "const g = tl.gather(tl.zeros([16]), tl.zeros([16]), 0);", "4:37-4:51 KL2003", "tl.gather's index must be integers"],
+  ["tl.histogram of floats", "const h = tl.histogram(tl.zeros([16]), 8);", "4:24-4:38 KL2003", "tl.histogram counts integers"],
+  ["tl.sort of a mask", "const s = tl.sort(tl.arange(0, 16) < n);", "4:19-4:39 KL2003", "tl.sort takes numbers, not masks"],
+  ["a mask through a block pointer", "const bp = tl.makeBlockPtr(x_ptr, [n], [1], [0], [16], [0]);\nconst v = tl.load(bp, n > 0);", "5:23-5:28 KL1040", "tl.load through a block pointer takes no mask or other"],
+  ["boundaryCheck with plain pointers", "const v = tl.load(x_ptr + tl.arange(0, 16), { boundaryCheck: [0] });", "4:62-4:65 KL1040", "tl.load's boundaryCheck applies to block pointers (tl.makeBlockPtr)"],
+  ["a block pointer whose strides miss an axis", "const bp = tl.makeBlockPtr(x_ptr, [n, n], [1], [0, 0], [16, 16], [1, 0]);", "4:43-4:46 KL1040", "tl.makeBlockPtr's strides has 1 element, but the block pointer has 2 axes"],
+  ["a block pointer used as a value", "const bp = tl.makeBlockPtr(x_ptr, [n], [1], [0], [16], [0]);\nconst v = bp + 1;", "5:11-5:13 KL1043", "this is a block pointer (16), not a value"],
+  ["a let block pointer given another base", "let bp = tl.makeBlockPtr(x_ptr, [n], [1], [0], [16], [0]);\nbp = tl.makeBlockPtr(y_ptr, [n], [1], [0], [16], [0]);", "5:1-5:54 KL2007", "'bp' is a block pointer, which keeps its base, shape, strides and block shape"],
   // Compile-time checks and hints (issue 23 item 5); BLOCK is 16 here
   ["tl.staticAssert failing", 'tl.staticAssert(BLOCK >= 64, "BLOCK is too small");', "4:1-4:51 KL2074", "tl.staticAssert failed: BLOCK is too small (BLOCK = 16)"],
   ["tl.staticAssert failing, no message", "tl.staticAssert(BLOCK % 3 === 0);", "4:1-4:33 KL2074", "tl.staticAssert failed: BLOCK % 3 === 0 (BLOCK = 16)"],
