@@ -163,8 +163,22 @@ export function lowerExpressionStatement(ctx: LoweringContext, expr: ts.Expressi
 
 function ifStatement(ctx: LoweringContext, node: ts.IfStatement): void {
   const cond = scalarCondition(ctx, node.expression);
-  const then = ctx.scoped(() => lowerStatement(ctx, node.thenStatement));
-  const otherwise = node.elseStatement ? ctx.scoped(() => lowerStatement(ctx, node.elseStatement!)) : [];
+  const constant = cond && isConst(cond) ? cond.value !== 0 : undefined;
+  // A constexpr condition (Triton's `if STAGE == 2:`) is decided while compiling: only the branch
+  // taken is code, and only its mistakes are reported (the other may not hold for these constexprs).
+  const branch = (statement: ts.Statement | undefined, taken: boolean) => {
+    if (!statement) return [];
+    const before = ctx.log.diagnostics.length;
+    const lowered = ctx.scoped(() => lowerStatement(ctx, statement));
+    if (!taken) ctx.log.diagnostics.splice(before);
+    return lowered;
+  };
+  const then = branch(node.thenStatement, constant !== false);
+  const otherwise = branch(node.elseStatement, constant !== true);
+  if (constant !== undefined) {
+    for (const s of constant ? then : otherwise) ctx.b.push(s);
+    return;
+  }
   if (cond) ctx.b.push({ kind: "if", span: ctx.span(node), cond, then, else: otherwise });
 }
 
