@@ -1,7 +1,7 @@
 // The compiler's front door: source text -> kernels -> specialised IR -> WGSL.
 // Used by the command line, the harness and the editor; nothing here touches the GPU.
 
-import type { Diagnostic } from "./diagnostics/diagnostic";
+import { distinctDiagnostics, type Diagnostic } from "./diagnostics/diagnostic";
 import type { KernelIR, Param } from "./ir/ir";
 import type { KernelAbi } from "./codegen/abi";
 import type { Target } from "./ir/target";
@@ -56,9 +56,9 @@ export function compileKernel(
   const stages = kernel.params.some((p) => p.name === NUM_STAGES) ? undefined : constexprs[NUM_STAGES];
   if (stages !== undefined) target = { ...target, numStages: stages };
   const lowered = lowerKernel(kernel, constexprs, target, specialization);
-  if (!lowered.ir) return { diagnostics: lowered.diagnostics };
+  if (!lowered.ir) return { diagnostics: distinctDiagnostics(lowered.diagnostics) };
   const generated = generateWgsl(lowered.ir, target);
-  const diagnostics = [...lowered.diagnostics, ...generated.diagnostics];
+  const diagnostics = distinctDiagnostics([...lowered.diagnostics, ...generated.diagnostics]);
   if (!generated.wgsl || !generated.abi) return { diagnostics };
   return {
     kernel: {
@@ -96,19 +96,11 @@ export function checkFile(fileName: string, text: string, target: Target = DEFAU
     const variants = parsed.literalConstexprs.get(kernel.name) ?? [];
     // A device function no run launches is checked where it is called, with its arguments.
     if (kernel.called && variants.length === 0 && !parsed.launched.has(kernel.name)) continue;
-    const seen = new Set<string>();
     for (const constexprs of variants.length > 0 ? variants : [placeholderConstexprs(kernel)]) {
-      for (const found of compileKernel(kernel, constexprs, checked).diagnostics) {
-        const d = adapterDependent(found, checked);
-        const key = `${d.code}:${d.span.start}:${d.span.end}:${d.message}`;
-        if (!seen.has(key)) {
-          seen.add(key);
-          diagnostics.push(d);
-        }
-      }
+      for (const found of compileKernel(kernel, constexprs, checked).diagnostics) diagnostics.push(adapterDependent(found, checked));
     }
   }
-  return diagnostics.sort((a, b) => a.span.start - b.span.start);
+  return distinctDiagnostics(diagnostics);
 }
 
 /** What `check` and the editor compile for: WebGPU's default limits, f16 allowed. */

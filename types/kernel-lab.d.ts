@@ -26,6 +26,10 @@ export type Mask = boolean;
 export type DtypeName = "f32" | "i32" | "u32" | "f16";
 /** A block shape: an array of constexprs, each a power of two. */
 export type Shape = readonly number[];
+/** A window into a strided tensor, made by `tl.makeBlockPtr`, moved by `tl.advance`, read and written by `tl.load` / `tl.store`. */
+export interface BlockPointer {
+  readonly kind: "blockPointer";
+}
 
 // ---------------------------------------------------------------- kernels
 
@@ -47,52 +51,103 @@ export interface Kernel<F extends (...args: any[]) => void = (...args: any[]) =>
 /** Declares a GPU kernel. Its body is compiled to WGSL by Kernel Lab, in the language of `tl`. */
 export declare function kernel<F extends (...args: any[]) => void>(fn: F): Kernel<F>;
 
-/** The Triton-style kernel language. Only valid inside a `kernel(...)` body. */
+/**
+ * The Triton-style kernel language. Only valid inside a `kernel(...)` body. Each function is
+ * Triton's `tl.<name>` in camelCase, with Triton's positional parameters in Triton's order; its
+ * keyword arguments go in a trailing object literal with camelCase keys (SPEC §2.1):
+ * `tl.load(p, { mask: m, other: 0 })` is Triton's `tl.load(p, mask=m, other=0)`.
+ */
 export declare namespace tl {
   /** The id of this program instance along grid axis 0, 1 or 2 (Triton `tl.program_id`). */
-  function programId(axis: 0 | 1 | 2): i32;
+  function programId(axis: 0 | 1 | 2 | { axis: 0 | 1 | 2 }): i32;
   /** The number of program instances along grid axis 0, 1 or 2 (Triton `tl.num_programs`). */
-  function numPrograms(axis: 0 | 1 | 2): i32;
-  /** The i32 block `[start, start + 1, …, end - 1]`; constexpr bounds, length a power of two. */
+  function numPrograms(axis: 0 | 1 | 2 | { axis: 0 | 1 | 2 }): i32;
+  /** The i32 block `[start, start + 1, …, end - 1]`; constexpr bounds, length a power of two (Triton `tl.arange`). */
   function arange(start: constexpr, end: constexpr): i32;
-  /** Loads the elements at a block of pointers; masked-off lanes read `other` (default 0). */
-  function load(ptrs: number, mask?: Mask, other?: number): number;
-  /** Stores a block at a block of pointers; masked-off lanes write nothing. */
-  function store(ptrs: number, value: number, mask?: Mask): void;
-  /** Element-wise `cond ? a : b`. */
-  function where(cond: Mask, a: number, b: number): number;
-  /** Element-wise `cond ? a : b` of two masks: a mask. */
-  function where(cond: Mask, a: Mask, b: Mask): Mask;
-  /** Element-wise e^x. */
+
+  /** `tl.load`'s keyword arguments (Triton's names in camelCase). */
+  interface LoadKeywords {
+    mask?: Mask;
+    /** What masked-off lanes read (default 0). */
+    other?: number;
+    /** For a block pointer: the axes whose bounds are checked (Triton's `boundary_check`). */
+    boundaryCheck?: readonly number[];
+    /** For a block pointer: what out-of-bounds elements read, `"zero"` or `"nan"` (Triton's `padding_option`). */
+    paddingOption?: "" | "zero" | "nan";
+    /** Accepted; a hint to Triton's compiler with no effect here. */
+    cacheModifier?: string;
+    /** Accepted; a hint to Triton's compiler with no effect here. */
+    evictionPolicy?: string;
+    /** Accepted; a hint to Triton's compiler with no effect here. */
+    volatile?: boolean;
+  }
+  /**
+   * Loads the elements at a block of pointers; masked-off lanes read `other` (default 0) and touch
+   * no memory (Triton `tl.load(pointer, mask=None, other=None, …)`).
+   */
+  function load(pointer: number, mask?: Mask | LoadKeywords, other?: number | LoadKeywords, keywords?: LoadKeywords): number;
+  /**
+   * Loads a block pointer's window: `tl.load(bp, { boundaryCheck: [0, 1], paddingOption: "zero" })`
+   * reads 0 (or NaN) where an axis it names is out of the tensor's shape (Triton `tl.load(block_ptr, boundary_check=…)`).
+   */
+  function load(pointer: BlockPointer, keywords?: LoadKeywords): number;
+
+  /** `tl.store`'s keyword arguments. */
+  interface StoreKeywords {
+    value?: number;
+    mask?: Mask;
+    /** For a block pointer: the axes whose bounds are checked (Triton's `boundary_check`). */
+    boundaryCheck?: readonly number[];
+    /** Accepted; a hint to Triton's compiler with no effect here. */
+    cacheModifier?: string;
+    /** Accepted; a hint to Triton's compiler with no effect here. */
+    evictionPolicy?: string;
+  }
+  /** Stores a block at a block of pointers; masked-off lanes write nothing (Triton `tl.store(pointer, value, mask=None)`). */
+  function store(pointer: number, value: number | StoreKeywords, mask?: Mask | StoreKeywords, keywords?: StoreKeywords): void;
+  /** Stores a block at a block pointer's window, where the axes `boundaryCheck` names are in bounds (Triton `tl.store(block_ptr, value, boundary_check=…)`). */
+  function store(pointer: BlockPointer, value: number, keywords?: StoreKeywords): void;
+
+  /** Element-wise `condition ? x : y` (Triton `tl.where`). */
+  function where(condition: Mask, x: number, y: number): number;
+  /** Element-wise `condition ? x : y` of two masks: a mask (Triton `tl.where`). */
+  function where(condition: Mask, x: Mask, y: Mask): Mask;
+  /** Element-wise e^x (Triton `tl.exp`). */
   function exp(x: number): number;
-  /** Element-wise natural logarithm. */
+  /** Element-wise natural logarithm (Triton `tl.log`). */
   function log(x: number): number;
-  /** Element-wise square root. */
+  /** Element-wise square root (Triton `tl.sqrt`; WGSL's accuracy, see `tl.sqrtRn`). */
   function sqrt(x: number): number;
-  /** Element-wise 1 / sqrt(x). */
+  /** Element-wise 1 / sqrt(x) (Triton `tl.rsqrt`). */
   function rsqrt(x: number): number;
-  /** Element-wise absolute value. */
+  /** Element-wise absolute value (Triton `tl.abs`). */
   function abs(x: number): number;
-  /** Element-wise sine (radians). */
+  /** Element-wise sine, radians (Triton `tl.sin`). */
   function sin(x: number): number;
-  /** Element-wise cosine (radians). */
+  /** Element-wise cosine, radians (Triton `tl.cos`). */
   function cos(x: number): number;
-  /** Element-wise round towards -infinity. */
+  /** Element-wise round towards -infinity (Triton `tl.floor`). */
   function floor(x: number): number;
-  /** Element-wise round towards +infinity. */
+  /** Element-wise round towards +infinity (Triton `tl.ceil`). */
   function ceil(x: number): number;
-  /** Element-wise 1 / (1 + e^-x). */
+  /** Element-wise 1 / (1 + e^-x) (Triton `tl.sigmoid`). */
   function sigmoid(x: number): number;
-  /** Element-wise larger of `a` and `b`. */
-  function maximum(a: number, b: number): number;
-  /** Element-wise smaller of `a` and `b`. */
-  function minimum(a: number, b: number): number;
-  /** Element-wise `a * b + c`. */
-  function fma(a: number, b: number, c: number): number;
-  /** Converts element-wise to another dtype (Triton `x.to(dtype)`). */
-  function cast(x: number | Mask, dtype: DtypeName): number;
-  /** Ceiling division `(a + b - 1) / b` of integers. */
-  function cdiv(a: number, b: number): number;
+
+  /** Keyword arguments of `tl.maximum`, `tl.minimum` and `tl.clamp`. */
+  interface NanKeywords {
+    /** Accepted (Triton's `propagate_nan`); NaN handling is the GPU's (WGSL's min and max). */
+    propagateNan?: unknown;
+  }
+  /** Element-wise larger of `x` and `y` (Triton `tl.maximum`). */
+  function maximum(x: number, y: number, keywords?: NanKeywords): number;
+  /** Element-wise smaller of `x` and `y` (Triton `tl.minimum`). */
+  function minimum(x: number, y: number, keywords?: NanKeywords): number;
+  /** Element-wise `x * y + z` (Triton `tl.fma`). */
+  function fma(x: number, y: number, z: number): number;
+  /** Converts element-wise to another dtype (Triton `tl.cast(input, dtype)`, `x.to(dtype)`). */
+  function cast(input: number | Mask, dtype: DtypeName, keywords?: { fpDowncastRounding?: string; bitcast?: boolean }): number;
+  /** Ceiling division `(x + div - 1) / div` of integers (Triton `tl.cdiv`). */
+  function cdiv(x: number, div: number): number;
   /** Element-wise 2^x (Triton `tl.exp2`). */
   function exp2(x: number): number;
   /** Element-wise base-2 logarithm (Triton `tl.log2`). */
@@ -106,146 +161,281 @@ export declare namespace tl {
   function erf(x: number): number;
   /** Element-wise x^y on floats (Triton `tl.math.pow`, C's powf: a negative x with an integer y is defined). */
   function pow(x: number, y: number): number;
-  /** Float division: integers are converted to f32 first (Triton `tl.fdiv`). */
-  function fdiv(x: number, y: number): number;
+  /** Float division: integers are converted to f32 first (Triton `tl.fdiv`; `ieeeRounding` accepted, see `tl.divRn`). */
+  function fdiv(x: number, y: number, keywords?: { ieeeRounding?: boolean }): number;
   /** The high 32 bits of the 64-bit product of two i32/u32 (Triton `tl.umulhi`; unsigned product, on i32 the bits reinterpreted). */
-  function umulhi(a: number, b: number): number;
+  function umulhi(x: number, y: number): number;
   /** Element-wise `min(max(x, min), max)` (Triton `tl.clamp`); floats or integers. */
-  function clamp(x: number, min: number, max: number): number;
+  function clamp(x: number, min: number, max: number, keywords?: NanKeywords): number;
+
+  /** Keyword argument of the random functions. */
+  interface RandomKeywords {
+    /** Philox's rounds: 10, Triton's default (the only count Kernel Lab computes). */
+    nRounds?: number;
+  }
   /**
    * Uniform f32 random numbers in [0, 1), one per offset (Triton `tl.rand`): Philox 4×32-10 on
    * counter (offset, 0, 0, 0) and key `seed` (an i32/u32 scalar; offsets an i32/u32 block or
    * scalar). The same seed and offsets give the same numbers on every GPU and with --cpu.
    */
-  function rand(seed: number, offsets: number): number;
+  function rand(seed: number, offset: number, keywords?: RandomKeywords): number;
   /** Standard normal f32 random numbers, one per offset (Triton `tl.randn`: Box–Muller on Philox words 0 and 1). */
-  function randn(seed: number, offsets: number): number;
+  function randn(seed: number, offset: number, keywords?: RandomKeywords): number;
   /** Random u32s, one per offset: Philox's first word (Triton `tl.randint`, which returns uint32). */
-  function randint(seed: number, offsets: number): number;
+  function randint(seed: number, offset: number, keywords?: RandomKeywords): number;
   /**
    * Word `word` (a constexpr 0..3) of Philox's four for each offset, a u32 (Triton `tl.randint4x`
    * returns the four as a tuple; here one call per word: `tl.randint4x(seed, offs, 0)` is `tl.randint`).
    */
-  function randint4x(seed: number, offsets: number, word: number): number;
+  function randint4x(seed: number, offset: number, word: number, keywords?: RandomKeywords): number;
+  /** Philox's four u32 words for each offset (Triton `tl.randint4x`): `const [r0, r1, r2, r3] = tl.randint4x(seed, offs)`. */
+  function randint4x(seed: number, offset: number, keywords?: RandomKeywords): [number, number, number, number];
   /**
    * Prints each value (up to 8 scalars or blocks of at most 1024 elements) once per element per
    * program, after the launch: `pid (4, 0, 0) idx (0) x: 0.51` (Triton `tl.device_print`). The
    * prefix is a string literal. Output goes to stderr, or the run's `prints` with `--json`.
+   * A trailing `{ hex: true }` is accepted; values print in decimal.
    */
-  function devicePrint(prefix: string, ...values: (number | Mask)[]): void;
+  function devicePrint(prefix: string, ...values: (number | Mask | { hex?: boolean })[]): void;
   /**
-   * Fails the run where `cond` (a mask, scalar or block) is false, with `message`, the program id
-   * and the lane, at this call (Triton `tl.device_assert`). `message` is a string literal.
+   * Fails the run where `cond` (a mask, scalar or block) is false, with `msg`, the program id
+   * and the lane, at this call (Triton `tl.device_assert`). `msg` is a string literal.
    */
-  function deviceAssert(cond: Mask, message?: string): void;
-  /** A block of zeros of a constexpr shape (dtype defaults to f32). */
-  function zeros(shape: Shape, dtype?: DtypeName): number;
-  /** A block of one value, of a constexpr shape (dtype defaults to f32). */
-  function full(shape: Shape, value: number, dtype?: DtypeName): number;
-  /** Inserts a size-1 axis at `axis`. */
-  function expandDims(x: number, axis: number): number;
-  function expandDims(x: Mask, axis: number): Mask;
-  /** Stretches size-1 axes (and scalars) to `shape`. */
-  function broadcastTo(x: number, shape: Shape): number;
-  function broadcastTo(x: Mask, shape: Shape): Mask;
-  /** Same elements, new shape with the same element count. */
-  function reshape(x: number, shape: Shape): number;
-  function reshape(x: Mask, shape: Shape): Mask;
-  /** Transposes a 2-D block. */
-  function trans(x: number): number;
-  function trans(x: Mask): Mask;
-  /** Sum along `axis` (all axes when omitted). */
-  function sum(x: number, axis?: number): number;
-  /** Maximum along `axis` (all axes when omitted). */
-  function max(x: number, axis?: number): number;
-  /** Minimum along `axis` (all axes when omitted). */
-  function min(x: number, axis?: number): number;
-  /** Index of the maximum along `axis` (all axes when omitted). */
-  function argmax(x: number, axis?: number): i32;
-  /** Index of the minimum along `axis`; ties give the smallest index. Triton: `tl.argmin`. */
-  function argmin(x: number, axis?: number): i32;
-  /** Bitwise xor of an integer block along `axis`. Triton: `tl.xor_sum`. */
-  function xorSum(x: number, axis?: number): number;
+  function deviceAssert(cond: Mask, msg?: string): void;
+  /** A block of zeros of a constexpr shape (Triton `tl.zeros`; dtype defaults to f32). */
+  function zeros(shape: Shape, dtype?: DtypeName | { dtype?: DtypeName }): number;
+  /** A block of one value, of a constexpr shape (Triton `tl.full`; dtype defaults to the value's). */
+  function full(shape: Shape, value: number, dtype?: DtypeName | { dtype?: DtypeName }): number;
+  /** Inserts a size-1 axis at `axis`, or at each of several in turn (Triton `tl.expand_dims`; `x[:, None]` is `tl.expandDims(x, 1)`, `x[:, :, None]` `tl.expandDims(x, 2)`). */
+  function expandDims(input: number, axis: number | readonly number[]): number;
+  function expandDims(input: Mask, axis: number | readonly number[]): Mask;
+  /** Stretches size-1 axes (and scalars) to `shape`, an array or the extents one by one (Triton `tl.broadcast_to`). */
+  function broadcastTo(input: number, ...shape: (number | Shape)[]): number;
+  function broadcastTo(input: Mask, ...shape: (number | Shape)[]): Mask;
+  /** Same elements, new shape with the same element count: an array or the extents one by one (Triton `tl.reshape`). */
+  function reshape(input: number, ...shape: (number | Shape | { canReorder?: boolean })[]): number;
+  function reshape(input: Mask, ...shape: (number | Shape | { canReorder?: boolean })[]): Mask;
+  /** Swaps the last two axes, or reorders them as `dims` says (Triton `tl.trans(input, *dims)`). */
+  function trans(input: number, ...dims: (number | Shape)[]): number;
+  function trans(input: Mask, ...dims: (number | Shape)[]): Mask;
+  /** Reorders the axes: axis i of the result is axis `dims[i]` of `input`, e.g. `tl.permute(x, [2, 0, 1])` (Triton `tl.permute`). */
+  function permute(input: number, ...dims: (number | Shape)[]): number;
+  function permute(input: Mask, ...dims: (number | Shape)[]): Mask;
+
+  /** Keyword arguments of the reductions (Triton's names in camelCase). */
+  interface ReduceKeywords {
+    /** The axis to reduce; left out, every axis (a scalar result). */
+    axis?: number;
+    /** Keep the reduced axis with extent 1. */
+    keepDims?: boolean;
+  }
+  /** Sum along `axis` (every axis when left out; Triton `tl.sum`); `dtype` converts first. */
+  function sum(input: number, axis?: number | (ReduceKeywords & { dtype?: DtypeName }), keepDims?: boolean | (ReduceKeywords & { dtype?: DtypeName }), dtype?: DtypeName): number;
+  /** Maximum and the index of its first occurrence along `axis` (Triton `tl.max(x, axis, return_indices=True)`). */
+  function max(input: number, axis: number | undefined, keywords: ReduceKeywords & { returnIndices: true; returnIndicesTieBreakLeft?: boolean }): [number, i32];
+  function max(input: number, keywords: ReduceKeywords & { returnIndices: true; returnIndicesTieBreakLeft?: boolean }): [number, i32];
+  /** Maximum along `axis` (every axis when left out; Triton `tl.max`). */
+  function max(input: number, axis?: number | (ReduceKeywords & { returnIndicesTieBreakLeft?: boolean }), keywords?: ReduceKeywords & { returnIndicesTieBreakLeft?: boolean }): number;
+  /** Minimum and the index of its first occurrence along `axis` (Triton `tl.min(x, axis, return_indices=True)`). */
+  function min(input: number, axis: number | undefined, keywords: ReduceKeywords & { returnIndices: true; returnIndicesTieBreakLeft?: boolean }): [number, i32];
+  function min(input: number, keywords: ReduceKeywords & { returnIndices: true; returnIndicesTieBreakLeft?: boolean }): [number, i32];
+  /** Minimum along `axis` (every axis when left out; Triton `tl.min`). */
+  function min(input: number, axis?: number | (ReduceKeywords & { returnIndicesTieBreakLeft?: boolean }), keywords?: ReduceKeywords & { returnIndicesTieBreakLeft?: boolean }): number;
+  /** Index of the maximum along `axis`; ties give the smallest index (Triton `tl.argmax`). */
+  function argmax(input: number, axis?: number | (ReduceKeywords & { tieBreakLeft?: boolean }), keywords?: ReduceKeywords & { tieBreakLeft?: boolean }): i32;
+  /** Index of the minimum along `axis`; ties give the smallest index (Triton `tl.argmin`). */
+  function argmin(input: number, axis?: number | (ReduceKeywords & { tieBreakLeft?: boolean }), keywords?: ReduceKeywords & { tieBreakLeft?: boolean }): i32;
+  /** Bitwise xor of an integer block along `axis` (Triton `tl.xor_sum`). */
+  function xorSum(input: number, axis?: number | ReduceKeywords, keywords?: ReduceKeywords): number;
+
+  /** Keyword arguments of the scans. */
+  interface ScanKeywords {
+    axis?: number;
+    /** Scan from the end of the axis. */
+    reverse?: boolean;
+  }
   /**
-   * Inclusive cumulative sum along `axis` (0 for a 1-D block), same shape; `reverse` (a literal)
-   * sums from the end. Triton: `tl.cumsum(x, axis, reverse=False)`.
+   * Inclusive cumulative sum along `axis` (0 by default), same shape; `reverse` sums from the end;
+   * `dtype` converts first (Triton `tl.cumsum(input, axis=0, reverse=False, dtype=None)`).
    */
-  function cumsum(x: number, axis?: number, reverse?: boolean): number;
-  /** Inclusive cumulative product along `axis`; `reverse` from the end. Triton: `tl.cumprod`. */
-  function cumprod(x: number, axis?: number, reverse?: boolean): number;
+  function cumsum(input: number, axis?: number | (ScanKeywords & { dtype?: DtypeName }), reverse?: boolean | (ScanKeywords & { dtype?: DtypeName }), dtype?: DtypeName): number;
+  /** Inclusive cumulative product along `axis`; `reverse` from the end (Triton `tl.cumprod`). */
+  function cumprod(input: number, axis?: number | ScanKeywords, reverse?: boolean | ScanKeywords): number;
   /**
    * Inclusive scan along `axis` with an associative `combineFn`, an inline arrow of one expression
    * of its two parameters, e.g. `(a, b) => tl.maximum(a, b)` (operators and element-wise tl.* only;
-   * it can't use other kernel values). Triton: `tl.associative_scan(x, axis, combine_fn, reverse=False)`.
+   * it can't use other kernel values). Triton: `tl.associative_scan(input, axis, combine_fn, reverse=False)`.
    */
-  function associativeScan(x: number, axis: number, combineFn: (a: number, b: number) => number, reverse?: boolean): number;
+  function associativeScan(input: number, axis: number, combineFn: (a: number, b: number) => number, reverse?: boolean | { reverse?: boolean }): number;
   /**
    * Reduction along `axis` with an associative `combineFn` (an inline arrow, as in
-   * tl.associativeScan), folded from the axis's first element. Triton: `tl.reduce(x, axis, combine_fn)`.
+   * tl.associativeScan), folded from the axis's first element. Triton: `tl.reduce(input, axis, combine_fn, keep_dims=False)`.
    */
-  function reduce(x: number, axis: number, combineFn: (a: number, b: number) => number): number;
-  /** Index of the minimum along `axis`; ties give the smallest index. Triton: `tl.argmin`. */
-  function argmin(x: number, axis?: number): i32;
-  /** Bitwise xor of an integer block along `axis`. Triton: `tl.xor_sum`. */
-  function xorSum(x: number, axis?: number): number;
+  function reduce(input: number, axis: number, combineFn: (a: number, b: number) => number, keepDims?: boolean | { keepDims?: boolean }): number;
+
+  /** `tl.dot`'s keyword arguments. */
+  interface DotKeywords {
+    acc?: number;
+    /** Accepted (`"ieee"`, `"tf32"`, `"tf32x3"`): products are always exact f32 multiply-adds here. */
+    inputPrecision?: string;
+    /** Accepted, with no effect (see `inputPrecision`). */
+    allowTf32?: boolean;
+    /** Accepted, with no effect. */
+    maxNumImpreciseAcc?: number;
+    /** The result's dtype (default `"f32"`): the f32 accumulation converted at the end. */
+    outDtype?: DtypeName;
+  }
   /**
-   * Inclusive cumulative sum along `axis` (0 for a 1-D block), same shape; `reverse` (a literal)
-   * sums from the end. Triton: `tl.cumsum(x, axis, reverse=False)`.
+   * Block matrix product `[M,K] x [K,N] (+ acc)`, accumulated in f32 (Triton `tl.dot`). Two f16
+   * blocks are multiplied exactly (on tensor cores where the GPU offers subgroup matrices: README).
    */
-  function cumsum(x: number, axis?: number, reverse?: boolean): number;
-  /** Inclusive cumulative product along `axis`; `reverse` from the end. Triton: `tl.cumprod`. */
-  function cumprod(x: number, axis?: number, reverse?: boolean): number;
+  function dot(input: number, other: number, acc?: number | DotKeywords, keywords?: DotKeywords): number;
+
+  /** Keyword arguments of the atomics. */
+  interface AtomicKeywords {
+    mask?: Mask;
+    /** Accepted (Triton's memory order); WGSL's atomics are relaxed. */
+    sem?: string;
+    /** Accepted (Triton's scope); WGSL's atomics are device-wide. */
+    scope?: string;
+  }
   /**
-   * Inclusive scan along `axis` with an associative `combineFn`, an inline arrow of one expression
-   * of its two parameters, e.g. `(a, b) => tl.maximum(a, b)` (operators and element-wise tl.* only;
-   * it can't use other kernel values). Triton: `tl.associative_scan(x, axis, combine_fn, reverse=False)`.
-   */
-  function associativeScan(x: number, axis: number, combineFn: (a: number, b: number) => number, reverse?: boolean): number;
-  /**
-   * Reduction along `axis` with an associative `combineFn` (an inline arrow, as in
-   * tl.associativeScan), folded from the axis's first element. Triton: `tl.reduce(x, axis, combine_fn)`.
-   */
-  function reduce(x: number, axis: number, combineFn: (a: number, b: number) => number): number;
-  /**
-   * Block matrix product `[M,K] x [K,N] (+ acc)`, accumulated in f32. Two f16 blocks are
-   * multiplied exactly (on tensor cores where the GPU offers subgroup matrices: README).
-   */
-  function dot(a: number, b: number, acc?: number): number;
-  /**
-   * Atomically adds `value` at each pointer; returns the old contents (Triton `tl.atomic_add(ptr, val, mask=)`).
+   * Atomically adds `val` at each pointer; returns the old contents (Triton `tl.atomic_add(pointer, val, mask=)`).
    * `Ptr<i32>`, `Ptr<u32>` or `Ptr<f32>`; masked-off lanes touch nothing and return 0. WGSL has no
    * float atomics: on `Ptr<f32>` it is a compare-and-swap loop on the float's bits
    * (atomicCompareExchangeWeak on an atomic<u32> view), so many programs adding at one address
    * retry. Programs run in no fixed order (the CPU interpreter runs them one after another), so
    * only order-independent results (sums, counts) are reproducible; f32 sums round differently.
    */
-  function atomicAdd(ptrs: number, value: number, mask?: Mask): number;
+  function atomicAdd(pointer: number, val: number, mask?: Mask | AtomicKeywords, keywords?: AtomicKeywords): number;
   /** Atomic maximum at each pointer of `Ptr<i32>`/`Ptr<u32>`; returns the old contents (Triton `tl.atomic_max`). Masked-off lanes return 0. */
-  function atomicMax(ptrs: number, value: number, mask?: Mask): number;
+  function atomicMax(pointer: number, val: number, mask?: Mask | AtomicKeywords, keywords?: AtomicKeywords): number;
   /** Atomic minimum at each pointer of `Ptr<i32>`/`Ptr<u32>`; returns the old contents (Triton `tl.atomic_min`). Masked-off lanes return 0. */
-  function atomicMin(ptrs: number, value: number, mask?: Mask): number;
+  function atomicMin(pointer: number, val: number, mask?: Mask | AtomicKeywords, keywords?: AtomicKeywords): number;
   /** Atomic bitwise and at each pointer of `Ptr<i32>`/`Ptr<u32>`; returns the old contents (Triton `tl.atomic_and`). */
-  function atomicAnd(ptrs: number, value: number, mask?: Mask): number;
+  function atomicAnd(pointer: number, val: number, mask?: Mask | AtomicKeywords, keywords?: AtomicKeywords): number;
   /** Atomic bitwise or at each pointer of `Ptr<i32>`/`Ptr<u32>`; returns the old contents (Triton `tl.atomic_or`). */
-  function atomicOr(ptrs: number, value: number, mask?: Mask): number;
+  function atomicOr(pointer: number, val: number, mask?: Mask | AtomicKeywords, keywords?: AtomicKeywords): number;
   /** Atomic bitwise xor at each pointer of `Ptr<i32>`/`Ptr<u32>`; returns the old contents (Triton `tl.atomic_xor`). */
-  function atomicXor(ptrs: number, value: number, mask?: Mask): number;
-  /** Atomically writes `value` at each pointer of `Ptr<i32>`/`Ptr<u32>`; returns the old contents (Triton `tl.atomic_xchg`; releases a spin lock). */
-  function atomicXchg(ptrs: number, value: number, mask?: Mask): number;
+  function atomicXor(pointer: number, val: number, mask?: Mask | AtomicKeywords, keywords?: AtomicKeywords): number;
+  /** Atomically writes `val` at each pointer of `Ptr<i32>`/`Ptr<u32>`; returns the old contents (Triton `tl.atomic_xchg`; releases a spin lock). */
+  function atomicXchg(pointer: number, val: number, mask?: Mask | AtomicKeywords, keywords?: AtomicKeywords): number;
   /**
-   * Atomic compare-and-swap at each pointer of `Ptr<i32>`/`Ptr<u32>`: writes `value` where the
-   * contents equal `cmp`; returns the old contents either way (Triton `tl.atomic_cas(ptr, cmp, val)`,
-   * strong: never fails spuriously). On a scalar pointer one invocation per program does it and
-   * every invocation gets the result, so `tl.atomicCas(lock, 0, 1) === 1` can steer a spin loop.
+   * Atomic compare-and-swap at each pointer of `Ptr<i32>`/`Ptr<u32>`: writes `val` where the
+   * contents equal `cmp`; returns the old contents either way (Triton `tl.atomic_cas(pointer, cmp, val)`,
+   * strong: never fails spuriously; `mask` is Kernel Lab's addition). On a scalar pointer one
+   * invocation per program does it and every invocation gets the result, so
+   * `tl.atomicCas(lock, 0, 1) === 1` can steer a spin loop.
    */
-  function atomicCas(ptrs: number, cmp: number, value: number, mask?: Mask): number;
+  function atomicCas(pointer: number, cmp: number, val: number, mask?: Mask | AtomicKeywords, keywords?: AtomicKeywords): number;
   /**
    * The values of a loop unrolled at compile time (Triton `tl.static_range`):
    * `for (const i of tl.staticRange(0, 4)) { … }` copies the body once per value, with `i` a
    * constant. `(end)`, `(start, end)` or `(start, end, step)`, all constexpr; at most 256 trips;
    * no `break`/`continue` inside. Only valid as the iterable of a `for…of`.
    */
-  function staticRange(startOrEnd: constexpr, end?: constexpr, step?: constexpr): Iterable<number>;
+  function staticRange(arg1: constexpr, arg2?: constexpr, step?: constexpr): Iterable<number>;
+
+  /** `tl.range`'s options: accepted, for Triton's pipeliner and unroller (Kernel Lab's `num_stages` is the run's). */
+  interface RangeKeywords {
+    numStages?: number;
+    loopUnrollFactor?: number;
+    disallowAccMultiBuffer?: boolean;
+    flatten?: boolean;
+    warpSpecialize?: boolean;
+  }
+  /**
+   * A loop on the GPU (Triton `tl.range`): `for (const i of tl.range(start, end, step, { numStages: 3 })) { … }`
+   * is `for (let i = start; i < end; i += step)`; `(end)`, `(start, end)` or `(start, end, step)`,
+   * integer scalars computed once (a negative constant step counts down). Only valid as the iterable of a `for…of`.
+   */
+  function range(arg1: number, arg2?: number | RangeKeywords, step?: number | RangeKeywords, numStages?: number | RangeKeywords, keywords?: RangeKeywords): Iterable<number>;
+  /** Gives back `input`: a hint to Triton's compiler that its values are multiples of `values` (Triton `tl.multiple_of`). */
+  function multipleOf<T extends number>(input: T, values: number | readonly number[]): T;
+  /** Gives back `input`: a hint that its first `values` elements are contiguous (Triton `tl.max_contiguous`). */
+  function maxContiguous<T extends number>(input: T, values: number | readonly number[]): T;
+  /** Gives back `input`: a hint that groups of `values` elements are equal (Triton `tl.max_constancy`). */
+  function maxConstancy<T extends number>(input: T, values: number | readonly number[]): T;
+  /** A promise to the compiler that `cond` holds (Triton `tl.assume`); checked to be a mask, then ignored. */
+  function assume(cond: Mask): void;
+  /** Every invocation of the program waits here for the others: WGSL's `workgroupBarrier()` (Triton `tl.debug_barrier`). */
+  function debugBarrier(): void;
+  /**
+   * Fails compilation, with a diagnostic at this line, where `cond` (on constexprs, literals and
+   * module constants) is false (Triton `tl.static_assert`). `msg` is a string literal.
+   */
+  function staticAssert(cond: Mask | boolean, msg?: string): void;
+  /**
+   * Prints while compiling (Triton `tl.static_print`), as an info diagnostic at this line: strings
+   * as they are, constants with their value (`BLOCK = 64`), other values with their type (`x: f32[64]`).
+   */
+  function staticPrint(...values: (number | string | Mask)[]): void;
+
+  /**
+   * A block pointer (Triton `tl.make_block_ptr`): the `blockShape` window (constexprs) at `offsets`
+   * of a tensor of `shape` with `strides` (elements per step of each axis) from `base`; `order`
+   * (the axes from slowest to fastest in memory) is checked and otherwise unused. A load through
+   * it is the load pointer arithmetic writes by hand.
+   */
+  function makeBlockPtr(base: number, shape: readonly number[], strides: readonly number[], offsets: readonly number[], blockShape: Shape, order: readonly number[]): BlockPointer;
+  /** The block pointer moved by `offsets`, one per axis (Triton `tl.advance`): `bp = tl.advance(bp, [0, BLOCK_K])`. */
+  function advance(base: BlockPointer, offsets: readonly number[]): BlockPointer;
+  /** Zeros of `input`'s shape and dtype (Triton `tl.zeros_like`). */
+  function zerosLike(input: number): number;
+  /** Both blocks stretched to their common shape (Triton `tl.broadcast`): `const [a2, b2] = tl.broadcast(a, b)`. */
+  function broadcast(input: number, other: number): [number, number];
+  function broadcast(input: Mask, other: Mask): [Mask, Mask];
+  /** The block as one axis, in row-major order (Triton `tl.ravel`; `canReorder` accepted, the order kept). */
+  function ravel(x: number, keywords?: { canReorder?: boolean }): number;
+  /** The block in a new shape of the same element count (Triton `tl.view`; the elements keep their order here). */
+  function view(input: number, ...shape: (number | Shape)[]): number;
+  /**
+   * The two blocks one after the other along `dim` (0 by default); they match along every other
+   * axis, and the result's extent must be a power of two (Triton `tl.cat`; `canReorder` accepted, the order kept).
+   */
+  function cat(input: number, other: number, canReorder?: boolean | { canReorder?: boolean; dim?: number }, dim?: number): number;
+  /** `a` and `b` (broadcast together) side by side on a new last axis of 2 (Triton `tl.join`): [..., 2]. */
+  function join(a: number, b: number): number;
+  function join(a: Mask, b: Mask): Mask;
+  /** A block whose last axis has 2 elements, as its two halves without that axis (Triton `tl.split`): `const [a, b] = tl.split(x)`. */
+  function split(a: number): [number, number];
+  function split(a: Mask): [Mask, Mask];
+  /** `a` and `b` interleaved along their last axis: a0 b0 a1 b1 … (Triton `tl.interleave`). */
+  function interleave(a: number, b: number): number;
+  /** The block reversed along `dim` (the last axis by default; Triton `tl.flip`). */
+  function flip(x: number, dim?: number): number;
+  /**
+   * Element e is `src`'s element with its coordinate along `axis` replaced by `index`'s element e
+   * (Triton `tl.gather`); `index` has `src`'s shape except along `axis`; an index outside the axis is clamped to it.
+   */
+  function gather(src: number, index: number, axis: number): number;
+  /**
+   * The block sorted along `dim` (the last axis by default), stably, ascending or `descending`
+   * (Triton `tl.sort`). Floats sort by IEEE totalOrder: -0 before +0, NaN (positive) after +inf.
+   */
+  function sort(x: number, dim?: number | { dim?: number; descending?: boolean }, descending?: boolean | { descending?: boolean }): number;
+  /**
+   * i32 counts of `input`'s values 0 … numBins - 1, bins of width 1 (Triton `tl.histogram`); other
+   * values, and masked-off ones, count nowhere. `numBins` is a power of two.
+   */
+  function histogram(input: number, numBins: number, mask?: Mask | { mask?: Mask }): i32;
+  /**
+   * exp(x - max) / sum(exp(x - max)) along `dim` (0 by default), x's shape (Triton `tl.softmax`;
+   * `keepDims` and `ieeeRounding` accepted).
+   */
+  function softmax(x: number, dim?: number | { dim?: number; keepDims?: boolean; ieeeRounding?: boolean }, keywords?: { keepDims?: boolean; ieeeRounding?: boolean }): number;
+  /**
+   * Row and column of a `sizeI` × `sizeJ` matrix's element `(i, j)` when its rows are taken in
+   * groups of `sizeG`, each numbered column by column (Triton `tl.swizzle2d`; tutorial 03's grouped ordering).
+   */
+  function swizzle2d(i: number, j: number, sizeI: number, sizeJ: number, sizeG: number): [number, number];
+  /**
+   * x / y rounded to nearest (Triton `tl.div_rn`): WGSL's division corrected once with an fma
+   * (correctly rounded where the GPU's fma is fused: NVIDIA, AMD, lavapipe); --cpu rounds exactly.
+   */
+  function divRn(x: number, y: number): number;
+  /** sqrt(x) rounded to nearest (Triton `tl.sqrt_rn`), corrected as `tl.divRn` is. */
+  function sqrtRn(x: number): number;
 }
 
 // ---------------------------------------------------------------- runs

@@ -248,6 +248,7 @@ function stageOperandFlat(ctx: Emitter, operand: Value, slot: string): string {
 export function emitDot(ctx: Emitter, v: Value & { op: "dot" }): void {
   const plan = ctx.mmaPlan(v);
   if (plan) return emitMmaDot(ctx, plan);
+  if (v.a.type.shape.length === 3) return batchedDot(ctx, v);
   const k = v.a.type.shape[1];
   const n = v.b.type.shape[1];
   const tile = ctx.layout(v.type).tile;
@@ -288,6 +289,33 @@ export function emitDot(ctx: Emitter, v: Value & { op: "dot" }): void {
     const e = ctx.elementIndex(v.type, j);
     ctx.emit(`for (var kk: i32 = 0; kk < ${k}; kk++) {`);
     ctx.nested(() => ctx.emit(`${acc(j)} = fma(${f32(`${a}[(${e} / ${n}) * ${k} + kk]`)}, ${f32(`${b}[kk * ${n} + ${e} % ${n}]`)}, ${acc(j)});`));
+    ctx.emit("}");
+  }
+}
+
+/**
+ * A batched tl.dot, [B,M,K] x [B,K,N] (Triton's 3-D dot): both operands staged in workgroup
+ * memory; each output register accumulates its row of A and column of B in its own batch.
+ */
+function batchedDot(ctx: Emitter, v: Value & { op: "dot" }): void {
+  const [, m, k] = v.a.type.shape;
+  const n = v.b.type.shape[2];
+  ctx.emit("workgroupBarrier();");
+  const a = stage(ctx, v.a, "a");
+  const b = stage(ctx, v.b, "b");
+  ctx.emit("workgroupBarrier();");
+  const f32 = (read: string) => (operandDtype(ctx, v) === "f16" ? `f32(${read})` : read);
+  const out = ctx.layout(v.type);
+  for (let j = 0; j < out.ept; j++) {
+    const acc = ctx.valueName(v, j);
+    const e = ctx.elementIndex(v.type, j);
+    const [batch, row, col] = [ctx.fresh("dot_b"), ctx.fresh("dot_r"), ctx.fresh("dot_c")];
+    ctx.emit(`let ${batch} = (${e}) / ${m * n};`);
+    ctx.emit(`let ${row} = ((${e}) / ${n}) % ${m};`);
+    ctx.emit(`let ${col} = (${e}) % ${n};`);
+    ctx.emit(`var ${acc}: f32 = ${v.acc ? ctx.reg(v.acc, j) : "0.0f"};`);
+    ctx.emit(`for (var kk: i32 = 0; kk < ${k}; kk++) {`);
+    ctx.nested(() => ctx.emit(`${acc} = fma(${f32(`${a}[(${batch} * ${m} + ${row}) * ${k} + kk]`)}, ${f32(`${b}[(${batch} * ${k} + kk) * ${n} + ${col}]`)}, ${acc});`));
     ctx.emit("}");
   }
 }

@@ -1,7 +1,7 @@
 // Module-scope WGSL functions a kernel's body may call (random numbers, erf, pow, umulhi): each is
 // added once, after the bindings, when some line of the body calls one of its functions.
 
-import { ERF_WGSL, POW_WGSL } from "./special-math";
+import { ERF_WGSL, POW_WGSL, ROUNDED_WGSL } from "./special-math";
 import { PHILOX_ROUNDS_WGSL, UMULHI_WGSL } from "./philox-wgsl";
 import { RANDN_WGSL } from "./random";
 
@@ -12,6 +12,7 @@ const HELPERS: readonly { wgsl: string; neededBy: readonly string[] }[] = [
   { wgsl: RANDN_WGSL, neededBy: ["kl_randn("] },
   { wgsl: ERF_WGSL, neededBy: ["kl_erf("] },
   { wgsl: POW_WGSL, neededBy: ["kl_pow("] },
+  { wgsl: ROUNDED_WGSL, neededBy: ["kl_div_rn(", "kl_sqrt_rn("] },
 ];
 
 /** The helper functions `body` calls, as lines of WGSL (none when it calls none). */

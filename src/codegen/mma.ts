@@ -123,7 +123,8 @@ function defines(body: readonly Stmt[], id: number): boolean {
 /** f16 × f16 → f32. */
 function halves(dot: Value & { op: "dot" }): boolean {
   const dtype = (v: Value) => (v.type.kind === "data" ? v.type.dtype : undefined);
-  return dtype(dot.a) === "f16" && dtype(dot.b) === "f16" && dtype(dot) === "f32";
+  // A batched (3-D) product takes the generic path.
+  return dot.a.type.shape.length === 2 && dtype(dot.a) === "f16" && dtype(dot.b) === "f16" && dtype(dot) === "f32";
 }
 
 /** `acc = tl.dot(a, b, acc)` at the top of the loop's body, f16 operands, `acc` used by nothing else in the loop. */

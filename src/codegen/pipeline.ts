@@ -171,7 +171,7 @@ class Cloners {
       let result: Value;
       if (!this.facts.defined.has(v.id)) result = v;
       else if (v.op === "readVar") result = read(v);
-      else if (v.op === "reduce" || v.op === "dot" || v.op === "scan" || v.op === "reduceWith" || (v.op === "load" && v.id !== root?.id)) throw new NotPipelinable();
+      else if (v.op === "reduce" || v.op === "dot" || v.op === "scan" || v.op === "reduceWith" || v.op === "concat" || v.op === "gather" || v.op === "histogram" || v.op === "sort" || (v.op === "load" && v.id !== root?.id)) throw new NotPipelinable();
       else {
         result = this.fresh(mapOperands(v, (o) => clone(o, root)));
         lets.push({ kind: "let", value: result });

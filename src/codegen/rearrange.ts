@@ -23,10 +23,59 @@ function rowCol(shape: Shape, e: string): [string, string] {
  */
 function broadcastSource(from: Shape, to: Shape, e: string): string {
   if (from.length === 1) return from[0] === 1 ? "0" : e;
+  if (from.length > 2) return flatSource(from, to.map((_, axis) => (from[axis] === 1 ? undefined : axis)), to, e);
   const [r, c] = rowCol(to, e);
   const row = from[0] === 1 ? "0" : r;
   const col = from[1] === 1 ? "0" : c;
   return from[1] === 1 ? row : row === "0" ? col : `(${row} * ${from[1]} + ${col})`;
+}
+
+/**
+ * The flat index in `from` of the element at flat index `e` of `to`, where axis a of `from` is
+ * axis `axisOf[a]` of `to` (undefined: a stretched axis of extent 1): each axis's index is cut
+ * out of `e` and placed at its stride in `from`.
+ */
+function flatSource(from: Shape, axisOf: readonly (number | undefined)[], to: Shape, e: string): string {
+  const terms: string[] = [];
+  let stride = 1;
+  for (let a = from.length - 1; a >= 0; a--) {
+    const axis = axisOf[a];
+    if (axis !== undefined && from[a] > 1) {
+      const after = to.slice(axis + 1).reduce((x, y) => x * y, 1);
+      const index = axis === 0 ? `(${e} / ${after})` : after === 1 ? `(${e} % ${to[axis]})` : `((${e} / ${after}) % ${to[axis]})`;
+      terms.push(stride === 1 ? index : `${index} * ${stride}`);
+    }
+    stride *= from[a];
+  }
+  return terms.length === 0 ? "0" : `(${terms.join(" + ")})`;
+}
+
+/** The flat index in the source of a permute's element at flat index `e` (result axis i is source axis dims[i]). */
+function permuteSource(from: Shape, dims: readonly number[], to: Shape, e: string): string {
+  return flatSource(from, from.map((_, a) => dims.indexOf(a)), to, e);
+}
+
+/** Element e of a block of `shape` along `axis`: [outer index, position on the axis, inner index], as WGSL. */
+export function alongAxis(shape: Shape, axis: number, e: string): { o: string; k: string; i: string; inner: number } {
+  const inner = shape.slice(axis + 1).reduce((a, b) => a * b, 1);
+  const length = shape[axis];
+  const o = axis === 0 ? "0" : `(${e} / ${length * inner})`;
+  const k = inner === 1 ? (axis === 0 ? e : `(${e} % ${length})`) : axis === 0 ? `(${e} / ${inner})` : `((${e} / ${inner}) % ${length})`;
+  const i = inner === 1 ? "0" : `(${e} % ${inner})`;
+  return { o, k, i, inner };
+}
+
+/** The flat index of (o, k, i) in a block of `length` along its axis and `inner` after it. */
+export function fromAxis(o: string, k: string, i: string, length: number, inner: number): string {
+  const line = o === "0" ? k : `${o} * ${length} + ${k}`;
+  return inner === 1 ? `(${line})` : `((${line}) * ${inner} + ${i})`;
+}
+
+/** tl.split's half and tl.flip: the source index of element e. */
+function selectionSource(v: Value & { op: "slice" | "flip" }, e: string): string {
+  const { o, k, i, inner } = alongAxis(v.type.shape, v.axis, e);
+  const length = v.value.type.shape[v.axis];
+  return fromAxis(o, v.op === "slice" ? (v.start === 0 ? k : `${k} + ${v.start}`) : `${length - 1} - ${k}`, i, length, inner);
 }
 
 /** The flat index in the [m, n] source of a transpose's element at flat index `e` of [n, m]. */
@@ -54,6 +103,18 @@ export function rematerialize(ctx: Emitter, v: Value, e: string, depth = 0): str
       return at(v.value, broadcastSource(v.value.type.shape, v.type.shape, e));
     case "trans":
       return at(v.value, transposeSource(v.value.type.shape, e));
+    case "permute":
+      return at(v.value, permuteSource(v.value.type.shape, v.dims, v.type.shape, e));
+    case "slice":
+    case "flip":
+      return at(v.value, selectionSource(v, e));
+    case "concat": {
+      const { o, k, i, inner } = alongAxis(v.type.shape, v.axis, e);
+      const [la, lb] = v.values.map((x) => x.type.shape[v.axis]);
+      const a = at(v.values[0], fromAxis(o, k, i, la, inner));
+      const b = at(v.values[1], fromAxis(o, `${k} - ${la}`, i, lb, inner));
+      return a && b && `select(${b}, ${a}, ${k} < ${la})`;
+    }
     case "cast": {
       const x = at(v.value);
       return x && `${ctx.typeOf(v.type)}(${x})`;
@@ -112,7 +173,7 @@ export function writeElements(ctx: Emitter, v: Value, write: (element: string, v
 }
 
 /** A broadcast or transpose of a block: recomputed when possible, else through workgroup memory. */
-export function emitRearrange(ctx: Emitter, v: Value & { op: "broadcast" | "trans" | "reshape" }): void {
+export function emitRearrange(ctx: Emitter, v: Value & { op: "broadcast" | "trans" | "reshape" | "permute" | "slice" | "flip" }): void {
   const layout = ctx.layout(v.type);
   // A row slice [M, 1] over the columns of a tile with the same rows: each register is already there.
   if (v.op === "broadcast" && layout.tile && sliceMatchesTile(ctx.layout(v.value.type).rowSlice, layout.tile)) {
@@ -120,7 +181,16 @@ export function emitRearrange(ctx: Emitter, v: Value & { op: "broadcast" | "tran
     for (let j = 0; j < layout.ept; j++) ctx.emit(`let ${ctx.valueName(v, j)} = ${ctx.reg(v.value, Math.floor(j / cc))};`);
     return;
   }
-  const source = (e: string) => (v.op === "trans" ? transposeSource(v.value.type.shape, e) : v.op === "reshape" ? e : broadcastSource(v.value.type.shape, v.type.shape, e));
+  const source = (e: string) =>
+    v.op === "trans"
+      ? transposeSource(v.value.type.shape, e)
+      : v.op === "permute"
+        ? permuteSource(v.value.type.shape, v.dims, v.type.shape, e)
+        : v.op === "slice" || v.op === "flip"
+          ? selectionSource(v, e)
+          : v.op === "reshape"
+            ? e
+            : broadcastSource(v.value.type.shape, v.type.shape, e);
   const recomputed = Array.from({ length: layout.ept }, (_, j) => rematerialize(ctx, v, ctx.elementIndex(v.type, j)));
   if (recomputed.every((x) => x !== undefined)) {
     recomputed.forEach((x, j) => ctx.emit(`let ${ctx.valueName(v, j)} = ${x};`));

@@ -230,23 +230,27 @@ function reduceRows(ctx: Emitter, v: Value & { op: "reduce" }): boolean {
   return true;
 }
 
-/** A 2-D block along one axis: staged in workgroup memory; each output element loops over the axis. */
+/** A block of 2 or 3 axes along one: staged in workgroup memory; each output element loops over the axis. */
 function reduceAxis(ctx: Emitter, v: Value & { op: "reduce" }): void {
   if (reduceRows(ctx, v)) return;
   const src = v.value;
-  const [m, n] = src.type.shape;
+  const shape = src.type.shape;
+  const [m, n] = shape;
   const t = ctx.typeOf(src.type);
   const dtype = ctx.dtype(src.type);
   ctx.emit("workgroupBarrier();");
   const array = stage(ctx, src, "x");
   ctx.emit("workgroupBarrier();");
   const out = ctx.layout(v.type);
-  const length = v.axis === 0 ? m : n;
+  const length = shape[v.axis];
+  // Element (o, k, i) of the axis's lines is (o * length + k) * inner + i (2-D: the row or the column).
+  const inner = shape.slice(v.axis + 1).reduce((a, b) => a * b, 1);
   for (let j = 0; j < out.ept; j++) {
     const e = ctx.elementIndex(v.type, j);
     const name = ctx.valueName(v, j);
     const acc = ctx.fresh("acc");
-    const index = (k: string) => (v.axis === 0 ? `${k} * ${n} + ${e}` : `${e} * ${n} + ${k}`);
+    const index = (k: string) =>
+      shape.length === 2 ? (v.axis === 0 ? `${k} * ${n} + ${e}` : `${e} * ${n} + ${k}`) : `((${e}) / ${inner} * ${length} + ${k}) * ${inner} + (${e}) % ${inner}`;
     ctx.emit(`var ${acc}: ${t} = ${identity(v.fn, dtype)};`);
     const arg = argReduction(v.fn);
     if (arg) ctx.emit(`var ${acc}_i: i32 = 0;`);

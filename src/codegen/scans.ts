@@ -46,11 +46,19 @@ export function combineExpression(ctx: Emitter, combine: Combine, a: string, b: 
   return at(combine.result);
 }
 
-/** [rows, cols] of a 1-D or 2-D shape, the stride of `axis` in it and its length. */
-function geometry(shape: readonly number[], axis: number): { cols: number; stride: number; length: number } {
+/**
+ * The lines of `axis`: its length, and the stride between its elements (`inner`, the extent after
+ * it); line r's element k is (r / inner * length + k) * inner + r % inner — for 1-D and 2-D
+ * blocks, r * length + k along the last axis and k * cols + r along the first.
+ */
+function geometry(shape: readonly number[], axis: number): { cols: number; stride: number; length: number; element: (r: string, k: string) => string } {
   const cols = shape[shape.length - 1];
+  const length = shape[axis];
+  const inner = shape.slice(axis + 1).reduce((a, b) => a * b, 1);
   const last = axis === shape.length - 1;
-  return { cols, stride: last ? 1 : cols, length: last ? cols : shape[0] };
+  const element = (r: string, k: string) =>
+    shape.length <= 2 ? (last ? `${r} * ${length} + ${k}` : `${k} * ${cols} + ${r}`) : `(${r} / ${inner} * ${length} + ${k}) * ${inner} + ${r} % ${inner}`;
+  return { cols, stride: inner, length, element };
 }
 
 /**
@@ -66,7 +74,7 @@ export function emitScan(ctx: Emitter, v: Value & { op: "scan" }): void {
   const layout = ctx.layout(v.type);
   const t = ctx.typeOf(v.type);
   const dtype = ctx.dtype(v.type);
-  const { cols, stride, length } = geometry(v.type.shape, v.axis);
+  const { length, element } = geometry(v.type.shape, v.axis);
   const n = layout.numel;
   const w = ctx.workgroupSize;
   const c = Math.min(length, Math.max(1, n / w));
@@ -74,10 +82,7 @@ export function emitScan(ctx: Emitter, v: Value & { op: "scan" }): void {
   const segments = n / c;
   const s = ctx.fresh("scan");
   // The element at position k of line r, counting from the line's end when reversed.
-  const at = (r: string, k: string) => {
-    const along = v.reverse ? `(${length - 1} - ${k})` : k;
-    return stride === 1 ? `${r} * ${length} + ${along}` : `${along} * ${cols} + ${r}`;
-  };
+  const at = (r: string, k: string) => element(r, v.reverse ? `(${length - 1} - ${k})` : k);
   ctx.emit("workgroupBarrier();");
   const input = stage(ctx, v.value, "x");
   // Each element is read and rewritten by the invocation that owns its segment: scanned in place.
@@ -127,7 +132,7 @@ export function emitScan(ctx: Emitter, v: Value & { op: "scan" }): void {
 /** tl.reduce: the block staged in workgroup memory; each output folds its line from the first element. */
 export function emitReduceWith(ctx: Emitter, v: Value & { op: "reduceWith" }): void {
   const src = v.value;
-  const { cols, stride, length } = geometry(src.type.shape, v.axis);
+  const { cols, stride, length, element } = geometry(src.type.shape, v.axis);
   const t = ctx.typeOf(v.type);
   ctx.emit("workgroupBarrier();");
   const array = stage(ctx, src, "x");
@@ -148,7 +153,7 @@ export function emitReduceWith(ctx: Emitter, v: Value & { op: "reduceWith" }): v
   for (let j = 0; j < out.ept; j++) {
     const e = ctx.elementIndex(v.type, j);
     // The line's first element: row e for a reduction along axis 1, column e along axis 0.
-    const acc = fold(stride === 1 ? `(${e}) * ${cols}` : `(${e})`);
+    const acc = fold(src.type.shape.length <= 2 ? (stride === 1 ? `(${e}) * ${cols}` : `(${e})`) : `(${element(`(${e})`, "0")})`);
     ctx.emit(`let ${ctx.valueName(v, j)} = ${acc};`);
   }
 }

@@ -14,7 +14,28 @@ export const SPECIAL_MATH_WGSL: Record<SpecialMathFn, (args: readonly string[], 
   pow: (args, t) => (t === "f32" ? `kl_pow(${args[0]}, ${args[1]})` : `${t}(kl_pow(f32(${args[0]}), f32(${args[1]})))`),
   umulhi: (args, t) => (t === "u32" ? `kl_umulhi(${args[0]}, ${args[1]})` : `bitcast<i32>(kl_umulhi(bitcast<u32>(${args[0]}), bitcast<u32>(${args[1]})))`),
   clamp: (args) => `min(max(${args[0]}, ${args[1]}), ${args[2]})`,
+  divRn: (args, t) => (t === "f32" ? `kl_div_rn(${args[0]}, ${args[1]})` : `${t}(kl_div_rn(f32(${args[0]}), f32(${args[1]})))`),
+  sqrtRn: (args, t) => (t === "f32" ? `kl_sqrt_rn(${args[0]})` : `${t}(kl_sqrt_rn(f32(${args[0]})))`),
 };
+
+// tl.div_rn / tl.sqrt_rn: WGSL's x / y (2.5 ULP) and sqrt (inherited from inverseSqrt) are not
+// correctly rounded; one correction with the exact residual (an fma) rounds them to nearest where
+// the GPU's fma is fused (NVIDIA, AMD, lavapipe). Zero, infinite and NaN results pass through.
+export const ROUNDED_WGSL = `
+fn kl_div_rn(x: f32, y: f32) -> f32 {
+  let q = x / y;
+  if (q == 0.0 || !(abs(q) < 3.0e38) || !(abs(y) < 3.0e38)) { return q; }
+  let r = fma(-q, y, x);
+  return fma(r, 1.0 / y, q);
+}
+
+fn kl_sqrt_rn(x: f32) -> f32 {
+  let s = sqrt(x);
+  if (!(x > 0.0) || !(s < 3.0e38)) { return s; }
+  let r = fma(-s, s, x);
+  return fma(r, 0.5 / s, s);
+}
+`;
 
 // ir/special-math.ts erfApprox: the series below 0.5, Abramowitz–Stegun 7.1.26 above (|error| ≤ 1.5e-7).
 export const ERF_WGSL = `

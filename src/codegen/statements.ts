@@ -67,6 +67,7 @@ export const STATEMENT_WGSL: StatementEmitters = {
     gen.emit("}");
   },
   break: (gen) => gen.emit("break;"),
+  barrier: (gen) => gen.emit("workgroupBarrier();"),
   continue: (gen) => gen.emit("continue;"),
   print: emitPrint,
   assert: emitAssert,

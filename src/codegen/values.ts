@@ -15,6 +15,7 @@ import { emitRearrange } from "./rearrange";
 import { emitReduce } from "./reductions";
 import { emitRandom } from "./random";
 import { emitCombineArg, emitReduceWith, emitScan } from "./scans";
+import { emitConcat, emitGather, emitHistogram, emitSelection, emitSort } from "./selection";
 
 type ValueEmitters = { [K in Value["op"]]: (gen: WgslGenerator, v: Extract<Value, { op: K }>) => void };
 
@@ -38,6 +39,14 @@ export const VALUE_WGSL: ValueEmitters = {
     return emitRearrange(gen, v);
   },
   trans: emitRearrange,
+  permute: emitRearrange,
+  concat: emitConcat,
+  slice: emitSelection,
+  flip: emitSelection,
+  gather: emitGather,
+  histogram: emitHistogram,
+  sort: emitSort,
+  bitcast: (gen, v) => gen.elementwise(v, (j) => `bitcast<${gen.typeOf(v.type)}>(${gen.reg(v.value, j)})`),
   cast: (gen, v) => gen.elementwise(v, (j) => `${gen.typeOf(v.type)}(${gen.reg(v.value, j)})`),
   unary: (gen, v) => gen.elementwise(v, (j) => UNARY_WGSL[v.fn](gen.reg(v.value, j), gen.dtype(v.type))),
   binary: (gen, v) => gen.elementwise(v, (j) => BINARY_WGSL[v.fn](gen.reg(v.lhs, j), gen.reg(v.rhs, j), gen.dtype(v.rhs.type))),

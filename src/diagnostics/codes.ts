@@ -18,6 +18,12 @@ export const Codes = {
   counterAssigned: "KL1031",
   intrinsicArgs: "KL1040",
   constantRequired: "KL1041",
+  /** A keyword argument (the trailing object literal) a function doesn't take, or a parameter given twice. */
+  keywordArgument: "KL1042",
+  /** A tuple or a block pointer where one value is needed. */
+  aggregateValue: "KL1043",
+  /** A destructuring pattern that doesn't fit its tuple (count, nesting, rest, defaults, objects). */
+  destructuring: "KL1044",
   duplicateKernel: "KL1050",
   /** Syntax nested deeper than the compiler's passes can recurse (thousands of levels). */
   tooDeep: "KL1060",
@@ -60,6 +66,12 @@ export const Codes = {
   printTooManyValues: "KL1076",
   printBlockTooLarge: "KL2072",
   assertCondition: "KL2073",
+
+  // Compile-time checks and messages (semantics/intrinsics-hints.ts)
+  /** tl.staticAssert whose condition is false, or not known at compile time. */
+  staticAssert: "KL2074",
+  /** tl.staticPrint's message (severity info): the values as the compiler sees them. */
+  staticPrint: "KL1077",
 
   // KL9xxx — a bug in Kernel Lab, still reported at the node being compiled
   internal: "KL9000",

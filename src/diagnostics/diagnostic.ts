@@ -37,7 +37,23 @@ export class DiagnosticLog {
     this.diagnostics.push({ code, severity: "warning", message, span });
   }
 
+  info(code: DiagnosticCode, span: Span, message: string): void {
+    this.diagnostics.push({ code, severity: "info", message, span });
+  }
+
   get hasErrors(): boolean {
     return this.diagnostics.some((d) => d.severity === "error");
   }
+}
+
+/** Each diagnostic once, by place, code and message (the first keeps its related locations), in the order of the file. */
+export function distinctDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[] {
+  const seen = new Set<string>();
+  const distinct = diagnostics.filter((d) => {
+    const key = `${d.code}:${d.span.start}:${d.span.end}:${d.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+  return distinct.sort((a, b) => a.span.start - b.span.start);
 }

@@ -73,3 +73,19 @@ export function formatDiagnostic(d: LocatedDiagnostic, text?: string): string {
   const gutter = String(d.line);
   return `${head}\n\n${gutter} ${source}\n${" ".repeat(gutter.length)} ${" ".repeat(d.column - 1)}${"~".repeat(width)}\n`;
 }
+
+/**
+ * Each diagnostic once (a device function's mistake is found at every call and in every
+ * specialisation), in the order of the file: what `kernel-lab check` prints and `run` reports.
+ */
+export function distinctLocated(diagnostics: readonly LocatedDiagnostic[]): LocatedDiagnostic[] {
+  const seen = new Set<string>();
+  const distinct = diagnostics.filter((d) => {
+    const key = `${d.file}:${d.line}:${d.column}:${d.endLine}:${d.endColumn}:${d.code}:${d.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+  // Stable: diagnostics at one place keep the order they were found in.
+  return distinct.sort((a, b) => (a.file === b.file ? a.line - b.line || a.column - b.column : a.file < b.file ? -1 : 1));
+}

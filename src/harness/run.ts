@@ -5,7 +5,7 @@
 
 import * as path from "node:path";
 import { halfPrecisionNeeds, parseKernelFile } from "../compile";
-import { locate, type LocatedDiagnostic } from "../diagnostics/position";
+import { distinctLocated, locate, type LocatedDiagnostic } from "../diagnostics/position";
 import { NO_NEEDS } from "../ir/target";
 import { displayPath, loadKernelFile, readKernelText } from "./load";
 import { runEverySize, type FileSession } from "./one-run";
@@ -87,6 +87,8 @@ export async function runFileWithOutcome(fileArg: string, opts: RunOptions = {},
   const diagnose = (diagnostics: LocatedDiagnostic[]) => void report.diagnostics.push(...diagnostics);
   const done = (outcome: Outcome, diagnostics: LocatedDiagnostic[] = []): FileResult => {
     diagnose(diagnostics);
+    // As `kernel-lab check` lists them: each once (runs and specialisations compile a kernel again), in file order.
+    report.diagnostics = distinctLocated(report.diagnostics);
     return { report, outcome };
   };
   const progress = (p: Progress) => {

@@ -45,6 +45,24 @@ export function transposeBlock(src: Block, rows: number, cols: number): Block {
   return out;
 }
 
+/** Reorders the axes of a block of `shape`: axis i of the result is axis dims[i] of the source. */
+export function permuteBlock(src: Block, shape: Shape, dims: readonly number[]): Block {
+  const to = dims.map((d) => shape[d]);
+  const strides = shape.map((_, a) => numel(shape.slice(a + 1)));
+  const out = new Float64Array(src.length);
+  const index = new Array<number>(to.length).fill(0);
+  for (let i = 0; i < out.length; i++) {
+    let at = 0;
+    for (let k = 0; k < to.length; k++) at += index[k] * strides[dims[k]];
+    out[i] = src[at];
+    for (let k = to.length - 1; k >= 0; k--) {
+      if (++index[k] < to[k]) break;
+      index[k] = 0;
+    }
+  }
+  return out;
+}
+
 /**
  * Reduces `axis` of a block of `shape`. Sums accumulate in index order, rounded to `dtype` at
  * every step (the GPU adds as a tree, so float sums may differ in the last bits). argmax gives

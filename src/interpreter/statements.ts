@@ -24,6 +24,8 @@ export const STATEMENT_CPU: StatementRunners = {
   if: (m, s) => m.runStatements(m.scalar(s.cond, s.span) !== 0 ? s.then : s.else),
   while: runWhile,
   break: (_m, s) => runLoopExit("break", s.span),
+  // One program runs at a time here: there is no one to wait for.
+  barrier: () => {},
   continue: (_m, s) => runLoopExit("continue", s.span),
   print: runPrint,
   assert: runAssert,

@@ -5,11 +5,12 @@ import { numel, type Dtype, type Value } from "../ir/ir";
 import { BINARY_ARITHMETIC, MATH_ARITHMETIC, UNARY_ARITHMETIC, binaryOp, castOp, roundTo, type ScalarFn1, type ScalarFn2, type ScalarFn3 } from "../ir/arithmetic";
 import { f16FromBits } from "../ir/f16";
 import { atomic } from "./atomics";
-import { broadcastBlock, dotBlock, reduceBlock, transposeBlock, type Block } from "./block-ops";
+import { broadcastBlock, dotBlock, permuteBlock, reduceBlock, transposeBlock, type Block } from "./block-ops";
 import { map1, map2, map3 } from "./lanes";
 import { dtypeOf, shapeText, type Machine } from "./machine";
 import { randomBlock } from "./random";
 import { reduceWithBlock, scanBlock } from "./scans";
+import { concatBlock, flipBlock, gatherBlock, histogramBlock, sliceBlock, sortBlock } from "./select-ops";
 
 /** `n` is the value's element count, `dtype` the dtype it computes in. */
 type ValueRunners = { [K in Value["op"]]: (m: Machine, v: Extract<Value, { op: K }>, n: number, dtype: Dtype) => Block };
@@ -36,6 +37,22 @@ export const VALUE_CPU: ValueRunners = {
     if (shape.length < 2) return src;
     if (shape.length > 2) return m.internal(`trans of a ${shape.length}-D block`, v.span);
     return transposeBlock(src, shape[0], shape[1]);
+  },
+  permute: (m, v) => permuteBlock(m.value(v.value), v.value.type.shape, v.dims),
+  concat: concatBlock,
+  slice: sliceBlock,
+  flip: flipBlock,
+  gather: gatherBlock,
+  histogram: histogramBlock,
+  sort: sortBlock,
+  bitcast: (m, v, n, dtype) => {
+    const from = dtypeOf(v.value.type);
+    const bits = new DataView(new ArrayBuffer(4));
+    return map1(m.sized(m.value(v.value), n, v.span), (x) => {
+      if (from === "f32") bits.setFloat32(0, x);
+      else bits.setUint32(0, x >>> 0);
+      return dtype === "f32" ? bits.getFloat32(0) : dtype === "i32" ? bits.getInt32(0) : bits.getUint32(0);
+    }, n);
   },
   cast: (m, v, n, dtype) => map1(m.sized(m.value(v.value), n, v.span), castOp(dtypeOf(v.value.type), dtype), n),
   unary: (m, v, n) => {
@@ -117,16 +134,26 @@ function load(m: Machine, v: Extract<Value, { op: "load" }>, n: number): Block {
   return out;
 }
 
+/** [M,K] x [K,N], or one such product per batch of [B,M,K] x [B,K,N]. */
 function dot(m: Machine, v: Extract<Value, { op: "dot" }>, _n: number, dtype: Dtype): Block {
-  const [rows, k] = v.a.type.shape;
-  const [k2, cols] = v.b.type.shape;
-  if (v.a.type.shape.length !== 2 || v.b.type.shape.length !== 2 || k !== k2) {
+  const sa = v.a.type.shape;
+  const sb = v.b.type.shape;
+  const batched = sa.length === 3;
+  const [batch, rows, k] = batched ? sa : [1, ...sa];
+  const [batchB, k2, cols] = batched ? sb : [1, ...sb];
+  if (sa.length !== sb.length || (sa.length !== 2 && sa.length !== 3) || k !== k2 || batch !== batchB) {
     return m.internal(`dot of ${shapeText(v.a.type)} and ${shapeText(v.b.type)}`, v.span);
   }
-  const a = m.sized(m.value(v.a), rows * k, v.span);
-  const b = m.sized(m.value(v.b), k * cols, v.span);
-  const acc = v.acc ? m.sized(m.value(v.acc), rows * cols, v.span) : undefined;
-  m.charge(rows * cols * k, v.span);
-  return dotBlock(a, b, acc, rows, k, cols, dtype);
+  const a = m.sized(m.value(v.a), batch * rows * k, v.span);
+  const b = m.sized(m.value(v.b), batch * k * cols, v.span);
+  const acc = v.acc ? m.sized(m.value(v.acc), batch * rows * cols, v.span) : undefined;
+  m.charge(batch * rows * cols * k, v.span);
+  if (!batched) return dotBlock(a, b, acc, rows, k, cols, dtype);
+  const out = new Float64Array(batch * rows * cols);
+  for (let i = 0; i < batch; i++) {
+    const slice = (x: Block, size: number) => x.subarray(i * size, (i + 1) * size);
+    out.set(dotBlock(slice(a, rows * k), slice(b, k * cols), acc && slice(acc, rows * cols), rows, k, cols, dtype), i * rows * cols);
+  }
+  return out;
 }
 

@@ -33,8 +33,8 @@ export type MathFn =
   | "exp" | "log" | "sqrt" | "rsqrt" | "abs" | "sin" | "cos" | "floor" | "ceil" | "sigmoid"
   | "maximum" | "minimum" | "fma"
   | SpecialMathFn;
-/** Issue 11's math (ir/special-math.ts, codegen/special-math.ts): tl.exp2 … tl.clamp. */
-export type SpecialMathFn = "exp2" | "log2" | "tanh" | "erf" | "pow" | "umulhi" | "clamp";
+/** Issue 11's math (ir/special-math.ts, codegen/special-math.ts): tl.exp2 … tl.clamp; issue 23's correctly rounded division and square root. */
+export type SpecialMathFn = "exp2" | "log2" | "tanh" | "erf" | "pow" | "umulhi" | "clamp" | "divRn" | "sqrtRn";
 /** What tl.rand/randn/randint/randint4x draw from Philox's four words (ir/philox.ts). */
 export type RandomKind = "uniform" | "normal" | "int";
 export type ReduceFn = "sum" | "max" | "min" | "argmax" | "argmin" | "xorSum";
@@ -74,8 +74,27 @@ export type ValueOp =
   | { op: "reshape"; value: Value }
   /** 2-D transpose. */
   | { op: "trans"; value: Value }
+  /** Axes reordered: axis i of the result is axis `dims[i]` of the value (tl.permute, tl.trans of 3-D blocks). */
+  | { op: "permute"; value: Value; dims: readonly number[] }
+  /** The two values, of equal shapes but along `axis`, one after the other along it (tl.cat, tl.join, tl.interleave). */
+  | { op: "concat"; values: readonly [Value, Value]; axis: number }
+  /** The elements `start` … `start + type.shape[axis] - 1` along `axis` (tl.split's halves). */
+  | { op: "slice"; value: Value; axis: number; start: number }
+  /** The elements in reverse order along `axis` (tl.flip). */
+  | { op: "flip"; value: Value; axis: number }
+  /** Element e is the value's element with its coordinate along `axis` replaced by `index`'s element e, clamped to the axis (tl.gather). */
+  | { op: "gather"; value: Value; index: Value; axis: number }
+  /** i32 counts of the value's elements equal to 0 … bins - 1 (others, and masked-off ones, not counted: tl.histogram). */
+  | { op: "histogram"; value: Value; mask?: Value; bins: number }
+  /**
+   * The value's lines along `axis` sorted, stably, in ascending (or descending) order of a total
+   * order on the bits: floats as IEEE totalOrder (-NaN < -inf < … < -0 < +0 < … < +inf < NaN), integers as numbers (tl.sort).
+   */
+  | { op: "sort"; value: Value; axis: number; descending: boolean }
   /** Element-wise conversion to `type.dtype`. */
   | { op: "cast"; value: Value }
+  /** The same 32 bits read as `type.dtype` (tl.cast(x, dtype, { bitcast: true })): f32, i32 and u32. */
+  | { op: "bitcast"; value: Value }
   | { op: "unary"; fn: UnaryFn; value: Value }
   /** Operands have equal shapes and dtypes; comparisons give bool, shifts take the lhs dtype. */
   | { op: "binary"; fn: BinaryFn; lhs: Value; rhs: Value }
@@ -88,7 +107,10 @@ export type ValueOp =
   | { op: "readVar"; variable: Variable }
   /** Reduction along `axis` of a block (the axis is removed from the shape). */
   | { op: "reduce"; fn: ReduceFn; value: Value; axis: number }
-  /** [M,K] x [K,N] (+ acc [M,N]) -> [M,N], f32 accumulate; a and b both f32 or both f16. */
+  /**
+   * [M,K] x [K,N] (+ acc [M,N]) -> [M,N], f32 accumulate; a and b both f32 or both f16. With a
+   * leading batch axis, [B,M,K] x [B,K,N] -> [B,M,N]: one product per batch (Triton's 3-D tl.dot).
+   */
   | { op: "dot"; a: Value; b: Value; acc?: Value }
   /**
    * tl.atomic*: per lane, old = *ptr; *ptr = fn(old, value) (cas: only where old == cmp); the
@@ -145,6 +167,8 @@ export type Stmt =
   /** Leaves, or goes to the next trip of, the innermost `for` or `while`. */
   | { kind: "break"; span: Span }
   | { kind: "continue"; span: Span }
+  /** tl.debugBarrier: every invocation of the program waits here for the others (nothing on the CPU, which runs a program as one). */
+  | { kind: "barrier"; span: Span }
   /** tl.devicePrint / tl.deviceAssert (ir/debug.ts: their site table, the records they leave). */
   | PrintStmt
   | AssertStmt;
@@ -228,6 +252,11 @@ function withOperands(v: Value, f: (operand: Value) => Value): Value {
     case "broadcast":
     case "reshape":
     case "trans":
+    case "bitcast":
+    case "permute":
+    case "slice":
+    case "flip":
+    case "sort":
     case "cast":
     case "unary":
     case "reduce":
@@ -254,6 +283,19 @@ function withOperands(v: Value, f: (operand: Value) => Value): Value {
       const mask = v.mask ? f(v.mask) : undefined;
       const other = v.other ? f(v.other) : undefined;
       return { ...v, ptr, ...(mask ? { mask } : {}), ...(other ? { other } : {}) };
+    }
+    case "concat": {
+      const a = f(v.values[0]);
+      return { ...v, values: [a, f(v.values[1])] };
+    }
+    case "gather": {
+      const value = f(v.value);
+      return { ...v, value, index: f(v.index) };
+    }
+    case "histogram": {
+      const value = f(v.value);
+      const mask = v.mask ? f(v.mask) : undefined;
+      return { ...v, value, ...(mask ? { mask } : {}) };
     }
     case "random": {
       const seed = f(v.seed);

@@ -70,4 +70,7 @@ export const SPECIAL_MATH_ARITHMETIC: Record<SpecialMathFn, Entry> = {
   pow: { arity: 2, op: floatFn(pow) },
   umulhi: { arity: 2, op: umulhiOp },
   clamp: { arity: 3, op: clampOp },
+  // Correctly rounded: a double's quotient or root of two floats rounds to the nearest float (no double-rounding error).
+  divRn: { arity: 2, op: floatFn((a, b) => a / b) },
+  sqrtRn: { arity: 1, op: floatFn(Math.sqrt) },
 };

@@ -24,6 +24,7 @@ export function valuesOfStmt(s: Stmt): Value[] {
       return [s.cond];
     case "break":
     case "continue":
+    case "barrier":
       return [];
     case "print":
       return s.values;
@@ -45,6 +46,7 @@ export function bodiesOf(s: Stmt): readonly Stmt[][] {
       return [s.head, s.body];
     case "break":
     case "continue":
+    case "barrier":
     case "let":
     case "store":
     case "declare":
@@ -98,6 +100,7 @@ export function mapStmt(s: Stmt, value: (v: Value) => Value, body: (list: Stmt[]
     }
     case "break":
     case "continue":
+    case "barrier":
       return s;
     case "print":
       return { ...s, values: s.values.map((v) => value(v)) };

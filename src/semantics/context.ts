@@ -10,6 +10,8 @@ import type { KernelSource } from "../syntax/parse";
 import { spanOf } from "../syntax/parse";
 import { IrBuilder } from "./builder";
 import { lowerExpression } from "./expressions";
+import { describeAggregate, isAggregate, type Aggregate, type Lowered, type Slot } from "./aggregates";
+import { Codes } from "../diagnostics/codes";
 import { ValueFactory } from "./values";
 import type { IntrinsicContext } from "./intrinsic-args";
 import { TypesSeen } from "./types-seen";
@@ -17,7 +19,16 @@ import { TypesSeen } from "./types-seen";
 /** What a name in a kernel stands for. */
 export type Binding =
   | { kind: "value"; value: Value; declaredAt: Span; what: "const" | "parameter" }
-  | { kind: "variable"; variable: Variable; counter: boolean };
+  | { kind: "variable"; variable: Variable; counter: boolean }
+  /** A tuple or block pointer bound to a `const` (or a parameter). */
+  | { kind: "aggregate"; value: Aggregate; declaredAt: Span; what: "const" | "parameter" }
+  /** A tuple or block pointer held in variables (a `let`, or a parameter reassigned in a loop or branch). */
+  | { kind: "slot"; slot: Slot; declaredAt: Span }
+  /**
+   * A name whose declaration failed (its initialiser had an error, already reported): uses of it
+   * stay quiet, so one mistake gives one diagnostic.
+   */
+  | { kind: "unknown"; declaredAt: Span; what: "const" | "let" | "parameter" };
 
 /**
  * What the compiler may assume about launch arguments besides constexprs (Triton specialises the
@@ -44,8 +55,10 @@ export class LoweringContext implements IntrinsicContext {
   current: ts.Node;
   /** The loops around the statement being lowered, innermost last (break/continue, control-flow.ts). */
   readonly loops: ("loop" | "unrolled")[] = [];
+  /** The kernel's early-return flag, where its returns need one (returns.ts). */
+  returnFlag?: Variable;
   /** The device functions being inlined, outermost first (device-functions.ts). */
-  readonly calls: { kernel: KernelSource; span: Span; result?: Value; returns?: boolean }[] = [];
+  readonly calls: { kernel: KernelSource; span: Span; result?: Lowered; returns?: boolean }[] = [];
   private readonly scopes: Map<string, Binding>[] = [];
 
   constructor(
@@ -61,14 +74,23 @@ export class LoweringContext implements IntrinsicContext {
     return spanOf(node, this.sf);
   }
 
-  /** Lowers `node`, with `current` pointing at it meanwhile. */
-  expression(node: ts.Expression): Value | undefined {
+  /** Lowers `node` to one value, with `current` pointing at it meanwhile (an argument left out: undefined). */
+  expression(node: ts.Expression | undefined): Value | undefined {
+    const lowered = this.lowered(node);
+    if (!lowered || !isAggregate(lowered)) return lowered;
+    this.log.error(Codes.aggregateValue, this.span(node!), aggregateAsValueMessage(lowered));
+    return undefined;
+  }
+
+  /** Lowers `node` where a tuple or a block pointer may stand as well as a value (declarations, arguments, returns). */
+  lowered(node: ts.Expression | undefined): Lowered | undefined {
+    if (!node) return undefined;
     const saved = this.current;
     this.current = node;
     try {
-      const value = lowerExpression(this, node);
-      if (value) this.seen.expression(this.span(node), value.type);
-      return value;
+      const result = lowerExpression(this, node);
+      if (result && !isAggregate(result)) this.seen.expression(this.span(node), result.type);
+      return result;
     } finally {
       this.current = saved;
     }
@@ -130,6 +152,22 @@ export class LoweringContext implements IntrinsicContext {
     this.seen.bound(name, binding);
   }
 
+  /** Binds `name` again where it is bound now (a parameter reassigned in straight-line code takes the new value). */
+  rebind(name: string, binding: Binding): void {
+    for (let i = this.scopes.length - 1; i >= 0; i--) {
+      if (!this.scopes[i].has(name)) continue;
+      this.scopes[i].set(name, binding);
+      if (binding.kind === "value") this.valueNames.push({ name, span: binding.declaredAt, value: binding.value.id });
+      this.seen.bound(name, binding);
+      return;
+    }
+  }
+
+  lookupValue(name: string): Value | undefined {
+    const binding = this.lookup(name);
+    return binding?.kind === "value" ? binding.value : undefined;
+  }
+
   lookup(name: string): Binding | undefined {
     for (let i = this.scopes.length - 1; i >= 0; i--) {
       const found = this.scopes[i].get(name);
@@ -137,4 +175,11 @@ export class LoweringContext implements IntrinsicContext {
     }
     return undefined;
   }
+}
+
+/** What to write instead of using a tuple or a block pointer as one value. */
+function aggregateAsValueMessage(a: Aggregate): string {
+  if (a.kind === "blockPtr") return `this is ${describeAggregate(a)}, not a value: read it with tl.load(p, { boundaryCheck: [0, 1] }), write with tl.store, move it with tl.advance`;
+  const names = a.elements.map((_, i) => String.fromCharCode(97 + (i % 26))).join(", ");
+  return `this is ${describeAggregate(a)}, not one value: destructure it, const [${names}] = …, or take one element, t[0]`;
 }

@@ -12,6 +12,10 @@ import type { HelperParam, KernelSource } from "../syntax/parse";
 import type { Binding, LoweringContext } from "./context";
 import { lowerStatement } from "./statements";
 import { isConst } from "./values";
+import { at, describeAggregate, isAggregate, type Lowered } from "./aggregates";
+import { storeInitial } from "./assignment";
+import { parametersReassignedInControlFlow } from "./reassigned";
+import { splitArguments } from "./keywords";
 
 /** The kernel a call's callee names, unless a local name shadows it. */
 export function helperCalled(ctx: LoweringContext, callee: ts.Expression): KernelSource | undefined {
@@ -20,7 +24,7 @@ export function helperCalled(ctx: LoweringContext, callee: ts.Expression): Kerne
 }
 
 /** Inlines `helper` at `node`: its value, "void" when it returns none, undefined after an error. */
-export function callHelper(ctx: LoweringContext, helper: KernelSource, node: ts.CallExpression, asStatement: boolean): Value | undefined {
+export function callHelper(ctx: LoweringContext, helper: KernelSource, node: ts.CallExpression, asStatement: boolean): Lowered | undefined {
   const span = ctx.span(node);
   const chain = [ctx.kernel, ...ctx.calls.map((c) => c.kernel)];
   const from = chain.indexOf(helper);
@@ -34,7 +38,7 @@ export function callHelper(ctx: LoweringContext, helper: KernelSource, node: ts.
   const bindings = bindArguments(ctx, helper, node, span);
   if (!bindings) return undefined;
   const before = ctx.log.diagnostics.length;
-  const frame: { kernel: KernelSource; span: Span; result?: Value; returns?: boolean } = { kernel: helper, span };
+  const frame: { kernel: KernelSource; span: Span; result?: Lowered; returns?: boolean } = { kernel: helper, span };
   ctx.calls.push(frame);
   try {
     ctx.isolated(bindings, () => lowerHelperBody(ctx, helper));
@@ -43,7 +47,7 @@ export function callHelper(ctx: LoweringContext, helper: KernelSource, node: ts.
   }
   relateToCall(ctx, before, helper, span);
   if (ctx.log.diagnostics.slice(before).some((d) => d.severity === "error")) return undefined;
-  if (frame.result) return { ...frame.result, span };
+  if (frame.result) return at(frame.result, span);
   if (frame.returns) return undefined;
   if (!asStatement) ctx.log.error(Codes.helperReturn, span, `${helper.name}(…) returns no value; end it with return <value>; or call it as a statement of its own`);
   return undefined;
@@ -52,9 +56,16 @@ export function callHelper(ctx: LoweringContext, helper: KernelSource, node: ts.
 /** Arguments evaluated in the caller's scope, checked against the parameters' annotations. */
 function bindArguments(ctx: LoweringContext, helper: KernelSource, node: ts.CallExpression, span: Span): Map<string, Binding> | undefined {
   const params = helper.signature;
-  if (node.arguments.length !== params.length) {
+  // Arguments by position, or by name in a trailing object literal (Triton's keyword arguments).
+  const split = splitArguments(ctx.log, (n) => ctx.span(n), helper.name, { params: params.map((p) => p.name) }, node.arguments);
+  if (!split) return undefined;
+  const args = split.args;
+  if (args.length !== params.length || args.some((a) => !a)) {
     const list = params.map((p) => p.name).join(", ");
-    ctx.log.error(Codes.helperCall, span, `${helper.name} takes ${params.length} argument${params.length === 1 ? "" : "s"} (${list}), got ${node.arguments.length}`, [
+    const missing = params.filter((_, i) => !args[i]).map((p) => `'${p.name}'`);
+    const count = args.filter((a) => a).length;
+    const named = split.keywords.size > 0 && missing.length > 0 ? `; ${missing.join(", ")} ${missing.length === 1 ? "is" : "are"} missing` : "";
+    ctx.log.error(Codes.helperCall, span, `${helper.name} takes ${params.length} argument${params.length === 1 ? "" : "s"} (${list}), got ${count}${named}`, [
       { span: helper.nameSpan, message: `'${helper.name}' is defined here` },
     ]);
     return undefined;
@@ -62,7 +73,17 @@ function bindArguments(ctx: LoweringContext, helper: KernelSource, node: ts.Call
   const bindings = new Map<string, Binding>();
   let ok = true;
   params.forEach((p, i) => {
-    const arg = ctx.expression(node.arguments[i]);
+    const arg = ctx.lowered(args[i]);
+    if (arg && isAggregate(arg)) {
+      // A tuple or a block pointer passes to a generic parameter (Triton's helpers take block pointers).
+      if (p.type) {
+        ctx.log.error(Codes.helperArgType, ctx.span(args[i]!), `${helper.name}'s parameter '${p.name}' is annotated, and takes one value, got ${describeAggregate(arg)}; leave it unannotated to pass it`, [{ span: p.span, message: `'${p.name}' of ${helper.name} is declared here` }]);
+        ok = false;
+      } else {
+        bindings.set(p.name, { kind: "aggregate", value: at(arg, p.span), declaredAt: p.span, what: "parameter" });
+      }
+      return;
+    }
     const value = arg && checkArgument(ctx, helper, p, arg);
     if (value) bindings.set(p.name, { kind: "value", value: { ...value, span: p.span }, declaredAt: p.span, what: "parameter" });
     else ok = false;
@@ -99,9 +120,10 @@ function checkArgument(ctx: LoweringContext, helper: KernelSource, p: HelperPara
 function lowerHelperBody(ctx: LoweringContext, helper: KernelSource): void {
   const body = helper.fn.body;
   const frame = ctx.calls[ctx.calls.length - 1];
+  promoteReassignedParameters(ctx, helper);
   if (!ts.isBlock(body)) {
     frame.returns = true;
-    frame.result = ctx.expression(body);
+    frame.result = ctx.lowered(body);
     return;
   }
   const statements = body.statements;
@@ -109,20 +131,47 @@ function lowerHelperBody(ctx: LoweringContext, helper: KernelSource): void {
     if (i === statements.length - 1 && ts.isReturnStatement(s)) {
       ctx.current = s;
       frame.returns = s.expression !== undefined;
-      if (s.expression) frame.result = ctx.expression(s.expression);
+      // A value, or a tuple: `return [acc, l_i, m_i];` (Triton's `return acc, l_i, m_i`).
+      if (s.expression) frame.result = ctx.lowered(s.expression);
     } else {
       lowerStatement(ctx, s);
     }
   });
 }
 
-/** `return` anywhere else: in a launched kernel, or before a device function's end. */
+/**
+ * The parameters a function reassigns inside a loop or a branch become variables holding their
+ * argument (reassigned.ts); those reassigned in straight-line code stay bound to values (assignment.ts).
+ */
+export function promoteReassignedParameters(ctx: LoweringContext, fn: KernelSource): void {
+  const names = new Set(fn.signature.map((p) => p.name));
+  for (const name of parametersReassignedInControlFlow(fn.fn.body, names, fn.tlNames)) {
+    const binding = ctx.lookup(name);
+    if (binding?.kind !== "value" && binding?.kind !== "aggregate") continue;
+    ctx.rebind(name, storeInitial(ctx, name, binding.declaredAt, binding.value, binding.declaredAt));
+  }
+}
+
+/** `return` where it isn't a device function's last statement: a kernel's early return (returns.ts), or an error. */
 export function returnStatement(ctx: LoweringContext, node: ts.ReturnStatement): void {
   const helper = ctx.calls[ctx.calls.length - 1]?.kernel;
-  const message = helper
-    ? `a device function returns only as its last statement; restructure ${helper.name}: let result = …; if (…) { result = …; } return result;`
-    : "return isn't supported in kernels (they produce results by tl.store); to skip work, wrap it in if (…) { … }; return <value> is for device functions, kernels called from other kernels";
-  ctx.log.error(helper ? Codes.helperReturn : Codes.unsupportedSyntax, ctx.span(node), message);
+  const span = ctx.span(node);
+  if (helper) {
+    ctx.log.error(Codes.helperReturn, span, `a device function returns only as its last statement; restructure ${helper.name}: let result = …; if (…) { result = …; } return result;`);
+    return;
+  }
+  if (node.expression) {
+    ctx.log.error(Codes.helperReturn, ctx.span(node.expression), "a kernel returns no value (its results are stored with tl.store); write return; — return <value> is for device functions, kernels called from other kernels");
+    return;
+  }
+  if (ctx.loops.includes("unrolled")) {
+    ctx.log.error(Codes.loopExit, span, "return can't leave a tl.staticRange loop: its body is copied once per value by the compiler; use a for loop, or guard the rest with if (…) { … }");
+    return;
+  }
+  const flag = ctx.returnFlag;
+  if (!flag) return; // the statements after it are placed where it doesn't run (statements.ts)
+  ctx.b.push({ kind: "assign", span, variable: flag, value: ctx.b.constant(1, "bool", span) });
+  if (ctx.loops.length > 0) ctx.b.push({ kind: "break", span });
 }
 
 /** Diagnostics reported inside the helper's body also point at the call. */

@@ -6,6 +6,10 @@ import ts from "typescript";
 import type { Span } from "../diagnostics/diagnostic";
 import { Codes } from "../diagnostics/codes";
 import type { Value } from "../ir/ir";
+import { typeToString } from "../ir/ir";
+import { at, isAggregate, type Lowered } from "./aggregates";
+import { readSlot } from "./assignment";
+import { isConst } from "./values";
 import type { LoweringContext } from "./context";
 import { callHelper, helperCalled, plainFunctionMessage } from "./device-functions";
 import { intrinsicNamed } from "./intrinsics";
@@ -13,6 +17,7 @@ import { conditionalExpression } from "./ternary";
 import { ASSIGN_OPS, BINARY_OPS } from "./operators";
 import { UNSUPPORTED_EXPRESSIONS } from "./unsupported";
 import { unknownIntrinsicMessage } from "./unknown-intrinsic";
+import { splitArguments } from "./keywords";
 
 /** The node type of each syntax kind the table handles. */
 interface ExpressionNodes {
@@ -31,13 +36,16 @@ interface ExpressionNodes {
   [ts.SyntaxKind.CallExpression]: ts.CallExpression;
   [ts.SyntaxKind.PropertyAccessExpression]: ts.PropertyAccessExpression;
   [ts.SyntaxKind.ConditionalExpression]: ts.ConditionalExpression;
+  [ts.SyntaxKind.ArrayLiteralExpression]: ts.ArrayLiteralExpression;
+  [ts.SyntaxKind.ElementAccessExpression]: ts.ElementAccessExpression;
 }
 
-type ExpressionLowering<N> = (ctx: LoweringContext, node: N, span: Span) => Value | undefined;
+/** Each entry gives a value, a tuple or a block pointer (ctx.expression insists on a value where one is needed). */
+type ExpressionLowering<N> = (ctx: LoweringContext, node: N, span: Span) => Lowered | undefined;
 type ExpressionTable = { [K in keyof ExpressionNodes]: ExpressionLowering<ExpressionNodes[K]> };
 
 /** Type-only wrappers: the value inside is lowered (TypeScript's types don't reach the GPU). */
-const inner: ExpressionLowering<{ expression: ts.Expression }> = (ctx, node) => ctx.expression(node.expression);
+const inner: ExpressionLowering<{ expression: ts.Expression }> = (ctx, node) => ctx.lowered(node.expression);
 
 const EXPRESSIONS: ExpressionTable = {
   [ts.SyntaxKind.ParenthesizedExpression]: inner,
@@ -64,10 +72,13 @@ const EXPRESSIONS: ExpressionTable = {
     return undefined;
   },
   [ts.SyntaxKind.ConditionalExpression]: (ctx, node, span) => conditionalExpression(ctx, node, span),
+  // Triton's tuples: `[a, b]` is returned from a device function, destructured, passed on.
+  [ts.SyntaxKind.ArrayLiteralExpression]: tupleLiteral,
+  [ts.SyntaxKind.ElementAccessExpression]: tupleElement,
 };
 
-/** Lowers one expression by its kind (callers go through ctx.expression, which tracks the node). */
-export function lowerExpression(ctx: LoweringContext, node: ts.Expression): Value | undefined {
+/** Lowers one expression by its kind (callers go through ctx.expression or ctx.lowered, which track the node). */
+export function lowerExpression(ctx: LoweringContext, node: ts.Expression): Lowered | undefined {
   const span = ctx.span(node);
   const lower = EXPRESSIONS[node.kind as keyof ExpressionNodes] as ExpressionLowering<ts.Expression> | undefined;
   if (lower) return lower(ctx, node, span);
@@ -86,14 +97,59 @@ export function numericLiteral(ctx: LoweringContext, text: string, span: Span): 
   return undefined;
 }
 
-function identifier(ctx: LoweringContext, node: ts.Identifier, span: Span): Value | undefined {
+function identifier(ctx: LoweringContext, node: ts.Identifier, span: Span): Lowered | undefined {
   const name = node.text;
   if (name === "") return undefined; // a missing name the parser already reported
   const binding = ctx.lookup(name);
   if (!binding) return unboundName(ctx, name, span);
-  // The same value, located where it is used, so diagnostics point at the use.
-  if (binding.kind === "value") return { ...binding.value, span };
-  return ctx.b.emit({ op: "readVar", variable: binding.variable }, binding.variable.type, span);
+  switch (binding.kind) {
+    case "unknown":
+      return undefined; // its declaration's error is reported
+    case "value":
+    case "aggregate":
+      // The same value, located where it is used, so diagnostics point at the use.
+      return at(binding.value, span);
+    case "variable":
+      return ctx.b.emit({ op: "readVar", variable: binding.variable }, binding.variable.type, span);
+    case "slot":
+      return readSlot(ctx, binding.slot, span);
+  }
+}
+
+/** `[a, b]`: a tuple of its elements (each a value or an aggregate). */
+function tupleLiteral(ctx: LoweringContext, node: ts.ArrayLiteralExpression, span: Span): Lowered | undefined {
+  const elements: Lowered[] = [];
+  let ok = true;
+  for (const element of node.elements) {
+    if (ts.isSpreadElement(element) || ts.isOmittedExpression(element)) {
+      ctx.log.error(Codes.unsupportedSyntax, ctx.span(element), ts.isSpreadElement(element) ? "spread isn't supported in kernels; write each element of the tuple" : "a tuple can't have holes; write each element");
+      ok = false;
+      continue;
+    }
+    const lowered = ctx.lowered(element);
+    if (lowered) elements.push(lowered);
+    else ok = false;
+  }
+  return ok ? { kind: "tuple", elements, span } : undefined;
+}
+
+/** `t[i]`: element `i` (a compile-time integer) of a tuple. Memory is addressed with tl.load, not indexing. */
+function tupleElement(ctx: LoweringContext, node: ts.ElementAccessExpression, span: Span): Lowered | undefined {
+  const object = ctx.lowered(node.expression);
+  if (!object) return undefined;
+  if (!isAggregate(object) || object.kind !== "tuple") {
+    const hint = !isAggregate(object) && object.type.kind === "pointer" ? "; address memory with tl.load(ptr + offsets)" : "; only tuples are indexed in kernels (t[0]); address memory with tl.load(ptr + offsets)";
+    ctx.log.error(Codes.unsupportedSyntax, span, `indexing isn't supported on ${isAggregate(object) ? "a block pointer" : typeToString(object.type)}${hint}`);
+    return undefined;
+  }
+  const index = ctx.expression(node.argumentExpression);
+  if (!index) return undefined;
+  const n = object.elements.length;
+  if (!isConst(index) || !Number.isInteger(index.value) || index.value < -n || index.value >= n) {
+    ctx.log.error(Codes.constantRequired, ctx.span(node.argumentExpression), `a tuple's index must be a compile-time integer from 0 to ${n - 1}`);
+    return undefined;
+  }
+  return at(object.elements[(index.value + n) % n], span);
 }
 
 /** A name no scope binds: a module-level constant, NaN/Infinity, or an error. */
@@ -152,7 +208,7 @@ function binaryExpression(ctx: LoweringContext, node: ts.BinaryExpression, span:
 }
 
 /** A call: only tl.* intrinsics (intrinsics.ts); `asStatement` allows those without a value. */
-export function lowerCall(ctx: LoweringContext, node: ts.CallExpression, asStatement: boolean): Value | undefined {
+export function lowerCall(ctx: LoweringContext, node: ts.CallExpression, asStatement: boolean): Lowered | undefined {
   const span = ctx.span(node);
   const callee = node.expression;
   if (ts.isPropertyAccessExpression(callee) && ts.isIdentifier(callee.expression) && ctx.kernel.tlNames.has(callee.expression.text) && !ctx.lookup(callee.expression.text)) {
@@ -162,7 +218,9 @@ export function lowerCall(ctx: LoweringContext, node: ts.CallExpression, asState
       ctx.log.error(Codes.unknownIntrinsic, ctx.span(callee.name), unknownIntrinsicMessage(name));
       return undefined;
     }
-    const result = intrinsic.lower(ctx, node.arguments, span, name);
+    const split = splitArguments(ctx.log, (n) => ctx.span(n), `tl.${name}`, intrinsic, node.arguments);
+    if (!split) return undefined;
+    const result = intrinsic.lower(ctx, split.args, span, name, split.keywords);
     if (result === "void") {
       if (!asStatement) ctx.log.error(Codes.unsupportedSyntax, span, `tl.${name}(…) has no value; write it as a statement of its own`);
       return undefined;

@@ -13,6 +13,8 @@ import { IrBuilder } from "./builder";
 import type { Binding } from "./context";
 import { ValueFactory, isConst } from "./values";
 import { isPowerOfTwo, shapeToString } from "./rules";
+import type { Args, Keywords, ParameterList } from "./keywords";
+import type { Lowered } from "./aggregates";
 
 export interface IntrinsicContext {
   readonly log: DiagnosticLog;
@@ -20,18 +22,32 @@ export interface IntrinsicContext {
   readonly values: ValueFactory;
   readonly target: Target;
   span(node: ts.Node): Span;
-  expression(node: ts.Expression): Value | undefined;
+  /** Lowers an argument; one left out (a hole between keywords) is undefined, with no diagnostic. */
+  expression(node: ts.Expression | undefined): Value | undefined;
+  /** The value a name is bound to, if it is bound to one (no IR emitted, nothing reported). */
+  lookupValue(name: string): Value | undefined;
+  /** Lowers an argument that may be a tuple or a block pointer (tl.load's pointer, tl.advance's base). */
+  lowered(node: ts.Expression | undefined): Lowered | undefined;
   markWritten(param: string): void;
   /** Runs `fn` in a new innermost scope holding `bindings` (a combine function's parameters). */
   inScope(fn: () => void, bindings?: Map<string, Binding>): void;
 }
 
-export type Args = ts.NodeArray<ts.Expression>;
-/** Checks a tl.* call's arguments and emits its IR: the value, "void" for tl.store, or undefined after an error. */
-export type IntrinsicLowering = (ctx: IntrinsicContext, args: Args, span: Span, name: string) => Value | undefined | "void";
+export type { Args, Keywords } from "./keywords";
 
-/** One tl.* function: its lowering, and the IR ops that lowering may produce (each must be in codegen's and the interpreter's tables). */
-export interface Intrinsic {
+/**
+ * Checks a tl.* call's arguments and emits its IR: the value, "void" for tl.store, or undefined
+ * after an error. `args` are in the order of the entry's `params` (keywords placed, holes where
+ * left out, ignored ones removed: keywords.ts); `keywords` has every keyword given.
+ */
+export type IntrinsicLowering = (ctx: IntrinsicContext, args: Args, span: Span, name: string, keywords: Keywords) => Lowered | undefined | "void";
+
+/**
+ * One tl.* function: Triton's parameters (keywords.ts: the names a trailing object literal may
+ * give, in Triton's positional order), its lowering, and the IR ops that lowering may produce
+ * (each must be in codegen's and the interpreter's tables).
+ */
+export interface Intrinsic extends ParameterList {
   produces: readonly IrOpName[];
   lower: IntrinsicLowering;
 }
@@ -44,23 +60,38 @@ export const MAX_BLOCK_ELEMENTS = 1 << 16;
 
 const DTYPE_NAMES: readonly NumDtype[] = ["f32", "i32", "u32", "f16"];
 
+/** Between `min` and `max` arguments, the first `min` of them given (not left out between keywords). */
 export function arity(ctx: IntrinsicContext, args: Args, span: Span, name: string, min: number, max: number, signature: string): boolean {
-  if (args.length < min || args.length > max) {
-    ctx.log.error(Codes.intrinsicArgs, span, `tl.${name} takes ${signature}; got ${args.length} argument${args.length === 1 ? "" : "s"}`);
+  const missing = args.slice(0, min).findIndex((a) => a === undefined);
+  if (args.length < min || args.length > max || missing >= 0) {
+    const count = args.filter((a) => a !== undefined).length;
+    ctx.log.error(Codes.intrinsicArgs, span, `tl.${name} takes ${signature}; got ${count} argument${count === 1 ? "" : "s"}`);
     return false;
   }
   return true;
 }
 
-export function all(ctx: IntrinsicContext, args: readonly ts.Expression[]): Value[] | undefined {
-  const values = args.map((a) => ctx.expression(a));
+/** Every argument lowered; undefined if one is left out or has an error (its users then report nothing more). */
+export function all(ctx: IntrinsicContext, args: Args): Value[] | undefined {
+  const values = args.map((a) => a && ctx.expression(a));
   return values.every((v) => v !== undefined) ? (values as Value[]) : undefined;
 }
 
+/** The arguments given, lowered (a hole stays undefined); undefined if one of them has an error. */
+export function given(ctx: IntrinsicContext, args: Args): (Value | undefined)[] | undefined {
+  let ok = true;
+  const values = args.map((a) => {
+    const v = a && ctx.expression(a);
+    if (a && !v) ok = false;
+    return v;
+  });
+  return ok ? values : undefined;
+}
+
 /** A compile-time integer argument (literal, constexpr or folded expression). */
-export function constInt(ctx: IntrinsicContext, node: ts.Expression, what: string): number | undefined {
+export function constInt(ctx: IntrinsicContext, node: ts.Expression | undefined, what: string): number | undefined {
   const v = ctx.expression(node);
-  if (!v) return undefined;
+  if (!v || !node) return undefined;
   if (!isConst(v) || !Number.isInteger(v.value)) {
     ctx.log.error(Codes.constantRequired, ctx.span(node), `${what} must be a compile-time integer (a literal or a constexpr parameter), got ${typeToString(v.type)}`);
     return undefined;
@@ -82,13 +113,28 @@ export function dtypeArg(ctx: IntrinsicContext, node: ts.Expression | undefined,
   return dtype;
 }
 
+/** Blocks have at most this many axes (SPEC §2.1). */
+export const MAX_RANK = 3;
+
 export function shapeArg(ctx: IntrinsicContext, node: ts.Expression): Shape | undefined {
   if (!ts.isArrayLiteralExpression(node)) {
     ctx.log.error(Codes.constantRequired, ctx.span(node), "a shape is an array literal of compile-time integers, e.g. [BLOCK_M, BLOCK_N]");
     return undefined;
   }
+  return extents(ctx, node.elements, ctx.span(node));
+}
+
+/** A shape given as one array literal, or as its extents one argument each (Triton's `reshape(x, 32, 32)`). */
+export function shapeArgs(ctx: IntrinsicContext, nodes: Args, span: Span): Shape | undefined {
+  const first = nodes[0];
+  if (nodes.length === 1 && first && ts.isArrayLiteralExpression(first)) return shapeArg(ctx, first);
+  if (nodes.some((n) => n === undefined)) return undefined;
+  return extents(ctx, nodes as ts.Expression[], span);
+}
+
+function extents(ctx: IntrinsicContext, elements: readonly ts.Expression[], span: Span): Shape | undefined {
   const dims: number[] = [];
-  for (const element of node.elements) {
+  for (const element of elements) {
     const d = constInt(ctx, element, "a shape's extent");
     if (d === undefined) return undefined;
     if (!isPowerOfTwo(d)) {
@@ -97,11 +143,11 @@ export function shapeArg(ctx: IntrinsicContext, node: ts.Expression): Shape | un
     }
     dims.push(d);
   }
-  if (dims.length > 2) {
-    ctx.log.error(Codes.intrinsicArgs, ctx.span(node), `blocks have one or two axes; got ${dims.length}`);
+  if (dims.length > MAX_RANK) {
+    ctx.log.error(Codes.intrinsicArgs, span, `blocks have at most ${MAX_RANK} axes; got ${dims.length}`);
     return undefined;
   }
-  return checkBlockSize(ctx, dims, ctx.span(node));
+  return checkBlockSize(ctx, dims, span);
 }
 
 export function checkBlockSize(ctx: IntrinsicContext, shape: Shape, span: Span): Shape | undefined {
@@ -116,11 +162,11 @@ export function nextPowerOfTwo(n: number): number {
   return n <= 1 ? 1 : 2 ** Math.ceil(Math.log2(n));
 }
 
-export function axisArg(ctx: IntrinsicContext, node: ts.Expression, name: string): 0 | 1 | 2 | undefined {
+export function axisArg(ctx: IntrinsicContext, node: ts.Expression | undefined, name: string): 0 | 1 | 2 | undefined {
   const axis = constInt(ctx, node, `tl.${name}'s axis`);
   if (axis === undefined) return undefined;
   if (axis < 0 || axis > 2) {
-    ctx.log.error(Codes.badAxis, ctx.span(node), `the grid has axes 0, 1 and 2; got ${axis}`);
+    ctx.log.error(Codes.badAxis, ctx.span(node!), `the grid has axes 0, 1 and 2; got ${axis}`);
     return undefined;
   }
   return axis as 0 | 1 | 2;

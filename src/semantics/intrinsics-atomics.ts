@@ -7,15 +7,15 @@ import type { Span } from "../diagnostics/diagnostic";
 import type { AtomicFn, Shape, Value } from "../ir/ir";
 import { typeToString } from "../ir/ir";
 import { data } from "./builder";
-import { COERCIONS, all, arity, requireData, type Args, type Intrinsic, type IntrinsicContext } from "./intrinsic-args";
+import { COERCIONS, arity, given, requireData, type Args, type Intrinsic, type IntrinsicContext } from "./intrinsic-args";
 
 /** Lowers tl.atomic<fn>(ptr, value, mask?) — or, for cas, (ptr, cmp, value, mask?). */
 function lowerAtomic(fn: AtomicFn, ctx: IntrinsicContext, args: Args, span: Span, name: string): Value | undefined {
   const cas = fn === "cas";
   if (!arity(ctx, args, span, name, cas ? 3 : 2, cas ? 4 : 3, cas ? "(pointers, cmp, value, mask?)" : "(pointers, value, mask?)")) return undefined;
-  const values = all(ctx, args);
+  const values = given(ctx, args);
   if (!values) return undefined;
-  const [ptr, ...rest] = values;
+  const [ptr, ...rest] = values as [Value, ...(Value | undefined)[]];
   const [cmp, value, mask] = cas ? rest : [undefined, ...rest];
   if (ptr.type.kind !== "pointer") {
     ctx.log.error(Codes.notAPointer, ptr.span, `tl.${name} needs pointers (a Ptr parameter plus offsets), got ${typeToString(ptr.type)}`);
@@ -50,7 +50,13 @@ function lowerAtomic(fn: AtomicFn, ctx: IntrinsicContext, args: Args, span: Span
 }
 
 function atomicIntrinsic(fn: AtomicFn): Intrinsic {
-  return { produces: [`atomic:${fn}`, "atomic", ...COERCIONS], lower: (ctx, args, span, name) => lowerAtomic(fn, ctx, args, span, name) };
+  return {
+    params: fn === "cas" ? ["pointer", "cmp", "val", "mask", "sem", "scope"] : ["pointer", "val", "mask", "sem", "scope"],
+    // WGSL's atomics are relaxed and device-wide: Triton's memory-order and scope options are accepted.
+    ignored: ["sem", "scope"],
+    produces: [`atomic:${fn}`, "atomic", ...COERCIONS],
+    lower: (ctx, args, span, name) => lowerAtomic(fn, ctx, args, span, name),
+  };
 }
 
 export const ATOMIC_INTRINSICS: Record<string, Intrinsic> = {

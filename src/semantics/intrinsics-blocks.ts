@@ -3,13 +3,17 @@
 import { Codes } from "../diagnostics/codes";
 import { numel, typeToString } from "../ir/ir";
 import { data } from "./builder";
-import { COERCIONS, arity, axisArg, checkBlockSize, constInt, dtypeArg, nextPowerOfTwo, requireData, shapeArg, type Intrinsic } from "./intrinsic-args";
+import { COERCIONS, MAX_RANK, arity, axisArg, checkBlockSize, constInt, dtypeArg, nextPowerOfTwo, requireData, shapeArg, shapeArgs, type Intrinsic } from "./intrinsic-args";
 import { isFloat, isPowerOfTwo, shapeToString } from "./rules";
 import { dtypeOf, isConst } from "./values";
-import type { NumDtype } from "../ir/ir";
+import type { NumDtype, Value } from "../ir/ir";
+import ts from "typescript";
+import type { Span } from "../diagnostics/diagnostic";
+import type { Args, IntrinsicContext } from "./intrinsic-args";
 
 export const BLOCK_INTRINSICS: Record<string, Intrinsic> = {
   programId: {
+    params: ["axis"],
     produces: ["programId"],
     lower(ctx, args, span, name) {
       if (!arity(ctx, args, span, name, 1, 1, "(axis)")) return undefined;
@@ -19,6 +23,7 @@ export const BLOCK_INTRINSICS: Record<string, Intrinsic> = {
   },
 
   numPrograms: {
+    params: ["axis"],
     produces: ["numPrograms"],
     lower(ctx, args, span, name) {
       if (!arity(ctx, args, span, name, 1, 1, "(axis)")) return undefined;
@@ -28,6 +33,7 @@ export const BLOCK_INTRINSICS: Record<string, Intrinsic> = {
   },
 
   arange: {
+    params: ["start", "end"],
     produces: ["arange"],
     lower(ctx, args, span, name) {
       if (!arity(ctx, args, span, name, 2, 2, "(start, end) with compile-time bounds")) return undefined;
@@ -45,10 +51,11 @@ export const BLOCK_INTRINSICS: Record<string, Intrinsic> = {
   },
 
   zeros: {
+    params: ["shape", "dtype"],
     produces: COERCIONS,
     lower(ctx, args, span, name) {
       if (!arity(ctx, args, span, name, 1, 2, '(shape, dtype?) e.g. tl.zeros([BLOCK], "f32")')) return undefined;
-      const shape = shapeArg(ctx, args[0]);
+      const shape = shapeArg(ctx, args[0]!);
       const dtype = dtypeArg(ctx, args[1], "f32");
       if (!shape || !dtype) return undefined;
       return ctx.values.toShape(ctx.b.constant(0, dtype, span), shape, span);
@@ -56,10 +63,11 @@ export const BLOCK_INTRINSICS: Record<string, Intrinsic> = {
   },
 
   full: {
+    params: ["shape", "value", "dtype"],
     produces: COERCIONS,
     lower(ctx, args, span, name) {
       if (!arity(ctx, args, span, name, 2, 3, '(shape, value, dtype?) e.g. tl.full([BLOCK], 1.0, "f32")')) return undefined;
-      const shape = shapeArg(ctx, args[0]);
+      const shape = shapeArg(ctx, args[0]!);
       const value = ctx.expression(args[1]);
       if (!shape || !value || !requireData(ctx, value, "tl.full's value")) return undefined;
       if (value.type.shape.length > 0) {
@@ -73,40 +81,50 @@ export const BLOCK_INTRINSICS: Record<string, Intrinsic> = {
   },
 
   expandDims: {
+    params: ["input", "axis"],
     produces: ["reshape"],
     lower(ctx, args, span, name) {
       if (!arity(ctx, args, span, name, 2, 2, "(x, axis)")) return undefined;
       const x = ctx.expression(args[0]);
-      const axisRaw = constInt(ctx, args[1], "tl.expandDims's axis");
-      if (!x || axisRaw === undefined) return undefined;
-      const rank = x.type.shape.length;
-      const axis = axisRaw < 0 ? axisRaw + rank + 1 : axisRaw;
-      if (axis < 0 || axis > rank || rank >= 2) {
-        ctx.log.error(Codes.badAxis, ctx.span(args[1]), rank >= 2 ? `blocks have at most two axes; ${typeToString(x.type)} can't gain another` : `axis ${axisRaw} is out of range for ${typeToString(x.type)} (use 0..${rank})`);
-        return undefined;
+      // Triton's axis may be a tuple: each new axis in turn (`x[None, :, None]` is tl.expandDims(x, [0, 2])).
+      const axisNodes = ts.isArrayLiteralExpression(args[1]!) ? [...args[1].elements] : [args[1]!];
+      const axes = axisNodes.map((node) => constInt(ctx, node, "tl.expandDims's axis"));
+      if (!x || axes.some((a) => a === undefined)) return undefined;
+      let shape = [...x.type.shape];
+      for (const [k, raw] of (axes as number[]).entries()) {
+        const rank = shape.length;
+        const axis = raw < 0 ? raw + rank + 1 : raw;
+        if (axis < 0 || axis > rank || rank >= MAX_RANK) {
+          const message = rank >= MAX_RANK ? `blocks have at most ${MAX_RANK} axes; ${typeToString(x.type)} can't gain ${axes.length > 1 ? `${axes.length} more` : "another"}` : `axis ${raw} is out of range for a block of ${rank} ax${rank === 1 ? "is" : "es"} (use 0..${rank})`;
+          ctx.log.error(Codes.badAxis, ctx.span(axisNodes[k]), message);
+          return undefined;
+        }
+        shape = [...shape.slice(0, axis), 1, ...shape.slice(axis)];
       }
-      const shape = [...x.type.shape.slice(0, axis), 1, ...x.type.shape.slice(axis)];
       return ctx.b.emit({ op: "reshape", value: x }, { ...x.type, shape }, span);
     },
   },
 
   broadcastTo: {
+    params: ["input", "...shape"],
     produces: COERCIONS,
     lower(ctx, args, span, name) {
-      if (!arity(ctx, args, span, name, 2, 2, "(x, shape)")) return undefined;
+      if (!arity(ctx, args, span, name, 2, 1 + MAX_RANK, "(x, shape)")) return undefined;
       const x = ctx.expression(args[0]);
-      const shape = shapeArg(ctx, args[1]);
+      const shape = shapeArgs(ctx, args.slice(1), span);
       if (!x || !shape) return undefined;
       return ctx.values.toShape(x, shape, span);
     },
   },
 
   reshape: {
+    params: ["input", "...shape", "canReorder"],
+    ignored: ["canReorder"],
     produces: ["reshape"],
     lower(ctx, args, span, name) {
-      if (!arity(ctx, args, span, name, 2, 2, "(x, shape)")) return undefined;
+      if (!arity(ctx, args, span, name, 2, 1 + MAX_RANK, "(x, shape)")) return undefined;
       const x = ctx.expression(args[0]);
-      const shape = shapeArg(ctx, args[1]);
+      const shape = shapeArgs(ctx, args.slice(1), span);
       if (!x || !shape) return undefined;
       if (numel(shape) !== numel(x.type.shape)) {
         ctx.log.error(Codes.reshapeSize, span, `can't reshape ${typeToString(x.type)} (${numel(x.type.shape)} elements) to ${shapeToString(shape)} (${numel(shape)} elements)`);
@@ -117,17 +135,54 @@ export const BLOCK_INTRINSICS: Record<string, Intrinsic> = {
   },
 
   trans: {
-    produces: ["trans"],
+    params: ["input", "...dims"],
+    produces: ["trans", "permute"],
     lower(ctx, args, span, name) {
-      if (!arity(ctx, args, span, name, 1, 1, "(x)")) return undefined;
+      if (!arity(ctx, args, span, name, 1, 1 + MAX_RANK, "(x, ...dims)")) return undefined;
       const x = ctx.expression(args[0]);
       if (!x) return undefined;
-      if (x.type.shape.length !== 2) {
-        ctx.log.error(Codes.shapeMismatch, x.span, `tl.trans needs a 2-D block, got ${typeToString(x.type)}`);
+      const rank = x.type.shape.length;
+      if (rank < 2) {
+        ctx.log.error(Codes.shapeMismatch, x.span, `tl.trans needs a block of 2 or 3 axes, got ${typeToString(x.type)}`);
         return undefined;
       }
-      const [m, n] = x.type.shape;
-      return ctx.b.emit({ op: "trans", value: x }, { ...x.type, shape: [n, m] }, span);
+      // No dims: the last two axes swap (Triton's (1, 0) on a 2-D block).
+      const dims = args.length > 1 ? permutationArgs(ctx, args.slice(1), rank, span, name) : [...Array(rank - 2).keys(), rank - 1, rank - 2];
+      return dims && permuted(ctx, x, dims, span);
+    },
+  },
+
+  permute: {
+    params: ["input", "...dims"],
+    produces: ["trans", "permute"],
+    lower(ctx, args, span, name) {
+      if (!arity(ctx, args, span, name, 2, 1 + MAX_RANK, "(x, ...dims), e.g. tl.permute(x, [2, 0, 1])")) return undefined;
+      const x = ctx.expression(args[0]);
+      if (!x) return undefined;
+      const dims = permutationArgs(ctx, args.slice(1), x.type.shape.length, span, name);
+      return dims && permuted(ctx, x, dims, span);
     },
   },
 };
+
+/** The axes of a permutation: an array literal or one argument each, every axis of a block of `rank` once. */
+function permutationArgs(ctx: IntrinsicContext, nodes: Args, rank: number, span: Span, name: string): number[] | undefined {
+  const first = nodes[0];
+  const elements = nodes.length === 1 && first && ts.isArrayLiteralExpression(first) ? [...first.elements] : (nodes as ts.Expression[]);
+  const dims = elements.map((node) => constInt(ctx, node, `tl.${name}'s dims`));
+  if (dims.some((d) => d === undefined)) return undefined;
+  const sorted = [...(dims as number[])].sort((a, b) => a - b);
+  if (sorted.length !== rank || sorted.some((d, i) => d !== i)) {
+    ctx.log.error(Codes.badAxis, span, `tl.${name}'s dims must name each axis of the block once, ${[...Array(rank).keys()].join(", ")} in some order; got ${(dims as number[]).join(", ")}`);
+    return undefined;
+  }
+  return dims as number[];
+}
+
+/** `x` with its axes reordered: the 2-D swap is the `trans` op (so matrix code is as before), any other order `permute`. */
+function permuted(ctx: IntrinsicContext, x: Value, dims: readonly number[], span: Span): Value {
+  const shape = dims.map((d) => x.type.shape[d]);
+  if (dims.every((d, i) => d === i)) return { ...x, span };
+  if (dims.length === 2) return ctx.b.emit({ op: "trans", value: x }, { ...x.type, shape }, span);
+  return ctx.b.emit({ op: "permute", value: x, dims }, { ...x.type, shape }, span);
+}

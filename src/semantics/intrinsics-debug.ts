@@ -14,11 +14,14 @@ export const MAX_PRINT_ELEMENTS = 1024;
 
 export const DEBUG_INTRINSICS: Record<string, Intrinsic> = {
   devicePrint: {
+    params: ["prefix", "...args", "hex"],
+    // Values print in decimal (Triton's hex=True prints hexadecimal).
+    ignored: ["hex"],
     produces: ["stmt:print"],
     lower(ctx, args, span) {
       const prefix = stringArg(ctx, args[0], span, "tl.devicePrint's prefix", "tl.devicePrint(\"x\", x)");
       if (prefix === undefined) return undefined;
-      const rest = args.slice(1);
+      const rest = args.slice(1) as ts.Expression[];
       if (rest.length > MAX_PRINT_VALUES) {
         ctx.log.error(Codes.printTooManyValues, ctx.span(rest[MAX_PRINT_VALUES]), `tl.devicePrint prints at most ${MAX_PRINT_VALUES} values; got ${rest.length} — split it into several calls`);
         return undefined;
@@ -32,6 +35,7 @@ export const DEBUG_INTRINSICS: Record<string, Intrinsic> = {
   },
 
   deviceAssert: {
+    params: ["cond", "msg"],
     produces: ["stmt:assert"],
     lower(ctx, args, span) {
       if (args.length < 1 || args.length > 2) {

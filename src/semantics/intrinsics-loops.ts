@@ -2,12 +2,13 @@
 // it (control-flow.ts) lowers the call through this entry and takes the values; anywhere else the
 // call has no value to give.
 
-import type ts from "typescript";
+import ts from "typescript";
 import type { Span } from "../diagnostics/diagnostic";
 import { Codes } from "../diagnostics/codes";
 import type { Args, Intrinsic, IntrinsicContext } from "./intrinsic-args";
 import type { Value } from "../ir/ir";
 import { isConst } from "./values";
+import { splitArguments } from "./keywords";
 
 /** Trips a tl.staticRange may unroll to: each copies the body. */
 export const MAX_UNROLL = 256;
@@ -16,7 +17,19 @@ export const MAX_UNROLL = 256;
 const headers: { values?: Value[] }[] = [];
 
 export const LOOP_INTRINSICS: Readonly<Record<string, Intrinsic>> = {
+  /** Triton's tl.range: a run-time loop (control-flow.ts lowers `for (const i of tl.range(…))`); its tuning options are accepted. */
+  range: {
+    params: ["arg1", "arg2", "step", "numStages", "loopUnrollFactor", "disallowAccMultiBuffer", "flatten", "warpSpecialize"],
+    ignored: ["numStages", "loopUnrollFactor", "disallowAccMultiBuffer", "flatten", "warpSpecialize"],
+    produces: ["stmt:for", "cast", "unary:neg"],
+    lower(ctx, _args, span) {
+      ctx.log.error(Codes.staticRange, span, "tl.range(…) only names the values of a loop: for (const i of tl.range(0, n, 1, { numStages: 3 })) { … }");
+      return undefined;
+    },
+  },
+
   staticRange: {
+    params: ["arg1", "arg2", "step"],
     // The loop's values, as constants.
     produces: ["const"],
     lower(ctx, args, span) {
@@ -37,7 +50,8 @@ export function staticRangeValues(ctx: IntrinsicContext, call: ts.CallExpression
   const header: { values?: Value[] } = {};
   headers.push(header);
   try {
-    LOOP_INTRINSICS.staticRange.lower(ctx, call.arguments, ctx.span(call), "staticRange");
+    const split = splitArguments(ctx.log, (n) => ctx.span(n), "tl.staticRange", LOOP_INTRINSICS.staticRange, call.arguments);
+    if (split) LOOP_INTRINSICS.staticRange.lower(ctx, split.args, ctx.span(call), "staticRange", split.keywords);
   } finally {
     headers.pop();
   }
@@ -46,12 +60,12 @@ export function staticRangeValues(ctx: IntrinsicContext, call: ts.CallExpression
 
 /** The values of tl.staticRange(end) / (start, end) / (start, end, step): compile-time integers. */
 function staticValues(ctx: IntrinsicContext, args: Args, span: Span): number[] | undefined {
-  if (args.length < 1 || args.length > 3) {
-    ctx.log.error(Codes.staticRange, span, `tl.staticRange takes (end), (start, end) or (start, end, step), got ${args.length} arguments`);
+  if (args.length < 1 || args.length > 3 || args.some((a) => !a)) {
+    ctx.log.error(Codes.staticRange, span, `tl.staticRange takes (end), (start, end) or (start, end, step), got ${args.filter((a) => a).length} arguments`);
     return undefined;
   }
   const numbers: number[] = [];
-  for (const arg of args) {
+  for (const arg of args as ts.Expression[]) {
     const v = ctx.expression(arg);
     if (!v) return undefined;
     if (!isConst(v) || v.type.kind !== "data" || (v.type.dtype !== "i32" && v.type.dtype !== "u32")) {

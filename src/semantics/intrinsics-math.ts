@@ -7,10 +7,12 @@ import { data } from "./builder";
 import { COERCIONS, all, arity, dtypeArg, requireData, type Intrinsic } from "./intrinsic-args";
 import { broadcastShapes, isFloat, isInt, promote } from "./rules";
 import { dtypeOf, operandOf } from "./values";
+import { flagArg } from "./intrinsics-reductions";
 
 /** Unary float math: integers are converted to f32 first. */
 export function floatMath(fn: MathFn): Intrinsic {
   return {
+    params: ["x"],
     produces: [`math:${fn}`, "cast", "const"],
     lower(ctx, args, span, name) {
       if (!arity(ctx, args, span, name, 1, 1, "(x)")) return undefined;
@@ -26,8 +28,11 @@ export function floatMath(fn: MathFn): Intrinsic {
 }
 
 /** maximum/minimum/fma: operands promoted and broadcast together; `floatOnly` converts integers to f32. */
-export function naryMath(fn: MathFn, n: number, floatOnly = fn === "fma", signature = n === 2 ? "(a, b)" : "(a, b, c)"): Intrinsic {
+export function naryMath(fn: MathFn, n: number, params: readonly string[], floatOnly = fn === "fma", signature = n === 2 ? "(a, b)" : "(a, b, c)"): Intrinsic {
   return {
+    params,
+    // Triton's NaN propagation option: WGSL's min/max leave NaN handling to the GPU (README).
+    ignored: ["propagateNan"],
     produces: [`math:${fn}`, ...COERCIONS],
     lower(ctx, args, span, name) {
       if (!arity(ctx, args, span, name, n, n, signature)) return undefined;
@@ -62,11 +67,12 @@ export const MATH_INTRINSICS: Record<string, Intrinsic> = {
   floor: floatMath("floor"),
   ceil: floatMath("ceil"),
   sigmoid: floatMath("sigmoid"),
-  maximum: naryMath("maximum", 2),
-  minimum: naryMath("minimum", 2),
-  fma: naryMath("fma", 3),
+  maximum: naryMath("maximum", 2, ["x", "y", "propagateNan"]),
+  minimum: naryMath("minimum", 2, ["x", "y", "propagateNan"]),
+  fma: naryMath("fma", 3, ["x", "y", "z"]),
 
   where: {
+    params: ["condition", "x", "y"],
     produces: ["where", ...COERCIONS],
     lower(ctx, args, span, name) {
       if (!arity(ctx, args, span, name, 3, 3, "(condition, a, b)")) return undefined;
@@ -94,21 +100,33 @@ export const MATH_INTRINSICS: Record<string, Intrinsic> = {
   },
 
   cast: {
-    produces: ["cast", "const"],
+    params: ["input", "dtype", "fpDowncastRounding", "bitcast"],
+    ignored: ["fpDowncastRounding"],
+    produces: ["cast", "const", "bitcast"],
     lower(ctx, args, span, name) {
-      if (!arity(ctx, args, span, name, 2, 2, '(x, "f32" | "i32" | "u32" | "f16")')) return undefined;
+      if (!arity(ctx, args, span, name, 2, 4, '(x, "f32" | "i32" | "u32" | "f16")')) return undefined;
       const x = ctx.expression(args[0]);
       const dtype = dtypeArg(ctx, args[1], "f32");
-      if (!x || !dtype) return undefined;
+      const bitcast = flagArg(ctx, args[3], `tl.${name}'s bitcast`);
+      if (!x || !dtype || bitcast === undefined) return undefined;
       if (x.type.kind === "pointer") {
         ctx.log.error(Codes.operandDtype, x.span, "pointers can't be cast; cast the offsets instead");
         return undefined;
       }
-      return ctx.values.cast(x, dtype, span);
+      if (!bitcast) return ctx.values.cast(x, dtype, span);
+      // Triton's x.to(dtype, bitcast=True): the same bits, read as another 32-bit dtype.
+      const from = x.type.dtype;
+      if (from === dtype) return x;
+      if (from === "bool" || from === "f16" || dtype === "f16") {
+        ctx.log.error(Codes.operandDtype, x.span, `a bitcast reads the same 32 bits as another dtype: f32, i32 and u32; got ${typeToString(x.type)} to ${dtype}`);
+        return undefined;
+      }
+      return ctx.b.emit({ op: "bitcast", value: x }, data(dtype, x.type.shape), span);
     },
   },
 
   cdiv: {
+    params: ["x", "div"],
     produces: ["binary:add", "binary:sub", "binary:div", ...COERCIONS],
     lower(ctx, args, span, name) {
       if (!arity(ctx, args, span, name, 2, 2, "(a, b)")) return undefined;

@@ -4,18 +4,35 @@ import { Codes } from "../diagnostics/codes";
 import type { Shape, Value } from "../ir/ir";
 import { typeToString } from "../ir/ir";
 import { data } from "./builder";
-import { COERCIONS, all, arity, requireData, type Intrinsic } from "./intrinsic-args";
+import { COERCIONS, arity, given, requireData, type Intrinsic } from "./intrinsic-args";
 import { broadcastShapes, sameShape, shapeToString } from "./rules";
+import { describeAggregate, isAggregate, type BlockPointer } from "./aggregates";
+import { blockAccess, paddingArg } from "./block-pointers";
+import type { Span } from "../diagnostics/diagnostic";
+import type { Args, IntrinsicContext } from "./intrinsic-args";
 
 export const MEMORY_INTRINSICS: Record<string, Intrinsic> = {
   load: {
+    params: ["pointer", "mask", "other", "boundaryCheck", "paddingOption", "cacheModifier", "evictionPolicy", "volatile"],
+    ignored: ["cacheModifier", "evictionPolicy", "volatile"],
     produces: ["load", ...COERCIONS],
     lower(ctx, args, span, name) {
-      if (!arity(ctx, args, span, name, 1, 3, "(pointers, mask?, other?)")) return undefined;
-      const values = all(ctx, args);
-      if (!values) return undefined;
-      const [ptr, rawMask, rawOther] = values as (Value | undefined)[];
-      if (!ptr) return undefined;
+      if (!arity(ctx, args, span, name, 1, 5, "(pointers, mask?, other?)")) return undefined;
+      const target = ctx.lowered(args[0]);
+      if (target && isAggregate(target) && target.kind === "blockPtr") return loadThroughBlockPointer(ctx, target, args, span);
+      if (!blockPointerOnly(ctx, args, [3, 4], "tl.load")) return undefined;
+      const values = given(ctx, args.slice(1, 3));
+      if (!values || !target) return undefined;
+      if (isAggregate(target)) {
+        ctx.log.error(Codes.notAPointer, ctx.span(args[0]!), `tl.load needs pointers (a Ptr parameter plus offsets) or a block pointer, got ${describeAggregate(target)}`);
+        return undefined;
+      }
+      const [rawMask, rawOther] = values;
+      const ptr = target;
+      if (rawOther && !rawMask) {
+        ctx.log.error(Codes.intrinsicArgs, rawOther.span, "tl.load's other is what masked-off lanes read, and there is no mask; give the mask too (as Triton requires)");
+        return undefined;
+      }
       let mask = rawMask;
       let other = rawOther;
       if (ptr.type.kind !== "pointer") {
@@ -43,12 +60,22 @@ export const MEMORY_INTRINSICS: Record<string, Intrinsic> = {
   },
 
   store: {
+    params: ["pointer", "value", "mask", "boundaryCheck", "cacheModifier", "evictionPolicy"],
+    ignored: ["cacheModifier", "evictionPolicy"],
     produces: ["stmt:store", ...COERCIONS],
     lower(ctx, args, span, name) {
-      if (!arity(ctx, args, span, name, 2, 3, "(pointers, value, mask?)")) return undefined;
-      const values = all(ctx, args);
-      if (!values) return undefined;
-      const [ptr, value, mask] = values;
+      if (!arity(ctx, args, span, name, 2, 4, "(pointers, value, mask?)")) return undefined;
+      const target = ctx.lowered(args[0]);
+      if (target && isAggregate(target) && target.kind === "blockPtr") return storeThroughBlockPointer(ctx, target, args, span);
+      if (!blockPointerOnly(ctx, args, [3], "tl.store")) return undefined;
+      const values = given(ctx, args.slice(1, 3));
+      if (!values || !target) return undefined;
+      if (isAggregate(target)) {
+        ctx.log.error(Codes.notAPointer, ctx.span(args[0]!), `tl.store needs pointers (a Ptr parameter plus offsets) or a block pointer, got ${describeAggregate(target)}`);
+        return undefined;
+      }
+      const [value, mask] = values as [Value, Value | undefined];
+      const ptr = target;
       if (ptr.type.kind !== "pointer") {
         ctx.log.error(Codes.notAPointer, ptr.span, `tl.store needs pointers (a Ptr parameter plus offsets), got ${typeToString(ptr.type)}`);
         return undefined;
@@ -65,8 +92,8 @@ export const MEMORY_INTRINSICS: Record<string, Intrinsic> = {
         if (!s) return undefined;
         shape = s;
       }
-      const target = broadcastShapes(value.type.shape, shape);
-      if (!target || !sameShape(target, shape)) {
+      const stretched = broadcastShapes(value.type.shape, shape);
+      if (!stretched || !sameShape(stretched, shape)) {
         ctx.log.error(Codes.storeShape, value.span, `can't store a value of shape ${shapeToString(value.type.shape)} through pointers of shape ${shapeToString(shape)}`);
         return undefined;
       }
@@ -80,3 +107,45 @@ export const MEMORY_INTRINSICS: Record<string, Intrinsic> = {
     },
   },
 };
+
+/** boundaryCheck and paddingOption (args at `at`) belong to block pointers; with plain pointers the mask says what to read. */
+function blockPointerOnly(ctx: IntrinsicContext, args: Args, at: number[], what: string): boolean {
+  const given = at.find((i) => args[i]);
+  if (given === undefined) return true;
+  ctx.log.error(Codes.intrinsicArgs, ctx.span(args[given]!), `${what}'s ${given === 3 ? "boundaryCheck" : "paddingOption"} applies to block pointers (tl.makeBlockPtr); with pointer arithmetic, mask the lanes instead: ${what}(ptrs, …, { mask: offs < n })`);
+  return false;
+}
+
+const NO_MASK_WITH_BLOCK_POINTERS = "a block pointer's window is masked by the axes its boundaryCheck names, not by a mask: { boundaryCheck: [0, 1] }";
+
+/** tl.load(bp, { boundaryCheck, paddingOption }): the window's pointers and mask (block-pointers.ts), loaded as any pointers. */
+function loadThroughBlockPointer(ctx: IntrinsicContext, bp: BlockPointer, args: Args, span: Span): Value | undefined {
+  const stray = args[1] ?? args[2];
+  if (stray) {
+    ctx.log.error(Codes.intrinsicArgs, ctx.span(stray), `tl.load through a block pointer takes no mask or other; ${NO_MASK_WITH_BLOCK_POINTERS}, and what out-of-bounds elements read by { paddingOption: "zero" } or "nan"`);
+    return undefined;
+  }
+  const access = blockAccess(ctx, bp, args[3], span, "tl.load");
+  const padding = paddingArg(ctx, args[4]);
+  if (!access || !padding || access.pointers.type.kind !== "pointer") return undefined;
+  const pointee = access.pointers.type.pointee;
+  const other = access.mask && padding === "nan" ? ctx.values.coerce(ctx.b.constant(NaN, "f32", span), pointee, bp.blockShape, span) : undefined;
+  const { pointers, mask } = access;
+  return ctx.b.emit({ op: "load", ptr: pointers, ...(mask ? { mask } : {}), ...(other ? { other } : {}) }, data(pointee, bp.blockShape), span);
+}
+
+/** tl.store(bp, value, { boundaryCheck }): the value stretched to the window, stored where the checked axes are in bounds. */
+function storeThroughBlockPointer(ctx: IntrinsicContext, bp: BlockPointer, args: Args, span: Span): "void" | undefined {
+  if (args[2]) {
+    ctx.log.error(Codes.intrinsicArgs, ctx.span(args[2]), `tl.store through a block pointer takes no mask; ${NO_MASK_WITH_BLOCK_POINTERS}`);
+    return undefined;
+  }
+  const value = ctx.expression(args[1]);
+  const access = value && blockAccess(ctx, bp, args[3], span, "tl.store");
+  if (!value || !access || access.pointers.type.kind !== "pointer" || !requireData(ctx, value, "tl.store's value")) return undefined;
+  const v = ctx.values.coerce(value, access.pointers.type.pointee, bp.blockShape, value.span);
+  if (!v) return undefined;
+  ctx.markWritten(access.pointers.type.param);
+  ctx.b.push({ kind: "store", span, ptr: access.pointers, value: v, ...(access.mask ? { mask: access.mask } : {}) });
+  return "void";
+}

@@ -34,14 +34,37 @@ function seedAndOffsets(ctx: IntrinsicContext, args: Args, name: string): [Value
   return [seed, offsets];
 }
 
+/** Philox's rounds: Triton's n_rounds may be given, as its default (what every back end here computes). */
+const PHILOX_ROUNDS = 10;
+
 function random(kind: RandomKind, words: boolean): Intrinsic {
+  // tl.randint4x's third positional argument is the word (Kernel Lab's one-word form); n_rounds a keyword.
+  const params = words ? ["seed", "offset", "word", "nRounds"] : ["seed", "offset", "nRounds"];
   return {
+    params,
     produces: ["random", "const"],
     lower(ctx, args, span, name) {
-      const signature = words ? "(seed, offsets, word) with word 0, 1, 2 or 3" : "(seed, offsets)";
-      if (!arity(ctx, args, span, name, words ? 3 : 2, words ? 3 : 2, signature)) return undefined;
+      const signature = words ? "(seed, offsets) for the four words, or (seed, offsets, word) with word 0, 1, 2 or 3" : "(seed, offsets)";
+      const rounds = args[params.indexOf("nRounds")];
+      if (rounds) {
+        const n = constInt(ctx, rounds, `tl.${name}'s nRounds`);
+        if (n === undefined) return undefined;
+        if (n !== PHILOX_ROUNDS) {
+          ctx.log.error(Codes.intrinsicArgs, ctx.span(rounds), `Kernel Lab's Philox runs ${PHILOX_ROUNDS} rounds (Triton's default); got nRounds ${n}`);
+          return undefined;
+        }
+      }
+      const positional = args.slice(0, words ? 3 : 2);
+      // tl.randint4x(seed, offsets) is Triton's: the four words as a tuple.
+      const allWords = words && positional.length === 2;
+      if (!arity(ctx, positional, span, name, words ? 2 : 2, words ? 3 : 2, signature)) return undefined;
       const operands = seedAndOffsets(ctx, args, name);
       if (!operands) return undefined;
+      if (allWords) {
+        const [seed, offset] = operands;
+        const elements = ([0, 1, 2, 3] as const).map((word) => ctx.b.emit({ op: "random", kind, word, seed, offset }, data("u32", offset.type.shape), span));
+        return { kind: "tuple", elements, span };
+      }
       const word = words ? wordArg(ctx, args, name) : 0;
       if (word === undefined) return undefined;
       const [seed, offset] = operands;
@@ -55,7 +78,7 @@ function wordArg(ctx: IntrinsicContext, args: Args, name: string): 0 | 1 | 2 | 3
   const word = constInt(ctx, args[2], `tl.${name}'s word`);
   if (word === undefined) return undefined;
   if (word < 0 || word > 3) {
-    ctx.log.error(Codes.intrinsicArgs, ctx.span(args[2]), `Philox gives four words, 0 to 3; got ${word}`);
+    ctx.log.error(Codes.intrinsicArgs, ctx.span(args[2]!), `Philox gives four words, 0 to 3; got ${word}`);
     return undefined;
   }
   return word as 0 | 1 | 2 | 3;

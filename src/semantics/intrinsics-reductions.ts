@@ -4,34 +4,94 @@ import { Codes } from "../diagnostics/codes";
 import type { Dtype, ReduceFn, Shape, Value } from "../ir/ir";
 import { typeToString } from "../ir/ir";
 import { data } from "./builder";
-import { all, arity, constInt, requireData, type Intrinsic } from "./intrinsic-args";
+import ts from "typescript";
+import type { Span } from "../diagnostics/diagnostic";
+import { numel } from "../ir/ir";
+import { arity, constInt, dtypeArg, given, requireData, type Args, type Intrinsic, type IntrinsicContext } from "./intrinsic-args";
+import { isConst } from "./values";
 import { sameShape, shapeToString } from "./rules";
 import { dtypeOf } from "./values";
 
+/** Triton's parameters of each reduction, and where keepDims and the result dtype are among them. */
+const REDUCTION_PARAMS: Record<ReduceFn, readonly string[]> = {
+  sum: ["input", "axis", "keepDims", "dtype"],
+  max: ["input", "axis", "returnIndices", "returnIndicesTieBreakLeft", "keepDims"],
+  min: ["input", "axis", "returnIndices", "returnIndicesTieBreakLeft", "keepDims"],
+  argmax: ["input", "axis", "tieBreakLeft", "keepDims"],
+  argmin: ["input", "axis", "tieBreakLeft", "keepDims"],
+  xorSum: ["input", "axis", "keepDims"],
+};
+
+/**
+ * The block and the axis a reduction works along: `axis` given (negative counts from the end), or
+ * left out — then a 1-D block's only axis, and a block of more axes is flattened first (Triton's
+ * axis=None reduces every axis). Undefined after a diagnostic.
+ */
+export function reductionOperand(ctx: IntrinsicContext, args: Args, name: string): { x: Value; axis: number; flattened: boolean; before: Shape } | undefined {
+  const x = ctx.expression(args[0]);
+  if (!x || !requireData(ctx, x, `tl.${name}`)) return undefined;
+  const rank = x.type.shape.length;
+  if (rank === 0) {
+    ctx.log.error(Codes.badAxis, ctx.span(args[0]!), `tl.${name} reduces a block, but this is a scalar`);
+    return undefined;
+  }
+  if (!args[1]) {
+    if (rank === 1) return { x, axis: 0, flattened: false, before: x.type.shape };
+    const flat = ctx.b.emit({ op: "reshape", value: x }, { ...x.type, shape: [numel(x.type.shape)] }, x.span);
+    return { x: flat, axis: 0, flattened: true, before: x.type.shape };
+  }
+  const a = constInt(ctx, args[1], `tl.${name}'s axis`);
+  if (a === undefined) return undefined;
+  const axis = a < 0 ? a + rank : a;
+  if (axis < 0 || axis >= rank) {
+    ctx.log.error(Codes.badAxis, ctx.span(args[1]), `axis ${a} doesn't exist: the block ${typeToString(x.type)} has ${rank === 1 ? "only axis 0" : `axes 0..${rank - 1}`}`);
+    return undefined;
+  }
+  return { x, axis, flattened: false, before: x.type.shape };
+}
+
+/** A boolean option written as the literal true or false (Triton's keep_dims, reverse…); `fallback` when left out. */
+export function flagArg(ctx: IntrinsicContext, node: ts.Expression | undefined, what: string, fallback = false): boolean | undefined {
+  if (!node) return fallback;
+  if (node.kind === ts.SyntaxKind.TrueKeyword) return true;
+  if (node.kind === ts.SyntaxKind.FalseKeyword) return false;
+  const v = ctx.expression(node);
+  if (v && isConst(v) && v.type.kind === "data" && (v.type.dtype === "bool" || Number.isInteger(v.value))) return v.value !== 0;
+  if (v) ctx.log.error(Codes.constantRequired, ctx.span(node), `${what} must be the literal true or false (or a constexpr)`);
+  return undefined;
+}
+
+/** A reduction's result with `keepDims`: the reduced axis kept with extent 1 (all of them when the block was flattened). */
+export function keepingDims(ctx: IntrinsicContext, result: Value, before: Shape, axis: number, flattened: boolean, span: Span): Value {
+  const shape = flattened ? before.map(() => 1) : [...before.slice(0, axis), 1, ...before.slice(axis + 1)];
+  return ctx.b.emit({ op: "reshape", value: result }, { ...result.type, shape }, span);
+}
+
 function reduction(fn: ReduceFn): Intrinsic {
+  const params = REDUCTION_PARAMS[fn];
+  const at = (param: string) => params.indexOf(param);
   return {
-    produces: [`reduce:${fn}`],
+    params,
+    produces: [`reduce:${fn}`, "reshape", ...(fn === "sum" ? (["cast"] as const) : []), ...(fn === "max" ? (["reduce:argmax"] as const) : fn === "min" ? (["reduce:argmin"] as const) : [])],
     lower(ctx, args, span, name) {
-      if (!arity(ctx, args, span, name, 1, 2, "(x, axis?)")) return undefined;
-      const x = ctx.expression(args[0]);
-      if (!x || !requireData(ctx, x, `tl.${name}`)) return undefined;
-      const rank = x.type.shape.length;
-      if (rank === 0) {
-        ctx.log.error(Codes.badAxis, ctx.span(args[0]), `tl.${name} reduces a block, but this is a scalar`);
-        return undefined;
+      if (!arity(ctx, args, span, name, 1, params.length, `(x, axis?${params.slice(2).map((p) => `, ${p}?`).join("")})`)) return undefined;
+      const returnIndices = at("returnIndices") >= 0 ? flagArg(ctx, args[at("returnIndices")], `tl.${name}'s returnIndices`) : false;
+      if (returnIndices === undefined) return undefined;
+      const operand = reductionOperand(ctx, args, name);
+      if (!operand) return undefined;
+      let { x } = operand;
+      const { axis, flattened } = operand;
+      const keepDims = flagArg(ctx, args[at("keepDims")], `tl.${name}'s keepDims`);
+      if (keepDims === undefined) return undefined;
+      if (at("dtype") >= 0 && args[at("dtype")]) {
+        const dtype = dtypeArg(ctx, args[at("dtype")], "f32");
+        if (!dtype) return undefined;
+        x = ctx.values.cast(x, dtype, x.span);
       }
-      let axis = 0;
-      if (args[1]) {
-        const a = constInt(ctx, args[1], `tl.${name}'s axis`);
-        if (a === undefined) return undefined;
-        axis = a < 0 ? a + rank : a;
-        if (axis < 0 || axis >= rank) {
-          ctx.log.error(Codes.badAxis, ctx.span(args[1]), `axis ${a} doesn't exist: the block ${typeToString(x.type)} has ${rank === 1 ? "only axis 0" : `axes 0..${rank - 1}`}`);
-          return undefined;
-        }
-      } else if (rank > 1) {
-        ctx.log.error(Codes.badAxis, span, `tl.${name} of a ${rank}-D block needs an axis: tl.${name}(x, 0) or tl.${name}(x, 1)`);
-        return undefined;
+      if (at("tieBreakLeft") >= 0 || at("returnIndicesTieBreakLeft") >= 0) {
+        // Ties give the first index either way (Triton's fast tie-break may pick any of them).
+        const tie = args[at("tieBreakLeft")] ?? args[at("returnIndicesTieBreakLeft")];
+        if (flagArg(ctx, tie, `tl.${name}'s tieBreakLeft`, true) === undefined) return undefined;
       }
       const shape = x.type.shape.filter((_, i) => i !== axis);
       if (fn === "xorSum" && dtypeOf(x) !== "i32" && dtypeOf(x) !== "u32") {
@@ -39,7 +99,13 @@ function reduction(fn: ReduceFn): Intrinsic {
         return undefined;
       }
       const dtype: Dtype = fn === "argmax" || fn === "argmin" ? "i32" : dtypeOf(x);
-      return ctx.b.emit({ op: "reduce", fn, value: x, axis }, data(dtype, shape), span);
+      const reduce = (f: ReduceFn, d: Dtype) => {
+        const result = ctx.b.emit({ op: "reduce", fn: f, value: x, axis }, data(d, shape), span);
+        return keepDims ? keepingDims(ctx, result, operand.before, axis, flattened, span) : result;
+      };
+      // Triton's `m, i = tl.max(x, 1, return_indices=True)`: the extreme and the index of its first occurrence.
+      if (returnIndices) return { kind: "tuple", elements: [reduce(fn, dtype), reduce(fn === "max" ? "argmax" : "argmin", "i32")], span };
+      return reduce(fn, dtype);
     },
   };
 }
@@ -53,30 +119,42 @@ export const REDUCTION_INTRINSICS: Record<string, Intrinsic> = {
   xorSum: reduction("xorSum"),
 
   dot: {
+    params: ["input", "other", "acc", "inputPrecision", "allowTf32", "maxNumImpreciseAcc", "outDtype"],
+    // Products are exact f32 (or f16 × f16 → f32) multiply-adds: no TF32 or imprecise accumulation to choose.
+    ignored: ["inputPrecision", "allowTf32", "maxNumImpreciseAcc"],
     produces: ["dot", "cast"],
     lower(ctx, args, span, name) {
-      if (!arity(ctx, args, span, name, 2, 3, "(a, b, acc?)")) return undefined;
-      const values = all(ctx, args);
+      if (!arity(ctx, args, span, name, 2, 7, "(a, b, acc?)")) return undefined;
+      const values = given(ctx, args.slice(0, 3));
       if (!values) return undefined;
-      const [a, b, acc] = values;
-      if (!values.every((v) => requireData(ctx, v, "tl.dot"))) return undefined;
-      const [sa, sb] = [a.type.shape, b.type.shape];
-      if (sa.length !== 2 || sb.length !== 2) {
-        ctx.log.error(Codes.dotShape, span, `tl.dot multiplies 2-D blocks; got ${typeToString(a.type)} and ${typeToString(b.type)}`);
+      const [a, b, acc] = values as [Value, Value, Value | undefined];
+      if (![a, b, acc].every((v) => !v || requireData(ctx, v, "tl.dot"))) return undefined;
+      const outDtype = args[6] ? dtypeArg(ctx, args[6], "f32") : "f32";
+      if (!outDtype) return undefined;
+      const [fullA, fullB] = [a.type.shape, b.type.shape];
+      const batched = fullA.length === 3 && fullB.length === 3;
+      if (!batched && (fullA.length !== 2 || fullB.length !== 2)) {
+        ctx.log.error(Codes.dotShape, span, `tl.dot multiplies 2-D blocks, or 3-D ones batch by batch; got ${typeToString(a.type)} and ${typeToString(b.type)}`);
+        return undefined;
+      }
+      // A 3-D product ([B,M,K] × [B,K,N]) is B matrix products, one per index of the leading axis.
+      const [sa, sb] = batched ? [fullA.slice(1), fullB.slice(1)] : [fullA, fullB];
+      if (batched && fullA[0] !== fullB[0]) {
+        ctx.log.error(Codes.dotShape, span, `tl.dot's batches differ: ${shapeToString(fullA)} × ${shapeToString(fullB)} (the leading extents must be equal)`);
         return undefined;
       }
       if (sa[1] !== sb[0]) {
-        ctx.log.error(Codes.dotShape, span, `tl.dot's inner sizes differ: ${shapeToString(sa)} × ${shapeToString(sb)} (the first block's columns must equal the second's rows)`, [
+        ctx.log.error(Codes.dotShape, span, `tl.dot's inner sizes differ: ${shapeToString(fullA)} × ${shapeToString(fullB)} (the first block's columns must equal the second's rows)`, [
           { span: a.span, message: `${sa[1]} columns` },
           { span: b.span, message: `${sb[0]} rows` },
         ]);
         return undefined;
       }
       if (sa[0] < 16 || sa[1] < 16 || sb[1] < 16) {
-        ctx.log.error(Codes.dotShape, span, `tl.dot needs every extent ≥ 16 (as in Triton); got ${shapeToString(sa)} × ${shapeToString(sb)}`);
+        ctx.log.error(Codes.dotShape, span, `tl.dot needs every extent ≥ 16 (as in Triton${batched ? "; the batch axis may be any size" : ""}); got ${shapeToString(fullA)} × ${shapeToString(fullB)}`);
         return undefined;
       }
-      const out: Shape = [sa[0], sb[1]];
+      const out: Shape = batched ? [fullA[0], sa[0], sb[1]] : [sa[0], sb[1]];
       // Two f16 operands stay f16 (staged as halves; tensor cores where the target has them,
       // codegen/mma.ts); any other pair is multiplied in f32. The products accumulate in f32.
       const operand = dtypeOf(a) === "f16" && dtypeOf(b) === "f16" ? "f16" : "f32";
@@ -90,7 +168,9 @@ export const REDUCTION_INTRINSICS: Record<string, Intrinsic> = {
         }
         c = ctx.values.cast(acc, "f32", acc.span);
       }
-      return ctx.b.emit({ op: "dot", a: fa, b: fb, ...(c ? { acc: c } : {}) }, data("f32", out), span);
+      const product = ctx.b.emit({ op: "dot", a: fa, b: fb, ...(c ? { acc: c } : {}) }, data("f32", out), span);
+      // Triton's out_dtype: the f32 accumulation converted once at the end.
+      return ctx.values.cast(product, outDtype, span);
     },
   },
 };

@@ -9,7 +9,8 @@ import type { Combine, Value } from "../ir/ir";
 import { typeToString } from "../ir/ir";
 import { data } from "./builder";
 import { binaryCombine, lowerCombine } from "./combine";
-import { arity, constInt, requireData, type Args, type Intrinsic, type IntrinsicContext } from "./intrinsic-args";
+import { arity, constInt, dtypeArg, requireData, type Args, type Intrinsic, type IntrinsicContext } from "./intrinsic-args";
+import { flagArg, keepingDims } from "./intrinsics-reductions";
 import { dtypeOf } from "./values";
 
 /** The block argument and its axis (default 0 for a 1-D block), or undefined after a diagnostic. */
@@ -18,7 +19,7 @@ function blockAndAxis(ctx: IntrinsicContext, args: Args, span: Span, name: strin
   if (!x || !requireData(ctx, x, `tl.${name}`)) return undefined;
   const rank = x.type.shape.length;
   if (rank === 0) {
-    ctx.log.error(Codes.badAxis, ctx.span(args[0]), `tl.${name} works along an axis of a block, but this is a scalar`);
+    ctx.log.error(Codes.badAxis, ctx.span(args[0]!), `tl.${name} works along an axis of a block, but this is a scalar`);
     return undefined;
   }
   if (!args[1] || args[1].kind === ts.SyntaxKind.UndefinedKeyword) {
@@ -36,30 +37,30 @@ function blockAndAxis(ctx: IntrinsicContext, args: Args, span: Span, name: strin
   return { x, axis };
 }
 
-/** `reverse`: a boolean literal (Triton's reverse=…), false when absent. */
+/** `reverse`: the literal true or false (or a constexpr), false when absent. */
 function reverseArg(ctx: IntrinsicContext, node: ts.Expression | undefined, name: string): boolean | undefined {
-  if (!node) return false;
-  if (node.kind === ts.SyntaxKind.TrueKeyword) return true;
-  if (node.kind === ts.SyntaxKind.FalseKeyword) return false;
-  ctx.log.error(Codes.constantRequired, ctx.span(node), `tl.${name}'s reverse must be the literal true or false`);
-  return undefined;
+  return flagArg(ctx, node, `tl.${name}'s reverse`);
 }
 
 function emitScan(ctx: IntrinsicContext, x: Value, axis: number, reverse: boolean, combine: Combine, span: Span): Value {
   return ctx.b.emit({ op: "scan", value: x, axis, reverse, combine }, data(dtypeOf(x), x.type.shape), span);
 }
 
-/** tl.cumsum / tl.cumprod: (x, axis?, reverse?). */
+/** tl.cumsum / tl.cumprod: (x, axis?, reverse?, dtype?) — Triton's cumsum converts to `dtype` first. */
 function builtinScan(fn: "add" | "mul"): Intrinsic {
+  const params = fn === "add" ? ["input", "axis", "reverse", "dtype"] : ["input", "axis", "reverse"];
   return {
-    produces: ["scan", "combineArg", `binary:${fn}`],
+    params,
+    produces: ["scan", "combineArg", `binary:${fn}`, "cast"],
     lower(ctx, args, span, name) {
-      if (!arity(ctx, args, span, name, 1, 3, "(x, axis?, reverse?)")) return undefined;
+      if (!arity(ctx, args, span, name, 1, params.length, fn === "add" ? "(x, axis?, reverse?, dtype?)" : "(x, axis?, reverse?)")) return undefined;
       const block = blockAndAxis(ctx, args, span, name, false);
       if (!block) return undefined;
       const reverse = reverseArg(ctx, args[2], name);
-      if (reverse === undefined) return undefined;
-      return emitScan(ctx, block.x, block.axis, reverse, binaryCombine(ctx, fn, dtypeOf(block.x), span), span);
+      const dtype = args[3] ? dtypeArg(ctx, args[3], "f32") : dtypeOf(block.x);
+      if (reverse === undefined || !dtype) return undefined;
+      const x = ctx.values.cast(block.x, dtype, block.x.span);
+      return emitScan(ctx, x, block.axis, reverse, binaryCombine(ctx, fn, dtypeOf(x), span), span);
     },
   };
 }
@@ -69,12 +70,13 @@ export const SCAN_INTRINSICS: Record<string, Intrinsic> = {
   cumprod: builtinScan("mul"),
 
   associativeScan: {
+    params: ["input", "axis", "combineFn", "reverse"],
     produces: ["scan", "combineArg"],
     lower(ctx, args, span, name) {
       if (!arity(ctx, args, span, name, 3, 4, "(x, axis, combineFn, reverse?)")) return undefined;
       const block = blockAndAxis(ctx, args, span, name, true);
       if (!block) return undefined;
-      const combine = lowerCombine(ctx, args[2], dtypeOf(block.x), `tl.${name}`);
+      const combine = lowerCombine(ctx, args[2]!, dtypeOf(block.x), `tl.${name}`);
       const reverse = combine && reverseArg(ctx, args[3], name);
       if (!combine || reverse === undefined) return undefined;
       return emitScan(ctx, block.x, block.axis, reverse, combine, span);
@@ -82,16 +84,19 @@ export const SCAN_INTRINSICS: Record<string, Intrinsic> = {
   },
 
   reduce: {
-    produces: ["reduceWith", "combineArg"],
+    params: ["input", "axis", "combineFn", "keepDims"],
+    produces: ["reduceWith", "combineArg", "reshape"],
     lower(ctx, args, span, name) {
-      if (!arity(ctx, args, span, name, 3, 3, "(x, axis, combineFn)")) return undefined;
+      if (!arity(ctx, args, span, name, 3, 4, "(x, axis, combineFn, keepDims?)")) return undefined;
       const block = blockAndAxis(ctx, args, span, name, true);
       if (!block) return undefined;
       const { x, axis } = block;
-      const combine = lowerCombine(ctx, args[2], dtypeOf(x), `tl.${name}`);
-      if (!combine) return undefined;
+      const combine = lowerCombine(ctx, args[2]!, dtypeOf(x), `tl.${name}`);
+      const keepDims = flagArg(ctx, args[3], `tl.${name}'s keepDims`);
+      if (!combine || keepDims === undefined) return undefined;
       const shape = x.type.shape.filter((_, i) => i !== axis);
-      return ctx.b.emit({ op: "reduceWith", value: x, axis, combine }, data(dtypeOf(x), shape), span);
+      const result = ctx.b.emit({ op: "reduceWith", value: x, axis, combine }, data(dtypeOf(x), shape), span);
+      return keepDims ? keepingDims(ctx, result, x.type.shape, axis, false, span) : result;
     },
   },
 };

@@ -28,6 +28,7 @@ function promoteAll(ctx: IntrinsicContext, values: Value[], span: Span, what: st
 }
 
 const umulhi: Intrinsic = {
+  params: ["x", "y"],
   produces: ["math:umulhi", ...COERCIONS],
   lower(ctx, args, span, name) {
     if (!arity(ctx, args, span, name, 2, 2, "(a, b)")) return undefined;
@@ -45,6 +46,9 @@ const umulhi: Intrinsic = {
 
 // Triton's tl.fdiv(x, y): `/` on floats (integers are converted to f32 first).
 const fdiv: Intrinsic = {
+  params: ["x", "y", "ieeeRounding"],
+  // WGSL's division; Triton's option for IEEE rounding is accepted (tl.divRn rounds correctly).
+  ignored: ["ieeeRounding"],
   produces: ["binary:div", ...COERCIONS],
   lower(ctx, args, span, name) {
     if (!arity(ctx, args, span, name, 2, 2, "(x, y)")) return undefined;
@@ -60,8 +64,10 @@ export const SPECIAL_MATH_INTRINSICS: Record<string, Intrinsic> = {
   log2: floatMath("log2"),
   tanh: floatMath("tanh"),
   erf: floatMath("erf"),
-  pow: naryMath("pow", 2, true, "(x, y)"),
-  clamp: naryMath("clamp", 3, false, "(x, min, max)"),
+  pow: naryMath("pow", 2, ["x", "y"], true, "(x, y)"),
+  clamp: naryMath("clamp", 3, ["x", "min", "max", "propagateNan"], false, "(x, min, max)"),
   umulhi,
   fdiv,
+  divRn: naryMath("divRn", 2, ["x", "y"], true, "(x, y)"),
+  sqrtRn: floatMath("sqrtRn"),
 };

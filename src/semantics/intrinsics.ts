@@ -13,6 +13,9 @@ import { ATOMIC_INTRINSICS } from "./intrinsics-atomics";
 import { RANDOM_INTRINSICS } from "./intrinsics-random";
 import { SPECIAL_MATH_INTRINSICS } from "./intrinsics-special-math";
 import { SCAN_INTRINSICS } from "./intrinsics-scans";
+import { HINT_INTRINSICS } from "./intrinsics-hints";
+import { SHAPE_INTRINSICS } from "./intrinsics-shapes";
+import { BLOCK_POINTER_INTRINSICS } from "./block-pointers";
 
 export type { Intrinsic, IntrinsicContext } from "./intrinsic-args";
 
@@ -27,6 +30,9 @@ export const INTRINSICS: Readonly<Record<string, Intrinsic>> = {
   ...SPECIAL_MATH_INTRINSICS,
   ...SCAN_INTRINSICS,
   ...DEBUG_INTRINSICS,
+  ...HINT_INTRINSICS,
+  ...SHAPE_INTRINSICS,
+  ...BLOCK_POINTER_INTRINSICS,
 };
 
 /** The tl.* function called `name` (own entries only: `tl.toString` is not one). */

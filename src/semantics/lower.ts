@@ -14,6 +14,8 @@ import { data } from "./builder";
 import { LoweringContext, type Specialization } from "./context";
 import { checkLoopBarriers } from "./loop-barriers";
 import { lowerExpressionStatement, lowerStatements } from "./statements";
+import { promoteReassignedParameters } from "./device-functions";
+import { needsReturnFlag } from "./returns";
 import type { TypesSeen } from "./types-seen";
 
 export type { Specialization } from "./context";
@@ -41,9 +43,19 @@ function lower(ctx: LoweringContext, constexprs: Readonly<Record<string, number>
   const used: Record<string, number> = {};
   ctx.inScope(() => {
     for (const p of kernel.params) bindParam(ctx, p, constexprs, used);
+    promoteReassignedParameters(ctx, kernel);
     const body = kernel.fn.body;
-    if (ts.isBlock(body)) lowerStatements(ctx, body.statements);
-    else lowerExpressionStatement(ctx, body);
+    if (ts.isBlock(body)) {
+      if (needsReturnFlag(body.statements)) {
+        // Early returns the statement lists can't place are remembered in a flag (returns.ts).
+        const variable = ctx.b.variable("returned", data("bool", []), kernel.span);
+        ctx.b.push({ kind: "declare", span: kernel.span, variable, init: ctx.b.constant(0, "bool", kernel.span) });
+        ctx.returnFlag = variable;
+      }
+      lowerStatements(ctx, body.statements);
+    } else {
+      lowerExpressionStatement(ctx, body);
+    }
   });
   if (!ctx.log.hasErrors) checkLoopBarriers(ctx.b.statements, ctx.log);
   if (ctx.log.hasErrors) return { diagnostics: ctx.log.diagnostics, seen: ctx.seen };
@@ -68,13 +80,15 @@ function bindParam(ctx: LoweringContext, p: Param, constexprs: Readonly<Record<s
   const bindValue = (value: Value) => ctx.bind(p.name, { kind: "value", value, declaredAt: at, what: "parameter" });
   if (p.kind === "constexpr") {
     const value = constexprs[p.name];
+    // Without a usable value the name stays quiet in the body: one mistake, one diagnostic.
+    const unknown = () => ctx.bind(p.name, { kind: "unknown", declaredAt: at, what: "parameter" });
     if (value === undefined) {
       ctx.log.error(Codes.constexprMissing, at, `constexpr '${p.name}' has no value; give it one in the run's constexprs, e.g. constexprs: { ${p.name}: 1024 }`);
-      return;
+      return unknown();
     }
     if (!Number.isInteger(value) || Math.abs(value) > 2 ** 31 - 1) {
       ctx.log.error(Codes.constexprMissing, at, `constexpr '${p.name}' is ${value}; constexprs must be integers in the i32 range`);
-      return;
+      return unknown();
     }
     used[p.name] = value;
     bindValue(ctx.b.constant(value, "i32", at));

@@ -15,6 +15,8 @@ import { loopExit, staticRangeLoop, whileStatement } from "./control-flow";
 import { returnStatement } from "./device-functions";
 import { UNSUPPORTED_STATEMENTS } from "./unsupported";
 import { isConst } from "./values";
+import { assignTo, currentValue, declare } from "./assignment";
+import { alwaysReturns, mayReturn, splittable, statementsOf } from "./returns";
 
 /** The node type of each syntax kind the table handles. */
 interface StatementNodes {
@@ -59,7 +61,47 @@ const STATEMENTS: StatementTable = {
 };
 
 export function lowerStatements(ctx: LoweringContext, list: readonly ts.Statement[]): void {
-  for (const s of list) lowerStatement(ctx, s);
+  for (let i = 0; i < list.length; i++) {
+    const s = list[i];
+    // A kernel's early return (returns.ts): the statements after it run only where it didn't.
+    if (ctx.calls.length > 0 || !mayReturn(s)) {
+      lowerStatement(ctx, s);
+      continue;
+    }
+    const rest = list.slice(i + 1);
+    if (ts.isReturnStatement(s)) return lowerStatement(ctx, s); // what follows a return never runs
+    if (ts.isBlock(s)) {
+      for (const st of ctx.scoped(() => lowerStatements(ctx, [...s.statements, ...rest]))) ctx.b.push(st);
+      return;
+    }
+    if (ts.isIfStatement(s) && splittable(s)) return splitAtReturn(ctx, s, rest);
+    lowerStatement(ctx, s);
+    const flag = ctx.returnFlag;
+    if (!flag) return; // reported where the return is
+    const span = ctx.span(s);
+    const returned = ctx.b.emit({ op: "readVar", variable: flag }, flag.type, span);
+    if (ctx.loops[ctx.loops.length - 1] === "loop") {
+      ctx.b.push({ kind: "if", span, cond: returned, then: [{ kind: "break", span }], else: [] });
+      continue;
+    }
+    const running = ctx.values.unary("not", returned, span)!;
+    ctx.b.push({ kind: "if", span, cond: running, then: ctx.scoped(() => lowerStatements(ctx, rest)), else: [] });
+    return;
+  }
+}
+
+/** `if (c) { …; return; } rest` → `if (c) { … } else { rest }`: the rest goes to the branches that don't return. */
+function splitAtReturn(ctx: LoweringContext, s: ts.IfStatement, rest: readonly ts.Statement[]): void {
+  const branch = (b: ts.Statement | undefined) => [...(b ? statementsOf(b) : []), ...(b && alwaysReturns(b) ? [] : rest)];
+  const cond = scalarCondition(ctx, s.expression);
+  if (cond && isConst(cond)) {
+    // A constexpr condition (Triton's `if STAGE == 1: return`) picks its branch at compile time.
+    for (const st of ctx.scoped(() => lowerStatements(ctx, branch(cond.value !== 0 ? s.thenStatement : s.elseStatement)))) ctx.b.push(st);
+    return;
+  }
+  const then = ctx.scoped(() => lowerStatements(ctx, branch(s.thenStatement)));
+  const otherwise = ctx.scoped(() => lowerStatements(ctx, branch(s.elseStatement)));
+  if (cond) ctx.b.push({ kind: "if", span: ctx.span(s), cond, then, else: otherwise });
 }
 
 export function lowerStatement(ctx: LoweringContext, node: ts.Statement): void {
@@ -79,29 +121,12 @@ function variableStatement(ctx: LoweringContext, list: ts.VariableDeclarationLis
   }
   for (const decl of list.declarations) {
     ctx.current = decl;
-    if (!ts.isIdentifier(decl.name)) {
-      ctx.log.error(Codes.declarationForm, ctx.span(decl.name), "destructuring isn't supported in kernels; declare each value on its own");
-      continue;
-    }
-    const name = decl.name.text;
     if (!decl.initializer) {
-      ctx.log.error(Codes.declarationForm, ctx.span(decl), `'${name}' needs an initial value: its dtype and block shape come from it`);
+      const what = ts.isIdentifier(decl.name) ? `'${decl.name.text}'` : "a destructuring declaration";
+      ctx.log.error(Codes.declarationForm, ctx.span(decl), `${what} needs an initial value: its dtype and block shape come from it`);
       continue;
     }
-    const value = ctx.expression(decl.initializer);
-    const at = ctx.span(decl.name);
-    if (!value) {
-      // Bind a poisoned name so later uses don't report "not defined".
-      ctx.bind(name, { kind: "value", value: ctx.b.constant(0, "i32", at), declaredAt: at, what: "const" });
-      continue;
-    }
-    if (isConstDecl) {
-      ctx.bind(name, { kind: "value", value, declaredAt: at, what: "const" });
-    } else {
-      const variable = ctx.b.variable(name, value.type, at);
-      ctx.b.push({ kind: "declare", span: ctx.span(decl), variable, init: value });
-      ctx.bind(name, { kind: "variable", variable, counter: false });
-    }
+    declare(ctx, decl.name, ctx.lowered(decl.initializer), isConstDecl ? "const" : "let", ctx.span(decl));
   }
 }
 
@@ -111,13 +136,23 @@ export function lowerExpressionStatement(ctx: LoweringContext, expr: ts.Expressi
   const e = skipParens(expr);
   if (ts.isBinaryExpression(e)) {
     const kind = e.operatorToken.kind;
-    if (kind === ts.SyntaxKind.EqualsToken) return assign(ctx, e.left, () => ctx.expression(e.right), ctx.span(e));
+    if (kind === ts.SyntaxKind.EqualsToken) {
+      // The target's current value is read first, as `x op= y` does: the value numbering (and the
+      // WGSL) of kernels written before destructuring stays as it was.
+      if (ts.isIdentifier(e.left) && ctx.lookup(e.left.text)?.kind === "variable") ctx.expression(e.left);
+      return assignTo(ctx, e.left, ctx.lowered(e.right), ctx.span(e));
+    }
     const fn = ASSIGN_OPS[kind];
-    if (fn) return assign(ctx, e.left, (current) => current && ctx.withValue(ctx.expression(e.right), (rhs) => ctx.values.binary(fn, current, rhs, ctx.span(e))), ctx.span(e));
+    if (fn) {
+      const current = currentValue(ctx, e.left);
+      const rhs = current && ctx.expression(e.right);
+      return assignTo(ctx, e.left, current && rhs && ctx.values.binary(fn, current, rhs, ctx.span(e)), ctx.span(e));
+    }
   }
   if ((ts.isPostfixUnaryExpression(e) || ts.isPrefixUnaryExpression(e)) && (e.operator === ts.SyntaxKind.PlusPlusToken || e.operator === ts.SyntaxKind.MinusMinusToken)) {
     const fn: BinaryFn = e.operator === ts.SyntaxKind.PlusPlusToken ? "add" : "sub";
-    return assign(ctx, e.operand, (current) => current && ctx.values.binary(fn, current, ctx.b.constant(1, "i32", ctx.span(e)), ctx.span(e)), ctx.span(e));
+    const current = currentValue(ctx, e.operand);
+    return assignTo(ctx, e.operand, current && ctx.values.binary(fn, current, ctx.b.constant(1, "i32", ctx.span(e)), ctx.span(e)), ctx.span(e));
   }
   if (ts.isCallExpression(e)) {
     lowerCall(ctx, e, true);
@@ -126,69 +161,24 @@ export function lowerExpressionStatement(ctx: LoweringContext, expr: ts.Expressi
   ctx.expression(e);
 }
 
-/** `target = value` / `target op= value` for a `let` variable. */
-function assign(ctx: LoweringContext, target: ts.Expression, compute: (current: Value | undefined) => Value | undefined, span: Span): void {
-  if (!ts.isIdentifier(target)) {
-    ctx.log.error(Codes.declarationForm, ctx.span(target), "only local 'let' variables can be assigned in kernels; memory is written with tl.store");
-    compute(undefined);
-    return;
-  }
-  const binding = ctx.lookup(target.text);
-  if (!binding) {
-    ctx.log.error(Codes.unknownName, ctx.span(target), `'${target.text}' is not defined in this kernel`);
-    return;
-  }
-  if (binding.kind === "value") {
-    const message =
-      binding.what === "parameter"
-        ? `'${target.text}' is a parameter and can't be reassigned; copy it into a variable first: let x = ${target.text};`
-        : `'${target.text}' is a const; declare it with 'let' to reassign it`;
-    ctx.log.error(Codes.constReassigned, ctx.span(target), message, [{ span: binding.declaredAt, message: "declared here" }]);
-    return;
-  }
-  if (binding.counter) {
-    ctx.log.error(Codes.counterAssigned, ctx.span(target), `the loop counter '${target.text}' can't be assigned inside the loop; the for statement steps it`);
-    return;
-  }
-  const variable = binding.variable;
-  const current = ctx.b.emit({ op: "readVar", variable }, variable.type, ctx.span(target));
-  const value = compute(current);
-  if (!value) return;
-  const coerced = coerceToVariable(ctx, value, variable, span);
-  if (coerced) ctx.b.push({ kind: "assign", span, variable, value: coerced });
-}
-
-/** A variable keeps its declared type; constants and scalars adapt to it, anything else is an error. */
-function coerceToVariable(ctx: LoweringContext, value: Value, variable: Variable, span: Span): Value | undefined {
-  const want = variable.type;
-  const have = value.type;
-  if (want.kind === "pointer" || have.kind === "pointer") {
-    if (want.kind === "pointer" && have.kind === "pointer" && want.param === have.param && sameShape(want.shape, have.shape)) return value;
-    typeChanged(ctx, value, variable, span);
-    return undefined;
-  }
-  const dtypeOk = have.dtype === want.dtype || (isConst(value) && want.dtype !== "bool" && have.dtype !== "bool");
-  const shapeOk = sameShape(have.shape, want.shape) || have.shape.length === 0;
-  if (!dtypeOk || !shapeOk) {
-    typeChanged(ctx, value, variable, span);
-    return undefined;
-  }
-  return ctx.values.coerce(value, want.dtype, want.shape, span);
-}
-
-function typeChanged(ctx: LoweringContext, value: Value, variable: Variable, span: Span): void {
-  ctx.log.error(
-    Codes.assignType,
-    span,
-    `'${variable.name}' is ${typeToString(variable.type)} but is assigned ${typeToString(value.type)}; a variable keeps the dtype and shape of its initial value — initialise it with the final type (e.g. tl.zeros([N], "f32") or 0.0)`,
-    [{ span: variable.span, message: `'${variable.name}' declared here as ${typeToString(variable.type)}` }],
-  );
-}
-
 function ifStatement(ctx: LoweringContext, node: ts.IfStatement): void {
   const cond = scalarCondition(ctx, node.expression);
-  const then = ctx.scoped(() => lowerStatement(ctx, node.thenStatement));
-  const otherwise = node.elseStatement ? ctx.scoped(() => lowerStatement(ctx, node.elseStatement!)) : [];
+  const constant = cond && isConst(cond) ? cond.value !== 0 : undefined;
+  // A constexpr condition (Triton's `if STAGE == 2:`) is decided while compiling: only the branch
+  // taken is code, and only its mistakes are reported (the other may not hold for these constexprs).
+  const branch = (statement: ts.Statement | undefined, taken: boolean) => {
+    if (!statement) return [];
+    const before = ctx.log.diagnostics.length;
+    const lowered = ctx.scoped(() => lowerStatement(ctx, statement));
+    if (!taken) ctx.log.diagnostics.splice(before);
+    return lowered;
+  };
+  const then = branch(node.thenStatement, constant !== false);
+  const otherwise = branch(node.elseStatement, constant !== true);
+  if (constant !== undefined) {
+    for (const s of constant ? then : otherwise) ctx.b.push(s);
+    return;
+  }
   if (cond) ctx.b.push({ kind: "if", span: ctx.span(node), cond, then, else: otherwise });
 }
 

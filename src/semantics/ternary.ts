@@ -11,8 +11,9 @@ import { data } from "./builder";
 import type { LoweringContext } from "./context";
 import { promote } from "./rules";
 import { isConst, operandOf } from "./values";
+import { at, describeAggregate, isAggregate, type Lowered } from "./aggregates";
 
-export function conditionalExpression(ctx: LoweringContext, node: ts.ConditionalExpression, span: Span): Value | undefined {
+export function conditionalExpression(ctx: LoweringContext, node: ts.ConditionalExpression, span: Span): Lowered | undefined {
   const cond = ctx.expression(node.condition);
   if (!cond) return undefined;
   if (cond.type.kind === "pointer" || cond.type.shape.length > 0) {
@@ -21,15 +22,22 @@ export function conditionalExpression(ctx: LoweringContext, node: ts.Conditional
     return undefined;
   }
   const test = cond.type.dtype === "bool" ? cond : ctx.values.binary("ne", cond, ctx.b.constant(0, "i32", cond.span), cond.span);
-  let a: Value | undefined;
-  let b: Value | undefined;
-  const then = ctx.b.collect(() => (a = ctx.expression(node.whenTrue)));
-  const otherwise = ctx.b.collect(() => (b = ctx.expression(node.whenFalse)));
-  if (!test || !a || !b) return undefined;
+  let la: Lowered | undefined;
+  let lb: Lowered | undefined;
+  const then = ctx.b.collect(() => (la = ctx.lowered(node.whenTrue)));
+  const otherwise = ctx.b.collect(() => (lb = ctx.lowered(node.whenFalse)));
+  if (!test || !la || !lb) return undefined;
   if (isConst(test)) {
+    // A constexpr condition picks its branch at compile time, a tuple too (Triton's `lo, hi = (a, b) if STAGE == 1 else (c, d)`).
     for (const s of test.value !== 0 ? then : otherwise) ctx.b.push(s);
-    return { ...(test.value !== 0 ? a : b), span };
+    return at(test.value !== 0 ? la : lb, span);
   }
+  const aggregate = [la, lb].find(isAggregate);
+  if (aggregate) {
+    ctx.log.error(Codes.blockCondition, cond.span, `c ? a : b chooses ${describeAggregate(aggregate)} only when c is a compile-time constant (a constexpr); at run time choose each value: [c ? a0 : b0, c ? a1 : b1]`);
+    return undefined;
+  }
+  const [a, b] = [la, lb] as Value[];
   for (const v of [a, b]) {
     if (v.type.kind === "pointer") {
       ctx.log.error(Codes.operandDtype, v.span, "the branches of c ? a : b can't be pointers; choose the offset instead: ptr + (c ? i : j)");

@@ -31,9 +31,8 @@ export class TypesSeen {
       this.bindings.push({ name, span: v.span, type: v.type, what: binding.counter ? "counter" : "let" });
       return;
     }
-    // A declaration whose initialiser failed is bound to a placeholder located at its own name
-    // (statements.ts), so later uses don't report again; it has no type to show.
-    if (binding.what === "const" && binding.value.span === binding.declaredAt) return;
+    // A declaration whose initialiser failed has no type to show; a tuple or block pointer no one type.
+    if (binding.kind === "unknown" || binding.kind === "aggregate" || binding.kind === "slot") return;
     this.bindings.push({ name, span: binding.declaredAt, type: binding.value.type, what: binding.what });
   }
 

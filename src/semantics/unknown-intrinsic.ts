@@ -6,13 +6,13 @@ import { intrinsicNamed, INTRINSICS } from "./intrinsics";
 
 /** Triton functions without an equivalent, keyed by their camelCase name: what to write instead. */
 const INSTEAD: Readonly<Record<string, string>> = {
-  staticPrint: "print at run time with tl.devicePrint(prefix, ...values)",
   print: "print with tl.devicePrint(prefix, ...values)",
-  range: "loop with a plain for (let i = a; i < b; i += s) { … }",
-  multipleOf: "it is a compiler hint Kernel Lab doesn't need: remove the call and keep its argument",
-  maxContiguous: "it is a compiler hint Kernel Lab doesn't need: remove the call and keep its argument",
-  maxConstancy: "it is a compiler hint Kernel Lab doesn't need: remove the call and keep its argument",
-  staticAssert: "check at run time with tl.deviceAssert(cond, message), or in the run's code (defineRun)",
+  // Triton functions with no WGSL meaning (SPEC §2.1).
+  inlineAsmElementwise: "it runs PTX or GCN assembly, which WGSL can't express; write the element-wise computation with operators and tl.* functions",
+  makeTensorDescriptor: "tensor descriptors are NVIDIA's TMA copy engine, which WGSL has no access to; address the tile with pointer arithmetic or a block pointer (tl.makeBlockPtr) and tl.load",
+  loadTensorDescriptor: "tensor descriptors are NVIDIA's TMA copy engine, which WGSL has no access to; load the tile with tl.load through a block pointer (tl.makeBlockPtr)",
+  storeTensorDescriptor: "tensor descriptors are NVIDIA's TMA copy engine, which WGSL has no access to; store the tile with tl.store through a block pointer (tl.makeBlockPtr)",
+  dotScaled: "it multiplies microscaled fp4/fp8 formats (MX), which WGSL has no types for; dequantise to f16/f32 and use tl.dot",
 };
 
 export function unknownIntrinsicMessage(name: string): string {

@@ -60,6 +60,9 @@ const PORTS: { file: string; ports: string; gpuTodo?: string }[] = [
   { file: "p08-long-softmax-exp2", ports: "Triton-Puzzles 8, long softmax as the puzzle writes it (tl.exp2)" },
   { file: "gelu-tanh", ports: "GELU, tanh approximation (tl.tanh)" },
   { file: "cumsum", ports: "the cumulative-sum exercise (tl.cumsum of one block)" },
+  { file: "t02-tl-range-softmax", ports: "Triton tutorial 02 as written: for row_idx in tl.range(…, num_stages)" },
+  { file: "t06-block-ptr-load", ports: "Triton tutorial 06 (older versions): Q through tl.makeBlockPtr, loaded with boundaryCheck" },
+  { file: "t03-hints", ports: "Triton tutorial 03's hints as written: tl.maxContiguous(tl.multipleOf(offs, BLOCK), BLOCK)" },
 ];
 
 function assertAllMatch(file: string, backend: "gpu" | "cpu"): void {
@@ -88,15 +91,6 @@ const UNSUPPORTED: { file: string; construct: string; at: string; code: string; 
   {
     file: "plain-helper", construct: "calling a plain module function", at: "leaky_relu(x)", code: "KL1004", names: /leaky_relu/,
     instead: /kernel\(function leaky_relu/,
-  },
-  { file: "tl-range", construct: "for…of tl.range(…, num_stages) (tutorial 02)", at: "for (const row_idx", code: "KL1003", names: /for…of/ },
-  {
-    file: "multiple-of", construct: "tl.maxContiguous / tl.multipleOf hints (tutorial 03)", at: "maxContiguous(tl", code: "KL1005", names: /tl\.maxContiguous/,
-    instead: /hint|remove|drop|delete/, insteadWanted: "say these are compiler hints Kernel Lab does not need: remove the call and keep its argument", done: true,
-  },
-  {
-    file: "block-ptr", construct: "tl.makeBlockPtr (tutorial 06)", at: "makeBlockPtr(q_ptr", code: "KL1005", names: /tl\.makeBlockPtr/,
-    instead: /expandDims|pointer arithmetic|offsets/, insteadWanted: "say to build the pointers with arithmetic: base + tl.expandDims(offs_m, 1) * stride + tl.expandDims(offs_k, 0); and suppress the cascading KL2005 on the tl.load of the unknown value",
   },
 
   {

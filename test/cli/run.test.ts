@@ -220,6 +220,20 @@ test("an unsupported construct: one exact diagnostic line, exit 2", () => {
   assert.deepEqual(Object.keys(d).slice(0, 8), ["file", "line", "column", "endLine", "endColumn", "severity", "code", "message"]);
 });
 
+test("run reports a kernel's diagnostics as check does: each once, in file order, whatever the calls and specialisations", () => {
+  const file = "test/fixtures/repeated-diagnostics.kernel.ts";
+  const check = json(["check", file]);
+  assert.equal(check.code, 2);
+  assert.deepEqual(check.report.diagnostics.map((d: { line: number; code: string }) => [d.line, d.code]), [[8, "KL1005"], [16, "KL1005"]]);
+  for (const args of [["run", file], ["run", file, "--cpu"]]) {
+    const run = json(args);
+    assert.equal(run.code, 2);
+    assert.deepEqual(run.report.diagnostics, check.report.diagnostics, args.join(" "));
+  }
+  const human = cli(["run", file, "--cpu"]);
+  assert.deepEqual(human.stderr.trimEnd().split("\n"), cli(["check", file]).stdout.trimEnd().split("\n"));
+});
+
 test("a bad run definition: its KL3xxx message, exit 4", () => {
   const r = cli(["run", "test/fixtures/bad-run.kernel.ts"]);
   assert.equal(r.code, 4);

@@ -138,13 +138,6 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
   var x4_6: f32 = 0.0f;
   var x4_7: f32 = 0.0f;
   var x5: i32 = v10;
-  if (false) {
-    let v91 = x5;
-    let v93 = (v17 + 1i);
-    let v94 = (v93 * 32i);
-    let v95 = min(v94, v10);
-    x5 = v95;
-  }
   let v97 = x5;
   for (var x6: i32 = 0i; x6 < v97; x6 = x6 + 16i) {
     let v98 = x6;
@@ -253,22 +246,6 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     let v136_1 = select(bitcast<f32>(0xff800000u + kl_zero), v131_1, v134_1);
     x7_0 = v136_0;
     x7_1 = v136_1;
-    if (false) {
-      let v139_0 = x7_0;
-      let v139_1 = x7_1;
-      let v144_0 = (v25 + ((lane2 / 16)));
-      let v144_1 = (v25 + (((lane2 + 1) / 16)));
-      let v145_0 = (v98 + ((lane2 % 16)));
-      let v145_1 = (v98 + (((lane2 + 1) % 16)));
-      let v146_0 = (v144_0 >= v145_0);
-      let v146_1 = (v144_1 >= v145_1);
-      let v147_0 = x7_0;
-      let v147_1 = x7_1;
-      let v151_0 = select(bitcast<f32>(0xff800000u + kl_zero), v147_0, v146_0);
-      let v151_1 = select(bitcast<f32>(0xff800000u + kl_zero), v147_1, v146_1);
-      x7_0 = v151_0;
-      x7_1 = v151_1;
-    }
     let v152_0 = x2_0;
     let v153_0 = x7_0;
     let v153_1 = x7_1;

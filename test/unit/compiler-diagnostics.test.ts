@@ -22,7 +22,8 @@ const rows: [string, string, string, string][] = [
   ["closure", "const f = (a: number) => a;", "4:11-4:27 KL1003", "closures aren't supported"],
   ["function expression", "const f = function () { return 1; };", "4:11-4:36 KL1003", "closures aren't supported"],
   ["object", "const o = { a: 1 };", "4:11-4:19 KL1003", "objects aren't supported"],
-  ["array", "const a = [1, 2];", "4:11-4:17 KL1003", "arrays aren't supported"],
+  ["a tuple used as a value", "const a = [1, 2];\nconst b = a + 1;", "5:11-5:12 KL1043", "this is a tuple of 2 values, not one value: destructure it, const [a, b] = …, or take one element, t[0]"],
+  ["a spread in a tuple", "const a = [...n];", "4:12-4:16 KL1003", "spread isn't supported in kernels"],
   ["string", 'const s = "hi";', "4:11-4:15 KL1003", "strings aren't supported"],
   ["template", "const s = `x${1}`;", "4:11-4:18 KL1003", "strings aren't supported"],
   ["while with a block condition", "while (tl.arange(0, 4) > 0) { }", "4:8-4:27 KL2006", "'while' needs a scalar condition"],
@@ -31,7 +32,7 @@ const rows: [string, string, string, string][] = [
   ["tl.staticRange with a run-time bound", "for (const i of tl.staticRange(n)) { }", "4:32-4:33 KL1073", "tl.staticRange's bounds and step must be compile-time integers"],
   ["tl.staticRange too long", "for (const i of tl.staticRange(0, 1000)) { }", "4:17-4:40 KL1073", "tl.staticRange unrolls no more than 256 trips"],
   ["tl.staticRange outside for…of", "const r = tl.staticRange(4);", "4:11-4:28 KL1073", "tl.staticRange(…) only names the values"],
-  ["for…of over something else", "for (const i of n) { }", "4:1-4:23 KL1003", "for…of is only for unrolled loops"],
+  ["for…of over something else", "for (const i of n) { }", "4:1-4:23 KL1003", "for…of is only for the loops of tl.staticRange (unrolled) and tl.range"],
   ["break on a loaded value in a loop with tl.sum", "let s = 0.0;\nfor (let i = 0; i < 4; i++) { if (tl.load(x_ptr + i) > 0) { break; } s += tl.sum(tl.load(x_ptr + tl.arange(0, 4)), 0); }", "5:61-5:67 KL2071", "this break depends on a value loaded from memory"],
   ["do while", "do { } while (n > 0);", "4:1-4:22 KL1003", "do…while loops aren't supported"],
   ["recursion", "k(x_ptr, y_ptr, n, BLOCK);", "4:1-4:26 KL1004", "kernels can't call themselves (no recursion on the GPU: device functions are inlined at each call): k → k"],
@@ -41,17 +42,26 @@ const rows: [string, string, string, string][] = [
   ["ternary of pointers", "const p = n > 0 ? x_ptr : y_ptr;", "4:19-4:24 KL2003", "the branches of c ? a : b can't be pointers"],
   ["indexing", "const v = x_ptr[0];", "4:11-4:19 KL1003", "indexing isn't supported"],
   ["switch", "switch (n) { }", "4:1-4:15 KL1003", "switch isn't supported"],
-  ["return", "return;", "4:1-4:8 KL1003", "return isn't supported in kernels"],
+  ["a kernel returning a value", "return n;", "4:8-4:9 KL1071", "a kernel returns no value (its results are stored with tl.store)"],
+  ["return inside tl.staticRange", "for (const i of tl.staticRange(2)) { if (n > i) { return; } }", "4:51-4:58 KL1072", "return can't leave a tl.staticRange loop"],
 
   ["var", "var a = 1;", "4:1-4:10 KL1020", "use 'const' or 'let'"],
-  ["destructuring", "const { a } = n;", "4:7-4:12 KL1020", "destructuring isn't supported"],
+  ["object destructuring", "const { a } = n;", "4:7-4:12 KL1044", "only tuples destructure in kernels, with [a, b] = …"],
+  ["destructuring a value", "const [a, b] = n;", "4:7-4:13 KL1044", "[…] = destructures a tuple, but this is one value, i32"],
+  ["destructuring too few names", "const [a, b] = [n, n, n];", "4:7-4:13 KL1044", "this pattern names 2 elements but the tuple has 3"],
+  ["destructuring with a rest element", "const [a, ...b] = [n, n, n];", "4:11-4:15 KL1044", "a rest element (...x) can't take part of a tuple"],
+  ["destructuring with a default", "const [a, b = 1] = [n, n];", "4:11-4:16 KL1044", "destructuring defaults aren't supported"],
+  ["destructuring assignment to a const", "const a = 1;\nlet b = 2;\n[a, b] = [n, n];", "6:2-6:3 KL1021", "'a' is a const"],
+  ["destructuring assignment to memory", "let b = 2;\n[x_ptr[0], b] = [n, n];", "5:2-5:10 KL1020", "only local 'let' variables, parameters and [a, b] patterns of them can be assigned"],
+  ["a tuple index out of range", "const t = [n, n];\nconst v = t[2];", "5:13-5:14 KL1041", "a tuple's index must be a compile-time integer from 0 to 1"],
+  ["a let tuple reassigned with another length", "let t = [n, n];\nt = [n, n, n];", "5:1-5:14 KL2007", "'t' holds a tuple of 2 values and can only be assigned another"],
   ["no initialiser", "let a;", "4:5-4:6 KL1020", "'a' needs an initial value"],
   ["unknown name", "const v = m + 1;", "4:11-4:12 KL1006", "'m' is not defined in this kernel"],
   ["unknown intrinsic", "const v = tl.foo(1);", "4:14-4:17 KL1005", "tl.foo doesn't exist"],
   ["while-style for", "for (let i = 0; n > i; i++) { }", "4:17-4:22 KL1030", "loops must have the form"],
   ["counter assigned", "for (let i = 0; i < 4; i++) { i = 2; }", "4:31-4:32 KL1031", "the loop counter 'i' can't be assigned"],
   ["const reassigned", "const a = 1;\na = 2;", "5:1-5:2 KL1021", "'a' is a const"],
-  ["parameter reassigned", "n = 2;", "4:1-4:2 KL1021", "'n' is a parameter"],
+  ["parameter reassigned in a loop with another dtype", "for (let i = 0; i < 4; i++) { n = tl.load(x_ptr); }", "4:31-4:49 KL2007", "'n' is i32 but is assigned f32"],
   ["power operator", "const v = n ** 2;", "4:11-4:17 KL1003", "'**' isn't supported"],
   ["bigint", "const v = 10n;", "4:11-4:14 KL1003", "BigInt literals aren't supported"],
   ["assignment in expression", "let a = 1;\nconst b = (a = 2);", "5:12-5:17 KL1003", "assignments can only be statements"],
@@ -98,7 +108,7 @@ const rows: [string, string, string, string][] = [
   ["combine loading", "const s = tl.reduce(tl.arange(0, 16), 0, (a, b) => a + tl.load(x_ptr));", "4:56-4:70 KL1074", "tl.reduce's combine function may use only its parameters"],
   ["combine changing the dtype", "const s = tl.reduce(tl.arange(0, 16), 0, (a, b) => a + b * 0.5);", "4:52-4:63 KL1074", "tl.reduce's combine function must return a i32 scalar"],
   ["combine returning a mask", "const s = tl.reduce(tl.arange(0, 16), 0, (a, b) => a < b);", "4:52-4:57 KL1074", "tl.reduce's combine function must return a i32 scalar"],
-  ["tl.reduce without an axis", "const s = tl.reduce(tl.arange(0, 16));", "4:11-4:38 KL1040", "tl.reduce takes (x, axis, combineFn)"],
+  ["tl.reduce without an axis", "const s = tl.reduce(tl.arange(0, 16));", "4:11-4:38 KL1040", "tl.reduce takes (x, axis, combineFn"],
   ["dot inner sizes", 'const a = tl.zeros([16, 32], "f32");\nconst b = tl.zeros([16, 16], "f32");\nconst c = tl.dot(a, b);', "6:11-6:23 KL2015", "tl.dot's inner sizes differ: [16, 32] × [16, 16]"],
   ["reshape size", "const o = tl.arange(0, 16);\nconst r = tl.reshape(o, [4, 8]);", "5:11-5:32 KL2017", "can't reshape i32[16] (16 elements) to [4, 8]"],
   // random numbers and issue 11's math
@@ -117,6 +127,34 @@ const rows: [string, string, string, string][] = [
   ["Triton's snake_case (expand_dims)", "const p = tl.expand_dims(tl.arange(0, 16), 0);", "4:14-4:25 KL1005", "tl.expand_dims doesn't exist; did you mean tl.expandDims?"],
   ["Triton's device_print", 'tl.device_print("x", n);', "4:4-4:16 KL1005", "tl.device_print doesn't exist; did you mean tl.devicePrint?"],
   ["Triton's static_range", "const r = tl.static_range(4);", "4:14-4:26 KL1005", "tl.static_range doesn't exist; did you mean tl.staticRange?"],
+  // Blocks of up to three axes (issue 23 item 4)
+  ["a block of four axes", 'const z = tl.zeros([2, 2, 2, 2], "f32");', "4:20-4:32 KL1040", "blocks have at most 3 axes; got 4"],
+  ["a fourth axis", "const z = tl.expandDims(tl.zeros([2, 2, 2]), 0);", "4:46-4:47 KL2012", "blocks have at most 3 axes; f32[2, 2, 2] can't gain another"],
+  ["tl.permute naming an axis twice", "const z = tl.permute(tl.zeros([2, 4, 8]), [0, 0, 1]);", "4:11-4:53 KL2012", "tl.permute's dims must name each axis of the block once, 0, 1, 2 in some order; got 0, 0, 1"],
+  ["tl.dot of batches that differ", 'const a = tl.zeros([2, 16, 16]);\nconst b = tl.zeros([4, 16, 16]);\nconst c = tl.dot(a, b);', "6:11-6:23 KL2015", "tl.dot's batches differ: [2, 16, 16] × [4, 16, 16]"],
+  ["tl.dot of a 3-D and a 2-D block", 'const a = tl.zeros([2, 16, 16]);\nconst b = tl.zeros([16, 16]);\nconst c = tl.dot(a, b);', "6:11-6:23 KL2015", "tl.dot multiplies 2-D blocks, or 3-D ones batch by batch"],
+  // Issue 23 item 1's functions
+  ["tl.split of a last axis that isn't 2", "const [a, b] = tl.split(tl.arange(0, 16));", "4:25-4:41 KL2001", "tl.split splits a block whose last axis has 2 elements"],
+  ["tl.cat of blocks that don't match", 'const c = tl.cat(tl.zeros([4, 8]), tl.zeros([8, 4]));', "4:11-4:53 KL2001", "tl.cat concatenates blocks of one kind that match except along axis 0"],
+  ["tl.cat to an extent that isn't a power of two", 'const c = tl.cat(tl.zeros([4]), tl.zeros([8]));', "4:11-4:47 KL2002", "the result would be [12]"],
+  ["tl.gather with float indices", "const g = tl.gather(tl.zeros([16]), tl.zeros([16]), 0);", "4:37-4:51 KL2003", "tl.gather's index must be integers"],
+  ["tl.histogram of floats", "const h = tl.histogram(tl.zeros([16]), 8);", "4:24-4:38 KL2003", "tl.histogram counts integers"],
+  ["tl.sort of a mask", "const s = tl.sort(tl.arange(0, 16) < n);", "4:19-4:39 KL2003", "tl.sort takes numbers, not masks"],
+  ["a mask through a block pointer", "const bp = tl.makeBlockPtr(x_ptr, [n], [1], [0], [16], [0]);\nconst v = tl.load(bp, n > 0);", "5:23-5:28 KL1040", "tl.load through a block pointer takes no mask or other"],
+  ["boundaryCheck with plain pointers", "const v = tl.load(x_ptr + tl.arange(0, 16), { boundaryCheck: [0] });", "4:62-4:65 KL1040", "tl.load's boundaryCheck applies to block pointers (tl.makeBlockPtr)"],
+  ["a block pointer whose strides miss an axis", "const bp = tl.makeBlockPtr(x_ptr, [n, n], [1], [0, 0], [16, 16], [1, 0]);", "4:43-4:46 KL1040", "tl.makeBlockPtr's strides has 1 element, but the block pointer has 2 axes"],
+  ["a block pointer used as a value", "const bp = tl.makeBlockPtr(x_ptr, [n], [1], [0], [16], [0]);\nconst v = bp + 1;", "5:11-5:13 KL1043", "this is a block pointer (16), not a value"],
+  ["a let block pointer given another base", "let bp = tl.makeBlockPtr(x_ptr, [n], [1], [0], [16], [0]);\nbp = tl.makeBlockPtr(y_ptr, [n], [1], [0], [16], [0]);", "5:1-5:54 KL2007", "'bp' is a block pointer, which keeps its base, shape, strides and block shape"],
+  // Compile-time checks and hints (issue 23 item 5); BLOCK is 16 here
+  ["tl.staticAssert failing", 'tl.staticAssert(BLOCK >= 64, "BLOCK is too small");', "4:1-4:51 KL2074", "tl.staticAssert failed: BLOCK is too small (BLOCK = 16)"],
+  ["tl.staticAssert failing, no message", "tl.staticAssert(BLOCK % 3 === 0);", "4:1-4:33 KL2074", "tl.staticAssert failed: BLOCK % 3 === 0 (BLOCK = 16)"],
+  ["tl.staticAssert on a run-time value", "tl.staticAssert(n > 0);", "4:17-4:22 KL2074", "tl.staticAssert's condition must be a compile-time constant"],
+  ["tl.assume of a number", "tl.assume(n);", "4:11-4:12 KL2003", "tl.assume's condition must be a comparison"],
+  ["a hint with run-time values", "const o = tl.multipleOf(tl.arange(0, 16), n);", "4:43-4:44 KL1041", "tl.multipleOf's values must be a compile-time integer"],
+  ["tl.range outside for…of", "const r = tl.range(4);", "4:11-4:22 KL1073", "tl.range(…) only names the values of a loop"],
+  ["tl.range over floats", "for (const i of tl.range(0, 1.5)) { }", "4:29-4:32 KL2003", "tl.range's end must be an integer scalar, got f32"],
+  ["tl.range's unknown option", "for (const i of tl.range(0, n, { num_stages: 2 })) { }", "4:34-4:44 KL1042", "tl.range has no keyword 'num_stages'; did you mean numStages?"],
+  ["a Triton function with no WGSL meaning", "const y = tl.inline_asm_elementwise(n);", "4:14-4:36 KL1005", "tl.inline_asm_elementwise doesn't exist in Kernel Lab; it runs PTX or GCN assembly, which WGSL can't express"],
   ["a typo of a tl.* name", "const r = tl.arrange(0, 16);", "4:14-4:21 KL1005", "tl.arrange doesn't exist; did you mean tl.arange?"],
 ];
 
@@ -216,4 +254,32 @@ test("valid atomics give no diagnostics", () => {
     "if (tl.atomicCas(h_ptr, 0, 1) === 0) {\n  tl.atomicXchg(h_ptr, 0);\n}",
   ];
   for (const body of bodies) assert.deepEqual(diagnose(file(body, "x_ptr: Ptr<f32>, h_ptr: Ptr<i32>, n: i32, BLOCK: constexpr")), [], body);
+});
+
+// Issue 23 item 6: one mistake, one diagnostic. [name, body, the one diagnostic's "line:col code"];
+// `twice` is a device function (defined on line 3) with a mistake.
+const TWICE = "const twice = kernel(function twice(x) { return x * tl.two(); });\n";
+const oneMistakeRows: [string, string, string][] = [
+  ["a let whose initialiser fails, then reassigned, updated and reshaped", "const o = tl.arange(0, 16);\nlet z = tl.load(x_ptr + o) * tl.bogus(2);\nz = z + 1;\nz += tl.reshape(z, [16]);\ntl.store(y_ptr + o, tl.reshape(z, [16]));", "5:33 KL1005"],
+  ["a const whose initialiser fails, used three times", "const o = tl.arange(0, 16);\nconst w = tl.load(x_ptr + o, o < m);\ntl.store(y_ptr + o, w * w, w > 0);", "5:34 KL1006"],
+  ["a device function's mistake, called twice", "const a = twice(tl.arange(0, 16));\nconst b = twice(tl.arange(0, 16) + 1);\ntl.store(y_ptr + tl.arange(0, 16), tl.cast(a + b, \"f32\"));", "3:56 KL1005"],
+];
+
+for (const [name, body, where] of oneMistakeRows) {
+  test(`one mistake, one diagnostic: ${name}`, () => {
+    const text = body.includes("twice(") ? file(body).replace("export const k", `${TWICE}export const k`) : file(body);
+    const found = locate("k.kernel.ts", text, checkFile("k.kernel.ts", text)).map((d) => `${d.line}:${d.column} ${d.code} ${d.message}`);
+    assert.equal(found.length, 1, found.join("\n"));
+    assert.ok(found[0].startsWith(`${where} `), found[0]);
+  });
+}
+
+test("one mistake, one diagnostic: a constexpr without a value is not reported again where it is used", () => {
+  const text = `${PRELUDE}import { defineRun } from "kernel-lab";\nexport const k = kernel(function k(x_ptr: Ptr<f32>, BLOCK: constexpr) {\n  const o = tl.arange(0, BLOCK);\n  tl.store(x_ptr + o, 1.0);\n});\nexport const r = defineRun({ kernel: k, sizes: [1], constexprs: { OTHER: 1 }, grid: () => [1], args: () => ({}), outputs: [], reference: () => ({}) });\n`;
+  assert.deepEqual(diagnose(text).map((d) => d.split(" ")[1]), ["KL2011"]);
+});
+
+test("tl.staticPrint prints while compiling: an info diagnostic with constants' values and other values' types", () => {
+  const found = diagnose(file('const o = tl.arange(0, BLOCK);\ntl.staticPrint("BLOCK is", BLOCK, "o is", o, BLOCK * 2);'));
+  assert.deepEqual(found, ['5:1-5:56 KL1077 tl.staticPrint: BLOCK is BLOCK = 16 o is o: i32[16] BLOCK * 2 = 32']);
 });

@@ -44,11 +44,43 @@ test("every semantics entry is declared in types/kernel-lab.d.ts", () => {
 test("every IR op an intrinsic produces has WGSL and an interpretation", () => {
   const missing: string[] = [];
   for (const [name, intrinsic] of Object.entries(INTRINSICS)) {
-    assert.ok(intrinsic.produces.length > 0, `tl.${name} declares no IR ops`);
+    // Hints and compile-time checks emit nothing of their own (intrinsics-produce.test.ts checks each list).
+    assert.ok(intrinsic.produces.length > 0 || ["multipleOf", "maxContiguous", "maxConstancy", "assume", "staticAssert", "staticPrint"].includes(name), `tl.${name} declares no IR ops`);
     for (const op of intrinsic.produces) {
       if (!WGSL_OPS.has(op)) missing.push(`tl.${name}: ${op} has no entry in codegen's tables`);
       if (!INTERPRETED_OPS.has(op)) missing.push(`tl.${name}: ${op} has no entry in the interpreter's tables`);
     }
   }
   assert.deepEqual(missing, []);
+});
+
+/** Each declaration scope's statements (the file's top level, `namespace tl`): name → indices and signature texts. */
+function declarationsByName(statements: readonly ts.Statement[], sf: ts.SourceFile): Map<string, { index: number; signature: string }[]> {
+  const byName = new Map<string, { index: number; signature: string }[]>();
+  statements.forEach((s, index) => {
+    const name = ts.isFunctionDeclaration(s) ? s.name?.text : ts.isVariableStatement(s) ? s.declarationList.declarations.map((d) => d.name.getText(sf)).join(",") : undefined;
+    if (!name) return;
+    // The declaration without its doc comment, whitespace normalised.
+    const signature = s.getText(sf).replace(/\s+/g, " ");
+    byName.set(name, [...(byName.get(name) ?? []), { index, signature }]);
+  });
+  return byName;
+}
+
+test("types/kernel-lab.d.ts declares nothing twice: overloads of a name are adjacent and differ", () => {
+  const sf = ts.createSourceFile(DECLARATIONS, readFileSync(DECLARATIONS, "utf8"), ts.ScriptTarget.Latest, true);
+  const scopes: [string, readonly ts.Statement[]][] = [["the file", sf.statements]];
+  for (const s of sf.statements) {
+    if (ts.isModuleDeclaration(s) && s.body && ts.isModuleBlock(s.body)) scopes.push([`namespace ${s.name.getText(sf)}`, s.body.statements]);
+  }
+  const twice: string[] = [];
+  for (const [scope, statements] of scopes) {
+    for (const [name, declarations] of declarationsByName(statements, sf)) {
+      const indices = declarations.map((d) => d.index);
+      if (indices.some((i, k) => k > 0 && i !== indices[k - 1] + 1)) twice.push(`${scope}: '${name}' is declared in ${declarations.length} places that are not one overload group`);
+      const signatures = declarations.map((d) => d.signature);
+      if (new Set(signatures).size !== signatures.length) twice.push(`${scope}: '${name}' has the same signature twice`);
+    }
+  }
+  assert.deepEqual(twice, []);
 });

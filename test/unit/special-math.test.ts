@@ -71,7 +71,11 @@ test("KL1005 suggests the camelCase name for Triton's snake_case, and the neares
   }
   assert.match(unknownIntrinsicMessage("device_print"), /did you mean tl\.devicePrint\?/);
   assert.match(unknownIntrinsicMessage("static_range"), /did you mean tl\.staticRange\?/);
-  assert.match(unknownIntrinsicMessage("multiple_of"), /compiler hint/);
+  assert.match(unknownIntrinsicMessage("multiple_of"), /did you mean tl\.multipleOf\?/);
+  // Triton functions with no WGSL meaning say so (SPEC §2.1).
+  assert.match(unknownIntrinsicMessage("inline_asm_elementwise"), /assembly, which WGSL can't express/);
+  assert.match(unknownIntrinsicMessage("dot_scaled"), /microscaled/);
+  assert.match(unknownIntrinsicMessage("make_tensor_descriptor"), /TMA/);
   assert.match(unknownIntrinsicMessage("sigmod"), /did you mean tl\.sigmoid\?/);
   assert.equal(unknownIntrinsicMessage("foo"), "tl.foo doesn't exist; see the kernel language table in the docs for the tl.* functions");
 });

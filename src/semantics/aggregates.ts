@@ -1,0 +1,54 @@
+// What a kernel expression may stand for besides one IR value: a tuple (Triton's tuples, written as
+// arrays: a device function's `return [acc, l, m]`, `tl.split`'s two halves) or a block pointer
+// (tl.makeBlockPtr). Neither reaches the IR as such: a tuple is its elements, a block pointer its
+// base, shape, strides and offsets, turned into pointer arithmetic where it is loaded or stored.
+// A `let` holding one keeps each part in a variable of its own (`Slot`).
+
+import type { Span } from "../diagnostics/diagnostic";
+import type { Value, Variable } from "../ir/ir";
+
+export interface Tuple {
+  kind: "tuple";
+  elements: Lowered[];
+  span: Span;
+}
+
+/**
+ * Triton's block pointer: a `blockShape` window at `offsets` into a `shape` tensor of `strides`
+ * elements per axis from `base` (a scalar pointer). `order` is Triton's memory-order hint.
+ */
+export interface BlockPointer {
+  kind: "blockPtr";
+  base: Value;
+  shape: Value[];
+  strides: Value[];
+  offsets: Value[];
+  blockShape: number[];
+  order: number[];
+  span: Span;
+}
+
+export type Aggregate = Tuple | BlockPointer;
+/** What lowering an expression gives: one IR value, or an aggregate of them. */
+export type Lowered = Value | Aggregate;
+
+export function isAggregate(x: Lowered): x is Aggregate {
+  return !("op" in x);
+}
+
+/** The variables of a `let` (or a reassigned parameter) that holds an aggregate. */
+export type Slot =
+  | { kind: "variable"; variable: Variable }
+  | { kind: "tuple"; elements: Slot[] }
+  /** A block pointer that only tl.advance moves: its offsets are variables, the rest fixed values. */
+  | { kind: "blockPtr"; fixed: Omit<BlockPointer, "offsets" | "span" | "kind">; offsets: Variable[] };
+
+/** "a tuple of 3 values", "a block pointer": what an aggregate is, in a message. */
+export function describeAggregate(a: Aggregate): string {
+  return a.kind === "tuple" ? `a tuple of ${a.elements.length} value${a.elements.length === 1 ? "" : "s"}` : `a block pointer (${a.blockShape.join(" × ")})`;
+}
+
+/** `x` located at `span` (where it is used, so diagnostics point there). */
+export function at<T extends Lowered>(x: T, span: Span): T {
+  return { ...x, span };
+}

@@ -1,0 +1,252 @@
+// Names given values: `const`/`let` declarations (a name or a destructuring pattern, Triton's
+// `a, b = f(…)`), assignments (to a `let`, to a reassigned parameter, or to a pattern of them),
+// and the variables that hold a tuple or a block pointer in a `let` (`Slot`, aggregates.ts).
+//
+// A parameter reassigned only in straight-line code is rebound to each new value (SSA, as Triton's
+// code generator does it, so its type may change); one reassigned inside a loop or a branch is a
+// variable from the start of the function (reassigned.ts decides), and keeps its type.
+
+import ts from "typescript";
+import type { Span } from "../diagnostics/diagnostic";
+import { Codes } from "../diagnostics/codes";
+import type { Value, Variable } from "../ir/ir";
+import { typeToString } from "../ir/ir";
+import { describeAggregate, isAggregate, type Aggregate, type Lowered, type Slot } from "./aggregates";
+import type { Binding, LoweringContext } from "./context";
+import { sameShape } from "./rules";
+import { isConst } from "./values";
+
+type DeclarationKind = "const" | "let";
+
+/** Binds a declaration's name or pattern to `init` (already lowered; undefined after its error). */
+export function declare(ctx: LoweringContext, name: ts.BindingName, init: Lowered | undefined, kind: DeclarationKind, span: Span): void {
+  if (ts.isIdentifier(name)) return declareName(ctx, name.text, ctx.span(name), init, kind, span);
+  if (ts.isObjectBindingPattern(name)) {
+    ctx.log.error(Codes.destructuring, ctx.span(name), "only tuples destructure in kernels, with [a, b] = …; objects aren't kernel values");
+    quietly(ctx, name, kind);
+    return;
+  }
+  const elements = patternElements(ctx, name, init);
+  if (!elements) return quietly(ctx, name, kind);
+  name.elements.forEach((element, i) => {
+    if (ts.isOmittedExpression(element)) return;
+    declare(ctx, element.name, elements[i], kind, span);
+  });
+}
+
+function declareName(ctx: LoweringContext, name: string, at: Span, init: Lowered | undefined, kind: DeclarationKind, span: Span): void {
+  if (!init) {
+    // The initialiser's error is reported; later uses of the name stay quiet.
+    ctx.bind(name, { kind: "unknown", declaredAt: at, what: kind });
+    return;
+  }
+  if (kind === "const") {
+    ctx.bind(name, isAggregate(init) ? { kind: "aggregate", value: init, declaredAt: at, what: "const" } : { kind: "value", value: init, declaredAt: at, what: "const" });
+    return;
+  }
+  ctx.bind(name, storeInitial(ctx, name, at, init, span));
+}
+
+/** A variable (or a slot of them, for an aggregate) holding `init` from here on: a `let`'s binding. */
+export function storeInitial(ctx: LoweringContext, name: string, at: Span, init: Lowered, span: Span): Binding {
+  if (!isAggregate(init)) {
+    const variable = ctx.b.variable(name, init.type, at);
+    ctx.b.push({ kind: "declare", span, variable, init });
+    return { kind: "variable", variable, counter: false };
+  }
+  return { kind: "slot", slot: declareSlot(ctx, name, at, init, span), declaredAt: at };
+}
+
+function declareSlot(ctx: LoweringContext, name: string, at: Span, init: Aggregate, span: Span): Slot {
+  const variable = (label: string, value: Value): Variable => {
+    const v = ctx.b.variable(label, value.type, at);
+    ctx.b.push({ kind: "declare", span, variable: v, init: value });
+    return v;
+  };
+  if (init.kind === "blockPtr") {
+    const { kind: _kind, span: _span, offsets, ...fixed } = init;
+    return { kind: "blockPtr", fixed, offsets: offsets.map((o, i) => variable(`${name}.offsets[${i}]`, o)) };
+  }
+  return {
+    kind: "tuple",
+    elements: init.elements.map((e, i) => (isAggregate(e) ? declareSlot(ctx, `${name}[${i}]`, at, e, span) : { kind: "variable", variable: variable(`${name}[${i}]`, e) })),
+  };
+}
+
+/** The current contents of a slot. */
+export function readSlot(ctx: LoweringContext, slot: Slot, span: Span): Lowered {
+  const read = (variable: Variable) => ctx.b.emit({ op: "readVar", variable }, variable.type, span);
+  switch (slot.kind) {
+    case "variable":
+      return read(slot.variable);
+    case "tuple":
+      return { kind: "tuple", elements: slot.elements.map((e) => readSlot(ctx, e, span)), span };
+    case "blockPtr":
+      return { kind: "blockPtr", ...slot.fixed, offsets: slot.offsets.map(read), span };
+  }
+}
+
+/** Assigns `value` to a slot, part by part; false after a diagnostic (the slot keeps its shape and types). */
+function writeSlot(ctx: LoweringContext, slot: Slot, value: Lowered, name: string, span: Span): boolean {
+  if (slot.kind === "variable") {
+    if (isAggregate(value)) {
+      ctx.log.error(Codes.assignType, span, `'${slot.variable.name}' holds ${typeToString(slot.variable.type)} and can't be assigned ${describeAggregate(value)}`);
+      return false;
+    }
+    const coerced = coerceToVariable(ctx, value, slot.variable, span);
+    if (coerced) ctx.b.push({ kind: "assign", span, variable: slot.variable, value: coerced });
+    return coerced !== undefined;
+  }
+  if (slot.kind === "tuple") {
+    if (isAggregate(value) && value.kind === "tuple" && value.elements.length === slot.elements.length) {
+      return slot.elements.every((e, i) => writeSlot(ctx, e, value.elements[i], `${name}[${i}]`, span));
+    }
+    ctx.log.error(Codes.assignType, span, `'${name}' holds a tuple of ${slot.elements.length} values and can only be assigned another, got ${isAggregate(value) ? describeAggregate(value) : typeToString(value.type)}`);
+    return false;
+  }
+  const fixed = slot.fixed;
+  const same = (a: readonly Value[], b: readonly Value[]) => a.length === b.length && a.every((v, i) => v.id === b[i].id);
+  if (!isAggregate(value) || value.kind !== "blockPtr" || value.base.id !== fixed.base.id || !same(value.shape, fixed.shape) || !same(value.strides, fixed.strides) || value.blockShape.join() !== fixed.blockShape.join()) {
+    ctx.log.error(Codes.assignType, span, `'${name}' is a block pointer, which keeps its base, shape, strides and block shape; move it with ${name} = tl.advance(${name}, offsets), or declare another with tl.makeBlockPtr`);
+    return false;
+  }
+  return slot.offsets.every((variable, i) => {
+    const coerced = coerceToVariable(ctx, value.offsets[i], variable, span);
+    if (coerced) ctx.b.push({ kind: "assign", span, variable, value: coerced });
+    return coerced !== undefined;
+  });
+}
+
+/**
+ * `target = value` where the target is a name or a pattern of names (`[acc, l, m] = inner(…)`);
+ * `value` is lowered by the caller (after the target's current value, for `x op= y`).
+ */
+export function assignTo(ctx: LoweringContext, target: ts.Expression, value: Lowered | undefined, span: Span): void {
+  if (ts.isParenthesizedExpression(target)) return assignTo(ctx, target.expression, value, span);
+  if (ts.isArrayLiteralExpression(target)) {
+    const elements = patternElements(ctx, target, value);
+    target.elements.forEach((element, i) => {
+      if (ts.isOmittedExpression(element)) return;
+      if (ts.isSpreadElement(element)) return; // reported by patternElements
+      assignTo(ctx, element, elements?.[i], span);
+    });
+    return;
+  }
+  if (!ts.isIdentifier(target)) {
+    const what = ts.isObjectLiteralExpression(target) ? "only tuples destructure in kernels, with [a, b] = …; objects aren't kernel values" : "only local 'let' variables, parameters and [a, b] patterns of them can be assigned in kernels; memory is written with tl.store";
+    ctx.log.error(ts.isObjectLiteralExpression(target) ? Codes.destructuring : Codes.declarationForm, ctx.span(target), what);
+    return;
+  }
+  const name = target.text;
+  const binding = ctx.lookup(name);
+  if (!binding) {
+    ctx.log.error(Codes.unknownName, ctx.span(target), `'${name}' is not defined in this kernel`);
+    return;
+  }
+  if (!value) return; // the value's error is reported
+  switch (binding.kind) {
+    case "unknown":
+      if (binding.what !== "const") return; // its declaration's error is reported
+      return constReassigned(ctx, target, binding.declaredAt);
+    case "value":
+    case "aggregate":
+      if (binding.what !== "parameter") return constReassigned(ctx, target, binding.declaredAt);
+      // A parameter reassigned in straight-line code: the name stands for the new value from here on.
+      ctx.rebind(name, isAggregate(value) ? { kind: "aggregate", value, declaredAt: binding.declaredAt, what: "parameter" } : { kind: "value", value, declaredAt: binding.declaredAt, what: "parameter" });
+      return;
+    case "variable":
+      if (binding.counter) {
+        ctx.log.error(Codes.counterAssigned, ctx.span(target), `the loop counter '${name}' can't be assigned inside the loop; the for statement steps it`);
+        return;
+      }
+      writeSlot(ctx, { kind: "variable", variable: binding.variable }, value, name, span);
+      return;
+    case "slot":
+      writeSlot(ctx, binding.slot, value, name, span);
+      return;
+  }
+}
+
+/** The current value of an assignment's target name (for `x op= y`), or undefined after a diagnostic. */
+export function currentValue(ctx: LoweringContext, target: ts.Expression): Value | undefined {
+  if (!ts.isIdentifier(target)) {
+    ctx.log.error(Codes.declarationForm, ctx.span(target), "only local 'let' variables and parameters can be updated in kernels (x += y); memory is written with tl.store");
+    return undefined;
+  }
+  const binding = ctx.lookup(target.text);
+  if (binding?.kind === "value" && binding.what === "const") {
+    constReassigned(ctx, target, binding.declaredAt);
+    return undefined;
+  }
+  if (binding?.kind === "variable" && binding.counter) {
+    ctx.log.error(Codes.counterAssigned, ctx.span(target), `the loop counter '${target.text}' can't be assigned inside the loop; the for statement steps it`);
+    return undefined;
+  }
+  return ctx.expression(target);
+}
+
+function constReassigned(ctx: LoweringContext, target: ts.Identifier, declaredAt: Span): void {
+  ctx.log.error(Codes.constReassigned, ctx.span(target), `'${target.text}' is a const; declare it with 'let' to reassign it`, [{ span: declaredAt, message: "declared here" }]);
+}
+
+/**
+ * The values a pattern's elements take from a tuple: exactly as many as it has (Triton unpacks
+ * exactly), holes allowed, no rest or defaults. Undefined after a diagnostic (or when the value's
+ * own error was reported).
+ */
+function patternElements(ctx: LoweringContext, pattern: ts.ArrayBindingPattern | ts.ArrayLiteralExpression, value: Lowered | undefined): Lowered[] | undefined {
+  for (const element of pattern.elements) {
+    const rest = ts.isSpreadElement(element) || (ts.isBindingElement(element) && element.dotDotDotToken);
+    const defaulted = ts.isBindingElement(element) && element.initializer;
+    const defaultAssigned = ts.isBinaryExpression(element) && element.operatorToken.kind === ts.SyntaxKind.EqualsToken;
+    if (rest || defaulted || defaultAssigned) {
+      ctx.log.error(Codes.destructuring, ctx.span(element), rest ? "a rest element (...x) can't take part of a tuple in kernels; name each element" : "destructuring defaults aren't supported in kernels: every element of the tuple has a value");
+      return undefined;
+    }
+  }
+  if (!value) return undefined;
+  const count = pattern.elements.length;
+  if (!isAggregate(value) || value.kind !== "tuple") {
+    const what = isAggregate(value) ? describeAggregate(value) : `one value, ${typeToString(value.type)}`;
+    ctx.log.error(Codes.destructuring, ctx.span(pattern), `[…] = destructures a tuple, but this is ${what}; a tuple comes from a device function's return [a, b], tl.split, tl.broadcast, tl.max(…, { returnIndices: true }) and the like`);
+    return undefined;
+  }
+  if (value.elements.length !== count) {
+    ctx.log.error(Codes.destructuring, ctx.span(pattern), `this pattern names ${count} element${count === 1 ? "" : "s"} but the tuple has ${value.elements.length}; name each of them (leave a hole, [a, , c], for one you don't need)`);
+    return undefined;
+  }
+  return value.elements;
+}
+
+/** Binds every name of a pattern as unknown, so that uses after a failed declaration stay quiet. */
+function quietly(ctx: LoweringContext, name: ts.BindingName, kind: DeclarationKind): void {
+  if (ts.isIdentifier(name)) return ctx.bind(name.text, { kind: "unknown", declaredAt: ctx.span(name), what: kind });
+  for (const element of name.elements) if (!ts.isOmittedExpression(element)) quietly(ctx, element.name, kind);
+}
+
+/** A variable keeps its declared type; constants and scalars adapt to it, anything else is an error. */
+export function coerceToVariable(ctx: LoweringContext, value: Value, variable: Variable, span: Span): Value | undefined {
+  const want = variable.type;
+  const have = value.type;
+  if (want.kind === "pointer" || have.kind === "pointer") {
+    if (want.kind === "pointer" && have.kind === "pointer" && want.param === have.param && sameShape(want.shape, have.shape)) return value;
+    typeChanged(ctx, value, variable, span);
+    return undefined;
+  }
+  const dtypeOk = have.dtype === want.dtype || (isConst(value) && want.dtype !== "bool" && have.dtype !== "bool");
+  const shapeOk = sameShape(have.shape, want.shape) || have.shape.length === 0;
+  if (!dtypeOk || !shapeOk) {
+    typeChanged(ctx, value, variable, span);
+    return undefined;
+  }
+  return ctx.values.coerce(value, want.dtype, want.shape, span);
+}
+
+function typeChanged(ctx: LoweringContext, value: Value, variable: Variable, span: Span): void {
+  ctx.log.error(
+    Codes.assignType,
+    span,
+    `'${variable.name}' is ${typeToString(variable.type)} but is assigned ${typeToString(value.type)}; a variable keeps the dtype and shape of its initial value — initialise it with the final type (e.g. tl.zeros([N], "f32") or 0.0)`,
+    [{ span: variable.span, message: `'${variable.name}' declared here as ${typeToString(variable.type)}` }],
+  );
+}
