@@ -432,13 +432,6 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
   var x4_30: f32 = 0.0f;
   var x4_31: f32 = 0.0f;
   var x5: i32 = v10;
-  if (false) {
-    let v95 = x5;
-    let v97 = (v16 + 1i);
-    let v98 = (v97 * 32i);
-    let v99 = min(v98, v10);
-    x5 = v99;
-  }
   let v101 = x5;
   for (var x6: i32 = 0i; x6 < v101; x6 = x6 + 16i) {
     let v102 = x6;
@@ -641,64 +634,6 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     x7_5 = v129_5;
     x7_6 = v129_6;
     x7_7 = v129_7;
-    if (false) {
-      let v132_0 = x7_0;
-      let v132_1 = x7_1;
-      let v132_2 = x7_2;
-      let v132_3 = x7_3;
-      let v132_4 = x7_4;
-      let v132_5 = x7_5;
-      let v132_6 = x7_6;
-      let v132_7 = x7_7;
-      let v137_0 = (v24 + ((lane4 / 16)));
-      let v137_1 = (v24 + (((lane4 + 1) / 16)));
-      let v137_2 = (v24 + (((lane4 + 2) / 16)));
-      let v137_3 = (v24 + (((lane4 + 3) / 16)));
-      let v137_4 = (v24 + (((lane4 + 256) / 16)));
-      let v137_5 = (v24 + (((lane4 + 257) / 16)));
-      let v137_6 = (v24 + (((lane4 + 258) / 16)));
-      let v137_7 = (v24 + (((lane4 + 259) / 16)));
-      let v138_0 = (v102 + ((lane4 % 16)));
-      let v138_1 = (v102 + (((lane4 + 1) % 16)));
-      let v138_2 = (v102 + (((lane4 + 2) % 16)));
-      let v138_3 = (v102 + (((lane4 + 3) % 16)));
-      let v138_4 = (v102 + (((lane4 + 256) % 16)));
-      let v138_5 = (v102 + (((lane4 + 257) % 16)));
-      let v138_6 = (v102 + (((lane4 + 258) % 16)));
-      let v138_7 = (v102 + (((lane4 + 259) % 16)));
-      let v139_0 = (v137_0 >= v138_0);
-      let v139_1 = (v137_1 >= v138_1);
-      let v139_2 = (v137_2 >= v138_2);
-      let v139_3 = (v137_3 >= v138_3);
-      let v139_4 = (v137_4 >= v138_4);
-      let v139_5 = (v137_5 >= v138_5);
-      let v139_6 = (v137_6 >= v138_6);
-      let v139_7 = (v137_7 >= v138_7);
-      let v140_0 = x7_0;
-      let v140_1 = x7_1;
-      let v140_2 = x7_2;
-      let v140_3 = x7_3;
-      let v140_4 = x7_4;
-      let v140_5 = x7_5;
-      let v140_6 = x7_6;
-      let v140_7 = x7_7;
-      let v144_0 = select(bitcast<f32>(0xff800000u + kl_zero), v140_0, v139_0);
-      let v144_1 = select(bitcast<f32>(0xff800000u + kl_zero), v140_1, v139_1);
-      let v144_2 = select(bitcast<f32>(0xff800000u + kl_zero), v140_2, v139_2);
-      let v144_3 = select(bitcast<f32>(0xff800000u + kl_zero), v140_3, v139_3);
-      let v144_4 = select(bitcast<f32>(0xff800000u + kl_zero), v140_4, v139_4);
-      let v144_5 = select(bitcast<f32>(0xff800000u + kl_zero), v140_5, v139_5);
-      let v144_6 = select(bitcast<f32>(0xff800000u + kl_zero), v140_6, v139_6);
-      let v144_7 = select(bitcast<f32>(0xff800000u + kl_zero), v140_7, v139_7);
-      x7_0 = v144_0;
-      x7_1 = v144_1;
-      x7_2 = v144_2;
-      x7_3 = v144_3;
-      x7_4 = v144_4;
-      x7_5 = v144_5;
-      x7_6 = v144_6;
-      x7_7 = v144_7;
-    }
     let v145_0 = x2_0;
     let v146_0 = x7_0;
     let v146_1 = x7_1;
