@@ -21,6 +21,8 @@ export interface Case {
   /** Matches torch_bench.py's names. */
   name: string;
   example: string;
+  /** The kernel file, from the repository's root, where it is not `examples/<example>.kernel.ts`. */
+  file?: string;
   kernel: string;
   shape: string;
   configs: Record<string, number>[];

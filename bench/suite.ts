@@ -283,6 +283,47 @@ function attention(z: number, h: number, n: number, d: number, causal: boolean):
   };
 }
 
+/**
+ * Issue 23 item 8: Triton's code as written (test/learner/as-written/) beside the hand-written
+ * examples, at the examples' best configs: the block-pointer matmul (tl.makeBlockPtr, tl.advance,
+ * boundaryCheck) against examples/matmul, tutorial 06's forward (a device function returning a
+ * tuple, block pointers, stages) against examples/attention.
+ */
+function asWrittenMatmul(s: number): Case {
+  const hand = matmul(s, s, s, true);
+  const blocks = (m: number, n: number, k: number) => ({ BLOCK_SIZE_M: m, BLOCK_SIZE_N: n, BLOCK_SIZE_K: k, GROUP_SIZE_M: 8 });
+  return {
+    ...hand,
+    name: `as-written-matmul-${s}x${s}x${s}`,
+    file: "test/learner/as-written/block-ptr-matmul.kernel.ts",
+    kernel: "matmul_kernel_with_block_pointers",
+    configs: [blocks(128, 128, 32), blocks(64, 64, 32), blocks(128, 128, 16)],
+    grid: (c) => [Math.ceil(s / c.BLOCK_SIZE_M) * Math.ceil(s / c.BLOCK_SIZE_N)],
+    targets: [],
+  };
+}
+
+function asWrittenAttention(z: number, h: number, n: number, d: number, causal: boolean): Case {
+  const hand = attention(z, h, n, d, causal);
+  const size = z * h * n * d;
+  const stage = { HEAD_DIM: d, STAGE: causal ? 3 : 1 };
+  return {
+    ...hand,
+    name: `as-written-attention-${z}x${h}x${n}x${d}${causal ? "-causal" : ""}`,
+    file: "test/learner/as-written/t06-attention-forward.kernel.ts",
+    kernel: "_attn_fwd",
+    configs: quick
+      ? [{ BLOCK_M: 64, BLOCK_N: 32, num_warps: 4, ...stage }]
+      : [{ BLOCK_M: 128, BLOCK_N: 32, num_warps: 8, ...stage }, { BLOCK_M: 64, BLOCK_N: 32, num_warps: 4, ...stage }, { BLOCK_M: 64, BLOCK_N: 64, num_warps: 4, ...stage }],
+    args: () => ({
+      Q: randn(size), K: randn(size), V: randn(size), sm_scale: 1 / Math.sqrt(d), M: empty(z * h * n), Out: empty(size),
+      stride_z: h * n * d, stride_h: n * d, stride_tok: d, H: h, N_CTX: n,
+    }),
+    outputs: ["Out", "M"],
+    targets: [],
+  };
+}
+
 const cases: Case[] = sweep
   ? [
       ...[12, 14, 16, 18, 20, 22, 24, 26, 28].map((e) => vectorAdd(2 ** e, true)),
@@ -290,13 +331,15 @@ const cases: Case[] = sweep
       ...[256, 512, 1024, 2048, 4096].map((s) => matmul(s, s, s, true)),
     ]
   : quick
-  ? [vectorAdd(2 ** 14), softmax(64, 1000), layerNorm(64, 1000), matmul(96, 80, 72), attention(1, 2, 100, 64, false), attention(1, 2, 100, 64, true)]
+  ? [vectorAdd(2 ** 14), softmax(64, 1000), layerNorm(64, 1000), matmul(96, 80, 72), attention(1, 2, 100, 64, false), attention(1, 2, 100, 64, true), asWrittenMatmul(96), asWrittenAttention(1, 2, 100, 64, true)]
   : [
       vectorAdd(2 ** 20), vectorAdd(2 ** 24), vectorAdd(2 ** 26),
       softmax(4096, 1024), softmax(4096, 4096), softmax(4096, 16384),
       layerNorm(4096, 1024), layerNorm(4096, 4096), layerNorm(4096, 16384),
       matmul(1024, 1024, 1024), matmul(4096, 4096, 4096),
       attention(4, 32, 4096, 64, false), attention(4, 32, 4096, 64, true),
+      asWrittenMatmul(1024), asWrittenMatmul(4096),
+      asWrittenAttention(4, 32, 4096, 64, false), asWrittenAttention(4, 32, 4096, 64, true),
     ];
 // Half precision (f16-cases.ts), after the rest; not part of the sweep.
 if (!sweep) cases.push(...f16Cases(quick));
@@ -311,8 +354,9 @@ async function runCase(gpu: Gpu, c: Case, results: Measurement[]): Promise<void>
     const best = F32_BEST[c.name];
     c = { ...c, configs: c.configs.filter((k) => Object.entries(best).every(([key, v]) => k[key] === v) && Object.keys(k).every((key) => key in best || key === "HEAD_DIM" || key === "IS_CAUSAL")) };
   }
-  const text = readFileSync(join(root, "examples", `${c.example}.kernel.ts`), "utf8");
-  const parsed = parseKernelFile(`${c.example}.kernel.ts`, text);
+  const file = c.file ?? join("examples", `${c.example}.kernel.ts`);
+  const text = readFileSync(join(root, file), "utf8");
+  const parsed = parseKernelFile(file, text);
   const kernel = parsed.kernels.find((k) => k.name === c.kernel)!;
   const hostArgs = c.args();
   const checks = c.check(hostArgs);
