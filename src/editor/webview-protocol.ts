@@ -156,6 +156,7 @@ const isRun = shape({
   prints: optional(arrayOf(isString)),
   printsDropped: optional(isNumber),
   speedOfLight: optional(isSpeedOfLight),
+  exercise: optional(isString),
 });
 const isDiagnostic = shape({
   line: isNumber,
