@@ -7,12 +7,15 @@ import { ResultsPanel, type PanelState } from "./results-panel";
 import type { RunCommandResult, RunController } from "./run-controller";
 import type { RequestPaths } from "./runner";
 import { formatListing, wgslFor } from "./wgsl";
+import { openExercise, showHint, showSolution } from "./exercises/commands";
+import type { ExerciseProgress } from "./exercises/progress";
 
 export interface CommandServices {
   extensionUri: vscode.Uri;
   log: vscode.LogOutputChannel;
   runs: RunController;
   paths: RequestPaths;
+  exercises: ExerciseProgress;
 }
 
 export type CommandId =
@@ -22,11 +25,14 @@ export type CommandId =
   | "kernelLab.showWgsl"
   | "kernelLab.showResults"
   | "kernelLab.cancelRun"
-  | "kernelLab.debugProgram";
+  | "kernelLab.debugProgram"
+  | "kernelLab.openExercise"
+  | "kernelLab.showHint"
+  | "kernelLab.showSolution";
 
 /** Handlers return what happened, so integration tests can read it from `executeCommand`. */
 export function commandTable(services: CommandServices): Record<CommandId, (...args: unknown[]) => unknown> {
-  const { extensionUri, log, runs, paths } = services;
+  const { extensionUri, log, runs, paths, exercises } = services;
   return {
     "kernelLab.runKernel": (uri?: unknown, run?: unknown, size?: unknown): Promise<RunCommandResult> => runs.run("run", uri, run, size),
     "kernelLab.sweepKernel": (uri?: unknown, run?: unknown): Promise<RunCommandResult> => runs.run("sweep", uri, run),
@@ -38,6 +44,9 @@ export function commandTable(services: CommandServices): Record<CommandId, (...a
     },
     "kernelLab.cancelRun": () => runs.cancel(),
     "kernelLab.debugProgram": (uri?: unknown, run?: unknown): Promise<boolean> => debugProgram(uri, run, paths),
+    "kernelLab.openExercise": (exercise?: unknown) => openExercise(exercise, exercises, log),
+    "kernelLab.showHint": (exercise?: unknown) => showHint(exercise, exercises),
+    "kernelLab.showSolution": (exercise?: unknown, options?: unknown) => showSolution(exercise, exercises, options),
   };
 }
 
