@@ -61,6 +61,10 @@ export const Codes = {
   printBlockTooLarge: "KL2072",
   assertCondition: "KL2073",
 
+  // Lints: a warning where a kernel is valid but likely wrong (semantics/unmasked-access.ts)
+  /** A tl.load/tl.store without a mask whose 1-D offsets come from tl.programId and tl.arange (the last block can run past the end). */
+  unmaskedAccess: "KL2075",
+
   // KL9xxx — a bug in Kernel Lab, still reported at the node being compiled
   internal: "KL9000",
 } as const;

@@ -10,6 +10,7 @@ import { commandTable } from "./commands";
 import { registerKernelDebugger } from "./debug/provider";
 import { KernelDiagnostics } from "./diagnostics";
 import { KernelHover } from "./hover";
+import { FIX_APPLIED_COMMAND, KernelQuickFixes } from "./quick-fixes";
 import { KernelInlayHints } from "./inlay-hints";
 import { KERNEL_FILE_GLOB } from "./kernel-document";
 import { KernelTests, type KernelTestsProbe } from "./kernel-tests";
@@ -62,8 +63,11 @@ export function activateKernelLab(
     const kernelFiles = { language: "typescript", pattern: KERNEL_FILE_GLOB };
     const exercisesTree = new ExercisesTree(exercises);
     const types = new KernelTypesCache(log);
+    const diagnostics = new KernelDiagnostics(log);
     context.subscriptions.push(
-      new KernelDiagnostics(log),
+      diagnostics,
+      vscode.languages.registerCodeActionsProvider(kernelFiles, new KernelQuickFixes(diagnostics), KernelQuickFixes.metadata),
+      vscode.commands.registerCommand(FIX_APPLIED_COMMAND, (code: unknown) => log.info(`quick fix applied (${String(code)})`)),
       runs,
       tests,
       vscode.languages.registerCodeLensProvider(kernelFiles, new RunCodeLensProvider(log)),

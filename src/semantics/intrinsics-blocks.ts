@@ -1,11 +1,13 @@
 // tl.* functions that make blocks and change their shape, and the program's place in the grid.
 
+import ts from "typescript";
 import { Codes } from "../diagnostics/codes";
 import { numel, typeToString } from "../ir/ir";
 import { data } from "./builder";
 import { COERCIONS, arity, axisArg, checkBlockSize, constInt, dtypeArg, nextPowerOfTwo, requireData, shapeArg, type Intrinsic } from "./intrinsic-args";
 import { isFloat, isPowerOfTwo, shapeToString } from "./rules";
 import { dtypeOf, isConst } from "./values";
+import { arangeFixes } from "./arange-fix";
 import type { NumDtype } from "../ir/ir";
 
 export const BLOCK_INTRINSICS: Record<string, Intrinsic> = {
@@ -36,7 +38,9 @@ export const BLOCK_INTRINSICS: Record<string, Intrinsic> = {
       if (start === undefined || end === undefined) return undefined;
       const n = end - start;
       if (!isPowerOfTwo(n)) {
-        ctx.log.error(Codes.notPowerOfTwo, span, `tl.arange(${start}, ${end}) has ${n} elements; block sizes must be powers of two — use ${nextPowerOfTwo(Math.max(n, 1))} and mask the tail`);
+        const wide = nextPowerOfTwo(Math.max(n, 1));
+        const fixes = n > 0 && ts.isCallExpression(args[0].parent) ? arangeFixes(ctx, args[0].parent, start, end, wide) : undefined;
+        ctx.log.error(Codes.notPowerOfTwo, span, `tl.arange(${start}, ${end}) has ${n} elements; block sizes must be powers of two — use ${wide} and mask the tail`, undefined, fixes);
         return undefined;
       }
       if (!checkBlockSize(ctx, [n], span)) return undefined;

@@ -6,6 +6,7 @@ import { typeToString } from "../ir/ir";
 import { data } from "./builder";
 import { COERCIONS, all, arity, requireData, type Intrinsic } from "./intrinsic-args";
 import { broadcastShapes, sameShape, shapeToString } from "./rules";
+import { checkUnmaskedAccess } from "./unmasked-access";
 
 export const MEMORY_INTRINSICS: Record<string, Intrinsic> = {
   load: {
@@ -38,6 +39,7 @@ export const MEMORY_INTRINSICS: Record<string, Intrinsic> = {
         if (!other) return undefined;
       }
       if (!p || (args[1] && !mask)) return undefined;
+      checkUnmaskedAccess(ctx, name as "load", args, span, ptr);
       return ctx.b.emit({ op: "load", ptr: p, ...(mask ? { mask } : {}), ...(other ? { other } : {}) }, data(pointee, shape), span);
     },
   },
@@ -74,6 +76,7 @@ export const MEMORY_INTRINSICS: Record<string, Intrinsic> = {
       const v = ctx.values.coerce(value, ptr.type.pointee, shape, value.span);
       const m = mask && ctx.values.toShape(mask, shape, mask.span);
       if (!p || !v || (mask && !m)) return undefined;
+      checkUnmaskedAccess(ctx, name as "store", args, span, ptr);
       ctx.markWritten(ptr.type.param);
       ctx.b.push({ kind: "store", span, ptr: p, value: v, ...(m ? { mask: m } : {}) });
       return "void";
