@@ -9,6 +9,7 @@ import type { RequestPaths } from "./runner";
 import { formatListing, wgslFor } from "./wgsl";
 import { openExercise, showHint, showSolution } from "./exercises/commands";
 import type { ExerciseProgress } from "./exercises/progress";
+import { openVectorAdd, removeMasks, runVectorAdd, showQuickFixes } from "./walkthrough";
 
 export interface CommandServices {
   extensionUri: vscode.Uri;
@@ -28,7 +29,12 @@ export type CommandId =
   | "kernelLab.debugProgram"
   | "kernelLab.openExercise"
   | "kernelLab.showHint"
-  | "kernelLab.showSolution";
+  | "kernelLab.showSolution"
+  | "kernelLab.tour.openVectorAdd"
+  | "kernelLab.tour.run"
+  | "kernelLab.tour.removeMasks"
+  | "kernelLab.tour.showFix"
+  | "kernelLab.tour.sweep";
 
 /** Handlers return what happened, so integration tests can read it from `executeCommand`. */
 export function commandTable(services: CommandServices): Record<CommandId, (...args: unknown[]) => unknown> {
@@ -47,6 +53,12 @@ export function commandTable(services: CommandServices): Record<CommandId, (...a
     "kernelLab.openExercise": (exercise?: unknown) => openExercise(exercise, exercises, log),
     "kernelLab.showHint": (exercise?: unknown) => showHint(exercise, exercises),
     "kernelLab.showSolution": (exercise?: unknown, options?: unknown) => showSolution(exercise, exercises, options),
+    // The walkthrough's buttons (walkthrough.ts).
+    "kernelLab.tour.openVectorAdd": () => openVectorAdd(),
+    "kernelLab.tour.run": () => runVectorAdd("run"),
+    "kernelLab.tour.removeMasks": () => removeMasks(),
+    "kernelLab.tour.showFix": () => showQuickFixes(),
+    "kernelLab.tour.sweep": () => runVectorAdd("sweep"),
   };
 }
 
