@@ -50,8 +50,9 @@ export class ExercisesTree implements vscode.TreeDataProvider<ExerciseNode>, vsc
         const { exercise } = node;
         const solved = this.progress.isSolved(exercise.id);
         const hints = this.progress.hintsShown(exercise.id);
-        const item = new vscode.TreeItem(`${exercise.number}. ${exercise.title}`, hints > 0 ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
-        item.id = exercise.id;
+        const item = new vscode.TreeItem(`${exercise.number}. ${exercise.title}`, hints > 0 ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
+        // The tree keeps an item's expansion by id; a new id once it has hints shows them unfolded.
+        item.id = hints > 0 ? `${exercise.id}/hints` : exercise.id;
         item.description = [solved ? "solved" : "", hints > 0 ? `${hints} of ${exercise.hints.length} hints` : ""].filter(Boolean).join(" · ");
         item.iconPath = solved ? new vscode.ThemeIcon("pass-filled", new vscode.ThemeColor("testing.iconPassed")) : new vscode.ThemeIcon("circle-large-outline");
         item.tooltip = new vscode.MarkdownString(`**${exercise.series} ${exercise.number}: ${exercise.title}**${solved ? " — solved" : ""}\n\n${exercise.task}`);
@@ -67,6 +68,7 @@ export class ExercisesTree implements vscode.TreeDataProvider<ExerciseNode>, vsc
         item.description = text;
         item.tooltip = text;
         item.iconPath = new vscode.ThemeIcon("lightbulb");
+        item.accessibilityInformation = { label: `Hint ${node.index + 1}: ${text}` };
         return item;
       }
       default:
