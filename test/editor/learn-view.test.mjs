@@ -44,7 +44,7 @@ try {
     }),
   );
 
-  await check('the walkthrough "Kernel Lab: your first GPU kernel": its steps, and "Open Vector Add" writes and opens the vector add', async () => {
+  await check('the walkthrough "Kernel Lab: your first GPU kernel": its steps; "Open Vector Add" writes and opens the vector add, and checks its step off', async () => {
     await palette("Welcome: Open Walkthrough...");
     const input = page().locator(".quick-input-widget input");
     await input.fill("Kernel Lab");
@@ -61,6 +61,9 @@ try {
     await page().locator(".getting-started-step.expanded a, .getting-started-step.expanded .button-link", { hasText: "Open Vector Add" }).first().click();
     await page().locator('.tab.active[aria-label^="vector-add.kernel.ts"]').waitFor({ timeout: 20_000 });
     if (!existsSync(join(folder, "kernel-lab-tour/vector-add.kernel.ts"))) throw new Error("kernel-lab-tour/vector-add.kernel.ts was not written");
+    // Its completion event (onCommand:kernelLab.tour.openVectorAdd) checked the step off.
+    await page().locator(".tab", { hasText: "Walkthrough" }).first().click();
+    await page().locator(".getting-started-step", { hasText: "Open a vector add" }).first().locator(".codicon.complete").waitFor({ timeout: 10_000 });
     return titles.join(" → ");
   });
 

@@ -371,6 +371,7 @@ test("speed of light: a run with only bytes is the line of its bandwidth; with n
     const uncounted = await send(page, received, { type: "results", view: uncountedRun });
     assert.deepEqual([uncounted.rooflines, uncounted.speedOfLight], [0, ["unknown"]]);
     assert.equal(await page.locator("[data-testid=roofline]").count(), 0);
+    assert.equal((await page.textContent("[data-testid=sol-verdict]"))?.trim(), "unknown");
     assert.match((await page.textContent("[data-testid=sol-missing]")) ?? "", /add bytes: \(n\) => … \(the bytes a launch reads and writes\) and flops: \(n\) => …/);
 
     // A sweep with only bytes: no pile of parallel lines; the sweep chart carries the measured bandwidth.

@@ -28,7 +28,8 @@ export function speedOfLightSection(name: string, runs: readonly RunReport[]): {
     "div",
     { class: "speed-of-light", "data-testid": "speed-of-light", "data-verdict": sol.verdict },
     text("h3", assessed.length > 1 ? `Speed of light (n = ${formatSize(headline.size)})` : "Speed of light"),
-    h("p", { class: "sol-verdict", "data-testid": "sol-verdict" }, text("span", sol.verdict, { class: `pill verdict-${sol.verdict}` }), " ", text("span", sentence(sol))),
+    // "unknown" says what to add; the caption below says it for this run, so the verdict line is only the pill.
+    h("p", { class: "sol-verdict", "data-testid": "sol-verdict" }, text("span", sol.verdict, { class: `pill verdict-${sol.verdict}` }), sol.verdict === "unknown" ? null : " ", sol.verdict === "unknown" ? null : text("span", sentence(sol))),
     fractions(sol),
     canvas ? h("div", { class: "chart-box roofline", "data-testid": "roofline" }, canvas) : null,
     caption(name, assessed),
