@@ -56,7 +56,7 @@ describe("Exercises", function () {
     assert.match(new TextDecoder().decode(await vscode.workspace.fs.readFile(uri)), /^\/\/ my notes\n/);
   });
 
-  it("a run of the stub fails against the hidden reference; a run of the solved file passes and marks it solved", async () => {
+  it("a run of the stub fails against the hidden reference; the solved file, run on the CPU interpreter (no GPU needed), passes and is marked solved", async () => {
     const stub = await vscode.commands.executeCommand<RunCommandResult>("kernelLab.runKernel", uri);
     assert.equal(stub.kind, "completed", JSON.stringify(stub).slice(0, 500));
     if (stub.kind !== "completed") return;
@@ -69,8 +69,16 @@ describe("Exercises", function () {
     const edit = new vscode.WorkspaceEdit();
     edit.replace(uri, new vscode.Range(document.positionAt(at), document.positionAt(at + exercise.stub.length)), exercise.solution);
     assert.ok(await vscode.workspace.applyEdit(edit));
-    const solved = await vscode.commands.executeCommand<RunCommandResult>("kernelLab.runKernel", uri);
-    assert.equal(solved.kind === "completed" && solved.outcome, "ok", JSON.stringify(solved).slice(0, 800));
+    // kernelLab.backend = "cpu", as on a machine without a GPU (in the user's settings: the workspace is the repository's).
+    const config = vscode.workspace.getConfiguration("kernelLab");
+    await config.update("backend", "cpu", vscode.ConfigurationTarget.Global);
+    try {
+      const solved = await vscode.commands.executeCommand<RunCommandResult>("kernelLab.runKernel", uri);
+      assert.equal(solved.kind === "completed" && solved.outcome, "ok", JSON.stringify(solved).slice(0, 800));
+      assert.equal(solved.kind === "completed" && solved.report.adapter?.backend, "cpu");
+    } finally {
+      await config.update("backend", undefined, vscode.ConfigurationTarget.Global);
+    }
     await waitFor("the exercise to be marked solved", () => probe.solved().includes(ID) || undefined);
   });
 
