@@ -83,4 +83,7 @@ export const matmul = defineRun({
   // float32 accumulation over K terms of randn × randn: scale the tolerance with K.
   tolerance: { atol: 1e-4, rtol: 1e-4 },
   flops: (s) => 2 * s * (s + 2) * Math.max(s - 1, 1),
+  // The least a launch must move (A and B read once, C written once): with flops, the run's
+  // point on the roofline (its FLOP per byte) in the results panel.
+  bytes: (s) => 4 * (s * (s + 2) + (s + 2) * Math.max(s - 1, 1) + s * Math.max(s - 1, 1)),
 });

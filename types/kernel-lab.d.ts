@@ -607,3 +607,20 @@ export declare const builtins: {
   /** out = x. */
   readonly copy: Builtin;
 };
+
+// ---------------------------------------------------------------- exercises
+
+/** The exercises of Kernel Lab's course (Kernel Lab: Open Exercise…): Triton-Puzzles 1–12 and Triton's tutorials 1–6. */
+export type ExerciseId =
+  | "puzzle-01" | "puzzle-02" | "puzzle-03" | "puzzle-04" | "puzzle-05" | "puzzle-06"
+  | "puzzle-07" | "puzzle-08" | "puzzle-09" | "puzzle-10" | "puzzle-11" | "puzzle-12"
+  | "tutorial-01" | "tutorial-02" | "tutorial-03" | "tutorial-04" | "tutorial-05" | "tutorial-06";
+
+/**
+ * An exercise's hidden reference (`reference: exerciseReference("puzzle-01")`): Kernel Lab keeps
+ * it, so the exercise file doesn't give the answer away. A run checked against it that matches
+ * marks the exercise solved (the Exercises view).
+ */
+// The arguments and outputs are the exercise's own, checked by the run against its kernel.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export declare function exerciseReference(id: ExerciseId): (args: any, size: number) => any;

@@ -70,6 +70,7 @@ export function formatRunTiming(run: RunReport): string[] {
   if (run.gbps !== null) lines.push(`  GB/s: ${run.gbps.toFixed(1)}`);
   if (run.gflops !== null) lines.push(`  GFLOP/s: ${run.gflops.toFixed(1)}`);
   if (run.speedOfLight) lines.push(`  Speed of light: ${run.speedOfLight.message}`);
+  if (run.exercise) lines.push(`  Exercise ${run.exercise}: ${run.correct ? "solved: it matches the hidden reference" : "not yet: it does not match the hidden reference"}`);
   if (run.baseline) {
     const b = run.baseline;
     const warning = b.matchesReference === false ? ` (warning: ${b.name}'s output does not match this run's reference)` : "";

@@ -72,6 +72,9 @@ export const Codes = {
   staticAssert: "KL2074",
   /** tl.staticPrint's message (severity info): the values as the compiler sees them. */
   staticPrint: "KL1077",
+  // Lints: a warning where a kernel is valid but likely wrong (semantics/unmasked-access.ts)
+  /** A tl.load/tl.store without a mask whose 1-D offsets come from tl.programId and tl.arange (the last block can run past the end). */
+  unmaskedAccess: "KL2075",
 
   // KL9xxx — a bug in Kernel Lab, still reported at the node being compiled
   internal: "KL9000",

@@ -15,12 +15,31 @@ export interface RelatedLocation {
   message: string;
 }
 
+/** Text that replaces a span of the file (an insertion when the span is empty). */
+export interface TextEdit {
+  span: Span;
+  text: string;
+}
+
+/**
+ * A fix of a diagnostic (the editor offers it as a quick fix), computed where the compiler found
+ * the mistake, so the editor never re-derives it from the message.
+ */
+export interface DiagnosticFix {
+  /** What the fix does, as the quick fix menu says it: "Change to tl.programId". */
+  title: string;
+  edits: TextEdit[];
+  /** The fix to apply when there is no doubt (the editor's "auto fix"). */
+  preferred?: boolean;
+}
+
 export interface Diagnostic {
   code: DiagnosticCode;
   severity: Severity;
   message: string;
   span: Span;
   related?: RelatedLocation[];
+  fixes?: DiagnosticFix[];
 }
 
 /** KL1xxx syntax and unsupported constructs, KL2xxx types and shapes, KL3xxx launches and runs, KL9xxx internal. */
@@ -29,12 +48,12 @@ export type DiagnosticCode = `KL${number}`;
 export class DiagnosticLog {
   readonly diagnostics: Diagnostic[] = [];
 
-  error(code: DiagnosticCode, span: Span, message: string, related?: RelatedLocation[]): void {
-    this.diagnostics.push({ code, severity: "error", message, span, ...(related ? { related } : {}) });
+  error(code: DiagnosticCode, span: Span, message: string, related?: RelatedLocation[], fixes?: DiagnosticFix[]): void {
+    this.diagnostics.push({ code, severity: "error", message, span, ...(related ? { related } : {}), ...(fixes?.length ? { fixes } : {}) });
   }
 
-  warning(code: DiagnosticCode, span: Span, message: string): void {
-    this.diagnostics.push({ code, severity: "warning", message, span });
+  warning(code: DiagnosticCode, span: Span, message: string, fixes?: DiagnosticFix[]): void {
+    this.diagnostics.push({ code, severity: "warning", message, span, ...(fixes?.length ? { fixes } : {}) });
   }
 
   info(code: DiagnosticCode, span: Span, message: string): void {

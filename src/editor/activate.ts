@@ -10,6 +10,7 @@ import { commandTable } from "./commands";
 import { registerKernelDebugger } from "./debug/provider";
 import { KernelDiagnostics } from "./diagnostics";
 import { KernelHover } from "./hover";
+import { FIX_APPLIED_COMMAND, KernelQuickFixes } from "./quick-fixes";
 import { KernelInlayHints } from "./inlay-hints";
 import { KERNEL_FILE_GLOB } from "./kernel-document";
 import { KernelTests, type KernelTestsProbe } from "./kernel-tests";
@@ -18,6 +19,9 @@ import { ResultsPanel } from "./results-panel";
 import { RunController } from "./run-controller";
 import type { RequestPaths, Runner } from "./runner";
 import { KernelLabTypesActions } from "./workspace-types";
+import { announceSolved, SOLUTION_SCHEME, SolutionDocuments } from "./exercises/commands";
+import { ExerciseProgress, watchingReports, type ExercisesProbe } from "./exercises/progress";
+import { EXERCISES_VIEW, ExercisesTree } from "./exercises/tree";
 
 /** "desktop": runs in child processes, on Dawn; "browser": runs in Web Workers, on the browser's WebGPU. */
 export type PlatformName = "desktop" | "browser";
@@ -35,6 +39,8 @@ export interface KernelLabApi {
   platform: PlatformName;
   /** What the Testing view holds and was told (integration tests read it); absent if activation failed. */
   tests?: KernelTestsProbe;
+  /** Which exercises are solved and how many hints are shown (integration tests read it). */
+  exercises?: ExercisesProbe;
 }
 
 export function activateKernelLab(
@@ -46,14 +52,23 @@ export function activateKernelLab(
   const log = vscode.window.createOutputChannel("Kernel Lab", { log: true });
   context.subscriptions.push(log);
   let tests: KernelTests | undefined;
+  let progress: ExerciseProgress | undefined;
   try {
-    const { runner, paths, debugAdapter } = makePlatform(log);
+    const platform = makePlatform(log);
+    const { paths, debugAdapter } = platform;
+    const exercises = (progress = new ExerciseProgress(context.workspaceState));
+    // Every completed run, however started, may solve an exercise (its report names it).
+    const runner = watchingReports(platform.runner, (report) => void exercises.record(report).then((solved) => announceSolved(solved, exercises)));
     const runs = new RunController(context.extensionUri, log, runner, paths, context.storageUri);
     tests = new KernelTests(runner, paths, log);
     const kernelFiles = { language: "typescript", pattern: KERNEL_FILE_GLOB };
+    const exercisesTree = new ExercisesTree(exercises);
     const types = new KernelTypesCache(log);
+    const diagnostics = new KernelDiagnostics(log);
     context.subscriptions.push(
-      new KernelDiagnostics(log),
+      diagnostics,
+      vscode.languages.registerCodeActionsProvider(kernelFiles, new KernelQuickFixes(diagnostics), KernelQuickFixes.metadata),
+      vscode.commands.registerCommand(FIX_APPLIED_COMMAND, (code: unknown) => log.info(`quick fix applied (${String(code)})`)),
       runs,
       tests,
       vscode.languages.registerCodeLensProvider(kernelFiles, new RunCodeLensProvider(log)),
@@ -63,8 +78,12 @@ export function activateKernelLab(
       vscode.workspace.onDidCloseTextDocument((document) => types.forget(document)),
       { dispose: () => ResultsPanel.disposeCurrent() },
       ...registerKernelDebugger(debugAdapter, paths),
+      exercises,
+      exercisesTree,
+      vscode.window.createTreeView(EXERCISES_VIEW, { treeDataProvider: exercisesTree }),
+      vscode.workspace.registerTextDocumentContentProvider(SOLUTION_SCHEME, new SolutionDocuments()),
     );
-    const commands = commandTable({ extensionUri: context.extensionUri, log, runs, paths });
+    const commands = commandTable({ extensionUri: context.extensionUri, log, runs, paths, exercises });
     for (const [id, handler] of Object.entries(commands)) {
       context.subscriptions.push(vscode.commands.registerCommand(id, handler));
     }
@@ -75,5 +94,5 @@ export function activateKernelLab(
   }
   const activationMs = performance.now() - started;
   log.info(`activated (${platformName}) in ${activationMs.toFixed(1)} ms (workspace ${vscode.workspace.isTrusted ? "trusted" : "not trusted: runs are disabled"})`);
-  return { activationMs, platform: platformName, ...(tests ? { tests: tests.probe } : {}) };
+  return { activationMs, platform: platformName, ...(tests ? { tests: tests.probe } : {}), ...(progress ? { exercises: progress.probe } : {}) };
 }

@@ -9,12 +9,16 @@ import type { RequestPaths } from "./runner";
 import { formatListing, wgslFor } from "./wgsl";
 import { addKernelLabTypes, type AddTypesResult } from "./workspace-types";
 import { version } from "../../package.json";
+import { openExercise, showHint, showSolution } from "./exercises/commands";
+import type { ExerciseProgress } from "./exercises/progress";
+import { openVectorAdd, removeMasks, runVectorAdd, showQuickFixes } from "./walkthrough";
 
 export interface CommandServices {
   extensionUri: vscode.Uri;
   log: vscode.LogOutputChannel;
   runs: RunController;
   paths: RequestPaths;
+  exercises: ExerciseProgress;
 }
 
 export type CommandId =
@@ -25,11 +29,19 @@ export type CommandId =
   | "kernelLab.showResults"
   | "kernelLab.cancelRun"
   | "kernelLab.debugProgram"
-  | "kernelLab.addTypes";
+  | "kernelLab.addTypes"
+  | "kernelLab.openExercise"
+  | "kernelLab.showHint"
+  | "kernelLab.showSolution"
+  | "kernelLab.tour.openVectorAdd"
+  | "kernelLab.tour.run"
+  | "kernelLab.tour.removeMasks"
+  | "kernelLab.tour.showFix"
+  | "kernelLab.tour.sweep";
 
 /** Handlers return what happened, so integration tests can read it from `executeCommand`. */
 export function commandTable(services: CommandServices): Record<CommandId, (...args: unknown[]) => unknown> {
-  const { extensionUri, log, runs, paths } = services;
+  const { extensionUri, log, runs, paths, exercises } = services;
   return {
     "kernelLab.runKernel": (uri?: unknown, run?: unknown, size?: unknown): Promise<RunCommandResult> => runs.run("run", uri, run, size),
     "kernelLab.sweepKernel": (uri?: unknown, run?: unknown): Promise<RunCommandResult> => runs.run("sweep", uri, run),
@@ -42,6 +54,15 @@ export function commandTable(services: CommandServices): Record<CommandId, (...a
     "kernelLab.cancelRun": () => runs.cancel(),
     "kernelLab.debugProgram": (uri?: unknown, run?: unknown): Promise<boolean> => debugProgram(uri, run, paths),
     "kernelLab.addTypes": (uri?: unknown): Promise<AddTypesResult | undefined> => addKernelLabTypes(extensionUri, version, uri),
+    "kernelLab.openExercise": (exercise?: unknown) => openExercise(exercise, exercises, log),
+    "kernelLab.showHint": (exercise?: unknown) => showHint(exercise, exercises),
+    "kernelLab.showSolution": (exercise?: unknown, options?: unknown) => showSolution(exercise, exercises, options),
+    // The walkthrough's buttons (walkthrough.ts).
+    "kernelLab.tour.openVectorAdd": () => openVectorAdd(),
+    "kernelLab.tour.run": () => runVectorAdd("run"),
+    "kernelLab.tour.removeMasks": () => removeMasks(),
+    "kernelLab.tour.showFix": () => showQuickFixes(),
+    "kernelLab.tour.sweep": () => runVectorAdd("sweep"),
   };
 }
 

@@ -4,7 +4,7 @@
 // error becomes one diagnostic on the file and a line in the log.
 
 import * as vscode from "vscode";
-import type { Diagnostic as KernelDiagnostic, Span } from "../diagnostics/diagnostic";
+import type { DiagnosticFix, Diagnostic as KernelDiagnostic, Span } from "../diagnostics/diagnostic";
 import { compiler } from "./compiler";
 import { isKernelDocument } from "./kernel-document";
 
@@ -19,8 +19,15 @@ const SEVERITY: Record<KernelDiagnostic["severity"], vscode.DiagnosticSeverity> 
   info: vscode.DiagnosticSeverity.Information,
 };
 
+/** The fixes the compiler attached to a document's diagnostics, for the version it checked (quick-fixes.ts). */
+export interface DocumentFixes {
+  version: number;
+  diagnostics: { code: string; span: Span; fixes: DiagnosticFix[] }[];
+}
+
 export class KernelDiagnostics implements vscode.Disposable {
   private readonly collection = vscode.languages.createDiagnosticCollection(DIAGNOSTIC_SOURCE);
+  private readonly fixes = new Map<string, DocumentFixes>();
   private readonly pending = new Map<string, NodeJS.Timeout>();
   private readonly subscriptions: vscode.Disposable[] = [];
 
@@ -62,6 +69,10 @@ export class KernelDiagnostics implements vscode.Disposable {
     try {
       const found = compiler().checkFile(document.fileName, document.getText());
       this.collection.set(document.uri, found.map((d) => toVscode(document, d)));
+      this.fixes.set(document.uri.toString(), {
+        version: document.version,
+        diagnostics: found.flatMap((d) => (d.fixes ? [{ code: d.code, span: d.span, fixes: d.fixes }] : [])),
+      });
       this.log.debug(`checked ${vscode.workspace.asRelativePath(document.uri)} v${document.version}: ${found.length} diagnostic(s) in ${(performance.now() - started).toFixed(1)} ms`);
     } catch (error) {
       this.log.error(`internal error while checking ${document.fileName}:`, error instanceof Error ? (error.stack ?? error.message) : String(error));
@@ -73,9 +84,16 @@ export class KernelDiagnostics implements vscode.Disposable {
     }
   }
 
+  /** The fixes of the document's diagnostics, if they were computed for its current text. */
+  fixesOf(document: vscode.TextDocument): DocumentFixes | undefined {
+    const known = this.fixes.get(document.uri.toString());
+    return known && known.version === document.version ? known : undefined;
+  }
+
   private forget(uri: vscode.Uri): void {
     this.cancelPending(uri);
     this.collection.delete(uri);
+    this.fixes.delete(uri.toString());
   }
 
   private cancelPending(uri: vscode.Uri): void {

@@ -279,6 +279,9 @@ export class RunController implements vscode.Disposable {
             void this.offerProblems(`Kernel Lab: ${label} has compile errors${firstError ? `: ${firstError.message}` : ""}`);
             return;
           case "no-adapter":
+            // No GPU here: exercises (and every kernel) still run, and are checked, on the interpreter.
+            void this.offerCpu(`Kernel Lab: ${firstError?.message ?? "no usable GPU adapter was found."}`, run.document.uri);
+            return;
           case "failure":
             if (firstError?.code === RunCodes.timeout) {
               // The worker stopped a launch itself: say which setting bounds it.
@@ -338,6 +341,16 @@ export class RunController implements vscode.Disposable {
   private async offerLog(message: string): Promise<void> {
     const show = "Show Log";
     if ((await vscode.window.showErrorMessage(message, show)) === show) this.log.show(true);
+  }
+
+  /** Offers to switch this workspace to the CPU interpreter (`kernelLab.backend`) and run the file again. */
+  private async offerCpu(message: string, file: vscode.Uri): Promise<void> {
+    const useCpu = "Run on the CPU Interpreter";
+    const choice = await vscode.window.showErrorMessage(message, useCpu, "Show Log");
+    if (choice === "Show Log") this.log.show(true);
+    if (choice !== useCpu) return;
+    await vscode.workspace.getConfiguration("kernelLab", file).update("backend", "cpu", vscode.ConfigurationTarget.Workspace);
+    await this.run("run", file);
   }
 
   private async offerTimeoutSetting(message: string): Promise<void> {

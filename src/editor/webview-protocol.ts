@@ -64,6 +64,9 @@ export type FromWebview =
       chart: boolean;
       /** The history lines drawn ("1.80× faster than the last run (14:02)"), one per run that has them. */
       history?: string[];
+      /** Each run's speed-of-light verdict, where its report has one, and how many rooflines were drawn. */
+      speedOfLight?: string[];
+      rooflines?: number;
     }
   /** The user clicked a diagnostic or a run: reveal that place of the file. */
   | { type: "reveal"; line: number; column: number };
@@ -115,6 +118,23 @@ const isCandidate = shape({
   note: optional(isString),
 });
 const isAutotune = shape({ picked: recordOf(isNumber), cached: isBoolean, candidates: arrayOf(isCandidate) });
+const VERDICTS = ["memory-bound", "compute-bound", "launch-bound", "unknown"] as const;
+/** Peaks must be positive: they are the roofline's axes (log scales). */
+const isPositive: Check = (x) => typeof x === "number" && x > 0 && Number.isFinite(x);
+const isSpeedOfLight = shape({
+  peaks: shape({
+    memoryGBps: isPositive,
+    computeGflops: isPositive,
+    launchMs: isNumber,
+    timing: oneOf("timestamp-query", "wall-clock"),
+    measuredAt: isString,
+    source: oneOf("measured", "cached"),
+  }),
+  memoryFraction: nullable(isNumber),
+  computeFraction: nullable(isNumber),
+  verdict: oneOf(...VERDICTS),
+  message: isString,
+});
 /** Non-finite numbers arrive as null (JSON), hence nullable diffs. */
 const isRun = shape({
   name: isString,
@@ -135,6 +155,8 @@ const isRun = shape({
   autotune: optional(isAutotune),
   prints: optional(arrayOf(isString)),
   printsDropped: optional(isNumber),
+  speedOfLight: optional(isSpeedOfLight),
+  exercise: optional(isString),
 });
 const isDiagnostic = shape({
   line: isNumber,
@@ -179,6 +201,8 @@ const fromWebviewChecks: { [T in FromWebview["type"]]: Check } = {
     verdicts: arrayOf(oneOf("match", "mismatch")),
     chart: isBoolean,
     history: optional(arrayOf(isString)),
+    speedOfLight: optional(arrayOf(oneOf(...VERDICTS))),
+    rooflines: optional(isNumber),
   }),
   reveal: shape({ line: isNumber, column: isNumber }),
 };

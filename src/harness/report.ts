@@ -88,6 +88,8 @@ export interface RunReport {
   printsDropped?: number;
   /** On the GPU: the fraction of this GPU's measured peaks the run reached, and a verdict (speed-of-light.ts). */
   speedOfLight?: SpeedOfLightReport;
+  /** The Kernel Lab exercise whose hidden reference checked the run (`reference: exerciseReference("puzzle-01")`). */
+  exercise?: string;
 }
 
 /** One launch of a run with several. */

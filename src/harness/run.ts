@@ -14,6 +14,7 @@ import { KernelPrograms } from "./programs";
 import type { Progress } from "./protocol";
 import type { AdapterReport, FileReport, Outcome, RunReport } from "./report";
 import { selectRuns } from "./resolve-runs";
+import { exerciseIdOf } from "../language";
 import { diagnosticOf, runLocator } from "./to-diagnostics";
 import { measurePeaks, peaksFor, type Peaks } from "./peaks";
 import { assessSpeed } from "./speed-of-light";
@@ -115,6 +116,11 @@ export async function runFileWithOutcome(fileArg: string, opts: RunOptions = {},
   const device = await openDevice(gpuReady, file, needs);
   if ("diagnostic" in device) return done(device.outcome, [device.diagnostic]);
   report.adapter = device.adapter;
+  // Runs checked against an exercise's hidden reference say which (the editor marks it solved).
+  const exercises = new Map(selected.runs.flatMap((r) => {
+    const id = exerciseIdOf(r.definition.reference);
+    return id ? [[r.name, id] as const] : [];
+  }));
 
   const session: FileSession = {
     text: source,
@@ -129,6 +135,8 @@ export async function runFileWithOutcome(fileArg: string, opts: RunOptions = {},
       const peaks = device.gpu && run.timing ? await gpuPeaks(device.gpu, device.adapter, progress) : undefined;
       const assessed = peaks && assessSpeed(run, peaks.peaks, peaks.cached ? "cached" : "measured");
       if (assessed) run.speedOfLight = assessed;
+      const exercise = exercises.get(run.name);
+      if (exercise) run.exercise = exercise;
       report.runs.push(run);
       opts.onRunDone?.(run);
     },

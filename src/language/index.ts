@@ -2,6 +2,8 @@
 // Kernels are never executed here: `kernel(fn)` only names the function for the compiler, which
 // reads the source. Everything else (`defineRun`, the array helpers) is plain host code.
 
+import { EXERCISE_REFERENCES } from "../exercises/references";
+
 export type HostDtype = "f32" | "i32" | "u32";
 export type HostArray = Float32Array | Int32Array | Uint32Array;
 
@@ -173,4 +175,28 @@ export function poison(a: HostArray): void {
 
 export function cdiv(a: number, b: number): number {
   return Math.floor((a + b - 1) / b);
+}
+
+// ---- exercises: references the learner's file names but does not contain ----
+
+/** Marks a reference made by `exerciseReference`, so a run's report can say which exercise it checked. */
+const EXERCISE: unique symbol = Symbol.for("kernel-lab.exercise") as never;
+
+/**
+ * The hidden reference of a Kernel Lab exercise (src/exercises/): an exercise file's run says
+ * `reference: exerciseReference("puzzle-01")`. An unknown id throws while the file loads.
+ */
+export function exerciseReference(id: string): (args: unknown, size: number) => Record<string, ArrayLike<number>> {
+  const reference = Object.hasOwn(EXERCISE_REFERENCES, id) ? EXERCISE_REFERENCES[id] : undefined;
+  if (!reference) {
+    throw new Error(`exerciseReference("${id}"): there is no such exercise; the course has ${Object.keys(EXERCISE_REFERENCES).join(", ")}`);
+  }
+  const checked = (args: unknown, size: number) => reference(args as never, size);
+  return Object.defineProperty(checked, EXERCISE, { value: id });
+}
+
+/** The exercise a run's reference belongs to, if it was made by `exerciseReference`. */
+export function exerciseIdOf(reference: unknown): string | undefined {
+  const id = typeof reference === "function" ? (reference as { [EXERCISE]?: unknown })[EXERCISE] : undefined;
+  return typeof id === "string" ? id : undefined;
 }

@@ -3,7 +3,7 @@
 // write instead). Every entry reports its own errors and yields undefined after one.
 
 import ts from "typescript";
-import type { Span } from "../diagnostics/diagnostic";
+import type { DiagnosticFix, Span } from "../diagnostics/diagnostic";
 import { Codes } from "../diagnostics/codes";
 import type { Value } from "../ir/ir";
 import { typeToString } from "../ir/ir";
@@ -16,7 +16,7 @@ import { intrinsicNamed } from "./intrinsics";
 import { conditionalExpression } from "./ternary";
 import { ASSIGN_OPS, BINARY_OPS } from "./operators";
 import { UNSUPPORTED_EXPRESSIONS } from "./unsupported";
-import { unknownIntrinsicMessage } from "./unknown-intrinsic";
+import { suggestedIntrinsic, unknownIntrinsicMessage } from "./unknown-intrinsic";
 import { splitArguments } from "./keywords";
 
 /** The node type of each syntax kind the table handles. */
@@ -215,7 +215,10 @@ export function lowerCall(ctx: LoweringContext, node: ts.CallExpression, asState
     const name = callee.name.text;
     const intrinsic = intrinsicNamed(name);
     if (!intrinsic) {
-      ctx.log.error(Codes.unknownIntrinsic, ctx.span(callee.name), unknownIntrinsicMessage(name));
+      const nameSpan = ctx.span(callee.name);
+      const meant = suggestedIntrinsic(name);
+      const fix = meant && { title: `Change to ${callee.expression.text}.${meant.name}`, edits: [{ span: nameSpan, text: meant.name }], preferred: meant.certain };
+      ctx.log.error(Codes.unknownIntrinsic, nameSpan, unknownIntrinsicMessage(name), undefined, fix ? [fix] : undefined);
       return undefined;
     }
     const split = splitArguments(ctx.log, (n) => ctx.span(n), `tl.${name}`, intrinsic, node.arguments);
@@ -230,9 +233,12 @@ export function lowerCall(ctx: LoweringContext, node: ts.CallExpression, asState
   const helper = helperCalled(ctx, callee);
   if (helper) return callHelper(ctx, helper, node, asStatement);
   let message = "kernels can only call tl.* functions; write the computation inline";
-  if (ts.isPropertyAccessExpression(callee) && ts.isIdentifier(callee.expression) && callee.expression.text === "Math" && intrinsicNamed(callee.name.text)) {
-    message = `Math.${callee.name.text} runs on the CPU; in a kernel use tl.${callee.name.text}`;
-  } else if (ts.isIdentifier(callee) && callee.text === ctx.kernel.name) {
+  const math = ts.isPropertyAccessExpression(callee) && ts.isIdentifier(callee.expression) && callee.expression.text === "Math" ? mathReplacement(ctx, callee, node.arguments.length) : undefined;
+  if (math) {
+    ctx.log.error(Codes.unsupportedCall, span, `${math.call} runs on the CPU; in a kernel use tl.${math.name}`, undefined, math.fix && [math.fix]);
+    return undefined;
+  }
+  if (ts.isIdentifier(callee) && callee.text === ctx.kernel.name) {
     message = "kernels can't call themselves (no recursion on the GPU)";
   } else if (ts.isIdentifier(callee) && plainFunctionMessage(ctx, callee.text)) {
     message = plainFunctionMessage(ctx, callee.text)!;
@@ -241,6 +247,22 @@ export function lowerCall(ctx: LoweringContext, node: ts.CallExpression, asState
   }
   ctx.log.error(Codes.unsupportedCall, span, message);
   return undefined;
+}
+
+/**
+ * Math.f(…) → the tl.* function that computes it on blocks: the same name (Math.exp → tl.exp), or
+ * the element-wise one where Math's name is a reduction's in tl (Math.max(a, b) → tl.maximum(a, b)).
+ * The fix only where the call would then compile (tl.maximum takes two arguments, Math.max any).
+ */
+function mathReplacement(ctx: LoweringContext, callee: ts.PropertyAccessExpression, argumentCount: number): { call: string; name: string; fix?: DiagnosticFix } | undefined {
+  const elementwise: Record<string, { name: string; arity: number }> = { max: { name: "maximum", arity: 2 }, min: { name: "minimum", arity: 2 } };
+  const name = elementwise[callee.name.text]?.name ?? callee.name.text;
+  const arity = elementwise[callee.name.text]?.arity;
+  if (!intrinsicNamed(name)) return undefined;
+  const call = `Math.${callee.name.text}`;
+  if (arity !== undefined && argumentCount !== arity) return { call, name };
+  const tlName = [...ctx.kernel.tlNames][0] ?? "tl";
+  return { call, name, fix: { title: `Change to ${tlName}.${name}`, edits: [{ span: ctx.span(callee), text: `${tlName}.${name}` }], preferred: true } };
 }
 
 /** `const NAME = 123;` at the top level of the file: usable inside kernels as a constant. */

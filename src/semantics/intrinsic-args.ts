@@ -9,6 +9,7 @@ import type { NumDtype, Shape, Value } from "../ir/ir";
 import { numel, typeToString } from "../ir/ir";
 import type { IrOpName } from "../ir/ops";
 import { F16_MISSING, type Target } from "../ir/target";
+import type { KernelSource } from "../syntax/parse";
 import { IrBuilder } from "./builder";
 import type { Binding } from "./context";
 import { ValueFactory, isConst } from "./values";
@@ -21,6 +22,11 @@ export interface IntrinsicContext {
   readonly b: IrBuilder;
   readonly values: ValueFactory;
   readonly target: Target;
+  /** The kernel being lowered and its file: where lints and fixes read the source (unmasked-access.ts, arange-fix.ts). */
+  readonly kernel: KernelSource;
+  readonly sf: ts.SourceFile;
+  /** The device functions being inlined (empty in the launched kernel's own body). */
+  readonly calls: readonly unknown[];
   span(node: ts.Node): Span;
   /** Lowers an argument; one left out (a hole between keywords) is undefined, with no diagnostic. */
   expression(node: ts.Expression | undefined): Value | undefined;

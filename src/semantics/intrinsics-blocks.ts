@@ -1,5 +1,6 @@
 // tl.* functions that make blocks and change their shape, and the program's place in the grid.
 
+import ts from "typescript";
 import { Codes } from "../diagnostics/codes";
 import { numel, typeToString } from "../ir/ir";
 import { data } from "./builder";
@@ -7,9 +8,9 @@ import { COERCIONS, MAX_RANK, arity, axisArg, checkBlockSize, constInt, dtypeArg
 import { isFloat, isPowerOfTwo, shapeToString } from "./rules";
 import { dtypeOf, isConst } from "./values";
 import type { NumDtype, Value } from "../ir/ir";
-import ts from "typescript";
 import type { Span } from "../diagnostics/diagnostic";
 import type { Args, IntrinsicContext } from "./intrinsic-args";
+import { arangeFixes } from "./arange-fix";
 
 export const BLOCK_INTRINSICS: Record<string, Intrinsic> = {
   programId: {
@@ -42,7 +43,10 @@ export const BLOCK_INTRINSICS: Record<string, Intrinsic> = {
       if (start === undefined || end === undefined) return undefined;
       const n = end - start;
       if (!isPowerOfTwo(n)) {
-        ctx.log.error(Codes.notPowerOfTwo, span, `tl.arange(${start}, ${end}) has ${n} elements; block sizes must be powers of two — use ${nextPowerOfTwo(Math.max(n, 1))} and mask the tail`);
+        const wide = nextPowerOfTwo(Math.max(n, 1));
+        const call = args[0]?.parent;
+        const fixes = n > 0 && call && ts.isCallExpression(call) ? arangeFixes(ctx, call, start, end, wide) : undefined;
+        ctx.log.error(Codes.notPowerOfTwo, span, `tl.arange(${start}, ${end}) has ${n} elements; block sizes must be powers of two — use ${wide} and mask the tail`, undefined, fixes);
         return undefined;
       }
       if (!checkBlockSize(ctx, [n], span)) return undefined;

@@ -10,6 +10,7 @@ import { describeAggregate, isAggregate, type BlockPointer } from "./aggregates"
 import { blockAccess, paddingArg } from "./block-pointers";
 import type { Span } from "../diagnostics/diagnostic";
 import type { Args, IntrinsicContext } from "./intrinsic-args";
+import { checkUnmaskedAccess } from "./unmasked-access";
 
 export const MEMORY_INTRINSICS: Record<string, Intrinsic> = {
   load: {
@@ -55,6 +56,7 @@ export const MEMORY_INTRINSICS: Record<string, Intrinsic> = {
         if (!other) return undefined;
       }
       if (!p || (args[1] && !mask)) return undefined;
+      checkUnmaskedAccess(ctx, name as "load", args, span, ptr);
       return ctx.b.emit({ op: "load", ptr: p, ...(mask ? { mask } : {}), ...(other ? { other } : {}) }, data(pointee, shape), span);
     },
   },
@@ -101,6 +103,7 @@ export const MEMORY_INTRINSICS: Record<string, Intrinsic> = {
       const v = ctx.values.coerce(value, ptr.type.pointee, shape, value.span);
       const m = mask && ctx.values.toShape(mask, shape, mask.span);
       if (!p || !v || (mask && !m)) return undefined;
+      checkUnmaskedAccess(ctx, name as "store", args, span, ptr);
       ctx.markWritten(ptr.type.param);
       ctx.b.push({ kind: "store", span, ptr: p, value: v, ...(m ? { mask: m } : {}) });
       return "void";

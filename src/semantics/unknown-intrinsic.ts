@@ -15,6 +15,18 @@ const INSTEAD: Readonly<Record<string, string>> = {
   dotScaled: "it multiplies microscaled fp4/fp8 formats (MX), which WGSL has no types for; dequantise to f16/f32 and use tl.dot",
 };
 
+/**
+ * The tl.* name meant by `name`, where there is one: Triton's snake_case spelling of an existing
+ * name (certain), or the one name within two edits of it (a guess). The quick fix's replacement.
+ */
+export function suggestedIntrinsic(name: string): { name: string; certain: boolean } | undefined {
+  const camel = name.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+  if (camel !== name && intrinsicNamed(camel)) return { name: camel, certain: true };
+  if (Object.hasOwn(INSTEAD, camel)) return undefined;
+  const near = nearestName(camel);
+  return near ? { name: near, certain: false } : undefined;
+}
+
 export function unknownIntrinsicMessage(name: string): string {
   const camel = name.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
   if (camel !== name && intrinsicNamed(camel)) {

@@ -10,8 +10,9 @@
 //   7. the web extension test: code-server with Kernel Lab in the browser's extension host, Chromium's
 //      WebGPU, the web mocha suite (test/editor/suite-web/) and its runs compared with Node's (web.test.mjs)
 //   8. the Playwright debugger test: a breakpoint, Debug program… → stopped, offsets in the Variables view
+//   9. the Playwright learner's test (learn-view.test.mjs): the walkthrough, the Exercises view, a hint, Show Solution
 // Prints each stage's time and the tests' counts, and ends with `N passed, N failed`.
-// Flags: --only=trusted,untrusted,vsix,ui,testing,web,debugger (stages to run), --docs (the UI tests also write docs/screenshot-*.png).
+// Flags: --only=trusted,untrusted,vsix,ui,testing,web,debugger,learn (stages to run), --docs (the UI tests also write docs/screenshot-*.png).
 // KERNEL_LAB_EDITOR_GREP=TEXT runs only the mocha tests whose title contains TEXT.
 import { runTests } from "@vscode/test-electron";
 import { build } from "esbuild";
@@ -188,6 +189,11 @@ if (wants("debugger")) {
   await stage("debugger UI test", () =>
     countedScript(join(repoRoot, "test/editor/debugger-view.test.mjs"), [...vsixArgs, ...(docs ? ["--docs"] : [])]),
   );
+}
+
+if (wants("learn")) {
+  const vsixArgs = wants("vsix") ? ["--installed"] : [];
+  await stage("learner's UI test", () => countedScript(join(repoRoot, "test/editor/learn-view.test.mjs"), [...vsixArgs, ...(docs ? ["--docs"] : [])]));
 }
 
 console.log("\nstage times:");

@@ -12,7 +12,9 @@ import { pathToFileURL } from "node:url";
 import { chromium, type Page } from "playwright-core";
 import { resultsHtml } from "../../src/editor/results-html";
 import type { ToWebview } from "../../src/editor/webview-protocol";
-import { autotuned, autotunedSweep, coarseTimestamps, runWithHistory, singleRun, sweep, withPrints, wrongQuadrant } from "./sample-reports";
+import {
+  autotuned, autotunedSweep, bytesOnlyRun, bytesOnlySweep, coarseTimestamps, launchBoundRun, rooflineRun, rooflineSweep, runWithHistory, singleRun, sweep, uncountedRun, withPrints, wrongQuadrant,
+} from "./sample-reports";
 
 interface PageWindow {
   postMessage(message: unknown, targetOrigin: string): void;
@@ -22,6 +24,8 @@ const root = path.resolve(__dirname, "..", "..");
 const media = path.join(root, "media");
 const out = path.join(root, "test-results", "webview");
 const chromiumPath = process.env.CHROMIUM ?? "/usr/bin/chromium";
+/** KERNEL_LAB_DOCS=1 also writes the docs/ screenshots these tests make (docs/screenshot-roofline.png). */
+const docs = process.env.KERNEL_LAB_DOCS === "1";
 
 /** A few of the variables VS Code's Dark Modern theme gives a webview. */
 const DARK_THEME: Record<string, string> = {
@@ -301,6 +305,96 @@ test("a malformed message is refused, not drawn", async () => {
     await new Promise((r) => setTimeout(r, 200));
     assert.equal(received.filter((m) => (m as { type?: string }).type === "rendered").length, 0);
     assert.ok(errors.some((e) => /malformed/.test(e)));
+  } finally {
+    await close();
+  }
+});
+
+/** What Chart.js drew on the n-th canvas: its axes' types and ranges, its datasets, and pixels of chosen points. */
+async function chartOf(page: Page, n: number): Promise<{ type: string; x: string; y: string; labels: string[]; pixel: (dataset: number, index: number) => Promise<{ x: number; y: number }>; yPixelAt: (value: number) => Promise<number> }> {
+  const info = (await page.evaluate(`(() => {
+    const chart = Chart.getChart(document.querySelectorAll("canvas")[${n}]);
+    return { type: chart.config.type, x: chart.scales.x.type, y: chart.scales.y.type, labels: chart.data.datasets.map((d) => d.label) };
+  })()`)) as { type: string; x: string; y: string; labels: string[] };
+  return {
+    ...info,
+    pixel: async (dataset, index) =>
+      (await page.evaluate(`(() => { const e = Chart.getChart(document.querySelectorAll("canvas")[${n}]).getDatasetMeta(${dataset}).data[${index}]; return { x: e.x, y: e.y }; })()`)) as { x: number; y: number },
+    yPixelAt: async (value) => (await page.evaluate(`Chart.getChart(document.querySelectorAll("canvas")[${n}]).scales.y.getPixelForValue(${value})`)) as number,
+  };
+}
+
+test("speed of light: a sweep with bytes and flops is a line of points under the roofs, each size with its verdict", async () => {
+  const { page, received, errors, close } = await openPanel();
+  try {
+    const rendered = await send(page, received, { type: "results", view: rooflineSweep });
+    assert.equal(rendered.rooflines, 1);
+    assert.deepEqual(rendered.speedOfLight, ["memory-bound", "memory-bound", "compute-bound", "compute-bound", "compute-bound"]);
+    const section = page.locator("[data-testid=speed-of-light]");
+    assert.equal(await section.getAttribute("data-verdict"), "compute-bound");
+    assert.match((await section.locator("h3").textContent()) ?? "", /Speed of light \(n = 257\)/);
+    assert.match((await page.textContent("[data-testid=sol-verdict]")) ?? "", /^compute-bound 3\.86 GFLOP\/s is 17% of this GPU's measured f32 FMA rate/);
+    assert.match((await page.textContent("[data-testid=sol-fractions]")) ?? "", /Memory\s*3% of 3\.50 GB\/s.*Compute\s*17% of 23\.3 GFLOP\/s/);
+    const cells = await page.locator("[data-testid=sweep-table] td.sol-cell").allTextContents();
+    assert.deepEqual(cells, ["memory-bound · 0%", "memory-bound · 2%", "compute-bound · 8%", "compute-bound · 20%", "compute-bound · 17%"]);
+
+    // The roofline is the section's canvas (the sweep chart comes after it in the page's order of drawing).
+    const canvases = await page.locator("canvas").count();
+    assert.equal(canvases, 2);
+    const roofIndex = (await page.evaluate(`[...document.querySelectorAll("canvas")].findIndex((c) => c.closest("[data-testid=roofline]"))`)) as number;
+    const chart = await chartOf(page, roofIndex);
+    assert.deepEqual([chart.type, chart.x, chart.y], ["scatter", "logarithmic", "logarithmic"]);
+    assert.match(chart.labels[0], /^memory roof: 3\.50 GB\/s$/);
+    assert.match(chart.labels[1], /^compute roof: 23\.3 GFLOP\/s \(f32 FMA\)$/);
+    assert.match(chart.labels[2], /^matmul, sizes 1 … 257$/);
+    // Every point lies under the compute roof (smaller y pixel = higher on the canvas).
+    const roof = await chart.yPixelAt(23.346095107290882);
+    for (let i = 0; i < 5; i++) assert.ok((await chart.pixel(2, i)).y > roof, `point ${i} is under the compute roof`);
+    // Its size-127 point sits at its intensity: gflops / gbps FLOP per byte.
+    const x127 = (await page.evaluate(`Chart.getChart(document.querySelectorAll("canvas")[${roofIndex}]).scales.x.getPixelForValue(${4.73674 / 0.223218})`)) as number;
+    assert.ok(Math.abs((await chart.pixel(2, 3)).x - x127) < 1);
+    await page.locator("section.run").first().screenshot({ path: path.join(out, "roofline-sweep.png") });
+    if (docs) await page.locator("section.run").first().screenshot({ path: path.join(root, "docs/screenshot-roofline.png") });
+
+    // One run: one point.
+    const one = await send(page, received, { type: "results", view: rooflineRun });
+    assert.equal(one.rooflines, 1);
+    const single = await chartOf(page, 0);
+    assert.equal(single.labels[2], "matmul (n = 127)");
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
+test("speed of light: a run with only bytes is the line of its bandwidth; with neither count it is told what to add", async () => {
+  const { page, received, errors, close } = await openPanel();
+  try {
+    const bytesOnly = await send(page, received, { type: "results", view: bytesOnlyRun });
+    assert.equal(bytesOnly.rooflines, 1);
+    const chart = await chartOf(page, 0);
+    assert.match(chart.labels[2], /^vectorAdd \(n = 2\^20\): 5\.47 GB\/s, somewhere on this line \(add flops to place it\)$/);
+    assert.match((await page.textContent("[data-testid=sol-missing]")) ?? "", /declares bytes but no flops.*Add flops: \(n\) => …/);
+    assert.match((await page.textContent("[data-testid=sol-verdict]")) ?? "", /^memory-bound 5\.47 GB\/s is 156% of this GPU's measured 3\.50 GB\/s \(above it: the data fits in the GPU's caches\)/);
+    await page.locator("section.run").first().screenshot({ path: path.join(out, "roofline-bytes-only.png") });
+
+    const launchBound = await send(page, received, { type: "results", view: launchBoundRun });
+    assert.deepEqual(launchBound.speedOfLight, ["launch-bound"]);
+    assert.match((await page.textContent("[data-testid=sol-verdict]")) ?? "", /^launch-bound The kernel's 2\.80 µs is within 2× of one launch/);
+
+    const uncounted = await send(page, received, { type: "results", view: uncountedRun });
+    assert.deepEqual([uncounted.rooflines, uncounted.speedOfLight], [0, ["unknown"]]);
+    assert.equal(await page.locator("[data-testid=roofline]").count(), 0);
+    assert.equal((await page.textContent("[data-testid=sol-verdict]"))?.trim(), "unknown");
+    assert.match((await page.textContent("[data-testid=sol-missing]")) ?? "", /add bytes: \(n\) => … \(the bytes a launch reads and writes\) and flops: \(n\) => …/);
+
+    // A sweep with only bytes: no pile of parallel lines; the sweep chart carries the measured bandwidth.
+    const swept = await send(page, received, { type: "results", view: bytesOnlySweep });
+    assert.deepEqual([swept.rooflines, swept.chart], [0, true]);
+    const sweepChart = await chartOf(page, 0);
+    assert.ok(sweepChart.labels.includes("this GPU's measured bandwidth (copy)"), JSON.stringify(sweepChart.labels));
+    assert.match((await page.textContent("[data-testid=sol-missing]")) ?? "", /declares bytes but no flops/);
+    assert.deepEqual(errors, []);
   } finally {
     await close();
   }

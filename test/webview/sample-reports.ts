@@ -200,3 +200,113 @@ export const wrongQuadrant: ResultsView = {
   ],
   wgsl: [],
 };
+
+// ---------------------------------------------------------------- speed of light
+
+/** lavapipe's peaks as `peaks.json` had them on the development machine (2026-12-04). */
+const lavapipePeaks = {
+  memoryGBps: 3.5017044029838615,
+  computeGflops: 23.346095107290882,
+  launchMs: 0.026572,
+  timing: "timestamp-query" as const,
+  measuredAt: "2026-12-04T03:58:09.425Z",
+  source: "cached" as const,
+};
+
+function matmulRun(size: number, grid: [number, number, number], constexprs: Record<string, number>, medianMs: number, gbps: number, gflops: number, verdict: "memory-bound" | "compute-bound", message: string): RunReport {
+  return {
+    name: "matmul",
+    kernel: "matmul_kernel",
+    size,
+    constexprs,
+    grid,
+    correct: true,
+    maxAbsDiff: 3.8e-6,
+    maxRelDiff: 2.1e-6,
+    mismatches: 0,
+    firstMismatch: null,
+    timing: { medianMs, minMs: medianMs * 0.95, maxMs: medianMs * 1.2, reps: 100, source: "timestamp-query" },
+    gbps,
+    gflops,
+    baseline: null,
+    speedOfLight: { peaks: lavapipePeaks, memoryFraction: gbps / lavapipePeaks.memoryGBps, computeFraction: gflops / lavapipePeaks.computeGflops, verdict, message },
+  };
+}
+
+/** `kernel-lab run examples/matmul.kernel.ts --sweep --json` on lavapipe (bytes and flops: a line of points). */
+export const rooflineSweep: ResultsView = {
+  ...autotuned,
+  mode: "sweep",
+  runs: [
+    matmulRun(1, [1, 1, 1], { BLOCK_M: 32, BLOCK_N: 32, BLOCK_K: 16 }, 0.081696, 0.000342734, 7.3443e-5, "memory-bound", "memory-bound: 0.000343 GB/s is 0% of this GPU's measured 3.50 GB/s; 0.0000734 GFLOP/s is 0% of this GPU's measured f32 FMA rate, 23.3 GFLOP/s"),
+    matmulRun(33, [1, 1, 1], { BLOCK_M: 64, BLOCK_N: 64, BLOCK_K: 16 }, 0.165365, 0.080573, 0.44701, "memory-bound", "memory-bound: 0.0806 GB/s is 2% of this GPU's measured 3.50 GB/s; 0.447 GFLOP/s is 2% of this GPU's measured f32 FMA rate, 23.3 GFLOP/s"),
+    matmulRun(64, [1, 1, 1], { BLOCK_M: 64, BLOCK_N: 64, BLOCK_K: 16 }, 0.272166, 0.182448, 1.95552, "compute-bound", "compute-bound: 1.96 GFLOP/s is 8% of this GPU's measured f32 FMA rate, 23.3 GFLOP/s; 0.182 GB/s is 5% of this GPU's measured 3.50 GB/s"),
+    matmulRun(127, [1, 1, 1], { BLOCK_M: 128, BLOCK_N: 128, BLOCK_K: 16 }, 0.871595, 0.223218, 4.73674, "compute-bound", "compute-bound: 4.74 GFLOP/s is 20% of this GPU's measured f32 FMA rate, 23.3 GFLOP/s; 0.223 GB/s is 6% of this GPU's measured 3.50 GB/s"),
+    matmulRun(257, [6, 1, 1], { BLOCK_M: 128, BLOCK_N: 128, BLOCK_K: 16 }, 8.834, 0.089952, 3.85785, "compute-bound", "compute-bound: 3.86 GFLOP/s is 17% of this GPU's measured f32 FMA rate, 23.3 GFLOP/s; 0.0900 GB/s is 3% of this GPU's measured 3.50 GB/s"),
+  ],
+};
+
+/** The same kernel run once at 127: one point. */
+export const rooflineRun: ResultsView = { ...autotuned, runs: [{ ...rooflineSweep.runs[3], autotune: undefined }] };
+
+/** Vector add declares bytes only (a real lavapipe run at 2^20): its bandwidth line under the memory roof. */
+export const bytesOnlyRun: ResultsView = {
+  ...singleRun,
+  runs: [
+    {
+      ...run(1 << 20, 2.298501, 2.41),
+      grid: [1024, 1, 1],
+      gbps: 5.474399184511992,
+      speedOfLight: {
+        peaks: lavapipePeaks,
+        memoryFraction: 1.5633527432661547,
+        computeFraction: null,
+        verdict: "memory-bound",
+        message: "memory-bound: 5.47 GB/s is 156% of this GPU's measured 3.50 GB/s (above it: the data fits in the GPU's caches)",
+      },
+    },
+  ],
+};
+
+/** A run with neither bytes nor flops: told what to add. */
+export const uncountedRun: ResultsView = {
+  ...singleRun,
+  runs: [
+    {
+      ...run(98432, 0.31, 0.3),
+      gbps: null,
+      speedOfLight: {
+        peaks: lavapipePeaks,
+        memoryFraction: null,
+        computeFraction: null,
+        verdict: "unknown",
+        message: "add `bytes` (the bytes a launch reads and writes) and, for arithmetic, `flops` to the run to see how close it comes to this GPU's limits",
+      },
+    },
+  ],
+};
+
+/** A short launch on the H200 (README's example): launch-bound whatever it computes. */
+export const launchBoundRun: ResultsView = {
+  ...bytesOnlyRun,
+  adapter: { vendor: "nvidia", device: "nvidia-h200", backend: "vulkan", description: "NVIDIA: 580.159.04 580.159.4.0" },
+  runs: [
+    {
+      ...run(98432, 0.0028, 0.00746),
+      speedOfLight: {
+        peaks: { ...lavapipePeaks, memoryGBps: 3901.2, computeGflops: 51234, launchMs: 0.002 },
+        memoryFraction: 0.108,
+        computeFraction: null,
+        verdict: "launch-bound",
+        message: "launch-bound: the kernel's 2.80 µs is within 2× of one launch (2.00 µs on this GPU); give each launch more work (a larger size, or several steps in one kernel)",
+      },
+    },
+  ],
+};
+
+/** A vector add sweep with bytes only: no roofline, the measured bandwidth drawn on the sweep chart. */
+export const bytesOnlySweep: ResultsView = {
+  ...sweep,
+  outcome: "ok",
+  runs: sweep.runs.map((r) => ({ ...r, correct: true, speedOfLight: { ...bytesOnlyRun.runs[0].speedOfLight!, memoryFraction: r.gbps! / lavapipePeaks.memoryGBps } })),
+};

@@ -12,6 +12,7 @@ import { drawSweepChart, metricFor } from "./sweep-chart";
 import { printsList } from "./prints-list";
 import { autotuneTable, tunedKeys } from "./autotune-table";
 import { historyTable } from "./history-table";
+import { speedOfLightSection, verdictCell } from "./speed-of-light";
 import { assertNever } from "../../ir/never";
 
 const vscode = page.acquireVsCodeApi();
@@ -19,6 +20,8 @@ const app = page.document.getElementById("app") ?? page.document.body;
 let charts: ChartInstance[] = [];
 /** Charts of the page being built, drawn once it is in the document (Chart.js measures its box). */
 let pendingCharts: (() => ChartInstance | undefined)[] = [];
+/** Rooflines of the page being built, counted for the `rendered` acknowledgement. */
+let rooflines = 0;
 let lastResults: ResultsView | undefined;
 let current: ToWebview | undefined;
 
@@ -50,6 +53,7 @@ function show(message: ToWebview): void {
   for (const chart of charts) chart.destroy();
   charts = [];
   pendingCharts = [];
+  rooflines = 0;
   switch (message.type) {
     case "results":
       lastResults = message.view;
@@ -72,6 +76,7 @@ function show(message: ToWebview): void {
   vscode.setState({ message, results: lastResults ? { type: "results", view: lastResults } : undefined });
   const runs = message.type === "results" ? message.view.runs : [];
   const history = message.type === "results" ? (message.view.history ?? []).flatMap((x) => (x.change ? [x.change] : [])) : [];
+  const speedOfLight = runs.flatMap((r) => (r.speedOfLight ? [r.speedOfLight.verdict] : []));
   post({
     type: "rendered",
     messageType: message.type,
@@ -79,6 +84,7 @@ function show(message: ToWebview): void {
     verdicts: runs.map((r) => (r.correct ? "match" : "mismatch")),
     chart: charts.length > 0,
     ...(history.length > 0 ? { history } : {}),
+    ...(speedOfLight.length > 0 ? { speedOfLight, rooflines } : {}),
   });
 }
 
@@ -200,12 +206,25 @@ function runTitle(run: RunReport, extra: string): PageElement {
   );
 }
 
+/** The speed-of-light section of a run's sizes, its roofline queued to be drawn. */
+function speedOfLight(name: string, runs: RunReport[]): PageElement | null {
+  const made = speedOfLightSection(name, runs);
+  if (!made) return null;
+  const { draw } = made;
+  if (draw) {
+    rooflines++;
+    pendingCharts.push(draw);
+  }
+  return made.section;
+}
+
 function single(run: RunReport, history: RunHistoryView | undefined): PageElement {
   return h(
     "section",
     { class: "run", "data-run": run.name },
     runTitle(run, `n = ${fmt.count(run.size)} · grid ${run.grid.join(" × ")}`),
     h("div", { class: "tables" }, correctnessTable(run), timingTable(run)),
+    speedOfLight(run.name, [run]),
     mismatchHeatmap(run.mismatchMap),
     run.autotune ? autotuneTable(run.autotune) : null,
     printsList(run),
@@ -290,6 +309,7 @@ function sweep(name: string, runs: RunReport[]): PageElement {
     chartBox,
     sweepTable(sorted),
     mismatchNotes(sorted),
+    speedOfLight(name, sorted),
   );
   pendingCharts.push(() => drawSweepChart(canvas, name, sorted));
   return section;
@@ -300,10 +320,12 @@ function sweepTable(runs: RunReport[]): PageElement {
   const hasGflops = runs.some((r) => r.gflops !== null);
   const hasBaseline = runs.some((r) => r.baseline);
   const tuned = runs.some((r) => r.autotune);
+  const assessed = runs.some((r) => r.speedOfLight);
   const head = ["Size", "Match", "Max abs diff", "Mismatches", "Median", "Min – max"];
   if (tuned) head.push("Picked config");
   if (hasGbps) head.push("GB/s");
   if (hasGflops) head.push("GFLOP/s");
+  if (assessed) head.push("Speed of light");
   if (hasBaseline) head.push("Baseline", "Speedup");
   return h(
     "table",
@@ -328,6 +350,7 @@ function sweepTable(runs: RunReport[]): PageElement {
         }
         if (hasGbps) cells.push(text("td", fmt.rate(r.gbps, ""), { class: "num" }));
         if (hasGflops) cells.push(text("td", fmt.rate(r.gflops, ""), { class: "num" }));
+        if (assessed) cells.push(text("td", verdictCell(r), { class: "num sol-cell" }));
         if (hasBaseline) {
           cells.push(text("td", r.baseline ? fmt.ms(r.baseline.medianMs) : "—", { class: "num" }));
           cells.push(text("td", r.baseline ? fmt.speedup(r.baseline.speedup) : "—", { class: `num ${r.baseline && r.baseline.speedup < 1 ? "warn" : ""}` }));

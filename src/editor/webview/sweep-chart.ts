@@ -15,11 +15,16 @@ export interface Metric {
   baseline(run: RunReport): number | null;
 }
 
-/** Throughput when every point has it; time otherwise. */
+/**
+ * Throughput when every point has it; time otherwise. With both counts, the rate of the roof
+ * that bounds the largest size (its speed-of-light verdict): GFLOP/s for a compute-bound
+ * kernel such as a matmul, else GB/s.
+ */
 export function metricFor(runs: readonly RunReport[]): Metric {
   const baselineRate = (run: RunReport, perKernel: number | null) =>
     perKernel !== null && run.baseline && run.timing ? (perKernel * run.timing.medianMs) / run.baseline.medianMs : null;
-  if (runs.every((r) => r.gbps !== null)) {
+  const computeBound = runs[runs.length - 1]?.speedOfLight?.verdict === "compute-bound";
+  if (runs.every((r) => r.gbps !== null) && !(computeBound && runs.every((r) => r.gflops !== null))) {
     return { label: "Throughput", unit: "GB/s", kernel: (r) => r.gbps, baseline: (r) => baselineRate(r, r.gbps) };
   }
   if (runs.every((r) => r.gflops !== null)) {
@@ -62,6 +67,14 @@ export function drawSweepChart(canvas: PageElement, name: string, runs: readonly
   });
   const datasets = [line(`${name} (kernel)`, kernelColour, points(metric.kernel), false)];
   if (baselineName) datasets.push(line(`${baselineName} (baseline)`, baselineColour, points(metric.baseline), true));
+  // The GPU's measured peak in the plotted unit, as a level across the sizes: how far each size is from it.
+  const peaks = sorted.find((r) => r.speedOfLight)?.speedOfLight?.peaks;
+  const roof = peaks && (metric.unit === "GB/s" ? peaks.memoryGBps : metric.unit === "GFLOP/s" ? peaks.computeGflops : undefined);
+  if (roof !== undefined && sorted.length > 0) {
+    const label = metric.unit === "GB/s" ? "this GPU's measured bandwidth (copy)" : "this GPU's measured f32 FMA rate";
+    const level = [{ x: sorted[0].size, y: roof }, { x: sorted[sorted.length - 1].size, y: roof }];
+    datasets.push({ ...line(label, css("--kl-chart-roof", foreground), level, false), pointRadius: 0, borderWidth: 3 });
+  }
 
   return new Chart(canvas, {
     type: "line",

@@ -171,6 +171,35 @@ describe("web extension", function () {
     }
   });
 
+  it("an exercise: Open Exercise writes it through workspace.fs, a run of it solved marks it solved; a quick fix is offered", async () => {
+    const opened = await vscode.commands.executeCommand<{ kind: string; uri?: string; created?: boolean }>("kernelLab.openExercise", "puzzle-01");
+    ok(opened.kind === "opened" && opened.created && opened.uri, JSON.stringify(opened));
+    const uri = vscode.Uri.parse(opened.uri!);
+    try {
+      const document = await vscode.workspace.openTextDocument(uri);
+      const stub = "  // TODO: the block's offsets (tl.arange), load x there, store x + 10 to z.";
+      const at = document.getText().indexOf(stub);
+      ok(at >= 0, "the stub's TODO is in the file");
+      const edit = new vscode.WorkspaceEdit();
+      edit.replace(uri, new vscode.Range(document.positionAt(at), document.positionAt(at + stub.length)), "  const r = tl.arange(0, B0);\n  tl.store(z_ptr + r, tl.load(x_ptr + r) + 10.0);");
+      ok(await vscode.workspace.applyEdit(edit));
+      const result = await vscode.commands.executeCommand<RunCommandResult>("kernelLab.runKernel", uri);
+      equal(result.kind === "completed" && result.outcome, "ok", JSON.stringify(result).slice(0, 600));
+      await waitFor("puzzle-01 marked solved", () => api.exercises?.solved().includes("puzzle-01") || undefined);
+
+      const broken = await openFixture("broken/math-call.kernel.ts");
+      const [diagnostic] = await waitFor("KL1004", () => {
+        const found = kernelLabDiagnostics(broken.uri);
+        return found.length > 0 ? found : undefined;
+      });
+      const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>("vscode.executeCodeActionProvider", broken.uri, diagnostic.range, vscode.CodeActionKind.QuickFix.value);
+      ok(actions.some((a) => a.title === "Change to tl.exp"), JSON.stringify(actions.map((a) => a.title)));
+    } finally {
+      await vscode.commands.executeCommand("workbench.action.closeAllEditors");
+      await vscode.workspace.fs.delete(vscode.Uri.joinPath(uri, ".."), { recursive: true, useTrash: false }).then(undefined, () => undefined);
+    }
+  });
+
   // The same list web.test.mjs runs on the Node runtime, to compare.
   const runs: { file: string; run: string; size?: number; title: string }[] = webRuns;
   for (const { file, run, size, title } of runs) {

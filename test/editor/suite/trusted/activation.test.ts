@@ -5,7 +5,7 @@ import * as vscode from "vscode";
 import type { KernelLabApi } from "../../../../src/editor/extension";
 import { extensionId } from "../kernel-lab";
 
-const commands = ["kernelLab.runKernel", "kernelLab.sweepKernel", "kernelLab.retuneKernel", "kernelLab.showWgsl", "kernelLab.showResults", "kernelLab.debugProgram"];
+const commands = ["kernelLab.runKernel", "kernelLab.sweepKernel", "kernelLab.retuneKernel", "kernelLab.showWgsl", "kernelLab.showResults", "kernelLab.debugProgram", "kernelLab.openExercise", "kernelLab.showHint", "kernelLab.showSolution"];
 
 describe("activation", () => {
   it("the extension is loaded under the id in package.json", () => {
