@@ -21,7 +21,8 @@ Commands:
     --sweep            every size of the run's \`sizes\`
     --cpu              interpret the kernel on the CPU instead of launching it on the GPU
     --json             print one JSON object (SPEC §4) on stdout, nothing else
-    --reps N           at most N timed repetitions (default 100)
+    --reps N           at most N timed repetitions (default 100); 0: check only, no timing
+                       (a run with configs then runs its first config)
     --timeout SECONDS  limit per run and size (default 120)
     --max-steps N      with --cpu, element operations a launch may take before it counts as
                        endless (default 500000000)
@@ -93,7 +94,7 @@ export function parseArgs(argv: readonly string[]): Command {
         sweep: flags.has("--sweep"),
         json: flags.has("--json"),
         cpu: flags.has("--cpu"),
-        reps: optionalInt("--reps", one("--reps")),
+        reps: optionalInt("--reps", one("--reps"), 0),
         timeoutMs: optionalSeconds(one("--timeout")),
         maxSteps: optionalInt("--max-steps", one("--max-steps")),
         constexprs: constexprPairs(values.get("--constexpr")),
@@ -115,10 +116,10 @@ export function parseArgs(argv: readonly string[]): Command {
   }
 }
 
-function optionalInt(name: string, value: string | undefined): number | undefined {
+function optionalInt(name: string, value: string | undefined, least = 1): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value.replace(/_/g, ""));
-  if (!/^\d[\d_]*$/.test(value) || !Number.isSafeInteger(n) || n <= 0) throw new UsageError(`${name} wants a positive integer, got '${value}'.`);
+  if (!/^\d[\d_]*$/.test(value) || !Number.isSafeInteger(n) || n < least) throw new UsageError(`${name} wants ${least === 0 ? "a whole number" : "a positive integer"}, got '${value}'.`);
   return n;
 }
 

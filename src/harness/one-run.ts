@@ -45,8 +45,8 @@ export async function runEverySize(given: LoadedRun, s: FileSession): Promise<"r
   const kernel = resolveKernel(loaded, s.kernels, s.parsed);
   const defined = checkRunDefinition(loaded, kernel, new Set(Object.keys(BUILTINS)));
   const sizes = s.opts.size !== undefined ? [s.opts.size] : s.opts.sweep ? defined.sizes : [defined.sizes[0]];
-  if (defined.configs && s.device.gpu) return tuneEverySize(defined, kernel, sizes, s.device.gpu, s);
-  // Without a GPU to time on (--cpu), a run with configs runs its first one.
+  if (defined.configs && s.device.gpu && s.opts.reps !== 0) return tuneEverySize(defined, kernel, sizes, s.device.gpu, s);
+  // Without a GPU to time on (--cpu), or nothing to time (--reps 0), a run with configs runs its first one.
   const checked = defined.configs ? { ...defined, constexprs: defined.configs[0] } : defined;
   const { program, diagnostics } = s.programs.forRun(kernel, checked.constexprs, loaded.name);
   s.diagnose(diagnostics);

@@ -163,7 +163,10 @@ async function launchAll(gpu: Gpu, run: CheckedLaunchRun, programs: CompiledKern
     }
     progress({ phase: "compare", run: run.name, size, message: "Comparing with the reference" });
     const comparison = { ...prepared.compare(got), ...printed };
-    ctxs[0].onChecked(orderedReport({ ...prepared.base, ...comparison }));
+    const checked = orderedReport({ ...prepared.base, ...comparison });
+    ctxs[0].onChecked(checked);
+    // --reps 0: checked, not timed.
+    if (ctxs[0].reps === 0) return checked;
 
     progress({ phase: "time", run: run.name, size, message: `Timing ${run.name}'s ${programs.length} launches` });
     const copies = [first];

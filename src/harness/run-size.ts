@@ -25,7 +25,7 @@ import { trace } from "./trace";
 export interface SizeContext {
   /** Undefined with --cpu. */
   gpu: Gpu | undefined;
-  /** Most timed repetitions (`--reps`). */
+  /** Most timed repetitions (`--reps`); 0: check only, no timing. */
   reps: number | undefined;
   /** The interpreter's step budget (`--max-steps`). */
   maxSteps?: number;
@@ -129,7 +129,10 @@ async function launchSize(gpu: Gpu, run: CheckedRun, program: CompiledKernel, pr
     trace("read back");
     progress({ phase: "compare", run: run.name, size, message: "Comparing with the reference" });
     const comparison = { ...(await compareWithSource(prepared, got, ctx, provenance)), ...printsOf(printed || undefined) };
-    ctx.onChecked(orderedReport({ ...prepared.base, ...comparison }));
+    const checked = orderedReport({ ...prepared.base, ...comparison });
+    ctx.onChecked(checked);
+    // --reps 0: checked, not timed (the timed variant is never compiled).
+    if (ctx.reps === 0) return checked;
 
     progress({ phase: "time", run: run.name, size, message: `Timing ${program.name}` });
     const argSets = [first];

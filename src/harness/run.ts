@@ -33,7 +33,7 @@ export interface RunOptions {
   sweep?: boolean;
   /** Interpret on the CPU instead of launching on the GPU. */
   cpu?: boolean;
-  /** Most timed repetitions per measurement (default 100). */
+  /** Most timed repetitions per measurement (default 100); 0 checks without timing (a run with `configs` runs its first). */
   reps?: number;
   /** Limit for one size of one run, GPU work included (default 120 s). */
   timeoutMs?: number;

@@ -66,7 +66,8 @@ const PORTS: { file: string; ports: string; gpuTodo?: string }[] = [
 ];
 
 function assertAllMatch(file: string, backend: "gpu" | "cpu"): void {
-  const args = ["run", file, "--sweep", "--reps", "1", ...(backend === "cpu" ? ["--cpu"] : [])];
+  // --reps 0: checked, not timed (lavapipe compiles no timed variant).
+  const args = ["run", file, "--sweep", "--reps", "0", ...(backend === "cpu" ? ["--cpu"] : [])];
   const { code, report, stderr } = cliJson(args);
   assert.deepEqual(report.diagnostics, [], `${file} (${backend}): ${JSON.stringify(report.diagnostics)}\n${stderr}`);
   assert.equal(code, 0, `${file} (${backend}) exit ${code}: ${stderr}`);

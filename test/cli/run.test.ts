@@ -126,12 +126,12 @@ test("f16 examples: vector add, matmul and attention match float64 references of
   const cases: [string, string, string[], string[]][] = [
     ["examples/vector-add-f16.kernel.ts", "98433", [], []],
     ["examples/matmul-f16.kernel.ts", "33", [...small, "--constexpr", "BLOCK_K=16", "--constexpr", "num_warps=1"], []],
-    ["examples/attention-f16.kernel.ts", "33", [...small, "--reps", "1", "--run", "attentionCausalF16"], ["--reps", "1"]],
+    ["examples/attention-f16.kernel.ts", "33", [...small, "--run", "attentionCausalF16"], []],
   ];
   for (const [file, size, gpuExtra, cpuExtra] of cases) {
     for (const device of [[], ["--cpu"]]) {
       const extra = device.length === 0 ? gpuExtra : cpuExtra;
-      const { code, report } = json(["run", file, "--size", size, "--reps", "5", ...extra, ...device]);
+      const { code, report } = json(["run", file, "--size", size, "--reps", "0", ...extra, ...device]);
       assert.equal(code, 0, JSON.stringify(report.diagnostics));
       for (const run of report.runs) {
         assert.equal(run.correct, true, JSON.stringify(run));
@@ -199,7 +199,8 @@ test("an unmasked tail on the GPU: the instrumented correctness launch reports t
 
 test("the tutorial ports (softmax, layer norm, matmul, 2-D tiles, row scans) match their references over their sweeps", () => {
   for (const example of ["softmax", "layer-norm", "matmul", "matrix-2d", "cumsum"]) {
-    const { code, report } = json(["run", `examples/${example}.kernel.ts`, "--sweep", "--reps", "3"]);
+    // Checked, not timed (--reps 0), but matmul: its autotuner checks each of its configs.
+    const { code, report } = json(["run", `examples/${example}.kernel.ts`, "--sweep", "--reps", example === "matmul" ? "3" : "0"]);
     assert.equal(code, 0, `${example}: ${JSON.stringify(report.diagnostics)}`);
     assert.ok(report.runs.length >= 4, `${example}: ${report.runs.length} runs`);
     for (const run of report.runs) assert.equal(run.correct, true, `${example} ${run.name} size ${run.size}: ${JSON.stringify(run.firstMismatch)}`);
@@ -289,7 +290,7 @@ test("--help, --version, bad usage", () => {
 test("the atomics example (histogram, float sum) matches over its sweep on the GPU and with --cpu, and checks clean", () => {
   assert.equal(cli(["check", "examples/histogram.kernel.ts"]).code, 0);
   for (const backend of [[], ["--cpu"]]) {
-    const { code, report } = json(["run", "examples/histogram.kernel.ts", "--sweep", "--reps", "3", ...backend]);
+    const { code, report } = json(["run", "examples/histogram.kernel.ts", "--sweep", "--reps", "0", ...backend]);
     assert.equal(code, 0, `${backend}: ${JSON.stringify(report.diagnostics)}`);
     assert.deepEqual(report.runs.map((r: { name: string }) => r.name), ["histogram", "histogram", "floatSum", "floatSum"]); // in the order the file exports them
     for (const run of report.runs) assert.equal(run.correct, true, `${backend} ${run.name} size ${run.size}: ${JSON.stringify(run.firstMismatch)}`);
