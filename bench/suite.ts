@@ -320,7 +320,8 @@ function asWrittenAttention(z: number, h: number, n: number, d: number, causal: 
       stride_z: h * n * d, stride_h: n * d, stride_tok: d, H: h, N_CTX: n,
     }),
     outputs: ["Out", "M"],
-    targets: [],
+    // q loaded before the key loop, as written, against the default (codegen/sink.ts: inside it).
+    targets: quick ? [] : [{ sinkInvariantDotLoads: false }],
   };
 }
 

@@ -16,6 +16,7 @@ import { wideBuffersOf } from "./memory";
 import { planMma, TRANSFER_BYTES } from "./mma";
 import { dotOnlyTransposes } from "./dot";
 import { pipelineDotLoads } from "./pipeline";
+import { sinkInvariantDotLoads } from "./sink";
 import { debugAbi, debugDeclarations } from "./print";
 import { emitStatements, STATEMENT_WGSL } from "./statements";
 import { BINARY_WGSL, MATH_WGSL, UNARY_WGSL } from "./elementwise";
@@ -47,8 +48,11 @@ export function generateWgsl(written: KernelIR, target: Target): WgslResult {
   const tiledLayouts = target.tiledLayouts ?? containsDot(written.body);
   const workgroupSize = target.workgroupSize ?? chooseWorkgroupSize(written, target.maxWorkgroupSize, target.preferredWorkgroupSize, tiledLayouts);
   // Dots on subgroup matrices keep no output registers in their loop: they don't count against pipelining.
-  const matrixDots = new Set([...planMma(written, target, workgroupSize)].filter(([, p]) => p.kind === "loop").map(([id]) => id));
-  const ir = (target.numStages ?? 2) > 1 ? pipelineDotLoads(written, workgroupSize, matrixDots, target.numStages === 2) : written;
+  const planned = planMma(written, target, workgroupSize);
+  const matrixDots = new Set([...planned].filter(([, p]) => p.kind === "loop").map(([id]) => id));
+  // Dots on subgroup matrices stage an invariant operand once themselves (mma.ts): their loads stay.
+  const sunk = target.sinkInvariantDotLoads === false ? written : sinkInvariantDotLoads(written, new Set(planned.keys()));
+  const ir = (target.numStages ?? 2) > 1 ? pipelineDotLoads(sunk, workgroupSize, matrixDots, target.numStages === 2) : sunk;
   const gen = new WgslGenerator(ir, { ...target, workgroupSize, tiledLayouts, unrollDot: target.unrollDot ?? true });
   gen.mma = planMma(ir, target, workgroupSize);
   gen.dotOnlyTransposes = dotOnlyTransposes(ir);

@@ -86,6 +86,13 @@ export interface Target {
    * workgroup memory than the adapter has compiles without it.
    */
   privateDotTiles?: boolean;
+  /**
+   * Load a loop-invariant tl.dot operand (tutorial 06's q, loaded before its key loop) inside the
+   * loop that multiplies by it, in loops with two or more dots on the generic path (codegen/sink.ts),
+   * as the hand-written example does: nothing block-sized is then held across the trips. On
+   * unless false.
+   */
+  sinkInvariantDotLoads?: boolean;
   /** Write the k loop of a tiled tl.dot out in full (default) instead of leaving it to the driver: +23% on the H200. */
   unrollDot?: boolean;
   /**

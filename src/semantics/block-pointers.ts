@@ -141,8 +141,11 @@ export function blockAccess(ctx: IntrinsicContext, bp: BlockPointer, boundaryChe
   if (!pointers) return undefined;
   let mask: Value | undefined;
   for (const d of checked) {
+    // 0 <= index < shape as one unsigned comparison: a negative index wraps past any shape (one
+    // compare an element instead of two and an and; a negative shape counts as 0).
     const zero = ctx.b.constant(0, "i32", span);
-    const inside = ctx.values.binary("land", ctx.values.binary("ge", indices[d], zero, span)!, ctx.values.binary("lt", indices[d], bp.shape[d], span)!, span);
+    const extent = ctx.b.emit({ op: "math", fn: "maximum", args: [bp.shape[d], zero] }, data("i32", bp.shape[d].type.shape), span);
+    const inside = ctx.values.binary("lt", ctx.values.cast(indices[d], "u32", span), ctx.values.cast(extent, "u32", span), span);
     mask = mask && inside ? ctx.values.binary("land", mask, inside, span) : inside;
   }
   return { pointers: ctx.values.toShape(pointers, bp.blockShape, span)!, ...(mask ? { mask: ctx.values.toShape(mask, bp.blockShape, span) } : {}) };

@@ -63,3 +63,42 @@ test("private dot arrays fall back to the shared pair when both pairs don't fit 
   assert.doesNotMatch(text, /var<workgroup> sm_d\d+a_/);
   assert.equal(count(keyLoop(text), /workgroupBarrier\(\)/g), 4);
 });
+
+// Tutorial 06 as written (test/learner/as-written) loads q before its key loop; codegen/sink.ts
+// loads it inside, where the hand-written example does, so no q registers live across the trips.
+const AS_WRITTEN = readFileSync(join(__dirname, "../../test/learner/as-written/t06-attention-forward.kernel.ts"), "utf8");
+
+function asWritten(stage: 1 | 3, target: Partial<Target> = {}): string {
+  const kernel = parseKernelFile("t06-attention-forward.kernel.ts", AS_WRITTEN).kernels.find((k) => k.name === "_attn_fwd")!;
+  const result = compileKernel(kernel, { HEAD_DIM: 64, BLOCK_M: 128, BLOCK_N: 32, STAGE: stage, num_warps: 8 }, { ...H200, ...target });
+  assert.ok(result.kernel, result.diagnostics.map((d) => d.message).join("\n"));
+  return result.kernel.wgsl;
+}
+
+/** The lines of main before its first loop, and those of its loops (each `for` at main's top level to its closing brace). */
+function split(text: string): { before: string; loops: string[] } {
+  const lines = text.split("\n");
+  const main = lines.findIndex((l) => /^fn main/.test(l) || /@compute/.test(l));
+  const loops: string[] = [];
+  let first = -1;
+  for (let i = main; i < lines.length; i++) {
+    if (!/^ {2}for \(/.test(lines[i])) continue;
+    if (first < 0) first = i;
+    const end = lines.findIndex((l, j) => j > i && l === "  }");
+    loops.push(lines.slice(i, end + 1).join("\n"));
+    i = end;
+  }
+  return { before: lines.slice(main, first).join("\n"), loops };
+}
+
+test("tutorial 06 as written: q is loaded inside each key loop (one loop, and both causal stages), not before them", () => {
+  for (const stage of [1, 3] as const) {
+    const { before, loops } = split(asWritten(stage));
+    assert.equal(loops.length, stage === 1 ? 1 : 2, `STAGE ${stage}: key loops`);
+    assert.doesNotMatch(before, /b_Q\[/, `STAGE ${stage}: no load of Q before the loops`);
+    for (const loop of loops) assert.match(loop, /b_Q\[/, `STAGE ${stage}: Q loaded in the loop`);
+  }
+  const { before, loops } = split(asWritten(1, { sinkInvariantDotLoads: false }));
+  assert.match(before, /b_Q\[/, "sinkInvariantDotLoads: false loads Q before the loop, as written");
+  assert.doesNotMatch(loops[0], /b_Q\[/);
+});
