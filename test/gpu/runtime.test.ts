@@ -280,7 +280,10 @@ describe("runtime on the local adapter", () => {
     const long = await timeLaunches(gpu, program, [64, 64, 1], args, opts);
     if (!gpu.hasTimestamps) return assert.equal(short.launchesPerSample, 1);
     // A sample spans ~0.1 ms of launches (at most 16): one workgroup is far shorter, 4096 are not.
-    assert.ok(short.launchesPerSample > 1 && short.launchesPerSample <= 16, JSON.stringify(short));
+    // On a loaded machine lavapipe's one-workgroup launch itself can take ~0.1 ms (its warm-up
+    // decides): then it is timed alone, and only a launch well under 0.1 ms must be grouped.
+    assert.ok(short.launchesPerSample >= 1 && short.launchesPerSample <= 16, JSON.stringify(short));
+    assert.ok(short.launchesPerSample > 1 || short.medianMs > 0.025, JSON.stringify(short));
     assert.ok(long.launchesPerSample <= short.launchesPerSample, JSON.stringify({ short, long }));
     assert.ok(short.medianMs * short.launchesPerSample < 1, JSON.stringify(short));
     checkIds(await readBuffer(gpu, buffers.ids, "u32", 3 * 4096), [64, 64, 1]);
