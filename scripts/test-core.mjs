@@ -1,0 +1,43 @@
+// `npm run test:core`: the unit, GPU and command-line tests, two files at a time.
+//
+// On a machine without a GPU (CI: 2 cores, lavapipe) almost all of this suite's time is lavapipe
+// compiling shaders with LLVM, one thread per process: with a warm shader cache the same files
+// take 6 minutes, cold about 20. Two files at a time keep both cores compiling; each process opens
+// its own device, and the caches the harness writes are replaced atomically, so files share nothing.
+// On lavapipe, GALLIVM_PERF=nopt also skips LLVM's optimisation passes (the shaders' results are
+// the same; they run slower, on the tests' small sizes): 30% less compile time measured on
+// test/gpu/attention.test.ts (bench/NOTES.md §20). A GPU driver ignores it; set GALLIVM_PERF
+// yourself to keep Mesa's default.
+//
+//   node scripts/test-core.mjs [--concurrency N] [FILE…]    (default: every test file, 2 at a time)
+
+import { spawn } from "node:child_process";
+import { readdirSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const argv = process.argv.slice(2);
+let concurrency = 2;
+const named = [];
+for (let i = 0; i < argv.length; i++) {
+  if (argv[i] === "--concurrency") concurrency = Number(argv[++i]);
+  else named.push(argv[i]);
+}
+
+const testsIn = (dir) =>
+  readdirSync(join(root, dir))
+    .filter((f) => f.endsWith(".test.ts"))
+    .sort()
+    .map((f) => relative(root, join(root, dir, f)));
+// The command-line and GPU files (the long ones) first, so the two lanes end together.
+const files = named.length > 0 ? named : [...testsIn("test/cli"), ...testsIn("test/gpu"), ...testsIn("test/unit")];
+
+const tsx = createRequire(import.meta.url).resolve("tsx/cli");
+const child = spawn(process.execPath, [tsx, "--test", `--test-concurrency=${concurrency}`, ...files], {
+  cwd: root,
+  stdio: "inherit",
+  env: { GALLIVM_PERF: "nopt", ...process.env },
+});
+child.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
