@@ -80,7 +80,10 @@ export const MATH_INTRINSICS: Record<string, Intrinsic> = {
       if (!values) return undefined;
       const [cond, a, b] = values;
       if (cond.type.kind === "pointer" || cond.type.dtype !== "bool") {
-        ctx.log.error(Codes.operandDtype, cond.span, `tl.where's condition must be a mask (a comparison), got ${typeToString(cond.type)}`);
+        // Triton takes an integer block as true where it is nonzero; here the comparison is written out.
+        const integer = cond.type.kind === "data" && (cond.type.dtype === "i32" || cond.type.dtype === "u32");
+        const instead = integer ? `; compare the integers with 0: tl.where(${args[0]!.getText()} !== 0, …)` : "";
+        ctx.log.error(Codes.operandDtype, cond.span, `tl.where's condition must be a mask (a comparison), got ${typeToString(cond.type)}${instead}`);
         return undefined;
       }
       if (!requireData(ctx, a, "tl.where") || !requireData(ctx, b, "tl.where")) return undefined;

@@ -96,7 +96,7 @@ const UNSUPPORTED: { file: string; construct: string; at: string; code: string; 
 
   {
     file: "int-condition", construct: "an i32 block as tl.where's condition (tutorial 04's x_keep)", at: "x_keep, x / (1 - p), 0.0), mask", code: "KL2003", names: /tl\.where's condition/,
-    instead: /!== 0|!= 0/, insteadWanted: "suggest comparing the integers: tl.where(x_keep !== 0, …)",
+    instead: /tl\.where\(x_keep !== 0, …\)/, insteadWanted: "suggest comparing the integers: tl.where(x_keep !== 0, …)", done: true,
   },
   {
     file: "snake-case", construct: "Triton's spelling tl.program_id", at: "program_id(0)", code: "KL1005", names: /tl\.program_id/,
