@@ -48,19 +48,4 @@ export const host: Host = {
     vm.runInThisContext(`(function (exports, require, module, __filename, __dirname) {${code}\n})`, { filename: file }) as (...args: unknown[]) => void,
   requireFrom: (file, id) => createRequire(file)(id),
   asyncLocal: <T>(): AsyncLocal<T> => new AsyncLocalStorage<T>(),
-  yieldWhile<T>(pending: Promise<T>): Promise<T> {
-    if (waiting++ === 0) setImmediate(nap);
-    return pending.finally(() => void waiting--);
-  },
 };
-
-/** How many yieldWhile promises are pending; while any is, each turn of the event loop sleeps NAP_MS. */
-let waiting = 0;
-const NAP_MS = 0.2;
-const napCell = new Int32Array(new SharedArrayBuffer(4));
-
-function nap(): void {
-  if (waiting === 0) return;
-  Atomics.wait(napCell, 0, 0, NAP_MS);
-  setImmediate(nap);
-}

@@ -175,7 +175,7 @@ export async function launch(gpu: Gpu, program: KernelProgram, grid: readonly nu
 async function settle(gpu: Gpu, wait: Promise<void> | undefined): Promise<void> {
   if (!wait) return;
   try {
-    await gpu.idle(wait);
+    await wait;
   } catch (err) {
     gpu.throwIfFailed();
     throw err;
