@@ -1,13 +1,15 @@
 // `npm run test:core`: the unit, GPU and command-line tests, two files at a time.
 //
-// On a machine without a GPU (CI: 2 cores, lavapipe) almost all of this suite's time is lavapipe
-// compiling shaders with LLVM, one thread per process: with a warm shader cache the same files
-// take 6 minutes, cold about 20. Two files at a time keep both cores compiling; each process opens
-// its own device, and the caches the harness writes are replaced atomically, so files share nothing.
-// On lavapipe, GALLIVM_PERF=nopt also skips LLVM's optimisation passes (the shaders' results are
-// the same; they run slower, on the tests' small sizes): 30% less compile time measured on
-// test/gpu/attention.test.ts (129 → 89 s, cold caches). A GPU driver ignores it; set GALLIVM_PERF
-// yourself to keep Mesa's default.
+// On a machine without a GPU (CI: 2 cores, lavapipe) most of this suite's time is lavapipe: LLVM
+// compiling shaders (the same files take 347 s with a warm Mesa shader cache, 903 s cold) and
+// running them. Two files at a time keep both cores busy while one of them compiles; each process
+// opens its own device, and the caches the harness writes are replaced atomically, so files share
+// nothing. On lavapipe, GALLIVM_PERF=nopt also skips LLVM's optimisation passes (the shaders'
+// results are the same; they run slower, at the tests' small sizes): about 5% of the cold total.
+// Together, on a 2-core machine with cold caches (2026-12-04): 903 s → 769 s. A GPU driver
+// ignores GALLIVM_PERF; set it yourself to keep Mesa's default. What keeps the gain small:
+// while a launch runs, dawn.node polls for its completion from a setImmediate loop, a core that
+// lavapipe's own threads would use (a test process keeps both cores busy by itself).
 //
 //   node scripts/test-core.mjs [--concurrency N] [FILE…]    (default: every test file, 2 at a time)
 
