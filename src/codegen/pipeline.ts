@@ -28,7 +28,7 @@
 
 import type { KernelIR, Stmt, Value, Variable } from "../ir/ir";
 import { mapOperands, numel, operandsOf } from "../ir/ir";
-import { forEachStmt, mapStmt } from "../ir/walk";
+import { forEachStmt, substituteValues } from "../ir/walk";
 
 interface Ids {
   value: number;
@@ -288,25 +288,13 @@ function pipelineLoop(loop: Loop, ids: Ids, w: number): Stmt[] | undefined {
 
     // Each load becomes a read of its prefetch register (same id, so its users need no change).
     const replaced = new Map<number, Value>(loads.map((l, i) => [l.id, { id: l.id, span: l.span, type: l.type, op: "readVar", variable: buffers[i] } as Value]));
-    const newBody = substitute(body, replaced);
+    const newBody = substituteValues(body, replaced);
     newBody.splice(at, 0, ...prefetch);
     return [...preheader, { ...loop, body: newBody }];
   } catch (e) {
     if (e instanceof NotPipelinable) return undefined;
     throw e;
   }
-}
-
-/** `stmts` with `replaced` values swapped in, and every value that reads one rebuilt (ids kept). */
-function substitute(stmts: Stmt[], replaced: Map<number, Value>): Stmt[] {
-  const memo = new Map<number, Value>(replaced);
-  const rebuild = (v: Value): Value => {
-    let result = memo.get(v.id);
-    if (!result) memo.set(v.id, (result = operandsOf(v).length === 0 ? v : mapOperands(v, rebuild)));
-    return result;
-  };
-  const statements = (list: Stmt[]): Stmt[] => list.map((s) => mapStmt(s, rebuild, statements));
-  return statements(stmts);
 }
 
 function leavesEarly(body: readonly Stmt[]): boolean {

@@ -22,7 +22,7 @@
 
 import type { KernelIR, Stmt, Value } from "../ir/ir";
 import { mapOperands, operandsOf } from "../ir/ir";
-import { forEachStmt, forEachValue, mapStmt, valuesOfStmt } from "../ir/walk";
+import { forEachStmt, forEachValue, mapStmt, substituteValues, valuesOfStmt } from "../ir/walk";
 
 type Loop = Stmt & { kind: "for" };
 
@@ -37,19 +37,14 @@ export function sinkInvariantDotLoads(ir: KernelIR, matrixDots: ReadonlySet<numb
   });
   const ids = { next: 0, sunk: new Set<number>() };
   forEachValue(ir.body, (v) => (ids.next = Math.max(ids.next, v.id + 1)));
-  const visit = (list: Stmt[]): Stmt[] => {
-    let changed = false;
-    const out = list.map((s) => {
-      const nested = mapStmt(s, (v) => v, visit);
-      const inner = bodiesChanged(s, nested) ? nested : s;
-      const rewritten = inner.kind === "for" ? sinkInto(inner, ir, lets, matrixDots, ids) : inner;
-      changed ||= rewritten !== s;
-      return rewritten;
+  // Innermost loops first: a load sinks into the innermost loop with the dots that read it.
+  const visit = (list: Stmt[]): Stmt[] =>
+    list.map((s) => {
+      const inner = mapStmt(s, (v) => v, visit);
+      return inner.kind === "for" ? sinkInto(inner, ir, lets, matrixDots, ids) : inner;
     });
-    return changed ? out : list;
-  };
   const body = visit(ir.body);
-  return body === ir.body ? ir : { ...ir, body: withoutUnread(body, ids.sunk) };
+  return ids.sunk.size === 0 ? ir : { ...ir, body: withoutUnread(body, ids.sunk) };
 }
 
 /** `body` without the lets of `loads` that nothing reads any more (each loop now loads its own). */
@@ -64,13 +59,6 @@ function withoutUnread(body: Stmt[], loads: ReadonlySet<number>): Stmt[] {
   const prune = (list: Stmt[]): Stmt[] =>
     list.filter((s) => !(s.kind === "let" && loads.has(s.value.id) && !read.has(s.value.id))).map((s) => mapStmt(s, (v) => v, prune));
   return prune(body);
-}
-
-function bodiesChanged(before: Stmt, after: Stmt): boolean {
-  if (before.kind === "for" && after.kind === "for") return before.body !== after.body;
-  if (before.kind === "if" && after.kind === "if") return before.then !== after.then || before.else !== after.else;
-  if (before.kind === "while" && after.kind === "while") return before.head !== after.head || before.body !== after.body;
-  return false;
 }
 
 function sinkInto(loop: Loop, ir: KernelIR, lets: ReadonlyMap<number, Value>, matrixDots: ReadonlySet<number>, ids: { next: number; sunk: Set<number> }): Loop {
@@ -110,9 +98,9 @@ function sinkInto(loop: Loop, ir: KernelIR, lets: ReadonlyMap<number, Value>, ma
     };
     const replacement = copy(load, true);
     ids.sunk.add(load.id);
-    body = [...body.slice(0, at), ...copies, ...substitute(body.slice(at), load.id, replacement)];
+    body = [...body.slice(0, at), ...copies, ...substituteValues(body.slice(at), new Map([[load.id, replacement]]))];
   }
-  return body === loop.body ? loop : { ...loop, body };
+  return { ...loop, body };
 }
 
 /** Whether `s` (or a statement nested in it) reads value `id`, looking through the loop's own values only. */
@@ -127,16 +115,4 @@ function reaches(s: Stmt, id: number, lets: ReadonlyMap<number, Value>, inside: 
   let found = false;
   forEachStmt([s], (t) => (found ||= valuesOfStmt(t).some(walk)));
   return found;
-}
-
-/** `stmts` with value `id` replaced by `by`, and every value of theirs that reads it rebuilt (ids kept). */
-function substitute(stmts: Stmt[], id: number, by: Value): Stmt[] {
-  const memo = new Map<number, Value>([[id, by]]);
-  const rebuild = (v: Value): Value => {
-    let result = memo.get(v.id);
-    if (!result) memo.set(v.id, (result = operandsOf(v).length === 0 ? v : mapOperands(v, rebuild)));
-    return result;
-  };
-  const statements = (list: Stmt[]): Stmt[] => list.map((s) => mapStmt(s, rebuild, statements));
-  return statements(stmts);
 }

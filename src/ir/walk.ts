@@ -2,7 +2,7 @@
 // which fields of each statement hold values or nested bodies (ir.ts's operandsOf does the same
 // for values). Analyses elsewhere visit through these instead of switching over every kind.
 
-import { operandsOf, type Stmt, type Value } from "./ir";
+import { mapOperands, operandsOf, type Stmt, type Value } from "./ir";
 import { assertNever } from "./never";
 
 /** The values `s` reads itself, not those of the statements nested in it. */
@@ -109,4 +109,16 @@ export function mapStmt(s: Stmt, value: (v: Value) => Value, body: (list: Stmt[]
     default:
       return assertNever(s, "statement");
   }
+}
+
+/** `stmts` with the `replaced` values (by id) swapped in, and every value that reads one rebuilt (ids kept). */
+export function substituteValues(stmts: Stmt[], replaced: ReadonlyMap<number, Value>): Stmt[] {
+  const memo = new Map<number, Value>(replaced);
+  const rebuild = (v: Value): Value => {
+    let result = memo.get(v.id);
+    if (!result) memo.set(v.id, (result = operandsOf(v).length === 0 ? v : mapOperands(v, rebuild)));
+    return result;
+  };
+  const statements = (list: Stmt[]): Stmt[] => list.map((s) => mapStmt(s, rebuild, statements));
+  return statements(stmts);
 }
