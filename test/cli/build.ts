@@ -1,16 +1,22 @@
 // Builds dist/ once per test session, even when the runner runs test files in parallel:
-// the first process to take the lock builds; the others wait for it to finish.
+// the first process to take the lock builds; the others wait for it to finish. A session is the
+// test runner, the parent of every test file's process: once its build is done, a file that
+// starts later must not build again, since rewriting dist/cli.js while another file's tests
+// start it gives them half a file (CI, stop 25: "SyntaxError: Unexpected end of input").
 
 import { execFileSync } from "node:child_process";
-import { mkdirSync, rmSync, statSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 
 export const root = path.resolve(__dirname, "../..");
 const lock = path.join(root, "dist", ".test-build.lock");
+const stamp = path.join(root, "dist", ".test-build.session");
+const session = `${process.ppid}`;
 
 export async function ensureBuilt(): Promise<void> {
   mkdirSync(path.dirname(lock), { recursive: true });
   for (;;) {
+    if (builtThisSession()) return;
     try {
       mkdirSync(lock);
       break;
@@ -23,9 +29,19 @@ export async function ensureBuilt(): Promise<void> {
     }
   }
   try {
+    if (builtThisSession()) return;
     execFileSync(process.execPath, ["scripts/build.mjs"], { cwd: root, stdio: "inherit" });
+    writeFileSync(stamp, session);
   } finally {
     rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+function builtThisSession(): boolean {
+  try {
+    return readFileSync(stamp, "utf8") === session;
+  } catch {
+    return false;
   }
 }
 
