@@ -1,8 +1,8 @@
 // Half-precision matrix multiplication, as Triton tutorial 03 runs it in fp16: A and B are f16,
 // each program accumulates its BLOCK_M × BLOCK_N tile in float32 (`tl.dot` of two f16 blocks
 // multiplies exactly and adds in f32). The tiles are staged in workgroup memory as halves; where
-// the GPU offers subgroup matrices for f16 × f16 → f32 (tensor cores: the H200 with
-// KERNEL_LAB_DAWN_FLAGS, README), the loop's tl.dot runs on them (codegen/mma.ts). C is written
+// the GPU offers subgroup matrices for f16 × f16 → f32 (tensor cores: on the H200 Kernel Lab
+// asks Dawn for them itself, README), the loop's tl.dot runs on them (codegen/mma.ts). C is written
 // in f32 here, so the check sees the accumulation itself; Triton's tutorial stores
 // `tl.cast(acc, "f16")` into an f16 C. Needs `shader-f16` (lavapipe has it; `--cpu` always).
 import { kernel, tl, defineRun, randn, empty, cdiv } from "kernel-lab";

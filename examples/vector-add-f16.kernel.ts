@@ -1,6 +1,6 @@
 // Vector add in half precision: 2 bytes an element each way, so on a memory-bound GPU it should
 // take half the time of the f32 add (examples/vector-add.kernel.ts). Needs the adapter feature
-// `shader-f16` (lavapipe has it; on NVIDIA through Dawn only with KERNEL_LAB_DAWN_FLAGS, README).
+// `shader-f16` (lavapipe has it; on NVIDIA Kernel Lab turns on Dawn's toggle for it, README).
 import { kernel, tl, defineRun, rand, empty, cdiv } from "kernel-lab";
 import type { Ptr, f16, i32, constexpr } from "kernel-lab";
 
