@@ -6,10 +6,11 @@
 // opens its own device, and the caches the harness writes are replaced atomically, so files share
 // nothing. On lavapipe, GALLIVM_PERF=nopt also skips LLVM's optimisation passes (the shaders'
 // results are the same; they run slower, at the tests' small sizes): about 5% of the cold total.
-// Together, on a 2-core machine with cold caches (2026-12-04): 903 s → 769 s. A GPU driver
-// ignores GALLIVM_PERF; set it yourself to keep Mesa's default. What keeps the gain small:
-// while a launch runs, dawn.node polls for its completion from a setImmediate loop, a core that
-// lavapipe's own threads would use (a test process keeps both cores busy by itself).
+// Together, on a 2-core machine with cold caches (2026-12-04): 903 s → 769 s. While a launch runs,
+// dawn.node polls for its completion from a setImmediate loop, a core that lavapipe's own threads
+// would use; on a software adapter the runtime now sleeps 0.2 ms between those polls (Gpu.idle,
+// host.yieldWhile): the whole suite 816 s → 506 s on the same machine, cold; three of its files 249 → 181 s,
+// their CPU time 465 → 322 s.
 //
 //   node scripts/test-core.mjs [--concurrency N] [FILE…]    (default: every test file, 2 at a time)
 

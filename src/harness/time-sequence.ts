@@ -86,7 +86,7 @@ async function timestamped(
           for (const step of prepared[(rep + i) % prepared.length]) encodeDispatch(pass, step);
           pass.end();
         }
-        return submitAndReadStamps(device, encoder, { querySet, resolved, readback }, n);
+        return submitAndReadStamps(gpu, encoder, { querySet, resolved, readback }, n);
       });
       step.add(ns, n);
       return stampedMs(ns, n);

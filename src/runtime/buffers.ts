@@ -136,7 +136,7 @@ export async function readBuffer<D extends NumDtype>(gpu: Gpu, buffer: GPUBuffer
       const encoder = gpu.device.createCommandEncoder({ label });
       if (copySize > 0) encoder.copyBufferToBuffer(buffer, 0, stage.buffer, 0, copySize);
       gpu.device.queue.submit([encoder.finish()]);
-      await stage.buffer.mapAsync(MapMode.READ, 0, mapped);
+      await gpu.idle(stage.buffer.mapAsync(MapMode.READ, 0, mapped));
       const out = new ARRAYS[dtype](length);
       new Uint8Array(out.buffer).set(new Uint8Array(stage.buffer.getMappedRange(0, mapped), 0, byteLength));
       stage.buffer.unmap();

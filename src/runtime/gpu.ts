@@ -66,6 +66,8 @@ export class Gpu {
   readonly target: Target;
   readonly limits: GpuLimits;
   readonly hasTimestamps: boolean;
+  /** A software adapter (lavapipe, SwiftShader, WARP): the CPU does the GPU's work. */
+  readonly software: boolean;
   /** Errors reported by the device outside any error scope, thrown by the next operation. */
   private uncaptured: GpuError[] = [];
   private lostError: GpuError | undefined;
@@ -82,6 +84,7 @@ export class Gpu {
     const l = device.limits;
     const has = (f: GPUFeatureName) => device.features.has(f);
     this.hasTimestamps = has("timestamp-query");
+    this.software = isSoftwareAdapter(adapter);
     this.target = {
       shaderF16: has("shader-f16"),
       subgroups: has("subgroups"),
@@ -109,6 +112,15 @@ export class Gpu {
         `The GPU device was lost (${why}). Its buffers are gone; the next acquireGpu() makes a new device.`,
       );
     });
+  }
+
+  /**
+   * Awaits the device's work (a submitted queue's completion, a buffer's mapping). On a software
+   * adapter the waiting thread sleeps between Dawn's event polls (host.yieldWhile), leaving the
+   * CPU to the adapter's threads: lavapipe's shaders ran on two cores instead of one and a half.
+   */
+  idle<T>(pending: Promise<T>): Promise<T> {
+    return this.software ? host.yieldWhile(pending) : pending;
   }
 
   get isLost(): boolean {
@@ -159,7 +171,7 @@ export class Gpu {
       thrown = err;
     }
     // Popped together: one wait for the device instead of three.
-    const popped = await Promise.all([0, 1, 2].map(() => device.popErrorScope().catch(() => null)));
+    const popped = await this.idle(Promise.all([0, 1, 2].map(() => device.popErrorScope().catch(() => null))));
     const reported = popped.find((error) => error !== null) ?? null;
     // A lost device explains everything that failed after it (e.g. an aborted mapAsync).
     if (this.lostError) throw this.lostError;
@@ -304,6 +316,11 @@ export function backendOf(description: string, platform: string = host.platform)
     default:
       return "vulkan";
   }
+}
+
+/** Whether the adapter is the CPU doing a GPU's work, by the names drivers give it. */
+export function isSoftwareAdapter(a: AdapterSummary): boolean {
+  return /llvmpipe|lavapipe|swiftshader|software|\bwarp\b|basic render/i.test(`${a.vendor} ${a.device} ${a.architecture} ${a.description}`);
 }
 
 /** One line for logs: `mesa llvmpipe-… (software, vulkan): llvmpipe: Mesa 25.0.7 …`. */

@@ -78,4 +78,5 @@ export const host: Host = {
     throw new Error(`'${id}' cannot be imported in the browser: a kernel file there may import only "kernel-lab" and files next to it (./…), not packages (imported from ${file})`);
   },
   asyncLocal: <T>() => new OpenRuns<T>(),
+  yieldWhile: (pending) => pending,
 };

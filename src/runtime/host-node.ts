@@ -48,4 +48,36 @@ export const host: Host = {
     vm.runInThisContext(`(function (exports, require, module, __filename, __dirname) {${code}\n})`, { filename: file }) as (...args: unknown[]) => void,
   requireFrom: (file, id) => createRequire(file)(id),
   asyncLocal: <T>(): AsyncLocal<T> => new AsyncLocalStorage<T>(),
+  yieldWhile<T>(pending: Promise<T>): Promise<T> {
+    waiting++;
+    if (!napping) {
+      napping = true;
+      setImmediate(nap);
+    }
+    return pending.finally(() => void waiting--);
+  },
 };
+
+/**
+ * How many yieldWhile promises are pending; while any is, each turn of the event loop sleeps NAP_MS.
+ * One chain of naps at most: a second one started while the first is still queued (waiting back to
+ * 1 before the first saw 0) would double the sleep per turn, and so on with every wait.
+ */
+let waiting = 0;
+let napping = false;
+const NAP_MS = 0.2;
+const napCell = new Int32Array(new SharedArrayBuffer(4));
+
+/** For tests: the pending waits, and whether the chain of naps is running. */
+export function napState(): { waiting: number; napping: boolean } {
+  return { waiting, napping };
+}
+
+function nap(): void {
+  if (waiting === 0) {
+    napping = false;
+    return;
+  }
+  Atomics.wait(napCell, 0, 0, NAP_MS);
+  setImmediate(nap);
+}

@@ -35,6 +35,13 @@ export interface Host {
   requireFrom(file: string, id: string): unknown;
   /** Async-context storage (Node's AsyncLocalStorage; in a browser, a stand-in that knows only whether any call is inside). */
   asyncLocal<T>(): AsyncLocal<T>;
+  /**
+   * `pending`, settled as it settles, with this thread mostly asleep meanwhile. dawn.node processes
+   * its events from a setImmediate loop while any of its promises is pending: a core spent polling,
+   * which a software adapter (lavapipe), whose threads do the GPU's work, needs for itself. Node
+   * sleeps 0.2 ms in each turn of that loop; a browser's WebGPU does not poll, so `pending` as is.
+   */
+  yieldWhile<T>(pending: Promise<T>): Promise<T>;
 }
 
 export interface AsyncLocal<T> {

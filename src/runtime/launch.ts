@@ -175,7 +175,7 @@ export async function launch(gpu: Gpu, program: KernelProgram, grid: readonly nu
 async function settle(gpu: Gpu, wait: Promise<void> | undefined): Promise<void> {
   if (!wait) return;
   try {
-    await wait;
+    await gpu.idle(wait);
   } catch (err) {
     gpu.throwIfFailed();
     throw err;

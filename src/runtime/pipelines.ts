@@ -70,7 +70,7 @@ async function compile(gpu: Gpu, program: KernelProgram, key: string): Promise<C
   const module = await gpu
     .scoped(label, async () => {
       const made = device.createShaderModule({ label, code: wgsl });
-      const info = await made.getCompilationInfo();
+      const info = await gpu.idle(made.getCompilationInfo());
       messages = info.messages.map((m) => ({ severity: m.type, line: m.lineNum, column: m.linePos, message: m.message }));
       return made;
     })
@@ -97,11 +97,13 @@ async function compile(gpu: Gpu, program: KernelProgram, key: string): Promise<C
     });
     const layout = device.createPipelineLayout({ label, bindGroupLayouts: [bindGroupLayout] });
     try {
-      const pipeline = await device.createComputePipelineAsync({
-        label,
-        layout,
-        compute: { module, entryPoint: abi.entryPoint },
-      });
+      const pipeline = await gpu.idle(
+        device.createComputePipelineAsync({
+          label,
+          layout,
+          compute: { module, entryPoint: abi.entryPoint },
+        }),
+      );
       return { key, abi, pipeline, bindGroupLayout };
     } catch (err) {
       throw new GpuError("validation", `Kernel '${label}' could not be made into a compute pipeline: ${(err as Error).message.trim()}`, label);

@@ -122,7 +122,7 @@ async function runUntimed(gpu: Gpu, kernel: string, prepared: PreparedLaunch[], 
       pass.end();
     }
     gpu.device.queue.submit([encoder.finish()]);
-    await gpu.device.queue.onSubmittedWorkDone();
+    await gpu.idle(gpu.device.queue.onSubmittedWorkDone());
     return performance.now() - start;
   });
 }
@@ -184,7 +184,7 @@ async function timeWithTimestamps(
             pass.end();
           }
         }
-        return submitAndReadStamps(device, encoder, { querySet, resolved, readback }, n);
+        return submitAndReadStamps(gpu, encoder, { querySet, resolved, readback }, n);
       });
       step.add(ns, n);
       return stampedMs(ns, n).map((ms) => ms / group);
@@ -209,11 +209,12 @@ export interface StampBuffers {
 }
 
 /** Resolves the first `n` timestamp pairs, submits the encoder and reads them back (nanoseconds). */
-export async function submitAndReadStamps(device: GPUDevice, encoder: GPUCommandEncoder, stamps: StampBuffers, n: number): Promise<BigInt64Array> {
+export async function submitAndReadStamps(gpu: Gpu, encoder: GPUCommandEncoder, stamps: StampBuffers, n: number): Promise<BigInt64Array> {
+  const device = gpu.device;
   encoder.resolveQuerySet(stamps.querySet, 0, 2 * n, stamps.resolved, 0);
   encoder.copyBufferToBuffer(stamps.resolved, 0, stamps.readback, 0, 16 * n);
   device.queue.submit([encoder.finish()]);
-  await stamps.readback.mapAsync(MapMode.READ, 0, 16 * n);
+  await gpu.idle(stamps.readback.mapAsync(MapMode.READ, 0, 16 * n));
   const ns = new BigInt64Array(stamps.readback.getMappedRange(0, 16 * n).slice(0));
   stamps.readback.unmap();
   return ns;
