@@ -206,6 +206,8 @@ export declare namespace tl {
   function zeros(shape: Shape, dtype?: DtypeName | { dtype?: DtypeName }): number;
   /** A block of one value, of a constexpr shape (Triton `tl.full`; dtype defaults to the value's). */
   function full(shape: Shape, value: number, dtype?: DtypeName | { dtype?: DtypeName }): number;
+  /** `tl.full(shape, { value, dtype })`: Triton's `tl.full([BLOCK_M], dtype=…, value=…)`. */
+  function full(shape: Shape, keywords: { value: number; dtype?: DtypeName }): number;
   /** Inserts a size-1 axis at `axis`, or at each of several in turn (Triton `tl.expand_dims`; `x[:, None]` is `tl.expandDims(x, 1)`, `x[:, :, None]` `tl.expandDims(x, 2)`). */
   function expandDims(input: number, axis: number | readonly number[]): number;
   function expandDims(input: Mask, axis: number | readonly number[]): Mask;
