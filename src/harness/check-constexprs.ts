@@ -1,4 +1,4 @@
-// A run's `constexprs` and its autotuner `configs`: integers for the kernel's constexpr
+// A run's `constexprs` and its autotuner `configs`: numbers for the kernel's constexpr
 // parameters, plus `num_warps` and `num_stages` (as in Triton's configs), which tune the code
 // generated rather than the kernel (compile.ts).
 
@@ -28,9 +28,7 @@ export function checkConstexprs(
       fail(name, RunCodes.badConstexprs, at, `'${key}' is not a constexpr parameter of kernel '${kernel.name}'` +
         (constexprParams.length ? ` (those are: ${constexprParams.join(", ")}; num_warps sets the invocations per program, num_stages the loads in flight).` : " (it has none; num_warps sets the invocations per program, num_stages the loads in flight)."));
     }
-    if (typeof value !== "number" || !Number.isInteger(value)) {
-      fail(name, RunCodes.badConstexprs, at, `${key} must be an integer; got ${show(value)}.`);
-    }
+    checkValue(name, at, key, value);
     if (key === NUM_WARPS) checkNumWarps(name, at, value);
     if (key === NUM_STAGES) checkNumStages(name, at, value);
     constexprs[key] = value;
@@ -74,9 +72,7 @@ function checkConfigs(
       if (!tunable.includes(key)) {
         fail(name, RunCodes.badConfigs, field, `'${key}' is not a constexpr parameter of kernel '${kernel.name}' (those are: ${constexprParams.join(", ")}; num_warps sets the invocations per program, num_stages the loads in flight).`);
       }
-      if (typeof value !== "number" || !Number.isInteger(value)) {
-        fail(name, RunCodes.badConfigs, field, `${key} must be an integer; got ${show(value)}.`);
-      }
+      checkValue(name, field, key, value, RunCodes.badConfigs);
       if (key === NUM_WARPS) checkNumWarps(name, field, value);
       if (key === NUM_STAGES) checkNumStages(name, field, value);
       full[key] = value;
@@ -93,6 +89,17 @@ function checkConfigs(
     seen.set(key, i);
     return Object.fromEntries(used.map((p) => [p, full[p]]));
   });
+}
+
+/**
+ * A constexpr's value: a number, as in Triton, where constexprs may be floats (a kernel's `beta`);
+ * an integer is an i32 in the kernel, any other finite number an f32. num_warps and num_stages count things.
+ */
+function checkValue(name: string, field: string, key: string, value: unknown, code: typeof RunCodes.badConstexprs | typeof RunCodes.badConfigs = RunCodes.badConstexprs): asserts value is number {
+  const counted = key === NUM_WARPS || key === NUM_STAGES;
+  if (typeof value !== "number" || !Number.isFinite(value) || (counted && !Number.isInteger(value))) {
+    fail(name, code, field, `${key} must be ${counted ? "an integer" : "an integer or a finite float"}; got ${show(value)}.`);
+  }
 }
 
 function checkNumStages(name: string, field: string, value: number): void {

@@ -21,7 +21,7 @@ export const RunCodes = {
   kernelNotInFile: "KL3011",
   /** `sizes` is not a non-empty array of positive integers. */
   badSizes: "KL3012",
-  /** `constexprs` is not an object of integers, misses a constexpr parameter, or names an unknown one. */
+  /** `constexprs` is not an object of numbers (finite; integers for num_warps/num_stages), misses a constexpr parameter, or names an unknown one. */
   badConstexprs: "KL3013",
   /** A field that must be a function is not one. */
   notAFunction: "KL3014",
@@ -51,7 +51,7 @@ export const RunCodes = {
   badBaseline: "KL3026",
   /** A run field the harness does not know (likely a typo). */
   unknownField: "KL3027",
-  /** `configs` is not a non-empty list of constexpr alternatives (objects of integers naming constexpr parameters). */
+  /** `configs` is not a non-empty list of constexpr alternatives (objects of numbers naming constexpr parameters). */
   badConfigs: "KL3028",
   /** A pointer argument needs a bigger buffer than the adapter allows (maxBufferSize, maxStorageBufferBindingSize). */
   argTooLarge: "KL3029",

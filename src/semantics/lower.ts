@@ -86,12 +86,14 @@ function bindParam(ctx: LoweringContext, p: Param, constexprs: Readonly<Record<s
       ctx.log.error(Codes.constexprMissing, at, `constexpr '${p.name}' has no value; give it one in the run's constexprs, e.g. constexprs: { ${p.name}: 1024 }`);
       return unknown();
     }
-    if (!Number.isInteger(value) || Math.abs(value) > 2 ** 31 - 1) {
-      ctx.log.error(Codes.constexprMissing, at, `constexpr '${p.name}' is ${value}; constexprs must be integers in the i32 range`);
+    if (!Number.isFinite(value) || (Number.isInteger(value) && Math.abs(value) > 2 ** 31 - 1)) {
+      ctx.log.error(Codes.constexprMissing, at, `constexpr '${p.name}' is ${value}; a constexpr is an integer in the i32 range or a finite float`);
       return unknown();
     }
     used[p.name] = value;
-    bindValue(ctx.b.constant(value, "i32", at));
+    // As Triton's constexprs may be floats (Liger's JSD takes `beta: tl.constexpr` = 0.5): an
+    // integer is an i32 constant, any other number an f32 one.
+    bindValue(Number.isInteger(value) ? ctx.b.constant(value, "i32", at) : ctx.b.constant(Math.fround(value), "f32", at));
   } else if (p.kind === "pointer") {
     if (p.dtype === "f16" && !ctx.target.shaderF16) {
       ctx.log.error(Codes.dtypeUnavailable, at, `Ptr<f16> needs the adapter feature 'shader-f16', ${F16_MISSING}, or use Ptr<f32>`);

@@ -217,7 +217,7 @@ test("bad configs: a KL3028 message naming the run and the field, exit 4", () =>
     ["notAList", /Run 'notAList', `configs`: must be a non-empty array of constexpr alternatives, e.g\. `configs: \[\{ BLOCK: 64 \}, \{ BLOCK: 128 \}\]`; got \{"BLOCK":64\}\./],
     ["emptyList", /Run 'emptyList', `configs`: must be a non-empty array .*; got \[\]\./],
     ["unknownName", /Run 'unknownName', `configs\[1\]`: 'BLOCKK' is not a constexpr parameter of kernel 'copy_kernel' \(those are: BLOCK; num_warps sets the invocations per program, num_stages the loads in flight\)\./],
-    ["notInteger", /Run 'notInteger', `configs\[0\]`: BLOCK must be an integer; got 64\.5\./],
+    ["notInteger", /Run 'notInteger', `configs\[0\]`: BLOCK must be an integer or a finite float; got Infinity\./],
     ["noValue", /Run 'noValue', `configs\[1\]`: gives no value for 'BLOCK', and `constexprs` has none either\. Add BLOCK to this config or to `constexprs`\./],
     ["repeated", /Run 'repeated', `configs\[2\]`: is the same set of constexprs as `configs\[1\]`; remove one\./],
   ];
