@@ -14,6 +14,8 @@ export const Codes = {
   paramForm: "KL1011",
   declarationForm: "KL1020",
   constReassigned: "KL1021",
+  /** A `let` declared without a value: read before its first assignment, or first assigned in a run-time branch or loop. */
+  unassignedLet: "KL1022",
   forLoopForm: "KL1030",
   counterAssigned: "KL1031",
   intrinsicArgs: "KL1040",

@@ -148,6 +148,8 @@ export function assignTo(ctx: LoweringContext, target: ts.Expression, value: Low
     case "unknown":
       if (binding.what !== "const") return; // its declaration's error is reported
       return constReassigned(ctx, target, binding.declaredAt);
+    case "unassigned":
+      return firstAssignment(ctx, target, binding, value, span);
     case "value":
     case "aggregate":
       if (binding.what !== "parameter") return constReassigned(ctx, target, binding.declaredAt);
@@ -165,6 +167,24 @@ export function assignTo(ctx: LoweringContext, target: ts.Expression, value: Low
       writeSlot(ctx, binding.slot, value, name, span);
       return;
   }
+}
+
+/**
+ * The first assignment of a `let` declared without a value: the variable starts here, with the
+ * value's type. Triton's names have no declarations, so a port writes `let loss;` before the
+ * branches of `if beta == 0.0: loss = … else: loss = …`; a constexpr condition keeps one branch,
+ * which is straight-line code. A first assignment inside a run-time branch or loop would leave the
+ * name without a value on the paths that skip it, so it needs an initial value.
+ */
+function firstAssignment(ctx: LoweringContext, target: ts.Identifier, binding: Extract<Binding, { kind: "unassigned" }>, value: Lowered, span: Span): void {
+  if (ctx.discarding > 0) return; // a branch not taken: later statements don't see its assignments
+  const name = target.text;
+  if (ctx.runtimeDepth !== binding.depth) {
+    ctx.log.error(Codes.unassignedLet, ctx.span(target), `'${name}' is declared without a value and first assigned inside a run-time if or loop, so the paths skipping it would leave it with none; give it an initial value where it is declared, e.g. let ${name} = 0.0`, [{ span: binding.declaredAt, message: "declared here" }]);
+    ctx.rebind(name, { kind: "unknown", declaredAt: binding.declaredAt, what: "let" });
+    return;
+  }
+  ctx.rebind(name, storeInitial(ctx, name, binding.declaredAt, value, span));
 }
 
 /** The current value of an assignment's target name (for `x op= y`), or undefined after a diagnostic. */

@@ -28,7 +28,12 @@ export type Binding =
    * A name whose declaration failed (its initialiser had an error, already reported): uses of it
    * stay quiet, so one mistake gives one diagnostic.
    */
-  | { kind: "unknown"; declaredAt: Span; what: "const" | "let" | "parameter" };
+  | { kind: "unknown"; declaredAt: Span; what: "const" | "let" | "parameter" }
+  /**
+   * `let x;`, Python's name that is first assigned later (in each branch of a constexpr if, say):
+   * its first assignment at the same run-time depth gives it its type (assignment.ts).
+   */
+  | { kind: "unassigned"; declaredAt: Span; depth: number };
 
 /**
  * What the compiler may assume about launch arguments besides constexprs (Triton specialises the
@@ -55,6 +60,10 @@ export class LoweringContext implements IntrinsicContext {
   current: ts.Node;
   /** The loops around the statement being lowered, innermost last (break/continue, control-flow.ts). */
   readonly loops: ("loop" | "unrolled")[] = [];
+  /** How many run-time branches and loops surround the statement being lowered (ifs and loops the GPU runs). */
+  runtimeDepth = 0;
+  /** Above 0 while lowering the branch a constexpr condition doesn't take: it binds nothing for later statements. */
+  discarding = 0;
   /** The kernel's early-return flag, where its returns need one (returns.ts). */
   returnFlag?: Variable;
   /** The device functions being inlined, outermost first (device-functions.ts). */
@@ -128,9 +137,29 @@ export class LoweringContext implements IntrinsicContext {
   inLoop<T>(kind: "loop" | "unrolled", fn: () => T): T {
     this.loops.push(kind);
     try {
-      return fn();
+      return kind === "loop" ? this.atRunTime(fn) : fn();
     } finally {
       this.loops.pop();
+    }
+  }
+
+  /** `fn`'s result, lowered inside a branch or loop the GPU decides on (not a constexpr one). */
+  atRunTime<T>(fn: () => T): T {
+    this.runtimeDepth++;
+    try {
+      return fn();
+    } finally {
+      this.runtimeDepth--;
+    }
+  }
+
+  /** `fn`'s result, lowered as the branch a constexpr condition doesn't take (its code and diagnostics are dropped). */
+  discarded<T>(fn: () => T): T {
+    this.discarding++;
+    try {
+      return fn();
+    } finally {
+      this.discarding--;
     }
   }
 

@@ -105,6 +105,9 @@ function identifier(ctx: LoweringContext, node: ts.Identifier, span: Span): Lowe
   switch (binding.kind) {
     case "unknown":
       return undefined; // its declaration's error is reported
+    case "unassigned":
+      ctx.log.error(Codes.unassignedLet, span, `'${name}' has no value here: it is declared without one and not yet assigned; assign it first (in straight-line code or in every constexpr branch), or give it an initial value where it is declared`, [{ span: binding.declaredAt, message: "declared here" }]);
+      return undefined;
     case "value":
     case "aggregate":
       // The same value, located where it is used, so diagnostics point at the use.

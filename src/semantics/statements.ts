@@ -99,8 +99,8 @@ function splitAtReturn(ctx: LoweringContext, s: ts.IfStatement, rest: readonly t
     for (const st of ctx.scoped(() => lowerStatements(ctx, branch(cond.value !== 0 ? s.thenStatement : s.elseStatement)))) ctx.b.push(st);
     return;
   }
-  const then = ctx.scoped(() => lowerStatements(ctx, branch(s.thenStatement)));
-  const otherwise = ctx.scoped(() => lowerStatements(ctx, branch(s.elseStatement)));
+  const then = ctx.atRunTime(() => ctx.scoped(() => lowerStatements(ctx, branch(s.thenStatement))));
+  const otherwise = ctx.atRunTime(() => ctx.scoped(() => lowerStatements(ctx, branch(s.elseStatement))));
   if (cond) ctx.b.push({ kind: "if", span: ctx.span(s), cond, then, else: otherwise });
 }
 
@@ -121,6 +121,11 @@ function variableStatement(ctx: LoweringContext, list: ts.VariableDeclarationLis
   }
   for (const decl of list.declarations) {
     ctx.current = decl;
+    if (!decl.initializer && isLet && ts.isIdentifier(decl.name)) {
+      // `let loss;`: Python's name first assigned later, e.g. in each branch of `if beta == 0.0:`.
+      ctx.bind(decl.name.text, { kind: "unassigned", declaredAt: ctx.span(decl.name), depth: ctx.runtimeDepth });
+      continue;
+    }
     if (!decl.initializer) {
       const what = ts.isIdentifier(decl.name) ? `'${decl.name.text}'` : "a destructuring declaration";
       ctx.log.error(Codes.declarationForm, ctx.span(decl), `${what} needs an initial value: its dtype and block shape come from it`);
@@ -169,7 +174,8 @@ function ifStatement(ctx: LoweringContext, node: ts.IfStatement): void {
   const branch = (statement: ts.Statement | undefined, taken: boolean) => {
     if (!statement) return [];
     const before = ctx.log.diagnostics.length;
-    const lowered = ctx.scoped(() => lowerStatement(ctx, statement));
+    const lower = () => ctx.scoped(() => lowerStatement(ctx, statement));
+    const lowered = constant === undefined ? ctx.atRunTime(lower) : taken ? lower() : ctx.discarded(lower);
     if (!taken) ctx.log.diagnostics.splice(before);
     return lowered;
   };

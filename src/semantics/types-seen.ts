@@ -31,8 +31,8 @@ export class TypesSeen {
       this.bindings.push({ name, span: v.span, type: v.type, what: binding.counter ? "counter" : "let" });
       return;
     }
-    // A declaration whose initialiser failed has no type to show; a tuple or block pointer no one type.
-    if (binding.kind === "unknown" || binding.kind === "aggregate" || binding.kind === "slot") return;
+    // A declaration whose initialiser failed (or that has none yet) has no type to show; a tuple or block pointer no one type.
+    if (binding.kind === "unknown" || binding.kind === "unassigned" || binding.kind === "aggregate" || binding.kind === "slot") return;
     this.bindings.push({ name, span: binding.declaredAt, type: binding.value.type, what: binding.what });
   }
 

@@ -55,7 +55,11 @@ const rows: [string, string, string, string][] = [
   ["destructuring assignment to memory", "let b = 2;\n[x_ptr[0], b] = [n, n];", "5:2-5:10 KL1020", "only local 'let' variables, parameters and [a, b] patterns of them can be assigned"],
   ["a tuple index out of range", "const t = [n, n];\nconst v = t[2];", "5:13-5:14 KL1041", "a tuple's index must be a compile-time integer from 0 to 1"],
   ["a let tuple reassigned with another length", "let t = [n, n];\nt = [n, n, n];", "5:1-5:14 KL2007", "'t' holds a tuple of 2 values and can only be assigned another"],
-  ["no initialiser", "let a;", "4:5-4:6 KL1020", "'a' needs an initial value"],
+  ["a let without a value, read before it is assigned", "let a;\nconst b = a + 1;", "5:11-5:12 KL1022", "'a' has no value here: it is declared without one and not yet assigned"],
+  ["a let without a value, first assigned in a run-time branch", "let a;\nif (n > 0) { a = 1.0; } else { a = 2.0; }", "5:14-5:15 KL1022", "'a' is declared without a value and first assigned inside a run-time if or loop"],
+  ["a let without a value, first assigned in a loop", "let a;\nfor (let i = 0; i < n; i++) { a = i; }", "5:31-5:32 KL1022", "'a' is declared without a value and first assigned inside a run-time if or loop"],
+  ["a let without a value, assigned only in the constexpr branch not taken", "let a;\nif (BLOCK === 3) { a = 1.0; }\ntl.store(y_ptr, a);", "6:17-6:18 KL1022", "'a' has no value here"],
+  ["a destructuring let without a value", "let [a, b];", "4:5-4:11 KL1020", "a destructuring declaration needs an initial value"],
   ["unknown name", "const v = m + 1;", "4:11-4:12 KL1006", "'m' is not defined in this kernel"],
   ["unknown intrinsic", "const v = tl.foo(1);", "4:14-4:17 KL1005", "tl.foo doesn't exist"],
   ["while-style for", "for (let i = 0; n > i; i++) { }", "4:17-4:22 KL1030", "loops must have the form"],
@@ -206,6 +210,9 @@ test("valid kernels give no diagnostics", () => {
     "let acc = tl.zeros([BLOCK], \"f32\");\nfor (let i = 0; i < n; i += BLOCK) {\n  const o = i + tl.arange(0, BLOCK);\n  acc += tl.load(x_ptr + o, o < n);\n}\ntl.store(y_ptr + tl.arange(0, BLOCK), acc);",
     "if (tl.programId(0) === 0) {\n  tl.store(y_ptr, 1.0);\n} else {\n  tl.store(y_ptr + 1, tl.cast(n, \"f32\"));\n}",
     "const o = tl.arange(0, 16);\nconst v = tl.where(o % 2 === 0 && o < n, tl.maximum(o, 3), tl.minimum(o, -3));\ntl.store(y_ptr + o, tl.cast(v << 1, \"f32\"));",
+    // Python's names first assigned in each branch of a constexpr if (Liger's `if beta == 0.0: loss = …`).
+    "let y;\nlet s;\nif (BLOCK === 1) { y = tl.zeros([16], \"i32\"); } else { y = tl.load(x_ptr + tl.arange(0, 16)); s = 2.0; y = y * s; }\ntl.store(y_ptr + tl.arange(0, 16), y);",
+    "let y;\n{ y = tl.load(x_ptr); }\nfor (let i = 0; i < n; i++) { y = y + 1.0; }\ntl.store(y_ptr, y);",
   ];
   for (const body of bodies) assert.deepEqual(diagnose(file(body)), [], body);
 });

@@ -781,6 +781,36 @@ test("source: the vector add of SPEC §1 at sizes that are not multiples of the 
   }
 });
 
+test("source: a float constexpr, and a let first assigned in the constexpr branch taken (Liger's JSD: `if beta == 0.0: loss = …`)", async (t) => {
+  const source = `
+export const blend = kernel(function blend(x_ptr: Ptr<f32>, y_ptr: Ptr<f32>, n: i32, beta: constexpr, BLOCK: constexpr) {
+  const o = tl.arange(0, BLOCK);
+  const x = tl.load(x_ptr + o, o < n);
+  let y;
+  if (beta == 0.0) {
+    y = tl.cast(o, "i32");
+  } else if (beta == 1.0) {
+    y = x - 1;
+  } else {
+    const s = 1 - beta;
+    y = beta * x + s;
+  }
+  tl.store(y_ptr + o, y, o < n);
+});`;
+  const x = randomF32(13, 7);
+  for (const [beta, expected] of [
+    [0, (_v: number, i: number) => i],
+    [1, (v: number) => Math.fround(v - 1)],
+    [0.25, (v: number) => Math.fround(Math.fround(0.25 * v) + 0.75)],
+  ] as const) {
+    const compiled = await compileSource(t, source, { beta, BLOCK: 16 });
+    if (!compiled) return;
+    const y = new Float32Array(13);
+    interpret(compiled.ir, [1, 1, 1], { x_ptr: x, y_ptr: y, n: 13 });
+    assert.deepEqual(Array.from(y), Array.from(x, expected), `beta = ${beta}`);
+  }
+});
+
 test("source: a row-wise softmax (max, exp, sum, broadcasting) on a masked 2-D block", async (t) => {
   const compiled = await compileSource(
     t,
