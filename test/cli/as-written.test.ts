@@ -32,6 +32,9 @@ const FIXTURES: { file: string; idioms: string }[] = [
   { file: "rope", idioms: "RoPE: q and k rotated in place, pointer parameters reassigned, tl.join/tl.split" },
   { file: "cross-entropy", idioms: "cross entropy: pointer advancing, early return for ignored rows, an online softmax in a loop" },
   { file: "geglu", idioms: "GeGLU (tanh approximation): a 2-D grid, pointer parameters advanced in place" },
+  { file: "group-norm", idioms: "Liger's GroupNorm forward: a tl.range over a group's values summing x and x², then a tl.range over its channels around a nested loop, pointer parameters advanced inside the loop, other= a run-time scalar, strided mean/rstd" },
+  { file: "jsd", idioms: "Liger's generalised JSD: a float constexpr (beta) steering constexpr if/elif/else branches that each first-assign `let loss;`, constexpr HAS_LABEL/ignore_index, early return, log-space math with −inf padding" },
+  { file: "argmax-dim", idioms: "FlagGems' argmax over a dim: tl.full with keyword value/dtype, a 2-D masked block from m[:, None] and n[None, :], tl.max(…, { returnIndices, returnIndicesTieBreakLeft }) destructured, a running tl.where update keeping the first index of ties" },
 ];
 
 for (const { file, idioms } of FIXTURES) {
