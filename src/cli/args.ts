@@ -26,7 +26,8 @@ Commands:
     --timeout SECONDS  limit per run and size (default 120)
     --max-steps N      with --cpu, element operations a launch may take before it counts as
                        endless (default 500000000)
-    --constexpr NAME=VALUE  replace a constexpr of the run and of each of its configs (repeatable)
+    --constexpr NAME=VALUE  replace a constexpr of the run and of each of its configs (repeatable;
+                       an integer, or a float for a float constexpr)
     --retune           tune runs with \`configs\` afresh instead of using the cached choice
     --history FILE     append the results to FILE (JSON lines) and say how each compares with its last run there
   check FILE...  Print the diagnostics of kernel files, one a line (path:line:col - error KLxxxx: message)
@@ -130,12 +131,12 @@ function optionalSeconds(value: string | undefined): number | undefined {
   return s * 1000;
 }
 
-/** `--constexpr NAME=INTEGER`, repeated. */
+/** `--constexpr NAME=NUMBER`, repeated: an integer, or a float for a float constexpr (`beta=0.5`). */
 function constexprPairs(pairs: readonly string[] | undefined): Record<string, number> {
   const constexprs: Record<string, number> = {};
   for (const pair of pairs ?? []) {
-    const m = /^([A-Za-z_$][\w$]*)=(-?\d+)$/.exec(pair);
-    if (!m) throw new UsageError(`--constexpr wants NAME=INTEGER, got '${pair}'.`);
+    const m = /^([A-Za-z_$][\w$]*)=(-?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)$/.exec(pair);
+    if (!m || !Number.isFinite(Number(m[2]))) throw new UsageError(`--constexpr wants NAME=NUMBER (an integer, or a float such as 0.5), got '${pair}'.`);
     constexprs[m[1]] = Number(m[2]);
   }
   return constexprs;

@@ -187,4 +187,9 @@ test("command-line parsing", () => {
   assert.throws(() => parseArgs(["run", "a.ts", "--bogus"]), UsageError);
   assert.throws(() => parseArgs(["frobnicate"]), UsageError);
   assert.throws(() => parseArgs(["wgsl", "a.ts", "--constexpr", "BLOCK"]), UsageError);
+  // Float constexprs (Liger's JSD: beta = 0.5) take a float; anything that is not a number is refused.
+  assert.deepEqual((parseArgs(["run", "a.ts", "--constexpr", "beta=0.5", "--constexpr", "eps=1e-6", "--constexpr", "k=-.25"]) as { constexprs: object }).constexprs, { beta: 0.5, eps: 1e-6, k: -0.25 });
+  for (const bad of ["beta=abc", "beta=", "beta=0.5.1", "beta=Infinity", "beta=1e999"]) {
+    assert.throws(() => parseArgs(["run", "a.ts", "--constexpr", bad]), /NAME=NUMBER/, bad);
+  }
 });
