@@ -14,7 +14,7 @@ export const Codes = {
   paramForm: "KL1011",
   declarationForm: "KL1020",
   constReassigned: "KL1021",
-  /** A `let` declared without a value: read before its first assignment, or first assigned in a run-time branch or loop. */
+  /** A `let` declared without a value, read where some path to it didn't assign it (or a tuple first assigned in a run-time branch or loop). */
   unassignedLet: "KL1022",
   forLoopForm: "KL1030",
   counterAssigned: "KL1031",
@@ -77,6 +77,8 @@ export const Codes = {
   // Lints: a warning where a kernel is valid but likely wrong (semantics/unmasked-access.ts)
   /** A tl.load/tl.store without a mask whose 1-D offsets come from tl.programId and tl.arange (the last block can run past the end). */
   unmaskedAccess: "KL2075",
+  /** A `let` declared without a value, assigned another dtype or block shape in one branch of a run-time if than in another. */
+  branchTypes: "KL2076",
 
   // KL9xxx — a bug in Kernel Lab, still reported at the node being compiled
   internal: "KL9000",

@@ -12,7 +12,8 @@ import { Codes } from "../diagnostics/codes";
 import type { Value, Variable } from "../ir/ir";
 import { typeToString } from "../ir/ir";
 import { describeAggregate, isAggregate, type Aggregate, type Lowered, type Slot } from "./aggregates";
-import type { Binding, LoweringContext } from "./context";
+import type { Binding, LoweringContext, Unassigned } from "./context";
+import { declareBefore } from "./definite-assignment";
 import { sameShape } from "./rules";
 import { isConst } from "./values";
 
@@ -149,7 +150,7 @@ export function assignTo(ctx: LoweringContext, target: ts.Expression, value: Low
       if (binding.what !== "const") return; // its declaration's error is reported
       return constReassigned(ctx, target, binding.declaredAt);
     case "unassigned":
-      return firstAssignment(ctx, target, binding, value, span);
+      return assignUnassigned(ctx, target, binding, value, span);
     case "value":
     case "aggregate":
       if (binding.what !== "parameter") return constReassigned(ctx, target, binding.declaredAt);
@@ -170,21 +171,58 @@ export function assignTo(ctx: LoweringContext, target: ts.Expression, value: Low
 }
 
 /**
- * The first assignment of a `let` declared without a value: the variable starts here, with the
- * value's type. Triton's names have no declarations, so a port writes `let loss;` before the
- * branches of `if beta == 0.0: loss = … else: loss = …`; a constexpr condition keeps one branch,
- * which is straight-line code. A first assignment inside a run-time branch or loop would leave the
- * name without a value on the paths that skip it, so it needs an initial value.
+ * An assignment of a `let` declared without a value. Triton's names have no declarations, so a port
+ * writes `let loss;` before `if beta == 0.0: loss = … else: loss = …`. The first assignment in
+ * straight-line code (or a constexpr branch taken) starts the variable there, with the value's type;
+ * one inside a run-time if or loop declares it before the outermost of them (definite-assignment.ts),
+ * and the other branches must assign the same dtype and block shape (KL2076), as Triton's if does.
  */
-function firstAssignment(ctx: LoweringContext, target: ts.Identifier, binding: Extract<Binding, { kind: "unassigned" }>, value: Lowered, span: Span): void {
+function assignUnassigned(ctx: LoweringContext, target: ts.Identifier, u: Unassigned, value: Lowered, span: Span): void {
   if (ctx.discarding > 0) return; // a branch not taken: later statements don't see its assignments
   const name = target.text;
-  if (ctx.runtimeDepth !== binding.depth) {
-    ctx.log.error(Codes.unassignedLet, ctx.span(target), `'${name}' is declared without a value and first assigned inside a run-time if or loop, so the paths skipping it would leave it with none; give it an initial value where it is declared, e.g. let ${name} = 0.0`, [{ span: binding.declaredAt, message: "declared here" }]);
-    ctx.rebind(name, { kind: "unknown", declaredAt: binding.declaredAt, what: "let" });
+  if (!u.first && ctx.runtimeDepth === u.depth) {
+    ctx.rebind(name, storeInitial(ctx, name, u.declaredAt, value, span));
     return;
   }
-  ctx.rebind(name, storeInitial(ctx, name, binding.declaredAt, value, span));
+  if (!u.first) {
+    if (isAggregate(value)) {
+      ctx.log.error(Codes.unassignedLet, ctx.span(target), `'${name}' is declared without a value and first assigned ${describeAggregate(value)} inside a run-time if or loop; a tuple or block pointer needs its initial value where it is declared, e.g. let ${name} = …`, [{ span: u.declaredAt, message: "declared here" }]);
+      ctx.rebind(name, { kind: "unknown", declaredAt: u.declaredAt, what: "let" });
+      return;
+    }
+    u.first = { variable: declareBefore(ctx, u, value.type), span };
+    ctx.b.push({ kind: "assign", span, variable: u.first.variable, value });
+    ctx.assigned.add(u);
+    return;
+  }
+  const variable = u.first.variable;
+  const elsewhere = !ctx.assigned.has(u);
+  ctx.assigned.add(u); // one mistake, one diagnostic: later reads stay quiet
+  if (isAggregate(value)) {
+    writeSlot(ctx, { kind: "variable", variable }, value, name, span);
+    return;
+  }
+  const first = u.first;
+  const mismatch = elsewhere ? () => branchTypes(ctx, name, value, first, span) : undefined;
+  const coerced = coerceToVariable(ctx, value, variable, span, mismatch);
+  if (coerced) ctx.b.push({ kind: "assign", span, variable, value: coerced });
+}
+
+/** KL2076: a `let x;` given another type on this path than where it was first assigned. */
+function branchTypes(ctx: LoweringContext, name: string, value: Value, first: NonNullable<Unassigned["first"]>, span: Span): void {
+  const want = typeToString(first.variable.type);
+  const [a, b] = [value.type, first.variable.type];
+  if (a.kind === "pointer" && b.kind === "pointer" && a.param !== b.param) {
+    const message = `'${name}' points into ${a.param} here but into ${b.param} on another path (its first assignment); a pointer variable points into one parameter's buffer, known while compiling — keep the offset in the variable instead and add it to each pointer where it is used`;
+    ctx.log.error(Codes.branchTypes, span, message, [{ span: first.span, message: `first assigned here, a pointer into ${b.param}` }]);
+    return;
+  }
+  ctx.log.error(
+    Codes.branchTypes,
+    span,
+    `'${name}' is assigned ${typeToString(value.type)} here but ${want} on another path (its first assignment); after a run-time if a name has one dtype and block shape, so every branch must give it the same — convert this value (tl.cast, tl.broadcastTo, tl.full), or give '${name}' an initial value of the final type where it is declared`,
+    [{ span: first.span, message: `first assigned here, as ${want}` }],
+  );
 }
 
 /** The current value of an assignment's target name (for `x op= y`), or undefined after a diagnostic. */
@@ -245,18 +283,18 @@ function quietly(ctx: LoweringContext, name: ts.BindingName, kind: DeclarationKi
 }
 
 /** A variable keeps its declared type; constants and scalars adapt to it, anything else is an error. */
-export function coerceToVariable(ctx: LoweringContext, value: Value, variable: Variable, span: Span): Value | undefined {
+export function coerceToVariable(ctx: LoweringContext, value: Value, variable: Variable, span: Span, mismatch = () => typeChanged(ctx, value, variable, span)): Value | undefined {
   const want = variable.type;
   const have = value.type;
   if (want.kind === "pointer" || have.kind === "pointer") {
     if (want.kind === "pointer" && have.kind === "pointer" && want.param === have.param && sameShape(want.shape, have.shape)) return value;
-    typeChanged(ctx, value, variable, span);
+    mismatch();
     return undefined;
   }
   const dtypeOk = have.dtype === want.dtype || (isConst(value) && want.dtype !== "bool" && have.dtype !== "bool");
   const shapeOk = sameShape(have.shape, want.shape) || have.shape.length === 0;
   if (!dtypeOk || !shapeOk) {
-    typeChanged(ctx, value, variable, span);
+    mismatch();
     return undefined;
   }
   return ctx.values.coerce(value, want.dtype, want.shape, span);

@@ -15,6 +15,7 @@ import { Codes } from "../diagnostics/codes";
 import { ValueFactory } from "./values";
 import type { IntrinsicContext } from "./intrinsic-args";
 import { TypesSeen } from "./types-seen";
+import { loopBody } from "./definite-assignment";
 
 /** What a name in a kernel stands for. */
 export type Binding =
@@ -30,10 +31,32 @@ export type Binding =
    */
   | { kind: "unknown"; declaredAt: Span; what: "const" | "let" | "parameter" }
   /**
-   * `let x;`, Python's name that is first assigned later (in each branch of a constexpr if, say):
-   * its first assignment at the same run-time depth gives it its type (assignment.ts).
+   * `let x;`, Python's name that is first assigned later (in each branch of an if, say): its first
+   * assignment gives it its type (assignment.ts); whether it has a value where it is read depends
+   * on the paths to there (definite-assignment.ts). `depth` is the run-time depth of the
+   * declaration; `first` the variable, once a run-time branch or loop has assigned it.
    */
-  | { kind: "unassigned"; declaredAt: Span; depth: number };
+  | Unassigned;
+
+/** A `let x;` binding (see Binding). Its object stays in the scope, so the paths can track it. */
+export interface Unassigned {
+  kind: "unassigned";
+  name: string;
+  declaredAt: Span;
+  depth: number;
+  /** The variable declared before the outermost run-time if or loop holding the first assignment, and that assignment. */
+  first?: { variable: Variable; span: Span };
+  /** The last place where a path that didn't assign it joined one that did (for the message where it is read). */
+  skipped?: Skipped;
+}
+
+/** Where a path without an assignment of a `let x;` joined: the branch or loop, why, and what to do, in words. */
+export interface Skipped {
+  span: Span;
+  why: string;
+  fix: string;
+  related: string;
+}
 
 /**
  * What the compiler may assume about launch arguments besides constexprs (Triton specialises the
@@ -64,6 +87,13 @@ export class LoweringContext implements IntrinsicContext {
   runtimeDepth = 0;
   /** Above 0 while lowering the branch a constexpr condition doesn't take: it binds nothing for later statements. */
   discarding = 0;
+  /**
+   * The statement list that each run-time if or loop being lowered goes into, outermost first
+   * (index = the run-time depth outside it): where a `let x;` first assigned inside it is declared.
+   */
+  readonly runtimeLists: Stmt[][] = [];
+  /** The `let x;` names first assigned in a run-time branch or loop that have a value on every path to here (definite-assignment.ts). */
+  assigned = new Set<Unassigned>();
   /** The kernel's early-return flag, where its returns need one (returns.ts). */
   returnFlag?: Variable;
   /** The device functions being inlined, outermost first (device-functions.ts). */
@@ -133,11 +163,11 @@ export class LoweringContext implements IntrinsicContext {
     return this.b.collect(() => this.inScope(fn));
   }
 
-  /** `fn`'s result, lowered inside a loop of this kind (what break and continue may leave). */
-  inLoop<T>(kind: "loop" | "unrolled", fn: () => T): T {
+  /** `fn`'s result, lowered inside a loop of this kind (what break and continue may leave); `node` is the loop. */
+  inLoop<T>(kind: "loop" | "unrolled", fn: () => T, node?: ts.Node): T {
     this.loops.push(kind);
     try {
-      return kind === "loop" ? this.atRunTime(fn) : fn();
+      return kind === "loop" ? loopBody(this, this.span(node ?? this.current), () => this.atRunTime(fn)) : fn();
     } finally {
       this.loops.pop();
     }
@@ -145,21 +175,25 @@ export class LoweringContext implements IntrinsicContext {
 
   /** `fn`'s result, lowered inside a branch or loop the GPU decides on (not a constexpr one). */
   atRunTime<T>(fn: () => T): T {
+    this.runtimeLists.push(this.b.statements);
     this.runtimeDepth++;
     try {
       return fn();
     } finally {
       this.runtimeDepth--;
+      this.runtimeLists.pop();
     }
   }
 
-  /** `fn`'s result, lowered as the branch a constexpr condition doesn't take (its code and diagnostics are dropped). */
+  /** `fn`'s result, lowered as the branch a constexpr condition doesn't take (its code, diagnostics and assignments are dropped). */
   discarded<T>(fn: () => T): T {
+    const assigned = new Set(this.assigned);
     this.discarding++;
     try {
       return fn();
     } finally {
       this.discarding--;
+      this.assigned = assigned;
     }
   }
 

@@ -19,7 +19,7 @@ export function whileStatement(ctx: LoweringContext, node: ts.WhileStatement): v
   const head = ctx.b.collect(() => {
     cond = scalarCondition(ctx, node.expression, "'while'");
   });
-  const body = ctx.inLoop("loop", () => ctx.scoped(() => lowerStatement(ctx, node.statement)));
+  const body = ctx.inLoop("loop", () => ctx.scoped(() => lowerStatement(ctx, node.statement)), node);
   if (cond) ctx.b.push({ kind: "while", span: ctx.span(node), head, cond, body });
 }
 
@@ -99,6 +99,6 @@ function rangeLoop(ctx: LoweringContext, node: ts.ForOfStatement, call: ts.CallE
   const counter = ctx.b.variable(counterName.text, data(dtype, []), ctx.span(counterName));
   const bounds = { start: ctx.values.cast(start, dtype, start.span), end: ctx.values.cast(end, dtype, end.span), step: ctx.values.cast(step, dtype, step.span) };
   const cmp = isConst(step) && step.value < 0 ? "gt" : "lt";
-  const body = ctx.inLoop("loop", () => ctx.b.collect(() => ctx.inScope(() => lowerStatement(ctx, node.statement), new Map([[counterName.text, { kind: "variable", variable: counter, counter: true }]]))));
+  const body = ctx.inLoop("loop", () => ctx.b.collect(() => ctx.inScope(() => lowerStatement(ctx, node.statement), new Map([[counterName.text, { kind: "variable", variable: counter, counter: true }]]))), node);
   ctx.b.push({ kind: "for", span: ctx.span(node), counter, ...bounds, cmp, body });
 }

@@ -18,6 +18,7 @@ import { ASSIGN_OPS, BINARY_OPS } from "./operators";
 import { UNSUPPORTED_EXPRESSIONS } from "./unsupported";
 import { suggestedIntrinsic, unknownIntrinsicMessage } from "./unknown-intrinsic";
 import { splitArguments } from "./keywords";
+import { readUnassigned } from "./definite-assignment";
 
 /** The node type of each syntax kind the table handles. */
 interface ExpressionNodes {
@@ -106,8 +107,7 @@ function identifier(ctx: LoweringContext, node: ts.Identifier, span: Span): Lowe
     case "unknown":
       return undefined; // its declaration's error is reported
     case "unassigned":
-      ctx.log.error(Codes.unassignedLet, span, `'${name}' has no value here: it is declared without one and not yet assigned; assign it first (in straight-line code or in every constexpr branch), or give it an initial value where it is declared`, [{ span: binding.declaredAt, message: "declared here" }]);
-      return undefined;
+      return readUnassigned(ctx, binding, span);
     case "value":
     case "aggregate":
       // The same value, located where it is used, so diagnostics point at the use.

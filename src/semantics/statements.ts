@@ -4,7 +4,7 @@
 import ts from "typescript";
 import type { Span } from "../diagnostics/diagnostic";
 import { Codes } from "../diagnostics/codes";
-import type { BinaryFn, Dtype, Value, Variable } from "../ir/ir";
+import type { BinaryFn, Dtype, Stmt, Value, Variable } from "../ir/ir";
 import { typeToString } from "../ir/ir";
 import { data } from "./builder";
 import type { LoweringContext } from "./context";
@@ -17,6 +17,7 @@ import { UNSUPPORTED_STATEMENTS } from "./unsupported";
 import { isConst } from "./values";
 import { assignTo, currentValue, declare } from "./assignment";
 import { alwaysReturns, mayReturn, splittable, statementsOf } from "./returns";
+import { runtimeIf } from "./definite-assignment";
 
 /** The node type of each syntax kind the table handles. */
 interface StatementNodes {
@@ -99,8 +100,9 @@ function splitAtReturn(ctx: LoweringContext, s: ts.IfStatement, rest: readonly t
     for (const st of ctx.scoped(() => lowerStatements(ctx, branch(cond.value !== 0 ? s.thenStatement : s.elseStatement)))) ctx.b.push(st);
     return;
   }
-  const then = ctx.atRunTime(() => ctx.scoped(() => lowerStatements(ctx, branch(s.thenStatement))));
-  const otherwise = ctx.atRunTime(() => ctx.scoped(() => lowerStatements(ctx, branch(s.elseStatement))));
+  const lowerBranch = (b: ts.Statement | undefined) => () => ctx.atRunTime(() => ctx.scoped(() => lowerStatements(ctx, branch(b))));
+  const ends = [alwaysReturns(s.thenStatement), s.elseStatement !== undefined && alwaysReturns(s.elseStatement)] as const;
+  const [then, otherwise] = runtimeIf(ctx, s, lowerBranch(s.thenStatement), lowerBranch(s.elseStatement), ends);
   if (cond) ctx.b.push({ kind: "if", span: ctx.span(s), cond, then, else: otherwise });
 }
 
@@ -123,7 +125,7 @@ function variableStatement(ctx: LoweringContext, list: ts.VariableDeclarationLis
     ctx.current = decl;
     if (!decl.initializer && isLet && ts.isIdentifier(decl.name)) {
       // `let loss;`: Python's name first assigned later, e.g. in each branch of `if beta == 0.0:`.
-      ctx.bind(decl.name.text, { kind: "unassigned", declaredAt: ctx.span(decl.name), depth: ctx.runtimeDepth });
+      ctx.bind(decl.name.text, { kind: "unassigned", name: decl.name.text, declaredAt: ctx.span(decl.name), depth: ctx.runtimeDepth });
       continue;
     }
     if (!decl.initializer) {
@@ -179,8 +181,15 @@ function ifStatement(ctx: LoweringContext, node: ts.IfStatement): void {
     if (!taken) ctx.log.diagnostics.splice(before);
     return lowered;
   };
-  const then = branch(node.thenStatement, constant !== false);
-  const otherwise = branch(node.elseStatement, constant !== true);
+  let then: Stmt[];
+  let otherwise: Stmt[];
+  if (constant === undefined) {
+    const ends = [alwaysReturns(node.thenStatement), node.elseStatement !== undefined && alwaysReturns(node.elseStatement)] as const;
+    [then, otherwise] = runtimeIf(ctx, node, () => branch(node.thenStatement, true), () => branch(node.elseStatement, true), ends);
+  } else {
+    then = branch(node.thenStatement, constant);
+    otherwise = branch(node.elseStatement, !constant);
+  }
   if (constant !== undefined) {
     for (const s of constant ? then : otherwise) ctx.b.push(s);
     return;
@@ -232,7 +241,7 @@ function forStatement(ctx: LoweringContext, node: ts.ForStatement): void {
   if (!bounds) return;
   const { dtype, ...range } = bounds;
   const counter = ctx.b.variable(name, data(dtype, []), ctx.span(decl.name));
-  const body = ctx.inLoop("loop", () => ctx.b.collect(() => ctx.inScope(() => lowerStatement(ctx, node.statement), new Map([[name, { kind: "variable", variable: counter, counter: true }]]))));
+  const body = ctx.inLoop("loop", () => ctx.b.collect(() => ctx.inScope(() => lowerStatement(ctx, node.statement), new Map([[name, { kind: "variable", variable: counter, counter: true }]]))), node);
   ctx.b.push({ kind: "for", span: ctx.span(node), counter, ...range, cmp, body });
 }
 

@@ -56,8 +56,17 @@ const rows: [string, string, string, string][] = [
   ["a tuple index out of range", "const t = [n, n];\nconst v = t[2];", "5:13-5:14 KL1041", "a tuple's index must be a compile-time integer from 0 to 1"],
   ["a let tuple reassigned with another length", "let t = [n, n];\nt = [n, n, n];", "5:1-5:14 KL2007", "'t' holds a tuple of 2 values and can only be assigned another"],
   ["a let without a value, read before it is assigned", "let a;\nconst b = a + 1;", "5:11-5:12 KL1022", "'a' has no value here: it is declared without one and not yet assigned"],
-  ["a let without a value, first assigned in a run-time branch", "let a;\nif (n > 0) { a = 1.0; } else { a = 2.0; }", "5:14-5:15 KL1022", "'a' is declared without a value and first assigned inside a run-time if or loop"],
-  ["a let without a value, first assigned in a loop", "let a;\nfor (let i = 0; i < n; i++) { a = i; }", "5:31-5:32 KL1022", "'a' is declared without a value and first assigned inside a run-time if or loop"],
+  // Triton's run-time if: after it, a name first assigned inside it has a value only if every branch that goes on assigned it, with one type.
+  ["a let without a value, assigned in a run-time if without else and read after it", "let a;\nif (n > 0) { a = 1.0; }\ntl.store(y_ptr, a);", "6:17-6:18 KL1022", "'a' may have no value here: the run-time if before it assigns it but has no else branch; assign it in every branch of the if (add an else), or give it an initial value where it is declared, e.g. let a = 0.0"],
+  ["a let without a value, not assigned in the else branch", "let a;\nif (n > 0) { a = 1.0; } else { tl.store(y_ptr, 2.0); }\ntl.store(y_ptr, a);", "6:17-6:18 KL1022", "'a' may have no value here: the run-time if before it assigns it in its then branch but not in its else branch"],
+  ["a let without a value, an else-if chain without a final else", "let a;\nif (n > 0) { a = 1.0; } else if (n < -5) { a = 2.0; }\ntl.store(y_ptr, a);", "6:17-6:18 KL1022", "'a' may have no value here: the run-time if before it assigns it but has no else branch"],
+  ["a let without a value, assigned in a nested if without else", "let a;\nif (n > 0) { if (n > 3) { a = 1.0; } } else { a = 2.0; }\ntl.store(y_ptr, a);", "6:17-6:18 KL1022", "'a' may have no value here: the run-time if before it assigns it but has no else branch"],
+  ["a let without a value, read in the other branch before it assigns it", "let a;\nif (n > 0) { a = 1.0; } else { tl.store(y_ptr, a); a = 2.0; }", "5:48-5:49 KL1022", "'a' has no value here: it is declared without one and not yet assigned on this path"],
+  ["a let without a value, assigned in a loop and read after it", "let a;\nfor (let i = 0; i < n; i++) { a = i; }\ntl.store(y_ptr, a);", "6:17-6:18 KL1022", "'a' may have no value here: it is assigned inside a loop before it, which may run no trips; assign it before the loop as well, or give it an initial value where it is declared, e.g. let a = 0"],
+  ["a let without a value, a block in one branch and a scalar in the other", "let a;\nif (n > 0) { a = 1.0; } else { a = tl.zeros([16], \"f32\"); }", "5:32-5:57 KL2076", "'a' is assigned f32[16] here but f32 on another path (its first assignment); after a run-time if a name has one dtype and block shape"],
+  ["a let without a value, i32 in one branch and f32 in the other", "let a;\nif (n > 0) { a = n; } else { a = tl.load(x_ptr); }", "5:30-5:48 KL2076", "'a' is assigned f32 here but i32 on another path"],
+  ["a let without a value, pointers into two parameters", "let p;\nif (n > 0) { p = x_ptr + 1; } else { p = y_ptr; }", "5:38-5:47 KL2076", "'p' points into y_ptr here but into x_ptr on another path (its first assignment)"],
+  ["a let without a value, a tuple first assigned in a run-time branch", "let a;\nif (n > 0) { a = [n, n]; } else { a = [n, n]; }", "5:14-5:15 KL1022", "'a' is declared without a value and first assigned a tuple of 2 values inside a run-time if or loop"],
   ["a let without a value, assigned only in the constexpr branch not taken", "let a;\nif (BLOCK === 3) { a = 1.0; }\ntl.store(y_ptr, a);", "6:17-6:18 KL1022", "'a' has no value here"],
   ["a destructuring let without a value", "let [a, b];", "4:5-4:11 KL1020", "a destructuring declaration needs an initial value"],
   ["unknown name", "const v = m + 1;", "4:11-4:12 KL1006", "'m' is not defined in this kernel"],
@@ -213,6 +222,13 @@ test("valid kernels give no diagnostics", () => {
     // Python's names first assigned in each branch of a constexpr if (Liger's `if beta == 0.0: loss = …`).
     "let y;\nlet s;\nif (BLOCK === 1) { y = tl.zeros([16], \"i32\"); } else { y = tl.load(x_ptr + tl.arange(0, 16)); s = 2.0; y = y * s; }\ntl.store(y_ptr + tl.arange(0, 16), y);",
     "let y;\n{ y = tl.load(x_ptr); }\nfor (let i = 0; i < n; i++) { y = y + 1.0; }\ntl.store(y_ptr, y);",
+    // … and in every branch of a run-time if (Triton's scf.if yielding the name): else-if chains, nesting, early returns, loops' own uses.
+    "let y;\nif (n > 0) { y = tl.load(x_ptr); } else { y = 2.0; }\ntl.store(y_ptr, y);",
+    "let y;\nif (n > 0) { y = 1.0; } else if (n < -3) { y = 2.0; } else { if (n === 0) { y = 3.0; } else { y = tl.load(x_ptr); } }\ntl.store(y_ptr, y);",
+    "let y;\nif (n > 0) { y = 1.0; } else { return; }\ntl.store(y_ptr, y);",
+    "let y;\nif (n > 0) { y = 1.0; }\ny = 3.0;\ntl.store(y_ptr, y);",
+    "let y;\nfor (let i = 0; i < n; i++) { y = tl.cast(i, \"f32\"); tl.store(y_ptr + i, y); }",
+    "let m;\nlet p;\nif (n > 0) { p = x_ptr + tl.arange(0, 16); m = tl.arange(0, 16) < n; } else { p = x_ptr + 16 + tl.arange(0, 16); m = tl.arange(0, 16) < 3; }\ntl.store(p, 1.0, m);",
   ];
   for (const body of bodies) assert.deepEqual(diagnose(file(body)), [], body);
 });
