@@ -172,6 +172,38 @@ const cases: Case[] = [
     },
     atol: 1e-5, rtol: 1e-5,
   },
+  {
+    // Triton's `if row < n_half: scale = … else: scale = …` (an scf.if yielding the name): `let scale;`
+    // is declared before the if with the first branch's type, and each branch assigns a block.
+    name: "a let without a value, assigned a block in each branch of a run-time if/else",
+    params: "a_ptr: Ptr<f32>, b_ptr: Ptr<f32>, out: Ptr<f32>, n: i32, n_half: i32, BLOCK: constexpr",
+    body: `const row = tl.programId(0);\n${offs}\nlet scale;\nif (row < n_half) {\n  scale = tl.load(a_ptr + offs, { mask });\n} else {\n  scale = tl.load(b_ptr + offs, { mask }) * 2.0;\n}\ntl.store(out + offs, scale, { mask });`,
+    block: 64, n: 1000,
+    args: (n) => ({ a_ptr: randomFloats(n), b_ptr: randomFloats(n), out: poisoned(n), n, n_half: randInt(3, 13) }),
+    outputs: ["out"],
+    reference: ({ a_ptr, b_ptr, n_half }, n) => ({ out: map(n, (i) => (Math.floor(i / 64) < n_half ? a_ptr[i] : 2 * b_ptr[i])) }),
+  },
+  {
+    // An else-if chain ending in else, a nested if/else that assigns on both of its paths, a scalar
+    // let given an i32 constant in one branch (converted to the f32 of its first assignment), and
+    // a branch that returns early (its program stores nothing).
+    name: "lets without a value, assigned in every branch of an else-if chain, a nested if/else and around an early return",
+    params: "a_ptr: Ptr<f32>, b_ptr: Ptr<f32>, out: Ptr<f32>, n: i32, split: i32, skip: i32, BLOCK: constexpr",
+    body: `const pid = tl.programId(0);\n${offs}\nlet scale;\nlet bias;\nif (pid === skip) {\n  return;\n} else if (pid % 3 === 0) {\n  scale = tl.load(a_ptr + offs, { mask });\n  bias = 1.0;\n} else if (pid % 3 === 1) {\n  if (pid < split) {\n    scale = tl.load(b_ptr + offs, { mask }) * 2.0;\n  } else {\n    scale = -tl.load(a_ptr + offs, { mask });\n  }\n  bias = 2;\n} else {\n  scale = tl.zeros([BLOCK], "f32") + 0.5;\n  bias = tl.cast(pid, "f32");\n}\ntl.store(out + offs, scale + bias, { mask });`,
+    block: 32, n: 700,
+    args: (n) => ({ a_ptr: randomFloats(n), b_ptr: randomFloats(n), out: new Float32Array(n), n, split: randInt(4, 18), skip: randInt(0, 22) }),
+    outputs: ["out"],
+    reference: ({ a_ptr, b_ptr, split, skip }, n) => ({
+      out: map(n, (i) => {
+        const pid = Math.floor(i / 32);
+        if (pid === skip) return 0;
+        if (pid % 3 === 0) return a_ptr[i] + 1;
+        if (pid % 3 === 1) return (pid < split ? 2 * b_ptr[i] : -a_ptr[i]) + 2;
+        return 0.5 + pid;
+      }),
+    }),
+    atol: 1e-6, rtol: 1e-6,
+  },
 ];
 
 for (const c of cases) {
