@@ -65,12 +65,13 @@ export const host: Host = {
  */
 let waiting = 0;
 let napping = false;
+let naps = 0;
 const NAP_MS = 0.2;
 const napCell = new Int32Array(new SharedArrayBuffer(4));
 
-/** For tests: the pending waits, and whether the chain of naps is running. */
-export function napState(): { waiting: number; napping: boolean } {
-  return { waiting, napping };
+/** For tests: the pending waits, whether the chain of naps is running, and how many naps it has taken. */
+export function napState(): { waiting: number; napping: boolean; naps: number } {
+  return { waiting, napping, naps };
 }
 
 function nap(): void {
@@ -78,6 +79,7 @@ function nap(): void {
     napping = false;
     return;
   }
+  naps++;
   Atomics.wait(napCell, 0, 0, NAP_MS);
   setImmediate(nap);
 }

@@ -31,9 +31,21 @@ test("waits that start as others end share one chain of naps, which stops with t
   // Each wait starts after the previous settled, before the chain's next turn sees none pending:
   // without the one-chain rule every such wait added a chain, and each turn slept once per chain.
   for (let i = 0; i < 50; i++) await host.yieldWhile(Promise.resolve(i));
+  // A wait still pending keeps whatever chains there are going: count the naps over 10 turns.
+  let release!: () => void;
+  const pending = host.yieldWhile(new Promise<void>((r) => (release = r)));
+  const before = napState().naps;
+  try {
+    for (let turn = 0; turn < 10; turn++) await new Promise((r) => setImmediate(r));
+    assert.ok(napState().naps - before <= 11, `${napState().naps - before} naps in 10 turns: more than one chain`);
+  } finally {
+    release(); // a wait left pending would keep the naps, and this file's process, going
+    await pending;
+  }
   await Promise.all([1, 2, 3].map((i) => host.yieldWhile(new Promise((r) => setTimeout(r, i)))));
   assert.equal(napState().waiting, 0);
   await new Promise((r) => setImmediate(r));
   await new Promise((r) => setImmediate(r));
-  assert.deepEqual(napState(), { waiting: 0, napping: false });
+  const { waiting, napping } = napState();
+  assert.deepEqual({ waiting, napping }, { waiting: 0, napping: false });
 });
