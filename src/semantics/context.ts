@@ -83,8 +83,6 @@ export class LoweringContext implements IntrinsicContext {
   current: ts.Node;
   /** The loops around the statement being lowered, innermost last (break/continue, control-flow.ts). */
   readonly loops: ("loop" | "unrolled")[] = [];
-  /** How many run-time branches and loops surround the statement being lowered (ifs and loops the GPU runs). */
-  runtimeDepth = 0;
   /** Above 0 while lowering the branch a constexpr condition doesn't take: it binds nothing for later statements. */
   discarding = 0;
   /**
@@ -92,6 +90,10 @@ export class LoweringContext implements IntrinsicContext {
    * (index = the run-time depth outside it): where a `let x;` first assigned inside it is declared.
    */
   readonly runtimeLists: Stmt[][] = [];
+  /** How many run-time branches and loops surround the statement being lowered (ifs and loops the GPU runs). */
+  get runtimeDepth(): number {
+    return this.runtimeLists.length;
+  }
   /** The `let x;` names first assigned in a run-time branch or loop that have a value on every path to here (definite-assignment.ts). */
   assigned = new Set<Unassigned>();
   /** The kernel's early-return flag, where its returns need one (returns.ts). */
@@ -176,11 +178,9 @@ export class LoweringContext implements IntrinsicContext {
   /** `fn`'s result, lowered inside a branch or loop the GPU decides on (not a constexpr one). */
   atRunTime<T>(fn: () => T): T {
     this.runtimeLists.push(this.b.statements);
-    this.runtimeDepth++;
     try {
       return fn();
     } finally {
-      this.runtimeDepth--;
       this.runtimeLists.pop();
     }
   }
