@@ -7,6 +7,7 @@ import type { KernelAbi } from "./codegen/abi";
 import type { Target } from "./ir/target";
 import { parseKernelFile, type KernelSource, type ParsedFile } from "./syntax/parse";
 import { lowerKernel, type Specialization } from "./semantics/lower";
+import { DIVISIBILITY } from "./semantics/context";
 import { generateWgsl } from "./codegen/wgsl";
 import { DEFAULT_TARGET } from "./ir/target";
 import { Codes } from "./diagnostics/codes";
@@ -76,8 +77,15 @@ export function compileKernel(
 
 /** The specialisation a launch with these scalar arguments allows (see Specialization). */
 export function specializationFor(kernel: KernelSource, scalars: Readonly<Record<string, unknown>>): Specialization {
-  const ones = kernel.params.filter((p) => p.kind === "scalar" && (p.dtype === "i32" || p.dtype === "u32") && scalars[p.name] === 1).map((p) => p.name);
-  return ones.length > 0 ? { ones } : {};
+  const integers = kernel.params.filter((p) => p.kind === "scalar" && (p.dtype === "i32" || p.dtype === "u32"));
+  const ones = integers.filter((p) => scalars[p.name] === 1).map((p) => p.name);
+  const divisible = integers.filter((p) => Number.isInteger(scalars[p.name]) && (scalars[p.name] as number) % DIVISIBILITY === 0).map((p) => p.name);
+  return { ...(ones.length > 0 ? { ones } : {}), ...(divisible.length > 0 ? { divisible } : {}) };
+}
+
+/** A key for a specialisation: "" for none. */
+export function specializationKey(s: Specialization): string {
+  return `${s.ones?.length ? `:ones=${s.ones.join(",")}` : ""}${s.divisible?.length ? `:div16=${s.divisible.join(",")}` : ""}`;
 }
 
 /**

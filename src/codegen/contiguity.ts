@@ -2,6 +2,9 @@
 // how an integer or pointer block changes from one element to the next along its last axis.
 // `pid * BLOCK + tl.arange(0, BLOCK)` has stride 1, so `ptr + offsets` addresses a run of
 // consecutive elements and a run of 4 registers (layout.ts) can be one vec4 load or store.
+// Divisibility (Triton's `divisibility`, from scalar arguments specialised as multiples of 16:
+// compile.ts specializationFor) and constancy over runs of 4 tell when such a run is aligned and
+// its mask the same for all 4 elements, so the load needs no check at run time (memory.ts).
 
 import type { Stmt, Value } from "../ir/ir";
 import { forEachStmt } from "../ir/walk";
@@ -14,9 +17,14 @@ export class ContiguityAnalysis {
   /** Every value a `let` variable is given (its initial value first), by variable id. */
   private readonly assigned = new Map<number, Value[]>();
   private readonly variableStrides = new Map<number, Stride>();
+  private readonly divisors = new Map<number, number>();
+  private readonly variableDivisors = new Map<number, number>();
+  /** A `for` loop's counter: start + i × step. */
+  private readonly counters = new Map<number, { start: Value; step: Value }>();
 
   constructor(body: readonly Stmt[]) {
     forEachStmt(body, (s) => {
+      if (s.kind === "for") this.counters.set(s.counter.id, { start: s.start, step: s.step });
       if (s.kind !== "declare" && s.kind !== "assign") return;
       const values = this.assigned.get(s.variable.id) ?? [];
       values.push(s.kind === "declare" ? s.init : s.value);
@@ -48,6 +56,114 @@ export class ContiguityAnalysis {
     const s = this.compute(v);
     this.memo.set(v.id, s);
     return s;
+  }
+
+  /**
+   * The largest power of two (up to MAX_DIVISOR) known to divide every element of `v` less its
+   * stride times its index along the last axis: for `ptr + rows * stride_am + tl.arange(0, K)`
+   * with stride_am a multiple of 16, 16, so each run of 4 that starts at a multiple of 4 along the
+   * last axis starts at a multiple of 4 elements. 1 where nothing is known.
+   */
+  divisor(v: Value): number {
+    const known = this.divisors.get(v.id);
+    if (known !== undefined) return known;
+    const d = this.stride(v) === undefined ? 1 : this.computeDivisor(v);
+    this.divisors.set(v.id, d);
+    return d;
+  }
+
+  /** A variable's divisor: the least of every value it is given's, assumed from the first and checked. */
+  private variableDivisor(id: number): number {
+    const known = this.variableDivisors.get(id);
+    if (known !== undefined) return known;
+    const counter = this.counters.get(id);
+    const values = [...(counter ? [counter.start, counter.step] : []), ...(this.assigned.get(id) ?? [])];
+    if (values.length === 0) return 1;
+    let assumed = this.divisor(values[0]);
+    for (;;) {
+      this.variableDivisors.set(id, assumed);
+      const least = Math.min(assumed, ...values.slice(1).map((x) => this.divisor(x)));
+      if (least === assumed) return assumed;
+      assumed = least;
+      this.divisors.clear(); // divisors derived under the failed assumption
+    }
+  }
+
+  private computeDivisor(v: Value): number {
+    switch (v.op) {
+      case "const":
+        return powerOfTwoIn(v.value);
+      case "param":
+        // A pointer parameter is offset 0; a scalar specialised as a multiple of 16 says so.
+        return v.type.kind === "pointer" ? MAX_DIVISOR : (v.divisor ?? 1);
+      case "arange":
+        return powerOfTwoIn(v.start);
+      case "splat":
+      case "broadcast":
+      case "cast":
+        return isInteger(v.value) ? this.divisor(v.value) : 1;
+      case "reshape": {
+        const from = v.value.type.shape;
+        const to = v.type.shape;
+        // [n] → [n, 1]: each element is the value's, whose index along its last axis varies.
+        if (to[to.length - 1] === 1 && from[from.length - 1] !== 1) return Math.min(this.divisor(v.value), powerOfTwoIn(this.stride(v.value) ?? 1));
+        return this.divisor(v.value);
+      }
+      case "ptrAdd":
+        return Math.min(this.divisor(v.ptr), this.divisor(v.offset));
+      case "binary": {
+        if (v.fn === "add" || v.fn === "sub") return Math.min(this.divisor(v.lhs), this.divisor(v.rhs));
+        if (v.fn !== "mul") return 1;
+        const [a, b] = [this.stride(v.lhs), this.stride(v.rhs)];
+        const [ca, cb] = [constantOf(v.lhs), constantOf(v.rhs)];
+        if (a === 0 && b === 0) return Math.min(MAX_DIVISOR, this.divisor(v.lhs) * this.divisor(v.rhs));
+        if (cb !== undefined) return Math.min(MAX_DIVISOR, this.divisor(v.lhs) * powerOfTwoIn(cb));
+        if (ca !== undefined) return Math.min(MAX_DIVISOR, this.divisor(v.rhs) * powerOfTwoIn(ca));
+        return 1;
+      }
+      case "readVar":
+        return this.variableDivisor(v.variable.id);
+      default:
+        return 1;
+    }
+  }
+
+  /**
+   * Whether `v` is the same across each run of 4 elements that starts at a multiple of 4 along
+   * its last axis (Triton's constancy): `offs < n` is, when offs has stride 1 and both offs's
+   * base and n are multiples of 4; so is anything that does not change along the last axis.
+   */
+  runConstant(v: Value): boolean {
+    if (isInteger(v) && this.stride(v) === 0) return true;
+    switch (v.op) {
+      case "const":
+      case "param":
+      case "splat":
+        return true;
+      case "broadcast": {
+        const from = v.value.type.shape;
+        return from[from.length - 1] === 1 || this.runConstant(v.value);
+      }
+      case "reshape": {
+        const from = v.value.type.shape;
+        const to = v.type.shape;
+        return from[from.length - 1] === to[to.length - 1] && this.runConstant(v.value);
+      }
+      case "unary":
+        return v.fn === "not" && this.runConstant(v.value);
+      case "binary": {
+        if (v.fn === "land" || v.fn === "lor" || v.fn === "and" || v.fn === "or" || v.fn === "xor") return this.runConstant(v.lhs) && this.runConstant(v.rhs);
+        const [a, b] = [this.stride(v.lhs), this.stride(v.rhs)];
+        if (a === 0 && b === 0) return true;
+        // i < n and i >= n (n < i, n >= i mirrored) over i = 4q … 4q + 3 with n a multiple of 4.
+        const steps = (i: Value, n: Value) => this.stride(i) === 1 && this.stride(n) === 0 && this.divisor(i) >= 4 && this.divisor(n) >= 4;
+        if (v.fn === "lt" || v.fn === "ge") return steps(v.lhs, v.rhs);
+        if (v.fn === "gt" || v.fn === "le") return steps(v.rhs, v.lhs);
+        return false;
+      }
+      default:
+        return false;
+    }
   }
 
   private compute(v: Value): Stride {
@@ -100,6 +216,21 @@ export class ContiguityAnalysis {
 
 function add(a: Stride, b: Stride): Stride {
   return a === undefined || b === undefined ? undefined : a + b;
+}
+
+/** What divisor() reports for 0 and anything it knows to be a multiple of at least this. */
+export const MAX_DIVISOR = 1024;
+
+/** The largest power of two (up to MAX_DIVISOR) dividing an integer; 1 for anything else. */
+function powerOfTwoIn(n: number): number {
+  if (!Number.isInteger(n)) return 1;
+  let d = 1;
+  while (d < MAX_DIVISOR && n % (2 * d) === 0) d *= 2;
+  return d;
+}
+
+function isInteger(v: Value): boolean {
+  return v.type.kind === "pointer" || v.type.dtype === "i32" || v.type.dtype === "u32";
 }
 
 /** The compile-time value every element of `v` has, if any. */

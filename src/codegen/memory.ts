@@ -84,33 +84,85 @@ export function emitLoad(gen: WgslGenerator, v: Value & { op: "load" }): void {
 }
 
 /**
- * A load of f16 runs: one branch for the whole block — every run aligned and every lane's mask on
- * (a block inside the tensor) reads them all as vec4<f16>, in straight-line code; any other block
- * reads every element on its own. A branch per run, as f32 loads have, made the f16 matmul on
- * subgroup matrices slower than scalar loads on the H200 (bench/NOTES.md §18, §19): its loads
- * could not be issued together.
+ * A load of f16 runs. Where every run is known to be aligned and its mask the same for its 4
+ * elements (contiguity.ts: sizes and strides specialised as multiples of 16), each run is one
+ * vec4<f16> under one mask: `Target.halfLoadForm` "block" (default) reads them all unmasked when
+ * every run's mask is on and each under its mask otherwise, "select" reads each run from a safe
+ * index where it is masked off and selects `other`, without a branch. Otherwise one branch for the
+ * whole block: every run aligned and every lane's mask on (a block inside the tensor) reads them
+ * all as vec4<f16>, in straight-line code; any other block reads every element on its own. A
+ * branch per run with a scalar fallback in each, as f32 loads have, made the f16 matmul on
+ * subgroup matrices slower than scalar loads on the H200 (bench/NOTES.md §18, §19).
  */
 function wideHalfLoad(gen: WgslGenerator, v: Value & { op: "load" }, ept: number, scalarRead: (j: number, declare: boolean) => void): void {
   const t = gen.typeOf(v.type);
-  for (let k = 0; k < ept; k++) gen.emit(`var ${valueName(v, k)}: ${t};`);
+  const param = (v.ptr.type as { param: string }).param;
   const runs = Array.from({ length: ept / 4 }, (_, r) => 4 * r);
+  const other = (k: number) => (v.other ? gen.reg(v.other, k) : literal(0, gen.dtype(v.type)));
+  const read = (j: number) => `b_${param}[${gen.reg(v.ptr, j)} >> 2u]`;
+  const unmasked = () => {
+    for (const j of runs) {
+      const w = gen.fresh("w");
+      gen.emit(`let ${w} = ${read(j)};`);
+      for (let lane = 0; lane < 4; lane++) gen.emit(`${valueName(v, j + lane)} = ${w}.${"xyzw"[lane]};`);
+    }
+  };
+  if (knownWhole(gen, v)) {
+    const mask = v.mask;
+    if (mask && gen.target.halfLoadForm === "select") {
+      for (const j of runs) {
+        const w = gen.fresh("w");
+        gen.emit(`let ${w} = b_${param}[select(0i, ${gen.reg(v.ptr, j)} >> 2u, ${gen.reg(mask, j)})];`);
+        for (let lane = 0; lane < 4; lane++) gen.emit(`let ${valueName(v, j + lane)} = select(${other(j + lane)}, ${w}.${"xyzw"[lane]}, ${gen.reg(mask, j)});`);
+      }
+      return;
+    }
+    for (let k = 0; k < ept; k++) gen.emit(`var ${valueName(v, k)}: ${t};`);
+    if (!mask) return unmasked();
+    const whole = gen.fresh("whole");
+    gen.emit(`let ${whole} = ${runs.map((j) => gen.reg(mask, j)).join(" & ")};`);
+    gen.emit(`if (${whole}) {`);
+    gen.nested(unmasked);
+    gen.emit("} else {");
+    gen.nested(() => {
+      for (const j of runs) {
+        for (let lane = 0; lane < 4; lane++) gen.emit(`${valueName(v, j + lane)} = ${other(j + lane)};`);
+        const w = gen.fresh("w");
+        gen.emit(`if (${gen.reg(mask, j)}) {`);
+        gen.nested(() => {
+          gen.emit(`let ${w} = ${read(j)};`);
+          for (let lane = 0; lane < 4; lane++) gen.emit(`${valueName(v, j + lane)} = ${w}.${"xyzw"[lane]};`);
+        });
+        gen.emit("}");
+      }
+    });
+    gen.emit("}");
+    return;
+  }
+  for (let k = 0; k < ept; k++) gen.emit(`var ${valueName(v, k)}: ${t};`);
   const whole = gen.fresh("whole");
   const aligned = runs.map((j) => `((${gen.reg(v.ptr, j)} & 3) == 0)`);
   const masks = v.mask ? Array.from({ length: ept }, (_, k) => gen.reg(v.mask!, k)) : [];
   gen.emit(`let ${whole} = ${[...masks, ...aligned].join(" & ")};`);
   gen.emit(`if (${whole}) {`);
-  gen.nested(() => {
-    for (const j of runs) {
-      const w = gen.fresh("w");
-      gen.emit(`let ${w} = b_${(v.ptr.type as { param: string }).param}[${gen.reg(v.ptr, j)} >> 2u];`);
-      for (let lane = 0; lane < 4; lane++) gen.emit(`${valueName(v, j + lane)} = ${w}.${"xyzw"[lane]};`);
-    }
-  });
+  gen.nested(unmasked);
   gen.emit("} else {");
   gen.nested(() => {
     for (let k = 0; k < ept; k++) scalarRead(k, false);
   });
   gen.emit("}");
+}
+
+/**
+ * Whether each run of 4 registers of a wide load is known to start at a multiple of 4 elements
+ * and to be masked as a whole (contiguity.ts), so it needs no check at run time; off with
+ * `Target.divisibility: false`.
+ */
+function knownWhole(gen: WgslGenerator, v: Value & { op: "load" }): boolean {
+  if (gen.target.divisibility === false) return false;
+  const shape = v.ptr.type.shape;
+  if (shape[shape.length - 1] % 4 !== 0 || gen.contiguity.divisor(v.ptr) < 4) return false;
+  return !v.mask || gen.contiguity.runConstant(v.mask);
 }
 
 /**

@@ -2,7 +2,7 @@
 // the program a run launches, its variants specialised to the launch's scalars, and the
 // autotuner's candidates (whose compile errors are their own, not the file's).
 
-import { compileKernel, specializationFor, type CompiledKernel, type KernelSource } from "../compile";
+import { compileKernel, specializationFor, specializationKey, type CompiledKernel, type KernelSource } from "../compile";
 import { locate, type LocatedDiagnostic } from "../diagnostics/position";
 import type { Target } from "../ir/target";
 import type { CandidateProgram } from "./autotune";
@@ -38,8 +38,9 @@ export class KernelPrograms {
   specializer(kernel: KernelSource, constexprs: Record<string, number>): (scalars: Record<string, unknown>) => CompiledKernel | undefined {
     return (scalars) => {
       const specialization = specializationFor(kernel, scalars);
-      if (!specialization.ones) return undefined;
-      const key = `${kernel.name}:${JSON.stringify(constexprs)}:ones=${specialization.ones.join(",")}`;
+      const which = specializationKey(specialization);
+      if (!which) return undefined;
+      const key = `${kernel.name}:${JSON.stringify(constexprs)}${which}`;
       if (!this.compiled.has(key)) {
         const result = compileKernel(kernel, constexprs, this.target, specialization);
         if (!result.kernel) return undefined;
@@ -53,7 +54,7 @@ export class KernelPrograms {
   instrumented(kernel: KernelSource, constexprs: Record<string, number>): (scalars: Record<string, unknown>) => CompiledKernel | undefined {
     return (scalars) => {
       const specialization = specializationFor(kernel, scalars);
-      const key = `${kernel.name}:${JSON.stringify(constexprs)}:instrumented:ones=${(specialization.ones ?? []).join(",")}`;
+      const key = `${kernel.name}:${JSON.stringify(constexprs)}:instrumented${specializationKey(specialization)}`;
       if (!this.compiled.has(key)) {
         const result = compileKernel(kernel, constexprs, { ...this.target, instrument: true }, specialization);
         if (!result.kernel) return undefined;

@@ -60,8 +60,11 @@ export type Value = ValueBase & ValueOp;
 export type ValueOp =
   /** A compile-time number (literal, constexpr, or folded); `type.shape` is []. */
   | { op: "const"; value: number }
-  /** A scalar parameter, or a pointer parameter (offset 0). */
-  | { op: "param"; name: string }
+  /**
+   * A scalar parameter, or a pointer parameter (offset 0). `divisor`: the launch's value is a
+   * multiple of it (an i32/u32 argument specialised as a multiple of 16, compile.ts specializationFor).
+   */
+  | { op: "param"; name: string; divisor?: number }
   | { op: "programId"; axis: 0 | 1 | 2 }
   | { op: "numPrograms"; axis: 0 | 1 | 2 }
   /** i32 block [end - start] holding start, start+1, … */

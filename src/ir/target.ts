@@ -115,6 +115,18 @@ export interface Target {
    */
   wideHalfAccesses?: boolean;
   /**
+   * Use what a launch's integer arguments are known to be multiples of (compile.ts
+   * specializationFor, Triton's divisibility by 16): a wide f16 load whose runs are then known to
+   * be aligned and masked whole has no check at run time (codegen/memory.ts). On unless false.
+   */
+  divisibility?: boolean;
+  /**
+   * How such a load reads its runs where a mask may be off: "block" (default) one branch for the
+   * whole block, then a branch per run; "select" every run read unconditionally (a masked-off run
+   * from element 0) and `other` selected, with no branch.
+   */
+  halfLoadForm?: "block" | "select";
+  /**
    * The correctness launch's variant (codegen/instrument.ts): every load and store checks its
    * lanes against the buffer's element count and every store records who wrote each element.
    * Off for timed launches, whose WGSL stays as it is.

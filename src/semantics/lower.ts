@@ -11,7 +11,7 @@ import type { KernelIR, Param, Value, ValueType } from "../ir/ir";
 import { F16_MISSING, type Target } from "../ir/target";
 import type { KernelSource } from "../syntax/parse";
 import { data } from "./builder";
-import { LoweringContext, type Specialization } from "./context";
+import { DIVISIBILITY, LoweringContext, type Specialization } from "./context";
 import { checkLoopBarriers } from "./loop-barriers";
 import { lowerExpressionStatement, lowerStatements } from "./statements";
 import { promoteReassignedParameters } from "./device-functions";
@@ -103,7 +103,8 @@ function bindParam(ctx: LoweringContext, p: Param, constexprs: Readonly<Record<s
   } else if ((p.dtype === "i32" || p.dtype === "u32") && ctx.specialization.ones?.includes(p.name)) {
     bindValue(ctx.b.constant(1, p.dtype, at));
   } else {
-    bindValue(ctx.b.emit({ op: "param", name: p.name }, data(p.dtype, []), at));
+    const divisor = (p.dtype === "i32" || p.dtype === "u32") && ctx.specialization.divisible?.includes(p.name) ? DIVISIBILITY : undefined;
+    bindValue(ctx.b.emit({ op: "param", name: p.name, ...(divisor ? { divisor } : {}) }, data(p.dtype, []), at));
   }
 }
 

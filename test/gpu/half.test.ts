@@ -31,7 +31,7 @@ const MATMUL = `${PRELUDE}export const mm = kernel(function mm(a: Ptr<f16>, b: P
   tl.store(c + tl.expandDims(rm, 1) * N + tl.expandDims(rn, 0), acc, tl.expandDims(rm, 1) < M && tl.expandDims(rn, 0) < N);
 });`;
 
-async function checkMatmul(M: number, N: number, K: number, blocks: [number, number, number], target: Partial<Target>): Promise<void> {
+async function checkMatmul(M: number, N: number, K: number, blocks: [number, number, number], target: Partial<Target>, specialize = false): Promise<string> {
   const [BM, BN, BK] = blocks;
   const a = randomHalves(M * K);
   const b = randomHalves(K * N);
@@ -42,12 +42,32 @@ async function checkMatmul(M: number, N: number, K: number, blocks: [number, num
     grid: [Math.ceil(M / BM), Math.ceil(N / BN)],
     args: { a: a.bits, b: b.bits, c: poisoned(M * N), M, N, K },
     outputs: ["c"],
+    specialize,
   });
   // The operands stay halves in workgroup memory.
   assert.match(kernel.wgsl, /var<workgroup> sm_a_f16/);
   // Products of halves are exact in f32: what is left is f32 rounding over K additions.
   for (const [side, got] of [["gpu", gpu.c], ["cpu", cpu.c]] as const) assertClose(got, want, `${side} c`, 1e-5 * K, 1e-5);
+  return kernel.wgsl;
 }
+
+// M, N and K multiples of 16 but not of the blocks, specialised as the harness does (K and N,
+// the strides, known to be multiples of 16): each run of 4 halves is aligned and its mask the
+// same for all 4, so the loads have no alignment check and no element-by-element fallback;
+// the blocks at the edges are partly masked, run by run.
+for (const form of ["block", "select"] as const) {
+  test(`f16 tl.dot with sizes multiples of 16 (specialised), runs known whole, halfLoadForm "${form}", 80×48 by 48×112`, async () => {
+    const wgsl = await checkMatmul(80, 112, 48, [64, 64, 32], { halfLoadForm: form }, true);
+    assert.match(wgsl, /vec4<f16>/);
+    assert.doesNotMatch(wgsl, /let whole\d+ = [^;]*& 3\) == 0/, "no alignment check at run time");
+    if (form === "select") assert.match(wgsl, /b_a\[select\(0i, /);
+  });
+}
+
+test("f16 tl.dot with K not a multiple of 16 (specialised on the rest): the checked loads, 80×45 by 45×112", async () => {
+  const wgsl = await checkMatmul(80, 112, 45, [64, 64, 32], {}, true);
+  assert.match(wgsl, /let whole\d+ = [^;]*& 3\) == 0/);
+});
 
 test("f16 × f16 tl.dot with an f32 accumulator, tiled layout (vec4<f16> staging), 70×45 by 45×83", async () => {
   await checkMatmul(70, 83, 45, [64, 64, 16], {});
@@ -78,4 +98,27 @@ test("f16 vector add: halves in, halves out, NaN-poisoned output", async () => {
   const want = Uint16Array.from(x.values, (v, i) => f16ToBits(v + y.values[i]));
   assert.deepEqual(gpu.o, want);
   assert.deepEqual(cpu.o, want);
+});
+
+test("f16 vector add at n a multiple of 16 (specialised), other values where masked off: runs known whole", async () => {
+  const n = 1008;
+  const x = randomHalves(n);
+  const y = randomHalves(n);
+  const source = `${PRELUDE}export const add = kernel(function add(x: Ptr<f16>, y: Ptr<f16>, o: Ptr<f16>, n: i32, BLOCK: constexpr) {
+  const i = tl.programId(0) * BLOCK + tl.arange(0, BLOCK);
+  const a = tl.load(x + i, i < n, 2.5);
+  const b = tl.load(y + i, i < n, 0.5);
+  tl.store(o + i, a + b, i < n + 8);
+});`;
+  for (const form of ["block", "select"] as const) {
+    const { gpu, cpu, kernel } = await runBoth({
+      source, constexprs: { BLOCK: 256 }, grid: [Math.ceil((n + 8) / 256)], target: { halfLoadForm: form }, specialize: true,
+      args: { x: x.bits, y: y.bits, o: new Uint16Array(n + 8).fill(NAN_F16), n }, outputs: ["o"],
+    });
+    assert.doesNotMatch(kernel.wgsl, /let whole\d+ = [^;]*& 3\) == 0/, `${form}: loads without alignment checks`);
+    // The 8 elements past n read the loads' other values: 2.5 + 0.5.
+    const want = Uint16Array.from({ length: n + 8 }, (_, i) => f16ToBits(i < n ? x.values[i] + y.values[i] : 3));
+    assert.deepEqual(gpu.o, want, form);
+    assert.deepEqual(cpu.o, want, form);
+  }
 });

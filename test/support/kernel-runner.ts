@@ -1,7 +1,7 @@
 // Test support: compile a kernel from source, run it on the GPU (lavapipe in CI) and on the CPU
 // interpreter with the same inputs, and hand back both sets of outputs.
 
-import { parseKernelFile, compileKernel, type CompiledKernel } from "../../src/compile";
+import { parseKernelFile, compileKernel, specializationFor, type CompiledKernel } from "../../src/compile";
 import { acquireGpu, createStorageBuffer, launch, readBuffer } from "../../src/runtime";
 import { interpret } from "../../src/interpreter/interpret";
 import type { NumDtype } from "../../src/ir/ir";
@@ -20,6 +20,8 @@ export interface KernelRun {
   outputs: string[];
   /** Compiler target overrides (e.g. { subgroups: false } to test the workgroup-memory paths). */
   target?: Partial<Target>;
+  /** Specialise on the scalar arguments as the harness does (compile.ts specializationFor: ones, multiples of 16). */
+  specialize?: boolean;
 }
 
 export interface KernelOutputs {
@@ -35,11 +37,12 @@ function dtypeOf(a: HostArray): NumDtype {
   return "f16";
 }
 
-export async function compileForGpu(source: string, constexprs: Record<string, number> = {}, target: Partial<Target> = {}): Promise<CompiledKernel> {
+export async function compileForGpu(source: string, constexprs: Record<string, number> = {}, target: Partial<Target> = {}, scalars?: Record<string, unknown>): Promise<CompiledKernel> {
   const gpu = await acquireGpu();
   const parsed = parseKernelFile("test.kernel.ts", source);
   const kernel = parsed.kernels[0];
-  const result = kernel ? compileKernel(kernel, constexprs, { ...gpu.target, ...target }) : { diagnostics: parsed.diagnostics };
+  const specialization = kernel && scalars ? specializationFor(kernel, scalars) : {};
+  const result = kernel ? compileKernel(kernel, constexprs, { ...gpu.target, ...target }, specialization) : { diagnostics: parsed.diagnostics };
   const errors = [...parsed.diagnostics, ...result.diagnostics].filter((d) => d.severity === "error");
   if (!("kernel" in result) || !result.kernel || errors.length > 0) {
     const shown = locate("test.kernel.ts", source, errors).map((d) => `${d.line}:${d.column} ${d.code} ${d.message}`);
@@ -50,7 +53,8 @@ export async function compileForGpu(source: string, constexprs: Record<string, n
 
 export async function runBoth(run: KernelRun): Promise<KernelOutputs> {
   const gpu = await acquireGpu();
-  const kernel = await compileForGpu(run.source, run.constexprs, run.target);
+  const scalarArgs = Object.fromEntries(Object.entries(run.args).filter(([, v]) => typeof v === "number"));
+  const kernel = await compileForGpu(run.source, run.constexprs, run.target, run.specialize ? scalarArgs : undefined);
   const grid: [number, number, number] = [run.grid[0], run.grid[1] ?? 1, run.grid[2] ?? 1];
 
   const buffers: Record<string, GPUBuffer> = {};
