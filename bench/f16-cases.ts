@@ -99,13 +99,23 @@ const MATMUL_CONFIGS: Record<string, number>[] = [
   { BLOCK_M: 64, BLOCK_N: 64, BLOCK_K: 32, num_warps: 4, num_stages: 1 },
   { BLOCK_M: 128, BLOCK_N: 64, BLOCK_K: 32, num_warps: 4 },
   { BLOCK_M: 64, BLOCK_N: 64, BLOCK_K: 64, num_warps: 4 },
+  { BLOCK_M: 64, BLOCK_N: 128, BLOCK_K: 32, num_warps: 8 },
+  { BLOCK_M: 128, BLOCK_N: 64, BLOCK_K: 32, num_warps: 8 },
+  { BLOCK_M: 64, BLOCK_N: 64, BLOCK_K: 32, num_warps: 8 },
+  { BLOCK_M: 64, BLOCK_N: 64, BLOCK_K: 32, num_warps: 2 },
+  { BLOCK_M: 64, BLOCK_N: 128, BLOCK_K: 64, num_warps: 4 },
+  { BLOCK_M: 128, BLOCK_N: 128, BLOCK_K: 64, num_warps: 8 },
+  { BLOCK_M: 32, BLOCK_N: 128, BLOCK_K: 32, num_warps: 4 },
+  { BLOCK_M: 128, BLOCK_N: 128, BLOCK_K: 32, num_warps: 16 },
+  { BLOCK_M: 256, BLOCK_N: 128, BLOCK_K: 32, num_warps: 16 },
 ];
 
 export function matmulF16(m: number, n: number, k: number): F16Case {
   // 4096²: the large tiles; 1024²: tiles that give the 132 SMs work (64×64: 256 programs); odd sizes: two, for the masked edges.
   const pick = (...i: number[]) => i.map((j) => MATMUL_CONFIGS[j]);
-  // The leaders of 2026-12-04's run 2 first: the knobs below are tried on the first three.
-  const configs = m * n >= 1 << 24 ? pick(1, 5, 4, 0, 2, 3, 6, 7) : m % 64 === 0 ? pick(6, 8, 10, 9, 11, 0) : pick(0, 8);
+  // The leaders with divisibility (results/2026-12-04-h200-div16/explore-configs) first: the
+  // knobs below are tried on the first two. 8 subgroups led at both sizes.
+  const configs = m * n >= 1 << 24 ? pick(1, 4, 5, 17, 20, 21, 0, 7) : m % 64 === 0 ? pick(13, 12, 14, 6, 8, 16) : pick(0, 8);
   return {
     name: `matmul-f16-${m}x${n}x${k}`,
     example: "matmul-f16",
@@ -123,12 +133,12 @@ export function matmulF16(m: number, n: number, k: number): F16Case {
       return [{ output: "c_ptr", indices, expected: sampledProduct(halvesOf(a.a_ptr as Uint16Array), halvesOf(a.b_ptr as Uint16Array), n, k, indices) }];
     },
     flops: 2 * m * n * k,
-    // The first three configs again: each run read without a branch (halfLoadForm "select"),
+    // The first two configs again: each run read without a branch (halfLoadForm "select"),
     // without the divisibility of sizes and strides (the checked loads of run 2, NOTES §19), and
     // with scalar f16 loads (the regression of NOTES §18). The generic path (halves staged, f32
     // FMAs) ran at a third of these in run 2 and is left out.
     targets: [{ halfLoadForm: "select" }, { divisibility: false }, { wideHalfAccesses: false }],
-    targetConfigs: 3,
+    targetConfigs: 2,
     minReps: 10,
     // Converting to halves in JavaScript is slow (~1 s per 16M elements): few input sets. At
     // 4096³ one set (64 MiB of A and B) already exceeds the 50 MiB L2.

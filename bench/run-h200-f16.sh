@@ -16,7 +16,7 @@ has() { [[ " $parts " == *" $1 "* ]]; }
 {
   nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv
   date -u
-  if has f16; then timeout 170 node bench/dist/suite.js --only add-f16,matmul-f16,attention-f16 --out "$out/kl-f16.json" 2>&1; fi
+  if has f16; then timeout 420 node bench/dist/suite.js --only add-f16,matmul-f16,attention-f16 --out "$out/kl-f16.json" 2>&1; fi
   if has torch; then PYTHONUNBUFFERED=1 timeout 110 python3 bench/torch_bench.py --cases matmul,attention,f16 --out "$out/torch.json" 2>&1; fi
   if has f32; then timeout 70 node bench/dist/suite.js --only matmul-1024,matmul-4096,attention-4x32 --defaults-only --f32-best --out "$out/kl-f32.json" 2>&1; fi
   if has probe; then timeout 60 node bench/dist/mma-probe.js --out "$out/probe.json" 2>&1; fi
