@@ -181,6 +181,10 @@ function isWide(gen: WgslGenerator, ptr: Value): boolean {
   if (ptr.type.kind !== "pointer" || gen.atomicBuffers.has(ptr.type.param) || gen.instrumentation) return false;
   if (ptr.type.pointee === "f16" && gen.target.wideHalfAccesses === false) return false;
   const layout = gen.layout(ptr.type);
+  // A run of 4 registers is 4 consecutive elements of one row only where rows are 4 or more long:
+  // a [64, 2] block's run spans two rows, which are not adjacent in memory unless its row stride is 2.
+  const shape = ptr.type.shape;
+  if (shape.length > 0 && shape[shape.length - 1] < 4) return false;
   return !layout.replicated && layout.vec === 4 && gen.contiguity.stride(ptr) === 1;
 }
 

@@ -23,6 +23,25 @@ interface Case {
 
 const range = (n: number) => Array.from({ length: n }, (_, i) => i);
 
+/**
+ * A [64, cols] block (cols < 4) of a matrix whose rows are `stride` apart, copied and doubled into
+ * a dense one: a run of 4 registers spans rows here, so it must not be one vec4 access (rows 3
+ * apart once read elements 2 and 3 where 3 and 4 belong).
+ */
+function narrowRows(cols: number, stride: number): Case {
+  const x = randomFloats(64 * stride, -4, 4);
+  return {
+    name: `a [64, ${cols}] block of rows ${stride} apart: no vec4 across rows`,
+    params: "x: Ptr<f32>, o: Ptr<f32>, S: i32, C: constexpr",
+    body: "const r = tl.arange(0, 64);\nconst c = tl.arange(0, C);\nconst v = tl.load(x + tl.expandDims(r, 1) * S + tl.expandDims(c, 0));\ntl.store(o + tl.expandDims(r, 1) * (S + 1) + tl.expandDims(c, 0), v * 2.0);",
+    constexprs: { C: cols },
+    grid: [1],
+    args: { x, o: new Float32Array(64 * (stride + 1)), S: stride },
+    outputs: ["o"],
+    expected: { o: range(64 * (stride + 1)).map((i) => (i % (stride + 1) < cols ? 2 * x[Math.floor(i / (stride + 1)) * stride + (i % (stride + 1))] : 0)) },
+  };
+}
+
 function rowReductions(rows: number, cols: number): Case {
   const x = randomFloats(rows * cols, -4, 4);
   const row = (r: number) => range(cols).map((c) => x[r * cols + c]);
@@ -160,6 +179,7 @@ const cases: Case[] = [
   { ...matmul(45, 200, 131, 32, 64, 32), name: "tl.dot, flat A staged with shifted rows (45×131 · 131×200, blocks 32×64×32, 128 invocations)", target: { tiledLayouts: true, workgroupSize: 128 } },
   { ...matmul(97, 37, 150, 32, 16, 64), name: "tl.dot, staged A unshifted (padDotTiles false)", target: { tiledLayouts: true, workgroupSize: 32, padDotTiles: false } },
   shapes(),
+  narrowRows(2, 3), narrowRows(1, 5),
   loopReductions(9, 300), loopReductions(9, 300, { subgroups: false }),
   // A loop of no trips reads nothing (and the interpreter agrees).
   { ...loopReductions(9, 300), name: "a loop of no trips around loads (rows = 0)", args: { ...loopReductions(9, 300).args, rows: 0 }, expected: { out: [0] } },
