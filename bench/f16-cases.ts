@@ -115,7 +115,7 @@ export function matmulF16(m: number, n: number, k: number): F16Case {
   const pick = (...i: number[]) => i.map((j) => MATMUL_CONFIGS[j]);
   // The leaders with divisibility (results/2026-12-04-h200-div16/explore-configs) first: the
   // knobs below are tried on the first two. 8 subgroups led at both sizes.
-  const configs = m * n >= 1 << 24 ? pick(1, 4, 5, 17, 20, 21, 0, 7) : m % 64 === 0 ? pick(13, 12, 14, 6, 8, 16) : pick(0, 8);
+  const configs = m * n >= 1 << 24 ? pick(1, 20, 4, 5, 17, 19, 0, 7) : m % 64 === 0 ? pick(13, 12, 14, 6, 8, 16) : pick(0, 8);
   return {
     name: `matmul-f16-${m}x${n}x${k}`,
     example: "matmul-f16",
@@ -164,12 +164,10 @@ export function attentionF16(z: number, h: number, n: number, d: number, causal:
     configs: quick
       ? [{ BLOCK_M: 32, BLOCK_N: 16, num_warps: 2, ...base }]
       : [
-          // 2026-12-04 (NOTES §19): 64×64 w4 47.6 TFLOP/s, 128×64 w8 23.2, 128×64 w4 14.2 (the
-          // run's time limit stopped the rest); the first run's code: 128×32 w8 and 128×64 w8 led.
+          // 2026-12-04 (NOTES §19): 64×64 w4 47.6 TFLOP/s, 64×32 w4 39.8, 64×128 w4 24.7, 128×32
+          // w8 21.0, 128×64 w8 23.2, 128×64 w4 14.2: the two leaders only.
           { BLOCK_M: 64, BLOCK_N: 64, num_warps: 4, ...base },
           { BLOCK_M: 64, BLOCK_N: 32, num_warps: 4, ...base },
-          { BLOCK_M: 128, BLOCK_N: 32, num_warps: 8, ...base },
-          { BLOCK_M: 64, BLOCK_N: 128, num_warps: 4, ...base },
         ],
     grid: (c) => [Math.ceil(n / c.BLOCK_M), z * h],
     args: () => ({
