@@ -165,9 +165,13 @@ export function attentionF16(z: number, h: number, n: number, d: number, causal:
       ? [{ BLOCK_M: 32, BLOCK_N: 16, num_warps: 2, ...base }]
       : [
           // 2026-12-04 (NOTES §19): 64×64 w4 47.6 TFLOP/s, 64×32 w4 39.8, 64×128 w4 24.7, 128×32
-          // w8 21.0, 128×64 w8 23.2, 128×64 w4 14.2: the two leaders only.
+          // w8 21.0, 128×64 w8 23.2, 128×64 w4 14.2; then (NOTES §20) 64×64 over 8 subgroups 59.1,
+          // 64×128 w8 37.7, 128×64 w16 23.7. The leader first: the knobs are tried on it.
+          { BLOCK_M: 64, BLOCK_N: 64, num_warps: 8, ...base },
           { BLOCK_M: 64, BLOCK_N: 64, num_warps: 4, ...base },
           { BLOCK_M: 64, BLOCK_N: 32, num_warps: 4, ...base },
+          { BLOCK_M: 64, BLOCK_N: 128, num_warps: 8, ...base },
+          { BLOCK_M: 128, BLOCK_N: 64, num_warps: 16, ...base },
         ],
     grid: (c) => [Math.ceil(n / c.BLOCK_M), z * h],
     args: () => ({

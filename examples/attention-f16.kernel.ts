@@ -130,10 +130,10 @@ function attentionRun(shape: Shape, causal: boolean) {
 }
 
 // Size is the sequence length N_CTX, for 1 batch × 2 heads: 200, 33 and 1000 are no multiples of
-// a block. 64 × 32 blocks at 4 warps (within WebGPU's default 16 KiB of workgroup memory, what --cpu
-// compiles for): both dots on 4 subgroups of 16×16 matrices on the
-// H200; on lavapipe (no subgroup matrices) the generic tiled tl.dot. The suite times 4 × 32 × 4096
-// × 64 over more shapes (bench/f16-cases.ts).
+// a block. 32 × 16 blocks over 2 subgroups (within WebGPU's default 16 KiB of workgroup memory,
+// what --cpu compiles for): both dots on 16×16 subgroup matrices on the H200; on lavapipe (no
+// subgroup matrices) the generic tiled tl.dot. The suite times 4 × 32 × 4096 × 64 over larger
+// shapes (bench/f16-cases.ts): 64 × 64 over 8 subgroups led there (bench/NOTES.md §20).
 export const attentionF16 = defineRun({
   kernel: attn_fwd_f16,
   ...attentionRun({ Z: 1, H: 2, D: 64 }, false),
