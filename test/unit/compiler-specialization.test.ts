@@ -1,5 +1,6 @@
 // Launch-time specialisation (compile.ts specializationFor): integer scalars equal to 1 compile as
-// the constant 1, so unit strides make tile loads contiguous and wide (vec4).
+// the constant 1, so unit strides make tile loads contiguous and wide (vec4); multiples of 16 are
+// known to be (test/unit/divisibility.test.ts).
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -12,9 +13,9 @@ const kernel = parseKernelFile("matmul.kernel.ts", text).kernels[0];
 const constexprs = { BLOCK_M: 64, BLOCK_N: 64, BLOCK_K: 16 };
 const scalars = { M: 100, N: 90, K: 80, stride_am: 80, stride_ak: 1, stride_bk: 90, stride_bn: 1, stride_cm: 90, stride_cn: 1 };
 
-test("scalars equal to 1 are the specialisation", () => {
-  assert.deepEqual(specializationFor(kernel, scalars), { ones: ["stride_ak", "stride_bn", "stride_cn"] });
-  assert.deepEqual(specializationFor(kernel, { ...scalars, stride_ak: 2, stride_bn: 3, stride_cn: 4 }), {});
+test("scalars equal to 1 are the specialisation, and those that are multiples of 16", () => {
+  assert.deepEqual(specializationFor(kernel, scalars), { ones: ["stride_ak", "stride_bn", "stride_cn"], divisible: ["K", "stride_am"] });
+  assert.deepEqual(specializationFor(kernel, { ...scalars, K: 81, stride_am: 81, stride_ak: 2, stride_bn: 3, stride_cn: 4 }), {});
 });
 
 test("unit strides give vec4 bindings; unknown strides scalar ones", () => {
