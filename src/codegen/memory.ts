@@ -99,14 +99,12 @@ function wideHalfLoad(gen: WgslGenerator, v: Value & { op: "load" }, ept: number
   const param = (v.ptr.type as { param: string }).param;
   const runs = Array.from({ length: ept / 4 }, (_, r) => 4 * r);
   const other = (k: number) => (v.other ? gen.reg(v.other, k) : literal(0, gen.dtype(v.type)));
-  const read = (j: number) => `b_${param}[${gen.reg(v.ptr, j)} >> 2u]`;
-  const unmasked = () => {
-    for (const j of runs) {
-      const w = gen.fresh("w");
-      gen.emit(`let ${w} = ${read(j)};`);
-      for (let lane = 0; lane < 4; lane++) gen.emit(`${valueName(v, j + lane)} = ${w}.${"xyzw"[lane]};`);
-    }
+  const readRun = (j: number) => {
+    const w = gen.fresh("w");
+    gen.emit(`let ${w} = b_${param}[${gen.reg(v.ptr, j)} >> 2u];`);
+    for (let lane = 0; lane < 4; lane++) gen.emit(`${valueName(v, j + lane)} = ${w}.${"xyzw"[lane]};`);
   };
+  const unmasked = () => runs.forEach(readRun);
   if (knownWhole(gen, v)) {
     const mask = v.mask;
     if (mask && gen.target.halfLoadForm === "select") {
@@ -127,12 +125,8 @@ function wideHalfLoad(gen: WgslGenerator, v: Value & { op: "load" }, ept: number
     gen.nested(() => {
       for (const j of runs) {
         for (let lane = 0; lane < 4; lane++) gen.emit(`${valueName(v, j + lane)} = ${other(j + lane)};`);
-        const w = gen.fresh("w");
         gen.emit(`if (${gen.reg(mask, j)}) {`);
-        gen.nested(() => {
-          gen.emit(`let ${w} = ${read(j)};`);
-          for (let lane = 0; lane < 4; lane++) gen.emit(`${valueName(v, j + lane)} = ${w}.${"xyzw"[lane]};`);
-        });
+        gen.nested(() => readRun(j));
         gen.emit("}");
       }
     });
