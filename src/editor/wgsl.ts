@@ -5,7 +5,7 @@
 import { compiler } from "./compiler";
 import type { WgslView } from "./webview-protocol";
 
-export const WGSL_TARGET_NOTE = "Generated for WebGPU's default limits; a run may specialise further for its adapter.";
+export const WGSL_TARGET_NOTE = "Generated for WebGPU's default limits; a run specialises further for its adapter and its arguments (those equal to 1, multiples of 16).";
 
 export interface WgslListing {
   entries: WgslView[];

@@ -50,7 +50,7 @@ export const singleRun: ResultsView = {
   diagnostics: [],
   runs: [run(98432, 0.0123, 0.0125)],
   wgsl: [{ kernel: "add_kernel", constexprs: { BLOCK_SIZE: 1024 }, text: vectorAddWgsl }],
-  wgslNote: "Generated for WebGPU's default limits; a run may specialise further for its adapter.",
+  wgslNote: "Generated for WebGPU's default limits; a run specialises further for its adapter and its arguments (those equal to 1, multiples of 16).",
 };
 
 /** A run in a browser that coarsens GPU timestamps (Chrome's default: 100 µs steps). */
@@ -127,7 +127,7 @@ export const autotuned: ResultsView = {
     },
   ],
   wgsl: [],
-  wgslNote: "Generated for WebGPU's default limits; a run may specialise further for its adapter.",
+  wgslNote: "Generated for WebGPU's default limits; a run specialises further for its adapter and its arguments (those equal to 1, multiples of 16).",
 };
 
 /** The same run swept: each size has its own pick, one of them from the cache. */
