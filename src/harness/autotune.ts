@@ -29,6 +29,13 @@ export interface TuneContext {
   /** The kernel function's source text, for the cache key. */
   kernelText: string;
   compile: (constexprs: Record<string, number>) => CandidateProgram;
+  /**
+   * A compiled candidate specialised for the size's scalar arguments (compile.ts
+   * specializationFor), as the run itself will launch it; undefined where the plain one serves.
+   * Timing the plain program instead would rank configs by code the run never runs (the f16
+   * matmul at 4096³: 67 against 139 TFLOP/s at one shape, bench/NOTES.md §20).
+   */
+  specialize?: (constexprs: Record<string, number>, args: KernelArgs) => CompiledKernel | undefined;
   /** The kernel being tuned (for specialising the picked program to the launch's scalars). */
   source: KernelSource;
   /** Ignore the cache (`--retune`); the new choice is still written. */
@@ -98,7 +105,8 @@ export async function tune(run: CheckedRun, size: number, ctx: TuneContext): Pro
       const limits = runLimits(ctx.gpu.limits);
       const grid = evaluateGrid(candidateRun, size, limits);
       const shared = inputsFor(candidateRun, compiled.program, size, limits, inputs);
-      const outcome = await checkAndTime(ctx, candidateRun, compiled.program, grid, shared, candidateTiming(ctx.reps, timed === 0));
+      const program = ctx.specialize?.(constexprs, shared.args) ?? compiled.program;
+      const outcome = await checkAndTime(ctx, candidateRun, program, grid, shared, candidateTiming(ctx.reps, timed === 0));
       ran[i] = true;
       if (outcome.medianMs !== null) timed++;
       candidates.push(entry({ ...outcome, ...rates(outcome.medianMs) }));

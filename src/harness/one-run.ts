@@ -65,6 +65,7 @@ async function tuneEverySize(run: CheckedRun, kernel: KernelSource, sizes: numbe
     kernelName: kernel.name,
     kernelText: s.text.slice(kernel.span.start, kernel.span.end),
     compile: (constexprs) => s.programs.candidate(kernel, constexprs),
+    specialize: (constexprs, args) => s.programs.specializer(kernel, constexprs)(args),
     source: kernel,
     retune: s.opts.retune ?? false,
     reps: s.opts.reps,
