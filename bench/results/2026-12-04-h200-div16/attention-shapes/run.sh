@@ -1,4 +1,6 @@
 #!/bin/bash
+# Issue 20, 2026-12-04 12:34 UTC (bench/NOTES.md §20): attention f16 at 4 × 32 × 4096 × 64, causal and
+# not, over more shapes (64×64 over 8 subgroups led), default code generation, each checked first.
 set -uo pipefail
 cd "$(dirname "$0")"
 out=${OUT:-/tmp/bench-out}

@@ -1,4 +1,7 @@
 #!/bin/bash
+# Issue 20, 2026-12-04 12:18 UTC (bench/NOTES.md §20): the f16 matmul at 1024³ and 4096³ over more shapes
+# (8 and 16 subgroups among them) with divisibility on, the default code generation only. Run from
+# the carried folder: `. .gpu/enter.sh; bash .kl-h200/run.sh` (the suite as of commit e457246 + configs).
 set -uo pipefail
 cd "$(dirname "$0")"
 out=${OUT:-/tmp/bench-out}
