@@ -264,16 +264,41 @@ export declare namespace tl {
   /** Inclusive cumulative product along `axis`; `reverse` from the end (Triton `tl.cumprod`). */
   function cumprod(input: number, axis?: number | ScanKeywords, reverse?: boolean | ScanKeywords): number;
   /**
-   * Inclusive scan along `axis` with an associative `combineFn`, an inline arrow of one expression
-   * of its two parameters, e.g. `(a, b) => tl.maximum(a, b)` (operators and element-wise tl.* only;
-   * it can't use other kernel values). Triton: `tl.associative_scan(input, axis, combine_fn, reverse=False)`.
+   * The combineFn of tl.associativeScan and tl.reduce: an inline arrow of one expression of
+   * its two parameters, e.g. `(a, b) => tl.maximum(a, b)`, or a two-parameter device function
+   * (a kernel(…)) passed by name, as Triton passes a `@triton.jit` one (`combine_fn=reduce_mul`).
+   * Operators and element-wise tl.* only; it can't use other kernel values.
    */
-  function associativeScan(input: number, axis: number, combineFn: (a: number, b: number) => number, reverse?: boolean | { reverse?: boolean }): number;
+  type CombineFn = (a: number, b: number) => number;
+  /** tl.associativeScan's keyword arguments. */
+  interface AssociativeScanKeywords {
+    axis?: number;
+    combineFn?: CombineFn;
+    /** Scan from the end of the axis. */
+    reverse?: boolean;
+  }
+  /** tl.reduce's keyword arguments. */
+  interface ReduceWithKeywords {
+    axis?: number;
+    combineFn?: CombineFn;
+    /** Keep the reduced axis with extent 1. */
+    keepDims?: boolean;
+  }
   /**
-   * Reduction along `axis` with an associative `combineFn` (an inline arrow, as in
-   * tl.associativeScan), folded from the axis's first element. Triton: `tl.reduce(input, axis, combine_fn, keep_dims=False)`.
+   * Inclusive scan along `axis` with an associative `combineFn`: an inline arrow of one expression
+   * of its two parameters, e.g. `(a, b) => tl.maximum(a, b)`, or a two-parameter device
+   * function (a kernel(…)) passed by name, as Triton passes a @triton.jit one (operators and element-wise tl.*
+   * only; it can't use other kernel values). Triton: `tl.associative_scan(input, axis, combine_fn, reverse=False)`.
    */
-  function reduce(input: number, axis: number, combineFn: (a: number, b: number) => number, keepDims?: boolean | { keepDims?: boolean }): number;
+  function associativeScan(input: number, axis: number, combineFn: CombineFn, reverse?: boolean | { reverse?: boolean }): number;
+  function associativeScan(input: number, axis: number | AssociativeScanKeywords, keywords?: AssociativeScanKeywords): number;
+  /**
+   * Reduction along `axis` with an associative `combineFn` (an inline arrow, or a device function
+   * passed by name, as in tl.associativeScan), folded from the axis's first element. Triton:
+   * `tl.reduce(input, axis, combine_fn, keep_dims=False)`.
+   */
+  function reduce(input: number, axis: number, combineFn: CombineFn, keepDims?: boolean | { keepDims?: boolean }): number;
+  function reduce(input: number, axis: number | ReduceWithKeywords, keywords?: ReduceWithKeywords): number;
 
   /** `tl.dot`'s keyword arguments. */
   interface DotKeywords {

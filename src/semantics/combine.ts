@@ -1,16 +1,20 @@
-// A combine function of tl.associativeScan and tl.reduce: an inline arrow `(a, b) => expression`
-// lowered once, with `a` and `b` bound to placeholder scalars (combineArg), into a template that
-// code generation and the interpreter evaluate per combine step. The expression may use only its
-// two parameters, constants, operators and element-wise tl.* functions (as Triton's combine_fn,
-// which can't capture values of the calling kernel either).
+// A combine function of tl.associativeScan and tl.reduce: an inline arrow `(a, b) => expression`,
+// or a device function of two parameters passed by name (Triton's `combine_fn=reduce_mul`, a
+// @triton.jit function), lowered once, with its parameters bound to placeholder scalars
+// (combineArg), into a template that code generation and the interpreter evaluate per combine
+// step. It may use only its two parameters, constants, operators and element-wise tl.* functions
+// (as Triton's combine_fn, which can't capture values of the calling kernel either).
 
 import ts from "typescript";
 import { Codes } from "../diagnostics/codes";
-import type { BinaryFn, Combine, Dtype, Value } from "../ir/ir";
+import type { Span } from "../diagnostics/diagnostic";
+import type { BinaryFn, Combine, Dtype, Stmt, Value } from "../ir/ir";
 import { operandsOf, typeToString } from "../ir/ir";
 import { data } from "./builder";
 import type { Binding } from "./context";
 import type { IntrinsicContext } from "./intrinsic-args";
+import type { KernelSource } from "../syntax/parse";
+import { describeAggregate, isAggregate, type Lowered } from "./aggregates";
 
 /** Ops a combine expression may contain besides its parameters. */
 const ELEMENTWISE: ReadonlySet<Value["op"]> = new Set(["const", "binary", "unary", "math", "where", "cast", "splat"]);
@@ -19,8 +23,10 @@ const ELEMENTWISE: ReadonlySet<Value["op"]> = new Set(["const", "binary", "unary
 export function lowerCombine(ctx: IntrinsicContext, node: ts.Expression, dtype: Dtype, what: string): Combine | undefined {
   let fn: ts.Expression = node;
   while (ts.isParenthesizedExpression(fn)) fn = fn.expression;
+  const helper = ts.isIdentifier(fn) ? ctx.helperNamed(fn.text) : undefined;
+  if (helper) return helperCombine(ctx, node, helper, dtype, what);
   if (!ts.isArrowFunction(fn)) {
-    ctx.log.error(Codes.combineFunction, ctx.span(node), `${what}'s combine function must be an inline arrow function of two parameters, e.g. (a, b) => a + b`);
+    ctx.log.error(Codes.combineFunction, ctx.span(node), `${what}'s combine function must be an inline arrow function of two parameters, e.g. (a, b) => a + b, or the name of a device function of two parameters made with kernel(…)`);
     return undefined;
   }
   const params = fn.parameters;
@@ -49,10 +55,42 @@ export function lowerCombine(ctx: IntrinsicContext, node: ts.Expression, dtype: 
     const bindings = new Map<string, Binding>(params.map((p, i) => [(p.name as ts.Identifier).text, { kind: "value", value: args![i], declaredAt: ctx.span(p), what: "parameter" }]));
     ctx.inScope(() => (result = ctx.expression(body)), bindings);
   });
+  return template(ctx, own, args, result, dtype, ctx.span(body), what);
+}
+
+/**
+ * The combine function `helper` (a kernel(…) of two parameters, named at `node`): its body inlined
+ * once with the parameters bound to the placeholders, as a call would inline it.
+ */
+function helperCombine(ctx: IntrinsicContext, node: ts.Expression, helper: KernelSource, dtype: Dtype, what: string): Combine | undefined {
+  const defined = [{ span: helper.nameSpan, message: `'${helper.name}' is defined here` }];
+  if (helper.signature.length !== 2) {
+    // Triton's tl.reduce over a tuple of blocks (Welford's mean, m2 and count) takes a combine function of 2·n parameters.
+    const tuple = helper.signature.length > 2 && helper.signature.length % 2 === 0 ? `; a combine function of ${helper.signature.length / 2} values a side, for a tuple of blocks, isn't supported: combine one block at a time` : "";
+    ctx.log.error(Codes.combineFunction, ctx.span(node), `${what}'s combine function takes exactly two parameters (a, b); ${helper.name} has ${helper.signature.length}${tuple}`, defined);
+    return undefined;
+  }
+  const span = ctx.span(node);
+  let args: [Value, Value] | undefined;
+  let result: Lowered | undefined;
+  const own = ctx.b.collect(() => {
+    const scalar = data(dtype, []);
+    args = [ctx.b.emit({ op: "combineArg", index: 0 }, scalar, helper.signature[0].span), ctx.b.emit({ op: "combineArg", index: 1 }, scalar, helper.signature[1].span)];
+    result = ctx.inlineHelper(helper, args, span);
+  });
+  if (result && isAggregate(result)) {
+    ctx.log.error(Codes.combineFunction, span, `${what}'s combine function must return one scalar, but ${helper.name} returns ${describeAggregate(result)}`, defined);
+    return undefined;
+  }
+  return template(ctx, own, args, result, dtype, span, what);
+}
+
+/** The template of a lowered combine function, once its values are checked; `own` are the statements its body emitted. */
+function template(ctx: IntrinsicContext, own: readonly Stmt[], args: [Value, Value] | undefined, result: Value | undefined, dtype: Dtype, span: Span, what: string): Combine | undefined {
   const ownIds = new Set(own.flatMap((s) => (s.kind === "let" ? [s.value.id] : [])));
   if (!args || !result || !checkTemplate(ctx, result, ownIds, what)) return undefined;
   if (result.type.kind !== "data" || result.type.shape.length !== 0 || result.type.dtype !== dtype) {
-    ctx.log.error(Codes.combineFunction, ctx.span(body), `${what}'s combine function must return a ${dtype} scalar like its operands, but returns ${typeToString(result.type)}${result.type.kind === "data" && result.type.dtype !== dtype ? `; convert it with tl.cast(…, "${dtype}")` : ""}`);
+    ctx.log.error(Codes.combineFunction, span, `${what}'s combine function must return a ${dtype} scalar like its operands, but returns ${typeToString(result.type)}${result.type.kind === "data" && result.type.dtype !== dtype ? `; convert it with tl.cast(…, "${dtype}")` : ""}`);
     return undefined;
   }
   return { args, result };

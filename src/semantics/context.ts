@@ -16,6 +16,7 @@ import { ValueFactory } from "./values";
 import type { IntrinsicContext } from "./intrinsic-args";
 import { TypesSeen } from "./types-seen";
 import { loopBody } from "./definite-assignment";
+import { inlineHelperWith } from "./device-functions";
 
 /** What a name in a kernel stands for. */
 export type Binding =
@@ -231,6 +232,14 @@ export class LoweringContext implements IntrinsicContext {
       this.seen.bound(name, binding);
       return;
     }
+  }
+
+  helperNamed(name: string): KernelSource | undefined {
+    return this.lookup(name) ? undefined : this.kernel.helpers?.get(name);
+  }
+
+  inlineHelper(helper: KernelSource, args: readonly Value[], span: Span): Lowered | undefined {
+    return inlineHelperWith(this, helper, args, span);
   }
 
   lookupValue(name: string): Value | undefined {

@@ -26,17 +26,50 @@ export function helperCalled(ctx: LoweringContext, callee: ts.Expression): Kerne
 /** Inlines `helper` at `node`: its value, "void" when it returns none, undefined after an error. */
 export function callHelper(ctx: LoweringContext, helper: KernelSource, node: ts.CallExpression, asStatement: boolean): Lowered | undefined {
   const span = ctx.span(node);
-  const chain = [ctx.kernel, ...ctx.calls.map((c) => c.kernel)];
-  const from = chain.indexOf(helper);
-  if (from >= 0) {
-    const cycle = [...chain.slice(from), helper].map((k) => k.name).join(" → ");
-    ctx.log.error(Codes.unsupportedCall, span, `kernels can't call themselves (no recursion on the GPU: device functions are inlined at each call): ${cycle}; write the repetition as a loop`, [
-      { span: helper.nameSpan, message: `'${helper.name}' is defined here` },
-    ]);
-    return undefined;
-  }
+  if (recursive(ctx, helper, span)) return undefined;
   const bindings = bindArguments(ctx, helper, node, span);
   if (!bindings) return undefined;
+  const frame = inline(ctx, helper, bindings, span);
+  if (!frame) return undefined;
+  if (frame.result) return at(frame.result, span);
+  if (frame.returns) return undefined;
+  if (!asStatement) ctx.log.error(Codes.helperReturn, span, `${helper.name}(…) returns no value; end it with return <value>; or call it as a statement of its own`);
+  return undefined;
+}
+
+/**
+ * Inlines `helper` with its parameters bound to `args` (a combine function's operands, passed by
+ * name to tl.reduce or tl.associativeScan): its value, undefined after a diagnostic.
+ */
+export function inlineHelperWith(ctx: LoweringContext, helper: KernelSource, args: readonly Value[], span: Span): Lowered | undefined {
+  if (recursive(ctx, helper, span)) return undefined;
+  const bindings = new Map<string, Binding>();
+  let ok = true;
+  helper.signature.forEach((p, i) => {
+    const value = checkArgument(ctx, helper, p, { ...args[i], span });
+    if (value) bindings.set(p.name, { kind: "value", value: { ...value, span: p.span }, declaredAt: p.span, what: "parameter" });
+    else ok = false;
+  });
+  if (!ok) return undefined;
+  const frame = inline(ctx, helper, bindings, span);
+  if (frame && !frame.result) ctx.log.error(Codes.helperReturn, span, `${helper.name} returns no value; a combine function ends with return <value>;`, [{ span: helper.nameSpan, message: `'${helper.name}' is defined here` }]);
+  return frame?.result && at(frame.result, span);
+}
+
+/** A call of `helper` from inside itself (directly or not) is reported at `span`. */
+function recursive(ctx: LoweringContext, helper: KernelSource, span: Span): boolean {
+  const chain = [ctx.kernel, ...ctx.calls.map((c) => c.kernel)];
+  const from = chain.indexOf(helper);
+  if (from < 0) return false;
+  const cycle = [...chain.slice(from), helper].map((k) => k.name).join(" → ");
+  ctx.log.error(Codes.unsupportedCall, span, `kernels can't call themselves (no recursion on the GPU: device functions are inlined at each call): ${cycle}; write the repetition as a loop`, [
+    { span: helper.nameSpan, message: `'${helper.name}' is defined here` },
+  ]);
+  return true;
+}
+
+/** Lowers `helper`'s body with `bindings` as its parameters: the frame with its result, undefined after an error. */
+function inline(ctx: LoweringContext, helper: KernelSource, bindings: Map<string, Binding>, span: Span): { result?: Lowered; returns?: boolean } | undefined {
   const before = ctx.log.diagnostics.length;
   const frame: { kernel: KernelSource; span: Span; result?: Lowered; returns?: boolean } = { kernel: helper, span };
   ctx.calls.push(frame);
@@ -47,10 +80,7 @@ export function callHelper(ctx: LoweringContext, helper: KernelSource, node: ts.
   }
   relateToCall(ctx, before, helper, span);
   if (ctx.log.diagnostics.slice(before).some((d) => d.severity === "error")) return undefined;
-  if (frame.result) return at(frame.result, span);
-  if (frame.returns) return undefined;
-  if (!asStatement) ctx.log.error(Codes.helperReturn, span, `${helper.name}(…) returns no value; end it with return <value>; or call it as a statement of its own`);
-  return undefined;
+  return frame;
 }
 
 /** Arguments evaluated in the caller's scope, checked against the parameters' annotations. */

@@ -37,6 +37,10 @@ export interface IntrinsicContext {
   markWritten(param: string): void;
   /** Runs `fn` in a new innermost scope holding `bindings` (a combine function's parameters). */
   inScope(fn: () => void, bindings?: Map<string, Binding>): void;
+  /** The device function (a kernel(…) of the file) `name` names, unless a local name shadows it. */
+  helperNamed(name: string): KernelSource | undefined;
+  /** Inlines `helper` with `args` as its parameters (a combine function passed by name): its value, undefined after a diagnostic. */
+  inlineHelper(helper: KernelSource, args: readonly Value[], span: Span): Lowered | undefined;
 }
 
 export type { Args, Keywords } from "./keywords";

@@ -1,5 +1,6 @@
-// Device functions at the syntax level: which kernels of a file another kernel's body calls, by
-// which names, and the generic (unannotated) parameters only such a called kernel may have.
+// Device functions at the syntax level: which kernels of a file another kernel's body calls (or
+// passes by name as tl.reduce's or tl.associativeScan's combine function), by which names, and the
+// generic (unannotated) parameters only such a called kernel may have.
 
 import ts from "typescript";
 import type { DiagnosticLog } from "../diagnostics/diagnostic";
@@ -22,7 +23,7 @@ export function linkHelpers(kernels: KernelSource[], kernelByVariable: ReadonlyM
   }
   for (const k of kernels) {
     k.helpers = helpers;
-    for (const callee of calledNames(k.fn.body)) {
+    for (const callee of calledNames(k.fn.body, k.tlNames)) {
       const target = helpers.get(callee);
       if (target && target !== k) target.called = true;
     }
@@ -45,10 +46,26 @@ export function linkHelpers(kernels: KernelSource[], kernelByVariable: ReadonlyM
   }
 }
 
-function calledNames(body: ts.Node): Set<string> {
+/** The tl.* functions that take a combine function, which Triton code passes by name (combine_fn=welford). */
+const TAKES_COMBINE = new Set(["reduce", "associativeScan"]);
+
+/** Names called as functions in `body`, and names given as the combine function of tl.reduce / tl.associativeScan. */
+function calledNames(body: ts.Node, tlNames: ReadonlySet<string>): Set<string> {
   const names = new Set<string>();
   const visit = (node: ts.Node): void => {
     if (ts.isCallExpression(node) && ts.isIdentifier(node.expression)) names.add(node.expression.text);
+    if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && ts.isIdentifier(node.expression.expression)) {
+      if (tlNames.has(node.expression.expression.text) && TAKES_COMBINE.has(node.expression.name.text)) {
+        for (const arg of node.arguments) {
+          if (ts.isIdentifier(arg)) names.add(arg.text);
+          if (!ts.isObjectLiteralExpression(arg)) continue;
+          for (const p of arg.properties) {
+            if (ts.isPropertyAssignment(p) && ts.isIdentifier(p.initializer)) names.add(p.initializer.text);
+            if (ts.isShorthandPropertyAssignment(p)) names.add(p.name.text);
+          }
+        }
+      }
+    }
     ts.forEachChild(node, visit);
   };
   visit(body);

@@ -20,6 +20,8 @@ interface Case {
   atol?: number;
   rtol?: number;
   target?: Partial<Target>;
+  /** Device functions (combine functions passed by name), defined after the kernel: the runner launches a file's first. */
+  helpers?: string;
 }
 
 const range = (n: number) => Array.from({ length: n }, (_, i) => i);
@@ -222,6 +224,49 @@ function loopAndSteering(rows: number, cols: number, target?: Partial<Target>): 
   };
 }
 
+/**
+ * Combine functions passed by name, as Triton code passes its @triton.jit ones (FlagGems'
+ * `tl.reduce(acc, axis=1, combine_fn=reduce_mul)`): device functions, one of several statements,
+ * given positionally and as the keyword combineFn, to a scan and to reductions of a 2-D block.
+ */
+function namedCombines(rows: number, cols: number, bm: number): Case {
+  const x = randomFloats(rows * cols, -1, 1);
+  const p = randomFloats(rows * cols, 0.9, 1.1);
+  const row = (a: Float32Array, r: number) => range(cols).map((c) => a[r * cols + c]);
+  const all = (f: (r: number) => number[]) => range(rows).flatMap(f);
+  return {
+    name: `combine functions passed by name: running max, product and ordered fold of rows (${rows}×${cols}, ${bm} rows a program)`,
+    helpers: [
+      "const max_fn = kernel(function max_fn(a, b) {\n  const a_wins = a > b;\n  return tl.where(a_wins, a, b);\n});",
+      "const reduce_mul = kernel(function reduce_mul(a, b) { return a * b; });",
+      "const ordered = kernel(function ordered(a: f32, b: f32) { return a + b * 2.0; });",
+    ].join("\n") + "\n",
+    params: "x: Ptr<f32>, p: Ptr<f32>, mx: Ptr<f32>, prod: Ptr<f32>, fold: Ptr<f32>, rows: i32, n: i32, BM: constexpr, BN: constexpr",
+    body: [
+      "const r = tl.programId(0) * BM + tl.arange(0, BM);",
+      "const c = tl.arange(0, BN);",
+      "const offs = tl.expandDims(r, 1) * n + tl.expandDims(c, 0);",
+      "const m = tl.expandDims(r < rows, 1) && tl.expandDims(c < n, 0);",
+      "const v = tl.load(x + offs, m, -Infinity);",
+      "tl.store(mx + offs, tl.associativeScan(v, 1, max_fn), m);",
+      "tl.store(prod + r, tl.reduce(tl.load(p + offs, m, 1.0), { axis: 1, combineFn: reduce_mul }), r < rows);",
+      "tl.store(fold + r, tl.reduce(tl.where(m, v, 0.0), 1, ordered), r < rows);",
+    ].join("\n"),
+    constexprs: { BM: bm, BN: pow2(cols) },
+    grid: [Math.ceil(rows / bm)],
+    args: { x, p, mx: poisoned(rows * cols), prod: poisoned(rows), fold: poisoned(rows), rows, n: cols },
+    outputs: ["mx", "prod", "fold"],
+    expected: {
+      mx: all((r) => scan(row(x, r), Math.max)),
+      prod: range(rows).map((r) => row(p, r).reduce((a, b) => a * b, 1)),
+      // Not commutative: folded in order along the row, the padding (0) after the row's values.
+      fold: range(rows).map((r) => row(x, r).reduce((a, b, i) => (i === 0 ? b : a + b * 2), 0)),
+    },
+    atol: 1e-5,
+    rtol: 1e-4,
+  };
+}
+
 const cases: Case[] = [
   loopAndSteering(9, 300), loopAndSteering(3, 5, { workgroupSize: 8 }),
   rowScans(37, 100, 4), rowScans(5, 1, 2), rowScans(3, 777, 1),
@@ -233,12 +278,13 @@ const cases: Case[] = [
   // xorSum and argmin without subgroups: the workgroup-memory tree.
   rowReductions(13, 127, { subgroups: false }), rowReductions(7, 1000, { subgroups: false }), rowReductions(5, 100, { workgroupSize: 8 }),
   axisReductions(11, 29), axisReductions(11, 29, { tiledLayouts: true, workgroupSize: 8 }),
+  namedCombines(13, 29, 4),
 ];
 
 test("scans, tl.reduce, xorSum, argmin", async (t) => {
   for (const c of cases) {
     await t.test(c.name, async () => {
-      const source = `${PRELUDE}export const k = kernel(function k(${c.params}) {\n${c.body}\n});\n`;
+      const source = `${PRELUDE}export const k = kernel(function k(${c.params}) {\n${c.body}\n});\n${c.helpers ?? ""}`;
       const { gpu, cpu } = await runBoth({ source, constexprs: c.constexprs, grid: c.grid, args: c.args, outputs: c.outputs, target: c.target });
       for (const o of c.outputs) {
         assertClose(gpu[o], c.expected[o], `GPU ${o}`, c.atol, c.rtol);

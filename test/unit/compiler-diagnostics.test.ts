@@ -297,6 +297,33 @@ for (const [name, body, where] of oneMistakeRows) {
   });
 }
 
+// Combine functions passed by name (Triton's `combine_fn=reduce_mul`, a @triton.jit function):
+// [name, device functions (from line 3), body, the diagnostic's "line:col code", its message start].
+const namedCombineRows: [string, string, string, string, string][] = [
+  ["a combine function of three parameters", "const f3 = kernel(function f3(a, b, c) { return a; });\n", "const s = tl.reduce(tl.arange(0, 16), 0, f3);", "5:42 KL1074", "tl.reduce's combine function takes exactly two parameters (a, b); f3 has 3"],
+  ["Welford's combine of a tuple (FlagGems' welford_func)", "const welford_func = kernel(function welford_func(mean_x, count_x, M_x, mean_y, count_y, M_y) { return [mean_x, count_x, M_x]; });\n", "const s = tl.reduce(tl.arange(0, 16), 0, welford_func);", "5:42 KL1074", "tl.reduce's combine function takes exactly two parameters (a, b); welford_func has 6; a combine function of 3 values a side, for a tuple of blocks, isn't supported"],
+  ["a combine function returning a tuple", "const pair = kernel(function pair(a, b) { return [a, b]; });\n", "const s = tl.associativeScan(tl.arange(0, 16), 0, pair);", "5:51 KL1074", "tl.associativeScan's combine function must return one scalar, but pair returns a tuple of 2 values"],
+  ["a combine function reading the program id", "const pid = kernel(function pid(a, b) { return a + tl.programId(0); });\n", "const s = tl.reduce(tl.arange(0, 16), 0, pid);", "3:52 KL1074", "tl.reduce's combine function may use only its parameters, constants, operators and element-wise tl.* functions"],
+  ["a combine function changing the dtype", "const half = kernel(function half(a, b) { return a * 0.5 + b; });\n", "const s = tl.reduce(tl.arange(0, 16), 0, { combineFn: half });", "5:55 KL1074", "tl.reduce's combine function must return a i32 scalar like its operands, but returns f32"],
+  ["a combine function's annotation against the block's dtype", "const fm = kernel(function fm(a: f32, b: f32) { return a * b; });\n", "const s = tl.reduce(tl.arange(0, 16), 0, fm);", "5:42 KL2070", "fm's parameter 'a' takes f32 values"],
+  ["a combine function passing itself as a combine function", "const rec = kernel(function rec(a, b) { const t = tl.reduce(tl.arange(0, 16), 0, rec); return a + b; });\n", "const s = tl.reduce(tl.arange(0, 16), 0, rec);", "3:82 KL1004", "kernels can't call themselves (no recursion on the GPU: device functions are inlined at each call): rec → rec"],
+];
+
+for (const [name, helpers, body, where, message] of namedCombineRows) {
+  test(`diagnostic: ${name}`, () => {
+    const text = file(body).replace("export const k", `${helpers}export const k`);
+    const found = locate("k.kernel.ts", text, checkFile("k.kernel.ts", text)).map((d) => `${d.line}:${d.column} ${d.code} ${d.message}`);
+    assert.ok(found.length >= 1 && found[0].startsWith(where) && found[0].includes(message), found.join("\n"));
+  });
+}
+
+test("combine functions passed by name give no diagnostics, and their generic parameters need no annotation", () => {
+  const helpers = "const reduce_mul = kernel(function reduce_mul(a, b) {\n  const p = a * b;\n  return p;\n});\nconst mx = kernel(function mx(a: f32, b: f32) { return tl.maximum(a, b); });\n";
+  const body = "const v = tl.load(x_ptr + tl.arange(0, 16));\ntl.store(y_ptr, tl.reduce(v, 0, reduce_mul));\ntl.store(y_ptr + tl.arange(0, 16), tl.associativeScan(v, { axis: 0, combineFn: mx }));\ntl.store(y_ptr + 1, tl.reduce(tl.arange(0, 16), { axis: 0, combineFn: reduce_mul }));";
+  const text = file(body).replace("export const k", `${helpers}export const k`);
+  assert.deepEqual(diagnose(text), []);
+});
+
 test("one mistake, one diagnostic: a constexpr without a value is not reported again where it is used", () => {
   const text = `${PRELUDE}import { defineRun } from "kernel-lab";\nexport const k = kernel(function k(x_ptr: Ptr<f32>, BLOCK: constexpr) {\n  const o = tl.arange(0, BLOCK);\n  tl.store(x_ptr + o, 1.0);\n});\nexport const r = defineRun({ kernel: k, sizes: [1], constexprs: { OTHER: 1 }, grid: () => [1], args: () => ({}), outputs: [], reference: () => ({}) });\n`;
   assert.deepEqual(diagnose(text).map((d) => d.split(" ")[1]), ["KL2011"]);
