@@ -35,6 +35,8 @@ const FIXTURES: { file: string; idioms: string }[] = [
   { file: "group-norm", idioms: "Liger's GroupNorm forward: a tl.range over a group's values summing x and x², then a tl.range over its channels around a nested loop, pointer parameters advanced inside the loop, other= a run-time scalar, strided mean/rstd" },
   { file: "jsd", idioms: "Liger's generalised JSD: a float constexpr (beta) steering constexpr if/elif/else branches that each first-assign `let loss;`, constexpr HAS_LABEL/ignore_index, early return, log-space math with −inf padding" },
   { file: "argmax-dim", idioms: "FlagGems' argmax over a dim: tl.full with keyword value/dtype, a 2-D masked block from m[:, None] and n[None, :], tl.max(…, { returnIndices, returnIndicesTieBreakLeft }) destructured, a running tl.where update keeping the first index of ties" },
+  { file: "prod-dim", idioms: "FlagGems' prod over a dim: tl.reduce(acc, { axis: 1, combineFn: reduce_mul }) with the combine function a separate device function passed by name (a @triton.jit helper), an accumulator from tl.full({ value: 1.0 }) multiplied in place (acc *= …), other=1.0 padding" },
+  { file: "cumsum-dim", idioms: "FlagGems' cumsum over a dim: a 3-D [BLOCK_M, BLOCK_N, 1] block from m[:, None, None] and n[None, :, None] (tl.expandDims with a list of axes), a 3-D broadcast mask, .to(tl.float32), tl.cumsum(x, { axis: 1 }) along the middle axis of a 3-D block" },
 ];
 
 for (const { file, idioms } of FIXTURES) {
