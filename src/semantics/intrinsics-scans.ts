@@ -15,6 +15,11 @@ import { dtypeOf } from "./values";
 
 /** The block argument and its axis (default 0 for a 1-D block), or undefined after a diagnostic. */
 function blockAndAxis(ctx: IntrinsicContext, args: Args, span: Span, name: string, axisRequired: boolean): { x: Value; axis: number } | undefined {
+  if (args[0] && ts.isArrayLiteralExpression(args[0])) {
+    // Triton's multi-operand form, e.g. FlagGems' tl.reduce((mean, count, m2), 1, welford_func).
+    ctx.log.error(Codes.combineFunction, ctx.span(args[0]), `tl.${name} of a tuple of blocks (Triton's multi-operand form, e.g. Welford's (mean, count, m2) combined by one function) isn't supported: give it one block at a time`);
+    return undefined;
+  }
   const x = ctx.expression(args[0]);
   if (!x || !requireData(ctx, x, `tl.${name}`)) return undefined;
   const rank = x.type.shape.length;

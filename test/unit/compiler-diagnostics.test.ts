@@ -306,6 +306,7 @@ const namedCombineRows: [string, string, string, string, string][] = [
   ["a combine function reading the program id", "const pid = kernel(function pid(a, b) { return a + tl.programId(0); });\n", "const s = tl.reduce(tl.arange(0, 16), 0, pid);", "3:52 KL1074", "tl.reduce's combine function may use only its parameters, constants, operators and element-wise tl.* functions"],
   ["a combine function changing the dtype", "const half = kernel(function half(a, b) { return a * 0.5 + b; });\n", "const s = tl.reduce(tl.arange(0, 16), 0, { combineFn: half });", "5:55 KL1074", "tl.reduce's combine function must return a i32 scalar like its operands, but returns f32"],
   ["a combine function's annotation against the block's dtype", "const fm = kernel(function fm(a: f32, b: f32) { return a * b; });\n", "const s = tl.reduce(tl.arange(0, 16), 0, fm);", "5:42 KL2070", "fm's parameter 'a' takes f32 values"],
+  ["tl.reduce of a tuple of blocks (FlagGems' var_mean)", "", "const a = tl.arange(0, 16);\nconst s = tl.reduce([a, a, a], 0, (x, y) => x);", "5:21 KL1074", "tl.reduce of a tuple of blocks (Triton's multi-operand form, e.g. Welford's (mean, count, m2) combined by one function) isn't supported"],
   ["a combine function passing itself as a combine function", "const rec = kernel(function rec(a, b) { const t = tl.reduce(tl.arange(0, 16), 0, rec); return a + b; });\n", "const s = tl.reduce(tl.arange(0, 16), 0, rec);", "3:82 KL1004", "kernels can't call themselves (no recursion on the GPU: device functions are inlined at each call): rec → rec"],
 ];
 
