@@ -153,9 +153,8 @@ function wideHalfLoad(gen: WgslGenerator, v: Value & { op: "load" }, ept: number
  * `Target.divisibility: false`.
  */
 function knownWhole(gen: WgslGenerator, v: Value & { op: "load" }): boolean {
-  if (gen.target.divisibility === false) return false;
-  const shape = v.ptr.type.shape;
-  if (shape[shape.length - 1] % 4 !== 0 || gen.contiguity.divisor(v.ptr) < 4) return false;
+  // Rows are 4 or more long here (isWide), so each run lies in one row.
+  if (gen.target.divisibility === false || gen.contiguity.divisor(v.ptr) < 4) return false;
   return !v.mask || gen.contiguity.runConstant(v.mask);
 }
 
