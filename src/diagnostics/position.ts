@@ -64,7 +64,7 @@ export function locate(file: string, text: string, diagnostics: readonly Diagnos
   }));
 }
 
-/** `path:line:col - error KL1234: message`, then the user's line with a caret under the range. */
+/** `path:line:col - error KL1003: message`, then the user's line with a caret under the range. */
 export function formatDiagnostic(d: LocatedDiagnostic, text?: string): string {
   const head = `${d.file}:${d.line}:${d.column} - ${d.severity} ${d.code}: ${d.message}`;
   if (text === undefined) return head;
