@@ -12,6 +12,7 @@ import { formatDiagnostic, locate, type LocatedDiagnostic } from "../diagnostics
 import { displayPath } from "../harness/load";
 import { EXIT_CODES } from "../harness/report";
 import { runFileWithOutcome } from "../harness/run";
+import { runValuesOf } from "../harness/size-constexprs";
 import { trace } from "../harness/trace";
 import { acquireGpu, NoAdapterError } from "../runtime";
 import { parseArgs, USAGE, UsageError, type Command } from "./args";
@@ -124,7 +125,11 @@ async function checkCommand(cmd: Extract<Command, { kind: "check" }>): Promise<n
       unreadable = true;
       continue;
     }
-    const located = locate(file, text, checkFile(file, text));
+    // Constexprs only running the file gives (a function of the size): its top level is run (no
+    // GPU) for the values of every size; where it can't be, the check takes stand-ins (compile.ts).
+    const parsed = parseKernelFile(file, text);
+    const runValues = parsed.runTimeConstexprs.size > 0 ? await runValuesOf(path.resolve(fileArg), text, parsed) : undefined;
+    const located = locate(file, text, checkFile(file, text, undefined, runValues));
     all.push(...located);
     for (const d of located) lines.push(formatDiagnostic(d, cmd.pretty ? text : undefined));
   }
