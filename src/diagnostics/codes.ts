@@ -40,6 +40,22 @@ export const Codes = {
   /** A tl.associativeScan / tl.reduce combine function that isn't `(a, b) => expression of a and b`. */
   combineFunction: "KL1074",
 
+  // Triton's own Python (src/python/): KL1100–KL1149
+  /** Not valid Python (Lezer's parser found a syntax error). */
+  pythonSyntax: "KL1100",
+  /** A Python construct outside the kernel language (lambda, comprehension, with, try, class, …), named in the message. */
+  pythonUnsupported: "KL1101",
+  /** A decorator on a @triton.jit function Kernel Lab ignores, or autotune configs / heuristics it can't read without running the file. */
+  pythonDecorator: "KL1102",
+  /** A module-level name read in a kernel that isn't a `tl.constexpr` global (Triton refuses those too). */
+  pythonGlobal: "KL1103",
+  /** No @triton.jit function of the name asked for. */
+  pythonKernelMissing: "KL1104",
+  /** A launch's arguments don't fit the kernel's parameters (count, a constexpr missing, a type Kernel Lab has no WGSL for). */
+  pythonLaunchArgs: "KL1105",
+  /** A constexpr value where the kernel needs another kind (a string or None where a number is needed). */
+  pythonConstexprValue: "KL1106",
+
   // KL2xxx — dtypes and block shapes
   shapeMismatch: "KL2001",
   notPowerOfTwo: "KL2002",
