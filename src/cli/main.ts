@@ -1,6 +1,6 @@
 // `kernel-lab run | check | wgsl`: the command line over the harness and the compiler.
 // stdout carries the result (one JSON object with --json); messages go to stderr; the exit code
-// follows SPEC §4. Users never see a stack trace unless they ask with --debug.
+// follows docs/LANGUAGE.md §4. Users never see a stack trace unless they ask with --debug.
 
 // First: loads TypeScript from V8's code cache before the compiler's modules require it.
 import { saveTypescriptCache } from "../harness/typescript-cache";
@@ -95,7 +95,7 @@ async function runCommand(cmd: Extract<Command, { kind: "run" }>): Promise<numbe
     }
   }
   if (cmd.json) {
-    // `history` is added after SPEC §4's keys, only with --history.
+    // `history` is added after docs/LANGUAGE.md §4's keys, only with --history.
     const json = history ? { ...report, history: { file: cmd.history, runs: history } } : report;
     await write(process.stdout, `${JSON.stringify(json, null, 2)}\n`);
     return code;

@@ -7,6 +7,7 @@ import { distinctDiagnostics } from "../diagnostics/diagnostic";
 import type { Target } from "../ir/target";
 import { DEFAULT_TARGET } from "../ir/target";
 import { NO_ADAPTER_TARGET } from "../compile";
+import { Codes } from "../diagnostics/codes";
 import { compilePythonKernel } from "./compile-python";
 import { assumedArgTypes, assumedConstexprs } from "./infer";
 import { readPythonFile, type PythonFile } from "./module";
@@ -19,7 +20,7 @@ export function checkPython(file: PythonFile, target: Target = DEFAULT_TARGET): 
   const checked = target === DEFAULT_TARGET ? NO_ADAPTER_TARGET : target;
   const diagnostics = [...file.diagnostics];
   // With a syntax error, Lezer's recovery leaves a tree whose kernels would report noise.
-  if (file.diagnostics.some((d) => d.code === "KL1100")) return diagnostics;
+  if (file.diagnostics.some((d) => d.code === Codes.pythonSyntax)) return diagnostics;
   for (const kernel of file.kernels) {
     const launched = file.launches.some((l) => l.kernel === kernel.name);
     if (kernel.called && !launched) continue;

@@ -61,10 +61,3 @@ test("no file imports from a later stage, or from a sibling stage", () => {
   }
   assert.deepEqual(wrong, []);
 });
-
-test("every diagnostic code is used for one kind only", () => {
-  const codes = [...readFileSync(path.join(SRC, "diagnostics/codes.ts"), "utf8").matchAll(/(\w+): "(KL\d{4})"/g)];
-  const byCode = new Map<string, string[]>();
-  for (const [, name, code] of codes) byCode.set(code, [...(byCode.get(code) ?? []), name]);
-  assert.deepEqual([...byCode].filter(([, names]) => names.length > 1), []);
-});
