@@ -23,7 +23,7 @@ Commands:
     --size N           one size instead of the run's first
     --sweep            every size of the run's \`sizes\`
     --cpu              interpret the kernel on the CPU instead of launching it on the GPU
-    --json             print one JSON object (SPEC §4) on stdout, nothing else
+    --json             print one JSON object (docs/LANGUAGE.md §4) on stdout, nothing else
     --reps N           at most N timed repetitions (default 100); 0: check only, no timing
                        (a run with configs then runs its first config)
     --timeout SECONDS  limit per run and size (default 120)

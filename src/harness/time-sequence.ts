@@ -1,4 +1,4 @@
-// Times a run's launches as a whole (STYLE.md §10): every launch of the sequence is recorded into
+// Times a run's launches as a whole (docs/CONVENTIONS.md §10): every launch of the sequence is recorded into
 // one compute pass, as runtime/launch.ts's `recordLaunches` does, and a sample is that pass
 // between two GPU timestamps. Warm-up first, samples in batches of one submit, inputs rotated over
 // the copies. Without `timestamp-query`, a sample is the wall clock of one `LaunchSequence.run()`.
