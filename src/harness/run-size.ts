@@ -168,7 +168,7 @@ async function correctnessLaunch(gpu: Gpu, program: CompiledKernel, plain: { abi
   return undefined;
 }
 
-/** The keys in SPEC §4's order, so the JSON reads like the spec; a run with several launches adds `launches`. */
+/** The keys in docs/LANGUAGE.md §4's order, so the JSON reads like the spec; a run with several launches adds `launches`. */
 export function orderedReport(r: RunReport): RunReport {
   return {
     name: r.name, kernel: r.kernel, size: r.size, constexprs: r.constexprs, grid: r.grid,
