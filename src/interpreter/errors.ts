@@ -13,6 +13,8 @@ export type InterpreterErrorKind =
   | "bad-argument"
   /** A tl.deviceAssert with a false lane (the GPU's records give the same error, harness/prints.ts). */
   | "assertion"
+  /** Two programs of one launch stored to one element, not through an atomic (harness/races.ts). */
+  | "race"
   /** IR the interpreter cannot run: a bug in Kernel Lab. */
   | "internal";
 
@@ -21,6 +23,7 @@ const CODES: Record<InterpreterErrorKind, DiagnosticCode> = {
   "step-limit": "KL3102",
   "bad-argument": "KL3103",
   assertion: "KL3110",
+  race: "KL3104",
   internal: "KL9101",
 };
 
