@@ -7,6 +7,7 @@
 // interpreter to run just those two programs again (`explainOnCpu`), for the values and the same
 // wording. Which buffers are checked: ir/race-checked.ts.
 
+import { CPU_RUN_CODES } from "../diagnostics/codes";
 import type { Diagnostic, Span } from "../diagnostics/diagnostic";
 import type { LineMap } from "../diagnostics/position";
 import { InterpreterError, type AccessHook, type ProgramId } from "../interpreter/interpret";
@@ -67,7 +68,7 @@ export function hazardWarning(kernel: string, hazard: LoadHazard, lines: LineMap
     `${kernel}: ${side(load, lines)} loads ${param}[${index}], which ${side(store, lines)} stores in the same launch; ` +
     `programs run in no defined order, so the load may see the old value or the new one. ` +
     `Load only elements this program stores, or split the kernel into two launches`;
-  return { code: "KL3105", severity: "warning", message, span: load.span ?? store.span ?? fallback };
+  return { code: CPU_RUN_CODES["load-of-another-store"].code, severity: "warning", message, span: load.span ?? store.span ?? fallback };
 }
 
 /** Per checked buffer, who touched each element so far (program linear id + 1; 0: nobody). */

@@ -205,7 +205,7 @@ function raceExplainer(program: CompiledKernel, prepared: PreparedSize, ctx: Siz
   };
 }
 
-/** The keys in SPEC §4's order, so the JSON reads like the spec; a run with several launches adds `launches`. */
+/** The keys in docs/LANGUAGE.md §4's order, so the JSON reads like the spec; a run with several launches adds `launches`. */
 export function orderedReport(r: RunReport): RunReport {
   return {
     name: r.name, kernel: r.kernel, size: r.size, constexprs: r.constexprs, grid: r.grid,
