@@ -15,6 +15,7 @@ import { runFileWithOutcome } from "../harness/run";
 import { trace } from "../harness/trace";
 import { acquireGpu, NoAdapterError } from "../runtime";
 import { parseArgs, USAGE, UsageError, type Command } from "./args";
+import { runPythonCommand } from "./python-run";
 import { formatPrints, formatRunCheck, formatRunTiming } from "./format";
 import { compareFiles, formatComparison, formatHistory, recordHistory, type HistoryLine } from "./history";
 import { version } from "../../package.json";
@@ -44,7 +45,7 @@ async function main(argv: string[]): Promise<number> {
       await write(process.stdout, `${version}\n`);
       return 0;
     case "run":
-      return runCommand(command);
+      return command.file.endsWith(".py") ? runPythonCommand(command, write) : runCommand(command);
     case "check":
       return checkCommand(command);
     case "compare":

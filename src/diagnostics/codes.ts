@@ -8,9 +8,13 @@
 //   KL1000–1999  COMPILER_CODES     syntax, kernel discovery, unsupported constructs
 //   KL2000–2999  COMPILER_CODES     dtypes, block shapes, limits
 //   KL3001–3099  RUN_CODES          a run definition and loading its file (harness)
-//   KL3100–3199  CPU_RUN_CODES      what a run finds while it runs (interpreter, instrumented GPU launch)
+//   KL3100–3119  CPU_RUN_CODES      what a run finds while it runs (interpreter, instrumented GPU launch)
+//   KL3120–3139  PYTHON_CODES       running a Python file: the script and its launches
+//   KL3140–3199  CPU_RUN_CODES
 //   KL3900       RUN_CODES          a run that timed out
-//   KL4000–4999  GPU_CODES          the GPU runtime (Dawn / WebGPU)
+//   KL4000–4009  GPU_CODES          the GPU runtime (Dawn / WebGPU)
+//   KL4010–4019  PYTHON_CODES       the embedded Python (Pyodide)
+//   KL4020–4999  GPU_CODES
 //   KL9000–9999  BUG_CODES          a bug in Kernel Lab, still reported as a diagnostic
 
 /** One code: its number and what it means, in the user's words (docs/ERRORS.md shows both). */
@@ -128,7 +132,20 @@ export const CPU_RUN_CODES = {
   "out-of-bounds": { code: "KL3101", meaning: "An unmasked lane of a load, store or atomic indexed outside its buffer (the GPU would clamp the index)." },
   "step-limit": { code: "KL3102", meaning: "The interpreter did its maximum number of element operations and the kernel was still running." },
   "bad-argument": { code: "KL3103", meaning: "A kernel parameter got no argument, or one of the wrong kind." },
+  race: { code: "KL3104", meaning: "Two programs of one launch stored to the same element, not through `tl.atomic*`: which lands last is undefined (an overlapping grid, say). (Issue 29 asked for KL3102, which already meant the step limit.)" },
+  "load-of-another-store": { code: "KL3105", meaning: "A warning: a program loads an element another program of the same launch stores, so it may see the old value or the new one." },
   assertion: { code: "KL3110", meaning: "A `tl.deviceAssert` with a false lane." },
+} as const satisfies Table;
+
+/**
+ * Running a Python file (`kernel-lab run FILE.py`, docs/LANGUAGE.md §4.1): the script, its launches,
+ * the embedded Python. Planned, to be added here when first used: KL3120 the script raised (its
+ * traceback), KL3122 a launch argument a kernel can't take, KL3123 a launch grid that isn't 1 to 3
+ * positive integers.
+ */
+export const PYTHON_CODES = {
+  kernelNotInFile: { code: "KL3121", meaning: "A `kernel[grid](…)` names a function the file does not define with `@triton.jit`." },
+  pythonStart: { code: "KL4010", meaning: "Kernel Lab's embedded Python (Pyodide) could not be started: its files are missing or unreadable." },
 } as const satisfies Table;
 
 /** Failures of the GPU runtime; a device error never crashes the process, it surfaces as one of these. */
@@ -156,6 +173,7 @@ export const CODE_GROUPS = [
   { title: "Compiler", table: COMPILER_CODES as Table },
   { title: "Run definitions", table: RUN_CODES as Table },
   { title: "While a run runs", table: CPU_RUN_CODES as Table },
+  { title: "Running a Python file", table: PYTHON_CODES as Table },
   { title: "GPU runtime", table: GPU_CODES as Table },
   { title: "Bugs in Kernel Lab", table: BUG_CODES as Table },
 ] as const;

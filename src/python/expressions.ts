@@ -1,4 +1,4 @@
-// Python expressions → TypeScript kernel expressions (SPEC §2.2): operators keep their meaning
+// Python expressions → TypeScript kernel expressions (docs/LANGUAGE.md §2.2): operators keep their meaning
 // (`//` is Kernel Lab's truncating `/`; `/` is true division, `tl.fdiv` unless a side is a float
 // literal), `and`/`or`/`not` → `&&`/`||`/`!`, `x[:, None]` → `tl.expandDims(x, 1)`, tuples →
 // arrays, `a if c else b` → `c ? a : b`. Parentheses are added where TypeScript's precedence

@@ -1,4 +1,4 @@
-// A Python file's @triton.jit functions → one TypeScript kernel file (SPEC §2.2): each function
+// A Python file's @triton.jit functions → one TypeScript kernel file (docs/LANGUAGE.md §2.2): each function
 // becomes `export const f = kernel(function f(…) { … });` with its parameters annotated as a
 // launch gives them (helpers keep theirs generic), plus the map back to the Python text.
 

@@ -47,7 +47,7 @@ export interface PythonFile {
   diagnostics: Diagnostic[];
 }
 
-/** Whether a `.py` text is a Kernel Lab file (SPEC §2.2): it holds a `@triton.jit` function. */
+/** Whether a `.py` text is a Kernel Lab file (docs/LANGUAGE.md §2.2): it holds a `@triton.jit` function. */
 export function isTritonFile(text: string): boolean {
   return /@\s*(?:triton\.)?jit\b/.test(text);
 }
