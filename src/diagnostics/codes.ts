@@ -138,6 +138,8 @@ export const CPU_RUN_CODES = {
   "out-of-bounds": { code: "KL3101", meaning: "An unmasked lane of a load, store or atomic indexed outside its buffer (the GPU would clamp the index)." },
   "step-limit": { code: "KL3102", meaning: "The interpreter did its maximum number of element operations and the kernel was still running." },
   "bad-argument": { code: "KL3103", meaning: "A kernel parameter got no argument, or one of the wrong kind." },
+  race: { code: "KL3104", meaning: "Two programs of one launch stored to the same element, not through `tl.atomic*`: which lands last is undefined (an overlapping grid, say). (Issue 29 asked for KL3102, which already meant the step limit.)" },
+  "load-of-another-store": { code: "KL3105", meaning: "A warning: a program loads an element another program of the same launch stores, so it may see the old value or the new one." },
   assertion: { code: "KL3110", meaning: "A `tl.deviceAssert` with a false lane." },
 } as const satisfies Table;
 

@@ -104,13 +104,16 @@ export const MATH_INTRINSICS: Record<string, Intrinsic> = {
       if (!arity(ctx, args, span, name, 3, 3, "(condition, a, b)")) return undefined;
       const values = all(ctx, args);
       if (!values) return undefined;
-      const [cond, a, b] = values;
-      if (cond.type.kind === "pointer" || cond.type.dtype !== "bool") {
-        // Triton takes an integer block as true where it is nonzero; here the comparison is written out.
-        const integer = cond.type.kind === "data" && (cond.type.dtype === "i32" || cond.type.dtype === "u32");
-        const instead = integer ? `; compare the integers with 0: tl.where(${args[0]!.getText()} !== 0, …)` : "";
-        ctx.log.error(Codes.operandDtype, cond.span, `tl.where's condition must be a mask (a comparison), got ${typeToString(cond.type)}${instead}`);
+      let [cond, a, b] = values;
+      if (cond.type.kind === "pointer") {
+        ctx.log.error(Codes.operandDtype, cond.span, `tl.where's condition must be a mask (a comparison), got ${typeToString(cond.type)}`);
         return undefined;
+      }
+      if (cond.type.dtype !== "bool") {
+        // As Triton does (it casts the condition to int1): a number is true where it is nonzero.
+        const nonzero = ctx.values.binary("ne", cond, ctx.values.constant(0, cond.type.dtype, cond.span), cond.span);
+        if (!nonzero) return undefined;
+        cond = nonzero;
       }
       if (!requireData(ctx, a, "tl.where") || !requireData(ctx, b, "tl.where")) return undefined;
       const dtype = promote(operandOf(a), operandOf(b));

@@ -102,7 +102,7 @@ const rows: [string, string, string, string][] = [
   ["store shape", "const o = tl.arange(0, 16);\ntl.store(x_ptr, tl.load(x_ptr + o));", "5:17-5:35 KL2014", "can't store a value of shape [16] through pointers of shape []"],
   ["bad cast dtype", 'const v = tl.cast(n, "f8");', "4:22-4:26 KL1040", 'the dtype must be a dtype such as tl.float32 or x.dtype, or one of "f32", "i32", "u32", "f16"; got "f8"'],
   ["wrong arity", "const v = tl.exp(1.0, 2.0);", "4:11-4:27 KL1040", "tl.exp takes (x)"],
-  ["where on a non-mask", "const v = tl.where(n, 1, 2);", "4:20-4:21 KL2003", "tl.where's condition must be a mask"],
+  ["where on a pointer", "const v = tl.where(x_ptr, 1, 2);", "4:20-4:25 KL2003", "tl.where's condition must be a mask"],
   ["zeros shape not power of two", 'const z = tl.zeros([100], "f32");', "4:21-4:24 KL2002", "block extents must be powers of two, got 100"],
   ["reduction over a missing axis", "const o = tl.arange(0, 16);\nconst s = tl.sum(o, 1);", "5:21-5:22 KL2012", "axis 1 doesn't exist"],
   // Scans and reductions with a combine function (issue 11 item 4)
