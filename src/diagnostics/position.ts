@@ -34,7 +34,7 @@ export class LineMap {
   }
 }
 
-/** The JSON shape of SPEC §4: 1-based lines and columns, end exclusive. */
+/** The JSON shape of docs/LANGUAGE.md §4: 1-based lines and columns, end exclusive. */
 export interface LocatedDiagnostic {
   file: string;
   line: number;

@@ -23,6 +23,8 @@ const RANK: Record<string, number> = {
   builtins: 5,
   inspect: 5,
   compile: 6,
+  // Triton's Python kernels: lowered to the TypeScript kernel language, then compile.ts.
+  python: 6.5,
   harness: 7,
   cli: 8,
   editor: 8,
