@@ -16,8 +16,8 @@ import { hasDebugOutput, withoutDebugOutput } from "./ir/debug";
 export type { KernelSource, ParsedFile, Specialization };
 export { parseKernelFile };
 export { halfPrecisionNeeds } from "./syntax/needs";
-export { bindingTypes, type KernelTypes, type BindingType, type TlCall } from "./inspect/kernel-types";
-export { hoverAt, type KernelHover } from "./inspect/hover";
+export { bindingTypes, type KernelTypes, type BindingType, type TlCall } from "./inspect/binding-types";
+export { hoverAt, type KernelHover } from "./inspect/hover-text";
 
 export interface CompiledKernel {
   name: string;

@@ -114,6 +114,23 @@ export function constInt(ctx: IntrinsicContext, node: ts.Expression | undefined,
 }
 
 /**
+ * An axis argument of a block of `rank` axes, as Triton takes it: a compile-time integer, negative
+ * counting from the end. The axis in 0..rank-1, or undefined after a diagnostic (KL2012 at the
+ * argument). `block`, when given, is named in the message.
+ */
+export function blockAxisArg(ctx: IntrinsicContext, node: ts.Expression, rank: number, what: string, block?: Value): number | undefined {
+  const a = constInt(ctx, node, what);
+  if (a === undefined) return undefined;
+  const axis = a < 0 ? a + rank : a;
+  if (axis < 0 || axis >= rank) {
+    const axes = rank === 1 ? "only axis 0" : `axes 0..${rank - 1}`;
+    ctx.log.error(Codes.badAxis, ctx.span(node), `axis ${a} doesn't exist: the block${block ? ` ${typeToString(block.type)}` : ""} has ${axes}`);
+    return undefined;
+  }
+  return axis;
+}
+
+/**
  * A dtype argument: a dtype value (`tl.float32`, `x.dtype`, a const holding one: dtypes.ts) or
  * Kernel Lab's string ("f32"). One WGSL has no type for is KL2080, saying what to write instead.
  * `mask`: `tl.int1` is allowed too (a cast to it is a comparison with 0).
@@ -209,7 +226,8 @@ export function nextPowerOfTwo(n: number): number {
   return n <= 1 ? 1 : 2 ** Math.ceil(Math.log2(n));
 }
 
-export function axisArg(ctx: IntrinsicContext, node: ts.Expression | undefined, name: string): 0 | 1 | 2 | undefined {
+/** tl.programId / tl.numPrograms's axis: 0, 1 or 2 (the grid's), or undefined after a diagnostic. */
+export function gridAxisArg(ctx: IntrinsicContext, node: ts.Expression | undefined, name: string): 0 | 1 | 2 | undefined {
   const axis = constInt(ctx, node, `tl.${name}'s axis`);
   if (axis === undefined) return undefined;
   if (axis < 0 || axis > 2) {

@@ -109,6 +109,7 @@ const rows: [string, string, string, string][] = [
   ["cumsum of a mask", "const m = tl.arange(0, 16) < n;\nconst s = tl.cumsum(m);", "5:21-5:22 KL2003", "tl.cumsum takes numbers, not masks"],
   ["cumsum of a scalar", "const s = tl.cumsum(n);", "4:21-4:22 KL2012", "tl.cumsum works along an axis of a block"],
   ["cumsum over a missing axis", "const s = tl.cumsum(tl.arange(0, 16), 1);", "4:39-4:40 KL2012", "axis 1 doesn't exist"],
+  ["flip over a missing dim, counted from the end", "const s = tl.flip(tl.arange(0, 16), -2);", "4:37-4:39 KL2012", "axis -2 doesn't exist: the block has only axis 0"],
   ["cumsum of a 2-D block without an axis", "const o = tl.arange(0, 4);\nconst s = tl.cumsum(tl.expandDims(o, 1) * o);", "5:11-5:45 KL2012", "tl.cumsum needs an axis"],
   ["cumsum along a run-time axis", "const s = tl.cumsum(tl.arange(0, 16), n);", "4:39-4:40 KL1041", "tl.cumsum's axis must be a compile-time integer"],
   ["cumsum's reverse not a literal", "const s = tl.cumsum(tl.arange(0, 16), 0, n > 0);", "4:42-4:47 KL1041", "tl.cumsum's reverse must be the literal true or false"],
