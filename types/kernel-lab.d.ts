@@ -57,7 +57,7 @@ export declare function kernel<F extends (...args: any[]) => void>(fn: F): Kerne
 /**
  * The Triton-style kernel language. Only valid inside a `kernel(...)` body. Each function is
  * Triton's `tl.<name>` in camelCase, with Triton's positional parameters in Triton's order; its
- * keyword arguments go in a trailing object literal with camelCase keys (SPEC §2.1):
+ * keyword arguments go in a trailing object literal with camelCase keys (docs/LANGUAGE.md §2.1):
  * `tl.load(p, { mask: m, other: 0 })` is Triton's `tl.load(p, mask=m, other=0)`.
  */
 export declare namespace tl {
