@@ -1,5 +1,5 @@
 // `kernel-lab run FILE.py`: the script's output streamed as it prints, its traceback and the
-// kernels' diagnostics on stderr, SPEC §4.1's exit codes, or one JSON object with --json.
+// kernels' diagnostics on stderr, docs/LANGUAGE.md §4.1's exit codes, or one JSON object with --json.
 
 import { formatDiagnostic } from "../diagnostics/position";
 import { runPythonFile, PYTHON_EXIT_CODES } from "../harness/python/session";

@@ -8,9 +8,13 @@
 //   KL1000–1999  COMPILER_CODES     syntax, kernel discovery, unsupported constructs
 //   KL2000–2999  COMPILER_CODES     dtypes, block shapes, limits
 //   KL3001–3099  RUN_CODES          a run definition and loading its file (harness)
-//   KL3100–3199  CPU_RUN_CODES      what a run finds while it runs (interpreter, instrumented GPU launch)
+//   KL3100–3119  CPU_RUN_CODES      what a run finds while it runs (interpreter, instrumented GPU launch)
+//   KL3120–3139  PYTHON_CODES       running a Python file: the script and its launches
+//   KL3140–3199  CPU_RUN_CODES
 //   KL3900       RUN_CODES          a run that timed out
-//   KL4000–4999  GPU_CODES          the GPU runtime (Dawn / WebGPU)
+//   KL4000–4009  GPU_CODES          the GPU runtime (Dawn / WebGPU)
+//   KL4010–4019  PYTHON_CODES       the embedded Python (Pyodide)
+//   KL4020–4999  GPU_CODES
 //   KL9000–9999  BUG_CODES          a bug in Kernel Lab, still reported as a diagnostic
 
 /** One code: its number and what it means, in the user's words (docs/ERRORS.md shows both). */
@@ -53,6 +57,8 @@ export const COMPILER_CODES = {
   debugText: { code: "KL1075", meaning: "`tl.devicePrint` / `tl.deviceAssert` text that isn't a string literal." },
   printTooManyValues: { code: "KL1076", meaning: "`tl.devicePrint` given more values than one call prints." },
   staticPrint: { code: "KL1077", meaning: "`tl.staticPrint`'s message (severity info): the values as the compiler sees them." },
+  /** A property or method a kernel value, a dtype or `tl` doesn't have (`x.foo`, `tl.float32.element_ty`). */
+  unknownMember: { code: "KL1080", meaning: "A property or method that a kernel value, a dtype or `tl` doesn't have (values have `.dtype`, `.type`, `.shape` and `.to(…)`; dtypes `.element_ty`, `.scalar`, `.primitive_bitwidth`, `.is_floating()` …); the message lists what there is." },
 
   // Triton's own Python (src/python/): KL1100–KL1149
   pythonSyntax: { code: "KL1100", meaning: "A `.py` kernel file that isn't valid Python (a syntax error, found by Lezer's Python parser)." },
@@ -87,6 +93,10 @@ export const COMPILER_CODES = {
   staticAssert: { code: "KL2074", meaning: "`tl.staticAssert` whose condition is false, or not known at compile time." },
   unmaskedAccess: { code: "KL2075", meaning: "Warning: a `tl.load`/`tl.store` without a mask whose 1-D offsets come from `tl.programId` and `tl.arange` (the last block can run past the end)." },
   branchTypes: { code: "KL2076", meaning: "A `let` declared without a value, assigned another dtype or block shape in one branch of a run-time `if` than in another." },
+  /** A Triton dtype WGSL has no type for (bf16, f64, 8/16-bit integers, fp8; int64 until it is supported), where a value of it would be made. */
+  dtypeMissing: { code: "KL2080", meaning: "A Triton dtype that WGSL has no type for (`tl.bfloat16`, `tl.float64`, 8- and 16-bit integers, fp8), used where a value of it would be made (a cast, `tl.full`, `tl.zeros`); naming and comparing it is fine. The message says what to write instead." },
+  /** A dtype where a number is needed, or a dtype compared with a number, or chosen at run time. */
+  dtypeAsValue: { code: "KL2081", meaning: "A dtype (`tl.float32`, `x.dtype`) where a number is needed, compared with a number, or chosen by a run-time condition: dtypes are known while compiling." },
 } as const satisfies Table;
 
 /** Problems with a run definition (`defineRun`) or loading its file, reported at the run (harness). */
@@ -120,6 +130,7 @@ export const RUN_CODES = {
   badLaunches: { code: "KL3030", meaning: "`launches` is not a non-empty list of `{ kernel, grid, args?, constexprs? }`, or is given with a field only a single-launch run has (`kernel`, `grid`, `constexprs`, `configs`, `baseline`)." },
   badLaunchArgs: { code: "KL3031", meaning: "A launch's `args` binds a parameter to something that is not one of the run's `args` (a name, or an array by identity)." },
   badShapes: { code: "KL3032", meaning: "`shapes(...)` threw, or gave an output a shape that is not [rows, cols] of its length." },
+  constexprsThrew: { code: "KL3040", meaning: "`constexprs` given as a function of the size (a run's or a launch's) threw for a size." },
   timeout: { code: "KL3900", meaning: "A launch or readback did not finish within the time limit." },
 } as const satisfies Table;
 
@@ -128,7 +139,20 @@ export const CPU_RUN_CODES = {
   "out-of-bounds": { code: "KL3101", meaning: "An unmasked lane of a load, store or atomic indexed outside its buffer (the GPU would clamp the index)." },
   "step-limit": { code: "KL3102", meaning: "The interpreter did its maximum number of element operations and the kernel was still running." },
   "bad-argument": { code: "KL3103", meaning: "A kernel parameter got no argument, or one of the wrong kind." },
+  race: { code: "KL3104", meaning: "Two programs of one launch stored to the same element, not through `tl.atomic*`: which lands last is undefined (an overlapping grid, say). (Issue 29 asked for KL3102, which already meant the step limit.)" },
+  "load-of-another-store": { code: "KL3105", meaning: "A warning: a program loads an element another program of the same launch stores, so it may see the old value or the new one." },
   assertion: { code: "KL3110", meaning: "A `tl.deviceAssert` with a false lane." },
+} as const satisfies Table;
+
+/**
+ * Running a Python file (`kernel-lab run FILE.py`, docs/LANGUAGE.md §4.1): the script, its launches,
+ * the embedded Python. Planned, to be added here when first used: KL3120 the script raised (its
+ * traceback), KL3122 a launch argument a kernel can't take, KL3123 a launch grid that isn't 1 to 3
+ * positive integers.
+ */
+export const PYTHON_CODES = {
+  kernelNotInFile: { code: "KL3121", meaning: "A `kernel[grid](…)` names a function the file does not define with `@triton.jit`." },
+  pythonStart: { code: "KL4010", meaning: "Kernel Lab's embedded Python (Pyodide) could not be started: its files are missing or unreadable." },
 } as const satisfies Table;
 
 /** Failures of the GPU runtime; a device error never crashes the process, it surfaces as one of these. */
@@ -156,6 +180,7 @@ export const CODE_GROUPS = [
   { title: "Compiler", table: COMPILER_CODES as Table },
   { title: "Run definitions", table: RUN_CODES as Table },
   { title: "While a run runs", table: CPU_RUN_CODES as Table },
+  { title: "Running a Python file", table: PYTHON_CODES as Table },
   { title: "GPU runtime", table: GPU_CODES as Table },
   { title: "Bugs in Kernel Lab", table: BUG_CODES as Table },
 ] as const;

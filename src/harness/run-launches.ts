@@ -15,17 +15,20 @@ import { checkCornersOnCpu } from "./corners";
 import { fromStorage, paramsLoadedFrom, roundToF16, toStorage } from "./gpu-args";
 import { bindLaunch, checkLaunchRunDefinition, makeRunArgs, runArgDtypes, type BoundLaunch, type CheckedLaunchRun, type RunArgs } from "./launches";
 import type { LoadedRun } from "./load";
-import type { FileSession } from "./one-run";
+import { warnFor, type FileSession } from "./one-run";
+import { LineMap } from "../diagnostics/position";
+import { RaceRecorder } from "./races";
 import { CpuPrints, gpuPrintBuffer, printsOf, readGpuPrints, sequencePrints, type PrintedLines } from "./prints";
 import type { LaunchReport, RunReport, TimingReport } from "./report";
-import { orderedReport, type SizeContext } from "./run-size";
+import { lengthsOf, orderedReport, warnRun, type SizeContext } from "./run-size";
 import { DEFAULT_TIMEOUT_MS, withTimeout } from "./timeout";
+import { sizesToRun } from "./size-constexprs";
 import { timeSequence } from "./time-sequence";
 
 /** "compile-error" when a launch's program did not compile; other failures are thrown. */
-export async function runLaunchesEverySize(loaded: LoadedRun, s: FileSession): Promise<"ran" | "compile-error"> {
+export async function runLaunchesEverySize(loaded: LoadedRun, s: FileSession, only?: number[]): Promise<"ran" | "compile-error"> {
   const run = checkLaunchRunDefinition(loaded, s.kernels, s.parsed);
-  const sizes = s.opts.size !== undefined ? [s.opts.size] : s.opts.sweep ? run.sizes : [run.sizes[0]];
+  const sizes = only ?? sizesToRun(run.sizes, s.opts);
   const programs: CompiledKernel[] = [];
   for (const launch of run.launches) {
     const { program, diagnostics } = s.programs.forRun(launch.kernel, launch.constexprs, loaded.name);
@@ -34,7 +37,7 @@ export async function runLaunchesEverySize(loaded: LoadedRun, s: FileSession): P
     programs.push(program);
   }
   for (const size of sizes) {
-    const ctxs = run.launches.map((l): SizeContext => ({ gpu: s.device.gpu, reps: s.opts.reps, maxSteps: s.opts.maxSteps, progress: s.progress, onChecked: s.onChecked, specialize: s.programs.specializer(l.kernel, l.constexprs) }));
+    const ctxs = run.launches.map((l): SizeContext => ({ gpu: s.device.gpu, reps: s.opts.reps, maxSteps: s.opts.maxSteps, progress: s.progress, onChecked: s.onChecked, specialize: s.programs.specializer(l.kernel, l.constexprs), lines: new LineMap(s.text), warn: warnFor(s) }));
     await s.finished(await withTimeout(runLaunchesSize(run, programs, size, ctxs), s.opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, run.name, size));
   }
   return "ran";
@@ -147,9 +150,11 @@ function interpretLaunches(run: CheckedLaunchRun, programs: CompiledKernel[], pr
       const runArg = launches[i].bound.get(param);
       cpuArgs[param] = runArg === undefined ? value : (storage.get(runArg) as HostArray);
     }
+    const races = new RaceRecorder(programs[i].ir, launches[i].grid, lengthsOf(cpuArgs), ctx.lines ?? new LineMap(""));
     const started = performance.now();
-    interpret(programs[i].ir, launches[i].grid, cpuArgs, { onDebugRecord: prints[i].onDebugRecord, maxSteps: ctx.maxSteps });
+    interpret(programs[i].ir, launches[i].grid, cpuArgs, { onDebugRecord: prints[i].onDebugRecord, maxSteps: ctx.maxSteps, ...(races.checks ? { onAccess: races.onAccess } : {}) });
     const ms = performance.now() - started;
+    for (const w of races.warnings()) warnRun(ctx, run.name, w);
     total += ms;
     return { ...report, timing: cpuTiming(ms) };
   });

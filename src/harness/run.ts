@@ -123,6 +123,7 @@ export async function runFileWithOutcome(fileArg: string, opts: RunOptions = {},
   }));
 
   const session: FileSession = {
+    file,
     text: source,
     parsed,
     kernels: loaded.kernels,

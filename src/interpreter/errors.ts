@@ -14,6 +14,8 @@ export type InterpreterErrorKind =
   | "bad-argument"
   /** A tl.deviceAssert with a false lane (the GPU's records give the same error, harness/prints.ts). */
   | "assertion"
+  /** Two programs of one launch stored to one element, not through an atomic (harness/races.ts). */
+  | "race"
   /** IR the interpreter cannot run: a bug in Kernel Lab. */
   | "internal";
 
@@ -23,6 +25,7 @@ const CODES: Record<InterpreterErrorKind, DiagnosticCode> = {
   "step-limit": CPU_RUN_CODES["step-limit"].code,
   "bad-argument": CPU_RUN_CODES["bad-argument"].code,
   assertion: CPU_RUN_CODES.assertion.code,
+  race: CPU_RUN_CODES.race.code,
   internal: BUG_CODES.interpreterInternal.code,
 };
 

@@ -1,4 +1,4 @@
-// Triton's own Python (SPEC §2.2): read a `.py` file's @triton.jit kernels, compile one for a
+// Triton's own Python (docs/LANGUAGE.md §2.2): read a `.py` file's @triton.jit kernels, compile one for a
 // launch, check a whole file. Everything the runtime, the command line and the editor use.
 
 export { readPythonFile, isTritonFile, type PythonFile, type PythonKernel, type LaunchSite, type PythonImports, type ModuleConstant } from "./module";

@@ -1,4 +1,4 @@
-// Triton's spelling → Kernel Lab's (SPEC §2.1's mechanical rule): snake_case tl.* names and
+// Triton's spelling → Kernel Lab's (docs/LANGUAGE.md §2.1's mechanical rule): snake_case tl.* names and
 // keywords become camelCase, dtype objects become the dtype names the TypeScript language takes.
 
 /** `program_id` → `programId`, `allow_tf32` → `allowTf32`. */

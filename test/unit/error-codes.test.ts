@@ -6,7 +6,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import * as path from "node:path";
-import { BUG_CODES, CODE_GROUPS, COMPILER_CODES, CPU_RUN_CODES, GPU_CODES, RUN_CODES, type CodeEntry } from "../../src/diagnostics/codes";
+import { BUG_CODES, CODE_GROUPS, COMPILER_CODES, CPU_RUN_CODES, GPU_CODES, PYTHON_CODES, RUN_CODES, type CodeEntry } from "../../src/diagnostics/codes";
 import { ERRORS_FILE, errorsMarkdown } from "../support/error-table";
 
 const SRC = path.resolve(__dirname, "../../src");
@@ -23,8 +23,9 @@ const kindUsed = (n: string) => new RegExp(`(?<!\\|\\s*)(?<!CODES\\[)"${n}"(?!\\
 const GROUPS: { table: Readonly<Record<string, CodeEntry>>; name: string; ranges: [number, number][]; namedAs: (name: string) => RegExp }[] = [
   { table: COMPILER_CODES, name: "COMPILER_CODES", ranges: [[1000, 2999]], namedAs: (n) => new RegExp(`\\bCodes\\.${n}\\b`) },
   { table: RUN_CODES, name: "RUN_CODES", ranges: [[3001, 3099], [3900, 3999]], namedAs: (n) => new RegExp(`\\bRunCodes\\.${n}\\b`) },
-  { table: CPU_RUN_CODES, name: "CPU_RUN_CODES", ranges: [[3100, 3199]], namedAs: kindUsed },
-  { table: GPU_CODES, name: "GPU_CODES", ranges: [[4000, 4999]], namedAs: (n) => new RegExp(`${kindUsed(n).source}|readonly code = GPU_CODES\\["${n}"\\]`) },
+  { table: CPU_RUN_CODES, name: "CPU_RUN_CODES", ranges: [[3100, 3119], [3140, 3199]], namedAs: kindUsed },
+  { table: PYTHON_CODES, name: "PYTHON_CODES", ranges: [[3120, 3139], [4010, 4019]], namedAs: (n) => new RegExp(`\\bPythonCodes\\.${n}\\b`) },
+  { table: GPU_CODES, name: "GPU_CODES", ranges: [[4000, 4009], [4020, 4999]], namedAs: (n) => new RegExp(`${kindUsed(n).source}|readonly code = GPU_CODES\\["${n}"\\]`) },
   { table: BUG_CODES, name: "BUG_CODES", ranges: [[9000, 9999]], namedAs: (n) => new RegExp(`BUG_CODES\\.${n}\\b${n === "internal" ? "|\\bCodes\\.internal\\b" : ""}`) },
 ];
 

@@ -39,19 +39,21 @@ test("the README links to docs/LANGUAGE.md, and every docs/ file it links exists
 function textFiles(dir: string): string[] {
   return readdirSync(path.join(root, dir)).flatMap((name) => {
     const rel = path.join(dir, name);
-    if (statSync(path.join(root, rel)).isDirectory()) return textFiles(rel);
+    // Build outputs (bench/dist) are not the repository's own text.
+    if (statSync(path.join(root, rel)).isDirectory()) return ["dist", "node_modules", "out"].includes(name) ? [] : textFiles(rel);
     return /\.(ts|mjs|js|sh|md|json)$/.test(name) ? [rel] : [];
   });
 }
 
-test("no file of src/, scripts/ or docs/, nor the README, refers to ../shared/ for its meaning", () => {
+test("no file of the repository refers to ../shared/ for its meaning", () => {
   // What was there (the language's definition, conventions, measured facts) is in docs/ now:
-  // LANGUAGE.md, CONVENTIONS.md, ENVIRONMENT.md.
-  const files = ["README.md", ...textFiles("src"), ...textFiles("scripts"), ...textFiles("docs")];
+  // LANGUAGE.md, CONVENTIONS.md, ENVIRONMENT.md. Running a tool from ../shared/tools/ (the H200
+  // benchmarks' carrier) is tooling, not meaning, and may stay.
+  const files = ["README.md", ...["src", "scripts", "docs", "test", "bench", "types", "examples"].flatMap(textFiles)];
   const found = files.flatMap((file) =>
     readFileSync(path.join(root, file), "utf8")
       .split("\n")
-      .flatMap((line, i) => (/\.\.\/shared\b|\b(SPEC|STYLE)(\.md)? §|\bnotes\/ENVIRONMENT\.md/.test(line) ? [`${file.split(path.sep).join("/")}:${i + 1}: ${line.trim()}`] : [])),
+      .flatMap((line, i) => (/\.\.\/shared\/(?!tools\/)|\b(SPEC|STYLE)(\.md)? §|\bnotes\/ENVIRONMENT\.md|(?<!docs\/)\bENVIRONMENT(\.md)? §/.test(line) && !file.endsWith("language-doc.test.ts") ? [`${file.split(path.sep).join("/")}:${i + 1}: ${line.trim()}`] : [])),
   );
   assert.deepEqual(found, [], "point these at docs/LANGUAGE.md, docs/CONVENTIONS.md or docs/ENVIRONMENT.md");
 });

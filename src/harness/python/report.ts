@@ -1,4 +1,4 @@
-// SPEC §4.1's report of running a Python file (`kernel-lab run FILE.py --json`).
+// docs/LANGUAGE.md §4.1's report of running a Python file (`kernel-lab run FILE.py --json`).
 
 import type { LocatedDiagnostic } from "../../diagnostics/position";
 import type { AdapterReport } from "../report";

@@ -26,7 +26,7 @@ export interface PythonProcess {
 
 export type PythonOutcome = "ok" | "raised" | "compile-error" | "no-adapter" | "failure";
 
-/** SPEC §4.1's exit codes. */
+/** docs/LANGUAGE.md §4.1's exit codes. */
 export const PYTHON_EXIT_CODES: Record<PythonOutcome, number> = { ok: 0, raised: 1, "compile-error": 2, "no-adapter": 3, failure: 4 };
 
 export interface PythonRunOptions {
