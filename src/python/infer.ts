@@ -19,7 +19,7 @@ const ADDRESS_TAKERS = new Set(["load", "store", "makeBlockPtr", "atomicAdd", "a
 const PASS_THROUGH = new Set(["expandDims", "broadcastTo", "reshape", "view", "multipleOf", "maxContiguous", "maxConstancy", "advance"]);
 
 /** The parameters of `kernel` used as pointers. */
-export function pointerParams(file: PythonFile, kernel: PythonKernel, seen = new Set<string>()): Set<string> {
+export function pointerParams(file: PythonFile, kernel: PythonKernel, seen = new Set<string>(), takers: ReadonlySet<string> = ADDRESS_TAKERS): Set<string> {
   const text = file.text;
   seen.add(kernel.name);
   const body = children(kernel.node).find((c) => c.name === "Body");
@@ -44,10 +44,10 @@ export function pointerParams(file: PythonFile, kernel: PythonKernel, seen = new
       const { positional: args, keywords } = argList ? keywordArgs(text, argList) : { positional: [], keywords: new Map<string, SyntaxNode>() };
       const fn = name ? camelCase(name[name.length - 1]) : undefined;
       const address = args[0] ?? keywords.get("pointer") ?? keywords.get("ptr") ?? keywords.get("base");
-      if (name && name.length >= 2 && fn && ADDRESS_TAKERS.has(fn) && address) addressRoots.push(address);
+      if (name && name.length >= 2 && fn && takers.has(fn) && address) addressRoots.push(address);
       const helper = name?.length === 1 ? file.kernels.find((k) => k.name === name[0]) : undefined;
       if (helper && !seen.has(helper.name)) {
-        const inner = pointerParams(file, helper, seen);
+        const inner = pointerParams(file, helper, seen, takers);
         helper.params.forEach((p, i) => {
           const arg = args[i] ?? keywords.get(p.name);
           if (inner.has(p.name) && arg) addressRoots.push(arg);
