@@ -4,10 +4,36 @@ import { Codes } from "../diagnostics/codes";
 import type { MathFn, NumDtype, Shape, Value } from "../ir/ir";
 import { typeToString } from "../ir/ir";
 import { data } from "./builder";
-import { COERCIONS, all, arity, dtypeArg, requireData, type Intrinsic } from "./intrinsic-args";
+import type ts from "typescript";
+import type { Span } from "../diagnostics/diagnostic";
+import { COERCIONS, all, arity, dtypeArg, requireData, type Intrinsic, type IntrinsicContext } from "./intrinsic-args";
 import { broadcastShapes, isFloat, isInt, promote } from "./rules";
 import { dtypeOf, operandOf } from "./values";
 import { flagArg } from "./intrinsics-reductions";
+
+/** `tl.cast(x, dtype, { bitcast })` and `x.to(dtype, { bitcast })`: `x` converted, undefined after a diagnostic. */
+export function castValue(ctx: IntrinsicContext, x: Value, dtypeNode: ts.Expression | undefined, bitcastNode: ts.Expression | undefined, span: Span): Value | undefined {
+  const dtype = dtypeArg(ctx, dtypeNode, "f32", { mask: true });
+  const bitcast = flagArg(ctx, bitcastNode, "the cast's bitcast");
+  if (!dtype || bitcast === undefined) return undefined;
+  if (x.type.kind === "pointer") {
+    ctx.log.error(Codes.operandDtype, x.span, "pointers can't be cast; cast the offsets instead");
+    return undefined;
+  }
+  if (dtype === "bool" && !bitcast) {
+    // Triton's x.to(tl.int1): x != 0.
+    return x.type.dtype === "bool" ? x : ctx.values.binary("ne", x, ctx.b.constant(0, "i32", span), span);
+  }
+  if (!bitcast) return ctx.values.cast(x, dtype, span);
+  // Triton's x.to(dtype, bitcast=True): the same bits, read as another 32-bit dtype.
+  const from = x.type.dtype;
+  if (from === dtype) return x;
+  if (from === "bool" || from === "f16" || dtype === "f16" || dtype === "bool") {
+    ctx.log.error(Codes.operandDtype, x.span, `a bitcast reads the same 32 bits as another dtype: f32, i32 and u32; got ${typeToString(x.type)} to ${dtype}`);
+    return undefined;
+  }
+  return ctx.b.emit({ op: "bitcast", value: x }, data(dtype, x.type.shape), span);
+}
 
 /** Unary float math: integers are converted to f32 first. */
 export function floatMath(fn: MathFn): Intrinsic {
@@ -108,26 +134,11 @@ export const MATH_INTRINSICS: Record<string, Intrinsic> = {
   cast: {
     params: ["input", "dtype", "fpDowncastRounding", "bitcast"],
     ignored: ["fpDowncastRounding"],
-    produces: ["cast", "const", "bitcast"],
+    produces: ["cast", "const", "bitcast", "binary:ne", "splat"],
     lower(ctx, args, span, name) {
-      if (!arity(ctx, args, span, name, 2, 4, '(x, "f32" | "i32" | "u32" | "f16")')) return undefined;
+      if (!arity(ctx, args, span, name, 2, 4, '(x, dtype) — a dtype such as tl.float32 or x.dtype, or "f32" | "i32" | "u32" | "f16"')) return undefined;
       const x = ctx.expression(args[0]);
-      const dtype = dtypeArg(ctx, args[1], "f32");
-      const bitcast = flagArg(ctx, args[3], `tl.${name}'s bitcast`);
-      if (!x || !dtype || bitcast === undefined) return undefined;
-      if (x.type.kind === "pointer") {
-        ctx.log.error(Codes.operandDtype, x.span, "pointers can't be cast; cast the offsets instead");
-        return undefined;
-      }
-      if (!bitcast) return ctx.values.cast(x, dtype, span);
-      // Triton's x.to(dtype, bitcast=True): the same bits, read as another 32-bit dtype.
-      const from = x.type.dtype;
-      if (from === dtype) return x;
-      if (from === "bool" || from === "f16" || dtype === "f16") {
-        ctx.log.error(Codes.operandDtype, x.span, `a bitcast reads the same 32 bits as another dtype: f32, i32 and u32; got ${typeToString(x.type)} to ${dtype}`);
-        return undefined;
-      }
-      return ctx.b.emit({ op: "bitcast", value: x }, data(dtype, x.type.shape), span);
+      return x && castValue(ctx, x, args[1], args[3], span);
     },
   },
 
