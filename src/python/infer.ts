@@ -1,7 +1,7 @@
 // What `kernel-lab check file.py` assumes about a kernel it can't see launched: a parameter is a
 // pointer where it is the base of the address a tl.load / tl.store / atomic / block pointer uses
 // (`x_ptr + offsets`, followed through the names it is assigned to and into helpers), an f32
-// pointer by default; other parameters are i32, or f32 where a launch in the file passes a float
+// pointer by default (an i32 one where it is a lock: atomic_cas, atomic_xchg…); other parameters are i32, or f32 where a launch in the file passes a float
 // literal. Constexpr values come from the launches' keywords, else the first autotune config,
 // else the heuristics (evaluated where their inputs are known), else the default, else 16.
 
@@ -102,12 +102,14 @@ function isTlHead(file: PythonFile, name: string[]): boolean {
 /** The types `check` compiles a kernel with. */
 export function assumedArgTypes(file: PythonFile, kernel: PythonKernel): Record<string, PythonArgType> {
   const pointers = pointerParams(file, kernel);
+  // Locks and flags (tutorial 05's atomic_cas / atomic_xchg on Lock): WGSL's atomics need integers.
+  const integers = pointerParams(file, kernel, new Set(), new Set(["atomicCas", "atomicXchg", "atomicAnd", "atomicOr", "atomicXor"]));
   const launches = file.launches.filter((l) => l.kernel === kernel.name);
   const types: Record<string, PythonArgType> = {};
   kernel.params.forEach((p, i) => {
     if (p.constexpr) return;
     if (pointers.has(p.name)) {
-      types[p.name] = { kind: "pointer", dtype: "f32" };
+      types[p.name] = { kind: "pointer", dtype: integers.has(p.name) ? "i32" : "f32" };
       return;
     }
     const passed = launches.map((l) => (i < l.args.length ? l.args[i].value : l.keywords[p.name]));
