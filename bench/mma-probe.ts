@@ -1,4 +1,4 @@
-// The ceiling of tl.dot on subgroup matrices through Dawn (issue 20 item 2; bench/NOTES.md §19):
+// The ceiling of tl.dot on subgroup matrices through Dawn (issue 20 item 2, issue 28; bench/NOTES.md §19, §21):
 //  - regs: subgroups that only multiply-accumulate f16 × f16 → f32 16×16×16 matrices whose
 //    operands were loaded once and stay in registers, TM × TN accumulators each: the rate of
 //    the instructions themselves;
