@@ -1,5 +1,5 @@
 // Runs with several launches (README "Runs with several launches"), through the built command
-// line: the JSON shape (SPEC §4's keys, then `launches`), the human lines per launch, the layer
+// line: the JSON shape (docs/LANGUAGE.md §4's keys, then `launches`), the human lines per launch, the layer
 // norm backward example matching on the GPU (lavapipe on CI) and with --cpu, and every way a
 // `launches` definition can be wrong, located at the run with its KL3xxx code.
 
@@ -37,7 +37,7 @@ for (const cpu of [false, true]) {
   const flags = cpu ? ["--cpu"] : ["--reps", "5"];
   const backend = cpu ? "--cpu" : "GPU";
 
-  test(`${backend}: layer norm backward matches; the entry is SPEC §4's keys then one per launch`, () => {
+  test(`${backend}: layer norm backward matches; the entry is docs/LANGUAGE.md §4's keys then one per launch`, () => {
     const { code, report } = json(["run", EXAMPLE, "--run", "layerNormBackward", ...flags]);
     assert.equal(code, 0, JSON.stringify(report.diagnostics));
     assert.equal(report.runs.length, 1);
@@ -119,4 +119,24 @@ test("GPU: a launch writing past a shared buffer is stopped at the tl.store, nam
   assert.match(d.message, /^Run 'shortScratch': /);
   assert.match(d.message, /copy_kernel: program \(\d+,0,0\), lane \d+ stores out_ptr\[900\] but out_ptr has 900 elements/);
   assert.equal(FIXTURE_LINES[d.line - 1].includes("tl.store"), true, d.message);
+});
+
+test("GPU: a launch after one it reads from, writing past its output, is still stopped at the tl.store", () => {
+  const { code, report } = json(["run", FIXTURE, "--run", "shortOutput", "--reps", "0"]);
+  assert.equal(code, 4);
+  assert.equal(report.diagnostics.length, 1, JSON.stringify(report.diagnostics));
+  const [d] = report.diagnostics;
+  assert.equal(d.code, "KL3101");
+  assert.match(d.message, /^Run 'shortOutput': copy_kernel: program \(\d+,0,0\), lane \d+ stores out_ptr\[900\] but out_ptr has 900 elements/);
+  assert.equal(FIXTURE_LINES[d.line - 1].includes("tl.store"), true, d.message);
+});
+
+// Issue 31: FlagGems' two-stage argmax; launch 2 loads mid_index[argmax(mid_value)], an address
+// only launch 1's output decides. The check before the GPU launches must interpret launch 2 on
+// the arrays launch 1 left, not on the run's poisoned ones (a false KL3101 at mid_index[25]).
+test("GPU: a launch whose address comes from an earlier launch's output is checked on that output (no false KL3101)", () => {
+  const { code, report } = json(["run", "test/learner/as-written/argmax-two-stage.kernel.ts", "--size", "781", "--reps", "0"]);
+  assert.deepEqual(report.diagnostics, []);
+  assert.equal(code, 0);
+  assert.equal(report.runs[0].correct, true);
 });
