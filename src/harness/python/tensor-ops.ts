@@ -254,7 +254,7 @@ export const tensorOps = {
     }
     return out;
   },
-  /** [batch, m, k] @ [batch, k, n] (batch broadcast by Python), accumulated in double precision. */
+  /** [batch, m, k] @ [batch, k, n] (batch broadcast by Python); float32 inputs accumulate in double precision. */
   matmul(a: View, b: View, batch: number, m: number, k: number, n: number, dtype: TensorDtype): TensorStorage {
     const x = values(a, [batch, m, k]);
     const y = values(b, [batch, k, n]);
@@ -264,7 +264,10 @@ export const tensorOps = {
     for (let i = 0; i < bv.length; i++) bv[i] = y(i);
     const out = allocate(dtype, batch * m * n);
     const write = writer(dtype);
-    const row = new Float64Array(n);
+    // Half-precision inputs accumulate in float32, in k order, as torch's GEMM (cuBLAS) and a
+    // Triton kernel's tl.dot do: a product of two halves is exact in float32, each sum rounded.
+    const half = a.dtype === "float16" || a.dtype === "bfloat16";
+    const row = half ? new Float32Array(n) : new Float64Array(n);
     for (let p = 0; p < batch; p++) {
       for (let i = 0; i < m; i++) {
         row.fill(0);
