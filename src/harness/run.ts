@@ -41,6 +41,8 @@ export interface RunOptions {
   maxSteps?: number;
   /** Constexpr values replacing the run's own and each config's (`--constexpr`; single-kernel runs). */
   constexprs?: Record<string, number>;
+  /** Also trace this program's accesses into each run's `accessMap` (`--program`). */
+  program?: readonly [number, number, number];
   /** Tune runs with `configs` afresh instead of taking the cached choice (`--retune`). */
   retune?: boolean;
   /**
