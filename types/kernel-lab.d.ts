@@ -22,8 +22,11 @@ export type constexpr = number;
 export type Ptr<T extends f32 | i32 | u32 | f16 = f32> = number;
 /** A mask: the result of a comparison, combined with `&&`, `||`, `!`. */
 export type Mask = boolean;
-/** Names of the element types `tl.cast`, `tl.zeros` and `tl.full` accept. */
-export type DtypeName = "f32" | "i32" | "u32" | "f16";
+/**
+ * The element types `tl.cast`, `x.to`, `tl.zeros` and `tl.full` accept: a dtype value (`tl.float32`,
+ * `x.dtype`, `p.dtype.element_ty`, a const holding one) or Kernel Lab's name of it.
+ */
+export type DtypeName = "f32" | "i32" | "u32" | "f16" | tl.dtype;
 /** A block shape: an array of constexprs, each a power of two. */
 export type Shape = readonly number[];
 /** A window into a strided tensor, made by `tl.makeBlockPtr`, moved by `tl.advance`, read and written by `tl.load` / `tl.store`. */
@@ -54,10 +57,89 @@ export declare function kernel<F extends (...args: any[]) => void>(fn: F): Kerne
 /**
  * The Triton-style kernel language. Only valid inside a `kernel(...)` body. Each function is
  * Triton's `tl.<name>` in camelCase, with Triton's positional parameters in Triton's order; its
- * keyword arguments go in a trailing object literal with camelCase keys (SPEC §2.1):
+ * keyword arguments go in a trailing object literal with camelCase keys (docs/LANGUAGE.md §2.1):
  * `tl.load(p, { mask: m, other: 0 })` is Triton's `tl.load(p, mask=m, other=0)`.
  */
 export declare namespace tl {
+  /**
+   * A Triton dtype as a kernel value, known while compiling (`tl.float32`, `x.dtype`): held in a
+   * const, compared with `===` (Python's `is`), chosen with a constexpr condition, passed to device
+   * functions, used wherever a dtype goes. One WGSL has no type for (`tl.bfloat16`, `tl.float64`,
+   * 8- and 16-bit integers) may be named and compared; making a value of it is KL2080.
+   */
+  interface dtype {
+    /** A pointer type's pointee (`p.dtype.element_ty`, `p.type.element_ty`), a block type's element. */
+    readonly element_ty: dtype;
+    /** A block type's element type; a dtype's itself. */
+    readonly scalar: dtype;
+    /** Its width in bits (int1: 1). */
+    readonly primitive_bitwidth: number;
+    is_floating(): boolean;
+    is_int(): boolean;
+    is_int_signed(): boolean;
+    is_int_unsigned(): boolean;
+    is_bool(): boolean;
+    is_fp16(): boolean;
+    is_bf16(): boolean;
+    is_fp32(): boolean;
+    is_fp64(): boolean;
+    is_int1(): boolean;
+    is_int32(): boolean;
+    is_int64(): boolean;
+    is_uint32(): boolean;
+    is_ptr(): boolean;
+    is_block(): boolean;
+  }
+  /** Triton `tl.float32`: 32-bit float; Kernel Lab's "f32". */
+  const float32: dtype;
+  /** Triton `tl.float16`: 16-bit float; Kernel Lab's "f16" (needs shader-f16). */
+  const float16: dtype;
+  /** Triton `tl.int32`: 32-bit signed integer; Kernel Lab's "i32". */
+  const int32: dtype;
+  /** Triton `tl.uint32`: 32-bit unsigned integer; Kernel Lab's "u32". */
+  const uint32: dtype;
+  /** Triton `tl.int1`: a mask (a comparison's result); `x.to(tl.int1)` is `x != 0`. */
+  const int1: dtype;
+  /** Triton `tl.bfloat16`: bfloat16: WGSL has none (KL2080 where a value of it is made); compare with it, compute in tl.float32. */
+  const bfloat16: dtype;
+  /** Triton `tl.float64`: 64-bit float: WGSL has none (KL2080 where a value of it is made). */
+  const float64: dtype;
+  /** Triton `tl.int64`: 64-bit signed integer. */
+  const int64: dtype;
+  /** Triton `tl.uint64`: 64-bit unsigned integer: WGSL has none (KL2080). */
+  const uint64: dtype;
+  /** Triton `tl.int8`: 8-bit integer: WGSL has none (KL2080). */
+  const int8: dtype;
+  /** Triton `tl.int16`: 16-bit integer: WGSL has none (KL2080). */
+  const int16: dtype;
+  /** Triton `tl.uint8`: 8-bit unsigned integer: WGSL has none (KL2080). */
+  const uint8: dtype;
+  /** Triton `tl.uint16`: 16-bit unsigned integer: WGSL has none (KL2080). */
+  const uint16: dtype;
+  /** Triton `tl.float8e4nv`: fp8 (e4m3): WGSL has none (KL2080). */
+  const float8e4nv: dtype;
+  /** Triton `tl.float8e5`: fp8 (e5m2): WGSL has none (KL2080). */
+  const float8e5: dtype;
+  /** Triton `tl.float8e4b15`: fp8: WGSL has none (KL2080). */
+  const float8e4b15: dtype;
+  /** Triton `tl.float8e4b8`: fp8: WGSL has none (KL2080). */
+  const float8e4b8: dtype;
+  /** Triton `tl.float8e5b16`: fp8: WGSL has none (KL2080). */
+  const float8e5b16: dtype;
+  /**
+   * Marks a value known while compiling (Triton `tl.constexpr(…)`): `if (tl.constexpr(x.dtype === tl.float16))`
+   * keeps only the branch taken; a run-time value is KL1041.
+   */
+  function constexpr<T>(value: T): T;
+  /** Triton's `tl.math`: the math functions under their libdevice names (`tl.math.rsqrt(x)`; README, *Math namespaces*). */
+  export import math = kl_libdevice;
+  /** Triton's `tl.extra.libdevice` (and `tl.extra.cuda.libdevice`): the portable libdevice names. */
+  namespace extra {
+    export import libdevice = kl_libdevice;
+    namespace cuda {
+      export import libdevice = kl_libdevice;
+    }
+  }
   /** The id of this program instance along grid axis 0, 1 or 2 (Triton `tl.program_id`). */
   function programId(axis: 0 | 1 | 2 | { axis: 0 | 1 | 2 }): i32;
   /** The number of program instances along grid axis 0, 1 or 2 (Triton `tl.num_programs`). */
@@ -465,6 +547,89 @@ export declare namespace tl {
   function sqrtRn(x: number): number;
 }
 
+/**
+ * Triton's libdevice (`from triton.language.extra import libdevice`), also `tl.math` and
+ * `tl.extra.libdevice`: each name is the tl.* function that computes it (a "fast" variant is the
+ * same WGSL builtin). Names with no Kernel Lab function are KL1005, saying what to write instead.
+ */
+declare namespace kl_libdevice {
+  const abs: typeof tl.abs;
+  const fabs: typeof tl.abs;
+  const ceil: typeof tl.ceil;
+  const floor: typeof tl.floor;
+  const cos: typeof tl.cos;
+  const sin: typeof tl.sin;
+  const erf: typeof tl.erf;
+  const exp: typeof tl.exp;
+  const exp2: typeof tl.exp2;
+  const log: typeof tl.log;
+  const log2: typeof tl.log2;
+  const sqrt: typeof tl.sqrt;
+  const rsqrt: typeof tl.rsqrt;
+  const tanh: typeof tl.tanh;
+  const pow: typeof tl.pow;
+  const fma: typeof tl.fma;
+  const fma_rn: typeof tl.fma;
+  const fdiv: typeof tl.fdiv;
+  const div_rn: typeof tl.divRn;
+  const sqrt_rn: typeof tl.sqrtRn;
+  const umulhi: typeof tl.umulhi;
+  const mulhi: typeof tl.umulhi;
+  const cdiv: typeof tl.cdiv;
+  const max: typeof tl.maximum;
+  const fmax: typeof tl.maximum;
+  const min: typeof tl.minimum;
+  const fmin: typeof tl.minimum;
+  const sigmoid: typeof tl.sigmoid;
+  const clamp: typeof tl.clamp;
+  const fast_expf: typeof tl.exp;
+  const fast_exp2f: typeof tl.exp2;
+  const fast_logf: typeof tl.log;
+  const fast_log2f: typeof tl.log2;
+  const fast_powf: typeof tl.pow;
+  const fast_sinf: typeof tl.sin;
+  const fast_cosf: typeof tl.cos;
+  const fast_dividef: typeof tl.fdiv;
+  const fast_tanhf: typeof tl.tanh;
+  const expf: typeof tl.exp;
+  const exp2f: typeof tl.exp2;
+  const logf: typeof tl.log;
+  const log2f: typeof tl.log2;
+  const sqrtf: typeof tl.sqrt;
+  const rsqrtf: typeof tl.rsqrt;
+  const tanhf: typeof tl.tanh;
+  const powf: typeof tl.pow;
+  const erff: typeof tl.erf;
+}
+export import libdevice = kl_libdevice;
+
+/**
+ * Kernel values are numbers to TypeScript; in a kernel they also have Triton's members (the
+ * compiler reads them; on the CPU they don't exist).
+ */
+declare global {
+  interface Number {
+    /** In a kernel: the value's dtype (Triton `x.dtype`); a pointer's is its pointer type, whose `.element_ty` is the pointee. */
+    readonly dtype: tl.dtype;
+    /** In a kernel: the value's type (Triton `x.type`): a scalar's dtype, a block's block type (`.element_ty`, `.scalar`). */
+    readonly type: tl.dtype;
+    /** In a kernel: a block's shape, a tuple of compile-time integers (Triton `x.shape`). */
+    readonly shape: readonly number[];
+    /** In a kernel: converts element-wise (Triton `x.to(dtype)`), as `tl.cast(x, dtype)`. */
+    to(dtype: DtypeName, keywords?: { fpDowncastRounding?: string; bitcast?: boolean }): number;
+  }
+  interface Boolean {
+    /** In a kernel: a mask's dtype, `tl.int1`. */
+    readonly dtype: tl.dtype;
+    /** In a kernel: a mask's type. */
+    readonly type: tl.dtype;
+    /** In a kernel: a mask's shape. */
+    readonly shape: readonly number[];
+    /** In a kernel: converts a mask element-wise (true → 1), as `tl.cast(m, dtype)`. */
+    to(dtype: DtypeName, keywords?: { fpDowncastRounding?: string; bitcast?: boolean }): number;
+  }
+}
+
 // ---------------------------------------------------------------- runs
 
 /** A host array for a pointer argument. */
@@ -496,8 +661,10 @@ export interface RunDefinition<A extends Record<string, KernelArg>, C extends Re
    * Values of the kernel's `constexpr` parameters (with `configs`: the part they share).
    * `num_warps` (as in Triton) sets the invocations per program instance to 32 × num_warps;
    * `num_stages` 1 turns off the loading of tl.dot's tiles one loop trip ahead (2, the default).
+   * Or a function of the size giving them, evaluated per size (`(n) => ({ BLOCK_N: nextPowerOf2(n) })`):
+   * a sweep compiles the kernel once per distinct set.
    */
-  constexprs?: C;
+  constexprs?: C | ((size: number) => C);
   /**
    * Alternatives for the autotuner, each merged over `constexprs`: Kernel Lab checks every one
    * against the reference, times the correct ones and runs the fastest for the adapter and size.
@@ -542,8 +709,8 @@ export interface Run {
 export interface Launch<A extends Record<string, KernelArg>> {
   /** The kernel to launch, a value made by `kernel(...)`. */
   kernel: Kernel;
-  /** Values of this kernel's `constexpr` parameters (and `num_warps`, `num_stages`). */
-  constexprs?: Record<string, number>;
+  /** Values of this kernel's `constexpr` parameters (and `num_warps`, `num_stages`), or a function of the size giving them. */
+  constexprs?: Record<string, number> | ((size: number) => Record<string, number>);
   /** This launch's grid: 1 to 3 positive integers. */
   grid: (size: number, constexprs: Record<string, number>) => number[];
   /**
@@ -622,6 +789,13 @@ export declare function empty(n: number, dtype: "i32"): Int32Array;
 export declare function empty(n: number, dtype: "u32"): Uint32Array;
 /** Ceiling division of integers: `ceil(a / b)`. */
 export declare function cdiv(a: number, b: number): number;
+/**
+ * The smallest power of two at least `n` (1 for n <= 1), as Triton's `triton.next_power_of_2`:
+ * a block that covers a row, `constexprs: (n) => ({ BLOCK_N: nextPowerOf2(n) })`.
+ */
+export declare function nextPowerOf2(n: number): number;
+/** Triton's spelling of `nextPowerOf2` (`triton.next_power_of_2(N)` in a launcher). */
+export declare function next_power_of_2(n: number): number;
 
 /** Built-in operations to time kernels against (`baseline: builtins.add`). */
 export declare const builtins: {

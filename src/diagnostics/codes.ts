@@ -57,6 +57,8 @@ export const COMPILER_CODES = {
   debugText: { code: "KL1075", meaning: "`tl.devicePrint` / `tl.deviceAssert` text that isn't a string literal." },
   printTooManyValues: { code: "KL1076", meaning: "`tl.devicePrint` given more values than one call prints." },
   staticPrint: { code: "KL1077", meaning: "`tl.staticPrint`'s message (severity info): the values as the compiler sees them." },
+  /** A property or method a kernel value, a dtype or `tl` doesn't have (`x.foo`, `tl.float32.element_ty`). */
+  unknownMember: { code: "KL1080", meaning: "A property or method that a kernel value, a dtype or `tl` doesn't have (values have `.dtype`, `.type`, `.shape` and `.to(…)`; dtypes `.element_ty`, `.scalar`, `.primitive_bitwidth`, `.is_floating()` …); the message lists what there is." },
 
   // Triton's own Python (src/python/): KL1100–KL1149
   pythonSyntax: { code: "KL1100", meaning: "A `.py` kernel file that isn't valid Python (a syntax error, found by Lezer's Python parser)." },
@@ -91,6 +93,10 @@ export const COMPILER_CODES = {
   staticAssert: { code: "KL2074", meaning: "`tl.staticAssert` whose condition is false, or not known at compile time." },
   unmaskedAccess: { code: "KL2075", meaning: "Warning: a `tl.load`/`tl.store` without a mask whose 1-D offsets come from `tl.programId` and `tl.arange` (the last block can run past the end)." },
   branchTypes: { code: "KL2076", meaning: "A `let` declared without a value, assigned another dtype or block shape in one branch of a run-time `if` than in another." },
+  /** A Triton dtype WGSL has no type for (bf16, f64, 8/16-bit integers, fp8; int64 until it is supported), where a value of it would be made. */
+  dtypeMissing: { code: "KL2080", meaning: "A Triton dtype that WGSL has no type for (`tl.bfloat16`, `tl.float64`, 8- and 16-bit integers, fp8), used where a value of it would be made (a cast, `tl.full`, `tl.zeros`); naming and comparing it is fine. The message says what to write instead." },
+  /** A dtype where a number is needed, or a dtype compared with a number, or chosen at run time. */
+  dtypeAsValue: { code: "KL2081", meaning: "A dtype (`tl.float32`, `x.dtype`) where a number is needed, compared with a number, or chosen by a run-time condition: dtypes are known while compiling." },
 } as const satisfies Table;
 
 /** Problems with a run definition (`defineRun`) or loading its file, reported at the run (harness). */
@@ -124,6 +130,7 @@ export const RUN_CODES = {
   badLaunches: { code: "KL3030", meaning: "`launches` is not a non-empty list of `{ kernel, grid, args?, constexprs? }`, or is given with a field only a single-launch run has (`kernel`, `grid`, `constexprs`, `configs`, `baseline`)." },
   badLaunchArgs: { code: "KL3031", meaning: "A launch's `args` binds a parameter to something that is not one of the run's `args` (a name, or an array by identity)." },
   badShapes: { code: "KL3032", meaning: "`shapes(...)` threw, or gave an output a shape that is not [rows, cols] of its length." },
+  constexprsThrew: { code: "KL3040", meaning: "`constexprs` given as a function of the size (a run's or a launch's) threw for a size." },
   timeout: { code: "KL3900", meaning: "A launch or readback did not finish within the time limit." },
 } as const satisfies Table;
 

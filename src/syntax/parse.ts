@@ -7,7 +7,9 @@ import { DiagnosticLog, type Diagnostic, type Span } from "../diagnostics/diagno
 import { Codes } from "../diagnostics/codes";
 import type { NumDtype, Param } from "../ir/ir";
 import { isGenericType, linkHelpers } from "./helpers";
-import { moduleConstants, readLiteralConstexprs } from "./run-constexprs";
+import { moduleConstants, moduleObjects, readLiteralConstexprs, type RunTimeConstexprs } from "./run-constexprs";
+
+export type { RunTimeConstexprs };
 
 export interface KernelSource {
   name: string;
@@ -22,6 +24,8 @@ export interface KernelSource {
   sourceFile: ts.SourceFile;
   /** The names the file uses for the package's `tl` namespace (normally just "tl"). */
   tlNames: ReadonlySet<string>;
+  /** Local names of the package's `libdevice` (Triton's `from triton.language.extra import libdevice`): `libdevice.tanh(x)`. */
+  libdeviceNames?: ReadonlySet<string>;
   /** Every parameter as written; `type` is absent for a generic one (no annotation, `any`, `number`…). */
   signature: HelperParam[];
   /** The file's kernels by the names a kernel body calls them by (device functions, device-functions.ts). */
@@ -48,6 +52,8 @@ export interface ParsedFile {
   diagnostics: Diagnostic[];
   /** Kernel name → the literal `constexprs` objects of the `defineRun` calls that name it. */
   literalConstexprs: Map<string, Record<string, number>[]>;
+  /** Kernel name → the constexprs some `defineRun` call gives values only running the file knows (a function of the size, a variable). */
+  runTimeConstexprs: Map<string, RunTimeConstexprs>;
   /** The kernels a `defineRun` call names. */
   launched: Set<string>;
 }
@@ -78,7 +84,7 @@ export function parseKernelFile(fileName: string, text: string): ParsedFile {
       log.error(Codes.internal, { start: 0, end: 0 }, `internal error while parsing this file: ${(error as Error)?.message ?? String(error)}. This is a bug in Kernel Lab; please report it with this file.`);
     }
     const sourceFile = ts.createSourceFile(fileName, "", ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
-    return { fileName, text, sourceFile, kernels: [], diagnostics: log.diagnostics, literalConstexprs: new Map(), launched: new Set() };
+    return { fileName, text, sourceFile, kernels: [], diagnostics: log.diagnostics, literalConstexprs: new Map(), runTimeConstexprs: new Map(), launched: new Set() };
   }
 }
 
@@ -143,6 +149,7 @@ function parseUnguarded(fileName: string, text: string): ParsedFile {
   const visit = (node: ts.Node): void => {
     if (ts.isCallExpression(node) && isPackageCall(node, imports.kernel)) {
       const kernel = readKernel(node, sourceFile, imports.tl, log);
+      if (kernel) kernel.libdeviceNames = imports.libdevice;
       if (kernel) {
         const clash = kernels.find((k) => k.name === kernel.name);
         if (clash) {
@@ -163,22 +170,30 @@ function parseUnguarded(fileName: string, text: string): ParsedFile {
   linkHelpers(kernels, kernelByVariable, log);
 
   const literalConstexprs = new Map<string, Record<string, number>[]>();
+  const runTimeConstexprs = new Map<string, RunTimeConstexprs>();
   const launched = new Set<string>();
   const constants = moduleConstants(sourceFile);
+  const objects = moduleObjects(sourceFile);
   const visitRuns = (node: ts.Node): void => {
     if (ts.isCallExpression(node) && isPackageCall(node, imports.defineRun)) {
-      for (const found of readLiteralConstexprs(node, kernelByVariable, constants)) {
+      for (const found of readLiteralConstexprs(node, kernelByVariable, constants, objects)) {
         launched.add(found.kernel);
         const list = literalConstexprs.get(found.kernel) ?? [];
         list.push(...found.variants);
         literalConstexprs.set(found.kernel, list);
+        if (found.runTime.unlisted || found.runTime.names.size > 0) {
+          const known = runTimeConstexprs.get(found.kernel) ?? { names: new Set<string>(), unlisted: false };
+          for (const name of found.runTime.names) known.names.add(name);
+          known.unlisted ||= found.runTime.unlisted;
+          runTimeConstexprs.set(found.kernel, known);
+        }
       }
     }
     ts.forEachChild(node, visitRuns);
   };
   visitRuns(sourceFile);
 
-  return { fileName, text, sourceFile, kernels, diagnostics: log.diagnostics, literalConstexprs, launched };
+  return { fileName, text, sourceFile, kernels, diagnostics: log.diagnostics, literalConstexprs, runTimeConstexprs, launched };
 }
 
 function reportSyntaxErrors(sourceFile: ts.SourceFile, log: DiagnosticLog): void {
@@ -194,11 +209,12 @@ interface PackageImports {
   kernel: Set<string>;
   defineRun: Set<string>;
   tl: Set<string>;
+  libdevice: Set<string>;
 }
 
 /** Local names bound to the package's exports; without an import, the plain names are assumed. */
 function packageImports(sourceFile: ts.SourceFile): PackageImports {
-  const names: PackageImports = { kernel: new Set(), defineRun: new Set(), tl: new Set() };
+  const names: PackageImports = { kernel: new Set(), defineRun: new Set(), tl: new Set(), libdevice: new Set() };
   let sawImport = false;
   for (const statement of sourceFile.statements) {
     if (!ts.isImportDeclaration(statement) || !ts.isStringLiteral(statement.moduleSpecifier)) continue;
@@ -207,6 +223,7 @@ function packageImports(sourceFile: ts.SourceFile): PackageImports {
     if (bindings && ts.isNamedImports(bindings)) {
       for (const element of bindings.elements) {
         const exported = (element.propertyName ?? element.name).text;
+        if (exported === "libdevice") names.libdevice.add(element.name.text);
         if (exported === "kernel" || exported === "defineRun" || exported === "tl") {
           names[exported].add(element.name.text);
           sawImport = true;

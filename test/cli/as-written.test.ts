@@ -37,6 +37,8 @@ const FIXTURES: { file: string; idioms: string }[] = [
   { file: "argmax-dim", idioms: "FlagGems' argmax over a dim: tl.full with keyword value/dtype, a 2-D masked block from m[:, None] and n[None, :], tl.max(…, { returnIndices, returnIndicesTieBreakLeft }) destructured, a running tl.where update keeping the first index of ties" },
   { file: "prod-dim", idioms: "FlagGems' prod over a dim: tl.reduce(acc, { axis: 1, combineFn: reduce_mul }) with the combine function a separate device function passed by name (a @triton.jit helper), an accumulator from tl.full({ value: 1.0 }) multiplied in place (acc *= …), other=1.0 padding" },
   { file: "cumsum-dim", idioms: "FlagGems' cumsum over a dim: a 3-D [BLOCK_M, BLOCK_N, 1] block from m[:, None, None] and n[None, :, None] (tl.expandDims with a list of axes), a 3-D broadcast mask, .to(tl.float32), tl.cumsum(x, { axis: 1 }) along the middle axis of a 3-D block" },
+  { file: "argmax-two-stage", idioms: "FlagGems' argmax over all elements: two launches (per-block max and index into mid buffers, then mid_index[argmax(mid_value)]), blocks from the size by next_power_of_2(ceil(sqrt(M))) as launch constexprs functions of the size" },
+  { file: "softmax-next-pow2", idioms: "FlagGems' one-tile softmax: TILE_N = next_power_of_2(N) from `constexprs: (n) => …`, 781 and 1000 sharing one tile in the sweep, a masked -inf tail" },
 ];
 
 for (const { file, idioms } of FIXTURES) {
