@@ -20,7 +20,7 @@ import { runPythonCommand } from "./python-run";
 import { formatPrints, formatRunCheck, formatRunTiming } from "./format";
 import { compareFiles, formatComparison, formatHistory, recordHistory, type HistoryLine } from "./history";
 import { version } from "../../package.json";
-import { wgslPython } from "./python";
+import { convertCommand, wgslPython } from "./python";
 import { checkPythonFile } from "../python";
 
 const FAILURE = EXIT_CODES.failure;
@@ -53,6 +53,8 @@ async function main(argv: string[]): Promise<number> {
       return compareCommand(command);
     case "wgsl":
       return wgslCommand(command);
+    case "convert":
+      return convertCommand(command);
   }
 }
 
