@@ -1,5 +1,5 @@
 // `kernel-lab check file.py`: one mistake gives exactly one diagnostic, at the right Python line
-// (SPEC §4 format); a clean tutorial-style file gives none; `convert` goes both ways.
+// (docs/LANGUAGE.md §4 format); a clean tutorial-style file gives none; `convert` goes both ways.
 
 import { before, test } from "node:test";
 import assert from "node:assert/strict";

@@ -1,4 +1,4 @@
-// Both ways (SPEC §2.2): every example's kernels, copied as Triton Python ("Copy as Triton
+// Both ways (docs/LANGUAGE.md §2.2): every example's kernels, copied as Triton Python ("Copy as Triton
 // Python") and compiled again through the Python front end, give the same WGSL byte for byte.
 
 import { test } from "node:test";
