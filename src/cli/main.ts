@@ -201,8 +201,12 @@ async function wgslCommand(cmd: Extract<Command, { kind: "wgsl" }>): Promise<num
   }
   const out: string[] = [];
   let failed = false;
+  let values: Promise<Map<string, Record<string, number>[]> | undefined> | undefined;
+  const runValues = () => (values ??= runValuesOf(path.resolve(cmd.file), text, parsed));
   for (const kernel of kernels) {
-    const literal = parsed.literalConstexprs.get(kernel.name)?.[0] ?? {};
+    // Constexprs only the run knows (a function of the size): the first size's, from running the file's top level.
+    const runTime = parsed.runTimeConstexprs.has(kernel.name) ? (await runValues())?.get(kernel.name)?.[0] : undefined;
+    const literal = { ...parsed.literalConstexprs.get(kernel.name)?.[0], ...runTime };
     const constexprs: Record<string, number> = {};
     for (const p of kernel.params) {
       if (p.kind !== "constexpr") continue;

@@ -1,4 +1,4 @@
-// "Copy as Triton Python": a `.kernel.ts` file's kernels → `@triton.jit` Python (docs/LANGUAGE.md §2.2's
+// "Copy as Triton Python": a `.kernel.ts` file's kernels → `@triton.jit` Python (docs/LANGUAGE.md §2.2
 // mapping the other way): camelCase tl.* → snake_case, the trailing keyword object → keyword
 // arguments, `tl.expandDims(x, 1)` → `x[:, None]`, `tl.cast(x, "f16")` → `x.to(tl.float16)`, C-style
 // loops → `range`. Where Python needs to know a type (`/` of integers is `//`; `!` of a block is
