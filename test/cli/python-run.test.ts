@@ -3,13 +3,13 @@
 // on the GPU (lavapipe on CI) and on the interpreter. Pyodide starts once for this whole file
 // (runPythonFile reuses the process's Python thread); one test goes through the command line.
 
-import { before, test } from "node:test";
+import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { runPythonFile, type PythonRunOptions } from "../../src/harness/python/session";
+import { runPythonFile, stopPython, type PythonRunOptions } from "../../src/harness/python/session";
 import { startPythonThread } from "../../src/harness/python/thread-node";
 import { ensureBuilt, root } from "./build";
 
@@ -18,6 +18,7 @@ const PY = path.join(root, "test/python");
 const scratch = mkdtempSync(path.join(os.tmpdir(), "kernel-lab-py-"));
 
 before(ensureBuilt);
+after(stopPython);
 
 function run(file: string, opts: PythonRunOptions = {}) {
   return runPythonFile(file, opts, startPythonThread);
@@ -106,4 +107,9 @@ test("kernel-lab run FILE.py: exit 1 and the traceback on a KL3101; --json has d
   assert.deepEqual(Object.keys(report.launches[0]), ["kernel", "grid", "constexprs", "ms", "line"]);
   assert.equal(typeof report.pyodide.startMs, "number");
   assert.equal(report.pyodide.warm, false);
+});
+
+test("README's torch/triton subset table is what the modules define (npx tsx test/support/python-subset.ts --write)", async () => {
+  const { generatedTable, readmeTable } = await import("../support/python-subset");
+  assert.equal(readmeTable(), await generatedTable());
 });
