@@ -79,6 +79,13 @@ export const Codes = {
   unmaskedAccess: "KL2075",
   /** A `let` declared without a value, assigned another dtype or block shape in one branch of a run-time if than in another. */
   branchTypes: "KL2076",
+  // Issue 31: 64-bit integers, computed in 32 bits (README "64-bit integers")
+  /** An i64 constant outside 32 bits where its value (not only its low word) matters. */
+  int64Constant: "KL2090",
+  /** At run time, in the interpreter (--cpu): an i64 value outside 32 bits. KL2092 (harness/codes.ts): such an i64 argument. */
+  int64Overflow: "KL2091",
+  /** tl.philox with 64-bit counters (Triton's Philox 4×64). */
+  philoxWideCounter: "KL2093",
 
   // KL9xxx — a bug in Kernel Lab, still reported at the node being compiled
   internal: "KL9000",

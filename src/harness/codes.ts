@@ -64,6 +64,8 @@ export const RunCodes = {
   badLaunchArgs: "KL3031",
   /** `shapes(...)` threw, or gave an output a shape that is not [rows, cols] of its length. */
   badShapes: "KL3032",
+  /** An i64 argument (a scalar, or an element of a Ptr<i64>'s BigInt64Array) outside 32 bits (README "64-bit integers"; issue 31's KL2090–KL2099). */
+  int64Argument: "KL2092",
 
   /** A launch or readback did not finish within the time limit. */
   timeout: "KL3900",

@@ -11,6 +11,8 @@ export type InterpreterErrorKind =
   | "step-limit"
   /** A kernel parameter got no argument, or one of the wrong kind. */
   | "bad-argument"
+  /** An i64 value outside 32 bits, which the GPU's i32 register can't hold (ir/int64.ts). */
+  | "int64-overflow"
   /** A tl.deviceAssert with a false lane (the GPU's records give the same error, harness/prints.ts). */
   | "assertion"
   /** IR the interpreter cannot run: a bug in Kernel Lab. */
@@ -20,6 +22,7 @@ const CODES: Record<InterpreterErrorKind, DiagnosticCode> = {
   "out-of-bounds": "KL3101",
   "step-limit": "KL3102",
   "bad-argument": "KL3103",
+  "int64-overflow": "KL2091",
   assertion: "KL3110",
   internal: "KL9101",
 };

@@ -68,7 +68,7 @@ export const COERCIONS: readonly IrOpName[] = ["const", "cast", "splat", "reshap
 /** Largest block a kernel may create (elements); beyond it code size and registers explode. */
 export const MAX_BLOCK_ELEMENTS = 1 << 16;
 
-const DTYPE_NAMES: readonly NumDtype[] = ["f32", "i32", "u32", "f16"];
+const DTYPE_NAMES: readonly NumDtype[] = ["f32", "i32", "u32", "f16", "i64"];
 
 /** Between `min` and `max` arguments, the first `min` of them given (not left out between keywords). */
 export function arity(ctx: IntrinsicContext, args: Args, span: Span, name: string, min: number, max: number, signature: string): boolean {
@@ -112,7 +112,7 @@ export function constInt(ctx: IntrinsicContext, node: ts.Expression | undefined,
 export function dtypeArg(ctx: IntrinsicContext, node: ts.Expression | undefined, fallback: NumDtype): NumDtype | undefined {
   if (!node) return fallback;
   if (!ts.isStringLiteralLike(node) || !DTYPE_NAMES.includes(node.text as NumDtype)) {
-    ctx.log.error(Codes.intrinsicArgs, ctx.span(node), `the dtype must be one of "f32", "i32", "u32", "f16" (a string literal)`);
+    ctx.log.error(Codes.intrinsicArgs, ctx.span(node), `the dtype must be one of "f32", "i32", "u32", "f16", "i64" (a string literal)`);
     return undefined;
   }
   const dtype = node.text as NumDtype;

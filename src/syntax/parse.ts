@@ -300,7 +300,7 @@ function readKernel(call: ts.CallExpression, sourceFile: ts.SourceFile, tlNames:
   return { name, span: callSpan, nameSpan, params, ok, fn: arg, sourceFile, tlNames, signature, helpers: new Map(), called: false, deviceOnly: false };
 }
 
-const DTYPES: readonly NumDtype[] = ["f32", "f16", "i32", "u32"];
+const DTYPES: readonly NumDtype[] = ["f32", "f16", "i32", "u32", "i64"];
 
 function readParamType(type: ts.TypeNode | undefined): { kind: Param["kind"]; dtype: NumDtype } | undefined {
   if (!type || !ts.isTypeReferenceNode(type)) return undefined;
@@ -314,6 +314,6 @@ function readParamType(type: ts.TypeNode | undefined): { kind: Param["kind"]; dt
   }
   if (args.length > 0) return undefined;
   if (name === "constexpr") return { kind: "constexpr", dtype: "i32" };
-  if (name === "f32" || name === "i32" || name === "u32") return { kind: "scalar", dtype: name };
+  if (name === "f32" || name === "i32" || name === "u32" || name === "i64") return { kind: "scalar", dtype: name };
   return undefined;
 }
