@@ -5,7 +5,12 @@
 //   npx tsx bench/instrument-cost.ts [kernel…]     (e.g. histogram_kernel; default: all)
 //
 // The instrumented variant (codegen/instrument.ts) adds a bounds check per unmasked lane of every
-// tl.load/tl.store/tl.atomic*, 2 shadow words per stored element, and runs without vec4 accesses.
+// tl.load/tl.store/tl.atomic*, 2 shadow words per stored element swapped in atomically (a stamp of
+// another program is a race, KL3104), 2 more per element of a buffer it loads and stores (atomic
+// maxima of the loaders, KL3105), and runs without vec4 accesses. `own_block_kernel` (stores,
+// loads back and stores its block) is the case with those reads words.
+// To compare with the instrumentation before races were checked (issue 29), run this script in a
+// `git archive` of d0939bd (main before it): the plain medians should agree, the instrumented within 2×.
 
 import { readFileSync } from "node:fs";
 import { compileKernel, parseKernelFile, type CompiledKernel } from "../src/compile";
@@ -24,6 +29,9 @@ const CASES: { file: string; kernel: string; constexprs: Record<string, number>;
   { file: "examples/histogram.kernel.ts", kernel: "histogram_kernel", constexprs: { BLOCK: 256 }, size: 1 << 20,
     grid: (n: number) => [Math.ceil(n / 256)],
     args: (n: number) => ({ x_ptr: Int32Array.from({ length: n }, (_, i) => (i * 7919) % 2048 - 1024), hist_ptr: new Int32Array(37), n, num_bins: 37 }) },
+  { file: "test/fixtures/races.kernel.ts", kernel: "own_block_kernel", constexprs: { BLOCK: 1024 }, size: 1 << 20,
+    grid: (n: number) => [Math.ceil(n / 1024)],
+    args: (n: number) => ({ x_ptr: new Float32Array(n).fill(1), out_ptr: new Float32Array(n), n }) },
 ];
 
 /** Median of 5 cold pipeline compiles (a distinct trailing comment each, so no cache answers). */
@@ -61,7 +69,7 @@ async function main(): Promise<void> {
       if (extra) {
         for (const [param, scalar] of Object.entries(extra.lengths)) set.scalars[scalar] = (args[param] as Float32Array | Int32Array).length;
         set.buffers[extra.debugBuffer] = await createEmptyBuffer(gpu, "u32", extra.debugWords, "kl_debug");
-        for (const [param, shadow] of Object.entries(extra.provenance)) set.buffers[shadow] = await createEmptyBuffer(gpu, "u32", 2 * (args[param] as Float32Array | Int32Array).length, shadow);
+        for (const [param, shadow] of Object.entries({ ...extra.provenance, ...(extra.reads ?? {}) })) set.buffers[shadow] = await createEmptyBuffer(gpu, "u32", 2 * (args[param] as Float32Array | Int32Array).length, shadow);
       }
       const t = await timeLaunches(gpu, program, c.grid(c.size), [set], { maxReps: 50, minReps: 10 });
       medians.push(t.medianMs);

@@ -1,6 +1,6 @@
 // Bundles every entry point that exists with esbuild; types are checked separately (`npm run typecheck`).
 import { build } from "esbuild";
-import { copyFileSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { copyFileSync, cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 
 const entries = [
@@ -8,6 +8,8 @@ const entries = [
   ["src/language/index.ts", "dist/index.js", []],
   ["src/cli/main.ts", "dist/cli.js", []],
   ["src/harness/worker.ts", "dist/worker.js", []],
+  // The Python thread of `kernel-lab run FILE.py` (a worker thread of the CLI and of the editor's worker).
+  ["src/harness/python/worker-node.ts", "dist/python-worker.js", []],
   ["src/editor/extension.ts", "dist/extension.js", ["vscode"]],
   ["src/editor/debug/adapter-main.ts", "dist/debug-adapter.js", []],
 ];
@@ -31,6 +33,16 @@ await Promise.all(
       }),
     ),
 );
+
+// Python (issue 27): Pyodide's runtime files next to the bundles, so nothing is downloaded at run
+// time (the worker loads them from dist/pyodide/), and Kernel Lab's own torch and triton modules
+// (dist/python-lib/, written into Pyodide's file system when it starts).
+if (existsSync("src/harness/python/worker-node.ts")) {
+  mkdirSync("dist/pyodide", { recursive: true });
+  for (const f of ["pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"]) copyFileSync(`node_modules/pyodide/${f}`, `dist/pyodide/${f}`);
+  rmSync("dist/python-lib", { recursive: true, force: true });
+  cpSync("src/harness/python/lib", "dist/python-lib", { recursive: true, filter: (f) => !f.includes("__pycache__") });
+}
 
 // The browser's outputs (the web extension, VS Code for the Web): the same compiler and harness,
 // with the runtime seam's Node side (src/runtime/host-node.ts) swapped for the browser's

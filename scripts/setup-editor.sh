@@ -5,7 +5,7 @@
 # so every clone of the repository on a machine shares one install (about 300 MB, a minute).
 # Idempotent: a second run only checks, in well under a second.
 # code-server's own install scripts download prebuilt binaries, which cannot be fetched here, so its
-# postinstall is replayed by hand in the order that works (../shared/notes/ENVIRONMENT.md §5).
+# postinstall is replayed by hand in the order that works (docs/ENVIRONMENT.md §5).
 set -euo pipefail
 
 CODE_SERVER_VERSION=4.100.3

@@ -3,7 +3,7 @@
 # dependencies. Usage: bash scripts/setup.sh [--editor]
 #
 # Without a GPU, Dawn needs Mesa's software Vulkan driver lavapipe, version 25 or newer; Debian 12
-# has it only in bookworm-backports (../shared/notes/ENVIRONMENT.md §1). The suite is added to the
+# has it only in bookworm-backports (docs/ENVIRONMENT.md §1). The suite is added to the
 # first `Suites:` line of /etc/apt/sources.list.d/debian.sources, so no host name is written.
 # Idempotent: when everything is in place a second run only checks (about a second).
 # --editor also runs scripts/setup-editor.sh (code-server and Chromium for the editor tests).

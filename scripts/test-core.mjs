@@ -13,12 +13,14 @@
 // their CPU time 465 → 322 s.
 //
 //   node scripts/test-core.mjs [--concurrency N] [FILE…]    (default: every test file, 2 at a time)
+//
+// It ends with the 10 slowest files and their wall times (scripts/slowest-files.mjs).
 
 import { spawn } from "node:child_process";
 import { readdirSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, relative } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const argv = process.argv.slice(2);
@@ -38,7 +40,14 @@ const testsIn = (dir) =>
 const files = named.length > 0 ? named : [...testsIn("test/cli"), ...testsIn("test/gpu"), ...testsIn("test/unit")];
 
 const tsx = createRequire(import.meta.url).resolve("tsx/cli");
-const child = spawn(process.execPath, [tsx, "--test", `--test-concurrency=${concurrency}`, ...files], {
+// The usual reporter (spec on a terminal, TAP otherwise), then the 10 slowest files at the end.
+const reporters = [
+  `--test-reporter=${process.stdout.isTTY ? "spec" : "tap"}`,
+  "--test-reporter-destination=stdout",
+  `--test-reporter=${pathToFileURL(join(root, "scripts/slowest-files.mjs"))}`,
+  "--test-reporter-destination=stdout",
+];
+const child = spawn(process.execPath, [tsx, "--test", `--test-concurrency=${concurrency}`, ...reporters, ...files], {
   cwd: root,
   stdio: "inherit",
   env: { GALLIVM_PERF: "nopt", ...process.env },

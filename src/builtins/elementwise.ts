@@ -1,4 +1,4 @@
-// Hand-written element-wise ops on f32, shaped the way ENVIRONMENT.md §3 measured fastest:
+// Hand-written element-wise ops on f32, shaped the way docs/ENVIRONMENT.md §3 measured fastest:
 // vec4<f32> elements, one vec4 per invocation, workgroups of 256, a 1-D grid of programs folded
 // into 2-D by the runtime (codegen/abi.ts). Buffers bind in order a, b, out (1..3); the element
 // count `n` is the uniform word 4. The last vec4 may be partial: only its first n % 4 lanes are

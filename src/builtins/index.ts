@@ -1,4 +1,4 @@
-// The built-in ops a run may name as its `baseline` (SPEC §3), launched through the same runtime
+// The built-in ops a run may name as its `baseline` (docs/LANGUAGE.md §3), launched through the same runtime
 // and ABI as compiled kernels: `launch(gpu, BUILTINS["builtins.add"].program(n), grid(n), …)` with
 // buffers { a, b, out } and scalars { n }.
 

@@ -1,7 +1,7 @@
 // Command-line parsing: `kernel-lab <command> [options]`, options in any order after the command.
 
 export type Command =
-  | { kind: "run"; file: string; run?: string; size?: number; sweep: boolean; json: boolean; cpu: boolean; reps?: number; timeoutMs?: number; maxSteps?: number; constexprs: Record<string, number>; retune: boolean; history?: string; debug: boolean }
+  | { kind: "run"; file: string; run?: string; size?: number; sweep: boolean; json: boolean; cpu: boolean; reps?: number; timeoutMs?: number; maxSteps?: number; constexprs: Record<string, number>; retune: boolean; history?: string; bench?: "off" | "quick" | "full"; debug: boolean }
   | { kind: "compare"; before: string; after: string; json: boolean; debug: boolean }
   | { kind: "check"; files: string[]; json: boolean; pretty: boolean; debug: boolean }
   | { kind: "wgsl"; file: string; kernel?: string; constexprs: Record<string, number>; gpu: boolean; debug: boolean }
@@ -15,12 +15,15 @@ export class UsageError extends Error {
 export const USAGE = `Usage: kernel-lab <command> [options]
 
 Commands:
-  run FILE     Compile, run, check and time the runs a .kernel.ts file exports
+  run FILE     Compile, run, check and time the runs a .kernel.ts file exports; or run a Python
+               file (FILE.py) whole on Kernel Lab's embedded Python, every kernel launch checked
+    --bench off|quick|full  FILE.py: how much of triton.testing.do_bench / perf_report runs
+                       (default: full on a GPU, quick on a software adapter or with --cpu)
     --run NAME         only the run of this name
     --size N           one size instead of the run's first
     --sweep            every size of the run's \`sizes\`
     --cpu              interpret the kernel on the CPU instead of launching it on the GPU
-    --json             print one JSON object (SPEC §4) on stdout, nothing else
+    --json             print one JSON object (docs/LANGUAGE.md §4) on stdout, nothing else
     --reps N           at most N timed repetitions (default 100); 0: check only, no timing
                        (a run with configs then runs its first config)
     --timeout SECONDS  limit per run and size (default 120)
@@ -55,9 +58,9 @@ export function parseArgs(argv: readonly string[]): Command {
   const positional: string[] = [];
   const flags = new Set<string>();
   const values = new Map<string, string[]>();
-  const takesValue = new Set(["--run", "--size", "--reps", "--timeout", "--max-steps", "--kernel", "--constexpr", "--history"]);
+  const takesValue = new Set(["--bench", "--run", "--size", "--reps", "--timeout", "--max-steps", "--kernel", "--constexpr", "--history"]);
   const allowed: Record<string, string[]> = {
-    run: ["--run", "--size", "--sweep", "--json", "--cpu", "--reps", "--timeout", "--max-steps", "--constexpr", "--retune", "--history", "--debug"],
+    run: ["--bench", "--run", "--size", "--sweep", "--json", "--cpu", "--reps", "--timeout", "--max-steps", "--constexpr", "--retune", "--history", "--debug"],
     compare: ["--json", "--debug"],
     check: ["--json", "--pretty", "--debug"],
     wgsl: ["--kernel", "--constexpr", "--gpu", "--debug"],
@@ -101,6 +104,7 @@ export function parseArgs(argv: readonly string[]): Command {
         constexprs: constexprPairs(values.get("--constexpr")),
         retune: flags.has("--retune"),
         history: one("--history"),
+        bench: benchMode(one("--bench")),
         debug,
       };
     }
@@ -115,6 +119,11 @@ export function parseArgs(argv: readonly string[]): Command {
       return { kind: "wgsl", file: positional[0], kernel: one("--kernel"), constexprs: constexprPairs(values.get("--constexpr")), gpu: flags.has("--gpu"), debug };
     }
   }
+}
+
+function benchMode(value: string | undefined): "off" | "quick" | "full" | undefined {
+  if (value === undefined || value === "off" || value === "quick" || value === "full") return value;
+  throw new UsageError(`--bench wants off, quick or full, got '${value}'.`);
 }
 
 function optionalInt(name: string, value: string | undefined, least = 1): number | undefined {

@@ -1,6 +1,6 @@
 // `kernel-lab run | check | wgsl`: the command line over the harness and the compiler.
 // stdout carries the result (one JSON object with --json); messages go to stderr; the exit code
-// follows SPEC §4. Users never see a stack trace unless they ask with --debug.
+// follows docs/LANGUAGE.md §4. Users never see a stack trace unless they ask with --debug.
 
 // First: loads TypeScript from V8's code cache before the compiler's modules require it.
 import { saveTypescriptCache } from "../harness/typescript-cache";
@@ -15,9 +15,12 @@ import { runFileWithOutcome } from "../harness/run";
 import { trace } from "../harness/trace";
 import { acquireGpu, NoAdapterError } from "../runtime";
 import { parseArgs, USAGE, UsageError, type Command } from "./args";
+import { runPythonCommand } from "./python-run";
 import { formatPrints, formatRunCheck, formatRunTiming } from "./format";
 import { compareFiles, formatComparison, formatHistory, recordHistory, type HistoryLine } from "./history";
 import { version } from "../../package.json";
+import { wgslPython } from "./python";
+import { checkPythonFile } from "../python";
 
 const FAILURE = EXIT_CODES.failure;
 
@@ -42,7 +45,7 @@ async function main(argv: string[]): Promise<number> {
       await write(process.stdout, `${version}\n`);
       return 0;
     case "run":
-      return runCommand(command);
+      return command.file.endsWith(".py") ? runPythonCommand(command, write) : runCommand(command);
     case "check":
       return checkCommand(command);
     case "compare":
@@ -93,7 +96,7 @@ async function runCommand(cmd: Extract<Command, { kind: "run" }>): Promise<numbe
     }
   }
   if (cmd.json) {
-    // `history` is added after SPEC §4's keys, only with --history.
+    // `history` is added after docs/LANGUAGE.md §4's keys, only with --history.
     const json = history ? { ...report, history: { file: cmd.history, runs: history } } : report;
     await write(process.stdout, `${JSON.stringify(json, null, 2)}\n`);
     return code;
@@ -124,7 +127,7 @@ async function checkCommand(cmd: Extract<Command, { kind: "check" }>): Promise<n
       unreadable = true;
       continue;
     }
-    const located = locate(file, text, checkFile(file, text));
+    const located = locate(file, text, file.endsWith(".py") ? checkPythonFile(file, text) : checkFile(file, text));
     all.push(...located);
     for (const d of located) lines.push(formatDiagnostic(d, cmd.pretty ? text : undefined));
   }
@@ -156,6 +159,7 @@ async function wgslCommand(cmd: Extract<Command, { kind: "wgsl" }>): Promise<num
     process.stderr.write(`kernel-lab: cannot read ${cmd.file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}\n`);
     return FAILURE;
   }
+  if (file.endsWith(".py")) return wgslPython(file, text, cmd);
   const parsed = parseKernelFile(file, text);
   const report = async (diagnostics: LocatedDiagnostic[]) => {
     if (diagnostics.length > 0) await write(process.stderr, diagnostics.map((d) => formatDiagnostic(d)).join("\n") + "\n");

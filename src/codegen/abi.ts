@@ -74,14 +74,22 @@ export type MemoryAccessKind = "load" | "store" | "atomic";
  * (`kl_len_<param>`, u32), so the runtime binds them like any other.
  *   kl_debug: word 0 counts invocations that had an out-of-bounds lane; the first (whose
  *             atomicAdd saw 0) writes its first such lane into words 1..7: program x, y, z, lane, access id, index (i32 bits), length.
+ *             Words 8..13: the first race between stores of two programs (count, the earlier
+ *             program's linear id, its access id << 16 | lane, the later program's, its site, the
+ *             element index); words 16..21: the first load of an element another program stores
+ *             (count, storer linear id, store site, loader linear id, load site or 0xffffffff, index).
  *   kl_prov_<param>: 2 words per element: program linear id + 1 (0: never stored) and
  *             access id << 16 | lane of the last store to it.
+ *   kl_reads_<param>: 2 words per element of a buffer both loaded and race-checked
+ *             (ir/race-checked.ts): the highest loader's linear id + 1, and 0xffffffff − the lowest's.
  */
 export interface InstrumentAbi {
   debugBuffer: string;
   debugWords: number;
   /** Output pointer parameter → its shadow buffer. */
   provenance: Record<string, string>;
+  /** Loaded-and-stored pointer parameter → its reads buffer. */
+  reads: Record<string, string>;
   /** Pointer parameter → the scalar holding its element count. */
   lengths: Record<string, string>;
   /** Every tl.load / tl.store / tl.atomic* emitted, by access id. */

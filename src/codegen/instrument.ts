@@ -3,21 +3,30 @@
 // unmasked lane of every tl.load, tl.store and tl.atomic* compares its index with the buffer's element count
 // (uniform words: storage buffers are rounded up to 16 bytes, so arrayLength is not exact) and
 // each invocation's first lane out of bounds is recorded in `kl_debug` (the first to get there wins). Each store also writes, per element,
-// which program and lane stored it into `kl_prov_<param>`: where a mismatch came from.
-// The layout of both buffers is in abi.ts (InstrumentAbi); memory.ts and atomics.ts call the hooks below.
+// which program and lane stored it into `kl_prov_<param>`: where a mismatch came from. The same
+// words find races between programs (harness/races.ts): a store swaps its stamp in atomically and
+// a stamp of another program there is a race (KL3104); a load of a buffer the kernel stores notes
+// its program in `kl_reads_<param>` and checks the store stamp (KL3105). Which buffers are
+// checked: ir/race-checked.ts. The first of each is noted in kl_debug's words 8..23.
+// The layout of the buffers is in abi.ts (InstrumentAbi); memory.ts and atomics.ts call the hooks below.
 
 import type { Span } from "../diagnostics/diagnostic";
 import type { Value } from "../ir/ir";
+import { raceChecked, type RaceChecked } from "../ir/race-checked";
 import type { InstrumentAbi, MemoryAccessKind, StorageBinding } from "./abi";
 import type { WgslGenerator } from "./generator";
 
-export const DEBUG_WORDS = 8;
+/** Words 0..7: the first out-of-bounds lane; 8..15: the first race between stores; 16..23: the first load of another program's store. */
+export const DEBUG_WORDS = 24;
 
 /** The instrumentation's state for one kernel: what memory.ts's hooks have emitted so far. */
 export class Instrumentation {
   readonly accesses: InstrumentAbi["accesses"] = [];
   readonly lengths: Record<string, string> = {};
   readonly provenance: Record<string, string> = {};
+  /** Loaded and stored buffers → their `kl_reads_<param>` (2 words per element: the highest program linear id + 1 that loaded it, and 0xffffffff − the lowest). */
+  readonly reads: Record<string, string> = {};
+  races: RaceChecked = { stores: new Set(), loads: new Set() };
 
   /** Adds a u32 element count per pointer parameter after the scalars; returns the uniform words. */
   bindLengths(gen: WgslGenerator): number {
@@ -28,6 +37,8 @@ export class Instrumentation {
       this.lengths[name] = scalar;
     }
     for (const name of gen.ir.writtenParams) this.provenance[name] = `kl_prov_${name}`;
+    this.races = raceChecked(gen.ir);
+    for (const name of this.races.loads) this.reads[name] = `kl_reads_${name}`;
     return Math.ceil(word / 4) * 4;
   }
 
@@ -46,12 +57,33 @@ export function boundsCheck(gen: WgslGenerator, id: number, ptr: Value, j: numbe
   return `if (kl_out_of_bounds(${index}, ${length})) { kl_note(${id}u, ${gen.elementIndex(ptr.type, j)}, ${index}, ${length}); } `;
 }
 
-/** WGSL that records who stored register j of `ptr`, after the store. */
+/** WGSL that records who stored register j of `ptr`, after the store, and notes a race with another program's store or load. */
 export function provenanceWrite(gen: WgslGenerator, id: number, ptr: Value, j: number): string {
-  if (ptr.type.kind !== "pointer") return "";
+  if (ptr.type.kind !== "pointer" || !gen.instrumentation) return "";
+  const param = ptr.type.param;
+  const index = gen.reg(ptr, j);
+  const shadow = `kl_prov_${param}`;
+  const site = `((${id}u << 16u) | u32(${gen.elementIndex(ptr.type, j)}))`;
+  if (!gen.instrumentation.races.stores.has(param)) {
+    return ` atomicStore(&${shadow}[2u * u32(${index})], linear + 1u); atomicStore(&${shadow}[2u * u32(${index}) + 1u], ${site});`;
+  }
+  const reads = gen.instrumentation.reads[param];
+  const afterLoads = reads ? ` kl_check_reads(atomicLoad(&${reads}[2u * u32(${index})]), atomicLoad(&${reads}[2u * u32(${index}) + 1u]), ${site}, u32(${index}));` : "";
+  return ` kl_stored(atomicExchange(&${shadow}[2u * u32(${index})], linear + 1u), atomicExchange(&${shadow}[2u * u32(${index}) + 1u], ${site}), ${site}, u32(${index}));${afterLoads}`;
+}
+
+/** WGSL for an active lane of a load from a buffer the kernel also stores: note the program, check for another program's store. */
+export function loadNote(gen: WgslGenerator, id: number, ptr: Value, j: number): string {
+  if (ptr.type.kind !== "pointer" || !gen.instrumentation) return "";
+  const reads = gen.instrumentation.reads[ptr.type.param];
+  if (!reads) return "";
   const index = gen.reg(ptr, j);
   const shadow = `kl_prov_${ptr.type.param}`;
-  return ` ${shadow}[2u * u32(${index})] = linear + 1u; ${shadow}[2u * u32(${index}) + 1u] = (${id}u << 16u) | u32(${gen.elementIndex(ptr.type, j)});`;
+  const site = `((${id}u << 16u) | u32(${gen.elementIndex(ptr.type, j)}))`;
+  return (
+    `atomicMax(&${reads}[2u * u32(${index})], linear + 1u); atomicMax(&${reads}[2u * u32(${index}) + 1u], 0xffffffffu - linear); ` +
+    `kl_check_store(atomicLoad(&${shadow}[2u * u32(${index})]), atomicLoad(&${shadow}[2u * u32(${index}) + 1u]), ${site}, u32(${index})); `
+  );
 }
 
 /**
@@ -61,19 +93,42 @@ export function provenanceWrite(gen: WgslGenerator, id: number, ptr: Value, j: n
 export function instrumentDeclarations(gen: WgslGenerator, state: Instrumentation, lastTaken = 0): { header: string[]; bindings: StorageBinding[] } {
   let binding = Math.max(lastTaken, ...[...gen.buffers.values()].map((b) => b.binding)) + 1;
   const bindings: StorageBinding[] = [{ name: "kl_debug", binding: binding++, dtype: "u32", vectorWidth: 1, access: "read_write" }];
-  for (const shadow of Object.values(state.provenance)) bindings.push({ name: shadow, binding: binding++, dtype: "u32", vectorWidth: 1, access: "read_write" });
+  for (const shadow of [...Object.values(state.provenance), ...Object.values(state.reads)]) bindings.push({ name: shadow, binding: binding++, dtype: "u32", vectorWidth: 1, access: "read_write" });
   const header = [
     "",
     "// Instrumented variant (src/codegen/instrument.ts): bounds checks and store provenance.",
     `@group(0) @binding(${bindings[0].binding}) var<storage, read_write> kl_debug: array<atomic<u32>>;`,
-    ...bindings.slice(1).map((b) => `@group(0) @binding(${b.binding}) var<storage, read_write> ${b.name}: array<u32>;`),
+    ...bindings.slice(1).map((b) => `@group(0) @binding(${b.binding}) var<storage, read_write> ${b.name}: array<atomic<u32>>;`),
     // Each check only notes the invocation's first bad lane in private memory; main reports it
     // once, at its end (atomics at every access made lavapipe's compile of a tiled matmul 4× slower).
     "var<private> kl_bad: bool;",
     "var<private> kl_first: vec4<u32>;",
+    "var<private> linear_id: u32;",
     "fn kl_out_of_bounds(index: i32, length: u32) -> bool { return index < 0 || u32(index) >= length; }",
     "fn kl_note(access: u32, lane: i32, index: i32, length: u32) {",
     "  if (!kl_bad) { kl_bad = true; kl_first = vec4<u32>(access, u32(lane), bitcast<u32>(index), length); }",
+    "}",
+    // A race: the stamp a store swapped out is another program's (its linear id + 1 and site).
+    "fn kl_stored(was: u32, was_site: u32, site: u32, index: u32) {",
+    "  if (was == 0u || was == linear_id + 1u) { return; }",
+    "  if (atomicAdd(&kl_debug[8], 1u) != 0u) { return; }",
+    "  atomicStore(&kl_debug[9], was - 1u); atomicStore(&kl_debug[10], was_site); atomicStore(&kl_debug[11], linear_id); atomicStore(&kl_debug[12], site); atomicStore(&kl_debug[13], index);",
+    "}",
+    // A load of an element another program stored (store stamp seen at the load) …
+    "fn kl_check_store(stamp: u32, stamp_site: u32, site: u32, index: u32) {",
+    "  if (stamp == 0u || stamp == linear_id + 1u) { return; }",
+    "  kl_hazard(stamp - 1u, stamp_site, linear_id, site, index);",
+    "}",
+    // … or a store of an element another program loaded (its reads seen at the store; the load's lane unknown).
+    "fn kl_check_reads(highest: u32, lowest: u32, site: u32, index: u32) {",
+    "  if (highest == 0u) { return; }",
+    "  let low = 0xffffffffu - lowest;",
+    "  if (highest - 1u != linear_id) { kl_hazard(linear_id, site, highest - 1u, 0xffffffffu, index); }",
+    "  else if (low != linear_id) { kl_hazard(linear_id, site, low, 0xffffffffu, index); }",
+    "}",
+    "fn kl_hazard(storer: u32, store_site: u32, loader: u32, load_site: u32, index: u32) {",
+    "  if (atomicAdd(&kl_debug[16], 1u) != 0u) { return; }",
+    "  atomicStore(&kl_debug[17], storer); atomicStore(&kl_debug[18], store_site); atomicStore(&kl_debug[19], loader); atomicStore(&kl_debug[20], load_site); atomicStore(&kl_debug[21], index);",
     "}",
     "fn kl_report(pid: vec3<u32>) {",
     "  if (atomicAdd(&kl_debug[0], 1u) != 0u) { return; }",
@@ -86,12 +141,12 @@ export function instrumentDeclarations(gen: WgslGenerator, state: Instrumentatio
 
 /** Lines at the top of `main`, after the program id: the extra bindings, used. */
 export function instrumentPrologue(bindings: readonly StorageBinding[]): string[] {
-  return bindings.map((b) => `  _ = arrayLength(&${b.name});`);
+  return [...bindings.map((b) => `  _ = arrayLength(&${b.name});`), "  linear_id = linear;"];
 }
 
 /** The last lines of `main`: the invocation's first out-of-bounds lane, if any, into kl_debug. */
 export const INSTRUMENT_EPILOGUE = ["  if (kl_bad) { kl_report(vec3<u32>(u32(pid_x), u32(pid_y), u32(pid_z))); }"];
 
 export function instrumentAbi(state: Instrumentation): InstrumentAbi {
-  return { debugBuffer: "kl_debug", debugWords: DEBUG_WORDS, provenance: state.provenance, lengths: state.lengths, accesses: state.accesses };
+  return { debugBuffer: "kl_debug", debugWords: DEBUG_WORDS, provenance: state.provenance, reads: state.reads, lengths: state.lengths, accesses: state.accesses };
 }

@@ -7,7 +7,7 @@ import type { Stmt, Value } from "../ir/ir";
 import { forEachStmt } from "../ir/walk";
 import type { WgslGenerator } from "./generator";
 import { valueName } from "./generator";
-import { boundsCheck, provenanceWrite } from "./instrument";
+import { boundsCheck, loadNote, provenanceWrite } from "./instrument";
 import { literal } from "./literals";
 import { atomicRead, atomicWrite } from "./atomics";
 
@@ -53,7 +53,7 @@ export function emitLoad(gen: WgslGenerator, v: Value & { op: "load" }): void {
     const name = valueName(v, j);
     const read = gen.atomicBuffers.has(param) ? atomicRead(gen, param, gen.reg(ptr, j)) : element(gen, param, gen.reg(ptr, j));
     if (access !== undefined) {
-      const check = boundsCheck(gen, access, ptr, j);
+      const check = boundsCheck(gen, access, ptr, j) + loadNote(gen, access, ptr, j);
       gen.emit(v.mask ? `if (${gen.reg(v.mask, j)}) { ${check}}` : check.trimEnd());
     }
     if (!v.mask) {

@@ -9,11 +9,11 @@
 //    zeroed matrices and stored back into the dot's registers (plus `acc`'s, when given).
 // Each of the workgroup's S subgroups owns an RM × RN region of the output tile, cut into the
 // configuration's cm × cn matrices (several per subgroup: operand reuse). Operands are staged
-// as halves in workgroup memory, rows padded by 8 halves (ENVIRONMENT §3 measured unpadded loads
+// as halves in workgroup memory, rows padded by 8 halves (docs/ENVIRONMENT.md §3 measured unpadded loads
 // at 240–330 TFLOP/s against 575–608 padded), each register stored at one per-invocation base
 // plus a constant. An operand written `tl.trans(x)` is staged as x and loaded column-major.
 // In a loop plan the staged tiles can alternate between two buffers (one barrier per trip instead
-// of two; Target.mmaDoubleBuffer, off: 5.5× slower in a hand-written kernel on the H200, NOTES §19). The accumulator moves between registers and
+// of two; Target.mmaDoubleBuffer, off: 5.5× slower in a hand-written kernel on the H200, bench/NOTES.md §19). The accumulator moves between registers and
 // matrices a few rows at a time through workgroup memory (matrix elements cannot be addressed).
 // Target.subgroupMatrixEmulation emits the same plan with each "matrix" a private array of the
 // whole matrix per invocation (subgroups of 32 emulated as lid / 32), so lavapipe, which has no

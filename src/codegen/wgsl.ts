@@ -73,7 +73,7 @@ export function generateWgsl(written: KernelIR, target: Target): WgslResult {
     }
     return result;
   } catch (error) {
-    // A bug, still shown as a diagnostic at the kernel (STYLE §4).
+    // A bug, still shown as a diagnostic at the kernel (docs/CONVENTIONS.md §4).
     gen.log.error(Codes.internal, ir.span, `internal error generating WGSL for '${ir.name}': ${(error as Error).message}. This is a bug in Kernel Lab; please report it with this kernel.`);
     return { diagnostics: gen.log.diagnostics };
   }

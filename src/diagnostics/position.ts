@@ -34,7 +34,7 @@ export class LineMap {
   }
 }
 
-/** The JSON shape of SPEC §4: 1-based lines and columns, end exclusive. */
+/** The JSON shape of docs/LANGUAGE.md §4: 1-based lines and columns, end exclusive. */
 export interface LocatedDiagnostic {
   file: string;
   line: number;
@@ -64,7 +64,7 @@ export function locate(file: string, text: string, diagnostics: readonly Diagnos
   }));
 }
 
-/** `path:line:col - error KL1234: message`, then the user's line with a caret under the range. */
+/** `path:line:col - error KL1003: message`, then the user's line with a caret under the range. */
 export function formatDiagnostic(d: LocatedDiagnostic, text?: string): string {
   const head = `${d.file}:${d.line}:${d.column} - ${d.severity} ${d.code}: ${d.message}`;
   if (text === undefined) return head;

@@ -18,6 +18,7 @@ import { KernelTypesCache } from "./kernel-types";
 import { ResultsPanel } from "./results-panel";
 import { RunController } from "./run-controller";
 import type { RequestPaths, Runner } from "./runner";
+import { offerTypesOnce } from "./types-offer";
 import { KernelLabTypesActions } from "./workspace-types";
 import { announceSolved, SOLUTION_SCHEME, SolutionDocuments } from "./exercises/commands";
 import { ExerciseProgress, watchingReports, type ExercisesProbe } from "./exercises/progress";
@@ -75,6 +76,7 @@ export function activateKernelLab(
       vscode.languages.registerInlayHintsProvider(kernelFiles, new KernelInlayHints(types)),
       vscode.languages.registerHoverProvider(kernelFiles, new KernelHover(types)),
       vscode.languages.registerCodeActionsProvider(kernelFiles, new KernelLabTypesActions(), { providedCodeActionKinds: KernelLabTypesActions.kinds }),
+      offerTypesOnce(context.workspaceState, log),
       vscode.workspace.onDidCloseTextDocument((document) => types.forget(document)),
       { dispose: () => ResultsPanel.disposeCurrent() },
       ...registerKernelDebugger(debugAdapter, paths),

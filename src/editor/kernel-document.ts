@@ -1,4 +1,4 @@
-// Which documents are kernel files: TypeScript modules named `*.kernel.ts` (SPEC §1).
+// Which documents are kernel files: TypeScript modules named `*.kernel.ts` (docs/LANGUAGE.md §1).
 
 import * as vscode from "vscode";
 

@@ -1,4 +1,4 @@
-// Turns a worker's report (SPEC §4's JSON) into what the results panel shows.
+// Turns a worker's report (docs/LANGUAGE.md §4's JSON) into what the results panel shows.
 
 import type { FileReport, Outcome } from "../harness/report";
 import { changeSince, describeChange, earlierResults, type HistoryEntry } from "../harness/history";

@@ -2,9 +2,9 @@
 // TS server plugin (VS Code for the Web: TypeScript and Kernel Lab run in different extension
 // hosts), `import … from "kernel-lab"` is "Cannot find module" (TS2307). The command writes the
 // types into the kernel file's TypeScript project as `kernel-lab.d.ts` (ambient-types.ts), plus a
-// tsconfig.json where the file has none, and is offered as a quick fix on that TS2307. Nothing the
-// user wrote is replaced: an existing tsconfig is left alone, and a `kernel-lab.d.ts` is rewritten
-// only if Kernel Lab wrote it.
+// tsconfig.json where the file has none, and is offered as a quick fix on that TS2307 (and, once
+// per workspace, as a notification: types-offer.ts). Nothing the user wrote is replaced: an
+// existing tsconfig is left alone, and a `kernel-lab.d.ts` is rewritten only if Kernel Lab wrote it.
 
 import * as vscode from "vscode";
 import { ambientTypes, MINIMAL_TSCONFIG, TYPES_FILE, WRITTEN_BY } from "./ambient-types";
@@ -74,7 +74,7 @@ export async function addKernelLabTypes(extensionUri: vscode.Uri, version: strin
 }
 
 /** TypeScript's "Cannot find module 'kernel-lab'" in a kernel file. */
-function isMissingKernelLab(d: vscode.Diagnostic): boolean {
+export function isMissingKernelLab(d: vscode.Diagnostic): boolean {
   const code = typeof d.code === "object" ? d.code.value : d.code;
   return (code === 2307 || code === "2307") && d.message.includes("'kernel-lab'");
 }

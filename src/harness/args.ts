@@ -6,6 +6,7 @@ import type { NumDtype, Param } from "../ir/ir";
 import { isBuiltinHandle, type HostArray } from "../language";
 import { checkConstexprs } from "./check-constexprs";
 import { fail, RunCodes, type RunCode } from "./codes";
+import { Codes } from "../diagnostics/codes";
 import { show } from "./show";
 import type { LoadedRun } from "./load";
 
@@ -280,7 +281,7 @@ function checkScalar(run: string, prefix: string, p: Param, value: unknown, size
     fail(run, RunCodes.scalarArg, field, `${p.name} is u32, so its argument must be an integer in [0, 2^32); got ${value}.`);
   }
   if (p.dtype === "i64" && !(Number.isInteger(value) && value >= -(2 ** 31) && value < 2 ** 31)) {
-    fail(run, RunCodes.int64Argument, field, `${p.name} is i64, which Kernel Lab computes in 32 bits, so its argument must be an integer in [-2^31, 2^31); got ${value}.`);
+    fail(run, Codes.int64Argument, field, `${p.name} is i64, which Kernel Lab computes in 32 bits, so its argument must be an integer in [-2^31, 2^31); got ${value}.`);
   }
 }
 
@@ -288,7 +289,7 @@ function checkScalar(run: string, prefix: string, p: Param, value: unknown, size
 function checkInt64s(run: string, field: string, name: string, values: BigInt64Array): void {
   const at = values.findIndex((x) => x < -(2n ** 31n) || x >= 2n ** 31n);
   if (at >= 0) {
-    fail(run, RunCodes.int64Argument, field, `${name} is Ptr<i64>, whose elements Kernel Lab holds in 32 bits, so each must be in [-2^31, 2^31); element ${at} is ${values[at]}.`);
+    fail(run, Codes.int64Argument, field, `${name} is Ptr<i64>, whose elements Kernel Lab holds in 32 bits, so each must be in [-2^31, 2^31); element ${at} is ${values[at]}.`);
   }
 }
 

@@ -18,7 +18,7 @@ export function defaultTolerance(dtype: NumDtype): Tolerance {
   return dtype === "f32" ? FLOAT32_TOLERANCE : dtype === "f16" ? FLOAT16_TOLERANCE : EXACT;
 }
 
-/** The first element that differs, and who stored it (SPEC §4's `firstMismatch`). */
+/** The first element that differs, and who stored it (docs/LANGUAGE.md §4's `firstMismatch`). */
 export type Mismatch = MismatchReport;
 
 export interface Comparison {

@@ -1,4 +1,4 @@
-// The harness: load a kernel file, check its runs, launch, compare, time, report (SPEC §4).
+// The harness: load a kernel file, check its runs, launch, compare, time, report (docs/LANGUAGE.md §4).
 export { runFile, runFileWithOutcome, CPU_ADAPTER, type RunOptions, type FileResult } from "./run";
 export { loadKernelFile, displayPath, type LoadedFile, type LoadedRun } from "./load";
 export { checkRunDefinition, evaluateGrid, makeArgs, computeReference, evaluateCount, type CheckedRun, type KernelArgs, type KernelSignature, type Tolerance } from "./args";

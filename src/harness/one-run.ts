@@ -16,13 +16,16 @@ import type { Progress } from "./protocol";
 import type { RunReport } from "./report";
 import type { RunOptions } from "./run";
 import { runOneSize, type SizeContext } from "./run-size";
-import { LineMap } from "../diagnostics/position";
+import { LineMap, locate } from "../diagnostics/position";
+import type { Diagnostic } from "../diagnostics/diagnostic";
 import { resolveKernel } from "./resolve-runs";
 import { withConstexprOverrides } from "./constexpr-overrides";
 import { DEFAULT_TIMEOUT_MS, withTimeout } from "./timeout";
 
 /** What the runs of one file share. */
 export interface FileSession {
+  /** The file as the report names it. */
+  file: string;
   text: string;
   parsed: ParsedFile;
   /** Every kernel value the file made, in creation order. */
@@ -98,5 +101,11 @@ function sizeContext(s: FileSession, kernel: KernelSource, constexprs: Record<st
     specialize: s.programs.specializer(kernel, constexprs),
     instrumented: s.programs.instrumented(kernel, constexprs),
     lines: new LineMap(s.text),
+    warn: warnFor(s),
   };
+}
+
+/** A run's warning (KL3105), located, into the report's diagnostics. */
+export function warnFor(s: FileSession): (d: Diagnostic) => void {
+  return (d) => s.diagnose(locate(s.file, s.text, [d]));
 }

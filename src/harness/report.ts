@@ -1,4 +1,4 @@
-// The result of running a file: exactly the JSON of SPEC §4 (`kernel-lab run --json`), which the
+// The result of running a file: exactly the JSON of docs/LANGUAGE.md §4 (`kernel-lab run --json`), which the
 // editor also receives from the worker. Non-finite numbers (a NaN output) serialise as null.
 
 import type { LocatedDiagnostic } from "../diagnostics/position";
@@ -40,7 +40,7 @@ export interface TimingReport {
   launchesPerSample?: number;
   /** GPU timestamps; wall clock per submit where the adapter has none; the interpreter's wall clock with --cpu. */
   source: "timestamp-query" | "wall-clock" | "cpu-wall-clock";
-  /** After SPEC §4's keys: present when the GPU's timestamps come in steps of 1 µs or more (a browser coarsening them), the step in ms. */
+  /** After docs/LANGUAGE.md §4's keys: present when the GPU's timestamps come in steps of 1 µs or more (a browser coarsening them), the step in ms. */
   resolutionMs?: number;
 }
 
@@ -133,7 +133,7 @@ export interface FileReport {
 /** How a whole `run` went, most severe first; the command line maps it to its exit code. */
 export type Outcome = "compile-error" | "no-adapter" | "failure" | "mismatch" | "ok";
 
-/** SPEC §4's exit codes. */
+/** docs/LANGUAGE.md §4's exit codes. */
 export const EXIT_CODES: Record<Outcome, number> = {
   ok: 0,
   mismatch: 1,

@@ -15,10 +15,12 @@ import { checkCornersOnCpu } from "./corners";
 import { fromStorage, paramsLoadedFrom, roundToF16, toStorage } from "./gpu-args";
 import { bindLaunch, checkLaunchRunDefinition, makeRunArgs, runArgDtypes, type BoundLaunch, type CheckedLaunchRun, type RunArgs } from "./launches";
 import type { LoadedRun } from "./load";
-import type { FileSession } from "./one-run";
+import { warnFor, type FileSession } from "./one-run";
+import { LineMap } from "../diagnostics/position";
+import { RaceRecorder } from "./races";
 import { CpuPrints, gpuPrintBuffer, printsOf, readGpuPrints, sequencePrints, type PrintedLines } from "./prints";
 import type { LaunchReport, RunReport, TimingReport } from "./report";
-import { orderedReport, type SizeContext } from "./run-size";
+import { lengthsOf, orderedReport, warnRun, type SizeContext } from "./run-size";
 import { DEFAULT_TIMEOUT_MS, withTimeout } from "./timeout";
 import { timeSequence } from "./time-sequence";
 
@@ -34,7 +36,7 @@ export async function runLaunchesEverySize(loaded: LoadedRun, s: FileSession): P
     programs.push(program);
   }
   for (const size of sizes) {
-    const ctxs = run.launches.map((l): SizeContext => ({ gpu: s.device.gpu, reps: s.opts.reps, maxSteps: s.opts.maxSteps, progress: s.progress, onChecked: s.onChecked, specialize: s.programs.specializer(l.kernel, l.constexprs) }));
+    const ctxs = run.launches.map((l): SizeContext => ({ gpu: s.device.gpu, reps: s.opts.reps, maxSteps: s.opts.maxSteps, progress: s.progress, onChecked: s.onChecked, specialize: s.programs.specializer(l.kernel, l.constexprs), lines: new LineMap(s.text), warn: warnFor(s) }));
     await s.finished(await withTimeout(runLaunchesSize(run, programs, size, ctxs), s.opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, run.name, size));
   }
   return "ran";
@@ -57,11 +59,51 @@ async function runLaunchesSize(run: CheckedLaunchRun, programs: CompiledKernel[]
   const gpu = ctxs[0].gpu;
   const prepared = prepareLaunches(run, programs, size, gpu);
   if (!gpu) return interpretLaunches(run, programs, prepared, ctxs[0]);
+  // A launch that binds none of an earlier launch's buffers is checked at once, on the run's arrays.
   programs.forEach((program, i) => {
-    const dtypes = new Map([...prepared.launches[i].bound].map(([param, runArg]) => [param, prepared.dtypes.get(runArg) as NumDtype] as const));
-    checkCornersOnCpu(program, prepared.launches[i].grid, prepared.launches[i].args, dtypes);
+    if (!readsEarlierLaunch(prepared.launches, i)) checkCornersOnCpu(program, prepared.launches[i].grid, prepared.launches[i].args, pointerDtypes(prepared, i));
   });
   return launchAll(gpu, run, programs, prepared, ctxs);
+}
+
+/** Pointer parameter → dtype, for launch `i`. */
+function pointerDtypes(prepared: PreparedLaunches, i: number): Map<string, NumDtype> {
+  return new Map([...prepared.launches[i].bound].map(([param, runArg]) => [param, prepared.dtypes.get(runArg) as NumDtype] as const));
+}
+
+/**
+ * Whether launch `i` binds a buffer an earlier launch binds: what it reads there (and so the
+ * addresses it computes from it, as argmax's `mid_index[argmax(mid_value)]`) is what the earlier
+ * launches leave, which the run's initial (poisoned) arrays don't show.
+ */
+function readsEarlierLaunch(launches: readonly BoundLaunch[], i: number): boolean {
+  const earlier = new Set(launches.slice(0, i).flatMap((l) => [...l.bound.values()]));
+  return [...launches[i].bound.values()].some((runArg) => earlier.has(runArg));
+}
+
+/**
+ * The correctness launch: the sequence in one submit, except that before a launch that reads an
+ * earlier launch's buffers, the launches before it run, its buffers are read back, and its corner
+ * programs are interpreted on them (an out-of-bounds access is reported at its tl.load/tl.store).
+ */
+async function launchChecked(gpu: Gpu, programs: CompiledKernel[], prepared: PreparedLaunches, steps: LaunchStep[]): Promise<void> {
+  let pending: LaunchStep[] = [];
+  for (const [i, step] of steps.entries()) {
+    const launch = prepared.launches[i];
+    if (i > 0 && readsEarlierLaunch(prepared.launches, i)) {
+      if (pending.length > 0) await launchSequence(gpu, pending);
+      pending = [];
+      const dtypes = pointerDtypes(prepared, i);
+      const args: KernelArgs = { ...launch.args };
+      for (const [param, dtype] of dtypes) {
+        const length = (prepared.runArgs[launch.bound.get(param) as string] as HostArray).length;
+        args[param] = fromStorage(await readBuffer(gpu, step.args.buffers[param], dtype, length), dtype) as HostArray;
+      }
+      checkCornersOnCpu(programs[i], launch.grid, args, dtypes);
+    }
+    pending.push(step);
+  }
+  if (pending.length > 0) await launchSequence(gpu, pending);
 }
 
 function prepareLaunches(run: CheckedLaunchRun, programs: CompiledKernel[], size: number, gpu: Gpu | undefined): PreparedLaunches {
@@ -106,9 +148,11 @@ function interpretLaunches(run: CheckedLaunchRun, programs: CompiledKernel[], pr
       const runArg = launches[i].bound.get(param);
       cpuArgs[param] = runArg === undefined ? (typeof value === "number" ? value : toStorage(value, "f32")) : (storage.get(runArg) as StorageArray);
     }
+    const races = new RaceRecorder(programs[i].ir, launches[i].grid, lengthsOf(cpuArgs), ctx.lines ?? new LineMap(""));
     const started = performance.now();
-    interpret(programs[i].ir, launches[i].grid, cpuArgs, { onDebugRecord: prints[i].onDebugRecord, maxSteps: ctx.maxSteps });
+    interpret(programs[i].ir, launches[i].grid, cpuArgs, { onDebugRecord: prints[i].onDebugRecord, maxSteps: ctx.maxSteps, ...(races.checks ? { onAccess: races.onAccess } : {}) });
     const ms = performance.now() - started;
+    for (const w of races.warnings()) warnRun(ctx, run.name, w);
     total += ms;
     return { ...report, timing: cpuTiming(ms) };
   });
@@ -153,7 +197,7 @@ async function launchAll(gpu: Gpu, run: CheckedLaunchRun, programs: CompiledKern
   try {
     progress({ phase: "launch", run: run.name, size, message: `Launching ${programs.map((p) => p.name).join(", ")} (size ${size})` });
     const first = await upload(runArgs, "");
-    await launchSequence(gpu, first);
+    await launchChecked(gpu, programs, prepared, first);
     const printed = printsOf(sequencePrints(await Promise.all(first.map((step, i) => readLaunchPrints(gpu, programs[i].name, step)))));
     const got = new Map<string, ArrayLike<number>>();
     for (const o of run.outputs) {

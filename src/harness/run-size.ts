@@ -3,8 +3,9 @@
 // the corner check where the device can't bind its buffers), read back, compare, time and baseline.
 
 import type { CompiledKernel } from "../compile";
-import type { LineMap } from "../diagnostics/position";
-import { interpret } from "../interpreter/interpret";
+import { LineMap } from "../diagnostics/position";
+import type { Diagnostic } from "../diagnostics/diagnostic";
+import { interpret, InterpreterError, type ProgramId } from "../interpreter/interpret";
 import type { NumDtype } from "../ir/ir";
 import type { HostArray } from "../language";
 import { launch, timeLaunches, type Gpu, type LaunchArgs, type StorageArray } from "../runtime";
@@ -14,7 +15,8 @@ import { readOutputs, timingCopies, uploadArgs } from "./buffers";
 import { compareOutputs, defaultTolerance, type Comparison } from "./compare";
 import { checkCornersOnCpu } from "./corners";
 import { CpuPrints, gpuPrintBuffer, printsOf, readGpuPrints } from "./prints";
-import { fitsDevice, instrumentedLaunch } from "./instrumented-launch";
+import { fitsDevice, instrumentedLaunch, type RaceExplainer } from "./instrumented-launch";
+import { hazardWarning, raceError, RaceRecorder, type LoadHazard, type Race } from "./races";
 import { recordStores, withSource, type StoreProvenance } from "./provenance";
 import { evaluateShapes } from "./shapes";
 import { fromStorage, pointerParams, poisonUnreadOutputs, roundToF16, toStorage } from "./gpu-args";
@@ -37,6 +39,8 @@ export interface SizeContext {
   instrumented?: (scalars: Record<string, unknown>) => CompiledKernel | undefined;
   /** The file's lines: where a mismatch's tl.store is. */
   lines?: LineMap;
+  /** A warning about this size (KL3105), into the report's diagnostics. */
+  warn?: (diagnostic: Diagnostic) => void;
 }
 
 /** Everything about one size known before the kernel runs. */
@@ -99,9 +103,11 @@ async function interpretSize(run: CheckedRun, program: CompiledKernel, prepared:
   for (const [k, v] of Object.entries(args)) cpuArgs[k] = typeof v === "number" ? v : toStorage(v, dtypes.get(k) as NumDtype);
   const prints = new CpuPrints(program);
   const stores = recordStores(grid, Object.fromEntries(run.outputs.map((o) => [o, (args[o] as HostArray).length])), program.ir);
+  const races = new RaceRecorder(program.ir, grid, lengthsOf(cpuArgs), ctx.lines ?? new LineMap(""));
   const started = performance.now();
-  interpret(program.ir, grid, cpuArgs, { onDebugRecord: prints.onDebugRecord, onStore: stores.onStore, maxSteps: ctx.maxSteps });
+  interpret(program.ir, grid, cpuArgs, { onDebugRecord: prints.onDebugRecord, onStore: stores.onStore, maxSteps: ctx.maxSteps, ...(races.checks ? { onAccess: races.onAccess } : {}) });
   const ms = performance.now() - started;
+  for (const w of races.warnings()) warnRun(ctx, run.name, w);
   const got = new Map(run.outputs.map((o) => [o, fromStorage(cpuArgs[o] as StorageArray, dtypes.get(o) as NumDtype)] as const));
   ctx.progress({ phase: "compare", run: run.name, size, message: "Comparing with the reference" });
   const timing: TimingReport = { medianMs: ms, minMs: ms, maxMs: ms, reps: 1, source: "cpu-wall-clock" };
@@ -162,13 +168,44 @@ async function launchSize(gpu: Gpu, run: CheckedRun, program: CompiledKernel, pr
 /** The instrumented variant where the device can bind it (it checks every program), else the corner check and the plain program. */
 async function correctnessLaunch(gpu: Gpu, program: CompiledKernel, plain: { abi: CompiledKernel["abi"]; wgsl: string }, prepared: PreparedSize, set: LaunchArgs, ctx: SizeContext, made: GPUBuffer[]): Promise<(() => Promise<StoreProvenance>) | undefined> {
   const instrumented = ctx.instrumented?.(prepared.args);
-  if (instrumented && fitsDevice(gpu, instrumented)) return instrumentedLaunch(gpu, instrumented, prepared.grid, set, prepared.args, made);
+  if (instrumented && fitsDevice(gpu, instrumented)) {
+    const result = await instrumentedLaunch(gpu, instrumented, prepared.grid, set, prepared.args, made, raceExplainer(program, prepared, ctx));
+    for (const w of result.warnings) warnRun(ctx, prepared.base.name, w);
+    return result.provenance;
+  }
   checkCornersOnCpu(program, prepared.grid, prepared.args, prepared.dtypes);
   await launch(gpu, plain, prepared.grid, set);
   return undefined;
 }
 
-/** The keys in SPEC §4's order, so the JSON reads like the spec; a run with several launches adds `launches`. */
+/** The interpreter on just the two programs the GPU caught racing, from the launch's inputs: their values, in the --cpu wording. */
+function raceExplainer(program: CompiledKernel, prepared: PreparedSize, ctx: SizeContext): RaceExplainer {
+  const lines = ctx.lines ?? new LineMap("");
+  const rerun = (programs: ProgramId[]): RaceRecorder => {
+    const cpuArgs: Record<string, StorageArray | number> = {};
+    for (const [k, v] of Object.entries(copyArgs(prepared.args))) cpuArgs[k] = typeof v === "number" ? v : toStorage(v, prepared.dtypes.get(k) as NumDtype);
+    const races = new RaceRecorder(program.ir, prepared.grid, lengthsOf(cpuArgs), lines);
+    try {
+      interpret(program.ir, prepared.grid, cpuArgs, { programs, onAccess: races.onAccess, maxSteps: ctx.maxSteps });
+    } catch (err) {
+      // Only the race itself is the answer; anything else (the two programs alone loop forever, say) leaves the GPU's account.
+      if (err instanceof InterpreterError && err.kind === "race") throw err;
+    }
+    return races;
+  };
+  return {
+    race(gpu: Race): never {
+      rerun([gpu.first.program, gpu.second.program]);
+      throw raceError(program.name, gpu, lines);
+    },
+    hazard(gpu: LoadHazard): Diagnostic[] {
+      const found = rerun([gpu.store.program, gpu.load.program]).warnings();
+      return found.length > 0 ? found : [hazardWarning(program.name, gpu, lines, program.ir.span)];
+    },
+  };
+}
+
+/** The keys in docs/LANGUAGE.md §4's order, so the JSON reads like the spec; a run with several launches adds `launches`. */
 export function orderedReport(r: RunReport): RunReport {
   return {
     name: r.name, kernel: r.kernel, size: r.size, constexprs: r.constexprs, grid: r.grid,
@@ -180,3 +217,15 @@ export function orderedReport(r: RunReport): RunReport {
   };
 }
 
+
+/** A run's warning, named as its errors are ("Run 'name': …"). */
+export function warnRun(ctx: SizeContext, run: string, w: Diagnostic): void {
+  ctx.warn?.({ ...w, message: `Run '${run}': ${w.message}` });
+}
+
+/** Each pointer argument's element count. */
+export function lengthsOf(args: Record<string, unknown>): Map<string, number> {
+  const lengths = new Map<string, number>();
+  for (const [name, value] of Object.entries(args)) if (typeof value === "object" && value !== null && "length" in value) lengths.set(name, (value as ArrayLike<number>).length);
+  return lengths;
+}

@@ -1,5 +1,5 @@
 // The engine behind `kernel-lab run`: read and parse the file, load it while the GPU opens,
-// pick the runs, then run every size of each (one-run.ts, run-size.ts) into SPEC §4's
+// pick the runs, then run every size of each (one-run.ts, run-size.ts) into docs/LANGUAGE.md §4's
 // FileReport. Nothing here throws at the user: every failure becomes a located diagnostic
 // (to-diagnostics.ts), and the Outcome says which exit code it means.
 
@@ -75,7 +75,7 @@ export interface FileResult {
   outcome: Outcome;
 }
 
-/** SPEC §4's report of running a file. */
+/** docs/LANGUAGE.md §4's report of running a file. */
 export async function runFile(file: string, opts: RunOptions = {}, text?: string): Promise<FileReport> {
   return (await runFileWithOutcome(file, opts, text)).report;
 }
@@ -123,6 +123,7 @@ export async function runFileWithOutcome(fileArg: string, opts: RunOptions = {},
   }));
 
   const session: FileSession = {
+    file,
     text: source,
     parsed,
     kernels: loaded.kernels,

@@ -1,4 +1,4 @@
-// Times a run's launches as a whole (STYLE.md §10): every launch of the sequence is recorded into
+// Times a run's launches as a whole (docs/CONVENTIONS.md §10): every launch of the sequence is recorded into
 // one compute pass, as runtime/launch.ts's `recordLaunches` does, and a sample is that pass
 // between two GPU timestamps. Warm-up first, samples in batches of one submit, inputs rotated over
 // the copies. Without `timestamp-query`, a sample is the wall clock of one `LaunchSequence.run()`.
@@ -15,6 +15,8 @@ export interface SequenceTimingOptions {
   /** Warm-up wall clock (default 200 ms) and the budget after which no new batch starts once minReps are done (default 500 ms). */
   warmupMs?: number;
   budgetMs?: number;
+  /** Every sample (ms per run of the sequence), for quantiles (triton.testing.do_bench). */
+  onSamples?: (ms: readonly number[]) => void;
 }
 
 const MAX_BATCH = 50;
@@ -37,10 +39,13 @@ export async function timeSequence(gpu: Gpu, copies: readonly LaunchStep[][], la
         await sequences[rep % sequences.length].run();
         return [performance.now() - t];
       });
+      opts.onSamples?.(times);
       return summarise(times, "wall-clock");
     }
     const step = new TimestampStep();
-    return summarise(await timestamped(gpu, copies, label, perRun, opts, step), "timestamp-query", step.resolutionMs());
+    const times = await timestamped(gpu, copies, label, perRun, opts, step);
+    opts.onSamples?.(times);
+    return summarise(times, "timestamp-query", step.resolutionMs());
   } finally {
     for (const s of sequences) s.destroy();
   }

@@ -37,10 +37,15 @@ export function atomic(m: Machine, v: Extract<Value, { op: "atomic" }>, n: numbe
   const update = ATOMIC_CPU[v.fn];
   const array = buffer.array;
   const out = new Float64Array(n);
+  const onAccess = m.onAccess;
   for (let i = 0; i < n; i++) {
-    if (mask && mask[i] === 0) continue;
+    if (mask && mask[i] === 0) {
+      onAccess?.("atomic", buffer.param, ptr[i], m.programId, i, v.span, false, value[i]);
+      continue;
+    }
     const index = ptr[i];
     m.checkIndex(buffer, index, "atomic", v.span, i);
+    onAccess?.("atomic", buffer.param, index, m.programId, i, v.span, true, value[i]);
     const old = array[index];
     out[i] = old;
     array[index] = update(old, value[i], cmp ? cmp[i] : 0, dtype);

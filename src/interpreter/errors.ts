@@ -2,6 +2,7 @@
 // index, spin forever). Each kind has one stable code; the span is the kernel node at fault, so
 // the harness shows the error as a diagnostic on the user's own line.
 
+import { BUG_CODES, CPU_RUN_CODES, Codes } from "../diagnostics/codes";
 import type { Diagnostic, DiagnosticCode, Span } from "../diagnostics/diagnostic";
 
 export type InterpreterErrorKind =
@@ -15,16 +16,20 @@ export type InterpreterErrorKind =
   | "int64-overflow"
   /** A tl.deviceAssert with a false lane (the GPU's records give the same error, harness/prints.ts). */
   | "assertion"
+  /** Two programs of one launch stored to one element, not through an atomic (harness/races.ts). */
+  | "race"
   /** IR the interpreter cannot run: a bug in Kernel Lab. */
   | "internal";
 
+// The codes and their meanings: diagnostics/codes.ts (docs/ERRORS.md).
 const CODES: Record<InterpreterErrorKind, DiagnosticCode> = {
-  "out-of-bounds": "KL3101",
-  "step-limit": "KL3102",
-  "bad-argument": "KL3103",
-  "int64-overflow": "KL2091",
-  assertion: "KL3110",
-  internal: "KL9101",
+  "out-of-bounds": CPU_RUN_CODES["out-of-bounds"].code,
+  "step-limit": CPU_RUN_CODES["step-limit"].code,
+  "bad-argument": CPU_RUN_CODES["bad-argument"].code,
+  "int64-overflow": Codes.int64Overflow,
+  assertion: CPU_RUN_CODES.assertion.code,
+  race: CPU_RUN_CODES.race.code,
+  internal: BUG_CODES.interpreterInternal.code,
 };
 
 export type ProgramId = readonly [number, number, number];

@@ -15,7 +15,7 @@ import type { KernelIR } from "../ir/ir";
 import type { DebugRecord } from "../ir/debug";
 import { InterpreterError, type ProgramId } from "./errors";
 import { bindArgs, type KernelArgs } from "./kernel-args";
-import { Machine, type StatementHook, type StoreHook } from "./machine";
+import { Machine, type AccessHook, type StatementHook, type StoreHook } from "./machine";
 import { BINARY_ARITHMETIC, MATH_ARITHMETIC, UNARY_ARITHMETIC } from "../ir/arithmetic";
 import { implementedOps } from "../ir/ops";
 import { REDUCE_CPU } from "./block-ops";
@@ -26,7 +26,7 @@ import { VALUE_CPU } from "./values";
 export type { KernelArgs, KernelBuffer } from "./kernel-args";
 export { InterpreterError } from "./errors";
 export type { InterpreterErrorKind, OutOfBounds, ProgramId } from "./errors";
-export type { ProgramState, StatementHook, StoreHook } from "./machine";
+export type { AccessHook, AccessKind, ProgramState, StatementHook, StoreHook } from "./machine";
 
 export interface InterpretOptions {
   /** Element operations allowed over the whole launch before the run is called endless. */
@@ -39,6 +39,8 @@ export interface InterpretOptions {
   onDebugRecord?: (record: DebugRecord) => void;
   /** Called for each element a tl.store writes: which program and lane, at which tl.store. */
   onStore?: StoreHook;
+  /** Called for each lane of every load, store and atomic, masked-off lanes too (before a store writes). */
+  onAccess?: AccessHook;
 }
 
 export const DEFAULT_MAX_STEPS = 5e8;
@@ -63,7 +65,7 @@ export function interpret(
       );
     }
   }
-  const machine = new Machine(ir, grid, bindArgs(ir, args), opts.maxSteps ?? DEFAULT_MAX_STEPS, opts.onStore, opts.onStatement);
+  const machine = new Machine(ir, grid, bindArgs(ir, args), opts.maxSteps ?? DEFAULT_MAX_STEPS, opts.onStore, opts.onStatement, opts.onAccess);
   machine.onDebugRecord = opts.onDebugRecord;
   if (opts.programs) {
     for (const pid of opts.programs) machine.runProgram(pid);

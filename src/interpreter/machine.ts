@@ -41,6 +41,8 @@ export class Machine implements ProgramState {
     /** Called for each element a tl.store writes (harness/provenance.ts records who wrote what). */
     readonly onStore?: StoreHook,
     private readonly onStatement?: StatementHook,
+    /** Called for each lane of every tl.load, tl.store and tl.atomic*, masked-off lanes too (harness/races.ts, harness/access-map.ts). */
+    readonly onAccess?: AccessHook,
   ) {}
 
   runProgram(programId: ProgramId): void {
@@ -150,6 +152,10 @@ export class Machine implements ProgramState {
     );
   }
 }
+
+/** What a lane of a memory access did: `active` false for a masked-off lane (its address is not touched); `value` what a store wrote. */
+export type AccessKind = "load" | "store" | "atomic";
+export type AccessHook = (kind: AccessKind, param: string, index: number, programId: ProgramId, lane: number, span: Span, active: boolean, value: number) => void;
 
 export type StoreHook = (store: { param: string; index: number; programId: ProgramId; lane: number; span: Span }) => void;
 

@@ -70,7 +70,9 @@ function runStore(m: Machine, s: Extract<Stmt, { kind: "store" }>): void {
   }
   const array = buffer.array;
   const f16 = buffer.dtype === "f16";
+  const onAccess = m.onAccess;
   for (let i = 0; i < n; i++) {
+    onAccess?.("store", buffer.param, ptr[i], m.programId, i, s.span, !mask || mask[i] !== 0, data[i]);
     if (mask && mask[i] === 0) continue;
     array[ptr[i]] = f16 ? f16ToBits(data[i]) : data[i];
     m.onStore?.({ param: buffer.param, index: ptr[i], programId: m.programId, lane: i, span: s.span });

@@ -122,13 +122,16 @@ function load(m: Machine, v: Extract<Value, { op: "load" }>, n: number): Block {
   const array = buffer.array;
   const f16 = buffer.dtype === "f16";
   const out = new Float64Array(n);
+  const onAccess = m.onAccess;
   for (let i = 0; i < n; i++) {
     if (mask && mask[i] === 0) {
+      onAccess?.("load", buffer.param, ptr[i], m.programId, i, v.span, false, 0);
       out[i] = other ? other[i] : 0;
       continue;
     }
     const index = ptr[i];
     m.checkIndex(buffer, index, "load", v.span, i);
+    onAccess?.("load", buffer.param, index, m.programId, i, v.span, true, 0);
     out[i] = f16 ? f16FromBits(array[index]) : array[index];
   }
   return out;

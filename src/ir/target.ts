@@ -155,4 +155,4 @@ export const NO_NEEDS: HalfPrecisionNeeds = { f16: false, f16Dot: false };
 
 /** The end of the message for an f16 kernel on an adapter without `shader-f16` (KL2010): why, and what to do instead. */
 export const F16_MISSING =
-  "which this GPU does not offer, not even with the Dawn toggle Kernel Lab asks for (unless kernelLab.dawnToggles or KERNEL_LAB_DAWN_FLAGS turned it off; README, Half precision); run the file with --cpu (in the editor: kernelLab.backend \"cpu\"), whose interpreter has f16";
+  "which this GPU does not offer, not even with the Dawn toggle Kernel Lab asks for (unless kernelLab.dawnToggles or KERNEL_LAB_DAWN_FLAGS turned it off; docs/LANGUAGE.md §2.7); run the file with --cpu (in the editor: kernelLab.backend \"cpu\"), whose interpreter has f16";

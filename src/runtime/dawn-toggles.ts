@@ -1,7 +1,7 @@
 // Which of Dawn's toggles Kernel Lab asks for itself. Dawn withholds two things a half-precision
 // kernel needs unless asked: `shader-f16` on NVIDIA's Vulkan drivers older than 615.71 (toggle
 // `vulkan_enable_f16_on_nvidia`: f16 conformance failures on those drivers, https://crbug.com/42251215;
-// README "Half precision", bench/NOTES.md §12) and the subgroup-matrix feature (tensor cores for
+// docs/LANGUAGE.md §2.7, bench/NOTES.md §12) and the subgroup-matrix feature (tensor cores for
 // an f16 tl.dot) everywhere (`allow_unsafe_apis`). A run asks for them only when its file's kernels
 // use f16; a toggle the user names in KERNEL_LAB_DAWN_FLAGS (enabled or disabled) is theirs, so
 // `disable-dawn-features=vulkan_enable_f16_on_nvidia,allow_unsafe_apis` turns this off.

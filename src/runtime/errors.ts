@@ -1,6 +1,7 @@
 // Errors of the GPU runtime. Device errors never crash the process: they are recorded and thrown
-// from the next runtime operation as a `GpuError` with a stable code (KL4xxx, ARCHITECTURE.md).
+// from the next runtime operation as a `GpuError` with a stable code (KL4xxx, docs/ERRORS.md).
 
+import { GPU_CODES } from "../diagnostics/codes";
 import { host } from "./host";
 import { noAdapterAdvice } from "./no-adapter";
 
@@ -14,16 +15,6 @@ export type GpuErrorKind =
   | "buffer-too-large"
   | "bad-launch";
 
-const CODES: Record<GpuErrorKind, `KL${number}`> = {
-  "device-lost": "KL4002",
-  validation: "KL4003",
-  "out-of-memory": "KL4004",
-  internal: "KL4005",
-  "shader-compile": "KL4006",
-  "buffer-too-large": "KL4007",
-  "bad-launch": "KL4008",
-};
-
 export class GpuError extends Error {
   readonly code: `KL${number}`;
   constructor(
@@ -34,7 +25,7 @@ export class GpuError extends Error {
   ) {
     super(message);
     this.name = "GpuError";
-    this.code = CODES[kind];
+    this.code = GPU_CODES[kind].code;
   }
 }
 
@@ -59,7 +50,7 @@ export class ShaderCompileError extends GpuError {
 
 /** No WebGPU adapter: the CLI exits with code 3 and shows this message, with what to do on this OS (no-adapter.ts). */
 export class NoAdapterError extends Error {
-  readonly code = "KL4001";
+  readonly code = GPU_CODES["no-adapter"].code;
   constructor(detail?: string, platform = host.platform as NodeJS.Platform | "browser") {
     super(`No GPU adapter found${detail ? ` (${detail})` : ""}. ${noAdapterAdvice(platform)}`);
     this.name = "NoAdapterError";

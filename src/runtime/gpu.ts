@@ -1,7 +1,7 @@
 /// <reference types="@webgpu/types" />
 // One WebGPU instance and one device per process (or browser worker). In Node the instance is
 // Dawn's, returned by `create()`, and must stay reachable for as long as the device lives, or GC
-// frees it under the device and the process dies at random (ENVIRONMENT.md §2). It is held in a
+// frees it under the device and the process dies at random (docs/ENVIRONMENT.md §2). It is held in a
 // module variable and on globalThis. In a browser it is `navigator.gpu` (host.ts).
 
 import { NO_NEEDS, type HalfPrecisionNeeds, type SubgroupMatrixConfig, type Target } from "../ir/target";

@@ -1,7 +1,7 @@
 /// <reference types="@webgpu/types" />
 // Node's side of the seam (host.ts): Dawn through the `webgpu` package, files on disk, the
 // process's environment. The instance Dawn's `create()` returns must stay reachable for as long
-// as any adapter or device from it lives (ENVIRONMENT.md §2): runtime/gpu.ts holds it.
+// as any adapter or device from it lives (docs/ENVIRONMENT.md §2): runtime/gpu.ts holds it.
 
 import { AsyncLocalStorage } from "node:async_hooks";
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";

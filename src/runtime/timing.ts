@@ -1,4 +1,4 @@
-// Timing launches with GPU timestamps (STYLE.md §10): warm-up first, then samples in batches of
+// Timing launches with GPU timestamps (docs/CONVENTIONS.md §10): warm-up first, then samples in batches of
 // compute passes, many per submit so the submit and readback cost is not timed. A sample is a
 // group of consecutive launches (one pass each) with a timestamp at the first's beginning and
 // the last's end, divided by the group's size: on the H200 a timestamp pair costs ~5 µs of GPU
@@ -258,7 +258,7 @@ function summarise(times: number[], source: Timing["source"], launchesPerSample:
   const sorted = [...times].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
   const medianMs = sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-  // SPEC §4's keys first, in its order.
+  // docs/LANGUAGE.md §4's keys first, in its order.
   return {
     medianMs,
     minMs: sorted[0],

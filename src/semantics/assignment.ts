@@ -53,7 +53,7 @@ export function storeInitial(ctx: LoweringContext, name: string, at: Span, init:
   if (!isAggregate(init)) {
     const variable = ctx.b.variable(name, init.type, at);
     ctx.b.push({ kind: "declare", span, variable, init });
-    return { kind: "variable", variable, counter: false };
+    return { kind: "variable", variable, counter: false, depth: ctx.runtimeDepth };
   }
   return { kind: "slot", slot: declareSlot(ctx, name, at, init, span), declaredAt: at };
 }
@@ -144,7 +144,12 @@ export function assignTo(ctx: LoweringContext, target: ts.Expression, value: Low
     ctx.log.error(Codes.unknownName, ctx.span(target), `'${name}' is not defined in this kernel`);
     return;
   }
-  if (!value) return; // the value's error is reported
+  if (!value) {
+    // The value's error is reported. A `let x;` assigned it is unknown from here on, not
+    // unassigned: its reads stay quiet, so one mistake gives one diagnostic.
+    if (binding.kind === "unassigned" && ctx.discarding === 0) ctx.rebind(name, { kind: "unknown", declaredAt: binding.declaredAt, what: "let" });
+    return;
+  }
   switch (binding.kind) {
     case "unknown":
       if (binding.what !== "const") return; // its declaration's error is reported
@@ -162,12 +167,26 @@ export function assignTo(ctx: LoweringContext, target: ts.Expression, value: Low
         ctx.log.error(Codes.counterAssigned, ctx.span(target), `the loop counter '${name}' can't be assigned inside the loop; the for statement steps it`);
         return;
       }
+      if (!isAggregate(value) && binding.depth === ctx.runtimeDepth) return reassignStraight(ctx, name, binding.variable, binding.depth, value, span);
       writeSlot(ctx, { kind: "variable", variable: binding.variable }, value, name, span);
       return;
     case "slot":
       writeSlot(ctx, binding.slot, value, name, span);
       return;
   }
+}
+
+/**
+ * A variable assigned in straight-line code after its start: a value of its type is stored in it;
+ * one of another dtype or block shape (a scalar seed plus a block of offsets) starts a new variable
+ * under the same name, as Triton's names are rebound (a parameter is too). In a loop or a run-time
+ * branch the variable keeps its type (KL2007), as Triton's loop-carried and if-yielded values do.
+ */
+function reassignStraight(ctx: LoweringContext, name: string, variable: Variable, depth: number, value: Value, span: Span): void {
+  let changed = false;
+  const coerced = coerceToVariable(ctx, value, variable, span, () => (changed = true));
+  if (coerced) ctx.b.push({ kind: "assign", span, variable, value: coerced });
+  else if (changed && ctx.discarding === 0) ctx.rebind(name, { ...storeInitial(ctx, name, variable.span, value, span), depth } as Binding);
 }
 
 /**

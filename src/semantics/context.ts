@@ -21,7 +21,12 @@ import { inlineHelperWith } from "./device-functions";
 /** What a name in a kernel stands for. */
 export type Binding =
   | { kind: "value"; value: Value; declaredAt: Span; what: "const" | "parameter" }
-  | { kind: "variable"; variable: Variable; counter: boolean }
+  /**
+   * A `let` (or a parameter reassigned in a loop or branch). `depth` is the run-time depth where
+   * the variable starts: assigned a value of another type at that depth (straight-line code after
+   * it, as Triton's SSA names allow: `c0 = seed; c0 += offsets`), the name starts a new variable.
+   */
+  | { kind: "variable"; variable: Variable; counter: boolean; depth?: number }
   /** A tuple or block pointer bound to a `const` (or a parameter). */
   | { kind: "aggregate"; value: Aggregate; declaredAt: Span; what: "const" | "parameter" }
   /** A tuple or block pointer held in variables (a `let`, or a parameter reassigned in a loop or branch). */

@@ -123,7 +123,7 @@ export function dtypeArg(ctx: IntrinsicContext, node: ts.Expression | undefined,
   return dtype;
 }
 
-/** Blocks have at most this many axes (SPEC §2.1). */
+/** Blocks have at most this many axes (docs/LANGUAGE.md §2.1). */
 export const MAX_RANK = 3;
 
 export function shapeArg(ctx: IntrinsicContext, node: ts.Expression): Shape | undefined {

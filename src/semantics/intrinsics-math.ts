@@ -31,7 +31,7 @@ export function floatMath(fn: MathFn): Intrinsic {
 export function naryMath(fn: MathFn, n: number, params: readonly string[], floatOnly = fn === "fma", signature = n === 2 ? "(a, b)" : "(a, b, c)"): Intrinsic {
   return {
     params,
-    // Triton's NaN propagation option: WGSL's min/max leave NaN handling to the GPU (README).
+    // Triton's NaN propagation option: WGSL's min/max leave NaN handling to the GPU (docs/LANGUAGE.md §2.1).
     ignored: ["propagateNan"],
     produces: [`math:${fn}`, ...COERCIONS],
     lower(ctx, args, span, name) {

@@ -1,4 +1,4 @@
-// Keyword arguments (SPEC §2.1): Triton's `tl.load(p, mask=m, other=0)` is written with a trailing
+// Keyword arguments (docs/LANGUAGE.md §2.1): Triton's `tl.load(p, mask=m, other=0)` is written with a trailing
 // object literal, `tl.load(p, { mask: m, other: 0 })`, its keys Triton's parameter names in
 // camelCase. The same parameters given positionally stay valid. This file turns a call's
 // arguments into one list in the order of the function's parameters (a hole where one is left

@@ -1,4 +1,4 @@
-// Early `return` in a kernel (SPEC §2.1: `if (row >= n_rows) { return; }`, Liger-Kernel's skipped
+// Early `return` in a kernel (docs/LANGUAGE.md §2.1: `if (row >= n_rows) { return; }`, Liger-Kernel's skipped
 // rows). The IR has no return: the statements after one run only where it didn't.
 //  - `if (c) { …; return; } rest` — a branch that always returns — becomes
 //    `if (c) { … } else { rest }` (the rest moves into the branch that doesn't return); nested

@@ -1,7 +1,7 @@
 // The functions of Triton's `triton.language`, as its documentation lists them (docs/python-api/
 // triton.language.rst, Triton 3.x), by section. Each is Kernel Lab's `tl.` + its name in camelCase
-// (SPEC §2.1). test/unit/triton-coverage.test.ts holds this list against the intrinsics table and
-// the typings; scripts/language-table.ts builds README's table of every function from it.
+// (docs/LANGUAGE.md §2.1). test/unit/triton-coverage.test.ts holds this list against the intrinsics table and
+// the typings; test/support/language-table.ts builds docs/LANGUAGE.md's table of every function from it.
 
 export interface TritonSection {
   section: string;
@@ -30,7 +30,7 @@ export const TRITON_LANGUAGE: readonly TritonSection[] = [
 ];
 
 /**
- * Documented functions with no WGSL meaning (SPEC §2.1): PTX/GCN assembly, NVIDIA's TMA tensor
+ * Documented functions with no WGSL meaning (docs/LANGUAGE.md §2.1): PTX/GCN assembly, NVIDIA's TMA tensor
  * descriptors, microscaled-format products. Each is a KL1005 that says so (unknown-intrinsic.ts).
  */
 export const WITHOUT_WGSL_MEANING: readonly string[] = ["inline_asm_elementwise", "make_tensor_descriptor", "load_tensor_descriptor", "store_tensor_descriptor", "dot_scaled"];

@@ -7,7 +7,7 @@ import { intrinsicNamed, INTRINSICS } from "./intrinsics";
 /** Triton functions without an equivalent, keyed by their camelCase name: what to write instead. */
 const INSTEAD: Readonly<Record<string, string>> = {
   print: "print with tl.devicePrint(prefix, ...values)",
-  // Triton functions with no WGSL meaning (SPEC §2.1).
+  // Triton functions with no WGSL meaning (docs/LANGUAGE.md §2.1).
   inlineAsmElementwise: "it runs PTX or GCN assembly, which WGSL can't express; write the element-wise computation with operators and tl.* functions",
   makeTensorDescriptor: "tensor descriptors are NVIDIA's TMA copy engine, which WGSL has no access to; address the tile with pointer arithmetic or a block pointer (tl.makeBlockPtr) and tl.load",
   loadTensorDescriptor: "tensor descriptors are NVIDIA's TMA copy engine, which WGSL has no access to; load the tile with tl.load through a block pointer (tl.makeBlockPtr)",

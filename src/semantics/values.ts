@@ -97,12 +97,14 @@ export class ValueFactory {
       return undefined;
     }
     const dtype = v.type.dtype;
+    // `~mask` is how Triton negates a mask (bitwise not of i1): the same as `!mask`.
+    if (fn === "bitnot" && dtype === "bool") fn = "not";
     if (fn === "not" && dtype !== "bool") {
       this.log.error(Codes.operandDtype, span, `'!' needs a mask (a comparison), got ${typeToString(v.type)}`);
       return undefined;
     }
     if (fn === "bitnot" && !isInt(dtype)) {
-      this.log.error(Codes.operandDtype, span, `'~' needs an integer, got ${typeToString(v.type)}${dtype === "bool" ? "; use '!' on masks" : ""}`);
+      this.log.error(Codes.operandDtype, span, `'~' needs an integer or a mask, got ${typeToString(v.type)}`);
       return undefined;
     }
     if (fn === "neg" && dtype === "bool") {

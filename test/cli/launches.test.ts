@@ -120,3 +120,23 @@ test("GPU: a launch writing past a shared buffer is stopped at the tl.store, nam
   assert.match(d.message, /copy_kernel: program \(\d+,0,0\), lane \d+ stores out_ptr\[900\] but out_ptr has 900 elements/);
   assert.equal(FIXTURE_LINES[d.line - 1].includes("tl.store"), true, d.message);
 });
+
+test("GPU: a launch after one it reads from, writing past its output, is still stopped at the tl.store", () => {
+  const { code, report } = json(["run", FIXTURE, "--run", "shortOutput", "--reps", "0"]);
+  assert.equal(code, 4);
+  assert.equal(report.diagnostics.length, 1, JSON.stringify(report.diagnostics));
+  const [d] = report.diagnostics;
+  assert.equal(d.code, "KL3101");
+  assert.match(d.message, /^Run 'shortOutput': copy_kernel: program \(\d+,0,0\), lane \d+ stores out_ptr\[900\] but out_ptr has 900 elements/);
+  assert.equal(FIXTURE_LINES[d.line - 1].includes("tl.store"), true, d.message);
+});
+
+// Issue 31: FlagGems' two-stage argmax; launch 2 loads mid_index[argmax(mid_value)], an address
+// only launch 1's output decides. The check before the GPU launches must interpret launch 2 on
+// the arrays launch 1 left, not on the run's poisoned ones (a false KL3101 at mid_index[25]).
+test("GPU: a launch whose address comes from an earlier launch's output is checked on that output (no false KL3101)", () => {
+  const { code, report } = json(["run", "test/learner/as-written/argmax-two-stage.kernel.ts", "--size", "781", "--reps", "0"]);
+  assert.deepEqual(report.diagnostics, []);
+  assert.equal(code, 0);
+  assert.equal(report.runs[0].correct, true);
+});

@@ -1,6 +1,6 @@
 // Starts a private code-server (VS Code 1.100 served to a browser) and a headless Chromium for it.
 // Used by the extension-test launcher and the UI test; every process started here is killed by
-// `close()`, on a signal, and when the time limit runs out. See ../shared/notes/ENVIRONMENT.md §5.
+// `close()`, on a signal, and when the time limit runs out. See docs/ENVIRONMENT.md §5.
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync, existsSync } from "node:fs";
 import { createServer } from "node:net";
@@ -178,7 +178,7 @@ export async function startCodeServer(options = {}) {
 
 /**
  * Headless Debian Chromium through playwright-core (no browser download). `webgpu`: offer WebGPU
- * to the page (SwiftShader without a GPU; a loopback http:// page is a secure context), ENVIRONMENT §6.
+ * to the page (SwiftShader without a GPU; a loopback http:// page is a secure context), docs/ENVIRONMENT.md §6.
  */
 export async function launchBrowser({ width = 1600, height = 1000, webgpu = false } = {}) {
   const { chromium } = await import("playwright-core");

@@ -11,8 +11,10 @@
 //      WebGPU, the web mocha suite (test/editor/suite-web/) and its runs compared with Node's (web.test.mjs)
 //   8. the Playwright debugger test: a breakpoint, Debug program… → stopped, offsets in the Variables view
 //   9. the Playwright learner's test (learn-view.test.mjs): the walkthrough, the Exercises view, a hint, Show Solution
+//  10. the Playwright first-open test (first-open.test.mjs): a fresh folder in the web worker host, TypeScript's
+//      "Cannot find module 'kernel-lab'", Kernel Lab's one-button offer, no problems after one click
 // Prints each stage's time and the tests' counts, and ends with `N passed, N failed`.
-// Flags: --only=trusted,untrusted,vsix,ui,testing,web,debugger,learn (stages to run), --docs (the UI tests also write docs/screenshot-*.png).
+// Flags: --only=trusted,untrusted,vsix,ui,testing,web,debugger,learn,first-open (stages to run), --docs (the UI tests also write docs/screenshot-*.png).
 // KERNEL_LAB_EDITOR_GREP=TEXT runs only the mocha tests whose title contains TEXT.
 import { runTests } from "@vscode/test-electron";
 import { build } from "esbuild";
@@ -194,6 +196,11 @@ if (wants("debugger")) {
 if (wants("learn")) {
   const vsixArgs = wants("vsix") ? ["--installed"] : [];
   await stage("learner's UI test", () => countedScript(join(repoRoot, "test/editor/learn-view.test.mjs"), [...vsixArgs, ...(docs ? ["--docs"] : [])]));
+}
+
+if (wants("first-open")) {
+  const vsixArgs = wants("vsix") ? ["--installed"] : [];
+  await stage("first-open test (web worker host)", () => countedScript(join(repoRoot, "test/editor/first-open.test.mjs"), vsixArgs));
 }
 
 console.log("\nstage times:");

@@ -1,4 +1,4 @@
-// README's "Control flow and device functions": while loops, break/continue, tl.staticRange,
+// docs/LANGUAGE.md §2.4 (control flow and device functions): while loops, break/continue, tl.staticRange,
 // scalar ternaries and device functions (kernel(...) helpers, inlined at each call), each run on
 // the GPU and on the CPU interpreter with fresh random inputs, sizes that aren't multiples of the
 // block, and poisoned outputs, and compared with a plain TypeScript reference in float64.

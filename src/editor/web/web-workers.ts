@@ -8,7 +8,7 @@
 //
 // VS Code's web worker host wraps `new Worker(url)` in an `importScripts` bootstrap and refuses
 // its own URIs, so the worker is started from a blob URL of the bundle's text, as a classic worker
-// (../shared/notes/ENVIRONMENT.md §6).
+// (docs/ENVIRONMENT.md §6).
 
 import * as vscode from "vscode";
 import type { DebugLaunch, ProgramTrace } from "../../harness/debug-run";

@@ -1,0 +1,40 @@
+// `kernel-lab wgsl file.py`: the WGSL of a Python file's kernels, specialised as `check` assumes
+// (src/python/infer.ts), with `--constexpr NAME=VALUE` over the launch's values.
+
+import type { Command } from "./args";
+import { formatDiagnostic, locate } from "../diagnostics/position";
+import { EXIT_CODES } from "../harness/report";
+import { NO_ADAPTER_TARGET } from "../compile";
+import { assumedArgTypes, assumedConstexprs, compilePythonKernel, readPythonFile } from "../python";
+
+export async function wgslPython(file: string, text: string, cmd: Extract<Command, { kind: "wgsl" }>): Promise<number> {
+  const python = readPythonFile(file, text);
+  const errors = python.diagnostics.filter((d) => d.severity === "error");
+  if (errors.length > 0) {
+    process.stderr.write(locate(file, text, errors).map((d) => formatDiagnostic(d)).join("\n") + "\n");
+    return EXIT_CODES["compile-error"];
+  }
+  // Without --kernel, helpers are shown inlined in the kernels that call them.
+  const kernels = cmd.kernel === undefined ? python.kernels.filter((k) => !k.called || python.launches.some((l) => l.kernel === k.name)) : python.kernels.filter((k) => k.name === cmd.kernel);
+  if (kernels.length === 0) {
+    const found = python.kernels.map((k) => k.name).join(", ") || "none";
+    process.stderr.write(`kernel-lab: ${cmd.kernel === undefined ? "no @triton.jit kernel in this file" : `no @triton.jit function named '${cmd.kernel}'`} (found: ${found}).\n`);
+    return EXIT_CODES.failure;
+  }
+  const out: string[] = [];
+  let failed = false;
+  for (const kernel of kernels) {
+    const constexprs = { ...assumedConstexprs(python, kernel)[0], ...cmd.constexprs };
+    const result = compilePythonKernel(python, kernel.name, assumedArgTypes(python, kernel), constexprs, NO_ADAPTER_TARGET);
+    if (result.diagnostics.length > 0) process.stderr.write(locate(file, text, result.diagnostics).map((d) => formatDiagnostic(d)).join("\n") + "\n");
+    if (!result.kernel) {
+      failed = true;
+      continue;
+    }
+    const values = Object.entries(result.kernel.constexprs).map(([k, v]) => `${k}=${v}`).join(", ");
+    if (kernels.length > 1) out.push(`// ---- kernel ${kernel.name}${values ? ` (${values})` : ""} ----`);
+    out.push(result.kernel.wgsl.trimEnd());
+  }
+  if (out.length > 0) await new Promise<void>((resolve) => process.stdout.write(`${out.join("\n\n")}\n`, () => resolve()));
+  return failed ? EXIT_CODES["compile-error"] : 0;
+}

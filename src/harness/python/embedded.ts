@@ -1,0 +1,86 @@
+// The Python thread's side (a Node worker thread, or a Web Worker): Pyodide started once, Kernel
+// Lab's `torch` and `triton` modules written into its file system, then each script run in a
+// fresh `__main__`. Every call to the GPU goes through `callMain`, which blocks this thread until
+// the main thread answers (protocol.ts). No Node API here: the browser's worker runs this too.
+
+import type { Notice, Reply, Request, RunScript } from "./protocol";
+import { REPLY_BYTES, STATE_WAITING } from "./protocol";
+import { tensorOps } from "./tensor-ops";
+
+/** The part of Pyodide's API used here (pyodide.d.ts's PyodideAPI, narrowed). */
+export interface Pyodide {
+  FS: { mkdirTree(path: string): void; writeFile(path: string, data: string): void };
+  registerJsModule(name: string, module: object): void;
+  runPython(code: string, options?: { globals?: unknown; filename?: string }): unknown;
+  globals: { get(name: string): unknown };
+  setStdout(options: { write: (bytes: Uint8Array) => number }): void;
+  setStderr(options: { write: (bytes: Uint8Array) => number }): void;
+}
+
+/** Where Kernel Lab's Python modules are put, first on sys.path. */
+export const LIB_DIR = "/kernel_lab/lib";
+
+export interface PythonThread {
+  /** Runs one script to its end; posts `done`. */
+  run(command: RunScript): void;
+}
+
+/**
+ * Prepares a started Pyodide: the modules (`files`: paths under lib/ → text), the bridge to the
+ * main thread (`reply`: the shared block it answers in), stdout and stderr streamed as written.
+ */
+export function preparePython(pyodide: Pyodide, files: Record<string, string>, reply: SharedArrayBuffer, post: (notice: Notice) => void): PythonThread {
+  for (const [file, text] of Object.entries(files)) {
+    const full = `${LIB_DIR}/${file}`;
+    pyodide.FS.mkdirTree(full.slice(0, full.lastIndexOf("/")));
+    pyodide.FS.writeFile(full, text);
+  }
+  const decoder = new TextDecoder();
+  const stream = (kind: "stdout" | "stderr") => ({
+    write: (bytes: Uint8Array) => {
+      post({ kind, text: decoder.decode(bytes, { stream: true }) });
+      return bytes.length;
+    },
+  });
+  pyodide.setStdout(stream("stdout"));
+  pyodide.setStderr(stream("stderr"));
+  const state = new Int32Array(reply, 0, 2);
+  const bytes = new Uint8Array(reply, 8, REPLY_BYTES);
+  const bridge = {
+    /** A request answered by the main thread; the reply as JSON text (Python parses it). */
+    call(request: Request): string {
+      Atomics.store(state, 0, STATE_WAITING);
+      post({ kind: "request", request });
+      Atomics.wait(state, 0, STATE_WAITING);
+      // TextDecoder refuses views of shared memory: copy the bytes out first.
+      return decoder.decode(bytes.slice(0, state[1]));
+    },
+    notify(notice: Notice): void {
+      post(notice);
+    },
+    now: () => performance.now(),
+  };
+  pyodide.registerJsModule("_kernel_lab_bridge", bridge);
+  pyodide.registerJsModule("_kernel_lab_ops", tensorOps);
+  pyodide.runPython(`import sys\nsys.path.insert(0, ${JSON.stringify(LIB_DIR)})\nimport _kernel_lab_runner`);
+  const runner = pyodide.globals.get("_kernel_lab_runner") as { run_script(file: string, name: string, text: string, bench: string, cpu: boolean): string | undefined };
+  return {
+    run(command) {
+      const failure = runner.run_script(command.file, command.displayName, command.text, command.bench, command.cpu);
+      post(failure ? { kind: "done", error: JSON.parse(failure) as NonNullable<Extract<Notice, { kind: "done" }>["error"]> } : { kind: "done" });
+    },
+  };
+}
+
+/** Answers a request on the main thread's side: the reply's JSON into the shared block, then wakes the Python thread. */
+export function answer(reply: SharedArrayBuffer, value: Reply): void {
+  const state = new Int32Array(reply, 0, 2);
+  let encoded = new TextEncoder().encode(JSON.stringify(value));
+  if (encoded.length > REPLY_BYTES) {
+    encoded = new TextEncoder().encode(JSON.stringify({ kind: "error", error: "runtime", message: `Kernel Lab's reply was too long (${encoded.length} bytes)` } satisfies Reply));
+  }
+  new Uint8Array(reply, 8, REPLY_BYTES).set(encoded);
+  state[1] = encoded.length;
+  Atomics.store(state, 0, 1);
+  Atomics.notify(state, 0);
+}

@@ -1,0 +1,55 @@
+# Runs a learner's script as `python FILE.py` would: a fresh __main__, its own file name in every
+# frame, and on an exception a traceback that shows only the script's own frames (Kernel Lab's
+# modules are an implementation detail), returned as JSON for the main thread.
+
+import json
+import linecache
+import sys
+import traceback
+
+import _kernel_lab_state as state
+
+LIB_DIR = "/kernel_lab/lib"
+
+
+def _user_frames(stack, file_name):
+    return [f for f in stack if f.filename == file_name]
+
+
+def run_script(file_path, display_name, text, bench, cpu):
+    state.reset(display_name, bench, bool(cpu))
+    for name in [m for m in sys.modules if m in state.user_modules]:
+        del sys.modules[name]
+    main = {"__name__": "__main__", "__file__": file_path, "__builtins__": __builtins__}
+    sys.argv = [file_path]
+    # Tracebacks show the script's lines, as for a file Python read itself.
+    linecache.cache[display_name] = (len(text), None, text.splitlines(True), display_name)
+    try:
+        code = compile(text, display_name, "exec")
+        exec(code, main)
+    except SystemExit as stop:
+        if stop.code in (None, 0):
+            return None
+        return json.dumps({"traceback": f"SystemExit: {stop.code}\n", "line": None, "type": "SystemExit"})
+    except BaseException as err:  # everything the script raises is reported, none escapes
+        return _failure(err, display_name)
+    finally:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    return None
+
+
+def _failure(err, display_name):
+    summary = traceback.TracebackException.from_exception(err)
+    frames = _user_frames(summary.stack, display_name)
+    line = frames[-1].lineno if frames else None
+    if isinstance(err, SyntaxError) and err.filename == display_name:
+        line = err.lineno
+    summary.stack = traceback.StackSummary.from_list(frames)
+    text = "".join(summary.format())
+    return json.dumps({
+        "traceback": text,
+        "line": line,
+        "type": type(err).__name__,
+        **({"launchError": err.kernel_lab_kind} if hasattr(err, "kernel_lab_kind") else {}),
+    })

@@ -1,0 +1,276 @@
+# Kernel Lab's torch: the part of PyTorch that Triton's tutorials and kernel tests use on the host
+# (README: Triton in Python, the torch subset; test/unit/python-subset.test.ts keeps that table
+# true). Tensors on the GPU device are passed to kernels by their storage; torch's own ops run in
+# JS on the CPU, exactly (double precision, rounded once to the dtype). Anything missing raises
+# NotImplementedError naming it: a script never gets a wrong answer from a stand-in.
+
+import builtins as _b
+import math as _math_module
+
+import _kernel_lab_ops as _js
+
+from . import _dtypes
+from ._dtypes import dtype, device, float32, float16, bfloat16, int32, int64, int8, uint8
+from ._dtypes import bool_ as bool  # noqa: A001 (torch.bool)
+from ._tensor import Tensor, Size, not_implemented
+from . import _math
+from ._math import broadcast_shapes, matmul, where, clamp
+from . import _autograd as autograd
+from ._autograd import no_grad, enable_grad, inference_mode, set_grad_enabled
+from . import testing, cuda, nn, backends
+
+float = float32  # noqa: A001
+half = float16
+int = int32  # noqa: A001 (torch.int is int32)
+long = int64
+float64 = None  # set below: Kernel Lab has no float64 tensors
+double = None
+__version__ = "2.5.0+kernellab"
+
+
+def _no_float64(*args, **kwargs):
+    not_implemented("torch.float64 (Kernel Lab's tensors are float32, float16, bfloat16, int32, int64, int8, uint8 or bool)")
+
+
+class _Float64(dtype):
+    def __init__(self):
+        super().__init__("float64", "float", 8)
+
+    def __getattribute__(self, name):
+        if name in ("__class__", "__repr__", "name"):
+            return object.__getattribute__(self, name)
+        _no_float64()
+
+
+float64 = double = _Float64()
+
+
+def _kernel_lab_reset():
+    _js.seed(0)
+
+
+def manual_seed(seed):
+    _js.seed(_builtin_int(seed))
+
+
+# This module's own `int`, `float`, `bool`, `max`, `sum`… are torch's; Python's are these.
+_builtin_int, _builtin_float, _builtin_bool = _b.int, _b.float, _b.bool
+
+
+def _shape_of(size):
+    if len(size) == 1 and isinstance(size[0], (tuple, list, Size)):
+        size = tuple(size[0])
+    return tuple(_builtin_int(s) for s in size)
+
+
+def _create(data, dtype_, shape, device_, requires_grad=False):
+    t = Tensor._make(data, dtype_, shape, device=_dtypes.as_device(device_))
+    t.requires_grad = requires_grad
+    return t
+
+
+def _storage(dtype_, shape):
+    n = 1
+    for s in shape:
+        n *= s
+    return _js.allocate(dtype_.name, n)
+
+
+def empty(*size, dtype=None, device=None, requires_grad=False, **kwargs):
+    """Uninitialised in torch; here poisoned (NaN, or 0x7fbadbad for integers) so an element a kernel forgets to write shows."""
+    dtype_ = dtype or float32
+    shape = _shape_of(size)
+    data = _storage(dtype_, shape)
+    _js.fillValue(data, dtype_.name, _math_module.nan if dtype_.kind == "float" else 0x7FBADBAD if dtype_.kind == "int" else 0)
+    return _create(data, dtype_, shape, device, requires_grad)
+
+
+def full(size, fill_value, dtype=None, device=None, requires_grad=False, **kwargs):
+    if dtype is None:
+        dtype = _dtypes.bool_ if isinstance(fill_value, _builtin_bool) else int64 if isinstance(fill_value, _builtin_int) else float32
+    shape = _shape_of((size,))
+    data = _storage(dtype, shape)
+    _js.fillValue(data, dtype.name, _builtin_float(fill_value))
+    return _create(data, dtype, shape, device, requires_grad)
+
+
+def zeros(*size, dtype=None, device=None, requires_grad=False, **kwargs):
+    return full(_shape_of(size), 0, dtype=dtype or float32, device=device, requires_grad=requires_grad)
+
+
+def ones(*size, dtype=None, device=None, requires_grad=False, **kwargs):
+    return full(_shape_of(size), 1, dtype=dtype or float32, device=device, requires_grad=requires_grad)
+
+
+def _like(name, make):
+    def like(t, dtype=None, device=None, requires_grad=False, **kwargs):
+        return make(t.shape, dtype=dtype or t.dtype, device=device or t.device, requires_grad=requires_grad)
+    like.__name__ = name
+    return like
+
+
+empty_like = _like("empty_like", lambda s, **k: empty(s, **k))
+zeros_like = _like("zeros_like", lambda s, **k: zeros(s, **k))
+ones_like = _like("ones_like", lambda s, **k: ones(s, **k))
+
+
+def full_like(t, fill_value, dtype=None, device=None, **kwargs):
+    return full(t.shape, fill_value, dtype=dtype or t.dtype, device=device or t.device)
+
+
+def _random(kind, shape, dtype_, device_, low=0, high=1, requires_grad=False):
+    n = 1
+    for s in shape:
+        n *= s
+    return _create(_js.random(kind, n, dtype_.name, low, high), dtype_, shape, device_, requires_grad)
+
+
+def rand(*size, dtype=None, device=None, requires_grad=False, generator=None, **kwargs):
+    return _random("rand", _shape_of(size or kwargs.pop("size")), dtype or float32, device, requires_grad=requires_grad)
+
+
+def randn(*size, dtype=None, device=None, requires_grad=False, generator=None, **kwargs):
+    return _random("randn", _shape_of(size or (kwargs.pop("size"),)), dtype or float32, device, requires_grad=requires_grad)
+
+
+def rand_like(t, dtype=None, device=None, **kwargs):
+    return rand(t.shape, dtype=dtype or t.dtype, device=device or t.device)
+
+
+def randn_like(t, dtype=None, device=None, **kwargs):
+    return randn(t.shape, dtype=dtype or t.dtype, device=device or t.device)
+
+
+def randint(low, high=None, size=None, dtype=None, device=None, **kwargs):
+    if high is None:
+        low, high = 0, low
+    return _random("randint", _shape_of((size,)), dtype or int64, device, low, high)
+
+
+def arange(start, end=None, step=1, dtype=None, device=None, requires_grad=False, **kwargs):
+    if end is None:
+        start, end = 0, start
+    if dtype is None:
+        dtype = float32 if _b.any(isinstance(v, _builtin_float) for v in (start, end, step)) else int64
+    n = _b.max(0, _math_module.ceil((end - start) / step))
+    return _create(_js.arange(start, step, n, dtype.name), dtype, (n,), device, requires_grad)
+
+
+def linspace(start, end, steps, dtype=None, device=None, **kwargs):
+    step = (end - start) / (steps - 1) if steps > 1 else 0
+    return _create(_js.arange(start, step, steps, (dtype or float32).name), dtype or float32, (steps,), device)
+
+
+def tensor(data, dtype=None, device=None, requires_grad=False, **kwargs):
+    if isinstance(data, Tensor):
+        return data.clone().to(dtype or data.dtype, device or data.device)
+    shape, flat = [], []
+
+    def walk(x, depth):
+        if isinstance(x, (list, tuple)):
+            if len(shape) <= depth:
+                shape.append(len(x))
+            elif shape[depth] != len(x):
+                raise ValueError(f"expected sequence of length {shape[depth]} at dim {depth} (got {len(x)})")
+            for item in x:
+                walk(item, depth + 1)
+        else:
+            flat.append(x.item() if isinstance(x, Tensor) else x)
+
+    walk(data, 0)
+    if dtype is None:
+        dtype = float32 if _b.any(isinstance(v, _builtin_float) for v in flat) else _dtypes.bool_ if flat and _b.all(isinstance(v, _builtin_bool) for v in flat) else int64
+    from pyodide.ffi import to_js
+    return _create(_js.fromValues(to_js([_builtin_float(v) for v in flat]), dtype.name), dtype, tuple(shape), device, requires_grad)
+
+
+as_tensor = tensor
+
+
+def is_tensor(x):
+    return isinstance(x, Tensor)
+
+
+# -- functions over tensors (torch.add, torch.max …) ---------------------------------------------------
+def _method(name):
+    def call(x, *args, **kwargs):
+        return getattr(x, name)(*args, **kwargs)
+    call.__name__ = name
+    return call
+
+
+for _name in ["exp", "exp2", "log", "log2", "sqrt", "rsqrt", "sin", "cos", "tanh", "sigmoid", "abs", "neg", "floor", "ceil",
+              "round", "trunc", "reciprocal", "square", "sign", "logical_not", "isnan", "isinf", "relu", "sum", "mean", "prod",
+              "any", "all", "var", "amax", "amin", "argmax", "argmin", "softmax", "log_softmax", "cumsum", "flatten", "reshape",
+              "permute", "transpose", "t", "unsqueeze", "squeeze", "clone", "add", "sub", "mul", "div", "pow", "eq", "ne", "lt",
+              "le", "gt", "ge", "remainder", "maximum", "minimum", "chunk", "split", "narrow", "mm"]:
+    globals()[_name] = _method(_name)
+del _name
+
+erf = lambda x: _math.unary("erf", x)  # noqa: E731
+subtract = sub  # noqa: F821
+multiply = mul  # noqa: F821
+divide = div  # noqa: F821
+bmm = matmul
+
+
+def max(x, dim=None, keepdim=False):  # noqa: A001
+    return _math.max_or_min("max", x, dim, keepdim)
+
+
+def min(x, dim=None, keepdim=False):  # noqa: A001
+    return _math.max_or_min("min", x, dim, keepdim)
+
+
+def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
+    return testing._allclose(a, b, rtol, atol, equal_nan)
+
+
+def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
+    diff = (a - b).abs()
+    return diff <= atol + rtol * b.abs()
+
+
+def cat(tensors, dim=0):
+    tensors = [t for t in tensors if t.numel() > 0 or t.dim() > 1]
+    axis = tensors[0]._axis(dim)
+    shape = list(tensors[0].shape)
+    shape[axis] = _b.sum(t.shape[axis] for t in tensors)
+    out = empty(*shape, dtype=tensors[0].dtype, device=tensors[0].device)
+    at = 0
+    for t in tensors:
+        out.narrow(axis, at, t.shape[axis])[...] = t
+        at += t.shape[axis]
+    return out
+
+
+concat = concatenate = cat
+
+
+def stack(tensors, dim=0):
+    return cat([t.unsqueeze(dim) for t in tensors], dim)
+
+
+def empty_strided(size, stride, dtype=None, device=None, **kwargs):
+    not_implemented("torch.empty_strided")
+
+
+def synchronize():
+    pass
+
+
+def compile(fn=None, **kwargs):  # noqa: A001
+    not_implemented("torch.compile")
+
+
+def get_default_dtype():
+    return float32
+
+
+def set_default_dtype(d):
+    if d is not float32:
+        not_implemented("torch.set_default_dtype (other than float32)")
+
+
+def __getattr__(name):
+    not_implemented(f"torch.{name}")

@@ -1,0 +1,251 @@
+# Element-wise operators, reductions, matmul and softmax: torch's rules for the result's dtype
+# (promotion, true division, comparisons give bool) and shape (broadcasting) are decided here,
+# the element loops run in JS (tensor-ops.ts). Installed on Tensor at the end of the file.
+
+import _kernel_lab_ops as _js
+from pyodide.ffi import to_js
+
+from . import _dtypes as D
+from ._tensor import Tensor, Size, not_implemented
+from ._autograd import refuse_grad
+
+_COMPARISONS = {"eq", "ne", "lt", "le", "gt", "ge", "logical_and", "logical_or", "logical_xor"}
+_FLOAT_UNARY = {"exp", "exp2", "log", "log2", "sqrt", "rsqrt", "sin", "cos", "tanh", "sigmoid", "silu", "gelu", "gelu_tanh", "erf", "reciprocal"}
+
+
+def broadcast_shapes(*shapes):
+    rank = max((len(s) for s in shapes), default=0)
+    out = []
+    for axis in range(rank):
+        extent = 1
+        for s in shapes:
+            own = axis - (rank - len(s))
+            e = s[own] if own >= 0 else 1
+            if e != 1:
+                if extent not in (1, e):
+                    raise RuntimeError(f"The size of tensor a ({extent}) must match the size of tensor b ({e}) at non-singleton dimension {axis}")
+                extent = e
+        out.append(extent)
+    return Size(out)
+
+
+def _device_of(*xs):
+    devices = {x.device for x in xs if isinstance(x, Tensor) and x.dim() > 0}
+    if len(devices) > 1:
+        raise RuntimeError("Expected all tensors to be on the same device, but found at least two devices, cpu and cuda:0!")
+    return next(iter(devices), next((x.device for x in xs if isinstance(x, Tensor)), D.device("cpu")))
+
+
+def _result_dtype(a, b):
+    """torch.result_type: 0-d tensors and Python numbers count only by kind, as in torch."""
+    dims = [x for x in (a, b) if isinstance(x, Tensor) and x.dim() > 0]
+    zero = [x for x in (a, b) if isinstance(x, Tensor) and x.dim() == 0]
+    numbers = [x for x in (a, b) if not isinstance(x, Tensor)]
+    if dims:
+        dtype = dims[0].dtype if len(dims) == 1 else D.promote(dims[0].dtype, dims[1].dtype)
+        for z in zero:
+            dtype = D.promote_with_scalar(dtype, {"float": 1.0, "int": 1, "bool": True}[z.dtype.kind])
+    elif zero:
+        dtype = zero[0].dtype if len(zero) == 1 else D.promote(zero[0].dtype, zero[1].dtype)
+    else:
+        dtype = D.float32 if any(isinstance(n, float) for n in numbers) else D.int64
+    for n in numbers:
+        dtype = D.promote_with_scalar(dtype, n)
+    return dtype
+
+
+def _operand(x):
+    if isinstance(x, Tensor):
+        return x._view()
+    if isinstance(x, (bool, int, float)):
+        return float(x)
+    not_implemented(f"an operand of type {type(x).__name__}")
+
+
+def _shape(x):
+    return x.shape if isinstance(x, Tensor) else ()
+
+
+def binary(op, a, b):
+    refuse_grad(f"torch.{op}", a, b)
+    dtype = _result_dtype(a, b)
+    if op == "div" or (op == "pow" and dtype.kind != "float" and any(isinstance(x, float) for x in (a, b))):
+        dtype = dtype if dtype.kind == "float" else D.float32
+    if op in ("floordiv", "remainder") and dtype.kind == "int":
+        divisor = b if not isinstance(b, Tensor) else None
+        if divisor == 0:
+            raise ZeroDivisionError("ZeroDivisionError")
+    if op.startswith("bitwise") or op.startswith("shift"):
+        if dtype.kind == "float":
+            raise RuntimeError(f"\"{op}\" not implemented for '{dtype.name}'")
+    shape = broadcast_shapes(_shape(a), _shape(b))
+    out_dtype = D.bool_ if op in _COMPARISONS else dtype
+    data = _js.binary(op, _operand(a), _operand(b), to_js(list(shape)), out_dtype.name)
+    return Tensor._make(data, out_dtype, shape, device=_device_of(a, b))
+
+
+def unary(op, x):
+    refuse_grad(f"torch.{op}", x)
+    dtype = x.dtype
+    if op in _FLOAT_UNARY and dtype.kind != "float":
+        dtype = D.float32
+    if op in ("logical_not", "isnan", "isinf"):
+        dtype = D.bool_
+    return Tensor._make(_js.unary(op, x._view(), dtype.name), dtype, x.shape, device=x.device)
+
+
+def where(condition, a, b):
+    refuse_grad("torch.where", a, b)
+    shape = broadcast_shapes(_shape(condition), _shape(a), _shape(b))
+    dtype = _result_dtype(a, b)
+    return Tensor._make(_js.where(_operand(condition), _operand(a), _operand(b), to_js(list(shape)), dtype.name), dtype, shape, device=_device_of(condition, a, b))
+
+
+def _axes(x, dim):
+    if dim is None:
+        return list(range(x.dim()))
+    dims = dim if isinstance(dim, (tuple, list)) else [dim]
+    return sorted({x._axis(d) for d in dims}) if x.dim() else []
+
+
+def reduce(op, x, dim=None, keepdim=False, dtype=None):
+    refuse_grad(f"torch.{op}", x)
+    axes = _axes(x, dim)
+    if op in ("argmax", "argmin") and dim is None:
+        x, axes = x.reshape(-1), [0]
+    out_dtype = dtype or x.dtype
+    if op in ("mean", "var") and out_dtype.kind != "float":
+        raise RuntimeError(f"{op}(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: {x.dtype.name.capitalize()}")
+    if op in ("sum", "prod") and x.dtype.kind != "float" and dtype is None:
+        out_dtype = D.int64
+    if op in ("argmax", "argmin"):
+        out_dtype = D.int64
+    if op in ("any", "all"):
+        out_dtype = D.bool_
+    if x.numel() == 0 and op in ("max", "min", "argmax", "argmin"):
+        raise RuntimeError(f"{op}(): Expected reduction dim to be specified for input.numel() == 0.")
+    kept = [e for i, e in enumerate(x.shape) if i not in axes]
+    data = _js.reduce(op, x._view(), to_js(axes), out_dtype.name)
+    out = Tensor._make(data, out_dtype, kept, device=x.device)
+    if keepdim:
+        out = out.reshape(*[1 if i in axes else e for i, e in enumerate(x.shape)])
+    return out
+
+
+class _MinMax(tuple):
+    """torch.max(x, dim) gives (values, indices)."""
+
+    @property
+    def values(self):
+        return self[0]
+
+    @property
+    def indices(self):
+        return self[1]
+
+
+def max_or_min(op, x, dim=None, keepdim=False):
+    if isinstance(dim, Tensor):
+        return binary("maximum" if op == "max" else "minimum", x, dim)
+    if dim is None:
+        return reduce(op, x)
+    return _MinMax((reduce(op, x, dim, keepdim), reduce("arg" + op, x, dim, keepdim)))
+
+
+def softmax(x, dim=-1, dtype=None, log=False):
+    axis = x._axis(dim)
+    moved = x.transpose(axis, -1) if axis != x.dim() - 1 else x
+    out_dtype = dtype or (x.dtype if x.dtype.kind == "float" else D.float32)
+    data = _js.softmax(moved._view(), log, out_dtype.name)
+    out = Tensor._make(data, out_dtype, moved.shape, device=x.device)
+    return out.transpose(axis, -1).contiguous() if axis != x.dim() - 1 else out
+
+
+def scan(op, x, dim):
+    axis = x._axis(dim)
+    moved = x.transpose(axis, -1) if axis != x.dim() - 1 else x
+    dtype = x.dtype if x.dtype.kind == "float" else D.int64
+    out = Tensor._make(_js.scan(op, moved._view(), dtype.name), dtype, moved.shape, device=x.device)
+    return out.transpose(axis, -1).contiguous() if axis != x.dim() - 1 else out
+
+
+def matmul(a, b):
+    refuse_grad("torch.matmul", a, b)
+    if a.dim() == 0 or b.dim() == 0:
+        raise RuntimeError("both arguments to matmul need to be at least 1D")
+    if a.dtype is not b.dtype:
+        raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: {a.dtype.name} != {b.dtype.name}")
+    squeeze_a, squeeze_b = a.dim() == 1, b.dim() == 1
+    a2 = a.unsqueeze(0) if squeeze_a else a
+    b2 = b.unsqueeze(-1) if squeeze_b else b
+    m, k = a2.shape[-2], a2.shape[-1]
+    k2, n = b2.shape[-2], b2.shape[-1]
+    if k != k2:
+        raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({m}x{k} and {k2}x{n})")
+    batch = broadcast_shapes(a2.shape[:-2], b2.shape[:-2])
+    count = batch.numel()
+    av = a2.expand(*batch, m, k).reshape(count, m, k) if batch else a2.reshape(1, m, k)
+    bv = b2.expand(*batch, k, n).reshape(count, k, n) if batch else b2.reshape(1, k, n)
+    data = _js.matmul(av._view(), bv._view(), count, m, k, n, a.dtype.name)
+    out = Tensor._make(data, a.dtype, (*batch, m, n), device=_device_of(a, b))
+    if squeeze_a:
+        out = out.squeeze(-2)
+    if squeeze_b:
+        out = out.squeeze(-1)
+    return out
+
+
+def _install():
+    ops = {
+        "__add__": "add", "__sub__": "sub", "__mul__": "mul", "__truediv__": "div", "__floordiv__": "floordiv",
+        "__mod__": "remainder", "__pow__": "pow", "__eq__": "eq", "__ne__": "ne", "__lt__": "lt", "__le__": "le",
+        "__gt__": "gt", "__ge__": "ge", "__and__": "bitwise_and", "__or__": "bitwise_or", "__xor__": "bitwise_xor",
+        "__lshift__": "shift_left", "__rshift__": "shift_right",
+    }
+    for method, op in ops.items():
+        setattr(Tensor, method, (lambda op: lambda self, other: binary(_bool_op(op, self, other), self, other))(op))
+    for method, op in {"__radd__": "add", "__rsub__": "sub", "__rmul__": "mul", "__rtruediv__": "div", "__rpow__": "pow", "__rfloordiv__": "floordiv", "__rmod__": "remainder"}.items():
+        setattr(Tensor, method, (lambda op: lambda self, other: binary(op, other, self))(op))
+    for method, op in {"add": "add", "sub": "sub", "mul": "mul", "div": "div", "pow": "pow", "maximum": "maximum", "minimum": "minimum", "eq": "eq", "ne": "ne", "lt": "lt", "le": "le", "gt": "gt", "ge": "ge", "remainder": "remainder"}.items():
+        setattr(Tensor, method, (lambda op: lambda self, other: binary(op, self, other))(op))
+    for op in ["exp", "exp2", "log", "log2", "sqrt", "rsqrt", "sin", "cos", "tanh", "sigmoid", "abs", "neg", "floor", "ceil", "round", "trunc", "reciprocal", "square", "sign", "logical_not", "isnan", "isinf", "relu"]:
+        setattr(Tensor, op, (lambda op: lambda self: unary(op, self))(op))
+    Tensor.__neg__ = lambda self: unary("neg", self)
+    Tensor.__abs__ = lambda self: unary("abs", self)
+    Tensor.__invert__ = lambda self: unary("logical_not", self) if self.dtype is D.bool_ else unary("bitwise_not", self)
+    Tensor.__pos__ = lambda self: self
+    Tensor.__matmul__ = lambda self, other: matmul(self, other)
+    Tensor.__rmatmul__ = lambda self, other: matmul(other, self)
+    Tensor.matmul = Tensor.__matmul__
+    Tensor.mm = Tensor.__matmul__
+    for op in ["sum", "mean", "prod", "any", "all", "var"]:
+        setattr(Tensor, op, (lambda op: lambda self, dim=None, keepdim=False, dtype=None, **kw: reduce(op, self, kw.get("axis", dim), keepdim, dtype))(op))
+    Tensor.max = lambda self, dim=None, keepdim=False: max_or_min("max", self, dim, keepdim)
+    Tensor.min = lambda self, dim=None, keepdim=False: max_or_min("min", self, dim, keepdim)
+    Tensor.amax = lambda self, dim=None, keepdim=False: reduce("max", self, dim, keepdim)
+    Tensor.amin = lambda self, dim=None, keepdim=False: reduce("min", self, dim, keepdim)
+    Tensor.argmax = lambda self, dim=None, keepdim=False: reduce("argmax", self, dim, keepdim)
+    Tensor.argmin = lambda self, dim=None, keepdim=False: reduce("argmin", self, dim, keepdim)
+    Tensor.softmax = lambda self, dim=-1, dtype=None: softmax(self, dim, dtype)
+    Tensor.log_softmax = lambda self, dim=-1, dtype=None: softmax(self, dim, dtype, log=True)
+    Tensor.cumsum = lambda self, dim: scan("cumsum", self, dim)
+    Tensor.clamp = lambda self, min=None, max=None: clamp(self, min, max)
+    Tensor.clip = Tensor.clamp
+
+
+def _bool_op(op, a, b):
+    """`&`, `|`, `^` of bool tensors are the logical ops."""
+    bools = all((isinstance(x, Tensor) and x.dtype is D.bool_) or isinstance(x, bool) for x in (a, b))
+    return {"bitwise_and": "logical_and", "bitwise_or": "logical_or", "bitwise_xor": "logical_xor"}.get(op, op) if bools else op
+
+
+def clamp(x, min=None, max=None):
+    out = x
+    if min is not None:
+        out = binary("maximum", out, min)
+    if max is not None:
+        out = binary("minimum", out, max)
+    return out if out is not x else x.clone()
+
+
+_install()

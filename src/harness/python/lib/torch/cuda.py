@@ -1,0 +1,43 @@
+# torch.cuda as a script sees it on Kernel Lab's GPU: launches are already finished when they
+# return (each is checked before the script goes on), so synchronize has nothing to wait for.
+
+
+def is_available():
+    return True
+
+
+def synchronize(device=None):
+    pass
+
+
+def device_count():
+    return 1
+
+
+def current_device():
+    return 0
+
+
+def set_device(device):
+    pass
+
+
+def get_device_name(device=None):
+    return "Kernel Lab GPU (WebGPU)"
+
+
+def manual_seed(seed):
+    import torch
+    torch.manual_seed(seed)
+
+
+manual_seed_all = manual_seed
+
+
+def empty_cache():
+    pass
+
+
+class Event:
+    def __init__(self, enable_timing=False, **kwargs):
+        raise NotImplementedError("torch.cuda.Event is not in Kernel Lab's torch: time with triton.testing.do_bench (GPU timestamps)")

@@ -1,0 +1,8 @@
+# torch.nn: the functional ops the tutorials call (torch.nn.functional); modules are not here.
+
+from . import functional
+
+
+def __getattr__(name):
+    from .._tensor import not_implemented
+    not_implemented(f"torch.nn.{name}")

@@ -1,0 +1,93 @@
+# torch.nn.functional: softmax, layer_norm (with its backward, for tutorial 05's reference), gelu,
+# silu, relu, dropout. Computed exactly in JS (tensor-ops.ts) like the rest of Kernel Lab's torch.
+
+import math
+
+from .. import _math
+from .._autograd import attach, refuse_grad, _grad_mode
+from .._tensor import not_implemented
+
+
+def softmax(x, dim=None, dtype=None, **kwargs):
+    refuse_grad("softmax", x)
+    return _math.softmax(x, -1 if dim is None else kwargs.get("axis", dim), dtype)
+
+
+def log_softmax(x, dim=None, dtype=None):
+    refuse_grad("log_softmax", x)
+    return _math.softmax(x, -1 if dim is None else dim, dtype, log=True)
+
+
+def relu(x, inplace=False):
+    refuse_grad("relu", x)
+    return _math.unary("relu", x)
+
+
+def gelu(x, approximate="none"):
+    refuse_grad("gelu", x)
+    return _math.unary("gelu_tanh" if approximate == "tanh" else "gelu", x)
+
+
+def silu(x, inplace=False):
+    refuse_grad("silu", x)
+    return _math.unary("silu", x)
+
+
+def sigmoid(x):
+    refuse_grad("sigmoid", x)
+    return _math.unary("sigmoid", x)
+
+
+def tanh(x):
+    return _math.unary("tanh", x)
+
+
+def dropout(x, p=0.5, training=True, inplace=False):
+    refuse_grad("dropout", x)
+    if not training or p == 0:
+        return x
+    import torch
+    keep = torch.rand(x.shape, device=x.device) > p
+    return torch.where(keep, x / (1 - p), 0.0).to(x.dtype)
+
+
+def layer_norm(x, normalized_shape, weight=None, bias=None, eps=1e-5):
+    """Over the last len(normalized_shape) axes, in float32 (torch's CUDA kernel accumulates in float32 too)."""
+    import torch
+    shape = tuple(normalized_shape) if isinstance(normalized_shape, (tuple, list)) else (normalized_shape,)
+    if tuple(x.shape[-len(shape):]) != shape:
+        raise RuntimeError(f"Given normalized_shape={list(shape)}, expected input with shape [*, {', '.join(map(str, shape))}], but got input of size{list(x.shape)}")
+    n = 1
+    for s in shape:
+        n *= s
+    with _grad_mode(False):
+        rows = x.reshape(-1, n).float()
+        mean = rows.mean(dim=1, keepdim=True)
+        centred = rows - mean
+        rstd = ((centred * centred).mean(dim=1, keepdim=True) + eps).rsqrt()
+        xhat = centred * rstd
+        y = xhat
+        if weight is not None:
+            y = y * weight.reshape(n).float()
+        if bias is not None:
+            y = y + bias.reshape(n).float()
+        out = y.to(x.dtype).reshape(*x.shape)
+    inputs = [t for t in (x, weight, bias) if t is not None]
+
+    def backward(dy):
+        g = dy.reshape(-1, n).float()
+        w = weight.reshape(n).float() if weight is not None else None
+        gx = g * w if w is not None else g
+        dx = rstd * (gx - gx.mean(dim=1, keepdim=True) - xhat * (gx * xhat).mean(dim=1, keepdim=True))
+        grads = [dx.to(x.dtype).reshape(*x.shape)]
+        if weight is not None:
+            grads.append((g * xhat).sum(dim=0).to(weight.dtype).reshape(*weight.shape))
+        if bias is not None:
+            grads.append(g.sum(dim=0).to(bias.dtype).reshape(*bias.shape))
+        return grads
+
+    return attach(out, "NativeLayerNormBackward0", inputs, backward)
+
+
+def __getattr__(name):
+    not_implemented(f"torch.nn.functional.{name}")

@@ -1,0 +1,22 @@
+# Kernel Lab's triton: @triton.jit kernels compiled by Kernel Lab to WGSL and run checked on the
+# GPU (or the interpreter with --cpu), and the host-side helpers Triton's tutorials use
+# (README: Triton in Python).
+
+from ._jit import jit, autotune, heuristics, Config, JITFunction  # noqa: F401
+from ._bridge import KernelLabError, OutOfBoundsError, DeviceAssertError, CompilationError  # noqa: F401
+from . import language, testing, runtime, compiler  # noqa: F401
+
+__version__ = "3.4.0+kernellab"
+
+
+def cdiv(x, y):
+    return (x + y - 1) // y
+
+
+def next_power_of_2(n):
+    n = int(n)
+    return 1 if n <= 1 else 1 << (n - 1).bit_length()
+
+
+def _kernel_lab_reset():
+    pass

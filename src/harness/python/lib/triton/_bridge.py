@@ -1,0 +1,47 @@
+# The one way Kernel Lab's triton reaches the GPU: a request to the main thread, answered before
+# the script goes on (the Python thread sleeps meanwhile; protocol.ts). A failed launch becomes
+# the Python exception its kind names.
+
+import json
+
+import _kernel_lab_bridge as _bridge
+from js import Object
+from pyodide.ffi import to_js
+
+
+class KernelLabError(RuntimeError):
+    """A launch that Kernel Lab stopped: the message names the kernel's line in the script."""
+
+    kernel_lab_kind = "runtime"
+
+
+class OutOfBoundsError(KernelLabError):
+    """KL3101: a tl.load or tl.store touched an element outside its tensor."""
+
+    kernel_lab_kind = "out-of-bounds"
+
+
+class DeviceAssertError(KernelLabError):
+    """KL3110: a tl.device_assert failed."""
+
+    kernel_lab_kind = "assert"
+
+
+class CompilationError(KernelLabError):
+    """The kernel has compile errors (the diagnostics are in the message, each at its line)."""
+
+    kernel_lab_kind = "compile"
+
+
+_ERRORS = {"out-of-bounds": OutOfBoundsError, "assert": DeviceAssertError, "compile": CompilationError, "runtime": KernelLabError, "not-implemented": NotImplementedError}
+
+
+def call(request):
+    reply = json.loads(_bridge.call(to_js(request, dict_converter=Object.fromEntries)))
+    if reply["kind"] == "error":
+        raise _ERRORS[reply["error"]](reply["message"])
+    return reply.get("value")
+
+
+def now_ms():
+    return _bridge.now()

@@ -1,0 +1,224 @@
+# @triton.jit, @triton.autotune, @triton.heuristics and `kernel[grid](…)`. The kernel's body never
+# runs in Python: a launch binds the arguments as Python does (defaults, keywords), evaluates the
+# grid (a tuple, or a function of the launch's meta-parameters), and sends the kernel's name, the
+# tensors' storage and the scalar and constexpr values to the main thread, which compiles the
+# kernel for those types and runs it checked (launch.ts).
+
+import inspect
+
+import _kernel_lab_state as _state
+
+from . import _bridge
+from .language import constexpr as _constexpr
+
+# Options of a launch that are not kernel arguments; num_warps and num_stages reach the compiler.
+_COMPILER_OPTIONS = ("num_warps", "num_stages")
+_IGNORED_OPTIONS = ("num_ctas", "maxnreg", "enable_fp_fusion", "debug", "sanitize_overflow", "launch_cooperative_grid", "launch_pdl", "enable_warp_specialization", "num_buffers_warp_spec", "num_consumer_groups", "reg_dec_producer", "reg_inc_consumer")
+
+
+def _is_constexpr(annotation):
+    return annotation is _constexpr or annotation == "tl.constexpr" or annotation == "constexpr" or getattr(annotation, "__name__", None) == "constexpr"
+
+
+def _grid3(grid, meta):
+    g = grid(meta) if callable(grid) else grid
+    g = tuple(g) if isinstance(g, (tuple, list)) else (g,)
+    if not 1 <= len(g) <= 3:
+        raise ValueError(f"a grid has 1 to 3 dimensions, got {g!r}")
+    return tuple(int(x) for x in g) + (1,) * (3 - len(g))
+
+
+def _arg(name, value, constexpr):
+    import torch
+    if constexpr:
+        if isinstance(value, _constexpr):
+            value = value.value
+        if value is not None and not isinstance(value, (bool, int, float, str)):
+            value = str(value)
+        return {"name": name, "kind": "constexpr", "value": value}
+    if isinstance(value, torch.Tensor):
+        return {"name": name, "kind": "tensor", "dtype": value.dtype.name, "data": value._data.subarray(value._offset)}
+    if isinstance(value, bool):
+        return {"name": name, "kind": "bool", "value": value}
+    if isinstance(value, int):
+        if not -2**31 <= value < 2**31:
+            raise ValueError(f"argument {name}={value} does not fit in int32: Kernel Lab's kernels take 32-bit integers")
+        return {"name": name, "kind": "int", "value": value}
+    if isinstance(value, float):
+        return {"name": name, "kind": "float", "value": value}
+    if value is None:
+        return {"name": name, "kind": "none"}
+    raise TypeError(f"argument {name} of type {type(value).__name__} can't be passed to a kernel (a tensor, an int, a float, a bool or None can)")
+
+
+class JITFunction:
+    def __init__(self, fn, **options):
+        self.fn = fn
+        self.__name__ = fn.__name__
+        self.__doc__ = fn.__doc__
+        self.signature = inspect.signature(fn)
+        self.arg_names = list(self.signature.parameters)
+        self.constexprs = {n for n, p in self.signature.parameters.items() if _is_constexpr(p.annotation)}
+        self.def_line = fn.__code__.co_firstlineno
+        self.options = options
+
+    def __call__(self, *args, **kwargs):
+        raise RuntimeError(f"Cannot call @triton.jit'd outside of the scope of a kernel: launch it as {self.__name__}[grid](…)")
+
+    def __getitem__(self, grid):
+        return lambda *args, **kwargs: self.run(*args, grid=grid, **kwargs)
+
+    def bind(self, args, kwargs):
+        kwargs = dict(kwargs)
+        options = {k: int(kwargs.pop(k)) for k in _COMPILER_OPTIONS if k in kwargs and k not in self.arg_names}
+        for k in _IGNORED_OPTIONS:
+            if k not in self.arg_names:
+                kwargs.pop(k, None)
+        bound = self.signature.bind(*args, **kwargs)
+        bound.apply_defaults()
+        return dict(bound.arguments), options
+
+    def run(self, *args, grid, warmup=False, **kwargs):
+        values, options = self.bind(args, kwargs)
+        meta = dict(values, **options)
+        request = {
+            "kind": "launch",
+            "kernel": self.__name__,
+            "defLine": self.def_line,
+            "callLine": _state.caller_line() or 0,
+            "grid": list(_grid3(grid, meta)),
+            "args": [_arg(n, v, n in self.constexprs) for n, v in values.items()],
+            "options": options,
+            "record": _state.recording,
+            "warmup": warmup,
+        }
+        result = _bridge.call(request)
+        for line in (result or {}).get("prints", []):
+            print(line)
+        if warmup:
+            return CompiledKernel(self, options, result or {})
+        return None
+
+    def warmup(self, *args, grid, **kwargs):
+        return self.run(*args, grid=grid, warmup=True, **kwargs)
+
+
+class _Metadata:
+    def __init__(self, info, options):
+        self.shared = info.get("shared", 0)
+        self.num_warps = options.get("num_warps", 4)
+        self.num_stages = options.get("num_stages", 3)
+        self.name = info.get("name", "")
+
+
+class CompiledKernel:
+    """What `kernel.warmup(…)` gives: the kernel compiled, its stand-in register and memory counts (README), launchable."""
+
+    def __init__(self, jit, options, info):
+        self.jit = jit
+        self.options = options
+        self.n_regs = info.get("n_regs", 32)
+        self.n_spills = 0
+        self.metadata = _Metadata(info, options)
+        self.asm = {"wgsl": info.get("wgsl", "")}
+
+    def _init_handles(self):
+        pass
+
+    def __getitem__(self, grid):
+        return lambda *args, **kwargs: self.jit.run(*args, grid=grid, **self.options, **kwargs)
+
+
+def jit(fn=None, **options):
+    if fn is None:
+        return lambda f: JITFunction(f, **options)
+    return JITFunction(fn, **options)
+
+
+class Config:
+    def __init__(self, kwargs, num_warps=4, num_stages=3, num_ctas=1, maxnreg=None, pre_hook=None, **ignored):
+        self.kwargs = dict(kwargs)
+        self.num_warps = num_warps
+        self.num_stages = num_stages
+        self.num_ctas = num_ctas
+        self.maxnreg = maxnreg
+        self.pre_hook = pre_hook
+
+    def all_kwargs(self):
+        return {**self.kwargs, "num_warps": self.num_warps, "num_stages": self.num_stages}
+
+    def __str__(self):
+        parts = [f"{k}: {v}" for k, v in self.kwargs.items()] + [f"num_warps: {self.num_warps}", f"num_stages: {self.num_stages}"]
+        return ", ".join(parts)
+
+    __repr__ = __str__
+
+
+class Autotuner:
+    """Times every config (GPU timestamps, as do_bench) the first time a key's values are seen, then launches the fastest."""
+
+    def __init__(self, fn, configs, key, prune_configs_by=None, reset_to_zero=None, restore_value=None, **ignored):
+        self.fn = fn
+        self.configs = configs or [Config({})]
+        self.keys = list(key)
+        self.prune = prune_configs_by
+        self.cache = {}
+        self.best_config = None
+        self.__name__ = getattr(fn, "__name__", "kernel")
+
+    def __getitem__(self, grid):
+        return lambda *args, **kwargs: self.run(*args, grid=grid, **kwargs)
+
+    def _jit(self):
+        fn = self.fn
+        while not isinstance(fn, JITFunction):
+            fn = fn.fn
+        return fn
+
+    def run(self, *args, grid, **kwargs):
+        names = self._jit().arg_names
+        values = dict(zip(names, args), **kwargs)
+        key = tuple(values.get(k) if not hasattr(values.get(k), "dtype") else str(values[k].dtype) for k in self.keys)
+        if key not in self.cache:
+            self.cache[key] = self._tune(args, kwargs, grid)
+        self.best_config = self.cache[key]
+        return self.fn.run(*args, grid=grid, **kwargs, **self.best_config.all_kwargs())
+
+    def _tune(self, args, kwargs, grid):
+        configs = self.configs
+        if self.prune and self.prune.get("early_config_prune"):
+            values = dict(zip(self._jit().arg_names, args), **kwargs)
+            configs = self.prune["early_config_prune"](configs, values)
+        if len(configs) == 1 or _state.bench == "off" or _state.cpu:
+            return configs[0]
+        from .testing import _time_launches
+        timed = [(_time_launches(lambda c=c: self.fn.run(*args, grid=grid, **kwargs, **c.all_kwargs())), i, c) for i, c in enumerate(configs)]
+        return min(timed, key=lambda t: (t[0], t[1]))[2]
+
+
+def autotune(configs, key, prune_configs_by=None, reset_to_zero=None, restore_value=None, **kwargs):
+    return lambda fn: Autotuner(fn, configs, key, prune_configs_by, reset_to_zero, restore_value, **kwargs)
+
+
+class Heuristics:
+    def __init__(self, fn, values):
+        self.fn = fn
+        self.values = values
+        self.__name__ = getattr(fn, "__name__", "kernel")
+
+    def __getitem__(self, grid):
+        return lambda *args, **kwargs: self.run(*args, grid=grid, **kwargs)
+
+    def run(self, *args, grid, **kwargs):
+        jit_fn = self.fn
+        while not isinstance(jit_fn, JITFunction):
+            jit_fn = jit_fn.fn
+        meta = dict(zip(jit_fn.arg_names, args), **kwargs)
+        for name, rule in self.values.items():
+            kwargs[name] = rule(meta)
+            meta[name] = kwargs[name]
+        return self.fn.run(*args, grid=grid, **kwargs)
+
+
+def heuristics(values):
+    return lambda fn: Heuristics(fn, values)

@@ -1,0 +1,81 @@
+# triton.language on the host. A kernel's body is compiled by Kernel Lab, never run by Python, so
+# what the host needs is what a module's top level evaluates: `tl.constexpr` (annotations and
+# `N = tl.constexpr(4)` globals) and the dtypes. Calling a tl function outside a kernel says so.
+
+from . import math, extra  # noqa: F401
+
+
+class constexpr:
+    def __init__(self, value):
+        self.value = value.value if isinstance(value, constexpr) else value
+
+    def __repr__(self):
+        return f"constexpr[{self.value}]"
+
+    def __index__(self):
+        return self.value
+
+    def __int__(self):
+        return int(self.value)
+
+    def __float__(self):
+        return float(self.value)
+
+    def __bool__(self):
+        return bool(self.value)
+
+    def __eq__(self, other):
+        return self.value == (other.value if isinstance(other, constexpr) else other)
+
+    def __hash__(self):
+        return hash(self.value)
+
+    def __getattr__(self, name):
+        return getattr(self.value, name)
+
+
+class dtype:
+    def __init__(self, name):
+        self.name = name
+
+    def __repr__(self):
+        return f"triton.language.{self.name}"
+
+    def __str__(self):
+        return self.name
+
+    def __eq__(self, other):
+        return isinstance(other, dtype) and other.name == self.name
+
+    def __hash__(self):
+        return hash(self.name)
+
+    def is_floating(self):
+        return self.name.startswith(("fp", "bf"))
+
+
+float16 = dtype("fp16")
+bfloat16 = dtype("bf16")
+float32 = dtype("fp32")
+float64 = dtype("fp64")
+int1 = dtype("int1")
+int8 = dtype("int8")
+int16 = dtype("int16")
+int32 = dtype("int32")
+int64 = dtype("int64")
+uint8 = dtype("uint8")
+uint16 = dtype("uint16")
+uint32 = dtype("uint32")
+uint64 = dtype("uint64")
+float8e4nv = dtype("fp8e4nv")
+float8e5 = dtype("fp8e5")
+tensor = type("tensor", (), {})
+pointer_type = type("pointer_type", (), {})
+block_type = type("block_type", (), {})
+
+
+def __getattr__(name):
+    def outside(*args, **kwargs):
+        raise RuntimeError(f"tl.{name} runs only inside a @triton.jit kernel (Kernel Lab compiles the kernel's body; Python never runs it)")
+    outside.__name__ = name
+    return outside

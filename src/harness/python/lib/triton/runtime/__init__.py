@@ -1,0 +1,5 @@
+# triton.runtime: the driver (the active GPU as Triton's tutorials ask for it) and the errors.
+
+from . import driver  # noqa: F401
+from .._jit import JITFunction, Autotuner, Heuristics, Config  # noqa: F401
+from .._bridge import KernelLabError, OutOfBoundsError  # noqa: F401

@@ -1,0 +1,195 @@
+# triton.testing: do_bench times a function's GPU launches with GPU timestamps (the launches one
+# call makes are recorded once and replayed; bench.ts), perf_report / Benchmark / Mark.run print
+# the table as Triton does and hand the plot to Kernel Lab's results panel. `--bench` decides how
+# much runs: off (skipped, said once), quick (the first two points of each benchmark, fewer
+# repetitions), full.
+
+import math
+
+import _kernel_lab_bridge as _js_bridge
+import _kernel_lab_state as _state
+from pyodide.ffi import to_js
+
+from . import _bridge
+
+_said = set()
+
+
+def _say_once(key, text):
+    if key not in _said:
+        _said.add(key)
+        print(text)
+
+
+def _time_launches(fn, reps=None, warmup_ms=None):
+    """Per call of fn: the median GPU time of the launches it makes, or None when it launches nothing."""
+    _state.recording = True
+    _bridge.call({"kind": "bench-start"})
+    try:
+        fn()
+    finally:
+        _state.recording = False
+    quick = _state.bench == "quick"
+    result = _bridge.call({"kind": "bench-stop", "reps": reps or (10 if quick else 100), "warmupMs": warmup_ms if warmup_ms is not None else (20 if quick else 200), "quantiles": None})
+    return None if result is None else result["medianMs"]
+
+
+def _wall_clock(fn, rep_ms, quantiles):
+    times = []
+    start = _bridge.now_ms()
+    while len(times) < 3 or (_bridge.now_ms() - start < rep_ms and len(times) < 1000):
+        t = _bridge.now_ms()
+        fn()
+        times.append(_bridge.now_ms() - t)
+    return times
+
+
+def _summary(times, quantiles, return_mode):
+    times = sorted(times)
+    if quantiles is not None:
+        out = [_quantile(times, q) for q in quantiles]
+        return out[0] if len(out) == 1 else out
+    if return_mode == "all":
+        return times
+    if return_mode == "min":
+        return times[0]
+    if return_mode == "max":
+        return times[-1]
+    if return_mode == "median":
+        return _quantile(times, 0.5)
+    return sum(times) / len(times)
+
+
+def _quantile(sorted_times, q):
+    at = q * (len(sorted_times) - 1)
+    lo = int(math.floor(at))
+    hi = min(len(sorted_times) - 1, lo + 1)
+    return sorted_times[lo] + (sorted_times[hi] - sorted_times[lo]) * (at - lo)
+
+
+def do_bench(fn, warmup=25, rep=100, grad_to_none=None, quantiles=None, return_mode="mean", **kwargs):
+    if _state.bench == "off":
+        _say_once("off", "[kernel-lab] --bench off: triton.testing.do_bench is skipped (it returns nan)")
+        return [math.nan] * len(quantiles) if quantiles and len(quantiles) > 1 else math.nan
+    fn()  # the first call runs checked, as any launch
+    quick = _state.bench == "quick"
+    _state.recording = True
+    _bridge.call({"kind": "bench-start"})
+    try:
+        fn()
+    finally:
+        _state.recording = False
+    reps = 10 if quick else max(10, min(1000, int(rep * 10)))
+    result = _bridge.call({"kind": "bench-stop", "reps": reps, "warmupMs": 20 if quick else warmup, "quantiles": None if quantiles is None else list(quantiles)})
+    if result is None:
+        # No GPU launch: torch's own ops run on the CPU in Kernel Lab; timed by the wall clock, and said so.
+        _say_once("cpu", "[kernel-lab] do_bench: a function with no kernel launch (torch's own ops) runs on the CPU here; timed by the wall clock")
+        return _summary(_wall_clock(fn, 20 if quick else rep, quantiles), quantiles, return_mode)
+    return _bench_result(result, quantiles, return_mode)
+
+
+def _bench_result(result, quantiles, return_mode):
+    if quantiles is not None:
+        qs = result["quantilesMs"]
+        return qs[0] if len(qs) == 1 else qs
+    return {"min": result["minMs"], "max": result["maxMs"], "median": result["medianMs"]}.get(return_mode, result["meanMs"])
+
+
+do_bench_cudagraph = do_bench
+
+
+class Benchmark:
+    def __init__(self, x_names, x_vals, line_arg, line_vals, line_names, plot_name, args, xlabel="", ylabel="", x_log=False, y_log=False, styles=None, color=None):
+        self.x_names = list(x_names)
+        self.x_vals = list(x_vals)
+        self.line_arg = line_arg
+        self.line_vals = list(line_vals)
+        self.line_names = list(line_names)
+        self.plot_name = plot_name
+        self.args = dict(args)
+        self.xlabel = xlabel
+        self.ylabel = ylabel
+        self.x_log = x_log
+        self.y_log = y_log
+        self.styles = styles
+
+
+class Mark:
+    def __init__(self, fn, benchmarks):
+        self.fn = fn
+        self.benchmarks = benchmarks
+
+    def run(self, show_plots=False, print_data=False, save_path="", return_df=False, **kwargs):
+        benchmarks = self.benchmarks if isinstance(self.benchmarks, list) else [self.benchmarks]
+        tables = [self._run(b, show_plots, print_data, **kwargs) for b in benchmarks]
+        if return_df:
+            return tables[0] if len(tables) == 1 else tables
+
+    def _run(self, bench, show_plots, print_data, **kwargs):
+        mode = _state.bench
+        if mode == "off":
+            _say_once(f"perf:{bench.plot_name}", f"[kernel-lab] --bench off: perf_report '{bench.plot_name}' is skipped")
+            return None
+        xs = bench.x_vals[:2] if mode == "quick" else bench.x_vals
+        if mode == "quick" and len(bench.x_vals) > 2:
+            print(f"[kernel-lab] --bench quick: {bench.plot_name} runs the first {len(xs)} of its {len(bench.x_vals)} points")
+        columns = [bench.x_names[0]] + [f"{n}{suffix}" for n in bench.line_names for suffix in ("",)]
+        rows = []
+        for x in xs:
+            x_args = {name: x for name in bench.x_names} if not isinstance(x, (list, tuple)) else dict(zip(bench.x_names, x))
+            row = [x]
+            for value in bench.line_vals:
+                result = self.fn(**x_args, **{bench.line_arg: value}, **bench.args, **kwargs)
+                y = result[0] if isinstance(result, (tuple, list)) else result
+                row.append(float(y))
+            rows.append(row)
+        table = Table(columns, rows)
+        if print_data:
+            print(bench.plot_name + ":")
+            print(table.to_string())
+        if show_plots:
+            _js_bridge.notify(to_js({"kind": "plot", "title": bench.plot_name, "data": {"columns": columns, "rows": rows, "xlabel": bench.xlabel or bench.x_names[0], "ylabel": bench.ylabel, "xLog": bench.x_log, "yLog": bench.y_log}}, dict_converter=_object))
+        return table
+
+
+def _object(entries):
+    from js import Object
+    return Object.fromEntries(entries)
+
+
+class Table:
+    """What perf_report prints: pandas' DataFrame.to_string() of the rows (the row number first, numbers right-aligned)."""
+
+    def __init__(self, columns, rows):
+        self.columns = columns
+        self.rows = rows
+
+    def to_string(self):
+        def cell(v, column):
+            if not isinstance(v, (int, float)):
+                return str(v)
+            return f"{float(v):.1f}" if column == 0 else f"{float(v):.6f}"
+
+        body = [[str(i)] + [cell(v, c) for c, v in enumerate(row)] for i, row in enumerate(self.rows)]
+        head = [""] + list(self.columns)
+        widths = [max(len(r[c]) for r in [head] + body) for c in range(len(head))]
+        lines = ["  ".join(h.rjust(w) if i else h.ljust(w) for i, (h, w) in enumerate(zip(head, widths)))]
+        lines += ["  ".join(v.ljust(w) if i == 0 else v.rjust(w) for i, (v, w) in enumerate(zip(row, widths))) for row in body]
+        return "\n".join(lines)
+
+    def __str__(self):
+        return self.to_string()
+
+
+def perf_report(benchmarks):
+    return lambda fn: Mark(fn, benchmarks)
+
+
+def assert_close(x, y, atol=None, rtol=None, err_msg=""):
+    import torch
+    torch.testing.assert_close(x, y, atol=atol if atol is not None else 1e-2, rtol=rtol if rtol is not None else 0.0, check_dtype=False, msg=err_msg or None)
+
+
+def set_gpu_clock(*args, **kwargs):
+    import contextlib
+    return contextlib.nullcontext()

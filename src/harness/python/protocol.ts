@@ -1,0 +1,78 @@
+// What the main thread (the GPU, the harness) and the Python thread (Pyodide, Kernel Lab's
+// `torch` and `triton` modules) say to each other. Python runs synchronously, and a launch needs
+// the GPU's answer before the script's next line: the Python thread posts a request and sleeps
+// on `Atomics.wait` until the main thread has written the answer into the shared reply block.
+// Tensors live in SharedArrayBuffers, so a launch reads and writes their elements in place.
+
+/** A torch dtype as the kernels see it. */
+export type TensorDtype = "float32" | "float16" | "bfloat16" | "int32" | "int64" | "int8" | "uint8" | "bool";
+
+export type TensorStorage = Float32Array | Int32Array | Uint16Array | Uint8Array | Int8Array;
+
+/** One argument of `kernel[grid](…)`, bound to its parameter by name (Python's own binding). */
+export type LaunchArg =
+  /** The tensor's storage from its first element on (a view passes its offset this way, as a pointer does). */
+  | { name: string; kind: "tensor"; dtype: TensorDtype; data: TensorStorage }
+  | { name: string; kind: "int"; value: number }
+  | { name: string; kind: "float"; value: number }
+  | { name: string; kind: "bool"; value: boolean }
+  | { name: string; kind: "none" }
+  /** A parameter annotated `tl.constexpr`: its value specialises the kernel. */
+  | { name: string; kind: "constexpr"; value: number | boolean | string | null };
+
+export interface LaunchRequest {
+  kind: "launch";
+  kernel: string;
+  /** The line of the kernel's `def` (1-based), so two kernels of one name are told apart. */
+  defLine: number;
+  /** The line of the `kernel[grid](…)` call in the user's file. */
+  callLine: number;
+  grid: [number, number, number];
+  args: LaunchArg[];
+  /** `num_warps` / `num_stages` from the launch or an autotune config. */
+  options: Record<string, number>;
+  /** Inside do_bench's timed calls: queue the launch for timing instead of running it checked. */
+  record: boolean;
+}
+
+export type Request =
+  | LaunchRequest
+  /** do_bench: the launches recorded since `bench-start`, timed on the GPU. */
+  | { kind: "bench-start" }
+  | { kind: "bench-stop"; reps: number; warmupMs: number; quantiles: number[] | null }
+  | { kind: "device-properties" };
+
+/** The main thread's answers; `error` becomes a Python exception. */
+export type Reply =
+  | { kind: "ok"; value?: unknown }
+  | { kind: "error"; error: "compile" | "out-of-bounds" | "assert" | "runtime" | "not-implemented"; message: string };
+
+/** Messages the Python thread posts without waiting. */
+export type Notice =
+  | { kind: "ready"; startMs: number }
+  | { kind: "stdout"; text: string }
+  | { kind: "stderr"; text: string }
+  | { kind: "check"; line: number; check: "assert_close" | "allclose"; passed: boolean; maxAbsDiff: number | null }
+  | { kind: "plot"; title: string; data: unknown }
+  | { kind: "request"; request: Request }
+  /** The script ended: `error` is the formatted traceback (with `FILE.py:LINE`), absent when it finished. */
+  | { kind: "done"; error?: { traceback: string; line: number | null; type: string; launchError?: string } };
+
+/** The main thread's command to the Python thread. */
+export interface RunScript {
+  kind: "run";
+  file: string;
+  /** The name the script's frames carry (what a traceback shows). */
+  displayName: string;
+  text: string;
+  bench: BenchMode;
+  /** --cpu: launches are interpreted. */
+  cpu: boolean;
+}
+
+export type BenchMode = "off" | "quick" | "full";
+
+/** The shared block a reply is written into: [state, byte length] then the JSON's bytes. */
+export const REPLY_BYTES = 1 << 20;
+export const STATE_WAITING = 0;
+export const STATE_ANSWERED = 1;

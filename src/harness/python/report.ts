@@ -1,0 +1,41 @@
+// docs/LANGUAGE.md §4.1's report of running a Python file (`kernel-lab run FILE.py --json`).
+
+import type { LocatedDiagnostic } from "../../diagnostics/position";
+import type { AdapterReport } from "../report";
+import type { BenchMode } from "./protocol";
+
+export interface PythonLaunchReport {
+  kernel: string;
+  /** The line of the `kernel[grid](…)` call. */
+  line: number;
+  grid: [number, number, number];
+  constexprs: Record<string, number | boolean | string | null>;
+  /** The checked launch's time: GPU submit to done (wall clock), or the interpreter's with --cpu. */
+  ms: number;
+}
+
+export interface PythonCheckReport {
+  line: number;
+  kind: "assert_close" | "allclose";
+  passed: boolean;
+  maxAbsDiff: number | null;
+}
+
+export interface PythonFileReport {
+  file: string;
+  adapter: AdapterReport | null;
+  diagnostics: LocatedDiagnostic[];
+  launches: PythonLaunchReport[];
+  /** Launches left out of `launches` (after the first MAX_LISTED). */
+  launchesNotListed?: number;
+  checks: PythonCheckReport[];
+  stdout: string;
+  /** How much of do_bench / perf_report ran, and why. */
+  bench: { mode: BenchMode; chosen: "flag" | "gpu" | "software-adapter" | "cpu" };
+  /** The script's exception, as Python prints it (its frames in the script only). */
+  traceback?: string;
+  pyodide: { startMs: number; warm: boolean };
+}
+
+/** Launches listed one by one (a benchmark's loop launches thousands). */
+export const MAX_LISTED = 200;

@@ -1,0 +1,153 @@
+// `kernel-lab run FILE.py` on the main thread: the GPU opened while Python starts (once per
+// process, reused by every later run), the script sent to the Python thread, and each request it
+// makes (a launch, a benchmark) answered here, where the GPU and the harness live. What the script
+// prints is handed on as it arrives. Nothing throws at the caller: the outcome says how it ended.
+
+import * as path from "node:path";
+import type { LocatedDiagnostic } from "../../diagnostics/position";
+import { NO_NEEDS } from "../../ir/target";
+import { displayPath, located, readKernelText } from "../load";
+import { openDevice, requestGpu } from "../open-device";
+import { answer } from "./embedded";
+import { Launcher } from "./launch";
+import type { BenchMode, Notice, Reply, Request, RunScript } from "./protocol";
+import type { PythonFileReport } from "./report";
+import { PythonCodes } from "./codes";
+import { compilerFor } from "./compiler-for";
+import { assertNever } from "../../ir/never";
+
+/** The Python thread as the main thread sees it (thread-node.ts in Node). */
+export interface PythonProcess {
+  reply: SharedArrayBuffer;
+  post(command: RunScript): void;
+  onNotice(listener: (notice: Notice) => void): void;
+  onExit(listener: (why: string) => void): void;
+}
+
+export type PythonOutcome = "ok" | "raised" | "compile-error" | "no-adapter" | "failure";
+
+/** docs/LANGUAGE.md §4.1's exit codes. */
+export const PYTHON_EXIT_CODES: Record<PythonOutcome, number> = { ok: 0, raised: 1, "compile-error": 2, "no-adapter": 3, failure: 4 };
+
+export interface PythonRunOptions {
+  cpu?: boolean;
+  /** Default: full on a GPU, quick on a software adapter or the interpreter. */
+  bench?: BenchMode;
+  /** What the script writes, as it writes it. */
+  onStdout?: (text: string) => void;
+  onStderr?: (text: string) => void;
+  /** The device is open and the script is about to run (the report has its adapter and bench mode). */
+  onStart?: (report: PythonFileReport) => void;
+}
+
+interface Started {
+  thread: PythonProcess;
+  ready: Promise<number>;
+  /** The notices of the run in progress. */
+  listener?: (notice: Notice) => void;
+}
+
+let python: Started | undefined;
+
+/** The process's Python thread, started on first use. */
+function pythonThread(start: () => PythonProcess): { started: Started; warm: boolean } {
+  if (python) return { started: python, warm: true };
+  const thread = start();
+  let settle: { resolve(ms: number): void; reject(err: Error): void } | undefined;
+  const ready = new Promise<number>((resolve, reject) => (settle = { resolve, reject }));
+  ready.catch(() => {});
+  const started: Started = { thread, ready };
+  thread.onNotice((notice) => {
+    if (notice.kind === "ready") settle?.resolve(notice.startMs);
+    else if (notice.kind === "done" && notice.error?.type === "StartError") settle?.reject(new Error(notice.error.traceback));
+    else started.listener?.(notice);
+  });
+  thread.onExit((why) => {
+    settle?.reject(new Error(why));
+    if (python === started) python = undefined;
+    started.listener?.({ kind: "done", error: { traceback: `Kernel Lab's Python thread stopped: ${why}\n`, line: null, type: "PythonThreadExit" } });
+  });
+  python = started;
+  return { started, warm: false };
+}
+
+export async function runPythonFile(fileArg: string, opts: PythonRunOptions, start: () => PythonProcess, text?: string): Promise<{ report: PythonFileReport; outcome: PythonOutcome }> {
+  const absolute = path.resolve(fileArg);
+  const file = displayPath(absolute);
+  const requested = performance.now();
+  const { started, warm } = pythonThread(start);
+  const report: PythonFileReport = {
+    file, adapter: null, diagnostics: [], launches: [], checks: [], stdout: "",
+    bench: { mode: opts.bench ?? "quick", chosen: opts.bench ? "flag" : "cpu" },
+    pyodide: { startMs: 0, warm },
+  };
+  const done = (outcome: PythonOutcome, diagnostics: LocatedDiagnostic[] = []) => {
+    report.diagnostics.push(...diagnostics);
+    return { report, outcome };
+  };
+  const source = text ?? (await readKernelText(absolute, file));
+  if (typeof source !== "string") return done("failure", [source]);
+  // f16 is asked for where the script names it (Dawn's toggles are chosen when the GPU opens).
+  const needs = /float16|\.half\(|bfloat16/.test(source) ? { ...NO_NEEDS, f16: true } : NO_NEEDS;
+  const gpuReady = opts.cpu ? undefined : requestGpu(() => {}, needs);
+  try {
+    await started.ready;
+  } catch (err) {
+    return done("failure", [located(file, PythonCodes.pythonStart, `Kernel Lab could not start its embedded Python (Pyodide): ${(err as Error).message}`)]);
+  }
+  report.pyodide.startMs = Math.round(performance.now() - requested);
+  const device = await openDevice(gpuReady, file, needs);
+  if ("diagnostic" in device) return done(device.outcome === "no-adapter" ? "no-adapter" : "failure", [device.diagnostic]);
+  report.adapter = device.adapter;
+  if (!opts.bench) {
+    const software = device.gpu?.software ?? true;
+    report.bench = { mode: software ? "quick" : "full", chosen: device.gpu ? (software ? "software-adapter" : "gpu") : "cpu" };
+  }
+
+  opts.onStart?.(report);
+  const launcher = new Launcher(file, source, device, report, compilerFor(file, source));
+  const ended = new Promise<Extract<Notice, { kind: "done" }>>((resolve) => {
+    started.listener = (notice) => {
+      switch (notice.kind) {
+        case "stdout":
+          report.stdout += notice.text;
+          opts.onStdout?.(notice.text);
+          return;
+        case "stderr":
+          opts.onStderr?.(notice.text);
+          return;
+        case "check":
+          report.checks.push({ line: notice.line, kind: notice.check, passed: notice.passed, maxAbsDiff: notice.maxAbsDiff });
+          return;
+        case "plot":
+          return;
+        case "request":
+          void respond(launcher, notice.request).then((reply) => answer(started.thread.reply, reply));
+          return;
+        case "done":
+          resolve(notice);
+          return;
+        case "ready":
+          return;
+        default:
+          return assertNever(notice);
+      }
+    };
+  });
+  started.thread.post({ kind: "run", file: absolute, displayName: file, text: source, bench: report.bench.mode, cpu: !!opts.cpu });
+  const result = await ended;
+  started.listener = undefined;
+  report.diagnostics.push(...launcher.diagnostics);
+  if (!result.error) return done("ok");
+  report.traceback = result.error.traceback;
+  if (result.error.type === "PythonThreadExit") return done("failure");
+  return done(result.error.launchError === "compile" ? "compile-error" : "raised");
+}
+
+async function respond(launcher: Launcher, request: Request): Promise<Reply> {
+  try {
+    return await launcher.handle(request);
+  } catch (err) {
+    return { kind: "error", error: "runtime", message: err instanceof Error ? err.message : String(err) };
+  }
+}

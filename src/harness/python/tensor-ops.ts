@@ -1,0 +1,388 @@
+// The element loops behind Kernel Lab's `torch` (lib/torch/): Python keeps a tensor's shape,
+// strides and dtype and decides the result's; these functions walk the elements, which Python
+// in Pyodide would do a hundred times slower. Each op computes in double precision and rounds
+// to the result's dtype once, which for + - * / and sqrt is exactly float32's correctly rounded
+// result. Runs on the Python thread (no Node API).
+
+import type { TensorDtype, TensorStorage } from "./protocol";
+import { allocate, reader, writer } from "./tensor-storage";
+import { randomValues, seed } from "./tensor-random";
+
+/** A strided view of storage: what Python hands over for each tensor operand. */
+export interface View {
+  data: TensorStorage;
+  dtype: TensorDtype;
+  offset: number;
+  shape: number[];
+  strides: number[];
+}
+
+/** Python lists arrive as proxies with toJs(); plain arrays as they are. */
+function list(x: unknown): number[] {
+  if (Array.isArray(x)) return x as number[];
+  const proxy = x as { toJs(): number[] };
+  return [...proxy.toJs()];
+}
+
+function count(shape: readonly number[]): number {
+  return shape.reduce((a, b) => a * b, 1);
+}
+
+/** For each element of `shape` (row-major), the index of the element of `v` broadcast to it. */
+function indices(v: View, shape: readonly number[]): Int32Array | Float64Array {
+  const n = count(shape);
+  const out = n < 2 ** 31 ? new Int32Array(n) : new Float64Array(n);
+  const rank = shape.length;
+  const strides = shape.map((extent, axis) => {
+    const own = axis - (rank - v.shape.length);
+    return own < 0 || v.shape[own] === 1 ? 0 : v.strides[own];
+  });
+  const counter = new Array<number>(rank).fill(0);
+  let at = v.offset;
+  for (let i = 0; i < n; i++) {
+    out[i] = at;
+    for (let axis = rank - 1; axis >= 0; axis--) {
+      if (++counter[axis] < shape[axis]) {
+        at += strides[axis];
+        break;
+      }
+      at -= strides[axis] * (shape[axis] - 1);
+      counter[axis] = 0;
+    }
+  }
+  return out;
+}
+
+type Operand = View | number;
+
+function values(x: Operand, shape: readonly number[]): (i: number) => number {
+  if (typeof x === "number") return () => x;
+  const at = indices(x, shape);
+  const read = reader(x.dtype);
+  return (i) => read(x.data, at[i]);
+}
+
+const UNARY: Record<string, (x: number) => number> = {
+  neg: (x) => -x,
+  abs: Math.abs,
+  exp: Math.exp,
+  exp2: (x) => 2 ** x,
+  log: Math.log,
+  log2: Math.log2,
+  sqrt: Math.sqrt,
+  rsqrt: (x) => 1 / Math.sqrt(x),
+  sin: Math.sin,
+  cos: Math.cos,
+  tanh: Math.tanh,
+  sigmoid: (x) => 1 / (1 + Math.exp(-x)),
+  relu: (x) => (x > 0 ? x : Number.isNaN(x) ? x : 0),
+  silu: (x) => x / (1 + Math.exp(-x)),
+  gelu: (x) => 0.5 * x * (1 + erf(x / Math.SQRT2)),
+  gelu_tanh: (x) => 0.5 * x * (1 + Math.tanh(Math.sqrt(2 / Math.PI) * (x + 0.044715 * x ** 3))),
+  erf: (x) => erf(x),
+  floor: Math.floor,
+  ceil: Math.ceil,
+  round: (x) => {
+    // Half to even, as torch.round.
+    const r = Math.round(x);
+    return Math.abs(x % 1) === 0.5 && r % 2 !== 0 ? r - 1 : r;
+  },
+  trunc: Math.trunc,
+  logical_not: (x) => (x === 0 ? 1 : 0),
+  isnan: (x) => (Number.isNaN(x) ? 1 : 0),
+  isinf: (x) => (x === Infinity || x === -Infinity ? 1 : 0),
+  reciprocal: (x) => 1 / x,
+  square: (x) => x * x,
+  bitwise_not: (x) => ~x,
+  sign: (x) => Math.sign(x),
+};
+
+/** torch's floor division and Python's remainder (the sign of the divisor); integer division by zero is an error in torch. */
+const BINARY: Record<string, (a: number, b: number) => number> = {
+  add: (a, b) => a + b,
+  sub: (a, b) => a - b,
+  mul: (a, b) => a * b,
+  div: (a, b) => a / b,
+  floordiv: (a, b) => Math.floor(a / b),
+  remainder: (a, b) => a - b * Math.floor(a / b),
+  pow: (a, b) => a ** b,
+  maximum: (a, b) => (Number.isNaN(a) || Number.isNaN(b) ? NaN : Math.max(a, b)),
+  minimum: (a, b) => (Number.isNaN(a) || Number.isNaN(b) ? NaN : Math.min(a, b)),
+  eq: (a, b) => (a === b ? 1 : 0),
+  ne: (a, b) => (a !== b ? 1 : 0),
+  lt: (a, b) => (a < b ? 1 : 0),
+  le: (a, b) => (a <= b ? 1 : 0),
+  gt: (a, b) => (a > b ? 1 : 0),
+  ge: (a, b) => (a >= b ? 1 : 0),
+  logical_and: (a, b) => (a !== 0 && b !== 0 ? 1 : 0),
+  logical_or: (a, b) => (a !== 0 || b !== 0 ? 1 : 0),
+  logical_xor: (a, b) => ((a !== 0) !== (b !== 0) ? 1 : 0),
+  bitwise_and: (a, b) => a & b,
+  bitwise_or: (a, b) => a | b,
+  bitwise_xor: (a, b) => a ^ b,
+  shift_left: (a, b) => a << b,
+  shift_right: (a, b) => a >> b,
+  atan2: Math.atan2,
+};
+
+/** erf to double precision: its Taylor series below 2.5, erfc's continued fraction above (float32 needs ~1e-8). */
+function erf(x: number): number {
+  const ax = Math.abs(x);
+  if (ax < 2.5) {
+    let sum = x;
+    let term = x;
+    const x2 = x * x;
+    for (let n = 1; n < 80; n++) {
+      term *= -x2 / n;
+      const add = term / (2 * n + 1);
+      sum += add;
+      if (Math.abs(add) < 1e-17 * Math.abs(sum)) break;
+    }
+    return (2 / Math.sqrt(Math.PI)) * sum;
+  }
+  // erfc by Lentz's continued fraction.
+  let f = ax;
+  let c = ax;
+  let d = 0;
+  for (let n = 1; n < 200; n++) {
+    const a = n / 2;
+    d = ax + a * d;
+    d = d === 0 ? 1e-300 : 1 / d;
+    c = ax + a / c;
+    const delta = c * d;
+    f *= delta;
+    if (Math.abs(delta - 1) < 1e-16) break;
+  }
+  const erfc = Math.exp(-ax * ax) / (Math.sqrt(Math.PI) * f);
+  return Math.sign(x) * (1 - erfc);
+}
+
+function fill(shape: readonly number[], dtype: TensorDtype, at: (i: number) => number): TensorStorage {
+  const n = count(shape);
+  const out = allocate(dtype, n);
+  const write = writer(dtype);
+  for (let i = 0; i < n; i++) write(out, i, at(i));
+  return out;
+}
+
+export const tensorOps = {
+  allocate,
+  seed,
+  view(data: TensorStorage, dtype: TensorDtype, offset: number, shape: unknown, strides: unknown): View {
+    return { data, dtype, offset, shape: list(shape), strides: list(strides) };
+  },
+  fillValue(data: TensorStorage, dtype: TensorDtype, value: number): void {
+    const write = writer(dtype);
+    for (let i = 0; i < data.length; i++) write(data, i, value);
+  },
+  /** The elements of a view, row-major, as `dtype` (a copy, a cast, `.contiguous()`). */
+  copy(v: View, dtype: TensorDtype): TensorStorage {
+    return fill(v.shape, dtype, values(v, v.shape));
+  },
+  /** Writes `source` (broadcast) into the view `target` (slice assignment, `copy_`). */
+  assign(target: View, source: Operand): void {
+    const at = indices(target, target.shape);
+    const from = values(source, target.shape);
+    const write = writer(target.dtype);
+    for (let i = 0; i < at.length; i++) write(target.data, at[i], from(i));
+  },
+  unary(op: string, v: View, dtype: TensorDtype): TensorStorage {
+    const f = UNARY[op];
+    if (!f) throw new Error(`unknown unary op ${op}`);
+    const x = values(v, v.shape);
+    return fill(v.shape, dtype, (i) => f(x(i)));
+  },
+  binary(op: string, a: Operand, b: Operand, shape: unknown, dtype: TensorDtype): TensorStorage {
+    const f = BINARY[op];
+    if (!f) throw new Error(`unknown binary op ${op}`);
+    const s = list(shape);
+    const x = values(a, s);
+    const y = values(b, s);
+    return fill(s, dtype, (i) => f(x(i), y(i)));
+  },
+  where(condition: Operand, a: Operand, b: Operand, shape: unknown, dtype: TensorDtype): TensorStorage {
+    const s = list(shape);
+    const c = values(condition, s);
+    const x = values(a, s);
+    const y = values(b, s);
+    return fill(s, dtype, (i) => (c(i) !== 0 ? x(i) : y(i)));
+  },
+  /** A reduction over `axes` of a view; the result has the view's shape without them, row-major. */
+  reduce(op: string, v: View, axes: unknown, dtype: TensorDtype): TensorStorage {
+    const reduced = new Set(list(axes));
+    const kept = v.shape.map((_, a) => a).filter((a) => !reduced.has(a));
+    const inner = v.shape.map((_, a) => a).filter((a) => reduced.has(a));
+    // Walk the kept axes outside, the reduced axes inside: a permuted view.
+    const permuted: View = { ...v, shape: [...kept, ...inner].map((a) => v.shape[a]), strides: [...kept, ...inner].map((a) => v.strides[a]) };
+    const outer = count(kept.map((a) => v.shape[a]));
+    const n = count(inner.map((a) => v.shape[a]));
+    const x = values(permuted, permuted.shape);
+    const out = allocate(dtype, outer);
+    const write = writer(dtype);
+    for (let o = 0; o < outer; o++) write(out, o, reduceRun(op, x, o * n, n));
+    return out;
+  },
+  /** softmax / log_softmax along the last axis of a view (Python moves the axis there). */
+  softmax(v: View, log: boolean, dtype: TensorDtype): TensorStorage {
+    const n = v.shape[v.shape.length - 1] ?? 1;
+    const rows = count(v.shape) / Math.max(1, n);
+    const x = values(v, v.shape);
+    const out = allocate(dtype, rows * n);
+    const write = writer(dtype);
+    for (let r = 0; r < rows; r++) {
+      let max = -Infinity;
+      for (let j = 0; j < n; j++) max = Math.max(max, x(r * n + j));
+      let sum = 0;
+      for (let j = 0; j < n; j++) sum += Math.exp(x(r * n + j) - max);
+      for (let j = 0; j < n; j++) write(out, r * n + j, log ? x(r * n + j) - max - Math.log(sum) : Math.exp(x(r * n + j) - max) / sum);
+    }
+    return out;
+  },
+  /** cumsum / cumprod along the last axis. */
+  scan(op: string, v: View, dtype: TensorDtype): TensorStorage {
+    const n = v.shape[v.shape.length - 1] ?? 1;
+    const rows = count(v.shape) / Math.max(1, n);
+    const x = values(v, v.shape);
+    const out = allocate(dtype, rows * n);
+    const write = writer(dtype);
+    for (let r = 0; r < rows; r++) {
+      let acc = op === "cumprod" ? 1 : 0;
+      for (let j = 0; j < n; j++) {
+        acc = op === "cumprod" ? acc * x(r * n + j) : acc + x(r * n + j);
+        write(out, r * n + j, acc);
+      }
+    }
+    return out;
+  },
+  /** [batch, m, k] @ [batch, k, n] (batch broadcast by Python), accumulated in double precision. */
+  matmul(a: View, b: View, batch: number, m: number, k: number, n: number, dtype: TensorDtype): TensorStorage {
+    const x = values(a, [batch, m, k]);
+    const y = values(b, [batch, k, n]);
+    const av = new Float64Array(batch * m * k);
+    for (let i = 0; i < av.length; i++) av[i] = x(i);
+    const bv = new Float64Array(batch * k * n);
+    for (let i = 0; i < bv.length; i++) bv[i] = y(i);
+    const out = allocate(dtype, batch * m * n);
+    const write = writer(dtype);
+    const row = new Float64Array(n);
+    for (let p = 0; p < batch; p++) {
+      for (let i = 0; i < m; i++) {
+        row.fill(0);
+        for (let q = 0; q < k; q++) {
+          const s = av[(p * m + i) * k + q];
+          const base = (p * k + q) * n;
+          for (let j = 0; j < n; j++) row[j] += s * bv[base + j];
+        }
+        for (let j = 0; j < n; j++) write(out, (p * m + i) * n + j, row[j]);
+      }
+    }
+    return out;
+  },
+  arange(start: number, step: number, n: number, dtype: TensorDtype): TensorStorage {
+    return fill([n], dtype, (i) => start + i * step);
+  },
+  /** `kind`: rand (uniform [0, 1)), randn (normal), randint ([low, high)). */
+  random(kind: string, n: number, dtype: TensorDtype, low: number, high: number): TensorStorage {
+    return fill([n], dtype, randomValues(kind, low, high));
+  },
+  /** How far apart two views are (broadcast to `shape`): what allclose and assert_close report. */
+  closeness(a: View, b: View, shape: unknown, rtol: number, atol: number, equalNan: boolean) {
+    const s = list(shape);
+    const x = values(a, s);
+    const y = values(b, s);
+    const n = count(s);
+    let maxAbs = 0;
+    let maxRel = 0;
+    let mismatched = 0;
+    let first = -1;
+    for (let i = 0; i < n; i++) {
+      const got = x(i);
+      const want = y(i);
+      const bothNan = Number.isNaN(got) && Number.isNaN(want);
+      const diff = got === want ? 0 : Math.abs(got - want);
+      const close = got === want || (bothNan && equalNan) || diff <= atol + rtol * Math.abs(want);
+      if (!bothNan) {
+        if (!(diff <= maxAbs)) maxAbs = diff;
+        const rel = diff === 0 ? 0 : diff / Math.abs(want);
+        if (!(rel <= maxRel)) maxRel = rel;
+      }
+      if (!close) {
+        mismatched++;
+        if (first < 0) first = i;
+      }
+    }
+    return { maxAbs, maxRel, mismatched, total: n, first };
+  },
+  /** The elements at these row-major positions of a view (printing shows a few of a large tensor). */
+  elements(v: View, positions: unknown): number[] {
+    const x = values(v, v.shape);
+    return list(positions).map((p) => x(p));
+  },
+  /** Every element, row-major (tolist, item). */
+  all(v: View): Float64Array {
+    const x = values(v, v.shape);
+    const out = new Float64Array(count(v.shape));
+    for (let i = 0; i < out.length; i++) out[i] = x(i);
+    return out;
+  },
+  /** Storage from Python numbers (torch.tensor). */
+  fromValues(values: unknown, dtype: TensorDtype): TensorStorage {
+    const xs = list(values);
+    return fill([xs.length], dtype, (i) => Number(xs[i]));
+  },
+};
+
+function reduceRun(op: string, x: (i: number) => number, start: number, n: number): number {
+  switch (op) {
+    case "sum":
+    case "mean": {
+      let s = 0;
+      for (let i = 0; i < n; i++) s += x(start + i);
+      return op === "mean" ? s / n : s;
+    }
+    case "prod": {
+      let p = 1;
+      for (let i = 0; i < n; i++) p *= x(start + i);
+      return p;
+    }
+    case "max":
+    case "min": {
+      let best = op === "max" ? -Infinity : Infinity;
+      for (let i = 0; i < n; i++) {
+        const v = x(start + i);
+        if (Number.isNaN(v)) return NaN;
+        best = op === "max" ? Math.max(best, v) : Math.min(best, v);
+      }
+      return best;
+    }
+    case "argmax":
+    case "argmin": {
+      let best = 0;
+      for (let i = 1; i < n; i++) {
+        const v = x(start + i);
+        const b = x(start + best);
+        if (Number.isNaN(b)) break;
+        if (Number.isNaN(v) || (op === "argmax" ? v > b : v < b)) best = i;
+      }
+      return best;
+    }
+    case "any": {
+      for (let i = 0; i < n; i++) if (x(start + i) !== 0) return 1;
+      return 0;
+    }
+    case "all": {
+      for (let i = 0; i < n; i++) if (x(start + i) === 0) return 0;
+      return 1;
+    }
+    case "var": {
+      let s = 0;
+      for (let i = 0; i < n; i++) s += x(start + i);
+      const mean = s / n;
+      let q = 0;
+      for (let i = 0; i < n; i++) q += (x(start + i) - mean) ** 2;
+      return q / n;
+    }
+    default:
+      throw new Error(`unknown reduction ${op}`);
+  }
+}

@@ -1,0 +1,79 @@
+// Tensor elements as torch keeps them, in JS typed arrays over SharedArrayBuffers (a launch on the
+// main thread reads and writes them in place). float16 and bfloat16 are their bits in a
+// Uint16Array; int64 is stored as int32 (Kernel Lab's kernels have no 64-bit integers: the README
+// says so); bool is a byte. Reading gives a number, writing rounds it as the dtype does.
+
+import { f16FromBits, f16ToBits } from "../../ir/f16";
+import type { TensorDtype, TensorStorage } from "./protocol";
+
+type Constructor = { new (buffer: ArrayBufferLike, offset?: number, length?: number): TensorStorage; BYTES_PER_ELEMENT: number };
+
+const STORAGE: Record<TensorDtype, Constructor> = {
+  float32: Float32Array,
+  float16: Uint16Array,
+  bfloat16: Uint16Array,
+  int32: Int32Array,
+  int64: Int32Array,
+  int8: Int8Array,
+  uint8: Uint8Array,
+  bool: Uint8Array,
+};
+
+export const DTYPES = Object.keys(STORAGE) as TensorDtype[];
+
+export function isFloating(dtype: TensorDtype): boolean {
+  return dtype === "float32" || dtype === "float16" || dtype === "bfloat16";
+}
+
+/** Zeroed storage for `n` elements, shared with the main thread. */
+export function allocate(dtype: TensorDtype, n: number): TensorStorage {
+  const Storage = STORAGE[dtype];
+  return new Storage(new SharedArrayBuffer(Math.max(1, n) * Storage.BYTES_PER_ELEMENT), 0, n);
+}
+
+const f32 = new Float32Array(1);
+const u32 = new Uint32Array(f32.buffer);
+
+function bf16FromBits(bits: number): number {
+  u32[0] = bits << 16;
+  return f32[0];
+}
+
+/** Round to nearest even on the 16 bits dropped (NaN stays a NaN). */
+function bf16ToBits(x: number): number {
+  f32[0] = x;
+  const bits = u32[0];
+  if (Number.isNaN(x)) return 0x7fc0;
+  return ((bits + 0x7fff + ((bits >>> 16) & 1)) >>> 16) & 0xffff;
+}
+
+export type Reader = (data: TensorStorage, i: number) => number;
+export type Writer = (data: TensorStorage, i: number, value: number) => void;
+
+export function reader(dtype: TensorDtype): Reader {
+  switch (dtype) {
+    case "float16":
+      return (d, i) => f16FromBits(d[i]);
+    case "bfloat16":
+      return (d, i) => bf16FromBits(d[i]);
+    default:
+      return (d, i) => d[i];
+  }
+}
+
+/** Writes as torch converts: floats round, integers truncate toward zero and wrap, bool is value != 0. */
+export function writer(dtype: TensorDtype): Writer {
+  switch (dtype) {
+    case "float16":
+      return (d, i, v) => void (d[i] = f16ToBits(v));
+    case "bfloat16":
+      return (d, i, v) => void (d[i] = bf16ToBits(v));
+    case "bool":
+      return (d, i, v) => void (d[i] = v !== 0 && !Number.isNaN(v) ? 1 : 0);
+    case "float32":
+      return (d, i, v) => void (d[i] = v);
+    default:
+      // NaN and infinities have no integer value; torch gives an unspecified one, Kernel Lab 0.
+      return (d, i, v) => void (d[i] = Number.isFinite(v) ? Math.trunc(v) : 0);
+  }
+}

@@ -1,0 +1,179 @@
+// Python calls in a kernel → TypeScript: `tl.program_id(axis=0)` → `tl.programId({ axis: 0 })`,
+// libdevice / `tl.math` functions → `tl.*`, methods of blocks (`x.to(tl.float16)`, `x.sum(axis=1)`)
+// → the tl.* function with the block first, @triton.jit helpers called with their keywords by name.
+
+import type { LowerContext } from "./context";
+import { nodeText, unsupported } from "./context";
+import { lowerExpr, lowerList } from "./expressions";
+import { literalValue } from "./literals";
+import { BUILTIN_CALLS, camelCase, SHAPE_METHODS } from "./names";
+import { children, dottedName, spanOf, stringValue, type SyntaxNode } from "./tree";
+
+interface Keyword {
+  name: string;
+  nameNode?: SyntaxNode;
+  value: SyntaxNode;
+}
+
+type Callee =
+  | { kind: "tl"; name: string }
+  | { kind: "method"; object: SyntaxNode; name: string }
+  | { kind: "helper"; name: string }
+  | { kind: "conversion"; to: "f32" | "i32" }
+  | { kind: "range" }
+  | { kind: "unknown" };
+
+const MATH_SUFFIXES = ["math", "extra.libdevice", "extra.cuda.libdevice", "extra.hip.libdevice"];
+
+function resolve(ctx: LowerContext, callee: SyntaxNode): Callee {
+  const { imports } = ctx.file;
+  const dotted = dottedName(ctx.text, callee);
+  const isTl = (head: string) => imports.tl.has(head) || head === "triton.language" || [...imports.triton].some((t) => head === `${t}.language`) || (head === "tl" && imports.tl.size === 0);
+  if (dotted && dotted.length === 1) {
+    const name = dotted[0];
+    if (ctx.params.has(name) || ctx.plan.locals.has(name)) return { kind: "unknown" };
+    if (ctx.jitFunctions.has(name)) return { kind: "helper", name };
+    const imported = imports.functions.get(name);
+    if (imported) return { kind: "tl", name: camelCase(imported) };
+    if (BUILTIN_CALLS[name]) return { kind: "tl", name: BUILTIN_CALLS[name] };
+    if (name === "float") return { kind: "conversion", to: "f32" };
+    if (name === "int") return { kind: "conversion", to: "i32" };
+    if (name === "range") return { kind: "range" };
+    return { kind: "unknown" };
+  }
+  if (dotted && dotted.length >= 2) {
+    const head = dotted.slice(0, -1).join(".");
+    const fn = dotted[dotted.length - 1];
+    const tlHead = [...imports.tl, "triton.language", ...[...imports.triton].map((t) => `${t}.language`)];
+    if (isTl(head) || imports.math.has(head) || tlHead.some((t) => MATH_SUFFIXES.some((s) => head === `${t}.${s}`))) return { kind: "tl", name: camelCase(fn) };
+    if (imports.triton.has(head) || head === "triton") return fn === "cdiv" ? { kind: "tl", name: "cdiv" } : { kind: "unknown" };
+  }
+  const kids = children(callee);
+  if (callee.name === "MemberExpression" && kids[1]?.name === ".") return { kind: "method", object: kids[0], name: nodeText(ctx, kids[2]) };
+  return { kind: "unknown" };
+}
+
+function readArgs(ctx: LowerContext, argList: SyntaxNode): { positional: SyntaxNode[]; keywords: Keyword[] } {
+  const positional: SyntaxNode[] = [];
+  const keywords: Keyword[] = [];
+  const kids = children(argList).filter((c) => c.name !== "(" && c.name !== ")");
+  for (let i = 0; i < kids.length; i++) {
+    const c = kids[i];
+    if (c.name === ",") continue;
+    if (c.name === "*" || c.name === "**") {
+      unsupported(ctx, { start: c.from, end: kids[i + 1]?.to ?? c.to }, `unpacking arguments with ${c.name}`, "pass each argument by itself");
+      i++;
+      continue;
+    }
+    if (c.name === "VariableName" && kids[i + 1]?.name === "AssignOp") {
+      keywords.push({ name: nodeText(ctx, c), nameNode: c, value: kids[i + 2] });
+      i += 2;
+      continue;
+    }
+    if (kids[i + 1]?.name === "for") {
+      unsupported(ctx, c, "a generator expression", "write the loop out with tl.static_range");
+      return { positional, keywords };
+    }
+    positional.push(c);
+  }
+  // A keyword given None means "the default" in Triton's functions: leave it out.
+  return { positional, keywords: keywords.filter((k) => k.value.name !== "None") };
+}
+
+export function lowerCall(ctx: LowerContext, n: SyntaxNode): void {
+  const [callee, argList] = children(n);
+  const span = spanOf(n);
+  if (!argList || argList.name !== "ArgList") return unsupported(ctx, n, "this call", "");
+  const target = resolve(ctx, callee);
+  const { positional, keywords } = readArgs(ctx, argList);
+  switch (target.kind) {
+    case "tl":
+      if (target.name === "constexpr" && positional.length === 1) return lowerExpr(ctx, positional[0]);
+      return writeCall(ctx, span, `tl.${target.name}`, callee, undefined, positional, keywords, true);
+    case "method": {
+      const name = target.name === "to" ? "cast" : camelCase(target.name);
+      const shape = SHAPE_METHODS.has(target.name) && positional.length > 1 && !["TupleExpression", "ArrayExpression"].includes(positional[0].name);
+      return writeCall(ctx, span, `tl.${name}`, callee, target.object, positional, keywords, true, shape);
+    }
+    case "helper":
+      return writeCall(ctx, span, target.name, callee, undefined, positional, [...keywords, ...defaultsLeftOut(ctx, target.name, positional, keywords)], false);
+    case "conversion": {
+      const only = positional[0];
+      const literal = only && positional.length === 1 ? literalValue(ctx.text, only) : undefined;
+      if (typeof literal === "string" && target.to === "f32") {
+        const v = Number(literal.replace(/^([+-]?)inf(inity)?$/i, "$1Infinity"));
+        if (!Number.isNaN(v) || /^nan$/i.test(literal)) return ctx.w.token(Number.isNaN(v) ? "NaN" : String(v), span);
+      }
+      if (typeof literal === "number") return ctx.w.token(target.to === "f32" && Number.isInteger(literal) ? `${literal}.0` : String(target.to === "i32" ? Math.trunc(literal) : literal), span);
+      if (!only || positional.length !== 1) return unsupported(ctx, n, `${nodeText(ctx, callee)}() of this`, "");
+      return ctx.w.node(span, () => {
+        ctx.w.write("tl.cast(");
+        lowerExpr(ctx, only);
+        ctx.w.write(`, "${target.to}")`);
+      });
+    }
+    case "range":
+      return unsupported(ctx, n, "range() outside a for loop's header", "write `for i in range(…):`");
+    case "unknown":
+      return writeCall(ctx, span, undefined, callee, undefined, positional, keywords, false);
+  }
+}
+
+/** Parameters of a @triton.jit helper with a default that the call leaves out: passed by name. */
+function defaultsLeftOut(ctx: LowerContext, helper: string, positional: readonly SyntaxNode[], keywords: readonly Keyword[]): Keyword[] {
+  const params = ctx.defaults.get(helper) ?? [];
+  return params.slice(positional.length).filter((p) => p.node && !keywords.some((k) => k.name === p.name)).map((p) => ({ name: p.name, value: p.node! }));
+}
+
+function writeCall(
+  ctx: LowerContext,
+  span: { start: number; end: number },
+  name: string | undefined,
+  callee: SyntaxNode,
+  receiver: SyntaxNode | undefined,
+  positional: readonly SyntaxNode[],
+  keywords: readonly Keyword[],
+  camelKeys: boolean,
+  shapeArgs = false,
+): void {
+  const { w } = ctx;
+  w.node(span, () => {
+    if (name === undefined) lowerExpr(ctx, callee);
+    else w.token(name, spanOf(callee));
+    w.write("(");
+    let first = true;
+    const comma = () => {
+      if (!first) w.write(", ");
+      first = false;
+    };
+    if (receiver) {
+      comma();
+      lowerExpr(ctx, receiver);
+    }
+    if (shapeArgs) {
+      comma();
+      w.node({ start: positional[0].from, end: positional[positional.length - 1].to }, () => lowerList(ctx, positional));
+    } else {
+      for (const p of positional) {
+        comma();
+        lowerExpr(ctx, p);
+      }
+    }
+    if (keywords.length > 0) {
+      comma();
+      w.write("{ ");
+      keywords.forEach((k, i) => {
+        if (i > 0) w.write(", ");
+        const key = camelKeys ? camelCase(k.name) : k.name;
+        if (k.nameNode) w.token(key, spanOf(k.nameNode), key === k.name);
+        else w.write(key);
+        w.write(": ");
+        lowerExpr(ctx, k.value);
+      });
+      w.write(" }");
+    }
+    w.write(")");
+  });
+}
+
+export { stringValue };

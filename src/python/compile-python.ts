@@ -1,0 +1,145 @@
+// The API the Python runtime calls for each launch, and `check` for each kernel of a file:
+// specialise one @triton.jit kernel for its arguments' types and constexpr values, through the
+// same TypeScript front end, semantics, IR and code generator as a `.kernel.ts` kernel.
+
+import type { Diagnostic, Span } from "../diagnostics/diagnostic";
+import { distinctDiagnostics } from "../diagnostics/diagnostic";
+import { Codes } from "../diagnostics/codes";
+import type { NumDtype } from "../ir/ir";
+import type { Target } from "../ir/target";
+import { DEFAULT_TARGET } from "../ir/target";
+import { compileKernel, NUM_STAGES, NUM_WARPS, parseKernelFile, type CompiledKernel, type KernelSource, type Specialization } from "../compile";
+import type { PyConst } from "./literals";
+import { pythonText } from "./literals";
+import { lowerFunctions, type FunctionToLower } from "./lower";
+import type { PythonFile, PythonKernel } from "./module";
+import { tsName } from "./names";
+import type { SourceMap } from "./writer";
+
+/** What a launch passes for a non-constexpr parameter. */
+export type PythonArgType =
+  | { kind: "pointer"; dtype: NumDtype }
+  | { kind: "scalar"; dtype: "i32" | "u32" | "f32" }
+  /** `None` for a pointer parameter: Triton makes it a constexpr None (`if bias_ptr is not None:`). */
+  | { kind: "none" };
+
+export interface PythonCompileResult {
+  /** Undefined when there are errors. */
+  kernel?: CompiledKernel;
+  /** Every diagnostic, at Python ranges of the file. */
+  diagnostics: Diagnostic[];
+  /** The TypeScript the kernel was lowered to, and the kernel as the TypeScript front end read it. */
+  typescript?: string;
+  source?: KernelSource;
+  /** Moves a range of `typescript` (an IR span, a run-time error's) onto the Python text. */
+  toPython: (span: Span) => Span;
+}
+
+/**
+ * Compiles `kernelName` for one launch: `argTypes` for each non-constexpr parameter, `constexprs`
+ * for the `tl.constexpr` ones (and `num_warps` / `num_stages` of an autotune config, as for a
+ * `.kernel.ts` run). Booleans become 1 / 0; strings and None are decided while lowering.
+ */
+export function compilePythonKernel(
+  file: PythonFile,
+  kernelName: string,
+  argTypes: Readonly<Record<string, PythonArgType>>,
+  constexprs: Readonly<Record<string, PyConst>>,
+  target: Target = DEFAULT_TARGET,
+  specialization: Specialization = {},
+): PythonCompileResult {
+  const identity = (s: Span) => s;
+  const kernel = file.kernels.find((k) => k.name === kernelName);
+  if (!kernel) {
+    const names = file.kernels.map((k) => k.name).join(", ") || "none";
+    return { diagnostics: [{ code: Codes.pythonKernelMissing, severity: "error", message: `no @triton.jit function named '${kernelName}' in this file (found: ${names})`, span: { start: 0, end: 0 } }], toPython: identity };
+  }
+  const problems: Diagnostic[] = [];
+  const annotations = new Map<string, string>();
+  const known = new Map<string, PyConst>();
+  const numeric: Record<string, number> = {};
+  for (const p of kernel.params) {
+    if (p.constexpr) {
+      const value = p.name in constexprs ? constexprs[p.name] : p.default;
+      annotations.set(p.name, "constexpr");
+      if (value === undefined) {
+        problems.push({ code: Codes.pythonLaunchArgs, severity: "error", message: `the constexpr '${p.name}' has no value: pass it as a keyword at the launch (${p.name}=…) or give it a default`, span: p.span });
+        continue;
+      }
+      known.set(p.name, value);
+      numeric[p.name] = typeof value === "number" ? value : value === true ? 1 : 0;
+      continue;
+    }
+    const arg = argTypes[p.name];
+    if (!arg) {
+      problems.push({ code: Codes.pythonLaunchArgs, severity: "error", message: `the launch passes nothing for '${p.name}'`, span: p.span });
+      continue;
+    }
+    switch (arg.kind) {
+      case "pointer":
+        annotations.set(p.name, `Ptr<${arg.dtype}>`);
+        break;
+      case "scalar":
+        annotations.set(p.name, arg.dtype);
+        break;
+      case "none":
+        annotations.set(p.name, "constexpr");
+        known.set(p.name, null);
+        numeric[p.name] = 0;
+        break;
+    }
+  }
+  for (const name of [NUM_WARPS, NUM_STAGES]) {
+    const v = constexprs[name];
+    if (typeof v === "number" && !kernel.params.some((p) => p.name === name)) numeric[name] = v;
+  }
+  if (problems.length > 0) return { diagnostics: problems, toPython: identity };
+  const functions: FunctionToLower[] = [{ kernel, annotations, known }];
+  for (const helper of helpersOf(file, kernel)) {
+    functions.push({ kernel: helper, annotations: new Map(helper.params.filter((p) => p.constexpr).map((p) => [p.name, "constexpr"])), known: new Map() });
+  }
+  const lowered = lowerFunctions(file, functions);
+  const toPython = (span: Span) => lowered.map.toPython(span);
+  const parsed = parseKernelFile(file.fileName.replace(/\.py$/, ".kernel.ts"), lowered.typescript);
+  const source = parsed.kernels.find((k) => k.name === tsName(kernel.name));
+  const mapped = (ds: readonly Diagnostic[]) => ds.map((d) => mapDiagnostic(d, lowered.map));
+  // A construct outside the language is the one mistake to report: what follows from it is noise.
+  if (lowered.diagnostics.some((d) => d.severity === "error")) return { diagnostics: distinctDiagnostics(lowered.diagnostics), typescript: lowered.typescript, toPython };
+  if (!source || parsed.diagnostics.some((d) => d.severity === "error")) {
+    return { diagnostics: distinctDiagnostics([...lowered.diagnostics, ...mapped(parsed.diagnostics)]), typescript: lowered.typescript, ...(source ? { source } : {}), toPython };
+  }
+  const result = compileKernel(source, numeric, target, specialization);
+  return {
+    ...(result.kernel ? { kernel: result.kernel } : {}),
+    diagnostics: distinctDiagnostics([...lowered.diagnostics, ...mapped(parsed.diagnostics), ...mapped(result.diagnostics)]),
+    typescript: lowered.typescript,
+    source,
+    toPython,
+  };
+}
+
+/** The @triton.jit functions `kernel` calls, directly or through others. */
+export function helpersOf(file: PythonFile, kernel: PythonKernel): PythonKernel[] {
+  const out: PythonKernel[] = [];
+  const visit = (k: PythonKernel) => {
+    for (const other of file.kernels) {
+      if (other === kernel || out.includes(other) || !k.names.has(other.name)) continue;
+      out.push(other);
+      visit(other);
+    }
+  };
+  visit(kernel);
+  return out;
+}
+
+function mapDiagnostic(d: Diagnostic, map: SourceMap): Diagnostic {
+  // Fixes edit TypeScript text: they don't apply to the Python file.
+  const { fixes: _fixes, ...rest } = d;
+  return {
+    ...rest,
+    span: map.toPython(d.span),
+    ...(d.related ? { related: d.related.map((r) => ({ ...r, span: map.toPython(r.span) })) } : {}),
+  };
+}
+
+export { pythonText };

@@ -1,0 +1,44 @@
+// What lowering one Python function to TypeScript needs: the file, the writer, the log, and the
+// names in scope.
+
+import type { DiagnosticLog, Span } from "../diagnostics/diagnostic";
+import { Codes } from "../diagnostics/codes";
+import type { PyConst } from "./literals";
+import type { PythonFile } from "./module";
+import type { DeclarationPlan } from "./declarations";
+import type { TsWriter } from "./writer";
+import type { SyntaxNode } from "./tree";
+import { spanOf, textOf } from "./tree";
+
+export interface LowerContext {
+  file: PythonFile;
+  text: string;
+  w: TsWriter;
+  log: DiagnosticLog;
+  /** The function's parameters. */
+  params: ReadonlySet<string>;
+  /** Constexpr parameters whose value is known while lowering (None and strings are decided here). */
+  known: ReadonlyMap<string, PyConst>;
+  plan: DeclarationPlan;
+  /** Names declared so far, per open block (innermost last). */
+  scopes: Set<string>[];
+  /** The @triton.jit functions of the file, by name. */
+  jitFunctions: ReadonlySet<string>;
+  /** Default values of each @triton.jit function's parameters (to pass them at a call that leaves them out). */
+  defaults: ReadonlyMap<string, { name: string; node?: SyntaxNode; constexpr: boolean }[]>;
+}
+
+/** Reports a construct outside the language; writes `0` in its place so the TypeScript still parses. */
+export function unsupported(ctx: LowerContext, node: SyntaxNode | Span, what: string, advice: string): void {
+  const span = "from" in node ? spanOf(node) : node;
+  ctx.log.error(Codes.pythonUnsupported, span, `${what} isn't part of the kernel language${advice ? `: ${advice}` : ""}`);
+  ctx.w.token("0", span);
+}
+
+export function declared(ctx: LowerContext, name: string): boolean {
+  return ctx.params.has(name) || ctx.scopes.some((s) => s.has(name));
+}
+
+export function nodeText(ctx: LowerContext, node: SyntaxNode): string {
+  return textOf(ctx.text, node);
+}

@@ -1,0 +1,160 @@
+// What `kernel-lab check file.py` assumes about a kernel it can't see launched: a parameter is a
+// pointer where it is the base of the address a tl.load / tl.store / atomic / block pointer uses
+// (`x_ptr + offsets`, followed through the names it is assigned to and into helpers), an f32
+// pointer by default; other parameters are i32, or f32 where a launch in the file passes a float
+// literal. Constexpr values come from the launches' keywords, else the first autotune config,
+// else the heuristics (evaluated where their inputs are known), else the default, else 16.
+
+import type { PyConst } from "./literals";
+import { literalValue } from "./literals";
+import type { PythonFile, PythonKernel } from "./module";
+import type { PythonArgType } from "./compile-python";
+import { assignmentTargets, targetNames } from "./declarations";
+import { camelCase } from "./names";
+import { children, dottedName, parts, textOf, walk, type SyntaxNode } from "./tree";
+
+const ADDRESS_TAKERS = new Set(["load", "store", "makeBlockPtr", "atomicAdd", "atomicMax", "atomicMin", "atomicAnd", "atomicOr", "atomicXor", "atomicXchg", "atomicCas"]);
+/** tl.* functions that give back their first argument's pointers (reshaped or hinted). */
+const PASS_THROUGH = new Set(["expandDims", "broadcastTo", "reshape", "view", "multipleOf", "maxContiguous", "maxConstancy", "advance"]);
+
+/** The parameters of `kernel` used as pointers. */
+export function pointerParams(file: PythonFile, kernel: PythonKernel, seen = new Set<string>()): Set<string> {
+  const text = file.text;
+  seen.add(kernel.name);
+  const body = children(kernel.node).find((c) => c.name === "Body");
+  const params = new Set(kernel.params.map((p) => p.name));
+  const assignments = new Map<string, SyntaxNode[]>();
+  const addressRoots: SyntaxNode[] = [];
+  if (!body) return new Set();
+  walk(body, (n) => {
+    if (n.name === "AssignStatement") {
+      const kids = children(n);
+      const targets = assignmentTargets(n);
+      const values = kids.slice(kids.findIndex((k) => k.name === "AssignOp") + 1).filter((k) => k.name !== ",");
+      if (targets.length === 1 && targets[0].name === "VariableName" && values.length === 1) {
+        const name = textOf(text, targets[0]);
+        assignments.set(name, [...(assignments.get(name) ?? []), values[0]]);
+      }
+      void targetNames;
+    }
+    if (n.name === "CallExpression") {
+      const [callee, argList] = children(n);
+      const name = dottedName(text, callee);
+      const args = argList ? parts(argList) : [];
+      const fn = name ? camelCase(name[name.length - 1]) : undefined;
+      if (name && name.length >= 2 && fn && ADDRESS_TAKERS.has(fn) && args[0]) addressRoots.push(args[0]);
+      const helper = name?.length === 1 ? file.kernels.find((k) => k.name === name[0]) : undefined;
+      if (helper && !seen.has(helper.name)) {
+        const inner = pointerParams(file, helper, seen);
+        helper.params.forEach((p, i) => {
+          if (inner.has(p.name) && args[i] && !(args[i + 1]?.name === "AssignOp")) addressRoots.push(args[i]);
+        });
+      }
+    }
+    return undefined;
+  });
+  const pointers = new Set<string>();
+  const visited = new Set<string>();
+  const follow = (e: SyntaxNode | undefined): void => {
+    if (!e) return;
+    switch (e.name) {
+      case "VariableName": {
+        const name = textOf(text, e);
+        if (visited.has(name)) return;
+        visited.add(name);
+        if (params.has(name)) pointers.add(name);
+        for (const value of assignments.get(name) ?? []) follow(value);
+        return;
+      }
+      case "BinaryExpression": {
+        const op = children(e).slice(1, -1).map((k) => textOf(text, k)).join(" ");
+        if (op === "+" || op === "-") follow(children(e)[0]);
+        return;
+      }
+      case "ParenthesizedExpression":
+        return follow(parts(e)[0]);
+      case "MemberExpression":
+        if (children(e)[1]?.name === "[") follow(children(e)[0]);
+        return;
+      case "CallExpression": {
+        const [callee, argList] = children(e);
+        const name = dottedName(text, callee);
+        const fn = name ? camelCase(name[name.length - 1]) : undefined;
+        if (fn && PASS_THROUGH.has(fn) && argList) follow(name!.length >= 2 && !isTlHead(file, name!) ? callee.firstChild ?? undefined : parts(argList)[0]);
+        return;
+      }
+      default:
+        return;
+    }
+  };
+  for (const root of addressRoots) follow(root);
+  return pointers;
+}
+
+function isTlHead(file: PythonFile, name: string[]): boolean {
+  const head = name.slice(0, -1).join(".");
+  return file.imports.tl.has(head) || head === "tl" || head === "triton.language";
+}
+
+/** The types `check` compiles a kernel with. */
+export function assumedArgTypes(file: PythonFile, kernel: PythonKernel): Record<string, PythonArgType> {
+  const pointers = pointerParams(file, kernel);
+  const launches = file.launches.filter((l) => l.kernel === kernel.name);
+  const types: Record<string, PythonArgType> = {};
+  kernel.params.forEach((p, i) => {
+    if (p.constexpr) return;
+    if (pointers.has(p.name)) {
+      types[p.name] = { kind: "pointer", dtype: "f32" };
+      return;
+    }
+    const passed = launches.map((l) => (i < l.args.length ? l.args[i].value : l.keywords[p.name]));
+    if (passed.some((v) => v === null)) types[p.name] = { kind: "none" };
+    else if (passed.some((v) => typeof v === "number" && !Number.isInteger(v)) || (typeof p.default === "number" && !Number.isInteger(p.default))) types[p.name] = { kind: "scalar", dtype: "f32" };
+    else types[p.name] = { kind: "scalar", dtype: "i32" };
+  });
+  return types;
+}
+
+export const PLACEHOLDER = 16;
+
+/** The sets of constexpr values `check` compiles a kernel with: one per launch in the file, or one. */
+export function assumedConstexprs(file: PythonFile, kernel: PythonKernel): Record<string, PyConst>[] {
+  const launches = file.launches.filter((l) => l.kernel === kernel.name);
+  const config = kernel.autotune?.configs[0];
+  const variants = (launches.length > 0 ? launches : [undefined]).map((launch) => {
+    const values: Record<string, PyConst> = {};
+    const args: Record<string, PyConst> = {};
+    kernel.params.forEach((p, i) => {
+      const v = launch ? (i < launch.args.length ? launch.args[i].value : launch.keywords[p.name]) : undefined;
+      if (v !== undefined) args[p.name] = v;
+      if (!p.constexpr) return;
+      const fromConfig = config?.kwargs[p.name];
+      const value = v ?? fromConfig ?? p.default;
+      if (value !== undefined) values[p.name] = value;
+    });
+    if (config?.numWarps !== undefined) values.num_warps = config.numWarps;
+    if (config?.numStages !== undefined) values.num_stages = config.numStages;
+    for (const h of kernel.heuristics) {
+      if (values[h.name] !== undefined && !(launch && launch.keywords[h.name] === undefined && h.name in launch.keywords)) continue;
+      values[h.name] = evaluateHeuristic(file.text, h.argName, h.body, { ...args, ...values });
+    }
+    for (const p of kernel.params) if (p.constexpr && values[p.name] === undefined) values[p.name] = PLACEHOLDER;
+    return values;
+  });
+  const seen = new Set<string>();
+  return variants.filter((v) => {
+    const key = JSON.stringify(v);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/** `lambda args: args['K'] % args['BLOCK_K'] == 0` with what is known; a condition not known is taken as true. */
+function evaluateHeuristic(text: string, argName: string | undefined, body: SyntaxNode | undefined, values: Record<string, PyConst>): PyConst {
+  if (!body) return PLACEHOLDER;
+  const v = literalValue(text, body, { lookup: () => undefined, item: (object, key) => (object === argName ? values[key] : undefined) });
+  if (v !== undefined) return v;
+  const isCondition = body.name === "BinaryExpression" && /^(==|!=|<|<=|>|>=|and|or|is|is not)$/.test(children(body).slice(1, -1).map((k) => textOf(text, k)).join(" "));
+  return isCondition ? true : PLACEHOLDER;
+}

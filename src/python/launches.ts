@@ -1,0 +1,85 @@
+// The launches written in a Python file, `add_kernel[grid](x, y, out, n, BLOCK_SIZE=1024)`: which
+// kernel, how many positional arguments, and the keyword values that are literals (or names bound
+// to literals in the enclosing function or the module). `check` specialises kernels with them.
+
+import type { Span } from "../diagnostics/diagnostic";
+import { literalValue, type ConstScope, type PyConst } from "./literals";
+import { keywordArgs } from "./signature";
+import { bodyStatements, children, spanOf, textOf, walk, type SyntaxNode } from "./tree";
+
+export interface LaunchSite {
+  kernel: string;
+  /** The whole `kernel[grid](…)` call. */
+  span: Span;
+  /** The grid expression as written. */
+  grid: string;
+  /** Each positional argument as written, and its value where it is a literal. */
+  args: { text: string; value?: PyConst; span: Span }[];
+  /** Each keyword argument: its value where known, else undefined. */
+  keywords: Record<string, PyConst | undefined>;
+}
+
+export function readLaunches(text: string, top: SyntaxNode, kernels: ReadonlySet<string>, moduleScope: ConstScope): LaunchSite[] {
+  const launches: LaunchSite[] = [];
+  const visit = (node: SyntaxNode, scope: ConstScope) => {
+    for (const c of children(node)) {
+      if (c.name === "FunctionDefinition") {
+        visit(c, functionScope(text, c, scope));
+        continue;
+      }
+      if (c.name === "CallExpression") {
+        const launch = readLaunch(text, c, kernels, scope);
+        if (launch) launches.push(launch);
+      }
+      visit(c, scope);
+    }
+  };
+  visit(top, moduleScope);
+  return launches;
+}
+
+function readLaunch(text: string, call: SyntaxNode, kernels: ReadonlySet<string>, scope: ConstScope): LaunchSite | undefined {
+  const [callee, argList] = children(call);
+  if (callee?.name !== "MemberExpression" || argList?.name !== "ArgList") return undefined;
+  const kids = children(callee);
+  if (kids.length < 4 || kids[0].name !== "VariableName" || kids[1].name !== "[") return undefined;
+  const kernel = textOf(text, kids[0]);
+  if (!kernels.has(kernel)) return undefined;
+  const { positional, keywords } = keywordArgs(text, argList);
+  const values: Record<string, PyConst | undefined> = {};
+  for (const [name, node] of keywords) values[name] = literalValue(text, node, scope);
+  return {
+    kernel,
+    span: spanOf(call),
+    grid: text.slice(kids[2].from, kids[kids.length - 2].to),
+    args: positional.map((a) => {
+      const value = literalValue(text, a, scope);
+      return { text: textOf(text, a), span: spanOf(a), ...(value !== undefined ? { value } : {}) };
+    }),
+    keywords: values,
+  };
+}
+
+/** Names a host function binds to literals once, at its top level (`BLOCK = 1024`). */
+function functionScope(text: string, fn: SyntaxNode, outer: ConstScope): ConstScope {
+  const body = children(fn).find((c) => c.name === "Body");
+  const values = new Map<string, PyConst>();
+  const counts = new Map<string, number>();
+  if (body) walk(body, (n) => {
+    if (n.name === "AssignStatement" || n.name === "UpdateStatement") {
+      const first = n.firstChild;
+      if (first?.name === "VariableName") counts.set(textOf(text, first), (counts.get(textOf(text, first)) ?? 0) + 1);
+    }
+  });
+  const scope: ConstScope = { lookup: (name) => (values.has(name) ? values.get(name) : counts.has(name) ? undefined : outer.lookup(name)) };
+  for (const s of body ? bodyStatements(body) : []) {
+    if (s.name !== "AssignStatement") continue;
+    const kids = children(s);
+    if (kids.length !== 3 || kids[0].name !== "VariableName") continue;
+    const name = textOf(text, kids[0]);
+    if (counts.get(name) !== 1) continue;
+    const v = literalValue(text, kids[2], scope);
+    if (v !== undefined) values.set(name, v);
+  }
+  return scope;
+}

@@ -1,0 +1,136 @@
+// Values the front end can read without running Python: literals, module-level constants, and
+// the small arithmetic that constexpr values and autotune configs are written with.
+
+import type { SyntaxNode } from "./tree";
+import { children, dottedName, parts, stringValue, textOf } from "./tree";
+
+/** A value known while compiling: what a `tl.constexpr` can hold here. */
+export type PyConst = number | boolean | string | null;
+
+export interface ConstScope {
+  /** Module-level (or host-function) names bound to a known value. */
+  lookup(name: string): PyConst | undefined;
+  /** `args['K']` in a heuristic's lambda: the value of key `key` of the object named `object`. */
+  item?(object: string, key: string): PyConst | undefined;
+}
+
+export const EMPTY_SCOPE: ConstScope = { lookup: () => undefined };
+
+/** The value of a literal expression, or undefined when it needs running code. */
+export function literalValue(text: string, node: SyntaxNode, scope: ConstScope = EMPTY_SCOPE): PyConst | undefined {
+  switch (node.name) {
+    case "Number": {
+      const raw = textOf(text, node).replace(/_/g, "");
+      if (/[jJ]$/.test(raw)) return undefined;
+      const value = /^0[oO]/.test(raw) ? parseInt(raw.slice(2), 8) : /^0[bB]/.test(raw) ? parseInt(raw.slice(2), 2) : Number(raw);
+      return Number.isFinite(value) ? value : undefined;
+    }
+    case "String":
+      return stringValue(text, node);
+    case "Boolean":
+      return textOf(text, node) === "True";
+    case "None":
+      return null;
+    case "VariableName":
+      return scope.lookup(textOf(text, node));
+    case "ParenthesizedExpression": {
+      const inner = parts(node)[0];
+      return inner ? literalValue(text, inner, scope) : undefined;
+    }
+    case "UnaryExpression": {
+      const [op, operand] = children(node);
+      const v = operand ? literalValue(text, operand, scope) : undefined;
+      if (typeof v !== "number" && typeof v !== "boolean") return op && textOf(text, op) === "not" && v !== undefined ? !v : undefined;
+      const n = Number(v);
+      switch (textOf(text, op)) {
+        case "-":
+          return -n;
+        case "+":
+          return n;
+        case "~":
+          return ~n;
+        case "not":
+          return !v;
+        default:
+          return undefined;
+      }
+    }
+    case "BinaryExpression":
+      return binaryValue(text, node, scope);
+    case "MemberExpression": {
+      const kids = children(node);
+      if (!scope.item || kids.length !== 4 || kids[0].name !== "VariableName" || kids[1].name !== "[") return undefined;
+      const key = stringValue(text, kids[2]);
+      return key === undefined ? undefined : scope.item(textOf(text, kids[0]), key);
+    }
+    case "CallExpression": {
+      // tl.constexpr(4), triton.next_power_of_2(1000), triton.cdiv(a, b), int(x), min/max
+      const [callee, argList] = children(node);
+      const name = dottedName(text, callee)?.join(".");
+      const args = parts(argList).map((a) => literalValue(text, a, scope));
+      if (args.some((a) => a === undefined)) return undefined;
+      const last = name?.split(".").pop();
+      if (last === "constexpr" && args.length === 1) return args[0];
+      const nums = args.map(Number);
+      if (last === "next_power_of_2" && nums.length === 1) return nums[0] <= 1 ? 1 : 2 ** Math.ceil(Math.log2(nums[0]));
+      if (last === "cdiv" && nums.length === 2) return Math.ceil(nums[0] / nums[1]);
+      if (name === "int" && nums.length === 1) return Math.trunc(nums[0]);
+      if (name === "float" && args.length === 1) return typeof args[0] === "string" ? Number(args[0].replace(/^([+-]?)inf$/i, "$1Infinity")) : nums[0];
+      if (name === "min" && nums.length >= 1) return Math.min(...nums);
+      if (name === "max" && nums.length >= 1) return Math.max(...nums);
+      return undefined;
+    }
+    default:
+      return undefined;
+  }
+}
+
+function binaryValue(text: string, node: SyntaxNode, scope: ConstScope): PyConst | undefined {
+  const kids = children(node);
+  const a = literalValue(text, kids[0], scope);
+  const b = literalValue(text, kids[kids.length - 1], scope);
+  if (a === undefined || b === undefined) return undefined;
+  const op = kids.slice(1, -1).map((k) => textOf(text, k)).join(" ");
+  switch (op) {
+    case "and":
+      return a ? b : a;
+    case "or":
+      return a ? a : b;
+    case "==":
+    case "is":
+      return a === b;
+    case "!=":
+    case "is not":
+      return a !== b;
+  }
+  if (typeof a === "string" || typeof b === "string" || a === null || b === null) return undefined;
+  const x = Number(a);
+  const y = Number(b);
+  switch (op) {
+    case "+": return x + y;
+    case "-": return x - y;
+    case "*": return x * y;
+    case "/": return x / y;
+    case "//": return Math.floor(x / y);
+    case "%": return x - Math.floor(x / y) * y;
+    case "**": return x ** y;
+    case "<<": return x << y;
+    case ">>": return x >> y;
+    case "&": return x & y;
+    case "|": return x | y;
+    case "^": return x ^ y;
+    case "<": return x < y;
+    case "<=": return x <= y;
+    case ">": return x > y;
+    case ">=": return x >= y;
+    default: return undefined;
+  }
+}
+
+/** How a value is written in Python (for messages and the Python a kernel converts to). */
+export function pythonText(value: PyConst): string {
+  if (value === null) return "None";
+  if (typeof value === "boolean") return value ? "True" : "False";
+  if (typeof value === "string") return JSON.stringify(value);
+  return String(value);
+}

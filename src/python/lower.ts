@@ -1,0 +1,90 @@
+// A Python file's @triton.jit functions → one TypeScript kernel file (docs/LANGUAGE.md §2.2): each function
+// becomes `export const f = kernel(function f(…) { … });` with its parameters annotated as a
+// launch gives them (helpers keep theirs generic), plus the map back to the Python text.
+
+import { DiagnosticLog, type Diagnostic } from "../diagnostics/diagnostic";
+import type { LowerContext } from "./context";
+import { planDeclarations } from "./declarations";
+import type { PyConst } from "./literals";
+import type { PythonFile, PythonKernel } from "./module";
+import { tsName } from "./names";
+import { lowerBlock } from "./statements";
+import { children, spanOf, type SyntaxNode } from "./tree";
+import { TsWriter, type SourceMap } from "./writer";
+
+export interface FunctionToLower {
+  kernel: PythonKernel;
+  /** Parameter → its TypeScript annotation (`Ptr<f32>`, `i32`, `constexpr`); absent: generic (a helper's). */
+  annotations: ReadonlyMap<string, string>;
+  /** Constexpr parameters whose value is known (None and strings are decided while lowering). */
+  known: ReadonlyMap<string, PyConst>;
+}
+
+export interface LoweredFile {
+  typescript: string;
+  map: SourceMap;
+  /** Python constructs outside the language, at their Python ranges. */
+  diagnostics: Diagnostic[];
+}
+
+export function lowerFunctions(file: PythonFile, functions: readonly FunctionToLower[]): LoweredFile {
+  const w = new TsWriter();
+  const log = new DiagnosticLog();
+  const defaults = new Map<string, { name: string; node?: SyntaxNode; constexpr: boolean }[]>();
+  for (const k of file.kernels) {
+    defaults.set(k.name, k.params.map((p) => ({ name: p.name, constexpr: p.constexpr, ...(p.defaultSpan ? { node: nodeAt(k.node, p.defaultSpan.start) } : {}) })));
+  }
+  w.write('import { kernel, tl } from "kernel-lab";\nimport type { Ptr, f32, f16, i32, u32, constexpr } from "kernel-lab";\n');
+  for (const f of functions) {
+    const k = f.kernel;
+    const body = children(k.node).find((c) => c.name === "Body");
+    if (!body) continue;
+    const params = new Set(k.params.map((p) => p.name));
+    const ctx: LowerContext = {
+      file,
+      text: file.text,
+      w,
+      log,
+      params,
+      known: f.known,
+      plan: planDeclarations(file.text, body, params),
+      scopes: [],
+      jitFunctions: new Set(file.kernels.map((x) => x.name)),
+      defaults,
+    };
+    w.write("\nexport const ");
+    w.token(tsName(k.name), k.nameSpan);
+    w.write(" = ");
+    w.node(k.span, () => {
+      w.write("kernel(function ");
+      w.token(tsName(k.name), k.nameSpan);
+      w.write("(");
+      k.params.forEach((p, i) => {
+        if (i > 0) w.write(", ");
+        const annotation = f.annotations.get(p.name);
+        w.token(`${tsName(p.name)}${annotation ? `: ${annotation}` : ""}`, p.span);
+      });
+      w.write(") {\n");
+      lowerBlock(ctx, body, "  ");
+      w.write("})");
+    });
+    w.write(";\n");
+  }
+  return { typescript: w.text, map: w.sourceMap(functions[0] ? functions[0].kernel.nameSpan : { start: 0, end: 0 }), diagnostics: log.diagnostics };
+}
+
+function nodeAt(root: SyntaxNode, from: number): SyntaxNode | undefined {
+  let found: SyntaxNode | undefined;
+  const visit = (n: SyntaxNode) => {
+    if (found || n.to < from || n.from > from) return;
+    if (n.from === from && n.name !== "ParamList" && n.name !== "FunctionDefinition") {
+      found = n;
+      return;
+    }
+    for (const c of children(n)) visit(c);
+  };
+  visit(root);
+  return found;
+}
+
+export { spanOf };

@@ -1,0 +1,181 @@
+// Reads a Python file's module level: the `@triton.jit` functions (with `@triton.autotune` and
+// `@triton.heuristics` above them), the names it imports `triton.language` and libdevice under,
+// its `tl.constexpr` globals, and the launches `kernel[grid](…)` written in it.
+
+import type { Diagnostic, Span } from "../diagnostics/diagnostic";
+import { DiagnosticLog } from "../diagnostics/diagnostic";
+import { Codes } from "../diagnostics/codes";
+import type { Tree } from "@lezer/common";
+import { literalValue, type ConstScope, type PyConst } from "./literals";
+import { bodyStatements, children, dottedName, firstError, parsePython, parts, spanOf, stringValue, textOf, type SyntaxNode } from "./tree";
+import { readLaunches, type LaunchSite } from "./launches";
+import { readJitFunction, type PythonKernel } from "./signature";
+
+export type { LaunchSite, PythonKernel };
+
+/** The names a file binds to Triton's modules and functions. */
+export interface PythonImports {
+  /** Names of `triton` (`import triton`). */
+  triton: Set<string>;
+  /** Names of `triton.language` (`import triton.language as tl`). */
+  tl: Set<string>;
+  /** Names of a libdevice or `tl.math` module (`from triton.language.extra import libdevice`). */
+  math: Set<string>;
+  /** Functions imported by name: local name → Triton's name (`from …libdevice import tanh`, `from triton import jit`). */
+  functions: Map<string, string>;
+}
+
+export interface ModuleConstant {
+  value: PyConst;
+  span: Span;
+  /** Declared `tl.constexpr` (`N = tl.constexpr(4)`, `N: tl.constexpr = 4`): a kernel may read it. */
+  constexpr: boolean;
+  /** The value as written (`2.0`, `1e-5`). */
+  text: string;
+}
+
+export interface PythonFile {
+  fileName: string;
+  text: string;
+  tree: Tree;
+  kernels: PythonKernel[];
+  imports: PythonImports;
+  /** Module-level names bound to a literal value. */
+  constants: Map<string, ModuleConstant>;
+  launches: LaunchSite[];
+  /** Syntax errors and mistakes in decorators; a kernel's own are found when it is compiled. */
+  diagnostics: Diagnostic[];
+}
+
+/** Whether a `.py` text is a Kernel Lab file (docs/LANGUAGE.md §2.2): it holds a `@triton.jit` function. */
+export function isTritonFile(text: string): boolean {
+  return /@\s*(?:triton\.)?jit\b/.test(text);
+}
+
+export function readPythonFile(fileName: string, text: string): PythonFile {
+  const tree = parsePython(text);
+  const log = new DiagnosticLog();
+  const error = firstError(tree);
+  if (error) {
+    const at = Math.min(error.from, Math.max(0, text.length - 1));
+    log.error(Codes.pythonSyntax, { start: at, end: Math.max(error.to, at + 1) }, "this is not valid Python here (a syntax error): check the brackets, colons and indentation");
+  }
+  const imports = readImports(text, tree.topNode);
+  const constants = readConstants(text, tree.topNode, imports);
+  const scope: ConstScope = { lookup: (name) => constants.get(name)?.value };
+  const kernels: PythonKernel[] = [];
+  for (const statement of children(tree.topNode)) {
+    if (statement.name !== "DecoratedStatement") continue;
+    const kernel = readJitFunction(text, statement, imports, scope, log);
+    if (!kernel) continue;
+    const clash = kernels.find((k) => k.name === kernel.name);
+    if (clash) log.error(Codes.pythonUnsupported, kernel.nameSpan, `another @triton.jit function is already named '${kernel.name}'; give each its own name`);
+    else kernels.push(kernel);
+  }
+  for (const k of kernels) for (const callee of k.calls) {
+    const target = kernels.find((x) => x.name === callee);
+    if (target && target !== k) target.called = true;
+  }
+  const launches = readLaunches(text, tree.topNode, new Set(kernels.map((k) => k.name)), scope);
+  return { fileName, text, tree, kernels, imports, constants, launches, diagnostics: log.diagnostics };
+}
+
+function readImports(text: string, top: SyntaxNode): PythonImports {
+  const imports: PythonImports = { triton: new Set(), tl: new Set(), math: new Set(), functions: new Map() };
+  const visit = (node: SyntaxNode) => {
+    for (const s of children(node)) {
+      if (s.name === "ImportStatement") readImport(text, s, imports);
+      // Imports inside `if`/`try` at module level (tutorials guard optional ones) count too.
+      else if (s.name === "IfStatement" || s.name === "TryStatement") for (const b of children(s)) if (b.name === "Body") visit(b);
+    }
+  };
+  visit(top);
+  return imports;
+}
+
+const MATH_MODULES = new Set(["triton.language.math", "triton.language.extra.libdevice", "triton.language.extra.cuda.libdevice", "triton.language.extra.hip.libdevice"]);
+
+function readImport(text: string, s: SyntaxNode, imports: PythonImports): void {
+  const kids = children(s);
+  // Group the dotted names: `import a.b as c, d` / `from a.b import c as d, e`.
+  const items: { name: string; alias?: string }[] = [];
+  let from: string | undefined;
+  let current: string[] = [];
+  let alias = false;
+  let pendingAlias: string | undefined;
+  const flush = () => {
+    if (current.length > 0) items.push({ name: current.join("."), ...(pendingAlias ? { alias: pendingAlias } : {}) });
+    current = [];
+    pendingAlias = undefined;
+  };
+  for (const k of kids) {
+    if (k.name === "from") continue;
+    if (k.name === "import") {
+      if (kids[0].name === "from") {
+        from = current.join(".");
+        current = [];
+      }
+      continue;
+    }
+    if (k.name === "VariableName") {
+      if (alias) {
+        pendingAlias = textOf(text, k);
+        alias = false;
+        flush();
+      } else {
+        current.push(textOf(text, k));
+      }
+    } else if (k.name === "as") alias = true;
+    else if (k.name === ",") flush();
+  }
+  flush();
+  for (const item of items) {
+    const full = from !== undefined ? `${from}.${item.name}` : item.name;
+    const local = item.alias ?? (from !== undefined ? item.name : item.name.split(".")[0]);
+    if (from === undefined && !item.alias) {
+      if (item.name.split(".")[0] === "triton") imports.triton.add("triton");
+      continue;
+    }
+    if (full === "triton") imports.triton.add(local);
+    else if (full === "triton.language") imports.tl.add(local);
+    else if (MATH_MODULES.has(full)) imports.math.add(local);
+    else if (from !== undefined && (from === "triton" || from === "triton.language" || MATH_MODULES.has(from))) imports.functions.set(local, item.name);
+  }
+}
+
+function readConstants(text: string, top: SyntaxNode, imports: PythonImports): Map<string, ModuleConstant> {
+  const constants = new Map<string, ModuleConstant>();
+  const scope: ConstScope = { lookup: (name) => constants.get(name)?.value };
+  for (const s of children(top)) {
+    if (s.name !== "AssignStatement") continue;
+    const kids = children(s);
+    if (kids.filter((k) => k.name === "AssignOp").length !== 1 || kids[0].name !== "VariableName" || (kids[1].name !== "AssignOp" && kids[1].name !== "TypeDef")) continue;
+    const value = kids[kids.length - 1];
+    const typeDef = kids.find((k) => k.name === "TypeDef");
+    const annotatedConstexpr = typeDef !== undefined && isConstexprAnnotation(text, typeDef, imports);
+    const wrapped = value.name === "CallExpression" && isConstexprName(text, children(value)[0], imports);
+    const v = literalValue(text, value, scope);
+    if (v === undefined) continue;
+    const written = wrapped ? parts(children(value).find((c) => c.name === "ArgList")!)[0] ?? value : value;
+    constants.set(textOf(text, kids[0]), { value: v, span: spanOf(s), constexpr: annotatedConstexpr || wrapped, text: textOf(text, written) });
+  }
+  return constants;
+}
+
+/** `tl.constexpr`, `triton.language.constexpr`, or `constexpr` imported from them. */
+export function isConstexprName(text: string, node: SyntaxNode, imports: PythonImports): boolean {
+  const name = dottedName(text, node);
+  if (!name) return false;
+  if (name.length === 1) return imports.functions.get(name[0]) === "constexpr";
+  const head = name.slice(0, -1).join(".");
+  return name[name.length - 1] === "constexpr" && (imports.tl.has(head) || head === "triton.language" || head === "tl");
+}
+
+export function isConstexprAnnotation(text: string, typeDef: SyntaxNode, imports: PythonImports): boolean {
+  const annotation = parts(typeDef)[0];
+  if (!annotation) return false;
+  if (annotation.name === "String") return /^(?:tl\.|triton\.language\.)?constexpr$/.test(stringValue(text, annotation) ?? "");
+  return isConstexprName(text, annotation, imports);
+}
+
+export { bodyStatements };

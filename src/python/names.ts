@@ -1,0 +1,57 @@
+// Triton's spelling → Kernel Lab's (docs/LANGUAGE.md §2.1's mechanical rule): snake_case tl.* names and
+// keywords become camelCase, dtype objects become the dtype names the TypeScript language takes.
+
+/** `program_id` → `programId`, `allow_tf32` → `allowTf32`. */
+export function camelCase(name: string): string {
+  return name.replace(/_+([a-zA-Z0-9])/g, (_, c: string) => c.toUpperCase());
+}
+
+/** `programId` → `program_id` (the other way, for "Copy as Triton Python"). */
+export function snakeCase(name: string): string {
+  return name.replace(/([a-z0-9])([A-Z])/g, "$1_$2").replace(/([A-Z])([A-Z][a-z])/g, "$1_$2").toLowerCase();
+}
+
+/** Triton's dtype objects (`tl.float16`) → the names `tl.cast`, `tl.zeros`… take. */
+export const DTYPES: Readonly<Record<string, string>> = {
+  float32: "f32",
+  float16: "f16",
+  int32: "i32",
+  uint32: "u32",
+  // Not (yet) in Kernel Lab: written as their Kernel Lab names, so the dtype check names them.
+  int64: "i64",
+  uint64: "u64",
+  int16: "i16",
+  uint16: "u16",
+  int8: "i8",
+  uint8: "u8",
+  int1: "bool",
+  bfloat16: "bf16",
+  float64: "f64",
+  float8e4nv: "f8e4nv",
+  float8e5: "f8e5",
+};
+
+/** The other way: Kernel Lab's dtype name → Triton's dtype object. */
+export const TRITON_DTYPES: Readonly<Record<string, string>> = Object.fromEntries(Object.entries(DTYPES).map(([k, v]) => [v, k]));
+
+/** Python's builtins Triton gives a meaning inside a kernel, and the tl.* function they become. */
+export const BUILTIN_CALLS: Readonly<Record<string, string>> = {
+  min: "minimum",
+  max: "maximum",
+  abs: "abs",
+  print: "devicePrint",
+};
+
+/** Names that are keywords or globals in TypeScript: a Python name that collides gets a `_` appended. */
+const TS_RESERVED = new Set(
+  ("break case catch class const continue debugger default delete do else enum export extends false finally for function if import in " +
+    "instanceof new null return super switch this throw true try typeof var void while with yield let static implements interface package " +
+    "private protected public await arguments eval undefined NaN Infinity Math kernel tl Object Array Number String Boolean Symbol").split(" "),
+);
+
+export function tsName(name: string): string {
+  return TS_RESERVED.has(name) ? `${name}_` : name;
+}
+
+/** Methods of a block that take its shape as separate arguments as well as one tuple: `x.reshape(M, N)`. */
+export const SHAPE_METHODS = new Set(["reshape", "view", "broadcast_to", "permute"]);

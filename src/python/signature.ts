@@ -1,0 +1,241 @@
+// One `@triton.jit` function at the module level: its parameters (which are `tl.constexpr`, their
+// defaults), the `@triton.autotune` configs and key and the `@triton.heuristics` above it.
+
+import type { Span } from "../diagnostics/diagnostic";
+import type { DiagnosticLog } from "../diagnostics/diagnostic";
+import { Codes } from "../diagnostics/codes";
+import { literalValue, type ConstScope, type PyConst } from "./literals";
+import type { PythonImports } from "./module";
+import { isConstexprAnnotation } from "./module";
+import { children, dottedName, parts, spanOf, stringValue, textOf, walk, type SyntaxNode } from "./tree";
+
+export interface PythonParam {
+  name: string;
+  span: Span;
+  /** Annotated `tl.constexpr`. */
+  constexpr: boolean;
+  /** The default's value where it is a literal (`BLOCK: tl.constexpr = 128`). */
+  default?: PyConst;
+  /** The default as written, where there is one. */
+  defaultSpan?: Span;
+}
+
+export interface AutotuneConfig {
+  /** The config's dict: constexpr name → value. */
+  kwargs: Record<string, PyConst>;
+  numWarps?: number;
+  numStages?: number;
+  span: Span;
+}
+
+export interface Heuristic {
+  /** The constexpr it computes. */
+  name: string;
+  /** The lambda, as written (`lambda args: args['K'] % args['BLOCK_K'] == 0`). */
+  source: string;
+  span: Span;
+  /** The lambda's parameter and body, for evaluating it while checking (check-types.ts). */
+  argName?: string;
+  body?: SyntaxNode;
+}
+
+export interface PythonKernel {
+  name: string;
+  /** The whole decorated definition. */
+  span: Span;
+  nameSpan: Span;
+  /** The FunctionDefinition node (parameters and body). */
+  node: SyntaxNode;
+  params: PythonParam[];
+  autotune?: { configs: AutotuneConfig[]; key: string[]; span: Span };
+  heuristics: Heuristic[];
+  /** Every name the body mentions (to find the @triton.jit functions it calls). */
+  names: Set<string>;
+  /** The @triton.jit functions this one calls or passes (filled by readPythonFile). */
+  calls: Set<string>;
+  /** Called from another @triton.jit function: a device function (helper). */
+  called: boolean;
+}
+
+export function readJitFunction(text: string, decorated: SyntaxNode, imports: PythonImports, scope: ConstScope, log: DiagnosticLog): PythonKernel | undefined {
+  const decorators = children(decorated).filter((c) => c.name === "Decorator");
+  const fn = children(decorated).find((c) => c.name === "FunctionDefinition");
+  if (!fn) return undefined;
+  const named = decorators.map((d) => ({ node: d, name: decoratorName(text, d, imports), args: children(d).find((c) => c.name === "ArgList") }));
+  if (!named.some((d) => d.name === "jit")) return undefined;
+  const nameNode = children(fn).find((c) => c.name === "VariableName")!;
+  const kernel: PythonKernel = {
+    name: textOf(text, nameNode),
+    span: spanOf(decorated),
+    nameSpan: spanOf(nameNode),
+    node: fn,
+    params: readParams(text, fn, imports, scope, log),
+    heuristics: [],
+    names: new Set(),
+    calls: new Set(),
+    called: false,
+  };
+  for (const d of named) {
+    if (d.name === "autotune" && d.args) kernel.autotune = readAutotune(text, d.args, decorated.parent!, scope, log);
+    if (d.name === "heuristics" && d.args) kernel.heuristics.push(...readHeuristics(text, d.args, log));
+    if (d.name === undefined) log.warning(Codes.pythonDecorator, spanOf(d.node), `Kernel Lab ignores this decorator on a @triton.jit function (it knows triton.jit, triton.autotune and triton.heuristics)`);
+  }
+  const body = children(fn).find((c) => c.name === "Body");
+  if (body) walk(body, (n) => {
+    if (n.name === "VariableName") kernel.names.add(textOf(text, n));
+  });
+  return kernel;
+}
+
+function decoratorName(text: string, d: SyntaxNode, imports: PythonImports): "jit" | "autotune" | "heuristics" | undefined {
+  const names = children(d).filter((c) => c.name === "VariableName").map((c) => textOf(text, c));
+  const last = names[names.length - 1];
+  if (last !== "jit" && last !== "autotune" && last !== "heuristics") return undefined;
+  if (names.length === 1) return imports.functions.get(last) === last ? last : undefined;
+  return names.length === 2 && (imports.triton.has(names[0]) || names[0] === "triton") ? last : undefined;
+}
+
+function readParams(text: string, fn: SyntaxNode, imports: PythonImports, scope: ConstScope, log: DiagnosticLog): PythonParam[] {
+  const list = children(fn).find((c) => c.name === "ParamList");
+  const params: PythonParam[] = [];
+  if (!list) return params;
+  let current: PythonParam | undefined;
+  let defaultNext = false;
+  for (const c of children(list)) {
+    if (c.name === "VariableName") {
+      if (defaultNext) continue;
+      current = { name: textOf(text, c), span: spanOf(c), constexpr: false };
+      params.push(current);
+    } else if (c.name === "TypeDef" && current) {
+      current.constexpr = isConstexprAnnotation(text, c, imports);
+      current.span = { start: current.span.start, end: c.to };
+    } else if (c.name === "AssignOp") {
+      defaultNext = true;
+    } else if (c.name === ",") {
+      defaultNext = false;
+    } else if (c.name === "*" || c.name === "**" || c.name === "/") {
+      log.error(Codes.pythonUnsupported, spanOf(c), `'${c.name}' parameters (variadic or keyword-only markers) aren't part of a kernel's signature in Kernel Lab; list each parameter by name`);
+    } else if (defaultNext && current && c.name !== ")" && c.name !== "(") {
+      const v = literalValue(text, c, scope);
+      if (v !== undefined) current.default = v;
+      current.defaultSpan = spanOf(c);
+    }
+  }
+  return params;
+}
+
+function keywordArgs(text: string, argList: SyntaxNode): { positional: SyntaxNode[]; keywords: Map<string, SyntaxNode> } {
+  const positional: SyntaxNode[] = [];
+  const keywords = new Map<string, SyntaxNode>();
+  const kids = children(argList).filter((c) => c.name !== "(" && c.name !== ")");
+  for (let i = 0; i < kids.length; i++) {
+    const c = kids[i];
+    if (c.name === ",") continue;
+    if (c.name === "VariableName" && kids[i + 1]?.name === "AssignOp") {
+      keywords.set(textOf(text, c), kids[i + 2]);
+      i += 2;
+    } else positional.push(c);
+  }
+  return { positional, keywords };
+}
+
+export { keywordArgs };
+
+function readAutotune(text: string, args: SyntaxNode, top: SyntaxNode, scope: ConstScope, log: DiagnosticLog): PythonKernel["autotune"] {
+  const { positional, keywords } = keywordArgs(text, args);
+  const configsNode = keywords.get("configs") ?? positional[0];
+  const keyNode = keywords.get("key") ?? positional[1];
+  const configs: AutotuneConfig[] = [];
+  if (configsNode) for (const call of configCalls(text, configsNode, top, new Set())) {
+    const config = readConfig(text, call, scope);
+    if (config) configs.push(config);
+  }
+  if (configsNode && configs.length === 0) {
+    log.warning(Codes.pythonDecorator, spanOf(configsNode), "Kernel Lab could not read these autotune configs without running the file; `check` uses the launch's keywords or placeholders for the constexprs they set");
+  }
+  const key = keyNode && keyNode.name === "ArrayExpression" ? parts(keyNode).map((k) => stringValue(text, k)).filter((k): k is string => k !== undefined) : [];
+  return { configs, key, span: spanOf(args) };
+}
+
+/** The `triton.Config(…)` calls a configs expression builds: a list, a module-level name, or a module function's result. */
+function configCalls(text: string, node: SyntaxNode, top: SyntaxNode, seen: Set<string>): SyntaxNode[] {
+  const found: SyntaxNode[] = [];
+  const visit = (n: SyntaxNode) => {
+    if (n.name === "CallExpression") {
+      const callee = children(n)[0];
+      const name = dottedName(text, callee);
+      if (name && name[name.length - 1] === "Config") {
+        found.push(n);
+        return;
+      }
+      if (name && name.length === 1) found.push(...fromModule(name[0]));
+    }
+    if (n.name === "VariableName") found.push(...fromModule(textOf(text, n)));
+    for (const c of children(n)) visit(c);
+  };
+  const fromModule = (name: string): SyntaxNode[] => {
+    if (seen.has(name)) return [];
+    seen.add(name);
+    for (const s of children(top)) {
+      if (s.name === "FunctionDefinition" && textOf(text, children(s).find((c) => c.name === "VariableName")!) === name) {
+        return configCalls(text, children(s).find((c) => c.name === "Body")!, top, seen);
+      }
+      if (s.name === "AssignStatement" && children(s)[0].name === "VariableName" && textOf(text, children(s)[0]) === name) {
+        return configCalls(text, children(s)[children(s).length - 1], top, seen);
+      }
+    }
+    return [];
+  };
+  visit(node);
+  return found;
+}
+
+function readConfig(text: string, call: SyntaxNode, scope: ConstScope): AutotuneConfig | undefined {
+  const argList = children(call).find((c) => c.name === "ArgList");
+  if (!argList) return undefined;
+  const { positional, keywords } = keywordArgs(text, argList);
+  const dict = keywords.get("kwargs") ?? positional[0];
+  const kwargs: Record<string, PyConst> = {};
+  if (dict?.name === "DictionaryExpression") {
+    const kids = parts(dict);
+    for (let i = 0; i + 1 < kids.length; i += 2) {
+      const key = stringValue(text, kids[i]);
+      const value = literalValue(text, kids[i + 1], scope);
+      if (key !== undefined && value !== undefined) kwargs[key] = value;
+    }
+  }
+  const number = (name: string) => {
+    const n = keywords.get(name);
+    const v = n ? literalValue(text, n, scope) : undefined;
+    return typeof v === "number" ? v : undefined;
+  };
+  const numWarps = number("num_warps");
+  const numStages = number("num_stages");
+  return { kwargs, ...(numWarps !== undefined ? { numWarps } : {}), ...(numStages !== undefined ? { numStages } : {}), span: spanOf(call) };
+}
+
+function readHeuristics(text: string, args: SyntaxNode, log: DiagnosticLog): Heuristic[] {
+  const { positional, keywords } = keywordArgs(text, args);
+  const dict = keywords.get("values") ?? positional[0];
+  if (!dict || dict.name !== "DictionaryExpression") {
+    if (dict) log.warning(Codes.pythonDecorator, spanOf(dict), "Kernel Lab reads @triton.heuristics given a dict literal of lambdas; `check` uses placeholders for these constexprs");
+    return [];
+  }
+  const out: Heuristic[] = [];
+  const kids = parts(dict);
+  for (let i = 0; i + 1 < kids.length; i += 2) {
+    const name = stringValue(text, kids[i]);
+    const fn = kids[i + 1];
+    if (name === undefined) continue;
+    const h: Heuristic = { name, source: textOf(text, fn), span: spanOf(fn) };
+    if (fn.name === "LambdaExpression") {
+      const params = children(fn).find((c) => c.name === "ParamList");
+      const arg = params ? children(params).find((c) => c.name === "VariableName") : undefined;
+      if (arg) h.argName = textOf(text, arg);
+      const body = children(fn)[children(fn).length - 1];
+      if (body && body.name !== ":") h.body = body;
+    }
+    out.push(h);
+  }
+  return out;
+}

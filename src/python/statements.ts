@@ -1,0 +1,284 @@
+// Python statements in a kernel → TypeScript statements: assignments (declared where
+// declarations.ts says), `for … in range(…)` / `tl.range` / `tl.static_range`, `while`,
+// `if`/`elif`/`else`, `return` (tuples as arrays), `assert` (tl.deviceAssert), `pass`.
+
+import type { LowerContext } from "./context";
+import { declared, nodeText, unsupported } from "./context";
+import { assignmentTargets } from "./declarations";
+import { lowerExpr, lowerList } from "./expressions";
+import { camelCase, tsName } from "./names";
+import { bodyStatements, children, dottedName, parts, spanOf, type SyntaxNode } from "./tree";
+
+const UNSUPPORTED: Readonly<Record<string, [string, string]>> = {
+  WithStatement: ["a `with` statement", ""],
+  TryStatement: ["try/except", "kernels can't raise or catch; check with tl.device_assert"],
+  ClassDefinition: ["a class", "define @triton.jit functions at module level"],
+  FunctionDefinition: ["a function defined inside a kernel", "define it at module level with @triton.jit and call it"],
+  DecoratedStatement: ["a function defined inside a kernel", "define it at module level with @triton.jit and call it"],
+  RaiseStatement: ["raise", "check with tl.device_assert(cond, msg)"],
+  ImportStatement: ["an import inside a kernel", "import at module level"],
+  ScopeStatement: ["global/nonlocal", "read module-level tl.constexpr values directly; kernels write only through pointers"],
+  DeleteStatement: ["del", ""],
+  MatchStatement: ["match", "use if/elif/else"],
+  YieldStatement: ["yield", ""],
+  PrintStatement: ["Python 2's print statement", "use tl.device_print"],
+  TypeDefinition: ["a type alias", ""],
+};
+
+export function lowerBlock(ctx: LowerContext, body: SyntaxNode, indent: string, declare: string[] = []): void {
+  ctx.scopes.push(new Set(declare));
+  const statements = bodyStatements(body);
+  statements.forEach((s, i) => {
+    for (const name of ctx.plan.hoisted.get(s.from) ?? []) {
+      ctx.w.write(`${indent}let `);
+      ctx.w.token(tsName(name), spanOf(s));
+      ctx.w.write(";\n");
+      ctx.scopes[ctx.scopes.length - 1].add(name);
+    }
+    // A docstring is documentation, not code.
+    if (i === 0 && s.name === "ExpressionStatement" && children(s)[0]?.name === "String") return;
+    lowerStatement(ctx, s, indent);
+  });
+  ctx.scopes.pop();
+}
+
+function line(ctx: LowerContext, s: SyntaxNode, indent: string, emit: () => void): void {
+  ctx.w.write(indent);
+  ctx.w.node(spanOf(s), emit);
+  ctx.w.write("\n");
+}
+
+function lowerStatement(ctx: LowerContext, s: SyntaxNode, indent: string): void {
+  const { w } = ctx;
+  switch (s.name) {
+    case "AssignStatement":
+      return lowerAssign(ctx, s, indent);
+    case "UpdateStatement":
+      return lowerUpdate(ctx, s, indent);
+    case "ExpressionStatement": {
+      const e = children(s)[0];
+      if (!e || e.name === "String" || e.name === "...") return;
+      return line(ctx, s, indent, () => {
+        lowerExpr(ctx, e);
+        w.write(";");
+      });
+    }
+    case "ReturnStatement": {
+      const values = children(s).filter((c) => c.name !== "return" && c.name !== ",");
+      return line(ctx, s, indent, () => {
+        w.write("return");
+        if (values.length === 1) {
+          w.write(" ");
+          lowerExpr(ctx, values[0]);
+        } else if (values.length > 1) {
+          w.write(" ");
+          w.node({ start: values[0].from, end: values[values.length - 1].to }, () => lowerList(ctx, values));
+        }
+        w.write(";");
+      });
+    }
+    case "PassStatement":
+      return;
+    case "BreakStatement":
+      return line(ctx, s, indent, () => w.write("break;"));
+    case "ContinueStatement":
+      return line(ctx, s, indent, () => w.write("continue;"));
+    case "IfStatement":
+      return lowerIf(ctx, s, indent);
+    case "WhileStatement": {
+      const kids = children(s);
+      if (kids.some((k) => k.name === "else")) return unsupported(ctx, s, "a while loop's else clause", "");
+      const cond = kids[1];
+      const body = kids.find((k) => k.name === "Body")!;
+      w.write(indent);
+      w.node(spanOf(kids[0]), () => w.write("while"));
+      w.write(" (");
+      lowerExpr(ctx, cond);
+      w.write(") {\n");
+      lowerBlock(ctx, body, indent + "  ");
+      w.write(`${indent}}\n`);
+      return;
+    }
+    case "ForStatement":
+      return lowerFor(ctx, s, indent);
+    case "AssertStatement": {
+      const args = parts(s).filter((c) => c.name !== "assert");
+      return line(ctx, s, indent, () => {
+        w.write("tl.deviceAssert(");
+        args.forEach((a, i) => {
+          if (i > 0) w.write(", ");
+          lowerExpr(ctx, a);
+        });
+        w.write(");");
+      });
+    }
+    default: {
+      const known = UNSUPPORTED[s.name];
+      if (known) return unsupported(ctx, s, known[0], known[1]);
+      return unsupported(ctx, s, `this statement (${s.name})`, "");
+    }
+  }
+}
+
+function lowerAssign(ctx: LowerContext, s: SyntaxNode, indent: string): void {
+  const kids = children(s);
+  const ops = kids.filter((k) => k.name === "AssignOp");
+  if (ops.length > 1) return unsupported(ctx, s, "a chained assignment (a = b = …)", "assign each name in a statement of its own");
+  if (ops.length === 0) return; // a bare annotation `x: int` declares nothing
+  const targets = assignmentTargets(s);
+  const values = kids.slice(kids.indexOf(ops[0]) + 1).filter((k) => k.name !== ",");
+  const bad = targets.find((t) => !isNameTarget(t));
+  if (bad) return unsupported(ctx, bad, "assigning to an element or attribute", "kernels write memory with tl.store; bind a new name instead");
+  const names = targets.flatMap((t) => targetNameList(ctx, t));
+  const entry = ctx.plan.inline.get(s.from);
+  const scope = ctx.scopes[ctx.scopes.length - 1];
+  let keyword = "";
+  if (entry && names.every((n) => entry.names.has(n) && !declared(ctx, n))) {
+    keyword = `${entry.keyword} `;
+  } else if (entry) {
+    for (const n of names) {
+      if (!entry.names.has(n) || declared(ctx, n)) continue;
+      ctx.w.write(`${indent}let ${tsName(n)};\n`);
+      scope.add(n);
+    }
+  }
+  line(ctx, s, indent, () => {
+    ctx.w.write(keyword);
+    if (targets.length === 1 && targets[0].name === "VariableName") lowerTarget(ctx, targets[0]);
+    else ctx.w.node({ start: targets[0].from, end: targets[targets.length - 1].to }, () => writeTargets(ctx, targets));
+    ctx.w.write(" = ");
+    if (values.length === 1) lowerExpr(ctx, values[0]);
+    else ctx.w.node({ start: values[0].from, end: values[values.length - 1].to }, () => lowerList(ctx, values));
+    ctx.w.write(";");
+  });
+  for (const n of names) scope.add(n);
+}
+
+function isNameTarget(t: SyntaxNode): boolean {
+  if (t.name === "VariableName") return true;
+  if (t.name === "TupleExpression" || t.name === "ParenthesizedExpression" || t.name === "ArrayExpression") return parts(t).every(isNameTarget);
+  return false;
+}
+
+function targetNameList(ctx: LowerContext, t: SyntaxNode): string[] {
+  return t.name === "VariableName" ? [nodeText(ctx, t)] : parts(t).flatMap((p) => targetNameList(ctx, p));
+}
+
+function lowerTarget(ctx: LowerContext, t: SyntaxNode): void {
+  if (t.name === "VariableName") {
+    const name = nodeText(ctx, t);
+    return ctx.w.token(tsName(name), spanOf(t), tsName(name) === name);
+  }
+  if (t.name === "ParenthesizedExpression") return lowerTarget(ctx, parts(t)[0]);
+  ctx.w.node(spanOf(t), () => writeTargets(ctx, parts(t)));
+}
+
+function writeTargets(ctx: LowerContext, targets: readonly SyntaxNode[]): void {
+  ctx.w.write("[");
+  targets.forEach((t, i) => {
+    if (i > 0) ctx.w.write(", ");
+    lowerTarget(ctx, t);
+  });
+  ctx.w.write("]");
+}
+
+const UPDATE: Readonly<Record<string, string>> = { "+=": "+=", "-=": "-=", "*=": "*=", "%=": "%=", "//=": "/=", "&=": "&=", "|=": "|=", "^=": "^=", "<<=": "<<=", ">>=": ">>=" };
+
+function lowerUpdate(ctx: LowerContext, s: SyntaxNode, indent: string): void {
+  const kids = children(s);
+  const target = kids[0];
+  const op = nodeText(ctx, kids[1]);
+  const value = kids[2];
+  if (kids.length !== 3 || target.name !== "VariableName") return unsupported(ctx, target, "updating an element, attribute or tuple in place", "kernels write memory with tl.store");
+  line(ctx, s, indent, () => {
+    lowerTarget(ctx, target);
+    if (op === "/=") {
+      // True division, as for `/` (expressions.ts).
+      ctx.w.write(" = tl.fdiv(");
+      lowerTarget(ctx, target);
+      ctx.w.write(", ");
+      lowerExpr(ctx, value);
+      ctx.w.write(");");
+      return;
+    }
+    const ts = UPDATE[op];
+    if (!ts) return unsupported(ctx, kids[1], `the update ${op}`, "");
+    ctx.w.write(` ${ts} `);
+    lowerExpr(ctx, value);
+    ctx.w.write(";");
+  });
+}
+
+function lowerIf(ctx: LowerContext, s: SyntaxNode, indent: string): void {
+  const { w } = ctx;
+  const kids = children(s);
+  w.write(indent);
+  for (let i = 0; i < kids.length; i++) {
+    const k = kids[i];
+    if (k.name === "if" || k.name === "elif") {
+      w.node(spanOf(k), () => w.write(k.name === "if" ? "if" : " else if"));
+      w.write(" (");
+      lowerExpr(ctx, kids[i + 1]);
+      w.write(") {\n");
+      lowerBlock(ctx, kids[i + 2], indent + "  ");
+      w.write(`${indent}}`);
+      i += 2;
+    } else if (k.name === "else") {
+      w.write(" else {\n");
+      lowerBlock(ctx, kids[i + 1], indent + "  ");
+      w.write(`${indent}}`);
+      i += 1;
+    }
+  }
+  w.write("\n");
+}
+
+function lowerFor(ctx: LowerContext, s: SyntaxNode, indent: string): void {
+  const { w } = ctx;
+  const kids = children(s);
+  if (kids.some((k) => k.name === "else")) return unsupported(ctx, s, "a for loop's else clause", "");
+  const inAt = kids.findIndex((k) => k.name === "in");
+  const targets = kids.slice(1, inAt).filter((k) => k.name !== ",");
+  const iter = kids[inAt + 1];
+  const body = kids.find((k) => k.name === "Body")!;
+  if (targets.length !== 1 || targets[0].name !== "VariableName") return unsupported(ctx, kids[1], "a for loop over several names", "loop over one counter");
+  const counter = nodeText(ctx, targets[0]);
+  const callee = iter.name === "CallExpression" ? children(iter)[0] : undefined;
+  const calleeName = callee ? dottedName(ctx.text, callee) : undefined;
+  const last = calleeName?.[calleeName.length - 1];
+  if (calleeName?.length === 1 && last === "range" && !ctx.params.has("range")) {
+    const args = parts(children(iter)[1]);
+    if (args.length < 1 || args.length > 3) return unsupported(ctx, iter, "range() with these arguments", "range(end), range(start, end) or range(start, end, step)");
+    const [start, end, step] = args.length === 1 ? [undefined, args[0], undefined] : args;
+    const descending = step?.name === "UnaryExpression" && nodeText(ctx, children(step)[0]) === "-";
+    w.write(indent);
+    w.node(spanOf(kids[0]), () => w.write("for"));
+    w.write(" (let ");
+    lowerTarget(ctx, targets[0]);
+    w.write(" = ");
+    if (start) lowerExpr(ctx, start);
+    else w.write("0");
+    w.write(`; ${tsName(counter)} ${descending ? ">" : "<"} `);
+    lowerExpr(ctx, end);
+    w.write(`; `);
+    if (step) {
+      w.write(`${tsName(counter)} += `);
+      lowerExpr(ctx, step);
+    } else w.write(`${tsName(counter)}++`);
+    w.write(") {\n");
+  } else if (last === "range" || last === "static_range") {
+    w.write(indent);
+    w.node(spanOf(kids[0]), () => w.write("for"));
+    w.write(" (const ");
+    lowerTarget(ctx, targets[0]);
+    w.write(" of ");
+    lowerExpr(ctx, iter);
+    w.write(") {\n");
+  } else {
+    return unsupported(ctx, iter, `a for loop over ${callee ? `${nodeText(ctx, callee)}(…)` : "this"}`, "loop with range(…), tl.range(…) or tl.static_range(…)");
+  }
+  lowerBlock(ctx, body, indent + "  ", [counter]);
+  w.write(`${indent}}\n`);
+}
+
+export { camelCase };

@@ -1,0 +1,57 @@
+// docs/LANGUAGE.md, the language's definition, lists every tl.* function that types/kernel-lab.d.ts
+// declares; its table of every function is the one test/support/language-table.ts generates from
+// the compiler's tables (refresh it with: npx tsx test/support/language-table.ts --write); the
+// README links to it; and no file of the repository leans on ../shared/ for its meaning.
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import * as path from "node:path";
+import { LANGUAGE_FILE, withFreshTable } from "../support/language-table";
+
+const root = path.resolve(__dirname, "../..");
+const language = readFileSync(LANGUAGE_FILE, "utf8");
+
+test("docs/LANGUAGE.md lists every tl.* function of types/kernel-lab.d.ts", () => {
+  const types = readFileSync(path.join(root, "types/kernel-lab.d.ts"), "utf8");
+  const namespace = types.slice(types.indexOf("export declare namespace tl"));
+  const declared = [...new Set([...namespace.slice(0, namespace.indexOf("\n}\n")).matchAll(/function (\w+)/g)].map((m) => m[1]))];
+  assert.ok(declared.length > 40, `found only ${declared.length} declarations`);
+  const section = language.slice(language.indexOf("## 2. The language"), language.indexOf("## 3. "));
+  // A table cell may list several names after one `tl.` (`tl.exp log sqrt …`).
+  const listed = new Set([...section.matchAll(/`tl\.([\w ]+)/g)].flatMap((m) => m[1].split(" ")));
+  for (const m of section.matchAll(/tl\.(\w+)/g)) listed.add(m[1]);
+  assert.deepEqual(declared.filter((name) => !listed.has(name)), []);
+});
+
+test("docs/LANGUAGE.md's table of every function is generated from the intrinsics table, triton-api.ts and the typings", () => {
+  assert.equal(language, withFreshTable(language), "docs/LANGUAGE.md's generated table is stale: npx tsx test/support/language-table.ts --write");
+});
+
+test("the README links to docs/LANGUAGE.md, and every docs/ file it links exists", () => {
+  const readme = readFileSync(path.join(root, "README.md"), "utf8");
+  assert.match(readme, /\]\(docs\/LANGUAGE\.md\)/);
+  const linked = [...readme.matchAll(/\]\((docs\/[^)#]+)/g)].map((m) => m[1]);
+  assert.deepEqual(linked.filter((file) => !statSync(path.join(root, file), { throwIfNoEntry: false })), []);
+});
+
+/** Text files under `dir`, relative to the root. */
+function textFiles(dir: string): string[] {
+  return readdirSync(path.join(root, dir)).flatMap((name) => {
+    const rel = path.join(dir, name);
+    if (statSync(path.join(root, rel)).isDirectory()) return textFiles(rel);
+    return /\.(ts|mjs|js|sh|md|json)$/.test(name) ? [rel] : [];
+  });
+}
+
+test("no file of src/, scripts/ or docs/, nor the README, refers to ../shared/ for its meaning", () => {
+  // What was there (the language's definition, conventions, measured facts) is in docs/ now:
+  // LANGUAGE.md, CONVENTIONS.md, ENVIRONMENT.md.
+  const files = ["README.md", ...textFiles("src"), ...textFiles("scripts"), ...textFiles("docs")];
+  const found = files.flatMap((file) =>
+    readFileSync(path.join(root, file), "utf8")
+      .split("\n")
+      .flatMap((line, i) => (/\.\.\/shared\b|\b(SPEC|STYLE)(\.md)? §|\bnotes\/ENVIRONMENT\.md/.test(line) ? [`${file.split(path.sep).join("/")}:${i + 1}: ${line.trim()}`] : [])),
+  );
+  assert.deepEqual(found, [], "point these at docs/LANGUAGE.md, docs/CONVENTIONS.md or docs/ENVIRONMENT.md");
+});

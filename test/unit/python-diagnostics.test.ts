@@ -1,0 +1,55 @@
+// Python kernel source → the one diagnostic `kernel-lab check file.py` must give (code, line,
+// column at the Python text), or none. Each kernel is a Triton-tutorial-style vector kernel with
+// one mistake or one construct; the body starts on line 6.
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { checkPythonFile } from "../../src/python";
+import { locate } from "../../src/diagnostics/position";
+
+const HEADER = "import triton\nimport triton.language as tl\n\n@triton.jit\ndef k(x_ptr, y_ptr, n, BLOCK: tl.constexpr):\n";
+const PROLOGUE = "    offs = tl.program_id(axis=0) * BLOCK + tl.arange(0, BLOCK)\n    mask = offs < n\n";
+
+function diagnose(text: string): string[] {
+  return locate("k.py", text, checkPythonFile("k.py", text)).map((d) => `${d.line}:${d.column} ${d.code} ${d.message}`);
+}
+
+// [name, lines after the prologue (line 8 on), expected "line:col code" or "" for clean, message part]
+const rows: [string, string, string, string][] = [
+  ["vector add", "    x = tl.load(x_ptr + offs, mask=mask, other=0.0)\n    tl.store(y_ptr + offs, x + 1, mask=mask)", "", ""],
+  ["lambda", "    f = lambda v: v\n    tl.store(y_ptr + offs, 1.0, mask=mask)", "8:9 KL1101", "a lambda isn't part of the kernel language"],
+  ["list comprehension", "    v = [i for i in range(3)]", "8:9 KL1101", "a list comprehension"],
+  ["with", "    with open('f') as f:\n        pass", "8:5 KL1101", "a `with` statement"],
+  ["try", "    try:\n        pass\n    except Exception:\n        pass", "8:5 KL1101", "try/except"],
+  ["class", "    class A:\n        pass", "8:5 KL1101", "a class"],
+  ["global", "    global n", "8:5 KL1101", "global/nonlocal"],
+  ["f-string", "    tl.device_print(f'x{n}', n)", "8:21 KL1101", "an f-string"],
+  ["dict", "    d = {'a': 1}", "8:9 KL1101", "a dict"],
+  ["power", "    v = n ** 2", "8:9 KL1101", "the power operator **"],
+  ["chained comparison", "    m = 0 < offs < n", "8:9 KL1101", "a chained comparison"],
+  ["slicing", "    v = tl.load(x_ptr + offs)[1:]", "8:9 KL1101", "slicing a block"],
+  ["element assignment", "    x_ptr[0] = 1.0", "8:5 KL1101", "assigning to an element or attribute"],
+  ["for over a list", "    for i in [1, 2]:\n        pass", "8:14 KL1101", "a for loop over this"],
+  ["unknown tl function", "    v = tl.no_such_thing(offs)", "8:9 KL1005", ""],
+  ["shape mismatch", "    a = tl.arange(0, 16)\n    b = tl.arange(0, 32)\n    c = a + b", "10:9 KL2001", ""],
+  ["pointer times", "    x = tl.load(x_ptr + offs, mask=mask)\n    tl.store(x_ptr * 2 + offs, x, mask=mask)", "9:14 KL2004", ""],
+  ["non-power-of-two arange", "    a = tl.arange(0, 10)", "8:9 KL2002", ""],
+  ["syntax error", "    x = tl.load(x_ptr + offs,, mask=mask)", "8:30 KL1100", "not valid Python"],
+  ["~ on a mask", "    tl.store(y_ptr + offs, 1.0, mask=~(offs >= n))", "", ""],
+  ["and/or/not precedence", "    c = n > 0 and not n > 5 or n == 3\n    if c:\n        tl.store(y_ptr + offs, 1.0, mask=mask)", "", ""],
+  ["if/elif/else, while, early return", "    if n > 4:\n        return\n    elif n > 2:\n        acc = tl.zeros((BLOCK,), dtype=tl.float32)\n    else:\n        acc = tl.full((BLOCK,), 1.0, tl.float32)\n    i = 0\n    while i < n:\n        i += 1\n    tl.store(y_ptr + offs, acc, mask=mask)", "", ""],
+  ["variable assigned in both branches only", "    if n > 4:\n        acc = 1.0\n    tl.store(y_ptr + offs, acc, mask=mask)", "10:28 KL1022", ""],
+];
+
+for (const [name, body, expected, message] of rows) {
+  test(`check file.py: ${name}`, () => {
+    const got = diagnose(`${HEADER}${PROLOGUE}${body}\n`);
+    if (expected === "") {
+      assert.deepEqual(got, []);
+      return;
+    }
+    assert.equal(got.length, 1, `one diagnostic, got:\n${got.join("\n")}`);
+    assert.ok(got[0].startsWith(`${expected} `), got[0]);
+    assert.ok(got[0].includes(message), got[0]);
+  });
+}
