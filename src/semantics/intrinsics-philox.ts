@@ -107,7 +107,7 @@ const uintToUniformFloat: Intrinsic = {
     const x = ctx.expression(args[0]);
     if (!x || !requireData(ctx, x, `tl.${name}`)) return undefined;
     if (!isIntData(x) || isConst(x)) {
-      ctx.log.error(Codes.operandDtype, x.span, `tl.${name} converts random integers (u32, i32 or i64) to floats in [0, 1), got ${typeToString(x.type)}`);
+      ctx.log.error(Codes.operandDtype, x.span, `tl.${name} turns random integers, u32, i32 or i64, into floats in [0, 1); got ${typeToString(x.type)}`);
       return undefined;
     }
     const wide = x.type.kind === "data" && x.type.dtype === "i64";

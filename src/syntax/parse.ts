@@ -284,7 +284,7 @@ function readKernel(call: ts.CallExpression, sourceFile: ts.SourceFile, tlNames:
       log.error(
         Codes.paramAnnotation,
         p.type ? spanOf(p.type, sourceFile) : pSpan,
-        `parameter '${pname}' needs a kernel type: Ptr<f32>, Ptr<i32>, Ptr<u32>, Ptr<f16>, f32, i32, u32 or constexpr`,
+        `parameter '${pname}' needs a kernel type: Ptr<f32>, Ptr<i32>, Ptr<u32>, Ptr<f16>, Ptr<i64>, f32, i32, u32, i64 or constexpr`,
       );
       ok = false;
       continue;

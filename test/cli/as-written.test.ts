@@ -37,6 +37,8 @@ const FIXTURES: { file: string; idioms: string }[] = [
   { file: "argmax-dim", idioms: "FlagGems' argmax over a dim: tl.full with keyword value/dtype, a 2-D masked block from m[:, None] and n[None, :], tl.max(…, { returnIndices, returnIndicesTieBreakLeft }) destructured, a running tl.where update keeping the first index of ties" },
   { file: "prod-dim", idioms: "FlagGems' prod over a dim: tl.reduce(acc, { axis: 1, combineFn: reduce_mul }) with the combine function a separate device function passed by name (a @triton.jit helper), an accumulator from tl.full({ value: 1.0 }) multiplied in place (acc *= …), other=1.0 padding" },
   { file: "cumsum-dim", idioms: "FlagGems' cumsum over a dim: a 3-D [BLOCK_M, BLOCK_N, 1] block from m[:, None, None] and n[None, :, None] (tl.expandDims with a list of axes), a 3-D broadcast mask, .to(tl.float32), tl.cumsum(x, { axis: 1 }) along the middle axis of a 3-D block" },
+  { file: "philox-dropout", idioms: "FlagGems' dropout with explicit Philox counters: philox_seed widened to int64, the offset split with & 0xFFFFFFFF and >> 32, c0 += i4 growing a scalar into a block, tl.philox(seed, c0, c1, _O, _O) destructured, tl.uintToUniformFloat, four blocks per call; a reference that recomputes Triton's Philox bit for bit" },
+  { file: "argmax-int64", idioms: "FlagGems' argmax over a dim with its int64s: int64 program ids and offsets, tl.full({ dtype: \"i64\" }), the indices stored through a Ptr<i64> (a BigInt64Array, as torch.int64) and checked against a BigInt64Array reference" },
 ];
 
 for (const { file, idioms } of FIXTURES) {
