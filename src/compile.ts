@@ -16,8 +16,8 @@ import { hasDebugOutput, withoutDebugOutput } from "./ir/debug";
 export type { KernelSource, ParsedFile, Specialization };
 export { parseKernelFile };
 export { halfPrecisionNeeds } from "./syntax/needs";
-export { bindingTypes, type KernelTypes, type BindingType, type TlCall } from "./inspect/kernel-types";
-export { hoverAt, type KernelHover } from "./inspect/hover";
+export { bindingTypes, type KernelTypes, type BindingType, type TlCall } from "./inspect/binding-types";
+export { hoverAt, type KernelHover } from "./inspect/hover-text";
 
 export interface CompiledKernel {
   name: string;
@@ -118,7 +118,7 @@ export const NO_ADAPTER_TARGET: Target = { ...DEFAULT_TARGET, shaderF16: true };
  * Without a GPU, limits are the target's (WebGPU's defaults unless told otherwise): going over
  * them is a warning here, since the adapter a run uses may allow more; `run` decides.
  */
-function adapterDependent(d: Diagnostic, target: Target): Diagnostic {
+export function adapterDependent(d: Diagnostic, target: Target): Diagnostic {
   if (d.code !== Codes.workgroupMemory || (target !== DEFAULT_TARGET && target !== NO_ADAPTER_TARGET)) return d;
   return { ...d, severity: "warning", message: `${d.message} (checked against WebGPU's default limits; an adapter that allows more runs it)` };
 }

@@ -28,8 +28,11 @@ export type constexpr = number;
 export type Ptr<T extends f32 | i32 | u32 | f16 | i64 = f32> = number;
 /** A mask: the result of a comparison, combined with `&&`, `||`, `!`. */
 export type Mask = boolean;
-/** Names of the element types `tl.cast`, `tl.zeros` and `tl.full` accept. */
-export type DtypeName = "f32" | "i32" | "u32" | "f16" | "i64";
+/**
+ * The element types `tl.cast`, `x.to`, `tl.zeros` and `tl.full` accept: a dtype value (`tl.float32`,
+ * `x.dtype`, `p.dtype.element_ty`, a const holding one) or Kernel Lab's name of it.
+ */
+export type DtypeName = "f32" | "i32" | "u32" | "f16" | "i64" | tl.dtype;
 /** A block shape: an array of constexprs, each a power of two. */
 export type Shape = readonly number[];
 /** A window into a strided tensor, made by `tl.makeBlockPtr`, moved by `tl.advance`, read and written by `tl.load` / `tl.store`. */
@@ -64,6 +67,85 @@ export declare function kernel<F extends (...args: any[]) => void>(fn: F): Kerne
  * `tl.load(p, { mask: m, other: 0 })` is Triton's `tl.load(p, mask=m, other=0)`.
  */
 export declare namespace tl {
+  /**
+   * A Triton dtype as a kernel value, known while compiling (`tl.float32`, `x.dtype`): held in a
+   * const, compared with `===` (Python's `is`), chosen with a constexpr condition, passed to device
+   * functions, used wherever a dtype goes. One WGSL has no type for (`tl.bfloat16`, `tl.float64`,
+   * 8- and 16-bit integers) may be named and compared; making a value of it is KL2080.
+   */
+  interface dtype {
+    /** A pointer type's pointee (`p.dtype.element_ty`, `p.type.element_ty`), a block type's element. */
+    readonly element_ty: dtype;
+    /** A block type's element type; a dtype's itself. */
+    readonly scalar: dtype;
+    /** Its width in bits (int1: 1). */
+    readonly primitive_bitwidth: number;
+    is_floating(): boolean;
+    is_int(): boolean;
+    is_int_signed(): boolean;
+    is_int_unsigned(): boolean;
+    is_bool(): boolean;
+    is_fp16(): boolean;
+    is_bf16(): boolean;
+    is_fp32(): boolean;
+    is_fp64(): boolean;
+    is_int1(): boolean;
+    is_int32(): boolean;
+    is_int64(): boolean;
+    is_uint32(): boolean;
+    is_ptr(): boolean;
+    is_block(): boolean;
+  }
+  /** Triton `tl.float32`: 32-bit float; Kernel Lab's "f32". */
+  const float32: dtype;
+  /** Triton `tl.float16`: 16-bit float; Kernel Lab's "f16" (needs shader-f16). */
+  const float16: dtype;
+  /** Triton `tl.int32`: 32-bit signed integer; Kernel Lab's "i32". */
+  const int32: dtype;
+  /** Triton `tl.uint32`: 32-bit unsigned integer; Kernel Lab's "u32". */
+  const uint32: dtype;
+  /** Triton `tl.int1`: a mask (a comparison's result); `x.to(tl.int1)` is `x != 0`. */
+  const int1: dtype;
+  /** Triton `tl.bfloat16`: bfloat16: WGSL has none (KL2080 where a value of it is made); compare with it, compute in tl.float32. */
+  const bfloat16: dtype;
+  /** Triton `tl.float64`: 64-bit float: WGSL has none (KL2080 where a value of it is made). */
+  const float64: dtype;
+  /** Triton `tl.int64`: 64-bit signed integer. */
+  const int64: dtype;
+  /** Triton `tl.uint64`: 64-bit unsigned integer: WGSL has none (KL2080). */
+  const uint64: dtype;
+  /** Triton `tl.int8`: 8-bit integer: WGSL has none (KL2080). */
+  const int8: dtype;
+  /** Triton `tl.int16`: 16-bit integer: WGSL has none (KL2080). */
+  const int16: dtype;
+  /** Triton `tl.uint8`: 8-bit unsigned integer: WGSL has none (KL2080). */
+  const uint8: dtype;
+  /** Triton `tl.uint16`: 16-bit unsigned integer: WGSL has none (KL2080). */
+  const uint16: dtype;
+  /** Triton `tl.float8e4nv`: fp8 (e4m3): WGSL has none (KL2080). */
+  const float8e4nv: dtype;
+  /** Triton `tl.float8e5`: fp8 (e5m2): WGSL has none (KL2080). */
+  const float8e5: dtype;
+  /** Triton `tl.float8e4b15`: fp8: WGSL has none (KL2080). */
+  const float8e4b15: dtype;
+  /** Triton `tl.float8e4b8`: fp8: WGSL has none (KL2080). */
+  const float8e4b8: dtype;
+  /** Triton `tl.float8e5b16`: fp8: WGSL has none (KL2080). */
+  const float8e5b16: dtype;
+  /**
+   * Marks a value known while compiling (Triton `tl.constexpr(…)`): `if (tl.constexpr(x.dtype === tl.float16))`
+   * keeps only the branch taken; a run-time value is KL1041.
+   */
+  function constexpr<T>(value: T): T;
+  /** Triton's `tl.math`: the math functions under their libdevice names (`tl.math.rsqrt(x)`; README, *Math namespaces*). */
+  export import math = kl_libdevice;
+  /** Triton's `tl.extra.libdevice` (and `tl.extra.cuda.libdevice`): the portable libdevice names. */
+  namespace extra {
+    export import libdevice = kl_libdevice;
+    namespace cuda {
+      export import libdevice = kl_libdevice;
+    }
+  }
   /** The id of this program instance along grid axis 0, 1 or 2 (Triton `tl.program_id`). */
   function programId(axis: 0 | 1 | 2 | { axis: 0 | 1 | 2 }): i32;
   /** The number of program instances along grid axis 0, 1 or 2 (Triton `tl.num_programs`). */
@@ -484,6 +566,89 @@ export declare namespace tl {
   function divRn(x: number, y: number): number;
   /** sqrt(x) rounded to nearest (Triton `tl.sqrt_rn`), corrected as `tl.divRn` is. */
   function sqrtRn(x: number): number;
+}
+
+/**
+ * Triton's libdevice (`from triton.language.extra import libdevice`), also `tl.math` and
+ * `tl.extra.libdevice`: each name is the tl.* function that computes it (a "fast" variant is the
+ * same WGSL builtin). Names with no Kernel Lab function are KL1005, saying what to write instead.
+ */
+declare namespace kl_libdevice {
+  const abs: typeof tl.abs;
+  const fabs: typeof tl.abs;
+  const ceil: typeof tl.ceil;
+  const floor: typeof tl.floor;
+  const cos: typeof tl.cos;
+  const sin: typeof tl.sin;
+  const erf: typeof tl.erf;
+  const exp: typeof tl.exp;
+  const exp2: typeof tl.exp2;
+  const log: typeof tl.log;
+  const log2: typeof tl.log2;
+  const sqrt: typeof tl.sqrt;
+  const rsqrt: typeof tl.rsqrt;
+  const tanh: typeof tl.tanh;
+  const pow: typeof tl.pow;
+  const fma: typeof tl.fma;
+  const fma_rn: typeof tl.fma;
+  const fdiv: typeof tl.fdiv;
+  const div_rn: typeof tl.divRn;
+  const sqrt_rn: typeof tl.sqrtRn;
+  const umulhi: typeof tl.umulhi;
+  const mulhi: typeof tl.umulhi;
+  const cdiv: typeof tl.cdiv;
+  const max: typeof tl.maximum;
+  const fmax: typeof tl.maximum;
+  const min: typeof tl.minimum;
+  const fmin: typeof tl.minimum;
+  const sigmoid: typeof tl.sigmoid;
+  const clamp: typeof tl.clamp;
+  const fast_expf: typeof tl.exp;
+  const fast_exp2f: typeof tl.exp2;
+  const fast_logf: typeof tl.log;
+  const fast_log2f: typeof tl.log2;
+  const fast_powf: typeof tl.pow;
+  const fast_sinf: typeof tl.sin;
+  const fast_cosf: typeof tl.cos;
+  const fast_dividef: typeof tl.fdiv;
+  const fast_tanhf: typeof tl.tanh;
+  const expf: typeof tl.exp;
+  const exp2f: typeof tl.exp2;
+  const logf: typeof tl.log;
+  const log2f: typeof tl.log2;
+  const sqrtf: typeof tl.sqrt;
+  const rsqrtf: typeof tl.rsqrt;
+  const tanhf: typeof tl.tanh;
+  const powf: typeof tl.pow;
+  const erff: typeof tl.erf;
+}
+export import libdevice = kl_libdevice;
+
+/**
+ * Kernel values are numbers to TypeScript; in a kernel they also have Triton's members (the
+ * compiler reads them; on the CPU they don't exist).
+ */
+declare global {
+  interface Number {
+    /** In a kernel: the value's dtype (Triton `x.dtype`); a pointer's is its pointer type, whose `.element_ty` is the pointee. */
+    readonly dtype: tl.dtype;
+    /** In a kernel: the value's type (Triton `x.type`): a scalar's dtype, a block's block type (`.element_ty`, `.scalar`). */
+    readonly type: tl.dtype;
+    /** In a kernel: a block's shape, a tuple of compile-time integers (Triton `x.shape`). */
+    readonly shape: readonly number[];
+    /** In a kernel: converts element-wise (Triton `x.to(dtype)`), as `tl.cast(x, dtype)`. */
+    to(dtype: DtypeName, keywords?: { fpDowncastRounding?: string; bitcast?: boolean }): number;
+  }
+  interface Boolean {
+    /** In a kernel: a mask's dtype, `tl.int1`. */
+    readonly dtype: tl.dtype;
+    /** In a kernel: a mask's type. */
+    readonly type: tl.dtype;
+    /** In a kernel: a mask's shape. */
+    readonly shape: readonly number[];
+    /** In a kernel: converts a mask element-wise (true → 1), as `tl.cast(m, dtype)`. */
+    to(dtype: DtypeName, keywords?: { fpDowncastRounding?: string; bitcast?: boolean }): number;
+  }
 }
 
 // ---------------------------------------------------------------- runs

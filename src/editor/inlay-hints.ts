@@ -2,7 +2,7 @@
 // shape the compiler gave it (`offsets: i32[1024]`), for the constexprs of the file's first run.
 
 import * as vscode from "vscode";
-import type { KernelTypesCache } from "./kernel-types";
+import type { KernelTypesCache } from "./kernel-types-cache";
 
 export class KernelInlayHints implements vscode.InlayHintsProvider {
   constructor(private readonly types: KernelTypesCache) {}

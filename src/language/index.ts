@@ -208,3 +208,6 @@ export function exerciseIdOf(reference: unknown): string | undefined {
   const id = typeof reference === "function" ? (reference as { [EXERCISE]?: unknown })[EXERCISE] : undefined;
   return typeof id === "string" ? id : undefined;
 }
+
+/** Triton's libdevice math names (`libdevice.tanh(x)`): only meaningful inside a kernel, which the compiler reads. */
+export const libdevice: Readonly<Record<string, never>> = Object.freeze({});

@@ -89,6 +89,17 @@ export function lowerCall(ctx: LowerContext, n: SyntaxNode): void {
   switch (target.kind) {
     case "tl":
       if (target.name === "constexpr" && positional.length === 1) return lowerExpr(ctx, positional[0]);
+      // Python's print(x) in a kernel is tl.device_print with an empty prefix.
+      if (target.name === "devicePrint" && nodeText(ctx, callee) === "print" && positional[0]?.name !== "String") {
+        return ctx.w.node(span, () => {
+          ctx.w.write('tl.devicePrint(""');
+          for (const p of positional) {
+            ctx.w.write(", ");
+            lowerExpr(ctx, p);
+          }
+          ctx.w.write(")");
+        });
+      }
       return writeCall(ctx, span, `tl.${target.name}`, callee, undefined, positional, keywords, true);
     case "method": {
       const name = target.name === "to" ? "cast" : camelCase(target.name);

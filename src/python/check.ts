@@ -6,7 +6,7 @@ import type { Diagnostic } from "../diagnostics/diagnostic";
 import { distinctDiagnostics } from "../diagnostics/diagnostic";
 import type { Target } from "../ir/target";
 import { DEFAULT_TARGET } from "../ir/target";
-import { NO_ADAPTER_TARGET } from "../compile";
+import { adapterDependent, NO_ADAPTER_TARGET } from "../compile";
 import { Codes } from "../diagnostics/codes";
 import { compilePythonKernel } from "./compile-python";
 import { assumedArgTypes, assumedConstexprs } from "./infer";
@@ -26,7 +26,7 @@ export function checkPython(file: PythonFile, target: Target = DEFAULT_TARGET): 
     if (kernel.called && !launched) continue;
     const types = assumedArgTypes(file, kernel);
     for (const constexprs of assumedConstexprs(file, kernel)) {
-      diagnostics.push(...compilePythonKernel(file, kernel.name, types, constexprs, checked).diagnostics);
+      for (const d of compilePythonKernel(file, kernel.name, types, constexprs, checked).diagnostics) diagnostics.push(adapterDependent(d, checked));
     }
   }
   return distinctDiagnostics(diagnostics);

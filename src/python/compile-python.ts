@@ -96,7 +96,8 @@ export function compilePythonKernel(
   if (problems.length > 0) return { diagnostics: problems, toPython: identity };
   const functions: FunctionToLower[] = [{ kernel, annotations, known }];
   for (const helper of helpersOf(file, kernel)) {
-    functions.push({ kernel: helper, annotations: new Map(helper.params.filter((p) => p.constexpr).map((p) => [p.name, "constexpr"])), known: new Map() });
+    // Helpers stay generic: Triton passes blocks to their constexpr parameters too (tutorial 06's offs_m).
+    functions.push({ kernel: helper, annotations: new Map(), known: new Map() });
   }
   const lowered = lowerFunctions(file, functions);
   const toPython = (span: Span) => lowered.map.toPython(span);

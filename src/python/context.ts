@@ -17,6 +17,8 @@ export interface LowerContext {
   log: DiagnosticLog;
   /** The function's parameters. */
   params: ReadonlySet<string>;
+  /** Parameter → its TypeScript annotation (`Ptr<f16>`, `i32`), where the launch gives it. */
+  annotations: ReadonlyMap<string, string>;
   /** Constexpr parameters whose value is known while lowering (None and strings are decided here). */
   known: ReadonlyMap<string, PyConst>;
   plan: DeclarationPlan;

@@ -10,7 +10,7 @@ import { Codes } from "../diagnostics/codes";
 import { lowerCall } from "./calls";
 import { DTYPES, tsName } from "./names";
 import type { PyConst } from "./literals";
-import { children, dottedName, parts, spanOf, stringValue, type SyntaxNode } from "./tree";
+import { children, dottedName, parts, spanOf, stringValue, trailingDotFloat, type SyntaxNode } from "./tree";
 
 /** Where each Python operator's TypeScript spelling binds (higher binds tighter). */
 const PRECEDENCE: Readonly<Record<string, number>> = {
@@ -218,6 +218,7 @@ function trueDivisionIsPlain(ctx: LowerContext, n: SyntaxNode): boolean {
   const kids = children(n);
   const isFloat = (k: SyntaxNode) => {
     const inner = k.name === "UnaryExpression" ? children(k)[1] : k;
+    if (inner && trailingDotFloat(ctx.text, inner) !== undefined) return true;
     return inner?.name === "Number" && /^[\d_]*\.[\d_]*(?:[eE][+-]?\d+)?$|^[\d_]+[eE][+-]?\d+$/.test(nodeText(ctx, inner));
   };
   return isFloat(kids[0]) || isFloat(kids[kids.length - 1]);
@@ -226,6 +227,7 @@ function trueDivisionIsPlain(ctx: LowerContext, n: SyntaxNode): boolean {
 /** What a side of a comparison is while compiling: None, a string, a known constexpr; undefined for a run-time value. */
 function staticValue(ctx: LowerContext, n: SyntaxNode): PyConst | undefined {
   if (n.name === "None") return null;
+  if (n.name === "MemberExpression") return paramDtype(ctx, n) ?? dtypeOf(ctx, n);
   if (n.name === "String") return stringValue(ctx.text, n);
   if (n.name === "VariableName") {
     const name = nodeText(ctx, n);
@@ -315,10 +317,14 @@ function lowerBoolean(ctx: LowerContext, n: SyntaxNode): void {
 function lowerMember(ctx: LowerContext, n: SyntaxNode): void {
   const kids = children(n);
   const span = spanOf(n);
+  const float = trailingDotFloat(ctx.text, n);
+  if (float !== undefined) return ctx.w.token(float.replace(/_/g, ""), span);
   if (kids[1]?.name === ".") {
     const dtype = dtypeOf(ctx, n);
     if (dtype) return ctx.w.token(JSON.stringify(dtype), span);
     const property = nodeText(ctx, kids[2]);
+    const known = paramDtype(ctx, n);
+    if (known) return ctx.w.token(JSON.stringify(known), span);
     if (property === "T") {
       return ctx.w.node(span, () => {
         ctx.w.write("tl.trans(");
@@ -329,6 +335,21 @@ function lowerMember(ctx: LowerContext, n: SyntaxNode): void {
     return unsupported(ctx, n, `the attribute '.${property}'`, property === "dtype" ? "x.dtype is not in the TypeScript kernel language yet; name the dtype (tl.float32)" : "");
   }
   lowerSubscript(ctx, n, kids);
+}
+
+/**
+ * The dtype a launch gives a parameter, where the kernel asks for it: `X.dtype.element_ty` and
+ * `X.type.element_ty` of a pointer, `n.dtype` of a scalar (decided while compiling, as in Triton).
+ */
+function paramDtype(ctx: LowerContext, n: SyntaxNode): string | undefined {
+  const name = dottedName(ctx.text, n);
+  if (!name || ctx.plan.locals.has(name[0])) return undefined;
+  const annotation = ctx.annotations.get(name[0]);
+  if (!annotation) return undefined;
+  const pointer = /^Ptr<(\w+)>$/.exec(annotation);
+  if (pointer && name.length === 3 && (name[1] === "dtype" || name[1] === "type") && name[2] === "element_ty") return pointer[1];
+  if (!pointer && annotation !== "constexpr" && name.length === 2 && name[1] === "dtype") return annotation;
+  return undefined;
 }
 
 /** `tl.float16` (or `triton.language.float16`) → "f16"; undefined for anything else. */

@@ -12,6 +12,7 @@ import type { PythonArgType } from "./compile-python";
 import { assignmentTargets, targetNames } from "./declarations";
 import { camelCase } from "./names";
 import { children, dottedName, parts, textOf, walk, type SyntaxNode } from "./tree";
+import { keywordArgs } from "./signature";
 
 const ADDRESS_TAKERS = new Set(["load", "store", "makeBlockPtr", "atomicAdd", "atomicMax", "atomicMin", "atomicAnd", "atomicOr", "atomicXor", "atomicXchg", "atomicCas"]);
 /** tl.* functions that give back their first argument's pointers (reshaped or hinted). */
@@ -40,14 +41,16 @@ export function pointerParams(file: PythonFile, kernel: PythonKernel, seen = new
     if (n.name === "CallExpression") {
       const [callee, argList] = children(n);
       const name = dottedName(text, callee);
-      const args = argList ? parts(argList) : [];
+      const { positional: args, keywords } = argList ? keywordArgs(text, argList) : { positional: [], keywords: new Map<string, SyntaxNode>() };
       const fn = name ? camelCase(name[name.length - 1]) : undefined;
-      if (name && name.length >= 2 && fn && ADDRESS_TAKERS.has(fn) && args[0]) addressRoots.push(args[0]);
+      const address = args[0] ?? keywords.get("pointer") ?? keywords.get("ptr") ?? keywords.get("base");
+      if (name && name.length >= 2 && fn && ADDRESS_TAKERS.has(fn) && address) addressRoots.push(address);
       const helper = name?.length === 1 ? file.kernels.find((k) => k.name === name[0]) : undefined;
       if (helper && !seen.has(helper.name)) {
         const inner = pointerParams(file, helper, seen);
         helper.params.forEach((p, i) => {
-          if (inner.has(p.name) && args[i] && !(args[i + 1]?.name === "AssignOp")) addressRoots.push(args[i]);
+          const arg = args[i] ?? keywords.get(p.name);
+          if (inner.has(p.name) && arg) addressRoots.push(arg);
         });
       }
     }

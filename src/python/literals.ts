@@ -2,7 +2,7 @@
 // the small arithmetic that constexpr values and autotune configs are written with.
 
 import type { SyntaxNode } from "./tree";
-import { children, dottedName, parts, stringValue, textOf } from "./tree";
+import { children, dottedName, parts, stringValue, textOf, trailingDotFloat } from "./tree";
 
 /** A value known while compiling: what a `tl.constexpr` can hold here. */
 export type PyConst = number | boolean | string | null;
@@ -58,6 +58,8 @@ export function literalValue(text: string, node: SyntaxNode, scope: ConstScope =
     case "BinaryExpression":
       return binaryValue(text, node, scope);
     case "MemberExpression": {
+      const float = trailingDotFloat(text, node);
+      if (float !== undefined) return Number(float.replace(/_/g, ""));
       const kids = children(node);
       if (!scope.item || kids.length !== 4 || kids[0].name !== "VariableName" || kids[1].name !== "[") return undefined;
       const key = stringValue(text, kids[2]);

@@ -47,6 +47,7 @@ export function lowerFunctions(file: PythonFile, functions: readonly FunctionToL
       log,
       params,
       known: f.known,
+      annotations: f.annotations,
       plan: planDeclarations(file.text, body, params),
       scopes: [],
       jitFunctions: new Set(file.kernels.map((x) => x.name)),
@@ -55,7 +56,7 @@ export function lowerFunctions(file: PythonFile, functions: readonly FunctionToL
     w.write("\nexport const ");
     w.token(tsName(k.name), k.nameSpan);
     w.write(" = ");
-    w.node(k.span, () => {
+    w.node({ start: k.node.from, end: k.nameSpan.end }, () => {
       w.write("kernel(function ");
       w.token(tsName(k.name), k.nameSpan);
       w.write("(");

@@ -55,7 +55,7 @@ export function isTritonFile(text: string): boolean {
 export function readPythonFile(fileName: string, text: string): PythonFile {
   const tree = parsePython(text);
   const log = new DiagnosticLog();
-  const error = firstError(tree);
+  const error = firstError(tree, text);
   if (error) {
     const at = Math.min(error.from, Math.max(0, text.length - 1));
     log.error(Codes.pythonSyntax, { start: at, end: Math.max(error.to, at + 1) }, "this is not valid Python here (a syntax error): check the brackets, colons and indentation");
@@ -68,13 +68,15 @@ export function readPythonFile(fileName: string, text: string): PythonFile {
     if (statement.name !== "DecoratedStatement") continue;
     const kernel = readJitFunction(text, statement, imports, scope, log);
     if (!kernel) continue;
-    const clash = kernels.find((k) => k.name === kernel.name);
-    if (clash) log.error(Codes.pythonUnsupported, kernel.nameSpan, `another @triton.jit function is already named '${kernel.name}'; give each its own name`);
-    else kernels.push(kernel);
+    // Python lets a later definition replace an earlier one of the same name (notebooks do).
+    const clash = kernels.findIndex((k) => k.name === kernel.name);
+    if (clash >= 0) kernels.splice(clash, 1);
+    kernels.push(kernel);
   }
-  for (const k of kernels) for (const callee of k.calls) {
-    const target = kernels.find((x) => x.name === callee);
-    if (target && target !== k) target.called = true;
+  for (const k of kernels) for (const other of kernels) {
+    if (other === k || !k.names.has(other.name)) continue;
+    k.calls.add(other.name);
+    other.called = true;
   }
   const launches = readLaunches(text, tree.topNode, new Set(kernels.map((k) => k.name)), scope);
   return { fileName, text, tree, kernels, imports, constants, launches, diagnostics: log.diagnostics };

@@ -34,12 +34,12 @@ export function parts(node: SyntaxNode): SyntaxNode[] {
 }
 
 /** The first syntax error in the tree, if any (Lezer recovers and marks errors with ⚠ nodes). */
-export function firstError(tree: Tree): SyntaxNode | undefined {
+export function firstError(tree: Tree, text: string): SyntaxNode | undefined {
   let found: SyntaxNode | undefined;
   tree.iterate({
     enter(n) {
       if (found) return false;
-      if (n.type.isError) {
+      if (n.type.isError && !(n.node.parent && trailingDotFloat(text, n.node.parent) !== undefined)) {
         found = n.node;
         return false;
       }
@@ -47,6 +47,24 @@ export function firstError(tree: Tree): SyntaxNode | undefined {
     },
   });
   return found;
+}
+
+/**
+ * A float written with a trailing dot (`0.`, `1.e5`), as Triton code often writes `other=0.`:
+ * Lezer's Python grammar has no token for it and reads `0.` as an attribute access missing its
+ * name. This recognises that shape and gives the literal's text; undefined for anything else.
+ */
+export function trailingDotFloat(text: string, node: SyntaxNode): string | undefined {
+  if (node.name !== "MemberExpression") return undefined;
+  const kids: SyntaxNode[] = [];
+  for (let c = node.firstChild; c; c = c.nextSibling) kids.push(c);
+  if (kids.length !== 3 || kids[0].name !== "Number" || kids[1].name !== "." || kids[1].from !== kids[0].to) return undefined;
+  const digits = text.slice(kids[0].from, kids[0].to);
+  if (!/^[\d_]+$/.test(digits)) return undefined;
+  if (kids[2].type.isError && kids[2].from === kids[2].to) return `${digits}.`;
+  const exponent = text.slice(kids[2].from, kids[2].to);
+  if (kids[2].name === "PropertyName" && kids[2].from === kids[1].to && /^[eE]\d+$/.test(exponent)) return `${digits}.${exponent}`;
+  return undefined;
 }
 
 /** A dotted name (`triton.language.extra`) as its parts, or undefined for anything else. */

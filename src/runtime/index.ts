@@ -12,7 +12,7 @@ export {
   type StorageArray,
   type ArrayFor,
 } from "./buffers";
-export { getPipeline, pipelineKey, cachedPipelineCount, type KernelProgram, type CompiledKernel } from "./pipelines";
+export { getPipeline, pipelineKey, cachedPipelineCount, type KernelProgram, type GpuPipeline } from "./pipelines";
 export {
   launch,
   launchSequence,

@@ -8,7 +8,7 @@ import { foldGrid, type KernelAbi } from "../codegen/abi";
 import { debugBufferFor } from "./debug-buffer";
 import { GpuError } from "./errors";
 import { BufferUsage, type Gpu } from "./gpu";
-import { getPipeline, type CompiledKernel, type KernelProgram } from "./pipelines";
+import { getPipeline, type GpuPipeline, type KernelProgram } from "./pipelines";
 import { assertNever } from "../ir/never";
 
 export type Grid = [number, number, number];
@@ -89,14 +89,14 @@ export function encodeUniforms(abi: KernelAbi, grid: Grid, scalars: Record<strin
 
 /** Everything one dispatch needs, reusable across repetitions (timing.ts). */
 export interface PreparedLaunch {
-  kernel: CompiledKernel;
+  kernel: GpuPipeline;
   bindGroup: GPUBindGroup;
   uniforms: GPUBuffer;
   /** Workgroups dispatched: the grid folded to the adapter's per-dimension limit. */
   dispatch: Grid;
 }
 
-export function prepareLaunch(gpu: Gpu, kernel: CompiledKernel, grid: Grid, args: LaunchArgs): PreparedLaunch {
+export function prepareLaunch(gpu: Gpu, kernel: GpuPipeline, grid: Grid, args: LaunchArgs): PreparedLaunch {
   const { abi } = kernel;
   const missing = abi.buffers.filter((b) => !args.buffers[b.name]).map((b) => b.name);
   if (missing.length > 0) {
@@ -292,9 +292,9 @@ function bufferId(buffer: GPUBuffer | undefined): number {
  * never bound by mistake: a new buffer is a new object, and passing the destroyed one again fails
  * as it would with a fresh bind group. Holds at most one set of buffers per pipeline.
  */
-const lastLaunches = new WeakMap<CompiledKernel, { buffers: GPUBuffer[]; words: Uint32Array; prepared: PreparedLaunch }>();
+const lastLaunches = new WeakMap<GpuPipeline, { buffers: GPUBuffer[]; words: Uint32Array; prepared: PreparedLaunch }>();
 
-function reusedLaunch(gpu: Gpu, kernel: CompiledKernel, grid: Grid, args: LaunchArgs): PreparedLaunch {
+function reusedLaunch(gpu: Gpu, kernel: GpuPipeline, grid: Grid, args: LaunchArgs): PreparedLaunch {
   const buffers = [...kernel.abi.buffers.map((b) => args.buffers[b.name]), ...(args.debug ? [args.debug] : [])];
   const words = encodeUniforms(kernel.abi, grid, args.scalars);
   const last = lastLaunches.get(kernel);

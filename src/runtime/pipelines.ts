@@ -16,14 +16,15 @@ export interface KernelProgram {
   wgsl: string;
 }
 
-export interface CompiledKernel {
+/** A kernel's WGSL made into a compute pipeline on one device, with its bind group layout (compile.ts's CompiledKernel is the compiler's result). */
+export interface GpuPipeline {
   key: string;
   abi: KernelAbi;
   pipeline: GPUComputePipeline;
   bindGroupLayout: GPUBindGroupLayout;
 }
 
-const caches = new WeakMap<Gpu, Map<string, Promise<CompiledKernel>>>();
+const caches = new WeakMap<Gpu, Map<string, Promise<GpuPipeline>>>();
 
 function layoutSignature(abi: KernelAbi): string {
   return abi.buffers.map((b) => `${b.binding}:${b.access}`).join(",") + (abi.debug ? `,${abi.debug.binding}:debug` : "");
@@ -34,7 +35,7 @@ export function pipelineKey(program: KernelProgram): string {
 }
 
 /** The compiled pipeline for `program`, from the cache when it was compiled before. */
-export function getPipeline(gpu: Gpu, program: KernelProgram): Promise<CompiledKernel> {
+export function getPipeline(gpu: Gpu, program: KernelProgram): Promise<GpuPipeline> {
   let cache = caches.get(gpu);
   if (!cache) caches.set(gpu, (cache = new Map()));
   const key = pipelineKey(program);
@@ -53,7 +54,7 @@ export function cachedPipelineCount(gpu: Gpu): number {
   return caches.get(gpu)?.size ?? 0;
 }
 
-async function compile(gpu: Gpu, program: KernelProgram, key: string): Promise<CompiledKernel> {
+async function compile(gpu: Gpu, program: KernelProgram, key: string): Promise<GpuPipeline> {
   const { abi, wgsl } = program;
   const label = abi.kernel;
   if (abi.buffers.length > gpu.limits.maxStorageBuffersPerShaderStage) {

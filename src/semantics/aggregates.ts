@@ -6,6 +6,7 @@
 
 import type { Span } from "../diagnostics/diagnostic";
 import type { Value, Variable } from "../ir/ir";
+import { typeText, type DtypeValue } from "./dtypes";
 
 export interface Tuple {
   kind: "tuple";
@@ -28,7 +29,8 @@ export interface BlockPointer {
   span: Span;
 }
 
-export type Aggregate = Tuple | BlockPointer;
+/** A dtype is a compile-time value too (dtypes.ts): `tl.float32`, `x.dtype`. */
+export type Aggregate = Tuple | BlockPointer | DtypeValue;
 /** What lowering an expression gives: one IR value, or an aggregate of them. */
 export type Lowered = Value | Aggregate;
 
@@ -41,11 +43,20 @@ export type Slot =
   | { kind: "variable"; variable: Variable }
   | { kind: "tuple"; elements: Slot[] }
   /** A block pointer that only tl.advance moves: its offsets are variables, the rest fixed values. */
-  | { kind: "blockPtr"; fixed: Omit<BlockPointer, "offsets" | "span" | "kind">; offsets: Variable[] };
+  | { kind: "blockPtr"; fixed: Omit<BlockPointer, "offsets" | "span" | "kind">; offsets: Variable[] }
+  /** A dtype held in a `let`: known while compiling, so no variable; `depth` is the run-time depth where it was assigned. */
+  | { kind: "dtype"; value: DtypeValue; depth: number };
 
 /** "a tuple of 3 values", "a block pointer": what an aggregate is, in a message. */
 export function describeAggregate(a: Aggregate): string {
-  return a.kind === "tuple" ? `a tuple of ${a.elements.length} value${a.elements.length === 1 ? "" : "s"}` : `a block pointer (${a.blockShape.join(" × ")})`;
+  switch (a.kind) {
+    case "tuple":
+      return `a tuple of ${a.elements.length} value${a.elements.length === 1 ? "" : "s"}`;
+    case "blockPtr":
+      return `a block pointer (${a.blockShape.join(" × ")})`;
+    case "dtype":
+      return `the dtype ${typeText(a.type)}`;
+  }
 }
 
 /** `x` located at `span` (where it is used, so diagnostics point there). */

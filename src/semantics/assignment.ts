@@ -16,6 +16,7 @@ import type { Binding, LoweringContext, Unassigned } from "./context";
 import { declareBefore } from "./definite-assignment";
 import { sameShape } from "./rules";
 import { isConst } from "./values";
+import { sameType } from "./dtypes";
 
 type DeclarationKind = "const" | "let";
 
@@ -64,6 +65,8 @@ function declareSlot(ctx: LoweringContext, name: string, at: Span, init: Aggrega
     ctx.b.push({ kind: "declare", span, variable: v, init: value });
     return v;
   };
+  // A dtype is known while compiling: the slot holds it, no variable.
+  if (init.kind === "dtype") return { kind: "dtype", value: init, depth: ctx.runtimeDepth };
   if (init.kind === "blockPtr") {
     const { kind: _kind, span: _span, offsets, ...fixed } = init;
     return { kind: "blockPtr", fixed, offsets: offsets.map((o, i) => variable(`${name}.offsets[${i}]`, o)) };
@@ -84,6 +87,8 @@ export function readSlot(ctx: LoweringContext, slot: Slot, span: Span): Lowered 
       return { kind: "tuple", elements: slot.elements.map((e) => readSlot(ctx, e, span)), span };
     case "blockPtr":
       return { kind: "blockPtr", ...slot.fixed, offsets: slot.offsets.map(read), span };
+    case "dtype":
+      return { ...slot.value, span };
   }
 }
 
@@ -105,6 +110,7 @@ function writeSlot(ctx: LoweringContext, slot: Slot, value: Lowered, name: strin
     ctx.log.error(Codes.assignType, span, `'${name}' holds a tuple of ${slot.elements.length} values and can only be assigned another, got ${isAggregate(value) ? describeAggregate(value) : typeToString(value.type)}`);
     return false;
   }
+  if (slot.kind === "dtype") return writeDtype(ctx, slot, value, name, span);
   const fixed = slot.fixed;
   const same = (a: readonly Value[], b: readonly Value[]) => a.length === b.length && a.every((v, i) => v.id === b[i].id);
   if (!isAggregate(value) || value.kind !== "blockPtr" || value.base.id !== fixed.base.id || !same(value.shape, fixed.shape) || !same(value.strides, fixed.strides) || value.blockShape.join() !== fixed.blockShape.join()) {
@@ -116,6 +122,25 @@ function writeSlot(ctx: LoweringContext, slot: Slot, value: Lowered, name: strin
     if (coerced) ctx.b.push({ kind: "assign", span, variable, value: coerced });
     return coerced !== undefined;
   });
+}
+
+/**
+ * A `let` holding a dtype, assigned again: in straight-line code (a constexpr branch taken
+ * included) it holds the new dtype from here on; in a run-time branch or loop only the same dtype,
+ * since a dtype is decided while compiling.
+ */
+function writeDtype(ctx: LoweringContext, slot: Extract<Slot, { kind: "dtype" }>, value: Lowered, name: string, span: Span): boolean {
+  if (!isAggregate(value) || value.kind !== "dtype") {
+    ctx.log.error(Codes.dtypeAsValue, span, `'${name}' holds ${describeAggregate(slot.value)} and can only be assigned another dtype, got ${isAggregate(value) ? describeAggregate(value) : typeToString(value.type)}`);
+    return false;
+  }
+  if (ctx.runtimeDepth === slot.depth) {
+    if (ctx.discarding === 0) slot.value = value;
+    return true;
+  }
+  if (sameType(value.type, slot.value.type)) return true;
+  ctx.log.error(Codes.dtypeAsValue, span, `'${name}' is assigned ${describeAggregate(value)} inside a run-time if or loop, but a dtype is decided while compiling; choose it with a constexpr condition (if (BLOCK > 64) …, or c ? tl.float16 : tl.float32 with c a constexpr)`);
+  return false;
 }
 
 /**

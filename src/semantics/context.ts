@@ -131,8 +131,13 @@ export class LoweringContext implements IntrinsicContext {
   /** Lowers `node` to one value, with `current` pointing at it meanwhile (an argument left out: undefined). */
   expression(node: ts.Expression | undefined): Value | undefined {
     const lowered = this.lowered(node);
-    if (!lowered || !isAggregate(lowered)) return lowered;
-    this.log.error(Codes.aggregateValue, this.span(node!), aggregateAsValueMessage(lowered));
+    return lowered && this.valueOf(lowered, node!);
+  }
+
+  /** `lowered` (lowered from `node`) as one value: a tuple, block pointer or dtype is reported. */
+  valueOf(lowered: Lowered, node: ts.Expression): Value | undefined {
+    if (!isAggregate(lowered)) return lowered;
+    this.log.error(lowered.kind === "dtype" ? Codes.dtypeAsValue : Codes.aggregateValue, this.span(node), aggregateAsValueMessage(lowered));
     return undefined;
   }
 
@@ -263,6 +268,7 @@ export class LoweringContext implements IntrinsicContext {
 
 /** What to write instead of using a tuple or a block pointer as one value. */
 function aggregateAsValueMessage(a: Aggregate): string {
+  if (a.kind === "dtype") return `this is ${describeAggregate(a)}, known while compiling, not a number: use it where a dtype goes (tl.cast(x, dtype), x.to(dtype), tl.full(shape, v, dtype)) or compare it (x.dtype === tl.float16)`;
   if (a.kind === "blockPtr") return `this is ${describeAggregate(a)}, not a value: read it with tl.load(p, { boundaryCheck: [0, 1] }), write with tl.store, move it with tl.advance`;
   const names = a.elements.map((_, i) => String.fromCharCode(97 + (i % 26))).join(", ");
   return `this is ${describeAggregate(a)}, not one value: destructure it, const [${names}] = …, or take one element, t[0]`;

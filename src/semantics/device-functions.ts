@@ -105,8 +105,9 @@ function bindArguments(ctx: LoweringContext, helper: KernelSource, node: ts.Call
   params.forEach((p, i) => {
     const arg = ctx.lowered(args[i]);
     if (arg && isAggregate(arg)) {
-      // A tuple or a block pointer passes to a generic parameter (Triton's helpers take block pointers).
-      if (p.type) {
+      // A tuple or a block pointer passes to a generic parameter (Triton's helpers take block
+      // pointers); a dtype to a generic or constexpr one (Triton's `dtype: tl.constexpr`).
+      if (p.type && !(arg.kind === "dtype" && p.type.kind === "constexpr")) {
         ctx.log.error(Codes.helperArgType, ctx.span(args[i]!), `${helper.name}'s parameter '${p.name}' is annotated, and takes one value, got ${describeAggregate(arg)}; leave it unannotated to pass it`, [{ span: p.span, message: `'${p.name}' of ${helper.name} is declared here` }]);
         ok = false;
       } else {

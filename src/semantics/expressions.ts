@@ -19,6 +19,7 @@ import { UNSUPPORTED_EXPRESSIONS } from "./unsupported";
 import { suggestedIntrinsic, unknownIntrinsicMessage } from "./unknown-intrinsic";
 import { splitArguments } from "./keywords";
 import { readUnassigned } from "./definite-assignment";
+import { compareDtypes, memberCall, propertyAccess } from "./members";
 
 /** The node type of each syntax kind the table handles. */
 interface ExpressionNodes {
@@ -66,12 +67,8 @@ const EXPRESSIONS: ExpressionTable = {
   },
   [ts.SyntaxKind.BinaryExpression]: binaryExpression,
   [ts.SyntaxKind.CallExpression]: (ctx, node) => lowerCall(ctx, node, false),
-  [ts.SyntaxKind.PropertyAccessExpression]: (ctx, node, span) => {
-    const object = node.expression;
-    const hint = ts.isIdentifier(object) && ctx.kernel.tlNames.has(object.text) ? `tl.${node.name.text} is a function; call it` : ts.isIdentifier(object) && object.text === "Math" ? "Math isn't available in kernels; write the constant as a literal or use the tl.* function" : "properties aren't supported in kernels";
-    ctx.log.error(Codes.unsupportedSyntax, span, hint);
-    return undefined;
-  },
+  // tl.float32, x.dtype, p.dtype.element_ty, x.shape (members.ts).
+  [ts.SyntaxKind.PropertyAccessExpression]: propertyAccess,
   [ts.SyntaxKind.ConditionalExpression]: (ctx, node, span) => conditionalExpression(ctx, node, span),
   // Triton's tuples: `[a, b]` is returned from a device function, destructured, passed on.
   [ts.SyntaxKind.ArrayLiteralExpression]: tupleLiteral,
@@ -190,7 +187,7 @@ function prefixUnary(ctx: LoweringContext, node: ts.PrefixUnaryExpression, span:
   }
 }
 
-function binaryExpression(ctx: LoweringContext, node: ts.BinaryExpression, span: Span): Value | undefined {
+function binaryExpression(ctx: LoweringContext, node: ts.BinaryExpression, span: Span): Lowered | undefined {
   const kind = node.operatorToken.kind;
   const fn = BINARY_OPS[kind];
   if (!fn) {
@@ -203,6 +200,16 @@ function binaryExpression(ctx: LoweringContext, node: ts.BinaryExpression, span:
           : `the '${text}' operator isn't supported in kernels`;
     ctx.log.error(Codes.unsupportedSyntax, span, message);
     return undefined;
+  }
+  if (fn === "eq" || fn === "ne") {
+    // Dtypes compare while compiling (Python's `dtype is tl.float16`, `==`).
+    const la = ctx.lowered(node.left);
+    const lb = ctx.lowered(node.right);
+    if (!la || !lb) return undefined;
+    if ((isAggregate(la) && la.kind === "dtype") || (isAggregate(lb) && lb.kind === "dtype")) return compareDtypes(ctx, fn, la, lb, span);
+    const a = ctx.valueOf(la, node.left);
+    const b = ctx.valueOf(lb, node.right);
+    return a && b && ctx.values.binary(fn, a, b, span);
   }
   const a = ctx.expression(node.left);
   const b = ctx.expression(node.right);
@@ -235,6 +242,13 @@ export function lowerCall(ctx: LoweringContext, node: ts.CallExpression, asState
   }
   const helper = helperCalled(ctx, callee);
   if (helper) return callHelper(ctx, helper, node, asStatement);
+  const isMath = ts.isPropertyAccessExpression(callee) && ts.isIdentifier(callee.expression) && callee.expression.text === "Math" && !ctx.lookup("Math");
+  if (ts.isPropertyAccessExpression(callee) && !isMath) {
+    // tl.math.rsqrt(x), libdevice.tanh(x), x.to(tl.float32), x.sum(0), x.dtype.is_floating() (members.ts).
+    const member = memberCall(ctx, node, callee, span);
+    if (member === "error") return undefined;
+    if (member !== "none") return member;
+  }
   let message = "kernels can only call tl.* functions; write the computation inline";
   const math = ts.isPropertyAccessExpression(callee) && ts.isIdentifier(callee.expression) && callee.expression.text === "Math" ? mathReplacement(ctx, callee, node.arguments.length) : undefined;
   if (math) {

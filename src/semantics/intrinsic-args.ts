@@ -5,7 +5,7 @@ import ts from "typescript";
 import type { Span } from "../diagnostics/diagnostic";
 import { DiagnosticLog } from "../diagnostics/diagnostic";
 import { Codes } from "../diagnostics/codes";
-import type { NumDtype, Shape, Value } from "../ir/ir";
+import type { Dtype, NumDtype, Shape, Value } from "../ir/ir";
 import { numel, typeToString } from "../ir/ir";
 import type { IrOpName } from "../ir/ops";
 import { F16_MISSING, type Target } from "../ir/target";
@@ -15,7 +15,8 @@ import type { Binding } from "./context";
 import { ValueFactory, isConst } from "./values";
 import { isPowerOfTwo, shapeToString } from "./rules";
 import type { Args, Keywords, ParameterList } from "./keywords";
-import type { Lowered } from "./aggregates";
+import { describeAggregate, isAggregate, type Lowered } from "./aggregates";
+import { kernelDtype, typeText, type TritonDtypeName, type TritonType } from "./dtypes";
 
 export interface IntrinsicContext {
   readonly log: DiagnosticLog;
@@ -70,6 +71,9 @@ export const MAX_BLOCK_ELEMENTS = 1 << 16;
 
 const DTYPE_NAMES: readonly NumDtype[] = ["f32", "i32", "u32", "f16", "i64"];
 
+/** Kernel Lab-style strings for Triton dtypes WGSL has no type for: each a KL2080 that says what to write. */
+const STRING_SPELLINGS: Readonly<Record<string, TritonDtypeName>> = { f64: "float64", bf16: "bfloat16", u64: "uint64", i8: "int8", i16: "int16", u8: "uint8", u16: "uint16" };
+
 /** Between `min` and `max` arguments, the first `min` of them given (not left out between keywords). */
 export function arity(ctx: IntrinsicContext, args: Args, span: Span, name: string, min: number, max: number, signature: string): boolean {
   const missing = args.slice(0, min).findIndex((a) => a === undefined);
@@ -109,13 +113,63 @@ export function constInt(ctx: IntrinsicContext, node: ts.Expression | undefined,
   return v.value;
 }
 
-export function dtypeArg(ctx: IntrinsicContext, node: ts.Expression | undefined, fallback: NumDtype): NumDtype | undefined {
-  if (!node) return fallback;
-  if (!ts.isStringLiteralLike(node) || !DTYPE_NAMES.includes(node.text as NumDtype)) {
-    ctx.log.error(Codes.intrinsicArgs, ctx.span(node), `the dtype must be one of "f32", "i32", "u32", "f16", "i64" (a string literal)`);
+/**
+ * An axis argument of a block of `rank` axes, as Triton takes it: a compile-time integer, negative
+ * counting from the end. The axis in 0..rank-1, or undefined after a diagnostic (KL2012 at the
+ * argument). `block`, when given, is named in the message.
+ */
+export function blockAxisArg(ctx: IntrinsicContext, node: ts.Expression, rank: number, what: string, block?: Value): number | undefined {
+  const a = constInt(ctx, node, what);
+  if (a === undefined) return undefined;
+  const axis = a < 0 ? a + rank : a;
+  if (axis < 0 || axis >= rank) {
+    const axes = rank === 1 ? "only axis 0" : `axes 0..${rank - 1}`;
+    ctx.log.error(Codes.badAxis, ctx.span(node), `axis ${a} doesn't exist: the block${block ? ` ${typeToString(block.type)}` : ""} has ${axes}`);
     return undefined;
   }
-  const dtype = node.text as NumDtype;
+  return axis;
+}
+
+/**
+ * A dtype argument: a dtype value (`tl.float32`, `x.dtype`, a const holding one: dtypes.ts) or
+ * Kernel Lab's string ("f32"). One WGSL has no type for is KL2080, saying what to write instead.
+ * `mask`: `tl.int1` is allowed too (a cast to it is a comparison with 0).
+ */
+export function dtypeArg(ctx: IntrinsicContext, node: ts.Expression | undefined, fallback: NumDtype): NumDtype | undefined;
+export function dtypeArg(ctx: IntrinsicContext, node: ts.Expression | undefined, fallback: NumDtype, allow: { mask: true }): Dtype | undefined;
+export function dtypeArg(ctx: IntrinsicContext, node: ts.Expression | undefined, fallback: NumDtype, allow?: { mask: true }): Dtype | undefined {
+  if (!node) return fallback;
+  const expected = `a dtype such as tl.float32 or x.dtype, or one of "f32", "i32", "u32", "f16", "i64"`;
+  let type: TritonType | undefined;
+  if (ts.isStringLiteralLike(node)) {
+    if (DTYPE_NAMES.includes(node.text as NumDtype)) type = undefined;
+    else if (Object.hasOwn(STRING_SPELLINGS, node.text)) type = { of: "scalar", name: STRING_SPELLINGS[node.text] };
+    else {
+      ctx.log.error(Codes.intrinsicArgs, ctx.span(node), `the dtype must be ${expected}; got "${node.text}"`);
+      return undefined;
+    }
+  } else {
+    const lowered = ctx.lowered(node);
+    if (!lowered) return undefined;
+    if (!isAggregate(lowered) || lowered.kind !== "dtype") {
+      ctx.log.error(Codes.intrinsicArgs, ctx.span(node), `the dtype must be ${expected}; got ${isAggregate(lowered) ? describeAggregate(lowered) : typeToString(lowered.type)}`);
+      return undefined;
+    }
+    type = lowered.type;
+  }
+  let dtype = (node as ts.StringLiteralLike).text as Dtype;
+  if (type) {
+    const found = kernelDtype(type);
+    if ("instead" in found) {
+      ctx.log.error(Codes.dtypeMissing, ctx.span(node), `${typeText(type)} has no WGSL type: ${found.instead}`);
+      return undefined;
+    }
+    dtype = found.dtype;
+  }
+  if (dtype === "bool" && !allow?.mask) {
+    ctx.log.error(Codes.intrinsicArgs, ctx.span(node), "tl.int1 (a mask) isn't a dtype to fill a block with; make a mask with a comparison (o < n), or tl.zeros(shape, tl.int32) and compare it");
+    return undefined;
+  }
   if (dtype === "f16" && !ctx.target.shaderF16) {
     ctx.log.error(Codes.dtypeUnavailable, ctx.span(node), `f16 needs the adapter feature 'shader-f16', ${F16_MISSING}, or use "f32"`);
     return undefined;
@@ -172,7 +226,8 @@ export function nextPowerOfTwo(n: number): number {
   return n <= 1 ? 1 : 2 ** Math.ceil(Math.log2(n));
 }
 
-export function axisArg(ctx: IntrinsicContext, node: ts.Expression | undefined, name: string): 0 | 1 | 2 | undefined {
+/** tl.programId / tl.numPrograms's axis: 0, 1 or 2 (the grid's), or undefined after a diagnostic. */
+export function gridAxisArg(ctx: IntrinsicContext, node: ts.Expression | undefined, name: string): 0 | 1 | 2 | undefined {
   const axis = constInt(ctx, node, `tl.${name}'s axis`);
   if (axis === undefined) return undefined;
   if (axis < 0 || axis > 2) {

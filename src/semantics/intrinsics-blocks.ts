@@ -4,7 +4,7 @@ import ts from "typescript";
 import { Codes } from "../diagnostics/codes";
 import { numel, typeToString } from "../ir/ir";
 import { data } from "./builder";
-import { COERCIONS, MAX_RANK, arity, axisArg, checkBlockSize, constInt, dtypeArg, nextPowerOfTwo, requireData, shapeArg, shapeArgs, type Intrinsic } from "./intrinsic-args";
+import { COERCIONS, MAX_RANK, arity, gridAxisArg, checkBlockSize, constInt, dtypeArg, nextPowerOfTwo, requireData, shapeArg, shapeArgs, type Intrinsic } from "./intrinsic-args";
 import { isFloat, isPowerOfTwo, shapeToString } from "./rules";
 import { dtypeOf, isConst } from "./values";
 import type { NumDtype, Value } from "../ir/ir";
@@ -19,7 +19,7 @@ export const BLOCK_INTRINSICS: Record<string, Intrinsic> = {
     produces: ["programId"],
     lower(ctx, args, span, name) {
       if (!arity(ctx, args, span, name, 1, 1, "(axis)")) return undefined;
-      const axis = axisArg(ctx, args[0], name);
+      const axis = gridAxisArg(ctx, args[0], name);
       return axis === undefined ? undefined : ctx.b.emit({ op: "programId", axis }, data("i32", []), span);
     },
   },
@@ -29,7 +29,7 @@ export const BLOCK_INTRINSICS: Record<string, Intrinsic> = {
     produces: ["numPrograms"],
     lower(ctx, args, span, name) {
       if (!arity(ctx, args, span, name, 1, 1, "(axis)")) return undefined;
-      const axis = axisArg(ctx, args[0], name);
+      const axis = gridAxisArg(ctx, args[0], name);
       return axis === undefined ? undefined : ctx.b.emit({ op: "numPrograms", axis }, data("i32", []), span);
     },
   },

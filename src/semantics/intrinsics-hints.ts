@@ -8,6 +8,7 @@ import ts from "typescript";
 import { Codes } from "../diagnostics/codes";
 import { typeToString } from "../ir/ir";
 import { isAggregate, type Lowered } from "./aggregates";
+import { typeText } from "./dtypes";
 import { arity, constInt, type Args, type Intrinsic, type IntrinsicContext } from "./intrinsic-args";
 import { isConst } from "./values";
 
@@ -35,11 +36,25 @@ function shown(ctx: IntrinsicContext, node: ts.Expression, value: Lowered | unde
   if (ts.isStringLiteralLike(node)) return node.text;
   const text = node.getText(node.getSourceFile());
   if (!value) return text;
-  if (isAggregate(value)) return `${text}: ${value.kind === "tuple" ? `a tuple of ${value.elements.length}` : "a block pointer"}`;
+  if (isAggregate(value)) return `${text}: ${value.kind === "tuple" ? `a tuple of ${value.elements.length}` : value.kind === "dtype" ? typeText(value.type) : "a block pointer"}`;
   return isConst(value) ? `${text} = ${value.value}` : `${text}: ${typeToString(value.type)}`;
 }
 
 export const HINT_INTRINSICS: Record<string, Intrinsic> = {
+  // Triton's `if tl.constexpr(x.dtype == tl.float16):` marks a condition known while compiling: the
+  // value itself (a constant or a dtype), or KL1041 where it is known only at run time.
+  constexpr: {
+    params: ["value"],
+    produces: [],
+    lower(ctx, args, span, name) {
+      if (!arity(ctx, args, span, name, 1, 1, "(value) — a value known while compiling")) return undefined;
+      const value = ctx.lowered(args[0]);
+      if (!value || isAggregate(value) || isConst(value)) return value;
+      ctx.log.error(Codes.constantRequired, ctx.span(args[0]!), `tl.constexpr(…) marks a value known while compiling, but this is a run-time ${typeToString(value.type)}; make it from constexprs, literals and dtypes, or drop tl.constexpr for a run-time condition`);
+      return undefined;
+    },
+  },
+
   multipleOf: hint("16"),
   maxContiguous: hint("BLOCK"),
   maxConstancy: hint("4"),

@@ -4,10 +4,36 @@ import { Codes } from "../diagnostics/codes";
 import type { MathFn, NumDtype, Shape, Value } from "../ir/ir";
 import { typeToString } from "../ir/ir";
 import { data } from "./builder";
-import { COERCIONS, all, arity, dtypeArg, requireData, type Intrinsic } from "./intrinsic-args";
+import type ts from "typescript";
+import type { Span } from "../diagnostics/diagnostic";
+import { COERCIONS, all, arity, dtypeArg, requireData, type Intrinsic, type IntrinsicContext } from "./intrinsic-args";
 import { broadcastShapes, isFloat, isInt, promote } from "./rules";
 import { dtypeOf, operandOf } from "./values";
 import { flagArg } from "./intrinsics-reductions";
+
+/** `tl.cast(x, dtype, { bitcast })` and `x.to(dtype, { bitcast })`: `x` converted, undefined after a diagnostic. */
+export function castValue(ctx: IntrinsicContext, x: Value, dtypeNode: ts.Expression | undefined, bitcastNode: ts.Expression | undefined, span: Span): Value | undefined {
+  const dtype = dtypeArg(ctx, dtypeNode, "f32", { mask: true });
+  const bitcast = flagArg(ctx, bitcastNode, "the cast's bitcast");
+  if (!dtype || bitcast === undefined) return undefined;
+  if (x.type.kind === "pointer") {
+    ctx.log.error(Codes.operandDtype, x.span, "pointers can't be cast; cast the offsets instead");
+    return undefined;
+  }
+  if (dtype === "bool" && !bitcast) {
+    // Triton's x.to(tl.int1): x != 0.
+    return x.type.dtype === "bool" ? x : ctx.values.binary("ne", x, ctx.b.constant(0, "i32", span), span);
+  }
+  if (!bitcast) return ctx.values.cast(x, dtype, span);
+  // Triton's x.to(dtype, bitcast=True): the same bits, read as another 32-bit dtype.
+  const from = x.type.dtype;
+  if (from === dtype) return x;
+  if (from === "bool" || from === "f16" || dtype === "f16" || dtype === "bool") {
+    ctx.log.error(Codes.operandDtype, x.span, `a bitcast reads the same 32 bits as another dtype: f32, i32 and u32; got ${typeToString(x.type)} to ${dtype}`);
+    return undefined;
+  }
+  return ctx.b.emit({ op: "bitcast", value: x }, data(dtype, x.type.shape), span);
+}
 
 /** Unary float math: integers are converted to f32 first. */
 export function floatMath(fn: MathFn): Intrinsic {
@@ -78,13 +104,16 @@ export const MATH_INTRINSICS: Record<string, Intrinsic> = {
       if (!arity(ctx, args, span, name, 3, 3, "(condition, a, b)")) return undefined;
       const values = all(ctx, args);
       if (!values) return undefined;
-      const [cond, a, b] = values;
-      if (cond.type.kind === "pointer" || cond.type.dtype !== "bool") {
-        // Triton takes an integer block as true where it is nonzero; here the comparison is written out.
-        const integer = cond.type.kind === "data" && (cond.type.dtype === "i32" || cond.type.dtype === "u32");
-        const instead = integer ? `; compare the integers with 0: tl.where(${args[0]!.getText()} !== 0, …)` : "";
-        ctx.log.error(Codes.operandDtype, cond.span, `tl.where's condition must be a mask (a comparison), got ${typeToString(cond.type)}${instead}`);
+      let [cond, a, b] = values;
+      if (cond.type.kind === "pointer") {
+        ctx.log.error(Codes.operandDtype, cond.span, `tl.where's condition must be a mask (a comparison), got ${typeToString(cond.type)}`);
         return undefined;
+      }
+      if (cond.type.dtype !== "bool") {
+        // As Triton does (it casts the condition to int1): a number is true where it is nonzero.
+        const nonzero = ctx.values.binary("ne", cond, ctx.values.constant(0, cond.type.dtype, cond.span), cond.span);
+        if (!nonzero) return undefined;
+        cond = nonzero;
       }
       if (!requireData(ctx, a, "tl.where") || !requireData(ctx, b, "tl.where")) return undefined;
       const dtype = promote(operandOf(a), operandOf(b));
@@ -105,26 +134,11 @@ export const MATH_INTRINSICS: Record<string, Intrinsic> = {
   cast: {
     params: ["input", "dtype", "fpDowncastRounding", "bitcast"],
     ignored: ["fpDowncastRounding"],
-    produces: ["cast", "const", "bitcast"],
+    produces: ["cast", "const", "bitcast", "binary:ne", "splat"],
     lower(ctx, args, span, name) {
-      if (!arity(ctx, args, span, name, 2, 4, '(x, "f32" | "i32" | "u32" | "f16")')) return undefined;
+      if (!arity(ctx, args, span, name, 2, 4, '(x, dtype) — a dtype such as tl.float32 or x.dtype, or "f32" | "i32" | "u32" | "f16"')) return undefined;
       const x = ctx.expression(args[0]);
-      const dtype = dtypeArg(ctx, args[1], "f32");
-      const bitcast = flagArg(ctx, args[3], `tl.${name}'s bitcast`);
-      if (!x || !dtype || bitcast === undefined) return undefined;
-      if (x.type.kind === "pointer") {
-        ctx.log.error(Codes.operandDtype, x.span, "pointers can't be cast; cast the offsets instead");
-        return undefined;
-      }
-      if (!bitcast) return ctx.values.cast(x, dtype, span);
-      // Triton's x.to(dtype, bitcast=True): the same bits, read as another 32-bit dtype.
-      const from = x.type.dtype;
-      if (from === dtype) return x;
-      if (from === "bool" || from === "f16" || dtype === "f16") {
-        ctx.log.error(Codes.operandDtype, x.span, `a bitcast reads the same 32 bits as another dtype: f32, i32 and u32; got ${typeToString(x.type)} to ${dtype}`);
-        return undefined;
-      }
-      return ctx.b.emit({ op: "bitcast", value: x }, data(dtype, x.type.shape), span);
+      return x && castValue(ctx, x, args[1], args[3], span);
     },
   },
 

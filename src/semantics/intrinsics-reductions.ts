@@ -7,7 +7,7 @@ import { data } from "./builder";
 import ts from "typescript";
 import type { Span } from "../diagnostics/diagnostic";
 import { numel } from "../ir/ir";
-import { arity, constInt, dtypeArg, given, requireData, type Args, type Intrinsic, type IntrinsicContext } from "./intrinsic-args";
+import { arity, blockAxisArg, dtypeArg, given, requireData, type Args, type Intrinsic, type IntrinsicContext } from "./intrinsic-args";
 import { isConst } from "./values";
 import { sameShape, shapeToString } from "./rules";
 import { dtypeOf } from "./values";
@@ -40,14 +40,8 @@ export function reductionOperand(ctx: IntrinsicContext, args: Args, name: string
     const flat = ctx.b.emit({ op: "reshape", value: x }, { ...x.type, shape: [numel(x.type.shape)] }, x.span);
     return { x: flat, axis: 0, flattened: true, before: x.type.shape };
   }
-  const a = constInt(ctx, args[1], `tl.${name}'s axis`);
-  if (a === undefined) return undefined;
-  const axis = a < 0 ? a + rank : a;
-  if (axis < 0 || axis >= rank) {
-    ctx.log.error(Codes.badAxis, ctx.span(args[1]), `axis ${a} doesn't exist: the block ${typeToString(x.type)} has ${rank === 1 ? "only axis 0" : `axes 0..${rank - 1}`}`);
-    return undefined;
-  }
-  return { x, axis, flattened: false, before: x.type.shape };
+  const axis = blockAxisArg(ctx, args[1], rank, `tl.${name}'s axis`, x);
+  return axis === undefined ? undefined : { x, axis, flattened: false, before: x.type.shape };
 }
 
 /** A boolean option written as the literal true or false (Triton's keep_dims, reverse…); `fallback` when left out. */

@@ -6,10 +6,9 @@ import ts from "typescript";
 import { Codes } from "../diagnostics/codes";
 import type { Span } from "../diagnostics/diagnostic";
 import type { Combine, Value } from "../ir/ir";
-import { typeToString } from "../ir/ir";
 import { data } from "./builder";
 import { binaryCombine, lowerCombine } from "./combine";
-import { arity, constInt, dtypeArg, requireData, type Args, type Intrinsic, type IntrinsicContext } from "./intrinsic-args";
+import { arity, blockAxisArg, dtypeArg, requireData, type Args, type Intrinsic, type IntrinsicContext } from "./intrinsic-args";
 import { flagArg, keepingDims } from "./intrinsics-reductions";
 import { dtypeOf } from "./values";
 
@@ -32,14 +31,8 @@ function blockAndAxis(ctx: IntrinsicContext, args: Args, span: Span, name: strin
     ctx.log.error(Codes.badAxis, span, `tl.${name} needs an axis: tl.${name}(x, ${rank === 1 ? "0" : "0 or 1"}${axisRequired ? ", (a, b) => …" : ""})`);
     return undefined;
   }
-  const a = constInt(ctx, args[1], `tl.${name}'s axis`);
-  if (a === undefined) return undefined;
-  const axis = a < 0 ? a + rank : a;
-  if (axis < 0 || axis >= rank) {
-    ctx.log.error(Codes.badAxis, ctx.span(args[1]), `axis ${a} doesn't exist: the block ${typeToString(x.type)} has ${rank === 1 ? "only axis 0" : `axes 0..${rank - 1}`}`);
-    return undefined;
-  }
-  return { x, axis };
+  const axis = blockAxisArg(ctx, args[1], rank, `tl.${name}'s axis`, x);
+  return axis === undefined ? undefined : { x, axis };
 }
 
 /** `reverse`: the literal true or false (or a constexpr), false when absent. */

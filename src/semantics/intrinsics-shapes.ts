@@ -9,22 +9,14 @@ import type { Span } from "../diagnostics/diagnostic";
 import type { Shape, Value } from "../ir/ir";
 import { numel, typeToString } from "../ir/ir";
 import { data } from "./builder";
-import { COERCIONS, MAX_RANK, arity, checkBlockSize, constInt, requireData, shapeArgs, type Intrinsic, type IntrinsicContext } from "./intrinsic-args";
+import { COERCIONS, MAX_RANK, arity, blockAxisArg, checkBlockSize, constInt, requireData, shapeArgs, type Intrinsic, type IntrinsicContext } from "./intrinsic-args";
 import { flagArg } from "./intrinsics-reductions";
 import { isInt, isPowerOfTwo, promote, sameShape, shapeToString } from "./rules";
 import { dtypeOf, operandOf } from "./values";
 
 /** An axis argument (negative counts from the end) of a block of `rank` axes, `fallback` when left out. */
 function axisOf(ctx: IntrinsicContext, node: ts.Expression | undefined, rank: number, what: string, fallback: number): number | undefined {
-  if (!node) return fallback;
-  const a = constInt(ctx, node, what);
-  if (a === undefined) return undefined;
-  const axis = a < 0 ? a + rank : a;
-  if (axis < 0 || axis >= rank) {
-    ctx.log.error(Codes.badAxis, ctx.span(node), `axis ${a} doesn't exist: the block has ${rank === 1 ? "only axis 0" : `axes 0..${rank - 1}`}`);
-    return undefined;
-  }
-  return axis;
+  return node ? blockAxisArg(ctx, node, rank, what) : fallback;
 }
 
 /** A block (not a scalar, not pointers) for `what`, or undefined after a diagnostic. */

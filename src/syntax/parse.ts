@@ -22,6 +22,8 @@ export interface KernelSource {
   sourceFile: ts.SourceFile;
   /** The names the file uses for the package's `tl` namespace (normally just "tl"). */
   tlNames: ReadonlySet<string>;
+  /** Local names of the package's `libdevice` (Triton's `from triton.language.extra import libdevice`): `libdevice.tanh(x)`. */
+  libdeviceNames?: ReadonlySet<string>;
   /** Every parameter as written; `type` is absent for a generic one (no annotation, `any`, `number`…). */
   signature: HelperParam[];
   /** The file's kernels by the names a kernel body calls them by (device functions, device-functions.ts). */
@@ -143,6 +145,7 @@ function parseUnguarded(fileName: string, text: string): ParsedFile {
   const visit = (node: ts.Node): void => {
     if (ts.isCallExpression(node) && isPackageCall(node, imports.kernel)) {
       const kernel = readKernel(node, sourceFile, imports.tl, log);
+      if (kernel) kernel.libdeviceNames = imports.libdevice;
       if (kernel) {
         const clash = kernels.find((k) => k.name === kernel.name);
         if (clash) {
@@ -194,11 +197,12 @@ interface PackageImports {
   kernel: Set<string>;
   defineRun: Set<string>;
   tl: Set<string>;
+  libdevice: Set<string>;
 }
 
 /** Local names bound to the package's exports; without an import, the plain names are assumed. */
 function packageImports(sourceFile: ts.SourceFile): PackageImports {
-  const names: PackageImports = { kernel: new Set(), defineRun: new Set(), tl: new Set() };
+  const names: PackageImports = { kernel: new Set(), defineRun: new Set(), tl: new Set(), libdevice: new Set() };
   let sawImport = false;
   for (const statement of sourceFile.statements) {
     if (!ts.isImportDeclaration(statement) || !ts.isStringLiteral(statement.moduleSpecifier)) continue;
@@ -207,6 +211,7 @@ function packageImports(sourceFile: ts.SourceFile): PackageImports {
     if (bindings && ts.isNamedImports(bindings)) {
       for (const element of bindings.elements) {
         const exported = (element.propertyName ?? element.name).text;
+        if (exported === "libdevice") names.libdevice.add(element.name.text);
         if (exported === "kernel" || exported === "defineRun" || exported === "tl") {
           names[exported].add(element.name.text);
           sawImport = true;

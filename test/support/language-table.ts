@@ -75,6 +75,9 @@ export function languageTable(): string {
       lines.push(`| \`${signature(name)}\` | \`tl.${triton}\` | ${summary(docs.get(name) ?? "")} |`);
     }
   }
+  // Triton's tl.constexpr is a class, not a documented function: Kernel Lab's tl.constexpr(…) marks a compile-time value.
+  lines.push("| **Compile-time values** | | |", `| \`${signature("constexpr")}\` | \`tl.constexpr(…)\` | ${summary(docs.get("constexpr") ?? "")} |`);
+  covered.add("constexpr");
   const others = Object.keys(INTRINSICS).filter((n) => !covered.has(n)).sort();
   if (others.length > 0) {
     lines.push("| **Also (Triton's `tl.math`)** | | |");

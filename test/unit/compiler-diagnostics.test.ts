@@ -100,15 +100,16 @@ const rows: [string, string, string, string][] = [
   ["assert a non-mask", "tl.deviceAssert(n, \"n\");", "4:17-4:18 KL2073", "tl.deviceAssert's condition must be a mask"],
   ["assert message not a string literal", "tl.deviceAssert(n > 0, n);", "4:24-4:25 KL1075", "tl.deviceAssert's message must be a string literal"],
   ["store shape", "const o = tl.arange(0, 16);\ntl.store(x_ptr, tl.load(x_ptr + o));", "5:17-5:35 KL2014", "can't store a value of shape [16] through pointers of shape []"],
-  ["bad cast dtype", 'const v = tl.cast(n, "f64");', "4:22-4:27 KL1040", 'the dtype must be one of "f32"'],
+  ["bad cast dtype", 'const v = tl.cast(n, "f8");', "4:22-4:26 KL1040", 'the dtype must be a dtype such as tl.float32 or x.dtype, or one of "f32", "i32", "u32", "f16"; got "f8"'],
   ["wrong arity", "const v = tl.exp(1.0, 2.0);", "4:11-4:27 KL1040", "tl.exp takes (x)"],
-  ["where on a non-mask", "const v = tl.where(n, 1, 2);", "4:20-4:21 KL2003", "tl.where's condition must be a mask"],
+  ["where on a pointer", "const v = tl.where(x_ptr, 1, 2);", "4:20-4:25 KL2003", "tl.where's condition must be a mask"],
   ["zeros shape not power of two", 'const z = tl.zeros([100], "f32");', "4:21-4:24 KL2002", "block extents must be powers of two, got 100"],
   ["reduction over a missing axis", "const o = tl.arange(0, 16);\nconst s = tl.sum(o, 1);", "5:21-5:22 KL2012", "axis 1 doesn't exist"],
   // Scans and reductions with a combine function (issue 11 item 4)
   ["cumsum of a mask", "const m = tl.arange(0, 16) < n;\nconst s = tl.cumsum(m);", "5:21-5:22 KL2003", "tl.cumsum takes numbers, not masks"],
   ["cumsum of a scalar", "const s = tl.cumsum(n);", "4:21-4:22 KL2012", "tl.cumsum works along an axis of a block"],
   ["cumsum over a missing axis", "const s = tl.cumsum(tl.arange(0, 16), 1);", "4:39-4:40 KL2012", "axis 1 doesn't exist"],
+  ["flip over a missing dim, counted from the end", "const s = tl.flip(tl.arange(0, 16), -2);", "4:37-4:39 KL2012", "axis -2 doesn't exist: the block has only axis 0"],
   ["cumsum of a 2-D block without an axis", "const o = tl.arange(0, 4);\nconst s = tl.cumsum(tl.expandDims(o, 1) * o);", "5:11-5:45 KL2012", "tl.cumsum needs an axis"],
   ["cumsum along a run-time axis", "const s = tl.cumsum(tl.arange(0, 16), n);", "4:39-4:40 KL1041", "tl.cumsum's axis must be a compile-time integer"],
   ["cumsum's reverse not a literal", "const s = tl.cumsum(tl.arange(0, 16), 0, n > 0);", "4:42-4:47 KL1041", "tl.cumsum's reverse must be the literal true or false"],
@@ -297,7 +298,7 @@ const TWICE = "const twice = kernel(function twice(x) { return x * tl.two(); });
 const oneMistakeRows: [string, string, string][] = [
   ["a let whose initialiser fails, then reassigned, updated and reshaped", "const o = tl.arange(0, 16);\nlet z = tl.load(x_ptr + o) * tl.bogus(2);\nz = z + 1;\nz += tl.reshape(z, [16]);\ntl.store(y_ptr + o, tl.reshape(z, [16]));", "5:33 KL1005"],
   ["a const whose initialiser fails, used three times", "const o = tl.arange(0, 16);\nconst w = tl.load(x_ptr + o, o < m);\ntl.store(y_ptr + o, w * w, w > 0);", "5:34 KL1006"],
-  ["a bad dtype assigned into a let without a value in both branches of a constexpr if (issue 31)", "const o = tl.arange(0, 16);\nlet Y_row;\nif (BLOCK === 16) { Y_row = tl.cast(tl.load(x_ptr + o), \"f64\"); } else { Y_row = tl.cast(tl.load(x_ptr + o), \"f64\"); }\ntl.store(y_ptr + o, Y_row);", "6:57 KL1040"],
+  ["a bad dtype assigned into a let without a value in both branches of a constexpr if (issue 31)", "const o = tl.arange(0, 16);\nlet Y_row;\nif (BLOCK === 16) { Y_row = tl.cast(tl.load(x_ptr + o), \"f64\"); } else { Y_row = tl.cast(tl.load(x_ptr + o), \"f64\"); }\ntl.store(y_ptr + o, Y_row);", "6:57 KL2080"],
   ["a device function's mistake, called twice", "const a = twice(tl.arange(0, 16));\nconst b = twice(tl.arange(0, 16) + 1);\ntl.store(y_ptr + tl.arange(0, 16), tl.cast(a + b, \"f32\"));", "3:56 KL1005"],
 ];
 

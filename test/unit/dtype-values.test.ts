@@ -55,3 +55,79 @@ test("a local keeps its type where it is assigned in a loop or a run-time branch
   const [branch] = diagnose("let c0 = seed;\nif (n > 2) { c0 = c0 + o; }\ntl.store(i_ptr + o, c0);");
   assert.match(branch, /^9:14 KL2007 /);
 });
+
+// Helpers for the rows below (line 3 of the file): Liger's and FlagGems' ways of passing a dtype on.
+const HELPERS =
+  "const widen = kernel(function widen(v, dtype: constexpr) { return v.to(dtype); }); const lowest = kernel(function lowest(dtype) { return dtype === tl.float32 ? -Infinity : -65504.0; });";
+
+// [what, the new form, the spelling Kernel Lab had]: both must compile to the same WGSL.
+const SAME: [string, string, string][] = [
+  ["x.to(tl.float32) is tl.cast(x, \"f32\")", "tl.store(y_ptr + o, h.to(tl.float32));", 'tl.store(y_ptr + o, tl.cast(h, "f32"));'],
+  ["x.to(\"f32\") is tl.cast", 'tl.store(y_ptr + o, h.to("f32"));', 'tl.store(y_ptr + o, tl.cast(h, "f32"));'],
+  ["x.to(dtype, { bitcast: true })", "tl.store(i_ptr + o, x.to(tl.int32, { bitcast: true }));", 'tl.store(i_ptr + o, tl.cast(x, "i32", { bitcast: true }));'],
+  ["x.to(tl.int1) is x != 0", "tl.store(i_ptr + o, tl.where(o.to(tl.int1), 1, 2));", "tl.store(i_ptr + o, tl.where(o != 0, 1, 2));"],
+  ["x.to(x.dtype) is x", "tl.store(y_ptr + o, x.to(x.dtype));", "tl.store(y_ptr + o, x);"],
+  ["tl.cast(x, p.dtype.element_ty)", "tl.store(h_ptr + o, tl.cast(x, h_ptr.dtype.element_ty));", 'tl.store(h_ptr + o, tl.cast(x, "f16"));'],
+  ["p.type.element_ty (FlagGems' inp.type.element_ty)", "tl.store(h_ptr + o, x.to(h_ptr.type.element_ty));", 'tl.store(h_ptr + o, tl.cast(x, "f16"));'],
+  ["a dtype held in a const (X_row_dtype = X_row.dtype)", "const X_row_dtype = h.dtype;\nconst w = x * 2.0;\ntl.store(h_ptr + o, w.to(X_row_dtype));", 'const w = x * 2.0;\ntl.store(h_ptr + o, tl.cast(w, "f16"));'],
+  ["a dtype chosen with a conditional (acc_type = dtype === tl.bfloat16 ? tl.float32 : dtype)", "const dtype = x.dtype;\nconst acc_type = dtype === tl.bfloat16 ? tl.float32 : dtype;\ntl.store(y_ptr + o, tl.zeros([16], acc_type) + x);", 'tl.store(y_ptr + o, tl.zeros([16], "f32") + x);'],
+  ["a let holding a dtype, changed in a constexpr branch", "let cdtype = tl.float32;\nif (tl.constexpr(h.dtype === tl.float16)) { cdtype = tl.float16; }\ntl.store(h_ptr + o, tl.full([16], 1.5, cdtype));", 'tl.store(h_ptr + o, tl.full([16], 1.5, "f16"));'],
+  ["tl.constexpr(…) around a dtype comparison keeps only the branch taken", "if (tl.constexpr(x.dtype === tl.float16)) { tl.store(y_ptr + o, x * 2.0); } else { tl.store(y_ptr + o, x + 1.0); }", "tl.store(y_ptr + o, x + 1.0);"],
+  ["!== and == on dtypes, is_floating()", "if (x.dtype !== tl.int32 && x.dtype == tl.float32 && x.dtype.is_floating() && !o.dtype.is_floating()) { tl.store(y_ptr + o, x); }", "tl.store(y_ptr + o, x);"],
+  ["primitive_bitwidth", "tl.store(i_ptr + o, o + h.dtype.primitive_bitwidth + x.dtype.primitive_bitwidth);", "tl.store(i_ptr + o, o + 16 + 32);"],
+  ["a block's type.element_ty and scalar", "tl.store(y_ptr + o, tl.cast(h, h.type.element_ty).to(x.type.scalar));", 'tl.store(y_ptr + o, tl.cast(h, "f32"));'],
+  ["x.shape", "const [B] = x.shape;\ntl.store(y_ptr + tl.arange(0, B), x);", "tl.store(y_ptr + tl.arange(0, 16), x);"],
+  ["a dtype passed to a device function (constexpr and generic parameters)", "tl.store(h_ptr + o, widen(x, h.dtype));\ntl.store(y_ptr + o, tl.load(y_ptr + o, o < n, lowest(x_ptr.dtype.element_ty)));", 'tl.store(h_ptr + o, tl.cast(x, "f16"));\ntl.store(y_ptr + o, tl.load(y_ptr + o, o < n, -Infinity));'],
+  ["tl.full with a dtype of a value (other= of the same dtype)", "tl.store(y_ptr + o, tl.full([16], 0, x.dtype) + tl.load(y_ptr + o, o < n, tl.full([], 1.0, x.dtype)));", 'tl.store(y_ptr + o, tl.full([16], 0, "f32") + tl.load(y_ptr + o, o < n, 1.0));'],
+  ["tl.sum's dtype", "tl.store(y_ptr, tl.sum(h, 0, { dtype: tl.float32 }));", 'tl.store(y_ptr, tl.sum(h, 0, { dtype: "f32" }));'],
+  ["tl.math.rsqrt is tl.rsqrt", "tl.store(y_ptr + o, tl.math.rsqrt(x) + tl.math.exp2(x) + tl.math.pow(x, 2.0));", "tl.store(y_ptr + o, tl.rsqrt(x) + tl.exp2(x) + tl.pow(x, 2.0));"],
+  ["tl.extra.libdevice and tl.extra.cuda.libdevice names", "tl.store(y_ptr + o, tl.extra.libdevice.tanh(x) + tl.extra.cuda.libdevice.fast_expf(x) + tl.extra.libdevice.fast_dividef(x, 3.0));", "tl.store(y_ptr + o, tl.tanh(x) + tl.exp(x) + tl.fdiv(x, 3.0));"],
+  ["libdevice imported from kernel-lab", "tl.store(y_ptr + o, libdevice.erf(x) + libdevice.fmax(x, 1.0) + libdevice.log2(x));", "tl.store(y_ptr + o, tl.erf(x) + tl.maximum(x, 1.0) + tl.log2(x));"],
+  ["Triton's tensor member functions: x.sum(0), x.reshape", "tl.store(y_ptr, x.sum(0) + x.reshape([4, 4]).max(1).sum(0));", "tl.store(y_ptr, tl.sum(x, 0) + tl.sum(tl.max(tl.reshape(x, [4, 4]), 1), 0));"],
+];
+
+for (const [what, form, before] of SAME) {
+  test(`dtypes and namespaces as written: ${what}`, () => {
+    const helpers = `${HELPERS}\nimport { libdevice } from "kernel-lab";`.replace("\n", " ");
+    assert.equal(wgsl(form, helpers), wgsl(before, helpers));
+  });
+}
+
+// [what, body, the one diagnostic's "line:col code", its message's start]; the body starts on line 8.
+const DIAGNOSTICS: [string, string, string, string][] = [
+  ["a cast to bfloat16 (no WGSL type): where the value is made", "const dt = tl.bfloat16;\nconst ok = dt === tl.bfloat16;\ntl.store(y_ptr + o, tl.cast(x, dt));", "10:32 KL2080", "tl.bfloat16 has no WGSL type: WGSL has no bfloat16; compute in tl.float32"],
+  ["a cast to \"f64\"", 'tl.store(y_ptr + o, tl.cast(x, "f64"));', "8:32 KL2080", "tl.float64 has no WGSL type: WGSL has no 64-bit floats"],
+  ["x.to(tl.float64)", "tl.store(y_ptr + o, x.to(tl.float64));", "8:26 KL2080", "tl.float64 has no WGSL type"],
+  ["tl.full of int8", "tl.store(i_ptr + o, tl.full([16], 1, tl.int8));", "8:38 KL2080", "tl.int8 has no WGSL type: WGSL's smallest integer is 32 bits; use tl.int32"],
+  ["tl.zeros of a mask dtype", "tl.store(i_ptr + o, tl.zeros([16], tl.int1));", "8:36 KL1040", "tl.int1 (a mask) isn't a dtype to fill a block with"],
+  ["a number where a dtype goes", "tl.store(y_ptr + o, tl.cast(x, n));", "8:32 KL1040", "the dtype must be a dtype such as tl.float32 or x.dtype"],
+  ["a dtype where a number goes", "tl.store(y_ptr + o, x + x.dtype);", "8:25 KL2081", "this is the dtype tl.float32, known while compiling, not a number"],
+  ["a dtype compared with a number", "if (x.dtype === 1) { tl.store(y_ptr + o, x); }", "8:5 KL2081", "a dtype compares only with another dtype (x.dtype === tl.float16), not with i32"],
+  ["a dtype chosen by a run-time condition", "const dt = n > 0 ? tl.float32 : tl.float16;", "8:12 KL2006", "c ? a : b chooses the dtype tl.float32 only when c is a compile-time constant"],
+  ["a let holding a dtype, changed in a run-time branch", "let dt = tl.float32;\nif (n > 0) { dt = tl.float16; }", "9:14 KL2081", "'dt' is assigned the dtype tl.float16 inside a run-time if or loop, but a dtype is decided while compiling"],
+  ["a let holding a dtype, assigned a number", "let dt = tl.float32;\ndt = 2;", "9:1 KL2081", "'dt' holds the dtype tl.float32 and can only be assigned another dtype, got i32"],
+  ["tl.constexpr of a run-time value", "if (tl.constexpr(n > 0)) { tl.store(y_ptr + o, x); }", "8:18 KL1041", "tl.constexpr(…) marks a value known while compiling, but this is a run-time bool"],
+  ["a property values don't have", "tl.store(y_ptr + o, x.foo);", "8:23 KL1080", "a kernel value (f32[16]) has no property 'foo'; values have .dtype, .type and .shape"],
+  ["element_ty of a scalar dtype", "tl.store(y_ptr + o, x.to(x.dtype.element_ty));", "8:34 KL1080", "tl.float32 has no property 'element_ty'; tl.float32 is already an element dtype"],
+  ["a dtype predicate on a value", "if (x.is_floating()) { tl.store(y_ptr + o, x); }", "8:7 KL1080", ".is_floating() is a dtype's; write x.dtype.is_floating()"],
+  ["a typo in a dtype's name", "tl.store(y_ptr + o, x.to(tl.flaot32));", "8:29 KL1005", "tl.flaot32 doesn't exist; did you mean tl.float32?"],
+  ["a typo in tl.math", "tl.store(y_ptr + o, tl.math.rsqrtt(x));", "8:29 KL1005", "tl.math.rsqrtt doesn't exist; did you mean tl.math.rsqrt?"],
+  ["a typo in libdevice", "tl.store(y_ptr + o, tl.extra.libdevice.fast_dividf(x, 2.0));", "8:40 KL1005", "tl.extra.libdevice.fast_dividf doesn't exist; did you mean tl.extra.libdevice.fast_dividef?"],
+  ["a libdevice name with no Kernel Lab function", "tl.store(y_ptr + o, libdevice.log1p(x));", "8:31 KL1005", "libdevice.log1p has no Kernel Lab function; write tl.log(1.0 + x)"],
+  ["tl.math used as a value", "const m = tl.math;", "8:11 KL1003", "tl.math is a namespace; call one of its functions, e.g. tl.math.rsqrt(x)"],
+  ["a method values don't have", "tl.store(y_ptr + o, x.foo(1));", "8:21 KL1004", "kernels can only call tl.* functions"],
+];
+
+for (const [what, body, where, message] of DIAGNOSTICS) {
+  test(`diagnostic: ${what}`, () => {
+    const found = diagnose(body, 'import { libdevice } from "kernel-lab";');
+    assert.equal(found.length, 1, found.join("\n"));
+    assert.ok(found[0].startsWith(`${where} ${message}`), found[0]);
+  });
+}
+
+test("a typo in a dtype's or a math function's name comes with its fix", () => {
+  const text = file("tl.store(y_ptr + o, x.to(tl.flaot32) + tl.math.rsqrtt(x));");
+  const fixes = checkFile("k.kernel.ts", text, TARGET).map((d) => d.fixes?.[0]?.edits[0].text);
+  assert.deepEqual(fixes, ["float32", "rsqrt"]);
+});

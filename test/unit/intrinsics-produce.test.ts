@@ -99,6 +99,7 @@ const SAMPLES: [string, string][] = [
   ["maxContiguous", "tl.store(y_ptr + tl.maxContiguous(tl.multipleOf(offs, [16]), 16), x);"],
   ["maxConstancy", "tl.store(y_ptr + tl.maxConstancy(offs / 4, 4), x);"],
   ["assume", "tl.assume(n > 0);"],
+  ["constexpr", "if (tl.constexpr(x.dtype === tl.float32)) { tl.store(y_ptr + offs, x); }"],
   ["debugBarrier", "tl.debugBarrier();"],
   ["staticAssert", "tl.staticAssert(16 % 4 === 0, \"a multiple of 4\");"],
   ["staticPrint", "tl.staticPrint(\"n is\", n, 16);"],

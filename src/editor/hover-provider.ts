@@ -4,7 +4,7 @@
 
 import * as vscode from "vscode";
 import { compiler } from "./compiler";
-import type { KernelTypesCache } from "./kernel-types";
+import type { KernelTypesCache } from "./kernel-types-cache";
 
 export class KernelHover implements vscode.HoverProvider {
   constructor(private readonly types: KernelTypesCache) {}

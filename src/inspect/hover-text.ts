@@ -1,9 +1,9 @@
-// The editor's hover over a kernel body, from the checker's types (kernel-types.ts): over a
+// The editor's hover over a kernel body, from the checker's types (binding-types.ts): over a
 // `tl.*` call, the shapes it got here and its Triton name (what it does is TypeScript's own hover,
 // from types/kernel-lab.d.ts); over a name, its type.
 
 import type { Span } from "../diagnostics/diagnostic";
-import type { KernelTypes, TlCall } from "./kernel-types";
+import type { KernelTypes, TlCall } from "./binding-types";
 
 export interface KernelHover {
   span: Span;

@@ -1,0 +1,175 @@
+// Members, as Triton code reads them: `tl.float32` (a dtype), a value's `.dtype`, `.type` and
+// `.shape`, a dtype's `.element_ty`, `.scalar`, `.primitive_bitwidth` and `.is_floating()`…, a
+// value's methods (`x.to(tl.float32)`, and `x.sum(0)` for `tl.sum(x, 0)`: Triton's tensor member
+// functions), and the math namespaces (`tl.math.rsqrt`, `tl.extra.libdevice.tanh`, math-names.ts).
+
+import ts from "typescript";
+import type { Span } from "../diagnostics/diagnostic";
+import { Codes } from "../diagnostics/codes";
+import { typeToString } from "../ir/ir";
+import { at, isAggregate, type Lowered } from "./aggregates";
+import type { LoweringContext } from "./context";
+import { DTYPE_PREDICATES, bitwidth, dtypeOfValue, dtypeValue, isTritonDtypeName, sameType, typeOfValue, typeText, TRITON_DTYPE_NAMES, type DtypeValue } from "./dtypes";
+import { intrinsicNamed, INTRINSICS } from "./intrinsics";
+import { splitArguments } from "./keywords";
+import { mathFunction, nearestOf, unknownMathMessage, type MathNamespace } from "./math-names";
+import { camelCase } from "./triton-api";
+import { castValue } from "./intrinsics-math";
+
+const VALUE_PROPERTIES = ".dtype, .type and .shape";
+const DTYPE_PROPERTIES = ".element_ty (of a pointer or block type), .scalar, .primitive_bitwidth and the predicates .is_floating(), .is_int(), .is_fp16() …";
+
+/**
+ * Triton's tensor member functions (`x.sum(0)` is `tl.sum(x, 0)`): the tl.* functions whose first
+ * parameter is the value, in Triton's spelling.
+ */
+const MEMBER_FUNCTIONS: ReadonlySet<string> = new Set([
+  "abs", "exp", "exp2", "log", "log2", "cos", "sin", "sqrt", "rsqrt", "floor", "ceil", "erf", "sigmoid", "softmax",
+  "sum", "max", "min", "argmax", "argmin", "xor_sum", "reduce", "cumsum", "cumprod", "associative_scan", "sort", "flip", "histogram", "gather",
+  "reshape", "view", "ravel", "trans", "permute", "broadcast_to", "expand_dims", "split", "join", "cdiv", "fdiv", "umulhi",
+]);
+
+/** Is `name` one of the kernel's names for `tl` (and not shadowed by a local)? */
+function isTl(ctx: LoweringContext, node: ts.Expression): node is ts.Identifier {
+  return ts.isIdentifier(node) && ctx.kernel.tlNames.has(node.text) && !ctx.lookup(node.text);
+}
+
+/** `x.p`: a dtype of tl, or a property of a value or a dtype. */
+export function propertyAccess(ctx: LoweringContext, node: ts.PropertyAccessExpression, span: Span): Lowered | undefined {
+  const object = node.expression;
+  const name = node.name.text;
+  if (isTl(ctx, object)) {
+    if (isTritonDtypeName(name)) return dtypeValue({ of: "scalar", name }, span);
+    const namespace = name === "math" || name === "extra";
+    const meant = !intrinsicNamed(name) && !namespace ? nearestOf(name, TRITON_DTYPE_NAMES) : undefined;
+    if (meant) {
+      const fix = { title: `Change to ${object.text}.${meant}`, edits: [{ span: ctx.span(node.name), text: meant }] };
+      ctx.log.error(Codes.unknownIntrinsic, ctx.span(node.name), `tl.${name} doesn't exist; did you mean tl.${meant}?`, undefined, [fix]);
+      return undefined;
+    }
+    ctx.log.error(Codes.unsupportedSyntax, span, namespace ? `tl.${name} is a namespace; call one of its functions, e.g. tl.math.rsqrt(x)` : `tl.${name} is a function; call it`);
+    return undefined;
+  }
+  if (ts.isIdentifier(object) && object.text === "Math" && !ctx.lookup("Math")) {
+    ctx.log.error(Codes.unsupportedSyntax, span, "Math isn't available in kernels; write the constant as a literal or use the tl.* function");
+    return undefined;
+  }
+  const lowered = ctx.lowered(object);
+  if (!lowered) return undefined;
+  if (isAggregate(lowered) && lowered.kind === "dtype") return dtypeProperty(ctx, lowered, name, node, span);
+  if (isAggregate(lowered)) {
+    ctx.log.error(Codes.unknownMember, ctx.span(node.name), `${lowered.kind === "tuple" ? "a tuple" : "a block pointer"} has no property '${name}' in kernels`);
+    return undefined;
+  }
+  switch (name) {
+    case "dtype":
+      return dtypeValue(dtypeOfValue(lowered), span);
+    case "type":
+      return dtypeValue(typeOfValue(lowered), span);
+    case "shape":
+      return { kind: "tuple", elements: lowered.type.shape.map((n) => ctx.b.constant(n, "i32", span)), span };
+  }
+  ctx.log.error(Codes.unknownMember, ctx.span(node.name), `a kernel value (${typeToString(lowered.type)}) has no property '${name}'; values have ${VALUE_PROPERTIES}`);
+  return undefined;
+}
+
+function dtypeProperty(ctx: LoweringContext, d: DtypeValue, name: string, node: ts.PropertyAccessExpression, span: Span): Lowered | undefined {
+  const t = d.type;
+  if (name === "element_ty" && t.of !== "scalar") return dtypeValue(t.of === "pointer" ? { of: "scalar", name: t.pointee } : t.element, span);
+  if (name === "scalar") return dtypeValue(t.of === "block" ? t.element : t, span);
+  if (name === "primitive_bitwidth" && t.of === "scalar") return ctx.b.constant(bitwidth(t.name), "i32", span);
+  const hint = name === "element_ty" ? `; ${typeText(t)} is already an element dtype` : `; dtypes have ${DTYPE_PROPERTIES}`;
+  ctx.log.error(Codes.unknownMember, ctx.span(node.name), `${typeText(t)} has no property '${name}'${hint}`);
+  return undefined;
+}
+
+/**
+ * A call whose callee is `a.b(…)` other than `tl.f(…)`: a math namespace's function, a value's
+ * method (`.to`, a tensor member function) or a dtype's predicate. Undefined when it is none of
+ * these (the caller reports it), else the lowered call (or "error" after a diagnostic).
+ */
+export function memberCall(ctx: LoweringContext, node: ts.CallExpression, callee: ts.PropertyAccessExpression, span: Span): Lowered | "error" | "none" {
+  const namespace = mathNamespace(ctx, callee.expression);
+  if (namespace) return namespacedCall(ctx, namespace, node, callee, span);
+  const name = callee.name.text;
+  if (name === "to") return methodTo(ctx, node, callee, span) ?? "error";
+  if (Object.hasOwn(DTYPE_PREDICATES, name)) {
+    const d = ctx.lowered(callee.expression);
+    if (!d) return "error";
+    if (!isAggregate(d) || d.kind !== "dtype") {
+      ctx.log.error(Codes.unknownMember, ctx.span(callee.name), `.${name}() is a dtype's; write x.dtype.${name}()`);
+      return "error";
+    }
+    return ctx.b.constant(DTYPE_PREDICATES[name](d.type) ? 1 : 0, "bool", span);
+  }
+  const camel = camelCase(name);
+  if (MEMBER_FUNCTIONS.has(name) || (MEMBER_FUNCTIONS.has(name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)) && intrinsicNamed(camel))) {
+    // x.f(args) is tl.f(x, args): the value goes first, the rest keep their positions and keywords.
+    const intrinsic = intrinsicNamed(camel)!;
+    const split = splitArguments(ctx.log, (n) => ctx.span(n), `.${name}`, { params: intrinsic.params.slice(1), ignored: intrinsic.ignored }, node.arguments);
+    if (!split) return "error";
+    const result = intrinsic.lower(ctx, [callee.expression, ...split.args], span, camel, split.keywords);
+    return result === "void" || result === undefined ? "error" : result;
+  }
+  return "none";
+}
+
+/** `tl.math`, `tl.extra.libdevice`, `tl.extra.cuda.libdevice` or an imported `libdevice`: the namespace, else undefined. */
+function mathNamespace(ctx: LoweringContext, e: ts.Expression): MathNamespace | undefined {
+  if (ts.isIdentifier(e)) return ctx.kernel.libdeviceNames?.has(e.text) && !ctx.lookup(e.text) ? "libdevice" : undefined;
+  if (!ts.isPropertyAccessExpression(e)) return undefined;
+  if (isTl(ctx, e.expression) && e.name.text === "math") return "tl.math";
+  if (e.name.text !== "libdevice") return undefined;
+  const inner = e.expression;
+  if (ts.isPropertyAccessExpression(inner) && inner.name.text === "extra" && isTl(ctx, inner.expression)) return "tl.extra.libdevice";
+  const cuda = ts.isPropertyAccessExpression(inner) && ["cuda", "hip"].includes(inner.name.text) ? inner.expression : undefined;
+  if (cuda && ts.isPropertyAccessExpression(cuda) && cuda.name.text === "extra" && isTl(ctx, cuda.expression)) return "tl.extra.libdevice";
+  return undefined;
+}
+
+function namespacedCall(ctx: LoweringContext, namespace: MathNamespace, node: ts.CallExpression, callee: ts.PropertyAccessExpression, span: Span): Lowered | "error" {
+  const name = callee.name.text;
+  const fn = mathFunction(name);
+  if (!fn) {
+    const { message, nearest } = unknownMathMessage(namespace, name);
+    const fix = nearest ? [{ title: `Change to ${namespace}.${nearest}`, edits: [{ span: ctx.span(callee.name), text: nearest }] }] : undefined;
+    ctx.log.error(Codes.unknownIntrinsic, ctx.span(callee.name), message, undefined, fix);
+    return "error";
+  }
+  const intrinsic = INTRINSICS[fn];
+  const split = splitArguments(ctx.log, (n) => ctx.span(n), `${namespace}.${name}`, intrinsic, node.arguments);
+  if (!split) return "error";
+  const result = intrinsic.lower(ctx, split.args, span, fn, split.keywords);
+  return result === "void" || result === undefined ? "error" : result;
+}
+
+/** `x.to(dtype, { bitcast })`: Triton's cast, tl.cast(x, dtype). */
+function methodTo(ctx: LoweringContext, node: ts.CallExpression, callee: ts.PropertyAccessExpression, span: Span): Lowered | undefined {
+  const split = splitArguments(ctx.log, (n) => ctx.span(n), ".to", { params: ["dtype", "fpDowncastRounding", "bitcast"], ignored: ["fpDowncastRounding"] }, node.arguments);
+  if (!split) return undefined;
+  const x = ctx.lowered(callee.expression);
+  if (!x) return undefined;
+  if (isAggregate(x)) {
+    ctx.log.error(Codes.unknownMember, ctx.span(callee.name), x.kind === "dtype" ? `${typeText(x.type)} is a dtype; .to(…) converts values` : ".to(…) converts one value, not a tuple or a block pointer");
+    return undefined;
+  }
+  if (!split.args[0]) {
+    ctx.log.error(Codes.intrinsicArgs, span, "x.to(dtype) takes the dtype to convert to, e.g. x.to(tl.float32)");
+    return undefined;
+  }
+  return castValue(ctx, at(x, ctx.span(callee.expression)), split.args[0], split.args[2], span);
+}
+
+/** `a === b` / `a !== b` where one side is a dtype: decided while compiling (Python's `is` and `==`). */
+export function compareDtypes(ctx: LoweringContext, fn: "eq" | "ne", a: Lowered, b: Lowered, span: Span): Lowered | undefined {
+  const da = isAggregate(a) && a.kind === "dtype" ? a : undefined;
+  const db = isAggregate(b) && b.kind === "dtype" ? b : undefined;
+  if (!da || !db) {
+    const other = da ? b : a;
+    const what = isAggregate(other) ? (other.kind === "dtype" ? "a dtype" : "a tuple or block pointer") : typeToString(other.type);
+    ctx.log.error(Codes.dtypeAsValue, span, `a dtype compares only with another dtype (x.dtype === tl.float16), not with ${what}`);
+    return undefined;
+  }
+  const same = sameType(da.type, db.type);
+  return ctx.b.constant(same === (fn === "eq") ? 1 : 0, "bool", span);
+}
