@@ -15,12 +15,12 @@ const F32_MIN = -3.4028234663852886e38;
 export const argmax_kernel = kernel(function argmax_kernel(
   inp: Ptr<f32>, out_index: Ptr<i64>, M: i32, N: i32, K: i32, BLOCK_M: constexpr, BLOCK_N: constexpr,
 ) {
-  const pid_m = tl.cast(tl.programId(0), "i64");
-  const pid_k = tl.cast(tl.programId(1), "i64");
+  const pid_m = tl.programId(0).to(tl.int64);
+  const pid_k = tl.programId(1).to(tl.int64);
   const m_offset = pid_m * BLOCK_M + tl.arange(0, BLOCK_M);
 
   let max_values = tl.full([BLOCK_M], { dtype: "f32", value: F32_MIN });
-  let argmax_values = tl.full([BLOCK_M], { dtype: "i64", value: 0 });
+  let argmax_values = tl.full([BLOCK_M], { dtype: tl.int64, value: 0 });
   for (let start_n = 0; start_n < N; start_n += BLOCK_N) {
     const n_offset = start_n + tl.arange(0, BLOCK_N);
     const offset = tl.expandDims(m_offset, 1) * N * K + tl.expandDims(n_offset, 0) * K + pid_k;

@@ -18,14 +18,14 @@ export const dropout_forward_kernel = kernel(function dropout_forward_kernel(
   X: Ptr<f32>, Y: Ptr<f32>, dropout_mask: Ptr<i32>, N: i32, p: f32, philox_seed: i32, philox_offset: i32, BLOCK: constexpr,
 ) {
   const UNROLL = 4; // philox generates 128 random bits at a time
-  const seed = tl.cast(philox_seed, "i64");
-  const offset = tl.cast(philox_offset, "i64");
-  let c0 = tl.cast(offset & 0xFFFFFFFF, "u32");
-  const c1 = tl.cast((offset >> 32) & 0xFFFFFFFF, "u32");
+  philox_seed = philox_seed.to(tl.int64);
+  philox_offset = philox_offset.to(tl.int64);
+  let c0 = (philox_offset & 0xFFFFFFFF).to(tl.uint32);
+  const c1 = ((philox_offset >> 32) & 0xFFFFFFFF).to(tl.uint32);
   const i4 = tl.programId(0) * BLOCK + tl.arange(0, BLOCK);
   c0 += i4;
   const _O = c0 * 0;
-  let [r0, r1, r2, r3] = tl.philox(seed, c0, c1, _O, _O);
+  let [r0, r1, r2, r3] = tl.philox(philox_seed, c0, c1, _O, _O);
   r0 = tl.uintToUniformFloat(r0);
   r1 = tl.uintToUniformFloat(r1);
   r2 = tl.uintToUniformFloat(r2);
