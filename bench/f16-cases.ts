@@ -133,11 +133,10 @@ export function matmulF16(m: number, n: number, k: number): F16Case {
       return [{ output: "c_ptr", indices, expected: sampledProduct(halvesOf(a.a_ptr as Uint16Array), halvesOf(a.b_ptr as Uint16Array), n, k, indices) }];
     },
     flops: 2 * m * n * k,
-    // The first two configs again: each run read without a branch (halfLoadForm "select"),
-    // without the divisibility of sizes and strides (the checked loads of run 2, NOTES §19), and
-    // with scalar f16 loads (the regression of NOTES §18). The generic path (halves staged, f32
-    // FMAs) ran at a third of these in run 2 and is left out.
-    targets: [{ halfLoadForm: "select" }, { divisibility: false }, { wideHalfAccesses: false }],
+    // The first two configs again: C through registers as before NOTES §21 (mmaDirectStore: false),
+    // and each run read without a branch (halfLoadForm "select"). (Without divisibility and with
+    // scalar f16 loads, NOTES §19–§20, they ran at half these; the generic path at a third.)
+    targets: [{ mmaDirectStore: false }, { halfLoadForm: "select" }],
     targetConfigs: 2,
     minReps: 10,
     // Converting to halves in JavaScript is slow (~1 s per 16M elements): few input sets. At

@@ -5,7 +5,7 @@ import { distinctDiagnostics, type Diagnostic } from "./diagnostics/diagnostic";
 import type { KernelIR, Param } from "./ir/ir";
 import type { KernelAbi } from "./codegen/abi";
 import type { Target } from "./ir/target";
-import { parseKernelFile, type KernelSource, type ParsedFile } from "./syntax/parse";
+import { parseKernelFile, type KernelSource, type ParsedFile, type RunTimeConstexprs } from "./syntax/parse";
 import { lowerKernel, type Specialization } from "./semantics/lower";
 import { DIVISIBILITY } from "./semantics/context";
 import { generateWgsl } from "./codegen/wgsl";
@@ -92,23 +92,62 @@ export function specializationKey(s: Specialization): string {
  * Every diagnostic of a file, without running any of its TypeScript: kernels are specialised
  * with the constexpr values written literally in the file's `defineRun` calls (or a placeholder
  * when there are none). This is what `kernel-lab check` and the editor show.
+ *
+ * A constexpr whose value only running the file gives (a function of the size, a run made by a
+ * function) is checked with `runValues`, the sets the file's runs give for their sizes, where the
+ * caller could run the file (`kernel-lab check`); else with two stand-in values, keeping only the
+ * diagnostics both give, word for word: what doesn't depend on the value (the editor, as you type).
  */
-export function checkFile(fileName: string, text: string, target: Target = DEFAULT_TARGET): Diagnostic[] {
+export function checkFile(fileName: string, text: string, target: Target = DEFAULT_TARGET, runValues?: RunValues): Diagnostic[] {
   const parsed = parseKernelFile(fileName, text);
   // Without an adapter, f16 is taken as available: a run opens the GPU with Dawn's toggles for it
   // and says at run time, offering --cpu, where the adapter truly lacks it (KL2010).
   const checked = target === DEFAULT_TARGET ? NO_ADAPTER_TARGET : target;
   const diagnostics = [...parsed.diagnostics];
+  const compile = (kernel: KernelSource, constexprs: Readonly<Record<string, number>>) =>
+    compileKernel(kernel, constexprs, checked).diagnostics.map((found) => adapterDependent(found, checked));
   for (const kernel of parsed.kernels) {
     if (!kernel.ok) continue;
     const variants = parsed.literalConstexprs.get(kernel.name) ?? [];
     // A device function no run launches is checked where it is called, with its arguments.
     if (kernel.called && variants.length === 0 && !parsed.launched.has(kernel.name)) continue;
-    for (const constexprs of variants.length > 0 ? variants : [placeholderConstexprs(kernel)]) {
-      for (const found of compileKernel(kernel, constexprs, checked).diagnostics) diagnostics.push(adapterDependent(found, checked));
+    const runTime = parsed.runTimeConstexprs.get(kernel.name);
+    const given = runTime && runValues?.get(kernel.name);
+    if (given && given.length > 0) {
+      for (const constexprs of distinctSets(given)) diagnostics.push(...compile(kernel, constexprs));
+    } else if (runTime) {
+      for (const constexprs of variants.length > 0 ? variants : [{}]) {
+        const [a, b] = STAND_INS.map((value) => compile(kernel, withStandIns(kernel, constexprs, runTime, value)));
+        const inB = new Set(b.map(diagnosticKey));
+        diagnostics.push(...a.filter((d) => inB.has(diagnosticKey(d))));
+      }
+    } else {
+      for (const constexprs of variants.length > 0 ? variants : [placeholderConstexprs(kernel)]) diagnostics.push(...compile(kernel, constexprs));
     }
   }
   return distinctDiagnostics(diagnostics);
+}
+
+/** Kernel name → the constexpr sets the file's runs give (each size of each run), from running the file. */
+export type RunValues = ReadonlyMap<string, readonly Readonly<Record<string, number>>[]>;
+
+/** Two values for a constexpr only the run knows: powers of two (block sizes), different enough that a check on the value tells them apart. */
+const STAND_INS = [16, 128] as const;
+
+function withStandIns(kernel: KernelSource, literal: Readonly<Record<string, number>>, runTime: RunTimeConstexprs, value: number): Record<string, number> {
+  const filled = { ...literal };
+  for (const p of kernel.params) {
+    if (p.kind === "constexpr" && !(p.name in filled) && (runTime.unlisted || runTime.names.has(p.name))) filled[p.name] = value;
+  }
+  return filled;
+}
+
+function diagnosticKey(d: Diagnostic): string {
+  return `${d.code}:${d.severity}:${d.span.start}:${d.span.end}:${d.message}`;
+}
+
+function distinctSets(sets: readonly Readonly<Record<string, number>>[]): Readonly<Record<string, number>>[] {
+  return [...new Map(sets.map((c) => [JSON.stringify(Object.entries(c).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0))), c])).values()];
 }
 
 /** What `check` and the editor compile for: WebGPU's default limits, f16 allowed. */

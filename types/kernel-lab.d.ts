@@ -63,7 +63,7 @@ export declare function kernel<F extends (...args: any[]) => void>(fn: F): Kerne
 /**
  * The Triton-style kernel language. Only valid inside a `kernel(...)` body. Each function is
  * Triton's `tl.<name>` in camelCase, with Triton's positional parameters in Triton's order; its
- * keyword arguments go in a trailing object literal with camelCase keys (SPEC §2.1):
+ * keyword arguments go in a trailing object literal with camelCase keys (docs/LANGUAGE.md §2.1):
  * `tl.load(p, { mask: m, other: 0 })` is Triton's `tl.load(p, mask=m, other=0)`.
  */
 export declare namespace tl {
@@ -682,8 +682,10 @@ export interface RunDefinition<A extends Record<string, KernelArg>, C extends Re
    * Values of the kernel's `constexpr` parameters (with `configs`: the part they share).
    * `num_warps` (as in Triton) sets the invocations per program instance to 32 × num_warps;
    * `num_stages` 1 turns off the loading of tl.dot's tiles one loop trip ahead (2, the default).
+   * Or a function of the size giving them, evaluated per size (`(n) => ({ BLOCK_N: nextPowerOf2(n) })`):
+   * a sweep compiles the kernel once per distinct set.
    */
-  constexprs?: C;
+  constexprs?: C | ((size: number) => C);
   /**
    * Alternatives for the autotuner, each merged over `constexprs`: Kernel Lab checks every one
    * against the reference, times the correct ones and runs the fastest for the adapter and size.
@@ -728,8 +730,8 @@ export interface Run {
 export interface Launch<A extends Record<string, KernelArg>> {
   /** The kernel to launch, a value made by `kernel(...)`. */
   kernel: Kernel;
-  /** Values of this kernel's `constexpr` parameters (and `num_warps`, `num_stages`). */
-  constexprs?: Record<string, number>;
+  /** Values of this kernel's `constexpr` parameters (and `num_warps`, `num_stages`), or a function of the size giving them. */
+  constexprs?: Record<string, number> | ((size: number) => Record<string, number>);
   /** This launch's grid: 1 to 3 positive integers. */
   grid: (size: number, constexprs: Record<string, number>) => number[];
   /**
@@ -814,6 +816,13 @@ export declare function empty(n: number, dtype: "u32"): Uint32Array;
 export declare function empty(n: number, dtype: "i64"): BigInt64Array;
 /** Ceiling division of integers: `ceil(a / b)`. */
 export declare function cdiv(a: number, b: number): number;
+/**
+ * The smallest power of two at least `n` (1 for n <= 1), as Triton's `triton.next_power_of_2`:
+ * a block that covers a row, `constexprs: (n) => ({ BLOCK_N: nextPowerOf2(n) })`.
+ */
+export declare function nextPowerOf2(n: number): number;
+/** Triton's spelling of `nextPowerOf2` (`triton.next_power_of_2(N)` in a launcher). */
+export declare function next_power_of_2(n: number): number;
 
 /** Built-in operations to time kernels against (`baseline: builtins.add`). */
 export declare const builtins: {

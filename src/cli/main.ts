@@ -12,6 +12,7 @@ import { formatDiagnostic, locate, type LocatedDiagnostic } from "../diagnostics
 import { displayPath } from "../harness/load";
 import { EXIT_CODES } from "../harness/report";
 import { runFileWithOutcome } from "../harness/run";
+import { runValuesOf } from "../harness/size-constexprs";
 import { trace } from "../harness/trace";
 import { acquireGpu, NoAdapterError } from "../runtime";
 import { parseArgs, USAGE, UsageError, type Command } from "./args";
@@ -127,7 +128,7 @@ async function checkCommand(cmd: Extract<Command, { kind: "check" }>): Promise<n
       unreadable = true;
       continue;
     }
-    const located = locate(file, text, file.endsWith(".py") ? checkPythonFile(file, text) : checkFile(file, text));
+    const located = locate(file, text, file.endsWith(".py") ? checkPythonFile(file, text) : await checkKernelFile(fileArg, file, text));
     all.push(...located);
     for (const d of located) lines.push(formatDiagnostic(d, cmd.pretty ? text : undefined));
   }
@@ -135,6 +136,17 @@ async function checkCommand(cmd: Extract<Command, { kind: "check" }>): Promise<n
   else if (lines.length > 0) await write(process.stdout, `${lines.join("\n")}\n`);
   if (all.some((d) => d.severity === "error")) return EXIT_CODES["compile-error"];
   return unreadable ? FAILURE : 0;
+}
+
+/**
+ * A `.kernel.ts` file's diagnostics. Constexprs only running the file gives (a function of the
+ * size): its top level is run (no GPU) for the values of every size; where it can't be, the check
+ * takes stand-ins (compile.ts checkFile).
+ */
+async function checkKernelFile(fileArg: string, file: string, text: string) {
+  const parsed = parseKernelFile(file, text);
+  const runValues = parsed.runTimeConstexprs.size > 0 ? await runValuesOf(path.resolve(fileArg), text, parsed) : undefined;
+  return checkFile(file, text, undefined, runValues);
 }
 
 async function compareCommand(cmd: Extract<Command, { kind: "compare" }>): Promise<number> {

@@ -5,7 +5,7 @@
 
 import { DiagnosticLog } from "../diagnostics/diagnostic";
 import { Codes } from "../diagnostics/codes";
-import type { Dtype, KernelIR, Value, ValueType, Variable } from "../ir/ir";
+import type { Dtype, KernelIR, Stmt, Value, ValueType, Variable } from "../ir/ir";
 import { numel } from "../ir/ir";
 import type { Target } from "../ir/target";
 import type { StorageBinding, UniformScalar } from "./abi";
@@ -13,6 +13,7 @@ import { ContiguityAnalysis } from "./contiguity";
 import { Instrumentation } from "./instrument";
 import type { Emitter } from "./emitter";
 import type { MmaPlan } from "./mma";
+import type { DirectStore } from "./mma-store";
 import { isRowVector, layoutKey, layoutOf, registerOffset, rowSliceLayout, rowSliceOffset, rowSlicesOf, tileOffset, type BlockLayout, type RowSlice } from "./layout";
 import { literal, wgslType, type RegisterDtype } from "./literals";
 import { lowWord } from "../ir/int64";
@@ -35,6 +36,8 @@ export class WgslGenerator implements Emitter {
   usesSubgroupMatrix = false;
   /** The loops' tl.dot calls that run on subgroup matrices, by the dot's value id (set by generateWgsl). */
   mma = new Map<number, MmaPlan>();
+  /** Stores a loop plan's matrices write themselves (mma-store.ts), by statement (set by generate). */
+  directStores = new Map<Stmt, DirectStore>();
   readonly earlyStaging = new Map<number, unknown>();
   /** tl.trans values read only as operands of tl.dot: not emitted (the dot stages what they transpose, dot.ts). */
   dotOnlyTransposes = new Set<number>();

@@ -27,7 +27,8 @@ export function emitStore(gen: WgslGenerator, s: Extract<Stmt, { kind: "store" }
     gen.emit(mask ? `if (${gen.reg(mask, j)}) { ${write} }` : write);
   };
   const writes = () => {
-    if (!isWide(gen, ptr)) return gen.registers(ptr.type, scalarWrite);
+    // A buffer a direct matrix store writes (mma-store.ts) is bound as scalars: its other stores too.
+    if (!isWide(gen, ptr) || !gen.wideBuffers.has(param)) return gen.registers(ptr.type, scalarWrite);
     for (let j = 0; j < layout.ept; j += 4) {
       const run = [j, j + 1, j + 2, j + 3];
       gen.emit(`if (${wideCondition(gen, ptr, mask, j)}) {`);
@@ -186,7 +187,7 @@ export function wideBuffersOf(gen: WgslGenerator, body: readonly Stmt[]): Set<st
   const wide = new Set<string>();
   forEachStmt(body, (s) => {
     if (s.kind === "let" && s.value.op === "load" && s.value.ptr.type.kind === "pointer" && isWide(gen, s.value.ptr)) wide.add(s.value.ptr.type.param);
-    if (s.kind === "store" && s.ptr.type.kind === "pointer" && isWide(gen, s.ptr)) wide.add(s.ptr.type.param);
+    if (s.kind === "store" && s.ptr.type.kind === "pointer" && !gen.directStores.has(s) && isWide(gen, s.ptr)) wide.add(s.ptr.type.param);
   });
   return wide;
 }

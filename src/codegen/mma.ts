@@ -310,6 +310,26 @@ export function leaveMma(ctx: Emitter, plan: MmaPlan, register: (j: number) => s
 }
 
 /**
+ * A loop plan's matrices written straight into a storage array of f32 whose element (i, j) of the
+ * tile is at base + i × rowStride + j (mma-store.ts checks that, and that the tile is whole).
+ */
+export function storeMatrices(ctx: Emitter, plan: MmaPlan, array: string, base: string, rowStride: string): void {
+  const { acc, row, col } = names(plan);
+  const { config, tilesM, tilesN } = plan;
+  ctx.useSubgroupMatrix(plan.emulated);
+  for (let i = 0; i < tilesM; i++) {
+    for (let t = 0; t < tilesN; t++) {
+      const offset = `${base} + (${row} + ${i * config.M}u) * ${rowStride} + ${col} + ${t * config.N}u`;
+      const matrix = `${acc}[${i * tilesN + t}]`;
+      // Emulated: every invocation of the subgroup holds the whole matrix and writes the same values.
+      ctx.emit(plan.emulated
+        ? `for (var e = 0u; e < ${config.M * config.N}u; e++) { ${array}[${offset} + (e / ${config.N}u) * ${rowStride} + e % ${config.N}u] = ${matrix}[e]; }`
+        : `subgroupMatrixStore<row_major>(&${array}, ${offset}, ${matrix}, ${rowStride});`);
+    }
+  }
+}
+
+/**
  * Where each register of a 2-D block goes in a row-major array of `stride` elements per row: one
  * per-invocation base (emitted once) plus a constant per register, or a whole expression where
  * the layout gives no such split (replicated blocks). Also each register's row offset from the

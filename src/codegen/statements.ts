@@ -5,7 +5,8 @@ import type { Stmt, Variable } from "../ir/ir";
 import type { WgslGenerator } from "./generator";
 import { varName } from "./generator";
 import { emitStore } from "./memory";
-import { enterMma, leaveMma, stageInvariantA, stageMmaEarly, stagedValues, type MmaPlan } from "./mma";
+import { enterMma, leaveMma, stageInvariantA, stageMmaEarly, stagedValues, storeMatrices, type MmaPlan } from "./mma";
+import { emitDirectStore } from "./mma-store";
 import { emitAssert, emitPrint } from "./print";
 import { emitValue } from "./values";
 
@@ -14,8 +15,19 @@ type StatementEmitters = { [K in Stmt["kind"]]: (gen: WgslGenerator, s: Extract<
 const COMPARISONS = { lt: "<", le: "<=", gt: ">", ge: ">=", ne: "!=" } as const;
 
 export const STATEMENT_WGSL: StatementEmitters = {
-  let: (gen, s) => emitValue(gen, s.value),
-  store: emitStore,
+  // The accumulator read that a direct store writes from its matrices is emitted on its fallback way only (below).
+  let: (gen, s) => (directRead(gen, s.value.id) ? undefined : emitValue(gen, s.value)),
+  store: (gen, s) => {
+    const direct = gen.directStores.get(s);
+    if (!direct) return emitStore(gen, s);
+    const plan = direct.plan;
+    emitDirectStore(gen, direct, (base, stride) => storeMatrices(gen, plan, `b_${(s.ptr.type as { param: string }).param}`, base, stride), () => {
+      leaveMma(gen, plan, (j) => varName(plan.variable!, j, plan.variable!.type));
+      for (const v of direct.deferred) emitValue(gen, v);
+      emitValue(gen, s.value);
+      emitStore(gen, s);
+    });
+  },
   declare: (gen, s) => {
     const t = gen.typeOf(s.variable.type);
     const runs = gen.runStride(s.variable);
@@ -43,7 +55,9 @@ export const STATEMENT_WGSL: StatementEmitters = {
     gen.nested(() => emitLoopBody(gen, s.body, plans));
     gen.loopDepth--;
     gen.emit("}");
-    for (const p of plans) leaveMma(gen, p, register(p.variable!));
+    // A plan whose accumulator a direct store writes leaves its matrices there (mma-store.ts).
+    const direct = new Set([...gen.directStores.values()].map((d) => d.plan));
+    for (const p of plans) if (!direct.has(p)) leaveMma(gen, p, register(p.variable!));
   },
   if: (gen, s) => {
     gen.emit(`if (${gen.reg(s.cond, 0)}) {`);
@@ -99,6 +113,11 @@ function emitLoopBody(gen: WgslGenerator, body: readonly Stmt[], plans: readonly
     if (s.kind === "let" && s.value.op === "dot") pending.clear();
     (STATEMENT_WGSL[s.kind] as (gen: WgslGenerator, s: Stmt) => void)(gen, s);
   }
+}
+
+function directRead(gen: WgslGenerator, id: number): boolean {
+  for (const [s, d] of gen.directStores) if ((s.kind === "store" && s.value.id === id) || d.deferred.some((v) => v.id === id)) return true;
+  return false;
 }
 
 export function emitStatements(gen: WgslGenerator, body: readonly Stmt[]): void {

@@ -14,6 +14,7 @@ import { RUNTIME_ZERO, wgslType } from "./literals";
 import { INSTRUMENT_EPILOGUE, instrumentAbi, instrumentDeclarations, instrumentPrologue } from "./instrument";
 import { wideBuffersOf } from "./memory";
 import { planMma, TRANSFER_BYTES } from "./mma";
+import { planDirectStores } from "./mma-store";
 import { dotOnlyTransposes } from "./dot";
 import { pipelineDotLoads } from "./pipeline";
 import { sinkInvariantDotLoads } from "./sink";
@@ -87,7 +88,10 @@ function generate(gen: WgslGenerator): WgslResult {
     gen.buffers.get(name)!.atomic = true;
   }
   if (gen.instrumentation) uniformWords = gen.instrumentation.bindLengths(gen);
+  if (gen.target.mmaDirectStore !== false) gen.directStores = planDirectStores(ir.body, gen.mma, gen.instrumentation !== undefined);
   for (const name of wideBuffersOf(gen, ir.body)) gen.wideBuffers.add(name);
+  // subgroupMatrixStore writes an array of scalars: a buffer some other access reads as vec4s keeps its registers' way out.
+  for (const [s, d] of gen.directStores) if (s.kind === "store" && s.ptr.type.kind === "pointer" && gen.wideBuffers.has(s.ptr.type.param)) gen.directStores.delete(s), void d;
   for (const name of gen.wideBuffers) gen.buffers.get(name)!.vectorWidth = 4;
   emitStatements(gen, ir.body);
   if (gen.log.hasErrors) return { diagnostics: gen.log.diagnostics };

@@ -135,6 +135,7 @@ export const RUN_CODES = {
   badLaunches: { code: "KL3030", meaning: "`launches` is not a non-empty list of `{ kernel, grid, args?, constexprs? }`, or is given with a field only a single-launch run has (`kernel`, `grid`, `constexprs`, `configs`, `baseline`)." },
   badLaunchArgs: { code: "KL3031", meaning: "A launch's `args` binds a parameter to something that is not one of the run's `args` (a name, or an array by identity)." },
   badShapes: { code: "KL3032", meaning: "`shapes(...)` threw, or gave an output a shape that is not [rows, cols] of its length." },
+  constexprsThrew: { code: "KL3040", meaning: "`constexprs` given as a function of the size (a run's or a launch's) threw for a size." },
   timeout: { code: "KL3900", meaning: "A launch or readback did not finish within the time limit." },
 } as const satisfies Table;
 

@@ -23,9 +23,12 @@ export function wgslFor(
   const parsed = parseKernelFile(fileName, text);
   const requests = wanted ?? parsed.kernels.flatMap((k) => {
     const literal = parsed.literalConstexprs.get(k.name) ?? [];
-    if (literal.length > 0) return literal.map((constexprs) => ({ kernel: k.name, constexprs }));
-    // No run gives its constexprs literally: show it specialised as the diagnostics are (16 each).
+    // No run gives its constexprs literally: show it specialised as the diagnostics are (16 each);
+    // likewise those a run gives only at run time (a function of the size).
     const placeholder = Object.fromEntries(k.params.filter((p) => p.kind === "constexpr").map((p) => [p.name, 16]));
+    const runTime = parsed.runTimeConstexprs.get(k.name);
+    const standIns = runTime ? Object.fromEntries(Object.entries(placeholder).filter(([name]) => runTime.unlisted || runTime.names.has(name))) : {};
+    if (literal.length > 0) return literal.map((constexprs) => ({ kernel: k.name, constexprs: { ...standIns, ...constexprs } }));
     return [{ kernel: k.name, constexprs: placeholder }];
   });
   const entries: WgslView[] = [];

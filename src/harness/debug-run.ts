@@ -13,7 +13,8 @@ import type { NumDtype } from "../ir/ir";
 import { DEFAULT_TARGET } from "../ir/target";
 import type { HostArray } from "../language";
 import type { StorageArray } from "../runtime";
-import { checkRunDefinition, evaluateGrid, makeArgs } from "./args";
+import { checkRunDefinition, checkSharedFields, evaluateGrid, makeArgs } from "./args";
+import { atSize, hasSizeConstexprs } from "./size-constexprs";
 import { RunDefinitionError } from "./codes";
 import { StopCapReached, StopRecorder, type DebugStop } from "./debug-recorder";
 import { pointerParams, roundToF16, toStorage } from "./gpu-args";
@@ -81,12 +82,13 @@ export async function traceProgram(launch: DebugLaunch): Promise<ProgramTrace> {
 
   try {
     const kernel = resolveKernel(loadedRun, loaded.kernels, parsed);
-    const defined = checkRunDefinition(loadedRun, kernel, new Set(Object.keys(BUILTINS)));
+    const size = launch.size ?? checkSharedFields(loadedRun.name, loadedRun.definition as unknown as Record<string, unknown>).sizes[0];
+    if (!Number.isInteger(size) || size <= 0) fail(`size must be a positive integer, got ${size}`);
+    // Constexprs that are a function of the size are those of the size debugged.
+    const defined = checkRunDefinition(hasSizeConstexprs(loadedRun) ? atSize(loadedRun, size) : loadedRun, kernel, new Set(Object.keys(BUILTINS)));
     // As with --cpu, a run with configs runs its first one.
     const constexprs = { ...(defined.configs ? defined.configs[0] : defined.constexprs), ...launch.constexprs };
     const run = { ...defined, constexprs };
-    const size = launch.size ?? run.sizes[0];
-    if (!Number.isInteger(size) || size <= 0) fail(`size must be a positive integer, got ${size}`);
     const compiled = compileKernel(kernel, constexprs, { ...DEFAULT_TARGET, shaderF16: true });
     const errors = compiled.diagnostics.filter((d) => d.severity === "error");
     if (!compiled.kernel || errors.length > 0) return failWith(locate(shown, text, errors), text);

@@ -67,12 +67,19 @@ export async function loadKernelFile(fileArg: string, text?: string): Promise<Lo
   const runs: LoadedRun[] = [];
   for (const [exportName, value] of Object.entries(exports)) {
     if (language.isKernelHandle(value) && value.name === "") value.name = exportName;
-    if (language.isRunHandle(value)) {
-      const given = value.definition.name;
-      runs.push({ name: typeof given === "string" && given !== "" ? given : exportName, exportName, definition: value.definition });
+    if (language.isRunHandle(value)) runs.push(loadedRun(value, exportName, exportName));
+    // Runs made by a function, e.g. `export const runs = [128, 1000].map(mk)`: each element, named
+    // `runs[0]`, `runs[1]`… unless it names itself; `--run runs` picks them all.
+    if (Array.isArray(value) && value.length > 0 && value.every(language.isRunHandle)) {
+      value.forEach((run, i) => runs.push(loadedRun(run, `${exportName}[${i}]`, exportName)));
     }
   }
   return { file, runs, kernels, diagnostics: [] };
+}
+
+function loadedRun(run: language.RunHandle, fallbackName: string, exportName: string): LoadedRun {
+  const given = run.definition.name;
+  return { name: typeof given === "string" && given !== "" ? given : fallbackName, exportName, definition: run.definition };
 }
 
 /**

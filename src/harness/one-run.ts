@@ -5,7 +5,7 @@ import { BUILTINS } from "../builtins";
 import type { KernelSource, ParsedFile } from "../compile";
 import type { LocatedDiagnostic } from "../diagnostics/position";
 import type { Gpu } from "../runtime";
-import { checkRunDefinition, type CheckedRun } from "./args";
+import { checkRunDefinition, checkSharedFields, type CheckedRun } from "./args";
 import { tune, type TuneContext } from "./autotune";
 import { hasLaunches } from "./launches";
 import { runLaunchesEverySize } from "./run-launches";
@@ -20,6 +20,7 @@ import { LineMap, locate } from "../diagnostics/position";
 import type { Diagnostic } from "../diagnostics/diagnostic";
 import { resolveKernel } from "./resolve-runs";
 import { withConstexprOverrides } from "./constexpr-overrides";
+import { atSize, hasSizeConstexprs, sizesToRun } from "./size-constexprs";
 import { DEFAULT_TIMEOUT_MS, withTimeout } from "./timeout";
 
 /** What the runs of one file share. */
@@ -43,11 +44,23 @@ export interface FileSession {
 
 /** "compile-error" when the run's program (or every candidate) did not compile; other failures are thrown. */
 export async function runEverySize(given: LoadedRun, s: FileSession): Promise<"ran" | "compile-error"> {
-  if (hasLaunches(given)) return runLaunchesEverySize(given, s);
+  if (!hasSizeConstexprs(given)) return runSizes(given, s);
+  // Constexprs that are a function of the size: the run evaluated for each size, then run as any;
+  // a size whose set was compiled before takes that program (KernelPrograms).
+  const { sizes } = checkSharedFields(given.name, given.definition as unknown as Record<string, unknown>);
+  for (const size of sizesToRun(sizes, s.opts)) {
+    if ((await runSizes(atSize(given, size), s, [size])) === "compile-error") return "compile-error";
+  }
+  return "ran";
+}
+
+/** The run's sizes (or `only`), its constexprs values. */
+async function runSizes(given: LoadedRun, s: FileSession, only?: number[]): Promise<"ran" | "compile-error"> {
+  if (hasLaunches(given)) return runLaunchesEverySize(given, s, only);
   const loaded = s.opts.constexprs ? withConstexprOverrides(given, s.opts.constexprs) : given;
   const kernel = resolveKernel(loaded, s.kernels, s.parsed);
   const defined = checkRunDefinition(loaded, kernel, new Set(Object.keys(BUILTINS)));
-  const sizes = s.opts.size !== undefined ? [s.opts.size] : s.opts.sweep ? defined.sizes : [defined.sizes[0]];
+  const sizes = only ?? sizesToRun(defined.sizes, s.opts);
   if (defined.configs && s.device.gpu && s.opts.reps !== 0) return tuneEverySize(defined, kernel, sizes, s.device.gpu, s);
   // Without a GPU to time on (--cpu), or nothing to time (--reps 0), a run with configs runs its first one.
   const checked = defined.configs ? { ...defined, constexprs: defined.configs[0] } : defined;

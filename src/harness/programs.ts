@@ -22,7 +22,7 @@ export class KernelPrograms {
 
   /** A run's program; the compiler's diagnostics (warnings too) come with its first compile only. */
   forRun(kernel: KernelSource, constexprs: Record<string, number>, run: string): { program?: CompiledKernel; diagnostics: LocatedDiagnostic[] } {
-    const key = `${kernel.name}:${JSON.stringify(constexprs)}`;
+    const key = `${kernel.name}:${constexprsKey(constexprs)}`;
     const known = this.compiled.get(key);
     if (known) return { program: known, diagnostics: [] };
     this.progress({ phase: "compile", run, message: `Compiling ${kernel.name}` });
@@ -40,7 +40,7 @@ export class KernelPrograms {
       const specialization = specializationFor(kernel, scalars);
       const which = specializationKey(specialization);
       if (!which) return undefined;
-      const key = `${kernel.name}:${JSON.stringify(constexprs)}${which}`;
+      const key = `${kernel.name}:${constexprsKey(constexprs)}${which}`;
       if (!this.compiled.has(key)) {
         const result = compileKernel(kernel, constexprs, this.target, specialization);
         if (!result.kernel) return undefined;
@@ -54,7 +54,7 @@ export class KernelPrograms {
   instrumented(kernel: KernelSource, constexprs: Record<string, number>): (scalars: Record<string, unknown>) => CompiledKernel | undefined {
     return (scalars) => {
       const specialization = specializationFor(kernel, scalars);
-      const key = `${kernel.name}:${JSON.stringify(constexprs)}:instrumented${specializationKey(specialization)}`;
+      const key = `${kernel.name}:${constexprsKey(constexprs)}:instrumented${specializationKey(specialization)}`;
       if (!this.compiled.has(key)) {
         const result = compileKernel(kernel, constexprs, { ...this.target, instrument: true }, specialization);
         if (!result.kernel) return undefined;
@@ -66,7 +66,7 @@ export class KernelPrograms {
 
   /** A candidate of the autotuner. */
   candidate(kernel: KernelSource, constexprs: Record<string, number>): CandidateProgram {
-    const key = `${kernel.name}:${JSON.stringify(constexprs)}`;
+    const key = `${kernel.name}:${constexprsKey(constexprs)}`;
     let entry = this.candidates.get(key);
     if (!entry) {
       this.progress({ phase: "compile", message: `Compiling ${kernel.name} (${Object.entries(constexprs).map(([k, v]) => `${k}=${v}`).join(", ")})` });
@@ -77,4 +77,9 @@ export class KernelPrograms {
     }
     return entry;
   }
+}
+
+/** The same set of constexprs gives the same key, whatever order its names were written in. */
+function constexprsKey(constexprs: Readonly<Record<string, number>>): string {
+  return JSON.stringify(Object.entries(constexprs).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }

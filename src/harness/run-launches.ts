@@ -22,12 +22,13 @@ import { CpuPrints, gpuPrintBuffer, printsOf, readGpuPrints, sequencePrints, typ
 import type { LaunchReport, RunReport, TimingReport } from "./report";
 import { lengthsOf, orderedReport, warnRun, type SizeContext } from "./run-size";
 import { DEFAULT_TIMEOUT_MS, withTimeout } from "./timeout";
+import { sizesToRun } from "./size-constexprs";
 import { timeSequence } from "./time-sequence";
 
 /** "compile-error" when a launch's program did not compile; other failures are thrown. */
-export async function runLaunchesEverySize(loaded: LoadedRun, s: FileSession): Promise<"ran" | "compile-error"> {
+export async function runLaunchesEverySize(loaded: LoadedRun, s: FileSession, only?: number[]): Promise<"ran" | "compile-error"> {
   const run = checkLaunchRunDefinition(loaded, s.kernels, s.parsed);
-  const sizes = s.opts.size !== undefined ? [s.opts.size] : s.opts.sweep ? run.sizes : [run.sizes[0]];
+  const sizes = only ?? sizesToRun(run.sizes, s.opts);
   const programs: CompiledKernel[] = [];
   for (const launch of run.launches) {
     const { program, diagnostics } = s.programs.forRun(launch.kernel, launch.constexprs, loaded.name);

@@ -49,7 +49,8 @@ export function bindingTypes(fileName: string, text: string): KernelTypes[] {
   const found: KernelTypes[] = [];
   for (const kernel of parsed.kernels) {
     if (!kernel.ok) continue;
-    const literal = parsed.literalConstexprs.get(kernel.name)?.[0];
+    // Constexprs only the run knows (a function of the size) are shown by name, as without a run.
+    const literal = parsed.runTimeConstexprs.has(kernel.name) ? undefined : parsed.literalConstexprs.get(kernel.name)?.[0];
     const typed = literal ? typesFor(kernel, literal) : symbolicTypes(kernel);
     if (typed) found.push(typed);
   }

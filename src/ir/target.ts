@@ -41,6 +41,13 @@ export interface Target {
    * compiled without it (codegen/wgsl.ts).
    */
   mmaStageInvariant?: boolean;
+  /**
+   * Store a loop's accumulator on subgroup matrices straight from the matrices where tutorial 03's
+   * `tl.store(c_ptrs, acc, mask)` follows the loop and the tile is whole (codegen/mma-store.ts). On
+   * unless false: through registers a hand-written H200 matmul ran at 154 TFLOP/s against 229–241
+   * (bench/NOTES.md §21).
+   */
+  mmaDirectStore?: boolean;
   /** Workgroup memory for moving accumulators between registers and matrices (default 32 KiB; halved down to 4 KiB where memory is short). */
   mmaTransferBytes?: number;
   /**

@@ -185,6 +185,20 @@ export function cdiv(a: number, b: number): number {
   return Math.floor((a + b - 1) / b);
 }
 
+/**
+ * The smallest power of two at least `n` (1 for n <= 1), as Triton's `triton.next_power_of_2`:
+ * a block that covers a row, `constexprs: (n) => ({ BLOCK_N: nextPowerOf2(n) })`.
+ */
+export function nextPowerOf2(n: number): number {
+  if (!Number.isFinite(n)) throw new RangeError(`nextPowerOf2(${n}): the size must be a finite number`);
+  let p = 1;
+  while (p < n) p *= 2;
+  return p;
+}
+
+/** Triton's spelling of nextPowerOf2, for code ported from a launcher (`triton.next_power_of_2(N)`). */
+export const next_power_of_2 = nextPowerOf2;
+
 // ---- exercises: references the learner's file names but does not contain ----
 
 /** Marks a reference made by `exerciseReference`, so a run's report can say which exercise it checked. */

@@ -314,6 +314,9 @@ function lowerBoolean(ctx: LowerContext, n: SyntaxNode): void {
   });
 }
 
+/** The properties of values and dtypes the kernel language reads as Triton does. */
+const MEMBERS: ReadonlySet<string> = new Set(["dtype", "type", "shape", "element_ty", "scalar", "primitive_bitwidth"]);
+
 function lowerMember(ctx: LowerContext, n: SyntaxNode): void {
   const kids = children(n);
   const span = spanOf(n);
@@ -332,7 +335,14 @@ function lowerMember(ctx: LowerContext, n: SyntaxNode): void {
         ctx.w.write(")");
       });
     }
-    return unsupported(ctx, n, `the attribute '.${property}'`, property === "dtype" ? "x.dtype is not in the TypeScript kernel language yet; name the dtype (tl.float32)" : "");
+    // Triton's members the kernel language has (semantics/members.ts): x.dtype, p.dtype.element_ty, x.shape …
+    if (MEMBERS.has(property)) {
+      return ctx.w.node(span, () => {
+        lowerExpr(ctx, kids[0]);
+        ctx.w.write(`.${property}`);
+      });
+    }
+    return unsupported(ctx, n, `the attribute '.${property}'`, "");
   }
   lowerSubscript(ctx, n, kids);
 }

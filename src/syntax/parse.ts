@@ -7,7 +7,9 @@ import { DiagnosticLog, type Diagnostic, type Span } from "../diagnostics/diagno
 import { Codes } from "../diagnostics/codes";
 import type { NumDtype, Param } from "../ir/ir";
 import { isGenericType, linkHelpers } from "./helpers";
-import { moduleConstants, readLiteralConstexprs } from "./run-constexprs";
+import { moduleConstants, moduleObjects, readLiteralConstexprs, type RunTimeConstexprs } from "./run-constexprs";
+
+export type { RunTimeConstexprs };
 
 export interface KernelSource {
   name: string;
@@ -50,6 +52,8 @@ export interface ParsedFile {
   diagnostics: Diagnostic[];
   /** Kernel name → the literal `constexprs` objects of the `defineRun` calls that name it. */
   literalConstexprs: Map<string, Record<string, number>[]>;
+  /** Kernel name → the constexprs some `defineRun` call gives values only running the file knows (a function of the size, a variable). */
+  runTimeConstexprs: Map<string, RunTimeConstexprs>;
   /** The kernels a `defineRun` call names. */
   launched: Set<string>;
 }
@@ -80,7 +84,7 @@ export function parseKernelFile(fileName: string, text: string): ParsedFile {
       log.error(Codes.internal, { start: 0, end: 0 }, `internal error while parsing this file: ${(error as Error)?.message ?? String(error)}. This is a bug in Kernel Lab; please report it with this file.`);
     }
     const sourceFile = ts.createSourceFile(fileName, "", ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
-    return { fileName, text, sourceFile, kernels: [], diagnostics: log.diagnostics, literalConstexprs: new Map(), launched: new Set() };
+    return { fileName, text, sourceFile, kernels: [], diagnostics: log.diagnostics, literalConstexprs: new Map(), runTimeConstexprs: new Map(), launched: new Set() };
   }
 }
 
@@ -166,22 +170,30 @@ function parseUnguarded(fileName: string, text: string): ParsedFile {
   linkHelpers(kernels, kernelByVariable, log);
 
   const literalConstexprs = new Map<string, Record<string, number>[]>();
+  const runTimeConstexprs = new Map<string, RunTimeConstexprs>();
   const launched = new Set<string>();
   const constants = moduleConstants(sourceFile);
+  const objects = moduleObjects(sourceFile);
   const visitRuns = (node: ts.Node): void => {
     if (ts.isCallExpression(node) && isPackageCall(node, imports.defineRun)) {
-      for (const found of readLiteralConstexprs(node, kernelByVariable, constants)) {
+      for (const found of readLiteralConstexprs(node, kernelByVariable, constants, objects)) {
         launched.add(found.kernel);
         const list = literalConstexprs.get(found.kernel) ?? [];
         list.push(...found.variants);
         literalConstexprs.set(found.kernel, list);
+        if (found.runTime.unlisted || found.runTime.names.size > 0) {
+          const known = runTimeConstexprs.get(found.kernel) ?? { names: new Set<string>(), unlisted: false };
+          for (const name of found.runTime.names) known.names.add(name);
+          known.unlisted ||= found.runTime.unlisted;
+          runTimeConstexprs.set(found.kernel, known);
+        }
       }
     }
     ts.forEachChild(node, visitRuns);
   };
   visitRuns(sourceFile);
 
-  return { fileName, text, sourceFile, kernels, diagnostics: log.diagnostics, literalConstexprs, launched };
+  return { fileName, text, sourceFile, kernels, diagnostics: log.diagnostics, literalConstexprs, runTimeConstexprs, launched };
 }
 
 function reportSyntaxErrors(sourceFile: ts.SourceFile, log: DiagnosticLog): void {

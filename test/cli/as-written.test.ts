@@ -39,6 +39,8 @@ const FIXTURES: { file: string; idioms: string }[] = [
   { file: "cumsum-dim", idioms: "FlagGems' cumsum over a dim: a 3-D [BLOCK_M, BLOCK_N, 1] block from m[:, None, None] and n[None, :, None] (tl.expandDims with a list of axes), a 3-D broadcast mask, .to(tl.float32), tl.cumsum(x, { axis: 1 }) along the middle axis of a 3-D block" },
   { file: "philox-dropout", idioms: "FlagGems' dropout with explicit Philox counters: philox_seed.to(tl.int64), the offset split with & 0xFFFFFFFF and >> 32, c0 += i4 growing a scalar into a block, tl.philox(seed, c0, c1, _O, _O) destructured, tl.uintToUniformFloat, four blocks per call; a reference that recomputes Triton's Philox bit for bit" },
   { file: "argmax-int64", idioms: "FlagGems' argmax over a dim with its int64s: int64 program ids and offsets, tl.programId(0).to(tl.int64), tl.full({ dtype: tl.int64 }), the indices stored through a Ptr<i64> (a BigInt64Array, as torch.int64) and checked against a BigInt64Array reference" },
+  { file: "argmax-two-stage", idioms: "FlagGems' argmax over all elements: two launches (per-block max and index into mid buffers, then mid_index[argmax(mid_value)]), blocks from the size by next_power_of_2(ceil(sqrt(M))) as launch constexprs functions of the size" },
+  { file: "softmax-next-pow2", idioms: "FlagGems' one-tile softmax: TILE_N = next_power_of_2(N) from `constexprs: (n) => …`, 781 and 1000 sharing one tile in the sweep, a masked -inf tail" },
 ];
 
 for (const { file, idioms } of FIXTURES) {

@@ -230,3 +230,21 @@ test("bad configs: a KL3028 message naming the run and the field, exit 4", () =>
   }
   assert.equal(r.stderr.trimEnd().split("\n").filter((l) => l.includes("KL3028")).length, cases.length);
 });
+
+// Issue 31: the run's constexprs a function of the size, configs merged over each size's set.
+test("constexprs from the size: each size tunes over its own sets, and the cache keeps each size's choice", () => {
+  const { env } = freshCache();
+  const args = ["run", "test/fixtures/size-constexprs.kernel.ts", "--run", "tunedBySize", "--sweep"];
+  const first = json(args, env);
+  assert.equal(first.code, 0, first.stderr);
+  assert.deepEqual(first.report.runs.map((r: any) => [r.size, r.correct, r.autotune.cached]), [[100, true, false], [300, true, false]]);
+  assert.deepEqual(first.report.runs[0].autotune.candidates.map((c: any) => c.constexprs), [
+    { n_cols: 100, BLOCK_N: 128, num_warps: 1 }, { n_cols: 100, BLOCK_N: 128, num_warps: 4 },
+  ]);
+  assert.deepEqual(first.report.runs[1].autotune.candidates.map((c: any) => c.constexprs), [
+    { n_cols: 300, BLOCK_N: 512, num_warps: 1 }, { n_cols: 300, BLOCK_N: 512, num_warps: 4 },
+  ]);
+  const again = json(args, env);
+  assert.deepEqual(again.report.runs.map((r: any) => [r.size, r.correct, r.autotune.cached]), [[100, true, true], [300, true, true]]);
+  assert.deepEqual(again.report.runs.map((r: any) => r.constexprs), first.report.runs.map((r: any) => r.constexprs));
+});

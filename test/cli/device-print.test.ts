@@ -31,7 +31,7 @@ for (const backend of ["gpu", "cpu"] as const) {
     assert.equal(r.status, 0, r.stderr);
     assert.equal(report.runs[0].correct, true);
     assert.deepEqual(report.runs[0].prints, expected);
-    // The prints after SPEC §4's keys (on the GPU the speed of light follows them).
+    // The prints after docs/LANGUAGE.md §4's keys (on the GPU the speed of light follows them).
     assert.deepEqual(Object.keys(report.runs[0]).filter((k) => k !== "speedOfLight").slice(-1), ["prints"]);
   });
 

@@ -1,5 +1,5 @@
 // Runs with several launches (README "Runs with several launches"), through the built command
-// line: the JSON shape (SPEC §4's keys, then `launches`), the human lines per launch, the layer
+// line: the JSON shape (docs/LANGUAGE.md §4's keys, then `launches`), the human lines per launch, the layer
 // norm backward example matching on the GPU (lavapipe on CI) and with --cpu, and every way a
 // `launches` definition can be wrong, located at the run with its KL3xxx code.
 
@@ -37,7 +37,7 @@ for (const cpu of [false, true]) {
   const flags = cpu ? ["--cpu"] : ["--reps", "5"];
   const backend = cpu ? "--cpu" : "GPU";
 
-  test(`${backend}: layer norm backward matches; the entry is SPEC §4's keys then one per launch`, () => {
+  test(`${backend}: layer norm backward matches; the entry is docs/LANGUAGE.md §4's keys then one per launch`, () => {
     const { code, report } = json(["run", EXAMPLE, "--run", "layerNormBackward", ...flags]);
     assert.equal(code, 0, JSON.stringify(report.diagnostics));
     assert.equal(report.runs.length, 1);

@@ -1,5 +1,5 @@
 // Issue 11: kernels written as a learner would from Triton-Puzzles (github.com/srush/Triton-Puzzles,
-// puzzles 1–12) and Triton's tutorials 02–06 (triton-lang/triton python/tutorials), with SPEC §2's
+// puzzles 1–12) and Triton's tutorials 02–06 (triton-lang/triton python/tutorials), with docs/LANGUAGE.md §2's
 // language as it is today. Each fixture in test/learner/fixtures runs (every size: --sweep) on the
 // GPU (lavapipe on CI) and with --cpu, against an independent float64 reference on fresh random
 // inputs at sizes that are not multiples of the block. The learner versions of constructs the

@@ -1,5 +1,5 @@
 // The command line end to end: the built binary on the examples and on fixtures, on the GPU
-// (lavapipe on CI) and with --cpu. Exit codes and the JSON shape are SPEC §4's.
+// (lavapipe on CI) and with --cpu. Exit codes and the JSON shape are docs/LANGUAGE.md §4's.
 
 import { before, test } from "node:test";
 import assert from "node:assert/strict";
@@ -55,7 +55,7 @@ test("run vector-add: human output, exit 0", () => {
   assert.match(out, /^  builtins\.add: [\d.]+ ms — kernel is [\d.]+× as fast$/m);
 });
 
-test("run --json has SPEC §4's shape, timed with GPU timestamps", () => {
+test("run --json has docs/LANGUAGE.md §4's shape, timed with GPU timestamps", () => {
   const { code, report } = json(["run", "examples/vector-add.kernel.ts"]);
   assert.equal(code, 0);
   assert.deepEqual(Object.keys(report), ["file", "adapter", "diagnostics", "runs"]);
@@ -73,7 +73,7 @@ test("run --json has SPEC §4's shape, timed with GPU timestamps", () => {
   assert.equal(run.correct, true);
   assert.equal(run.mismatches, 0);
   assert.equal(run.firstMismatch, null);
-  // SPEC §4's keys, then how many back-to-back launches each sample averages (runtime/timing.ts).
+  // docs/LANGUAGE.md §4's keys, then how many back-to-back launches each sample averages (runtime/timing.ts).
   assert.deepEqual(Object.keys(run.timing), ["medianMs", "minMs", "maxMs", "reps", "source", "launchesPerSample"]);
   assert.ok(Number.isInteger(run.timing.launchesPerSample) && run.timing.launchesPerSample >= 1);
   assert.equal(run.timing.source, "timestamp-query");
@@ -83,7 +83,7 @@ test("run --json has SPEC §4's shape, timed with GPU timestamps", () => {
   assert.deepEqual(Object.keys(run.baseline), ["name", "medianMs", "speedup"]);
   assert.equal(run.baseline.name, "builtins.add");
   assert.ok(Math.abs(run.baseline.speedup - run.baseline.medianMs / run.timing.medianMs) < 1e-9);
-  // After SPEC §4's keys: how close the run came to this GPU's measured peaks.
+  // After docs/LANGUAGE.md §4's keys: how close the run came to this GPU's measured peaks.
   const s = run.speedOfLight;
   assert.deepEqual(Object.keys(s), ["peaks", "memoryFraction", "computeFraction", "verdict", "message"]);
   assert.ok(s.peaks.memoryGBps > 0 && s.peaks.computeGflops > 0 && s.peaks.launchMs > 0, JSON.stringify(s.peaks));

@@ -1,4 +1,4 @@
-// Two-dimensional blocks, reductions and tl.dot (SPEC §2, issue 4) on the GPU and the CPU
+// Two-dimensional blocks, reductions and tl.dot (docs/LANGUAGE.md §2, issue 4) on the GPU and the CPU
 // interpreter, against plain TypeScript references in float64, at shapes that aren't multiples
 // of the block (1×1, 127×33, …), with fresh random inputs and poisoned outputs.
 

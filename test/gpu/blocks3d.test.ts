@@ -1,4 +1,4 @@
-// Blocks of three axes (SPEC §2.1, issue 23 item 4) on the GPU and the CPU interpreter: creation,
+// Blocks of three axes (docs/LANGUAGE.md §2.1, issue 23 item 4) on the GPU and the CPU interpreter: creation,
 // tl.expandDims to a third axis, broadcasting, masked loads and stores, reductions and scans along
 // each axis, reshape, tl.trans/tl.permute, and tl.dot of 3-D blocks as a batched product — at
 // extents the blocks don't divide, with fresh random inputs and poisoned outputs, against plain

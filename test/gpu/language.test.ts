@@ -1,4 +1,4 @@
-// Every language feature of SPEC §2 (scalars and 1-D blocks), run on the GPU and on the CPU
+// Every language feature of docs/LANGUAGE.md §2 (scalars and 1-D blocks), run on the GPU and on the CPU
 // interpreter with fresh random inputs, sizes that aren't multiples of the block, and poisoned
 // outputs, and compared with a plain TypeScript reference computed in float64.
 

@@ -79,6 +79,22 @@ for (const form of ["block", "select"] as const) {
   });
 }
 
+// C stored straight from the matrices (codegen/mma-store.ts) in the tiles wholly inside C, rows of
+// 80 floats (16-byte aligned): the 2 × 2 whole tiles of 32 × 32 write their matrices, the edge tiles
+// (rows 64–79, columns 64–79) go through registers. Rows of 78 floats: every tile through registers.
+for (const n of [80, 78]) {
+  test(`loop plan, C stored from the matrices where the tile is whole and aligned, 80×48 by 48×${n}, 4 subgroups`, async () => {
+    const wgsl = await checkMatmul(80, n, 48, [32, 32, 16], { workgroupSize: 128 }, false, true);
+    assert.match(wgsl, /let cwhole\d+ = cbase\d+ >= 0i && [^;]*;\n\s*if \(cwhole\d+\) \{/, "the direct store and its test");
+    assert.match(wgsl, /var<storage, read_write> b_c: array<f32>;/, "C addressed by element");
+  });
+}
+
+test("loop plan, mmaDirectStore: false keeps the registers' way out", async () => {
+  const wgsl = await checkMatmul(80, 80, 48, [32, 32, 16], { workgroupSize: 128, mmaDirectStore: false }, false, true);
+  assert.doesNotMatch(wgsl, /cwhole/);
+});
+
 test("loop plan with B transposed (loaded column-major), 33×50 by 50×47", async () => {
   const wgsl = await checkMatmul(33, 47, 50, [32, 32, 16], { workgroupSize: 64 }, true);
   assert.match(wgsl, /col_major|% 16u\) \* \d+u \+ e \/ 16u/);

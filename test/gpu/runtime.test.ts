@@ -289,7 +289,7 @@ describe("runtime on the local adapter", () => {
     checkIds(await readBuffer(gpu, buffers.ids, "u32", 3 * 4096), [64, 64, 1]);
   });
 
-  // ENVIRONMENT.md §2: if Dawn's instance were collectable, GC under a live device would crash the
+  // docs/ENVIRONMENT.md §2: if Dawn's instance were collectable, GC under a live device would crash the
   // process at random; allocation-heavy loops between launches make GC (and so the crash) likely.
   it("survives 200 launches and timing loops with large allocations in between", async () => {
     const gc = (globalThis as { gc?: () => void }).gc;

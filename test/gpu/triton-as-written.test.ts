@@ -1,4 +1,4 @@
-// SPEC §2.1's control flow and tuples (issue 23 items 3 and 5), as Triton code writes them: device
+// docs/LANGUAGE.md §2.1's control flow and tuples (issue 23 items 3 and 5), as Triton code writes them: device
 // functions returning tuples and reassigning their parameters, destructuring in declarations and
 // assignments (in loops too), parameters (pointers included) reassigned, early `return` inside
 // ifs and loops, compiler hints, tl.staticAssert, tl.debugBarrier. Each runs on the GPU and on

@@ -18,7 +18,7 @@ function diagnose(text: string): string[] {
 
 // [name, body, expected "line:col-endLine:endCol code", expected message start]
 const rows: [string, string, string, string][] = [
-  // SPEC §2: every construct it names as unsupported
+  // docs/LANGUAGE.md §2: every construct it names as unsupported
   ["closure", "const f = (a: number) => a;", "4:11-4:27 KL1003", "closures aren't supported"],
   ["function expression", "const f = function () { return 1; };", "4:11-4:36 KL1003", "closures aren't supported"],
   ["object", "const o = { a: 1 };", "4:11-4:19 KL1003", "objects aren't supported"],

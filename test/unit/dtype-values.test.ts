@@ -10,6 +10,9 @@ import { checkFile, compileKernel, parseKernelFile } from "../../src/compile";
 import { locate } from "../../src/diagnostics/position";
 import { interpret } from "../../src/interpreter/interpret";
 import { DEFAULT_TARGET } from "../../src/ir/target";
+import { MATH_INSTEAD, MATH_NAMES } from "../../src/semantics/math-names";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 
 /** f16 is part of these kernels: compiled for an adapter that has it. */
 const TARGET = { ...DEFAULT_TARGET, shaderF16: true };
@@ -130,4 +133,11 @@ test("a typo in a dtype's or a math function's name comes with its fix", () => {
   const text = file("tl.store(y_ptr + o, x.to(tl.flaot32) + tl.math.rsqrtt(x));");
   const fixes = checkFile("k.kernel.ts", text, TARGET).map((d) => d.fixes?.[0]?.edits[0].text);
   assert.deepEqual(fixes, ["float32", "rsqrt"]);
+});
+
+test("docs/LANGUAGE.md documents every tl.math / libdevice name and what it maps to", () => {
+  const doc = readFileSync(join(__dirname, "..", "..", "docs", "LANGUAGE.md"), "utf8");
+  const missing = Object.entries(MATH_NAMES).filter(([name, fn]) => !new RegExp(`\\| [^|]*\`${name}\`[^|]*\\| \`tl\\.${fn}\` \\|`).test(doc));
+  assert.deepEqual(missing, []);
+  for (const name of Object.keys(MATH_INSTEAD)) assert.ok(doc.includes(`\`${name}\``), name);
 });

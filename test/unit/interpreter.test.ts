@@ -769,7 +769,7 @@ export const add_kernel = kernel(function add_kernel(
   tl.store(output_ptr + offsets, output, mask);
 });`;
 
-test("source: the vector add of SPEC §1 at sizes that are not multiples of the block", async (t) => {
+test("source: the vector add of docs/LANGUAGE.md §1 at sizes that are not multiples of the block", async (t) => {
   const compiled = await compileSource(t, VECTOR_ADD, { BLOCK_SIZE: 64 });
   if (!compiled) return;
   for (const n of [1, 63, 1000, 4097]) {

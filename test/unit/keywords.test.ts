@@ -1,4 +1,4 @@
-// Keyword arguments (SPEC §2.1, issue 23 item 2): Triton's `f(x, name=value)` is written
+// Keyword arguments (docs/LANGUAGE.md §2.1, issue 23 item 2): Triton's `f(x, name=value)` is written
 // `tl.f(x, { name: value })`, with camelCase keys; the positional form stays valid. Each row is a
 // pair of statements that must compile to the same WGSL (the keyword form lowers to the positional
 // one); then the diagnostics for keywords a function doesn't take.

@@ -72,7 +72,7 @@ test("KL1005 suggests the camelCase name for Triton's snake_case, and the neares
   assert.match(unknownIntrinsicMessage("device_print"), /did you mean tl\.devicePrint\?/);
   assert.match(unknownIntrinsicMessage("static_range"), /did you mean tl\.staticRange\?/);
   assert.match(unknownIntrinsicMessage("multiple_of"), /did you mean tl\.multipleOf\?/);
-  // Triton functions with no WGSL meaning say so (SPEC §2.1).
+  // Triton functions with no WGSL meaning say so (docs/LANGUAGE.md §2.1).
   assert.match(unknownIntrinsicMessage("inline_asm_elementwise"), /assembly, which WGSL can't express/);
   assert.match(unknownIntrinsicMessage("dot_scaled"), /microscaled/);
   assert.match(unknownIntrinsicMessage("make_tensor_descriptor"), /TMA/);

@@ -1,4 +1,4 @@
-// Sample reports in SPEC §4's shape, for drawing the results panel outside VS Code.
+// Sample reports in docs/LANGUAGE.md §4's shape, for drawing the results panel outside VS Code.
 
 import type { RunReport } from "../../src/harness/report";
 import type { ResultsView } from "../../src/editor/webview-protocol";

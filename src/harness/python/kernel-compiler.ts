@@ -1,18 +1,27 @@
 // The seam between a launch and the Python kernel compiler (src/python/): a `@triton.jit`
 // function has no types of its own, so each launch compiles it for its arguments' types (a
-// tensor is a pointer of its dtype, an int an i32, a float an f32) and its constexpr values,
-// once per distinct set, as Triton specialises per signature.
+// tensor is a pointer of its dtype, an int an i32, a float an f32, None a constexpr None) and its
+// constexpr values, once per distinct set, as Triton specialises per signature.
 
-import type { CompileResult, Specialization } from "../../compile";
-import type { NumDtype } from "../../ir/ir";
+import type { Specialization } from "../../compile";
 import type { Target } from "../../ir/target";
+import { compilePythonKernel, readPythonFile, type PythonArgType, type PythonCompileResult, type PyConst } from "../../python";
+import { tsName } from "../../python/names";
 
-export type KernelArgType = { kind: "pointer"; dtype: NumDtype } | { kind: "scalar"; dtype: NumDtype };
-
-export type ConstexprValue = number | boolean | string | null;
+export type KernelArgType = PythonArgType;
+export type ConstexprValue = PyConst;
 
 export interface PythonKernelCompiler {
-  /** Names of the file's `@triton.jit` functions that can be launched. */
-  kernels(): string[];
-  compile(kernel: string, argTypes: Record<string, KernelArgType>, constexprs: Record<string, ConstexprValue>, target: Target, specialization?: Specialization): CompileResult;
+  compile(kernel: string, argTypes: Record<string, KernelArgType>, constexprs: Record<string, ConstexprValue>, target: Target, specialization?: Specialization): PythonCompileResult;
+  /** The name a Python parameter has in the compiled kernel (its ABI's buffers and scalars). */
+  paramName(name: string): string;
+}
+
+/** The compiler for one file's text (read once; every launch compiles from it). */
+export function compilerFor(file: string, text: string): PythonKernelCompiler {
+  const parsed = readPythonFile(file, text);
+  return {
+    compile: (kernel, types, constexprs, target, specialization) => compilePythonKernel(parsed, kernel, types, constexprs, target, specialization),
+    paramName: tsName,
+  };
 }

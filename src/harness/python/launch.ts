@@ -5,20 +5,20 @@
 // back into the shared memory the Python thread's tensors live in. Inside do_bench the launch is
 // recorded for timing instead (bench.ts).
 
-import { specializationFor, specializationKey, type CompiledKernel } from "../../compile";
+import { specializationFor, specializationKey, type CompiledKernel, type KernelSource } from "../../compile";
+import type { Span } from "../../diagnostics/diagnostic";
 import { formatDiagnostic, locate, LineMap, type LocatedDiagnostic } from "../../diagnostics/position";
 import { interpret, InterpreterError } from "../../interpreter/interpret";
 import type { NumDtype } from "../../ir/ir";
-import { checkGrid, createStorageBuffer, launch, readBuffer, type Gpu, type LaunchArgs, type StorageArray } from "../../runtime";
-import { checkCornersOnCpu } from "../corners";
-import { fitsDevice, instrumentedLaunch } from "../instrumented-launch";
-import type { Device } from "../open-device";
-import { CpuPrints, gpuPrintBuffer, readGpuPrints } from "../prints";
-import { BenchRecorder } from "./bench";
-import type { ConstexprValue, KernelArgType, PythonKernelCompiler } from "./kernel-compiler";
-import type { LaunchArg, LaunchRequest, Reply, Request, TensorDtype } from "./protocol";
-import { MAX_LISTED, type PythonFileReport } from "./report";
 import { assertNever } from "../../ir/never";
+import { checkGrid, type StorageArray } from "../../runtime";
+import type { Device } from "../open-device";
+import { CpuPrints } from "../prints";
+import { BenchRecorder } from "./bench";
+import { launchOnGpu } from "./gpu-launch";
+import type { ConstexprValue, KernelArgType, PythonKernelCompiler } from "./kernel-compiler";
+import type { LaunchArg, LaunchRequest, Reply, Request, TensorDtype, TensorStorage } from "./protocol";
+import { MAX_LISTED, type PythonFileReport } from "./report";
 
 /** How a torch dtype's elements reach a kernel: int64 as int32 (Kernel Lab's kernels have no 64-bit integers). */
 const POINTER_DTYPE: Record<TensorDtype, NumDtype | undefined> = {
@@ -32,10 +32,26 @@ const POINTER_DTYPE: Record<TensorDtype, NumDtype | undefined> = {
   bool: undefined,
 };
 
+/** A compiled kernel and how to move its spans (in the TypeScript it was lowered to) onto the Python text. */
+export interface Program {
+  kernel: CompiledKernel;
+  toPython: (span: Span) => Span;
+  source?: KernelSource;
+}
+
+/** A launch's arguments by the compiled kernel's parameter names. */
+export interface BoundArgs {
+  types: Record<string, KernelArgType>;
+  constexprs: Record<string, ConstexprValue>;
+  tensors: Map<string, TensorStorage>;
+  scalars: Record<string, number>;
+}
+
 export class Launcher {
   readonly diagnostics: LocatedDiagnostic[] = [];
-  private readonly programs = new Map<string, CompiledKernel | string>();
+  private readonly programs = new Map<string, Program | string>();
   private readonly bench: BenchRecorder;
+  private readonly lines: LineMap;
   private listed = 0;
 
   constructor(
@@ -46,6 +62,7 @@ export class Launcher {
     private readonly compiler: PythonKernelCompiler,
   ) {
     this.bench = new BenchRecorder(device.gpu);
+    this.lines = new LineMap(text);
   }
 
   async handle(request: Request): Promise<Reply> {
@@ -65,47 +82,57 @@ export class Launcher {
   }
 
   private async launch(request: LaunchRequest): Promise<Reply> {
-    const types: Record<string, KernelArgType> = {};
-    const constexprs: Record<string, ConstexprValue> = { ...request.options };
-    for (const arg of request.args) {
-      if (arg.kind === "constexpr") {
-        constexprs[arg.name] = arg.value;
-        continue;
-      }
-      const typed = this.typeOf(arg, request);
-      if ("error" in typed) return { kind: "error", error: "not-implemented", message: typed.error };
-      types[arg.name] = typed;
-    }
-    const compiled = this.compile(request.kernel, types, constexprs, false, {});
-    if (typeof compiled === "string") return { kind: "error", error: "compile", message: compiled };
+    const bound = this.bind(request);
+    if ("error" in bound) return { kind: "error", error: "not-implemented", message: bound.error };
+    const program = this.compile(request.kernel, bound, "plain");
+    if (typeof program === "string") return { kind: "error", error: "compile", message: program };
+    if (request.warmup) return { kind: "ok", value: { name: program.kernel.name, n_regs: 32, shared: Math.max(program.kernel.abi.workgroupBytes, 1), wgsl: program.kernel.wgsl } };
     let grid: [number, number, number];
     try {
       grid = checkGrid(request.kernel, request.grid, this.device.gpu?.limits.maxComputeWorkgroupsPerDimension ?? 2 ** 31 - 1);
     } catch (err) {
       return { kind: "error", error: "runtime", message: `${this.file}:${request.callLine}: ${(err as Error).message}` };
     }
-    const scalars = Object.fromEntries(request.args.flatMap((a) => (a.kind === "int" || a.kind === "float" ? [[a.name, a.value]] : a.kind === "bool" ? [[a.name, a.value ? 1 : 0]] : [])));
-    const tensors = new Map(request.args.flatMap((a) => (a.kind === "tensor" ? [[a.name, a.data] as const] : [])));
-    if (request.record && this.device.gpu) {
-      const specialised = this.compile(request.kernel, types, constexprs, false, scalars);
-      await this.bench.record(this.device.gpu, typeof specialised === "string" ? compiled : specialised, grid, tensors, scalars);
+    const gpu = this.device.gpu;
+    if (request.record && gpu) {
+      const specialised = this.compile(request.kernel, bound, "specialised");
+      await this.bench.record(gpu, (typeof specialised === "string" ? program : specialised).kernel, grid, bound.tensors, bound.scalars);
       return { kind: "ok" };
     }
     const started = performance.now();
     try {
-      const printed = this.device.gpu
-        ? await this.onGpu(this.device.gpu, request, compiled, types, constexprs, grid, tensors, scalars)
-        : this.onCpu(compiled, grid, tensors, scalars);
-      this.list(request, grid, compiled, performance.now() - started);
+      const printed = gpu
+        ? await launchOnGpu(gpu, program, grid, bound, (variant) => this.compile(request.kernel, bound, variant))
+        : this.onCpu(program, grid, bound);
+      this.list(request, grid, program.kernel, performance.now() - started);
       return { kind: "ok", value: { prints: printed } };
     } catch (err) {
       if (err instanceof InterpreterError) {
-        const at = new LineMap(this.text).at(err.span.start);
+        const at = this.lines.at(program.toPython(err.span).start);
         const message = `${this.file}:${at.line}:${at.column}: ${err.code}: ${err.message}`;
         return { kind: "error", error: err.kind === "out-of-bounds" ? "out-of-bounds" : err.kind === "assertion" ? "assert" : "runtime", message };
       }
       throw err;
     }
+  }
+
+  /** The launch's arguments under the compiled kernel's parameter names, or why one can't be passed. */
+  private bind(request: LaunchRequest): BoundArgs | { error: string } {
+    const bound: BoundArgs = { types: {}, constexprs: { ...request.options }, tensors: new Map(), scalars: {} };
+    for (const arg of request.args) {
+      if (arg.kind === "constexpr") {
+        bound.constexprs[arg.name] = arg.value;
+        continue;
+      }
+      const typed = this.typeOf(arg, request);
+      if ("error" in typed) return typed;
+      bound.types[arg.name] = typed;
+      const name = this.compiler.paramName(arg.name);
+      if (arg.kind === "tensor") bound.tensors.set(name, arg.data);
+      else if (arg.kind === "int" || arg.kind === "float") bound.scalars[name] = arg.value;
+      else if (arg.kind === "bool") bound.scalars[name] = arg.value ? 1 : 0;
+    }
+    return bound;
   }
 
   /** A parameter's type for the compiler, or why the argument can't be passed. */
@@ -116,96 +143,57 @@ export class Launcher {
         return dtype ? { kind: "pointer", dtype } : { error: `${this.file}:${request.callLine}: a torch.${arg.dtype} tensor can't be passed to a Kernel Lab kernel yet (float32, float16, int32 and int64 can)` };
       }
       case "int":
+      case "bool":
         return { kind: "scalar", dtype: "i32" };
       case "float":
         return { kind: "scalar", dtype: "f32" };
-      case "bool":
-        return { kind: "scalar", dtype: "i32" };
       case "none":
-        return { error: `${this.file}:${request.callLine}: argument '${arg.name}' of ${request.kernel} is None; Kernel Lab passes None only to a tl.constexpr parameter` };
+        return { kind: "none" };
       default:
         return assertNever(arg);
     }
   }
 
-  /** The program, or the message of its compile errors (each diagnostic also goes into the report once). */
-  private compile(kernel: string, types: Record<string, KernelArgType>, constexprs: Record<string, ConstexprValue>, instrument: boolean, scalars: Record<string, unknown>): CompiledKernel | string {
-    const target = instrument ? { ...this.device.target, instrument: true } : this.device.target;
-    const probe = this.compiler.compile.bind(this.compiler);
-    // The specialisation (unit strides, multiples of 16) needs the kernel's parameters: from a plain compile first.
-    const plainKey = `${kernel}:${JSON.stringify(types)}:${JSON.stringify(constexprs)}`;
+  /**
+   * The program for a launch: "plain" as compiled for its types and constexprs, "specialised" for
+   * its scalars too (unit strides, multiples of 16: compile.ts specializationFor), "instrumented"
+   * the bounds-checked variant, specialised likewise. A string: the compile errors, formatted
+   * (each diagnostic also goes into the report once).
+   */
+  private compile(kernel: string, bound: BoundArgs, variant: "plain" | "specialised" | "instrumented"): Program | string {
+    const plainKey = `${kernel}:${JSON.stringify(bound.types)}:${JSON.stringify(bound.constexprs)}`;
     let plain = this.programs.get(plainKey);
     if (plain === undefined) {
-      const result = probe(kernel, types, constexprs, this.device.target);
+      const result = this.compiler.compile(kernel, bound.types, bound.constexprs, this.device.target);
       const located = locate(this.file, this.text, result.diagnostics);
-      const errors = located.filter((d) => d.severity === "error");
       for (const d of located) if (!this.diagnostics.some((s) => formatDiagnostic(s) === formatDiagnostic(d))) this.diagnostics.push(d);
-      plain = result.kernel && errors.length === 0 ? result.kernel : errors.map((d) => formatDiagnostic(d, this.text)).join("\n") || `${kernel} did not compile`;
+      const errors = located.filter((d) => d.severity === "error");
+      plain = result.kernel && errors.length === 0
+        ? { kernel: result.kernel, toPython: result.toPython, ...(result.source ? { source: result.source } : {}) }
+        : errors.map((d) => formatDiagnostic(d, this.text)).join("\n") || `${kernel} did not compile`;
       this.programs.set(plainKey, plain);
     }
-    if (typeof plain === "string" || (!instrument && Object.keys(scalars).length === 0)) return plain;
-    const specialization = specializationFor({ params: plain.params } as Parameters<typeof specializationFor>[0], scalars);
-    const key = `${plainKey}${instrument ? ":instrumented" : ""}${specializationKey(specialization)}`;
+    if (typeof plain === "string" || variant === "plain" || !plain.source) return plain;
+    const specialization = specializationFor(plain.source, bound.scalars);
+    const which = specializationKey(specialization);
+    if (variant === "specialised" && !which) return plain;
+    const key = `${plainKey}:${variant}${which}`;
     const known = this.programs.get(key);
     if (known !== undefined) return known;
-    const result = probe(kernel, types, constexprs, target, specialization);
-    const program = result.kernel ?? plain;
+    const target = variant === "instrumented" ? { ...this.device.target, instrument: true } : this.device.target;
+    const result = this.compiler.compile(kernel, bound.types, bound.constexprs, target, specialization);
+    const program: Program | string = result.kernel ? { kernel: result.kernel, toPython: result.toPython } : plain;
     this.programs.set(key, program);
     return program;
   }
 
-  private onCpu(program: CompiledKernel, grid: [number, number, number], tensors: Map<string, StorageArray | Uint8Array | Int8Array>, scalars: Record<string, number>): string[] {
-    const prints = new CpuPrints(program);
-    const args: Record<string, StorageArray | number> = { ...scalars };
-    for (const [name, data] of tensors) args[name] = data as StorageArray;
-    interpret(program.ir, grid, args, { onDebugRecord: prints.onDebugRecord });
+  private onCpu(program: Program, grid: [number, number, number], bound: BoundArgs): string[] {
+    const prints = new CpuPrints(program.kernel);
+    const args: Record<string, StorageArray | number> = { ...bound.scalars };
+    // The interpreter reads and writes the tensors' shared storage in place.
+    for (const [name, data] of bound.tensors) args[name] = data as StorageArray;
+    interpret(program.kernel.ir, grid, args, { onDebugRecord: prints.onDebugRecord });
     return prints.lines()?.lines ?? [];
-  }
-
-  private async onGpu(
-    gpu: Gpu,
-    request: LaunchRequest,
-    program: CompiledKernel,
-    types: Record<string, KernelArgType>,
-    constexprs: Record<string, ConstexprValue>,
-    grid: [number, number, number],
-    tensors: Map<string, StorageArray | Uint8Array | Int8Array>,
-    scalars: Record<string, number>,
-  ): Promise<string[]> {
-    const made: GPUBuffer[] = [];
-    try {
-      const set: LaunchArgs = { buffers: {}, scalars };
-      const hostArgs: Record<string, StorageArray | number> = { ...scalars };
-      for (const [name, data] of tensors) {
-        // Dawn copies from a plain array buffer; the tensor's memory is shared with the Python thread.
-        const copy = (data as StorageArray).slice() as StorageArray;
-        hostArgs[name] = copy;
-        const buffer = await createStorageBuffer(gpu, copy, `${request.kernel}.${name}`);
-        made.push(buffer);
-        set.buffers[name] = buffer;
-      }
-      const instrumented = this.compile(request.kernel, types, constexprs, true, scalars);
-      const specialised = this.compile(request.kernel, types, constexprs, false, scalars);
-      const plain = typeof specialised === "string" ? program : specialised;
-      const shown = typeof instrumented !== "string" && fitsDevice(gpu, instrumented) ? instrumented : plain;
-      set.debug = gpuPrintBuffer(gpu, shown.abi.debug, request.kernel, made);
-      if (typeof instrumented !== "string" && fitsDevice(gpu, instrumented)) {
-        await instrumentedLaunch(gpu, instrumented, grid, set, hostArgs as never, made);
-      } else {
-        const dtypes = new Map(Object.entries(types).flatMap(([k, t]) => (t.kind === "pointer" ? [[k, t.dtype] as const] : [])));
-        checkCornersOnCpu(program, grid, hostArgs as never, dtypes);
-        await launch(gpu, plain, grid, set);
-      }
-      const printed = set.debug && shown.abi.debug ? await readGpuPrints(gpu, request.kernel, shown.abi.debug, set.debug) : undefined;
-      for (const [name, data] of tensors) {
-        const t = types[name];
-        if (t.kind !== "pointer") continue;
-        data.set(await readBuffer(gpu, set.buffers[name], t.dtype, data.length) as never);
-      }
-      return printed?.lines ?? [];
-    } finally {
-      for (const b of made) b.destroy();
-    }
   }
 
   private list(request: LaunchRequest, grid: [number, number, number], program: CompiledKernel, ms: number): void {
@@ -214,17 +202,18 @@ export class Launcher {
       return;
     }
     const constexprs = Object.fromEntries(request.args.flatMap((a) => (a.kind === "constexpr" ? [[a.name, a.value]] : [])));
-    this.report.launches.push({ kernel: program.name, line: request.callLine, grid, constexprs: { ...constexprs, ...request.options }, ms });
+    this.report.launches.push({ kernel: request.kernel, grid, constexprs: { ...constexprs, ...request.options }, ms: Math.round(ms * 1000) / 1000, line: request.callLine });
+    void program;
   }
 
+  /** triton's get_device_properties: what WebGPU tells, and the README's stand-ins for what it doesn't. */
   private deviceProperties(): Record<string, number | string> {
-    const gpu = this.device.gpu;
     return {
-      // WebGPU tells neither; stand-ins documented in the README (Triton in Python).
-      multiprocessor_count: 1,
+      multiprocessor_count: 8,
       max_shared_mem: this.device.target.maxWorkgroupStorageBytes,
       max_num_regs: 65536,
       warpSize: 32,
+      max_threads_per_sm: 2048,
       name: this.device.adapter.description || this.device.adapter.device,
     };
   }

@@ -33,6 +33,8 @@ export interface LaunchRequest {
   options: Record<string, number>;
   /** Inside do_bench's timed calls: queue the launch for timing instead of running it checked. */
   record: boolean;
+  /** `kernel.warmup(…)`: compile only; the reply says what Triton's CompiledKernel would (stand-ins in the README). */
+  warmup: boolean;
 }
 
 export type Request =

@@ -6,12 +6,12 @@ import type { BenchMode } from "./protocol";
 
 export interface PythonLaunchReport {
   kernel: string;
-  /** The line of the `kernel[grid](…)` call. */
-  line: number;
   grid: [number, number, number];
   constexprs: Record<string, number | boolean | string | null>;
-  /** The checked launch's time: GPU submit to done (wall clock), or the interpreter's with --cpu. */
+  /** The checked launch's wall-clock time (upload, the instrumented launch, read back; or the interpreter's run with --cpu): not a benchmark, do_bench is. */
   ms: number;
+  /** After SPEC §4.1's keys: the line of the `kernel[grid](…)` call. */
+  line: number;
 }
 
 export interface PythonCheckReport {

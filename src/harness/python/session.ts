@@ -13,7 +13,7 @@ import { Launcher } from "./launch";
 import type { BenchMode, Notice, Reply, Request, RunScript } from "./protocol";
 import type { PythonFileReport } from "./report";
 import { PythonCodes } from "./codes";
-import { compilerFor } from "./compiler-for";
+import { compilerFor } from "./kernel-compiler";
 import { assertNever } from "../../ir/never";
 
 /** The Python thread as the main thread sees it (thread-node.ts in Node). */

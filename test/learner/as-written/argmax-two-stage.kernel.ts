@@ -7,7 +7,7 @@
 // decides. The host code picks the blocks from the size as FlagGems does:
 // block_size = next_power_of_2(ceil(sqrt(M))), mid_size = cdiv(M, block_size),
 // block_mid = next_power_of_2(mid_size). FlagGems' index is int64; it is i32 here.
-import { kernel, tl, defineRun, randn, empty, cdiv } from "kernel-lab";
+import { kernel, tl, defineRun, randn, empty, cdiv, nextPowerOf2 } from "kernel-lab";
 import type { Ptr, f32, i32, constexpr } from "kernel-lab";
 
 /** torch.finfo(torch.float32).min, FlagGems' get_dtype_min for f32. */
@@ -43,15 +43,15 @@ export const argmax_kernel_2 = kernel(function argmax_kernel_2(
 });
 
 /** FlagGems' host code: the stage-1 block, from the size. */
-const blockSize = (_m: number) => 32;
+const blockSize = (m: number) => nextPowerOf2(Math.ceil(Math.sqrt(m)));
 const midSize = (m: number) => cdiv(m, blockSize(m));
 
 /** Size: M, the number of elements. 781 and 1000 share their blocks (32, 32); 5000 doesn't (128, 64). */
 export const argmaxTwoStage = defineRun({
-  sizes: [1000, 781],
+  sizes: [1000, 781, 5000],
   launches: [
-    { kernel: argmax_kernel_1, constexprs: { BLOCK_SIZE: 32 }, grid: (m, c) => [cdiv(m, c.BLOCK_SIZE)] },
-    { kernel: argmax_kernel_2, constexprs: { BLOCK_MID: 32 }, grid: () => [1] },
+    { kernel: argmax_kernel_1, constexprs: (m: number) => ({ BLOCK_SIZE: blockSize(m) }), grid: (m, c) => [cdiv(m, c.BLOCK_SIZE)] },
+    { kernel: argmax_kernel_2, constexprs: (m: number) => ({ BLOCK_MID: nextPowerOf2(midSize(m)) }), grid: () => [1] },
   ],
   args: (m: number) => ({
     inp: randn(m), mid_value: empty(midSize(m)), mid_index: empty(midSize(m), "i32"), out: empty(1, "i32"), M: m, mid_size: midSize(m),

@@ -1,6 +1,6 @@
 // @ts-nocheck — deliberately outside Kernel Lab's language (and its types): `kernel-lab check` must name the construct.
 // The same helper as a learner coming from TypeScript writes it: a plain module function.
-// Construct: a call to a function that is not tl.* (SPEC §2: a compile error).
+// Construct: a call to a function that is not tl.* (docs/LANGUAGE.md §2: a compile error).
 import { kernel, tl, defineRun, rand, randn, empty, cdiv } from "kernel-lab";
 import type { Ptr, f32, i32, constexpr } from "kernel-lab";
 

@@ -153,6 +153,7 @@ def max_or_min(op, x, dim=None, keepdim=False):
 
 
 def softmax(x, dim=-1, dtype=None, log=False):
+    refuse_grad("torch.softmax", x)
     axis = x._axis(dim)
     moved = x.transpose(axis, -1) if axis != x.dim() - 1 else x
     out_dtype = dtype or (x.dtype if x.dtype.kind == "float" else D.float32)
@@ -226,8 +227,8 @@ def _install():
     Tensor.amin = lambda self, dim=None, keepdim=False: reduce("min", self, dim, keepdim)
     Tensor.argmax = lambda self, dim=None, keepdim=False: reduce("argmax", self, dim, keepdim)
     Tensor.argmin = lambda self, dim=None, keepdim=False: reduce("argmin", self, dim, keepdim)
-    Tensor.softmax = lambda self, dim=-1, dtype=None: softmax(self, dim, dtype)
-    Tensor.log_softmax = lambda self, dim=-1, dtype=None: softmax(self, dim, dtype, log=True)
+    Tensor.softmax = lambda self, dim=None, dtype=None, axis=None: softmax(self, dim if dim is not None else axis if axis is not None else -1, dtype)
+    Tensor.log_softmax = lambda self, dim=None, dtype=None, axis=None: softmax(self, dim if dim is not None else axis if axis is not None else -1, dtype, log=True)
     Tensor.cumsum = lambda self, dim: scan("cumsum", self, dim)
     Tensor.clamp = lambda self, min=None, max=None: clamp(self, min, max)
     Tensor.clip = Tensor.clamp

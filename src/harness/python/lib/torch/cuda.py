@@ -41,3 +41,36 @@ def empty_cache():
 class Event:
     def __init__(self, enable_timing=False, **kwargs):
         raise NotImplementedError("torch.cuda.Event is not in Kernel Lab's torch: time with triton.testing.do_bench (GPU timestamps)")
+
+
+class Stream:
+    """One queue: Kernel Lab's launches run in order, each finished before the script goes on."""
+
+    def __init__(self, device=None, priority=0, **kwargs):
+        pass
+
+    def synchronize(self):
+        pass
+
+    def wait_stream(self, other):
+        pass
+
+
+_stream = Stream()
+
+
+def set_stream(stream):
+    pass
+
+
+def current_stream(device=None):
+    return _stream
+
+
+def default_stream(device=None):
+    return _stream
+
+
+def stream(s):
+    import contextlib
+    return contextlib.nullcontext()

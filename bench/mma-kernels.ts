@@ -1,0 +1,255 @@
+// Hand-written WGSL f16 matmuls on Dawn's subgroup matrices: the reference set of this path (issue 28
+// item 1; bench/NOTES.md §21). C = A·B with A M×K and B K×N row-major f16, read as vec4<u32> (8 halves);
+// C f32 (f16 × f16 → f32 matrices) or f16 (the f16 → f16 configuration: half the accumulator registers).
+// Every variant is named by its configuration (`handName`); bench/mma-probe.ts checks each against
+// float64 before it times it, except the `isolate` kernels, which leave a step out on purpose (they
+// compute no product) and are timed only to place the time.
+//
+// Schedules (K loop):
+//   prefetch  one buffer per operand; the next K tile read into registers, this tile multiplied,
+//             barrier, the registers stored into the buffer, barrier (two barriers per trip);
+//   late      one buffer; barrier, store, barrier, then the next tile's loads, then the multiplies
+//             (the order examples/matmul-f16.kernel.ts's generated code had before §21);
+//   unroll2   two buffers, the loop unrolled by two so every offset into them is a constant;
+//   dyn2      two buffers chosen by a run-time stage index (k / BK) & 1, one barrier per trip;
+//   dyn2-const-loads / dyn2-const-stores   dyn2 with the matrix loads / the staging stores under
+//             `if (stage == 0)` so that those offsets are constants again;
+//   zero-offset / loop-zero-offset   prefetch, with a run-time zero (loop-invariant / changing with k)
+//             added to every matrix load's offset.
+
+import type { SubgroupMatrixConfig } from "../src/ir/target";
+
+export type Schedule = "prefetch" | "late" | "unroll2" | "dyn2" | "dyn2-const-loads" | "dyn2-const-stores" | "zero-offset" | "loop-zero-offset";
+
+export interface HandMatmul {
+  bm: number; bn: number; bk: number;
+  /** Subgroups along M and N. */
+  sm: number; sn: number;
+  /** Halves added to each staged row. */
+  pad: number;
+  acc: "f32" | "f16";
+  schedule: Schedule;
+  /** Workgroups row by row of tiles (2-D grid), or tutorial 03's grouped order (GROUP_M 8, 1-D grid). */
+  order: "rows" | "grouped";
+  /** Consecutive subgroups walk N ("n", the 244 kernel) or M ("m", Kernel Lab's layout). */
+  sgOrder: "n" | "m";
+  /** C stored straight from the matrices, or through workgroup memory 32 rows at a time (as generated code did). */
+  cOut: "matrices" | "staged";
+  /**
+   * C stored from the matrices as generated code stores it (mma-store.ts): with a row stride known
+   * only at run time, and under a branch on a value every invocation shares — computed from the
+   * workgroup id ("plain") or read back from workgroup memory ("uniform-load", workgroupUniformLoad).
+   */
+  cStore?: { stride: "constant" | "runtime"; branch: "none" | "plain" | "uniform-load" };
+  /** Timing-only: the K loop without its global loads ("no-global") or without its multiplies ("no-mma"). */
+  isolate?: "no-global" | "no-mma";
+}
+
+export const BEST_244: HandMatmul = { bm: 128, bn: 128, bk: 32, sm: 2, sn: 2, pad: 8, acc: "f32", schedule: "prefetch", order: "rows", sgOrder: "n", cOut: "matrices" };
+
+export function handName(s: HandMatmul): string {
+  const tm = s.bm / s.sm / 16, tn = s.bn / s.sn / 16;
+  const c = s.cStore ? ` (stride ${s.cStore.stride}, branch ${s.cStore.branch})` : "";
+  return `${s.bm}×${s.bn}×${s.bk} ${s.sm}×${s.sn} sg of ${tm}×${tn} →${s.acc} pad ${s.pad} ${s.schedule} ${s.order} sg-${s.sgOrder} C-${s.cOut}${c}${s.isolate ? ` ISOLATE ${s.isolate}` : ""}`;
+}
+
+/** Workgroups to dispatch for an M×N product. */
+export function handGrid(s: HandMatmul, M: number, N: number): [number, number] {
+  return s.order === "rows" ? [N / s.bn, M / s.bm] : [(M / s.bm) * (N / s.bn), 1];
+}
+
+/** Whether the variant fits: tiles divide the sizes, loads divide among invocations, workgroup memory ≤ 48 KiB. */
+export function handFits(s: HandMatmul, M: number, N: number, K: number): boolean {
+  const w = 32 * s.sm * s.sn;
+  const stages = s.schedule.startsWith("dyn2") || s.schedule === "unroll2" ? 2 : 1;
+  const bytes = 2 * stages * (s.bm * (s.bk + s.pad) + s.bk * (s.bn + s.pad)) + (s.cOut === "staged" ? 4 * 32 * (s.bn + 4) : 0);
+  return M % s.bm === 0 && N % s.bn === 0 && K % (stages === 2 ? 2 * s.bk : s.bk) === 0 && s.bm % (16 * s.sm) === 0 && s.bn % (16 * s.sn) === 0
+    && (s.bm * s.bk / 8) % w === 0 && (s.bk * s.bn / 8) % w === 0 && bytes <= 49152 && (s.cOut === "matrices" || (32 * s.bn / 4) % w === 0);
+}
+
+/** The matrix operations, real or emulated (lavapipe: every invocation of a 32-wide "subgroup" holds whole matrices). */
+function ops(emulate: boolean, acc: "f32" | "f16") {
+  const C: SubgroupMatrixConfig = { componentType: "f16", resultComponentType: acc, M: 16, N: 16, K: 16 };
+  const loop = (n: number, body: string) => `for (var e = 0u; e < ${n}u; e++) { ${body} }`;
+  if (!emulate) return {
+    C,
+    result: (name: string) => `var ${name}: subgroup_matrix_result<${acc}, 16, 16>;`,
+    load: (side: "left" | "right", name: string, array: string, off: string, stride: number) =>
+      `let ${name} = subgroupMatrixLoad<subgroup_matrix_${side}<f16, 16, 16>, row_major>(&${array}, ${off}, ${stride}u);`,
+    mma: (c: string, l: string, r: string) => `${c} = subgroupMatrixMultiplyAccumulate(${l}, ${r}, ${c});`,
+    store: (array: string, off: string, c: string, stride: number) => `subgroupMatrixStore<row_major>(&${array}, ${off}, ${c}, ${stride}u);`,
+  };
+  return {
+    C,
+    result: (name: string) => `var ${name}: array<${acc}, 256>;`,
+    load: (_side: "left" | "right", name: string, array: string, off: string, stride: number) =>
+      `var ${name}: array<f16, 256>; ${loop(256, `${name}[e] = ${array}[${off} + (e / 16u) * ${stride}u + e % 16u];`)}`,
+    // f32 products summed in the accumulator's type, 16 at a time.
+    mma: (c: string, l: string, r: string) =>
+      loop(256, `var s = f32(${c}[e]); for (var q = 0u; q < 16u; q++) { s = fma(f32(${l}[(e / 16u) * 16u + q]), f32(${r}[q * 16u + e % 16u]), s); } ${c}[e] = ${acc}(s);`),
+    store: (array: string, off: string, c: string, stride: number) => loop(256, `${array}[${off} + (e / 16u) * ${stride}u + e % 16u] = ${c}[e];`),
+  };
+}
+
+export function handWgsl(s: HandMatmul, M: number, N: number, K: number, emulate: boolean): string {
+  const w = 32 * s.sm * s.sn;
+  const tm = s.bm / s.sm / 16, tn = s.bn / s.sn / 16;
+  const sa = s.bk + s.pad, sb = s.bn + s.pad, sizeA = s.bm * sa, sizeB = s.bk * sb;
+  const two = s.schedule === "unroll2" || s.schedule.startsWith("dyn2");
+  const ar = (s.bm * s.bk) / 8 / w, br = (s.bk * s.bn) / 8 / w;
+  const o = ops(emulate, s.acc);
+  const L: string[] = [
+    "enable f16;",
+    ...(emulate ? [] : ["enable subgroups;", "enable chromium_experimental_subgroup_matrix;", "diagnostic(off, chromium.subgroup_matrix_uniformity);"]),
+    "@group(0) @binding(0) var<storage, read> A: array<vec4<u32>>;",
+    "@group(0) @binding(1) var<storage, read> B: array<vec4<u32>>;",
+    `@group(0) @binding(2) var<storage, read_write> C: array<${s.acc}>;`,
+    `var<workgroup> sa: array<f16, ${(two ? 2 : 1) * sizeA}>;`,
+    `var<workgroup> sb: array<f16, ${(two ? 2 : 1) * sizeB}>;`,
+  ];
+  if (s.cOut === "staged") L.push(`var<workgroup> sc: array<${s.acc}, ${32 * (s.bn + 4)}>;`);
+  if (s.cStore?.branch === "uniform-load") L.push("var<workgroup> cflag: u32;");
+  L.push(`@compute @workgroup_size(${w})`,
+    "fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {");
+  const e = (x: string) => L.push(`  ${x}`);
+  e("let sg = lid / 32u;");
+  e(s.sgOrder === "n" ? `let sy = sg / ${s.sn}u; let sx = sg % ${s.sn}u;` : `let sy = sg % ${s.sm}u; let sx = sg / ${s.sm}u;`);
+  if (s.order === "rows") e(`let bm = wid.y * ${s.bm}u; let bn = wid.x * ${s.bn}u;`);
+  else {
+    const tilesM = M / s.bm, tilesN = N / s.bn;
+    e(`let pid = wid.x; let first = (pid / ${8 * tilesN}u) * 8u; let gsize = min(${tilesM}u - first, 8u);`);
+    e(`let bm = (first + (pid % ${8 * tilesN}u) % gsize) * ${s.bm}u; let bn = ((pid % ${8 * tilesN}u) / gsize) * ${s.bn}u;`);
+  }
+  e(`let zoff = wid.z * ${sizeA}u; let zoffb = wid.z * ${sizeB}u;`); // a zero the compiler cannot see
+  for (let i = 0; i < tm; i++) for (let j = 0; j < tn; j++) e(o.result(`c${i}_${j}`));
+  for (let q = 0; q < ar; q++) e(`var ra${q}: vec4<u32>;`);
+  for (let q = 0; q < br; q++) e(`var rb${q}: vec4<u32>;`);
+  const fetch = (k: string): string[] => {
+    const out: string[] = [];
+    for (let q = 0; q < ar; q++) out.push(`{ let v = lid + ${q * w}u; ra${q} = A[((bm + v / ${s.bk / 8}u) * ${K}u + ${k} + (v % ${s.bk / 8}u) * 8u) / 8u]; }`);
+    for (let q = 0; q < br; q++) out.push(`{ let v = lid + ${q * w}u; rb${q} = B[((${k} + v / ${s.bn / 8}u) * ${N}u + bn + (v % ${s.bn / 8}u) * 8u) / 8u]; }`);
+    return out;
+  };
+  const halves = (reg: string, arr: string) => [0, 1, 2, 3].map((h) => `${arr}[at + ${2 * h}u] = bitcast<vec2<f16>>(${reg}[${h}]).x; ${arr}[at + ${2 * h + 1}u] = bitcast<vec2<f16>>(${reg}[${h}]).y;`).join(" ");
+  const put = (stage: string): string[] => {
+    const out: string[] = [];
+    for (let q = 0; q < ar; q++) out.push(`{ let v = lid + ${q * w}u; let at = ${stage} * ${sizeA}u + (v / ${s.bk / 8}u) * ${sa}u + (v % ${s.bk / 8}u) * 8u; ${halves(`ra${q}`, "sa")} }`);
+    for (let q = 0; q < br; q++) out.push(`{ let v = lid + ${q * w}u; let at = ${stage} * ${sizeB}u + (v / ${s.bn / 8}u) * ${sb}u + (v % ${s.bn / 8}u) * 8u; ${halves(`rb${q}`, "sb")} }`);
+    return out;
+  };
+  let tag = 0;
+  const compute = (stage: string, extraA = "", extraB = ""): string[] => {
+    if (s.isolate === "no-mma") return [];
+    const out: string[] = [];
+    for (let kk = 0; kk < s.bk; kk += 16) {
+      const t = tag++;
+      for (let i = 0; i < tm; i++) out.push(o.load("left", `l${t}_${i}`, "sa", `${stage} * ${sizeA}u${extraA} + (sy * ${16 * tm}u + ${16 * i}u) * ${sa}u + ${kk}u`, sa));
+      for (let j = 0; j < tn; j++) out.push(o.load("right", `r${t}_${j}`, "sb", `${stage} * ${sizeB}u${extraB} + ${kk * sb}u + sx * ${16 * tn}u + ${16 * j}u`, sb));
+      for (let i = 0; i < tm; i++) for (let j = 0; j < tn; j++) out.push(o.mma(`c${i}_${j}`, `l${t}_${i}`, `r${t}_${j}`));
+    }
+    return out;
+  };
+  const ind = (xs: string[], n = 4) => xs.map((x) => " ".repeat(n) + x);
+  const fetchNext = (k: string) => (s.isolate === "no-global" ? [] : fetch(k));
+  L.push(...ind(fetch("0u"), 2), ...ind(put("0u"), 2), "  workgroupBarrier();");
+  switch (s.schedule) {
+    case "prefetch":
+    case "zero-offset":
+    case "loop-zero-offset": {
+      const [xa, xb] = s.schedule === "zero-offset" ? [" + zoff", " + zoffb"]
+        : s.schedule === "loop-zero-offset" ? [` + ((k / ${s.bk}u) & 1u) * zoff`, ` + ((k / ${s.bk}u) & 1u) * zoffb`] : ["", ""];
+      L.push(`  for (var k = 0u; k < ${K}u; k += ${s.bk}u) {`, `    let more = k + ${s.bk}u < ${K}u;`,
+        "    if (more) {", ...ind(fetchNext(`k + ${s.bk}u`), 6), "    }", ...ind(compute("0u", xa, xb)),
+        "    workgroupBarrier();", "    if (more) {", ...ind(put("0u"), 6), "    }", "    workgroupBarrier();", "  }");
+      break;
+    }
+    case "late":
+      L.push(`  for (var k = 0u; k < ${K}u; k += ${s.bk}u) {`, "    if (k > 0u) {", "      workgroupBarrier();", ...ind(put("0u"), 6), "      workgroupBarrier();", "    }",
+        `    if (k + ${s.bk}u < ${K}u) {`, ...ind(fetchNext(`k + ${s.bk}u`), 6), "    }", ...ind(compute("0u")), "  }");
+      break;
+    case "unroll2":
+      L.push(`  for (var k = 0u; k < ${K}u; k += ${2 * s.bk}u) {`, ...ind(fetchNext(`k + ${s.bk}u`)), ...ind(compute("0u")), ...ind(put("1u")), "    workgroupBarrier();",
+        `    let more = k + ${2 * s.bk}u < ${K}u;`, "    if (more) {", ...ind(fetchNext(`k + ${2 * s.bk}u`), 6), "    }", ...ind(compute("1u")),
+        "    if (more) {", ...ind(put("0u"), 6), "    }", "    workgroupBarrier();", "  }");
+      break;
+    case "dyn2":
+    case "dyn2-const-loads":
+    case "dyn2-const-stores": {
+      const c = s.schedule === "dyn2-const-loads" ? ["    if (st == 0u) {", ...ind(compute("0u"), 6), "    } else {", ...ind(compute("1u"), 6), "    }"] : ind(compute("st"));
+      const p = s.schedule === "dyn2-const-stores" ? ["      if (st == 0u) {", ...ind(put("1u"), 8), "      } else {", ...ind(put("0u"), 8), "      }"] : ind(put("(st ^ 1u)"), 6);
+      L.push(`  for (var k = 0u; k < ${K}u; k += ${s.bk}u) {`, `    let st = (k / ${s.bk}u) & 1u;`, `    let more = k + ${s.bk}u < ${K}u;`,
+        "    if (more) {", ...ind(fetchNext(`k + ${s.bk}u`), 6), "    }", ...c, "    if (more) {", ...p, "    }", "    workgroupBarrier();", "  }");
+      break;
+    }
+    default: {
+      const never: never = s.schedule;
+      throw new Error(`schedule ${never}`);
+    }
+  }
+  const row = (i: number) => `sy * ${16 * tm}u + ${16 * i}u`, col = (j: number) => `sx * ${16 * tn}u + ${16 * j}u`;
+  if (s.cOut === "matrices") {
+    const cs = s.cStore ?? { stride: "constant", branch: "none" };
+    // wid.z is 0: a stride and a test the compiler cannot fold, as generated code's are.
+    if (cs.stride === "runtime") e(`let cs = ${N}u + wid.z;`);
+    const stride = cs.stride === "runtime" ? "cs" : `${N}u`;
+    const store = (i: number, j: number) => (emulate ? o.store("C", `(bm + ${row(i)}) * ${stride} + bn + ${col(j)}`, `c${i}_${j}`, N)
+      : `subgroupMatrixStore<row_major>(&C, (bm + ${row(i)}) * ${stride} + bn + ${col(j)}, c${i}_${j}, ${stride});`);
+    if (cs.branch === "plain") e(`if (bm + ${s.bm}u <= ${M}u + wid.z) {`);
+    if (cs.branch === "uniform-load") e(`if (lid == 0u) { cflag = select(0u, 1u, bm + ${s.bm}u <= ${M}u + wid.z); }`, ), e("if (workgroupUniformLoad(&cflag) == 1u) {");
+    for (let i = 0; i < tm; i++) for (let j = 0; j < tn; j++) e(`${cs.branch === "none" ? "" : "  "}${store(i, j)}`);
+    if (cs.branch !== "none") e("}");
+  } else {
+    // 32 rows of the tile at a time: the subgroups holding them store their matrices, then every invocation copies vec4-sized runs out.
+    const per = (32 * s.bn) / 4 / w, scs = s.bn + 4;
+    L.push(`  for (var r0 = 0u; r0 < ${s.bm}u; r0 += 32u) {`, "    workgroupBarrier();");
+    for (let i = 0; i < tm; i++) {
+      L.push(`    if (${row(i)} - r0 < 32u) {`);
+      for (let j = 0; j < tn; j++) L.push(`      ${o.store("sc", `(${row(i)} - r0) * ${scs}u + ${col(j)}`, `c${i}_${j}`, scs)}`);
+      L.push("    }");
+    }
+    L.push("    workgroupBarrier();");
+    for (let q = 0; q < per; q++) {
+      L.push(`    { let v = lid + ${q * w}u; let r = v / ${s.bn / 4}u; let c4 = (v % ${s.bn / 4}u) * 4u; let g = (bm + r0 + r) * ${N}u + bn + c4;`,
+        `      for (var x = 0u; x < 4u; x++) { C[g + x] = sc[r * ${scs}u + c4 + x]; } }`);
+    }
+    L.push("  }");
+  }
+  L.push("}");
+  return L.join("\n");
+}
+
+/** The variants of a full run at size (M = N = K). */
+export function handVariants(size: number, emulate: boolean): HandMatmul[] {
+  const b = BEST_244;
+  if (emulate) {
+    const small = { ...b, bm: 64, bn: 64, sm: 2, sn: 2 }; // 2×2 matrices per subgroup
+    return [small, { ...small, acc: "f16" }, { ...small, schedule: "late", sgOrder: "m" }, { ...small, schedule: "unroll2" }, { ...small, schedule: "dyn2" },
+      { ...small, schedule: "dyn2-const-loads" }, { ...small, schedule: "dyn2-const-stores" }, { ...small, schedule: "zero-offset" },
+      { ...small, schedule: "loop-zero-offset", order: "grouped" }, { ...small, cOut: "staged" }, { ...small, bk: 16, pad: 4 }];
+  }
+  if (size < 4096) {
+    const s64 = { ...b, bm: 64, bn: 64 }; // 4 subgroups of 2×2
+    return [s64, { ...s64, sgOrder: "m" }, { ...s64, order: "grouped" }, { ...s64, acc: "f16" }, { ...s64, bk: 64 }, { ...s64, pad: 16 },
+      { ...b, bm: 64, bn: 128, sm: 1, sn: 2 }, { ...b, bm: 128, bn: 64, sm: 2, sn: 1 }, { ...s64, cOut: "staged" }, { ...s64, schedule: "late" }, b,
+      { ...b, bm: 64, bn: 128, sm: 2, sn: 2 }, { ...b, bm: 128, bn: 64, sm: 4, sn: 2 }];
+  }
+  const out: HandMatmul[] = [b];
+  // What the 244 kernel has that the generated code lacked, one at a time.
+  out.push({ ...b, order: "grouped" }, { ...b, sgOrder: "m" }, { ...b, schedule: "late" }, { ...b, cOut: "staged" },
+    { ...b, order: "grouped", sgOrder: "m", schedule: "late", cOut: "staged" });
+  // BK × padding.
+  for (const bk of [16, 32, 64]) for (const pad of [4, 8, 16]) if (!(bk === 32 && pad === 8)) out.push({ ...b, bk, pad });
+  // The f16 → f16 configuration; 4×8 matrices per subgroup; bigger tiles.
+  out.push({ ...b, acc: "f16" }, { ...b, acc: "f16", bn: 256, sn: 2 }, { ...b, acc: "f16", bm: 256, bn: 256, sm: 2, sn: 4 },
+    { ...b, acc: "f16", bm: 256, bn: 128, sm: 4, sn: 2 }, { ...b, bn: 256 }, { ...b, bm: 256, sm: 4 }, { ...b, bm: 256, bn: 128, sm: 4, sn: 2, bk: 64, pad: 8 },
+    { ...b, bm: 128, bn: 256, sm: 2, sn: 4 }, { ...b, sm: 2, sn: 4 }, { ...b, sm: 4, sn: 2 }, { ...b, bm: 64, bn: 256, sm: 1, sn: 4 },
+    { ...b, bm: 128, bn: 256, sm: 2, sn: 4, acc: "f16" }, { ...b, bm: 128, bn: 256, sm: 2, sn: 4, order: "grouped" });
+  // Two buffers: constant offsets, run-time offsets, and what in the run-time version costs.
+  for (const schedule of ["unroll2", "dyn2", "dyn2-const-loads", "dyn2-const-stores", "zero-offset", "loop-zero-offset"] as const) out.push({ ...b, schedule });
+  // C stored as generated code stores it: a run-time stride, a branch on a shared value.
+  for (const stride of ["constant", "runtime"] as const) for (const branch of ["plain", "uniform-load"] as const) out.push({ ...b, cStore: { stride, branch } });
+  out.push({ ...b, cStore: { stride: "runtime", branch: "none" } });
+  // Where the best kernel's time goes: the loop without its global loads, without its multiplies.
+  out.push({ ...b, isolate: "no-global" }, { ...b, isolate: "no-mma" });
+  return out;
+}

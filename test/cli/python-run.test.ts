@@ -1,0 +1,109 @@
+// Issue 27 item 2: a whole Python file runs as written (SPEC §4.1). Files in Triton's tutorials'
+// style (test/python/, written for Kernel Lab) run on the embedded Python, their launches checked
+// on the GPU (lavapipe on CI) and on the interpreter. Pyodide starts once for this whole file
+// (runPythonFile reuses the process's Python thread); one test goes through the command line.
+
+import { before, test } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { runPythonFile, type PythonRunOptions } from "../../src/harness/python/session";
+import { startPythonThread } from "../../src/harness/python/thread-node";
+import { ensureBuilt, root } from "./build";
+
+const env = { ...process.env, XDG_RUNTIME_DIR: process.env.XDG_RUNTIME_DIR ?? "/tmp" };
+const PY = path.join(root, "test/python");
+const scratch = mkdtempSync(path.join(os.tmpdir(), "kernel-lab-py-"));
+
+before(ensureBuilt);
+
+function run(file: string, opts: PythonRunOptions = {}) {
+  return runPythonFile(file, opts, startPythonThread);
+}
+
+/** The learner's file with one change (a bug), written to a scratch folder. */
+function variant(name: string, from: string, to: string): string {
+  const text = readFileSync(path.join(PY, "learner-add.py"), "utf8");
+  assert.ok(text.includes(from), `learner-add.py has '${from}'`);
+  const file = path.join(scratch, name);
+  writeFileSync(file, text.replace(from, to));
+  return file;
+}
+
+function maxDifference(stdout: string): number {
+  const m = /max difference: (\S+)/.exec(stdout);
+  assert.ok(m, stdout);
+  return Number(m[1]);
+}
+
+test("tutorial-style vector add: DEVICE, a grid lambda, assert_close, perf_report (quick) on the GPU", async () => {
+  const { report, outcome } = await run(path.join(PY, "vector-add.py"), { bench: "quick" });
+  assert.equal(outcome, "ok", report.traceback);
+  assert.deepEqual(report.launches[0].grid, [20, 1, 1]); // cdiv(5003, 256), from the lambda over meta
+  assert.deepEqual(report.launches[0].constexprs, { BLOCK_SIZE: 256 });
+  assert.equal(report.launches[0].line, 28);
+  assert.deepEqual(report.checks, [{ line: 42, kind: "assert_close", passed: true, maxAbsDiff: 0 }]);
+  assert.match(report.stdout, /The maximum difference between torch and triton is 0\.0\n/);
+  assert.match(report.stdout, /tensor\(\[\d\.\d{4}, \d\.\d{4}, \d\.\d{4}, {2}\.\.\., \d\.\d{4}, \d\.\d{4}, \d\.\d{4}\], device='cuda:0'\)/);
+  // Two points of six (quick), each a row of GB/s for Triton (GPU timestamps) and torch.
+  const table = report.stdout.slice(report.stdout.indexOf("vector-add-performance:"));
+  assert.match(table, /^vector-add-performance:\n +size +Triton +Torch\n0 +1024\.0 +\d+\.\d{6} +\d+\.\d{6}\n1 +2048\.0 +\d+\.\d{6} +\d+\.\d{6}\n/);
+  assert.ok(report.pyodide.startMs >= 0);
+});
+
+test("the learner's file matches; with x - y it reports the difference; with --cpu it runs on the interpreter", async () => {
+  const good = await run(path.join(PY, "learner-add.py"));
+  assert.equal(good.outcome, "ok", good.report.traceback);
+  assert.equal(maxDifference(good.report.stdout), 0);
+  assert.equal(good.report.pyodide.warm, true, "Python started once for the whole file");
+
+  const wrong = await run(variant("sub.py", "x + y, mask=mask", "x - y, mask=mask"));
+  assert.equal(wrong.outcome, "ok", wrong.report.traceback);
+  assert.ok(maxDifference(wrong.report.stdout) > 0.5, wrong.report.stdout);
+
+  const cpu = await run(path.join(PY, "learner-add.py"), { cpu: true });
+  assert.equal(cpu.outcome, "ok", cpu.report.traceback);
+  assert.equal(cpu.report.adapter?.backend, "cpu");
+  assert.equal(maxDifference(cpu.report.stdout), 0);
+});
+
+test("assert_close on a wrong kernel raises with torch's message; the check is reported failed", async () => {
+  const file = variant("assert.py", 'print("max difference:", (out - (x + y)).abs().max().item())', "torch.testing.assert_close(out, x + y)");
+  writeFileSync(file, readFileSync(file, "utf8").replace("x + y, mask=mask", "x * y, mask=mask"));
+  const { report, outcome } = await run(file);
+  assert.equal(outcome, "raised");
+  assert.match(report.traceback ?? "", /AssertionError: Tensor-likes are not close!\n\nMismatched elements: \d+ \/ 10000/);
+  assert.match(report.traceback ?? "", /File ".*assert\.py", line 28, in <module>\n    torch\.testing\.assert_close\(out, x \+ y\)/);
+  assert.equal(report.checks.length, 1);
+  assert.equal(report.checks[0].passed, false);
+  assert.ok((report.checks[0].maxAbsDiff ?? 0) > 0.1);
+});
+
+test("a mask that lets the last block run past the end stops with KL3101 at the Python line, on the GPU and the CPU", async () => {
+  const file = variant("mask.py", "mask = offs < n", "mask = offs <= n");
+  for (const cpu of [false, true]) {
+    const { report, outcome } = await run(file, { cpu });
+    assert.equal(outcome, "raised", `cpu=${cpu}`);
+    // The first access past the end: x's load at line 13, element 10000 of 10000.
+    assert.match(report.traceback ?? "", /OutOfBoundsError: .*mask\.py:13:\d+: KL3101: .*x_ptr/, report.traceback);
+    assert.match(report.traceback ?? "", /line 21, in add\n +add_kernel\[/);
+  }
+});
+
+test("kernel-lab run FILE.py: exit 1 and the traceback on a KL3101; --json has SPEC §4.1's keys", () => {
+  const file = variant("mask-cli.py", "mask = offs < n", "mask = offs <= n");
+  const r = spawnSync(process.execPath, ["bin/kernel-lab.js", "run", file, "--bench", "off"], { cwd: root, env, encoding: "utf8", timeout: 300_000 });
+  assert.equal(r.status, 1, r.stderr);
+  assert.match(r.stderr, /Traceback \(most recent call last\):/);
+  assert.match(r.stderr, /KL3101/);
+  assert.match(r.stderr, /benchmarks: off \(--bench\)/);
+  const j = spawnSync(process.execPath, ["bin/kernel-lab.js", "run", path.join(PY, "learner-add.py"), "--json"], { cwd: root, env, encoding: "utf8", timeout: 300_000 });
+  assert.equal(j.status, 0, j.stderr);
+  const report = JSON.parse(j.stdout);
+  for (const key of ["file", "adapter", "diagnostics", "launches", "checks", "stdout", "pyodide"]) assert.ok(key in report, key);
+  assert.deepEqual(Object.keys(report.launches[0]), ["kernel", "grid", "constexprs", "ms", "line"]);
+  assert.equal(typeof report.pyodide.startMs, "number");
+  assert.equal(report.pyodide.warm, false);
+});

@@ -1,0 +1,57 @@
+// When a loop's accumulator on subgroup matrices is stored straight from the matrices
+// (codegen/mma-store.ts): tutorial 03's store after the loop, and the patterns that must keep the
+// registers' way out. WGSL only (test/gpu/mma-emulated.test.ts runs both ways on lavapipe).
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { compileKernel, parseKernelFile, specializationFor } from "../../src/compile";
+import { DEFAULT_TARGET, type Target } from "../../src/ir/target";
+import { PRELUDE } from "../support/kernel-runner";
+
+const H200: Target = {
+  ...DEFAULT_TARGET, shaderF16: true, subgroups: true, subgroupMinSize: 32, subgroupMaxSize: 32, maxWorkgroupSize: 1024, maxWorkgroupStorageBytes: 49152,
+  subgroupMatrixConfigs: [{ componentType: "f16", resultComponentType: "f32", M: 16, N: 16, K: 16 }], workgroupSize: 128,
+};
+
+/** The tutorial's loop with C's column stride `sc`; `tail` replaces the store after the loop. */
+const source = (tail: string) => `${PRELUDE}export const mm = kernel(function mm(a: Ptr<f16>, b: Ptr<f16>, c: Ptr<f32>, lim: Ptr<i32>, M: i32, N: i32, K: i32, sc: i32, BM: constexpr, BN: constexpr, BK: constexpr) {
+  const rm = tl.programId(0) * BM + tl.arange(0, BM);
+  const rn = tl.programId(1) * BN + tl.arange(0, BN);
+  const rk = tl.arange(0, BK);
+  let acc = tl.zeros([BM, BN], "f32");
+  for (let k = 0; k < K; k += BK) {
+    const x = tl.load(a + tl.expandDims(rm, 1) * K + tl.expandDims(rk + k, 0), tl.expandDims(rm, 1) < M && tl.expandDims(rk + k, 0) < K, 0.0);
+    const y = tl.load(b + tl.expandDims(rk + k, 1) * N + tl.expandDims(rn, 0), tl.expandDims(rk + k, 1) < K && tl.expandDims(rn, 0) < N, 0.0);
+    acc = tl.dot(x, y, acc);
+  }
+  ${tail}
+});`;
+
+function wgsl(tail: string, sc: number, target: Partial<Target> = {}): string {
+  const kernel = parseKernelFile("t.kernel.ts", source(tail)).kernels[0];
+  const result = compileKernel(kernel, { BM: 64, BN: 64, BK: 32 }, { ...H200, ...target }, specializationFor(kernel, { M: 128, N: 128, K: 64, sc }));
+  assert.deepEqual(result.diagnostics.filter((d) => d.severity === "error"), []);
+  return result.kernel!.wgsl;
+}
+
+const STORE = "tl.store(c + tl.expandDims(rm, 1) * N + tl.expandDims(rn, 0) * sc, acc, tl.expandDims(rm, 1) < M && tl.expandDims(rn, 0) < N);";
+const direct = (code: string) => /subgroupMatrixStore<row_major>\(&b_c,/.test(code);
+
+test("tutorial 03's store after the loop, unit column stride: C from the matrices, tested from program ids and parameters", () => {
+  const code = wgsl(STORE, 1);
+  assert.ok(direct(code));
+  assert.match(code, /let cwhole\d+ = cbase\d+ >= 0i && cstride\d+ >= 0i && \(cbase\d+ & 3i\) == 0i && \(cstride\d+ & 3i\) == 0i && [^;]* < v\d+ && [^;]* < v\d+;/);
+  assert.doesNotMatch(code, /workgroupUniformLoad/);
+});
+
+test("the registers' way out is kept where the pattern does not hold", () => {
+  // A column stride not known to be 1; the switch off.
+  assert.ok(!direct(wgsl(STORE, 2)));
+  assert.ok(!direct(wgsl(STORE, 1, { mmaDirectStore: false })));
+  // The accumulator read again after the loop.
+  assert.ok(!direct(wgsl(`${STORE}\n  tl.store(c + tl.expandDims(rm, 1) * N + tl.expandDims(rn, 0), acc * 2.0, tl.expandDims(rm, 1) < M && tl.expandDims(rn, 0) < N);`, 1)));
+  // A bound read from memory: not provably the same in every invocation.
+  assert.ok(!direct(wgsl("const n = tl.load(lim);\n  tl.store(c + tl.expandDims(rm, 1) * N + tl.expandDims(rn, 0) * sc, acc, tl.expandDims(rm, 1) < M && tl.expandDims(rn, 0) < n);", 1)));
+  // A mask that is not a conjunction of `x < n` tests.
+  assert.ok(!direct(wgsl("tl.store(c + tl.expandDims(rm, 1) * N + tl.expandDims(rn, 0) * sc, acc, tl.expandDims(rm, 1) < M || tl.expandDims(rn, 0) < N);", 1)));
+});
