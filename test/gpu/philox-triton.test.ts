@@ -1,7 +1,7 @@
 // tl.philox, tl.uintToUniformFloat and tl.randint4x's full counter (issue 31 item 3), on the GPU
 // (lavapipe in CI) and the CPU interpreter. The first test holds Triton's own words, measured with
 // Triton 3.6.0 on an H200 (`tl.philox(seed, c0, 0, 0, 0)`, 10 rounds, as unsigned 32-bit r0..r3;
-// ../shared/notes/ENVIRONMENT.md §3): both back ends must give them bit for bit. The others check
+// docs/ENVIRONMENT.md §3): both back ends must give them bit for bit. The others check
 // the parts those words don't reach (four counters, n_rounds, negative and i64 seeds, the float
 // conversion) against ir/philox.ts, which the first test ties to Triton.
 
