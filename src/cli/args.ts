@@ -5,6 +5,7 @@ export type Command =
   | { kind: "compare"; before: string; after: string; json: boolean; debug: boolean }
   | { kind: "check"; files: string[]; json: boolean; pretty: boolean; debug: boolean }
   | { kind: "wgsl"; file: string; kernel?: string; constexprs: Record<string, number>; gpu: boolean; debug: boolean }
+  | { kind: "convert"; file: string; out?: string; debug: boolean }
   | { kind: "help" }
   | { kind: "version" };
 
@@ -38,6 +39,9 @@ Commands:
     --json             print { "diagnostics": [...] } on stdout
   compare OLD.json NEW.json  Compare two saved \`run --json\` reports: each run and size in both, old and new median
     --json             print { "runs": [...] } on stdout
+  convert FILE  Convert a kernel file both ways: Triton's Python (FILE.py) → a .kernel.ts with a
+               defineRun from each launch; a .kernel.ts → @triton.jit Python. Prints it, or:
+    --out FILE         write it to FILE
   wgsl FILE    Print the WGSL generated for a kernel
     --kernel NAME              the kernel (default: every kernel of the file)
     --constexpr NAME=VALUE     a constexpr value (repeatable; default: the file's defineRun constexprs)
@@ -58,14 +62,15 @@ export function parseArgs(argv: readonly string[]): Command {
   const positional: string[] = [];
   const flags = new Set<string>();
   const values = new Map<string, string[]>();
-  const takesValue = new Set(["--bench", "--run", "--size", "--reps", "--timeout", "--max-steps", "--kernel", "--constexpr", "--history"]);
+  const takesValue = new Set(["--bench", "--run", "--size", "--reps", "--timeout", "--max-steps", "--kernel", "--constexpr", "--history", "--out"]);
   const allowed: Record<string, string[]> = {
     run: ["--bench", "--run", "--size", "--sweep", "--json", "--cpu", "--reps", "--timeout", "--max-steps", "--constexpr", "--retune", "--history", "--debug"],
     compare: ["--json", "--debug"],
     check: ["--json", "--pretty", "--debug"],
     wgsl: ["--kernel", "--constexpr", "--gpu", "--debug"],
+    convert: ["--out", "--debug"],
   };
-  if (!(command in allowed)) throw new UsageError(`Unknown command '${command}'. Commands: run, check, compare, wgsl (see --help).`);
+  if (!(command in allowed)) throw new UsageError(`Unknown command '${command}'. Commands: run, check, compare, convert, wgsl (see --help).`);
   for (let i = 0; i < rest.length; i++) {
     const arg = rest[i];
     if (!arg.startsWith("--")) {
@@ -114,6 +119,9 @@ export function parseArgs(argv: readonly string[]): Command {
     case "check":
       if (positional.length === 0) throw new UsageError("Usage: kernel-lab check FILE...");
       return { kind: "check", files: positional, json: flags.has("--json"), pretty: flags.has("--pretty"), debug };
+    case "convert":
+      if (positional.length !== 1 || !/\.(py|kernel\.ts)$/.test(positional[0])) throw new UsageError("Usage: kernel-lab convert FILE.py | FILE.kernel.ts [--out FILE]");
+      return { kind: "convert", file: positional[0], out: one("--out"), debug };
     default: {
       if (positional.length !== 1) throw new UsageError("Usage: kernel-lab wgsl FILE [--kernel NAME] [--constexpr NAME=VALUE]...");
       return { kind: "wgsl", file: positional[0], kernel: one("--kernel"), constexprs: constexprPairs(values.get("--constexpr")), gpu: flags.has("--gpu"), debug };

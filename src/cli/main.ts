@@ -20,7 +20,7 @@ import { runPythonCommand } from "./python-run";
 import { formatPrints, formatRunCheck, formatRunTiming } from "./format";
 import { compareFiles, formatComparison, formatHistory, recordHistory, type HistoryLine } from "./history";
 import { version } from "../../package.json";
-import { wgslPython } from "./python";
+import { convertCommand, wgslPython } from "./python";
 import { checkPythonFile } from "../python";
 
 const FAILURE = EXIT_CODES.failure;
@@ -53,6 +53,8 @@ async function main(argv: string[]): Promise<number> {
       return compareCommand(command);
     case "wgsl":
       return wgslCommand(command);
+    case "convert":
+      return convertCommand(command);
   }
 }
 
@@ -199,8 +201,12 @@ async function wgslCommand(cmd: Extract<Command, { kind: "wgsl" }>): Promise<num
   }
   const out: string[] = [];
   let failed = false;
+  let values: Promise<Map<string, Record<string, number>[]> | undefined> | undefined;
+  const runValues = () => (values ??= runValuesOf(path.resolve(cmd.file), text, parsed));
   for (const kernel of kernels) {
-    const literal = parsed.literalConstexprs.get(kernel.name)?.[0] ?? {};
+    // Constexprs only the run knows (a function of the size): the first size's, from running the file's top level.
+    const runTime = parsed.runTimeConstexprs.has(kernel.name) ? (await runValues())?.get(kernel.name)?.[0] : undefined;
+    const literal = { ...parsed.literalConstexprs.get(kernel.name)?.[0], ...runTime };
     const constexprs: Record<string, number> = {};
     for (const p of kernel.params) {
       if (p.kind !== "constexpr") continue;

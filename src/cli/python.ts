@@ -5,7 +5,8 @@ import type { Command } from "./args";
 import { formatDiagnostic, locate } from "../diagnostics/position";
 import { EXIT_CODES } from "../harness/report";
 import { NO_ADAPTER_TARGET } from "../compile";
-import { assumedArgTypes, assumedConstexprs, compilePythonKernel, readPythonFile } from "../python";
+import { readFileSync, writeFileSync } from "node:fs";
+import { assumedArgTypes, assumedConstexprs, compilePythonKernel, kernelFileToPython, pythonFileToTypeScript, readPythonFile } from "../python";
 
 export async function wgslPython(file: string, text: string, cmd: Extract<Command, { kind: "wgsl" }>): Promise<number> {
   const python = readPythonFile(file, text);
@@ -36,5 +37,35 @@ export async function wgslPython(file: string, text: string, cmd: Extract<Comman
     out.push(result.kernel.wgsl.trimEnd());
   }
   if (out.length > 0) await new Promise<void>((resolve) => process.stdout.write(`${out.join("\n\n")}\n`, () => resolve()));
+  return failed ? EXIT_CODES["compile-error"] : 0;
+}
+
+/** `kernel-lab convert FILE`: Python → .kernel.ts, or .kernel.ts → Python; to stdout or --out. */
+export async function convertCommand(cmd: Extract<Command, { kind: "convert" }>): Promise<number> {
+  let text: string;
+  try {
+    text = readFileSync(cmd.file, "utf8");
+  } catch (err) {
+    process.stderr.write(`kernel-lab: cannot read ${cmd.file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}\n`);
+    return EXIT_CODES.failure;
+  }
+  let converted: string;
+  let failed = false;
+  if (cmd.file.endsWith(".py")) {
+    const result = pythonFileToTypeScript(cmd.file, text);
+    converted = result.text;
+    const errors = result.diagnostics.filter((d) => d.severity === "error");
+    if (errors.length > 0) {
+      process.stderr.write(locate(cmd.file, text, errors).map((d) => formatDiagnostic(d)).join("\n") + "\n");
+      failed = true;
+    }
+  } else {
+    const result = kernelFileToPython(cmd.file, text);
+    converted = result.text;
+    for (const p of result.problems) process.stderr.write(`kernel-lab: ${p.kernel} was left out: ${p.message}\n`);
+    failed = result.problems.length > 0;
+  }
+  if (cmd.out) writeFileSync(cmd.out, converted);
+  else await new Promise<void>((resolve) => process.stdout.write(converted, () => resolve()));
   return failed ? EXIT_CODES["compile-error"] : 0;
 }

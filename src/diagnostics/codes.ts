@@ -152,11 +152,10 @@ export const CPU_RUN_CODES = {
 /**
  * Running a Python file (`kernel-lab run FILE.py`, docs/LANGUAGE.md §4.1): the script, its launches,
  * the embedded Python. Planned, to be added here when first used: KL3120 the script raised (its
- * traceback), KL3122 a launch argument a kernel can't take, KL3123 a launch grid that isn't 1 to 3
- * positive integers.
+ * traceback), KL3121 a launch of a function the file doesn't define with `@triton.jit`, KL3122 a
+ * launch argument a kernel can't take, KL3123 a launch grid that isn't 1 to 3 positive integers.
  */
 export const PYTHON_CODES = {
-  kernelNotInFile: { code: "KL3121", meaning: "A `kernel[grid](…)` names a function the file does not define with `@triton.jit`." },
   pythonStart: { code: "KL4010", meaning: "Kernel Lab's embedded Python (Pyodide) could not be started: its files are missing or unreadable." },
 } as const satisfies Table;
 

@@ -20,6 +20,8 @@ interface Occurrence {
   /** Statement, its Body, statement, Body… down to the statement that holds it (outermost first). */
   chain: SyntaxNode[];
   target: boolean;
+  /** An update (`x += …`): the name must already hold a value. */
+  update: boolean;
 }
 
 const COMPOUND = new Set(["IfStatement", "WhileStatement", "ForStatement"]);
@@ -71,7 +73,7 @@ export function planDeclarations(text: string, body: SyntaxNode, params: Readonl
       }
       walk(c, (n) => {
         if (n.name === "LambdaExpression") return false;
-        if (n.name === "VariableName") occurrences.push({ name: textOf(text, n), chain, target: targets.has(n.from) });
+        if (n.name === "VariableName") occurrences.push({ name: textOf(text, n), chain, target: targets.has(n.from), update: targets.has(n.from) && s.name === "UpdateStatement" });
         return undefined;
       });
     }
@@ -85,26 +87,51 @@ export function planDeclarations(text: string, body: SyntaxNode, params: Readonl
     if (!assignedCount.has(o.name) || params.has(o.name) || loopCounters.has(o.name)) continue;
     byName.set(o.name, [...(byName.get(o.name) ?? []), o]);
   }
-  for (const [name, list] of byName) {
-    let common = list[0].chain.length;
-    for (const o of list) {
-      let d = 0;
-      while (d < common && d < o.chain.length && o.chain[d].from === list[0].chain[d].from && o.chain[d].name === list[0].chain[d].name) d++;
-      common = d;
-    }
-    // Entries up to the innermost Body that holds every mention (chains alternate statement, Body).
-    const block = common % 2 === 1 ? common - 1 : common;
-    const first = list[0];
-    const at = first.chain[block];
-    if (first.target && first.chain.length === block + 1 && at.name === "AssignStatement") {
-      const keyword = assignedCount.get(name) === 1 ? "const" : "let";
-      const entry = plan.inline.get(at.from) ?? { names: new Set<string>(), keyword };
-      entry.names.add(name);
-      if (keyword === "let") entry.keyword = "let";
-      plan.inline.set(at.from, entry);
-    } else {
-      plan.hoisted.set(at.from, [...(plan.hoisted.get(at.from) ?? []), name]);
-    }
-  }
+  for (const [name, list] of byName) planName(plan, name, list, 0);
   return plan;
+}
+
+const same = (a: SyntaxNode | undefined, b: SyntaxNode | undefined) => a !== undefined && b !== undefined && a.from === b.from && a.name === b.name;
+
+/**
+ * Declares `name` for its mentions `list`, all inside the block whose statements are at `depth`
+ * of their chains. Mentions in one statement's one Body are declared inside it; loops that each
+ * assign the name first, directly in their body, each get their own declaration (Python's name is
+ * dead between them: `cols` of tutorial 05's three loops), so it doesn't become one variable
+ * carried through all of them.
+ */
+function planName(plan: DeclarationPlan, name: string, list: Occurrence[], depth: number): void {
+  const groups = new Map<number, Occurrence[]>();
+  for (const o of list) groups.set(o.chain[depth].from, [...(groups.get(o.chain[depth].from) ?? []), o]);
+  if (groups.size === 1) {
+    const body = list[0].chain[depth + 1];
+    if (list.every((o) => o.chain.length > depth + 2 && same(o.chain[depth + 1], body))) return planName(plan, name, list, depth + 2);
+    return declareHere(plan, name, list, depth);
+  }
+  const ownScope = (group: Occurrence[]) => {
+    const first = group[0];
+    const loop = first.chain[depth];
+    if (loop.name !== "ForStatement" && loop.name !== "WhileStatement") return false;
+    return first.target && first.chain.length === depth + 3 && first.chain[depth + 2].name === "AssignStatement" && group.every((o) => o.chain.length > depth + 2 && same(o.chain[depth + 1], first.chain[depth + 1]));
+  };
+  if ([...groups.values()].every(ownScope)) {
+    for (const group of groups.values()) planName(plan, name, group, depth);
+    return;
+  }
+  declareHere(plan, name, list, depth);
+}
+
+function declareHere(plan: DeclarationPlan, name: string, list: Occurrence[], depth: number): void {
+  const first = list[0];
+  const at = first.chain[depth];
+  const assignments = list.filter((o) => o.target).length;
+  if (first.target && first.chain.length === depth + 1 && at.name === "AssignStatement") {
+    const keyword = assignments === 1 && !list.some((o) => o.update) ? "const" : "let";
+    const entry = plan.inline.get(at.from) ?? { names: new Set<string>(), keyword };
+    entry.names.add(name);
+    if (keyword === "let") entry.keyword = "let";
+    plan.inline.set(at.from, entry);
+  } else {
+    plan.hoisted.set(at.from, [...(plan.hoisted.get(at.from) ?? []), name]);
+  }
 }

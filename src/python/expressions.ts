@@ -8,7 +8,7 @@ import type { LowerContext } from "./context";
 import { nodeText, unsupported } from "./context";
 import { Codes } from "../diagnostics/codes";
 import { lowerCall } from "./calls";
-import { DTYPES, tsName } from "./names";
+import { DTYPES, TRITON_DTYPES, tsName } from "./names";
 import type { PyConst } from "./literals";
 import { children, dottedName, parts, spanOf, stringValue, trailingDotFloat, type SyntaxNode } from "./tree";
 
@@ -323,11 +323,11 @@ function lowerMember(ctx: LowerContext, n: SyntaxNode): void {
   const float = trailingDotFloat(ctx.text, n);
   if (float !== undefined) return ctx.w.token(float.replace(/_/g, ""), span);
   if (kids[1]?.name === ".") {
-    const dtype = dtypeOf(ctx, n);
-    if (dtype) return ctx.w.token(JSON.stringify(dtype), span);
+    // A dtype is a value of the kernel language (tl.float32, semantics/dtypes.ts): it may be held in
+    // a name (`cdtype = tl.float32`) and chosen (`tl.float32 if … else x.dtype`), which a string can't.
+    const dtype = dtypeOf(ctx, n) ?? paramDtype(ctx, n);
+    if (dtype) return ctx.w.token(Object.hasOwn(TRITON_DTYPES, dtype) ? `tl.${TRITON_DTYPES[dtype]}` : JSON.stringify(dtype), span);
     const property = nodeText(ctx, kids[2]);
-    const known = paramDtype(ctx, n);
-    if (known) return ctx.w.token(JSON.stringify(known), span);
     if (property === "T") {
       return ctx.w.node(span, () => {
         ctx.w.write("tl.trans(");

@@ -7,3 +7,5 @@ export type { PyConst } from "./literals";
 export { compilePythonKernel, helpersOf, type PythonArgType, type PythonCompileResult } from "./compile-python";
 export { checkPythonFile, checkPython } from "./check";
 export { assumedArgTypes, assumedConstexprs, pointerParams } from "./infer";
+export { kernelFileToPython, type PythonText } from "./to-python";
+export { pythonFileToTypeScript, type TypeScriptText } from "./to-typescript";

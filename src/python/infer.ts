@@ -1,7 +1,7 @@
 // What `kernel-lab check file.py` assumes about a kernel it can't see launched: a parameter is a
 // pointer where it is the base of the address a tl.load / tl.store / atomic / block pointer uses
 // (`x_ptr + offsets`, followed through the names it is assigned to and into helpers), an f32
-// pointer by default; other parameters are i32, or f32 where a launch in the file passes a float
+// pointer by default (an i32 one where it is a lock: atomic_cas, atomic_xchg…); other parameters are i32, or f32 where a launch in the file passes a float
 // literal. Constexpr values come from the launches' keywords, else the first autotune config,
 // else the heuristics (evaluated where their inputs are known), else the default, else 16.
 
@@ -19,7 +19,7 @@ const ADDRESS_TAKERS = new Set(["load", "store", "makeBlockPtr", "atomicAdd", "a
 const PASS_THROUGH = new Set(["expandDims", "broadcastTo", "reshape", "view", "multipleOf", "maxContiguous", "maxConstancy", "advance"]);
 
 /** The parameters of `kernel` used as pointers. */
-export function pointerParams(file: PythonFile, kernel: PythonKernel, seen = new Set<string>()): Set<string> {
+export function pointerParams(file: PythonFile, kernel: PythonKernel, seen = new Set<string>(), takers: ReadonlySet<string> = ADDRESS_TAKERS): Set<string> {
   const text = file.text;
   seen.add(kernel.name);
   const body = children(kernel.node).find((c) => c.name === "Body");
@@ -44,10 +44,10 @@ export function pointerParams(file: PythonFile, kernel: PythonKernel, seen = new
       const { positional: args, keywords } = argList ? keywordArgs(text, argList) : { positional: [], keywords: new Map<string, SyntaxNode>() };
       const fn = name ? camelCase(name[name.length - 1]) : undefined;
       const address = args[0] ?? keywords.get("pointer") ?? keywords.get("ptr") ?? keywords.get("base");
-      if (name && name.length >= 2 && fn && ADDRESS_TAKERS.has(fn) && address) addressRoots.push(address);
+      if (name && name.length >= 2 && fn && takers.has(fn) && address) addressRoots.push(address);
       const helper = name?.length === 1 ? file.kernels.find((k) => k.name === name[0]) : undefined;
       if (helper && !seen.has(helper.name)) {
-        const inner = pointerParams(file, helper, seen);
+        const inner = pointerParams(file, helper, seen, takers);
         helper.params.forEach((p, i) => {
           const arg = args[i] ?? keywords.get(p.name);
           if (inner.has(p.name) && arg) addressRoots.push(arg);
@@ -102,12 +102,14 @@ function isTlHead(file: PythonFile, name: string[]): boolean {
 /** The types `check` compiles a kernel with. */
 export function assumedArgTypes(file: PythonFile, kernel: PythonKernel): Record<string, PythonArgType> {
   const pointers = pointerParams(file, kernel);
+  // Locks and flags (tutorial 05's atomic_cas / atomic_xchg on Lock): WGSL's atomics need integers.
+  const integers = pointerParams(file, kernel, new Set(), new Set(["atomicCas", "atomicXchg", "atomicAnd", "atomicOr", "atomicXor"]));
   const launches = file.launches.filter((l) => l.kernel === kernel.name);
   const types: Record<string, PythonArgType> = {};
   kernel.params.forEach((p, i) => {
     if (p.constexpr) return;
     if (pointers.has(p.name)) {
-      types[p.name] = { kind: "pointer", dtype: "f32" };
+      types[p.name] = { kind: "pointer", dtype: integers.has(p.name) ? "i32" : "f32" };
       return;
     }
     const passed = launches.map((l) => (i < l.args.length ? l.args[i].value : l.keywords[p.name]));

@@ -11,7 +11,7 @@ export interface LaunchSite {
   kernel: string;
   /** The whole `kernel[grid](…)` call. */
   span: Span;
-  /** The grid expression as written. */
+  /** The grid expression as written (a name bound to a lambda in the same function: the lambda). */
   grid: string;
   /** Each positional argument as written, and its value where it is a literal. */
   args: { text: string; value?: PyConst; span: Span }[];
@@ -21,20 +21,20 @@ export interface LaunchSite {
 
 export function readLaunches(text: string, top: SyntaxNode, kernels: ReadonlySet<string>, moduleScope: ConstScope): LaunchSite[] {
   const launches: LaunchSite[] = [];
-  const visit = (node: SyntaxNode, scope: ConstScope) => {
+  const visit = (node: SyntaxNode, scope: ConstScope, grids: ReadonlyMap<string, string>) => {
     for (const c of children(node)) {
       if (c.name === "FunctionDefinition") {
-        visit(c, functionScope(text, c, scope));
+        visit(c, functionScope(text, c, scope), gridNames(text, c));
         continue;
       }
       if (c.name === "CallExpression") {
         const launch = readLaunch(text, c, kernels, scope);
-        if (launch) launches.push(launch);
+        if (launch) launches.push({ ...launch, grid: grids.get(launch.grid) ?? launch.grid });
       }
-      visit(c, scope);
+      visit(c, scope, grids);
     }
   };
-  visit(top, moduleScope);
+  visit(top, moduleScope, new Map());
   return launches;
 }
 
@@ -58,6 +58,17 @@ function readLaunch(text: string, call: SyntaxNode, kernels: ReadonlySet<string>
     }),
     keywords: values,
   };
+}
+
+/** `grid = lambda meta: (…)` at a host function's top level: name → the lambda as written. */
+function gridNames(text: string, fn: SyntaxNode): Map<string, string> {
+  const grids = new Map<string, string>();
+  const body = children(fn).find((c) => c.name === "Body");
+  for (const s of body ? bodyStatements(body) : []) {
+    const kids = children(s);
+    if (s.name === "AssignStatement" && kids.length === 3 && kids[0].name === "VariableName" && kids[2].name === "LambdaExpression") grids.set(textOf(text, kids[0]), textOf(text, kids[2]));
+  }
+  return grids;
 }
 
 /** Names a host function binds to literals once, at its top level (`BLOCK = 1024`). */

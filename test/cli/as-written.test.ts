@@ -60,3 +60,9 @@ for (const { file, idioms } of FIXTURES) {
     });
   }
 }
+
+test("kernel-lab wgsl of a kernel whose constexprs are a function of the size shows the first size's (TILE_N = next_power_of_2(781))", () => {
+  const r = spawnSync(process.execPath, ["bin/kernel-lab.js", "wgsl", "test/learner/as-written/softmax-next-pow2.kernel.ts"], { cwd: root, env, encoding: "utf8", timeout: 120_000 });
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /^\/\/ Kernel 'softmax_kernel_inner' \(TILE_N=1024, ONE_TILE_PER_CTA=1\)/);
+});

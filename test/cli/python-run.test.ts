@@ -1,15 +1,15 @@
-// Issue 27 item 2: a whole Python file runs as written (SPEC §4.1). Files in Triton's tutorials'
+// Issue 27 item 2: a whole Python file runs as written (docs/LANGUAGE.md §4.1). Files in Triton's tutorials'
 // style (test/python/, written for Kernel Lab) run on the embedded Python, their launches checked
 // on the GPU (lavapipe on CI) and on the interpreter. Pyodide starts once for this whole file
 // (runPythonFile reuses the process's Python thread); one test goes through the command line.
 
-import { before, test } from "node:test";
+import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { runPythonFile, type PythonRunOptions } from "../../src/harness/python/session";
+import { runPythonFile, stopPython, type PythonRunOptions } from "../../src/harness/python/session";
 import { startPythonThread } from "../../src/harness/python/thread-node";
 import { ensureBuilt, root } from "./build";
 
@@ -18,6 +18,7 @@ const PY = path.join(root, "test/python");
 const scratch = mkdtempSync(path.join(os.tmpdir(), "kernel-lab-py-"));
 
 before(ensureBuilt);
+after(stopPython);
 
 function run(file: string, opts: PythonRunOptions = {}) {
   return runPythonFile(file, opts, startPythonThread);
@@ -92,7 +93,7 @@ test("a mask that lets the last block run past the end stops with KL3101 at the 
   }
 });
 
-test("kernel-lab run FILE.py: exit 1 and the traceback on a KL3101; --json has SPEC §4.1's keys", () => {
+test("kernel-lab run FILE.py: exit 1 and the traceback on a KL3101; --json has docs/LANGUAGE.md §4.1's keys", () => {
   const file = variant("mask-cli.py", "mask = offs < n", "mask = offs <= n");
   const r = spawnSync(process.execPath, ["bin/kernel-lab.js", "run", file, "--bench", "off"], { cwd: root, env, encoding: "utf8", timeout: 300_000 });
   assert.equal(r.status, 1, r.stderr);
@@ -106,4 +107,9 @@ test("kernel-lab run FILE.py: exit 1 and the traceback on a KL3101; --json has S
   assert.deepEqual(Object.keys(report.launches[0]), ["kernel", "grid", "constexprs", "ms", "line"]);
   assert.equal(typeof report.pyodide.startMs, "number");
   assert.equal(report.pyodide.warm, false);
+});
+
+test("README's torch/triton subset table is what the modules define (npx tsx test/support/python-subset.ts --write)", async () => {
+  const { generatedTable, readmeTable } = await import("../support/python-subset");
+  assert.equal(readmeTable(), await generatedTable());
 });

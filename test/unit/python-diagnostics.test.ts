@@ -37,6 +37,7 @@ const rows: [string, string, string, string][] = [
   ["syntax error", "    x = tl.load(x_ptr + offs,, mask=mask)", "8:30 KL1100", "not valid Python"],
   ["~ on a mask", "    tl.store(y_ptr + offs, 1.0, mask=~(offs >= n))", "", ""],
   ["dtypes as values: x.dtype held, .to(…), tl.math.rsqrt, tl.constexpr(… is …), x.shape", "    x = tl.load(x_ptr + offs, mask=mask, other=0.0)\n    dt = x.dtype\n    y = tl.math.rsqrt(x.to(tl.float32) + 1.0)\n    if tl.constexpr(dt is tl.float32):\n        y = y * 2.0\n    tl.static_assert(x.shape[0] == BLOCK)\n    tl.store(y_ptr + offs, y.to(dt), mask=mask)", "", ""],
+  ["a dtype held and chosen: cdtype = tl.float32, tl.float32 if x.dtype is tl.bfloat16 else x.dtype", "    cdtype = tl.float32\n    x = tl.load(x_ptr + offs, mask=mask, other=0.0)\n    acc_type = tl.float32 if x.dtype is tl.bfloat16 else x.dtype\n    tl.store(y_ptr + offs, tl.zeros([BLOCK], dtype=cdtype) + x.to(acc_type), mask=mask)", "", ""],
   ["a dtype WGSL lacks", "    x = tl.load(x_ptr + offs, mask=mask, other=0.0)\n    tl.store(y_ptr + offs, x.to(tl.float64), mask=mask)", "9:33 KL2080", "tl.float64 has no WGSL type"],
   ["and/or/not precedence", "    c = n > 0 and not n > 5 or n == 3\n    if c:\n        tl.store(y_ptr + offs, 1.0, mask=mask)", "", ""],
   ["if/elif/else, while, early return", "    if n > 4:\n        return\n    elif n > 2:\n        acc = tl.zeros((BLOCK,), dtype=tl.float32)\n    else:\n        acc = tl.full((BLOCK,), 1.0, tl.float32)\n    i = 0\n    while i < n:\n        i += 1\n    tl.store(y_ptr + offs, acc, mask=mask)", "", ""],

@@ -22,6 +22,8 @@ export interface PythonProcess {
   post(command: RunScript): void;
   onNotice(listener: (notice: Notice) => void): void;
   onExit(listener: (why: string) => void): void;
+  /** Ends the thread (a process that must exit: Node's worker threads keep some handles alive even unref'd). */
+  stop(): void;
 }
 
 export type PythonOutcome = "ok" | "raised" | "compile-error" | "no-adapter" | "failure";
@@ -64,11 +66,19 @@ function pythonThread(start: () => PythonProcess): { started: Started; warm: boo
   });
   thread.onExit((why) => {
     settle?.reject(new Error(why));
-    if (python === started) python = undefined;
+    if (python !== started) return;
+    python = undefined;
     started.listener?.({ kind: "done", error: { traceback: `Kernel Lab's Python thread stopped: ${why}\n`, line: null, type: "PythonThreadExit" } });
   });
   python = started;
   return { started, warm: false };
+}
+
+/** Stops the process's Python thread, if one was started; a later run starts a new one. */
+export function stopPython(): void {
+  const started = python;
+  python = undefined;
+  started?.thread.stop();
 }
 
 export async function runPythonFile(fileArg: string, opts: PythonRunOptions, start: () => PythonProcess, text?: string): Promise<{ report: PythonFileReport; outcome: PythonOutcome }> {

@@ -14,8 +14,8 @@ export function startPythonThread(): PythonProcess {
   const worker = fromSource
     ? new Worker(path.join(__dirname, "worker-node.ts"), { workerData: { reply }, execArgv: ["--require", createRequire(__filename).resolve("tsx/cjs")] })
     : new Worker(path.join(__dirname, "python-worker.js"), { workerData: { reply } });
-  // The Python thread must not keep the process alive once the last run is over.
-  worker.unref();
+  // The thread keeps the process alive (a run waiting for Python must not end it): a process that
+  // is done calls session.ts stopPython, or exits (the CLI does).
   return {
     reply,
     post: (command) => worker.postMessage(command),
@@ -24,5 +24,6 @@ export function startPythonThread(): PythonProcess {
       worker.on("error", (err) => listener(err instanceof Error ? err.message : String(err)));
       worker.on("exit", (code) => listener(`the Python thread exited (${code})`));
     },
+    stop: () => void worker.terminate(),
   };
 }

@@ -253,6 +253,7 @@ def stack(tensors, dim=0):
 
 def empty_strided(size, stride, dtype=None, device=None, **kwargs):
     not_implemented("torch.empty_strided")
+empty_strided.refused = True
 
 
 def synchronize():
@@ -261,6 +262,7 @@ def synchronize():
 
 def compile(fn=None, **kwargs):  # noqa: A001
     not_implemented("torch.compile")
+compile.refused = True
 
 
 def get_default_dtype():

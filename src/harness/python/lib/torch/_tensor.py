@@ -40,8 +40,12 @@ class Size(tuple):
         return f"torch.Size([{', '.join(str(x) for x in self)}])"
 
 
+class NotInKernelLab(NotImplementedError, AttributeError):
+    """Also an AttributeError, so `hasattr(torch, "float8_e5m2")` is False as on a torch without it."""
+
+
 def not_implemented(name):
-    raise NotImplementedError(
+    raise NotInKernelLab(
         f"{name} is not in Kernel Lab's torch (README: Triton in Python, the torch subset); "
         "Kernel Lab never guesses, so the script stops here")
 
@@ -384,6 +388,7 @@ class Tensor:
 
     def numpy(self):
         not_implemented("Tensor.numpy (Kernel Lab's Python has no numpy)")
+    numpy.refused = True
 
     def __hash__(self):
         return id(self)

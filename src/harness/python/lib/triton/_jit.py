@@ -13,7 +13,7 @@ from .language import constexpr as _constexpr
 
 # Options of a launch that are not kernel arguments; num_warps and num_stages reach the compiler.
 _COMPILER_OPTIONS = ("num_warps", "num_stages")
-_IGNORED_OPTIONS = ("num_ctas", "maxnreg", "enable_fp_fusion", "debug", "sanitize_overflow", "launch_cooperative_grid", "launch_pdl", "enable_warp_specialization", "num_buffers_warp_spec", "num_consumer_groups", "reg_dec_producer", "reg_inc_consumer")
+_IGNORED_OPTIONS = ("num_ctas", "maxnreg", "enable_fp_fusion", "debug", "sanitize_overflow", "launch_cooperative_grid", "launch_pdl", "enable_warp_specialization", "num_buffers_warp_spec", "num_consumer_groups", "reg_dec_producer", "reg_inc_consumer", "waves_per_eu", "matrix_instr_nonkdim", "kpack")
 
 
 def _is_constexpr(annotation):

@@ -1,0 +1,81 @@
+// `kernel-lab check file.py`: one mistake gives exactly one diagnostic, at the right Python line
+// (docs/LANGUAGE.md §4 format); a clean tutorial-style file gives none; `convert` goes both ways.
+
+import { before, test } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import * as path from "node:path";
+import { ensureBuilt, root } from "./build";
+
+before(ensureBuilt);
+
+const dir = mkdtempSync(path.join(tmpdir(), "kl-python-"));
+
+function cli(args: string[]): { code: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, ["bin/kernel-lab.js", ...args], { cwd: root, encoding: "utf8", timeout: 120_000 });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+const KERNEL = (store: string) => `import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def scale_kernel(x_ptr, out_ptr, n, alpha, BLOCK: tl.constexpr):
+    pid = tl.program_id(axis=0)
+    offs = pid * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask, other=0.)
+    ${store}
+
+
+def scale(x, alpha):
+    out = torch.empty_like(x)
+    n = x.numel()
+    scale_kernel[lambda meta: (triton.cdiv(n, meta['BLOCK']), )](x, out, n, alpha, BLOCK=256)
+    return out
+`;
+
+test("check file.py: a clean kernel has no diagnostics (exit 0)", () => {
+  const file = path.join(dir, "clean.py");
+  writeFileSync(file, KERNEL("tl.store(out_ptr + offs, x * alpha, mask=mask)"));
+  const r = cli(["check", file]);
+  assert.equal(r.stdout, "");
+  assert.equal(r.code, 0, r.stderr);
+});
+
+test("check file.py: a block shape mistake is one diagnostic at its Python line and column (exit 2)", () => {
+  const file = path.join(dir, "mistake.py");
+  writeFileSync(file, KERNEL("tl.store(out_ptr + offs, x[:, None] * tl.arange(0, 2 * BLOCK)[None, :], mask=mask)"));
+  const r = cli(["check", file]);
+  const lines = r.stdout.trim().split("\n");
+  assert.equal(lines.length, 1, r.stdout);
+  assert.match(lines[0], /mistake\.py:12:30 - error KL2014: /);
+  assert.equal(r.code, 2);
+});
+
+test("check file.py: a construct outside the language is KL1101 naming it", () => {
+  const file = path.join(dir, "lambda.py");
+  writeFileSync(file, KERNEL("f = lambda v: v * alpha"));
+  const r = cli(["check", file]);
+  assert.match(r.stdout.trim(), /^.*lambda\.py:12:9 - error KL1101: a lambda isn't part of the kernel language/);
+  assert.equal(r.stdout.trim().split("\n").length, 1);
+});
+
+test("convert: Python → .kernel.ts that checks clean, with a defineRun from the launch; and back to Python", () => {
+  const py = path.join(dir, "scale.py");
+  writeFileSync(py, KERNEL("tl.store(out_ptr + offs, x * alpha, mask=mask)"));
+  const ts = path.join(dir, "scale.kernel.ts");
+  assert.equal(cli(["convert", py, "--out", ts]).code, 0);
+  const text = readFileSync(ts, "utf8");
+  assert.match(text, /grid: \(n, c\) => \[cdiv\(n, c\.BLOCK\)\]/);
+  assert.match(text, /args: \(n\) => \(\{ x_ptr: rand\(n\), out_ptr: empty\(n\), n: n,/);
+  assert.equal(cli(["check", ts]).stdout, "");
+  const back = cli(["convert", ts]);
+  assert.equal(back.code, 0, back.stderr);
+  assert.match(back.stdout, /@triton\.jit\ndef scale_kernel\(x_ptr, out_ptr, n, alpha, BLOCK: tl\.constexpr\):/);
+  assert.match(back.stdout, /tl\.store\(out_ptr \+ offs, x \* alpha, mask=mask\)/);
+});

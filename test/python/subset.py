@@ -1,0 +1,42 @@
+# Lists what Kernel Lab's torch and triton modules define, as JSON on stdout: the README's
+# subset table is generated from it (test/support/python-subset.ts), so the table can't drift.
+import json
+
+import torch
+import torch.nn.functional
+import triton
+import triton.testing
+
+_OPERATORS = {"__add__": "+", "__sub__": "-", "__mul__": "*", "__truediv__": "/", "__floordiv__": "//", "__mod__": "%",
+              "__pow__": "**", "__matmul__": "@", "__eq__": "==", "__ne__": "!=", "__lt__": "<", "__le__": "<=", "__gt__": ">",
+              "__ge__": ">=", "__and__": "&", "__or__": "|", "__xor__": "^", "__invert__": "~", "__neg__": "-x",
+              "__abs__": "abs()", "__getitem__": "[…]", "__setitem__": "[…] =", "__lshift__": "<<", "__rshift__": ">>"}
+
+
+def public(obj, skip=()):
+    names = []
+    for name, value in vars(obj).items():
+        # Imports, and names kept only to refuse with a message (torch.compile, Tensor.numpy…), aren't in the subset.
+        if name.startswith("_") or name in skip or type(value).__name__ == "module" or getattr(value, "refused", False):
+            continue
+        names.append(name)
+    return sorted(names)
+
+
+dtypes = sorted(n for n, v in vars(torch).items() if isinstance(v, torch.dtype) and n != "float64" and n != "double")
+tensor = sorted(public(torch.Tensor) + ["dtype", "device", "shape"])
+tensor = sorted(set(tensor))
+operators = [symbol for dunder, symbol in _OPERATORS.items() if dunder in vars(torch.Tensor)]
+print(json.dumps({
+    "torch": [n for n in public(torch) if n not in dtypes and n not in ("Tensor", "Size", "dtype", "device", "not_implemented", "float64", "double")],
+    "torch dtypes": dtypes,
+    "torch.Tensor": tensor,
+    "torch.Tensor operators": operators,
+    "torch.nn.functional": public(torch.nn.functional, ("attach", "refuse_grad", "not_implemented")),
+    "torch.testing": public(torch.testing, ("Tensor", "to_js")),
+    "torch.cuda": public(torch.cuda),
+    "torch.autograd": ["Function", "no_grad", "enable_grad", "backward (Tensor.backward)"],
+    "triton": [n for n in public(triton) if n not in ("JITFunction",)],
+    "triton.testing": public(triton.testing, ("Table", "to_js")),
+    "triton.runtime.driver.active": [n for n in dir(triton.runtime.driver.active) if not n.startswith("_")],
+}))
