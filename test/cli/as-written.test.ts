@@ -28,6 +28,7 @@ const FIXTURES: { file: string; idioms: string }[] = [
   { file: "puzzle12-quantized-matmul", idioms: "Puzzle 12 with 3-D blocks: w[:, :, None] >> shifts[None, None, :] unpacking, reshape to 2-D" },
   { file: "block-ptr-matmul", idioms: "a block-pointer matmul: tl.makeBlockPtr, tl.advance in the K loop, boundaryCheck/paddingOption, tl.swizzle2d" },
   { file: "rms-norm", idioms: "RMSNorm forward: pointer parameters advanced in place, keyword arguments, an eviction-policy hint" },
+  { file: "rms-norm-dtypes", idioms: "RMSNorm as Liger and unsloth write it (issue 31): int64 row offsets (tl.programId(0).to(tl.int64)), X_row_dtype = X_row.dtype, .to(tl.float32) and back .to(X_row_dtype), tl.math.rsqrt, Y_ptr.dtype.element_ty, a constexpr casting mode first-assigning let Y_row in each branch, f16 rows" },
   { file: "swiglu", idioms: "SwiGLU: a silu device function, pointer parameters advanced in place" },
   { file: "rope", idioms: "RoPE: q and k rotated in place, pointer parameters reassigned, tl.join/tl.split" },
   { file: "cross-entropy", idioms: "cross entropy: pointer advancing, early return for ignored rows, an online softmax in a loop" },
