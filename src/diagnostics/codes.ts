@@ -93,6 +93,11 @@ export const COMPILER_CODES = {
   staticAssert: { code: "KL2074", meaning: "`tl.staticAssert` whose condition is false, or not known at compile time." },
   unmaskedAccess: { code: "KL2075", meaning: "Warning: a `tl.load`/`tl.store` without a mask whose 1-D offsets come from `tl.programId` and `tl.arange` (the last block can run past the end)." },
   branchTypes: { code: "KL2076", meaning: "A `let` declared without a value, assigned another dtype or block shape in one branch of a run-time `if` than in another." },
+  // Issue 31: int64, computed in 32 bits (docs/LANGUAGE.md, "64-bit integers")
+  int64Constant: { code: "KL2090", meaning: "An i64 constant outside 32 bits where its value, not only its low word, matters (anywhere but `&`, `\|`, `^`, e.g. `x & 0xFFFFFFFF`); int64 is computed in 32 bits." },
+  int64Overflow: { code: "KL2091", meaning: "While a kernel runs on the interpreter (`--cpu`): an i64 value outside 32 bits, which the GPU's i32 register can't hold." },
+  int64Argument: { code: "KL2092", meaning: "An i64 argument (a scalar, or an element of a `Ptr<i64>`'s BigInt64Array) outside [-2^31, 2^31)." },
+  philoxWideCounter: { code: "KL2093", meaning: "`tl.philox` with i64 counters (Triton's Philox 4×64); split them into u32 words as FlagGems does." },
   /** A Triton dtype WGSL has no type for (bf16, f64, 8/16-bit integers, fp8; int64 until it is supported), where a value of it would be made. */
   dtypeMissing: { code: "KL2080", meaning: "A Triton dtype that WGSL has no type for (`tl.bfloat16`, `tl.float64`, 8- and 16-bit integers, fp8), used where a value of it would be made (a cast, `tl.full`, `tl.zeros`); naming and comparing it is fine. The message says what to write instead." },
   /** A dtype where a number is needed, or a dtype compared with a number, or chosen at run time. */

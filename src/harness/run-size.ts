@@ -8,7 +8,7 @@ import type { Diagnostic } from "../diagnostics/diagnostic";
 import { interpret, InterpreterError, type ProgramId } from "../interpreter/interpret";
 import type { NumDtype } from "../ir/ir";
 import type { HostArray } from "../language";
-import { launch, timeLaunches, type Gpu, type LaunchArgs } from "../runtime";
+import { launch, timeLaunches, type Gpu, type LaunchArgs, type StorageArray } from "../runtime";
 import { computeReference, copyArgs, evaluateCount, evaluateGrid, makeArgs, runLimits, type CheckedRun, type KernelArgs } from "./args";
 import { timeBaseline } from "./baseline";
 import { readOutputs, timingCopies, uploadArgs } from "./buffers";
@@ -99,7 +99,7 @@ function prepareSize(run: CheckedRun, program: CompiledKernel, size: number, gpu
 async function interpretSize(run: CheckedRun, program: CompiledKernel, prepared: PreparedSize, ctx: SizeContext): Promise<RunReport> {
   const { size, grid, args, dtypes } = prepared;
   ctx.progress({ phase: "launch", run: run.name, size, message: `Interpreting ${program.name} on the CPU (size ${size})` });
-  const cpuArgs: Record<string, HostArray | Uint16Array | number> = {};
+  const cpuArgs: Record<string, StorageArray | number> = {};
   for (const [k, v] of Object.entries(args)) cpuArgs[k] = typeof v === "number" ? v : toStorage(v, dtypes.get(k) as NumDtype);
   const prints = new CpuPrints(program);
   const stores = recordStores(grid, Object.fromEntries(run.outputs.map((o) => [o, (args[o] as HostArray).length])), program.ir);
@@ -108,7 +108,7 @@ async function interpretSize(run: CheckedRun, program: CompiledKernel, prepared:
   interpret(program.ir, grid, cpuArgs, { onDebugRecord: prints.onDebugRecord, onStore: stores.onStore, maxSteps: ctx.maxSteps, ...(races.checks ? { onAccess: races.onAccess } : {}) });
   const ms = performance.now() - started;
   for (const w of races.warnings()) warnRun(ctx, run.name, w);
-  const got = new Map(run.outputs.map((o) => [o, fromStorage(cpuArgs[o] as HostArray, dtypes.get(o) as NumDtype)] as const));
+  const got = new Map(run.outputs.map((o) => [o, fromStorage(cpuArgs[o] as StorageArray, dtypes.get(o) as NumDtype)] as const));
   ctx.progress({ phase: "compare", run: run.name, size, message: "Comparing with the reference" });
   const timing: TimingReport = { medianMs: ms, minMs: ms, maxMs: ms, reps: 1, source: "cpu-wall-clock" };
   const comparison = await compareWithSource(prepared, got, ctx, async () => stores.provenance);
@@ -182,7 +182,7 @@ async function correctnessLaunch(gpu: Gpu, program: CompiledKernel, plain: { abi
 function raceExplainer(program: CompiledKernel, prepared: PreparedSize, ctx: SizeContext): RaceExplainer {
   const lines = ctx.lines ?? new LineMap("");
   const rerun = (programs: ProgramId[]): RaceRecorder => {
-    const cpuArgs: Record<string, HostArray | Uint16Array | number> = {};
+    const cpuArgs: Record<string, StorageArray | number> = {};
     for (const [k, v] of Object.entries(copyArgs(prepared.args))) cpuArgs[k] = typeof v === "number" ? v : toStorage(v, prepared.dtypes.get(k) as NumDtype);
     const races = new RaceRecorder(program.ir, prepared.grid, lengthsOf(cpuArgs), lines);
     try {
