@@ -16,6 +16,7 @@ import { compareOutputs, defaultTolerance, type Comparison } from "./compare";
 import { checkCornersOnCpu } from "./corners";
 import { CpuPrints, gpuPrintBuffer, printsOf, readGpuPrints } from "./prints";
 import { fitsDevice, instrumentedLaunch, type RaceExplainer } from "./instrumented-launch";
+import { launchBytes, programAccessMap, type LaunchToTrace } from "./analyse-launch";
 import { hazardWarning, raceError, RaceRecorder, type LoadHazard, type Race } from "./races";
 import { recordStores, withSource, type StoreProvenance } from "./provenance";
 import { evaluateShapes } from "./shapes";
@@ -39,6 +40,8 @@ export interface SizeContext {
   instrumented?: (scalars: Record<string, unknown>) => CompiledKernel | undefined;
   /** The file's lines: where a mismatch's tl.store is. */
   lines?: LineMap;
+  /** The program whose accesses go into the report's `accessMap` (`--program`). */
+  program?: readonly [number, number, number];
   /** A warning about this size (KL3105), into the report's diagnostics. */
   warn?: (diagnostic: Diagnostic) => void;
 }
@@ -52,6 +55,7 @@ interface PreparedSize {
   bytes: number | null;
   flops: number | null;
   dtypes: Map<string, NumDtype>;
+  shapes: Map<string, [number, number]>;
   base: Omit<RunReport, keyof Comparison>;
   compare: (got: Map<string, ArrayLike<number>>) => Comparison;
 }
@@ -65,8 +69,19 @@ async function compareWithSource(prepared: PreparedSize, got: Map<string, ArrayL
 
 export async function runOneSize(run: CheckedRun, program: CompiledKernel, size: number, ctx: SizeContext): Promise<RunReport> {
   const prepared = prepareSize(run, program, size, ctx.gpu);
-  if (!ctx.gpu) return interpretSize(run, program, prepared, ctx);
-  return launchSize(ctx.gpu, run, program, prepared, ctx);
+  // Traced before the run: the run writes its outputs (and an in-place kernel its inputs).
+  const launch: LaunchToTrace = { ir: program.ir, grid: prepared.grid, args: copyArgs(prepared.args), dtypes: prepared.dtypes, lines: ctx.lines ?? new LineMap(""), shapes: prepared.shapes };
+  const report = ctx.gpu ? await launchSize(ctx.gpu, run, program, prepared, ctx) : await interpretSize(run, program, prepared, ctx);
+  if (ctx.program) {
+    const map = programAccessMap(launch, ctx.program);
+    if (map) report.accessMap = map;
+  }
+  if (ctx.gpu && report.timing) {
+    trace("tracing the bytes");
+    const bytes = launchBytes(launch);
+    if (bytes) report.bytes = bytes;
+  }
+  return report;
 }
 
 function prepareSize(run: CheckedRun, program: CompiledKernel, size: number, gpu: Gpu | undefined): PreparedSize {
@@ -93,7 +108,7 @@ function prepareSize(run: CheckedRun, program: CompiledKernel, size: number, gpu
         return { name: o, got: got.get(o) as ArrayLike<number>, expected: expected[o], tolerance: { ...defaultTolerance(dtype), ...run.tolerance }, shape: shapes.get(o) };
       }),
     );
-  return { size, grid, args, expected, bytes, flops, dtypes, base, compare };
+  return { size, grid, args, expected, bytes, flops, dtypes, shapes, base, compare };
 }
 
 async function interpretSize(run: CheckedRun, program: CompiledKernel, prepared: PreparedSize, ctx: SizeContext): Promise<RunReport> {

@@ -35,6 +35,8 @@ export class Machine implements ProgramState {
   loops: Span[] = [];
   /** Where tl.devicePrint's elements go (a record's `site` is the call's span start); none: dropped. */
   onDebugRecord?: (record: DebugRecord) => void;
+  /** Addresses only: tl.dot returns its accumulator (or zeros) unmultiplied. */
+  skipDots = false;
 
   constructor(
     readonly ir: KernelIR,
