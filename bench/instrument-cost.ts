@@ -69,7 +69,7 @@ async function main(): Promise<void> {
       if (extra) {
         for (const [param, scalar] of Object.entries(extra.lengths)) set.scalars[scalar] = (args[param] as Float32Array | Int32Array).length;
         set.buffers[extra.debugBuffer] = await createEmptyBuffer(gpu, "u32", extra.debugWords, "kl_debug");
-        for (const [param, shadow] of Object.entries({ ...extra.provenance, ...(extra.reads ?? {}) })) set.buffers[shadow] = await createEmptyBuffer(gpu, "u32", 2 * (args[param] as Float32Array | Int32Array).length, shadow);
+        for (const [param, shadow] of [...Object.entries(extra.provenance), ...Object.entries(extra.reads ?? {})]) set.buffers[shadow] = await createEmptyBuffer(gpu, "u32", 2 * (args[param] as Float32Array | Int32Array).length, shadow);
       }
       const t = await timeLaunches(gpu, program, c.grid(c.size), [set], { maxReps: 50, minReps: 10 });
       medians.push(t.medianMs);

@@ -70,6 +70,8 @@ export const matmul = defineRun({
     };
   },
   outputs: ["c_ptr"],
+  // Each matrix's [rows, cols]: the access map (`--program`) draws A's and B's tiles on them.
+  shapes: (s) => ({ a_ptr: [s, s + 2], b_ptr: [s + 2, Math.max(s - 1, 1)], c_ptr: [s, Math.max(s - 1, 1)] }),
   reference: ({ a_ptr, b_ptr, M, N, K }) => {
     const c = new Float32Array(M * N);
     for (let i = 0; i < M; i++)

@@ -15,18 +15,24 @@ export type i32 = number;
 export type u32 = number;
 /** A 16-bit float value; needs an adapter with `shader-f16`. */
 export type f16 = number;
+/**
+ * A 64-bit signed integer (Triton's int64), computed in 32 bits: its values must fit in
+ * [-2^31, 2^31), as every offset into a buffer does (`--cpu` stops with KL2091 where one doesn't).
+ * A `Ptr<i64>`'s argument is a BigInt64Array.
+ */
+export type i64 = number;
 /** A compile-time integer parameter: the kernel is specialised for each value. */
 export type constexpr = number;
 /** A pointer into a buffer of `T`; `ptr + offsets` addresses elements (not bytes). */
 // eslint-disable-next-line @typescript-eslint/no-unused-vars -- T documents the pointee; the compiler reads it.
-export type Ptr<T extends f32 | i32 | u32 | f16 = f32> = number;
+export type Ptr<T extends f32 | i32 | u32 | f16 | i64 = f32> = number;
 /** A mask: the result of a comparison, combined with `&&`, `||`, `!`. */
 export type Mask = boolean;
 /**
  * The element types `tl.cast`, `x.to`, `tl.zeros` and `tl.full` accept: a dtype value (`tl.float32`,
  * `x.dtype`, `p.dtype.element_ty`, a const holding one) or Kernel Lab's name of it.
  */
-export type DtypeName = "f32" | "i32" | "u32" | "f16" | tl.dtype;
+export type DtypeName = "f32" | "i32" | "u32" | "f16" | "i64" | tl.dtype;
 /** A block shape: an array of constexprs, each a power of two. */
 export type Shape = readonly number[];
 /** A window into a strided tensor, made by `tl.makeBlockPtr`, moved by `tl.advance`, read and written by `tl.load` / `tl.store`. */
@@ -252,7 +258,7 @@ export declare namespace tl {
 
   /** Keyword argument of the random functions. */
   interface RandomKeywords {
-    /** Philox's rounds: 10, Triton's default (the only count Kernel Lab computes). */
+    /** Philox's rounds, a constexpr 1–64: 10 by default, as Triton's. */
     nRounds?: number;
   }
   /**
@@ -270,8 +276,23 @@ export declare namespace tl {
    * returns the four as a tuple; here one call per word: `tl.randint4x(seed, offs, 0)` is `tl.randint`).
    */
   function randint4x(seed: number, offset: number, word: number, keywords?: RandomKeywords): number;
-  /** Philox's four u32 words for each offset (Triton `tl.randint4x`): `const [r0, r1, r2, r3] = tl.randint4x(seed, offs)`. */
+  /**
+   * Philox's four u32 words for each offset (Triton `tl.randint4x`): `const [r0, r1, r2, r3] = tl.randint4x(seed, offs)`.
+   * An i64 offset is the counter's low and high words, as Triton's full counter.
+   */
   function randint4x(seed: number, offset: number, keywords?: RandomKeywords): [number, number, number, number];
+  /**
+   * The four u32 words of Philox 4×32 on counter (c0, c1, c2, c3) and key `seed` (Triton `tl.philox`):
+   * `const [r0, r1, r2, r3] = tl.philox(seed, c0, c1, c2, c3)`. The seed is an i32, u32 or i64
+   * scalar, split as Triton's `seed.to(tl.uint64)` into the key's low and high words; the counters
+   * are i32/u32 blocks or scalars (bits kept), broadcast together. Bit for bit Triton's words.
+   */
+  function philox(seed: number, c0: number, c1: number, c2: number, c3: number, keywords?: RandomKeywords): [number, number, number, number];
+  /**
+   * Random integers to f32 in [0, 1) (Triton `tl.uint_to_uniform_float`): the word read as signed,
+   * `x < 0 ? -x - 1 : x`, times 4.6566127342e-10 (an i64: times 1.0842020432385337e-19).
+   */
+  function uintToUniformFloat(x: number): number;
   /**
    * Prints each value (up to 8 scalars or blocks of at most 1024 elements) once per element per
    * program, after the launch: `pid (4, 0, 0) idx (0) x: 0.51` (Triton `tl.device_print`). The
@@ -632,10 +653,10 @@ declare global {
 
 // ---------------------------------------------------------------- runs
 
-/** A host array for a pointer argument. */
-export type HostArray = Float32Array | Int32Array | Uint32Array;
+/** A host array for a pointer argument (a `Ptr<i64>`'s: a BigInt64Array, as torch.int64's storage). */
+export type HostArray = Float32Array | Int32Array | Uint32Array | BigInt64Array;
 /** The dtype of a host array made by the helpers below (default "f32"). */
-export type HostDtype = "f32" | "i32" | "u32";
+export type HostDtype = "f32" | "i32" | "u32" | "i64";
 /** An argument of a kernel parameter: a typed array for a pointer, a number for a scalar. */
 export type KernelArg = HostArray | number;
 
@@ -678,7 +699,7 @@ export interface RunDefinition<A extends Record<string, KernelArg>, C extends Re
   /** The pointer parameters whose contents are checked against the reference. */
   outputs: PointerArgNames<A>[];
   /** Plain TypeScript on the CPU: the expected contents of each output. */
-  reference: (args: A, size: number) => Partial<Record<PointerArgNames<A>, ArrayLike<number>>>;
+  reference: (args: A, size: number) => Partial<Record<PointerArgNames<A>, ArrayLike<number> | BigInt64Array>>;
   /** A float output passes where `abs(out - ref) <= atol + rtol * abs(ref)`; integers are exact by default. */
   tolerance?: { atol?: number; rtol?: number };
   /** Bytes moved, for GB/s. */
@@ -762,31 +783,37 @@ export declare function rand(n: number): Float32Array;
 export declare function rand(n: number, dtype: "f32"): Float32Array;
 export declare function rand(n: number, dtype: "i32"): Int32Array;
 export declare function rand(n: number, dtype: "u32"): Uint32Array;
+export declare function rand(n: number, dtype: "i64"): BigInt64Array;
 /** Normal random numbers (mean 0, standard deviation 1; integers: 100, rounded). */
 export declare function randn(n: number): Float32Array;
 export declare function randn(n: number, dtype: "f32"): Float32Array;
 export declare function randn(n: number, dtype: "i32"): Int32Array;
 export declare function randn(n: number, dtype: "u32"): Uint32Array;
+export declare function randn(n: number, dtype: "i64"): BigInt64Array;
 /** An array of zeros. */
 export declare function zeros(n: number): Float32Array;
 export declare function zeros(n: number, dtype: "f32"): Float32Array;
 export declare function zeros(n: number, dtype: "i32"): Int32Array;
 export declare function zeros(n: number, dtype: "u32"): Uint32Array;
+export declare function zeros(n: number, dtype: "i64"): BigInt64Array;
 /** An array of one value. */
 export declare function full(n: number, value: number): Float32Array;
 export declare function full(n: number, value: number, dtype: "f32"): Float32Array;
 export declare function full(n: number, value: number, dtype: "i32"): Int32Array;
 export declare function full(n: number, value: number, dtype: "u32"): Uint32Array;
+export declare function full(n: number, value: number, dtype: "i64"): BigInt64Array;
 /** The array `[0, 1, …, n - 1]`. */
 export declare function arange(n: number): Float32Array;
 export declare function arange(n: number, dtype: "f32"): Float32Array;
 export declare function arange(n: number, dtype: "i32"): Int32Array;
 export declare function arange(n: number, dtype: "u32"): Uint32Array;
+export declare function arange(n: number, dtype: "i64"): BigInt64Array;
 /** An output array filled with poison (NaN, or 0x7fbadbad for integers): an element the kernel never writes is caught. */
 export declare function empty(n: number): Float32Array;
 export declare function empty(n: number, dtype: "f32"): Float32Array;
 export declare function empty(n: number, dtype: "i32"): Int32Array;
 export declare function empty(n: number, dtype: "u32"): Uint32Array;
+export declare function empty(n: number, dtype: "i64"): BigInt64Array;
 /** Ceiling division of integers: `ceil(a / b)`. */
 export declare function cdiv(a: number, b: number): number;
 /**

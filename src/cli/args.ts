@@ -1,7 +1,7 @@
 // Command-line parsing: `kernel-lab <command> [options]`, options in any order after the command.
 
 export type Command =
-  | { kind: "run"; file: string; run?: string; size?: number; sweep: boolean; json: boolean; cpu: boolean; reps?: number; timeoutMs?: number; maxSteps?: number; constexprs: Record<string, number>; retune: boolean; history?: string; bench?: "off" | "quick" | "full"; debug: boolean }
+  | { kind: "run"; file: string; run?: string; size?: number; sweep: boolean; json: boolean; cpu: boolean; reps?: number; timeoutMs?: number; maxSteps?: number; constexprs: Record<string, number>; retune: boolean; history?: string; program?: [number, number, number]; bench?: "off" | "quick" | "full"; debug: boolean }
   | { kind: "compare"; before: string; after: string; json: boolean; debug: boolean }
   | { kind: "check"; files: string[]; json: boolean; pretty: boolean; debug: boolean }
   | { kind: "wgsl"; file: string; kernel?: string; constexprs: Record<string, number>; gpu: boolean; debug: boolean }
@@ -33,6 +33,8 @@ Commands:
     --constexpr NAME=VALUE  replace a constexpr of the run and of each of its configs (repeatable;
                        an integer, or a float for a float constexpr)
     --retune           tune runs with \`configs\` afresh instead of using the cached choice
+    --program P        also print what program P (x, or x,y, or x,y,z) loads and stores: a map per
+                       tl.load/tl.store line (small buffers drawn, larger ones summarised)
     --history FILE     append the results to FILE (JSON lines) and say how each compares with its last run there
   check FILE...  Print the diagnostics of kernel files, one a line (path:line:col - error KLxxxx: message)
     --pretty           show the source line and a caret under each diagnostic
@@ -62,9 +64,9 @@ export function parseArgs(argv: readonly string[]): Command {
   const positional: string[] = [];
   const flags = new Set<string>();
   const values = new Map<string, string[]>();
-  const takesValue = new Set(["--bench", "--run", "--size", "--reps", "--timeout", "--max-steps", "--kernel", "--constexpr", "--history", "--out"]);
+  const takesValue = new Set(["--program", "--bench", "--run", "--size", "--reps", "--timeout", "--max-steps", "--kernel", "--constexpr", "--history", "--out"]);
   const allowed: Record<string, string[]> = {
-    run: ["--bench", "--run", "--size", "--sweep", "--json", "--cpu", "--reps", "--timeout", "--max-steps", "--constexpr", "--retune", "--history", "--debug"],
+    run: ["--program", "--bench", "--run", "--size", "--sweep", "--json", "--cpu", "--reps", "--timeout", "--max-steps", "--constexpr", "--retune", "--history", "--debug"],
     compare: ["--json", "--debug"],
     check: ["--json", "--pretty", "--debug"],
     wgsl: ["--kernel", "--constexpr", "--gpu", "--debug"],
@@ -109,6 +111,7 @@ export function parseArgs(argv: readonly string[]): Command {
         constexprs: constexprPairs(values.get("--constexpr")),
         retune: flags.has("--retune"),
         history: one("--history"),
+        ...programOption(one("--program")),
         bench: benchMode(one("--bench")),
         debug,
       };
@@ -157,4 +160,13 @@ function constexprPairs(pairs: readonly string[] | undefined): Record<string, nu
     constexprs[m[1]] = Number(m[2]);
   }
   return constexprs;
+}
+
+/** `--program 3` or `--program 1,2`: a program id of the run's grid. */
+function programOption(value: string | undefined): { program?: [number, number, number] } {
+  if (value === undefined) return {};
+  const parts = value.split(",").map((p) => p.trim());
+  if (parts.length > 3 || parts.some((p) => !/^\d+$/.test(p))) throw new UsageError(`--program wants a program id such as 3 or 1,2 (x, y, z; y and z default to 0), got '${value}'.`);
+  const [x, y = 0, z = 0] = parts.map(Number);
+  return { program: [x, y, z] };
 }

@@ -2,6 +2,8 @@
 
 import type { AdapterReport, AutotuneReport, LaunchReport, RunReport } from "../harness/report";
 import { mismatchLine } from "../harness/mismatch-text";
+import { accessMapText } from "../harness/access-map";
+import { bytesText, formatBytes } from "../harness/bytes";
 
 /** Milliseconds with about three significant digits: 0.0123, 1.234, 250.1. */
 export function formatMs(ms: number): string {
@@ -70,6 +72,8 @@ export function formatRunTiming(run: RunReport): string[] {
   if (run.gbps !== null) lines.push(`  GB/s: ${run.gbps.toFixed(1)}`);
   if (run.gflops !== null) lines.push(`  GFLOP/s: ${run.gflops.toFixed(1)}`);
   if (run.speedOfLight) lines.push(`  Speed of light: ${run.speedOfLight.message}`);
+  if (run.bytes) lines.push(...bytesText(run.bytes));
+  if (run.accessMap) lines.push(...accessMapText(run.accessMap));
   if (run.exercise) lines.push(`  Exercise ${run.exercise}: ${run.correct ? "solved: it matches the hidden reference" : "not yet: it does not match the hidden reference"}`);
   if (run.baseline) {
     const b = run.baseline;
@@ -99,12 +103,16 @@ export function formatAutotune(tune: AutotuneReport): string[] {
   const columns = varying.length > 0 ? varying : keys;
   const hasGbps = tune.candidates.some((c) => c.gbps !== null);
   const hasGflops = tune.candidates.some((c) => c.gflops !== null);
-  const head = [...columns, "Median", ...(hasGbps ? ["GB/s"] : []), ...(hasGflops ? ["GFLOP/s"] : []), ""];
+  // Where the bytes go, per candidate: what its loads ask for, how often a tile is read, the worst sector use.
+  const hasBytes = tune.candidates.some((c) => c.bytes);
+  const hasTiles = tune.candidates.some((c) => c.bytes?.tileReads !== undefined);
+  const head = [...columns, "Median", ...(hasGbps ? ["GB/s"] : []), ...(hasGflops ? ["GFLOP/s"] : []), ...(hasBytes ? ["Loaded", ...(hasTiles ? ["Tile reads"] : []), "Sector use"] : []), ""];
   const rows = tune.candidates.map((c) => [
     ...columns.map((k) => String(c.constexprs[k] ?? "")),
     c.medianMs === null ? "—" : `${formatMs(c.medianMs)} ms`,
     ...(hasGbps ? [c.gbps === null ? "—" : c.gbps.toFixed(1)] : []),
     ...(hasGflops ? [c.gflops === null ? "—" : c.gflops.toFixed(1)] : []),
+    ...(hasBytes ? [c.bytes ? formatBytes(c.bytes.loadedBytes) : "—", ...(hasTiles ? [c.bytes?.tileReads !== undefined ? `${c.bytes.tileReads}×` : "—"] : []), c.bytes ? `${Math.round(c.bytes.sectorEfficiency * 100)}%` : "—"] : []),
     c.correct ? "✓" : "✗",
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));

@@ -79,6 +79,7 @@ async function runCommand(cmd: Extract<Command, { kind: "run" }>): Promise<numbe
     maxSteps: cmd.maxSteps,
     ...(Object.keys(cmd.constexprs).length ? { constexprs: cmd.constexprs } : {}),
     retune: cmd.retune,
+    ...(cmd.program ? { program: cmd.program } : {}),
     onProgress: progress ? (p) => process.stderr.write(`\r\x1b[2K${p.message}…`) : undefined,
     onRunChecked: cmd.json ? undefined : (run, adapter) => {
       // What the kernel printed goes to stderr, as Triton's device_print goes to the process's output.

@@ -28,7 +28,8 @@ export interface StorageBinding {
   /** The pointer parameter's name. */
   name: string;
   binding: number;
-  dtype: NumDtype;
+  /** The element dtype in the buffer: a Ptr<i64>'s elements are held as i32 (README "64-bit integers"). */
+  dtype: Exclude<NumDtype, "i64">;
   /** 1: array<T>; 4: array<vec4<T>> (scalar elements addressed as [i >> 2][i & 3]). */
   vectorWidth: 1 | 4;
   access: "read" | "read_write";

@@ -168,7 +168,7 @@ export class ContiguityAnalysis {
 
   private compute(v: Value): Stride {
     if (v.type.shape.length === 0) return 0;
-    if (v.type.kind === "data" && v.type.dtype !== "i32" && v.type.dtype !== "u32") return undefined;
+    if (v.type.kind === "data" && v.type.dtype !== "i32" && v.type.dtype !== "u32" && v.type.dtype !== "i64") return undefined;
     switch (v.op) {
       case "splat":
         return 0;
@@ -230,7 +230,7 @@ function powerOfTwoIn(n: number): number {
 }
 
 function isInteger(v: Value): boolean {
-  return v.type.kind === "pointer" || v.type.dtype === "i32" || v.type.dtype === "u32";
+  return v.type.kind === "pointer" || v.type.dtype === "i32" || v.type.dtype === "u32" || v.type.dtype === "i64";
 }
 
 /** The compile-time value every element of `v` has, if any. */

@@ -13,7 +13,17 @@ export const UNARY_WGSL: Record<UnaryFn, (x: string, dtype: Dtype) => string> = 
 /** WGSL takes shift amounts as u32, and only their low 5 bits mean anything on 32-bit values. */
 const shiftAmount = (b: string, rhsDtype: Dtype) => `${rhsDtype === "u32" ? b : `u32(${b})`} & 31u`;
 
-export const BINARY_WGSL: Record<BinaryFn, (a: string, b: string, rhsDtype: Dtype) => string> = {
+/**
+ * An i64's shift by 32 or more means something (`offset >> 32` is its high word): on its i32
+ * register (ir/int64.ts) `>>` by 31 gives the sign, `<<` gives 0.
+ */
+const int64Shift = (a: string, b: string, rhsDtype: Dtype, left: boolean) => {
+  const amount = rhsDtype === "u32" ? b : `u32(${b})`;
+  return left ? `select(${a} << (${amount} & 31u), 0i, ${amount} > 31u)` : `(${a} >> min(${amount}, 31u))`;
+};
+
+/** `lhsDtype`: the IR's, where an i64 differs from its i32 register (shifts). */
+export const BINARY_WGSL: Record<BinaryFn, (a: string, b: string, rhsDtype: Dtype, lhsDtype?: Dtype) => string> = {
   add: (a, b) => `(${a} + ${b})`,
   sub: (a, b) => `(${a} - ${b})`,
   mul: (a, b) => `(${a} * ${b})`,
@@ -22,8 +32,8 @@ export const BINARY_WGSL: Record<BinaryFn, (a: string, b: string, rhsDtype: Dtyp
   and: (a, b) => `(${a} & ${b})`,
   or: (a, b) => `(${a} | ${b})`,
   xor: (a, b) => `(${a} ^ ${b})`,
-  shl: (a, b, rhsDtype) => `(${a} << (${shiftAmount(b, rhsDtype)}))`,
-  shr: (a, b, rhsDtype) => `(${a} >> (${shiftAmount(b, rhsDtype)}))`,
+  shl: (a, b, rhsDtype, lhsDtype) => (lhsDtype === "i64" ? int64Shift(a, b, rhsDtype, true) : `(${a} << (${shiftAmount(b, rhsDtype)}))`),
+  shr: (a, b, rhsDtype, lhsDtype) => (lhsDtype === "i64" ? int64Shift(a, b, rhsDtype, false) : `(${a} >> (${shiftAmount(b, rhsDtype)}))`),
   lt: (a, b) => `(${a} < ${b})`,
   le: (a, b) => `(${a} <= ${b})`,
   gt: (a, b) => `(${a} > ${b})`,

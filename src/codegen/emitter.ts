@@ -3,6 +3,7 @@
 // rearrange.ts, reductions.ts, dot.ts) work through it.
 
 import type { Dtype, Value, ValueType } from "../ir/ir";
+import type { RegisterDtype } from "./literals";
 import type { BlockLayout } from "./layout";
 import type { MmaPlan } from "./mma";
 
@@ -32,10 +33,10 @@ export interface Emitter {
   /** Which invocations write a block's elements when several hold each (generator.ts), else undefined. */
   ownerCondition(type: ValueType): string | undefined;
   typeOf(type: ValueType): string;
-  dtype(type: ValueType): Dtype;
+  dtype(type: ValueType): RegisterDtype;
   valueName(v: Value, j: number): string;
   /** A workgroup array of at least `size` elements of `dtype` in scratch slot `slot` (as vec4s: size / 4 of them). */
-  scratch(slot: string, dtype: Dtype, size: number, vec4?: boolean): string;
+  scratch(slot: string, dtype: RegisterDtype, size: number, vec4?: boolean): string;
   /** The name of the per-invocation first flat element of a tiled layout. */
   tileBase(layout: BlockLayout): string;
   fresh(prefix: string): string;

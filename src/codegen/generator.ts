@@ -15,7 +15,8 @@ import type { Emitter } from "./emitter";
 import type { MmaPlan } from "./mma";
 import type { DirectStore } from "./mma-store";
 import { isRowVector, layoutKey, layoutOf, registerOffset, rowSliceLayout, rowSliceOffset, rowSlicesOf, tileOffset, type BlockLayout, type RowSlice } from "./layout";
-import { literal, wgslType } from "./literals";
+import { literal, wgslType, type RegisterDtype } from "./literals";
+import { lowWord } from "../ir/int64";
 import { valuesSteeringControl } from "./uniformity";
 import { dotsWithoutLeadingBarrier } from "./dot-barriers";
 
@@ -49,7 +50,7 @@ export class WgslGenerator implements Emitter {
   /** How many `for` loops enclose the statement being emitted. */
   loopDepth = 0;
   /** Workgroup arrays by name: dtype and element count (the largest any use asked for). */
-  readonly scratchArrays = new Map<string, { dtype: Dtype; size: number; vec4: boolean }>();
+  readonly scratchArrays = new Map<string, { dtype: RegisterDtype; size: number; vec4: boolean }>();
   private freshCount = 0;
   usesSubgroups = false;
   /** The `laneN` bases the body uses (N elements per run). */
@@ -183,7 +184,8 @@ export class WgslGenerator implements Emitter {
 
   /** A WGSL expression for register j of value v (its only register if v is a scalar). */
   reg(v: Value, j: number): string {
-    if (v.op === "const") return literal(v.value, this.dtype(v.type));
+    // An i64 constant is its low word (`x & 0xFFFFFFFF` is `x & -1`); a value that needs more is KL2090.
+    if (v.op === "const") return literal(v.type.kind === "data" && v.type.dtype === "i64" ? lowWord(v.value) : v.value, this.dtype(v.type));
     if (v.type.kind === "pointer" && v.op === "param") return "0i";
     if (v.op === "splat") return this.reg(v.value, 0);
     if (v.op === "reshape" && this.sameLayout(v.type, v.value.type)) return this.reg(v.value, j);
@@ -199,8 +201,9 @@ export class WgslGenerator implements Emitter {
     return layoutKey(a.shape, this.w, this.target.tiledLayouts) === layoutKey(b.shape, this.w, this.target.tiledLayouts);
   }
 
-  dtype(type: ValueType): Dtype {
-    return type.kind === "pointer" ? "i32" : type.dtype;
+  /** The WGSL dtype of a value: a pointer is its i32 offset, an i64 its low 32 bits (ir/int64.ts). */
+  dtype(type: ValueType): RegisterDtype {
+    return type.kind === "pointer" || type.dtype === "i64" ? "i32" : type.dtype;
   }
 
   typeOf(type: ValueType): string {
@@ -247,7 +250,7 @@ export class WgslGenerator implements Emitter {
     return valueName(v, j);
   }
 
-  scratch(slot: string, dtype: Dtype, size: number, vec4 = false): string {
+  scratch(slot: string, dtype: RegisterDtype, size: number, vec4 = false): string {
     const name = `sm_${slot}_${dtype}${vec4 ? "x4" : ""}`;
     const known = this.scratchArrays.get(name);
     this.scratchArrays.set(name, { dtype, size: Math.max(size, known?.size ?? 0), vec4 });

@@ -2,13 +2,14 @@
 // added once, after the bindings, when some line of the body calls one of its functions.
 
 import { ERF_WGSL, POW_WGSL, ROUNDED_WGSL } from "./special-math";
-import { PHILOX_ROUNDS_WGSL, UMULHI_WGSL } from "./philox-wgsl";
+import { PHILOX_N_ROUNDS_WGSL, PHILOX_ROUNDS_WGSL, UMULHI_WGSL } from "./philox-wgsl";
 import { RANDN_WGSL } from "./random";
 
 /** Each helper's text and the function names whose use needs it (a helper needs those it calls). */
 const HELPERS: readonly { wgsl: string; neededBy: readonly string[] }[] = [
-  { wgsl: UMULHI_WGSL, neededBy: ["kl_umulhi(", "kl_philox(", "kl_randint4x("] },
+  { wgsl: UMULHI_WGSL, neededBy: ["kl_umulhi(", "kl_philox(", "kl_randint4x(", "kl_philox_rounds("] },
   { wgsl: PHILOX_ROUNDS_WGSL, neededBy: ["kl_philox(", "kl_randint4x(", "kl_uniform(", "kl_randn("] },
+  { wgsl: PHILOX_N_ROUNDS_WGSL, neededBy: ["kl_philox_rounds("] },
   { wgsl: RANDN_WGSL, neededBy: ["kl_randn("] },
   { wgsl: ERF_WGSL, neededBy: ["kl_erf("] },
   { wgsl: POW_WGSL, neededBy: ["kl_pow("] },

@@ -2,7 +2,10 @@
 
 import type { Dtype } from "../ir/ir";
 
-export function wgslType(dtype: Dtype): string {
+/** The dtypes WGSL has: an i64 is held in an i32 (ir/int64.ts). */
+export type RegisterDtype = Exclude<Dtype, "i64">;
+
+export function wgslType(dtype: RegisterDtype): string {
   return dtype;
 }
 
@@ -15,7 +18,7 @@ export const RUNTIME_ZERO = "kl_zero";
  * A WGSL literal of `dtype`. WGSL can't spell NaN or infinities, and rejects constant expressions
  * that produce them, so those are a bitcast of a run-time value (the bits plus RUNTIME_ZERO).
  */
-export function literal(value: number, dtype: Dtype): string {
+export function literal(value: number, dtype: RegisterDtype): string {
   switch (dtype) {
     case "bool":
       return value ? "true" : "false";

@@ -58,4 +58,15 @@ fn kl_normal(w0: u32, w1: u32) -> f32 {
 }
 `;
 
+/** Philox with another count of rounds than ten (tl.philox's n_rounds): the same round, in a loop. */
+export const PHILOX_N_ROUNDS_WGSL = `
+fn kl_philox_rounds(counter: vec4<u32>, key: vec2<u32>, rounds: u32) -> vec4<u32> {
+  var c = counter;
+  var k = key;
+  for (var r = 0u; r < rounds; r++) {${PHILOX_ROUND.replace(/\n/g, "\n  ")}
+  }
+  return c;
+}
+`;
+
 export const PHILOX_WGSL = UMULHI_WGSL + PHILOX_ROUNDS_WGSL;

@@ -4,13 +4,13 @@
 
 import type { Dtype, ReduceFn, Value } from "../ir/ir";
 import type { Emitter } from "./emitter";
-import { literal } from "./literals";
+import { literal, type RegisterDtype } from "./literals";
 import { stage } from "./rearrange";
 import { sliceMatchesTile } from "./layout";
 
 /** What a reduction function is in WGSL: its identity, how two partials combine, its subgroup operation. */
 interface Reduction {
-  identity: (dtype: Dtype) => string;
+  identity: (dtype: RegisterDtype) => string;
   combine: (a: string, b: string) => string;
   subgroup: string;
 }
@@ -45,12 +45,12 @@ export function defineReduced(ctx: Emitter, v: Value, expr: string): void {
   ctx.emit(`let ${ctx.valueName(v, 0)} = workgroupUniformLoad(&${u}[0]);`);
 }
 
-function identity(fn: ReduceFn, dtype: Dtype): string {
+function identity(fn: ReduceFn, dtype: RegisterDtype): string {
   return REDUCE_WGSL[fn].identity(dtype);
 }
 
 /** The lowest (`low`) or highest value of a dtype. */
-function extreme(dtype: Dtype, low: boolean): string {
+function extreme(dtype: RegisterDtype, low: boolean): string {
   switch (dtype) {
     case "f32":
     case "f16":

@@ -34,7 +34,7 @@ export function combineExpression(ctx: Emitter, combine: Combine, a: string, b: 
       case "unary":
         return UNARY_WGSL[v.fn](at(v.value), ctx.dtype(v.type));
       case "binary":
-        return BINARY_WGSL[v.fn](at(v.lhs), at(v.rhs), ctx.dtype(v.rhs.type));
+        return BINARY_WGSL[v.fn](at(v.lhs), at(v.rhs), ctx.dtype(v.rhs.type), v.lhs.type.kind === "data" ? v.lhs.type.dtype : undefined);
       case "math":
         return MATH_WGSL[v.fn](v.args.map(at), ctx.typeOf(v.type));
       case "where":

@@ -2,7 +2,7 @@
 // (generator.ts names them); constants are inlined and splats and same-layout reshapes are views
 // that emit nothing (generator.ts `reg` reads through them).
 
-import type { Value } from "../ir/ir";
+import type { Dtype, Value } from "../ir/ir";
 import { numel } from "../ir/ir";
 import { emitAtomic } from "./atomics";
 import { emitDot } from "./dot";
@@ -49,7 +49,7 @@ export const VALUE_WGSL: ValueEmitters = {
   bitcast: (gen, v) => gen.elementwise(v, (j) => `bitcast<${gen.typeOf(v.type)}>(${gen.reg(v.value, j)})`),
   cast: (gen, v) => gen.elementwise(v, (j) => `${gen.typeOf(v.type)}(${gen.reg(v.value, j)})`),
   unary: (gen, v) => gen.elementwise(v, (j) => UNARY_WGSL[v.fn](gen.reg(v.value, j), gen.dtype(v.type))),
-  binary: (gen, v) => gen.elementwise(v, (j) => BINARY_WGSL[v.fn](gen.reg(v.lhs, j), gen.reg(v.rhs, j), gen.dtype(v.rhs.type))),
+  binary: (gen, v) => gen.elementwise(v, (j) => BINARY_WGSL[v.fn](gen.reg(v.lhs, j), gen.reg(v.rhs, j), gen.dtype(v.rhs.type), irDtype(v.lhs))),
   ptrAdd: (gen, v) => gen.elementwise(v, (j) => `(${gen.reg(v.ptr, j)} + ${gen.reg(v.offset, j)})`),
   math: (gen, v) =>
     gen.elementwise(v, (j) => {
@@ -79,4 +79,9 @@ export function emitValue(gen: WgslGenerator, v: Value): void {
   // A tl.trans only tl.dot reads: the dot stages what it transposes (dot.ts, mma.ts).
   if (gen.dotOnlyTransposes.has(v.id)) return;
   (VALUE_WGSL[v.op] as (gen: WgslGenerator, v: Value) => void)(gen, v);
+}
+
+/** A value's dtype as the IR has it (an i64 stays i64; `gen.dtype` gives its i32 register). */
+function irDtype(v: Value): Dtype | undefined {
+  return v.type.kind === "data" ? v.type.dtype : undefined;
 }

@@ -142,13 +142,14 @@ function bindParams(gen: WgslGenerator): number {
       gen.buffers.set(p.name, {
         name: p.name,
         binding: binding++,
-        dtype: p.dtype,
+        dtype: p.dtype === "i64" ? "i32" : p.dtype,
         vectorWidth: 1,
         access: gen.ir.writtenParams.has(p.name) ? "read_write" : "read",
       });
       if (p.dtype === "f16") gen.usesF16 = true;
     } else if (p.kind === "scalar") {
-      gen.scalars.push({ name: p.name, dtype: p.dtype === "f16" ? "f32" : p.dtype, word: word++ });
+      // An i64 scalar travels as i32 (the harness checks it fits, KL2091); an f16 one as f32.
+      gen.scalars.push({ name: p.name, dtype: p.dtype === "f16" ? "f32" : p.dtype === "i64" ? "i32" : p.dtype, word: word++ });
     }
   }
   return Math.ceil(word / 4) * 4;

@@ -93,7 +93,12 @@ export const COMPILER_CODES = {
   staticAssert: { code: "KL2074", meaning: "`tl.staticAssert` whose condition is false, or not known at compile time." },
   unmaskedAccess: { code: "KL2075", meaning: "Warning: a `tl.load`/`tl.store` without a mask whose 1-D offsets come from `tl.programId` and `tl.arange` (the last block can run past the end)." },
   branchTypes: { code: "KL2076", meaning: "A `let` declared without a value, assigned another dtype or block shape in one branch of a run-time `if` than in another." },
-  /** A Triton dtype WGSL has no type for (bf16, f64, 8/16-bit integers, fp8; int64 until it is supported), where a value of it would be made. */
+  // Issue 31: int64, computed in 32 bits (docs/LANGUAGE.md, "64-bit integers")
+  int64Constant: { code: "KL2090", meaning: "An i64 constant outside 32 bits where its value, not only its low word, matters (anywhere but `&`, `\|`, `^`, e.g. `x & 0xFFFFFFFF`); int64 is computed in 32 bits." },
+  int64Overflow: { code: "KL2091", meaning: "While a kernel runs on the interpreter (`--cpu`): an i64 value outside 32 bits, which the GPU's i32 register can't hold." },
+  int64Argument: { code: "KL2092", meaning: "An i64 argument (a scalar, or an element of a `Ptr<i64>`'s BigInt64Array) outside [-2^31, 2^31)." },
+  philoxWideCounter: { code: "KL2093", meaning: "`tl.philox` with i64 counters (Triton's Philox 4×64); split them into u32 words as FlagGems does." },
+  /** A Triton dtype WGSL has no type for (bf16, f64, u64, 8/16-bit integers, fp8), where a value of it would be made. */
   dtypeMissing: { code: "KL2080", meaning: "A Triton dtype that WGSL has no type for (`tl.bfloat16`, `tl.float64`, 8- and 16-bit integers, fp8), used where a value of it would be made (a cast, `tl.full`, `tl.zeros`); naming and comparing it is fine. The message says what to write instead." },
   /** A dtype where a number is needed, or a dtype compared with a number, or chosen at run time. */
   dtypeAsValue: { code: "KL2081", meaning: "A dtype (`tl.float32`, `x.dtype`) where a number is needed, compared with a number, or chosen by a run-time condition: dtypes are known while compiling." },
@@ -147,11 +152,10 @@ export const CPU_RUN_CODES = {
 /**
  * Running a Python file (`kernel-lab run FILE.py`, docs/LANGUAGE.md §4.1): the script, its launches,
  * the embedded Python. Planned, to be added here when first used: KL3120 the script raised (its
- * traceback), KL3122 a launch argument a kernel can't take, KL3123 a launch grid that isn't 1 to 3
- * positive integers.
+ * traceback), KL3121 a launch of a function the file doesn't define with `@triton.jit`, KL3122 a
+ * launch argument a kernel can't take, KL3123 a launch grid that isn't 1 to 3 positive integers.
  */
 export const PYTHON_CODES = {
-  kernelNotInFile: { code: "KL3121", meaning: "A `kernel[grid](…)` names a function the file does not define with `@triton.jit`." },
   pythonStart: { code: "KL4010", meaning: "Kernel Lab's embedded Python (Pyodide) could not be started: its files are missing or unreadable." },
 } as const satisfies Table;
 

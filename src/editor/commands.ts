@@ -1,6 +1,7 @@
 // Every command of the extension, in one table. The ids are contributed in package.json.
 
 import * as vscode from "vscode";
+import { convertToTypeScript, copyAsTritonPython } from "./convert-commands";
 import { debugProgram } from "./debug/provider";
 import { kernelDocumentFor } from "./kernel-document";
 import { ResultsPanel, type PanelState } from "./results-panel";
@@ -37,7 +38,9 @@ export type CommandId =
   | "kernelLab.tour.run"
   | "kernelLab.tour.removeMasks"
   | "kernelLab.tour.showFix"
-  | "kernelLab.tour.sweep";
+  | "kernelLab.tour.sweep"
+  | "kernelLab.convertToTypeScript"
+  | "kernelLab.copyAsTritonPython";
 
 /** Handlers return what happened, so integration tests can read it from `executeCommand`. */
 export function commandTable(services: CommandServices): Record<CommandId, (...args: unknown[]) => unknown> {
@@ -47,6 +50,8 @@ export function commandTable(services: CommandServices): Record<CommandId, (...a
     "kernelLab.sweepKernel": (uri?: unknown, run?: unknown): Promise<RunCommandResult> => runs.run("sweep", uri, run),
     "kernelLab.retuneKernel": (uri?: unknown, run?: unknown, size?: unknown): Promise<RunCommandResult> => runs.run("retune", uri, run, size),
     "kernelLab.showWgsl": (uri?: unknown) => showWgsl(uri, log),
+    "kernelLab.convertToTypeScript": (uri?: unknown) => convertToTypeScript(uri, log),
+    "kernelLab.copyAsTritonPython": (uri?: unknown) => copyAsTritonPython(uri),
     "kernelLab.showResults": (): PanelState => {
       ResultsPanel.show(extensionUri, log, (line, column) => runs.revealInLastFile(line, column));
       return ResultsPanel.state();

@@ -11,3 +11,14 @@ export function compiler(): CompileModule {
   loaded ??= require("../compile") as CompileModule;
   return loaded;
 }
+
+type PythonModule = typeof import("../python");
+
+let python: PythonModule | undefined;
+
+/** The Python front end (Lezer's grammar and the lowering), loaded when a Python kernel file is first seen. */
+export function pythonCompiler(): PythonModule {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  python ??= require("../python") as PythonModule;
+  return python;
+}

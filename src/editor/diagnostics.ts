@@ -5,8 +5,13 @@
 
 import * as vscode from "vscode";
 import type { DiagnosticFix, Diagnostic as KernelDiagnostic, Span } from "../diagnostics/diagnostic";
-import { compiler } from "./compiler";
-import { isKernelDocument } from "./kernel-document";
+import { compiler, pythonCompiler } from "./compiler";
+import { isKernelDocument, isTritonPythonDocument } from "./kernel-document";
+
+/** Kernel files, and Python files with a @triton.jit kernel (docs/LANGUAGE.md §2.2); other Python is left alone. */
+function isChecked(document: vscode.TextDocument): boolean {
+  return isKernelDocument(document) || isTritonPythonDocument(document);
+}
 
 export const DIAGNOSTIC_SOURCE = "kernel-lab";
 /** Typing pauses shorter than this don't trigger a check. */
@@ -46,13 +51,17 @@ export class KernelDiagnostics implements vscode.Disposable {
 
   /** Checks a document at once (open, save, and documents already open at activation). */
   checkNow(document: vscode.TextDocument): void {
-    if (!isKernelDocument(document)) return;
+    if (!isChecked(document)) return;
     this.cancelPending(document.uri);
     this.check(document);
   }
 
   private checkSoon(document: vscode.TextDocument): void {
-    if (!isKernelDocument(document)) return;
+    if (!isChecked(document)) {
+      // A Python file that stops holding a @triton.jit kernel keeps no stale squiggles.
+      if (document.uri.path.endsWith(".py")) this.collection.delete(document.uri);
+      return;
+    }
     const key = document.uri.toString();
     this.cancelPending(document.uri);
     this.pending.set(
@@ -67,7 +76,7 @@ export class KernelDiagnostics implements vscode.Disposable {
   private check(document: vscode.TextDocument): void {
     const started = performance.now();
     try {
-      const found = compiler().checkFile(document.fileName, document.getText());
+      const found = isKernelDocument(document) ? compiler().checkFile(document.fileName, document.getText()) : pythonCompiler().checkPythonFile(document.fileName, document.getText());
       this.collection.set(document.uri, found.map((d) => toVscode(document, d)));
       this.fixes.set(document.uri.toString(), {
         version: document.version,

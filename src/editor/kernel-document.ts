@@ -20,3 +20,8 @@ export async function kernelDocumentFor(uri: unknown): Promise<vscode.TextDocume
   const active = vscode.window.activeTextEditor?.document;
   return active && isKernelDocument(active) ? active : undefined;
 }
+
+/** A Python file holding a `@triton.jit` function: a kernel file in Triton's own spelling. */
+export function isTritonPythonDocument(document: vscode.TextDocument): boolean {
+  return document.uri.path.endsWith(".py") && document.uri.scheme !== "git" && /@\s*(?:triton\.)?jit\b/.test(document.getText());
+}

@@ -6,6 +6,7 @@ import type { NumDtype, Param } from "../ir/ir";
 import { isBuiltinHandle, type HostArray } from "../language";
 import { checkConstexprs } from "./check-constexprs";
 import { fail, RunCodes, type RunCode } from "./codes";
+import { Codes } from "../diagnostics/codes";
 import { show } from "./show";
 import type { LoadedRun } from "./load";
 
@@ -210,9 +211,11 @@ const ARRAY_FOR: Record<NumDtype, { ctor: Function; name: string }> = {
   u32: { ctor: Uint32Array, name: "Uint32Array" },
   // f16 data is written as a Float32Array and rounded to half precision on upload.
   f16: { ctor: Float32Array, name: "Float32Array" },
+  // torch.int64's storage; the values must fit in 32 bits (README "64-bit integers").
+  i64: { ctor: BigInt64Array, name: "BigInt64Array" },
 };
 
-const HELPER_FOR: Record<NumDtype, string> = { f32: "rand(n)", i32: 'rand(n, "i32")', u32: 'rand(n, "u32")', f16: "rand(n)" };
+const HELPER_FOR: Record<NumDtype, string> = { f32: "rand(n)", i32: 'rand(n, "i32")', u32: 'rand(n, "u32")', f16: "rand(n)", i64: 'rand(n, "i64")' };
 
 /** Fresh arguments for one size, checked against the kernel's parameters. */
 export function makeArgs(run: CheckedRun, kernel: KernelSignature, size: number, limits?: RunLimits): KernelArgs {
@@ -257,6 +260,7 @@ export function checkKernelArgs(run: string, field: string, kernel: KernelSignat
         const amount = (n: number) => `${n.toLocaleString("en-US")} bytes (${(n / 2 ** 20).toFixed(1)} MiB)`;
         fail(run, RunCodes.argTooLarge, `\`${field}.${p.name}\``, `${show(value)} needs a buffer of ${amount(bytes)}, more than this GPU allows for one storage buffer: ${amount(limits.maxBufferBytes)} (its maxBufferSize / maxStorageBufferBindingSize). Use a smaller size.`);
       }
+      if (value instanceof BigInt64Array) checkInt64s(run, `\`${field}.${p.name}\``, p.name, value);
       out[p.name] = value as HostArray;
     } else {
       checkScalar(run, field, p, value, size);
@@ -275,6 +279,17 @@ function checkScalar(run: string, prefix: string, p: Param, value: unknown, size
   }
   if (p.dtype === "u32" && !(Number.isInteger(value) && value >= 0 && value < 2 ** 32)) {
     fail(run, RunCodes.scalarArg, field, `${p.name} is u32, so its argument must be an integer in [0, 2^32); got ${value}.`);
+  }
+  if (p.dtype === "i64" && !(Number.isInteger(value) && value >= -(2 ** 31) && value < 2 ** 31)) {
+    fail(run, Codes.int64Argument, field, `${p.name} is i64, which Kernel Lab computes in 32 bits, so its argument must be an integer in [-2^31, 2^31); got ${value}.`);
+  }
+}
+
+/** A Ptr<i64>'s elements travel as their i32 low words: each must be that word's value. */
+function checkInt64s(run: string, field: string, name: string, values: BigInt64Array): void {
+  const at = values.findIndex((x) => x < -(2n ** 31n) || x >= 2n ** 31n);
+  if (at >= 0) {
+    fail(run, Codes.int64Argument, field, `${name} is Ptr<i64>, whose elements Kernel Lab holds in 32 bits, so each must be in [-2^31, 2^31); element ${at} is ${values[at]}.`);
   }
 }
 

@@ -18,6 +18,9 @@ import { pointerParams, poisonUnreadOutputs, roundToF16 } from "./gpu-args";
 import type { Progress } from "./protocol";
 import type { AdapterReport, AutotuneCandidate, AutotuneReport } from "./report";
 import { host } from "../runtime/host";
+import { LineMap } from "../diagnostics/position";
+import { launchBytes } from "./analyse-launch";
+import { summarise } from "./bytes";
 
 /** A candidate compiled, or the diagnostics that stopped it. */
 export type CandidateProgram = { program: CompiledKernel } | { diagnostics: LocatedDiagnostic[] };
@@ -109,7 +112,8 @@ export async function tune(run: CheckedRun, size: number, ctx: TuneContext): Pro
       const outcome = await checkAndTime(ctx, candidateRun, program, grid, shared, candidateTiming(ctx.reps, timed === 0));
       ran[i] = true;
       if (outcome.medianMs !== null) timed++;
-      candidates.push(entry({ ...outcome, ...rates(outcome.medianMs) }));
+      const traced = launchBytes({ ir: program.ir, grid, args: shared.args, dtypes: new Map(pointerParams(program.params).map((p) => [p.name, p.dtype] as const)), lines: new LineMap("") });
+      candidates.push(entry({ ...outcome, ...rates(outcome.medianMs), ...(traced ? { bytes: summarise(traced) } : {}) }));
     } catch (err) {
       if (err instanceof RunDefinitionError) {
         definitionError ??= err;
@@ -229,6 +233,7 @@ function orderedCandidate(c: AutotuneCandidate): AutotuneCandidate {
   return {
     constexprs: c.constexprs, medianMs: c.medianMs, gbps: c.gbps, gflops: c.gflops, correct: c.correct,
     ...(c.note !== undefined ? { note: c.note } : {}),
+    ...(c.bytes !== undefined ? { bytes: c.bytes } : {}),
   };
 }
 

@@ -12,6 +12,7 @@ import { interpret, InterpreterError, type ProgramId } from "../interpreter/inte
 import type { NumDtype } from "../ir/ir";
 import { DEFAULT_TARGET } from "../ir/target";
 import type { HostArray } from "../language";
+import type { StorageArray } from "../runtime";
 import { checkRunDefinition, checkSharedFields, evaluateGrid, makeArgs } from "./args";
 import { atSize, hasSizeConstexprs } from "./size-constexprs";
 import { RunDefinitionError } from "./codes";
@@ -98,7 +99,7 @@ export async function traceProgram(launch: DebugLaunch): Promise<ProgramTrace> {
     const args = makeArgs(run, { name: program.name, params: program.params }, size);
     const dtypes = new Map(pointerParams(program.params).map((p) => [p.name, p.dtype] as const));
     for (const p of pointerParams(program.params)) if (p.dtype === "f16") roundToF16(args[p.name] as HostArray);
-    const cpuArgs: Record<string, HostArray | Uint16Array | number> = {};
+    const cpuArgs: Record<string, StorageArray | number> = {};
     for (const [k, v] of Object.entries(args)) cpuArgs[k] = typeof v === "number" ? v : toStorage(v, dtypes.get(k) as NumDtype);
 
     const recorder = new StopRecorder(kernel, program.ir, text, launch.maxStops ?? DEFAULT_MAX_STOPS);

@@ -1,13 +1,16 @@
 // Host arrays ↔ what the GPU and the interpreter hold: f16 pointers travel as IEEE half bits in a
-// Uint16Array (runtime/buffers.ts), written by the user as a Float32Array.
+// Uint16Array (runtime/buffers.ts), written by the user as a Float32Array; i64 pointers as their
+// i32 low words (README "64-bit integers"), written as a BigInt64Array whose values fit in 32 bits
+// (args.ts checks), so what comes back, sign-extended, is the int64 the kernel stored.
 
 import type { NumDtype, Param, KernelIR } from "../ir/ir";
 import { forEachValue } from "../ir/walk";
 import { f16FromBits, f16ToBits, roundF16 } from "../ir/f16";
-import { INT_POISON, type HostArray } from "../language";
+import { poison, type HostArray } from "../language";
 import type { StorageArray } from "../runtime";
 
 export function toStorage(array: HostArray, dtype: NumDtype): StorageArray {
+  if (array instanceof BigInt64Array) return Int32Array.from(array, (x) => Number(BigInt.asIntN(32, x)));
   if (dtype !== "f16") return array;
   const bits = new Uint16Array(array.length);
   for (let i = 0; i < array.length; i++) bits[i] = f16ToBits(array[i]);
@@ -16,10 +19,11 @@ export function toStorage(array: HostArray, dtype: NumDtype): StorageArray {
 
 /** Rounds a Float32Array in place to the values half precision can hold. */
 export function roundToF16(array: HostArray): void {
+  if (array instanceof BigInt64Array) return;
   for (let i = 0; i < array.length; i++) array[i] = roundF16(array[i]);
 }
 
-/** Element values of what came back, as numbers to compare. */
+/** Element values of what came back, as numbers to compare (an i64's i32 word is its value). */
 export function fromStorage(array: StorageArray, dtype: NumDtype): ArrayLike<number> {
   if (dtype !== "f16") return array;
   const out = new Float32Array(array.length);
@@ -49,7 +53,6 @@ export function poisonUnreadOutputs(ir: KernelIR, outputs: readonly string[], ar
   const read = paramsLoadedFrom(ir);
   for (const o of outputs) {
     if (read.has(o)) continue;
-    const a = args[o] as HostArray;
-    a.fill(a instanceof Float32Array ? NaN : INT_POISON);
+    poison(args[o] as HostArray);
   }
 }

@@ -115,6 +115,7 @@ function sizeContext(s: FileSession, kernel: KernelSource, constexprs: Record<st
     instrumented: s.programs.instrumented(kernel, constexprs),
     lines: new LineMap(s.text),
     warn: warnFor(s),
+    ...(s.opts.program ? { program: s.opts.program } : {}),
   };
 }
 

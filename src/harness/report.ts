@@ -4,6 +4,8 @@
 import type { LocatedDiagnostic } from "../diagnostics/position";
 import type { MismatchMap } from "./mismatch-map";
 import type { SpeedOfLightReport } from "./speed-of-light";
+import type { AccessMapReport } from "./access-map";
+import type { BytesReport, BytesSummary } from "./bytes";
 
 export interface AdapterReport {
   vendor: string;
@@ -88,6 +90,10 @@ export interface RunReport {
   printsDropped?: number;
   /** On the GPU: the fraction of this GPU's measured peaks the run reached, and a verdict (speed-of-light.ts). */
   speedOfLight?: SpeedOfLightReport;
+  /** With `--program`: what that program's loads, stores and atomics touch (access-map.ts). */
+  accessMap?: AccessMapReport;
+  /** On the GPU, when timed: where the bytes go (bytes.ts), beside `speedOfLight`. */
+  bytes?: BytesReport;
   /** The Kernel Lab exercise whose hidden reference checked the run (`reference: exerciseReference("puzzle-01")`). */
   exercise?: string;
 }
@@ -112,6 +118,8 @@ export interface AutotuneCandidate {
   correct: boolean;
   /** Why it was not timed or not picked: a compile error, a mismatch. */
   note?: string;
+  /** Where its bytes go (bytes.ts `summarise`): absent when not traced (a cached choice, a compile error). */
+  bytes?: BytesSummary;
 }
 
 export interface AutotuneReport {

@@ -6,8 +6,8 @@
 import type { CompiledKernel } from "../compile";
 import { interpret } from "../interpreter/interpret";
 import type { NumDtype } from "../ir/ir";
-import { INT_POISON, type HostArray } from "../language";
-import { createStorageBuffer, launchSequence, readBuffer, timeLaunches, type Gpu, type LaunchArgs, type LaunchStep } from "../runtime";
+import { poison, type HostArray } from "../language";
+import { createStorageBuffer, launchSequence, readBuffer, timeLaunches, type Gpu, type LaunchArgs, type LaunchStep, type StorageArray } from "../runtime";
 import { computeReference, copyArgs, evaluateCount, runLimits, type KernelArgs } from "./args";
 import { timingCopies } from "./buffers";
 import { compareOutputs, defaultTolerance } from "./compare";
@@ -121,8 +121,7 @@ function prepareLaunches(run: CheckedLaunchRun, programs: CompiledKernel[], size
     const first = launches.findIndex((l) => [...l.bound.values()].includes(o));
     const read = paramsLoadedFrom(programs[first].ir);
     if ([...launches[first].bound].some(([param, runArg]) => runArg === o && read.has(param))) continue;
-    const a = runArgs[o] as HostArray;
-    a.fill(a instanceof Float32Array ? NaN : INT_POISON);
+    poison(runArgs[o] as HostArray);
   }
   const launchReports: LaunchReport[] = programs.map((p, i) => ({ kernel: p.name, grid: launches[i].grid, constexprs: { ...run.launches[i].constexprs }, timing: null }));
   const base = {
@@ -145,10 +144,10 @@ function interpretLaunches(run: CheckedLaunchRun, programs: CompiledKernel[], pr
   const prints = programs.map((p) => new CpuPrints(p));
   const launchReports = prepared.base.launches?.map((report, i) => {
     ctx.progress({ phase: "launch", run: run.name, size, message: `Interpreting ${programs[i].name} on the CPU (launch ${i + 1} of ${programs.length}, size ${size})` });
-    const cpuArgs: Record<string, HostArray | Uint16Array | number> = {};
+    const cpuArgs: Record<string, StorageArray | number> = {};
     for (const [param, value] of Object.entries(launches[i].args)) {
       const runArg = launches[i].bound.get(param);
-      cpuArgs[param] = runArg === undefined ? value : (storage.get(runArg) as HostArray);
+      cpuArgs[param] = runArg === undefined ? (typeof value === "number" ? value : toStorage(value, "f32")) : (storage.get(runArg) as StorageArray);
     }
     const races = new RaceRecorder(programs[i].ir, launches[i].grid, lengthsOf(cpuArgs), ctx.lines ?? new LineMap(""));
     const started = performance.now();
@@ -158,7 +157,7 @@ function interpretLaunches(run: CheckedLaunchRun, programs: CompiledKernel[], pr
     total += ms;
     return { ...report, timing: cpuTiming(ms) };
   });
-  const got = new Map(run.outputs.map((o) => [o, fromStorage(storage.get(o) as HostArray, dtypes.get(o) as NumDtype)] as const));
+  const got = new Map(run.outputs.map((o) => [o, fromStorage(storage.get(o) as StorageArray, dtypes.get(o) as NumDtype)] as const));
   const printed = printsOf(sequencePrints(prints.map((p) => p.lines())));
   const result = orderedReport({ ...prepared.base, ...prepared.compare(got), timing: cpuTiming(total), launches: launchReports, ...printed });
   ctx.onChecked(result);

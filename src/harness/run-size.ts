@@ -8,7 +8,7 @@ import type { Diagnostic } from "../diagnostics/diagnostic";
 import { interpret, InterpreterError, type ProgramId } from "../interpreter/interpret";
 import type { NumDtype } from "../ir/ir";
 import type { HostArray } from "../language";
-import { launch, timeLaunches, type Gpu, type LaunchArgs } from "../runtime";
+import { launch, timeLaunches, type Gpu, type LaunchArgs, type StorageArray } from "../runtime";
 import { computeReference, copyArgs, evaluateCount, evaluateGrid, makeArgs, runLimits, type CheckedRun, type KernelArgs } from "./args";
 import { timeBaseline } from "./baseline";
 import { readOutputs, timingCopies, uploadArgs } from "./buffers";
@@ -16,6 +16,7 @@ import { compareOutputs, defaultTolerance, type Comparison } from "./compare";
 import { checkCornersOnCpu } from "./corners";
 import { CpuPrints, gpuPrintBuffer, printsOf, readGpuPrints } from "./prints";
 import { fitsDevice, instrumentedLaunch, type RaceExplainer } from "./instrumented-launch";
+import { launchBytes, programAccessMap, type LaunchToTrace } from "./analyse-launch";
 import { hazardWarning, raceError, RaceRecorder, type LoadHazard, type Race } from "./races";
 import { recordStores, withSource, type StoreProvenance } from "./provenance";
 import { evaluateShapes } from "./shapes";
@@ -39,6 +40,8 @@ export interface SizeContext {
   instrumented?: (scalars: Record<string, unknown>) => CompiledKernel | undefined;
   /** The file's lines: where a mismatch's tl.store is. */
   lines?: LineMap;
+  /** The program whose accesses go into the report's `accessMap` (`--program`). */
+  program?: readonly [number, number, number];
   /** A warning about this size (KL3105), into the report's diagnostics. */
   warn?: (diagnostic: Diagnostic) => void;
 }
@@ -52,6 +55,7 @@ interface PreparedSize {
   bytes: number | null;
   flops: number | null;
   dtypes: Map<string, NumDtype>;
+  shapes: Map<string, [number, number]>;
   base: Omit<RunReport, keyof Comparison>;
   compare: (got: Map<string, ArrayLike<number>>) => Comparison;
 }
@@ -65,8 +69,19 @@ async function compareWithSource(prepared: PreparedSize, got: Map<string, ArrayL
 
 export async function runOneSize(run: CheckedRun, program: CompiledKernel, size: number, ctx: SizeContext): Promise<RunReport> {
   const prepared = prepareSize(run, program, size, ctx.gpu);
-  if (!ctx.gpu) return interpretSize(run, program, prepared, ctx);
-  return launchSize(ctx.gpu, run, program, prepared, ctx);
+  // Traced before the run: the run writes its outputs (and an in-place kernel its inputs).
+  const launch: LaunchToTrace = { ir: program.ir, grid: prepared.grid, args: copyArgs(prepared.args), dtypes: prepared.dtypes, lines: ctx.lines ?? new LineMap(""), shapes: prepared.shapes };
+  const report = ctx.gpu ? await launchSize(ctx.gpu, run, program, prepared, ctx) : await interpretSize(run, program, prepared, ctx);
+  if (ctx.program) {
+    const map = programAccessMap(launch, ctx.program);
+    if (map) report.accessMap = map;
+  }
+  if (ctx.gpu && report.timing) {
+    trace("tracing the bytes");
+    const bytes = launchBytes(launch);
+    if (bytes) report.bytes = bytes;
+  }
+  return report;
 }
 
 function prepareSize(run: CheckedRun, program: CompiledKernel, size: number, gpu: Gpu | undefined): PreparedSize {
@@ -93,13 +108,13 @@ function prepareSize(run: CheckedRun, program: CompiledKernel, size: number, gpu
         return { name: o, got: got.get(o) as ArrayLike<number>, expected: expected[o], tolerance: { ...defaultTolerance(dtype), ...run.tolerance }, shape: shapes.get(o) };
       }),
     );
-  return { size, grid, args, expected, bytes, flops, dtypes, base, compare };
+  return { size, grid, args, expected, bytes, flops, dtypes, shapes, base, compare };
 }
 
 async function interpretSize(run: CheckedRun, program: CompiledKernel, prepared: PreparedSize, ctx: SizeContext): Promise<RunReport> {
   const { size, grid, args, dtypes } = prepared;
   ctx.progress({ phase: "launch", run: run.name, size, message: `Interpreting ${program.name} on the CPU (size ${size})` });
-  const cpuArgs: Record<string, HostArray | Uint16Array | number> = {};
+  const cpuArgs: Record<string, StorageArray | number> = {};
   for (const [k, v] of Object.entries(args)) cpuArgs[k] = typeof v === "number" ? v : toStorage(v, dtypes.get(k) as NumDtype);
   const prints = new CpuPrints(program);
   const stores = recordStores(grid, Object.fromEntries(run.outputs.map((o) => [o, (args[o] as HostArray).length])), program.ir);
@@ -108,7 +123,7 @@ async function interpretSize(run: CheckedRun, program: CompiledKernel, prepared:
   interpret(program.ir, grid, cpuArgs, { onDebugRecord: prints.onDebugRecord, onStore: stores.onStore, maxSteps: ctx.maxSteps, ...(races.checks ? { onAccess: races.onAccess } : {}) });
   const ms = performance.now() - started;
   for (const w of races.warnings()) warnRun(ctx, run.name, w);
-  const got = new Map(run.outputs.map((o) => [o, fromStorage(cpuArgs[o] as HostArray, dtypes.get(o) as NumDtype)] as const));
+  const got = new Map(run.outputs.map((o) => [o, fromStorage(cpuArgs[o] as StorageArray, dtypes.get(o) as NumDtype)] as const));
   ctx.progress({ phase: "compare", run: run.name, size, message: "Comparing with the reference" });
   const timing: TimingReport = { medianMs: ms, minMs: ms, maxMs: ms, reps: 1, source: "cpu-wall-clock" };
   const comparison = await compareWithSource(prepared, got, ctx, async () => stores.provenance);
@@ -182,7 +197,7 @@ async function correctnessLaunch(gpu: Gpu, program: CompiledKernel, plain: { abi
 function raceExplainer(program: CompiledKernel, prepared: PreparedSize, ctx: SizeContext): RaceExplainer {
   const lines = ctx.lines ?? new LineMap("");
   const rerun = (programs: ProgramId[]): RaceRecorder => {
-    const cpuArgs: Record<string, HostArray | Uint16Array | number> = {};
+    const cpuArgs: Record<string, StorageArray | number> = {};
     for (const [k, v] of Object.entries(copyArgs(prepared.args))) cpuArgs[k] = typeof v === "number" ? v : toStorage(v, prepared.dtypes.get(k) as NumDtype);
     const races = new RaceRecorder(program.ir, prepared.grid, lengthsOf(cpuArgs), lines);
     try {

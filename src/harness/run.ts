@@ -41,6 +41,8 @@ export interface RunOptions {
   maxSteps?: number;
   /** Constexpr values replacing the run's own and each config's (`--constexpr`; single-kernel runs). */
   constexprs?: Record<string, number>;
+  /** Also trace this program's accesses into each run's `accessMap` (`--program`). */
+  program?: readonly [number, number, number];
   /** Tune runs with `configs` afresh instead of taking the cached choice (`--retune`). */
   retune?: boolean;
   /**
@@ -136,6 +138,13 @@ export async function runFileWithOutcome(fileArg: string, opts: RunOptions = {},
       const peaks = device.gpu && run.timing ? await gpuPeaks(device.gpu, device.adapter, progress) : undefined;
       const assessed = peaks && assessSpeed(run, peaks.peaks, peaks.cached ? "cached" : "measured");
       if (assessed) run.speedOfLight = assessed;
+      // `bytes` and `accessMap` (run-size.ts) go after the speed of light, which they explain.
+      for (const key of ["bytes", "accessMap"] as const) {
+        const value = run[key];
+        if (value === undefined) continue;
+        delete run[key];
+        Object.assign(run, { [key]: value });
+      }
       const exercise = exercises.get(run.name);
       if (exercise) run.exercise = exercise;
       report.runs.push(run);

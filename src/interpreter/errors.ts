@@ -2,7 +2,7 @@
 // index, spin forever). Each kind has one stable code; the span is the kernel node at fault, so
 // the harness shows the error as a diagnostic on the user's own line.
 
-import { BUG_CODES, CPU_RUN_CODES } from "../diagnostics/codes";
+import { BUG_CODES, CPU_RUN_CODES, Codes } from "../diagnostics/codes";
 import type { Diagnostic, DiagnosticCode, Span } from "../diagnostics/diagnostic";
 
 export type InterpreterErrorKind =
@@ -12,6 +12,8 @@ export type InterpreterErrorKind =
   | "step-limit"
   /** A kernel parameter got no argument, or one of the wrong kind. */
   | "bad-argument"
+  /** An i64 value outside 32 bits, which the GPU's i32 register can't hold (ir/int64.ts). */
+  | "int64-overflow"
   /** A tl.deviceAssert with a false lane (the GPU's records give the same error, harness/prints.ts). */
   | "assertion"
   /** Two programs of one launch stored to one element, not through an atomic (harness/races.ts). */
@@ -24,6 +26,7 @@ const CODES: Record<InterpreterErrorKind, DiagnosticCode> = {
   "out-of-bounds": CPU_RUN_CODES["out-of-bounds"].code,
   "step-limit": CPU_RUN_CODES["step-limit"].code,
   "bad-argument": CPU_RUN_CODES["bad-argument"].code,
+  "int64-overflow": Codes.int64Overflow,
   assertion: CPU_RUN_CODES.assertion.code,
   race: CPU_RUN_CODES.race.code,
   internal: BUG_CODES.interpreterInternal.code,

@@ -41,6 +41,8 @@ export interface InterpretOptions {
   onStore?: StoreHook;
   /** Called for each lane of every load, store and atomic, masked-off lanes too (before a store writes). */
   onAccess?: AccessHook;
+  /** tl.dot gives its accumulator (or zeros) without multiplying: for tracing addresses only (harness/access-trace.ts), which don't depend on products. */
+  skipDots?: boolean;
 }
 
 export const DEFAULT_MAX_STEPS = 5e8;
@@ -67,6 +69,7 @@ export function interpret(
   }
   const machine = new Machine(ir, grid, bindArgs(ir, args), opts.maxSteps ?? DEFAULT_MAX_STEPS, opts.onStore, opts.onStatement, opts.onAccess);
   machine.onDebugRecord = opts.onDebugRecord;
+  machine.skipDots = opts.skipDots ?? false;
   if (opts.programs) {
     for (const pid of opts.programs) machine.runProgram(pid);
     return;

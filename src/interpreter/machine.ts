@@ -5,6 +5,10 @@ import { type Dtype, type KernelIR, type Stmt, type Value, type ValueType } from
 import type { Span } from "../diagnostics/diagnostic";
 import type { DebugRecord } from "../ir/debug";
 import { roundTo, type ScalarFn1, type ScalarFn2, type ScalarFn3 } from "../ir/arithmetic";
+import { fitsIn32 } from "../ir/int64";
+
+/** Ops whose i64 values are a constant or another value's, not the result of arithmetic. */
+const COPIES: ReadonlySet<Value["op"]> = new Set(["const", "splat", "broadcast", "reshape", "trans", "permute"]);
 import type { Block } from "./block-ops";
 import { InterpreterError, outOfBoundsMessage, type OutOfBounds, type ProgramId } from "./errors";
 import type { BoundArgs, BoundBuffer } from "./kernel-args";
@@ -31,6 +35,8 @@ export class Machine implements ProgramState {
   loops: Span[] = [];
   /** Where tl.devicePrint's elements go (a record's `site` is the call's span start); none: dropped. */
   onDebugRecord?: (record: DebugRecord) => void;
+  /** Addresses only: tl.dot returns its accumulator (or zeros) unmultiplied. */
+  skipDots = false;
 
   constructor(
     readonly ir: KernelIR,
@@ -72,7 +78,21 @@ export class Machine implements ProgramState {
   }
 
   evaluate(v: Value): Block {
-    return evaluate(this, v);
+    const block = evaluate(this, v);
+    // Constants were checked while compiling (KL2090: outside 32 bits only as operands of & | ^), and copies where made.
+    if (v.type.kind === "data" && v.type.dtype === "i64" && !COPIES.has(v.op)) this.checkInt64(block, v.span);
+    return block;
+  }
+
+  /** The GPU holds an i64 in 32 bits (ir/int64.ts): a value past them would differ there, so it stops here. */
+  private checkInt64(block: Block, span: Span): void {
+    const lane = block.findIndex((x) => !fitsIn32(x));
+    if (lane < 0) return;
+    const message =
+      `${this.ir.name}: program (${this.programId.join(",")}), lane ${lane}: an i64 value is ${block[lane]}, outside 32 bits. ` +
+      `Kernel Lab computes int64 in 32 bits (WGSL has none wider), so the GPU would hold another value; ` +
+      `keep offsets within the buffers (they always fit), or compute the wide value as two u32 words`;
+    throw new InterpreterError("int64-overflow", message, this.ir.name, span, this.programId);
   }
 
   param(name: string, type: ValueType, span: Span): number {

@@ -9,6 +9,7 @@ import { assertNever } from "./never";
 import { roundF16 } from "./f16";
 import { maxFloat, minFloat } from "./float-min-max";
 import { SPECIAL_MATH_ARITHMETIC } from "./special-math";
+import { castToInt64, int64Binary, int64Unary } from "./int64";
 
 export type ScalarFn1 = (a: number) => number;
 export type ScalarFn2 = (a: number, b: number) => number;
@@ -39,6 +40,9 @@ export function roundTo(dtype: Dtype): ScalarFn1 {
       return toI32;
     case "u32":
       return toU32;
+    // Exact (ir/int64.ts): the interpreter checks each i64 value fits in 32 bits.
+    case "i64":
+      return (a) => a;
     case "bool":
       return toBool;
     default:
@@ -52,13 +56,13 @@ const modI32: ScalarFn2 = (a, b) => (b === 0 || (a === I32_MIN && b === -1) ? 0 
 const divU32: ScalarFn2 = (a, b) => (b === 0 ? a : Math.trunc(a / b) >>> 0);
 const modU32: ScalarFn2 = (a, b) => (b === 0 ? 0 : (a % b) >>> 0);
 
-const isInt = (dtype: Dtype) => dtype === "i32" || dtype === "u32";
+const isInt = (dtype: Dtype) => dtype === "i32" || dtype === "u32" || dtype === "i64";
 
 /**
  * Each binary function on two operands of `dtype` (the lhs dtype for shifts); comparisons and
  * logic give 0/1.
  */
-export const BINARY_ARITHMETIC: Record<BinaryFn, (dtype: Dtype) => ScalarFn2 | undefined> = {
+const BINARY_32: Record<BinaryFn, (dtype: Dtype) => ScalarFn2 | undefined> = {
   add: (dtype) => {
     const round = roundTo(dtype);
     return isFloat(dtype) || isInt(dtype) ? (a, b) => round(a + b) : undefined;
@@ -118,11 +122,16 @@ export const BINARY_ARITHMETIC: Record<BinaryFn, (dtype: Dtype) => ScalarFn2 | u
   lor: () => (a, b) => (a !== 0 || b !== 0 ? 1 : 0),
 };
 
+/** The functions above, an i64's exact ones first (ir/int64.ts). */
+export const BINARY_ARITHMETIC = Object.fromEntries(
+  Object.entries(BINARY_32).map(([fn, op]) => [fn, (dtype: Dtype) => (dtype === "i64" && int64Binary(fn as BinaryFn)) || op(dtype)]),
+) as Record<BinaryFn, (dtype: Dtype) => ScalarFn2 | undefined>;
+
 export function binaryOp(fn: BinaryFn, dtype: Dtype): ScalarFn2 | undefined {
   return BINARY_ARITHMETIC[fn](dtype);
 }
 
-export const UNARY_ARITHMETIC: Record<UnaryFn, (dtype: Dtype) => ScalarFn1 | undefined> = {
+const UNARY_32: Record<UnaryFn, (dtype: Dtype) => ScalarFn1 | undefined> = {
   // i32: -MIN wraps to MIN; u32: two's complement, as `0u - x`.
   neg: (dtype) => (dtype === "bool" ? undefined : (a) => roundTo(dtype)(-a)),
   not: (dtype) => (dtype === "bool" ? (a) => (a === 0 ? 1 : 0) : undefined),
@@ -134,6 +143,12 @@ export const UNARY_ARITHMETIC: Record<UnaryFn, (dtype: Dtype) => ScalarFn1 | und
   },
 };
 
+export const UNARY_ARITHMETIC: Record<UnaryFn, (dtype: Dtype) => ScalarFn1 | undefined> = {
+  neg: (dtype) => (dtype === "i64" && int64Unary("neg")) || UNARY_32.neg(dtype),
+  not: UNARY_32.not,
+  bitnot: (dtype) => (dtype === "i64" && int64Unary("bitnot")) || UNARY_32.bitnot(dtype),
+};
+
 export function unaryOp(fn: UnaryFn, dtype: Dtype): ScalarFn1 | undefined {
   return UNARY_ARITHMETIC[fn](dtype);
 }
@@ -141,6 +156,7 @@ export function unaryOp(fn: UnaryFn, dtype: Dtype): ScalarFn1 | undefined {
 /** Element-wise conversion `from` -> `to`, as WGSL's value constructors `to(x)`. */
 export function castOp(from: Dtype, to: Dtype): ScalarFn1 {
   if (to === "bool") return toBool;
+  if (to === "i64") return castToInt64(from);
   if (isFloat(from) && to === "i32") return floatToI32;
   if (isFloat(from) && to === "u32") return floatToU32;
   // int -> float rounds; i32 <-> u32 reinterpret the bits; bool -> number is 0/1 already.
@@ -162,6 +178,7 @@ function unaryMathOp(fn: UnaryMathFn, dtype: Dtype): ScalarFn1 | undefined {
   if (fn === "abs") {
     if (dtype === "i32") return (a) => Math.abs(a) | 0; // abs(MIN) wraps to MIN
     if (dtype === "u32") return (a) => a;
+    if (dtype === "i64") return Math.abs;
   }
   if (!isFloat(dtype)) return undefined;
   const round = roundTo(dtype);

@@ -9,7 +9,7 @@
 import type { Span } from "../diagnostics/diagnostic";
 import { assertNever } from "./never";
 
-export type NumDtype = "f32" | "f16" | "i32" | "u32";
+export type NumDtype = "f32" | "f16" | "i32" | "u32" | "i64";
 export type Dtype = NumDtype | "bool";
 /** Static block shape; `[]` is a scalar. Every extent is a power of two. */
 export type Shape = readonly number[];
@@ -122,11 +122,12 @@ export type ValueOp =
    */
   | { op: "atomic"; fn: AtomicFn; ptr: Value; value: Value; cmp?: Value; mask?: Value }
   /**
-   * Philox 4×32-10 on counter (offset, 0, 0, 0) and key (seed, its sign): `int` is word `word`
+   * Philox 4×32 on counter (offset, 0, 0, 0) and key (seed, its sign): `int` is word `word`
    * (u32), `uniform` word 0 as f32 in [0, 1), `normal` Box–Muller on words 0 and 1. `seed` is a
-   * scalar i32/u32, `offset` i32/u32 of the value's shape.
+   * scalar i32/u32, `offset` i32/u32 of the value's shape. `counters` (tl.philox's c1, c2, c3,
+   * u32 of the value's shape) replace the three zeros; `rounds` (Triton's n_rounds) is 10 when absent.
    */
-  | { op: "random"; kind: RandomKind; word: 0 | 1 | 2 | 3; seed: Value; offset: Value }
+  | { op: "random"; kind: RandomKind; word: 0 | 1 | 2 | 3; seed: Value; offset: Value; counters?: readonly [Value, Value, Value]; rounds?: number }
   /** Inclusive scan along `axis` (tl.cumsum, tl.cumprod, tl.associativeScan); same shape. */
   | { op: "scan"; value: Value; axis: number; reverse: boolean; combine: Combine }
   /** Reduction along `axis` with a combine function (tl.reduce); the axis is removed. */
@@ -302,7 +303,11 @@ function withOperands(v: Value, f: (operand: Value) => Value): Value {
     }
     case "random": {
       const seed = f(v.seed);
-      return { ...v, seed, offset: f(v.offset) };
+      const offset = f(v.offset);
+      if (!v.counters) return { ...v, seed, offset };
+      const c1 = f(v.counters[0]);
+      const c2 = f(v.counters[1]);
+      return { ...v, seed, offset, counters: [c1, c2, f(v.counters[2])] };
     }
     case "dot": {
       const a = f(v.a);

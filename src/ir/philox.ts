@@ -38,11 +38,22 @@ export function philox4x32(
   return [c0, c1, c2, c3];
 }
 
-/** Triton's randint4x(seed, offset): a seed of up to 64 bits (an i32/u32 seed has high word 0). */
+/**
+ * Triton's split of a seed into Philox's key: `seed.to(tl.uint64)`, then its low and high words.
+ * A signed seed is sign-extended (an i32 of -1 is 2^64 - 1), an unsigned one zero-extended.
+ */
+export function philoxKey(seed: number): [number, number] {
+  return [seed >>> 0, seed < 0 ? 0xffffffff : Math.floor(seed / 2 ** 32) >>> 0];
+}
+
+/** Triton's randint4x(seed, offset) of a 32-bit offset: counter (offset, 0, 0, 0). */
 export function randint4x(seed: number, offset: number, rounds = PHILOX_ROUNDS): [number, number, number, number] {
-  const lo = seed >>> 0;
-  const hi = seed < 0 ? 0xffffffff : Math.floor(seed / 2 ** 32) >>> 0;
-  return philox4x32([offset >>> 0, 0, 0, 0], [lo, hi], rounds);
+  return philox4x32([offset >>> 0, 0, 0, 0], philoxKey(seed), rounds);
+}
+
+/** Triton's tl.philox(seed, c0, c1, c2, c3, n_rounds) on 32-bit counters: the four words. */
+export function philox(seed: number, c0: number, c1: number, c2: number, c3: number, rounds = PHILOX_ROUNDS): [number, number, number, number] {
+  return philox4x32([c0, c1, c2, c3], philoxKey(seed), rounds);
 }
 
 /** Triton's uint_to_uniform_float for 32-bit words: a float in [0, 1), rounded to f32. */

@@ -4,8 +4,9 @@
 
 import { EXERCISE_REFERENCES } from "../exercises/references";
 
-export type HostDtype = "f32" | "i32" | "u32";
-export type HostArray = Float32Array | Int32Array | Uint32Array;
+export type HostDtype = "f32" | "i32" | "u32" | "i64";
+/** A Ptr<i64>'s argument is a BigInt64Array, as torch.int64's storage (README "64-bit integers"). */
+export type HostArray = Float32Array | Int32Array | Uint32Array | BigInt64Array;
 
 /** Marks values made by this module, so the harness recognises them whatever realm they came from. */
 export const BRAND: unique symbol = Symbol.for("kernel-lab.value") as never;
@@ -124,29 +125,35 @@ function allocate(n: number, dtype: HostDtype): HostArray {
       return new Int32Array(n);
     case "u32":
       return new Uint32Array(n);
+    case "i64":
+      return new BigInt64Array(n);
     default:
-      throw new TypeError(`dtype must be "f32", "i32" or "u32", got ${JSON.stringify(dtype)}`);
+      throw new TypeError(`dtype must be "f32", "i32", "u32" or "i64", got ${JSON.stringify(dtype)}`);
   }
 }
 
-/** Uniform in [0, 1) for f32; integers in [-1024, 1024) for i32 and [0, 2048) for u32. */
+/** Fills `a` with `value(i)` (a BigInt64Array takes the integers as BigInts). */
+function fill(a: HostArray, value: (i: number) => number): HostArray {
+  if (a instanceof BigInt64Array) for (let i = 0; i < a.length; i++) a[i] = BigInt(value(i));
+  else for (let i = 0; i < a.length; i++) a[i] = value(i);
+  return a;
+}
+
+/** Uniform in [0, 1) for f32; integers in [-1024, 1024) for i32 and i64, and [0, 2048) for u32. */
 export function rand(n: number, dtype: HostDtype = "f32"): HostArray {
   const a = allocate(n, dtype);
-  if (dtype === "f32") for (let i = 0; i < n; i++) a[i] = Math.random();
-  else if (dtype === "i32") for (let i = 0; i < n; i++) a[i] = Math.floor(Math.random() * 2048) - 1024;
-  else for (let i = 0; i < n; i++) a[i] = Math.floor(Math.random() * 2048);
-  return a;
+  if (dtype === "f32") return fill(a, () => Math.random());
+  if (dtype === "u32") return fill(a, () => Math.floor(Math.random() * 2048));
+  return fill(a, () => Math.floor(Math.random() * 2048) - 1024);
 }
 
 /** Standard normal for f32; for integers, a normal of standard deviation 100, rounded (u32: its absolute value). */
 export function randn(n: number, dtype: HostDtype = "f32"): HostArray {
-  const a = allocate(n, dtype);
-  for (let i = 0; i < n; i++) {
+  return fill(allocate(n, dtype), () => {
     // Box–Muller; 1 - random() keeps the logarithm finite.
     const g = Math.sqrt(-2 * Math.log(1 - Math.random())) * Math.cos(2 * Math.PI * Math.random());
-    a[i] = dtype === "f32" ? g : dtype === "i32" ? Math.round(g * 100) : Math.abs(Math.round(g * 100));
-  }
-  return a;
+    return dtype === "f32" ? g : dtype === "u32" ? Math.abs(Math.round(g * 100)) : Math.round(g * 100);
+  });
 }
 
 export function zeros(n: number, dtype: HostDtype = "f32"): HostArray {
@@ -154,23 +161,24 @@ export function zeros(n: number, dtype: HostDtype = "f32"): HostArray {
 }
 
 export function full(n: number, value: number, dtype: HostDtype = "f32"): HostArray {
-  return allocate(n, dtype).fill(value);
+  return fill(allocate(n, dtype), () => value);
 }
 
 export function arange(n: number, dtype: HostDtype = "f32"): HostArray {
-  const a = allocate(n, dtype);
-  for (let i = 0; i < n; i++) a[i] = i;
-  return a;
+  return fill(allocate(n, dtype), (i) => i);
 }
 
 /** An output buffer filled with poison (NaN, or INT_POISON for integers). */
 export function empty(n: number, dtype: HostDtype = "f32"): HostArray {
-  return allocate(n, dtype).fill(dtype === "f32" ? NaN : INT_POISON);
+  const a = allocate(n, dtype);
+  poison(a);
+  return a;
 }
 
 /** Poisons an array in place, as `empty` would have made it. */
 export function poison(a: HostArray): void {
-  a.fill(a instanceof Float32Array ? NaN : INT_POISON);
+  if (a instanceof BigInt64Array) a.fill(BigInt(INT_POISON));
+  else a.fill(a instanceof Float32Array ? NaN : INT_POISON);
 }
 
 export function cdiv(a: number, b: number): number {

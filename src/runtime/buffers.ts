@@ -10,13 +10,14 @@ export type StorageArray = Float32Array | Int32Array | Uint32Array | Uint16Array
 
 export type ArrayFor<D extends NumDtype> = D extends "f32"
   ? Float32Array
-  : D extends "i32"
+  : D extends "i32" | "i64"
     ? Int32Array
     : D extends "u32"
       ? Uint32Array
       : Uint16Array;
 
-export const BYTES_PER_ELEMENT: Record<NumDtype, number> = { f32: 4, i32: 4, u32: 4, f16: 2 };
+/** Bytes per element on the GPU: an i64 is held as its i32 low word (README "64-bit integers"). */
+export const BYTES_PER_ELEMENT: Record<NumDtype, number> = { f32: 4, i32: 4, u32: 4, f16: 2, i64: 4 };
 
 /** Bytes allocated for `byteLength` bytes of data: a multiple of 16, at least 16. */
 export function storageByteSize(byteLength: number): number {
@@ -78,7 +79,7 @@ export async function writeStorageBuffer(gpu: Gpu, buffer: GPUBuffer, data: Stor
   });
 }
 
-const ARRAYS = { f32: Float32Array, i32: Int32Array, u32: Uint32Array, f16: Uint16Array } as const;
+const ARRAYS = { f32: Float32Array, i32: Int32Array, u32: Uint32Array, f16: Uint16Array, i64: Int32Array } as const;
 
 /**
  * Staging buffers kept for the next readback, one per device: creating a MAP_READ buffer for each

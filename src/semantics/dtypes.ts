@@ -29,7 +29,7 @@ export interface DtypeValue {
 }
 
 /** Kernel Lab's dtype → Triton's name (every Kernel Lab dtype is a Triton one). */
-const TRITON_NAME: Record<Dtype, TritonDtypeName> = { f32: "float32", f16: "float16", i32: "int32", u32: "uint32", bool: "int1" };
+const TRITON_NAME: Record<Dtype, TritonDtypeName> = { f32: "float32", f16: "float16", i32: "int32", u32: "uint32", i64: "int64", bool: "int1" };
 
 /** Triton's name → Kernel Lab's dtype, where WGSL has one. */
 const KERNEL_DTYPE: Partial<Record<TritonDtypeName, Dtype>> = Object.fromEntries(Object.entries(TRITON_NAME).map(([k, v]) => [v, k as Dtype]));
@@ -42,7 +42,6 @@ const INSTEAD: Partial<Record<TritonDtypeName, string>> = {
   int16: "WGSL's smallest integer is 32 bits; use tl.int32 (and a Ptr<i32> buffer)",
   uint8: "WGSL's smallest integer is 32 bits; use tl.uint32 (and a Ptr<u32> buffer)",
   uint16: "WGSL's smallest integer is 32 bits; use tl.uint32 (and a Ptr<u32> buffer)",
-  int64: "64-bit integers aren't supported yet; use tl.int32 (offsets into a WebGPU buffer fit in 32 bits)",
   uint64: "WGSL has no 64-bit integers; use tl.uint32",
 };
 const FP8 = "WGSL has no 8-bit floats; dequantise to tl.float16 or tl.float32";

@@ -8,6 +8,7 @@ import { COERCIONS, MAX_RANK, arity, gridAxisArg, checkBlockSize, constInt, dtyp
 import { isFloat, isPowerOfTwo, shapeToString } from "./rules";
 import { dtypeOf, isConst } from "./values";
 import type { NumDtype, Value } from "../ir/ir";
+import { fitsIn32 } from "../ir/int64";
 import type { Span } from "../diagnostics/diagnostic";
 import type { Args, IntrinsicContext } from "./intrinsic-args";
 import { arangeFixes } from "./arange-fix";
@@ -80,6 +81,10 @@ export const BLOCK_INTRINSICS: Record<string, Intrinsic> = {
       }
       const dtype = dtypeArg(ctx, args[2], isFloat(dtypeOf(value)) ? (dtypeOf(value) as NumDtype) : isConst(value) ? "i32" : (dtypeOf(value) as NumDtype));
       if (!dtype) return undefined;
+      if (dtype === "i64" && isConst(value) && !fitsIn32(value.value)) {
+        ctx.log.error(Codes.int64Constant, value.span, `${value.value} is outside 32 bits: Kernel Lab computes int64 in 32 bits (WGSL has none wider); fill with a value in [-2^31, 2^31)`);
+        return undefined;
+      }
       return ctx.values.coerce(value, dtype, shape, span);
     },
   },

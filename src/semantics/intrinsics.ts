@@ -11,6 +11,7 @@ import { MEMORY_INTRINSICS } from "./intrinsics-memory";
 import { REDUCTION_INTRINSICS } from "./intrinsics-reductions";
 import { ATOMIC_INTRINSICS } from "./intrinsics-atomics";
 import { RANDOM_INTRINSICS } from "./intrinsics-random";
+import { PHILOX_INTRINSICS } from "./intrinsics-philox";
 import { SPECIAL_MATH_INTRINSICS } from "./intrinsics-special-math";
 import { SCAN_INTRINSICS } from "./intrinsics-scans";
 import { HINT_INTRINSICS } from "./intrinsics-hints";
@@ -27,6 +28,7 @@ export const INTRINSICS: Readonly<Record<string, Intrinsic>> = {
   ...ATOMIC_INTRINSICS,
   ...LOOP_INTRINSICS,
   ...RANDOM_INTRINSICS,
+  ...PHILOX_INTRINSICS,
   ...SPECIAL_MATH_INTRINSICS,
   ...SCAN_INTRINSICS,
   ...DEBUG_INTRINSICS,

@@ -7,8 +7,8 @@ export function isFloat(dtype: Dtype): dtype is "f32" | "f16" {
   return dtype === "f32" || dtype === "f16";
 }
 
-export function isInt(dtype: Dtype): dtype is "i32" | "u32" {
-  return dtype === "i32" || dtype === "u32";
+export function isInt(dtype: Dtype): dtype is "i32" | "u32" | "i64" {
+  return dtype === "i32" || dtype === "u32" || dtype === "i64";
 }
 
 export function isPowerOfTwo(n: number): boolean {
@@ -58,7 +58,7 @@ export interface Operand {
  * 1. A constant adopts the other operand's dtype when it fits its kind: an integral constant
  *    takes any dtype, a fractional one takes a float dtype and turns an integer operand to f32.
  * 2. Otherwise a float operand wins: f32 over f16 over integers.
- * 3. Two integer dtypes of the same width: u32 wins over i32 (as in C and Triton).
+ * 3. Integers: the wider wins (i64 over i32 and u32); of the same width, u32 over i32 (as in C and Triton).
  */
 export function promote(a: Operand, b: Operand): NumDtype {
   if (a.weak && !b.weak) return adopt(a, b.dtype as NumDtype);
@@ -67,6 +67,7 @@ export function promote(a: Operand, b: Operand): NumDtype {
   const db = b.dtype as NumDtype;
   if (da === "f32" || db === "f32") return "f32";
   if (da === "f16" || db === "f16") return da === db || isInt(da) || isInt(db) ? "f16" : "f32";
+  if (da === "i64" || db === "i64") return "i64";
   if (da === "u32" || db === "u32") return "u32";
   return "i32";
 }

@@ -29,6 +29,12 @@ export const TRITON_LANGUAGE: readonly TritonSection[] = [
 ];
 
 /**
+ * Functions `triton.language` exports that its documentation doesn't list, which library code calls
+ * (FlagGems' dropout: `tl.philox`, `uint_to_uniform_float`), by the section they belong to.
+ */
+export const TRITON_UNDOCUMENTED: readonly TritonSection[] = [{ section: "Random numbers", functions: ["philox", "uint_to_uniform_float"] }];
+
+/**
  * Documented functions with no WGSL meaning (docs/LANGUAGE.md §2.1): PTX/GCN assembly, NVIDIA's TMA tensor
  * descriptors, microscaled-format products. Each is a KL1005 that says so (unknown-intrinsic.ts).
  */

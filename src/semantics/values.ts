@@ -9,6 +9,7 @@ import type { BinaryFn, Dtype, NumDtype, Shape, UnaryFn, Value, ValueType } from
 import { typeToString } from "../ir/ir";
 import { IrBuilder, data } from "./builder";
 import { convert, foldBinary, foldUnary } from "./fold";
+import { fitsIn32 } from "../ir/int64";
 import { broadcastShapes, isFloat, isInt, promote, sameShape, shapeToString, type Operand } from "./rules";
 
 const COMPARE: ReadonlySet<BinaryFn> = new Set(["lt", "le", "gt", "ge", "eq", "ne"]);
@@ -152,6 +153,7 @@ export class ValueFactory {
   private emitBinary(fn: BinaryFn, operandDtype: Dtype, resultDtype: Dtype, a: Value, b: Value, span: Span, text: string): Value | undefined {
     const shape = this.commonShape(a, b, span, `'${text}'`);
     if (!shape) return undefined;
+    if (operandDtype === "i64" && !this.int64Constants(fn, a, b, text)) return undefined;
     const ca = this.coerce(a, operandDtype, shape, a.span);
     const cb = this.coerce(b, operandDtype, shape, b.span);
     if (!ca || !cb) return undefined;
@@ -164,6 +166,22 @@ export class ValueFactory {
       return this.constant(folded, resultDtype, span);
     }
     return this.b.emit({ op: "binary", fn, lhs: ca, rhs: cb }, data(resultDtype, shape), span);
+  }
+
+  /**
+   * An i64 is held in 32 bits (ir/int64.ts): a constant outside them is only its low word there,
+   * which is its meaning in `&`, `|`, `^` (`offset & 0xFFFFFFFF`, as FlagGems writes it), and
+   * KL2090 anywhere else. False after the diagnostic.
+   */
+  private int64Constants(fn: BinaryFn, a: Value, b: Value, text: string): boolean {
+    if (fn === "and" || fn === "or" || fn === "xor") return true;
+    for (const v of [a, b]) {
+      if (isConst(v) && !fitsIn32(convert(v.type.kind === "data" ? v.type.dtype : "i32", "i64", v.value))) {
+        this.log.error(Codes.int64Constant, v.span, `${v.value} is outside 32 bits: Kernel Lab computes int64 in 32 bits (WGSL has none wider), so '${text}' can't use it; only \`&\`, \`|\` and \`^\` may (their result's low word is exact)`);
+        return false;
+      }
+    }
+    return true;
   }
 
   /** ptr + ints, ints + ptr, ptr - ints: a block of pointers into the same parameter's buffer. */

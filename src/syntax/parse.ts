@@ -301,7 +301,7 @@ function readKernel(call: ts.CallExpression, sourceFile: ts.SourceFile, tlNames:
       log.error(
         Codes.paramAnnotation,
         p.type ? spanOf(p.type, sourceFile) : pSpan,
-        `parameter '${pname}' needs a kernel type: Ptr<f32>, Ptr<i32>, Ptr<u32>, Ptr<f16>, f32, i32, u32 or constexpr`,
+        `parameter '${pname}' needs a kernel type: Ptr<f32>, Ptr<i32>, Ptr<u32>, Ptr<f16>, Ptr<i64>, f32, i32, u32, i64 or constexpr`,
       );
       ok = false;
       continue;
@@ -317,7 +317,7 @@ function readKernel(call: ts.CallExpression, sourceFile: ts.SourceFile, tlNames:
   return { name, span: callSpan, nameSpan, params, ok, fn: arg, sourceFile, tlNames, signature, helpers: new Map(), called: false, deviceOnly: false };
 }
 
-const DTYPES: readonly NumDtype[] = ["f32", "f16", "i32", "u32"];
+const DTYPES: readonly NumDtype[] = ["f32", "f16", "i32", "u32", "i64"];
 
 function readParamType(type: ts.TypeNode | undefined): { kind: Param["kind"]; dtype: NumDtype } | undefined {
   if (!type || !ts.isTypeReferenceNode(type)) return undefined;
@@ -331,6 +331,6 @@ function readParamType(type: ts.TypeNode | undefined): { kind: Param["kind"]; dt
   }
   if (args.length > 0) return undefined;
   if (name === "constexpr") return { kind: "constexpr", dtype: "i32" };
-  if (name === "f32" || name === "i32" || name === "u32") return { kind: "scalar", dtype: name };
+  if (name === "f32" || name === "i32" || name === "u32" || name === "i64") return { kind: "scalar", dtype: name };
   return undefined;
 }

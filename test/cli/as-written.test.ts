@@ -28,6 +28,7 @@ const FIXTURES: { file: string; idioms: string }[] = [
   { file: "puzzle12-quantized-matmul", idioms: "Puzzle 12 with 3-D blocks: w[:, :, None] >> shifts[None, None, :] unpacking, reshape to 2-D" },
   { file: "block-ptr-matmul", idioms: "a block-pointer matmul: tl.makeBlockPtr, tl.advance in the K loop, boundaryCheck/paddingOption, tl.swizzle2d" },
   { file: "rms-norm", idioms: "RMSNorm forward: pointer parameters advanced in place, keyword arguments, an eviction-policy hint" },
+  { file: "rms-norm-dtypes", idioms: "RMSNorm as Liger and unsloth write it (issue 31): int64 row offsets (tl.programId(0).to(tl.int64)), X_row_dtype = X_row.dtype, .to(tl.float32) and back .to(X_row_dtype), tl.math.rsqrt, Y_ptr.dtype.element_ty, a constexpr casting mode first-assigning let Y_row in each branch, f16 rows" },
   { file: "swiglu", idioms: "SwiGLU: a silu device function, pointer parameters advanced in place" },
   { file: "rope", idioms: "RoPE: q and k rotated in place, pointer parameters reassigned, tl.join/tl.split" },
   { file: "cross-entropy", idioms: "cross entropy: pointer advancing, early return for ignored rows, an online softmax in a loop" },
@@ -37,6 +38,8 @@ const FIXTURES: { file: string; idioms: string }[] = [
   { file: "argmax-dim", idioms: "FlagGems' argmax over a dim: tl.full with keyword value/dtype, a 2-D masked block from m[:, None] and n[None, :], tl.max(…, { returnIndices, returnIndicesTieBreakLeft }) destructured, a running tl.where update keeping the first index of ties" },
   { file: "prod-dim", idioms: "FlagGems' prod over a dim: tl.reduce(acc, { axis: 1, combineFn: reduce_mul }) with the combine function a separate device function passed by name (a @triton.jit helper), an accumulator from tl.full({ value: 1.0 }) multiplied in place (acc *= …), other=1.0 padding" },
   { file: "cumsum-dim", idioms: "FlagGems' cumsum over a dim: a 3-D [BLOCK_M, BLOCK_N, 1] block from m[:, None, None] and n[None, :, None] (tl.expandDims with a list of axes), a 3-D broadcast mask, .to(tl.float32), tl.cumsum(x, { axis: 1 }) along the middle axis of a 3-D block" },
+  { file: "philox-dropout", idioms: "FlagGems' dropout with explicit Philox counters: philox_seed.to(tl.int64), the offset split with & 0xFFFFFFFF and >> 32, c0 += i4 growing a scalar into a block, tl.philox(seed, c0, c1, _O, _O) destructured, tl.uintToUniformFloat, four blocks per call; a reference that recomputes Triton's Philox bit for bit" },
+  { file: "argmax-int64", idioms: "FlagGems' argmax over a dim with its int64s: int64 program ids and offsets, tl.programId(0).to(tl.int64), tl.full({ dtype: tl.int64 }), the indices stored through a Ptr<i64> (a BigInt64Array, as torch.int64) and checked against a BigInt64Array reference" },
   { file: "argmax-two-stage", idioms: "FlagGems' argmax over all elements: two launches (per-block max and index into mid buffers, then mid_index[argmax(mid_value)]), blocks from the size by next_power_of_2(ceil(sqrt(M))) as launch constexprs functions of the size" },
   { file: "softmax-next-pow2", idioms: "FlagGems' one-tile softmax: TILE_N = next_power_of_2(N) from `constexprs: (n) => …`, 781 and 1000 sharing one tile in the sweep, a masked -inf tail" },
 ];

@@ -13,7 +13,7 @@ import { ensureBuilt, root } from "./build";
 const FIXTURE = "test/fixtures/autotune.kernel.ts";
 const RUN_KEYS = [
   "name", "kernel", "size", "constexprs", "grid", "correct", "maxAbsDiff", "maxRelDiff", "mismatches", "firstMismatch",
-  "timing", "gbps", "gflops", "baseline", "autotune", "speedOfLight",
+  "timing", "gbps", "gflops", "baseline", "autotune", "speedOfLight", "bytes",
 ];
 
 before(ensureBuilt);
@@ -129,13 +129,14 @@ test("human output: a table of candidates, ✓/✗, the picked one marked", () =
   const r = cli(["run", FIXTURE], cache.env);
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stdout, /^  Autotune: picked BLOCK=(256|512|1024) of 5 configs$/m);
-  assert.match(r.stdout, /^    BLOCK +Median +GB\/s$/m);
-  assert.match(r.stdout, /^    128 +— +— +✗$/m);
+  assert.match(r.stdout, /^    BLOCK +Median +GB\/s +Loaded +Sector use$/m);
+  // A candidate that does not match is still traced: its bytes, no time.
+  assert.match(r.stdout, /^    128 +— +— +[\d.]+ KiB +\d+% +✗$/m);
   assert.match(r.stdout, /^      does not match the reference: /m);
   assert.match(r.stdout, /^      does not compile: KL2002/m);
   const picked = r.stdout.split("\n").filter((l) => l.startsWith("  ▸ "));
   assert.equal(picked.length, 1);
-  assert.match(picked[0], /^  ▸ (256|512|1024) +[\d.]+ ms +[\d.]+ +✓  picked$/);
+  assert.match(picked[0], /^  ▸ (256|512|1024) +[\d.]+ ms +[\d.]+ +[\d.]+ KiB +\d+% +✓  picked$/);
   const again = cli(["run", FIXTURE], cache.env);
   assert.match(again.stdout, /^  Autotune: picked BLOCK=\d+ of 5 configs \(cached choice; --retune tunes again\)$/m);
 });

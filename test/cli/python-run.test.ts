@@ -1,4 +1,4 @@
-// Issue 27 item 2: a whole Python file runs as written (SPEC §4.1). Files in Triton's tutorials'
+// Issue 27 item 2: a whole Python file runs as written (docs/LANGUAGE.md §4.1). Files in Triton's tutorials'
 // style (test/python/, written for Kernel Lab) run on the embedded Python, their launches checked
 // on the GPU (lavapipe on CI) and on the interpreter. Pyodide starts once for this whole file
 // (runPythonFile reuses the process's Python thread); one test goes through the command line.
@@ -93,7 +93,7 @@ test("a mask that lets the last block run past the end stops with KL3101 at the 
   }
 });
 
-test("kernel-lab run FILE.py: exit 1 and the traceback on a KL3101; --json has SPEC §4.1's keys", () => {
+test("kernel-lab run FILE.py: exit 1 and the traceback on a KL3101; --json has docs/LANGUAGE.md §4.1's keys", () => {
   const file = variant("mask-cli.py", "mask = offs < n", "mask = offs <= n");
   const r = spawnSync(process.execPath, ["bin/kernel-lab.js", "run", file, "--bench", "off"], { cwd: root, env, encoding: "utf8", timeout: 300_000 });
   assert.equal(r.status, 1, r.stderr);

@@ -38,7 +38,7 @@ function json(args: string[], extraEnv: Record<string, string> = {}): { code: nu
 
 const RUN_KEYS = [
   "name", "kernel", "size", "constexprs", "grid", "correct", "maxAbsDiff", "maxRelDiff", "mismatches", "firstMismatch",
-  "timing", "gbps", "gflops", "baseline", "speedOfLight",
+  "timing", "gbps", "gflops", "baseline", "speedOfLight", "bytes",
 ];
 const EXAMPLES = ["vector-add", "saxpy", "leaky-relu", "int-ops", "cumsum"].map((e) => `examples/${e}.kernel.ts`);
 

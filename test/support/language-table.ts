@@ -8,7 +8,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import ts from "typescript";
 import { INTRINSICS } from "../../src/semantics/intrinsics";
-import { TRITON_LANGUAGE, camelCase } from "../../src/semantics/triton-api";
+import { TRITON_LANGUAGE, TRITON_UNDOCUMENTED, camelCase } from "../../src/semantics/triton-api";
 
 const root = path.resolve(__dirname, "../..");
 export const LANGUAGE_FILE = path.join(root, "docs/LANGUAGE.md");
@@ -68,7 +68,8 @@ export function languageTable(): string {
   const covered = new Set<string>();
   for (const { section, functions } of TRITON_LANGUAGE) {
     lines.push(`| **${section}** | | |`);
-    for (const triton of functions) {
+    const undocumented = TRITON_UNDOCUMENTED.filter((s) => s.section === section).flatMap((s) => s.functions);
+    for (const triton of [...functions, ...undocumented]) {
       const name = camelCase(triton);
       covered.add(name);
       lines.push(`| \`${signature(name)}\` | \`tl.${triton}\` | ${summary(docs.get(name) ?? "")} |`);

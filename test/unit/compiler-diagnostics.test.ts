@@ -100,7 +100,7 @@ const rows: [string, string, string, string][] = [
   ["assert a non-mask", "tl.deviceAssert(n, \"n\");", "4:17-4:18 KL2073", "tl.deviceAssert's condition must be a mask"],
   ["assert message not a string literal", "tl.deviceAssert(n > 0, n);", "4:24-4:25 KL1075", "tl.deviceAssert's message must be a string literal"],
   ["store shape", "const o = tl.arange(0, 16);\ntl.store(x_ptr, tl.load(x_ptr + o));", "5:17-5:35 KL2014", "can't store a value of shape [16] through pointers of shape []"],
-  ["bad cast dtype", 'const v = tl.cast(n, "f8");', "4:22-4:26 KL1040", 'the dtype must be a dtype such as tl.float32 or x.dtype, or one of "f32", "i32", "u32", "f16"; got "f8"'],
+  ["bad cast dtype", 'const v = tl.cast(n, "f8");', "4:22-4:26 KL1040", 'the dtype must be a dtype such as tl.float32 or x.dtype, or one of "f32", "i32", "u32", "f16", "i64"; got "f8"'],
   ["wrong arity", "const v = tl.exp(1.0, 2.0);", "4:11-4:27 KL1040", "tl.exp takes (x)"],
   ["where on a pointer", "const v = tl.where(x_ptr, 1, 2);", "4:20-4:25 KL2003", "tl.where's condition must be a mask"],
   ["zeros shape not power of two", 'const z = tl.zeros([100], "f32");', "4:21-4:24 KL2002", "block extents must be powers of two, got 100"],
@@ -171,6 +171,17 @@ const rows: [string, string, string, string][] = [
   ["tl.range's unknown option", "for (const i of tl.range(0, n, { num_stages: 2 })) { }", "4:34-4:44 KL1042", "tl.range has no keyword 'num_stages'; did you mean numStages?"],
   ["a Triton function with no WGSL meaning", "const y = tl.inline_asm_elementwise(n);", "4:14-4:36 KL1005", "tl.inline_asm_elementwise doesn't exist in Kernel Lab; it runs PTX or GCN assembly, which WGSL can't express"],
   ["a typo of a tl.* name", "const r = tl.arrange(0, 16);", "4:14-4:21 KL1005", "tl.arrange doesn't exist; did you mean tl.arange?"],
+  // int64, computed in 32 bits (issue 31, docs/LANGUAGE.md §2.9)
+  ["an i64 compared with a constant past 32 bits", 'const o = tl.cast(n, "i64");\nconst m = o < 4294967295;', "5:15-5:25 KL2090", "4294967295 is outside 32 bits: Kernel Lab computes int64 in 32 bits"],
+  ["an i64 plus a constant past 32 bits", 'const o = tl.cast(tl.arange(0, 16), "i64");\nconst m = o + 3000000000;', "5:15-5:25 KL2090", "3000000000 is outside 32 bits"],
+  ["tl.full of an i64 past 32 bits", 'const z = tl.full([16], 4294967295, "i64");', "4:25-4:35 KL2090", "4294967295 is outside 32 bits"],
+  ["tl.philox with an i64 counter", 'const c = tl.cast(tl.arange(0, 16), "i64");\nconst [a, b, c2, d] = tl.philox(n, c, 0, 0, 0);', "5:36-5:37 KL2093", "tl.philox's c0 is i64: Triton then runs Philox 4×64, which Kernel Lab doesn't"],
+  ["tl.philox with a float counter", "const [a, b, c, d] = tl.philox(n, 1.5, 0, 0, 0);", "4:35-4:38 KL2003", "tl.philox's c0 must be an integer"],
+  ["tl.philox with a block seed", "const [a, b, c, d] = tl.philox(tl.arange(0, 16), 0, 0, 0, 0);", "4:32-4:48 KL2001", "tl.philox's seed must be a scalar"],
+  ["tl.philox with counters of two shapes", "const [a, b, c, d] = tl.philox(n, tl.arange(0, 16), tl.arange(0, 8), 0, 0);", "4:22-4:75 KL2001", "tl.philox's counters must broadcast to one shape"],
+  ["tl.philox with too many rounds", "const [a, b, c, d] = tl.philox(n, 0, 0, 0, 0, { nRounds: 100 });", "4:58-4:61 KL1040", "tl.philox's nRounds must be 1 to 64"],
+  ["tl.uintToUniformFloat of a float", "const u = tl.uintToUniformFloat(tl.load(x_ptr));", "4:33-4:47 KL2003", "tl.uintToUniformFloat turns random integers, u32, i32 or i64, into floats"],
+  ["tl.randint4x with Triton's positional n_rounds", "const r = tl.randint4x(n, tl.arange(0, 16), 7);", "4:45-4:46 KL1040", "Philox gives four words, 0 to 3; got 7 (Triton's third argument is n_rounds: write it { nRounds: 7 })"],
 ];
 
 for (const [name, body, where, message] of rows) {
@@ -186,7 +197,7 @@ for (const [name, body, where, message] of rows) {
 const parameterRows: [string, string, string, string][] = [
   ["missing annotation", "x_ptr", "3:36-3:41 KL1010", "parameter 'x_ptr' needs a kernel type"],
   ["unknown type", "x_ptr: number", "3:43-3:49 KL1010", "parameter 'x_ptr' needs a kernel type"],
-  ["pointer to an unknown dtype", "x_ptr: Ptr<f64>", "3:43-3:51 KL1010", "parameter 'x_ptr' needs a kernel type"],
+  ["pointer to an unknown dtype", "x_ptr: Ptr<f64>", "3:43-3:51 KL1010", "parameter 'x_ptr' needs a kernel type: Ptr<f32>, Ptr<i32>, Ptr<u32>, Ptr<f16>, Ptr<i64>, f32, i32, u32, i64 or constexpr"],
   ["default value", "n: i32 = 4", "3:36-3:46 KL1011", "parameter 'n' can't be optional"],
   ["destructured", "{ a }: i32", "3:36-3:46 KL1011", "kernel parameters must be plain names"],
 ];

@@ -152,6 +152,7 @@ export function elementText(type: ValueType, v: number): string {
       return v !== 0 ? "true" : "false";
     case "i32":
     case "u32":
+    case "i64":
       return String(v);
     case "f32":
       return shortest(v, (x) => Math.fround(x), 9);

@@ -10,7 +10,7 @@ export interface PythonLaunchReport {
   constexprs: Record<string, number | boolean | string | null>;
   /** The checked launch's wall-clock time (upload, the instrumented launch, read back; or the interpreter's run with --cpu): not a benchmark, do_bench is. */
   ms: number;
-  /** After SPEC §4.1's keys: the line of the `kernel[grid](…)` call. */
+  /** After docs/LANGUAGE.md §4.1's keys: the line of the `kernel[grid](…)` call. */
   line: number;
 }
 
