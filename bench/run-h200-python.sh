@@ -6,6 +6,7 @@
 # Here:   ../shared/tools/gpu-carry.sh && node scripts/build.mjs && bash bench/carry-f16.sh <checkout>/.kl-py
 #         && cp -r <tutorials> <checkout>/.kl-py/tutorials
 # There:  . .gpu/enter.sh; cd .kl-py; bash bench/run-h200-python.sh tutorials [BENCH]   (BENCH: full|quick|off, default full)
+# TRITON_TIMEOUT and KL_TIMEOUT (seconds, default 150) bound each tutorial's two runs.
 # Under $OUT: run.log (everything printed), triton-NN.log and kl-NN.log / kl-NN.json per tutorial.
 set -uo pipefail
 dir=${1:?tutorials folder}
@@ -19,10 +20,10 @@ mkdir -p "$out"
   for f in "$dir"/0*.py; do
     n=$(basename "$f" | cut -c1-2)
     echo "=== $(basename "$f"): real Triton"
-    (cd "$dir" && PYTHONUNBUFFERED=1 timeout 150 python3 "$(basename "$f")") > "$out/triton-$n.log" 2>&1
+    (cd "$dir" && PYTHONUNBUFFERED=1 timeout "${TRITON_TIMEOUT:-150}" python3 "$(basename "$f")") > "$out/triton-$n.log" 2>&1
     echo "exit $?"; grep -v '^\s*$' "$out/triton-$n.log" | tail -40
     echo "=== $(basename "$f"): Kernel Lab (--bench $bench)"
-    timeout 150 node bin/kernel-lab.js run "$f" --bench "$bench" > "$out/kl-$n.log" 2>&1
+    timeout "${KL_TIMEOUT:-150}" node bin/kernel-lab.js run "$f" --bench "$bench" > "$out/kl-$n.log" 2>&1
     echo "exit $?"; grep -v '^\s*$' "$out/kl-$n.log" | tail -40
   done
   date -u
