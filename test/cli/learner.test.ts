@@ -46,6 +46,7 @@ const PORTS: { file: string; ports: string; gpuTodo?: string }[] = [
   { file: "t02-persistent-softmax", ports: "Triton tutorial 02, persistent fused softmax" },
   { file: "t03-grouped-matmul", ports: "Triton tutorial 03, grouped matmul with leaky-ReLU epilogue" },
   { file: "t04-naive-dropout", ports: "Triton tutorial 04, dropout with an input keep mask" },
+  { file: "t04-int-condition", ports: "Triton tutorial 04's tl.where(x_keep, …) with an integer keep block, as written" },
   { file: "histogram", ports: "a histogram with tl.atomicAdd (LeetGPU-style)" },
   { file: "t05-spin-lock", ports: "Triton tutorial 05 backward's spin lock: while (tl.atomicCas(Lock, 0, 1) === 1) {}" },
   { file: "device-print", ports: "debugging as Triton teaches it: tl.device_print(\"pid\", pid)" },
@@ -94,10 +95,6 @@ const UNSUPPORTED: { file: string; construct: string; at: string; code: string; 
     instead: /kernel\(function leaky_relu/,
   },
 
-  {
-    file: "int-condition", construct: "an i32 block as tl.where's condition (tutorial 04's x_keep)", at: "x_keep, x / (1 - p), 0.0), mask", code: "KL2003", names: /tl\.where's condition/,
-    instead: /tl\.where\(x_keep !== 0, …\)/, insteadWanted: "suggest comparing the integers: tl.where(x_keep !== 0, …)", done: true,
-  },
   {
     file: "snake-case", construct: "Triton's spelling tl.program_id", at: "program_id(0)", code: "KL1005", names: /tl\.program_id/,
     instead: /tl\.programId/, insteadWanted: "did-you-mean: tl.programId (and likewise tl.num_programs → tl.numPrograms, tl.expand_dims → tl.expandDims, tl.broadcast_to → tl.broadcastTo)", done: true,
