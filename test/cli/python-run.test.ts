@@ -50,7 +50,7 @@ test("tutorial-style vector add: DEVICE, a grid lambda, assert_close, perf_repor
   assert.match(report.stdout, /tensor\(\[\d\.\d{4}, \d\.\d{4}, \d\.\d{4}, {2}\.\.\., \d\.\d{4}, \d\.\d{4}, \d\.\d{4}\], device='cuda:0'\)/);
   // Two points of six (quick), each a row of GB/s for Triton (GPU timestamps) and torch.
   const table = report.stdout.slice(report.stdout.indexOf("vector-add-performance:"));
-  assert.match(table, /^vector-add-performance:\n +size +Triton +Torch\n0 +1024\.0 +\d+\.\d{6} +\d+\.\d{6}\n1 +2048\.0 +\d+\.\d{6} +\d+\.\d{6}\n/);
+  assert.match(table, /^vector-add-performance:\n +size +Triton \(GB\/s\) +Torch \(GB\/s\)\n0 +1024\.0 +\d+\.\d{6} +\d+\.\d{6}\n1 +2048\.0 +\d+\.\d{6} +\d+\.\d{6}\n/);
   assert.ok(report.pyodide.startMs >= 0);
 });
 

@@ -133,8 +133,11 @@ class Mark:
         xs = bench.x_vals[:2] if mode == "quick" else bench.x_vals
         if mode == "quick" and len(bench.x_vals) > 2:
             print(f"[kernel-lab] --bench quick: {bench.plot_name} runs the first {len(xs)} of its {len(bench.x_vals)} points")
-        columns = [bench.x_names[0]] + [f"{n}{suffix}" for n in bench.line_names for suffix in ("",)]
+        columns = [bench.x_names[0]] + list(bench.line_names)
+        # Printed as Triton prints it: every x name, and each line named with the y label ("Triton (GB/s)").
+        printed = list(bench.x_names) + [f"{n} ({bench.ylabel})" if bench.ylabel else n for n in bench.line_names]
         rows = []
+        printed_rows = []
         for x in xs:
             x_args = {name: x for name in bench.x_names} if not isinstance(x, (list, tuple)) else dict(zip(bench.x_names, x))
             row = [x]
@@ -143,7 +146,8 @@ class Mark:
                 y = result[0] if isinstance(result, (tuple, list)) else result
                 row.append(float(y))
             rows.append(row)
-        table = Table(columns, rows)
+            printed_rows.append([x_args[name] for name in bench.x_names] + row[1:])
+        table = Table(printed, printed_rows, len(bench.x_names))
         if print_data:
             print(bench.plot_name + ":")
             print(table.to_string())
@@ -160,15 +164,16 @@ def _object(entries):
 class Table:
     """What perf_report prints: pandas' DataFrame.to_string() of the rows (the row number first, numbers right-aligned)."""
 
-    def __init__(self, columns, rows):
+    def __init__(self, columns, rows, x_count=1):
         self.columns = columns
         self.rows = rows
+        self.x_count = x_count
 
     def to_string(self):
         def cell(v, column):
             if not isinstance(v, (int, float)):
                 return str(v)
-            return f"{float(v):.1f}" if column == 0 else f"{float(v):.6f}"
+            return f"{float(v):.1f}" if column < self.x_count else f"{float(v):.6f}"
 
         body = [[str(i)] + [cell(v, c) for c, v in enumerate(row)] for i, row in enumerate(self.rows)]
         head = [""] + list(self.columns)
