@@ -196,10 +196,10 @@ export declare namespace tl {
   /** Stores a block at a block pointer's window, where the axes `boundaryCheck` names are in bounds (Triton `tl.store(block_ptr, value, boundary_check=…)`). */
   function store(pointer: BlockPointer, value: number, keywords?: StoreKeywords): void;
 
-  /** Element-wise `condition ? x : y` (Triton `tl.where`). */
-  function where(condition: Mask, x: number, y: number): number;
+  /** Element-wise `condition ? x : y` (Triton `tl.where`); a numeric condition is true where it is nonzero, as Triton casts it. */
+  function where(condition: Mask | number, x: number, y: number): number;
   /** Element-wise `condition ? x : y` of two masks: a mask (Triton `tl.where`). */
-  function where(condition: Mask, x: Mask, y: Mask): Mask;
+  function where(condition: Mask | number, x: Mask, y: Mask): Mask;
   /** Element-wise e^x (Triton `tl.exp`). */
   function exp(x: number): number;
   /** Element-wise natural logarithm (Triton `tl.log`). */

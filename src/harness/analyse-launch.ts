@@ -13,8 +13,12 @@ import { programsToTrace, traceAccesses } from "./access-trace";
 import { bytesReport, TRACED_PROGRAMS, type BytesReport } from "./bytes";
 import { toStorage } from "./gpu-args";
 
-/** Lanes traced for the bytes before the tracer stops at the end of a program (a few hundred ms of the interpreter). */
-export const TRACE_BUDGET = 1_000_000;
+/**
+ * Lanes traced for the bytes before the tracer stops at the end of a program. Every timed run and
+ * every autotune candidate pays for it on the CPU: 2^16 lanes is tens of ms, where 10^6 made a
+ * sweep of the tutorial ports several minutes slower on a 2-core machine.
+ */
+export const TRACE_BUDGET = 1 << 16;
 
 export interface LaunchToTrace {
   ir: KernelIR;

@@ -69,7 +69,7 @@ const DIAGNOSTICS: [string, string, string, string][] = [
   ["a required argument left out", "tl.store(y_ptr + o, tl.where(x > 0, { y: 0.0 }));", "10:21-10:48 KL1040", "tl.where takes (condition, a, b); got 2 arguments"],
   ["a device function's unknown keyword", "tl.store(y_ptr + o, axpy(2.0, x, { z: x }));", "10:36-10:37 KL1042", "axpy has no keyword 'z'; its keywords are a, x, y"],
   ["a device function's argument left out", "tl.store(y_ptr + o, axpy(2.0, { y: x }));", "10:21-10:40 KL1070", "axpy takes 3 arguments (a, x, y), got 2; 'x' is missing"],
-  ["tl.rand with other rounds", "tl.store(y_ptr + o, tl.rand(n, o, { nRounds: 7 }));", "10:46-10:47 KL1040", "Kernel Lab's Philox runs 10 rounds (Triton's default); got nRounds 7"],
+  ["tl.rand with rounds out of range", "tl.store(y_ptr + o, tl.rand(n, o, { nRounds: 65 }));", "10:46-10:48 KL1040", "tl.rand's nRounds must be 1 to 64 (Triton's default is 10); got 65"],
 ];
 
 for (const [what, statement, where, message] of DIAGNOSTICS) {
