@@ -18,7 +18,7 @@ import type { Stmt, Value } from "../ir/ir";
 import { operandsOf } from "../ir/ir";
 import { forEachValue, valuesOfStmt } from "../ir/walk";
 import type { WgslGenerator } from "./generator";
-import type { MmaPlan } from "./mma";
+import type { MmaPlan } from "./mma-plan";
 
 /** A scalar WGSL i32 expression: a number, a top-level scalar value, or a sum, difference or product. */
 type Sym = number | Value | { sym: "+" | "-" | "*"; a: Sym; b: Sym };
