@@ -7,7 +7,7 @@
 import { fork, type ChildProcess } from "node:child_process";
 import * as os from "node:os";
 import type * as vscode from "vscode";
-import type { RunRequest, WorkerMessage } from "../harness/protocol";
+import type { RunRequest, WorkerMessage } from "../harness/workers/protocol";
 import { assertNever } from "../ir/never";
 import type { RunOptions, RunOutcome, Runner } from "./runner";
 import { workerEnv } from "./worker-env";
