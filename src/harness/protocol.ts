@@ -3,6 +3,9 @@
 // result or error, and exits.
 
 import type { FileReport, Outcome } from "./report";
+import type { BenchMode } from "./python/protocol";
+import type { PythonFileReport } from "./python/report";
+import type { PythonOutcome } from "./python/session";
 import type { RunOptions } from "./run";
 
 /** The harness's run options that travel as data (the callbacks become progress messages). */
@@ -14,7 +17,19 @@ export interface RunRequest extends RequestOptions {
   file: string;
 }
 
-export type WorkerRequest = RunRequest;
+/** Run a Python file whole (`kernel-lab run FILE.py`), every launch checked. */
+export interface PythonRunRequest {
+  type: "run-python";
+  /** Absolute path of the `.py` file. */
+  file: string;
+  /** Launches run on the interpreter. */
+  cpu: boolean;
+  /** How much of do_bench / perf_report runs; default as on the command line. */
+  bench?: BenchMode;
+  timeoutMs?: number;
+}
+
+export type WorkerRequest = RunRequest | PythonRunRequest;
 
 /** One step of a run, for a progress bar or status line. */
 export interface Progress {
@@ -36,6 +51,20 @@ export interface ResultMessage {
   exitCode: number;
 }
 
+export interface PythonResultMessage {
+  type: "python-result";
+  report: PythonFileReport;
+  outcome: PythonOutcome;
+  exitCode: number;
+}
+
+/** What a Python script printed, as it printed it. */
+export interface OutputMessage {
+  type: "output";
+  stream: "stdout" | "stderr";
+  text: string;
+}
+
 /** The worker itself failed (bad request, crash); diagnostics of the file come as a result instead. */
 export interface ErrorMessage {
   type: "error";
@@ -43,4 +72,4 @@ export interface ErrorMessage {
   code: string;
 }
 
-export type WorkerMessage = ProgressMessage | ResultMessage | ErrorMessage;
+export type WorkerMessage = ProgressMessage | ResultMessage | PythonResultMessage | OutputMessage | ErrorMessage;
