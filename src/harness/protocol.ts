@@ -6,7 +6,10 @@ import type { FileReport, Outcome } from "./report";
 import type { BenchMode } from "./python/protocol";
 import type { PythonFileReport } from "./python/report";
 import type { PythonOutcome } from "./python/session";
-import type { RunOptions } from "./run";
+import type { Progress } from "./progress";
+import type { RunOptions } from "./session";
+
+export type { Progress };
 
 /** The harness's run options that travel as data (the callbacks become progress messages). */
 export type RequestOptions = Omit<RunOptions, "onProgress" | "onRunChecked" | "onRunDone">;
@@ -30,14 +33,6 @@ export interface PythonRunRequest {
 }
 
 export type WorkerRequest = RunRequest | PythonRunRequest;
-
-/** One step of a run, for a progress bar or status line. */
-export interface Progress {
-  phase: "load" | "adapter" | "compile" | "tune" | "launch" | "compare" | "time" | "baseline";
-  run?: string;
-  size?: number;
-  message: string;
-}
 
 export interface ProgressMessage extends Progress {
   type: "progress";
