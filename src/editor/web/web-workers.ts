@@ -15,6 +15,7 @@ import type { DebugLaunch, ProgramTrace } from "../../harness/debug/debug-run";
 import type { PythonRunRequest, RunRequest } from "../../harness/workers/protocol";
 import type { FromWebWorker, ToWebWorker, WebWorkerContext } from "../../harness/workers/web-protocol";
 import type { DebugHost } from "../debug/session";
+import { PythonCodes } from "../../harness/python/codes";
 import type { PythonRunOptions, PythonRunOutcome, RequestPaths, RunOptions, RunOutcome, Runner } from "../runner";
 
 /** The worker gets this long past the timeout to report its own timeout before it is terminated. */
@@ -90,7 +91,7 @@ export class WebWorkers implements Runner {
 
   async runPython(request: PythonRunRequest, _options: PythonRunOptions): Promise<PythonRunOutcome> {
     this.log.warn(`Python runs are not available in the browser yet: ${request.file}`);
-    return { kind: "worker-error", code: "KL3125", message: "Running a Python file in VS Code for the Web is not available yet; run it in the desktop VS Code or with `kernel-lab run FILE.py`." };
+    return { kind: "worker-error", code: PythonCodes.pythonInBrowser, message: "Running a Python file in VS Code for the Web is not available yet; run it in the desktop VS Code or with `kernel-lab run FILE.py`." };
   }
 
   /** The debug adapter's recording, in a worker (session.ts runs inline in the extension host). */
