@@ -13,6 +13,7 @@ import { printsList } from "./prints-list";
 import { autotuneTable, tunedKeys } from "./autotune-table";
 import { historyTable } from "./history-table";
 import { speedOfLightSection, verdictCell } from "./speed-of-light";
+import { printedLines, pythonResultsPage } from "./python-results";
 import { assertNever } from "../../ir/never";
 
 const vscode = page.acquireVsCodeApi();
@@ -59,6 +60,9 @@ function show(message: ToWebview): void {
       lastResults = message.view;
       app.replaceChildren(...resultsPage(message.view));
       break;
+    case "python-results":
+      app.replaceChildren(...pythonResultsPage(message.view, { post, chart: (draw) => pendingCharts.push(draw) }));
+      break;
     case "running":
       app.replaceChildren(banner("running", message.title, message.detail), ...stale());
       break;
@@ -85,6 +89,9 @@ function show(message: ToWebview): void {
     chart: charts.length > 0,
     ...(history.length > 0 ? { history } : {}),
     ...(speedOfLight.length > 0 ? { speedOfLight, rooflines } : {}),
+    ...(message.type === "python-results"
+      ? { python: { launches: message.view.launches.length, printedLines: printedLines(message.view), plots: charts.length, traceback: message.view.traceback !== null } }
+      : {}),
   });
 }
 
