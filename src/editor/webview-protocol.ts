@@ -67,6 +67,8 @@ export type FromWebview =
       /** Each run's speed-of-light verdict, where its report has one, and how many rooflines were drawn. */
       speedOfLight?: string[];
       rooflines?: number;
+      /** Access maps drawn (runs whose report has `accessMaps`). */
+      accessMaps?: number;
     }
   /** The user clicked a diagnostic or a run: reveal that place of the file. */
   | { type: "reveal"; line: number; column: number };
@@ -135,6 +137,13 @@ const isSpeedOfLight = shape({
   verdict: oneOf(...VERDICTS),
   message: isString,
 });
+const isRuns = arrayOf((x) => Array.isArray(x) && x.length === 2 && x.every(isNumber));
+const isAccessMap = shape({
+  program: arrayOf(isNumber),
+  buffers: arrayOf(shape({ param: isString, length: isNumber, shape: arrayOf(isNumber), matrix: isBoolean })),
+  layers: arrayOf(shape({ kind: oneOf("load", "store", "atomic"), param: isString, line: isNumber, column: isNumber, lanes: isNumber, active: isNumber, touched: isRuns, masked: isRuns })),
+});
+const isAccessMaps = shape({ programs: isNumber, maps: arrayOf(isAccessMap) });
 /** Non-finite numbers arrive as null (JSON), hence nullable diffs. */
 const isRun = shape({
   name: isString,
@@ -157,6 +166,7 @@ const isRun = shape({
   printsDropped: optional(isNumber),
   speedOfLight: optional(isSpeedOfLight),
   exercise: optional(isString),
+  accessMaps: optional(isAccessMaps),
 });
 const isDiagnostic = shape({
   line: isNumber,
@@ -203,6 +213,7 @@ const fromWebviewChecks: { [T in FromWebview["type"]]: Check } = {
     history: optional(arrayOf(isString)),
     speedOfLight: optional(arrayOf(oneOf(...VERDICTS))),
     rooflines: optional(isNumber),
+    accessMaps: optional(isNumber),
   }),
   reveal: shape({ line: isNumber, column: isNumber }),
 };

@@ -14,6 +14,7 @@ import { autotuneTable, tunedKeys } from "./autotune-table";
 import { historyTable } from "./history-table";
 import { speedOfLightSection, verdictCell } from "./speed-of-light";
 import { assertNever } from "../../ir/never";
+import { accessMapSection } from "./access-map-view";
 
 const vscode = page.acquireVsCodeApi();
 const app = page.document.getElementById("app") ?? page.document.body;
@@ -22,6 +23,8 @@ let charts: ChartInstance[] = [];
 let pendingCharts: (() => ChartInstance | undefined)[] = [];
 /** Rooflines of the page being built, counted for the `rendered` acknowledgement. */
 let rooflines = 0;
+/** Access maps of the page being built, likewise. */
+let accessMaps = 0;
 let lastResults: ResultsView | undefined;
 let current: ToWebview | undefined;
 
@@ -54,6 +57,7 @@ function show(message: ToWebview): void {
   charts = [];
   pendingCharts = [];
   rooflines = 0;
+  accessMaps = 0;
   switch (message.type) {
     case "results":
       lastResults = message.view;
@@ -85,6 +89,7 @@ function show(message: ToWebview): void {
     chart: charts.length > 0,
     ...(history.length > 0 ? { history } : {}),
     ...(speedOfLight.length > 0 ? { speedOfLight, rooflines } : {}),
+    ...(accessMaps > 0 ? { accessMaps } : {}),
   });
 }
 
@@ -226,10 +231,18 @@ function single(run: RunReport, history: RunHistoryView | undefined): PageElemen
     h("div", { class: "tables" }, correctnessTable(run), timingTable(run)),
     speedOfLight(run.name, [run]),
     mismatchHeatmap(run.mismatchMap),
+    accessMap(run),
     run.autotune ? autotuneTable(run.autotune) : null,
     printsList(run),
     history ? historyTable(run, history) : null,
   );
+}
+
+/** The run's access maps (the editor asks for them on a run), counted for the `rendered` acknowledgement. */
+function accessMap(run: RunReport): PageElement | null {
+  const section = accessMapSection(run.accessMaps, run.grid, (line, column) => post({ type: "reveal", line, column }));
+  if (section) accessMaps++;
+  return section;
 }
 
 function historyOf(view: ResultsView, run: RunReport): RunHistoryView | undefined {
