@@ -4,11 +4,13 @@
 
 import type { NumDtype, Param } from "../ir/ir";
 import { isBuiltinHandle, type HostArray } from "../language";
-import { checkConstexprs } from "./check-constexprs";
+import { checkConstexprs, type KernelSignature } from "./check-constexprs";
 import { fail, RunCodes, type RunCode } from "./codes";
 import { Codes } from "../diagnostics/codes";
 import { show } from "./show";
 import type { LoadedRun } from "./load";
+
+export type { KernelSignature };
 
 export type Fn = (...args: never[]) => unknown;
 
@@ -43,12 +45,6 @@ export interface CheckedRun {
 }
 
 export type KernelArgs = Record<string, HostArray | number>;
-
-/** The kernel as the harness needs it: its name and parameters (from the compiler's parse). */
-export interface KernelSignature {
-  name: string;
-  params: readonly Param[];
-}
 
 const KNOWN_FIELDS = new Set([
   "kernel", "name", "sizes", "constexprs", "configs", "grid", "args", "outputs", "reference", "tolerance", "bytes", "flops", "baseline", "launches", "shapes",

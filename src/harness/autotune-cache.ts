@@ -8,7 +8,7 @@
 import * as path from "node:path";
 import { hash64 } from "../runtime/hash";
 import { host } from "../runtime/host";
-import { cacheDirFor } from "./cache-location";
+import { cacheDir } from "./cache-location";
 import type { AdapterReport } from "./report";
 
 const VERSION = 1;
@@ -40,10 +40,6 @@ export interface TuningKey {
   size: number;
 }
 
-export function cacheDir(): string {
-  return cacheDirFor({ platform: host.platform, env: (name) => host.env(name), homedir: host.homedir(), cwd: host.cwd() });
-}
-
 export function cacheFile(): string {
   return path.join(cacheDir(), "autotune.json");
 }
@@ -53,10 +49,6 @@ export function tuningKey(key: TuningKey): string {
   const { vendor, device, description } = key.adapter;
   const parts = [key.kernelText, key.run, JSON.stringify(key.candidates), vendor, device, description, String(key.size)];
   return hash64(parts.join("\u0000"));
-}
-
-export function adapterLabel(adapter: AdapterReport): string {
-  return [adapter.vendor, adapter.device, adapter.description].filter(Boolean).join(" / ");
 }
 
 const warned = new Set<string>();

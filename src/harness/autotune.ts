@@ -10,20 +10,21 @@ import type { NumDtype } from "../ir/ir";
 import type { HostArray } from "../language";
 import { GpuError, launch, timeLaunches, type Gpu } from "../runtime";
 import { computeReference, copyArgs, evaluateCount, evaluateGrid, makeArgs, runLimits, type CheckedRun, type KernelArgs, type RunLimits } from "./args";
-import { lookupChoice, storeChoice, tuningKey, adapterLabel, type CachedChoice } from "./autotune-cache";
+import { lookupChoice, storeChoice, tuningKey, type CachedChoice } from "./autotune-cache";
+import { adapterLabel } from "./cache-location";
 import { RunDefinitionError } from "./codes";
 import { compareOutputs, defaultTolerance } from "./compare";
 import { readOutputs, timingCopies, uploadArgs } from "./buffers";
 import { pointerParams, poisonUnreadOutputs, roundToF16 } from "./gpu-args";
-import type { Progress } from "./protocol";
+import type { Progress } from "./progress";
 import type { AdapterReport, AutotuneCandidate, AutotuneReport } from "./report";
 import { host } from "../runtime/host";
 import { LineMap } from "../diagnostics/position";
 import { launchBytes } from "./analyse-launch";
 import { summarise } from "./bytes";
+import type { CandidateProgram } from "./programs";
 
-/** A candidate compiled, or the diagnostics that stopped it. */
-export type CandidateProgram = { program: CompiledKernel } | { diagnostics: LocatedDiagnostic[] };
+export type { CandidateProgram };
 
 export interface TuneContext {
   gpu: Gpu;

@@ -3,9 +3,15 @@
 // generated rather than the kernel (compile.ts).
 
 import { NUM_STAGES, NUM_WARPS } from "../compile";
-import type { KernelSignature } from "./args";
+import type { Param } from "../ir/ir";
 import { fail, RunCodes } from "./codes";
 import { show } from "./show";
+
+/** The kernel as the harness needs it: its name and parameters (from the compiler's parse). */
+export interface KernelSignature {
+  name: string;
+  params: readonly Param[];
+}
 
 /** The run's constexprs and, when it has `configs`, the full sets to tune over (then `constexprs` may be incomplete). */
 export function checkConstexprs(

@@ -12,35 +12,15 @@ import { runLaunchesEverySize } from "./run-launches";
 import type { LoadedRun } from "./load";
 import type { Device } from "./open-device";
 import type { KernelPrograms } from "./programs";
-import type { Progress } from "./protocol";
 import type { RunReport } from "./report";
-import type { RunOptions } from "./run";
+import type { FileSession } from "./session";
 import { runOneSize, type SizeContext } from "./run-size";
-import { LineMap, locate } from "../diagnostics/position";
-import type { Diagnostic } from "../diagnostics/diagnostic";
+import { LineMap } from "../diagnostics/position";
+import { warnFor } from "./to-diagnostics";
 import { resolveKernel } from "./resolve-runs";
 import { withConstexprOverrides } from "./constexpr-overrides";
 import { atSize, hasSizeConstexprs, sizesToRun } from "./size-constexprs";
 import { DEFAULT_TIMEOUT_MS, withTimeout } from "./timeout";
-
-/** What the runs of one file share. */
-export interface FileSession {
-  /** The file as the report names it. */
-  file: string;
-  text: string;
-  parsed: ParsedFile;
-  /** Every kernel value the file made, in creation order. */
-  kernels: readonly { name: string; ordinal: number }[];
-  device: Device;
-  programs: KernelPrograms;
-  opts: RunOptions;
-  progress: (p: Progress) => void;
-  onChecked: (run: RunReport) => void;
-  /** A size is complete: into the report's `runs` (on the GPU, with how close it came to the GPU's peaks). */
-  finished: (run: RunReport) => Promise<void>;
-  /** Into the report's `diagnostics`. */
-  diagnose: (diagnostics: LocatedDiagnostic[]) => void;
-}
 
 /** "compile-error" when the run's program (or every candidate) did not compile; other failures are thrown. */
 export async function runEverySize(given: LoadedRun, s: FileSession): Promise<"ran" | "compile-error"> {
@@ -118,9 +98,4 @@ function sizeContext(s: FileSession, kernel: KernelSource, constexprs: Record<st
     ...(s.opts.program ? { program: s.opts.program } : {}),
     ...(s.opts.accessMaps ? { accessMaps: true } : {}),
   };
-}
-
-/** A run's warning (KL3105), located, into the report's diagnostics. */
-export function warnFor(s: FileSession): (d: Diagnostic) => void {
-  return (d) => s.diagnose(locate(s.file, s.text, [d]));
 }

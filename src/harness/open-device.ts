@@ -6,7 +6,7 @@ import { DEFAULT_TARGET, type Target } from "../ir/target";
 import type { HalfPrecisionNeeds } from "../ir/target";
 import { acquireGpu, NoAdapterError, togglesNote, type Gpu } from "../runtime";
 import { located } from "./load";
-import type { Progress } from "./protocol";
+import type { Progress } from "./progress";
 import type { AdapterReport, Outcome } from "./report";
 import { codeOf, messageOf } from "./to-diagnostics";
 import { trace } from "./trace";

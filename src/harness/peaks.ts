@@ -9,8 +9,7 @@ import { BUILTINS } from "../builtins";
 import { FLOPS_PER_INVOCATION, FMA_PROBE, FMA_WORKGROUP_SIZE } from "../builtins/peaks";
 import { createEmptyBuffer, timeLaunches, type Gpu, type KernelProgram, type LaunchArgs } from "../runtime";
 import { host } from "../runtime/host";
-import { adapterLabel, cacheDir } from "./autotune-cache";
-import type { AdapterReport } from "./report";
+import { adapterLabel, cacheDir, type AdapterIdentity } from "./cache-location";
 
 export interface Peaks {
   /** Bytes a copy reads and writes per second: GB/s. */
@@ -41,7 +40,7 @@ export function peaksFile(): string {
 }
 
 /** The adapter's peaks from the cache, else measured now (and cached). */
-export async function peaksFor(gpu: Gpu, adapter: AdapterReport, measure: (gpu: Gpu) => Promise<Peaks> = measurePeaks): Promise<{ peaks: Peaks; cached: boolean }> {
+export async function peaksFor(gpu: Gpu, adapter: AdapterIdentity, measure: (gpu: Gpu) => Promise<Peaks> = measurePeaks): Promise<{ peaks: Peaks; cached: boolean }> {
   const file = peaksFile();
   const key = adapterLabel(adapter);
   const known = readPeaks(file);

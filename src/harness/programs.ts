@@ -5,9 +5,11 @@
 import { compileKernel, specializationFor, specializationKey, type CompiledKernel, type KernelSource } from "../compile";
 import { locate, type LocatedDiagnostic } from "../diagnostics/position";
 import type { Target } from "../ir/target";
-import type { CandidateProgram } from "./autotune";
-import type { Progress } from "./protocol";
+import type { Progress } from "./progress";
 import { trace } from "./trace";
+
+/** A candidate compiled, or the diagnostics that stopped it. */
+export type CandidateProgram = { program: CompiledKernel } | { diagnostics: LocatedDiagnostic[] };
 
 export class KernelPrograms {
   private readonly compiled = new Map<string, CompiledKernel>();

@@ -3,7 +3,10 @@
 // result or error, and exits.
 
 import type { FileReport, Outcome } from "./report";
-import type { RunOptions } from "./run";
+import type { Progress } from "./progress";
+import type { RunOptions } from "./session";
+
+export type { Progress };
 
 /** The harness's run options that travel as data (the callbacks become progress messages). */
 export type RequestOptions = Omit<RunOptions, "onProgress" | "onRunChecked" | "onRunDone">;
@@ -15,14 +18,6 @@ export interface RunRequest extends RequestOptions {
 }
 
 export type WorkerRequest = RunRequest;
-
-/** One step of a run, for a progress bar or status line. */
-export interface Progress {
-  phase: "load" | "adapter" | "compile" | "tune" | "launch" | "compare" | "time" | "baseline";
-  run?: string;
-  size?: number;
-  message: string;
-}
 
 export interface ProgressMessage extends Progress {
   type: "progress";

@@ -21,7 +21,7 @@ import { hazardWarning, raceError, RaceRecorder, type LoadHazard, type Race } fr
 import { recordStores, withSource, type StoreProvenance } from "./provenance";
 import { evaluateShapes } from "./shapes";
 import { fromStorage, pointerParams, poisonUnreadOutputs, roundToF16, toStorage } from "./gpu-args";
-import type { Progress } from "./protocol";
+import type { Progress } from "./progress";
 import type { RunReport, TimingReport } from "./report";
 import { trace } from "./trace";
 

@@ -8,10 +8,10 @@ import { halfPrecisionNeeds, parseKernelFile } from "../compile";
 import { distinctLocated, locate, type LocatedDiagnostic } from "../diagnostics/position";
 import { NO_NEEDS } from "../ir/target";
 import { displayPath, loadKernelFile, readKernelText } from "./load";
-import { runEverySize, type FileSession } from "./one-run";
+import { runEverySize } from "./one-run";
 import { openDevice, requestGpu } from "./open-device";
 import { KernelPrograms } from "./programs";
-import type { Progress } from "./protocol";
+import type { FileSession, Progress, RunOptions } from "./session";
 import type { AdapterReport, FileReport, Outcome, RunReport } from "./report";
 import { selectRuns } from "./resolve-runs";
 import { exerciseIdOf } from "../language";
@@ -23,42 +23,7 @@ import type { Gpu } from "../runtime";
 import { host } from "../runtime/host";
 
 export { CPU_ADAPTER } from "./open-device";
-
-export interface RunOptions {
-  /** Only the run of this name. */
-  run?: string;
-  /** One size instead of the run's first. */
-  size?: number;
-  /** Every size of each run. */
-  sweep?: boolean;
-  /** Interpret on the CPU instead of launching on the GPU. */
-  cpu?: boolean;
-  /** Most timed repetitions per measurement (default 100); 0 checks without timing (a run with `configs` runs its first). */
-  reps?: number;
-  /** Limit for one size of one run, GPU work included (default 120 s). */
-  timeoutMs?: number;
-  /** With `cpu`: element operations a launch may take before the interpreter calls it endless (default 5e8). */
-  maxSteps?: number;
-  /** Constexpr values replacing the run's own and each config's (`--constexpr`; single-kernel runs). */
-  constexprs?: Record<string, number>;
-  /** Also trace this program's accesses into each run's `accessMap` (`--program`). */
-  program?: readonly [number, number, number];
-  /** Also trace up to 64 programs' accesses into each run's `accessMaps` (the editor's results panel draws them). */
-  accessMaps?: boolean;
-  /** Tune runs with `configs` afresh instead of taking the cached choice (`--retune`). */
-  retune?: boolean;
-  /**
-   * "auto" (the default): where the file's kernels use f16, open the GPU with the Dawn toggles that
-   * unlock it (runtime/dawn-toggles.ts); "off": ask for none (KERNEL_LAB_DAWN_FLAGS still applies).
-   * The editor's `kernelLab.dawnToggles`.
-   */
-  dawnToggles?: "auto" | "off";
-  onProgress?: (progress: Progress) => void;
-  /** A run's outputs were compared with its reference; it is timed next (`timing` is still null on the GPU). */
-  onRunChecked?: (run: RunReport, adapter: AdapterReport | null) => void;
-  /** A run is complete, as it appears in the report's `runs`. */
-  onRunDone?: (run: RunReport) => void;
-}
+export type { RunOptions };
 
 /** The GPU's peaks, measured once per process (and cached on disk per adapter); undefined if they can't be measured. */
 let peaksOfProcess: Promise<{ peaks: Peaks; cached: boolean } | undefined> | undefined;

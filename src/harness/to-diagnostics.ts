@@ -44,3 +44,8 @@ export function codeOf(err: unknown, fallback: string): string {
 export function messageOf(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
+
+/** A run's warning (KL3105), located, into the report's diagnostics. */
+export function warnFor(s: { file: string; text: string; diagnose: (diagnostics: LocatedDiagnostic[]) => void }): (d: Diagnostic) => void {
+  return (d) => s.diagnose(locate(s.file, s.text, [d]));
+}

@@ -11,7 +11,7 @@ import { readFileSync, renameSync, writeFileSync, mkdirSync } from "node:fs";
 import Module, { createRequire } from "node:module";
 import * as path from "node:path";
 import * as vm from "node:vm";
-import { cacheDir } from "./autotune-cache";
+import { cacheDir } from "./cache-location";
 
 /** The script to take a code cache from when the command is done, and where to write it. */
 let unsaved: { script: vm.Script; file: string } | undefined;

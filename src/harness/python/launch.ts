@@ -5,8 +5,7 @@
 // back into the shared memory the Python thread's tensors live in. Inside do_bench the launch is
 // recorded for timing instead (bench.ts).
 
-import { specializationFor, specializationKey, type CompiledKernel, type KernelSource } from "../../compile";
-import type { Span } from "../../diagnostics/diagnostic";
+import { specializationFor, specializationKey, type CompiledKernel } from "../../compile";
 import { formatDiagnostic, locate, LineMap, type LocatedDiagnostic } from "../../diagnostics/position";
 import { interpret, InterpreterError } from "../../interpreter/interpret";
 import type { NumDtype } from "../../ir/ir";
@@ -16,6 +15,7 @@ import type { Device } from "../open-device";
 import { CpuPrints } from "../prints";
 import { BenchRecorder } from "./bench";
 import { launchOnGpu } from "./gpu-launch";
+import type { BoundArgs, Program } from "./program";
 import type { ConstexprValue, KernelArgType, PythonKernelCompiler } from "./kernel-compiler";
 import type { LaunchArg, LaunchRequest, Reply, Request, TensorDtype, TensorStorage } from "./protocol";
 import { MAX_LISTED, type PythonFileReport } from "./report";
@@ -31,21 +31,6 @@ const POINTER_DTYPE: Record<TensorDtype, NumDtype | undefined> = {
   uint8: undefined,
   bool: undefined,
 };
-
-/** A compiled kernel and how to move its spans (in the TypeScript it was lowered to) onto the Python text. */
-export interface Program {
-  kernel: CompiledKernel;
-  toPython: (span: Span) => Span;
-  source?: KernelSource;
-}
-
-/** A launch's arguments by the compiled kernel's parameter names. */
-export interface BoundArgs {
-  types: Record<string, KernelArgType>;
-  constexprs: Record<string, ConstexprValue>;
-  tensors: Map<string, TensorStorage>;
-  scalars: Record<string, number>;
-}
 
 export class Launcher {
   readonly diagnostics: LocatedDiagnostic[] = [];
