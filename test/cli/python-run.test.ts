@@ -109,6 +109,24 @@ test("kernel-lab run FILE.py: exit 1 and the traceback on a KL3101; --json has d
   assert.equal(report.pyodide.warm, false);
 });
 
+test("tutorial-05 style: an autograd.Function's forward and backward launch kernels (a spin lock per group), checked against F.layer_norm's backward", async () => {
+  const { report, outcome } = await run(path.join(PY, "layer-norm-autograd.py"), { bench: "off" });
+  assert.equal(outcome, "ok", report.traceback);
+  assert.deepEqual(report.launches.map((l) => l.kernel), ["norm_forward", "norm_backward_dx", "norm_backward_dwdb"]);
+  assert.deepEqual(report.launches[2].grid, [4, 1, 1]); // cdiv(100, 32) from the lambda over meta, inside backward()
+  assert.equal(report.checks.length, 4);
+  for (const check of report.checks) assert.ok(check.passed && (check.maxAbsDiff ?? 1) < 1e-4, JSON.stringify(check));
+  assert.match(report.stdout, /y requires grad: True and has a grad_fn: True\nlayer norm forward and backward match torch/);
+});
+
+test("kernel-library style: constexpr globals, libdevice imports, .to(tl.int64) row offsets, in-place stores", async () => {
+  const { report, outcome } = await run(path.join(PY, "kernel-library.py"), { bench: "off" });
+  assert.equal(outcome, "ok", report.traceback);
+  assert.deepEqual(report.diagnostics, []);
+  assert.deepEqual(report.checks.map((c) => c.passed), [true, true]);
+  assert.match(report.stdout, /in-place gelu\*up and rms norm match torch/);
+});
+
 test("README's torch/triton subset table is what the modules define (npx tsx test/support/python-subset.ts --write)", async () => {
   const { generatedTable, readmeTable } = await import("../support/python-subset");
   assert.equal(readmeTable(), await generatedTable());
