@@ -156,6 +156,7 @@ export const CPU_RUN_CODES = {
  * launch argument a kernel can't take, KL3123 a launch grid that isn't 1 to 3 positive integers.
  */
 export const PYTHON_CODES = {
+  pythonRaised: { code: "KL3124", meaning: "The Python script raised an exception: the editor marks the script's line of its last frame, with the exception's last line; the traceback is in the results panel and the Kernel Lab Python output." },
   pythonStart: { code: "KL4010", meaning: "Kernel Lab's embedded Python (Pyodide) could not be started: its files are missing or unreadable." },
 } as const satisfies Table;
 

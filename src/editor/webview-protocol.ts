@@ -3,6 +3,8 @@
 // is a separate page, and a message is only data until it has been checked.
 
 import type { AdapterReport, Outcome, RunReport } from "../harness/report";
+import type { PythonCheckReport, PythonLaunchReport, PythonPlot } from "../harness/python/report";
+import type { PythonOutcome } from "../harness/python/session";
 
 /** A diagnostic of the run, as the panel lists it (1-based, like the command line). */
 export interface DiagnosticView {
@@ -48,9 +50,34 @@ export interface RunHistoryView {
   earlier: { at: string; medianMs: number | null; correct: boolean }[];
 }
 
+/** Everything the panel shows about one run of a Python file (`kernel-lab run FILE.py --json`'s report). */
+export interface PythonResultsView {
+  file: string;
+  backend: "gpu" | "cpu";
+  outcome: PythonOutcome;
+  finishedAt: string;
+  adapter: AdapterReport | null;
+  /** Launch diagnostics (KL3101 …) and the traceback's line (KL3124), in the file. */
+  diagnostics: DiagnosticView[];
+  launches: PythonLaunchReport[];
+  launchesNotListed: number;
+  checks: PythonCheckReport[];
+  /** What the script printed. */
+  stdout: string;
+  plots: PythonPlot[];
+  traceback: string | null;
+  /** The exception's `Type: message` line, when the script raised. */
+  raised: string | null;
+  /** How much of do_bench / perf_report ran, said as the command line says it. */
+  bench: string;
+  /** "Python started in 4.1 s" or "Python reused". */
+  python: string;
+}
+
 export type ToWebview =
   | { type: "running"; title: string; detail: string }
   | { type: "results"; view: ResultsView }
+  | { type: "python-results"; view: PythonResultsView }
   | { type: "failed"; title: string; message: string };
 
 export type FromWebview =
@@ -69,6 +96,8 @@ export type FromWebview =
       rooflines?: number;
       /** Access maps drawn (runs whose report has `accessMaps`). */
       accessMaps?: number;
+      /** A Python run: launches listed, lines of printed output, plots drawn, and whether a traceback is shown. */
+      python?: { launches: number; printedLines: number; plots: number; traceback: boolean };
     }
   /** The user clicked a diagnostic or a run: reveal that place of the file. */
   | { type: "reveal"; line: number; column: number };
@@ -197,16 +226,35 @@ const isResultsView = shape({
   history: optional(arrayOf(isHistory)),
 });
 
+const isPythonResultsView = shape({
+  file: isString,
+  backend: oneOf("gpu", "cpu"),
+  outcome: oneOf("ok", "raised", "compile-error", "no-adapter", "failure"),
+  finishedAt: isString,
+  adapter: nullable(isAdapter),
+  diagnostics: arrayOf(isDiagnostic),
+  launches: arrayOf(shape({ kernel: isString, grid: arrayOf(isNumber), constexprs: recordOf((x) => x === null || ["number", "string", "boolean"].includes(typeof x)), ms: isNumber, line: isNumber })),
+  launchesNotListed: isNumber,
+  checks: arrayOf(shape({ line: isNumber, kind: oneOf("assert_close", "allclose"), passed: isBoolean, maxAbsDiff: nullable(isNumber) })),
+  stdout: isString,
+  plots: arrayOf(shape({ title: isString, columns: arrayOf(isString), rows: arrayOf(arrayOf(nullable(isNumber))), xlabel: isString, ylabel: isString, xLog: isBoolean, yLog: isBoolean })),
+  traceback: nullable(isString),
+  raised: nullable(isString),
+  bench: isString,
+  python: isString,
+});
+
 const toWebviewChecks: { [T in ToWebview["type"]]: Check } = {
   running: shape({ title: isString, detail: isString }),
   results: shape({ view: isResultsView }),
+  "python-results": shape({ view: isPythonResultsView }),
   failed: shape({ title: isString, message: isString }),
 };
 
 const fromWebviewChecks: { [T in FromWebview["type"]]: Check } = {
   ready: () => true,
   rendered: shape({
-    messageType: oneOf("running", "results", "failed"),
+    messageType: oneOf("running", "results", "python-results", "failed"),
     runs: isNumber,
     verdicts: arrayOf(oneOf("match", "mismatch")),
     chart: isBoolean,
@@ -214,6 +262,7 @@ const fromWebviewChecks: { [T in FromWebview["type"]]: Check } = {
     speedOfLight: optional(arrayOf(oneOf(...VERDICTS))),
     rooflines: optional(isNumber),
     accessMaps: optional(isNumber),
+    python: optional(shape({ launches: isNumber, printedLines: isNumber, plots: isNumber, traceback: isBoolean })),
   }),
   reveal: shape({ line: isNumber, column: isNumber }),
 };

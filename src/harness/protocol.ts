@@ -3,6 +3,9 @@
 // result or error, and exits.
 
 import type { FileReport, Outcome } from "./report";
+import type { BenchMode } from "./python/protocol";
+import type { PythonFileReport } from "./python/report";
+import type { PythonOutcome } from "./python/session";
 import type { Progress } from "./progress";
 import type { RunOptions } from "./session";
 
@@ -17,7 +20,19 @@ export interface RunRequest extends RequestOptions {
   file: string;
 }
 
-export type WorkerRequest = RunRequest;
+/** Run a Python file whole (`kernel-lab run FILE.py`), every launch checked. */
+export interface PythonRunRequest {
+  type: "run-python";
+  /** Absolute path of the `.py` file. */
+  file: string;
+  /** Launches run on the interpreter. */
+  cpu: boolean;
+  /** How much of do_bench / perf_report runs; default as on the command line. */
+  bench?: BenchMode;
+  timeoutMs?: number;
+}
+
+export type WorkerRequest = RunRequest | PythonRunRequest;
 
 export interface ProgressMessage extends Progress {
   type: "progress";
@@ -31,6 +46,20 @@ export interface ResultMessage {
   exitCode: number;
 }
 
+export interface PythonResultMessage {
+  type: "python-result";
+  report: PythonFileReport;
+  outcome: PythonOutcome;
+  exitCode: number;
+}
+
+/** What a Python script printed, as it printed it. */
+export interface OutputMessage {
+  type: "output";
+  stream: "stdout" | "stderr";
+  text: string;
+}
+
 /** The worker itself failed (bad request, crash); diagnostics of the file come as a result instead. */
 export interface ErrorMessage {
   type: "error";
@@ -38,4 +67,4 @@ export interface ErrorMessage {
   code: string;
 }
 
-export type WorkerMessage = ProgressMessage | ResultMessage | ErrorMessage;
+export type WorkerMessage = ProgressMessage | ResultMessage | PythonResultMessage | OutputMessage | ErrorMessage;

@@ -7,6 +7,8 @@ import { saveTypescriptCache } from "./typescript-cache";
 import { EXIT_CODES } from "./report";
 import type { WorkerMessage, WorkerRequest } from "./protocol";
 import { runFileWithOutcome } from "./run";
+import { PYTHON_EXIT_CODES, runPythonFile } from "./python/session";
+import { startPythonThread } from "./python/thread-node";
 
 function send(message: WorkerMessage): Promise<void> {
   return new Promise((resolve) => {
@@ -16,6 +18,21 @@ function send(message: WorkerMessage): Promise<void> {
 }
 
 async function handle(request: WorkerRequest): Promise<void> {
+  if (request?.type === "run-python" && typeof request.file === "string") {
+    // The Python thread starts here (a fresh process per run): the editor's run pays Pyodide's start.
+    const { report, outcome } = await runPythonFile(
+      request.file,
+      {
+        cpu: request.cpu,
+        ...(request.bench ? { bench: request.bench } : {}),
+        onStdout: (text) => void send({ type: "output", stream: "stdout", text }),
+        onStderr: (text) => void send({ type: "output", stream: "stderr", text }),
+      },
+      startPythonThread,
+    );
+    await send({ type: "python-result", report: JSON.parse(JSON.stringify(report)), outcome, exitCode: PYTHON_EXIT_CODES[outcome] });
+    return;
+  }
   if (request?.type !== "run" || typeof request.file !== "string") {
     await send({ type: "error", message: `Unknown request: ${JSON.stringify(request)}`, code: "KL9301" });
     return;

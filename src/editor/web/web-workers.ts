@@ -12,10 +12,10 @@
 
 import * as vscode from "vscode";
 import type { DebugLaunch, ProgramTrace } from "../../harness/debug-run";
-import type { RunRequest } from "../../harness/protocol";
+import type { PythonRunRequest, RunRequest } from "../../harness/protocol";
 import type { FromWebWorker, ToWebWorker, WebWorkerContext } from "../../harness/web-protocol";
 import type { DebugHost } from "../debug/session";
-import type { RequestPaths, RunOptions, RunOutcome, Runner } from "../runner";
+import type { PythonRunOptions, PythonRunOutcome, RequestPaths, RunOptions, RunOutcome, Runner } from "../runner";
 
 /** The worker gets this long past the timeout to report its own timeout before it is terminated. */
 const GRACE_MS = 2000;
@@ -86,6 +86,11 @@ export class WebWorkers implements Runner {
         cancelled: { kind: "cancelled" },
       },
     );
+  }
+
+  async runPython(request: PythonRunRequest, _options: PythonRunOptions): Promise<PythonRunOutcome> {
+    this.log.warn(`Python runs are not available in the browser yet: ${request.file}`);
+    return { kind: "worker-error", code: "KL3125", message: "Running a Python file in VS Code for the Web is not available yet; run it in the desktop VS Code or with `kernel-lab run FILE.py`." };
   }
 
   /** The debug adapter's recording, in a worker (session.ts runs inline in the extension host). */

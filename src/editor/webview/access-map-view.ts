@@ -37,6 +37,12 @@ const MAX_PX = 360;
 /** Grids of more programs than this get the slider only. */
 const MAX_GRID_CELLS = 4096;
 
+/** How many runs' maps a results page draws: its runs shown one by one (a sweep's sizes get a chart instead) with maps. */
+export function accessMapsDrawn(view: { mode: string; runs: readonly { name: string; accessMaps?: AccessMapsReport }[] }): number {
+  if (view.mode === "sweep") return 0;
+  return view.runs.filter((r) => (r.accessMaps?.maps.length ?? 0) > 0 && view.runs.filter((o) => o.name === r.name).length === 1).length;
+}
+
 /** One buffer's drawing across programs: the union of what any mapped program touches. */
 interface BufferView {
   param: string;
