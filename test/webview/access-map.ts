@@ -15,7 +15,7 @@ import { resultsHtml } from "../../src/editor/results-html";
 import type { ResultsView, ToWebview } from "../../src/editor/webview-protocol";
 import { compileKernel, parseKernelFile } from "../../src/compile";
 import { LineMap } from "../../src/diagnostics/position";
-import { programAccessMaps, type LaunchToTrace } from "../../src/harness/analyse-launch";
+import { programAccessMaps, type LaunchToTrace } from "../../src/harness/debug/analyse-launch";
 import type { NumDtype } from "../../src/ir/ir";
 import { DEFAULT_TARGET } from "../../src/ir/target";
 import type { RunReport } from "../../src/harness/report";

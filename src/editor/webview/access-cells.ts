@@ -4,7 +4,7 @@
 // (filled) or only pointed at it from a masked-off lane (hollow). No DOM: the drawing is
 // access-map-view.ts, and tests read these numbers.
 
-import type { AccessMapLayer } from "../../harness/access-map";
+import type { AccessMapLayer } from "../../harness/debug/access-map";
 
 /** At most this many cells a side: a larger buffer gets several elements per cell. */
 export const MAX_CELLS = 128;

@@ -1,11 +1,11 @@
-// The access map in the results panel (the report's `accessMaps`, harness/analyse-launch.ts): for
+// The access map in the results panel (the report's `accessMaps`, harness/debug/analyse-launch.ts): for
 // the chosen program, each buffer's elements its tl.load / tl.store / tl.atomic* touched, drawn on
 // the buffer's shape — reads and writes in their own colours, addresses of masked-off lanes
 // hollow — with one legend entry per access line (a checkbox shows or hides it). The program is
 // chosen with a slider or by clicking the grid of programs. Everything is drawn on canvases by
 // this script: the webview's CSP allows no inline style or script.
 
-import type { AccessMapLayer, AccessMapReport, AccessMapsReport } from "../../harness/access-map";
+import type { AccessMapLayer, AccessMapReport, AccessMapsReport } from "../../harness/debug/access-map";
 import { page, type PageElement } from "./dom";
 import { h, text } from "./elements";
 import { bufferCells, cellKinds, inside, layerKey, type BufferCells } from "./access-cells";
