@@ -7,7 +7,7 @@ const entries = [
   // [source, output, platform-specific externals]
   ["src/language/index.ts", "dist/index.js", []],
   ["src/cli/main.ts", "dist/cli.js", []],
-  ["src/harness/worker.ts", "dist/worker.js", []],
+  ["src/harness/workers/worker.ts", "dist/worker.js", []],
   // The Python thread of `kernel-lab run FILE.py` (a worker thread of the CLI and of the editor's worker).
   ["src/harness/python/worker-node.ts", "dist/python-worker.js", []],
   ["src/editor/extension.ts", "dist/extension.js", ["vscode"]],
@@ -58,7 +58,7 @@ const browserSeam = {
 };
 const browserEntries = [
   // [source, output, externals]
-  ["src/harness/web-worker.ts", "dist/web/worker.js", []],
+  ["src/harness/workers/web-worker.ts", "dist/web/worker.js", []],
   ["src/editor/web/extension.ts", "dist/web/extension.js", ["vscode"]],
 ];
 await Promise.all(

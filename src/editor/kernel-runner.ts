@@ -7,7 +7,7 @@
 import { fork, type ChildProcess } from "node:child_process";
 import * as os from "node:os";
 import type * as vscode from "vscode";
-import type { PythonRunRequest, RunRequest, WorkerMessage, WorkerRequest } from "../harness/protocol";
+import type { PythonRunRequest, RunRequest, WorkerMessage, WorkerRequest } from "../harness/workers/protocol";
 import { assertNever } from "../ir/never";
 import type { PythonRunOptions, PythonRunOutcome, RunOptions, RunOutcome, Runner } from "./runner";
 import { workerEnv } from "./worker-env";

@@ -3,7 +3,7 @@
 // the file's own TypeScript runs outside the extension host, one request per process or worker.
 
 import type * as vscode from "vscode";
-import type { Progress, PythonRunRequest, RunRequest } from "../harness/protocol";
+import type { Progress, PythonRunRequest, RunRequest } from "../harness/workers/protocol";
 import type { FileReport, Outcome } from "../harness/report";
 import type { PythonFileReport } from "../harness/python/report";
 import type { PythonOutcome } from "../harness/python/session";

@@ -36,7 +36,7 @@ export interface ResultsView {
   wgsl: WgslView[];
   /** Says for which target the WGSL was generated. */
   wgslNote: string;
-  /** Earlier results of each run and size on this device (harness/history.ts), when kept. */
+  /** Earlier results of each run and size on this device (harness/timing/history.ts), when kept. */
   history?: RunHistoryView[];
 }
 

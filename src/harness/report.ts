@@ -2,10 +2,10 @@
 // editor also receives from the worker. Non-finite numbers (a NaN output) serialise as null.
 
 import type { LocatedDiagnostic } from "../diagnostics/position";
-import type { MismatchMap } from "./mismatch-map";
-import type { SpeedOfLightReport } from "./speed-of-light";
-import type { AccessMapReport } from "./access-map";
-import type { BytesReport, BytesSummary } from "./bytes";
+import type { MismatchMap } from "./run/mismatch-map";
+import type { SpeedOfLightReport } from "./timing/speed-of-light";
+import type { AccessMapReport } from "./debug/access-map";
+import type { BytesReport, BytesSummary } from "./debug/bytes";
 
 export interface AdapterReport {
   vendor: string;
@@ -31,7 +31,7 @@ export interface MismatchReport {
   atomic?: true;
 }
 
-export type { MismatchMap } from "./mismatch-map";
+export type { MismatchMap } from "./run/mismatch-map";
 
 export interface TimingReport {
   medianMs: number;

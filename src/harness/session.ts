@@ -5,8 +5,8 @@
 
 import type { ParsedFile } from "../compile";
 import type { LocatedDiagnostic } from "../diagnostics/position";
-import type { Device } from "./open-device";
-import type { KernelPrograms } from "./programs";
+import type { Device } from "./run/open-device";
+import type { KernelPrograms } from "./run/programs";
 import type { Progress } from "./progress";
 import type { AdapterReport, RunReport } from "./report";
 

@@ -8,8 +8,8 @@ import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { compileKernel, parseKernelFile } from "../../src/compile";
 import { LineMap } from "../../src/diagnostics/position";
-import { launchBytes, programAccessMap, type LaunchToTrace } from "../../src/harness/analyse-launch";
-import { accessMapText, runsOf } from "../../src/harness/access-map";
+import { launchBytes, programAccessMap, type LaunchToTrace } from "../../src/harness/debug/analyse-launch";
+import { accessMapText, runsOf } from "../../src/harness/debug/access-map";
 import type { NumDtype } from "../../src/ir/ir";
 import { DEFAULT_TARGET } from "../../src/ir/target";
 

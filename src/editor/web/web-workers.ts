@@ -1,5 +1,5 @@
 // The browser's counterpart of kernel-runner.ts: each run, and each debug launch's recording, is
-// one Web Worker running dist/web/worker.js (harness/web-worker.ts), so the file's own TypeScript
+// one Web Worker running dist/web/worker.js (harness/workers/web-worker.ts), so the file's own TypeScript
 // never runs in the extension host. The worker has no file system: it asks for each file it reads
 // and this side answers through `vscode.workspace.fs` (the workspace is `vscode-remote://…` or
 // `vscode-vfs://…` here). The autotuner's cache travels with each request and comes back with
@@ -11,9 +11,9 @@
 // (docs/ENVIRONMENT.md §6).
 
 import * as vscode from "vscode";
-import type { DebugLaunch, ProgramTrace } from "../../harness/debug-run";
-import type { PythonRunRequest, RunRequest } from "../../harness/protocol";
-import type { FromWebWorker, ToWebWorker, WebWorkerContext } from "../../harness/web-protocol";
+import type { DebugLaunch, ProgramTrace } from "../../harness/debug/debug-run";
+import type { PythonRunRequest, RunRequest } from "../../harness/workers/protocol";
+import type { FromWebWorker, ToWebWorker, WebWorkerContext } from "../../harness/workers/web-protocol";
 import type { DebugHost } from "../debug/session";
 import { PythonCodes } from "../../harness/python/codes";
 import type { PythonRunOptions, PythonRunOutcome, RequestPaths, RunOptions, RunOutcome, Runner } from "../runner";

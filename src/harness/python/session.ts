@@ -6,8 +6,8 @@
 import * as path from "node:path";
 import type { LocatedDiagnostic } from "../../diagnostics/position";
 import { NO_NEEDS } from "../../ir/target";
-import { displayPath, located, readKernelText } from "../load";
-import { openDevice, requestGpu } from "../open-device";
+import { displayPath, located, readKernelText } from "../load/load";
+import { openDevice, requestGpu } from "../run/open-device";
 import { Launcher } from "./launch";
 import type { BenchMode, Notice, Reply, Request, RunScript } from "./protocol";
 import type { PythonFileReport, PythonPlot } from "./report";
