@@ -1,7 +1,8 @@
 // The Python thread's side (a Node worker thread, or a Web Worker): Pyodide started once, Kernel
 // Lab's `torch` and `triton` modules written into its file system, then each script run in a
-// fresh `__main__`. Every call to the GPU goes through `callMain`, which blocks this thread until
-// the main thread answers (protocol.ts). No Node API here: the browser's worker runs this too.
+// fresh `__main__`. Every call to the GPU goes through the bridge's `call`: in Node it blocks this
+// thread until the main thread answers (protocol.ts); in the browser's worker, one thread, it gives
+// a promise the script waits on through JSPI (web-python.ts). No Node API here.
 
 import type { Notice, Reply, Request, RunScript } from "./protocol";
 import { REPLY_BYTES, STATE_WAITING } from "./protocol";
