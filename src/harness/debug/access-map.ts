@@ -29,6 +29,13 @@ export interface AccessMapReport {
   layers: AccessMapLayer[];
 }
 
+/** The results panel's maps of several programs of one launch (analyse-launch.ts programAccessMaps). */
+export interface AccessMapsReport {
+  /** Programs in the grid; `maps` has some of them (all of a small grid), in linear order. */
+  programs: number;
+  maps: AccessMapReport[];
+}
+
 /** Width of the rows a 1-D buffer is drawn in. */
 export const ROW_WIDTH = 64;
 

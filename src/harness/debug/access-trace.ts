@@ -58,6 +58,8 @@ export interface AccessTrace {
   sites: TracedSite[];
   buffers: TracedBuffer[];
   detail?: ProgramTrace;
+  /** The `details` programs' accesses, element by element, in the request's order (those traced). */
+  details?: ProgramTrace[];
 }
 
 export interface TraceRequest {
@@ -69,6 +71,8 @@ export interface TraceRequest {
   programs: readonly ProgramId[];
   /** The program whose accesses come back element by element (`detail`). */
   detail?: ProgramId;
+  /** More programs whose accesses come back element by element (`details`): the results panel's maps. */
+  details?: readonly ProgramId[];
   maxSteps?: number;
   /** Stop after the program during which this many lanes were seen (the rest untraced: `programs` says how many were). */
   budget?: number;
@@ -87,9 +91,12 @@ export function traceAccesses(req: TraceRequest): AccessTrace {
   const [gx, gy] = req.grid;
   const linearOf = (p: ProgramId) => p[0] + p[1] * gx + p[2] * gx * gy;
   const first = req.programs.length > 0 ? linearOf(req.programs[0]) : -1;
-  const detailLinear = req.detail ? linearOf(req.detail) : -1;
-  const detail: ProgramTrace | undefined = req.detail ? { program: req.detail, sites: [] } : undefined;
-  const detailSites = new Map<Span, ProgramTrace["sites"][number]>();
+  // Per detailed program (linear id): its trace, and its sites by the IR's span object.
+  const detailed = new Map<number, { trace: ProgramTrace; sites: Map<Span, ProgramTrace["sites"][number]> }>();
+  for (const p of [...(req.detail ? [req.detail] : []), ...(req.details ?? [])]) {
+    if (!detailed.has(linearOf(p))) detailed.set(linearOf(p), { trace: { program: p, sites: [] }, sites: new Map() });
+  }
+  let inDetail: { trace: ProgramTrace; sites: Map<Span, ProgramTrace["sites"][number]> } | undefined;
 
   // The execution in progress, per site.
   let current: TracedSite | undefined;
@@ -117,14 +124,15 @@ export function traceAccesses(req: TraceRequest): AccessTrace {
     if (programId !== lastProgram) {
       lastProgram = programId;
       linear = linearOf(programId);
+      inDetail = detailed.get(linear);
     }
     execution.add(index, active);
-    if (linear === detailLinear && detail) {
-      let d = detailSites.get(span);
+    if (inDetail) {
+      let d = inDetail.sites.get(span);
       if (!d) {
         d = { kind, param, span, lanes: 0, active: 0, touched: new Set(), masked: new Set() };
-        detailSites.set(span, d);
-        detail.sites.push(d);
+        inDetail.sites.set(span, d);
+        inDetail.trace.sites.push(d);
       }
       d.lanes++;
       if (active) d.active++;
@@ -171,7 +179,13 @@ export function traceAccesses(req: TraceRequest): AccessTrace {
     b.traced.readsPerElement = sum / b.firstLoads.size;
   }
   const total = req.grid[0] * req.grid[1] * req.grid[2];
-  return { programs: traced, complete: traced === total, sites: [...sites.values()], buffers: [...buffers.values()].map((b) => b.traced), ...(detail ? { detail } : {}) };
+  const detail = req.detail ? detailed.get(linearOf(req.detail))?.trace : undefined;
+  const tracedLinear = new Set(req.programs.slice(0, traced).map(linearOf));
+  const details = req.details?.flatMap((p) => (tracedLinear.has(linearOf(p)) ? [detailed.get(linearOf(p))!.trace] : []));
+  return {
+    programs: traced, complete: traced === total, sites: [...sites.values()], buffers: [...buffers.values()].map((b) => b.traced),
+    ...(detail ? { detail } : {}), ...(details ? { details } : {}),
+  };
 }
 
 const WARP = 32;
