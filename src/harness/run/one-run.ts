@@ -12,7 +12,8 @@ import { prepareLaunches, prepareOneLaunch, type LaunchProgram, type PreparedSiz
 import type { LoadedRun } from "../load/load";
 import type { RunReport } from "../report";
 import type { FileSession } from "../session";
-import { runOneSize, type SizeContext } from "./run-size";
+import type { SizeContext } from "./executor";
+import { runOneSize } from "./run-size";
 import { LineMap } from "../../diagnostics/position";
 import { warnFor } from "./to-diagnostics";
 import { resolveKernel } from "./resolve-runs";

@@ -14,8 +14,6 @@ import type { Comparison } from "./compare";
 import type { CheckedSize, Executor, SizeContext } from "./executor";
 import type { PreparedSize } from "./prepare";
 
-export type { SizeContext };
-
 /** `run`: a run of one kernel (for its baseline); undefined for a sequence. */
 export async function runOneSize(prepared: PreparedSize, executor: Executor, ctx: SizeContext, run?: CheckedRun): Promise<RunReport> {
   // Traced before the run: the run writes its outputs (and an in-place kernel its inputs).
@@ -78,7 +76,7 @@ function launchTimings(prepared: PreparedSize, timings: RunReport["timing"][] | 
 }
 
 /** The keys in docs/LANGUAGE.md §4's order, so the JSON reads like the spec; a run with several launches adds `launches`. */
-export function orderedReport(r: RunReport): RunReport {
+function orderedReport(r: RunReport): RunReport {
   return {
     name: r.name, kernel: r.kernel, size: r.size, constexprs: r.constexprs, grid: r.grid,
     correct: r.correct, maxAbsDiff: r.maxAbsDiff, maxRelDiff: r.maxRelDiff, mismatches: r.mismatches, firstMismatch: r.firstMismatch,
