@@ -186,8 +186,8 @@ export class Launcher {
     const key = `${plainKey}:${variant}${which}`;
     const known = this.programs.get(key);
     if (known !== undefined) return known;
-    const target = variant === "instrumented" ? { ...this.device.target, instrument: true } : this.device.target;
-    const result = source.compiler.compile(kernel, bound.types, bound.constexprs, target, specialization);
+    const options = variant === "instrumented" ? { instrument: true } : {};
+    const result = source.compiler.compile(kernel, bound.types, bound.constexprs, this.device.target, specialization, options);
     const program: Program | string = result.kernel ? { kernel: result.kernel, toPython: result.toPython } : plain;
     this.programs.set(key, program);
     return program;

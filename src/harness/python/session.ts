@@ -8,7 +8,6 @@ import type { LocatedDiagnostic } from "../../diagnostics/position";
 import { NO_NEEDS } from "../../ir/target";
 import { displayPath, located, readKernelText } from "../load/load";
 import { openDevice, requestGpu } from "../run/open-device";
-import { answer } from "./embedded";
 import { Launcher } from "./launch";
 import type { BenchMode, Notice, Reply, Request, RunScript } from "./protocol";
 import type { PythonFileReport, PythonPlot } from "./report";
@@ -18,7 +17,8 @@ import { assertNever } from "../../ir/never";
 
 /** The Python thread as the main thread sees it (thread-node.ts in Node). */
 export interface PythonProcess {
-  reply: SharedArrayBuffer;
+  /** Hands the reply to a request to the waiting script. */
+  answer(reply: Reply): void;
   post(command: RunScript): void;
   onNotice(listener: (notice: Notice) => void): void;
   onExit(listener: (why: string) => void): void;
@@ -138,7 +138,7 @@ export async function runPythonFile(fileArg: string, opts: PythonRunOptions, sta
           return;
         }
         case "request":
-          void respond(launcher, notice.request).then((reply) => answer(started.thread.reply, reply));
+          void respond(launcher, notice.request).then((reply) => started.thread.answer(reply));
           return;
         case "done":
           resolve(notice);

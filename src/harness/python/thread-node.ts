@@ -7,6 +7,7 @@
 import { createRequire } from "node:module";
 import * as path from "node:path";
 import { Worker } from "node:worker_threads";
+import { answer } from "./embedded";
 import { REPLY_BYTES, type Notice } from "./protocol";
 import type { PythonProcess } from "./session";
 
@@ -50,7 +51,7 @@ function create(): { thread: PythonProcess; worker: Worker } {
   // The thread keeps the process alive (a run waiting for Python must not end it): a process that
   // is done calls session.ts stopPython, or exits (the CLI does).
   const thread: PythonProcess = {
-    reply,
+    answer: (value) => answer(reply, value),
     post: (command) => worker.postMessage(command),
     onNotice: (l) => {
       listener = l;

@@ -96,5 +96,6 @@ function sizeContext(s: FileSession, kernel: KernelSource, constexprs: Record<st
     lines: new LineMap(s.text),
     warn: warnFor(s),
     ...(s.opts.program ? { program: s.opts.program } : {}),
+    ...(s.opts.accessMaps ? { accessMaps: true } : {}),
   };
 }

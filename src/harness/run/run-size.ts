@@ -16,7 +16,7 @@ import { compareOutputs, defaultTolerance, type Comparison } from "./compare";
 import { checkCornersOnCpu } from "./corners";
 import { CpuPrints, gpuPrintBuffer, printsOf, readGpuPrints } from "../debug/prints";
 import { fitsDevice, instrumentedLaunch, type RaceExplainer } from "./instrumented-launch";
-import { launchBytes, programAccessMap, type LaunchToTrace } from "../debug/analyse-launch";
+import { launchBytes, programAccessMap, programAccessMaps, type LaunchToTrace } from "../debug/analyse-launch";
 import { hazardWarning, raceError, RaceRecorder, type LoadHazard, type Race } from "../debug/races";
 import { recordStores, withSource, type StoreProvenance } from "../debug/provenance";
 import { evaluateShapes } from "./shapes";
@@ -42,6 +42,8 @@ export interface SizeContext {
   lines?: LineMap;
   /** The program whose accesses go into the report's `accessMap` (`--program`). */
   program?: readonly [number, number, number];
+  /** Trace a bounded set of programs into the report's `accessMaps` (the results panel). */
+  accessMaps?: boolean;
   /** A warning about this size (KL3105), into the report's diagnostics. */
   warn?: (diagnostic: Diagnostic) => void;
 }
@@ -75,6 +77,11 @@ export async function runOneSize(run: CheckedRun, program: CompiledKernel, size:
   if (ctx.program) {
     const map = programAccessMap(launch, ctx.program);
     if (map) report.accessMap = map;
+  }
+  if (ctx.accessMaps) {
+    trace("tracing the access maps");
+    const maps = programAccessMaps(launch);
+    if (maps) report.accessMaps = maps;
   }
   if (ctx.gpu && report.timing) {
     trace("tracing the bytes");
