@@ -19,7 +19,7 @@
 //         function: softmax is unchanged by the reference chosen, and l uses the same one.
 // Emulated (lavapipe): every invocation holds whole matrices (src/codegen/mma.ts's matrixOps).
 
-import { matrixOps, type MatrixOps } from "../src/codegen/mma";
+import { matrixOps, type MatrixOps } from "../src/codegen/mma-ops";
 import type { SubgroupMatrixConfig } from "../src/ir/target";
 
 export interface HandAttention {

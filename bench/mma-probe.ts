@@ -15,7 +15,7 @@
 
 import { writeFileSync } from "node:fs";
 import { acquireGpu, type Gpu } from "../src/runtime";
-import { matrixOps, type MatrixOps } from "../src/codegen/mma";
+import { matrixOps, type MatrixOps } from "../src/codegen/mma-ops";
 import type { SubgroupMatrixConfig } from "../src/ir/target";
 import { f16FromBits, f16ToBits } from "../src/ir/f16";
 import { buffer, pipeline, randnHalves, readFloats, time } from "./hand-run";

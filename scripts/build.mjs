@@ -7,7 +7,7 @@ const entries = [
   // [source, output, platform-specific externals]
   ["src/language/index.ts", "dist/index.js", []],
   ["src/cli/main.ts", "dist/cli.js", []],
-  ["src/harness/worker.ts", "dist/worker.js", []],
+  ["src/harness/workers/worker.ts", "dist/worker.js", []],
   // The Python thread of `kernel-lab run FILE.py` (a worker thread of the CLI and of the editor's worker).
   ["src/harness/python/worker-node.ts", "dist/python-worker.js", []],
   ["src/editor/extension.ts", "dist/extension.js", ["vscode"]],
@@ -39,7 +39,8 @@ await Promise.all(
 // (dist/python-lib/, written into Pyodide's file system when it starts).
 if (existsSync("src/harness/python/worker-node.ts")) {
   mkdirSync("dist/pyodide", { recursive: true });
-  for (const f of ["pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"]) copyFileSync(`node_modules/pyodide/${f}`, `dist/pyodide/${f}`);
+  // pyodide.js: the loader the browser's worker runs (Node's bundle has its own copy of it).
+  for (const f of ["pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"]) copyFileSync(`node_modules/pyodide/${f}`, `dist/pyodide/${f}`);
   rmSync("dist/python-lib", { recursive: true, force: true });
   cpSync("src/harness/python/lib", "dist/python-lib", { recursive: true, filter: (f) => !f.includes("__pycache__") });
 }
@@ -58,7 +59,7 @@ const browserSeam = {
 };
 const browserEntries = [
   // [source, output, externals]
-  ["src/harness/web-worker.ts", "dist/web/worker.js", []],
+  ["src/harness/workers/web-worker.ts", "dist/web/worker.js", []],
   ["src/editor/web/extension.ts", "dist/web/extension.js", ["vscode"]],
 ];
 await Promise.all(

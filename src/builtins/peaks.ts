@@ -1,4 +1,4 @@
-// The hand-written programs that measure what a GPU can reach (harness/peaks.ts): memory
+// The hand-written programs that measure what a GPU can reach (harness/timing/peaks.ts): memory
 // bandwidth is `builtins.copy` over a large buffer (docs/ENVIRONMENT.md §3: vec4 elements, one per
 // invocation, is how WGSL reaches the card's bandwidth); the f32 arithmetic rate is this FMA
 // chain; the cost of one launch is a copy so small it does nothing else.

@@ -1,9 +1,9 @@
 // Human output of `kernel-lab run`: a block per run and size, in the user's words.
 
 import type { AdapterReport, AutotuneReport, LaunchReport, RunReport } from "../harness/report";
-import { mismatchLine } from "../harness/mismatch-text";
-import { accessMapText } from "../harness/access-map";
-import { bytesText, formatBytes } from "../harness/bytes";
+import { mismatchLine } from "../harness/run/mismatch-text";
+import { accessMapText } from "../harness/debug/access-map";
+import { bytesText, formatBytes } from "../harness/debug/bytes";
 
 /** Milliseconds with about three significant digits: 0.0123, 1.234, 250.1. */
 export function formatMs(ms: number): string {

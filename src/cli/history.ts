@@ -2,7 +2,7 @@
 
 import { appendFileSync, mkdirSync, readFileSync } from "node:fs";
 import * as path from "node:path";
-import { changeSince, compareReports, describeChange, earlierResults, historyEntries, historyLines, parseHistory, type HistoryEntry } from "../harness/history";
+import { changeSince, compareReports, describeChange, earlierResults, historyEntries, historyLines, parseHistory, type HistoryEntry } from "../harness/timing/history";
 import type { FileReport } from "../harness/report";
 import { UsageError } from "./args";
 

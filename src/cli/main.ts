@@ -3,16 +3,16 @@
 // follows docs/LANGUAGE.md §4. Users never see a stack trace unless they ask with --debug.
 
 // First: loads TypeScript from V8's code cache before the compiler's modules require it.
-import { saveTypescriptCache } from "../harness/typescript-cache";
+import { saveTypescriptCache } from "../harness/load/typescript-cache";
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import type { Target } from "../ir/target";
 import { checkFile, compileKernel, halfPrecisionNeeds, NO_ADAPTER_TARGET, NUM_STAGES, NUM_WARPS, parseKernelFile } from "../compile";
 import { formatDiagnostic, locate, type LocatedDiagnostic } from "../diagnostics/position";
-import { displayPath } from "../harness/load";
+import { displayPath } from "../harness/load/load";
 import { EXIT_CODES } from "../harness/report";
-import { runFileWithOutcome } from "../harness/run";
-import { runValuesOf } from "../harness/size-constexprs";
+import { runFileWithOutcome } from "../harness/run/run";
+import { runValuesOf } from "../harness/run/size-constexprs";
 import { trace } from "../harness/trace";
 import { acquireGpu, NoAdapterError } from "../runtime";
 import { parseArgs, USAGE, UsageError, type Command } from "./args";

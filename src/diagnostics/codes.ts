@@ -156,6 +156,8 @@ export const CPU_RUN_CODES = {
  * launch argument a kernel can't take, KL3123 a launch grid that isn't 1 to 3 positive integers.
  */
 export const PYTHON_CODES = {
+  pythonRaised: { code: "KL3124", meaning: "The Python script raised an exception: the editor marks the script's line of its last frame, with the exception's last line; the traceback is in the results panel and the Kernel Lab Python output." },
+  pythonInBrowser: { code: "KL3125", meaning: "A Python file can't run in this browser's VS Code for the Web: the message says what the browser lacks (WebAssembly JSPI, Chrome 137 or later) and where the file does run (the desktop editor, `kernel-lab run FILE.py`)." },
   pythonStart: { code: "KL4010", meaning: "Kernel Lab's embedded Python (Pyodide) could not be started: its files are missing or unreadable." },
 } as const satisfies Table;
 

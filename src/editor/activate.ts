@@ -6,6 +6,8 @@
 
 import * as vscode from "vscode";
 import { RunCodeLensProvider } from "./codelens";
+import { PythonCodeLensProvider } from "./codelens-python";
+import { PythonRuns } from "./python-run";
 import { commandTable } from "./commands";
 import { registerKernelDebugger } from "./debug/provider";
 import { KernelDiagnostics } from "./diagnostics";
@@ -63,6 +65,9 @@ export function activateKernelLab(
     const runs = new RunController(context.extensionUri, log, runner, paths, context.storageUri);
     tests = new KernelTests(runner, paths, log);
     const kernelFiles = { language: "typescript", pattern: KERNEL_FILE_GLOB };
+    // Python files: each provider leaves alone those without a @triton.jit function.
+    const pythonFiles = { language: "python" };
+    const pythonRuns = new PythonRuns(context.extensionUri, log, runner, paths);
     const exercisesTree = new ExercisesTree(exercises);
     const types = new KernelTypesCache(log);
     const diagnostics = new KernelDiagnostics(log);
@@ -75,6 +80,10 @@ export function activateKernelLab(
       vscode.languages.registerCodeLensProvider(kernelFiles, new RunCodeLensProvider(log)),
       vscode.languages.registerInlayHintsProvider(kernelFiles, new KernelInlayHints(types)),
       vscode.languages.registerHoverProvider(kernelFiles, new KernelHover(types)),
+      pythonRuns,
+      vscode.languages.registerCodeLensProvider(pythonFiles, new PythonCodeLensProvider(log)),
+      vscode.languages.registerInlayHintsProvider(pythonFiles, new KernelInlayHints(types)),
+      vscode.languages.registerHoverProvider(pythonFiles, new KernelHover(types)),
       vscode.languages.registerCodeActionsProvider(kernelFiles, new KernelLabTypesActions(), { providedCodeActionKinds: KernelLabTypesActions.kinds }),
       offerTypesOnce(context.workspaceState, log),
       vscode.workspace.onDidCloseTextDocument((document) => types.forget(document)),
@@ -85,7 +94,7 @@ export function activateKernelLab(
       vscode.window.createTreeView(EXERCISES_VIEW, { treeDataProvider: exercisesTree }),
       vscode.workspace.registerTextDocumentContentProvider(SOLUTION_SCHEME, new SolutionDocuments()),
     );
-    const commands = commandTable({ extensionUri: context.extensionUri, log, runs, paths, exercises });
+    const commands = commandTable({ extensionUri: context.extensionUri, log, runs, pythonRuns, paths, exercises });
     for (const [id, handler] of Object.entries(commands)) {
       context.subscriptions.push(vscode.commands.registerCommand(id, handler));
     }

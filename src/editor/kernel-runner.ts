@@ -7,9 +7,9 @@
 import { fork, type ChildProcess } from "node:child_process";
 import * as os from "node:os";
 import type * as vscode from "vscode";
-import type { RunRequest, WorkerMessage } from "../harness/protocol";
+import type { PythonRunRequest, RunRequest, WorkerMessage, WorkerRequest } from "../harness/workers/protocol";
 import { assertNever } from "../ir/never";
-import type { RunOptions, RunOutcome, Runner } from "./runner";
+import type { PythonRunOptions, PythonRunOutcome, RunOptions, RunOutcome, Runner } from "./runner";
 import { workerEnv } from "./worker-env";
 
 export type { RunOptions, RunOutcome } from "./runner";
@@ -27,7 +27,22 @@ export class KernelRunner implements Runner {
   ) {}
 
   run(request: RunRequest, options: RunOptions): Promise<RunOutcome> {
-    return new Promise<RunOutcome>((resolve) => {
+    return this.child<RunOutcome>({ ...request, timeoutMs: options.timeoutSeconds * 1000 }, options, (message) =>
+      message.type === "result" ? { kind: "completed", report: message.report, outcome: message.outcome, exitCode: message.exitCode, folder: options.cwd } : undefined,
+    );
+  }
+
+  runPython(request: PythonRunRequest, options: PythonRunOptions): Promise<PythonRunOutcome> {
+    return this.child<PythonRunOutcome>({ ...request, timeoutMs: options.timeoutSeconds * 1000 }, options, (message) => {
+      if (message.type === "output") options.onOutput(message.stream, message.text);
+      return message.type === "python-result" ? { kind: "completed", report: message.report, outcome: message.outcome, exitCode: message.exitCode, folder: options.cwd } : undefined;
+    });
+  }
+
+  /** One child for one request; `completed` turns the child's result message into the outcome (undefined: not the result yet). */
+  private child<T extends RunOutcome | PythonRunOutcome>(request: WorkerRequest, options: RunOptions, completed: (message: WorkerMessage) => T | undefined): Promise<T> {
+    type Ended = T | Exclude<RunOutcome, { kind: "completed" }>;
+    return new Promise<T>((resolve) => {
       let settled = false;
       let stderr = "";
       let child: ChildProcess;
@@ -41,12 +56,12 @@ export class KernelRunner implements Runner {
           serialization: "json",
         });
       } catch (error) {
-        resolve({ kind: "crashed", exitCode: null, signal: null, stderr: `could not start the worker: ${String(error)}` });
+        resolve({ kind: "crashed", exitCode: null, signal: null, stderr: `could not start the worker: ${String(error)}` } as T);
         return;
       }
       this.log.info(`worker ${child.pid} started: ${JSON.stringify(request)}`);
 
-      const finish = (outcome: RunOutcome) => {
+      const finish = (outcome: Ended) => {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
@@ -58,7 +73,7 @@ export class KernelRunner implements Runner {
         } else {
           kill(child);
         }
-        resolve(outcome);
+        resolve(outcome as T);
       };
 
       const timeoutMs = options.timeoutSeconds * 1000;
@@ -82,13 +97,19 @@ export class KernelRunner implements Runner {
           this.log.warn(`worker ${child.pid}: ignored a malformed message: ${JSON.stringify(raw)?.slice(0, 200)}`);
           return;
         }
+        const done = completed(message);
+        if (done) {
+          finish(done);
+          return;
+        }
         switch (message.type) {
           case "progress":
             this.log.debug(`[${message.phase}] ${message.message}`);
             options.onProgress(message);
             return;
           case "result":
-            finish({ kind: "completed", report: message.report, outcome: message.outcome, exitCode: message.exitCode, folder: options.cwd });
+          case "python-result":
+          case "output":
             return;
           case "error":
             this.log.error(`worker ${child.pid} failed (${message.code}): ${message.message}`);
@@ -108,8 +129,7 @@ export class KernelRunner implements Runner {
         setTimeout(() => finish({ kind: "crashed", exitCode, signal, stderr }), 200);
       });
 
-      const message: RunRequest = { ...request, timeoutMs };
-      child.send(message, (error) => {
+      child.send(request, (error) => {
         if (error) finish({ kind: "crashed", exitCode: null, signal: null, stderr: `could not send the request: ${error.message}` });
       });
     });
@@ -127,9 +147,12 @@ function parseWorkerMessage(raw: unknown): WorkerMessage | undefined {
     case "progress":
       return typeof m.phase === "string" && typeof m.message === "string" ? (raw as WorkerMessage) : undefined;
     case "result":
+    case "python-result":
       return typeof m.report === "object" && m.report !== null && typeof m.outcome === "string" && typeof m.exitCode === "number"
         ? (raw as WorkerMessage)
         : undefined;
+    case "output":
+      return (m.stream === "stdout" || m.stream === "stderr") && typeof m.text === "string" ? (raw as WorkerMessage) : undefined;
     case "error":
       return typeof m.message === "string" ? ({ type: "error", message: m.message, code: String(m.code ?? "") } as WorkerMessage) : undefined;
     default:

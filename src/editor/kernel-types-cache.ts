@@ -3,7 +3,8 @@
 
 import type * as vscode from "vscode";
 import type { KernelTypes } from "../compile";
-import { compiler } from "./compiler";
+import { compiler, pythonCompiler } from "./compiler";
+import { isTritonPythonDocument } from "./kernel-document";
 
 export class KernelTypesCache {
   private readonly byDocument = new Map<string, { version: number; types: KernelTypes[] }>();
@@ -16,7 +17,9 @@ export class KernelTypesCache {
     if (cached && cached.version === document.version) return cached.types;
     let types: KernelTypes[] = [];
     try {
-      types = compiler().bindingTypes(document.fileName, document.getText());
+      // A Python kernel's types come from its lowering, at Python ranges (python/inspect-python.ts).
+      if (document.uri.path.endsWith(".py")) types = isTritonPythonDocument(document) ? pythonCompiler().pythonBindingTypes(document.fileName, document.getText()) : [];
+      else types = compiler().bindingTypes(document.fileName, document.getText());
     } catch (error) {
       // The diagnostics report a compiler bug on this file; hints and hovers just stay empty.
       this.log.error(`internal error while typing ${document.fileName}:`, error instanceof Error ? (error.stack ?? error.message) : String(error));

@@ -1,7 +1,7 @@
 // Turns a worker's report (docs/LANGUAGE.md §4's JSON) into what the results panel shows.
 
 import type { FileReport, Outcome } from "../harness/report";
-import { changeSince, describeChange, earlierResults, type HistoryEntry } from "../harness/history";
+import { changeSince, describeChange, earlierResults, type HistoryEntry } from "../harness/timing/history";
 import type { DiagnosticView, ResultsView, RunHistoryView } from "./webview-protocol";
 import { wgslFor, WGSL_TARGET_NOTE } from "./wgsl";
 

@@ -5,7 +5,7 @@
 
 import * as path from "node:path";
 import * as vscode from "vscode";
-import type { Progress, RunRequest } from "../harness/protocol";
+import type { Progress, RunRequest } from "../harness/workers/protocol";
 import type { FileReport } from "../harness/report";
 import type { LocatedDiagnostic } from "../diagnostics/position";
 import { RunCodes } from "../harness/codes";
@@ -14,7 +14,7 @@ import { kernelDocumentFor } from "./kernel-document";
 import type { RequestPaths, RunOutcome, Runner } from "./runner";
 import { ResultsPanel } from "./results-panel";
 import { resultsView } from "./results-view";
-import { historyEntries, historyLines, parseHistory, type HistoryEntry } from "../harness/history";
+import { historyEntries, historyLines, parseHistory, type HistoryEntry } from "../harness/timing/history";
 import { readRunSettings } from "./settings";
 import { assertNever } from "../ir/never";
 
@@ -159,6 +159,8 @@ export class RunController implements vscode.Disposable {
       cpu: settings.backend === "cpu",
       reps: settings.repetitions,
       dawnToggles: settings.dawnToggles,
+      // The panel draws each run's access maps; a sweep's many sizes show a chart instead.
+      ...(mode !== "sweep" ? { accessMaps: true } : {}),
     };
     const verb = TITLES[mode].verb;
     const panel = ResultsPanel.show(this.extensionUri, this.log, (line, column) => this.revealInLastFile(line, column));

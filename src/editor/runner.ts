@@ -3,8 +3,10 @@
 // the file's own TypeScript runs outside the extension host, one request per process or worker.
 
 import type * as vscode from "vscode";
-import type { Progress, RunRequest } from "../harness/protocol";
+import type { Progress, PythonRunRequest, RunRequest } from "../harness/workers/protocol";
 import type { FileReport, Outcome } from "../harness/report";
+import type { PythonFileReport } from "../harness/python/report";
+import type { PythonOutcome } from "../harness/python/session";
 
 export type RunOutcome =
   /** `folder`: the worker's working folder, which the report's file paths are relative to (as the CLI shows them). */
@@ -14,6 +16,11 @@ export type RunOutcome =
   | { kind: "cancelled" }
   | { kind: "crashed"; exitCode: number | null; signal: string | null; stderr: string };
 
+/** How a Python file's run ended: its report, or the same failures as a kernel file's run. */
+export type PythonRunOutcome =
+  | { kind: "completed"; report: PythonFileReport; outcome: PythonOutcome; exitCode: number; folder: string }
+  | Exclude<RunOutcome, { kind: "completed" }>;
+
 export interface RunOptions {
   /** The folder display paths are relative to (the workspace folder), named as `pathOf` names files. */
   cwd: string;
@@ -22,8 +29,15 @@ export interface RunOptions {
   token: vscode.CancellationToken;
 }
 
+export interface PythonRunOptions extends RunOptions {
+  /** What the script prints, as it prints it. */
+  onOutput: (stream: "stdout" | "stderr", text: string) => void;
+}
+
 export interface Runner {
   run(request: RunRequest, options: RunOptions): Promise<RunOutcome>;
+  /** Runs a Python file whole, in the same kind of process or worker as a kernel file's runs. */
+  runPython(request: PythonRunRequest, options: PythonRunOptions): Promise<PythonRunOutcome>;
 }
 
 /**

@@ -25,3 +25,11 @@ export function readRunSettings(scope?: vscode.Uri): RunSettings {
     dawnToggles: config.get<string>("dawnToggles", "auto") === "off" ? "off" : "auto",
   };
 }
+
+/** How much of a Python file's do_bench / perf_report runs (`kernel-lab run --bench`); "default": full on a GPU, quick on a software adapter. */
+export type PythonBench = "default" | "off" | "quick" | "full";
+
+export function readPythonBench(scope?: vscode.Uri): PythonBench {
+  const value = vscode.workspace.getConfiguration("kernelLab", scope).get<string>("pythonBenchmarks", "default");
+  return value === "off" || value === "quick" || value === "full" ? value : "default";
+}

@@ -5,7 +5,7 @@
 
 import * as path from "node:path";
 import * as vscode from "vscode";
-import type { Progress, RunRequest } from "../harness/protocol";
+import type { Progress, RunRequest } from "../harness/workers/protocol";
 import type { FileReport, RunReport } from "../harness/report";
 import { assertNever } from "../ir/never";
 import type { RequestPaths, RunOutcome, Runner } from "./runner";

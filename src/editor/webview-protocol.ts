@@ -3,6 +3,8 @@
 // is a separate page, and a message is only data until it has been checked.
 
 import type { AdapterReport, Outcome, RunReport } from "../harness/report";
+import type { PythonCheckReport, PythonLaunchReport, PythonPlot } from "../harness/python/report";
+import type { PythonOutcome } from "../harness/python/session";
 
 /** A diagnostic of the run, as the panel lists it (1-based, like the command line). */
 export interface DiagnosticView {
@@ -34,7 +36,7 @@ export interface ResultsView {
   wgsl: WgslView[];
   /** Says for which target the WGSL was generated. */
   wgslNote: string;
-  /** Earlier results of each run and size on this device (harness/history.ts), when kept. */
+  /** Earlier results of each run and size on this device (harness/timing/history.ts), when kept. */
   history?: RunHistoryView[];
 }
 
@@ -48,9 +50,34 @@ export interface RunHistoryView {
   earlier: { at: string; medianMs: number | null; correct: boolean }[];
 }
 
+/** Everything the panel shows about one run of a Python file (`kernel-lab run FILE.py --json`'s report). */
+export interface PythonResultsView {
+  file: string;
+  backend: "gpu" | "cpu";
+  outcome: PythonOutcome;
+  finishedAt: string;
+  adapter: AdapterReport | null;
+  /** Launch diagnostics (KL3101 …) and the traceback's line (KL3124), in the file. */
+  diagnostics: DiagnosticView[];
+  launches: PythonLaunchReport[];
+  launchesNotListed: number;
+  checks: PythonCheckReport[];
+  /** What the script printed. */
+  stdout: string;
+  plots: PythonPlot[];
+  traceback: string | null;
+  /** The exception's `Type: message` line, when the script raised. */
+  raised: string | null;
+  /** How much of do_bench / perf_report ran, said as the command line says it. */
+  bench: string;
+  /** "Python started in 4.1 s" or "Python reused". */
+  python: string;
+}
+
 export type ToWebview =
   | { type: "running"; title: string; detail: string }
   | { type: "results"; view: ResultsView }
+  | { type: "python-results"; view: PythonResultsView }
   | { type: "failed"; title: string; message: string };
 
 export type FromWebview =
@@ -67,6 +94,10 @@ export type FromWebview =
       /** Each run's speed-of-light verdict, where its report has one, and how many rooflines were drawn. */
       speedOfLight?: string[];
       rooflines?: number;
+      /** Access maps drawn (runs whose report has `accessMaps`). */
+      accessMaps?: number;
+      /** A Python run: launches listed, lines of printed output, plots drawn, and whether a traceback is shown. */
+      python?: { launches: number; printedLines: number; plots: number; traceback: boolean };
     }
   /** The user clicked a diagnostic or a run: reveal that place of the file. */
   | { type: "reveal"; line: number; column: number };
@@ -135,6 +166,13 @@ const isSpeedOfLight = shape({
   verdict: oneOf(...VERDICTS),
   message: isString,
 });
+const isRuns = arrayOf((x) => Array.isArray(x) && x.length === 2 && x.every(isNumber));
+const isAccessMap = shape({
+  program: arrayOf(isNumber),
+  buffers: arrayOf(shape({ param: isString, length: isNumber, shape: arrayOf(isNumber), matrix: isBoolean })),
+  layers: arrayOf(shape({ kind: oneOf("load", "store", "atomic"), param: isString, line: isNumber, column: isNumber, lanes: isNumber, active: isNumber, touched: isRuns, masked: isRuns })),
+});
+const isAccessMaps = shape({ programs: isNumber, maps: arrayOf(isAccessMap) });
 /** Non-finite numbers arrive as null (JSON), hence nullable diffs. */
 const isRun = shape({
   name: isString,
@@ -157,6 +195,7 @@ const isRun = shape({
   printsDropped: optional(isNumber),
   speedOfLight: optional(isSpeedOfLight),
   exercise: optional(isString),
+  accessMaps: optional(isAccessMaps),
 });
 const isDiagnostic = shape({
   line: isNumber,
@@ -187,22 +226,43 @@ const isResultsView = shape({
   history: optional(arrayOf(isHistory)),
 });
 
+const isPythonResultsView = shape({
+  file: isString,
+  backend: oneOf("gpu", "cpu"),
+  outcome: oneOf("ok", "raised", "compile-error", "no-adapter", "failure"),
+  finishedAt: isString,
+  adapter: nullable(isAdapter),
+  diagnostics: arrayOf(isDiagnostic),
+  launches: arrayOf(shape({ kernel: isString, grid: arrayOf(isNumber), constexprs: recordOf((x) => x === null || ["number", "string", "boolean"].includes(typeof x)), ms: isNumber, line: isNumber })),
+  launchesNotListed: isNumber,
+  checks: arrayOf(shape({ line: isNumber, kind: oneOf("assert_close", "allclose"), passed: isBoolean, maxAbsDiff: nullable(isNumber) })),
+  stdout: isString,
+  plots: arrayOf(shape({ title: isString, columns: arrayOf(isString), rows: arrayOf(arrayOf(nullable(isNumber))), xlabel: isString, ylabel: isString, xLog: isBoolean, yLog: isBoolean })),
+  traceback: nullable(isString),
+  raised: nullable(isString),
+  bench: isString,
+  python: isString,
+});
+
 const toWebviewChecks: { [T in ToWebview["type"]]: Check } = {
   running: shape({ title: isString, detail: isString }),
   results: shape({ view: isResultsView }),
+  "python-results": shape({ view: isPythonResultsView }),
   failed: shape({ title: isString, message: isString }),
 };
 
 const fromWebviewChecks: { [T in FromWebview["type"]]: Check } = {
   ready: () => true,
   rendered: shape({
-    messageType: oneOf("running", "results", "failed"),
+    messageType: oneOf("running", "results", "python-results", "failed"),
     runs: isNumber,
     verdicts: arrayOf(oneOf("match", "mismatch")),
     chart: isBoolean,
     history: optional(arrayOf(isString)),
     speedOfLight: optional(arrayOf(oneOf(...VERDICTS))),
     rooflines: optional(isNumber),
+    accessMaps: optional(isNumber),
+    python: optional(shape({ launches: isNumber, printedLines: isNumber, plots: isNumber, traceback: isBoolean })),
   }),
   reveal: shape({ line: isNumber, column: isNumber }),
 };

@@ -3,6 +3,7 @@
 // the environment and the home folder, so Windows' and macOS' answers are tested on Linux.
 
 import * as path from "node:path";
+import { host } from "../runtime/host";
 
 export interface CacheLocationInput {
   /** `process.platform` ("linux", "darwin", "win32", …), or "browser". */
@@ -38,4 +39,21 @@ export function cacheDirFor({ platform, env, homedir, cwd }: CacheLocationInput)
       return p.join(xdg && p.isAbsolute(xdg) ? xdg : p.join(homedir, ".cache"), "kernel-lab");
     }
   }
+}
+
+/** This process's cache folder (cacheDirFor on the host's platform, environment and home). */
+export function cacheDir(): string {
+  return cacheDirFor({ platform: host.platform, env: (name) => host.env(name), homedir: host.homedir(), cwd: host.cwd() });
+}
+
+/** What names an adapter (the run report's AdapterReport has these and more). */
+export interface AdapterIdentity {
+  vendor: string;
+  device: string;
+  description: string;
+}
+
+/** How a cache file keys an adapter (the autotuner's choices, the peaks): "vendor / device / description". */
+export function adapterLabel(adapter: AdapterIdentity): string {
+  return [adapter.vendor, adapter.device, adapter.description].filter(Boolean).join(" / ");
 }

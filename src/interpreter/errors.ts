@@ -14,9 +14,9 @@ export type InterpreterErrorKind =
   | "bad-argument"
   /** An i64 value outside 32 bits, which the GPU's i32 register can't hold (ir/int64.ts). */
   | "int64-overflow"
-  /** A tl.deviceAssert with a false lane (the GPU's records give the same error, harness/prints.ts). */
+  /** A tl.deviceAssert with a false lane (the GPU's records give the same error, harness/debug/prints.ts). */
   | "assertion"
-  /** Two programs of one launch stored to one element, not through an atomic (harness/races.ts). */
+  /** Two programs of one launch stored to one element, not through an atomic (harness/debug/races.ts). */
   | "race"
   /** IR the interpreter cannot run: a bug in Kernel Lab. */
   | "internal";
@@ -71,7 +71,7 @@ const ACCESS_VERBS: Record<OutOfBounds["access"], string> = { load: "loads", sto
 
 /**
  * The one wording of an out-of-bounds access, shared by the interpreter and the GPU's
- * instrumented launch (harness/instrumented-launch.ts): "program (5,0,0), lane 17 loads
+ * instrumented launch (harness/run/instrumented-launch.ts): "program (5,0,0), lane 17 loads
  * x_ptr[100037] but x_ptr has 100000 elements". The lane is the element's flat index in its block.
  */
 export function outOfBoundsMessage(kernel: string, programId: ProgramId, lane: number, oob: OutOfBounds): string {

@@ -41,7 +41,7 @@ export interface InterpretOptions {
   onStore?: StoreHook;
   /** Called for each lane of every load, store and atomic, masked-off lanes too (before a store writes). */
   onAccess?: AccessHook;
-  /** tl.dot gives its accumulator (or zeros) without multiplying: for tracing addresses only (harness/access-trace.ts), which don't depend on products. */
+  /** tl.dot gives its accumulator (or zeros) without multiplying: for tracing addresses only (harness/debug/access-trace.ts), which don't depend on products. */
   skipDots?: boolean;
 }
 

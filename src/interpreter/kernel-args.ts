@@ -26,7 +26,7 @@ const ARRAY_OF: Record<NumDtype, { name: string; is: (x: unknown) => boolean }> 
   f16: { name: "Uint16Array (IEEE half bits)", is: (x) => x instanceof Uint16Array },
   i32: { name: "Int32Array", is: (x) => x instanceof Int32Array },
   u32: { name: "Uint32Array", is: (x) => x instanceof Uint32Array },
-  // The interpreter holds a Ptr<i64> as the GPU does: its i32 low words (harness/gpu-args.ts).
+  // The interpreter holds a Ptr<i64> as the GPU does: its i32 low words (harness/run/gpu-args.ts).
   i64: { name: "Int32Array (the int64 values' low words)", is: (x) => x instanceof Int32Array },
 };
 

@@ -43,10 +43,10 @@ export class Machine implements ProgramState {
     readonly grid: readonly [number, number, number],
     private readonly args: BoundArgs,
     private readonly maxSteps: number,
-    /** Called for each element a tl.store writes (harness/provenance.ts records who wrote what). */
+    /** Called for each element a tl.store writes (harness/debug/provenance.ts records who wrote what). */
     readonly onStore?: StoreHook,
     private readonly onStatement?: StatementHook,
-    /** Called for each lane of every tl.load, tl.store and tl.atomic*, masked-off lanes too (harness/races.ts, harness/access-map.ts). */
+    /** Called for each lane of every tl.load, tl.store and tl.atomic*, masked-off lanes too (harness/debug/races.ts, harness/debug/access-map.ts). */
     readonly onAccess?: AccessHook,
   ) {}
 

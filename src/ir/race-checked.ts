@@ -1,5 +1,5 @@
 // Which buffers a launch is checked for races between programs (KL3104, KL3105), shared by the
-// instrumented variant (codegen/instrument.ts) and the interpreter's recorder (harness/races.ts),
+// instrumented variant (codegen/instrument.ts) and the interpreter's recorder (harness/debug/races.ts),
 // so the GPU and --cpu check the same accesses.
 //   - A buffer some tl.atomic* updates is not checked: atomics are how programs share it.
 //   - A kernel with tl.atomicCas or tl.atomicXchg is not checked at all: those build locks

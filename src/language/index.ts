@@ -26,7 +26,7 @@ export interface BuiltinHandle {
   readonly [BRAND]: true;
 }
 
-/** The run definition as the harness receives it; checked field by field in src/harness/args.ts. */
+/** The run definition as the harness receives it; checked field by field in src/harness/run/args.ts. */
 export interface RunDefinition {
   kernel: unknown;
   name?: unknown;

@@ -9,3 +9,4 @@ export { checkPythonFile, checkPython } from "./check";
 export { assumedArgTypes, assumedConstexprs, pointerParams } from "./infer";
 export { kernelFileToPython, type PythonText } from "./to-python";
 export { pythonFileToTypeScript, type TypeScriptText } from "./to-typescript";
+export { pythonBindingTypes, pythonHoverAt, pythonWgsl, pythonKernelPrograms, type PythonKernelProgram, type PythonWgsl } from "./inspect-python";

@@ -2,7 +2,7 @@
 // The browser's side of the seam (host.ts), for the web extension's worker: the browser's own
 // WebGPU (`navigator.gpu`), kernel files read by the editor on request (a worker has no file
 // system), and cache files kept in memory, handed over by the editor with each request and
-// handed back with its answer (harness/web-worker.ts). Dawn's flags mean nothing here: Chrome's
+// handed back with its answer (harness/workers/web-worker.ts). Dawn's flags mean nothing here: Chrome's
 // WebGPU is Dawn, but its toggles are the browser's.
 
 import type { AsyncLocal, Host } from "./host";

@@ -60,7 +60,7 @@ export function readLiteralConstexprs(
   const def = call.arguments[0];
   if (!def || !ts.isObjectLiteralExpression(def)) return [];
   const found = readRunObject(def, kernelByVariable, constants, objects);
-  // A run with several launches: each `{ kernel, constexprs }` of `launches: [...]` (harness/launches.ts).
+  // A run with several launches: each `{ kernel, constexprs }` of `launches: [...]` (harness/run/launches.ts).
   const launches = def.properties.find((p) => ts.isPropertyAssignment(p) && ts.isIdentifier(p.name) && p.name.text === "launches");
   const elements = launches && ts.isPropertyAssignment(launches) && ts.isArrayLiteralExpression(launches.initializer) ? launches.initializer.elements : [];
   const fromLaunches = elements.flatMap((e) => (ts.isObjectLiteralExpression(e) ? [readRunObject(e, kernelByVariable, constants, objects)] : []));

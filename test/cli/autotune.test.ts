@@ -85,8 +85,8 @@ test("configs: the fastest correct candidate runs; a wrong one is reported ✗ a
   assert.deepEqual(run.grid, [Math.ceil(100_003 / 256), 1, 1]);
 
   // Written atomically: the file and nothing else (no temporary left behind) besides the
-  // command's code cache of TypeScript (src/harness/typescript-cache.ts) and the GPU's peaks
-  // (src/harness/peaks.ts).
+  // command's code cache of TypeScript (src/harness/load/typescript-cache.ts) and the GPU's peaks
+  // (src/harness/timing/peaks.ts).
   assert.deepEqual(readdirSync(cache.dir).filter((f) => !f.endsWith(".v8-cache")), ["autotune.json", "peaks.json"]);
   const stored = JSON.parse(readFileSync(cache.file, "utf8"));
   const entries = Object.values(stored.entries) as any[];

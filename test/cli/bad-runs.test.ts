@@ -57,7 +57,7 @@ for (const [name, code, field, phrase] of rows) {
 
 // An input array shorter than the kernel reads. On the GPU, WebGPU's robust buffer access would
 // return 0 (or a clamped element) past the end and the run would go on; so a GPU run first
-// interprets the grid's corner programs, and both backends report the load (harness/run.ts).
+// interprets the grid's corner programs, and both backends report the load (harness/run/run.ts).
 test("shortInput: the CPU and the GPU run both stop at the load past the end (KL3101)", () => {
   for (const backend of [["--cpu"], []]) {
     const r = run("shortInput", ...backend);

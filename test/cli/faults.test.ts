@@ -11,7 +11,7 @@ import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { ensureBuilt, root } from "./build";
 import { KernelRunner, type RunOutcome } from "../../src/editor/kernel-runner";
-import type { Progress } from "../../src/harness/protocol";
+import type { Progress } from "../../src/harness/workers/protocol";
 
 process.env.XDG_RUNTIME_DIR ??= "/tmp";
 const ENDLESS = path.join(root, "test/fixtures/endless-loop.kernel.ts");

@@ -52,6 +52,8 @@ test("tutorial-style vector add: DEVICE, a grid lambda, assert_close, perf_repor
   const table = report.stdout.slice(report.stdout.indexOf("vector-add-performance:"));
   assert.match(table, /^vector-add-performance:\n +size +Triton \(GB\/s\) +Torch \(GB\/s\)\n0 +1024\.0 +\d+\.\d{6} +\d+\.\d{6}\n1 +2048\.0 +\d+\.\d{6} +\d+\.\d{6}\n/);
   assert.ok(report.pyodide.startMs >= 0);
+  // torch's side (`lambda: x + y`) is timed as a GPU kernel too (torch/_on_gpu.py), not by the wall clock.
+  assert.doesNotMatch(report.stdout, /wall clock/);
 });
 
 test("the learner's file matches; with x - y it reports the difference; with --cpu it runs on the interpreter", async () => {
@@ -107,6 +109,32 @@ test("kernel-lab run FILE.py: exit 1 and the traceback on a KL3101; --json has d
   assert.deepEqual(Object.keys(report.launches[0]), ["kernel", "grid", "constexprs", "ms", "line"]);
   assert.equal(typeof report.pyodide.startMs, "number");
   assert.equal(report.pyodide.warm, false);
+});
+
+test("tutorial-05 style: an autograd.Function's forward and backward launch kernels (a spin lock per group), checked against F.layer_norm's backward", async () => {
+  const { report, outcome } = await run(path.join(PY, "layer-norm-autograd.py"), { bench: "off" });
+  assert.equal(outcome, "ok", report.traceback);
+  assert.deepEqual(report.launches.map((l) => l.kernel), ["norm_forward", "norm_backward_dx", "norm_backward_dwdb"]);
+  assert.deepEqual(report.launches[2].grid, [4, 1, 1]); // cdiv(100, 32) from the lambda over meta, inside backward()
+  assert.equal(report.checks.length, 4);
+  for (const check of report.checks) assert.ok(check.passed && (check.maxAbsDiff ?? 1) < 1e-4, JSON.stringify(check));
+  assert.match(report.stdout, /y requires grad: True and has a grad_fn: True\nlayer norm forward and backward match torch/);
+});
+
+test("kernel-library style: constexpr globals, libdevice imports, .to(tl.int64) row offsets, in-place stores", async () => {
+  const { report, outcome } = await run(path.join(PY, "kernel-library.py"), { bench: "off" });
+  assert.equal(outcome, "ok", report.traceback);
+  assert.deepEqual(report.diagnostics, []);
+  assert.deepEqual(report.checks.map((c) => c.passed), [true, true]);
+  assert.match(report.stdout, /in-place gelu\*up and rms norm match torch/);
+});
+
+test("torch's ops as GPU kernels (what do_bench times for torch) compute what the CPU ops do, on the interpreter", async () => {
+  const { report, outcome } = await run(path.join(PY, "torch-on-gpu.py"), { cpu: true, bench: "quick" });
+  assert.equal(outcome, "ok", report.traceback);
+  assert.equal(report.checks.length, 17);
+  assert.ok(report.checks.every((c) => c.passed), JSON.stringify(report.checks));
+  assert.deepEqual([...new Set(report.launches.map((l) => l.kernel))], ["_elementwise", "_softmax_rows", "_matmul", "_layer_norm_fwd", "_layer_norm_bwd_dx", "_layer_norm_bwd_dwdb"]);
 });
 
 test("README's torch/triton subset table is what the modules define (npx tsx test/support/python-subset.ts --write)", async () => {

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { fork } from "node:child_process";
 import * as path from "node:path";
 import { ensureBuilt, root } from "./build";
-import type { WorkerMessage, WorkerRequest } from "../../src/harness/protocol";
+import type { WorkerMessage, WorkerRequest } from "../../src/harness/workers/protocol";
 
 
 before(ensureBuilt);

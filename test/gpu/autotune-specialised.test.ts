@@ -10,8 +10,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { compileKernel, parseKernelFile, specializationFor, type CompiledKernel } from "../../src/compile";
 import { acquireGpu, cachedPipelineCount, getPipeline } from "../../src/runtime";
-import { tune } from "../../src/harness/autotune";
-import type { CheckedRun, KernelArgs } from "../../src/harness/args";
+import { tune } from "../../src/harness/autotune/autotune";
+import type { CheckedRun, KernelArgs } from "../../src/harness/run/args";
 
 process.env.KERNEL_LAB_CACHE_DIR = mkdtempSync(join(tmpdir(), "kl-tune-"));
 

@@ -5,7 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import * as path from "node:path";
-import { runFileWithOutcome } from "../../src/harness/run";
+import { runFileWithOutcome } from "../../src/harness/run/run";
 import { acquireGpu } from "../../src/runtime";
 
 process.env.XDG_RUNTIME_DIR ??= "/tmp";

@@ -7,7 +7,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import * as path from "node:path";
 import { COURSE, exerciseFile, solutionFile } from "../../src/exercises/course";
-import { runFileWithOutcome } from "../../src/harness/run";
+import { runFileWithOutcome } from "../../src/harness/run/run";
 
 const root = path.resolve(__dirname, "../..");
 

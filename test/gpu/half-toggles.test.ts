@@ -6,7 +6,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import * as path from "node:path";
-import { runFileWithOutcome } from "../../src/harness/run";
+import { runFileWithOutcome } from "../../src/harness/run/run";
 import { acquireGpu } from "../../src/runtime";
 
 const FILE = path.join(__dirname, "..", "..", "examples", "vector-add-f16.kernel.ts");

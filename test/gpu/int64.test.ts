@@ -8,9 +8,9 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { poisoned, randomInts, runBoth, compileForGpu } from "../support/kernel-runner";
 import { interpret, InterpreterError } from "../../src/interpreter/interpret";
-import { checkKernelArgs } from "../../src/harness/args";
+import { checkKernelArgs } from "../../src/harness/run/args";
 import { RunDefinitionError } from "../../src/harness/codes";
-import { toStorage, fromStorage } from "../../src/harness/gpu-args";
+import { toStorage, fromStorage } from "../../src/harness/run/gpu-args";
 
 process.env.XDG_RUNTIME_DIR ??= "/tmp";
 

@@ -2,8 +2,8 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { withConstexprOverrides } from "../../src/harness/constexpr-overrides";
-import type { LoadedRun } from "../../src/harness/load";
+import { withConstexprOverrides } from "../../src/harness/run/constexpr-overrides";
+import type { LoadedRun } from "../../src/harness/load/load";
 
 const run = (definition: Record<string, unknown>): LoadedRun => ({ name: "r", exportName: "r", definition: definition as unknown as LoadedRun["definition"] });
 const defOf = (r: LoadedRun) => r.definition as unknown as Record<string, unknown>;

@@ -10,7 +10,7 @@ import { compileKernel, parseKernelFile } from "../../src/compile";
 import { DEFAULT_TARGET } from "../../src/ir/target";
 import { debugSites, siteIds, type DebugRecord } from "../../src/ir/debug";
 import { interpret, InterpreterError } from "../../src/interpreter/interpret";
-import { printLines } from "../../src/harness/prints";
+import { printLines } from "../../src/harness/debug/prints";
 
 const root = join(__dirname, "..", "..");
 const fixture = join(root, "test", "fixtures", "device-print.kernel.ts");

@@ -5,7 +5,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
-import { runFile, runFileWithOutcome } from "../../src/harness/run";
+import { runFile, runFileWithOutcome } from "../../src/harness/run/run";
 
 const file = path.resolve(__dirname, "../../examples/vector-add.kernel.ts");
 

@@ -4,10 +4,10 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import * as path from "node:path";
-import { loadKernelFile } from "../../src/harness/load";
-import { checkRunDefinition, computeReference, evaluateGrid, makeArgs, type KernelSignature } from "../../src/harness/args";
+import { loadKernelFile } from "../../src/harness/load/load";
+import { checkRunDefinition, computeReference, evaluateGrid, makeArgs, type KernelSignature } from "../../src/harness/run/args";
 import { RunDefinitionError } from "../../src/harness/codes";
-import { compareOutputs, FLOAT32_TOLERANCE, EXACT } from "../../src/harness/compare";
+import { compareOutputs, FLOAT32_TOLERANCE, EXACT } from "../../src/harness/run/compare";
 import { parseArgs, UsageError } from "../../src/cli/args";
 import * as language from "../../src/language";
 import type { Param } from "../../src/ir/ir";

@@ -6,7 +6,7 @@ import { mkdtempSync, appendFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { appendHistory, readHistory } from "../../src/cli/history";
-import { changeSince, compareReports, describeChange, earlierResults } from "../../src/harness/history";
+import { changeSince, compareReports, describeChange, earlierResults } from "../../src/harness/timing/history";
 import type { FileReport, RunReport } from "../../src/harness/report";
 
 function run(name: string, size: number, medianMs: number | null, correct = true): RunReport {

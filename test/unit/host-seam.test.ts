@@ -16,8 +16,8 @@ const NODE_ONLY = new Set([
   "runtime/host-node.ts",
   "runtime/dawn.ts",
   "runtime/notices.ts",
-  "harness/worker.ts",
-  "harness/typescript-cache.ts",
+  "harness/workers/worker.ts",
+  "harness/load/typescript-cache.ts",
   // The Python thread's Node side: the worker thread and its entry (the browser's is a Web Worker).
   "harness/python/thread-node.ts",
   "harness/python/worker-node.ts",

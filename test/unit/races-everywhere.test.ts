@@ -7,8 +7,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readdirSync, statSync } from "node:fs";
 import * as path from "node:path";
-import { loadKernelFile } from "../../src/harness/load";
-import { runFileWithOutcome } from "../../src/harness/run";
+import { loadKernelFile } from "../../src/harness/load/load";
+import { runFileWithOutcome } from "../../src/harness/run/run";
 
 const root = path.resolve(__dirname, "../..");
 const RACY = new Set(["test/fixtures/races.kernel.ts"]);

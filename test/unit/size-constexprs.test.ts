@@ -9,8 +9,8 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { checkFile, parseKernelFile } from "../../src/compile";
-import { runFileWithOutcome } from "../../src/harness/run";
-import { runValuesOf } from "../../src/harness/size-constexprs";
+import { runFileWithOutcome } from "../../src/harness/run/run";
+import { runValuesOf } from "../../src/harness/run/size-constexprs";
 import { nextPowerOf2, next_power_of_2 } from "../../src/language";
 
 const FIXTURE = path.resolve(__dirname, "../fixtures/size-constexprs.kernel.ts");

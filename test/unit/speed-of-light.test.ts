@@ -6,8 +6,8 @@ import assert from "node:assert/strict";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
-import { peaksFor, type Peaks } from "../../src/harness/peaks";
-import { assessSpeed } from "../../src/harness/speed-of-light";
+import { peaksFor, type Peaks } from "../../src/harness/timing/peaks";
+import { assessSpeed } from "../../src/harness/timing/speed-of-light";
 import type { Gpu } from "../../src/runtime";
 
 /** An H200-like GPU: 3.9 TB/s, 60 TFLOP/s f32, 2 µs a launch. */

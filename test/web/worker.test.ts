@@ -1,4 +1,4 @@
-// The harness's browser worker (dist/web/worker.js, harness/web-worker.ts) in a plain page, without
+// The harness's browser worker (dist/web/worker.js, harness/workers/web-worker.ts) in a plain page, without
 // VS Code: headless Chromium with `--enable-unsafe-webgpu` (SwiftShader here) on a loopback http://
 // page, the page answering the worker's reads from this repository as the web extension does
 // through `vscode.workspace.fs`. Each run is checked against the Node runtime's report of the same
@@ -13,11 +13,11 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import * as path from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
-import type { DebugLaunch, ProgramTrace } from "../../src/harness/debug-run";
-import type { RunRequest } from "../../src/harness/protocol";
+import type { DebugLaunch, ProgramTrace } from "../../src/harness/debug/debug-run";
+import type { RunRequest } from "../../src/harness/workers/protocol";
 import type { FileReport } from "../../src/harness/report";
-import { runFileWithOutcome } from "../../src/harness/run";
-import type { FromWebWorker, ToWebWorker } from "../../src/harness/web-protocol";
+import { runFileWithOutcome } from "../../src/harness/run/run";
+import type { FromWebWorker, ToWebWorker } from "../../src/harness/workers/web-protocol";
 
 const root = path.resolve(__dirname, "..", "..");
 const chromiumPath = process.env.CHROMIUM ?? "/usr/bin/chromium";

@@ -3,7 +3,7 @@
 // (which carries the protocol).
 
 import { format } from "node:util";
-import { DebugLaunchError, traceProgram } from "../../harness/debug-run";
+import { DebugLaunchError, traceProgram } from "../../harness/debug/debug-run";
 import { samePath } from "../same-file";
 import type { DebugHost } from "./session";
 

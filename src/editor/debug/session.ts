@@ -1,7 +1,7 @@
 // The Debug Adapter Protocol session of `"type": "kernel-lab"`: one program instance of a run,
 // recorded then replayed. The interpreter is synchronous, so rather than pausing it mid-run, the
 // launch runs the chosen program to its end (or a stop cap) with a stop recorded before each
-// TypeScript statement (harness/debug-run.ts); continue, next and the steps back then only move
+// TypeScript statement (harness/debug/debug-run.ts); continue, next and the steps back then only move
 // through that record. A device function is inlined, yet its statements are stops of a frame
 // above its caller's: step in enters it, next steps over it, step out runs to its caller.
 // The recording is injected (`DebugHost`): on the desktop this session runs in its own Node
@@ -12,7 +12,7 @@
 
 import { Breakpoint, InitializedEvent, LoggingDebugSession, OutputEvent, Source, StackFrame, StoppedEvent, TerminatedEvent, Thread } from "@vscode/debugadapter";
 import type { DebugProtocol } from "@vscode/debugprotocol";
-import type { DebugLaunch, ProgramTrace } from "../../harness/debug-run";
+import type { DebugLaunch, ProgramTrace } from "../../harness/debug/debug-run";
 import { REFS_PER_FRAME, VariableTable } from "./variables";
 
 /** The launch configuration's fields (package.json `contributes.debuggers[0].configurationAttributes`). */

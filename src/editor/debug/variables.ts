@@ -4,7 +4,7 @@
 // References are valid until the next stop (the protocol's rule), so the table is reset then.
 
 import type { DebugProtocol } from "@vscode/debugprotocol";
-import type { DebugBinding, DebugFrame, ProgramTrace } from "../../harness/debug-run";
+import type { DebugBinding, DebugFrame, ProgramTrace } from "../../harness/debug/debug-run";
 import type { ValueType } from "../../ir/ir";
 
 /** Elements a block shows before its summary says how many more there are. */

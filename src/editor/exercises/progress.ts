@@ -78,5 +78,6 @@ export function watchingReports(runner: Runner, onReport: (report: FileReport) =
       if (outcome.kind === "completed") onReport(outcome.report);
       return outcome;
     },
+    runPython: (request, options) => runner.runPython(request, options),
   };
 }

@@ -1,5 +1,5 @@
 // The browser's counterpart of kernel-runner.ts: each run, and each debug launch's recording, is
-// one Web Worker running dist/web/worker.js (harness/web-worker.ts), so the file's own TypeScript
+// one Web Worker running dist/web/worker.js (harness/workers/web-worker.ts), so the file's own TypeScript
 // never runs in the extension host. The worker has no file system: it asks for each file it reads
 // and this side answers through `vscode.workspace.fs` (the workspace is `vscode-remote://…` or
 // `vscode-vfs://…` here). The autotuner's cache travels with each request and comes back with
@@ -11,11 +11,12 @@
 // (docs/ENVIRONMENT.md §6).
 
 import * as vscode from "vscode";
-import type { DebugLaunch, ProgramTrace } from "../../harness/debug-run";
-import type { RunRequest } from "../../harness/protocol";
-import type { FromWebWorker, ToWebWorker, WebWorkerContext } from "../../harness/web-protocol";
+import type { DebugLaunch, ProgramTrace } from "../../harness/debug/debug-run";
+import type { PythonRunRequest, RunRequest } from "../../harness/workers/protocol";
+import type { FromWebWorker, ToWebWorker, WebWorkerContext } from "../../harness/workers/web-protocol";
 import type { DebugHost } from "../debug/session";
-import type { RequestPaths, RunOptions, RunOutcome, Runner } from "../runner";
+import { PYODIDE_FILES, type PyodideFiles } from "../../harness/python/web-python";
+import type { PythonRunOptions, PythonRunOutcome, RequestPaths, RunOptions, RunOutcome, Runner } from "../runner";
 
 /** The worker gets this long past the timeout to report its own timeout before it is terminated. */
 const GRACE_MS = 2000;
@@ -42,6 +43,7 @@ type Ending<T> = (result: T) => void;
 export class WebWorkers implements Runner {
   private workerUrl: Promise<string> | undefined;
   private toldNoWebGpu = false;
+  private pythonFilesRead: Promise<{ pyodide: PyodideFiles; lib: Record<string, string> }> | undefined;
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -86,6 +88,67 @@ export class WebWorkers implements Runner {
         cancelled: { kind: "cancelled" },
       },
     );
+  }
+
+  runPython(request: PythonRunRequest, options: PythonRunOptions): Promise<PythonRunOutcome> {
+    const timeoutMs = options.timeoutSeconds * 1000;
+    return this.pythonFiles().then(
+      ({ pyodide, lib }) =>
+        this.withWorker<PythonRunOutcome>(
+          `run-python ${request.file}`,
+          (context) => ({ type: "run-python", request: { ...request, timeoutMs }, context, pyodide, lib }),
+          options.cwd,
+          (message, end) => {
+            switch (message.type) {
+              case "output":
+                options.onOutput(message.stream, message.text);
+                return;
+              case "no-webgpu":
+                this.sayNoWebGpu(message.reason);
+                return;
+              case "python-result":
+                end({ kind: "completed", report: message.report, outcome: message.outcome, exitCode: message.exitCode, folder: options.cwd });
+                return;
+              case "error":
+                this.log.error(`Python worker failed (${message.code}): ${message.message}`);
+                end({ kind: "worker-error", message: message.message, code: message.code });
+                return;
+              default:
+                return;
+            }
+          },
+          {
+            crashed: (text) => ({ kind: "crashed", exitCode: null, signal: null, stderr: text }),
+            timeout: { ms: timeoutMs + GRACE_MS, outcome: { kind: "timed-out", seconds: options.timeoutSeconds } },
+            token: options.token,
+            cancelled: { kind: "cancelled" },
+          },
+        ),
+      (error: unknown): PythonRunOutcome => ({ kind: "crashed", exitCode: null, signal: null, stderr: `could not read Kernel Lab's Python files: ${String(error)}` }),
+    );
+  }
+
+  /** Pyodide's files (dist/pyodide/) and Kernel Lab's Python modules (dist/python-lib/), read once: each run's worker gets them. */
+  private pythonFiles(): Promise<{ pyodide: PyodideFiles; lib: Record<string, string> }> {
+    const files = (this.pythonFilesRead ??= (async () => {
+      const dist = vscode.Uri.joinPath(this.extensionUri, "dist");
+      const read = (uri: vscode.Uri) => vscode.workspace.fs.readFile(uri);
+      const pyodide = Object.fromEntries(
+        await Promise.all(PYODIDE_FILES.map(async (name) => [name, await read(vscode.Uri.joinPath(dist, "pyodide", name))] as const)),
+      ) as PyodideFiles;
+      const lib: Record<string, string> = {};
+      const walk = async (folder: vscode.Uri, under: string): Promise<void> => {
+        for (const [name, type] of await vscode.workspace.fs.readDirectory(folder)) {
+          const uri = vscode.Uri.joinPath(folder, name);
+          if (type === vscode.FileType.Directory) await walk(uri, `${under}${name}/`);
+          else if (name.endsWith(".py")) lib[`${under}${name}`] = new TextDecoder().decode(await read(uri));
+        }
+      };
+      await walk(vscode.Uri.joinPath(dist, "python-lib"), "");
+      return { pyodide, lib };
+    })());
+    files.catch(() => (this.pythonFilesRead = undefined));
+    return files;
   }
 
   /** The debug adapter's recording, in a worker (session.ts runs inline in the extension host). */

@@ -1,4 +1,4 @@
-// A run's earlier results on this device (harness/history.ts), under its tables.
+// A run's earlier results on this device (harness/timing/history.ts), under its tables.
 
 import type { RunReport } from "../../harness/report";
 import type { RunHistoryView } from "../webview-protocol";

@@ -3,7 +3,7 @@
 // of `mismatchMap` — a table of cells over the output, darker where more elements are wrong.
 
 import type { MismatchMap, RunReport } from "../../harness/report";
-import { mismatchLine } from "../../harness/mismatch-text";
+import { mismatchLine } from "../../harness/run/mismatch-text";
 import type { PageElement } from "./dom";
 import { h, text } from "./elements";
 import * as fmt from "./format";

@@ -1,4 +1,4 @@
-// How close a run came to this GPU's limits (the report's `speedOfLight`, harness/speed-of-light.ts):
+// How close a run came to this GPU's limits (the report's `speedOfLight`, harness/timing/speed-of-light.ts):
 // the verdict, the fraction of each measured peak, and the roofline. A run with only `bytes` or
 // only `flops` is drawn as the line it lies on and told which count places it; a run with
 // neither is told what to add. CPU runs have no speedOfLight and get no section.

@@ -5,7 +5,7 @@
 
 import type { CompiledKernel } from "../../compile";
 import { createStorageBuffer, type Gpu, type LaunchStep, type StorageArray } from "../../runtime";
-import { timeSequence } from "../time-sequence";
+import { timeSequence } from "../timing/time-sequence";
 
 export interface BenchResult {
   /** Per call of the benchmarked function: every launch it made, in one pass. */

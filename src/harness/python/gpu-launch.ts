@@ -4,12 +4,12 @@
 // programs interpreted first and the plain launch; prints read back; every pointer's buffer copied
 // back into its tensor.
 
-import { checkCornersOnCpu } from "../corners";
-import { fitsDevice, instrumentedLaunch } from "../instrumented-launch";
-import { gpuPrintBuffer, readGpuPrints } from "../prints";
+import { checkCornersOnCpu } from "../run/corners";
+import { fitsDevice, instrumentedLaunch } from "../run/instrumented-launch";
+import { gpuPrintBuffer, readGpuPrints } from "../debug/prints";
 import { createStorageBuffer, launch, readBuffer, type Gpu, type LaunchArgs, type StorageArray } from "../../runtime";
 import type { NumDtype } from "../../ir/ir";
-import type { BoundArgs, Program } from "./launch";
+import type { BoundArgs, Program } from "./program";
 
 export async function launchOnGpu(gpu: Gpu, program: Program, grid: [number, number, number], bound: BoundArgs, variant: (which: "specialised" | "instrumented") => Program | string): Promise<string[]> {
   const made: GPUBuffer[] = [];

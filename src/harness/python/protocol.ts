@@ -35,6 +35,8 @@ export interface LaunchRequest {
   record: boolean;
   /** `kernel.warmup(…)`: compile only; the reply says what Triton's CompiledKernel would (stand-ins in the README). */
   warmup: boolean;
+  /** A kernel defined in a module other than the script (Kernel Lab's torch's GPU ops): where to compile it from. */
+  module?: { file: string; text: string };
 }
 
 export type Request =

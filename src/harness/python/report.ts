@@ -21,6 +21,17 @@ export interface PythonCheckReport {
   maxAbsDiff: number | null;
 }
 
+/** A perf_report's plot (`.run(show_plots=True)`): the first column is x, each other column a line. */
+export interface PythonPlot {
+  title: string;
+  columns: string[];
+  rows: number[][];
+  xlabel: string;
+  ylabel: string;
+  xLog: boolean;
+  yLog: boolean;
+}
+
 export interface PythonFileReport {
   file: string;
   adapter: AdapterReport | null;
@@ -32,8 +43,12 @@ export interface PythonFileReport {
   stdout: string;
   /** How much of do_bench / perf_report ran, and why. */
   bench: { mode: BenchMode; chosen: "flag" | "gpu" | "software-adapter" | "cpu" };
+  /** perf_report's plots, in the order shown. */
+  plots: PythonPlot[];
   /** The script's exception, as Python prints it (its frames in the script only). */
   traceback?: string;
+  /** The exception's type and the script's line of its last frame (null: none in the script), where the editor marks it. */
+  exception?: { type: string; line: number | null };
   pyodide: { startMs: number; warm: boolean };
 }
 

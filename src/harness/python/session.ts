@@ -6,19 +6,19 @@
 import * as path from "node:path";
 import type { LocatedDiagnostic } from "../../diagnostics/position";
 import { NO_NEEDS } from "../../ir/target";
-import { displayPath, located, readKernelText } from "../load";
-import { openDevice, requestGpu } from "../open-device";
-import { answer } from "./embedded";
+import { displayPath, located, readKernelText } from "../load/load";
+import { openDevice, requestGpu } from "../run/open-device";
 import { Launcher } from "./launch";
 import type { BenchMode, Notice, Reply, Request, RunScript } from "./protocol";
-import type { PythonFileReport } from "./report";
+import type { PythonFileReport, PythonPlot } from "./report";
 import { PythonCodes } from "./codes";
 import { compilerFor } from "./kernel-compiler";
 import { assertNever } from "../../ir/never";
 
 /** The Python thread as the main thread sees it (thread-node.ts in Node). */
 export interface PythonProcess {
-  reply: SharedArrayBuffer;
+  /** Hands the reply to a request to the waiting script. */
+  answer(reply: Reply): void;
   post(command: RunScript): void;
   onNotice(listener: (notice: Notice) => void): void;
   onExit(listener: (why: string) => void): void;
@@ -87,7 +87,7 @@ export async function runPythonFile(fileArg: string, opts: PythonRunOptions, sta
   const requested = performance.now();
   const { started, warm } = pythonThread(start);
   const report: PythonFileReport = {
-    file, adapter: null, diagnostics: [], launches: [], checks: [], stdout: "",
+    file, adapter: null, diagnostics: [], launches: [], checks: [], stdout: "", plots: [],
     bench: { mode: opts.bench ?? "quick", chosen: opts.bench ? "flag" : "cpu" },
     pyodide: { startMs: 0, warm },
   };
@@ -129,10 +129,13 @@ export async function runPythonFile(fileArg: string, opts: PythonRunOptions, sta
         case "check":
           report.checks.push({ line: notice.line, kind: notice.check, passed: notice.passed, maxAbsDiff: notice.maxAbsDiff });
           return;
-        case "plot":
+        case "plot": {
+          const plot = toPlot(notice.title, notice.data);
+          if (plot) report.plots.push(plot);
           return;
+        }
         case "request":
-          void respond(launcher, notice.request).then((reply) => answer(started.thread.reply, reply));
+          void respond(launcher, notice.request).then((reply) => started.thread.answer(reply));
           return;
         case "done":
           resolve(notice);
@@ -150,6 +153,7 @@ export async function runPythonFile(fileArg: string, opts: PythonRunOptions, sta
   report.diagnostics.push(...launcher.diagnostics);
   if (!result.error) return done("ok");
   report.traceback = result.error.traceback;
+  report.exception = { type: result.error.type, line: result.error.line };
   if (result.error.type === "PythonThreadExit") return done("failure");
   return done(result.error.launchError === "compile" ? "compile-error" : "raised");
 }
@@ -160,4 +164,20 @@ async function respond(launcher: Launcher, request: Request): Promise<Reply> {
   } catch (err) {
     return { kind: "error", error: "runtime", message: err instanceof Error ? err.message : String(err) };
   }
+}
+
+/** The plot a perf_report sent, checked (it crossed from Python as plain data). */
+function toPlot(title: string, data: unknown): PythonPlot | undefined {
+  const d = data as Partial<Record<keyof PythonPlot, unknown>> | null;
+  if (typeof d !== "object" || d === null || !Array.isArray(d.columns) || !Array.isArray(d.rows)) return undefined;
+  const rows = d.rows.filter((r): r is unknown[] => Array.isArray(r)).map((r) => r.map((v) => (typeof v === "number" ? v : Number(v))));
+  return {
+    title,
+    columns: d.columns.map(String),
+    rows,
+    xlabel: typeof d.xlabel === "string" ? d.xlabel : String(d.columns[0] ?? "x"),
+    ylabel: typeof d.ylabel === "string" ? d.ylabel : "",
+    xLog: d.xLog === true,
+    yLog: d.yLog === true,
+  };
 }

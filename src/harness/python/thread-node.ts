@@ -5,6 +5,7 @@
 import { createRequire } from "node:module";
 import * as path from "node:path";
 import { Worker } from "node:worker_threads";
+import { answer } from "./embedded";
 import { REPLY_BYTES } from "./protocol";
 import type { PythonProcess } from "./session";
 
@@ -17,7 +18,7 @@ export function startPythonThread(): PythonProcess {
   // The thread keeps the process alive (a run waiting for Python must not end it): a process that
   // is done calls session.ts stopPython, or exits (the CLI does).
   return {
-    reply,
+    answer: (value) => answer(reply, value),
     post: (command) => worker.postMessage(command),
     onNotice: (listener) => void worker.on("message", listener),
     onExit: (listener) => {

@@ -8,7 +8,7 @@ import { createRequire } from "node:module";
 import * as path from "node:path";
 import { parentPort, workerData } from "node:worker_threads";
 import { loadPyodide } from "pyodide";
-import { preparePython, type Pyodide } from "./embedded";
+import { blockingCall, preparePython, type Pyodide } from "./embedded";
 import type { Notice, RunScript } from "./protocol";
 
 const fromSource = __filename.endsWith(".ts");
@@ -35,7 +35,7 @@ async function start(): Promise<void> {
   const started = performance.now();
   const pyodide = (await loadPyodide({ indexURL: pyodideFolder() + path.sep })) as unknown as Pyodide;
   const lib = fromSource ? path.join(__dirname, "lib") : path.join(__dirname, "python-lib");
-  const thread = preparePython(pyodide, libFiles(lib), (workerData as { reply: SharedArrayBuffer }).reply, post);
+  const thread = preparePython(pyodide, libFiles(lib), blockingCall((workerData as { reply: SharedArrayBuffer }).reply, post), post);
   post({ kind: "ready", startMs: performance.now() - started });
   port.on("message", (command: RunScript) => thread.run(command));
 }

@@ -1,0 +1,120 @@
+// The autotuner's choices on disk, so a run tunes once per kernel, adapter and size:
+// `autotune.json` in the cache folder of cache-location.ts (`$KERNEL_LAB_CACHE_DIR`, else the
+// platform's: XDG's on Linux, ~/Library/Caches on macOS, %LOCALAPPDATA% on Windows). A damaged file is a warning on stderr and an empty cache, never a
+// failed run; writes go to a temporary file renamed over the old one, so a reader never sees half
+// (runtime/host-node.ts). In a browser the file lives in the worker's memory, and the editor keeps
+// it between runs (runtime/host-browser.ts).
+
+import * as path from "node:path";
+import { hash64 } from "../../runtime/hash";
+import { host } from "../../runtime/host";
+import { cacheDir } from "../cache-location";
+import type { AdapterReport } from "../report";
+
+const VERSION = 1;
+
+/** What is remembered of one tuning: the choice and every candidate's median. */
+export interface CachedChoice {
+  run: string;
+  kernel: string;
+  size: number;
+  adapter: string;
+  picked: Record<string, number>;
+  candidates: { constexprs: Record<string, number>; medianMs: number | null; correct: boolean; note?: string }[];
+  /** ISO date of the tuning. */
+  date: string;
+}
+
+interface CacheFile {
+  version: number;
+  entries: Record<string, CachedChoice>;
+}
+
+export interface TuningKey {
+  /** The kernel function's source text. */
+  kernelText: string;
+  run: string;
+  /** Every candidate's full constexprs: a changed list of configs is tuned afresh. */
+  candidates: readonly Record<string, number>[];
+  adapter: AdapterReport;
+  size: number;
+}
+
+export function cacheFile(): string {
+  return path.join(cacheDir(), "autotune.json");
+}
+
+/** A hash of the kernel's text, the run's name and its candidates, the adapter and the size. */
+export function tuningKey(key: TuningKey): string {
+  const { vendor, device, description } = key.adapter;
+  const parts = [key.kernelText, key.run, JSON.stringify(key.candidates), vendor, device, description, String(key.size)];
+  return hash64(parts.join("\u0000"));
+}
+
+const warned = new Set<string>();
+
+function warn(message: string): void {
+  // Once per process and file: a sweep reads the cache for every size.
+  if (warned.has(message)) return;
+  warned.add(message);
+  host.warn(`kernel-lab: warning: ${message}`);
+}
+
+function readCache(file: string): CacheFile {
+  let text: string | undefined;
+  try {
+    text = host.readCacheText(file);
+  } catch (err) {
+    warn(`cannot read the autotune cache ${file} (${(err as Error).message}); tuning afresh.`);
+  }
+  if (text === undefined) return { version: VERSION, entries: {} };
+  try {
+    const parsed = JSON.parse(text) as unknown;
+    if (!isCacheFile(parsed)) throw new Error(`not a version ${VERSION} autotune cache`);
+    return parsed;
+  } catch (err) {
+    warn(`ignoring the autotune cache ${file}: ${(err as Error).message}. It will be rewritten.`);
+    return { version: VERSION, entries: {} };
+  }
+}
+
+function isCacheFile(x: unknown): x is CacheFile {
+  if (typeof x !== "object" || x === null) return false;
+  const f = x as Partial<CacheFile>;
+  return f.version === VERSION && typeof f.entries === "object" && f.entries !== null && !Array.isArray(f.entries);
+}
+
+function isChoice(x: unknown): x is CachedChoice {
+  if (typeof x !== "object" || x === null) return false;
+  const c = x as Partial<CachedChoice>;
+  const isConstexprs = (v: unknown) =>
+    typeof v === "object" && v !== null && !Array.isArray(v) && Object.values(v).every((n) => Number.isInteger(n));
+  return (
+    isConstexprs(c.picked) &&
+    Array.isArray(c.candidates) &&
+    c.candidates.every((k) => isConstexprs(k?.constexprs) && (k.medianMs === null || typeof k.medianMs === "number") && typeof k.correct === "boolean") &&
+    typeof c.date === "string"
+  );
+}
+
+/** The cached choice for a key, or undefined (no entry, or a damaged one). */
+export function lookupChoice(key: string, file: string = cacheFile()): CachedChoice | undefined {
+  const entry = readCache(file).entries[key];
+  if (entry === undefined) return undefined;
+  if (!isChoice(entry)) {
+    warn(`ignoring a damaged entry of the autotune cache ${file}; tuning afresh.`);
+    return undefined;
+  }
+  return entry;
+}
+
+/** Records a choice: re-reads the file (another run may have written since), then replaces it whole. */
+export function storeChoice(key: string, choice: CachedChoice, file: string = cacheFile()): void {
+  const cache = readCache(file);
+  cache.entries[key] = choice;
+  try {
+    host.writeCacheText(file, `${JSON.stringify(cache, null, 1)}\n`);
+  } catch (err) {
+    warn(`cannot write the autotune cache ${file} (${(err as Error).message}); the choice is not remembered.`);
+  }
+}

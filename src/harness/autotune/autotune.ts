@@ -1,0 +1,253 @@
+// The autotuner: for one run with `configs` and one size, compile every candidate set of
+// constexprs, check each against the reference, time the correct ones briefly, and pick the
+// fastest — or take the choice remembered on disk for this kernel, adapter and size. The run's
+// own numbers then come from the picked set, through the ordinary path (run-size.ts).
+
+import type { KernelSource } from "../../compile";
+import type { CompiledKernel } from "../../compile";
+import type { LocatedDiagnostic } from "../../diagnostics/position";
+import type { NumDtype } from "../../ir/ir";
+import type { HostArray } from "../../language";
+import { GpuError, launch, timeLaunches, type Gpu } from "../../runtime";
+import { computeReference, copyArgs, evaluateCount, evaluateGrid, makeArgs, runLimits, type CheckedRun, type KernelArgs, type RunLimits } from "../run/args";
+import { lookupChoice, storeChoice, tuningKey, type CachedChoice } from "./autotune-cache";
+import { adapterLabel } from "../cache-location";
+import { RunDefinitionError } from "../codes";
+import { compareOutputs, defaultTolerance } from "../run/compare";
+import { readOutputs, timingCopies, uploadArgs } from "../run/buffers";
+import { pointerParams, poisonUnreadOutputs, roundToF16 } from "../run/gpu-args";
+import type { Progress } from "../progress";
+import type { AdapterReport, AutotuneCandidate, AutotuneReport } from "../report";
+import { host } from "../../runtime/host";
+import { LineMap } from "../../diagnostics/position";
+import { launchBytes } from "../debug/analyse-launch";
+import { summarise } from "../debug/bytes";
+import type { CandidateProgram } from "../run/programs";
+
+export type { CandidateProgram };
+
+export interface TuneContext {
+  gpu: Gpu;
+  adapter: AdapterReport;
+  kernelName: string;
+  /** The kernel function's source text, for the cache key. */
+  kernelText: string;
+  compile: (constexprs: Record<string, number>) => CandidateProgram;
+  /**
+   * A compiled candidate specialised for the size's scalar arguments (compile.ts
+   * specializationFor), as the run itself will launch it; undefined where the plain one serves.
+   * Timing the plain program instead would rank configs by code the run never runs (the f16
+   * matmul at 4096³: 67 against 139 TFLOP/s at one shape, bench/NOTES.md §20).
+   */
+  specialize?: (constexprs: Record<string, number>, args: KernelArgs) => CompiledKernel | undefined;
+  /** The kernel being tuned (for specialising the picked program to the launch's scalars). */
+  source: KernelSource;
+  /** Ignore the cache (`--retune`); the new choice is still written. */
+  retune: boolean;
+  /** The run's `--reps`; candidates get fewer. */
+  reps: number | undefined;
+  progress: (p: Progress) => void;
+}
+
+export interface TuneResult {
+  /** The picked candidate's constexprs; when none compiled, undefined and `diagnostics` say why. */
+  picked?: Record<string, number>;
+  report: AutotuneReport;
+  /** The first candidate's compile errors, when no candidate compiled. */
+  diagnostics: LocatedDiagnostic[];
+}
+
+/**
+ * Per candidate: about 100 ms of warm-up (200 ms for the first, from idle clocks) and 200 ms of
+ * timed launches — enough for a stable median on a kernel of a few ms, and a tuning that stays
+ * under a couple of seconds for a handful of configs.
+ */
+function candidateTiming(reps: number | undefined, first: boolean) {
+  const max = Math.min(reps ?? 100, 50);
+  return { maxReps: max, minReps: Math.min(5, max), budgetMs: 200, warmupMs: first ? 200 : 100 };
+}
+
+export async function tune(run: CheckedRun, size: number, ctx: TuneContext): Promise<TuneResult> {
+  const configs = run.configs ?? [run.constexprs];
+  const key = tuningKey({ kernelText: ctx.kernelText, run: run.name, candidates: configs, adapter: ctx.adapter, size });
+  const rates = rateOf(run, size);
+
+  if (!ctx.retune) {
+    const cached = lookupChoice(key);
+    const picked = cached && configs.find((c) => sameConstexprs(c, cached.picked));
+    if (cached && picked && "program" in ctx.compile(picked)) {
+      const candidates = cached.candidates.map((c): AutotuneCandidate => ({ ...c, ...rates(c.medianMs) }));
+      debug(`${run.name}, size ${size}: cached choice from ${cached.date}, no candidate timed`);
+      return { picked, report: { picked, cached: true, candidates: candidates.map(orderedCandidate) }, diagnostics: [] };
+    }
+  }
+
+  const candidates: AutotuneCandidate[] = [];
+  let firstErrors: LocatedDiagnostic[] | undefined;
+  const inputs = new Map<string, { args: KernelArgs; expected: Record<string, ArrayLike<number>> }>();
+  let timed = 0;
+  /** Which candidates launched (correct or not); which compiled but failed on the GPU. */
+  const ran: boolean[] = [];
+  const compiledOnly: Record<string, number>[] = [];
+  let definitionError: RunDefinitionError | undefined;
+  for (const [i, constexprs] of configs.entries()) {
+    const label = Object.entries(constexprs).map(([k, v]) => `${k}=${v}`).join(", ");
+    const entry = (fields: Partial<AutotuneCandidate>): AutotuneCandidate =>
+      orderedCandidate({ constexprs, medianMs: null, gbps: null, gflops: null, correct: false, ...fields });
+    ctx.progress({ phase: "tune", run: run.name, size, message: `Tuning ${run.name}: config ${i + 1} of ${configs.length} (${label})` });
+    const compiled = ctx.compile(constexprs);
+    if (!("program" in compiled)) {
+      firstErrors ??= compiled.diagnostics;
+      const d = compiled.diagnostics.find((x) => x.severity === "error") ?? compiled.diagnostics[0];
+      candidates.push(entry({ note: d ? `does not compile: ${d.code} at ${d.line}:${d.column}: ${d.message}` : "does not compile" }));
+      continue;
+    }
+    const candidateRun: CheckedRun = { ...run, constexprs };
+    try {
+      // A grid or arguments this device cannot take (too many programs for a small block) rule
+      // out this config only; a definition error common to all of them fails the run below.
+      const limits = runLimits(ctx.gpu.limits);
+      const grid = evaluateGrid(candidateRun, size, limits);
+      const shared = inputsFor(candidateRun, compiled.program, size, limits, inputs);
+      const program = ctx.specialize?.(constexprs, shared.args) ?? compiled.program;
+      const outcome = await checkAndTime(ctx, candidateRun, program, grid, shared, candidateTiming(ctx.reps, timed === 0));
+      ran[i] = true;
+      if (outcome.medianMs !== null) timed++;
+      const traced = launchBytes({ ir: program.ir, grid, args: shared.args, dtypes: new Map(pointerParams(program.params).map((p) => [p.name, p.dtype] as const)), lines: new LineMap("") });
+      candidates.push(entry({ ...outcome, ...rates(outcome.medianMs), ...(traced ? { bytes: summarise(traced) } : {}) }));
+    } catch (err) {
+      if (err instanceof RunDefinitionError) {
+        definitionError ??= err;
+        candidates.push(entry({ note: err.message }));
+      } else if (err instanceof GpuError) {
+        compiledOnly.push(constexprs);
+        candidates.push(entry({ note: `GPU error: ${err.message}` }));
+      } else {
+        throw err;
+      }
+    }
+  }
+
+  debug(`${run.name}, size ${size}: timed ${timed} of ${configs.length} candidates`);
+  const fastest = candidates
+    .filter((c) => c.correct && c.medianMs !== null)
+    .sort((a, b) => (a.medianMs as number) - (b.medianMs as number))[0];
+  // With no correct candidate the run still goes ahead with the first that launched (else the
+  // first that compiled), so its mismatch or GPU error is reported like any other run's.
+  const picked = fastest?.constexprs ?? configs.find((_, i) => ran[i]) ?? compiledOnly[0];
+  if (!picked && definitionError) throw definitionError;
+  if (fastest) storeChoice(key, choiceToCache(run, size, ctx, fastest.constexprs, candidates));
+  return {
+    picked,
+    report: { picked: picked ?? configs[0], cached: false, candidates },
+    diagnostics: picked ? [] : (firstErrors ?? []),
+  };
+}
+
+/**
+ * Candidates share one set of inputs and one reference when `args` gives them the same layout
+ * (array lengths and scalar values) — the usual case, as with Triton's autotuner. A config whose
+ * `args` differ (an output padded to the block) gets its own.
+ */
+function inputsFor(
+  run: CheckedRun,
+  program: CompiledKernel,
+  size: number,
+  limits: RunLimits,
+  byLayout: Map<string, { args: KernelArgs; expected: Record<string, ArrayLike<number>> }>,
+): { args: KernelArgs; expected: Record<string, ArrayLike<number>> } {
+  const args = makeArgs(run, { name: program.name, params: program.params }, size, limits);
+  const layout = JSON.stringify(Object.entries(args).map(([k, v]) => [k, typeof v === "number" ? v : `${v.constructor.name}(${v.length})`]));
+  const known = byLayout.get(layout);
+  if (known) return known;
+  for (const p of pointerParams(program.params)) {
+    if (p.dtype === "f16") roundToF16(args[p.name] as HostArray);
+  }
+  const fresh = { args, expected: computeReference(run, args, size) };
+  byLayout.set(layout, fresh);
+  return fresh;
+}
+
+async function checkAndTime(
+  ctx: TuneContext,
+  run: CheckedRun,
+  program: CompiledKernel,
+  grid: [number, number, number],
+  inputs: { args: KernelArgs; expected: Record<string, ArrayLike<number>> },
+  timingOpts: ReturnType<typeof candidateTiming>,
+): Promise<Pick<AutotuneCandidate, "medianMs" | "correct" | "note">> {
+  const { gpu } = ctx;
+  // Each candidate starts from the shared inputs; outputs it never reads start as poison.
+  const args = copyArgs(inputs.args);
+  poisonUnreadOutputs(program.ir, run.outputs, args);
+  const dtypes = new Map(pointerParams(program.params).map((p) => [p.name, p.dtype] as const));
+  // Candidates run compiled without tl.devicePrint/tl.deviceAssert; the picked one's run prints.
+  const kernelProgram = program.quiet ?? { abi: program.abi, wgsl: program.wgsl };
+  const buffers: GPUBuffer[] = [];
+  const upload = (values: KernelArgs, copy: number) => uploadArgs(gpu, program, values, `#tune${copy}`, buffers);
+  try {
+    const first = await upload(args, 0);
+    await launch(gpu, kernelProgram, grid, first);
+    const got = await readOutputs(gpu, first, run.outputs, dtypes, args);
+    const comparison = compareOutputs(
+      run.outputs.map((o) => ({ name: o, got: got.get(o) as ArrayLike<number>, expected: inputs.expected[o], tolerance: { ...defaultTolerance(dtypes.get(o) as NumDtype), ...run.tolerance } })),
+    );
+    if (!comparison.correct) {
+      const m = comparison.firstMismatch;
+      const where = m ? `${m.output}[${m.index}] = ${short(m.got)}, expected ${short(m.expected)}; ` : "";
+      return { medianMs: null, correct: false, note: `does not match the reference: ${where}${comparison.mismatches} element${comparison.mismatches === 1 ? "" : "s"} differ` };
+    }
+    // Rotate over copies of the inputs, as the run's own timing does, so caches flatter no candidate.
+    const sets = [first];
+    for (let c = 1; c < timingCopies(args); c++) sets.push(await upload(copyArgs(args), c));
+    const timing = await timeLaunches(gpu, kernelProgram, grid, sets, timingOpts);
+    return { medianMs: timing.medianMs, correct: true };
+  } finally {
+    for (const b of buffers) b.destroy();
+  }
+}
+
+/** What the cache remembers of a tuning: the pick and every candidate's time. */
+function choiceToCache(run: CheckedRun, size: number, ctx: TuneContext, picked: Record<string, number>, candidates: AutotuneCandidate[]): CachedChoice {
+  return {
+    run: run.name,
+    kernel: ctx.kernelName,
+    size,
+    adapter: adapterLabel(ctx.adapter),
+    picked,
+    candidates: candidates.map(({ constexprs, medianMs, correct, note }) => ({ constexprs, medianMs, correct, ...(note ? { note } : {}) })),
+    date: new Date().toISOString(),
+  };
+}
+
+/** GB/s and GFLOP/s of a median, where the run declares bytes or flops. */
+function rateOf(run: CheckedRun, size: number): (medianMs: number | null) => { gbps: number | null; gflops: number | null } {
+  const bytes = evaluateCount(run, "bytes", size);
+  const flops = evaluateCount(run, "flops", size);
+  return (medianMs) => {
+    const s = medianMs === null || medianMs <= 0 ? null : medianMs / 1e3;
+    return { gbps: bytes === null || s === null ? null : bytes / s / 1e9, gflops: flops === null || s === null ? null : flops / s / 1e9 };
+  };
+}
+
+function orderedCandidate(c: AutotuneCandidate): AutotuneCandidate {
+  return {
+    constexprs: c.constexprs, medianMs: c.medianMs, gbps: c.gbps, gflops: c.gflops, correct: c.correct,
+    ...(c.note !== undefined ? { note: c.note } : {}),
+    ...(c.bytes !== undefined ? { bytes: c.bytes } : {}),
+  };
+}
+
+/** With --debug, what the tuner did: tests and curious users can see whether it timed anything. */
+function debug(message: string): void {
+  if (host.env("KERNEL_LAB_DEBUG")) host.warn(`kernel-lab: autotune: ${message}`);
+}
+
+function short(x: number): string {
+  return Number.isFinite(x) ? String(Number(x.toPrecision(6))) : String(x);
+}
+
+export function sameConstexprs(a: Readonly<Record<string, number>>, b: Readonly<Record<string, number>>): boolean {
+  const ka = Object.keys(a);
+  return ka.length === Object.keys(b).length && ka.every((k) => a[k] === b[k]);
+}

@@ -1,0 +1,23 @@
+// What a Python launch binds: the compiled kernel with its way back to the Python text, and the
+// launch's arguments by parameter name. Shared by the launcher (launch.ts) and the GPU side of a
+// launch (gpu-launch.ts), which both need them without needing each other.
+
+import type { CompiledKernel, KernelSource } from "../../compile";
+import type { Span } from "../../diagnostics/diagnostic";
+import type { ConstexprValue, KernelArgType } from "./kernel-compiler";
+import type { TensorStorage } from "./protocol";
+
+/** A compiled kernel and how to move its spans (in the TypeScript it was lowered to) onto the Python text. */
+export interface Program {
+  kernel: CompiledKernel;
+  toPython: (span: Span) => Span;
+  source?: KernelSource;
+}
+
+/** A launch's arguments by the compiled kernel's parameter names. */
+export interface BoundArgs {
+  types: Record<string, KernelArgType>;
+  constexprs: Record<string, ConstexprValue>;
+  tensors: Map<string, TensorStorage>;
+  scalars: Record<string, number>;
+}

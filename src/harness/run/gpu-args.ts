@@ -1,0 +1,58 @@
+// Host arrays ↔ what the GPU and the interpreter hold: f16 pointers travel as IEEE half bits in a
+// Uint16Array (runtime/buffers.ts), written by the user as a Float32Array; i64 pointers as their
+// i32 low words (README "64-bit integers"), written as a BigInt64Array whose values fit in 32 bits
+// (args.ts checks), so what comes back, sign-extended, is the int64 the kernel stored.
+
+import type { NumDtype, Param, KernelIR } from "../../ir/ir";
+import { forEachValue } from "../../ir/walk";
+import { f16FromBits, f16ToBits, roundF16 } from "../../ir/f16";
+import { poison, type HostArray } from "../../language";
+import type { StorageArray } from "../../runtime";
+
+export function toStorage(array: HostArray, dtype: NumDtype): StorageArray {
+  if (array instanceof BigInt64Array) return Int32Array.from(array, (x) => Number(BigInt.asIntN(32, x)));
+  if (dtype !== "f16") return array;
+  const bits = new Uint16Array(array.length);
+  for (let i = 0; i < array.length; i++) bits[i] = f16ToBits(array[i]);
+  return bits;
+}
+
+/** Rounds a Float32Array in place to the values half precision can hold. */
+export function roundToF16(array: HostArray): void {
+  if (array instanceof BigInt64Array) return;
+  for (let i = 0; i < array.length; i++) array[i] = roundF16(array[i]);
+}
+
+/** Element values of what came back, as numbers to compare (an i64's i32 word is its value). */
+export function fromStorage(array: StorageArray, dtype: NumDtype): ArrayLike<number> {
+  if (dtype !== "f16") return array;
+  const out = new Float32Array(array.length);
+  for (let i = 0; i < array.length; i++) out[i] = f16FromBits(array[i]);
+  return out;
+}
+
+export function pointerParams(params: readonly Param[]): Param[] {
+  return params.filter((p) => p.kind === "pointer");
+}
+
+/**
+ * The pointer parameters a kernel loads from (or updates atomically). An output the kernel never reads can be poisoned
+ * before the launch, so an element it forgot to write shows up as a mismatch.
+ */
+export function paramsLoadedFrom(ir: KernelIR): Set<string> {
+  const loaded = new Set<string>();
+  forEachValue(ir.body, (v) => {
+    // An atomic reads what is there (a histogram adds to its zeros), so its buffer isn't poisoned.
+    if ((v.op === "load" || v.op === "atomic") && v.ptr.type.kind === "pointer") loaded.add(v.ptr.type.param);
+  });
+  return loaded;
+}
+
+/** Outputs the kernel never reads start as poison, so an element it never writes is caught. */
+export function poisonUnreadOutputs(ir: KernelIR, outputs: readonly string[], args: Record<string, unknown>): void {
+  const read = paramsLoadedFrom(ir);
+  for (const o of outputs) {
+    if (read.has(o)) continue;
+    poison(args[o] as HostArray);
+  }
+}

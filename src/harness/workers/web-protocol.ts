@@ -1,0 +1,42 @@
+// Messages between the web extension (editor/web/) and its Web Worker (web-worker.ts), which runs
+// what the desktop runs in a child process: a kernel file's runs, or one program for the debugger.
+// The worker has no file system: it asks the extension for each file it reads, and the cache
+// files (the autotuner's choices) travel with the request and back with the answer.
+
+import type { DebugLaunch, ProgramTrace } from "../debug/debug-run";
+import type { ErrorMessage, OutputMessage, ProgressMessage, PythonResultMessage, PythonRunRequest, ResultMessage, RunRequest } from "./protocol";
+import type { PyodideFiles } from "../python/web-python";
+
+/** What the worker's surroundings are (runtime/host-browser.ts). */
+export interface WebWorkerContext {
+  /** The folder display paths are relative to (the workspace folder's path). */
+  cwd: string;
+  env: Record<string, string>;
+  /** Cache files by path: the autotuner's choices of earlier runs. */
+  cacheFiles: [string, string][];
+}
+
+export type ToWebWorker =
+  | { type: "run"; request: RunRequest; context: WebWorkerContext }
+  | { type: "debug"; launch: DebugLaunch; context: WebWorkerContext }
+  /** A Python file, with Pyodide's files and Kernel Lab's Python modules (lib path → text): the worker can't fetch the extension's files. */
+  | { type: "run-python"; request: PythonRunRequest; context: WebWorkerContext; pyodide: PyodideFiles; lib: Record<string, string> }
+  /** The answer to a `read`: the file's text, or why it can't be read. */
+  | { type: "file"; id: number; text?: string; error?: string };
+
+export type FromWebWorker =
+  | ProgressMessage
+  | (ResultMessage & { cacheFiles: [string, string][] })
+  | ErrorMessage
+  | PythonResultMessage
+  | OutputMessage
+  /** The worker needs a file (the kernel file, a file it imports). */
+  | { type: "read"; id: number; file: string }
+  /** What the file's own code printed (console.log in `args`, `reference` …). */
+  | { type: "console"; category: "stdout" | "stderr"; text: string }
+  /** A debug launch's record. */
+  | { type: "trace"; trace: ProgramTrace }
+  /** A debug launch that could not run: what to change. */
+  | { type: "debug-error"; message: string }
+  /** The browser has no WebGPU (no `navigator.gpu`, or no adapter): the run goes to the interpreter. */
+  | { type: "no-webgpu"; reason: string };
