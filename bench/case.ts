@@ -4,7 +4,7 @@
 // cases of several launches (layer-norm backward).
 
 import { createStorageBuffer, readBuffer, writeStorageBuffer, type Gpu, type LaunchArgs } from "../src/runtime";
-import type { Target } from "../src/ir/target";
+import type { CodegenOptions } from "../src/ir/target";
 import { f16FromBits } from "../src/ir/f16";
 
 // Uint16Array: the halves of a Ptr<f16> (f16-cases.ts).
@@ -34,7 +34,7 @@ export interface Case {
   flops?: number;
   baseline?: string;
   /** Compiler knobs to try besides the defaults. */
-  targets?: Partial<Target>[];
+  targets?: CodegenOptions[];
   /** The knobs (`targets`) are tried on the first this many configs only (default: all). */
   targetConfigs?: number;
   /** Largest relative (L2) error of a correct result (default 1e-4). */

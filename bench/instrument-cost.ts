@@ -51,7 +51,7 @@ async function main(): Promise<void> {
   for (const c of CASES.filter((c) => only.length === 0 || only.includes(c.kernel))) {
     const parsed = parseKernelFile(c.file, readFileSync(c.file, "utf8"));
     const source = parsed.kernels.find((k) => k.name === c.kernel)!;
-    const compile = (instrument: boolean) => compileKernel(source, c.constexprs, { ...gpu.target, instrument }).kernel as CompiledKernel;
+    const compile = (instrument: boolean) => compileKernel(source, c.constexprs, gpu.target, {}, { instrument }).kernel as CompiledKernel;
     const args = c.args(c.size);
     compile(false), compile(true); // the compiler's own warm-up (JIT), not timed
     const medians: number[] = [];

@@ -124,7 +124,7 @@ async function main(): Promise<void> {
         { name: "builtins.add W256", program: BUILTINS["builtins.add"].program(n), grid: BUILTINS["builtins.add"].grid(n), args: { buffers: { a: bx, b: by, out: bo }, scalars: { n } } },
       ];
       for (const [block, pref] of [[1024, 256], [2048, 512], [4096, 1024]]) {
-        const compiled = compileKernel(kernel, { BLOCK_SIZE: block }, { ...gpu.target, preferredWorkgroupSize: pref }).kernel!;
+        const compiled = compileKernel(kernel, { BLOCK_SIZE: block }, gpu.target, {}, { preferredWorkgroupSize: pref }).kernel!;
         variants.push({ name: `compiled B${block} W${compiled.abi.workgroupSize}`, program: compiled, grid: [Math.ceil(n / block), 1, 1], args: { buffers: { x_ptr: bx, y_ptr: by, output_ptr: bo }, scalars: { n_elements: n } } });
       }
       for (const v of variants) {

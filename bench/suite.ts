@@ -375,7 +375,7 @@ async function runCase(gpu: Gpu, c: Case, results: Measurement[]): Promise<void>
         if ("preferredWorkgroupSize" in target && "num_warps" in constexprs) continue;
         if (Object.keys(target).length > 0 && c.targetConfigs !== undefined && index >= c.targetConfigs) continue;
         const variant = [...Object.entries(constexprs).map(([k, v]) => `${k}=${v}`), ...Object.entries(target).map(([k, v]) => (k === "preferredWorkgroupSize" ? `W≤${v}` : v === true ? k : `${k}=${v}`))].join(" ");
-        const compiled = compileKernel(kernel, constexprs, { ...gpu.target, ...target }, specializationFor(kernel, hostArgs));
+        const compiled = compileKernel(kernel, constexprs, gpu.target, specializationFor(kernel, hostArgs), target);
         if (!compiled.kernel) {
           console.error(`${c.name} ${variant}: ${compiled.diagnostics.map((d) => d.message).join("; ")}`);
           continue;

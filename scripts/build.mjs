@@ -39,7 +39,8 @@ await Promise.all(
 // (dist/python-lib/, written into Pyodide's file system when it starts).
 if (existsSync("src/harness/python/worker-node.ts")) {
   mkdirSync("dist/pyodide", { recursive: true });
-  for (const f of ["pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"]) copyFileSync(`node_modules/pyodide/${f}`, `dist/pyodide/${f}`);
+  // pyodide.js: the loader the browser's worker runs (Node's bundle has its own copy of it).
+  for (const f of ["pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"]) copyFileSync(`node_modules/pyodide/${f}`, `dist/pyodide/${f}`);
   rmSync("dist/python-lib", { recursive: true, force: true });
   cpSync("src/harness/python/lib", "dist/python-lib", { recursive: true, filter: (f) => !f.includes("__pycache__") });
 }

@@ -4,7 +4,7 @@
 import { distinctDiagnostics, type Diagnostic } from "./diagnostics/diagnostic";
 import type { KernelIR, Param } from "./ir/ir";
 import type { KernelAbi } from "./codegen/abi";
-import type { Target } from "./ir/target";
+import type { CodegenOptions, Target } from "./ir/target";
 import { parseKernelFile, type KernelSource, type ParsedFile, type RunTimeConstexprs } from "./syntax/parse";
 import { lowerKernel, type Specialization } from "./semantics/lower";
 import { DIVISIBILITY } from "./semantics/context";
@@ -45,23 +45,27 @@ export interface CompileResult {
  * threads per program; the autotuner can then pick it like a block size.
  */
 export const NUM_WARPS = "num_warps";
-/** Likewise `num_stages`: 1 turns off the pipelining of tl.dot's operand loads (Target.numStages). */
+/** Likewise `num_stages`: 1 turns off the pipelining of tl.dot's operand loads (CodegenOptions.numStages). */
 export const NUM_STAGES = "num_stages";
 
-/** Specialises one kernel of a parsed file for constexpr values and a target, and generates WGSL. */
+/**
+ * Specialises one kernel of a parsed file for constexpr values and a target, and generates WGSL
+ * with these options (a run's num_warps and num_stages among the constexprs set theirs).
+ */
 export function compileKernel(
   kernel: KernelSource,
   constexprs: Readonly<Record<string, number>>,
   target: Target = DEFAULT_TARGET,
   specialization: Specialization = {},
+  options: CodegenOptions = {},
 ): CompileResult {
   const warps = kernel.params.some((p) => p.name === NUM_WARPS) ? undefined : constexprs[NUM_WARPS];
-  if (warps !== undefined) target = { ...target, workgroupSize: Math.min(32 * warps, target.maxWorkgroupSize) };
+  if (warps !== undefined) options = { ...options, workgroupSize: Math.min(32 * warps, target.maxWorkgroupSize) };
   const stages = kernel.params.some((p) => p.name === NUM_STAGES) ? undefined : constexprs[NUM_STAGES];
-  if (stages !== undefined) target = { ...target, numStages: stages };
+  if (stages !== undefined) options = { ...options, numStages: stages };
   const lowered = lowerKernel(kernel, constexprs, target, specialization);
   if (!lowered.ir) return { diagnostics: distinctDiagnostics(lowered.diagnostics) };
-  const generated = generateWgsl(lowered.ir, target);
+  const generated = generateWgsl(lowered.ir, target, options);
   const diagnostics = distinctDiagnostics([...lowered.diagnostics, ...generated.diagnostics]);
   if (!generated.wgsl || !generated.abi) return { diagnostics };
   return {
@@ -73,7 +77,7 @@ export function compileKernel(
       wgsl: generated.wgsl,
       abi: generated.abi,
       facts: kernelFacts(lowered.ir),
-      ...quietVariant(lowered.ir, target),
+      ...quietVariant(lowered.ir, target, options),
     },
     diagnostics,
   };
@@ -173,8 +177,8 @@ function placeholderConstexprs(kernel: KernelSource): Record<string, number> {
 }
 
 /** The variant of a kernel that prints or asserts compiled without it (timing must not pay for the records). */
-function quietVariant(ir: KernelIR, target: Target): Pick<CompiledKernel, "quiet"> {
+function quietVariant(ir: KernelIR, target: Target, options: CodegenOptions): Pick<CompiledKernel, "quiet"> {
   if (!hasDebugOutput(ir.body)) return {};
-  const quiet = generateWgsl({ ...ir, body: withoutDebugOutput(ir.body) }, target);
+  const quiet = generateWgsl({ ...ir, body: withoutDebugOutput(ir.body) }, target, options);
   return quiet.wgsl && quiet.abi ? { quiet: { wgsl: quiet.wgsl, abi: quiet.abi } } : {};
 }

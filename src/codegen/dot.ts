@@ -8,8 +8,7 @@ import type { Emitter } from "./emitter";
 import { registerOffset, tileOffset, tileSpans, type BlockLayout } from "./layout";
 import { emitMmaDot } from "./mma";
 import { stage, writeElements } from "./rearrange";
-
-const BYTES = { f16: 2, f32: 4 } as const;
+import { isTiledDotLayout, NO_PAD, transposedSource, type Pad } from "./dot-staging";
 
 /** The dtype tl.dot's operands are staged in: both f16, or both f32 (semantics casts any other pair). */
 function operandDtype(ctx: Emitter, v: Value & { op: "dot" }): "f16" | "f32" {
@@ -24,28 +23,14 @@ function operandDtype(ctx: Emitter, v: Value & { op: "dot" }): "f16" | "f32" {
 function tiledDot(ctx: Emitter, v: Value & { op: "dot" }, tile: NonNullable<BlockLayout["tile"]>): void {
   const [m, k] = v.a.type.shape;
   const n = v.b.type.shape[1];
-  // Double-buffered where two copies of both tiles fit in two thirds of the workgroup memory
-  // (the rest for other dots and reductions): this dot's own arrays, the halves used in turn, so
-  // the barrier before the writes is not needed — a write to a half follows the barrier of the
-  // dot's previous execution, which every invocation passed only after finishing its reads of the
-  // execution before that, the last one that used the same half (bench/NOTES.md §13).
-  // f16 operands are staged as halves (half the workgroup memory) and widened as they are read.
-  const dtype = operandDtype(ctx, v);
+  // How A and B are staged (dot-staging.ts, decided by the plan). f16 operands are staged as
+  // halves (half the workgroup memory) and widened as they are read.
+  const { dtype, pad, sizeA, double, own } = ctx.tiledDotStaging(v);
   // An operand written tl.trans(x) is staged from x's registers (no transpose of its own, values.ts).
   const a = transposedSource(v.a);
   const b = transposedSource(v.b);
-  // A is staged transposed (row kk holds A's column kk) with row kk shifted by pad(kk) elements,
-  // so the invocations of a subgroup storing one register each hit distinct banks (below);
-  // tl.trans(x) staged as A is x's rows as they are.
-  const pad = ctx.padDotTiles && !a ? transposedPad(ctx.layout(v.a.type), k) : NO_PAD;
-  ctx.paddedDots ||= ctx.padDotTiles;
-  const sizeA = m * k + pad.of(k - 1);
-  const double = ctx.doubleBufferDot && 2 * (sizeA + k * n) * BYTES[dtype] <= (ctx.maxWorkgroupStorageBytes * 2) / 3;
-  // Arrays of its own, written without a barrier first (dot-barriers.ts), or the shared slots.
-  const own = double || ctx.privateDot(v);
-  const copies = double ? 2 : 1;
-  const sa = ctx.scratch(own ? `d${v.id}a` : "a", dtype, copies * sizeA, true);
-  const sb = ctx.scratch(own ? `d${v.id}b` : "b", dtype, copies * k * n, true);
+  const sa = ctx.scratch(own ? `d${v.id}a` : "a", dtype, (double ? 2 : 1) * sizeA, true);
+  const sb = ctx.scratch(own ? `d${v.id}b` : "b", dtype, (double ? 2 : 1) * k * n, true);
   const widen = (read: string) => (dtype === "f16" ? `vec4<f32>(${read})` : read);
   const half = double ? ctx.fresh("dot_half") : "";
   if (double) ctx.declareVar(half, "u32", "0u");
@@ -120,40 +105,6 @@ export function dotOnlyTransposes(ir: KernelIR): Set<number> {
     if (s.kind !== "let") for (const v of valuesOfStmt(s)) candidates.delete(v.id);
   });
   return candidates;
-}
-
-/** x for an operand written tl.trans(x) of a 2-D x (staged from x's registers), else undefined. */
-export function transposedSource(operand: Value): Value | undefined {
-  return operand.op === "trans" && operand.value.type.shape.length === 2 ? operand.value : undefined;
-}
-
-/** How far row kk of transposed, staged A is shifted: as a number, and as a WGSL u32 expression. */
-interface Pad {
-  of(kk: number): number;
-  expr(kk: string): string | undefined;
-}
-
-const NO_PAD: Pad = { of: () => 0, expr: () => undefined };
-
-/**
- * The shift of staged A's row kk (a multiple of 4, so the vec4 reads stay aligned, and growing
- * with kk, so rows never overlap), chosen from how A's registers are stored so that the 32
- * invocations of a subgroup storing one register each hit distinct banks. Unshifted, row kk
- * starts at kk × BLOCK_M, a multiple of the 32 banks, and the invocations that hold different
- * columns of one row of A all wrote the same bank: 4-way conflicts at BLOCK_K = 16, 8-way at 32.
- *  - Tiled A (4 × 4 pieces, stored as vec4 down a column): the 8 invocations of a quarter
- *    subgroup hold consecutive column groups, so row kk is shifted by 4 × (kk / 4).
- *  - Flat A (runs of 4 along a row, stored one element at a time): a subgroup holds R = 128 / K
- *    consecutive rows of K / 4 runs each, so row kk is shifted by R × (kk / 4).
- * Only the shift mod 32 decides the bank.
- */
-function transposedPad(layout: BlockLayout, k: number): Pad {
-  const rows = 128 / k;
-  const step = !layout.tile && Number.isInteger(rows) && rows % 4 === 0 && layout.vec === 4 ? rows : 4;
-  return {
-    of: (kk) => (kk >> 2) * step,
-    expr: (kk) => `((${kk}) >> 2u) * ${step}u`,
-  };
 }
 
 /**
@@ -252,7 +203,7 @@ export function emitDot(ctx: Emitter, v: Value & { op: "dot" }): void {
   const k = v.a.type.shape[1];
   const n = v.b.type.shape[1];
   const tile = ctx.layout(v.type).tile;
-  if (tile && tile.rowsPerThread % 4 === 0 && tile.colsPerThread % 4 === 0) return tiledDot(ctx, v, tile);
+  if (tile && isTiledDotLayout(ctx.layout(v.type))) return tiledDot(ctx, v, tile);
   ctx.emit("workgroupBarrier();");
   const a = stageOperandFlat(ctx, v.a, "a");
   const b = stageOperandFlat(ctx, v.b, "b");

@@ -5,7 +5,8 @@
 import type { Dtype, Value, ValueType } from "../ir/ir";
 import type { RegisterDtype } from "./literals";
 import type { BlockLayout } from "./layout";
-import type { MmaPlan } from "./mma";
+import type { MmaPlan } from "./mma-plan";
+import type { TiledDotStaging } from "./dot-staging";
 
 export interface Emitter {
   readonly workgroupSize: number;
@@ -13,18 +14,10 @@ export interface Emitter {
   readonly subgroupMinSize: number;
   /** Write tl.dot's k loop out in full (Target.unrollDot). */
   readonly unrollDot: boolean;
-  /** Double-buffer tl.dot's staged tiles where they fit (Target.doubleBufferDot): one barrier per k step. */
-  readonly doubleBufferDot: boolean;
-  /** Shift the rows of tl.dot's staged, transposed A against bank conflicts (Target.padDotTiles). */
-  readonly padDotTiles: boolean;
-  /** Set when a dot was staged with shifted rows, so a kernel over the memory limit can try without. */
-  paddedDots: boolean;
-  /** The adapter's workgroup memory, in bytes. */
-  readonly maxWorkgroupStorageBytes: number;
   /** `var name: type = init;` at the top of the entry point (state that outlives loops, e.g. a buffer parity). */
   declareVar(name: string, type: string, init: string): void;
-  /** This tl.dot stages into arrays of its own without a barrier first (Target.privateDotTiles, dot-barriers.ts). */
-  privateDot(v: Value): boolean;
+  /** How this tiled tl.dot stages its operands (the plan's, dot-staging.ts). */
+  tiledDotStaging(v: Value): TiledDotStaging;
   emit(line: string): void;
   nested(fn: () => void): void;
   reg(v: Value, j: number): string;

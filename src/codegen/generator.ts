@@ -7,18 +7,20 @@ import { DiagnosticLog } from "../diagnostics/diagnostic";
 import { Codes } from "../diagnostics/codes";
 import type { Dtype, KernelIR, Stmt, Value, ValueType, Variable } from "../ir/ir";
 import { numel } from "../ir/ir";
-import type { Target } from "../ir/target";
+import type { CodegenOptions, Target } from "../ir/target";
 import type { StorageBinding, UniformScalar } from "./abi";
 import { ContiguityAnalysis } from "./contiguity";
 import { Instrumentation } from "./instrument";
 import type { Emitter } from "./emitter";
-import type { MmaPlan } from "./mma";
+import type { MmaPlan } from "./mma-plan";
 import type { DirectStore } from "./mma-store";
+import type { CodegenPlan } from "./plan";
+import type { TiledDotStaging } from "./dot-staging";
+import { requestArray, type WorkgroupArray } from "./workgroup-arrays";
 import { isRowVector, layoutKey, layoutOf, registerOffset, rowSliceLayout, rowSliceOffset, rowSlicesOf, tileOffset, type BlockLayout, type RowSlice } from "./layout";
 import { literal, wgslType, type RegisterDtype } from "./literals";
 import { lowWord } from "../ir/int64";
 import { valuesSteeringControl } from "./uniformity";
-import { dotsWithoutLeadingBarrier } from "./dot-barriers";
 
 /** Registers beyond this per invocation and value are reported: the code would not fit. */
 const MAX_REGISTERS = 128;
@@ -34,13 +36,13 @@ export class WgslGenerator implements Emitter {
   usesF16 = false;
   /** The shader uses subgroup matrices (mma.ts). */
   usesSubgroupMatrix = false;
-  /** The loops' tl.dot calls that run on subgroup matrices, by the dot's value id (set by generateWgsl). */
-  mma = new Map<number, MmaPlan>();
+  /** The loops' tl.dot calls that run on subgroup matrices, by the dot's value id (the plan's). */
+  readonly mma: ReadonlyMap<number, MmaPlan>;
   /** Stores a loop plan's matrices write themselves (mma-store.ts), by statement (set by generate). */
   directStores = new Map<Stmt, DirectStore>();
   readonly earlyStaging = new Map<number, unknown>();
   /** tl.trans values read only as operands of tl.dot: not emitted (the dot stages what they transpose, dot.ts). */
-  dotOnlyTransposes = new Set<number>();
+  readonly dotOnlyTransposes: ReadonlySet<number>;
   readonly contiguity: ContiguityAnalysis;
   private readonly steering: ReadonlySet<number>;
   /** Buffers read or written as vec4 somewhere: every access to them goes through [i >> 2][i & 3]. */
@@ -50,7 +52,7 @@ export class WgslGenerator implements Emitter {
   /** How many `for` loops enclose the statement being emitted. */
   loopDepth = 0;
   /** Workgroup arrays by name: dtype and element count (the largest any use asked for). */
-  readonly scratchArrays = new Map<string, { dtype: RegisterDtype; size: number; vec4: boolean }>();
+  readonly scratchArrays = new Map<string, WorkgroupArray>();
   private freshCount = 0;
   usesSubgroups = false;
   /** The `laneN` bases the body uses (N elements per run). */
@@ -67,21 +69,26 @@ export class WgslGenerator implements Emitter {
   private readonly layoutCache = new Map<string, BlockLayout>();
   /** Row vectors laid out as the rows of a tiled block, by element count (Target.rowLayouts, layout.ts). */
   private readonly rowSlices: ReadonlyMap<number, RowSlice>;
-  private readonly privateDots: ReadonlySet<number>;
-  /** Present when generating the instrumented variant (Target.instrument). */
+  /** Present when generating the instrumented variant (CodegenOptions.instrument). */
   readonly instrumentation?: Instrumentation;
+  readonly ir: KernelIR;
+  readonly target: Target;
+  readonly options: CodegenOptions;
+  private readonly tiled: boolean;
 
-  /** `target` as generateWgsl resolved it: workgroup size, layouts and unrolling decided. */
-  constructor(
-    readonly ir: KernelIR,
-    readonly target: Target & { workgroupSize: number },
-  ) {
-    this.w = target.workgroupSize;
-    this.contiguity = new ContiguityAnalysis(ir.body);
-    this.steering = valuesSteeringControl(ir.body);
-    if (target.instrument) this.instrumentation = new Instrumentation();
-    this.privateDots = target.privateDotTiles === true && !target.doubleBufferDot ? dotsWithoutLeadingBarrier(ir.body) : new Set();
-    this.rowSlices = target.tiledLayouts && target.rowLayouts !== false ? rowSlicesOf(ir.body, this.w) : new Map();
+  /** Emits `plan` (plan.ts): its IR, with every choice made. */
+  constructor(readonly plan: CodegenPlan) {
+    this.ir = plan.ir;
+    this.target = plan.target;
+    this.options = plan.options;
+    this.w = plan.workgroupSize;
+    this.tiled = plan.tiledLayouts;
+    this.mma = plan.mma;
+    this.dotOnlyTransposes = plan.dotOnlyTransposes;
+    this.contiguity = new ContiguityAnalysis(this.ir.body);
+    this.steering = valuesSteeringControl(this.ir.body);
+    if (plan.options.instrument) this.instrumentation = new Instrumentation();
+    this.rowSlices = plan.tiledLayouts && plan.options.rowLayouts !== false ? rowSlicesOf(this.ir.body, this.w) : new Map();
   }
 
   emit(line: string): void {
@@ -123,10 +130,10 @@ export class WgslGenerator implements Emitter {
     const n = numel(type.shape);
     const slice = isRowVector(type.shape) ? this.rowSlices.get(n) : undefined;
     if (slice) return rowSliceLayout(slice);
-    const key = layoutKey(type.shape, this.w, this.target.tiledLayouts);
+    const key = layoutKey(type.shape, this.w, this.tiled);
     let layout = this.layoutCache.get(key);
     if (!layout) {
-      layout = layoutOf(type.shape, this.w, this.target.tiledLayouts);
+      layout = layoutOf(type.shape, this.w, this.tiled);
       if (layout.ept > MAX_REGISTERS && ![...this.layoutCache.values()].some((l) => l.numel === n)) {
         this.log.warning(Codes.blockTooLarge, this.ir.span, `a block of ${n} elements gives each of ${this.w} invocations ${layout.ept} elements; expect slow compilation and register spills — use a smaller block`);
       }
@@ -198,7 +205,7 @@ export class WgslGenerator implements Emitter {
     const sa = this.layout(a).rowSlice;
     const sb = this.layout(b).rowSlice;
     if (sa || sb) return sa === sb;
-    return layoutKey(a.shape, this.w, this.target.tiledLayouts) === layoutKey(b.shape, this.w, this.target.tiledLayouts);
+    return layoutKey(a.shape, this.w, this.tiled) === layoutKey(b.shape, this.w, this.tiled);
   }
 
   /** The WGSL dtype of a value: a pointer is its i32 offset, an i64 its low 32 bits (ir/int64.ts). */
@@ -212,22 +219,10 @@ export class WgslGenerator implements Emitter {
     return wgslType(d);
   }
 
-  paddedDots = false;
-
-  get padDotTiles(): boolean {
-    return this.target.padDotTiles !== false;
-  }
-
-  get doubleBufferDot(): boolean {
-    return this.target.doubleBufferDot === true;
-  }
-
-  get maxWorkgroupStorageBytes(): number {
-    return this.target.maxWorkgroupStorageBytes;
-  }
-
-  privateDot(v: Value): boolean {
-    return this.privateDots.has(v.id);
+  tiledDotStaging(v: Value): TiledDotStaging {
+    const staging = this.plan.tiledDots.get(v.id);
+    if (!staging) throw new Error(`tl.dot v${v.id} takes the tiled path but the plan has no staging for it`);
+    return staging;
   }
 
   declareVar(name: string, type: string, init: string): void {
@@ -235,7 +230,7 @@ export class WgslGenerator implements Emitter {
   }
 
   get unrollDot(): boolean {
-    return this.target.unrollDot === true; // resolved by generateWgsl
+    return this.plan.unrollDot;
   }
 
   get subgroupMinSize(): number {
@@ -251,11 +246,8 @@ export class WgslGenerator implements Emitter {
   }
 
   scratch(slot: string, dtype: RegisterDtype, size: number, vec4 = false): string {
-    const name = `sm_${slot}_${dtype}${vec4 ? "x4" : ""}`;
-    const known = this.scratchArrays.get(name);
-    this.scratchArrays.set(name, { dtype, size: Math.max(size, known?.size ?? 0), vec4 });
     if (dtype === "f16") this.usesF16 = true;
-    return name;
+    return requestArray(this.scratchArrays, slot, dtype, size, vec4);
   }
 
   steersControl(v: Value): boolean {

@@ -1,4 +1,4 @@
-// The instrumented variant of a kernel (Target.instrument), launched once per run to check it,
+// The instrumented variant of a kernel (CodegenOptions.instrument), launched once per run to check it,
 // never timed. The GPU clamps an out-of-bounds index silently (robust buffer access), so each
 // unmasked lane of every tl.load, tl.store and tl.atomic* compares its index with the buffer's element count
 // (uniform words: storage buffers are rounded up to 16 bytes, so arrayLength is not exact) and
@@ -11,10 +11,19 @@
 // The layout of the buffers is in abi.ts (InstrumentAbi); memory.ts and atomics.ts call the hooks below.
 
 import type { Span } from "../diagnostics/diagnostic";
-import type { Value } from "../ir/ir";
+import type { KernelIR, Value, ValueType } from "../ir/ir";
 import { raceChecked, type RaceChecked } from "../ir/race-checked";
-import type { InstrumentAbi, MemoryAccessKind, StorageBinding } from "./abi";
-import type { WgslGenerator } from "./generator";
+import type { InstrumentAbi, MemoryAccessKind, StorageBinding, UniformScalar } from "./abi";
+
+/** What the instrumentation needs of the generator (generator.ts's WgslGenerator has it). */
+interface Generator {
+  readonly ir: KernelIR;
+  readonly scalars: UniformScalar[];
+  readonly buffers: ReadonlyMap<string, StorageBinding>;
+  readonly instrumentation?: Instrumentation;
+  reg(v: Value, j: number): string;
+  elementIndex(type: ValueType, j: number): string;
+}
 
 /** Words 0..7: the first out-of-bounds lane; 8..15: the first race between stores; 16..23: the first load of another program's store. */
 export const DEBUG_WORDS = 24;
@@ -29,7 +38,7 @@ export class Instrumentation {
   races: RaceChecked = { stores: new Set(), loads: new Set() };
 
   /** Adds a u32 element count per pointer parameter after the scalars; returns the uniform words. */
-  bindLengths(gen: WgslGenerator): number {
+  bindLengths(gen: Generator): number {
     let word = 4 + gen.scalars.length;
     for (const name of gen.buffers.keys()) {
       const scalar = `kl_len_${name}`;
@@ -50,7 +59,7 @@ export class Instrumentation {
 }
 
 /** WGSL that checks register j of `ptr` (when its lane is active) before the access itself. */
-export function boundsCheck(gen: WgslGenerator, id: number, ptr: Value, j: number): string {
+export function boundsCheck(gen: Generator, id: number, ptr: Value, j: number): string {
   if (ptr.type.kind !== "pointer") return "";
   const index = gen.reg(ptr, j);
   const length = `params.s_kl_len_${ptr.type.param}`;
@@ -58,7 +67,7 @@ export function boundsCheck(gen: WgslGenerator, id: number, ptr: Value, j: numbe
 }
 
 /** WGSL that records who stored register j of `ptr`, after the store, and notes a race with another program's store or load. */
-export function provenanceWrite(gen: WgslGenerator, id: number, ptr: Value, j: number): string {
+export function provenanceWrite(gen: Generator, id: number, ptr: Value, j: number): string {
   if (ptr.type.kind !== "pointer" || !gen.instrumentation) return "";
   const param = ptr.type.param;
   const index = gen.reg(ptr, j);
@@ -73,7 +82,7 @@ export function provenanceWrite(gen: WgslGenerator, id: number, ptr: Value, j: n
 }
 
 /** WGSL for an active lane of a load from a buffer the kernel also stores: note the program, check for another program's store. */
-export function loadNote(gen: WgslGenerator, id: number, ptr: Value, j: number): string {
+export function loadNote(gen: Generator, id: number, ptr: Value, j: number): string {
   if (ptr.type.kind !== "pointer" || !gen.instrumentation) return "";
   const reads = gen.instrumentation.reads[ptr.type.param];
   if (!reads) return "";
@@ -90,7 +99,7 @@ export function loadNote(gen: WgslGenerator, id: number, ptr: Value, j: number):
  * The extra bindings after the kernel's own (and after `lastTaken`, the print buffer's where the
  * kernel prints), their declarations and the helpers the checks call.
  */
-export function instrumentDeclarations(gen: WgslGenerator, state: Instrumentation, lastTaken = 0): { header: string[]; bindings: StorageBinding[] } {
+export function instrumentDeclarations(gen: Generator, state: Instrumentation, lastTaken = 0): { header: string[]; bindings: StorageBinding[] } {
   let binding = Math.max(lastTaken, ...[...gen.buffers.values()].map((b) => b.binding)) + 1;
   const bindings: StorageBinding[] = [{ name: "kl_debug", binding: binding++, dtype: "u32", vectorWidth: 1, access: "read_write" }];
   for (const shadow of [...Object.values(state.provenance), ...Object.values(state.reads)]) bindings.push({ name: shadow, binding: binding++, dtype: "u32", vectorWidth: 1, access: "read_write" });

@@ -74,6 +74,12 @@ export function sliceMatchesTile(slice: RowSlice | undefined, tile: BlockLayout[
   return !!slice && !!tile && slice.rows === tile.rows && slice.threadsPerRow === tile.threadsPerRow && slice.rowsPerThread === tile.rowsPerThread;
 }
 
+/** The layout of a block of this shape: a row vector as its tile's rows where `rowSlices` has one of its length, else layoutOf's. */
+export function resolveLayout(shape: Shape, workgroupSize: number, tiled: boolean, rowSlices: ReadonlyMap<number, RowSlice>): BlockLayout {
+  const slice = isRowVector(shape) ? rowSlices.get(numel(shape)) : undefined;
+  return slice ? rowSliceLayout(slice) : layoutOf(shape, workgroupSize, tiled);
+}
+
 /** A row vector: at most one axis longer than 1. */
 export function isRowVector(shape: Shape): boolean {
   return shape.filter((d) => d > 1).length === 1 && (shape.length === 1 || (shape.length === 2 && shape[1] === 1));

@@ -108,7 +108,7 @@ function wideHalfLoad(gen: WgslGenerator, v: Value & { op: "load" }, ept: number
   const unmasked = () => runs.forEach(readRun);
   if (knownWhole(gen, v)) {
     const mask = v.mask;
-    if (mask && gen.target.halfLoadForm === "select") {
+    if (mask && gen.options.halfLoadForm === "select") {
       for (const j of runs) {
         const w = gen.fresh("w");
         gen.emit(`let ${w} = b_${param}[select(0i, ${gen.reg(v.ptr, j)} >> 2u, ${gen.reg(mask, j)})];`);
@@ -155,7 +155,7 @@ function wideHalfLoad(gen: WgslGenerator, v: Value & { op: "load" }, ept: number
  */
 function knownWhole(gen: WgslGenerator, v: Value & { op: "load" }): boolean {
   // Rows are 4 or more long here (isWide), so each run lies in one row.
-  if (gen.target.divisibility === false || gen.contiguity.divisor(v.ptr) < 4) return false;
+  if (gen.options.divisibility === false || gen.contiguity.divisor(v.ptr) < 4) return false;
   return !v.mask || gen.contiguity.runConstant(v.mask);
 }
 
@@ -173,7 +173,7 @@ function wideCondition(gen: WgslGenerator, ptr: Value, mask: Value | undefined, 
 function isWide(gen: WgslGenerator, ptr: Value): boolean {
   // f16 too (vec4<f16>, 8 bytes): buffers are padded to 16 bytes, so the last vec4 is always whole.
   if (ptr.type.kind !== "pointer" || gen.atomicBuffers.has(ptr.type.param) || gen.instrumentation) return false;
-  if (ptr.type.pointee === "f16" && gen.target.wideHalfAccesses === false) return false;
+  if (ptr.type.pointee === "f16" && gen.options.wideHalfAccesses === false) return false;
   const layout = gen.layout(ptr.type);
   // A run of 4 registers is 4 consecutive elements of one row only where rows are 4 or more long:
   // a [64, 2] block's run spans two rows, which are not adjacent in memory unless its row stride is 2.

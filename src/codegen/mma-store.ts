@@ -1,7 +1,7 @@
 // The accumulator of a loop on subgroup matrices stored straight from the matrices into the output
 // buffer (subgroupMatrixStore), where tutorial 03 writes `tl.store(c_ptrs, acc, mask)` after the loop.
 // Moving the accumulator into registers first goes through workgroup memory a few rows at a time
-// (mma.ts `transfer`, two barriers per chunk); on the H200 a hand-written 128×128×32 f16 matmul ran at
+// (mma-transfer.ts `transfer`, two barriers per chunk); on the H200 a hand-written 128×128×32 f16 matmul ran at
 // 154 TFLOP/s that way against 229–241 storing from the matrices (bench/NOTES.md §21).
 //
 // It applies when, at the kernel's top level, `tl.store(ptr, acc, mask)` follows the loop with the
@@ -17,8 +17,8 @@
 import type { Stmt, Value } from "../ir/ir";
 import { operandsOf } from "../ir/ir";
 import { forEachValue, valuesOfStmt } from "../ir/walk";
-import type { WgslGenerator } from "./generator";
-import type { MmaPlan } from "./mma";
+import type { Emitter } from "./emitter";
+import type { MmaPlan } from "./mma-plan";
 
 /** A scalar WGSL i32 expression: a number, a top-level scalar value, or a sum, difference or product. */
 type Sym = number | Value | { sym: "+" | "-" | "*"; a: Sym; b: Sym };
@@ -223,7 +223,7 @@ function maskBounds(mask: Value, visible: (v: Value) => boolean): DirectStore["b
   return [{ max, bound: n.base, inclusive: mask.fn === "le" || mask.fn === "ge" }];
 }
 
-function render(gen: WgslGenerator, s: Sym): string {
+function render(gen: Emitter, s: Sym): string {
   if (typeof s === "number") return `${s}i`;
   if ("sym" in s) return `(${render(gen, s.a)} ${s.sym} ${render(gen, s.b)})`;
   return gen.reg(s, 0);
@@ -236,7 +236,7 @@ function render(gen: WgslGenerator, s: Sym): string {
  * values when the branch was on a value read back from workgroup memory (workgroupUniformLoad),
  * the fallback's barriers and matrix stores included (bench/NOTES.md §21).
  */
-export function emitDirectStore(gen: WgslGenerator, d: DirectStore, storeMatrices: (base: string, rowStride: string) => void, fallback: () => void): void {
+export function emitDirectStore(gen: Emitter, d: DirectStore, storeMatrices: (base: string, rowStride: string) => void, fallback: () => void): void {
   const base = gen.fresh("cbase");
   const stride = gen.fresh("cstride");
   gen.emit(`let ${base} = ${render(gen, d.base)};`);

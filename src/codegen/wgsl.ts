@@ -1,23 +1,21 @@
 // IR → WGSL. One program instance per workgroup; blocks live in registers as layout.ts lays them
 // out. Each IR value becomes WGSL `let`s (one per register) named after its id (values.ts, by op;
-// statements.ts, by statement kind). This file resolves the target, binds the parameters, and
-// puts the module and its KernelAbi together. Errors go into the generator's diagnostics log.
+// statements.ts, by statement kind). This file emits a plan (plan.ts: every choice made before
+// any WGSL is written), binds the parameters, and puts the module and its KernelAbi together.
+// Errors go into the generator's diagnostics log.
 
 import type { Diagnostic } from "../diagnostics/diagnostic";
 import { Codes } from "../diagnostics/codes";
 import type { KernelIR } from "../ir/ir";
-import type { Target } from "../ir/target";
+import type { CodegenOptions, Target } from "../ir/target";
 import type { KernelAbi } from "./abi";
 import { WgslGenerator } from "./generator";
-import { chooseWorkgroupSize, containsDot } from "./layout";
 import { RUNTIME_ZERO, wgslType } from "./literals";
 import { INSTRUMENT_EPILOGUE, instrumentAbi, instrumentDeclarations, instrumentPrologue } from "./instrument";
 import { wideBuffersOf } from "./memory";
-import { planMma, TRANSFER_BYTES } from "./mma";
 import { planDirectStores } from "./mma-store";
-import { dotOnlyTransposes } from "./dot";
-import { pipelineDotLoads } from "./pipeline";
-import { sinkInvariantDotLoads } from "./sink";
+import { fittingPlan, planKernel, type CodegenPlan } from "./plan";
+import { arrayBytes } from "./workgroup-arrays";
 import { debugAbi, debugDeclarations } from "./print";
 import { emitStatements, STATEMENT_WGSL } from "./statements";
 import { BINARY_WGSL, MATH_WGSL, UNARY_WGSL } from "./elementwise";
@@ -44,39 +42,32 @@ export const WGSL_OPS = implementedOps({
   atomic: ATOMIC_WGSL,
 });
 
-export function generateWgsl(written: KernelIR, target: Target): WgslResult {
-  // Kernels with tl.dot get tiled layouts and the k loop written out unless the target says not.
-  const tiledLayouts = target.tiledLayouts ?? containsDot(written.body);
-  const workgroupSize = target.workgroupSize ?? chooseWorkgroupSize(written, target.maxWorkgroupSize, target.preferredWorkgroupSize, tiledLayouts);
-  // Dots on subgroup matrices keep no output registers in their loop: they don't count against pipelining.
-  const planned = planMma(written, target, workgroupSize);
-  const matrixDots = new Set([...planned].filter(([, p]) => p.kind === "loop").map(([id]) => id));
-  // Dots on subgroup matrices stage an invariant operand once themselves (mma.ts): their loads stay.
-  const sunk = target.sinkInvariantDotLoads === false ? written : sinkInvariantDotLoads(written, new Set(planned.keys()));
-  const ir = (target.numStages ?? 2) > 1 ? pipelineDotLoads(sunk, workgroupSize, matrixDots, target.numStages === 2) : sunk;
-  const gen = new WgslGenerator(ir, { ...target, workgroupSize, tiledLayouts, unrollDot: target.unrollDot ?? true });
-  gen.mma = planMma(ir, target, workgroupSize);
-  gen.dotOnlyTransposes = dotOnlyTransposes(ir);
+/**
+ * The kernel's WGSL for this target and these options: its plan (plan.ts) emitted. Where the
+ * kernel then needs more workgroup memory than the adapter has, the first of the plan's fallbacks
+ * whose tl.dot staging fits beside the kernel's other arrays is emitted instead (those arrays are
+ * the same in every plan), so a kernel is emitted once, or twice when it does not fit.
+ */
+export function generateWgsl(written: KernelIR, target: Target, options: CodegenOptions = {}): WgslResult {
+  const preferred = planKernel(written, target, options);
+  const first = emit(preferred);
+  if (!first.overflow) return first.result;
+  const plan = fittingPlan(preferred, first.overflow.otherBytes);
+  return plan === preferred ? first.result : emit(plan).result;
+}
+
+/** One plan emitted; `overflow` when its kernel needs more workgroup memory than the adapter has (the bytes of its arrays other than tl.dot's staging). */
+function emit(plan: CodegenPlan): { result: WgslResult; overflow?: { otherBytes: number } } {
+  const gen = new WgslGenerator(plan);
   try {
     const result = generate(gen);
-    // Double-buffered, private or shifted dot tiles (dot.ts) that leave too little workgroup memory for the rest: unshifted first, then one shared pair.
-    if (!result.wgsl && result.diagnostics.some((d) => d.code === Codes.workgroupMemory)) {
-      if (gen.paddedDots) return generateWgsl(written, { ...target, padDotTiles: false });
-      if (target.doubleBufferDot === true && gen.functionVars.size > 0) return generateWgsl(written, { ...target, doubleBufferDot: false });
-      if (target.privateDotTiles === true && [...gen.scratchArrays.keys()].some((name) => /^sm_d\d+[ab]_/.test(name))) return generateWgsl(written, { ...target, privateDotTiles: false });
-      // Subgroup matrices (mma.ts): a smaller way for the accumulator, then A staged every trip, then the generic dot.
-      if (gen.usesSubgroupMatrix || gen.mma.size > 0) {
-        const transfer = target.mmaTransferBytes ?? TRANSFER_BYTES;
-        if (transfer > 4096) return generateWgsl(written, { ...target, mmaTransferBytes: transfer / 2 });
-        if (target.mmaStageInvariant !== false && [...gen.mma.values()].some((p) => p.invariantA)) return generateWgsl(written, { ...target, mmaStageInvariant: false });
-        if (target.subgroupMatrixDot !== false) return generateWgsl(written, { ...target, subgroupMatrixDot: false });
-      }
-    }
-    return result;
+    if (result.wgsl || !result.diagnostics.some((d) => d.code === Codes.workgroupMemory)) return { result };
+    const otherBytes = [...gen.scratchArrays].filter(([name]) => !plan.stagingArrays.has(name)).reduce((sum, [, a]) => sum + arrayBytes(a), 0);
+    return { result, overflow: { otherBytes } };
   } catch (error) {
     // A bug, still shown as a diagnostic at the kernel (docs/CONVENTIONS.md §4).
-    gen.log.error(Codes.internal, ir.span, `internal error generating WGSL for '${ir.name}': ${(error as Error).message}. This is a bug in Kernel Lab; please report it with this kernel.`);
-    return { diagnostics: gen.log.diagnostics };
+    gen.log.error(Codes.internal, plan.ir.span, `internal error generating WGSL for '${plan.ir.name}': ${(error as Error).message}. This is a bug in Kernel Lab; please report it with this kernel.`);
+    return { result: { diagnostics: gen.log.diagnostics } };
   }
 }
 
@@ -88,7 +79,7 @@ function generate(gen: WgslGenerator): WgslResult {
     gen.buffers.get(name)!.atomic = true;
   }
   if (gen.instrumentation) uniformWords = gen.instrumentation.bindLengths(gen);
-  if (gen.target.mmaDirectStore !== false) gen.directStores = planDirectStores(ir.body, gen.mma, gen.instrumentation !== undefined);
+  if (gen.options.mmaDirectStore !== false) gen.directStores = planDirectStores(ir.body, gen.mma, gen.instrumentation !== undefined);
   for (const name of wideBuffersOf(gen, ir.body)) gen.wideBuffers.add(name);
   // subgroupMatrixStore writes an array of scalars: a buffer some other access reads as vec4s keeps its registers' way out.
   for (const [s, d] of gen.directStores) if (s.kind === "store" && s.ptr.type.kind === "pointer" && gen.wideBuffers.has(s.ptr.type.param)) gen.directStores.delete(s), void d;

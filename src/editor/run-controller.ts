@@ -159,6 +159,8 @@ export class RunController implements vscode.Disposable {
       cpu: settings.backend === "cpu",
       reps: settings.repetitions,
       dawnToggles: settings.dawnToggles,
+      // The panel draws each run's access maps; a sweep's many sizes show a chart instead.
+      ...(mode !== "sweep" ? { accessMaps: true } : {}),
     };
     const verb = TITLES[mode].verb;
     const panel = ResultsPanel.show(this.extensionUri, this.log, (line, column) => this.revealInLastFile(line, column));

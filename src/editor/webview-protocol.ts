@@ -94,6 +94,8 @@ export type FromWebview =
       /** Each run's speed-of-light verdict, where its report has one, and how many rooflines were drawn. */
       speedOfLight?: string[];
       rooflines?: number;
+      /** Access maps drawn (runs whose report has `accessMaps`). */
+      accessMaps?: number;
       /** A Python run: launches listed, lines of printed output, plots drawn, and whether a traceback is shown. */
       python?: { launches: number; printedLines: number; plots: number; traceback: boolean };
     }
@@ -164,6 +166,13 @@ const isSpeedOfLight = shape({
   verdict: oneOf(...VERDICTS),
   message: isString,
 });
+const isRuns = arrayOf((x) => Array.isArray(x) && x.length === 2 && x.every(isNumber));
+const isAccessMap = shape({
+  program: arrayOf(isNumber),
+  buffers: arrayOf(shape({ param: isString, length: isNumber, shape: arrayOf(isNumber), matrix: isBoolean })),
+  layers: arrayOf(shape({ kind: oneOf("load", "store", "atomic"), param: isString, line: isNumber, column: isNumber, lanes: isNumber, active: isNumber, touched: isRuns, masked: isRuns })),
+});
+const isAccessMaps = shape({ programs: isNumber, maps: arrayOf(isAccessMap) });
 /** Non-finite numbers arrive as null (JSON), hence nullable diffs. */
 const isRun = shape({
   name: isString,
@@ -186,6 +195,7 @@ const isRun = shape({
   printsDropped: optional(isNumber),
   speedOfLight: optional(isSpeedOfLight),
   exercise: optional(isString),
+  accessMaps: optional(isAccessMaps),
 });
 const isDiagnostic = shape({
   line: isNumber,
@@ -251,6 +261,7 @@ const fromWebviewChecks: { [T in FromWebview["type"]]: Check } = {
     history: optional(arrayOf(isString)),
     speedOfLight: optional(arrayOf(oneOf(...VERDICTS))),
     rooflines: optional(isNumber),
+    accessMaps: optional(isNumber),
     python: optional(shape({ launches: isNumber, printedLines: isNumber, plots: isNumber, traceback: isBoolean })),
   }),
   reveal: shape({ line: isNumber, column: isNumber }),

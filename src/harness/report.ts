@@ -4,7 +4,7 @@
 import type { LocatedDiagnostic } from "../diagnostics/position";
 import type { MismatchMap } from "./run/mismatch-map";
 import type { SpeedOfLightReport } from "./timing/speed-of-light";
-import type { AccessMapReport } from "./debug/access-map";
+import type { AccessMapReport, AccessMapsReport } from "./debug/access-map";
 import type { BytesReport, BytesSummary } from "./debug/bytes";
 
 export interface AdapterReport {
@@ -92,6 +92,8 @@ export interface RunReport {
   speedOfLight?: SpeedOfLightReport;
   /** With `--program`: what that program's loads, stores and atomics touch (access-map.ts). */
   accessMap?: AccessMapReport;
+  /** With the `accessMaps` option (the editor's results panel): the maps of up to 64 of the grid's programs (analyse-launch.ts programAccessMaps). */
+  accessMaps?: AccessMapsReport;
   /** On the GPU, when timed: where the bytes go (bytes.ts), beside `speedOfLight`. */
   bytes?: BytesReport;
   /** The Kernel Lab exercise whose hidden reference checked the run (`reference: exerciseReference("puzzle-01")`). */

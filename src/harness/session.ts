@@ -31,6 +31,8 @@ export interface RunOptions {
   constexprs?: Record<string, number>;
   /** Also trace this program's accesses into each run's `accessMap` (`--program`). */
   program?: readonly [number, number, number];
+  /** Also trace up to 64 programs' accesses into each run's `accessMaps` (the editor's results panel draws them). */
+  accessMaps?: boolean;
   /** Tune runs with `configs` afresh instead of taking the cached choice (`--retune`). */
   retune?: boolean;
   /**

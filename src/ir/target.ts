@@ -1,6 +1,6 @@
-// What the code generator may assume about the adapter it targets. Semantics (workgroup-memory
-// limits), codegen and the runtime (which reads it off the adapter) all use it, so it lives here,
-// before all of them.
+// What the code generator may assume about the adapter it targets (`Target`), and how it is asked
+// to generate code for it (`CodegenOptions`). Semantics (workgroup-memory limits), codegen and the
+// runtime (which reads the target off the adapter) all use them, so they live here, before all of them.
 
 /** One of `chromium-experimental-subgroup-matrix`'s configurations: M × K by K × N matrices. */
 export interface SubgroupMatrixConfig {
@@ -11,7 +11,10 @@ export interface SubgroupMatrixConfig {
   K: number;
 }
 
-/** What the code generator may assume about the adapter it targets. */
+/**
+ * What the adapter offers, as the runtime reads it off the device (runtime/gpu.ts): facts the code
+ * generator may assume, never choices. How to use them is `CodegenOptions`.
+ */
 export interface Target {
   shaderF16: boolean;
   subgroups: boolean;
@@ -24,6 +27,16 @@ export interface Target {
    * `chromium-experimental-subgroup-matrix`, requested when the adapter has it); absent without.
    */
   subgroupMatrixConfigs?: readonly SubgroupMatrixConfig[];
+  maxWorkgroupSize: number;
+  maxWorkgroupStorageBytes: number;
+}
+
+/**
+ * How to generate code for a target: switches a run (num_warps, num_stages), the instrumented
+ * launch, the bench or a tuner sets; absent, each takes the default its comment gives. The code
+ * generator's plan (codegen/plan.ts) resolves them, and turns some off where a kernel would not fit.
+ */
+export interface CodegenOptions {
   /**
    * Run a loop's `acc = tl.dot(a, b, acc)` of f16 blocks on subgroup matrices (tensor cores,
    * codegen/mma.ts) where a configuration fits (default); false keeps the generic tiled path.
@@ -38,7 +51,7 @@ export interface Target {
   /**
    * Stage a loop-invariant A of a tl.dot on subgroup matrices once, before its loop, in an array of
    * its own (attention's Q). On unless false; a kernel then over the workgroup-memory limit is
-   * compiled without it (codegen/wgsl.ts).
+   * compiled without it (codegen/plan.ts).
    */
   mmaStageInvariant?: boolean;
   /**
@@ -56,8 +69,6 @@ export interface Target {
    * staging, offsets and transfers; with `subgroupMatrixConfigs` to plan for.
    */
   subgroupMatrixEmulation?: boolean;
-  maxWorkgroupSize: number;
-  maxWorkgroupStorageBytes: number;
   /** Most invocations the compiler gives one program instance (default 512; see codegen/layout.ts). */
   preferredWorkgroupSize?: number;
   /**

@@ -6,7 +6,7 @@ import type { Diagnostic, Span } from "../diagnostics/diagnostic";
 import { distinctDiagnostics } from "../diagnostics/diagnostic";
 import { Codes } from "../diagnostics/codes";
 import type { NumDtype } from "../ir/ir";
-import type { Target } from "../ir/target";
+import type { CodegenOptions, Target } from "../ir/target";
 import { DEFAULT_TARGET } from "../ir/target";
 import { compileKernel, NUM_STAGES, NUM_WARPS, parseKernelFile, type CompiledKernel, type KernelSource, type Specialization } from "../compile";
 import type { PyConst } from "./literals";
@@ -47,6 +47,7 @@ export function compilePythonKernel(
   constexprs: Readonly<Record<string, PyConst>>,
   target: Target = DEFAULT_TARGET,
   specialization: Specialization = {},
+  options: CodegenOptions = {},
 ): PythonCompileResult {
   const identity = (s: Span) => s;
   const kernel = file.kernels.find((k) => k.name === kernelName);
@@ -109,7 +110,7 @@ export function compilePythonKernel(
   if (!source || parsed.diagnostics.some((d) => d.severity === "error")) {
     return { diagnostics: distinctDiagnostics([...lowered.diagnostics, ...mapped(parsed.diagnostics)]), typescript: lowered.typescript, ...(source ? { source } : {}), toPython };
   }
-  const result = compileKernel(source, numeric, target, specialization);
+  const result = compileKernel(source, numeric, target, specialization, options);
   return {
     ...(result.kernel ? { kernel: result.kernel } : {}),
     diagnostics: distinctDiagnostics([...lowered.diagnostics, ...mapped(parsed.diagnostics), ...mapped(result.diagnostics)]),

@@ -52,6 +52,8 @@ test("tutorial-style vector add: DEVICE, a grid lambda, assert_close, perf_repor
   const table = report.stdout.slice(report.stdout.indexOf("vector-add-performance:"));
   assert.match(table, /^vector-add-performance:\n +size +Triton \(GB\/s\) +Torch \(GB\/s\)\n0 +1024\.0 +\d+\.\d{6} +\d+\.\d{6}\n1 +2048\.0 +\d+\.\d{6} +\d+\.\d{6}\n/);
   assert.ok(report.pyodide.startMs >= 0);
+  // torch's side (`lambda: x + y`) is timed as a GPU kernel too (torch/_on_gpu.py), not by the wall clock.
+  assert.doesNotMatch(report.stdout, /wall clock/);
 });
 
 test("the learner's file matches; with x - y it reports the difference; with --cpu it runs on the interpreter", async () => {
@@ -100,13 +102,22 @@ test("kernel-lab run FILE.py: exit 1 and the traceback on a KL3101; --json has d
   assert.match(r.stderr, /Traceback \(most recent call last\):/);
   assert.match(r.stderr, /KL3101/);
   assert.match(r.stderr, /benchmarks: off \(--bench\)/);
-  const j = spawnSync(process.execPath, ["bin/kernel-lab.js", "run", path.join(PY, "learner-add.py"), "--json"], { cwd: root, env, encoding: "utf8", timeout: 300_000 });
+  // A fresh cache folder: the first start is cold and writes Pyodide's memory snapshot; the next restores it.
+  const cache = { ...env, KERNEL_LAB_CACHE_DIR: mkdtempSync(path.join(os.tmpdir(), "kernel-lab-cache-")) };
+  const runJson = () => spawnSync(process.execPath, ["bin/kernel-lab.js", "run", path.join(PY, "learner-add.py"), "--json"], { cwd: root, env: cache, encoding: "utf8", timeout: 300_000 });
+  const j = runJson();
   assert.equal(j.status, 0, j.stderr);
   const report = JSON.parse(j.stdout);
   for (const key of ["file", "adapter", "diagnostics", "launches", "checks", "stdout", "pyodide"]) assert.ok(key in report, key);
   assert.deepEqual(Object.keys(report.launches[0]), ["kernel", "grid", "constexprs", "ms", "line"]);
   assert.equal(typeof report.pyodide.startMs, "number");
   assert.equal(report.pyodide.warm, false);
+  assert.equal(report.pyodide.startKind, "cold");
+  const again = runJson();
+  assert.equal(again.status, 0, again.stderr);
+  const restored = JSON.parse(again.stdout);
+  assert.equal(restored.pyodide.startKind, "snapshot");
+  assert.equal(restored.stdout, report.stdout);
 });
 
 test("tutorial-05 style: an autograd.Function's forward and backward launch kernels (a spin lock per group), checked against F.layer_norm's backward", async () => {
@@ -125,6 +136,14 @@ test("kernel-library style: constexpr globals, libdevice imports, .to(tl.int64) 
   assert.deepEqual(report.diagnostics, []);
   assert.deepEqual(report.checks.map((c) => c.passed), [true, true]);
   assert.match(report.stdout, /in-place gelu\*up and rms norm match torch/);
+});
+
+test("torch's ops as GPU kernels (what do_bench times for torch) compute what the CPU ops do, on the interpreter", async () => {
+  const { report, outcome } = await run(path.join(PY, "torch-on-gpu.py"), { cpu: true, bench: "quick" });
+  assert.equal(outcome, "ok", report.traceback);
+  assert.equal(report.checks.length, 17);
+  assert.ok(report.checks.every((c) => c.passed), JSON.stringify(report.checks));
+  assert.deepEqual([...new Set(report.launches.map((l) => l.kernel))], ["_elementwise", "_softmax_rows", "_matmul", "_layer_norm_fwd", "_layer_norm_bwd_dx", "_layer_norm_bwd_dwdb"]);
 });
 
 test("README's torch/triton subset table is what the modules define (npx tsx test/support/python-subset.ts --write)", async () => {

@@ -4,7 +4,8 @@
 // from Kernel Lab's TS plugin, so the first file's two imports show "Cannot find module
 // 'kernel-lab'". Kernel Lab offers its types once, as a notification with one button; one click,
 // and that file and the next one opened have no problems left (TypeScript's hover then names the
-// declared tl.* functions).
+// declared tl.* functions). Then, in the same host, a tutorial-style .py: its diagnostic, Run File on
+// the browser's WebGPU and the results panel (python-checks.mjs).
 //   --installed   load the extension installed from the .vsix instead of the working tree
 // Prints one line per check and `N passed, N failed`; screenshots in test-results/first-open-*.png.
 import { copyFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -12,12 +13,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { repoRoot } from "./code-server.mjs";
 import { workbenchTest } from "./workbench-test.mjs";
+import { pythonChecks } from "./python-checks.mjs";
 
-const { page, shoot, finish, check, start, palette } = workbenchTest({ title: "first-open test", prefix: "first-open", timeLimitS: 240 });
+const { page, shoot, finish, check, start, palette } = workbenchTest({ title: "first-open test", prefix: "first-open", timeLimitS: 420 });
 
 const manifest = (await import(join(repoRoot, "package.json"), { with: { type: "json" } })).default;
 const folder = mkdtempSync(join(tmpdir(), "kernel-lab-first-open-"));
 for (const name of ["vector-add.kernel.ts", "softmax.kernel.ts"]) copyFileSync(join(repoRoot, "examples", name), join(folder, name));
+// Then Triton's own Python in the same host, on the browser's WebGPU (python-checks.mjs).
+copyFileSync(join(repoRoot, "test/python/vector-add.py"), join(folder, "vector-add.py"));
 process.on("exit", () => rmSync(folder, { recursive: true, force: true }));
 
 /** Errors and warnings as the status bar counts them (the Problems view's totals). */
@@ -53,6 +57,8 @@ try {
   await check("code-server opens a fresh folder, Kernel Lab in the web worker host", () =>
     start({
       folder,
+      // WebGPU for the Python run at the end (launchBrowser reads `webgpu` beside the size).
+      viewport: { width: 1600, height: 900, webgpu: true },
       settings: { "remote.extensionKind": { [`${manifest.publisher}.${manifest.name}`]: ["web"] }, "editor.minimap.enabled": false },
     }),
   );
@@ -110,6 +116,12 @@ try {
     await shoot("first-open-clean.png");
     return `${now.total} problems; test-results/first-open-offer.png, test-results/first-open-clean.png`;
   });
+
+  await palette("View: Close All Editors");
+  await pythonChecks(
+    { page, check, shoot, palette },
+    { host: "web", open: () => openFile("vector-add.py"), text: readFileSync(join(folder, "vector-add.py"), "utf8"), runLimitMs: 240_000 },
+  );
 } catch {
   // Reported by check(); the checks after a failed one depend on it.
 }

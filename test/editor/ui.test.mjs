@@ -1,6 +1,7 @@
 // The UI as a person uses it, in Chromium (Playwright) on code-server: open
 // examples/vector-add.kernel.ts, F1 → "Kernel Lab: Run Kernel", read the correctness and timing
-// tables out of the results webview, save screenshots to test-results/.
+// tables out of the results webview, save screenshots to test-results/; then a tutorial-style .py:
+// its diagnostic, Run File and its panel (python-checks.mjs).
 //   --installed   load the extension installed from the .vsix (.vscode-test/installed-extensions/,
 //                 see vsix.test.mjs) instead of the working tree
 //   --docs        also make docs/screenshot-*.png: a sweep with its plot, an inline diagnostic, and
@@ -10,8 +11,9 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { repoRoot } from "./code-server.mjs";
 import { workbenchTest } from "./workbench-test.mjs";
+import { pythonChecks } from "./python-checks.mjs";
 
-const { docs, page, shoot, finish, check, start, palette, openFile } = workbenchTest({ title: "UI test", prefix: "ui", timeLimitS: 180 });
+const { docs, page, shoot, finish, check, start, palette, openFile } = workbenchTest({ title: "UI test", prefix: "ui", timeLimitS: 300 });
 
 // ---------------------------------------------------------------------------- the workbench
 
@@ -130,6 +132,13 @@ try {
     await page().keyboard.press("Escape");
     return (await hover.innerText()).replace(/\s+/g, " ").trim();
   });
+
+  // Triton's own Python, on the Node host: the diagnostic, then Run File and its panel.
+  await palette("View: Close All Editors");
+  await pythonChecks(
+    { page, check, shoot, palette },
+    { host: "desktop", open: () => openFile("test/python/vector-add.py"), text: readFileSync(join(repoRoot, "test/python/vector-add.py"), "utf8"), runLimitMs: 120_000 },
+  );
 } catch {
   // Reported by check(); the checks after a failed one depend on it.
 }

@@ -7,8 +7,7 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { PRELUDE, assertClose, poisoned, randomFloats, randomInts, runBoth, type HostArray } from "../support/kernel-runner";
-import type { Target } from "../../src/ir/target";
+import { PRELUDE, assertClose, poisoned, randomFloats, randomInts, runBoth, type HostArray, type Overrides } from "../support/kernel-runner";
 
 type Args = Record<string, HostArray | number>;
 
@@ -24,7 +23,7 @@ interface Case {
   reference?: (args: Record<string, any>, n: number) => Record<string, ArrayLike<number>>;
   check?: (out: Record<string, HostArray>, args: Record<string, any>, n: number, what: string) => void;
   grid?: (n: number, block: number) => number[];
-  target?: Partial<Target>;
+  target?: Overrides;
   atol?: number;
   rtol?: number;
 }

@@ -9,8 +9,7 @@
 import { test } from "node:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { assertClose, poisoned, randomFloats, runBoth } from "../support/kernel-runner";
-import type { Target } from "../../src/ir/target";
+import { assertClose, poisoned, randomFloats, runBoth, type Overrides } from "../support/kernel-runner";
 
 const SOURCE = readFileSync(join(__dirname, "../../examples/attention.kernel.ts"), "utf8");
 const H = 2;
@@ -44,7 +43,7 @@ function reference(q: Float32Array, k: Float32Array, v: Float32Array, n: number,
 
 /** How the row reductions must come out in the WGSL: across lanes by shuffles, through [M, Tc] partials, or the whole block staged. */
 type Path = "shuffle" | "partials" | "staged";
-interface Case { blocks: [number, number]; d: number; warps: number; n: number; causal: boolean; target?: Partial<Target>; path: Path; what: string }
+interface Case { blocks: [number, number]; d: number; warps: number; n: number; causal: boolean; target?: Overrides; path: Path; what: string }
 
 const MARKS: Record<Path, RegExp> = { shuffle: /subgroupShuffleXor/, partials: /sm_rows_f32\[/, staged: /= max\(acc\d+, sm_x_f32\[/ };
 

@@ -3,9 +3,8 @@
 // of the block (1×1, 127×33, …), with fresh random inputs and poisoned outputs.
 
 import { test } from "node:test";
-import { PRELUDE, assertClose, poisoned, randomFloats, randomInts, runBoth, type HostArray } from "../support/kernel-runner";
+import { PRELUDE, assertClose, poisoned, randomFloats, randomInts, runBoth, type HostArray, type Overrides } from "../support/kernel-runner";
 import { acquireGpu } from "../../src/runtime";
-import type { Target } from "../../src/ir/target";
 
 interface Case {
   name: string;
@@ -18,7 +17,7 @@ interface Case {
   expected: Record<string, ArrayLike<number>>;
   atol?: number;
   rtol?: number;
-  target?: Partial<Target>;
+  target?: Overrides;
 }
 
 const range = (n: number) => Array.from({ length: n }, (_, i) => i);
@@ -118,7 +117,7 @@ function shapes(): Case {
 }
 
 /** A reduction's result steering an if and a loop that hold further reductions (barriers). */
-function steeringReductions(target?: Partial<Target>): Case {
+function steeringReductions(target?: Overrides): Case {
   const x = randomFloats(64, 0, 1);
   const sum = Array.from(x).reduce((a, b) => a + b, 0);
   const max = Math.max(...x);
@@ -138,7 +137,7 @@ function steeringReductions(target?: Partial<Target>): Case {
 }
 
 /** Two reductions in each trip of a loop: the partials array is reused, so each waits for the last readers. */
-function loopReductions(rows: number, cols: number, target?: Partial<Target>): Case {
+function loopReductions(rows: number, cols: number, target?: Overrides): Case {
   const x = randomFloats(rows * cols, -2, 2);
   const row = (r: number) => range(cols).map((c) => x[r * cols + c]);
   return {

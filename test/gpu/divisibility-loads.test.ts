@@ -8,7 +8,7 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { PRELUDE, runBoth } from "../support/kernel-runner";
+import { PRELUDE, runBoth, type Overrides } from "../support/kernel-runner";
 import { f16ToBits } from "../../src/ir/f16";
 
 /** A small seeded generator (mulberry32), so a failure names a case that can be run again. */

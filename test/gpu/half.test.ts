@@ -5,10 +5,9 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { PRELUDE, assertClose, poisoned, randomFloats, runBoth } from "../support/kernel-runner";
+import { PRELUDE, assertClose, poisoned, randomFloats, runBoth, type Overrides } from "../support/kernel-runner";
 import { acquireGpu } from "../../src/runtime";
 import { f16FromBits, f16ToBits } from "../../src/ir/f16";
-import type { Target } from "../../src/ir/target";
 
 /** Random halves as their bits, and the values they stand for. */
 function randomHalves(n: number, lo = -2, hi = 2): { bits: Uint16Array; values: Float64Array } {
@@ -31,7 +30,7 @@ const MATMUL = `${PRELUDE}export const mm = kernel(function mm(a: Ptr<f16>, b: P
   tl.store(c + tl.expandDims(rm, 1) * N + tl.expandDims(rn, 0), acc, tl.expandDims(rm, 1) < M && tl.expandDims(rn, 0) < N);
 });`;
 
-async function checkMatmul(M: number, N: number, K: number, blocks: [number, number, number], target: Partial<Target>, specialize = false): Promise<string> {
+async function checkMatmul(M: number, N: number, K: number, blocks: [number, number, number], target: Overrides, specialize = false): Promise<string> {
   const [BM, BN, BK] = blocks;
   const a = randomHalves(M * K);
   const b = randomHalves(K * N);

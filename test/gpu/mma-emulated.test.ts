@@ -6,11 +6,10 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { PRELUDE, assertClose, poisoned, randomFloats, runBoth } from "../support/kernel-runner";
+import { PRELUDE, assertClose, poisoned, randomFloats, runBoth, type Overrides } from "../support/kernel-runner";
 import { f16FromBits, f16ToBits } from "../../src/ir/f16";
-import type { Target } from "../../src/ir/target";
 
-const EMULATED: Partial<Target> = {
+const EMULATED: Overrides = {
   subgroupMatrixEmulation: true,
   subgroupMatrixConfigs: [[16, 16, 16], [16, 8, 16]].map(([M, N, K]) => ({ componentType: "f16", resultComponentType: "f32", M, N, K })),
 };
@@ -43,7 +42,7 @@ const MATMUL = (trans: boolean) => `${PRELUDE}export const mm = kernel(function 
   tl.store(c + tl.expandDims(rm, 1) * N + tl.expandDims(rn, 0), acc, tl.expandDims(rm, 1) < M && tl.expandDims(rn, 0) < N);
 });`;
 
-async function checkMatmul(M: number, N: number, K: number, blocks: [number, number, number], target: Partial<Target>, trans = false, specialize = false): Promise<string> {
+async function checkMatmul(M: number, N: number, K: number, blocks: [number, number, number], target: Overrides, trans = false, specialize = false): Promise<string> {
   const [BM, BN, BK] = blocks;
   const a = randomHalves(M * K);
   const b = randomHalves(K * N);

@@ -5,8 +5,7 @@
 // code generation differs.
 
 import { test } from "node:test";
-import { PRELUDE, assertClose, poisoned, randomFloats, randomInts, runBoth, type HostArray } from "../support/kernel-runner";
-import type { Target } from "../../src/ir/target";
+import { PRELUDE, assertClose, poisoned, randomFloats, randomInts, runBoth, type HostArray, type Overrides } from "../support/kernel-runner";
 
 interface Case {
   name: string;
@@ -19,7 +18,7 @@ interface Case {
   expected: Record<string, ArrayLike<number>>;
   atol?: number;
   rtol?: number;
-  target?: Partial<Target>;
+  target?: Overrides;
   /** Device functions (combine functions passed by name), defined after the kernel: the runner launches a file's first. */
   helpers?: string;
 }
@@ -36,7 +35,7 @@ function scan(xs: number[], f: (a: number, b: number) => number, reverse = false
 }
 
 /** Row-wise scans of a [rows, cols] matrix, BM rows per program in a 2-D block along axis 1. */
-function rowScans(rows: number, cols: number, bm: number, target?: Partial<Target>): Case {
+function rowScans(rows: number, cols: number, bm: number, target?: Overrides): Case {
   const x = randomFloats(rows * cols, -1, 1);
   const p = randomFloats(rows * cols, 0.9, 1.1);
   const row = (a: Float32Array, r: number) => range(cols).map((c) => a[r * cols + c]);
@@ -71,7 +70,7 @@ function rowScans(rows: number, cols: number, bm: number, target?: Partial<Targe
 }
 
 /** Column scans (axis 0 of a 2-D block) of i32, exact; and the operand order of a non-commutative combine. */
-function columnScans(rows: number, cols: number, target?: Partial<Target>): Case {
+function columnScans(rows: number, cols: number, target?: Overrides): Case {
   const x = randomInts(rows * cols, -1000, 1000);
   const col = (c: number) => range(rows).map((r) => x[r * cols + c]);
   const byColumn = (f: (c: number) => number[]) => {
@@ -107,7 +106,7 @@ function columnScans(rows: number, cols: number, target?: Partial<Target>): Case
 }
 
 /** A 1-D scan over many programs (each block scans on its own), i32 and a masked tail. */
-function blockCumsum(n: number, block: number, target?: Partial<Target>): Case {
+function blockCumsum(n: number, block: number, target?: Overrides): Case {
   const x = randomInts(n, -50, 50);
   return {
     name: `1-D cumsum per block (${n} in blocks of ${block})${target ? ` ${JSON.stringify(target)}` : ""}`,
@@ -123,7 +122,7 @@ function blockCumsum(n: number, block: number, target?: Partial<Target>): Case {
 }
 
 /** tl.reduce, tl.xorSum and tl.argmin of rows (ties in argmin resolve to the smallest index). */
-function rowReductions(rows: number, cols: number, target?: Partial<Target>): Case {
+function rowReductions(rows: number, cols: number, target?: Overrides): Case {
   const x = randomInts(rows * cols, 0, 6); // few values: many ties
   const f = randomFloats(rows * cols, -4, 4);
   const row = <T extends Int32Array | Float32Array>(a: T, r: number) => range(cols).map((c) => a[r * cols + c]);
@@ -161,7 +160,7 @@ function rowReductions(rows: number, cols: number, target?: Partial<Target>): Ca
 }
 
 /** 2-D tl.reduce along each axis, tl.argmin along axis 0, xorSum along axis 1. */
-function axisReductions(rows: number, cols: number, target?: Partial<Target>): Case {
+function axisReductions(rows: number, cols: number, target?: Overrides): Case {
   const x = randomInts(rows * cols, -5, 5);
   const at = (r: number, c: number) => x[r * cols + c];
   return {
@@ -193,7 +192,7 @@ function axisReductions(rows: number, cols: number, target?: Partial<Target>): C
 }
 
 /** A scan in every trip of a loop (its workgroup arrays reused) and a tl.reduce steering an `if`. */
-function loopAndSteering(rows: number, cols: number, target?: Partial<Target>): Case {
+function loopAndSteering(rows: number, cols: number, target?: Overrides): Case {
   const x = randomInts(rows * cols, -20, 20);
   const block = pow2(cols);
   const acc = new Array<number>(block).fill(0);

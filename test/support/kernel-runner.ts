@@ -6,7 +6,7 @@ import { acquireGpu, createStorageBuffer, launch, readBuffer } from "../../src/r
 import { interpret } from "../../src/interpreter/interpret";
 import type { NumDtype } from "../../src/ir/ir";
 import { locate } from "../../src/diagnostics/position";
-import type { Target } from "../../src/ir/target";
+import type { CodegenOptions, Target } from "../../src/ir/target";
 
 export type HostArray = Float32Array | Int32Array | Uint32Array | Uint16Array;
 
@@ -18,8 +18,8 @@ export interface KernelRun {
   grid: number[];
   args: Record<string, HostArray | number>;
   outputs: string[];
-  /** Compiler target overrides (e.g. { subgroups: false } to test the workgroup-memory paths). */
-  target?: Partial<Target>;
+  /** Adapter facts and code-generation switches overridden (e.g. { subgroups: false } to test the workgroup-memory paths, { tiledLayouts: true }). */
+  target?: Overrides;
   /** Specialise on the scalar arguments as the harness does (compile.ts specializationFor: ones, multiples of 16). */
   specialize?: boolean;
 }
@@ -37,12 +37,24 @@ function dtypeOf(a: HostArray): NumDtype {
   return "f16";
 }
 
-export async function compileForGpu(source: string, constexprs: Record<string, number> = {}, target: Partial<Target> = {}, scalars?: Record<string, unknown>): Promise<CompiledKernel> {
+/** What a test overrides: some of the adapter's facts and some code-generation switches, written together. */
+export type Overrides = Partial<Target> & CodegenOptions;
+
+/** The keys of Target's facts (a new fact is a type error here until listed). */
+const FACTS = { shaderF16: true, subgroups: true, subgroupMinSize: true, subgroupMaxSize: true, subgroupMatrixConfigs: true, maxWorkgroupSize: true, maxWorkgroupStorageBytes: true } satisfies Record<keyof Target, true>;
+
+/** Overrides taken apart: the adapter's facts, and the options. */
+export function splitOverrides(overrides: Overrides): { facts: Partial<Target>; options: CodegenOptions } {
+  const entries = Object.entries(overrides);
+  return { facts: Object.fromEntries(entries.filter(([k]) => k in FACTS)), options: Object.fromEntries(entries.filter(([k]) => !(k in FACTS))) };
+}
+
+export async function compileForGpu(source: string, constexprs: Record<string, number> = {}, overrides: Overrides = {}, scalars?: Record<string, unknown>): Promise<CompiledKernel> {
   const gpu = await acquireGpu();
   const parsed = parseKernelFile("test.kernel.ts", source);
   const kernel = parsed.kernels[0];
   const specialization = kernel && scalars ? specializationFor(kernel, scalars) : {};
-  const result = kernel ? compileKernel(kernel, constexprs, { ...gpu.target, ...target }, specialization) : { diagnostics: parsed.diagnostics };
+  const result = kernel ? compileKernel(kernel, constexprs, { ...gpu.target, ...splitOverrides(overrides).facts }, specialization, splitOverrides(overrides).options) : { diagnostics: parsed.diagnostics };
   const errors = [...parsed.diagnostics, ...result.diagnostics].filter((d) => d.severity === "error");
   if (!("kernel" in result) || !result.kernel || errors.length > 0) {
     const shown = locate("test.kernel.ts", source, errors).map((d) => `${d.line}:${d.column} ${d.code} ${d.message}`);

@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { compileKernel, parseKernelFile } from "../../src/compile";
 import { LineMap } from "../../src/diagnostics/position";
-import { launchBytes, programAccessMap, type LaunchToTrace } from "../../src/harness/debug/analyse-launch";
+import { launchBytes, programAccessMap, programAccessMaps, programsToMap, type LaunchToTrace } from "../../src/harness/debug/analyse-launch";
 import { accessMapText, runsOf } from "../../src/harness/debug/access-map";
 import type { NumDtype } from "../../src/ir/ir";
 import { DEFAULT_TARGET } from "../../src/ir/target";
@@ -109,4 +109,21 @@ test("a large grid is traced only as far as the lane budget: the first programs,
   const bytes = launchBytes(launch, 10_000)!;
   assert.deepEqual([bytes.traced, bytes.programs], [4, 1024]);
   assert.equal(bytes.buffers[0].reuse, 1);
+});
+
+test("the results panel's maps: a small grid whole; a large one 64 evenly spaced programs, the last (the masked tail) kept when the lane budget stops the trace", () => {
+  assert.deepEqual(programsToMap([3, 2, 1]).map((p) => p.join(",")), ["0,0,0", "1,0,0", "2,0,0", "0,1,0", "1,1,0", "2,1,0"]);
+  const spaced = programsToMap([97, 1, 1]);
+  assert.equal(spaced.length, 64);
+  assert.deepEqual([spaced[0][0], spaced[1][0], spaced[63][0]], [0, 2, 96]);
+  const n = 97 * 1024 - 100;
+  const launch = launchOf("examples/vector-add.kernel.ts", "add_kernel", { BLOCK_SIZE: 1024 }, [97, 1, 1],
+    { x_ptr: new Float32Array(n), y_ptr: new Float32Array(n), output_ptr: new Float32Array(n), n_elements: n });
+  // 3 × 1024 lanes a program: a budget of 5 programs' lanes maps the first, the last and the next three.
+  const maps = programAccessMaps(launch, 64, 5 * 3072)!;
+  assert.equal(maps.programs, 97);
+  assert.deepEqual(maps.maps.map((m) => m.program[0]), [0, 2, 3, 5, 96]);
+  const tail = maps.maps[4].layers[0];
+  assert.deepEqual([tail.active, tail.touched, tail.masked], [924, [[96 * 1024, n]], [[n, 97 * 1024]]]);
+  assert.deepEqual(programAccessMap(launch, [5, 0, 0])!.layers, maps.maps[3].layers);
 });

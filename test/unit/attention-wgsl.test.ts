@@ -8,14 +8,14 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { compileKernel, parseKernelFile, specializationFor } from "../../src/compile";
-import type { Target } from "../../src/ir/target";
+import type { CodegenOptions, Target } from "../../src/ir/target";
 
 const SOURCE = readFileSync(join(__dirname, "../../examples/attention.kernel.ts"), "utf8");
 const H200: Target = { shaderF16: false, subgroups: true, subgroupMinSize: 32, maxWorkgroupSize: 1024, maxWorkgroupStorageBytes: 49152 };
 
-function wgsl(constexprs: Record<string, number>, target: Partial<Target> = {}): string {
+function wgsl(constexprs: Record<string, number>, options: CodegenOptions = {}): string {
   const kernel = parseKernelFile("attention.kernel.ts", SOURCE).kernels[0];
-  const result = compileKernel(kernel, { HEAD_DIM: 64, IS_CAUSAL: 0, ...constexprs }, { ...H200, ...target }, specializationFor(kernel, { stride_k: 1 }));
+  const result = compileKernel(kernel, { HEAD_DIM: 64, IS_CAUSAL: 0, ...constexprs }, H200, specializationFor(kernel, { stride_k: 1 }), options);
   assert.ok(result.kernel, result.diagnostics.map((d) => d.message).join("\n"));
   return result.kernel.wgsl;
 }
@@ -68,9 +68,9 @@ test("private dot arrays fall back to the shared pair when both pairs don't fit 
 // loads it inside, where the hand-written example does, so no q registers live across the trips.
 const AS_WRITTEN = readFileSync(join(__dirname, "../../test/learner/as-written/t06-attention-forward.kernel.ts"), "utf8");
 
-function asWritten(stage: 1 | 3, target: Partial<Target> = {}): string {
+function asWritten(stage: 1 | 3, options: CodegenOptions = {}): string {
   const kernel = parseKernelFile("t06-attention-forward.kernel.ts", AS_WRITTEN).kernels.find((k) => k.name === "_attn_fwd")!;
-  const result = compileKernel(kernel, { HEAD_DIM: 64, BLOCK_M: 128, BLOCK_N: 32, STAGE: stage, num_warps: 8 }, { ...H200, ...target });
+  const result = compileKernel(kernel, { HEAD_DIM: 64, BLOCK_M: 128, BLOCK_N: 32, STAGE: stage, num_warps: 8 }, H200, {}, options);
   assert.ok(result.kernel, result.diagnostics.map((d) => d.message).join("\n"));
   return result.kernel.wgsl;
 }

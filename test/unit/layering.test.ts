@@ -137,21 +137,10 @@ function pathThrough(start: string, component: Set<string>, edges: Map<string, s
   return [path.relative(SRC, start)];
 }
 
-/**
- * Circles of the code generator (type-only) that its planning step (issue 30 §3, src/codegen/) is
- * removing. The list may only shrink: a circle that is gone must leave it, so this test fails
- * both on a new circle and on a stale entry.
- */
-const CIRCLES_BEING_REMOVED = [
-  "codegen/emitter.ts → codegen/mma.ts → codegen/emitter.ts",
-  "codegen/generator.ts → codegen/instrument.ts → codegen/generator.ts",
-];
-
 test("no circle of imports between files of src/harness or src/codegen", () => {
   const files = sources(SRC).filter((f) => ACYCLIC.includes(stageOf(f)));
   const found = circles(files).map((c) => c.join(" → "));
-  assert.deepEqual(found.filter((c) => !CIRCLES_BEING_REMOVED.includes(c)), [], "new circles of imports");
-  assert.deepEqual(CIRCLES_BEING_REMOVED.filter((c) => !found.includes(c)), [], "circles gone: take them off CIRCLES_BEING_REMOVED");
+  assert.deepEqual(found, [], "circles of imports (type-only imports count too)");
 });
 
 test("the circle finder finds a circle", () => {

@@ -7,7 +7,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { compileKernel, parseKernelFile } from "../../src/compile";
-import { DEFAULT_TARGET, type Target } from "../../src/ir/target";
+import { DEFAULT_TARGET, type CodegenOptions, type Target } from "../../src/ir/target";
 
 const H200_F16: Target = {
   ...DEFAULT_TARGET, shaderF16: true, subgroups: true, subgroupMinSize: 32, subgroupMaxSize: 32,
@@ -38,7 +38,7 @@ const LOOP = (inside: string) => `let acc = tl.zeros([BM, BN], "f32");
   ${STORE}`;
 
 type Kind = "loop" | "once" | false;
-const rows: { name: string; dtype: "f16" | "f32"; body: string; blocks?: [number, number, number]; target?: Partial<Target>; matrices: Kind }[] = [
+const rows: { name: string; dtype: "f16" | "f32"; body: string; blocks?: [number, number, number]; target?: Partial<Target>; options?: CodegenOptions; matrices: Kind }[] = [
   { name: "the tutorial's loop, f16 operands", dtype: "f16", body: LOOP(`acc = tl.dot(${A}, ${B}, acc);`), matrices: "loop" },
   { name: "f32 operands", dtype: "f32", body: LOOP(`acc = tl.dot(${A}, ${B}, acc);`), matrices: false },
   { name: "acc also read inside the loop", dtype: "f16", body: LOOP(`acc = tl.dot(${A}, ${B}, acc);\n    ${STORE}`), matrices: "once" },
@@ -46,9 +46,9 @@ const rows: { name: string; dtype: "f16" | "f32"; body: string; blocks?: [number
   { name: "a dot outside any loop", dtype: "f16", body: `const k = 0;\n  const acc = tl.dot(${A}, ${B});\n  ${STORE}`, matrices: "once" },
   { name: "B transposed", dtype: "f16", body: LOOP(`acc = tl.dot(${A}, tl.trans(tl.load(b + tl.expandDims(rn, 1) * BK + tl.expandDims(rk + k, 0))), acc);`), matrices: "loop" },
   { name: "a 16×16 tile (32 invocations: one subgroup, one matrix)", dtype: "f16", body: LOOP(`acc = tl.dot(${A}, ${B}, acc);`), blocks: [16, 16, 16], matrices: "loop" },
-  { name: "a 16×16 tile over 256 invocations (8 subgroups, 1 matrix)", dtype: "f16", body: LOOP(`acc = tl.dot(${A}, ${B}, acc);`), blocks: [16, 16, 16], target: { workgroupSize: 256 }, matrices: false },
+  { name: "a 16×16 tile over 256 invocations (8 subgroups, 1 matrix)", dtype: "f16", body: LOOP(`acc = tl.dot(${A}, ${B}, acc);`), blocks: [16, 16, 16], options: { workgroupSize: 256 }, matrices: false },
   { name: "subgroup size not fixed", dtype: "f16", body: LOOP(`acc = tl.dot(${A}, ${B}, acc);`), target: { subgroupMinSize: 16 }, matrices: false },
-  { name: "turned off", dtype: "f16", body: LOOP(`acc = tl.dot(${A}, ${B}, acc);`), target: { subgroupMatrixDot: false }, matrices: false },
+  { name: "turned off", dtype: "f16", body: LOOP(`acc = tl.dot(${A}, ${B}, acc);`), options: { subgroupMatrixDot: false }, matrices: false },
 ];
 
 for (const row of rows) {
@@ -56,7 +56,7 @@ for (const row of rows) {
     const [BM, BN, BK] = row.blocks ?? [64, 64, 32];
     const parsed = parseKernelFile("mm.kernel.ts", source(row.dtype, row.body));
     assert.deepEqual(parsed.diagnostics, []);
-    const result = compileKernel(parsed.kernels[0], { BM, BN, BK }, { ...H200_F16, ...row.target });
+    const result = compileKernel(parsed.kernels[0], { BM, BN, BK }, { ...H200_F16, ...row.target }, {}, row.options);
     assert.deepEqual(result.diagnostics.filter((d) => d.severity === "error"), []);
     const wgsl = result.kernel!.wgsl;
     assert.equal(/subgroupMatrixMultiplyAccumulate/.test(wgsl), row.matrices !== false);

@@ -5,12 +5,12 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { compileKernel, parseKernelFile, specializationFor } from "../../src/compile";
-import { DEFAULT_TARGET, type Target } from "../../src/ir/target";
+import { DEFAULT_TARGET, type CodegenOptions, type Target } from "../../src/ir/target";
 import { PRELUDE } from "../support/kernel-runner";
 
 const H200: Target = {
   ...DEFAULT_TARGET, shaderF16: true, subgroups: true, subgroupMinSize: 32, subgroupMaxSize: 32, maxWorkgroupSize: 1024, maxWorkgroupStorageBytes: 49152,
-  subgroupMatrixConfigs: [{ componentType: "f16", resultComponentType: "f32", M: 16, N: 16, K: 16 }], workgroupSize: 128,
+  subgroupMatrixConfigs: [{ componentType: "f16", resultComponentType: "f32", M: 16, N: 16, K: 16 }],
 };
 
 /** The tutorial's loop with C's column stride `sc`; `tail` replaces the store after the loop. */
@@ -27,9 +27,9 @@ const source = (tail: string) => `${PRELUDE}export const mm = kernel(function mm
   ${tail}
 });`;
 
-function wgsl(tail: string, sc: number, target: Partial<Target> = {}): string {
+function wgsl(tail: string, sc: number, options: CodegenOptions = {}): string {
   const kernel = parseKernelFile("t.kernel.ts", source(tail)).kernels[0];
-  const result = compileKernel(kernel, { BM: 64, BN: 64, BK: 32 }, { ...H200, ...target }, specializationFor(kernel, { M: 128, N: 128, K: 64, sc }));
+  const result = compileKernel(kernel, { BM: 64, BN: 64, BK: 32 }, H200, specializationFor(kernel, { M: 128, N: 128, K: 64, sc }), { workgroupSize: 128, ...options });
   assert.deepEqual(result.diagnostics.filter((d) => d.severity === "error"), []);
   return result.kernel!.wgsl;
 }

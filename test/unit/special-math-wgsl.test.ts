@@ -13,7 +13,7 @@ const PRELUDE = 'import { kernel, tl } from "kernel-lab";\nimport type { Ptr, f3
 
 function wgslOf(body: string): string {
   const text = `${PRELUDE}export const k = kernel(function k(x_ptr: Ptr<f32>, y_ptr: Ptr<f32>, u_ptr: Ptr<u32>, n: i32, seed: u32) {\nconst offs = tl.arange(0, 4);\nconst x = tl.load(x_ptr + offs);\n${body}\n});\n`;
-  const result = compileKernel(parseKernelFile("k.kernel.ts", text).kernels[0], {}, { ...DEFAULT_TARGET, workgroupSize: 4 });
+  const result = compileKernel(parseKernelFile("k.kernel.ts", text).kernels[0], {}, DEFAULT_TARGET, {}, { workgroupSize: 4 });
   assert.deepEqual(result.diagnostics, []);
   return result.kernel!.wgsl;
 }

@@ -15,7 +15,7 @@ import type { DebugLaunch, ProgramTrace } from "../../harness/debug/debug-run";
 import type { PythonRunRequest, RunRequest } from "../../harness/workers/protocol";
 import type { FromWebWorker, ToWebWorker, WebWorkerContext } from "../../harness/workers/web-protocol";
 import type { DebugHost } from "../debug/session";
-import { PythonCodes } from "../../harness/python/codes";
+import { PYODIDE_FILES, type PyodideFiles } from "../../harness/python/web-python";
 import type { PythonRunOptions, PythonRunOutcome, RequestPaths, RunOptions, RunOutcome, Runner } from "../runner";
 
 /** The worker gets this long past the timeout to report its own timeout before it is terminated. */
@@ -43,6 +43,7 @@ type Ending<T> = (result: T) => void;
 export class WebWorkers implements Runner {
   private workerUrl: Promise<string> | undefined;
   private toldNoWebGpu = false;
+  private pythonFilesRead: Promise<{ pyodide: PyodideFiles; lib: Record<string, string> }> | undefined;
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -89,9 +90,65 @@ export class WebWorkers implements Runner {
     );
   }
 
-  async runPython(request: PythonRunRequest, _options: PythonRunOptions): Promise<PythonRunOutcome> {
-    this.log.warn(`Python runs are not available in the browser yet: ${request.file}`);
-    return { kind: "worker-error", code: PythonCodes.pythonInBrowser, message: "Running a Python file in VS Code for the Web is not available yet; run it in the desktop VS Code or with `kernel-lab run FILE.py`." };
+  runPython(request: PythonRunRequest, options: PythonRunOptions): Promise<PythonRunOutcome> {
+    const timeoutMs = options.timeoutSeconds * 1000;
+    return this.pythonFiles().then(
+      ({ pyodide, lib }) =>
+        this.withWorker<PythonRunOutcome>(
+          `run-python ${request.file}`,
+          (context) => ({ type: "run-python", request: { ...request, timeoutMs }, context, pyodide, lib }),
+          options.cwd,
+          (message, end) => {
+            switch (message.type) {
+              case "output":
+                options.onOutput(message.stream, message.text);
+                return;
+              case "no-webgpu":
+                this.sayNoWebGpu(message.reason);
+                return;
+              case "python-result":
+                end({ kind: "completed", report: message.report, outcome: message.outcome, exitCode: message.exitCode, folder: options.cwd });
+                return;
+              case "error":
+                this.log.error(`Python worker failed (${message.code}): ${message.message}`);
+                end({ kind: "worker-error", message: message.message, code: message.code });
+                return;
+              default:
+                return;
+            }
+          },
+          {
+            crashed: (text) => ({ kind: "crashed", exitCode: null, signal: null, stderr: text }),
+            timeout: { ms: timeoutMs + GRACE_MS, outcome: { kind: "timed-out", seconds: options.timeoutSeconds } },
+            token: options.token,
+            cancelled: { kind: "cancelled" },
+          },
+        ),
+      (error: unknown): PythonRunOutcome => ({ kind: "crashed", exitCode: null, signal: null, stderr: `could not read Kernel Lab's Python files: ${String(error)}` }),
+    );
+  }
+
+  /** Pyodide's files (dist/pyodide/) and Kernel Lab's Python modules (dist/python-lib/), read once: each run's worker gets them. */
+  private pythonFiles(): Promise<{ pyodide: PyodideFiles; lib: Record<string, string> }> {
+    const files = (this.pythonFilesRead ??= (async () => {
+      const dist = vscode.Uri.joinPath(this.extensionUri, "dist");
+      const read = (uri: vscode.Uri) => vscode.workspace.fs.readFile(uri);
+      const pyodide = Object.fromEntries(
+        await Promise.all(PYODIDE_FILES.map(async (name) => [name, await read(vscode.Uri.joinPath(dist, "pyodide", name))] as const)),
+      ) as PyodideFiles;
+      const lib: Record<string, string> = {};
+      const walk = async (folder: vscode.Uri, under: string): Promise<void> => {
+        for (const [name, type] of await vscode.workspace.fs.readDirectory(folder)) {
+          const uri = vscode.Uri.joinPath(folder, name);
+          if (type === vscode.FileType.Directory) await walk(uri, `${under}${name}/`);
+          else if (name.endsWith(".py")) lib[`${under}${name}`] = new TextDecoder().decode(await read(uri));
+        }
+      };
+      await walk(vscode.Uri.joinPath(dist, "python-lib"), "");
+      return { pyodide, lib };
+    })());
+    files.catch(() => (this.pythonFilesRead = undefined));
+    return files;
   }
 
   /** The debug adapter's recording, in a worker (session.ts runs inline in the extension host). */

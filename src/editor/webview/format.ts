@@ -1,5 +1,8 @@
 // How numbers read in the panel. A null in a report is a non-finite number (JSON has no NaN).
 
+import type { RunReport } from "../../harness/report";
+import { assertNever } from "../../ir/never";
+
 export function ms(x: number | null | undefined): string {
   if (x === null || x === undefined) return "—";
   if (x >= 100) return `${x.toFixed(0)} ms`;
@@ -40,4 +43,18 @@ export function speedup(x: number): string {
 
 function trim(s: string): string {
   return s.includes("e") || !s.includes(".") ? s : s.replace(/\.?0+$/, "");
+}
+
+/** How a run was timed, in words. */
+export function timingSource(source: NonNullable<RunReport["timing"]>["source"]): string {
+  switch (source) {
+    case "timestamp-query":
+      return "GPU timestamps";
+    case "wall-clock":
+      return "wall clock";
+    case "cpu-wall-clock":
+      return "CPU interpreter, wall clock";
+    default:
+      return assertNever(source);
+  }
 }

@@ -15,6 +15,7 @@ import { historyTable } from "./history-table";
 import { speedOfLightSection, verdictCell } from "./speed-of-light";
 import { printedLines, pythonResultsPage } from "./python-results";
 import { assertNever } from "../../ir/never";
+import { accessMapSection, accessMapsDrawn } from "./access-map-view";
 
 const vscode = page.acquireVsCodeApi();
 const app = page.document.getElementById("app") ?? page.document.body;
@@ -80,6 +81,7 @@ function show(message: ToWebview): void {
   vscode.setState({ message, results: lastResults ? { type: "results", view: lastResults } : undefined });
   const runs = message.type === "results" ? message.view.runs : [];
   const history = message.type === "results" ? (message.view.history ?? []).flatMap((x) => (x.change ? [x.change] : [])) : [];
+  const accessMaps = message.type === "results" ? accessMapsDrawn(message.view) : 0;
   const speedOfLight = runs.flatMap((r) => (r.speedOfLight ? [r.speedOfLight.verdict] : []));
   post({
     type: "rendered",
@@ -89,6 +91,7 @@ function show(message: ToWebview): void {
     chart: charts.length > 0,
     ...(history.length > 0 ? { history } : {}),
     ...(speedOfLight.length > 0 ? { speedOfLight, rooflines } : {}),
+    ...(accessMaps > 0 ? { accessMaps } : {}),
     ...(message.type === "python-results"
       ? { python: { launches: message.view.launches.length, printedLines: printedLines(message.view), plots: charts.length, traceback: message.view.traceback !== null } }
       : {}),
@@ -233,6 +236,7 @@ function single(run: RunReport, history: RunHistoryView | undefined): PageElemen
     h("div", { class: "tables" }, correctnessTable(run), timingTable(run)),
     speedOfLight(run.name, [run]),
     mismatchHeatmap(run.mismatchMap),
+    accessMapSection(run.accessMaps, run.grid, (line, column) => post({ type: "reveal", line, column })),
     run.autotune ? autotuneTable(run.autotune) : null,
     printsList(run),
     history ? historyTable(run, history) : null,
@@ -242,7 +246,6 @@ function single(run: RunReport, history: RunHistoryView | undefined): PageElemen
 function historyOf(view: ResultsView, run: RunReport): RunHistoryView | undefined {
   return view.history?.find((x) => x.run === run.name && x.size === run.size);
 }
-
 
 function correctnessTable(run: RunReport): PageElement {
   return table("Correctness", "correctness", [
@@ -260,7 +263,7 @@ function timingTable(run: RunReport): PageElement {
     ? [
         ["Median", h("strong", {}, fmt.ms(t.medianMs))],
         ["Spread (min – max)", `${fmt.ms(t.minMs)} – ${fmt.ms(t.maxMs)}`],
-        ["Repetitions", `${fmt.count(t.reps)}${(t.launchesPerSample ?? 1) > 1 ? ` samples of ${t.launchesPerSample} launches each` : ""} (${timingSource(t.source)})`],
+        ["Repetitions", `${fmt.count(t.reps)}${(t.launchesPerSample ?? 1) > 1 ? ` samples of ${t.launchesPerSample} launches each` : ""} (${fmt.timingSource(t.source)})`],
         // A browser may coarsen GPU timestamps; the median means little below a few steps.
         ...(t.resolutionMs !== undefined ? [["Timestamp steps", h("span", { class: "warn" }, `${fmt.ms(t.resolutionMs)} (coarsened by the browser)`)] as [string, Child]] : []),
       ]
@@ -274,19 +277,6 @@ function timingTable(run: RunReport): PageElement {
     rows.push(["Speedup", h("span", { class: run.baseline.speedup >= 1 ? "pass" : "warn" }, fmt.speedup(run.baseline.speedup))]);
   }
   return table("Timing", "timing", rows);
-}
-
-function timingSource(source: NonNullable<RunReport["timing"]>["source"]): string {
-  switch (source) {
-    case "timestamp-query":
-      return "GPU timestamps";
-    case "wall-clock":
-      return "wall clock";
-    case "cpu-wall-clock":
-      return "CPU interpreter, wall clock";
-    default:
-      return assertNever(source);
-  }
 }
 
 function table(caption: string, testId: string, rows: [string, Child][]): PageElement {

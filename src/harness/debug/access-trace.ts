@@ -29,6 +29,16 @@ export interface TracedSite {
   minSectors: number;
   /** Neighbouring active lanes' address differences (elements) → how often. */
   steps: Map<number, number>;
+  /**
+   * Runs of 16 bytes of neighbouring lanes (4 f32 or 8 f16 lanes, lane 0 of a run a multiple of
+   * 4 or 8), all active and contiguous: what one vec4 access could serve. Of them, how many start
+   * off a 16-byte boundary; how many of those are an execution's first run (the block's start, not
+   * a later row's); the first such element.
+   */
+  vecRuns: number;
+  vecMisaligned: number;
+  vecMisalignedFirst: number;
+  firstMisaligned: number | null;
 }
 
 /** One buffer across the traced programs. */
@@ -43,6 +53,9 @@ export interface TracedBuffer {
   unique: number;
   /** Of the first traced program's loaded elements: how many traced programs load each, on average. */
   readsPerElement: number | null;
+  /** In-bounds loads by active lanes, and those of an element another program of the same wave (WAVE consecutive programs) loaded or stored before. */
+  waveLoads: number;
+  waveHits: number;
 }
 
 /** The chosen program's accesses, element by element. */
@@ -58,6 +71,8 @@ export interface AccessTrace {
   sites: TracedSite[];
   buffers: TracedBuffer[];
   detail?: ProgramTrace;
+  /** The `details` programs' accesses, element by element, in the request's order (those traced). */
+  details?: ProgramTrace[];
 }
 
 export interface TraceRequest {
@@ -69,13 +84,18 @@ export interface TraceRequest {
   programs: readonly ProgramId[];
   /** The program whose accesses come back element by element (`detail`). */
   detail?: ProgramId;
+  /** More programs whose accesses come back element by element (`details`): the results panel's maps. */
+  details?: readonly ProgramId[];
   maxSteps?: number;
+  /** Programs per wave (`waveHits`); WAVE by default. */
+  wave?: number;
   /** Stop after the program during which this many lanes were seen (the rest untraced: `programs` says how many were). */
   budget?: number;
 }
 
 
 export function traceAccesses(req: TraceRequest): AccessTrace {
+  const wave = req.wave ?? WAVE;
   const bytes = new Map(req.ir.params.filter((p) => p.kind === "pointer").map((p) => [p.name, p.dtype === "f16" ? 2 : 4] as const));
   const lengthOf = (param: string) => {
     const a = req.args[param];
@@ -87,9 +107,12 @@ export function traceAccesses(req: TraceRequest): AccessTrace {
   const [gx, gy] = req.grid;
   const linearOf = (p: ProgramId) => p[0] + p[1] * gx + p[2] * gx * gy;
   const first = req.programs.length > 0 ? linearOf(req.programs[0]) : -1;
-  const detailLinear = req.detail ? linearOf(req.detail) : -1;
-  const detail: ProgramTrace | undefined = req.detail ? { program: req.detail, sites: [] } : undefined;
-  const detailSites = new Map<Span, ProgramTrace["sites"][number]>();
+  // Per detailed program (linear id): its trace, and its sites by the IR's span object.
+  const detailed = new Map<number, { trace: ProgramTrace; sites: Map<Span, ProgramTrace["sites"][number]> }>();
+  for (const p of [...(req.detail ? [req.detail] : []), ...(req.details ?? [])]) {
+    if (!detailed.has(linearOf(p))) detailed.set(linearOf(p), { trace: { program: p, sites: [] }, sites: new Map() });
+  }
+  let inDetail: { trace: ProgramTrace; sites: Map<Span, ProgramTrace["sites"][number]> } | undefined;
 
   // The execution in progress, per site.
   let current: TracedSite | undefined;
@@ -107,7 +130,7 @@ export function traceAccesses(req: TraceRequest): AccessTrace {
     lanes++;
     let site = current !== undefined && current.span === span && lane !== 0 ? current : sites.get(span);
     if (!site) {
-      site = { kind, param, span, bytesPerElement: bytes.get(param) ?? 4, executions: 0, requests: 0, lanes: 0, active: 0, sectors: 0, lines: 0, minSectors: 0, steps: new Map() };
+      site = { kind, param, span, bytesPerElement: bytes.get(param) ?? 4, executions: 0, requests: 0, lanes: 0, active: 0, sectors: 0, lines: 0, minSectors: 0, steps: new Map(), vecRuns: 0, vecMisaligned: 0, vecMisalignedFirst: 0, firstMisaligned: null };
       sites.set(span, site);
     }
     if (lane === 0 || site !== current) {
@@ -117,14 +140,15 @@ export function traceAccesses(req: TraceRequest): AccessTrace {
     if (programId !== lastProgram) {
       lastProgram = programId;
       linear = linearOf(programId);
+      inDetail = detailed.get(linear);
     }
     execution.add(index, active);
-    if (linear === detailLinear && detail) {
-      let d = detailSites.get(span);
+    if (inDetail) {
+      let d = inDetail.sites.get(span);
       if (!d) {
         d = { kind, param, span, lanes: 0, active: 0, touched: new Set(), masked: new Set() };
-        detailSites.set(span, d);
-        detail.sites.push(d);
+        inDetail.sites.set(span, d);
+        inDetail.trace.sites.push(d);
       }
       d.lanes++;
       if (active) d.active++;
@@ -137,7 +161,7 @@ export function traceAccesses(req: TraceRequest): AccessTrace {
     if (!buffer) {
       const length = lengthOf(param);
       buffer = {
-        traced: { param, length, bytesPerElement: bytes.get(param) ?? 4, requested: 0, loadsRequested: 0, unique: 0, readsPerElement: null },
+        traced: { param, length, bytesPerElement: bytes.get(param) ?? 4, requested: 0, loadsRequested: 0, unique: 0, readsPerElement: null, waveLoads: 0, waveHits: 0 },
         lastProgram: new Int32Array(length), loaders: new Uint16Array(length), firstLoads: new Set(),
       };
       buffers.set(param, buffer);
@@ -147,6 +171,10 @@ export function traceAccesses(req: TraceRequest): AccessTrace {
     if (buffer.lastProgram[index] === 0) buffer.traced.unique++;
     if (kind === "load") {
       buffer.traced.loadsRequested++;
+      buffer.traced.waveLoads++;
+      // Programs run in order of linear id: the last one to touch the element, if of this wave and not this one, loaded it first.
+      const last = buffer.lastProgram[index];
+      if (last !== 0 && last !== linear + 1 && Math.floor((last - 1) / wave) === Math.floor(linear / wave)) buffer.traced.waveHits++;
       if (linear === first) buffer.firstLoads.add(index);
       // Distinct loading programs per element: programs run one after another, so "a new one" is "not the last one".
       if (buffer.lastProgram[index] !== linear + 1 && buffer.loaders[index] < 0xffff) buffer.loaders[index]++;
@@ -171,10 +199,24 @@ export function traceAccesses(req: TraceRequest): AccessTrace {
     b.traced.readsPerElement = sum / b.firstLoads.size;
   }
   const total = req.grid[0] * req.grid[1] * req.grid[2];
-  return { programs: traced, complete: traced === total, sites: [...sites.values()], buffers: [...buffers.values()].map((b) => b.traced), ...(detail ? { detail } : {}) };
+  const detail = req.detail ? detailed.get(linearOf(req.detail))?.trace : undefined;
+  const tracedLinear = new Set(req.programs.slice(0, traced).map(linearOf));
+  const details = req.details?.flatMap((p) => (tracedLinear.has(linearOf(p)) ? [detailed.get(linearOf(p))!.trace] : []));
+  return {
+    programs: traced, complete: traced === total, sites: [...sites.values()], buffers: [...buffers.values()].map((b) => b.traced),
+    ...(detail ? { detail } : {}), ...(details ? { details } : {}),
+  };
 }
 
 const WARP = 32;
+
+/**
+ * A wave: this many consecutive programs, taken as running at once and sharing one cache (the
+ * L2). A GPU starts programs in order of their id, as many as fit (an H200's 132 SMs hold one or
+ * more each); 64 is a round number below that, and what grouped ordering (tutorial 03's
+ * GROUP_SIZE_M) is about: which tiles the programs running together load.
+ */
+export const WAVE = 64;
 
 /** The lanes of the execution in progress, in reused typed arrays (a trace sees millions of lanes). */
 class Execution {
@@ -214,6 +256,21 @@ class Execution {
       }
     }
     site.active += m;
+    // Runs of 16 bytes: what a vec4 access would take at once, if its first element is aligned.
+    const run = Math.max(1, Math.floor(16 / site.bytesPerElement));
+    let firstRun = true;
+    for (let i = 0; i + run <= n; i += run) {
+      let contiguous = true;
+      for (let k = 0; k < run && contiguous; k++) contiguous = active[i + k] === 1 && addresses[i + k] === addresses[i] + k;
+      if (!contiguous) continue;
+      site.vecRuns++;
+      if (addresses[i] % run !== 0) {
+        site.vecMisaligned++;
+        if (firstRun) site.vecMisalignedFirst++;
+        site.firstMisaligned ??= addresses[i];
+      }
+      firstRun = false;
+    }
     // As a GPU issues them: each 32 neighbouring lanes (a warp) is one request.
     const b = site.bytesPerElement;
     for (let w = 0; w < n; w += WARP) {

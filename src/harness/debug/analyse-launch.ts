@@ -8,7 +8,7 @@ import type { KernelIR, NumDtype } from "../../ir/ir";
 import { forEachValue } from "../../ir/walk";
 import type { HostArray } from "../../language";
 import { copyArgs, type KernelArgs } from "../run/args";
-import { accessMap, type AccessMapReport } from "./access-map";
+import { accessMap, type AccessMapReport, type AccessMapsReport } from "./access-map";
 import { programsToTrace, traceAccesses } from "./access-trace";
 import { bytesReport, TRACED_PROGRAMS, type BytesReport } from "./bytes";
 import { toStorage } from "../run/gpu-args";
@@ -44,6 +44,37 @@ export function programAccessMap(launch: LaunchToTrace, program: ProgramId): Acc
     if (!trace.detail) return undefined;
     const lengths = new Map(Object.entries(args).flatMap(([k, v]) => (typeof v === "number" ? [] : [[k, v.length] as const])));
     return accessMap(trace.detail, lengths, launch.shapes ?? new Map(), launch.lines);
+  } catch (err) {
+    if (err instanceof InterpreterError) return undefined;
+    throw err;
+  }
+}
+
+/** The results panel's maps: at most this many programs of a launch … */
+export const MAPPED_PROGRAMS = 64;
+/** … and the programs traced stop once this many lanes were seen (a program's map costs its lanes' addresses, in the report too). */
+export const MAP_BUDGET = 1 << 17;
+
+/** The programs the panel gets maps of: the whole grid when small, else MAPPED_PROGRAMS evenly spaced by linear id, the first and the last (often a masked tail) included. */
+export function programsToMap(grid: readonly [number, number, number], limit = MAPPED_PROGRAMS): ProgramId[] {
+  const [gx, gy, gz] = grid;
+  const total = gx * gy * gz;
+  const count = Math.min(total, limit);
+  const linear = [...new Set(Array.from({ length: count }, (_, i) => (count === 1 ? 0 : Math.round((i * (total - 1)) / (count - 1)))))];
+  return linear.map((l) => [l % gx, Math.floor(l / gx) % gy, Math.floor(l / (gx * gy))]);
+}
+
+/** The access maps of a bounded set of the launch's programs (programsToMap, MAP_BUDGET), for the results panel. */
+export function programAccessMaps(launch: LaunchToTrace, limit = MAPPED_PROGRAMS, budget = MAP_BUDGET): AccessMapsReport | undefined {
+  const programs = programsToMap(launch.grid, limit);
+  const args = interpreterArgs(launch);
+  try {
+    // The first and the last first, so a budget that stops early still has both ends of the grid.
+    const order = programs.length > 2 ? [programs[0], programs[programs.length - 1], ...programs.slice(1, -1)] : programs;
+    const trace = traceAccesses({ ir: launch.ir, grid: launch.grid, args, programs: order, details: programs, budget });
+    const lengths = new Map(Object.entries(args).flatMap(([k, v]) => (typeof v === "number" ? [] : [[k, v.length] as const])));
+    const maps = (trace.details ?? []).map((d) => accessMap(d, lengths, launch.shapes ?? new Map(), launch.lines));
+    return { programs: launch.grid[0] * launch.grid[1] * launch.grid[2], maps };
   } catch (err) {
     if (err instanceof InterpreterError) return undefined;
     throw err;

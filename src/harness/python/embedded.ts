@@ -1,7 +1,8 @@
 // The Python thread's side (a Node worker thread, or a Web Worker): Pyodide started once, Kernel
 // Lab's `torch` and `triton` modules written into its file system, then each script run in a
-// fresh `__main__`. Every call to the GPU goes through `callMain`, which blocks this thread until
-// the main thread answers (protocol.ts). No Node API here: the browser's worker runs this too.
+// fresh `__main__`. Every call to the GPU goes through the bridge's `call`: in Node it blocks this
+// thread until the main thread answers (protocol.ts); in the browser's worker, one thread, it gives
+// a promise the script waits on through JSPI (web-python.ts). No Node API here.
 
 import type { Notice, Reply, Request, RunScript } from "./protocol";
 import { REPLY_BYTES, STATE_WAITING } from "./protocol";
@@ -26,10 +27,18 @@ export interface PythonThread {
 }
 
 /**
- * Prepares a started Pyodide: the modules (`files`: paths under lib/ → text), the bridge to the
- * main thread (`reply`: the shared block it answers in), stdout and stderr streamed as written.
+ * How the Python thread's requests reach the main thread and come back: a string at once where the
+ * thread can block (Node: `blockingCall`), a promise the script waits on through WebAssembly JSPI
+ * (`pyodide.ffi.run_sync`) where it can't (the browser's worker, one thread: `web-python.ts`).
  */
-export function preparePython(pyodide: Pyodide, files: Record<string, string>, reply: SharedArrayBuffer, post: (notice: Notice) => void): PythonThread {
+export type BridgeCall = (request: Request) => string | Promise<string>;
+
+/**
+ * Prepares a started Pyodide: the modules (`files`: paths under lib/ → text), the bridge to the
+ * main thread (`call`), stdout and stderr streamed as written. `promising`: each script runs with
+ * stack switching (Pyodide's callPromising), so a request may answer with a promise.
+ */
+export function preparePython(pyodide: Pyodide, files: Record<string, string>, call: BridgeCall, post: (notice: Notice) => void, promising = false): PythonThread {
   for (const [file, text] of Object.entries(files)) {
     const full = `${LIB_DIR}/${file}`;
     pyodide.FS.mkdirTree(full.slice(0, full.lastIndexOf("/")));
@@ -44,17 +53,9 @@ export function preparePython(pyodide: Pyodide, files: Record<string, string>, r
   });
   pyodide.setStdout(stream("stdout"));
   pyodide.setStderr(stream("stderr"));
-  const state = new Int32Array(reply, 0, 2);
-  const bytes = new Uint8Array(reply, 8, REPLY_BYTES);
   const bridge = {
-    /** A request answered by the main thread; the reply as JSON text (Python parses it). */
-    call(request: Request): string {
-      Atomics.store(state, 0, STATE_WAITING);
-      post({ kind: "request", request });
-      Atomics.wait(state, 0, STATE_WAITING);
-      // TextDecoder refuses views of shared memory: copy the bytes out first.
-      return decoder.decode(bytes.slice(0, state[1]));
-    },
+    /** A request answered by the main thread; the reply as JSON text (Python parses it), or its promise. */
+    call,
     notify(notice: Notice): void {
       post(notice);
     },
@@ -63,12 +64,34 @@ export function preparePython(pyodide: Pyodide, files: Record<string, string>, r
   pyodide.registerJsModule("_kernel_lab_bridge", bridge);
   pyodide.registerJsModule("_kernel_lab_ops", tensorOps);
   pyodide.runPython(`import sys\nsys.path.insert(0, ${JSON.stringify(LIB_DIR)})\nimport _kernel_lab_runner`);
-  const runner = pyodide.globals.get("_kernel_lab_runner") as { run_script(file: string, name: string, text: string, bench: string, cpu: boolean): string | undefined };
+  type RunScriptFn = ((file: string, name: string, text: string, bench: string, cpu: boolean) => string | undefined) & {
+    callPromising(file: string, name: string, text: string, bench: string, cpu: boolean): Promise<string | undefined>;
+  };
+  const runner = pyodide.globals.get("_kernel_lab_runner") as { run_script: RunScriptFn };
+  const done = (failure: string | undefined) =>
+    post(failure ? { kind: "done", error: JSON.parse(failure) as NonNullable<Extract<Notice, { kind: "done" }>["error"]> } : { kind: "done" });
   return {
     run(command) {
-      const failure = runner.run_script(command.file, command.displayName, command.text, command.bench, command.cpu);
-      post(failure ? { kind: "done", error: JSON.parse(failure) as NonNullable<Extract<Notice, { kind: "done" }>["error"]> } : { kind: "done" });
+      const args = [command.file, command.displayName, command.text, command.bench, command.cpu] as const;
+      if (!promising) return done(runner.run_script(...args));
+      void runner.run_script.callPromising(...args).then(done, (err: unknown) =>
+        done(JSON.stringify({ traceback: `Kernel Lab's Python stopped: ${err instanceof Error ? err.message : String(err)}\n`, line: null, type: "PythonThreadExit" })),
+      );
     },
+  };
+}
+
+/** The Node thread's bridge: posts the request, then sleeps on the shared block until the main thread has answered (`answer`). */
+export function blockingCall(reply: SharedArrayBuffer, post: (notice: Notice) => void): BridgeCall {
+  const state = new Int32Array(reply, 0, 2);
+  const bytes = new Uint8Array(reply, 8, REPLY_BYTES);
+  const decoder = new TextDecoder();
+  return (request) => {
+    Atomics.store(state, 0, STATE_WAITING);
+    post({ kind: "request", request });
+    Atomics.wait(state, 0, STATE_WAITING);
+    // TextDecoder refuses views of shared memory: copy the bytes out first.
+    return decoder.decode(bytes.slice(0, state[1]));
   };
 }
 

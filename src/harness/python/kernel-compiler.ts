@@ -4,7 +4,7 @@
 // constexpr values, once per distinct set, as Triton specialises per signature.
 
 import type { Specialization } from "../../compile";
-import type { Target } from "../../ir/target";
+import type { CodegenOptions, Target } from "../../ir/target";
 import { compilePythonKernel, readPythonFile, type PythonArgType, type PythonCompileResult, type PyConst } from "../../python";
 import { tsName } from "../../python/names";
 
@@ -12,7 +12,7 @@ export type KernelArgType = PythonArgType;
 export type ConstexprValue = PyConst;
 
 export interface PythonKernelCompiler {
-  compile(kernel: string, argTypes: Record<string, KernelArgType>, constexprs: Record<string, ConstexprValue>, target: Target, specialization?: Specialization): PythonCompileResult;
+  compile(kernel: string, argTypes: Record<string, KernelArgType>, constexprs: Record<string, ConstexprValue>, target: Target, specialization?: Specialization, options?: CodegenOptions): PythonCompileResult;
   /** The name a Python parameter has in the compiled kernel (its ABI's buffers and scalars). */
   paramName(name: string): string;
 }
@@ -21,7 +21,7 @@ export interface PythonKernelCompiler {
 export function compilerFor(file: string, text: string): PythonKernelCompiler {
   const parsed = readPythonFile(file, text);
   return {
-    compile: (kernel, types, constexprs, target, specialization) => compilePythonKernel(parsed, kernel, types, constexprs, target, specialization),
+    compile: (kernel, types, constexprs, target, specialization, options) => compilePythonKernel(parsed, kernel, types, constexprs, target, specialization, options),
     paramName: tsName,
   };
 }

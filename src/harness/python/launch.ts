@@ -16,7 +16,7 @@ import { CpuPrints } from "../debug/prints";
 import { BenchRecorder } from "./bench";
 import { launchOnGpu } from "./gpu-launch";
 import type { BoundArgs, Program } from "./program";
-import type { ConstexprValue, KernelArgType, PythonKernelCompiler } from "./kernel-compiler";
+import { compilerFor, type ConstexprValue, type KernelArgType, type PythonKernelCompiler } from "./kernel-compiler";
 import type { LaunchArg, LaunchRequest, Reply, Request, TensorDtype, TensorStorage } from "./protocol";
 import { MAX_LISTED, type PythonFileReport } from "./report";
 
@@ -32,11 +32,20 @@ const POINTER_DTYPE: Record<TensorDtype, NumDtype | undefined> = {
   bool: undefined,
 };
 
+/** A file kernels are compiled from: the script, or a module of Kernel Lab's own (torch's GPU ops). */
+interface KernelFile {
+  file: string;
+  text: string;
+  lines: LineMap;
+  compiler: PythonKernelCompiler;
+}
+
 export class Launcher {
   readonly diagnostics: LocatedDiagnostic[] = [];
   private readonly programs = new Map<string, Program | string>();
   private readonly bench: BenchRecorder;
-  private readonly lines: LineMap;
+  private readonly script: KernelFile;
+  private readonly modules = new Map<string, KernelFile>();
   private listed = 0;
 
   constructor(
@@ -47,7 +56,18 @@ export class Launcher {
     private readonly compiler: PythonKernelCompiler,
   ) {
     this.bench = new BenchRecorder(device.gpu);
-    this.lines = new LineMap(text);
+    this.script = { file, text, lines: new LineMap(text), compiler };
+  }
+
+  private kernelFile(request: LaunchRequest): KernelFile {
+    const module = request.module;
+    if (!module) return this.script;
+    let known = this.modules.get(module.file);
+    if (!known) {
+      known = { file: module.file, text: module.text, lines: new LineMap(module.text), compiler: compilerFor(module.file, module.text) };
+      this.modules.set(module.file, known);
+    }
+    return known;
   }
 
   async handle(request: Request): Promise<Reply> {
@@ -69,7 +89,8 @@ export class Launcher {
   private async launch(request: LaunchRequest): Promise<Reply> {
     const bound = this.bind(request);
     if ("error" in bound) return { kind: "error", error: "not-implemented", message: bound.error };
-    const program = this.compile(request.kernel, bound, "plain");
+    const source = this.kernelFile(request);
+    const program = this.compile(source, request.kernel, bound, "plain");
     if (typeof program === "string") return { kind: "error", error: "compile", message: program };
     if (request.warmup) return { kind: "ok", value: { name: program.kernel.name, n_regs: 32, shared: Math.max(program.kernel.abi.workgroupBytes, 1), wgsl: program.kernel.wgsl } };
     let grid: [number, number, number];
@@ -80,21 +101,21 @@ export class Launcher {
     }
     const gpu = this.device.gpu;
     if (request.record && gpu) {
-      const specialised = this.compile(request.kernel, bound, "specialised");
+      const specialised = this.compile(source, request.kernel, bound, "specialised");
       await this.bench.record(gpu, (typeof specialised === "string" ? program : specialised).kernel, grid, bound.tensors, bound.scalars);
       return { kind: "ok" };
     }
     const started = performance.now();
     try {
       const printed = gpu
-        ? await launchOnGpu(gpu, program, grid, bound, (variant) => this.compile(request.kernel, bound, variant))
+        ? await launchOnGpu(gpu, program, grid, bound, (variant) => this.compile(source, request.kernel, bound, variant))
         : this.onCpu(program, grid, bound);
       this.list(request, grid, program.kernel, performance.now() - started);
       return { kind: "ok", value: { prints: printed } };
     } catch (err) {
       if (err instanceof InterpreterError) {
-        const at = this.lines.at(program.toPython(err.span).start);
-        const message = `${this.file}:${at.line}:${at.column}: ${err.code}: ${err.message}`;
+        const at = source.lines.at(program.toPython(err.span).start);
+        const message = `${source.file}:${at.line}:${at.column}: ${err.code}: ${err.message}`;
         return { kind: "error", error: err.kind === "out-of-bounds" ? "out-of-bounds" : err.kind === "assertion" ? "assert" : "runtime", message };
       }
       throw err;
@@ -145,17 +166,17 @@ export class Launcher {
    * the bounds-checked variant, specialised likewise. A string: the compile errors, formatted
    * (each diagnostic also goes into the report once).
    */
-  private compile(kernel: string, bound: BoundArgs, variant: "plain" | "specialised" | "instrumented"): Program | string {
-    const plainKey = `${kernel}:${JSON.stringify(bound.types)}:${JSON.stringify(bound.constexprs)}`;
+  private compile(source: KernelFile, kernel: string, bound: BoundArgs, variant: "plain" | "specialised" | "instrumented"): Program | string {
+    const plainKey = `${source.file}:${kernel}:${JSON.stringify(bound.types)}:${JSON.stringify(bound.constexprs)}`;
     let plain = this.programs.get(plainKey);
     if (plain === undefined) {
-      const result = this.compiler.compile(kernel, bound.types, bound.constexprs, this.device.target);
-      const located = locate(this.file, this.text, result.diagnostics);
+      const result = source.compiler.compile(kernel, bound.types, bound.constexprs, this.device.target);
+      const located = locate(source.file, source.text, result.diagnostics);
       for (const d of located) if (!this.diagnostics.some((s) => formatDiagnostic(s) === formatDiagnostic(d))) this.diagnostics.push(d);
       const errors = located.filter((d) => d.severity === "error");
       plain = result.kernel && errors.length === 0
         ? { kernel: result.kernel, toPython: result.toPython, ...(result.source ? { source: result.source } : {}) }
-        : errors.map((d) => formatDiagnostic(d, this.text)).join("\n") || `${kernel} did not compile`;
+        : errors.map((d) => formatDiagnostic(d, source.text)).join("\n") || `${kernel} did not compile`;
       this.programs.set(plainKey, plain);
     }
     if (typeof plain === "string" || variant === "plain" || !plain.source) return plain;
@@ -165,8 +186,8 @@ export class Launcher {
     const key = `${plainKey}:${variant}${which}`;
     const known = this.programs.get(key);
     if (known !== undefined) return known;
-    const target = variant === "instrumented" ? { ...this.device.target, instrument: true } : this.device.target;
-    const result = this.compiler.compile(kernel, bound.types, bound.constexprs, target, specialization);
+    const options = variant === "instrumented" ? { instrument: true } : {};
+    const result = source.compiler.compile(kernel, bound.types, bound.constexprs, this.device.target, specialization, options);
     const program: Program | string = result.kernel ? { kernel: result.kernel, toPython: result.toPython } : plain;
     this.programs.set(key, program);
     return program;

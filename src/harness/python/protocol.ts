@@ -35,6 +35,8 @@ export interface LaunchRequest {
   record: boolean;
   /** `kernel.warmup(…)`: compile only; the reply says what Triton's CompiledKernel would (stand-ins in the README). */
   warmup: boolean;
+  /** A kernel defined in a module other than the script (Kernel Lab's torch's GPU ops): where to compile it from. */
+  module?: { file: string; text: string };
 }
 
 export type Request =
@@ -51,7 +53,8 @@ export type Reply =
 
 /** Messages the Python thread posts without waiting. */
 export type Notice =
-  | { kind: "ready"; startMs: number }
+  /** startKind: "snapshot" when Pyodide was restored from the memory snapshot in the cache folder (snapshot-node.ts), "cold" when it started from scratch. */
+  | { kind: "ready"; startMs: number; startKind?: "cold" | "snapshot" }
   | { kind: "stdout"; text: string }
   | { kind: "stderr"; text: string }
   | { kind: "check"; line: number; check: "assert_close" | "allclose"; passed: boolean; maxAbsDiff: number | null }

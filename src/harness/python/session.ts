@@ -8,7 +8,6 @@ import type { LocatedDiagnostic } from "../../diagnostics/position";
 import { NO_NEEDS } from "../../ir/target";
 import { displayPath, located, readKernelText } from "../load/load";
 import { openDevice, requestGpu } from "../run/open-device";
-import { answer } from "./embedded";
 import { Launcher } from "./launch";
 import type { BenchMode, Notice, Reply, Request, RunScript } from "./protocol";
 import type { PythonFileReport, PythonPlot } from "./report";
@@ -18,7 +17,8 @@ import { assertNever } from "../../ir/never";
 
 /** The Python thread as the main thread sees it (thread-node.ts in Node). */
 export interface PythonProcess {
-  reply: SharedArrayBuffer;
+  /** Hands the reply to a request to the waiting script. */
+  answer(reply: Reply): void;
   post(command: RunScript): void;
   onNotice(listener: (notice: Notice) => void): void;
   onExit(listener: (why: string) => void): void;
@@ -42,9 +42,11 @@ export interface PythonRunOptions {
   onStart?: (report: PythonFileReport) => void;
 }
 
+type StartKind = "cold" | "snapshot";
+
 interface Started {
   thread: PythonProcess;
-  ready: Promise<number>;
+  ready: Promise<StartKind>;
   /** The notices of the run in progress. */
   listener?: (notice: Notice) => void;
 }
@@ -55,12 +57,12 @@ let python: Started | undefined;
 function pythonThread(start: () => PythonProcess): { started: Started; warm: boolean } {
   if (python) return { started: python, warm: true };
   const thread = start();
-  let settle: { resolve(ms: number): void; reject(err: Error): void } | undefined;
-  const ready = new Promise<number>((resolve, reject) => (settle = { resolve, reject }));
+  let settle: { resolve(kind: StartKind): void; reject(err: Error): void } | undefined;
+  const ready = new Promise<StartKind>((resolve, reject) => (settle = { resolve, reject }));
   ready.catch(() => {});
   const started: Started = { thread, ready };
   thread.onNotice((notice) => {
-    if (notice.kind === "ready") settle?.resolve(notice.startMs);
+    if (notice.kind === "ready") settle?.resolve(notice.startKind ?? "cold");
     else if (notice.kind === "done" && notice.error?.type === "StartError") settle?.reject(new Error(notice.error.traceback));
     else started.listener?.(notice);
   });
@@ -89,7 +91,7 @@ export async function runPythonFile(fileArg: string, opts: PythonRunOptions, sta
   const report: PythonFileReport = {
     file, adapter: null, diagnostics: [], launches: [], checks: [], stdout: "", plots: [],
     bench: { mode: opts.bench ?? "quick", chosen: opts.bench ? "flag" : "cpu" },
-    pyodide: { startMs: 0, warm },
+    pyodide: { startMs: 0, warm, startKind: warm ? "reused" : "cold" },
   };
   const done = (outcome: PythonOutcome, diagnostics: LocatedDiagnostic[] = []) => {
     report.diagnostics.push(...diagnostics);
@@ -101,7 +103,8 @@ export async function runPythonFile(fileArg: string, opts: PythonRunOptions, sta
   const needs = /float16|\.half\(|bfloat16/.test(source) ? { ...NO_NEEDS, f16: true } : NO_NEEDS;
   const gpuReady = opts.cpu ? undefined : requestGpu(() => {}, needs);
   try {
-    await started.ready;
+    const kind = await started.ready;
+    if (!warm) report.pyodide.startKind = kind;
   } catch (err) {
     return done("failure", [located(file, PythonCodes.pythonStart, `Kernel Lab could not start its embedded Python (Pyodide): ${(err as Error).message}`)]);
   }
@@ -135,7 +138,7 @@ export async function runPythonFile(fileArg: string, opts: PythonRunOptions, sta
           return;
         }
         case "request":
-          void respond(launcher, notice.request).then((reply) => answer(started.thread.reply, reply));
+          void respond(launcher, notice.request).then((reply) => started.thread.answer(reply));
           return;
         case "done":
           resolve(notice);

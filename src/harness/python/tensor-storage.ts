@@ -25,10 +25,16 @@ export function isFloating(dtype: TensorDtype): boolean {
   return dtype === "float32" || dtype === "float16" || dtype === "bfloat16";
 }
 
-/** Zeroed storage for `n` elements, shared with the main thread. */
+/**
+ * Zeroed storage for `n` elements, shared with the main thread. A browser's worker has no
+ * SharedArrayBuffer (the page is not cross-origin isolated), and needs none: Python and the GPU
+ * side run on its one thread there (web-python.ts).
+ */
+const Buffer: new (bytes: number) => ArrayBufferLike = typeof SharedArrayBuffer === "function" ? SharedArrayBuffer : ArrayBuffer;
+
 export function allocate(dtype: TensorDtype, n: number): TensorStorage {
   const Storage = STORAGE[dtype];
-  return new Storage(new SharedArrayBuffer(Math.max(1, n) * Storage.BYTES_PER_ELEMENT), 0, n);
+  return new Storage(new Buffer(Math.max(1, n) * Storage.BYTES_PER_ELEMENT), 0, n);
 }
 
 const f32 = new Float32Array(1);

@@ -24,6 +24,8 @@ export interface SizeContext {
   lines: LineMap;
   /** The program whose accesses go into the report's `accessMap` (`--program`). */
   program?: readonly [number, number, number];
+  /** Trace a bounded set of programs into the report's `accessMaps` (the results panel). */
+  accessMaps?: boolean;
   /** A warning about this size (KL3105), into the report's diagnostics. */
   warn?: (diagnostic: Diagnostic) => void;
 }

@@ -119,6 +119,8 @@ async function runSize(s: FileSession, prepare: () => PreparedSize, run?: Checke
     lines: new LineMap(s.text),
     warn: warnFor(s),
     ...(s.opts.program ? { program: s.opts.program } : {}),
+    ...(s.opts.accessMaps ? { accessMaps: true } : {}),
+    ...(s.opts.accessMaps ? { accessMaps: true } : {}),
   };
   return runOneSize(prepare(), s.device.executor, ctx, run);
 }

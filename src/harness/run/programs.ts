@@ -52,13 +52,13 @@ export class KernelPrograms {
     };
   }
 
-  /** The instrumented variant of a run's program for the correctness launch (Target.instrument), specialised as the launch is. */
+  /** The instrumented variant of a run's program for the correctness launch (CodegenOptions.instrument), specialised as the launch is. */
   instrumented(kernel: KernelSource, constexprs: Record<string, number>): (scalars: Record<string, unknown>) => CompiledKernel | undefined {
     return (scalars) => {
       const specialization = specializationFor(kernel, scalars);
       const key = `${kernel.name}:${constexprsKey(constexprs)}:instrumented${specializationKey(specialization)}`;
       if (!this.compiled.has(key)) {
-        const result = compileKernel(kernel, constexprs, { ...this.target, instrument: true }, specialization);
+        const result = compileKernel(kernel, constexprs, this.target, specialization, { instrument: true });
         if (!result.kernel) return undefined;
         this.compiled.set(key, result.kernel);
       }

@@ -4,7 +4,7 @@
 // and the baseline; then what the trace of its accesses shows (the access map, the bytes).
 
 import { LineMap } from "../../diagnostics/position";
-import { launchBytes, programAccessMap, type LaunchToTrace } from "../debug/analyse-launch";
+import { launchBytes, programAccessMap, programAccessMaps, type LaunchToTrace } from "../debug/analyse-launch";
 import { printsOf } from "../debug/prints";
 import { withSource } from "../debug/provenance";
 import type { RunReport } from "../report";
@@ -52,6 +52,11 @@ export async function runOneSize(prepared: PreparedSize, executor: Executor, ctx
   if (toTrace && ctx.program) {
     const map = programAccessMap(toTrace, ctx.program);
     if (map) report.accessMap = map;
+  }
+  if (toTrace && ctx.accessMaps) {
+    trace("tracing the access maps");
+    const maps = programAccessMaps(toTrace);
+    if (maps) report.accessMaps = maps;
   }
   if (toTrace && timed) {
     trace("tracing the bytes");

@@ -105,8 +105,8 @@ export async function runFileWithOutcome(fileArg: string, opts: RunOptions = {},
       const peaks = device.gpu && run.timing ? await gpuPeaks(device.gpu, device.adapter, progress) : undefined;
       const assessed = peaks && assessSpeed(run, peaks.peaks, peaks.cached ? "cached" : "measured");
       if (assessed) run.speedOfLight = assessed;
-      // `bytes` and `accessMap` (run-size.ts) go after the speed of light, which they explain.
-      for (const key of ["bytes", "accessMap"] as const) {
+      // `bytes`, `accessMap` and `accessMaps` (run-size.ts) go after the speed of light, which they explain.
+      for (const key of ["bytes", "accessMap", "accessMaps"] as const) {
         const value = run[key];
         if (value === undefined) continue;
         delete run[key];

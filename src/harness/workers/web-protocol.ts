@@ -4,7 +4,8 @@
 // files (the autotuner's choices) travel with the request and back with the answer.
 
 import type { DebugLaunch, ProgramTrace } from "../debug/debug-run";
-import type { ErrorMessage, ProgressMessage, ResultMessage, RunRequest } from "./protocol";
+import type { ErrorMessage, OutputMessage, ProgressMessage, PythonResultMessage, PythonRunRequest, ResultMessage, RunRequest } from "./protocol";
+import type { PyodideFiles } from "../python/web-python";
 
 /** What the worker's surroundings are (runtime/host-browser.ts). */
 export interface WebWorkerContext {
@@ -18,6 +19,8 @@ export interface WebWorkerContext {
 export type ToWebWorker =
   | { type: "run"; request: RunRequest; context: WebWorkerContext }
   | { type: "debug"; launch: DebugLaunch; context: WebWorkerContext }
+  /** A Python file, with Pyodide's files and Kernel Lab's Python modules (lib path → text): the worker can't fetch the extension's files. */
+  | { type: "run-python"; request: PythonRunRequest; context: WebWorkerContext; pyodide: PyodideFiles; lib: Record<string, string> }
   /** The answer to a `read`: the file's text, or why it can't be read. */
   | { type: "file"; id: number; text?: string; error?: string };
 
@@ -25,6 +28,8 @@ export type FromWebWorker =
   | ProgressMessage
   | (ResultMessage & { cacheFiles: [string, string][] })
   | ErrorMessage
+  | PythonResultMessage
+  | OutputMessage
   /** The worker needs a file (the kernel file, a file it imports). */
   | { type: "read"; id: number; file: string }
   /** What the file's own code printed (console.log in `args`, `reference` …). */

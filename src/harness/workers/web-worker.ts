@@ -10,6 +10,9 @@ import { DebugLaunchError, traceProgram } from "../debug/debug-run";
 import { EXIT_CODES } from "../report";
 import { runFileWithOutcome } from "../run/run";
 import type { FromWebWorker, ToWebWorker, WebWorkerContext } from "./web-protocol";
+import { PythonCodes } from "../python/codes";
+import { PYTHON_EXIT_CODES, runPythonFile } from "../python/session";
+import { startWebPython, whyNoJspi } from "../python/web-python";
 
 interface WorkerScope {
   postMessage(message: FromWebWorker): void;
@@ -74,6 +77,29 @@ async function handle(message: ToWebWorker): Promise<void> {
       const { report, outcome } = await runFileWithOutcome(file, { ...options, cpu, onProgress: (p) => send({ type: "progress", ...p }) });
       // JSON round trip: NaN and Infinity become null exactly as in `kernel-lab run --json`.
       send({ type: "result", report: JSON.parse(JSON.stringify(report)), outcome, exitCode: EXIT_CODES[outcome], cacheFiles: [...cacheFiles] });
+      return;
+    }
+    case "run-python": {
+      setUp(message.context);
+      const noJspi = whyNoJspi();
+      if (noJspi) {
+        send({ type: "error", code: PythonCodes.pythonInBrowser, message: `Kernel Lab can't run ${message.request.file.split("/").pop()} here: ${noJspi}.` });
+        return;
+      }
+      const { request } = message;
+      const noWebGpu = request.cpu ? undefined : await whyNoWebGpu();
+      if (noWebGpu) send({ type: "no-webgpu", reason: noWebGpu });
+      const { report, outcome } = await runPythonFile(
+        request.file,
+        {
+          cpu: request.cpu || noWebGpu !== undefined,
+          ...(request.bench ? { bench: request.bench } : {}),
+          onStdout: (text) => send({ type: "output", stream: "stdout", text }),
+          onStderr: (text) => send({ type: "output", stream: "stderr", text }),
+        },
+        () => startWebPython(message.pyodide, message.lib),
+      );
+      send({ type: "python-result", report: JSON.parse(JSON.stringify(report)), outcome, exitCode: PYTHON_EXIT_CODES[outcome] });
       return;
     }
     case "debug": {

@@ -3,6 +3,7 @@
 # the element loops run in JS (tensor-ops.ts). Installed on Tensor at the end of the file.
 
 import _kernel_lab_ops as _js
+import _kernel_lab_state as _state
 from pyodide.ffi import to_js
 
 from . import _dtypes as D
@@ -81,7 +82,25 @@ def binary(op, a, b):
     shape = broadcast_shapes(_shape(a), _shape(b))
     out_dtype = D.bool_ if op in _COMPARISONS else dtype
     data = _js.binary(op, _operand(a), _operand(b), to_js(list(shape)), out_dtype.name)
-    return Tensor._make(data, out_dtype, shape, device=_device_of(a, b))
+    out = Tensor._make(data, out_dtype, shape, device=_device_of(a, b))
+    if _timed(out):
+        from . import _on_gpu
+        _on_gpu.elementwise(op, a, b, out)
+    return out
+
+
+def _timed(*tensors):
+    """Inside do_bench's timed call, an op on GPU tensors: it records its GPU kernel (_on_gpu.py)."""
+    if not _state.recording or not any(isinstance(t, Tensor) and t.device.type == "cuda" for t in tensors):
+        return False
+    from . import _on_gpu
+    return _on_gpu.recording()
+
+
+def _untimed(name, *tensors):
+    if _timed(*tensors):
+        from . import _on_gpu
+        _on_gpu.left_out(name)
 
 
 def unary(op, x):
@@ -91,6 +110,7 @@ def unary(op, x):
         dtype = D.float32
     if op in ("logical_not", "isnan", "isinf"):
         dtype = D.bool_
+    _untimed(f"torch.{op}", x)
     return Tensor._make(_js.unary(op, x._view(), dtype.name), dtype, x.shape, device=x.device)
 
 
@@ -125,6 +145,7 @@ def reduce(op, x, dim=None, keepdim=False, dtype=None):
     if x.numel() == 0 and op in ("max", "min", "argmax", "argmin"):
         raise RuntimeError(f"{op}(): Expected reduction dim to be specified for input.numel() == 0.")
     kept = [e for i, e in enumerate(x.shape) if i not in axes]
+    _untimed(f"torch.{op}", x)
     data = _js.reduce(op, x._view(), to_js(axes), out_dtype.name)
     out = Tensor._make(data, out_dtype, kept, device=x.device)
     if keepdim:
@@ -159,6 +180,12 @@ def softmax(x, dim=-1, dtype=None, log=False):
     out_dtype = dtype or (x.dtype if x.dtype.kind == "float" else D.float32)
     data = _js.softmax(moved._view(), log, out_dtype.name)
     out = Tensor._make(data, out_dtype, moved.shape, device=x.device)
+    if _timed(x):
+        from . import _on_gpu
+        if log or not moved.is_contiguous():
+            _on_gpu.left_out("torch.log_softmax" if log else "torch.softmax over a dimension other than the last")
+        else:
+            _on_gpu.softmax_rows(moved, out)
     return out.transpose(axis, -1).contiguous() if axis != x.dim() - 1 else out
 
 
@@ -189,6 +216,9 @@ def matmul(a, b):
     bv = b2.expand(*batch, k, n).reshape(count, k, n) if batch else b2.reshape(1, k, n)
     data = _js.matmul(av._view(), bv._view(), count, m, k, n, a.dtype.name)
     out = Tensor._make(data, a.dtype, (*batch, m, n), device=_device_of(a, b))
+    if _timed(a, b):
+        from . import _on_gpu
+        _on_gpu.matmul(av.contiguous(), bv.contiguous(), out, count, m, k, n)
     if squeeze_a:
         out = out.squeeze(-2)
     if squeeze_b:

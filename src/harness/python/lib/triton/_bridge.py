@@ -1,5 +1,5 @@
 # The one way Kernel Lab's triton reaches the GPU: a request to the main thread, answered before
-# the script goes on (the Python thread sleeps meanwhile; protocol.ts). A failed launch becomes
+# the script goes on (the Python thread sleeps meanwhile, or in a browser waits on the promise; protocol.ts). A failed launch becomes
 # the Python exception its kind names.
 
 import json
@@ -37,7 +37,14 @@ _ERRORS = {"out-of-bounds": OutOfBoundsError, "assert": DeviceAssertError, "comp
 
 
 def call(request):
-    reply = json.loads(_bridge.call(to_js(request, dict_converter=Object.fromEntries)))
+    raw = _bridge.call(to_js(request, dict_converter=Object.fromEntries))
+    if not isinstance(raw, str):
+        # The browser's worker has one thread: the reply is a promise, waited on through WebAssembly
+        # JSPI (the script runs under callPromising there; web-python.ts).
+        from pyodide.ffi import run_sync
+
+        raw = run_sync(raw)
+    reply = json.loads(raw)
     if reply["kind"] == "error":
         raise _ERRORS[reply["error"]](reply["message"])
     return reply.get("value")

@@ -61,6 +61,17 @@ class JITFunction:
         self.constexprs = {n for n, p in self.signature.parameters.items() if _is_constexpr(p.annotation)}
         self.def_line = fn.__code__.co_firstlineno
         self.options = options
+        self._module = None
+
+    def _module_text(self):
+        """A kernel defined outside the script (Kernel Lab's torch's own kernels): its file and text, to compile from."""
+        file = self.fn.__code__.co_filename
+        if file == _state.file_name:
+            return None
+        if self._module is None:
+            with open(file) as f:
+                self._module = {"file": file, "text": f.read()}
+        return self._module
 
     def __call__(self, *args, **kwargs):
         raise RuntimeError(f"Cannot call @triton.jit'd outside of the scope of a kernel: launch it as {self.__name__}[grid](…)")
@@ -92,6 +103,9 @@ class JITFunction:
             "record": _state.recording,
             "warmup": warmup,
         }
+        module = self._module_text()
+        if module is not None:
+            request["module"] = module
         result = _bridge.call(request)
         for line in (result or {}).get("prints", []):
             print(line)

@@ -71,8 +71,10 @@ def do_bench(fn, warmup=25, rep=100, grad_to_none=None, quantiles=None, return_m
     if _state.bench == "off":
         _say_once("off", "[kernel-lab] --bench off: triton.testing.do_bench is skipped (it returns nan)")
         return [math.nan] * len(quantiles) if quantiles and len(quantiles) > 1 else math.nan
+    _to_none(grad_to_none)
     fn()  # the first call runs checked, as any launch
     quick = _state.bench == "quick"
+    _to_none(grad_to_none)
     _state.recording = True
     _bridge.call({"kind": "bench-start"})
     try:
@@ -82,10 +84,16 @@ def do_bench(fn, warmup=25, rep=100, grad_to_none=None, quantiles=None, return_m
     reps = 10 if quick else max(10, min(1000, int(rep * 10)))
     result = _bridge.call({"kind": "bench-stop", "reps": reps, "warmupMs": 20 if quick else warmup, "quantiles": None if quantiles is None else list(quantiles)})
     if result is None:
-        # No GPU launch: torch's own ops run on the CPU in Kernel Lab; timed by the wall clock, and said so.
-        _say_once("cpu", "[kernel-lab] do_bench: a function with no kernel launch (torch's own ops) runs on the CPU here; timed by the wall clock")
+        # Nothing for the GPU: no kernel launch, and no torch op with a GPU kernel of Kernel Lab's (torch/_on_gpu.py).
+        _say_once("cpu", "[kernel-lab] do_bench: a function that launches no GPU work (no kernel, no torch op with a GPU kernel here) is timed by the wall clock")
         return _summary(_wall_clock(fn, 20 if quick else rep, quantiles), quantiles, return_mode)
     return _bench_result(result, quantiles, return_mode)
+
+
+def _to_none(tensors):
+    """As Triton's do_bench: these tensors' .grad is cleared before each call (no accumulation is timed)."""
+    for t in tensors or ():
+        t.grad = None
 
 
 def _bench_result(result, quantiles, return_mode):

@@ -1,0 +1,118 @@
+// Moving a block between registers and workgroup memory for tl.dot on subgroup matrices (mma.ts):
+// an operand's registers staged as halves in padded rows, and the accumulator moved between
+// registers and matrices a few rows at a time (matrix elements cannot be addressed).
+
+import type { Value } from "../ir/ir";
+import type { Emitter } from "./emitter";
+import { tileOffset } from "./layout";
+import type { MatrixOps } from "./mma-ops";
+import { names, transferShape, type MmaPlan } from "./mma-plan";
+
+/**
+ * Where each register of a 2-D block goes in a row-major array of `stride` elements per row: one
+ * per-invocation base (emitted once) plus a constant per register, or a whole expression where
+ * the layout gives no such split (replicated blocks). Also each register's row offset from the
+ * base's row, for a transfer that moves some rows at a time.
+ */
+function paddedPlaces(ctx: Emitter, v: Value, stride: number): { index: (j: number) => string; rowOf: (j: number) => string; owner?: string } {
+  const layout = ctx.layout(v.type);
+  const cols = v.type.shape[1];
+  const w = ctx.workgroupSize;
+  const plus = (base: string, c: number) => (c ? `${base} + ${c}u` : base);
+  if (layout.tile) {
+    const t = ctx.tileBase(layout);
+    const [row0, base] = [ctx.fresh("mr"), ctx.fresh("mb")];
+    ctx.emit(`let ${row0} = u32(${t}) / ${cols}u;`);
+    ctx.emit(`let ${base} = ${row0} * ${stride}u + u32(${t}) % ${cols}u;`);
+    const split = (j: number) => {
+      const offset = tileOffset(layout.tile!, w, j);
+      return [Math.floor(offset / cols), offset % cols];
+    };
+    return { index: (j) => plus(base, split(j)[0] * stride + split(j)[1]), rowOf: (j) => plus(row0, split(j)[0]) };
+  }
+  const vec = layout.vec;
+  if (!layout.replicated && cols % vec === 0 && (w * vec) % cols === 0) {
+    // Register j: element (j / V) * W * V + t * V + j % V; a sweep of W * V elements is whole rows.
+    const lane = ctx.elementIndex(v.type, 0);
+    const [row0, base] = [ctx.fresh("mr"), ctx.fresh("mb")];
+    ctx.emit(`let ${row0} = u32(${lane}) / ${cols}u;`);
+    ctx.emit(`let ${base} = ${row0} * ${stride}u + u32(${lane}) % ${cols}u;`);
+    const rows = (j: number) => (Math.floor(j / vec) * w * vec) / cols;
+    return { index: (j) => plus(base, rows(j) * stride + (j % vec)), rowOf: (j) => plus(row0, rows(j)) };
+  }
+  const element = (j: number) => `u32(${ctx.elementIndex(v.type, j)})`;
+  return {
+    index: (j) => `${element(j)} / ${cols}u * ${stride}u + ${element(j)} % ${cols}u`,
+    rowOf: (j) => `${element(j)} / ${cols}u`,
+    owner: layout.replicated ? `lid < ${layout.numel}u` : ctx.ownerCondition(v.type),
+  };
+}
+
+/** Writes an operand's registers into `array` (rows of `stride` halves from `offset`). */
+export function stage(ctx: Emitter, v: Value, array: string, stride: number, offset: string): void {
+  const places = paddedPlaces(ctx, v, stride);
+  const writes = () => {
+    for (let j = 0; j < ctx.layout(v.type).ept; j++) ctx.emit(`${array}[${offset ? `${offset} + ` : ""}${places.index(j)}] = ${ctx.reg(v, j)};`);
+  };
+  if (!places.owner) return writes();
+  ctx.emit(`if (${places.owner}) {`);
+  ctx.nested(writes);
+  ctx.emit("}");
+}
+
+/**
+ * Moves the accumulator between registers and matrices, `chunk` rows at a time through a
+ * workgroup array: registers → array → matrices ("load") or matrices → array → registers
+ * ("store"; `add(j)`, when given, is added to register j as it is written).
+ */
+export function transfer(ctx: Emitter, ops: MatrixOps, plan: MmaPlan, direction: "load" | "store", register: (j: number) => string, add?: (j: number) => string): void {
+  const out = plan.dot;
+  const [m, n] = out.type.shape;
+  const { acc, row, col } = names(plan);
+  const { config } = plan;
+  const { stride, chunk } = transferShape(plan);
+  const array = ctx.scratch("mmac", "f32", chunk * stride);
+  const whole = chunk === m;
+  const ch = whole ? "0u" : ctx.fresh("mma_rows");
+  const places = paddedPlaces(ctx, out, stride);
+  const layout = ctx.layout(out.type);
+  const registers = () => {
+    const guard = (j: number, body: string) => {
+      const conditions = [...(whole ? [] : [`${places.rowOf(j)} - ${ch} < ${chunk}u`]), ...(places.owner && direction === "load" ? [places.owner] : [])];
+      ctx.emit(conditions.length ? `if (${conditions.join(" && ")}) { ${body} }` : body);
+    };
+    for (let j = 0; j < layout.ept; j++) {
+      const at = `${array}[${places.index(j)}${whole ? "" : ` - ${ch} * ${stride}u`}]`;
+      guard(j, direction === "load" ? `${at} = ${register(j)};` : `${register(j)} = ${at}${add ? ` + ${add(j)}` : ""};`);
+    }
+  };
+  const matrices = () => {
+    for (let i = 0; i < plan.tilesM; i++) {
+      for (let t = 0; t < plan.tilesN; t++) {
+        const r = `${row} + ${i * config.M}u`;
+        const offset = `(${r} - ${ch}) * ${stride}u + ${col} + ${t * config.N}u`;
+        const matrix = `${acc}[${i * plan.tilesN + t}]`;
+        // Uniform in the subgroup (its rows), as the matrix operations need.
+        const op = () => (direction === "load" ? ops.loadResult(matrix, array, offset, stride, config) : ops.storeResult(array, offset, matrix, stride, config));
+        if (whole) op();
+        else {
+          ctx.emit(`if (${r} - ${ch} < ${chunk}u) {`);
+          ctx.nested(op);
+          ctx.emit("}");
+        }
+      }
+    }
+  };
+  const body = () => {
+    ctx.emit("workgroupBarrier();");
+    if (direction === "load") registers();
+    else matrices();
+    ctx.emit("workgroupBarrier();");
+    if (direction === "load") matrices();
+    else registers();
+  };
+  if (whole) return body();
+  ctx.emit(`for (var ${ch} = 0u; ${ch} < ${m}u; ${ch} += ${chunk}u) {`);
+  ctx.nested(body);
+  ctx.emit("}");
+}

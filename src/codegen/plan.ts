@@ -1,0 +1,133 @@
+// What the code generator decides before it writes any WGSL, as one value: the plan. From the
+// kernel's IR, the adapter's facts (Target) and the options asked for (CodegenOptions) it fixes
+// the workgroup size and layouts; which tl.dot calls run on subgroup matrices (mma-plan.ts); the
+// IR rewrites that follow from that (sink.ts, then pipeline.ts); how each tiled tl.dot stages its
+// operands (dot-staging.ts); and the workgroup memory that staging takes. wgsl.ts emits a plan.
+//
+// Only tl.dot's staging changes with the switches that cost workgroup memory; every other
+// workgroup array (reductions, rearrangements, scans…) is the same in every plan of a kernel. So
+// when a kernel needs more memory than the adapter has, the plans to fall back to are data:
+// `fallback` gives the next, with one switch turned off (shifted rows, two buffers, private
+// tiles, a smaller transfer array, the invariant A staged once, subgroup matrices themselves, in
+// that order), and `fittingPlan` the first whose staging fits beside the rest. A tuner can make
+// plans for other options and compare them the same way (their `stagingBytes`, their options).
+
+import type { KernelIR, Value } from "../ir/ir";
+import type { CodegenOptions, Target } from "../ir/target";
+import { forEachValue } from "../ir/walk";
+import { dotsWithoutLeadingBarrier } from "./dot-barriers";
+import { isTiledDotLayout, tiledDotStaging, type TiledDotStaging } from "./dot-staging";
+import { dotOnlyTransposes } from "./dot";
+import { chooseWorkgroupSize, containsDot, resolveLayout, rowSlicesOf } from "./layout";
+import { planMma, requestMmaArrays, TRANSFER_BYTES, type MmaPlan } from "./mma-plan";
+import { pipelineDotLoads } from "./pipeline";
+import { sinkInvariantDotLoads } from "./sink";
+import { arrayBytes, type WorkgroupArray } from "./workgroup-arrays";
+
+export interface CodegenPlan {
+  readonly target: Target;
+  /** The options asked for, less those a fallback turned off. */
+  readonly options: CodegenOptions;
+  /** What the plan resolved of them: invocations per program instance, tiled layouts, the dot's k loop written out. */
+  readonly workgroupSize: number;
+  readonly tiledLayouts: boolean;
+  readonly unrollDot: boolean;
+  /** The kernel as lowered (the fallbacks plan from it again). */
+  readonly written: KernelIR;
+  /** What is emitted: `written` with invariant dot operands sunk into their loop and the next trip's operands loaded early. */
+  readonly ir: KernelIR;
+  /** The tl.dot calls on subgroup matrices, by the dot's value id. */
+  readonly mma: ReadonlyMap<number, MmaPlan>;
+  /** How each tiled tl.dot not on subgroup matrices stages its operands, by the dot's value id. */
+  readonly tiledDots: ReadonlyMap<number, TiledDotStaging>;
+  /** tl.trans values read only as operands of tl.dot: not emitted (the dot stages what they transpose, dot.ts). */
+  readonly dotOnlyTransposes: ReadonlySet<number>;
+  /** The workgroup arrays tl.dot's staging takes, by name (what the fallbacks change). */
+  readonly stagingArrays: ReadonlyMap<string, WorkgroupArray>;
+  /** Their bytes. */
+  readonly stagingBytes: number;
+}
+
+/** The plan for these options, none turned off. */
+export function planKernel(written: KernelIR, target: Target, options: CodegenOptions = {}): CodegenPlan {
+  // Kernels with tl.dot get tiled layouts and the k loop written out unless the options say not.
+  const tiledLayouts = options.tiledLayouts ?? containsDot(written.body);
+  const workgroupSize = options.workgroupSize ?? chooseWorkgroupSize(written, target.maxWorkgroupSize, options.preferredWorkgroupSize, tiledLayouts);
+  // Dots on subgroup matrices keep no output registers in their loop: they don't count against pipelining.
+  const matrix = planMma(written, target, options, workgroupSize);
+  const loopDots = new Set([...matrix].filter(([, p]) => p.kind === "loop").map(([id]) => id));
+  // Dots on subgroup matrices stage an invariant operand once themselves (mma.ts): their loads stay.
+  const sunk = options.sinkInvariantDotLoads === false ? written : sinkInvariantDotLoads(written, new Set(matrix.keys()));
+  const ir = (options.numStages ?? 2) > 1 ? pipelineDotLoads(sunk, workgroupSize, loopDots, options.numStages === 2) : sunk;
+  // Planned again on the rewritten IR, whose values the emitters see.
+  const mma = planMma(ir, target, options, workgroupSize);
+  const arrays = new Map<string, WorkgroupArray>();
+  const tiledDots = planTiledDots(ir, target, options, workgroupSize, tiledLayouts, mma, arrays);
+  for (const plan of mma.values()) requestMmaArrays(plan, arrays);
+  const stagingBytes = [...arrays.values()].reduce((sum, a) => sum + arrayBytes(a), 0);
+  return { target, options, workgroupSize, tiledLayouts, unrollDot: options.unrollDot ?? true, written, ir, mma, tiledDots, dotOnlyTransposes: dotOnlyTransposes(ir), stagingArrays: arrays, stagingBytes };
+}
+
+/** The staging of every 2-D tl.dot on the tiled path (dot.ts `emitDot`), its arrays requested from `arrays`. */
+function planTiledDots(
+  ir: KernelIR,
+  target: Target,
+  options: CodegenOptions,
+  w: number,
+  tiledLayouts: boolean,
+  mma: ReadonlyMap<number, MmaPlan>,
+  arrays: Map<string, WorkgroupArray>,
+): Map<number, TiledDotStaging> {
+  const rowSlices = tiledLayouts && options.rowLayouts !== false ? rowSlicesOf(ir.body, w) : new Map();
+  const privateDots = options.privateDotTiles === true && !options.doubleBufferDot ? dotsWithoutLeadingBarrier(ir.body) : new Set<number>();
+  const dots = new Map<number, TiledDotStaging>();
+  forEachValue(ir.body, (v) => {
+    if (v.op !== "dot" || mma.has(v.id) || v.a.type.shape.length === 3 || dots.has(v.id)) return;
+    if (!isTiledDotLayout(resolveLayout(v.type.shape, w, tiledLayouts, rowSlices))) return;
+    const layoutA = resolveLayout(v.a.type.shape, w, tiledLayouts, rowSlices);
+    const choices = { padDotTiles: options.padDotTiles !== false, doubleBufferDot: options.doubleBufferDot === true, privateDot: privateDots.has(v.id), maxWorkgroupStorageBytes: target.maxWorkgroupStorageBytes };
+    dots.set(v.id, tiledDotStaging(v as Value & { op: "dot" }, layoutA, choices, arrays));
+  });
+  return dots;
+}
+
+/**
+ * The plan to fall back to when `plan`'s kernel needs more workgroup memory than the adapter has,
+ * or undefined when none is left: tiled dots' rows unshifted, then one shared pair of staging
+ * arrays (no two buffers, no private tiles), then on subgroup matrices a transfer array half as
+ * large (down to 4 KiB), A staged every trip, and last the generic tiled dot.
+ */
+export function fallback(plan: CodegenPlan): CodegenPlan | undefined {
+  const options = fallbackOptions(plan);
+  return options && planKernel(plan.written, plan.target, options);
+}
+
+function fallbackOptions(plan: CodegenPlan): CodegenOptions | undefined {
+  const { options } = plan;
+  const dots = [...plan.tiledDots.values()];
+  if (dots.length > 0 && options.padDotTiles !== false) return { ...options, padDotTiles: false };
+  const twoBuffers = dots.some((d) => d.double) || [...plan.mma.values()].some((p) => p.doubleBuffer);
+  if (options.doubleBufferDot === true && twoBuffers) return { ...options, doubleBufferDot: false };
+  if (options.privateDotTiles === true && dots.some((d) => d.own)) return { ...options, privateDotTiles: false };
+  if (plan.mma.size === 0) return undefined;
+  const transfer = options.mmaTransferBytes ?? TRANSFER_BYTES;
+  if (transfer > 4096) return { ...options, mmaTransferBytes: transfer / 2 };
+  if (options.mmaStageInvariant !== false && [...plan.mma.values()].some((p) => p.invariantA)) return { ...options, mmaStageInvariant: false };
+  if (options.subgroupMatrixDot !== false) return { ...options, subgroupMatrixDot: false };
+  return undefined;
+}
+
+/**
+ * The first plan from `plan` on (itself, then its fallbacks) whose staging fits beside
+ * `otherBytes` of other workgroup arrays, or the last one when none does (its kernel is then
+ * reported as too large).
+ */
+export function fittingPlan(plan: CodegenPlan, otherBytes: number): CodegenPlan {
+  let candidate = plan;
+  for (;;) {
+    if (otherBytes + candidate.stagingBytes <= plan.target.maxWorkgroupStorageBytes) return candidate;
+    const next = fallback(candidate);
+    if (!next) return candidate;
+    candidate = next;
+  }
+}

@@ -1,0 +1,183 @@
+// The access map in the results panel, in headless Chromium under the panel's own CSP: maps the
+// harness computes for real launches (the matmul example, vector add's masked tail block), drawn,
+// then the program moved with the slider and the grid, and a layer hidden. Reads the canvases'
+// pixels and their counts. Saves screenshots to test-results/webview/ (KERNEL_LAB_DOCS=1: docs/).
+//
+//   node scripts/build.mjs && npx tsx --test test/webview/access-map.ts
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import * as path from "node:path";
+import { pathToFileURL } from "node:url";
+import { chromium, type Page } from "playwright-core";
+import { resultsHtml } from "../../src/editor/results-html";
+import type { ResultsView, ToWebview } from "../../src/editor/webview-protocol";
+import { compileKernel, parseKernelFile } from "../../src/compile";
+import { LineMap } from "../../src/diagnostics/position";
+import { programAccessMaps, type LaunchToTrace } from "../../src/harness/debug/analyse-launch";
+import type { NumDtype } from "../../src/ir/ir";
+import { DEFAULT_TARGET } from "../../src/ir/target";
+import type { RunReport } from "../../src/harness/report";
+import { singleRun } from "./sample-reports";
+
+const root = path.resolve(__dirname, "..", "..");
+const media = path.join(root, "media");
+const out = path.join(root, "test-results", "webview");
+const chromiumPath = process.env.CHROMIUM ?? "/usr/bin/chromium";
+const docs = process.env.KERNEL_LAB_DOCS === "1";
+
+function launchOf(file: string, kernel: string, constexprs: Record<string, number>, grid: [number, number, number], args: LaunchToTrace["args"], shapes?: Map<string, [number, number]>): LaunchToTrace {
+  const text = readFileSync(path.join(root, file), "utf8");
+  const source = parseKernelFile(file, text).kernels.find((k) => k.name === kernel)!;
+  const compiled = compileKernel(source, constexprs, DEFAULT_TARGET).kernel!;
+  const dtypes = new Map<string, NumDtype>(compiled.params.filter((p) => p.kind === "pointer").map((p) => [p.name, p.dtype]));
+  return { ir: compiled.ir, grid, args, dtypes, lines: new LineMap(text), ...(shapes ? { shapes } : {}) };
+}
+
+/** A view of one run whose report carries the maps of `launch`. */
+function viewWithMaps(name: string, kernel: string, launch: LaunchToTrace, size: number, constexprs: Record<string, number>): ResultsView {
+  const accessMaps = programAccessMaps(launch)!;
+  const run: RunReport = { ...singleRun.runs[0], name, kernel, size, constexprs, grid: [...launch.grid] as [number, number, number], accessMaps };
+  return { ...singleRun, file: `examples/${name}.kernel.ts`, runs: [run], wgsl: [] };
+}
+
+function vectorAddTail(): ResultsView {
+  const n = 3000;
+  const launch = launchOf("examples/vector-add.kernel.ts", "add_kernel", { BLOCK_SIZE: 1024 }, [3, 1, 1], { x_ptr: new Float32Array(n), y_ptr: new Float32Array(n), output_ptr: new Float32Array(n), n_elements: n });
+  return viewWithMaps("vectorAdd", "add_kernel", launch, n, { BLOCK_SIZE: 1024 });
+}
+
+function matmul(): ResultsView {
+  const [M, N, K] = [64, 63, 66];
+  const args = {
+    a_ptr: new Float32Array(M * K), b_ptr: new Float32Array(K * N), c_ptr: new Float32Array(M * N),
+    M, N, K, stride_am: K, stride_ak: 1, stride_bk: N, stride_bn: 1, stride_cm: N, stride_cn: 1,
+  };
+  const launch = launchOf("examples/matmul.kernel.ts", "matmul_kernel", { BLOCK_M: 32, BLOCK_N: 32, BLOCK_K: 16 }, [4, 1, 1], args, new Map([["a_ptr", [M, K]], ["b_ptr", [K, N]], ["c_ptr", [M, N]]]));
+  return viewWithMaps("matmul", "matmul_kernel", launch, M, { BLOCK_M: 32, BLOCK_N: 32, BLOCK_K: 16 });
+}
+
+const THEME = `
+  for (const [k, v] of Object.entries({ "--vscode-editor-foreground": "#cccccc", "--vscode-editor-background": "#1f1f1f", "--vscode-charts-blue": "#3794ff", "--vscode-charts-orange": "#d18616", "--vscode-font-family": "system-ui, sans-serif", "--vscode-descriptionForeground": "#9d9d9d" })) document.documentElement.style.setProperty(k, v);
+  document.body.classList.add("vscode-dark");
+`;
+
+async function openPanel(): Promise<{ page: Page; received: unknown[]; errors: string[]; close: () => Promise<void> }> {
+  const browser = await chromium.launch({ executablePath: chromiumPath, args: ["--no-sandbox", "--disable-gpu", "--allow-file-access-from-files"] });
+  const page = await browser.newPage({ viewport: { width: 1000, height: 1200 } });
+  const received: unknown[] = [];
+  const errors: string[] = [];
+  // The test's own pixel reads make Chromium suggest willReadFrequently: not the page's fault.
+  page.on("console", (m) => (m.type() === "error" || m.type() === "warning") && !m.text().startsWith("Canvas2D: Multiple readback") && errors.push(m.text()));
+  page.on("pageerror", (e) => errors.push(String(e)));
+  await page.exposeFunction("__toExtension", (m: unknown) => received.push(m));
+  await page.addInitScript(`
+    let state;
+    window.acquireVsCodeApi = () => ({ postMessage: (m) => window.__toExtension(m), getState: () => state, setState: (s) => { state = s; } });
+    document.addEventListener("securitypolicyviolation", (e) => console.error("CSP " + e.violatedDirective + " " + e.blockedURI));
+    document.addEventListener("DOMContentLoaded", () => { ${THEME} });
+  `);
+  const html = resultsHtml({ cspSource: "file:", nonce: "YWNjZXNzLW1hcA==", mediaUri: (name) => pathToFileURL(path.join(media, name)).toString() });
+  const pagePath = path.join(out, "access-map.html");
+  mkdirSync(out, { recursive: true });
+  writeFileSync(pagePath, html);
+  await page.goto(pathToFileURL(pagePath).toString());
+  await waitFor(() => received.some((m) => (m as { type?: string }).type === "ready"));
+  return { page, received, errors, close: () => browser.close() };
+}
+
+async function send(page: Page, received: unknown[], message: ToWebview): Promise<Record<string, unknown>> {
+  const before = received.length;
+  await page.evaluate((m) => (globalThis as unknown as { postMessage(m: unknown, o: string): void }).postMessage(m, "*"), message);
+  await waitFor(() => received.slice(before).some((m) => (m as { type?: string }).type === "rendered"));
+  return received.slice(before).find((m) => (m as { type?: string }).type === "rendered") as Record<string, unknown>;
+}
+
+async function waitFor(condition: () => boolean, timeoutMs = 10000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > until) throw new Error("timed out waiting for the webview");
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** The counts a buffer's canvas says it drew. */
+async function counts(page: Page, param: string): Promise<{ touched: number; masked: number }> {
+  const canvas = page.locator(`[data-testid=access-map-buffer][data-param=${param}]`);
+  return { touched: Number(await canvas.getAttribute("data-touched")), masked: Number(await canvas.getAttribute("data-masked")) };
+}
+
+/** The RGBA of a canvas pixel: the centre of cell (row, col) of a 1-D buffer, or its left edge (a hollow cell's outline). */
+async function pixelOf(page: Page, param: string, row: number, col: number, at: "centre" | "edge"): Promise<number[]> {
+  return (await page.evaluate(`(() => {
+    const canvas = document.querySelector('[data-testid=access-map-buffer][data-param=${param}]');
+    // Cells are square; a 1-D buffer is drawn in rows of 64.
+    const px = canvas.width / 64;
+    const x = Math.floor(${col} * px + (${JSON.stringify(at)} === "centre" ? px / 2 : 0.5));
+    const y = Math.floor(${row} * px + px / 2);
+    return [...canvas.getContext("2d").getImageData(x, y, 1, 1).data];
+  })()`)) as number[];
+}
+
+test("vector add's masked tail block: program 2 touches 952 elements and its 72 masked-off lanes are drawn hollow past the end", async () => {
+  const { page, received, errors, close } = await openPanel();
+  try {
+    const rendered = await send(page, received, { type: "results", view: vectorAddTail() });
+    assert.equal(rendered.accessMaps, 1);
+    const section = page.locator("[data-testid=access-map]");
+    assert.equal(await section.getAttribute("data-program"), "0,0,0");
+    assert.deepEqual(await counts(page, "x_ptr"), { touched: 1024, masked: 0 });
+    // Loads of x are blue (the theme's charts-blue), the stores of output orange.
+    assert.deepEqual((await pixelOf(page, "x_ptr", 0, 0, "centre")).slice(0, 3), [0x37, 0x94, 0xff]);
+    assert.deepEqual((await pixelOf(page, "output_ptr", 0, 0, "centre")).slice(0, 3), [0xd1, 0x86, 0x16]);
+
+    await page.locator("[data-testid=access-map-slider]").fill("2");
+    assert.equal(await section.getAttribute("data-program"), "2,0,0");
+    assert.match((await page.textContent("[data-testid=access-map-program]")) ?? "", /\(2, 0, 0\) · 3 of 3/);
+    assert.deepEqual(await counts(page, "x_ptr"), { touched: 952, masked: 72 });
+    // Element 2048 (row 32, column 0) is loaded; element 3000 (row 46, column 56) is past the end:
+    // a hollow cell, its outline blue, its middle transparent.
+    assert.deepEqual((await pixelOf(page, "x_ptr", 32, 0, "centre")).slice(0, 3), [0x37, 0x94, 0xff]);
+    assert.deepEqual((await pixelOf(page, "x_ptr", 46, 56, "edge")).slice(0, 3), [0x37, 0x94, 0xff]);
+    assert.equal((await pixelOf(page, "x_ptr", 46, 56, "centre"))[3], 0);
+    assert.match((await page.textContent("[data-testid=access-map-legend]")) ?? "", /load x_ptr · line \d+ · 952 of 1024 lanes active \(72 masked off\)/);
+    await section.screenshot({ path: path.join(out, "access-map-tail.png") });
+    if (docs) await section.screenshot({ path: path.join(root, "docs/screenshot-access-map-tail.png") });
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
+test("the matmul example: program 1's A and B tiles on their shapes, another program by clicking the grid, a layer hidden by its checkbox", async () => {
+  const { page, received, errors, close } = await openPanel();
+  try {
+    await send(page, received, { type: "results", view: matmul() });
+    await page.locator("[data-testid=access-map-slider]").fill("1");
+    assert.equal(await page.locator("[data-testid=access-map]").getAttribute("data-program"), "1,0,0");
+    // The last trip over K masks lanes at k ≥ 66: in A, row 63's point past the end (the other
+    // rows' land on the next row, which active lanes touch); in B, 14 rows past the end.
+    assert.deepEqual(await counts(page, "a_ptr"), { touched: 32 * 66, masked: 14 });
+    assert.deepEqual(await counts(page, "b_ptr"), { touched: 66 * 32, masked: 14 * 32 });
+    assert.match((await page.textContent(".am-buffers")) ?? "", /a_ptr \[64 × 66\]: 2112 touched/);
+    const shot = page.locator("[data-testid=access-map]");
+    await shot.screenshot({ path: path.join(out, "access-map-matmul.png") });
+    if (docs) await shot.screenshot({ path: path.join(root, "docs/screenshot-access-map-matmul.png") });
+
+    // The grid is 4 programs in a row: the third cell is program 2 (tile row 0, column 1).
+    const box = (await page.locator("[data-testid=access-map-grid]").boundingBox())!;
+    await page.mouse.click(box.x + (2.5 * box.width) / 4, box.y + box.height / 2);
+    assert.equal(await page.locator("[data-testid=access-map]").getAttribute("data-program"), "2,0,0");
+    assert.deepEqual((await counts(page, "b_ptr")).touched, 66 * 31);
+
+    // Hiding the load of A empties A's drawing; the store of C stays.
+    await page.locator("[data-testid=access-map-legend] li", { hasText: "load a_ptr" }).locator("input").uncheck();
+    assert.deepEqual(await counts(page, "a_ptr"), { touched: 0, masked: 0 });
+    // Column 63 of C is masked off (N = 63): those lanes point at the next row's column 0, another program's.
+    assert.deepEqual(await counts(page, "c_ptr"), { touched: 32 * 31, masked: 32 });
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
