@@ -17,6 +17,8 @@ import { checkCornersOnCpu } from "./corners";
 import { CpuPrints, gpuPrintBuffer, printsOf, readGpuPrints } from "../debug/prints";
 import { fitsDevice, instrumentedLaunch, type RaceExplainer } from "./instrumented-launch";
 import { launchBytes, programAccessMap, programAccessMaps, type LaunchToTrace } from "../debug/analyse-launch";
+import { compareWithSolution } from "../debug/exercise-access";
+import { exerciseIdOf } from "../../language";
 import { hazardWarning, raceError, RaceRecorder, type LoadHazard, type Race } from "../debug/races";
 import { recordStores, withSource, type StoreProvenance } from "../debug/provenance";
 import { evaluateShapes } from "./shapes";
@@ -82,6 +84,13 @@ export async function runOneSize(run: CheckedRun, program: CompiledKernel, size:
     trace("tracing the access maps");
     const maps = programAccessMaps(launch);
     if (maps) report.accessMaps = maps;
+  }
+  // An exercise's run: its accesses beside the course's solution's, program by program.
+  const exercise = exerciseIdOf(run.reference);
+  if (exercise) {
+    trace("comparing accesses with the exercise's solution");
+    const compared = compareWithSolution(launch, exercise, program.name, run.constexprs);
+    if (compared) report.exerciseAccess = compared;
   }
   if (ctx.gpu && report.timing) {
     trace("tracing the bytes");
