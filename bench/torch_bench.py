@@ -267,6 +267,13 @@ def f16_cases(record, dev, quick):
                    err=rel_err(torch.mm(a, b, out_dtype=torch.float32), ref))
         except Exception as e:  # noqa: BLE001
             print(f"matmul-f16-{m}x{n_}x{k} f32 out: {type(e).__name__}: {str(e)[:200]}", flush=True)
+        try:
+            # Triton tutorial 03 in f16 (the kernel above with f16 operands, f32 C, its autotune set).
+            c32 = torch.empty(m, n_, device=dev, dtype=torch.float32)
+            triton_matmul(a, b, c32)
+            record(f"matmul-f16-{m}x{n_}x{k}", "triton tutorial 03 f16, f32 out", bench(lambda: triton_matmul(a, b, c32)), flops=flops, err=rel_err(c32, ref))
+        except Exception as e:  # noqa: BLE001
+            print(f"matmul-f16-{m}x{n_}x{k} triton: {type(e).__name__}: {str(e)[:200]}", flush=True)
     # Attention in f16 (examples/attention-f16.kernel.ts): SDPA f16 and tutorial 06 in f16 over
     # the tutorial's autotune space (BLOCK_M 64/128, BLOCK_N 32/64/128, 4/8 warps, 3-4 stages).
     for z, h, n_, d in ([(1, 2, 100, 64)] if quick else [(4, 32, 4096, 64)]):

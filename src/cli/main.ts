@@ -2,7 +2,9 @@
 // stdout carries the result (one JSON object with --json); messages go to stderr; the exit code
 // follows docs/LANGUAGE.md §4. Users never see a stack trace unless they ask with --debug.
 
-// First: loads TypeScript from V8's code cache before the compiler's modules require it.
+// First: a `.py` run's Python thread starts (it boots while the rest loads).
+import "./prestart-python";
+// Then: loads TypeScript from V8's code cache before the compiler's modules require it.
 import { saveTypescriptCache } from "../harness/load/typescript-cache";
 import { readFileSync } from "node:fs";
 import * as path from "node:path";

@@ -44,5 +44,5 @@ export async function runPythonCommand(cmd: Extract<Command, { kind: "run" }>, w
 function startLine(r: PythonFileReport): string {
   const adapter = r.adapter ? `${r.adapter.device || r.adapter.description}` : "no GPU";
   const why = { flag: "--bench", gpu: "the default on a GPU", "software-adapter": "the default on a software adapter", cpu: "the default with --cpu" }[r.bench.chosen];
-  return `[kernel-lab] ${adapter} · benchmarks: ${r.bench.mode} (${why}) · Python ${r.pyodide.warm ? "reused" : `started in ${(r.pyodide.startMs / 1000).toFixed(1)} s`}`;
+  return `[kernel-lab] ${adapter} · benchmarks: ${r.bench.mode} (${why}) · Python ${r.pyodide.warm ? "reused" : `started in ${(r.pyodide.startMs / 1000).toFixed(1)} s${r.pyodide.startKind === "snapshot" ? " (from its snapshot)" : ""}`}`;
 }

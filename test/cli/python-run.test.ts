@@ -102,13 +102,22 @@ test("kernel-lab run FILE.py: exit 1 and the traceback on a KL3101; --json has d
   assert.match(r.stderr, /Traceback \(most recent call last\):/);
   assert.match(r.stderr, /KL3101/);
   assert.match(r.stderr, /benchmarks: off \(--bench\)/);
-  const j = spawnSync(process.execPath, ["bin/kernel-lab.js", "run", path.join(PY, "learner-add.py"), "--json"], { cwd: root, env, encoding: "utf8", timeout: 300_000 });
+  // A fresh cache folder: the first start is cold and writes Pyodide's memory snapshot; the next restores it.
+  const cache = { ...env, KERNEL_LAB_CACHE_DIR: mkdtempSync(path.join(os.tmpdir(), "kernel-lab-cache-")) };
+  const runJson = () => spawnSync(process.execPath, ["bin/kernel-lab.js", "run", path.join(PY, "learner-add.py"), "--json"], { cwd: root, env: cache, encoding: "utf8", timeout: 300_000 });
+  const j = runJson();
   assert.equal(j.status, 0, j.stderr);
   const report = JSON.parse(j.stdout);
   for (const key of ["file", "adapter", "diagnostics", "launches", "checks", "stdout", "pyodide"]) assert.ok(key in report, key);
   assert.deepEqual(Object.keys(report.launches[0]), ["kernel", "grid", "constexprs", "ms", "line"]);
   assert.equal(typeof report.pyodide.startMs, "number");
   assert.equal(report.pyodide.warm, false);
+  assert.equal(report.pyodide.startKind, "cold");
+  const again = runJson();
+  assert.equal(again.status, 0, again.stderr);
+  const restored = JSON.parse(again.stdout);
+  assert.equal(restored.pyodide.startKind, "snapshot");
+  assert.equal(restored.stdout, report.stdout);
 });
 
 test("tutorial-05 style: an autograd.Function's forward and backward launch kernels (a spin lock per group), checked against F.layer_norm's backward", async () => {

@@ -161,6 +161,18 @@ test("the last program's mask is false past n_elements; a program outside the gr
   assert.equal(byName.get("[31]"), "true");
   assert.equal(byName.get("[32]"), "false");
 
+  // The Accesses scope: what this program's loads and stores touch over its whole run.
+  const frames = await client.request("stackTrace", { threadId: 1 });
+  const scopes = (await client.request("scopes", { frameId: frames.body.stackFrames[0].id })).body.scopes;
+  const accesses = scopes.find((s: { name: string }) => s.name === "Accesses");
+  const layers = (await client.request("variables", { variablesReference: accesses.variablesReference })).body.variables;
+  assert.deepEqual(layers.map((l: { name: string }) => l.name), ["line 11: load x_ptr", "line 12: load y_ptr", "line 13: store output_ptr"]);
+  assert.equal(layers[0].value, "32 of 256 lanes active, 32 elements [768, 800), 224 lanes masked off (224 past the end)");
+  const x = new Map((await client.request("variables", { variablesReference: layers[0].variablesReference })).body.variables.map((c: { name: string; value: string }) => [c.name, c.value]));
+  assert.equal(x.get("lanes"), "256 (every trip of its loop), 32 active, 224 masked off");
+  assert.equal(x.get("touched[0]"), "x_ptr[768 … 799] (32 elements)");
+  assert.equal(x.get("masked off[0]"), "x_ptr[800 … 1023] (224 elements)");
+
   const refused = new Client();
   await refused.request("initialize", { adapterID: "kernel-lab", pathFormat: "path" });
   const response = await refused.request("launch", { program: FIXTURE, size: 800, programId: [4, 0, 0] });

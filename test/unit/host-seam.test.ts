@@ -21,6 +21,7 @@ const NODE_ONLY = new Set([
   // The Python thread's Node side: the worker thread and its entry (the browser's is a Web Worker).
   "harness/python/thread-node.ts",
   "harness/python/worker-node.ts",
+  "harness/python/snapshot-node.ts",
 ]);
 /** Folders that are not part of the worker: the command line, and the editor (its own web bundle checks itself). */
 const NOT_IN_THE_WORKER = ["cli/", "editor/"];

@@ -6,6 +6,7 @@
 import type { DebugProtocol } from "@vscode/debugprotocol";
 import type { DebugBinding, DebugFrame, ProgramTrace } from "../../harness/debug/debug-run";
 import type { ValueType } from "../../ir/ir";
+import { layerSummary, type AccessMapLayer } from "../../harness/debug/access-map";
 
 /** Elements a block shows before its summary says how many more there are. */
 export const SHOWN_ELEMENTS = 128;
@@ -14,6 +15,8 @@ const PREVIEW_ELEMENTS = 8;
 type Expandable =
   | { kind: "bindings"; bindings: DebugBinding[] }
   | { kind: "program" }
+  | { kind: "accesses" }
+  | { kind: "access"; layer: AccessMapLayer }
   | { kind: "block"; binding: DebugBinding };
 
 /** References of one frame's table lie in [base, base + REFS_PER_FRAME). */
@@ -32,7 +35,8 @@ export class VariableTable {
     this.refs.set(base, { kind: "bindings", bindings: frame.bindings.filter((b) => !b.parameter) });
     this.refs.set(base + 1, { kind: "bindings", bindings: frame.bindings.filter((b) => b.parameter) });
     this.refs.set(base + 2, { kind: "program" });
-    this.next = base + 3;
+    this.refs.set(base + 3, { kind: "accesses" });
+    this.next = base + 4;
   }
 
   scopes(): DebugProtocol.Scope[] {
@@ -40,6 +44,7 @@ export class VariableTable {
       { name: "Locals", presentationHint: "locals", variablesReference: this.base, expensive: false },
       { name: "Parameters", presentationHint: "arguments", variablesReference: this.base + 1, expensive: false },
       { name: "Program", variablesReference: this.base + 2, expensive: false },
+      ...(this.trace.accessMap ? [{ name: "Accesses", variablesReference: this.base + 3, expensive: false }] : []),
     ];
   }
 
@@ -51,6 +56,10 @@ export class VariableTable {
         return item.bindings.map((b) => this.variable(b));
       case "program":
         return this.programVariables();
+      case "accesses":
+        return this.accessVariables();
+      case "access":
+        return accessChildren(item.layer);
       case "block":
         return blockChildren(item.binding);
     }
@@ -70,6 +79,17 @@ export class VariableTable {
     return { name: b.name, value: blockPreview(b), type, variablesReference: ref };
   }
 
+  /** Per tl.load / tl.store / tl.atomic* line, what the whole program touches (the same map as `--program`). */
+  private accessVariables(): DebugProtocol.Variable[] {
+    const map = this.trace.accessMap;
+    if (!map) return [];
+    return map.layers.map((layer) => {
+      const ref = this.next++;
+      this.refs.set(ref, { kind: "access", layer });
+      return { name: `line ${layer.line}: ${layer.kind} ${layer.param}`, value: layerSummary(map, layer), variablesReference: ref };
+    });
+  }
+
   private programVariables(): DebugProtocol.Variable[] {
     const t = this.trace;
     const plain = (name: string, value: string): DebugProtocol.Variable => ({ name, value, variablesReference: 0 });
@@ -81,6 +101,20 @@ export class VariableTable {
       plain("constexprs", Object.entries(t.constexprs).map(([k, v]) => `${k}=${v}`).join(", ") || "none"),
     ];
   }
+}
+
+/** An access's lanes, then the index ranges its active lanes touched and those only masked-off lanes pointed at (the first SHOWN_ELEMENTS of each). */
+function accessChildren(layer: AccessMapLayer): DebugProtocol.Variable[] {
+  const plain = (name: string, value: string): DebugProtocol.Variable => ({ name, value, variablesReference: 0 });
+  const ranges = (label: string, runs: readonly [number, number][]) => [
+    ...runs.slice(0, SHOWN_ELEMENTS).map(([a, b], i) => plain(`${label}[${i}]`, b - a === 1 ? `${layer.param}[${a}]` : `${layer.param}[${a} … ${b - 1}] (${b - a} elements)`)),
+    ...(runs.length > SHOWN_ELEMENTS ? [plain("…", `${runs.length - SHOWN_ELEMENTS} more ranges`)] : []),
+  ];
+  return [
+    plain("lanes", `${layer.lanes} (every trip of its loop), ${layer.active} active, ${layer.lanes - layer.active} masked off`),
+    ...ranges("touched", layer.touched),
+    ...ranges("masked off", layer.masked),
+  ];
 }
 
 /** `i32[1024]`, `bool[16, 16]`, `Ptr<f32>[1024]`. */

@@ -36,6 +36,24 @@ export interface AccessMapsReport {
   maps: AccessMapReport[];
 }
 
+/** An exercise's run beside its solution (exercise-access.ts). */
+export interface ExerciseAccessReport {
+  /** Programs compared (the grid's first, by linear id), of the grid's. */
+  compared: number;
+  programs: number;
+  /** The first program whose accesses differ from the solution's; absent when every compared program agrees. */
+  differs?: { program: [number, number, number]; what: string; yours: AccessMapReport; reference: AccessMapReport };
+}
+
+/** The command line's line, and the panel's: where the run's accesses first part from the solution's, or that they agree. */
+export function exerciseAccessText(e: ExerciseAccessReport): string {
+  const of = e.programs === 1 ? "the only program touches" : `${e.compared < e.programs ? `the first ${e.compared} of ${e.programs}` : `all ${e.programs}`} programs touch`;
+  if (!e.differs) return `Accesses: ${of} the same elements as the solution's`;
+  const p = e.differs.program;
+  const id = p[2] ? p.join(",") : p[1] ? `${p[0]},${p[1]}` : `${p[0]}`;
+  return `Accesses: program (${p.join(",")}) is the first whose differ from the solution's: ${e.differs.what} (--program ${id} maps yours)`;
+}
+
 /** Width of the rows a 1-D buffer is drawn in. */
 export const ROW_WIDTH = 64;
 
@@ -76,15 +94,7 @@ export function accessMapText(map: AccessMapReport): string[] {
   const out = [`  Access map of program (${map.program.join(",")}):`];
   for (const layer of map.layers) {
     const buffer = map.buffers.find((b) => b.param === layer.param);
-    const touched = count(layer.touched);
-    const masked = layer.lanes - layer.active;
-    const past = count(layer.masked.map(([a, b]): [number, number] => [Math.max(a, buffer?.length ?? 0), Math.max(b, buffer?.length ?? 0)]));
-    const [rows, cols] = buffer?.shape ?? [1, 1];
-    const where = layer.touched.length === 0 ? "nothing" : boundsText(layer.touched, cols, buffer?.matrix === true && rows > 1);
-    out.push(
-      `    ${layer.kind} ${layer.param} (line ${layer.line}): ${layer.active} of ${layer.lanes} lanes active, ${touched} element${touched === 1 ? "" : "s"} ${where}` +
-        `${masked > 0 ? `, ${masked} lane${masked === 1 ? "" : "s"} masked off${past > 0 ? ` (${past} past the end)` : ""}` : ""}`,
-    );
+    out.push(`    ${layer.kind} ${layer.param} (line ${layer.line}): ${layerSummary(map, layer)}`);
     if (buffer && buffer.length <= DRAWN_ELEMENTS) {
       const [r, c] = buffer.shape;
       const cell = [Math.ceil(r / MAX_ROWS), Math.ceil(c / MAX_COLS)];
@@ -93,6 +103,18 @@ export function accessMapText(map: AccessMapReport): string[] {
     }
   }
   return out;
+}
+
+/** "2112 of 2560 lanes active, 2112 elements in rows 32–63 × columns 0–65, 448 lanes masked off": a layer in a line (the CLI, the debugger). */
+export function layerSummary(map: AccessMapReport, layer: AccessMapLayer): string {
+  const buffer = map.buffers.find((b) => b.param === layer.param);
+  const touched = count(layer.touched);
+  const masked = layer.lanes - layer.active;
+  const past = count(layer.masked.map(([a, b]): [number, number] => [Math.max(a, buffer?.length ?? 0), Math.max(b, buffer?.length ?? 0)]));
+  const [rows, cols] = buffer?.shape ?? [1, 1];
+  const where = layer.touched.length === 0 ? "nothing" : boundsText(layer.touched, cols, buffer?.matrix === true && rows > 1);
+  return `${layer.active} of ${layer.lanes} lanes active, ${touched} element${touched === 1 ? "" : "s"} ${where}` +
+    `${masked > 0 ? `, ${masked} lane${masked === 1 ? "" : "s"} masked off${past > 0 ? ` (${past} past the end)` : ""}` : ""}`;
 }
 
 function boundsText(runs: readonly [number, number][], cols: number, twoD: boolean): string {

@@ -7,7 +7,10 @@
 import * as path from "node:path";
 import { BUILTINS } from "../../builtins";
 import { compileKernel, parseKernelFile } from "../../compile";
-import { formatDiagnostic, locate, type LocatedDiagnostic } from "../../diagnostics/position";
+import { formatDiagnostic, LineMap, locate, type LocatedDiagnostic } from "../../diagnostics/position";
+import type { AccessMapReport } from "./access-map";
+import { programAccessMap } from "./analyse-launch";
+import { evaluateShapes } from "../run/shapes";
 import { interpret, InterpreterError, type ProgramId } from "../../interpreter/interpret";
 import type { NumDtype } from "../../ir/ir";
 import { DEFAULT_TARGET } from "../../ir/target";
@@ -54,6 +57,8 @@ export interface ProgramTrace {
   statementLines: number[];
   /** The first and last line of the kernel and of each device function it may call. */
   functionLines: [number, number][];
+  /** What the program's loads, stores and atomics touch over its whole run (access-map.ts), for the Variables view's Accesses scope. */
+  accessMap?: AccessMapReport;
 }
 
 export const DEFAULT_MAX_STOPS = 10_000;
@@ -102,6 +107,8 @@ export async function traceProgram(launch: DebugLaunch): Promise<ProgramTrace> {
     const cpuArgs: Record<string, StorageArray | number> = {};
     for (const [k, v] of Object.entries(args)) cpuArgs[k] = typeof v === "number" ? v : toStorage(v, dtypes.get(k) as NumDtype);
 
+    // Before the program runs (it may write to its inputs): the whole program's accesses, from a run of its own.
+    const map = programAccessMap({ ir: program.ir, grid, args, dtypes, lines: new LineMap(text), shapes: evaluateShapes(run, size, args) }, programId);
     const recorder = new StopRecorder(kernel, program.ir, text, launch.maxStops ?? DEFAULT_MAX_STOPS);
     let truncated = false;
     try {
@@ -123,6 +130,7 @@ export async function traceProgram(launch: DebugLaunch): Promise<ProgramTrace> {
       truncated,
       statementLines: recorder.statementLines(program.ir),
       functionLines: recorder.functionLines(),
+      ...(map ? { accessMap: map } : {}),
     };
   } catch (err) {
     if (err instanceof RunDefinitionError || err instanceof DebugLaunchError) throw new DebugLaunchError(err.message);

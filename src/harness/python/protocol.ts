@@ -53,7 +53,8 @@ export type Reply =
 
 /** Messages the Python thread posts without waiting. */
 export type Notice =
-  | { kind: "ready"; startMs: number }
+  /** startKind: "snapshot" when Pyodide was restored from the memory snapshot in the cache folder (snapshot-node.ts), "cold" when it started from scratch. */
+  | { kind: "ready"; startMs: number; startKind?: "cold" | "snapshot" }
   | { kind: "stdout"; text: string }
   | { kind: "stderr"; text: string }
   | { kind: "check"; line: number; check: "assert_close" | "allclose"; passed: boolean; maxAbsDiff: number | null }

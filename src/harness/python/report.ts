@@ -49,7 +49,12 @@ export interface PythonFileReport {
   traceback?: string;
   /** The exception's type and the script's line of its last frame (null: none in the script), where the editor marks it. */
   exception?: { type: string; line: number | null };
-  pyodide: { startMs: number; warm: boolean };
+  /**
+   * Pyodide's start as this run waited for it: `warm` (and startKind "reused") when the process's
+   * Python thread was already running; else "snapshot" when restored from the cache folder's memory
+   * snapshot (snapshot-node.ts), "cold" when started from scratch (the first time, or the browser).
+   */
+  pyodide: { startMs: number; warm: boolean; startKind: "reused" | "cold" | "snapshot" };
 }
 
 /** Launches listed one by one (a benchmark's loop launches thousands). */

@@ -42,9 +42,11 @@ export interface PythonRunOptions {
   onStart?: (report: PythonFileReport) => void;
 }
 
+type StartKind = "cold" | "snapshot";
+
 interface Started {
   thread: PythonProcess;
-  ready: Promise<number>;
+  ready: Promise<StartKind>;
   /** The notices of the run in progress. */
   listener?: (notice: Notice) => void;
 }
@@ -55,12 +57,12 @@ let python: Started | undefined;
 function pythonThread(start: () => PythonProcess): { started: Started; warm: boolean } {
   if (python) return { started: python, warm: true };
   const thread = start();
-  let settle: { resolve(ms: number): void; reject(err: Error): void } | undefined;
-  const ready = new Promise<number>((resolve, reject) => (settle = { resolve, reject }));
+  let settle: { resolve(kind: StartKind): void; reject(err: Error): void } | undefined;
+  const ready = new Promise<StartKind>((resolve, reject) => (settle = { resolve, reject }));
   ready.catch(() => {});
   const started: Started = { thread, ready };
   thread.onNotice((notice) => {
-    if (notice.kind === "ready") settle?.resolve(notice.startMs);
+    if (notice.kind === "ready") settle?.resolve(notice.startKind ?? "cold");
     else if (notice.kind === "done" && notice.error?.type === "StartError") settle?.reject(new Error(notice.error.traceback));
     else started.listener?.(notice);
   });
@@ -89,7 +91,7 @@ export async function runPythonFile(fileArg: string, opts: PythonRunOptions, sta
   const report: PythonFileReport = {
     file, adapter: null, diagnostics: [], launches: [], checks: [], stdout: "", plots: [],
     bench: { mode: opts.bench ?? "quick", chosen: opts.bench ? "flag" : "cpu" },
-    pyodide: { startMs: 0, warm },
+    pyodide: { startMs: 0, warm, startKind: warm ? "reused" : "cold" },
   };
   const done = (outcome: PythonOutcome, diagnostics: LocatedDiagnostic[] = []) => {
     report.diagnostics.push(...diagnostics);
@@ -101,7 +103,8 @@ export async function runPythonFile(fileArg: string, opts: PythonRunOptions, sta
   const needs = /float16|\.half\(|bfloat16/.test(source) ? { ...NO_NEEDS, f16: true } : NO_NEEDS;
   const gpuReady = opts.cpu ? undefined : requestGpu(() => {}, needs);
   try {
-    await started.ready;
+    const kind = await started.ready;
+    if (!warm) report.pyodide.startKind = kind;
   } catch (err) {
     return done("failure", [located(file, PythonCodes.pythonStart, `Kernel Lab could not start its embedded Python (Pyodide): ${(err as Error).message}`)]);
   }

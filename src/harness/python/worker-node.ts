@@ -4,11 +4,11 @@
 // the main thread sends is run in turn. Nothing is downloaded.
 
 import { readdirSync, readFileSync, statSync } from "node:fs";
+import { loadPython } from "./snapshot-node";
 import { createRequire } from "node:module";
 import * as path from "node:path";
 import { parentPort, workerData } from "node:worker_threads";
-import { loadPyodide } from "pyodide";
-import { blockingCall, preparePython, type Pyodide } from "./embedded";
+import { blockingCall, preparePython } from "./embedded";
 import type { Notice, RunScript } from "./protocol";
 
 const fromSource = __filename.endsWith(".ts");
@@ -33,10 +33,10 @@ async function start(): Promise<void> {
   if (!port) throw new Error("worker-node.ts runs as a worker thread");
   const post = (notice: Notice) => port.postMessage(notice);
   const started = performance.now();
-  const pyodide = (await loadPyodide({ indexURL: pyodideFolder() + path.sep })) as unknown as Pyodide;
+  const { pyodide, startKind } = await loadPython(pyodideFolder() + path.sep);
   const lib = fromSource ? path.join(__dirname, "lib") : path.join(__dirname, "python-lib");
   const thread = preparePython(pyodide, libFiles(lib), blockingCall((workerData as { reply: SharedArrayBuffer }).reply, post), post);
-  post({ kind: "ready", startMs: performance.now() - started });
+  post({ kind: "ready", startMs: performance.now() - started, startKind });
   port.on("message", (command: RunScript) => thread.run(command));
 }
 

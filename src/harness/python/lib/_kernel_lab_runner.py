@@ -9,6 +9,13 @@ import traceback
 
 import _kernel_lab_state as state
 
+# Kernel Lab's torch and triton, imported while the thread starts (the main thread is opening the
+# GPU meanwhile) rather than by the first script's first lines.
+import torch  # noqa: F401,E402
+import triton  # noqa: F401,E402
+import triton.language  # noqa: F401,E402
+import triton.testing  # noqa: F401,E402
+
 LIB_DIR = "/kernel_lab/lib"
 
 
