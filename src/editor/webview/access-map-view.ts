@@ -56,7 +56,7 @@ export function accessMapSection(
   maps: AccessMapsReport | undefined,
   grid: readonly number[],
   reveal: Reveal,
-  options: { title?: string; testId?: string; note?: string; start?: number } = {},
+  options: { title?: string; testId?: string; note?: string; start?: number; /** Lines are another file's (the solution's): not links. */ foreignLines?: boolean } = {},
 ): PageElement | null {
   if (!maps || maps.maps.length === 0) return null;
   const all = maps.maps;
@@ -86,7 +86,7 @@ export function accessMapSection(
           : `Maps of ${all.length} of the grid's ${maps.programs} programs (evenly spaced, the first and last included); kernel-lab run FILE --program P maps any other.`),
       { class: "muted" },
     ),
-    h("div", { class: "am-controls" }, text("label", "Program"), slider, programLabel),
+    all.length > 1 ? h("div", { class: "am-controls" }, text("label", "Program"), slider, programLabel) : text("p", `Program (${all[0].program.join(", ")})`, { class: "am-program" }),
     h(
       "p",
       { class: "am-key muted" },
@@ -105,7 +105,7 @@ export function accessMapSection(
     (slider as unknown as { value: string }).value = String(chosen);
     programLabel.textContent = `(${map.program.join(", ")}) · ${chosen + 1} of ${all.length}`;
     section.setAttribute("data-program", map.program.join(","));
-    drawLegend(legend, map, hidden, reveal, draw);
+    drawLegend(legend, map, hidden, options.foreignLines ? undefined : reveal, draw);
     const shown = map.layers.filter((l) => !hidden.has(layerKey(l)));
     for (const { buffer, canvas, caption } of canvases) {
       const cells = bufferCells(buffer, shown);
@@ -142,7 +142,7 @@ function unionBuffers(maps: readonly AccessMapReport[]): BufferView[] {
   return [...out.values()];
 }
 
-function drawLegend(legend: PageElement, map: AccessMapReport, hidden: Set<string>, reveal: Reveal, redraw: () => void): void {
+function drawLegend(legend: PageElement, map: AccessMapReport, hidden: Set<string>, reveal: Reveal | undefined, redraw: () => void): void {
   legend.replaceChildren(
     ...map.layers.map((layer) => {
       const key = layerKey(layer);
@@ -154,9 +154,11 @@ function drawLegend(legend: PageElement, map: AccessMapReport, hidden: Set<strin
         else hidden.add(key);
         redraw();
       });
-      const line = text("a", `line ${layer.line}`, { role: "button", title: "Show the line in the editor" });
-      line.tabIndex = 0;
-      line.addEventListener("click", () => reveal(layer.line, layer.column));
+      const line = reveal ? text("a", `line ${layer.line}`, { role: "button", title: "Show the line in the editor" }) : text("span", `line ${layer.line}`);
+      if (reveal) {
+        line.tabIndex = 0;
+        line.addEventListener("click", () => reveal(layer.line, layer.column));
+      }
       return h(
         "li",
         { "data-layer": key },

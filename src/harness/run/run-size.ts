@@ -5,6 +5,8 @@
 
 import { LineMap } from "../../diagnostics/position";
 import { launchBytes, programAccessMap, programAccessMaps, type LaunchToTrace } from "../debug/analyse-launch";
+import { compareWithSolution } from "../debug/exercise-access";
+import { exerciseIdOf } from "../../language";
 import { printsOf } from "../debug/prints";
 import { withSource } from "../debug/provenance";
 import type { RunReport } from "../report";
@@ -57,6 +59,13 @@ export async function runOneSize(prepared: PreparedSize, executor: Executor, ctx
     trace("tracing the access maps");
     const maps = programAccessMaps(toTrace);
     if (maps) report.accessMaps = maps;
+  }
+  // An exercise's run: its accesses beside the course's solution's, program by program.
+  const exercise = run && exerciseIdOf(run.reference);
+  if (toTrace && only && exercise) {
+    trace("comparing accesses with the exercise's solution");
+    const compared = compareWithSolution(toTrace, exercise, only.program.name, prepared.base.constexprs);
+    if (compared) report.exerciseAccess = compared;
   }
   if (toTrace && timed) {
     trace("tracing the bytes");
