@@ -15,7 +15,8 @@ import { gpuPrintBuffer, readGpuPrints, sequencePrints, type PrintedLines } from
 import type { StoreProvenance } from "../debug/provenance";
 import { timeBaseline } from "../timing/baseline";
 import { timeSequence } from "../timing/time-sequence";
-import { copyArgs, runLimits, type KernelArgs } from "./args";
+import { copyArgs, runLimits, type CheckedRun, type KernelArgs } from "./args";
+import type { BaselineReport } from "../report";
 import { timingCopies } from "./buffers";
 import { checkCornersOnCpu } from "./corners";
 import { warnRun, type CheckedSize, type Executor, type SizeContext, type SizeExecution, type TimedSize, type TimingOptions } from "./executor";
@@ -86,7 +87,7 @@ class GpuSize implements SizeExecution {
     return { timing, launches };
   }
 
-  async baseline(run: Parameters<NonNullable<SizeExecution["baseline"]>>[0], kernelMedianMs: number, opts: TimingOptions) {
+  async baseline(run: CheckedRun, kernelMedianMs: number, opts: TimingOptions): Promise<BaselineReport> {
     this.ctx.progress({ phase: "baseline", run: run.name, size: this.p.size, message: `Timing ${run.baseline}` });
     const argSets = this.copies.map((steps) => steps[0].args);
     return timeBaseline(this.gpu, run, this.p.launches[0].program, argSets, this.p.runArgs, this.p.expected, kernelMedianMs, opts);
