@@ -9,7 +9,7 @@
 // variant each unmasked lane is bounds-checked before its update, as loads and stores are (instrument.ts).
 
 import { Codes } from "../diagnostics/codes";
-import type { AtomicFn, KernelIR, Stmt, Value } from "../ir/ir";
+import type { AtomicFn, KernelIR, Value } from "../ir/ir";
 import { operandsOf } from "../ir/ir";
 import { forEachStmt, valuesOfStmt } from "../ir/walk";
 import type { WgslGenerator } from "./generator";
@@ -28,15 +28,6 @@ export const ATOMIC_WGSL: Record<AtomicFn, string> = {
   xchg: "atomicExchange",
   cas: "atomicCompareExchangeWeak",
 };
-
-/** The pointer parameters some tl.atomic* goes through. */
-export function atomicBuffersOf(body: readonly Stmt[]): Set<string> {
-  const buffers = new Set<string>();
-  forEachStmt(body, (s) => {
-    if (s.kind === "let" && s.value.op === "atomic" && s.value.ptr.type.kind === "pointer") buffers.add(s.value.ptr.type.param);
-  });
-  return buffers;
-}
 
 /** A plain read of an element of an atomic buffer. */
 export function atomicRead(gen: WgslGenerator, param: string, index: string): string {

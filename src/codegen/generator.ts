@@ -5,11 +5,11 @@
 
 import { DiagnosticLog } from "../diagnostics/diagnostic";
 import { Codes } from "../diagnostics/codes";
-import type { Dtype, KernelIR, Stmt, Value, ValueType, Variable } from "../ir/ir";
+import type { KernelIR, Stmt, Value, ValueType, Variable } from "../ir/ir";
 import { numel } from "../ir/ir";
 import type { CodegenOptions, Target } from "../ir/target";
 import type { StorageBinding, UniformScalar } from "./abi";
-import { ContiguityAnalysis } from "./contiguity";
+import type { ContiguityAnalysis } from "./contiguity";
 import { Instrumentation } from "./instrument";
 import type { Emitter } from "./emitter";
 import type { MmaPlan } from "./mma-plan";
@@ -38,17 +38,17 @@ export class WgslGenerator implements Emitter {
   usesSubgroupMatrix = false;
   /** The loops' tl.dot calls that run on subgroup matrices, by the dot's value id (the plan's). */
   readonly mma: ReadonlyMap<number, MmaPlan>;
-  /** Stores a loop plan's matrices write themselves (mma-store.ts), by statement (set by generate). */
-  directStores = new Map<Stmt, DirectStore>();
+  /** Stores a loop plan's matrices write themselves (mma-store.ts), by statement (the plan's). */
+  readonly directStores: ReadonlyMap<Stmt, DirectStore>;
   readonly earlyStaging = new Map<number, unknown>();
   /** tl.trans values read only as operands of tl.dot: not emitted (the dot stages what they transpose, dot.ts). */
   readonly dotOnlyTransposes: ReadonlySet<number>;
   readonly contiguity: ContiguityAnalysis;
   private readonly steering: ReadonlySet<number>;
   /** Buffers read or written as vec4 somewhere: every access to them goes through [i >> 2][i & 3]. */
-  readonly wideBuffers = new Set<string>();
+  readonly wideBuffers: ReadonlySet<string>;
   /** Buffers some tl.atomic* goes through: declared array<atomic<…>>, every access an atomic (atomics.ts). */
-  readonly atomicBuffers = new Set<string>();
+  readonly atomicBuffers: ReadonlySet<string>;
   /** How many `for` loops enclose the statement being emitted. */
   loopDepth = 0;
   /** Workgroup arrays by name: dtype and element count (the largest any use asked for). */
@@ -85,7 +85,10 @@ export class WgslGenerator implements Emitter {
     this.tiled = plan.tiledLayouts;
     this.mma = plan.mma;
     this.dotOnlyTransposes = plan.dotOnlyTransposes;
-    this.contiguity = new ContiguityAnalysis(this.ir.body);
+    this.contiguity = plan.contiguity;
+    this.directStores = plan.directStores;
+    this.wideBuffers = plan.wideBuffers;
+    this.atomicBuffers = plan.atomicBuffers;
     this.steering = valuesSteeringControl(this.ir.body);
     if (plan.options.instrument) this.instrumentation = new Instrumentation();
     this.rowSlices = plan.tiledLayouts && plan.options.rowLayouts !== false ? rowSlicesOf(this.ir.body, this.w) : new Map();

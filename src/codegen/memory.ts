@@ -4,12 +4,12 @@
 
 import { Codes } from "../diagnostics/codes";
 import type { Stmt, Value } from "../ir/ir";
-import { forEachStmt } from "../ir/walk";
 import type { WgslGenerator } from "./generator";
 import { valueName } from "./generator";
 import { boundsCheck, loadNote, provenanceWrite } from "./instrument";
 import { literal } from "./literals";
 import { atomicRead, atomicWrite } from "./atomics";
+import { isWide } from "./load-forms";
 
 export function emitStore(gen: WgslGenerator, s: Extract<Stmt, { kind: "store" }>): void {
   const { ptr, value, mask } = s;
@@ -167,29 +167,6 @@ function wideCondition(gen: WgslGenerator, ptr: Value, mask: Value | undefined, 
   const parts = mask ? [0, 1, 2, 3].map((k) => gen.reg(mask, j + k)) : [];
   parts.push(`((${gen.reg(ptr, j)} & 3) == 0)`);
   return parts.join(" & ");
-}
-
-/** Whether accesses through `ptr` are runs of 4 consecutive elements (layout and stride 1). */
-function isWide(gen: WgslGenerator, ptr: Value): boolean {
-  // f16 too (vec4<f16>, 8 bytes): buffers are padded to 16 bytes, so the last vec4 is always whole.
-  if (ptr.type.kind !== "pointer" || gen.atomicBuffers.has(ptr.type.param) || gen.instrumentation) return false;
-  if (ptr.type.pointee === "f16" && gen.options.wideHalfAccesses === false) return false;
-  const layout = gen.layout(ptr.type);
-  // A run of 4 registers is 4 consecutive elements of one row only where rows are 4 or more long:
-  // a [64, 2] block's run spans two rows, which are not adjacent in memory unless its row stride is 2.
-  const shape = ptr.type.shape;
-  if (shape.length > 0 && shape[shape.length - 1] < 4) return false;
-  return !layout.replicated && layout.vec === 4 && gen.contiguity.stride(ptr) === 1;
-}
-
-/** The buffers some load or store of `body` accesses as vec4s (their bindings become vec4 arrays). */
-export function wideBuffersOf(gen: WgslGenerator, body: readonly Stmt[]): Set<string> {
-  const wide = new Set<string>();
-  forEachStmt(body, (s) => {
-    if (s.kind === "let" && s.value.op === "load" && s.value.ptr.type.kind === "pointer" && isWide(gen, s.value.ptr)) wide.add(s.value.ptr.type.param);
-    if (s.kind === "store" && s.ptr.type.kind === "pointer" && !gen.directStores.has(s) && isWide(gen, s.ptr)) wide.add(s.ptr.type.param);
-  });
-  return wide;
 }
 
 /** One element of a buffer, as a WGSL reference. */

@@ -2,7 +2,8 @@
 // kernel's IR, the adapter's facts (Target) and the options asked for (CodegenOptions) it fixes
 // the workgroup size and layouts; which tl.dot calls run on subgroup matrices (mma-plan.ts); the
 // IR rewrites that follow from that (sink.ts, then pipeline.ts); how every other tl.dot stages its
-// operands (dot-staging.ts); and the workgroup memory that staging takes. wgsl.ts emits a plan.
+// operands (dot-staging.ts), and the workgroup memory that staging takes; how the accesses move
+// (load-forms.ts: atomic buffers, vec4 runs, stores straight from the matrices). wgsl.ts emits a plan.
 //
 // Only tl.dot's staging changes with the switches that cost workgroup memory; every other
 // workgroup array (reductions, rearrangements, scans…) is the same in every plan of a kernel. So
@@ -12,15 +13,18 @@
 // that order), and `fittingPlan` the first whose staging fits beside the rest. A tuner can make
 // plans for other options and compare them the same way (their `stagingBytes`, their options).
 
-import type { KernelIR, Value, ValueType } from "../ir/ir";
+import type { KernelIR, Stmt, Value, ValueType } from "../ir/ir";
 import { numel } from "../ir/ir";
 import type { CodegenOptions, Target } from "../ir/target";
 import { forEachValue } from "../ir/walk";
+import { ContiguityAnalysis } from "./contiguity";
 import { dotsWithoutLeadingBarrier } from "./dot-barriers";
 import { isTiledDotLayout, tiledDotStaging, type TiledDotStaging } from "./dot-staging";
 import { dotOnlyTransposes } from "./dot";
 import { chooseWorkgroupSize, containsDot, resolveLayout, rowSlicesOf } from "./layout";
+import { atomicBuffersOf, wideBuffersOf } from "./load-forms";
 import { planMma, requestMmaArrays, TRANSFER_BYTES, type MmaPlan } from "./mma-plan";
+import { planDirectStores, type DirectStore } from "./mma-store";
 import { pipelineDotLoads } from "./pipeline";
 import { sinkInvariantDotLoads } from "./sink";
 import type { RegisterDtype } from "./literals";
@@ -44,6 +48,14 @@ export interface CodegenPlan {
   readonly tiledDots: ReadonlyMap<number, TiledDotStaging>;
   /** tl.trans values read only as operands of tl.dot: not emitted (the dot stages what they transpose, dot.ts). */
   readonly dotOnlyTransposes: ReadonlySet<number>;
+  /** What the IR's values step by along their last axis, their divisors and constant runs (contiguity.ts). */
+  readonly contiguity: ContiguityAnalysis;
+  /** Buffers some tl.atomic* goes through: every access to them atomic. */
+  readonly atomicBuffers: ReadonlySet<string>;
+  /** Stores a loop plan's matrices write themselves (mma-store.ts), by statement. */
+  readonly directStores: ReadonlyMap<Stmt, DirectStore>;
+  /** Buffers some load or store moves as vec4s (load-forms.ts): bound as arrays of vec4. */
+  readonly wideBuffers: ReadonlySet<string>;
   /** The workgroup arrays tl.dot's staging takes, by name (what the fallbacks change). */
   readonly stagingArrays: ReadonlyMap<string, WorkgroupArray>;
   /** Their bytes. */
@@ -67,7 +79,21 @@ export function planKernel(written: KernelIR, target: Target, options: CodegenOp
   const tiledDots = planDots(ir, target, options, workgroupSize, tiledLayouts, mma, arrays);
   for (const plan of mma.values()) requestMmaArrays(plan, arrays);
   const stagingBytes = [...arrays.values()].reduce((sum, a) => sum + arrayBytes(a), 0);
-  return { target, options, workgroupSize, tiledLayouts, unrollDot: options.unrollDot ?? true, written, ir, mma, tiledDots, dotOnlyTransposes: dotOnlyTransposes(ir), stagingArrays: arrays, stagingBytes };
+  const loads = planAccesses(ir, options, workgroupSize, tiledLayouts, mma);
+  return { target, options, workgroupSize, tiledLayouts, unrollDot: options.unrollDot ?? true, written, ir, mma, tiledDots, dotOnlyTransposes: dotOnlyTransposes(ir), ...loads, stagingArrays: arrays, stagingBytes };
+}
+
+/** How the kernel's accesses move (load-forms.ts): atomics, vec4 runs, stores from the matrices. */
+function planAccesses(ir: KernelIR, options: CodegenOptions, w: number, tiledLayouts: boolean, mma: ReadonlyMap<number, MmaPlan>): Pick<CodegenPlan, "contiguity" | "atomicBuffers" | "directStores" | "wideBuffers"> {
+  const rowSlices = tiledLayouts && options.rowLayouts !== false ? rowSlicesOf(ir.body, w) : new Map();
+  const contiguity = new ContiguityAnalysis(ir.body);
+  const atomicBuffers = atomicBuffersOf(ir.body);
+  const facts = { atomicBuffers, options, contiguity, layout: (type: ValueType) => resolveLayout(type.shape, w, tiledLayouts, rowSlices) };
+  const directStores = options.mmaDirectStore !== false ? planDirectStores(ir.body, mma, !!options.instrument) : new Map<Stmt, DirectStore>();
+  const wideBuffers = wideBuffersOf(facts, ir.body, directStores);
+  // subgroupMatrixStore writes an array of scalars: a buffer some other access reads as vec4s keeps its registers' way out.
+  for (const s of [...directStores.keys()]) if (s.kind === "store" && s.ptr.type.kind === "pointer" && wideBuffers.has(s.ptr.type.param)) directStores.delete(s);
+  return { contiguity, atomicBuffers, directStores, wideBuffers };
 }
 
 /**

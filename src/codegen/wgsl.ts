@@ -12,8 +12,6 @@ import type { KernelAbi } from "./abi";
 import { WgslGenerator } from "./generator";
 import { RUNTIME_ZERO, wgslType } from "./literals";
 import { INSTRUMENT_EPILOGUE, instrumentAbi, instrumentDeclarations, instrumentPrologue } from "./instrument";
-import { wideBuffersOf } from "./memory";
-import { planDirectStores } from "./mma-store";
 import { fittingPlan, planKernel, type CodegenPlan } from "./plan";
 import { arrayBytes, type WorkgroupArray } from "./workgroup-arrays";
 import { debugAbi, debugDeclarations } from "./print";
@@ -21,7 +19,7 @@ import { emitStatements, STATEMENT_WGSL } from "./statements";
 import { BINARY_WGSL, MATH_WGSL, UNARY_WGSL } from "./elementwise";
 import { implementedOps } from "../ir/ops";
 import { REDUCE_WGSL } from "./reductions";
-import { ATOMIC_WGSL, atomicBuffersOf } from "./atomics";
+import { ATOMIC_WGSL } from "./atomics";
 import { VALUE_WGSL } from "./values";
 import { helperFunctions } from "./helpers";
 
@@ -77,15 +75,8 @@ export function otherBytes(plan: CodegenPlan, arrays: ReadonlyMap<string, Workgr
 function generate(gen: WgslGenerator): WgslResult {
   const ir = gen.ir;
   let uniformWords = bindParams(gen);
-  for (const name of atomicBuffersOf(ir.body)) {
-    gen.atomicBuffers.add(name);
-    gen.buffers.get(name)!.atomic = true;
-  }
+  for (const name of gen.atomicBuffers) gen.buffers.get(name)!.atomic = true;
   if (gen.instrumentation) uniformWords = gen.instrumentation.bindLengths(gen);
-  if (gen.options.mmaDirectStore !== false) gen.directStores = planDirectStores(ir.body, gen.mma, gen.instrumentation !== undefined);
-  for (const name of wideBuffersOf(gen, ir.body)) gen.wideBuffers.add(name);
-  // subgroupMatrixStore writes an array of scalars: a buffer some other access reads as vec4s keeps its registers' way out.
-  for (const [s, d] of gen.directStores) if (s.kind === "store" && s.ptr.type.kind === "pointer" && gen.wideBuffers.has(s.ptr.type.param)) gen.directStores.delete(s), void d;
   for (const name of gen.wideBuffers) gen.buffers.get(name)!.vectorWidth = 4;
   emitStatements(gen, ir.body);
   if (gen.log.hasErrors) return { diagnostics: gen.log.diagnostics };

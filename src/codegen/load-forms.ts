@@ -1,0 +1,50 @@
+// How a kernel's memory accesses move, decided by the plan (plan.ts) before anything is emitted:
+// which buffers some tl.atomic* goes through (every access to them atomic), which loads and stores
+// move runs of 4 elements as vec4s (their buffers then bound as vec4 arrays: memory.ts), and which
+// stores after a loop on subgroup matrices write straight from the matrices (mma-store.ts).
+
+import type { Stmt, Value, ValueType } from "../ir/ir";
+import type { CodegenOptions } from "../ir/target";
+import { forEachStmt } from "../ir/walk";
+import type { ContiguityAnalysis } from "./contiguity";
+import type { BlockLayout } from "./layout";
+
+/** What deciding an access's form needs: the plan has it, and the generator (generator.ts) from it. */
+export interface AccessFacts {
+  readonly atomicBuffers: ReadonlySet<string>;
+  readonly options: CodegenOptions;
+  readonly contiguity: ContiguityAnalysis;
+  layout(type: ValueType): BlockLayout;
+}
+
+/** The pointer parameters some tl.atomic* goes through. */
+export function atomicBuffersOf(body: readonly Stmt[]): Set<string> {
+  const buffers = new Set<string>();
+  forEachStmt(body, (s) => {
+    if (s.kind === "let" && s.value.op === "atomic" && s.value.ptr.type.kind === "pointer") buffers.add(s.value.ptr.type.param);
+  });
+  return buffers;
+}
+
+/** Whether accesses through `ptr` are runs of 4 consecutive elements (layout and stride 1). */
+export function isWide(gen: AccessFacts, ptr: Value): boolean {
+  // f16 too (vec4<f16>, 8 bytes): buffers are padded to 16 bytes, so the last vec4 is always whole.
+  if (ptr.type.kind !== "pointer" || gen.atomicBuffers.has(ptr.type.param) || gen.options.instrument) return false;
+  if (ptr.type.pointee === "f16" && gen.options.wideHalfAccesses === false) return false;
+  const layout = gen.layout(ptr.type);
+  // A run of 4 registers is 4 consecutive elements of one row only where rows are 4 or more long:
+  // a [64, 2] block's run spans two rows, which are not adjacent in memory unless its row stride is 2.
+  const shape = ptr.type.shape;
+  if (shape.length > 0 && shape[shape.length - 1] < 4) return false;
+  return !layout.replicated && layout.vec === 4 && gen.contiguity.stride(ptr) === 1;
+}
+
+/** The buffers some load or store of `body` accesses as vec4s (their bindings become vec4 arrays). */
+export function wideBuffersOf(gen: AccessFacts, body: readonly Stmt[], directStores: ReadonlyMap<Stmt, unknown>): Set<string> {
+  const wide = new Set<string>();
+  forEachStmt(body, (s) => {
+    if (s.kind === "let" && s.value.op === "load" && s.value.ptr.type.kind === "pointer" && isWide(gen, s.value.ptr)) wide.add(s.value.ptr.type.param);
+    if (s.kind === "store" && s.ptr.type.kind === "pointer" && !directStores.has(s) && isWide(gen, s.ptr)) wide.add(s.ptr.type.param);
+  });
+  return wide;
+}
