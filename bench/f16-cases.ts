@@ -231,7 +231,7 @@ export function f16Cases(quick: boolean): F16Case[] {
   return [
     vectorAddF16(2 ** 24),
     matmulF16(1000, 1001, 1003), matmulF16(1024, 1024, 1024), matmulF16(4096, 4096, 4096),
-    // What in 1000×1001×1003 costs (issue 28 item 2, NOTES §24), one property at a time: edge tiles
+    // What in 1000×1001×1003 costs (issue 28 item 2, NOTES §25), one property at a time: edge tiles
     // with every size a multiple of 16; K not a multiple of 16 (A's rows unaligned); N not (B's, C's).
     matmulF16(1008, 1008, 1008), matmulF16(1024, 1024, 1003), matmulF16(1024, 1001, 1024),
     attentionF16(4, 32, 4096, 64, false), attentionF16(4, 32, 4096, 64, true),

@@ -1,5 +1,5 @@
 // Hand-written flash-attention forward in WGSL on Dawn's subgroup matrices: this path's attention
-// ceiling (issue 28 item 1; bench/NOTES.md §24). Out = softmax(Q·Kᵀ·scale)·V for Z·H heads of
+// ceiling (issue 28 item 1; bench/NOTES.md §25). Out = softmax(Q·Kᵀ·scale)·V for Z·H heads of
 // N tokens × D, Q, K, V and Out f16 in one [Z·H, N, D] layout, everything between f32 except P,
 // rounded to f16 for the second product (as Triton's tutorial 06 and examples/attention-f16 do).
 //
@@ -202,7 +202,7 @@ export function attentionVariants(causal: boolean, emulate: boolean): HandAttent
   const base: HandAttention = { rows: 32, subgroups: 2, bn: 64, o: "lazy", spad: 4, causal };
   // Emulated matrices make big shaders (lavapipe compiles the smallest in ~30 s): the two ways for O only.
   if (emulate) return [{ ...base, rows: 16, bn: 32 }, { ...base, rows: 16, bn: 32, o: "regs", spad: 1, merged: true }];
-  // Run A (NOTES §24): O-regs 128×32 over 4 subgroups of 32 rows led (96.9), then 64×64 over 2 (74.4);
+  // Run A (NOTES §25): O-regs 128×32 over 4 subgroups of 32 rows led (96.9), then 64×64 over 2 (74.4);
   // 16-row subgroups, 8 subgroups, one subgroup and S pad 1 were slower; every O-lazy kernel was wrong.
   const best: HandAttention = { ...base, o: "regs", subgroups: 4, bn: 32 };
   const out: HandAttention[] = [best, { ...best, merged: true }, { ...base, o: "regs" }, { ...base, o: "regs", merged: true },

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Tensor cores (issue 28; bench/NOTES.md §21, §24) on the H200, in one command: the hand-written
+# Tensor cores (issue 28; bench/NOTES.md §21, §25) on the H200, in one command: the hand-written
 # reference set (bench/mma-kernels.ts through bench/mma-probe.ts), the hand-written flash attention
 # (bench/flash-kernels.ts through bench/flash-probe.ts), the generated f16 matmul and attention
 # (examples/matmul-f16 and attention-f16 through the suite), torch and Triton f16 beside them
