@@ -34,6 +34,8 @@ type Reveal = (line: number, column: number) => void;
 
 /** Largest side of a buffer's drawing, in CSS pixels. */
 const MAX_PX = 360;
+/** 1-D buffers up to this long are drawn as one row. */
+const SHORT_VECTOR = 128;
 /** Grids of more programs than this get the slider only. */
 const MAX_GRID_CELLS = 4096;
 
@@ -114,7 +116,7 @@ export function accessMapSection(
       canvas.setAttribute("data-masked", String(cells.masked));
       const [r, c] = buffer.shape;
       const per = cells.cell[0] * cells.cell[1] > 1 ? `, a square per ${cells.cell[0]} × ${cells.cell[1]} elements` : "";
-      caption.textContent = `${buffer.param} [${buffer.matrix ? `${r} × ${c}` : `${buffer.length}, in rows of ${c}`}${per}]: ${cells.touched} touched${cells.masked > 0 ? `, ${cells.masked} masked-off addresses` : ""}`;
+      caption.textContent = `${buffer.param} [${buffer.matrix ? `${r} × ${c}` : r === 1 ? `${buffer.length}` : `${buffer.length}, in rows of ${c}`}${per}]: ${cells.touched} touched${cells.masked > 0 ? `, ${cells.masked} masked-off addresses` : ""}`;
     }
     if (gridCanvas) paintGrid(gridCanvas, grid, all, chosen);
   };
@@ -139,7 +141,8 @@ export function accessMapSection(
 function unionBuffers(maps: readonly AccessMapReport[]): BufferView[] {
   const out = new Map<string, BufferView>();
   for (const m of maps) for (const b of m.buffers) if (!out.has(b.param)) out.set(b.param, b);
-  return [...out.values()];
+  // A short vector reads best as one row (the command line's rows of 64 suit a terminal).
+  return [...out.values()].map((b) => (!b.matrix && b.length <= SHORT_VECTOR ? { ...b, shape: [1, Math.max(1, b.length)] } : b));
 }
 
 function drawLegend(legend: PageElement, map: AccessMapReport, hidden: Set<string>, reveal: Reveal | undefined, redraw: () => void): void {
@@ -189,7 +192,8 @@ function colours(): Record<"load" | "store" | "atomic" | "empty" | "chosen" | "p
 }
 
 function paintBuffer(canvas: Canvas, cells: BufferCells): void {
-  const px = Math.max(2, Math.min(12, Math.floor(MAX_PX / cells.cols), Math.floor(MAX_PX / cells.rows)));
+  // A single row (a short vector) may be wider than a matrix, so its cells aren't slivers.
+  const px = cells.rows === 1 ? Math.max(2, Math.min(12, Math.floor((2 * MAX_PX) / cells.cols))) : Math.max(2, Math.min(12, Math.floor(MAX_PX / cells.cols), Math.floor(MAX_PX / cells.rows)));
   canvas.width = cells.cols * px;
   canvas.height = cells.rows * px;
   const ctx = canvas.getContext("2d");
