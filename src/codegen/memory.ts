@@ -67,7 +67,7 @@ export function emitLoad(gen: WgslGenerator, v: Value & { op: "load" }): void {
     else gen.emit(`${name} = ${other};`);
     gen.emit(`if (${gen.reg(v.mask, j)}) { ${name} = ${read}; }`);
   };
-  if (!isWide(gen, ptr)) return gen.registers(v.type, (j) => scalarRead(j, true));
+  if (!readsWide(gen, v)) return gen.registers(v.type, (j) => scalarRead(j, true));
   const layout = gen.layout(v.type);
   if (ptr.type.pointee === "f16") return wideHalfLoad(gen, v, layout.ept, scalarRead);
   for (let j = 0; j < layout.ept; j += 4) {
@@ -91,7 +91,8 @@ export function emitLoad(gen: WgslGenerator, v: Value & { op: "load" }): void {
  * every run's mask is on and each under its mask otherwise, "select" reads each run from a safe
  * index where it is masked off and selects `other`, without a branch. Otherwise one branch for the
  * whole block: every run aligned and every lane's mask on (a block inside the tensor) reads them
- * all as vec4<f16>, in straight-line code; any other block reads every element on its own. A
+ * all as vec4<f16>, in straight-line code; any other block reads every element on its own (only
+ * where the runs are known aligned: readsWide). A
  * branch per run with a scalar fallback in each, as f32 loads have, made the f16 matmul on
  * subgroup matrices slower than scalar loads on the H200 (bench/NOTES.md §18, §19).
  */
@@ -169,6 +170,21 @@ function wideCondition(gen: WgslGenerator, ptr: Value, mask: Value | undefined, 
   return parts.join(" & ");
 }
 
+/**
+ * Whether a load reads its runs as vectors: where `isWide`, except an f16 load whose runs are not
+ * known to start on multiples of 4 elements (a row stride not known a multiple of 16, as K = 1003
+ * gives A). Its vec4<f16> path needed every run aligned at run time, else every element read on its
+ * own behind the test — slower on the H200 than reading every element on its own with no test
+ * (1000×1001×1003: 16.0 against 25.6 TFLOP/s, the same program as this; bench/NOTES.md §20, §25).
+ * Runs known aligned but masked per lane (a vector add at an odd n) keep the checked vec4 reads.
+ * `Target.divisibility: false` keeps §19's code (every f16 load checked at run time).
+ */
+function readsWide(gen: WgslGenerator, v: Value & { op: "load" }): boolean {
+  if (!isWide(gen, v.ptr)) return false;
+  if (v.ptr.type.kind !== "pointer" || v.ptr.type.pointee !== "f16" || gen.options.divisibility === false) return true;
+  return gen.contiguity.divisor(v.ptr) >= 4;
+}
+
 /** Whether accesses through `ptr` are runs of 4 consecutive elements (layout and stride 1). */
 function isWide(gen: WgslGenerator, ptr: Value): boolean {
   // f16 too (vec4<f16>, 8 bytes): buffers are padded to 16 bytes, so the last vec4 is always whole.
@@ -186,7 +202,7 @@ function isWide(gen: WgslGenerator, ptr: Value): boolean {
 export function wideBuffersOf(gen: WgslGenerator, body: readonly Stmt[]): Set<string> {
   const wide = new Set<string>();
   forEachStmt(body, (s) => {
-    if (s.kind === "let" && s.value.op === "load" && s.value.ptr.type.kind === "pointer" && isWide(gen, s.value.ptr)) wide.add(s.value.ptr.type.param);
+    if (s.kind === "let" && s.value.op === "load" && s.value.ptr.type.kind === "pointer" && readsWide(gen, s.value)) wide.add(s.value.ptr.type.param);
     if (s.kind === "store" && s.ptr.type.kind === "pointer" && !gen.directStores.has(s) && isWide(gen, s.ptr)) wide.add(s.ptr.type.param);
   });
   return wide;
