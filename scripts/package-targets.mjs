@@ -46,7 +46,8 @@ const COMMON = [
 
 /** The repository paths a target's package holds. */
 export function rulesFor(target) {
-  if (target === "web") return [...COMMON, folder("dist/web")];
+  // Python files run in the browser too (src/harness/python/web-python.ts): Pyodide and Kernel Lab's torch and triton.
+  if (target === "web") return [...COMMON, folder("dist/web"), folder("dist/pyodide"), folder("dist/python-lib")];
   return [
     ...COMMON,
     // Node's bundles (extension, worker, debug adapter, CLI) and the browser's (dist/web/, when built).

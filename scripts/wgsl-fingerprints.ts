@@ -10,6 +10,8 @@
 //   npx tsx scripts/wgsl-fingerprints.ts            compare; exit 1 and list what changed
 //   npx tsx scripts/wgsl-fingerprints.ts --write    store the current output as the reference
 //   npx tsx scripts/wgsl-fingerprints.ts --dump DIR also write each WGSL into DIR (to diff two trees)
+//   npx tsx scripts/wgsl-fingerprints.ts --only TEXT only the files whose path contains TEXT (with
+//                                         --write, their entries replaced and the others kept)
 
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
@@ -22,6 +24,7 @@ const store = join(root, "test", "snapshots", "wgsl-fingerprints.json");
 const args = process.argv.slice(2);
 const write = args.includes("--write");
 const dumpDir = args.includes("--dump") ? args[args.indexOf("--dump") + 1] : undefined;
+const only = args.includes("--only") ? args[args.indexOf("--only") + 1] : undefined;
 
 const configs = (list: number[][]) => list.map(([M, N, K]) => ({ componentType: "f16", resultComponentType: "f32", M, N, K }));
 const H200: Target = {
@@ -42,6 +45,8 @@ const SWITCHES: CodegenOptions[] = [
   { subgroupMatrixDot: false }, { numStages: 1 }, { numStages: 2 }, { wideHalfAccesses: false }, { halfLoadForm: "select" },
   { divisibility: false }, { doubleBufferDot: true }, { privateDotTiles: true }, { padDotTiles: false }, { rowLayouts: false },
   { sinkInvariantDotLoads: false }, { unrollDot: false }, { tiledLayouts: false }, { preferredWorkgroupSize: 128 },
+  // Every switch that costs workgroup memory at once: the fallbacks turn them off one by one.
+  { doubleBufferDot: true, mmaDoubleBuffer: true, privateDotTiles: true },
 ];
 /** Larger tiles than the runs write, so that every fallback for workgroup memory is taken somewhere. */
 const EXTRA_CONSTEXPRS: Record<string, Record<string, number>[]> = {
@@ -84,6 +89,7 @@ if (dumpDir) mkdirSync(dumpDir, { recursive: true });
 const started = Date.now();
 for (const path of [...kernelFiles(join(root, "examples")), ...kernelFiles(join(root, "test"))]) {
   const file = relative(root, path).split("\\").join("/");
+  if (only !== undefined && !file.includes(only)) continue;
   const parsed = parseKernelFile(file, readFileSync(path, "utf8"));
   for (const kernel of parsed.kernels) {
     if (!kernel.ok || (kernel.called && !parsed.launched.has(kernel.name))) continue;
@@ -109,12 +115,14 @@ for (const path of [...kernelFiles(join(root, "examples")), ...kernelFiles(join(
   }
 }
 const count = Object.keys(results).length;
+const inScope = (key: string) => only === undefined || key.split(" ")[0].includes(only);
 if (write) {
-  writeFileSync(store, `${JSON.stringify(results, null, 1)}\n`);
+  const kept = only === undefined ? {} : Object.fromEntries(Object.entries(JSON.parse(readFileSync(store, "utf8")) as Record<string, string>).filter(([k]) => !inScope(k)));
+  writeFileSync(store, `${JSON.stringify({ ...kept, ...results }, null, 1)}\n`);
   console.log(`wrote ${count} fingerprints to ${relative(root, store)} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 } else {
   const stored = JSON.parse(readFileSync(store, "utf8")) as Record<string, string>;
-  const changed = Object.keys({ ...stored, ...results }).filter((k) => stored[k] !== results[k]);
+  const changed = Object.keys({ ...stored, ...results }).filter((k) => inScope(k) && stored[k] !== results[k]);
   for (const k of changed) console.log(`${k}: ${stored[k] ?? "(new)"} → ${results[k] ?? "(gone)"}`);
   console.log(`${count} fingerprints, ${changed.length} changed, in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   process.exitCode = changed.length > 0 ? 1 : 0;

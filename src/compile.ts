@@ -12,6 +12,7 @@ import { generateWgsl } from "./codegen/wgsl";
 import { DEFAULT_TARGET } from "./ir/target";
 import { Codes } from "./diagnostics/codes";
 import { hasDebugOutput, withoutDebugOutput } from "./ir/debug";
+import { kernelFacts, type KernelFacts } from "./ir/kernel-facts";
 
 export type { KernelSource, ParsedFile, Specialization };
 export { parseKernelFile };
@@ -28,6 +29,8 @@ export interface CompiledKernel {
   abi: KernelAbi;
   /** For a kernel with tl.devicePrint/tl.deviceAssert: the same kernel compiled without them, which is timed. */
   quiet?: { wgsl: string; abi: KernelAbi };
+  /** What the harness needs to know of it (loaded parameters, atomic and debug sites), read off the IR once. */
+  facts: KernelFacts;
 }
 
 export interface CompileResult {
@@ -73,6 +76,7 @@ export function compileKernel(
       ir: lowered.ir,
       wgsl: generated.wgsl,
       abi: generated.abi,
+      facts: kernelFacts(lowered.ir),
       ...quietVariant(lowered.ir, target, options),
     },
     diagnostics,

@@ -2,7 +2,7 @@
 
 import type { AdapterReport, AutotuneReport, LaunchReport, RunReport } from "../harness/report";
 import { mismatchLine } from "../harness/run/mismatch-text";
-import { accessMapText } from "../harness/debug/access-map";
+import { accessMapText, exerciseAccessText } from "../harness/debug/access-map";
 import { bytesText, formatBytes } from "../harness/debug/bytes";
 
 /** Milliseconds with about three significant digits: 0.0123, 1.234, 250.1. */
@@ -75,6 +75,7 @@ export function formatRunTiming(run: RunReport): string[] {
   if (run.bytes) lines.push(...bytesText(run.bytes));
   if (run.accessMap) lines.push(...accessMapText(run.accessMap));
   if (run.exercise) lines.push(`  Exercise ${run.exercise}: ${run.correct ? "solved: it matches the hidden reference" : "not yet: it does not match the hidden reference"}`);
+  if (run.exerciseAccess) lines.push(`  ${exerciseAccessText(run.exerciseAccess)}`);
   if (run.baseline) {
     const b = run.baseline;
     const warning = b.matchesReference === false ? ` (warning: ${b.name}'s output does not match this run's reference)` : "";

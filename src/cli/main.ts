@@ -18,7 +18,7 @@ import { runValuesOf } from "../harness/run/size-constexprs";
 import { trace } from "../harness/trace";
 import { acquireGpu, NoAdapterError } from "../runtime";
 import { parseArgs, USAGE, UsageError, type Command } from "./args";
-import { runPythonCommand } from "./python-run";
+import { pythonExerciseSource, runPythonCommand } from "./python-run";
 import { formatPrints, formatRunCheck, formatRunTiming } from "./format";
 import { compareFiles, formatComparison, formatHistory, recordHistory, type HistoryLine } from "./history";
 import { version } from "../../package.json";
@@ -47,8 +47,12 @@ async function main(argv: string[]): Promise<number> {
     case "version":
       await write(process.stdout, `${version}\n`);
       return 0;
-    case "run":
-      return command.file.endsWith(".py") ? runPythonCommand(command, write) : runCommand(command);
+    case "run": {
+      if (!command.file.endsWith(".py")) return runCommand(command);
+      const exercise = await pythonExerciseSource(command.file, write);
+      if (typeof exercise === "number") return exercise;
+      return exercise ? runCommand(command, exercise) : runPythonCommand(command, write);
+    }
     case "check":
       return checkCommand(command);
     case "compare":
@@ -60,7 +64,8 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-async function runCommand(cmd: Extract<Command, { kind: "run" }>): Promise<number> {
+/** `source`: the file's text under another name (a Python exercise's run, python/exercise.ts). */
+async function runCommand(cmd: Extract<Command, { kind: "run" }>, source?: { file: string; text: string }): Promise<number> {
   const progress = !cmd.json && process.stderr.isTTY;
   // Human output comes as soon as it is known: a run's first lines (did it match?) before it is
   // timed, the rest after. Together they are the block formatRun prints; blocks are one line apart.
@@ -71,7 +76,7 @@ async function runCommand(cmd: Extract<Command, { kind: "run" }>): Promise<numbe
     const gap = startsBlock && blocks++ > 0 ? "\n" : "";
     if (lines.length > 0) process.stdout.write(`${gap}${lines.join("\n")}\n`);
   };
-  const { report, outcome } = await runFileWithOutcome(cmd.file, {
+  const { report, outcome } = await runFileWithOutcome(source?.file ?? cmd.file, {
     run: cmd.run,
     size: cmd.size,
     sweep: cmd.sweep,
@@ -90,7 +95,7 @@ async function runCommand(cmd: Extract<Command, { kind: "run" }>): Promise<numbe
       noted = true;
     },
     onRunDone: cmd.json ? undefined : (run) => show(formatRunTiming(run), false),
-  });
+  }, source?.text);
   if (progress) process.stderr.write("\r\x1b[2K");
   const code = EXIT_CODES[outcome];
   let history: HistoryLine[] | undefined;

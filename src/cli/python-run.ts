@@ -1,7 +1,11 @@
 // `kernel-lab run FILE.py`: the script's output streamed as it prints, its traceback and the
 // kernels' diagnostics on stderr, docs/LANGUAGE.md §4.1's exit codes, or one JSON object with --json.
 
-import { formatDiagnostic } from "../diagnostics/position";
+import { formatDiagnostic, locate } from "../diagnostics/position";
+import * as path from "node:path";
+import { exerciseNamed } from "../exercises/course";
+import { EXIT_CODES } from "../harness/report";
+import { exerciseRunText, pythonExerciseId } from "../python/exercise";
 import { runPythonFile, PYTHON_EXIT_CODES } from "../harness/python/session";
 import { startPythonThread } from "../harness/python/thread-node";
 import type { PythonFileReport } from "../harness/python/report";
@@ -45,4 +49,24 @@ function startLine(r: PythonFileReport): string {
   const adapter = r.adapter ? `${r.adapter.device || r.adapter.description}` : "no GPU";
   const why = { flag: "--bench", gpu: "the default on a GPU", "software-adapter": "the default on a software adapter", cpu: "the default with --cpu" }[r.bench.chosen];
   return `[kernel-lab] ${adapter} · benchmarks: ${r.bench.mode} (${why}) · Python ${r.pyodide.warm ? "reused" : `started in ${(r.pyodide.startMs / 1000).toFixed(1)} s${r.pyodide.startKind === "snapshot" ? " (from its snapshot)" : ""}`}`;
+}
+
+/**
+ * A Python exercise (`kernel_lab.check_exercise("…")`, src/python/exercise.ts) runs as its
+ * TypeScript exercise does: the exercise's run on the file's kernel. Undefined for any other file;
+ * the exit code when its kernel has errors (printed here, at the Python lines).
+ */
+export async function pythonExerciseSource(fileArg: string, write: (stream: NodeJS.WriteStream, text: string) => Promise<void>): Promise<{ file: string; text: string } | number | undefined> {
+  let text: string;
+  try {
+    text = readFileSync(fileArg, "utf8");
+  } catch {
+    return undefined;
+  }
+  const exercise = exerciseNamed(pythonExerciseId(text) ?? "");
+  if (!exercise) return undefined;
+  const source = exerciseRunText(exercise, path.resolve(fileArg), text);
+  if (!("diagnostics" in source)) return source;
+  await write(process.stderr, `${locate(fileArg, text, source.diagnostics).map((d) => formatDiagnostic(d, text)).join("\n")}\n`);
+  return EXIT_CODES["compile-error"];
 }

@@ -52,7 +52,7 @@ export interface KernelAbi {
   features: ("shader-f16" | "subgroups" | "chromium-experimental-subgroup-matrix")[];
   /** Only in kernels with tl.devicePrint/tl.deviceAssert: the `kl_print` record buffer's binding and the site table (codegen/print.ts). */
   debug?: DebugAbi;
-  /** Present in the instrumented variant (Target.instrument; codegen/instrument.ts). */
+  /** Present in the instrumented variant (CodegenOptions.instrument; codegen/instrument.ts). */
   instrument?: InstrumentAbi;
 }
 

@@ -1,5 +1,5 @@
 // Which tl.dot calls may stage their operands without the barrier before the writes
-// (Target.privateDotTiles). That barrier keeps a dot from overwriting the shared scratch arrays
+// (CodegenOptions.privateDotTiles). That barrier keeps a dot from overwriting the shared scratch arrays
 // while an invocation may still read them — for this dot's previous execution or another dot's.
 // A dot with arrays of its own only needs its previous execution's reads to be over, and they are
 // when every trip of the loop around it also runs another tl.dot, whose barriers every invocation

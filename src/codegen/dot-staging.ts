@@ -1,5 +1,5 @@
 // How a tiled tl.dot (dot.ts) stages its operands in workgroup memory: A transposed, its rows
-// shifted against bank conflicts (Target's padDotTiles), in the shared slots or arrays of its own
+// shifted against bank conflicts (CodegenOptions.padDotTiles), in the shared slots or arrays of its own
 // (two alternating buffers, doubleBufferDot; or written without a barrier first, privateDotTiles).
 // A pure function of the dot, its operands' layouts and the options, so the plan (plan.ts) knows
 // each dot's arrays, and the workgroup memory they take, before anything is emitted.

@@ -12,7 +12,7 @@ export interface Emitter {
   readonly workgroupSize: number;
   /** The smallest subgroup the adapter runs (meaningful when useSubgroups()). */
   readonly subgroupMinSize: number;
-  /** Write tl.dot's k loop out in full (Target.unrollDot). */
+  /** Write tl.dot's k loop out in full (CodegenOptions.unrollDot). */
   readonly unrollDot: boolean;
   /** `var name: type = init;` at the top of the entry point (state that outlives loops, e.g. a buffer parity). */
   declareVar(name: string, type: string, init: string): void;

@@ -67,7 +67,7 @@ export class WgslGenerator implements Emitter {
    * attention when BLOCK_M = HEAD_DIM — and tl.dot used the wrong tile.)
    */
   private readonly layoutCache = new Map<string, BlockLayout>();
-  /** Row vectors laid out as the rows of a tiled block, by element count (Target.rowLayouts, layout.ts). */
+  /** Row vectors laid out as the rows of a tiled block, by element count (CodegenOptions.rowLayouts, layout.ts). */
   private readonly rowSlices: ReadonlyMap<number, RowSlice>;
   /** Present when generating the instrumented variant (CodegenOptions.instrument). */
   readonly instrumentation?: Instrumentation;

@@ -8,7 +8,7 @@
 // wide load. With N < W the block is replicated: invocation t holds element t % N in register 0.
 //
 // A true 2-D block [M, N] (M, N > 1) with at least 4 elements per invocation is tiled instead
-// (Target.tiledLayouts, by default in kernels with tl.dot): the invocations form a Tr × Tc grid
+// (CodegenOptions.tiledLayouts, by default in kernels with tl.dot): the invocations form a Tr × Tc grid
 // and each holds Rt rows × Cc columns (both multiples of 4) in 4 × 4 pieces spread over the block —
 //   register j = i * Cc + m of invocation t holds element
 //     row (i / 4) * (Tr * 4) + (t / Tc) * 4 + i % 4,   column (m / 4) * (Tc * 4) + (t % Tc) * 4 + m % 4

@@ -87,7 +87,7 @@ export function emitLoad(gen: WgslGenerator, v: Value & { op: "load" }): void {
 /**
  * A load of f16 runs. Where every run is known to be aligned and its mask the same for its 4
  * elements (contiguity.ts: sizes and strides specialised as multiples of 16), each run is one
- * vec4<f16> under one mask: `Target.halfLoadForm` "block" (default) reads them all unmasked when
+ * vec4<f16> under one mask: `CodegenOptions.halfLoadForm` "block" (default) reads them all unmasked when
  * every run's mask is on and each under its mask otherwise, "select" reads each run from a safe
  * index where it is masked off and selects `other`, without a branch. Otherwise one branch for the
  * whole block: every run aligned and every lane's mask on (a block inside the tensor) reads them
@@ -152,7 +152,7 @@ function wideHalfLoad(gen: WgslGenerator, v: Value & { op: "load" }, ept: number
 /**
  * Whether each run of 4 registers of a wide load is known to start at a multiple of 4 elements
  * and to be masked as a whole (contiguity.ts), so it needs no check at run time; off with
- * `Target.divisibility: false`.
+ * `CodegenOptions.divisibility: false`.
  */
 function knownWhole(gen: WgslGenerator, v: Value & { op: "load" }): boolean {
   // Rows are 4 or more long here (isWide), so each run lies in one row.

@@ -1,7 +1,7 @@
 // The matrix operations of tl.dot on subgroup matrices, real (Dawn's
 // chromium_experimental_subgroup_matrix,
 // https://dawn.googlesource.com/dawn/+/refs/heads/main/docs/dawn/features/subgroup_matrix.md) or
-// emulated: Target.subgroupMatrixEmulation gives each "matrix" a private array of the whole matrix
+// emulated: CodegenOptions.subgroupMatrixEmulation gives each "matrix" a private array of the whole matrix
 // per invocation (subgroups of 32 emulated as lid / 32), so lavapipe, which has no subgroup
 // matrices, checks the staging, offsets and transfers against the interpreter.
 // Spelling: `subgroupMatrixLoad<T, row_major|col_major>(p, offset, stride)` and

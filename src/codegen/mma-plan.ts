@@ -32,11 +32,11 @@ export interface MmaPlan {
   /** Matrices per subgroup along M and along N. */
   tilesM: number;
   tilesN: number;
-  /** Emulated matrices (Target.subgroupMatrixEmulation). */
+  /** Emulated matrices (CodegenOptions.subgroupMatrixEmulation). */
   emulated: boolean;
-  /** Workgroup memory for the accumulator's way between registers and matrices (Target.mmaTransferBytes). */
+  /** Workgroup memory for the accumulator's way between registers and matrices (CodegenOptions.mmaTransferBytes). */
   transferBytes: number;
-  /** Loop plans: two buffers asked for (Target's mmaDoubleBuffer; the accumulator's transfer then takes half its bytes). */
+  /** Loop plans: two buffers asked for (CodegenOptions.mmaDoubleBuffer; the accumulator's transfer then takes half its bytes). */
   doubleBuffer: boolean;
   /** Staged tiles alternate between two buffers: asked for, and both fit beside the transfer array. */
   twoBuffers: boolean;

@@ -3,7 +3,7 @@
 // measured unpadded loads at 240–330 TFLOP/s against 575–608 padded), each register stored at one
 // per-invocation base plus a constant (mma-transfer.ts). An operand written `tl.trans(x)` is
 // staged as x and loaded column-major. In a loop plan the staged tiles can alternate between two
-// buffers (one barrier per trip instead of two; Target.mmaDoubleBuffer, off: 5.5× slower in a
+// buffers (one barrier per trip instead of two; CodegenOptions.mmaDoubleBuffer, off: 5.5× slower in a
 // hand-written kernel on the H200, bench/NOTES.md §19). The matrix operations, real or emulated,
 // are mma-ops.ts's.
 

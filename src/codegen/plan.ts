@@ -1,7 +1,7 @@
 // What the code generator decides before it writes any WGSL, as one value: the plan. From the
 // kernel's IR, the adapter's facts (Target) and the options asked for (CodegenOptions) it fixes
 // the workgroup size and layouts; which tl.dot calls run on subgroup matrices (mma-plan.ts); the
-// IR rewrites that follow from that (sink.ts, then pipeline.ts); how each tiled tl.dot stages its
+// IR rewrites that follow from that (sink.ts, then pipeline.ts); how every other tl.dot stages its
 // operands (dot-staging.ts); and the workgroup memory that staging takes. wgsl.ts emits a plan.
 //
 // Only tl.dot's staging changes with the switches that cost workgroup memory; every other
@@ -12,7 +12,8 @@
 // that order), and `fittingPlan` the first whose staging fits beside the rest. A tuner can make
 // plans for other options and compare them the same way (their `stagingBytes`, their options).
 
-import type { KernelIR, Value } from "../ir/ir";
+import type { KernelIR, Value, ValueType } from "../ir/ir";
+import { numel } from "../ir/ir";
 import type { CodegenOptions, Target } from "../ir/target";
 import { forEachValue } from "../ir/walk";
 import { dotsWithoutLeadingBarrier } from "./dot-barriers";
@@ -22,7 +23,8 @@ import { chooseWorkgroupSize, containsDot, resolveLayout, rowSlicesOf } from "./
 import { planMma, requestMmaArrays, TRANSFER_BYTES, type MmaPlan } from "./mma-plan";
 import { pipelineDotLoads } from "./pipeline";
 import { sinkInvariantDotLoads } from "./sink";
-import { arrayBytes, type WorkgroupArray } from "./workgroup-arrays";
+import type { RegisterDtype } from "./literals";
+import { arrayBytes, requestArray, type WorkgroupArray } from "./workgroup-arrays";
 
 export interface CodegenPlan {
   readonly target: Target;
@@ -62,14 +64,18 @@ export function planKernel(written: KernelIR, target: Target, options: CodegenOp
   // Planned again on the rewritten IR, whose values the emitters see.
   const mma = planMma(ir, target, options, workgroupSize);
   const arrays = new Map<string, WorkgroupArray>();
-  const tiledDots = planTiledDots(ir, target, options, workgroupSize, tiledLayouts, mma, arrays);
+  const tiledDots = planDots(ir, target, options, workgroupSize, tiledLayouts, mma, arrays);
   for (const plan of mma.values()) requestMmaArrays(plan, arrays);
   const stagingBytes = [...arrays.values()].reduce((sum, a) => sum + arrayBytes(a), 0);
   return { target, options, workgroupSize, tiledLayouts, unrollDot: options.unrollDot ?? true, written, ir, mma, tiledDots, dotOnlyTransposes: dotOnlyTransposes(ir), stagingArrays: arrays, stagingBytes };
 }
 
-/** The staging of every 2-D tl.dot on the tiled path (dot.ts `emitDot`), its arrays requested from `arrays`. */
-function planTiledDots(
+/**
+ * The staging of every tl.dot not on subgroup matrices, its arrays requested from `arrays`: a 2-D
+ * one on the tiled path (dot.ts `emitDot`) as dot-staging.ts decides; any other (the flat path, a
+ * batched 3-D dot) stages its operands whole into the "a" and "b" slots.
+ */
+function planDots(
   ir: KernelIR,
   target: Target,
   options: CodegenOptions,
@@ -80,15 +86,24 @@ function planTiledDots(
 ): Map<number, TiledDotStaging> {
   const rowSlices = tiledLayouts && options.rowLayouts !== false ? rowSlicesOf(ir.body, w) : new Map();
   const privateDots = options.privateDotTiles === true && !options.doubleBufferDot ? dotsWithoutLeadingBarrier(ir.body) : new Set<number>();
-  const dots = new Map<number, TiledDotStaging>();
+  const tiled = new Map<number, TiledDotStaging>();
   forEachValue(ir.body, (v) => {
-    if (v.op !== "dot" || mma.has(v.id) || v.a.type.shape.length === 3 || dots.has(v.id)) return;
-    if (!isTiledDotLayout(resolveLayout(v.type.shape, w, tiledLayouts, rowSlices))) return;
+    if (v.op !== "dot" || mma.has(v.id) || tiled.has(v.id)) return;
+    if (v.a.type.shape.length === 3 || !isTiledDotLayout(resolveLayout(v.type.shape, w, tiledLayouts, rowSlices))) {
+      requestArray(arrays, "a", registerDtype(v.a.type), numel(v.a.type.shape));
+      requestArray(arrays, "b", registerDtype(v.b.type), numel(v.b.type.shape));
+      return;
+    }
     const layoutA = resolveLayout(v.a.type.shape, w, tiledLayouts, rowSlices);
     const choices = { padDotTiles: options.padDotTiles !== false, doubleBufferDot: options.doubleBufferDot === true, privateDot: privateDots.has(v.id), maxWorkgroupStorageBytes: target.maxWorkgroupStorageBytes };
-    dots.set(v.id, tiledDotStaging(v as Value & { op: "dot" }, layoutA, choices, arrays));
+    tiled.set(v.id, tiledDotStaging(v as Value & { op: "dot" }, layoutA, choices, arrays));
   });
-  return dots;
+  return tiled;
+}
+
+/** The dtype a value's registers hold (generator.ts `dtype`): a pointer is its i32 offset, an i64 its low word. */
+function registerDtype(type: ValueType): RegisterDtype {
+  return type.kind === "pointer" || type.dtype === "i64" ? "i32" : type.dtype;
 }
 
 /**

@@ -18,7 +18,7 @@
 // the load before the loop read, and only values computed before the loop feed the copy. Only
 // loops with two or more dots on the generic path are rewritten (attention's nest: there the
 // registers are short); a dot on subgroup matrices stages an invariant A once (mma.ts) instead.
-// Target.sinkInvariantDotLoads = false keeps the load where it was written.
+// CodegenOptions.sinkInvariantDotLoads = false keeps the load where it was written.
 
 import type { KernelIR, Stmt, Value } from "../ir/ir";
 import { mapOperands, operandsOf } from "../ir/ir";

@@ -15,7 +15,7 @@ import { INSTRUMENT_EPILOGUE, instrumentAbi, instrumentDeclarations, instrumentP
 import { wideBuffersOf } from "./memory";
 import { planDirectStores } from "./mma-store";
 import { fittingPlan, planKernel, type CodegenPlan } from "./plan";
-import { arrayBytes } from "./workgroup-arrays";
+import { arrayBytes, type WorkgroupArray } from "./workgroup-arrays";
 import { debugAbi, debugDeclarations } from "./print";
 import { emitStatements, STATEMENT_WGSL } from "./statements";
 import { BINARY_WGSL, MATH_WGSL, UNARY_WGSL } from "./elementwise";
@@ -46,29 +46,32 @@ export const WGSL_OPS = implementedOps({
  * The kernel's WGSL for this target and these options: its plan (plan.ts) emitted. Where the
  * kernel then needs more workgroup memory than the adapter has, the first of the plan's fallbacks
  * whose tl.dot staging fits beside the kernel's other arrays is emitted instead (those arrays are
- * the same in every plan), so a kernel is emitted once, or twice when it does not fit.
+ * the same in every plan, and known once one plan is emitted), so a kernel is emitted once, or
+ * twice when its first plan does not fit.
  */
 export function generateWgsl(written: KernelIR, target: Target, options: CodegenOptions = {}): WgslResult {
   const preferred = planKernel(written, target, options);
-  const first = emit(preferred);
-  if (!first.overflow) return first.result;
-  const plan = fittingPlan(preferred, first.overflow.otherBytes);
-  return plan === preferred ? first.result : emit(plan).result;
+  const first = emitPlan(preferred);
+  if (first.result.wgsl || !first.result.diagnostics.some((d) => d.code === Codes.workgroupMemory)) return first.result;
+  const plan = fittingPlan(preferred, otherBytes(preferred, first.workgroupArrays));
+  return plan === preferred ? first.result : emitPlan(plan).result;
 }
 
-/** One plan emitted; `overflow` when its kernel needs more workgroup memory than the adapter has (the bytes of its arrays other than tl.dot's staging). */
-function emit(plan: CodegenPlan): { result: WgslResult; overflow?: { otherBytes: number } } {
+/** One plan emitted, and the workgroup arrays its emitters asked for (also where it needs more than the adapter has). */
+export function emitPlan(plan: CodegenPlan): { result: WgslResult; workgroupArrays: ReadonlyMap<string, WorkgroupArray> } {
   const gen = new WgslGenerator(plan);
   try {
-    const result = generate(gen);
-    if (result.wgsl || !result.diagnostics.some((d) => d.code === Codes.workgroupMemory)) return { result };
-    const otherBytes = [...gen.scratchArrays].filter(([name]) => !plan.stagingArrays.has(name)).reduce((sum, [, a]) => sum + arrayBytes(a), 0);
-    return { result, overflow: { otherBytes } };
+    return { result: generate(gen), workgroupArrays: gen.scratchArrays };
   } catch (error) {
     // A bug, still shown as a diagnostic at the kernel (docs/CONVENTIONS.md §4).
     gen.log.error(Codes.internal, plan.ir.span, `internal error generating WGSL for '${plan.ir.name}': ${(error as Error).message}. This is a bug in Kernel Lab; please report it with this kernel.`);
-    return { result: { diagnostics: gen.log.diagnostics } };
+    return { result: { diagnostics: gen.log.diagnostics }, workgroupArrays: gen.scratchArrays };
   }
+}
+
+/** The bytes of the workgroup arrays other than the plan's tl.dot staging: the same in every plan of the kernel. */
+export function otherBytes(plan: CodegenPlan, arrays: ReadonlyMap<string, WorkgroupArray>): number {
+  return [...arrays].filter(([name]) => !plan.stagingArrays.has(name)).reduce((sum, [, a]) => sum + arrayBytes(a), 0);
 }
 
 function generate(gen: WgslGenerator): WgslResult {

@@ -67,7 +67,7 @@ export function activateKernelLab(
     const kernelFiles = { language: "typescript", pattern: KERNEL_FILE_GLOB };
     // Python files: each provider leaves alone those without a @triton.jit function.
     const pythonFiles = { language: "python" };
-    const pythonRuns = new PythonRuns(context.extensionUri, log, runner, paths);
+    const pythonRuns = new PythonRuns(context.extensionUri, log, runner, paths, runs);
     const exercisesTree = new ExercisesTree(exercises);
     const types = new KernelTypesCache(log);
     const diagnostics = new KernelDiagnostics(log);

@@ -7,6 +7,8 @@ import * as vscode from "vscode";
 import type { DiagnosticFix, Diagnostic as KernelDiagnostic, Span } from "../diagnostics/diagnostic";
 import { compiler, pythonCompiler } from "./compiler";
 import { isKernelDocument, isTritonPythonDocument } from "./kernel-document";
+import { exerciseNamed } from "../exercises/course";
+import { checkPythonExercise, pythonExerciseId } from "../python/exercise";
 
 /** Kernel files, and Python files with a @triton.jit kernel (docs/LANGUAGE.md §2.2); other Python is left alone. */
 function isChecked(document: vscode.TextDocument): boolean {
@@ -76,7 +78,7 @@ export class KernelDiagnostics implements vscode.Disposable {
   private check(document: vscode.TextDocument): void {
     const started = performance.now();
     try {
-      const found = isKernelDocument(document) ? compiler().checkFile(document.fileName, document.getText()) : pythonCompiler().checkPythonFile(document.fileName, document.getText());
+      const found = isKernelDocument(document) ? compiler().checkFile(document.fileName, document.getText()) : checkPython(document.fileName, document.getText());
       this.collection.set(document.uri, found.map((d) => toVscode(document, d)));
       this.fixes.set(document.uri.toString(), {
         version: document.version,
@@ -117,6 +119,12 @@ export class KernelDiagnostics implements vscode.Disposable {
     this.pending.clear();
     for (const s of this.subscriptions) s.dispose();
   }
+}
+
+/** A Python exercise is checked with its exercise's parameter types (python/exercise.ts); any other file as `kernel-lab check` does. */
+function checkPython(fileName: string, text: string): KernelDiagnostic[] {
+  const exercise = exerciseNamed(pythonExerciseId(text) ?? "");
+  return exercise ? checkPythonExercise(exercise, fileName, text) : pythonCompiler().checkPythonFile(fileName, text);
 }
 
 /** Spans are UTF-16 offsets, as `document.positionAt` expects. */

@@ -14,8 +14,15 @@ import { ResultsPanel } from "./results-panel";
 import type { PythonRunOutcome, RequestPaths, Runner } from "./runner";
 import { readPythonBench, readRunSettings } from "./settings";
 import type { DiagnosticView, PythonResultsView } from "./webview-protocol";
+import type { RunCommandResult, RunController } from "./run-controller";
+import { exerciseNamed } from "../exercises/course";
+import { exerciseRunText, pythonExerciseId } from "../python/exercise";
 
-export type PythonRunCommandResult = { kind: "refused"; reason: "untrusted" | "no-python-file" | "not-saved" | "busy" } | PythonRunOutcome;
+export type PythonRunCommandResult =
+  | { kind: "refused"; reason: "untrusted" | "no-python-file" | "not-saved" | "busy" | "exercise-has-errors" }
+  | PythonRunOutcome
+  /** A Python exercise, run as its TypeScript exercise is (RunController.runSource). */
+  | RunCommandResult;
 
 export const PYTHON_OUTPUT = "Kernel Lab Python";
 
@@ -32,6 +39,8 @@ export class PythonRuns implements vscode.Disposable {
     private readonly log: vscode.LogOutputChannel,
     private readonly runner: Runner,
     private readonly paths: RequestPaths,
+    /** Runs a Python exercise as its TypeScript exercise runs: the exercise's run, checked against its hidden reference. */
+    private readonly kernelRuns: RunController,
   ) {
     this.subscriptions.push(
       this.output,
@@ -65,6 +74,16 @@ export class PythonRuns implements vscode.Disposable {
       return { kind: "refused", reason: "not-saved" };
     }
     if (this.active) return { kind: "refused", reason: "busy" };
+    const exercise = exerciseNamed(pythonExerciseId(document.getText()) ?? "");
+    if (exercise) {
+      const source = exerciseRunText(exercise, this.paths.pathOf(document.uri), document.getText());
+      if ("diagnostics" in source) {
+        void vscode.window.showErrorMessage(`Kernel Lab: fix ${path.basename(document.fileName)}'s errors first (the Problems panel lists them): ${source.diagnostics[0]?.message ?? ""}`);
+        return { kind: "refused", reason: "exercise-has-errors" };
+      }
+      this.log.info(`${path.basename(document.fileName)} is exercise ${exercise.id}: its run, on the Python kernel`);
+      return this.kernelRuns.runSource(document, source);
+    }
     return this.start(document);
   }
 

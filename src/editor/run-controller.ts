@@ -102,6 +102,12 @@ export class RunController implements vscode.Disposable {
     return this.start(document, mode, runName, size);
   }
 
+  /** Runs a file's text under another name: a Python exercise's run as TypeScript (python/exercise.ts). */
+  async runSource(document: vscode.TextDocument, source: { file: string; text: string }): Promise<RunCommandResult> {
+    if (this.active) return { kind: "refused", reason: "busy" };
+    return this.start(document, "run", undefined, undefined, source);
+  }
+
   cancel(): void {
     this.active?.cancellation.cancel();
   }
@@ -139,19 +145,20 @@ export class RunController implements vscode.Disposable {
     return picked.label === ALL_RUNS ? undefined : picked.label;
   }
 
-  private async start(document: vscode.TextDocument, mode: RunMode, runName: string | undefined, size: number | undefined): Promise<RunCommandResult> {
+  private async start(document: vscode.TextDocument, mode: RunMode, runName: string | undefined, size: number | undefined, source?: { file: string; text: string }): Promise<RunCommandResult> {
     const settings = readRunSettings(document.uri);
     const fileLabel = path.basename(document.fileName);
     const label = `${runName ?? "all runs"} (${fileLabel})`;
     const cancellation = new vscode.CancellationTokenSource();
     this.active = { label, cancellation };
     this.lastFile = document.uri;
-    const text = document.getText();
+    const text = source?.text ?? document.getText();
     const folder = vscode.workspace.getWorkspaceFolder(document.uri)?.uri ?? vscode.Uri.joinPath(document.uri, "..");
     const cwd = this.paths.pathOf(folder);
     const request: RunRequest = {
       type: "run",
-      file: this.paths.pathOf(document.uri),
+      file: source?.file ?? this.paths.pathOf(document.uri),
+      ...(source ? { text: source.text } : {}),
       ...(runName !== undefined ? { run: runName } : {}),
       ...(size !== undefined ? { size } : {}),
       sweep: mode === "sweep",
@@ -258,7 +265,7 @@ export class RunController implements vscode.Disposable {
               displayPath: vscode.workspace.asRelativePath(run.document.uri),
               mode: run.mode,
               backend: run.backend,
-              fileName: run.document.fileName,
+              fileName: run.file,
               text: run.text,
               history,
             },
@@ -326,7 +333,8 @@ export class RunController implements vscode.Disposable {
 
   /** Run-time diagnostics (KL3xxx runs, KL4xxx GPU) of this file; compile errors are already live. */
   private showRunDiagnostics(run: { document: vscode.TextDocument; cwd: string; file: string }, diagnostics: readonly LocatedDiagnostic[]): void {
-    const own = diagnostics.filter((d) => !/^KL[12]/.test(d.code) && this.paths.samePath(d.file, run.file, run.cwd));
+    // A Python exercise's run is of TypeScript the file doesn't hold: its lines are not the file's (the panel lists them).
+    const own = diagnostics.filter((d) => !/^KL[12]/.test(d.code) && this.paths.samePath(d.file, run.file, run.cwd) && this.paths.samePath(run.file, this.paths.pathOf(run.document.uri), run.cwd));
     this.runDiagnostics.set(
       run.document.uri,
       own.map((d) => {

@@ -173,6 +173,11 @@ const isAccessMap = shape({
   layers: arrayOf(shape({ kind: oneOf("load", "store", "atomic"), param: isString, line: isNumber, column: isNumber, lanes: isNumber, active: isNumber, touched: isRuns, masked: isRuns })),
 });
 const isAccessMaps = shape({ programs: isNumber, maps: arrayOf(isAccessMap) });
+const isExerciseAccess = shape({
+  compared: isNumber,
+  programs: isNumber,
+  differs: optional(shape({ program: arrayOf(isNumber), what: isString, yours: isAccessMap, reference: isAccessMap })),
+});
 /** Non-finite numbers arrive as null (JSON), hence nullable diffs. */
 const isRun = shape({
   name: isString,
@@ -196,6 +201,7 @@ const isRun = shape({
   speedOfLight: optional(isSpeedOfLight),
   exercise: optional(isString),
   accessMaps: optional(isAccessMaps),
+  exerciseAccess: optional(isExerciseAccess),
 });
 const isDiagnostic = shape({
   line: isNumber,

@@ -33,21 +33,26 @@ export function exerciseNamed(id: string): Exercise | undefined {
 
 /** The learner's file: the task in a header comment, then the template with the stub's body. */
 export function exerciseFile(exercise: Exercise): string {
-  return `${header(exercise)}${exercise.template.replace(BODY, () => exercise.stub)}`;
+  return `${exerciseHeader(exercise, "//", false)}${exercise.template.replace(BODY, () => exercise.stub)}`;
 }
 
 /** The solved file, as Show Solution shows it. */
 export function solutionFile(exercise: Exercise): string {
-  return `${header(exercise, "solution")}${exercise.template.replace(BODY, () => exercise.solution)}`;
+  return `${exerciseHeader(exercise, "//", true)}${exercise.template.replace(BODY, () => exercise.solution)}`;
 }
 
-/** Which exercise a kernel file is, by the `exerciseReference("…")` it calls; undefined for any other file. */
+/**
+ * Which exercise a file is, by the `exerciseReference("…")` its run calls (a kernel file) or the
+ * `kernel_lab.check_exercise("…")` it ends with (a Python file: python/exercise.ts); undefined for any other file.
+ */
 export function exerciseOfText(text: string): Exercise | undefined {
-  const match = /exerciseReference\(\s*["']([\w-]+)["']\s*\)/.exec(text);
+  const match = /(?:exerciseReference|kernel_lab\.check_exercise)\(\s*["']([\w-]+)["']\s*\)/.exec(text);
   return match ? exerciseNamed(match[1]) : undefined;
 }
 
-function header(exercise: Exercise, solution?: "solution"): string {
+/** The file's header comment, in TypeScript's `//` or Python's `#`. */
+export function exerciseHeader(exercise: Exercise, comment: "//" | "#", solution: boolean): string {
+  const run = comment === "#" ? "▶ Run File above the kernel, or Kernel Lab: Run Python File" : "▶ Run above defineRun, or Kernel Lab: Run Kernel";
   const lines = [
     `Kernel Lab exercise ${exercise.id}${solution ? " — the solution" : ""}: ${exercise.series} ${exercise.number}, "${exercise.title}"`,
     "",
@@ -55,10 +60,10 @@ function header(exercise: Exercise, solution?: "solution"): string {
     "",
     ...(solution
       ? ["One way to write it; yours may differ and still match the reference."]
-      : wrap("Write the kernel's body, then run it (▶ Run above defineRun, or Kernel Lab: Run Kernel): it passes when its outputs match the exercise's hidden reference. Stuck? Kernel Lab: Show Hint gives one hint at a time; Kernel Lab: Show Solution shows one way to write it.", 96)),
+      : wrap(`Write the kernel's body, then run it (${run}): it passes when its outputs match the exercise's hidden reference. Stuck? Kernel Lab: Show Hint gives one hint at a time; Kernel Lab: Show Solution shows one way to write it.`, 96)),
     `From ${exercise.credit}.`,
   ];
-  return `${lines.map((l) => (l ? `// ${l}` : "//")).join("\n")}\n`;
+  return `${lines.map((l) => (l ? `${comment} ${l}` : comment)).join("\n")}\n`;
 }
 
 function wrap(text: string, width: number): string[] {

@@ -25,6 +25,8 @@ export const outerVectorAdd = defineRun({
   grid: () => [1],
   args: (n) => ({ x_ptr: rand(n), y_ptr: rand(n), z_ptr: empty(n * n), N0: n, N1: n }),
   outputs: ["z_ptr"],
+  // z is N1 × N0, row-major: the access map and a mismatch's heatmap draw it so.
+  shapes: (n) => ({ z_ptr: [n, n] }),
   reference: exerciseReference("puzzle-03"),
 });
 `,

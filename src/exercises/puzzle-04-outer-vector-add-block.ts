@@ -27,6 +27,8 @@ export const outerVectorAddBlock = defineRun({
   grid: (n, c) => [cdiv(n, c.B0), cdiv(n - 10, c.B1)],
   args: (n) => ({ x_ptr: rand(n), y_ptr: rand(n - 10), z_ptr: empty(n * (n - 10)), N0: n, N1: n - 10 }),
   outputs: ["z_ptr"],
+  // z is N1 × N0, row-major: the access map and a mismatch's heatmap draw it so.
+  shapes: (n) => ({ z_ptr: [n - 10, n] }),
   reference: exerciseReference("puzzle-04"),
 });
 `,

@@ -25,6 +25,8 @@ export const fusedOuterMulBackward = defineRun({
   grid: (n, c) => [cdiv(n, c.B0), cdiv(n - 10, c.B1)],
   args: (n) => ({ x_ptr: randn(n * (n - 10)), y_ptr: randn(n - 10), dz_ptr: randn(n * (n - 10)), dx_ptr: empty(n * (n - 10)), N0: n, N1: n - 10 }),
   outputs: ["dx_ptr"],
+  // x, dz and dx are N1 × N0, row-major: the access map and a mismatch's heatmap draw them so.
+  shapes: (n) => ({ x_ptr: [n - 10, n], dz_ptr: [n - 10, n], dx_ptr: [n - 10, n] }),
   reference: exerciseReference("puzzle-06"),
   tolerance: { atol: 1e-6, rtol: 1e-6 },
 });

@@ -4,7 +4,7 @@
 import type { LocatedDiagnostic } from "../diagnostics/position";
 import type { MismatchMap } from "./run/mismatch-map";
 import type { SpeedOfLightReport } from "./timing/speed-of-light";
-import type { AccessMapReport, AccessMapsReport } from "./debug/access-map";
+import type { AccessMapReport, AccessMapsReport, ExerciseAccessReport } from "./debug/access-map";
 import type { BytesReport, BytesSummary } from "./debug/bytes";
 
 export interface AdapterReport {
@@ -98,6 +98,8 @@ export interface RunReport {
   bytes?: BytesReport;
   /** The Kernel Lab exercise whose hidden reference checked the run (`reference: exerciseReference("puzzle-01")`). */
   exercise?: string;
+  /** With `exercise`: the run's accesses beside the course's solution's, and the first program whose differ (debug/exercise-access.ts). */
+  exerciseAccess?: ExerciseAccessReport;
 }
 
 /** One launch of a run with several. */

@@ -7,7 +7,7 @@ import { declared, nodeText, unsupported } from "./context";
 import { assignmentTargets } from "./declarations";
 import { lowerExpr, lowerList } from "./expressions";
 import { camelCase, tsName } from "./names";
-import { bodyStatements, children, dottedName, parts, spanOf, type SyntaxNode } from "./tree";
+import { bodyStatements, children, dottedName, parts, spanOf, walk, type SyntaxNode } from "./tree";
 
 const UNSUPPORTED: Readonly<Record<string, [string, string]>> = {
   WithStatement: ["a `with` statement", ""],
@@ -243,6 +243,12 @@ function lowerFor(ctx: LowerContext, s: SyntaxNode, indent: string): void {
   const body = kids.find((k) => k.name === "Body")!;
   if (targets.length !== 1 || targets[0].name !== "VariableName") return unsupported(ctx, kids[1], "a for loop over several names", "loop over one counter");
   const counter = nodeText(ctx, targets[0]);
+  // Python may rebind the counter in the body (tutorial 06's `start_n = tl.multiple_of(start_n, BLOCK_N)`)
+  // without changing the iteration: the loop then steps a counter of its own and the body starts
+  // with `let start_n = <it>`.
+  const rebound = assigns(ctx, body, counter);
+  const stepped = rebound ? `__${tsName(counter)}` : tsName(counter);
+  const writeCounter = () => (rebound ? w.token(stepped, spanOf(targets[0])) : lowerTarget(ctx, targets[0]));
   const callee = iter.name === "CallExpression" ? children(iter)[0] : undefined;
   const calleeName = callee ? dottedName(ctx.text, callee) : undefined;
   const last = calleeName?.[calleeName.length - 1];
@@ -254,31 +260,47 @@ function lowerFor(ctx: LowerContext, s: SyntaxNode, indent: string): void {
     w.write(indent);
     w.node(spanOf(kids[0]), () => w.write("for"));
     w.write(" (let ");
-    lowerTarget(ctx, targets[0]);
+    writeCounter();
     w.write(" = ");
     if (start) lowerExpr(ctx, start);
     else w.write("0");
-    w.write(`; ${tsName(counter)} ${descending ? ">" : "<"} `);
+    w.write(`; ${stepped} ${descending ? ">" : "<"} `);
     lowerExpr(ctx, end);
     w.write(`; `);
     if (step) {
-      w.write(`${tsName(counter)} += `);
+      w.write(`${stepped} += `);
       lowerExpr(ctx, step);
-    } else w.write(`${tsName(counter)}++`);
+    } else w.write(`${stepped}++`);
     w.write(") {\n");
   } else if (last === "range" || last === "static_range") {
     w.write(indent);
     w.node(spanOf(kids[0]), () => w.write("for"));
     w.write(" (const ");
-    lowerTarget(ctx, targets[0]);
+    writeCounter();
     w.write(" of ");
     lowerExpr(ctx, iter);
     w.write(") {\n");
   } else {
     return unsupported(ctx, iter, `a for loop over ${callee ? `${nodeText(ctx, callee)}(…)` : "this"}`, "loop with range(…), tl.range(…) or tl.static_range(…)");
   }
+  if (rebound) {
+    w.write(`${indent}  let `);
+    lowerTarget(ctx, targets[0]);
+    w.write(` = ${stepped};\n`);
+  }
   lowerBlock(ctx, body, indent + "  ", [counter]);
   w.write(`${indent}}\n`);
+}
+
+/** Whether a statement of `body` (nested blocks too) assigns `name`. */
+function assigns(ctx: LowerContext, body: SyntaxNode, name: string): boolean {
+  let found = false;
+  walk(body, (n) => {
+    if (found || n.name === "FunctionDefinition" || n.name === "LambdaExpression") return false;
+    if ((n.name === "AssignStatement" || n.name === "UpdateStatement") && assignmentTargets(n).some((t) => t.name === "VariableName" && nodeText(ctx, t) === name)) found = true;
+    return undefined;
+  });
+  return found;
 }
 
 export { camelCase };

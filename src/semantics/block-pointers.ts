@@ -97,7 +97,8 @@ export const BLOCK_POINTER_INTRINSICS: Record<string, Intrinsic> = {
 /** Triton's `order` (the memory order of the axes, fastest last): a permutation, checked and otherwise unused. */
 function orderArg(ctx: IntrinsicContext, node: ts.Expression, rank: number, name: string): number[] | undefined {
   const elements = ts.isArrayLiteralExpression(node) ? [...node.elements] : undefined;
-  const order = elements?.map((e) => constInt(ctx, e, `tl.${name}'s order`));
+  // Else a name bound to a tuple of constants: tutorial 06's `v_order: tl.constexpr = (0, 1) if … else (1, 0)`.
+  const order = elements ? elements.map((e) => constInt(ctx, e, `tl.${name}'s order`)) : constTuple(ctx, node);
   if (!order || order.some((o) => o === undefined)) {
     if (!elements) ctx.log.error(Codes.constantRequired, ctx.span(node), `tl.${name}'s order is an array of compile-time integers, e.g. [1, 0]`);
     return undefined;
@@ -108,6 +109,14 @@ function orderArg(ctx: IntrinsicContext, node: ts.Expression, rank: number, name
     return undefined;
   }
   return order as number[];
+}
+
+/** The integers of a tuple of compile-time integers, else undefined (the caller says what it wanted). */
+function constTuple(ctx: IntrinsicContext, node: ts.Expression): number[] | undefined {
+  const lowered = ctx.lowered(node);
+  if (!lowered || !isAggregate(lowered) || lowered.kind !== "tuple") return undefined;
+  const ints = lowered.elements.map((e) => (!isAggregate(e) && isConst(e) && Number.isInteger(e.value) ? e.value : undefined));
+  return ints.every((i) => i !== undefined) ? (ints as number[]) : undefined;
 }
 
 /** What a load or store through a block pointer needs: the pointers of its window, and the mask of its checked axes. */

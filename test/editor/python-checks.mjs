@@ -35,9 +35,16 @@ export async function pythonChecks({ page, check, shoot, palette }, { host, open
     for (let i = 0; i < "BLOCK_SIZE".length; i++) await page().keyboard.press("Shift+ArrowRight");
     await page().keyboard.type("n_elements");
     await page().locator(".monaco-editor .squiggly-error").first().waitFor({ state: "attached", timeout: 30_000 });
-    await palette("Show or Focus Hover");
+    // Inside the marked word (a hover at its end may leave the marker out), then the hover, until it has the diagnostic.
+    await page().keyboard.press("ArrowLeft");
+    await page().keyboard.press("ArrowLeft");
     const hover = page().locator(".monaco-hover").filter({ hasText: "KL1041" }).first();
-    await hover.waitFor({ state: "visible", timeout: 15_000 });
+    const deadline = Date.now() + 30_000;
+    while (!(await hover.isVisible())) {
+      if (Date.now() > deadline) throw new Error(`the hover never showed KL1041: ${await page().locator(".monaco-hover").allInnerTexts()}`);
+      await palette("Show or Focus Hover");
+      await page().waitForTimeout(1500);
+    }
     const said = (await hover.innerText()).replace(/\s+/g, " ").trim();
     await shoot(`python-${host}-diagnostic.png`);
     await page().keyboard.press("Escape");

@@ -68,6 +68,25 @@ try {
     return `${adapter} | Match ${correctness.Match}, max abs diff ${correctness["Max abs diff"]} | median ${timing.Median}, ${timing.Bandwidth ?? ""} ${timing.Speedup ? `speedup ${timing.Speedup}` : ""}`;
   });
 
+  await check("the run's access map: moving the program slider to the last program redraws the map (vector add's masked tail)", async () => {
+    const map = resultsFrame().locator('[data-testid="access-map"]').first();
+    await map.waitFor({ state: "visible", timeout: 20_000 });
+    const x = map.locator('[data-testid="access-map-buffer"][data-param="x_ptr"]');
+    const drawn = async () => ({ program: await map.getAttribute("data-program"), touched: await x.getAttribute("data-touched"), pixels: await x.evaluate((c) => c.toDataURL()) });
+    const before = await drawn();
+    const slider = map.locator('[data-testid="access-map-slider"]');
+    await slider.scrollIntoViewIfNeeded();
+    await slider.focus();
+    await slider.press("End");
+    const after = await drawn();
+    if (before.program !== "0,0,0" || before.touched !== "1024") throw new Error(`first program: ${JSON.stringify({ ...before, pixels: undefined })}`);
+    // 98432 elements in blocks of 1024: the last program, 96, has 128 active lanes.
+    if (after.program !== "96,0,0" || after.touched !== "128") throw new Error(`after the slider: ${JSON.stringify({ ...after, pixels: undefined })}`);
+    if (after.pixels === before.pixels) throw new Error("the map's pixels did not change");
+    await shoot("ui-access-map.png");
+    return `program ${before.program} → ${after.program}, x_ptr touched ${before.touched} → ${after.touched}`;
+  });
+
   await check("a second Run Kernel says, under the run, how it compares with the first (the history)", async () => {
     await palette("Kernel Lab: Run Kernel");
     // The first run's panel says "The first run of this kernel…" in the same place: wait for the second's.

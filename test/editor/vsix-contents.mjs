@@ -44,7 +44,7 @@ function desktopMustHave(target) {
 
 /** Where a package's files may lie: the web package, the browser bundles, the editor's static parts, the TS plugin; a desktop package also Node's bundles, Dawn and TypeScript. */
 const ALLOWED = {
-  web: /^extension\/(dist\/web\/|media\/|syntaxes\/|types\/|node_modules\/kernel-lab-ts-plugin\/|package\.json$|README\.md$|LICENSE(\.txt|\.md)?$)/,
+  web: /^extension\/(dist\/web\/|dist\/pyodide\/|dist\/python-lib\/|media\/|syntaxes\/|types\/|node_modules\/kernel-lab-ts-plugin\/|package\.json$|README\.md$|LICENSE(\.txt|\.md)?$)/,
   desktop: /^extension\/(dist\/|media\/|syntaxes\/|types\/|node_modules\/(kernel-lab-ts-plugin|webgpu|typescript)\/|package\.json$|README\.md$|LICENSE(\.txt|\.md)?$)/,
 };
 /** The Node-only files the web package must leave out, named so a failure says which. */

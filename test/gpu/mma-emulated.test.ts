@@ -1,5 +1,5 @@
 // tl.dot on subgroup matrices (codegen/mma.ts), checked on lavapipe, which has none: the same
-// plan with each matrix emulated in private arrays (Target.subgroupMatrixEmulation), so the
+// plan with each matrix emulated in private arrays (CodegenOptions.subgroupMatrixEmulation), so the
 // staging (padded rows, transposed operands loaded column-major, double buffers), the subgroups'
 // regions and the accumulator's way in and out run for real against float64 of the f16 inputs
 // and the interpreter. Sizes are no multiples of the blocks; outputs NaN-poisoned.

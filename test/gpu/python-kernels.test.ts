@@ -316,3 +316,32 @@ test("integer // and % truncate toward zero as Triton's do (C-style, not Python'
     assertClose(out.f_ptr, f, `${name} /`, 0, 1e-6);
   }
 });
+
+const REBOUND_COUNTER = `
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def row_sums(x_ptr, out_ptr, n_cols, BLOCK: tl.constexpr):
+    # Tutorial 06 rebinds its loop counter (start_n = tl.multiple_of(start_n, BLOCK_N)); Python's
+    # range still steps the original sequence, and so must the kernel.
+    row = tl.program_id(0)
+    acc = tl.zeros((BLOCK,), dtype=tl.float32)
+    for start in range(0, n_cols, BLOCK):
+        start = tl.multiple_of(start, BLOCK)
+        cols = start + tl.arange(0, BLOCK)
+        acc += tl.load(x_ptr + row * n_cols + cols, mask=cols < n_cols, other=0.0)
+        start = start + 1000000
+    tl.store(out_ptr + row, tl.sum(acc, axis=0))
+`;
+
+test("a for loop whose body rebinds its counter steps as Python's range does (tutorial 06's start_n)", async () => {
+  const rows = 5;
+  const cols = 300;
+  const x = randomFloats(rows * cols);
+  const { gpu, cpu } = await runPython(REBOUND_COUNTER, "row_sums", [rows], { x_ptr: x, out_ptr: poisoned(rows), n_cols: cols }, { BLOCK: 64 }, ["out_ptr"]);
+  const want = Array.from({ length: rows }, (_, r) => x.slice(r * cols, (r + 1) * cols).reduce((a, b) => a + b, 0));
+  assertClose(gpu.out_ptr, want, "GPU", 1e-5, 1e-5);
+  assertClose(cpu.out_ptr, want, "CPU", 1e-5, 1e-5);
+});

@@ -1,6 +1,6 @@
 // What the code generator makes of examples/attention.kernel.ts's key loop for the H200 (subgroups
 // of 32, 48 KiB): barriers, subgroup shuffles and staged softmax per key block, with each switch
-// (Target.rowLayouts, Target.privateDotTiles) on and off — the counts bench/NOTES.md §17 predicts
+// (CodegenOptions.rowLayouts, CodegenOptions.privateDotTiles) on and off — the counts bench/NOTES.md §17 predicts
 // from. The GPU results of the same paths are checked in test/gpu/attention.test.ts.
 
 import { test } from "node:test";

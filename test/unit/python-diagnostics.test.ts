@@ -41,6 +41,9 @@ const rows: [string, string, string, string][] = [
   ["a dtype WGSL lacks", "    x = tl.load(x_ptr + offs, mask=mask, other=0.0)\n    tl.store(y_ptr + offs, x.to(tl.float64), mask=mask)", "9:33 KL2080", "tl.float64 has no WGSL type"],
   ["and/or/not precedence", "    c = n > 0 and not n > 5 or n == 3\n    if c:\n        tl.store(y_ptr + offs, 1.0, mask=mask)", "", ""],
   ["if/elif/else, while, early return", "    if n > 4:\n        return\n    elif n > 2:\n        acc = tl.zeros((BLOCK,), dtype=tl.float32)\n    else:\n        acc = tl.full((BLOCK,), 1.0, tl.float32)\n    i = 0\n    while i < n:\n        i += 1\n    tl.store(y_ptr + offs, acc, mask=mask)", "", ""],
+  ["a loop counter rebound in the body (tutorial 06's start_n = tl.multiple_of(start_n, BLOCK_N))", "    acc = tl.zeros((BLOCK,), dtype=tl.float32)\n    for start in range(0, n, BLOCK):\n        start = tl.multiple_of(start, BLOCK)\n        acc += tl.load(x_ptr + start + tl.arange(0, BLOCK), mask=start + tl.arange(0, BLOCK) < n, other=0.0)\n    tl.store(y_ptr + offs, acc, mask=mask)", "", ""],
+  ["a block pointer's order from a constexpr tuple chosen by a condition (tutorial 06's v_order)", "    order: tl.constexpr = (0, 1) if x_ptr.dtype.element_ty == tl.float8e5 else (1, 0)\n    p = tl.make_block_ptr(base=x_ptr, shape=(n, n), strides=(n, 1), offsets=(0, 0), block_shape=(BLOCK, BLOCK), order=order)\n    tl.store(y_ptr + offs, tl.sum(tl.load(p, boundary_check=(0, 1)), axis=0), mask=mask)", "", ""],
+  ["a block pointer's order that isn't constant", "    p = tl.make_block_ptr(base=x_ptr, shape=(n, n), strides=(n, 1), offsets=(0, 0), block_shape=(BLOCK, BLOCK), order=(n, 0))", "8:120 KL1041", "must be a compile-time integer"],
   ["variable assigned in both branches only", "    if n > 4:\n        acc = 1.0\n    tl.store(y_ptr + offs, acc, mask=mask)", "10:28 KL1022", ""],
 ];
 

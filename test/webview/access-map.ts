@@ -20,6 +20,10 @@ import type { NumDtype } from "../../src/ir/ir";
 import { DEFAULT_TARGET } from "../../src/ir/target";
 import type { RunReport } from "../../src/harness/report";
 import { singleRun } from "./sample-reports";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { exerciseFile, exerciseNamed } from "../../src/exercises/course";
+import { runFile } from "../../src/harness/run/run";
 
 const root = path.resolve(__dirname, "..", "..");
 const media = path.join(root, "media");
@@ -176,6 +180,35 @@ test("the matmul example: program 1's A and B tiles on their shapes, another pro
     assert.deepEqual(await counts(page, "a_ptr"), { touched: 0, masked: 0 });
     // Column 63 of C is masked off (N = 63): those lanes point at the next row's column 0, another program's.
     assert.deepEqual(await counts(page, "c_ptr"), { touched: 32 * 31, masked: 32 });
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
+test("puzzle 4 (outer vector add): a program's x, y and z tiles, and a learner's mask one column short drawn beside the solution's at program (3,0,0)", async () => {
+  const puzzle = exerciseNamed("puzzle-04")!;
+  const file = path.join(mkdtempSync(path.join(tmpdir(), "kl-access-map-")), puzzle.file);
+  writeFileSync(file, exerciseFile({ ...puzzle, stub: puzzle.solution.replace("off_x < N0)", "off_x < N0 - 1)") }));
+  const report = await runFile(file, { cpu: true, accessMaps: true });
+  const view: ResultsView = { ...singleRun, file: `exercises/${puzzle.file}`, backend: "cpu", outcome: "mismatch", runs: report.runs, wgsl: [] };
+  const { page, received, errors, close } = await openPanel();
+  try {
+    const rendered = await send(page, received, { type: "results", view });
+    assert.equal(rendered.accessMaps, 1);
+    assert.match((await page.textContent("[data-testid=exercise-access-line]")) ?? "", /program \(3,0,0\) is the first whose differ from the solution's: your loads of x_ptr read 3 elements, the solution's 4/);
+    const yours = page.locator("[data-testid=exercise-access-yours] [data-testid=access-map-buffer][data-param=x_ptr]");
+    const solution = page.locator("[data-testid=exercise-access-solution] [data-testid=access-map-buffer][data-param=x_ptr]");
+    assert.deepEqual([await yours.getAttribute("data-touched"), await solution.getAttribute("data-touched")], ["3", "4"]);
+    await page.locator("[data-testid=exercise-access]").screenshot({ path: path.join(out, "access-map-exercise.png") });
+
+    // The run's own map: program (1,1,0) loads x[32..63] and y[32..63] and stores its 32 × 32 tile of z.
+    const map = page.locator("[data-testid=access-map]");
+    await map.locator("[data-testid=access-map-slider]").fill("5");
+    assert.equal(await map.getAttribute("data-program"), "1,1,0");
+    assert.equal(await map.locator("[data-testid=access-map-buffer][data-param=z_ptr]").getAttribute("data-touched"), String(32 * 32));
+    await map.screenshot({ path: path.join(out, "access-map-puzzle-04.png") });
+    if (docs) await map.screenshot({ path: path.join(root, "docs/screenshot-access-map-puzzle-04.png") });
     assert.deepEqual(errors, []);
   } finally {
     await close();

@@ -7,6 +7,12 @@
 import * as vscode from "vscode";
 import type { Exercise } from "../../exercises/exercise";
 import { COURSE, exerciseFile, exerciseNamed, exerciseOfText, solutionFile } from "../../exercises/course";
+import { pythonExerciseFile, pythonExerciseFileName } from "../../python/exercise";
+
+/** The language new exercise files are written in (kernelLab.exerciseLanguage). */
+function exerciseLanguage(): "typescript" | "python" {
+  return vscode.workspace.getConfiguration("kernelLab").get<string>("exerciseLanguage") === "python" ? "python" : "typescript";
+}
 import type { ExerciseProgress } from "./progress";
 
 /** The scheme of the read-only solution documents. */
@@ -30,11 +36,12 @@ export async function openExercise(arg: unknown, progress: ExerciseProgress, log
       .then((choice) => choice === open && vscode.commands.executeCommand("workbench.action.files.openFolder"));
     return { kind: "refused", reason: "no-folder" };
   }
-  const uri = vscode.Uri.joinPath(folder.uri, EXERCISES_FOLDER, exercise.file);
+  const python = exerciseLanguage() === "python";
+  const uri = vscode.Uri.joinPath(folder.uri, EXERCISES_FOLDER, python ? pythonExerciseFileName(exercise) : exercise.file);
   const created = !(await exists(uri));
   if (created) {
     await vscode.workspace.fs.createDirectory(vscode.Uri.joinPath(folder.uri, EXERCISES_FOLDER));
-    await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(exerciseFile(exercise)));
+    await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(python ? pythonExerciseFile(exercise) : exerciseFile(exercise)));
     log.info(`wrote exercise ${exercise.id} to ${uri.toString(true)}`);
   }
   await vscode.window.showTextDocument(uri, { preview: false });
@@ -87,7 +94,9 @@ export async function showSolution(arg: unknown, progress: ExerciseProgress, opt
     );
     if (choice !== show) return undefined;
   }
-  const uri = solutionUri(exercise);
+  // In the language of the file being worked on, else of the setting.
+  const active = vscode.window.activeTextEditor?.document.uri.path;
+  const uri = solutionUri(exercise, active ? active.endsWith(".py") : exerciseLanguage() === "python");
   const document = await vscode.workspace.openTextDocument(uri);
   await vscode.window.showTextDocument(document, { viewColumn: vscode.ViewColumn.Beside, preview: true });
   return { id: exercise.id, uri: uri.toString() };
@@ -97,13 +106,15 @@ export async function showSolution(arg: unknown, progress: ExerciseProgress, opt
 export class SolutionDocuments implements vscode.TextDocumentContentProvider {
   provideTextDocumentContent(uri: vscode.Uri): string | undefined {
     const exercise = exerciseNamed(uri.path.split("/")[1] ?? "");
-    return exercise && solutionFile(exercise);
+    if (!exercise) return undefined;
+    return uri.path.endsWith(".py") ? pythonExerciseFile(exercise, true) : solutionFile(exercise);
   }
 }
 
-function solutionUri(exercise: Exercise): vscode.Uri {
-  // .ts, not .kernel.ts: the solution is to read, not to run (no Run lens, no Testing item).
-  return vscode.Uri.from({ scheme: SOLUTION_SCHEME, path: `/${exercise.id}/${exercise.file.replace(/\.kernel\.ts$/, ".solution.ts")}` });
+function solutionUri(exercise: Exercise, python: boolean): vscode.Uri {
+  // .ts, not .kernel.ts: the solution is to read, not to run (no Run lens, no Testing item); .py for a Python exercise.
+  const name = python ? pythonExerciseFileName(exercise).replace(/\.py$/, ".solution.py") : exercise.file.replace(/\.kernel\.ts$/, ".solution.ts");
+  return vscode.Uri.from({ scheme: SOLUTION_SCHEME, path: `/${exercise.id}/${name}` });
 }
 
 /** Says a run solved exercises, and offers the next unsolved one. */

@@ -34,6 +34,8 @@ type Reveal = (line: number, column: number) => void;
 
 /** Largest side of a buffer's drawing, in CSS pixels. */
 const MAX_PX = 360;
+/** 1-D buffers up to this long are drawn as one row. */
+const SHORT_VECTOR = 128;
 /** Grids of more programs than this get the slider only. */
 const MAX_GRID_CELLS = 4096;
 
@@ -56,7 +58,7 @@ export function accessMapSection(
   maps: AccessMapsReport | undefined,
   grid: readonly number[],
   reveal: Reveal,
-  options: { title?: string; testId?: string; note?: string; start?: number } = {},
+  options: { title?: string; testId?: string; note?: string; start?: number; /** Lines are another file's (the solution's): not links. */ foreignLines?: boolean } = {},
 ): PageElement | null {
   if (!maps || maps.maps.length === 0) return null;
   const all = maps.maps;
@@ -86,7 +88,7 @@ export function accessMapSection(
           : `Maps of ${all.length} of the grid's ${maps.programs} programs (evenly spaced, the first and last included); kernel-lab run FILE --program P maps any other.`),
       { class: "muted" },
     ),
-    h("div", { class: "am-controls" }, text("label", "Program"), slider, programLabel),
+    all.length > 1 ? h("div", { class: "am-controls" }, text("label", "Program"), slider, programLabel) : text("p", `Program (${all[0].program.join(", ")})`, { class: "am-program" }),
     h(
       "p",
       { class: "am-key muted" },
@@ -105,7 +107,7 @@ export function accessMapSection(
     (slider as unknown as { value: string }).value = String(chosen);
     programLabel.textContent = `(${map.program.join(", ")}) · ${chosen + 1} of ${all.length}`;
     section.setAttribute("data-program", map.program.join(","));
-    drawLegend(legend, map, hidden, reveal, draw);
+    drawLegend(legend, map, hidden, options.foreignLines ? undefined : reveal, draw);
     const shown = map.layers.filter((l) => !hidden.has(layerKey(l)));
     for (const { buffer, canvas, caption } of canvases) {
       const cells = bufferCells(buffer, shown);
@@ -114,7 +116,7 @@ export function accessMapSection(
       canvas.setAttribute("data-masked", String(cells.masked));
       const [r, c] = buffer.shape;
       const per = cells.cell[0] * cells.cell[1] > 1 ? `, a square per ${cells.cell[0]} × ${cells.cell[1]} elements` : "";
-      caption.textContent = `${buffer.param} [${buffer.matrix ? `${r} × ${c}` : `${buffer.length}, in rows of ${c}`}${per}]: ${cells.touched} touched${cells.masked > 0 ? `, ${cells.masked} masked-off addresses` : ""}`;
+      caption.textContent = `${buffer.param} [${buffer.matrix ? `${r} × ${c}` : r === 1 ? `${buffer.length}` : `${buffer.length}, in rows of ${c}`}${per}]: ${cells.touched} touched${cells.masked > 0 ? `, ${cells.masked} masked-off addresses` : ""}`;
     }
     if (gridCanvas) paintGrid(gridCanvas, grid, all, chosen);
   };
@@ -139,10 +141,11 @@ export function accessMapSection(
 function unionBuffers(maps: readonly AccessMapReport[]): BufferView[] {
   const out = new Map<string, BufferView>();
   for (const m of maps) for (const b of m.buffers) if (!out.has(b.param)) out.set(b.param, b);
-  return [...out.values()];
+  // A short vector reads best as one row (the command line's rows of 64 suit a terminal).
+  return [...out.values()].map((b) => (!b.matrix && b.length <= SHORT_VECTOR ? { ...b, shape: [1, Math.max(1, b.length)] } : b));
 }
 
-function drawLegend(legend: PageElement, map: AccessMapReport, hidden: Set<string>, reveal: Reveal, redraw: () => void): void {
+function drawLegend(legend: PageElement, map: AccessMapReport, hidden: Set<string>, reveal: Reveal | undefined, redraw: () => void): void {
   legend.replaceChildren(
     ...map.layers.map((layer) => {
       const key = layerKey(layer);
@@ -154,9 +157,11 @@ function drawLegend(legend: PageElement, map: AccessMapReport, hidden: Set<strin
         else hidden.add(key);
         redraw();
       });
-      const line = text("a", `line ${layer.line}`, { role: "button", title: "Show the line in the editor" });
-      line.tabIndex = 0;
-      line.addEventListener("click", () => reveal(layer.line, layer.column));
+      const line = reveal ? text("a", `line ${layer.line}`, { role: "button", title: "Show the line in the editor" }) : text("span", `line ${layer.line}`);
+      if (reveal) {
+        line.tabIndex = 0;
+        line.addEventListener("click", () => reveal(layer.line, layer.column));
+      }
       return h(
         "li",
         { "data-layer": key },
@@ -187,7 +192,8 @@ function colours(): Record<"load" | "store" | "atomic" | "empty" | "chosen" | "p
 }
 
 function paintBuffer(canvas: Canvas, cells: BufferCells): void {
-  const px = Math.max(2, Math.min(12, Math.floor(MAX_PX / cells.cols), Math.floor(MAX_PX / cells.rows)));
+  // A single row (a short vector) may be wider than a matrix, so its cells aren't slivers.
+  const px = cells.rows === 1 ? Math.max(2, Math.min(12, Math.floor((2 * MAX_PX) / cells.cols))) : Math.max(2, Math.min(12, Math.floor(MAX_PX / cells.cols), Math.floor(MAX_PX / cells.rows)));
   canvas.width = cells.cols * px;
   canvas.height = cells.rows * px;
   const ctx = canvas.getContext("2d");

@@ -16,6 +16,7 @@ import { speedOfLightSection, verdictCell } from "./speed-of-light";
 import { printedLines, pythonResultsPage } from "./python-results";
 import { assertNever } from "../../ir/never";
 import { accessMapSection, accessMapsDrawn } from "./access-map-view";
+import { exerciseAccessSection } from "./exercise-access-view";
 
 const vscode = page.acquireVsCodeApi();
 const app = page.document.getElementById("app") ?? page.document.body;
@@ -236,6 +237,7 @@ function single(run: RunReport, history: RunHistoryView | undefined): PageElemen
     h("div", { class: "tables" }, correctnessTable(run), timingTable(run)),
     speedOfLight(run.name, [run]),
     mismatchHeatmap(run.mismatchMap),
+    exerciseAccessSection(run.exerciseAccess, run.grid, (line, column) => post({ type: "reveal", line, column })),
     accessMapSection(run.accessMaps, run.grid, (line, column) => post({ type: "reveal", line, column })),
     run.autotune ? autotuneTable(run.autotune) : null,
     printsList(run),

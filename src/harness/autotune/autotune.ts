@@ -179,7 +179,7 @@ async function checkAndTime(
   const { gpu } = ctx;
   // Each candidate starts from the shared inputs; outputs it never reads start as poison.
   const args = copyArgs(inputs.args);
-  poisonUnreadOutputs(program.ir, run.outputs, args);
+  poisonUnreadOutputs(program.facts.loaded, run.outputs, args);
   const dtypes = new Map(pointerParams(program.params).map((p) => [p.name, p.dtype] as const));
   // Candidates run compiled without tl.devicePrint/tl.deviceAssert; the picked one's run prints.
   const kernelProgram = program.quiet ?? { abi: program.abi, wgsl: program.wgsl };

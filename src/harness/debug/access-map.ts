@@ -36,6 +36,24 @@ export interface AccessMapsReport {
   maps: AccessMapReport[];
 }
 
+/** An exercise's run beside its solution (exercise-access.ts). */
+export interface ExerciseAccessReport {
+  /** Programs compared (the grid's first, by linear id), of the grid's. */
+  compared: number;
+  programs: number;
+  /** The first program whose accesses differ from the solution's; absent when every compared program agrees. */
+  differs?: { program: [number, number, number]; what: string; yours: AccessMapReport; reference: AccessMapReport };
+}
+
+/** The command line's line, and the panel's: where the run's accesses first part from the solution's, or that they agree. */
+export function exerciseAccessText(e: ExerciseAccessReport): string {
+  const of = e.programs === 1 ? "the only program touches" : `${e.compared < e.programs ? `the first ${e.compared} of ${e.programs}` : `all ${e.programs}`} programs touch`;
+  if (!e.differs) return `Accesses: ${of} the same elements as the solution's`;
+  const p = e.differs.program;
+  const id = p[2] ? p.join(",") : p[1] ? `${p[0]},${p[1]}` : `${p[0]}`;
+  return `Accesses: program (${p.join(",")}) is the first whose differ from the solution's: ${e.differs.what} (--program ${id} maps yours)`;
+}
+
 /** Width of the rows a 1-D buffer is drawn in. */
 export const ROW_WIDTH = 64;
 

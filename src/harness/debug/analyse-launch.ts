@@ -67,14 +67,19 @@ export function programsToMap(grid: readonly [number, number, number], limit = M
 /** The access maps of a bounded set of the launch's programs (programsToMap, MAP_BUDGET), for the results panel. */
 export function programAccessMaps(launch: LaunchToTrace, limit = MAPPED_PROGRAMS, budget = MAP_BUDGET): AccessMapsReport | undefined {
   const programs = programsToMap(launch.grid, limit);
+  // The first and the last first, so a budget that stops early still has both ends of the grid.
+  const order = programs.length > 2 ? [programs[0], programs[programs.length - 1], ...programs.slice(1, -1)] : programs;
+  const maps = mapsOf(launch, order, programs, budget);
+  return maps && { programs: launch.grid[0] * launch.grid[1] * launch.grid[2], maps };
+}
+
+/** The maps of `programs` (those traced before `budget` lanes, in `programs`' order), traced in `order`; undefined when the interpreter fails. */
+export function mapsOf(launch: LaunchToTrace, order: readonly ProgramId[], programs: readonly ProgramId[], budget?: number): AccessMapReport[] | undefined {
   const args = interpreterArgs(launch);
   try {
-    // The first and the last first, so a budget that stops early still has both ends of the grid.
-    const order = programs.length > 2 ? [programs[0], programs[programs.length - 1], ...programs.slice(1, -1)] : programs;
-    const trace = traceAccesses({ ir: launch.ir, grid: launch.grid, args, programs: order, details: programs, budget });
+    const trace = traceAccesses({ ir: launch.ir, grid: launch.grid, args, programs: order, details: programs, ...(budget !== undefined ? { budget } : {}) });
     const lengths = new Map(Object.entries(args).flatMap(([k, v]) => (typeof v === "number" ? [] : [[k, v.length] as const])));
-    const maps = (trace.details ?? []).map((d) => accessMap(d, lengths, launch.shapes ?? new Map(), launch.lines));
-    return { programs: launch.grid[0] * launch.grid[1] * launch.grid[2], maps };
+    return (trace.details ?? []).map((d) => accessMap(d, lengths, launch.shapes ?? new Map(), launch.lines));
   } catch (err) {
     if (err instanceof InterpreterError) return undefined;
     throw err;

@@ -6,7 +6,7 @@
 import type { DebugAbi } from "../../codegen/abi";
 import type { CompiledKernel } from "../../compile";
 import { InterpreterError } from "../../interpreter/interpret";
-import { DEBUG_BUFFER, DTYPE_TAGS, assertionMessage, debugSites, indexText, siteIds, type DebugRecord, type DebugSite } from "../../ir/debug";
+import { DEBUG_BUFFER, DTYPE_TAGS, assertionMessage, indexText, type DebugRecord, type DebugSite } from "../../ir/debug";
 import { createDebugBuffer, readBuffer, type Gpu } from "../../runtime";
 import type { RunReport } from "../report";
 
@@ -31,12 +31,12 @@ export function sequencePrints(each: readonly (PrintedLines | undefined)[]): Pri
 /** Collects the interpreter's records for one launch of `program`. */
 export class CpuPrints {
   readonly records: DebugRecord[] = [];
-  private readonly ids: Map<number, number>;
-  readonly sites: DebugSite[];
+  private readonly ids: ReadonlyMap<number, number>;
+  readonly sites: readonly DebugSite[];
 
   constructor(program: CompiledKernel) {
-    this.sites = debugSites(program.ir.body);
-    this.ids = siteIds(this.sites);
+    this.sites = program.facts.debugSites;
+    this.ids = program.facts.debugSiteIds;
   }
 
   readonly onDebugRecord = (r: DebugRecord): void => {

@@ -7,8 +7,6 @@ import type { Span } from "../../diagnostics/diagnostic";
 import type { LineMap } from "../../diagnostics/position";
 import type { StoreHook } from "../../interpreter/interpret";
 import type { Mismatch } from "../run/compare";
-import type { KernelIR } from "../../ir/ir";
-import { forEachValue } from "../../ir/walk";
 
 export interface StoreProvenance {
   grid: readonly [number, number, number];
@@ -33,17 +31,9 @@ export interface MismatchSource {
   atomic?: true;
 }
 
-/** Pointer parameter → the span of its first tl.atomic* in `ir`. */
-export function atomicSites(ir: KernelIR): Map<string, Span> {
-  const sites = new Map<string, Span>();
-  forEachValue(ir.body, (v) => {
-    if (v.op === "atomic" && v.ptr.type.kind === "pointer" && !sites.has(v.ptr.type.param)) sites.set(v.ptr.type.param, v.span);
-  });
-  return sites;
-}
-
 /** Records the interpreter's stores to `outputs` (with --cpu) as a StoreProvenance. */
-export function recordStores(grid: readonly [number, number, number], outputs: Record<string, number>, ir: KernelIR): { onStore: StoreHook; provenance: StoreProvenance } {
+/** `atomics`: the kernel's atomic sites (compile.ts KernelFacts). */
+export function recordStores(grid: readonly [number, number, number], outputs: Record<string, number>, atomics: ReadonlyMap<string, Span>): { onStore: StoreHook; provenance: StoreProvenance } {
   const words = new Map(Object.entries(outputs).map(([name, length]) => [name, new Uint32Array(2 * length)] as const));
   const spans = new Map<number, Span>();
   const ids = new Map<string, number>();
@@ -60,7 +50,7 @@ export function recordStores(grid: readonly [number, number, number], outputs: R
     shadow[2 * index] = programId[0] + programId[1] * grid[0] + programId[2] * grid[0] * grid[1] + 1;
     shadow[2 * index + 1] = (id << 16) | lane;
   };
-  return { onStore, provenance: { grid, words, spans, atomics: atomicSites(ir) } };
+  return { onStore, provenance: { grid, words, spans, atomics } };
 }
 
 export function sourceOf(provenance: StoreProvenance, lines: LineMap, output: string, index: number): MismatchSource | undefined {

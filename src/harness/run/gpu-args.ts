@@ -3,8 +3,7 @@
 // i32 low words (README "64-bit integers"), written as a BigInt64Array whose values fit in 32 bits
 // (args.ts checks), so what comes back, sign-extended, is the int64 the kernel stored.
 
-import type { NumDtype, Param, KernelIR } from "../../ir/ir";
-import { forEachValue } from "../../ir/walk";
+import type { NumDtype, Param } from "../../ir/ir";
 import { f16FromBits, f16ToBits, roundF16 } from "../../ir/f16";
 import { poison, type HostArray } from "../../language";
 import type { StorageArray } from "../../runtime";
@@ -35,24 +34,10 @@ export function pointerParams(params: readonly Param[]): Param[] {
   return params.filter((p) => p.kind === "pointer");
 }
 
-/**
- * The pointer parameters a kernel loads from (or updates atomically). An output the kernel never reads can be poisoned
- * before the launch, so an element it forgot to write shows up as a mismatch.
- */
-export function paramsLoadedFrom(ir: KernelIR): Set<string> {
-  const loaded = new Set<string>();
-  forEachValue(ir.body, (v) => {
-    // An atomic reads what is there (a histogram adds to its zeros), so its buffer isn't poisoned.
-    if ((v.op === "load" || v.op === "atomic") && v.ptr.type.kind === "pointer") loaded.add(v.ptr.type.param);
-  });
-  return loaded;
-}
-
-/** Outputs the kernel never reads start as poison, so an element it never writes is caught. */
-export function poisonUnreadOutputs(ir: KernelIR, outputs: readonly string[], args: Record<string, unknown>): void {
-  const read = paramsLoadedFrom(ir);
+/** Outputs the kernel never reads (compile.ts KernelFacts.loaded) start as poison, so an element it never writes is caught. */
+export function poisonUnreadOutputs(loaded: ReadonlySet<string>, outputs: readonly string[], args: Record<string, unknown>): void {
   for (const o of outputs) {
-    if (read.has(o)) continue;
+    if (loaded.has(o)) continue;
     poison(args[o] as HostArray);
   }
 }

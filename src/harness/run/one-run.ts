@@ -1,20 +1,19 @@
-// Every size of one run: the kernel it names, its definition checked, then per size either the
-// autotuner (a run with `configs`, on the GPU) and the picked constexprs, or the run's one program.
+// Every size of one run: the kernel it names (or each launch's), its definition checked, then per
+// size either the autotuner (a run with `configs`, on the GPU) and the picked constexprs, or the
+// run's program(s); each size then goes through run-size.ts on the device's executor.
 
 import { BUILTINS } from "../../builtins";
-import type { KernelSource, ParsedFile } from "../../compile";
-import type { LocatedDiagnostic } from "../../diagnostics/position";
+import type { CompiledKernel, KernelSource } from "../../compile";
 import type { Gpu } from "../../runtime";
 import { checkRunDefinition, checkSharedFields, type CheckedRun } from "./args";
 import { tune, type TuneContext } from "../autotune/autotune";
-import { hasLaunches } from "./launches";
-import { runLaunchesEverySize } from "./run-launches";
+import { checkLaunchRunDefinition, hasLaunches } from "./launches";
+import { prepareLaunches, prepareOneLaunch, type LaunchProgram, type PreparedSize } from "./prepare";
 import type { LoadedRun } from "../load/load";
-import type { Device } from "./open-device";
-import type { KernelPrograms } from "./programs";
 import type { RunReport } from "../report";
 import type { FileSession } from "../session";
-import { runOneSize, type SizeContext } from "./run-size";
+import type { SizeContext } from "./executor";
+import { runOneSize } from "./run-size";
 import { LineMap } from "../../diagnostics/position";
 import { warnFor } from "./to-diagnostics";
 import { resolveKernel } from "./resolve-runs";
@@ -36,7 +35,7 @@ export async function runEverySize(given: LoadedRun, s: FileSession): Promise<"r
 
 /** The run's sizes (or `only`), its constexprs values. */
 async function runSizes(given: LoadedRun, s: FileSession, only?: number[]): Promise<"ran" | "compile-error"> {
-  if (hasLaunches(given)) return runLaunchesEverySize(given, s, only);
+  if (hasLaunches(given)) return runLaunches(given, s, only);
   const loaded = s.opts.constexprs ? withConstexprOverrides(given, s.opts.constexprs) : given;
   const kernel = resolveKernel(loaded, s.kernels, s.parsed);
   const defined = checkRunDefinition(loaded, kernel, new Set(Object.keys(BUILTINS)));
@@ -47,9 +46,27 @@ async function runSizes(given: LoadedRun, s: FileSession, only?: number[]): Prom
   const { program, diagnostics } = s.programs.forRun(kernel, checked.constexprs, loaded.name);
   s.diagnose(diagnostics);
   if (!program) return "compile-error";
+  const launch = launchProgram(s, kernel, checked.constexprs, program);
   for (const size of sizes) {
-    const one = runOneSize(checked, program, size, sizeContext(s, kernel, checked.constexprs));
-    await s.finished(await withTimeout(one, s.opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, checked.name, size));
+    await s.finished(await withTimeout(runSize(s, () => prepareOneLaunch(checked, launch, size, s.device.executor.limits), checked), s.opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, checked.name, size));
+  }
+  return "ran";
+}
+
+/** A run with `launches`: every launch's program, then each size as a sequence. */
+async function runLaunches(loaded: LoadedRun, s: FileSession, only?: number[]): Promise<"ran" | "compile-error"> {
+  const run = checkLaunchRunDefinition(loaded, s.kernels, s.parsed);
+  const sizes = only ?? sizesToRun(run.sizes, s.opts);
+  const launches: LaunchProgram[] = [];
+  for (const launch of run.launches) {
+    const { program, diagnostics } = s.programs.forRun(launch.kernel, launch.constexprs, loaded.name);
+    s.diagnose(diagnostics);
+    if (!program) return "compile-error";
+    // The instrumented variant checks a run of one launch; a sequence is checked by its corner programs.
+    launches.push({ program, specialize: s.programs.specializer(launch.kernel, launch.constexprs) });
+  }
+  for (const size of sizes) {
+    await s.finished(await withTimeout(runSize(s, () => prepareLaunches(run, launches, size, s.device.executor.limits)), s.opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, run.name, size));
   }
   return "ran";
 }
@@ -83,19 +100,27 @@ async function tuneAndRun(run: CheckedRun, size: number, tuning: TuneContext, s:
     s.diagnose(tuned.diagnostics);
     return undefined;
   }
-  const result = await runOneSize({ ...run, constexprs: tuned.picked }, chosen.program, size, sizeContext(s, tuning.source, tuned.picked));
+  const picked = { ...run, constexprs: tuned.picked };
+  const launch = launchProgram(s, tuning.source, tuned.picked, chosen.program);
+  const result = await runSize(s, () => prepareOneLaunch(picked, launch, size, s.device.executor.limits), picked);
   result.autotune = tuned.report;
   return result;
 }
 
-function sizeContext(s: FileSession, kernel: KernelSource, constexprs: Record<string, number>): SizeContext {
-  return {
-    gpu: s.device.gpu, reps: s.opts.reps, maxSteps: s.opts.maxSteps, progress: s.progress, onChecked: s.onChecked,
-    specialize: s.programs.specializer(kernel, constexprs),
-    instrumented: s.programs.instrumented(kernel, constexprs),
+/** A kernel's program for a set of constexprs, with its specialised and instrumented variants. */
+function launchProgram(s: FileSession, kernel: KernelSource, constexprs: Record<string, number>, program: CompiledKernel): LaunchProgram {
+  return { program, specialize: s.programs.specializer(kernel, constexprs), instrumented: s.programs.instrumented(kernel, constexprs) };
+}
+
+/** One size, prepared inside the size's time limit (an endless `args` or `reference` is a timeout too). */
+async function runSize(s: FileSession, prepare: () => PreparedSize, run?: CheckedRun): Promise<RunReport> {
+  const ctx: SizeContext = {
+    reps: s.opts.reps, maxSteps: s.opts.maxSteps, progress: s.progress, onChecked: s.onChecked,
     lines: new LineMap(s.text),
     warn: warnFor(s),
     ...(s.opts.program ? { program: s.opts.program } : {}),
     ...(s.opts.accessMaps ? { accessMaps: true } : {}),
+    ...(s.opts.accessMaps ? { accessMaps: true } : {}),
   };
+  return runOneSize(prepare(), s.device.executor, ctx, run);
 }

@@ -1,6 +1,9 @@
 // Where the kernels run: the GPU (opened while the file loads; Dawn's start-up is
 // synchronous work) or, with --cpu, the interpreter. Either way, the Target compiled for.
 
+import { cpuExecutor } from "./cpu-executor";
+import type { Executor } from "./executor";
+import { gpuExecutor } from "./gpu-executor";
 import type { LocatedDiagnostic } from "../../diagnostics/position";
 import { DEFAULT_TARGET, type Target } from "../../ir/target";
 import type { HalfPrecisionNeeds } from "../../ir/target";
@@ -21,6 +24,8 @@ export const CPU_ADAPTER: AdapterReport = {
 export interface Device {
   /** Undefined with --cpu. */
   gpu: Gpu | undefined;
+  /** What runs a run's launches: the GPU, or the interpreter with --cpu. */
+  executor: Executor;
   target: Target;
   adapter: AdapterReport;
 }
@@ -44,7 +49,7 @@ export async function openDevice(
   needs: HalfPrecisionNeeds,
 ): Promise<Device | { diagnostic: LocatedDiagnostic; outcome: Outcome }> {
   // The interpreter has every feature; f16 kernels run on the CPU whatever the GPU offers.
-  if (!gpuReady) return { gpu: undefined, target: { ...DEFAULT_TARGET, shaderF16: true }, adapter: CPU_ADAPTER };
+  if (!gpuReady) return { gpu: undefined, executor: cpuExecutor, target: { ...DEFAULT_TARGET, shaderF16: true }, adapter: CPU_ADAPTER };
   let gpu: Gpu;
   try {
     gpu = await gpuReady;
@@ -55,5 +60,5 @@ export async function openDevice(
   const { vendor, device, backend, description } = gpu.adapter;
   // The toggles are the process's (a worker or test process may have asked for them before): said where this file uses f16.
   const note = needs.f16 ? togglesNote(gpu.dawnToggles) : undefined;
-  return { gpu, target: gpu.target, adapter: { vendor, device, backend, description, ...(note ? { note } : {}) } };
+  return { gpu, executor: gpuExecutor(gpu), target: gpu.target, adapter: { vendor, device, backend, description, ...(note ? { note } : {}) } };
 }

@@ -18,6 +18,8 @@ export interface RunRequest extends RequestOptions {
   type: "run";
   /** Absolute path of the kernel file. */
   file: string;
+  /** The file's text, when it is not on disk: a Python exercise's run (python/exercise.ts). */
+  text?: string;
 }
 
 /** Run a Python file whole (`kernel-lab run FILE.py`), every launch checked. */

@@ -70,11 +70,11 @@ async function handle(message: ToWebWorker): Promise<void> {
     }
     case "run": {
       const cacheFiles = setUp(message.context);
-      const { type: _type, file, ...options } = message.request;
+      const { type: _type, file, text, ...options } = message.request;
       const noWebGpu = options.cpu ? undefined : await whyNoWebGpu();
       if (noWebGpu) send({ type: "no-webgpu", reason: noWebGpu });
       const cpu = options.cpu || noWebGpu !== undefined;
-      const { report, outcome } = await runFileWithOutcome(file, { ...options, cpu, onProgress: (p) => send({ type: "progress", ...p }) });
+      const { report, outcome } = await runFileWithOutcome(file, { ...options, cpu, onProgress: (p) => send({ type: "progress", ...p }) }, text);
       // JSON round trip: NaN and Infinity become null exactly as in `kernel-lab run --json`.
       send({ type: "result", report: JSON.parse(JSON.stringify(report)), outcome, exitCode: EXIT_CODES[outcome], cacheFiles: [...cacheFiles] });
       return;

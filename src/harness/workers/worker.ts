@@ -37,8 +37,8 @@ async function handle(request: WorkerRequest): Promise<void> {
     await send({ type: "error", message: `Unknown request: ${JSON.stringify(request)}`, code: "KL9301" });
     return;
   }
-  const { type, file, ...options } = request;
-  const { report, outcome } = await runFileWithOutcome(file, { ...options, onProgress: (p) => void send({ type: "progress", ...p }) });
+  const { type, file, text, ...options } = request;
+  const { report, outcome } = await runFileWithOutcome(file, { ...options, onProgress: (p) => void send({ type: "progress", ...p }) }, text);
   // JSON round trip: NaN and Infinity become null exactly as in `kernel-lab run --json`.
   await send({ type: "result", report: JSON.parse(JSON.stringify(report)), outcome, exitCode: EXIT_CODES[outcome] });
 }

@@ -5,6 +5,7 @@ import * as assert from "node:assert/strict";
 import * as vscode from "vscode";
 import type { PanelState } from "../../../../src/editor/results-panel";
 import type { RunCommandResult } from "../../../../src/editor/run-controller";
+import type { PythonRunCommandResult } from "../../../../src/editor/python-run";
 import { kernelLabDiagnostics, openFixture, waitFor } from "../editor-wait";
 import { extensionId } from "../kernel-lab";
 
@@ -35,6 +36,14 @@ describe("an untrusted workspace", () => {
       const result = await vscode.commands.executeCommand<RunCommandResult>(command, document.uri, "smallAdd");
       assert.deepEqual(result, { kind: "refused", reason: "untrusted" }, command);
     }
+    const state = await vscode.commands.executeCommand<PanelState>("kernelLab.showResults");
+    assert.equal(state.lastMessage, undefined, `the results panel got ${JSON.stringify(state.lastMessage)?.slice(0, 200)}`);
+  });
+
+  it("refuses Run File on a Python file (it would run its Python), and runs nothing", async () => {
+    const document = await openFixture("vector-add.py");
+    const result = await vscode.commands.executeCommand<PythonRunCommandResult>("kernelLab.runPythonFile", document.uri);
+    assert.deepEqual(result, { kind: "refused", reason: "untrusted" });
     const state = await vscode.commands.executeCommand<PanelState>("kernelLab.showResults");
     assert.equal(state.lastMessage, undefined, `the results panel got ${JSON.stringify(state.lastMessage)?.slice(0, 200)}`);
   });

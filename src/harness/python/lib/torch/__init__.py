@@ -274,5 +274,18 @@ def set_default_dtype(d):
         not_implemented("torch.set_default_dtype (other than float32)")
 
 
+def _fill_random(t, kind, a, b):
+    """In place, from Kernel Lab's generator (drawn in float32, then rounded to the tensor's dtype)."""
+    drawn = _random(kind, t.shape, float32, t.device)
+    _js.assign(t._view(), (drawn * b + a if kind == "randn" else drawn * (b - a) + a)._view())
+    t._version += 1
+    return t
+
+
+# Tensor.normal_ / uniform_ (tutorial 06 fills its inputs with normal_).
+Tensor.normal_ = lambda self, mean=0.0, std=1.0, generator=None: _fill_random(self, "randn", mean, std)
+Tensor.uniform_ = lambda self, a=0.0, b=1.0, generator=None: _fill_random(self, "rand", a, b)
+
+
 def __getattr__(name):
     not_implemented(f"torch.{name}")

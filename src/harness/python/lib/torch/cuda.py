@@ -26,6 +26,12 @@ def get_device_name(device=None):
     return "Kernel Lab GPU (WebGPU)"
 
 
+def get_device_capability(device=None):
+    """A stand-in (README): 8.0, so a tutorial's `capability[0] >= 9` (TMA, Hopper's fp8 paths) and `== 10`
+    (Blackwell) branches are not taken; Kernel Lab runs neither tensor descriptors nor fp8."""
+    return (8, 0)
+
+
 def manual_seed(seed):
     import torch
     torch.manual_seed(seed)

@@ -1,0 +1,84 @@
+// An exercise's run beside its reference solution (issue 29, item 4): the learner's kernel and the
+// course's solution of the same exercise traced program by program on the run's own arguments,
+// and the first program whose loads read, or whose stores write, other elements than the
+// solution's — both maps, so the results panel can draw them side by side and the command line
+// say what differs. Elements are compared per buffer and kind (loads, stores, atomics); masked-off
+// lanes are not, since a different block shape may mask other lanes and touch the same elements.
+
+import { compileKernel, parseKernelFile } from "../../compile";
+import { LineMap } from "../../diagnostics/position";
+import { DEFAULT_TARGET } from "../../ir/target";
+import { solutionText } from "../../exercises/solutions";
+import type { AccessMapReport, ExerciseAccessReport } from "./access-map";
+import { mapsOf, type LaunchToTrace } from "./analyse-launch";
+import { programsToTrace } from "./access-trace";
+
+/** Programs compared at most, and lanes traced per kernel at most (the program that crosses it finishes). */
+export const COMPARED_PROGRAMS = 256;
+const COMPARE_BUDGET = 1 << 17;
+/** Programs traced at once: a wrong kernel usually differs in its first few. */
+const CHUNK = 16;
+
+/** Compares the run's kernel (`launch`) with the exercise's solution; undefined when the solution has no kernel of that name or either trace fails. */
+export function compareWithSolution(launch: LaunchToTrace, exercise: string, kernel: string, constexprs: Record<string, number>): ExerciseAccessReport | undefined {
+  // Triton-Puzzles' small grids; the tutorials' ports are examples of their own, their tracing seconds.
+  if (!exercise.startsWith("puzzle-")) return undefined;
+  const text = solutionText(exercise);
+  if (!text) return undefined;
+  const source = parseKernelFile(`${exercise}.solution.kernel.ts`, text).kernels.find((k) => k.name === kernel);
+  const compiled = source && compileKernel(source, constexprs, { ...DEFAULT_TARGET, shaderF16: true });
+  if (!compiled?.kernel) return undefined;
+  const reference: LaunchToTrace = { ...launch, ir: compiled.kernel.ir, lines: new LineMap(text) };
+  const programs = programsToTrace(launch.grid, COMPARED_PROGRAMS);
+  const total = launch.grid[0] * launch.grid[1] * launch.grid[2];
+  let compared = 0;
+  let lanes = 0;
+  for (let i = 0; i < programs.length && lanes < COMPARE_BUDGET; i += CHUNK) {
+    const chunk = programs.slice(i, i + CHUNK);
+    const yours = mapsOf(launch, chunk, chunk);
+    const theirs = mapsOf(reference, chunk, chunk);
+    if (!yours || !theirs) return undefined;
+    for (let k = 0; k < chunk.length; k++) {
+      compared++;
+      const what = difference(yours[k], theirs[k]);
+      if (what) return { compared, programs: total, differs: { program: [...chunk[k]] as [number, number, number], what, yours: yours[k], reference: theirs[k] } };
+      lanes += yours[k].layers.reduce((n, l) => n + l.lanes, 0);
+    }
+  }
+  return { compared, programs: total };
+}
+
+/** Elements per buffer and kind, as a set. */
+function touchedBy(map: AccessMapReport): Map<string, Set<number>> {
+  const out = new Map<string, Set<number>>();
+  for (const layer of map.layers) {
+    const key = `${layer.kind}:${layer.param}`;
+    const set = out.get(key) ?? new Set<number>();
+    for (const [a, b] of layer.touched) for (let e = a; e < b; e++) set.add(e);
+    out.set(key, set);
+  }
+  return out;
+}
+
+const PLURAL = { load: "loads", store: "stores", atomic: "atomics" } as const;
+
+/** What differs, in a sentence ("your stores of z_ptr write 1024 elements, the solution's 900; z_ptr[90] only yours"); undefined when nothing does. */
+export function difference(yours: AccessMapReport, reference: AccessMapReport): string | undefined {
+  const mine = touchedBy(yours);
+  const theirs = touchedBy(reference);
+  for (const key of [...new Set([...theirs.keys(), ...mine.keys()])]) {
+    const a = mine.get(key) ?? new Set<number>();
+    const b = theirs.get(key) ?? new Set<number>();
+    const onlyMine = [...a].filter((e) => !b.has(e)).sort((x, y) => x - y);
+    const onlyTheirs = [...b].filter((e) => !a.has(e)).sort((x, y) => x - y);
+    if (onlyMine.length === 0 && onlyTheirs.length === 0) continue;
+    const [kind, param] = key.split(":") as [keyof typeof PLURAL, string];
+    const verb = kind === "load" ? "read" : kind === "store" ? "write" : "update";
+    const first = [
+      onlyMine.length > 0 ? `${param}[${onlyMine[0]}] is only yours` : "",
+      onlyTheirs.length > 0 ? `${param}[${onlyTheirs[0]}] only the solution's` : "",
+    ].filter(Boolean).join(", ");
+    return `your ${PLURAL[kind]} of ${param} ${verb} ${a.size} element${a.size === 1 ? "" : "s"}, the solution's ${b.size}; ${first}`;
+  }
+  return undefined;
+}

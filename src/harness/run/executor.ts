@@ -1,0 +1,80 @@
+// Where a prepared size (prepare.ts) runs: the GPU (gpu-executor.ts) or, with --cpu, the
+// interpreter (cpu-executor.ts). Both run the launches once on the run's arrays, checking every
+// access, and give back the outputs, what the kernels printed and who stored each element; the
+// GPU also times the sequence. run-size.ts does the rest the same way for both.
+
+import type { Diagnostic } from "../../diagnostics/diagnostic";
+import type { LineMap } from "../../diagnostics/position";
+import type { StoreProvenance } from "../debug/provenance";
+import type { PrintedLines } from "../debug/prints";
+import type { Progress } from "../progress";
+import type { BaselineReport, RunReport, TimingReport } from "../report";
+import type { CheckedRun, RunLimits } from "./args";
+import type { PreparedSize } from "./prepare";
+
+/** What one size of a run is told, whichever executor runs it. */
+export interface SizeContext {
+  /** Most timed repetitions (`--reps`); 0: check only, no timing. */
+  reps: number | undefined;
+  /** The interpreter's step budget (`--max-steps`). */
+  maxSteps?: number;
+  progress: (p: Progress) => void;
+  onChecked: (run: RunReport) => void;
+  /** The file's lines: where a mismatch's tl.store is. */
+  lines: LineMap;
+  /** The program whose accesses go into the report's `accessMap` (`--program`). */
+  program?: readonly [number, number, number];
+  /** Trace a bounded set of programs into the report's `accessMaps` (the results panel). */
+  accessMaps?: boolean;
+  /** A warning about this size (KL3105), into the report's diagnostics. */
+  warn?: (diagnostic: Diagnostic) => void;
+}
+
+/** The launches run once, checked. */
+export interface CheckedSize {
+  got: Map<string, ArrayLike<number>>;
+  printed?: PrintedLines;
+  /** Who stored each output element, read only on a mismatch; undefined where it isn't recorded. */
+  provenance?: () => Promise<StoreProvenance>;
+  /** The interpreter's wall clock, the sequence's and each launch's (a sequence of several): its only timing. */
+  cpuTiming?: { total: TimingReport; launches?: TimingReport[] };
+}
+
+export interface TimedSize {
+  timing: TimingReport;
+  /** Each launch of a sequence of several on its own. */
+  launches?: TimingReport[];
+}
+
+/** One size on an executor: check, then (on the GPU) time; release frees what it made. */
+export interface SizeExecution {
+  check(): Promise<CheckedSize>;
+  /** Undefined on the interpreter, whose timing is the check's. */
+  time?(opts: TimingOptions): Promise<TimedSize>;
+  /** The run's built-in `baseline` on the kernel's own buffers (a run of one launch, on the GPU). */
+  baseline?(run: CheckedRun, kernelMedianMs: number, opts: TimingOptions): Promise<BaselineReport>;
+  release(): void;
+}
+
+export interface TimingOptions {
+  maxReps: number;
+  minReps: number;
+}
+
+export interface Executor {
+  /** The device's limits on grids and buffers; undefined for the interpreter. */
+  readonly limits: RunLimits | undefined;
+  start(prepared: PreparedSize, ctx: SizeContext): SizeExecution;
+}
+
+/** A run's warning, named as its errors are ("Run 'name': …"). */
+export function warnRun(ctx: SizeContext, run: string, w: Diagnostic): void {
+  ctx.warn?.({ ...w, message: `Run '${run}': ${w.message}` });
+}
+
+/** Each pointer argument's element count. */
+export function lengthsOf(args: Record<string, unknown>): Map<string, number> {
+  const lengths = new Map<string, number>();
+  for (const [name, value] of Object.entries(args)) if (typeof value === "object" && value !== null && "length" in value) lengths.set(name, (value as ArrayLike<number>).length);
+  return lengths;
+}

@@ -1,0 +1,111 @@
+// codegen/plan.ts: the plan knows, before anything is emitted, the workgroup arrays tl.dot's
+// staging will take, and its fallbacks change only those; generateWgsl relies on both to pick a
+// fallback by data. Checked here on every example with tl.dot, for lavapipe, an H200 with subgroup
+// matrices and lavapipe emulating them, each config its runs write, every plan of the ladder.
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { compileKernel, NUM_WARPS, parseKernelFile, type KernelSource } from "../../src/compile";
+import { DEFAULT_TARGET, type CodegenOptions, type Target } from "../../src/ir/target";
+import { fallback, fittingPlan, planKernel, type CodegenPlan } from "../../src/codegen/plan";
+import { emitPlan, otherBytes } from "../../src/codegen/wgsl";
+import { lowerKernel } from "../../src/semantics/lower";
+
+const root = join(__dirname, "..", "..");
+const configs = (list: number[][]) => list.map(([M, N, K]) => ({ componentType: "f16", resultComponentType: "f32", M, N, K }));
+const LAVAPIPE: Target = { shaderF16: true, subgroups: true, subgroupMinSize: 8, subgroupMaxSize: 8, maxWorkgroupSize: 1024, maxWorkgroupStorageBytes: 32768 };
+const H200: Target = {
+  ...DEFAULT_TARGET, shaderF16: true, subgroups: true, subgroupMinSize: 32, subgroupMaxSize: 32,
+  maxWorkgroupSize: 1024, maxWorkgroupStorageBytes: 49152, subgroupMatrixConfigs: configs([[16, 16, 16], [16, 8, 16], [16, 8, 8]]),
+};
+const TARGETS: [string, Target, CodegenOptions][] = [
+  ["lavapipe", LAVAPIPE, {}],
+  ["h200", H200, {}],
+  ["emulated", { ...LAVAPIPE, subgroupMatrixConfigs: configs([[16, 16, 16], [16, 8, 16]]) }, { subgroupMatrixEmulation: true }],
+];
+
+/** The plan compileKernel starts from (num_warps as it reads it), for the kernel as lowered. */
+function preferredPlan(kernel: KernelSource, constexprs: Record<string, number>, target: Target, options: CodegenOptions): CodegenPlan | undefined {
+  const ir = lowerKernel(kernel, constexprs, target).ir;
+  const warps = constexprs[NUM_WARPS];
+  return ir && planKernel(ir, target, warps === undefined ? options : { ...options, workgroupSize: Math.min(32 * warps, target.maxWorkgroupSize) });
+}
+
+function ladder(plan: CodegenPlan): CodegenPlan[] {
+  const plans = [plan];
+  for (let next = fallback(plan); next; next = fallback(next)) plans.push(next);
+  return plans;
+}
+
+const dotExamples = readdirSync(join(root, "examples")).filter((f) => f.endsWith(".kernel.ts")).sort()
+  .map((f) => ({ file: f, text: readFileSync(join(root, "examples", f), "utf8") }))
+  .filter(({ text }) => /tl\.dot\(/.test(text));
+
+test("a plan's tl.dot staging is what its emitters ask for, and the kernel's other arrays are the same in every plan of its ladder", () => {
+  let checked = 0;
+  for (const { file, text } of dotExamples) {
+    const parsed = parseKernelFile(file, text);
+    for (const kernel of parsed.kernels.filter((k) => k.ok && !k.called)) {
+      // Tiles up to 128 × 64: the 128 × 128 configs double the time for the same code at a larger
+      // size (scripts/wgsl-fingerprints.ts compiles them, fallbacks and all).
+      for (const constexprs of (parsed.literalConstexprs.get(kernel.name) ?? []).filter((c) => (c.BLOCK_M ?? 1) * (c.BLOCK_N ?? 1) <= 128 * 64)) {
+        for (const [name, target, options] of TARGETS) {
+          const what = `${file} ${kernel.name} ${JSON.stringify(constexprs)} on ${name}`;
+          const first = preferredPlan(kernel, constexprs, target, options);
+          assert.ok(first, what);
+          const others = new Set<number>();
+          for (const plan of ladder(first)) {
+            const { workgroupArrays } = emitPlan(plan);
+            for (const [array, planned] of plan.stagingArrays) assert.deepEqual(workgroupArrays.get(array), planned, `${what}: ${array} as planned (${JSON.stringify(plan.options)})`);
+            others.add(otherBytes(plan, workgroupArrays));
+            checked++;
+          }
+          assert.equal(others.size, 1, `${what}: arrays other than tl.dot's staging differ between plans: ${[...others].join(", ")} bytes`);
+        }
+      }
+    }
+  }
+  assert.ok(checked > 30, `only ${checked} plans checked`);
+});
+
+function example(file: string, name: string): KernelSource {
+  return parseKernelFile(file, readFileSync(join(root, "examples", file), "utf8")).kernels.find((k) => k.name === name)!;
+}
+
+const H200_16K = { ...H200, maxWorkgroupStorageBytes: 16384 };
+
+test("a kernel over the workgroup memory gets the first fallback whose staging fits, emitted once more", () => {
+  // The f16 matmul at 64 × 64 × 32 on subgroup matrices in 16 KiB: the accumulator's transfer
+  // array of 32 KiB does not fit, one of 8 KiB does, and the dot stays on the matrices.
+  const kernel = example("matmul-f16.kernel.ts", "matmul_f16_kernel");
+  const constexprs = { BLOCK_M: 64, BLOCK_N: 64, BLOCK_K: 32, num_warps: 4 };
+  const first = preferredPlan(kernel, constexprs, H200_16K, {})!;
+  const emitted = emitPlan(first);
+  assert.ok(!emitted.result.wgsl, "the preferred plan does not fit");
+  const chosen = fittingPlan(first, otherBytes(first, emitted.workgroupArrays));
+  assert.deepEqual({ ...chosen.options, workgroupSize: undefined }, { workgroupSize: undefined, mmaTransferBytes: 8192 });
+  assert.equal(chosen.mma.size, 1);
+  const compiled = compileKernel(kernel, constexprs, H200_16K);
+  assert.deepEqual(compiled.diagnostics, []);
+  assert.equal(compiled.kernel!.wgsl, emitPlan(chosen).result.wgsl);
+  assert.match(compiled.kernel!.wgsl, /subgroupMatrixMultiplyAccumulate/);
+});
+
+test("where no plan fits, the last of the ladder is emitted and its arrays named in KL2016", () => {
+  // Attention at 128 × 64 with a head of 128 in 16 KiB: the transfer array shrinks to 4 KiB, Q is
+  // staged every trip, the generic dot's rows go unshifted, and it still needs 48 KiB.
+  const kernel = example("attention-f16.kernel.ts", "attn_fwd_f16");
+  const constexprs = { BLOCK_M: 128, BLOCK_N: 64, HEAD_DIM: 128, IS_CAUSAL: 0, num_warps: 8 };
+  const steps = ladder(preferredPlan(kernel, constexprs, H200_16K, {})!).map((p) => JSON.stringify({ ...p.options, workgroupSize: undefined }));
+  assert.deepEqual(steps, [
+    "{}", '{"mmaTransferBytes":16384}', '{"mmaTransferBytes":8192}', '{"mmaTransferBytes":4096}',
+    '{"mmaTransferBytes":4096,"mmaStageInvariant":false}', '{"mmaTransferBytes":4096,"mmaStageInvariant":false,"subgroupMatrixDot":false}',
+    '{"mmaTransferBytes":4096,"mmaStageInvariant":false,"subgroupMatrixDot":false,"padDotTiles":false}',
+  ]);
+  const compiled = compileKernel(kernel, constexprs, H200_16K);
+  assert.equal(compiled.kernel, undefined);
+  assert.deepEqual(compiled.diagnostics.map((d) => d.code), ["KL2016"]);
+  assert.match(compiled.diagnostics[0].message, /needs 49664 bytes of workgroup memory \(a: 16384 × f16, b: 8192 × f16, x: 128 × f32\)/);
+});
