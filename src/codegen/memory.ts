@@ -177,7 +177,7 @@ function wideCondition(gen: WgslGenerator, ptr: Value, mask: Value | undefined, 
  * own behind the test — slower on the H200 than reading every element on its own with no test
  * (1000×1001×1003: 16.0 against 25.6 TFLOP/s, the same program as this; bench/NOTES.md §20, §25).
  * Runs known aligned but masked per lane (a vector add at an odd n) keep the checked vec4 reads.
- * `Target.divisibility: false` keeps §19's code (every f16 load checked at run time).
+ * `CodegenOptions.divisibility: false` keeps §19's code (every f16 load checked at run time).
  */
 function readsWide(gen: WgslGenerator, v: Value & { op: "load" }): boolean {
   if (!isWide(gen, v.ptr)) return false;
