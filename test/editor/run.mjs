@@ -5,14 +5,16 @@
 //      on the extension installed from the .vsix (its folder is the extensionDevelopmentPath; with
 //      --only=… leaving out vsix, on the working tree)
 //   4. the untrusted suite (workspace trust on, test/editor/workspace-untrusted/ opened in restricted mode), likewise
-//   5. the Playwright UI test on that installed extension: palette → Run Kernel → the results table
+//   5. the Playwright UI test on that installed extension: palette → Run Kernel → the results table; then a
+//      tutorial-style .py: its diagnostic, Run File → launches, printed lines and the perf plot (python-checks.mjs)
 //   6. the Playwright Testing view test (test/editor/workspace/testing/): Run All Tests → green and red items
 //   7. the web extension test: code-server with Kernel Lab in the browser's extension host, Chromium's
 //      WebGPU, the web mocha suite (test/editor/suite-web/) and its runs compared with Node's (web.test.mjs)
 //   8. the Playwright debugger test: a breakpoint, Debug program… → stopped, offsets in the Variables view
 //   9. the Playwright learner's test (learn-view.test.mjs): the walkthrough, the Exercises view, a hint, Show Solution
 //  10. the Playwright first-open test (first-open.test.mjs): a fresh folder in the web worker host, TypeScript's
-//      "Cannot find module 'kernel-lab'", Kernel Lab's one-button offer, no problems after one click
+//      "Cannot find module 'kernel-lab'", Kernel Lab's one-button offer, no problems after one click; then the
+//      .py checks of stage 5 in that host, Run File on Chromium's WebGPU through Pyodide and JSPI
 // Prints each stage's time and the tests' counts, and ends with `N passed, N failed`.
 // Flags: --only=trusted,untrusted,vsix,ui,testing,web,debugger,learn,first-open (stages to run), --docs (the UI tests also write docs/screenshot-*.png).
 // KERNEL_LAB_EDITOR_GREP=TEXT runs only the mocha tests whose title contains TEXT.

@@ -84,6 +84,8 @@ try {
     if (after.program !== "96,0,0" || after.touched !== "128") throw new Error(`after the slider: ${JSON.stringify({ ...after, pixels: undefined })}`);
     if (after.pixels === before.pixels) throw new Error("the map's pixels did not change");
     await shoot("ui-access-map.png");
+    // Back to the kernel's editor: Run Kernel is offered for a kernel file, not for the panel.
+    await page().locator(".monaco-editor .view-lines").first().click();
     return `program ${before.program} → ${after.program}, x_ptr touched ${before.touched} → ${after.touched}`;
   });
 
