@@ -26,6 +26,21 @@ export function atomicBuffersOf(body: readonly Stmt[]): Set<string> {
   return buffers;
 }
 
+/**
+ * Whether a load reads its runs as vectors: where `isWide`, except an f16 load whose runs are not
+ * known to start on multiples of 4 elements (a row stride not known a multiple of 16, as K = 1003
+ * gives A). Its vec4<f16> path needed every run aligned at run time, else every element read on its
+ * own behind the test — slower on the H200 than reading every element on its own with no test
+ * (1000×1001×1003: 16.0 against 25.6 TFLOP/s, the same program as this; bench/NOTES.md §20, §25).
+ * Runs known aligned but masked per lane (a vector add at an odd n) keep the checked vec4 reads.
+ * `CodegenOptions.divisibility: false` keeps §19's code (every f16 load checked at run time).
+ */
+export function readsWide(gen: AccessFacts, v: Value & { op: "load" }): boolean {
+  if (!isWide(gen, v.ptr)) return false;
+  if (v.ptr.type.kind !== "pointer" || v.ptr.type.pointee !== "f16" || gen.options.divisibility === false) return true;
+  return gen.contiguity.divisor(v.ptr) >= 4;
+}
+
 /** Whether accesses through `ptr` are runs of 4 consecutive elements (layout and stride 1). */
 export function isWide(gen: AccessFacts, ptr: Value): boolean {
   // f16 too (vec4<f16>, 8 bytes): buffers are padded to 16 bytes, so the last vec4 is always whole.
@@ -43,7 +58,7 @@ export function isWide(gen: AccessFacts, ptr: Value): boolean {
 export function wideBuffersOf(gen: AccessFacts, body: readonly Stmt[], directStores: ReadonlyMap<Stmt, unknown>): Set<string> {
   const wide = new Set<string>();
   forEachStmt(body, (s) => {
-    if (s.kind === "let" && s.value.op === "load" && s.value.ptr.type.kind === "pointer" && isWide(gen, s.value.ptr)) wide.add(s.value.ptr.type.param);
+    if (s.kind === "let" && s.value.op === "load" && s.value.ptr.type.kind === "pointer" && readsWide(gen, s.value)) wide.add(s.value.ptr.type.param);
     if (s.kind === "store" && s.ptr.type.kind === "pointer" && !directStores.has(s) && isWide(gen, s.ptr)) wide.add(s.ptr.type.param);
   });
   return wide;

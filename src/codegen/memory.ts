@@ -9,7 +9,7 @@ import { valueName } from "./generator";
 import { boundsCheck, loadNote, provenanceWrite } from "./instrument";
 import { literal } from "./literals";
 import { atomicRead, atomicWrite } from "./atomics";
-import { isWide } from "./load-forms";
+import { isWide, readsWide } from "./load-forms";
 
 export function emitStore(gen: WgslGenerator, s: Extract<Stmt, { kind: "store" }>): void {
   const { ptr, value, mask } = s;
@@ -67,7 +67,7 @@ export function emitLoad(gen: WgslGenerator, v: Value & { op: "load" }): void {
     else gen.emit(`${name} = ${other};`);
     gen.emit(`if (${gen.reg(v.mask, j)}) { ${name} = ${read}; }`);
   };
-  if (!isWide(gen, ptr)) return gen.registers(v.type, (j) => scalarRead(j, true));
+  if (!readsWide(gen, v)) return gen.registers(v.type, (j) => scalarRead(j, true));
   const layout = gen.layout(v.type);
   if (ptr.type.pointee === "f16") return wideHalfLoad(gen, v, layout.ept, scalarRead);
   for (let j = 0; j < layout.ept; j += 4) {
@@ -91,7 +91,8 @@ export function emitLoad(gen: WgslGenerator, v: Value & { op: "load" }): void {
  * every run's mask is on and each under its mask otherwise, "select" reads each run from a safe
  * index where it is masked off and selects `other`, without a branch. Otherwise one branch for the
  * whole block: every run aligned and every lane's mask on (a block inside the tensor) reads them
- * all as vec4<f16>, in straight-line code; any other block reads every element on its own. A
+ * all as vec4<f16>, in straight-line code; any other block reads every element on its own (only
+ * where the runs are known aligned: readsWide). A
  * branch per run with a scalar fallback in each, as f32 loads have, made the f16 matmul on
  * subgroup matrices slower than scalar loads on the H200 (bench/NOTES.md §18, §19).
  */
