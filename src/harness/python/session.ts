@@ -140,6 +140,9 @@ export async function runPythonFile(fileArg: string, opts: PythonRunOptions, sta
         case "request":
           void respond(launcher, notice.request).then((reply) => started.thread.answer(reply));
           return;
+        case "free":
+          launcher.free(notice.storage);
+          return;
         case "done":
           resolve(notice);
           return;
@@ -153,6 +156,8 @@ export async function runPythonFile(fileArg: string, opts: PythonRunOptions, sta
   started.thread.post({ kind: "run", file: absolute, displayName: file, text: source, bench: report.bench.mode, cpu: !!opts.cpu });
   const result = await ended;
   started.listener = undefined;
+  launcher.dispose();
+  report.gpuCopies = { ...launcher.copies };
   report.diagnostics.push(...launcher.diagnostics);
   if (!result.error) return done("ok");
   report.traceback = result.error.traceback;

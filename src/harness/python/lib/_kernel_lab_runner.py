@@ -15,6 +15,9 @@ import torch  # noqa: F401,E402
 import triton  # noqa: F401,E402
 import triton.language  # noqa: F401,E402
 import triton.testing  # noqa: F401,E402
+from triton import _bridge  # noqa: E402
+
+state.notify = _bridge.notify
 
 LIB_DIR = "/kernel_lab/lib"
 

@@ -277,7 +277,8 @@ def set_default_dtype(d):
 def _fill_random(t, kind, a, b):
     """In place, from Kernel Lab's generator (drawn in float32, then rounded to the tensor's dtype)."""
     drawn = _random(kind, t.shape, float32, t.device)
-    _js.assign(t._view(), (drawn * b + a if kind == "randn" else drawn * (b - a) + a)._view())
+    source = (drawn * b + a if kind == "randn" else drawn * (b - a) + a)._view()
+    _js.assign(t._view(write=True), source)
     t._version += 1
     return t
 
