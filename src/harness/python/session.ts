@@ -63,7 +63,12 @@ function pythonThread(start: () => PythonProcess): { started: Started; warm: boo
   const started: Started = { thread, ready };
   thread.onNotice((notice) => {
     if (notice.kind === "ready") settle?.resolve(notice.startKind ?? "cold");
-    else if (notice.kind === "done" && notice.error?.type === "StartError") settle?.reject(new Error(notice.error.traceback));
+    else if (notice.kind === "done" && notice.error?.type === "StartError") {
+      settle?.reject(new Error(notice.error.traceback));
+      // A Python that didn't start is not reused: the next run tries again.
+      if (python === started) python = undefined;
+      thread.stop();
+    }
     else started.listener?.(notice);
   });
   thread.onExit((why) => {

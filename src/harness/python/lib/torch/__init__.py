@@ -46,7 +46,14 @@ float64 = double = _Float64()
 
 
 def _kernel_lab_reset():
+    """A new run of a script (the Python thread runs one after another): nothing of the last one is left."""
+    import sys as _sys
     _js.seed(0)
+    autograd._enabled[:] = [True]
+    on_gpu = _sys.modules.get("torch._on_gpu")
+    if on_gpu is not None:
+        on_gpu._said.clear()
+        on_gpu._inside[0] = False
 
 
 def manual_seed(seed):
