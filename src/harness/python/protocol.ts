@@ -52,10 +52,14 @@ export type Request =
   /** The elements of a storage's GPU buffer, copied into its CPU copy `data` (the script reads a tensor a launch wrote). */
   | { kind: "download"; storage: number; data: TensorStorage };
 
-/** The main thread's answers; `error` becomes a Python exception. */
+/**
+ * The main thread's answers; `error` becomes a Python exception. "stopped": the debugger took the
+ * launch (harness/debug/python-capture.ts) and the script ends there, through an exception that
+ * `except Exception` doesn't catch.
+ */
 export type Reply =
   | { kind: "ok"; value?: unknown }
-  | { kind: "error"; error: "compile" | "out-of-bounds" | "assert" | "runtime" | "not-implemented"; message: string };
+  | { kind: "error"; error: "compile" | "out-of-bounds" | "assert" | "runtime" | "not-implemented" | "stopped"; message: string };
 
 /** Messages the Python thread posts without waiting. */
 export type Notice =

@@ -18,7 +18,8 @@ export interface WebWorkerContext {
 
 export type ToWebWorker =
   | { type: "run"; request: RunRequest; context: WebWorkerContext }
-  | { type: "debug"; launch: DebugLaunch; context: WebWorkerContext }
+  /** `python`: a Python file's launch is recorded after its script ran up to it, on Pyodide (its files as for `run-python`). */
+  | { type: "debug"; launch: DebugLaunch; context: WebWorkerContext; python?: { pyodide: PyodideFiles; lib: Record<string, string> } }
   /**
    * A Python file. The worker starts Pyodide on its first such request, from Pyodide's files and
    * Kernel Lab's Python modules (lib path → text) sent with it (the worker can't fetch the
