@@ -102,14 +102,16 @@ log="$keep/run-${parts// /-}.log"
     export KERNEL_LAB_CACHE_DIR="$keep/cache"
     if [ -z "$dry" ]; then echo "[" > "$keep/cli-knobs.json"; fi
     sep=""
-    runs=("examples/matmul-f16.kernel.ts --sweep" "examples/attention-f16.kernel.ts --sweep")
-    # 1024 × 1026 × 1023 too: the autotuner's pick where the matrices have work (a second on the CPU for the reference).
-    [ -z "$quick" ] && runs+=("examples/matmul-f16.kernel.ts --size 1024")
+    # On the H200 each size tunes in seconds; --timeout 300 (per size, tuning included) for the
+    # 1024 × 1026 × 1023 run, whose CPU reference alone takes a second or two.
+    runs=("examples/matmul-f16.kernel.ts --sweep" "examples/attention-f16.kernel.ts --sweep" "examples/matmul-f16.kernel.ts --size 1024")
+    # lavapipe tunes 3 matmul configs × 2 load forms at size 127 for minutes: its smallest size only.
+    [ -n "$quick" ] && runs=("examples/matmul-f16.kernel.ts --size 33" "examples/attention-f16.kernel.ts --sweep")
     for run in "${runs[@]}"; do
-      step 200 node bin/kernel-lab.js run $run --reps 10 --tune-codegen --retune
+      step 330 node bin/kernel-lab.js run $run --reps 10 --tune-codegen --retune --timeout 300
       if [ -z "$dry" ]; then
         printf '%s' "$sep" >> "$keep/cli-knobs.json"
-        timeout 200 node bin/kernel-lab.js run $run --reps 10 --tune-codegen --json >> "$keep/cli-knobs.json" || echo "(exit $?)"
+        timeout 330 node bin/kernel-lab.js run $run --reps 10 --tune-codegen --timeout 300 --json >> "$keep/cli-knobs.json" || echo "(exit $?)"
         sep=","
       fi
     done

@@ -162,7 +162,7 @@ export async function tune(run: CheckedRun, size: number, ctx: TuneContext): Pro
     }
   }
 
-  debug(`${run.name}, size ${size}: timed ${timed} of ${tried.length} candidates${identical ? ` (${identical} more gave the same WGSL as another)` : ""}`);
+  debug(`${run.name}, size ${size}: timed ${timed} of ${tried.length - identical} candidates${identical ? ` (${identical} more gave the same WGSL as another)` : ""}`);
   const fastest = candidates
     .filter((c) => c.correct && c.medianMs !== null)
     .sort((a, b) => (a.medianMs as number) - (b.medianMs as number))[0];
