@@ -17,6 +17,8 @@ import { kernelFacts, type KernelFacts } from "./ir/kernel-facts";
 export type { KernelSource, ParsedFile, Specialization };
 export { parseKernelFile };
 export { halfPrecisionNeeds } from "./syntax/needs";
+import { tunableKnobs } from "./codegen/knobs";
+import type { KnobChoice } from "./ir/knobs";
 export { bindingTypes, type KernelTypes, type BindingType, type TlCall } from "./inspect/binding-types";
 export { hoverAt, type KernelHover } from "./inspect/hover-text";
 
@@ -59,10 +61,7 @@ export function compileKernel(
   specialization: Specialization = {},
   options: CodegenOptions = {},
 ): CompileResult {
-  const warps = kernel.params.some((p) => p.name === NUM_WARPS) ? undefined : constexprs[NUM_WARPS];
-  if (warps !== undefined) options = { ...options, workgroupSize: Math.min(32 * warps, target.maxWorkgroupSize) };
-  const stages = kernel.params.some((p) => p.name === NUM_STAGES) ? undefined : constexprs[NUM_STAGES];
-  if (stages !== undefined) options = { ...options, numStages: stages };
+  options = withRunOptions(kernel, constexprs, target, options);
   const lowered = lowerKernel(kernel, constexprs, target, specialization);
   if (!lowered.ir) return { diagnostics: distinctDiagnostics(lowered.diagnostics) };
   const generated = generateWgsl(lowered.ir, target, options);
@@ -81,6 +80,23 @@ export function compileKernel(
     },
     diagnostics,
   };
+}
+
+/** `options` with what a run's num_warps and num_stages among the constexprs set. */
+function withRunOptions(kernel: KernelSource, constexprs: Readonly<Record<string, number>>, target: Target, options: CodegenOptions): CodegenOptions {
+  const warps = kernel.params.some((p) => p.name === NUM_WARPS) ? undefined : constexprs[NUM_WARPS];
+  if (warps !== undefined) options = { ...options, workgroupSize: Math.min(32 * warps, target.maxWorkgroupSize) };
+  const stages = kernel.params.some((p) => p.name === NUM_STAGES) ? undefined : constexprs[NUM_STAGES];
+  if (stages !== undefined) options = { ...options, numStages: stages };
+  return options;
+}
+
+/**
+ * The code generator's knobs a compiled kernel uses at these constexprs on `target`, each with the
+ * values worth trying (codegen/knobs.ts): what the autotuner may cross with a run's configs.
+ */
+export function kernelKnobs(kernel: KernelSource, constexprs: Readonly<Record<string, number>>, compiled: CompiledKernel, target: Target = DEFAULT_TARGET, options: CodegenOptions = {}): KnobChoice[] {
+  return tunableKnobs(compiled.ir, target, withRunOptions(kernel, constexprs, target, options));
 }
 
 /** The specialisation a launch with these scalar arguments allows (see Specialization). */

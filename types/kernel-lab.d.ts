@@ -692,6 +692,17 @@ export interface RunDefinition<A extends Record<string, KernelArg>, C extends Re
    * The choice is cached on disk (`kernel-lab run --retune` tunes again).
    */
   configs?: NoInfer<Partial<C> & { num_warps?: number; num_stages?: number }>[];
+  /**
+   * Let the autotuner also try the code generator's choices (on the GPU), crossed with `configs`
+   * (or with `constexprs` alone): `true` every knob the kernel uses, or a list of them.
+   * `"halfLoadForm"`: how a masked f16 load reads its runs of 4 ("block": a branch; "select": read,
+   * then select). On subgroup matrices (an f16 tl.dot where the GPU has them): `"mmaDoubleBuffer"`
+   * (two staging buffers), `"mmaDirectStore"` (C stored straight from the matrices),
+   * `"mmaStageInvariant"` (attention's Q staged once), `"mmaSubgroupsM"` (how the tile is split
+   * over the subgroups: how many matrices each holds). Settings that give the same WGSL are timed
+   * once; the picked knobs are cached with the config. `false`: never, even with `--tune-codegen`.
+   */
+  tuneCodegen?: boolean | ("halfLoadForm" | "mmaDoubleBuffer" | "mmaDirectStore" | "mmaStageInvariant" | "mmaSubgroupsM")[];
   /** The launch grid: 1 to 3 positive integers. */
   grid: (size: number, constexprs: C) => number[];
   /** Every kernel parameter by name: a typed array for a pointer, a number for a scalar. Fresh for every run. */

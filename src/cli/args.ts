@@ -1,7 +1,7 @@
 // Command-line parsing: `kernel-lab <command> [options]`, options in any order after the command.
 
 export type Command =
-  | { kind: "run"; file: string; run?: string; size?: number; sweep: boolean; json: boolean; cpu: boolean; reps?: number; timeoutMs?: number; maxSteps?: number; constexprs: Record<string, number>; retune: boolean; history?: string; program?: [number, number, number]; bench?: "off" | "quick" | "full"; debug: boolean }
+  | { kind: "run"; file: string; run?: string; size?: number; sweep: boolean; json: boolean; cpu: boolean; reps?: number; timeoutMs?: number; maxSteps?: number; constexprs: Record<string, number>; retune: boolean; tuneCodegen: boolean; history?: string; program?: [number, number, number]; bench?: "off" | "quick" | "full"; debug: boolean }
   | { kind: "compare"; before: string; after: string; json: boolean; debug: boolean }
   | { kind: "check"; files: string[]; json: boolean; pretty: boolean; debug: boolean }
   | { kind: "wgsl"; file: string; kernel?: string; constexprs: Record<string, number>; gpu: boolean; debug: boolean }
@@ -33,6 +33,8 @@ Commands:
     --constexpr NAME=VALUE  replace a constexpr of the run and of each of its configs (repeatable;
                        an integer, or a float for a float constexpr)
     --retune           tune runs with \`configs\` afresh instead of using the cached choice
+    --tune-codegen     let the autotuner also try the code generator's knobs each kernel uses
+                       (load forms, staging, matrices per subgroup), for runs with or without configs
     --program P        also print what program P (x, or x,y, or x,y,z) loads and stores: a map per
                        tl.load/tl.store line (small buffers drawn, larger ones summarised)
     --history FILE     append the results to FILE (JSON lines) and say how each compares with its last run there
@@ -66,7 +68,7 @@ export function parseArgs(argv: readonly string[]): Command {
   const values = new Map<string, string[]>();
   const takesValue = new Set(["--program", "--bench", "--run", "--size", "--reps", "--timeout", "--max-steps", "--kernel", "--constexpr", "--history", "--out"]);
   const allowed: Record<string, string[]> = {
-    run: ["--program", "--bench", "--run", "--size", "--sweep", "--json", "--cpu", "--reps", "--timeout", "--max-steps", "--constexpr", "--retune", "--history", "--debug"],
+    run: ["--program", "--bench", "--run", "--size", "--sweep", "--json", "--cpu", "--reps", "--timeout", "--max-steps", "--constexpr", "--retune", "--tune-codegen", "--history", "--debug"],
     compare: ["--json", "--debug"],
     check: ["--json", "--pretty", "--debug"],
     wgsl: ["--kernel", "--constexpr", "--gpu", "--debug"],
@@ -110,6 +112,7 @@ export function parseArgs(argv: readonly string[]): Command {
         maxSteps: optionalInt("--max-steps", one("--max-steps")),
         constexprs: constexprPairs(values.get("--constexpr")),
         retune: flags.has("--retune"),
+        tuneCodegen: flags.has("--tune-codegen"),
         history: one("--history"),
         ...programOption(one("--program")),
         bench: benchMode(one("--bench")),

@@ -1,6 +1,7 @@
 // Human output of `kernel-lab run`: a block per run and size, in the user's words.
 
 import type { AdapterReport, AutotuneReport, LaunchReport, RunReport } from "../harness/report";
+import { formatKnobs, sameKnobs, varyingKnobs } from "../ir/knobs";
 import { mismatchLine } from "../harness/run/mismatch-text";
 import { accessMapText, exerciseAccessText } from "../harness/debug/access-map";
 import { bytesText, formatBytes } from "../harness/debug/bytes";
@@ -95,21 +96,24 @@ export function formatLaunches(launches: readonly LaunchReport[]): string[] {
 }
 
 /**
- * The candidates as a table: a column per constexpr that differs between them, the median, the
- * rate, ✓ or ✗; the picked row marked ▸. Notes (why a candidate was not timed) follow its row.
+ * The candidates as a table: a column per constexpr (and code-generation knob) that differs
+ * between them, the median, the rate, ✓ or ✗; the picked row marked ▸. Notes (why a candidate was
+ * not timed) follow its row.
  */
 export function formatAutotune(tune: AutotuneReport): string[] {
   const keys = Object.keys(tune.picked);
   const varying = keys.filter((k) => new Set(tune.candidates.map((c) => c.constexprs[k])).size > 1);
-  const columns = varying.length > 0 ? varying : keys;
+  const knobs = varyingKnobs(tune.candidates);
+  const columns = varying.length > 0 || knobs.length > 0 ? varying : keys;
   const hasGbps = tune.candidates.some((c) => c.gbps !== null);
   const hasGflops = tune.candidates.some((c) => c.gflops !== null);
   // Where the bytes go, per candidate: what its loads ask for, how often a tile is read, the worst sector use.
   const hasBytes = tune.candidates.some((c) => c.bytes);
   const hasTiles = tune.candidates.some((c) => c.bytes?.tileReads !== undefined);
-  const head = [...columns, "Median", ...(hasGbps ? ["GB/s"] : []), ...(hasGflops ? ["GFLOP/s"] : []), ...(hasBytes ? ["Loaded", ...(hasTiles ? ["Tile reads"] : []), "Sector use"] : []), ""];
+  const head = [...columns, ...knobs, "Median", ...(hasGbps ? ["GB/s"] : []), ...(hasGflops ? ["GFLOP/s"] : []), ...(hasBytes ? ["Loaded", ...(hasTiles ? ["Tile reads"] : []), "Sector use"] : []), ""];
   const rows = tune.candidates.map((c) => [
     ...columns.map((k) => String(c.constexprs[k] ?? "")),
+    ...knobs.map((k) => String(c.codegen?.[k] ?? "")),
     c.medianMs === null ? "—" : `${formatMs(c.medianMs)} ms`,
     ...(hasGbps ? [c.gbps === null ? "—" : c.gbps.toFixed(1)] : []),
     ...(hasGflops ? [c.gflops === null ? "—" : c.gflops.toFixed(1)] : []),
@@ -118,16 +122,19 @@ export function formatAutotune(tune: AutotuneReport): string[] {
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (cells: string[]) => cells.map((cell, i) => cell.padEnd(widths[i])).join("  ").trimEnd();
-  const picked = columns.map((k) => `${k}=${tune.picked[k]}`).join(", ");
+  // The picked knobs are named in full: they are what the run was compiled with.
+  const picked = [...columns.map((k) => `${k}=${tune.picked[k]}`), ...(tune.codegen ? [formatKnobs(tune.codegen)] : [])].filter(Boolean).join(", ");
   const anyCorrect = tune.candidates.some((c) => c.correct);
+  const what = tune.codegen ? "candidates" : "configs";
+  const same = tune.identical ? `; ${tune.identical} more gave the same WGSL as another and were not timed` : "";
   const out = [
     anyCorrect
-      ? `  Autotune: picked ${picked} of ${tune.candidates.length} configs${tune.cached ? " (cached choice; --retune tunes again)" : ""}`
-      : `  Autotune: none of ${tune.candidates.length} configs matched the reference; ran ${picked}`,
+      ? `  Autotune: picked ${picked} of ${tune.candidates.length} ${what}${tune.cached ? " (cached choice; --retune tunes again)" : ""}${same}`
+      : `  Autotune: none of ${tune.candidates.length} ${what} matched the reference; ran ${picked}${same}`,
     `    ${line(head)}`,
   ];
   tune.candidates.forEach((c, i) => {
-    const isPicked = Object.keys(tune.picked).every((k) => c.constexprs[k] === tune.picked[k]);
+    const isPicked = Object.keys(tune.picked).every((k) => c.constexprs[k] === tune.picked[k]) && (!tune.codegen || sameKnobs(c.codegen, tune.codegen));
     out.push(`  ${isPicked ? "▸" : " "} ${line(rows[i])}${isPicked ? "  picked" : ""}`);
     if (c.note) out.push(`      ${c.note}`);
   });

@@ -86,6 +86,7 @@ async function runCommand(cmd: Extract<Command, { kind: "run" }>, source?: { fil
     maxSteps: cmd.maxSteps,
     ...(Object.keys(cmd.constexprs).length ? { constexprs: cmd.constexprs } : {}),
     retune: cmd.retune,
+    ...(cmd.tuneCodegen ? { tuneCodegen: true } : {}),
     ...(cmd.program ? { program: cmd.program } : {}),
     onProgress: progress ? (p) => process.stderr.write(`\r\x1b[2K${p.message}…`) : undefined,
     onRunChecked: cmd.json ? undefined : (run, adapter) => {

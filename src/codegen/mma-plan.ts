@@ -78,13 +78,13 @@ export function planMma(ir: KernelIR, target: Target, options: CodegenOptions, w
     if (s.kind !== "for") return;
     const found = accumulatingDot(s);
     if (!found) return;
-    const shape = fit(found.dot, configs, subgroups);
+    const shape = fit(found.dot, configs, subgroups, options.mmaSubgroupsM);
     if (shape) plans.set(found.dot.id, withBuffers({ ...shape, kind: "loop", dot: found.dot, variable: found.variable, loop: s, zeroInit: startsAtZero(ir.body, s, found.variable), emulated, doubleBuffer, transferBytes, twoBuffers: false }, target.maxWorkgroupStorageBytes));
   });
   const loops = innermostLoops(ir.body);
   forEachValue(ir.body, (v) => {
     if (v.op !== "dot" || plans.has(v.id) || !halves(v)) return;
-    const shape = fit(v, configs, subgroups);
+    const shape = fit(v, configs, subgroups, options.mmaSubgroupsM);
     if (!shape) return;
     const loop = loops.get(v.id);
     const a = staged(v.a).value;
@@ -178,8 +178,11 @@ function isZero(v: Value): boolean {
   return false;
 }
 
-/** The largest configuration whose matrices tile the dot and split evenly over the subgroups. */
-function fit(dot: Value & { op: "dot" }, configs: readonly SubgroupMatrixConfig[], subgroups: number): Pick<MmaPlan, "config" | "subgroupsM" | "subgroupsN" | "tilesM" | "tilesN"> | undefined {
+/**
+ * The largest configuration whose matrices tile the dot and split evenly over the subgroups: as
+ * `asked` subgroups along M where that splits evenly (CodegenOptions.mmaSubgroupsM), else the squarest.
+ */
+function fit(dot: Value & { op: "dot" }, configs: readonly SubgroupMatrixConfig[], subgroups: number, asked?: number): Pick<MmaPlan, "config" | "subgroupsM" | "subgroupsN" | "tilesM" | "tilesN"> | undefined {
   const [m, k] = dot.a.type.shape;
   const n = dot.b.type.shape[1];
   const bySize = [...configs].sort((x, y) => y.M * y.N * y.K - x.M * x.N * x.K);
@@ -191,6 +194,10 @@ function fit(dot: Value & { op: "dot" }, configs: readonly SubgroupMatrixConfig[
       const subgroupsN = subgroups / subgroupsM;
       if (!Number.isInteger(subgroupsN) || rows % subgroupsM || cols % subgroupsN) continue;
       const [tilesM, tilesN] = [rows / subgroupsM, cols / subgroupsN];
+      if (subgroupsM === asked) {
+        best = { config, subgroupsM, subgroupsN, tilesM, tilesN };
+        break;
+      }
       // Fewest matrix loads per multiply: the squarest region.
       if (!best || tilesM + tilesN < best.tilesM + best.tilesN) best = { config, subgroupsM, subgroupsN, tilesM, tilesN };
     }

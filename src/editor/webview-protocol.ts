@@ -3,6 +3,7 @@
 // is a separate page, and a message is only data until it has been checked.
 
 import type { AdapterReport, Outcome, RunReport } from "../harness/report";
+import { isKnobSetting } from "../ir/knobs";
 import type { PythonCheckReport, PythonLaunchReport, PythonPlot } from "../harness/python/report";
 import type { PythonOutcome } from "../harness/python/session";
 
@@ -147,8 +148,9 @@ const isCandidate = shape({
   gflops: nullable(isNumber),
   correct: isBoolean,
   note: optional(isString),
+  codegen: optional(isKnobSetting),
 });
-const isAutotune = shape({ picked: recordOf(isNumber), cached: isBoolean, candidates: arrayOf(isCandidate) });
+const isAutotune = shape({ picked: recordOf(isNumber), cached: isBoolean, candidates: arrayOf(isCandidate), codegen: optional(isKnobSetting), identical: optional(isNumber) });
 const VERDICTS = ["memory-bound", "compute-bound", "launch-bound", "unknown"] as const;
 /** Peaks must be positive: they are the roofline's axes (log scales). */
 const isPositive: Check = (x) => typeof x === "number" && x > 0 && Number.isFinite(x);

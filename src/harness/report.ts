@@ -2,6 +2,7 @@
 // editor also receives from the worker. Non-finite numbers (a NaN output) serialise as null.
 
 import type { LocatedDiagnostic } from "../diagnostics/position";
+import type { KnobSetting } from "../ir/knobs";
 import type { MismatchMap } from "./run/mismatch-map";
 import type { SpeedOfLightReport } from "./timing/speed-of-light";
 import type { AccessMapReport, AccessMapsReport, ExerciseAccessReport } from "./debug/access-map";
@@ -124,6 +125,8 @@ export interface AutotuneCandidate {
   note?: string;
   /** Where its bytes go (bytes.ts `summarise`): absent when not traced (a cached choice, a compile error). */
   bytes?: BytesSummary;
+  /** With code-generation knobs tuned (`tuneCodegen`): the knobs' values it was compiled with (ir/knobs.ts). */
+  codegen?: KnobSetting;
 }
 
 export interface AutotuneReport {
@@ -132,6 +135,10 @@ export interface AutotuneReport {
   /** True when the choice came from the on-disk cache: only the picked one ran this time. */
   cached: boolean;
   candidates: AutotuneCandidate[];
+  /** With code-generation knobs tuned: the picked candidate's knobs, which the run was compiled with. */
+  codegen?: KnobSetting;
+  /** With code-generation knobs tuned: settings not timed because their WGSL was byte-identical to an earlier candidate's. */
+  identical?: number;
 }
 
 export interface FileReport {

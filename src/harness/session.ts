@@ -36,6 +36,11 @@ export interface RunOptions {
   /** Tune runs with `configs` afresh instead of taking the cached choice (`--retune`). */
   retune?: boolean;
   /**
+   * Let the autotuner also try the code generator's knobs each kernel uses (`--tune-codegen`), in
+   * every run on the GPU whose definition does not say otherwise (`tuneCodegen`), configs or not.
+   */
+  tuneCodegen?: boolean;
+  /**
    * "auto" (the default): where the file's kernels use f16, open the GPU with the Dawn toggles that
    * unlock it (runtime/dawn-toggles.ts); "off": ask for none (KERNEL_LAB_DAWN_FLAGS still applies).
    * The editor's `kernelLab.dawnToggles`.

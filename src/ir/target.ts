@@ -61,6 +61,13 @@ export interface CodegenOptions {
    * (bench/NOTES.md §21).
    */
   mmaDirectStore?: boolean;
+  /**
+   * How a tl.dot on subgroup matrices spreads its output tile over the workgroup's subgroups: this
+   * many subgroups along M, the rest along N, so each holds (M / cm / mmaSubgroupsM) × (N / cn /
+   * subgroupsN) matrices (codegen/mma-plan.ts). Unset (or where it does not divide the tile) the
+   * squarest split: fewest matrix loads per multiply.
+   */
+  mmaSubgroupsM?: number;
   /** Workgroup memory for moving accumulators between registers and matrices (default 32 KiB; halved down to 4 KiB where memory is short). */
   mmaTransferBytes?: number;
   /**

@@ -33,6 +33,7 @@ export interface RunDefinition {
   sizes: unknown;
   constexprs?: unknown;
   configs?: unknown;
+  tuneCodegen?: unknown;
   grid: unknown;
   args: unknown;
   outputs: unknown;

@@ -55,3 +55,8 @@ export function tsName(name: string): string {
 
 /** Methods of a block that take its shape as separate arguments as well as one tuple: `x.reshape(M, N)`. */
 export const SHAPE_METHODS = new Set(["reshape", "view", "broadcast_to", "permute"]);
+
+/** The other way: a TypeScript name of the lowered kernel → the Python name it was written as. */
+export function pythonName(name: string): string {
+  return name.endsWith("_") && TS_RESERVED.has(name.slice(0, -1)) ? name.slice(0, -1) : name;
+}

@@ -13,6 +13,7 @@ import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { ensureBuilt, root } from "./build";
+import { runJson } from "../support/run-in-process";
 
 const env = { ...process.env, XDG_RUNTIME_DIR: process.env.XDG_RUNTIME_DIR ?? "/tmp" };
 
@@ -66,12 +67,12 @@ const PORTS: { file: string; ports: string; gpuTodo?: string }[] = [
   { file: "t03-hints", ports: "Triton tutorial 03's hints as written: tl.maxContiguous(tl.multipleOf(offs, BLOCK), BLOCK)" },
 ];
 
-function assertAllMatch(file: string, backend: "gpu" | "cpu"): void {
+async function assertAllMatch(file: string, backend: "gpu" | "cpu"): Promise<void> {
+  // `kernel-lab run FILE --sweep --reps 0 [--cpu] --json`, in this process (test/support/run-in-process.ts):
   // --reps 0: checked, not timed (lavapipe compiles no timed variant).
-  const args = ["run", file, "--sweep", "--reps", "0", ...(backend === "cpu" ? ["--cpu"] : [])];
-  const { code, report, stderr } = cliJson(args);
-  assert.deepEqual(report.diagnostics, [], `${file} (${backend}): ${JSON.stringify(report.diagnostics)}\n${stderr}`);
-  assert.equal(code, 0, `${file} (${backend}) exit ${code}: ${stderr}`);
+  const { code, report } = await runJson(file, { sweep: true, reps: 0, cpu: backend === "cpu" });
+  assert.deepEqual(report.diagnostics, [], `${file} (${backend}): ${JSON.stringify(report.diagnostics)}`);
+  assert.equal(code, 0, `${file} (${backend}) exit ${code}`);
   assert.ok(report.runs.length >= 1);
   for (const r of report.runs)
     assert.equal(r.correct, true, `${file} (${backend}) ${r.name} size ${r.size}: max diff ${r.maxAbsDiff}, ${JSON.stringify(r.firstMismatch)}`);

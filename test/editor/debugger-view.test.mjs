@@ -1,7 +1,9 @@
 // The debugger as a person uses it, in Chromium (Playwright) on code-server: open
 // examples/vector-add.kernel.ts, a breakpoint on `const mask` (F9), the `Debug program…` CodeLens,
 // program 3 typed into its input box; the session stops inside add_kernel and the Variables view
-// shows `offsets` as i32[1024], expanded to its elements; then Continue ends the session.
+// shows `offsets` as i32[1024], expanded to its elements; then Continue ends the session. Then a
+// Python kernel (test/python/debug-row-sums.py): a breakpoint at its Python line, Debug program…
+// above the kernel, the stop there with the Python names in the Variables view.
 //   --installed   load the extension installed from the .vsix (see vsix.test.mjs)
 //   --docs        also save docs/screenshot-debugger.png
 // Prints one line per check and `N passed, N failed`.
@@ -9,7 +11,7 @@ import { join } from "node:path";
 import { repoRoot } from "./code-server.mjs";
 import { workbenchTest } from "./workbench-test.mjs";
 
-const { docs, page, shoot, finish, check, start, openFile } = workbenchTest({ title: "debugger UI test", prefix: "debugger", timeLimitS: 180 });
+const { docs, page, shoot, finish, check, start, openFile } = workbenchTest({ title: "debugger UI test", prefix: "debugger", timeLimitS: 240 });
 
 /** The Variables view's visible rows as "name: value". */
 async function variableRows() {
@@ -77,6 +79,31 @@ try {
   await check("Continue (F5) runs the program to its end and the session ends", async () => {
     await page().keyboard.press("F5");
     await page().locator(".debug-toolbar").waitFor({ state: "hidden", timeout: 30_000 });
+  });
+
+  await check("a Python kernel: F9 on `acc += tl.load(…)`, Debug program… → program 2 stops at that Python line", async () => {
+    await openFile("test/python/debug-row-sums.py");
+    await page().locator(".monaco-editor .view-line", { hasText: "acc += tl.load(x_ptr + row * n_cols + cols" }).first().click();
+    await page().keyboard.press("F9");
+    await page().locator(".monaco-editor .codicon-debug-breakpoint").first().waitFor({ timeout: 10_000 });
+    // The first kernel's lenses: row_sums_kernel (its helper `scaled` has none).
+    const lens = page().locator(".monaco-editor .codelens-decoration a", { hasText: "Debug program…" }).first();
+    await lens.waitFor({ timeout: 60_000 });
+    await lens.click();
+    const input = page().locator(".quick-input-widget input");
+    await input.waitFor({ state: "visible", timeout: 10_000 });
+    await input.fill("2");
+    await input.press("Enter");
+    // The script runs on the embedded Python up to the launch, then the program is recorded.
+    await page().locator(".monaco-editor .codicon-debug-stackframe").first().waitFor({ timeout: 90_000 });
+    const cols = page().locator(".debug-variables .monaco-list-row", { hasText: "cols" }).first();
+    await cols.waitFor({ timeout: 20_000 });
+    const rows = await variableRows();
+    if (!rows.some((r) => /^row ?=? ?2$/.test(r))) throw new Error(`rows: ${JSON.stringify(rows)}`);
+    if (!rows.some((r) => /^cols ?=? ?i32\[16\] \[0, 1, 2/.test(r))) throw new Error(`rows: ${JSON.stringify(rows)}`);
+    await page().keyboard.press("Shift+F5");
+    await page().locator(".debug-toolbar").waitFor({ state: "hidden", timeout: 30_000 });
+    return rows.slice(0, 6).join(" | ");
   });
 } catch {
   // Reported by check(); the checks after a failed one depend on it.

@@ -6,9 +6,12 @@ import * as path from "node:path";
 import { PassThrough } from "node:stream";
 import { recordHere } from "../../src/editor/debug/record-here";
 import { KernelDebugSession } from "../../src/editor/debug/session";
+import { stopPython } from "../../src/harness/python/session";
 
 const clients: Client[] = [];
 after(() => clients.forEach((c) => c.close()));
+// The Python tests' script runs on this process's Python thread (record-here.ts), shared by them.
+after(stopPython);
 
 const FIXTURE = path.resolve(__dirname, "../editor/workspace/vector-add.kernel.ts");
 
@@ -242,4 +245,87 @@ test("a device function is a frame of its own: step in enters it, step out retur
   assert.equal((await variablesAtStop(client)).get("factor")?.value, "3");
   await client.request("continue", { threadId: 1 });
   await client.next("terminated");
+});
+
+// A Python kernel: the script runs to the kernel's first launch on the embedded Python, then the
+// program is recorded on the lowered kernel and shown on the Python text. x is arange(185) × 0.25
+// as 5 rows of 37 (test/python/debug-row-sums.py), so each value the debugger shows is computed here.
+const PY = path.resolve(__dirname, "../python/debug-row-sums.py");
+const N_COLS = 37;
+const xAt = (row: number, col: number) => (row * N_COLS + col) * 0.25;
+
+test("a Python kernel: a breakpoint at a Python line, Python names, steps, a device function and the accesses", async () => {
+  const client = new Client();
+  // Line 23 is `acc += tl.load(…)` in the loop over column blocks; line 5 is outside every kernel.
+  const bps = await launched(client, { program: PY, kernel: "row_sums_kernel", programId: [2] }, [23, 5]);
+  assert.deepEqual(bps.body.breakpoints.map((b: { verified: boolean; line: number }) => [b.verified, b.line]), [[true, 23], [false, 5]]);
+  const said = () => client.events.filter((e) => e.event === "output").map((e) => e.body.output).join("");
+  assert.match(said(), /rows: 5\n/, "what the script printed before the launch");
+  assert.match(said(), /Debugging row_sums_kernel, program \(2, 0, 0\) of its first launch, at line 39 of debug-row-sums\.py \(grid \[5, 1, 1\]\)/);
+
+  // Each trip stops at line 23 with the block's columns; acc holds the trips before it.
+  const accAtTrip = async (trip: number) => {
+    const stopped = await client.next("stopped");
+    assert.equal(stopped.body.reason, trip === 0 ? "breakpoint" : "breakpoint");
+    const frames = (await client.request("stackTrace", { threadId: 1 })).body.stackFrames;
+    assert.equal(frames[0].line, 23);
+    assert.match(frames[0].name, /^row_sums_kernel · program \(2, 0, 0\)/);
+    const vars = await variablesAtStop(client);
+    assert.equal(vars.get("row")?.value, "2");
+    assert.equal(vars.get("start")?.value, String(16 * trip));
+    assert.equal(vars.get("n_cols")?.value, "37");
+    assert.equal(vars.get("BLOCK")?.value, "16");
+    assert.equal(vars.get("cols")?.type, "i32[16]");
+    assert.equal(vars.get("mask")?.type, "bool[16]");
+    assert.ok(!vars.has("total"), "total is assigned after the loop");
+    const acc = (await client.request("variables", { variablesReference: vars.get("acc")?.variablesReference })).body.variables;
+    const shown = Array.from({ length: 16 }, (_, j) => Number(acc.find((v: { name: string }) => v.name === `[${j}]`).value));
+    const expected = Array.from({ length: 16 }, (_, j) => [0, 1, 2].slice(0, trip).reduce((s, t) => s + (16 * t + j < N_COLS ? xAt(2, 16 * t + j) : 0), 0));
+    assert.deepEqual(shown, expected);
+    return vars;
+  };
+  await accAtTrip(0);
+  // next: the loop's next statement, on its own Python line.
+  await client.request("next", { threadId: 1 });
+  await client.next("stopped");
+  assert.equal((await client.request("stackTrace", { threadId: 1 })).body.stackFrames[0].line, 21);
+  await client.request("continue", { threadId: 1 });
+  await accAtTrip(1);
+  await client.request("continue", { threadId: 1 });
+  await accAtTrip(2);
+
+  // Line 25 calls the device function `scaled`: step in, its Python names, the row's sum.
+  await client.request("setBreakpoints", { source: { path: PY }, breakpoints: [{ line: 25 }] });
+  await client.request("continue", { threadId: 1 });
+  await client.next("stopped");
+  await client.request("stepIn", { threadId: 1 });
+  await client.next("stopped");
+  const frames = (await client.request("stackTrace", { threadId: 1 })).body.stackFrames;
+  assert.deepEqual(frames.map((f: { name: string; line: number }) => `${f.name.split(" ")[0]}@${f.line}`), ["scaled@13", "row_sums_kernel@25"]);
+  const inside = await variablesAtStop(client);
+  const rowSum = Array.from({ length: N_COLS }, (_, c) => xAt(2, c)).reduce((a, b) => a + b, 0);
+  assert.equal(Number(inside.get("x")?.value), rowSum);
+  assert.equal(inside.get("factor")?.value, "2");
+
+  // The Accesses scope: the load reads row 2's 37 columns over 3 trips of 16 lanes.
+  const scopes = (await client.request("scopes", { frameId: frames[0].id })).body.scopes;
+  const accesses = scopes.find((s: { name: string }) => s.name === "Accesses");
+  const layers = (await client.request("variables", { variablesReference: accesses.variablesReference })).body.variables;
+  assert.deepEqual(layers.map((l: { name: string }) => l.name), ["line 23: load x_ptr", "line 28: store out_ptr"]);
+  assert.match(layers[0].value, /^37 of 48 lanes active, 37 elements \[74, 111\)/);
+
+  await client.request("setBreakpoints", { source: { path: PY }, breakpoints: [] });
+  await client.request("continue", { threadId: 1 });
+  await client.next("terminated");
+});
+
+test("a Python kernel the script never launches: a message naming it and what to do, no stack trace", async () => {
+  const client = new Client();
+  await client.request("initialize", { adapterID: "kernel-lab", pathFormat: "path" });
+  const response = await client.request("launch", { program: PY, kernel: "never_launched" });
+  assert.equal(response.success, false);
+  const message: string = response.body.error.format;
+  assert.match(message, /never_launched is never launched when .*debug-row-sums\.py runs: the script ended without calling never_launched\[grid\]\(…\)/);
+  assert.match(message, /launch it from the script/);
+  assert.doesNotMatch(message, /\n\s+at /);
 });

@@ -19,6 +19,7 @@ import { REFS_PER_FRAME, VariableTable } from "./variables";
 export interface KernelLaunchArguments extends DebugProtocol.LaunchRequestArguments {
   program: string;
   run?: string;
+  kernel?: string;
   size?: number;
   programId?: number[] | number;
   constexprs?: Record<string, number>;
@@ -74,6 +75,7 @@ export class KernelDebugSession extends LoggingDebugSession {
     const launch: DebugLaunch = {
       file: args.program,
       run: args.run,
+      kernel: args.kernel,
       size: args.size,
       programId: typeof args.programId === "number" ? [args.programId] : args.programId,
       constexprs: args.constexprs,
@@ -91,7 +93,7 @@ export class KernelDebugSession extends LoggingDebugSession {
     }
     const t = (this.trace = recorded);
     this.output(
-      `Debugging ${t.kernel}, program (${t.programId.join(", ")}) of run '${t.run}' (size ${t.size}, grid [${t.grid.join(", ")}]) ` +
+      `Debugging ${t.kernel}, program (${t.programId.join(", ")}) of ${origin(t)} (grid [${t.grid.join(", ")}]) ` +
         `on the CPU interpreter: ${t.stops.length} steps recorded${t.truncated ? ` (stopped recording there: raise maxSteps for more)` : ""}.\n`,
     );
     this.sendEvent(new InitializedEvent());
@@ -258,6 +260,12 @@ export class KernelDebugSession extends LoggingDebugSession {
   private output(text: string, category: "console" | "stdout" | "stderr" = "console"): void {
     this.sendEvent(new OutputEvent(text, category));
   }
+}
+
+/** What the program was launched by: a kernel file's run at a size, or a Python script's launch. */
+function origin(t: ProgramTrace): string {
+  if (t.launchLine !== undefined) return `its first launch, at line ${t.launchLine} of ${baseName(t.file)}`;
+  return `run '${t.run}' (size ${t.size})`;
 }
 
 /** The file's name, after the last `/` (or `\\` on Windows). */

@@ -96,8 +96,9 @@ export class VariableTable {
     return [
       plain("programId", `(${t.programId.join(", ")})`),
       plain("grid", `[${t.grid.join(", ")}]`),
-      plain("run", t.run),
-      plain("size", String(t.size)),
+      ...(t.launchLine !== undefined ? [plain("launch", `line ${t.launchLine} (its first launch)`)] : []),
+      ...(t.run !== undefined ? [plain("run", t.run)] : []),
+      ...(t.size !== undefined ? [plain("size", String(t.size))] : []),
       plain("constexprs", Object.entries(t.constexprs).map(([k, v]) => `${k}=${v}`).join(", ") || "none"),
     ];
   }

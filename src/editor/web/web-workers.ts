@@ -158,12 +158,14 @@ export class WebWorkers implements Runner {
     isFile: (sourcePath, file) => (/^[a-z][\w+.-]*:\/\//i.test(sourcePath) ? vscode.Uri.parse(sourcePath).path : sourcePath) === file,
   };
 
-  private record(launch: DebugLaunch, print: (text: string, category: "stdout" | "stderr") => void): Promise<ProgramTrace | { launchError: string }> {
+  private async record(launch: DebugLaunch, print: (text: string, category: "stdout" | "stderr") => void): Promise<ProgramTrace | { launchError: string }> {
     const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
     const cwd = folder ? this.paths.pathOf(folder) : "/";
+    // A Python file's script runs in the worker up to the launch debugged: it needs Python's files.
+    const python = launch.file.endsWith(".py") ? await this.pythonFiles() : undefined;
     return this.withWorker<ProgramTrace | { launchError: string } | Error>(
       `debug ${JSON.stringify(launch)}`,
-      (context) => ({ type: "debug", launch, context }),
+      (context) => ({ type: "debug", launch, context, ...(python ? { python } : {}) }),
       cwd,
       (message, end) => {
         switch (message.type) {

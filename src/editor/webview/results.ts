@@ -10,7 +10,7 @@ import * as fmt from "./format";
 import { mismatchHeatmap, mismatchNotes, mismatchSummary } from "./mismatch";
 import { drawSweepChart, metricFor } from "./sweep-chart";
 import { printsList } from "./prints-list";
-import { autotuneTable, tunedKeys } from "./autotune-table";
+import { autotuneTable, pickedLabel } from "./autotune-table";
 import { historyTable } from "./history-table";
 import { speedOfLightSection, verdictCell } from "./speed-of-light";
 import { printedLines, pythonResultsPage } from "./python-results";
@@ -344,7 +344,7 @@ function sweepTable(runs: RunReport[]): PageElement {
         ];
         if (tuned) {
           const tune = r.autotune;
-          const label = tune ? tunedKeys(tune).map((k) => `${k}=${tune.picked[k]}`).join(", ") + (tune.cached ? " (cached)" : "") : "—";
+          const label = tune ? pickedLabel(tune) + (tune.cached ? " (cached)" : "") : "—";
           cells.push(text("td", label, { class: "num picked-config", title: tune ? `${tune.candidates.length} configs tried` : undefined }));
         }
         if (hasGbps) cells.push(text("td", fmt.rate(r.gbps, ""), { class: "num" }));

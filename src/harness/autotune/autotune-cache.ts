@@ -10,6 +10,8 @@ import { hash64 } from "../../runtime/hash";
 import { host } from "../../runtime/host";
 import { cacheDir } from "../cache-location";
 import type { AdapterReport } from "../report";
+import { isKnobSetting, type KnobSetting } from "../../ir/knobs";
+import type { KnobRequest } from "./knob-candidates";
 
 const VERSION = 1;
 
@@ -20,7 +22,9 @@ export interface CachedChoice {
   size: number;
   adapter: string;
   picked: Record<string, number>;
-  candidates: { constexprs: Record<string, number>; medianMs: number | null; correct: boolean; note?: string }[];
+  /** With code-generation knobs tuned: the picked candidate's knobs (ir/knobs.ts), re-used with it. */
+  codegen?: KnobSetting;
+  candidates: { constexprs: Record<string, number>; medianMs: number | null; correct: boolean; note?: string; codegen?: KnobSetting }[];
   /** ISO date of the tuning. */
   date: string;
 }
@@ -38,16 +42,20 @@ export interface TuningKey {
   candidates: readonly Record<string, number>[];
   adapter: AdapterReport;
   size: number;
+  /** With code-generation knobs tuned: which (a run tuned without them, or with others, is tuned afresh). */
+  knobs?: KnobRequest;
 }
 
 export function cacheFile(): string {
   return path.join(cacheDir(), "autotune.json");
 }
 
-/** A hash of the kernel's text, the run's name and its candidates, the adapter and the size. */
+/** A hash of the kernel's text, the run's name and its candidates, the adapter and the size (and the knobs tuned, where some are). */
 export function tuningKey(key: TuningKey): string {
   const { vendor, device, description } = key.adapter;
   const parts = [key.kernelText, key.run, JSON.stringify(key.candidates), vendor, device, description, String(key.size)];
+  // Only with knobs: the keys of runs tuned without them stay what they were.
+  if (key.knobs) parts.push(`knobs:${key.knobs === true ? "all" : [...key.knobs].sort().join(",")}`);
   return hash64(parts.join("\u0000"));
 }
 
@@ -91,8 +99,9 @@ function isChoice(x: unknown): x is CachedChoice {
     typeof v === "object" && v !== null && !Array.isArray(v) && Object.values(v).every((n) => Number.isInteger(n));
   return (
     isConstexprs(c.picked) &&
+    (c.codegen === undefined || isKnobSetting(c.codegen)) &&
     Array.isArray(c.candidates) &&
-    c.candidates.every((k) => isConstexprs(k?.constexprs) && (k.medianMs === null || typeof k.medianMs === "number") && typeof k.correct === "boolean") &&
+    c.candidates.every((k) => isConstexprs(k?.constexprs) && (k.medianMs === null || typeof k.medianMs === "number") && typeof k.correct === "boolean" && (k.codegen === undefined || isKnobSetting(k.codegen))) &&
     typeof c.date === "string"
   );
 }

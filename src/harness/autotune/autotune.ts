@@ -23,6 +23,8 @@ import { LineMap } from "../../diagnostics/position";
 import { launchBytes } from "../debug/analyse-launch";
 import { summarise } from "../debug/bytes";
 import type { CandidateProgram } from "../run/programs";
+import { formatKnobs, isKnobSetting, type KnobChoice, type KnobSetting } from "../../ir/knobs";
+import { knobSettings, type KnobRequest, type TuneCandidate } from "./knob-candidates";
 
 export type { CandidateProgram };
 
@@ -32,14 +34,20 @@ export interface TuneContext {
   kernelName: string;
   /** The kernel function's source text, for the cache key. */
   kernelText: string;
-  compile: (constexprs: Record<string, number>) => CandidateProgram;
+  /** A candidate compiled, with the code generator's knobs set as `codegen` says (none: the defaults). */
+  compile: (constexprs: Record<string, number>, codegen?: KnobSetting) => CandidateProgram;
   /**
    * A compiled candidate specialised for the size's scalar arguments (compile.ts
    * specializationFor), as the run itself will launch it; undefined where the plain one serves.
    * Timing the plain program instead would rank configs by code the run never runs (the f16
    * matmul at 4096³: 67 against 139 TFLOP/s at one shape, bench/NOTES.md §20).
    */
-  specialize?: (constexprs: Record<string, number>, args: KernelArgs) => CompiledKernel | undefined;
+  specialize?: (constexprs: Record<string, number>, args: KernelArgs, codegen?: KnobSetting) => CompiledKernel | undefined;
+  /**
+   * With code-generation knobs tuned (a run's `tuneCodegen`, `--tune-codegen`): which, and the
+   * knobs a config's compiled kernel uses on this adapter (compile.ts tunableKnobs).
+   */
+  knobs?: { request: KnobRequest; of: (constexprs: Record<string, number>, program: CompiledKernel) => KnobChoice[] };
   /** The kernel being tuned (for specialising the picked program to the launch's scalars). */
   source: KernelSource;
   /** Ignore the cache (`--retune`); the new choice is still written. */
@@ -52,6 +60,8 @@ export interface TuneContext {
 export interface TuneResult {
   /** The picked candidate's constexprs; when none compiled, undefined and `diagnostics` say why. */
   picked?: Record<string, number>;
+  /** With knobs tuned: the picked candidate's knobs, to compile the run's program with. */
+  codegen?: KnobSetting;
   report: AutotuneReport;
   /** The first candidate's compile errors, when no candidate compiled. */
   diagnostics: LocatedDiagnostic[];
@@ -69,33 +79,44 @@ function candidateTiming(reps: number | undefined, first: boolean) {
 
 export async function tune(run: CheckedRun, size: number, ctx: TuneContext): Promise<TuneResult> {
   const configs = run.configs ?? [run.constexprs];
-  const key = tuningKey({ kernelText: ctx.kernelText, run: run.name, candidates: configs, adapter: ctx.adapter, size });
+  const key = tuningKey({ kernelText: ctx.kernelText, run: run.name, candidates: configs, adapter: ctx.adapter, size, ...(ctx.knobs ? { knobs: ctx.knobs.request } : {}) });
   const rates = rateOf(run, size);
 
   if (!ctx.retune) {
     const cached = lookupChoice(key);
     const picked = cached && configs.find((c) => sameConstexprs(c, cached.picked));
-    if (cached && picked && "program" in ctx.compile(picked)) {
+    // With knobs tuned, a choice is re-used with the knobs it was timed with.
+    const codegen = ctx.knobs ? cached?.codegen : undefined;
+    const usable = !ctx.knobs || isKnobSetting(codegen);
+    if (cached && picked && usable && "program" in ctx.compile(picked, codegen)) {
       const candidates = cached.candidates.map((c): AutotuneCandidate => ({ ...c, ...rates(c.medianMs) }));
-      debug(`${run.name}, size ${size}: cached choice from ${cached.date}, no candidate timed`);
-      return { picked, report: { picked, cached: true, candidates: candidates.map(orderedCandidate) }, diagnostics: [] };
+      debug(`${run.name}, size ${size}: cached choice from ${cached.date}${codegen ? ` (${formatKnobs(codegen) || "default knobs"})` : ""}, no candidate timed`);
+      const knobs = codegen ? { codegen } : {};
+      return { picked, ...knobs, report: { picked, cached: true, candidates: candidates.map(orderedCandidate), ...knobs }, diagnostics: [] };
     }
   }
 
+  const tried = candidatesOf(configs, ctx);
+  /** WGSL already timed (knob settings that emit the same code are one candidate), and how many were skipped so. */
+  const emitted = new Set<string>();
+  let identical = 0;
+  /** Where the bytes go depends on the constexprs only, not on the knobs: traced once per config. */
+  const tracedBytes = new Map<string, AutotuneCandidate["bytes"]>();
   const candidates: AutotuneCandidate[] = [];
   let firstErrors: LocatedDiagnostic[] | undefined;
   const inputs = new Map<string, { args: KernelArgs; expected: Record<string, ArrayLike<number>> }>();
   let timed = 0;
   /** Which candidates launched (correct or not); which compiled but failed on the GPU. */
   const ran: boolean[] = [];
-  const compiledOnly: Record<string, number>[] = [];
+  const compiledOnly: TuneCandidate[] = [];
   let definitionError: RunDefinitionError | undefined;
-  for (const [i, constexprs] of configs.entries()) {
-    const label = Object.entries(constexprs).map(([k, v]) => `${k}=${v}`).join(", ");
+  for (const [i, candidate] of tried.entries()) {
+    const { constexprs, codegen } = candidate;
+    const label = [Object.entries(constexprs).map(([k, v]) => `${k}=${v}`).join(", "), codegen && formatKnobs(codegen)].filter(Boolean).join(", ");
     const entry = (fields: Partial<AutotuneCandidate>): AutotuneCandidate =>
-      orderedCandidate({ constexprs, medianMs: null, gbps: null, gflops: null, correct: false, ...fields });
-    ctx.progress({ phase: "tune", run: run.name, size, message: `Tuning ${run.name}: config ${i + 1} of ${configs.length} (${label})` });
-    const compiled = ctx.compile(constexprs);
+      orderedCandidate({ constexprs, medianMs: null, gbps: null, gflops: null, correct: false, ...(codegen ? { codegen } : {}), ...fields });
+    ctx.progress({ phase: "tune", run: run.name, size, message: `Tuning ${run.name}: candidate ${i + 1} of ${tried.length} (${label})` });
+    const compiled = ctx.compile(constexprs, codegen);
     if (!("program" in compiled)) {
       firstErrors ??= compiled.diagnostics;
       const d = compiled.diagnostics.find((x) => x.severity === "error") ?? compiled.diagnostics[0];
@@ -109,18 +130,31 @@ export async function tune(run: CheckedRun, size: number, ctx: TuneContext): Pro
       const limits = runLimits(ctx.gpu.limits);
       const grid = evaluateGrid(candidateRun, size, limits);
       const shared = inputsFor(candidateRun, compiled.program, size, limits, inputs);
-      const program = ctx.specialize?.(constexprs, shared.args) ?? compiled.program;
+      const program = ctx.specialize?.(constexprs, shared.args, codegen) ?? compiled.program;
+      if (codegen) {
+        const wgsl = (program.quiet ?? program).wgsl;
+        if (emitted.has(wgsl)) {
+          identical++;
+          continue;
+        }
+        emitted.add(wgsl);
+      }
       const outcome = await checkAndTime(ctx, candidateRun, program, grid, shared, candidateTiming(ctx.reps, timed === 0));
       ran[i] = true;
       if (outcome.medianMs !== null) timed++;
-      const traced = launchBytes({ ir: program.ir, grid, args: shared.args, dtypes: new Map(pointerParams(program.params).map((p) => [p.name, p.dtype] as const)), lines: new LineMap("") });
-      candidates.push(entry({ ...outcome, ...rates(outcome.medianMs), ...(traced ? { bytes: summarise(traced) } : {}) }));
+      const bytesKey = JSON.stringify(constexprs);
+      if (!tracedBytes.has(bytesKey)) {
+        const traced = launchBytes({ ir: program.ir, grid, args: shared.args, dtypes: new Map(pointerParams(program.params).map((p) => [p.name, p.dtype] as const)), lines: new LineMap("") });
+        tracedBytes.set(bytesKey, traced ? summarise(traced) : undefined);
+      }
+      const bytes = tracedBytes.get(bytesKey);
+      candidates.push(entry({ ...outcome, ...rates(outcome.medianMs), ...(bytes ? { bytes } : {}) }));
     } catch (err) {
       if (err instanceof RunDefinitionError) {
         definitionError ??= err;
         candidates.push(entry({ note: err.message }));
       } else if (err instanceof GpuError) {
-        compiledOnly.push(constexprs);
+        compiledOnly.push(candidate);
         candidates.push(entry({ note: `GPU error: ${err.message}` }));
       } else {
         throw err;
@@ -128,20 +162,37 @@ export async function tune(run: CheckedRun, size: number, ctx: TuneContext): Pro
     }
   }
 
-  debug(`${run.name}, size ${size}: timed ${timed} of ${configs.length} candidates`);
+  debug(`${run.name}, size ${size}: timed ${timed} of ${tried.length} candidates${identical ? ` (${identical} more gave the same WGSL as another)` : ""}`);
   const fastest = candidates
     .filter((c) => c.correct && c.medianMs !== null)
     .sort((a, b) => (a.medianMs as number) - (b.medianMs as number))[0];
   // With no correct candidate the run still goes ahead with the first that launched (else the
   // first that compiled), so its mismatch or GPU error is reported like any other run's.
-  const picked = fastest?.constexprs ?? configs.find((_, i) => ran[i]) ?? compiledOnly[0];
+  const chosen: TuneCandidate | undefined = fastest ?? tried.find((_, i) => ran[i]) ?? compiledOnly[0];
+  const picked = chosen?.constexprs;
   if (!picked && definitionError) throw definitionError;
-  if (fastest) storeChoice(key, choiceToCache(run, size, ctx, fastest.constexprs, candidates));
+  if (fastest) storeChoice(key, choiceToCache(run, size, ctx, fastest, candidates));
+  const knobs = ctx.knobs ? { codegen: chosen?.codegen ?? {}, identical } : {};
   return {
     picked,
-    report: { picked: picked ?? configs[0], cached: false, candidates },
+    ...(ctx.knobs && chosen ? { codegen: chosen.codegen ?? {} } : {}),
+    report: { picked: picked ?? configs[0], cached: false, candidates, ...knobs },
     diagnostics: picked ? [] : (firstErrors ?? []),
   };
+}
+
+/**
+ * Each config, or with knobs tuned each config crossed with the knobs its kernel uses
+ * (knob-candidates.ts); a config that does not compile is one candidate, to report its errors.
+ */
+function candidatesOf(configs: readonly Record<string, number>[], ctx: TuneContext): TuneCandidate[] {
+  const knobs = ctx.knobs;
+  if (!knobs) return configs.map((constexprs) => ({ constexprs }));
+  return configs.flatMap((constexprs) => {
+    const compiled = ctx.compile(constexprs);
+    if (!("program" in compiled)) return [{ constexprs, codegen: {} }];
+    return knobSettings(knobs.of(constexprs, compiled.program), knobs.request).map((codegen) => ({ constexprs, codegen }));
+  });
 }
 
 /**
@@ -208,14 +259,15 @@ async function checkAndTime(
 }
 
 /** What the cache remembers of a tuning: the pick and every candidate's time. */
-function choiceToCache(run: CheckedRun, size: number, ctx: TuneContext, picked: Record<string, number>, candidates: AutotuneCandidate[]): CachedChoice {
+function choiceToCache(run: CheckedRun, size: number, ctx: TuneContext, picked: TuneCandidate, candidates: AutotuneCandidate[]): CachedChoice {
   return {
     run: run.name,
     kernel: ctx.kernelName,
     size,
     adapter: adapterLabel(ctx.adapter),
-    picked,
-    candidates: candidates.map(({ constexprs, medianMs, correct, note }) => ({ constexprs, medianMs, correct, ...(note ? { note } : {}) })),
+    picked: picked.constexprs,
+    ...(picked.codegen ? { codegen: picked.codegen } : {}),
+    candidates: candidates.map(({ constexprs, medianMs, correct, note, codegen }) => ({ constexprs, medianMs, correct, ...(note ? { note } : {}), ...(codegen ? { codegen } : {}) })),
     date: new Date().toISOString(),
   };
 }
@@ -235,6 +287,7 @@ function orderedCandidate(c: AutotuneCandidate): AutotuneCandidate {
     constexprs: c.constexprs, medianMs: c.medianMs, gbps: c.gbps, gflops: c.gflops, correct: c.correct,
     ...(c.note !== undefined ? { note: c.note } : {}),
     ...(c.bytes !== undefined ? { bytes: c.bytes } : {}),
+    ...(c.codegen !== undefined ? { codegen: c.codegen } : {}),
   };
 }
 

@@ -142,16 +142,22 @@ export class StopRecorder {
 
   /** The 1-based lines that hold a statement of `ir` (where a breakpoint can stop). */
   statementLines(ir: KernelIR): number[] {
-    const lines = new Set<number>();
+    const lines = new Set(this.statementSpans(ir).map((span) => this.lines.at(span.start).line));
+    return [...lines].sort((a, b) => a - b);
+  }
+
+  /** The spans of the statements of `ir` (each TypeScript statement once). */
+  statementSpans(ir: KernelIR): Span[] {
+    const sites = new Set<ts.Node>();
     const visit = (statements: readonly Stmt[]) => {
       for (const s of statements) {
         const site = this.siteOf(s);
-        if (site) lines.add(this.lines.at(site.getStart(this.kernel.sourceFile)).line);
+        if (site) sites.add(site);
         for (const body of bodiesOf(s)) visit(body);
       }
     };
     visit(ir.body);
-    return [...lines].sort((a, b) => a - b);
+    return [...sites].map((site) => ({ start: site.getStart(this.kernel.sourceFile), end: site.getEnd() }));
   }
 
   private stopAt(state: ProgramState): DebugStop {

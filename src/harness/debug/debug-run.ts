@@ -8,10 +8,9 @@ import * as path from "node:path";
 import { BUILTINS } from "../../builtins";
 import { compileKernel, parseKernelFile } from "../../compile";
 import { formatDiagnostic, LineMap, locate, type LocatedDiagnostic } from "../../diagnostics/position";
-import type { AccessMapReport } from "./access-map";
 import { programAccessMap } from "./analyse-launch";
 import { evaluateShapes } from "../run/shapes";
-import { interpret, InterpreterError, type ProgramId } from "../../interpreter/interpret";
+import { interpret, InterpreterError } from "../../interpreter/interpret";
 import type { NumDtype } from "../../ir/ir";
 import { DEFAULT_TARGET } from "../../ir/target";
 import type { HostArray } from "../../language";
@@ -19,53 +18,26 @@ import type { StorageArray } from "../../runtime";
 import { checkRunDefinition, checkSharedFields, evaluateGrid, makeArgs } from "../run/args";
 import { atSize, hasSizeConstexprs } from "../run/size-constexprs";
 import { RunDefinitionError } from "../codes";
-import { StopCapReached, StopRecorder, type DebugStop } from "./debug-recorder";
+import { StopCapReached, StopRecorder } from "./debug-recorder";
+import { DEFAULT_MAX_STOPS, DebugLaunchError, programIdOf, type DebugLaunch, type ProgramTrace } from "./debug-launch";
 import { pointerParams, roundToF16, toStorage } from "../run/gpu-args";
 import { hasLaunches } from "../run/launches";
 import { displayPath, loadKernelFile, readKernelText } from "../load/load";
 import { resolveKernel } from "../run/resolve-runs";
+import type { PythonProcess } from "../python/session";
+import { tracePythonProgram } from "./debug-python";
 
 export type { DebugBinding, DebugFrame, DebugStop } from "./debug-recorder";
+export { DEFAULT_MAX_STOPS, DebugLaunchError, type DebugLaunch, type ProgramTrace } from "./debug-launch";
 
-/** What a debug launch configuration asks for (package.json `contributes.debuggers`). */
-export interface DebugLaunch {
-  file: string;
-  /** The run's name or export name; default the file's first run. */
-  run?: string;
-  /** Default the run's first size. */
-  size?: number;
-  /** Default [0, 0, 0]; a shorter list is padded with zeros. */
-  programId?: readonly number[];
-  /** Merged over the run's constexprs (e.g. a bigger BLOCK_SIZE); the grid sees them too. */
-  constexprs?: Record<string, number>;
-  /** Most stops recorded before the rest of the program is cut off. */
-  maxStops?: number;
+/** How a Python file's script is run up to its launch: the host's Python thread, and where the script's output goes. */
+export interface DebugPython {
+  /** Undefined where the host can't start Python for the debugger (debugging a `.py` file then says so). */
+  start?: () => PythonProcess;
+  print: (text: string, category: "stdout" | "stderr") => void;
 }
 
-export interface ProgramTrace {
-  file: string;
-  kernel: string;
-  run: string;
-  size: number;
-  grid: [number, number, number];
-  programId: ProgramId;
-  constexprs: Record<string, number>;
-  stops: DebugStop[];
-  /** The stop cap was reached: the program went on past the last stop. */
-  truncated: boolean;
-  /** 1-based lines of the kernel's statements (where a breakpoint can stop). */
-  statementLines: number[];
-  /** The first and last line of the kernel and of each device function it may call. */
-  functionLines: [number, number][];
-  /** What the program's loads, stores and atomics touch over its whole run (access-map.ts), for the Variables view's Accesses scope. */
-  accessMap?: AccessMapReport;
-}
-
-export const DEFAULT_MAX_STOPS = 10_000;
-
-export class DebugLaunchError extends Error {}
-
-export async function traceProgram(launch: DebugLaunch): Promise<ProgramTrace> {
+export async function traceProgram(launch: DebugLaunch, python: DebugPython = { print: () => {} }): Promise<ProgramTrace> {
   const absolute = path.resolve(launch.file);
   const shown = displayPath(absolute);
   const fail = (message: string): never => {
@@ -76,6 +48,7 @@ export async function traceProgram(launch: DebugLaunch): Promise<ProgramTrace> {
 
   const text = await readKernelText(absolute, shown);
   if (typeof text !== "string") return failWith([text]);
+  if (absolute.endsWith(".py")) return tracePythonProgram(launch, absolute, shown, text, python.start, python.print);
   const parsed = parseKernelFile(shown, text);
   if (parsed.diagnostics.some((d) => d.severity === "error")) failWith(locate(shown, text, parsed.diagnostics), text);
   const loaded = await loadKernelFile(absolute, text);
@@ -100,7 +73,7 @@ export async function traceProgram(launch: DebugLaunch): Promise<ProgramTrace> {
     const program = compiled.kernel;
 
     const grid = evaluateGrid(run, size);
-    const programId = programIdOf(launch.programId, grid, fail);
+    const programId = programIdOf(launch.programId, grid);
     const args = makeArgs(run, { name: program.name, params: program.params }, size);
     const dtypes = new Map(pointerParams(program.params).map((p) => [p.name, p.dtype] as const));
     for (const p of pointerParams(program.params)) if (p.dtype === "f16") roundToF16(args[p.name] as HostArray);
@@ -136,11 +109,4 @@ export async function traceProgram(launch: DebugLaunch): Promise<ProgramTrace> {
     if (err instanceof RunDefinitionError || err instanceof DebugLaunchError) throw new DebugLaunchError(err.message);
     throw err;
   }
-}
-
-function programIdOf(given: readonly number[] | undefined, grid: [number, number, number], fail: (m: string) => never): ProgramId {
-  const id = [0, 1, 2].map((axis) => given?.[axis] ?? 0) as [number, number, number];
-  const inside = id.every((v, axis) => Number.isInteger(v) && v >= 0 && v < grid[axis]);
-  if (!inside) fail(`program (${id.join(", ")}) is not in the grid [${grid.join(", ")}]; pick each id from 0 to the grid's extent − 1`);
-  return id;
 }

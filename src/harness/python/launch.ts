@@ -87,7 +87,7 @@ export class Launcher {
   }
 
   private async launch(request: LaunchRequest): Promise<Reply> {
-    const bound = this.bind(request);
+    const bound = bindLaunch(this.file, request, this.compiler.paramName);
     if ("error" in bound) return { kind: "error", error: "not-implemented", message: bound.error };
     const source = this.kernelFile(request);
     const program = this.compile(source, request.kernel, bound, "plain");
@@ -119,44 +119,6 @@ export class Launcher {
         return { kind: "error", error: err.kind === "out-of-bounds" ? "out-of-bounds" : err.kind === "assertion" ? "assert" : "runtime", message };
       }
       throw err;
-    }
-  }
-
-  /** The launch's arguments under the compiled kernel's parameter names, or why one can't be passed. */
-  private bind(request: LaunchRequest): BoundArgs | { error: string } {
-    const bound: BoundArgs = { types: {}, constexprs: { ...request.options }, tensors: new Map(), scalars: {} };
-    for (const arg of request.args) {
-      if (arg.kind === "constexpr") {
-        bound.constexprs[arg.name] = arg.value;
-        continue;
-      }
-      const typed = this.typeOf(arg, request);
-      if ("error" in typed) return typed;
-      bound.types[arg.name] = typed;
-      const name = this.compiler.paramName(arg.name);
-      if (arg.kind === "tensor") bound.tensors.set(name, arg.data);
-      else if (arg.kind === "int" || arg.kind === "float") bound.scalars[name] = arg.value;
-      else if (arg.kind === "bool") bound.scalars[name] = arg.value ? 1 : 0;
-    }
-    return bound;
-  }
-
-  /** A parameter's type for the compiler, or why the argument can't be passed. */
-  private typeOf(arg: Exclude<LaunchArg, { kind: "constexpr" }>, request: LaunchRequest): KernelArgType | { error: string } {
-    switch (arg.kind) {
-      case "tensor": {
-        const dtype = POINTER_DTYPE[arg.dtype];
-        return dtype ? { kind: "pointer", dtype } : { error: `${this.file}:${request.callLine}: a torch.${arg.dtype} tensor can't be passed to a Kernel Lab kernel yet (float32, float16, int32 and int64 can)` };
-      }
-      case "int":
-      case "bool":
-        return { kind: "scalar", dtype: "i32" };
-      case "float":
-        return { kind: "scalar", dtype: "f32" };
-      case "none":
-        return { kind: "none" };
-      default:
-        return assertNever(arg);
     }
   }
 
@@ -222,5 +184,43 @@ export class Launcher {
       max_threads_per_sm: 2048,
       name: this.device.adapter.description || this.device.adapter.device,
     };
+  }
+}
+
+/** A launch's arguments under the compiled kernel's parameter names (`paramName`), or why one can't be passed. */
+export function bindLaunch(file: string, request: LaunchRequest, paramName: (name: string) => string): BoundArgs | { error: string } {
+  const bound: BoundArgs = { types: {}, constexprs: { ...request.options }, tensors: new Map(), scalars: {} };
+  for (const arg of request.args) {
+    if (arg.kind === "constexpr") {
+      bound.constexprs[arg.name] = arg.value;
+      continue;
+    }
+    const typed = argType(file, arg, request);
+    if ("error" in typed) return typed;
+    bound.types[arg.name] = typed;
+    const name = paramName(arg.name);
+    if (arg.kind === "tensor") bound.tensors.set(name, arg.data);
+    else if (arg.kind === "int" || arg.kind === "float") bound.scalars[name] = arg.value;
+    else if (arg.kind === "bool") bound.scalars[name] = arg.value ? 1 : 0;
+  }
+  return bound;
+}
+
+/** A parameter's type for the compiler, or why the argument can't be passed. */
+function argType(file: string, arg: Exclude<LaunchArg, { kind: "constexpr" }>, request: LaunchRequest): KernelArgType | { error: string } {
+  switch (arg.kind) {
+    case "tensor": {
+      const dtype = POINTER_DTYPE[arg.dtype];
+      return dtype ? { kind: "pointer", dtype } : { error: `${file}:${request.callLine}: a torch.${arg.dtype} tensor can't be passed to a Kernel Lab kernel yet (float32, float16, int32 and int64 can)` };
+    }
+    case "int":
+    case "bool":
+      return { kind: "scalar", dtype: "i32" };
+    case "float":
+      return { kind: "scalar", dtype: "f32" };
+    case "none":
+      return { kind: "none" };
+    default:
+      return assertNever(arg);
   }
 }

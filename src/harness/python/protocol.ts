@@ -46,10 +46,14 @@ export type Request =
   | { kind: "bench-stop"; reps: number; warmupMs: number; quantiles: number[] | null }
   | { kind: "device-properties" };
 
-/** The main thread's answers; `error` becomes a Python exception. */
+/**
+ * The main thread's answers; `error` becomes a Python exception. "stopped": the debugger took the
+ * launch (harness/debug/python-capture.ts) and the script ends there, through an exception that
+ * `except Exception` doesn't catch.
+ */
 export type Reply =
   | { kind: "ok"; value?: unknown }
-  | { kind: "error"; error: "compile" | "out-of-bounds" | "assert" | "runtime" | "not-implemented"; message: string };
+  | { kind: "error"; error: "compile" | "out-of-bounds" | "assert" | "runtime" | "not-implemented" | "stopped"; message: string };
 
 /** Messages the Python thread posts without waiting. */
 export type Notice =

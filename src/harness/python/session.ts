@@ -9,7 +9,7 @@ import { NO_NEEDS } from "../../ir/target";
 import { displayPath, located, readKernelText } from "../load/load";
 import { openDevice, requestGpu } from "../run/open-device";
 import { Launcher } from "./launch";
-import type { BenchMode, Notice, Reply, Request, RunScript } from "./protocol";
+import type { BenchMode, LaunchRequest, Notice, Reply, Request, RunScript } from "./protocol";
 import type { PythonFileReport, PythonPlot } from "./report";
 import { PythonCodes } from "./codes";
 import { compilerFor } from "./kernel-compiler";
@@ -40,6 +40,8 @@ export interface PythonRunOptions {
   onStderr?: (text: string) => void;
   /** The device is open and the script is about to run (the report has its adapter and bench mode). */
   onStart?: (report: PythonFileReport) => void;
+  /** Answers a launch in the launcher's place where it gives a reply (the debugger takes the launch it debugs). */
+  interceptLaunch?: (request: LaunchRequest) => Reply | undefined;
 }
 
 type StartKind = "cold" | "snapshot";
@@ -137,9 +139,12 @@ export async function runPythonFile(fileArg: string, opts: PythonRunOptions, sta
           if (plot) report.plots.push(plot);
           return;
         }
-        case "request":
+        case "request": {
+          const taken = notice.request.kind === "launch" ? opts.interceptLaunch?.(notice.request) : undefined;
+          if (taken) return started.thread.answer(taken);
           void respond(launcher, notice.request).then((reply) => started.thread.answer(reply));
           return;
+        }
         case "done":
           resolve(notice);
           return;

@@ -9,6 +9,7 @@ import { fail, RunCodes, type RunCode } from "../codes";
 import { Codes } from "../../diagnostics/codes";
 import { show } from "../show";
 import type { LoadedRun } from "../load/load";
+import { checkKnobRequest, type KnobRequest } from "../autotune/knob-candidates";
 
 export type { KernelSignature };
 
@@ -42,12 +43,14 @@ export interface CheckedRun {
   baseline?: string;
   /** `(size, constexprs) => ({ out: [rows, cols] })`: outputs read as 2-D (shapes.ts; the mismatch map). */
   shapes?: Fn;
+  /** Which code-generation knobs the autotuner crosses with the configs (knob-candidates.ts); false: none, even with `--tune-codegen`. */
+  tuneCodegen?: KnobRequest | false;
 }
 
 export type KernelArgs = Record<string, HostArray | number>;
 
 const KNOWN_FIELDS = new Set([
-  "kernel", "name", "sizes", "constexprs", "configs", "grid", "args", "outputs", "reference", "tolerance", "bytes", "flops", "baseline", "launches", "shapes",
+  "kernel", "name", "sizes", "constexprs", "configs", "grid", "args", "outputs", "reference", "tolerance", "bytes", "flops", "baseline", "launches", "shapes", "tuneCodegen",
 ]);
 
 /** Checks every field of a run that does not need calling its functions. */
@@ -74,11 +77,13 @@ export function checkRunDefinition(run: LoadedRun, kernel: KernelSignature, know
     }
   }
 
+  const tuneCodegen = checkKnobRequest(name, def.tuneCodegen);
   return {
     exportName: run.exportName,
     ...shared,
     constexprs,
     ...(configs ? { configs } : {}),
+    ...(tuneCodegen !== undefined ? { tuneCodegen } : {}),
     grid: def.grid as Fn,
     outputs,
     baseline,

@@ -7,6 +7,8 @@ import type { CompiledKernel, KernelSource } from "../../compile";
 import type { Gpu } from "../../runtime";
 import { checkRunDefinition, checkSharedFields, type CheckedRun } from "./args";
 import { tune, type TuneContext } from "../autotune/autotune";
+import type { KnobRequest } from "../autotune/knob-candidates";
+import type { KnobSetting } from "../../ir/knobs";
 import { checkLaunchRunDefinition, hasLaunches } from "./launches";
 import { prepareLaunches, prepareOneLaunch, type LaunchProgram, type PreparedSize } from "./prepare";
 import type { LoadedRun } from "../load/load";
@@ -40,7 +42,8 @@ async function runSizes(given: LoadedRun, s: FileSession, only?: number[]): Prom
   const kernel = resolveKernel(loaded, s.kernels, s.parsed);
   const defined = checkRunDefinition(loaded, kernel, new Set(Object.keys(BUILTINS)));
   const sizes = only ?? sizesToRun(defined.sizes, s.opts);
-  if (defined.configs && s.device.gpu && s.opts.reps !== 0) return tuneEverySize(defined, kernel, sizes, s.device.gpu, s);
+  const knobs = knobRequest(defined, s);
+  if ((defined.configs || knobs) && s.device.gpu && s.opts.reps !== 0) return tuneEverySize(defined, kernel, sizes, s.device.gpu, s, knobs);
   // Without a GPU to time on (--cpu), or nothing to time (--reps 0), a run with configs runs its first one.
   const checked = defined.configs ? { ...defined, constexprs: defined.configs[0] } : defined;
   const { program, diagnostics } = s.programs.forRun(kernel, checked.constexprs, loaded.name);
@@ -71,14 +74,21 @@ async function runLaunches(loaded: LoadedRun, s: FileSession, only?: number[]): 
   return "ran";
 }
 
-async function tuneEverySize(run: CheckedRun, kernel: KernelSource, sizes: number[], gpu: Gpu, s: FileSession): Promise<"ran" | "compile-error"> {
+/** Which code-generation knobs the autotuner tries for a run: its `tuneCodegen`, else all with `--tune-codegen`; undefined for none. */
+function knobRequest(run: CheckedRun, s: FileSession): KnobRequest | undefined {
+  if (run.tuneCodegen === false) return undefined;
+  return run.tuneCodegen ?? (s.opts.tuneCodegen ? true : undefined);
+}
+
+async function tuneEverySize(run: CheckedRun, kernel: KernelSource, sizes: number[], gpu: Gpu, s: FileSession, knobs?: KnobRequest): Promise<"ran" | "compile-error"> {
   const tuning: TuneContext = {
     gpu,
     adapter: s.device.adapter,
     kernelName: kernel.name,
     kernelText: s.text.slice(kernel.span.start, kernel.span.end),
-    compile: (constexprs) => s.programs.candidate(kernel, constexprs),
-    specialize: (constexprs, args) => s.programs.specializer(kernel, constexprs)(args),
+    compile: (constexprs, codegen) => s.programs.candidate(kernel, constexprs, codegen),
+    specialize: (constexprs, args, codegen) => s.programs.specializer(kernel, constexprs, codegen)(args),
+    ...(knobs ? { knobs: { request: knobs, of: (constexprs: Record<string, number>, program: CompiledKernel) => s.programs.knobsOf(kernel, constexprs, program) } } : {}),
     source: kernel,
     retune: s.opts.retune ?? false,
     reps: s.opts.reps,
@@ -95,21 +105,21 @@ async function tuneEverySize(run: CheckedRun, kernel: KernelSource, sizes: numbe
 /** Tunes one size, then runs the picked constexprs as any run; undefined when no candidate compiles. */
 async function tuneAndRun(run: CheckedRun, size: number, tuning: TuneContext, s: FileSession): Promise<RunReport | undefined> {
   const tuned = await tune(run, size, tuning);
-  const chosen = tuned.picked && tuning.compile(tuned.picked);
+  const chosen = tuned.picked && tuning.compile(tuned.picked, tuned.codegen);
   if (!tuned.picked || !chosen || !("program" in chosen)) {
     s.diagnose(tuned.diagnostics);
     return undefined;
   }
   const picked = { ...run, constexprs: tuned.picked };
-  const launch = launchProgram(s, tuning.source, tuned.picked, chosen.program);
+  const launch = launchProgram(s, tuning.source, tuned.picked, chosen.program, tuned.codegen);
   const result = await runSize(s, () => prepareOneLaunch(picked, launch, size, s.device.executor.limits), picked);
   result.autotune = tuned.report;
   return result;
 }
 
-/** A kernel's program for a set of constexprs, with its specialised and instrumented variants. */
-function launchProgram(s: FileSession, kernel: KernelSource, constexprs: Record<string, number>, program: CompiledKernel): LaunchProgram {
-  return { program, specialize: s.programs.specializer(kernel, constexprs), instrumented: s.programs.instrumented(kernel, constexprs) };
+/** A kernel's program for a set of constexprs (and the autotuner's knobs), with its specialised and instrumented variants. */
+function launchProgram(s: FileSession, kernel: KernelSource, constexprs: Record<string, number>, program: CompiledKernel, codegen?: KnobSetting): LaunchProgram {
+  return { program, specialize: s.programs.specializer(kernel, constexprs, codegen), instrumented: s.programs.instrumented(kernel, constexprs, codegen) };
 }
 
 /** One size, prepared inside the size's time limit (an endless `args` or `reference` is a timeout too). */

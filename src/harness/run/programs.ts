@@ -2,9 +2,10 @@
 // the program a run launches, its variants specialised to the launch's scalars, and the
 // autotuner's candidates (whose compile errors are their own, not the file's).
 
-import { compileKernel, specializationFor, specializationKey, type CompiledKernel, type KernelSource } from "../../compile";
+import { compileKernel, specializationFor, specializationKey, kernelKnobs, type CompiledKernel, type KernelSource } from "../../compile";
 import { locate, type LocatedDiagnostic } from "../../diagnostics/position";
 import type { Target } from "../../ir/target";
+import { knobsKey, type KnobChoice, type KnobSetting } from "../../ir/knobs";
 import type { Progress } from "../progress";
 import { trace } from "../trace";
 
@@ -22,6 +23,11 @@ export class KernelPrograms {
     private readonly progress: (p: Progress) => void,
   ) {}
 
+  /** The code generator's knobs a kernel compiled for these constexprs uses on this adapter (the autotuner's `tuneCodegen`). */
+  knobsOf(kernel: KernelSource, constexprs: Record<string, number>, program: CompiledKernel): KnobChoice[] {
+    return kernelKnobs(kernel, constexprs, program, this.target);
+  }
+
   /** A run's program; the compiler's diagnostics (warnings too) come with its first compile only. */
   forRun(kernel: KernelSource, constexprs: Record<string, number>, run: string): { program?: CompiledKernel; diagnostics: LocatedDiagnostic[] } {
     const key = `${kernel.name}:${constexprsKey(constexprs)}`;
@@ -36,15 +42,18 @@ export class KernelPrograms {
     return { program: result.kernel, diagnostics };
   }
 
-  /** Specialised variants (compile.ts specializationFor); undefined where the plain program serves. */
-  specializer(kernel: KernelSource, constexprs: Record<string, number>): (scalars: Record<string, unknown>) => CompiledKernel | undefined {
+  /**
+   * Specialised variants (compile.ts specializationFor); undefined where the plain program serves.
+   * `codegen`: the knobs the autotuner picked or tries (none: the defaults).
+   */
+  specializer(kernel: KernelSource, constexprs: Record<string, number>, codegen?: KnobSetting): (scalars: Record<string, unknown>) => CompiledKernel | undefined {
     return (scalars) => {
       const specialization = specializationFor(kernel, scalars);
       const which = specializationKey(specialization);
       if (!which) return undefined;
-      const key = `${kernel.name}:${constexprsKey(constexprs)}${which}`;
+      const key = `${kernel.name}:${constexprsKey(constexprs)}${which}${knobsKey(codegen)}`;
       if (!this.compiled.has(key)) {
-        const result = compileKernel(kernel, constexprs, this.target, specialization);
+        const result = compileKernel(kernel, constexprs, this.target, specialization, codegen);
         if (!result.kernel) return undefined;
         this.compiled.set(key, result.kernel);
       }
@@ -53,12 +62,12 @@ export class KernelPrograms {
   }
 
   /** The instrumented variant of a run's program for the correctness launch (CodegenOptions.instrument), specialised as the launch is. */
-  instrumented(kernel: KernelSource, constexprs: Record<string, number>): (scalars: Record<string, unknown>) => CompiledKernel | undefined {
+  instrumented(kernel: KernelSource, constexprs: Record<string, number>, codegen?: KnobSetting): (scalars: Record<string, unknown>) => CompiledKernel | undefined {
     return (scalars) => {
       const specialization = specializationFor(kernel, scalars);
-      const key = `${kernel.name}:${constexprsKey(constexprs)}:instrumented${specializationKey(specialization)}`;
+      const key = `${kernel.name}:${constexprsKey(constexprs)}:instrumented${specializationKey(specialization)}${knobsKey(codegen)}`;
       if (!this.compiled.has(key)) {
-        const result = compileKernel(kernel, constexprs, this.target, specialization, { instrument: true });
+        const result = compileKernel(kernel, constexprs, this.target, specialization, { ...codegen, instrument: true });
         if (!result.kernel) return undefined;
         this.compiled.set(key, result.kernel);
       }
@@ -66,13 +75,14 @@ export class KernelPrograms {
     };
   }
 
-  /** A candidate of the autotuner. */
-  candidate(kernel: KernelSource, constexprs: Record<string, number>): CandidateProgram {
-    const key = `${kernel.name}:${constexprsKey(constexprs)}`;
+  /** A candidate of the autotuner, with the code generator's knobs set as `codegen` says. */
+  candidate(kernel: KernelSource, constexprs: Record<string, number>, codegen?: KnobSetting): CandidateProgram {
+    const key = `${kernel.name}:${constexprsKey(constexprs)}${knobsKey(codegen)}`;
     let entry = this.candidates.get(key);
     if (!entry) {
-      this.progress({ phase: "compile", message: `Compiling ${kernel.name} (${Object.entries(constexprs).map(([k, v]) => `${k}=${v}`).join(", ")})` });
-      const result = compileKernel(kernel, constexprs, this.target);
+      const knobs = codegen ? Object.entries(codegen).map(([k, v]) => `${k}=${String(v)}`) : [];
+      this.progress({ phase: "compile", message: `Compiling ${kernel.name} (${[...Object.entries(constexprs).map(([k, v]) => `${k}=${v}`), ...knobs].join(", ")})` });
+      const result = compileKernel(kernel, constexprs, this.target, {}, codegen);
       const ok = result.kernel && !result.diagnostics.some((d) => d.severity === "error");
       entry = ok ? { program: result.kernel as CompiledKernel } : { diagnostics: locate(this.file, this.text, result.diagnostics) };
       this.candidates.set(key, entry);

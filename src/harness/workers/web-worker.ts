@@ -104,8 +104,12 @@ async function handle(message: ToWebWorker): Promise<void> {
     }
     case "debug": {
       setUp(message.context);
+      const { python } = message;
+      const noJspi = python ? whyNoJspi() : undefined;
       try {
-        send({ type: "trace", trace: await traceProgram(message.launch) });
+        if (noJspi) throw new DebugLaunchError(`Kernel Lab can't run ${message.launch.file.split("/").pop()}'s script here: ${noJspi}.`);
+        const print = (text: string, category: "stdout" | "stderr") => send({ type: "console", category, text });
+        send({ type: "trace", trace: await traceProgram(message.launch, { ...(python ? { start: () => startWebPython(python.pyodide, python.lib) } : {}), print }) });
       } catch (err) {
         if (!(err instanceof DebugLaunchError)) throw err;
         send({ type: "debug-error", message: err.message });

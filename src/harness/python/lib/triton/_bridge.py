@@ -33,7 +33,13 @@ class CompilationError(KernelLabError):
     kernel_lab_kind = "compile"
 
 
-_ERRORS = {"out-of-bounds": OutOfBoundsError, "assert": DeviceAssertError, "compile": CompilationError, "runtime": KernelLabError, "not-implemented": NotImplementedError}
+class LaunchTaken(BaseException):
+    """The debugger took this launch (its arguments, its grid): the script stops here, past any `except Exception`."""
+
+    kernel_lab_kind = "stopped"
+
+
+_ERRORS = {"stopped": LaunchTaken, "out-of-bounds": OutOfBoundsError, "assert": DeviceAssertError, "compile": CompilationError, "runtime": KernelLabError, "not-implemented": NotImplementedError}
 
 
 def call(request):

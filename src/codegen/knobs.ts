@@ -1,0 +1,49 @@
+// The code generator's choices a tuner may try for one kernel, beside a run's configs (the
+// autotuner, harness/autotune/knob-candidates.ts): only those the kernel's plan (plan.ts) uses.
+// A masked f16 load offers its load form; a tl.dot on subgroup matrices (an f16 dot on an adapter
+// with them) offers how its operands are staged, where its accumulator is stored from, and how
+// its tile is split over the subgroups. Each choice lists the default first. Whether a choice
+// changes this kernel's WGSL at a given launch is for the tuner to see (two settings that emit
+// the same WGSL are one candidate): a load form only matters where a mask is known whole per run
+// of 4, which the launch's divisibility decides (compile.ts specializationFor).
+
+import type { KernelIR } from "../ir/ir";
+import type { CodegenOptions, Target } from "../ir/target";
+import type { KnobChoice } from "../ir/knobs";
+import { forEachValue } from "../ir/walk";
+import { planKernel } from "./plan";
+
+/** The knobs this kernel's plan for `target` uses, each with the values worth trying (default first). */
+export function tunableKnobs(written: KernelIR, target: Target, options: CodegenOptions = {}): KnobChoice[] {
+  const plan = planKernel(written, target, options);
+  const knobs: KnobChoice[] = [];
+  if (loadsMaskedHalves(written)) knobs.push({ knob: "halfLoadForm", values: ["block", "select"] });
+  const mma = [...plan.mma.values()];
+  if (mma.some((p) => p.kind === "loop")) {
+    knobs.push({ knob: "mmaDoubleBuffer", values: [false, true] });
+    knobs.push({ knob: "mmaDirectStore", values: [true, false] });
+  }
+  if (mma.some((p) => p.invariantA)) knobs.push({ knob: "mmaStageInvariant", values: [true, false] });
+  // Every split of some dot's tile over the subgroups, the first dot's own (the squarest) first.
+  const splits: number[] = [];
+  for (const p of mma) {
+    const subgroups = p.subgroupsM * p.subgroupsN;
+    const rows = p.subgroupsM * p.tilesM;
+    const cols = p.subgroupsN * p.tilesN;
+    if (!splits.includes(p.subgroupsM)) splits.push(p.subgroupsM);
+    for (let m = 1; m <= subgroups; m *= 2) {
+      if (subgroups % m === 0 && rows % m === 0 && cols % (subgroups / m) === 0 && !splits.includes(m)) splits.push(m);
+    }
+  }
+  if (splits.length > 1) knobs.push({ knob: "mmaSubgroupsM", values: splits });
+  return knobs;
+}
+
+/** A load through a `Ptr<f16>` with a mask: its runs may be read with a branch or a select (halfLoadForm). */
+function loadsMaskedHalves(ir: KernelIR): boolean {
+  let found = false;
+  forEachValue(ir.body, (v) => {
+    if (v.op === "load" && v.mask && v.ptr.type.kind === "pointer" && v.ptr.type.pointee === "f16") found = true;
+  });
+  return found;
+}

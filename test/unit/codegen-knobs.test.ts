@@ -1,0 +1,102 @@
+// The code generator's knobs the autotuner may try (codegen/knobs.ts, harness/autotune/
+// knob-candidates.ts): a kernel is offered only the knobs its plan uses, each value of which
+// changes its WGSL somewhere, and the settings crossed stay bounded. Compiled only, for lavapipe
+// (no subgroup matrices) and lavapipe emulating an H200's (codegen/mma-plan.ts's emulation).
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { compileKernel, kernelKnobs, parseKernelFile, type KernelSource } from "../../src/compile";
+import type { CodegenOptions, Target } from "../../src/ir/target";
+import { CODEGEN_KNOBS, type KnobChoice } from "../../src/ir/knobs";
+import { MAX_CROSSED, checkKnobRequest, knobSettings } from "../../src/harness/autotune/knob-candidates";
+import { RunDefinitionError } from "../../src/harness/codes";
+
+const root = join(__dirname, "..", "..");
+const LAVAPIPE: Target = { shaderF16: true, subgroups: true, subgroupMinSize: 8, subgroupMaxSize: 8, maxWorkgroupSize: 1024, maxWorkgroupStorageBytes: 32768 };
+const configs = [{ componentType: "f16", resultComponentType: "f32", M: 16, N: 16, K: 16 }];
+const EMULATED: [Target, CodegenOptions] = [{ ...LAVAPIPE, subgroupMatrixConfigs: configs }, { subgroupMatrixEmulation: true }];
+
+function kernelOf(example: string, name: string): KernelSource {
+  const file = join(root, "examples", example);
+  const kernel = parseKernelFile(file, readFileSync(file, "utf8")).kernels.find((k) => k.name === name);
+  assert.ok(kernel, name);
+  return kernel;
+}
+
+function knobsOf(kernel: KernelSource, constexprs: Record<string, number>, target: Target, options: CodegenOptions = {}): KnobChoice[] {
+  const compiled = compileKernel(kernel, constexprs, target, {}, options);
+  assert.ok(compiled.kernel, JSON.stringify(compiled.diagnostics));
+  return kernelKnobs(kernel, constexprs, compiled.kernel, target, options);
+}
+
+const MATMUL = { BLOCK_M: 64, BLOCK_N: 64, BLOCK_K: 32, num_warps: 4 };
+
+test("the f16 matmul on subgroup matrices is offered its load form, staging, store and subgroup split; without matrices only its load form", () => {
+  const matmul = kernelOf("matmul-f16.kernel.ts", "matmul_f16_kernel");
+  const [target, options] = EMULATED;
+  const knobs = knobsOf(matmul, MATMUL, target, options);
+  assert.deepEqual(knobs.map((k) => k.knob), ["halfLoadForm", "mmaDoubleBuffer", "mmaDirectStore", "mmaSubgroupsM"]);
+  // 4 subgroups (num_warps 4) over 4 × 4 matrices of 16 × 16: 2 × 2 (the squarest, first), 1 × 4, 4 × 1.
+  assert.deepEqual(knobs.find((k) => k.knob === "mmaSubgroupsM")?.values, [2, 1, 4]);
+  assert.deepEqual(knobsOf(matmul, MATMUL, LAVAPIPE).map((k) => k.knob), ["halfLoadForm"]);
+  // An f32 matmul loads no halves and runs no matrices: nothing to try.
+  const f32 = kernelOf("matmul.kernel.ts", "matmul_kernel");
+  assert.deepEqual(knobsOf(f32, { BLOCK_M: 32, BLOCK_N: 32, BLOCK_K: 16, GROUP_M: 8 }, target, options), []);
+});
+
+/** A launch at 1024³ (compile.ts specializationFor): sizes and row strides multiples of 16, unit strides 1. */
+const AT_1024 = { divisible: ["M", "N", "K", "stride_am", "stride_bk", "stride_cm"], ones: ["stride_ak", "stride_bn", "stride_cn"] };
+
+test("every offered value of a knob changes the f16 matmul's WGSL at 1024³; a split that does not divide the tile is the default's", () => {
+  const matmul = kernelOf("matmul-f16.kernel.ts", "matmul_f16_kernel");
+  const [target, options] = EMULATED;
+  const wgsl = (knobs: CodegenOptions) => compileKernel(matmul, MATMUL, target, AT_1024, { ...options, ...knobs }).kernel?.wgsl;
+  const base = wgsl({});
+  assert.ok(base);
+  for (const { knob, values } of knobsOf(matmul, MATMUL, target, options)) {
+    assert.equal(wgsl({ [knob]: values[0] }), base, `${knob}=${String(values[0])} is the default`);
+    for (const v of values.slice(1)) assert.notEqual(wgsl({ [knob]: v }), base, `${knob}=${String(v)} changes the WGSL`);
+  }
+  // 3 subgroups along M split 4 rows of matrices unevenly: the plan keeps the squarest, so the tuner times it once.
+  assert.equal(wgsl({ mmaSubgroupsM: 3 }), base);
+});
+
+test("attention's Q·Kᵀ and P·V on subgroup matrices offer staging Q once and the split, not the loop's staging", () => {
+  const attention = kernelOf("attention-f16.kernel.ts", "attn_fwd_f16");
+  const [target, options] = EMULATED;
+  const knobs = knobsOf(attention, { BLOCK_M: 32, BLOCK_N: 16, HEAD_DIM: 64, IS_CAUSAL: 0, num_warps: 2 }, target, options).map((k) => k.knob);
+  assert.ok(knobs.includes("halfLoadForm") && knobs.includes("mmaStageInvariant"), knobs.join());
+  assert.ok(!knobs.includes("mmaDoubleBuffer") && !knobs.includes("mmaDirectStore"), knobs.join());
+});
+
+test("settings: crossed in full up to MAX_CROSSED, defaults first; past it each knob alone; a request limits the knobs", () => {
+  const choices: KnobChoice[] = [
+    { knob: "halfLoadForm", values: ["block", "select"] },
+    { knob: "mmaDoubleBuffer", values: [false, true] },
+    { knob: "mmaSubgroupsM", values: [2, 1, 4] },
+  ];
+  const all = knobSettings(choices, true);
+  assert.equal(all.length, 12);
+  assert.deepEqual(all[0], { halfLoadForm: "block", mmaDoubleBuffer: false, mmaSubgroupsM: 2 });
+  assert.equal(new Set(all.map((s) => JSON.stringify(s))).size, 12);
+  assert.deepEqual(knobSettings(choices, ["halfLoadForm"]), [{ halfLoadForm: "block" }, { halfLoadForm: "select" }]);
+  assert.deepEqual(knobSettings([], true), [{}]);
+  const many: KnobChoice[] = [...choices, { knob: "mmaDirectStore", values: [true, false] }, { knob: "mmaStageInvariant", values: [true, false] }];
+  const bounded = knobSettings(many, true);
+  assert.ok(2 * 2 * 3 * 2 * 2 > MAX_CROSSED);
+  // The defaults, then 1 + 1 + 2 + 1 + 1 single changes.
+  assert.equal(bounded.length, 7);
+  for (const s of bounded.slice(1)) assert.equal(CODEGEN_KNOBS.filter((k) => s[k] !== bounded[0][k]).length, 1, JSON.stringify(s));
+});
+
+test("a run's tuneCodegen: true, false, or a list of knobs; anything else is KL3027 naming the knobs", () => {
+  assert.equal(checkKnobRequest("r", undefined), undefined);
+  assert.equal(checkKnobRequest("r", true), true);
+  assert.equal(checkKnobRequest("r", false), false);
+  assert.deepEqual(checkKnobRequest("r", ["halfLoadForm", "mmaSubgroupsM"]), ["halfLoadForm", "mmaSubgroupsM"]);
+  for (const bad of [["halfLoadFrom"], [], "halfLoadForm", 1]) {
+    assert.throws(() => checkKnobRequest("r", bad), (e: unknown) => e instanceof RunDefinitionError && e.code === "KL3027" && /halfLoadForm, mmaDoubleBuffer/.test(e.message), JSON.stringify(bad));
+  }
+});
