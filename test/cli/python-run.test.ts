@@ -72,6 +72,24 @@ test("the learner's file matches; with x - y it reports the difference; with --c
   assert.equal(maxDifference(cpu.report.stdout), 0);
 });
 
+test("GPU tensors stay on the GPU between launches: only the script's reads copy back; do_bench's torch op copies nothing; --cpu copies nothing", async () => {
+  const file = path.join(PY, "resident.py");
+  const bytes = 5003 * 4;
+  const off = await run(file, { bench: "off" });
+  assert.equal(off.outcome, "ok", off.report.traceback);
+  assert.match(off.report.stdout, /^w\[0\] = -1\.0 y\[1\] \/ x\[1\] = 2\.0\n/m);
+  // Up: x, y, z, x again after the CPU write, w (each launch's output starts poisoned); down: z, w and y, each once.
+  assert.deepEqual(off.report.gpuCopies, { toGpu: 5, toGpuBytes: 5 * bytes, fromGpu: 3, fromGpuBytes: 3 * bytes });
+  const quick = await run(file, { bench: "quick" });
+  assert.equal(quick.outcome, "ok", quick.report.traceback);
+  assert.doesNotMatch(quick.report.stdout, /wall clock|left out/);
+  assert.deepEqual(quick.report.gpuCopies, off.report.gpuCopies);
+  const cpu = await run(file, { cpu: true, bench: "off" });
+  assert.equal(cpu.outcome, "ok", cpu.report.traceback);
+  assert.equal(cpu.report.stdout, off.report.stdout);
+  assert.deepEqual(cpu.report.gpuCopies, { toGpu: 0, toGpuBytes: 0, fromGpu: 0, fromGpuBytes: 0 });
+});
+
 test("assert_close on a wrong kernel raises with torch's message; the check is reported failed", async () => {
   const file = variant("assert.py", 'print("max difference:", (out - (x + y)).abs().max().item())', "torch.testing.assert_close(out, x + y)");
   writeFileSync(file, readFileSync(file, "utf8").replace("x + y, mask=mask", "x * y, mask=mask"));

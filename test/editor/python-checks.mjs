@@ -75,4 +75,16 @@ export async function pythonChecks({ page, check, shoot, palette }, { host, open
     await shoot(`python-${host}-plot.png`);
     return `${said} | ${launches.length} launches, first: ${launches[0].replace(/\s+/g, " ")} | check: ${checks[0]?.replace(/\s+/g, " ")} | plot ${Math.round(box.width)}×${Math.round(box.height)}`;
   });
+
+  if (host !== "web") return;
+  // The web host keeps one worker for Python files: the second Run starts no Pyodide (web-workers.ts).
+  await check("web: ▶ Run File again → Pyodide reused, the script run afresh in the same worker", async () => {
+    const started = Date.now();
+    await page().locator(".codelens-decoration a", { hasText: "Run File" }).first().click();
+    const frame = resultsFrame(page());
+    await frame.locator("span.muted", { hasText: "Python reused" }).first().waitFor({ state: "visible", timeout: runLimitMs });
+    const said = (await frame.locator('[data-testid="verdict"]').first().innerText()).trim();
+    if (!/^✓ The script finished, 1 check passed/.test(said)) throw new Error(`verdict: ${said}`);
+    return `${said} | ${Date.now() - started} ms from the click`;
+  });
 }

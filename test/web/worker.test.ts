@@ -8,7 +8,7 @@
 
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import * as path from "node:path";
@@ -18,6 +18,7 @@ import type { RunRequest } from "../../src/harness/workers/protocol";
 import type { FileReport } from "../../src/harness/report";
 import { runFileWithOutcome } from "../../src/harness/run/run";
 import type { FromWebWorker, ToWebWorker } from "../../src/harness/workers/web-protocol";
+import type { PythonFileReport } from "../../src/harness/python/report";
 
 const root = path.resolve(__dirname, "..", "..");
 const chromiumPath = process.env.CHROMIUM ?? "/usr/bin/chromium";
@@ -47,7 +48,36 @@ function ask(request) {
     worker.postMessage(request);
   });
 }
+// Python runs as the web extension makes them: one worker kept for them all, Pyodide's files sent
+// with the first request only (fetched here from dist/pyodide/). Resolves with the messages and the
+// run's wall time.
+let pythonWorker;
+function askPython(request, pyodideFolder) {
+  return new Promise(async (resolve) => {
+    const started = performance.now();
+    if (pyodideFolder) {
+      const names = ["pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"];
+      request.pyodide = {};
+      for (const name of names) request.pyodide[name] = new Uint8Array(await (await fetch("/files" + pyodideFolder + "/" + name)).arrayBuffer());
+    }
+    pythonWorker ??= new Worker("/worker.js");
+    const messages = [];
+    pythonWorker.onmessage = async ({ data }) => {
+      messages.push(data);
+      if (data.type === "read") {
+        const response = await fetch("/files" + data.file);
+        pythonWorker.postMessage(response.ok ? { type: "file", id: data.id, text: await response.text() } : { type: "file", id: data.id, error: response.status + " " + data.file });
+      } else if (["python-result", "error"].includes(data.type)) {
+        resolve({ messages, last: data, ms: performance.now() - started });
+      }
+    };
+    pythonWorker.postMessage(request);
+  });
+}
 </script>`;
+
+/** Files the page serves that aren't in the repository (absolute path → text). */
+const virtualFiles = new Map<string, string>();
 
 /** Serves the page, the worker bundle, and (read-only) the repository's files under /files/. */
 function serve(): Promise<Server> {
@@ -61,6 +91,8 @@ function serve(): Promise<Server> {
       if (url.pathname === "/") return send("text/html", PAGE);
       if (url.pathname === "/worker.js") return send("text/javascript", readFileSync(path.join(root, "dist/web/worker.js")));
       const file = decodeURIComponent(url.pathname.slice("/files".length));
+      const virtual = virtualFiles.get(file);
+      if (virtual !== undefined) return send("text/plain", virtual);
       if (url.pathname.startsWith("/files/") && path.resolve(file).startsWith(root + path.sep)) return send("text/plain", readFileSync(file));
     } catch {
       // not found
@@ -156,4 +188,59 @@ test("a page without WebGPU: the worker says so and runs on the interpreter", as
   } finally {
     await plain.close();
   }
+});
+
+test("Python: one worker runs two files, Pyodide started once; the second run is faster and sees nothing of the first", async () => {
+  const first = path.join(root, "test/web/virtual-first.py");
+  const second = path.join(root, "test/web/virtual-second.py");
+  virtualFiles.set(first, [
+    "import torch, triton, triton.language as tl",
+    "@triton.jit",
+    "def double(x_ptr, out_ptr, n, BLOCK: tl.constexpr):",
+    "    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)",
+    "    tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=offs < n) * 2, mask=offs < n)",
+    "leaked = 'from the first run'",
+    "x = torch.rand(1000, device='cuda')",
+    "out = torch.empty_like(x)",
+    "double[(triton.cdiv(1000, 256),)](x, out, 1000, BLOCK=256)",
+    "torch.testing.assert_close(out, x * 2)",
+    "print('first element', x[0].item())",
+    "",
+  ].join("\n"));
+  virtualFiles.set(second, [
+    "import torch",
+    "print('leaked' in globals(), 'first element', torch.rand(1000, device='cuda')[0].item())",
+    "",
+  ].join("\n"));
+  const lib: Record<string, string> = {};
+  const walk = (dir: string, under: string): void => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      if (entry.isDirectory()) walk(path.join(dir, entry.name), `${under}${entry.name}/`);
+      else if (entry.name.endsWith(".py")) lib[`${under}${entry.name}`] = readFileSync(path.join(dir, entry.name), "utf8");
+    }
+  };
+  walk(path.join(root, "dist/python-lib"), "");
+  type PythonAnswer = { messages: FromWebWorker[]; last: FromWebWorker; ms: number };
+  const askPython = (file: string, pyodideFolder?: string): Promise<PythonAnswer> => {
+    const request = { type: "run-python", request: { type: "run-python", file, cpu: false, bench: "off" }, context, ...(pyodideFolder ? { lib } : {}) };
+    return page.evaluate(([r, folder]) => (globalThis as unknown as { askPython(r: unknown, f?: string): Promise<PythonAnswer> }).askPython(r, folder), [request, pyodideFolder] as const);
+  };
+  const runs: { report: PythonFileReport; ms: number }[] = [];
+  for (const [file, folder] of [[first, path.join(root, "dist/pyodide")], [second, undefined]] as const) {
+    const { last, ms } = await askPython(file, folder);
+    assert.equal(last.type, "python-result", JSON.stringify(last).slice(0, 1000));
+    if (last.type !== "python-result") throw new Error("unreachable");
+    assert.equal(last.outcome, "ok", last.report.traceback);
+    runs.push({ report: last.report, ms });
+  }
+  const [one, two] = runs;
+  assert.equal(one.report.pyodide.startKind, "cold");
+  assert.deepEqual([two.report.pyodide.warm, two.report.pyodide.startKind], [true, "reused"]);
+  assert.equal(one.report.checks[0]?.passed, true);
+  // The second file sees no name of the first's, and torch's generator starts from the same seed again.
+  const drawn = /first element (\S+)/.exec(one.report.stdout)?.[1];
+  assert.ok(drawn, one.report.stdout);
+  assert.equal(two.report.stdout, `False first element ${drawn}\n`);
+  assert.ok(two.ms < one.ms, `the second run took ${two.ms} ms, the first ${one.ms} ms`);
+  console.log(`  first run ${Math.round(one.ms)} ms (Pyodide started: ${one.report.pyodide.startMs} ms), second ${Math.round(two.ms)} ms (reused)`);
 });

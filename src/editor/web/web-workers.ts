@@ -4,7 +4,9 @@
 // and this side answers through `vscode.workspace.fs` (the workspace is `vscode-remote://…` or
 // `vscode-vfs://…` here). The autotuner's cache travels with each request and comes back with
 // the result, kept in the extension's global storage. A worker is terminated once it has answered,
-// timed out or been cancelled; an `error` event is a crash.
+// timed out or been cancelled; an `error` event is a crash. Python files are the exception: one
+// worker is kept for them, so Pyodide starts once (seconds) and each later Run reuses it; it is
+// terminated only when a run times out, is cancelled or crashes (the next Run starts a new one).
 //
 // VS Code's web worker host wraps `new Worker(url)` in an `importScripts` bootstrap and refuses
 // its own URIs, so the worker is started from a blob URL of the bundle's text, as a classic worker
@@ -44,6 +46,8 @@ export class WebWorkers implements Runner {
   private workerUrl: Promise<string> | undefined;
   private toldNoWebGpu = false;
   private pythonFilesRead: Promise<{ pyodide: PyodideFiles; lib: Record<string, string> }> | undefined;
+  /** The worker whose Pyodide is started, while no run is using it (a run takes it, and gives it back when it ends well). */
+  private pythonWorker: WebWorker | undefined;
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -96,7 +100,7 @@ export class WebWorkers implements Runner {
       ({ pyodide, lib }) =>
         this.withWorker<PythonRunOutcome>(
           `run-python ${request.file}`,
-          (context) => ({ type: "run-python", request: { ...request, timeoutMs }, context, pyodide, lib }),
+          (context, warm) => ({ type: "run-python", request: { ...request, timeoutMs }, context, ...(warm ? {} : { pyodide, lib }) }),
           options.cwd,
           (message, end) => {
             switch (message.type) {
@@ -122,6 +126,15 @@ export class WebWorkers implements Runner {
             timeout: { ms: timeoutMs + GRACE_MS, outcome: { kind: "timed-out", seconds: options.timeoutSeconds } },
             token: options.token,
             cancelled: { kind: "cancelled" },
+            pool: {
+              take: () => {
+                const worker = this.pythonWorker;
+                this.pythonWorker = undefined;
+                return worker;
+              },
+              // Kept unless another run's worker was given back meanwhile (two runs at once: the second had a worker of its own).
+              giveBack: (worker) => (this.pythonWorker ? worker.terminate() : (this.pythonWorker = worker)),
+            },
           },
         ),
       (error: unknown): PythonRunOutcome => ({ kind: "crashed", exitCode: null, signal: null, stderr: `could not read Kernel Lab's Python files: ${String(error)}` }),
@@ -199,42 +212,56 @@ export class WebWorkers implements Runner {
    */
   private async withWorker<T>(
     what: string,
-    message: (context: WebWorkerContext) => ToWebWorker,
+    message: (context: WebWorkerContext, warm: boolean) => ToWebWorker,
     cwd: string,
     onMessage: (message: FromWebWorker, end: Ending<T>) => void,
-    endings: { crashed: (text: string) => T; timeout?: { ms: number; outcome: T }; token?: vscode.CancellationToken; cancelled?: T },
+    endings: {
+      crashed: (text: string) => T;
+      timeout?: { ms: number; outcome: T };
+      token?: vscode.CancellationToken;
+      cancelled?: T;
+      /** A worker kept between requests: `take` gives the kept one (if any), `giveBack` keeps it after a request that ended well. */
+      pool?: { take(): WebWorker | undefined; giveBack(worker: WebWorker): void };
+    },
   ): Promise<T> {
     let worker: WebWorker;
     let request: ToWebWorker;
+    const kept = endings.pool?.take();
     try {
       const [url, cacheFiles] = await Promise.all([this.workerScript(), this.readCache()]);
-      request = message({ cwd, env: { KERNEL_LAB_CACHE_DIR: WORKER_CACHE_DIR }, cacheFiles });
-      worker = new browser.Worker(url, { name: "kernel-lab" });
+      request = message({ cwd, env: { KERNEL_LAB_CACHE_DIR: WORKER_CACHE_DIR }, cacheFiles }, kept !== undefined);
+      worker = kept ?? new browser.Worker(url, { name: "kernel-lab" });
     } catch (error) {
+      kept?.terminate();
       return endings.crashed(`could not start the worker: ${String(error)}`);
     }
-    this.log.info(`worker started: ${what}`);
+    this.log.info(`worker ${kept ? "reused" : "started"}: ${what}`);
     return new Promise<T>((resolve) => {
       let settled = false;
-      const end = (result: T) => {
+      /** `healthy`: the worker answered (a kept worker may serve the next request); else it is terminated. */
+      const finish = (result: T, healthy: boolean) => {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
         cancellation?.dispose();
-        worker.terminate();
+        worker.onmessage = null;
+        worker.onerror = null;
+        if (healthy && endings.pool) endings.pool.giveBack(worker);
+        else worker.terminate();
         resolve(result);
       };
+      const end = (result: T) => finish(result, true);
       const timer = endings.timeout
         ? setTimeout(() => {
             this.log.warn(`worker: no answer after ${endings.timeout!.ms} ms, terminating it`);
-            end(endings.timeout!.outcome);
+            finish(endings.timeout!.outcome, false);
           }, endings.timeout.ms)
         : undefined;
       const cancellation =
         endings.token && endings.cancelled !== undefined
           ? endings.token.onCancellationRequested(() => {
               this.log.info("worker: cancelled");
-              end(endings.cancelled!);
+              finish(endings.cancelled!, false);
             })
           : undefined;
       worker.onmessage = ({ data }) => {
@@ -254,7 +281,7 @@ export class WebWorkers implements Runner {
       worker.onerror = (event) => {
         event.preventDefault();
         this.log.error(`worker crashed: ${event.message ?? "(no message)"}`);
-        end(endings.crashed(event.message ?? "the worker failed without a message"));
+        finish(endings.crashed(event.message ?? "the worker failed without a message"), false);
       };
       worker.postMessage(request);
     });

@@ -53,7 +53,7 @@ export async function tracePythonProgram(
   const grid = request.grid;
   const programId = programIdOf(launch.programId, grid);
   const args: Record<string, StorageArray | number> = { ...bound.scalars };
-  for (const [name, data] of bound.tensors) args[name] = data as StorageArray;
+  for (const [name, arg] of bound.tensors) args[name] = arg.data as StorageArray;
 
   const lines = new LineMap(text);
   const toPython = result.toPython;

@@ -1,11 +1,14 @@
 // triton.testing.do_bench on the GPU: the launches one call of the benchmarked function makes are
-// recorded (compiled, their tensors copied to buffers of their own), then the whole sequence is
+// recorded (compiled; a GPU tensor bound as its resident buffer, as Triton's launches bind theirs,
+// any other tensor copied to a buffer of its own), then the whole sequence is
 // timed with GPU timestamps as the harness times a run's launches (time-sequence.ts): warm-up
 // first, many samples, quantiles from the samples.
 
 import type { CompiledKernel } from "../../compile";
 import { createStorageBuffer, type Gpu, type LaunchStep, type StorageArray } from "../../runtime";
 import { timeSequence } from "../timing/time-sequence";
+import type { TensorArg } from "./program";
+import type { CopyCounts, ResidentBuffers } from "./resident";
 
 export interface BenchResult {
   /** Per call of the benchmarked function: every launch it made, in one pass. */
@@ -23,18 +26,30 @@ export class BenchRecorder {
   private steps: LaunchStep[] | undefined;
   private buffers: GPUBuffer[] = [];
 
-  constructor(private readonly gpu: Gpu | undefined) {}
+  constructor(
+    private readonly gpu: Gpu | undefined,
+    private readonly resident: ResidentBuffers,
+    private readonly copies: CopyCounts,
+  ) {}
 
   start(): void {
     this.release();
+    this.resident.startRecording();
     this.steps = [];
   }
 
-  async record(gpu: Gpu, program: CompiledKernel, grid: [number, number, number], tensors: Map<string, StorageArray | Uint8Array | Int8Array>, scalars: Record<string, number>): Promise<void> {
+  async record(gpu: Gpu, program: CompiledKernel, grid: [number, number, number], tensors: Map<string, TensorArg>, scalars: Record<string, number>): Promise<void> {
     if (!this.steps) throw new Error("a launch was recorded outside do_bench");
     const args = { buffers: {} as Record<string, GPUBuffer>, scalars };
-    for (const [name, data] of tensors) {
-      const buffer = await createStorageBuffer(gpu, (data as StorageArray).slice() as StorageArray, `do_bench.${program.name}.${name}`);
+    for (const [name, arg] of tensors) {
+      const label = `do_bench.${program.name}.${name}`;
+      if (arg.storage !== undefined) {
+        args.buffers[name] = await this.resident.bind(gpu, arg.storage, arg.data, arg.upload ?? true, label);
+        continue;
+      }
+      const buffer = await createStorageBuffer(gpu, (arg.data as StorageArray).slice() as StorageArray, label);
+      this.copies.toGpu++;
+      this.copies.toGpuBytes += arg.data.byteLength;
       this.buffers.push(buffer);
       args.buffers[name] = buffer;
     }
@@ -73,6 +88,7 @@ export class BenchRecorder {
   private release(): void {
     for (const b of this.buffers) b.destroy();
     this.buffers = [];
+    this.resident.stopRecording();
   }
 }
 

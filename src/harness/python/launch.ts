@@ -1,9 +1,9 @@
 // One `kernel[grid](…)` of a Python script, on the main thread: the kernel compiled for the
 // launch's argument types and constexprs (kernel-compiler.ts), then run checked — on the GPU the
 // instrumented variant (an out-of-bounds lane is KL3101 at the Python line of the access), with
-// --cpu the interpreter — on the tensors' own storage: their elements are read from and written
-// back into the shared memory the Python thread's tensors live in. Inside do_bench the launch is
-// recorded for timing instead (bench.ts).
+// --cpu the interpreter — on the tensors' own storage: a GPU tensor's resident buffer (resident.ts),
+// any other tensor's CPU copy, the shared memory the Python thread's tensors live in. Inside
+// do_bench the launch is recorded for timing instead (bench.ts).
 
 import { specializationFor, specializationKey, type CompiledKernel } from "../../compile";
 import { formatDiagnostic, locate, LineMap, type LocatedDiagnostic } from "../../diagnostics/position";
@@ -15,6 +15,7 @@ import type { Device } from "../run/open-device";
 import { CpuPrints } from "../debug/prints";
 import { BenchRecorder } from "./bench";
 import { launchOnGpu } from "./gpu-launch";
+import { noCopies, ResidentBuffers } from "./resident";
 import type { BoundArgs, Program } from "./program";
 import { compilerFor, type ConstexprValue, type KernelArgType, type PythonKernelCompiler } from "./kernel-compiler";
 import type { LaunchArg, LaunchRequest, Reply, Request, TensorDtype, TensorStorage } from "./protocol";
@@ -44,6 +45,9 @@ export class Launcher {
   readonly diagnostics: LocatedDiagnostic[] = [];
   private readonly programs = new Map<string, Program | string>();
   private readonly bench: BenchRecorder;
+  /** Bytes copied between the CPU and the GPU in this run (the report's gpuCopies). */
+  readonly copies = noCopies();
+  private readonly resident = new ResidentBuffers(this.copies);
   private readonly script: KernelFile;
   private readonly modules = new Map<string, KernelFile>();
   private listed = 0;
@@ -55,8 +59,18 @@ export class Launcher {
     private readonly report: PythonFileReport,
     private readonly compiler: PythonKernelCompiler,
   ) {
-    this.bench = new BenchRecorder(device.gpu);
+    this.bench = new BenchRecorder(device.gpu, this.resident, this.copies);
     this.script = { file, text, lines: new LineMap(text), compiler };
+  }
+
+  /** Python let go of a storage: its GPU buffer goes. */
+  free(storage: number): void {
+    this.resident.free(storage);
+  }
+
+  /** The run ended: the GPU buffers its tensors lived in go. */
+  dispose(): void {
+    this.resident.release();
   }
 
   private kernelFile(request: LaunchRequest): KernelFile {
@@ -81,6 +95,10 @@ export class Launcher {
         return { kind: "ok", value: await this.bench.stop(request) };
       case "device-properties":
         return { kind: "ok", value: this.deviceProperties() };
+      case "download":
+        if (!this.device.gpu) return { kind: "error", error: "runtime", message: "Kernel Lab has no GPU in this run to read a tensor back from" };
+        await this.resident.download(this.device.gpu, request.storage, request.data);
+        return { kind: "ok" };
       default:
         return assertNever(request);
     }
@@ -102,16 +120,19 @@ export class Launcher {
     const gpu = this.device.gpu;
     if (request.record && gpu) {
       const specialised = this.compile(source, request.kernel, bound, "specialised");
-      await this.bench.record(gpu, (typeof specialised === "string" ? program : specialised).kernel, grid, bound.tensors, bound.scalars);
-      return { kind: "ok" };
+      const recorded = (typeof specialised === "string" ? program : specialised).kernel;
+      await this.bench.record(gpu, recorded, grid, bound.tensors, bound.scalars);
+      // The timed launches write the resident buffers, as Triton's do; the copies are left as they were.
+      const stored = new Set(recorded.abi.buffers.filter((b) => b.access === "read_write").map((b) => b.name));
+      return { kind: "ok", value: { written: [...bound.tensors].filter(([name, arg]) => arg.storage !== undefined && stored.has(name)).map(([, arg]) => arg.python) } };
     }
     const started = performance.now();
     try {
-      const printed = gpu
-        ? await launchOnGpu(gpu, program, grid, bound, (variant) => this.compile(source, request.kernel, bound, variant))
-        : this.onCpu(program, grid, bound);
+      const result = gpu
+        ? await launchOnGpu(gpu, program, grid, bound, (variant) => this.compile(source, request.kernel, bound, variant), this.resident, this.copies)
+        : { prints: this.onCpu(program, grid, bound), written: [] };
       this.list(request, grid, program.kernel, performance.now() - started);
-      return { kind: "ok", value: { prints: printed } };
+      return { kind: "ok", value: result };
     } catch (err) {
       if (err instanceof InterpreterError) {
         const at = source.lines.at(program.toPython(err.span).start);
@@ -159,7 +180,7 @@ export class Launcher {
     const prints = new CpuPrints(program.kernel);
     const args: Record<string, StorageArray | number> = { ...bound.scalars };
     // The interpreter reads and writes the tensors' shared storage in place.
-    for (const [name, data] of bound.tensors) args[name] = data as StorageArray;
+    for (const [name, arg] of bound.tensors) args[name] = arg.data as StorageArray;
     interpret(program.kernel.ir, grid, args, { onDebugRecord: prints.onDebugRecord });
     return prints.lines()?.lines ?? [];
   }
@@ -199,7 +220,7 @@ export function bindLaunch(file: string, request: LaunchRequest, paramName: (nam
     if ("error" in typed) return typed;
     bound.types[arg.name] = typed;
     const name = paramName(arg.name);
-    if (arg.kind === "tensor") bound.tensors.set(name, arg.data);
+    if (arg.kind === "tensor") bound.tensors.set(name, { python: arg.name, data: arg.data, ...(arg.storage !== undefined ? { storage: arg.storage, upload: arg.upload ?? true } : {}) });
     else if (arg.kind === "int" || arg.kind === "float") bound.scalars[name] = arg.value;
     else if (arg.kind === "bool") bound.scalars[name] = arg.value ? 1 : 0;
   }

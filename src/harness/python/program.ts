@@ -14,10 +14,19 @@ export interface Program {
   source?: KernelSource;
 }
 
+/** A tensor argument: its CPU copy from the pointer on; with `storage`, the whole storage, bound as its resident GPU buffer (resident.ts). */
+export interface TensorArg {
+  /** The Python argument's name (the reply names the arguments a launch wrote). */
+  python: string;
+  data: TensorStorage;
+  storage?: number;
+  upload?: boolean;
+}
+
 /** A launch's arguments by the compiled kernel's parameter names. */
 export interface BoundArgs {
   types: Record<string, KernelArgType>;
   constexprs: Record<string, ConstexprValue>;
-  tensors: Map<string, TensorStorage>;
+  tensors: Map<string, TensorArg>;
   scalars: Record<string, number>;
 }

@@ -11,8 +11,12 @@ export type TensorStorage = Float32Array | Int32Array | Uint16Array | Uint8Array
 
 /** One argument of `kernel[grid](…)`, bound to its parameter by name (Python's own binding). */
 export type LaunchArg =
-  /** The tensor's storage from its first element on (a view passes its offset this way, as a pointer does). */
-  | { name: string; kind: "tensor"; dtype: TensorDtype; data: TensorStorage }
+  /**
+   * `data`: the tensor's CPU copy from its first element on (a view passes its offset this way, as a
+   * pointer does). With `storage`: the whole storage, bound as its GPU buffer of that id, which is
+   * first made or refreshed from `data` when `upload` says the buffer is out of date.
+   */
+  | { name: string; kind: "tensor"; dtype: TensorDtype; data: TensorStorage; storage?: number; upload?: boolean }
   | { name: string; kind: "int"; value: number }
   | { name: string; kind: "float"; value: number }
   | { name: string; kind: "bool"; value: boolean }
@@ -44,7 +48,9 @@ export type Request =
   /** do_bench: the launches recorded since `bench-start`, timed on the GPU. */
   | { kind: "bench-start" }
   | { kind: "bench-stop"; reps: number; warmupMs: number; quantiles: number[] | null }
-  | { kind: "device-properties" };
+  | { kind: "device-properties" }
+  /** The elements of a storage's GPU buffer, copied into its CPU copy `data` (the script reads a tensor a launch wrote). */
+  | { kind: "download"; storage: number; data: TensorStorage };
 
 /**
  * The main thread's answers; `error` becomes a Python exception. "stopped": the debugger took the
@@ -64,6 +70,8 @@ export type Notice =
   | { kind: "check"; line: number; check: "assert_close" | "allclose"; passed: boolean; maxAbsDiff: number | null }
   | { kind: "plot"; title: string; data: unknown }
   | { kind: "request"; request: Request }
+  /** A storage Python no longer holds: its GPU buffer can go. */
+  | { kind: "free"; storage: number }
   /** The script ended: `error` is the formatted traceback (with `FILE.py:LINE`), absent when it finished. */
   | { kind: "done"; error?: { traceback: string; line: number | null; type: string; launchError?: string } };
 

@@ -3,6 +3,7 @@
 import type { LocatedDiagnostic } from "../../diagnostics/position";
 import type { AdapterReport } from "../report";
 import type { BenchMode } from "./protocol";
+import type { CopyCounts } from "./resident";
 
 export interface PythonLaunchReport {
   kernel: string;
@@ -55,6 +56,12 @@ export interface PythonFileReport {
    * snapshot (snapshot-node.ts), "cold" when started from scratch (the first time, or the browser).
    */
   pyodide: { startMs: number; warm: boolean; startKind: "reused" | "cold" | "snapshot" };
+  /**
+   * What crossed between the CPU and the GPU (tensors' elements: uploads before launches, read-backs
+   * when the script reads what a launch wrote; not the instrumented launch's own check buffers).
+   * Absent when the run ended before the script started.
+   */
+  gpuCopies?: CopyCounts;
 }
 
 /** Launches listed one by one (a benchmark's loop launches thousands). */

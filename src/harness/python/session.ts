@@ -65,7 +65,12 @@ function pythonThread(start: () => PythonProcess): { started: Started; warm: boo
   const started: Started = { thread, ready };
   thread.onNotice((notice) => {
     if (notice.kind === "ready") settle?.resolve(notice.startKind ?? "cold");
-    else if (notice.kind === "done" && notice.error?.type === "StartError") settle?.reject(new Error(notice.error.traceback));
+    else if (notice.kind === "done" && notice.error?.type === "StartError") {
+      settle?.reject(new Error(notice.error.traceback));
+      // A Python that didn't start is not reused: the next run tries again.
+      if (python === started) python = undefined;
+      thread.stop();
+    }
     else started.listener?.(notice);
   });
   thread.onExit((why) => {
@@ -145,6 +150,9 @@ export async function runPythonFile(fileArg: string, opts: PythonRunOptions, sta
           void respond(launcher, notice.request).then((reply) => started.thread.answer(reply));
           return;
         }
+        case "free":
+          launcher.free(notice.storage);
+          return;
         case "done":
           resolve(notice);
           return;
@@ -158,6 +166,8 @@ export async function runPythonFile(fileArg: string, opts: PythonRunOptions, sta
   started.thread.post({ kind: "run", file: absolute, displayName: file, text: source, bench: report.bench.mode, cpu: !!opts.cpu });
   const result = await ended;
   started.listener = undefined;
+  launcher.dispose();
+  report.gpuCopies = { ...launcher.copies };
   report.diagnostics.push(...launcher.diagnostics);
   if (!result.error) return done("ok");
   report.traceback = result.error.traceback;

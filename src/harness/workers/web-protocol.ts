@@ -20,8 +20,12 @@ export type ToWebWorker =
   | { type: "run"; request: RunRequest; context: WebWorkerContext }
   /** `python`: a Python file's launch is recorded after its script ran up to it, on Pyodide (its files as for `run-python`). */
   | { type: "debug"; launch: DebugLaunch; context: WebWorkerContext; python?: { pyodide: PyodideFiles; lib: Record<string, string> } }
-  /** A Python file, with Pyodide's files and Kernel Lab's Python modules (lib path → text): the worker can't fetch the extension's files. */
-  | { type: "run-python"; request: PythonRunRequest; context: WebWorkerContext; pyodide: PyodideFiles; lib: Record<string, string> }
+  /**
+   * A Python file. The worker starts Pyodide on its first such request, from Pyodide's files and
+   * Kernel Lab's Python modules (lib path → text) sent with it (the worker can't fetch the
+   * extension's files), and reuses it for every later one, which comes without them.
+   */
+  | { type: "run-python"; request: PythonRunRequest; context: WebWorkerContext; pyodide?: PyodideFiles; lib?: Record<string, string> }
   /** The answer to a `read`: the file's text, or why it can't be read. */
   | { type: "file"; id: number; text?: string; error?: string };
 

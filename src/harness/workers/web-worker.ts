@@ -1,9 +1,11 @@
 // The web extension's worker (dist/web/worker.js), the browser's counterpart of worker.ts: it runs
 // a kernel file's runs on the browser's WebGPU (or the interpreter, when the run asks for it or the
 // browser has no WebGPU), or records one program for the debugger, so the file's own TypeScript (`args`, `reference`, `grid`) never runs in the
-// extension host. One request per worker; the extension terminates it when it has answered, timed
-// out or been cancelled. Built only for the browser (scripts/build.mjs), where runtime/host.ts is
-// runtime/host-browser.ts.
+// extension host. One request per worker, except Python files: the extension keeps one worker for
+// them, which starts Pyodide once and runs each file in turn (each in a fresh `__main__`, Kernel
+// Lab's torch and triton reset: lib/_kernel_lab_runner.py). The extension terminates a worker when it has answered (a
+// Python worker only when it timed out, was cancelled or crashed). Built only for the browser
+// (scripts/build.mjs), where runtime/host.ts is runtime/host-browser.ts.
 
 import { configureBrowserHost } from "../../runtime/host-browser";
 import { DebugLaunchError, traceProgram } from "../debug/debug-run";
@@ -97,7 +99,10 @@ async function handle(message: ToWebWorker): Promise<void> {
           onStdout: (text) => send({ type: "output", stream: "stdout", text }),
           onStderr: (text) => send({ type: "output", stream: "stderr", text }),
         },
-        () => startWebPython(message.pyodide, message.lib),
+        () => {
+          if (!message.pyodide || !message.lib) throw new Error("the first Python run of a worker carries Pyodide's files");
+          return startWebPython(message.pyodide, message.lib);
+        },
       );
       send({ type: "python-result", report: JSON.parse(JSON.stringify(report)), outcome, exitCode: PYTHON_EXIT_CODES[outcome] });
       return;

@@ -9,11 +9,16 @@ cpu = False
 # Inside do_bench's timed call: launches are recorded for timing, not run checked.
 recording = False
 user_modules = set()
+# Counts the runs: a tensor's GPU buffer belongs to one (torch/_resident.py).
+run_id = 0
+# Posts a notice to the main thread without waiting (set by the runner: the bridge's notify).
+notify = None
 
 
 def reset(name, bench_mode, on_cpu):
-    global file_name, bench, cpu, recording
+    global file_name, bench, cpu, recording, run_id
     file_name = name
+    run_id += 1
     recording = False
     bench = bench_mode
     cpu = on_cpu

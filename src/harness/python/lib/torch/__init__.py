@@ -46,7 +46,14 @@ float64 = double = _Float64()
 
 
 def _kernel_lab_reset():
+    """A new run of a script (the Python thread runs one after another): nothing of the last one is left."""
+    import sys as _sys
     _js.seed(0)
+    autograd._enabled[:] = [True]
+    on_gpu = _sys.modules.get("torch._on_gpu")
+    if on_gpu is not None:
+        on_gpu._said.clear()
+        on_gpu._inside[0] = False
 
 
 def manual_seed(seed):
@@ -277,7 +284,8 @@ def set_default_dtype(d):
 def _fill_random(t, kind, a, b):
     """In place, from Kernel Lab's generator (drawn in float32, then rounded to the tensor's dtype)."""
     drawn = _random(kind, t.shape, float32, t.device)
-    _js.assign(t._view(), (drawn * b + a if kind == "randn" else drawn * (b - a) + a)._view())
+    source = (drawn * b + a if kind == "randn" else drawn * (b - a) + a)._view()
+    _js.assign(t._view(write=True), source)
     t._version += 1
     return t
 

@@ -2,7 +2,9 @@
 # torch would run on the GPU (x + y, torch.softmax, torch.matmul, F.layer_norm and its backward)
 # also records one of these kernels, so the "torch" line of a benchmark is GPU time measured as the
 # Triton line is (GPU timestamps), not the wall clock of Kernel Lab's CPU ops. The values the script
-# sees still come from the exact CPU ops (_math.py, tensor-ops.ts). An op with no kernel here is
+# sees still come from the exact CPU ops (_math.py, tensor-ops.ts); the kernels read their operands
+# from the tensors' GPU buffers as they are and write the results into the results' own buffers,
+# with nothing uploaded for a result (_resident.filled_on_gpu). An op with no kernel here is
 # named once in the output as left out of the timing. The kernels are Kernel Lab kernels written as
 # any Triton user would; test/python/torch-on-gpu.py runs each checked against the CPU op.
 
@@ -11,6 +13,8 @@ import contextlib
 import _kernel_lab_state as _state
 import triton
 import triton.language as tl
+
+from ._resident import filled_on_gpu
 
 _ELEMENTWISE = {"add": 0, "sub": 1, "mul": 2, "div": 3}
 _FLOATS = ("float32", "float16")
@@ -175,7 +179,8 @@ def elementwise(op, a, b, out):
         left_out(f"torch.{op} on these operands")
         return out
     n = out.numel()
-    _elementwise[(triton.cdiv(n, 1024), )](a, b, out, n, OP=_ELEMENTWISE[op], BLOCK=1024)
+    with filled_on_gpu(out):
+        _elementwise[(triton.cdiv(n, 1024), )](a, b, out, n, OP=_ELEMENTWISE[op], BLOCK=1024)
     return out
 
 
@@ -184,7 +189,8 @@ def softmax_rows(x, out):
         left_out("torch.softmax on these operands")
         return out
     n_cols = x.shape[-1]
-    _softmax_rows[(x.numel() // max(n_cols, 1), )](x, out, n_cols, BLOCK=min(1024, triton.next_power_of_2(n_cols)))
+    with filled_on_gpu(out):
+        _softmax_rows[(x.numel() // max(n_cols, 1), )](x, out, n_cols, BLOCK=min(1024, triton.next_power_of_2(n_cols)))
     return out
 
 
@@ -193,7 +199,8 @@ def matmul(a, b, out, count, m, k, n):
         left_out("torch.matmul on these operands")
         return out
     grid = (triton.cdiv(m, 64) * triton.cdiv(n, 64), count)
-    _matmul[grid](a, b, out, m, n, k, BLOCK_M=64, BLOCK_N=64, BLOCK_K=32)
+    with filled_on_gpu(out):
+        _matmul[grid](a, b, out, m, n, k, BLOCK_M=64, BLOCK_N=64, BLOCK_K=32)
     return out
 
 
@@ -201,7 +208,8 @@ def layer_norm(x, weight, bias, eps, y, n):
     if weight is None or bias is None or not _on_gpu(x, weight, bias, y):
         left_out("torch.nn.functional.layer_norm without weight and bias")
         return y
-    _layer_norm_fwd[(x.numel() // n, )](x, weight, bias, y, n, eps, BLOCK=min(1024, triton.next_power_of_2(n)))
+    with filled_on_gpu(y):
+        _layer_norm_fwd[(x.numel() // n, )](x, weight, bias, y, n, eps, BLOCK=min(1024, triton.next_power_of_2(n)))
     return y
 
 
@@ -213,5 +221,6 @@ def layer_norm_backward(x, weight, dy, eps, dx, dw, db, n):
     m = x.numel() // n
     mean = torch.empty((m, ), dtype=torch.float32, device=x.device)
     rstd = torch.empty((m, ), dtype=torch.float32, device=x.device)
-    _layer_norm_bwd_dx[(m, )](x, weight, dy, dx, mean, rstd, n, eps, BLOCK=triton.next_power_of_2(n))
-    _layer_norm_bwd_dwdb[(triton.cdiv(n, 64), )](x, dy, mean, rstd, dw, db, m, n, BLOCK_M=16, BLOCK_N=64)
+    with filled_on_gpu(dx, dw, db):
+        _layer_norm_bwd_dx[(m, )](x, weight, dy, dx, mean, rstd, n, eps, BLOCK=triton.next_power_of_2(n))
+        _layer_norm_bwd_dwdb[(triton.cdiv(n, 64), )](x, dy, mean, rstd, dw, db, m, n, BLOCK_M=16, BLOCK_N=64)

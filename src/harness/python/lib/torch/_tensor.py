@@ -1,7 +1,8 @@
-# torch.Tensor: Python keeps the shape, strides, offset and dtype; the elements live in a JS typed
-# array over shared memory (a launch reads and writes them in place), and every loop over them
-# runs in JS (_kernel_lab_ops, tensor-ops.ts). Methods the tutorials and kernel tests use are
-# here; anything else raises NotImplementedError naming it.
+# torch.Tensor: Python keeps the shape, strides, offset and dtype; the elements live in a storage
+# (_resident.py: a JS typed array over shared memory, and for a tensor on the GPU device a GPU
+# buffer that launches bind in place), and every loop over them runs in JS (_kernel_lab_ops,
+# tensor-ops.ts). Methods the tutorials and kernel tests use are here; anything else raises
+# NotImplementedError naming it.
 
 import math
 
@@ -9,6 +10,7 @@ import _kernel_lab_ops as _js
 from pyodide.ffi import to_js
 
 from . import _dtypes as D
+from ._resident import wrap as _wrap
 
 
 def _contiguous_strides(shape):
@@ -59,7 +61,7 @@ class Tensor:
     @classmethod
     def _make(cls, data, dtype, shape, strides=None, offset=0, device=None):
         t = object.__new__(cls)
-        t._data = data
+        t._data = _wrap(data)
         t._dtype = dtype
         t._shape = tuple(shape)
         t._stride = tuple(strides) if strides is not None else _contiguous_strides(shape)
@@ -129,8 +131,10 @@ class Tensor:
             raise IndexError(f"Dimension out of range (expected to be in range of [{-rank}, {rank - 1}], but got {dim})")
         return dim % rank if rank else 0
 
-    def _view(self):
-        return _js.view(self._data, self._dtype.name, self._offset, to_js(list(self._shape)), to_js(list(self._stride)))
+    def _view(self, write=False):
+        """The elements as tensor-ops.ts reads them (brought back from the GPU first where a launch left them); `write`: about to change them."""
+        data = self._data.write() if write else self._data.read()
+        return _js.view(data, self._dtype.name, self._offset, to_js(list(self._shape)), to_js(list(self._stride)))
 
     def _new(self, data, dtype, shape):
         return Tensor._make(data, dtype, shape, device=self._device)
@@ -278,7 +282,8 @@ class Tensor:
 
     def __setitem__(self, key, value):
         target = self._index(key)
-        _js.assign(target._view(), value._view() if isinstance(value, Tensor) else float(value))
+        source = value._view() if isinstance(value, Tensor) else float(value)
+        _js.assign(target._view(write=True), source)
         self._version += 1
 
     def __iter__(self):

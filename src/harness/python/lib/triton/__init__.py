@@ -19,4 +19,5 @@ def next_power_of_2(n):
 
 
 def _kernel_lab_reset():
-    pass
+    """A new run of a script: the notes said once a run are said again."""
+    testing._said.clear()

@@ -56,5 +56,10 @@ def call(request):
     return reply.get("value")
 
 
+def notify(notice):
+    """Posts a notice to the main thread; nothing comes back."""
+    _bridge.notify(to_js(notice, dict_converter=Object.fromEntries))
+
+
 def now_ms():
     return _bridge.now()

@@ -1,8 +1,8 @@
 # @triton.jit, @triton.autotune, @triton.heuristics and `kernel[grid](…)`. The kernel's body never
 # runs in Python: a launch binds the arguments as Python does (defaults, keywords), evaluates the
 # grid (a tuple, or a function of the launch's meta-parameters), and sends the kernel's name, the
-# tensors' storage and the scalar and constexpr values to the main thread, which compiles the
-# kernel for those types and runs it checked (launch.ts).
+# tensors (a GPU tensor by its resident buffer's id: torch/_resident.py) and the scalar and constexpr
+# values to the main thread, which compiles the kernel for those types and runs it checked (launch.ts).
 
 import inspect
 
@@ -29,15 +29,13 @@ def _grid3(grid, meta):
 
 
 def _arg(name, value, constexpr):
-    import torch
+    """A non-tensor argument (tensors: torch/_resident.py launch_args)."""
     if constexpr:
         if isinstance(value, _constexpr):
             value = value.value
         if value is not None and not isinstance(value, (bool, int, float, str)):
             value = str(value)
         return {"name": name, "kind": "constexpr", "value": value}
-    if isinstance(value, torch.Tensor):
-        return {"name": name, "kind": "tensor", "dtype": value.dtype.name, "data": value._data.subarray(value._offset)}
     if isinstance(value, bool):
         return {"name": name, "kind": "bool", "value": value}
     if isinstance(value, int):
@@ -90,15 +88,19 @@ class JITFunction:
         return dict(bound.arguments), options
 
     def run(self, *args, grid, warmup=False, **kwargs):
+        import torch
+        from torch import _resident
         values, options = self.bind(args, kwargs)
         meta = dict(values, **options)
+        tensors = {n: v for n, v in values.items() if isinstance(v, torch.Tensor) and n not in self.constexprs}
+        bound = _resident.launch_args(tensors, warmup)
         request = {
             "kind": "launch",
             "kernel": self.__name__,
             "defLine": self.def_line,
             "callLine": _state.caller_line() or 0,
             "grid": list(_grid3(grid, meta)),
-            "args": [_arg(n, v, n in self.constexprs) for n, v in values.items()],
+            "args": [bound[n] if n in bound else _arg(n, v, n in self.constexprs) for n, v in values.items()],
             "options": options,
             "record": _state.recording,
             "warmup": warmup,
@@ -106,7 +108,12 @@ class JITFunction:
         module = self._module_text()
         if module is not None:
             request["module"] = module
-        result = _bridge.call(request)
+        try:
+            result = _bridge.call(request)
+        except BaseException:
+            _resident.launched(bound, tensors, None, False)
+            raise
+        _resident.launched(bound, tensors, result, True)
         for line in (result or {}).get("prints", []):
             print(line)
         if warmup:
