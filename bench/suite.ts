@@ -22,7 +22,7 @@ import { acquireGpu, launch, timeLaunches } from "../src/runtime";
 import type { Gpu } from "../src/runtime";
 import { BUILTINS } from "../src/builtins";
 import type { KernelProgram } from "../src/runtime/pipelines";
-import { coldLaunchMs } from "./cold";
+import { COLD, coldLaunchMs } from "./cold";
 import { checkOutputs, empty, measurementLine, nextPow2, poison, randn, release, rotations, upload, type Case, type Measurement } from "./case";
 import { dropout } from "./dropout-case";
 import { layerNormBackward } from "./layer-norm-backward-case";
@@ -39,6 +39,7 @@ function findRoot(from: string): string {
 const root = findRoot(__dirname);
 const argv = process.argv.slice(2);
 const quick = argv.includes("--quick");
+if (quick) Object.assign(COLD, { samples: 3, flushBytes: 16 << 20 });
 const sweep = argv.includes("--sweep");
 /** --only NAME[,NAME…]: the cases whose names start with one of them. */
 const only = argv.includes("--only") ? argv[argv.indexOf("--only") + 1].split(",") : undefined;
@@ -376,7 +377,8 @@ async function runCase(gpu: Gpu, c: Case, results: Measurement[]): Promise<void>
     let best: { m: Measurement; program: KernelProgram; grid: number[] } | undefined;
     const specialization = specializationFor(kernel, hostArgs);
     const heater = compileKernel(kernel, c.configs[0], gpu.target, specialization).kernel;
-    if (heater) await timeLaunches(gpu, heater, c.grid(c.configs[0]), sets, { warmupMs: 1500, minReps: 1, maxReps: 1 });
+    // --quick (lavapipe has no clocks to raise): a short one.
+    if (heater) await timeLaunches(gpu, heater, c.grid(c.configs[0]), sets, { warmupMs: quick ? 200 : 1500, minReps: 1, maxReps: 1 });
     const variants = caseVariants(c, kernel, gpu.target, specialization, { defaultsOnly, tuneCodegen });
     const seen = new SeenWgsl();
     const defaults = new Map<string, Measurement>();
