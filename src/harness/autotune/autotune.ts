@@ -91,8 +91,8 @@ export async function tune(run: CheckedRun, size: number, ctx: TuneContext): Pro
     if (cached && picked && usable && "program" in ctx.compile(picked, codegen)) {
       const candidates = cached.candidates.map((c): AutotuneCandidate => ({ ...c, ...rates(c.medianMs) }));
       debug(`${run.name}, size ${size}: cached choice from ${cached.date}${codegen ? ` (${formatKnobs(codegen) || "default knobs"})` : ""}, no candidate timed`);
-      const knobs = codegen ? { codegen } : {};
-      return { picked, ...knobs, report: { picked, cached: true, candidates: candidates.map(orderedCandidate), ...knobs }, diagnostics: [] };
+      const knobs = codegen ? { codegen, ...(cached.identical !== undefined ? { identical: cached.identical } : {}) } : {};
+      return { picked, ...(codegen ? { codegen } : {}), report: { picked, cached: true, candidates: candidates.map(orderedCandidate), ...knobs }, diagnostics: [] };
     }
   }
 
@@ -162,7 +162,7 @@ export async function tune(run: CheckedRun, size: number, ctx: TuneContext): Pro
     }
   }
 
-  debug(`${run.name}, size ${size}: timed ${timed} of ${tried.length} candidates${identical ? ` (${identical} more gave the same WGSL as another)` : ""}`);
+  debug(`${run.name}, size ${size}: timed ${timed} of ${tried.length - identical} candidates${identical ? ` (${identical} more gave the same WGSL as another)` : ""}`);
   const fastest = candidates
     .filter((c) => c.correct && c.medianMs !== null)
     .sort((a, b) => (a.medianMs as number) - (b.medianMs as number))[0];
@@ -171,7 +171,7 @@ export async function tune(run: CheckedRun, size: number, ctx: TuneContext): Pro
   const chosen: TuneCandidate | undefined = fastest ?? tried.find((_, i) => ran[i]) ?? compiledOnly[0];
   const picked = chosen?.constexprs;
   if (!picked && definitionError) throw definitionError;
-  if (fastest) storeChoice(key, choiceToCache(run, size, ctx, fastest, candidates));
+  if (fastest) storeChoice(key, { ...choiceToCache(run, size, ctx, fastest, candidates), ...(ctx.knobs ? { identical } : {}) });
   const knobs = ctx.knobs ? { codegen: chosen?.codegen ?? {}, identical } : {};
   return {
     picked,
