@@ -61,6 +61,8 @@ export interface Measurement {
   gbps?: number;
   tflops?: number;
   workgroupSize?: number;
+  /** With suite.js --tune-codegen: the code generator's knobs this variant was compiled with (every knob the kernel uses). */
+  knobs?: Record<string, string | number | boolean>;
   /** The fastest variant of a memory-bound case with the L2 flushed before each launch (bench/cold.ts). */
   coldMs?: number;
   coldGbps?: number;

@@ -75,12 +75,19 @@ export function destroyCopies(prepared: PreparedLaunch[][]): void {
 }
 
 /**
+ * Samples of a cold measurement and the size of the buffer cleared between launches. `suite.ts
+ * --quick` (a smoke test on lavapipe, where each clear of 256 MB is tens of ms of CPU and a
+ * measurement clears 480 times: minutes for bench-smoke's four) takes 3 samples and 16 MB.
+ */
+export const COLD = { samples: 30, flushBytes: 256 << 20 };
+
+/**
  * GPU ms per run of a sequence of launches with a cold L2 before each run: 8 runs over the
  * rotated copies, each a pass per launch, minus as many empty passes and clears.
  */
-export async function coldSequenceMs(gpu: Gpu, copies: readonly LaunchStep[][], samples = 30): Promise<number> {
+export async function coldSequenceMs(gpu: Gpu, copies: readonly LaunchStep[][], samples = COLD.samples): Promise<number> {
   const prepared = await prepareCopies(gpu, copies);
-  const flush = gpu.device.createBuffer({ size: 256 << 20, usage: BufferUsage.COPY_DST | BufferUsage.STORAGE });
+  const flush = gpu.device.createBuffer({ size: COLD.flushBytes, usage: BufferUsage.COPY_DST | BufferUsage.STORAGE });
   const g = 8;
   try {
     const between = (make: (i: number) => Item[]): Item[] => Array.from({ length: g }, (_, i) => [...(i > 0 ? [null] : []), ...make(i)]).flat();
@@ -94,6 +101,6 @@ export async function coldSequenceMs(gpu: Gpu, copies: readonly LaunchStep[][], 
 }
 
 /** GPU ms per launch of `program` with a cold L2 before each (8 launches over the rotated sets). */
-export async function coldLaunchMs(gpu: Gpu, program: KernelProgram, grid: [number, number, number], sets: LaunchArgs[], samples = 30): Promise<number> {
+export async function coldLaunchMs(gpu: Gpu, program: KernelProgram, grid: [number, number, number], sets: LaunchArgs[], samples = COLD.samples): Promise<number> {
   return coldSequenceMs(gpu, sets.map((args) => [{ program, grid, args }]), samples);
 }

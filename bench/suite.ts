@@ -3,7 +3,12 @@
 // Each case is checked against a CPU reference first (sampled for matmul), then timed with GPU
 // timestamps over input sets rotated so the working set exceeds the L2 cache.
 //
-//   node bench/dist/suite.js [--quick] [--sweep] [--only NAME[,NAME…]] [--defaults-only] [--out FILE]
+//   node bench/dist/suite.js [--quick] [--sweep] [--only NAME[,NAME…]] [--defaults-only] [--tune-codegen] [--out FILE]
+//
+// --tune-codegen: instead of each case's hand-picked `targets`, every setting of the code
+// generator's knobs the kernel uses, as `kernel-lab run --tune-codegen` tries them (knob-variants.ts),
+// on the case's first `targetConfigs` configs; a summary line per case gives its best at the default
+// knobs and its best with them.
 //
 // --quick runs tiny sizes (a smoke test on lavapipe). --sweep runs the size sweep of issue 13
 // item 5 instead (vector add 2^12 … 2^28, softmax 4096 rows × 256 … 16384, square matmul 256 …
@@ -17,12 +22,13 @@ import { acquireGpu, launch, timeLaunches } from "../src/runtime";
 import type { Gpu } from "../src/runtime";
 import { BUILTINS } from "../src/builtins";
 import type { KernelProgram } from "../src/runtime/pipelines";
-import { coldLaunchMs } from "./cold";
+import { COLD, coldLaunchMs } from "./cold";
 import { checkOutputs, empty, measurementLine, nextPow2, poison, randn, release, rotations, upload, type Case, type Measurement } from "./case";
 import { dropout } from "./dropout-case";
 import { layerNormBackward } from "./layer-norm-backward-case";
 import { runSequenceCase, type SequenceCase } from "./sequence";
 import { f16Cases } from "./f16-cases";
+import { caseVariants, SeenWgsl, variantLabel } from "./knob-variants";
 
 /** The repository: the nearest folder above this script (bundled or not) with examples/. */
 function findRoot(from: string): string {
@@ -33,6 +39,7 @@ function findRoot(from: string): string {
 const root = findRoot(__dirname);
 const argv = process.argv.slice(2);
 const quick = argv.includes("--quick");
+if (quick) Object.assign(COLD, { samples: 3, flushBytes: 16 << 20 });
 const sweep = argv.includes("--sweep");
 /** --only NAME[,NAME…]: the cases whose names start with one of them. */
 const only = argv.includes("--only") ? argv[argv.indexOf("--only") + 1].split(",") : undefined;
@@ -40,6 +47,7 @@ const selected = (name: string) => !only || only.some((prefix) => name.startsWit
 const outFile = argv.includes("--out") ? argv[argv.indexOf("--out") + 1] : undefined;
 // --defaults-only: each case's configs with the default compiler target, not its `targets` too.
 const defaultsOnly = argv.includes("--defaults-only");
+const tuneCodegen = argv.includes("--tune-codegen");
 // --f32-best: f32 matmul and attention with the configs that led in the 2026-12-03 session-5 run only
 // (RESULTS.md): their WGSL is unchanged since, so the rows are re-measured beside torch quickly.
 const f32Best = argv.includes("--f32-best");
@@ -367,40 +375,53 @@ async function runCase(gpu: Gpu, c: Case, results: Measurement[]): Promise<void>
   try {
     // The CPU reference above left the GPU idle for seconds: bring its clocks up before timing.
     let best: { m: Measurement; program: KernelProgram; grid: number[] } | undefined;
-    const heater = compileKernel(kernel, c.configs[0], gpu.target, specializationFor(kernel, hostArgs)).kernel;
-    if (heater) await timeLaunches(gpu, heater, c.grid(c.configs[0]), sets, { warmupMs: 1500, minReps: 1, maxReps: 1 });
-    for (const target of [{}, ...(defaultsOnly ? [] : c.targets ?? [])]) {
-      for (const [index, constexprs] of c.configs.entries()) {
-        // num_warps fixes the invocations: a target's preference would time the same code again.
-        if ("preferredWorkgroupSize" in target && "num_warps" in constexprs) continue;
-        if (Object.keys(target).length > 0 && c.targetConfigs !== undefined && index >= c.targetConfigs) continue;
-        const variant = [...Object.entries(constexprs).map(([k, v]) => `${k}=${v}`), ...Object.entries(target).map(([k, v]) => (k === "preferredWorkgroupSize" ? `W≤${v}` : v === true ? k : `${k}=${v}`))].join(" ");
-        const compiled = compileKernel(kernel, constexprs, gpu.target, specializationFor(kernel, hostArgs), target);
-        if (!compiled.kernel) {
-          console.error(`${c.name} ${variant}: ${compiled.diagnostics.map((d) => d.message).join("; ")}`);
-          continue;
-        }
-        const program = compiled.kernel;
-        const grid = c.grid(constexprs);
-        try {
-          await poison(gpu, sets[0], hostArgs, c.outputs);
-          await launch(gpu, program, grid, sets[0]);
-          const { correct, rel, maxAbs } = await checkOutputs(gpu, sets[0], hostArgs, checks, c.tolerance);
-          const t = await timeLaunches(gpu, program, grid, sets, { warmup: c.minReps ? 1 : 5, minReps: c.minReps ?? 20, maxReps: 200, budgetMs: 1500 });
-          const m: Measurement = {
-            case: c.name, shape: c.shape, variant, correct, relError: rel, maxAbsDiff: maxAbs,
-            medianMs: t.medianMs, minMs: t.minMs, maxMs: t.maxMs, reps: t.reps, workgroupSize: program.abi.workgroupSize,
-            ...(c.bytes ? { gbps: c.bytes / (t.medianMs * 1e6) } : {}),
-            ...(c.flops ? { tflops: c.flops / (t.medianMs * 1e9) } : {}),
-          };
-          results.push(m);
-          if (correct && (!best || m.medianMs < best.m.medianMs)) best = { m, program, grid };
-          console.log(measurementLine(m));
-        } catch (error) {
-          console.error(`${c.name} ${variant}: ${(error as Error).message}`);
-        }
+    const specialization = specializationFor(kernel, hostArgs);
+    const heater = compileKernel(kernel, c.configs[0], gpu.target, specialization).kernel;
+    // --quick (lavapipe has no clocks to raise): a short one.
+    if (heater) await timeLaunches(gpu, heater, c.grid(c.configs[0]), sets, { warmupMs: quick ? 200 : 1500, minReps: 1, maxReps: 1 });
+    const variants = caseVariants(c, kernel, gpu.target, specialization, { defaultsOnly, tuneCodegen });
+    const seen = new SeenWgsl();
+    const defaults = new Map<string, Measurement>();
+    let identical = 0;
+    for (const v of variants) {
+      const { constexprs, target } = v;
+      const firstOfConfig = variants.find((x) => x.constexprs === constexprs);
+      const variant = variantLabel(v, firstOfConfig?.knobs);
+      const compiled = compileKernel(kernel, constexprs, gpu.target, specialization, target);
+      if (!compiled.kernel) {
+        console.error(`${c.name} ${variant}: ${compiled.diagnostics.map((d) => d.message).join("; ")}`);
+        continue;
+      }
+      const program = compiled.kernel;
+      // A knob setting emitting the code already timed for this config is the same candidate.
+      if (v.knobs && !seen.first(v, program)) {
+        identical++;
+        continue;
+      }
+      const grid = c.grid(constexprs);
+      try {
+        await poison(gpu, sets[0], hostArgs, c.outputs);
+        await launch(gpu, program, grid, sets[0]);
+        const { correct, rel, maxAbs } = await checkOutputs(gpu, sets[0], hostArgs, checks, c.tolerance);
+        // Knob settings are many: each timed for less, as the autotuner times its candidates.
+        const budgetMs = v.knobs && v !== firstOfConfig ? 400 : 1500;
+        const t = await timeLaunches(gpu, program, grid, sets, { warmup: c.minReps ? 1 : 5, minReps: c.minReps ?? 20, maxReps: 200, budgetMs });
+        const m: Measurement = {
+          case: c.name, shape: c.shape, variant, correct, relError: rel, maxAbsDiff: maxAbs,
+          medianMs: t.medianMs, minMs: t.minMs, maxMs: t.maxMs, reps: t.reps, workgroupSize: program.abi.workgroupSize,
+          ...(v.knobs ? { knobs: { ...v.knobs } } : {}),
+          ...(c.bytes ? { gbps: c.bytes / (t.medianMs * 1e6) } : {}),
+          ...(c.flops ? { tflops: c.flops / (t.medianMs * 1e9) } : {}),
+        };
+        results.push(m);
+        if (correct && v === firstOfConfig) defaults.set(JSON.stringify(constexprs), m);
+        if (correct && (!best || m.medianMs < best.m.medianMs)) best = { m, program, grid };
+        console.log(measurementLine(m));
+      } catch (error) {
+        console.error(`${c.name} ${variant}: ${(error as Error).message}`);
       }
     }
+    if (tuneCodegen) console.log(knobSummary(c, [...defaults.values()], best?.m, identical));
     // The fastest variant again with a cold L2 before each launch, as do_bench times PyTorch and Triton.
     if (best && c.bytes) {
       const full = [best.grid[0], best.grid[1] ?? 1, best.grid[2] ?? 1] as [number, number, number];
@@ -419,6 +440,18 @@ async function runCase(gpu: Gpu, c: Case, results: Measurement[]): Promise<void>
   } finally {
     release(sets);
   }
+}
+
+/** With --tune-codegen, per case: the best at the default knobs beside the best with them, and the settings skipped as identical. */
+function knobSummary(c: Case, defaults: Measurement[], best: Measurement | undefined, identical: number): string {
+  const fastest = defaults.sort((a, b) => a.medianMs - b.medianMs)[0];
+  const rate = (m: Measurement) => (m.tflops ? `${m.tflops.toFixed(2)} TFLOP/s` : m.gbps ? `${m.gbps.toFixed(1)} GB/s` : `${m.medianMs.toFixed(4)} ms`);
+  const parts = [
+    fastest ? `default knobs ${rate(fastest)} (${fastest.variant})` : "default knobs: nothing correct",
+    best ? `with knobs ${rate(best)} (${best.variant})` : "with knobs: nothing correct",
+    `${identical} setting(s) gave WGSL already timed`,
+  ];
+  return `${c.name.padEnd(22)} KNOBS ${parts.join("; ")}`;
 }
 
 async function main(): Promise<void> {

@@ -23,7 +23,7 @@ import { formatPrints, formatRunCheck, formatRunTiming } from "./format";
 import { compareFiles, formatComparison, formatHistory, recordHistory, type HistoryLine } from "./history";
 import { version } from "../../package.json";
 import { convertCommand, wgslPython } from "./python";
-import { checkPythonFile } from "../python";
+import { checkPythonFile, pythonCheckAssumptions, readPythonFile } from "../python";
 
 const FAILURE = EXIT_CODES.failure;
 
@@ -128,6 +128,7 @@ async function runCommand(cmd: Extract<Command, { kind: "run" }>, source?: { fil
 async function checkCommand(cmd: Extract<Command, { kind: "check" }>): Promise<number> {
   const all: LocatedDiagnostic[] = [];
   const lines: string[] = [];
+  const notes: string[] = [];
   let unreadable = false;
   for (const fileArg of cmd.files) {
     const file = displayPath(path.resolve(fileArg));
@@ -142,7 +143,10 @@ async function checkCommand(cmd: Extract<Command, { kind: "check" }>): Promise<n
     const located = locate(file, text, file.endsWith(".py") ? checkPythonFile(file, text) : await checkKernelFile(fileArg, file, text));
     all.push(...located);
     for (const d of located) lines.push(formatDiagnostic(d, cmd.pretty ? text : undefined));
+    // A Python kernel the file doesn't launch is checked with guessed types: said, beside the diagnostics.
+    if (file.endsWith(".py") && !cmd.json) notes.push(...pythonCheckAssumptions(readPythonFile(file, text)).map((n) => `kernel-lab: note: ${n}`));
   }
+  if (notes.length > 0) await write(process.stderr, `${notes.join("\n")}\n`);
   if (cmd.json) await write(process.stdout, `${JSON.stringify({ diagnostics: all }, null, 2)}\n`);
   else if (lines.length > 0) await write(process.stdout, `${lines.join("\n")}\n`);
   if (all.some((d) => d.severity === "error")) return EXIT_CODES["compile-error"];

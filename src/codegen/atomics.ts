@@ -9,9 +9,8 @@
 // variant each unmasked lane is bounds-checked before its update, as loads and stores are (instrument.ts).
 
 import { Codes } from "../diagnostics/codes";
-import type { AtomicFn, KernelIR, Value } from "../ir/ir";
-import { operandsOf } from "../ir/ir";
-import { forEachStmt, valuesOfStmt } from "../ir/walk";
+import type { AtomicFn, Value } from "../ir/ir";
+import { oldValuesArray } from "./atomic-old-values";
 import type { WgslGenerator } from "./generator";
 import { valueName } from "./generator";
 import { boundsCheck } from "./instrument";
@@ -67,8 +66,7 @@ export function emitAtomic(gen: WgslGenerator, v: Value & { op: "atomic" }): voi
     return;
   }
   // Several invocations hold each element: the first copy updates memory.
-  const used = usedValues(gen.ir).has(v.id);
-  const staged = used ? gen.scratch(gen.fresh("atomic"), gen.dtype(v.type), layout.numel) : undefined;
+  const staged = oldValuesArray(gen, gen.ir, v);
   if (staged && gen.inLoop()) gen.emit("workgroupBarrier();"); // last trip's readers are done with it
   gen.emit(`if (lid < ${layout.numel}u) {`);
   gen.nested(() => {
@@ -108,20 +106,4 @@ function readModifyWrite(gen: WgslGenerator, v: Value & { op: "atomic" }, elemen
   });
   gen.emit("}");
   gen.emit(`${old} = bitcast<f32>(${bits});`);
-}
-
-const USED = new WeakMap<KernelIR, Set<number>>();
-
-/** The ids of the values some statement or value reads (an atomic whose old values nobody reads needs no staging). */
-function usedValues(ir: KernelIR): Set<number> {
-  let used = USED.get(ir);
-  if (used) return used;
-  used = new Set();
-  const ids = used;
-  forEachStmt(ir.body, (s) => {
-    const read = s.kind === "let" ? operandsOf(s.value) : valuesOfStmt(s);
-    for (const value of read) ids.add(value.id);
-  });
-  USED.set(ir, used);
-  return used;
 }

@@ -8,10 +8,29 @@ import type { BlockLayout } from "./layout";
 import type { MmaPlan } from "./mma-plan";
 import type { TiledDotStaging } from "./dot-staging";
 
-export interface Emitter {
+/**
+ * What decides the workgroup arrays a value's WGSL asks for: the generator while it emits, and the
+ * plan before anything is emitted (array-plan.ts). The per-op functions that name and size those
+ * arrays take this, so the plan and the emitters can't disagree.
+ */
+export interface ArrayFacts {
   readonly workgroupSize: number;
-  /** The smallest subgroup the adapter runs (meaningful when useSubgroups()). */
+  /** The smallest subgroup the adapter runs (meaningful when the target has subgroups). */
   readonly subgroupMinSize: number;
+  /** The target has subgroup operations (`useSubgroups` is the emitter's way to use them). */
+  readonly hasSubgroups: boolean;
+  layout(type: ValueType): BlockLayout;
+  dtype(type: ValueType): RegisterDtype;
+  /** A workgroup array of at least `size` elements of `dtype` in scratch slot `slot` (as vec4s: size / 4 of them). */
+  scratch(slot: string, dtype: RegisterDtype, size: number, vec4?: boolean): string;
+  fresh(prefix: string): string;
+  /** Whether the code being emitted is inside a loop (it may run again after its own reads). */
+  inLoop(): boolean;
+  /** Whether a value feeds an `if` condition or a loop bound (uniformity.ts). */
+  steersControl(v: Value): boolean;
+}
+
+export interface Emitter extends ArrayFacts {
   /** Write tl.dot's k loop out in full (CodegenOptions.unrollDot). */
   readonly unrollDot: boolean;
   /** `var name: type = init;` at the top of the entry point (state that outlives loops, e.g. a buffer parity). */
@@ -21,18 +40,13 @@ export interface Emitter {
   emit(line: string): void;
   nested(fn: () => void): void;
   reg(v: Value, j: number): string;
-  layout(type: ValueType): BlockLayout;
   elementIndex(type: ValueType, j: number): string;
   /** Which invocations write a block's elements when several hold each (generator.ts), else undefined. */
   ownerCondition(type: ValueType): string | undefined;
   typeOf(type: ValueType): string;
-  dtype(type: ValueType): RegisterDtype;
   valueName(v: Value, j: number): string;
-  /** A workgroup array of at least `size` elements of `dtype` in scratch slot `slot` (as vec4s: size / 4 of them). */
-  scratch(slot: string, dtype: RegisterDtype, size: number, vec4?: boolean): string;
   /** The name of the per-invocation first flat element of a tiled layout. */
   tileBase(layout: BlockLayout): string;
-  fresh(prefix: string): string;
   /** The shader uses subgroup matrices (mma.ts): enables the extension and `sg_id` (emulated: f16 only). */
   useSubgroupMatrix(emulated?: boolean): void;
   /** How this tl.dot runs on subgroup matrices, when it does (mma.ts). */
@@ -41,8 +55,4 @@ export interface Emitter {
   readonly earlyStaging: Map<number, unknown>;
   /** Subgroup operations are available: the shader may use `sg_lane` and `sg_size`. */
   useSubgroups(): boolean;
-  /** Whether the code being emitted is inside a loop (it may run again after its own reads). */
-  inLoop(): boolean;
-  /** Whether a value feeds an `if` condition or a loop bound (uniformity.ts). */
-  steersControl(v: Value): boolean;
 }

@@ -17,7 +17,7 @@ import type { DirectStore } from "./mma-store";
 import type { CodegenPlan } from "./plan";
 import type { TiledDotStaging } from "./dot-staging";
 import { requestArray, type WorkgroupArray } from "./workgroup-arrays";
-import { isRowVector, layoutKey, layoutOf, registerOffset, rowSliceLayout, rowSliceOffset, rowSlicesOf, tileOffset, type BlockLayout, type RowSlice } from "./layout";
+import { isRowVector, layoutKey, layoutOf, registerOffset, rowSliceLayout, rowSliceOffset, rowSlicesOf, sameLayout, tileOffset, type BlockLayout, type RowSlice } from "./layout";
 import { literal, wgslType, type RegisterDtype } from "./literals";
 import { lowWord } from "../ir/int64";
 import { valuesSteeringControl } from "./uniformity";
@@ -205,10 +205,7 @@ export class WgslGenerator implements Emitter {
   }
 
   sameLayout(a: ValueType, b: ValueType): boolean {
-    const sa = this.layout(a).rowSlice;
-    const sb = this.layout(b).rowSlice;
-    if (sa || sb) return sa === sb;
-    return layoutKey(a.shape, this.w, this.tiled) === layoutKey(b.shape, this.w, this.tiled);
+    return sameLayout(a.shape, b.shape, this.w, this.tiled, this.rowSlices);
   }
 
   /** The WGSL dtype of a value: a pointer is its i32 offset, an i64 its low 32 bits (ir/int64.ts). */
@@ -234,6 +231,10 @@ export class WgslGenerator implements Emitter {
 
   get unrollDot(): boolean {
     return this.plan.unrollDot;
+  }
+
+  get hasSubgroups(): boolean {
+    return this.target.subgroups;
   }
 
   get subgroupMinSize(): number {

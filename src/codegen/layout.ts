@@ -80,6 +80,14 @@ export function resolveLayout(shape: Shape, workgroupSize: number, tiled: boolea
   return slice ? rowSliceLayout(slice) : layoutOf(shape, workgroupSize, tiled);
 }
 
+/** Whether values of these shapes hold the same elements in the same registers (a reshape between them moves nothing). */
+export function sameLayout(a: Shape, b: Shape, workgroupSize: number, tiled: boolean, rowSlices: ReadonlyMap<number, RowSlice>): boolean {
+  const sa = resolveLayout(a, workgroupSize, tiled, rowSlices).rowSlice;
+  const sb = resolveLayout(b, workgroupSize, tiled, rowSlices).rowSlice;
+  if (sa || sb) return sa === sb;
+  return layoutKey(a, workgroupSize, tiled) === layoutKey(b, workgroupSize, tiled);
+}
+
 /** A row vector: at most one axis longer than 1. */
 export function isRowVector(shape: Shape): boolean {
   return shape.filter((d) => d > 1).length === 1 && (shape.length === 1 || (shape.length === 2 && shape[1] === 1));

@@ -3,15 +3,15 @@
 // the workgroup size and layouts; which tl.dot calls run on subgroup matrices (mma-plan.ts); the
 // IR rewrites that follow from that (sink.ts, then pipeline.ts); how every other tl.dot stages its
 // operands (dot-staging.ts), and the workgroup memory that staging takes; how the accesses move
-// (load-forms.ts: atomic buffers, vec4 runs, stores straight from the matrices). wgsl.ts emits a plan.
+// (load-forms.ts: atomic buffers, vec4 runs, stores straight from the matrices); and every
+// workgroup array the kernel will declare (array-plan.ts). wgsl.ts emits a plan.
 //
-// Only tl.dot's staging changes with the switches that cost workgroup memory; every other
-// workgroup array (reductions, rearrangements, scans…) is the same in every plan of a kernel. So
-// when a kernel needs more memory than the adapter has, the plans to fall back to are data:
-// `fallback` gives the next, with one switch turned off (shifted rows, two buffers, private
-// tiles, a smaller transfer array, the invariant A staged once, subgroup matrices themselves, in
-// that order), and `fittingPlan` the first whose staging fits beside the rest. A tuner can make
-// plans for other options and compare them the same way (their `stagingBytes`, their options).
+// Mostly tl.dot's staging changes with the switches that cost workgroup memory. When a kernel
+// needs more memory than the adapter has, the plans to fall back to are data: `fallback` gives
+// the next, with one switch turned off (shifted rows, two buffers, private tiles, a smaller
+// transfer array, the invariant A staged once, subgroup matrices themselves, in that order), and
+// `fittingPlan` the first whose arrays fit. A tuner can make plans for other options and compare
+// them the same way (their `workgroupBytes`, their options).
 
 import type { KernelIR, Stmt, Value, ValueType } from "../ir/ir";
 import { numel } from "../ir/ir";
@@ -29,6 +29,7 @@ import { pipelineDotLoads } from "./pipeline";
 import { sinkInvariantDotLoads } from "./sink";
 import type { RegisterDtype } from "./literals";
 import { arrayBytes, requestArray, type WorkgroupArray } from "./workgroup-arrays";
+import { planWorkgroupArrays } from "./array-plan";
 
 export interface CodegenPlan {
   readonly target: Target;
@@ -60,6 +61,10 @@ export interface CodegenPlan {
   readonly stagingArrays: ReadonlyMap<string, WorkgroupArray>;
   /** Their bytes. */
   readonly stagingBytes: number;
+  /** Every workgroup array the kernel declares, by name (a fresh one under a name of the planner's): the staging and the rest. */
+  readonly workgroupArrays: ReadonlyMap<string, WorkgroupArray>;
+  /** Their bytes: what the emitted module's `KernelAbi.workgroupBytes` will be. */
+  readonly workgroupBytes: number;
 }
 
 /** The plan for these options, none turned off. */
@@ -78,9 +83,19 @@ export function planKernel(written: KernelIR, target: Target, options: CodegenOp
   const arrays = new Map<string, WorkgroupArray>();
   const tiledDots = planDots(ir, target, options, workgroupSize, tiledLayouts, mma, arrays);
   for (const plan of mma.values()) requestMmaArrays(plan, arrays);
-  const stagingBytes = [...arrays.values()].reduce((sum, a) => sum + arrayBytes(a), 0);
   const loads = planAccesses(ir, options, workgroupSize, tiledLayouts, mma);
-  return { target, options, workgroupSize, tiledLayouts, unrollDot: options.unrollDot ?? true, written, ir, mma, tiledDots, dotOnlyTransposes: dotOnlyTransposes(ir), ...loads, stagingArrays: arrays, stagingBytes };
+  const transposes = dotOnlyTransposes(ir);
+  const rowSlices = tiledLayouts && options.rowLayouts !== false ? rowSlicesOf(ir.body, workgroupSize) : new Map();
+  const input = { ir, workgroupSize, subgroupMinSize: target.subgroupMinSize, subgroups: target.subgroups, tiledLayouts, rowSlices, dotOnlyTransposes: transposes };
+  const workgroupArrays = planWorkgroupArrays(input, arrays);
+  return {
+    target, options, workgroupSize, tiledLayouts, unrollDot: options.unrollDot ?? true, written, ir, mma, tiledDots, dotOnlyTransposes: transposes, ...loads,
+    stagingArrays: arrays, stagingBytes: bytes(arrays), workgroupArrays, workgroupBytes: bytes(workgroupArrays),
+  };
+}
+
+function bytes(arrays: ReadonlyMap<string, WorkgroupArray>): number {
+  return [...arrays.values()].reduce((sum, a) => sum + arrayBytes(a), 0);
 }
 
 /** How the kernel's accesses move (load-forms.ts): atomics, vec4 runs, stores from the matrices. */
@@ -159,14 +174,13 @@ function fallbackOptions(plan: CodegenPlan): CodegenOptions | undefined {
 }
 
 /**
- * The first plan from `plan` on (itself, then its fallbacks) whose staging fits beside
- * `otherBytes` of other workgroup arrays, or the last one when none does (its kernel is then
- * reported as too large).
+ * The first plan from `plan` on (itself, then its fallbacks) whose workgroup arrays fit in the
+ * adapter's memory, or the last one when none does (its kernel is then reported as too large).
  */
-export function fittingPlan(plan: CodegenPlan, otherBytes: number): CodegenPlan {
+export function fittingPlan(plan: CodegenPlan): CodegenPlan {
   let candidate = plan;
   for (;;) {
-    if (otherBytes + candidate.stagingBytes <= plan.target.maxWorkgroupStorageBytes) return candidate;
+    if (candidate.workgroupBytes <= plan.target.maxWorkgroupStorageBytes) return candidate;
     const next = fallback(candidate);
     if (!next) return candidate;
     candidate = next;

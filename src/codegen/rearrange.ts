@@ -7,7 +7,7 @@
 
 import type { Shape, Value } from "../ir/ir";
 import { numel } from "../ir/ir";
-import type { Emitter } from "./emitter";
+import type { ArrayFacts, Emitter } from "./emitter";
 import { literal } from "./literals";
 import { sliceMatchesTile } from "./layout";
 
@@ -88,7 +88,7 @@ function transposeSource(from: Shape, e: string): string {
  * A WGSL expression for `v`'s element at flat index `e`, when `v` is computed from indices,
  * constants and scalars only; undefined when it depends on memory or variables.
  */
-export function rematerialize(ctx: Emitter, v: Value, e: string, depth = 0): string | undefined {
+export function rematerialize(ctx: Pick<Emitter, "reg" | "typeOf" | "dtype">, v: Value, e: string, depth = 0): string | undefined {
   if (depth > 24) return undefined;
   if (v.type.shape.length === 0 || numel(v.type.shape) === 1) return ctx.reg(v, 0);
   const at = (x: Value, idx = e) => rematerialize(ctx, x, idx, depth + 1);
@@ -149,9 +149,23 @@ export function rematerialize(ctx: Emitter, v: Value, e: string, depth = 0): str
   }
 }
 
+/**
+ * Whether `v` can be recomputed at any element from indices, constants and scalars (what
+ * `rematerialize` gives, whatever the element): the plan asks it before anything is emitted.
+ */
+export function recomputable(ctx: Pick<Emitter, "dtype">, v: Value): boolean {
+  const names = { reg: () => "r", typeOf: () => "t", dtype: (type: Value["type"]) => ctx.dtype(type) };
+  return rematerialize(names, v, "e") !== undefined;
+}
+
+/** The workgroup array `stage` writes `v` into: one element per element of the block. */
+export function stagingArray(ctx: ArrayFacts, v: Value, slot: string): string {
+  return ctx.scratch(slot, ctx.dtype(v.type), ctx.layout(v.type).numel);
+}
+
 /** Writes every element of `v` into a scratch array (after a barrier) and returns its name. */
 export function stage(ctx: Emitter, v: Value, slot: string): string {
-  const array = ctx.scratch(slot, ctx.dtype(v.type), ctx.layout(v.type).numel);
+  const array = stagingArray(ctx, v, slot);
   writeElements(ctx, v, (e, value) => ctx.emit(`${array}[${e}] = ${value};`));
   return array;
 }
@@ -172,12 +186,25 @@ export function writeElements(ctx: Emitter, v: Value, write: (element: string, v
   ctx.emit("}");
 }
 
-/** A broadcast or transpose of a block: recomputed when possible, else through workgroup memory. */
-export function emitRearrange(ctx: Emitter, v: Value & { op: "broadcast" | "trans" | "reshape" | "permute" | "slice" | "flip" }): void {
+type Rearrangement = Value & { op: "broadcast" | "trans" | "reshape" | "permute" | "slice" | "flip" };
+
+/** A row slice [M, 1] broadcast over the columns of a tile with the same rows: each register is already there. */
+function sliceOverTile(ctx: ArrayFacts, v: Rearrangement): boolean {
   const layout = ctx.layout(v.type);
-  // A row slice [M, 1] over the columns of a tile with the same rows: each register is already there.
-  if (v.op === "broadcast" && layout.tile && sliceMatchesTile(ctx.layout(v.value.type).rowSlice, layout.tile)) {
-    const cc = layout.tile.colsPerThread;
+  return v.op === "broadcast" && !!layout.tile && sliceMatchesTile(ctx.layout(v.value.type).rowSlice, layout.tile);
+}
+
+/** The workgroup array `emitRearrange` moves `v` through, if any (its source, staged). */
+export function rearrangeArrays(ctx: ArrayFacts, v: Rearrangement): void {
+  if (!sliceOverTile(ctx, v) && !recomputable(ctx, v)) stagingArray(ctx, v.value, "x");
+}
+
+/** A broadcast or transpose of a block: recomputed when possible, else through workgroup memory. */
+export function emitRearrange(ctx: Emitter, v: Rearrangement): void {
+  const layout = ctx.layout(v.type);
+  if (sliceOverTile(ctx, v)) {
+    const tile = layout.tile!;
+    const cc = tile.colsPerThread;
     for (let j = 0; j < layout.ept; j++) ctx.emit(`let ${ctx.valueName(v, j)} = ${ctx.reg(v.value, Math.floor(j / cc))};`);
     return;
   }

@@ -3,9 +3,9 @@
 // workgroup memory; along one axis of a 2-D block, through workgroup memory.
 
 import type { Dtype, ReduceFn, Value } from "../ir/ir";
-import type { Emitter } from "./emitter";
+import type { ArrayFacts, Emitter } from "./emitter";
 import { literal, type RegisterDtype } from "./literals";
-import { stage } from "./rearrange";
+import { stage, stagingArray } from "./rearrange";
 import { sliceMatchesTile } from "./layout";
 
 /** What a reduction function is in WGSL: its identity, how two partials combine, its subgroup operation. */
@@ -36,13 +36,18 @@ function argReduction(fn: ReduceFn): { better: string } | undefined {
  * uniformity analysis accepts barriers under that control flow (one more barrier).
  */
 export function defineReduced(ctx: Emitter, v: Value, expr: string): void {
-  if (!ctx.steersControl(v)) {
+  const u = uniformArray(ctx, v);
+  if (!u) {
     ctx.emit(`let ${ctx.valueName(v, 0)} = ${expr};`);
     return;
   }
-  const u = ctx.scratch("u", ctx.dtype(v.type), 1);
   ctx.emit(`if (lid == 0u) { ${u}[0] = ${expr}; }`);
   ctx.emit(`let ${ctx.valueName(v, 0)} = workgroupUniformLoad(&${u}[0]);`);
+}
+
+/** The array `defineReduced` hands a scalar result out through, when it steers control flow. */
+export function uniformArray(ctx: ArrayFacts, v: Value): string | undefined {
+  return ctx.steersControl(v) ? ctx.scratch("u", ctx.dtype(v.type), 1) : undefined;
 }
 
 function identity(fn: ReduceFn, dtype: RegisterDtype): string {
@@ -66,6 +71,47 @@ function extreme(dtype: RegisterDtype, low: boolean): string {
 
 function combine(fn: ReduceFn, a: string, b: string): string {
   return REDUCE_WGSL[fn].combine(a, b);
+}
+
+/**
+ * How a reduction to one scalar combines across the workgroup: not at all (one invocation), one
+ * subgroup operation (a workgroup no larger than a subgroup), subgroup operations and an array of
+ * their partials, or a tree in workgroup memory.
+ */
+type ScalarReduction = "registers" | "subgroup" | "partials" | "tree";
+
+function scalarReduction(ctx: ArrayFacts, v: Value & { op: "reduce" }): ScalarReduction {
+  const dtype = ctx.dtype(v.value.type);
+  if (ctx.workgroupSize === 1) return "registers";
+  if (dtype !== "f16" && dtype !== "bool" && ctx.hasSubgroups) return ctx.workgroupSize <= ctx.subgroupMinSize ? "subgroup" : "partials";
+  return "tree";
+}
+
+/** The tree's arrays (values, and their indices for tl.argmax/argmin). */
+function treeArrays(ctx: ArrayFacts, v: Value & { op: "reduce" }): [string, string] {
+  const w = ctx.workgroupSize;
+  return [ctx.scratch("r", ctx.dtype(v.value.type), w), argReduction(v.fn) ? ctx.scratch("ri", "i32", w) : ""];
+}
+
+/** The subgroups' partials (and indices): outside loops an array of their own, nobody has read it yet (subgroupReduce). */
+function partialsArrays(ctx: ArrayFacts, v: Value & { op: "reduce" }): [string, string] {
+  const partials = Math.max(1, ctx.workgroupSize / ctx.subgroupMinSize);
+  const slot = ctx.inLoop() ? "r" : ctx.fresh("r");
+  return [ctx.scratch(slot, ctx.dtype(v.value.type), partials), argReduction(v.fn) ? ctx.scratch(`${slot}i`, "i32", partials) : ""];
+}
+
+/** The workgroup arrays `emitReduce` asks for, asked for the same way: the plan's account of them (array-plan.ts). */
+export function reduceArrays(ctx: ArrayFacts, v: Value & { op: "reduce" }): void {
+  if (v.type.shape.length === 0) {
+    const how = scalarReduction(ctx, v);
+    if (how === "tree") treeArrays(ctx, v);
+    if (how === "partials") partialsArrays(ctx, v);
+    uniformArray(ctx, v);
+    return;
+  }
+  const how = rowReduction(ctx, v);
+  if (how === "staged") stagingArray(ctx, v.value, "x");
+  if (how === "shared") rowsArray(ctx, v);
 }
 
 /** tl.sum / max / min / argmax. */
@@ -108,13 +154,13 @@ function reduceToScalar(ctx: Emitter, v: Value & { op: "reduce" }): void {
   } else {
     for (let j = 0; j < layout.ept; j++) take(j);
   }
-  if (w === 1) {
+  const how = scalarReduction(ctx, v);
+  if (how === "registers") {
     defineReduced(ctx, v, argmax ? pi : p);
     return;
   }
-  if (dtype !== "f16" && dtype !== "bool" && ctx.useSubgroups()) return subgroupReduce(ctx, v, p, pi);
-  const sm = ctx.scratch("r", dtype, w);
-  const smi = argmax ? ctx.scratch("ri", "i32", w) : "";
+  if (how !== "tree" && ctx.useSubgroups()) return subgroupReduce(ctx, v, p, pi);
+  const [sm, smi] = treeArrays(ctx, v);
   ctx.emit("workgroupBarrier();");
   ctx.emit(`${sm}[lid] = ${p};`);
   if (argmax) ctx.emit(`${smi}[lid] = ${pi};`);
@@ -149,7 +195,6 @@ function reduceToScalar(ctx: Emitter, v: Value & { op: "reduce" }): void {
  * has read yet, so the barrier that protects a shared array from earlier readers is not needed.
  */
 function subgroupReduce(ctx: Emitter, v: Value & { op: "reduce" }, p: string, pi: string): void {
-  const dtype = ctx.dtype(v.value.type);
   const t = ctx.typeOf(v.value.type);
   const w = ctx.workgroupSize;
   const g = ctx.fresh("sg");
@@ -167,10 +212,7 @@ function subgroupReduce(ctx: Emitter, v: Value & { op: "reduce" }, p: string, pi
     defineReduced(ctx, v, argmax ? `${g}_i` : g);
     return;
   }
-  const partials = Math.max(1, w / ctx.subgroupMinSize);
-  const slot = ctx.inLoop() ? "r" : ctx.fresh("r");
-  const sm = ctx.scratch(slot, dtype, partials);
-  const smi = argmax ? ctx.scratch(`${slot}i`, "i32", partials) : "";
+  const [sm, smi] = partialsArrays(ctx, v);
   if (ctx.inLoop()) ctx.emit("workgroupBarrier();");
   ctx.emit(`if (sg_lane == 0u) { ${sm}[lid / sg_size] = ${g};${argmax ? ` ${smi}[lid / sg_size] = ${g}_i;` : ""} }`);
   ctx.emit("workgroupBarrier();");
@@ -197,11 +239,9 @@ function subgroupReduce(ctx: Emitter, v: Value & { op: "reduce" }, p: string, pi
  * False when the layouts don't allow it (the caller stages the whole block instead).
  */
 function reduceRows(ctx: Emitter, v: Value & { op: "reduce" }): boolean {
-  const src = ctx.layout(v.value.type);
-  const out = ctx.layout(v.type);
-  const tile = src.tile;
-  const dtype = ctx.dtype(v.value.type);
-  if (v.axis !== 1 || !tile || !sliceMatchesTile(out.rowSlice, tile) || argReduction(v.fn) || dtype === "bool") return false;
+  const how = rowReduction(ctx, v);
+  if (how === "staged") return false;
+  const tile = ctx.layout(v.value.type).tile!;
   const t = ctx.typeOf(v.value.type);
   const cc = tile.colsPerThread;
   const tc = tile.threadsPerRow;
@@ -210,15 +250,14 @@ function reduceRows(ctx: Emitter, v: Value & { op: "reduce" }): boolean {
     const terms = Array.from({ length: cc }, (_, m) => ctx.reg(v.value, i * cc + m));
     ctx.emit(`var ${p(i)}: ${t} = ${terms.reduce((a, b) => combine(v.fn, a, b))};`);
   }
-  if (tc === 1) return true;
-  const shuffle = (tc & (tc - 1)) === 0 && tc <= ctx.subgroupMinSize && dtype !== "f16" && ctx.useSubgroups();
-  if (shuffle) {
+  if (how === "registers") return true;
+  if (how === "shuffle" && ctx.useSubgroups()) {
     for (let s = 1; s < tc; s *= 2) {
       for (let i = 0; i < tile.rowsPerThread; i++) ctx.emit(`${p(i)} = ${combine(v.fn, p(i), `subgroupShuffleXor(${p(i)}, ${s}u)`)};`);
     }
     return true;
   }
-  const sm = ctx.scratch(ctx.inLoop() ? "rows" : ctx.fresh("rows"), dtype, tile.rows * tc);
+  const sm = rowsArray(ctx, v);
   if (ctx.inLoop()) ctx.emit("workgroupBarrier();");
   const row = (i: number) => ctx.elementIndex(v.type, i);
   for (let i = 0; i < tile.rowsPerThread; i++) ctx.emit(`${sm}[${row(i)} * ${tc} + i32(lid % ${tc}u)] = ${p(i)};`);
@@ -228,6 +267,26 @@ function reduceRows(ctx: Emitter, v: Value & { op: "reduce" }): boolean {
     ctx.emit(`${p(i)} = ${terms.reduce((a, b) => combine(v.fn, a, b))};`);
   }
   return true;
+}
+
+/**
+ * How reduceRows combines a tiled block along its rows: not at all (the layouts don't allow it: the
+ * block is staged whole), in registers (one invocation per tile row), by subgroup shuffles, or
+ * through an [M, Tc] array.
+ */
+function rowReduction(ctx: ArrayFacts, v: Value & { op: "reduce" }): "staged" | "registers" | "shuffle" | "shared" {
+  const tile = ctx.layout(v.value.type).tile;
+  const dtype = ctx.dtype(v.value.type);
+  if (v.axis !== 1 || !tile || !sliceMatchesTile(ctx.layout(v.type).rowSlice, tile) || argReduction(v.fn) || dtype === "bool") return "staged";
+  const tc = tile.threadsPerRow;
+  if (tc === 1) return "registers";
+  return (tc & (tc - 1)) === 0 && tc <= ctx.subgroupMinSize && dtype !== "f16" && ctx.hasSubgroups ? "shuffle" : "shared";
+}
+
+/** reduceRows' [M, Tc] array of partials: outside loops one of its own. */
+function rowsArray(ctx: ArrayFacts, v: Value & { op: "reduce" }): string {
+  const tile = ctx.layout(v.value.type).tile!;
+  return ctx.scratch(ctx.inLoop() ? "rows" : ctx.fresh("rows"), ctx.dtype(v.value.type), tile.rows * tile.threadsPerRow);
 }
 
 /** A block of 2 or 3 axes along one: staged in workgroup memory; each output element loops over the axis. */

@@ -6,10 +6,10 @@
 
 import type { Combine, Value } from "../ir/ir";
 import { BINARY_WGSL, MATH_WGSL, UNARY_WGSL } from "./elementwise";
-import type { Emitter } from "./emitter";
+import type { ArrayFacts, Emitter } from "./emitter";
 import { literal } from "./literals";
-import { defineReduced } from "./reductions";
-import { stage } from "./rearrange";
+import { defineReduced, uniformArray } from "./reductions";
+import { stage, stagingArray } from "./rearrange";
 
 /** The WGSL expression of `combine` applied to the expressions `a` and `b`. */
 export function combineExpression(ctx: Emitter, combine: Combine, a: string, b: string): string {
@@ -73,13 +73,9 @@ function geometry(shape: readonly number[], axis: number): { cols: number; strid
 export function emitScan(ctx: Emitter, v: Value & { op: "scan" }): void {
   const layout = ctx.layout(v.type);
   const t = ctx.typeOf(v.type);
-  const dtype = ctx.dtype(v.type);
   const { length, element } = geometry(v.type.shape, v.axis);
-  const n = layout.numel;
   const w = ctx.workgroupSize;
-  const c = Math.min(length, Math.max(1, n / w));
-  const perLine = length / c;
-  const segments = n / c;
+  const { c, perLine, segments } = segmentsOf(ctx, v);
   const s = ctx.fresh("scan");
   // The element at position k of line r, counting from the line's end when reversed.
   const at = (r: string, k: string) => element(r, v.reverse ? `(${length - 1} - ${k})` : k);
@@ -87,7 +83,7 @@ export function emitScan(ctx: Emitter, v: Value & { op: "scan" }): void {
   const input = stage(ctx, v.value, "x");
   // Each element is read and rewritten by the invocation that owns its segment: scanned in place.
   const output = input;
-  const totals = ctx.scratch("scant", dtype, segments);
+  const totals = totalsArray(ctx, v);
   ctx.emit("workgroupBarrier();");
   const eachSegment = (body: () => void) => {
     ctx.emit(`for (var ${s}_s = i32(lid); ${s}_s < ${segments}; ${s}_s += ${w}) {`);
@@ -127,6 +123,31 @@ export function emitScan(ctx: Emitter, v: Value & { op: "scan" }): void {
   }
   ctx.emit("workgroupBarrier();");
   for (let j = 0; j < layout.ept; j++) ctx.emit(`let ${ctx.valueName(v, j)} = ${output}[${ctx.elementIndex(v.type, j)}];`);
+}
+
+/** How emitScan cuts the block's lines: segments of `c` elements, `perLine` of them a line, `segments` in all. */
+function segmentsOf(ctx: ArrayFacts, v: Value & { op: "scan" }): { c: number; perLine: number; segments: number } {
+  const length = v.type.shape[v.axis];
+  const n = ctx.layout(v.type).numel;
+  const c = Math.min(length, Math.max(1, n / ctx.workgroupSize));
+  return { c, perLine: length / c, segments: n / c };
+}
+
+/** The segments' totals. */
+function totalsArray(ctx: ArrayFacts, v: Value & { op: "scan" }): string {
+  return ctx.scratch("scant", ctx.dtype(v.type), segmentsOf(ctx, v).segments);
+}
+
+/** The workgroup arrays `emitScan` asks for (array-plan.ts): the block staged, the segments' totals. */
+export function scanArrays(ctx: ArrayFacts, v: Value & { op: "scan" }): void {
+  stagingArray(ctx, v.value, "x");
+  totalsArray(ctx, v);
+}
+
+/** The workgroup arrays `emitReduceWith` asks for: the block staged, and a scalar result's hand-out. */
+export function reduceWithArrays(ctx: ArrayFacts, v: Value & { op: "reduceWith" }): void {
+  stagingArray(ctx, v.value, "x");
+  if (v.type.shape.length === 0) uniformArray(ctx, v);
 }
 
 /** tl.reduce: the block staged in workgroup memory; each output folds its line from the first element. */

@@ -5,8 +5,8 @@
 // tl.split's halves and tl.flip move one block by a fixed map: rearrange.ts.
 
 import type { Value } from "../ir/ir";
-import type { Emitter } from "./emitter";
-import { alongAxis, emitRearrange, fromAxis, rematerialize, stage } from "./rearrange";
+import type { ArrayFacts, Emitter } from "./emitter";
+import { alongAxis, emitRearrange, fromAxis, recomputable, rematerialize, stage, stagingArray } from "./rearrange";
 
 /** tl.cat / tl.join / tl.interleave: recomputed where both blocks are, else both staged. */
 export function emitConcat(ctx: Emitter, v: Value & { op: "concat" }): void {
@@ -32,9 +32,21 @@ export function emitConcat(ctx: Emitter, v: Value & { op: "concat" }): void {
   }
 }
 
+/** The workgroup arrays `emitConcat` asks for (array-plan.ts): none where it recomputes, else both blocks staged. */
+export function concatArrays(ctx: ArrayFacts, v: Value & { op: "concat" }): void {
+  if (recomputable(ctx, v)) return;
+  stagingArray(ctx, v.values[0], "x");
+  stagingArray(ctx, v.values[1], "y");
+}
+
 /** tl.split's halves, tl.flip: a fixed map of one block (rearrange.ts). */
 export function emitSelection(ctx: Emitter, v: Value & { op: "slice" | "flip" }): void {
   emitRearrange(ctx, v);
+}
+
+/** The workgroup array `emitGather` asks for (array-plan.ts): the source staged. */
+export function gatherArrays(ctx: ArrayFacts, v: Value & { op: "gather" }): void {
+  stagingArray(ctx, v.value, "x");
 }
 
 /** tl.gather: the source staged; each register reads the element its index names along the axis (clamped to it). */
@@ -51,11 +63,16 @@ export function emitGather(ctx: Emitter, v: Value & { op: "gather" }): void {
   }
 }
 
+/** tl.histogram's array: the values, as i32 bins. */
+export function histogramArray(ctx: ArrayFacts, v: Value & { op: "histogram" }): string {
+  return ctx.scratch("h", "i32", ctx.layout(v.value.type).numel);
+}
+
 /** tl.histogram: the values staged (a masked-off one as `bins`, which no bin counts); each bin counts its equals. */
 export function emitHistogram(ctx: Emitter, v: Value & { op: "histogram" }): void {
   const src = v.value;
   const layout = ctx.layout(src.type);
-  const array = ctx.scratch("h", "i32", layout.numel);
+  const array = histogramArray(ctx, v);
   ctx.emit("workgroupBarrier();");
   const write = () => {
     for (let j = 0; j < layout.ept; j++) {
@@ -94,6 +111,17 @@ function sortKey(ctx: Emitter, v: Value, x: string): string {
   }
 }
 
+/** tl.sort's second array, the elements at their ranks. */
+function sortedArray(ctx: ArrayFacts, v: Value & { op: "sort" }): string {
+  return ctx.scratch("sorted", ctx.dtype(v.value.type), ctx.layout(v.value.type).numel);
+}
+
+/** The workgroup arrays `emitSort` asks for (array-plan.ts): the block staged, and sorted. */
+export function sortArrays(ctx: ArrayFacts, v: Value & { op: "sort" }): void {
+  stagingArray(ctx, v.value, "x");
+  sortedArray(ctx, v);
+}
+
 /**
  * tl.sort by rank: the block staged; each element counts the elements of its line that come before
  * it (a smaller key, or an equal key earlier in the line: stable) and writes itself at that
@@ -105,7 +133,7 @@ export function emitSort(ctx: Emitter, v: Value & { op: "sort" }): void {
   const length = src.type.shape[v.axis];
   ctx.emit("workgroupBarrier();");
   const input = stage(ctx, src, "x");
-  const output = ctx.scratch("sorted", ctx.dtype(src.type), layout.numel);
+  const output = sortedArray(ctx, v);
   ctx.emit("workgroupBarrier();");
   const before = v.descending ? ">" : "<";
   const place = () => {

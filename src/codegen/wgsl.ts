@@ -13,7 +13,7 @@ import { WgslGenerator } from "./generator";
 import { RUNTIME_ZERO, wgslType } from "./literals";
 import { INSTRUMENT_EPILOGUE, instrumentAbi, instrumentDeclarations, instrumentPrologue } from "./instrument";
 import { fittingPlan, planKernel, type CodegenPlan } from "./plan";
-import { arrayBytes, type WorkgroupArray } from "./workgroup-arrays";
+import type { WorkgroupArray } from "./workgroup-arrays";
 import { debugAbi, debugDeclarations } from "./print";
 import { emitStatements, STATEMENT_WGSL } from "./statements";
 import { BINARY_WGSL, MATH_WGSL, UNARY_WGSL } from "./elementwise";
@@ -41,18 +41,12 @@ export const WGSL_OPS = implementedOps({
 });
 
 /**
- * The kernel's WGSL for this target and these options: its plan (plan.ts) emitted. Where the
- * kernel then needs more workgroup memory than the adapter has, the first of the plan's fallbacks
- * whose tl.dot staging fits beside the kernel's other arrays is emitted instead (those arrays are
- * the same in every plan, and known once one plan is emitted), so a kernel is emitted once, or
- * twice when its first plan does not fit.
+ * The kernel's WGSL for this target and these options: its plan (plan.ts) emitted, or where that
+ * needs more workgroup memory than the adapter has, the first of its fallbacks that fits (every
+ * plan knows its workgroup arrays before it is emitted, array-plan.ts). Emitted once.
  */
 export function generateWgsl(written: KernelIR, target: Target, options: CodegenOptions = {}): WgslResult {
-  const preferred = planKernel(written, target, options);
-  const first = emitPlan(preferred);
-  if (first.result.wgsl || !first.result.diagnostics.some((d) => d.code === Codes.workgroupMemory)) return first.result;
-  const plan = fittingPlan(preferred, otherBytes(preferred, first.workgroupArrays));
-  return plan === preferred ? first.result : emitPlan(plan).result;
+  return emitPlan(fittingPlan(planKernel(written, target, options))).result;
 }
 
 /** One plan emitted, and the workgroup arrays its emitters asked for (also where it needs more than the adapter has). */
@@ -65,11 +59,6 @@ export function emitPlan(plan: CodegenPlan): { result: WgslResult; workgroupArra
     gen.log.error(Codes.internal, plan.ir.span, `internal error generating WGSL for '${plan.ir.name}': ${(error as Error).message}. This is a bug in Kernel Lab; please report it with this kernel.`);
     return { result: { diagnostics: gen.log.diagnostics }, workgroupArrays: gen.scratchArrays };
   }
-}
-
-/** The bytes of the workgroup arrays other than the plan's tl.dot staging: the same in every plan of the kernel. */
-export function otherBytes(plan: CodegenPlan, arrays: ReadonlyMap<string, WorkgroupArray>): number {
-  return [...arrays].filter(([name]) => !plan.stagingArrays.has(name)).reduce((sum, [, a]) => sum + arrayBytes(a), 0);
 }
 
 function generate(gen: WgslGenerator): WgslResult {

@@ -8,7 +8,7 @@ import type { Target } from "../ir/target";
 import { DEFAULT_TARGET } from "../ir/target";
 import { adapterDependent, NO_ADAPTER_TARGET } from "../compile";
 import { Codes } from "../diagnostics/codes";
-import { compilePythonKernel } from "./compile-python";
+import { compilePythonKernel, type PythonArgType } from "./compile-python";
 import { assumedArgTypes, assumedConstexprs } from "./infer";
 import { readPythonFile, type PythonFile } from "./module";
 
@@ -25,9 +25,55 @@ export function checkPython(file: PythonFile, target: Target = DEFAULT_TARGET): 
     const launched = file.launches.some((l) => l.kernel === kernel.name);
     if (kernel.called && !launched) continue;
     const types = assumedArgTypes(file, kernel);
+    // Not launched here, its pointers' dtype is a guess (float32): a diagnostic that goes away when
+    // they point to int32 instead may be the guess's, not the kernel's, and is left out.
+    const other = launched ? undefined : otherGuess(types);
     for (const constexprs of assumedConstexprs(file, kernel)) {
-      for (const d of compilePythonKernel(file, kernel.name, types, constexprs, checked).diagnostics) diagnostics.push(adapterDependent(d, checked));
+      const found = compilePythonKernel(file, kernel.name, types, constexprs, checked).diagnostics;
+      const alsoOther = other && compilePythonKernel(file, kernel.name, other, constexprs, checked).diagnostics;
+      const kept = alsoOther ? found.filter((d) => alsoOther.some((o) => o.code === d.code && o.span.start === d.span.start && o.span.end === d.span.end)) : found;
+      for (const d of kept) diagnostics.push(adapterDependent(d, checked));
     }
   }
   return distinctDiagnostics(diagnostics);
+}
+
+/** The types with every guessed float32 pointer an int32 one instead; undefined when nothing was guessed. */
+function otherGuess(types: Readonly<Record<string, PythonArgType>>): Record<string, PythonArgType> | undefined {
+  const guessed = Object.entries(types).filter(([, t]) => t.kind === "pointer" && t.dtype === "f32");
+  return guessed.length === 0 ? undefined : { ...types, ...Object.fromEntries(guessed.map(([name]) => [name, { kind: "pointer", dtype: "i32" } as const])) };
+}
+
+/**
+ * What `check` assumed of each kernel the file doesn't launch (its arguments' types come from a
+ * launch), one line each: said on the command line, so a diagnostic isn't read as the kernel's
+ * when it is the guess's.
+ */
+export function pythonCheckAssumptions(file: PythonFile): string[] {
+  const lines: string[] = [];
+  for (const kernel of file.kernels) {
+    if (kernel.called || file.launches.some((l) => l.kernel === kernel.name)) continue;
+    const types = Object.entries(assumedArgTypes(file, kernel));
+    if (types.length === 0) continue;
+    const named = (kind: string, dtype: string) => types.filter(([, t]) => t.kind === kind && "dtype" in t && t.dtype === dtype).map(([n]) => n);
+    const parts = (
+      [
+        [named("pointer", "f32"), "a pointer to float32", "pointers to float32"],
+        [named("pointer", "i32"), "a pointer to int32 (a lock)", "pointers to int32 (locks)"],
+        [named("scalar", "i32"), "an int32", "int32s"],
+        [named("scalar", "f32"), "a float32", "float32s"],
+      ] as const
+    ).flatMap(([names, one, many]) => (names.length === 0 ? [] : [`${list(names)} as ${names.length === 1 ? one : many}`]));
+    const guessed = named("pointer", "f32").length > 0;
+    lines.push(
+      `${kernel.name} isn't launched in ${file.fileName}, so it was checked with ${parts.join(", ")}` +
+        `${guessed ? " (a diagnostic only that float32 guess gives is left out)" : ""}. ` +
+        `A launch in the file (${kernel.name}[grid](…)) checks it with the launch's types.`,
+    );
+  }
+  return lines;
+}
+
+function list(names: readonly string[]): string {
+  return names.length === 1 ? names[0] : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
 }

@@ -14,6 +14,7 @@ import { pythonText } from "./literals";
 import { lowerFunctions, type FunctionToLower } from "./lower";
 import type { PythonFile, PythonKernel } from "./module";
 import { tsName } from "./names";
+import { inPythonSpelling } from "./spelling";
 import type { SourceMap } from "./writer";
 
 /** What a launch passes for a non-constexpr parameter. */
@@ -134,13 +135,15 @@ export function helpersOf(file: PythonFile, kernel: PythonKernel): PythonKernel[
   return out;
 }
 
+/** A diagnostic of the lowered TypeScript, at its Python range and in Python's spelling (spelling.ts). */
 function mapDiagnostic(d: Diagnostic, map: SourceMap): Diagnostic {
   // Fixes edit TypeScript text: they don't apply to the Python file.
   const { fixes: _fixes, ...rest } = d;
   return {
     ...rest,
+    message: inPythonSpelling(d.message),
     span: map.toPython(d.span),
-    ...(d.related ? { related: d.related.map((r) => ({ ...r, span: map.toPython(r.span) })) } : {}),
+    ...(d.related ? { related: d.related.map((r) => ({ ...r, message: inPythonSpelling(r.message), span: map.toPython(r.span) })) } : {}),
   };
 }
 

@@ -5,7 +5,7 @@ export { readPythonFile, isTritonFile, type PythonFile, type PythonKernel, type 
 export type { PythonParam, AutotuneConfig, Heuristic } from "./signature";
 export type { PyConst } from "./literals";
 export { compilePythonKernel, helpersOf, type PythonArgType, type PythonCompileResult } from "./compile-python";
-export { checkPythonFile, checkPython } from "./check";
+export { checkPythonFile, checkPython, pythonCheckAssumptions } from "./check";
 export { assumedArgTypes, assumedConstexprs, pointerParams } from "./infer";
 export { kernelFileToPython, type PythonText } from "./to-python";
 export { pythonFileToTypeScript, type TypeScriptText } from "./to-typescript";

@@ -57,6 +57,23 @@ test("check file.py: a block shape mistake is one diagnostic at its Python line 
   assert.equal(r.code, 2);
 });
 
+test("check file.py: a kernel the file doesn't launch is checked with guessed types, said on stderr, with no diagnostic of the guess's", () => {
+  // A gather: idx_ptr holds int32 indices. Taken as float32 (the guess), `src_ptr + idx` would be a false KL2004.
+  const file = path.join(dir, "no-launch.py");
+  writeFileSync(
+    file,
+    "import triton\nimport triton.language as tl\n\n\n@triton.jit\ndef gather_kernel(idx_ptr, src_ptr, out_ptr, n, BLOCK: tl.constexpr):\n" +
+      "    offs = tl.program_id(axis=0) * BLOCK + tl.arange(0, BLOCK)\n    mask = offs < n\n" +
+      "    idx = tl.load(idx_ptr + offs, mask=mask, other=0)\n    tl.store(out_ptr + offs, tl.load(src_ptr + idx, mask=mask), mask=mask)\n",
+  );
+  const r = cli(["check", file]);
+  assert.equal(r.stdout, "");
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stderr, /^kernel-lab: note: gather_kernel isn't launched in .*no-launch\.py, so it was checked with idx_ptr, src_ptr and out_ptr as pointers to float32, n as an int32 \(a diagnostic only that float32 guess gives is left out\)\. A launch in the file \(gather_kernel\[grid\]\(…\)\) checks it with the launch's types\.\n$/);
+  // A launched kernel's types are its launch's: nothing to say.
+  assert.equal(cli(["check", path.join(dir, "clean.py")]).stderr, "");
+});
+
 test("check file.py: a construct outside the language is KL1101 naming it", () => {
   const file = path.join(dir, "lambda.py");
   writeFileSync(file, KERNEL("f = lambda v: v * alpha"));

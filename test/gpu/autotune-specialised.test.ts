@@ -11,7 +11,8 @@ import { join } from "node:path";
 import { compileKernel, parseKernelFile, specializationFor, type CompiledKernel } from "../../src/compile";
 import { acquireGpu, cachedPipelineCount, getPipeline } from "../../src/runtime";
 import { tune } from "../../src/harness/autotune/autotune";
-import type { CheckedRun, KernelArgs } from "../../src/harness/run/args";
+import type { CheckedRun } from "../../src/harness/run/args";
+import { gpuExecutor } from "../../src/harness/run/gpu-executor";
 
 process.env.KERNEL_LAB_CACHE_DIR = mkdtempSync(join(tmpdir(), "kl-tune-"));
 
@@ -36,9 +37,9 @@ test("candidates are checked and timed specialised for the size's scalars, as th
   };
   const plain = new Map<number, CompiledKernel>();
   const specialised = new Map<number, CompiledKernel>();
-  const seen: KernelArgs[] = [];
+  const seen: Record<string, unknown>[] = [];
   const result = await tune(run, n, {
-    gpu, adapter: { vendor: "test", device: "test", backend: "test", description: "test" }, kernelName: "strided", kernelText: SOURCE,
+    executor: gpuExecutor(gpu), adapter: { vendor: "test", device: "test", backend: "test", description: "test" }, kernelName: "strided", kernelText: SOURCE,
     compile: (c) => {
       const program = compileKernel(kernel, c).kernel!;
       plain.set(c.BLOCK, program);

@@ -89,6 +89,14 @@ for (const n of [80, 78]) {
   });
 }
 
+// The autotuner's mmaSubgroupsM (CodegenOptions; ir/knobs.ts): 64 × 64 over 4 subgroups stacked
+// along M, each 1 × 4 matrices (the squarest split is 2 × 2 of 2 × 2), C partly through registers.
+test("loop plan, mmaSubgroupsM: 4 subgroups along M of 1 × 4 matrices each, 70×83 by 83×45", async () => {
+  const wgsl = await checkMatmul(70, 45, 83, [64, 64, 32], { workgroupSize: 128, mmaSubgroupsM: 4 });
+  assert.match(wgsl, /let mma\d+_r = \(\(lid \/ 32u\) % 4u\) \* 16u;/, "4 subgroups along M, one matrix row each");
+  assert.match(wgsl, /let mma\d+_c = \(\(lid \/ 32u\) \/ 4u\) \* 64u;/, "each spanning the tile's 4 matrix columns");
+});
+
 test("loop plan, mmaDirectStore: false keeps the registers' way out", async () => {
   const wgsl = await checkMatmul(80, 80, 48, [32, 32, 16], { workgroupSize: 128, mmaDirectStore: false }, false, true);
   assert.doesNotMatch(wgsl, /cwhole/);

@@ -12,6 +12,7 @@ import type { CodegenOptions, Target } from "../../src/ir/target";
 import { CODEGEN_KNOBS, type KnobChoice } from "../../src/ir/knobs";
 import { MAX_CROSSED, checkKnobRequest, knobSettings } from "../../src/harness/autotune/knob-candidates";
 import { RunDefinitionError } from "../../src/harness/codes";
+import { parseArgs } from "../../src/cli/args";
 
 const root = join(__dirname, "..", "..");
 const LAVAPIPE: Target = { shaderF16: true, subgroups: true, subgroupMinSize: 8, subgroupMaxSize: 8, maxWorkgroupSize: 1024, maxWorkgroupStorageBytes: 32768 };
@@ -99,4 +100,11 @@ test("a run's tuneCodegen: true, false, or a list of knobs; anything else is KL3
   for (const bad of [["halfLoadFrom"], [], "halfLoadForm", 1]) {
     assert.throws(() => checkKnobRequest("r", bad), (e: unknown) => e instanceof RunDefinitionError && e.code === "KL3027" && /halfLoadForm, mmaDoubleBuffer/.test(e.message), JSON.stringify(bad));
   }
+});
+
+test("kernel-lab run --tune-codegen turns knob tuning on for the run's command; without it, off", () => {
+  const on = parseArgs(["run", "examples/matmul-f16.kernel.ts", "--tune-codegen"]);
+  const off = parseArgs(["run", "examples/matmul-f16.kernel.ts"]);
+  assert.ok(on.kind === "run" && on.tuneCodegen === true);
+  assert.ok(off.kind === "run" && off.tuneCodegen === false);
 });

@@ -5,6 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { checkPythonFile } from "../../src/python";
+import { inPythonSpelling } from "../../src/python/spelling";
 import { locate } from "../../src/diagnostics/position";
 
 const HEADER = "import triton\nimport triton.language as tl\n\n@triton.jit\ndef k(x_ptr, y_ptr, n, BLOCK: tl.constexpr):\n";
@@ -43,9 +44,31 @@ const rows: [string, string, string, string][] = [
   ["if/elif/else, while, early return", "    if n > 4:\n        return\n    elif n > 2:\n        acc = tl.zeros((BLOCK,), dtype=tl.float32)\n    else:\n        acc = tl.full((BLOCK,), 1.0, tl.float32)\n    i = 0\n    while i < n:\n        i += 1\n    tl.store(y_ptr + offs, acc, mask=mask)", "", ""],
   ["a loop counter rebound in the body (tutorial 06's start_n = tl.multiple_of(start_n, BLOCK_N))", "    acc = tl.zeros((BLOCK,), dtype=tl.float32)\n    for start in range(0, n, BLOCK):\n        start = tl.multiple_of(start, BLOCK)\n        acc += tl.load(x_ptr + start + tl.arange(0, BLOCK), mask=start + tl.arange(0, BLOCK) < n, other=0.0)\n    tl.store(y_ptr + offs, acc, mask=mask)", "", ""],
   ["a block pointer's order from a constexpr tuple chosen by a condition (tutorial 06's v_order)", "    order: tl.constexpr = (0, 1) if x_ptr.dtype.element_ty == tl.float8e5 else (1, 0)\n    p = tl.make_block_ptr(base=x_ptr, shape=(n, n), strides=(n, 1), offsets=(0, 0), block_shape=(BLOCK, BLOCK), order=order)\n    tl.store(y_ptr + offs, tl.sum(tl.load(p, boundary_check=(0, 1)), axis=0), mask=mask)", "", ""],
-  ["a block pointer's order that isn't constant", "    p = tl.make_block_ptr(base=x_ptr, shape=(n, n), strides=(n, 1), offsets=(0, 0), block_shape=(BLOCK, BLOCK), order=(n, 0))", "8:120 KL1041", "must be a compile-time integer"],
+  ["a block pointer's order that isn't constant", "    p = tl.make_block_ptr(base=x_ptr, shape=(n, n), strides=(n, 1), offsets=(0, 0), block_shape=(BLOCK, BLOCK), order=(n, 0))", "8:120 KL1041", "tl.make_block_ptr's order must be a compile-time integer"],
+  ["a shape that isn't a tuple", "    z = tl.zeros(n, dtype=tl.float32)", "8:18 KL1041", "a shape is a tuple of compile-time integers, e.g. (BLOCK_M, BLOCK_N)"],
+  ["keep_dims known only at run time", "    s = tl.sum(offs, axis=0, keep_dims=n > 0)", "8:40 KL1041", "tl.sum's keep_dims must be the literal True or False"],
+  ["tl.static_assert of a run-time condition", "    tl.static_assert(n > 0)", "8:22 KL2074", "tl.static_assert's condition must be a compile-time constant"],
+  // Not launched, k's pointers are guessed float32: what only that guess gives is left out.
+  ["int32 data through a guessed pointer: a gather's indices", "    i = tl.load(x_ptr + offs, mask=mask, other=0)\n    tl.store(y_ptr + offs, tl.load(y_ptr + i, mask=mask), mask=mask)", "", ""],
+  ["int32 data through a guessed pointer: a shift", "    x = tl.load(x_ptr + offs, mask=mask)\n    tl.store(y_ptr + offs, x >> 1, mask=mask)", "", ""],
   ["variable assigned in both branches only", "    if n > 4:\n        acc = 1.0\n    tl.store(y_ptr + offs, acc, mask=mask)", "10:28 KL1022", ""],
 ];
+
+test("check file.py: messages quote Triton's Python, not the TypeScript it is checked as", () => {
+  const typescript = /\btl\.[a-z]+[A-Z]|'s [a-z]+[A-Z]|\b(true|false)\b|=>|===|!==|\{ \w+:/;
+  for (const [, body] of rows) for (const said of diagnose(`${HEADER}${PROLOGUE}${body}\n`)) assert.doesNotMatch(said, typescript);
+  // What the front end says in TypeScript's spelling, as it reads in a Python file.
+  assert.equal(
+    inPythonSpelling("a block pointer's window is masked by the axes its boundaryCheck names, not by a mask: { boundaryCheck: [0, 1] }"),
+    "a block pointer's window is masked by the axes its boundaryCheck names, not by a mask: boundary_check=(0, 1)",
+  );
+  assert.equal(
+    inPythonSpelling("tl.range(…) only names the values of a loop: for (const i of tl.range(0, n, 1, { numStages: 3 })) { … }"),
+    "tl.range(…) only names the values of a loop: for i in tl.range(0, n, 1, num_stages=3):",
+  );
+  assert.equal(inPythonSpelling("a dtype compares only with another dtype (x.dtype === tl.float16), not with i32"), "a dtype compares only with another dtype (x.dtype == tl.float16), not with i32");
+  assert.equal(inPythonSpelling("tl.dot's inputPrecision, { bitcast: true }, shapes f32[16, 16] and [16]"), "tl.dot's input_precision, bitcast=True, shapes f32[16, 16] and [16]");
+});
 
 for (const [name, body, expected, message] of rows) {
   test(`check file.py: ${name}`, () => {

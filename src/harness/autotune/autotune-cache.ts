@@ -24,6 +24,8 @@ export interface CachedChoice {
   picked: Record<string, number>;
   /** With code-generation knobs tuned: the picked candidate's knobs (ir/knobs.ts), re-used with it. */
   codegen?: KnobSetting;
+  /** With code-generation knobs tuned: settings not timed because another candidate had their WGSL. */
+  identical?: number;
   candidates: { constexprs: Record<string, number>; medianMs: number | null; correct: boolean; note?: string; codegen?: KnobSetting }[];
   /** ISO date of the tuning. */
   date: string;
@@ -102,6 +104,7 @@ function isChoice(x: unknown): x is CachedChoice {
     (c.codegen === undefined || isKnobSetting(c.codegen)) &&
     Array.isArray(c.candidates) &&
     c.candidates.every((k) => isConstexprs(k?.constexprs) && (k.medianMs === null || typeof k.medianMs === "number") && typeof k.correct === "boolean" && (k.codegen === undefined || isKnobSetting(k.codegen))) &&
+    (c.identical === undefined || Number.isInteger(c.identical)) &&
     typeof c.date === "string"
   );
 }

@@ -1,35 +1,35 @@
 // The autotuner: for one run with `configs` and one size, compile every candidate set of
 // constexprs, check each against the reference, time the correct ones briefly, and pick the
-// fastest — or take the choice remembered on disk for this kernel, adapter and size. The run's
-// own numbers then come from the picked set, through the ordinary path (run-size.ts).
+// fastest — or take the choice remembered on disk for this kernel, adapter and size. Each
+// candidate goes through the path of any run's size (prepare.ts, then run-size.ts on the
+// executor), as a candidate (executor.ts SizeContext.candidate), its inputs and reference shared
+// with the others; the run's own numbers then come from the picked set, through the same path.
 
 import type { KernelSource } from "../../compile";
 import type { CompiledKernel } from "../../compile";
 import type { LocatedDiagnostic } from "../../diagnostics/position";
-import type { NumDtype } from "../../ir/ir";
-import type { HostArray } from "../../language";
-import { GpuError, launch, timeLaunches, type Gpu } from "../../runtime";
-import { computeReference, copyArgs, evaluateCount, evaluateGrid, makeArgs, runLimits, type CheckedRun, type KernelArgs, type RunLimits } from "../run/args";
+import { GpuError } from "../../runtime";
+import { evaluateCount, type CheckedRun } from "../run/args";
 import { lookupChoice, storeChoice, tuningKey, type CachedChoice } from "./autotune-cache";
 import { adapterLabel } from "../cache-location";
 import { RunDefinitionError } from "../codes";
-import { compareOutputs, defaultTolerance } from "../run/compare";
-import { readOutputs, timingCopies, uploadArgs } from "../run/buffers";
-import { pointerParams, poisonUnreadOutputs, roundToF16 } from "../run/gpu-args";
 import type { Progress } from "../progress";
-import type { AdapterReport, AutotuneCandidate, AutotuneReport } from "../report";
+import type { AdapterReport, AutotuneCandidate, AutotuneReport, RunReport } from "../report";
 import { host } from "../../runtime/host";
 import { LineMap } from "../../diagnostics/position";
-import { launchBytes } from "../debug/analyse-launch";
 import { summarise } from "../debug/bytes";
 import type { CandidateProgram } from "../run/programs";
+import type { Executor, SizeContext, TimingOptions } from "../run/executor";
+import { prepareOneLaunch, type SharedInputs } from "../run/prepare";
+import { runOneSize } from "../run/run-size";
 import { formatKnobs, isKnobSetting, type KnobChoice, type KnobSetting } from "../../ir/knobs";
 import { knobSettings, type KnobRequest, type TuneCandidate } from "./knob-candidates";
 
 export type { CandidateProgram };
 
 export interface TuneContext {
-  gpu: Gpu;
+  /** Where candidates run and are timed: the GPU's (a run with configs is tuned only where it can time). */
+  executor: Executor;
   adapter: AdapterReport;
   kernelName: string;
   /** The kernel function's source text, for the cache key. */
@@ -42,7 +42,7 @@ export interface TuneContext {
    * Timing the plain program instead would rank configs by code the run never runs (the f16
    * matmul at 4096³: 67 against 139 TFLOP/s at one shape, bench/NOTES.md §20).
    */
-  specialize?: (constexprs: Record<string, number>, args: KernelArgs, codegen?: KnobSetting) => CompiledKernel | undefined;
+  specialize?: (constexprs: Record<string, number>, scalars: Record<string, unknown>, codegen?: KnobSetting) => CompiledKernel | undefined;
   /**
    * With code-generation knobs tuned (a run's `tuneCodegen`, `--tune-codegen`): which, and the
    * knobs a config's compiled kernel uses on this adapter (compile.ts tunableKnobs).
@@ -72,7 +72,7 @@ export interface TuneResult {
  * timed launches — enough for a stable median on a kernel of a few ms, and a tuning that stays
  * under a couple of seconds for a handful of configs.
  */
-function candidateTiming(reps: number | undefined, first: boolean) {
+function candidateTiming(reps: number | undefined, first: boolean): TimingOptions {
   const max = Math.min(reps ?? 100, 50);
   return { maxReps: max, minReps: Math.min(5, max), budgetMs: 200, warmupMs: first ? 200 : 100 };
 }
@@ -91,8 +91,8 @@ export async function tune(run: CheckedRun, size: number, ctx: TuneContext): Pro
     if (cached && picked && usable && "program" in ctx.compile(picked, codegen)) {
       const candidates = cached.candidates.map((c): AutotuneCandidate => ({ ...c, ...rates(c.medianMs) }));
       debug(`${run.name}, size ${size}: cached choice from ${cached.date}${codegen ? ` (${formatKnobs(codegen) || "default knobs"})` : ""}, no candidate timed`);
-      const knobs = codegen ? { codegen } : {};
-      return { picked, ...knobs, report: { picked, cached: true, candidates: candidates.map(orderedCandidate), ...knobs }, diagnostics: [] };
+      const knobs = codegen ? { codegen, ...(cached.identical !== undefined ? { identical: cached.identical } : {}) } : {};
+      return { picked, ...(codegen ? { codegen } : {}), report: { picked, cached: true, candidates: candidates.map(orderedCandidate), ...knobs }, diagnostics: [] };
     }
   }
 
@@ -104,7 +104,7 @@ export async function tune(run: CheckedRun, size: number, ctx: TuneContext): Pro
   const tracedBytes = new Map<string, AutotuneCandidate["bytes"]>();
   const candidates: AutotuneCandidate[] = [];
   let firstErrors: LocatedDiagnostic[] | undefined;
-  const inputs = new Map<string, { args: KernelArgs; expected: Record<string, ArrayLike<number>> }>();
+  const inputs: SharedInputs = new Map();
   let timed = 0;
   /** Which candidates launched (correct or not); which compiled but failed on the GPU. */
   const ran: boolean[] = [];
@@ -127,11 +127,10 @@ export async function tune(run: CheckedRun, size: number, ctx: TuneContext): Pro
     try {
       // A grid or arguments this device cannot take (too many programs for a small block) rule
       // out this config only; a definition error common to all of them fails the run below.
-      const limits = runLimits(ctx.gpu.limits);
-      const grid = evaluateGrid(candidateRun, size, limits);
-      const shared = inputsFor(candidateRun, compiled.program, size, limits, inputs);
-      const program = ctx.specialize?.(constexprs, shared.args, codegen) ?? compiled.program;
+      const specialize = (scalars: Record<string, unknown>) => ctx.specialize?.(constexprs, scalars, codegen);
+      const prepared = prepareOneLaunch(candidateRun, { program: compiled.program, specialize }, size, ctx.executor.limits, inputs);
       if (codegen) {
+        const program = specialize(prepared.launches[0].args) ?? compiled.program;
         const wgsl = (program.quiet ?? program).wgsl;
         if (emitted.has(wgsl)) {
           identical++;
@@ -139,14 +138,13 @@ export async function tune(run: CheckedRun, size: number, ctx: TuneContext): Pro
         }
         emitted.add(wgsl);
       }
-      const outcome = await checkAndTime(ctx, candidateRun, program, grid, shared, candidateTiming(ctx.reps, timed === 0));
-      ran[i] = true;
-      if (outcome.medianMs !== null) timed++;
       const bytesKey = JSON.stringify(constexprs);
-      if (!tracedBytes.has(bytesKey)) {
-        const traced = launchBytes({ ir: program.ir, grid, args: shared.args, dtypes: new Map(pointerParams(program.params).map((p) => [p.name, p.dtype] as const)), lines: new LineMap("") });
-        tracedBytes.set(bytesKey, traced ? summarise(traced) : undefined);
-      }
+      const traceBytes = !tracedBytes.has(bytesKey);
+      const report = await runOneSize(prepared, ctx.executor, candidateContext(ctx, timed === 0, traceBytes));
+      ran[i] = true;
+      const outcome = outcomeOf(report);
+      if (outcome.medianMs !== null) timed++;
+      if (traceBytes) tracedBytes.set(bytesKey, report.bytes ? summarise(report.bytes) : undefined);
       const bytes = tracedBytes.get(bytesKey);
       candidates.push(entry({ ...outcome, ...rates(outcome.medianMs), ...(bytes ? { bytes } : {}) }));
     } catch (err) {
@@ -162,7 +160,7 @@ export async function tune(run: CheckedRun, size: number, ctx: TuneContext): Pro
     }
   }
 
-  debug(`${run.name}, size ${size}: timed ${timed} of ${tried.length} candidates${identical ? ` (${identical} more gave the same WGSL as another)` : ""}`);
+  debug(`${run.name}, size ${size}: timed ${timed} of ${tried.length - identical} candidates${identical ? ` (${identical} more gave the same WGSL as another)` : ""}`);
   const fastest = candidates
     .filter((c) => c.correct && c.medianMs !== null)
     .sort((a, b) => (a.medianMs as number) - (b.medianMs as number))[0];
@@ -171,7 +169,7 @@ export async function tune(run: CheckedRun, size: number, ctx: TuneContext): Pro
   const chosen: TuneCandidate | undefined = fastest ?? tried.find((_, i) => ran[i]) ?? compiledOnly[0];
   const picked = chosen?.constexprs;
   if (!picked && definitionError) throw definitionError;
-  if (fastest) storeChoice(key, choiceToCache(run, size, ctx, fastest, candidates));
+  if (fastest) storeChoice(key, { ...choiceToCache(run, size, ctx, fastest, candidates), ...(ctx.knobs ? { identical } : {}) });
   const knobs = ctx.knobs ? { codegen: chosen?.codegen ?? {}, identical } : {};
   return {
     picked,
@@ -195,67 +193,20 @@ function candidatesOf(configs: readonly Record<string, number>[], ctx: TuneConte
   });
 }
 
-/**
- * Candidates share one set of inputs and one reference when `args` gives them the same layout
- * (array lengths and scalar values) — the usual case, as with Triton's autotuner. A config whose
- * `args` differ (an output padded to the block) gets its own.
- */
-function inputsFor(
-  run: CheckedRun,
-  program: CompiledKernel,
-  size: number,
-  limits: RunLimits,
-  byLayout: Map<string, { args: KernelArgs; expected: Record<string, ArrayLike<number>> }>,
-): { args: KernelArgs; expected: Record<string, ArrayLike<number>> } {
-  const args = makeArgs(run, { name: program.name, params: program.params }, size, limits);
-  const layout = JSON.stringify(Object.entries(args).map(([k, v]) => [k, typeof v === "number" ? v : `${v.constructor.name}(${v.length})`]));
-  const known = byLayout.get(layout);
-  if (known) return known;
-  for (const p of pointerParams(program.params)) {
-    if (p.dtype === "f16") roundToF16(args[p.name] as HostArray);
-  }
-  const fresh = { args, expected: computeReference(run, args, size) };
-  byLayout.set(layout, fresh);
-  return fresh;
+/** A candidate's size, told as one: its own progress and report stay the tuner's. */
+function candidateContext(ctx: TuneContext, first: boolean, traceBytes: boolean): SizeContext {
+  return { reps: ctx.reps, progress: () => {}, onChecked: () => {}, lines: new LineMap(""), candidate: { timing: candidateTiming(ctx.reps, first), traceBytes } };
 }
 
-async function checkAndTime(
-  ctx: TuneContext,
-  run: CheckedRun,
-  program: CompiledKernel,
-  grid: [number, number, number],
-  inputs: { args: KernelArgs; expected: Record<string, ArrayLike<number>> },
-  timingOpts: ReturnType<typeof candidateTiming>,
-): Promise<Pick<AutotuneCandidate, "medianMs" | "correct" | "note">> {
-  const { gpu } = ctx;
-  // Each candidate starts from the shared inputs; outputs it never reads start as poison.
-  const args = copyArgs(inputs.args);
-  poisonUnreadOutputs(program.facts.loaded, run.outputs, args);
-  const dtypes = new Map(pointerParams(program.params).map((p) => [p.name, p.dtype] as const));
-  // Candidates run compiled without tl.devicePrint/tl.deviceAssert; the picked one's run prints.
-  const kernelProgram = program.quiet ?? { abi: program.abi, wgsl: program.wgsl };
-  const buffers: GPUBuffer[] = [];
-  const upload = (values: KernelArgs, copy: number) => uploadArgs(gpu, program, values, `#tune${copy}`, buffers);
-  try {
-    const first = await upload(args, 0);
-    await launch(gpu, kernelProgram, grid, first);
-    const got = await readOutputs(gpu, first, run.outputs, dtypes, args);
-    const comparison = compareOutputs(
-      run.outputs.map((o) => ({ name: o, got: got.get(o) as ArrayLike<number>, expected: inputs.expected[o], tolerance: { ...defaultTolerance(dtypes.get(o) as NumDtype), ...run.tolerance } })),
-    );
-    if (!comparison.correct) {
-      const m = comparison.firstMismatch;
-      const where = m ? `${m.output}[${m.index}] = ${short(m.got)}, expected ${short(m.expected)}; ` : "";
-      return { medianMs: null, correct: false, note: `does not match the reference: ${where}${comparison.mismatches} element${comparison.mismatches === 1 ? "" : "s"} differ` };
-    }
-    // Rotate over copies of the inputs, as the run's own timing does, so caches flatter no candidate.
-    const sets = [first];
-    for (let c = 1; c < timingCopies(args); c++) sets.push(await upload(copyArgs(args), c));
-    const timing = await timeLaunches(gpu, kernelProgram, grid, sets, timingOpts);
-    return { medianMs: timing.medianMs, correct: true };
-  } finally {
-    for (const b of buffers) b.destroy();
+/** What the table says of a candidate that ran: its median where it matched and was timed on the device, else why not. */
+function outcomeOf(report: RunReport): Pick<AutotuneCandidate, "medianMs" | "correct" | "note"> {
+  if (!report.correct) {
+    const m = report.firstMismatch;
+    const where = m ? `${m.output}[${m.index}] = ${short(m.got)}, expected ${short(m.expected)}; ` : "";
+    return { medianMs: null, correct: false, note: `does not match the reference: ${where}${report.mismatches} element${report.mismatches === 1 ? "" : "s"} differ` };
   }
+  const timing = report.timing && report.timing.source !== "cpu-wall-clock" ? report.timing : null;
+  return { medianMs: timing?.medianMs ?? null, correct: true };
 }
 
 /** What the cache remembers of a tuning: the pick and every candidate's time. */

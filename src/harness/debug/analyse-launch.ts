@@ -3,7 +3,7 @@
 // GPU's buffers, so the same numbers come out with --cpu and on any GPU.
 
 import type { LineMap } from "../../diagnostics/position";
-import { InterpreterError, type ProgramId } from "../../interpreter/interpret";
+import { interpret, InterpreterError, type ProgramId } from "../../interpreter/interpret";
 import type { KernelIR, NumDtype } from "../../ir/ir";
 import { forEachValue } from "../../ir/walk";
 import type { HostArray } from "../../language";
@@ -80,6 +80,41 @@ export function mapsOf(launch: LaunchToTrace, order: readonly ProgramId[], progr
     const trace = traceAccesses({ ir: launch.ir, grid: launch.grid, args, programs: order, details: programs, ...(budget !== undefined ? { budget } : {}) });
     const lengths = new Map(Object.entries(args).flatMap(([k, v]) => (typeof v === "number" ? [] : [[k, v.length] as const])));
     return (trace.details ?? []).map((d) => accessMap(d, lengths, launch.shapes ?? new Map(), launch.lines));
+  } catch (err) {
+    if (err instanceof InterpreterError) return undefined;
+    throw err;
+  }
+}
+
+/** What one program's active lanes touched: elements per kind and buffer ("load:x_ptr"), and its lane executions. */
+export interface ProgramTouched {
+  touched: Map<string, Set<number>>;
+  lanes: number;
+}
+
+/**
+ * What each of `programs` touched, traced in order on one copy of the launch's arguments as
+ * mapsOf traces them, without the maps: the elements only (exercise-access.ts compares programs
+ * with these, and maps only the programs that differ). Undefined when the interpreter fails.
+ */
+export function touchedOf(launch: LaunchToTrace, programs: readonly ProgramId[]): ProgramTouched[] | undefined {
+  const args = interpreterArgs(launch);
+  const out: ProgramTouched[] = [];
+  try {
+    for (const program of programs) {
+      const mine: ProgramTouched = { touched: new Map(), lanes: 0 };
+      out.push(mine);
+      const onAccess = (kind: string, param: string, index: number, _p: ProgramId, _lane: number, _span: unknown, active: boolean) => {
+        mine.lanes++;
+        if (!active) return;
+        const key = `${kind}:${param}`;
+        let set = mine.touched.get(key);
+        if (!set) mine.touched.set(key, (set = new Set()));
+        set.add(index);
+      };
+      interpret(launch.ir, launch.grid, args as Parameters<typeof interpret>[2], { programs: [program], onAccess, skipDots: true });
+    }
+    return out;
   } catch (err) {
     if (err instanceof InterpreterError) return undefined;
     throw err;

@@ -28,6 +28,13 @@ export interface SizeContext {
   accessMaps?: boolean;
   /** A warning about this size (KL3105), into the report's diagnostics. */
   warn?: (diagnostic: Diagnostic) => void;
+  /**
+   * A candidate of the autotuner (autotune.ts): launched as it will be timed (no prints, no
+   * instrumented variant or corner checks: its check is the comparison), timed with these options
+   * and only when correct; where its bytes go traced, timed or not, when `traceBytes` (once per
+   * set of constexprs: the knobs don't move them).
+   */
+  candidate?: { timing: TimingOptions; traceBytes: boolean };
 }
 
 /** The launches run once, checked. */
@@ -59,6 +66,9 @@ export interface SizeExecution {
 export interface TimingOptions {
   maxReps: number;
   minReps: number;
+  /** How long to keep timing and to warm up (runtime/timing.ts's defaults where absent). */
+  budgetMs?: number;
+  warmupMs?: number;
 }
 
 export interface Executor {

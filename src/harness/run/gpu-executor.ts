@@ -45,12 +45,11 @@ class GpuSize implements SizeExecution {
     private readonly p: PreparedSize,
     private readonly ctx: SizeContext,
   ) {
-    const specialized = p.launches.map((l) => l.specialize?.(l.args));
-    this.programs = p.launches.map((l, i) => {
-      const program: CompiledKernel = specialized[i] ?? l.program;
-      return { abi: program.abi, wgsl: program.wgsl };
-    });
-    this.quiet = p.launches.map((l, i) => (specialized[i] ?? l.program).quiet ?? this.programs[i]);
+    const specialized = p.launches.map((l): CompiledKernel => l.specialize?.(l.args) ?? l.program);
+    const printing = specialized.map((program) => ({ abi: program.abi, wgsl: program.wgsl }));
+    this.quiet = specialized.map((program, i) => program.quiet ?? printing[i]);
+    // A tuner's candidate is checked as it is timed: without tl.devicePrint/tl.deviceAssert.
+    this.programs = ctx.candidate ? this.quiet : printing;
   }
 
   async check(): Promise<CheckedSize> {
@@ -131,6 +130,11 @@ class GpuSize implements SizeExecution {
   private async correctnessLaunch(steps: LaunchStep[]): Promise<(() => Promise<StoreProvenance>) | undefined> {
     const { gpu, p } = this;
     const only = p.launches.length === 1 ? p.launches[0] : undefined;
+    if (this.ctx.candidate) {
+      // Its check is the comparison alone (the picked candidate's run then checks every access).
+      await (only ? launch(gpu, steps[0].program, steps[0].grid, steps[0].args) : launchSequence(gpu, steps));
+      return undefined;
+    }
     const instrumented = only?.instrumented?.(only.args);
     if (only && instrumented && fitsDevice(gpu, instrumented)) {
       const result = await instrumentedLaunch(gpu, instrumented, only.grid, steps[0].args, only.args, this.made, raceExplainer(only, p.dtypes, this.ctx));

@@ -1,10 +1,10 @@
 // Every size of one run: the kernel it names (or each launch's), its definition checked, then per
-// size either the autotuner (a run with `configs`, on the GPU) and the picked constexprs, or the
-// run's program(s); each size then goes through run-size.ts on the device's executor.
+// size either the autotuner (a run with `configs`, on the GPU: each candidate through run-size.ts
+// too) and the picked constexprs, or the run's program(s); each size then goes through
+// run-size.ts on the device's executor.
 
 import { BUILTINS } from "../../builtins";
 import type { CompiledKernel, KernelSource } from "../../compile";
-import type { Gpu } from "../../runtime";
 import { checkRunDefinition, checkSharedFields, type CheckedRun } from "./args";
 import { tune, type TuneContext } from "../autotune/autotune";
 import type { KnobRequest } from "../autotune/knob-candidates";
@@ -43,7 +43,7 @@ async function runSizes(given: LoadedRun, s: FileSession, only?: number[]): Prom
   const defined = checkRunDefinition(loaded, kernel, new Set(Object.keys(BUILTINS)));
   const sizes = only ?? sizesToRun(defined.sizes, s.opts);
   const knobs = knobRequest(defined, s);
-  if ((defined.configs || knobs) && s.device.gpu && s.opts.reps !== 0) return tuneEverySize(defined, kernel, sizes, s.device.gpu, s, knobs);
+  if ((defined.configs || knobs) && s.device.gpu && s.opts.reps !== 0) return tuneEverySize(defined, kernel, sizes, s, knobs);
   // Without a GPU to time on (--cpu), or nothing to time (--reps 0), a run with configs runs its first one.
   const checked = defined.configs ? { ...defined, constexprs: defined.configs[0] } : defined;
   const { program, diagnostics } = s.programs.forRun(kernel, checked.constexprs, loaded.name);
@@ -80,9 +80,9 @@ function knobRequest(run: CheckedRun, s: FileSession): KnobRequest | undefined {
   return run.tuneCodegen ?? (s.opts.tuneCodegen ? true : undefined);
 }
 
-async function tuneEverySize(run: CheckedRun, kernel: KernelSource, sizes: number[], gpu: Gpu, s: FileSession, knobs?: KnobRequest): Promise<"ran" | "compile-error"> {
+async function tuneEverySize(run: CheckedRun, kernel: KernelSource, sizes: number[], s: FileSession, knobs?: KnobRequest): Promise<"ran" | "compile-error"> {
   const tuning: TuneContext = {
-    gpu,
+    executor: s.device.executor,
     adapter: s.device.adapter,
     kernelName: kernel.name,
     kernelText: s.text.slice(kernel.span.start, kernel.span.end),

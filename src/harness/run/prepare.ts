@@ -7,7 +7,7 @@
 import type { CompiledKernel } from "../../compile";
 import type { NumDtype } from "../../ir/ir";
 import { poison, type HostArray } from "../../language";
-import { computeReference, evaluateCount, evaluateGrid, makeArgs, type CheckedRun, type KernelArgs, type RunLimits } from "./args";
+import { computeReference, copyArgs, evaluateCount, evaluateGrid, makeArgs, type CheckedRun, type KernelArgs, type RunLimits } from "./args";
 import { compareOutputs, defaultTolerance, type Comparison } from "./compare";
 import { pointerParams, poisonUnreadOutputs, roundToF16 } from "./gpu-args";
 import { bindLaunch, makeRunArgs, runArgDtypes, type CheckedLaunchRun } from "./launches";
@@ -52,17 +52,20 @@ export interface PreparedSize {
   compare: (got: Map<string, ArrayLike<number>>) => Comparison;
 }
 
-/** A run of one kernel: its own `args(size)` are the kernel's arguments. */
-export function prepareOneLaunch(run: CheckedRun, launch: LaunchProgram, size: number, limits: RunLimits | undefined): PreparedSize {
+/**
+ * The arrays and reference that several preparations of one size share (the autotuner's
+ * candidates, as with Triton's autotuner), by the layout of their `args` (array lengths, scalar
+ * values): a config whose `args` differ (an output padded to the block) gets its own.
+ */
+export type SharedInputs = Map<string, { args: KernelArgs; expected: Record<string, ArrayLike<number>> }>;
+
+/** A run of one kernel: its own `args(size)` are the kernel's arguments (those of an earlier preparation in `shared` where their layout is the same). */
+export function prepareOneLaunch(run: CheckedRun, launch: LaunchProgram, size: number, limits: RunLimits | undefined, shared?: SharedInputs): PreparedSize {
   const { program } = launch;
   const grid = evaluateGrid(run, size, limits);
-  const args = makeArgs(run, { name: program.name, params: program.params }, size, limits);
   const pointers = pointerParams(program.params);
   const dtypes = new Map(pointers.map((p) => [p.name, p.dtype] as const));
-  // f16 data is rounded to half precision on the way to the kernel; the reference sees the same values.
-  for (const [name, dtype] of dtypes) if (dtype === "f16") roundToF16(args[name] as HostArray);
-  const expected = computeReference(run, args, size);
-  trace("reference computed");
+  const { args, expected } = inputsOf(run, program, size, limits, dtypes, shared);
   const bytes = evaluateCount(run, "bytes", size);
   const flops = evaluateCount(run, "flops", size);
   poisonUnreadOutputs(program.facts.loaded, run.outputs, args);
@@ -97,6 +100,20 @@ export function prepareLaunches(run: CheckedLaunchRun, programs: readonly Launch
   };
   const shapes = new Map<string, Shape2d>();
   return { run: run.name, size, launches, runArgs, dtypes, outputs: run.outputs, expected, bytes, flops, shapes, base, compare: comparer(run, dtypes, expected, shapes) };
+}
+
+/** The run's arrays, f16 data rounded to half precision as the kernel will see it, and the reference computed on them. */
+function inputsOf(run: CheckedRun, program: CompiledKernel, size: number, limits: RunLimits | undefined, dtypes: Map<string, NumDtype>, shared: SharedInputs | undefined) {
+  const args = makeArgs(run, { name: program.name, params: program.params }, size, limits);
+  const layout = shared && JSON.stringify(Object.entries(args).map(([k, v]) => [k, typeof v === "number" ? v : `${v.constructor.name}(${v.length})`]));
+  const known = layout === undefined ? undefined : shared?.get(layout);
+  // Each preparation gets its own copy: its outputs are poisoned as its own program reads them.
+  if (known) return { args: copyArgs(known.args), expected: known.expected };
+  for (const [name, dtype] of dtypes) if (dtype === "f16") roundToF16(args[name] as HostArray);
+  const expected = computeReference(run, args, size);
+  trace("reference computed");
+  if (layout !== undefined) shared?.set(layout, { args: copyArgs(args), expected });
+  return { args, expected };
 }
 
 function comparer(run: Pick<CheckedRun, "outputs" | "tolerance">, dtypes: Map<string, NumDtype>, expected: Record<string, ArrayLike<number>>, shapes: Map<string, Shape2d>) {

@@ -31,9 +31,9 @@ export async function runOneSize(prepared: PreparedSize, executor: Executor, ctx
     const cpu = checked.cpuTiming;
     report = orderedReport({ ...prepared.base, ...comparison, ...(cpu ? { timing: cpu.total } : {}), ...launchTimings(prepared, cpu?.launches) });
     ctx.onChecked(report);
-    // --reps 0: checked, not timed (the timed variant is never compiled).
-    if (execution.time && ctx.reps !== 0) {
-      const timingOpts = { maxReps: ctx.reps ?? 100, minReps: Math.min(10, ctx.reps ?? 10) };
+    // --reps 0: checked, not timed (the timed variant is never compiled); a tuner's candidate only when correct.
+    if (execution.time && ctx.reps !== 0 && (!ctx.candidate || comparison.correct)) {
+      const timingOpts = ctx.candidate?.timing ?? { maxReps: ctx.reps ?? 100, minReps: Math.min(10, ctx.reps ?? 10) };
       const { timing, launches } = await execution.time(timingOpts);
       const medianS = timing.medianMs / 1e3;
       const { bytes, flops } = prepared;
@@ -67,7 +67,7 @@ export async function runOneSize(prepared: PreparedSize, executor: Executor, ctx
     const compared = compareWithSolution(toTrace, exercise, only.program.name, prepared.base.constexprs);
     if (compared) report.exerciseAccess = compared;
   }
-  if (toTrace && timed) {
+  if (toTrace && (ctx.candidate ? ctx.candidate.traceBytes : timed)) {
     trace("tracing the bytes");
     const bytes = launchBytes(toTrace);
     if (bytes) report.bytes = bytes;

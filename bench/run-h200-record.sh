@@ -1,0 +1,127 @@
+#!/bin/bash
+# Issue 28's record on the H200, in one lease (bench/RESULTS.md; bench/NOTES.md §25): the
+# hand-written reference matmul (../shared/tools/mm-f16-reference.cjs, the 244 kernel), the
+# hand-written probes' leading kernels (bench/mma-probe.ts, bench/flash-probe.ts), the generated f16
+# matmul (1000×1001×1003, 1024³, 4096³) and attention (4×32×4096×64, causal and not) at the default
+# code generation and with the autotuner's knobs (bench/suite.ts --tune-codegen), torch and Triton
+# f16 beside them (bench/torch_bench.py --only-f16), and both f16 examples through the CLI's own
+# autotuner with --tune-codegen (every knob setting checked against the reference on the H200).
+#
+# Here:   ../shared/tools/gpu-carry.sh && node scripts/build.mjs && node bench/build.mjs && bash bench/carry-f16.sh <checkout>/.kl-rec
+# There, three calls on one warm machine (one command may run 10 minutes; the parts keep their
+# files in .kl-rec/.record/ between calls, and every call copies all of them to $OUT):
+#   . .gpu/enter.sh; cd .kl-rec; PARTS="ref probe flash torch" bash bench/run-h200-record.sh
+#   . .gpu/enter.sh; cd .kl-rec; PARTS="suite" bash bench/run-h200-record.sh
+#   . .gpu/enter.sh; cd .kl-rec; PARTS="cli" bash bench/run-h200-record.sh
+# Then copy the last call's files to bench/results/<date>-h200-record/ and read summary.md
+# (bench/record-summary.mjs, also runnable here on that folder).
+#
+# Checking it without an H200: DRY_RUN=1 prints each part's commands; QUICK=1 runs each part at
+# tiny sizes with matrices emulated (lavapipe; the reference matmul and torch need the H200 and
+# are skipped with a line saying so). Under $OUT (at most 8 files come back from the device):
+# run-<parts>.log per call, probe.json, flash.json, kl-f16.json, torch.json, cli-knobs.json,
+# summary.md.
+set -uo pipefail
+here=$(pwd)
+out=${OUT:-$here/bench/results/$(date -u +%F)-h200-record}
+keep=${KEEP:-$here/.record}
+parts=${PARTS:-ref probe flash torch suite cli}
+quick=${QUICK:-}
+dry=${DRY_RUN:-}
+mkdir -p "$out" "$keep"
+unset KERNEL_LAB_DAWN_FLAGS
+has() { [[ " $parts " == *" $1 "* ]]; }
+# Each command with its time limit; DRY_RUN only prints it.
+step() {
+  local limit=$1; shift
+  echo "+ $*"
+  [ -n "$dry" ] && return 0
+  timeout "$limit" "$@"
+  local rc=$?
+  [ $rc -ne 0 ] && echo "(exit $rc)"
+  return 0
+}
+# The folder whose node_modules has webgpu (.gpu/enter.sh restores it in the checkout's root): the
+# reference tool requires it from its working folder.
+webgpu_root() {
+  local d=$here
+  while [ "$d" != / ] && [ ! -d "$d/node_modules/webgpu" ]; do d=$(dirname "$d"); done
+  echo "$d"
+}
+ref_tool=$here/bench/mm-f16-reference.cjs
+[ -f "$ref_tool" ] || ref_tool=$here/../shared/tools/mm-f16-reference.cjs
+# The probes' leaders (NOTES §21, §25): at 4096³ the 244 configuration and its grouped / M-major /
+# late-prefetch variants, 128×256 over 2×4 subgroups (f32 and f16 accumulators, grouped), the
+# bimodal f16 256×256; at 1024³ the 64×64, 64×128 and 128×64 set. Flash: O in registers, 128×32 over
+# 4 subgroups of 32 rows and 64×32 / 64×64 over 2, merged or not.
+probe_match=${PROBE_MATCH:-'^(128×128×32 2×2 sg of 4×4 →f32 pad 8 (prefetch|late) (rows|grouped) sg-[nm] C-matrices|128×256×32 2×4 sg of 4×4 →f(16|32) pad 8 prefetch (rows|grouped) sg-n C-matrices|256×256×32 2×4 sg of 8×4 →f16 .*|64×64×.*|64×128×32 .*|128×64×32 .*)$'}
+flash_match=${FLASH_MATCH:-'^flash (128×32 4|64×32 2|64×64 2) sg of 32 rows, O-regs( merged)?, S pad 4( causal)?$'}
+log="$keep/run-${parts// /-}.log"
+{
+  command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv
+  date -u
+  if has ref; then
+    if [ -n "$quick" ]; then
+      echo "ref: skipped with QUICK=1 (the reference tool needs subgroup matrices: the H200)"
+    else
+      for size in 4096 1024; do
+        step 150 bash -c "cd '$(webgpu_root)' && node '$ref_tool' $size '^staged-one TM4 TN4 sg2x2 \\(128x128x32, pad 8\\)\$'"
+      done
+    fi
+    date -u
+  fi
+  if has probe; then
+    if [ -n "$quick" ]; then step 300 node bench/dist/mma-probe.js --emulate --only matmul --out "$keep/probe.json"
+    else step 240 node bench/dist/mma-probe.js --only regs,matmul --sizes 4096,1024 --match "$probe_match" --out "$keep/probe.json"; fi
+    date -u
+  fi
+  if has flash; then
+    if [ -n "$quick" ]; then step 300 node bench/dist/flash-probe.js --emulate --match 'O-regs merged' --out "$keep/flash.json"
+    else step 200 node bench/dist/flash-probe.js --match "$flash_match" --out "$keep/flash.json"; fi
+    date -u
+  fi
+  if has torch; then
+    if python3 -c "import torch, triton; assert torch.cuda.is_available()" 2>/dev/null; then
+      PYTHONUNBUFFERED=1 step 200 python3 bench/torch_bench.py --only-f16 ${quick:+--quick} --out "$keep/torch.json"
+    else
+      echo "torch: skipped (no torch with CUDA and Triton here)"
+    fi
+    date -u
+  fi
+  if has suite; then
+    # The default code generation (each config's "knobs: default" row) and every knob setting in one
+    # file; KNOBS lines give each case's best at the default knobs against its best with them.
+    cases=${SUITE_CASES:-matmul-f16-1000x1001x1003,matmul-f16-1024x1024x1024,matmul-f16-4096x4096x4096,attention-f16}
+    [ -n "$quick" ] && cases=${SUITE_CASES:-matmul-f16,attention-f16}
+    step 560 node bench/dist/suite.js ${quick:+--quick} --only "$cases" --tune-codegen --out "$keep/kl-f16.json"
+    date -u
+  fi
+  if has cli; then
+    # The CLI's own autotuner with the knobs, afresh (--retune), in a cache of its own: each
+    # candidate checked against the example's reference on this GPU, the table of knobs printed.
+    export KERNEL_LAB_CACHE_DIR="$keep/cache"
+    if [ -z "$dry" ]; then echo "[" > "$keep/cli-knobs.json"; fi
+    sep=""
+    # On the H200 each size tunes in seconds; --timeout 300 (per size, tuning included) for the
+    # 1024 × 1026 × 1023 run, whose CPU reference alone takes a second or two.
+    runs=("examples/matmul-f16.kernel.ts --sweep" "examples/attention-f16.kernel.ts --sweep" "examples/matmul-f16.kernel.ts --size 1024")
+    # lavapipe tunes 3 matmul configs × 2 load forms at size 127 for minutes: its smallest size only.
+    [ -n "$quick" ] && runs=("examples/matmul-f16.kernel.ts --size 33" "examples/attention-f16.kernel.ts --sweep")
+    for run in "${runs[@]}"; do
+      step 330 node bin/kernel-lab.js run $run --reps 10 --tune-codegen --retune --timeout 300
+      if [ -z "$dry" ]; then
+        printf '%s' "$sep" >> "$keep/cli-knobs.json"
+        timeout 330 node bin/kernel-lab.js run $run --reps 10 --tune-codegen --timeout 300 --json >> "$keep/cli-knobs.json" || echo "(exit $?)"
+        sep=","
+      fi
+    done
+    if [ -z "$dry" ]; then echo "]" >> "$keep/cli-knobs.json"; fi
+    date -u
+  fi
+} 2>&1 | grep --line-buffered -v '^Warning: maxDynamic' | tee "$log"
+# Everything kept so far comes back with this call; the summary reads whatever is there.
+if [ -z "$dry" ]; then
+  node bench/record-summary.mjs "$keep" > "$keep/summary.md" 2>&1 || echo "summary: exit $?"
+  cp "$keep"/*.json "$keep"/*.log "$keep"/summary.md "$out"/ 2>/dev/null
+  ls -la "$out"
+fi
