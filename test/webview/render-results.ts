@@ -13,7 +13,7 @@ import { chromium, type Page } from "playwright-core";
 import { resultsHtml } from "../../src/editor/results-html";
 import type { ToWebview } from "../../src/editor/webview-protocol";
 import {
-  autotuned, autotunedSweep, bytesOnlyRun, bytesOnlySweep, coarseTimestamps, launchBoundRun, rooflineRun, rooflineSweep, runWithHistory, singleRun, sweep, uncountedRun, withPrints, wrongQuadrant,
+  autotuned, autotunedKnobs, autotunedSweep, bytesOnlyRun, bytesOnlySweep, coarseTimestamps, launchBoundRun, rooflineRun, rooflineSweep, runWithHistory, singleRun, sweep, uncountedRun, withPrints, wrongQuadrant,
 } from "./sample-reports";
 
 interface PageWindow {
@@ -232,6 +232,22 @@ test("an autotuned run lists every candidate and highlights the picked one", asy
     await send(page, received, { type: "results", view: autotunedSweep });
     const cells = await page.locator("[data-testid=sweep-table] td.picked-config").allTextContents();
     assert.deepEqual(cells, ["BLOCK_M=32, BLOCK_N=32, BLOCK_K=16 (cached)", "BLOCK_M=64, BLOCK_N=64, BLOCK_K=16"]);
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
+test("an autotuned run with the code generator's knobs shows each candidate's knobs and names the pick with them", async () => {
+  const { page, received, errors, close } = await openPanel();
+  try {
+    await send(page, received, { type: "results", view: autotunedKnobs });
+    const heads = await page.locator("[data-testid=autotune] thead th").allTextContents();
+    assert.deepEqual(heads.slice(0, 3), ["BLOCK_M", "BLOCK_N", "halfLoadForm"]);
+    const picked = page.locator("[data-testid=autotune] tbody tr.picked");
+    assert.equal(await picked.count(), 1, "one row: the config and the knobs picked");
+    assert.match((await picked.textContent()) ?? "", /^6464select1\.2\d* ms/);
+    assert.match(await page.textContent("[data-testid=autotune] caption") ?? "", /3 candidates · picked BLOCK_M = 64, BLOCK_N = 64, halfLoadForm = select · 1 more gave the same WGSL as another/);
     assert.deepEqual(errors, []);
   } finally {
     await close();
