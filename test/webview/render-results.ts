@@ -9,7 +9,8 @@ import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
-import { chromium, type Page } from "playwright-core";
+import type { Page } from "playwright-core";
+import { freshContext } from "./shared-browser";
 import { resultsHtml } from "../../src/editor/results-html";
 import type { ToWebview } from "../../src/editor/webview-protocol";
 import {
@@ -23,7 +24,6 @@ interface PageWindow {
 const root = path.resolve(__dirname, "..", "..");
 const media = path.join(root, "media");
 const out = path.join(root, "test-results", "webview");
-const chromiumPath = process.env.CHROMIUM ?? "/usr/bin/chromium";
 /** KERNEL_LAB_DOCS=1 also writes the docs/ screenshots these tests make (docs/screenshot-roofline.png). */
 const docs = process.env.KERNEL_LAB_DOCS === "1";
 
@@ -65,11 +65,8 @@ const LIGHT_THEME: Record<string, string> = {
 };
 
 async function openPanel(theme: { variables: Record<string, string>; bodyClass: string } = { variables: DARK_THEME, bodyClass: "vscode-dark" }): Promise<{ page: Page; received: unknown[]; errors: string[]; close: () => Promise<void> }> {
-  const browser = await chromium.launch({
-    executablePath: chromiumPath,
-    args: ["--no-sandbox", "--disable-gpu", "--allow-file-access-from-files"],
-  });
-  const page = await browser.newPage({ viewport: { width: 1000, height: 1400 } });
+  const context = await freshContext({ width: 1000, height: 1400 });
+  const page = await context.newPage();
   const received: unknown[] = [];
   const errors: string[] = [];
   page.on("console", (m) => {
@@ -103,10 +100,10 @@ async function openPanel(theme: { variables: Record<string, string>; bodyClass: 
     await page.goto(pathToFileURL(pagePath).toString());
     await waitFor(() => received.some((m) => (m as { type?: string }).type === "ready"));
   } catch (error) {
-    await browser.close();
+    await context.close();
     throw new Error(`the page did not load: ${String(error)}; console: ${errors.join(" | ")}`);
   }
-  return { page, received, errors, close: () => browser.close() };
+  return { page, received, errors, close: () => context.close() };
 }
 
 async function send(page: Page, received: unknown[], message: ToWebview): Promise<Record<string, unknown>> {

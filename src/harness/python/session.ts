@@ -14,6 +14,7 @@ import type { PythonFileReport, PythonPlot } from "./report";
 import { PythonCodes } from "./codes";
 import { compilerFor } from "./kernel-compiler";
 import { assertNever } from "../../ir/never";
+import { trace } from "../trace";
 import { RunCodes } from "../codes";
 import { DEFAULT_TIMEOUT_MS } from "../run/timeout";
 
@@ -113,8 +114,12 @@ export async function runPythonFile(fileArg: string, opts: PythonRunOptions, sta
   // f16 is asked for where the script names it (Dawn's toggles are chosen when the GPU opens).
   const needs = /float16|\.half\(|bfloat16/.test(source) ? { ...NO_NEEDS, f16: true } : NO_NEEDS;
   const gpuReady = opts.cpu ? undefined : requestGpu(() => {}, needs);
+  // The file's kernels are read (Lezer's parse, ~0.3 s the first time) while Python and the GPU start.
+  const compiler = compilerFor(file, source);
+  trace("the file's kernels read");
   try {
     const kind = await started.ready;
+    trace("Python ready");
     if (!warm) report.pyodide.startKind = kind;
   } catch (err) {
     return done("failure", [located(file, PythonCodes.pythonStart, `Kernel Lab could not start its embedded Python (Pyodide): ${(err as Error).message}`)]);
@@ -129,7 +134,7 @@ export async function runPythonFile(fileArg: string, opts: PythonRunOptions, sta
   }
 
   opts.onStart?.(report);
-  const launcher = new Launcher(file, source, device, report, compilerFor(file, source));
+  const launcher = new Launcher(file, source, device, report, compiler);
   const limit = new LaunchLimit(file, opts.timeoutMs ?? DEFAULT_TIMEOUT_MS);
   const ended = new Promise<Extract<Notice, { kind: "done" }>>((resolve) => {
     started.listener = (notice) => {
@@ -169,7 +174,9 @@ export async function runPythonFile(fileArg: string, opts: PythonRunOptions, sta
     };
   });
   started.thread.post({ kind: "run", file: absolute, displayName: file, text: source, bench: report.bench.mode, cpu: !!opts.cpu });
+  trace("script started");
   const result = await ended;
+  trace("script finished");
   started.listener = undefined;
   launcher.dispose();
   report.gpuCopies = { ...launcher.copies };
