@@ -27,7 +27,7 @@ Commands:
     --json             print one JSON object (docs/LANGUAGE.md §4) on stdout, nothing else
     --reps N           at most N timed repetitions (default 100); 0: check only, no timing
                        (a run with configs then runs its first config)
-    --timeout SECONDS  limit per run and size (default 120)
+    --timeout SECONDS  limit per run and size; for a .py file, per launch (default 120)
     --max-steps N      with --cpu, element operations a launch may take before it counts as
                        endless (default 500000000)
     --constexpr NAME=VALUE  replace a constexpr of the run and of each of its configs (repeatable;

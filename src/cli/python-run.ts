@@ -18,6 +18,7 @@ export async function runPythonCommand(cmd: Extract<Command, { kind: "run" }>, w
     {
       cpu: cmd.cpu,
       bench: cmd.bench,
+      ...(cmd.timeoutMs !== undefined ? { timeoutMs: cmd.timeoutMs } : {}),
       onStdout: cmd.json ? undefined : (text) => void process.stdout.write(text),
       onStderr: (text) => void process.stderr.write(text),
       onStart: cmd.json ? undefined : (r) => void process.stderr.write(`${startLine(r)}\n`),

@@ -1,11 +1,13 @@
-// The random-number and erf/tanh examples end to end through the built binary: Triton tutorial
-// 04's low-memory dropout (tl.rand; its reference recomputes Philox independently in plain TS) and
-// GELU (tl.erf, tl.tanh), every size (--sweep) on the GPU (lavapipe on CI) and with --cpu.
+// The random-number and erf/tanh examples end to end: Triton tutorial 04's low-memory dropout
+// (tl.rand; its reference recomputes Philox independently in plain TS) and GELU (tl.erf, tl.tanh),
+// through the built binary at one size, and every size (--sweep) run in this process
+// (test/support/run-in-process.ts), on the GPU (lavapipe on CI) and with --cpu.
 
 import { before, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { ensureBuilt, root } from "./build";
+import { runJson } from "../support/run-in-process";
 
 const env = { ...process.env, XDG_RUNTIME_DIR: process.env.XDG_RUNTIME_DIR ?? "/tmp" };
 
@@ -28,12 +30,12 @@ test("examples/dropout.kernel.ts: Match: true with Max difference 0 on the GPU a
 });
 
 for (const example of ["dropout", "gelu"]) {
-  test(`examples/${example}.kernel.ts --sweep: every run and size matches on the GPU and with --cpu`, () => {
+  test(`examples/${example}.kernel.ts --sweep: every run and size matches on the GPU and with --cpu`, async () => {
     for (const backend of [[], ["--cpu"]]) {
-      const r = run(["run", `examples/${example}.kernel.ts`, "--sweep", "--reps", "0", "--json", ...backend]);
-      const report = JSON.parse(r.stdout);
-      assert.deepEqual(report.diagnostics, [], r.stderr);
-      assert.equal(r.code, 0, r.stderr);
+      // `kernel-lab run FILE --sweep --reps 0 --json [--cpu]`, in this process (test/support/run-in-process.ts).
+      const { code, report } = await runJson(`examples/${example}.kernel.ts`, { sweep: true, reps: 0, cpu: backend.length > 0 });
+      assert.deepEqual(report.diagnostics, []);
+      assert.equal(code, 0);
       assert.ok(report.runs.length >= 3);
       for (const run of report.runs) assert.equal(run.correct, true, `${example} ${backend} ${run.name} size ${run.size}: ${JSON.stringify(run.firstMismatch)}`);
     }

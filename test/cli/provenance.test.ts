@@ -1,10 +1,12 @@
-// Where a mismatch came from and every out-of-bounds access, atomics included (issue 12, items 1 and 2), end to end
-// on the built binary, on the GPU (the instrumented correctness launch) and with --cpu (the
-// interpreter's store hook): test/fixtures/provenance.kernel.ts.
+// Where a mismatch came from and every out-of-bounds access, atomics included (issue 12, items 1
+// and 2), end to end on the GPU (the instrumented correctness launch) and with --cpu (the
+// interpreter's store hook): test/fixtures/provenance.kernel.ts. The reports come from the run in
+// this process (test/support/run-in-process.ts), the human output from the built binary.
 import { before, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { ensureBuilt, root } from "./build";
+import { runJson as runInProcess } from "../support/run-in-process";
 
 const env = { ...process.env, XDG_RUNTIME_DIR: process.env.XDG_RUNTIME_DIR ?? "/tmp" };
 const FILE = "test/fixtures/provenance.kernel.ts";
@@ -17,16 +19,16 @@ function cli(args: string[]): { code: number | null; stdout: string; stderr: str
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-function runJson(run: string, cpu: boolean): { code: number | null; report: any } {
-  const r = cli(["run", FILE, "--run", run, "--json", ...(cpu ? ["--cpu"] : [])]);
-  return { code: r.code, report: JSON.parse(r.stdout) };
+/** `kernel-lab run FILE --run RUN --json [--cpu]`, in this process (test/support/run-in-process.ts); the human output below spawns the binary. */
+function runJson(run: string, cpu: boolean): Promise<{ code: number; report: any }> {
+  return runInProcess(FILE, { run, cpu });
 }
 
 for (const cpu of [false, true]) {
   const on = cpu ? "--cpu" : "the GPU";
 
-  test(`program 3 stores its block back to front: firstMismatch names program [3,0,0], lane 127 and the store's line (${on})`, () => {
-    const { code, report } = runJson("wrongProgram", cpu);
+  test(`program 3 stores its block back to front: firstMismatch names program [3,0,0], lane 127 and the store's line (${on})`, async () => {
+    const { code, report } = await runJson("wrongProgram", cpu);
     assert.equal(code, 1);
     const m = report.runs[0].firstMismatch;
     assert.equal(m.index, 384);
@@ -36,8 +38,8 @@ for (const cpu of [false, true]) {
     assert.equal(report.runs[0].mismatchMap, undefined);
   });
 
-  test(`the only out-of-bounds load is in program 5 of 10: KL3101 at the load names program and lane (${on})`, () => {
-    const { code, report } = runJson("middleOutOfBounds", cpu);
+  test(`the only out-of-bounds load is in program 5 of 10: KL3101 at the load names program and lane (${on})`, async () => {
+    const { code, report } = await runJson("middleOutOfBounds", cpu);
     assert.equal(code, 4);
     assert.deepEqual(report.runs, []);
     const [d] = report.diagnostics;
@@ -48,8 +50,8 @@ for (const cpu of [false, true]) {
     assert.match(d.message, new RegExp(`x_ptr\\[${5 * 128 + lane + 1200}\\]`));
   });
 
-  test(`the only out-of-bounds access is program 3's atomic (lane 77's bin one past the end): KL3101 at the atomic (${on})`, () => {
-    const { code, report } = runJson("atomicOutOfBounds", cpu);
+  test(`the only out-of-bounds access is program 3's atomic (lane 77's bin one past the end): KL3101 at the atomic (${on})`, async () => {
+    const { code, report } = await runJson("atomicOutOfBounds", cpu);
     assert.equal(code, 4);
     assert.deepEqual(report.runs, []);
     assert.equal(report.diagnostics.length, 1);
@@ -63,16 +65,16 @@ for (const cpu of [false, true]) {
     );
   });
 
-  test(`the same histogram in bounds (its masked-off lanes' bins past the end are no accesses) matches (${on})`, () => {
-    const { code, report } = runJson("atomicInBounds", cpu);
+  test(`the same histogram in bounds (its masked-off lanes' bins past the end are no accesses) matches (${on})`, async () => {
+    const { code, report } = await runJson("atomicInBounds", cpu);
     assert.equal(code, 0);
     assert.deepEqual(report.diagnostics, []);
     assert.equal(report.runs[0].correct, true);
     assert.equal(report.runs[0].mismatches, 0);
   });
 
-  test(`a bin one too high from an atomic: firstMismatch names the atomic's line, no single program (${on})`, () => {
-    const { code, report } = runJson("atomicWrongBin", cpu);
+  test(`a bin one too high from an atomic: firstMismatch names the atomic's line, no single program (${on})`, async () => {
+    const { code, report } = await runJson("atomicWrongBin", cpu);
     assert.equal(code, 1);
     const { firstMismatch, mismatches } = report.runs[0];
     assert.equal(mismatches, 1);
@@ -81,8 +83,8 @@ for (const cpu of [false, true]) {
     assert.deepEqual(firstMismatch.source, { line: 147, column: 3 });
   });
 
-  test(`a float atomic (one invocation's compare-and-swap loop) one past the end in program 2: KL3101 at it (${on})`, () => {
-    const { code, report } = runJson("scalarAtomicOutOfBounds", cpu);
+  test(`a float atomic (one invocation's compare-and-swap loop) one past the end in program 2: KL3101 at it (${on})`, async () => {
+    const { code, report } = await runJson("scalarAtomicOutOfBounds", cpu);
     assert.equal(code, 4);
     const [d] = report.diagnostics;
     assert.equal(d.code, "KL3101");
@@ -90,8 +92,8 @@ for (const cpu of [false, true]) {
     assert.match(d.message, /: sum_oob_kernel: program \(2,0,0\), lane 0 atomically updates total_ptr\[1\] but total_ptr has 1 element;/);
   });
 
-  test(`a wrong bottom-right quadrant: mismatchMap counts wrong elements only there (${on})`, () => {
-    const { code, report } = runJson("wrongQuadrant", cpu);
+  test(`a wrong bottom-right quadrant: mismatchMap counts wrong elements only there (${on})`, async () => {
+    const { code, report } = await runJson("wrongQuadrant", cpu);
     assert.equal(code, 1);
     const run = report.runs[0];
     assert.deepEqual(run.firstMismatch.program, [2, 2, 0]);

@@ -138,6 +138,23 @@ test("kernel-lab run FILE.py: exit 1 and the traceback on a KL3101; --json has d
   assert.equal(restored.stdout, report.stdout);
 });
 
+test("kernel-lab run FILE.py --timeout: a launch that never ends stops at the limit with KL3900 at its line, saying how to raise it (exit 4)", () => {
+  // Its own process: the endless dispatch keeps that process's GPU busy for good.
+  const file = path.join(scratch, "endless.py");
+  writeFileSync(
+    file,
+    "import torch\nimport triton\nimport triton.language as tl\n\n\n@triton.jit\ndef spin_kernel(x_ptr, n, step, BLOCK: tl.constexpr):\n" +
+      "    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n    acc = tl.load(x_ptr + offs, mask=offs < n)\n    i = 0\n" +
+      "    while i < n:\n        acc = acc + 1.0\n        i += step\n    tl.store(x_ptr + offs, acc, mask=offs < n)\n\n\n" +
+      "x = torch.rand(256, device='cuda')\nspin_kernel[(4,)](x, 256, 0, BLOCK=64)\nprint('never printed')\n",
+  );
+  const r = spawnSync(process.execPath, ["bin/kernel-lab.js", "run", file, "--timeout", "2"], { cwd: root, env, encoding: "utf8", timeout: 120_000 });
+  assert.equal(r.status, 4, r.stderr);
+  assert.equal(r.stdout, "");
+  assert.match(r.stderr, /endless\.py:18:1 - error KL3900: the launch of spin_kernel at line 18 \(grid \[4, 1, 1\]\) did not finish within 2 s: .* raise the limit with kernel-lab run --timeout SECONDS/);
+  assert.match(r.stderr, /KernelLabError: .*endless\.py:18: spin_kernel's launch did not finish within 2 s \(KL3900\)/);
+});
+
 test("tutorial-05 style: an autograd.Function's forward and backward launch kernels (a spin lock per group), checked against F.layer_norm's backward", async () => {
   const { report, outcome } = await run(path.join(PY, "layer-norm-autograd.py"), { bench: "off" });
   assert.equal(outcome, "ok", report.traceback);

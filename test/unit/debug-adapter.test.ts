@@ -298,6 +298,8 @@ test("a Python kernel: a breakpoint at a Python line, Python names, steps, a dev
   await client.request("setBreakpoints", { source: { path: PY }, breakpoints: [{ line: 25 }] });
   await client.request("continue", { threadId: 1 });
   await client.next("stopped");
+  // total is assigned in both branches of the `if` (declared ahead of it in the lowered kernel): not shown before.
+  assert.ok(!(await variablesAtStop(client)).has("total"), "total before line 25 assigns it");
   await client.request("stepIn", { threadId: 1 });
   await client.next("stopped");
   const frames = (await client.request("stackTrace", { threadId: 1 })).body.stackFrames;
@@ -314,6 +316,11 @@ test("a Python kernel: a breakpoint at a Python line, Python names, steps, a dev
   assert.deepEqual(layers.map((l: { name: string }) => l.name), ["line 23: load x_ptr", "line 28: store out_ptr"]);
   assert.match(layers[0].value, /^37 of 48 lanes active, 37 elements \[74, 111\)/);
 
+  // At the store: the scaled sum.
+  await client.request("setBreakpoints", { source: { path: PY }, breakpoints: [{ line: 28 }] });
+  await client.request("continue", { threadId: 1 });
+  await client.next("stopped");
+  assert.equal(Number((await variablesAtStop(client)).get("total")?.value), rowSum * 2);
   await client.request("setBreakpoints", { source: { path: PY }, breakpoints: [] });
   await client.request("continue", { threadId: 1 });
   await client.next("terminated");

@@ -22,6 +22,8 @@ const NODE_ONLY = new Set([
   "harness/python/thread-node.ts",
   "harness/python/worker-node.ts",
   "harness/python/snapshot-node.ts",
+  "harness/python/bytecode-node.ts",
+  "harness/python/pyodide-script-node.ts",
 ]);
 /** Folders that are not part of the worker: the command line, and the editor (its own web bundle checks itself). */
 const NOT_IN_THE_WORKER = ["cli/", "editor/"];

@@ -10,7 +10,8 @@ import assert from "node:assert/strict";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
-import { chromium, type Page } from "playwright-core";
+import type { Page } from "playwright-core";
+import { freshContext } from "./shared-browser";
 import { resultsHtml } from "../../src/editor/results-html";
 import type { ResultsView, ToWebview } from "../../src/editor/webview-protocol";
 import { compileKernel, parseKernelFile } from "../../src/compile";
@@ -28,7 +29,6 @@ import { runFile } from "../../src/harness/run/run";
 const root = path.resolve(__dirname, "..", "..");
 const media = path.join(root, "media");
 const out = path.join(root, "test-results", "webview");
-const chromiumPath = process.env.CHROMIUM ?? "/usr/bin/chromium";
 const docs = process.env.KERNEL_LAB_DOCS === "1";
 
 function launchOf(file: string, kernel: string, constexprs: Record<string, number>, grid: [number, number, number], args: LaunchToTrace["args"], shapes?: Map<string, [number, number]>): LaunchToTrace {
@@ -68,8 +68,8 @@ const THEME = `
 `;
 
 async function openPanel(): Promise<{ page: Page; received: unknown[]; errors: string[]; close: () => Promise<void> }> {
-  const browser = await chromium.launch({ executablePath: chromiumPath, args: ["--no-sandbox", "--disable-gpu", "--allow-file-access-from-files"] });
-  const page = await browser.newPage({ viewport: { width: 1000, height: 1200 } });
+  const context = await freshContext({ width: 1000, height: 1200 });
+  const page = await context.newPage();
   const received: unknown[] = [];
   const errors: string[] = [];
   // The test's own pixel reads make Chromium suggest willReadFrequently: not the page's fault.
@@ -88,7 +88,7 @@ async function openPanel(): Promise<{ page: Page; received: unknown[]; errors: s
   writeFileSync(pagePath, html);
   await page.goto(pathToFileURL(pagePath).toString());
   await waitFor(() => received.some((m) => (m as { type?: string }).type === "ready"));
-  return { page, received, errors, close: () => browser.close() };
+  return { page, received, errors, close: () => context.close() };
 }
 
 async function send(page: Page, received: unknown[], message: ToWebview): Promise<Record<string, unknown>> {

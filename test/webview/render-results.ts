@@ -9,11 +9,12 @@ import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
-import { chromium, type Page } from "playwright-core";
+import type { Page } from "playwright-core";
+import { freshContext } from "./shared-browser";
 import { resultsHtml } from "../../src/editor/results-html";
 import type { ToWebview } from "../../src/editor/webview-protocol";
 import {
-  autotuned, autotunedSweep, bytesOnlyRun, bytesOnlySweep, coarseTimestamps, launchBoundRun, rooflineRun, rooflineSweep, runWithHistory, singleRun, sweep, uncountedRun, withPrints, wrongQuadrant,
+  autotuned, autotunedKnobs, autotunedSweep, bytesOnlyRun, bytesOnlySweep, coarseTimestamps, launchBoundRun, rooflineRun, rooflineSweep, runWithHistory, singleRun, sweep, uncountedRun, withPrints, wrongQuadrant,
 } from "./sample-reports";
 
 interface PageWindow {
@@ -23,7 +24,6 @@ interface PageWindow {
 const root = path.resolve(__dirname, "..", "..");
 const media = path.join(root, "media");
 const out = path.join(root, "test-results", "webview");
-const chromiumPath = process.env.CHROMIUM ?? "/usr/bin/chromium";
 /** KERNEL_LAB_DOCS=1 also writes the docs/ screenshots these tests make (docs/screenshot-roofline.png). */
 const docs = process.env.KERNEL_LAB_DOCS === "1";
 
@@ -65,11 +65,8 @@ const LIGHT_THEME: Record<string, string> = {
 };
 
 async function openPanel(theme: { variables: Record<string, string>; bodyClass: string } = { variables: DARK_THEME, bodyClass: "vscode-dark" }): Promise<{ page: Page; received: unknown[]; errors: string[]; close: () => Promise<void> }> {
-  const browser = await chromium.launch({
-    executablePath: chromiumPath,
-    args: ["--no-sandbox", "--disable-gpu", "--allow-file-access-from-files"],
-  });
-  const page = await browser.newPage({ viewport: { width: 1000, height: 1400 } });
+  const context = await freshContext({ width: 1000, height: 1400 });
+  const page = await context.newPage();
   const received: unknown[] = [];
   const errors: string[] = [];
   page.on("console", (m) => {
@@ -103,10 +100,10 @@ async function openPanel(theme: { variables: Record<string, string>; bodyClass: 
     await page.goto(pathToFileURL(pagePath).toString());
     await waitFor(() => received.some((m) => (m as { type?: string }).type === "ready"));
   } catch (error) {
-    await browser.close();
+    await context.close();
     throw new Error(`the page did not load: ${String(error)}; console: ${errors.join(" | ")}`);
   }
-  return { page, received, errors, close: () => browser.close() };
+  return { page, received, errors, close: () => context.close() };
 }
 
 async function send(page: Page, received: unknown[], message: ToWebview): Promise<Record<string, unknown>> {
@@ -232,6 +229,22 @@ test("an autotuned run lists every candidate and highlights the picked one", asy
     await send(page, received, { type: "results", view: autotunedSweep });
     const cells = await page.locator("[data-testid=sweep-table] td.picked-config").allTextContents();
     assert.deepEqual(cells, ["BLOCK_M=32, BLOCK_N=32, BLOCK_K=16 (cached)", "BLOCK_M=64, BLOCK_N=64, BLOCK_K=16"]);
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
+test("an autotuned run with the code generator's knobs shows each candidate's knobs and names the pick with them", async () => {
+  const { page, received, errors, close } = await openPanel();
+  try {
+    await send(page, received, { type: "results", view: autotunedKnobs });
+    const heads = await page.locator("[data-testid=autotune] thead th").allTextContents();
+    assert.deepEqual(heads.slice(0, 3), ["BLOCK_M", "BLOCK_N", "halfLoadForm"]);
+    const picked = page.locator("[data-testid=autotune] tbody tr.picked");
+    assert.equal(await picked.count(), 1, "one row: the config and the knobs picked");
+    assert.match((await picked.textContent()) ?? "", /^6464select1\.2\d* ms/);
+    assert.match(await page.textContent("[data-testid=autotune] caption") ?? "", /3 candidates · picked BLOCK_M = 64, BLOCK_N = 64, halfLoadForm = select · 1 more gave the same WGSL as another/);
     assert.deepEqual(errors, []);
   } finally {
     await close();

@@ -130,6 +130,25 @@ export const autotuned: ResultsView = {
   wgslNote: "Generated for WebGPU's default limits; a run specialises further for its adapter and its arguments (those equal to 1, multiples of 16).",
 };
 
+/** The same run with the code generator's knobs tuned too (`tuneCodegen`): two configs × two load forms, one setting's WGSL the same as another's. */
+export const autotunedKnobs: ResultsView = {
+  ...autotuned,
+  runs: [{
+    ...autotuned.runs[0],
+    autotune: {
+      picked: { BLOCK_M: 64, BLOCK_N: 64, BLOCK_K: 16 },
+      cached: false,
+      codegen: { halfLoadForm: "select" },
+      identical: 1,
+      candidates: [
+        { ...matmulCandidate(32, 32, 16, 1.871), codegen: { halfLoadForm: "block" } },
+        { ...matmulCandidate(64, 64, 16, 1.262), codegen: { halfLoadForm: "block" } },
+        { ...matmulCandidate(64, 64, 16, 1.203), codegen: { halfLoadForm: "select" } },
+      ],
+    },
+  }],
+};
+
 /** The same run swept: each size has its own pick, one of them from the cache. */
 export const autotunedSweep: ResultsView = {
   ...autotuned,

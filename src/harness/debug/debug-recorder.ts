@@ -78,6 +78,8 @@ export class StopRecorder {
   private lastState: ProgramState | undefined;
   /** When each value or variable was last (re)defined, in statements run: picks the live one of a name inlined twice. */
   private readonly definedAt = new Map<string, number>();
+  /** Variables assigned so far: one declared without a value (`let total;`) has none to show before. */
+  private readonly assigned = new Set<number>();
   private statementsRun = 0;
 
   constructor(
@@ -88,7 +90,7 @@ export class StopRecorder {
   ) {
     this.lines = new LineMap(text);
     this.functions = [kernel, ...new Set(kernel.helpers?.values() ?? [])].filter((f, i, all) => all.findIndex((g) => g.fn === f.fn) === i);
-    this.names = nameRecords(this.functions, ir);
+    this.names = nameRecords(this.functions, ir, this.assigned);
   }
 
   /** The interpreter's statement hook. */
@@ -117,6 +119,7 @@ export class StopRecorder {
     const n = this.statementsRun++;
     if (s.kind === "let") this.definedAt.set(`v${s.value.id}`, n);
     else if (s.kind === "declare" || s.kind === "assign") this.definedAt.set(`x${s.variable.id}`, n);
+    if (s.kind === "assign") this.assigned.add(s.variable.id);
     else if (s.kind === "for") this.definedAt.set(`x${s.counter.id}`, n);
   }
 
@@ -265,6 +268,19 @@ function scopeOf(kernel: KernelSource, offset: number): ts.Node {
   return scope;
 }
 
+/** Whether the declaration at `offset` is a `let x;` with no value. */
+function declaredWithoutValue(fn: KernelSource, offset: number): boolean {
+  const sf = fn.sourceFile;
+  let found = false;
+  const visit = (node: ts.Node): void => {
+    if (node.getStart(sf) > offset || node.getEnd() <= offset) return;
+    if (ts.isVariableDeclaration(node) && node.name.getStart(sf) === offset) found = node.initializer === undefined;
+    else ts.forEachChild(node, visit);
+  };
+  visit(fn.fn);
+  return found;
+}
+
 /** The caller's statement that calls `name`: its next call from where it is, else its first. */
 function callSite(caller: OpenFrame, name: string, sf: ts.SourceFile): ts.Node | undefined {
   const calls: ts.Node[] = [];
@@ -278,13 +294,18 @@ function callSite(caller: OpenFrame, name: string, sf: ts.SourceFile): ts.Node |
   return call && siteContaining(caller.fn, call.getStart(sf));
 }
 
-/** Every user name of the kernel and its device functions: parameters and consts (KernelIR.valueNames), `let` variables and loop counters. */
-function nameRecords(functions: readonly KernelSource[], ir: KernelIR): NameRecord[] {
+/**
+ * Every user name of the kernel and its device functions: parameters and consts (KernelIR.valueNames),
+ * `let` variables and loop counters. A `let` without a value (`let total;`, as a Python variable
+ * assigned in both branches of an `if` is lowered) shows once it is assigned (`assigned`).
+ */
+function nameRecords(functions: readonly KernelSource[], ir: KernelIR, assigned: ReadonlySet<number>): NameRecord[] {
   const values = new Map<number, Value>();
   const records: NameRecord[] = [];
   const sf = functions[0].sourceFile;
   const around = (offset: number) => functions.find((f) => f.fn.getStart(sf) <= offset && offset < f.fn.getEnd()) ?? functions[0];
-  const variable = (v: { id: number; name: string; type: ValueType; span: Span }) =>
+  const variable = (v: { id: number; name: string; type: ValueType; span: Span }) => {
+    const unset = declaredWithoutValue(around(v.span.start), v.span.start);
     records.push({
       name: v.name,
       declaredAt: v.span.start,
@@ -292,8 +313,9 @@ function nameRecords(functions: readonly KernelSource[], ir: KernelIR): NameReco
       type: v.type,
       parameter: false,
       key: `x${v.id}`,
-      read: (state) => state.variables.get(v.id),
+      read: (state) => (unset && !assigned.has(v.id) ? undefined : state.variables.get(v.id)),
     });
+  };
   const visit = (statements: readonly Stmt[]) => {
     for (const s of statements) {
       if (s.kind === "let") values.set(s.value.id, s.value);

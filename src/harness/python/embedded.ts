@@ -10,7 +10,13 @@ import { tensorOps } from "./tensor-ops";
 
 /** The part of Pyodide's API used here (pyodide.d.ts's PyodideAPI, narrowed). */
 export interface Pyodide {
-  FS: { mkdirTree(path: string): void; writeFile(path: string, data: string): void };
+  FS: {
+    mkdirTree(path: string): void;
+    writeFile(path: string, data: string | Uint8Array): void;
+    readFile(path: string): Uint8Array;
+    utime(path: string, atime: number, mtime: number): void;
+    analyzePath(path: string): { exists: boolean };
+  };
   registerJsModule(name: string, module: object): void;
   runPython(code: string, options?: { globals?: unknown; filename?: string }): unknown;
   globals: { get(name: string): unknown };
@@ -24,7 +30,18 @@ export const LIB_DIR = "/kernel_lab/lib";
 export interface PythonThread {
   /** Runs one script to its end; posts `done`. */
   run(command: RunScript): void;
+  /** Kernel Lab's modules compiled so far (lib path of the `.pyc` → its bytes), for the next process (bytecode-node.ts). */
+  bytecode(): Record<string, Uint8Array>;
 }
+
+/**
+ * The modification time Kernel Lab's modules get in Pyodide's file system. Python's cached
+ * bytecode (`__pycache__/*.pyc`) is valid while its source's time and size are unchanged, so with
+ * a fixed time the bytecode one process wrote serves the next: compiling the modules is most of
+ * importing them (~0.5 s of CPU). The cache is keyed by the modules' contents (bytecode-node.ts),
+ * so a changed module is never run from old bytecode.
+ */
+const LIB_MTIME_MS = Date.UTC(2000, 0, 1);
 
 /**
  * How the Python thread's requests reach the main thread and come back: a string at once where the
@@ -38,11 +55,26 @@ export type BridgeCall = (request: Request) => string | Promise<string>;
  * main thread (`call`), stdout and stderr streamed as written. `promising`: each script runs with
  * stack switching (Pyodide's callPromising), so a request may answer with a promise.
  */
-export function preparePython(pyodide: Pyodide, files: Record<string, string>, call: BridgeCall, post: (notice: Notice) => void, promising = false): PythonThread {
+export function preparePython(
+  pyodide: Pyodide,
+  files: Record<string, string>,
+  call: BridgeCall,
+  post: (notice: Notice) => void,
+  promising = false,
+  /** The modules' bytecode from an earlier process (lib path of the `.pyc` → bytes); with it, Python also writes what it compiles. */
+  bytecode?: Record<string, Uint8Array>,
+): PythonThread {
+  const folder = (full: string) => full.slice(0, full.lastIndexOf("/"));
   for (const [file, text] of Object.entries(files)) {
     const full = `${LIB_DIR}/${file}`;
-    pyodide.FS.mkdirTree(full.slice(0, full.lastIndexOf("/")));
+    pyodide.FS.mkdirTree(folder(full));
     pyodide.FS.writeFile(full, text);
+    pyodide.FS.utime(full, LIB_MTIME_MS, LIB_MTIME_MS);
+  }
+  for (const [file, bytes] of Object.entries(bytecode ?? {})) {
+    const full = `${LIB_DIR}/${file}`;
+    pyodide.FS.mkdirTree(folder(full));
+    pyodide.FS.writeFile(full, bytes);
   }
   const decoder = new TextDecoder();
   const stream = (kind: "stdout" | "stderr") => ({
@@ -63,7 +95,10 @@ export function preparePython(pyodide: Pyodide, files: Record<string, string>, c
   };
   pyodide.registerJsModule("_kernel_lab_bridge", bridge);
   pyodide.registerJsModule("_kernel_lab_ops", tensorOps);
-  pyodide.runPython(`import sys\nsys.path.insert(0, ${JSON.stringify(LIB_DIR)})\nimport _kernel_lab_runner`);
+  // With a bytecode cache, Python writes what it compiles (modules imported later too: torch._on_gpu).
+  const writeBytecode = bytecode ? "sys.dont_write_bytecode = False\n" : "";
+  pyodide.runPython(`import sys\n${writeBytecode}sys.path.insert(0, ${JSON.stringify(LIB_DIR)})\nimport _kernel_lab_runner`);
+  const tag = String(pyodide.runPython("sys.implementation.cache_tag"));
   type RunScriptFn = ((file: string, name: string, text: string, bench: string, cpu: boolean) => string | undefined) & {
     callPromising(file: string, name: string, text: string, bench: string, cpu: boolean): Promise<string | undefined>;
   };
@@ -71,6 +106,15 @@ export function preparePython(pyodide: Pyodide, files: Record<string, string>, c
   const done = (failure: string | undefined) =>
     post(failure ? { kind: "done", error: JSON.parse(failure) as NonNullable<Extract<Notice, { kind: "done" }>["error"]> } : { kind: "done" });
   return {
+    bytecode() {
+      const compiled: Record<string, Uint8Array> = {};
+      for (const file of Object.keys(files)) {
+        const slash = file.lastIndexOf("/") + 1;
+        const pyc = `${file.slice(0, slash)}__pycache__/${file.slice(slash, -".py".length)}.${tag}.pyc`;
+        if (pyodide.FS.analyzePath(`${LIB_DIR}/${pyc}`).exists) compiled[pyc] = pyodide.FS.readFile(`${LIB_DIR}/${pyc}`);
+      }
+      return compiled;
+    },
     run(command) {
       const args = [command.file, command.displayName, command.text, command.bench, command.cpu] as const;
       if (!promising) return done(runner.run_script(...args));

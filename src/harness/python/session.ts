@@ -14,6 +14,9 @@ import type { PythonFileReport, PythonPlot } from "./report";
 import { PythonCodes } from "./codes";
 import { compilerFor } from "./kernel-compiler";
 import { assertNever } from "../../ir/never";
+import { trace } from "../trace";
+import { RunCodes } from "../codes";
+import { DEFAULT_TIMEOUT_MS } from "../run/timeout";
 
 /** The Python thread as the main thread sees it (thread-node.ts in Node). */
 export interface PythonProcess {
@@ -42,6 +45,8 @@ export interface PythonRunOptions {
   onStart?: (report: PythonFileReport) => void;
   /** Answers a launch in the launcher's place where it gives a reply (the debugger takes the launch it debugs). */
   interceptLaunch?: (request: LaunchRequest) => Reply | undefined;
+  /** Limit for one launch (default 120 s, as a kernel file's run and size): a kernel that never ends stops the run (KL3900). */
+  timeoutMs?: number;
 }
 
 type StartKind = "cold" | "snapshot";
@@ -109,8 +114,12 @@ export async function runPythonFile(fileArg: string, opts: PythonRunOptions, sta
   // f16 is asked for where the script names it (Dawn's toggles are chosen when the GPU opens).
   const needs = /float16|\.half\(|bfloat16/.test(source) ? { ...NO_NEEDS, f16: true } : NO_NEEDS;
   const gpuReady = opts.cpu ? undefined : requestGpu(() => {}, needs);
+  // The file's kernels are read (Lezer's parse, ~0.3 s the first time) while Python and the GPU start.
+  const compiler = compilerFor(file, source);
+  trace("the file's kernels read");
   try {
     const kind = await started.ready;
+    trace("Python ready");
     if (!warm) report.pyodide.startKind = kind;
   } catch (err) {
     return done("failure", [located(file, PythonCodes.pythonStart, `Kernel Lab could not start its embedded Python (Pyodide): ${(err as Error).message}`)]);
@@ -125,7 +134,8 @@ export async function runPythonFile(fileArg: string, opts: PythonRunOptions, sta
   }
 
   opts.onStart?.(report);
-  const launcher = new Launcher(file, source, device, report, compilerFor(file, source));
+  const launcher = new Launcher(file, source, device, report, compiler);
+  const limit = new LaunchLimit(file, opts.timeoutMs ?? DEFAULT_TIMEOUT_MS);
   const ended = new Promise<Extract<Notice, { kind: "done" }>>((resolve) => {
     started.listener = (notice) => {
       switch (notice.kind) {
@@ -147,7 +157,7 @@ export async function runPythonFile(fileArg: string, opts: PythonRunOptions, sta
         case "request": {
           const taken = notice.request.kind === "launch" ? opts.interceptLaunch?.(notice.request) : undefined;
           if (taken) return started.thread.answer(taken);
-          void respond(launcher, notice.request).then((reply) => started.thread.answer(reply));
+          void limit.within(notice.request, respond(launcher, notice.request)).then((reply) => started.thread.answer(reply));
           return;
         }
         case "free":
@@ -164,15 +174,17 @@ export async function runPythonFile(fileArg: string, opts: PythonRunOptions, sta
     };
   });
   started.thread.post({ kind: "run", file: absolute, displayName: file, text: source, bench: report.bench.mode, cpu: !!opts.cpu });
+  trace("script started");
   const result = await ended;
+  trace("script finished");
   started.listener = undefined;
   launcher.dispose();
   report.gpuCopies = { ...launcher.copies };
-  report.diagnostics.push(...launcher.diagnostics);
-  if (!result.error) return done("ok");
+  report.diagnostics.push(...launcher.diagnostics, ...limit.diagnostics);
+  if (!result.error) return done(limit.diagnostics.length > 0 ? "failure" : "ok");
   report.traceback = result.error.traceback;
   report.exception = { type: result.error.type, line: result.error.line };
-  if (result.error.type === "PythonThreadExit") return done("failure");
+  if (result.error.type === "PythonThreadExit" || limit.diagnostics.length > 0) return done("failure");
   return done(result.error.launchError === "compile" ? "compile-error" : "raised");
 }
 
@@ -181,6 +193,38 @@ async function respond(launcher: Launcher, request: Request): Promise<Reply> {
     return await launcher.handle(request);
   } catch (err) {
     return { kind: "error", error: "runtime", message: err instanceof Error ? err.message : String(err) };
+  }
+}
+
+/**
+ * The time limit of one launch: a launch still running at the limit is answered with an error
+ * (Python raises it at the launch's line) and the run ends as a failure with KL3900, which says
+ * which launch and how to raise the limit. (With --cpu the interpreter's step limit, KL3102, comes first.)
+ */
+class LaunchLimit {
+  readonly diagnostics: LocatedDiagnostic[] = [];
+
+  constructor(
+    private readonly file: string,
+    private readonly ms: number,
+  ) {}
+
+  within(request: Request, work: Promise<Reply>): Promise<Reply> {
+    if (request.kind !== "launch") return work;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const limit = new Promise<Reply>((resolve) => {
+      timer = setTimeout(() => {
+        const message =
+          `the launch of ${request.kernel} at line ${request.callLine} (grid [${request.grid.join(", ")}]) did not finish within ${this.ms / 1000} s: ` +
+          `a loop of the kernel that never ends, or more work than this GPU does in that time. Check the kernel's loops, or raise the limit ` +
+          `with kernel-lab run --timeout SECONDS (kernelLab.timeoutSeconds in the editor).`;
+        this.diagnostics.push(located(this.file, RunCodes.timeout, message, Math.max(1, request.callLine)));
+        resolve({ kind: "error", error: "runtime", message: `${this.file}:${request.callLine}: ${request.kernel}'s launch did not finish within ${this.ms / 1000} s (${RunCodes.timeout})` });
+      }, this.ms);
+      // In Node the limit alone must not keep the process alive; a browser's timers are plain numbers.
+      (timer as { unref?: () => void }).unref?.();
+    });
+    return Promise.race([work, limit]).finally(() => clearTimeout(timer));
   }
 }
 

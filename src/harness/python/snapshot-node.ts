@@ -4,15 +4,16 @@
 // fraction of it. The first cold start writes the snapshot into Kernel Lab's cache folder (one per
 // Pyodide build: a snapshot of another build is refused by Pyodide and replaced); later processes
 // restore it. The snapshot holds no Kernel Lab module: those are written into the fresh file
-// system and imported after (embedded.ts), so a changed module is always the one that runs.
-// (pyodide.asm.js, 1 MB of JavaScript, compiles without V8's code cache: on Node 20 a vm.Script
-// that accepted cached data loses its dynamic-import callback, and Pyodide's glue imports node:fs.)
+// system and imported after (embedded.ts, their bytecode cached by bytecode-node.ts), so a changed
+// module is always the one that runs. Pyodide's JavaScript is loaded first, with V8's code cache
+// (pyodide-script-node.ts).
 
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { loadPyodide, version } from "pyodide";
 import { cacheDir } from "../cache-location";
 import type { Pyodide } from "./embedded";
+import { loadPyodideScript } from "./pyodide-script-node";
 
 /** The standard library Kernel Lab's modules import (lib/), imported before the snapshot is taken. */
 const STDLIB = "import inspect, contextlib, json, math, traceback, linecache, sys, builtins, pyodide.ffi";
@@ -36,8 +37,17 @@ function writeAtomically(file: string, data: Uint8Array): void {
 }
 
 export async function loadPython(indexURL: string): Promise<Loaded> {
-  // KERNEL_LAB_PYODIDE_SNAPSHOT=off starts cold every time, and neither reads nor writes one.
+  // KERNEL_LAB_PYODIDE_SNAPSHOT=off starts cold every time, and neither reads nor writes one (nor a code cache).
   const useSnapshot = process.env.KERNEL_LAB_PYODIDE_SNAPSHOT !== "off";
+  const saveCodeCache = loadPyodideScript(indexURL, useSnapshot);
+  try {
+    return await loadFrom(indexURL, useSnapshot);
+  } finally {
+    saveCodeCache();
+  }
+}
+
+async function loadFrom(indexURL: string, useSnapshot: boolean): Promise<Loaded> {
   const file = snapshotFile();
   if (useSnapshot) {
     let snapshot: Uint8Array | undefined;

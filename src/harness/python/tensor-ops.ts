@@ -55,11 +55,26 @@ function indices(v: View, shape: readonly number[]): Int32Array | Float64Array {
 
 type Operand = View | number;
 
+/** Whether `v` is laid out row-major with `shape` itself (no broadcast, no gaps): its element i is at offset + i. */
+function rowMajor(v: View, shape: readonly number[]): boolean {
+  if (v.shape.length !== shape.length) return false;
+  let step = 1;
+  for (let axis = shape.length - 1; axis >= 0; axis--) {
+    if (v.shape[axis] !== shape[axis]) return false;
+    if (shape[axis] !== 1 && v.strides[axis] !== step) return false;
+    step *= shape[axis];
+  }
+  return true;
+}
+
 function values(x: Operand, shape: readonly number[]): (i: number) => number {
   if (typeof x === "number") return () => x;
-  const at = indices(x, shape);
   const read = reader(x.dtype);
-  return (i) => read(x.data, at[i]);
+  const { data, offset } = x;
+  // The common case needs no index table (building one is most of an op on a large tensor).
+  if (rowMajor(x, shape)) return (i) => read(data, offset + i);
+  const at = indices(x, shape);
+  return (i) => read(data, at[i]);
 }
 
 const UNARY: Record<string, (x: number) => number> = {

@@ -35,8 +35,8 @@ function create(): { thread: PythonProcess; worker: Worker } {
   const fromSource = __filename.endsWith(".ts");
   const reply = new SharedArrayBuffer(8 + REPLY_BYTES);
   const worker = fromSource
-    ? new Worker(path.join(__dirname, "worker-node.ts"), { workerData: { reply }, execArgv: ["--require", createRequire(__filename).resolve("tsx/cjs")] })
-    : new Worker(path.join(__dirname, "python-worker.js"), { workerData: { reply } });
+    ? new Worker(path.join(__dirname, "worker-node.ts"), { workerData: { reply, origin: performance.timeOrigin }, execArgv: ["--require", createRequire(__filename).resolve("tsx/cjs")] })
+    : new Worker(path.join(__dirname, "python-worker.js"), { workerData: { reply, origin: performance.timeOrigin } });
   const pending: Notice[] = [];
   let listener: ((notice: Notice) => void) | undefined;
   worker.on("message", (notice: Notice) => (listener ? listener(notice) : pending.push(notice)));

@@ -9,6 +9,7 @@ import { createRequire } from "node:module";
 import * as path from "node:path";
 import { parentPort, workerData } from "node:worker_threads";
 import { blockingCall, preparePython } from "./embedded";
+import { bytecodeCache } from "./bytecode-node";
 import type { Notice, RunScript } from "./protocol";
 
 const fromSource = __filename.endsWith(".ts");
@@ -28,16 +29,33 @@ function libFiles(dir: string, under = ""): Record<string, string> {
   return files;
 }
 
+/** `--debug`'s step lines (harness/trace.ts), on the main thread's clock (its time origin comes in workerData). */
+function step(what: string): void {
+  if (!process.env.KERNEL_LAB_DEBUG) return;
+  const origin = (workerData as { origin?: number }).origin ?? performance.timeOrigin;
+  process.stderr.write(`kernel-lab: ${(performance.timeOrigin + performance.now() - origin).toFixed(1)} ms: ${what} (Python thread)\n`);
+}
+
 async function start(): Promise<void> {
   const port = parentPort;
   if (!port) throw new Error("worker-node.ts runs as a worker thread");
   const post = (notice: Notice) => port.postMessage(notice);
   const started = performance.now();
+  step("Python thread started");
   const { pyodide, startKind } = await loadPython(pyodideFolder() + path.sep);
+  step(`Pyodide loaded (${startKind})`);
   const lib = fromSource ? path.join(__dirname, "lib") : path.join(__dirname, "python-lib");
-  const thread = preparePython(pyodide, libFiles(lib), blockingCall((workerData as { reply: SharedArrayBuffer }).reply, post), post);
+  const files = libFiles(lib);
+  const bytecode = bytecodeCache(files);
+  const thread = preparePython(pyodide, files, blockingCall((workerData as { reply: SharedArrayBuffer }).reply, post), post, false, bytecode?.cached);
+  step(`torch and triton imported (${Object.keys(bytecode?.cached ?? {}).length} modules' bytecode cached)`);
   post({ kind: "ready", startMs: performance.now() - started, startKind });
-  port.on("message", (command: RunScript) => thread.run(command));
+  bytecode?.save(thread.bytecode());
+  port.on("message", (command: RunScript) => {
+    thread.run(command);
+    // A module the script made Python import (torch._on_gpu) is compiled once too.
+    bytecode?.save(thread.bytecode());
+  });
 }
 
 void start().catch((err: unknown) => {

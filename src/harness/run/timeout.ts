@@ -9,7 +9,7 @@ export function withTimeout<T>(work: Promise<T>, ms: number, run: string, size: 
   let timer: ReturnType<typeof setTimeout> | undefined;
   const limit = new Promise<never>((_, reject) => {
     timer = setTimeout(
-      () => reject(new RunDefinitionError(RunCodes.timeout, `Run '${run}' (size ${size}) did not finish within ${ms / 1000} s. Use a smaller size, or check the kernel's loops.`, run)),
+      () => reject(new RunDefinitionError(RunCodes.timeout, `Run '${run}' (size ${size}) did not finish within ${ms / 1000} s. Use a smaller size, or check the kernel's loops; kernel-lab run --timeout SECONDS (kernelLab.timeoutSeconds in the editor) raises the limit.`, run)),
       ms,
     );
     // In Node the limit alone must not keep the process alive; a browser's timers are plain numbers.

@@ -96,6 +96,7 @@ async function handle(message: ToWebWorker): Promise<void> {
         {
           cpu: request.cpu || noWebGpu !== undefined,
           ...(request.bench ? { bench: request.bench } : {}),
+          ...(request.timeoutMs !== undefined ? { timeoutMs: request.timeoutMs } : {}),
           onStdout: (text) => send({ type: "output", stream: "stdout", text }),
           onStderr: (text) => send({ type: "output", stream: "stderr", text }),
         },

@@ -25,6 +25,7 @@ async function handle(request: WorkerRequest): Promise<void> {
       {
         cpu: request.cpu,
         ...(request.bench ? { bench: request.bench } : {}),
+        ...(request.timeoutMs !== undefined ? { timeoutMs: request.timeoutMs } : {}),
         onStdout: (text) => void send({ type: "output", stream: "stdout", text }),
         onStderr: (text) => void send({ type: "output", stream: "stderr", text }),
       },
