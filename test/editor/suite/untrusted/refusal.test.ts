@@ -53,4 +53,16 @@ describe("an untrusted workspace", () => {
     assert.equal(await vscode.commands.executeCommand<boolean>("kernelLab.debugProgram", document.uri, "smallAdd"), false);
     assert.equal(vscode.debug.activeDebugSession, undefined);
   });
+
+  it("refuses Debug program… on a Python kernel (the script would run up to its launch)", async () => {
+    const document = await openFixture("vector-add.py");
+    const lenses = await waitFor("the Python file's Debug program… lens", async () => {
+      const found = await vscode.commands.executeCommand<vscode.CodeLens[]>("vscode.executeCodeLensProvider", document.uri);
+      return found?.some((l) => l.command?.title === "Debug program…") ? found : undefined;
+    });
+    const debug = lenses.find((l) => l.command?.title === "Debug program…");
+    assert.equal(debug?.command?.command, "kernelLab.debugProgram");
+    assert.equal(await vscode.commands.executeCommand<boolean>("kernelLab.debugProgram", ...(debug?.command?.arguments ?? [])), false);
+    assert.equal(vscode.debug.activeDebugSession, undefined);
+  });
 });
