@@ -19,13 +19,14 @@ export interface Variant {
 }
 
 /** Every (config, options) pair to time, default code generation first for each config. */
-export function caseVariants(c: Case, kernel: KernelSource, target: Target, specialization: Specialization, opts: { defaultsOnly: boolean; tuneCodegen: boolean }): Variant[] {
+export function caseVariants(c: Case, kernel: KernelSource, target: Target, specialization: Specialization, opts: { defaultsOnly: boolean; tuneCodegen: boolean; base?: CodegenOptions }): Variant[] {
+  const base = opts.base ?? {};
   const tried = (index: number) => c.targetConfigs === undefined || index < c.targetConfigs;
   if (opts.tuneCodegen) {
     return c.configs.flatMap((constexprs, index): Variant[] => {
-      const plain = compileKernel(kernel, constexprs, target, specialization).kernel;
+      const plain = compileKernel(kernel, constexprs, target, specialization, base).kernel;
       if (!plain || !tried(index)) return [{ constexprs, target: {} }];
-      return knobSettings(kernelKnobs(kernel, constexprs, plain, target), true).map((knobs) => ({ constexprs, target: knobs, knobs }));
+      return knobSettings(kernelKnobs(kernel, constexprs, plain, target, base), true).map((knobs) => ({ constexprs, target: knobs, knobs }));
     });
   }
   const targets: CodegenOptions[] = [{}, ...(opts.defaultsOnly ? [] : c.targets ?? [])];

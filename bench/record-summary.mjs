@@ -24,7 +24,8 @@ const json = (name) => {
     return undefined;
   }
 };
-const suite = json("kl-f16.json")?.results ?? [];
+// QUICK writes its attention rows apart (run-h200-record.sh).
+const suite = [...(json("kl-f16.json")?.results ?? []), ...(json("kl-f16-attention.json")?.results ?? [])];
 const torch = json("torch.json")?.results ?? [];
 const probe = json("probe.json")?.rows ?? [];
 const flash = json("flash.json")?.rows ?? [];

@@ -5,6 +5,7 @@
 //
 //   node bench/dist/suite.js [--quick] [--sweep] [--only NAME[,NAME…]] [--defaults-only] [--tune-codegen] [--out FILE]
 //
+// --emulate-matrices: compile as for subgroup matrices, emulated (lavapipe: the matrix knobs checked).
 // --tune-codegen: instead of each case's hand-picked `targets`, every setting of the code
 // generator's knobs the kernel uses, as `kernel-lab run --tune-codegen` tries them (knob-variants.ts),
 // on the case's first `targetConfigs` configs; a summary line per case gives its best at the default
@@ -29,6 +30,7 @@ import { layerNormBackward } from "./layer-norm-backward-case";
 import { runSequenceCase, type SequenceCase } from "./sequence";
 import { f16Cases } from "./f16-cases";
 import { caseVariants, SeenWgsl, variantLabel } from "./knob-variants";
+import type { CodegenOptions, Target } from "../src/ir/target";
 
 /** The repository: the nearest folder above this script (bundled or not) with examples/. */
 function findRoot(from: string): string {
@@ -48,6 +50,16 @@ const outFile = argv.includes("--out") ? argv[argv.indexOf("--out") + 1] : undef
 // --defaults-only: each case's configs with the default compiler target, not its `targets` too.
 const defaultsOnly = argv.includes("--defaults-only");
 const tuneCodegen = argv.includes("--tune-codegen");
+// --emulate-matrices (lavapipe, with --quick): compile as for an adapter with f16 16×16×16 subgroup
+// matrices, each emulated in private arrays (CodegenOptions.subgroupMatrixEmulation), so the
+// matrix knobs of --tune-codegen run and are checked here before an H200 times them.
+const emulateMatrices = argv.includes("--emulate-matrices");
+const EMULATED_CONFIGS = [{ componentType: "f16", resultComponentType: "f32", M: 16, N: 16, K: 16 }];
+/** The target cases compile for, and the options under every variant's. */
+function compiling(gpu: Gpu): { target: Target; base: CodegenOptions } {
+  if (!emulateMatrices) return { target: gpu.target, base: {} };
+  return { target: { ...gpu.target, subgroupMatrixConfigs: EMULATED_CONFIGS }, base: { subgroupMatrixEmulation: true } };
+}
 // --f32-best: f32 matmul and attention with the configs that led in the 2026-12-03 session-5 run only
 // (RESULTS.md): their WGSL is unchanged since, so the rows are re-measured beside torch quickly.
 const f32Best = argv.includes("--f32-best");
@@ -376,10 +388,11 @@ async function runCase(gpu: Gpu, c: Case, results: Measurement[]): Promise<void>
     // The CPU reference above left the GPU idle for seconds: bring its clocks up before timing.
     let best: { m: Measurement; program: KernelProgram; grid: number[] } | undefined;
     const specialization = specializationFor(kernel, hostArgs);
-    const heater = compileKernel(kernel, c.configs[0], gpu.target, specialization).kernel;
+    const { target: compileTarget, base } = compiling(gpu);
+    const heater = compileKernel(kernel, c.configs[0], compileTarget, specialization, base).kernel;
     // --quick (lavapipe has no clocks to raise): a short one.
     if (heater) await timeLaunches(gpu, heater, c.grid(c.configs[0]), sets, { warmupMs: quick ? 200 : 1500, minReps: 1, maxReps: 1 });
-    const variants = caseVariants(c, kernel, gpu.target, specialization, { defaultsOnly, tuneCodegen });
+    const variants = caseVariants(c, kernel, compileTarget, specialization, { defaultsOnly, tuneCodegen, base });
     const seen = new SeenWgsl();
     const defaults = new Map<string, Measurement>();
     let identical = 0;
@@ -387,7 +400,7 @@ async function runCase(gpu: Gpu, c: Case, results: Measurement[]): Promise<void>
       const { constexprs, target } = v;
       const firstOfConfig = variants.find((x) => x.constexprs === constexprs);
       const variant = variantLabel(v, firstOfConfig?.knobs);
-      const compiled = compileKernel(kernel, constexprs, gpu.target, specialization, target);
+      const compiled = compileKernel(kernel, constexprs, compileTarget, specialization, { ...base, ...target });
       if (!compiled.kernel) {
         console.error(`${c.name} ${variant}: ${compiled.diagnostics.map((d) => d.message).join("; ")}`);
         continue;

@@ -1,20 +1,19 @@
 // One `kernel[grid](…)` of a Python script, on the main thread: the kernel compiled for the
 // launch's argument types and constexprs (kernel-compiler.ts), then run checked — on the GPU the
 // instrumented variant (an out-of-bounds lane is KL3101 at the Python line of the access), with
-// --cpu the interpreter — on the tensors' own storage: a GPU tensor's resident buffer (resident.ts),
-// any other tensor's CPU copy, the shared memory the Python thread's tensors live in. Inside
-// do_bench the launch is recorded for timing instead (bench.ts).
+// --cpu the interpreter: the device's Executor either way (run/executor.ts `launchInPlace`) — on
+// the tensors' own storage: a GPU tensor's resident buffer (resident.ts), any other tensor's CPU
+// copy, the shared memory the Python thread's tensors live in. Inside do_bench the launch is
+// recorded for timing instead (bench.ts).
 
 import { specializationFor, specializationKey, type CompiledKernel } from "../../compile";
 import { formatDiagnostic, locate, LineMap, type LocatedDiagnostic } from "../../diagnostics/position";
-import { interpret, InterpreterError } from "../../interpreter/interpret";
+import { InterpreterError } from "../../interpreter/interpret";
 import type { NumDtype } from "../../ir/ir";
 import { assertNever } from "../../ir/never";
 import { checkGrid, type StorageArray } from "../../runtime";
 import type { Device } from "../run/open-device";
-import { CpuPrints } from "../debug/prints";
 import { BenchRecorder } from "./bench";
-import { launchOnGpu } from "./gpu-launch";
 import { noCopies, ResidentBuffers } from "./resident";
 import type { BoundArgs, Program } from "./program";
 import { compilerFor, type ConstexprValue, type KernelArgType, type PythonKernelCompiler } from "./kernel-compiler";
@@ -128,9 +127,13 @@ export class Launcher {
     }
     const started = performance.now();
     try {
-      const result = gpu
-        ? await launchOnGpu(gpu, program, grid, bound, (variant) => this.compile(source, request.kernel, bound, variant), this.resident, this.copies)
-        : { prints: this.onCpu(program, grid, bound), written: [] };
+      const variant = (which: "specialised" | "instrumented") => {
+        const compiled = this.compile(source, request.kernel, bound, which);
+        return typeof compiled === "string" ? undefined : compiled.kernel;
+      };
+      const arrays = new Map([...bound.tensors].map(([name, arg]) => [name, { data: arg.data as StorageArray, ...(arg.storage !== undefined ? { kept: { storage: arg.storage, upload: arg.upload ?? true } } : {}) }] as const));
+      const launched = await this.device.executor.launchInPlace({ program: program.kernel, variant, grid, scalars: bound.scalars, arrays }, this.resident);
+      const result = { prints: launched.prints, written: launched.written.map((name) => bound.tensors.get(name)!.python) };
       this.list(request, grid, program.kernel, performance.now() - started);
       return { kind: "ok", value: result };
     } catch (err) {
@@ -174,15 +177,6 @@ export class Launcher {
     const program: Program | string = result.kernel ? { kernel: result.kernel, toPython: result.toPython } : plain;
     this.programs.set(key, program);
     return program;
-  }
-
-  private onCpu(program: Program, grid: [number, number, number], bound: BoundArgs): string[] {
-    const prints = new CpuPrints(program.kernel);
-    const args: Record<string, StorageArray | number> = { ...bound.scalars };
-    // The interpreter reads and writes the tensors' shared storage in place.
-    for (const [name, arg] of bound.tensors) args[name] = arg.data as StorageArray;
-    interpret(program.kernel.ir, grid, args, { onDebugRecord: prints.onDebugRecord });
-    return prints.lines()?.lines ?? [];
   }
 
   private list(request: LaunchRequest, grid: [number, number, number], program: CompiledKernel, ms: number): void {

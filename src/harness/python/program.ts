@@ -1,6 +1,6 @@
 // What a Python launch binds: the compiled kernel with its way back to the Python text, and the
-// launch's arguments by parameter name. Shared by the launcher (launch.ts) and the GPU side of a
-// launch (gpu-launch.ts), which both need them without needing each other.
+// launch's arguments by parameter name. Shared by the launcher (launch.ts) and the bench (bench.ts),
+// which need them without needing each other.
 
 import type { CompiledKernel, KernelSource } from "../../compile";
 import type { Span } from "../../diagnostics/diagnostic";

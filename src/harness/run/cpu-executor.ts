@@ -1,7 +1,8 @@
 // `--cpu`: the interpreter runs each launch of a prepared size in order on the run's arrays, as
 // the interpreter holds them (shared by every launch), checking every access (an out-of-bounds
 // one is KL3101 at its tl.load/tl.store), recording races (races.ts), prints, and, for a run of
-// one launch, who stored each output element. Its wall clock is the size's timing.
+// one launch, who stored each output element. Its wall clock is the size's timing. A Python
+// launch (`launchInPlace`) it runs on the script's tensors themselves.
 
 import { interpret } from "../../interpreter/interpret";
 import type { NumDtype } from "../../ir/ir";
@@ -11,14 +12,24 @@ import { CpuPrints, sequencePrints } from "../debug/prints";
 import { recordStores } from "../debug/provenance";
 import { RaceRecorder } from "../debug/races";
 import type { TimingReport } from "../report";
-import { lengthsOf, warnRun, type CheckedSize, type Executor, type SizeContext, type SizeExecution } from "./executor";
+import { lengthsOf, warnRun, type CheckedSize, type Executor, type InPlaceLaunch, type InPlaceResult, type SizeContext, type SizeExecution } from "./executor";
 import { fromStorage, toStorage } from "./gpu-args";
 import type { PreparedSize } from "./prepare";
 
 export const cpuExecutor: Executor = {
   limits: undefined,
   start: (prepared, ctx): SizeExecution => ({ check: async () => interpretSize(prepared, ctx), release: () => {} }),
+  launchInPlace: async (launch) => interpretInPlace(launch),
 };
+
+/** One launch on its caller's arrays: the interpreter reads and writes them in place, so nothing is copied back or reported written. */
+function interpretInPlace(launch: InPlaceLaunch): InPlaceResult {
+  const prints = new CpuPrints(launch.program);
+  const args: Record<string, StorageArray | number> = { ...launch.scalars };
+  for (const [name, array] of launch.arrays) args[name] = array.data;
+  interpret(launch.program.ir, launch.grid, args, { onDebugRecord: prints.onDebugRecord });
+  return { prints: prints.lines()?.lines ?? [], written: [] };
+}
 
 function interpretSize(prepared: PreparedSize, ctx: SizeContext): CheckedSize {
   const { run, size, launches, runArgs, dtypes, outputs } = prepared;

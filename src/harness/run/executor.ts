@@ -1,9 +1,13 @@
 // Where a prepared size (prepare.ts) runs: the GPU (gpu-executor.ts) or, with --cpu, the
 // interpreter (cpu-executor.ts). Both run the launches once on the run's arrays, checking every
 // access, and give back the outputs, what the kernels printed and who stored each element; the
-// GPU also times the sequence. run-size.ts does the rest the same way for both.
+// GPU also times the sequence. run-size.ts does the rest the same way for both. A Python script's
+// launch (python/launch.ts) is the other kind of work they do: one launch on arrays its caller
+// keeps, run in place and checked (`launchInPlace`; in-place-launch.ts on the GPU).
 
+import type { CompiledKernel } from "../../compile";
 import type { Diagnostic } from "../../diagnostics/diagnostic";
+import type { Gpu, StorageArray } from "../../runtime";
 import type { LineMap } from "../../diagnostics/position";
 import type { StoreProvenance } from "../debug/provenance";
 import type { PrintedLines } from "../debug/prints";
@@ -75,6 +79,33 @@ export interface Executor {
   /** The device's limits on grids and buffers; undefined for the interpreter. */
   readonly limits: RunLimits | undefined;
   start(prepared: PreparedSize, ctx: SizeContext): SizeExecution;
+  /** One launch on its caller's arrays, in place, every access checked (an out-of-bounds one throws the interpreter's KL3101 at it). */
+  launchInPlace(launch: InPlaceLaunch, kept: KeptBuffers): Promise<InPlaceResult>;
+}
+
+/** One launch on arrays its caller keeps (a Python script's tensors). */
+export interface InPlaceLaunch {
+  /** The program as compiled for the launch's types. */
+  program: CompiledKernel;
+  /** Its variants, compiled when the executor asks: for the launch's scalars (compile.ts specializationFor), bounds-checked; undefined where none compiles. */
+  variant: (which: "specialised" | "instrumented") => CompiledKernel | undefined;
+  grid: [number, number, number];
+  scalars: Record<string, number>;
+  /** Pointer parameter → its elements, shared with the caller (read and written in place); `kept`: the storage has a device copy kept between launches. */
+  arrays: Map<string, { data: StorageArray; kept?: { storage: number; upload: boolean } }>;
+}
+
+/** What one in-place launch printed, and the pointer parameters it wrote through (their device copy or their elements changed). */
+export interface InPlaceResult {
+  prints: string[];
+  written: string[];
+}
+
+/** The device copies an in-place caller keeps between its launches (python/resident.ts), and the copies made. */
+export interface KeptBuffers {
+  bind(gpu: Gpu, storage: number, data: ArrayBufferView, upload: boolean, label: string): Promise<GPUBuffer>;
+  download(gpu: Gpu, storage: number, data: ArrayBufferView): Promise<void>;
+  readonly copies: { toGpu: number; toGpuBytes: number; fromGpu: number; fromGpuBytes: number };
 }
 
 /** A run's warning, named as its errors are ("Run 'name': …"). */

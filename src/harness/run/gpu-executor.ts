@@ -22,12 +22,13 @@ import { checkCornersOnCpu } from "./corners";
 import { warnRun, type CheckedSize, type Executor, type SizeContext, type SizeExecution, type TimedSize, type TimingOptions } from "./executor";
 import { fromStorage, toStorage } from "./gpu-args";
 import { fitsDevice, instrumentedLaunch } from "./instrumented-launch";
+import { launchInPlaceOnGpu } from "./in-place-launch";
 import type { PreparedSize } from "./prepare";
 import { raceExplainer } from "./race-explainer";
 import { trace } from "../trace";
 
 export function gpuExecutor(gpu: Gpu): Executor {
-  return { limits: runLimits(gpu.limits), start: (prepared, ctx) => new GpuSize(gpu, prepared, ctx) };
+  return { limits: runLimits(gpu.limits), start: (prepared, ctx) => new GpuSize(gpu, prepared, ctx), launchInPlace: (launch, kept) => launchInPlaceOnGpu(gpu, launch, kept) };
 }
 
 class GpuSize implements SizeExecution {

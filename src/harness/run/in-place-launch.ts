@@ -1,0 +1,68 @@
+// An in-place launch on the GPU (executor.ts `launchInPlace`: a Python script's `kernel[grid](…)`).
+// An array with a kept device copy (python/resident.ts) is bound as that buffer, nothing copied
+// unless its caller says the CPU copy changed; any other array is copied into a buffer of its own
+// (Dawn copies from plain memory, and the caller's memory may be shared with another thread) and,
+// when the kernel stores through it, copied back. The instrumented variant runs where the device
+// can bind its extra buffers (every program's accesses bounds-checked: KL3101 at the access; it
+// needs only the arrays' lengths), else the corner programs are interpreted first (on the CPU
+// copies, brought up to date) and the plain launch runs; prints are read back.
+
+import { checkCornersOnCpu } from "./corners";
+import { fitsDevice, instrumentedLaunch } from "./instrumented-launch";
+import { gpuPrintBuffer, readGpuPrints } from "../debug/prints";
+import { createStorageBuffer, launch, readBuffer, type Gpu, type LaunchArgs, type StorageArray } from "../../runtime";
+import type { NumDtype } from "../../ir/ir";
+import type { InPlaceLaunch, InPlaceResult, KeptBuffers } from "./executor";
+
+export async function launchInPlaceOnGpu(gpu: Gpu, request: InPlaceLaunch, kept: KeptBuffers): Promise<InPlaceResult> {
+  const { program, grid } = request;
+  const { copies } = kept;
+  const made: GPUBuffer[] = [];
+  try {
+    const set: LaunchArgs = { buffers: {}, scalars: { ...request.scalars } };
+    const hostArgs: Record<string, StorageArray | number> = { ...request.scalars };
+    const dtypes = new Map<string, NumDtype>();
+    for (const p of program.params) if (p.kind === "pointer") dtypes.set(p.name, p.dtype);
+    for (const [name, array] of request.arrays) {
+      const label = `${program.name}.${name}`;
+      hostArgs[name] = array.data;
+      if (array.kept) {
+        set.buffers[name] = await kept.bind(gpu, array.kept.storage, array.data, array.kept.upload, label);
+        continue;
+      }
+      const buffer = await createStorageBuffer(gpu, array.data.slice() as StorageArray, label);
+      copies.toGpu++;
+      copies.toGpuBytes += array.data.byteLength;
+      made.push(buffer);
+      set.buffers[name] = buffer;
+    }
+    const instrumented = request.variant("instrumented");
+    const plain = request.variant("specialised") ?? program;
+    const checked = instrumented && fitsDevice(gpu, instrumented) ? instrumented : undefined;
+    const shown = checked ?? plain;
+    set.debug = gpuPrintBuffer(gpu, shown.abi.debug, program.name, made);
+    if (checked) {
+      await instrumentedLaunch(gpu, checked, grid, set, hostArgs as never, made);
+    } else {
+      // The interpreter reads the CPU copies: a kept one the GPU holds newer elements of is read back first.
+      for (const array of request.arrays.values()) if (array.kept && !array.kept.upload) await kept.download(gpu, array.kept.storage, array.data);
+      checkCornersOnCpu(program, grid, hostArgs as never, dtypes);
+      await launch(gpu, plain, grid, set);
+    }
+    const printed = set.debug && shown.abi.debug ? await readGpuPrints(gpu, program.name, shown.abi.debug, set.debug) : undefined;
+    const stored = new Set(program.abi.buffers.filter((b) => b.access === "read_write").map((b) => b.name));
+    const written: string[] = [];
+    for (const [name, array] of request.arrays) {
+      const dtype = dtypes.get(name);
+      if (!stored.has(name) || !dtype) continue;
+      written.push(name);
+      if (array.kept) continue;
+      array.data.set((await readBuffer(gpu, set.buffers[name], dtype, array.data.length)) as never);
+      copies.fromGpu++;
+      copies.fromGpuBytes += array.data.byteLength;
+    }
+    return { prints: printed?.lines ?? [], written };
+  } finally {
+    for (const b of made) b.destroy();
+  }
+}
