@@ -74,6 +74,13 @@ function askPython(request, pyodideFolder) {
     pythonWorker.postMessage(request);
   });
 }
+// A Python file's debug launch, as the web extension sends it: a fresh worker (ask), Pyodide's files with it.
+async function askDebugPython(request, pyodideFolder) {
+  const names = ["pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"];
+  request.python.pyodide = {};
+  for (const name of names) request.python.pyodide[name] = new Uint8Array(await (await fetch("/files" + pyodideFolder + "/" + name)).arrayBuffer());
+  return ask(request);
+}
 </script>`;
 
 /** Files the page serves that aren't in the repository (absolute path → text). */
@@ -161,6 +168,34 @@ test("a kernel file's relative imports (.ts, .js spelling, JSON) are read throug
   assert.ok(report.runs.length > 0 && report.runs.every((r) => r.correct), JSON.stringify(report.runs).slice(0, 800));
   const read = messages.flatMap((m) => (m.type === "read" ? [path.basename(m.file)] : []));
   for (const name of ["scaled.kernel.ts", "shared.ts", "factors.ts", "settings.json"]) assert.ok(read.includes(name), `${name} in ${read.join(", ")}`);
+});
+
+test("a Python kernel's debug launch: the worker runs the script on Pyodide to the launch and records that program at the Python lines", async () => {
+  const lib: Record<string, string> = {};
+  const walk = (dir: string, under: string): void => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      if (entry.isDirectory()) walk(path.join(dir, entry.name), `${under}${entry.name}/`);
+      else if (entry.name.endsWith(".py")) lib[`${under}${entry.name}`] = readFileSync(path.join(dir, entry.name), "utf8");
+    }
+  };
+  walk(path.join(root, "dist/python-lib"), "");
+  const launch: DebugLaunch = { file: path.join(root, "test/python/debug-row-sums.py"), kernel: "row_sums_kernel", programId: [2] };
+  const request = { type: "debug", launch, context, python: { lib } };
+  const { last, messages } = await page.evaluate(
+    ([r, folder]) => (globalThis as unknown as { askDebugPython(r: unknown, f: string): Promise<WorkerAnswer> }).askDebugPython(r, folder),
+    [request, path.join(root, "dist/pyodide")] as const,
+  );
+  assert.equal(last.type, "trace", JSON.stringify(last).slice(0, 800));
+  const trace = (last as { trace: ProgramTrace }).trace;
+  assert.deepEqual([trace.kernel, trace.launchLine, trace.grid, trace.programId], ["row_sums_kernel", 39, [5, 1, 1], [2, 0, 0]]);
+  // The Python lines of the kernel's statements (18 `row = …` to 28 `tl.store`) and of its helper `scaled` (13).
+  assert.deepEqual(trace.statementLines, [13, 18, 19, 20, 21, 22, 23, 24, 25, 27, 28]);
+  const store = trace.stops.at(-1);
+  assert.equal(store?.line, 28);
+  // x is arange(185) × 0.25 as 5 rows of 37; row 2 is even, so its sum is scaled by 2.
+  const rowSum = Array.from({ length: 37 }, (_, c) => (2 * 37 + c) * 0.25).reduce((a, b) => a + b, 0);
+  assert.equal(store?.bindings.find((b) => b.name === "total")?.values[0], rowSum * 2);
+  assert.ok(messages.some((m) => m.type === "console" && m.text.includes("rows: 5")), "what the script printed before the launch reaches the Debug Console");
 });
 
 test("a debug launch records add_kernel's program 3 in the worker", async () => {
