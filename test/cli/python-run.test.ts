@@ -181,6 +181,14 @@ test("torch's ops as GPU kernels (what do_bench times for torch) compute what th
   assert.deepEqual([...new Set(report.launches.map((l) => l.kernel))], ["_elementwise", "_softmax_rows", "_matmul", "_layer_norm_fwd", "_layer_norm_bwd_dx", "_layer_norm_bwd_dwdb"]);
 });
 
+test("the same kernels on the GPU: a direct call's result is read back from the GPU buffer, not taken from the CPU copy", async () => {
+  const { report, outcome } = await run(path.join(PY, "torch-on-gpu.py"), { bench: "quick" });
+  assert.equal(outcome, "ok", report.traceback);
+  assert.equal(report.checks.length, 17);
+  assert.ok(report.checks.every((c) => c.passed), JSON.stringify(report.checks));
+  assert.ok(report.gpuCopies.fromGpu > 0, JSON.stringify(report.gpuCopies));
+});
+
 test("README's torch/triton subset table is what the modules define (npx tsx test/support/python-subset.ts --write)", async () => {
   const { generatedTable, readmeTable } = await import("../support/python-subset");
   assert.equal(readmeTable(), await generatedTable());
