@@ -1,7 +1,7 @@
 // Bundles every entry point that exists with esbuild; types are checked separately (`npm run typecheck`).
 import { build } from "esbuild";
 import { copyFileSync, cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
-import { resolve } from "node:path";
+import { dirname, resolve } from "node:path";
 
 const entries = [
   // [source, output, platform-specific externals]
@@ -39,6 +39,8 @@ await Promise.all(
         logLevel: watch ? "info" : "warning",
       }).then(({ outputFiles }) => {
         // Only the ends of the imports' lines move, so the source maps still hold.
+        // write: false, so esbuild makes no folders: a clean clone has no dist/ yet.
+        for (const f of outputFiles) mkdirSync(dirname(f.path), { recursive: true });
         for (const f of outputFiles) writeFileSync(f.path, f.path.endsWith(".js") ? typescriptOnce(f.text) : f.contents);
       }),
     ),
