@@ -168,7 +168,7 @@ test("compare: tolerance, NaN, first mismatch", () => {
 
 test("command-line parsing", () => {
   assert.deepEqual(parseArgs(["run", "a.kernel.ts", "--size", "1000", "--json", "--cpu"]), {
-    kind: "run", file: "a.kernel.ts", run: undefined, size: 1000, sweep: false, json: true, cpu: true, bench: undefined, reps: undefined, timeoutMs: undefined, maxSteps: undefined, constexprs: {}, retune: false, history: undefined, debug: false,
+    kind: "run", file: "a.kernel.ts", run: undefined, size: 1000, sweep: false, json: true, cpu: true, bench: undefined, reps: undefined, timeoutMs: undefined, maxSteps: undefined, constexprs: {}, retune: false, tuneCodegen: false, history: undefined, debug: false,
   });
   assert.equal((parseArgs(["run", "a.kernel.ts", "--cpu", "--max-steps", "5000"]) as { maxSteps?: number }).maxSteps, 5000);
   assert.throws(() => parseArgs(["run", "a.ts", "--max-steps", "-3"]), UsageError);
