@@ -7,13 +7,11 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
-import { pathToFileURL } from "node:url";
 import type { Page } from "playwright-core";
-import { freshContext } from "./shared-browser";
-import { resultsHtml } from "../../src/editor/results-html";
-import type { ResultsView, ToWebview } from "../../src/editor/webview-protocol";
+import { openPanel as openPage, out, send } from "./panel-page";
+import type { ResultsView } from "../../src/editor/webview-protocol";
 import { compileKernel, parseKernelFile } from "../../src/compile";
 import { LineMap } from "../../src/diagnostics/position";
 import { programAccessMaps, type LaunchToTrace } from "../../src/harness/debug/analyse-launch";
@@ -27,8 +25,6 @@ import { exerciseFile, exerciseNamed } from "../../src/exercises/course";
 import { runFile } from "../../src/harness/run/run";
 
 const root = path.resolve(__dirname, "..", "..");
-const media = path.join(root, "media");
-const out = path.join(root, "test-results", "webview");
 const docs = process.env.KERNEL_LAB_DOCS === "1";
 
 function launchOf(file: string, kernel: string, constexprs: Record<string, number>, grid: [number, number, number], args: LaunchToTrace["args"], shapes?: Map<string, [number, number]>): LaunchToTrace {
@@ -62,49 +58,7 @@ function matmul(): ResultsView {
   return viewWithMaps("matmul", "matmul_kernel", launch, M, { BLOCK_M: 32, BLOCK_N: 32, BLOCK_K: 16 });
 }
 
-const THEME = `
-  for (const [k, v] of Object.entries({ "--vscode-editor-foreground": "#cccccc", "--vscode-editor-background": "#1f1f1f", "--vscode-charts-blue": "#3794ff", "--vscode-charts-orange": "#d18616", "--vscode-font-family": "system-ui, sans-serif", "--vscode-descriptionForeground": "#9d9d9d" })) document.documentElement.style.setProperty(k, v);
-  document.body.classList.add("vscode-dark");
-`;
-
-async function openPanel(): Promise<{ page: Page; received: unknown[]; errors: string[]; close: () => Promise<void> }> {
-  const context = await freshContext({ width: 1000, height: 1200 });
-  const page = await context.newPage();
-  const received: unknown[] = [];
-  const errors: string[] = [];
-  // The test's own pixel reads make Chromium suggest willReadFrequently: not the page's fault.
-  page.on("console", (m) => (m.type() === "error" || m.type() === "warning") && !m.text().startsWith("Canvas2D: Multiple readback") && errors.push(m.text()));
-  page.on("pageerror", (e) => errors.push(String(e)));
-  await page.exposeFunction("__toExtension", (m: unknown) => received.push(m));
-  await page.addInitScript(`
-    let state;
-    window.acquireVsCodeApi = () => ({ postMessage: (m) => window.__toExtension(m), getState: () => state, setState: (s) => { state = s; } });
-    document.addEventListener("securitypolicyviolation", (e) => console.error("CSP " + e.violatedDirective + " " + e.blockedURI));
-    document.addEventListener("DOMContentLoaded", () => { ${THEME} });
-  `);
-  const html = resultsHtml({ cspSource: "file:", nonce: "YWNjZXNzLW1hcA==", mediaUri: (name) => pathToFileURL(path.join(media, name)).toString() });
-  const pagePath = path.join(out, "access-map.html");
-  mkdirSync(out, { recursive: true });
-  writeFileSync(pagePath, html);
-  await page.goto(pathToFileURL(pagePath).toString());
-  await waitFor(() => received.some((m) => (m as { type?: string }).type === "ready"));
-  return { page, received, errors, close: () => context.close() };
-}
-
-async function send(page: Page, received: unknown[], message: ToWebview): Promise<Record<string, unknown>> {
-  const before = received.length;
-  await page.evaluate((m) => (globalThis as unknown as { postMessage(m: unknown, o: string): void }).postMessage(m, "*"), message);
-  await waitFor(() => received.slice(before).some((m) => (m as { type?: string }).type === "rendered"));
-  return received.slice(before).find((m) => (m as { type?: string }).type === "rendered") as Record<string, unknown>;
-}
-
-async function waitFor(condition: () => boolean, timeoutMs = 10000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > until) throw new Error("timed out waiting for the webview");
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+const openPanel = () => openPage({ pageName: "access-map.html", height: 1200, ignore: (text) => text.startsWith("Canvas2D: Multiple readback") });
 
 /** The counts a buffer's canvas says it drew. */
 async function counts(page: Page, param: string): Promise<{ touched: number; masked: number }> {
@@ -123,6 +77,7 @@ async function pixelOf(page: Page, param: string, row: number, col: number, at: 
     return [...canvas.getContext("2d").getImageData(x, y, 1, 1).data];
   })()`)) as number[];
 }
+
 
 test("vector add's masked tail block: program 2 touches 952 elements and its 72 masked-off lanes are drawn hollow past the end", async () => {
   const { page, received, errors, close } = await openPanel();

@@ -6,120 +6,18 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync } from "node:fs";
 import * as path from "node:path";
-import { pathToFileURL } from "node:url";
 import type { Page } from "playwright-core";
-import { freshContext } from "./shared-browser";
-import { resultsHtml } from "../../src/editor/results-html";
-import type { ToWebview } from "../../src/editor/webview-protocol";
+import { LIGHT_THEME, openPanel as openPage, out, postRaw, send, waitFor } from "./panel-page";
 import {
   autotuned, autotunedKnobs, autotunedSweep, bytesOnlyRun, bytesOnlySweep, coarseTimestamps, launchBoundRun, rooflineRun, rooflineSweep, runWithHistory, singleRun, sweep, uncountedRun, withPrints, wrongQuadrant,
 } from "./sample-reports";
 
-interface PageWindow {
-  postMessage(message: unknown, targetOrigin: string): void;
-}
-
 const root = path.resolve(__dirname, "..", "..");
-const media = path.join(root, "media");
-const out = path.join(root, "test-results", "webview");
 /** KERNEL_LAB_DOCS=1 also writes the docs/ screenshots these tests make (docs/screenshot-roofline.png). */
 const docs = process.env.KERNEL_LAB_DOCS === "1";
 
-/** A few of the variables VS Code's Dark Modern theme gives a webview. */
-const DARK_THEME: Record<string, string> = {
-  "--vscode-font-family": "system-ui, 'Segoe UI', Ubuntu, sans-serif",
-  "--vscode-font-size": "13px",
-  "--vscode-editor-font-family": "'DejaVu Sans Mono', monospace",
-  "--vscode-editor-font-size": "12px",
-  "--vscode-editor-foreground": "#cccccc",
-  "--vscode-editor-background": "#1f1f1f",
-  "--vscode-descriptionForeground": "#9d9d9d",
-  "--vscode-panel-border": "#2b2b2b",
-  "--vscode-editorWidget-border": "#454545",
-  "--vscode-textCodeBlock-background": "#2b2b2b",
-  "--vscode-testing-iconPassed": "#73c991",
-  "--vscode-testing-iconFailed": "#f14c4c",
-  "--vscode-charts-blue": "#3794ff",
-  "--vscode-charts-orange": "#d18616",
-  "--vscode-badge-background": "#616161",
-  "--vscode-badge-foreground": "#f8f8f8",
-};
-
-/** The same variables from VS Code's Light Modern theme. */
-const LIGHT_THEME: Record<string, string> = {
-  ...DARK_THEME,
-  "--vscode-editor-foreground": "#3b3b3b",
-  "--vscode-editor-background": "#ffffff",
-  "--vscode-descriptionForeground": "#3b3b3b",
-  "--vscode-panel-border": "#e5e5e5",
-  "--vscode-editorWidget-border": "#c8c8c8",
-  "--vscode-textCodeBlock-background": "#f8f8f8",
-  "--vscode-testing-iconPassed": "#388a34",
-  "--vscode-testing-iconFailed": "#e51400",
-  "--vscode-charts-blue": "#1a85ff",
-  "--vscode-charts-orange": "#d18616",
-  "--vscode-badge-background": "#cccccc",
-  "--vscode-badge-foreground": "#3b3b3b",
-};
-
-async function openPanel(theme: { variables: Record<string, string>; bodyClass: string } = { variables: DARK_THEME, bodyClass: "vscode-dark" }): Promise<{ page: Page; received: unknown[]; errors: string[]; close: () => Promise<void> }> {
-  const context = await freshContext({ width: 1000, height: 1400 });
-  const page = await context.newPage();
-  const received: unknown[] = [];
-  const errors: string[] = [];
-  page.on("console", (m) => {
-    if (m.type() === "error" || m.type() === "warning") errors.push(m.text());
-  });
-  page.on("pageerror", (e) => errors.push(String(e)));
-  await page.exposeFunction("__toExtension", (m: unknown) => received.push(m));
-  // A string, not a function: tsx's transform would add helpers the page does not have.
-  await page.addInitScript(`
-    let state;
-    window.acquireVsCodeApi = () => ({
-      postMessage: (m) => window.__toExtension(m),
-      getState: () => state,
-      setState: (s) => { state = s; },
-    });
-    document.addEventListener("DOMContentLoaded", () => {
-      for (const [k, v] of Object.entries(${JSON.stringify(theme.variables)})) document.documentElement.style.setProperty(k, v);
-      document.body.classList.add(${JSON.stringify(theme.bodyClass)});
-    });
-  `);
-  const html = resultsHtml({
-    cspSource: "file:",
-    nonce: "dGVzdC1ub25jZQ==",
-    mediaUri: (name) => pathToFileURL(path.join(media, name)).toString(),
-  });
-  // Written next to media/ so relative file: URLs and the CSP behave as in a webview.
-  const pagePath = path.join(out, "results.html");
-  mkdirSync(out, { recursive: true });
-  (await import("node:fs")).writeFileSync(pagePath, html);
-  try {
-    await page.goto(pathToFileURL(pagePath).toString());
-    await waitFor(() => received.some((m) => (m as { type?: string }).type === "ready"));
-  } catch (error) {
-    await context.close();
-    throw new Error(`the page did not load: ${String(error)}; console: ${errors.join(" | ")}`);
-  }
-  return { page, received, errors, close: () => context.close() };
-}
-
-async function send(page: Page, received: unknown[], message: ToWebview): Promise<Record<string, unknown>> {
-  const before = received.length;
-  await page.evaluate((m) => (globalThis as unknown as PageWindow).postMessage(m, "*"), message);
-  await waitFor(() => received.slice(before).some((m) => (m as { type?: string }).type === "rendered"));
-  return received.slice(before).find((m) => (m as { type?: string }).type === "rendered") as Record<string, unknown>;
-}
-
-async function waitFor(condition: () => boolean, timeoutMs = 10000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > until) throw new Error("timed out waiting for the webview");
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+const openPanel = (theme?: { variables: Record<string, string>; bodyClass: string }) => openPage({ pageName: "results.html", height: 1400, theme });
 
 test("the adapter's note (the Dawn toggles a file with f16 asked for) shows under its line", async () => {
   const { page, received, errors, close } = await openPanel();
@@ -314,7 +212,7 @@ test("the panel follows a light theme", async () => {
 test("a malformed message is refused, not drawn", async () => {
   const { page, received, errors, close } = await openPanel();
   try {
-    await page.evaluate(() => (globalThis as unknown as PageWindow).postMessage({ type: "results", view: { file: 3 } }, "*"));
+    await postRaw(page, { type: "results", view: { file: 3 } });
     await new Promise((r) => setTimeout(r, 200));
     assert.equal(received.filter((m) => (m as { type?: string }).type === "rendered").length, 0);
     assert.ok(errors.some((e) => /malformed/.test(e)));
