@@ -4,24 +4,9 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
-import * as path from "node:path";
-import { compileKernel, parseKernelFile } from "../../src/compile";
-import { LineMap } from "../../src/diagnostics/position";
-import { launchBytes, programAccessMap, programAccessMaps, programsToMap, type LaunchToTrace } from "../../src/harness/debug/analyse-launch";
+import { launchBytes, programAccessMap, programAccessMaps, programsToMap } from "../../src/harness/debug/analyse-launch";
 import { accessMapText, runsOf } from "../../src/harness/debug/access-map";
-import type { NumDtype } from "../../src/ir/ir";
-import { DEFAULT_TARGET } from "../../src/ir/target";
-
-const root = path.resolve(__dirname, "../..");
-
-function launchOf(file: string, kernel: string, constexprs: Record<string, number>, grid: [number, number, number], args: LaunchToTrace["args"], shapes?: Map<string, [number, number]>): LaunchToTrace {
-  const text = readFileSync(path.join(root, file), "utf8");
-  const source = parseKernelFile(file, text).kernels.find((k) => k.name === kernel)!;
-  const compiled = compileKernel(source, constexprs, DEFAULT_TARGET).kernel!;
-  const dtypes = new Map<string, NumDtype>(compiled.params.filter((p) => p.kind === "pointer").map((p) => [p.name, p.dtype]));
-  return { ir: compiled.ir, grid, args, dtypes, lines: new LineMap(text), ...(shapes ? { shapes } : {}) };
-}
+import { launchOf } from "../support/launch-to-trace";
 
 function matmulArgs(M: number, N: number, K: number) {
   return {

@@ -170,7 +170,8 @@ test("a kernel file's relative imports (.ts, .js spelling, JSON) are read throug
   for (const name of ["scaled.kernel.ts", "shared.ts", "factors.ts", "settings.json"]) assert.ok(read.includes(name), `${name} in ${read.join(", ")}`);
 });
 
-test("a Python kernel's debug launch: the worker runs the script on Pyodide to the launch and records that program at the Python lines", async () => {
+/** Kernel Lab's torch and triton modules as the extension sends them with a worker's first Python request (path → text). */
+function pythonLib(): Record<string, string> {
   const lib: Record<string, string> = {};
   const walk = (dir: string, under: string): void => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
@@ -179,6 +180,11 @@ test("a Python kernel's debug launch: the worker runs the script on Pyodide to t
     }
   };
   walk(path.join(root, "dist/python-lib"), "");
+  return lib;
+}
+
+test("a Python kernel's debug launch: the worker runs the script on Pyodide to the launch and records that program at the Python lines", async () => {
+  const lib = pythonLib();
   const launch: DebugLaunch = { file: path.join(root, "test/python/debug-row-sums.py"), kernel: "row_sums_kernel", programId: [2] };
   const request = { type: "debug", launch, context, python: { lib } };
   const { last, messages } = await page.evaluate(
@@ -247,14 +253,7 @@ test("Python: one worker runs two files, Pyodide started once; the second run is
     "print('leaked' in globals(), 'first element', torch.rand(1000, device='cuda')[0].item())",
     "",
   ].join("\n"));
-  const lib: Record<string, string> = {};
-  const walk = (dir: string, under: string): void => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      if (entry.isDirectory()) walk(path.join(dir, entry.name), `${under}${entry.name}/`);
-      else if (entry.name.endsWith(".py")) lib[`${under}${entry.name}`] = readFileSync(path.join(dir, entry.name), "utf8");
-    }
-  };
-  walk(path.join(root, "dist/python-lib"), "");
+  const lib = pythonLib();
   type PythonAnswer = { messages: FromWebWorker[]; last: FromWebWorker; ms: number };
   const askPython = (file: string, pyodideFolder?: string): Promise<PythonAnswer> => {
     const request = { type: "run-python", request: { type: "run-python", file, cpu: false, bench: "off" }, context, ...(pyodideFolder ? { lib } : {}) };

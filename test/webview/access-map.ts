@@ -7,33 +7,22 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import * as path from "node:path";
 import type { Page } from "playwright-core";
 import { openPanel as openPage, out, send } from "./panel-page";
 import type { ResultsView } from "../../src/editor/webview-protocol";
-import { compileKernel, parseKernelFile } from "../../src/compile";
-import { LineMap } from "../../src/diagnostics/position";
 import { programAccessMaps, type LaunchToTrace } from "../../src/harness/debug/analyse-launch";
-import type { NumDtype } from "../../src/ir/ir";
-import { DEFAULT_TARGET } from "../../src/ir/target";
 import type { RunReport } from "../../src/harness/report";
 import { singleRun } from "./sample-reports";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { exerciseFile, exerciseNamed } from "../../src/exercises/course";
 import { runFile } from "../../src/harness/run/run";
+import { launchOf } from "../support/launch-to-trace";
 
 const root = path.resolve(__dirname, "..", "..");
 const docs = process.env.KERNEL_LAB_DOCS === "1";
-
-function launchOf(file: string, kernel: string, constexprs: Record<string, number>, grid: [number, number, number], args: LaunchToTrace["args"], shapes?: Map<string, [number, number]>): LaunchToTrace {
-  const text = readFileSync(path.join(root, file), "utf8");
-  const source = parseKernelFile(file, text).kernels.find((k) => k.name === kernel)!;
-  const compiled = compileKernel(source, constexprs, DEFAULT_TARGET).kernel!;
-  const dtypes = new Map<string, NumDtype>(compiled.params.filter((p) => p.kind === "pointer").map((p) => [p.name, p.dtype]));
-  return { ir: compiled.ir, grid, args, dtypes, lines: new LineMap(text), ...(shapes ? { shapes } : {}) };
-}
 
 /** A view of one run whose report carries the maps of `launch`. */
 function viewWithMaps(name: string, kernel: string, launch: LaunchToTrace, size: number, constexprs: Record<string, number>): ResultsView {
