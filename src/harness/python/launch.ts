@@ -17,6 +17,7 @@ import { BenchRecorder } from "./bench";
 import { noCopies, ResidentBuffers } from "./resident";
 import type { BoundArgs, Program } from "./program";
 import { compilerFor, type ConstexprValue, type KernelArgType, type PythonKernelCompiler } from "./kernel-compiler";
+import { pythonText } from "../../python";
 import type { LaunchArg, LaunchRequest, Reply, Request, TensorDtype, TensorStorage } from "./protocol";
 import { MAX_LISTED, type PythonFileReport } from "./report";
 
@@ -187,7 +188,8 @@ export class Launcher {
       this.report.launchesNotListed = (this.report.launchesNotListed ?? 0) + 1;
       return;
     }
-    const constexprs = Object.fromEntries(request.args.flatMap((a) => (a.kind === "constexpr" ? [[a.name, a.value]] : [])));
+    // A dtype constexpr is listed as Python writes it (`tl.float32`).
+    const constexprs = Object.fromEntries(request.args.flatMap((a) => (a.kind === "constexpr" ? [[a.name, typeof a.value === "object" && a.value !== null ? pythonText(a.value) : a.value]] : [])));
     this.report.launches.push({ kernel: request.kernel, grid, constexprs: { ...constexprs, ...request.options }, ms: Math.round(ms * 1000) / 1000, line: request.callLine });
     void program;
   }

@@ -20,7 +20,7 @@ from . import _math
 from ._math import broadcast_shapes, matmul, where, clamp
 from . import _autograd as autograd
 from ._autograd import no_grad, enable_grad, inference_mode, set_grad_enabled
-from . import testing, cuda, nn, backends
+from . import testing, cuda, nn, backends, distributed
 
 float = float32  # noqa: A001
 half = float16
