@@ -119,7 +119,8 @@ export class Launcher {
     }
     const gpu = this.device.gpu;
     if (request.record && gpu) {
-      const specialised = this.compile(source, request.kernel, bound, "specialised");
+      // Kernel Lab's own kernels (torch's ops) as compiled: their scalars (sizes, strides) change from call to call.
+      const specialised = request.module ? program : this.compile(source, request.kernel, bound, "specialised");
       const recorded = (typeof specialised === "string" ? program : specialised).kernel;
       await this.bench.record(gpu, recorded, grid, bound.tensors, bound.scalars);
       // The timed launches write the resident buffers, as Triton's do; the copies are left as they were.
@@ -133,9 +134,11 @@ export class Launcher {
         return typeof compiled === "string" ? undefined : compiled.kernel;
       };
       const arrays = new Map([...bound.tensors].map(([name, arg]) => [name, { data: arg.data as StorageArray, ...(arg.storage !== undefined ? { kept: { storage: arg.storage, upload: arg.upload ?? true } } : {}) }] as const));
-      const launched = await this.device.executor.launchInPlace({ program: program.kernel, variant, grid, scalars: bound.scalars, arrays }, this.resident);
+      const unchecked = request.module !== undefined;
+      const launched = await this.device.executor.launchInPlace({ program: program.kernel, variant, grid, scalars: bound.scalars, arrays, unchecked }, this.resident);
       const result = { prints: launched.prints, written: launched.written.map((name) => bound.tensors.get(name)!.python) };
-      this.list(request, grid, program.kernel, performance.now() - started);
+      // torch's own ops (a kernel of Kernel Lab's torch module) are the script's torch calls, not launches of its kernels.
+      if (!request.module) this.list(request, grid, program.kernel, performance.now() - started);
       return { kind: "ok", value: result };
     } catch (err) {
       if (err instanceof InterpreterError) {
