@@ -38,7 +38,45 @@ export function atomicBuffersOf(body: readonly Stmt[]): Set<string> {
 export function readsWide(gen: AccessFacts, v: Value & { op: "load" }): boolean {
   if (!isWide(gen, v.ptr)) return false;
   if (v.ptr.type.kind !== "pointer" || v.ptr.type.pointee !== "f16" || gen.options.divisibility === false) return true;
-  return gen.contiguity.divisor(v.ptr) >= 4;
+  return gen.contiguity.divisor(v.ptr) >= 4 || gen.options.shiftedHalfRows === true;
+}
+
+/**
+ * Whether an f16 load reads each run as the two aligned vec4<f16> around it, shifted in registers
+ * (`CodegenOptions.shiftedHalfRows`): its runs are not known to start on multiples of 4 elements.
+ */
+export function readsShifted(gen: AccessFacts, v: Value & { op: "load" }): boolean {
+  return gen.options.shiftedHalfRows === true && v.ptr.type.kind === "pointer" && v.ptr.type.pointee === "f16" && readsWide(gen, v) && gen.options.divisibility !== false && gen.contiguity.divisor(v.ptr) < 4;
+}
+
+/**
+ * Whether some f16 load of `body` may move runs of 4 not known to start on multiples of 4 elements:
+ * what `shiftedHalfRows` may change. Its stride along rows may be unknown here (the tuner asks of
+ * the program before a launch's specialisation makes it 1); one known aligned, or known not 1, is not.
+ */
+export function hasUnalignedHalfRuns(gen: AccessFacts, body: readonly Stmt[]): boolean {
+  let found = false;
+  const options = { ...gen.options, shiftedHalfRows: true };
+  forEachStmt(body, (s) => {
+    if (s.kind !== "let" || s.value.op !== "load") return;
+    const ptr = s.value.ptr;
+    if (ptr.type.kind !== "pointer" || ptr.type.pointee !== "f16") return;
+    const stride = gen.contiguity.stride(ptr);
+    if (stride === 1) found ||= readsShifted({ ...gen, options }, s.value);
+    else if (stride === undefined) found ||= !gen.atomicBuffers.has(ptr.type.param) && (ptr.type.shape.at(-1) ?? 0) >= 4 && options.divisibility !== false && options.wideHalfAccesses !== false && !options.instrument;
+  });
+  return found;
+}
+
+/**
+ * Whether each run of 4 registers of a wide load is known to start at a multiple of 4 elements
+ * and to be masked as a whole (contiguity.ts), so it needs no check at run time; off with
+ * `CodegenOptions.divisibility: false`.
+ */
+export function knownWhole(gen: AccessFacts, v: Value & { op: "load" }): boolean {
+  // Rows are 4 or more long here (isWide), so each run lies in one row.
+  if (gen.options.divisibility === false || gen.contiguity.divisor(v.ptr) < 4) return false;
+  return !v.mask || gen.contiguity.runConstant(v.mask);
 }
 
 /** Whether accesses through `ptr` are runs of 4 consecutive elements (layout and stride 1). */
