@@ -50,20 +50,15 @@ export function readsShifted(gen: AccessFacts, v: Value & { op: "load" }): boole
 }
 
 /**
- * Whether some f16 load of `body` may move runs of 4 not known to start on multiples of 4 elements:
- * what `shiftedHalfRows` may change. Its stride along rows may be unknown here (the tuner asks of
- * the program before a launch's specialisation makes it 1); one known aligned, or known not 1, is not.
+ * Whether some f16 load of `body` moves runs of 4 not known to start on multiples of 4 elements:
+ * what `shiftedHalfRows` changes. Asked of a program specialised for its launch (bench/knob-variants.ts);
+ * before that (the CLI's autotuner asks of the plain program) no load is known to move runs at all.
  */
 export function hasUnalignedHalfRuns(gen: AccessFacts, body: readonly Stmt[]): boolean {
   let found = false;
-  const options = { ...gen.options, shiftedHalfRows: true };
+  const shifting = { ...gen, options: { ...gen.options, shiftedHalfRows: true } };
   forEachStmt(body, (s) => {
-    if (s.kind !== "let" || s.value.op !== "load") return;
-    const ptr = s.value.ptr;
-    if (ptr.type.kind !== "pointer" || ptr.type.pointee !== "f16") return;
-    const stride = gen.contiguity.stride(ptr);
-    if (stride === 1) found ||= readsShifted({ ...gen, options }, s.value);
-    else if (stride === undefined) found ||= !gen.atomicBuffers.has(ptr.type.param) && (ptr.type.shape.at(-1) ?? 0) >= 4 && options.divisibility !== false && options.wideHalfAccesses !== false && !options.instrument;
+    if (s.kind === "let" && s.value.op === "load") found ||= readsShifted(shifting, s.value);
   });
   return found;
 }

@@ -6,7 +6,7 @@
 import type { LowerContext } from "./context";
 import { nodeText } from "./context";
 import { DTYPES } from "./names";
-import type { PyConst } from "./literals";
+import { isDtypeConst, type PyConst } from "./literals";
 import { children, dottedName, stringValue, trailingDotFloat, type SyntaxNode } from "./tree";
 
 export function operatorText(ctx: LowerContext, n: SyntaxNode): string {
@@ -32,8 +32,9 @@ function staticValue(ctx: LowerContext, n: SyntaxNode): PyConst | undefined {
   if (n.name === "String") return stringValue(ctx.text, n);
   if (n.name === "VariableName") {
     const name = nodeText(ctx, n);
-    if (ctx.known.has(name)) return ctx.known.get(name);
-    if (!ctx.params.has(name) && !ctx.plan.locals.has(name)) return ctx.file.constants.get(name)?.value;
+    const value = ctx.known.has(name) ? ctx.known.get(name) : !ctx.params.has(name) && !ctx.plan.locals.has(name) ? ctx.file.constants.get(name)?.value : undefined;
+    // A dtype is compared by its name, as `tl.float32` (dtypeOf) is.
+    return isDtypeConst(value) ? value.dtype : value;
   }
   return undefined;
 }

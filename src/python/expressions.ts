@@ -9,7 +9,7 @@ import { nodeText, unsupported } from "./context";
 import { Codes } from "../diagnostics/codes";
 import { lowerCall } from "./calls";
 import { TRITON_DTYPES, tsName } from "./names";
-import type { PyConst } from "./literals";
+import { isDtypeConst, type PyConst } from "./literals";
 import { children, parts, spanOf, stringValue, trailingDotFloat, type SyntaxNode } from "./tree";
 import { booleanChain, dtypeOf, operatorText, paramDtype, staticComparison, trueDivisionIsPlain, type BooleanItem } from "./compile-time";
 
@@ -139,6 +139,8 @@ function lowerName(ctx: LowerContext, n: SyntaxNode): void {
     const known = ctx.known.get(name);
     // A string or None constexpr has no value in the TypeScript language: only its truth.
     if (known === null || typeof known === "string") return ctx.w.token(known ? "true" : "false", span);
+    // A dtype constexpr is the dtype itself, as `tl.float32` written in the kernel would be.
+    if (isDtypeConst(known)) return ctx.w.token(dtypeText(known.dtype), span);
     return ctx.w.token(tsName(name), span, tsName(name) === name);
   }
   const constant = ctx.file.constants.get(name);
@@ -159,7 +161,13 @@ export function constantText(value: PyConst, written?: string): string {
   }
   if (typeof value === "boolean") return String(value);
   if (value === null || typeof value === "string") return value ? "true" : "false";
+  if (isDtypeConst(value)) return dtypeText(value.dtype);
   return String(value);
+}
+
+/** A dtype (Kernel Lab's name) as the kernel language writes it: `tl.float32`; one it lacks stays a name its dtype check reports. */
+function dtypeText(dtype: string): string {
+  return Object.hasOwn(TRITON_DTYPES, dtype) ? `tl.${TRITON_DTYPES[dtype]}` : JSON.stringify(dtype);
 }
 
 function lowerUnary(ctx: LowerContext, n: SyntaxNode): void {
@@ -250,7 +258,7 @@ function lowerMember(ctx: LowerContext, n: SyntaxNode): void {
     // A dtype is a value of the kernel language (tl.float32, semantics/dtypes.ts): it may be held in
     // a name (`cdtype = tl.float32`) and chosen (`tl.float32 if … else x.dtype`), which a string can't.
     const dtype = dtypeOf(ctx, n) ?? paramDtype(ctx, n);
-    if (dtype) return ctx.w.token(Object.hasOwn(TRITON_DTYPES, dtype) ? `tl.${TRITON_DTYPES[dtype]}` : JSON.stringify(dtype), span);
+    if (dtype) return ctx.w.token(dtypeText(dtype), span);
     const property = nodeText(ctx, kids[2]);
     if (property === "T") {
       return ctx.w.node(span, () => {

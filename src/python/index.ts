@@ -4,7 +4,7 @@
 export { readPythonFile, isTritonFile, type PythonFile, type PythonKernel, type LaunchSite, type PythonImports, type ModuleConstant } from "./module";
 export type { PythonParam, AutotuneConfig, Heuristic } from "./signature";
 export type { PyConst } from "./literals";
-export { compilePythonKernel, helpersOf, type PythonArgType, type PythonCompileResult } from "./compile-python";
+export { compilePythonKernel, helpersOf, pythonText, type PythonArgType, type PythonCompileResult } from "./compile-python";
 export { checkPythonFile, checkPython, pythonCheckAssumptions } from "./check";
 export { assumedArgTypes, assumedConstexprs, pointerParams } from "./infer";
 export { kernelFileToPython, type PythonText } from "./to-python";

@@ -143,7 +143,8 @@ export function assumedConstexprs(file: PythonFile, kernel: PythonKernel): Recor
       if (values[h.name] !== undefined && !(launch && launch.keywords[h.name] === undefined && h.name in launch.keywords)) continue;
       values[h.name] = evaluateHeuristic(file.text, h.argName, h.body, { ...args, ...values });
     }
-    for (const p of kernel.params) if (p.constexpr && values[p.name] === undefined) values[p.name] = PLACEHOLDER;
+    const dtypes = dtypeParams(file, kernel);
+    for (const p of kernel.params) if (p.constexpr && values[p.name] === undefined) values[p.name] = dtypes.has(p.name) ? { dtype: "f32" } : PLACEHOLDER;
     return values;
   });
   const seen = new Set<string>();
@@ -153,6 +154,30 @@ export function assumedConstexprs(file: PythonFile, kernel: PythonKernel): Recor
     seen.add(key);
     return true;
   });
+}
+
+/**
+ * The constexpr parameters a kernel uses as dtypes (`x.to(X_dtype)`, `tl.cast(x, DT)`, `dtype=DT`):
+ * not seen launched, `check` takes them as tl.float32, not the number 16.
+ */
+function dtypeParams(file: PythonFile, kernel: PythonKernel): Set<string> {
+  const text = file.text;
+  const constexprs = new Set(kernel.params.filter((p) => p.constexpr).map((p) => p.name));
+  const found = new Set<string>();
+  const body = children(kernel.node).find((c) => c.name === "Body");
+  if (!body) return found;
+  walk(body, (n) => {
+    if (n.name !== "CallExpression") return undefined;
+    const [callee, argList] = children(n);
+    const name = dottedName(text, callee) ?? (callee.name === "MemberExpression" ? [textOf(text, callee.lastChild ?? callee)] : undefined);
+    if (!argList) return undefined;
+    const { positional, keywords } = keywordArgs(text, argList);
+    const last = name?.[name.length - 1];
+    const candidates = [keywords.get("dtype"), last === "to" ? positional[0] : undefined, last === "cast" ? positional[1] : undefined];
+    for (const c of candidates) if (c?.name === "VariableName" && constexprs.has(textOf(text, c))) found.add(textOf(text, c));
+    return undefined;
+  });
+  return found;
 }
 
 /** `lambda args: args['K'] % args['BLOCK_K'] == 0` with what is known; a condition not known is taken as true. */

@@ -1,11 +1,24 @@
 // Values the front end can read without running Python: literals, module-level constants, and
 // the small arithmetic that constexpr values and autotune configs are written with.
 
+import { DTYPES, TRITON_DTYPES } from "./names";
 import type { SyntaxNode } from "./tree";
 import { children, dottedName, parts, stringValue, textOf, trailingDotFloat } from "./tree";
 
-/** A value known while compiling: what a `tl.constexpr` can hold here. */
-export type PyConst = number | boolean | string | null;
+/**
+ * A value known while compiling: what a `tl.constexpr` can hold here. `{ dtype }` is a Triton dtype
+ * object passed as a constexpr (Liger passes `tl.float32` for `X_dtype: tl.constexpr`), by Kernel
+ * Lab's dtype name ("f32").
+ */
+export type PyConst = number | boolean | string | null | DtypeConst;
+
+export interface DtypeConst {
+  dtype: string;
+}
+
+export function isDtypeConst(value: PyConst | undefined): value is DtypeConst {
+  return typeof value === "object" && value !== null;
+}
 
 export interface ConstScope {
   /** Module-level (or host-function) names bound to a known value. */
@@ -60,6 +73,10 @@ export function literalValue(text: string, node: SyntaxNode, scope: ConstScope =
     case "MemberExpression": {
       const float = trailingDotFloat(text, node);
       if (float !== undefined) return Number(float.replace(/_/g, ""));
+      // `tl.float32` passed to a constexpr (`X_dtype=tl.float32`) or held in a module-level constexpr.
+      const dotted = dottedName(text, node);
+      const head = dotted?.slice(0, -1).join(".");
+      if (dotted && (head === "tl" || head === "triton.language") && Object.hasOwn(DTYPES, dotted[dotted.length - 1])) return { dtype: DTYPES[dotted[dotted.length - 1]] };
       const kids = children(node);
       if (!scope.item || kids.length !== 4 || kids[0].name !== "VariableName" || kids[1].name !== "[") return undefined;
       const key = stringValue(text, kids[2]);
@@ -132,6 +149,7 @@ function binaryValue(text: string, node: SyntaxNode, scope: ConstScope): PyConst
 /** How a value is written in Python (for messages and the Python a kernel converts to). */
 export function pythonText(value: PyConst): string {
   if (value === null) return "None";
+  if (isDtypeConst(value)) return `tl.${TRITON_DTYPES[value.dtype] ?? value.dtype}`;
   if (typeof value === "boolean") return value ? "True" : "False";
   if (typeof value === "string") return JSON.stringify(value);
   return String(value);

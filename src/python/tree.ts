@@ -39,7 +39,7 @@ export function firstError(tree: Tree, text: string): SyntaxNode | undefined {
   tree.iterate({
     enter(n) {
       if (found) return false;
-      if (n.type.isError && !(n.node.parent && trailingDotFloat(text, n.node.parent) !== undefined)) {
+      if (n.type.isError && !(n.node.parent && trailingDotFloat(text, n.node.parent) !== undefined) && !bareYield(n.node)) {
         found = n.node;
         return false;
       }
@@ -47,6 +47,15 @@ export function firstError(tree: Tree, text: string): SyntaxNode | undefined {
     },
   });
   return found;
+}
+
+/**
+ * A bare `yield` (a @contextmanager's, as Liger's `device_context` writes it): Lezer's Python grammar
+ * wants a value after `yield` and marks an empty error there, but Python takes `yield` alone.
+ */
+function bareYield(error: SyntaxNode): boolean {
+  const parent = error.parent;
+  return error.from === error.to && (parent?.name === "YieldStatement" || parent?.name === "YieldExpression") && error.prevSibling?.name === "yield";
 }
 
 /**

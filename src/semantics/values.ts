@@ -99,10 +99,9 @@ export class ValueFactory {
     const dtype = v.type.dtype;
     // `~mask` is how Triton negates a mask (bitwise not of i1): the same as `!mask`.
     if (fn === "bitnot" && dtype === "bool") fn = "not";
-    if (fn === "not" && dtype !== "bool") {
-      this.log.error(Codes.operandDtype, span, `'!' needs a mask (a comparison), got ${typeToString(v.type)}`);
-      return undefined;
-    }
+    // `!n` / Python's `not n` on a number is `n == 0`, as in JavaScript and in Triton (`if not BACKWARD_PASS:`
+    // on a bool constexpr, which reaches here as 1 or 0); folded when n is a constant.
+    if (fn === "not" && dtype !== "bool") return this.binary("eq", v, this.constant(0, dtype, span), span);
     if (fn === "bitnot" && !isInt(dtype)) {
       this.log.error(Codes.operandDtype, span, `'~' needs an integer or a mask, got ${typeToString(v.type)}`);
       return undefined;

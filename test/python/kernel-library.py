@@ -1,6 +1,11 @@
 """Kernels as kernel libraries publish them (Liger-Kernel, FlagGems, unsloth style; Kernel Lab's own
 file): module-level tl.constexpr globals, libdevice imported from triton.language.extra, row
-offsets widened with .to(tl.int64), and in-place stores through the pointer arguments."""
+offsets widened with .to(tl.int64), and in-place stores through the pointer arguments. The last
+part is the host code around a backward kernel: a dtype passed to a constexpr, `if not FLAG:` on a
+bool constexpr, one program per SM from torch.cuda.get_device_properties, a DTensor check and a
+@contextmanager with a bare yield."""
+
+import contextlib
 
 import torch
 
@@ -66,3 +71,56 @@ expected = x * torch.rsqrt((x * x).mean(dim=-1, keepdim=True) + 1e-6) * w
 rms_norm_(x, w)
 torch.testing.assert_close(x, expected, atol=1e-5, rtol=1e-5)
 print("in-place gelu*up and rms norm match torch")
+
+
+_MODE_SUM: tl.constexpr = tl.constexpr(0)
+
+
+@triton.jit
+def scale_rows_and_sum(x_ptr, y_ptr, partial_ptr, stride, n_rows, n_cols, scale, rows_per_program,
+                       Y_dtype: tl.constexpr, SKIP_PARTIAL: tl.constexpr, mode: tl.constexpr, BLOCK_SIZE: tl.constexpr):
+    """y = (x * scale) in Y_dtype over this program's rows; their column sums in partial[pid]."""
+    pid = tl.program_id(0).to(tl.int64)
+    cols = tl.arange(0, BLOCK_SIZE)
+    mask = cols < n_cols
+    acc = tl.zeros((BLOCK_SIZE,), dtype=tl.float32)
+    row_start = pid * rows_per_program
+    row_end = min((pid + 1) * rows_per_program, n_rows)
+    for row in range(row_start, row_end):
+        x = tl.load(x_ptr + row * stride + cols, mask=mask, other=0.0).to(tl.float32)
+        if mode == _MODE_SUM:
+            acc += x
+        tl.store(y_ptr + row * stride + cols, (x * scale).to(Y_dtype), mask=mask)
+    if not SKIP_PARTIAL:
+        tl.store(partial_ptr + pid * n_cols + cols, acc, mask=mask)
+
+
+torch_to_triton = {torch.float32: tl.float32, torch.float16: tl.float16}
+
+
+@contextlib.contextmanager
+def on_device(device):
+    device = torch.device(device)
+    yield
+
+
+def scale_and_column_sums(x, scale, out_dtype):
+    if isinstance(x, torch.distributed.tensor.DTensor):
+        x = x.full_tensor()
+    n_rows, n_cols = x.shape
+    programs = torch.cuda.get_device_properties(x.device).multi_processor_count
+    y = torch.empty((n_rows, n_cols), dtype=out_dtype, device=x.device)
+    partial = torch.empty((programs, n_cols), dtype=torch.float32, device=x.device)
+    with on_device(x.device):
+        scale_rows_and_sum[(programs,)](x, y, partial, x.stride(0), n_rows, n_cols, scale, triton.cdiv(n_rows, programs),
+                                        torch_to_triton[out_dtype], SKIP_PARTIAL=False, mode=0,
+                                        BLOCK_SIZE=triton.next_power_of_2(n_cols))
+    return y, partial.sum(dim=0)
+
+
+x = torch.randn(45, 70, device="cuda")
+y, sums = scale_and_column_sums(x, 0.5, torch.float16)
+assert y.dtype == torch.float16
+torch.testing.assert_close(y, (x * 0.5).half(), atol=1e-3, rtol=1e-3)
+torch.testing.assert_close(sums, x.sum(dim=0), atol=1e-4, rtol=1e-4)
+print("a dtype constexpr, not FLAG, one program per SM:", torch.cuda.get_device_properties(0).multi_processor_count)

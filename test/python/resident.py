@@ -1,5 +1,6 @@
 # Tensors on the GPU stay there between launches: a launch binds a GPU tensor's buffer as it is,
-# its output stays on the GPU, and elements come back to the CPU only when the script reads them.
+# its output stays on the GPU, torch's ops on GPU tensors run there too, and elements come back
+# to the CPU only when the script reads them.
 # test/cli/python-run.test.ts counts the bytes copied (the report's gpuCopies).
 import torch
 import triton
@@ -25,9 +26,9 @@ n = 5003
 x = torch.rand(n, device=DEVICE)
 y = scale(x, 2.0)  # up: x, y (poisoned); y stays on the GPU
 z = scale(y, 3.0)  # y bound as it is; up: z (poisoned)
-torch.testing.assert_close(z, x * 6.0)  # down: z (x is on the CPU too: the kernel only read it)
-# torch's x * z timed as a GPU kernel on both tensors' own buffers: nothing copied (--bench off: not run).
+torch.testing.assert_close(z, x * 6.0)  # x * 6.0 on the GPU; down: z and x * 6.0
+# torch's x * z is a GPU kernel on both tensors' own buffers, called and timed: nothing copied (--bench off: not run).
 triton.testing.do_bench(lambda: x * z)
-x[0] = -1.0  # a write on the CPU: x's GPU buffer is out of date
-w = scale(x, 1.0)  # up: x again, w (poisoned)
-print("w[0] =", w[0].item(), "y[1] / x[1] =", round(y[1].item() / x[1].item(), 3))  # down: w, y
+x[0] = -1.0  # written on the GPU (a fill kernel): x's CPU copy is out of date
+w = scale(x, 1.0)  # up: w (poisoned)
+print("w[0] =", w[0].item(), "y[1] / x[1] =", round(y[1].item() / x[1].item(), 3))  # down: w, y, x

@@ -35,6 +35,7 @@ print(json.dumps({
     "torch.nn.functional": public(torch.nn.functional, ("attach", "refuse_grad", "not_implemented")),
     "torch.testing": public(torch.testing, ("Tensor", "to_js")),
     "torch.cuda": public(torch.cuda),
+    "torch.distributed": public(torch.distributed) + ["tensor.DTensor (nothing is one)"],
     "torch.autograd": ["Function", "no_grad", "enable_grad", "backward (Tensor.backward)"],
     "triton": [n for n in public(triton) if n not in ("JITFunction",)],
     "triton.testing": public(triton.testing, ("Table", "to_js")),

@@ -1,56 +1,108 @@
-"""torch's ops as GPU kernels (Kernel Lab's own file): inside do_bench, x + y, torch.softmax,
-torch.matmul and F.layer_norm with its backward are timed as GPU kernels, as torch's are on CUDA.
-Here each of those kernels also runs checked, outside do_bench, against the exact CPU op, on sizes
-that aren't multiples of their blocks."""
+"""torch's ops on GPU tensors run as GPU kernels (Kernel Lab's torch/_on_gpu.py): each result is
+checked against the same op on CPU copies of the operands (the exact CPU ops), on fresh random
+inputs whose sizes aren't multiples of the kernels' blocks; a NaN never passes."""
+
+import math
 
 import torch
 import torch.nn.functional as F
 
 import triton
-from torch import _on_gpu
 
 DEVICE = triton.runtime.driver.active.get_active_torch_device()
 torch.manual_seed(0)
 
+
+def check(got, expected, tol):
+    assert got.device == DEVICE, got.device
+    assert got.dtype == expected.dtype, (got.dtype, expected.dtype)
+    torch.testing.assert_close(got.cpu(), expected, atol=tol, rtol=tol)
+
+
 for dtype, tol in ((torch.float32, 1e-5), (torch.float16, 1e-2)):
     x = torch.randn(37, 1100, device=DEVICE, dtype=dtype)
     y = torch.randn(37, 1100, device=DEVICE, dtype=dtype)
-    for op, expected in (("add", x + y), ("sub", x - y), ("mul", x * y), ("div", x / y)):
-        out = torch.empty_like(x)
-        _on_gpu.elementwise(op, x, y, out)
-        torch.testing.assert_close(out, expected, atol=tol, rtol=tol)
-
-    out = torch.empty_like(x)
-    _on_gpu.softmax_rows(x, out)
-    torch.testing.assert_close(out, torch.softmax(x, dim=-1), atol=tol, rtol=tol)
-
-    a = torch.randn(3, 70, 45, device=DEVICE, dtype=dtype)
-    b = torch.randn(3, 45, 90, device=DEVICE, dtype=dtype)
-    c = torch.empty((3, 70, 90), device=DEVICE, dtype=dtype)
-    _on_gpu.matmul(a, b, c, 3, 70, 45, 90)
-    torch.testing.assert_close(c, a @ b, atol=10 * tol, rtol=tol)
-
+    row = torch.randn(1100, device=DEVICE, dtype=dtype)
+    xc, yc, rc = x.cpu(), y.cpu(), row.cpu()
+    # Element-wise, broadcast, views read in place, Python numbers on either side, one storage twice.
+    for op in (torch.add, torch.sub, torch.mul, torch.div, torch.maximum, torch.minimum):
+        check(op(x, y), op(xc, yc), tol)
+    check(x + row, xc + rc, tol)
+    check(x[:, :1] * row[None, 5:], xc[:, :1] * rc[None, 5:], tol)
+    check(x.T - y.T, xc.T - yc.T, tol)
+    check(x * x, xc * xc, tol)
+    check(3 - x / 7, 3 - xc / 7, tol)
+    check(x * x.sum(), xc * xc.sum(), 1e-3 if dtype is torch.float32 else 2.0)
+    for name in ("abs", "neg", "exp", "sigmoid", "relu"):
+        check(getattr(torch, name)(x), getattr(torch, name)(xc), tol)
+    check(x.abs().sqrt(), xc.abs().sqrt(), tol)
+    check(x.half().float(), xc.half().float(), tol)
+    check(x.to(torch.float32) * 2, xc.to(torch.float32) * 2, tol)
+    # Reductions: the whole tensor and along a dim; float16 accumulated in float32.
+    check(x.max(), xc.max(), 0)
+    check(x.min(), xc.min(), 0)
+    check(torch.max(torch.abs(x - y)), torch.max(torch.abs(xc - yc)), 0)
+    check(x.sum(), xc.sum(), 1e-3 if dtype is torch.float32 else 0.5)
+    check(x.mean(dim=1, keepdim=True), xc.mean(dim=1, keepdim=True), tol)
+    check(x.sum(dim=0), xc.sum(dim=0), 1e-4 if dtype is torch.float32 else 0.1)
+    check(x.amax(dim=0), xc.amax(dim=0), 0)
+    check(torch.max(x, dim=1).values, torch.max(xc, dim=1).values, 0)
+    # In place, through views.
+    a, ac = x.clone(), xc.clone()
+    a += y
+    ac += yc
+    a.mul_(2)
+    ac.mul_(2)
+    a[:, 3] = 0.5
+    ac[:, 3] = 0.5
+    a[1:5] = y[1:5]
+    ac[1:5] = yc[1:5]
+    check(a, ac, tol)
+    # Softmax, matmul (batched; a transposed operand), layer norm.
+    check(torch.softmax(x, dim=-1), torch.softmax(xc, dim=-1), tol)
+    check(F.softmax(x, dim=0), F.softmax(xc, dim=0), tol)
+    p = torch.randn(3, 70, 45, device=DEVICE, dtype=dtype)
+    q = torch.randn(3, 45, 90, device=DEVICE, dtype=dtype)
+    check(p @ q, p.cpu() @ q.cpu(), 10 * tol)
+    check(torch.matmul(p[0], p[1].T), p[0].cpu() @ p[1].cpu().T, 10 * tol)
     w = torch.rand(1100, device=DEVICE, dtype=dtype)
-    bias = torch.rand(1100, device=DEVICE, dtype=dtype)
-    out = torch.empty_like(x)
-    _on_gpu.layer_norm(x, w, bias, 1e-5, out, 1100)
-    torch.testing.assert_close(out, F.layer_norm(x, (1100, ), w, bias, 1e-5), atol=tol, rtol=tol)
+    b = torch.rand(1100, device=DEVICE, dtype=dtype)
+    check(F.layer_norm(x, (1100, ), w, b, 1e-5), F.layer_norm(xc, (1100, ), w.cpu(), b.cpu(), 1e-5), tol)
+    check(torch.zeros(3, 5, device=DEVICE, dtype=dtype) + torch.full((5, ), 2.5, device=DEVICE, dtype=dtype), torch.full((3, 5), 2.5, dtype=dtype), 0)
 
-x = torch.randn(37, 300, device=DEVICE, requires_grad=True)
-w = torch.rand(300, device=DEVICE, requires_grad=True)
-bias = torch.rand(300, device=DEVICE, requires_grad=True)
-dy = torch.randn(37, 300, device=DEVICE)
-F.layer_norm(x, (300, ), w, bias, 1e-5).backward(dy)
-dx, dw, db = torch.empty_like(x), torch.empty_like(w), torch.empty_like(bias)
-_on_gpu.layer_norm_backward(x.detach(), w.detach(), dy, 1e-5, dx, dw, db, 300)
-torch.testing.assert_close(dx, x.grad, atol=1e-4, rtol=1e-4)
-torch.testing.assert_close(dw, w.grad, atol=1e-4, rtol=1e-4)
-torch.testing.assert_close(db, bias.grad, atol=1e-4, rtol=1e-4)
+# Tutorial 05's reference: F.layer_norm's backward on the GPU against the CPU's.
+grads = []
+for device in (DEVICE, "cpu"):
+    torch.manual_seed(1)
+    x = torch.randn(37, 300, device=device, requires_grad=True)
+    w = torch.rand(300, device=device, requires_grad=True)
+    bias = torch.rand(300, device=device, requires_grad=True)
+    dy = torch.randn(37, 300, device=device)
+    F.layer_norm(x, (300, ), w, bias, 1e-5).backward(dy)
+    grads.append((x.grad, w.grad, bias.grad))
+for got, expected in zip(*grads):
+    check(got, expected, 1e-4)
 
-# Inside do_bench, torch's side is GPU time: no wall-clock note is printed.
+# A long row is reduced in two steps; a NaN anywhere is the max's, the sum's and the check's answer.
+x = torch.randn(70001, device=DEVICE)
+check(x.sum(), x.cpu().sum(), 1e-2)
+check(x.max(), x.cpu().max(), 0)
+y = x.clone()
+y[69999] = math.nan
+assert math.isnan(torch.max(torch.abs(y - x)).item())
+assert math.isnan(torch.min(y[60000:]).item())
+assert math.isnan(y.sum().item())
+try:
+    torch.testing.assert_close(y + 1, x.cpu() + 1)
+except AssertionError:
+    pass
+else:
+    raise AssertionError("a NaN passed assert_close")
+
+# Inside do_bench the same kernels are what is timed: no wall-clock note, nothing left out.
 x = torch.rand(5000, device=DEVICE)
 y = torch.rand(5000, device=DEVICE)
 for fn in (lambda: x + y, lambda: torch.softmax(x.reshape(50, 100), dim=-1)):
     ms = triton.testing.do_bench(fn)
     assert ms > 0, ms
-print("torch's GPU kernels match its CPU ops")
+print("torch's GPU ops match its CPU ops")

@@ -7,7 +7,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { compileKernel, kernelKnobs, parseKernelFile, type KernelSource } from "../../src/compile";
+import { compileKernel, kernelKnobs, parseKernelFile, type KernelSource, type Specialization } from "../../src/compile";
 import type { CodegenOptions, Target } from "../../src/ir/target";
 import { CODEGEN_KNOBS, type KnobChoice } from "../../src/ir/knobs";
 import { MAX_CROSSED, checkKnobRequest, knobSettings } from "../../src/harness/autotune/knob-candidates";
@@ -39,15 +39,18 @@ test("the f16 matmul on subgroup matrices is offered its load form, staging, sto
   const matmul = kernelOf("matmul-f16.kernel.ts", "matmul_f16_kernel");
   const [target, options] = EMULATED;
   const knobs = knobsOf(matmul, MATMUL, target, options);
-  // Not specialised: no row is known aligned, so reading rows shifted is offered too.
-  assert.deepEqual(knobs.map((k) => k.knob), ["halfLoadForm", "mmaDoubleBuffer", "mmaDirectStore", "mmaSubgroupsM", "mmaPackedPrefetch", "shiftedHalfRows"]);
+  assert.deepEqual(knobs.map((k) => k.knob), ["halfLoadForm", "mmaDoubleBuffer", "mmaDirectStore", "mmaSubgroupsM", "mmaPackedPrefetch"]);
   // 4 subgroups (num_warps 4) over 4 × 4 matrices of 16 × 16: 2 × 2 (the squarest, first), 1 × 4, 4 × 1.
   assert.deepEqual(knobs.find((k) => k.knob === "mmaSubgroupsM")?.values, [2, 1, 4]);
-  assert.deepEqual(knobsOf(matmul, MATMUL, LAVAPIPE).map((k) => k.knob), ["halfLoadForm", "shiftedHalfRows"]);
-  // Specialised at 1024³ every row is aligned: nothing to shift.
-  const at1024 = compileKernel(matmul, MATMUL, target, AT_1024, options).kernel;
-  assert.ok(at1024);
-  assert.ok(!kernelKnobs(matmul, MATMUL, at1024, target, options).some((k) => k.knob === "shiftedHalfRows"));
+  assert.deepEqual(knobsOf(matmul, MATMUL, LAVAPIPE).map((k) => k.knob), ["halfLoadForm"]);
+  // Rows read shifted: offered where the launch's specialisation leaves rows of unit stride not
+  // known aligned (1000 × 1001 × 1003), not at 1024³, nor before any specialisation (no stride known).
+  const shifts = (specialization: Specialization) => {
+    const compiled = compileKernel(matmul, MATMUL, target, specialization, options).kernel;
+    assert.ok(compiled);
+    return kernelKnobs(matmul, MATMUL, compiled, target, options).some((k) => k.knob === "shiftedHalfRows");
+  };
+  assert.deepEqual([shifts(AT_ODD), shifts(AT_1024), shifts({})], [true, false, false]);
   // An f32 matmul loads no halves and runs no matrices: nothing to try.
   const f32 = kernelOf("matmul.kernel.ts", "matmul_kernel");
   assert.deepEqual(knobsOf(f32, { BLOCK_M: 32, BLOCK_N: 32, BLOCK_K: 16, GROUP_M: 8 }, target, options), []);
@@ -106,6 +109,24 @@ test("attention's Q·Kᵀ and P·V on subgroup matrices offer staging Q once and
   const knobs = knobsOf(attention, { BLOCK_M: 32, BLOCK_N: 16, HEAD_DIM: 64, IS_CAUSAL: 0, num_warps: 2 }, target, options).map((k) => k.knob);
   assert.ok(knobs.includes("halfLoadForm") && knobs.includes("mmaStageInvariant"), knobs.join());
   assert.ok(!knobs.includes("mmaDoubleBuffer") && !knobs.includes("mmaDirectStore"), knobs.join());
+});
+
+test("attention is offered Q held in matrices and the lean barriers (both \"once\" plans), each changing its WGSL; the matmul (a loop plan) neither", () => {
+  const attention = kernelOf("attention-f16.kernel.ts", "attn_fwd_f16");
+  const constexprs = { BLOCK_M: 32, BLOCK_N: 16, HEAD_DIM: 64, IS_CAUSAL: 1, num_warps: 2 };
+  const [target, options] = EMULATED;
+  const offered = knobsOf(attention, constexprs, target, options);
+  const wgsl = (knobs: CodegenOptions) => compileKernel(attention, constexprs, target, {}, { ...options, ...knobs }).kernel?.wgsl;
+  const base = wgsl({});
+  for (const knob of ["mmaHoldInvariant", "mmaLeanBarriers"] as const) {
+    assert.deepEqual(offered.find((k) => k.knob === knob)?.values, [false, true], knob);
+    assert.equal(wgsl({ [knob]: false }), base);
+    assert.notEqual(wgsl({ [knob]: true }), base, knob);
+  }
+  // Without Q staged once there is nothing to hold.
+  assert.equal(wgsl({ mmaStageInvariant: false, mmaHoldInvariant: true }), wgsl({ mmaStageInvariant: false }));
+  const matmul = knobsOf(kernelOf("matmul-f16.kernel.ts", "matmul_f16_kernel"), MATMUL, target, options).map((k) => k.knob);
+  assert.ok(!matmul.includes("mmaHoldInvariant") && !matmul.includes("mmaLeanBarriers"), matmul.join());
 });
 
 test("settings: crossed in full up to MAX_CROSSED, defaults first; past it each knob alone; a request limits the knobs", () => {

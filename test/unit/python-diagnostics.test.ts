@@ -51,6 +51,7 @@ const rows: [string, string, string, string][] = [
   // Not launched, k's pointers are guessed float32: what only that guess gives is left out.
   ["int32 data through a guessed pointer: a gather's indices", "    i = tl.load(x_ptr + offs, mask=mask, other=0)\n    tl.store(y_ptr + offs, tl.load(y_ptr + i, mask=mask), mask=mask)", "", ""],
   ["int32 data through a guessed pointer: a shift", "    x = tl.load(x_ptr + offs, mask=mask)\n    tl.store(y_ptr + offs, x >> 1, mask=mask)", "", ""],
+  ["`not` of a number: `if not n:` is `n == 0`, as in Triton", "    if not n:\n        return\n    tl.store(y_ptr + offs, 1.0, mask=mask)", "", ""],
   ["variable assigned in both branches only", "    if n > 4:\n        acc = 1.0\n    tl.store(y_ptr + offs, acc, mask=mask)", "10:28 KL1022", ""],
 ];
 
@@ -68,6 +69,35 @@ test("check file.py: messages quote Triton's Python, not the TypeScript it is ch
   );
   assert.equal(inPythonSpelling("a dtype compares only with another dtype (x.dtype === tl.float16), not with i32"), "a dtype compares only with another dtype (x.dtype == tl.float16), not with i32");
   assert.equal(inPythonSpelling("tl.dot's inputPrecision, { bitcast: true }, shapes f32[16, 16] and [16]"), "tl.dot's input_precision, bitcast=True, shapes f32[16, 16] and [16]");
+});
+
+// Kernel-library host code around the kernels (Liger's utils): a @contextmanager's bare `yield`,
+// which Lezer's Python grammar marks as an error, and a kernel taking its output dtype as a
+// constexpr (`X_dtype: tl.constexpr`, launched with `torch_to_triton_dtype[X.dtype]`).
+const LIBRARY = `import contextlib
+import triton
+import triton.language as tl
+
+@contextlib.contextmanager
+def device_context(device):
+    yield
+
+@triton.jit
+def cast_rows(x_ptr, y_ptr, n, X_dtype: tl.constexpr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs, mask=offs < n, other=0.0)
+    tl.store(y_ptr + offs, (x * 2).to(X_dtype), mask=offs < n)
+`;
+
+test("check file.py: a host function's bare yield is Python; a constexpr used as a dtype is checked as tl.float32 when no launch gives it", () => {
+  assert.deepEqual(diagnose(LIBRARY), []);
+  assert.deepEqual(diagnose(`${LIBRARY}\ncast_rows[(1,)](x, y, 5, tl.int32, BLOCK=8)\n`), []);
+  // A dtype passed that a float can't be stored as into the guessed f32 pointer: the launch's dtype is used, not the guess.
+  const wrong = diagnose(`${LIBRARY}\ncast_rows[(1,)](x, y, 5, X_dtype=tl.float64, BLOCK=8)\n`);
+  assert.equal(wrong.length, 1, wrong.join("\n"));
+  assert.match(wrong[0], /^13:39 KL2080 .*tl\.float64/);
+  assert.deepEqual(diagnose("def g():\n    x = yield\n    yield\n"), []);
+  assert.match(diagnose("def g():\n    yield (\n")[0], /KL1100/);
 });
 
 for (const [name, body, expected, message] of rows) {

@@ -17,6 +17,7 @@ import { BenchRecorder } from "./bench";
 import { noCopies, ResidentBuffers } from "./resident";
 import type { BoundArgs, Program } from "./program";
 import { compilerFor, type ConstexprValue, type KernelArgType, type PythonKernelCompiler } from "./kernel-compiler";
+import { pythonText } from "../../python";
 import type { LaunchArg, LaunchRequest, Reply, Request, TensorDtype, TensorStorage } from "./protocol";
 import { MAX_LISTED, type PythonFileReport } from "./report";
 
@@ -118,7 +119,8 @@ export class Launcher {
     }
     const gpu = this.device.gpu;
     if (request.record && gpu) {
-      const specialised = this.compile(source, request.kernel, bound, "specialised");
+      // Kernel Lab's own kernels (torch's ops) as compiled: their scalars (sizes, strides) change from call to call.
+      const specialised = request.module ? program : this.compile(source, request.kernel, bound, "specialised");
       const recorded = (typeof specialised === "string" ? program : specialised).kernel;
       await this.bench.record(gpu, recorded, grid, bound.tensors, bound.scalars);
       // The timed launches write the resident buffers, as Triton's do; the copies are left as they were.
@@ -132,9 +134,11 @@ export class Launcher {
         return typeof compiled === "string" ? undefined : compiled.kernel;
       };
       const arrays = new Map([...bound.tensors].map(([name, arg]) => [name, { data: arg.data as StorageArray, ...(arg.storage !== undefined ? { kept: { storage: arg.storage, upload: arg.upload ?? true } } : {}) }] as const));
-      const launched = await this.device.executor.launchInPlace({ program: program.kernel, variant, grid, scalars: bound.scalars, arrays }, this.resident);
+      const unchecked = request.module !== undefined;
+      const launched = await this.device.executor.launchInPlace({ program: program.kernel, variant, grid, scalars: bound.scalars, arrays, unchecked }, this.resident);
       const result = { prints: launched.prints, written: launched.written.map((name) => bound.tensors.get(name)!.python) };
-      this.list(request, grid, program.kernel, performance.now() - started);
+      // torch's own ops (a kernel of Kernel Lab's torch module) are the script's torch calls, not launches of its kernels.
+      if (!request.module) this.list(request, grid, program.kernel, performance.now() - started);
       return { kind: "ok", value: result };
     } catch (err) {
       if (err instanceof InterpreterError) {
@@ -184,7 +188,8 @@ export class Launcher {
       this.report.launchesNotListed = (this.report.launchesNotListed ?? 0) + 1;
       return;
     }
-    const constexprs = Object.fromEntries(request.args.flatMap((a) => (a.kind === "constexpr" ? [[a.name, a.value]] : [])));
+    // A dtype constexpr is listed as Python writes it (`tl.float32`).
+    const constexprs = Object.fromEntries(request.args.flatMap((a) => (a.kind === "constexpr" ? [[a.name, typeof a.value === "object" && a.value !== null ? pythonText(a.value) : a.value]] : [])));
     this.report.launches.push({ kernel: request.kernel, grid, constexprs: { ...constexprs, ...request.options }, ms: Math.round(ms * 1000) / 1000, line: request.callLine });
     void program;
   }

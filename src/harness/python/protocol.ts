@@ -22,7 +22,7 @@ export type LaunchArg =
   | { name: string; kind: "bool"; value: boolean }
   | { name: string; kind: "none" }
   /** A parameter annotated `tl.constexpr`: its value specialises the kernel. */
-  | { name: string; kind: "constexpr"; value: number | boolean | string | null };
+  | { name: string; kind: "constexpr"; value: number | boolean | string | null | { dtype: string } };
 
 export interface LaunchRequest {
   kind: "launch";

@@ -93,6 +93,12 @@ export interface InPlaceLaunch {
   scalars: Record<string, number>;
   /** Pointer parameter → its elements, shared with the caller (read and written in place); `kept`: the storage has a device copy kept between launches. */
   arrays: Map<string, { data: StorageArray; kept?: { storage: number; upload: boolean } }>;
+  /**
+   * Kernel Lab's own kernel (torch's ops on GPU tensors, python/lib/torch/_on_gpu.py), its
+   * accesses masked by construction and tested: launched as compiled, with no bounds-checked
+   * variant (one compile a specialisation, one dispatch), as torch's own kernels run.
+   */
+  unchecked?: boolean;
 }
 
 /** What one in-place launch printed, and the pointer parameters it wrote through (their device copy or their elements changed). */

@@ -2,7 +2,8 @@
 // An array with a kept device copy (python/resident.ts) is bound as that buffer, nothing copied
 // unless its caller says the CPU copy changed; any other array is copied into a buffer of its own
 // (Dawn copies from plain memory, and the caller's memory may be shared with another thread) and,
-// when the kernel stores through it, copied back. The instrumented variant runs where the device
+// when the kernel stores through it, copied back. Kernel Lab's own kernels (`unchecked`) run as
+// compiled. Otherwise the instrumented variant runs where the device
 // can bind its extra buffers (every program's accesses bounds-checked: KL3101 at the access; it
 // needs only the arrays' lengths), else the corner programs are interpreted first (on the CPU
 // copies, brought up to date) and the plain launch runs; prints are read back.
@@ -36,13 +37,15 @@ export async function launchInPlaceOnGpu(gpu: Gpu, request: InPlaceLaunch, kept:
       made.push(buffer);
       set.buffers[name] = buffer;
     }
-    const instrumented = request.variant("instrumented");
-    const plain = request.variant("specialised") ?? program;
+    const instrumented = request.unchecked ? undefined : request.variant("instrumented");
+    const plain = request.unchecked ? program : request.variant("specialised") ?? program;
     const checked = instrumented && fitsDevice(gpu, instrumented) ? instrumented : undefined;
     const shown = checked ?? plain;
     set.debug = gpuPrintBuffer(gpu, shown.abi.debug, program.name, made);
     if (checked) {
       await instrumentedLaunch(gpu, checked, grid, set, hostArgs as never, made);
+    } else if (request.unchecked) {
+      await launch(gpu, plain, grid, set);
     } else {
       // The interpreter reads the CPU copies: a kept one the GPU holds newer elements of is read back first.
       for (const array of request.arrays.values()) if (array.kept && !array.kept.upload) await kept.download(gpu, array.kept.storage, array.data);
@@ -66,3 +69,4 @@ export async function launchInPlaceOnGpu(gpu: Gpu, request: InPlaceLaunch, kept:
     for (const b of made) b.destroy();
   }
 }
+

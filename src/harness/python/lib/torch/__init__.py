@@ -1,15 +1,18 @@
 # Kernel Lab's torch: the part of PyTorch that Triton's tutorials and kernel tests use on the host
 # (README: Triton in Python, the torch subset; test/unit/python-subset.test.ts keeps that table
-# true). Tensors on the GPU device are passed to kernels by their storage; torch's own ops run in
-# JS on the CPU, exactly (double precision, rounded once to the dtype). Anything missing raises
+# true). Tensors on the GPU device are passed to kernels by their storage, and torch's ops on them
+# run as GPU kernels where Kernel Lab has one (_on_gpu.py); every other op runs in JS on the CPU,
+# exactly (double precision, rounded once to the dtype). Anything missing raises
 # NotImplementedError naming it: a script never gets a wrong answer from a stand-in.
 
 import builtins as _b
 import math as _math_module
 
 import _kernel_lab_ops as _js
+import _kernel_lab_state as _state
 
 from . import _dtypes
+from . import _on_gpu
 from ._dtypes import dtype, device, float32, float16, bfloat16, int32, int64, int8, uint8
 from ._dtypes import bool_ as bool  # noqa: A001 (torch.bool)
 from ._tensor import Tensor, Size, not_implemented
@@ -17,7 +20,7 @@ from . import _math
 from ._math import broadcast_shapes, matmul, where, clamp
 from . import _autograd as autograd
 from ._autograd import no_grad, enable_grad, inference_mode, set_grad_enabled
-from . import testing, cuda, nn, backends
+from . import testing, cuda, nn, backends, distributed
 
 float = float32  # noqa: A001
 half = float16
@@ -53,7 +56,6 @@ def _kernel_lab_reset():
     on_gpu = _sys.modules.get("torch._on_gpu")
     if on_gpu is not None:
         on_gpu._said.clear()
-        on_gpu._inside[0] = False
 
 
 def manual_seed(seed):
@@ -96,6 +98,13 @@ def full(size, fill_value, dtype=None, device=None, requires_grad=False, **kwarg
     if dtype is None:
         dtype = _dtypes.bool_ if isinstance(fill_value, _builtin_bool) else int64 if isinstance(fill_value, _builtin_int) else float32
     shape = _shape_of((size,))
+    device_ = _dtypes.as_device(device)
+    if device_.type == "cuda" and dtype in (float32, float16) and not _b.any(s == 0 for s in shape) and not _state.cpu:
+        # Filled by a kernel on the GPU: nothing to upload.
+        t = _on_gpu.fresh(dtype, shape)
+        _on_gpu.assign(t, fill_value)
+        t.requires_grad = requires_grad
+        return t
     data = _storage(dtype, shape)
     _js.fillValue(data, dtype.name, _builtin_float(fill_value))
     return _create(data, dtype, shape, device, requires_grad)

@@ -1,12 +1,13 @@
 # Element-wise operators, reductions, matmul and softmax: torch's rules for the result's dtype
-# (promotion, true division, comparisons give bool) and shape (broadcasting) are decided here,
-# the element loops run in JS (tensor-ops.ts). Installed on Tensor at the end of the file.
+# (promotion, true division, comparisons give bool) and shape (broadcasting) are decided here. On
+# GPU tensors the op runs as a GPU kernel where it has one (_on_gpu.py); otherwise the element
+# loops run in JS (tensor-ops.ts). Installed on Tensor at the end of the file.
 
 import _kernel_lab_ops as _js
-import _kernel_lab_state as _state
 from pyodide.ffi import to_js
 
 from . import _dtypes as D
+from . import _on_gpu
 from ._tensor import Tensor, Size, not_implemented
 from ._autograd import refuse_grad
 
@@ -81,25 +82,19 @@ def binary(op, a, b):
             raise RuntimeError(f"\"{op}\" not implemented for '{dtype.name}'")
     shape = broadcast_shapes(_shape(a), _shape(b))
     out_dtype = D.bool_ if op in _COMPARISONS else dtype
+    device = _device_of(a, b)
+    if device.type == "cuda":
+        out = _on_gpu.binary(op, a, b, out_dtype, shape)
+        if out is not None:
+            return out
+        _on_cpu(f"torch.{op}", a, b)
     data = _js.binary(op, _operand(a), _operand(b), to_js(list(shape)), out_dtype.name)
-    out = Tensor._make(data, out_dtype, shape, device=_device_of(a, b))
-    if _timed(out):
-        from . import _on_gpu
-        _on_gpu.elementwise(op, a, b, out)
-    return out
+    return Tensor._make(data, out_dtype, shape, device=device)
 
 
-def _timed(*tensors):
-    """Inside do_bench's timed call, an op on GPU tensors: it records its GPU kernel (_on_gpu.py)."""
-    if not _state.recording or not any(isinstance(t, Tensor) and t.device.type == "cuda" for t in tensors):
-        return False
-    from . import _on_gpu
-    return _on_gpu.recording()
-
-
-def _untimed(name, *tensors):
-    if _timed(*tensors):
-        from . import _on_gpu
+def _on_cpu(name, *tensors):
+    """An op on GPU tensors with no GPU kernel here: computed on the CPU (its operands read back first)."""
+    if any(isinstance(t, Tensor) and t.device.type == "cuda" for t in tensors):
         _on_gpu.left_out(name)
 
 
@@ -110,12 +105,17 @@ def unary(op, x):
         dtype = D.float32
     if op in ("logical_not", "isnan", "isinf"):
         dtype = D.bool_
-    _untimed(f"torch.{op}", x)
+    if x.device.type == "cuda" and x.dtype.kind == "float":
+        out = _on_gpu.unary(op, x, dtype)
+        if out is not None:
+            return out
+    _on_cpu(f"torch.{op}", x)
     return Tensor._make(_js.unary(op, x._view(), dtype.name), dtype, x.shape, device=x.device)
 
 
 def where(condition, a, b):
     refuse_grad("torch.where", a, b)
+    _on_cpu("torch.where", condition, a, b)
     shape = broadcast_shapes(_shape(condition), _shape(a), _shape(b))
     dtype = _result_dtype(a, b)
     return Tensor._make(_js.where(_operand(condition), _operand(a), _operand(b), to_js(list(shape)), dtype.name), dtype, shape, device=_device_of(condition, a, b))
@@ -145,9 +145,11 @@ def reduce(op, x, dim=None, keepdim=False, dtype=None):
     if x.numel() == 0 and op in ("max", "min", "argmax", "argmin"):
         raise RuntimeError(f"{op}(): Expected reduction dim to be specified for input.numel() == 0.")
     kept = [e for i, e in enumerate(x.shape) if i not in axes]
-    _untimed(f"torch.{op}", x)
-    data = _js.reduce(op, x._view(), to_js(axes), out_dtype.name)
-    out = Tensor._make(data, out_dtype, kept, device=x.device)
+    out = _on_gpu.reduce(op, x, axes, out_dtype) if x.device.type == "cuda" else None
+    if out is None:
+        _on_cpu(f"torch.{op}", x)
+        data = _js.reduce(op, x._view(), to_js(axes), out_dtype.name)
+        out = Tensor._make(data, out_dtype, kept, device=x.device)
     if keepdim:
         out = out.reshape(*[1 if i in axes else e for i, e in enumerate(x.shape)])
     return out
@@ -178,18 +180,16 @@ def softmax(x, dim=-1, dtype=None, log=False):
     axis = x._axis(dim)
     moved = x.transpose(axis, -1) if axis != x.dim() - 1 else x
     out_dtype = dtype or (x.dtype if x.dtype.kind == "float" else D.float32)
-    data = _js.softmax(moved._view(), log, out_dtype.name)
-    out = Tensor._make(data, out_dtype, moved.shape, device=x.device)
-    if _timed(x):
-        from . import _on_gpu
-        if log or not moved.is_contiguous():
-            _on_gpu.left_out("torch.log_softmax" if log else "torch.softmax over a dimension other than the last")
-        else:
-            _on_gpu.softmax_rows(moved, out)
+    out = _on_gpu.softmax(moved, out_dtype) if x.device.type == "cuda" and not log else None
+    if out is None:
+        _on_cpu("torch.log_softmax" if log else "torch.softmax", x)
+        data = _js.softmax(moved._view(), log, out_dtype.name)
+        out = Tensor._make(data, out_dtype, moved.shape, device=x.device)
     return out.transpose(axis, -1).contiguous() if axis != x.dim() - 1 else out
 
 
 def scan(op, x, dim):
+    _on_cpu(f"torch.{op}", x)
     axis = x._axis(dim)
     moved = x.transpose(axis, -1) if axis != x.dim() - 1 else x
     dtype = x.dtype if x.dtype.kind == "float" else D.int64
@@ -214,11 +214,14 @@ def matmul(a, b):
     count = batch.numel()
     av = a2.expand(*batch, m, k).reshape(count, m, k) if batch else a2.reshape(1, m, k)
     bv = b2.expand(*batch, k, n).reshape(count, k, n) if batch else b2.reshape(1, k, n)
-    data = _js.matmul(av._view(), bv._view(), count, m, k, n, a.dtype.name)
-    out = Tensor._make(data, a.dtype, (*batch, m, n), device=_device_of(a, b))
-    if _timed(a, b):
-        from . import _on_gpu
-        _on_gpu.matmul(av.contiguous(), bv.contiguous(), out, count, m, k, n)
+    device = _device_of(a, b)
+    out = _on_gpu.matmul(av, bv, count, m, k, n) if device.type == "cuda" else None
+    if out is not None:
+        out = out.view(*batch, m, n)
+    else:
+        _on_cpu("torch.matmul", a, b)
+        data = _js.matmul(av._view(), bv._view(), count, m, k, n, a.dtype.name)
+        out = Tensor._make(data, a.dtype, (*batch, m, n), device=device)
     if squeeze_a:
         out = out.squeeze(-2)
     if squeeze_b:
@@ -241,6 +244,11 @@ def _install():
         setattr(Tensor, method, (lambda op: lambda self, other: binary(op, self, other))(op))
     for op in ["exp", "exp2", "log", "log2", "sqrt", "rsqrt", "sin", "cos", "tanh", "sigmoid", "abs", "neg", "floor", "ceil", "round", "trunc", "reciprocal", "square", "sign", "logical_not", "isnan", "isinf", "relu"]:
         setattr(Tensor, op, (lambda op: lambda self: unary(op, self))(op))
+    # In place: the op, then its result written into the tensor (a GPU kernel for GPU tensors: Tensor._assign).
+    for method, op in {"__iadd__": "add", "__isub__": "sub", "__imul__": "mul", "__itruediv__": "div", "add_": "add", "sub_": "sub", "mul_": "mul", "div_": "div", "clamp_min_": "maximum", "clamp_max_": "minimum"}.items():
+        setattr(Tensor, method, (lambda op: lambda self, other: self._assign(self, binary(op, self, other)))(op))
+    for op in ["exp", "sqrt", "abs", "neg", "relu", "sigmoid"]:
+        setattr(Tensor, op + "_", (lambda op: lambda self: self._assign(self, unary(op, self)))(op))
     Tensor.__neg__ = lambda self: unary("neg", self)
     Tensor.__abs__ = lambda self: unary("abs", self)
     Tensor.__invert__ = lambda self: unary("logical_not", self) if self.dtype is D.bool_ else unary("bitwise_not", self)

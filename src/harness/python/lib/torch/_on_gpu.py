@@ -1,235 +1,231 @@
-# torch's ops as GPU kernels, for timing: inside triton.testing.do_bench's timed call, an op that
-# torch would run on the GPU (x + y, torch.softmax, torch.matmul, F.layer_norm and its backward)
-# also records one of these kernels, so the "torch" line of a benchmark is GPU time measured as the
-# Triton line is (GPU timestamps), not the wall clock of Kernel Lab's CPU ops. The values the script
-# sees still come from the exact CPU ops (_math.py, tensor-ops.ts); the kernels read their operands
-# from the tensors' GPU buffers as they are and write the results into the results' own buffers,
-# with nothing uploaded for a result (_resident.filled_on_gpu). An op with no kernel here is
-# named once in the output as left out of the timing. The kernels are Kernel Lab kernels written as
-# any Triton user would; test/python/torch-on-gpu.py runs each checked against the CPU op.
+# torch's ops on tensors on the GPU device run as GPU kernels, as torch's do on CUDA: the kernels
+# are Kernel Lab kernels (_gpu_kernels.py, _gpu_nn.py), launched like any script's, and the result
+# is a new tensor whose elements exist only in its GPU buffer until the script reads them
+# (_resident.py). Each function here gives the result, or None where the op has no kernel for
+# these operands (an integer or bool dtype, more than 4 dimensions, --cpu): the caller then runs the
+# exact CPU op, its operands brought back from the GPU first (never a wrong answer). Inside
+# triton.testing.do_bench these same launches are what is timed; an op that falls back to the CPU
+# there is named once as left out of the timing.
 
-import contextlib
-
+import _kernel_lab_ops as _js
 import _kernel_lab_state as _state
 import triton
-import triton.language as tl
 
-from ._resident import filled_on_gpu
+from . import _dtypes as D
+from . import _gpu_kernels as K
+from . import _gpu_nn as NN
 
-_ELEMENTWISE = {"add": 0, "sub": 1, "mul": 2, "div": 3}
-_FLOATS = ("float32", "float16")
-_inside = [False]
+BINARY = {"add": 0, "sub": 1, "mul": 2, "div": 3, "maximum": 4, "minimum": 5}
+UNARY = {"copy": 0, "neg": 1, "abs": 2, "exp": 3, "exp2": 4, "log": 5, "log2": 6, "sqrt": 7, "rsqrt": 8,
+         "sigmoid": 9, "relu": 10, "square": 11, "reciprocal": 12, "sin": 13, "cos": 14}
+REDUCE = {"sum": 0, "mean": 0, "max": 1, "min": 2}
+_FLOATS = (D.float32, D.float16)
+_BLOCK = 1024
+_MAX_GRID = 65535
 _said = set()
 
 
-@triton.jit
-def _elementwise(a_ptr, b_ptr, out_ptr, n, OP: tl.constexpr, BLOCK: tl.constexpr):
-    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
-    mask = offs < n
-    a = tl.load(a_ptr + offs, mask=mask)
-    b = tl.load(b_ptr + offs, mask=mask)
-    if OP == 0:
-        out = a + b
-    elif OP == 1:
-        out = a - b
-    elif OP == 2:
-        out = a * b
-    else:
-        out = a / b
-    tl.store(out_ptr + offs, out, mask=mask)
-
-
-@triton.jit
-def _softmax_rows(x_ptr, out_ptr, n_cols, BLOCK: tl.constexpr):
-    # One row per program, any width: an online max and sum over blocks, then the write.
-    row = tl.program_id(0)
-    x_ptr += row * n_cols
-    out_ptr += row * n_cols
-    m = tl.full([BLOCK], float("-inf"), tl.float32)
-    s = tl.zeros([BLOCK], dtype=tl.float32)
-    for start in range(0, n_cols, BLOCK):
-        cols = start + tl.arange(0, BLOCK)
-        x = tl.load(x_ptr + cols, mask=cols < n_cols, other=float("-inf")).to(tl.float32)
-        m_new = tl.maximum(m, x)
-        s = s * tl.exp(m - m_new) + tl.where(cols < n_cols, tl.exp(x - m_new), 0.0)
-        m = tl.where(m_new == float("-inf"), m, m_new)
-    row_max = tl.max(m, axis=0)
-    row_sum = tl.sum(tl.where(m == float("-inf"), 0.0, s * tl.exp(m - row_max)), axis=0)
-    for start in range(0, n_cols, BLOCK):
-        cols = start + tl.arange(0, BLOCK)
-        x = tl.load(x_ptr + cols, mask=cols < n_cols, other=0.0).to(tl.float32)
-        tl.store(out_ptr + cols, tl.exp(x - row_max) / row_sum, mask=cols < n_cols)
-
-
-@triton.jit
-def _matmul(a_ptr, b_ptr, c_ptr, M, N, K, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
-    # Row-major (M, K) @ (K, N) per batch (program_id 1), accumulated in float32.
-    batch = tl.program_id(1)
-    a_ptr += batch * M * K
-    b_ptr += batch * K * N
-    c_ptr += batch * M * N
-    pid = tl.program_id(0)
-    grid_n = tl.cdiv(N, BLOCK_N)
-    rm = (pid // grid_n) * BLOCK_M + tl.arange(0, BLOCK_M)
-    rn = (pid % grid_n) * BLOCK_N + tl.arange(0, BLOCK_N)
-    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
-    for k in range(0, K, BLOCK_K):
-        rk = k + tl.arange(0, BLOCK_K)
-        a = tl.load(a_ptr + rm[:, None] * K + rk[None, :], mask=(rm[:, None] < M) & (rk[None, :] < K), other=0.0)
-        b = tl.load(b_ptr + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
-        acc = tl.dot(a, b, acc)
-    tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc.to(c_ptr.dtype.element_ty), mask=(rm[:, None] < M) & (rn[None, :] < N))
-
-
-@triton.jit
-def _layer_norm_fwd(x_ptr, w_ptr, b_ptr, y_ptr, N, eps, BLOCK: tl.constexpr):
-    row = tl.program_id(0)
-    x_ptr += row * N
-    y_ptr += row * N
-    acc = tl.zeros([BLOCK], dtype=tl.float32)
-    for start in range(0, N, BLOCK):
-        cols = start + tl.arange(0, BLOCK)
-        acc += tl.load(x_ptr + cols, mask=cols < N, other=0.0).to(tl.float32)
-    mean = tl.sum(acc, axis=0) / N
-    acc = tl.zeros([BLOCK], dtype=tl.float32)
-    for start in range(0, N, BLOCK):
-        cols = start + tl.arange(0, BLOCK)
-        x = tl.load(x_ptr + cols, mask=cols < N, other=0.0).to(tl.float32)
-        d = tl.where(cols < N, x - mean, 0.0)
-        acc += d * d
-    rstd = 1 / tl.sqrt(tl.sum(acc, axis=0) / N + eps)
-    for start in range(0, N, BLOCK):
-        cols = start + tl.arange(0, BLOCK)
-        x = tl.load(x_ptr + cols, mask=cols < N, other=0.0).to(tl.float32)
-        w = tl.load(w_ptr + cols, mask=cols < N, other=0.0).to(tl.float32)
-        b = tl.load(b_ptr + cols, mask=cols < N, other=0.0).to(tl.float32)
-        tl.store(y_ptr + cols, (x - mean) * rstd * w + b, mask=cols < N)
-
-
-@triton.jit
-def _layer_norm_bwd_dx(x_ptr, w_ptr, dy_ptr, dx_ptr, mean_ptr, rstd_ptr, N, eps, BLOCK: tl.constexpr):
-    # One row per program; its mean and rstd (torch saves them in the forward) go to the dw/db kernel.
-    row = tl.program_id(0)
-    cols = tl.arange(0, BLOCK)
-    mask = cols < N
-    x = tl.load(x_ptr + row * N + cols, mask=mask, other=0.0).to(tl.float32)
-    dy = tl.load(dy_ptr + row * N + cols, mask=mask, other=0.0).to(tl.float32)
-    w = tl.load(w_ptr + cols, mask=mask, other=0.0).to(tl.float32)
-    mean = tl.sum(x, axis=0) / N
-    d = tl.where(mask, x - mean, 0.0)
-    rstd = 1 / tl.sqrt(tl.sum(d * d, axis=0) / N + eps)
-    tl.store(mean_ptr + row, mean)
-    tl.store(rstd_ptr + row, rstd)
-    xhat = d * rstd
-    g = w * dy
-    dx = rstd * (g - tl.sum(g, axis=0) / N - xhat * (tl.sum(g * xhat, axis=0) / N))
-    tl.store(dx_ptr + row * N + cols, dx, mask=mask)
-
-
-@triton.jit
-def _layer_norm_bwd_dwdb(x_ptr, dy_ptr, mean_ptr, rstd_ptr, dw_ptr, db_ptr, M, N, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
-    # A block of columns per program, summed over every row, BLOCK_M rows at a time.
-    cols = tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N)
-    dw = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
-    db = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
-    for start in range(0, M, BLOCK_M):
-        rows = start + tl.arange(0, BLOCK_M)
-        mask = (rows[:, None] < M) & (cols[None, :] < N)
-        x = tl.load(x_ptr + rows[:, None] * N + cols[None, :], mask=mask, other=0.0).to(tl.float32)
-        dy = tl.load(dy_ptr + rows[:, None] * N + cols[None, :], mask=mask, other=0.0).to(tl.float32)
-        mean = tl.load(mean_ptr + rows, mask=rows < M, other=0.0)
-        rstd = tl.load(rstd_ptr + rows, mask=rows < M, other=0.0)
-        dw += dy * (x - mean[:, None]) * rstd[:, None]
-        db += dy
-    tl.store(dw_ptr + cols, tl.sum(dw, axis=0), mask=cols < N)
-    tl.store(db_ptr + cols, tl.sum(db, axis=0), mask=cols < N)
-
-
-def recording():
-    """Inside do_bench's timed call, and not inside an op that records a kernel of its own."""
-    return _state.recording and not _inside[0]
-
-
-@contextlib.contextmanager
-def one_op():
-    """The CPU ops a composite op (layer_norm) is computed with aren't recorded one by one."""
-    was = _inside[0]
-    _inside[0] = True
-    try:
-        yield
-    finally:
-        _inside[0] = was
-
-
 def left_out(name):
-    if name not in _said:
+    """An op on GPU tensors computed on the CPU inside do_bench's timed call: said once."""
+    if _state.recording and name not in _said:
         _said.add(name)
         print(f"[kernel-lab] do_bench: {name} has no GPU kernel in Kernel Lab's torch; it is left out of the GPU timing")
 
 
-def _filled(*outs):
-    """
-    Inside do_bench's timed call the CPU op has already put the result in `outs`, so what the
-    kernel writes there needn't come back (filled_on_gpu). Called outside it (a script checking
-    one of these kernels against the CPU op), the kernel's writes are read back as any launch's.
-    """
-    return filled_on_gpu(*outs) if _state.recording else contextlib.nullcontext()
-
-
 def _on_gpu(*tensors):
-    return all(t.device.type == "cuda" and t.dtype.name in _FLOATS and t.is_contiguous() for t in tensors)
-
-
-def elementwise(op, a, b, out):
-    """out = a op b, recorded when both are GPU tensors of out's shape and dtype (a scalar side is left out)."""
     from ._tensor import Tensor
-    if op not in _ELEMENTWISE or not all(isinstance(t, Tensor) for t in (a, b)) or not _on_gpu(a, b, out) \
-            or a.shape != out.shape or b.shape != out.shape or a.dtype is not out.dtype or b.dtype is not out.dtype:
-        left_out(f"torch.{op} on these operands")
-        return out
+    return not _state.cpu and all(isinstance(t, Tensor) and t.device.type == "cuda" and t.dtype in _FLOATS for t in tensors)
+
+
+def fresh(dtype, shape):
+    """A GPU tensor a kernel is about to write every element of: its buffer is made, not uploaded."""
+    from ._tensor import Tensor, _numel
+    t = Tensor._make(_js.allocate(dtype.name, _numel(shape)), dtype, shape, device=D.device("cuda"))
+    t._data._buffer_id()
+    t._data.gpu = True
+    return t
+
+
+def _base(t):
+    """The whole storage as a flat tensor (what a kernel binds: a view is read at its offset and strides)."""
+    from ._tensor import Tensor
+    return Tensor._make(t._data, t.dtype, (len(t._data.js), ), device=t.device)
+
+
+def _padded(shape):
+    return [1] * (4 - len(shape)) + list(shape)
+
+
+def _strides(t, shape):
+    """t's offset and strides over `shape` (t broadcast to it; 4 dimensions, padded in front)."""
+    lead = len(shape) - t.dim()
+    strides = [0 if axis < lead or t.shape[axis - lead] == 1 else t.stride(axis - lead) for axis in range(len(shape))]
+    return [t.storage_offset()] + [0] * (4 - len(shape)) + strides
+
+
+def _flat(t, shape):
+    return t.is_contiguous() and tuple(t.shape) == tuple(shape)
+
+
+def _grid(n, block=_BLOCK):
+    blocks = triton.cdiv(n, block)
+    across = min(blocks, _MAX_GRID)
+    return (across, triton.cdiv(blocks, across))
+
+
+def _distinct(a, b):
+    """Two operands in one storage can't be bound twice: the second is copied first."""
+    return b if a._data is not b._data else copy(b)
+
+
+def binary(op, a, b, dtype, shape):
+    from ._tensor import Tensor, _numel
+    if op not in BINARY or dtype not in _FLOATS or len(shape) > 4 or _numel(shape) == 0:
+        return None
+    tensors = [x for x in (a, b) if isinstance(x, Tensor) and not (x.dim() == 0 and x.device.type == "cpu")]
+    if not tensors or not _on_gpu(*tensors):
+        return None
+    out = fresh(dtype, tuple(shape))
     n = out.numel()
-    with _filled(out):
-        _elementwise[(triton.cdiv(n, 1024), )](a, b, out, n, OP=_ELEMENTWISE[op], BLOCK=1024)
-    return out
-
-
-def softmax_rows(x, out):
-    if not _on_gpu(x, out) or out.dtype is not x.dtype:
-        left_out("torch.softmax on these operands")
+    s1, s2, s3 = _padded(shape)[1:]
+    if len(tensors) == 2:
+        b = _distinct(a, b)
+        K._binary[_grid(n)](_base(a), _base(b), out, n, s1, s2, s3, *_strides(a, shape), *_strides(b, shape), BINARY[op],
+                            A_FLAT=_flat(a, shape), B_FLAT=_flat(b, shape), BLOCK=_BLOCK)
         return out
-    n_cols = x.shape[-1]
-    with _filled(out):
-        _softmax_rows[(x.numel() // max(n_cols, 1), )](x, out, n_cols, BLOCK=min(1024, triton.next_power_of_2(n_cols)))
+    x = tensors[0]
+    other = b if x is a else a
+    value = float(other.item() if isinstance(other, Tensor) else other)
+    K._binary_scalar[_grid(n)](_base(x), out, value, n, s1, s2, s3, *_strides(x, shape), BINARY[op],
+                               SCALAR_FIRST=x is not a, FLAT=_flat(x, shape), BLOCK=_BLOCK)
     return out
 
 
-def matmul(a, b, out, count, m, k, n):
-    if not _on_gpu(a, b, out):
-        left_out("torch.matmul on these operands")
+def unary(op, x, dtype):
+    if op not in UNARY or dtype not in _FLOATS or x.dim() > 4 or x.numel() == 0 or not _on_gpu(x):
+        return None
+    out = fresh(dtype, tuple(x.shape))
+    n = out.numel()
+    s1, s2, s3 = _padded(x.shape)[1:]
+    K._unary[_grid(n)](_base(x), out, n, s1, s2, s3, *_strides(x, x.shape), UNARY[op], FLAT=_flat(x, x.shape), BLOCK=_BLOCK)
+    return out
+
+
+def copy(x, dtype=None):
+    """A contiguous copy on the GPU (a cast to `dtype` where given), or None."""
+    return unary("copy", x, dtype or x.dtype)
+
+
+def assign(dst, src):
+    """dst[...] = src (a GPU tensor, broadcast to dst's shape, or a number) in place; False where it has no kernel."""
+    from ._tensor import Tensor
+    if _state.cpu or dst.device.type != "cuda" or dst.dtype not in _FLOATS or dst.dim() > 4 or dst.numel() == 0:
+        return False
+    shape = tuple(dst.shape)
+    n = dst.numel()
+    s1, s2, s3 = _padded(shape)[1:]
+    if not isinstance(src, Tensor) or (src.dim() == 0 and src.device.type == "cpu"):
+        value = float(src.item() if isinstance(src, Tensor) else src)
+        K._fill[_grid(n)](_base(dst), value, n, s1, s2, s3, *_strides(dst, shape), FLAT=_flat(dst, shape), BLOCK=_BLOCK)
+        return True
+    if not _on_gpu(src) or src.dim() > 4:
+        return False
+    if src._data is dst._data:
+        src = copy(src)
+    K._assign[_grid(n)](_base(src), _base(dst), n, s1, s2, s3, *_strides(src, shape), *_strides(dst, shape), BLOCK=_BLOCK)
+    return True
+
+
+def reduce(op, x, axes, dtype):
+    """sum, mean, max or min over `axes` (the result has the other axes, in order), or None."""
+    if op not in REDUCE or dtype not in _FLOATS or x.numel() == 0 or not _on_gpu(x):
+        return None
+    kept = [i for i in range(x.dim()) if i not in axes]
+    moved = x.permute(*kept, *axes) if kept + list(axes) != list(range(x.dim())) else x
+    moved = _packed(moved)
+    rows = 1
+    for i in kept:
+        rows *= x.shape[i]
+    row_len = x.numel() // rows
+    scale = 1.0 / row_len if op == "mean" else 1.0
+    # A long row goes in two steps: partial results of 8192 elements each, then those.
+    if rows == 1 and row_len > 65536:
+        parts = fresh(D.float32, (triton.cdiv(row_len, 8192), ))
+        _reduce(moved, parts, row_len, 8192, 1.0, REDUCE[op])
+        out = fresh(dtype, tuple(x.shape[i] for i in kept))
+        _reduce(parts, out, parts.numel(), parts.numel(), scale, REDUCE[op])
         return out
-    grid = (triton.cdiv(m, 64) * triton.cdiv(n, 64), count)
-    with _filled(out):
-        _matmul[grid](a, b, out, m, n, k, BLOCK_M=64, BLOCK_N=64, BLOCK_K=32)
+    out = fresh(dtype, tuple(x.shape[i] for i in kept))
+    _reduce(moved, out, moved.numel(), row_len, scale, REDUCE[op])
     return out
 
 
-def layer_norm(x, weight, bias, eps, y, n):
-    if weight is None or bias is None or not _on_gpu(x, weight, bias, y):
-        left_out("torch.nn.functional.layer_norm without weight and bias")
-        return y
-    with _filled(y):
-        _layer_norm_fwd[(x.numel() // n, )](x, weight, bias, y, n, eps, BLOCK=min(1024, triton.next_power_of_2(n)))
+def _reduce(x, out, n, row_len, scale, op):
+    rows = triton.cdiv(n, row_len)
+    across = min(rows, _MAX_GRID)
+    block = min(_BLOCK, max(16, triton.next_power_of_2(row_len)))
+    K._reduce_rows[(across, triton.cdiv(rows, across))](_base(x), out, n, row_len, scale, OP=op, BLOCK=block)
+
+
+def softmax(x, dtype):
+    """Softmax along the last axis of a contiguous tensor, or None."""
+    rows = x.numel() // max(x.shape[-1], 1) if x.dim() else 1
+    if not _on_gpu(x) or dtype not in _FLOATS or x.numel() == 0 or rows > _MAX_GRID:
+        return None
+    if not x.is_contiguous() or x.storage_offset():
+        x = copy(x)
+    n_cols = x.shape[-1] if x.dim() else 1
+    out = fresh(dtype, tuple(x.shape))
+    NN._softmax_rows[(rows, )](x, out, n_cols, BLOCK=min(1024, triton.next_power_of_2(n_cols)))
+    return out
+
+
+def _packed(t):
+    return t if t.is_contiguous() and t.storage_offset() == 0 else copy(t)
+
+
+def matmul(a, b, count, m, k, n):
+    """(count, m, k) @ (count, k, n) of one float dtype, accumulated in float32, or None."""
+    tiles = triton.cdiv(m, 64) * triton.cdiv(n, 64)
+    if not _on_gpu(a, b) or a.dtype is not b.dtype or tiles > _MAX_GRID or count > _MAX_GRID or m * n * count == 0:
+        return None
+    a, b = _packed(a), _packed(b)
+    if a._data is b._data:
+        b = copy(b)
+    out = fresh(a.dtype, (count, m, n))
+    if k == 0:
+        assign(out, 0.0)
+        return out
+    NN._matmul[(tiles, count)](a, b, out, m, n, k, BLOCK_M=64, BLOCK_N=64, BLOCK_K=32)
+    return out
+
+
+def layer_norm(x, weight, bias, eps, n):
+    """F.layer_norm's y with a weight and a bias (float32 inside), or None."""
+    if weight is None or bias is None or not _on_gpu(x, weight, bias) or x.numel() == 0 or x.numel() // n > _MAX_GRID:
+        return None
+    x, weight, bias = _packed(x), _packed(weight), _packed(bias)
+    if len({id(x._data), id(weight._data), id(bias._data)}) < 3:
+        return None
+    y = fresh(x.dtype, tuple(x.shape))
+    NN._layer_norm_fwd[(x.numel() // n, )](x, weight, bias, y, n, eps, BLOCK=min(1024, triton.next_power_of_2(n)))
     return y
 
 
-def layer_norm_backward(x, weight, dy, eps, dx, dw, db, n):
-    if weight is None or dw is None or db is None or not _on_gpu(x, weight, dy, dx, dw, db) or n > 16384:
-        left_out("the backward of torch.nn.functional.layer_norm here")
-        return
+def layer_norm_backward(x, weight, dy, eps, n):
+    """(dx, dw, db) of F.layer_norm with a weight and a bias, or None (a row wider than one block of 16384)."""
     import torch
     m = x.numel() // n
-    mean = torch.empty((m, ), dtype=torch.float32, device=x.device)
-    rstd = torch.empty((m, ), dtype=torch.float32, device=x.device)
-    with _filled(dx, dw, db):
-        _layer_norm_bwd_dx[(m, )](x, weight, dy, dx, mean, rstd, n, eps, BLOCK=triton.next_power_of_2(n))
-        _layer_norm_bwd_dwdb[(triton.cdiv(n, 64), )](x, dy, mean, rstd, dw, db, m, n, BLOCK_M=16, BLOCK_N=64)
+    if not _on_gpu(x, weight, dy) or n > 16384 or m == 0 or m > _MAX_GRID:
+        return None
+    x, weight, dy = _packed(x), _packed(weight), _packed(dy)
+    if len({id(x._data), id(weight._data), id(dy._data)}) < 3:
+        return None
+    mean = fresh(torch.float32, (m, ))
+    rstd = fresh(torch.float32, (m, ))
+    dx = fresh(x.dtype, tuple(x.shape))
+    dw = fresh(weight.dtype, tuple(weight.shape))
+    db = fresh(weight.dtype, tuple(weight.shape))
+    NN._layer_norm_bwd_dx[(m, )](x, weight, dy, dx, mean, rstd, n, eps, BLOCK=triton.next_power_of_2(n))
+    NN._layer_norm_bwd_dwdb[(triton.cdiv(n, 64), )](x, dy, mean, rstd, dw, db, m, n, BLOCK_M=16, BLOCK_N=64)
+    return dx, dw, db

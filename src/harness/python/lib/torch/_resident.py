@@ -3,14 +3,14 @@
 # gets a GPU buffer, held by the main thread under the storage's id, the first time a kernel launch
 # binds it: from then on launches bind that buffer as it is (nothing copied), a kernel's output
 # stays there, and the CPU copy is refreshed only when the script reads the elements (`read`:
-# printing, `.item()`, `.tolist()`, a torch op that runs on the CPU, `assert_close`). A CPU write
-# (`x[...] = …`, `normal_`) makes the GPU buffer stale; the next launch uploads it again.
+# printing, `.item()`, `.tolist()`, a torch op that runs on the CPU, `assert_close`). A torch op
+# with a GPU kernel (_on_gpu.py) makes its result's buffer without uploading it (the kernel writes
+# every element) and leaves it there. A CPU write (`x[...] = …` with no kernel, `normal_`) makes
+# the GPU buffer stale; the next launch uploads it again.
 #
 # `host`: the typed array holds the elements; `gpu`: the buffer does; at least one of them always.
 # A buffer belongs to one run of a script (the main thread frees them all when it ends): a storage
 # kept from an earlier run starts over with a new buffer.
-
-import contextlib
 
 import _kernel_lab_state as _state
 
@@ -100,18 +100,3 @@ def launched(args, tensors, reply, ok):
         elif name in written:
             st.gpu = False
 
-
-@contextlib.contextmanager
-def filled_on_gpu(*outs):
-    """
-    Torch ops' results (computed on the CPU) that their GPU kernels write again while do_bench
-    times them (torch/_on_gpu.py): their buffers are bound without an upload, and both copies
-    count as up to date after (the kernel writes what the CPU op computed).
-    """
-    claimed = [t._data for t in outs if t.device.type == "cuda" and t._offset == 0 and t._data.host and not _state.cpu]
-    for st in claimed:
-        st._buffer_id()
-        st.gpu = True
-    yield
-    for st in claimed:
-        st.host = True

@@ -281,10 +281,25 @@ class Tensor:
         return self._index(key)
 
     def __setitem__(self, key, value):
-        target = self._index(key)
-        source = value._view() if isinstance(value, Tensor) else float(value)
-        _js.assign(target._view(write=True), source)
+        self._assign(self._index(key), value)
+
+    def _assign(self, target, value):
+        """target (a view of this tensor) = value, in place: on the GPU where it has a kernel (_on_gpu.assign)."""
+        from . import _on_gpu
+        if not _on_gpu.assign(target, value):
+            source = value._view() if isinstance(value, Tensor) else float(value)
+            _js.assign(target._view(write=True), source)
         self._version += 1
+        return self
+
+    def copy_(self, src, non_blocking=False):
+        return self._assign(self, src)
+
+    def fill_(self, value):
+        return self._assign(self, value)
+
+    def zero_(self):
+        return self._assign(self, 0.0)
 
     def __iter__(self):
         return iter(self.unbind(0))
@@ -294,13 +309,23 @@ class Tensor:
         return self if self.is_contiguous() and self._offset == 0 else self.clone()
 
     def clone(self, memory_format=None):
-        return self._new(_js.copy(self._view(), self._dtype.name), self._dtype, self._shape)
+        return self._copy(self._dtype)
+
+    def _copy(self, dtype):
+        """A contiguous copy, cast to dtype: a GPU kernel for a GPU tensor where it has one (_on_gpu.copy)."""
+        from . import _on_gpu
+        if self._device.type == "cuda":
+            out = _on_gpu.copy(self, dtype) if self._dtype.kind == "float" else None
+            if out is not None:
+                return out
+            _on_gpu.left_out(f"a copy to {dtype.name}")
+        return self._new(_js.copy(self._view(), dtype.name), dtype, self._shape)
 
     def to(self, *args, **kwargs):
         out = self
         for a in list(args) + list(kwargs.values()):
             if isinstance(a, D.dtype):
-                out = out if out._dtype is a else out._new(_js.copy(out._view(), a.name), a, out._shape)
+                out = out if out._dtype is a else out._copy(a)
             elif isinstance(a, (str, D.device)):
                 out = out._moved(D.as_device(a))
             elif isinstance(a, Tensor):
@@ -308,11 +333,10 @@ class Tensor:
         return out
 
     def _moved(self, device):
+        """A copy on the other device, made on the CPU (a GPU tensor's elements read back first; to the GPU: uploaded when a kernel needs it)."""
         if device == self._device:
             return self
-        t = self.clone()
-        t._device = device
-        return t
+        return Tensor._make(_js.copy(self._view(), self._dtype.name), self._dtype, self._shape, device=device)
 
     def cuda(self, device=None):
         return self._moved(D.device("cuda"))

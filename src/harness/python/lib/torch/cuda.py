@@ -32,6 +32,29 @@ def get_device_capability(device=None):
     return (8, 0)
 
 
+class _DeviceProperties:
+    """What kernel libraries read off torch.cuda.get_device_properties (Liger's backward grids are
+    `multi_processor_count` programs): the same stand-ins as triton's get_device_properties (README)."""
+
+    def __init__(self, props):
+        self.name = props["name"]
+        self.major, self.minor = get_device_capability()
+        self.multi_processor_count = props["multiprocessor_count"]
+        self.warp_size = props["warpSize"]
+        self.max_threads_per_multi_processor = props["max_threads_per_sm"]
+        self.regs_per_multiprocessor = props["max_num_regs"]
+        self.shared_memory_per_block = props["max_shared_mem"]
+
+    def __repr__(self):
+        return (f"_CudaDeviceProperties(name='{self.name}', major={self.major}, minor={self.minor}, "
+                f"multi_processor_count={self.multi_processor_count})")
+
+
+def get_device_properties(device=None):
+    import triton
+    return _DeviceProperties(triton.runtime.driver.active.utils.get_device_properties(0))
+
+
 def manual_seed(seed):
     import torch
     torch.manual_seed(seed)

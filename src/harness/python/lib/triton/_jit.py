@@ -10,6 +10,12 @@ import _kernel_lab_state as _state
 
 from . import _bridge
 from .language import constexpr as _constexpr
+from .language import dtype as _dtype
+
+# Triton's dtype names → Kernel Lab's (a dtype passed to a constexpr parameter: Liger's X_dtype).
+_DTYPE_NAMES = {"fp32": "f32", "fp16": "f16", "bf16": "bf16", "fp64": "f64", "int32": "i32", "uint32": "u32", "int64": "i64",
+                "uint64": "u64", "int16": "i16", "uint16": "u16", "int8": "i8", "uint8": "u8", "int1": "bool",
+                "fp8e4nv": "f8e4nv", "fp8e5": "f8e5"}
 
 # Options of a launch that are not kernel arguments; num_warps and num_stages reach the compiler.
 _COMPILER_OPTIONS = ("num_warps", "num_stages")
@@ -33,6 +39,8 @@ def _arg(name, value, constexpr):
     if constexpr:
         if isinstance(value, _constexpr):
             value = value.value
+        if isinstance(value, _dtype):
+            return {"name": name, "kind": "constexpr", "value": {"dtype": _DTYPE_NAMES.get(value.name, value.name)}}
         if value is not None and not isinstance(value, (bool, int, float, str)):
             value = str(value)
         return {"name": name, "kind": "constexpr", "value": value}

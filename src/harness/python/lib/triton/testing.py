@@ -84,7 +84,7 @@ def do_bench(fn, warmup=25, rep=100, grad_to_none=None, quantiles=None, return_m
     reps = 10 if quick else max(10, min(1000, int(rep * 10)))
     result = _bridge.call({"kind": "bench-stop", "reps": reps, "warmupMs": 20 if quick else warmup, "quantiles": None if quantiles is None else list(quantiles)})
     if result is None:
-        # Nothing for the GPU: no kernel launch, and no torch op with a GPU kernel of Kernel Lab's (torch/_on_gpu.py).
+        # Nothing for the GPU: no kernel launch, and no torch op on GPU tensors with a GPU kernel of Kernel Lab's (torch/_on_gpu.py).
         _say_once("cpu", "[kernel-lab] do_bench: a function that launches no GPU work (no kernel, no torch op with a GPU kernel here) is timed by the wall clock")
         return _summary(_wall_clock(fn, 20 if quick else rep, quantiles), quantiles, return_mode)
     return _bench_result(result, quantiles, return_mode)

@@ -1,5 +1,5 @@
 # torch.nn.functional: softmax, layer_norm (with its backward, for tutorial 05's reference), gelu,
-# silu, relu, dropout. Computed exactly in JS (tensor-ops.ts) like the rest of Kernel Lab's torch.
+# silu, relu, dropout: torch's ops (_math.py), GPU kernels on GPU tensors where Kernel Lab has them.
 
 import math
 
@@ -52,8 +52,11 @@ def dropout(x, p=0.5, training=True, inplace=False):
 
 
 def layer_norm(x, normalized_shape, weight=None, bias=None, eps=1e-5):
-    """Over the last len(normalized_shape) axes, in float32 (torch's CUDA kernel accumulates in float32 too)."""
-    import torch
+    """
+    Over the last len(normalized_shape) axes, in float32 (torch's CUDA kernel accumulates in float32
+    too): on GPU tensors with a weight and a bias one kernel forward and two backward
+    (_gpu_nn.py), otherwise composed of torch's ops (each a GPU kernel where it has one).
+    """
     shape = tuple(normalized_shape) if isinstance(normalized_shape, (tuple, list)) else (normalized_shape,)
     if tuple(x.shape[-len(shape):]) != shape:
         raise RuntimeError(f"Given normalized_shape={list(shape)}, expected input with shape [*, {', '.join(map(str, shape))}], but got input of size{list(x.shape)}")
@@ -61,33 +64,31 @@ def layer_norm(x, normalized_shape, weight=None, bias=None, eps=1e-5):
     for s in shape:
         n *= s
     from .. import _on_gpu
-    timed = _math._timed(x)
-    with _grad_mode(False), _on_gpu.one_op():
+
+    def normalized():
         rows = x.reshape(-1, n).float()
-        mean = rows.mean(dim=1, keepdim=True)
-        centred = rows - mean
+        centred = rows - rows.mean(dim=1, keepdim=True)
         rstd = ((centred * centred).mean(dim=1, keepdim=True) + eps).rsqrt()
-        xhat = centred * rstd
-        y = xhat
-        if weight is not None:
-            y = y * weight.reshape(n).float()
-        if bias is not None:
-            y = y + bias.reshape(n).float()
-        out = y.to(x.dtype).reshape(*x.shape)
-    if timed:
-        _on_gpu.layer_norm(x.contiguous(), weight, bias, eps, out, n)
+        return centred * rstd, rstd
+
+    with _grad_mode(False):
+        out = _on_gpu.layer_norm(x, weight, bias, eps, n) if x.device.type == "cuda" else None
+        if out is None:
+            y, _ = normalized()
+            if weight is not None:
+                y = y * weight.reshape(n).float()
+            if bias is not None:
+                y = y + bias.reshape(n).float()
+            out = y.to(x.dtype).reshape(*x.shape)
     inputs = [t for t in (x, weight, bias) if t is not None]
 
     def backward(dy):
-        with _on_gpu.one_op():
-            grads = _backward(dy)
-        if _math._timed(dy):
-            dw = grads[1] if weight is not None else None
-            db = grads[-1] if bias is not None else None
-            _on_gpu.layer_norm_backward(x.contiguous(), weight, dy.contiguous(), eps, grads[0], dw, db, n)
-        return grads
-
-    def _backward(dy):
+        if weight is not None and bias is not None and dy.device.type == "cuda":
+            grads = _on_gpu.layer_norm_backward(x, weight, dy, eps, n)
+            if grads is not None:
+                dx, dw, db = grads
+                return [dx, dw.reshape(*weight.shape), db.reshape(*bias.shape)]
+        xhat, rstd = normalized()
         g = dy.reshape(-1, n).float()
         w = weight.reshape(n).float() if weight is not None else None
         gx = g * w if w is not None else g

@@ -1,0 +1,21 @@
+# torch.distributed as one GPU with no process group sees it. Kernel libraries test for it on the
+# host (Liger's swiglu: `isinstance(a, torch.distributed.tensor.DTensor)`) before taking their
+# single-device path; that test must answer, and answer no. Nothing here communicates.
+
+from . import tensor  # noqa: F401
+
+
+def is_available():
+    return False
+
+
+def is_initialized():
+    return False
+
+
+def get_world_size(group=None):
+    return 1
+
+
+def get_rank(group=None):
+    return 0
