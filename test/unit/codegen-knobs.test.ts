@@ -147,6 +147,8 @@ test("settings: crossed in full up to MAX_CROSSED, defaults first; past it each 
   // The defaults, then 1 + 1 + 2 + 1 + 1 single changes.
   assert.equal(bounded.length, 7);
   for (const s of bounded.slice(1)) assert.equal(CODEGEN_KNOBS.filter((k) => s[k] !== bounded[0][k]).length, 1, JSON.stringify(s));
+  // A larger bound (the bench's attention case) crosses them all.
+  assert.equal(knobSettings(many, true, 48).length, 48);
 });
 
 test("a run's tuneCodegen: true, false, or a list of knobs; anything else is KL3027 naming the knobs", () => {
