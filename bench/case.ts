@@ -37,6 +37,8 @@ export interface Case {
   targets?: CodegenOptions[];
   /** The knobs (`targets`) are tried on the first this many configs only (default: all). */
   targetConfigs?: number;
+  /** With --tune-codegen: most knob settings crossed in full per config (default the autotuner's MAX_CROSSED). */
+  maxCrossed?: number;
   /** Largest relative (L2) error of a correct result (default 1e-4). */
   tolerance?: number;
   /** Fewest timed samples (20 unless said: long launches need fewer). */

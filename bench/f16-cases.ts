@@ -165,8 +165,11 @@ export function attentionF16(z: number, h: number, n: number, d: number, causal:
       : [
           // 2026-12-04 (NOTES §19): 64×64 w4 47.6 TFLOP/s, 64×32 w4 39.8, 64×128 w4 24.7, 128×32
           // w8 21.0, 128×64 w8 23.2, 128×64 w4 14.2; then (NOTES §20) 64×64 over 8 subgroups 59.1,
-          // 64×128 w8 37.7, 128×64 w16 23.7. The leader first: the knobs are tried on it.
+          // 64×128 w8 37.7, 128×64 w16 23.7. The leader first, then the hand-written kernel's
+          // shape (NOTES §25: 128×32 over 4 subgroups of 32 rows, mmaSubgroupsM 4): the knobs are
+          // tried on both (NOTES §27).
           { BLOCK_M: 64, BLOCK_N: 64, num_warps: 8, ...base },
+          { BLOCK_M: 128, BLOCK_N: 32, num_warps: 4, ...base },
           { BLOCK_M: 64, BLOCK_N: 64, num_warps: 4, ...base },
           { BLOCK_M: 64, BLOCK_N: 32, num_warps: 4, ...base },
           { BLOCK_M: 64, BLOCK_N: 128, num_warps: 8, ...base },
@@ -208,9 +211,16 @@ export function attentionF16(z: number, h: number, n: number, d: number, causal:
       return [{ output: "Out", indices, expected: e }];
     },
     flops: (4 * z * h * n * n * d) / (causal ? 2 : 1),
-    // The first config again without a branch per load and without divisibility (NOTES §19).
-    targets: quick ? [] : [{ halfLoadForm: "select" }, { divisibility: false }],
-    targetConfigs: 1,
+    // The first configs again without a branch per load and without divisibility (NOTES §19), and
+    // with Q held in matrices and the lean barriers, also over 4 subgroups along M (NOTES §27).
+    targets: quick ? [] : [
+      { halfLoadForm: "select" }, { divisibility: false },
+      { mmaHoldInvariant: true, mmaLeanBarriers: true }, { mmaHoldInvariant: true, mmaLeanBarriers: true, mmaSubgroupsM: 4 },
+    ],
+    targetConfigs: quick ? 1 : 2,
+    // 128×32 over 4 subgroups offers 3 splits: its 2 × 2 × 2 × 2 × 3 settings crossed in full, so
+    // that Q held, the lean barriers and 4 subgroups of 32 rows are timed together.
+    maxCrossed: 48,
     tolerance: 2e-3,
     minReps: 3,
     copies: 1,

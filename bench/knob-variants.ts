@@ -1,7 +1,8 @@
 // What the suite times for one case: each config with the default code generation, then either the
 // case's hand-picked `targets` (CodegenOptions) or, with --tune-codegen, every setting of the knobs
 // the kernel uses (the autotuner's crossing: src/harness/autotune/knob-candidates.ts, from
-// compile.ts kernelKnobs), on the case's first `targetConfigs` configs. A knob setting whose WGSL
+// compile.ts kernelKnobs; crossed in full up to the case's `maxCrossed`), on the case's first
+// `targetConfigs` configs. A knob setting whose WGSL
 // at this launch is byte-identical to one already timed for the config is skipped, as the
 // autotuner skips it (`identical`).
 
@@ -26,7 +27,7 @@ export function caseVariants(c: Case, kernel: KernelSource, target: Target, spec
     return c.configs.flatMap((constexprs, index): Variant[] => {
       const plain = compileKernel(kernel, constexprs, target, specialization, base).kernel;
       if (!plain || !tried(index)) return [{ constexprs, target: {} }];
-      return knobSettings(kernelKnobs(kernel, constexprs, plain, target, base), true).map((knobs) => ({ constexprs, target: knobs, knobs }));
+      return knobSettings(kernelKnobs(kernel, constexprs, plain, target, base), true, c.maxCrossed).map((knobs) => ({ constexprs, target: knobs, knobs }));
     });
   }
   const targets: CodegenOptions[] = [{}, ...(opts.defaultsOnly ? [] : c.targets ?? [])];

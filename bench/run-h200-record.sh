@@ -8,24 +8,27 @@
 # autotuner with --tune-codegen (every knob setting checked against the reference on the H200).
 #
 # Here:   ../shared/tools/gpu-carry.sh && node scripts/build.mjs && node bench/build.mjs && bash bench/carry-f16.sh <checkout>/.kl-rec
-# There, three calls on one warm machine (one command may run 10 minutes; the parts keep their
+# There, four calls on one warm machine (one command may run 10 minutes; the parts keep their
 # files in .kl-rec/.record/ between calls, and every call copies all of them to $OUT):
 #   . .gpu/enter.sh; cd .kl-rec; PARTS="ref probe flash torch" bash bench/run-h200-record.sh
 #   . .gpu/enter.sh; cd .kl-rec; PARTS="suite" bash bench/run-h200-record.sh
+#   . .gpu/enter.sh; cd .kl-rec; PARTS="attn" bash bench/run-h200-record.sh
 #   . .gpu/enter.sh; cd .kl-rec; PARTS="cli" bash bench/run-h200-record.sh
+# ("attn" is the generated attention with every knob setting: ~120 settings over 64×64 and 128×32,
+# causal and not, NOTES §27; its own call so that the matmul's fit in theirs.)
 # Then copy the last call's files to bench/results/<date>-h200-record/ and read summary.md
 # (bench/record-summary.mjs, also runnable here on that folder).
 #
 # Checking it without an H200: DRY_RUN=1 prints each part's commands; QUICK=1 runs each part at
 # tiny sizes with matrices emulated (lavapipe; the reference matmul and torch need the H200 and
 # are skipped with a line saying so). Under $OUT (at most 8 files come back from the device):
-# run-<parts>.log per call, probe.json, flash.json, kl-f16.json, torch.json, cli-knobs.json,
-# summary.md.
+# run.log (every call's output, appended), probe.json, flash.json, kl-f16.json,
+# kl-f16-attention.json, torch.json, cli-knobs.json, summary.md.
 set -uo pipefail
 here=$(pwd)
 out=${OUT:-$here/bench/results/$(date -u +%F)-h200-record}
 keep=${KEEP:-$here/.record}
-parts=${PARTS:-ref probe flash torch suite cli}
+parts=${PARTS:-ref probe flash torch suite attn cli}
 quick=${QUICK:-}
 dry=${DRY_RUN:-}
 mkdir -p "$out" "$keep"
@@ -56,8 +59,10 @@ ref_tool=$here/bench/mm-f16-reference.cjs
 # 4 subgroups of 32 rows and 64×32 / 64×64 over 2, merged or not.
 probe_match=${PROBE_MATCH:-'^(128×128×32 2×2 sg of 4×4 →f32 pad 8 (prefetch|late) (rows|grouped) sg-[nm] C-matrices|128×256×32 2×4 sg of 4×4 →f(16|32) pad 8 prefetch (rows|grouped) sg-n C-matrices|256×256×32 2×4 sg of 8×4 →f16 .*|64×64×.*|64×128×32 .*|128×64×32 .*)$'}
 flash_match=${FLASH_MATCH:-'^flash (128×32 4|64×32 2|64×64 2) sg of 32 rows, O-regs( merged)?, S pad 4( causal)?$'}
-log="$keep/run-${parts// /-}.log"
+# One log for all calls (appended, each call's parts in its first line): 8 files come back at most.
+log="$keep/run.log"
 {
+  echo "=== PARTS=\"$parts\""
   command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv
   date -u
   if has ref; then
@@ -91,16 +96,22 @@ log="$keep/run-${parts// /-}.log"
   if has suite; then
     # The default code generation (each config's "knobs: default" row) and every knob setting in one
     # file; KNOBS lines give each case's best at the default knobs against its best with them.
-    cases=${SUITE_CASES:-matmul-f16-1000x1001x1003,matmul-f16-1024x1024x1024,matmul-f16-4096x4096x4096,attention-f16}
+    cases=${SUITE_CASES:-matmul-f16-1000x1001x1003,matmul-f16-1024x1024x1024,matmul-f16-4096x4096x4096}
     if [ -n "$quick" ]; then
       # lavapipe has no matrices: the matmul's settings of the matrix knobs run emulated and are
-      # checked too (≈ 4 min); emulated attention takes lavapipe a minute per setting, so it runs
-      # without matrices (its load forms only).
+      # checked too (≈ 4 min).
       step 560 node bench/dist/suite.js --quick --emulate-matrices --only matmul-f16 --tune-codegen --out "$keep/kl-f16.json"
-      step 560 node bench/dist/suite.js --quick --only attention-f16 --tune-codegen --out "$keep/kl-f16-attention.json"
     else
       step 560 node bench/dist/suite.js --only "$cases" --tune-codegen --out "$keep/kl-f16.json"
     fi
+    date -u
+  fi
+  if has attn; then
+    # Attention causal and not, each knob setting on its first two configs (64×64 over 8 subgroups,
+    # 128×32 over 4: Q held, lean barriers, the split; NOTES §27). Emulated attention takes lavapipe
+    # a minute per setting, so QUICK runs it without matrices (its load forms only).
+    if [ -n "$quick" ]; then step 560 node bench/dist/suite.js --quick --only attention-f16 --tune-codegen --out "$keep/kl-f16-attention.json"
+    else step 560 node bench/dist/suite.js --only attention-f16 --tune-codegen --out "$keep/kl-f16-attention.json"; fi
     date -u
   fi
   if has cli; then
@@ -125,7 +136,7 @@ log="$keep/run-${parts// /-}.log"
     if [ -z "$dry" ]; then echo "]" >> "$keep/cli-knobs.json"; fi
     date -u
   fi
-} 2>&1 | grep --line-buffered -v '^Warning: maxDynamic' | tee "$log"
+} 2>&1 | grep --line-buffered -v '^Warning: maxDynamic' | tee -a "$log"
 # Everything kept so far comes back with this call; the summary reads whatever is there.
 if [ -z "$dry" ]; then
   node bench/record-summary.mjs "$keep" > "$keep/summary.md" 2>&1 || echo "summary: exit $?"

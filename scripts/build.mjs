@@ -1,6 +1,7 @@
 // Bundles every entry point that exists with esbuild; types are checked separately (`npm run typecheck`).
 import { build } from "esbuild";
-import { copyFileSync, cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 
 const entries = [
@@ -21,6 +22,29 @@ const TYPESCRIPT_IMPORT = '__toESM(require("typescript"))';
 const typescriptOnce = (js) => js.replaceAll(TYPESCRIPT_IMPORT, `(__toESM.typescript ??= ${TYPESCRIPT_IMPORT})`);
 
 const watch = process.argv.includes("--watch");
+
+// The compiler's build (src/harness/autotune/compiler-build.ts): the version and a hash of the
+// sources that decide the generated code, so a cached autotune choice is not reused by a compiler
+// that generates other code. Sorted paths and contents with `/` separators: the same on every OS.
+const COMPILER_SOURCES = ["src/compile.ts", "src/syntax", "src/semantics", "src/ir", "src/codegen", "src/builtins", "src/python", "src/language"];
+function compilerBuild() {
+  const hash = createHash("sha256");
+  const visit = (path) => {
+    if (!existsSync(path)) return;
+    if (statSync(path).isDirectory()) {
+      for (const name of readdirSync(path).sort()) visit(`${path}/${name}`);
+    } else if (path.endsWith(".ts")) {
+      hash.update(`${path}\0`);
+      // Line ends as committed: a Windows checkout with CRLF hashes the same.
+      hash.update(readFileSync(path, "utf8").replaceAll("\r\n", "\n"));
+      hash.update("\0");
+    }
+  };
+  for (const path of COMPILER_SOURCES) visit(path);
+  const { version } = JSON.parse(readFileSync("package.json", "utf8"));
+  return `${version}+${hash.digest("hex").slice(0, 12)}`;
+}
+const define = { KERNEL_LAB_COMPILER_BUILD: JSON.stringify(compilerBuild()) };
 await Promise.all(
   entries
     .filter(([src]) => existsSync(src))
@@ -36,6 +60,7 @@ await Promise.all(
         sourcemap: true,
         // Native or large packages stay in node_modules; the .vsix ships them.
         external: ["webgpu", "esbuild", "typescript", ...extra],
+        define,
         logLevel: watch ? "info" : "warning",
       }).then(({ outputFiles }) => {
         // Only the ends of the imports' lines move, so the source maps still hold.
@@ -95,6 +120,7 @@ await Promise.all(
           url: "./scripts/browser-shims/url.js",
         },
         external: extra,
+        define,
         plugins: [browserSeam],
         logLevel: watch ? "info" : "warning",
       }),

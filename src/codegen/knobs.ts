@@ -1,8 +1,9 @@
 // The code generator's choices a tuner may try for one kernel, beside a run's configs (the
 // autotuner, harness/autotune/knob-candidates.ts): only those the kernel's plan (plan.ts) uses.
 // A masked f16 load offers its load form; a tl.dot on subgroup matrices (an f16 dot on an adapter
-// with them) offers how its operands are staged, where its accumulator is stored from, and how
-// its tile is split over the subgroups. Each choice lists the default first. Whether a choice
+// with them) offers how its operands are staged (a loop-invariant A staged once, held in matrices),
+// which barriers it keeps, where its accumulator is stored from, and how its tile is split over
+// the subgroups. Each choice lists the default first. Whether a choice
 // changes this kernel's WGSL at a given launch is for the tuner to see (two settings that emit
 // the same WGSL are one candidate): a load form only matters where a mask is known whole per run
 // of 4, which the launch's divisibility decides (compile.ts specializationFor).
@@ -23,7 +24,12 @@ export function tunableKnobs(written: KernelIR, target: Target, options: Codegen
     knobs.push({ knob: "mmaDoubleBuffer", values: [false, true] });
     knobs.push({ knob: "mmaDirectStore", values: [true, false] });
   }
-  if (mma.some((p) => p.invariantA)) knobs.push({ knob: "mmaStageInvariant", values: [true, false] });
+  if (mma.some((p) => p.invariantA)) {
+    knobs.push({ knob: "mmaStageInvariant", values: [true, false] });
+    knobs.push({ knob: "mmaHoldInvariant", values: [false, true] });
+  }
+  // Barriers left out only where every dot on matrices is a "once" plan (mma-plan.ts).
+  if (mma.length > 0 && mma.every((p) => p.kind === "once")) knobs.push({ knob: "mmaLeanBarriers", values: [false, true] });
   // Every split of some dot's tile over the subgroups, the first dot's own (the squarest) first.
   const splits: number[] = [];
   for (const p of mma) {

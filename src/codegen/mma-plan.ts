@@ -45,6 +45,10 @@ export interface MmaPlan {
    * before that loop, into an array of its own (statements.ts's `for` calls stageInvariantA).
    */
   invariantA?: Stmt & { kind: "for" };
+  /** That A held in left matrices for the loop, staged in the shared A array (CodegenOptions.mmaHoldInvariant). */
+  holdA: boolean;
+  /** No barrier before staging, none before the product first leaves the matrices (CodegenOptions.mmaLeanBarriers; "once" kernels only). */
+  lean: boolean;
 }
 
 /** Halves of padding per staged row: rows then start on different banks (16 bytes keeps loads aligned). */
@@ -79,7 +83,7 @@ export function planMma(ir: KernelIR, target: Target, options: CodegenOptions, w
     const found = accumulatingDot(s);
     if (!found) return;
     const shape = fit(found.dot, configs, subgroups, options.mmaSubgroupsM);
-    if (shape) plans.set(found.dot.id, withBuffers({ ...shape, kind: "loop", dot: found.dot, variable: found.variable, loop: s, zeroInit: startsAtZero(ir.body, s, found.variable), emulated, doubleBuffer, transferBytes, twoBuffers: false }, target.maxWorkgroupStorageBytes));
+    if (shape) plans.set(found.dot.id, withBuffers({ ...shape, kind: "loop", dot: found.dot, variable: found.variable, loop: s, zeroInit: startsAtZero(ir.body, s, found.variable), emulated, doubleBuffer, transferBytes, twoBuffers: false, holdA: false, lean: false }, target.maxWorkgroupStorageBytes));
   });
   const loops = innermostLoops(ir.body);
   forEachValue(ir.body, (v) => {
@@ -89,8 +93,15 @@ export function planMma(ir: KernelIR, target: Target, options: CodegenOptions, w
     const loop = loops.get(v.id);
     const a = staged(v.a).value;
     const invariant = loop && options.mmaStageInvariant !== false && !defines(loop.body, a.id) ? { invariantA: loop } : {};
-    plans.set(v.id, { ...shape, kind: "once", dot: v, zeroInit: true, emulated, doubleBuffer: false, twoBuffers: false, transferBytes, ...invariant });
+    const holdA = invariant.invariantA !== undefined && options.mmaHoldInvariant === true;
+    plans.set(v.id, { ...shape, kind: "once", dot: v, zeroInit: true, emulated, doubleBuffer: false, twoBuffers: false, transferBytes, ...invariant, holdA, lean: false });
   });
+  // Every barrier-less write needs a barrier between it and the reads it could overtake: a "once"
+  // plan has one after its staging and one after storing its product, a loop plan's last matrix
+  // loads have none after them (so: only kernels without loop plans).
+  if (options.mmaLeanBarriers === true && [...plans.values()].every((p) => p.kind === "once")) {
+    for (const [id, p] of plans) plans.set(id, { ...p, lean: true });
+  }
   return plans;
 }
 
@@ -252,6 +263,15 @@ export function requestMmaArrays(plan: MmaPlan, arrays: Map<string, WorkgroupArr
   const { sizeA, sizeB } = operandStaging(plan);
   const own = plan.twoBuffers ? `mma${plan.dot.id}` : "mma";
   const copies = plan.twoBuffers ? 2 : 1;
-  requestArray(arrays, plan.invariantA ? `mma${plan.dot.id}q` : `${own}a`, "f16", (plan.invariantA ? 1 : copies) * sizeA);
+  requestArray(arrays, invariantSlot(plan) ?? `${own}a`, "f16", (plan.invariantA ? 1 : copies) * sizeA);
   requestArray(arrays, `${own}b`, "f16", copies * sizeB);
+}
+
+/**
+ * The slot a loop-invariant A is staged in: an array of its own, read every trip; or, held in
+ * matrices, the dot-shared A array (read once before the loop, then free for the other dots).
+ */
+export function invariantSlot(plan: MmaPlan): string | undefined {
+  if (!plan.invariantA) return undefined;
+  return plan.holdA ? "mmaa" : `mma${plan.dot.id}q`;
 }

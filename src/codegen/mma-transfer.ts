@@ -73,10 +73,11 @@ export function transfer(ctx: Emitter, ops: MatrixOps, plan: MmaPlan, direction:
   const { stride, chunk } = transferShape(plan);
   const array = ctx.scratch("mmac", "f32", chunk * stride);
   const whole = chunk === m;
-  const ch = whole ? "0u" : ctx.fresh("mma_rows");
+  const counter = whole ? "0u" : ctx.fresh("mma_rows");
   const places = paddedPlaces(ctx, out, stride);
   const layout = ctx.layout(out.type);
-  const registers = () => {
+  // `ch`: the chunk's first row (a WGSL expression).
+  const registers = (ch: string) => {
     const guard = (j: number, body: string) => {
       const conditions = [...(whole ? [] : [`${places.rowOf(j)} - ${ch} < ${chunk}u`]), ...(places.owner && direction === "load" ? [places.owner] : [])];
       ctx.emit(conditions.length ? `if (${conditions.join(" && ")}) { ${body} }` : body);
@@ -86,7 +87,7 @@ export function transfer(ctx: Emitter, ops: MatrixOps, plan: MmaPlan, direction:
       guard(j, direction === "load" ? `${at} = ${register(j)};` : `${register(j)} = ${at}${add ? ` + ${add(j)}` : ""};`);
     }
   };
-  const matrices = () => {
+  const matrices = (ch: string) => {
     for (let i = 0; i < plan.tilesM; i++) {
       for (let t = 0; t < plan.tilesN; t++) {
         const r = `${row} + ${i * config.M}u`;
@@ -103,16 +104,23 @@ export function transfer(ctx: Emitter, ops: MatrixOps, plan: MmaPlan, direction:
       }
     }
   };
-  const body = () => {
+  const body = (ch: string, first: boolean) => {
+    // Lean (mma.ts): before the first chunk, the barrier after this dot's staging already follows
+    // every earlier read of the array; between chunks the last chunk's reads need one.
+    if (!(first && plan.lean && direction === "store")) ctx.emit("workgroupBarrier();");
+    if (direction === "load") registers(ch);
+    else matrices(ch);
     ctx.emit("workgroupBarrier();");
-    if (direction === "load") registers();
-    else matrices();
-    ctx.emit("workgroupBarrier();");
-    if (direction === "load") matrices();
-    else registers();
+    if (direction === "load") matrices(ch);
+    else registers(ch);
   };
-  if (whole) return body();
-  ctx.emit(`for (var ${ch} = 0u; ${ch} < ${m}u; ${ch} += ${chunk}u) {`);
-  ctx.nested(body);
+  if (whole) return body("0u", true);
+  if (plan.lean && direction === "store") {
+    // The chunks written out, so that only the first goes without its barrier.
+    for (let c = 0; c < m; c += chunk) body(`${c}u`, c === 0);
+    return;
+  }
+  ctx.emit(`for (var ${counter} = 0u; ${counter} < ${m}u; ${counter} += ${chunk}u) {`);
+  ctx.nested(() => body(counter, false));
   ctx.emit("}");
 }

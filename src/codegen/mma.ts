@@ -10,7 +10,7 @@
 import type { Value } from "../ir/ir";
 import type { Emitter } from "./emitter";
 import { opsFor, type MatrixOps } from "./mma-ops";
-import { EMULATED_SUBGROUP, names, operandStaging, staged, type MmaPlan } from "./mma-plan";
+import { EMULATED_SUBGROUP, invariantSlot, names, operandStaging, staged, type MmaPlan } from "./mma-plan";
 import { stage, transfer } from "./mma-transfer";
 
 /** The accumulator's matrices (zero) and this subgroup's region of the output tile. */
@@ -19,9 +19,23 @@ function declareMatrices(ctx: Emitter, ops: MatrixOps, plan: MmaPlan, what: stri
   const { config, tilesM, tilesN } = plan;
   ctx.emit(`// ${what} in ${tilesM * tilesN} subgroup matrices of ${config.M}×${config.N} per subgroup${plan.emulated ? " (emulated)" : ""} (codegen/mma.ts)`);
   ops.results(acc, config, tilesM * tilesN);
-  const sg = plan.emulated ? `(lid / ${EMULATED_SUBGROUP}u)` : "sg_id";
-  ctx.emit(`let ${row} = (${sg} % ${plan.subgroupsM}u) * ${tilesM * config.M}u;`);
-  ctx.emit(`let ${col} = (${sg} / ${plan.subgroupsM}u) * ${tilesN * config.N}u;`);
+  ctx.emit(`let ${row} = ${firstRow(plan)};`);
+  ctx.emit(`let ${col} = (${subgroup(plan)} / ${plan.subgroupsM}u) * ${tilesN * config.N}u;`);
+}
+
+/** This invocation's subgroup (emulated: 32 consecutive invocations). */
+function subgroup(plan: MmaPlan): string {
+  return plan.emulated ? `(lid / ${EMULATED_SUBGROUP}u)` : "sg_id";
+}
+
+/** The first row of this subgroup's region of the output tile. */
+function firstRow(plan: MmaPlan): string {
+  return `(${subgroup(plan)} % ${plan.subgroupsM}u) * ${plan.tilesM * plan.config.M}u`;
+}
+
+/** The WGSL name of a held A's left matrix: matrix row i of this subgroup's region, k step s. */
+function heldA(plan: MmaPlan, i: number, s: number): string {
+  return `mma${plan.dot.id}_q${i}_${s}`;
 }
 
 /** Before a loop plan's loop: the matrices, loaded from the variable's registers unless it starts at zero. */
@@ -64,17 +78,42 @@ export function storeMatrices(ctx: Emitter, plan: MmaPlan, array: string, base: 
   }
 }
 
-/** Before the loop of a "once" plan whose A is loop-invariant: A staged into its own array, once. */
+/**
+ * Before the loop of a "once" plan whose A is loop-invariant: A staged into its own array, once;
+ * or, held (CodegenOptions.mmaHoldInvariant), staged into the dot-shared A array and loaded into
+ * this subgroup's left matrices for the whole loop — with a barrier before (an earlier dot may
+ * still read that array) and one before the loads.
+ */
 export function stageInvariantA(ctx: Emitter, plan: MmaPlan): void {
   const a = staged(plan.dot.a);
   const { array, stride } = invariantArray(ctx, plan);
-  ctx.emit(`// ${plan.dot.a.op === "trans" ? "tl.trans of " : ""}the loop-invariant A of a tl.dot, staged once (codegen/mma.ts)`);
+  const what = `${plan.dot.a.op === "trans" ? "tl.trans of " : ""}the loop-invariant A of a tl.dot`;
+  if (!plan.holdA) {
+    ctx.emit(`// ${what}, staged once (codegen/mma.ts)`);
+    stage(ctx, a.value, array, stride, "");
+    return;
+  }
+  const { config, tilesM } = plan;
+  ctx.emit(`// ${what}, held in ${tilesM * (plan.dot.a.type.shape[1] / config.K)} left matrices per subgroup for the loop (codegen/mma.ts)`);
+  ctx.emit("workgroupBarrier();");
   stage(ctx, a.value, array, stride, "");
+  ctx.emit("workgroupBarrier();");
+  const row = `mma${plan.dot.id}_qr`;
+  ctx.emit(`let ${row} = ${firstRow(plan)};`);
+  const ops = opsFor(ctx, plan);
+  for (let kk = 0; kk < plan.dot.a.type.shape[1]; kk += config.K) {
+    for (let i = 0; i < tilesM; i++) ops.operand("left", heldA(plan, i, kk / config.K), config, array, leftOffset(stride, `${row} + ${i * config.M}u`, kk, a.colMajor), stride, a.colMajor);
+  }
 }
 
 function invariantArray(ctx: Emitter, plan: MmaPlan): { array: string; stride: number } {
   const { strideA, sizeA } = operandStaging(plan);
-  return { array: ctx.scratch(`mma${plan.dot.id}q`, "f16", sizeA), stride: strideA };
+  return { array: ctx.scratch(invariantSlot(plan)!, "f16", sizeA), stride: strideA };
+}
+
+/** Where a left matrix starts in A's staged rows: matrix row `r` (an expression), k step at `kk`. */
+function leftOffset(strideA: number, r: string, kk: number, colMajor: boolean): string {
+  return colMajor ? `${kk * strideA}u + ${r}` : `(${r}) * ${strideA}u + ${kk}u`;
 }
 
 /** Where a plan's operands are staged: arrays, row strides, and (two buffers) this trip's offsets. */
@@ -120,7 +159,9 @@ function stageOperands(ctx: Emitter, plan: MmaPlan): Staging {
     // invocation passed the last trip's barrier after finishing those reads.
     ctx.emit(`let ${offA} = ${parity} * ${sizeA}u;`);
     ctx.emit(`let ${offB} = ${parity} * ${sizeB}u;`);
-  } else {
+  } else if (!plan.lean) {
+    // Lean ("once" plans only): every earlier read of these arrays was a dot's matrix load, and
+    // that dot's barrier after storing its product came between it and these writes.
     ctx.emit("workgroupBarrier();");
   }
   if (!plan.invariantA) stage(ctx, a.value, sa, strideA, offA);
@@ -145,15 +186,15 @@ export function emitMmaDot(ctx: Emitter, plan: MmaPlan): void {
   for (let kk = 0; kk < k; kk += config.K) {
     ctx.emit("{");
     ctx.nested(() => {
-      for (let i = 0; i < tilesM; i++) {
-        const r = `${row} + ${i * config.M}u`;
-        ops.operand("left", `l${i}`, config, sa, at(offA, a.colMajor ? `${kk * strideA}u + ${r}` : `(${r}) * ${strideA}u + ${kk}u`), strideA, a.colMajor);
+      for (let i = 0; i < tilesM && !plan.holdA; i++) {
+        ops.operand("left", `l${i}`, config, sa, at(offA, leftOffset(strideA, `${row} + ${i * config.M}u`, kk, a.colMajor)), strideA, a.colMajor);
       }
       for (let t = 0; t < tilesN; t++) {
         const c = `${col} + ${t * config.N}u`;
         ops.operand("right", `r${t}`, config, sb, at(offB, b.colMajor ? `(${c}) * ${strideB}u + ${kk}u` : `${kk * strideB}u + ${c}`), strideB, b.colMajor);
       }
-      for (let i = 0; i < tilesM; i++) for (let t = 0; t < tilesN; t++) ops.mma(`${acc}[${i * tilesN + t}]`, `l${i}`, `r${t}`, config);
+      const left = (i: number) => (plan.holdA ? heldA(plan, i, kk / config.K) : `l${i}`);
+      for (let i = 0; i < tilesM; i++) for (let t = 0; t < tilesN; t++) ops.mma(`${acc}[${i * tilesN + t}]`, left(i), `r${t}`, config);
     });
     ctx.emit("}");
   }

@@ -55,6 +55,21 @@ export interface CodegenOptions {
    */
   mmaStageInvariant?: boolean;
   /**
+   * Hold such a staged A in left matrices for the whole loop instead of loading them from workgroup
+   * memory every trip (codegen/mma.ts): staged into the dot-shared A array, loaded once before the
+   * loop, as bench/flash-kernels.ts holds Q (bench/NOTES.md §25, §27). Off unless true; nothing
+   * without mmaStageInvariant. More registers per invocation, less workgroup memory.
+   */
+  mmaHoldInvariant?: boolean;
+  /**
+   * In a kernel whose tl.dot calls on subgroup matrices are all "once" plans (attention's Q·Kᵀ and
+   * P·V), no barrier before a dot's operands are staged and none before its product first leaves
+   * the matrices (codegen/mma.ts): every such dot has a barrier after its staging and one after
+   * storing its product, and these already order every earlier read of the arrays written
+   * (bench/NOTES.md §27). Off unless true.
+   */
+  mmaLeanBarriers?: boolean;
+  /**
    * Store a loop's accumulator on subgroup matrices straight from the matrices where tutorial 03's
    * `tl.store(c_ptrs, acc, mask)` follows the loop and the tile is whole (codegen/mma-store.ts). On
    * unless false: through registers a hand-written H200 matmul ran at 154 TFLOP/s against 229–241

@@ -11,6 +11,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { ensureBuilt, root } from "./build";
+import { COMPILER_BUILD } from "../../src/harness/autotune/compiler-build";
 import { compileKernel, parseKernelFile, specializationFor } from "../../src/compile";
 import { acquireGpu, cachedPipelineCount, getPipeline } from "../../src/runtime";
 import { runFile } from "../../src/harness";
@@ -70,6 +71,8 @@ test("knobs: each candidate's load form listed and checked, identical WGSL timed
   // The cached choice turned to the other form (both are correct): the next run must launch that.
   const other = picked === "block" ? "select" : "block";
   entry.codegen = { halfLoadForm: other };
+  // The bundle tuned; this process runs the sources, a build of its own name (compiler-build.ts): the entry is made this build's.
+  (entry as { build?: string }).build = COMPILER_BUILD;
   writeFileSync(cacheFile, JSON.stringify(cache));
   process.env.KERNEL_LAB_CACHE_DIR = cacheDir;
   const again = await runFile(path.join(root, FIXTURE), { size: 4000, reps: 5 });

@@ -1,6 +1,7 @@
 // The autotuner end to end: `defineRun({ configs })` on the GPU (lavapipe on CI). A wrong config is
 // never picked, one that does not compile is skipped, the choice is cached on disk per size and
-// reused without timing, --retune times again, a damaged cache is survived, bad configs are KL3028.
+// reused without timing (by the same compiler build only), --retune times again, a damaged cache is
+// survived, bad configs are KL3028.
 
 import { before, test } from "node:test";
 import assert from "node:assert/strict";
@@ -178,6 +179,26 @@ test("a damaged entry for this very run is ignored: tuned afresh", () => {
   assert.equal(code, 0);
   assert.equal(report.runs[0].autotune.cached, false);
   assert.match(stderr, /warning: ignoring a damaged entry of the autotune cache/);
+});
+
+test("a choice cached by another Kernel Lab build is not reused: said once, tuned again, kept under this build", () => {
+  const cache = freshCache();
+  json(["run", FIXTURE], cache.env);
+  const stored = JSON.parse(readFileSync(cache.file, "utf8"));
+  const [key] = Object.keys(stored.entries);
+  const { version } = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8"));
+  const build = stored.entries[key].build;
+  assert.match(build, new RegExp(`^${version.replaceAll(".", "\\.")}\\+[0-9a-f]{12}$`), "the bundle records its version and its compiler's hash");
+  stored.entries[key].build = `${version}+000000000000`;
+  writeFileSync(cache.file, JSON.stringify(stored));
+  const { code, report, stderr } = json(["run", FIXTURE], cache.env);
+  assert.equal(code, 0, stderr);
+  assert.equal(report.runs[0].autotune.cached, false);
+  const said = stderr.split("\n").filter((l) => l.includes("from another Kernel Lab build"));
+  assert.deepEqual(said, [`kernel-lab: autotune cache from another Kernel Lab build (${version}+000000000000; this is ${build}): tuning again.`]);
+  // The new tuning replaced the old build's entry.
+  const after = JSON.parse(readFileSync(cache.file, "utf8")).entries;
+  assert.deepEqual([Object.keys(after), after[key].build], [[key], build]);
 });
 
 test("the cache lives under $XDG_CACHE_HOME/kernel-lab without KERNEL_LAB_CACHE_DIR", () => {

@@ -142,6 +142,9 @@ function checkPackage(target, entries) {
   return `${names.length} files, ${natives} native`;
 }
 
+/** What a package may weigh (issue 27: Pyodide in every package, each still under 40 MB). */
+const MAX_PACKAGE_BYTES = 40e6;
+
 /** Runs the checks through `check(title, body)` (vsix.test.mjs's: it counts and prints). */
 export async function checkVsixContents(check) {
   check("each machine installs its own package (platform, arch → target)", () => {
@@ -156,9 +159,11 @@ export async function checkVsixContents(check) {
     } catch (error) {
       entries = error;
     }
-    check(`${target}: its own native files only, its manifest names it, nothing outside its folders`, () => {
+    check(`${target}: its own native files only, its manifest names it, nothing outside its folders, under 40 MB`, () => {
       if (entries instanceof Error) throw new Error(`${path}: ${entries.message}`);
-      console.log(`    ${checkPackage(target, entries)}, ${(statSync(path).size / 2 ** 20).toFixed(1)} MiB`);
+      const bytes = statSync(path).size;
+      console.log(`    ${checkPackage(target, entries)}, ${(bytes / 1e6).toFixed(1)} MB`);
+      if (bytes > MAX_PACKAGE_BYTES) throw new Error(`${path} is ${(bytes / 1e6).toFixed(1)} MB: every package stays under ${MAX_PACKAGE_BYTES / 1e6} MB (README, the packages' table)`);
     });
   }
 }

@@ -72,6 +72,24 @@ test("attention's Q·Kᵀ and P·V on subgroup matrices offer staging Q once and
   assert.ok(!knobs.includes("mmaDoubleBuffer") && !knobs.includes("mmaDirectStore"), knobs.join());
 });
 
+test("attention is offered Q held in matrices and the lean barriers (both \"once\" plans), each changing its WGSL; the matmul (a loop plan) neither", () => {
+  const attention = kernelOf("attention-f16.kernel.ts", "attn_fwd_f16");
+  const constexprs = { BLOCK_M: 32, BLOCK_N: 16, HEAD_DIM: 64, IS_CAUSAL: 1, num_warps: 2 };
+  const [target, options] = EMULATED;
+  const offered = knobsOf(attention, constexprs, target, options);
+  const wgsl = (knobs: CodegenOptions) => compileKernel(attention, constexprs, target, {}, { ...options, ...knobs }).kernel?.wgsl;
+  const base = wgsl({});
+  for (const knob of ["mmaHoldInvariant", "mmaLeanBarriers"] as const) {
+    assert.deepEqual(offered.find((k) => k.knob === knob)?.values, [false, true], knob);
+    assert.equal(wgsl({ [knob]: false }), base);
+    assert.notEqual(wgsl({ [knob]: true }), base, knob);
+  }
+  // Without Q staged once there is nothing to hold.
+  assert.equal(wgsl({ mmaStageInvariant: false, mmaHoldInvariant: true }), wgsl({ mmaStageInvariant: false }));
+  const matmul = knobsOf(kernelOf("matmul-f16.kernel.ts", "matmul_f16_kernel"), MATMUL, target, options).map((k) => k.knob);
+  assert.ok(!matmul.includes("mmaHoldInvariant") && !matmul.includes("mmaLeanBarriers"), matmul.join());
+});
+
 test("settings: crossed in full up to MAX_CROSSED, defaults first; past it each knob alone; a request limits the knobs", () => {
   const choices: KnobChoice[] = [
     { knob: "halfLoadForm", values: ["block", "select"] },
@@ -90,6 +108,8 @@ test("settings: crossed in full up to MAX_CROSSED, defaults first; past it each 
   // The defaults, then 1 + 1 + 2 + 1 + 1 single changes.
   assert.equal(bounded.length, 7);
   for (const s of bounded.slice(1)) assert.equal(CODEGEN_KNOBS.filter((k) => s[k] !== bounded[0][k]).length, 1, JSON.stringify(s));
+  // A larger bound (the bench's attention case) crosses them all.
+  assert.equal(knobSettings(many, true, 48).length, 48);
 });
 
 test("a run's tuneCodegen: true, false, or a list of knobs; anything else is KL3027 naming the knobs", () => {

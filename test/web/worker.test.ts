@@ -48,17 +48,19 @@ function ask(request) {
     worker.postMessage(request);
   });
 }
-// Python runs as the web extension makes them: one worker kept for them all, Pyodide's files sent
-// with the first request only (fetched here from dist/pyodide/). Resolves with the messages and the
-// run's wall time.
+// Python runs and debug launches as the web extension makes them: one worker kept for them all,
+// Pyodide's files sent with the first request only (fetched here from dist/pyodide/). Resolves with
+// the messages and the request's wall time.
 let pythonWorker;
 function askPython(request, pyodideFolder) {
   return new Promise(async (resolve) => {
     const started = performance.now();
     if (pyodideFolder) {
       const names = ["pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"];
-      request.pyodide = {};
-      for (const name of names) request.pyodide[name] = new Uint8Array(await (await fetch("/files" + pyodideFolder + "/" + name)).arrayBuffer());
+      const files = {};
+      for (const name of names) files[name] = new Uint8Array(await (await fetch("/files" + pyodideFolder + "/" + name)).arrayBuffer());
+      if (request.type === "debug") request.python.pyodide = files;
+      else request.pyodide = files;
     }
     pythonWorker ??= new Worker("/worker.js");
     const messages = [];
@@ -67,14 +69,14 @@ function askPython(request, pyodideFolder) {
       if (data.type === "read") {
         const response = await fetch("/files" + data.file);
         pythonWorker.postMessage(response.ok ? { type: "file", id: data.id, text: await response.text() } : { type: "file", id: data.id, error: response.status + " " + data.file });
-      } else if (["python-result", "error"].includes(data.type)) {
+      } else if (["python-result", "error", "trace", "debug-error"].includes(data.type)) {
         resolve({ messages, last: data, ms: performance.now() - started });
       }
     };
     pythonWorker.postMessage(request);
   });
 }
-// A Python file's debug launch, as the web extension sends it: a fresh worker (ask), Pyodide's files with it.
+// A Python file's debug launch as the first Python request of a fresh worker (ask), Pyodide's files with it.
 async function askDebugPython(request, pyodideFolder) {
   const names = ["pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"];
   request.python.pyodide = {};
@@ -183,16 +185,8 @@ function pythonLib(): Record<string, string> {
   return lib;
 }
 
-test("a Python kernel's debug launch: the worker runs the script on Pyodide to the launch and records that program at the Python lines", async () => {
-  const lib = pythonLib();
-  const launch: DebugLaunch = { file: path.join(root, "test/python/debug-row-sums.py"), kernel: "row_sums_kernel", programId: [2] };
-  const request = { type: "debug", launch, context, python: { lib } };
-  const { last, messages } = await page.evaluate(
-    ([r, folder]) => (globalThis as unknown as { askDebugPython(r: unknown, f: string): Promise<WorkerAnswer> }).askDebugPython(r, folder),
-    [request, path.join(root, "dist/pyodide")] as const,
-  );
-  assert.equal(last.type, "trace", JSON.stringify(last).slice(0, 800));
-  const trace = (last as { trace: ProgramTrace }).trace;
+/** The Python lines, and `total` at the last stop, of program 2 of test/python/debug-row-sums.py's row_sums_kernel. */
+function checkRowSumsTrace(trace: ProgramTrace): void {
   assert.deepEqual([trace.kernel, trace.launchLine, trace.grid, trace.programId], ["row_sums_kernel", 39, [5, 1, 1], [2, 0, 0]]);
   // The Python lines of the kernel's statements (18 `row = …` to 28 `tl.store`) and of its helper `scaled` (13).
   assert.deepEqual(trace.statementLines, [13, 18, 19, 20, 21, 22, 23, 24, 25, 27, 28]);
@@ -201,6 +195,20 @@ test("a Python kernel's debug launch: the worker runs the script on Pyodide to t
   // x is arange(185) × 0.25 as 5 rows of 37; row 2 is even, so its sum is scaled by 2.
   const rowSum = Array.from({ length: 37 }, (_, c) => (2 * 37 + c) * 0.25).reduce((a, b) => a + b, 0);
   assert.equal(store?.bindings.find((b) => b.name === "total")?.values[0], rowSum * 2);
+}
+
+test("a Python kernel's debug launch in a fresh worker: it starts Pyodide, runs the script to the launch and records that program at the Python lines", async () => {
+  const lib = pythonLib();
+  const launch: DebugLaunch = { file: path.join(root, "test/python/debug-row-sums.py"), kernel: "row_sums_kernel", programId: [2] };
+  const request = { type: "debug", launch, context, python: { lib } };
+  const { last, messages } = await page.evaluate(
+    ([r, folder]) => (globalThis as unknown as { askDebugPython(r: unknown, f: string): Promise<WorkerAnswer> }).askDebugPython(r, folder),
+    [request, path.join(root, "dist/pyodide")] as const,
+  );
+  assert.equal(last.type, "trace", JSON.stringify(last).slice(0, 800));
+  if (last.type !== "trace") throw new Error("unreachable");
+  checkRowSumsTrace(last.trace);
+  assert.deepEqual([last.pyodideLoads, last.trace.pyodide?.warm], [1, false]);
   assert.ok(messages.some((m) => m.type === "console" && m.text.includes("rows: 5")), "what the script printed before the launch reaches the Debug Console");
 });
 
@@ -231,7 +239,7 @@ test("a page without WebGPU: the worker says so and runs on the interpreter", as
   }
 });
 
-test("Python: one worker runs two files, Pyodide started once; the second run is faster and sees nothing of the first", async () => {
+test("Python: one worker runs a file, records a debug launch, runs another file; Pyodide loaded once, each sees nothing of the one before", async () => {
   const first = path.join(root, "test/web/virtual-first.py");
   const second = path.join(root, "test/web/virtual-second.py");
   virtualFiles.set(first, [
@@ -259,14 +267,26 @@ test("Python: one worker runs two files, Pyodide started once; the second run is
     const request = { type: "run-python", request: { type: "run-python", file, cpu: false, bench: "off" }, context, ...(pyodideFolder ? { lib } : {}) };
     return page.evaluate(([r, folder]) => (globalThis as unknown as { askPython(r: unknown, f?: string): Promise<PythonAnswer> }).askPython(r, folder), [request, pyodideFolder] as const);
   };
+  const askDebug = (launch: DebugLaunch): Promise<PythonAnswer> =>
+    page.evaluate((r) => (globalThis as unknown as { askPython(r: unknown): Promise<PythonAnswer> }).askPython(r), { type: "debug", launch, context });
   const runs: { report: PythonFileReport; ms: number }[] = [];
-  for (const [file, folder] of [[first, path.join(root, "dist/pyodide")], [second, undefined]] as const) {
+  const run = async (file: string, folder?: string) => {
     const { last, ms } = await askPython(file, folder);
     assert.equal(last.type, "python-result", JSON.stringify(last).slice(0, 1000));
     if (last.type !== "python-result") throw new Error("unreachable");
     assert.equal(last.outcome, "ok", last.report.traceback);
+    assert.equal(last.pyodideLoads, 1, "Pyodide loaded once in the worker");
     runs.push({ report: last.report, ms });
-  }
+  };
+  await run(first, path.join(root, "dist/pyodide"));
+  // Debug program… between the runs: the same worker, no Pyodide files sent, no second load.
+  const debugged = await askDebug({ file: path.join(root, "test/python/debug-row-sums.py"), kernel: "row_sums_kernel", programId: [2] });
+  assert.equal(debugged.last.type, "trace", JSON.stringify(debugged.last).slice(0, 800));
+  if (debugged.last.type !== "trace") throw new Error("unreachable");
+  checkRowSumsTrace(debugged.last.trace);
+  assert.deepEqual([debugged.last.pyodideLoads, debugged.last.trace.pyodide?.warm, debugged.last.trace.pyodide?.startKind], [1, true, "reused"]);
+  assert.ok(debugged.ms < runs[0].ms, `the debug launch took ${debugged.ms} ms, the first run (Pyodide's start) ${runs[0].ms} ms`);
+  await run(second);
   const [one, two] = runs;
   assert.equal(one.report.pyodide.startKind, "cold");
   assert.deepEqual([two.report.pyodide.warm, two.report.pyodide.startKind], [true, "reused"]);
@@ -276,5 +296,5 @@ test("Python: one worker runs two files, Pyodide started once; the second run is
   assert.ok(drawn, one.report.stdout);
   assert.equal(two.report.stdout, `False first element ${drawn}\n`);
   assert.ok(two.ms < one.ms, `the second run took ${two.ms} ms, the first ${one.ms} ms`);
-  console.log(`  first run ${Math.round(one.ms)} ms (Pyodide started: ${one.report.pyodide.startMs} ms), second ${Math.round(two.ms)} ms (reused)`);
+  console.log(`  first run ${Math.round(one.ms)} ms (Pyodide started: ${one.report.pyodide.startMs} ms), debug ${Math.round(debugged.ms)} ms, second run ${Math.round(two.ms)} ms (reused)`);
 });

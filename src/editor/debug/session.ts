@@ -96,6 +96,7 @@ export class KernelDebugSession extends LoggingDebugSession {
       `Debugging ${t.kernel}, program (${t.programId.join(", ")}) of ${origin(t)} (grid [${t.grid.join(", ")}]) ` +
         `on the CPU interpreter: ${t.stops.length} steps recorded${t.truncated ? ` (stopped recording there: raise maxSteps for more)` : ""}.\n`,
     );
+    if (t.pyodide) this.output(`${pythonStart(t.pyodide)}\n`);
     this.sendEvent(new InitializedEvent());
     await this.configurationDone;
     this.sendResponse(response);
@@ -271,4 +272,10 @@ function origin(t: ProgramTrace): string {
 /** The file's name, after the last `/` (or `\\` on Windows). */
 function baseName(file: string): string {
   return file.slice(file.search(/[^\\/]*$/));
+}
+
+/** How Kernel Lab's Python started to run the script to the launch (a second start in the browser is seconds). */
+function pythonStart(pyodide: NonNullable<ProgramTrace["pyodide"]>): string {
+  const how = pyodide.warm ? "already running (reused)" : `started in ${(pyodide.startMs / 1000).toFixed(1)} s (${pyodide.startKind})`;
+  return `The script ran to the launch on Kernel Lab's Python (Pyodide), ${how}.`;
 }

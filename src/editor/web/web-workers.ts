@@ -5,8 +5,9 @@
 // `vscode-vfs://…` here). The autotuner's cache travels with each request and comes back with
 // the result, kept in the extension's global storage. A worker is terminated once it has answered,
 // timed out or been cancelled; an `error` event is a crash. Python files are the exception: one
-// worker is kept for them, so Pyodide starts once (seconds) and each later Run reuses it; it is
-// terminated only when a run times out, is cancelled or crashes (the next Run starts a new one).
+// worker is kept for them, so Pyodide starts once (seconds) and each later Run or Debug program…
+// of a .py file reuses it; it is terminated only when a run times out, is cancelled or crashes
+// (the next one starts a new worker).
 //
 // VS Code's web worker host wraps `new Worker(url)` in an `importScripts` bootstrap and refuses
 // its own URIs, so the worker is started from a blob URL of the bundle's text, as a classic worker
@@ -126,20 +127,26 @@ export class WebWorkers implements Runner {
             timeout: { ms: timeoutMs + GRACE_MS, outcome: { kind: "timed-out", seconds: options.timeoutSeconds } },
             token: options.token,
             cancelled: { kind: "cancelled" },
-            pool: {
-              take: () => {
-                const worker = this.pythonWorker;
-                this.pythonWorker = undefined;
-                return worker;
-              },
-              // Kept unless another run's worker was given back meanwhile (two runs at once: the second had a worker of its own).
-              giveBack: (worker) => (this.pythonWorker ? worker.terminate() : (this.pythonWorker = worker)),
-            },
+            pool: this.pythonPool,
           },
         ),
       (error: unknown): PythonRunOutcome => ({ kind: "crashed", exitCode: null, signal: null, stderr: `could not read Kernel Lab's Python files: ${String(error)}` }),
     );
   }
+
+  /** The Python worker, taken by one request at a time. */
+  private readonly pythonPool = {
+    take: (): WebWorker | undefined => {
+      const worker = this.pythonWorker;
+      this.pythonWorker = undefined;
+      return worker;
+    },
+    // Kept unless another request's worker was given back meanwhile (two at once: the second had a worker of its own).
+    giveBack: (worker: WebWorker): void => {
+      if (this.pythonWorker) worker.terminate();
+      else this.pythonWorker = worker;
+    },
+  };
 
   /** Pyodide's files (dist/pyodide/) and Kernel Lab's Python modules (dist/python-lib/), read once: each run's worker gets them. */
   private pythonFiles(): Promise<{ pyodide: PyodideFiles; lib: Record<string, string> }> {
@@ -174,11 +181,13 @@ export class WebWorkers implements Runner {
   private async record(launch: DebugLaunch, print: (text: string, category: "stdout" | "stderr") => void): Promise<ProgramTrace | { launchError: string }> {
     const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
     const cwd = folder ? this.paths.pathOf(folder) : "/";
-    // A Python file's script runs in the worker up to the launch debugged: it needs Python's files.
-    const python = launch.file.endsWith(".py") ? await this.pythonFiles() : undefined;
+    // A Python file's script runs up to the launch debugged in the Python worker, on its Pyodide
+    // when a Run started it (else it starts there now, from Python's files, and is kept for the next).
+    const isPython = launch.file.endsWith(".py");
+    const python = isPython ? await this.pythonFiles() : undefined;
     return this.withWorker<ProgramTrace | { launchError: string } | Error>(
       `debug ${JSON.stringify(launch)}`,
-      (context) => ({ type: "debug", launch, context, ...(python ? { python } : {}) }),
+      (context, warm) => ({ type: "debug", launch, context, ...(python && !warm ? { python } : {}) }),
       cwd,
       (message, end) => {
         switch (message.type) {
@@ -198,7 +207,7 @@ export class WebWorkers implements Runner {
             this.log.warn(`debug worker: unexpected message ${message.type}`);
         }
       },
-      { crashed: (text) => new Error(`the debug worker crashed: ${text}`) },
+      { crashed: (text) => new Error(`the debug worker crashed: ${text}`), ...(isPython ? { pool: this.pythonPool } : {}) },
     ).then((result) => {
       if (result instanceof Error) throw result;
       return result;

@@ -1,4 +1,4 @@
-// The autotuner's choices on disk, so a run tunes once per kernel, adapter and size:
+// The autotuner's choices on disk, so a run tunes once per kernel, adapter, size and compiler build:
 // `autotune.json` in the cache folder of cache-location.ts (`$KERNEL_LAB_CACHE_DIR`, else the
 // platform's: XDG's on Linux, ~/Library/Caches on macOS, %LOCALAPPDATA% on Windows). A damaged file is a warning on stderr and an empty cache, never a
 // failed run; writes go to a temporary file renamed over the old one, so a reader never sees half
@@ -12,6 +12,7 @@ import { cacheDir } from "../cache-location";
 import type { AdapterReport } from "../report";
 import { isKnobSetting, type KnobSetting } from "../../ir/knobs";
 import type { KnobRequest } from "./knob-candidates";
+import { COMPILER_BUILD } from "./compiler-build";
 
 const VERSION = 1;
 
@@ -29,6 +30,8 @@ export interface CachedChoice {
   candidates: { constexprs: Record<string, number>; medianMs: number | null; correct: boolean; note?: string; codegen?: KnobSetting }[];
   /** ISO date of the tuning. */
   date: string;
+  /** The compiler that generated the code timed (compiler-build.ts); absent in choices cached before it was recorded. */
+  build?: string;
 }
 
 interface CacheFile {
@@ -64,10 +67,19 @@ export function tuningKey(key: TuningKey): string {
 const warned = new Set<string>();
 
 function warn(message: string): void {
+  say(`kernel-lab: warning: ${message}`);
+}
+
+/** Not a fault: what the run does and why. */
+function note(message: string): void {
+  say(`kernel-lab: ${message}`);
+}
+
+function say(line: string): void {
   // Once per process and file: a sweep reads the cache for every size.
-  if (warned.has(message)) return;
-  warned.add(message);
-  host.warn(`kernel-lab: warning: ${message}`);
+  if (warned.has(line)) return;
+  warned.add(line);
+  host.warn(line);
 }
 
 function readCache(file: string): CacheFile {
@@ -105,25 +117,34 @@ function isChoice(x: unknown): x is CachedChoice {
     Array.isArray(c.candidates) &&
     c.candidates.every((k) => isConstexprs(k?.constexprs) && (k.medianMs === null || typeof k.medianMs === "number") && typeof k.correct === "boolean" && (k.codegen === undefined || isKnobSetting(k.codegen))) &&
     (c.identical === undefined || Number.isInteger(c.identical)) &&
-    typeof c.date === "string"
+    typeof c.date === "string" &&
+    (c.build === undefined || typeof c.build === "string")
   );
 }
 
-/** The cached choice for a key, or undefined (no entry, or a damaged one). */
-export function lookupChoice(key: string, file: string = cacheFile()): CachedChoice | undefined {
+/**
+ * The cached choice for a key, or undefined: no entry, a damaged one, or one another compiler build
+ * tuned (its code, so its speeds, may differ from this build's; the new tuning replaces it).
+ */
+export function lookupChoice(key: string, file: string = cacheFile(), build: string = COMPILER_BUILD): CachedChoice | undefined {
   const entry = readCache(file).entries[key];
   if (entry === undefined) return undefined;
   if (!isChoice(entry)) {
     warn(`ignoring a damaged entry of the autotune cache ${file}; tuning afresh.`);
     return undefined;
   }
+  if (entry.build !== build) {
+    // Once per process: after an update, every tuned run and size of a sweep meets one.
+    note(`autotune cache from another Kernel Lab build (${entry.build ?? "an earlier version"}; this is ${build}): tuning again.`);
+    return undefined;
+  }
   return entry;
 }
 
-/** Records a choice: re-reads the file (another run may have written since), then replaces it whole. */
-export function storeChoice(key: string, choice: CachedChoice, file: string = cacheFile()): void {
+/** Records a choice, with the compiler build that made it: re-reads the file (another run may have written since), then replaces it whole. */
+export function storeChoice(key: string, choice: CachedChoice, file: string = cacheFile(), build: string = COMPILER_BUILD): void {
   const cache = readCache(file);
-  cache.entries[key] = choice;
+  cache.entries[key] = { ...choice, build };
   try {
     host.writeCacheText(file, `${JSON.stringify(cache, null, 1)}\n`);
   } catch (err) {

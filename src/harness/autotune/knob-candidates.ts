@@ -24,14 +24,14 @@ export const MAX_CROSSED = 32;
 
 /**
  * The settings to try for a config whose kernel offers `choices`: every combination of the
- * requested knobs' values, defaults first; or, past MAX_CROSSED, the defaults and then each knob's
- * other values alone.
+ * requested knobs' values, defaults first; or, past `maxCrossed` (the bench raises it for a case),
+ * the defaults and then each knob's other values alone.
  */
-export function knobSettings(choices: readonly KnobChoice[], request: KnobRequest): KnobSetting[] {
+export function knobSettings(choices: readonly KnobChoice[], request: KnobRequest, maxCrossed = MAX_CROSSED): KnobSetting[] {
   const asked = request === true ? choices : choices.filter((c) => request.includes(c.knob));
   const defaults: KnobSetting = Object.fromEntries(asked.map((c) => [c.knob, c.values[0]]));
   const crossed = asked.reduce((n, c) => n * c.values.length, 1);
-  if (crossed > MAX_CROSSED) {
+  if (crossed > maxCrossed) {
     return [defaults, ...asked.flatMap((c) => c.values.slice(1).map((v): KnobSetting => ({ ...defaults, [c.knob]: v })))];
   }
   let settings: KnobSetting[] = [{}];

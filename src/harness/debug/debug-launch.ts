@@ -5,6 +5,7 @@
 import type { ProgramId } from "../../interpreter/interpret";
 import type { AccessMapReport } from "./access-map";
 import type { DebugStop } from "./debug-recorder";
+import type { PythonFileReport } from "../python/report";
 
 /** What a debug launch configuration asks for (package.json `contributes.debuggers`). */
 export interface DebugLaunch {
@@ -44,6 +45,8 @@ export interface ProgramTrace {
   functionLines: [number, number][];
   /** What the program's loads, stores and atomics touch over its whole run (access-map.ts), for the Variables view's Accesses scope. */
   accessMap?: AccessMapReport;
+  /** A Python script's: how Kernel Lab's Python (Pyodide) started to run it to the launch (reused: a warm worker's). */
+  pyodide?: PythonFileReport["pyodide"];
 }
 
 export const DEFAULT_MAX_STOPS = 10_000;

@@ -43,7 +43,7 @@ export async function tracePythonProgram(
   }
   if (!startPython) fail(`debugging ${kernel.name} runs ${shown} on Kernel Lab's embedded Python, which this host can't start for the debugger; debug it in desktop VS Code, or use Run File here`);
 
-  const request = await runToLaunch(file, shown, text, kernel.name, startPython as () => PythonProcess, print);
+  const { request, pyodide } = await runToLaunch(file, shown, text, kernel.name, startPython as () => PythonProcess, print);
   const bound = bindLaunch(shown, request, tsName);
   if ("error" in bound) return fail(bound.error);
   const result = compilerFor(shown, text).compile(kernel.name, bound.types, bound.constexprs, { ...DEFAULT_TARGET, shaderF16: true });
@@ -82,6 +82,7 @@ export async function tracePythonProgram(
     statementLines: onPython.statementLines(recorder.statementSpans(ir)),
     functionLines: onPython.functionLines(),
     ...(map ? { accessMap: map } : {}),
+    pyodide,
   };
 }
 

@@ -7,9 +7,13 @@
 import type { PythonProcess } from "../python/session";
 import { runPythonFile } from "../python/session";
 import type { LaunchArg, LaunchRequest, TensorStorage } from "../python/protocol";
+import type { PythonFileReport } from "../python/report";
 import { DebugLaunchError } from "./debug-launch";
 
-/** Runs `file`'s script to `kernel`'s first launch and gives that launch, with its tensors copied. */
+/**
+ * Runs `file`'s script to `kernel`'s first launch and gives that launch, with its tensors copied,
+ * and how Python started for it (a web worker's warm Pyodide is reused: no second start).
+ */
 export async function runToLaunch(
   file: string,
   shown: string,
@@ -17,7 +21,7 @@ export async function runToLaunch(
   kernel: string,
   startPython: () => PythonProcess,
   print: (text: string, category: "stdout" | "stderr") => void,
-): Promise<LaunchRequest> {
+): Promise<{ request: LaunchRequest; pyodide: PythonFileReport["pyodide"] }> {
   let taken: LaunchRequest | undefined;
   const { report, outcome } = await runPythonFile(
     file,
@@ -36,7 +40,7 @@ export async function runToLaunch(
     startPython,
     text,
   );
-  if (taken) return taken;
+  if (taken) return { request: taken, pyodide: report.pyodide };
   const how = `Debug program… records the first launch of ${kernel}`;
   if (report.traceback && outcome !== "ok") {
     throw new DebugLaunchError(`${shown} stopped before it launched ${kernel}: ${how}, so the script must reach it.\n${report.traceback.trimEnd()}`);

@@ -34,7 +34,15 @@ export function whyNoJspi(): string | undefined {
   return "this browser has no WebAssembly JSPI (JavaScript Promise Integration), which Kernel Lab's Python needs to wait for each kernel launch on the GPU. Chrome or Edge 137 or later have it (older ones: chrome://flags/#enable-experimental-webassembly-jspi); the desktop VS Code and `kernel-lab run FILE.py` run the file anywhere";
 }
 
+let loads = 0;
+
+/** How many times this worker has loaded Pyodide (the web extension keeps one worker for Python, so 1). */
+export function pyodideLoads(): number {
+  return loads;
+}
+
 export function startWebPython(files: PyodideFiles, lib: Record<string, string>): PythonProcess {
+  loads++;
   const listeners: ((notice: Notice) => void)[] = [];
   const exits: ((why: string) => void)[] = [];
   const post = (notice: Notice) => {

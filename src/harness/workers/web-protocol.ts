@@ -18,7 +18,11 @@ export interface WebWorkerContext {
 
 export type ToWebWorker =
   | { type: "run"; request: RunRequest; context: WebWorkerContext }
-  /** `python`: a Python file's launch is recorded after its script ran up to it, on Pyodide (its files as for `run-python`). */
+  /**
+   * A Python file's launch is recorded after its script ran up to it, on the worker's Pyodide: the
+   * same worker as the Python runs', so `python` (Pyodide's files, as for `run-python`) comes only
+   * with a worker's first Python request.
+   */
   | { type: "debug"; launch: DebugLaunch; context: WebWorkerContext; python?: { pyodide: PyodideFiles; lib: Record<string, string> } }
   /**
    * A Python file. The worker starts Pyodide on its first such request, from Pyodide's files and
@@ -33,14 +37,15 @@ export type FromWebWorker =
   | ProgressMessage
   | (ResultMessage & { cacheFiles: [string, string][] })
   | ErrorMessage
-  | PythonResultMessage
+  /** `pyodideLoads`: how many times this worker has loaded Pyodide (1 once started: each later run reuses it). */
+  | (PythonResultMessage & { pyodideLoads: number })
   | OutputMessage
   /** The worker needs a file (the kernel file, a file it imports). */
   | { type: "read"; id: number; file: string }
   /** What the file's own code printed (console.log in `args`, `reference` …). */
   | { type: "console"; category: "stdout" | "stderr"; text: string }
   /** A debug launch's record. */
-  | { type: "trace"; trace: ProgramTrace }
+  | { type: "trace"; trace: ProgramTrace; pyodideLoads: number }
   /** A debug launch that could not run: what to change. */
   | { type: "debug-error"; message: string }
   /** The browser has no WebGPU (no `navigator.gpu`, or no adapter): the run goes to the interpreter. */

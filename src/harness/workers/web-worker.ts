@@ -3,7 +3,7 @@
 // browser has no WebGPU), or records one program for the debugger, so the file's own TypeScript (`args`, `reference`, `grid`) never runs in the
 // extension host. One request per worker, except Python files: the extension keeps one worker for
 // them, which starts Pyodide once and runs each file in turn (each in a fresh `__main__`, Kernel
-// Lab's torch and triton reset: lib/_kernel_lab_runner.py). The extension terminates a worker when it has answered (a
+// Lab's torch and triton reset: lib/_kernel_lab_runner.py), a debug launch's script as well as a Run's. The extension terminates a worker when it has answered (a
 // Python worker only when it timed out, was cancelled or crashed). Built only for the browser
 // (scripts/build.mjs), where runtime/host.ts is runtime/host-browser.ts.
 
@@ -14,7 +14,7 @@ import { runFileWithOutcome } from "../run/run";
 import type { FromWebWorker, ToWebWorker, WebWorkerContext } from "./web-protocol";
 import { PythonCodes } from "../python/codes";
 import { PYTHON_EXIT_CODES, runPythonFile } from "../python/session";
-import { startWebPython, whyNoJspi } from "../python/web-python";
+import { pyodideLoads, startWebPython, whyNoJspi, type PyodideFiles } from "../python/web-python";
 
 interface WorkerScope {
   postMessage(message: FromWebWorker): void;
@@ -100,22 +100,21 @@ async function handle(message: ToWebWorker): Promise<void> {
           onStdout: (text) => send({ type: "output", stream: "stdout", text }),
           onStderr: (text) => send({ type: "output", stream: "stderr", text }),
         },
-        () => {
-          if (!message.pyodide || !message.lib) throw new Error("the first Python run of a worker carries Pyodide's files");
-          return startWebPython(message.pyodide, message.lib);
-        },
+        () => startPython(message.pyodide && message.lib ? { pyodide: message.pyodide, lib: message.lib } : undefined),
       );
-      send({ type: "python-result", report: JSON.parse(JSON.stringify(report)), outcome, exitCode: PYTHON_EXIT_CODES[outcome] });
+      send({ type: "python-result", report: JSON.parse(JSON.stringify(report)), outcome, exitCode: PYTHON_EXIT_CODES[outcome], pyodideLoads: pyodideLoads() });
       return;
     }
     case "debug": {
       setUp(message.context);
       const { python } = message;
-      const noJspi = python ? whyNoJspi() : undefined;
+      const noJspi = message.launch.file.endsWith(".py") ? whyNoJspi() : undefined;
       try {
         if (noJspi) throw new DebugLaunchError(`Kernel Lab can't run ${message.launch.file.split("/").pop()}'s script here: ${noJspi}.`);
         const print = (text: string, category: "stdout" | "stderr") => send({ type: "console", category, text });
-        send({ type: "trace", trace: await traceProgram(message.launch, { ...(python ? { start: () => startWebPython(python.pyodide, python.lib) } : {}), print }) });
+        // A Python script runs on this worker's Pyodide: started by the run before it, else now.
+        const trace = await traceProgram(message.launch, { start: () => startPython(python), print });
+        send({ type: "trace", trace, pyodideLoads: pyodideLoads() });
       } catch (err) {
         if (!(err instanceof DebugLaunchError)) throw err;
         send({ type: "debug-error", message: err.message });
@@ -123,6 +122,12 @@ async function handle(message: ToWebWorker): Promise<void> {
       return;
     }
   }
+}
+
+/** Starts Pyodide: called only on the worker's first Python request (python/session.ts keeps it), which carries its files. */
+function startPython(files: { pyodide: PyodideFiles; lib: Record<string, string> } | undefined) {
+  if (!files) throw new Error("the first Python request of a worker carries Pyodide's files");
+  return startWebPython(files.pyodide, files.lib);
 }
 
 scope.addEventListener("message", (event) => {

@@ -1,7 +1,8 @@
 /// <reference types="mocha" />
 // The web extension in VS Code's web worker extension host (code-server with the user setting
 // `remote.extensionKind: ["web"]`), Chromium's WebGPU underneath (SwiftShader here): a kernel file's
-// diagnostics, inlay hints and hover; the Testing view; the debugger stopped in add_kernel; Run
+// diagnostics, inlay hints and hover; the Testing view; the debugger stopped in add_kernel; a .py
+// file run, debugged and run again on one Pyodide; Run
 // Kernel on vector add, softmax and matmul, each correct and timed. The workspace is
 // test/editor/workspace/, as for the desktop's trusted suite.
 import * as vscode from "vscode";
@@ -9,6 +10,8 @@ import type { KernelLabApi } from "../../../src/editor/activate";
 import type { PanelState } from "../../../src/editor/results-panel";
 import type { RunCommandResult } from "../../../src/editor/run-controller";
 import type { FileReport } from "../../../src/harness/report";
+import type { PythonFileReport } from "../../../src/harness/python/report";
+import type { PythonRunCommandResult } from "../../../src/editor/python-run";
 import { describeDiagnostics, kernelLabDiagnostics, openFixture, rangeOf, waitFor } from "../suite/editor-wait";
 import { deepEqual, equal, match, ok } from "./assert";
 import { collected } from "./collected";
@@ -169,6 +172,65 @@ describe("web extension", function () {
       tracker.dispose();
       vscode.debug.removeBreakpoints(vscode.debug.breakpoints);
     }
+  });
+
+  it("a .py file: Run File, Debug program… and Run File again, on one Pyodide in the Python worker", async function () {
+    this.timeout(240_000);
+    const document = await openFixture("web/row-sums.py");
+    const run = async () => {
+      const result = await vscode.commands.executeCommand<PythonRunCommandResult>("kernelLab.runPythonFile", document.uri);
+      ok(result?.kind === "completed" && "exitCode" in result, JSON.stringify(result).slice(0, 600));
+      const report = (result as { report: PythonFileReport }).report;
+      deepEqual([(result as { outcome: string }).outcome, report.checks.map((c) => c.passed)], ["ok", [true]], report.traceback ?? "");
+      return report.pyodide;
+    };
+    const first = await run();
+    collected.notes.push(`row-sums.py: Pyodide ${first.startKind}, started in ${first.startMs} ms`);
+
+    const said: string[] = [];
+    const events: string[] = [];
+    const tracker = vscode.debug.registerDebugAdapterTrackerFactory("kernel-lab", {
+      createDebugAdapterTracker: () => ({
+        onDidSendMessage: (m: { type?: string; event?: string; body?: { output?: string } }) => {
+          if (m.type !== "event" || !m.event) return;
+          events.push(m.event);
+          if (m.event === "output" && m.body?.output) said.push(m.body.output);
+        },
+      }),
+    });
+    try {
+      const storeLine = rangeOf(document, "tl.store(out_ptr + row").start.line;
+      vscode.debug.addBreakpoints([new vscode.SourceBreakpoint(new vscode.Location(document.uri, new vscode.Position(storeLine, 0)))]);
+      const terminated = new Promise<void>((resolve) => {
+        const listener = vscode.debug.onDidTerminateDebugSession((s) => s.type === "kernel-lab" && (listener.dispose(), resolve()));
+      });
+      const started = await vscode.debug.startDebugging(vscode.workspace.getWorkspaceFolder(document.uri), {
+        type: "kernel-lab",
+        request: "launch",
+        name: "row 2",
+        program: document.uri.path,
+        kernel: "row_sums_kernel",
+        programId: [2],
+      });
+      equal(started, true, "startDebugging");
+      await waitFor("the stopped event", () => events.includes("stopped") || undefined, 60_000);
+      // The debug launch's script ran on the Pyodide the Run started: no second start.
+      ok(said.some((line) => line.includes("Kernel Lab's Python (Pyodide), already running (reused)")), said.join(""));
+      const session = vscode.debug.activeDebugSession!;
+      const { stackFrames } = await session.customRequest("stackTrace", { threadId: 1 });
+      equal(stackFrames[0].line, storeLine + 1, "stopped at tl.store's Python line");
+      const { scopes } = await session.customRequest("scopes", { frameId: stackFrames[0].id });
+      const locals: { name: string; value: string }[] = (await session.customRequest("variables", { variablesReference: scopes[0].variablesReference })).variables;
+      // Row 2 of arange(185) × 0.25 as 5 rows of 37, scaled by 2 (an even row): (74 + … + 110) × 0.25 × 2.
+      deepEqual(["row", "total"].map((n) => Number(locals.find((v) => v.name === n)?.value)), [2, 1702], JSON.stringify(locals));
+      await session.customRequest("continue", { threadId: 1 });
+      await terminated;
+    } finally {
+      tracker.dispose();
+      vscode.debug.removeBreakpoints(vscode.debug.breakpoints);
+    }
+    const again = await run();
+    deepEqual([again.warm, again.startKind], [true, "reused"], "the run after the debug reuses the Pyodide");
   });
 
   it("an exercise: Open Exercise writes it through workspace.fs, a run of it solved marks it solved; a quick fix is offered", async () => {

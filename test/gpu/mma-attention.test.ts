@@ -1,0 +1,80 @@
+// examples/attention-f16.kernel.ts (tutorial 06 in f16) with both dots on subgroup matrices,
+// emulated on lavapipe (CodegenOptions.subgroupMatrixEmulation: the same staging, barriers and
+// transfers as the H200's code, each matrix in private arrays), under the knobs that bring it
+// toward the hand-written flash kernel (bench/NOTES.md §27): Q held in left matrices for the key
+// loop (mmaHoldInvariant), the barriers a "once" dot does not need left out (mmaLeanBarriers),
+// each alone and together, causal and not. Against float64 of the f16 inputs and the interpreter;
+// 40 tokens (a partial block of queries and of keys), heads of 32, Out NaN-poisoned.
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { assertClose, randomFloats, runBoth, type Overrides } from "../support/kernel-runner";
+import { f16FromBits, f16ToBits } from "../../src/ir/f16";
+import type { CodegenOptions } from "../../src/ir/target";
+
+const SOURCE = readFileSync(join(__dirname, "..", "..", "examples", "attention-f16.kernel.ts"), "utf8");
+const EMULATED: Overrides = {
+  subgroupMatrixEmulation: true,
+  subgroupMatrixConfigs: [{ componentType: "f16", resultComponentType: "f32", M: 16, N: 16, K: 16 }],
+};
+const [H, N, D] = [2, 40, 32];
+
+function halves(n: number): { bits: Uint16Array; values: Float64Array } {
+  const bits = Uint16Array.from(randomFloats(n, -2, 2), f16ToBits);
+  return { bits, values: Float64Array.from(bits, f16FromBits) };
+}
+
+/** softmax(Q·Kᵀ / √D)·V per head, in float64. */
+function reference(q: Float64Array, k: Float64Array, v: Float64Array, causal: boolean): Float64Array {
+  const out = new Float64Array(H * N * D);
+  for (let h = 0; h < H; h++) {
+    const base = h * N * D;
+    for (let i = 0; i < N; i++) {
+      const keys = causal ? i + 1 : N;
+      const s = Array.from({ length: keys }, (_, j) => {
+        let dot = 0;
+        for (let d = 0; d < D; d++) dot += q[base + i * D + d] * k[base + j * D + d];
+        return dot / Math.sqrt(D);
+      });
+      const max = Math.max(...s);
+      const p = s.map((x) => Math.exp(x - max));
+      const sum = p.reduce((a, b) => a + b, 0);
+      for (let d = 0; d < D; d++) out[base + i * D + d] = p.reduce((acc, pj, j) => acc + pj * v[base + j * D + d], 0) / sum;
+    }
+  }
+  return out;
+}
+
+async function check(causal: boolean, knobs: CodegenOptions): Promise<string> {
+  const [q, k, v] = [halves(H * N * D), halves(H * N * D), halves(H * N * D)];
+  const BLOCK_M = 32;
+  const { gpu, cpu, kernel } = await runBoth({
+    source: SOURCE, constexprs: { BLOCK_M, BLOCK_N: 16, HEAD_DIM: D, IS_CAUSAL: causal ? 1 : 0 },
+    target: { ...EMULATED, workgroupSize: 64, ...knobs }, grid: [Math.ceil(N / BLOCK_M), H],
+    args: {
+      Q: q.bits, K: k.bits, V: v.bits, Out: new Uint16Array(H * N * D).fill(0x7e00), sm_scale: 1 / Math.sqrt(D),
+      stride_z: H * N * D, stride_h: N * D, stride_m: D, stride_k: 1, H, N_CTX: N,
+    },
+    outputs: ["Out"], specialize: true,
+  });
+  assert.equal((kernel.wgsl.match(/per subgroup \(emulated\)/g) ?? []).length, 2, "both dots on (emulated) matrices");
+  const want = reference(q.values, k.values, v.values, causal);
+  // P and Out rounded to f16 (2^-11 relative each), as the example's own tolerance says.
+  for (const [side, got] of [["gpu", gpu.Out], ["cpu", cpu.Out]] as const) assertClose(Float64Array.from(got as Uint16Array, f16FromBits), want, `${side} Out`, 4e-3, 4e-3);
+  return kernel.wgsl;
+}
+
+// Each knob alone one way, and both together both ways (lavapipe compiles each emulated kernel in
+// seconds: four, not six).
+const CASES: [boolean, CodegenOptions][] = [
+  [false, { mmaHoldInvariant: true }], [true, { mmaLeanBarriers: true }],
+  [false, { mmaHoldInvariant: true, mmaLeanBarriers: true }], [true, { mmaHoldInvariant: true, mmaLeanBarriers: true }],
+];
+for (const [causal, knobs] of CASES) {
+  test(`attention-f16 on emulated matrices, ${causal ? "causal" : "not causal"}, ${Object.keys(knobs).join(" and ")}`, async () => {
+    const wgsl = await check(causal, knobs);
+    assert.equal(/mma\d+_q0_1\b/.test(wgsl), knobs.mmaHoldInvariant === true, "Q's 2 left matrices held from before the loop");
+  });
+}

@@ -1,0 +1,104 @@
+// Attention's two tl.dot calls on subgroup matrices under the knobs that bring them toward the
+// hand-written flash kernel (bench/flash-kernels.ts; bench/NOTES.md §27): Q held in left matrices
+// for the whole key loop (mmaHoldInvariant) and the barriers a "once" dot does not need left out
+// (mmaLeanBarriers). Compiled only, for the H200 (49152 bytes of workgroup memory, 16×16×16 f16
+// matrices) at tutorial 06's launch of record (4 × 32 × 4096 × 64, specialised as the harness
+// does), and checked statically: no workgroup array is both written and read between two barriers
+// (test/support/barrier-phases.ts), over two trips of every loop. test/gpu/mma-attention.test.ts
+// runs them (emulated) on lavapipe.
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { compileKernel, parseKernelFile, specializationFor, type KernelSource } from "../../src/compile";
+import { DEFAULT_TARGET, type CodegenOptions, type Target } from "../../src/ir/target";
+import { loopBarriers, phaseRaces } from "../support/barrier-phases";
+
+const root = join(__dirname, "..", "..");
+const H200: Target = {
+  ...DEFAULT_TARGET, shaderF16: true, subgroups: true, subgroupMinSize: 32, subgroupMaxSize: 32, maxWorkgroupSize: 1024, maxWorkgroupStorageBytes: 49152,
+  subgroupMatrixConfigs: [[16, 16, 16], [16, 8, 16], [16, 8, 8]].map(([M, N, K]) => ({ componentType: "f16", resultComponentType: "f32", M, N, K })),
+};
+
+function attention(): KernelSource {
+  const file = join(root, "examples", "attention-f16.kernel.ts");
+  const kernel = parseKernelFile(file, readFileSync(file, "utf8")).kernels.find((k) => k.name === "attn_fwd_f16");
+  assert.ok(kernel);
+  return kernel;
+}
+
+const [Z, H, N, D] = [4, 32, 4096, 64];
+const AT_4096 = specializationFor(attention(), { stride_z: H * N * D, stride_h: N * D, stride_m: D, stride_k: 1, H, N_CTX: N });
+
+function wgsl(constexprs: Record<string, number>, options: CodegenOptions): { text: string; bytes: number } {
+  const compiled = compileKernel(attention(), { HEAD_DIM: D, ...constexprs }, H200, AT_4096, options);
+  assert.ok(compiled.kernel, JSON.stringify(compiled.diagnostics));
+  assert.deepEqual(compiled.diagnostics, []);
+  return { text: compiled.kernel.wgsl, bytes: compiled.kernel.abi.workgroupBytes };
+}
+
+const SETTINGS: CodegenOptions[] = [{}, { mmaHoldInvariant: true }, { mmaLeanBarriers: true }, { mmaHoldInvariant: true, mmaLeanBarriers: true }];
+
+test("64 × 64 over 8 subgroups: 8 barriers a key block by default, 4 lean; Q held frees its 9 KiB array; no phase both writes and reads an array", () => {
+  for (const causal of [0, 1]) {
+    const [plain, hold, lean, both] = SETTINGS.map((o) => wgsl({ BLOCK_M: 64, BLOCK_N: 64, IS_CAUSAL: causal, num_warps: 8 }, o));
+    assert.deepEqual([plain, hold, lean, both].map((w) => loopBarriers(w.text)), [8, 8, 4, 4]);
+    assert.deepEqual([plain, hold, lean, both].map((w) => w.bytes), [45056, 35840, 45056, 35840]);
+    for (const w of [plain, hold, lean, both]) assert.deepEqual(phaseRaces(w.text), []);
+    // Held: Q's 8 left matrices (2 rows of matrices × 4 k steps) loaded before the loop, from the
+    // array P·V stages P into; in the loop only P is loaded as a left matrix (2 × 4 k steps).
+    for (const w of [hold, both]) {
+      assert.doesNotMatch(w.text, /sm_mma\d+q_f16/);
+      const [before, loop] = w.text.split(/\n {2}for \(var /);
+      assert.equal((before.match(/= subgroupMatrixLoad<subgroup_matrix_left<f16, 16, 16>, row_major>\(&sm_mmaa_f16/g) ?? []).length, 8);
+      assert.equal((loop.match(/subgroupMatrixLoad<subgroup_matrix_left/g) ?? []).length, 8);
+      assert.match(loop, /subgroupMatrixMultiplyAccumulate\(mma\d+_q1_3, r0, /);
+    }
+    assert.equal((plain.text.match(/subgroupMatrixLoad<subgroup_matrix_left/g) ?? []).length, 8 + 8);
+  }
+});
+
+test("128 × 32 over 4 subgroups of 32 rows (mmaSubgroupsM 4, the hand-written kernel's shape): barriers a key block and workgroup bytes under each setting", () => {
+  const shape = { BLOCK_M: 128, BLOCK_N: 32, IS_CAUSAL: 0, num_warps: 4, mmaSubgroupsM: 4 };
+  const { mmaSubgroupsM, ...constexprs } = shape;
+  const counts = SETTINGS.map((o) => {
+    const w = wgsl(constexprs, { mmaSubgroupsM, ...o });
+    assert.deepEqual(phaseRaces(w.text), []);
+    // Each subgroup 32 rows of both products: its first row is its index × 32.
+    assert.match(w.text, /let mma\d+_r = \(sg_id % 4u\) \* 32u;/);
+    return [loopBarriers(w.text), w.bytes];
+  });
+  // Default: Q staged apart overflows 48 KiB, so the fallback halves the transfer array: S leaves
+  // in 2 chunks, P·V in 4, each with 2 barriers; staging K and staging P and V 2 each; alpha moves
+  // from S's rows to the accumulator's through workgroup memory (2: their layouts differ at
+  // 128 × 32 and 128 × 64). Held, Q shares P's array and the 32 KiB transfer fits: S whole, P·V in
+  // 2 chunks. Lean: one barrier fewer per staging and per product's first chunk.
+  assert.deepEqual(counts, [[18, 43008], [12, 41984], [14, 43008], [8, 41984]]);
+});
+
+test("lean with the product in chunks (mmaTransferBytes 8192 at 64 × 64): every chunk after the first keeps its barrier", () => {
+  const lean = wgsl({ BLOCK_M: 64, BLOCK_N: 64, IS_CAUSAL: 1, num_warps: 8 }, { mmaLeanBarriers: true, mmaTransferBytes: 8192 });
+  assert.deepEqual(phaseRaces(lean.text), []);
+  // 4 chunks of 16 rows per product: 1 + (2 × 4 − 1) per dot; by default 2 + 2 × 4.
+  assert.equal(loopBarriers(lean.text), 16);
+  assert.equal(loopBarriers(wgsl({ BLOCK_M: 64, BLOCK_N: 64, IS_CAUSAL: 1, num_warps: 8 }, { mmaTransferBytes: 8192 }).text), 20);
+});
+
+test("the race check finds a barrier taken out of the lean kernel, whichever it is", () => {
+  const { text } = wgsl({ BLOCK_M: 64, BLOCK_N: 64, IS_CAUSAL: 0, num_warps: 8 }, { mmaHoldInvariant: true, mmaLeanBarriers: true });
+  const lines = text.split("\n");
+  const loop = lines.findIndex((l) => /^ {2}for \(var /.test(l));
+  const barriers = lines.flatMap((l, i) => (l.includes("workgroupBarrier()") && i > loop ? [i] : []));
+  assert.equal(barriers.length, 4);
+  for (const i of barriers) assert.notDeepEqual(phaseRaces(lines.filter((_, j) => j !== i).join("\n")), [], `without the barrier of line ${i + 1}`);
+});
+
+test("a kernel with a loop plan (the f16 matmul) keeps its barriers under mmaLeanBarriers", () => {
+  const file = join(root, "examples", "matmul-f16.kernel.ts");
+  const matmul = parseKernelFile(file, readFileSync(file, "utf8")).kernels.find((k) => k.name === "matmul_f16_kernel")!;
+  const compile = (o: CodegenOptions) => compileKernel(matmul, { BLOCK_M: 128, BLOCK_N: 128, BLOCK_K: 32, GROUP_M: 8, num_warps: 8 }, H200, {}, o).kernel!.wgsl;
+  const plain = compile({});
+  assert.equal(compile({ mmaLeanBarriers: true }), plain);
+  assert.deepEqual(phaseRaces(plain), []);
+});
