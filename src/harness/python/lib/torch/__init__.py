@@ -20,7 +20,8 @@ from . import _math
 from ._math import broadcast_shapes, matmul, where, clamp
 from . import _autograd as autograd
 from ._autograd import no_grad, enable_grad, inference_mode, set_grad_enabled
-from . import testing, cuda, nn, backends, distributed
+from . import testing, cuda, nn, backends, distributed, version
+from ._legacy_types import FloatTensor, HalfTensor, BFloat16Tensor, IntTensor, LongTensor, CharTensor, ByteTensor, BoolTensor  # noqa: F401
 
 float = float32  # noqa: A001
 half = float16
@@ -249,6 +250,11 @@ def min(x, dim=None, keepdim=False):  # noqa: A001
 
 def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
     return testing._allclose(a, b, rtol, atol, equal_nan)
+
+
+def equal(a, b):
+    """The same shape and the same elements (Liger's backward tests `torch.equal(grad_output, torch.tensor(1.0))`)."""
+    return tuple(a.shape) == tuple(b.shape) and _builtin_bool((a == b).all().item())
 
 
 def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
