@@ -406,9 +406,10 @@ async function runCase(gpu: Gpu, c: Case, results: Measurement[]): Promise<void>
         continue;
       }
       const program = compiled.kernel;
-      // A knob setting emitting the code already timed for this config is the same candidate.
-      if (v.knobs && !seen.first(v, program)) {
+      // A knob setting (or a case's target) emitting the code already timed for this config is the same candidate.
+      if (!seen.first(v, program)) {
         identical++;
+        if (!v.knobs) console.log(`${c.name} ${variant}: the WGSL of a variant already timed, not timed again`);
         continue;
       }
       const grid = c.grid(constexprs);

@@ -15,6 +15,7 @@ import type { Emitter } from "./emitter";
 import type { MmaPlan } from "./mma-plan";
 import type { DirectStore } from "./mma-store";
 import type { CodegenPlan } from "./plan";
+import { packedHalf, type PackedHalves } from "./packed-halves";
 import type { TiledDotStaging } from "./dot-staging";
 import { requestArray, type WorkgroupArray } from "./workgroup-arrays";
 import { isRowVector, layoutKey, layoutOf, registerOffset, rowSliceLayout, rowSliceOffset, rowSlicesOf, sameLayout, tileOffset, type BlockLayout, type RowSlice } from "./layout";
@@ -49,6 +50,8 @@ export class WgslGenerator implements Emitter {
   readonly wideBuffers: ReadonlySet<string>;
   /** Buffers some tl.atomic* goes through: declared array<atomic<…>>, every access an atomic (atomics.ts). */
   readonly atomicBuffers: ReadonlySet<string>;
+  /** Values and loop variables whose runs of 4 halves are one vec2<u32> each (packed-halves.ts). */
+  readonly packed: PackedHalves;
   /** How many `for` loops enclose the statement being emitted. */
   loopDepth = 0;
   /** Workgroup arrays by name: dtype and element count (the largest any use asked for). */
@@ -89,6 +92,7 @@ export class WgslGenerator implements Emitter {
     this.directStores = plan.directStores;
     this.wideBuffers = plan.wideBuffers;
     this.atomicBuffers = plan.atomicBuffers;
+    this.packed = plan.packed;
     this.steering = valuesSteeringControl(this.ir.body);
     if (plan.options.instrument) this.instrumentation = new Instrumentation();
     this.rowSlices = plan.tiledLayouts && plan.options.rowLayouts !== false ? rowSlicesOf(this.ir.body, this.w) : new Map();
@@ -201,6 +205,7 @@ export class WgslGenerator implements Emitter {
     if (v.op === "reshape" && this.sameLayout(v.type, v.value.type)) return this.reg(v.value, j);
     if (v.op === "broadcast" && numel(v.value.type.shape) === 1) return this.reg(v.value, 0);
     if (v.type.shape.length === 0 || numel(v.type.shape) === 1) return valueName(v, 0);
+    if (this.packed.values.has(v.id)) return packedHalf(valueName(v, j - (j % 4)), j % 4);
     return valueName(v, j);
   }
 

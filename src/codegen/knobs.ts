@@ -2,8 +2,9 @@
 // autotuner, harness/autotune/knob-candidates.ts): only those the kernel's plan (plan.ts) uses.
 // A masked f16 load offers its load form; a tl.dot on subgroup matrices (an f16 dot on an adapter
 // with them) offers how its operands are staged (a loop-invariant A staged once, held in matrices),
-// which barriers it keeps, where its accumulator is stored from, and how its tile is split over
-// the subgroups. Each choice lists the default first. Whether a choice
+// which barriers it keeps, where its accumulator is stored from, how its tile is split over the
+// subgroups, and whether its prefetched operands are held packed; an f16 load of rows not known
+// aligned offers reading them shifted. Each choice lists the default first. Whether a choice
 // changes this kernel's WGSL at a given launch is for the tuner to see (two settings that emit
 // the same WGSL are one candidate): a load form only matters where a mask is known whole per run
 // of 4, which the launch's divisibility decides (compile.ts specializationFor).
@@ -12,6 +13,7 @@ import type { KernelIR } from "../ir/ir";
 import type { CodegenOptions, Target } from "../ir/target";
 import type { KnobChoice } from "../ir/knobs";
 import { forEachValue } from "../ir/walk";
+import { stagesPrefetchedHalves } from "./packed-halves";
 import { planKernel } from "./plan";
 
 /** The knobs this kernel's plan for `target` uses, each with the values worth trying (default first). */
@@ -42,6 +44,9 @@ export function tunableKnobs(written: KernelIR, target: Target, options: Codegen
     }
   }
   if (splits.length > 1) knobs.push({ knob: "mmaSubgroupsM", values: splits });
+  // The next trip's f16 operands held two halves a register (packed where the launch's loads read whole).
+  if (stagesPrefetchedHalves(plan.mma)) knobs.push({ knob: "mmaPackedPrefetch", values: [false, true] });
+  if (plan.unalignedHalfRuns) knobs.push({ knob: "shiftedHalfRows", values: [false, true] });
   return knobs;
 }
 

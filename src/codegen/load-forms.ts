@@ -38,7 +38,40 @@ export function atomicBuffersOf(body: readonly Stmt[]): Set<string> {
 export function readsWide(gen: AccessFacts, v: Value & { op: "load" }): boolean {
   if (!isWide(gen, v.ptr)) return false;
   if (v.ptr.type.kind !== "pointer" || v.ptr.type.pointee !== "f16" || gen.options.divisibility === false) return true;
-  return gen.contiguity.divisor(v.ptr) >= 4;
+  return gen.contiguity.divisor(v.ptr) >= 4 || gen.options.shiftedHalfRows === true;
+}
+
+/**
+ * Whether an f16 load reads each run as the two aligned vec4<f16> around it, shifted in registers
+ * (`CodegenOptions.shiftedHalfRows`): its runs are not known to start on multiples of 4 elements.
+ */
+export function readsShifted(gen: AccessFacts, v: Value & { op: "load" }): boolean {
+  return gen.options.shiftedHalfRows === true && v.ptr.type.kind === "pointer" && v.ptr.type.pointee === "f16" && readsWide(gen, v) && gen.options.divisibility !== false && gen.contiguity.divisor(v.ptr) < 4;
+}
+
+/**
+ * Whether some f16 load of `body` moves runs of 4 not known to start on multiples of 4 elements:
+ * what `shiftedHalfRows` changes. Asked of a program specialised for its launch (bench/knob-variants.ts);
+ * before that (the CLI's autotuner asks of the plain program) no load is known to move runs at all.
+ */
+export function hasUnalignedHalfRuns(gen: AccessFacts, body: readonly Stmt[]): boolean {
+  let found = false;
+  const shifting = { ...gen, options: { ...gen.options, shiftedHalfRows: true } };
+  forEachStmt(body, (s) => {
+    if (s.kind === "let" && s.value.op === "load") found ||= readsShifted(shifting, s.value);
+  });
+  return found;
+}
+
+/**
+ * Whether each run of 4 registers of a wide load is known to start at a multiple of 4 elements
+ * and to be masked as a whole (contiguity.ts), so it needs no check at run time; off with
+ * `CodegenOptions.divisibility: false`.
+ */
+export function knownWhole(gen: AccessFacts, v: Value & { op: "load" }): boolean {
+  // Rows are 4 or more long here (isWide), so each run lies in one row.
+  if (gen.options.divisibility === false || gen.contiguity.divisor(v.ptr) < 4) return false;
+  return !v.mask || gen.contiguity.runConstant(v.mask);
 }
 
 /** Whether accesses through `ptr` are runs of 4 consecutive elements (layout and stride 1). */

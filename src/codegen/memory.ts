@@ -9,7 +9,8 @@ import { valueName } from "./generator";
 import { boundsCheck, loadNote, provenanceWrite } from "./instrument";
 import { literal } from "./literals";
 import { atomicRead, atomicWrite } from "./atomics";
-import { isWide, readsWide } from "./load-forms";
+import { isWide, knownWhole, readsShifted, readsWide } from "./load-forms";
+import { emitShiftedRun, packHalves, packedHalf } from "./packed-halves";
 
 export function emitStore(gen: WgslGenerator, s: Extract<Stmt, { kind: "store" }>): void {
   const { ptr, value, mask } = s;
@@ -89,35 +90,66 @@ export function emitLoad(gen: WgslGenerator, v: Value & { op: "load" }): void {
  * elements (contiguity.ts: sizes and strides specialised as multiples of 16), each run is one
  * vec4<f16> under one mask: `CodegenOptions.halfLoadForm` "block" (default) reads them all unmasked when
  * every run's mask is on and each under its mask otherwise, "select" reads each run from a safe
- * index where it is masked off and selects `other`, without a branch. Otherwise one branch for the
- * whole block: every run aligned and every lane's mask on (a block inside the tensor) reads them
- * all as vec4<f16>, in straight-line code; any other block reads every element on its own (only
- * where the runs are known aligned: readsWide). A
- * branch per run with a scalar fallback in each, as f32 loads have, made the f16 matmul on
- * subgroup matrices slower than scalar loads on the H200 (bench/NOTES.md §18, §19).
+ * index where it is masked off and selects `other`, without a branch. Runs not known aligned are
+ * read element by element (readsWide), or with `shiftedHalfRows` as the two aligned vec4<f16>
+ * around each, shifted in registers (packed-halves.ts). Otherwise (`divisibility: false`, or runs
+ * known aligned but masked per lane) one branch for the whole block: every run aligned and every
+ * lane's mask on reads them all as vec4<f16>, in straight-line code; any other block reads every
+ * element on its own. A branch per run with a scalar fallback in each, as f32 loads have, made the
+ * f16 matmul on subgroup matrices slower than scalar loads on the H200 (bench/NOTES.md §18, §19).
+ * A packed load (mmaPackedPrefetch) holds each run as one vec2<u32> instead of 4 f16 registers.
  */
 function wideHalfLoad(gen: WgslGenerator, v: Value & { op: "load" }, ept: number, scalarRead: (j: number, declare: boolean) => void): void {
   const t = gen.typeOf(v.type);
   const param = (v.ptr.type as { param: string }).param;
   const runs = Array.from({ length: ept / 4 }, (_, r) => 4 * r);
+  const lanes = [0, 1, 2, 3];
   const other = (k: number) => (v.other ? gen.reg(v.other, k) : literal(0, gen.dtype(v.type)));
-  const readRun = (j: number) => {
-    const w = gen.fresh("w");
-    gen.emit(`let ${w} = b_${param}[${gen.reg(v.ptr, j)} >> 2u];`);
-    for (let lane = 0; lane < 4; lane++) gen.emit(`${valueName(v, j + lane)} = ${w}.${"xyzw"[lane]};`);
+  const others = (j: number) => packHalves(lanes.map((lane) => other(j + lane)));
+  const packed = gen.packed.values.has(v.id);
+  const declare = () => {
+    if (packed) for (const j of runs) gen.emit(`var ${valueName(v, j)}: vec2<u32>;`);
+    else for (let k = 0; k < ept; k++) gen.emit(`var ${valueName(v, k)}: ${t};`);
   };
+  /** Sets run j's registers from a vec4<f16> expression, read once. */
+  const setRun = (j: number, vec: string) => {
+    if (packed) return gen.emit(`${valueName(v, j)} = bitcast<vec2<u32>>(${vec});`);
+    const w = gen.fresh("w");
+    gen.emit(`let ${w} = ${vec};`);
+    for (const lane of lanes) gen.emit(`${valueName(v, j + lane)} = ${w}.${"xyzw"[lane]};`);
+  };
+  const setOther = (j: number) => {
+    if (packed) return gen.emit(`${valueName(v, j)} = ${others(j)};`);
+    for (const lane of lanes) gen.emit(`${valueName(v, j + lane)} = ${other(j + lane)};`);
+  };
+  const readRun = (j: number) => setRun(j, `b_${param}[${gen.reg(v.ptr, j)} >> 2u]`);
   const unmasked = () => runs.forEach(readRun);
+  if (readsShifted(gen, v)) {
+    for (const j of runs) {
+      const masks = v.mask ? lanes.map((lane) => gen.reg(v.mask!, j + lane)) : undefined;
+      const run = emitShiftedRun(gen, param, gen.reg(v.ptr, j), masks);
+      const value = (lane: number) => (masks ? `select(${other(j + lane)}, ${packedHalf(run, lane)}, ${masks[lane]})` : packedHalf(run, lane));
+      if (packed) gen.emit(`let ${valueName(v, j)} = ${masks ? packHalves(lanes.map(value)) : run};`);
+      else for (const lane of lanes) gen.emit(`let ${valueName(v, j + lane)} = ${value(lane)};`);
+    }
+    return;
+  }
   if (knownWhole(gen, v)) {
     const mask = v.mask;
     if (mask && gen.options.halfLoadForm === "select") {
       for (const j of runs) {
+        const read = `b_${param}[select(0i, ${gen.reg(v.ptr, j)} >> 2u, ${gen.reg(mask, j)})]`;
+        if (packed) {
+          gen.emit(`let ${valueName(v, j)} = select(${others(j)}, bitcast<vec2<u32>>(${read}), ${gen.reg(mask, j)});`);
+          continue;
+        }
         const w = gen.fresh("w");
-        gen.emit(`let ${w} = b_${param}[select(0i, ${gen.reg(v.ptr, j)} >> 2u, ${gen.reg(mask, j)})];`);
-        for (let lane = 0; lane < 4; lane++) gen.emit(`let ${valueName(v, j + lane)} = select(${other(j + lane)}, ${w}.${"xyzw"[lane]}, ${gen.reg(mask, j)});`);
+        gen.emit(`let ${w} = ${read};`);
+        for (const lane of lanes) gen.emit(`let ${valueName(v, j + lane)} = select(${other(j + lane)}, ${w}.${"xyzw"[lane]}, ${gen.reg(mask, j)});`);
       }
       return;
     }
-    for (let k = 0; k < ept; k++) gen.emit(`var ${valueName(v, k)}: ${t};`);
+    declare();
     if (!mask) return unmasked();
     const whole = gen.fresh("whole");
     gen.emit(`let ${whole} = ${runs.map((j) => gen.reg(mask, j)).join(" & ")};`);
@@ -126,7 +158,7 @@ function wideHalfLoad(gen: WgslGenerator, v: Value & { op: "load" }, ept: number
     gen.emit("} else {");
     gen.nested(() => {
       for (const j of runs) {
-        for (let lane = 0; lane < 4; lane++) gen.emit(`${valueName(v, j + lane)} = ${other(j + lane)};`);
+        setOther(j);
         gen.emit(`if (${gen.reg(mask, j)}) {`);
         gen.nested(() => readRun(j));
         gen.emit("}");
@@ -135,7 +167,7 @@ function wideHalfLoad(gen: WgslGenerator, v: Value & { op: "load" }, ept: number
     gen.emit("}");
     return;
   }
-  for (let k = 0; k < ept; k++) gen.emit(`var ${valueName(v, k)}: ${t};`);
+  declare();
   const whole = gen.fresh("whole");
   const aligned = runs.map((j) => `((${gen.reg(v.ptr, j)} & 3) == 0)`);
   const masks = v.mask ? Array.from({ length: ept }, (_, k) => gen.reg(v.mask!, k)) : [];
@@ -147,17 +179,6 @@ function wideHalfLoad(gen: WgslGenerator, v: Value & { op: "load" }, ept: number
     for (let k = 0; k < ept; k++) scalarRead(k, false);
   });
   gen.emit("}");
-}
-
-/**
- * Whether each run of 4 registers of a wide load is known to start at a multiple of 4 elements
- * and to be masked as a whole (contiguity.ts), so it needs no check at run time; off with
- * `CodegenOptions.divisibility: false`.
- */
-function knownWhole(gen: WgslGenerator, v: Value & { op: "load" }): boolean {
-  // Rows are 4 or more long here (isWide), so each run lies in one row.
-  if (gen.options.divisibility === false || gen.contiguity.divisor(v.ptr) < 4) return false;
-  return !v.mask || gen.contiguity.runConstant(v.mask);
 }
 
 /**

@@ -3,7 +3,8 @@
 // the workgroup size and layouts; which tl.dot calls run on subgroup matrices (mma-plan.ts); the
 // IR rewrites that follow from that (sink.ts, then pipeline.ts); how every other tl.dot stages its
 // operands (dot-staging.ts), and the workgroup memory that staging takes; how the accesses move
-// (load-forms.ts: atomic buffers, vec4 runs, stores straight from the matrices); and every
+// (load-forms.ts: atomic buffers, vec4 runs, stores straight from the matrices, f16 runs packed:
+// packed-halves.ts); and every
 // workgroup array the kernel will declare (array-plan.ts). wgsl.ts emits a plan.
 //
 // Mostly tl.dot's staging changes with the switches that cost workgroup memory. When a kernel
@@ -22,9 +23,10 @@ import { dotsWithoutLeadingBarrier } from "./dot-barriers";
 import { isTiledDotLayout, tiledDotStaging, type TiledDotStaging } from "./dot-staging";
 import { dotOnlyTransposes } from "./dot";
 import { chooseWorkgroupSize, containsDot, resolveLayout, rowSlicesOf } from "./layout";
-import { atomicBuffersOf, wideBuffersOf } from "./load-forms";
+import { atomicBuffersOf, hasUnalignedHalfRuns, wideBuffersOf } from "./load-forms";
 import { planMma, requestMmaArrays, TRANSFER_BYTES, type MmaPlan } from "./mma-plan";
 import { planDirectStores, type DirectStore } from "./mma-store";
+import { planPackedHalves, type PackedHalves } from "./packed-halves";
 import { pipelineDotLoads } from "./pipeline";
 import { sinkInvariantDotLoads } from "./sink";
 import type { RegisterDtype } from "./literals";
@@ -57,6 +59,10 @@ export interface CodegenPlan {
   readonly directStores: ReadonlyMap<Stmt, DirectStore>;
   /** Buffers some load or store moves as vec4s (load-forms.ts): bound as arrays of vec4. */
   readonly wideBuffers: ReadonlySet<string>;
+  /** Loop variables carrying a dot's next f16 operands, their loads and reads, held 2 halves a register (packed-halves.ts). */
+  readonly packed: PackedHalves;
+  /** Some f16 load moves runs of 4 not known aligned: `shiftedHalfRows` changes how they are read. */
+  readonly unalignedHalfRuns: boolean;
   /** The workgroup arrays tl.dot's staging takes, by name (what the fallbacks change). */
   readonly stagingArrays: ReadonlyMap<string, WorkgroupArray>;
   /** Their bytes. */
@@ -99,7 +105,7 @@ function bytes(arrays: ReadonlyMap<string, WorkgroupArray>): number {
 }
 
 /** How the kernel's accesses move (load-forms.ts): atomics, vec4 runs, stores from the matrices. */
-function planAccesses(ir: KernelIR, options: CodegenOptions, w: number, tiledLayouts: boolean, mma: ReadonlyMap<number, MmaPlan>): Pick<CodegenPlan, "contiguity" | "atomicBuffers" | "directStores" | "wideBuffers"> {
+function planAccesses(ir: KernelIR, options: CodegenOptions, w: number, tiledLayouts: boolean, mma: ReadonlyMap<number, MmaPlan>): Pick<CodegenPlan, "contiguity" | "atomicBuffers" | "directStores" | "wideBuffers" | "packed" | "unalignedHalfRuns"> {
   const rowSlices = tiledLayouts && options.rowLayouts !== false ? rowSlicesOf(ir.body, w) : new Map();
   const contiguity = new ContiguityAnalysis(ir.body);
   const atomicBuffers = atomicBuffersOf(ir.body);
@@ -108,7 +114,8 @@ function planAccesses(ir: KernelIR, options: CodegenOptions, w: number, tiledLay
   const wideBuffers = wideBuffersOf(facts, ir.body, directStores);
   // subgroupMatrixStore writes an array of scalars: a buffer some other access reads as vec4s keeps its registers' way out.
   for (const s of [...directStores.keys()]) if (s.kind === "store" && s.ptr.type.kind === "pointer" && wideBuffers.has(s.ptr.type.param)) directStores.delete(s);
-  return { contiguity, atomicBuffers, directStores, wideBuffers };
+  const unalignedHalfRuns = hasUnalignedHalfRuns(facts, ir.body);
+  return { contiguity, atomicBuffers, directStores, wideBuffers, packed: planPackedHalves(ir.body, mma, facts), unalignedHalfRuns };
 }
 
 /**

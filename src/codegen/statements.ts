@@ -30,6 +30,8 @@ export const STATEMENT_WGSL: StatementEmitters = {
     });
   },
   declare: (gen, s) => {
+    // A prefetched f16 tile held packed (packed-halves.ts): one vec2<u32> per run of 4 halves.
+    if (gen.packed.variables.has(s.variable.id)) return eachRun(gen, s.variable, (name, j) => gen.emit(`var ${name}: vec2<u32> = ${gen.valueName(s.init, j)};`));
     const t = gen.typeOf(s.variable.type);
     const runs = gen.runStride(s.variable);
     gen.registers(s.variable.type, (j) => {
@@ -39,6 +41,7 @@ export const STATEMENT_WGSL: StatementEmitters = {
   assign: (gen, s) => {
     // The accumulator of a dot on subgroup matrices stays in them for the loop (mma.ts).
     if (gen.mma.get(s.value.id)?.variable?.id === s.variable.id) return;
+    if (gen.packed.variables.has(s.variable.id)) return eachRun(gen, s.variable, (name, j) => gen.emit(`${name} = ${gen.valueName(s.value, j)};`));
     const runs = gen.runStride(s.variable);
     gen.registers(s.variable.type, (j) => {
       if (runs === undefined || j % 4 === 0) gen.emit(`${varName(s.variable, j, s.variable.type)} = ${gen.reg(s.value, j)};`);
@@ -114,6 +117,13 @@ function emitLoopBody(gen: WgslGenerator, body: readonly Stmt[], plans: readonly
     if (s.kind === "let" && s.value.op === "dot") pending.clear();
     (STATEMENT_WGSL[s.kind] as (gen: WgslGenerator, s: Stmt) => void)(gen, s);
   }
+}
+
+/** Calls `fn` with the name of each run's first register of a packed variable and that register's index. */
+export function eachRun(gen: WgslGenerator, variable: Variable, fn: (name: string, j: number) => void): void {
+  gen.registers(variable.type, (j) => {
+    if (j % 4 === 0) fn(varName(variable, j, variable.type), j);
+  });
 }
 
 function directRead(gen: WgslGenerator, id: number): boolean {

@@ -59,6 +59,8 @@ export const VALUE_WGSL: ValueEmitters = {
   where: (gen, v) => gen.elementwise(v, (j) => `select(${gen.reg(v.b, j)}, ${gen.reg(v.a, j)}, ${gen.reg(v.cond, j)})`),
   load: emitLoad,
   readVar: (gen, v) => {
+    // A packed variable's read is packed too (packed-halves.ts): one vec2<u32> per run.
+    if (gen.packed.values.has(v.id)) return gen.registers(v.type, (j) => (j % 4 === 0 ? gen.emit(`let ${valueName(v, j)} = ${varName(v.variable, j, v.variable.type)};`) : undefined));
     const runs = gen.runStride(v.variable);
     gen.elementwise(v, (j) => {
       if (runs === undefined || j % 4 === 0) return varName(v.variable, j, v.variable.type);

@@ -78,6 +78,29 @@ for (const form of ["block", "select"] as const) {
   });
 }
 
+// The next trip's tiles carried two halves to a 32-bit register (mmaPackedPrefetch, packed-halves.ts):
+// specialised, every run known whole, so A's and B's prefetch variables are vec2<u32> per run of 4;
+// B also transposed (its tl.trans staged column-major from the packed registers).
+for (const trans of [false, true]) {
+  test(`loop plan, mmaPackedPrefetch, sizes multiples of 16 (specialised), 80×96 by 96×48${trans ? ", B transposed" : ""}`, async () => {
+    const wgsl = await checkMatmul(80, 48, 96, [64, 64, 32], { workgroupSize: 128, mmaPackedPrefetch: true }, trans, true);
+    assert.equal((wgsl.match(/var x\d+_0: vec2<u32> = v\d+_0;/g) ?? []).length, 2, "A and B carried packed");
+    assert.match(wgsl, /sm_mma\w+\[[^\]]+\] = bitcast<vec2<f16>>\(v\d+_\d+\.[xy]\)\.[xy];/, "staged from the packed registers");
+  });
+}
+
+// Rows of K = 43 / 103 and N = 41 / 101 halves: no run known aligned. shiftedHalfRows reads each run
+// as the two aligned vec4<f16> around it (and, packed, carries them as vec2<u32>); partly masked
+// runs at the rows' ends, and at the buffers' ends.
+for (const [M, N, K, packed] of [[37, 41, 43, true], [100, 101, 103, false]] as const) {
+  test(`loop plan, shiftedHalfRows${packed ? " and mmaPackedPrefetch" : ""}, rows not aligned, ${M}×${K} by ${K}×${N}`, async () => {
+    const wgsl = await checkMatmul(M, N, K, [32, 32, 16], { workgroupSize: 128, shiftedHalfRows: true, mmaPackedPrefetch: packed }, false, true);
+    assert.match(wgsl, /var<storage, read> b_a: array<vec4<f16>>;/, "A read as vec4<f16>");
+    assert.match(wgsl, /let srun\d+ = select\(/, "runs shifted in registers");
+    assert.equal(/var x\d+_0: vec2<u32>/.test(wgsl), packed);
+  });
+}
+
 // C stored straight from the matrices (codegen/mma-store.ts) in the tiles wholly inside C, rows of
 // 80 floats (16-byte aligned): the 2 × 2 whole tiles of 32 × 32 write their matrices, the edge tiles
 // (rows 64–79, columns 64–79) go through registers. Rows of 78 floats: every tile through registers.

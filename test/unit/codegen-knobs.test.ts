@@ -7,12 +7,13 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { compileKernel, kernelKnobs, parseKernelFile, type KernelSource } from "../../src/compile";
+import { compileKernel, kernelKnobs, parseKernelFile, type KernelSource, type Specialization } from "../../src/compile";
 import type { CodegenOptions, Target } from "../../src/ir/target";
 import { CODEGEN_KNOBS, type KnobChoice } from "../../src/ir/knobs";
 import { MAX_CROSSED, checkKnobRequest, knobSettings } from "../../src/harness/autotune/knob-candidates";
 import { RunDefinitionError } from "../../src/harness/codes";
 import { parseArgs } from "../../src/cli/args";
+import { matmulF16 } from "../../bench/f16-cases";
 
 const root = join(__dirname, "..", "..");
 const LAVAPIPE: Target = { shaderF16: true, subgroups: true, subgroupMinSize: 8, subgroupMaxSize: 8, maxWorkgroupSize: 1024, maxWorkgroupStorageBytes: 32768 };
@@ -34,14 +35,22 @@ function knobsOf(kernel: KernelSource, constexprs: Record<string, number>, targe
 
 const MATMUL = { BLOCK_M: 64, BLOCK_N: 64, BLOCK_K: 32, num_warps: 4 };
 
-test("the f16 matmul on subgroup matrices is offered its load form, staging, store and subgroup split; without matrices only its load form", () => {
+test("the f16 matmul on subgroup matrices is offered its load form, staging, store, subgroup split, packed prefetch and shifted rows; without matrices only its loads' knobs", () => {
   const matmul = kernelOf("matmul-f16.kernel.ts", "matmul_f16_kernel");
   const [target, options] = EMULATED;
   const knobs = knobsOf(matmul, MATMUL, target, options);
-  assert.deepEqual(knobs.map((k) => k.knob), ["halfLoadForm", "mmaDoubleBuffer", "mmaDirectStore", "mmaSubgroupsM"]);
+  assert.deepEqual(knobs.map((k) => k.knob), ["halfLoadForm", "mmaDoubleBuffer", "mmaDirectStore", "mmaSubgroupsM", "mmaPackedPrefetch"]);
   // 4 subgroups (num_warps 4) over 4 × 4 matrices of 16 × 16: 2 × 2 (the squarest, first), 1 × 4, 4 × 1.
   assert.deepEqual(knobs.find((k) => k.knob === "mmaSubgroupsM")?.values, [2, 1, 4]);
   assert.deepEqual(knobsOf(matmul, MATMUL, LAVAPIPE).map((k) => k.knob), ["halfLoadForm"]);
+  // Rows read shifted: offered where the launch's specialisation leaves rows of unit stride not
+  // known aligned (1000 × 1001 × 1003), not at 1024³, nor before any specialisation (no stride known).
+  const shifts = (specialization: Specialization) => {
+    const compiled = compileKernel(matmul, MATMUL, target, specialization, options).kernel;
+    assert.ok(compiled);
+    return kernelKnobs(matmul, MATMUL, compiled, target, options).some((k) => k.knob === "shiftedHalfRows");
+  };
+  assert.deepEqual([shifts(AT_ODD), shifts(AT_1024), shifts({})], [true, false, false]);
   // An f32 matmul loads no halves and runs no matrices: nothing to try.
   const f32 = kernelOf("matmul.kernel.ts", "matmul_kernel");
   assert.deepEqual(knobsOf(f32, { BLOCK_M: 32, BLOCK_N: 32, BLOCK_K: 16, GROUP_M: 8 }, target, options), []);
@@ -49,6 +58,8 @@ test("the f16 matmul on subgroup matrices is offered its load form, staging, sto
 
 /** A launch at 1024³ (compile.ts specializationFor): sizes and row strides multiples of 16, unit strides 1. */
 const AT_1024 = { divisible: ["M", "N", "K", "stride_am", "stride_bk", "stride_cm"], ones: ["stride_ak", "stride_bn", "stride_cn"] };
+/** A launch at 1000 × 1001 × 1003: only the unit strides known. */
+const AT_ODD = { ones: ["stride_ak", "stride_bn", "stride_cn"] };
 
 test("every offered value of a knob changes the f16 matmul's WGSL at 1024³; a split that does not divide the tile is the default's", () => {
   const matmul = kernelOf("matmul-f16.kernel.ts", "matmul_f16_kernel");
@@ -56,12 +67,40 @@ test("every offered value of a knob changes the f16 matmul's WGSL at 1024³; a s
   const wgsl = (knobs: CodegenOptions) => compileKernel(matmul, MATMUL, target, AT_1024, { ...options, ...knobs }).kernel?.wgsl;
   const base = wgsl({});
   assert.ok(base);
-  for (const { knob, values } of knobsOf(matmul, MATMUL, target, options)) {
+  // The knobs offered for the launch's own program (as bench/knob-variants.ts asks): packing, not shifting.
+  const offered = kernelKnobs(matmul, MATMUL, compileKernel(matmul, MATMUL, target, AT_1024, options).kernel!, target, options);
+  assert.ok(offered.some((k) => k.knob === "mmaPackedPrefetch"));
+  for (const { knob, values } of offered) {
     assert.equal(wgsl({ [knob]: values[0] }), base, `${knob}=${String(values[0])} is the default`);
     for (const v of values.slice(1)) assert.notEqual(wgsl({ [knob]: v }), base, `${knob}=${String(v)} changes the WGSL`);
   }
   // 3 subgroups along M split 4 rows of matrices unevenly: the plan keeps the squarest, so the tuner times it once.
   assert.equal(wgsl({ mmaSubgroupsM: 3 }), base);
+  // Rows aligned at 1024³: reading them shifted changes nothing there; at 1000 × 1001 × 1003 it does,
+  // and packs the prefetched tiles it reads (packed-halves.ts).
+  assert.equal(wgsl({ shiftedHalfRows: true }), base);
+  const odd = (knobs: CodegenOptions) => compileKernel(matmul, MATMUL, target, AT_ODD, { ...options, ...knobs }).kernel?.wgsl;
+  assert.notEqual(odd({ shiftedHalfRows: true }), odd({}));
+  assert.equal(odd({ mmaPackedPrefetch: true }), odd({}), "unaligned rows read element by element are not packed");
+  assert.notEqual(odd({ shiftedHalfRows: true, mmaPackedPrefetch: true }), odd({ shiftedHalfRows: true }));
+});
+
+// NOTES §21: generated, 128×128 over 4 subgroups of 4×4 matrices spilled (62.5 TFLOP/s) where the
+// hand-written kernel of that shape runs at 242; the bench's --tune-codegen must time it packed.
+test("the bench's 4096³ f16 matmul tries packed prefetch on 128×128 over 4 subgroups of 4×4 matrices", () => {
+  const matmul = kernelOf("matmul-f16.kernel.ts", "matmul_f16_kernel");
+  const [target, options] = EMULATED;
+  const bench = matmulF16(4096, 4096, 4096);
+  const shape = { BLOCK_M: 128, BLOCK_N: 128, BLOCK_K: 32, num_warps: 4 };
+  const index = bench.configs.findIndex((c) => JSON.stringify(c) === JSON.stringify(shape));
+  assert.ok(index >= 0 && index < (bench.targetConfigs ?? Infinity), "among the configs the knobs are tried on");
+  const plain = compileKernel(matmul, shape, target, AT_1024, options).kernel;
+  assert.ok(plain);
+  const setting = knobSettings(kernelKnobs(matmul, shape, plain, target, options), true).find((s) => s.mmaPackedPrefetch === true);
+  assert.ok(setting && setting.mmaSubgroupsM === 2, JSON.stringify(setting));
+  const wgsl = compileKernel(matmul, shape, target, AT_1024, { ...options, ...setting }).kernel?.wgsl ?? "";
+  assert.match(wgsl, /in 16 subgroup matrices of 16×16 per subgroup/);
+  assert.equal((wgsl.match(/var x\d+_0: vec2<u32> = v\d+_0;/g) ?? []).length, 2, "A and B carried packed");
 });
 
 test("attention's Q·Kᵀ and P·V on subgroup matrices offer staging Q once and the split, not the loop's staging", () => {

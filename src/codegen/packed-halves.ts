@@ -1,0 +1,128 @@
+// f16 runs held two halves to a 32-bit register, and f16 runs read from rows not known aligned.
+//
+// Packed prefetch (CodegenOptions.mmaPackedPrefetch). The pipelining rewrite (pipeline.ts) carries
+// the next trip's operand tiles of a tl.dot in loop variables, one register per element: a half in
+// a 32-bit register, so at 128×128×32 over 4 subgroups A and B held 64 registers through the
+// multiplies where the hand-written kernel (bench/mma-kernels.ts) holds the same halves in 32
+// (`vec4<u32>`, 8 halves each; bench/NOTES.md §21 item 3). Here each run of 4 halves of such a
+// variable, of the loads that fill it and of its read is one `vec2<u32>`: the loads move their
+// `vec4<f16>` in whole, the variable carries them, and the staging stores (mma-transfer.ts) take
+// each half out with a bitcast, as the hand-written kernel does.
+//
+// Shifted runs (CodegenOptions.shiftedHalfRows). A run of 4 halves that may start anywhere (a row
+// stride not a multiple of 4, as K = 1003 gives A) is read as the two aligned vec4<f16> that
+// cover it, and the run taken out of their 8 halves with the shift p mod 4 in 32-bit words:
+// 2 loads of 8 bytes per 4 halves instead of 4 of 2 bytes (bench/NOTES.md §25 end).
+
+import type { Stmt, Value, Variable } from "../ir/ir";
+import { operandsOf } from "../ir/ir";
+import { forEachStmt, forEachValue, valuesOfStmt } from "../ir/walk";
+import type { Emitter } from "./emitter";
+import { knownWhole, readsShifted, readsWide, type AccessFacts } from "./load-forms";
+import { staged, type MmaPlan } from "./mma-plan";
+
+/** What is held packed: prefetch variables, and the loads and reads of them (by id). */
+export interface PackedHalves {
+  readonly variables: ReadonlySet<number>;
+  readonly values: ReadonlySet<number>;
+}
+
+export const NO_PACKED: PackedHalves = { variables: new Set(), values: new Set() };
+
+type Load = Value & { op: "load" };
+
+/**
+ * The loop variables that carry a loop plan's staged operand from one trip to the next (the
+ * pipelining rewrite's `prefetch_…`), packed where: the variable is f16, declared from a load and
+ * assigned once, at its loop's top level, from a load; both loads read every run whole (known
+ * aligned and masked per run, or shifted); and its one read feeds that dot's staging alone.
+ */
+export function planPackedHalves(body: readonly Stmt[], plans: ReadonlyMap<number, MmaPlan>, facts: AccessFacts): PackedHalves {
+  if (facts.options.mmaPackedPrefetch !== true) return NO_PACKED;
+  const declared = new Map<number, Value>();
+  const assigned = new Map<number, Value[]>();
+  const reads = new Map<number, Value[]>();
+  const users = new Map<number, Set<number | "statement">>();
+  const use = (id: number, by: number | "statement") => (users.get(id) ?? users.set(id, new Set()).get(id)!).add(by);
+  forEachStmt(body, (s) => {
+    if (s.kind === "declare") declared.set(s.variable.id, s.init);
+    if (s.kind === "assign") (assigned.get(s.variable.id) ?? assigned.set(s.variable.id, []).get(s.variable.id)!).push(s.value);
+    if (s.kind !== "let" && s.kind !== "declare" && s.kind !== "assign") valuesOfStmt(s).forEach((v) => use(v.id, "statement"));
+  });
+  forEachValue(body, (v) => {
+    if (v.op === "readVar") (reads.get(v.variable.id) ?? reads.set(v.variable.id, []).get(v.variable.id)!).push(v);
+    operandsOf(v).forEach((o) => use(o.id, v.id));
+  });
+  const readsWhole = (v: Value | undefined): v is Load =>
+    v?.op === "load" && readsWide(facts, v) && (knownWhole(facts, v) || readsShifted(facts, v)) && facts.layout(v.type).vec === 4 && facts.layout(v.type).ept % 4 === 0;
+  const onlyUsedBy = (v: Value, allowed: readonly number[]) => [...(users.get(v.id) ?? [])].every((u) => u !== "statement" && allowed.includes(u));
+  const variables = new Set<number>();
+  const values = new Set<number>();
+  for (const plan of plans.values()) {
+    if (plan.kind !== "loop" || !plan.loop) continue;
+    const dot = plan.dot;
+    for (const operand of [dot.a, dot.b]) {
+      const read = staged(operand).value;
+      if (read.op !== "readVar" || read.type.kind !== "data" || read.type.dtype !== "f16") continue;
+      const variable: Variable = read.variable;
+      const init = declared.get(variable.id);
+      const fills = assigned.get(variable.id) ?? [];
+      const inLoop = plan.loop.body.some((s) => s.kind === "assign" && s.variable.id === variable.id);
+      if (!readsWhole(init) || fills.length !== 1 || !inLoop || !readsWhole(fills[0]) || (reads.get(variable.id) ?? []).length !== 1) continue;
+      // The read feeds the dot (or the tl.trans it stages) and nothing else; the loads fill the variable only.
+      if (!onlyUsedBy(read, operand === read ? [dot.id] : [operand.id]) || (operand !== read && !onlyUsedBy(operand, [dot.id]))) continue;
+      if (!onlyUsedBy(init, []) || !onlyUsedBy(fills[0], [])) continue;
+      variables.add(variable.id);
+      for (const v of [init, fills[0], read]) values.add(v.id);
+    }
+  }
+  return { variables, values };
+}
+
+/** Whether some loop plan stages an f16 operand carried from the trip before (pipeline.ts): what `mmaPackedPrefetch` may pack. */
+export function stagesPrefetchedHalves(plans: ReadonlyMap<number, MmaPlan>): boolean {
+  return [...plans.values()].some((p) => p.kind === "loop" && [p.dot.a, p.dot.b].some((o) => {
+    const v = staged(o).value;
+    return v.op === "readVar" && v.type.kind === "data" && v.type.dtype === "f16";
+  }));
+}
+
+/** Half `lane` (0–3) of a run held as a vec2<u32>. */
+export function packedHalf(run: string, lane: number): string {
+  return `bitcast<vec2<f16>>(${run}.${"xy"[lane >> 1]}).${"xy"[lane & 1]}`;
+}
+
+/** Four halves (WGSL f16 expressions) as one vec2<u32>. */
+export function packHalves(halves: readonly string[]): string {
+  return `bitcast<vec2<u32>>(vec4<f16>(${halves.join(", ")}))`;
+}
+
+/**
+ * Emits the read of the 4 halves from element `ptr` (an i32 expression; any alignment) of
+ * `b_<param>` (bound as vec4<f16>) and returns the name of a vec2<u32> holding them. With
+ * `masks` (4 WGSL bools), a run with every lane off reads vec4 0, and the upper vec4 is read only
+ * within the buffer (a run whose lanes past the end are off); those lanes' halves are garbage and
+ * the caller selects `other` for them.
+ */
+export function emitShiftedRun(ctx: Emitter, param: string, ptr: string, masks?: readonly string[]): string {
+  const [q, h, lo, hi, s, up, t, r] = ["sq", "sh", "slo", "shi", "ss", "sup", "st", "srun"].map((p) => ctx.fresh(p));
+  const array = `b_${param}`;
+  if (masks) {
+    const any = ctx.fresh("sany");
+    ctx.emit(`let ${any} = ${masks.join(" | ")};`);
+    ctx.emit(`let ${q} = select(0i, ${ptr} >> 2u, ${any});`);
+    ctx.emit(`let ${h} = select(${q}, min((${ptr} + 3i) >> 2u, i32(arrayLength(&${array})) - 1i), ${any});`);
+  } else {
+    // Every half of the run is inside the buffer: so is the vec4 of its last, which is the first's where the run is aligned.
+    ctx.emit(`let ${q} = ${ptr} >> 2u;`);
+    ctx.emit(`let ${h} = (${ptr} + 3i) >> 2u;`);
+  }
+  ctx.emit(`let ${lo} = bitcast<vec2<u32>>(${array}[${q}]);`);
+  ctx.emit(`let ${hi} = bitcast<vec2<u32>>(${array}[${h}]);`);
+  // Halves s … s + 3 of lo ‖ hi: whole words from word s / 2, then half a word more where s is odd.
+  ctx.emit(`let ${s} = u32(${ptr}) & 3u;`);
+  ctx.emit(`let ${up} = ${s} >= 2u;`);
+  ctx.emit(`let ${t} = vec3(select(${lo}.x, ${lo}.y, ${up}), select(${lo}.y, ${hi}.x, ${up}), select(${hi}.x, ${hi}.y, ${up}));`);
+  ctx.emit(`let ${r} = select(${t}.xy, (${t}.xy >> vec2(16u)) | (${t}.yz << vec2(16u)), (${s} & 1u) == 1u);`);
+  return r;
+}
