@@ -116,7 +116,7 @@ export function matmulF16(m: number, n: number, k: number): F16Case {
   // The leaders with divisibility (results/2026-12-04-h200-div16/explore-configs) first: the
   // knobs below are tried on the first three. 8 subgroups led at both sizes; third at 4096² is
   // 128×128 over 4 subgroups of 4×4, the hand-written 242 TFLOP/s kernel's shape, which spilled
-  // generated (62.5, NOTES §21): what mmaPackedPrefetch is for (NOTES §27).
+  // generated (62.5, NOTES §21): what mmaPackedPrefetch is for (NOTES §28).
   const configs = m * n >= 1 << 24 ? pick(1, 20, 0, 4, 5, 17, 19, 7) : m % 64 === 0 ? pick(13, 12, 14, 6, 8, 16) : pick(0, 8);
   return {
     name: `matmul-f16-${m}x${n}x${k}`,
@@ -137,7 +137,7 @@ export function matmulF16(m: number, n: number, k: number): F16Case {
     flops: 2 * m * n * k,
     // The first three configs again: C through registers as before NOTES §21 (mmaDirectStore: false),
     // each run read without a branch (halfLoadForm "select"), the prefetched tiles packed two halves
-    // a register, and rows not known aligned read shifted (NOTES §27; the same WGSL as the default
+    // a register, and rows not known aligned read shifted (NOTES §28; the same WGSL as the default
     // where nothing is packed or shifted, then not timed again). (Without divisibility and with
     // scalar f16 loads, NOTES §19–§20, they ran at half these; the generic path at a third.)
     targets: [{ mmaDirectStore: false }, { halfLoadForm: "select" }, { mmaPackedPrefetch: true }, { shiftedHalfRows: true }, { shiftedHalfRows: true, mmaPackedPrefetch: true }],

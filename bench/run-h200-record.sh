@@ -95,7 +95,9 @@ log="$keep/run.log"
   fi
   if has suite; then
     # The default code generation (each config's "knobs: default" row) and every knob setting in one
-    # file; KNOBS lines give each case's best at the default knobs against its best with them.
+    # file; KNOBS lines give each case's best at the default knobs against its best with them. The
+    # matmul's knobs (each alone past 32 settings) on its first three configs: mmaPackedPrefetch
+    # at 4096³ also on 128×128 over 4 subgroups of 4×4, shiftedHalfRows at 1000×1001×1003 (NOTES §28).
     cases=${SUITE_CASES:-matmul-f16-1000x1001x1003,matmul-f16-1024x1024x1024,matmul-f16-4096x4096x4096}
     if [ -n "$quick" ]; then
       # lavapipe has no matrices: the matmul's settings of the matrix knobs run emulated and are
