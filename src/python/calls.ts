@@ -6,7 +6,7 @@ import type { LowerContext } from "./context";
 import { nodeText, unsupported } from "./context";
 import { lowerExpr, lowerList } from "./expressions";
 import { literalValue } from "./literals";
-import { BUILTIN_CALLS, camelCase, SHAPE_METHODS } from "./names";
+import { BUILTIN_CALLS, camelCase, DTYPES, SHAPE_METHODS } from "./names";
 import { children, dottedName, spanOf, stringValue, type SyntaxNode } from "./tree";
 
 interface Keyword {
@@ -89,6 +89,16 @@ export function lowerCall(ctx: LowerContext, n: SyntaxNode): void {
   switch (target.kind) {
     case "tl":
       if (target.name === "constexpr" && positional.length === 1) return lowerExpr(ctx, positional[0]);
+      // A dtype called on a value makes a scalar of it: `m = tl.float32(-float("inf"))` (Liger's softmax).
+      if (Object.hasOwn(DTYPES, target.name) && positional.length === 1 && keywords.length === 0) {
+        return ctx.w.node(span, () => {
+          ctx.w.write("tl.cast(");
+          lowerExpr(ctx, positional[0]);
+          ctx.w.write(", ");
+          ctx.w.token(`tl.${target.name}`, spanOf(callee));
+          ctx.w.write(")");
+        });
+      }
       // Python's print(x) in a kernel is tl.device_print with an empty prefix.
       if (target.name === "devicePrint" && nodeText(ctx, callee) === "print" && positional[0]?.name !== "String") {
         return ctx.w.node(span, () => {

@@ -25,9 +25,10 @@ export function checkPython(file: PythonFile, target: Target = DEFAULT_TARGET): 
     const launched = file.launches.some((l) => l.kernel === kernel.name);
     if (kernel.called && !launched) continue;
     const types = assumedArgTypes(file, kernel);
-    // Not launched here, its pointers' dtype is a guess (float32): a diagnostic that goes away when
-    // they point to int32 instead may be the guess's, not the kernel's, and is left out.
-    const other = launched ? undefined : otherGuess(types);
+    // A pointer's dtype is a guess (float32; a launch in the file says which tensor, not its dtype):
+    // a diagnostic that goes away when they point to int32 instead may be the guess's, not the
+    // kernel's, and is left out (Liger's cross entropy loads its int64 targets through Y_ptr).
+    const other = otherGuess(types);
     for (const constexprs of assumedConstexprs(file, kernel)) {
       const found = compilePythonKernel(file, kernel.name, types, constexprs, checked).diagnostics;
       const alsoOther = other && compilePythonKernel(file, kernel.name, other, constexprs, checked).diagnostics;

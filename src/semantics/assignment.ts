@@ -192,7 +192,7 @@ export function assignTo(ctx: LoweringContext, target: ts.Expression, value: Low
         ctx.log.error(Codes.counterAssigned, ctx.span(target), `the loop counter '${name}' can't be assigned inside the loop; the for statement steps it`);
         return;
       }
-      if (!isAggregate(value) && binding.depth === ctx.runtimeDepth) return reassignStraight(ctx, name, binding.variable, binding.depth, value, span);
+      if (!isAggregate(value) && (binding.depth === ctx.runtimeDepth || (binding.depth !== undefined && ctx.runsToEnd(binding.depth)))) return reassignStraight(ctx, name, binding.variable, binding.depth, value, span);
       writeSlot(ctx, { kind: "variable", variable: binding.variable }, value, name, span);
       return;
     case "slot":
@@ -211,7 +211,11 @@ function reassignStraight(ctx: LoweringContext, name: string, variable: Variable
   let changed = false;
   const coerced = coerceToVariable(ctx, value, variable, span, () => (changed = true));
   if (coerced) ctx.b.push({ kind: "assign", span, variable, value: coerced });
-  else if (changed && ctx.discarding === 0) ctx.rebind(name, { ...storeInitial(ctx, name, variable.span, value, span), depth } as Binding);
+  else if (changed && ctx.discarding === 0) {
+    // In a branch that runs to the kernel's end (runsToEnd) the new variable is the branch's own, so the other branch still sees the old one.
+    if (depth === ctx.runtimeDepth) ctx.rebind(name, { ...storeInitial(ctx, name, variable.span, value, span), depth } as Binding);
+    else ctx.bindInTail(name, storeInitial(ctx, name, variable.span, value, span));
+  }
 }
 
 /**

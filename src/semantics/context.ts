@@ -203,6 +203,27 @@ export class LoweringContext implements IntrinsicContext {
     }
   }
 
+  /** The run-time depths whose branch runs to the end of the kernel (statements.ts: what an early return moves into a branch). */
+  private readonly tails = new Map<number, number>();
+
+  /** `fn`'s result, lowered in a run-time branch that runs to the kernel's end when `tail` (`fn` opens the branch's scope). */
+  asTail<T>(tail: boolean, fn: () => T): T {
+    if (!tail) return fn();
+    const depth = this.runtimeDepth;
+    this.tails.set(depth, this.scopes.length);
+    try {
+      return fn();
+    } finally {
+      this.tails.delete(depth);
+    }
+  }
+
+  /** Whether every run-time branch from `depth` in to here runs to the kernel's end: nothing after them reads a name bound here. */
+  runsToEnd(depth: number): boolean {
+    for (let d = depth + 1; d <= this.runtimeDepth; d++) if (!this.tails.has(d)) return false;
+    return depth < this.runtimeDepth;
+  }
+
   /** `fn`'s result, lowered as the branch a constexpr condition doesn't take (its code, diagnostics and assignments are dropped). */
   discarded<T>(fn: () => T): T {
     const assigned = new Set(this.assigned);
@@ -229,6 +250,14 @@ export class LoweringContext implements IntrinsicContext {
 
   bind(name: string, binding: Binding): void {
     this.scopes[this.scopes.length - 1].set(name, binding);
+    if (binding.kind === "value") this.valueNames.push({ name, span: binding.declaredAt, value: binding.value.id });
+    this.seen.bound(name, binding);
+  }
+
+  /** Binds `name` in the scope of the innermost branch that runs to the kernel's end (runsToEnd), for the rest of that branch. */
+  bindInTail(name: string, binding: Binding): void {
+    const scope = this.scopes[this.tails.get(this.runtimeDepth) ?? this.scopes.length - 1] ?? this.scopes[this.scopes.length - 1];
+    scope.set(name, binding);
     if (binding.kind === "value") this.valueNames.push({ name, span: binding.declaredAt, value: binding.value.id });
     this.seen.bound(name, binding);
   }

@@ -32,7 +32,11 @@ export function reductionOperand(ctx: IntrinsicContext, args: Args, name: string
   if (!x || !requireData(ctx, x, `tl.${name}`)) return undefined;
   const rank = x.type.shape.length;
   if (rank === 0) {
-    ctx.log.error(Codes.badAxis, ctx.span(args[0]!), `tl.${name} reduces a block, but this is a scalar`);
+    // `tl.max(m, blk_max)` (Liger's multi-block softmax) passes a second value where the axis goes:
+    // Triton refuses it too; the larger of two values is tl.maximum.
+    const pairwise = name === "max" ? "tl.maximum" : name === "min" ? "tl.minimum" : undefined;
+    const hint = pairwise && args[1] ? `; for the ${name === "max" ? "larger" : "smaller"} of two values write ${pairwise}(a, b)` : "";
+    ctx.log.error(Codes.badAxis, ctx.span(args[0]!), `tl.${name} reduces a block, but this is a scalar${hint}`);
     return undefined;
   }
   if (!args[1]) {

@@ -52,7 +52,7 @@ function lower(ctx: LoweringContext, constexprs: Readonly<Record<string, number>
         ctx.b.push({ kind: "declare", span: kernel.span, variable, init: ctx.b.constant(0, "bool", kernel.span) });
         ctx.returnFlag = variable;
       }
-      lowerStatements(ctx, body.statements);
+      lowerStatements(ctx, body.statements, true);
     } else {
       lowerExpressionStatement(ctx, body);
     }

@@ -61,7 +61,8 @@ const STATEMENTS: StatementTable = {
   [ts.SyntaxKind.ForOfStatement]: (ctx, node) => staticRangeLoop(ctx, node),
 };
 
-export function lowerStatements(ctx: LoweringContext, list: readonly ts.Statement[]): void {
+/** `tail`: the list runs to the end of the kernel (nothing after it reads what it binds): the kernel's body, and what an early return moves into a branch. */
+export function lowerStatements(ctx: LoweringContext, list: readonly ts.Statement[], tail = false): void {
   for (let i = 0; i < list.length; i++) {
     const s = list[i];
     // A kernel's early return (returns.ts): the statements after it run only where it didn't.
@@ -72,10 +73,10 @@ export function lowerStatements(ctx: LoweringContext, list: readonly ts.Statemen
     const rest = list.slice(i + 1);
     if (ts.isReturnStatement(s)) return lowerStatement(ctx, s); // what follows a return never runs
     if (ts.isBlock(s)) {
-      for (const st of ctx.scoped(() => lowerStatements(ctx, [...s.statements, ...rest]))) ctx.b.push(st);
+      for (const st of ctx.scoped(() => lowerStatements(ctx, [...s.statements, ...rest], tail))) ctx.b.push(st);
       return;
     }
-    if (ts.isIfStatement(s) && splittable(s)) return splitAtReturn(ctx, s, rest);
+    if (ts.isIfStatement(s) && splittable(s)) return splitAtReturn(ctx, s, rest, tail);
     lowerStatement(ctx, s);
     const flag = ctx.returnFlag;
     if (!flag) return; // reported where the return is
@@ -92,15 +93,17 @@ export function lowerStatements(ctx: LoweringContext, list: readonly ts.Statemen
 }
 
 /** `if (c) { …; return; } rest` → `if (c) { … } else { rest }`: the rest goes to the branches that don't return. */
-function splitAtReturn(ctx: LoweringContext, s: ts.IfStatement, rest: readonly ts.Statement[]): void {
+function splitAtReturn(ctx: LoweringContext, s: ts.IfStatement, rest: readonly ts.Statement[], tail: boolean): void {
   const branch = (b: ts.Statement | undefined) => [...(b ? statementsOf(b) : []), ...(b && alwaysReturns(b) ? [] : rest)];
   const cond = scalarCondition(ctx, s.expression);
   if (cond && isConst(cond)) {
     // A constexpr condition (Triton's `if STAGE == 1: return`) picks its branch at compile time.
-    for (const st of ctx.scoped(() => lowerStatements(ctx, branch(cond.value !== 0 ? s.thenStatement : s.elseStatement)))) ctx.b.push(st);
+    for (const st of ctx.scoped(() => lowerStatements(ctx, branch(cond.value !== 0 ? s.thenStatement : s.elseStatement), tail))) ctx.b.push(st);
     return;
   }
-  const lowerBranch = (b: ts.Statement | undefined) => () => ctx.atRunTime(() => ctx.scoped(() => lowerStatements(ctx, branch(b))));
+  // When this list runs to the kernel's end, so do both branches: a name rebound in them with another
+  // dtype (Liger's `softcap = softcap.to(tl.float32)` after `if y == ignore_index: return`) is read by nothing after the if.
+  const lowerBranch = (b: ts.Statement | undefined) => () => ctx.atRunTime(() => ctx.asTail(tail, () => ctx.scoped(() => lowerStatements(ctx, branch(b), tail))));
   const ends = [alwaysReturns(s.thenStatement), s.elseStatement !== undefined && alwaysReturns(s.elseStatement)] as const;
   const [then, otherwise] = runtimeIf(ctx, s, lowerBranch(s.thenStatement), lowerBranch(s.elseStatement), ends);
   if (cond) ctx.b.push({ kind: "if", span: ctx.span(s), cond, then, else: otherwise });

@@ -121,6 +121,15 @@ export class ValueFactory {
     const da = a.type.dtype;
     const db = b.type.dtype;
 
+    // `a || b` / Python's `a or b` on numbers takes each as `x != 0`, as JavaScript's truthiness and
+    // Triton's logical_or do (`if RETURN_ACCURACY or RETURN_TOKENS:` on bool constexprs, 1 or 0 here).
+    if ((fn === "land" || fn === "lor") && (da !== "bool" || db !== "bool")) {
+      const truth = (v: Value) => (v.type.kind === "data" && v.type.dtype !== "bool" ? this.binary("ne", v, this.constant(0, v.type.dtype, span), span) : v);
+      const ta = truth(a);
+      const tb = truth(b);
+      return ta && tb ? this.binary(fn, ta, tb, span) : undefined;
+    }
+
     // Masks: && and || (and & | ^, as Triton writes them) combine bools element-wise.
     if (da === "bool" || db === "bool" || fn === "land" || fn === "lor") {
       const logical = fn === "land" || fn === "and" ? "land" : fn === "lor" || fn === "or" ? "lor" : fn === "xor" || fn === "ne" ? "ne" : fn === "eq" ? "eq" : undefined;

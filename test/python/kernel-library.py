@@ -6,6 +6,7 @@ bool constexpr, one program per SM from torch.cuda.get_device_properties, a DTen
 @contextmanager with a bare yield."""
 
 import contextlib
+from typing import Optional
 
 import torch
 
@@ -77,22 +78,28 @@ _MODE_SUM: tl.constexpr = tl.constexpr(0)
 
 
 @triton.jit
-def scale_rows_and_sum(x_ptr, y_ptr, partial_ptr, stride, n_rows, n_cols, scale, rows_per_program,
-                       Y_dtype: tl.constexpr, SKIP_PARTIAL: tl.constexpr, mode: tl.constexpr, BLOCK_SIZE: tl.constexpr):
-    """y = (x * scale) in Y_dtype over this program's rows; their column sums in partial[pid]."""
+def scale_rows_and_sum(x_ptr, y_ptr, partial_ptr, max_ptr, stride, n_rows, n_cols, scale, rows_per_program,
+                       Y_dtype: tl.constexpr, SKIP_PARTIAL: tl.constexpr, mode: tl.constexpr,
+                       RETURN_MAX: tl.constexpr, RETURN_STATS: tl.constexpr, BLOCK_SIZE: tl.constexpr):
+    """y = (x * scale) in Y_dtype over this program's rows; their column sums in partial[pid], their largest element in max[pid]."""
     pid = tl.program_id(0).to(tl.int64)
     cols = tl.arange(0, BLOCK_SIZE)
     mask = cols < n_cols
     acc = tl.zeros((BLOCK_SIZE,), dtype=tl.float32)
+    running_max = tl.float32(-float("inf"))
     row_start = pid * rows_per_program
     row_end = min((pid + 1) * rows_per_program, n_rows)
     for row in range(row_start, row_end):
         x = tl.load(x_ptr + row * stride + cols, mask=mask, other=0.0).to(tl.float32)
         if mode == _MODE_SUM:
             acc += x
+        if RETURN_MAX or RETURN_STATS:
+            running_max = tl.maximum(running_max, tl.max(tl.where(mask, x, -float("inf")), axis=0))
         tl.store(y_ptr + row * stride + cols, (x * scale).to(Y_dtype), mask=mask)
     if not SKIP_PARTIAL:
         tl.store(partial_ptr + pid * n_cols + cols, acc, mask=mask)
+    if RETURN_MAX or RETURN_STATS:
+        tl.store(max_ptr + pid, running_max)
 
 
 torch_to_triton = {torch.float32: tl.float32, torch.float16: tl.float16}
@@ -104,23 +111,64 @@ def on_device(device):
     yield
 
 
-def scale_and_column_sums(x, scale, out_dtype):
+def scale_and_column_sums(x, scale, out_dtype: Optional[torch.dtype], w: Optional[torch.FloatTensor] = None):
+    assert torch.version.hip is None and not isinstance(x, torch.LongTensor) and isinstance(x, torch.FloatTensor)
     if isinstance(x, torch.distributed.tensor.DTensor):
         x = x.full_tensor()
     n_rows, n_cols = x.shape
     programs = torch.cuda.get_device_properties(x.device).multi_processor_count
     y = torch.empty((n_rows, n_cols), dtype=out_dtype, device=x.device)
     partial = torch.empty((programs, n_cols), dtype=torch.float32, device=x.device)
+    maxima = torch.empty(programs, dtype=torch.float32, device=x.device)
     with on_device(x.device):
-        scale_rows_and_sum[(programs,)](x, y, partial, x.stride(0), n_rows, n_cols, scale, triton.cdiv(n_rows, programs),
-                                        torch_to_triton[out_dtype], SKIP_PARTIAL=False, mode=0,
-                                        BLOCK_SIZE=triton.next_power_of_2(n_cols))
-    return y, partial.sum(dim=0)
+        scale_rows_and_sum[(programs,)](x, y, partial, maxima, x.stride(0), n_rows, n_cols, scale, triton.cdiv(n_rows, programs),
+                                        torch_to_triton[out_dtype], SKIP_PARTIAL=False, mode=0, RETURN_MAX=True,
+                                        RETURN_STATS=False, BLOCK_SIZE=triton.next_power_of_2(n_cols))
+    return y, partial.sum(dim=0), maxima
 
 
 x = torch.randn(45, 70, device="cuda")
-y, sums = scale_and_column_sums(x, 0.5, torch.float16)
+y, sums, maxima = scale_and_column_sums(x, 0.5, torch.float16)
 assert y.dtype == torch.float16
 torch.testing.assert_close(y, (x * 0.5).half(), atol=1e-3, rtol=1e-3)
 torch.testing.assert_close(sums, x.sum(dim=0), atol=1e-4, rtol=1e-4)
+expected_maxima = torch.stack([x[p * 6:(p + 1) * 6].max() for p in range(8)])
+assert torch.equal(maxima, expected_maxima) and not torch.equal(maxima, expected_maxima + 1)
 print("a dtype constexpr, not FLAG, one program per SM:", torch.cuda.get_device_properties(0).multi_processor_count)
+
+
+@triton.jit
+def row_nll(x_ptr, target_ptr, loss_ptr, stride, n_cols, ignore_index, temperature,
+            HAS_TEMPERATURE: tl.constexpr, BLOCK_SIZE: tl.constexpr):
+    """-log softmax(x / temperature)[target] per row; 0 for an ignored row, which returns early."""
+    row = tl.program_id(0)
+    target = tl.load(target_ptr + row)
+    if target == ignore_index:
+        tl.store(loss_ptr + row, 0.0)
+        return
+    # Names bound before the early return, rebound with another dtype after it.
+    row = row.to(tl.int64)
+    if HAS_TEMPERATURE:
+        temperature = 1.0 / temperature.to(tl.float32)
+    x_ptr += row * stride
+    cols = tl.arange(0, BLOCK_SIZE)
+    x = tl.load(x_ptr + cols, mask=cols < n_cols, other=-float("inf")).to(tl.float32)
+    x_target = tl.load(x_ptr + target).to(tl.float32)
+    if HAS_TEMPERATURE:
+        x = x * temperature
+        x_target = x_target * temperature
+    m = tl.max(x, axis=0)
+    lse = m + tl.log(tl.sum(tl.exp(x - m), axis=0))
+    tl.store(loss_ptr + row, lse - x_target)
+
+
+logits = torch.randn(29, 300, device="cuda")
+targets = torch.randint(0, 300, (29,), device="cuda")
+targets[3] = -100
+targets[17] = -100
+losses = torch.empty(29, device="cuda")
+row_nll[(29,)](logits, targets, losses, logits.stride(0), 300, -100, 2, HAS_TEMPERATURE=True, BLOCK_SIZE=512)
+onehot = (torch.arange(300, device="cuda")[None, :] == targets[:, None]).float()
+expected = -(torch.log_softmax(logits / 2, dim=-1) * onehot).sum(dim=-1)
+torch.testing.assert_close(losses, expected, atol=1e-5, rtol=1e-5)
+print("names rebound with another dtype after an early return")

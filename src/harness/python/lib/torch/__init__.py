@@ -20,7 +20,8 @@ from . import _math
 from ._math import broadcast_shapes, matmul, where, clamp
 from . import _autograd as autograd
 from ._autograd import no_grad, enable_grad, inference_mode, set_grad_enabled
-from . import testing, cuda, nn, backends, distributed
+from . import testing, cuda, nn, backends, distributed, version
+from ._legacy_types import FloatTensor, HalfTensor, BFloat16Tensor, IntTensor, LongTensor, CharTensor, ByteTensor, BoolTensor  # noqa: F401
 
 float = float32  # noqa: A001
 half = float16
@@ -85,10 +86,23 @@ def _storage(dtype_, shape):
     return _js.allocate(dtype_.name, n)
 
 
+def _on_gpu_filled(shape, dtype_, device_, value, requires_grad):
+    """A float tensor on the GPU device filled by a kernel there (nothing uploaded), or None."""
+    if _state.cpu or _dtypes.as_device(device_).type != "cuda" or dtype_ not in (float32, float16) or _b.any(s == 0 for s in shape):
+        return None
+    t = _on_gpu.fresh(dtype_, shape)
+    _on_gpu.assign(t, value)
+    t.requires_grad = requires_grad
+    return t
+
+
 def empty(*size, dtype=None, device=None, requires_grad=False, **kwargs):
     """Uninitialised in torch; here poisoned (NaN, or 0x7fbadbad for integers) so an element a kernel forgets to write shows."""
     dtype_ = dtype or float32
     shape = _shape_of(size)
+    on_gpu = _on_gpu_filled(shape, dtype_, device, _math_module.nan, requires_grad)
+    if on_gpu is not None:
+        return on_gpu
     data = _storage(dtype_, shape)
     _js.fillValue(data, dtype_.name, _math_module.nan if dtype_.kind == "float" else 0x7FBADBAD if dtype_.kind == "int" else 0)
     return _create(data, dtype_, shape, device, requires_grad)
@@ -98,13 +112,9 @@ def full(size, fill_value, dtype=None, device=None, requires_grad=False, **kwarg
     if dtype is None:
         dtype = _dtypes.bool_ if isinstance(fill_value, _builtin_bool) else int64 if isinstance(fill_value, _builtin_int) else float32
     shape = _shape_of((size,))
-    device_ = _dtypes.as_device(device)
-    if device_.type == "cuda" and dtype in (float32, float16) and not _b.any(s == 0 for s in shape) and not _state.cpu:
-        # Filled by a kernel on the GPU: nothing to upload.
-        t = _on_gpu.fresh(dtype, shape)
-        _on_gpu.assign(t, fill_value)
-        t.requires_grad = requires_grad
-        return t
+    on_gpu = _on_gpu_filled(shape, dtype, device, fill_value, requires_grad)
+    if on_gpu is not None:
+        return on_gpu
     data = _storage(dtype, shape)
     _js.fillValue(data, dtype.name, _builtin_float(fill_value))
     return _create(data, dtype, shape, device, requires_grad)
@@ -240,6 +250,11 @@ def min(x, dim=None, keepdim=False):  # noqa: A001
 
 def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
     return testing._allclose(a, b, rtol, atol, equal_nan)
+
+
+def equal(a, b):
+    """The same shape and the same elements (Liger's backward tests `torch.equal(grad_output, torch.tensor(1.0))`)."""
+    return tuple(a.shape) == tuple(b.shape) and _builtin_bool((a == b).all().item())
 
 
 def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
