@@ -1,7 +1,7 @@
 // examples/attention-f16.kernel.ts (tutorial 06 in f16) with both dots on subgroup matrices,
 // emulated on lavapipe (CodegenOptions.subgroupMatrixEmulation: the same staging, barriers and
 // transfers as the H200's code, each matrix in private arrays), under the knobs that bring it
-// toward the hand-written flash kernel (bench/NOTES.md §27): Q held in left matrices for the key
+// toward the hand-written flash kernel (bench/NOTES.md §29): Q held in left matrices for the key
 // loop (mmaHoldInvariant), the barriers a "once" dot does not need left out (mmaLeanBarriers),
 // each alone and together, causal and not. Against float64 of the f16 inputs and the interpreter;
 // 40 tokens (a partial block of queries and of keys), heads of 32, Out NaN-poisoned.

@@ -24,11 +24,11 @@ def scale(x, factor):
 
 n = 5003
 x = torch.rand(n, device=DEVICE)
-y = scale(x, 2.0)  # up: x, y (poisoned); y stays on the GPU
-z = scale(y, 3.0)  # y bound as it is; up: z (poisoned)
+y = scale(x, 2.0)  # up: x (y, torch.empty_like's poison, is filled on the GPU); y stays there
+z = scale(y, 3.0)  # y bound as it is; z poisoned on the GPU
 torch.testing.assert_close(z, x * 6.0)  # x * 6.0 on the GPU; down: z and x * 6.0
 # torch's x * z is a GPU kernel on both tensors' own buffers, called and timed: nothing copied (--bench off: not run).
 triton.testing.do_bench(lambda: x * z)
 x[0] = -1.0  # written on the GPU (a fill kernel): x's CPU copy is out of date
-w = scale(x, 1.0)  # up: w (poisoned)
+w = scale(x, 1.0)  # nothing up
 print("w[0] =", w[0].item(), "y[1] / x[1] =", round(y[1].item() / x[1].item(), 3))  # down: w, y, x

@@ -69,6 +69,7 @@ for dtype, tol in ((torch.float32, 1e-5), (torch.float16, 1e-2)):
     b = torch.rand(1100, device=DEVICE, dtype=dtype)
     check(F.layer_norm(x, (1100, ), w, b, 1e-5), F.layer_norm(xc, (1100, ), w.cpu(), b.cpu(), 1e-5), tol)
     check(torch.zeros(3, 5, device=DEVICE, dtype=dtype) + torch.full((5, ), 2.5, device=DEVICE, dtype=dtype), torch.full((3, 5), 2.5, dtype=dtype), 0)
+    assert torch.empty(3, 5, device=DEVICE, dtype=dtype).isnan().all().item(), "torch.empty on the GPU starts poisoned"
 
 # Tutorial 05's reference: F.layer_norm's backward on the GPU against the CPU's.
 grads = []

@@ -1,5 +1,5 @@
 // Attention's two tl.dot calls on subgroup matrices under the knobs that bring them toward the
-// hand-written flash kernel (bench/flash-kernels.ts; bench/NOTES.md §27): Q held in left matrices
+// hand-written flash kernel (bench/flash-kernels.ts; bench/NOTES.md §29): Q held in left matrices
 // for the whole key loop (mmaHoldInvariant) and the barriers a "once" dot does not need left out
 // (mmaLeanBarriers). Compiled only, for the H200 (49152 bytes of workgroup memory, 16×16×16 f16
 // matrices) at tutorial 06's launch of record (4 × 32 × 4096 × 64, specialised as the harness

@@ -86,10 +86,23 @@ def _storage(dtype_, shape):
     return _js.allocate(dtype_.name, n)
 
 
+def _on_gpu_filled(shape, dtype_, device_, value, requires_grad):
+    """A float tensor on the GPU device filled by a kernel there (nothing uploaded), or None."""
+    if _state.cpu or _dtypes.as_device(device_).type != "cuda" or dtype_ not in (float32, float16) or _b.any(s == 0 for s in shape):
+        return None
+    t = _on_gpu.fresh(dtype_, shape)
+    _on_gpu.assign(t, value)
+    t.requires_grad = requires_grad
+    return t
+
+
 def empty(*size, dtype=None, device=None, requires_grad=False, **kwargs):
     """Uninitialised in torch; here poisoned (NaN, or 0x7fbadbad for integers) so an element a kernel forgets to write shows."""
     dtype_ = dtype or float32
     shape = _shape_of(size)
+    on_gpu = _on_gpu_filled(shape, dtype_, device, _math_module.nan, requires_grad)
+    if on_gpu is not None:
+        return on_gpu
     data = _storage(dtype_, shape)
     _js.fillValue(data, dtype_.name, _math_module.nan if dtype_.kind == "float" else 0x7FBADBAD if dtype_.kind == "int" else 0)
     return _create(data, dtype_, shape, device, requires_grad)
@@ -99,13 +112,9 @@ def full(size, fill_value, dtype=None, device=None, requires_grad=False, **kwarg
     if dtype is None:
         dtype = _dtypes.bool_ if isinstance(fill_value, _builtin_bool) else int64 if isinstance(fill_value, _builtin_int) else float32
     shape = _shape_of((size,))
-    device_ = _dtypes.as_device(device)
-    if device_.type == "cuda" and dtype in (float32, float16) and not _b.any(s == 0 for s in shape) and not _state.cpu:
-        # Filled by a kernel on the GPU: nothing to upload.
-        t = _on_gpu.fresh(dtype, shape)
-        _on_gpu.assign(t, fill_value)
-        t.requires_grad = requires_grad
-        return t
+    on_gpu = _on_gpu_filled(shape, dtype, device, fill_value, requires_grad)
+    if on_gpu is not None:
+        return on_gpu
     data = _storage(dtype, shape)
     _js.fillValue(data, dtype.name, _builtin_float(fill_value))
     return _create(data, dtype, shape, device, requires_grad)

@@ -94,19 +94,32 @@ def _layer_norm_bwd_dx(x_ptr, w_ptr, dy_ptr, dx_ptr, mean_ptr, rstd_ptr, N, eps,
 
 
 @triton.jit
-def _layer_norm_bwd_dwdb(x_ptr, dy_ptr, mean_ptr, rstd_ptr, dw_ptr, db_ptr, M, N, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
-    # A block of columns per program, summed over every row, BLOCK_M rows at a time.
+def _layer_norm_bwd_dwdb(x_ptr, dy_ptr, mean_ptr, rstd_ptr, dw_ptr, db_ptr, M, N, rows_per, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+    # A block of columns and a share of rows_per rows per program: its partial sums go to row
+    # program_id(1) of dw_ptr and db_ptr (float32, one row a share), added up by _sum_shares.
     cols = tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N)
+    first = tl.program_id(1) * rows_per
     dw = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
     db = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
-    for start in range(0, M, BLOCK_M):
-        rows = start + tl.arange(0, BLOCK_M)
-        mask = (rows[:, None] < M) & (cols[None, :] < N)
+    for start in range(0, rows_per, BLOCK_M):
+        share = start + tl.arange(0, BLOCK_M)
+        rows = first + share
+        in_rows = (rows < M) & (share < rows_per)
+        mask = in_rows[:, None] & (cols[None, :] < N)
         x = tl.load(x_ptr + rows[:, None] * N + cols[None, :], mask=mask, other=0.0).to(tl.float32)
         dy = tl.load(dy_ptr + rows[:, None] * N + cols[None, :], mask=mask, other=0.0).to(tl.float32)
-        mean = tl.load(mean_ptr + rows, mask=rows < M, other=0.0)
-        rstd = tl.load(rstd_ptr + rows, mask=rows < M, other=0.0)
+        mean = tl.load(mean_ptr + rows, mask=in_rows, other=0.0)
+        rstd = tl.load(rstd_ptr + rows, mask=in_rows, other=0.0)
         dw += dy * (x - mean[:, None]) * rstd[:, None]
         db += dy
-    tl.store(dw_ptr + cols, tl.sum(dw, axis=0).to(dw_ptr.dtype.element_ty), mask=cols < N)
-    tl.store(db_ptr + cols, tl.sum(db, axis=0).to(db_ptr.dtype.element_ty), mask=cols < N)
+    tl.store(dw_ptr + tl.program_id(1) * N + cols, tl.sum(dw, axis=0), mask=cols < N)
+    tl.store(db_ptr + tl.program_id(1) * N + cols, tl.sum(db, axis=0), mask=cols < N)
+
+
+@triton.jit
+def _sum_shares(part_ptr, out_ptr, shares, N, BLOCK_N: tl.constexpr):
+    cols = tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N)
+    acc = tl.zeros([BLOCK_N], dtype=tl.float32)
+    for share in range(0, shares):
+        acc += tl.load(part_ptr + share * N + cols, mask=cols < N, other=0.0)
+    tl.store(out_ptr + cols, acc.to(out_ptr.dtype.element_ty), mask=cols < N)

@@ -227,5 +227,12 @@ def layer_norm_backward(x, weight, dy, eps, n):
     dw = fresh(weight.dtype, tuple(weight.shape))
     db = fresh(weight.dtype, tuple(weight.shape))
     NN._layer_norm_bwd_dx[(m, )](x, weight, dy, dx, mean, rstd, n, eps, BLOCK=triton.next_power_of_2(n))
-    NN._layer_norm_bwd_dwdb[(triton.cdiv(n, 64), )](x, dy, mean, rstd, dw, db, m, n, BLOCK_M=16, BLOCK_N=64)
+    # dw and db sum over every row: in shares of rows_per rows (enough programs to fill a big GPU), then the shares.
+    shares = min(triton.cdiv(m, 32), 128)
+    rows_per = triton.cdiv(m, shares)
+    dw_parts = fresh(torch.float32, (shares, n))
+    db_parts = fresh(torch.float32, (shares, n))
+    NN._layer_norm_bwd_dwdb[(triton.cdiv(n, 64), shares)](x, dy, mean, rstd, dw_parts, db_parts, m, n, rows_per, BLOCK_M=16, BLOCK_N=64)
+    NN._sum_shares[(triton.cdiv(n, 256), )](dw_parts, dw, shares, n, BLOCK_N=256)
+    NN._sum_shares[(triton.cdiv(n, 256), )](db_parts, db, shares, n, BLOCK_N=256)
     return dx, dw, db
