@@ -77,6 +77,18 @@ test("128 × 32 over 4 subgroups of 32 rows (mmaSubgroupsM 4, the hand-written k
   assert.deepEqual(counts, [[18, 43008], [12, 41984], [14, 43008], [8, 41984]]);
 });
 
+test("K and V read one block ahead (num_stages 2) under both knobs: the same barriers, no phase both writes and reads an array", () => {
+  for (const [shape, options, barriers] of [
+    [{ BLOCK_M: 64, BLOCK_N: 64, num_warps: 8 }, {}, 4],
+    [{ BLOCK_M: 128, BLOCK_N: 32, num_warps: 4 }, { mmaSubgroupsM: 4 }, 8],
+  ] as const) {
+    const ahead = wgsl({ ...shape, IS_CAUSAL: 1, num_stages: 2 }, { ...options, mmaHoldInvariant: true, mmaLeanBarriers: true });
+    assert.notEqual(ahead.text, wgsl({ ...shape, IS_CAUSAL: 1 }, { ...options, mmaHoldInvariant: true, mmaLeanBarriers: true }).text);
+    assert.deepEqual(phaseRaces(ahead.text), []);
+    assert.equal(loopBarriers(ahead.text), barriers);
+  }
+});
+
 test("lean with the product in chunks (mmaTransferBytes 8192 at 64 × 64): every chunk after the first keeps its barrier", () => {
   const lean = wgsl({ BLOCK_M: 64, BLOCK_N: 64, IS_CAUSAL: 1, num_warps: 8 }, { mmaLeanBarriers: true, mmaTransferBytes: 8192 });
   assert.deepEqual(phaseRaces(lean.text), []);
