@@ -178,6 +178,10 @@ export function attentionF16(z: number, h: number, n: number, d: number, causal:
           { BLOCK_M: 64, BLOCK_N: 32, num_warps: 4, ...base },
           { BLOCK_M: 64, BLOCK_N: 128, num_warps: 8, ...base },
           { BLOCK_M: 128, BLOCK_N: 64, num_warps: 16, ...base },
+          // K and V read one block ahead, as the hand-written kernel reads them (num_stages 2:
+          // never timed with the matrices; NOTES §29).
+          { BLOCK_M: 64, BLOCK_N: 64, num_warps: 8, num_stages: 2, ...base },
+          { BLOCK_M: 128, BLOCK_N: 32, num_warps: 4, num_stages: 2, ...base },
         ],
     grid: (c) => [Math.ceil(n / c.BLOCK_M), z * h],
     args: () => ({

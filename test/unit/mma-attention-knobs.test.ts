@@ -46,6 +46,9 @@ test("64 × 64 over 8 subgroups: 8 barriers a key block by default, 4 lean; Q he
     assert.deepEqual([plain, hold, lean, both].map((w) => loopBarriers(w.text)), [8, 8, 4, 4]);
     assert.deepEqual([plain, hold, lean, both].map((w) => w.bytes), [45056, 35840, 45056, 35840]);
     for (const w of [plain, hold, lean, both]) assert.deepEqual(phaseRaces(w.text), []);
+    // The correctness launch's variant (codegen/instrument.ts) too.
+    const instrumented = wgsl({ BLOCK_M: 64, BLOCK_N: 64, IS_CAUSAL: causal, num_warps: 8 }, { ...SETTINGS[3], instrument: true });
+    assert.deepEqual([loopBarriers(instrumented.text), phaseRaces(instrumented.text)], [4, []]);
     // Held: Q's 8 left matrices (2 rows of matrices × 4 k steps) loaded before the loop, from the
     // array P·V stages P into; in the loop only P is loaded as a left matrix (2 × 4 k steps).
     for (const w of [hold, both]) {
@@ -75,6 +78,18 @@ test("128 × 32 over 4 subgroups of 32 rows (mmaSubgroupsM 4, the hand-written k
   // 128 × 32 and 128 × 64). Held, Q shares P's array and the 32 KiB transfer fits: S whole, P·V in
   // 2 chunks. Lean: one barrier fewer per staging and per product's first chunk.
   assert.deepEqual(counts, [[18, 43008], [12, 41984], [14, 43008], [8, 41984]]);
+});
+
+test("K and V read one block ahead (num_stages 2) under both knobs: the same barriers, no phase both writes and reads an array", () => {
+  for (const [shape, options, barriers] of [
+    [{ BLOCK_M: 64, BLOCK_N: 64, num_warps: 8 }, {}, 4],
+    [{ BLOCK_M: 128, BLOCK_N: 32, num_warps: 4 }, { mmaSubgroupsM: 4 }, 8],
+  ] as const) {
+    const ahead = wgsl({ ...shape, IS_CAUSAL: 1, num_stages: 2 }, { ...options, mmaHoldInvariant: true, mmaLeanBarriers: true });
+    assert.notEqual(ahead.text, wgsl({ ...shape, IS_CAUSAL: 1 }, { ...options, mmaHoldInvariant: true, mmaLeanBarriers: true }).text);
+    assert.deepEqual(phaseRaces(ahead.text), []);
+    assert.equal(loopBarriers(ahead.text), barriers);
+  }
 });
 
 test("lean with the product in chunks (mmaTransferBytes 8192 at 64 × 64): every chunk after the first keeps its barrier", () => {
