@@ -4,7 +4,7 @@
 // next mention (on through the loop and round to the top of the next trip) reads it, counted in
 // 32-bit registers — an f16, i32, u32, bool or f32 one each, a vec2<u32> two, a vec4<u32> four —
 // after dropping `let`s nothing reads (the driver does). An estimate of what the driver must hold,
-// not its register allocation (which Vulkan does not show); bench/NOTES.md §27.
+// not its register allocation (which Vulkan does not show); bench/NOTES.md §28.
 //
 //   npx tsx bench/loop-registers.ts     the table: H200 target, the launch's specialisation at 4096³ (and 1000×1001×1003)
 

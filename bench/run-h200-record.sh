@@ -15,7 +15,7 @@
 #   . .gpu/enter.sh; cd .kl-rec; PARTS="attn" bash bench/run-h200-record.sh
 #   . .gpu/enter.sh; cd .kl-rec; PARTS="cli" bash bench/run-h200-record.sh
 # ("attn" is the generated attention with every knob setting: ~120 settings over 64×64 and 128×32,
-# causal and not, NOTES §27; its own call so that the matmul's fit in theirs.)
+# causal and not, NOTES §29; its own call so that the matmul's fit in theirs.)
 # Then copy the last call's files to bench/results/<date>-h200-record/ and read summary.md
 # (bench/record-summary.mjs, also runnable here on that folder).
 #
@@ -95,7 +95,9 @@ log="$keep/run.log"
   fi
   if has suite; then
     # The default code generation (each config's "knobs: default" row) and every knob setting in one
-    # file; KNOBS lines give each case's best at the default knobs against its best with them.
+    # file; KNOBS lines give each case's best at the default knobs against its best with them. The
+    # matmul's knobs (each alone past 32 settings) on its first three configs: mmaPackedPrefetch
+    # at 4096³ also on 128×128 over 4 subgroups of 4×4, shiftedHalfRows at 1000×1001×1003 (NOTES §28).
     cases=${SUITE_CASES:-matmul-f16-1000x1001x1003,matmul-f16-1024x1024x1024,matmul-f16-4096x4096x4096}
     if [ -n "$quick" ]; then
       # lavapipe has no matrices: the matmul's settings of the matrix knobs run emulated and are
@@ -108,7 +110,7 @@ log="$keep/run.log"
   fi
   if has attn; then
     # Attention causal and not, each knob setting on its first two configs (64×64 over 8 subgroups,
-    # 128×32 over 4: Q held, lean barriers, the split; NOTES §27). Emulated attention takes lavapipe
+    # 128×32 over 4: Q held, lean barriers, the split; NOTES §29). Emulated attention takes lavapipe
     # a minute per setting, so QUICK runs it without matrices (its load forms only).
     if [ -n "$quick" ]; then step 560 node bench/dist/suite.js --quick --only attention-f16 --tune-codegen --out "$keep/kl-f16-attention.json"
     else step 560 node bench/dist/suite.js --only attention-f16 --tune-codegen --out "$keep/kl-f16-attention.json"; fi

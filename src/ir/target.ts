@@ -57,7 +57,7 @@ export interface CodegenOptions {
   /**
    * Hold such a staged A in left matrices for the whole loop instead of loading them from workgroup
    * memory every trip (codegen/mma.ts): staged into the dot-shared A array, loaded once before the
-   * loop, as bench/flash-kernels.ts holds Q (bench/NOTES.md §25, §27). Off unless true; nothing
+   * loop, as bench/flash-kernels.ts holds Q (bench/NOTES.md §25, §29). Off unless true; nothing
    * without mmaStageInvariant. More registers per invocation, less workgroup memory.
    */
   mmaHoldInvariant?: boolean;
@@ -66,7 +66,7 @@ export interface CodegenOptions {
    * P·V), no barrier before a dot's operands are staged and none before its product first leaves
    * the matrices (codegen/mma.ts): every such dot has a barrier after its staging and one after
    * storing its product, and these already order every earlier read of the arrays written
-   * (bench/NOTES.md §27). Off unless true.
+   * (bench/NOTES.md §29). Off unless true.
    */
   mmaLeanBarriers?: boolean;
   /**
@@ -87,7 +87,7 @@ export interface CodegenOptions {
    * Carry a loop's prefetched f16 operand tiles of a tl.dot on subgroup matrices (pipeline.ts) packed,
    * 4 halves per `vec2<u32>` (2 halves a 32-bit register), where every run of 4 of their loads is read
    * whole (known aligned, or shifted: `shiftedHalfRows`), and stage them from those registers
-   * (codegen/packed-halves.ts). Off unless true; not measured on the H200 yet (bench/NOTES.md §27):
+   * (codegen/packed-halves.ts). Off unless true; not measured on the H200 yet (bench/NOTES.md §28):
    * the generated loop held one half per register, twice what the hand-written 242 TFLOP/s kernel holds.
    */
   mmaPackedPrefetch?: boolean;
@@ -178,7 +178,7 @@ export interface CodegenOptions {
    * An f16 load of runs of 4 along rows that are not known to start on multiples of 4 elements (a
    * row stride not a multiple of 16, as K = 1003 gives A): read each run as the two aligned
    * `vec4<f16>` that cover it, the run's shift applied in registers (codegen/packed-halves.ts),
-   * instead of element by element. Off unless true; not measured on the H200 yet (bench/NOTES.md §27).
+   * instead of element by element. Off unless true; not measured on the H200 yet (bench/NOTES.md §28).
    */
   shiftedHalfRows?: boolean;
   /**
