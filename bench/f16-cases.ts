@@ -171,13 +171,17 @@ export function attentionF16(z: number, h: number, n: number, d: number, causal:
           // w8 21.0, 128×64 w8 23.2, 128×64 w4 14.2; then (NOTES §20) 64×64 over 8 subgroups 59.1,
           // 64×128 w8 37.7, 128×64 w16 23.7. The leader first, then the hand-written kernel's
           // shape (NOTES §25: 128×32 over 4 subgroups of 32 rows, mmaSubgroupsM 4): the knobs are
-          // tried on both (NOTES §27).
+          // tried on both (NOTES §29).
           { BLOCK_M: 64, BLOCK_N: 64, num_warps: 8, ...base },
           { BLOCK_M: 128, BLOCK_N: 32, num_warps: 4, ...base },
           { BLOCK_M: 64, BLOCK_N: 64, num_warps: 4, ...base },
           { BLOCK_M: 64, BLOCK_N: 32, num_warps: 4, ...base },
           { BLOCK_M: 64, BLOCK_N: 128, num_warps: 8, ...base },
           { BLOCK_M: 128, BLOCK_N: 64, num_warps: 16, ...base },
+          // K and V read one block ahead, as the hand-written kernel reads them (num_stages 2:
+          // never timed with the matrices; NOTES §29).
+          { BLOCK_M: 64, BLOCK_N: 64, num_warps: 8, num_stages: 2, ...base },
+          { BLOCK_M: 128, BLOCK_N: 32, num_warps: 4, num_stages: 2, ...base },
         ],
     grid: (c) => [Math.ceil(n / c.BLOCK_M), z * h],
     args: () => ({
@@ -216,7 +220,7 @@ export function attentionF16(z: number, h: number, n: number, d: number, causal:
     },
     flops: (4 * z * h * n * n * d) / (causal ? 2 : 1),
     // The first configs again without a branch per load and without divisibility (NOTES §19), and
-    // with Q held in matrices and the lean barriers, also over 4 subgroups along M (NOTES §27).
+    // with Q held in matrices and the lean barriers, also over 4 subgroups along M (NOTES §29).
     targets: quick ? [] : [
       { halfLoadForm: "select" }, { divisibility: false },
       { mmaHoldInvariant: true, mmaLeanBarriers: true }, { mmaHoldInvariant: true, mmaLeanBarriers: true, mmaSubgroupsM: 4 },

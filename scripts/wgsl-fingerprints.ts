@@ -41,7 +41,8 @@ const TARGETS: Record<string, [Target, CodegenOptions]> = {
 };
 /** The switches bench/ times (bench/suite.ts, bench/NOTES.md), for the tensor-core examples. */
 const SWITCHES: CodegenOptions[] = [
-  { mmaDoubleBuffer: true }, { mmaDirectStore: false }, { mmaStageInvariant: false }, { mmaTransferBytes: 8192 },
+  { mmaDoubleBuffer: true }, { mmaDirectStore: false }, { mmaStageInvariant: false }, { mmaHoldInvariant: true },
+  { mmaLeanBarriers: true }, { mmaHoldInvariant: true, mmaLeanBarriers: true, mmaSubgroupsM: 4 }, { mmaTransferBytes: 8192 },
   { subgroupMatrixDot: false }, { numStages: 1 }, { numStages: 2 }, { wideHalfAccesses: false }, { halfLoadForm: "select" },
   { divisibility: false }, { mmaPackedPrefetch: true }, { shiftedHalfRows: true }, { shiftedHalfRows: true, mmaPackedPrefetch: true }, { doubleBufferDot: true }, { privateDotTiles: true }, { padDotTiles: false }, { rowLayouts: false },
   { sinkInvariantDotLoads: false }, { unrollDot: false }, { tiledLayouts: false }, { preferredWorkgroupSize: 128 },

@@ -9,7 +9,7 @@ import type { Tree } from "@lezer/common";
 import { literalValue, type ConstScope, type PyConst } from "./literals";
 import { bodyStatements, children, dottedName, firstError, parsePython, parts, spanOf, stringValue, textOf, type SyntaxNode } from "./tree";
 import { readLaunches, type LaunchSite } from "./launches";
-import { readJitFunction, type PythonKernel } from "./signature";
+import { readJitFunction, readWrappedKernels, type PythonKernel } from "./signature";
 
 export type { LaunchSite, PythonKernel };
 
@@ -73,6 +73,7 @@ export function readPythonFile(fileName: string, text: string): PythonFile {
     if (clash >= 0) kernels.splice(clash, 1);
     kernels.push(kernel);
   }
+  readWrappedKernels(text, tree.topNode, imports, scope, log, kernels);
   for (const k of kernels) for (const other of kernels) {
     if (other === k || !k.names.has(other.name)) continue;
     k.calls.add(other.name);
@@ -92,7 +93,44 @@ function readImports(text: string, top: SyntaxNode): PythonImports {
     }
   };
   visit(top);
+  readFunctionAliases(text, top, imports);
   return imports;
+}
+
+/**
+ * Module-level names bound to a tl / libdevice function, as unsloth's utils.py binds them
+ * (`triton_tanh = libdevice.tanh`, `triton_cast = tl.cast`, in an `if` on Triton's version): a
+ * kernel calling `triton_tanh(x)` calls tl.tanh. Only a name bound once is followed.
+ */
+function readFunctionAliases(text: string, top: SyntaxNode, imports: PythonImports): void {
+  const bound = new Map<string, string | undefined>();
+  const visit = (node: SyntaxNode) => {
+    for (const s of children(node)) {
+      if (s.name === "IfStatement" || s.name === "TryStatement") for (const b of children(s)) if (b.name === "Body") visit(b);
+      if (s.name !== "AssignStatement") continue;
+      const kids = children(s);
+      if (kids.length !== 3 || kids[0].name !== "VariableName" || kids[1].name !== "AssignOp") continue;
+      const name = textOf(text, kids[0]);
+      const fn = tlFunction(dottedName(text, kids[2]), imports);
+      // Bound twice (each branch of a version check) to the same function is still one alias.
+      bound.set(name, bound.has(name) && bound.get(name) !== fn ? undefined : fn);
+    }
+  };
+  visit(top);
+  for (const [name, fn] of bound) if (fn && !imports.functions.has(name)) imports.functions.set(name, fn);
+}
+
+/** `libdevice.tanh`, `tl.math.tanh`, `tl.cast`, `triton.language.extra.libdevice.tanh` → its function's name. */
+function tlFunction(dotted: string[] | undefined, imports: PythonImports): string | undefined {
+  if (!dotted || dotted.length < 2) return undefined;
+  const head = dotted.slice(0, -1);
+  const fn = dotted[dotted.length - 1];
+  const headText = head.join(".");
+  if (imports.math.has(headText)) return fn;
+  const tl = imports.tl.has(head[0]) ? ["triton", "language"] : head[0] === "triton" || imports.triton.has(head[0]) ? ["triton"] : undefined;
+  if (!tl) return undefined;
+  const full = [...tl, ...head.slice(1)].join(".");
+  return full === "triton.language" || MATH_MODULES.has(full) || full === "triton.language.extra.libdevice" ? fn : undefined;
 }
 
 const MATH_MODULES = new Set(["triton.language.math", "triton.language.extra.libdevice", "triton.language.extra.cuda.libdevice", "triton.language.extra.hip.libdevice"]);

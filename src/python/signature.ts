@@ -63,10 +63,19 @@ export function readJitFunction(text: string, decorated: SyntaxNode, imports: Py
   if (!fn) return undefined;
   const named = decorators.map((d) => ({ node: d, name: decoratorName(text, d, imports), args: children(d).find((c) => c.name === "ArgList") }));
   if (!named.some((d) => d.name === "jit")) return undefined;
+  const kernel = kernelOf(text, fn, decorated, imports, scope, log);
+  for (const d of named) {
+    if (d.name === "autotune" || d.name === "heuristics") wrap(text, kernel, d.name, d.args, decorated.parent!, scope, log);
+    if (d.name === undefined) log.warning(Codes.pythonDecorator, spanOf(d.node), `Kernel Lab ignores this decorator on a @triton.jit function (it knows triton.jit, triton.autotune and triton.heuristics)`);
+  }
+  return kernel;
+}
+
+function kernelOf(text: string, fn: SyntaxNode, whole: SyntaxNode, imports: PythonImports, scope: ConstScope, log: DiagnosticLog): PythonKernel {
   const nameNode = children(fn).find((c) => c.name === "VariableName")!;
   const kernel: PythonKernel = {
     name: textOf(text, nameNode),
-    span: spanOf(decorated),
+    span: spanOf(whole),
     nameSpan: spanOf(nameNode),
     node: fn,
     params: readParams(text, fn, imports, scope, log),
@@ -75,11 +84,6 @@ export function readJitFunction(text: string, decorated: SyntaxNode, imports: Py
     calls: new Set(),
     called: false,
   };
-  for (const d of named) {
-    if (d.name === "autotune" && d.args) kernel.autotune = readAutotune(text, d.args, decorated.parent!, scope, log);
-    if (d.name === "heuristics" && d.args) kernel.heuristics.push(...readHeuristics(text, d.args, log));
-    if (d.name === undefined) log.warning(Codes.pythonDecorator, spanOf(d.node), `Kernel Lab ignores this decorator on a @triton.jit function (it knows triton.jit, triton.autotune and triton.heuristics)`);
-  }
   const body = children(fn).find((c) => c.name === "Body");
   if (body) walk(body, (n) => {
     if (n.name === "VariableName") kernel.names.add(textOf(text, n));
@@ -87,8 +91,47 @@ export function readJitFunction(text: string, decorated: SyntaxNode, imports: Py
   return kernel;
 }
 
+function wrap(text: string, kernel: PythonKernel, name: "autotune" | "heuristics", args: SyntaxNode | undefined, top: SyntaxNode, scope: ConstScope, log: DiagnosticLog): void {
+  if (!args) return;
+  if (name === "autotune") kernel.autotune = readAutotune(text, args, top, scope, log);
+  else kernel.heuristics.push(...readHeuristics(text, args, log));
+}
+
+/**
+ * The decorators called as functions at the module's top level, as unsloth writes its backward
+ * kernel: `f = triton.jit(f)`, then `f = triton.heuristics({…})(f)` or `triton.autotune(…)(f)`.
+ * Adds the kernels they make to `kernels` (a name rebound to another function isn't followed).
+ */
+export function readWrappedKernels(text: string, top: SyntaxNode, imports: PythonImports, scope: ConstScope, log: DiagnosticLog, kernels: PythonKernel[]): void {
+  const functions = new Map<string, SyntaxNode>();
+  for (const s of children(top)) {
+    if (s.name === "FunctionDefinition") functions.set(textOf(text, children(s).find((c) => c.name === "VariableName")!), s);
+    if (s.name !== "AssignStatement") continue;
+    const kids = children(s);
+    if (kids.length !== 3 || kids[0].name !== "VariableName" || kids[1].name !== "AssignOp" || kids[2].name !== "CallExpression") continue;
+    const [callee, argList] = children(kids[2]);
+    const args = argList ? parts(argList) : [];
+    const target = textOf(text, kids[0]);
+    if (args.length !== 1 || args[0].name !== "VariableName" || textOf(text, args[0]) !== target) continue;
+    if (wrapperName(text, dottedName(text, callee), imports) === "jit") {
+      const fn = functions.get(target);
+      if (fn && !kernels.some((k) => k.name === target)) kernels.push(kernelOf(text, fn, fn, imports, scope, log));
+      continue;
+    }
+    const [inner, innerArgs] = callee.name === "CallExpression" ? children(callee) : [];
+    const name = inner ? wrapperName(text, dottedName(text, inner), imports) : undefined;
+    const kernel = kernels.find((k) => k.name === target);
+    if (kernel && (name === "autotune" || name === "heuristics")) wrap(text, kernel, name, innerArgs, top, scope, log);
+  }
+}
+
 function decoratorName(text: string, d: SyntaxNode, imports: PythonImports): "jit" | "autotune" | "heuristics" | undefined {
-  const names = children(d).filter((c) => c.name === "VariableName").map((c) => textOf(text, c));
+  return wrapperName(text, children(d).filter((c) => c.name === "VariableName").map((c) => textOf(text, c)), imports);
+}
+
+/** `triton.jit` / `jit` imported from triton (and autotune, heuristics), by the dotted name written. */
+function wrapperName(text: string, names: string[] | undefined, imports: PythonImports): "jit" | "autotune" | "heuristics" | undefined {
+  if (!names) return undefined;
   const last = names[names.length - 1];
   if (last !== "jit" && last !== "autotune" && last !== "heuristics") return undefined;
   if (names.length === 1) return imports.functions.get(last) === last ? last : undefined;

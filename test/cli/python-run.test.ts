@@ -169,7 +169,7 @@ test("kernel-library style: constexpr globals, libdevice imports, .to(tl.int64) 
   const { report, outcome } = await run(path.join(PY, "kernel-library.py"), { bench: "off" });
   assert.equal(outcome, "ok", report.traceback);
   assert.deepEqual(report.diagnostics, []);
-  assert.deepEqual(report.checks.map((c) => c.passed), [true, true, true, true, true]);
+  assert.deepEqual(report.checks.map((c) => c.passed), [true, true, true, true, true, true, true]);
   assert.match(report.stdout, /in-place gelu\*up and rms norm match torch/);
   // The host code around a backward kernel (Liger's style): a dtype constexpr, one program per SM.
   assert.match(report.stdout, /a dtype constexpr, not FLAG, one program per SM: 8\n/);
@@ -178,6 +178,9 @@ test("kernel-library style: constexpr globals, libdevice imports, .to(tl.int64) 
   assert.equal(scaled?.constexprs.Y_dtype, "tl.float16");
   // Names bound before an early return (Liger's ignore_index rows), rebound with another dtype after it.
   assert.match(report.stdout, /names rebound with another dtype after an early return\n/);
+  // unsloth's style: `f = triton.jit(f)` and `triton.heuristics({…})(f)`, `fast_tanh = libdevice.tanh`.
+  assert.deepEqual(report.launches.filter((l) => l.kernel === "_tanh_gate").map((l) => l.constexprs.HAS_SCALE), [false, true]);
+  assert.match(report.stdout, /triton\.jit\(f\) and triton\.heuristics\(\.\.\.\)\(f\), libdevice\.tanh under a name of its own\n/);
 });
 
 test("torch's ops on GPU tensors run as GPU kernels and match the CPU ops; with --cpu they are the CPU ops", async () => {

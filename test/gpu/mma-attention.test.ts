@@ -1,7 +1,7 @@
 // examples/attention-f16.kernel.ts (tutorial 06 in f16) with both dots on subgroup matrices,
 // emulated on lavapipe (CodegenOptions.subgroupMatrixEmulation: the same staging, barriers and
 // transfers as the H200's code, each matrix in private arrays), under the knobs that bring it
-// toward the hand-written flash kernel (bench/NOTES.md §27): Q held in left matrices for the key
+// toward the hand-written flash kernel (bench/NOTES.md §29): Q held in left matrices for the key
 // loop (mmaHoldInvariant), the barriers a "once" dot does not need left out (mmaLeanBarriers),
 // each alone and together, causal and not. Against float64 of the f16 inputs and the interpreter;
 // 40 tokens (a partial block of queries and of keys), heads of 32, Out NaN-poisoned.
@@ -47,11 +47,11 @@ function reference(q: Float64Array, k: Float64Array, v: Float64Array, causal: bo
   return out;
 }
 
-async function check(causal: boolean, knobs: CodegenOptions): Promise<string> {
+async function check(causal: boolean, knobs: CodegenOptions, stages?: number): Promise<string> {
   const [q, k, v] = [halves(H * N * D), halves(H * N * D), halves(H * N * D)];
   const BLOCK_M = 32;
   const { gpu, cpu, kernel } = await runBoth({
-    source: SOURCE, constexprs: { BLOCK_M, BLOCK_N: 16, HEAD_DIM: D, IS_CAUSAL: causal ? 1 : 0 },
+    source: SOURCE, constexprs: { BLOCK_M, BLOCK_N: 16, HEAD_DIM: D, IS_CAUSAL: causal ? 1 : 0, ...(stages ? { num_stages: stages } : {}) },
     target: { ...EMULATED, workgroupSize: 64, ...knobs }, grid: [Math.ceil(N / BLOCK_M), H],
     args: {
       Q: q.bits, K: k.bits, V: v.bits, Out: new Uint16Array(H * N * D).fill(0x7e00), sm_scale: 1 / Math.sqrt(D),
@@ -66,15 +66,15 @@ async function check(causal: boolean, knobs: CodegenOptions): Promise<string> {
   return kernel.wgsl;
 }
 
-// Each knob alone one way, and both together both ways (lavapipe compiles each emulated kernel in
-// seconds: four, not six).
-const CASES: [boolean, CodegenOptions][] = [
+// Each knob alone one way, and both together both ways, the causal one with K and V read a block
+// ahead (num_stages 2) (lavapipe compiles each emulated kernel in seconds: four, not six).
+const CASES: [boolean, CodegenOptions, number?][] = [
   [false, { mmaHoldInvariant: true }], [true, { mmaLeanBarriers: true }],
-  [false, { mmaHoldInvariant: true, mmaLeanBarriers: true }], [true, { mmaHoldInvariant: true, mmaLeanBarriers: true }],
+  [false, { mmaHoldInvariant: true, mmaLeanBarriers: true }], [true, { mmaHoldInvariant: true, mmaLeanBarriers: true }, 2],
 ];
-for (const [causal, knobs] of CASES) {
-  test(`attention-f16 on emulated matrices, ${causal ? "causal" : "not causal"}, ${Object.keys(knobs).join(" and ")}`, async () => {
-    const wgsl = await check(causal, knobs);
+for (const [causal, knobs, stages] of CASES) {
+  test(`attention-f16 on emulated matrices, ${causal ? "causal" : "not causal"}, ${Object.keys(knobs).join(" and ")}${stages ? `, num_stages ${stages}` : ""}`, async () => {
+    const wgsl = await check(causal, knobs, stages);
     assert.equal(/mma\d+_q0_1\b/.test(wgsl), knobs.mmaHoldInvariant === true, "Q's 2 left matrices held from before the loop");
   });
 }

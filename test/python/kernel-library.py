@@ -172,3 +172,43 @@ onehot = (torch.arange(300, device="cuda")[None, :] == targets[:, None]).float()
 expected = -(torch.log_softmax(logits / 2, dim=-1) * onehot).sum(dim=-1)
 torch.testing.assert_close(losses, expected, atol=1e-5, rtol=1e-5)
 print("names rebound with another dtype after an early return")
+
+
+# unsloth's style: the decorators called as functions, and tl / libdevice functions under names of
+# the module's own (unsloth's utils.py: triton_tanh = libdevice.tanh, triton_cast = tl.cast).
+fast_tanh = libdevice.tanh
+cast_to = tl.cast
+
+
+def _tanh_gate(x_ptr, out_ptr, n_elements, scale, BLOCK_SIZE: tl.constexpr, HAS_SCALE: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK_SIZE + tl.arange(0, BLOCK_SIZE)
+    mask = offs < n_elements
+    x = tl.load(x_ptr + offs, mask=mask, other=0.0)
+    if HAS_SCALE:
+        x = x * scale
+    tl.store(out_ptr + offs, cast_to(fast_tanh(x), tl.float32) * x, mask=mask)
+
+
+_tanh_gate = triton.jit(_tanh_gate)
+_tanh_gate = triton.heuristics({"HAS_SCALE": lambda args: args["scale"] != 1.0})(_tanh_gate)
+
+
+class TanhGate(torch.autograd.Function):
+    @staticmethod
+    @torch.amp.custom_fwd(device_type="cuda")
+    def forward(ctx, x, scale):
+        out = torch.empty_like(x)
+        _tanh_gate[(triton.cdiv(x.numel(), 256),)](x, out, x.numel(), scale, BLOCK_SIZE=256)
+        return out
+
+
+@torch.compiler.disable
+def tanh_gate(x, scale=1.0):
+    return TanhGate.apply(x, scale)
+
+
+x = torch.randn(3001, device="cuda")
+for scale in (1.0, 0.5):
+    torch.testing.assert_close(tanh_gate(x, scale), torch.tanh(x * scale) * (x * scale), atol=1e-6, rtol=1e-5)
+assert torch.count_nonzero(x > 0).item() == int((x > 0).sum().item())
+print("triton.jit(f) and triton.heuristics(...)(f), libdevice.tanh under a name of its own")

@@ -1,5 +1,5 @@
 // Attention's two tl.dot calls on subgroup matrices under the knobs that bring them toward the
-// hand-written flash kernel (bench/flash-kernels.ts; bench/NOTES.md §27): Q held in left matrices
+// hand-written flash kernel (bench/flash-kernels.ts; bench/NOTES.md §29): Q held in left matrices
 // for the whole key loop (mmaHoldInvariant) and the barriers a "once" dot does not need left out
 // (mmaLeanBarriers). Compiled only, for the H200 (49152 bytes of workgroup memory, 16×16×16 f16
 // matrices) at tutorial 06's launch of record (4 × 32 × 4096 × 64, specialised as the harness
@@ -75,6 +75,18 @@ test("128 × 32 over 4 subgroups of 32 rows (mmaSubgroupsM 4, the hand-written k
   // 128 × 32 and 128 × 64). Held, Q shares P's array and the 32 KiB transfer fits: S whole, P·V in
   // 2 chunks. Lean: one barrier fewer per staging and per product's first chunk.
   assert.deepEqual(counts, [[18, 43008], [12, 41984], [14, 43008], [8, 41984]]);
+});
+
+test("K and V read one block ahead (num_stages 2) under both knobs: the same barriers, no phase both writes and reads an array", () => {
+  for (const [shape, options, barriers] of [
+    [{ BLOCK_M: 64, BLOCK_N: 64, num_warps: 8 }, {}, 4],
+    [{ BLOCK_M: 128, BLOCK_N: 32, num_warps: 4 }, { mmaSubgroupsM: 4 }, 8],
+  ] as const) {
+    const ahead = wgsl({ ...shape, IS_CAUSAL: 1, num_stages: 2 }, { ...options, mmaHoldInvariant: true, mmaLeanBarriers: true });
+    assert.notEqual(ahead.text, wgsl({ ...shape, IS_CAUSAL: 1 }, { ...options, mmaHoldInvariant: true, mmaLeanBarriers: true }).text);
+    assert.deepEqual(phaseRaces(ahead.text), []);
+    assert.equal(loopBarriers(ahead.text), barriers);
+  }
 });
 
 test("lean with the product in chunks (mmaTransferBytes 8192 at 64 × 64): every chunk after the first keeps its barrier", () => {

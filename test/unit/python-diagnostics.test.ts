@@ -100,6 +100,10 @@ test("check file.py: a host function's bare yield is Python; a constexpr used as
   assert.equal(wrong.length, 1, wrong.join("\n"));
   assert.match(wrong[0], /^13:39 KL2080 .*tl\.float64/);
   assert.deepEqual(diagnose("def g():\n    x = yield\n    yield\n"), []);
+  // unsloth's: the decorators called as functions, and a libdevice function under a name of the module's own.
+  const wrapped = "import triton\nimport triton.language as tl\nfrom triton.language.extra import libdevice\nmy_tanh = libdevice.tanh\n\ndef k(x_ptr, y_ptr, n, BLOCK: tl.constexpr, FLAG: tl.constexpr):\n    offs = tl.arange(0, BLOCK)\n    tl.store(y_ptr + offs, my_tanh(tl.load(x_ptr + offs, mask=offs < n)), mask=offs < n)\n\nk = triton.jit(k)\nk = triton.heuristics({'FLAG': lambda args: args['n'] > 4})(k)\n";
+  assert.deepEqual(diagnose(wrapped), []);
+  assert.match(diagnose(wrapped.replace("my_tanh(", "no_tanh("))[0], /^8:28 KL1004 'no_tanh' isn't a tl\.\* function/);
   assert.match(diagnose("def g():\n    yield (\n")[0], /KL1100/);
 });
 

@@ -41,7 +41,8 @@ interface BrowserGlobals {
 const browser = globalThis as unknown as BrowserGlobals;
 
 /** How one worker's request ends. */
-type Ending<T> = (result: T) => void;
+/** Ends a request; `healthy: false` (the worker failed, e.g. Python did not start) terminates a kept worker instead of keeping it. */
+type Ending<T> = (result: T, healthy?: boolean) => void;
 
 export class WebWorkers implements Runner {
   private workerUrl: Promise<string> | undefined;
@@ -116,7 +117,8 @@ export class WebWorkers implements Runner {
                 return;
               case "error":
                 this.log.error(`Python worker failed (${message.code}): ${message.message}`);
-                end({ kind: "worker-error", message: message.message, code: message.code });
+                // Not kept: a worker whose Pyodide failed to start would get the next request without Pyodide's files.
+                end({ kind: "worker-error", message: message.message, code: message.code }, false);
                 return;
               default:
                 return;
@@ -201,7 +203,7 @@ export class WebWorkers implements Runner {
             print(message.text, message.category);
             return;
           case "error":
-            end(new Error(message.message));
+            end(new Error(message.message), false);
             return;
           default:
             this.log.warn(`debug worker: unexpected message ${message.type}`);
@@ -259,7 +261,7 @@ export class WebWorkers implements Runner {
         else worker.terminate();
         resolve(result);
       };
-      const end = (result: T) => finish(result, true);
+      const end = (result: T, healthy = true) => finish(result, healthy);
       const timer = endings.timeout
         ? setTimeout(() => {
             this.log.warn(`worker: no answer after ${endings.timeout!.ms} ms, terminating it`);

@@ -20,7 +20,7 @@ from . import _math
 from ._math import broadcast_shapes, matmul, where, clamp
 from . import _autograd as autograd
 from ._autograd import no_grad, enable_grad, inference_mode, set_grad_enabled
-from . import testing, cuda, nn, backends, distributed, version
+from . import testing, cuda, nn, backends, distributed, version, amp, compiler
 from ._legacy_types import FloatTensor, HalfTensor, BFloat16Tensor, IntTensor, LongTensor, CharTensor, ByteTensor, BoolTensor  # noqa: F401
 
 float = float32  # noqa: A001
@@ -255,6 +255,12 @@ def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
 def equal(a, b):
     """The same shape and the same elements (Liger's backward tests `torch.equal(grad_output, torch.tensor(1.0))`)."""
     return tuple(a.shape) == tuple(b.shape) and _builtin_bool((a == b).all().item())
+
+
+def count_nonzero(x, dim=None):
+    """How many elements are not zero, as an int64 tensor (unsloth's `torch.count_nonzero(labels != -100)`)."""
+    nonzero = (x != 0).to(int64)
+    return nonzero.sum() if dim is None else nonzero.sum(dim=dim)
 
 
 def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):

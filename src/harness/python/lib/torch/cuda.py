@@ -105,3 +105,4 @@ def default_stream(device=None):
 def stream(s):
     import contextlib
     return contextlib.nullcontext()
+from . import amp  # noqa: E402,F401 (torch.cuda.amp.custom_fwd, the older spelling)

@@ -1,0 +1,21 @@
+# torch.amp's decorators for an autograd.Function's forward and backward (unsloth's
+# torch_amp_custom_fwd). They matter only under autocast, which Kernel Lab's torch doesn't have, so
+# they give the function back as it is, as PyTorch's do with autocast off. autocast itself is refused.
+
+
+def _identity_decorator(fwd=None, **kwargs):
+    if fwd is None:
+        return lambda f: f
+    return fwd
+
+
+custom_fwd = _identity_decorator
+custom_bwd = _identity_decorator
+
+
+class autocast:
+    refused = True
+
+    def __init__(self, *args, **kwargs):
+        from ._tensor import not_implemented
+        not_implemented("torch.autocast (Kernel Lab's torch computes in the tensors' own dtypes)")
