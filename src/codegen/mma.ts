@@ -4,8 +4,11 @@
 // per-invocation base plus a constant (mma-transfer.ts). An operand written `tl.trans(x)` is
 // staged as x and loaded column-major. In a loop plan the staged tiles can alternate between two
 // buffers (one barrier per trip instead of two; CodegenOptions.mmaDoubleBuffer, off: 5.5× slower in a
-// hand-written kernel on the H200, bench/NOTES.md §19). The matrix operations, real or emulated,
-// are mma-ops.ts's.
+// hand-written kernel on the H200, bench/NOTES.md §19). A "once" plan's loop-invariant A (attention's
+// Q) is staged once before its loop, and may be held in left matrices for the whole loop
+// (CodegenOptions.mmaHoldInvariant); in kernels of "once" plans only, the barriers before staging and
+// before a product first leaves the matrices may go (mmaLeanBarriers; bench/NOTES.md §29). The
+// matrix operations, real or emulated, are mma-ops.ts's.
 
 import type { Value } from "../ir/ir";
 import type { Emitter } from "./emitter";
