@@ -46,6 +46,9 @@ test("64 × 64 over 8 subgroups: 8 barriers a key block by default, 4 lean; Q he
     assert.deepEqual([plain, hold, lean, both].map((w) => loopBarriers(w.text)), [8, 8, 4, 4]);
     assert.deepEqual([plain, hold, lean, both].map((w) => w.bytes), [45056, 35840, 45056, 35840]);
     for (const w of [plain, hold, lean, both]) assert.deepEqual(phaseRaces(w.text), []);
+    // The correctness launch's variant (codegen/instrument.ts) too.
+    const instrumented = wgsl({ BLOCK_M: 64, BLOCK_N: 64, IS_CAUSAL: causal, num_warps: 8 }, { ...SETTINGS[3], instrument: true });
+    assert.deepEqual([loopBarriers(instrumented.text), phaseRaces(instrumented.text)], [4, []]);
     // Held: Q's 8 left matrices (2 rows of matrices × 4 k steps) loaded before the loop, from the
     // array P·V stages P into; in the loop only P is loaded as a left matrix (2 × 4 k steps).
     for (const w of [hold, both]) {
