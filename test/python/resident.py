@@ -23,7 +23,7 @@ def scale(x, factor):
 
 
 n = 5003
-x = torch.rand(n, device=DEVICE)
+x = torch.rand(n).to(DEVICE)  # made on the CPU: uploaded by the first launch that takes it
 y = scale(x, 2.0)  # up: x (y, torch.empty_like's poison, is filled on the GPU); y stays there
 z = scale(y, 3.0)  # y bound as it is; z poisoned on the GPU
 torch.testing.assert_close(z, x * 6.0)  # x * 6.0 on the GPU; down: z and x * 6.0

@@ -73,12 +73,11 @@ for dtype, tol in ((torch.float32, 1e-5), (torch.float16, 1e-2)):
 
 # Tutorial 05's reference: F.layer_norm's backward on the GPU against the CPU's.
 grads = []
+inputs = (torch.randn(37, 300), torch.rand(300), torch.rand(300), torch.randn(37, 300))
 for device in (DEVICE, "cpu"):
-    torch.manual_seed(1)
-    x = torch.randn(37, 300, device=device, requires_grad=True)
-    w = torch.rand(300, device=device, requires_grad=True)
-    bias = torch.rand(300, device=device, requires_grad=True)
-    dy = torch.randn(37, 300, device=device)
+    x, w, bias, dy = (t.to(device) for t in inputs)
+    for t in (x, w, bias):
+        t.requires_grad_()
     F.layer_norm(x, (300, ), w, bias, 1e-5).backward(dy)
     grads.append((x.grad, w.grad, bias.grad))
 for got, expected in zip(*grads):
@@ -99,6 +98,17 @@ except AssertionError:
     pass
 else:
     raise AssertionError("a NaN passed assert_close")
+
+# torch.rand / randn on the GPU device: Philox, the same numbers after the same manual_seed; float16 stays below 1.
+torch.manual_seed(7)
+a = torch.rand(70001, device=DEVICE)
+torch.manual_seed(7)
+check(torch.rand(70001, device=DEVICE), a.cpu(), 0)
+assert (torch.rand(70001, device=DEVICE) - a).abs().max().item() > 0.5, "the next draw differs"
+assert 0 <= a.min().item() and a.max().item() < 1 and abs(a.mean().item() - 0.5) < 0.01, (a.min(), a.max(), a.mean())
+normal = torch.randn(70001, device=DEVICE)
+assert abs(normal.mean().item()) < 0.02 and abs((normal * normal).mean().item() - 1) < 0.03
+assert torch.rand(70001, device=DEVICE, dtype=torch.float16).max().item() < 1
 
 # Inside do_bench the same kernels are what is timed: no wall-clock note, nothing left out.
 x = torch.rand(5000, device=DEVICE)

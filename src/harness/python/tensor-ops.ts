@@ -208,7 +208,10 @@ export const tensorOps = {
   },
   /** `kind`: rand (uniform [0, 1)), randn (normal), randint ([low, high)). */
   random(kind: string, n: number, dtype: TensorDtype, low: number, high: number): TensorStorage {
-    return fill([n], dtype, randomValues(kind, low, high));
+    const draw = randomValues(kind, low, high);
+    // A draw just under 1 rounds to 1 in a 16-bit float: torch.rand stays below 1 (the largest float16 / bfloat16 under it).
+    const below = kind !== "rand" ? undefined : dtype === "float16" ? 1 - 2 ** -11 : dtype === "bfloat16" ? 1 - 2 ** -8 : undefined;
+    return fill([n], dtype, below === undefined ? draw : (i) => Math.min(draw(i), below));
   },
   /** How far apart two views are (broadcast to `shape`): what allclose and assert_close report. */
   closeness(a: View, b: View, shape: unknown, rtol: number, atol: number, equalNan: boolean) {

@@ -57,10 +57,12 @@ def _kernel_lab_reset():
     on_gpu = _sys.modules.get("torch._on_gpu")
     if on_gpu is not None:
         on_gpu._said.clear()
+        on_gpu.seed(0)
 
 
 def manual_seed(seed):
     _js.seed(_builtin_int(seed))
+    _on_gpu.seed(_builtin_int(seed))
 
 
 # This module's own `int`, `float`, `bool`, `max`, `sum`… are torch's; Python's are these.
@@ -145,6 +147,11 @@ def full_like(t, fill_value, dtype=None, device=None, **kwargs):
 
 
 def _random(kind, shape, dtype_, device_, low=0, high=1, requires_grad=False):
+    if _dtypes.as_device(device_).type == "cuda":
+        drawn = _on_gpu.random(kind, dtype_, shape)
+        if drawn is not None:
+            drawn.requires_grad = requires_grad
+            return drawn
     n = 1
     for s in shape:
         n *= s
@@ -314,10 +321,7 @@ def set_default_dtype(d):
 def _fill_random(t, kind, a, b):
     """In place, from Kernel Lab's generator (drawn in float32, then rounded to the tensor's dtype)."""
     drawn = _random(kind, t.shape, float32, t.device)
-    source = (drawn * b + a if kind == "randn" else drawn * (b - a) + a)._view()
-    _js.assign(t._view(write=True), source)
-    t._version += 1
-    return t
+    return t._assign(t, drawn * b + a if kind == "randn" else drawn * (b - a) + a)
 
 
 # Tensor.normal_ / uniform_ (tutorial 06 fills its inputs with normal_).

@@ -182,3 +182,18 @@ def _reduce_rows(x_ptr, out_ptr, n, row_len, scale, OP: tl.constexpr, BLOCK: tl.
     if OP != 0:
         out = tl.where(tl.sum(nans, axis=0) > 0, float("nan"), out)
     tl.store(out_ptr + row, out.to(out_ptr.dtype.element_ty))
+
+
+@triton.jit
+def _random(out_ptr, n, seed, NORMAL: tl.constexpr, HALF: tl.constexpr, BLOCK: tl.constexpr):
+    # torch.rand / randn on the GPU device: Philox (tl.rand, tl.randn), one number per element's index.
+    offs = _flat_index(BLOCK)
+    mask = offs < n
+    if NORMAL:
+        x = tl.randn(seed, offs)
+    else:
+        x = tl.rand(seed, offs)
+        if HALF:
+            # float16's nearest to a draw just under 1 is 1: torch.rand stays below 1.
+            x = tl.minimum(x, 0.99951171875)
+    tl.store(out_ptr + offs, x.to(out_ptr.dtype.element_ty), mask=mask)

@@ -27,7 +27,7 @@ _said = set()
 
 def left_out(name):
     """An op on GPU tensors computed on the CPU inside do_bench's timed call: said once."""
-    if _state.recording and name not in _said:
+    if _state.recording and not _state.cpu and name not in _said:
         _said.add(name)
         print(f"[kernel-lab] do_bench: {name} has no GPU kernel in Kernel Lab's torch; it is left out of the GPU timing")
 
@@ -236,3 +236,29 @@ def layer_norm_backward(x, weight, dy, eps, n):
     NN._sum_shares[(triton.cdiv(n, 256), )](dw_parts, dw, shares, n, BLOCK_N=256)
     NN._sum_shares[(triton.cdiv(n, 256), )](db_parts, db, shares, n, BLOCK_N=256)
     return dx, dw, db
+
+
+# torch.manual_seed's seed and the draws made since: each draw's Philox seed comes from both, so a
+# script draws the same numbers on every run on the GPU (not the CPU generator's: --cpu differs).
+_draws = [0, 0]
+
+
+def seed(value):
+    _draws[:] = [value, 0]
+
+
+def random(kind, dtype, shape):
+    """torch.rand / randn of a float dtype on the GPU device, or None."""
+    from ._tensor import _numel
+    if _state.cpu or kind not in ("rand", "randn") or dtype not in _FLOATS or _numel(shape) == 0:
+        return None
+    _draws[1] += 1
+    # splitmix32 of (seed, draw): a different Philox key per draw.
+    z = (_draws[0] * 0x9E3779B9 + _draws[1] * 0x85EBCA6B) & 0xFFFFFFFF
+    z = ((z ^ (z >> 16)) * 0x7FEB352D) & 0xFFFFFFFF
+    z = ((z ^ (z >> 15)) * 0x846CA68B) & 0xFFFFFFFF
+    key = (z ^ (z >> 16)) & 0x7FFFFFFF
+    out = fresh(dtype, tuple(shape))
+    n = out.numel()
+    K._random[_grid(n)](out, n, key, NORMAL=kind == "randn", HALF=dtype is D.float16, BLOCK=_BLOCK)
+    return out
