@@ -124,16 +124,7 @@ function wideHalfLoad(gen: WgslGenerator, v: Value & { op: "load" }, ept: number
   };
   const readRun = (j: number) => setRun(j, `b_${param}[${gen.reg(v.ptr, j)} >> 2u]`);
   const unmasked = () => runs.forEach(readRun);
-  if (readsShifted(gen, v)) {
-    for (const j of runs) {
-      const masks = v.mask ? lanes.map((lane) => gen.reg(v.mask!, j + lane)) : undefined;
-      const run = emitShiftedRun(gen, param, gen.reg(v.ptr, j), masks);
-      const value = (lane: number) => (masks ? `select(${other(j + lane)}, ${packedHalf(run, lane)}, ${masks[lane]})` : packedHalf(run, lane));
-      if (packed) gen.emit(`let ${valueName(v, j)} = ${masks ? packHalves(lanes.map(value)) : run};`);
-      else for (const lane of lanes) gen.emit(`let ${valueName(v, j + lane)} = ${value(lane)};`);
-    }
-    return;
-  }
+  if (readsShifted(gen, v)) return shiftedHalfLoad(gen, v, runs, other);
   if (knownWhole(gen, v)) {
     const mask = v.mask;
     if (mask && gen.options.halfLoadForm === "select") {
@@ -179,6 +170,19 @@ function wideHalfLoad(gen: WgslGenerator, v: Value & { op: "load" }, ept: number
     for (let k = 0; k < ept; k++) scalarRead(k, false);
   });
   gen.emit("}");
+}
+
+/** Each run of an f16 load not known aligned read as the two aligned vec4<f16> around it (packed-halves.ts), `other` where masked. */
+function shiftedHalfLoad(gen: WgslGenerator, v: Value & { op: "load" }, runs: readonly number[], other: (k: number) => string): void {
+  const lanes = [0, 1, 2, 3];
+  const param = (v.ptr.type as { param: string }).param;
+  for (const j of runs) {
+    const masks = v.mask ? lanes.map((lane) => gen.reg(v.mask!, j + lane)) : undefined;
+    const run = emitShiftedRun(gen, param, gen.reg(v.ptr, j), masks);
+    const value = (lane: number) => (masks ? `select(${other(j + lane)}, ${packedHalf(run, lane)}, ${masks[lane]})` : packedHalf(run, lane));
+    if (gen.packed.values.has(v.id)) gen.emit(`let ${valueName(v, j)} = ${masks ? packHalves(lanes.map(value)) : run};`);
+    else for (const lane of lanes) gen.emit(`let ${valueName(v, j + lane)} = ${value(lane)};`);
+  }
 }
 
 /**

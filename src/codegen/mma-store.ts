@@ -21,9 +21,9 @@ import type { Emitter } from "./emitter";
 import type { MmaPlan } from "./mma-plan";
 
 /** A scalar WGSL i32 expression: a number, a top-level scalar value, or a sum, difference or product. */
-type Sym = number | Value | { sym: "+" | "-" | "*"; a: Sym; b: Sym };
+export type Sym = number | Value | { sym: "+" | "-" | "*"; a: Sym; b: Sym };
 /** A block's elements: element (i₀, i₁, …) = base + Σ coef_k · i_k. */
-interface Affine { base: Sym; coefs: Sym[] }
+export interface Affine { base: Sym; coefs: Sym[] }
 
 /** A store the loop plan's matrices write themselves: the pointers' row stride and the mask's tests. */
 export interface DirectStore {
@@ -84,7 +84,7 @@ export function planDirectStores(body: readonly Stmt[], plans: ReadonlyMap<numbe
  * and provably so to Dawn's uniformity analysis and the driver's (a branch on it may hold barriers
  * and matrix operations).
  */
-function uniform(v: Value): boolean {
+export function uniform(v: Value): boolean {
   if (v.type.shape.length !== 0) return false;
   switch (v.op) {
     case "const":
@@ -148,7 +148,7 @@ function product(a: Sym, b: Sym): Sym {
 const integer = (v: Value) => v.type.kind === "pointer" || v.type.dtype === "i32";
 
 /** `v` as an affine function of its block's indices, or undefined. `visible`: a scalar whose WGSL name the store can use. */
-function affine(v: Value, visible: (v: Value) => boolean): Affine | undefined {
+export function affine(v: Value, visible: (v: Value) => boolean): Affine | undefined {
   if (!integer(v)) return undefined;
   const rank = v.type.shape.length;
   if (rank === 0) {
@@ -223,7 +223,7 @@ function maskBounds(mask: Value, visible: (v: Value) => boolean): DirectStore["b
   return [{ max, bound: n.base, inclusive: mask.fn === "le" || mask.fn === "ge" }];
 }
 
-function render(gen: Emitter, s: Sym): string {
+export function render(gen: Emitter, s: Sym): string {
   if (typeof s === "number") return `${s}i`;
   if ("sym" in s) return `(${render(gen, s.a)} ${s.sym} ${render(gen, s.b)})`;
   return gen.reg(s, 0);

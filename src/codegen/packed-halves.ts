@@ -7,27 +7,37 @@
 // (`vec4<u32>`, 8 halves each; bench/NOTES.md §21 item 3). Here each run of 4 halves of such a
 // variable, of the loads that fill it and of its read is one `vec2<u32>`: the loads move their
 // `vec4<f16>` in whole, the variable carries them, and the staging stores (mma-transfer.ts) take
-// each half out with a bitcast, as the hand-written kernel does.
+// each half out with a bitcast, as the hand-written kernel does. The pointer variables the loop
+// advances (`a_ptrs`) were kept one register per run of 4 (generator.ts runStride): with the
+// packing they keep one, the others offsets of the strides (8 + 8 → 1 + 1 at that shape; §28).
 //
 // Shifted runs (CodegenOptions.shiftedHalfRows). A run of 4 halves that may start anywhere (a row
 // stride not a multiple of 4, as K = 1003 gives A) is read as the two aligned vec4<f16> that
 // cover it, and the run taken out of their 8 halves with the shift p mod 4 in 32-bit words:
 // 2 loads of 8 bytes per 4 halves instead of 4 of 2 bytes (bench/NOTES.md §25 end).
 
-import type { Stmt, Value, Variable } from "../ir/ir";
+import type { Stmt, Value, ValueType, Variable } from "../ir/ir";
 import { operandsOf } from "../ir/ir";
 import { forEachStmt, forEachValue, valuesOfStmt } from "../ir/walk";
 import type { Emitter } from "./emitter";
 import { knownWhole, readsShifted, readsWide, type AccessFacts } from "./load-forms";
 import { staged, type MmaPlan } from "./mma-plan";
+import { affine, render, uniform, type Sym } from "./mma-store";
+import { tileOffset } from "./layout";
 
 /** What is held packed: prefetch variables, and the loads and reads of them (by id). */
 export interface PackedHalves {
   readonly variables: ReadonlySet<number>;
   readonly values: ReadonlySet<number>;
+  /**
+   * With them, the loop's pointer variables (`a_ptrs`) kept as their first register alone, by
+   * variable id: register j is it plus Δrow_j · row + Δcol_j · col, the strides scalars known before
+   * the variable, so the loop carries one register per operand, not one per run of 4.
+   */
+  readonly bases: ReadonlyMap<number, { row: Sym; col: Sym }>;
 }
 
-export const NO_PACKED: PackedHalves = { variables: new Set(), values: new Set() };
+export const NO_PACKED: PackedHalves = { variables: new Set(), values: new Set(), bases: new Map() };
 
 type Load = Value & { op: "load" };
 
@@ -76,7 +86,51 @@ export function planPackedHalves(body: readonly Stmt[], plans: ReadonlyMap<numbe
       for (const v of [init, fills[0], read]) values.add(v.id);
     }
   }
-  return { variables, values };
+  return { variables, values, bases: variables.size > 0 ? baseCarried(body, facts) : new Map() };
+}
+
+/**
+ * The top-level 2-D pointer or i32 variables of a tiled layout declared affine in the block's
+ * indices (element (i, j) at base + i · row + j · col, row and col scalars from parameters and
+ * program ids defined before the declaration) and only ever assigned themselves plus the same
+ * amount for every element (`a_ptrs += BLOCK_K * stride_ak`): their registers keep their distances.
+ */
+function baseCarried(body: readonly Stmt[], facts: AccessFacts): Map<number, { row: Sym; col: Sym }> {
+  const out = new Map<number, { row: Sym; col: Sym }>();
+  const position = new Map<number, number>();
+  body.forEach((s, i) => (s.kind === "let" ? position.set(s.value.id, i) : undefined));
+  const assigns = new Map<number, Value[]>();
+  forEachStmt(body, (s) => (s.kind === "assign" ? (assigns.get(s.variable.id) ?? assigns.set(s.variable.id, []).get(s.variable.id)!).push(s.value) : undefined));
+  body.forEach((s, at) => {
+    if (s.kind !== "declare" || s.variable.type.shape.length !== 2) return;
+    const type = s.variable.type;
+    if (type.kind === "data" && type.dtype !== "i32") return;
+    const layout = facts.layout(type);
+    if (!layout.tile || layout.ept < 2) return;
+    const visible = (v: Value) => (position.get(v.id) ?? Infinity) < at && uniform(v);
+    const init = affine(s.init, visible);
+    if (!init || init.coefs.length !== 2) return;
+    const uniformStep = (v: Value) => {
+      if (v.op !== "ptrAdd" && !(v.op === "binary" && v.fn === "add")) return false;
+      const [l, r] = v.op === "ptrAdd" ? [v.ptr, v.offset] : [v.lhs, v.rhs];
+      const self = (x: Value) => x.op === "readVar" && x.variable.id === s.variable.id;
+      const step = self(l) ? r : self(r) ? l : undefined;
+      const a = step && affine(step, () => true);
+      return !!a && a.coefs.every((c) => c === 0);
+    };
+    if ((assigns.get(s.variable.id) ?? []).every(uniformStep)) out.set(s.variable.id, { row: init.coefs[0], col: init.coefs[1] });
+  });
+  return out;
+}
+
+/** Register j of a base-carried variable (`first`: its register 0), in its tiled layout. */
+export function baseCarriedRegister(ctx: Emitter, type: ValueType, strides: { row: Sym; col: Sym }, first: string, j: number): string {
+  const layout = ctx.layout(type);
+  const offset = tileOffset(layout.tile!, ctx.workgroupSize, j);
+  const cols = type.shape[1];
+  const term = (n: number, s: Sym) => (n === 0 || s === 0 ? "" : typeof s === "number" ? `${n * s}i` : n === 1 ? render(ctx, s) : `${n}i * ${render(ctx, s)}`);
+  const terms = [term(Math.floor(offset / cols), strides.row), term(offset % cols, strides.col)].filter(Boolean);
+  return terms.length === 0 ? first : `(${first} + ${terms.join(" + ")})`;
 }
 
 /** Whether some loop plan stages an f16 operand carried from the trip before (pipeline.ts): what `mmaPackedPrefetch` may pack. */

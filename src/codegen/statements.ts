@@ -32,6 +32,8 @@ export const STATEMENT_WGSL: StatementEmitters = {
   declare: (gen, s) => {
     // A prefetched f16 tile held packed (packed-halves.ts): one vec2<u32> per run of 4 halves.
     if (gen.packed.variables.has(s.variable.id)) return eachRun(gen, s.variable, (name, j) => gen.emit(`var ${name}: vec2<u32> = ${gen.valueName(s.init, j)};`));
+    // A pointer variable carried as its first register alone (packed-halves.ts): the others are offsets from it.
+    if (gen.packed.bases.has(s.variable.id)) return gen.emit(`var ${varName(s.variable, 0, s.variable.type)}: ${gen.typeOf(s.variable.type)} = ${gen.reg(s.init, 0)};`);
     const t = gen.typeOf(s.variable.type);
     const runs = gen.runStride(s.variable);
     gen.registers(s.variable.type, (j) => {
@@ -42,6 +44,7 @@ export const STATEMENT_WGSL: StatementEmitters = {
     // The accumulator of a dot on subgroup matrices stays in them for the loop (mma.ts).
     if (gen.mma.get(s.value.id)?.variable?.id === s.variable.id) return;
     if (gen.packed.variables.has(s.variable.id)) return eachRun(gen, s.variable, (name, j) => gen.emit(`${name} = ${gen.valueName(s.value, j)};`));
+    if (gen.packed.bases.has(s.variable.id)) return gen.emit(`${varName(s.variable, 0, s.variable.type)} = ${gen.reg(s.value, 0)};`);
     const runs = gen.runStride(s.variable);
     gen.registers(s.variable.type, (j) => {
       if (runs === undefined || j % 4 === 0) gen.emit(`${varName(s.variable, j, s.variable.type)} = ${gen.reg(s.value, j)};`);

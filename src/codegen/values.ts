@@ -11,6 +11,7 @@ import type { WgslGenerator } from "./generator";
 import { valueName, varName } from "./generator";
 import { literal } from "./literals";
 import { emitLoad } from "./memory";
+import { baseCarriedRegister } from "./packed-halves";
 import { emitRearrange } from "./rearrange";
 import { emitReduce } from "./reductions";
 import { emitRandom } from "./random";
@@ -61,6 +62,8 @@ export const VALUE_WGSL: ValueEmitters = {
   readVar: (gen, v) => {
     // A packed variable's read is packed too (packed-halves.ts): one vec2<u32> per run.
     if (gen.packed.values.has(v.id)) return gen.registers(v.type, (j) => (j % 4 === 0 ? gen.emit(`let ${valueName(v, j)} = ${varName(v.variable, j, v.variable.type)};`) : undefined));
+    const strides = gen.packed.bases.get(v.variable.id);
+    if (strides) return gen.elementwise(v, (j) => baseCarriedRegister(gen, v.variable.type, strides, varName(v.variable, 0, v.variable.type), j));
     const runs = gen.runStride(v.variable);
     gen.elementwise(v, (j) => {
       if (runs === undefined || j % 4 === 0) return varName(v.variable, j, v.variable.type);

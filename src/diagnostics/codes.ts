@@ -67,6 +67,8 @@ export const COMPILER_CODES = {
   pythonGlobal: { code: "KL1103", meaning: "Warning: a module-level name read in a kernel that isn't a `tl.constexpr` global (Triton refuses it)." },
   pythonKernelMissing: { code: "KL1104", meaning: "No `@triton.jit` function of the name asked for." },
   pythonLaunchArgs: { code: "KL1105", meaning: "A launch's arguments don't fit the Python kernel's parameters: one missing, or a constexpr without a value." },
+  // Kernel-library code as published (Liger-Kernel, FlagGems, unsloth): KL1150–KL1159
+  pythonOtherModule: { code: "KL1150", meaning: "A kernel calls a function of another module (`tle.program_id(0)`, FlagGems' triton_lang_extension): Kernel Lab compiles the `@triton.jit` functions of the kernel's own file; copy the function into it and call it by its name." },
 
   // KL2xxx — dtypes, block shapes, limits
   shapeMismatch: { code: "KL2001", meaning: "Block shapes that don't broadcast together, or a block where a scalar is needed (or the reverse)." },

@@ -86,8 +86,9 @@ export interface CodegenOptions {
   /**
    * Carry a loop's prefetched f16 operand tiles of a tl.dot on subgroup matrices (pipeline.ts) packed,
    * 4 halves per `vec2<u32>` (2 halves a 32-bit register), where every run of 4 of their loads is read
-   * whole (known aligned, or shifted: `shiftedHalfRows`), and stage them from those registers
-   * (codegen/packed-halves.ts). Off unless true; not measured on the H200 yet (bench/NOTES.md §28):
+   * whole (known aligned, or shifted: `shiftedHalfRows`), and stage them from those registers; the
+   * loop's pointer variables advanced alike for every element kept as one base register each, not
+   * one per run (codegen/packed-halves.ts). Off unless true; not measured on the H200 yet (bench/NOTES.md §28):
    * the generated loop held one half per register, twice what the hand-written 242 TFLOP/s kernel holds.
    */
   mmaPackedPrefetch?: boolean;

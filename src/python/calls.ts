@@ -4,6 +4,7 @@
 
 import type { LowerContext } from "./context";
 import { nodeText, unsupported } from "./context";
+import { Codes } from "../diagnostics/codes";
 import { lowerExpr, lowerList } from "./expressions";
 import { literalValue } from "./literals";
 import { BUILTIN_CALLS, camelCase, DTYPES, SHAPE_METHODS } from "./names";
@@ -20,6 +21,7 @@ type Callee =
   | { kind: "method"; object: SyntaxNode; name: string }
   | { kind: "helper"; name: string }
   | { kind: "conversion"; to: "f32" | "i32" }
+  | { kind: "otherModule"; module: string; name: string }
   | { kind: "range" }
   | { kind: "unknown" };
 
@@ -49,8 +51,18 @@ function resolve(ctx: LowerContext, callee: SyntaxNode): Callee {
     if (imports.triton.has(head) || head === "triton") return fn === "cdiv" ? { kind: "tl", name: "cdiv" } : { kind: "unknown" };
   }
   const kids = children(callee);
-  if (callee.name === "MemberExpression" && kids[1]?.name === ".") return { kind: "method", object: kids[0], name: nodeText(ctx, kids[2]) };
+  if (callee.name === "MemberExpression" && kids[1]?.name === ".") {
+    const object = kids[0];
+    // `tle.program_id(0)`: the receiver is a module-level name (an imported module), not a value of the kernel.
+    if (dotted && dotted.length === 2 && object.name === "VariableName" && isModuleName(ctx, dotted[0])) return { kind: "otherModule", module: dotted[0], name: dotted[1] };
+    return { kind: "method", object, name: nodeText(ctx, kids[2]) };
+  }
   return { kind: "unknown" };
+}
+
+/** A name the kernel doesn't bind and the module doesn't hold a value or kernel in: an imported module (or a name Python would fail on). */
+function isModuleName(ctx: LowerContext, name: string): boolean {
+  return !ctx.params.has(name) && !ctx.plan.locals.has(name) && !ctx.jitFunctions.has(name) && !ctx.file.constants.has(name) && !ctx.file.imports.functions.has(name);
 }
 
 function readArgs(ctx: LowerContext, argList: SyntaxNode): { positional: SyntaxNode[]; keywords: Keyword[] } {
@@ -135,6 +147,13 @@ export function lowerCall(ctx: LowerContext, n: SyntaxNode): void {
     }
     case "range":
       return unsupported(ctx, n, "range() outside a for loop's header", "write `for i in range(…):`");
+    case "otherModule":
+      ctx.log.error(
+        Codes.pythonOtherModule,
+        spanOf(callee),
+        `${target.module}.${target.name} is a function of another module: Kernel Lab compiles the @triton.jit functions of this file only; copy ${target.name} into this file and call it as ${target.name}(…)`,
+      );
+      return ctx.w.token("0", span);
     case "unknown":
       return writeCall(ctx, span, undefined, callee, undefined, positional, keywords, false);
   }

@@ -10,7 +10,8 @@ import { adapterDependent, NO_ADAPTER_TARGET } from "../compile";
 import { Codes } from "../diagnostics/codes";
 import { compilePythonKernel, type PythonArgType } from "./compile-python";
 import { assumedArgTypes, assumedConstexprs } from "./infer";
-import { readPythonFile, type PythonFile } from "./module";
+import { readPythonFile, type PythonFile, type PythonKernel } from "./module";
+import { children, walk } from "./tree";
 
 export function checkPythonFile(fileName: string, text: string, target: Target = DEFAULT_TARGET): Diagnostic[] {
   return checkPython(readPythonFile(fileName, text), target);
@@ -24,6 +25,9 @@ export function checkPython(file: PythonFile, target: Target = DEFAULT_TARGET): 
   for (const kernel of file.kernels) {
     const launched = file.launches.some((l) => l.kernel === kernel.name);
     if (kernel.called && !launched) continue;
+    // A device function no kernel of this file calls (a library's helper module, FlagGems'
+    // triton_lang_extension): it returns a value, so it isn't a kernel, and nothing says its types.
+    if (!launched && returnsValue(kernel)) continue;
     const types = assumedArgTypes(file, kernel);
     // A pointer's dtype is a guess (float32; a launch in the file says which tensor, not its dtype):
     // a diagnostic that goes away when they point to int32 instead may be the guess's, not the
@@ -37,6 +41,16 @@ export function checkPython(file: PythonFile, target: Target = DEFAULT_TARGET): 
     }
   }
   return distinctDiagnostics(diagnostics);
+}
+
+function returnsValue(kernel: PythonKernel): boolean {
+  let found = false;
+  const body = children(kernel.node).find((c) => c.name === "Body");
+  if (body) walk(body, (n) => {
+    if (n.name === "ReturnStatement" && children(n).some((c) => c.name !== "return")) found = true;
+    return undefined;
+  });
+  return found;
 }
 
 /** The types with every guessed float32 pointer an int32 one instead; undefined when nothing was guessed. */
@@ -53,7 +67,7 @@ function otherGuess(types: Readonly<Record<string, PythonArgType>>): Record<stri
 export function pythonCheckAssumptions(file: PythonFile): string[] {
   const lines: string[] = [];
   for (const kernel of file.kernels) {
-    if (kernel.called || file.launches.some((l) => l.kernel === kernel.name)) continue;
+    if (kernel.called || file.launches.some((l) => l.kernel === kernel.name) || returnsValue(kernel)) continue;
     const types = Object.entries(assumedArgTypes(file, kernel));
     if (types.length === 0) continue;
     const named = (kind: string, dtype: string) => types.filter(([, t]) => t.kind === kind && "dtype" in t && t.dtype === dtype).map(([n]) => n);

@@ -108,7 +108,8 @@ torch_to_triton = {torch.float32: tl.float32, torch.float16: tl.float16}
 @contextlib.contextmanager
 def on_device(device):
     device = torch.device(device)
-    yield
+    with torch.cuda.device(device):
+        yield
 
 
 def scale_and_column_sums(x, scale, out_dtype: Optional[torch.dtype], w: Optional[torch.FloatTensor] = None):

@@ -104,6 +104,13 @@ test("check file.py: a host function's bare yield is Python; a constexpr used as
   const wrapped = "import triton\nimport triton.language as tl\nfrom triton.language.extra import libdevice\nmy_tanh = libdevice.tanh\n\ndef k(x_ptr, y_ptr, n, BLOCK: tl.constexpr, FLAG: tl.constexpr):\n    offs = tl.arange(0, BLOCK)\n    tl.store(y_ptr + offs, my_tanh(tl.load(x_ptr + offs, mask=offs < n)), mask=offs < n)\n\nk = triton.jit(k)\nk = triton.heuristics({'FLAG': lambda args: args['n'] > 4})(k)\n";
   assert.deepEqual(diagnose(wrapped), []);
   assert.match(diagnose(wrapped.replace("my_tanh(", "no_tanh("))[0], /^8:28 KL1004 'no_tanh' isn't a tl\.\* function/);
+  // FlagGems': a device function of another module (tle.program_id) is named as such, at the call; a
+  // device function of this file that nothing calls (it returns a value) isn't checked as a kernel.
+  const gems = "import triton\nimport triton.language as tl\nfrom flag_gems.utils import triton_lang_extension as tle\n\n@triton.jit\ndef program_id(axis):\n    return tl.program_id(axis).to(tl.int64)\n\n@triton.jit\ndef k(x_ptr, n, BLOCK: tl.constexpr):\n    pid = tle.program_id(0)\n    offs = pid * BLOCK + tl.arange(0, BLOCK)\n    tl.store(x_ptr + offs, 1.0, mask=offs < n)\n";
+  const [other, ...rest] = diagnose(gems);
+  assert.deepEqual(rest, []);
+  assert.equal(other, "11:11 KL1150 tle.program_id is a function of another module: Kernel Lab compiles the @triton.jit functions of this file only; copy program_id into this file and call it as program_id(…)");
+  assert.deepEqual(diagnose(gems.replace("tle.program_id(0)", "program_id(0)")), []);
   assert.match(diagnose("def g():\n    yield (\n")[0], /KL1100/);
 });
 

@@ -22,6 +22,19 @@ def set_device(device):
     pass
 
 
+class device:
+    """`with torch.cuda.device(x.device):` (FlagGems' torch_device_fn.device): there is one GPU, already the current one."""
+
+    def __init__(self, device=None):
+        self.idx = 0
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+
 def get_device_name(device=None):
     return "Kernel Lab GPU (WebGPU)"
 
