@@ -39,7 +39,16 @@ interface KernelFile {
   text: string;
   lines: LineMap;
   compiler: PythonKernelCompiler;
+  /** A module's programs, per target, kept for the process (the script's are the run's own). */
+  programs?: WeakMap<object, Map<string, Program | string>>;
 }
+
+/**
+ * Kernel Lab's own kernel modules (torch's ops), parsed and compiled once per process and text (and
+ * target): a process that runs many scripts (the editor, a test file) compiles torch's kernels once,
+ * not once a run.
+ */
+const moduleFiles = new Map<string, KernelFile>();
 
 export class Launcher {
   readonly diagnostics: LocatedDiagnostic[] = [];
@@ -78,7 +87,11 @@ export class Launcher {
     if (!module) return this.script;
     let known = this.modules.get(module.file);
     if (!known) {
-      known = { file: module.file, text: module.text, lines: new LineMap(module.text), compiler: compilerFor(module.file, module.text) };
+      known = moduleFiles.get(module.file);
+      if (known?.text !== module.text) {
+        known = { file: module.file, text: module.text, lines: new LineMap(module.text), compiler: compilerFor(module.file, module.text), programs: new WeakMap() };
+        moduleFiles.set(module.file, known);
+      }
       this.modules.set(module.file, known);
     }
     return known;
@@ -158,7 +171,8 @@ export class Launcher {
    */
   private compile(source: KernelFile, kernel: string, bound: BoundArgs, variant: "plain" | "specialised" | "instrumented"): Program | string {
     const plainKey = `${source.file}:${kernel}:${JSON.stringify(bound.types)}:${JSON.stringify(bound.constexprs)}`;
-    let plain = this.programs.get(plainKey);
+    const programs = this.programsOf(source);
+    let plain = programs.get(plainKey);
     if (plain === undefined) {
       const result = source.compiler.compile(kernel, bound.types, bound.constexprs, this.device.target);
       const located = locate(source.file, source.text, result.diagnostics);
@@ -167,20 +181,30 @@ export class Launcher {
       plain = result.kernel && errors.length === 0
         ? { kernel: result.kernel, toPython: result.toPython, ...(result.source ? { source: result.source } : {}) }
         : errors.map((d) => formatDiagnostic(d, source.text)).join("\n") || `${kernel} did not compile`;
-      this.programs.set(plainKey, plain);
+      programs.set(plainKey, plain);
     }
     if (typeof plain === "string" || variant === "plain" || !plain.source) return plain;
     const specialization = specializationFor(plain.source, bound.scalars);
     const which = specializationKey(specialization);
     if (variant === "specialised" && !which) return plain;
     const key = `${plainKey}:${variant}${which}`;
-    const known = this.programs.get(key);
+    const known = programs.get(key);
     if (known !== undefined) return known;
     const options = variant === "instrumented" ? { instrument: true } : {};
     const result = source.compiler.compile(kernel, bound.types, bound.constexprs, this.device.target, specialization, options);
     const program: Program | string = result.kernel ? { kernel: result.kernel, toPython: result.toPython } : plain;
-    this.programs.set(key, program);
+    programs.set(key, program);
     return program;
+  }
+
+  private programsOf(source: KernelFile): Map<string, Program | string> {
+    if (!source.programs) return this.programs;
+    let programs = source.programs.get(this.device.target);
+    if (!programs) {
+      programs = new Map();
+      source.programs.set(this.device.target, programs);
+    }
+    return programs;
   }
 
   private list(request: LaunchRequest, grid: [number, number, number], program: CompiledKernel, ms: number): void {
