@@ -130,6 +130,14 @@ export class ValueFactory {
       return ta && tb ? this.binary(fn, ta, tb, span) : undefined;
     }
 
+    // `x * mask` (FlagGems' dropout: `y0 = x0 * p * mask0`): in arithmetic with a number Triton
+    // widens a mask to the number's dtype, 1 or 0.
+    if ((fn === "add" || fn === "sub" || fn === "mul" || fn === "div") && (da === "bool") !== (db === "bool")) {
+      const to = da === "bool" ? db : da;
+      const widen = (v: Value) => (v.type.kind === "data" && v.type.dtype === "bool" ? this.cast(v, to, span) : v);
+      return this.binary(fn, widen(a), widen(b), span);
+    }
+
     // Masks: && and || (and & | ^, as Triton writes them) combine bools element-wise.
     if (da === "bool" || db === "bool" || fn === "land" || fn === "lor") {
       const logical = fn === "land" || fn === "and" ? "land" : fn === "lor" || fn === "or" ? "lor" : fn === "xor" || fn === "ne" ? "ne" : fn === "eq" ? "eq" : undefined;

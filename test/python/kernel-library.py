@@ -187,7 +187,8 @@ def _tanh_gate(x_ptr, out_ptr, n_elements, scale, BLOCK_SIZE: tl.constexpr, HAS_
     x = tl.load(x_ptr + offs, mask=mask, other=0.0)
     if HAS_SCALE:
         x = x * scale
-    tl.store(out_ptr + offs, cast_to(fast_tanh(x), tl.float32) * x, mask=mask)
+    # A mask in arithmetic is 1 or 0 in the other side's dtype (FlagGems' dropout: x * p * keep).
+    tl.store(out_ptr + offs, cast_to(fast_tanh(x), tl.float32) * x * (x > 0), mask=mask)
 
 
 _tanh_gate = triton.jit(_tanh_gate)
@@ -210,6 +211,6 @@ def tanh_gate(x, scale=1.0):
 
 x = torch.randn(3001, device="cuda")
 for scale in (1.0, 0.5):
-    torch.testing.assert_close(tanh_gate(x, scale), torch.tanh(x * scale) * (x * scale), atol=1e-6, rtol=1e-5)
+    torch.testing.assert_close(tanh_gate(x, scale), torch.tanh(x * scale) * (x * scale) * (x > 0).float(), atol=1e-6, rtol=1e-5)
 assert torch.count_nonzero(x > 0).item() == int((x > 0).sum().item())
 print("triton.jit(f) and triton.heuristics(...)(f), libdevice.tanh under a name of its own")

@@ -55,6 +55,7 @@ const rows: [string, string, string, string][] = [
   ["`a or b` of numbers takes each as `!= 0` (Liger's `if RETURN_TOKEN_ACCURACY or RETURN_PREDICTED_TOKENS:`)", "    if n or BLOCK:\n        tl.store(y_ptr + offs, 1.0, mask=mask)", "", ""],
   ["a dtype called on a value is a scalar of it: tl.float32(-float('inf')), tl.int32(0)", "    m = tl.float32(-float('inf'))\n    i = tl.int32(0)\n    for s in range(0, n, BLOCK):\n        m = tl.maximum(m, tl.max(tl.load(x_ptr + s + tl.arange(0, BLOCK), mask=s + tl.arange(0, BLOCK) < n, other=0.0), axis=0))\n        i += 1\n    tl.store(y_ptr + offs, m + i, mask=mask)", "", ""],
   ["tl.max of a scalar and a value (Liger's multi-block softmax: tl.max(m, blk_max))", "    x = tl.load(x_ptr + offs, mask=mask, other=0.0)\n    m = tl.max(tl.sum(x, axis=0), tl.max(x, axis=0))", "9:16 KL2012", "tl.max reduces a block, but this is a scalar; for the larger of two values write tl.maximum(a, b)"],
+  ["a mask in arithmetic is 1 or 0 of the other side's dtype (FlagGems' dropout: x * p * keep)", "    x = tl.load(x_ptr + offs, mask=mask, other=0.0)\n    tl.store(y_ptr + offs, x * 2.0 * (x > 0.5) + (offs < 3), mask=mask)", "", ""],
   ["variable assigned in both branches only", "    if n > 4:\n        acc = 1.0\n    tl.store(y_ptr + offs, acc, mask=mask)", "10:28 KL1022", ""],
 ];
 
