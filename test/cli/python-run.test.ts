@@ -187,7 +187,7 @@ test("torch's ops on GPU tensors run as GPU kernels and match the CPU ops; with 
   const { report, outcome } = await run(path.join(PY, "torch-on-gpu.py"), { bench: "quick" });
   assert.equal(outcome, "ok", report.traceback);
   // Every check passes but one, a NaN that must not (the file catches its AssertionError).
-  assert.equal(report.checks.length, 77);
+  assert.equal(report.checks.length, 80);
   const failed = report.checks.filter((c) => !c.passed);
   assert.equal(failed.length, 1, JSON.stringify(failed));
   assert.match(readFileSync(path.join(PY, "torch-on-gpu.py"), "utf8").split("\n")[failed[0].line - 1], /assert_close\(y \+ 1, /);
@@ -195,7 +195,7 @@ test("torch's ops on GPU tensors run as GPU kernels and match the CPU ops; with 
   assert.doesNotMatch(report.stdout, /wall clock|left out/);
   const cpu = await run(path.join(PY, "torch-on-gpu.py"), { cpu: true, bench: "quick" });
   assert.equal(cpu.outcome, "ok", cpu.report.traceback);
-  assert.equal(cpu.report.checks.length, 77);
+  assert.equal(cpu.report.checks.length, 80);
   assert.deepEqual(cpu.report.gpuCopies, { toGpu: 0, toGpuBytes: 0, fromGpu: 0, fromGpuBytes: 0 });
 });
 

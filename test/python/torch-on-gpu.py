@@ -83,6 +83,15 @@ for device in (DEVICE, "cpu"):
 for got, expected in zip(*grads):
     check(got, expected, 1e-4)
 
+# Ops with no GPU kernel (comparisons, torch.where, cumsum, more than 4 dimensions) read their GPU
+# operands back and run on the CPU: the same answers, the result still on the GPU device.
+z = torch.randn(37, 300, device=DEVICE) * 2
+zc = z.cpu()
+check(torch.where(z > 1, z, -z), torch.where(zc > 1, zc, -zc), 0)
+check(z.cumsum(0), zc.cumsum(0), 1e-5)
+v = torch.randn(2, 3, 2, 3, 5, device=DEVICE)
+check(v * 3 + 1, v.cpu() * 3 + 1, 0)
+
 # A long row is reduced in two steps; a NaN anywhere is the max's, the sum's and the check's answer.
 x = torch.randn(70001, device=DEVICE)
 check(x.sum(), x.cpu().sum(), 1e-2)
