@@ -41,6 +41,9 @@ function resolve(ctx: LowerContext, callee: SyntaxNode): Callee {
     if (name === "float") return { kind: "conversion", to: "f32" };
     if (name === "int") return { kind: "conversion", to: "i32" };
     if (name === "range") return { kind: "range" };
+    // `get_dtype_min(x.dtype)` with `from flag_gems.utils.limits import get_dtype_min`: another module's function.
+    const from = imports.others.get(name);
+    if (from !== undefined) return { kind: "otherModule", module: from, name };
     return { kind: "unknown" };
   }
   if (dotted && dotted.length >= 2) {
@@ -151,7 +154,9 @@ export function lowerCall(ctx: LowerContext, n: SyntaxNode): void {
       ctx.log.error(
         Codes.pythonOtherModule,
         spanOf(callee),
-        `${target.module}.${target.name} is a function of another module: Kernel Lab compiles the @triton.jit functions of this file only; copy ${target.name} into this file and call it as ${target.name}(…)`,
+        nodeText(ctx, callee) === target.name
+          ? `${target.name} is a function of another module (${target.module}): Kernel Lab compiles the @triton.jit functions of this file only; copy ${target.name} into this file`
+          : `${target.module}.${target.name} is a function of another module: Kernel Lab compiles the @triton.jit functions of this file only; copy ${target.name} into this file and call it as ${target.name}(…)`,
       );
       return ctx.w.token("0", span);
     case "unknown":

@@ -23,6 +23,8 @@ export interface PythonImports {
   math: Set<string>;
   /** Functions imported by name: local name → Triton's name (`from …libdevice import tanh`, `from triton import jit`). */
   functions: Map<string, string>;
+  /** Names imported by name from a module that isn't Triton's: local name → the module (`from flag_gems.utils.limits import get_dtype_min`). */
+  others: Map<string, string>;
 }
 
 export interface ModuleConstant {
@@ -84,7 +86,7 @@ export function readPythonFile(fileName: string, text: string): PythonFile {
 }
 
 function readImports(text: string, top: SyntaxNode): PythonImports {
-  const imports: PythonImports = { triton: new Set(), tl: new Set(), math: new Set(), functions: new Map() };
+  const imports: PythonImports = { triton: new Set(), tl: new Set(), math: new Set(), functions: new Map(), others: new Map() };
   const visit = (node: SyntaxNode) => {
     for (const s of children(node)) {
       if (s.name === "ImportStatement") readImport(text, s, imports);
@@ -180,6 +182,7 @@ function readImport(text: string, s: SyntaxNode, imports: PythonImports): void {
     else if (full === "triton.language") imports.tl.add(local);
     else if (MATH_MODULES.has(full)) imports.math.add(local);
     else if (from !== undefined && (from === "triton" || from === "triton.language" || MATH_MODULES.has(from))) imports.functions.set(local, item.name);
+    else if (from !== undefined && !from.startsWith("triton")) imports.others.set(local, from);
   }
 }
 

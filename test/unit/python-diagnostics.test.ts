@@ -112,6 +112,8 @@ test("check file.py: a host function's bare yield is Python; a constexpr used as
   assert.deepEqual(rest, []);
   assert.equal(other, "11:11 KL1150 tle.program_id is a function of another module: Kernel Lab compiles the @triton.jit functions of this file only; copy program_id into this file and call it as program_id(…)");
   assert.deepEqual(diagnose(gems.replace("tle.program_id(0)", "program_id(0)")), []);
+  const imported = diagnose(gems.replace("import triton_lang_extension as tle\n", "import triton_lang_extension as tle\nfrom flag_gems.utils.limits import get_dtype_min\n").replace("tle.program_id(0)", "get_dtype_min(0)"));
+  assert.deepEqual(imported, ["12:11 KL1150 get_dtype_min is a function of another module (flag_gems.utils.limits): Kernel Lab compiles the @triton.jit functions of this file only; copy get_dtype_min into this file"]);
   assert.match(diagnose("def g():\n    yield (\n")[0], /KL1100/);
 });
 
