@@ -71,14 +71,14 @@ for dtype, tol in ((torch.float32, 1e-5), (torch.float16, 1e-2)):
     check(torch.zeros(3, 5, device=DEVICE, dtype=dtype) + torch.full((5, ), 2.5, device=DEVICE, dtype=dtype), torch.full((3, 5), 2.5, dtype=dtype), 0)
     assert torch.empty(3, 5, device=DEVICE, dtype=dtype).isnan().all().item(), "torch.empty on the GPU starts poisoned"
 
-# Tutorial 05's reference: F.layer_norm's backward on the GPU against the CPU's.
+# Tutorial 05's reference: F.layer_norm's backward on the GPU against the CPU's (rows of two blocks).
 grads = []
-inputs = (torch.randn(37, 300), torch.rand(300), torch.rand(300), torch.randn(37, 300))
+inputs = (torch.randn(37, 1100), torch.rand(1100), torch.rand(1100), torch.randn(37, 1100))
 for device in (DEVICE, "cpu"):
     x, w, bias, dy = (t.to(device) for t in inputs)
     for t in (x, w, bias):
         t.requires_grad_()
-    F.layer_norm(x, (300, ), w, bias, 1e-5).backward(dy)
+    F.layer_norm(x, (1100, ), w, bias, 1e-5).backward(dy)
     grads.append((x.grad, w.grad, bias.grad))
 for got, expected in zip(*grads):
     check(got, expected, 1e-4)

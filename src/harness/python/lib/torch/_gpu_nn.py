@@ -75,22 +75,49 @@ def _layer_norm_fwd(x_ptr, w_ptr, b_ptr, y_ptr, N, eps, BLOCK: tl.constexpr):
 
 @triton.jit
 def _layer_norm_bwd_dx(x_ptr, w_ptr, dy_ptr, dx_ptr, mean_ptr, rstd_ptr, N, eps, BLOCK: tl.constexpr):
-    # One row per program; its mean and rstd (torch saves them in the forward) go to the dw/db kernel.
+    # One row per program, any width, a block at a time: its mean and rstd (torch saves them in the
+    # forward; they go to the dw/db kernel too), then the two sums dx needs, then dx.
     row = tl.program_id(0)
-    cols = tl.arange(0, BLOCK)
-    mask = cols < N
-    x = tl.load(x_ptr + row * N + cols, mask=mask, other=0.0).to(tl.float32)
-    dy = tl.load(dy_ptr + row * N + cols, mask=mask, other=0.0).to(tl.float32)
-    w = tl.load(w_ptr + cols, mask=mask, other=0.0).to(tl.float32)
-    mean = tl.sum(x, axis=0) / N
-    d = tl.where(mask, x - mean, 0.0)
-    rstd = 1 / tl.sqrt(tl.sum(d * d, axis=0) / N + eps)
+    x_ptr += row * N
+    dy_ptr += row * N
+    dx_ptr += row * N
+    acc = tl.zeros([BLOCK], dtype=tl.float32)
+    for start in range(0, N, BLOCK):
+        cols = start + tl.arange(0, BLOCK)
+        acc += tl.load(x_ptr + cols, mask=cols < N, other=0.0).to(tl.float32)
+    mean = tl.sum(acc, axis=0) / N
+    acc = tl.zeros([BLOCK], dtype=tl.float32)
+    for start in range(0, N, BLOCK):
+        cols = start + tl.arange(0, BLOCK)
+        x = tl.load(x_ptr + cols, mask=cols < N, other=0.0).to(tl.float32)
+        d = tl.where(cols < N, x - mean, 0.0)
+        acc += d * d
+    rstd = 1 / tl.sqrt(tl.sum(acc, axis=0) / N + eps)
     tl.store(mean_ptr + row, mean)
     tl.store(rstd_ptr + row, rstd)
-    xhat = d * rstd
-    g = w * dy
-    dx = rstd * (g - tl.sum(g, axis=0) / N - xhat * (tl.sum(g * xhat, axis=0) / N))
-    tl.store(dx_ptr + row * N + cols, dx.to(dx_ptr.dtype.element_ty), mask=mask)
+    sum_g = tl.zeros([BLOCK], dtype=tl.float32)
+    sum_gx = tl.zeros([BLOCK], dtype=tl.float32)
+    for start in range(0, N, BLOCK):
+        cols = start + tl.arange(0, BLOCK)
+        mask = cols < N
+        x = tl.load(x_ptr + cols, mask=mask, other=0.0).to(tl.float32)
+        dy = tl.load(dy_ptr + cols, mask=mask, other=0.0).to(tl.float32)
+        w = tl.load(w_ptr + cols, mask=mask, other=0.0).to(tl.float32)
+        xhat = tl.where(mask, (x - mean) * rstd, 0.0)
+        g = w * dy
+        sum_g += g
+        sum_gx += g * xhat
+    c1 = tl.sum(sum_g, axis=0) / N
+    c2 = tl.sum(sum_gx, axis=0) / N
+    for start in range(0, N, BLOCK):
+        cols = start + tl.arange(0, BLOCK)
+        mask = cols < N
+        x = tl.load(x_ptr + cols, mask=mask, other=0.0).to(tl.float32)
+        dy = tl.load(dy_ptr + cols, mask=mask, other=0.0).to(tl.float32)
+        w = tl.load(w_ptr + cols, mask=mask, other=0.0).to(tl.float32)
+        xhat = (x - mean) * rstd
+        dx = rstd * (w * dy - c1 - xhat * c2)
+        tl.store(dx_ptr + cols, dx.to(dx_ptr.dtype.element_ty), mask=mask)
 
 
 @triton.jit

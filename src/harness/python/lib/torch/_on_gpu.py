@@ -213,10 +213,10 @@ def layer_norm(x, weight, bias, eps, n):
 
 
 def layer_norm_backward(x, weight, dy, eps, n):
-    """(dx, dw, db) of F.layer_norm with a weight and a bias, or None (a row wider than one block of 16384)."""
+    """(dx, dw, db) of F.layer_norm with a weight and a bias, or None."""
     import torch
     m = x.numel() // n
-    if not _on_gpu(x, weight, dy) or n > 16384 or m == 0 or m > _MAX_GRID:
+    if not _on_gpu(x, weight, dy) or m == 0 or m > _MAX_GRID:
         return None
     x, weight, dy = _packed(x), _packed(weight), _packed(dy)
     if len({id(x._data), id(weight._data), id(dy._data)}) < 3:
@@ -226,7 +226,7 @@ def layer_norm_backward(x, weight, dy, eps, n):
     dx = fresh(x.dtype, tuple(x.shape))
     dw = fresh(weight.dtype, tuple(weight.shape))
     db = fresh(weight.dtype, tuple(weight.shape))
-    NN._layer_norm_bwd_dx[(m, )](x, weight, dy, dx, mean, rstd, n, eps, BLOCK=triton.next_power_of_2(n))
+    NN._layer_norm_bwd_dx[(m, )](x, weight, dy, dx, mean, rstd, n, eps, BLOCK=min(1024, triton.next_power_of_2(n)))
     # dw and db sum over every row: in shares of rows_per rows (enough programs to fill a big GPU), then the shares.
     shares = min(triton.cdiv(m, 32), 128)
     rows_per = triton.cdiv(m, shares)
