@@ -199,6 +199,12 @@ test("torch's ops on GPU tensors run as GPU kernels and match the CPU ops; with 
   assert.deepEqual(cpu.report.gpuCopies, { toGpu: 0, toGpuBytes: 0, fromGpu: 0, fromGpuBytes: 0 });
 });
 
+test("torch outside the subset (a function, a Tensor method, an F op) raises NotImplementedError naming it, also an AttributeError", async () => {
+  const { report, outcome } = await run(path.join(PY, "outside-subset.py"), { cpu: true, bench: "off" });
+  assert.equal(outcome, "ok", report.traceback);
+  assert.match(report.stdout, /outside the subset: NotImplementedError, named/);
+});
+
 test("torch ops on GPU tensors copy only a CPU-made operand up and the scalars read back down", async () => {
   const file = path.join(PY, "torch-ops-resident.py");
   const gpu = await run(file, { bench: "off" });

@@ -331,3 +331,13 @@ Tensor.uniform_ = lambda self, a=0.0, b=1.0, generator=None: _fill_random(self, 
 
 def __getattr__(name):
     not_implemented(f"torch.{name}")
+
+
+def _tensor_getattr(self, name):
+    # Reached only for a name Tensor lacks: a torch.Tensor method outside the subset (x.repeat, x.scatter_).
+    if name.startswith("_"):
+        raise AttributeError(name)
+    not_implemented(f"torch.Tensor.{name}")
+
+
+Tensor.__getattr__ = _tensor_getattr
