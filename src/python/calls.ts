@@ -9,6 +9,8 @@ import { lowerExpr, lowerList } from "./expressions";
 import { literalValue } from "./literals";
 import { BUILTIN_CALLS, camelCase, DTYPES, SHAPE_METHODS } from "./names";
 import { children, dottedName, spanOf, stringValue, type SyntaxNode } from "./tree";
+import type { Span } from "../diagnostics/diagnostic";
+import type { PythonFile, PythonKernel } from "./module";
 
 interface Keyword {
   name: string;
@@ -22,6 +24,7 @@ type Callee =
   | { kind: "helper"; name: string }
   | { kind: "conversion"; to: "f32" | "i32" }
   | { kind: "otherModule"; module: string; name: string }
+  | { kind: "external"; file: PythonFile; kernel: PythonKernel }
   | { kind: "range" }
   | { kind: "unknown" };
 
@@ -35,6 +38,10 @@ function resolve(ctx: LowerContext, callee: SyntaxNode): Callee {
     const name = dotted[0];
     if (ctx.params.has(name) || ctx.plan.locals.has(name)) return { kind: "unknown" };
     if (ctx.jitFunctions.has(name)) return { kind: "helper", name };
+    // `from mod import helper`: a @triton.jit function of a module the run sent.
+    const named = imports.imported.get(name);
+    const found = named && ctx.externals.find(named.module, named.name);
+    if (found) return { kind: "external", ...found };
     const imported = imports.functions.get(name);
     if (imported) return { kind: "tl", name: camelCase(imported) };
     if (BUILTIN_CALLS[name]) return { kind: "tl", name: BUILTIN_CALLS[name] };
@@ -52,6 +59,11 @@ function resolve(ctx: LowerContext, callee: SyntaxNode): Callee {
     const tlHead = [...imports.tl, "triton.language", ...[...imports.triton].map((t) => `${t}.language`)];
     if (isTl(head) || imports.math.has(head) || tlHead.some((t) => MATH_SUFFIXES.some((s) => head === `${t}.${s}`))) return { kind: "tl", name: camelCase(fn) };
     if (imports.triton.has(head) || head === "triton") return fn === "cdiv" ? { kind: "tl", name: "cdiv" } : { kind: "unknown" };
+    // `m.helper(…)` with `import pkg.mod as m`, `pkg.mod.helper(…)` with `import pkg.mod`, `tle.program_id(0)` with `from pkg import tle`.
+    const module = imports.modules.get(dotted[0]);
+    const found = module !== undefined && isModuleName(ctx, dotted[0]) ? ctx.externals.find([module, ...dotted.slice(1, -1)].join("."), fn) : undefined;
+    if (found) return { kind: "external", ...found };
+    if (module !== undefined && dotted.length > 2 && isModuleName(ctx, dotted[0])) return { kind: "otherModule", module: dotted.slice(0, -1).join("."), name: fn };
   }
   const kids = children(callee);
   if (callee.name === "MemberExpression" && kids[1]?.name === ".") {
@@ -132,7 +144,9 @@ export function lowerCall(ctx: LowerContext, n: SyntaxNode): void {
       return writeCall(ctx, span, `tl.${name}`, callee, target.object, positional, keywords, true, shape);
     }
     case "helper":
-      return writeCall(ctx, span, target.name, callee, undefined, positional, [...keywords, ...defaultsLeftOut(ctx, target.name, positional, keywords)], false);
+      return writeCall(ctx, span, `${ctx.prefix}${target.name}`, callee, undefined, positional, [...keywords, ...defaultsLeftOut(ctx, target.name, positional, keywords)], false);
+    case "external":
+      return lowerExternalCall(ctx, n, span, callee, target.file, target.kernel, positional, keywords);
     case "conversion": {
       const only = positional[0];
       const literal = only && positional.length === 1 ? literalValue(ctx.text, only) : undefined;
@@ -154,14 +168,31 @@ export function lowerCall(ctx: LowerContext, n: SyntaxNode): void {
       ctx.log.error(
         Codes.pythonOtherModule,
         spanOf(callee),
-        nodeText(ctx, callee) === target.name
-          ? `${target.name} is a function of another module (${target.module}): Kernel Lab compiles the @triton.jit functions of this file only; copy ${target.name} into this file`
-          : `${target.module}.${target.name} is a function of another module: Kernel Lab compiles the @triton.jit functions of this file only; copy ${target.name} into this file and call it as ${target.name}(…)`,
+        `${nodeText(ctx, callee) === target.name ? `${target.name} is a function of another module (${target.module})` : `${target.module}.${target.name} is a function of another module`} that Kernel Lab can't read here: ` +
+          `kernel-lab run (and Run in the editor) compile the @triton.jit functions of a .py module beside the script that the script imports; ` +
+          `a module that isn't a Python file there (a C extension, an installed package) can't be: copy ${target.name} into this file`,
       );
       return ctx.w.token("0", span);
     case "unknown":
       return writeCall(ctx, span, undefined, callee, undefined, positional, keywords, false);
   }
+}
+
+/**
+ * A call to a @triton.jit function of another module: the function is lowered into this file
+ * (externals.ts). A default the call leaves out is passed by name, as for a helper of this file;
+ * it is written in the other module, so only a literal one (`axis=0`, `BLOCK: tl.constexpr = 128`) can be.
+ */
+function lowerExternalCall(ctx: LowerContext, n: SyntaxNode, span: Span, callee: SyntaxNode, file: PythonFile, kernel: PythonKernel, positional: readonly SyntaxNode[], keywords: readonly Keyword[]): void {
+  const site = spanOf(callee);
+  const name = ctx.externals.use(file, kernel, ctx.prefix === "" ? site : ctx.externals.files.find((f) => f.prefix === ctx.prefix)?.site ?? site);
+  const literals: string[] = [];
+  for (const p of kernel.params.slice(positional.length)) {
+    if (!p.defaultSpan || keywords.some((k) => k.name === p.name)) continue;
+    if (typeof p.default === "number" || typeof p.default === "boolean") literals.push(`${p.name}: ${String(p.default)}`);
+    else if (p.default !== null) return unsupported(ctx, n, `leaving out ${kernel.name}'s argument ${p.name} (its default isn't a number)`, `pass ${p.name}=… at the call`);
+  }
+  writeCall(ctx, span, name, callee, undefined, positional, keywords, false, false, literals);
 }
 
 /** Parameters of a @triton.jit helper with a default that the call leaves out: passed by name. */
@@ -180,6 +211,8 @@ function writeCall(
   keywords: readonly Keyword[],
   camelKeys: boolean,
   shapeArgs = false,
+  /** Keyword arguments written as they are (`axis: 0`): an other module's defaults. */
+  written: readonly string[] = [],
 ): void {
   const { w } = ctx;
   w.node(span, () => {
@@ -204,9 +237,11 @@ function writeCall(
         lowerExpr(ctx, p);
       }
     }
-    if (keywords.length > 0) {
+    if (keywords.length > 0 || written.length > 0) {
       comma();
       w.write("{ ");
+      w.write(written.join(", "));
+      if (written.length > 0 && keywords.length > 0) w.write(", ");
       keywords.forEach((k, i) => {
         if (i > 0) w.write(", ");
         const key = camelKeys ? camelCase(k.name) : k.name;

@@ -102,10 +102,11 @@ export function compilePythonKernel(
     functions.push({ kernel: helper, annotations: new Map(), known: new Map() });
   }
   const lowered = lowerFunctions(file, functions);
-  const toPython = (span: Span) => lowered.map.toPython(span);
+  // A range inside another module's function is the call in this file that led there (externals.ts).
+  const toPython = (span: Span) => lowered.externals.toMain(lowered.map.toPython(span));
   const parsed = parseKernelFile(file.fileName.replace(/\.py$/, ".kernel.ts"), lowered.typescript);
   const source = parsed.kernels.find((k) => k.name === tsName(kernel.name));
-  const mapped = (ds: readonly Diagnostic[]) => ds.map((d) => mapDiagnostic(d, lowered.map));
+  const mapped = (ds: readonly Diagnostic[]) => ds.map((d) => lowered.externals.relocate(mapDiagnostic(d, lowered.map)));
   // A construct outside the language is the one mistake to report: what follows from it is noise.
   if (lowered.diagnostics.some((d) => d.severity === "error")) return { diagnostics: distinctDiagnostics(lowered.diagnostics), typescript: lowered.typescript, toPython };
   if (!source || parsed.diagnostics.some((d) => d.severity === "error")) {

@@ -8,6 +8,7 @@ import type { PythonFile } from "./module";
 import type { DeclarationPlan } from "./declarations";
 import type { TsWriter } from "./writer";
 import type { SyntaxNode } from "./tree";
+import type { Externals } from "./externals";
 import { spanOf, textOf } from "./tree";
 
 export interface LowerContext {
@@ -28,6 +29,10 @@ export interface LowerContext {
   jitFunctions: ReadonlySet<string>;
   /** Default values of each @triton.jit function's parameters (to pass them at a call that leaves them out). */
   defaults: ReadonlyMap<string, { name: string; node?: SyntaxNode; constexpr: boolean }[]>;
+  /** The names of this file's @triton.jit functions start with this in the TypeScript file ("" for the kernel's own file). */
+  prefix: string;
+  /** Functions of other modules the kernel calls (externals.ts). */
+  externals: Externals;
 }
 
 /** Reports a construct outside the language; writes `0` in its place so the TypeScript still parses. */

@@ -11,6 +11,7 @@ import { tsName } from "./names";
 import { lowerBlock } from "./statements";
 import { children, spanOf, type SyntaxNode } from "./tree";
 import { TsWriter, type SourceMap } from "./writer";
+import { Externals } from "./externals";
 
 export interface FunctionToLower {
   kernel: PythonKernel;
@@ -25,53 +26,75 @@ export interface LoweredFile {
   map: SourceMap;
   /** Python constructs outside the language, at their Python ranges. */
   diagnostics: Diagnostic[];
+  /** The other modules' functions lowered into it, and how to map their ranges back. */
+  externals: Externals;
 }
 
 export function lowerFunctions(file: PythonFile, functions: readonly FunctionToLower[]): LoweredFile {
   const w = new TsWriter();
   const log = new DiagnosticLog();
+  const externals = new Externals(file, file.modules);
+  w.write('import { kernel, tl } from "kernel-lab";\nimport type { Ptr, f32, f16, i32, u32, constexpr } from "kernel-lab";\n');
+  for (const f of functions) lowerFunction(w, log, file, "", externals, f);
+  // Functions of other modules the kernel called, and the ones they call in turn.
+  for (let i = 0; i < externals.queue.length; i++) {
+    const { external, kernel } = externals.queue[i];
+    const own = new DiagnosticLog();
+    w.offset = external.base;
+    lowerFunction(w, own, external.file, external.prefix, externals, { kernel, annotations: new Map(), known: new Map() });
+    w.offset = 0;
+    for (const d of own.diagnostics) log.diagnostics.push(externals.inFile(external, d));
+  }
+  return { typescript: w.text, map: w.sourceMap(functions[0] ? functions[0].kernel.nameSpan : { start: 0, end: 0 }), diagnostics: log.diagnostics, externals };
+}
+
+function lowerFunction(w: TsWriter, log: DiagnosticLog, file: PythonFile, prefix: string, externals: Externals, f: FunctionToLower): void {
+  const k = f.kernel;
+  const body = children(k.node).find((c) => c.name === "Body");
+  if (!body) return;
+  const params = new Set(k.params.map((p) => p.name));
+  const ctx: LowerContext = {
+    file,
+    text: file.text,
+    w,
+    log,
+    params,
+    known: f.known,
+    annotations: f.annotations,
+    plan: planDeclarations(file.text, body, params),
+    scopes: [],
+    jitFunctions: new Set(file.kernels.map((x) => x.name)),
+    defaults: defaultsOf(file),
+    prefix,
+    externals,
+  };
+  const name = `${prefix}${tsName(k.name)}`;
+  w.write("\nexport const ");
+  w.token(name, k.nameSpan);
+  w.write(" = ");
+  w.node({ start: k.node.from, end: k.nameSpan.end }, () => {
+    w.write("kernel(function ");
+    w.token(name, k.nameSpan);
+    w.write("(");
+    k.params.forEach((p, i) => {
+      if (i > 0) w.write(", ");
+      const annotation = f.annotations.get(p.name);
+      w.token(`${tsName(p.name)}${annotation ? `: ${annotation}` : ""}`, p.span);
+    });
+    w.write(") {\n");
+    lowerBlock(ctx, body, "  ");
+    w.write("})");
+  });
+  w.write(";\n");
+}
+
+/** Each @triton.jit function's parameters with their default values (a call that leaves one out passes it by name). */
+export function defaultsOf(file: PythonFile): Map<string, { name: string; node?: SyntaxNode; constexpr: boolean }[]> {
   const defaults = new Map<string, { name: string; node?: SyntaxNode; constexpr: boolean }[]>();
   for (const k of file.kernels) {
     defaults.set(k.name, k.params.map((p) => ({ name: p.name, constexpr: p.constexpr, ...(p.defaultSpan ? { node: nodeAt(k.node, p.defaultSpan.start) } : {}) })));
   }
-  w.write('import { kernel, tl } from "kernel-lab";\nimport type { Ptr, f32, f16, i32, u32, constexpr } from "kernel-lab";\n');
-  for (const f of functions) {
-    const k = f.kernel;
-    const body = children(k.node).find((c) => c.name === "Body");
-    if (!body) continue;
-    const params = new Set(k.params.map((p) => p.name));
-    const ctx: LowerContext = {
-      file,
-      text: file.text,
-      w,
-      log,
-      params,
-      known: f.known,
-      annotations: f.annotations,
-      plan: planDeclarations(file.text, body, params),
-      scopes: [],
-      jitFunctions: new Set(file.kernels.map((x) => x.name)),
-      defaults,
-    };
-    w.write("\nexport const ");
-    w.token(tsName(k.name), k.nameSpan);
-    w.write(" = ");
-    w.node({ start: k.node.from, end: k.nameSpan.end }, () => {
-      w.write("kernel(function ");
-      w.token(tsName(k.name), k.nameSpan);
-      w.write("(");
-      k.params.forEach((p, i) => {
-        if (i > 0) w.write(", ");
-        const annotation = f.annotations.get(p.name);
-        w.token(`${tsName(p.name)}${annotation ? `: ${annotation}` : ""}`, p.span);
-      });
-      w.write(") {\n");
-      lowerBlock(ctx, body, "  ");
-      w.write("})");
-    });
-    w.write(";\n");
-  }
-  return { typescript: w.text, map: w.sourceMap(functions[0] ? functions[0].kernel.nameSpan : { start: 0, end: 0 }), diagnostics: log.diagnostics };
+  return defaults;
 }
 
 function nodeAt(root: SyntaxNode, from: number): SyntaxNode | undefined {

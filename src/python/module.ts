@@ -25,6 +25,14 @@ export interface PythonImports {
   functions: Map<string, string>;
   /** Names imported by name from a module that isn't Triton's: local name → the module (`from flag_gems.utils.limits import get_dtype_min`). */
   others: Map<string, string>;
+  /**
+   * Names that may stand for another module, local name → its dotted name: `import pkg.mod as m`
+   * (m → pkg.mod), `import mod` (mod), `from pkg import mod as m` (m → pkg.mod, or a function of pkg:
+   * the modules a launch sends say which).
+   */
+  modules: Map<string, string>;
+  /** Functions imported by name from another module: local name → the module and the name there (`from mod import helper as h`). */
+  imported: Map<string, { module: string; name: string }>;
 }
 
 export interface ModuleConstant {
@@ -45,6 +53,12 @@ export interface PythonFile {
   /** Module-level names bound to a literal value. */
   constants: Map<string, ModuleConstant>;
   launches: LaunchSite[];
+  /**
+   * The modules beside the script that this file imports, by dotted name, as a run sends them
+   * (lib/_kernel_lab_imports.py): a kernel's call to one of their @triton.jit functions compiles
+   * from them. Empty without a run: such a call is KL1150.
+   */
+  modules: Map<string, PythonFile>;
   /** Syntax errors and mistakes in decorators; a kernel's own are found when it is compiled. */
   diagnostics: Diagnostic[];
 }
@@ -82,11 +96,11 @@ export function readPythonFile(fileName: string, text: string): PythonFile {
     other.called = true;
   }
   const launches = readLaunches(text, tree.topNode, new Set(kernels.map((k) => k.name)), scope);
-  return { fileName, text, tree, kernels, imports, constants, launches, diagnostics: log.diagnostics };
+  return { fileName, text, tree, kernels, imports, constants, launches, modules: new Map(), diagnostics: log.diagnostics };
 }
 
 function readImports(text: string, top: SyntaxNode): PythonImports {
-  const imports: PythonImports = { triton: new Set(), tl: new Set(), math: new Set(), functions: new Map(), others: new Map() };
+  const imports: PythonImports = { triton: new Set(), tl: new Set(), math: new Set(), functions: new Map(), others: new Map(), modules: new Map(), imported: new Map() };
   const visit = (node: SyntaxNode) => {
     for (const s of children(node)) {
       if (s.name === "ImportStatement") readImport(text, s, imports);
@@ -175,9 +189,13 @@ function readImport(text: string, s: SyntaxNode, imports: PythonImports): void {
     const full = from !== undefined ? `${from}.${item.name}` : item.name;
     const local = item.alias ?? (from !== undefined ? item.name : item.name.split(".")[0]);
     if (from === undefined && !item.alias) {
-      if (item.name.split(".")[0] === "triton") imports.triton.add("triton");
+      const head = item.name.split(".")[0];
+      if (head === "triton") imports.triton.add("triton");
+      else imports.modules.set(head, head);
       continue;
     }
+    if (!full.startsWith("triton") && (from === undefined || !from.startsWith("triton"))) imports.modules.set(local, full);
+    if (from !== undefined && !from.startsWith("triton")) imports.imported.set(local, { module: from, name: item.name });
     if (full === "triton") imports.triton.add(local);
     else if (full === "triton.language") imports.tl.add(local);
     else if (MATH_MODULES.has(full)) imports.math.add(local);

@@ -14,6 +14,8 @@ interface Mark {
 export class TsWriter {
   text = "";
   private readonly marks: Mark[] = [];
+  /** Added to every Python range: a module other than the kernel's is mapped past its end (externals.ts). */
+  offset = 0;
 
   write(s: string): void {
     this.text += s;
@@ -23,14 +25,19 @@ export class TsWriter {
   token(s: string, py: Span, verbatim = false): void {
     const start = this.text.length;
     this.text += s;
-    this.marks.push({ ts: { start, end: this.text.length }, py, verbatim: verbatim && s.length === py.end - py.start });
+    this.marks.push({ ts: { start, end: this.text.length }, py: this.shifted(py), verbatim: verbatim && s.length === py.end - py.start });
   }
 
   /** Whatever `emit` writes comes from the Python range `py`. */
   node(py: Span, emit: () => void): void {
     const start = this.text.length;
+    const shifted = this.shifted(py);
     emit();
-    this.marks.push({ ts: { start, end: this.text.length }, py, verbatim: false });
+    this.marks.push({ ts: { start, end: this.text.length }, py: shifted, verbatim: false });
+  }
+
+  private shifted(py: Span): Span {
+    return this.offset === 0 ? py : { start: py.start + this.offset, end: py.end + this.offset };
   }
 
   /** The map to hand out once writing is done. */

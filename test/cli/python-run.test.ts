@@ -183,6 +183,23 @@ test("kernel-library style: constexpr globals, libdevice imports, .to(tl.int64) 
   assert.match(report.stdout, /triton\.jit\(f\) and triton\.heuristics\(\.\.\.\)\(f\), libdevice\.tanh under a name of its own\n/);
 });
 
+test("kernels call @triton.jit functions of a package beside the script (FlagGems' tle.program_id, from mod import helper), on the GPU and with --cpu", async () => {
+  for (const cpu of [false, true]) {
+    const { report, outcome } = await run(path.join(PY, "xmod-kernels.py"), { bench: "off", cpu });
+    assert.equal(outcome, "ok", report.traceback);
+    assert.deepEqual(report.diagnostics, []);
+    assert.deepEqual(report.checks.map((c) => c.passed), [true, true]);
+    assert.deepEqual(report.launches.map((l) => l.kernel), ["row_scaled_sum_kernel", "clamp_kernel"]);
+    assert.match(report.stdout, /row sums: max difference: .*\nclamp: max difference: 0\.0\n/);
+  }
+  // A module that is nowhere beside the script is Python's own ModuleNotFoundError, at its line.
+  const missing = path.join(scratch, "no-module.py");
+  writeFileSync(missing, "import xmod_helpers_nowhere\n");
+  const { report, outcome } = await run(missing, { bench: "off", cpu: true });
+  assert.equal(outcome, "raised");
+  assert.match(report.traceback ?? "", /ModuleNotFoundError: No module named 'xmod_helpers_nowhere'/);
+});
+
 test("torch's ops on GPU tensors run as GPU kernels and match the CPU ops; with --cpu they are the CPU ops", async () => {
   const { report, outcome } = await run(path.join(PY, "torch-on-gpu.py"), { bench: "quick" });
   assert.equal(outcome, "ok", report.traceback);

@@ -110,10 +110,11 @@ test("check file.py: a host function's bare yield is Python; a constexpr used as
   const gems = "import triton\nimport triton.language as tl\nfrom flag_gems.utils import triton_lang_extension as tle\n\n@triton.jit\ndef program_id(axis):\n    return tl.program_id(axis).to(tl.int64)\n\n@triton.jit\ndef k(x_ptr, n, BLOCK: tl.constexpr):\n    pid = tle.program_id(0)\n    offs = pid * BLOCK + tl.arange(0, BLOCK)\n    tl.store(x_ptr + offs, 1.0, mask=offs < n)\n";
   const [other, ...rest] = diagnose(gems);
   assert.deepEqual(rest, []);
-  assert.equal(other, "11:11 KL1150 tle.program_id is a function of another module: Kernel Lab compiles the @triton.jit functions of this file only; copy program_id into this file and call it as program_id(…)");
+  assert.match(other, /^11:11 KL1150 tle\.program_id is a function of another module that Kernel Lab can't read here: .*copy program_id into this file$/);
   assert.deepEqual(diagnose(gems.replace("tle.program_id(0)", "program_id(0)")), []);
   const imported = diagnose(gems.replace("import triton_lang_extension as tle\n", "import triton_lang_extension as tle\nfrom flag_gems.utils.limits import get_dtype_min\n").replace("tle.program_id(0)", "get_dtype_min(0)"));
-  assert.deepEqual(imported, ["12:11 KL1150 get_dtype_min is a function of another module (flag_gems.utils.limits): Kernel Lab compiles the @triton.jit functions of this file only; copy get_dtype_min into this file"]);
+  assert.equal(imported.length, 1);
+  assert.match(imported[0], /^12:11 KL1150 get_dtype_min is a function of another module \(flag_gems\.utils\.limits\) that Kernel Lab can't read here: .*copy get_dtype_min into this file$/);
   assert.match(diagnose("def g():\n    yield (\n")[0], /KL1100/);
 });
 

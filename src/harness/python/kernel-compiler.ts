@@ -13,6 +13,8 @@ export type ConstexprValue = PyConst;
 
 export interface PythonKernelCompiler {
   compile(kernel: string, argTypes: Record<string, KernelArgType>, constexprs: Record<string, ConstexprValue>, target: Target, specialization?: Specialization, options?: CodegenOptions): PythonCompileResult;
+  /** Modules the file imports (their dotted names): a kernel's call to one of their @triton.jit functions compiles from them. */
+  addModules(modules: readonly { name: string; file: string; text: string }[]): void;
   /** The name a Python parameter has in the compiled kernel (its ABI's buffers and scalars). */
   paramName(name: string): string;
 }
@@ -22,6 +24,9 @@ export function compilerFor(file: string, text: string): PythonKernelCompiler {
   const parsed = readPythonFile(file, text);
   return {
     compile: (kernel, types, constexprs, target, specialization, options) => compilePythonKernel(parsed, kernel, types, constexprs, target, specialization, options),
+    addModules: (modules) => {
+      for (const m of modules) if (parsed.modules.get(m.name)?.text !== m.text) parsed.modules.set(m.name, readPythonFile(m.file, m.text));
+    },
     paramName: tsName,
   };
 }

@@ -33,6 +33,13 @@ const POINTER_DTYPE: Record<TensorDtype, NumDtype | undefined> = {
   bool: undefined,
 };
 
+/** A module beside the script, read for Python's import: its file as shown, its text, whether it is a package's __init__.py. */
+export interface ModuleSource {
+  file: string;
+  text: string;
+  package: boolean;
+}
+
 /** A file kernels are compiled from: the script, or a module of Kernel Lab's own (torch's GPU ops). */
 interface KernelFile {
   file: string;
@@ -67,6 +74,8 @@ export class Launcher {
     private readonly device: Device,
     private readonly report: PythonFileReport,
     private readonly compiler: PythonKernelCompiler,
+    /** Reads a module beside the script (`pkg.mod` → pkg/mod.py or pkg/mod/__init__.py); absent where nothing can (a browser). */
+    private readonly readModule?: (module: string) => Promise<ModuleSource | null>,
   ) {
     this.bench = new BenchRecorder(device.gpu, this.resident, this.copies);
     this.script = { file, text, lines: new LineMap(text), compiler };
@@ -108,6 +117,8 @@ export class Launcher {
         return { kind: "ok", value: await this.bench.stop(request) };
       case "device-properties":
         return { kind: "ok", value: this.deviceProperties() };
+      case "module-source":
+        return { kind: "ok", value: this.readModule ? await this.readModule(request.module) : null };
       case "download":
         if (!this.device.gpu) return { kind: "error", error: "runtime", message: "Kernel Lab has no GPU in this run to read a tensor back from" };
         await this.resident.download(this.device.gpu, request.storage, request.data);
@@ -121,6 +132,7 @@ export class Launcher {
     const bound = bindLaunch(this.file, request, this.compiler.paramName);
     if ("error" in bound) return { kind: "error", error: "not-implemented", message: bound.error };
     const source = this.kernelFile(request);
+    if (request.imports) source.compiler.addModules(request.imports);
     const program = this.compile(source, request.kernel, bound, "plain");
     if (typeof program === "string") return { kind: "error", error: "compile", message: program };
     if (request.warmup) return { kind: "ok", value: { name: program.kernel.name, n_regs: 32, shared: Math.max(program.kernel.abi.workgroupBytes, 1), wgsl: program.kernel.wgsl } };

@@ -41,6 +41,12 @@ export interface LaunchRequest {
   warmup: boolean;
   /** A kernel defined in a module other than the script (Kernel Lab's torch's GPU ops): where to compile it from. */
   module?: { file: string; text: string };
+  /**
+   * The modules beside the script that the kernel's file imports (`import pkg.mod as m`, `from mod
+   * import helper`), by their dotted names, and theirs in turn: a call to one of their @triton.jit
+   * functions compiles from their text. Sent with a kernel's first launch of the run.
+   */
+  imports?: { name: string; file: string; text: string }[];
 }
 
 export type Request =
@@ -49,6 +55,8 @@ export type Request =
   | { kind: "bench-start" }
   | { kind: "bench-stop"; reps: number; warmupMs: number; quantiles: number[] | null }
   | { kind: "device-properties" }
+  /** `import mod` of a name Python found nowhere else: the text of mod.py (or mod/__init__.py) beside the script, or null. */
+  | { kind: "module-source"; module: string }
   /** The elements of a storage's GPU buffer, copied into its CPU copy `data` (the script reads a tensor a launch wrote). */
   | { kind: "download"; storage: number; data: TensorStorage };
 

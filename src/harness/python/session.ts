@@ -8,7 +8,8 @@ import type { LocatedDiagnostic } from "../../diagnostics/position";
 import { NO_NEEDS } from "../../ir/target";
 import { displayPath, located, readKernelText } from "../load/load";
 import { openDevice, requestGpu } from "../run/open-device";
-import { Launcher } from "./launch";
+import { Launcher, type ModuleSource } from "./launch";
+import { host } from "../../runtime/host";
 import type { BenchMode, LaunchRequest, Notice, Reply, Request, RunScript } from "./protocol";
 import type { PythonFileReport, PythonPlot } from "./report";
 import { PythonCodes } from "./codes";
@@ -134,7 +135,7 @@ export async function runPythonFile(fileArg: string, opts: PythonRunOptions, sta
   }
 
   opts.onStart?.(report);
-  const launcher = new Launcher(file, source, device, report, compiler);
+  const launcher = new Launcher(file, source, device, report, compiler, (module) => readBesideScript(path.dirname(absolute), module));
   const limit = new LaunchLimit(file, opts.timeoutMs ?? DEFAULT_TIMEOUT_MS);
   const ended = new Promise<Extract<Notice, { kind: "done" }>>((resolve) => {
     started.listener = (notice) => {
@@ -186,6 +187,20 @@ export async function runPythonFile(fileArg: string, opts: PythonRunOptions, sta
   report.exception = { type: result.error.type, line: result.error.line };
   if (result.error.type === "PythonThreadExit" || limit.diagnostics.length > 0) return done("failure");
   return done(result.error.launchError === "compile" ? "compile-error" : "raised");
+}
+
+/** `import pkg.mod` as `python FILE.py` resolves it from the script's folder: pkg/mod/__init__.py, else pkg/mod.py. */
+async function readBesideScript(folder: string, module: string): Promise<ModuleSource | null> {
+  if (!/^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$/.test(module)) return null;
+  const base = path.join(folder, ...module.split("."));
+  for (const [file, isPackage] of [[path.join(base, "__init__.py"), true], [`${base}.py`, false]] as const) {
+    try {
+      return { file: displayPath(file), text: await host.readText(file), package: isPackage };
+    } catch {
+      // Not there: the next candidate, then Python's ModuleNotFoundError.
+    }
+  }
+  return null;
 }
 
 async function respond(launcher: Launcher, request: Request): Promise<Reply> {

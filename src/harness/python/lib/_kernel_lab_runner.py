@@ -17,6 +17,8 @@ import triton.language  # noqa: F401,E402
 import triton.testing  # noqa: F401,E402
 from triton import _bridge  # noqa: E402
 
+import _kernel_lab_imports  # noqa: E402
+
 state.notify = _bridge.notify
 
 LIB_DIR = "/kernel_lab/lib"
@@ -26,6 +28,8 @@ def _user_frames(stack, file_name):
     return [f for f in stack if f.filename == file_name]
 
 
+_kernel_lab_imports.install()
+
 # sys.path as Kernel Lab set it: a script that changes it changes it for its own run only.
 _SYS_PATH = list(sys.path)
 
@@ -33,8 +37,7 @@ _SYS_PATH = list(sys.path)
 def run_script(file_path, display_name, text, bench, cpu):
     state.reset(display_name, bench, bool(cpu))
     sys.path[:] = _SYS_PATH
-    for name in [m for m in sys.modules if m in state.user_modules]:
-        del sys.modules[name]
+    _kernel_lab_imports.reset()
     main = {"__name__": "__main__", "__file__": file_path, "__builtins__": __builtins__}
     sys.argv = [file_path]
     # Tracebacks show the script's lines, as for a file Python read itself.

@@ -5,6 +5,8 @@
 # values to the main thread, which compiles the kernel for those types and runs it checked (launch.ts).
 
 import inspect
+import sys
+import types
 
 import _kernel_lab_state as _state
 
@@ -68,6 +70,7 @@ class JITFunction:
         self.def_line = fn.__code__.co_firstlineno
         self.options = options
         self._module = None
+        self._imports_sent = False
 
     def _module_text(self):
         """A kernel defined outside the script (Kernel Lab's torch's own kernels): its file and text, to compile from."""
@@ -75,9 +78,31 @@ class JITFunction:
         if file == _state.file_name:
             return None
         if self._module is None:
+            import _kernel_lab_imports
             with open(file) as f:
-                self._module = {"file": file, "text": f.read()}
+                self._module = {"file": _kernel_lab_imports.shown.get(file, (None, file))[1], "text": f.read()}
         return self._module
+
+    def _imports(self):
+        """The modules beside the script this kernel's file refers to, and theirs in turn: {name, file, text}."""
+        import _kernel_lab_imports
+        found = {}
+
+        def visit(names):
+            for value in list(names.values()):
+                if isinstance(value, JITFunction):
+                    value = sys.modules.get(value.fn.__module__)
+                if not isinstance(value, types.ModuleType):
+                    continue
+                known = _kernel_lab_imports.shown.get(getattr(value, "__file__", None))
+                if known is None or known[0] in found:
+                    continue
+                with open(value.__file__) as f:
+                    found[known[0]] = {"name": known[0], "file": known[1], "text": f.read()}
+                visit(vars(value))
+
+        visit(self.fn.__globals__)
+        return list(found.values())
 
     def __call__(self, *args, **kwargs):
         raise RuntimeError(f"Cannot call @triton.jit'd outside of the scope of a kernel: launch it as {self.__name__}[grid](…)")
@@ -116,6 +141,11 @@ class JITFunction:
         module = self._module_text()
         if module is not None:
             request["module"] = module
+        if not self._imports_sent:
+            imports = self._imports()
+            if imports:
+                request["imports"] = imports
+            self._imports_sent = True
         try:
             result = _bridge.call(request)
         except BaseException:

@@ -1,0 +1,55 @@
+# `import mod` / `from pkg.mod import helper` of a Python file beside the script, as `python FILE.py`
+# finds it on sys.path[0]. Pyodide's file system doesn't hold the script's folder, so a name no other
+# finder knows is asked of the main thread (a "module-source" request: it reads FOLDER/pkg/mod.py or
+# FOLDER/pkg/mod/__init__.py), written into a folder of this run, and imported from there as usual.
+# The file's name as the main thread shows it is kept, so a kernel compiled from it names that file.
+
+import importlib
+import importlib.machinery
+import os
+import shutil
+import sys
+
+import _kernel_lab_state as state
+
+USER_DIR = "/kernel_lab/user"
+
+# Pyodide path → (module name, the file as the main thread names it).
+shown = {}
+
+
+class _BesideScript:
+    """A meta path finder, last on sys.meta_path: only a name nothing else found reaches it."""
+
+    def find_spec(self, fullname, path=None, target=None):
+        from triton import _bridge
+        relative = fullname.replace(".", "/")
+        found = _bridge.call({"kind": "module-source", "module": fullname})
+        if not found:
+            return None
+        local = f"{USER_DIR}/{relative}/__init__.py" if found["package"] else f"{USER_DIR}/{relative}.py"
+        os.makedirs(os.path.dirname(local), exist_ok=True)
+        with open(local, "w") as f:
+            f.write(found["text"])
+        shown[local] = (fullname, found["file"])
+        state.user_modules.add(fullname)
+        importlib.invalidate_caches()
+        return importlib.machinery.PathFinder.find_spec(fullname, path if path is not None else [USER_DIR], target)
+
+
+def reset():
+    """A new run: the last run's modules and files go (the files may have changed since)."""
+    for name in [m for m in sys.modules if m in state.user_modules]:
+        del sys.modules[name]
+    state.user_modules.clear()
+    shown.clear()
+    shutil.rmtree(USER_DIR, ignore_errors=True)
+    os.makedirs(USER_DIR, exist_ok=True)
+    importlib.invalidate_caches()
+
+
+def install():
+    if not any(isinstance(f, _BesideScript) for f in sys.meta_path):
+        sys.meta_path.append(_BesideScript())
+    if USER_DIR not in sys.path:
+        sys.path.append(USER_DIR)

@@ -1,0 +1,59 @@
+// A kernel calling @triton.jit functions of another module (docs/ERRORS.md KL1150): with the
+// module's text as a run sends it (PythonFile.modules), the call compiles from that module, with
+// both spellings (`m.helper(…)`, `from mod import helper`), recursively through the module's own
+// helpers; a mistake inside the helper is reported at the call, naming the helper's file and line.
+// Without the module (`check` alone, a C extension) the call is KL1150. The runs on the GPU and
+// the interpreter are test/cli/python-run.test.ts's (test/python/xmod-kernels.py).
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import * as path from "node:path";
+import { compilePythonKernel, readPythonFile } from "../../src/python";
+import { locate } from "../../src/diagnostics/position";
+
+const PY = path.resolve(__dirname, "../python");
+const script = readFileSync(path.join(PY, "xmod-kernels.py"), "utf8");
+const lang = readFileSync(path.join(PY, "xmod_helpers/lang.py"), "utf8");
+const limits = readFileSync(path.join(PY, "xmod_helpers/limits.py"), "utf8");
+
+function compile(langText = lang, kernel = "row_scaled_sum_kernel") {
+  const file = readPythonFile("xmod-kernels.py", script);
+  file.modules.set("xmod_helpers.lang", readPythonFile("xmod_helpers/lang.py", langText));
+  file.modules.set("xmod_helpers.limits", readPythonFile("xmod_helpers/limits.py", limits));
+  const types = { X: { kind: "pointer", dtype: "f32" }, Y: { kind: "pointer", dtype: "f32" }, N: { kind: "scalar", dtype: "i32" }, n: { kind: "scalar", dtype: "i32" }, stride: { kind: "scalar", dtype: "i32" } } as const;
+  const result = compilePythonKernel(file, kernel, types, { BLOCK: 128, FACTOR: 3.0 });
+  return { result, located: locate("xmod-kernels.py", script, result.diagnostics).map((d) => `${d.line}:${d.column} ${d.code} ${d.message}`) };
+}
+
+test("a kernel calls another module's @triton.jit functions: tle.program_id, limits.clamp_min, pkg.mod.clamp_min, and scaled_sum imported by name (which calls its module's _scale)", () => {
+  for (const kernel of ["row_scaled_sum_kernel", "clamp_kernel"]) {
+    const { result, located } = compile(lang, kernel);
+    assert.deepEqual(located, [], kernel);
+    assert.ok(result.kernel, kernel);
+  }
+  const { result } = compile();
+  assert.match(result.typescript!, /xmod_helpers_lang__program_id\(0\)/);
+  assert.match(result.typescript!, /export const xmod_helpers_lang___scale = /);
+  // scaled_sum's AXIS default (0), left out at the call, is passed by name.
+  assert.match(result.typescript!, /xmod_helpers_lang__scaled_sum\(x, FACTOR, \{ AXIS: 0 \}\)/);
+});
+
+test("a mistake inside another module's helper is reported at the kernel's call, with the helper's file, line and column", () => {
+  const broken = lang.replace("return tl.program_id(axis)", "return tl.program_idx(axis)");
+  const { located } = compile(broken);
+  const line = broken.split("\n").findIndex((l) => l.includes("program_idx")) + 1;
+  assert.equal(located.length, 1, located.join("\n"));
+  const call = script.split("\n").findIndex((l) => l.includes("row = tle.program_id(0)")) + 1;
+  assert.match(located[0], new RegExp(`^${call}:11 KL1005 xmod_helpers/lang\\.py:${line}:12: tl\\.program_idx doesn't exist`));
+  // A call with the wrong number of arguments names the helper as Python writes it.
+  const wrong = compile(lang.replace("def program_id(axis):", "def program_id(axis, other):")).located;
+  assert.match(wrong[0] ?? "", /KL1070 xmod_helpers\.lang\.program_id takes 2 arguments/);
+});
+
+test("without the module's text (check alone; a module that isn't a .py file) the call is KL1150", () => {
+  const file = readPythonFile("xmod-kernels.py", script);
+  const types = { X: { kind: "pointer", dtype: "f32" }, Y: { kind: "pointer", dtype: "f32" }, n: { kind: "scalar", dtype: "i32" } } as const;
+  const codes = compilePythonKernel(file, "clamp_kernel", types, { BLOCK: 128 }).diagnostics.map((d) => d.code);
+  assert.ok(codes.length > 0 && codes.every((c) => c === "KL1150"), codes.join(" "));
+});
