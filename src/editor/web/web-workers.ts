@@ -18,6 +18,7 @@ import type { DebugLaunch, ProgramTrace } from "../../harness/debug/debug-run";
 import type { PythonRunRequest, RunRequest } from "../../harness/workers/protocol";
 import type { FromWebWorker, ToWebWorker, WebWorkerContext } from "../../harness/workers/web-protocol";
 import type { DebugHost } from "../debug/session";
+import { readRunSettings } from "../settings";
 import { PYODIDE_FILES, type PyodideFiles } from "../../harness/python/web-python";
 import type { PythonRunOptions, PythonRunOutcome, RequestPaths, RunOptions, RunOutcome, Runner } from "../runner";
 
@@ -187,6 +188,7 @@ export class WebWorkers implements Runner {
     // when a Run started it (else it starts there now, from Python's files, and is kept for the next).
     const isPython = launch.file.endsWith(".py");
     const python = isPython ? await this.pythonFiles() : undefined;
+    const seconds = readRunSettings(folder).timeoutSeconds;
     return this.withWorker<ProgramTrace | { launchError: string } | Error>(
       `debug ${JSON.stringify(launch)}`,
       (context, warm) => ({ type: "debug", launch, context, ...(python && !warm ? { python } : {}) }),
@@ -209,7 +211,15 @@ export class WebWorkers implements Runner {
             this.log.warn(`debug worker: unexpected message ${message.type}`);
         }
       },
-      { crashed: (text) => new Error(`the debug worker crashed: ${text}`), ...(isPython ? { pool: this.pythonPool } : {}) },
+      {
+        crashed: (text) => new Error(`the debug worker crashed: ${text}`),
+        // A script that never reaches its launch (or a trace that never ends) must not hold the Python worker: stopped as a run would be.
+        timeout: {
+          ms: seconds * 1000 + GRACE_MS,
+          outcome: new Error(`the program did not reach its launch within ${seconds} s (kernelLab.timeoutSeconds); its worker was stopped`),
+        },
+        ...(isPython ? { pool: this.pythonPool } : {}),
+      },
     ).then((result) => {
       if (result instanceof Error) throw result;
       return result;
