@@ -23,7 +23,7 @@ import { formatPrints, formatRunCheck, formatRunTiming } from "./format";
 import { compareFiles, formatComparison, formatHistory, recordHistory, type HistoryLine } from "./history";
 import { version } from "../../package.json";
 import { convertCommand, wgslPython } from "./python";
-import { checkPythonFile, pythonCheckAssumptions, readPythonFile } from "../python";
+import { checkPython, pythonCheckAssumptions, readImportedModules, readPythonFile } from "../python";
 
 const FAILURE = EXIT_CODES.failure;
 
@@ -140,7 +140,7 @@ async function checkCommand(cmd: Extract<Command, { kind: "check" }>): Promise<n
       unreadable = true;
       continue;
     }
-    const located = locate(file, text, file.endsWith(".py") ? checkPythonFile(file, text) : await checkKernelFile(fileArg, file, text));
+    const located = locate(file, text, file.endsWith(".py") ? checkPythonBesideModules(fileArg, file, text) : await checkKernelFile(fileArg, file, text));
     all.push(...located);
     for (const d of located) lines.push(formatDiagnostic(d, cmd.pretty ? text : undefined));
     // A Python kernel the file doesn't launch is checked with guessed types: said, beside the diagnostics.
@@ -151,6 +151,24 @@ async function checkCommand(cmd: Extract<Command, { kind: "check" }>): Promise<n
   else if (lines.length > 0) await write(process.stdout, `${lines.join("\n")}\n`);
   if (all.some((d) => d.severity === "error")) return EXIT_CODES["compile-error"];
   return unreadable ? FAILURE : 0;
+}
+
+/** A Python file's diagnostics, its calls to the @triton.jit functions of modules beside it compiled from their files, as a run would. */
+function checkPythonBesideModules(fileArg: string, file: string, text: string) {
+  const python = readPythonFile(file, text);
+  const folder = path.dirname(path.resolve(fileArg));
+  readImportedModules(python, (module) => {
+    const base = path.join(folder, ...module.split("."));
+    for (const candidate of [path.join(base, "__init__.py"), `${base}.py`]) {
+      try {
+        return { file: displayPath(candidate), text: readFileSync(candidate, "utf8") };
+      } catch {
+        // Not there: the next candidate; none is KL1150 at the call.
+      }
+    }
+    return undefined;
+  });
+  return checkPython(python);
 }
 
 /**

@@ -96,3 +96,15 @@ test("convert: Python → .kernel.ts that checks clean, with a defineRun from th
   assert.match(back.stdout, /@triton\.jit\ndef scale_kernel\(x_ptr, out_ptr, n, alpha, BLOCK: tl\.constexpr\):/);
   assert.match(back.stdout, /tl\.store\(out_ptr \+ offs, x \* alpha, mask=mask\)/);
 });
+
+test("check file.py reads the modules beside it that it imports: their @triton.jit functions are checked through the calls; a module that isn't there is KL1150", () => {
+  const py = path.join(root, "test/python");
+  assert.deepEqual(cli(["check", path.join(py, "xmod-kernels.py")]), { code: 0, stdout: "", stderr: "" });
+  // The same script in a folder without the package: each call to it is KL1150.
+  const alone = path.join(dir, "xmod-kernels.py");
+  writeFileSync(alone, readFileSync(path.join(py, "xmod-kernels.py"), "utf8"));
+  const r = cli(["check", alone]);
+  assert.notEqual(r.code, 0);
+  assert.ok(r.stdout.trim().split("\n").every((l) => l.includes("KL1150")), r.stdout);
+  assert.match(r.stdout, /xmod-kernels\.py:\d+:\d+ - error KL1150: tle\.program_id is a function of another module/);
+});

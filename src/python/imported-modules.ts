@@ -1,0 +1,30 @@
+// `kernel-lab check FILE.py` runs no Python, so the modules a run would send (lib/_kernel_lab_imports.py)
+// are read here instead, as Python would find them beside the script: each dotted name the file
+// imports (`import pkg.mod as m`, `from pkg import mod`, `from mod import helper`) and theirs in turn.
+// The reader is the caller's (the command line reads the file system; a browser has none).
+
+import { readPythonFile, type PythonFile } from "./module";
+
+/** A module's text by its dotted name (`pkg.mod` → FOLDER/pkg/mod/__init__.py or FOLDER/pkg/mod.py), or undefined. */
+export type ModuleReader = (module: string) => { file: string; text: string } | undefined;
+
+/** A Python program imports few modules of its own: more than this is a folder that isn't one program's. */
+const MAX_MODULES = 64;
+
+/** Fills `file.modules` with the modules beside it that it imports, read by `read`. */
+export function readImportedModules(file: PythonFile, read: ModuleReader): void {
+  const tried = new Set<string>();
+  const pending = [file];
+  while (pending.length > 0 && file.modules.size < MAX_MODULES) {
+    const from = pending.pop()!;
+    for (const name of [...from.imports.modules.values(), ...[...from.imports.imported.values()].map((i) => i.module)]) {
+      if (tried.has(name)) continue;
+      tried.add(name);
+      const found = read(name);
+      if (!found) continue;
+      const module = readPythonFile(found.file, found.text);
+      file.modules.set(name, module);
+      pending.push(module);
+    }
+  }
+}
