@@ -46,7 +46,10 @@ export async function tracePythonProgram(
   const { request, pyodide } = await runToLaunch(file, shown, text, kernel.name, startPython as () => PythonProcess, print);
   const bound = bindLaunch(shown, request, tsName);
   if ("error" in bound) return fail(bound.error);
-  const result = compilerFor(shown, text).compile(kernel.name, bound.types, bound.constexprs, { ...DEFAULT_TARGET, shaderF16: true });
+  const compiler = compilerFor(shown, text);
+  // Helpers of modules beside the script that the kernel calls: their text came with the launch.
+  if (request.imports) compiler.addModules(request.imports);
+  const result = compiler.compile(kernel.name, bound.types, bound.constexprs, { ...DEFAULT_TARGET, shaderF16: true });
   const errors = result.diagnostics.filter((d) => d.severity === "error");
   if (!result.kernel || !result.source || result.typescript === undefined || errors.length > 0) return failWith(locate(shown, text, errors));
   const { ir } = result.kernel;
