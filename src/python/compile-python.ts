@@ -12,7 +12,7 @@ import { compileKernel, NUM_STAGES, NUM_WARPS, parseKernelFile, type CompiledKer
 import type { PyConst } from "./literals";
 import { pythonText } from "./literals";
 import { lowerFunctions, type FunctionToLower } from "./lower";
-import type { PythonFile, PythonKernel } from "./module";
+import { helpersOf, type PythonFile, type PythonKernel } from "./module";
 import { tsName } from "./names";
 import { inPythonSpelling } from "./spelling";
 import type { SourceMap } from "./writer";
@@ -120,20 +120,6 @@ export function compilePythonKernel(
     source,
     toPython,
   };
-}
-
-/** The @triton.jit functions `kernel` calls, directly or through others. */
-export function helpersOf(file: PythonFile, kernel: PythonKernel): PythonKernel[] {
-  const out: PythonKernel[] = [];
-  const visit = (k: PythonKernel) => {
-    for (const other of file.kernels) {
-      if (other === kernel || out.includes(other) || !k.names.has(other.name)) continue;
-      out.push(other);
-      visit(other);
-    }
-  };
-  visit(kernel);
-  return out;
 }
 
 /** A diagnostic of the lowered TypeScript, at its Python range and in Python's spelling (spelling.ts). */

@@ -8,7 +8,7 @@
 
 import type { Diagnostic, Span } from "../diagnostics/diagnostic";
 import { LineMap } from "../diagnostics/position";
-import type { PythonFile, PythonKernel } from "./module";
+import { helpersOf, type PythonFile, type PythonKernel } from "./module";
 
 export interface ExternalFile {
   file: PythonFile;
@@ -53,7 +53,7 @@ export class Externals {
   /** Queues `kernel` of `file` (and the helpers of its file it calls); its name in the TypeScript file. */
   use(file: PythonFile, kernel: PythonKernel, site: Span): string {
     const external = this.fileOf(file, site);
-    for (const k of [kernel, ...localHelpers(file, kernel)]) {
+    for (const k of [kernel, ...helpersOf(file, kernel)]) {
       const key = `${file.fileName}\0${k.name}`;
       if (this.queued.has(key)) continue;
       this.queued.add(key);
@@ -98,18 +98,4 @@ export class Externals {
     const { related: _related, ...rest } = d;
     return { ...rest, message: `${external.file.fileName}:${at.line}:${at.column}: ${d.message}`, span: external.site };
   }
-}
-
-/** The @triton.jit functions of `file` that `kernel` calls, directly or through others. */
-function localHelpers(file: PythonFile, kernel: PythonKernel): PythonKernel[] {
-  const out: PythonKernel[] = [];
-  const visit = (k: PythonKernel) => {
-    for (const other of file.kernels) {
-      if (other === kernel || out.includes(other) || !k.names.has(other.name)) continue;
-      out.push(other);
-      visit(other);
-    }
-  };
-  visit(kernel);
-  return out;
 }

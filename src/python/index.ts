@@ -1,10 +1,10 @@
 // Triton's own Python (docs/LANGUAGE.md §2.2): read a `.py` file's @triton.jit kernels, compile one for a
 // launch, check a whole file. Everything the runtime, the command line and the editor use.
 
-export { readPythonFile, isTritonFile, type PythonFile, type PythonKernel, type LaunchSite, type PythonImports, type ModuleConstant } from "./module";
+export { readPythonFile, isTritonFile, helpersOf, type PythonFile, type PythonKernel, type LaunchSite, type PythonImports, type ModuleConstant } from "./module";
 export type { PythonParam, AutotuneConfig, Heuristic } from "./signature";
 export type { PyConst } from "./literals";
-export { compilePythonKernel, helpersOf, pythonText, type PythonArgType, type PythonCompileResult } from "./compile-python";
+export { compilePythonKernel, pythonText, type PythonArgType, type PythonCompileResult } from "./compile-python";
 export { checkPythonFile, checkPython, pythonCheckAssumptions } from "./check";
 export { assumedArgTypes, assumedConstexprs, pointerParams } from "./infer";
 export { kernelFileToPython, type PythonText } from "./to-python";

@@ -240,3 +240,17 @@ export function isConstexprAnnotation(text: string, typeDef: SyntaxNode, imports
 }
 
 export { bodyStatements };
+
+/** The @triton.jit functions `kernel` calls, directly or through others. */
+export function helpersOf(file: PythonFile, kernel: PythonKernel): PythonKernel[] {
+  const out: PythonKernel[] = [];
+  const visit = (k: PythonKernel) => {
+    for (const other of file.kernels) {
+      if (other === kernel || out.includes(other) || !k.names.has(other.name)) continue;
+      out.push(other);
+      visit(other);
+    }
+  };
+  visit(kernel);
+  return out;
+}

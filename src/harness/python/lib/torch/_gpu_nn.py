@@ -49,10 +49,8 @@ def _matmul(a_ptr, b_ptr, c_ptr, M, N, K, BLOCK_M: tl.constexpr, BLOCK_N: tl.con
 
 
 @triton.jit
-def _layer_norm_fwd(x_ptr, w_ptr, b_ptr, y_ptr, N, eps, BLOCK: tl.constexpr):
-    row = tl.program_id(0)
-    x_ptr += row * N
-    y_ptr += row * N
+def _row_stats(x_ptr, N, eps, BLOCK: tl.constexpr):
+    """A row's mean and 1 / std (two passes, float32), a block at a time: any width."""
     acc = tl.zeros([BLOCK], dtype=tl.float32)
     for start in range(0, N, BLOCK):
         cols = start + tl.arange(0, BLOCK)
@@ -65,6 +63,15 @@ def _layer_norm_fwd(x_ptr, w_ptr, b_ptr, y_ptr, N, eps, BLOCK: tl.constexpr):
         d = tl.where(cols < N, x - mean, 0.0)
         acc += d * d
     rstd = 1 / tl.sqrt(tl.sum(acc, axis=0) / N + eps)
+    return mean, rstd
+
+
+@triton.jit
+def _layer_norm_fwd(x_ptr, w_ptr, b_ptr, y_ptr, N, eps, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    x_ptr += row * N
+    y_ptr += row * N
+    mean, rstd = _row_stats(x_ptr, N, eps, BLOCK)
     for start in range(0, N, BLOCK):
         cols = start + tl.arange(0, BLOCK)
         x = tl.load(x_ptr + cols, mask=cols < N, other=0.0).to(tl.float32)
@@ -81,18 +88,7 @@ def _layer_norm_bwd_dx(x_ptr, w_ptr, dy_ptr, dx_ptr, mean_ptr, rstd_ptr, N, eps,
     x_ptr += row * N
     dy_ptr += row * N
     dx_ptr += row * N
-    acc = tl.zeros([BLOCK], dtype=tl.float32)
-    for start in range(0, N, BLOCK):
-        cols = start + tl.arange(0, BLOCK)
-        acc += tl.load(x_ptr + cols, mask=cols < N, other=0.0).to(tl.float32)
-    mean = tl.sum(acc, axis=0) / N
-    acc = tl.zeros([BLOCK], dtype=tl.float32)
-    for start in range(0, N, BLOCK):
-        cols = start + tl.arange(0, BLOCK)
-        x = tl.load(x_ptr + cols, mask=cols < N, other=0.0).to(tl.float32)
-        d = tl.where(cols < N, x - mean, 0.0)
-        acc += d * d
-    rstd = 1 / tl.sqrt(tl.sum(acc, axis=0) / N + eps)
+    mean, rstd = _row_stats(x_ptr, N, eps, BLOCK)
     tl.store(mean_ptr + row, mean)
     tl.store(rstd_ptr + row, rstd)
     sum_g = tl.zeros([BLOCK], dtype=tl.float32)
