@@ -18,6 +18,8 @@ const NODE_ONLY = new Set([
   "runtime/notices.ts",
   "harness/workers/worker.ts",
   "harness/load/typescript-cache.ts",
+  // Writing the start-up caches above (V8 code caches, Pyodide's snapshot, Python's bytecode).
+  "harness/cache-file-node.ts",
   // The Python thread's Node side: the worker thread and its entry (the browser's is a Web Worker).
   "harness/python/thread-node.ts",
   "harness/python/worker-node.ts",

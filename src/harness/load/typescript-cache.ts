@@ -7,11 +7,12 @@
 // (`cacheDir()`), is written once the command is done (so it holds the functions the run
 // compiled), and a missing, stale or damaged one only means the ordinary, slower load.
 
-import { readFileSync, renameSync, writeFileSync, mkdirSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import Module, { createRequire } from "node:module";
 import * as path from "node:path";
 import * as vm from "node:vm";
 import { cacheDir } from "../cache-location";
+import { writeCacheFile } from "../cache-file-node";
 
 /** The script to take a code cache from when the command is done, and where to write it. */
 let unsaved: { script: vm.Script; file: string } | undefined;
@@ -42,14 +43,8 @@ export function saveTypescriptCache(): void {
   if (!unsaved) return;
   const { script, file } = unsaved;
   unsaved = undefined;
-  try {
-    mkdirSync(path.dirname(file), { recursive: true });
-    const temporary = `${file}.${process.pid}.tmp`;
-    writeFileSync(temporary, script.createCachedData());
-    renameSync(temporary, file);
-  } catch {
-    // A read-only cache folder: every start compiles TypeScript itself, as without this module.
-  }
+  // A read-only cache folder: every start compiles TypeScript itself, as without this module.
+  writeCacheFile(file, script.createCachedData());
 }
 
 try {

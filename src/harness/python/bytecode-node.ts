@@ -7,10 +7,11 @@
 // changes the hash: its process compiles afresh and replaces the file.
 
 import { createHash } from "node:crypto";
-import { mkdirSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, unlinkSync } from "node:fs";
 import * as path from "node:path";
 import { version } from "pyodide";
 import { cacheDir } from "../cache-location";
+import { writeCacheFile } from "../cache-file-node";
 
 export interface BytecodeCache {
   /** The bytecode of an earlier process (lib path of the `.pyc` → bytes), empty when there is none. */
@@ -39,17 +40,14 @@ export function bytecodeCache(files: Record<string, string>): BytecodeCache | un
     cached,
     save(compiled) {
       if (Object.keys(compiled).every((name) => name in cached)) return;
+      const text = JSON.stringify(Object.fromEntries(Object.entries(compiled).map(([name, bytes]) => [name, Buffer.from(bytes).toString("base64")])));
+      if (!writeCacheFile(file, text)) return;
+      Object.assign(cached, compiled);
       try {
-        mkdirSync(folder, { recursive: true });
-        const text = JSON.stringify(Object.fromEntries(Object.entries(compiled).map(([name, bytes]) => [name, Buffer.from(bytes).toString("base64")])));
-        const partial = `${file}.${process.pid}.partial`;
-        writeFileSync(partial, text);
-        renameSync(partial, file);
-        Object.assign(cached, compiled);
         // Other versions of the modules' bytecode are of no more use.
         for (const old of readdirSync(folder)) if (old.startsWith(PREFIX) && old.endsWith(".json") && path.join(folder, old) !== file) unlinkSync(path.join(folder, old));
       } catch {
-        // A cache folder that can't be written costs the next start its speed, nothing else.
+        // Another process removed one first, or the folder is read-only: left as it is.
       }
     },
   };

@@ -10,12 +10,13 @@
 // other import()s load packages and scripts, which Kernel Lab never asks for. The cache lives in
 // the cache folder, one per Pyodide, Node and architecture, written after the first load.
 
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import Module, { createRequire } from "node:module";
 import * as path from "node:path";
 import * as vm from "node:vm";
 import { version } from "pyodide";
 import { cacheDir } from "../cache-location";
+import { writeCacheFile } from "../cache-file-node";
 
 /** Runs pyodide.asm.js from `indexURL` (once per thread); gives a function that writes the code cache when this load made none usable. */
 export function loadPyodideScript(indexURL: string, useCache: boolean): () => void {
@@ -37,13 +38,6 @@ export function loadPyodideScript(indexURL: string, useCache: boolean): () => vo
   (script.runInThisContext() as (...args: unknown[]) => void)(module.exports, createRequire(file), module, file, path.dirname(file));
   if (!useCache || (cachedData && !script.cachedDataRejected)) return () => {};
   return () => {
-    try {
-      mkdirSync(path.dirname(cacheFile), { recursive: true });
-      const partial = `${cacheFile}.${process.pid}.partial`;
-      writeFileSync(partial, script.createCachedData());
-      renameSync(partial, cacheFile);
-    } catch {
-      // A cache folder that can't be written costs the next start its speed, nothing else.
-    }
+    writeCacheFile(cacheFile, script.createCachedData());
   };
 }

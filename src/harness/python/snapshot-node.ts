@@ -8,10 +8,11 @@
 // module is always the one that runs. Pyodide's JavaScript is loaded first, with V8's code cache
 // (pyodide-script-node.ts).
 
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { loadPyodide, version } from "pyodide";
 import { cacheDir } from "../cache-location";
+import { writeCacheFile } from "../cache-file-node";
 import type { Pyodide } from "./embedded";
 import { loadPyodideScript } from "./pyodide-script-node";
 
@@ -22,18 +23,6 @@ type Loaded = { pyodide: Pyodide; startKind: "cold" | "snapshot" };
 
 function snapshotFile(): string {
   return path.join(cacheDir(), "pyodide", `snapshot-${version}.bin`);
-}
-
-function writeAtomically(file: string, data: Uint8Array): void {
-  try {
-    mkdirSync(path.dirname(file), { recursive: true });
-    // Written beside, then renamed: a process reading it meanwhile sees the old one or none, never half.
-    const partial = `${file}.${process.pid}.partial`;
-    writeFileSync(partial, data);
-    renameSync(partial, file);
-  } catch {
-    // A cache folder that can't be written costs the next start its speed, nothing else.
-  }
 }
 
 export async function loadPython(indexURL: string): Promise<Loaded> {
@@ -66,6 +55,6 @@ async function loadFrom(indexURL: string, useSnapshot: boolean): Promise<Loaded>
   }
   const pyodide = (await loadPyodide({ indexURL, _makeSnapshot: useSnapshot })) as unknown as Pyodide & { makeMemorySnapshot(): Uint8Array };
   pyodide.runPython(STDLIB);
-  if (useSnapshot) writeAtomically(file, pyodide.makeMemorySnapshot());
+  if (useSnapshot) writeCacheFile(file, pyodide.makeMemorySnapshot());
   return { pyodide, startKind: "cold" };
 }
