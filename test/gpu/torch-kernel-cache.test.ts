@@ -15,7 +15,7 @@ import { DEFAULT_TARGET } from "../../src/ir/target";
 import { assertClose, poisoned, randomFloats } from "../support/kernel-runner";
 
 const FILE = "torch/_gpu_kernels.py";
-const module = { file: FILE, text: readFileSync(path.join(import.meta.dirname, "../../src/harness/python/lib/torch/_gpu_kernels.py"), "utf8") };
+const module = { file: FILE, text: readFileSync(path.join(__dirname, "../../src/harness/python/lib/torch/_gpu_kernels.py"), "utf8") };
 const f32 = { kind: "pointer", dtype: "f32" } as const;
 const i32 = { kind: "scalar", dtype: "i32" } as const;
 // torch's unary op on a contiguous float32 tensor, as _on_gpu.py launches it (op is a runtime scalar).
@@ -66,15 +66,17 @@ test("a damaged cache file is ignored and rewritten; another build or an edited 
   const file = cacheFile(folder);
   const whole = readFileSync(file, "utf8");
 
-  // One character of the WGSL changed: the checksum no longer holds.
-  const at = whole.indexOf("fn main");
-  assert.ok(at > 0);
-  writeFileSync(file, `${whole.slice(0, at)}fn maim${whole.slice(at + 7)}`);
-  const damaged = new OwnKernelCache(folder, "build-1");
-  unary(damaged);
-  assert.equal(damaged.compiled, 1, "a damaged file is not used");
-  damaged.save();
-  assert.equal(readFileSync(file, "utf8"), whole, "and it is written whole again");
+  // One character changed, in a kernel's WGSL or in the header's copy of the module: the line's checksum no longer holds.
+  for (const [where, from, to] of [["a kernel's WGSL", "fn main", "fn maim"], ["the module's text", "def _unary", "def _unarx"]] as const) {
+    const at = whole.indexOf(from);
+    assert.ok(at > 0, where);
+    writeFileSync(file, `${whole.slice(0, at)}${to}${whole.slice(at + from.length)}`);
+    const damaged = new OwnKernelCache(folder, "build-1");
+    unary(damaged);
+    assert.equal(damaged.compiled, 1, `a change in ${where} is not used`);
+    damaged.save();
+    assert.equal(readFileSync(file, "utf8"), whole, "and the file is written whole again");
+  }
   for (const broken of [whole.slice(0, whole.length / 2), "", "not json\n{}", `${whole.split("\n")[0]}\n[]`]) {
     writeFileSync(file, broken);
     const cache = new OwnKernelCache(folder, "build-1");
@@ -95,6 +97,21 @@ test("a damaged cache file is ignored and rewritten; another build or an edited 
   const otherTarget = new OwnKernelCache(folder, "build-1");
   unary(otherTarget, { ...DEFAULT_TARGET, maxWorkgroupSize: DEFAULT_TARGET.maxWorkgroupSize / 2 });
   assert.equal(otherTarget.compiled, 1, "kernels compiled for another target are not used");
+});
+
+test("two processes' kernels end in one file: a save keeps what another wrote since it read", () => {
+  const folder = mkdtempSync(path.join(tmpdir(), "kl-torch-kernels-"));
+  const fill = (cache: OwnKernelCache) => cache.kernel(module, "_fill", Object.fromEntries([["dst_ptr", f32], ["value", { kind: "scalar", dtype: "f32" }], ...["n", "s1", "s2", "s3", "dst_off", "d0", "d1", "d2", "d3"].map((n) => [n, i32])]), { FLAT: true, BLOCK }, DEFAULT_TARGET);
+  const one = new OwnKernelCache(folder, "build-1");
+  const other = new OwnKernelCache(folder, "build-1");
+  fill(other); // `other` reads the (empty) folder before `one` writes
+  unary(one);
+  one.save();
+  other.save();
+  const later = new OwnKernelCache(folder, "build-1");
+  unary(later);
+  fill(later);
+  assert.equal(later.compiled, 0);
 });
 
 test("without a folder the cache is the process's memory only (a browser, a run from the sources)", () => {

@@ -40,17 +40,34 @@ interface ModuleKernels {
   fresh: boolean;
 }
 
-/** What a cache file holds (after its first line, the checksum of the rest). */
-interface CacheFile {
+/**
+ * A cache file as read: its header checked (format, build, target, each module's text), its kernels'
+ * lines indexed by module and key but each checked and parsed only when asked for, so a start that
+ * launches four of the file's fifty kernels reads four. A line: `checksum \t [file, key] \t kernel`,
+ * the checksum over the rest of the line; the header's likewise over its JSON.
+ */
+interface StoredKernels {
+  texts: Record<string, string>;
+  lines: Map<string, string>;
+}
+
+interface Header {
   format: number;
   build: string;
   target: string;
-  modules: Record<string, { text: string; kernels: Record<string, LaunchableKernel> }>;
+  /** Module file → its exact text. */
+  modules: Record<string, string>;
+}
+
+/** Per target: the file's kernels (read on first use) and the process's. */
+interface TargetKernels {
+  stored: StoredKernels | undefined;
+  modules: Map<string, ModuleKernels>;
 }
 
 export class OwnKernelCache {
-  /** Per target (its stable JSON), then per module file. */
-  private readonly targets = new Map<string, Map<string, ModuleKernels>>();
+  /** Per target, by its stable JSON. */
+  private readonly targets = new Map<string, TargetKernels>();
   /** Kernels this cache compiled, found neither in memory nor in its file (a warm start's stay at 0). */
   compiled = 0;
 
@@ -63,10 +80,13 @@ export class OwnKernelCache {
   /** The kernel `name` of `module` for these argument types, constexprs and target: launchable, or why it does not compile. */
   kernel(module: OwnModule, name: string, types: Record<string, KernelArgType>, constexprs: Record<string, ConstexprValue>, target: Target): LaunchableKernel | string {
     const targetKey = stableJson(target);
-    const known = this.moduleKernels(module, targetKey);
+    const { stored, known } = this.moduleKernels(module, targetKey);
     const key = `${name}:${JSON.stringify(types)}:${JSON.stringify(constexprs)}`;
-    const cached = known.kernels.get(key);
-    if (cached !== undefined) return cached;
+    const cached = known.kernels.get(key) ?? (stored?.texts[module.file] === module.text ? storedKernel(stored, module.file, key) : undefined);
+    if (cached !== undefined) {
+      known.kernels.set(key, cached);
+      return cached;
+    }
     known.compiler ??= compilerFor(module.file, module.text);
     const result = known.compiler.compile(name, types, constexprs, target);
     this.compiled++;
@@ -80,61 +100,96 @@ export class OwnKernelCache {
   /** Writes each target's file where kernels were compiled since it was read (a run's end). */
   save(): void {
     if (!this.folder) return;
-    for (const [targetKey, modules] of this.targets) {
+    for (const [targetKey, { modules }] of this.targets) {
       const fresh = [...modules].filter(([, m]) => m.fresh);
       if (fresh.length === 0) continue;
       const file = this.fileFor(targetKey);
-      // Another process may have written since: its other modules are kept, ours replace theirs.
-      const stored = this.read(file, targetKey) ?? {};
+      // Another process may have written since: its kernels are kept where its module's text is ours too.
+      const stored = this.read(file, targetKey);
+      const texts = { ...stored?.texts };
+      for (const [name, m] of fresh) texts[name] = m.text;
+      const lines = new Map<string, string>();
+      for (const [id, line] of stored?.lines ?? []) {
+        const [name] = JSON.parse(id) as [string, string];
+        if (texts[name] === stored?.texts[name] && checked(line) !== undefined) lines.set(id, line);
+      }
       for (const [name, m] of fresh) {
-        const kernels = Object.fromEntries([...m.kernels].filter((e): e is [string, LaunchableKernel] => typeof e[1] !== "string" && isPlainJson(e[1])));
-        stored[name] = { text: m.text, kernels: stored[name]?.text === m.text ? { ...stored[name].kernels, ...kernels } : kernels };
+        for (const [key, kernel] of m.kernels) if (typeof kernel !== "string" && isPlainJson(kernel)) lines.set(JSON.stringify([name, key]), withChecksum(`${JSON.stringify([name, key])}\t${JSON.stringify(kernel)}`));
         m.fresh = false;
       }
-      const body = JSON.stringify({ format: FORMAT, build: this.build, target: targetKey, modules: stored } satisfies CacheFile);
+      const header = JSON.stringify({ format: FORMAT, build: this.build, target: targetKey, modules: texts } satisfies Header);
       try {
-        host.writeCacheText(file, `${hash64(body)}\n${body}`);
+        host.writeCacheText(file, [withChecksum(header), ...lines.values()].join("\n") + "\n");
       } catch {
         // A cache folder that can't be written costs the next start its speed, nothing else.
       }
     }
   }
 
-  private moduleKernels(module: OwnModule, targetKey: string): ModuleKernels {
-    let modules = this.targets.get(targetKey);
-    if (!modules) {
-      modules = new Map();
-      this.targets.set(targetKey, modules);
-      const stored = this.folder ? this.read(this.fileFor(targetKey), targetKey) : undefined;
-      for (const [file, m] of Object.entries(stored ?? {})) modules.set(file, { text: m.text, kernels: new Map(Object.entries(m.kernels)), fresh: false });
+  private moduleKernels(module: OwnModule, targetKey: string): { stored: StoredKernels | undefined; known: ModuleKernels } {
+    let target = this.targets.get(targetKey);
+    if (!target) {
+      target = { stored: this.folder ? this.read(this.fileFor(targetKey), targetKey) : undefined, modules: new Map() };
+      this.targets.set(targetKey, target);
     }
-    let known = modules.get(module.file);
+    let known = target.modules.get(module.file);
     if (known?.text !== module.text) {
       known = { text: module.text, kernels: new Map(), fresh: false };
-      modules.set(module.file, known);
+      target.modules.set(module.file, known);
     }
-    return known;
+    return { stored: target.stored, known };
   }
 
   private fileFor(targetKey: string): string {
-    return path.join(this.folder ?? "", "python", `torch-kernels-${hash64(targetKey)}.json`);
+    return path.join(this.folder ?? "", "python", `torch-kernels-${hash64(targetKey)}.txt`);
   }
 
-  /** A file's modules when it is whole and of this build and target; undefined for none, a damaged one or another's. */
-  private read(file: string, targetKey: string): CacheFile["modules"] | undefined {
+  /** A file's module texts and kernel lines when its header is whole and of this build and target; undefined for none, a damaged one or another's. */
+  private read(file: string, targetKey: string): StoredKernels | undefined {
     try {
-      const text = host.readCacheText(file);
-      const newline = text?.indexOf("\n") ?? -1;
-      if (!text || newline < 0) return undefined;
-      const body = text.slice(newline + 1);
-      if (text.slice(0, newline) !== hash64(body)) return undefined;
-      const parsed = JSON.parse(body) as Partial<CacheFile>;
-      if (parsed.format !== FORMAT || parsed.build !== this.build || parsed.target !== targetKey || !isModules(parsed.modules)) return undefined;
-      return parsed.modules;
+      const lines = (host.readCacheText(file) ?? "").split("\n");
+      const header = checked(lines[0]);
+      if (header === undefined) return undefined;
+      const parsed = JSON.parse(header) as Partial<Header>;
+      if (parsed.format !== FORMAT || parsed.build !== this.build || parsed.target !== targetKey || !isObject(parsed.modules)) return undefined;
+      const texts: Record<string, string> = {};
+      for (const [name, text] of Object.entries(parsed.modules)) if (typeof text === "string") texts[name] = text;
+      const index = new Map<string, string>();
+      for (const line of lines.slice(1)) {
+        const first = line.indexOf("\t");
+        const second = line.indexOf("\t", first + 1);
+        if (first > 0 && second > first) index.set(line.slice(first + 1, second), line);
+      }
+      return { texts, lines: index };
     } catch {
       return undefined;
     }
   }
+}
+
+/** A kernel of the file, when its line is whole and holds one. */
+function storedKernel(stored: StoredKernels, file: string, key: string): LaunchableKernel | undefined {
+  const line = stored.lines.get(JSON.stringify([file, key]));
+  const rest = line === undefined ? undefined : checked(line);
+  if (rest === undefined) return undefined;
+  try {
+    const kernel = JSON.parse(rest.slice(rest.indexOf("\t") + 1)) as unknown;
+    return isLaunchable(kernel) ? kernel : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function withChecksum(text: string): string {
+  return `${hash64(text)}\t${text}`;
+}
+
+/** What follows a line's checksum, when the checksum holds. */
+function checked(line: string | undefined): string | undefined {
+  const tab = line?.indexOf("\t") ?? -1;
+  if (line === undefined || tab < 0) return undefined;
+  const rest = line.slice(tab + 1);
+  return line.slice(0, tab) === hash64(rest) ? rest : undefined;
 }
 
 let processCache: OwnKernelCache | undefined;
@@ -168,12 +223,7 @@ function isPlainJson(value: unknown): boolean {
   }
 }
 
-/** The shape a launch relies on; an entry without it makes the whole file another's. */
-function isModules(value: unknown): value is CacheFile["modules"] {
-  if (!isObject(value)) return false;
-  return Object.values(value).every((m) => isObject(m) && typeof m.text === "string" && isObject(m.kernels) && Object.values(m.kernels).every(isLaunchable));
-}
-
+/** The shape a launch relies on. */
 function isLaunchable(value: unknown): value is LaunchableKernel {
   if (!isObject(value) || typeof value.name !== "string" || typeof value.wgsl !== "string" || !Array.isArray(value.params) || !isObject(value.abi)) return false;
   const abi = value.abi;
