@@ -43,7 +43,7 @@ export interface ModuleSource {
   package: boolean;
 }
 
-/** A file kernels are compiled from: the script, or a module of Kernel Lab's own (torch's GPU ops). */
+/** A file kernels are compiled from: the script, or a module (beside it, or Kernel Lab's torch's). */
 interface KernelFile {
   file: string;
   text: string;
@@ -54,10 +54,16 @@ interface KernelFile {
 }
 
 /**
- * Kernel Lab's own kernel modules (torch's ops) where the interpreter runs them (--cpu: it needs the
- * IR, which own-kernels.ts does not keep), parsed and compiled once per process, text and target.
+ * The modules kernels are compiled from other than the script (beside it; Kernel Lab's torch's only
+ * under --cpu, where the interpreter needs the IR, which own-kernels.ts does not keep), parsed and
+ * compiled once per process, text and target.
  */
 const moduleFiles = new Map<string, KernelFile>();
+
+/** A launch of one of Kernel Lab's torch's own kernels (a torch op on GPU tensors), not of the script's or a module's beside it. */
+function torchOp(request: LaunchRequest): boolean {
+  return request.module !== undefined && !request.module.user;
+}
 
 export class Launcher {
   readonly diagnostics: LocatedDiagnostic[] = [];
@@ -101,7 +107,7 @@ export class Launcher {
     if (!known) {
       known = moduleFiles.get(module.file);
       if (known?.text !== module.text) {
-        known = { file: module.file, text: module.text, lines: new LineMap(module.text), compiler: compilerFor(module.file, module.text), programs: new WeakMap() };
+        known = { file: module.file, text: module.text, lines: new LineMap(module.text), compiler: compilerFor(module.file, module.text, module.name), programs: new WeakMap() };
         moduleFiles.set(module.file, known);
       }
       this.modules.set(module.file, known);
@@ -135,7 +141,7 @@ export class Launcher {
     const bound = bindLaunch(this.file, request, this.compiler.paramName);
     if ("error" in bound) return { kind: "error", error: "not-implemented", message: bound.error };
     const gpu = this.device.gpu;
-    if (request.module && gpu) return this.launchOwn(request, request.module, bound, gpu);
+    if (request.module && torchOp(request) && gpu) return this.launchOwn(request, request.module, bound, gpu);
     const source = this.kernelFile(request);
     if (request.imports) source.compiler.addModules(request.imports);
     const program = this.compile(source, request.kernel, bound, "plain");
@@ -155,7 +161,7 @@ export class Launcher {
       };
       const launched = await this.device.executor.launchInPlace({ program: program.kernel, variant, grid, scalars: bound.scalars, arrays: arraysOf(bound) }, this.resident);
       // torch's own ops (a kernel of Kernel Lab's torch module, here under --cpu) are the script's torch calls, not launches of its kernels.
-      if (!request.module) this.list(request, grid, program.kernel, performance.now() - started);
+      if (!torchOp(request)) this.list(request, grid, program.kernel, performance.now() - started);
       return { kind: "ok", value: { prints: launched.prints, written: launched.written.map((name) => bound.tensors.get(name)!.python) } };
     } catch (err) {
       if (err instanceof InterpreterError) {

@@ -28,6 +28,8 @@ const FORMAT = 1;
 export interface OwnModule {
   file: string;
   text: string;
+  /** Its dotted name (what its relative imports resolve against). */
+  name?: string;
 }
 
 /** A module's kernels as compiled for one target: the launchable part, or the formatted errors. */
@@ -87,7 +89,7 @@ export class OwnKernelCache {
       known.kernels.set(key, cached);
       return cached;
     }
-    known.compiler ??= compilerFor(module.file, module.text);
+    known.compiler ??= compilerFor(module.file, module.text, module.name);
     const result = known.compiler.compile(name, types, constexprs, target);
     this.compiled++;
     const errors = locate(module.file, module.text, result.diagnostics).filter((d) => d.severity === "error");
