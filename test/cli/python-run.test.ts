@@ -200,6 +200,23 @@ test("kernels call @triton.jit functions of a package beside the script (FlagGem
   assert.match(report.traceback ?? "", /ModuleNotFoundError: No module named 'xmod_helpers_nowhere'/);
 });
 
+test("a package beside the script whose modules import each other relatively (from .. import utils, from ..utils import clamp): its host function's kernel and the script's run checked and listed; a relative import in the script is Python's ImportError", async () => {
+  for (const cpu of [false, true]) {
+    const { report, outcome } = await run(path.join(PY, "xmod-relative.py"), { bench: "off", cpu });
+    assert.equal(outcome, "ok", report.traceback);
+    assert.deepEqual(report.diagnostics, []);
+    assert.deepEqual(report.checks.map((c) => c.passed), [true, true]);
+    // The package's kernel is the script's as a learner sees it: listed, and run bounds-checked.
+    assert.deepEqual(report.launches.map((l) => l.kernel), ["_scaled_clamp_kernel", "twice_clamped_kernel"]);
+    assert.match(report.stdout, /scaled_clamp: max difference: 0\.0\ntwice_clamped: max difference: 0\.0\n/);
+  }
+  const relative = path.join(scratch, "relative-import.py");
+  writeFileSync(relative, "import triton\nfrom . import utils\n");
+  const { report, outcome } = await run(relative, { bench: "off", cpu: true });
+  assert.equal(outcome, "raised");
+  assert.match(report.traceback ?? "", /line 2[\s\S]*ImportError: attempted relative import with no known parent package/);
+});
+
 test("torch's ops on GPU tensors run as GPU kernels and match the CPU ops; with --cpu they are the CPU ops", async () => {
   const { report, outcome } = await run(path.join(PY, "torch-on-gpu.py"), { bench: "quick" });
   assert.equal(outcome, "ok", report.traceback);

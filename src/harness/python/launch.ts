@@ -60,6 +60,11 @@ interface KernelFile {
  */
 const moduleFiles = new Map<string, KernelFile>();
 
+/** A launch of one of Kernel Lab's torch's own kernels (a torch op on GPU tensors), not of the script's or a module's beside it. */
+function torchOp(request: LaunchRequest): boolean {
+  return request.module !== undefined && !request.module.user;
+}
+
 export class Launcher {
   readonly diagnostics: LocatedDiagnostic[] = [];
   private readonly programs = new Map<string, Program | string>();
@@ -103,7 +108,7 @@ export class Launcher {
     if (!known) {
       known = moduleFiles.get(module.file);
       if (known?.text !== module.text) {
-        known = { file: module.file, text: module.text, lines: new LineMap(module.text), compiler: compilerFor(module.file, module.text), programs: new WeakMap() };
+        known = { file: module.file, text: module.text, lines: new LineMap(module.text), compiler: compilerFor(module.file, module.text, module.name), programs: new WeakMap() };
         moduleFiles.set(module.file, known);
       }
       this.modules.set(module.file, known);
@@ -152,7 +157,7 @@ export class Launcher {
     const gpu = this.device.gpu;
     if (request.record && gpu) {
       // Kernel Lab's own kernels (torch's ops) as compiled: their scalars (sizes, strides) change from call to call.
-      const specialised = request.module ? program : this.compile(source, request.kernel, bound, "specialised", request.codegen);
+      const specialised = torchOp(request) ? program : this.compile(source, request.kernel, bound, "specialised", request.codegen);
       const recorded = (typeof specialised === "string" ? program : specialised).kernel;
       await this.bench.record(gpu, recorded, grid, bound.tensors, bound.scalars);
       // The timed launches write the resident buffers, as Triton's do; the copies are left as they were.
@@ -166,11 +171,11 @@ export class Launcher {
         return typeof compiled === "string" ? undefined : compiled.kernel;
       };
       const arrays = new Map([...bound.tensors].map(([name, arg]) => [name, { data: arg.data as StorageArray, ...(arg.storage !== undefined ? { kept: { storage: arg.storage, upload: arg.upload ?? true } } : {}) }] as const));
-      const unchecked = request.module !== undefined;
+      const unchecked = torchOp(request);
       const launched = await this.device.executor.launchInPlace({ program: program.kernel, variant, grid, scalars: bound.scalars, arrays, unchecked }, this.resident);
       const result = { prints: launched.prints, written: launched.written.map((name) => bound.tensors.get(name)!.python) };
       // torch's own ops (a kernel of Kernel Lab's torch module) are the script's torch calls, not launches of its kernels.
-      if (!request.module) this.list(request, grid, program.kernel, performance.now() - started);
+      if (!torchOp(request)) this.list(request, grid, program.kernel, performance.now() - started);
       return { kind: "ok", value: result };
     } catch (err) {
       if (err instanceof InterpreterError) {

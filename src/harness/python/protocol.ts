@@ -41,8 +41,13 @@ export interface LaunchRequest {
   record: boolean;
   /** `kernel.warmup(…)`: compile only; the reply says what Triton's CompiledKernel would (stand-ins in the README). */
   warmup: boolean;
-  /** A kernel defined in a module other than the script (Kernel Lab's torch's GPU ops): where to compile it from. */
-  module?: { file: string; text: string };
+  /**
+   * A kernel defined in a module other than the script: where to compile it from. `name` is its
+   * dotted module name (its relative imports resolve against it); `user` says it is a module beside
+   * the script (a kernel library's), launched checked and listed as the script's own kernels are,
+   * not one of Kernel Lab's torch's GPU ops.
+   */
+  module?: { file: string; text: string; name?: string; user?: boolean };
   /**
    * The modules beside the script that the kernel's file imports (`import pkg.mod as m`, `from mod
    * import helper`), by their dotted names, and theirs in turn: a call to one of their @triton.jit

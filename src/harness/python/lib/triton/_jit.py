@@ -73,14 +73,15 @@ class JITFunction:
         self._imports_sent = False
 
     def _module_text(self):
-        """A kernel defined outside the script (Kernel Lab's torch's own kernels): its file and text, to compile from."""
+        """A kernel defined outside the script (a module beside it, or Kernel Lab's torch's own kernels): its file, text and module name, to compile from."""
         file = self.fn.__code__.co_filename
         if file == _state.file_name:
             return None
         if self._module is None:
             import _kernel_lab_imports
+            user = file in _kernel_lab_imports.shown
             with open(file) as f:
-                self._module = {"file": _kernel_lab_imports.shown.get(file, (None, file))[1], "text": f.read()}
+                self._module = {"file": _kernel_lab_imports.shown.get(file, (None, file))[1], "text": f.read(), "name": self.fn.__module__, "user": user}
         return self._module
 
     def _imports(self):
