@@ -9,7 +9,7 @@
 import { specializationFor, specializationKey, type CompiledKernel } from "../../compile";
 import { formatDiagnostic, locate, LineMap, type LocatedDiagnostic } from "../../diagnostics/position";
 import { InterpreterError } from "../../interpreter/interpret";
-import type { NumDtype } from "../../ir/ir";
+import type { PointeeDtype } from "../../ir/ir";
 import { assertNever } from "../../ir/never";
 import { checkGrid, type StorageArray } from "../../runtime";
 import type { Device } from "../run/open-device";
@@ -24,16 +24,16 @@ import { knobsKey, type KnobSetting } from "../../ir/knobs";
 import type { CodegenOptions } from "../../ir/target";
 import { tuneLaunch, type TuneAccess } from "./autotune";
 
-/** How a torch dtype's elements reach a kernel: int64 as int32 (Kernel Lab's kernels have no 64-bit integers). */
-const POINTER_DTYPE: Record<TensorDtype, NumDtype | undefined> = {
+/** How a torch dtype's elements reach a kernel: int64 as int32 (Kernel Lab's kernels have no 64-bit integers), 8-bit ones as bytes. */
+const POINTER_DTYPE: Record<TensorDtype, PointeeDtype | undefined> = {
   float32: "f32",
   float16: "f16",
   int32: "i32",
   int64: "i32",
   bfloat16: undefined,
-  int8: undefined,
-  uint8: undefined,
-  bool: undefined,
+  int8: "i8",
+  uint8: "u8",
+  bool: "bool",
 };
 
 /** A module beside the script, read for Python's import: its file as shown, its text, whether it is a package's __init__.py. */
@@ -302,7 +302,7 @@ function argType(file: string, arg: Exclude<LaunchArg, { kind: "constexpr" }>, r
   switch (arg.kind) {
     case "tensor": {
       const dtype = POINTER_DTYPE[arg.dtype];
-      return dtype ? { kind: "pointer", dtype } : { error: `${file}:${request.callLine}: a torch.${arg.dtype} tensor can't be passed to a Kernel Lab kernel yet (float32, float16, int32 and int64 can)` };
+      return dtype ? { kind: "pointer", dtype } : { error: `${file}:${request.callLine}: a torch.${arg.dtype} tensor can't be passed to a Kernel Lab kernel yet (float32, float16, int32, int64, int8, uint8 and bool can)` };
     }
     case "int":
     case "bool":

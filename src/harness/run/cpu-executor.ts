@@ -5,7 +5,7 @@
 // launch (`launchInPlace`) it runs on the script's tensors themselves.
 
 import { interpret } from "../../interpreter/interpret";
-import type { NumDtype } from "../../ir/ir";
+import type { PointeeDtype } from "../../ir/ir";
 import type { HostArray } from "../../language";
 import type { StorageArray } from "../../runtime";
 import { CpuPrints, sequencePrints } from "../debug/prints";
@@ -53,7 +53,7 @@ function interpretSize(prepared: PreparedSize, ctx: SizeContext): CheckedSize {
     for (const w of races.warnings()) warnRun(ctx, run, w);
     return cpuTiming(ms);
   });
-  const got = new Map(outputs.map((o) => [o, fromStorage(storage.get(o) as StorageArray, dtypes.get(o) as NumDtype)] as const));
+  const got = new Map(outputs.map((o) => [o, fromStorage(storage.get(o) as StorageArray, dtypes.get(o) as PointeeDtype)] as const));
   const total = cpuTiming(each.reduce((n, t) => n + t.medianMs, 0));
   return {
     got,

@@ -12,7 +12,7 @@ import { checkCornersOnCpu } from "./corners";
 import { fitsDevice, instrumentedLaunch } from "./instrumented-launch";
 import { gpuPrintBuffer, readGpuPrints } from "../debug/prints";
 import { createStorageBuffer, launch, readBuffer, type Gpu, type LaunchArgs, type StorageArray } from "../../runtime";
-import type { NumDtype } from "../../ir/ir";
+import type { PointeeDtype } from "../../ir/ir";
 import type { InPlaceLaunch, InPlaceResult, KeptBuffers } from "./executor";
 
 export async function launchInPlaceOnGpu(gpu: Gpu, request: InPlaceLaunch, kept: KeptBuffers): Promise<InPlaceResult> {
@@ -22,7 +22,7 @@ export async function launchInPlaceOnGpu(gpu: Gpu, request: InPlaceLaunch, kept:
   try {
     const set: LaunchArgs = { buffers: {}, scalars: { ...request.scalars } };
     const hostArgs: Record<string, StorageArray | number> = { ...request.scalars };
-    const dtypes = new Map<string, NumDtype>();
+    const dtypes = new Map<string, PointeeDtype>();
     for (const p of program.params) if (p.kind === "pointer") dtypes.set(p.name, p.dtype);
     for (const [name, array] of request.arrays) {
       const label = `${program.name}.${name}`;
