@@ -58,7 +58,7 @@ test("torch's kernels compiled by one cache are launched by the next from the fi
   }
 });
 
-test("a damaged cache file is ignored and rewritten; another build or an edited module misses", () => {
+test("a damaged cache file is ignored and rewritten; another build, an edited module, another target or other options miss", () => {
   const folder = mkdtempSync(path.join(tmpdir(), "kl-torch-kernels-"));
   const first = new OwnKernelCache(folder, "build-1");
   unary(first);
@@ -97,6 +97,9 @@ test("a damaged cache file is ignored and rewritten; another build or an edited 
   const otherTarget = new OwnKernelCache(folder, "build-1");
   unary(otherTarget, { ...DEFAULT_TARGET, maxWorkgroupSize: DEFAULT_TARGET.maxWorkgroupSize / 2 });
   assert.equal(otherTarget.compiled, 1, "kernels compiled for another target are not used");
+  const otherOptions = new OwnKernelCache(folder, "build-1");
+  otherOptions.kernel(module, "_unary", UNARY_TYPES, { FLAT: true, BLOCK }, DEFAULT_TARGET, { numStages: 1 });
+  assert.equal(otherOptions.compiled, 1, "kernels compiled with other code generator's options are not used");
 });
 
 test("two processes' kernels end in one file: a save keeps what another wrote since it read", () => {

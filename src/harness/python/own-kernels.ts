@@ -15,7 +15,7 @@
 import * as path from "node:path";
 import type { CompiledKernel, LaunchableKernel } from "../../compile";
 import { formatDiagnostic, locate } from "../../diagnostics/position";
-import type { Target } from "../../ir/target";
+import type { CodegenOptions, Target } from "../../ir/target";
 import { hash64 } from "../../runtime/hash";
 import { host } from "../../runtime/host";
 import { COMPILER_BUILD } from "../autotune/compiler-build";
@@ -79,18 +79,18 @@ export class OwnKernelCache {
     private readonly build: string = COMPILER_BUILD,
   ) {}
 
-  /** The kernel `name` of `module` for these argument types, constexprs and target: launchable, or why it does not compile. */
-  kernel(module: OwnModule, name: string, types: Record<string, KernelArgType>, constexprs: Record<string, ConstexprValue>, target: Target): LaunchableKernel | string {
+  /** The kernel `name` of `module` for these argument types, constexprs, target and code generator's options: launchable, or why it does not compile. */
+  kernel(module: OwnModule, name: string, types: Record<string, KernelArgType>, constexprs: Record<string, ConstexprValue>, target: Target, options: CodegenOptions = {}): LaunchableKernel | string {
     const targetKey = stableJson(target);
     const { stored, known } = this.moduleKernels(module, targetKey);
-    const key = `${name}:${JSON.stringify(types)}:${JSON.stringify(constexprs)}`;
+    const key = `${name}:${JSON.stringify(types)}:${JSON.stringify(constexprs)}${Object.keys(options).length > 0 ? `:${stableJson(options)}` : ""}`;
     const cached = known.kernels.get(key) ?? (stored?.texts[module.file] === module.text ? storedKernel(stored, module.file, key) : undefined);
     if (cached !== undefined) {
       known.kernels.set(key, cached);
       return cached;
     }
     known.compiler ??= compilerFor(module.file, module.text, module.name);
-    const result = known.compiler.compile(name, types, constexprs, target);
+    const result = known.compiler.compile(name, types, constexprs, target, {}, options);
     this.compiled++;
     const errors = locate(module.file, module.text, result.diagnostics).filter((d) => d.severity === "error");
     const kernel = result.kernel && errors.length === 0 ? launchable(result.kernel) : errors.map((d) => formatDiagnostic(d, module.text)).join("\n") || `${name} did not compile`;
