@@ -20,6 +20,9 @@ import { compilerFor, type ConstexprValue, type KernelArgType, type PythonKernel
 import { pythonText } from "../../python";
 import type { LaunchArg, LaunchRequest, Reply, Request, TensorDtype, TensorStorage } from "./protocol";
 import { MAX_LISTED, type PythonFileReport } from "./report";
+import { knobsKey, type KnobSetting } from "../../ir/knobs";
+import type { CodegenOptions } from "../../ir/target";
+import { tuneLaunch, type TuneAccess } from "./autotune";
 
 /** How a torch dtype's elements reach a kernel: int64 as int32 (Kernel Lab's kernels have no 64-bit integers), 8-bit ones as bytes. */
 const POINTER_DTYPE: Record<TensorDtype, PointeeDtype | undefined> = {
@@ -81,6 +84,8 @@ export class Launcher {
     private readonly compiler: PythonKernelCompiler,
     /** Reads a module beside the script (`pkg.mod` → pkg/mod.py or pkg/mod/__init__.py); absent where nothing can (a browser). */
     private readonly readModule?: (module: string) => Promise<ModuleSource | null>,
+    /** `--tune-codegen` and `--retune` for @triton.autotune (autotune.ts), and the code generator's options every kernel is compiled with (tests: matrices emulated). */
+    private readonly tuning: { tuneCodegen: boolean; retune: boolean; codegen: CodegenOptions } = { tuneCodegen: false, retune: false, codegen: {} },
   ) {
     this.bench = new BenchRecorder(device.gpu, this.resident, this.copies);
     this.script = { file, text, lines: new LineMap(text), compiler };
@@ -115,6 +120,8 @@ export class Launcher {
     switch (request.kind) {
       case "launch":
         return this.launch(request);
+      case "autotune":
+        return { kind: "ok", value: this.tuning.tuneCodegen && this.device.gpu ? await tuneLaunch(request, this.tuneAccess(this.device.gpu)) : null };
       case "bench-start":
         this.bench.start();
         return { kind: "ok" };
@@ -138,7 +145,7 @@ export class Launcher {
     if ("error" in bound) return { kind: "error", error: "not-implemented", message: bound.error };
     const source = this.kernelFile(request);
     if (request.imports) source.compiler.addModules(request.imports);
-    const program = this.compile(source, request.kernel, bound, "plain");
+    const program = this.compile(source, request.kernel, bound, "plain", request.codegen);
     if (typeof program === "string") return { kind: "error", error: "compile", message: program };
     if (request.warmup) return { kind: "ok", value: { name: program.kernel.name, n_regs: 32, shared: Math.max(program.kernel.abi.workgroupBytes, 1), wgsl: program.kernel.wgsl } };
     let grid: [number, number, number];
@@ -150,7 +157,7 @@ export class Launcher {
     const gpu = this.device.gpu;
     if (request.record && gpu) {
       // Kernel Lab's own kernels (torch's ops) as compiled: their scalars (sizes, strides) change from call to call.
-      const specialised = torchOp(request) ? program : this.compile(source, request.kernel, bound, "specialised");
+      const specialised = torchOp(request) ? program : this.compile(source, request.kernel, bound, "specialised", request.codegen);
       const recorded = (typeof specialised === "string" ? program : specialised).kernel;
       await this.bench.record(gpu, recorded, grid, bound.tensors, bound.scalars);
       // The timed launches write the resident buffers, as Triton's do; the copies are left as they were.
@@ -160,7 +167,7 @@ export class Launcher {
     const started = performance.now();
     try {
       const variant = (which: "specialised" | "instrumented") => {
-        const compiled = this.compile(source, request.kernel, bound, which);
+        const compiled = this.compile(source, request.kernel, bound, which, request.codegen);
         return typeof compiled === "string" ? undefined : compiled.kernel;
       };
       const arrays = new Map([...bound.tensors].map(([name, arg]) => [name, { data: arg.data as StorageArray, ...(arg.storage !== undefined ? { kept: { storage: arg.storage, upload: arg.upload ?? true } } : {}) }] as const));
@@ -183,15 +190,17 @@ export class Launcher {
   /**
    * The program for a launch: "plain" as compiled for its types and constexprs, "specialised" for
    * its scalars too (unit strides, multiples of 16: compile.ts specializationFor), "instrumented"
-   * the bounds-checked variant, specialised likewise. A string: the compile errors, formatted
-   * (each diagnostic also goes into the report once).
+   * the bounds-checked variant, specialised likewise; `codegen`: the knobs @triton.autotune picked
+   * with --tune-codegen (none: the defaults). A string: the compile errors, formatted (each
+   * diagnostic also goes into the report once).
    */
-  private compile(source: KernelFile, kernel: string, bound: BoundArgs, variant: "plain" | "specialised" | "instrumented"): Program | string {
-    const plainKey = `${source.file}:${kernel}:${JSON.stringify(bound.types)}:${JSON.stringify(bound.constexprs)}`;
+  private compile(source: KernelFile, kernel: string, bound: BoundArgs, variant: "plain" | "specialised" | "instrumented", codegen?: KnobSetting): Program | string {
+    const plainKey = `${source.file}:${kernel}:${JSON.stringify(bound.types)}:${JSON.stringify(bound.constexprs)}${knobsKey(codegen)}`;
+    const options: CodegenOptions = { ...this.tuning.codegen, ...codegen };
     const programs = this.programsOf(source);
     let plain = programs.get(plainKey);
     if (plain === undefined) {
-      const result = source.compiler.compile(kernel, bound.types, bound.constexprs, this.device.target);
+      const result = source.compiler.compile(kernel, bound.types, bound.constexprs, this.device.target, {}, options);
       const located = locate(source.file, source.text, result.diagnostics);
       for (const d of located) if (!this.diagnostics.some((s) => formatDiagnostic(s) === formatDiagnostic(d))) this.diagnostics.push(d);
       const errors = located.filter((d) => d.severity === "error");
@@ -207,11 +216,32 @@ export class Launcher {
     const key = `${plainKey}:${variant}${which}`;
     const known = programs.get(key);
     if (known !== undefined) return known;
-    const options = variant === "instrumented" ? { instrument: true } : {};
-    const result = source.compiler.compile(kernel, bound.types, bound.constexprs, this.device.target, specialization, options);
+    const result = source.compiler.compile(kernel, bound.types, bound.constexprs, this.device.target, specialization, variant === "instrumented" ? { ...options, instrument: true } : options);
     const program: Program | string = result.kernel ? { kernel: result.kernel, toPython: result.toPython } : plain;
     programs.set(key, program);
     return program;
+  }
+
+  /** What the autotuner needs of this run (autotune.ts): its compiles, its resident buffers, its report. */
+  private tuneAccess(gpu: NonNullable<Device["gpu"]>): TuneAccess {
+    return {
+      gpu,
+      executor: this.device.executor,
+      adapter: this.device.adapter,
+      target: this.device.target,
+      codegen: this.tuning.codegen,
+      retune: this.tuning.retune,
+      bench: this.report.bench.mode,
+      scriptText: this.text,
+      resident: this.resident,
+      report: this.report,
+      bind: (request) => bindLaunch(this.file, request, this.compiler.paramName),
+      compile: (request, bound, variant, codegen) => {
+        const source = this.kernelFile(request);
+        if (request.imports) source.compiler.addModules(request.imports);
+        return this.compile(source, request.kernel, bound, variant, codegen);
+      },
+    };
   }
 
   private programsOf(source: KernelFile): Map<string, Program | string> {
