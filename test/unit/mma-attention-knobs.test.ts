@@ -115,6 +115,9 @@ test("lane rows at 128 × 32 over 4 subgroups: the rescale factor moves in regis
   }
   const both = wgsl({ ...AT_128x32, IS_CAUSAL: 0 }, { mmaSubgroupsM: 4, ...LANES[3] }).text;
   assert.equal((both.match(/if \(mma\d+_c \+ \d+u - 32u < 32u\)/g) ?? []).length, 8, "P·V's 8 matrices a subgroup, second chunk of columns");
+  // The correctness launch's variant (codegen/instrument.ts) too.
+  const instrumented = wgsl({ ...AT_128x32, IS_CAUSAL: 1 }, { mmaSubgroupsM: 4, ...LANES[3], instrument: true }).text;
+  assert.deepEqual([loopBarriers(instrumented), phaseRaces(instrumented)], [6, []]);
   // Each subgroup whole rows of both products (P·V's squarest split would be 2 × 2), unless asked.
   assert.equal(wgsl({ ...AT_128x32, IS_CAUSAL: 0 }, LANES[3]).text, both);
   assert.match(wgsl({ ...AT_128x32, IS_CAUSAL: 0 }, { ...LANES[3], mmaSubgroupsM: 2 }).text, /let mma\d+_r = \(sg_id % 2u\) \* 64u;/);
