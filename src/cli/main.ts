@@ -6,7 +6,7 @@
 import "./prestart-python";
 // Then: loads TypeScript from V8's code cache before the compiler's modules require it.
 import { saveTypescriptCache } from "../harness/load/typescript-cache";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 import type { Target } from "../ir/target";
 import { checkFile, compileKernel, halfPrecisionNeeds, NO_ADAPTER_TARGET, NUM_STAGES, NUM_WARPS, parseKernelFile } from "../compile";
@@ -153,10 +153,22 @@ async function checkCommand(cmd: Extract<Command, { kind: "check" }>): Promise<n
   return unreadable ? FAILURE : 0;
 }
 
-/** A Python file's diagnostics, its calls to the @triton.jit functions of modules beside it compiled from their files, as a run would. */
+/**
+ * A Python file's diagnostics, its calls to the @triton.jit functions of modules beside it compiled
+ * from their files, as a run would. A file inside a package (its folder holds an __init__.py, a
+ * kernel library's ops/x.py) is read as that package's module, so its relative imports
+ * (`from ..utils import helper`) resolve from the folder above the outermost package.
+ */
 function checkPythonBesideModules(fileArg: string, file: string, text: string) {
-  const python = readPythonFile(file, text);
-  const folder = path.dirname(path.resolve(fileArg));
+  let folder = path.dirname(path.resolve(fileArg));
+  // A package's __init__.py is the package itself.
+  const names = path.basename(fileArg) === "__init__.py" ? [] : [path.basename(fileArg).replace(/\.py$/, "")];
+  while (names.length < 32 && existsSync(path.join(folder, "__init__.py")) && path.dirname(folder) !== folder) {
+    names.unshift(path.basename(folder));
+    folder = path.dirname(folder);
+  }
+  const inPackage = folder !== path.dirname(path.resolve(fileArg));
+  const python = readPythonFile(file, text, inPackage ? names.join(".") : undefined);
   readImportedModules(python, (module) => {
     const base = path.join(folder, ...module.split("."));
     for (const candidate of [path.join(base, "__init__.py"), `${base}.py`]) {

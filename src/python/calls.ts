@@ -40,7 +40,7 @@ function resolve(ctx: LowerContext, callee: SyntaxNode): Callee {
     if (ctx.jitFunctions.has(name)) return { kind: "helper", name };
     // `from mod import helper`: a @triton.jit function of a module the run sent.
     const named = imports.imported.get(name);
-    const found = named && ctx.externals.find(named.module, named.name);
+    const found = named && ctx.externals.find(named.module, named.name, ctx.file);
     if (found) return { kind: "external", ...found };
     const imported = imports.functions.get(name);
     if (imported) return { kind: "tl", name: camelCase(imported) };
@@ -61,7 +61,7 @@ function resolve(ctx: LowerContext, callee: SyntaxNode): Callee {
     if (imports.triton.has(head) || head === "triton") return fn === "cdiv" ? { kind: "tl", name: "cdiv" } : { kind: "unknown" };
     // `m.helper(…)` with `import pkg.mod as m`, `pkg.mod.helper(…)` with `import pkg.mod`, `tle.program_id(0)` with `from pkg import tle`.
     const module = imports.modules.get(dotted[0]);
-    const found = module !== undefined && isModuleName(ctx, dotted[0]) ? ctx.externals.find([module, ...dotted.slice(1, -1)].join("."), fn) : undefined;
+    const found = module !== undefined && isModuleName(ctx, dotted[0]) ? ctx.externals.find([module, ...dotted.slice(1, -1)].join("."), fn, ctx.file) : undefined;
     if (found) return { kind: "external", ...found };
     if (module !== undefined && dotted.length > 2 && isModuleName(ctx, dotted[0])) return { kind: "otherModule", module: dotted.slice(0, -1).join("."), name: fn };
   }

@@ -8,7 +8,7 @@
 
 import type { Diagnostic, Span } from "../diagnostics/diagnostic";
 import { LineMap } from "../diagnostics/position";
-import { helpersOf, type PythonFile, type PythonKernel } from "./module";
+import { absoluteModule, helpersOf, type PythonFile, type PythonKernel } from "./module";
 
 export interface ExternalFile {
   file: PythonFile;
@@ -43,11 +43,24 @@ export class Externals {
     this.next = main.text.length + 1;
   }
 
-  /** The @triton.jit function `name` of module `module`, if the run sent that module and it has one. */
-  find(module: string, name: string): { file: PythonFile; kernel: PythonKernel } | undefined {
-    const file = this.modules.get(module);
-    const kernel = file?.kernels.find((k) => k.name === name);
-    return file && kernel ? { file, kernel } : undefined;
+  /**
+   * The @triton.jit function `name` of module `module` as `from` imports it (a relative name,
+   * `..utils`, against `from`'s package), if the run sent that module and it has one, or imports one
+   * under that name (a package's __init__.py that does `from .lang import program_id`).
+   */
+  find(module: string, name: string, from: PythonFile = this.main): { file: PythonFile; kernel: PythonKernel } | undefined {
+    let absolute = absoluteModule(from, module);
+    for (let hops = 0; absolute !== undefined && hops < 8; hops++) {
+      const file = this.modules.get(absolute);
+      if (!file) return undefined;
+      const kernel = file.kernels.find((k) => k.name === name);
+      if (kernel) return { file, kernel };
+      const imported = file.imports.imported.get(name);
+      if (!imported) return undefined;
+      absolute = absoluteModule(file, imported.module);
+      name = imported.name;
+    }
+    return undefined;
   }
 
   /** Queues `kernel` of `file` (and the helpers of its file it calls); its name in the TypeScript file. */

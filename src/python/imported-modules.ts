@@ -1,9 +1,10 @@
 // `kernel-lab check FILE.py` runs no Python, so the modules a run would send (lib/_kernel_lab_imports.py)
 // are read here instead, as Python would find them beside the script: each dotted name the file
-// imports (`import pkg.mod as m`, `from pkg import mod`, `from mod import helper`) and theirs in turn.
+// imports (`import pkg.mod as m`, `from pkg import mod`, `from mod import helper`, and inside a package
+// `from . import utils`, `from ..ops import x`) and theirs in turn.
 // The reader is the caller's (the command line reads the file system; a browser has none).
 
-import { readPythonFile, type PythonFile } from "./module";
+import { absoluteModule, readPythonFile, type PythonFile } from "./module";
 
 /** A module's text by its dotted name (`pkg.mod` → FOLDER/pkg/mod/__init__.py or FOLDER/pkg/mod.py), or undefined. */
 export type ModuleReader = (module: string) => { file: string; text: string } | undefined;
@@ -17,12 +18,14 @@ export function readImportedModules(file: PythonFile, read: ModuleReader): void 
   const pending = [file];
   while (pending.length > 0 && file.modules.size < MAX_MODULES) {
     const from = pending.pop()!;
-    for (const name of [...from.imports.modules.values(), ...[...from.imports.imported.values()].map((i) => i.module)]) {
-      if (tried.has(name)) continue;
+    for (const written of [...from.imports.modules.values(), ...[...from.imports.imported.values()].map((i) => i.module)]) {
+      // `from ..utils import helper` inside a package module: as Python resolves it (the script's own relative imports don't).
+      const name = absoluteModule(from, written);
+      if (name === undefined || tried.has(name)) continue;
       tried.add(name);
       const found = read(name);
       if (!found) continue;
-      const module = readPythonFile(found.file, found.text);
+      const module = readPythonFile(found.file, found.text, name);
       file.modules.set(name, module);
       pending.push(module);
     }

@@ -59,6 +59,12 @@ export interface PythonFile {
    * from them. Empty without a run: such a call is KL1150.
    */
   modules: Map<string, PythonFile>;
+  /**
+   * Its dotted module name where it was imported as one (`pkg.ops.kernels`), against which its
+   * relative imports (`from ..utils import helper`) resolve; undefined for the script itself, whose
+   * relative imports are an ImportError in Python.
+   */
+  moduleName?: string;
   /** Syntax errors and mistakes in decorators; a kernel's own are found when it is compiled. */
   diagnostics: Diagnostic[];
 }
@@ -68,7 +74,7 @@ export function isTritonFile(text: string): boolean {
   return /@\s*(?:triton\.)?jit\b/.test(text);
 }
 
-export function readPythonFile(fileName: string, text: string): PythonFile {
+export function readPythonFile(fileName: string, text: string, moduleName?: string): PythonFile {
   const tree = parsePython(text);
   const log = new DiagnosticLog();
   const error = firstError(tree, text);
@@ -96,7 +102,7 @@ export function readPythonFile(fileName: string, text: string): PythonFile {
     other.called = true;
   }
   const launches = readLaunches(text, tree.topNode, new Set(kernels.map((k) => k.name)), scope);
-  return { fileName, text, tree, kernels, imports, constants, launches, modules: new Map(), diagnostics: log.diagnostics };
+  return { fileName, text, tree, kernels, imports, constants, launches, modules: new Map(), ...(moduleName !== undefined ? { moduleName } : {}), diagnostics: log.diagnostics };
 }
 
 function readImports(text: string, top: SyntaxNode): PythonImports {
@@ -159,6 +165,8 @@ function readImport(text: string, s: SyntaxNode, imports: PythonImports): void {
   let current: string[] = [];
   let alias = false;
   let pendingAlias: string | undefined;
+  // `from ..ops import x`: the dots before the first name (a relative import, resolved by absoluteModule).
+  let dots = "";
   const flush = () => {
     if (current.length > 0) items.push({ name: current.join("."), ...(pendingAlias ? { alias: pendingAlias } : {}) });
     current = [];
@@ -166,9 +174,13 @@ function readImport(text: string, s: SyntaxNode, imports: PythonImports): void {
   };
   for (const k of kids) {
     if (k.name === "from") continue;
+    if (k.name === "." && kids[0].name === "from" && from === undefined && current.length === 0) {
+      dots += ".";
+      continue;
+    }
     if (k.name === "import") {
       if (kids[0].name === "from") {
-        from = current.join(".");
+        from = dots + current.join(".");
         current = [];
       }
       continue;
@@ -186,7 +198,7 @@ function readImport(text: string, s: SyntaxNode, imports: PythonImports): void {
   }
   flush();
   for (const item of items) {
-    const full = from !== undefined ? `${from}.${item.name}` : item.name;
+    const full = from !== undefined ? (from.endsWith(".") ? `${from}${item.name}` : `${from}.${item.name}`) : item.name;
     const local = item.alias ?? (from !== undefined ? item.name : item.name.split(".")[0]);
     if (from === undefined && !item.alias) {
       const head = item.name.split(".")[0];
@@ -240,6 +252,25 @@ export function isConstexprAnnotation(text: string, typeDef: SyntaxNode, imports
 }
 
 export { bodyStatements };
+
+/**
+ * A module name as `file` imports it, made absolute as Python's importlib does: `..utils` in
+ * `pkg.ops.kernels` is `pkg.utils`, `.` in the package `pkg.ops` (its __init__.py) is `pkg.ops`.
+ * Undefined for a relative name where it can't resolve: in the script (Python's "attempted relative
+ * import with no known parent package") or past the top-level package.
+ */
+export function absoluteModule(file: PythonFile, name: string): string | undefined {
+  const level = /^\.*/.exec(name)![0].length;
+  if (level === 0) return name;
+  if (file.moduleName === undefined) return undefined;
+  const isPackage = /(^|[\\/])__init__\.py$/.test(file.fileName);
+  const parts = file.moduleName.split(".");
+  const packageParts = isPackage ? parts : parts.slice(0, -1);
+  if (packageParts.length < level) return undefined;
+  const base = packageParts.slice(0, packageParts.length - (level - 1)).join(".");
+  const rest = name.slice(level);
+  return rest ? `${base}.${rest}` : base;
+}
 
 /** The @triton.jit functions `kernel` calls, directly or through others. */
 export function helpersOf(file: PythonFile, kernel: PythonKernel): PythonKernel[] {

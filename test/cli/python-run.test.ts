@@ -200,6 +200,23 @@ test("kernels call @triton.jit functions of a package beside the script (FlagGem
   assert.match(report.traceback ?? "", /ModuleNotFoundError: No module named 'xmod_helpers_nowhere'/);
 });
 
+test("a package beside the script whose modules import each other relatively (from .. import utils, from ..utils import clamp): its host function's kernel and the script's run checked and listed; a relative import in the script is Python's ImportError", async () => {
+  for (const cpu of [false, true]) {
+    const { report, outcome } = await run(path.join(PY, "xmod-relative.py"), { bench: "off", cpu });
+    assert.equal(outcome, "ok", report.traceback);
+    assert.deepEqual(report.diagnostics, []);
+    assert.deepEqual(report.checks.map((c) => c.passed), [true, true]);
+    // The package's kernel is the script's as a learner sees it: listed, and run bounds-checked.
+    assert.deepEqual(report.launches.map((l) => l.kernel), ["_scaled_clamp_kernel", "twice_clamped_kernel"]);
+    assert.match(report.stdout, /scaled_clamp: max difference: 0\.0\ntwice_clamped: max difference: 0\.0\n/);
+  }
+  const relative = path.join(scratch, "relative-import.py");
+  writeFileSync(relative, "import triton\nfrom . import utils\n");
+  const { report, outcome } = await run(relative, { bench: "off", cpu: true });
+  assert.equal(outcome, "raised");
+  assert.match(report.traceback ?? "", /line 2[\s\S]*ImportError: attempted relative import with no known parent package/);
+});
+
 test("torch's ops on GPU tensors run as GPU kernels and match the CPU ops; with --cpu they are the CPU ops", async () => {
   const { report, outcome } = await run(path.join(PY, "torch-on-gpu.py"), { bench: "quick" });
   assert.equal(outcome, "ok", report.traceback);
@@ -214,6 +231,17 @@ test("torch's ops on GPU tensors run as GPU kernels and match the CPU ops; with 
   assert.equal(cpu.outcome, "ok", cpu.report.traceback);
   assert.equal(cpu.report.checks.length, 80);
   assert.deepEqual(cpu.report.gpuCopies, { toGpu: 0, toGpuBytes: 0, fromGpu: 0, fromGpuBytes: 0 });
+});
+
+test("torch.bool, int8 and uint8 tensors as kernel pointers (1 byte each, programs sharing words), comparisons and where on the GPU: match, on the GPU and with --cpu", async () => {
+  for (const cpu of [false, true]) {
+    const { report, outcome } = await run(path.join(PY, "byte-tensors.py"), { bench: "off", cpu });
+    assert.equal(outcome, "ok", report.traceback);
+    assert.deepEqual(report.diagnostics, []);
+    assert.deepEqual(report.launches.map((l) => l.kernel), ["keep_rows_kernel", "keep_rows_kernel", "bytes_kernel"]);
+    assert.ok(report.checks.length >= 5 && report.checks.every((c) => c.passed), JSON.stringify(report.checks));
+    assert.match(report.stdout, /bool rows stored by 23 programs sharing words: match\nint8 and uint8 loads extend, int8 stores wrap: match\ncomparisons and where on the GPU: match\n/);
+  }
 });
 
 test("torch outside the subset (a function, a Tensor method, an F op) raises NotImplementedError naming it, also an AttributeError", async () => {

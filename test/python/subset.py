@@ -15,7 +15,7 @@ _OPERATORS = {"__add__": "+", "__sub__": "-", "__mul__": "*", "__truediv__": "/"
 
 def public(obj, skip=()):
     names = []
-    for name, value in vars(obj).items():
+    for name, value in members(obj).items():
         # Imports, and names kept only to refuse with a message (torch.compile, Tensor.numpy…), aren't in the subset.
         if name.startswith("_") or name in skip or type(value).__name__ == "module" or getattr(value, "refused", False):
             continue
@@ -23,10 +23,20 @@ def public(obj, skip=()):
     return sorted(names)
 
 
+def members(obj):
+    """What obj defines; for a class, with what its mixins define (torch.Tensor's views and conversions)."""
+    if not isinstance(obj, type):
+        return vars(obj)
+    found = {}
+    for cls in reversed(obj.__mro__[:-1]):
+        found.update(vars(cls))
+    return found
+
+
 dtypes = sorted(n for n, v in vars(torch).items() if isinstance(v, torch.dtype) and n != "float64" and n != "double")
 tensor = sorted(public(torch.Tensor) + ["dtype", "device", "shape"])
 tensor = sorted(set(tensor))
-operators = [symbol for dunder, symbol in _OPERATORS.items() if dunder in vars(torch.Tensor)]
+operators = [symbol for dunder, symbol in _OPERATORS.items() if dunder in members(torch.Tensor)]
 print(json.dumps({
     "torch": [n for n in public(torch) if n not in dtypes and n not in ("Tensor", "Size", "dtype", "device", "not_implemented", "float64", "double")],
     "torch dtypes": dtypes,

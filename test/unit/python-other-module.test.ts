@@ -10,6 +10,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { compilePythonKernel, readPythonFile } from "../../src/python";
+import { absoluteModule } from "../../src/python/module";
 import { locate } from "../../src/diagnostics/position";
 
 const PY = path.resolve(__dirname, "../python");
@@ -55,5 +56,34 @@ test("without the module's text (check alone; a module that isn't a .py file) th
   const file = readPythonFile("xmod-kernels.py", script);
   const types = { X: { kind: "pointer", dtype: "f32" }, Y: { kind: "pointer", dtype: "f32" }, n: { kind: "scalar", dtype: "i32" } } as const;
   const codes = compilePythonKernel(file, "clamp_kernel", types, { BLOCK: 128 }).diagnostics.map((d) => d.code);
+  assert.ok(codes.length > 0 && codes.every((c) => c === "KL1150"), codes.join(" "));
+});
+
+test("relative imports inside a package resolve as Python's importlib does; the script's own don't resolve", () => {
+  const rel = (fileName: string, module: string | undefined, name: string) => absoluteModule(readPythonFile(fileName, "", module), name);
+  assert.equal(rel("pkg/ops/scaled.py", "pkg.ops.scaled", "."), "pkg.ops");
+  assert.equal(rel("pkg/ops/scaled.py", "pkg.ops.scaled", ".._math"), "pkg._math");
+  assert.equal(rel("pkg/ops/scaled.py", "pkg.ops.scaled", "..utils"), "pkg.utils");
+  assert.equal(rel("pkg/ops/__init__.py", "pkg.ops", ".scaled"), "pkg.ops.scaled");
+  assert.equal(rel("pkg/ops/__init__.py", "pkg.ops", "..utils"), "pkg.utils");
+  assert.equal(rel("pkg/ops/scaled.py", "pkg.ops.scaled", "...x"), undefined, "beyond the top-level package");
+  assert.equal(rel("script.py", undefined, ".utils"), undefined, "the script has no package");
+  assert.equal(rel("script.py", undefined, "pkg.utils"), "pkg.utils");
+});
+
+test("a package module's kernel calls helpers through `from .. import utils`, `from ..utils import clamp` and `from . import _math`, whose own `from ..utils import clamp` resolves in turn", () => {
+  const REL = path.join(PY, "xmod_relative");
+  const read = (rel: string, name: string) => readPythonFile(`xmod_relative/${rel}`, readFileSync(path.join(REL, rel), "utf8"), name);
+  const scaled = read("ops/scaled.py", "xmod_relative.ops.scaled");
+  for (const [rel, name] of [["utils.py", "xmod_relative.utils"], ["ops/_math.py", "xmod_relative.ops._math"], ["ops/__init__.py", "xmod_relative.ops"]]) scaled.modules.set(name, read(rel, name));
+  const types = { X: { kind: "pointer", dtype: "f32" }, Y: { kind: "pointer", dtype: "f32" }, n: { kind: "scalar", dtype: "i32" }, scale: { kind: "scalar", dtype: "f32" } } as const;
+  const result = compilePythonKernel(scaled, "_scaled_clamp_kernel", types, { BLOCK: 128 });
+  assert.deepEqual(result.diagnostics.map((d) => d.message), []);
+  assert.match(result.typescript!, /xmod_relative_utils__block_offsets\(BLOCK\)/);
+  assert.match(result.typescript!, /xmod_relative_utils__clamp\(xmod_relative_ops__math__twice\(x\)/);
+  // The same text read as a script (no package): each relative import is unresolved, KL1150 at its call.
+  const alone = readPythonFile("scaled.py", scaled.text);
+  alone.modules = scaled.modules;
+  const codes = compilePythonKernel(alone, "_scaled_clamp_kernel", types, { BLOCK: 128 }).diagnostics.map((d) => d.code);
   assert.ok(codes.length > 0 && codes.every((c) => c === "KL1150"), codes.join(" "));
 });

@@ -19,13 +19,13 @@ export interface PythonKernelCompiler {
   paramName(name: string): string;
 }
 
-/** The compiler for one file's text (read once; every launch compiles from it). */
-export function compilerFor(file: string, text: string): PythonKernelCompiler {
-  const parsed = readPythonFile(file, text);
+/** The compiler for one file's text (read once; every launch compiles from it); `moduleName` for a module's (its relative imports resolve against it). */
+export function compilerFor(file: string, text: string, moduleName?: string): PythonKernelCompiler {
+  const parsed = readPythonFile(file, text, moduleName);
   return {
     compile: (kernel, types, constexprs, target, specialization, options) => compilePythonKernel(parsed, kernel, types, constexprs, target, specialization, options),
     addModules: (modules) => {
-      for (const m of modules) if (parsed.modules.get(m.name)?.text !== m.text) parsed.modules.set(m.name, readPythonFile(m.file, m.text));
+      for (const m of modules) if (parsed.modules.get(m.name)?.text !== m.text) parsed.modules.set(m.name, readPythonFile(m.file, m.text, m.name));
     },
     paramName: tsName,
   };

@@ -38,7 +38,8 @@ def run_script(file_path, display_name, text, bench, cpu):
     state.reset(display_name, bench, bool(cpu))
     sys.path[:] = _SYS_PATH
     _kernel_lab_imports.reset()
-    main = {"__name__": "__main__", "__file__": file_path, "__builtins__": __builtins__}
+    # No package, as for `python FILE.py`: a relative import in the script is Python's ImportError.
+    main = {"__name__": "__main__", "__file__": file_path, "__builtins__": __builtins__, "__package__": None, "__spec__": None}
     sys.argv = [file_path]
     # Tracebacks show the script's lines, as for a file Python read itself.
     linecache.cache[display_name] = (len(text), None, text.splitlines(True), display_name)

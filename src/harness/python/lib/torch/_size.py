@@ -1,0 +1,31 @@
+# torch.Size and the shape arithmetic every tensor module shares (contiguous strides, element counts,
+# the `view(2, 3)` / `view((2, 3))` spellings of a shape).
+
+
+def _contiguous_strides(shape):
+    strides, step = [], 1
+    for extent in reversed(shape):
+        strides.append(step)
+        step *= max(extent, 1)
+    return tuple(reversed(strides))
+
+
+def _numel(shape):
+    n = 1
+    for extent in shape:
+        n *= extent
+    return n
+
+
+def _size_args(args):
+    if len(args) == 1 and isinstance(args[0], (tuple, list, Size)):
+        return tuple(int(a) for a in args[0])
+    return tuple(int(a) for a in args)
+
+
+class Size(tuple):
+    def numel(self):
+        return _numel(self)
+
+    def __repr__(self):
+        return f"torch.Size([{', '.join(str(x) for x in self)}])"

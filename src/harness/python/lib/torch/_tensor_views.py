@@ -1,0 +1,181 @@
+# torch.Tensor's views (view, reshape, permute, expand, narrow, split, ...) and indexing (x[i, :, None],
+# x[...] = v): new shapes, strides and offsets over the same storage; assignment writes in place.
+
+import math
+
+import _kernel_lab_ops as _js
+
+from . import _dtypes as D
+from ._not_implemented import not_implemented
+from ._size import _numel, _size_args
+
+# The class these methods belong to: _tensor.py builds Tensor on top of this mixin and names it here
+# (an import at the top would be circular).
+Tensor = None
+
+
+class TensorViews:
+    # -- views ---------------------------------------------------------------------------------------
+    def view(self, *shape):
+        if len(shape) == 1 and isinstance(shape[0], D.dtype):
+            not_implemented("Tensor.view(dtype)")
+        shape = self._infer(_size_args(shape))
+        if not self.is_contiguous():
+            raise RuntimeError("view size is not compatible with input tensor's size and stride; use .reshape(...) instead.")
+        return Tensor._make(self._data, self._dtype, shape, offset=self._offset, device=self._device)
+
+    def reshape(self, *shape):
+        return (self if self.is_contiguous() else self.contiguous()).view(*shape)
+
+    def flatten(self, start_dim=0, end_dim=-1):
+        if not self._shape:
+            return self.reshape(1)
+        s, e = self._axis(start_dim), self._axis(end_dim)
+        return self.reshape(*self._shape[:s], -1, *self._shape[e + 1:])
+
+    def _infer(self, shape):
+        if -1 in shape:
+            known = _numel([x for x in shape if x != -1])
+            shape = tuple(self.numel() // known if x == -1 else x for x in shape)
+        if _numel(shape) != self.numel():
+            raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {self.numel()}")
+        return shape
+
+    def permute(self, *dims):
+        dims = [self._axis(d) for d in _size_args(dims)]
+        return Tensor._make(self._data, self._dtype, [self._shape[d] for d in dims], [self._stride[d] for d in dims], self._offset, self._device)
+
+    def transpose(self, a, b):
+        dims = list(range(self.dim()))
+        a, b = self._axis(a), self._axis(b)
+        dims[a], dims[b] = dims[b], dims[a]
+        return self.permute(*dims)
+
+    def t(self):
+        return self if self.dim() < 2 else self.transpose(0, 1)
+
+    @property
+    def T(self):
+        return self.permute(*reversed(range(self.dim())))
+
+    @property
+    def mT(self):
+        return self.transpose(-2, -1)
+
+    def unsqueeze(self, dim):
+        dim = dim % (self.dim() + 1)
+        stride = self._stride[dim] * self._shape[dim] if dim < self.dim() else 1
+        return Tensor._make(self._data, self._dtype, self._shape[:dim] + (1,) + self._shape[dim:], self._stride[:dim] + (stride,) + self._stride[dim:], self._offset, self._device)
+
+    def squeeze(self, dim=None):
+        keep = [i for i, e in enumerate(self._shape) if not (e == 1 and (dim is None or i == self._axis(dim)))]
+        return Tensor._make(self._data, self._dtype, [self._shape[i] for i in keep], [self._stride[i] for i in keep], self._offset, self._device)
+
+    def expand(self, *sizes):
+        sizes = _size_args(sizes)
+        lead = len(sizes) - self.dim()
+        shape, strides = [], []
+        for i, want in enumerate(sizes):
+            own = i - lead
+            have = self._shape[own] if own >= 0 else 1
+            stride = self._stride[own] if own >= 0 else 0
+            if want == -1:
+                want = have
+            if have != want and have != 1:
+                raise RuntimeError(f"The expanded size of the tensor ({want}) must match the existing size ({have}) at non-singleton dimension {i}.")
+            shape.append(want)
+            strides.append(stride if have == want else 0)
+        return Tensor._make(self._data, self._dtype, shape, strides, self._offset, self._device)
+
+    def expand_as(self, other):
+        return self.expand(other.shape)
+
+    def narrow(self, dim, start, length):
+        index = [slice(None)] * self.dim()
+        index[self._axis(dim)] = slice(start, start + length)
+        return self[tuple(index)]
+
+    def unbind(self, dim=0):
+        return tuple(self.select(dim, i) for i in range(self._shape[self._axis(dim)]))
+
+    def select(self, dim, i):
+        index = [slice(None)] * self.dim()
+        index[self._axis(dim)] = i
+        return self[tuple(index)]
+
+    def chunk(self, n, dim=0):
+        size = math.ceil(self._shape[self._axis(dim)] / n)
+        return self.split(size, dim)
+
+    def split(self, size, dim=0):
+        axis = self._axis(dim)
+        sizes = size if isinstance(size, (list, tuple)) else [size] * math.ceil(self._shape[axis] / size)
+        out, at = [], 0
+        for s in sizes:
+            s = min(s, self._shape[axis] - at)
+            out.append(self.narrow(axis, at, s))
+            at += s
+        return tuple(out)
+
+    # -- indexing ------------------------------------------------------------------------------------
+    def _index(self, key):
+        if not isinstance(key, tuple):
+            key = (key,)
+        if any(isinstance(k, Tensor) for k in key) or any(isinstance(k, (list,)) for k in key):
+            not_implemented("indexing a tensor with a tensor or a list (advanced indexing)")
+        if Ellipsis in key:
+            at = key.index(Ellipsis)
+            fill = self.dim() - (len(key) - 1 - sum(k is None for k in key))
+            key = key[:at] + (slice(None),) * fill + key[at + 1:]
+        shape, strides, offset, axis = [], [], self._offset, 0
+        for k in key:
+            if k is None:
+                shape.append(1)
+                strides.append(0)
+                continue
+            if axis >= self.dim():
+                raise IndexError(f"too many indices for tensor of dimension {self.dim()}")
+            extent, stride = self._shape[axis], self._stride[axis]
+            if isinstance(k, slice):
+                start, stop, step = k.indices(extent)
+                if step <= 0:
+                    raise ValueError("step must be greater than zero")
+                shape.append(max(0, (stop - start + step - 1) // step))
+                strides.append(stride * step)
+                offset += start * stride
+            else:
+                i = int(k)
+                if not -extent <= i < extent:
+                    raise IndexError(f"index {i} is out of bounds for dimension {axis} with size {extent}")
+                offset += (i % extent) * stride
+            axis += 1
+        shape += self._shape[axis:]
+        strides += self._stride[axis:]
+        return Tensor._make(self._data, self._dtype, shape, strides, offset, self._device)
+
+    def __getitem__(self, key):
+        return self._index(key)
+
+    def __setitem__(self, key, value):
+        self._assign(self._index(key), value)
+
+    def _assign(self, target, value):
+        """target (a view of this tensor) = value, in place: on the GPU where it has a kernel (_on_gpu.assign)."""
+        from . import _on_gpu
+        if not _on_gpu.assign(target, value):
+            source = value._view() if isinstance(value, Tensor) else float(value)
+            _js.assign(target._view(write=True), source)
+        self._version += 1
+        return self
+
+    def copy_(self, src, non_blocking=False):
+        return self._assign(self, src)
+
+    def fill_(self, value):
+        return self._assign(self, value)
+
+    def zero_(self):
+        return self._assign(self, 0.0)
+
+    def __iter__(self):
+        return iter(self.unbind(0))
