@@ -116,7 +116,7 @@ log="$keep/run.log"
     # barriers, lane rows; NOTES §29, §31). Emulated attention takes lavapipe
     # a minute per setting, so QUICK runs it without matrices (its load forms only).
     if [ -n "$quick" ]; then step 560 node bench/dist/suite.js --quick --only attention-f16 --tune-codegen --out "$keep/kl-f16-attention.json"
-    else step 360 node bench/dist/suite.js --only attention-f16 --tune-codegen --out "$keep/kl-f16-attention.json"; fi
+    else step 560 node bench/dist/suite.js --only attention-f16 --tune-codegen --out "$keep/kl-f16-attention.json"; fi
     date -u
   fi
   if has cli; then
