@@ -23,9 +23,19 @@ export type f16 = number;
 export type i64 = number;
 /** A compile-time integer parameter: the kernel is specialised for each value. */
 export type constexpr = number;
+/**
+ * 8-bit elements, only as a pointer's `T` (torch.bool, int8, uint8: one byte each in memory).
+ * `tl.load` of a `Ptr<bool>` gives a mask; of a `Ptr<i8>` / `Ptr<u8>` an i32, sign- / zero-extended.
+ * `tl.store` writes the byte (a value's low 8 bits; a mask as 0 or 1). Arguments: Uint8Array (Int8Array for i8).
+ */
+export type bool = boolean;
+/** A signed byte, only as `Ptr<i8>`'s element (see `bool`). */
+export type i8 = number;
+/** An unsigned byte, only as `Ptr<u8>`'s element (see `bool`). */
+export type u8 = number;
 /** A pointer into a buffer of `T`; `ptr + offsets` addresses elements (not bytes). */
 // eslint-disable-next-line @typescript-eslint/no-unused-vars -- T documents the pointee; the compiler reads it.
-export type Ptr<T extends f32 | i32 | u32 | f16 | i64 = f32> = number;
+export type Ptr<T extends f32 | i32 | u32 | f16 | i64 | bool | i8 | u8 = f32> = number;
 /** A mask: the result of a comparison, combined with `&&`, `||`, `!`. */
 export type Mask = boolean;
 /**
@@ -171,9 +181,10 @@ export declare namespace tl {
   }
   /**
    * Loads the elements at a block of pointers; masked-off lanes read `other` (default 0) and touch
-   * no memory (Triton `tl.load(pointer, mask=None, other=None, …)`).
+   * no memory (Triton `tl.load(pointer, mask=None, other=None, …)`). Through a `Ptr<bool>` it
+   * gives a mask (`other` may be `false`); through a `Ptr<i8>` / `Ptr<u8>` i32 values.
    */
-  function load(pointer: number, mask?: Mask | LoadKeywords, other?: number | LoadKeywords, keywords?: LoadKeywords): number;
+  function load(pointer: number, mask?: Mask | LoadKeywords, other?: number | boolean | LoadKeywords, keywords?: LoadKeywords): number;
   /**
    * Loads a block pointer's window: `tl.load(bp, { boundaryCheck: [0, 1], paddingOption: "zero" })`
    * reads 0 (or NaN) where an axis it names is out of the tensor's shape (Triton `tl.load(block_ptr, boundary_check=…)`).
@@ -191,8 +202,8 @@ export declare namespace tl {
     /** Accepted; a hint to Triton's compiler with no effect here. */
     evictionPolicy?: string;
   }
-  /** Stores a block at a block of pointers; masked-off lanes write nothing (Triton `tl.store(pointer, value, mask=None)`). */
-  function store(pointer: number, value: number | StoreKeywords, mask?: Mask | StoreKeywords, keywords?: StoreKeywords): void;
+  /** Stores a block at a block of pointers; masked-off lanes write nothing (Triton `tl.store(pointer, value, mask=None)`). A mask is stored through a `Ptr<bool>` only. */
+  function store(pointer: number, value: number | boolean | StoreKeywords, mask?: Mask | StoreKeywords, keywords?: StoreKeywords): void;
   /** Stores a block at a block pointer's window, where the axes `boundaryCheck` names are in bounds (Triton `tl.store(block_ptr, value, boundary_check=…)`). */
   function store(pointer: BlockPointer, value: number, keywords?: StoreKeywords): void;
 
@@ -654,9 +665,9 @@ declare global {
 // ---------------------------------------------------------------- runs
 
 /** A host array for a pointer argument (a `Ptr<i64>`'s: a BigInt64Array, as torch.int64's storage). */
-export type HostArray = Float32Array | Int32Array | Uint32Array | BigInt64Array;
-/** The dtype of a host array made by the helpers below (default "f32"). */
-export type HostDtype = "f32" | "i32" | "u32" | "i64";
+export type HostArray = Float32Array | Int32Array | Uint32Array | BigInt64Array | Uint8Array | Int8Array;
+/** The dtype of a host array made by the helpers below (default "f32"); "bool" and "u8" make a Uint8Array, "i8" an Int8Array. */
+export type HostDtype = "f32" | "i32" | "u32" | "i64" | "bool" | "u8" | "i8";
 /** An argument of a kernel parameter: a typed array for a pointer, a number for a scalar. */
 export type KernelArg = HostArray | number;
 
@@ -795,36 +806,48 @@ export declare function rand(n: number, dtype: "f32"): Float32Array;
 export declare function rand(n: number, dtype: "i32"): Int32Array;
 export declare function rand(n: number, dtype: "u32"): Uint32Array;
 export declare function rand(n: number, dtype: "i64"): BigInt64Array;
+export declare function rand(n: number, dtype: "bool" | "u8"): Uint8Array;
+export declare function rand(n: number, dtype: "i8"): Int8Array;
 /** Normal random numbers (mean 0, standard deviation 1; integers: 100, rounded). */
 export declare function randn(n: number): Float32Array;
 export declare function randn(n: number, dtype: "f32"): Float32Array;
 export declare function randn(n: number, dtype: "i32"): Int32Array;
 export declare function randn(n: number, dtype: "u32"): Uint32Array;
 export declare function randn(n: number, dtype: "i64"): BigInt64Array;
+export declare function randn(n: number, dtype: "bool" | "u8"): Uint8Array;
+export declare function randn(n: number, dtype: "i8"): Int8Array;
 /** An array of zeros. */
 export declare function zeros(n: number): Float32Array;
 export declare function zeros(n: number, dtype: "f32"): Float32Array;
 export declare function zeros(n: number, dtype: "i32"): Int32Array;
 export declare function zeros(n: number, dtype: "u32"): Uint32Array;
 export declare function zeros(n: number, dtype: "i64"): BigInt64Array;
+export declare function zeros(n: number, dtype: "bool" | "u8"): Uint8Array;
+export declare function zeros(n: number, dtype: "i8"): Int8Array;
 /** An array of one value. */
 export declare function full(n: number, value: number): Float32Array;
 export declare function full(n: number, value: number, dtype: "f32"): Float32Array;
 export declare function full(n: number, value: number, dtype: "i32"): Int32Array;
 export declare function full(n: number, value: number, dtype: "u32"): Uint32Array;
 export declare function full(n: number, value: number, dtype: "i64"): BigInt64Array;
+export declare function full(n: number, value: number, dtype: "bool" | "u8"): Uint8Array;
+export declare function full(n: number, value: number, dtype: "i8"): Int8Array;
 /** The array `[0, 1, …, n - 1]`. */
 export declare function arange(n: number): Float32Array;
 export declare function arange(n: number, dtype: "f32"): Float32Array;
 export declare function arange(n: number, dtype: "i32"): Int32Array;
 export declare function arange(n: number, dtype: "u32"): Uint32Array;
 export declare function arange(n: number, dtype: "i64"): BigInt64Array;
+export declare function arange(n: number, dtype: "bool" | "u8"): Uint8Array;
+export declare function arange(n: number, dtype: "i8"): Int8Array;
 /** An output array filled with poison (NaN, or 0x7fbadbad for integers): an element the kernel never writes is caught. */
 export declare function empty(n: number): Float32Array;
 export declare function empty(n: number, dtype: "f32"): Float32Array;
 export declare function empty(n: number, dtype: "i32"): Int32Array;
 export declare function empty(n: number, dtype: "u32"): Uint32Array;
 export declare function empty(n: number, dtype: "i64"): BigInt64Array;
+export declare function empty(n: number, dtype: "bool" | "u8"): Uint8Array;
+export declare function empty(n: number, dtype: "i8"): Int8Array;
 /** Ceiling division of integers: `ceil(a / b)`. */
 export declare function cdiv(a: number, b: number): number;
 /**

@@ -34,7 +34,8 @@ Commands:
                        an integer, or a float for a float constexpr)
     --retune           tune runs with \`configs\` afresh instead of using the cached choice
     --tune-codegen     let the autotuner also try the code generator's knobs each kernel uses
-                       (load forms, staging, matrices per subgroup), for runs with or without configs
+                       (load forms, staging, matrices per subgroup), for runs with or without configs;
+                       for FILE.py, @triton.autotune's kernels (their table follows the output)
     --program P        also print what program P (x, or x,y, or x,y,z) loads and stores: a map per
                        tl.load/tl.store line (small buffers drawn, larger ones summarised)
     --history FILE     append the results to FILE (JSON lines) and say how each compares with its last run there

@@ -10,6 +10,7 @@ import { runPythonFile, PYTHON_EXIT_CODES } from "../harness/python/session";
 import { startPythonThread } from "../harness/python/thread-node";
 import type { PythonFileReport } from "../harness/python/report";
 import type { Command } from "./args";
+import { formatAutotune } from "./format";
 import { readFileSync } from "node:fs";
 
 export async function runPythonCommand(cmd: Extract<Command, { kind: "run" }>, write: (stream: NodeJS.WriteStream, text: string) => Promise<void>): Promise<number> {
@@ -19,6 +20,8 @@ export async function runPythonCommand(cmd: Extract<Command, { kind: "run" }>, w
       cpu: cmd.cpu,
       bench: cmd.bench,
       ...(cmd.timeoutMs !== undefined ? { timeoutMs: cmd.timeoutMs } : {}),
+      tuneCodegen: cmd.tuneCodegen,
+      retune: cmd.retune,
       onStdout: cmd.json ? undefined : (text) => void process.stdout.write(text),
       onStderr: (text) => void process.stderr.write(text),
       onStart: cmd.json ? undefined : (r) => void process.stderr.write(`${startLine(r)}\n`),
@@ -30,6 +33,9 @@ export async function runPythonCommand(cmd: Extract<Command, { kind: "run" }>, w
     await write(process.stdout, `${JSON.stringify(report, null, 2)}\n`);
     return code;
   }
+  // Each tuning's table after the script's output, as a .kernel.ts run prints its autotune.
+  const tables = (report.autotune ?? []).flatMap((t) => [`${t.kernel} (line ${t.line}, key ${t.key}):`, ...formatAutotune(t)]);
+  if (tables.length > 0) await write(process.stdout, `${tables.join("\n")}\n`);
   const lines: string[] = [];
   if (report.traceback) lines.push(report.traceback.trimEnd());
   let text: string | undefined;

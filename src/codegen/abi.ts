@@ -12,8 +12,11 @@
 // binding may be read as array<vec4<T>> (`vectorWidth` 4) whatever the element count.
 
 import type { Span } from "../diagnostics/diagnostic";
-import type { NumDtype } from "../ir/ir";
+import type { ByteDtype, NumDtype } from "../ir/ir";
 import type { DebugSite } from "../ir/debug";
+
+/** An element dtype as a buffer holds it. */
+export type BufferDtype = Exclude<NumDtype, "i64"> | ByteDtype;
 
 export type ScalarWordDtype = "f32" | "i32" | "u32";
 
@@ -28,12 +31,15 @@ export interface StorageBinding {
   /** The pointer parameter's name. */
   name: string;
   binding: number;
-  /** The element dtype in the buffer: a Ptr<i64>'s elements are held as i32 (README "64-bit integers"). */
-  dtype: Exclude<NumDtype, "i64">;
+  /**
+   * The element dtype in the buffer: a Ptr<i64>'s elements are held as i32 (README "64-bit integers");
+   * 8-bit elements (ByteDtype) are 4 to a word, the binding an array<u32> (atomic<u32> where stored; codegen/bytes.ts).
+   */
+  dtype: BufferDtype;
   /** 1: array<T>; 4: array<vec4<T>> (scalar elements addressed as [i >> 2][i & 3]). */
   vectorWidth: 1 | 4;
   access: "read" | "read_write";
-  /** Present when some tl.atomic* goes through it: array<atomic<T>> (f32: atomic<u32>, the bits). */
+  /** Present when some tl.atomic* goes through it, or an 8-bit buffer is stored: array<atomic<T>> (f32 and bytes: atomic<u32>). */
   atomic?: true;
 }
 

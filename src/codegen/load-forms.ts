@@ -4,6 +4,7 @@
 // stores after a loop on subgroup matrices write straight from the matrices (mma-store.ts).
 
 import type { Stmt, Value, ValueType } from "../ir/ir";
+import { isByteDtype } from "../ir/ir";
 import type { CodegenOptions } from "../ir/target";
 import { forEachStmt } from "../ir/walk";
 import type { ContiguityAnalysis } from "./contiguity";
@@ -79,6 +80,8 @@ export function isWide(gen: AccessFacts, ptr: Value): boolean {
   // f16 too (vec4<f16>, 8 bytes): buffers are padded to 16 bytes, so the last vec4 is always whole.
   if (ptr.type.kind !== "pointer" || gen.atomicBuffers.has(ptr.type.param) || gen.options.instrument) return false;
   if (ptr.type.pointee === "f16" && gen.options.wideHalfAccesses === false) return false;
+  // 8-bit elements are 4 to a word, read and written a byte at a time (bytes.ts).
+  if (isByteDtype(ptr.type.pointee)) return false;
   const layout = gen.layout(ptr.type);
   // A run of 4 registers is 4 consecutive elements of one row only where rows are 4 or more long:
   // a [64, 2] block's run spans two rows, which are not adjacent in memory unless its row stride is 2.

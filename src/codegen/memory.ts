@@ -11,17 +11,22 @@ import { literal } from "./literals";
 import { atomicRead, atomicWrite } from "./atomics";
 import { isWide, knownWhole, readsShifted, readsWide } from "./load-forms";
 import { emitShiftedRun, packHalves, packedHalf } from "./packed-halves";
+import { isByteDtype } from "../ir/ir";
+import { byteRead, byteWrite } from "./bytes";
 
 export function emitStore(gen: WgslGenerator, s: Extract<Stmt, { kind: "store" }>): void {
   const { ptr, value, mask } = s;
   if (ptr.type.kind !== "pointer") return gen.log.error(Codes.internal, ptr.span, "tl.store through a non-pointer");
   const param = ptr.type.param;
+  const pointee = ptr.type.pointee;
   const layout = gen.layout(ptr.type);
   // A replicated or row-slice block is held by several invocations: only the first copy writes.
   const owner = gen.ownerCondition(ptr.type);
   const access = gen.instrumentation?.access("store", param, s.span);
   const scalarWrite = (j: number) => {
-    let write = gen.atomicBuffers.has(param)
+    let write = isByteDtype(pointee)
+      ? byteWrite(param, pointee, gen.reg(ptr, j), gen.reg(value, j))
+      : gen.atomicBuffers.has(param)
       ? atomicWrite(gen, param, gen.reg(ptr, j), gen.reg(value, j))
       : `${element(gen, param, gen.reg(ptr, j))} = ${gen.reg(value, j)};`;
     if (access !== undefined) write = boundsCheck(gen, access, ptr, j) + write + provenanceWrite(gen, access, ptr, j);
@@ -49,11 +54,12 @@ export function emitLoad(gen: WgslGenerator, v: Value & { op: "load" }): void {
   const ptr = v.ptr;
   if (ptr.type.kind !== "pointer") return gen.log.error(Codes.internal, v.span, "tl.load through a non-pointer");
   const param = ptr.type.param;
+  const pointee = ptr.type.pointee;
   const t = gen.typeOf(v.type);
   const access = gen.instrumentation?.access("load", param, v.span);
   const scalarRead = (j: number, declare: boolean) => {
     const name = valueName(v, j);
-    const read = gen.atomicBuffers.has(param) ? atomicRead(gen, param, gen.reg(ptr, j)) : element(gen, param, gen.reg(ptr, j));
+    const read = isByteDtype(pointee) ? byteRead(gen, param, pointee, gen.reg(ptr, j)) : gen.atomicBuffers.has(param) ? atomicRead(gen, param, gen.reg(ptr, j)) : element(gen, param, gen.reg(ptr, j));
     if (access !== undefined) {
       const check = boundsCheck(gen, access, ptr, j) + loadNote(gen, access, ptr, j);
       gen.emit(v.mask ? `if (${gen.reg(v.mask, j)}) { ${check}}` : check.trimEnd());

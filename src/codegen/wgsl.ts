@@ -6,7 +6,8 @@
 
 import type { Diagnostic } from "../diagnostics/diagnostic";
 import { Codes } from "../diagnostics/codes";
-import type { KernelIR } from "../ir/ir";
+import type { KernelIR, NumDtype } from "../ir/ir";
+import { isByteDtype } from "../ir/ir";
 import type { CodegenOptions, Target } from "../ir/target";
 import type { KernelAbi } from "./abi";
 import { WgslGenerator } from "./generator";
@@ -119,11 +120,14 @@ function bindParams(gen: WgslGenerator): number {
         dtype: p.dtype === "i64" ? "i32" : p.dtype,
         vectorWidth: 1,
         access: gen.ir.writtenParams.has(p.name) ? "read_write" : "read",
+        // A byte is stored by clearing and setting it in its word with atomics (bytes.ts).
+        ...(isByteDtype(p.dtype) && gen.ir.writtenParams.has(p.name) ? { atomic: true as const } : {}),
       });
       if (p.dtype === "f16") gen.usesF16 = true;
     } else if (p.kind === "scalar") {
       // An i64 scalar travels as i32 (the harness checks it fits, KL2091); an f16 one as f32.
-      gen.scalars.push({ name: p.name, dtype: p.dtype === "f16" ? "f32" : p.dtype === "i64" ? "i32" : p.dtype, word: word++ });
+      const dtype = p.dtype as NumDtype;
+      gen.scalars.push({ name: p.name, dtype: dtype === "f16" ? "f32" : dtype === "i64" ? "i32" : dtype, word: word++ });
     }
   }
   return Math.ceil(word / 4) * 4;
@@ -147,8 +151,9 @@ function declarations(gen: WgslGenerator, uniformWords: number): string[] {
   header.push("}", "", "@group(0) @binding(0) var<uniform> params: Params;");
   if (gen.lines.some((l) => l.includes(RUNTIME_ZERO))) header.push(`var<private> ${RUNTIME_ZERO}: u32 = 0u;`);
   for (const b of gen.buffers.values()) {
-    const atomic = b.atomic ? `atomic<${b.dtype === "f32" ? "u32" : wgslType(b.dtype)}>` : undefined;
-    const element = atomic ?? (b.vectorWidth === 4 ? `vec4<${wgslType(b.dtype)}>` : wgslType(b.dtype));
+    const word = isByteDtype(b.dtype) ? "u32" : wgslType(b.dtype);
+    const atomic = b.atomic ? `atomic<${b.dtype === "f32" ? "u32" : word}>` : undefined;
+    const element = atomic ?? (b.vectorWidth === 4 ? `vec4<${word}>` : word);
     header.push(`@group(0) @binding(${b.binding}) var<storage, ${b.access}> b_${b.name}: array<${element}>;`);
   }
   return header;

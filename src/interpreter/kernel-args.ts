@@ -2,17 +2,18 @@
 // typed array of its dtype (f16 as IEEE half bits in a Uint16Array), every scalar a number,
 // rounded to its dtype as the GPU's uniform buffer would hold it.
 
-import { type KernelIR, type NumDtype } from "../ir/ir";
+import { type KernelIR, type NumDtype, type PointeeDtype } from "../ir/ir";
 import { assertNever } from "../ir/never";
 import { InterpreterError } from "./errors";
 import { roundTo } from "../ir/arithmetic";
 
-export type KernelBuffer = Float32Array | Int32Array | Uint32Array | Uint16Array;
+/** 8-bit elements (Ptr<bool>, Ptr<u8>: Uint8Array; Ptr<i8>: Int8Array) one byte each, as on the GPU (codegen/bytes.ts). */
+export type KernelBuffer = Float32Array | Int32Array | Uint32Array | Uint16Array | Uint8Array | Int8Array;
 export type KernelArgs = Readonly<Record<string, KernelBuffer | number>>;
 
 export interface BoundBuffer {
   param: string;
-  dtype: NumDtype;
+  dtype: PointeeDtype;
   array: KernelBuffer;
 }
 
@@ -21,13 +22,16 @@ export interface BoundArgs {
   scalars: Map<string, number>;
 }
 
-const ARRAY_OF: Record<NumDtype, { name: string; is: (x: unknown) => boolean }> = {
+const ARRAY_OF: Record<PointeeDtype, { name: string; is: (x: unknown) => boolean }> = {
   f32: { name: "Float32Array", is: (x) => x instanceof Float32Array },
   f16: { name: "Uint16Array (IEEE half bits)", is: (x) => x instanceof Uint16Array },
   i32: { name: "Int32Array", is: (x) => x instanceof Int32Array },
   u32: { name: "Uint32Array", is: (x) => x instanceof Uint32Array },
   // The interpreter holds a Ptr<i64> as the GPU does: its i32 low words (harness/run/gpu-args.ts).
   i64: { name: "Int32Array (the int64 values' low words)", is: (x) => x instanceof Int32Array },
+  bool: { name: "Uint8Array (one byte per element, 0 or 1)", is: (x) => x instanceof Uint8Array },
+  u8: { name: "Uint8Array", is: (x) => x instanceof Uint8Array },
+  i8: { name: "Int8Array", is: (x) => x instanceof Int8Array },
 };
 
 export function bindArgs(ir: KernelIR, args: KernelArgs): BoundArgs {
@@ -47,7 +51,7 @@ export function bindArgs(ir: KernelIR, args: KernelArgs): BoundArgs {
       }
       case "scalar":
         if (typeof arg !== "number") throw fail(`is a scalar ${param.dtype} and needs a number, got ${describe(arg)}`);
-        bound.scalars.set(param.name, roundTo(param.dtype)(arg));
+        bound.scalars.set(param.name, roundTo(param.dtype as NumDtype)(arg));
         break;
       case "constexpr":
         // Already folded into the IR; the specialised value lives in `ir.constexprs`.

@@ -74,6 +74,7 @@ function runStore(m: Machine, s: Extract<Stmt, { kind: "store" }>): void {
   for (let i = 0; i < n; i++) {
     onAccess?.("store", buffer.param, ptr[i], m.programId, i, s.span, !mask || mask[i] !== 0, data[i]);
     if (mask && mask[i] === 0) continue;
+    // A byte buffer's typed array keeps the low 8 bits, as the GPU's store does (codegen/bytes.ts).
     array[ptr[i]] = f16 ? f16ToBits(data[i]) : data[i];
     m.onStore?.({ param: buffer.param, index: ptr[i], programId: m.programId, lane: i, span: s.span });
   }

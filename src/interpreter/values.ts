@@ -121,6 +121,7 @@ function load(m: Machine, v: Extract<Value, { op: "load" }>, n: number): Block {
   const other = v.other ? m.sized(m.value(v.other), n, v.span) : undefined;
   const array = buffer.array;
   const f16 = buffer.dtype === "f16";
+  const bool = buffer.dtype === "bool";
   const out = new Float64Array(n);
   const onAccess = m.onAccess;
   for (let i = 0; i < n; i++) {
@@ -132,7 +133,8 @@ function load(m: Machine, v: Extract<Value, { op: "load" }>, n: number): Block {
     const index = ptr[i];
     m.checkIndex(buffer, index, "load", v.span, i);
     onAccess?.("load", buffer.param, index, m.programId, i, v.span, true, 0);
-    out[i] = f16 ? f16FromBits(array[index]) : array[index];
+    // A Uint8Array / Int8Array byte is already zero- / sign-extended; a bool byte is true where not 0.
+    out[i] = f16 ? f16FromBits(array[index]) : bool ? (array[index] !== 0 ? 1 : 0) : array[index];
   }
   return out;
 }

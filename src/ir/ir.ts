@@ -11,6 +11,22 @@ import { assertNever } from "./never";
 
 export type NumDtype = "f32" | "f16" | "i32" | "u32" | "i64";
 export type Dtype = NumDtype | "bool";
+/**
+ * 8-bit elements a pointer may point to (torch.bool, int8, uint8): bytes in memory, held in a
+ * register as a bool (`bool`) or an i32 (`i8` sign-extended, `u8` zero-extended), as Triton does.
+ */
+export type ByteDtype = "bool" | "i8" | "u8";
+/** What a pointer points to: a dtype held as itself, or bytes (ByteDtype). */
+export type PointeeDtype = NumDtype | ByteDtype;
+
+export function isByteDtype(d: PointeeDtype | Dtype): d is ByteDtype {
+  return d === "bool" || d === "i8" || d === "u8";
+}
+
+/** The dtype a pointee is held as in a register (what tl.load gives and tl.store takes). */
+export function heldDtype(d: PointeeDtype): Dtype {
+  return d === "i8" || d === "u8" ? "i32" : d;
+}
 /** Static block shape; `[]` is a scalar. Every extent is a power of two. */
 export type Shape = readonly number[];
 
@@ -21,7 +37,7 @@ export type Shape = readonly number[];
  */
 export type ValueType =
   | { kind: "data"; dtype: Dtype; shape: Shape }
-  | { kind: "pointer"; pointee: NumDtype; param: string; shape: Shape };
+  | { kind: "pointer"; pointee: PointeeDtype; param: string; shape: Shape };
 
 export type UnaryFn = "neg" | "not" | "bitnot";
 export type ArithFn = "add" | "sub" | "mul" | "div" | "mod";
@@ -187,8 +203,8 @@ export type ParamKind = "pointer" | "scalar" | "constexpr";
 export interface Param {
   name: string;
   kind: ParamKind;
-  /** Pointee dtype for pointers, the dtype for scalars, i32 for constexprs. */
-  dtype: NumDtype;
+  /** Pointee dtype for pointers (the only kind with a ByteDtype), the dtype for scalars, i32 for constexprs. */
+  dtype: PointeeDtype;
   span: Span;
 }
 

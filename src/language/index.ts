@@ -4,9 +4,10 @@
 
 import { EXERCISE_REFERENCES } from "../exercises/references";
 
-export type HostDtype = "f32" | "i32" | "u32" | "i64";
+/** "bool", "u8" and "i8": one byte per element (Uint8Array, Int8Array), for Ptr<bool>, Ptr<u8>, Ptr<i8>. */
+export type HostDtype = "f32" | "i32" | "u32" | "i64" | "bool" | "u8" | "i8";
 /** A Ptr<i64>'s argument is a BigInt64Array, as torch.int64's storage (README "64-bit integers"). */
-export type HostArray = Float32Array | Int32Array | Uint32Array | BigInt64Array;
+export type HostArray = Float32Array | Int32Array | Uint32Array | BigInt64Array | Uint8Array | Int8Array;
 
 /** Marks values made by this module, so the harness recognises them whatever realm they came from. */
 export const BRAND: unique symbol = Symbol.for("kernel-lab.value") as never;
@@ -128,8 +129,13 @@ function allocate(n: number, dtype: HostDtype): HostArray {
       return new Uint32Array(n);
     case "i64":
       return new BigInt64Array(n);
+    case "bool":
+    case "u8":
+      return new Uint8Array(n);
+    case "i8":
+      return new Int8Array(n);
     default:
-      throw new TypeError(`dtype must be "f32", "i32", "u32" or "i64", got ${JSON.stringify(dtype)}`);
+      throw new TypeError(`dtype must be "f32", "i32", "u32", "i64", "bool", "u8" or "i8", got ${JSON.stringify(dtype)}`);
   }
 }
 
@@ -140,10 +146,12 @@ function fill(a: HostArray, value: (i: number) => number): HostArray {
   return a;
 }
 
-/** Uniform in [0, 1) for f32; integers in [-1024, 1024) for i32 and i64, and [0, 2048) for u32. */
+/** Uniform in [0, 1) for f32; integers in [-1024, 1024) for i32 and i64, [0, 2048) for u32; 0 or 1 for bool, every byte for u8 and i8. */
 export function rand(n: number, dtype: HostDtype = "f32"): HostArray {
   const a = allocate(n, dtype);
   if (dtype === "f32") return fill(a, () => Math.random());
+  if (dtype === "bool") return fill(a, () => (Math.random() < 0.5 ? 1 : 0));
+  if (dtype === "u8" || dtype === "i8") return fill(a, () => Math.floor(Math.random() * 256));
   if (dtype === "u32") return fill(a, () => Math.floor(Math.random() * 2048));
   return fill(a, () => Math.floor(Math.random() * 2048) - 1024);
 }

@@ -5,7 +5,7 @@
 import type { Diagnostic, FilePlace, Span } from "../diagnostics/diagnostic";
 import { distinctDiagnostics } from "../diagnostics/diagnostic";
 import { Codes } from "../diagnostics/codes";
-import type { NumDtype } from "../ir/ir";
+import type { PointeeDtype } from "../ir/ir";
 import type { CodegenOptions, Target } from "../ir/target";
 import { DEFAULT_TARGET } from "../ir/target";
 import { compileKernel, NUM_STAGES, NUM_WARPS, parseKernelFile, type CompiledKernel, type KernelSource, type Specialization } from "../compile";
@@ -19,7 +19,7 @@ import type { SourceMap } from "./writer";
 
 /** What a launch passes for a non-constexpr parameter. */
 export type PythonArgType =
-  | { kind: "pointer"; dtype: NumDtype }
+  | { kind: "pointer"; dtype: PointeeDtype }
   | { kind: "scalar"; dtype: "i32" | "u32" | "f32" }
   /** `None` for a pointer parameter: Triton makes it a constexpr None (`if bias_ptr is not None:`). */
   | { kind: "none" };

@@ -1,23 +1,27 @@
 // Storage buffers: created from typed arrays with their byte size rounded up to a multiple of 16
 // (codegen/abi.ts: any binding may be read as array<vec4<T>>), and read back into typed arrays.
 
-import type { NumDtype } from "../ir/ir";
+import type { PointeeDtype } from "../ir/ir";
 import { GpuError } from "./errors";
 import { BufferUsage, MapMode, type Gpu } from "./gpu";
 
-/** f16 data travels as its raw bits in a Uint16Array. */
-export type StorageArray = Float32Array | Int32Array | Uint32Array | Uint16Array;
+/** f16 data travels as its raw bits in a Uint16Array; 8-bit elements (bool, u8, i8) one byte each. */
+export type StorageArray = Float32Array | Int32Array | Uint32Array | Uint16Array | Uint8Array | Int8Array;
 
-export type ArrayFor<D extends NumDtype> = D extends "f32"
+export type ArrayFor<D extends PointeeDtype> = D extends "f32"
   ? Float32Array
   : D extends "i32" | "i64"
     ? Int32Array
     : D extends "u32"
       ? Uint32Array
-      : Uint16Array;
+      : D extends "bool" | "u8"
+        ? Uint8Array
+        : D extends "i8"
+          ? Int8Array
+          : Uint16Array;
 
-/** Bytes per element on the GPU: an i64 is held as its i32 low word (README "64-bit integers"). */
-export const BYTES_PER_ELEMENT: Record<NumDtype, number> = { f32: 4, i32: 4, u32: 4, f16: 2, i64: 4 };
+/** Bytes per element on the GPU: an i64 is held as its i32 low word (README "64-bit integers"), 8-bit elements 4 to a word. */
+export const BYTES_PER_ELEMENT: Record<PointeeDtype, number> = { f32: 4, i32: 4, u32: 4, f16: 2, i64: 4, bool: 1, u8: 1, i8: 1 };
 
 /** Bytes allocated for `byteLength` bytes of data: a multiple of 16, at least 16. */
 export function storageByteSize(byteLength: number): number {
@@ -59,7 +63,7 @@ export async function createStorageBuffer(gpu: Gpu, data: StorageArray, label: s
 }
 
 /** A zero-filled storage buffer for `length` elements of `dtype`. */
-export async function createEmptyBuffer(gpu: Gpu, dtype: NumDtype, length: number, label: string): Promise<GPUBuffer> {
+export async function createEmptyBuffer(gpu: Gpu, dtype: PointeeDtype, length: number, label: string): Promise<GPUBuffer> {
   const size = storageByteSize(length * BYTES_PER_ELEMENT[dtype]);
   checkSize(gpu, size, label);
   return gpu.scoped(label, () => gpu.device.createBuffer({ label, size, usage: STORAGE_USAGE }));
@@ -68,18 +72,18 @@ export async function createEmptyBuffer(gpu: Gpu, dtype: NumDtype, length: numbe
 /** Overwrites the start of `buffer` with `data`. */
 export async function writeStorageBuffer(gpu: Gpu, buffer: GPUBuffer, data: StorageArray): Promise<void> {
   await gpu.scoped(buffer.label, () => {
-    // writeBuffer wants a multiple of 4 bytes; an odd count of f16 is padded with one zero.
+    // writeBuffer wants a multiple of 4 bytes; an odd count of f16 (or of bytes) is padded with zeros.
     if (data.byteLength % 4 === 0) {
       gpu.device.queue.writeBuffer(buffer, 0, data.buffer, data.byteOffset, data.byteLength);
     } else {
-      const padded = new Uint8Array(data.byteLength + 2);
+      const padded = new Uint8Array(Math.ceil(data.byteLength / 4) * 4);
       padded.set(new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
       gpu.device.queue.writeBuffer(buffer, 0, padded);
     }
   });
 }
 
-const ARRAYS = { f32: Float32Array, i32: Int32Array, u32: Uint32Array, f16: Uint16Array, i64: Int32Array } as const;
+const ARRAYS = { f32: Float32Array, i32: Int32Array, u32: Uint32Array, f16: Uint16Array, i64: Int32Array, bool: Uint8Array, u8: Uint8Array, i8: Int8Array } as const;
 
 /**
  * Staging buffers kept for the next readback, one per device: creating a MAP_READ buffer for each
@@ -119,7 +123,7 @@ function takeStaging(gpu: Gpu, size: number, label: string): { buffer: GPUBuffer
 }
 
 /** Reads the first `length` elements of `buffer` as `dtype`. */
-export async function readBuffer<D extends NumDtype>(gpu: Gpu, buffer: GPUBuffer, dtype: D, length: number): Promise<ArrayFor<D>> {
+export async function readBuffer<D extends PointeeDtype>(gpu: Gpu, buffer: GPUBuffer, dtype: D, length: number): Promise<ArrayFor<D>> {
   const byteLength = length * BYTES_PER_ELEMENT[dtype];
   if (byteLength > buffer.size) {
     throw new GpuError(

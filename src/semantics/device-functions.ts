@@ -6,7 +6,7 @@
 import ts from "typescript";
 import type { Span } from "../diagnostics/diagnostic";
 import { Codes } from "../diagnostics/codes";
-import type { Value } from "../ir/ir";
+import type { NumDtype, Value } from "../ir/ir";
 import { typeToString } from "../ir/ir";
 import type { HelperParam, KernelSource } from "../syntax/parse";
 import type { Binding, LoweringContext } from "./context";
@@ -143,7 +143,8 @@ function checkArgument(ctx: LoweringContext, helper: KernelSource, p: HelperPara
   if (arg.type.kind === "pointer") return mismatch(`${type.dtype} values`);
   if (arg.type.dtype === type.dtype) return arg;
   // A literal adapts to the annotation, as it does to a variable's type.
-  if (isConst(arg) && arg.type.dtype !== "bool") return ctx.values.cast(arg, type.dtype, arg.span);
+  // Scalar annotations are never 8-bit (those are pointees only: syntax/parse.ts readParamType).
+  if (isConst(arg) && arg.type.dtype !== "bool") return ctx.values.cast(arg, type.dtype as NumDtype, arg.span);
   return mismatch(`${type.dtype} values (a scalar or a block)`);
 }
 

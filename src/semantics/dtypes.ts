@@ -6,7 +6,7 @@
 // has no type for is reported where a value of it would be made (KL2080), saying what to write.
 
 import type { Span } from "../diagnostics/diagnostic";
-import type { Dtype, NumDtype, Shape, Value } from "../ir/ir";
+import type { Dtype, NumDtype, PointeeDtype, Shape, Value } from "../ir/ir";
 
 /** Triton's scalar dtypes, by their `tl.*` names. */
 export const TRITON_DTYPE_NAMES = [
@@ -30,6 +30,8 @@ export interface DtypeValue {
 
 /** Kernel Lab's dtype → Triton's name (every Kernel Lab dtype is a Triton one). */
 const TRITON_NAME: Record<Dtype, TritonDtypeName> = { f32: "float32", f16: "float16", i32: "int32", u32: "uint32", i64: "int64", bool: "int1" };
+/** A pointee's Triton name: 8-bit elements are named as Triton names them (their values are held as i32). */
+const POINTEE_NAME: Record<PointeeDtype, TritonDtypeName> = { ...TRITON_NAME, i8: "int8", u8: "uint8" };
 
 /** Triton's name → Kernel Lab's dtype, where WGSL has one. */
 const KERNEL_DTYPE: Partial<Record<TritonDtypeName, Dtype>> = Object.fromEntries(Object.entries(TRITON_NAME).map(([k, v]) => [v, k as Dtype]));
@@ -56,7 +58,7 @@ export function dtypeValue(type: TritonType, span: Span): DtypeValue {
 
 /** `x.dtype`: a value's element dtype; a pointer's is its pointer type (Triton: `p.dtype.element_ty` is the pointee). */
 export function dtypeOfValue(v: Value): TritonType {
-  return v.type.kind === "pointer" ? { of: "pointer", pointee: TRITON_NAME[v.type.pointee] } : { of: "scalar", name: TRITON_NAME[v.type.dtype] };
+  return v.type.kind === "pointer" ? { of: "pointer", pointee: POINTEE_NAME[v.type.pointee] } : { of: "scalar", name: TRITON_NAME[v.type.dtype] };
 }
 
 /** `x.type`: a scalar's dtype (or pointer type), a block's block type. */

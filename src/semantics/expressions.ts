@@ -18,6 +18,7 @@ import { ASSIGN_OPS, BINARY_OPS } from "./operators";
 import { UNSUPPORTED_EXPRESSIONS } from "./unsupported";
 import { suggestedIntrinsic, unknownIntrinsicMessage } from "./unknown-intrinsic";
 import { splitArguments } from "./keywords";
+import { checkStringOptions } from "./string-options";
 import { readUnassigned } from "./definite-assignment";
 import { compareDtypes, memberCall, propertyAccess } from "./members";
 
@@ -233,6 +234,7 @@ export function lowerCall(ctx: LoweringContext, node: ts.CallExpression, asState
     }
     const split = splitArguments(ctx.log, (n) => ctx.span(n), `tl.${name}`, intrinsic, node.arguments);
     if (!split) return undefined;
+    checkStringOptions(ctx, `tl.${name}`, intrinsic, node.arguments, split.keywords);
     const result = intrinsic.lower(ctx, split.args, span, name, split.keywords);
     if (result === "void") {
       if (!asStatement) ctx.log.error(Codes.unsupportedSyntax, span, `tl.${name}(…) has no value; write it as a statement of its own`);

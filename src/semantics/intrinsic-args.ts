@@ -237,12 +237,12 @@ export function gridAxisArg(ctx: IntrinsicContext, node: ts.Expression | undefin
   return axis as 0 | 1 | 2;
 }
 
-export function requireData(ctx: IntrinsicContext, v: Value, what: string): boolean {
+export function requireData(ctx: IntrinsicContext, v: Value, what: string, masksToo = false): boolean {
   if (v.type.kind === "pointer") {
     ctx.log.error(Codes.operandDtype, v.span, `${what} takes values, not pointers; load them first with tl.load`);
     return false;
   }
-  if (v.type.dtype === "bool") {
+  if (v.type.dtype === "bool" && !masksToo) {
     ctx.log.error(Codes.operandDtype, v.span, `${what} takes numbers, not masks; use tl.where(mask, 1, 0) or tl.cast(mask, "i32")`);
     return false;
   }

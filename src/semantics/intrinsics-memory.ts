@@ -2,7 +2,7 @@
 
 import { Codes } from "../diagnostics/codes";
 import type { Shape, Value } from "../ir/ir";
-import { typeToString } from "../ir/ir";
+import { heldDtype, typeToString } from "../ir/ir";
 import { data } from "./builder";
 import { COERCIONS, arity, given, requireData, type Intrinsic } from "./intrinsic-args";
 import { broadcastShapes, sameShape, shapeToString } from "./rules";
@@ -47,11 +47,12 @@ export const MEMORY_INTRINSICS: Record<string, Intrinsic> = {
       let shape: Shape | undefined = ptr.type.shape;
       if (mask) shape = ctx.values.commonShape(ptr, mask, span, "tl.load's pointers and mask");
       if (!shape) return undefined;
-      const pointee = ptr.type.pointee;
+      const pointee = heldDtype(ptr.type.pointee);
       const p = ctx.values.toShape(ptr, shape, ptr.span);
       mask = mask && ctx.values.toShape(mask, shape, mask.span);
       if (other) {
-        if (!requireData(ctx, other, "tl.load's other")) return undefined;
+        // A Ptr<bool>'s elements are masks: its `other` may be one (False).
+        if (!requireData(ctx, other, "tl.load's other", pointee === "bool")) return undefined;
         other = ctx.values.coerce(other, pointee, shape, other.span);
         if (!other) return undefined;
       }
@@ -82,7 +83,8 @@ export const MEMORY_INTRINSICS: Record<string, Intrinsic> = {
         ctx.log.error(Codes.notAPointer, ptr.span, `tl.store needs pointers (a Ptr parameter plus offsets), got ${typeToString(ptr.type)}`);
         return undefined;
       }
-      if (!requireData(ctx, value, "tl.store's value")) return undefined;
+      // A mask is stored through a Ptr<bool> (torch.bool), as 0 or 1.
+      if (!requireData(ctx, value, "tl.store's value", ptr.type.pointee === "bool")) return undefined;
       if (mask && (mask.type.kind === "pointer" || mask.type.dtype !== "bool")) {
         ctx.log.error(Codes.operandDtype, mask.span, `the mask must be a comparison (a boolean block), got ${typeToString(mask.type)}`);
         return undefined;
@@ -100,7 +102,7 @@ export const MEMORY_INTRINSICS: Record<string, Intrinsic> = {
         return undefined;
       }
       const p = ctx.values.toShape(ptr, shape, ptr.span);
-      const v = ctx.values.coerce(value, ptr.type.pointee, shape, value.span);
+      const v = ctx.values.coerce(value, heldDtype(ptr.type.pointee), shape, value.span);
       const m = mask && ctx.values.toShape(mask, shape, mask.span);
       if (!p || !v || (mask && !m)) return undefined;
       checkUnmaskedAccess(ctx, name as "store", args, span, ptr);
@@ -131,7 +133,7 @@ function loadThroughBlockPointer(ctx: IntrinsicContext, bp: BlockPointer, args: 
   const access = blockAccess(ctx, bp, args[3], span, "tl.load");
   const padding = paddingArg(ctx, args[4]);
   if (!access || !padding || access.pointers.type.kind !== "pointer") return undefined;
-  const pointee = access.pointers.type.pointee;
+  const pointee = heldDtype(access.pointers.type.pointee);
   const other = access.mask && padding === "nan" ? ctx.values.coerce(ctx.b.constant(NaN, "f32", span), pointee, bp.blockShape, span) : undefined;
   const { pointers, mask } = access;
   return ctx.b.emit({ op: "load", ptr: pointers, ...(mask ? { mask } : {}), ...(other ? { other } : {}) }, data(pointee, bp.blockShape), span);
@@ -145,8 +147,8 @@ function storeThroughBlockPointer(ctx: IntrinsicContext, bp: BlockPointer, args:
   }
   const value = ctx.expression(args[1]);
   const access = value && blockAccess(ctx, bp, args[3], span, "tl.store");
-  if (!value || !access || access.pointers.type.kind !== "pointer" || !requireData(ctx, value, "tl.store's value")) return undefined;
-  const v = ctx.values.coerce(value, access.pointers.type.pointee, bp.blockShape, value.span);
+  if (!value || !access || access.pointers.type.kind !== "pointer" || !requireData(ctx, value, "tl.store's value", access.pointers.type.pointee === "bool")) return undefined;
+  const v = ctx.values.coerce(value, heldDtype(access.pointers.type.pointee), bp.blockShape, value.span);
   if (!v) return undefined;
   ctx.markWritten(access.pointers.type.param);
   ctx.b.push({ kind: "store", span, ptr: access.pointers, value: v, ...(access.mask ? { mask: access.mask } : {}) });

@@ -7,7 +7,7 @@
 import ts from "typescript";
 import type { Diagnostic } from "../diagnostics/diagnostic";
 import { Codes } from "../diagnostics/codes";
-import type { KernelIR, Param, Value, ValueType } from "../ir/ir";
+import type { KernelIR, NumDtype, Param, Value, ValueType } from "../ir/ir";
 import { F16_MISSING, type Target } from "../ir/target";
 import type { KernelSource } from "../syntax/parse";
 import { data } from "./builder";
@@ -104,7 +104,7 @@ function bindParam(ctx: LoweringContext, p: Param, constexprs: Readonly<Record<s
     bindValue(ctx.b.constant(1, p.dtype, at));
   } else {
     const divisor = (p.dtype === "i32" || p.dtype === "u32") && ctx.specialization.divisible?.includes(p.name) ? DIVISIBILITY : undefined;
-    bindValue(ctx.b.emit({ op: "param", name: p.name, ...(divisor ? { divisor } : {}) }, data(p.dtype, []), at));
+    bindValue(ctx.b.emit({ op: "param", name: p.name, ...(divisor ? { divisor } : {}) }, data(p.dtype as NumDtype, []), at));
   }
 }
 

@@ -5,7 +5,7 @@
 import ts from "typescript";
 import { DiagnosticLog, type Diagnostic, type Span } from "../diagnostics/diagnostic";
 import { Codes } from "../diagnostics/codes";
-import type { NumDtype, Param } from "../ir/ir";
+import type { Param, PointeeDtype } from "../ir/ir";
 import { isGenericType, linkHelpers } from "./helpers";
 import { moduleConstants, moduleObjects, readLiteralConstexprs, type RunTimeConstexprs } from "./run-constexprs";
 
@@ -39,7 +39,7 @@ export interface KernelSource {
 export interface HelperParam {
   name: string;
   span: Span;
-  type?: { kind: Param["kind"]; dtype: NumDtype };
+  type?: { kind: Param["kind"]; dtype: PointeeDtype };
   /** Where a generic parameter's annotation (`any`, `number`…) is written, if it has one. */
   annotationSpan?: Span;
 }
@@ -301,7 +301,7 @@ function readKernel(call: ts.CallExpression, sourceFile: ts.SourceFile, tlNames:
       log.error(
         Codes.paramAnnotation,
         p.type ? spanOf(p.type, sourceFile) : pSpan,
-        `parameter '${pname}' needs a kernel type: Ptr<f32>, Ptr<i32>, Ptr<u32>, Ptr<f16>, Ptr<i64>, f32, i32, u32, i64 or constexpr`,
+        `parameter '${pname}' needs a kernel type: Ptr<f32>, Ptr<i32>, Ptr<u32>, Ptr<f16>, Ptr<i64>, Ptr<bool>, Ptr<i8>, Ptr<u8>, f32, i32, u32, i64 or constexpr`,
       );
       ok = false;
       continue;
@@ -317,16 +317,16 @@ function readKernel(call: ts.CallExpression, sourceFile: ts.SourceFile, tlNames:
   return { name, span: callSpan, nameSpan, params, ok, fn: arg, sourceFile, tlNames, signature, helpers: new Map(), called: false, deviceOnly: false };
 }
 
-const DTYPES: readonly NumDtype[] = ["f32", "f16", "i32", "u32", "i64"];
+const DTYPES: readonly PointeeDtype[] = ["f32", "f16", "i32", "u32", "i64", "bool", "i8", "u8"];
 
-function readParamType(type: ts.TypeNode | undefined): { kind: Param["kind"]; dtype: NumDtype } | undefined {
+function readParamType(type: ts.TypeNode | undefined): { kind: Param["kind"]; dtype: PointeeDtype } | undefined {
   if (!type || !ts.isTypeReferenceNode(type)) return undefined;
   const name = ts.isIdentifier(type.typeName) ? type.typeName.text : type.typeName.right.text;
   const args = type.typeArguments ?? [];
   if (name === "Ptr") {
     const inner = args[0];
     if (args.length !== 1 || !inner || !ts.isTypeReferenceNode(inner) || !ts.isIdentifier(inner.typeName)) return undefined;
-    const pointee = inner.typeName.text as NumDtype;
+    const pointee = inner.typeName.text as PointeeDtype;
     return DTYPES.includes(pointee) ? { kind: "pointer", dtype: pointee } : undefined;
   }
   if (args.length > 0) return undefined;

@@ -257,6 +257,17 @@ test("torch's ops on GPU tensors run as GPU kernels and match the CPU ops; with 
   assert.deepEqual(cpu.report.gpuCopies, { toGpu: 0, toGpuBytes: 0, fromGpu: 0, fromGpuBytes: 0 });
 });
 
+test("torch.bool, int8 and uint8 tensors as kernel pointers (1 byte each, programs sharing words), comparisons and where on the GPU: match, on the GPU and with --cpu", async () => {
+  for (const cpu of [false, true]) {
+    const { report, outcome } = await run(path.join(PY, "byte-tensors.py"), { bench: "off", cpu });
+    assert.equal(outcome, "ok", report.traceback);
+    assert.deepEqual(report.diagnostics, []);
+    assert.deepEqual(report.launches.map((l) => l.kernel), ["keep_rows_kernel", "keep_rows_kernel", "bytes_kernel"]);
+    assert.ok(report.checks.length >= 5 && report.checks.every((c) => c.passed), JSON.stringify(report.checks));
+    assert.match(report.stdout, /bool rows stored by 23 programs sharing words: match\nint8 and uint8 loads extend, int8 stores wrap: match\ncomparisons and where on the GPU: match\n/);
+  }
+});
+
 test("torch outside the subset (a function, a Tensor method, an F op) raises NotImplementedError naming it, also an AttributeError", async () => {
   const { report, outcome } = await run(path.join(PY, "outside-subset.py"), { cpu: true, bench: "off" });
   assert.equal(outcome, "ok", report.traceback);

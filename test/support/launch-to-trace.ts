@@ -6,7 +6,7 @@ import * as path from "node:path";
 import { compileKernel, parseKernelFile } from "../../src/compile";
 import { LineMap } from "../../src/diagnostics/position";
 import type { LaunchToTrace } from "../../src/harness/debug/analyse-launch";
-import type { NumDtype } from "../../src/ir/ir";
+import type { PointeeDtype } from "../../src/ir/ir";
 import { DEFAULT_TARGET } from "../../src/ir/target";
 
 const root = path.resolve(__dirname, "../..");
@@ -16,6 +16,6 @@ export function launchOf(file: string, kernel: string, constexprs: Record<string
   const text = readFileSync(path.join(root, file), "utf8");
   const source = parseKernelFile(file, text).kernels.find((k) => k.name === kernel)!;
   const compiled = compileKernel(source, constexprs, DEFAULT_TARGET).kernel!;
-  const dtypes = new Map<string, NumDtype>(compiled.params.filter((p) => p.kind === "pointer").map((p) => [p.name, p.dtype]));
+  const dtypes = new Map<string, PointeeDtype>(compiled.params.filter((p) => p.kind === "pointer").map((p) => [p.name, p.dtype]));
   return { ir: compiled.ir, grid, args, dtypes, lines: new LineMap(text), ...(shapes ? { shapes } : {}) };
 }

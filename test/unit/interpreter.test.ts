@@ -22,6 +22,7 @@ import type {
   ValueType,
   Variable,
 } from "../../src/ir/ir";
+import { heldDtype } from "../../src/ir/ir";
 import { interpret, InterpreterError, type KernelArgs } from "../../src/interpreter/interpret";
 import { f16FromBits, f16ToBits, roundF16 } from "../../src/ir/f16";
 
@@ -113,7 +114,7 @@ class KernelBuilder {
 
   load(ptr: Value, mask?: Value, other?: Value): Value {
     if (ptr.type.kind !== "pointer") throw new Error("load needs a pointer");
-    return this.define({ op: "load", ptr, mask, other }, data(ptr.type.pointee, ptr.type.shape));
+    return this.define({ op: "load", ptr, mask, other }, data(heldDtype(ptr.type.pointee), ptr.type.shape));
   }
 
   reduce(fn: ReduceFn, value: Value, axis: number): Value {

@@ -57,6 +57,10 @@ const rows: [string, string, string, string][] = [
   ["tl.max of a scalar and a value (Liger's multi-block softmax: tl.max(m, blk_max))", "    x = tl.load(x_ptr + offs, mask=mask, other=0.0)\n    m = tl.max(tl.sum(x, axis=0), tl.max(x, axis=0))", "9:16 KL2012", "tl.max reduces a block, but this is a scalar; for the larger of two values write tl.maximum(a, b)"],
   ["a mask in arithmetic is 1 or 0 of the other side's dtype (FlagGems' dropout: x * p * keep)", "    x = tl.load(x_ptr + offs, mask=mask, other=0.0)\n    tl.store(y_ptr + offs, x * 2.0 * (x > 0.5) + (offs < 3), mask=mask)", "", ""],
   ["variable assigned in both branches only", "    if n > 4:\n        acc = 1.0\n    tl.store(y_ptr + offs, acc, mask=mask)", "10:28 KL1022", ""],
+  ["string options as literals, a constexpr choice and None (Liger's eviction_policy=\"evict_first\")", "    x = tl.load(x_ptr + offs, mask=mask, other=0.0, eviction_policy=\"evict_first\", cache_modifier=\".cg\")\n    tl.store(y_ptr + offs, x, mask=mask, eviction_policy=\"evict_last\" if BLOCK > 64 else \"\")\n    tl.atomic_add(y_ptr + offs, x, mask=mask, sem=\"relaxed\", scope=None)", "", ""],
+  ["eviction_policy a run-time value", "    x = tl.load(x_ptr + offs, mask=mask, other=0.0, eviction_policy=n)\n    tl.store(y_ptr + offs, x, mask=mask)", "8:69 KL1041", "tl.load's eviction_policy must be known at compile time: a string such as \"evict_last\" (Triton takes it as a tl.constexpr str); `n` is a value computed while the kernel runs"],
+  ["cache_modifier computed", "    x = tl.load(x_ptr + offs, mask=mask, other=0.0)\n    tl.store(y_ptr + offs, x, mask=mask, cache_modifier=tl.load(x_ptr))", "9:57 KL1041", "this expression is computed while the kernel runs"],
+  ["atomic sem a run-time value", "    x = tl.load(x_ptr + offs, mask=mask, other=0.0)\n    s = n * 2\n    tl.atomic_add(y_ptr + offs, x, mask=mask, sem=s)", "10:51 KL1041", "tl.atomic_add's sem must be known at compile time: a string such as \"relaxed\""],
 ];
 
 test("check file.py: messages quote Triton's Python, not the TypeScript it is checked as", () => {

@@ -10,6 +10,7 @@
 import type { Span } from "../../diagnostics/diagnostic";
 import { interpret, type AccessKind, type ProgramId } from "../../interpreter/interpret";
 import type { KernelIR } from "../../ir/ir";
+import { BYTES_PER_ELEMENT } from "../../runtime/buffers";
 
 /** One tl.load / tl.store / tl.atomic* of the kernel (all its executions in the traced programs). */
 export interface TracedSite {
@@ -96,7 +97,7 @@ export interface TraceRequest {
 
 export function traceAccesses(req: TraceRequest): AccessTrace {
   const wave = req.wave ?? WAVE;
-  const bytes = new Map(req.ir.params.filter((p) => p.kind === "pointer").map((p) => [p.name, p.dtype === "f16" ? 2 : 4] as const));
+  const bytes = new Map(req.ir.params.filter((p) => p.kind === "pointer").map((p) => [p.name, BYTES_PER_ELEMENT[p.dtype]] as const));
   const lengthOf = (param: string) => {
     const a = req.args[param];
     return typeof a === "number" || a === undefined ? 0 : a.length;

@@ -4,7 +4,7 @@
 
 import type { LineMap } from "../../diagnostics/position";
 import { interpret, InterpreterError, type ProgramId } from "../../interpreter/interpret";
-import type { KernelIR, NumDtype } from "../../ir/ir";
+import type { KernelIR, PointeeDtype } from "../../ir/ir";
 import { forEachValue } from "../../ir/walk";
 import type { HostArray } from "../../language";
 import { copyArgs, type KernelArgs } from "../run/args";
@@ -24,7 +24,7 @@ export interface LaunchToTrace {
   ir: KernelIR;
   grid: readonly [number, number, number];
   args: KernelArgs;
-  dtypes: ReadonlyMap<string, NumDtype>;
+  dtypes: ReadonlyMap<string, PointeeDtype>;
   lines: LineMap;
   shapes?: ReadonlyMap<string, [number, number]>;
 }

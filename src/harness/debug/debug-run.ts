@@ -11,7 +11,7 @@ import { formatDiagnostic, LineMap, locate, type LocatedDiagnostic } from "../..
 import { programAccessMap } from "./analyse-launch";
 import { evaluateShapes } from "../run/shapes";
 import { interpret, InterpreterError } from "../../interpreter/interpret";
-import type { NumDtype } from "../../ir/ir";
+import type { PointeeDtype } from "../../ir/ir";
 import { DEFAULT_TARGET } from "../../ir/target";
 import type { HostArray } from "../../language";
 import type { StorageArray } from "../../runtime";
@@ -78,7 +78,7 @@ export async function traceProgram(launch: DebugLaunch, python: DebugPython = { 
     const dtypes = new Map(pointerParams(program.params).map((p) => [p.name, p.dtype] as const));
     for (const p of pointerParams(program.params)) if (p.dtype === "f16") roundToF16(args[p.name] as HostArray);
     const cpuArgs: Record<string, StorageArray | number> = {};
-    for (const [k, v] of Object.entries(args)) cpuArgs[k] = typeof v === "number" ? v : toStorage(v, dtypes.get(k) as NumDtype);
+    for (const [k, v] of Object.entries(args)) cpuArgs[k] = typeof v === "number" ? v : toStorage(v, dtypes.get(k) as PointeeDtype);
 
     // Before the program runs (it may write to its inputs): the whole program's accesses, from a run of its own.
     const map = programAccessMap({ ir: program.ir, grid, args, dtypes, lines: new LineMap(text), shapes: evaluateShapes(run, size, args) }, programId);

@@ -4,14 +4,17 @@
 // --cpu the interpreter: the device's Executor either way (run/executor.ts `launchInPlace`) — on
 // the tensors' own storage: a GPU tensor's resident buffer (resident.ts), any other tensor's CPU
 // copy, the shared memory the Python thread's tensors live in. Inside do_bench the launch is
-// recorded for timing instead (bench.ts).
+// recorded for timing instead (bench.ts). Kernel Lab's own kernels (torch's ops on GPU tensors)
+// launch as compiled, from own-kernels.ts's cache of their compiled code.
 
-import { specializationFor, specializationKey, type CompiledKernel } from "../../compile";
+import { specializationFor, specializationKey, type CompiledKernel, type LaunchableKernel } from "../../compile";
 import { formatDiagnostic, locate, LineMap, type LocatedDiagnostic } from "../../diagnostics/position";
 import { InterpreterError } from "../../interpreter/interpret";
-import type { NumDtype } from "../../ir/ir";
+import type { PointeeDtype } from "../../ir/ir";
 import { assertNever } from "../../ir/never";
-import { checkGrid, type StorageArray } from "../../runtime";
+import { checkGrid, type Gpu, type StorageArray } from "../../runtime";
+import type { InPlaceLaunch } from "../run/executor";
+import { ownKernels, type OwnModule } from "./own-kernels";
 import type { Device } from "../run/open-device";
 import { BenchRecorder } from "./bench";
 import { noCopies, ResidentBuffers } from "./resident";
@@ -20,17 +23,20 @@ import { compilerFor, type ConstexprValue, type KernelArgType, type PythonKernel
 import { pythonText } from "../../python";
 import type { LaunchArg, LaunchRequest, Reply, Request, TensorDtype, TensorStorage } from "./protocol";
 import { MAX_LISTED, type PythonFileReport } from "./report";
+import { knobsKey, type KnobSetting } from "../../ir/knobs";
+import type { CodegenOptions } from "../../ir/target";
+import { tuneLaunch, type TuneAccess } from "./autotune";
 
-/** How a torch dtype's elements reach a kernel: int64 as int32 (Kernel Lab's kernels have no 64-bit integers). */
-const POINTER_DTYPE: Record<TensorDtype, NumDtype | undefined> = {
+/** How a torch dtype's elements reach a kernel: int64 as int32 (Kernel Lab's kernels have no 64-bit integers), 8-bit ones as bytes. */
+const POINTER_DTYPE: Record<TensorDtype, PointeeDtype | undefined> = {
   float32: "f32",
   float16: "f16",
   int32: "i32",
   int64: "i32",
   bfloat16: undefined,
-  int8: undefined,
-  uint8: undefined,
-  bool: undefined,
+  int8: "i8",
+  uint8: "u8",
+  bool: "bool",
 };
 
 /** A module beside the script, read for Python's import: its file as shown, its text, whether it is a package's __init__.py. */
@@ -40,7 +46,7 @@ export interface ModuleSource {
   package: boolean;
 }
 
-/** A file kernels are compiled from: the script, or a module of Kernel Lab's own (torch's GPU ops). */
+/** A file kernels are compiled from: the script, or a module (beside it, or Kernel Lab's torch's). */
 interface KernelFile {
   file: string;
   text: string;
@@ -51,9 +57,9 @@ interface KernelFile {
 }
 
 /**
- * Kernel Lab's own kernel modules (torch's ops), parsed and compiled once per process and text (and
- * target): a process that runs many scripts (the editor, a test file) compiles torch's kernels once,
- * not once a run.
+ * The modules kernels are compiled from other than the script (beside it; Kernel Lab's torch's only
+ * under --cpu, where the interpreter needs the IR, which own-kernels.ts does not keep), parsed and
+ * compiled once per process, text and target.
  */
 const moduleFiles = new Map<string, KernelFile>();
 
@@ -81,6 +87,8 @@ export class Launcher {
     private readonly compiler: PythonKernelCompiler,
     /** Reads a module beside the script (`pkg.mod` → pkg/mod.py or pkg/mod/__init__.py); absent where nothing can (a browser). */
     private readonly readModule?: (module: string) => Promise<ModuleSource | null>,
+    /** `--tune-codegen` and `--retune` for @triton.autotune (autotune.ts), and the code generator's options every kernel is compiled with (tests: matrices emulated). */
+    private readonly tuning: { tuneCodegen: boolean; retune: boolean; codegen: CodegenOptions } = { tuneCodegen: false, retune: false, codegen: {} },
   ) {
     this.bench = new BenchRecorder(device.gpu, this.resident, this.copies);
     this.script = { file, text, lines: new LineMap(text), compiler };
@@ -91,9 +99,10 @@ export class Launcher {
     this.resident.free(storage);
   }
 
-  /** The run ended: the GPU buffers its tensors lived in go. */
+  /** The run ended: the GPU buffers its tensors lived in go, and torch's kernels compiled in it are kept for the next process. */
   dispose(): void {
     this.resident.release();
+    ownKernels().save();
   }
 
   private kernelFile(request: LaunchRequest): KernelFile {
@@ -115,6 +124,8 @@ export class Launcher {
     switch (request.kind) {
       case "launch":
         return this.launch(request);
+      case "autotune":
+        return { kind: "ok", value: this.tuning.tuneCodegen && this.device.gpu ? await tuneLaunch(request, this.tuneAccess(this.device.gpu)) : null };
       case "bench-start":
         this.bench.start();
         return { kind: "ok" };
@@ -136,40 +147,29 @@ export class Launcher {
   private async launch(request: LaunchRequest): Promise<Reply> {
     const bound = bindLaunch(this.file, request, this.compiler.paramName);
     if ("error" in bound) return { kind: "error", error: "not-implemented", message: bound.error };
+    const gpu = this.device.gpu;
+    if (request.module && torchOp(request) && gpu) return this.launchOwn(request, request.module, bound, gpu);
     const source = this.kernelFile(request);
     if (request.imports) source.compiler.addModules(request.imports);
-    const program = this.compile(source, request.kernel, bound, "plain");
+    const program = this.compile(source, request.kernel, bound, "plain", request.codegen);
     if (typeof program === "string") return { kind: "error", error: "compile", message: program };
-    if (request.warmup) return { kind: "ok", value: { name: program.kernel.name, n_regs: 32, shared: Math.max(program.kernel.abi.workgroupBytes, 1), wgsl: program.kernel.wgsl } };
-    let grid: [number, number, number];
-    try {
-      grid = checkGrid(request.kernel, request.grid, this.device.gpu?.limits.maxComputeWorkgroupsPerDimension ?? 2 ** 31 - 1);
-    } catch (err) {
-      return { kind: "error", error: "runtime", message: `${this.file}:${request.callLine}: ${(err as Error).message}` };
-    }
-    const gpu = this.device.gpu;
+    if (request.warmup) return warmedUp(program.kernel);
+    const grid = this.grid(request);
+    if (!Array.isArray(grid)) return grid;
     if (request.record && gpu) {
-      // Kernel Lab's own kernels (torch's ops) as compiled: their scalars (sizes, strides) change from call to call.
-      const specialised = torchOp(request) ? program : this.compile(source, request.kernel, bound, "specialised");
-      const recorded = (typeof specialised === "string" ? program : specialised).kernel;
-      await this.bench.record(gpu, recorded, grid, bound.tensors, bound.scalars);
-      // The timed launches write the resident buffers, as Triton's do; the copies are left as they were.
-      const stored = new Set(recorded.abi.buffers.filter((b) => b.access === "read_write").map((b) => b.name));
-      return { kind: "ok", value: { written: [...bound.tensors].filter(([name, arg]) => arg.storage !== undefined && stored.has(name)).map(([, arg]) => arg.python) } };
+      const specialised = this.compile(source, request.kernel, bound, "specialised", request.codegen);
+      return this.record(gpu, typeof specialised === "string" ? program.kernel : specialised.kernel, grid, bound);
     }
     const started = performance.now();
     try {
       const variant = (which: "specialised" | "instrumented") => {
-        const compiled = this.compile(source, request.kernel, bound, which);
+        const compiled = this.compile(source, request.kernel, bound, which, request.codegen);
         return typeof compiled === "string" ? undefined : compiled.kernel;
       };
-      const arrays = new Map([...bound.tensors].map(([name, arg]) => [name, { data: arg.data as StorageArray, ...(arg.storage !== undefined ? { kept: { storage: arg.storage, upload: arg.upload ?? true } } : {}) }] as const));
-      const unchecked = torchOp(request);
-      const launched = await this.device.executor.launchInPlace({ program: program.kernel, variant, grid, scalars: bound.scalars, arrays, unchecked }, this.resident);
-      const result = { prints: launched.prints, written: launched.written.map((name) => bound.tensors.get(name)!.python) };
-      // torch's own ops (a kernel of Kernel Lab's torch module) are the script's torch calls, not launches of its kernels.
+      const launched = await this.device.executor.launchInPlace({ program: program.kernel, variant, grid, scalars: bound.scalars, arrays: arraysOf(bound) }, this.resident);
+      // torch's own ops (a kernel of Kernel Lab's torch module, here under --cpu) are the script's torch calls, not launches of its kernels.
       if (!torchOp(request)) this.list(request, grid, program.kernel, performance.now() - started);
-      return { kind: "ok", value: result };
+      return { kind: "ok", value: { prints: launched.prints, written: launched.written.map((name) => bound.tensors.get(name)!.python) } };
     } catch (err) {
       if (err instanceof InterpreterError) {
         // Inside another module's @triton.jit function: at its own line, with the kernel's call that leads there.
@@ -185,17 +185,52 @@ export class Launcher {
   }
 
   /**
+   * A kernel of Kernel Lab's own (torch's ops) on the GPU: launched as compiled, from the process's
+   * and the cache folder's compiled kernels (own-kernels.ts), so a warm start parses and compiles none.
+   */
+  private async launchOwn(request: LaunchRequest, module: OwnModule, bound: BoundArgs, gpu: Gpu): Promise<Reply> {
+    const kernel = ownKernels().kernel(module, request.kernel, bound.types, bound.constexprs, this.device.target, { ...this.tuning.codegen, ...request.codegen });
+    if (typeof kernel === "string") return { kind: "error", error: "compile", message: kernel };
+    if (request.warmup) return warmedUp(kernel);
+    const grid = this.grid(request);
+    if (!Array.isArray(grid)) return grid;
+    // Recorded as compiled too: its scalars (sizes, strides) change from call to call.
+    if (request.record) return this.record(gpu, kernel, grid, bound);
+    const launched = await this.device.executor.launchInPlace({ program: kernel, unchecked: true, grid, scalars: bound.scalars, arrays: arraysOf(bound) }, this.resident);
+    return { kind: "ok", value: { prints: launched.prints, written: launched.written.map((name) => bound.tensors.get(name)!.python) } };
+  }
+
+  /** The launch's grid checked against the device's limits, or the error reply. */
+  private grid(request: LaunchRequest): [number, number, number] | Reply {
+    try {
+      return checkGrid(request.kernel, request.grid, this.device.gpu?.limits.maxComputeWorkgroupsPerDimension ?? 2 ** 31 - 1);
+    } catch (err) {
+      return { kind: "error", error: "runtime", message: `${this.file}:${request.callLine}: ${(err as Error).message}` };
+    }
+  }
+
+  /** Inside do_bench: the launch recorded for timing (bench.ts), the tensors it writes named. */
+  private async record(gpu: Gpu, kernel: LaunchableKernel, grid: [number, number, number], bound: BoundArgs): Promise<Reply> {
+    await this.bench.record(gpu, kernel, grid, bound.tensors, bound.scalars);
+    // The timed launches write the resident buffers, as Triton's do; the copies are left as they were.
+    const stored = new Set(kernel.abi.buffers.filter((b) => b.access === "read_write").map((b) => b.name));
+    return { kind: "ok", value: { written: [...bound.tensors].filter(([name, arg]) => arg.storage !== undefined && stored.has(name)).map(([, arg]) => arg.python) } };
+  }
+
+  /**
    * The program for a launch: "plain" as compiled for its types and constexprs, "specialised" for
    * its scalars too (unit strides, multiples of 16: compile.ts specializationFor), "instrumented"
-   * the bounds-checked variant, specialised likewise. A string: the compile errors, formatted
-   * (each diagnostic also goes into the report once).
+   * the bounds-checked variant, specialised likewise; `codegen`: the knobs @triton.autotune picked
+   * with --tune-codegen (none: the defaults). A string: the compile errors, formatted (each
+   * diagnostic also goes into the report once).
    */
-  private compile(source: KernelFile, kernel: string, bound: BoundArgs, variant: "plain" | "specialised" | "instrumented"): Program | string {
-    const plainKey = `${source.file}:${kernel}:${JSON.stringify(bound.types)}:${JSON.stringify(bound.constexprs)}`;
+  private compile(source: KernelFile, kernel: string, bound: BoundArgs, variant: "plain" | "specialised" | "instrumented", codegen?: KnobSetting): Program | string {
+    const plainKey = `${source.file}:${kernel}:${JSON.stringify(bound.types)}:${JSON.stringify(bound.constexprs)}${knobsKey(codegen)}`;
+    const options: CodegenOptions = { ...this.tuning.codegen, ...codegen };
     const programs = this.programsOf(source);
     let plain = programs.get(plainKey);
     if (plain === undefined) {
-      const result = source.compiler.compile(kernel, bound.types, bound.constexprs, this.device.target);
+      const result = source.compiler.compile(kernel, bound.types, bound.constexprs, this.device.target, {}, options);
       const located = locate(source.file, source.text, result.diagnostics);
       for (const d of located) if (!this.diagnostics.some((s) => formatDiagnostic(s) === formatDiagnostic(d))) this.diagnostics.push(d);
       const errors = located.filter((d) => d.severity === "error");
@@ -211,11 +246,32 @@ export class Launcher {
     const key = `${plainKey}:${variant}${which}`;
     const known = programs.get(key);
     if (known !== undefined) return known;
-    const options = variant === "instrumented" ? { instrument: true } : {};
-    const result = source.compiler.compile(kernel, bound.types, bound.constexprs, this.device.target, specialization, options);
+    const result = source.compiler.compile(kernel, bound.types, bound.constexprs, this.device.target, specialization, variant === "instrumented" ? { ...options, instrument: true } : options);
     const program: Program | string = result.kernel ? { kernel: result.kernel, toPython: result.toPython, ...(result.origin ? { origin: result.origin } : {}) } : plain;
     programs.set(key, program);
     return program;
+  }
+
+  /** What the autotuner needs of this run (autotune.ts): its compiles, its resident buffers, its report. */
+  private tuneAccess(gpu: NonNullable<Device["gpu"]>): TuneAccess {
+    return {
+      gpu,
+      executor: this.device.executor,
+      adapter: this.device.adapter,
+      target: this.device.target,
+      codegen: this.tuning.codegen,
+      retune: this.tuning.retune,
+      bench: this.report.bench.mode,
+      scriptText: this.text,
+      resident: this.resident,
+      report: this.report,
+      bind: (request) => bindLaunch(this.file, request, this.compiler.paramName),
+      compile: (request, bound, variant, codegen) => {
+        const source = this.kernelFile(request);
+        if (request.imports) source.compiler.addModules(request.imports);
+        return this.compile(source, request.kernel, bound, variant, codegen);
+      },
+    };
   }
 
   private programsOf(source: KernelFile): Map<string, Program | string> {
@@ -252,6 +308,16 @@ export class Launcher {
   }
 }
 
+/** What `kernel.warmup(…)` answers: the compiled kernel's name, stand-in counts (README) and WGSL. */
+function warmedUp(kernel: LaunchableKernel): Reply {
+  return { kind: "ok", value: { name: kernel.name, n_regs: 32, shared: Math.max(kernel.abi.workgroupBytes, 1), wgsl: kernel.wgsl } };
+}
+
+/** The launch's tensors as the executor takes them: their storage, and its kept device copy where the tensor is on the GPU. */
+function arraysOf(bound: BoundArgs): InPlaceLaunch["arrays"] {
+  return new Map([...bound.tensors].map(([name, arg]) => [name, { data: arg.data as StorageArray, ...(arg.storage !== undefined ? { kept: { storage: arg.storage, upload: arg.upload ?? true } } : {}) }] as const));
+}
+
 /** A launch's arguments under the compiled kernel's parameter names (`paramName`), or why one can't be passed. */
 export function bindLaunch(file: string, request: LaunchRequest, paramName: (name: string) => string): BoundArgs | { error: string } {
   const bound: BoundArgs = { types: {}, constexprs: { ...request.options }, tensors: new Map(), scalars: {} };
@@ -276,7 +342,7 @@ function argType(file: string, arg: Exclude<LaunchArg, { kind: "constexpr" }>, r
   switch (arg.kind) {
     case "tensor": {
       const dtype = POINTER_DTYPE[arg.dtype];
-      return dtype ? { kind: "pointer", dtype } : { error: `${file}:${request.callLine}: a torch.${arg.dtype} tensor can't be passed to a Kernel Lab kernel yet (float32, float16, int32 and int64 can)` };
+      return dtype ? { kind: "pointer", dtype } : { error: `${file}:${request.callLine}: a torch.${arg.dtype} tensor can't be passed to a Kernel Lab kernel yet (float32, float16, int32, int64, int8, uint8 and bool can)` };
     }
     case "int":
     case "bool":

@@ -4,6 +4,8 @@
 // on `Atomics.wait` until the main thread has written the answer into the shared reply block.
 // Tensors live in SharedArrayBuffers, so a launch reads and writes their elements in place.
 
+import type { KnobSetting } from "../../ir/knobs";
+
 /** A torch dtype as the kernels see it. */
 export type TensorDtype = "float32" | "float16" | "bfloat16" | "int32" | "int64" | "int8" | "uint8" | "bool";
 
@@ -52,10 +54,28 @@ export interface LaunchRequest {
    * functions compiles from their text. Sent with a kernel's first launch of the run.
    */
   imports?: { name: string; file: string; text: string }[];
+  /** The code generator's knobs @triton.autotune picked with --tune-codegen (autotune.ts); absent: the defaults. */
+  codegen?: KnobSetting;
+}
+
+/**
+ * @triton.autotune's first launch for a key, with --tune-codegen: every config as the launch it
+ * would be (its constexprs, num_warps/num_stages and grid). The reply: the picked config's index
+ * and knobs, or null where the main thread does not tune code generation (Python then times the
+ * configs itself, as without the flag).
+ */
+export interface AutotuneRequest {
+  kind: "autotune";
+  kernel: string;
+  callLine: number;
+  /** The values of the autotuner's `key` arguments, as Python writes them: a new key is tuned afresh. */
+  key: string;
+  configs: LaunchRequest[];
 }
 
 export type Request =
   | LaunchRequest
+  | AutotuneRequest
   /** do_bench: the launches recorded since `bench-start`, timed on the GPU. */
   | { kind: "bench-start" }
   | { kind: "bench-stop"; reps: number; warmupMs: number; quantiles: number[] | null }

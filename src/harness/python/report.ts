@@ -1,7 +1,7 @@
 // docs/LANGUAGE.md §4.1's report of running a Python file (`kernel-lab run FILE.py --json`).
 
 import type { LocatedDiagnostic } from "../../diagnostics/position";
-import type { AdapterReport } from "../report";
+import type { AdapterReport, AutotuneReport } from "../report";
 import type { BenchMode } from "./protocol";
 import type { CopyCounts } from "./resident";
 
@@ -33,6 +33,13 @@ export interface PythonPlot {
   yLog: boolean;
 }
 
+/** One tuning: the kernel, the line of the launch that tuned it, the key's values, and the table a .kernel.ts run's autotune has. */
+export interface PythonAutotuneReport extends AutotuneReport {
+  kernel: string;
+  line: number;
+  key: string;
+}
+
 export interface PythonFileReport {
   file: string;
   adapter: AdapterReport | null;
@@ -41,6 +48,8 @@ export interface PythonFileReport {
   /** Launches left out of `launches` (after the first MAX_LISTED). */
   launchesNotListed?: number;
   checks: PythonCheckReport[];
+  /** @triton.autotune's tunings with --tune-codegen (python/autotune.ts), one per kernel and key; absent when none ran. */
+  autotune?: PythonAutotuneReport[];
   stdout: string;
   /** How much of do_bench / perf_report ran, and why. */
   bench: { mode: BenchMode; chosen: "flag" | "gpu" | "software-adapter" | "cpu" };

@@ -5,7 +5,7 @@
 // it (the recorded launches run when the benchmark stops: it is freed after). Everything left goes
 // when the run ends. Counts every byte copied between the CPU and the GPU (the run's report).
 
-import type { NumDtype } from "../../ir/ir";
+import type { PointeeDtype } from "../../ir/ir";
 import { createEmptyBuffer, createStorageBuffer, readBuffer, writeStorageBuffer, type Gpu, type StorageArray } from "../../runtime";
 import type { TensorStorage } from "./protocol";
 
@@ -22,11 +22,14 @@ export function noCopies(): CopyCounts {
 }
 
 /** How a storage's typed array is read back (its bytes are the kernel's elements: f16 and bf16 as bits). */
-export function elementDtype(data: TensorStorage): NumDtype {
+export function elementDtype(data: TensorStorage): PointeeDtype {
   if (data instanceof Float32Array) return "f32";
+  // bool and uint8 are both a byte each, read back as they are.
+  if (data instanceof Uint8Array) return "u8";
+  if (data instanceof Int8Array) return "i8";
   if (data instanceof Int32Array) return "i32";
   if (data instanceof Uint16Array) return "f16";
-  throw new Error(`a ${data.constructor.name} storage has no GPU buffer`);
+  throw new Error(`a ${(data as { constructor: { name: string } }).constructor.name} storage has no GPU buffer`);
 }
 
 export class ResidentBuffers {

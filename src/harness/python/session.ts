@@ -5,7 +5,7 @@
 
 import * as path from "node:path";
 import type { LocatedDiagnostic } from "../../diagnostics/position";
-import { NO_NEEDS } from "../../ir/target";
+import { NO_NEEDS, type CodegenOptions, type Target } from "../../ir/target";
 import { displayPath, located, readKernelText } from "../load/load";
 import { openDevice, requestGpu } from "../run/open-device";
 import { Launcher, type ModuleSource } from "./launch";
@@ -48,6 +48,12 @@ export interface PythonRunOptions {
   interceptLaunch?: (request: LaunchRequest) => Reply | undefined;
   /** Limit for one launch (default 120 s, as a kernel file's run and size): a kernel that never ends stops the run (KL3900). */
   timeoutMs?: number;
+  /** `--tune-codegen`: @triton.autotune also tries the code generator's knobs (autotune.ts). */
+  tuneCodegen?: boolean;
+  /** `--retune`: tune afresh instead of taking the cached choice (with --tune-codegen). */
+  retune?: boolean;
+  /** Tests only: the adapter's facts and code-generation options overridden (subgroup matrices emulated on lavapipe). */
+  overrides?: { target?: Partial<Target>; codegen?: CodegenOptions };
 }
 
 type StartKind = "cold" | "snapshot";
@@ -129,13 +135,15 @@ export async function runPythonFile(fileArg: string, opts: PythonRunOptions, sta
   const device = await openDevice(gpuReady, file, needs);
   if ("diagnostic" in device) return done(device.outcome === "no-adapter" ? "no-adapter" : "failure", [device.diagnostic]);
   report.adapter = device.adapter;
+  if (opts.overrides?.target) device.target = { ...device.target, ...opts.overrides.target };
   if (!opts.bench) {
     const software = device.gpu?.software ?? true;
     report.bench = { mode: software ? "quick" : "full", chosen: device.gpu ? (software ? "software-adapter" : "gpu") : "cpu" };
   }
 
   opts.onStart?.(report);
-  const launcher = new Launcher(file, source, device, report, compiler, (module) => readBesideScript(path.dirname(absolute), module));
+  const tuning = { tuneCodegen: !!opts.tuneCodegen, retune: !!opts.retune, codegen: opts.overrides?.codegen ?? {} };
+  const launcher = new Launcher(file, source, device, report, compiler, (module) => readBesideScript(path.dirname(absolute), module), tuning);
   const limit = new LaunchLimit(file, opts.timeoutMs ?? DEFAULT_TIMEOUT_MS);
   const ended = new Promise<Extract<Notice, { kind: "done" }>>((resolve) => {
     started.listener = (notice) => {

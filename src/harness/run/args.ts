@@ -2,8 +2,9 @@
 // the arguments, the reference. Every problem is a RunDefinitionError with a KL3xxx code, naming
 // the run and the field, and saying what to write instead.
 
-import type { NumDtype, Param } from "../../ir/ir";
+import type { Param, PointeeDtype } from "../../ir/ir";
 import { isBuiltinHandle, type HostArray } from "../../language";
+import { BYTES_PER_ELEMENT } from "../../runtime";
 import { checkConstexprs, type KernelSignature } from "./check-constexprs";
 import { fail, RunCodes, type RunCode } from "../codes";
 import { Codes } from "../../diagnostics/codes";
@@ -206,7 +207,7 @@ export function evaluateGridOf(run: string, field: string, gridFn: Fn, size: num
   return full;
 }
 
-const ARRAY_FOR: Record<NumDtype, { ctor: Function; name: string }> = {
+const ARRAY_FOR: Record<PointeeDtype, { ctor: Function; name: string }> = {
   f32: { ctor: Float32Array, name: "Float32Array" },
   i32: { ctor: Int32Array, name: "Int32Array" },
   u32: { ctor: Uint32Array, name: "Uint32Array" },
@@ -214,9 +215,13 @@ const ARRAY_FOR: Record<NumDtype, { ctor: Function; name: string }> = {
   f16: { ctor: Float32Array, name: "Float32Array" },
   // torch.int64's storage; the values must fit in 32 bits (README "64-bit integers").
   i64: { ctor: BigInt64Array, name: "BigInt64Array" },
+  // 8-bit elements one byte each (torch.bool, uint8, int8; codegen/bytes.ts).
+  bool: { ctor: Uint8Array, name: "Uint8Array" },
+  u8: { ctor: Uint8Array, name: "Uint8Array" },
+  i8: { ctor: Int8Array, name: "Int8Array" },
 };
 
-const HELPER_FOR: Record<NumDtype, string> = { f32: "rand(n)", i32: 'rand(n, "i32")', u32: 'rand(n, "u32")', f16: "rand(n)", i64: 'rand(n, "i64")' };
+const HELPER_FOR: Record<PointeeDtype, string> = { f32: "rand(n)", i32: 'rand(n, "i32")', u32: 'rand(n, "u32")', f16: "rand(n)", i64: 'rand(n, "i64")', bool: "new Uint8Array(n)", u8: "new Uint8Array(n)", i8: "new Int8Array(n)" };
 
 /** Fresh arguments for one size, checked against the kernel's parameters. */
 export function makeArgs(run: CheckedRun, kernel: KernelSignature, size: number, limits?: RunLimits): KernelArgs {
@@ -255,8 +260,8 @@ export function checkKernelArgs(run: string, field: string, kernel: KernelSignat
       if (!(value instanceof want.ctor)) {
         fail(run, RunCodes.pointerArgType, `\`${field}.${p.name}\``, `${p.name} is ${describeParam(p)}, so its argument must be a ${want.name} (e.g. ${HELPER_FOR[p.dtype]}); got ${show(value)}.`);
       }
-      // f16 travels as 2 bytes; buffers are padded to 16 (runtime/buffers.ts).
-      const bytes = Math.max(16, Math.ceil(((value as HostArray).length * (p.dtype === "f16" ? 2 : 4)) / 16) * 16);
+      // f16 travels as 2 bytes, 8-bit elements as 1; buffers are padded to 16 (runtime/buffers.ts).
+      const bytes = Math.max(16, Math.ceil(((value as HostArray).length * BYTES_PER_ELEMENT[p.dtype]) / 16) * 16);
       if (limits && bytes > limits.maxBufferBytes) {
         const amount = (n: number) => `${n.toLocaleString("en-US")} bytes (${(n / 2 ** 20).toFixed(1)} MiB)`;
         fail(run, RunCodes.argTooLarge, `\`${field}.${p.name}\``, `${show(value)} needs a buffer of ${amount(bytes)}, more than this GPU allows for one storage buffer: ${amount(limits.maxBufferBytes)} (its maxBufferSize / maxStorageBufferBindingSize). Use a smaller size.`);

@@ -2,7 +2,7 @@
 // autotuner's candidates. Every buffer made goes on the caller's list, which destroys them.
 
 import type { CompiledKernel } from "../../compile";
-import type { NumDtype } from "../../ir/ir";
+import type { PointeeDtype } from "../../ir/ir";
 import type { HostArray } from "../../language";
 import { createStorageBuffer, readBuffer, type Gpu, type LaunchArgs } from "../../runtime";
 import type { KernelArgs } from "./args";
@@ -25,10 +25,10 @@ export async function uploadArgs(gpu: Gpu, program: CompiledKernel, values: Kern
 }
 
 /** Each output's elements as numbers to compare. */
-export async function readOutputs(gpu: Gpu, set: LaunchArgs, outputs: readonly string[], dtypes: Map<string, NumDtype>, args: KernelArgs): Promise<Map<string, ArrayLike<number>>> {
+export async function readOutputs(gpu: Gpu, set: LaunchArgs, outputs: readonly string[], dtypes: Map<string, PointeeDtype>, args: KernelArgs): Promise<Map<string, ArrayLike<number>>> {
   const got = new Map<string, ArrayLike<number>>();
   for (const o of outputs) {
-    const dtype = dtypes.get(o) as NumDtype;
+    const dtype = dtypes.get(o) as PointeeDtype;
     const raw = await readBuffer(gpu, set.buffers[o], dtype, (args[o] as HostArray).length);
     got.set(o, fromStorage(raw, dtype));
   }

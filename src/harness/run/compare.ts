@@ -2,7 +2,7 @@
 // an element passes where abs(out - ref) <= atol + rtol * abs(ref); NaN passes only against NaN,
 // an infinity only against the same infinity.
 
-import type { NumDtype } from "../../ir/ir";
+import type { PointeeDtype } from "../../ir/ir";
 import type { Tolerance } from "./args";
 import { countMismatch, emptyMismatchMap, type MismatchMap } from "./mismatch-map";
 import type { Shape2d } from "./shapes";
@@ -14,7 +14,7 @@ export const EXACT: Tolerance = { atol: 0, rtol: 0 };
 /** torch.testing.assert_close's float16 defaults. */
 export const FLOAT16_TOLERANCE: Tolerance = { atol: 1e-5, rtol: 1e-3 };
 
-export function defaultTolerance(dtype: NumDtype): Tolerance {
+export function defaultTolerance(dtype: PointeeDtype): Tolerance {
   return dtype === "f32" ? FLOAT32_TOLERANCE : dtype === "f16" ? FLOAT16_TOLERANCE : EXACT;
 }
 

@@ -5,7 +5,7 @@
 // launch (`launchInPlace`) it runs on the script's tensors themselves.
 
 import { interpret } from "../../interpreter/interpret";
-import type { NumDtype } from "../../ir/ir";
+import type { PointeeDtype } from "../../ir/ir";
 import type { HostArray } from "../../language";
 import type { StorageArray } from "../../runtime";
 import { CpuPrints, sequencePrints } from "../debug/prints";
@@ -24,6 +24,8 @@ export const cpuExecutor: Executor = {
 
 /** One launch on its caller's arrays: the interpreter reads and writes them in place, so nothing is copied back or reported written. */
 function interpretInPlace(launch: InPlaceLaunch): InPlaceResult {
+  // The launcher compiles Kernel Lab's own kernels in full for the interpreter (python/launch.ts): a launchable part alone can't be interpreted.
+  if (launch.unchecked) throw new Error(`${launch.program.name}: a kernel launched as compiled runs on the GPU only`);
   const prints = new CpuPrints(launch.program);
   const args: Record<string, StorageArray | number> = { ...launch.scalars };
   for (const [name, array] of launch.arrays) args[name] = array.data;
@@ -53,7 +55,7 @@ function interpretSize(prepared: PreparedSize, ctx: SizeContext): CheckedSize {
     for (const w of races.warnings()) warnRun(ctx, run, w);
     return cpuTiming(ms);
   });
-  const got = new Map(outputs.map((o) => [o, fromStorage(storage.get(o) as StorageArray, dtypes.get(o) as NumDtype)] as const));
+  const got = new Map(outputs.map((o) => [o, fromStorage(storage.get(o) as StorageArray, dtypes.get(o) as PointeeDtype)] as const));
   const total = cpuTiming(each.reduce((n, t) => n + t.medianMs, 0));
   return {
     got,

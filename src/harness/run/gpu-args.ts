@@ -3,12 +3,12 @@
 // i32 low words (README "64-bit integers"), written as a BigInt64Array whose values fit in 32 bits
 // (args.ts checks), so what comes back, sign-extended, is the int64 the kernel stored.
 
-import type { NumDtype, Param } from "../../ir/ir";
+import type { Param, PointeeDtype } from "../../ir/ir";
 import { f16FromBits, f16ToBits, roundF16 } from "../../ir/f16";
 import { poison, type HostArray } from "../../language";
 import type { StorageArray } from "../../runtime";
 
-export function toStorage(array: HostArray, dtype: NumDtype): StorageArray {
+export function toStorage(array: HostArray, dtype: PointeeDtype): StorageArray {
   if (array instanceof BigInt64Array) return Int32Array.from(array, (x) => Number(BigInt.asIntN(32, x)));
   if (dtype !== "f16") return array;
   const bits = new Uint16Array(array.length);
@@ -23,7 +23,7 @@ export function roundToF16(array: HostArray): void {
 }
 
 /** Element values of what came back, as numbers to compare (an i64's i32 word is its value). */
-export function fromStorage(array: StorageArray, dtype: NumDtype): ArrayLike<number> {
+export function fromStorage(array: StorageArray, dtype: PointeeDtype): ArrayLike<number> {
   if (dtype !== "f16") return array;
   const out = new Float32Array(array.length);
   for (let i = 0; i < array.length; i++) out[i] = f16FromBits(array[i]);

@@ -8,7 +8,7 @@
 // reads an earlier launch's buffers on what the earlier launches left there.
 
 import type { CompiledKernel } from "../../compile";
-import type { NumDtype } from "../../ir/ir";
+import type { PointeeDtype } from "../../ir/ir";
 import type { HostArray } from "../../language";
 import { createStorageBuffer, launch, launchSequence, readBuffer, timeLaunches, type Gpu, type KernelProgram, type LaunchArgs, type LaunchStep } from "../../runtime";
 import { gpuPrintBuffer, readGpuPrints, sequencePrints, type PrintedLines } from "../debug/prints";
@@ -66,7 +66,7 @@ class GpuSize implements SizeExecution {
     const printed = sequencePrints(await Promise.all(first.map((step, i) => readLaunchPrints(gpu, names[i], step))));
     const got = new Map<string, ArrayLike<number>>();
     for (const o of p.outputs) {
-      const dtype = p.dtypes.get(o) as NumDtype;
+      const dtype = p.dtypes.get(o) as PointeeDtype;
       got.set(o, fromStorage(await readBuffer(gpu, this.bufferOf(first, o), dtype, (p.runArgs[o] as HostArray).length), dtype));
     }
     trace("read back");
@@ -152,7 +152,7 @@ class GpuSize implements SizeExecution {
     };
     for (const [i, step] of steps.entries()) {
       const l = p.launches[i];
-      const dtypes = new Map([...l.bound].map(([param, runArg]) => [param, p.dtypes.get(runArg) as NumDtype] as const));
+      const dtypes = new Map([...l.bound].map(([param, runArg]) => [param, p.dtypes.get(runArg) as PointeeDtype] as const));
       if (!this.readsEarlierLaunch(i)) checkCornersOnCpu(l.program, l.grid, l.args, dtypes);
       else {
         // What it reads there (and the addresses it computes from it) is what the earlier launches leave.

@@ -12,7 +12,7 @@ import { checkCornersOnCpu } from "./corners";
 import { fitsDevice, instrumentedLaunch } from "./instrumented-launch";
 import { gpuPrintBuffer, readGpuPrints } from "../debug/prints";
 import { createStorageBuffer, launch, readBuffer, type Gpu, type LaunchArgs, type StorageArray } from "../../runtime";
-import type { NumDtype } from "../../ir/ir";
+import type { PointeeDtype } from "../../ir/ir";
 import type { InPlaceLaunch, InPlaceResult, KeptBuffers } from "./executor";
 
 export async function launchInPlaceOnGpu(gpu: Gpu, request: InPlaceLaunch, kept: KeptBuffers): Promise<InPlaceResult> {
@@ -22,7 +22,7 @@ export async function launchInPlaceOnGpu(gpu: Gpu, request: InPlaceLaunch, kept:
   try {
     const set: LaunchArgs = { buffers: {}, scalars: { ...request.scalars } };
     const hostArgs: Record<string, StorageArray | number> = { ...request.scalars };
-    const dtypes = new Map<string, NumDtype>();
+    const dtypes = new Map<string, PointeeDtype>();
     for (const p of program.params) if (p.kind === "pointer") dtypes.set(p.name, p.dtype);
     for (const [name, array] of request.arrays) {
       const label = `${program.name}.${name}`;
@@ -38,7 +38,7 @@ export async function launchInPlaceOnGpu(gpu: Gpu, request: InPlaceLaunch, kept:
       set.buffers[name] = buffer;
     }
     const instrumented = request.unchecked ? undefined : request.variant("instrumented");
-    const plain = request.unchecked ? program : request.variant("specialised") ?? program;
+    const plain = request.unchecked ? program : request.variant("specialised") ?? request.program;
     const checked = instrumented && fitsDevice(gpu, instrumented) ? instrumented : undefined;
     const shown = checked ?? plain;
     set.debug = gpuPrintBuffer(gpu, shown.abi.debug, program.name, made);
@@ -49,7 +49,7 @@ export async function launchInPlaceOnGpu(gpu: Gpu, request: InPlaceLaunch, kept:
     } else {
       // The interpreter reads the CPU copies: a kept one the GPU holds newer elements of is read back first.
       for (const array of request.arrays.values()) if (array.kept && !array.kept.upload) await kept.download(gpu, array.kept.storage, array.data);
-      checkCornersOnCpu(program, grid, hostArgs as never, dtypes);
+      checkCornersOnCpu(request.program, grid, hostArgs as never, dtypes);
       await launch(gpu, plain, grid, set);
     }
     const printed = set.debug && shown.abi.debug ? await readGpuPrints(gpu, program.name, shown.abi.debug, set.debug) : undefined;

@@ -5,7 +5,7 @@
 // returning the run's own arrays — so launches share buffers. Checked here, field by field.
 
 import type { KernelSource, ParsedFile } from "../../compile";
-import type { NumDtype } from "../../ir/ir";
+import type { PointeeDtype } from "../../ir/ir";
 import type { HostArray } from "../../language";
 import { call, checkKernelArgs, checkKnownFields, checkSharedFields, evaluateGridOf, type CheckedRun, type Fn, type KernelArgs, type KernelSignature, type RunLimits } from "./args";
 import { checkConstexprs } from "./check-constexprs";
@@ -149,8 +149,8 @@ export function bindLaunch(run: CheckedLaunchRun, i: number, params: KernelSigna
 }
 
 /** The dtype of each of the run's args that a launch binds to a pointer; one arg, one dtype. */
-export function runArgDtypes(run: CheckedLaunchRun, launches: readonly BoundLaunch[], params: readonly KernelSignature[]): Map<string, NumDtype> {
-  const dtypes = new Map<string, NumDtype>();
+export function runArgDtypes(run: CheckedLaunchRun, launches: readonly BoundLaunch[], params: readonly KernelSignature[]): Map<string, PointeeDtype> {
+  const dtypes = new Map<string, PointeeDtype>();
   launches.forEach((launch, i) => {
     for (const [param, runArg] of launch.bound) {
       const p = params[i].params.find((q) => q.name === param);

@@ -5,7 +5,7 @@
 // pointer parameter is. The executors (executor.ts) run it; run-size.ts compares and times.
 
 import type { CompiledKernel } from "../../compile";
-import type { NumDtype } from "../../ir/ir";
+import type { PointeeDtype } from "../../ir/ir";
 import { poison, type HostArray } from "../../language";
 import { computeReference, copyArgs, evaluateCount, evaluateGrid, makeArgs, type CheckedRun, type KernelArgs, type RunLimits } from "./args";
 import { compareOutputs, defaultTolerance, type Comparison } from "./compare";
@@ -40,7 +40,7 @@ export interface PreparedSize {
   /** Every array and number of the run, shared by its launches. */
   runArgs: KernelArgs;
   /** Each of the run's arrays that a launch binds to a pointer: its dtype. */
-  dtypes: Map<string, NumDtype>;
+  dtypes: Map<string, PointeeDtype>;
   outputs: string[];
   expected: Record<string, ArrayLike<number>>;
   bytes: number | null;
@@ -103,7 +103,7 @@ export function prepareLaunches(run: CheckedLaunchRun, programs: readonly Launch
 }
 
 /** The run's arrays, f16 data rounded to half precision as the kernel will see it, and the reference computed on them. */
-function inputsOf(run: CheckedRun, program: CompiledKernel, size: number, limits: RunLimits | undefined, dtypes: Map<string, NumDtype>, shared: SharedInputs | undefined) {
+function inputsOf(run: CheckedRun, program: CompiledKernel, size: number, limits: RunLimits | undefined, dtypes: Map<string, PointeeDtype>, shared: SharedInputs | undefined) {
   const args = makeArgs(run, { name: program.name, params: program.params }, size, limits);
   const layout = shared && JSON.stringify(Object.entries(args).map(([k, v]) => [k, typeof v === "number" ? v : `${v.constructor.name}(${v.length})`]));
   const known = layout === undefined ? undefined : shared?.get(layout);
@@ -116,11 +116,11 @@ function inputsOf(run: CheckedRun, program: CompiledKernel, size: number, limits
   return { args, expected };
 }
 
-function comparer(run: Pick<CheckedRun, "outputs" | "tolerance">, dtypes: Map<string, NumDtype>, expected: Record<string, ArrayLike<number>>, shapes: Map<string, Shape2d>) {
+function comparer(run: Pick<CheckedRun, "outputs" | "tolerance">, dtypes: Map<string, PointeeDtype>, expected: Record<string, ArrayLike<number>>, shapes: Map<string, Shape2d>) {
   return (got: Map<string, ArrayLike<number>>): Comparison =>
     compareOutputs(
       run.outputs.map((o) => {
-        const dtype = dtypes.get(o) as NumDtype;
+        const dtype = dtypes.get(o) as PointeeDtype;
         return { name: o, got: got.get(o) as ArrayLike<number>, expected: expected[o], tolerance: { ...defaultTolerance(dtype), ...run.tolerance }, shape: shapes.get(o) };
       }),
     );

@@ -4,7 +4,7 @@
 
 import type { Diagnostic } from "../../diagnostics/diagnostic";
 import { interpret, InterpreterError, type ProgramId } from "../../interpreter/interpret";
-import type { NumDtype } from "../../ir/ir";
+import type { PointeeDtype } from "../../ir/ir";
 import type { StorageArray } from "../../runtime";
 import { hazardWarning, raceError, RaceRecorder, type LoadHazard, type Race } from "../debug/races";
 import { copyArgs } from "./args";
@@ -13,11 +13,11 @@ import { toStorage } from "./gpu-args";
 import type { RaceExplainer } from "./instrumented-launch";
 import type { PreparedLaunch } from "./prepare";
 
-export function raceExplainer(launch: PreparedLaunch, dtypes: Map<string, NumDtype>, ctx: SizeContext): RaceExplainer {
+export function raceExplainer(launch: PreparedLaunch, dtypes: Map<string, PointeeDtype>, ctx: SizeContext): RaceExplainer {
   const { program, grid } = launch;
   const rerun = (programs: ProgramId[]): RaceRecorder => {
     const cpuArgs: Record<string, StorageArray | number> = {};
-    for (const [k, v] of Object.entries(copyArgs(launch.args))) cpuArgs[k] = typeof v === "number" ? v : toStorage(v, dtypes.get(k) as NumDtype);
+    for (const [k, v] of Object.entries(copyArgs(launch.args))) cpuArgs[k] = typeof v === "number" ? v : toStorage(v, dtypes.get(k) as PointeeDtype);
     const races = new RaceRecorder(program.ir, grid, lengthsOf(cpuArgs), ctx.lines);
     try {
       interpret(program.ir, grid, cpuArgs, { programs, onAccess: races.onAccess, maxSteps: ctx.maxSteps });

@@ -121,7 +121,8 @@ class JITFunction:
         bound.apply_defaults()
         return dict(bound.arguments), options
 
-    def run(self, *args, grid, warmup=False, **kwargs):
+    def launch_request(self, args, kwargs, grid, warmup=False):
+        """The launch as the main thread takes it, with its tensors' bindings (torch/_resident.py launch_args)."""
         import torch
         from torch import _resident
         values, options = self.bind(args, kwargs)
@@ -147,6 +148,13 @@ class JITFunction:
             if imports:
                 request["imports"] = imports
             self._imports_sent = True
+        return request, bound, tensors
+
+    def run(self, *args, grid, warmup=False, kernel_lab_codegen=None, **kwargs):
+        from torch import _resident
+        request, bound, tensors = self.launch_request(args, kwargs, grid, warmup)
+        if kernel_lab_codegen:
+            request["codegen"] = kernel_lab_codegen
         try:
             result = _bridge.call(request)
         except BaseException:
@@ -240,20 +248,40 @@ class Autotuner:
         values = dict(zip(names, args), **kwargs)
         key = tuple(values.get(k) if not hasattr(values.get(k), "dtype") else str(values[k].dtype) for k in self.keys)
         if key not in self.cache:
-            self.cache[key] = self._tune(args, kwargs, grid)
-        self.best_config = self.cache[key]
+            self.cache[key] = self._tune(args, kwargs, grid, key)
+        self.best_config, codegen = self.cache[key]
+        if codegen:
+            kwargs = dict(kwargs, kernel_lab_codegen=codegen)
         return self.fn.run(*args, grid=grid, **kwargs, **self.best_config.all_kwargs())
 
-    def _tune(self, args, kwargs, grid):
+    def launch_request(self, args, kwargs, grid, warmup=False):
+        return self.fn.launch_request(args, kwargs, grid, warmup)
+
+    def _tune(self, args, kwargs, grid, key):
+        """The config to launch for this key, and the code generator's knobs (None: the defaults)."""
         configs = self.configs
         if self.prune and self.prune.get("early_config_prune"):
             values = dict(zip(self._jit().arg_names, args), **kwargs)
             configs = self.prune["early_config_prune"](configs, values)
-        if len(configs) == 1 or _state.bench == "off" or _state.cpu:
-            return configs[0]
+        if _state.bench == "off" or _state.cpu:
+            return configs[0], None
+        tuned = self._tune_on_main_thread(configs, args, kwargs, grid, key)
+        if tuned is not None:
+            return tuned
+        if len(configs) == 1:
+            return configs[0], None
         from .testing import _time_launches
         timed = [(_time_launches(lambda c=c: self.fn.run(*args, grid=grid, **kwargs, **c.all_kwargs())), i, c) for i, c in enumerate(configs)]
-        return min(timed, key=lambda t: (t[0], t[1]))[2]
+        return min(timed, key=lambda t: (t[0], t[1]))[2], None
+
+    def _tune_on_main_thread(self, configs, args, kwargs, grid, key):
+        """With --tune-codegen the main thread tunes configs and knobs together (python/autotune.ts), on copies of the tensors; None without the flag."""
+        requests = [self.fn.launch_request(args, dict(kwargs, **c.all_kwargs()), grid)[0] for c in configs]
+        picked = _bridge.call({"kind": "autotune", "kernel": self.__name__, "callLine": _state.caller_line() or 0,
+                               "key": ", ".join(str(k) for k in key), "configs": requests})
+        if picked is None:
+            return None
+        return configs[int(picked["index"])], dict(picked["codegen"])
 
 
 def autotune(configs, key, prune_configs_by=None, reset_to_zero=None, restore_value=None, **kwargs):
@@ -269,7 +297,7 @@ class Heuristics:
     def __getitem__(self, grid):
         return lambda *args, **kwargs: self.run(*args, grid=grid, **kwargs)
 
-    def run(self, *args, grid, **kwargs):
+    def _with_values(self, args, kwargs):
         jit_fn = self.fn
         while not isinstance(jit_fn, JITFunction):
             jit_fn = jit_fn.fn
@@ -277,7 +305,13 @@ class Heuristics:
         for name, rule in self.values.items():
             kwargs[name] = rule(meta)
             meta[name] = kwargs[name]
-        return self.fn.run(*args, grid=grid, **kwargs)
+        return kwargs
+
+    def run(self, *args, grid, **kwargs):
+        return self.fn.run(*args, grid=grid, **self._with_values(args, kwargs))
+
+    def launch_request(self, args, kwargs, grid, warmup=False):
+        return self.fn.launch_request(args, self._with_values(args, dict(kwargs)), grid, warmup)
 
 
 def heuristics(values):

@@ -1,0 +1,66 @@
+// @triton.autotune with --tune-codegen (harness/python/autotune.ts): tutorial 03's matmul in f16 on
+// lavapipe with subgroup matrices emulated (as test/gpu/mma-emulated.test.ts does), so the knobs a
+// tl.dot on matrices offers are tried. Each setting is checked against the default knobs' checked
+// launch before it is timed; the table lists the knobs; the cache keeps the pick with its knobs and
+// a second run launches the cached knobs without tuning. The script's own assert_close (against
+// torch's matmul) judges what was launched.
+
+import { after, test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { runPythonFile, stopPython } from "../../src/harness/python/session";
+import { startPythonThread } from "../../src/harness/python/thread-node";
+import { formatAutotune } from "../../src/cli/format";
+import { formatKnobs, type KnobSetting } from "../../src/ir/knobs";
+
+const FILE = path.resolve(__dirname, "../python/autotune-knobs.py");
+const EMULATED = {
+  target: { subgroupMatrixConfigs: [[16, 16, 16], [16, 8, 16]].map(([M, N, K]) => ({ componentType: "f16", resultComponentType: "f32", M, N, K })) },
+  codegen: { subgroupMatrixEmulation: true },
+};
+
+after(stopPython);
+
+test("@triton.autotune --tune-codegen: knobs tried per config, each checked then timed, listed, cached with the pick and launched from the cache", async () => {
+  process.env.KERNEL_LAB_CACHE_DIR = mkdtempSync(path.join(os.tmpdir(), "kl-py-knobs-"));
+  const first = await runPythonFile(FILE, { tuneCodegen: true, overrides: EMULATED }, startPythonThread);
+  assert.equal(first.outcome, "ok", `${first.report.traceback}\n${JSON.stringify(first.report.diagnostics)}`);
+  assert.match(first.report.stdout, /max difference: /);
+  const [tuned] = first.report.autotune ?? [];
+  assert.ok(tuned, "an autotune table in the report");
+  assert.equal(tuned.kernel, "matmul_kernel");
+  assert.equal(tuned.key, "70, 45, 83");
+  assert.equal(tuned.cached, false);
+  // The loop plan on matrices offers its staging knobs; settings with the same WGSL are one candidate.
+  const knobs = new Set(tuned.candidates.flatMap((c) => Object.keys(c.codegen ?? {})));
+  for (const k of ["mmaDoubleBuffer", "mmaDirectStore"]) assert.ok(knobs.has(k), `${k} tried: ${[...knobs]}`);
+  assert.ok(tuned.candidates.length >= 2, JSON.stringify(tuned.candidates));
+  assert.ok((tuned.identical ?? 0) > 0);
+  assert.ok(tuned.candidates.every((c) => c.correct && c.medianMs !== null), JSON.stringify(tuned.candidates));
+  assert.equal(new Set(tuned.candidates.map((c) => formatKnobs(c.codegen ?? {}))).size, tuned.candidates.length, "no setting timed twice");
+  const table = formatAutotune(tuned);
+  assert.match(table[0], /^ {2}Autotune: picked .*mmaDoubleBuffer=(true|false).* of \d+ candidates; \d+ more gave the same WGSL/);
+  assert.match(table[1], /mmaDoubleBuffer/);
+
+  // The cache keeps the knobs; turned to another timed candidate's, the next run launches those, untuned.
+  const cacheFile = path.join(process.env.KERNEL_LAB_CACHE_DIR, "autotune.json");
+  const cache = JSON.parse(readFileSync(cacheFile, "utf8")) as { entries: Record<string, { codegen: KnobSetting; candidates: { codegen: KnobSetting }[] }> };
+  const [entry] = Object.values(cache.entries);
+  assert.deepEqual(entry.codegen, tuned.codegen);
+  const other = entry.candidates.find((c) => formatKnobs(c.codegen) !== formatKnobs(entry.codegen))!.codegen;
+  entry.codegen = other;
+  writeFileSync(cacheFile, JSON.stringify(cache));
+  const second = await runPythonFile(FILE, { tuneCodegen: true, overrides: EMULATED }, startPythonThread);
+  assert.equal(second.outcome, "ok", second.report.traceback);
+  const [again] = second.report.autotune ?? [];
+  assert.equal(again.cached, true);
+  assert.deepEqual(again.codegen, other);
+  assert.match(formatAutotune(again)[0], /\(cached choice; --retune tunes again\)/);
+
+  // Without the flag nothing is tuned on the main thread: one config, launched with the default knobs.
+  const plain = await runPythonFile(FILE, { overrides: EMULATED }, startPythonThread);
+  assert.equal(plain.outcome, "ok");
+  assert.equal(plain.report.autotune, undefined);
+});
