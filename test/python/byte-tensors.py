@@ -26,14 +26,15 @@ def keep_rows_kernel(x_ptr, keep_ptr, y_ptr, n_cols, scale, BLOCK: tl.constexpr)
 
 
 @triton.jit
-def bytes_kernel(mask_ptr, a_ptr, b_ptr, sum_ptr, diff_ptr, n, BLOCK: tl.constexpr):
+def bytes_kernel(mask_ptr, a_ptr, b_ptr, sum_ptr, diff_ptr, scaled_ptr, n, BLOCK: tl.constexpr):
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
     inside = offs < n
     m = tl.load(mask_ptr + offs, mask=inside, other=False)
     a = tl.load(a_ptr + offs, mask=inside, other=0)  # int8: sign-extended
     b = tl.load(b_ptr + offs, mask=inside, other=0)  # uint8: zero-extended
     tl.store(sum_ptr + offs, tl.where(m, a + b, a - b), mask=inside)  # int32
-    tl.store(diff_ptr + offs, a - b, mask=inside)  # int8: the low 8 bits
+    tl.store(diff_ptr + offs, (a - b).to(diff_ptr.dtype.element_ty), mask=inside)  # int8: the low 8 bits
+    tl.store(scaled_ptr + offs, (a.to(tl.float32) * 2.5).to(tl.uint8), mask=inside)  # toward zero, then the low 8 bits
 
 
 def keep_rows(x, scale, fill):
@@ -60,11 +61,13 @@ m = torch.randn(n, device=DEVICE) > 0
 assert m.device == DEVICE and m.dtype == torch.bool
 total = torch.empty(n, dtype=torch.int32, device=DEVICE)
 diff = torch.empty(n, dtype=torch.int8, device=DEVICE)
-bytes_kernel[(triton.cdiv(n, 128), )](m, a, b, total, diff, n, BLOCK=128)
+scaled = torch.empty(n, dtype=torch.uint8, device=DEVICE)
+bytes_kernel[(triton.cdiv(n, 128), )](m, a, b, total, diff, scaled, n, BLOCK=128)
 ai, bi = a.cpu().to(torch.int32), b.cpu().to(torch.int32)
 assert torch.equal(total.cpu(), torch.where(m.cpu(), ai + bi, ai - bi))
 assert torch.equal(diff.cpu().to(torch.int32), ((ai - bi + 128) % 256) - 128)
-print("int8 and uint8 loads extend, int8 stores wrap: match")
+assert torch.equal(scaled.cpu().to(torch.int32), (ai.float() * 2.5).to(torch.int32) % 256)
+print("int8 and uint8 loads extend, .to(tl.int8 / tl.uint8) and stores wrap: match")
 
 # Comparisons and torch.where on GPU tensors stay there (bool results), NaN compares unequal.
 u = torch.randn(1001, device=DEVICE)
