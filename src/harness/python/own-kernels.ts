@@ -6,9 +6,10 @@
 // ABI, the quiet variant — not the IR or the facts, which serve the interpreter and the checks.
 //
 // Kept in memory for the process, and (Node, a bundled build) in one cache file per target: a
-// file's kernels are used only when its compiler build, target, module file name and the module's
-// exact text all match and its checksum holds; anything else (another build, an edited module, a
-// damaged or foreign file) is ignored and the file replaced at the next write. Run from the sources
+// header naming the compiler build, the target and each module's exact text, then a line per
+// kernel, each line with its own checksum. A kernel is used only when the header matches (build,
+// target, the module's text) and both checksums hold; anything else (another build, an edited
+// module, a damaged or foreign line) is a miss, and the file is replaced at the next write. Run from the sources
 // (no build to key by), in a browser (no disk; the worker keeps Python and this memory), or with
 // KERNEL_LAB_PYODIDE_SNAPSHOT=off (every start from scratch), nothing is read or written.
 
