@@ -7,6 +7,8 @@
 
 import { f16FromBits, f16ToBits, roundF16 } from "../src/ir/f16";
 import type { Case } from "./case";
+import type { KnobRequest } from "../src/harness/autotune/knob-candidates";
+import type { KnobSetting } from "../src/ir/knobs";
 
 /** A case of the suite (bench/case.ts) that needs shader-f16; its Uint16Array args are halves. */
 export type F16Case = Case & { requires: "shader-f16" };
@@ -169,19 +171,18 @@ export function attentionF16(z: number, h: number, n: number, d: number, causal:
       : [
           // 2026-12-04 (NOTES §19): 64×64 w4 47.6 TFLOP/s, 64×32 w4 39.8, 64×128 w4 24.7, 128×32
           // w8 21.0, 128×64 w8 23.2, 128×64 w4 14.2; then (NOTES §20) 64×64 over 8 subgroups 59.1,
-          // 64×128 w8 37.7, 128×64 w16 23.7. The leader first, then the hand-written kernel's
-          // shape (NOTES §25: 128×32 over 4 subgroups of 32 rows, mmaSubgroupsM 4): the knobs are
-          // tried on both (NOTES §29).
+          // 64×128 w8 37.7, 128×64 w16 23.7 (the last two no longer timed: the attn part's 4
+          // minutes go to the knobs). The leader first, then the hand-written kernel's shape
+          // (NOTES §25: 128×32 over 4 subgroups of 32 rows), also with K and V read one block
+          // ahead (num_stages 2, as the hand-written kernel reads them), and its second best,
+          // 64×32 over 2 subgroups of 32 rows (92.3 TFLOP/s by hand): the knobs are tried on
+          // these four (NOTES §29, §31).
           { BLOCK_M: 64, BLOCK_N: 64, num_warps: 8, ...base },
           { BLOCK_M: 128, BLOCK_N: 32, num_warps: 4, ...base },
-          { BLOCK_M: 64, BLOCK_N: 64, num_warps: 4, ...base },
-          { BLOCK_M: 64, BLOCK_N: 32, num_warps: 4, ...base },
-          { BLOCK_M: 64, BLOCK_N: 128, num_warps: 8, ...base },
-          { BLOCK_M: 128, BLOCK_N: 64, num_warps: 16, ...base },
-          // K and V read one block ahead, as the hand-written kernel reads them (num_stages 2:
-          // never timed with the matrices; NOTES §29).
-          { BLOCK_M: 64, BLOCK_N: 64, num_warps: 8, num_stages: 2, ...base },
           { BLOCK_M: 128, BLOCK_N: 32, num_warps: 4, num_stages: 2, ...base },
+          { BLOCK_M: 64, BLOCK_N: 32, num_warps: 2, ...base },
+          { BLOCK_M: 64, BLOCK_N: 32, num_warps: 4, ...base },
+          { BLOCK_M: 64, BLOCK_N: 64, num_warps: 8, num_stages: 2, ...base },
         ],
     grid: (c) => [Math.ceil(n / c.BLOCK_M), z * h],
     args: () => ({
@@ -220,15 +221,28 @@ export function attentionF16(z: number, h: number, n: number, d: number, causal:
     },
     flops: (4 * z * h * n * n * d) / (causal ? 2 : 1),
     // The first configs again without a branch per load and without divisibility (NOTES §19), and
-    // with Q held in matrices and the lean barriers, also over 4 subgroups along M (NOTES §29).
+    // with Q held in matrices and the lean barriers, also over 4 subgroups along M (NOTES §29), and
+    // with lane rows besides (NOTES §31).
     targets: quick ? [] : [
       { halfLoadForm: "select" }, { divisibility: false },
       { mmaHoldInvariant: true, mmaLeanBarriers: true }, { mmaHoldInvariant: true, mmaLeanBarriers: true, mmaSubgroupsM: 4 },
+      { mmaHoldInvariant: true, mmaLeanBarriers: true, mmaLaneRows: true },
     ],
-    targetConfigs: quick ? 1 : 2,
-    // 128×32 over 4 subgroups offers 3 splits: its 2 × 2 × 2 × 2 × 3 settings crossed in full, so
-    // that Q held, the lean barriers and 4 subgroups of 32 rows are timed together.
-    maxCrossed: 48,
+    targetConfigs: quick ? 1 : 4,
+    // With --tune-codegen (the attn record part, ~4 minutes for both cases; NOTES §31): 64×64
+    // crossed in the load form, Q held and the lean barriers (8 settings); 128×32 in those and
+    // lane rows (16: lane rows split both products along M as the hand-written kernel does, so the
+    // split is not crossed); 128×32 reading a block ahead and 64×32 over 2 subgroups at the
+    // default, Q held with the lean barriers, and those with lane rows (3; 64×32 also with
+    // `select` loads: 4). Q staged once stays on (Q held needs it). 31 settings and 2 default
+    // configs a case.
+    tuneKnobs: (c): KnobRequest | KnobSetting[] => {
+      const held = { mmaHoldInvariant: true, mmaLeanBarriers: true };
+      if (c.num_stages === 2) return [{}, held, { ...held, mmaLaneRows: true }];
+      if (c.num_warps === 2) return [{}, held, { ...held, mmaLaneRows: true }, { ...held, mmaLaneRows: true, halfLoadForm: "select" }];
+      return c.BLOCK_M === 128 ? ["halfLoadForm", "mmaHoldInvariant", "mmaLeanBarriers", "mmaLaneRows"] : ["halfLoadForm", "mmaHoldInvariant", "mmaLeanBarriers"];
+    },
+    maxCrossed: 16,
     tolerance: 2e-3,
     minReps: 3,
     copies: 1,

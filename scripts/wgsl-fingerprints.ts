@@ -43,6 +43,7 @@ const TARGETS: Record<string, [Target, CodegenOptions]> = {
 const SWITCHES: CodegenOptions[] = [
   { mmaDoubleBuffer: true }, { mmaDirectStore: false }, { mmaStageInvariant: false }, { mmaHoldInvariant: true },
   { mmaLeanBarriers: true }, { mmaHoldInvariant: true, mmaLeanBarriers: true, mmaSubgroupsM: 4 }, { mmaTransferBytes: 8192 },
+  { mmaLaneRows: true }, { mmaHoldInvariant: true, mmaLeanBarriers: true, mmaSubgroupsM: 4, mmaLaneRows: true }, { mmaLaneRows: true, mmaTransferBytes: 8192 },
   { subgroupMatrixDot: false }, { numStages: 1 }, { numStages: 2 }, { wideHalfAccesses: false }, { halfLoadForm: "select" },
   { divisibility: false }, { mmaPackedPrefetch: true }, { shiftedHalfRows: true }, { shiftedHalfRows: true, mmaPackedPrefetch: true }, { doubleBufferDot: true }, { privateDotTiles: true }, { padDotTiles: false }, { rowLayouts: false },
   { sinkInvariantDotLoads: false }, { unrollDot: false }, { tiledLayouts: false }, { preferredWorkgroupSize: 128 },
@@ -52,7 +53,11 @@ const SWITCHES: CodegenOptions[] = [
 /** Larger tiles than the runs write, so that every fallback for workgroup memory is taken somewhere. */
 const EXTRA_CONSTEXPRS: Record<string, Record<string, number>[]> = {
   attn_fwd: [{ BLOCK_M: 64, BLOCK_N: 64, BLOCK_D: 64, HEAD_DIM: 64, IS_CAUSAL: 1 }, { BLOCK_M: 128, BLOCK_N: 32, BLOCK_D: 64, HEAD_DIM: 64, IS_CAUSAL: 0, num_warps: 8 }],
-  attn_fwd_f16: [{ BLOCK_M: 64, BLOCK_N: 64, HEAD_DIM: 64, IS_CAUSAL: 1, num_warps: 4 }, { BLOCK_M: 128, BLOCK_N: 64, HEAD_DIM: 128, IS_CAUSAL: 0, num_warps: 8 }],
+  attn_fwd_f16: [
+    { BLOCK_M: 64, BLOCK_N: 64, HEAD_DIM: 64, IS_CAUSAL: 1, num_warps: 4 }, { BLOCK_M: 128, BLOCK_N: 64, HEAD_DIM: 128, IS_CAUSAL: 0, num_warps: 8 },
+    // The hand-written flash kernel's shape: 128 rows over 128 invocations, where mmaLaneRows applies.
+    { BLOCK_M: 128, BLOCK_N: 32, HEAD_DIM: 64, IS_CAUSAL: 1, num_warps: 4 },
+  ],
 };
 
 function kernelFiles(dir: string): string[] {

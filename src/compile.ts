@@ -35,6 +35,13 @@ export interface CompiledKernel {
   facts: KernelFacts;
 }
 
+/**
+ * What a GPU launch of a compiled kernel reads (runtime/launch.ts, the bench): the IR and the facts
+ * serve the interpreter and the harness's checks. Kernel Lab's own kernels, launched as compiled,
+ * are cached as this (harness/python/own-kernels.ts).
+ */
+export type LaunchableKernel = Pick<CompiledKernel, "name" | "params" | "wgsl" | "abi" | "quiet">;
+
 export interface CompileResult {
   /** Undefined when there are errors. */
   kernel?: CompiledKernel;

@@ -11,7 +11,7 @@ import { numel } from "../ir/ir";
 import { assertNever } from "../ir/never";
 import { oldValuesArray } from "./atomic-old-values";
 import type { ArrayFacts } from "./emitter";
-import { resolveLayout, sameLayout, type BlockLayout, type RowSlice } from "./layout";
+import { resolveLayout, sameLayout, type BlockLayout, type RowSlice, type Tiling } from "./layout";
 import type { RegisterDtype } from "./literals";
 import { rearrangeArrays } from "./rearrange";
 import { reduceArrays } from "./reductions";
@@ -26,7 +26,7 @@ export interface ArrayPlanInput {
   readonly workgroupSize: number;
   readonly subgroupMinSize: number;
   readonly subgroups: boolean;
-  readonly tiledLayouts: boolean;
+  readonly tiledLayouts: Tiling;
   readonly rowSlices: ReadonlyMap<number, RowSlice>;
   /** tl.trans values only tl.dot reads: not emitted. */
   readonly dotOnlyTransposes: ReadonlySet<number>;

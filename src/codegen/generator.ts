@@ -18,7 +18,7 @@ import type { CodegenPlan } from "./plan";
 import { packedHalf, type PackedHalves } from "./packed-halves";
 import type { TiledDotStaging } from "./dot-staging";
 import { requestArray, type WorkgroupArray } from "./workgroup-arrays";
-import { isRowVector, layoutKey, layoutOf, registerOffset, rowSliceLayout, rowSliceOffset, rowSlicesOf, sameLayout, tileOffset, type BlockLayout, type RowSlice } from "./layout";
+import { isRowVector, layoutKey, layoutOf, pieceRows, registerOffset, rowSliceLayout, rowSliceOffset, rowSlicesOf, sameLayout, tileOffset, type BlockLayout, type RowSlice, type Tiling } from "./layout";
 import { literal, wgslType, type RegisterDtype } from "./literals";
 import { lowWord } from "../ir/int64";
 import { valuesSteeringControl } from "./uniformity";
@@ -77,7 +77,7 @@ export class WgslGenerator implements Emitter {
   readonly ir: KernelIR;
   readonly target: Target;
   readonly options: CodegenOptions;
-  private readonly tiled: boolean;
+  private readonly tiled: Tiling;
 
   /** Emits `plan` (plan.ts): its IR, with every choice made. */
   constructor(readonly plan: CodegenPlan) {
@@ -95,7 +95,7 @@ export class WgslGenerator implements Emitter {
     this.packed = plan.packed;
     this.steering = valuesSteeringControl(this.ir.body);
     if (plan.options.instrument) this.instrumentation = new Instrumentation();
-    this.rowSlices = plan.tiledLayouts && plan.options.rowLayouts !== false ? rowSlicesOf(this.ir.body, this.w) : new Map();
+    this.rowSlices = plan.tiledLayouts && plan.options.rowLayouts !== false ? rowSlicesOf(this.ir.body, this.w, plan.tiledLayouts) : new Map();
   }
 
   emit(line: string): void {
@@ -154,7 +154,9 @@ export class WgslGenerator implements Emitter {
     const t = layout.tile!;
     const name = `tile_${t.rows}x${t.cols}`;
     if (!this.tileBases.has(name)) {
-      this.tileBases.set(name, `(i32(lid) / ${t.threadsPerRow}) * ${4 * t.cols} + (i32(lid) % ${t.threadsPerRow}) * 4`);
+      // Lane rows (layout.ts): invocation t's row t.
+      const expr = t.rowsPerThread === 1 ? `i32(lid) * ${t.cols}` : `(i32(lid) / ${t.threadsPerRow}) * ${pieceRows(t) * t.cols} + (i32(lid) % ${t.threadsPerRow}) * 4`;
+      this.tileBases.set(name, expr);
     }
     return name;
   }
@@ -162,7 +164,7 @@ export class WgslGenerator implements Emitter {
   /** The first row a row-slice layout gives this invocation. */
   private sliceBase(slice: RowSlice): string {
     const name = `rows_${slice.rows}`;
-    if (!this.tileBases.has(name)) this.tileBases.set(name, `(i32(lid) / ${slice.threadsPerRow}) * 4`);
+    if (!this.tileBases.has(name)) this.tileBases.set(name, slice.rowsPerThread === 1 ? "i32(lid)" : `(i32(lid) / ${slice.threadsPerRow}) * ${pieceRows(slice)}`);
     return name;
   }
 

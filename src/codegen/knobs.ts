@@ -2,9 +2,10 @@
 // autotuner, harness/autotune/knob-candidates.ts): only those the kernel's plan (plan.ts) uses.
 // A masked f16 load offers its load form; a tl.dot on subgroup matrices (an f16 dot on an adapter
 // with them) offers how its operands are staged (a loop-invariant A staged once, held in matrices),
-// which barriers it keeps, where its accumulator is stored from, how its tile is split over the
-// subgroups, and whether its prefetched operands are held packed; an f16 load of rows not known
-// aligned offers reading them shifted. Each choice lists the default first. Whether a choice
+// which barriers it keeps, whether blocks of as many rows as invocations hold one row each, where
+// its accumulator is stored from, how its tile is split over the subgroups, and whether its
+// prefetched operands are held packed; an f16 load of rows not known aligned offers reading them
+// shifted. Each choice lists the default first. Whether a choice
 // changes this kernel's WGSL at a given launch is for the tuner to see (two settings that emit
 // the same WGSL are one candidate): a load form only matters where a mask is known whole per run
 // of 4, which the launch's divisibility decides (compile.ts specializationFor).
@@ -32,6 +33,11 @@ export function tunableKnobs(written: KernelIR, target: Target, options: Codegen
   }
   // Barriers left out only where every dot on matrices is a "once" plan (mma-plan.ts).
   if (mma.length > 0 && mma.every((p) => p.kind === "once")) knobs.push({ knob: "mmaLeanBarriers", values: [false, true] });
+  // One row per invocation where some block has as many rows as the workgroup invocations (layout.ts).
+  const laneRows = (o: CodegenOptions) => planKernel(written, target, o).tiledLayouts === "laneRows";
+  if (mma.length > 0 && (plan.tiledLayouts === "laneRows" || laneRows({ ...options, mmaLaneRows: true }))) {
+    knobs.push({ knob: "mmaLaneRows", values: [false, true] });
+  }
   // Every split of some dot's tile over the subgroups, the first dot's own (the squarest) first.
   const splits: number[] = [];
   for (const p of mma) {

@@ -17,6 +17,13 @@
 // workgroup-memory bank conflicts; contiguous Cc-wide pieces had 2-way conflicts, bench/NOTES.md
 // §5). Same-shape values share a layout, so element-wise operations never move data; reshapes
 // move data only between shapes of different layouts (see `layoutKey`).
+//
+// Lane rows (CodegenOptions.mmaLaneRows, `Tiling` "laneRows"): a tiled [W, N] block is held one
+// whole row per invocation instead (Tc = 1, Rt = 1, Cc = N: invocation t holds row t), as the
+// hand-written flash kernel's lanes hold S and O (bench/flash-kernels.ts), so that every block of W
+// rows — attention's scores [W, BLOCK_N] and accumulator [W, HEAD_DIM] — has the same rows in the
+// same invocation and a row vector moves between them in registers (bench/NOTES.md §31). The
+// formulas above hold with pieces of min(4, Rt) rows (`pieceRows`) instead of 4.
 
 import type { KernelIR, Shape, Stmt } from "../ir/ir";
 import { numel } from "../ir/ir";
@@ -36,11 +43,14 @@ export interface BlockLayout {
   replicated: boolean;
 }
 
-export function layoutOf(shape: Shape, workgroupSize: number, tiled = false): BlockLayout {
+/** How 2-D blocks are laid out: flat (false), in 4 × 4 pieces (true), or blocks of W rows one row per invocation ("laneRows"). */
+export type Tiling = boolean | "laneRows";
+
+export function layoutOf(shape: Shape, workgroupSize: number, tiled: Tiling = false): BlockLayout {
   const n = numel(shape);
   if (n < workgroupSize) return { numel: n, ept: 1, vec: 1, replicated: true };
   const ept = n / workgroupSize;
-  const tile = tiled && shape.length === 2 ? tileOf(shape[0], shape[1], workgroupSize, ept) : undefined;
+  const tile = tiled && shape.length === 2 ? (tiled === "laneRows" ? laneRowsOf(shape[0], shape[1], workgroupSize) : undefined) ?? tileOf(shape[0], shape[1], workgroupSize, ept) : undefined;
   return { numel: n, ept, vec: Math.min(4, ept), replicated: false, ...(tile ? { tile } : {}) };
 }
 
@@ -64,9 +74,15 @@ export function rowSliceLayout(slice: RowSlice): BlockLayout {
   return { numel: slice.rows, ept: slice.rowsPerThread, vec: 1, replicated: false, rowSlice: slice };
 }
 
-/** The row of register i of a row-slice layout, less the invocation's first row (`(t / Tc) * 4`). */
+/** The row of register i of a row-slice layout, less the invocation's first row (`(t / Tc) * pieceRows`). */
 export function rowSliceOffset(slice: RowSlice, workgroupSize: number, i: number): number {
-  return Math.floor(i / 4) * (workgroupSize / slice.threadsPerRow) * 4 + (i % 4);
+  const ph = pieceRows(slice);
+  return Math.floor(i / ph) * (workgroupSize / slice.threadsPerRow) * ph + (i % ph);
+}
+
+/** Rows of an invocation's pieces of a tiled layout: 4, or fewer where it holds fewer rows (lane rows: 1). */
+export function pieceRows(tile: { rowsPerThread: number }): number {
+  return Math.min(4, tile.rowsPerThread);
 }
 
 /** Whether a row slice and a tiled layout hold the same rows in the same invocations. */
@@ -75,13 +91,13 @@ export function sliceMatchesTile(slice: RowSlice | undefined, tile: BlockLayout[
 }
 
 /** The layout of a block of this shape: a row vector as its tile's rows where `rowSlices` has one of its length, else layoutOf's. */
-export function resolveLayout(shape: Shape, workgroupSize: number, tiled: boolean, rowSlices: ReadonlyMap<number, RowSlice>): BlockLayout {
+export function resolveLayout(shape: Shape, workgroupSize: number, tiled: Tiling, rowSlices: ReadonlyMap<number, RowSlice>): BlockLayout {
   const slice = isRowVector(shape) ? rowSlices.get(numel(shape)) : undefined;
   return slice ? rowSliceLayout(slice) : layoutOf(shape, workgroupSize, tiled);
 }
 
 /** Whether values of these shapes hold the same elements in the same registers (a reshape between them moves nothing). */
-export function sameLayout(a: Shape, b: Shape, workgroupSize: number, tiled: boolean, rowSlices: ReadonlyMap<number, RowSlice>): boolean {
+export function sameLayout(a: Shape, b: Shape, workgroupSize: number, tiled: Tiling, rowSlices: ReadonlyMap<number, RowSlice>): boolean {
   const sa = resolveLayout(a, workgroupSize, tiled, rowSlices).rowSlice;
   const sb = resolveLayout(b, workgroupSize, tiled, rowSlices).rowSlice;
   if (sa || sb) return sa === sb;
@@ -100,7 +116,7 @@ export function isRowVector(shape: Shape): boolean {
  * kernel with atomics (which count on one copy of each element) or without such a reduction
  * (matmul, softmax and layer norm compile as before).
  */
-export function rowSlicesOf(body: readonly Stmt[], workgroupSize: number): Map<number, RowSlice> {
+export function rowSlicesOf(body: readonly Stmt[], workgroupSize: number, tiled: Tiling = true): Map<number, RowSlice> {
   const slices = new Map<number, RowSlice>();
   let atomics = false;
   forEachStmt(body, (s) => {
@@ -108,10 +124,15 @@ export function rowSlicesOf(body: readonly Stmt[], workgroupSize: number): Map<n
     const v = s.value;
     atomics ||= v.op === "atomic";
     if (v.op !== "reduce" || v.axis !== 1 || v.value.type.shape.length !== 2) return;
-    const tile = layoutOf(v.value.type.shape, workgroupSize, true).tile;
+    const tile = layoutOf(v.value.type.shape, workgroupSize, tiled === "laneRows" ? tiled : true).tile;
     if (tile && !slices.has(tile.rows)) slices.set(tile.rows, rowSliceOf(tile));
   });
   return atomics ? new Map() : slices;
+}
+
+/** Lane rows: a [W, n] block one whole row per invocation (n a multiple of 4: runs of 4 stay whole). */
+function laneRowsOf(m: number, n: number, w: number): BlockLayout["tile"] {
+  return m === w && n >= 4 && n % 4 === 0 ? { rows: m, cols: n, rowsPerThread: 1, colsPerThread: n, threadsPerRow: 1 } : undefined;
 }
 
 /** The sub-tile per invocation of a tiled [m, n] layout, or undefined for the flat layout. */
@@ -133,18 +154,19 @@ export function tileOffset(tile: NonNullable<BlockLayout["tile"]>, workgroupSize
   const { row, col } = tileSpans(tile, workgroupSize);
   const i = Math.floor(j / tile.colsPerThread);
   const m = j % tile.colsPerThread;
-  return (Math.floor(i / 4) * row + (i % 4)) * tile.cols + Math.floor(m / 4) * col + (m % 4);
+  const ph = pieceRows(tile);
+  return (Math.floor(i / ph) * row + (i % ph)) * tile.cols + Math.floor(m / 4) * col + (m % 4);
 }
 
 /** How far apart an invocation's 4-row and 4-column pieces of a tiled layout are. */
 export function tileSpans(tile: NonNullable<BlockLayout["tile"]>, workgroupSize: number): { row: number; col: number } {
-  return { row: (workgroupSize / tile.threadsPerRow) * 4, col: tile.threadsPerRow * 4 };
+  return { row: (workgroupSize / tile.threadsPerRow) * pieceRows(tile), col: tile.threadsPerRow * 4 };
 }
 
 /** Values of shapes with equal keys hold the same elements in the same registers. */
-export function layoutKey(shape: Shape, workgroupSize: number, tiled = false): string {
+export function layoutKey(shape: Shape, workgroupSize: number, tiled: Tiling = false): string {
   const layout = layoutOf(shape, workgroupSize, tiled);
-  return layout.tile ? `tile:${layout.tile.rows}x${layout.tile.cols}` : `flat:${layout.numel}`;
+  return layout.tile ? `tile:${layout.tile.rows}x${layout.tile.cols}${layout.tile.threadsPerRow === 1 && layout.tile.rowsPerThread === 1 ? ":lanes" : ""}` : `flat:${layout.numel}`;
 }
 
 /** Constant part of register j's element index (add `t * vec` for invocation t). */

@@ -49,6 +49,12 @@ export interface MmaPlan {
   holdA: boolean;
   /** No barrier before staging, none before the product first leaves the matrices (CodegenOptions.mmaLeanBarriers; "once" kernels only). */
   lean: boolean;
+  /**
+   * "Once" plans whose product is laid out one row per invocation (CodegenOptions.mmaLaneRows,
+   * layout.ts): where it leaves the matrices in chunks, the chunks are of columns, so that every
+   * invocation reads its row's part of each (rows would leave half of them idle in each chunk).
+   */
+  columnChunks?: boolean;
 }
 
 /** Halves of padding per staged row: rows then start on different banks (16 bytes keeps loads aligned). */
@@ -65,7 +71,7 @@ export const TRANSFER_BYTES = 32768;
 export const EMULATED_SUBGROUP = 32;
 
 /** The tl.dot calls that run on subgroup matrices, keyed by the dot's value id. */
-export function planMma(ir: KernelIR, target: Target, options: CodegenOptions, workgroupSize: number): Map<number, MmaPlan> {
+export function planMma(ir: KernelIR, target: Target, options: CodegenOptions, workgroupSize: number, rowsOnly = false): Map<number, MmaPlan> {
   const plans = new Map<number, MmaPlan>();
   const configs = (target.subgroupMatrixConfigs ?? []).filter((c) => c.componentType === "f16" && c.resultComponentType === "f32");
   const emulated = options.subgroupMatrixEmulation === true;
@@ -74,6 +80,8 @@ export function planMma(ir: KernelIR, target: Target, options: CodegenOptions, w
   const usable = emulated || (target.subgroups && target.subgroupMaxSize === sg);
   if (options.subgroupMatrixDot === false || !usable || !target.shaderF16 || configs.length === 0 || workgroupSize % sg !== 0) return plans;
   const subgroups = workgroupSize / sg;
+  // `rowsOnly` (lane rows, plan.ts): every subgroup whole rows of each product, unless a split is asked for.
+  const split = options.mmaSubgroupsM ?? (rowsOnly ? subgroups : undefined);
   const doubleBuffer = options.mmaDoubleBuffer === true;
   const transferBytes = options.mmaTransferBytes ?? TRANSFER_BYTES;
   // Loops at any depth: a loop holding a tl.dot is in uniform control flow already (the generic
@@ -82,13 +90,13 @@ export function planMma(ir: KernelIR, target: Target, options: CodegenOptions, w
     if (s.kind !== "for") return;
     const found = accumulatingDot(s);
     if (!found) return;
-    const shape = fit(found.dot, configs, subgroups, options.mmaSubgroupsM);
+    const shape = fit(found.dot, configs, subgroups, split);
     if (shape) plans.set(found.dot.id, withBuffers({ ...shape, kind: "loop", dot: found.dot, variable: found.variable, loop: s, zeroInit: startsAtZero(ir.body, s, found.variable), emulated, doubleBuffer, transferBytes, twoBuffers: false, holdA: false, lean: false }, target.maxWorkgroupStorageBytes));
   });
   const loops = innermostLoops(ir.body);
   forEachValue(ir.body, (v) => {
     if (v.op !== "dot" || plans.has(v.id) || !halves(v)) return;
-    const shape = fit(v, configs, subgroups, options.mmaSubgroupsM);
+    const shape = fit(v, configs, subgroups, split);
     if (!shape) return;
     const loop = loops.get(v.id);
     const a = staged(v.a).value;
@@ -241,25 +249,31 @@ export function operandStaging(plan: MmaPlan): { strideA: number; strideB: numbe
   return { strideA, strideB, sizeA: (a.colMajor ? k : m) * strideA, sizeB: (b.colMajor ? n : k) * strideB };
 }
 
-/** Rows of the accumulator moved at a time, and the row stride (floats) of the array they go through. */
-export function transferShape(plan: MmaPlan): { stride: number; chunk: number } {
+/**
+ * Rows of the accumulator moved at a time (or, `columns`, columns of every row), the row stride
+ * (floats) of the array they go through, and that array's floats.
+ */
+export function transferShape(plan: MmaPlan): { stride: number; chunk: number; columns: boolean; floats: number } {
   const [m, n] = plan.dot.type.shape;
   const stride = n + PAD_F32;
   const budget = plan.doubleBuffer ? plan.transferBytes / 2 : plan.transferBytes;
-  return { stride, chunk: Math.min(m, Math.max(plan.config.M, 2 ** Math.floor(Math.log2(budget / (4 * stride))))) };
+  const chunk = Math.min(m, Math.max(plan.config.M, 2 ** Math.floor(Math.log2(budget / (4 * stride)))));
+  if (!plan.columnChunks || chunk === m) return { stride, chunk, columns: false, floats: chunk * stride };
+  const room = Math.floor(budget / (4 * m)) - PAD_F32;
+  const cols = Math.min(n, Math.max(plan.config.N, room >= 1 ? 2 ** Math.floor(Math.log2(room)) : 0));
+  return { stride: cols + PAD_F32, chunk: cols, columns: true, floats: m * (cols + PAD_F32) };
 }
 
 /** A loop plan with two buffers where they fit beside the accumulator's transfer array. */
 function withBuffers(plan: MmaPlan, maxWorkgroupStorageBytes: number): MmaPlan {
   const { sizeA, sizeB } = operandStaging(plan);
-  const transferBytes = 4 * transferShape(plan).stride * transferShape(plan).chunk;
+  const transferBytes = 4 * transferShape(plan).floats;
   return { ...plan, twoBuffers: plan.doubleBuffer && 2 * 2 * (sizeA + sizeB) + transferBytes + 1024 <= maxWorkgroupStorageBytes };
 }
 
 /** The workgroup arrays a plan's dot stages into (the slot names mma.ts asks for), requested from `arrays`. */
 export function requestMmaArrays(plan: MmaPlan, arrays: Map<string, WorkgroupArray>): void {
-  const { stride, chunk } = transferShape(plan);
-  requestArray(arrays, "mmac", "f32", chunk * stride);
+  requestArray(arrays, "mmac", "f32", transferShape(plan).floats);
   const { sizeA, sizeB } = operandStaging(plan);
   const own = plan.twoBuffers ? `mma${plan.dot.id}` : "mma";
   const copies = plan.twoBuffers ? 2 : 1;

@@ -70,8 +70,10 @@ export function transfer(ctx: Emitter, ops: MatrixOps, plan: MmaPlan, direction:
   const [m, n] = out.type.shape;
   const { acc, row, col } = names(plan);
   const { config } = plan;
-  const { stride, chunk } = transferShape(plan);
-  const array = ctx.scratch("mmac", "f32", chunk * stride);
+  const shape = transferShape(plan);
+  if (shape.columns && direction === "store") return storeColumns(ctx, ops, plan, register, add);
+  const { stride, chunk } = shape;
+  const array = ctx.scratch("mmac", "f32", shape.floats);
   const whole = chunk === m;
   const counter = whole ? "0u" : ctx.fresh("mma_rows");
   const places = paddedPlaces(ctx, out, stride);
@@ -123,4 +125,44 @@ export function transfer(ctx: Emitter, ops: MatrixOps, plan: MmaPlan, direction:
   ctx.emit(`for (var ${counter} = 0u; ${counter} < ${m}u; ${counter} += ${chunk}u) {`);
   ctx.nested(() => body(counter, false));
   ctx.emit("}");
+}
+
+/**
+ * The product leaving the matrices a few columns of every row at a time (MmaPlan.columnChunks: its
+ * registers one row per invocation, register j column j), so that each invocation reads its row's
+ * part of every chunk, at places and into registers known when compiling: one row base, no
+ * conditions (bench/flash-kernels.ts's rounds of column matrices).
+ */
+function storeColumns(ctx: Emitter, ops: MatrixOps, plan: MmaPlan, register: (j: number) => string, add?: (j: number) => string): void {
+  const out = plan.dot;
+  const [m, n] = out.type.shape;
+  const { acc, row, col } = names(plan);
+  const { config } = plan;
+  const { stride, chunk, floats } = transferShape(plan);
+  const layout = ctx.layout(out.type);
+  if (layout.tile?.rowsPerThread !== 1 || layout.tile.threadsPerRow !== 1 || layout.tile.rows !== m) throw new Error("column chunks need the product one row per invocation (lane rows)");
+  const array = ctx.scratch("mmac", "f32", floats);
+  const base = ctx.fresh("mb");
+  ctx.emit(`let ${base} = u32(${ctx.tileBase(layout)}) / ${n}u * ${stride}u;`);
+  for (let c0 = 0; c0 < n; c0 += chunk) {
+    // Lean: before the first chunk, the barrier after this dot's staging already follows every
+    // earlier read of the array; before each later one, the last chunk's reads need one.
+    if (!(c0 === 0 && plan.lean)) ctx.emit("workgroupBarrier();");
+    for (let i = 0; i < plan.tilesM; i++) {
+      for (let t = 0; t < plan.tilesN; t++) {
+        const c = `${col} + ${t * config.N}u`;
+        const offset = `(${row} + ${i * config.M}u) * ${stride}u + ${c} - ${c0}u`;
+        const matrix = `${acc}[${i * plan.tilesN + t}]`;
+        // Uniform in the subgroup (its columns), as the matrix operations need.
+        ctx.emit(`if (${c} - ${c0}u < ${chunk}u) {`);
+        ctx.nested(() => ops.storeResult(array, offset, matrix, stride, config));
+        ctx.emit("}");
+      }
+    }
+    ctx.emit("workgroupBarrier();");
+    for (let j = c0; j < Math.min(n, c0 + chunk); j++) {
+      const at = `${array}[${j === c0 ? base : `${base} + ${j - c0}u`}]`;
+      ctx.emit(`${register(j)} = ${at}${add ? ` + ${add(j)}` : ""};`);
+    }
+  }
 }

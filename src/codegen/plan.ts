@@ -22,7 +22,7 @@ import { ContiguityAnalysis } from "./contiguity";
 import { dotsWithoutLeadingBarrier } from "./dot-barriers";
 import { isTiledDotLayout, tiledDotStaging, type TiledDotStaging } from "./dot-staging";
 import { dotOnlyTransposes } from "./dot";
-import { chooseWorkgroupSize, containsDot, resolveLayout, rowSlicesOf } from "./layout";
+import { chooseWorkgroupSize, containsDot, resolveLayout, rowSlicesOf, type Tiling } from "./layout";
 import { atomicBuffersOf, hasUnalignedHalfRuns, wideBuffersOf } from "./load-forms";
 import { planMma, requestMmaArrays, TRANSFER_BYTES, type MmaPlan } from "./mma-plan";
 import { planDirectStores, type DirectStore } from "./mma-store";
@@ -39,7 +39,8 @@ export interface CodegenPlan {
   readonly options: CodegenOptions;
   /** What the plan resolved of them: invocations per program instance, tiled layouts, the dot's k loop written out. */
   readonly workgroupSize: number;
-  readonly tiledLayouts: boolean;
+  /** "laneRows" where CodegenOptions.mmaLaneRows applies (layout.ts). */
+  readonly tiledLayouts: Tiling;
   readonly unrollDot: boolean;
   /** The kernel as lowered (the fallbacks plan from it again). */
   readonly written: KernelIR;
@@ -85,19 +86,38 @@ export function planKernel(written: KernelIR, target: Target, options: CodegenOp
   const sunk = options.sinkInvariantDotLoads === false ? written : sinkInvariantDotLoads(written, new Set(matrix.keys()));
   const ir = (options.numStages ?? 2) > 1 ? pipelineDotLoads(sunk, workgroupSize, loopDots, options.numStages === 2) : sunk;
   // Planned again on the rewritten IR, whose values the emitters see.
-  const mma = planMma(ir, target, options, workgroupSize);
+  const planned = planMma(ir, target, options, workgroupSize);
+  const tiling = tilingOf(ir, options, tiledLayouts, workgroupSize, planned);
+  // Lane rows: each subgroup's matrices hold its invocations' rows (the split along M only, unless
+  // one is asked for), as the hand-written kernel's subgroups do, and a "once" product leaves in
+  // chunks of columns (mma-transfer.ts), so that every subgroup stores and every invocation reads
+  // in each chunk.
+  const rowsOnly = tiling === "laneRows" ? planMma(ir, target, options, workgroupSize, true) : planned;
+  const mma = tiling === "laneRows" ? new Map([...rowsOnly].map(([id, p]) => [id, p.kind === "once" ? { ...p, columnChunks: true } : p])) : planned;
   const arrays = new Map<string, WorkgroupArray>();
-  const tiledDots = planDots(ir, target, options, workgroupSize, tiledLayouts, mma, arrays);
+  const tiledDots = planDots(ir, target, options, workgroupSize, tiling, mma, arrays);
   for (const plan of mma.values()) requestMmaArrays(plan, arrays);
-  const loads = planAccesses(ir, options, workgroupSize, tiledLayouts, mma);
+  const loads = planAccesses(ir, options, workgroupSize, tiling, mma);
   const transposes = dotOnlyTransposes(ir);
-  const rowSlices = tiledLayouts && options.rowLayouts !== false ? rowSlicesOf(ir.body, workgroupSize) : new Map();
-  const input = { ir, workgroupSize, subgroupMinSize: target.subgroupMinSize, subgroups: target.subgroups, tiledLayouts, rowSlices, dotOnlyTransposes: transposes };
+  const rowSlices = tiling && options.rowLayouts !== false ? rowSlicesOf(ir.body, workgroupSize, tiling) : new Map();
+  const input = { ir, workgroupSize, subgroupMinSize: target.subgroupMinSize, subgroups: target.subgroups, tiledLayouts: tiling, rowSlices, dotOnlyTransposes: transposes };
   const workgroupArrays = planWorkgroupArrays(input, arrays);
   return {
-    target, options, workgroupSize, tiledLayouts, unrollDot: options.unrollDot ?? true, written, ir, mma, tiledDots, dotOnlyTransposes: transposes, ...loads,
+    target, options, workgroupSize, tiledLayouts: tiling, unrollDot: options.unrollDot ?? true, written, ir, mma, tiledDots, dotOnlyTransposes: transposes, ...loads,
     stagingArrays: arrays, stagingBytes: bytes(arrays), workgroupArrays, workgroupBytes: bytes(workgroupArrays),
   };
+}
+
+/**
+ * Lane rows (CodegenOptions.mmaLaneRows, layout.ts) where asked for and every tl.dot runs on
+ * subgroup matrices: a dot on the generic tiled path needs its 4 × 4 pieces (dot.ts), and a
+ * kernel without row reductions has no row vector to keep in its tiles' rows.
+ */
+function tilingOf(ir: KernelIR, options: CodegenOptions, tiledLayouts: boolean, w: number, mma: ReadonlyMap<number, MmaPlan>): Tiling {
+  if (!tiledLayouts || options.mmaLaneRows !== true || options.rowLayouts === false || mma.size === 0) return tiledLayouts;
+  let generic = false;
+  forEachValue(ir.body, (v) => (generic ||= v.op === "dot" && !mma.has(v.id)));
+  return generic || rowSlicesOf(ir.body, w, "laneRows").size === 0 ? tiledLayouts : "laneRows";
 }
 
 function bytes(arrays: ReadonlyMap<string, WorkgroupArray>): number {
@@ -105,8 +125,8 @@ function bytes(arrays: ReadonlyMap<string, WorkgroupArray>): number {
 }
 
 /** How the kernel's accesses move (load-forms.ts): atomics, vec4 runs, stores from the matrices. */
-function planAccesses(ir: KernelIR, options: CodegenOptions, w: number, tiledLayouts: boolean, mma: ReadonlyMap<number, MmaPlan>): Pick<CodegenPlan, "contiguity" | "atomicBuffers" | "directStores" | "wideBuffers" | "packed" | "unalignedHalfRuns"> {
-  const rowSlices = tiledLayouts && options.rowLayouts !== false ? rowSlicesOf(ir.body, w) : new Map();
+function planAccesses(ir: KernelIR, options: CodegenOptions, w: number, tiledLayouts: Tiling, mma: ReadonlyMap<number, MmaPlan>): Pick<CodegenPlan, "contiguity" | "atomicBuffers" | "directStores" | "wideBuffers" | "packed" | "unalignedHalfRuns"> {
+  const rowSlices = tiledLayouts && options.rowLayouts !== false ? rowSlicesOf(ir.body, w, tiledLayouts) : new Map();
   const contiguity = new ContiguityAnalysis(ir.body);
   const atomicBuffers = atomicBuffersOf(ir.body);
   const facts = { atomicBuffers, options, contiguity, layout: (type: ValueType) => resolveLayout(type.shape, w, tiledLayouts, rowSlices) };
@@ -128,11 +148,11 @@ function planDots(
   target: Target,
   options: CodegenOptions,
   w: number,
-  tiledLayouts: boolean,
+  tiledLayouts: Tiling,
   mma: ReadonlyMap<number, MmaPlan>,
   arrays: Map<string, WorkgroupArray>,
 ): Map<number, TiledDotStaging> {
-  const rowSlices = tiledLayouts && options.rowLayouts !== false ? rowSlicesOf(ir.body, w) : new Map();
+  const rowSlices = tiledLayouts && options.rowLayouts !== false ? rowSlicesOf(ir.body, w, tiledLayouts) : new Map();
   const privateDots = options.privateDotTiles === true && !options.doubleBufferDot ? dotsWithoutLeadingBarrier(ir.body) : new Set<number>();
   const tiled = new Map<number, TiledDotStaging>();
   forEachValue(ir.body, (v) => {

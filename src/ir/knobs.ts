@@ -7,7 +7,7 @@ import type { CodegenOptions } from "./target";
 import { assertNever } from "./never";
 
 /** The CodegenOptions a tuner may vary, in the order its table shows them. */
-export const CODEGEN_KNOBS = ["halfLoadForm", "mmaDoubleBuffer", "mmaDirectStore", "mmaStageInvariant", "mmaHoldInvariant", "mmaLeanBarriers", "mmaSubgroupsM", "mmaPackedPrefetch", "shiftedHalfRows"] as const;
+export const CODEGEN_KNOBS = ["halfLoadForm", "mmaDoubleBuffer", "mmaDirectStore", "mmaStageInvariant", "mmaHoldInvariant", "mmaLeanBarriers", "mmaLaneRows", "mmaSubgroupsM", "mmaPackedPrefetch", "shiftedHalfRows"] as const;
 
 export type CodegenKnob = (typeof CODEGEN_KNOBS)[number];
 
@@ -36,6 +36,7 @@ export function isKnobValue(knob: CodegenKnob, value: unknown): boolean {
     case "mmaStageInvariant":
     case "mmaHoldInvariant":
     case "mmaLeanBarriers":
+    case "mmaLaneRows":
     case "mmaPackedPrefetch":
     case "shiftedHalfRows":
       return typeof value === "boolean";

@@ -70,6 +70,16 @@ export interface CodegenOptions {
    */
   mmaLeanBarriers?: boolean;
   /**
+   * In a kernel whose tl.dot calls all run on subgroup matrices and that reduces a block along its
+   * rows (attention), hold every 2-D block of as many rows as the workgroup has invocations one whole
+   * row per invocation (codegen/layout.ts lane rows), as bench/flash-kernels.ts's lanes hold S and O:
+   * the scores and the accumulator then have the same rows in the same invocation, so the online
+   * softmax's rescale factor reaches the accumulator in registers, not through workgroup memory
+   * (2 barriers a key block fewer at 128 × 32 over 128 invocations; bench/NOTES.md §31), and a row
+   * reduction needs no shuffles. Off unless true.
+   */
+  mmaLaneRows?: boolean;
+  /**
    * Store a loop's accumulator on subgroup matrices straight from the matrices where tutorial 03's
    * `tl.store(c_ptrs, acc, mask)` follows the loop and the tile is whole (codegen/mma-store.ts). On
    * unless false: through registers a hand-written H200 matmul ran at 154 TFLOP/s against 229–241

@@ -40,9 +40,9 @@ const KERNEL_DTYPE: Partial<Record<TritonDtypeName, Dtype>> = Object.fromEntries
 const INSTEAD: Partial<Record<TritonDtypeName, string>> = {
   bfloat16: "WGSL has no bfloat16; compute in tl.float32 (or tl.float16 where the adapter has shader-f16) and give the buffer Ptr<f32>",
   float64: "WGSL has no 64-bit floats; compute in tl.float32 (a run's reference may use float64)",
-  int8: "WGSL's smallest integer is 32 bits; use tl.int32 (and a Ptr<i32> buffer)",
+  int8: "WGSL's smallest integer is 32 bits; use tl.int32 (a block bound for a torch.int8 pointer: compute in tl.int32 and store it, or .to(tl.int8) to wrap it to 8 bits)",
   int16: "WGSL's smallest integer is 32 bits; use tl.int32 (and a Ptr<i32> buffer)",
-  uint8: "WGSL's smallest integer is 32 bits; use tl.uint32 (and a Ptr<u32> buffer)",
+  uint8: "WGSL's smallest integer is 32 bits; use tl.int32 (a block bound for a torch.uint8 pointer: compute in tl.int32 and store it, or .to(tl.uint8) to wrap it to 8 bits)",
   uint16: "WGSL's smallest integer is 32 bits; use tl.uint32 (and a Ptr<u32> buffer)",
   uint64: "WGSL has no 64-bit integers; use tl.uint32",
 };

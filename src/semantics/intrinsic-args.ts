@@ -137,7 +137,9 @@ export function blockAxisArg(ctx: IntrinsicContext, node: ts.Expression, rank: n
  */
 export function dtypeArg(ctx: IntrinsicContext, node: ts.Expression | undefined, fallback: NumDtype): NumDtype | undefined;
 export function dtypeArg(ctx: IntrinsicContext, node: ts.Expression | undefined, fallback: NumDtype, allow: { mask: true }): Dtype | undefined;
-export function dtypeArg(ctx: IntrinsicContext, node: ts.Expression | undefined, fallback: NumDtype, allow?: { mask: true }): Dtype | undefined {
+/** `bytes`: `tl.int8` and `tl.uint8` too (a cast's: values held as i32, wrapped to 8 bits). */
+export function dtypeArg(ctx: IntrinsicContext, node: ts.Expression | undefined, fallback: NumDtype, allow: { mask: true; bytes: true }): Dtype | "i8" | "u8" | undefined;
+export function dtypeArg(ctx: IntrinsicContext, node: ts.Expression | undefined, fallback: NumDtype, allow?: { mask: true; bytes?: true }): Dtype | "i8" | "u8" | undefined {
   if (!node) return fallback;
   const expected = `a dtype such as tl.float32 or x.dtype, or one of "f32", "i32", "u32", "f16", "i64"`;
   let type: TritonType | undefined;
@@ -158,6 +160,7 @@ export function dtypeArg(ctx: IntrinsicContext, node: ts.Expression | undefined,
     type = lowered.type;
   }
   let dtype = (node as ts.StringLiteralLike).text as Dtype;
+  if (type && allow?.bytes && type.of === "scalar" && (type.name === "int8" || type.name === "uint8")) return type.name === "int8" ? "i8" : "u8";
   if (type) {
     const found = kernelDtype(type);
     if ("instead" in found) {

@@ -13,13 +13,14 @@ import { flagArg } from "./intrinsics-reductions";
 
 /** `tl.cast(x, dtype, { bitcast })` and `x.to(dtype, { bitcast })`: `x` converted, undefined after a diagnostic. */
 export function castValue(ctx: IntrinsicContext, x: Value, dtypeNode: ts.Expression | undefined, bitcastNode: ts.Expression | undefined, span: Span): Value | undefined {
-  const dtype = dtypeArg(ctx, dtypeNode, "f32", { mask: true });
+  const dtype = dtypeArg(ctx, dtypeNode, "f32", { mask: true, bytes: true });
   const bitcast = flagArg(ctx, bitcastNode, "the cast's bitcast");
   if (!dtype || bitcast === undefined) return undefined;
   if (x.type.kind === "pointer") {
     ctx.log.error(Codes.operandDtype, x.span, "pointers can't be cast; cast the offsets instead");
     return undefined;
   }
+  if (dtype === "i8" || dtype === "u8") return castToByte(ctx, x, dtype, bitcast, dtypeNode, span);
   if (dtype === "bool" && !bitcast) {
     // Triton's x.to(tl.int1): x != 0.
     return x.type.dtype === "bool" ? x : ctx.values.binary("ne", x, ctx.b.constant(0, "i32", span), span);
@@ -33,6 +34,23 @@ export function castValue(ctx: IntrinsicContext, x: Value, dtypeNode: ts.Express
     return undefined;
   }
   return ctx.b.emit({ op: "bitcast", value: x }, data(dtype, x.type.shape), span);
+}
+
+/**
+ * `x.to(tl.int8)` / `x.to(tl.uint8)` (what kernel libraries write before storing through a Ptr<i8> /
+ * Ptr<u8>: `.to(out_ptr.dtype.element_ty)`): an i32 holding the 8-bit value, as a load of one gives,
+ * its low 8 bits sign-extended (int8) or zero-extended (uint8). WGSL has no 8-bit type to bitcast to.
+ */
+function castToByte(ctx: IntrinsicContext, x: Value, dtype: "i8" | "u8", bitcast: boolean, dtypeNode: ts.Expression | undefined, span: Span): Value | undefined {
+  if (bitcast) {
+    ctx.log.error(Codes.operandDtype, dtypeNode ? ctx.span(dtypeNode) : span, `a bitcast reads the same 32 bits as another dtype: f32, i32 and u32; ${dtype === "i8" ? "tl.int8" : "tl.uint8"} has 8 (cast without bitcast)`);
+    return undefined;
+  }
+  const v = ctx.values.cast(x, "i32", span);
+  const constant = (n: number) => ctx.b.constant(n, "i32", span);
+  if (dtype === "u8") return ctx.values.binary("and", v, constant(0xff), span);
+  const high = ctx.values.binary("shl", v, constant(24), span);
+  return high && ctx.values.binary("shr", high, constant(24), span);
 }
 
 /** Unary float math: integers are converted to f32 first. */

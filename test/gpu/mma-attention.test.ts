@@ -47,9 +47,8 @@ function reference(q: Float64Array, k: Float64Array, v: Float64Array, causal: bo
   return out;
 }
 
-async function check(causal: boolean, knobs: CodegenOptions, stages?: number): Promise<string> {
+async function check(causal: boolean, knobs: CodegenOptions, stages?: number, BLOCK_M = 32): Promise<string> {
   const [q, k, v] = [halves(H * N * D), halves(H * N * D), halves(H * N * D)];
-  const BLOCK_M = 32;
   const { gpu, cpu, kernel } = await runBoth({
     source: SOURCE, constexprs: { BLOCK_M, BLOCK_N: 16, HEAD_DIM: D, IS_CAUSAL: causal ? 1 : 0, ...(stages ? { num_stages: stages } : {}) },
     target: { ...EMULATED, workgroupSize: 64, ...knobs }, grid: [Math.ceil(N / BLOCK_M), H],
@@ -76,5 +75,23 @@ for (const [causal, knobs, stages] of CASES) {
   test(`attention-f16 on emulated matrices, ${causal ? "causal" : "not causal"}, ${Object.keys(knobs).join(" and ")}${stages ? `, num_stages ${stages}` : ""}`, async () => {
     const wgsl = await check(causal, knobs, stages);
     assert.equal(/mma\d+_q0_1\b/.test(wgsl), knobs.mmaHoldInvariant === true, "Q's 2 left matrices held from before the loop");
+  });
+}
+
+// Lane rows (mmaLaneRows, NOTES §31): 64 query rows over 64 invocations, one row each — the
+// scores, the accumulator and the rescale factor in the same invocation, no array between them.
+// With all three knobs; causal with K and V read a block ahead and the product leaving the
+// matrices in 2 chunks of 16 columns (a 4 KiB transfer array), so that the chunked way out runs.
+const LANES: [boolean, CodegenOptions, number?][] = [
+  [false, { mmaLaneRows: true, mmaHoldInvariant: true, mmaLeanBarriers: true }],
+  [true, { mmaLaneRows: true, mmaHoldInvariant: true, mmaLeanBarriers: true, mmaTransferBytes: 4096 }, 2],
+];
+for (const [causal, knobs, stages] of LANES) {
+  test(`attention-f16 on emulated matrices, 64 rows one per invocation, ${causal ? "causal" : "not causal"}, ${Object.keys(knobs).join(" and ")}${stages ? `, num_stages ${stages}` : ""}`, async () => {
+    const wgsl = await check(causal, knobs, stages, 64);
+    assert.match(wgsl, /let tile_64x16 = i32\(lid\) \* 16;/);
+    assert.match(wgsl, /let tile_64x32 = i32\(lid\) \* 32;/);
+    assert.doesNotMatch(wgsl, /var<workgroup> sm_x/, "the rescale factor reaches the accumulator in registers");
+    if (knobs.mmaTransferBytes) assert.equal((wgsl.match(/if \(mma\d+_c \+ 16u - 16u < 16u\)/g) ?? []).length, 2, "P·V's second chunk of columns");
   });
 }

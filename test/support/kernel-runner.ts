@@ -4,11 +4,11 @@
 import { parseKernelFile, compileKernel, specializationFor, type CompiledKernel } from "../../src/compile";
 import { acquireGpu, createStorageBuffer, launch, readBuffer } from "../../src/runtime";
 import { interpret } from "../../src/interpreter/interpret";
-import type { NumDtype } from "../../src/ir/ir";
+import type { PointeeDtype } from "../../src/ir/ir";
 import { locate } from "../../src/diagnostics/position";
 import type { CodegenOptions, Target } from "../../src/ir/target";
 
-export type HostArray = Float32Array | Int32Array | Uint32Array | Uint16Array;
+export type HostArray = Float32Array | Int32Array | Uint32Array | Uint16Array | Uint8Array | Int8Array;
 
 export const PRELUDE = 'import { kernel, tl } from "kernel-lab";\nimport type { Ptr, f32, f16, i32, u32, constexpr } from "kernel-lab";\n';
 
@@ -30,8 +30,11 @@ export interface KernelOutputs {
   kernel: CompiledKernel;
 }
 
-function dtypeOf(a: HostArray): NumDtype {
+function dtypeOf(a: HostArray): PointeeDtype {
   if (a instanceof Float32Array) return "f32";
+  // Bytes come back as bytes (a Ptr<bool>'s 0 and 1 too).
+  if (a instanceof Uint8Array) return "u8";
+  if (a instanceof Int8Array) return "i8";
   if (a instanceof Int32Array) return "i32";
   if (a instanceof Uint32Array) return "u32";
   return "f16";

@@ -129,6 +129,19 @@ test("attention is offered Q held in matrices and the lean barriers (both \"once
   assert.ok(!matmul.includes("mmaHoldInvariant") && !matmul.includes("mmaLeanBarriers"), matmul.join());
 });
 
+test("attention is offered lane rows only where a block has as many rows as the workgroup invocations (64 rows over 2 subgroups, not 32)", () => {
+  const attention = kernelOf("attention-f16.kernel.ts", "attn_fwd_f16");
+  const [target, options] = EMULATED;
+  const offered = (BLOCK_M: number) => knobsOf(attention, { BLOCK_M, BLOCK_N: 16, HEAD_DIM: 64, IS_CAUSAL: 1, num_warps: 2 }, target, options).find((k) => k.knob === "mmaLaneRows");
+  assert.deepEqual(offered(64)?.values, [false, true]);
+  assert.equal(offered(32), undefined);
+  const wgsl = (knobs: CodegenOptions) => compileKernel(attention, { BLOCK_M: 64, BLOCK_N: 16, HEAD_DIM: 64, IS_CAUSAL: 1, num_warps: 2 }, target, {}, { ...options, ...knobs }).kernel?.wgsl;
+  assert.notEqual(wgsl({ mmaLaneRows: true }), wgsl({}));
+  assert.equal(wgsl({ mmaLaneRows: false }), wgsl({}));
+  const matmul = knobsOf(kernelOf("matmul-f16.kernel.ts", "matmul_f16_kernel"), MATMUL, target, options).map((k) => k.knob);
+  assert.ok(!matmul.includes("mmaLaneRows"), matmul.join());
+});
+
 test("settings: crossed in full up to MAX_CROSSED, defaults first; past it each knob alone; a request limits the knobs", () => {
   const choices: KnobChoice[] = [
     { knob: "halfLoadForm", values: ["block", "select"] },

@@ -80,6 +80,26 @@ function example(file: string, name: string): KernelSource {
 
 const H200_16K = { ...H200, maxWorkgroupStorageBytes: 16384 };
 
+test("lane rows (mmaLaneRows): attention-f16's planned arrays are those emitted, no array for the rescale factor, in every plan of the ladder", () => {
+  const text = readFileSync(join(root, "examples", "attention-f16.kernel.ts"), "utf8");
+  const kernel = parseKernelFile("attention-f16.kernel.ts", text).kernels.find((k) => k.name === "attn_fwd_f16")!;
+  const knobs: CodegenOptions[] = [{ mmaLaneRows: true }, { mmaLaneRows: true, mmaHoldInvariant: true, mmaLeanBarriers: true }];
+  for (const [name, target, options] of TARGETS.slice(1)) {
+    for (const constexprs of [{ BLOCK_M: 128, BLOCK_N: 32, HEAD_DIM: 64, IS_CAUSAL: 1, num_warps: 4 }, { BLOCK_M: 64, BLOCK_N: 32, HEAD_DIM: 64, IS_CAUSAL: 0, num_warps: 2 }]) {
+      for (const knob of knobs) {
+        const first = preferredPlan(kernel, constexprs, target, { ...options, ...knob });
+        assert.ok(first);
+        assert.equal(first.tiledLayouts, "laneRows", name);
+        for (const plan of ladder(first)) {
+          const { workgroupArrays } = emitPlan(plan);
+          assert.deepEqual(sizes(workgroupArrays), sizes(plan.workgroupArrays), `${name} ${JSON.stringify(constexprs)}: the workgroup arrays as planned (${JSON.stringify(plan.options)})`);
+          if (plan.mma.size > 0) assert.ok(![...workgroupArrays.keys()].some((a) => a.startsWith("x")), [...workgroupArrays.keys()].join());
+        }
+      }
+    }
+  }
+});
+
 test("a kernel over the workgroup memory gets the first fallback that fits", () => {
   // The f16 matmul at 64 × 64 × 32 on subgroup matrices in 16 KiB: the accumulator's transfer
   // array of 32 KiB does not fit, one of 8 KiB does, and the dot stays on the matrices.

@@ -1,7 +1,7 @@
 // Attention's two tl.dot calls on subgroup matrices under the knobs that bring them toward the
 // hand-written flash kernel (bench/flash-kernels.ts; bench/NOTES.md §29): Q held in left matrices
 // for the whole key loop (mmaHoldInvariant) and the barriers a "once" dot does not need left out
-// (mmaLeanBarriers). Compiled only, for the H200 (49152 bytes of workgroup memory, 16×16×16 f16
+// (mmaLeanBarriers), and the rows of both products' tiles one per invocation (mmaLaneRows). Compiled only, for the H200 (49152 bytes of workgroup memory, 16×16×16 f16
 // matrices) at tutorial 06's launch of record (4 × 32 × 4096 × 64, specialised as the harness
 // does), and checked statically: no workgroup array is both written and read between two barriers
 // (test/support/barrier-phases.ts), over two trips of every loop. test/gpu/mma-attention.test.ts
@@ -90,6 +90,68 @@ test("K and V read one block ahead (num_stages 2) under both knobs: the same bar
     assert.deepEqual(phaseRaces(ahead.text), []);
     assert.equal(loopBarriers(ahead.text), barriers);
   }
+});
+
+// Lane rows (mmaLaneRows, NOTES §31): the 128 rows of S [128, 32] and of the accumulator [128, 64]
+// one per invocation, as the hand-written kernel's lanes hold them.
+const LANES: CodegenOptions[] = SETTINGS.map((o) => ({ ...o, mmaLaneRows: true }));
+const AT_128x32 = { BLOCK_M: 128, BLOCK_N: 32, num_warps: 4 };
+
+test("lane rows at 128 × 32 over 4 subgroups: the rescale factor moves in registers (2 barriers a key block fewer), 6 with Q held and the lean barriers, the hand-written kernel's count", () => {
+  for (const causal of [0, 1]) {
+    const counts = LANES.map((o) => {
+      const w = wgsl({ ...AT_128x32, IS_CAUSAL: causal }, { mmaSubgroupsM: 4, ...o });
+      assert.deepEqual(phaseRaces(w.text), []);
+      // Invocation t holds row t of both tiles and of every row vector: no array for alpha.
+      assert.match(w.text, /let tile_128x32 = i32\(lid\) \* 32;/);
+      assert.match(w.text, /let tile_128x64 = i32\(lid\) \* 64;/);
+      assert.match(w.text, /let rows_128 = i32\(lid\);/);
+      assert.doesNotMatch(w.text, /sm_x_f32|subgroupShuffle/);
+      return [loopBarriers(w.text), w.bytes];
+    });
+    // Against 18 / 12 / 14 / 8 without (the test above). S leaves whole; P·V [128, 64] in 2 chunks of
+    // 32 columns (every invocation reads 32 floats of its row from each), 3 barriers, 2 when lean.
+    assert.deepEqual(counts, [[16, 43520], [10, 41472], [12, 43520], [6, 41472]]);
+  }
+  const both = wgsl({ ...AT_128x32, IS_CAUSAL: 0 }, { mmaSubgroupsM: 4, ...LANES[3] }).text;
+  assert.equal((both.match(/if \(mma\d+_c \+ \d+u - 32u < 32u\)/g) ?? []).length, 8, "P·V's 8 matrices a subgroup, second chunk of columns");
+  // The correctness launch's variant (codegen/instrument.ts) too.
+  const instrumented = wgsl({ ...AT_128x32, IS_CAUSAL: 1 }, { mmaSubgroupsM: 4, ...LANES[3], instrument: true }).text;
+  assert.deepEqual([loopBarriers(instrumented), phaseRaces(instrumented)], [6, []]);
+  // Each subgroup whole rows of both products (P·V's squarest split would be 2 × 2), unless asked.
+  assert.equal(wgsl({ ...AT_128x32, IS_CAUSAL: 0 }, LANES[3]).text, both);
+  assert.match(wgsl({ ...AT_128x32, IS_CAUSAL: 0 }, { ...LANES[3], mmaSubgroupsM: 2 }).text, /let mma\d+_r = \(sg_id % 2u\) \* 64u;/);
+});
+
+test("lane rows at 64 × 32 over 2 subgroups of 32 rows: 4 barriers a key block with Q held and the lean barriers (6 without; the hand-written kernel 6): P·V [64, 64] leaves whole", () => {
+  const counts = [SETTINGS[3], LANES[3]].map((o) => {
+    const w = wgsl({ BLOCK_M: 64, BLOCK_N: 32, IS_CAUSAL: 1, num_warps: 2 }, o);
+    assert.deepEqual(phaseRaces(w.text), []);
+    return [loopBarriers(w.text), w.bytes];
+  });
+  assert.deepEqual(counts, [[6, 31488], [4, 31232]]);
+});
+
+test("lane rows with K and V read one block ahead (num_stages 2): 6 barriers, no phase both writes and reads an array, and the race check finds each barrier taken out", () => {
+  for (const causal of [0, 1]) {
+    const ahead = wgsl({ ...AT_128x32, IS_CAUSAL: causal, num_stages: 2 }, { mmaSubgroupsM: 4, ...LANES[3] }).text;
+    assert.notEqual(ahead, wgsl({ ...AT_128x32, IS_CAUSAL: causal }, { mmaSubgroupsM: 4, ...LANES[3] }).text);
+    assert.deepEqual([loopBarriers(ahead), phaseRaces(ahead)], [6, []]);
+    const lines = ahead.split("\n");
+    const loop = lines.findIndex((l) => /^ {2}for \(var /.test(l));
+    const barriers = lines.flatMap((l, i) => (l.includes("workgroupBarrier()") && i > loop ? [i] : []));
+    assert.equal(barriers.length, 6);
+    for (const i of barriers) assert.notDeepEqual(phaseRaces(lines.filter((_, j) => j !== i).join("\n")), [], `without the barrier of line ${i + 1}`);
+  }
+});
+
+test("lane rows change nothing where no block has one row per invocation (64 × 64 over 8 subgroups) nor in a kernel without row reductions (the f16 matmul)", () => {
+  const shape = { BLOCK_M: 64, BLOCK_N: 64, IS_CAUSAL: 1, num_warps: 8 };
+  assert.equal(wgsl(shape, LANES[3]).text, wgsl(shape, SETTINGS[3]).text);
+  const file = join(root, "examples", "matmul-f16.kernel.ts");
+  const matmul = parseKernelFile(file, readFileSync(file, "utf8")).kernels.find((k) => k.name === "matmul_f16_kernel")!;
+  const compile = (o: CodegenOptions) => compileKernel(matmul, { BLOCK_M: 128, BLOCK_N: 128, BLOCK_K: 32, GROUP_M: 8, num_warps: 4 }, H200, {}, o).kernel!.wgsl;
+  assert.equal(compile({ mmaLaneRows: true }), compile({}));
 });
 
 test("lean with the product in chunks (mmaTransferBytes 8192 at 64 × 64): every chunk after the first keeps its barrier", () => {

@@ -4,7 +4,7 @@
 // timed with GPU timestamps as the harness times a run's launches (time-sequence.ts): warm-up
 // first, many samples, quantiles from the samples.
 
-import type { CompiledKernel } from "../../compile";
+import type { LaunchableKernel } from "../../compile";
 import { createStorageBuffer, type Gpu, type LaunchStep, type StorageArray } from "../../runtime";
 import { timeSequence } from "../timing/time-sequence";
 import type { TensorArg } from "./program";
@@ -38,7 +38,7 @@ export class BenchRecorder {
     this.steps = [];
   }
 
-  async record(gpu: Gpu, program: CompiledKernel, grid: [number, number, number], tensors: Map<string, TensorArg>, scalars: Record<string, number>): Promise<void> {
+  async record(gpu: Gpu, program: LaunchableKernel, grid: [number, number, number], tensors: Map<string, TensorArg>, scalars: Record<string, number>): Promise<void> {
     if (!this.steps) throw new Error("a launch was recorded outside do_bench");
     const args = { buffers: {} as Record<string, GPUBuffer>, scalars };
     for (const [name, arg] of tensors) {

@@ -4,14 +4,17 @@
 // --cpu the interpreter: the device's Executor either way (run/executor.ts `launchInPlace`) — on
 // the tensors' own storage: a GPU tensor's resident buffer (resident.ts), any other tensor's CPU
 // copy, the shared memory the Python thread's tensors live in. Inside do_bench the launch is
-// recorded for timing instead (bench.ts).
+// recorded for timing instead (bench.ts). Kernel Lab's own kernels (torch's ops on GPU tensors)
+// launch as compiled, from own-kernels.ts's cache of their compiled code.
 
-import { specializationFor, specializationKey, type CompiledKernel } from "../../compile";
+import { specializationFor, specializationKey, type CompiledKernel, type LaunchableKernel } from "../../compile";
 import { formatDiagnostic, locate, LineMap, type LocatedDiagnostic } from "../../diagnostics/position";
 import { InterpreterError } from "../../interpreter/interpret";
 import type { PointeeDtype } from "../../ir/ir";
 import { assertNever } from "../../ir/never";
-import { checkGrid, type StorageArray } from "../../runtime";
+import { checkGrid, type Gpu, type StorageArray } from "../../runtime";
+import type { InPlaceLaunch } from "../run/executor";
+import { ownKernels, type OwnModule } from "./own-kernels";
 import type { Device } from "../run/open-device";
 import { BenchRecorder } from "./bench";
 import { noCopies, ResidentBuffers } from "./resident";
@@ -43,7 +46,7 @@ export interface ModuleSource {
   package: boolean;
 }
 
-/** A file kernels are compiled from: the script, or a module of Kernel Lab's own (torch's GPU ops). */
+/** A file kernels are compiled from: the script, or a module (beside it, or Kernel Lab's torch's). */
 interface KernelFile {
   file: string;
   text: string;
@@ -54,9 +57,9 @@ interface KernelFile {
 }
 
 /**
- * Kernel Lab's own kernel modules (torch's ops), parsed and compiled once per process and text (and
- * target): a process that runs many scripts (the editor, a test file) compiles torch's kernels once,
- * not once a run.
+ * The modules kernels are compiled from other than the script (beside it; Kernel Lab's torch's only
+ * under --cpu, where the interpreter needs the IR, which own-kernels.ts does not keep), parsed and
+ * compiled once per process, text and target.
  */
 const moduleFiles = new Map<string, KernelFile>();
 
@@ -96,9 +99,10 @@ export class Launcher {
     this.resident.free(storage);
   }
 
-  /** The run ended: the GPU buffers its tensors lived in go. */
+  /** The run ended: the GPU buffers its tensors lived in go, and torch's kernels compiled in it are kept for the next process. */
   dispose(): void {
     this.resident.release();
+    ownKernels().save();
   }
 
   private kernelFile(request: LaunchRequest): KernelFile {
@@ -143,26 +147,18 @@ export class Launcher {
   private async launch(request: LaunchRequest): Promise<Reply> {
     const bound = bindLaunch(this.file, request, this.compiler.paramName);
     if ("error" in bound) return { kind: "error", error: "not-implemented", message: bound.error };
+    const gpu = this.device.gpu;
+    if (request.module && torchOp(request) && gpu) return this.launchOwn(request, request.module, bound, gpu);
     const source = this.kernelFile(request);
     if (request.imports) source.compiler.addModules(request.imports);
     const program = this.compile(source, request.kernel, bound, "plain", request.codegen);
     if (typeof program === "string") return { kind: "error", error: "compile", message: program };
-    if (request.warmup) return { kind: "ok", value: { name: program.kernel.name, n_regs: 32, shared: Math.max(program.kernel.abi.workgroupBytes, 1), wgsl: program.kernel.wgsl } };
-    let grid: [number, number, number];
-    try {
-      grid = checkGrid(request.kernel, request.grid, this.device.gpu?.limits.maxComputeWorkgroupsPerDimension ?? 2 ** 31 - 1);
-    } catch (err) {
-      return { kind: "error", error: "runtime", message: `${this.file}:${request.callLine}: ${(err as Error).message}` };
-    }
-    const gpu = this.device.gpu;
+    if (request.warmup) return warmedUp(program.kernel);
+    const grid = this.grid(request);
+    if (!Array.isArray(grid)) return grid;
     if (request.record && gpu) {
-      // Kernel Lab's own kernels (torch's ops) as compiled: their scalars (sizes, strides) change from call to call.
-      const specialised = torchOp(request) ? program : this.compile(source, request.kernel, bound, "specialised", request.codegen);
-      const recorded = (typeof specialised === "string" ? program : specialised).kernel;
-      await this.bench.record(gpu, recorded, grid, bound.tensors, bound.scalars);
-      // The timed launches write the resident buffers, as Triton's do; the copies are left as they were.
-      const stored = new Set(recorded.abi.buffers.filter((b) => b.access === "read_write").map((b) => b.name));
-      return { kind: "ok", value: { written: [...bound.tensors].filter(([name, arg]) => arg.storage !== undefined && stored.has(name)).map(([, arg]) => arg.python) } };
+      const specialised = this.compile(source, request.kernel, bound, "specialised", request.codegen);
+      return this.record(gpu, typeof specialised === "string" ? program.kernel : specialised.kernel, grid, bound);
     }
     const started = performance.now();
     try {
@@ -170,21 +166,55 @@ export class Launcher {
         const compiled = this.compile(source, request.kernel, bound, which, request.codegen);
         return typeof compiled === "string" ? undefined : compiled.kernel;
       };
-      const arrays = new Map([...bound.tensors].map(([name, arg]) => [name, { data: arg.data as StorageArray, ...(arg.storage !== undefined ? { kept: { storage: arg.storage, upload: arg.upload ?? true } } : {}) }] as const));
-      const unchecked = torchOp(request);
-      const launched = await this.device.executor.launchInPlace({ program: program.kernel, variant, grid, scalars: bound.scalars, arrays, unchecked }, this.resident);
-      const result = { prints: launched.prints, written: launched.written.map((name) => bound.tensors.get(name)!.python) };
-      // torch's own ops (a kernel of Kernel Lab's torch module) are the script's torch calls, not launches of its kernels.
+      const launched = await this.device.executor.launchInPlace({ program: program.kernel, variant, grid, scalars: bound.scalars, arrays: arraysOf(bound) }, this.resident);
+      // torch's own ops (a kernel of Kernel Lab's torch module, here under --cpu) are the script's torch calls, not launches of its kernels.
       if (!torchOp(request)) this.list(request, grid, program.kernel, performance.now() - started);
-      return { kind: "ok", value: result };
+      return { kind: "ok", value: { prints: launched.prints, written: launched.written.map((name) => bound.tensors.get(name)!.python) } };
     } catch (err) {
       if (err instanceof InterpreterError) {
-        const at = source.lines.at(program.toPython(err.span).start);
-        const message = `${source.file}:${at.line}:${at.column}: ${err.code}: ${err.message}`;
+        // Inside another module's @triton.jit function: at its own line, with the kernel's call that leads there.
+        const call = source.lines.at(program.toPython(err.span).start);
+        const origin = program.origin?.(err.span);
+        const message = origin
+          ? `${origin.file}:${origin.line}:${origin.column}: ${err.code}: ${err.message} (called at ${source.file}:${call.line}:${call.column})`
+          : `${source.file}:${call.line}:${call.column}: ${err.code}: ${err.message}`;
         return { kind: "error", error: err.kind === "out-of-bounds" ? "out-of-bounds" : err.kind === "assertion" ? "assert" : "runtime", message };
       }
       throw err;
     }
+  }
+
+  /**
+   * A kernel of Kernel Lab's own (torch's ops) on the GPU: launched as compiled, from the process's
+   * and the cache folder's compiled kernels (own-kernels.ts), so a warm start parses and compiles none.
+   */
+  private async launchOwn(request: LaunchRequest, module: OwnModule, bound: BoundArgs, gpu: Gpu): Promise<Reply> {
+    const kernel = ownKernels().kernel(module, request.kernel, bound.types, bound.constexprs, this.device.target, { ...this.tuning.codegen, ...request.codegen });
+    if (typeof kernel === "string") return { kind: "error", error: "compile", message: kernel };
+    if (request.warmup) return warmedUp(kernel);
+    const grid = this.grid(request);
+    if (!Array.isArray(grid)) return grid;
+    // Recorded as compiled too: its scalars (sizes, strides) change from call to call.
+    if (request.record) return this.record(gpu, kernel, grid, bound);
+    const launched = await this.device.executor.launchInPlace({ program: kernel, unchecked: true, grid, scalars: bound.scalars, arrays: arraysOf(bound) }, this.resident);
+    return { kind: "ok", value: { prints: launched.prints, written: launched.written.map((name) => bound.tensors.get(name)!.python) } };
+  }
+
+  /** The launch's grid checked against the device's limits, or the error reply. */
+  private grid(request: LaunchRequest): [number, number, number] | Reply {
+    try {
+      return checkGrid(request.kernel, request.grid, this.device.gpu?.limits.maxComputeWorkgroupsPerDimension ?? 2 ** 31 - 1);
+    } catch (err) {
+      return { kind: "error", error: "runtime", message: `${this.file}:${request.callLine}: ${(err as Error).message}` };
+    }
+  }
+
+  /** Inside do_bench: the launch recorded for timing (bench.ts), the tensors it writes named. */
+  private async record(gpu: Gpu, kernel: LaunchableKernel, grid: [number, number, number], bound: BoundArgs): Promise<Reply> {
+    await this.bench.record(gpu, kernel, grid, bound.tensors, bound.scalars);
+    // The timed launches write the resident buffers, as Triton's do; the copies are left as they were.
+    const stored = new Set(kernel.abi.buffers.filter((b) => b.access === "read_write").map((b) => b.name));
+    return { kind: "ok", value: { written: [...bound.tensors].filter(([name, arg]) => arg.storage !== undefined && stored.has(name)).map(([, arg]) => arg.python) } };
   }
 
   /**
@@ -205,8 +235,8 @@ export class Launcher {
       for (const d of located) if (!this.diagnostics.some((s) => formatDiagnostic(s) === formatDiagnostic(d))) this.diagnostics.push(d);
       const errors = located.filter((d) => d.severity === "error");
       plain = result.kernel && errors.length === 0
-        ? { kernel: result.kernel, toPython: result.toPython, ...(result.source ? { source: result.source } : {}) }
-        : errors.map((d) => formatDiagnostic(d, source.text)).join("\n") || `${kernel} did not compile`;
+        ? { kernel: result.kernel, toPython: result.toPython, ...(result.origin ? { origin: result.origin } : {}), ...(result.source ? { source: result.source } : {}) }
+        : errors.map((d) => formatDiagnostic(d, source.text, source.file)).join("\n") || `${kernel} did not compile`;
       programs.set(plainKey, plain);
     }
     if (typeof plain === "string" || variant === "plain" || !plain.source) return plain;
@@ -217,7 +247,7 @@ export class Launcher {
     const known = programs.get(key);
     if (known !== undefined) return known;
     const result = source.compiler.compile(kernel, bound.types, bound.constexprs, this.device.target, specialization, variant === "instrumented" ? { ...options, instrument: true } : options);
-    const program: Program | string = result.kernel ? { kernel: result.kernel, toPython: result.toPython } : plain;
+    const program: Program | string = result.kernel ? { kernel: result.kernel, toPython: result.toPython, ...(result.origin ? { origin: result.origin } : {}) } : plain;
     programs.set(key, program);
     return program;
   }
@@ -276,6 +306,16 @@ export class Launcher {
       name: this.device.adapter.description || this.device.adapter.device,
     };
   }
+}
+
+/** What `kernel.warmup(…)` answers: the compiled kernel's name, stand-in counts (README) and WGSL. */
+function warmedUp(kernel: LaunchableKernel): Reply {
+  return { kind: "ok", value: { name: kernel.name, n_regs: 32, shared: Math.max(kernel.abi.workgroupBytes, 1), wgsl: kernel.wgsl } };
+}
+
+/** The launch's tensors as the executor takes them: their storage, and its kept device copy where the tensor is on the GPU. */
+function arraysOf(bound: BoundArgs): InPlaceLaunch["arrays"] {
+  return new Map([...bound.tensors].map(([name, arg]) => [name, { data: arg.data as StorageArray, ...(arg.storage !== undefined ? { kept: { storage: arg.storage, upload: arg.upload ?? true } } : {}) }] as const));
 }
 
 /** A launch's arguments under the compiled kernel's parameter names (`paramName`), or why one can't be passed. */

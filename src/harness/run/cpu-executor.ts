@@ -24,6 +24,8 @@ export const cpuExecutor: Executor = {
 
 /** One launch on its caller's arrays: the interpreter reads and writes them in place, so nothing is copied back or reported written. */
 function interpretInPlace(launch: InPlaceLaunch): InPlaceResult {
+  // The launcher compiles Kernel Lab's own kernels in full for the interpreter (python/launch.ts): a launchable part alone can't be interpreted.
+  if (launch.unchecked) throw new Error(`${launch.program.name}: a kernel launched as compiled runs on the GPU only`);
   const prints = new CpuPrints(launch.program);
   const args: Record<string, StorageArray | number> = { ...launch.scalars };
   for (const [name, array] of launch.arrays) args[name] = array.data;

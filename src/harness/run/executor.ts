@@ -5,7 +5,7 @@
 // launch (python/launch.ts) is the other kind of work they do: one launch on arrays its caller
 // keeps, run in place and checked (`launchInPlace`; in-place-launch.ts on the GPU).
 
-import type { CompiledKernel } from "../../compile";
+import type { CompiledKernel, LaunchableKernel } from "../../compile";
 import type { Diagnostic } from "../../diagnostics/diagnostic";
 import type { Gpu, StorageArray } from "../../runtime";
 import type { LineMap } from "../../diagnostics/position";
@@ -83,22 +83,33 @@ export interface Executor {
   launchInPlace(launch: InPlaceLaunch, kept: KeptBuffers): Promise<InPlaceResult>;
 }
 
-/** One launch on arrays its caller keeps (a Python script's tensors). */
-export interface InPlaceLaunch {
-  /** The program as compiled for the launch's types. */
-  program: CompiledKernel;
-  /** Its variants, compiled when the executor asks: for the launch's scalars (compile.ts specializationFor), bounds-checked; undefined where none compiles. */
-  variant: (which: "specialised" | "instrumented") => CompiledKernel | undefined;
+/** One launch on arrays its caller keeps (a Python script's tensors): a kernel of the script's, checked, or one of Kernel Lab's own as compiled. */
+export type InPlaceLaunch = CheckedInPlaceLaunch | OwnKernelLaunch;
+
+interface InPlaceArgs {
   grid: [number, number, number];
   scalars: Record<string, number>;
   /** Pointer parameter → its elements, shared with the caller (read and written in place); `kept`: the storage has a device copy kept between launches. */
   arrays: Map<string, { data: StorageArray; kept?: { storage: number; upload: boolean } }>;
-  /**
-   * Kernel Lab's own kernel (torch's ops on GPU tensors, python/lib/torch/_on_gpu.py), its
-   * accesses masked by construction and tested: launched as compiled, with no bounds-checked
-   * variant (one compile a specialisation, one dispatch), as torch's own kernels run.
-   */
-  unchecked?: boolean;
+}
+
+export interface CheckedInPlaceLaunch extends InPlaceArgs {
+  unchecked?: false;
+  /** The program as compiled for the launch's types. */
+  program: CompiledKernel;
+  /** Its variants, compiled when the executor asks: for the launch's scalars (compile.ts specializationFor), bounds-checked; undefined where none compiles. */
+  variant: (which: "specialised" | "instrumented") => CompiledKernel | undefined;
+}
+
+/**
+ * Kernel Lab's own kernel (torch's ops on GPU tensors, python/lib/torch/_on_gpu.py), its accesses
+ * masked by construction and tested: launched on the GPU as compiled, with no bounds-checked
+ * variant (one compile a specialisation, one dispatch), as torch's own kernels run. Only its
+ * launchable part is at hand (python/own-kernels.ts caches no IR), so the interpreter can't run it.
+ */
+export interface OwnKernelLaunch extends InPlaceArgs {
+  unchecked: true;
+  program: LaunchableKernel;
 }
 
 /** What one in-place launch printed, and the pointer parameters it wrote through (their device copy or their elements changed). */

@@ -38,7 +38,7 @@ export async function launchInPlaceOnGpu(gpu: Gpu, request: InPlaceLaunch, kept:
       set.buffers[name] = buffer;
     }
     const instrumented = request.unchecked ? undefined : request.variant("instrumented");
-    const plain = request.unchecked ? program : request.variant("specialised") ?? program;
+    const plain = request.unchecked ? program : request.variant("specialised") ?? request.program;
     const checked = instrumented && fitsDevice(gpu, instrumented) ? instrumented : undefined;
     const shown = checked ?? plain;
     set.debug = gpuPrintBuffer(gpu, shown.abi.debug, program.name, made);
@@ -49,7 +49,7 @@ export async function launchInPlaceOnGpu(gpu: Gpu, request: InPlaceLaunch, kept:
     } else {
       // The interpreter reads the CPU copies: a kept one the GPU holds newer elements of is read back first.
       for (const array of request.arrays.values()) if (array.kept && !array.kept.upload) await kept.download(gpu, array.kept.storage, array.data);
-      checkCornersOnCpu(program, grid, hostArgs as never, dtypes);
+      checkCornersOnCpu(request.program, grid, hostArgs as never, dtypes);
       await launch(gpu, plain, grid, set);
     }
     const printed = set.debug && shown.abi.debug ? await readGpuPrints(gpu, program.name, shown.abi.debug, set.debug) : undefined;

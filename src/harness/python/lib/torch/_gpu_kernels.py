@@ -4,7 +4,9 @@
 # through its own strides, 0 along a broadcast dimension, so views (x.T, x[:, None], expand) are
 # read in place. A FLAT operand (contiguous, the result's shape) is read at the flat index. Every
 # value is computed in float32 and rounded once to the result's dtype, as torch does on CUDA for
-# float16. Programs are numbered over two grid axes (WebGPU allows 65535 a dimension).
+# float16. Programs are numbered over two grid axes (WebGPU allows 65535 a dimension). A torch.bool,
+# int8 or uint8 operand is read through its own 1-byte elements (a Ptr to int1 / int8 / uint8), and
+# comparisons and torch.where's condition are bool tensors, stored a byte per element.
 
 import triton
 import triton.language as tl
@@ -54,8 +56,35 @@ def _combine(a, b, op):
 
 
 @triton.jit
+def _relation(a, b, op):
+    # op 6..11: eq, ne, lt, le, gt, ge. A NaN on either side compares unequal to everything (IEEE,
+    # as torch), tested by the bits since a compiler may assume floats are never NaN. 12..14:
+    # logical and, or, xor (nonzero is true).
+    either_nan = _is_nan(a) | _is_nan(b)
+    if op == 12:
+        out = (a != 0.0) & (b != 0.0)
+    elif op == 13:
+        out = (a != 0.0) | (b != 0.0)
+    elif op == 14:
+        out = (a != 0.0) ^ (b != 0.0)
+    elif op == 6:
+        out = (a == b) & ~either_nan
+    elif op == 7:
+        out = (a != b) | either_nan
+    elif op == 8:
+        out = (a < b) & ~either_nan
+    elif op == 9:
+        out = (a <= b) & ~either_nan
+    elif op == 10:
+        out = (a > b) & ~either_nan
+    else:
+        out = (a >= b) & ~either_nan
+    return out
+
+
+@triton.jit
 def _binary(a_ptr, b_ptr, out_ptr, n, s1, s2, s3, a_off, a0, a1, a2, a3, b_off, b0, b1, b2, b3,
-            op, A_FLAT: tl.constexpr, B_FLAT: tl.constexpr, BLOCK: tl.constexpr):
+            op, A_FLAT: tl.constexpr, B_FLAT: tl.constexpr, COMPARE: tl.constexpr, BLOCK: tl.constexpr):
     offs = _flat_index(BLOCK)
     mask = offs < n
     if A_FLAT:
@@ -68,12 +97,15 @@ def _binary(a_ptr, b_ptr, out_ptr, n, s1, s2, s3, a_off, a0, a1, a2, a3, b_off, 
         b_at = b_off + _strided(offs, s1, s2, s3, b0, b1, b2, b3)
     a = tl.load(a_ptr + a_at, mask=mask, other=0.0).to(tl.float32)
     b = tl.load(b_ptr + b_at, mask=mask, other=0.0).to(tl.float32)
-    tl.store(out_ptr + offs, _combine(a, b, op).to(out_ptr.dtype.element_ty), mask=mask)
+    if COMPARE:
+        tl.store(out_ptr + offs, _relation(a, b, op), mask=mask)
+    else:
+        tl.store(out_ptr + offs, _combine(a, b, op).to(out_ptr.dtype.element_ty), mask=mask)
 
 
 @triton.jit
 def _binary_scalar(x_ptr, out_ptr, value, n, s1, s2, s3, x_off, x0, x1, x2, x3,
-                   op, SCALAR_FIRST: tl.constexpr, FLAT: tl.constexpr, BLOCK: tl.constexpr):
+                   op, SCALAR_FIRST: tl.constexpr, FLAT: tl.constexpr, COMPARE: tl.constexpr, BLOCK: tl.constexpr):
     offs = _flat_index(BLOCK)
     mask = offs < n
     if FLAT:
@@ -81,11 +113,18 @@ def _binary_scalar(x_ptr, out_ptr, value, n, s1, s2, s3, x_off, x0, x1, x2, x3,
     else:
         at = x_off + _strided(offs, s1, s2, s3, x0, x1, x2, x3)
     x = tl.load(x_ptr + at, mask=mask, other=0.0).to(tl.float32)
-    if SCALAR_FIRST:
-        out = _combine(value, x, op)
+    if COMPARE:
+        scalar = tl.zeros([BLOCK], dtype=tl.float32) + value
+        if SCALAR_FIRST:
+            tl.store(out_ptr + offs, _relation(scalar, x, op), mask=mask)
+        else:
+            tl.store(out_ptr + offs, _relation(x, scalar, op), mask=mask)
     else:
-        out = _combine(x, value, op)
-    tl.store(out_ptr + offs, out.to(out_ptr.dtype.element_ty), mask=mask)
+        if SCALAR_FIRST:
+            out = _combine(value, x, op)
+        else:
+            out = _combine(x, value, op)
+        tl.store(out_ptr + offs, out.to(out_ptr.dtype.element_ty), mask=mask)
 
 
 @triton.jit
@@ -131,6 +170,26 @@ def _unary(x_ptr, out_ptr, n, s1, s2, s3, x_off, x0, x1, x2, x3,
     else:
         out = tl.cos(x)
     tl.store(out_ptr + offs, out.to(out_ptr.dtype.element_ty), mask=mask)
+
+
+@triton.jit
+def _where(c_ptr, a_ptr, b_ptr, out_ptr, a_value, b_value, n, s1, s2, s3, c_off, c0, c1, c2, c3,
+           a_off, a0, a1, a2, a3, b_off, b0, b1, b2, b3, A_SCALAR: tl.constexpr, B_SCALAR: tl.constexpr,
+           BLOCK: tl.constexpr):
+    # torch.where(c, a, b): c a bool tensor; a and b tensors (of any readable dtype) or numbers
+    # (A_SCALAR: a_ptr is None, a_value is a).
+    offs = _flat_index(BLOCK)
+    mask = offs < n
+    c = tl.load(c_ptr + c_off + _strided(offs, s1, s2, s3, c0, c1, c2, c3), mask=mask, other=False)
+    if A_SCALAR:
+        a = tl.zeros([BLOCK], dtype=tl.float32) + a_value
+    else:
+        a = tl.load(a_ptr + a_off + _strided(offs, s1, s2, s3, a0, a1, a2, a3), mask=mask, other=0.0).to(tl.float32)
+    if B_SCALAR:
+        b = tl.zeros([BLOCK], dtype=tl.float32) + b_value
+    else:
+        b = tl.load(b_ptr + b_off + _strided(offs, s1, s2, s3, b0, b1, b2, b3), mask=mask, other=0.0).to(tl.float32)
+    tl.store(out_ptr + offs, tl.where(c, a, b).to(out_ptr.dtype.element_ty), mask=mask)
 
 
 @triton.jit

@@ -109,15 +109,24 @@ def unary(op, x):
         out = _on_gpu.unary(op, x, dtype)
         if out is not None:
             return out
+    if x.device.type == "cuda" and op == "logical_not":
+        # ~mask, torch.logical_not: x == 0, a comparison kernel.
+        out = _on_gpu.binary("eq", x, 0, D.bool_, x.shape)
+        if out is not None:
+            return out
     _on_cpu(f"torch.{op}", x)
     return Tensor._make(_js.unary(op, x._view(), dtype.name), dtype, x.shape, device=x.device)
 
 
 def where(condition, a, b):
     refuse_grad("torch.where", a, b)
-    _on_cpu("torch.where", condition, a, b)
     shape = broadcast_shapes(_shape(condition), _shape(a), _shape(b))
     dtype = _result_dtype(a, b)
+    if _device_of(condition, a, b).type == "cuda":
+        out = _on_gpu.where(condition, a, b, dtype, shape)
+        if out is not None:
+            return out
+    _on_cpu("torch.where", condition, a, b)
     return Tensor._make(_js.where(_operand(condition), _operand(a), _operand(b), to_js(list(shape)), dtype.name), dtype, shape, device=_device_of(condition, a, b))
 
 

@@ -3,7 +3,9 @@
 # is a new tensor whose elements exist only in its GPU buffer until the script reads them
 # (_resident.py). Each function here gives the result, or None where the op has no kernel for
 # these operands (an integer or bool dtype, more than 4 dimensions, --cpu): the caller then runs the
-# exact CPU op, its operands brought back from the GPU first (never a wrong answer). Inside
+# exact CPU op, its operands brought back from the GPU first (never a wrong answer). Operands may
+# be float, bool, int8 or uint8 tensors (read as float32); results are float, or bool for the
+# comparisons (and a copy to bool), stored a byte per element as torch stores them. Inside
 # triton.testing.do_bench these same launches are what is timed; an op that falls back to the CPU
 # there is named once as left out of the timing.
 
@@ -16,10 +18,13 @@ from . import _gpu_kernels as K
 from . import _gpu_nn as NN
 
 BINARY = {"add": 0, "sub": 1, "mul": 2, "div": 3, "maximum": 4, "minimum": 5}
+COMPARE = {"eq": 6, "ne": 7, "lt": 8, "le": 9, "gt": 10, "ge": 11, "logical_and": 12, "logical_or": 13, "logical_xor": 14}
 UNARY = {"copy": 0, "neg": 1, "abs": 2, "exp": 3, "exp2": 4, "log": 5, "log2": 6, "sqrt": 7, "rsqrt": 8,
          "sigmoid": 9, "relu": 10, "square": 11, "reciprocal": 12, "sin": 13, "cos": 14}
 REDUCE = {"sum": 0, "mean": 0, "max": 1, "min": 2}
 _FLOATS = (D.float32, D.float16)
+# What the kernels read (as float32, exactly: the 8-bit ones are at most 8 bits).
+_READABLE = _FLOATS + (D.bool_, D.int8, D.uint8)
 _BLOCK = 1024
 _MAX_GRID = 65535
 _said = set()
@@ -34,7 +39,7 @@ def left_out(name):
 
 def _on_gpu(*tensors):
     from ._tensor import Tensor
-    return not _state.cpu and all(isinstance(t, Tensor) and t.device.type == "cuda" and t.dtype in _FLOATS for t in tensors)
+    return not _state.cpu and all(isinstance(t, Tensor) and t.device.type == "cuda" and t.dtype in _READABLE for t in tensors)
 
 
 def fresh(dtype, shape):
@@ -80,7 +85,8 @@ def _distinct(a, b):
 
 def binary(op, a, b, dtype, shape):
     from ._tensor import Tensor, _numel
-    if op not in BINARY or dtype not in _FLOATS or len(shape) > 4 or _numel(shape) == 0:
+    compare = op in COMPARE and dtype is D.bool_
+    if not (compare or (op in BINARY and dtype in _FLOATS)) or len(shape) > 4 or _numel(shape) == 0:
         return None
     tensors = [x for x in (a, b) if isinstance(x, Tensor) and not (x.dim() == 0 and x.device.type == "cpu")]
     if not tensors or not _on_gpu(*tensors):
@@ -90,19 +96,20 @@ def binary(op, a, b, dtype, shape):
     s1, s2, s3 = _padded(shape)[1:]
     if len(tensors) == 2:
         b = _distinct(a, b)
-        K._binary[_grid(n)](_base(a), _base(b), out, n, s1, s2, s3, *_strides(a, shape), *_strides(b, shape), BINARY[op],
-                            A_FLAT=_flat(a, shape), B_FLAT=_flat(b, shape), BLOCK=_BLOCK)
+        K._binary[_grid(n)](_base(a), _base(b), out, n, s1, s2, s3, *_strides(a, shape), *_strides(b, shape), (COMPARE if compare else BINARY)[op],
+                            A_FLAT=_flat(a, shape), B_FLAT=_flat(b, shape), COMPARE=compare, BLOCK=_BLOCK)
         return out
     x = tensors[0]
     other = b if x is a else a
     value = float(other.item() if isinstance(other, Tensor) else other)
-    K._binary_scalar[_grid(n)](_base(x), out, value, n, s1, s2, s3, *_strides(x, shape), BINARY[op],
-                               SCALAR_FIRST=x is not a, FLAT=_flat(x, shape), BLOCK=_BLOCK)
+    K._binary_scalar[_grid(n)](_base(x), out, value, n, s1, s2, s3, *_strides(x, shape), (COMPARE if compare else BINARY)[op],
+                               SCALAR_FIRST=x is not a, FLAT=_flat(x, shape), COMPARE=compare, BLOCK=_BLOCK)
     return out
 
 
 def unary(op, x, dtype):
-    if op not in UNARY or dtype not in _FLOATS or x.dim() > 4 or x.numel() == 0 or not _on_gpu(x):
+    # A copy may also make a bool tensor (x.bool(), x != 0); every other op a float one.
+    if op not in UNARY or not (dtype in _FLOATS or (op == "copy" and dtype is D.bool_)) or x.dim() > 4 or x.numel() == 0 or not _on_gpu(x):
         return None
     out = fresh(dtype, tuple(x.shape))
     n = out.numel()
@@ -114,6 +121,31 @@ def unary(op, x, dtype):
 def copy(x, dtype=None):
     """A contiguous copy on the GPU (a cast to `dtype` where given), or None."""
     return unary("copy", x, dtype or x.dtype)
+
+
+def where(condition, a, b, dtype, shape):
+    """torch.where(condition, a, b) of a bool GPU tensor and GPU tensors or numbers, a float result, or None."""
+    from ._tensor import Tensor, _numel
+    if dtype not in _FLOATS or len(shape) > 4 or _numel(shape) == 0 or not isinstance(condition, Tensor) or condition.dtype is not D.bool_:
+        return None
+    tensors = [x for x in (condition, a, b) if isinstance(x, Tensor)]
+    if any(t.dim() == 0 and t.device.type == "cpu" for t in tensors) or not _on_gpu(*tensors):
+        return None
+    if len({id(t._data) for t in tensors}) < len(tensors):
+        return None
+    out = fresh(dtype, tuple(shape))
+    n = out.numel()
+    s1, s2, s3 = _padded(shape)[1:]
+    operands = []
+    for x in (a, b):
+        if isinstance(x, Tensor):
+            operands.append((_base(x), 0.0, _strides(x, shape), False))
+        else:
+            operands.append((None, float(x), [0] * 5, True))
+    (a_ptr, a_value, a_strides, a_scalar), (b_ptr, b_value, b_strides, b_scalar) = operands
+    K._where[_grid(n)](_base(condition), a_ptr, b_ptr, out, a_value, b_value, n, s1, s2, s3, *_strides(condition, shape),
+                       *a_strides, *b_strides, A_SCALAR=a_scalar, B_SCALAR=b_scalar, BLOCK=_BLOCK)
+    return out
 
 
 def assign(dst, src):

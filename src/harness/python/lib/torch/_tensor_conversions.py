@@ -25,7 +25,7 @@ class TensorConversions:
         """A contiguous copy, cast to dtype: a GPU kernel for a GPU tensor where it has one (_on_gpu.copy)."""
         from . import _on_gpu
         if self._device.type == "cuda":
-            out = _on_gpu.copy(self, dtype) if self._dtype.kind == "float" else None
+            out = _on_gpu.copy(self, dtype)
             if out is not None:
                 return out
             _on_gpu.left_out(f"a copy to {dtype.name}")

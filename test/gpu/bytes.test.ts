@@ -1,0 +1,85 @@
+// 8-bit elements (Ptr<bool>, Ptr<i8>, Ptr<u8>; codegen/bytes.ts) on the GPU (lavapipe on CI) and
+// the interpreter: test/fixtures/bytes.kernel.ts's runs at every size, checked against their
+// references from poisoned outputs, with the race and bounds checks of the instrumented launch
+// and of --cpu, which count elements, not words: programs storing different bytes of one word
+// are no race and lose no byte, two programs storing the same byte are (KL3104).
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { runJson } from "../support/run-in-process";
+import { compileForGpu, runBoth } from "../support/kernel-runner";
+
+process.env.XDG_RUNTIME_DIR ??= "/tmp";
+
+const FIXTURE = "test/fixtures/bytes.kernel.ts";
+const RUNS = ["keepMask 1", "keepMask 7", "keepMask 1001", "interleavedPrograms 13", "interleavedPrograms 1003", "signedBytes 5", "signedBytes 999", "twoProgramsOneWord 4"];
+
+for (const cpu of [false, true]) {
+  test(`bool, int8 and uint8 buffers: masks and bytes stored by programs sharing words match their references at sizes not multiples of 4, no race reported (${cpu ? "--cpu" : "the GPU, instrumented"})`, async () => {
+    const { code, report } = await runJson(FIXTURE, { cpu, reps: 0, sweep: true });
+    assert.deepEqual(report.diagnostics, []);
+    assert.equal(code, 0);
+    assert.deepEqual(report.runs.map((r: any) => `${r.name} ${r.size}`), RUNS);
+    for (const r of report.runs) assert.ok(r.correct && r.maxAbsDiff === 0, `${r.name} ${r.size}: ${JSON.stringify(r.firstMismatch)}`);
+  });
+}
+
+test("two programs storing the same byte of a Ptr<bool> race (KL3104 at the store), on the GPU and with --cpu", async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "kernel-lab-bytes-"));
+  const file = path.join(dir, "same-byte.kernel.ts");
+  writeFileSync(
+    file,
+    `import { kernel, tl, defineRun, empty } from "kernel-lab";
+import type { Ptr, bool, i32 } from "kernel-lab";
+export const same = kernel(function same(out_ptr: Ptr<bool>, n: i32) {
+  const offs = tl.programId(0) * 2 + tl.arange(0, 4);
+  tl.store(out_ptr + offs, offs > 2, offs < n);
+});
+export const sameByte = defineRun({
+  kernel: same, sizes: [8], grid: () => [3],
+  args: (n) => ({ out_ptr: empty(n, "bool"), n }), outputs: ["out_ptr"],
+  reference: () => ({ out_ptr: [0, 0, 0, 1, 1, 1, 1, 1] }),
+});
+`,
+  );
+  for (const cpu of [false, true]) {
+    const { report } = await runJson(file, { cpu, reps: 0 });
+    assert.deepEqual(report.diagnostics.map((d: any) => [d.code, d.line]), [["KL3104", 5]], JSON.stringify(report.diagnostics));
+    assert.match(report.diagnostics[0].message, /both store out_ptr\[[23]\]/);
+  }
+});
+
+test("a stored byte buffer is array<atomic<u32>> written with atomicAnd then atomicOr; a read-only one array<u32>; i8 loads sign-extend, u8 zero-extend", async () => {
+  const source = `import { kernel, tl } from "kernel-lab";
+import type { Ptr, i8, u8, bool, i32, constexpr } from "kernel-lab";
+export const k = kernel(function k(a_ptr: Ptr<i8>, b_ptr: Ptr<u8>, m_ptr: Ptr<bool>, out_ptr: Ptr<i32>, n: i32, BLOCK: constexpr) {
+  const offs = tl.programId(0) * BLOCK + tl.arange(0, BLOCK);
+  const inside = offs < n;
+  const a = tl.load(a_ptr + offs, inside);
+  const b = tl.load(b_ptr + offs, inside);
+  tl.store(out_ptr + offs, a * 256 + b, inside);
+  tl.store(m_ptr + offs, a < 0, inside);
+});
+`;
+  const kernel = await compileForGpu(source, { BLOCK: 16 });
+  assert.match(kernel.wgsl, /var<storage, read> b_a_ptr: array<u32>;/);
+  assert.match(kernel.wgsl, /var<storage, read_write> b_m_ptr: array<atomic<u32>>;/);
+  assert.match(kernel.wgsl, /atomicAnd\(&b_m_ptr\[[^;]*; atomicOr\(&b_m_ptr\[/);
+  const n = 45;
+  const a = Int8Array.from({ length: n }, () => Math.floor(Math.random() * 256) - 128);
+  const b = Uint8Array.from({ length: n }, () => Math.floor(Math.random() * 256));
+  const { gpu, cpu } = await runBoth({
+    source,
+    constexprs: { BLOCK: 16 },
+    grid: [3],
+    args: { a_ptr: a, b_ptr: b, m_ptr: new Uint8Array(n).fill(0xad), out_ptr: new Int32Array(n).fill(0x7fbadbad), n },
+    outputs: ["out_ptr", "m_ptr"],
+  });
+  for (const [name, got] of [["GPU", gpu], ["CPU", cpu]] as const) {
+    assert.deepEqual([...got.out_ptr], Array.from(a, (x, i) => x * 256 + b[i]), name);
+    assert.deepEqual([...got.m_ptr], Array.from(a, (x) => (x < 0 ? 1 : 0)), name);
+  }
+});
