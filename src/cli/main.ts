@@ -140,9 +140,9 @@ async function checkCommand(cmd: Extract<Command, { kind: "check" }>): Promise<n
       unreadable = true;
       continue;
     }
-    const located = locate(file, text, file.endsWith(".py") ? checkPythonBesideModules(fileArg, file, text) : await checkKernelFile(fileArg, file, text));
+    const located = locate(file, text, file.endsWith(".py") ? await checkPythonBesideModules(fileArg, file, text) : await checkKernelFile(fileArg, file, text));
     all.push(...located);
-    for (const d of located) lines.push(formatDiagnostic(d, cmd.pretty ? text : undefined));
+    for (const d of located) lines.push(formatDiagnostic(d, cmd.pretty ? text : undefined, file));
     // A Python kernel the file doesn't launch is checked with guessed types: said, beside the diagnostics.
     if (file.endsWith(".py") && !cmd.json) notes.push(...pythonCheckAssumptions(readPythonFile(file, text)).map((n) => `kernel-lab: note: ${n}`));
   }
@@ -159,7 +159,7 @@ async function checkCommand(cmd: Extract<Command, { kind: "check" }>): Promise<n
  * kernel library's ops/x.py) is read as that package's module, so its relative imports
  * (`from ..utils import helper`) resolve from the folder above the outermost package.
  */
-function checkPythonBesideModules(fileArg: string, file: string, text: string) {
+async function checkPythonBesideModules(fileArg: string, file: string, text: string) {
   let folder = path.dirname(path.resolve(fileArg));
   // A package's __init__.py is the package itself.
   const names = path.basename(fileArg) === "__init__.py" ? [] : [path.basename(fileArg).replace(/\.py$/, "")];
@@ -169,7 +169,7 @@ function checkPythonBesideModules(fileArg: string, file: string, text: string) {
   }
   const inPackage = folder !== path.dirname(path.resolve(fileArg));
   const python = readPythonFile(file, text, inPackage ? names.join(".") : undefined);
-  readImportedModules(python, (module) => {
+  await readImportedModules(python, (module) => {
     const base = path.join(folder, ...module.split("."));
     for (const candidate of [path.join(base, "__init__.py"), `${base}.py`]) {
       try {

@@ -44,7 +44,7 @@ export async function runPythonCommand(cmd: Extract<Command, { kind: "run" }>, w
   } catch {
     text = undefined;
   }
-  for (const d of report.diagnostics) lines.push(outcome === "no-adapter" ? `kernel-lab: ${d.message} (${d.code})` : formatDiagnostic(d, text));
+  for (const d of report.diagnostics) lines.push(outcome === "no-adapter" ? `kernel-lab: ${d.message} (${d.code})` : formatDiagnostic(d, text, report.file));
   const failed = report.checks.filter((c) => !c.passed);
   if (failed.length > 0) lines.push(`kernel-lab: ${failed.length} of ${report.checks.length} checks failed (${failed.map((c) => `${report.file}:${c.line}`).join(", ")})`);
   if (lines.length > 0) await write(process.stderr, lines.join("\n") + "\n");
@@ -74,6 +74,6 @@ export async function pythonExerciseSource(fileArg: string, write: (stream: Node
   if (!exercise) return undefined;
   const source = exerciseRunText(exercise, path.resolve(fileArg), text);
   if (!("diagnostics" in source)) return source;
-  await write(process.stderr, `${locate(fileArg, text, source.diagnostics).map((d) => formatDiagnostic(d, text)).join("\n")}\n`);
+  await write(process.stderr, `${locate(fileArg, text, source.diagnostics).map((d) => formatDiagnostic(d, text, fileArg)).join("\n")}\n`);
   return EXIT_CODES["compile-error"];
 }

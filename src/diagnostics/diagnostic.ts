@@ -33,6 +33,15 @@ export interface DiagnosticFix {
   preferred?: boolean;
 }
 
+/** A range of another file, 1-based lines and columns, end exclusive (as LocatedDiagnostic's). */
+export interface FilePlace {
+  file: string;
+  line: number;
+  column: number;
+  endLine: number;
+  endColumn: number;
+}
+
 export interface Diagnostic {
   code: DiagnosticCode;
   severity: Severity;
@@ -40,6 +49,13 @@ export interface Diagnostic {
   span: Span;
   related?: RelatedLocation[];
   fixes?: DiagnosticFix[];
+  /**
+   * Where the mistake is when it is in another file: a Python kernel's call to another module's
+   * @triton.jit function (python/externals.ts). `span` is then the call in this file that leads
+   * there; `kernel-lab check` and runs report the diagnostic at `origin`, the editor at `span`
+   * with `origin` as its related location.
+   */
+  origin?: FilePlace;
 }
 
 /** KL1xxx syntax and unsupported constructs, KL2xxx types and shapes, KL3xxx launches and runs, KL9xxx internal. */
@@ -69,7 +85,7 @@ export class DiagnosticLog {
 export function distinctDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[] {
   const seen = new Set<string>();
   const distinct = diagnostics.filter((d) => {
-    const key = `${d.code}:${d.span.start}:${d.span.end}:${d.message}`;
+    const key = `${d.code}:${d.span.start}:${d.span.end}:${d.message}:${d.origin ? `${d.origin.file}:${d.origin.line}:${d.origin.column}` : ""}`;
     if (seen.has(key)) return false;
     seen.add(key);
     return true;

@@ -44,7 +44,8 @@ export interface LocatedDiagnostic {
   severity: Diagnostic["severity"];
   code: string;
   message: string;
-  related?: { line: number; column: number; endLine: number; endColumn: number; message: string }[];
+  /** `file`: where the location is in another file than the diagnostic's (the call that leads into another module's function). */
+  related?: { file?: string; line: number; column: number; endLine: number; endColumn: number; message: string }[];
 }
 
 export function locate(file: string, text: string, diagnostics: readonly Diagnostic[]): LocatedDiagnostic[] {
@@ -54,20 +55,47 @@ export function locate(file: string, text: string, diagnostics: readonly Diagnos
     const b = map.at(s.end);
     return { line: a.line, column: a.column, endLine: b.line, endColumn: b.column };
   };
-  return diagnostics.map((d) => ({
-    file,
-    ...span(d.span),
-    severity: d.severity,
-    code: d.code,
-    message: d.message,
-    ...(d.related ? { related: d.related.map((r) => ({ ...span(r.span), message: r.message })) } : {}),
-  }));
+  const out: LocatedDiagnostic[] = [];
+  // A mistake inside another module's function, reached from several calls (two kernels call one
+  // broken helper): one diagnostic there, each call a related location.
+  const elsewhere = new Map<string, { located: LocatedDiagnostic; message: string; calls: string[] }>();
+  for (const d of diagnostics) {
+    if (!d.origin) {
+      out.push({
+        file,
+        ...span(d.span),
+        severity: d.severity,
+        code: d.code,
+        message: d.message,
+        ...(d.related ? { related: d.related.map((r) => ({ ...span(r.span), message: r.message })) } : {}),
+      });
+      continue;
+    }
+    const { file: other, ...place } = d.origin;
+    const call = span(d.span);
+    const key = `${other}:${place.line}:${place.column}:${place.endLine}:${place.endColumn}:${d.code}:${d.message}`;
+    let known = elsewhere.get(key);
+    if (!known) {
+      known = { located: { file: other, ...place, severity: d.severity, code: d.code, message: d.message, related: [] }, message: d.message, calls: [] };
+      elsewhere.set(key, known);
+      out.push(known.located);
+    }
+    if (known.calls.includes(`${call.line}:${call.column}`)) continue;
+    known.calls.push(`${call.line}:${call.column}`);
+    known.located.related!.push({ file, ...call, message: "the call that leads there" });
+    known.located.message = `${known.message} (called at ${known.calls.map((c) => `${file}:${c}`).join(", ")})`;
+  }
+  return out;
 }
 
-/** `path:line:col - error KL1003: message`, then the user's line with a caret under the range. */
-export function formatDiagnostic(d: LocatedDiagnostic, text?: string): string {
+/**
+ * `path:line:col - error KL1003: message`, then the user's line with a caret under the range:
+ * `text` is the text of `textFile` (the diagnostic's own file unless said): a diagnostic in another
+ * file (a cross-module helper's) is shown without its line.
+ */
+export function formatDiagnostic(d: LocatedDiagnostic, text?: string, textFile: string = d.file): string {
   const head = `${d.file}:${d.line}:${d.column} - ${d.severity} ${d.code}: ${d.message}`;
-  if (text === undefined) return head;
+  if (text === undefined || textFile !== d.file) return head;
   const source = new LineMap(text).lineText(d.line);
   const width = d.endLine === d.line ? Math.max(1, d.endColumn - d.column) : Math.max(1, source.length - d.column + 1);
   const gutter = String(d.line);

@@ -9,6 +9,7 @@ import { compiler, pythonCompiler } from "./compiler";
 import { isKernelDocument, isTritonPythonDocument } from "./kernel-document";
 import { exerciseNamed } from "../exercises/course";
 import { checkPythonExercise, pythonExerciseId } from "../python/exercise";
+import { readWithModules } from "./python-modules";
 
 /** Kernel files, and Python files with a @triton.jit kernel (docs/LANGUAGE.md §2.2); other Python is left alone. */
 function isChecked(document: vscode.TextDocument): boolean {
@@ -76,10 +77,28 @@ export class KernelDiagnostics implements vscode.Disposable {
   }
 
   private check(document: vscode.TextDocument): void {
+    // A Python file's imports are read through the workspace first (asynchronously): its calls to
+    // other modules' @triton.jit functions are checked in their files.
+    if (!isKernelDocument(document) && !exerciseNamed(pythonExerciseId(document.getText()) ?? "")) {
+      const version = document.version;
+      readWithModules(document).then(
+        (read) => {
+          if (!document.isClosed && document.version === version) this.show(document, () => pythonCompiler().checkPython(read.file), read.uris);
+        },
+        (error: unknown) => this.show(document, () => {
+          throw error;
+        }),
+      );
+      return;
+    }
+    this.show(document, () => (isKernelDocument(document) ? compiler().checkFile(document.fileName, document.getText()) : checkPython(document.fileName, document.getText())));
+  }
+
+  private show(document: vscode.TextDocument, check: () => KernelDiagnostic[], uris?: ReadonlyMap<string, vscode.Uri>): void {
     const started = performance.now();
     try {
-      const found = isKernelDocument(document) ? compiler().checkFile(document.fileName, document.getText()) : checkPython(document.fileName, document.getText());
-      this.collection.set(document.uri, found.map((d) => toVscode(document, d)));
+      const found = check();
+      this.collection.set(document.uri, found.map((d) => toVscode(document, d, uris)));
       this.fixes.set(document.uri.toString(), {
         version: document.version,
         diagnostics: found.flatMap((d) => (d.fixes ? [{ code: d.code, span: d.span, fixes: d.fixes }] : [])),
@@ -127,13 +146,22 @@ function checkPython(fileName: string, text: string): KernelDiagnostic[] {
   return exercise ? checkPythonExercise(exercise, fileName, text) : pythonCompiler().checkPythonFile(fileName, text);
 }
 
-/** Spans are UTF-16 offsets, as `document.positionAt` expects. */
-function toVscode(document: vscode.TextDocument, d: KernelDiagnostic): vscode.Diagnostic {
+/**
+ * Spans are UTF-16 offsets, as `document.positionAt` expects. A mistake inside another module's
+ * function (`origin`) squiggles the call that leads there, the helper's place in front of the message
+ * and as its related location (`uris`: the modules read, by the file name the diagnostic carries).
+ */
+function toVscode(document: vscode.TextDocument, d: KernelDiagnostic, uris?: ReadonlyMap<string, vscode.Uri>): vscode.Diagnostic {
   const range = (span: Span) => new vscode.Range(document.positionAt(span.start), document.positionAt(span.end));
-  const diagnostic = new vscode.Diagnostic(range(d.span), d.message, SEVERITY[d.severity]);
+  const message = d.origin ? `${vscode.workspace.asRelativePath(uris?.get(d.origin.file) ?? d.origin.file)}:${d.origin.line}:${d.origin.column}: ${d.message}` : d.message;
+  const diagnostic = new vscode.Diagnostic(range(d.span), message, SEVERITY[d.severity]);
   diagnostic.code = d.code;
   diagnostic.source = DIAGNOSTIC_SOURCE;
-  if (d.related && d.related.length > 0) {
+  const elsewhere = d.origin && uris?.get(d.origin.file);
+  if (d.origin && elsewhere) {
+    const at = new vscode.Range(d.origin.line - 1, d.origin.column - 1, d.origin.endLine - 1, d.origin.endColumn - 1);
+    diagnostic.relatedInformation = [new vscode.DiagnosticRelatedInformation(new vscode.Location(elsewhere, at), `${d.message} (inside the function this line calls)`)];
+  } else if (d.related && d.related.length > 0) {
     diagnostic.relatedInformation = d.related.map(
       (r) => new vscode.DiagnosticRelatedInformation(new vscode.Location(document.uri, range(r.span)), r.message),
     );

@@ -138,7 +138,7 @@ export class PythonRuns implements vscode.Disposable {
     switch (outcome.kind) {
       case "completed": {
         const { report } = outcome;
-        const marks = marksOf(report, document, (a, b) => this.paths.samePath(a, b, outcome.folder), this.paths.pathOf(document.uri));
+        const marks = marksOf(report, document, (a, b) => this.paths.samePath(a, b, outcome.folder), this.paths.pathOf(document.uri), (file) => this.paths.uriOf(path.resolve(outcome.folder, file)));
         this.diagnostics.set(document.uri, marks.map((m) => m.diagnostic));
         if (report.traceback) this.output.append(report.traceback);
         for (const m of marks) if (m.view.code !== PythonCodes.pythonRaised) this.output.appendLine(`${label}:${m.view.line}:${m.view.column}: ${m.view.severity} ${m.view.code}: ${m.view.message}`);
@@ -227,11 +227,20 @@ interface Mark {
   view: DiagnosticView;
 }
 
-/** The report's diagnostics in this file, and the traceback's line as KL3124 (the exception's last line as its message). */
-function marksOf(report: PythonFileReport, document: vscode.TextDocument, samePath: (a: string, b: string) => boolean, file: string): Mark[] {
-  const views: (DiagnosticView & { endLine: number; endColumn: number })[] = report.diagnostics
-    .filter((d) => samePath(d.file, file))
-    .map((d) => ({ line: d.line, column: d.column, endLine: d.endLine, endColumn: d.endColumn, severity: d.severity, code: d.code, message: d.message }));
+/**
+ * The report's diagnostics in this file, and the traceback's line as KL3124 (the exception's last
+ * line as its message). One inside another module's function (a cross-module helper's) is marked at
+ * this file's call that leads there, the helper's place in front and as its related location.
+ */
+function marksOf(report: PythonFileReport, document: vscode.TextDocument, samePath: (a: string, b: string) => boolean, file: string, uriOf: (file: string) => vscode.Uri): Mark[] {
+  const views: (DiagnosticView & { endLine: number; endColumn: number; elsewhere?: vscode.Location })[] = report.diagnostics.flatMap((d) => {
+    const fields = { severity: d.severity, code: d.code };
+    if (samePath(d.file, file)) return [{ line: d.line, column: d.column, endLine: d.endLine, endColumn: d.endColumn, ...fields, message: d.message }];
+    const call = d.related?.find((r) => r.file !== undefined && samePath(r.file, file));
+    if (!call) return [];
+    const elsewhere = new vscode.Location(uriOf(d.file), new vscode.Range(d.line - 1, d.column - 1, d.endLine - 1, d.endColumn - 1));
+    return [{ line: call.line, column: call.column, endLine: call.endLine, endColumn: call.endColumn, ...fields, message: `${d.file}:${d.line}:${d.column}: ${d.message}`, elsewhere }];
+  });
   const line = report.exception?.line;
   if (report.traceback && line && line <= document.lineCount) {
     const text = document.lineAt(line - 1);
@@ -254,7 +263,8 @@ function marksOf(report: PythonFileReport, document: vscode.TextDocument, samePa
     );
     diagnostic.code = v.code;
     diagnostic.source = "kernel-lab";
-    const { endLine: _e, endColumn: _c, ...view } = v;
+    if (v.elsewhere) diagnostic.relatedInformation = [new vscode.DiagnosticRelatedInformation(v.elsewhere, "where the mistake is, inside the function this line calls")];
+    const { endLine: _e, endColumn: _c, elsewhere: _where, ...view } = v;
     return { diagnostic, view };
   });
 }

@@ -185,7 +185,7 @@ export function lowerCall(ctx: LowerContext, n: SyntaxNode): void {
  */
 function lowerExternalCall(ctx: LowerContext, n: SyntaxNode, span: Span, callee: SyntaxNode, file: PythonFile, kernel: PythonKernel, positional: readonly SyntaxNode[], keywords: readonly Keyword[]): void {
   const site = spanOf(callee);
-  const name = ctx.externals.use(file, kernel, ctx.prefix === "" ? site : ctx.externals.files.find((f) => f.prefix === ctx.prefix)?.site ?? site);
+  const name = ctx.externals.use(file, kernel, ctx.prefix === "" ? site : ctx.externals.lowering?.site ?? site);
   const literals: string[] = [];
   for (const p of kernel.params.slice(positional.length)) {
     if (!p.defaultSpan || keywords.some((k) => k.name === p.name)) continue;

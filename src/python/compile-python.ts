@@ -2,7 +2,7 @@
 // specialise one @triton.jit kernel for its arguments' types and constexpr values, through the
 // same TypeScript front end, semantics, IR and code generator as a `.kernel.ts` kernel.
 
-import type { Diagnostic, Span } from "../diagnostics/diagnostic";
+import type { Diagnostic, FilePlace, Span } from "../diagnostics/diagnostic";
 import { distinctDiagnostics } from "../diagnostics/diagnostic";
 import { Codes } from "../diagnostics/codes";
 import type { PointeeDtype } from "../ir/ir";
@@ -32,8 +32,10 @@ export interface PythonCompileResult {
   /** The TypeScript the kernel was lowered to, and the kernel as the TypeScript front end read it. */
   typescript?: string;
   source?: KernelSource;
-  /** Moves a range of `typescript` (an IR span, a run-time error's) onto the Python text. */
+  /** Moves a range of `typescript` (an IR span, a run-time error's) onto the Python text (inside another module's function: the call that leads there). */
   toPython: (span: Span) => Span;
+  /** Where a range of `typescript` is in another module's file (a cross-module helper's line); undefined in the kernel's own file. */
+  origin?: (span: Span) => FilePlace | undefined;
 }
 
 /**
@@ -104,13 +106,14 @@ export function compilePythonKernel(
   const lowered = lowerFunctions(file, functions);
   // A range inside another module's function is the call in this file that led there (externals.ts).
   const toPython = (span: Span) => lowered.externals.toMain(lowered.map.toPython(span));
+  const origin = (span: Span) => lowered.externals.origin(lowered.map.toPython(span));
   const parsed = parseKernelFile(file.fileName.replace(/\.py$/, ".kernel.ts"), lowered.typescript);
   const source = parsed.kernels.find((k) => k.name === tsName(kernel.name));
   const mapped = (ds: readonly Diagnostic[]) => ds.map((d) => lowered.externals.relocate(mapDiagnostic(d, lowered.map)));
   // A construct outside the language is the one mistake to report: what follows from it is noise.
-  if (lowered.diagnostics.some((d) => d.severity === "error")) return { diagnostics: distinctDiagnostics(lowered.diagnostics), typescript: lowered.typescript, toPython };
+  if (lowered.diagnostics.some((d) => d.severity === "error")) return { diagnostics: distinctDiagnostics(lowered.diagnostics), typescript: lowered.typescript, toPython, origin };
   if (!source || parsed.diagnostics.some((d) => d.severity === "error")) {
-    return { diagnostics: distinctDiagnostics([...lowered.diagnostics, ...mapped(parsed.diagnostics)]), typescript: lowered.typescript, ...(source ? { source } : {}), toPython };
+    return { diagnostics: distinctDiagnostics([...lowered.diagnostics, ...mapped(parsed.diagnostics)]), typescript: lowered.typescript, ...(source ? { source } : {}), toPython, origin };
   }
   const result = compileKernel(source, numeric, target, specialization, options);
   return {
@@ -119,6 +122,7 @@ export function compilePythonKernel(
     typescript: lowered.typescript,
     source,
     toPython,
+    origin,
   };
 }
 

@@ -3,10 +3,11 @@
 // module's text comes with the run (PythonFile.modules), and each function called is lowered into
 // the kernel's TypeScript file under a name of its module's (`xmod_helpers_lang__program_id`), with
 // the helpers it calls in turn. Its pieces are mapped past the end of the kernel's file (each
-// module at a base offset of its own), so a diagnostic inside it is told apart and reported at the
-// kernel file's call with the helper's file, line and column in front of the message.
+// module at a base offset of its own), so a diagnostic inside it is told apart: it keeps the kernel
+// file's call as its span and the helper's file, line and column as its origin (`check` and runs
+// report it there, the editor at the call with the helper's place as related information).
 
-import type { Diagnostic, Span } from "../diagnostics/diagnostic";
+import type { Diagnostic, FilePlace, Span } from "../diagnostics/diagnostic";
 import { LineMap } from "../diagnostics/position";
 import { absoluteModule, helpersOf, type PythonFile, type PythonKernel } from "./module";
 
@@ -26,12 +27,16 @@ export interface ExternalFile {
 export interface ExternalFunction {
   external: ExternalFile;
   kernel: PythonKernel;
+  /** The call in the kernel's own file that led to it (first), directly or through other helpers. */
+  site: Span;
 }
 
 export class Externals {
   readonly files: ExternalFile[] = [];
   /** Functions to lower still; each is queued once. */
   readonly queue: ExternalFunction[] = [];
+  /** The queued function being lowered now (its calls to others lead there from its site). */
+  lowering: ExternalFunction | undefined;
   private readonly queued = new Set<string>();
   private next: number;
 
@@ -49,18 +54,7 @@ export class Externals {
    * under that name (a package's __init__.py that does `from .lang import program_id`).
    */
   find(module: string, name: string, from: PythonFile = this.main): { file: PythonFile; kernel: PythonKernel } | undefined {
-    let absolute = absoluteModule(from, module);
-    for (let hops = 0; absolute !== undefined && hops < 8; hops++) {
-      const file = this.modules.get(absolute);
-      if (!file) return undefined;
-      const kernel = file.kernels.find((k) => k.name === name);
-      if (kernel) return { file, kernel };
-      const imported = file.imports.imported.get(name);
-      if (!imported) return undefined;
-      absolute = absoluteModule(file, imported.module);
-      name = imported.name;
-    }
-    return undefined;
+    return externalFunction(this.modules, from, module, name);
   }
 
   /** Queues `kernel` of `file` (and the helpers of its file it calls); its name in the TypeScript file. */
@@ -70,7 +64,7 @@ export class Externals {
       const key = `${file.fileName}\0${k.name}`;
       if (this.queued.has(key)) continue;
       this.queued.add(key);
-      this.queue.push({ external, kernel: k });
+      this.queue.push({ external, kernel: k, site });
     }
     return `${external.prefix}${kernel.name}`;
   }
@@ -93,22 +87,69 @@ export class Externals {
 
   /** A span of the combined range on the kernel's own file: a helper's own becomes the call that led to it. */
   toMain(span: Span): Span {
-    return this.at(span.start)?.site ?? span;
+    const external = this.at(span.start);
+    return external ? this.siteOf(external, span.start - external.base) : span;
   }
 
-  /** A diagnostic at a combined span → at the kernel file's call, the helper's file:line:col in front. */
+  /** The call in the kernel's file that leads to the function of `external` holding `offset` (of that file's text). */
+  private siteOf(external: ExternalFile, offset: number): Span {
+    return this.queue.find((f) => f.external === external && offset >= f.kernel.node.from && offset <= f.kernel.node.to)?.site ?? external.site;
+  }
+
+  /** Where a span of the combined range is in another module's file; undefined in the kernel's own. */
+  origin(span: Span): FilePlace | undefined {
+    const external = this.at(span.start);
+    return external && place(external, span.start - external.base, span.end - external.base);
+  }
+
+  /** A diagnostic at a combined span → at the kernel file's call, with its place in the helper's file as its origin. */
   relocate(diagnostic: Diagnostic): Diagnostic {
     // The TypeScript names of other modules' functions, in a message, as Python writes them (`pkg.mod.helper`).
     const d = this.files.reduce((m, f) => (m.message.includes(f.prefix) ? { ...m, message: m.message.split(f.prefix).join(`${f.module}.`) } : m), diagnostic);
     const external = this.at(d.span.start);
-    if (external) return this.inFile(external, d, d.span.start - external.base);
+    if (external) return this.inFile(external, d, d.span.start - external.base, d.span.end - external.base);
     return d.related ? { ...d, related: d.related.map((r) => ({ ...r, span: this.toMain(r.span) })) } : d;
   }
 
   /** A diagnostic found while lowering `external` (its span in that file's own text). */
-  inFile(external: ExternalFile, d: Diagnostic, offset = d.span.start): Diagnostic {
-    const at = external.lines.at(offset);
+  inFile(external: ExternalFile, d: Diagnostic, start = d.span.start, end = d.span.end): Diagnostic {
     const { related: _related, ...rest } = d;
-    return { ...rest, message: `${external.file.fileName}:${at.line}:${at.column}: ${d.message}`, span: external.site };
+    return { ...rest, span: this.siteOf(external, start), origin: place(external, start, end) };
   }
+}
+
+function place(external: ExternalFile, start: number, end: number): FilePlace {
+  const a = external.lines.at(start);
+  const b = external.lines.at(Math.max(start, end));
+  return { file: external.file.fileName, line: a.line, column: a.column, endLine: b.line, endColumn: b.column };
+}
+
+/**
+ * The @triton.jit function `name` of `module` as `from` imports it (a relative name against
+ * `from`'s package), among the modules a run sent, following a package's re-export (`from .lang
+ * import program_id` in its __init__.py).
+ */
+export function externalFunction(modules: ReadonlyMap<string, PythonFile>, from: PythonFile, module: string, name: string): { file: PythonFile; kernel: PythonKernel } | undefined {
+  let absolute = absoluteModule(from, module);
+  for (let hops = 0; absolute !== undefined && hops < 8; hops++) {
+    const file = modules.get(absolute);
+    if (!file) return undefined;
+    const kernel = file.kernels.find((k) => k.name === name);
+    if (kernel) return { file, kernel };
+    const imported = file.imports.imported.get(name);
+    if (!imported) return undefined;
+    absolute = absoluteModule(file, imported.module);
+    name = imported.name;
+  }
+  return undefined;
+}
+
+/** The other module's @triton.jit function a call's dotted callee names in `from` (`helper` imported by name, `m.helper`, `pkg.mod.helper`). */
+export function externalCallee(modules: ReadonlyMap<string, PythonFile>, from: PythonFile, dotted: readonly string[]): { file: PythonFile; kernel: PythonKernel } | undefined {
+  if (dotted.length === 1) {
+    const named = from.imports.imported.get(dotted[0]);
+    return named && externalFunction(modules, from, named.module, named.name);
+  }
+  const module = from.imports.modules.get(dotted[0]);
+  return module === undefined ? undefined : externalFunction(modules, from, [module, ...dotted.slice(1, -1)].join("."), dotted[dotted.length - 1]);
 }

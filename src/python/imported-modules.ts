@@ -2,18 +2,18 @@
 // are read here instead, as Python would find them beside the script: each dotted name the file
 // imports (`import pkg.mod as m`, `from pkg import mod`, `from mod import helper`, and inside a package
 // `from . import utils`, `from ..ops import x`) and theirs in turn.
-// The reader is the caller's (the command line reads the file system; a browser has none).
+// The reader is the caller's (the command line reads the file system, the editor the workspace's).
 
 import { absoluteModule, readPythonFile, type PythonFile } from "./module";
 
-/** A module's text by its dotted name (`pkg.mod` → FOLDER/pkg/mod/__init__.py or FOLDER/pkg/mod.py), or undefined. */
-export type ModuleReader = (module: string) => { file: string; text: string } | undefined;
+/** A module's text by its dotted name (`pkg.mod` → FOLDER/pkg/mod/__init__.py or FOLDER/pkg/mod.py), or undefined; the editor's reads are asynchronous. */
+export type ModuleReader = (module: string) => { file: string; text: string } | undefined | Promise<{ file: string; text: string } | undefined>;
 
 /** A Python program imports few modules of its own: more than this is a folder that isn't one program's. */
 const MAX_MODULES = 64;
 
 /** Fills `file.modules` with the modules beside it that it imports, read by `read`. */
-export function readImportedModules(file: PythonFile, read: ModuleReader): void {
+export async function readImportedModules(file: PythonFile, read: ModuleReader): Promise<void> {
   const tried = new Set<string>();
   const pending = [file];
   while (pending.length > 0 && file.modules.size < MAX_MODULES) {
@@ -23,7 +23,7 @@ export function readImportedModules(file: PythonFile, read: ModuleReader): void 
       const name = absoluteModule(from, written);
       if (name === undefined || tried.has(name)) continue;
       tried.add(name);
-      const found = read(name);
+      const found = await read(name);
       if (!found) continue;
       const module = readPythonFile(found.file, found.text, name);
       file.modules.set(name, module);

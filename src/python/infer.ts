@@ -8,6 +8,7 @@
 import type { PyConst } from "./literals";
 import { literalValue } from "./literals";
 import type { PythonFile, PythonKernel } from "./module";
+import { externalCallee } from "./externals";
 import type { PythonArgType } from "./compile-python";
 import { assignmentTargets, targetNames } from "./declarations";
 import { camelCase } from "./names";
@@ -19,9 +20,9 @@ const ADDRESS_TAKERS = new Set(["load", "store", "makeBlockPtr", "atomicAdd", "a
 const PASS_THROUGH = new Set(["expandDims", "broadcastTo", "reshape", "view", "multipleOf", "maxContiguous", "maxConstancy", "advance"]);
 
 /** The parameters of `kernel` used as pointers. */
-export function pointerParams(file: PythonFile, kernel: PythonKernel, seen = new Set<string>(), takers: ReadonlySet<string> = ADDRESS_TAKERS): Set<string> {
+export function pointerParams(file: PythonFile, kernel: PythonKernel, seen = new Set<string>(), takers: ReadonlySet<string> = ADDRESS_TAKERS, modules: ReadonlyMap<string, PythonFile> = file.modules): Set<string> {
   const text = file.text;
-  seen.add(kernel.name);
+  seen.add(`${file.fileName}\0${kernel.name}`);
   const body = children(kernel.node).find((c) => c.name === "Body");
   const params = new Set(kernel.params.map((p) => p.name));
   const assignments = new Map<string, SyntaxNode[]>();
@@ -45,9 +46,13 @@ export function pointerParams(file: PythonFile, kernel: PythonKernel, seen = new
       const fn = name ? camelCase(name[name.length - 1]) : undefined;
       const address = args[0] ?? keywords.get("pointer") ?? keywords.get("ptr") ?? keywords.get("base");
       if (name && name.length >= 2 && fn && takers.has(fn) && address) addressRoots.push(address);
-      const helper = name?.length === 1 ? file.kernels.find((k) => k.name === name[0]) : undefined;
-      if (helper && !seen.has(helper.name)) {
-        const inner = pointerParams(file, helper, seen, takers);
+      // A helper of this file, or another module's (`tle.load_block(X, offs, mask)`): its pointer parameters make the arguments pointers.
+      const own = name?.length === 1 ? file.kernels.find((k) => k.name === name[0]) : undefined;
+      const external = !own && name ? externalCallee(modules, file, name) : undefined;
+      const helper = own ?? external?.kernel;
+      const helperFile = own ? file : external?.file;
+      if (helper && helperFile && !seen.has(`${helperFile.fileName}\0${helper.name}`)) {
+        const inner = pointerParams(helperFile, helper, seen, takers, modules);
         helper.params.forEach((p, i) => {
           const arg = args[i] ?? keywords.get(p.name);
           if (inner.has(p.name) && arg) addressRoots.push(arg);

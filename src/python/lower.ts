@@ -38,11 +38,12 @@ export function lowerFunctions(file: PythonFile, functions: readonly FunctionToL
   for (const f of functions) lowerFunction(w, log, file, "", externals, f);
   // Functions of other modules the kernel called, and the ones they call in turn.
   for (let i = 0; i < externals.queue.length; i++) {
-    const { external, kernel } = externals.queue[i];
+    const { external, kernel } = (externals.lowering = externals.queue[i]);
     const own = new DiagnosticLog();
     w.offset = external.base;
     lowerFunction(w, own, external.file, external.prefix, externals, { kernel, annotations: new Map(), known: new Map() });
     w.offset = 0;
+    externals.lowering = undefined;
     for (const d of own.diagnostics) log.diagnostics.push(externals.inFile(external, d));
   }
   return { typescript: w.text, map: w.sourceMap(functions[0] ? functions[0].kernel.nameSpan : { start: 0, end: 0 }), diagnostics: log.diagnostics, externals };

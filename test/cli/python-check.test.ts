@@ -4,7 +4,7 @@
 import { before, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { ensureBuilt, root } from "./build";
@@ -109,4 +109,24 @@ test("check file.py reads the modules beside it that it imports: their @triton.j
   assert.notEqual(r.code, 0);
   assert.ok(r.stdout.trim().split("\n").every((l) => l.includes("KL1150")), r.stdout);
   assert.match(r.stdout, /xmod-kernels\.py:\d+:\d+ - error KL1150: tle\.program_id is a function of another module/);
+});
+
+test("check: a mistake inside another module's @triton.jit helper is printed at the helper's path:line:col, once for every kernel that reaches it; --json carries the file and the calls", () => {
+  const py = path.join(root, "test/python");
+  const folder = mkdtempSync(path.join(dir, "xmod-"));
+  cpSync(path.join(py, "xmod_helpers"), path.join(folder, "xmod_helpers"), { recursive: true });
+  const script = readFileSync(path.join(py, "xmod-kernels.py"), "utf8");
+  writeFileSync(path.join(folder, "xmod-kernels.py"), script);
+  const lang = readFileSync(path.join(py, "xmod_helpers/lang.py"), "utf8");
+  writeFileSync(path.join(folder, "xmod_helpers/lang.py"), lang.replace("return tl.program_id(axis)", "return tl.program_idx(axis)"));
+  const line = lang.split("\n").findIndex((l) => l.includes("return tl.program_id(axis)")) + 1;
+  const calls = script.split("\n").flatMap((l, i) => (l.includes("tle.program_id(") ? [i + 1] : []));
+  const check = (...args: string[]) => spawnSync(process.execPath, [path.join(root, "bin/kernel-lab.js"), "check", "xmod-kernels.py", ...args], { cwd: folder, encoding: "utf8", timeout: 120_000 });
+  const r = check();
+  assert.equal(r.status, 2, r.stderr);
+  const lines = r.stdout.trim().split("\n");
+  assert.equal(lines.length, 1, r.stdout);
+  assert.match(lines[0], new RegExp(`^xmod_helpers/lang\\.py:${line}:12 - error KL1005: tl\\.program_idx doesn't exist; did you mean tl\\.program_id\\? \\(called at xmod-kernels\\.py:${calls[0]}:\\d+, xmod-kernels\\.py:${calls[1]}:\\d+\\)$`));
+  const json = JSON.parse(check("--json").stdout) as { diagnostics: { file: string; line: number; related: { file: string; line: number }[] }[] };
+  assert.deepEqual(json.diagnostics.map((d) => [d.file, d.line, d.related.map((c) => `${c.file}:${c.line}`)]), [["xmod_helpers/lang.py", line, calls.map((c) => `xmod-kernels.py:${c}`)]]);
 });

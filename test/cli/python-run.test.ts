@@ -6,7 +6,7 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { runPythonFile, stopPython, type PythonRunOptions } from "../../src/harness/python/session";
@@ -198,6 +198,30 @@ test("kernels call @triton.jit functions of a package beside the script (FlagGem
   const { report, outcome } = await run(missing, { bench: "off", cpu: true });
   assert.equal(outcome, "raised");
   assert.match(report.traceback ?? "", /ModuleNotFoundError: No module named 'xmod_helpers_nowhere'/);
+});
+
+test("a mistake inside another module's @triton.jit helper is reported at the helper's file and line: an access past the end (KL3101, on the GPU and with --cpu) and a compile error", async () => {
+  const folder = mkdtempSync(path.join(scratch, "xmod-"));
+  cpSync(path.join(PY, "xmod_helpers"), path.join(folder, "xmod_helpers"), { recursive: true });
+  const script = readFileSync(path.join(PY, "xmod-kernels.py"), "utf8");
+  const lang = readFileSync(path.join(PY, "xmod_helpers/lang.py"), "utf8");
+  const lineOf = (text: string, part: string) => text.split("\n").findIndex((l) => l.includes(part)) + 1;
+  const file = path.join(folder, "xmod-kernels.py");
+  // The kernel passes a mask that lets 5 lanes past the end: the helper's tl.load is where they read.
+  writeFileSync(file, script.replace("tle.load_block(X, offs, mask)", "tle.load_block(X, offs, offs < n + 5)"));
+  const load = lineOf(lang, "return tl.load(ptr + offs");
+  const call = lineOf(script, "tle.load_block(X, offs, mask)");
+  for (const cpu of [false, true]) {
+    const { report, outcome } = await run(file, { bench: "off", cpu });
+    assert.equal(outcome, "raised");
+    const helper = path.join(folder, "xmod_helpers/lang.py");
+    assert.match(report.traceback ?? "", new RegExp(`OutOfBoundsError: ${helper.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}:${load}:12: KL3101: clamp_kernel: .* loads X\\[1000\\] but X has 1000 elements.*\\(called at .*xmod-kernels\\.py:${call}:9\\)`), report.traceback);
+  }
+  writeFileSync(file, script);
+  writeFileSync(path.join(folder, "xmod_helpers/lang.py"), lang.replace("return tl.program_id(axis)", "return tl.program_idx(axis)"));
+  const { report, outcome } = await run(file, { bench: "off", cpu: true });
+  assert.equal(outcome, "compile-error");
+  assert.deepEqual(report.diagnostics.map((d) => [path.basename(d.file), d.line, d.column, d.code, d.related?.map((r) => [path.basename(r.file ?? ""), r.line])]), [["lang.py", lineOf(lang, "return tl.program_id(axis)"), 12, "KL1005", [["xmod-kernels.py", lineOf(script, "row = tle.program_id(0)")]]]]);
 });
 
 test("a package beside the script whose modules import each other relatively (from .. import utils, from ..utils import clamp): its host function's kernel and the script's run checked and listed; a relative import in the script is Python's ImportError", async () => {

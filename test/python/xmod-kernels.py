@@ -28,7 +28,7 @@ def row_scaled_sum_kernel(X, Y, N, stride, BLOCK: tl.constexpr, FACTOR: tl.const
 def clamp_kernel(X, Y, n, BLOCK: tl.constexpr):
     offs = tle.program_id(axis=0) * BLOCK + tl.arange(0, BLOCK)
     mask = offs < n
-    x = tl.load(X + offs, mask=mask)
+    x = tle.load_block(X, offs, mask)
     tl.store(Y + offs, xmod_helpers.limits.clamp_min(x, -0.5), mask=mask)
 
 

@@ -1,7 +1,8 @@
 // A kernel calling @triton.jit functions of another module (docs/ERRORS.md KL1150): with the
 // module's text as a run sends it (PythonFile.modules), the call compiles from that module, with
 // both spellings (`m.helper(…)`, `from mod import helper`), recursively through the module's own
-// helpers; a mistake inside the helper is reported at the call, naming the helper's file and line.
+// helpers, and through relative imports inside a package; a mistake inside the helper is reported at
+// the helper's file, line and column, the kernel's call as its related location.
 // Without the module (`check` alone, a C extension) the call is KL1150. The runs on the GPU and
 // the interpreter are test/cli/python-run.test.ts's (test/python/xmod-kernels.py).
 
@@ -9,7 +10,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
-import { compilePythonKernel, readPythonFile } from "../../src/python";
+import { checkPython, compilePythonKernel, readPythonFile } from "../../src/python";
 import { absoluteModule } from "../../src/python/module";
 import { locate } from "../../src/diagnostics/position";
 
@@ -40,16 +41,37 @@ test("a kernel calls another module's @triton.jit functions: tle.program_id, lim
   assert.match(result.typescript!, /xmod_helpers_lang__scaled_sum\(x, FACTOR, \{ AXIS: 0 \}\)/);
 });
 
-test("a mistake inside another module's helper is reported at the kernel's call, with the helper's file, line and column", () => {
+test("a mistake inside another module's helper is reported at the helper's file, line and column, with the kernel's call as its related location", () => {
   const broken = lang.replace("return tl.program_id(axis)", "return tl.program_idx(axis)");
-  const { located } = compile(broken);
+  const { result } = compile(broken);
   const line = broken.split("\n").findIndex((l) => l.includes("program_idx")) + 1;
-  assert.equal(located.length, 1, located.join("\n"));
   const call = script.split("\n").findIndex((l) => l.includes("row = tle.program_id(0)")) + 1;
-  assert.match(located[0], new RegExp(`^${call}:11 KL1005 xmod_helpers/lang\\.py:${line}:12: tl\\.program_idx doesn't exist`));
+  assert.equal(result.diagnostics.length, 1);
+  // The compiler's diagnostic: at the call in the kernel's file (the editor's squiggle), its origin in the helper's.
+  const [d] = result.diagnostics;
+  assert.deepEqual(d.origin, { file: "xmod_helpers/lang.py", line, column: 12, endLine: line, endColumn: 26 });
+  const located = locate("xmod-kernels.py", script, result.diagnostics);
+  assert.equal(located.length, 1);
+  assert.deepEqual({ ...located[0], message: "" }, {
+    file: "xmod_helpers/lang.py", line, column: 12, endLine: line, endColumn: 26, severity: "error", code: "KL1005", message: "",
+    related: [{ file: "xmod-kernels.py", line: call, column: 11, endLine: call, endColumn: 25, message: "the call that leads there" }],
+  });
+  assert.match(located[0].message, new RegExp(`^tl\\.program_idx doesn't exist.*\\(called at xmod-kernels\\.py:${call}:11\\)$`));
   // A call with the wrong number of arguments names the helper as Python writes it.
   const wrong = compile(lang.replace("def program_id(axis):", "def program_id(axis, other):")).located;
   assert.match(wrong[0] ?? "", /KL1070 xmod_helpers\.lang\.program_id takes 2 arguments/);
+});
+
+test("a mistake in a helper that two kernels reach is one diagnostic there, each call a related location", () => {
+  const broken = lang.replace("return tl.program_id(axis)", "return tl.program_idx(axis)");
+  const file = readPythonFile("xmod-kernels.py", script);
+  file.modules.set("xmod_helpers.lang", readPythonFile("xmod_helpers/lang.py", broken, "xmod_helpers.lang"));
+  file.modules.set("xmod_helpers.limits", readPythonFile("xmod_helpers/limits.py", limits, "xmod_helpers.limits"));
+  const located = locate("xmod-kernels.py", script, checkPython(file).filter((d) => d.severity === "error"));
+  assert.equal(located.length, 1, JSON.stringify(located));
+  assert.equal(located[0].file, "xmod_helpers/lang.py");
+  const calls = script.split("\n").flatMap((l, i) => (l.includes("tle.program_id(") ? [i + 1] : []));
+  assert.deepEqual(located[0].related?.map((r) => `${r.file}:${r.line}`), calls.map((l) => `xmod-kernels.py:${l}`));
 });
 
 test("without the module's text (check alone; a module that isn't a .py file) the call is KL1150", () => {

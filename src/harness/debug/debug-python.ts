@@ -33,7 +33,7 @@ export async function tracePythonProgram(
   const fail = (message: string): never => {
     throw new DebugLaunchError(message);
   };
-  const failWith = (diagnostics: readonly LocatedDiagnostic[]): never => fail(diagnostics.map((d) => formatDiagnostic(d, text)).join("\n"));
+  const failWith = (diagnostics: readonly LocatedDiagnostic[]): never => fail(diagnostics.map((d) => formatDiagnostic(d, text, shown)).join("\n"));
   const py = readPythonFile(shown, text);
   const syntax = py.diagnostics.filter((d) => d.severity === "error");
   if (syntax.length > 0) failWith(locate(shown, text, syntax));

@@ -172,8 +172,12 @@ export class Launcher {
       return { kind: "ok", value: { prints: launched.prints, written: launched.written.map((name) => bound.tensors.get(name)!.python) } };
     } catch (err) {
       if (err instanceof InterpreterError) {
-        const at = source.lines.at(program.toPython(err.span).start);
-        const message = `${source.file}:${at.line}:${at.column}: ${err.code}: ${err.message}`;
+        // Inside another module's @triton.jit function: at its own line, with the kernel's call that leads there.
+        const call = source.lines.at(program.toPython(err.span).start);
+        const origin = program.origin?.(err.span);
+        const message = origin
+          ? `${origin.file}:${origin.line}:${origin.column}: ${err.code}: ${err.message} (called at ${source.file}:${call.line}:${call.column})`
+          : `${source.file}:${call.line}:${call.column}: ${err.code}: ${err.message}`;
         return { kind: "error", error: err.kind === "out-of-bounds" ? "out-of-bounds" : err.kind === "assertion" ? "assert" : "runtime", message };
       }
       throw err;
@@ -231,8 +235,8 @@ export class Launcher {
       for (const d of located) if (!this.diagnostics.some((s) => formatDiagnostic(s) === formatDiagnostic(d))) this.diagnostics.push(d);
       const errors = located.filter((d) => d.severity === "error");
       plain = result.kernel && errors.length === 0
-        ? { kernel: result.kernel, toPython: result.toPython, ...(result.source ? { source: result.source } : {}) }
-        : errors.map((d) => formatDiagnostic(d, source.text)).join("\n") || `${kernel} did not compile`;
+        ? { kernel: result.kernel, toPython: result.toPython, ...(result.origin ? { origin: result.origin } : {}), ...(result.source ? { source: result.source } : {}) }
+        : errors.map((d) => formatDiagnostic(d, source.text, source.file)).join("\n") || `${kernel} did not compile`;
       programs.set(plainKey, plain);
     }
     if (typeof plain === "string" || variant === "plain" || !plain.source) return plain;
@@ -243,7 +247,7 @@ export class Launcher {
     const known = programs.get(key);
     if (known !== undefined) return known;
     const result = source.compiler.compile(kernel, bound.types, bound.constexprs, this.device.target, specialization, variant === "instrumented" ? { ...options, instrument: true } : options);
-    const program: Program | string = result.kernel ? { kernel: result.kernel, toPython: result.toPython } : plain;
+    const program: Program | string = result.kernel ? { kernel: result.kernel, toPython: result.toPython, ...(result.origin ? { origin: result.origin } : {}) } : plain;
     programs.set(key, program);
     return program;
   }

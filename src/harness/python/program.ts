@@ -3,7 +3,7 @@
 // which need them without needing each other.
 
 import type { CompiledKernel, KernelSource } from "../../compile";
-import type { Span } from "../../diagnostics/diagnostic";
+import type { FilePlace, Span } from "../../diagnostics/diagnostic";
 import type { ConstexprValue, KernelArgType } from "./kernel-compiler";
 import type { TensorStorage } from "./protocol";
 
@@ -11,6 +11,8 @@ import type { TensorStorage } from "./protocol";
 export interface Program {
   kernel: CompiledKernel;
   toPython: (span: Span) => Span;
+  /** Where a span is in another module's file (a fault inside a cross-module @triton.jit helper); undefined in the kernel's own. */
+  origin?: (span: Span) => FilePlace | undefined;
   source?: KernelSource;
 }
 

@@ -1,0 +1,73 @@
+// The modules beside a Python document that it imports, read through the workspace (vscode.workspace.fs:
+// the disk on the desktop, the remote or virtual file system in VS Code for the Web), so the live
+// diagnostics check a kernel's calls to another module's @triton.jit functions as `kernel-lab check`
+// does (src/cli/main.ts) instead of reporting them as KL1150. A document inside a package (its folder
+// holds an __init__.py) is read as that package's module: its relative imports resolve.
+
+import * as vscode from "vscode";
+import type { PythonFile } from "../python";
+import { pythonCompiler } from "./compiler";
+
+/** Packages nest only so deep; a deeper chain of __init__.py files is not one program's. */
+const MAX_DEPTH = 32;
+
+export interface PythonWithModules {
+  file: PythonFile;
+  /** The modules read, by the file name their diagnostics carry: where a related location points. */
+  uris: Map<string, vscode.Uri>;
+}
+
+async function exists(uri: vscode.Uri): Promise<boolean> {
+  try {
+    await vscode.workspace.fs.stat(uri);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function parent(uri: vscode.Uri): vscode.Uri {
+  return vscode.Uri.joinPath(uri, "..");
+}
+
+/**
+ * The document read as Python, its imported modules beside it read too. A module name's file is
+ * shown as `fsPath` (a path on the desktop; the Uri's path in a browser), as `check` shows its path.
+ */
+export async function readWithModules(document: vscode.TextDocument): Promise<PythonWithModules> {
+  const python = pythonCompiler();
+  const uris = new Map<string, vscode.Uri>();
+  let folder = parent(document.uri);
+  const base = document.uri.path.slice(document.uri.path.lastIndexOf("/") + 1);
+  const names = base === "__init__.py" ? [] : [base.replace(/\.py$/, "")];
+  let depth = 0;
+  while (depth++ < MAX_DEPTH && folder.path !== "/" && (await exists(vscode.Uri.joinPath(folder, "__init__.py")))) {
+    names.unshift(folder.path.slice(folder.path.lastIndexOf("/") + 1));
+    folder = parent(folder);
+  }
+  const inPackage = depth > 1;
+  const file = python.readPythonFile(document.fileName, document.getText(), inPackage ? names.join(".") : undefined);
+  const imports = file.imports;
+  if (imports.modules.size === 0 && imports.imported.size === 0) return { file, uris };
+  await python.readImportedModules(file, async (module) => {
+    const parts = module.split(".");
+    const candidates = [vscode.Uri.joinPath(folder, ...parts, "__init__.py"), vscode.Uri.joinPath(folder, ...parts.slice(0, -1), `${parts[parts.length - 1]}.py`)];
+    for (const uri of candidates) {
+      try {
+        const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+        const shown = uri.scheme === "file" ? uri.fsPath : uri.path;
+        uris.set(shown, uri);
+        return { file: shown, text: openText(uri) ?? text };
+      } catch {
+        // Not there: the next candidate; none is KL1150 at the call, as in `check`.
+      }
+    }
+    return undefined;
+  });
+  return { file, uris };
+}
+
+/** An open document's text (its unsaved edits) rather than the file's. */
+function openText(uri: vscode.Uri): string | undefined {
+  return vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString())?.getText();
+}
