@@ -15,7 +15,7 @@ import { compileForGpu, runBoth } from "../support/kernel-runner";
 process.env.XDG_RUNTIME_DIR ??= "/tmp";
 
 const FIXTURE = "test/fixtures/bytes.kernel.ts";
-const RUNS = ["keepMask 1", "keepMask 7", "keepMask 1001", "interleavedPrograms 13", "interleavedPrograms 1003", "signedBytes 5", "signedBytes 999", "twoProgramsOneWord 4"];
+const RUNS = ["keepMask 1", "keepMask 7", "keepMask 1001", "interleavedPrograms 13", "interleavedPrograms 1003", "signedBytes 5", "signedBytes 999", "twoProgramsOneWord 4", "maskThenApply 1003"];
 
 for (const cpu of [false, true]) {
   test(`bool, int8 and uint8 buffers: masks and bytes stored by programs sharing words match their references at sizes not multiples of 4, no race reported (${cpu ? "--cpu" : "the GPU, instrumented"})`, async () => {
