@@ -6,6 +6,7 @@
 import { createStorageBuffer, readBuffer, writeStorageBuffer, type Gpu, type LaunchArgs } from "../src/runtime";
 import type { CodegenOptions } from "../src/ir/target";
 import type { KnobRequest } from "../src/harness/autotune/knob-candidates";
+import type { KnobSetting } from "../src/ir/knobs";
 import { f16FromBits } from "../src/ir/f16";
 
 // Uint16Array: the halves of a Ptr<f16> (f16-cases.ts).
@@ -40,8 +41,11 @@ export interface Case {
   targetConfigs?: number;
   /** With --tune-codegen: most knob settings crossed in full per config (default the autotuner's MAX_CROSSED). */
   maxCrossed?: number;
-  /** With --tune-codegen: the knobs crossed for a config (default every knob its kernel uses there); the others keep their defaults. */
-  tuneKnobs?: (constexprs: Record<string, number>) => KnobRequest;
+  /**
+   * With --tune-codegen: the knobs crossed for a config (default every knob its kernel uses there;
+   * the others keep their defaults), or the settings to time for it, listed (the first its default).
+   */
+  tuneKnobs?: (constexprs: Record<string, number>) => KnobRequest | readonly KnobSetting[];
   /** Largest relative (L2) error of a correct result (default 1e-4). */
   tolerance?: number;
   /** Fewest timed samples (20 unless said: long launches need fewer). */

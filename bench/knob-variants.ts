@@ -2,7 +2,7 @@
 // case's hand-picked `targets` (CodegenOptions) or, with --tune-codegen, every setting of the knobs
 // the kernel uses (the autotuner's crossing: src/harness/autotune/knob-candidates.ts, from
 // compile.ts kernelKnobs; crossed in full up to the case's `maxCrossed`; only the case's
-// `tuneKnobs` for a config where it names them), on the case's first
+// `tuneKnobs` for a config where it names them, or the settings it lists), on the case's first
 // `targetConfigs` configs. A knob setting whose WGSL
 // at this launch is byte-identical to one already timed for the config is skipped, as the
 // autotuner skips it (`identical`).
@@ -10,7 +10,7 @@
 import { compileKernel, kernelKnobs, type CompiledKernel, type KernelSource, type Specialization } from "../src/compile";
 import { formatKnobs, type KnobSetting } from "../src/ir/knobs";
 import type { CodegenOptions, Target } from "../src/ir/target";
-import { knobSettings } from "../src/harness/autotune/knob-candidates";
+import { knobSettings, type KnobRequest } from "../src/harness/autotune/knob-candidates";
 import type { Case } from "./case";
 
 export interface Variant {
@@ -28,7 +28,9 @@ export function caseVariants(c: Case, kernel: KernelSource, target: Target, spec
     return c.configs.flatMap((constexprs, index): Variant[] => {
       const plain = compileKernel(kernel, constexprs, target, specialization, base).kernel;
       if (!plain || !tried(index)) return [{ constexprs, target: {} }];
-      return knobSettings(kernelKnobs(kernel, constexprs, plain, target, base), c.tuneKnobs?.(constexprs) ?? true, c.maxCrossed).map((knobs) => ({ constexprs, target: knobs, knobs }));
+      const asked = c.tuneKnobs?.(constexprs) ?? true;
+      const settings = asked !== true && asked.every((k): k is KnobSetting => typeof k === "object") ? asked : knobSettings(kernelKnobs(kernel, constexprs, plain, target, base), asked as KnobRequest, c.maxCrossed);
+      return settings.map((knobs) => ({ constexprs, target: knobs, knobs }));
     });
   }
   const targets: CodegenOptions[] = [{}, ...(opts.defaultsOnly ? [] : c.targets ?? [])];

@@ -14,10 +14,10 @@
 #   . .gpu/enter.sh; cd .kl-rec; PARTS="suite" bash bench/run-h200-record.sh
 #   . .gpu/enter.sh; cd .kl-rec; PARTS="attn" bash bench/run-h200-record.sh
 #   . .gpu/enter.sh; cd .kl-rec; PARTS="cli" bash bench/run-h200-record.sh
-# ("attn" is the generated attention with its knobs crossed: 35 programs a case, causal and not —
-# 64×64 over 8 subgroups, 128×32 over 4 and 128×32 reading K and V a block ahead, with Q held, the
-# lean barriers and lane rows, NOTES §29, §31 — ~4 minutes; its own call so that the matmul's fit
-# in theirs.)
+# ("attn" is the generated attention with its knobs: 33 programs a case, causal and not — 64×64
+# over 8 subgroups, 128×32 over 4, 128×32 reading K and V a block ahead and 64×32 over 2, with Q
+# held, the lean barriers and lane rows, NOTES §29, §31 — ~4 minutes expected, not measured; its
+# own call so that the matmul's fit in theirs.)
 # Then copy the last call's files to bench/results/<date>-h200-record/ and read summary.md
 # (bench/record-summary.mjs, also runnable here on that folder).
 #
@@ -111,8 +111,8 @@ log="$keep/run.log"
     date -u
   fi
   if has attn; then
-    # Attention causal and not, the case's knobs (f16-cases.ts tuneKnobs) crossed on its first three
-    # configs (64×64 over 8 subgroups, 128×32 over 4, the same at num_stages 2: Q held, lean
+    # Attention causal and not, the case's knobs (f16-cases.ts tuneKnobs) on its first four configs
+    # (64×64 over 8 subgroups, 128×32 over 4, the same at num_stages 2, 64×32 over 2: Q held, lean
     # barriers, lane rows; NOTES §29, §31). Emulated attention takes lavapipe
     # a minute per setting, so QUICK runs it without matrices (its load forms only).
     if [ -n "$quick" ]; then step 560 node bench/dist/suite.js --quick --only attention-f16 --tune-codegen --out "$keep/kl-f16-attention.json"

@@ -43,7 +43,7 @@ export const COMPILER_CODES = {
   forLoopForm: { code: "KL1030", meaning: "A `for` loop not of the form `for (let i = a; i < b; i += s)`." },
   counterAssigned: { code: "KL1031", meaning: "A loop counter assigned inside its loop; the `for` statement steps it." },
   intrinsicArgs: { code: "KL1040", meaning: "A `tl.*` call with the wrong number or kind of arguments (count, dtype string, axes)." },
-  constantRequired: { code: "KL1041", meaning: "An argument that must be known at compile time (a literal or a constexpr) isn't: `tl.arange` bounds, shapes, flags." },
+  constantRequired: { code: "KL1041", meaning: "An argument that must be known at compile time (a literal or a constexpr) isn't: `tl.arange` bounds, shapes, flags, the string options of loads, stores and atomics (`evictionPolicy`, `cacheModifier`, `sem`, `scope`)." },
   keywordArgument: { code: "KL1042", meaning: "A keyword argument (the trailing object literal) a function doesn't take, or a parameter given twice." },
   aggregateValue: { code: "KL1043", meaning: "A tuple or a block pointer where one value is needed." },
   destructuring: { code: "KL1044", meaning: "A destructuring pattern that doesn't fit its tuple (count, nesting, rest, defaults, objects)." },

@@ -123,6 +123,15 @@ test("lane rows at 128 × 32 over 4 subgroups: the rescale factor moves in regis
   assert.match(wgsl({ ...AT_128x32, IS_CAUSAL: 0 }, { ...LANES[3], mmaSubgroupsM: 2 }).text, /let mma\d+_r = \(sg_id % 2u\) \* 64u;/);
 });
 
+test("lane rows at 64 × 32 over 2 subgroups of 32 rows: 4 barriers a key block with Q held and the lean barriers (6 without; the hand-written kernel 6): P·V [64, 64] leaves whole", () => {
+  const counts = [SETTINGS[3], LANES[3]].map((o) => {
+    const w = wgsl({ BLOCK_M: 64, BLOCK_N: 32, IS_CAUSAL: 1, num_warps: 2 }, o);
+    assert.deepEqual(phaseRaces(w.text), []);
+    return [loopBarriers(w.text), w.bytes];
+  });
+  assert.deepEqual(counts, [[6, 31488], [4, 31232]]);
+});
+
 test("lane rows with K and V read one block ahead (num_stages 2): 6 barriers, no phase both writes and reads an array, and the race check finds each barrier taken out", () => {
   for (const causal of [0, 1]) {
     const ahead = wgsl({ ...AT_128x32, IS_CAUSAL: causal, num_stages: 2 }, { mmaSubgroupsM: 4, ...LANES[3] }).text;

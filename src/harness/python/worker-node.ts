@@ -7,12 +7,24 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { loadPython } from "./snapshot-node";
 import { createRequire } from "node:module";
 import * as path from "node:path";
+import { setFlagsFromString } from "node:v8";
 import { parentPort, workerData } from "node:worker_threads";
 import { blockingCall, preparePython } from "./embedded";
 import { bytecodeCache } from "./bytecode-node";
 import type { Notice, RunScript } from "./protocol";
 
 const fromSource = __filename.endsWith(".ts");
+
+/**
+ * V8 compiles a wasm function again with its optimising compiler once it has run enough (a budget
+ * of roughly bytes executed; 1.8 M by default), on its background threads. With the default,
+ * restoring Pyodide and importing torch and triton tier up many lukewarm functions: about 0.3 s of
+ * CPU in every process, more than the Python thread's own work saved (bench/NOTES.md §27). Ten times
+ * the budget leaves those on the baseline code, while the interpreter's loop and whatever a long
+ * script keeps hot still tier up: a pure-Python loop of 3 M iterations ran no slower. The flag is
+ * the process's, set before Pyodide's module is compiled; Pyodide is the process's only WebAssembly.
+ */
+const WASM_TIERING_BUDGET = 18_000_000;
 
 function pyodideFolder(): string {
   return fromSource ? path.dirname(createRequire(__filename).resolve("pyodide/package.json")) : path.join(__dirname, "pyodide");
@@ -37,6 +49,7 @@ function step(what: string): void {
 }
 
 async function start(): Promise<void> {
+  setFlagsFromString(`--wasm-tiering-budget=${WASM_TIERING_BUDGET}`);
   const port = parentPort;
   if (!port) throw new Error("worker-node.ts runs as a worker thread");
   const post = (notice: Notice) => port.postMessage(notice);
