@@ -13,6 +13,7 @@
 import { Breakpoint, InitializedEvent, LoggingDebugSession, OutputEvent, Source, StackFrame, StoppedEvent, TerminatedEvent, Thread } from "@vscode/debugadapter";
 import type { DebugProtocol } from "@vscode/debugprotocol";
 import type { DebugLaunch, ProgramTrace } from "../../harness/debug/debug-run";
+import type { DebugStop } from "../../harness/debug/debug-recorder";
 import { REFS_PER_FRAME, VariableTable } from "./variables";
 
 /** The launch configuration's fields (package.json `contributes.debuggers[0].configurationAttributes`). */
@@ -125,16 +126,30 @@ export class KernelDebugSession extends LoggingDebugSession {
     this.sendResponse(response);
   }
 
+  /**
+   * Breakpoints are set in the debugged file. A stop inside another module's function (its line is
+   * that file's) is on one where it is the first stop of the debugged file's line that calls it: the
+   * first of a statement whose first step runs inside the helper (`x = tle.load_block(…)`).
+   */
+  private onBreakpoint(stops: readonly DebugStop[], j: number): boolean {
+    const ownLine = (stop: DebugStop | undefined) => stop?.frames.find((f) => f.file === undefined)?.line;
+    const stop = stops[j];
+    if (stop.file === undefined) return this.breakpointLines.has(stop.line);
+    const line = ownLine(stop);
+    return line !== undefined && this.breakpointLines.has(line) && ownLine(stops[j - 1]) !== line;
+  }
+
   protected override stackTraceRequest(response: DebugProtocol.StackTraceResponse): void {
     const t = this.trace;
     const stop = t?.stops[this.at];
     if (!t || !stop) {
       response.body = { stackFrames: [], totalFrames: 0 };
     } else {
-      const source = new Source(baseName(t.file), t.file);
       const frames = stop.frames.map((f, i) => {
         const name = i === stop.frames.length - 1 ? `${f.name} · program (${t.programId.join(", ")})` : `${f.name} (device function)`;
-        return new StackFrame(i + 1, name, source, this.convertDebuggerLineToClient(f.line), this.convertDebuggerColumnToClient(f.column));
+        // A frame inside another module's @triton.jit function shows that module's file.
+        const file = f.file ?? t.file;
+        return new StackFrame(i + 1, name, new Source(baseName(file), file), this.convertDebuggerLineToClient(f.line), this.convertDebuggerColumnToClient(f.column));
       });
       response.body = { stackFrames: frames, totalFrames: frames.length };
     }
@@ -192,7 +207,7 @@ export class KernelDebugSession extends LoggingDebugSession {
     this.sendResponse(response);
     const stops = this.trace?.stops ?? [];
     let j = this.at - 1;
-    while (j > 0 && !this.breakpointLines.has(stops[j].line)) j--;
+    while (j > 0 && !this.onBreakpoint(stops, j)) j--;
     this.stopAt(Math.max(0, j), j > 0 ? "breakpoint" : "entry");
   }
 
@@ -209,7 +224,7 @@ export class KernelDebugSession extends LoggingDebugSession {
     const stops = this.trace?.stops ?? [];
     for (let j = this.at + 1; j < stops.length; j++) {
       if (stops[j].error !== undefined) return this.stopAt(j, "exception");
-      if (this.breakpointLines.has(stops[j].line)) return this.stopAt(j, "breakpoint");
+      if (this.onBreakpoint(stops, j)) return this.stopAt(j, "breakpoint");
       if (depth !== undefined && stops[j].frames.length <= depth) return this.stopAt(j, "step");
     }
     this.finish();
