@@ -17,6 +17,7 @@ import { formatKnobs, type KnobSetting } from "../../src/ir/knobs";
 
 const FILE = path.resolve(__dirname, "../python/autotune-knobs.py");
 const HALF_LOADS = path.resolve(__dirname, "../python/autotune-half-loads.py");
+const HOOKS = path.resolve(__dirname, "../python/autotune-hooks.py");
 const EMULATED = {
   target: { subgroupMatrixConfigs: [[16, 16, 16], [16, 8, 16]].map(([M, N, K]) => ({ componentType: "f16", resultComponentType: "f32", M, N, K })) },
   codegen: { subgroupMatrixEmulation: true },
@@ -80,4 +81,15 @@ test("@triton.autotune --tune-codegen crosses every config with the knobs: two c
   assert.match(table[1], /^ {4}BLOCK {2}halfLoadForm {2}Median/);
   // The kernel adds into out: the script's assert_close (out == x * 3) passed, so the candidates ran on copies, and the script's launch once.
   assert.equal(report.launches.filter((l) => l.kernel === "scale_half").length, 1);
+});
+
+test("@triton.autotune --tune-codegen keeps reset_to_zero (zeroed in the copies) and restore_value (copies); kernels with Python hooks are tuned by Python, said once", async () => {
+  process.env.KERNEL_LAB_CACHE_DIR = mkdtempSync(path.join(os.tmpdir(), "kl-py-knobs-"));
+  const { report, outcome } = await runPythonFile(HOOKS, { tuneCodegen: true, retune: true }, startPythonThread);
+  assert.equal(outcome, "ok", `${report.traceback}`);
+  assert.ok(report.checks.every((c) => c.passed), JSON.stringify(report.checks));
+  assert.deepEqual((report.autotune ?? []).map((t) => t.kernel), ["row_sums_split_k", "histogram"]);
+  // Every candidate matched the reference, both run on copies whose reset_to_zero tensor starts at zero.
+  for (const tuned of report.autotune ?? []) assert.ok(tuned.candidates.every((c) => c.correct), JSON.stringify(tuned.candidates));
+  assert.equal(report.stdout.match(/--tune-codegen: add_into has autotune hooks/g)?.length, 1, report.stdout);
 });

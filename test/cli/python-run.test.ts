@@ -288,6 +288,22 @@ test("torch ops on GPU tensors copy only a CPU-made operand up and the scalars r
   for (let i = 0; i < 2; i++) assert.ok(Math.abs(got[i] - expected[i]) <= 1e-5 * Math.abs(expected[i]), `${got[i]} vs ${expected[i]}`);
 });
 
+test("@triton.autotune times configs on the script's own tensors, as Triton: reset_to_zero, restore_value, Config(pre_hook), pre_hook/post_hook and prune_configs_by keep the results right, on the GPU and with --cpu", async () => {
+  for (const cpu of [false, true]) {
+    // Quick benchmarks time each config many times: without the hooks each timed run would add into the outputs again.
+    const hooks = await run(path.join(PY, "autotune-hooks.py"), { bench: "quick", cpu });
+    assert.equal(hooks.outcome, "ok", `cpu=${cpu}: ${hooks.report.traceback}`);
+    assert.equal(hooks.report.checks.length, 3);
+    assert.ok(hooks.report.checks.every((c) => c.passed), JSON.stringify(hooks.report.checks));
+    assert.match(hooks.report.stdout, /row sums 37 300\nhistogram 3001\npruned to \[128, 256\]\nkept 1000\n/);
+    // The 4096 config was pruned before timing: the script's launch is one of the kept configs.
+    assert.ok(hooks.report.launches.filter((l) => l.kernel === "add_into").every((l) => l.constexprs.BLOCK !== 4096));
+    const half = await run(path.join(PY, "autotune-half-loads.py"), { bench: "quick", cpu });
+    assert.equal(half.outcome, "ok", `cpu=${cpu}: ${half.report.traceback}`);
+    assert.match(half.report.stdout, /scaled 4000/);
+  }
+});
+
 test("README's torch/triton subset table is what the modules define (npx tsx test/support/python-subset.ts --write)", async () => {
   const { generatedTable, readmeTable } = await import("../support/python-subset");
   assert.equal(readmeTable(), await generatedTable());

@@ -1,7 +1,8 @@
 // @triton.autotune with `--tune-codegen`: each config crossed with the code generator's knobs its
 // kernel uses at that config (the same settings the .kernel.ts autotuner tries:
 // autotune/knob-candidates.ts), on copies of the launch's tensors, so tuning never changes the
-// script's own tensors. Per config the reference is the launch the script makes without the
+// script's own tensors (`restore_value` is thus honoured; `reset_to_zero`'s tensors are zeroed in
+// the copies, as Triton zeroes them before each timed run). Per config the reference is the launch the script makes without the
 // flag: the default knobs, run checked (bounds-checked variant) by the device's executor. Every
 // setting's program, as it will be launched (specialised for the launch's scalars), runs on fresh
 // copies and is compared with that reference before it is timed; settings that emit the same WGSL
@@ -96,7 +97,7 @@ export async function tuneLaunch(request: AutotuneRequest, access: TuneAccess): 
       continue;
     }
     // Every config takes the same tensors: their elements are read (from the GPU where newer) once.
-    inputs ??= await currentInputs(access, bound);
+    inputs ??= zeroed(await currentInputs(access, bound), request.resetToZero ?? []);
     let reference: Map<string, ArrayLike<number>>;
     try {
       reference = await checkedLaunch(access, config, bound, inputs, plain);
@@ -158,6 +159,12 @@ async function currentInputs(access: TuneAccess, bound: BoundArgs): Promise<Map<
       inputs.set(name, arg.data.slice() as TensorStorage);
     }
   }
+  return inputs;
+}
+
+/** reset_to_zero's tensors zeroed in the copies (as Triton zeroes them before each timed run), so the reference and every candidate start from zeros. */
+function zeroed(inputs: Map<string, TensorStorage>, names: readonly string[]): Map<string, TensorStorage> {
+  for (const name of names) inputs.get(name)?.fill(0);
   return inputs;
 }
 
