@@ -52,6 +52,31 @@ export const sameByte = defineRun({
   }
 });
 
+test("a byte past the end inside the last word (element 5 of 5) is out of bounds (KL3101 at the store), on the GPU and with --cpu", async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "kernel-lab-bytes-"));
+  const file = path.join(dir, "past-end.kernel.ts");
+  writeFileSync(
+    file,
+    `import { kernel, tl, defineRun, empty } from "kernel-lab";
+import type { Ptr, u8, i32 } from "kernel-lab";
+export const past = kernel(function past(out_ptr: Ptr<u8>, n: i32) {
+  const offs = tl.arange(0, 8);
+  tl.store(out_ptr + offs, offs, offs <= n);
+});
+export const pastEnd = defineRun({
+  kernel: past, sizes: [5], grid: () => [1],
+  args: (n) => ({ out_ptr: empty(n, "u8"), n }), outputs: ["out_ptr"],
+  reference: () => ({ out_ptr: [0, 1, 2, 3, 4] }),
+});
+`,
+  );
+  for (const cpu of [false, true]) {
+    const { report } = await runJson(file, { cpu, reps: 0 });
+    assert.deepEqual(report.diagnostics.map((d: any) => [d.code, d.line]), [["KL3101", 5]], JSON.stringify(report.diagnostics));
+    assert.match(report.diagnostics[0].message, /out_ptr\[5\]/);
+  }
+});
+
 test("a stored byte buffer is array<atomic<u32>> written with atomicAnd then atomicOr; a read-only one array<u32>; i8 loads sign-extend, u8 zero-extend", async () => {
   const source = `import { kernel, tl } from "kernel-lab";
 import type { Ptr, i8, u8, bool, i32, constexpr } from "kernel-lab";
