@@ -164,7 +164,7 @@ class JITFunction:
         for line in (result or {}).get("prints", []):
             print(line)
         if warmup:
-            return CompiledKernel(self, options, result or {})
+            return CompiledKernel(self, request["options"], result or {})
         return None
 
     def warmup(self, *args, grid, **kwargs):
