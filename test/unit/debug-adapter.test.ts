@@ -338,7 +338,7 @@ test("a Python kernel the script never launches: a message naming it and what to
   assert.doesNotMatch(message, /\n\s+at /);
 });
 
-test("a Python kernel calling another module's @triton.jit function: a breakpoint on the call stops inside it, its frame at that module's file and line under its Python name", async () => {
+test("a Python kernel calling another module's @triton.jit function: a breakpoint on the call stops inside it, its frame at that module's file and line under its Python name; a breakpoint in a helper's file stops there", async () => {
   const script = path.resolve(__dirname, "../python/xmod-kernels.py");
   const helperFile = path.resolve(__dirname, "../python/xmod_helpers/lang.py");
   const lineOf = (file: string, text: string) => readFileSync(file, "utf8").split("\n").findIndex((l) => l.includes(text)) + 1;
@@ -359,6 +359,15 @@ test("a Python kernel calling another module's @triton.jit function: a breakpoin
   const inside = await variablesAtStop(client);
   assert.equal(inside.get("offs")?.type, "i32[256]");
   assert.equal(inside.get("mask")?.type, "bool[256]");
+  // A breakpoint in another helper's file (limits.py's clamp_min, reached from the store's line).
+  const limitsFile = path.resolve(__dirname, "../python/xmod_helpers/limits.py");
+  const where = lineOf(limitsFile, "return tl.where(x < LOW, LOW, x)");
+  const set = await client.request("setBreakpoints", { source: { path: limitsFile }, breakpoints: [{ line: where }, { line: 1 }] });
+  assert.deepEqual(set.body.breakpoints.map((b: { verified: boolean }) => b.verified), [true, false]);
+  await client.request("continue", { threadId: 1 });
+  assert.equal((await client.next("stopped")).body.reason, "breakpoint");
+  const there = (await client.request("stackTrace", { threadId: 1 })).body.stackFrames;
+  assert.deepEqual([there[0].name.split(" ")[0], there[0].source.path, there[0].line], ["xmod_helpers.limits.clamp_min", limitsFile, where]);
   await client.request("continue", { threadId: 1 });
   await client.next("terminated");
 });
