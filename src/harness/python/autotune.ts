@@ -2,13 +2,15 @@
 // kernel uses at that config (the same settings the .kernel.ts autotuner tries:
 // autotune/knob-candidates.ts), on copies of the launch's tensors, so tuning never changes the
 // script's own tensors (`restore_value` is thus honoured; `reset_to_zero`'s tensors are zeroed in
-// the copies, as Triton zeroes them before each timed run). Per config the reference is the launch the script makes without the
-// flag: the default knobs, run checked (bounds-checked variant) by the device's executor. Every
-// setting's program, as it will be launched (specialised for the launch's scalars), runs on fresh
-// copies and is compared with that reference before it is timed; settings that emit the same WGSL
-// are one candidate. The fastest correct one is picked and kept in the autotune cache
-// (autotune-cache.ts) per kernel, configs, key values, adapter and compiler build: a later run
-// launches it without tuning. The table goes into the report (`autotune`), as a run's does.
+// the copies, so the reference and each candidate's checked run start from zeros as Triton's timed
+// runs do; the timed repetitions then add into their copies, of which only the time is kept). Per
+// config the reference is the launch the script makes without the flag: the default knobs, run
+// checked (bounds-checked variant) by the device's executor. Every setting's program, as it will
+// be launched (specialised for the launch's scalars), runs on fresh copies and is compared with
+// that reference before it is timed; settings that emit the same WGSL are one candidate. The
+// fastest correct one is picked and kept in the autotune cache (autotune-cache.ts) per kernel,
+// configs, key values, adapter and compiler build: a later run launches it without tuning. The
+// table goes into the report (`autotune`), as a run's does.
 
 import { kernelKnobs } from "../../compile";
 import { f16FromBits } from "../../ir/f16";

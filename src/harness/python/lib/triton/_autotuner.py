@@ -67,6 +67,11 @@ class Autotuner:
         self.configs_top_k = prune_configs_by.get("top_k", 1.0)
         self.early_config_prune = prune_configs_by.get("early_config_prune")
         self.do_bench = do_bench or _time_call
+        if do_bench is None and (warmup is not None or rep is not None):
+            # Triton's older interface: do_bench with these warm-up and repetition times.
+            from .testing import do_bench as _do_bench
+            self.do_bench = lambda kernel_call, quantiles: _do_bench(kernel_call, warmup=25 if warmup is None else warmup,
+                                                                     rep=100 if rep is None else rep, quantiles=quantiles)
 
     def _reset_and_save(self, nargs, reset_only=False):
         for name in self.reset_to_zero:
