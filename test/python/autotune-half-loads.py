@@ -28,6 +28,6 @@ torch.manual_seed(0)
 n = 4000
 x = torch.randn(n, device=DEVICE, dtype=torch.float16)
 out = torch.zeros(n, device=DEVICE)
-scale_half[lambda meta: (triton.cdiv(n, meta['BLOCK']),)](x, out, n)
+scale_half[lambda meta: (triton.cdiv(n, meta['BLOCK']),)](x, out_ptr=out, n=n)
 torch.testing.assert_close(out, x.float() * 3.0)
 print("scaled", n)

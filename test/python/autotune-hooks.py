@@ -31,6 +31,11 @@ def histogram(x_ptr, hist_ptr, n, BLOCK: tl.constexpr):
     tl.atomic_add(hist_ptr + bins, tl.full((BLOCK,), 1, tl.int32), mask=mask)
 
 
+# The same kernel adding a second batch onto the counts: restore_value puts them back after each timed run.
+histogram_more = triton.autotune(configs=[triton.Config({'BLOCK': 256}), triton.Config({'BLOCK': 512})], key=['n'],
+                                 restore_value=['hist_ptr'])(histogram.fn)
+
+
 def keep_small_blocks(configs, named_args, **kwargs):
     return [c for c in configs if c.kwargs['BLOCK'] <= named_args['n']]
 
@@ -82,6 +87,12 @@ hist = torch.zeros(16, device=DEVICE, dtype=torch.int32)
 histogram[lambda meta: (triton.cdiv(n, meta['BLOCK']),)](x, hist, n)
 expected = [0] * 16
 for v in x.tolist():
+    expected[v] += 1
+assert hist.tolist() == expected, f"histogram {hist.tolist()} != {expected}"
+print("histogram", sum(hist.tolist()))
+more = (torch.rand(n, device=DEVICE) * 16).to(torch.int32)
+histogram_more[lambda meta: (triton.cdiv(n, meta['BLOCK']),)](more, hist, n)
+for v in more.tolist():
     expected[v] += 1
 assert hist.tolist() == expected, f"histogram {hist.tolist()} != {expected}"
 print("histogram", sum(hist.tolist()))

@@ -149,15 +149,7 @@ class Autotuner:
         return picked
 
     def _time_configs(self, configs, args, kwargs, grid):
-        # The recorded call's torch ops replay with the kernel on the GPU, but one without a GPU kernel
-        # here (an int32 tensor's copy) runs once, while recording: restore_value's tensors are
-        # therefore also put back from a copy taken before tuning, after each config's runs.
-        saved = {} if self.user_defined_post_hook else {n: self.nargs[n].clone() for n in self.restore_value if self.nargs.get(n) is not None}
-        timings = []
-        for i, config in enumerate(configs):
-            timings.append((self._bench(args, kwargs, grid, config), i, config))
-            for name, value in saved.items():
-                self.nargs[name].copy_(value)
+        timings = [(self._bench(args, kwargs, grid, config), i, config) for i, config in enumerate(configs)]
         return min(timings, key=lambda t: (t[0], t[1]))[2]
 
     def _bench(self, args, kwargs, grid, config):
