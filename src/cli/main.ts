@@ -140,9 +140,11 @@ async function checkCommand(cmd: Extract<Command, { kind: "check" }>): Promise<n
       unreadable = true;
       continue;
     }
-    const located = locate(file, text, file.endsWith(".py") ? await checkPythonBesideModules(fileArg, file, text) : await checkKernelFile(fileArg, file, text));
+    // The texts of the modules a Python file's kernels call into: --pretty shows a helper's line too.
+    const texts = new Map([[file, text]]);
+    const located = locate(file, text, file.endsWith(".py") ? await checkPythonBesideModules(fileArg, file, text, texts) : await checkKernelFile(fileArg, file, text));
     all.push(...located);
-    for (const d of located) lines.push(formatDiagnostic(d, cmd.pretty ? text : undefined, file));
+    for (const d of located) lines.push(formatDiagnostic(d, cmd.pretty ? texts.get(d.file) : undefined));
     // A Python kernel the file doesn't launch is checked with guessed types: said, beside the diagnostics.
     if (file.endsWith(".py") && !cmd.json) notes.push(...pythonCheckAssumptions(readPythonFile(file, text)).map((n) => `kernel-lab: note: ${n}`));
   }
@@ -159,7 +161,7 @@ async function checkCommand(cmd: Extract<Command, { kind: "check" }>): Promise<n
  * kernel library's ops/x.py) is read as that package's module, so its relative imports
  * (`from ..utils import helper`) resolve from the folder above the outermost package.
  */
-async function checkPythonBesideModules(fileArg: string, file: string, text: string) {
+async function checkPythonBesideModules(fileArg: string, file: string, text: string, texts: Map<string, string>) {
   let folder = path.dirname(path.resolve(fileArg));
   // A package's __init__.py is the package itself.
   const names = path.basename(fileArg) === "__init__.py" ? [] : [path.basename(fileArg).replace(/\.py$/, "")];
@@ -173,7 +175,9 @@ async function checkPythonBesideModules(fileArg: string, file: string, text: str
     const base = path.join(folder, ...module.split("."));
     for (const candidate of [path.join(base, "__init__.py"), `${base}.py`]) {
       try {
-        return { file: displayPath(candidate), text: readFileSync(candidate, "utf8") };
+        const found = { file: displayPath(candidate), text: readFileSync(candidate, "utf8") };
+        texts.set(found.file, found.text);
+        return found;
       } catch {
         // Not there: the next candidate; none is KL1150 at the call.
       }

@@ -16,6 +16,7 @@ import type { KnobChoice } from "../ir/knobs";
 import { forEachValue } from "../ir/walk";
 import { stagesPrefetchedHalves } from "./packed-halves";
 import { planKernel } from "./plan";
+import { rowSlicesOf } from "./layout";
 
 /** The knobs this kernel's plan for `target` uses, each with the values worth trying (default first). */
 export function tunableKnobs(written: KernelIR, target: Target, options: CodegenOptions = {}): KnobChoice[] {
@@ -35,7 +36,8 @@ export function tunableKnobs(written: KernelIR, target: Target, options: Codegen
   if (mma.length > 0 && mma.every((p) => p.kind === "once")) knobs.push({ knob: "mmaLeanBarriers", values: [false, true] });
   // One row per invocation where some block has as many rows as the workgroup invocations (layout.ts).
   const laneRows = (o: CodegenOptions) => planKernel(written, target, o).tiledLayouts === "laneRows";
-  if (mma.length > 0 && (plan.tiledLayouts === "laneRows" || laneRows({ ...options, mmaLaneRows: true }))) {
+  const reducesRows = plan.tiledLayouts !== false && rowSlicesOf(plan.ir.body, plan.workgroupSize, "laneRows").size > 0;
+  if (mma.length > 0 && reducesRows && (plan.tiledLayouts === "laneRows" || laneRows({ ...options, mmaLaneRows: true }))) {
     knobs.push({ knob: "mmaLaneRows", values: [false, true] });
   }
   // Every split of some dot's tile over the subgroups, the first dot's own (the squarest) first.

@@ -80,8 +80,14 @@ export function isWide(gen: AccessFacts, ptr: Value): boolean {
   // f16 too (vec4<f16>, 8 bytes): buffers are padded to 16 bytes, so the last vec4 is always whole.
   if (ptr.type.kind !== "pointer" || gen.atomicBuffers.has(ptr.type.param) || gen.options.instrument) return false;
   if (ptr.type.pointee === "f16" && gen.options.wideHalfAccesses === false) return false;
-  // 8-bit elements are 4 to a word, read and written a byte at a time (bytes.ts).
+  // 8-bit elements are 4 to a word: their runs move as one word each (bytes.ts), never as vec4s.
   if (isByteDtype(ptr.type.pointee)) return false;
+  return inRunsOfFour(gen, ptr);
+}
+
+/** Whether each invocation's registers of `ptr` are runs of 4 consecutive elements of one row (layout, and stride 1). */
+export function inRunsOfFour(gen: AccessFacts, ptr: Value): boolean {
+  if (ptr.type.kind !== "pointer") return false;
   const layout = gen.layout(ptr.type);
   // A run of 4 registers is 4 consecutive elements of one row only where rows are 4 or more long:
   // a [64, 2] block's run spans two rows, which are not adjacent in memory unless its row stride is 2.

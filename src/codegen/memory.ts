@@ -9,10 +9,10 @@ import { valueName } from "./generator";
 import { boundsCheck, loadNote, provenanceWrite } from "./instrument";
 import { literal } from "./literals";
 import { atomicRead, atomicWrite } from "./atomics";
-import { isWide, knownWhole, readsShifted, readsWide } from "./load-forms";
+import { inRunsOfFour, isWide, knownWhole, readsShifted, readsWide } from "./load-forms";
 import { emitShiftedRun, packHalves, packedHalf } from "./packed-halves";
-import { isByteDtype } from "../ir/ir";
-import { byteRead, byteWrite } from "./bytes";
+import { isByteDtype, type ByteDtype } from "../ir/ir";
+import { byteRead, byteRunRead, byteRunWrite, byteWrite } from "./bytes";
 
 export function emitStore(gen: WgslGenerator, s: Extract<Stmt, { kind: "store" }>): void {
   const { ptr, value, mask } = s;
@@ -33,6 +33,18 @@ export function emitStore(gen: WgslGenerator, s: Extract<Stmt, { kind: "store" }
     gen.emit(mask ? `if (${gen.reg(mask, j)}) { ${write} }` : write);
   };
   const writes = () => {
+    if (isByteDtype(pointee) && byteRuns(gen, ptr)) {
+      // An aligned, unmasked run of 4 bytes is a whole word of this invocation's (bytes.ts).
+      for (let j = 0; j < layout.ept; j += 4) {
+        const run = [j, j + 1, j + 2, j + 3];
+        gen.emit(`if (${wideCondition(gen, ptr, mask, j)}) {`);
+        gen.nested(() => gen.emit(byteRunWrite(param, pointee, gen.reg(ptr, j), run.map((k) => gen.reg(value, k)))));
+        gen.emit("} else {");
+        gen.nested(() => run.forEach(scalarWrite));
+        gen.emit("}");
+      }
+      return;
+    }
     // A buffer a direct matrix store writes (mma-store.ts) is bound as scalars: its other stores too.
     if (!isWide(gen, ptr) || !gen.wideBuffers.has(param)) return gen.registers(ptr.type, scalarWrite);
     for (let j = 0; j < layout.ept; j += 4) {
@@ -74,6 +86,7 @@ export function emitLoad(gen: WgslGenerator, v: Value & { op: "load" }): void {
     else gen.emit(`${name} = ${other};`);
     gen.emit(`if (${gen.reg(v.mask, j)}) { ${name} = ${read}; }`);
   };
+  if (isByteDtype(pointee) && byteRuns(gen, ptr)) return byteRunLoad(gen, v, pointee, scalarRead);
   if (!readsWide(gen, v)) return gen.registers(v.type, (j) => scalarRead(j, true));
   const layout = gen.layout(v.type);
   if (ptr.type.pointee === "f16") return wideHalfLoad(gen, v, layout.ept, scalarRead);
@@ -188,6 +201,30 @@ function shiftedHalfLoad(gen: WgslGenerator, v: Value & { op: "load" }, runs: re
     const value = (lane: number) => (masks ? `select(${other(j + lane)}, ${packedHalf(run, lane)}, ${masks[lane]})` : packedHalf(run, lane));
     if (gen.packed.values.has(v.id)) gen.emit(`let ${valueName(v, j)} = ${masks ? packHalves(lanes.map(value)) : run};`);
     else for (const lane of lanes) gen.emit(`let ${valueName(v, j + lane)} = ${value(lane)};`);
+  }
+}
+
+/** Whether accesses of 8-bit elements through `ptr` go a word per aligned run (not in the instrumented variant: it checks each lane). */
+function byteRuns(gen: WgslGenerator, ptr: Value): boolean {
+  return gen.options.instrument !== true && inRunsOfFour(gen, ptr);
+}
+
+/** A load of 8-bit elements in runs of 4: an aligned run with every lane's mask on reads its word once. */
+function byteRunLoad(gen: WgslGenerator, v: Value & { op: "load" }, pointee: ByteDtype, scalarRead: (j: number, declare: boolean) => void): void {
+  const param = (v.ptr.type as { param: string }).param;
+  const t = gen.typeOf(v.type);
+  for (let j = 0; j < gen.layout(v.type).ept; j += 4) {
+    const run = [j, j + 1, j + 2, j + 3];
+    for (const k of run) gen.emit(`var ${valueName(v, k)}: ${t};`);
+    gen.emit(`if (${wideCondition(gen, v.ptr, v.mask, j)}) {`);
+    gen.nested(() => {
+      const { read, lanes } = byteRunRead(gen, param, pointee, gen.reg(v.ptr, j), "w");
+      gen.emit(read);
+      run.forEach((k, lane) => gen.emit(`${valueName(v, k)} = ${lanes[lane]};`));
+    });
+    gen.emit("} else {");
+    gen.nested(() => run.forEach((k) => scalarRead(k, false)));
+    gen.emit("}");
   }
 }
 

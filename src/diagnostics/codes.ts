@@ -43,7 +43,7 @@ export const COMPILER_CODES = {
   forLoopForm: { code: "KL1030", meaning: "A `for` loop not of the form `for (let i = a; i < b; i += s)`." },
   counterAssigned: { code: "KL1031", meaning: "A loop counter assigned inside its loop; the `for` statement steps it." },
   intrinsicArgs: { code: "KL1040", meaning: "A `tl.*` call with the wrong number or kind of arguments (count, dtype string, axes)." },
-  constantRequired: { code: "KL1041", meaning: "An argument that must be known at compile time (a literal or a constexpr) isn't: `tl.arange` bounds, shapes, flags." },
+  constantRequired: { code: "KL1041", meaning: "An argument that must be known at compile time (a literal or a constexpr) isn't: `tl.arange` bounds, shapes, flags, the string options of loads, stores and atomics (`evictionPolicy`, `cacheModifier`, `sem`, `scope`)." },
   keywordArgument: { code: "KL1042", meaning: "A keyword argument (the trailing object literal) a function doesn't take, or a parameter given twice." },
   aggregateValue: { code: "KL1043", meaning: "A tuple or a block pointer where one value is needed." },
   destructuring: { code: "KL1044", meaning: "A destructuring pattern that doesn't fit its tuple (count, nesting, rest, defaults, objects)." },
@@ -68,7 +68,7 @@ export const COMPILER_CODES = {
   pythonKernelMissing: { code: "KL1104", meaning: "No `@triton.jit` function of the name asked for." },
   pythonLaunchArgs: { code: "KL1105", meaning: "A launch's arguments don't fit the Python kernel's parameters: one missing, or a constexpr without a value." },
   // Kernel-library code as published (Liger-Kernel, FlagGems, unsloth): KL1150–KL1159
-  pythonOtherModule: { code: "KL1150", meaning: "A kernel calls a function of another module (`tle.program_id(0)`, FlagGems' triton_lang_extension): Kernel Lab compiles the `@triton.jit` functions of the kernel's own file; copy the function into it and call it by its name." },
+  pythonOtherModule: { code: "KL1150", meaning: "A kernel calls a function of another module that Kernel Lab can't read (`tle.program_id(0)` without FlagGems' triton_lang_extension.py beside the script, a C extension, an installed package): runs, `check` and the editor compile the `@triton.jit` functions of `.py` modules beside the script (relative imports inside packages too); copy any other function into the kernel's file and call it by its name." },
 
   // KL2xxx — dtypes, block shapes, limits
   shapeMismatch: { code: "KL2001", meaning: "Block shapes that don't broadcast together, or a block where a scalar is needed (or the reverse)." },

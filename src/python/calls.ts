@@ -169,7 +169,7 @@ export function lowerCall(ctx: LowerContext, n: SyntaxNode): void {
         Codes.pythonOtherModule,
         spanOf(callee),
         `${nodeText(ctx, callee) === target.name ? `${target.name} is a function of another module (${target.module})` : `${target.module}.${target.name} is a function of another module`} that Kernel Lab can't read here: ` +
-          `kernel-lab run (and Run in the editor) compile the @triton.jit functions of a .py module beside the script that the script imports; ` +
+          `runs, kernel-lab check and the editor compile the @triton.jit functions of a .py module beside the script that it imports (relative imports inside a package's modules); ` +
           `a module that isn't a Python file there (a C extension, an installed package) can't be: copy ${target.name} into this file`,
       );
       return ctx.w.token("0", span);

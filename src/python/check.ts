@@ -9,7 +9,7 @@ import { DEFAULT_TARGET } from "../ir/target";
 import { adapterDependent, NO_ADAPTER_TARGET } from "../compile";
 import { Codes } from "../diagnostics/codes";
 import { compilePythonKernel, type PythonArgType } from "./compile-python";
-import { assumedArgTypes, assumedConstexprs } from "./infer";
+import { assumedArgTypes, assumedConstexprs, pointerParams } from "./infer";
 import { readPythonFile, type PythonFile, type PythonKernel } from "./module";
 import { children, walk } from "./tree";
 
@@ -30,13 +30,23 @@ export function checkPython(file: PythonFile, target: Target = DEFAULT_TARGET): 
     if (!launched && returnsValue(kernel)) continue;
     const types = assumedArgTypes(file, kernel);
     // A pointer's dtype is a guess (float32; a launch in the file says which tensor, not its dtype):
-    // a diagnostic that goes away when they point to int32 instead may be the guess's, not the
-    // kernel's, and is left out (Liger's cross entropy loads its int64 targets through Y_ptr).
-    const other = otherGuess(types);
+    // a diagnostic that goes away when they point to int32 instead, or to torch.bool, may be the
+    // guess's, not the kernel's, and is left out (Liger's cross entropy loads its int64 targets
+    // through Y_ptr; FlagGems' dropout stores its keep-mask through a bool pointer). The other
+    // guesses are compiled only while something is left to rule out.
+    // The bool guess: only the pointers stored through, and it rules out only a mask stored (KL2003).
+    const stored = pointerParams(file, kernel, new Set(), new Set(["store"]));
+    const others = [
+      { types: otherGuess(types, "i32"), rules: () => true },
+      { types: otherGuess(types, "bool", stored), rules: (d: Diagnostic) => d.code === Codes.operandDtype },
+    ];
     for (const constexprs of assumedConstexprs(file, kernel)) {
-      const found = compilePythonKernel(file, kernel.name, types, constexprs, checked).diagnostics;
-      const alsoOther = other && compilePythonKernel(file, kernel.name, other, constexprs, checked).diagnostics;
-      const kept = alsoOther ? found.filter((d) => alsoOther.some((o) => o.code === d.code && o.span.start === d.span.start && o.span.end === d.span.end)) : found;
+      let kept = compilePythonKernel(file, kernel.name, types, constexprs, checked).diagnostics;
+      for (const other of others) {
+        if (!other.types || kept.length === 0) continue;
+        const alsoOther = compilePythonKernel(file, kernel.name, other.types, constexprs, checked).diagnostics;
+        kept = kept.filter((d) => !other.rules(d) || alsoOther.some((o) => o.code === d.code && o.span.start === d.span.start && o.span.end === d.span.end));
+      }
       for (const d of kept) diagnostics.push(adapterDependent(d, checked));
     }
   }
@@ -53,10 +63,10 @@ function returnsValue(kernel: PythonKernel): boolean {
   return found;
 }
 
-/** The types with every guessed float32 pointer an int32 one instead; undefined when nothing was guessed. */
-function otherGuess(types: Readonly<Record<string, PythonArgType>>): Record<string, PythonArgType> | undefined {
-  const guessed = Object.entries(types).filter(([, t]) => t.kind === "pointer" && t.dtype === "f32");
-  return guessed.length === 0 ? undefined : { ...types, ...Object.fromEntries(guessed.map(([name]) => [name, { kind: "pointer", dtype: "i32" } as const])) };
+/** The types with every guessed float32 pointer (of `only`, where given) one to `dtype` instead; undefined when nothing was guessed. */
+function otherGuess(types: Readonly<Record<string, PythonArgType>>, dtype: "i32" | "bool", only?: ReadonlySet<string>): Record<string, PythonArgType> | undefined {
+  const guessed = Object.entries(types).filter(([name, t]) => t.kind === "pointer" && t.dtype === "f32" && (!only || only.has(name)));
+  return guessed.length === 0 ? undefined : { ...types, ...Object.fromEntries(guessed.map(([name]) => [name, { kind: "pointer", dtype } as const])) };
 }
 
 /**

@@ -36,6 +36,8 @@ export interface PythonCompileResult {
   toPython: (span: Span) => Span;
   /** Where a range of `typescript` is in another module's file (a cross-module helper's line); undefined in the kernel's own file. */
   origin?: (span: Span) => FilePlace | undefined;
+  /** Another module's function's name in `typescript` as Python writes it (`pkg.mod.helper`); undefined for this file's. */
+  externalName?: (tsName: string) => string | undefined;
 }
 
 /**
@@ -107,13 +109,14 @@ export function compilePythonKernel(
   // A range inside another module's function is the call in this file that led there (externals.ts).
   const toPython = (span: Span) => lowered.externals.toMain(lowered.map.toPython(span));
   const origin = (span: Span) => lowered.externals.origin(lowered.map.toPython(span));
+  const externalName = (name: string) => lowered.externals.pythonName(name);
   const parsed = parseKernelFile(file.fileName.replace(/\.py$/, ".kernel.ts"), lowered.typescript);
   const source = parsed.kernels.find((k) => k.name === tsName(kernel.name));
   const mapped = (ds: readonly Diagnostic[]) => ds.map((d) => lowered.externals.relocate(mapDiagnostic(d, lowered.map)));
   // A construct outside the language is the one mistake to report: what follows from it is noise.
-  if (lowered.diagnostics.some((d) => d.severity === "error")) return { diagnostics: distinctDiagnostics(lowered.diagnostics), typescript: lowered.typescript, toPython, origin };
+  if (lowered.diagnostics.some((d) => d.severity === "error")) return { diagnostics: distinctDiagnostics(lowered.diagnostics), typescript: lowered.typescript, toPython, origin, externalName };
   if (!source || parsed.diagnostics.some((d) => d.severity === "error")) {
-    return { diagnostics: distinctDiagnostics([...lowered.diagnostics, ...mapped(parsed.diagnostics)]), typescript: lowered.typescript, ...(source ? { source } : {}), toPython, origin };
+    return { diagnostics: distinctDiagnostics([...lowered.diagnostics, ...mapped(parsed.diagnostics)]), typescript: lowered.typescript, ...(source ? { source } : {}), toPython, origin, externalName };
   }
   const result = compileKernel(source, numeric, target, specialization, options);
   return {
@@ -123,6 +126,7 @@ export function compilePythonKernel(
     source,
     toPython,
     origin,
+    externalName,
   };
 }
 

@@ -102,6 +102,12 @@ export class Externals {
     return external && place(external, span.start - external.base, span.end - external.base);
   }
 
+  /** A function's name in the TypeScript file as Python writes it (`xmod_helpers.lang.program_id`); undefined for the kernel file's own. */
+  pythonName(tsName: string): string | undefined {
+    const external = this.files.find((f) => tsName.startsWith(f.prefix));
+    return external && `${external.module}.${tsName.slice(external.prefix.length)}`;
+  }
+
   /** A diagnostic at a combined span → at the kernel file's call, with its place in the helper's file as its origin. */
   relocate(diagnostic: Diagnostic): Diagnostic {
     // The TypeScript names of other modules' functions, in a message, as Python writes them (`pkg.mod.helper`).

@@ -16,6 +16,8 @@ import { formatAutotune } from "../../src/cli/format";
 import { formatKnobs, type KnobSetting } from "../../src/ir/knobs";
 
 const FILE = path.resolve(__dirname, "../python/autotune-knobs.py");
+const HALF_LOADS = path.resolve(__dirname, "../python/autotune-half-loads.py");
+const HOOKS = path.resolve(__dirname, "../python/autotune-hooks.py");
 const EMULATED = {
   target: { subgroupMatrixConfigs: [[16, 16, 16], [16, 8, 16]].map(([M, N, K]) => ({ componentType: "f16", resultComponentType: "f32", M, N, K })) },
   codegen: { subgroupMatrixEmulation: true },
@@ -63,4 +65,31 @@ test("@triton.autotune --tune-codegen: knobs tried per config, each checked then
   const plain = await runPythonFile(FILE, { overrides: EMULATED }, startPythonThread);
   assert.equal(plain.outcome, "ok");
   assert.equal(plain.report.autotune, undefined);
+});
+
+test("@triton.autotune --tune-codegen crosses every config with the knobs: two configs × two load forms, each checked then timed", async () => {
+  process.env.KERNEL_LAB_CACHE_DIR = mkdtempSync(path.join(os.tmpdir(), "kl-py-knobs-"));
+  const { report, outcome } = await runPythonFile(HALF_LOADS, { tuneCodegen: true, retune: true }, startPythonThread);
+  assert.equal(outcome, "ok", `${report.traceback}`);
+  assert.match(report.stdout, /scaled 4000/);
+  const [tuned] = report.autotune ?? [];
+  assert.deepEqual(tuned.candidates.map((c) => `${c.constexprs.BLOCK}/${c.codegen?.halfLoadForm}`), ["512/block", "512/select", "1024/block", "1024/select"]);
+  assert.ok(tuned.candidates.every((c) => c.correct && c.medianMs !== null), JSON.stringify(tuned.candidates));
+  assert.equal(tuned.identical, 0);
+  const table = formatAutotune(tuned);
+  assert.match(table[0], /^ {2}Autotune: picked BLOCK=(512|1024), halfLoadForm=(block|select) of 4 candidates$/);
+  assert.match(table[1], /^ {4}BLOCK {2}halfLoadForm {2}Median/);
+  // The kernel adds into out: the script's assert_close (out == x * 3) passed, so the candidates ran on copies, and the script's launch once.
+  assert.equal(report.launches.filter((l) => l.kernel === "scale_half").length, 1);
+});
+
+test("@triton.autotune --tune-codegen keeps reset_to_zero (zeroed in the copies) and restore_value (copies); kernels with Python hooks are tuned by Python, said once", async () => {
+  process.env.KERNEL_LAB_CACHE_DIR = mkdtempSync(path.join(os.tmpdir(), "kl-py-knobs-"));
+  const { report, outcome } = await runPythonFile(HOOKS, { tuneCodegen: true, retune: true }, startPythonThread);
+  assert.equal(outcome, "ok", `${report.traceback}`);
+  assert.ok(report.checks.every((c) => c.passed), JSON.stringify(report.checks));
+  assert.deepEqual((report.autotune ?? []).map((t) => t.kernel), ["row_sums_split_k", "histogram", "histogram"]);
+  // Every candidate matched the reference, both run on copies whose reset_to_zero tensor starts at zero.
+  for (const tuned of report.autotune ?? []) assert.ok(tuned.candidates.every((c) => c.correct), JSON.stringify(tuned.candidates));
+  assert.equal(report.stdout.match(/--tune-codegen: add_into has autotune hooks/g)?.length, 1, report.stdout);
 });

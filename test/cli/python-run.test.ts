@@ -169,7 +169,8 @@ test("kernel-library style: constexpr globals, libdevice imports, .to(tl.int64) 
   const { report, outcome } = await run(path.join(PY, "kernel-library.py"), { bench: "off" });
   assert.equal(outcome, "ok", report.traceback);
   assert.deepEqual(report.diagnostics, []);
-  assert.deepEqual(report.checks.map((c) => c.passed), [true, true, true, true, true, true, true]);
+  // The 8th: tutorial 02's warmup → compiled kernel → compiled[grid](…) launch.
+  assert.deepEqual(report.checks.map((c) => c.passed), [true, true, true, true, true, true, true, true]);
   assert.match(report.stdout, /in-place gelu\*up and rms norm match torch/);
   // The host code around a backward kernel (Liger's style): a dtype constexpr, one program per SM.
   assert.match(report.stdout, /a dtype constexpr, not FLAG, one program per SM: 8\n/);
@@ -286,6 +287,23 @@ test("torch ops on GPU tensors copy only a CPU-made operand up and the scalars r
   const [got, expected] = [values(gpu.report.stdout), values(cpu.report.stdout)];
   assert.equal(got.length, 2);
   for (let i = 0; i < 2; i++) assert.ok(Math.abs(got[i] - expected[i]) <= 1e-5 * Math.abs(expected[i]), `${got[i]} vs ${expected[i]}`);
+});
+
+test("@triton.autotune times configs on the script's own tensors, as Triton: reset_to_zero, restore_value, Config(pre_hook), pre_hook/post_hook and prune_configs_by keep the results right, on the GPU and with --cpu", async () => {
+  for (const cpu of [false, true]) {
+    // Quick benchmarks time each config many times: without the hooks each timed run would add into the outputs again.
+    const hooks = await run(path.join(PY, "autotune-hooks.py"), { bench: "quick", cpu });
+    assert.equal(hooks.outcome, "ok", `cpu=${cpu}: ${hooks.report.traceback}`);
+    assert.equal(hooks.report.checks.length, 3);
+    assert.ok(hooks.report.checks.every((c) => c.passed), JSON.stringify(hooks.report.checks));
+    const printed = hooks.report.stdout.split("\n").filter((l) => !l.startsWith("[kernel-lab]")).join("\n");
+    assert.match(printed, /row sums 37 300\nhistogram 3001\nhistogram 6002\npruned to \[128, 256\]\nkept 1000\n/);
+    // The 4096 config was pruned before timing: the script's launch is one of the kept configs.
+    assert.ok(hooks.report.launches.filter((l) => l.kernel === "add_into").every((l) => l.constexprs.BLOCK !== 4096));
+    const half = await run(path.join(PY, "autotune-half-loads.py"), { bench: "quick", cpu });
+    assert.equal(half.outcome, "ok", `cpu=${cpu}: ${half.report.traceback}`);
+    assert.match(half.report.stdout, /scaled 4000/);
+  }
 });
 
 test("README's torch/triton subset table is what the modules define (npx tsx test/support/python-subset.ts --write)", async () => {

@@ -15,7 +15,7 @@ import { compileForGpu, runBoth } from "../support/kernel-runner";
 process.env.XDG_RUNTIME_DIR ??= "/tmp";
 
 const FIXTURE = "test/fixtures/bytes.kernel.ts";
-const RUNS = ["keepMask 1", "keepMask 7", "keepMask 1001", "interleavedPrograms 13", "interleavedPrograms 1003", "signedBytes 5", "signedBytes 999", "twoProgramsOneWord 4"];
+const RUNS = ["keepMask 1", "keepMask 7", "keepMask 1001", "interleavedPrograms 13", "interleavedPrograms 1003", "signedBytes 5", "signedBytes 999", "twoProgramsOneWord 4", "maskThenApply 1003"];
 
 for (const cpu of [false, true]) {
   test(`bool, int8 and uint8 buffers: masks and bytes stored by programs sharing words match their references at sizes not multiples of 4, no race reported (${cpu ? "--cpu" : "the GPU, instrumented"})`, async () => {
@@ -52,6 +52,31 @@ export const sameByte = defineRun({
   }
 });
 
+test("a byte past the end inside the last word (element 5 of 5) is out of bounds (KL3101 at the store), on the GPU and with --cpu", async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "kernel-lab-bytes-"));
+  const file = path.join(dir, "past-end.kernel.ts");
+  writeFileSync(
+    file,
+    `import { kernel, tl, defineRun, empty } from "kernel-lab";
+import type { Ptr, u8, i32 } from "kernel-lab";
+export const past = kernel(function past(out_ptr: Ptr<u8>, n: i32) {
+  const offs = tl.arange(0, 8);
+  tl.store(out_ptr + offs, offs, offs <= n);
+});
+export const pastEnd = defineRun({
+  kernel: past, sizes: [5], grid: () => [1],
+  args: (n) => ({ out_ptr: empty(n, "u8"), n }), outputs: ["out_ptr"],
+  reference: () => ({ out_ptr: [0, 1, 2, 3, 4] }),
+});
+`,
+  );
+  for (const cpu of [false, true]) {
+    const { report } = await runJson(file, { cpu, reps: 0 });
+    assert.deepEqual(report.diagnostics.map((d: any) => [d.code, d.line]), [["KL3101", 5]], JSON.stringify(report.diagnostics));
+    assert.match(report.diagnostics[0].message, /out_ptr\[5\]/);
+  }
+});
+
 test("a stored byte buffer is array<atomic<u32>> written with atomicAnd then atomicOr; a read-only one array<u32>; i8 loads sign-extend, u8 zero-extend", async () => {
   const source = `import { kernel, tl } from "kernel-lab";
 import type { Ptr, i8, u8, bool, i32, constexpr } from "kernel-lab";
@@ -81,5 +106,38 @@ export const k = kernel(function k(a_ptr: Ptr<i8>, b_ptr: Ptr<u8>, m_ptr: Ptr<bo
   for (const [name, got] of [["GPU", gpu], ["CPU", cpu]] as const) {
     assert.deepEqual([...got.out_ptr], Array.from(a, (x, i) => x * 256 + b[i]), name);
     assert.deepEqual([...got.m_ptr], Array.from(a, (x) => (x < 0 ? 1 : 0)), name);
+  }
+});
+
+test("runs of 4 bytes (blocks of 1024): an aligned, unmasked run is one word, loaded once and stored with one atomicStore; shifted runs, the tail and the words programs share go byte by byte", async () => {
+  const source = `import { kernel, tl } from "kernel-lab";
+import type { Ptr, u8, bool, f32, i32, constexpr } from "kernel-lab";
+export const k = kernel(function k(x_ptr: Ptr<f32>, b_ptr: Ptr<u8>, m_ptr: Ptr<bool>, c_ptr: Ptr<u8>, n: i32, shift: i32, BLOCK: constexpr) {
+  const offs = tl.programId(0) * BLOCK + tl.arange(0, BLOCK) + shift;
+  const inside = offs < n;
+  const x = tl.load(x_ptr + offs, inside);
+  const b = tl.load(b_ptr + offs, inside);
+  tl.store(m_ptr + offs, x > 0, inside);
+  tl.store(c_ptr + offs, b * 7 + 1, inside);
+});
+`;
+  const kernel = await compileForGpu(source, { BLOCK: 1024 });
+  assert.match(kernel.wgsl, /atomicStore\(&b_m_ptr\[\(\w+\) >> 2u\], select\(0u, 1u, \w+\) \| [^;]*<< 24u\)\);/);
+  assert.match(kernel.wgsl, /let w = b_b_ptr\[/);
+  const n = 2503;
+  for (const shift of [0, 1, 2]) {
+    const x = Float32Array.from({ length: n }, () => Math.random() - 0.5);
+    const b = Uint8Array.from({ length: n }, () => Math.floor(Math.random() * 256));
+    const { gpu, cpu } = await runBoth({
+      source,
+      constexprs: { BLOCK: 1024 },
+      grid: [Math.ceil((n - shift) / 1024)],
+      args: { x_ptr: x, b_ptr: b, m_ptr: new Uint8Array(n).fill(0xad), c_ptr: new Uint8Array(n).fill(0xad), n, shift },
+      outputs: ["m_ptr", "c_ptr"],
+    });
+    for (const [name, got] of [["GPU", gpu], ["CPU", cpu]] as const) {
+      assert.deepEqual([...got.m_ptr], Array.from(x, (v, i) => (i < shift ? 0xad : v > 0 ? 1 : 0)), `${name} shift ${shift}`);
+      assert.deepEqual([...got.c_ptr], Array.from(b, (v, i) => (i < shift ? 0xad : (v * 7 + 1) & 0xff)), `${name} shift ${shift}`);
+    }
   }
 });

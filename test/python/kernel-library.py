@@ -137,6 +137,19 @@ expected_maxima = torch.stack([x[p * 6:(p + 1) * 6].max() for p in range(8)])
 assert torch.equal(maxima, expected_maxima) and not torch.equal(maxima, expected_maxima + 1)
 print("a dtype constexpr, not FLAG, one program per SM:", torch.cuda.get_device_properties(0).multi_processor_count)
 
+# Tutorial 02's persistent grid: compile ahead with warmup, read its register and shared-memory
+# counts, then launch the compiled kernel with its own grid.
+partial = torch.empty((8, 70), dtype=torch.float32, device="cuda")
+maxima = torch.empty(8, dtype=torch.float32, device="cuda")
+compiled = scale_rows_and_sum.warmup(x, y, partial, maxima, x.stride(0), 45, 70, 0.5, 6, tl.float16, SKIP_PARTIAL=False,
+                                     mode=0, RETURN_MAX=True, RETURN_STATS=False, BLOCK_SIZE=128, num_warps=8, num_stages=2,
+                                     grid=(1,))
+compiled._init_handles()
+assert compiled.n_regs > 0 and compiled.metadata.shared >= 0 and compiled.metadata.num_warps == 8
+y.fill_(7.0)
+compiled[(8, 1, 1)](x, y, partial, maxima, x.stride(0), 45, 70, 0.5, 6, tl.float16, False, 0, True, False, 128)
+torch.testing.assert_close(y, (x * 0.5).half(), atol=1e-3, rtol=1e-3)
+
 
 @triton.jit
 def row_nll(x_ptr, target_ptr, loss_ptr, stride, n_cols, ignore_index, temperature,

@@ -2,6 +2,7 @@
 // VS Code): a breakpoint in add_kernel, the stop, `offsets` as a block, stepping, the end.
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { PassThrough } from "node:stream";
 import { recordHere } from "../../src/editor/debug/record-here";
@@ -335,4 +336,38 @@ test("a Python kernel the script never launches: a message naming it and what to
   assert.match(message, /never_launched is never launched when .*debug-row-sums\.py runs: the script ended without calling never_launched\[grid\]\(…\)/);
   assert.match(message, /launch it from the script/);
   assert.doesNotMatch(message, /\n\s+at /);
+});
+
+test("a Python kernel calling another module's @triton.jit function: a breakpoint on the call stops inside it, its frame at that module's file and line under its Python name; a breakpoint in a helper's file stops there", async () => {
+  const script = path.resolve(__dirname, "../python/xmod-kernels.py");
+  const helperFile = path.resolve(__dirname, "../python/xmod_helpers/lang.py");
+  const lineOf = (file: string, text: string) => readFileSync(file, "utf8").split("\n").findIndex((l) => l.includes(text)) + 1;
+  const call = lineOf(script, "x = tle.load_block(X, offs, mask)");
+  const load = lineOf(helperFile, "return tl.load(ptr + offs");
+  const client = new Client();
+  // Program 3 of clamp_kernel (n = 1000, BLOCK = 256): its last block, 232 lanes in bounds. The
+  // call's line holds no step of its own (its first runs inside the helper): its breakpoint stops there.
+  await launched(client, { program: script, kernel: "clamp_kernel", programId: [3] }, [call]);
+  assert.equal((await client.next("stopped")).body.reason, "breakpoint");
+  const frames = (await client.request("stackTrace", { threadId: 1 })).body.stackFrames;
+  assert.deepEqual(
+    frames.map((f: { name: string; line: number; source: { path: string } }) => `${f.name.split(" ")[0]}@${path.basename(f.source.path)}:${f.line}`),
+    [`xmod_helpers.lang.load_block@lang.py:${load}`, `clamp_kernel@xmod-kernels.py:${call}`],
+  );
+  assert.equal(frames[0].source.path, helperFile);
+  assert.equal(frames[1].source.path, script);
+  const inside = await variablesAtStop(client);
+  assert.equal(inside.get("offs")?.type, "i32[256]");
+  assert.equal(inside.get("mask")?.type, "bool[256]");
+  // A breakpoint in another helper's file (limits.py's clamp_min, reached from the store's line).
+  const limitsFile = path.resolve(__dirname, "../python/xmod_helpers/limits.py");
+  const where = lineOf(limitsFile, "return tl.where(x < LOW, LOW, x)");
+  const set = await client.request("setBreakpoints", { source: { path: limitsFile }, breakpoints: [{ line: where }, { line: 1 }] });
+  assert.deepEqual(set.body.breakpoints.map((b: { verified: boolean }) => b.verified), [true, false]);
+  await client.request("continue", { threadId: 1 });
+  assert.equal((await client.next("stopped")).body.reason, "breakpoint");
+  const there = (await client.request("stackTrace", { threadId: 1 })).body.stackFrames;
+  assert.deepEqual([there[0].name.split(" ")[0], there[0].source.path, there[0].line], ["xmod_helpers.limits.clamp_min", limitsFile, where]);
+  await client.request("continue", { threadId: 1 });
+  await client.next("terminated");
 });

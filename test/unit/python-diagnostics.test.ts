@@ -37,6 +37,9 @@ const rows: [string, string, string, string][] = [
   ["non-power-of-two arange", "    a = tl.arange(0, 10)", "8:9 KL2002", ""],
   ["syntax error", "    x = tl.load(x_ptr + offs,, mask=mask)", "8:30 KL1100", "not valid Python"],
   ["~ on a mask", "    tl.store(y_ptr + offs, 1.0, mask=~(offs >= n))", "", ""],
+  // y_ptr's dtype is a guess: a mask stored through it is clean, as through a torch.bool (FlagGems' dropout).
+  ["a mask stored through a pointer", "    x = tl.load(x_ptr + offs, mask=mask, other=0.0)\n    tl.store(y_ptr + offs, x > 0.5, mask=mask)", "", ""],
+  ["a mask stored through a pointer, and a shape mismatch", "    tl.store(y_ptr + offs, offs > 3, mask=mask)\n    a = tl.arange(0, 16)\n    b = tl.arange(0, 32)\n    c = a + b", "11:9 KL2001", ""],
   ["dtypes as values: x.dtype held, .to(…), tl.math.rsqrt, tl.constexpr(… is …), x.shape", "    x = tl.load(x_ptr + offs, mask=mask, other=0.0)\n    dt = x.dtype\n    y = tl.math.rsqrt(x.to(tl.float32) + 1.0)\n    if tl.constexpr(dt is tl.float32):\n        y = y * 2.0\n    tl.static_assert(x.shape[0] == BLOCK)\n    tl.store(y_ptr + offs, y.to(dt), mask=mask)", "", ""],
   ["a dtype held and chosen: cdtype = tl.float32, tl.float32 if x.dtype is tl.bfloat16 else x.dtype", "    cdtype = tl.float32\n    x = tl.load(x_ptr + offs, mask=mask, other=0.0)\n    acc_type = tl.float32 if x.dtype is tl.bfloat16 else x.dtype\n    tl.store(y_ptr + offs, tl.zeros([BLOCK], dtype=cdtype) + x.to(acc_type), mask=mask)", "", ""],
   ["a dtype WGSL lacks", "    x = tl.load(x_ptr + offs, mask=mask, other=0.0)\n    tl.store(y_ptr + offs, x.to(tl.float64), mask=mask)", "9:33 KL2080", "tl.float64 has no WGSL type"],

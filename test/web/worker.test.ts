@@ -287,6 +287,15 @@ test("Python: one worker runs a file, records a debug launch, runs another file;
   assert.deepEqual([debugged.last.pyodideLoads, debugged.last.trace.pyodide?.warm, debugged.last.trace.pyodide?.startKind], [1, true, "reused"]);
   assert.ok(debugged.ms < runs[0].ms, `the debug launch took ${debugged.ms} ms, the first run (Pyodide's start) ${runs[0].ms} ms`);
   await run(second);
+  // Kernels that call other modules' @triton.jit functions: the package beside the script read
+  // through the page (the worker's host.readText), its relative imports too.
+  for (const script of ["xmod-kernels.py", "xmod-relative.py"]) {
+    await run(path.join(root, "test/python", script));
+    const { report } = runs.pop()!;
+    assert.deepEqual(report.diagnostics, []);
+    assert.deepEqual(report.checks.map((c) => c.passed), [true, true], `${script}: ${report.stdout}`);
+    assert.equal(report.launches.length, 2, script);
+  }
   const [one, two] = runs;
   assert.equal(one.report.pyodide.startKind, "cold");
   assert.deepEqual([two.report.pyodide.warm, two.report.pyodide.startKind], [true, "reused"]);

@@ -13,6 +13,7 @@
 import { Breakpoint, InitializedEvent, LoggingDebugSession, OutputEvent, Source, StackFrame, StoppedEvent, TerminatedEvent, Thread } from "@vscode/debugadapter";
 import type { DebugProtocol } from "@vscode/debugprotocol";
 import type { DebugLaunch, ProgramTrace } from "../../harness/debug/debug-run";
+import type { DebugStop } from "../../harness/debug/debug-recorder";
 import { REFS_PER_FRAME, VariableTable } from "./variables";
 
 /** The launch configuration's fields (package.json `contributes.debuggers[0].configurationAttributes`). */
@@ -46,6 +47,8 @@ export class KernelDebugSession extends LoggingDebugSession {
   /** Index of the current stop in trace.stops; -1 before the first. */
   private at = -1;
   private breakpointLines = new Set<number>();
+  /** Breakpoints in other modules' files the program steps through (a stop's `file` → its lines). */
+  private readonly helperBreakpoints = new Map<string, Set<number>>();
   /** One table per frame of the current stop, innermost first (frame ids are index + 1). */
   private tables: VariableTable[] = [];
   private configured!: () => void;
@@ -107,12 +110,17 @@ export class KernelDebugSession extends LoggingDebugSession {
   protected override setBreakPointsRequest(response: DebugProtocol.SetBreakpointsResponse, args: DebugProtocol.SetBreakpointsArguments): void {
     const requested = (args.breakpoints ?? []).map((b) => this.convertClientLineToDebugger(b.line));
     const ours = this.trace && args.source.path !== undefined && this.host.isFile(args.source.path, this.trace.file);
-    const lines = ours ? requested.map((line) => this.statementLineNear(line)) : requested.map(() => undefined);
+    // Another module's file whose @triton.jit functions the program runs (a Python kernel's helpers): the lines it stops on there.
+    const path = args.source.path;
+    const helper = !ours && path !== undefined ? this.trace?.stops.find((s) => s.file !== undefined && this.host.isFile(path, s.file))?.file : undefined;
+    const helperLines = new Set(helper === undefined ? [] : (this.trace?.stops ?? []).filter((s) => s.file === helper).map((s) => s.line));
+    const lines = ours ? requested.map((line) => this.statementLineNear(line)) : requested.map((line) => (helperLines.has(line) ? line : undefined));
     if (ours) this.breakpointLines = new Set(lines.filter((l): l is number => l !== undefined));
+    else if (helper !== undefined) this.helperBreakpoints.set(helper, new Set(lines.filter((l): l is number => l !== undefined)));
     response.body = {
       breakpoints: lines.map((line, i) => {
         const bp: DebugProtocol.Breakpoint = new Breakpoint(line !== undefined, this.convertDebuggerLineToClient(line ?? requested[i]));
-        if (line === undefined) bp.message = ours ? "no kernel statement here: breakpoints go on the lines of a kernel's (or a device function's) body" : "not the file being debugged";
+        if (line === undefined) bp.message = ours ? "no kernel statement here: breakpoints go on the lines of a kernel's (or a device function's) body" : helper !== undefined ? "the debugged program runs no statement of this file here" : "not the file being debugged";
         return bp;
       }),
     };
@@ -125,16 +133,31 @@ export class KernelDebugSession extends LoggingDebugSession {
     this.sendResponse(response);
   }
 
+  /**
+   * A stop inside another module's function (its line is that file's) is on a breakpoint set in
+   * that file, or where it is the first stop of the debugged file's line that calls it (a statement
+   * whose first step runs inside the helper: `x = tle.load_block(…)`).
+   */
+  private onBreakpoint(stops: readonly DebugStop[], j: number): boolean {
+    const ownLine = (stop: DebugStop | undefined) => stop?.frames.find((f) => f.file === undefined)?.line;
+    const stop = stops[j];
+    if (stop.file === undefined) return this.breakpointLines.has(stop.line);
+    if (this.helperBreakpoints.get(stop.file)?.has(stop.line)) return true;
+    const line = ownLine(stop);
+    return line !== undefined && this.breakpointLines.has(line) && ownLine(stops[j - 1]) !== line;
+  }
+
   protected override stackTraceRequest(response: DebugProtocol.StackTraceResponse): void {
     const t = this.trace;
     const stop = t?.stops[this.at];
     if (!t || !stop) {
       response.body = { stackFrames: [], totalFrames: 0 };
     } else {
-      const source = new Source(baseName(t.file), t.file);
       const frames = stop.frames.map((f, i) => {
         const name = i === stop.frames.length - 1 ? `${f.name} · program (${t.programId.join(", ")})` : `${f.name} (device function)`;
-        return new StackFrame(i + 1, name, source, this.convertDebuggerLineToClient(f.line), this.convertDebuggerColumnToClient(f.column));
+        // A frame inside another module's @triton.jit function shows that module's file.
+        const file = f.file ?? t.file;
+        return new StackFrame(i + 1, name, new Source(baseName(file), file), this.convertDebuggerLineToClient(f.line), this.convertDebuggerColumnToClient(f.column));
       });
       response.body = { stackFrames: frames, totalFrames: frames.length };
     }
@@ -192,7 +215,7 @@ export class KernelDebugSession extends LoggingDebugSession {
     this.sendResponse(response);
     const stops = this.trace?.stops ?? [];
     let j = this.at - 1;
-    while (j > 0 && !this.breakpointLines.has(stops[j].line)) j--;
+    while (j > 0 && !this.onBreakpoint(stops, j)) j--;
     this.stopAt(Math.max(0, j), j > 0 ? "breakpoint" : "entry");
   }
 
@@ -209,7 +232,7 @@ export class KernelDebugSession extends LoggingDebugSession {
     const stops = this.trace?.stops ?? [];
     for (let j = this.at + 1; j < stops.length; j++) {
       if (stops[j].error !== undefined) return this.stopAt(j, "exception");
-      if (this.breakpointLines.has(stops[j].line)) return this.stopAt(j, "breakpoint");
+      if (this.onBreakpoint(stops, j)) return this.stopAt(j, "breakpoint");
       if (depth !== undefined && stops[j].frames.length <= depth) return this.stopAt(j, "step");
     }
     this.finish();

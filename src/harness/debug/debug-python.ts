@@ -6,7 +6,7 @@
 // through the lowering's map: lines, columns and names are the Python file's.
 
 import { formatDiagnostic, LineMap, locate, type LocatedDiagnostic } from "../../diagnostics/position";
-import type { Span } from "../../diagnostics/diagnostic";
+import type { FilePlace, Span } from "../../diagnostics/diagnostic";
 import { interpret, InterpreterError, type ProgramId } from "../../interpreter/interpret";
 import type { KernelIR } from "../../ir/ir";
 import { DEFAULT_TARGET } from "../../ir/target";
@@ -71,7 +71,7 @@ export async function tracePythonProgram(
     else if (err instanceof InterpreterError) recorder.recordError(err.span, err.message);
     else throw err;
   }
-  const onPython = new PythonPlaces(py, kernel, result.typescript, toPython, lines);
+  const onPython = new PythonPlaces(py, kernel, result.typescript, toPython, lines, { origin: result.origin, name: result.externalName, file: (helper) => besideScript(file, shown, helper) });
   const constexprs = Object.fromEntries(Object.entries(bound.constexprs).flatMap(([k, v]) => (typeof v === "number" ? [[k, v]] : typeof v === "boolean" ? [[k, v ? 1 : 0]] : [])));
   return {
     file,
@@ -135,6 +135,23 @@ class PythonLines extends LineMap {
   }
 }
 
+/**
+ * A module's file as the run names it (relative to the working folder, as `shown` is), as a path
+ * the editor opens: the script's own path with `shown` replaced by it. No Node API: the browser's
+ * worker records programs too.
+ */
+function besideScript(file: string, shown: string, helper: string): string {
+  if (/^([\\/]|[A-Za-z]:)/.test(helper) || !file.endsWith(shown)) return helper;
+  return file.slice(0, file.length - shown.length) + helper;
+}
+
+/** Statements inside other modules' functions (externals.ts): their places there, their names as Python writes them. */
+interface ExternalPlaces {
+  origin?: (span: Span) => FilePlace | undefined;
+  name?: (tsName: string) => string | undefined;
+  file: (helper: string) => string;
+}
+
 /** Moves the recorder's stops (on the lowered TypeScript) onto the Python text. */
 class PythonPlaces {
   /** Each function's Python names: a binding the lowering made up (none is shown) has none. */
@@ -147,6 +164,7 @@ class PythonPlaces {
     private readonly typescript: string,
     private readonly toPython: (span: Span) => Span,
     private readonly lines: LineMap,
+    private readonly externals: ExternalPlaces,
   ) {
     this.functions = [kernel, ...helpersOf(py, kernel)];
     for (const f of this.functions) this.names.set(tsName(f.name), new Set(py.text.slice(f.node.from, f.node.to).match(/[A-Za-z_]\w*/g) ?? []));
@@ -168,7 +186,8 @@ class PythonPlaces {
         continue;
       }
       const frames = stop.frames.map((f) => this.frame(f));
-      const py = frames.map((f) => `${f.span.start}:${f.span.end}`).join(" ");
+      // A statement inside another module's function: its place there tells it apart (its span is the call that leads there).
+      const py = frames.map((f) => `${f.span.start}:${f.span.end}${f.file !== undefined ? `@${f.file}:${f.line}:${f.column}` : ""}`).join(" ");
       const merged = previous && previous.py === py && (declared || previous.ts.start !== stop.span.start || previous.ts.end !== stop.span.end);
       previous = { ts: stop.span, py };
       declared = false;
@@ -190,6 +209,11 @@ class PythonPlaces {
 
   private frame(f: DebugFrame): DebugFrame {
     const span = this.place(f.span);
+    const elsewhere = this.externals.origin?.({ start: f.span.start, end: f.span.start + 1 });
+    if (elsewhere) {
+      const bindings = f.bindings.map((b) => ({ ...b, name: pythonName(b.name) }));
+      return { name: this.externals.name?.(f.name) ?? pythonName(f.name), span, line: elsewhere.line, column: elsewhere.column, file: this.externals.file(elsewhere.file), bindings };
+    }
     const known = this.names.get(f.name);
     const bindings = f.bindings.filter((b) => known?.has(pythonName(b.name)) ?? true).map((b) => ({ ...b, name: pythonName(b.name) }));
     return { name: pythonName(f.name), span, ...this.lines.at(span.start), bindings };

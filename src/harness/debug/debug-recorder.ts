@@ -33,6 +33,8 @@ export interface DebugFrame {
   span: Span;
   line: number;
   column: number;
+  /** The file `line` is in when it isn't the debugged one: a Python kernel's call into another module's @triton.jit function. */
+  file?: string;
   bindings: DebugBinding[];
 }
 

@@ -1,13 +1,16 @@
 // @triton.autotune with `--tune-codegen`: each config crossed with the code generator's knobs its
 // kernel uses at that config (the same settings the .kernel.ts autotuner tries:
 // autotune/knob-candidates.ts), on copies of the launch's tensors, so tuning never changes the
-// script's own tensors. Per config the reference is the launch the script makes without the
-// flag: the default knobs, run checked (bounds-checked variant) by the device's executor. Every
-// setting's program, as it will be launched (specialised for the launch's scalars), runs on fresh
-// copies and is compared with that reference before it is timed; settings that emit the same WGSL
-// are one candidate. The fastest correct one is picked and kept in the autotune cache
-// (autotune-cache.ts) per kernel, configs, key values, adapter and compiler build: a later run
-// launches it without tuning. The table goes into the report (`autotune`), as a run's does.
+// script's own tensors (`restore_value` is thus honoured; `reset_to_zero`'s tensors are zeroed in
+// the copies, so the reference and each candidate's checked run start from zeros as Triton's timed
+// runs do; the timed repetitions then add into their copies, of which only the time is kept). Per
+// config the reference is the launch the script makes without the flag: the default knobs, run
+// checked (bounds-checked variant) by the device's executor. Every setting's program, as it will
+// be launched (specialised for the launch's scalars), runs on fresh copies and is compared with
+// that reference before it is timed; settings that emit the same WGSL are one candidate. The
+// fastest correct one is picked and kept in the autotune cache (autotune-cache.ts) per kernel,
+// configs, key values, adapter and compiler build: a later run launches it without tuning. The
+// table goes into the report (`autotune`), as a run's does.
 
 import { kernelKnobs } from "../../compile";
 import { f16FromBits } from "../../ir/f16";
@@ -84,6 +87,7 @@ export async function tuneLaunch(request: AutotuneRequest, access: TuneAccess): 
   const tried: TuneChoice[] = [];
   let identical = 0;
   let timed = 0;
+  let inputs: Map<string, TensorStorage> | undefined;
   for (const [index, config] of configs.entries()) {
     const constexprs = columns[index];
     const note = (codegen: KnobSetting, why: string) => candidates.push({ constexprs, medianMs: null, gbps: null, gflops: null, correct: false, note: why, codegen });
@@ -94,7 +98,8 @@ export async function tuneLaunch(request: AutotuneRequest, access: TuneAccess): 
       note({}, `does not compile: ${plain.split("\n")[0]}`);
       continue;
     }
-    const inputs = await currentInputs(access, bound);
+    // Every config takes the same tensors: their elements are read (from the GPU where newer) once.
+    inputs ??= zeroed(await currentInputs(access, bound), request.resetToZero ?? []);
     let reference: Map<string, ArrayLike<number>>;
     try {
       reference = await checkedLaunch(access, config, bound, inputs, plain);
@@ -156,6 +161,12 @@ async function currentInputs(access: TuneAccess, bound: BoundArgs): Promise<Map<
       inputs.set(name, arg.data.slice() as TensorStorage);
     }
   }
+  return inputs;
+}
+
+/** reset_to_zero's tensors zeroed in the copies (as Triton zeroes them before each timed run), so the reference and every candidate start from zeros. */
+function zeroed(inputs: Map<string, TensorStorage>, names: readonly string[]): Map<string, TensorStorage> {
+  for (const name of names) inputs.get(name)?.fill(0);
   return inputs;
 }
 

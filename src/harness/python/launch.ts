@@ -125,7 +125,8 @@ export class Launcher {
       case "launch":
         return this.launch(request);
       case "autotune":
-        return { kind: "ok", value: this.tuning.tuneCodegen && this.device.gpu ? await tuneLaunch(request, this.tuneAccess(this.device.gpu)) : null };
+        if (!this.tuning.tuneCodegen || !this.device.gpu) return { kind: "ok", value: null };
+        return { kind: "ok", value: request.hooks ? "hooks" : await tuneLaunch(request, this.tuneAccess(this.device.gpu)) };
       case "bench-start":
         this.bench.start();
         return { kind: "ok" };

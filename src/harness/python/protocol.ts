@@ -62,7 +62,7 @@ export interface LaunchRequest {
  * @triton.autotune's first launch for a key, with --tune-codegen: every config as the launch it
  * would be (its constexprs, num_warps/num_stages and grid). The reply: the picked config's index
  * and knobs, or null where the main thread does not tune code generation (Python then times the
- * configs itself, as without the flag).
+ * configs itself, as without the flag), or "hooks" where it would but `hooks` is set.
  */
 export interface AutotuneRequest {
   kind: "autotune";
@@ -71,6 +71,10 @@ export interface AutotuneRequest {
   /** The values of the autotuner's `key` arguments, as Python writes them: a new key is tuned afresh. */
   key: string;
   configs: LaunchRequest[];
+  /** `reset_to_zero`'s arguments: zeroed in the copies the candidates run on, as Triton zeroes them before each timed run. */
+  resetToZero?: string[];
+  /** The autotuner or a config has a pre_hook/post_hook: Python code the main thread cannot run on its copies, so Python tunes. */
+  hooks?: boolean;
 }
 
 export type Request =

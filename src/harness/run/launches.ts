@@ -102,8 +102,9 @@ export function makeRunArgs(run: CheckedLaunchRun, size: number): RunArgs {
     fail(run.name, RunCodes.argsThrew, "`args`", `must return an object holding every buffer and scalar the launches use; got ${show(args)}.`);
   }
   for (const [key, value] of Object.entries(args)) {
-    const ok = typeof value === "number" || value instanceof Float32Array || value instanceof Int32Array || value instanceof Uint32Array;
-    if (!ok) fail(run.name, RunCodes.pointerArgType, `\`args.${key}\``, `must be a Float32Array, Int32Array, Uint32Array or a number; got ${show(value)}.`);
+    // Uint8Array / Int8Array: the 8-bit elements of a Ptr<bool>, Ptr<u8>, Ptr<i8> (docs/LANGUAGE.md §2.10).
+    const ok = typeof value === "number" || value instanceof Float32Array || value instanceof Int32Array || value instanceof Uint32Array || value instanceof Uint8Array || value instanceof Int8Array;
+    if (!ok) fail(run.name, RunCodes.pointerArgType, `\`args.${key}\``, `must be a Float32Array, Int32Array, Uint32Array, Uint8Array, Int8Array or a number; got ${show(value)}.`);
   }
   return args as RunArgs;
 }

@@ -83,6 +83,20 @@ describe("diagnostics", () => {
     });
   }
 
+  it("a Python kernel calling another module's broken @triton.jit function: the call squiggled, the helper's place in front and as the related location", async () => {
+    const document = await openFixture("xmod/broken-call.py");
+    const [diagnostic] = await waitFor("KL1005 on xmod/broken-call.py", () => {
+      const found = kernelLabDiagnostics(document.uri).filter((d) => codeOf(d) === "KL1005");
+      return found.length > 0 ? found : undefined;
+    });
+    assert.equal(kernelLabDiagnostics(document.uri).length, 1, describeDiagnostics(kernelLabDiagnostics(document.uri)));
+    assert.ok(sameRange(diagnostic.range, rangeOf(document, "helpers.program_id")), describeDiagnostics([diagnostic]));
+    assert.match(diagnostic.message, /^xmod\/xmod_broken\/helpers\.py:8:12: tl\.program_idx doesn't exist/);
+    const [related] = diagnostic.relatedInformation ?? [];
+    assert.ok(related?.location.uri.path.endsWith("/xmod/xmod_broken/helpers.py"), JSON.stringify(diagnostic.relatedInformation));
+    assert.ok(related.location.range.isEqual(new vscode.Range(7, 11, 7, 25)), JSON.stringify(related.location.range));
+  });
+
   it("a valid kernel file has no kernel-lab diagnostics", async () => {
     const document = await openFixture("vector-add.kernel.ts");
     // Give the checker time to run: the absence of diagnostics must not just be "not checked yet".

@@ -2,7 +2,9 @@
 # GPU (or the interpreter with --cpu), and the host-side helpers Triton's tutorials use
 # (README: Triton in Python).
 
-from ._jit import jit, autotune, heuristics, Config, JITFunction  # noqa: F401
+from ._jit import jit, heuristics, JITFunction  # noqa: F401
+from ._autotuner import autotune, Config  # noqa: F401
+from . import _autotuner
 from ._bridge import KernelLabError, OutOfBoundsError, DeviceAssertError, CompilationError  # noqa: F401
 from . import language, testing, runtime, compiler  # noqa: F401
 
@@ -21,3 +23,4 @@ def next_power_of_2(n):
 def _kernel_lab_reset():
     """A new run of a script: the notes said once a run are said again."""
     testing._said.clear()
+    _autotuner._said.clear()

@@ -1,4 +1,4 @@
-# @triton.jit, @triton.autotune, @triton.heuristics and `kernel[grid](…)`. The kernel's body never
+# @triton.jit, @triton.heuristics and `kernel[grid](…)` (@triton.autotune: _autotuner.py). The kernel's body never
 # runs in Python: a launch binds the arguments as Python does (defaults, keywords), evaluates the
 # grid (a tuple, or a function of the launch's meta-parameters), and sends the kernel's name, the
 # tensors (a GPU tensor by its resident buffer's id: torch/_resident.py) and the scalar and constexpr
@@ -164,7 +164,7 @@ class JITFunction:
         for line in (result or {}).get("prints", []):
             print(line)
         if warmup:
-            return CompiledKernel(self, options, result or {})
+            return CompiledKernel(self, request["options"], result or {})
         return None
 
     def warmup(self, *args, grid, **kwargs):
@@ -201,91 +201,6 @@ def jit(fn=None, **options):
     if fn is None:
         return lambda f: JITFunction(f, **options)
     return JITFunction(fn, **options)
-
-
-class Config:
-    def __init__(self, kwargs, num_warps=4, num_stages=3, num_ctas=1, maxnreg=None, pre_hook=None, **ignored):
-        self.kwargs = dict(kwargs)
-        self.num_warps = num_warps
-        self.num_stages = num_stages
-        self.num_ctas = num_ctas
-        self.maxnreg = maxnreg
-        self.pre_hook = pre_hook
-
-    def all_kwargs(self):
-        return {**self.kwargs, "num_warps": self.num_warps, "num_stages": self.num_stages}
-
-    def __str__(self):
-        parts = [f"{k}: {v}" for k, v in self.kwargs.items()] + [f"num_warps: {self.num_warps}", f"num_stages: {self.num_stages}"]
-        return ", ".join(parts)
-
-    __repr__ = __str__
-
-
-class Autotuner:
-    """Times every config (GPU timestamps, as do_bench) the first time a key's values are seen, then launches the fastest."""
-
-    def __init__(self, fn, configs, key, prune_configs_by=None, reset_to_zero=None, restore_value=None, **ignored):
-        self.fn = fn
-        self.configs = configs or [Config({})]
-        self.keys = list(key)
-        self.prune = prune_configs_by
-        self.cache = {}
-        self.best_config = None
-        self.__name__ = getattr(fn, "__name__", "kernel")
-
-    def __getitem__(self, grid):
-        return lambda *args, **kwargs: self.run(*args, grid=grid, **kwargs)
-
-    def _jit(self):
-        fn = self.fn
-        while not isinstance(fn, JITFunction):
-            fn = fn.fn
-        return fn
-
-    def run(self, *args, grid, **kwargs):
-        names = self._jit().arg_names
-        values = dict(zip(names, args), **kwargs)
-        key = tuple(values.get(k) if not hasattr(values.get(k), "dtype") else str(values[k].dtype) for k in self.keys)
-        if key not in self.cache:
-            self.cache[key] = self._tune(args, kwargs, grid, key)
-        self.best_config, codegen = self.cache[key]
-        if codegen:
-            kwargs = dict(kwargs, kernel_lab_codegen=codegen)
-        return self.fn.run(*args, grid=grid, **kwargs, **self.best_config.all_kwargs())
-
-    def launch_request(self, args, kwargs, grid, warmup=False):
-        return self.fn.launch_request(args, kwargs, grid, warmup)
-
-    def _tune(self, args, kwargs, grid, key):
-        """The config to launch for this key, and the code generator's knobs (None: the defaults)."""
-        configs = self.configs
-        if self.prune and self.prune.get("early_config_prune"):
-            values = dict(zip(self._jit().arg_names, args), **kwargs)
-            configs = self.prune["early_config_prune"](configs, values)
-        if _state.bench == "off" or _state.cpu:
-            return configs[0], None
-        tuned = self._tune_on_main_thread(configs, args, kwargs, grid, key)
-        if tuned is not None:
-            return tuned
-        if len(configs) == 1:
-            return configs[0], None
-        from .testing import _time_launches
-        timed = [(_time_launches(lambda c=c: self.fn.run(*args, grid=grid, **kwargs, **c.all_kwargs())), i, c) for i, c in enumerate(configs)]
-        return min(timed, key=lambda t: (t[0], t[1]))[2], None
-
-    def _tune_on_main_thread(self, configs, args, kwargs, grid, key):
-        """With --tune-codegen the main thread tunes configs and knobs together (python/autotune.ts), on copies of the tensors; None without the flag."""
-        requests = [self.fn.launch_request(args, dict(kwargs, **c.all_kwargs()), grid)[0] for c in configs]
-        picked = _bridge.call({"kind": "autotune", "kernel": self.__name__, "callLine": _state.caller_line() or 0,
-                               "key": ", ".join(str(k) for k in key), "configs": requests})
-        if picked is None:
-            return None
-        return configs[int(picked["index"])], dict(picked["codegen"])
-
-
-def autotune(configs, key, prune_configs_by=None, reset_to_zero=None, restore_value=None, **kwargs):
-    return lambda fn: Autotuner(fn, configs, key, prune_configs_by, reset_to_zero, restore_value, **kwargs)
 
 
 class Heuristics:
