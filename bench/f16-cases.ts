@@ -7,6 +7,7 @@
 
 import { f16FromBits, f16ToBits, roundF16 } from "../src/ir/f16";
 import type { Case } from "./case";
+import { attentionRows } from "./attention-check";
 import type { KnobRequest } from "../src/harness/autotune/knob-candidates";
 import type { KnobSetting } from "../src/ir/knobs";
 
@@ -192,32 +193,7 @@ export function attentionF16(z: number, h: number, n: number, d: number, causal:
     outputs: ["Out"],
     check: (a) => {
       const [q, k, v] = [a.Q, a.K, a.V].map((x) => halvesOf(x as Uint16Array));
-      const rows = quick ? 8 : 24;
-      const indices = new Int32Array(rows * d);
-      const e = new Float64Array(rows * d);
-      const scores = new Float64Array(n);
-      for (let r = 0; r < rows; r++) {
-        const zh = Math.floor(Math.random() * z * h);
-        const i = r === 0 ? n - 1 : Math.floor(Math.random() * n);
-        const off = zh * n * d;
-        const last = causal ? i : n - 1;
-        let max = -Infinity;
-        for (let j = 0; j <= last; j++) {
-          let dot = 0;
-          for (let c = 0; c < d; c++) dot += q[off + i * d + c] * k[off + j * d + c];
-          scores[j] = dot / Math.sqrt(d);
-          max = Math.max(max, scores[j]);
-        }
-        let sum = 0;
-        for (let j = 0; j <= last; j++) sum += (scores[j] = Math.exp(scores[j] - max));
-        for (let c = 0; c < d; c++) {
-          let acc = 0;
-          for (let j = 0; j <= last; j++) acc += scores[j] * v[off + j * d + c];
-          indices[r * d + c] = off + i * d + c;
-          e[r * d + c] = acc / sum;
-        }
-      }
-      return [{ output: "Out", indices, expected: e }];
+      return attentionRows(q, k, v, { z, h, n, d, causal }, quick ? 8 : 24);
     },
     flops: (4 * z * h * n * n * d) / (causal ? 2 : 1),
     // The first configs again without a branch per load and without divisibility (NOTES §19), and

@@ -3,6 +3,7 @@
 // each with its candidate configs, inputs, CPU reference and byte or flop count.
 
 import { empty, nextPow2, randn, type Case } from "./case";
+import { attentionRows } from "./attention-check";
 
 export function vectorAdd(n: number, light = false): Case {
   return {
@@ -199,35 +200,8 @@ export function attention(z: number, h: number, n: number, d: number, causal: bo
     }),
     outputs: ["Out"],
     check: (a) => {
-      const q = a.Q as Float32Array;
-      const k = a.K as Float32Array;
-      const v = a.V as Float32Array;
-      const rows = quick ? 8 : 24;
-      const indices = new Int32Array(rows * d);
-      const e = new Float64Array(rows * d);
-      const scores = new Float64Array(n);
-      for (let r = 0; r < rows; r++) {
-        const zh = Math.floor(Math.random() * z * h);
-        const i = r === 0 ? n - 1 : Math.floor(Math.random() * n);
-        const off = zh * n * d;
-        const last = causal ? i : n - 1;
-        let max = -Infinity;
-        for (let j = 0; j <= last; j++) {
-          let dot = 0;
-          for (let c = 0; c < d; c++) dot += q[off + i * d + c] * k[off + j * d + c];
-          scores[j] = dot / Math.sqrt(d);
-          max = Math.max(max, scores[j]);
-        }
-        let sum = 0;
-        for (let j = 0; j <= last; j++) sum += (scores[j] = Math.exp(scores[j] - max));
-        for (let c = 0; c < d; c++) {
-          let acc = 0;
-          for (let j = 0; j <= last; j++) acc += scores[j] * v[off + j * d + c];
-          indices[r * d + c] = off + i * d + c;
-          e[r * d + c] = acc / sum;
-        }
-      }
-      return [{ output: "Out", indices, expected: e }];
+      const [q, k, v] = [a.Q, a.K, a.V] as Float32Array[];
+      return attentionRows(q, k, v, { z, h, n, d, causal }, quick ? 8 : 24);
     },
     flops: (4 * z * h * n * n * d) / (causal ? 2 : 1),
     minReps: 3,
