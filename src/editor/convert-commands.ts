@@ -3,6 +3,7 @@
 // puts a `.kernel.ts` file's kernels, as `@triton.jit` Python, on the clipboard.
 
 import * as vscode from "vscode";
+import { exists } from "./file-exists";
 import { pythonCompiler } from "./compiler";
 
 function documentFor(uri: unknown, ending: RegExp): Thenable<vscode.TextDocument | undefined> | vscode.TextDocument | undefined {
@@ -20,13 +21,7 @@ export async function convertToTypeScript(uri: unknown, log: vscode.LogOutputCha
   }
   const converted = pythonCompiler().pythonFileToTypeScript(document.fileName, document.getText());
   const target = document.uri.with({ path: document.uri.path.replace(/\.py$/, ".kernel.ts") });
-  let exists = true;
-  try {
-    await vscode.workspace.fs.stat(target);
-  } catch {
-    exists = false;
-  }
-  if (exists) {
+  if (await exists(target)) {
     const answer = await vscode.window.showWarningMessage(`${vscode.workspace.asRelativePath(target)} exists. Replace it?`, { modal: true }, "Replace");
     if (answer !== "Replace") return undefined;
   }

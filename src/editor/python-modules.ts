@@ -5,6 +5,7 @@
 // holds an __init__.py) is read as that package's module: its relative imports resolve.
 
 import * as vscode from "vscode";
+import { exists } from "./file-exists";
 import type { PythonFile } from "../python";
 import { pythonCompiler } from "./compiler";
 
@@ -15,15 +16,6 @@ export interface PythonWithModules {
   file: PythonFile;
   /** The modules read, by the file name their diagnostics carry: where a related location points. */
   uris: Map<string, vscode.Uri>;
-}
-
-async function exists(uri: vscode.Uri): Promise<boolean> {
-  try {
-    await vscode.workspace.fs.stat(uri);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 function parent(uri: vscode.Uri): vscode.Uri {

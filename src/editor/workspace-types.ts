@@ -7,6 +7,7 @@
 // existing tsconfig is left alone, and a `kernel-lab.d.ts` is rewritten only if Kernel Lab wrote it.
 
 import * as vscode from "vscode";
+import { exists } from "./file-exists";
 import { ambientTypes, MINIMAL_TSCONFIG, TYPES_FILE, WRITTEN_BY } from "./ambient-types";
 import { isKernelDocument, kernelDocumentFor } from "./kernel-document";
 
@@ -17,15 +18,6 @@ export interface AddTypesResult {
   written: string[];
   /** Where the types went: the folder of the file's tsconfig.json, else the file's own folder. */
   folder: string;
-}
-
-async function exists(uri: vscode.Uri): Promise<boolean> {
-  try {
-    await vscode.workspace.fs.stat(uri);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** The nearest folder from the file's up to its workspace folder that has a tsconfig.json, if any. */

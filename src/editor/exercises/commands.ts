@@ -5,6 +5,7 @@
 // vscode.workspace.fs and Uris only: the same code runs in VS Code for the Web.
 
 import * as vscode from "vscode";
+import { exists } from "../file-exists";
 import type { Exercise } from "../../exercises/exercise";
 import { COURSE, exerciseFile, exerciseNamed, exerciseOfText, solutionFile } from "../../exercises/course";
 import { pythonExerciseFile, pythonExerciseFileName } from "../../python/exercise";
@@ -163,11 +164,3 @@ async function pickExercise(progress: ExerciseProgress, title: string, placeHold
   return picked?.exercise;
 }
 
-async function exists(uri: vscode.Uri): Promise<boolean> {
-  try {
-    await vscode.workspace.fs.stat(uri);
-    return true;
-  } catch {
-    return false;
-  }
-}
