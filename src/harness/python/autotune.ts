@@ -63,6 +63,17 @@ function numbersOf(request: LaunchRequest): Record<string, number> | undefined {
   return { ...out, ...request.options };
 }
 
+/**
+ * The tuning's key in the on-disk cache: the kernel, the key's values as Python writes them and, as
+ * Triton keys its autotuner, every tensor argument's dtype (a float16 tensor that is not one of the
+ * `key` arguments would otherwise launch a pick compiled and checked for float32), with the configs,
+ * the script's text and the adapter.
+ */
+export function autotuneCacheKey(request: AutotuneRequest, columns: readonly Record<string, number>[], scriptText: string, adapter: AdapterReport): string {
+  const dtypes = (request.configs[0]?.args ?? []).flatMap((a) => (a.kind === "tensor" ? [`${a.name}:${a.dtype}`] : []));
+  return tuningKey({ kernelText: scriptText, run: `${request.kernel} key=${request.key} dtypes=${dtypes.join(",")}`, candidates: columns, adapter, size: 0, knobs: true });
+}
+
 /** Quick benchmarks (a software adapter's default) time each candidate for a quarter as long. */
 function timing(bench: BenchMode, first: boolean): { maxReps: number; minReps: number; budgetMs: number; warmupMs: number } {
   return bench === "quick" ? { maxReps: 20, minReps: 3, budgetMs: 50, warmupMs: first ? 50 : 20 } : { maxReps: 50, minReps: 5, budgetMs: 200, warmupMs: first ? 200 : 100 };
@@ -72,7 +83,7 @@ export async function tuneLaunch(request: AutotuneRequest, access: TuneAccess): 
   const configs = request.configs;
   const columns = configs.map((c, i) => numbersOf(c) ?? { config: i });
   const cacheable = configs.every((c) => numbersOf(c) !== undefined);
-  const key = tuningKey({ kernelText: access.scriptText, run: `${request.kernel} key=${request.key}`, candidates: columns, adapter: access.adapter, size: 0, knobs: true });
+  const key = autotuneCacheKey(request, columns, access.scriptText, access.adapter);
   const entry = (fields: Omit<PythonAutotuneReport, "kernel" | "line" | "key">): PythonAutotuneReport => ({ kernel: request.kernel, line: request.callLine, key: request.key, ...fields });
 
   const cached = cacheable && !access.retune ? lookupChoice(key) : undefined;
