@@ -3,9 +3,10 @@
 # (python3, CUDA) and by Kernel Lab (`kernel-lab run FILE.py`, Dawn/Vulkan), in one lease, with
 # the perf_report tables printed by both. The tutorials are not part of the repository: fetch them
 # from triton-lang/triton python/tutorials/ into a folder and name it.
-# Here:   ../shared/tools/gpu-carry.sh && node scripts/build.mjs && bash bench/carry-f16.sh <checkout>/.kl-py
-#         && cp -r <tutorials> <checkout>/.kl-py/tutorials
-# There:  . .gpu/enter.sh; cd .kl-py; bash bench/run-h200-python.sh tutorials [BENCH] [NN ...]
+# Here:   ../shared/tools/gpu-carry.sh && node scripts/build.mjs && node bench/build.mjs
+#         && TUTORIALS=<tutorials> bash bench/carry-f16.sh <checkout>/.kl-py     (carry .gpu and .kl-pack)
+# There:  . .gpu/enter.sh; [ -d .kl-py ] || xz -dc .kl-pack/kl-py.tar.xz | tar -xf -; cd .kl-py;
+#         bash bench/run-h200-python.sh tutorials [BENCH] [NN ...]
 #         BENCH: full|quick|off (default full); NN: which tutorials (default 01 02 03 05, issue 27's set).
 #         One command has 10 minutes: with --bench full give each call one or two tutorials, e.g.
 #         `… tutorials full 01 02`, then `… tutorials full 03`, then `… tutorials full 05` (05's

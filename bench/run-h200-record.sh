@@ -8,6 +8,8 @@
 # autotuner with --tune-codegen (every knob setting checked against the reference on the H200).
 #
 # Here:   ../shared/tools/gpu-carry.sh && node scripts/build.mjs && node bench/build.mjs && bash bench/carry-f16.sh <checkout>/.kl-rec
+# (carry .gpu and .kl-pack, where carry-f16.sh packs .kl-rec; unpack it once per machine: start each
+# call with `. .gpu/enter.sh; [ -d .kl-rec ] || xz -dc .kl-pack/kl-rec.tar.xz | tar -xf -;`)
 # There, four calls on one warm machine (one command may run 10 minutes; the parts keep their
 # files in .kl-rec/.record/ between calls, and every call copies all of them to $OUT):
 #   . .gpu/enter.sh; cd .kl-rec; PARTS="ref probe flash torch" bash bench/run-h200-record.sh
