@@ -8,7 +8,7 @@ import type ts from "typescript";
 import type { Span } from "../diagnostics/diagnostic";
 import { COERCIONS, all, arity, dtypeArg, requireData, type Intrinsic, type IntrinsicContext } from "./intrinsic-args";
 import { broadcastShapes, isFloat, isInt, promote } from "./rules";
-import { dtypeOf, operandOf } from "./values";
+import { dtypeOf, isConst, operandOf } from "./values";
 import { flagArg } from "./intrinsics-reductions";
 
 /** `tl.cast(x, dtype, { bitcast })` and `x.to(dtype, { bitcast })`: `x` converted, undefined after a diagnostic. */
@@ -23,7 +23,9 @@ export function castValue(ctx: IntrinsicContext, x: Value, dtypeNode: ts.Express
   if (dtype === "i8" || dtype === "u8") return castToByte(ctx, x, dtype, bitcast, dtypeNode, span);
   if (dtype === "bool" && !bitcast) {
     // Triton's x.to(tl.int1): x != 0.
-    return x.type.dtype === "bool" ? x : ctx.values.binary("ne", x, ctx.b.constant(0, "i32", span), span);
+    if (x.type.dtype === "bool") return x;
+    if (isFloat(x.type.dtype) && !isConst(x)) return floatNonzero(ctx, x, span);
+    return ctx.values.binary("ne", x, ctx.b.constant(0, "i32", span), span);
   }
   if (!bitcast) return ctx.values.cast(x, dtype, span);
   // Triton's x.to(dtype, bitcast=True): the same bits, read as another 32-bit dtype.
@@ -34,6 +36,18 @@ export function castValue(ctx: IntrinsicContext, x: Value, dtypeNode: ts.Express
     return undefined;
   }
   return ctx.b.emit({ op: "bitcast", value: x }, data(dtype, x.type.shape), span);
+}
+
+/**
+ * A float's x != 0 by its bits (any but ±0's, so NaN is true as in Triton and torch): a shader
+ * compiler may assume floats are never NaN, and lavapipe's `NaN != 0.0` was false. An f16 is
+ * widened to f32 first (WGSL has no 16-bit integer to read its bits as).
+ */
+function floatNonzero(ctx: IntrinsicContext, x: Value, span: Span): Value | undefined {
+  const wide = ctx.values.cast(x, "f32", span);
+  const bits = ctx.b.emit({ op: "bitcast", value: wide }, data("i32", x.type.shape), span);
+  const magnitude = ctx.values.binary("and", bits, ctx.b.constant(0x7fffffff, "i32", span), span);
+  return magnitude && ctx.values.binary("ne", magnitude, ctx.b.constant(0, "i32", span), span);
 }
 
 /**
@@ -152,7 +166,7 @@ export const MATH_INTRINSICS: Record<string, Intrinsic> = {
   cast: {
     params: ["input", "dtype", "fpDowncastRounding", "bitcast"],
     ignored: ["fpDowncastRounding"],
-    produces: ["cast", "const", "bitcast", "binary:ne", "splat"],
+    produces: ["cast", "const", "bitcast", "binary:ne", "binary:and", "splat"],
     lower(ctx, args, span, name) {
       if (!arity(ctx, args, span, name, 2, 4, '(x, dtype) — a dtype such as tl.float32 or x.dtype, or "f32" | "i32" | "u32" | "f16"')) return undefined;
       const x = ctx.expression(args[0]);

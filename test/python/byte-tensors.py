@@ -81,4 +81,7 @@ for got, want in ((u < v, uc < vc), (u <= 0.5, uc <= 0.5), (u == u, uc == uc), (
 torch.testing.assert_close(torch.where(u > v, u, v).cpu(), torch.where(uc > vc, uc, vc), equal_nan=True)
 torch.testing.assert_close(torch.where(u > v, 1.0, v).cpu(), torch.where(uc > vc, 1.0, vc))
 torch.testing.assert_close((u > v).float().cpu(), (uc > vc).float())
+# .bool() is nonzero, so NaN (u[7]) is True as in torch: on the CPU, and by the GPU kernel's .to(tl.int1).
+assert bool(uc.bool()[7]) and torch.equal(uc.bool(), uc != 0)
+assert torch.equal(u.bool().cpu(), uc.bool()) and torch.equal(u.half().bool().cpu(), uc.bool())
 print("comparisons and where on the GPU: match")

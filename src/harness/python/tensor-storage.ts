@@ -67,7 +67,7 @@ export function reader(dtype: TensorDtype): Reader {
   }
 }
 
-/** Writes as torch converts: floats round, integers truncate toward zero and wrap, bool is value != 0. */
+/** Writes as torch converts: floats round, integers truncate toward zero and wrap, bool is value != 0 (so NaN is true, as in torch). */
 export function writer(dtype: TensorDtype): Writer {
   switch (dtype) {
     case "float16":
@@ -75,7 +75,7 @@ export function writer(dtype: TensorDtype): Writer {
     case "bfloat16":
       return (d, i, v) => void (d[i] = bf16ToBits(v));
     case "bool":
-      return (d, i, v) => void (d[i] = v !== 0 && !Number.isNaN(v) ? 1 : 0);
+      return (d, i, v) => void (d[i] = v !== 0 ? 1 : 0);
     case "float32":
       return (d, i, v) => void (d[i] = v);
     default:
