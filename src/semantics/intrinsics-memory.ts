@@ -83,8 +83,8 @@ export const MEMORY_INTRINSICS: Record<string, Intrinsic> = {
         ctx.log.error(Codes.notAPointer, ptr.span, `tl.store needs pointers (a Ptr parameter plus offsets), got ${typeToString(ptr.type)}`);
         return undefined;
       }
-      // A mask is stored through a Ptr<bool> (torch.bool), as 0 or 1.
-      if (!requireData(ctx, value, "tl.store's value", ptr.type.pointee === "bool")) return undefined;
+      // A mask is stored as 0 or 1: through a Ptr<bool> (torch.bool) as is, through any other pointer cast to its element type (as Triton casts a stored value; True → 1.0).
+      if (!requireData(ctx, value, "tl.store's value", true)) return undefined;
       if (mask && (mask.type.kind === "pointer" || mask.type.dtype !== "bool")) {
         ctx.log.error(Codes.operandDtype, mask.span, `the mask must be a comparison (a boolean block), got ${typeToString(mask.type)}`);
         return undefined;
@@ -147,7 +147,7 @@ function storeThroughBlockPointer(ctx: IntrinsicContext, bp: BlockPointer, args:
   }
   const value = ctx.expression(args[1]);
   const access = value && blockAccess(ctx, bp, args[3], span, "tl.store");
-  if (!value || !access || access.pointers.type.kind !== "pointer" || !requireData(ctx, value, "tl.store's value", access.pointers.type.pointee === "bool")) return undefined;
+  if (!value || !access || access.pointers.type.kind !== "pointer" || !requireData(ctx, value, "tl.store's value", true)) return undefined;
   const v = ctx.values.coerce(value, heldDtype(access.pointers.type.pointee), bp.blockShape, value.span);
   if (!v) return undefined;
   ctx.markWritten(access.pointers.type.param);

@@ -8,7 +8,7 @@ import { compilePythonKernel, readPythonFile, type PythonArgType } from "../../s
 import { acquireGpu, createStorageBuffer, launch, readBuffer } from "../../src/runtime";
 import { interpret } from "../../src/interpreter/interpret";
 import { locate } from "../../src/diagnostics/position";
-import { assertClose, poisoned, randomFloats, randomInts, type HostArray } from "../support/kernel-runner";
+import { assertClose, poisoned, randomFloats, randomInts, runBoth, type HostArray } from "../support/kernel-runner";
 
 type Args = Record<string, HostArray | number | { float: number }>;
 
@@ -344,4 +344,42 @@ test("a for loop whose body rebinds its counter steps as Python's range does (tu
   const want = Array.from({ length: rows }, (_, r) => x.slice(r * cols, (r + 1) * cols).reduce((a, b) => a + b, 0));
   assertClose(gpu.out_ptr, want, "GPU", 1e-5, 1e-5);
   assertClose(cpu.out_ptr, want, "CPU", 1e-5, 1e-5);
+});
+
+const MASK_STORE = `
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def signs(x_ptr, pos_ptr, neg_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask, other=0.0)
+    tl.store(pos_ptr + offs, x > 0.0, mask=mask)  # float32: True -> 1.0, as Triton casts to the element type
+    tl.store(neg_ptr + offs, x < 0.0, mask=mask)  # int32: True -> 1
+`;
+
+const MASK_STORE_TS = `import { kernel, tl } from "kernel-lab";
+import type { Ptr, f32, i32 } from "kernel-lab";
+export const signs = kernel(function signs(x_ptr: Ptr<f32>, pos_ptr: Ptr<f32>, neg_ptr: Ptr<i32>, n: i32, BLOCK: tl.constexpr) {
+  const offs = tl.programId(0) * BLOCK + tl.arange(0, BLOCK);
+  const x = tl.load(x_ptr + offs, offs < n, 0.0);
+  tl.store(pos_ptr + offs, x > 0.0, offs < n);
+  tl.store(neg_ptr + offs, x < 0.0, offs < n);
+});
+`;
+
+test("tl.store of a mask through a float32 / int32 pointer stores 1 or 0 of the element type (Python and TypeScript)", async () => {
+  const n = 1003;
+  const x = randomFloats(n).map((v, i) => (i % 17 === 0 ? 0 : v));
+  const args = () => ({ x_ptr: x, pos_ptr: poisoned(n), neg_ptr: poisoned(n, "i32"), n });
+  const py = await runPython(MASK_STORE, "signs", [cdiv(n, 128)], args(), { BLOCK: 128 }, ["pos_ptr", "neg_ptr"]);
+  const ts = await runBoth({ source: MASK_STORE_TS, constexprs: { BLOCK: 128 }, grid: [cdiv(n, 128)], args: args(), outputs: ["pos_ptr", "neg_ptr"] });
+  const pos = Array.from(x, (v) => (v > 0 ? 1 : 0));
+  const neg = Array.from(x, (v) => (v < 0 ? 1 : 0));
+  for (const [name, out] of [["Python GPU", py.gpu], ["Python CPU", py.cpu], ["TypeScript GPU", ts.gpu], ["TypeScript CPU", ts.cpu]] as const) {
+    assert.deepEqual(Array.from(out.pos_ptr), pos, `${name} float32`);
+    assert.deepEqual(Array.from(out.neg_ptr), neg, `${name} int32`);
+  }
 });
