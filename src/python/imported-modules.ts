@@ -18,7 +18,7 @@ export async function readImportedModules(file: PythonFile, read: ModuleReader):
   const pending = [file];
   while (pending.length > 0 && file.modules.size < MAX_MODULES) {
     const from = pending.pop()!;
-    for (const written of [...from.imports.modules.values(), ...[...from.imports.imported.values()].map((i) => i.module)]) {
+    for (const written of [...from.imports.modules.values(), ...from.imports.dotted, ...[...from.imports.imported.values()].map((i) => i.module)]) {
       // `from ..utils import helper` inside a package module: as Python resolves it (the script's own relative imports don't).
       const name = absoluteModule(from, written);
       if (name === undefined || tried.has(name)) continue;

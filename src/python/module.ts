@@ -33,6 +33,8 @@ export interface PythonImports {
   modules: Map<string, string>;
   /** Functions imported by name from another module: local name → the module and the name there (`from mod import helper as h`). */
   imported: Map<string, { module: string; name: string }>;
+  /** The dotted names `import pkg.mod` imports without `as` (bound as `pkg`): read too, since a namespace package (no __init__.py) doesn't import its modules. */
+  dotted: Set<string>;
 }
 
 export interface ModuleConstant {
@@ -106,7 +108,7 @@ export function readPythonFile(fileName: string, text: string, moduleName?: stri
 }
 
 function readImports(text: string, top: SyntaxNode): PythonImports {
-  const imports: PythonImports = { triton: new Set(), tl: new Set(), math: new Set(), functions: new Map(), others: new Map(), modules: new Map(), imported: new Map() };
+  const imports: PythonImports = { triton: new Set(), tl: new Set(), math: new Set(), functions: new Map(), others: new Map(), modules: new Map(), imported: new Map(), dotted: new Set() };
   const visit = (node: SyntaxNode) => {
     for (const s of children(node)) {
       if (s.name === "ImportStatement") readImport(text, s, imports);
@@ -203,7 +205,10 @@ function readImport(text: string, s: SyntaxNode, imports: PythonImports): void {
     if (from === undefined && !item.alias) {
       const head = item.name.split(".")[0];
       if (head === "triton") imports.triton.add("triton");
-      else imports.modules.set(head, head);
+      else {
+        imports.modules.set(head, head);
+        if (item.name !== head) imports.dotted.add(item.name);
+      }
       continue;
     }
     if (!full.startsWith("triton") && (from === undefined || !from.startsWith("triton"))) imports.modules.set(local, full);

@@ -69,6 +69,8 @@ export const host: Host = {
   cwd: () => config.cwd,
   homedir: () => "",
   readText: (file) => config.readText(file),
+  // The editor answers reads of files only: a namespace package (a folder without __init__.py) is not found in the browser yet.
+  isFolder: async () => false,
   readCacheText: (file) => config.cacheFiles.get(file),
   writeCacheText: (file, text) => void config.cacheFiles.set(file, text),
   compileModule: (code, file) =>

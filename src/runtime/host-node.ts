@@ -4,7 +4,7 @@
 // as any adapter or device from it lives (docs/ENVIRONMENT.md §2): runtime/gpu.ts holds it.
 
 import { AsyncLocalStorage } from "node:async_hooks";
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -25,6 +25,7 @@ export const host: Host = {
   cwd: () => process.cwd(),
   homedir: () => os.homedir(),
   readText: async (file) => readFileSync(file, "utf8"),
+  isFolder: async (folder) => statSync(folder, { throwIfNoEntry: false })?.isDirectory() ?? false,
   readCacheText(file) {
     try {
       return readFileSync(file, "utf8");

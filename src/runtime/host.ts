@@ -23,6 +23,8 @@ export interface Host {
   cwd(): string;
   /** A kernel file or a file it imports (in a browser, read by the editor). */
   readText(file: string): Promise<string>;
+  /** Whether `path` is a folder (a namespace package beside a Python script: a folder without __init__.py); false in a browser. */
+  isFolder(path: string): Promise<boolean>;
   /** A cache file's text; undefined when it does not exist. Other failures throw. */
   readCacheText(file: string): string | undefined;
   /** Replaces a cache file whole (its folder made), so a reader never sees half of it. */

@@ -100,6 +100,8 @@ test("convert: Python → .kernel.ts that checks clean, with a defineRun from th
 test("check file.py reads the modules beside it that it imports: their @triton.jit functions are checked through the calls; a module that isn't there is KL1150", () => {
   const py = path.join(root, "test/python");
   assert.deepEqual(cli(["check", path.join(py, "xmod-kernels.py")]), { code: 0, stdout: "", stderr: "" });
+  // A folder beside it without __init__.py is a namespace package, as in CPython 3 (xmod_namespace/activations.py).
+  assert.deepEqual(cli(["check", path.join(py, "xmod-namespace.py")]), { code: 0, stdout: "", stderr: "" });
   // A module inside a package is checked as that package's: its relative imports resolve (xmod_relative/ops/scaled.py).
   assert.deepEqual(cli(["check", path.join(py, "xmod-relative.py"), path.join(py, "xmod_relative/ops/scaled.py"), path.join(py, "xmod_relative/ops/_math.py")]), { code: 0, stdout: "", stderr: "" });
   // The same script in a folder without the package: each call to it is KL1150.

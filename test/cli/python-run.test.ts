@@ -201,6 +201,17 @@ test("kernels call @triton.jit functions of a package beside the script (FlagGem
   assert.match(report.traceback ?? "", /ModuleNotFoundError: No module named 'xmod_helpers_nowhere'/);
 });
 
+test("a helper in a folder beside the script without __init__.py (a namespace package, as CPython 3 imports one): import pkg.mod and from pkg.mod import helper, on the GPU and with --cpu", async () => {
+  for (const cpu of [false, true]) {
+    const { report, outcome } = await run(path.join(PY, "xmod-namespace.py"), { bench: "off", cpu });
+    assert.equal(outcome, "ok", report.traceback);
+    assert.deepEqual(report.diagnostics, []);
+    assert.deepEqual(report.checks.map((c) => c.passed), [true, true]);
+    assert.deepEqual(report.launches.map((l) => l.kernel), ["leaky_kernel"]);
+    assert.match(report.stdout, /namespace package helper: match\n/);
+  }
+});
+
 test("a mistake inside another module's @triton.jit helper is reported at the helper's file and line: an access past the end (KL3101, on the GPU and with --cpu) and a compile error", async () => {
   const folder = mkdtempSync(path.join(scratch, "xmod-"));
   cpSync(path.join(PY, "xmod_helpers"), path.join(folder, "xmod_helpers"), { recursive: true });

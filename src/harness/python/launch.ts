@@ -39,12 +39,12 @@ const POINTER_DTYPE: Record<TensorDtype, PointeeDtype | undefined> = {
   bool: "bool",
 };
 
-/** A module beside the script, read for Python's import: its file as shown, its text, whether it is a package's __init__.py. */
-export interface ModuleSource {
-  file: string;
-  text: string;
-  package: boolean;
-}
+/**
+ * A module beside the script, read for Python's import: its file as shown, its text, whether it is
+ * a package's __init__.py; or a namespace package (a folder without __init__.py, as CPython 3
+ * imports one: `file` the folder, no text).
+ */
+export type ModuleSource = { file: string; text: string; package: boolean } | { file: string; namespace: true };
 
 /** A file kernels are compiled from: the script, or a module (beside it, or Kernel Lab's torch's). */
 interface KernelFile {

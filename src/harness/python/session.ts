@@ -197,7 +197,7 @@ export async function runPythonFile(fileArg: string, opts: PythonRunOptions, sta
   return done(result.error.launchError === "compile" ? "compile-error" : "raised");
 }
 
-/** `import pkg.mod` as `python FILE.py` resolves it from the script's folder: pkg/mod/__init__.py, else pkg/mod.py. */
+/** `import pkg.mod` as `python FILE.py` resolves it from the script's folder: pkg/mod/__init__.py, else pkg/mod.py, else the folder pkg/mod as a namespace package. */
 async function readBesideScript(folder: string, module: string): Promise<ModuleSource | null> {
   if (!/^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$/.test(module)) return null;
   const base = path.join(folder, ...module.split("."));
@@ -208,7 +208,7 @@ async function readBesideScript(folder: string, module: string): Promise<ModuleS
       // Not there: the next candidate, then Python's ModuleNotFoundError.
     }
   }
-  return null;
+  return (await host.isFolder(base)) ? { file: displayPath(base), namespace: true } : null;
 }
 
 async function respond(launcher: Launcher, request: Request): Promise<Reply> {

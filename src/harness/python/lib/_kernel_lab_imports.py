@@ -3,6 +3,9 @@
 # finder knows is asked of the main thread (a "module-source" request: it reads FOLDER/pkg/mod.py or
 # FOLDER/pkg/mod/__init__.py), written into a folder of this run, and imported from there as usual.
 # The file's name as the main thread shows it is kept, so a kernel compiled from it names that file.
+# A folder beside the script without __init__.py is a namespace package, as in CPython 3: an empty
+# folder of the same name here, which Python's own path finder makes one of, its modules asked for
+# as they are imported.
 
 import importlib
 import importlib.machinery
@@ -27,12 +30,16 @@ class _BesideScript:
         found = _bridge.call({"kind": "module-source", "module": fullname})
         if not found:
             return None
+        state.user_modules.add(fullname)
+        if found.get("namespace"):
+            os.makedirs(f"{USER_DIR}/{relative}", exist_ok=True)
+            importlib.invalidate_caches()
+            return importlib.machinery.PathFinder.find_spec(fullname, path if path is not None else [USER_DIR], target)
         local = f"{USER_DIR}/{relative}/__init__.py" if found["package"] else f"{USER_DIR}/{relative}.py"
         os.makedirs(os.path.dirname(local), exist_ok=True)
         with open(local, "w") as f:
             f.write(found["text"])
         shown[local] = (fullname, found["file"])
-        state.user_modules.add(fullname)
         importlib.invalidate_caches()
         return importlib.machinery.PathFinder.find_spec(fullname, path if path is not None else [USER_DIR], target)
 

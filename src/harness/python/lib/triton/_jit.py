@@ -88,6 +88,7 @@ class JITFunction:
         """The modules beside the script this kernel's file refers to, and theirs in turn: {name, file, text}."""
         import _kernel_lab_imports
         found = {}
+        namespaces = set()
 
         def visit(names):
             for value in list(names.values()):
@@ -96,6 +97,10 @@ class JITFunction:
                 if not isinstance(value, types.ModuleType):
                     continue
                 known = _kernel_lab_imports.shown.get(getattr(value, "__file__", None))
+                if known is None and value.__name__ in _state.user_modules and value.__name__ not in namespaces:
+                    # A namespace package beside the script (no file of its own): its modules, as its attributes.
+                    namespaces.add(value.__name__)
+                    visit(vars(value))
                 if known is None or known[0] in found:
                     continue
                 with open(value.__file__) as f:
