@@ -21,6 +21,7 @@ import { lookupChoice, storeChoice, tuningKey } from "../autotune/autotune-cache
 import { knobSettings } from "../autotune/knob-candidates";
 import { sameConstexprs } from "../autotune/autotune";
 import { adapterLabel } from "../cache-location";
+import { compareOutputs, EXACT } from "../run/compare";
 import type { AdapterReport, AutotuneCandidate } from "../report";
 import type { Executor } from "../run/executor";
 import { timeSequence } from "../timing/time-sequence";
@@ -216,13 +217,8 @@ async function checkThenTime(
 
 /** The first element outside the tolerance (f16 and bf16 compared as their values; f32 loosely, integers exactly), or undefined. */
 export function firstDifference(got: ArrayLike<number>, want: ArrayLike<number>, dtype: "f32" | "f16" | "i32" | string): { index: number; got: number; want: number } | undefined {
-  const [rtol, atol] = dtype === "f16" ? [1e-3, 1e-3] : dtype === "f32" ? [1e-4, 1e-5] : [0, 0];
-  const value = dtype === "f16" ? f16FromBits : (x: number) => x;
-  for (let i = 0; i < want.length; i++) {
-    const g = value(got[i]);
-    const w = value(want[i]);
-    if (Number.isNaN(g) && Number.isNaN(w)) continue;
-    if (!(Math.abs(g - w) <= atol + rtol * Math.abs(w))) return { index: i, got: g, want: w };
-  }
-  return undefined;
+  const tolerance = dtype === "f16" ? { rtol: 1e-3, atol: 1e-3 } : dtype === "f32" ? { rtol: 1e-4, atol: 1e-5 } : EXACT;
+  const values = (x: ArrayLike<number>) => (dtype === "f16" ? Float64Array.from(x, f16FromBits) : x);
+  const { firstMismatch } = compareOutputs([{ name: "", got: values(got), expected: values(want), tolerance }]);
+  return firstMismatch ? { index: firstMismatch.index, got: firstMismatch.got, want: firstMismatch.expected } : undefined;
 }
