@@ -18,7 +18,7 @@ const SAMPLES: [string, string][] = [
   ["arange", "tl.store(y_ptr + tl.arange(0, 16), x);"],
   ["load", "tl.store(y_ptr + offs, tl.load(x_ptr + offs, offs < n, 0));"],
   ["store", "tl.store(y_ptr + offs, 2, offs < n);"],
-  ["where", "tl.store(y_ptr + offs, tl.where(x > 0, x, 0));"],
+  ["where", "tl.store(y_ptr + offs, tl.where(x > 0, x, 0) + tl.where(x, 1, 0));"],
   ["staticRange", "for (const j of tl.staticRange(0, 2)) { tl.store(y_ptr + offs + j, x); }"],
   ["exp", "tl.store(y_ptr + offs, tl.exp(i) + tl.exp(1));"],
   ["log", "tl.store(y_ptr + offs, tl.log(x));"],
