@@ -49,6 +49,23 @@ export type Shape = readonly number[];
 export interface BlockPointer {
   readonly kind: "blockPointer";
 }
+/**
+ * A tensor descriptor (Triton's `tl.tensor_descriptor`), made by `tl.makeTensorDescriptor` or given
+ * by a Python launch's host `TensorDescriptor`: a strided tensor read and written a block at a time.
+ * Elements outside its shape read as 0 (or NaN with `paddingOption: "nan"`) and are not written.
+ */
+export interface TensorDescriptor {
+  readonly kind: "tensorDescriptor";
+  /** The block at element `offsets`, one per axis (Triton `desc.load(offsets)`). */
+  load(offsets: readonly number[]): number;
+  /** Writes `value` (of the block shape) at element `offsets` (Triton `desc.store(offsets, value)`). */
+  store(offsets: readonly number[], value: number): void;
+  readonly shape: readonly number[];
+  readonly strides: readonly number[];
+  readonly block_shape: readonly number[];
+  readonly block_type: tl.dtype;
+  readonly dtype: tl.dtype;
+}
 
 // ---------------------------------------------------------------- kernels
 
@@ -531,6 +548,20 @@ export declare namespace tl {
   function makeBlockPtr(base: number, shape: readonly number[], strides: readonly number[], offsets: readonly number[], blockShape: Shape, order: readonly number[]): BlockPointer;
   /** The block pointer moved by `offsets`, one per axis (Triton `tl.advance`): `bp = tl.advance(bp, [0, BLOCK_K])`. */
   function advance(base: BlockPointer, offsets: readonly number[]): BlockPointer;
+  /**
+   * A tensor descriptor (Triton `tl.make_tensor_descriptor`): the tensor of `shape` with `strides`
+   * (the last one the constant 1) from `base`, read and written `blockShape` blocks (constexpr
+   * powers of two) at a time by `desc.load(offsets)` / `desc.store(offsets, value)`; elements outside
+   * `shape` read as `paddingOption` ("zero" or "nan") and are not written. Lowered as a block
+   * pointer's load with every axis checked; Triton's scratch allocator is not needed.
+   */
+  function makeTensorDescriptor(base: number, shape: readonly number[], strides: readonly number[], blockShape: Shape, paddingOption?: "zero" | "nan" | { paddingOption?: "zero" | "nan" }): TensorDescriptor;
+  /** The block of `desc` at element `offsets` (Triton `tl.load_tensor_descriptor`, the same as `desc.load(offsets)`). */
+  function loadTensorDescriptor(desc: TensorDescriptor, offsets: readonly number[]): number;
+  /** Writes `value` at element `offsets` of `desc` (Triton `tl.store_tensor_descriptor`, the same as `desc.store(offsets, value)`). */
+  function storeTensorDescriptor(desc: TensorDescriptor, offsets: readonly number[], value: number): void;
+  /** The class of tensor descriptors, for `x instanceof tl.tensorDescriptor` (Triton's `isinstance(x, tl.tensor_descriptor)`), decided while compiling. */
+  const tensorDescriptor: abstract new (...args: never[]) => TensorDescriptor;
   /** Zeros of `input`'s shape and dtype (Triton `tl.zeros_like`). */
   function zerosLike(input: number): number;
   /** Both blocks stretched to their common shape (Triton `tl.broadcast`): `const [a2, b2] = tl.broadcast(a, b)`. */

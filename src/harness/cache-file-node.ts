@@ -1,20 +1,14 @@
 // Writing one of the start-up caches (Pyodide's snapshot, the V8 code caches, Python's bytecode)
-// on Node: beside the file, then renamed, so a process reading it meanwhile sees the old one or
-// none, never half of it.
+// on Node, whole or not at all (runtime/write-file-node.ts).
 
-import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import * as path from "node:path";
+import { writeFileWhole } from "../runtime/write-file-node";
 
 /** False where the cache folder can't be written: the cache then costs the next start its speed, nothing else. */
 export function writeCacheFile(file: string, data: string | Uint8Array): boolean {
-  const partial = `${file}.${process.pid}.partial`;
   try {
-    mkdirSync(path.dirname(file), { recursive: true });
-    writeFileSync(partial, data);
-    renameSync(partial, file);
+    writeFileWhole(file, data);
     return true;
   } catch {
-    rmSync(partial, { force: true });
     return false;
   }
 }

@@ -4,14 +4,14 @@
 // as any adapter or device from it lives (docs/ENVIRONMENT.md §2): runtime/gpu.ts holds it.
 
 import { AsyncLocalStorage } from "node:async_hooks";
-import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import * as os from "node:os";
-import * as path from "node:path";
 import * as vm from "node:vm";
 import { loadDawn } from "./dawn";
 import type { AsyncLocal, Host } from "./host";
 import { quietDawn } from "./notices";
+import { writeFileWhole } from "./write-file-node";
 
 export const host: Host = {
   platform: process.platform,
@@ -34,17 +34,7 @@ export const host: Host = {
       throw err;
     }
   },
-  writeCacheText(file, text) {
-    const temp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-    try {
-      mkdirSync(path.dirname(file), { recursive: true });
-      writeFileSync(temp, text);
-      renameSync(temp, file);
-    } catch (err) {
-      rmSync(temp, { force: true });
-      throw err;
-    }
-  },
+  writeCacheText: (file, text) => writeFileWhole(file, text),
   compileModule: (code, file) =>
     vm.runInThisContext(`(function (exports, require, module, __filename, __dirname) {${code}\n})`, { filename: file }) as (...args: unknown[]) => void,
   requireFrom: (file, id) => createRequire(file)(id),

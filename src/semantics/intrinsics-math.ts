@@ -8,7 +8,7 @@ import type ts from "typescript";
 import type { Span } from "../diagnostics/diagnostic";
 import { COERCIONS, all, arity, dtypeArg, requireData, type Intrinsic, type IntrinsicContext } from "./intrinsic-args";
 import { broadcastShapes, isFloat, isInt, promote } from "./rules";
-import { dtypeOf, isConst, operandOf } from "./values";
+import { dtypeOf, operandOf } from "./values";
 import { flagArg } from "./intrinsics-reductions";
 
 /** `tl.cast(x, dtype, { bitcast })` and `x.to(dtype, { bitcast })`: `x` converted, undefined after a diagnostic. */
@@ -23,9 +23,7 @@ export function castValue(ctx: IntrinsicContext, x: Value, dtypeNode: ts.Express
   if (dtype === "i8" || dtype === "u8") return castToByte(ctx, x, dtype, bitcast, dtypeNode, span);
   if (dtype === "bool" && !bitcast) {
     // Triton's x.to(tl.int1): x != 0.
-    if (x.type.dtype === "bool") return x;
-    if (isFloat(x.type.dtype) && !isConst(x)) return floatNonzero(ctx, x, span);
-    return ctx.values.binary("ne", x, ctx.b.constant(0, "i32", span), span);
+    return ctx.values.nonzero(x, span);
   }
   if (!bitcast) return ctx.values.cast(x, dtype, span);
   // Triton's x.to(dtype, bitcast=True): the same bits, read as another 32-bit dtype.
@@ -36,18 +34,6 @@ export function castValue(ctx: IntrinsicContext, x: Value, dtypeNode: ts.Express
     return undefined;
   }
   return ctx.b.emit({ op: "bitcast", value: x }, data(dtype, x.type.shape), span);
-}
-
-/**
- * A float's x != 0 by its bits (any but ±0's, so NaN is true as in Triton and torch): a shader
- * compiler may assume floats are never NaN, and lavapipe's `NaN != 0.0` was false. An f16 is
- * widened to f32 first (WGSL has no 16-bit integer to read its bits as).
- */
-function floatNonzero(ctx: IntrinsicContext, x: Value, span: Span): Value | undefined {
-  const wide = ctx.values.cast(x, "f32", span);
-  const bits = ctx.b.emit({ op: "bitcast", value: wide }, data("i32", x.type.shape), span);
-  const magnitude = ctx.values.binary("and", bits, ctx.b.constant(0x7fffffff, "i32", span), span);
-  return magnitude && ctx.values.binary("ne", magnitude, ctx.b.constant(0, "i32", span), span);
 }
 
 /**
@@ -131,7 +117,7 @@ export const MATH_INTRINSICS: Record<string, Intrinsic> = {
 
   where: {
     params: ["condition", "x", "y"],
-    produces: ["where", ...COERCIONS],
+    produces: ["where", "binary:ne", "binary:and", "bitcast", ...COERCIONS],
     lower(ctx, args, span, name) {
       if (!arity(ctx, args, span, name, 3, 3, "(condition, a, b)")) return undefined;
       const values = all(ctx, args);
@@ -142,8 +128,8 @@ export const MATH_INTRINSICS: Record<string, Intrinsic> = {
         return undefined;
       }
       if (cond.type.dtype !== "bool") {
-        // As Triton does (it casts the condition to int1): a number is true where it is nonzero.
-        const nonzero = ctx.values.binary("ne", cond, ctx.values.constant(0, cond.type.dtype, cond.span), cond.span);
+        // As Triton does (it casts the condition to int1): a number is true where it is nonzero, NaN included.
+        const nonzero = ctx.values.nonzero(cond, cond.span);
         if (!nonzero) return undefined;
         cond = nonzero;
       }

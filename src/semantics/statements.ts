@@ -211,8 +211,8 @@ export function scalarCondition(ctx: LoweringContext, expr: ts.Expression, what 
     ctx.log.error(Codes.operandDtype, ctx.span(expr), "a pointer can't be a condition");
     return undefined;
   }
-  if (cond.type.dtype !== "bool") return ctx.values.binary("ne", cond, ctx.b.constant(0, "i32", ctx.span(expr)), ctx.span(expr));
-  return cond;
+  // A number is true where nonzero, NaN included (values.ts: nonzero).
+  return ctx.values.nonzero(cond, ctx.span(expr));
 }
 
 const FOR_FORM = "loops must have the form for (let i = start; i < end; i += step) { … }";

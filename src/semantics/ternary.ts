@@ -21,7 +21,7 @@ export function conditionalExpression(ctx: LoweringContext, node: ts.Conditional
     ctx.log.error(Codes.blockCondition, cond.span, `c ? a : b needs a scalar condition, but this is ${what}; for blocks use tl.where(cond, a, b)`);
     return undefined;
   }
-  const test = cond.type.dtype === "bool" ? cond : ctx.values.binary("ne", cond, ctx.b.constant(0, "i32", cond.span), cond.span);
+  const test = ctx.values.nonzero(cond, cond.span);
   let la: Lowered | undefined;
   let lb: Lowered | undefined;
   const then = ctx.b.collect(() => (la = ctx.lowered(node.whenTrue)));

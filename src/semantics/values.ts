@@ -99,9 +99,13 @@ export class ValueFactory {
     const dtype = v.type.dtype;
     // `~mask` is how Triton negates a mask (bitwise not of i1): the same as `!mask`.
     if (fn === "bitnot" && dtype === "bool") fn = "not";
-    // `!n` / Python's `not n` on a number is `n == 0`, as in JavaScript and in Triton (`if not BACKWARD_PASS:`
-    // on a bool constexpr, which reaches here as 1 or 0); folded when n is a constant.
-    if (fn === "not" && dtype !== "bool") return this.binary("eq", v, this.constant(0, dtype, span), span);
+    // `!n` / Python's `not n` on a number is not `n != 0` (nonzero: NaN is true, so `not NaN` is false), as in
+    // JavaScript and in Triton (`if not BACKWARD_PASS:` on a bool constexpr, which reaches here as 1 or 0);
+    // folded when n is a constant.
+    if (fn === "not" && dtype !== "bool") {
+      const truth = this.nonzero(v, span);
+      return truth && this.unary("not", truth, span);
+    }
     if (fn === "bitnot" && !isInt(dtype)) {
       this.log.error(Codes.operandDtype, span, `'~' needs an integer or a mask, got ${typeToString(v.type)}`);
       return undefined;
@@ -115,18 +119,33 @@ export class ValueFactory {
     return this.b.emit({ op: "unary", fn, value: v }, v.type, span);
   }
 
+  /**
+   * A number's truth (`if x:`, `not x`, `x and y`, tl.where's condition, `.to(tl.int1)`): `x != 0` as in
+   * Python, Triton and torch, so NaN is true. A float's is read from its bits (any but ±0's): a shader
+   * compiler may assume floats are never NaN, and lavapipe's `NaN != 0.0` was false. An f16 is widened to
+   * f32 first (WGSL has no 16-bit integer to read its bits as). A mask is its own truth; a constant folds.
+   */
+  nonzero(v: Value, span: Span): Value | undefined {
+    if (v.type.kind !== "data" || v.type.dtype === "bool") return v;
+    const dtype = v.type.dtype;
+    if (!isFloat(dtype) || isConst(v)) return this.binary("ne", v, this.constant(0, dtype, span), span);
+    const wide = this.cast(v, "f32", span);
+    const bits = this.b.emit({ op: "bitcast", value: wide }, data("i32", v.type.shape), span);
+    const magnitude = this.binary("and", bits, this.constant(0x7fffffff, "i32", span), span);
+    return magnitude && this.binary("ne", magnitude, this.constant(0, "i32", span), span);
+  }
+
   binary(fn: BinaryFn, a: Value, b: Value, span: Span): Value | undefined {
     const text = OPERATOR_TEXT[fn];
     if (a.type.kind === "pointer" || b.type.kind === "pointer") return this.pointerArithmetic(fn, a, b, span);
     const da = a.type.dtype;
     const db = b.type.dtype;
 
-    // `a || b` / Python's `a or b` on numbers takes each as `x != 0`, as JavaScript's truthiness and
-    // Triton's logical_or do (`if RETURN_ACCURACY or RETURN_TOKENS:` on bool constexprs, 1 or 0 here).
+    // `a || b` / Python's `a or b` on numbers takes each as `x != 0` (nonzero: NaN is true), as JavaScript's
+    // truthiness and Triton's logical_or do (`if RETURN_ACCURACY or RETURN_TOKENS:` on bool constexprs, 1 or 0 here).
     if ((fn === "land" || fn === "lor") && (da !== "bool" || db !== "bool")) {
-      const truth = (v: Value) => (v.type.kind === "data" && v.type.dtype !== "bool" ? this.binary("ne", v, this.constant(0, v.type.dtype, span), span) : v);
-      const ta = truth(a);
-      const tb = truth(b);
+      const ta = this.nonzero(a, span);
+      const tb = this.nonzero(b, span);
       return ta && tb ? this.binary(fn, ta, tb, span) : undefined;
     }
 

@@ -6,10 +6,7 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import * as os from "node:os";
-import * as path from "node:path";
-import { runJson } from "../support/run-in-process";
+import { runJson, runSourceJson } from "../support/run-in-process";
 import { compileForGpu, runBoth } from "../support/kernel-runner";
 
 process.env.XDG_RUNTIME_DIR ??= "/tmp";
@@ -27,12 +24,7 @@ for (const cpu of [false, true]) {
   });
 }
 
-test("two programs storing the same byte of a Ptr<bool> race (KL3104 at the store), on the GPU and with --cpu", async () => {
-  const dir = mkdtempSync(path.join(os.tmpdir(), "kernel-lab-bytes-"));
-  const file = path.join(dir, "same-byte.kernel.ts");
-  writeFileSync(
-    file,
-    `import { kernel, tl, defineRun, empty } from "kernel-lab";
+const SAME_BYTE = `import { kernel, tl, defineRun, empty } from "kernel-lab";
 import type { Ptr, bool, i32 } from "kernel-lab";
 export const same = kernel(function same(out_ptr: Ptr<bool>, n: i32) {
   const offs = tl.programId(0) * 2 + tl.arange(0, 4);
@@ -43,21 +35,17 @@ export const sameByte = defineRun({
   args: (n) => ({ out_ptr: empty(n, "bool"), n }), outputs: ["out_ptr"],
   reference: () => ({ out_ptr: [0, 0, 0, 1, 1, 1, 1, 1] }),
 });
-`,
-  );
+`;
+
+test("two programs storing the same byte of a Ptr<bool> race (KL3104 at the store), on the GPU and with --cpu", async () => {
   for (const cpu of [false, true]) {
-    const { report } = await runJson(file, { cpu, reps: 0 });
+    const { report } = await runSourceJson("same-byte.kernel.ts", SAME_BYTE, { cpu, reps: 0 });
     assert.deepEqual(report.diagnostics.map((d: any) => [d.code, d.line]), [["KL3104", 5]], JSON.stringify(report.diagnostics));
     assert.match(report.diagnostics[0].message, /both store out_ptr\[[23]\]/);
   }
 });
 
-test("a byte past the end inside the last word (element 5 of 5) is out of bounds (KL3101 at the store), on the GPU and with --cpu", async () => {
-  const dir = mkdtempSync(path.join(os.tmpdir(), "kernel-lab-bytes-"));
-  const file = path.join(dir, "past-end.kernel.ts");
-  writeFileSync(
-    file,
-    `import { kernel, tl, defineRun, empty } from "kernel-lab";
+const PAST_END = `import { kernel, tl, defineRun, empty } from "kernel-lab";
 import type { Ptr, u8, i32 } from "kernel-lab";
 export const past = kernel(function past(out_ptr: Ptr<u8>, n: i32) {
   const offs = tl.arange(0, 8);
@@ -68,10 +56,11 @@ export const pastEnd = defineRun({
   args: (n) => ({ out_ptr: empty(n, "u8"), n }), outputs: ["out_ptr"],
   reference: () => ({ out_ptr: [0, 1, 2, 3, 4] }),
 });
-`,
-  );
+`;
+
+test("a byte past the end inside the last word (element 5 of 5) is out of bounds (KL3101 at the store), on the GPU and with --cpu", async () => {
   for (const cpu of [false, true]) {
-    const { report } = await runJson(file, { cpu, reps: 0 });
+    const { report } = await runSourceJson("past-end.kernel.ts", PAST_END, { cpu, reps: 0 });
     assert.deepEqual(report.diagnostics.map((d: any) => [d.code, d.line]), [["KL3101", 5]], JSON.stringify(report.diagnostics));
     assert.match(report.diagnostics[0].message, /out_ptr\[5\]/);
   }

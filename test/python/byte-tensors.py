@@ -3,7 +3,8 @@ the style of kernel libraries (FlagGems' dropout stores its keep-mask into a tor
 37 elements, one program per row, so neighbouring programs store bytes of the same words; sizes
 that are not multiples of 4 or of the block; outputs poisoned (int8/uint8 by torch.empty, a bool
 mask by running twice, over all-True and over all-False). Comparisons and torch.where on GPU
-tensors are GPU kernels giving bool tensors; everything is checked against the CPU."""
+tensors are GPU kernels giving bool tensors; everything is checked against the CPU. Last, a bool
+output from torch.empty that a kernel leaves partly unwritten fails every check against torch."""
 
 import torch
 
@@ -85,3 +86,30 @@ torch.testing.assert_close((u > v).float().cpu(), (uc > vc).float())
 assert bool(uc.bool()[7]) and torch.equal(uc.bool(), uc != 0)
 assert torch.equal(u.bool().cpu(), uc.bool()) and torch.equal(u.half().bool().cpu(), uc.bool())
 print("comparisons and where on the GPU: match")
+
+# torch.empty(dtype=torch.bool) and empty_like of a bool tensor are poisoned as every other dtype's empty:
+# a kernel that leaves the last element of a bool output unwritten is caught by each check against torch.
+@triton.jit
+def positive_but_last_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs, mask=offs < n, other=0.0)
+    tl.store(out_ptr + offs, x > 0, mask=offs < n - 1)  # the bug: n - 1
+
+
+for make in (lambda: torch.empty(1001, dtype=torch.bool, device=DEVICE), lambda: torch.empty_like(u < 0)):
+    out = make()
+    assert out.dtype == torch.bool
+    positive_but_last_kernel[(triton.cdiv(1001, 128), )](u, out, 1001, BLOCK=128)
+    want = u > 0
+    assert torch.equal(out[:-1], want[:-1]) and torch.equal(out[:-1].cpu(), want[:-1].cpu())
+    for fill in (True, False):
+        want[-1] = fill
+        assert not torch.equal(out, want) and not torch.equal(out.cpu(), want.cpu()), fill
+        assert not bool((out == want).all()) and bool((out != want).any()), fill
+        try:
+            torch.testing.assert_close(out, want)
+        except AssertionError as e:
+            assert "Mismatched elements: 1 / 1001" in str(e), str(e)
+        else:
+            raise AssertionError(f"assert_close passed an unwritten bool element (torch's answer {fill})")
+print("an unwritten element of torch.empty's bool output: caught")

@@ -161,6 +161,17 @@ const rows: [string, string, string, string][] = [
   ["a block pointer whose strides miss an axis", "const bp = tl.makeBlockPtr(x_ptr, [n, n], [1], [0, 0], [16, 16], [1, 0]);", "4:43-4:46 KL1040", "tl.makeBlockPtr's strides has 1 element, but the block pointer has 2 axes"],
   ["a block pointer used as a value", "const bp = tl.makeBlockPtr(x_ptr, [n], [1], [0], [16], [0]);\nconst v = bp + 1;", "5:11-5:13 KL1043", "this is a block pointer (16), not a value"],
   ["a let block pointer given another base", "let bp = tl.makeBlockPtr(x_ptr, [n], [1], [0], [16], [0]);\nbp = tl.makeBlockPtr(y_ptr, [n], [1], [0], [16], [0]);", "5:1-5:54 KL2007", "'bp' is a block pointer, which keeps its base, shape, strides and block shape"],
+  // Tensor descriptors (tensor-descriptors.ts)
+  ["a descriptor load with offsets of the wrong rank", "const d = tl.makeTensorDescriptor(x_ptr, [n, n], [n, 1], [16, 16]);\nconst v = d.load([0]);", "5:18-5:21 KL2120", "desc.load's offsets has 1 element, but the descriptor's block shape has 2 axes"],
+  ["a descriptor whose shape misses an axis", "const d = tl.makeTensorDescriptor(x_ptr, [n], [n, 1], [16, 16]);", "4:42-4:45 KL2120", "tl.makeTensorDescriptor's shape has 1 element, but the descriptor's block shape has 2 axes"],
+  ["a descriptor's block shape of run-time values", "const d = tl.makeTensorDescriptor(x_ptr, [n], [1], [n]);", "4:53-4:54 KL1041", "a shape's extent must be a compile-time integer"],
+  ["a descriptor's last stride not 1", "const d = tl.makeTensorDescriptor(x_ptr, [n, n], [1, n], [16, 16]);", "4:54-4:55 KL2121", "a tensor descriptor's last stride must be the constant 1"],
+  ["a descriptor store of another shape", "const d = tl.makeTensorDescriptor(y_ptr, [n], [1], [16]);\nd.store([0], tl.zeros([32], \"f32\"));", "5:14-5:35 KL2122", "desc.store writes a whole block of the descriptor's block shape [16]"],
+  ["tl.load of a descriptor", "const d = tl.makeTensorDescriptor(x_ptr, [n], [1], [16]);\nconst v = tl.load(d);", "5:19-5:20 KL2005", "tl.load needs pointers (a Ptr parameter plus offsets) or a block pointer, got a tensor descriptor (16)"],
+  ["a descriptor used as a value", "const d = tl.makeTensorDescriptor(x_ptr, [n], [1], [16]);\nconst v = d + 1;", "5:11-5:12 KL1043", "this is a tensor descriptor (16), not a value: read a block with desc.load([o0, o1])"],
+  ["a descriptor member it lacks", "const d = tl.makeTensorDescriptor(x_ptr, [n], [1], [16]);\nconst v = d.order;", "5:13-5:18 KL1160", "a tensor descriptor has no property 'order'"],
+  [".load of a pointer", "const v = x_ptr.load([0]);", "4:17-4:21 KL1160", ".load(…) is a tensor descriptor's method, and this is Ptr<f32>"],
+  ["a descriptor assigned another in a run-time branch", "let d = tl.makeTensorDescriptor(x_ptr, [n], [1], [16]);\nif (n > 4) { d = tl.makeTensorDescriptor(y_ptr, [n], [1], [16]); }", "5:14-5:64 KL1160", "'d' holds a tensor descriptor (16); inside a run-time if or loop it can only be assigned the same descriptor"],
   // Compile-time checks and hints (issue 23 item 5); BLOCK is 16 here
   ["tl.staticAssert failing", 'tl.staticAssert(BLOCK >= 64, "BLOCK is too small");', "4:1-4:51 KL2074", "tl.staticAssert failed: BLOCK is too small (BLOCK = 16)"],
   ["tl.staticAssert failing, no message", "tl.staticAssert(BLOCK % 3 === 0);", "4:1-4:33 KL2074", "tl.staticAssert failed: BLOCK % 3 === 0 (BLOCK = 16)"],
@@ -266,6 +277,7 @@ test("float literals stay floats however they are written (1.0, 0.0, 1e3, module
 
 // tl.atomic*: [name, body, expected "line:col-endLine:endCol code", expected message start]; h_ptr is a Ptr<i32>.
 const atomicRows: [string, string, string, string][] = [
+  ["padding nan of an integer tensor", "const d = tl.makeTensorDescriptor(h_ptr, [n], [1], [16], { paddingOption: \"nan\" });", "4:75-4:80 KL1040", "tl.makeTensorDescriptor's paddingOption \"nan\" is for float tensors"],
   ["atomicMax on Ptr<f32>", "const v = tl.atomicMax(x_ptr, 1.0);", "4:24-4:29 KL2003", "tl.atomicMax works on Ptr<i32> and Ptr<u32> (WGSL has atomics only on 32-bit integers), got Ptr<f32>"],
   ["atomicAdd on a non-pointer", "tl.atomicAdd(n, 1);", "4:14-4:15 KL2005", "tl.atomicAdd needs pointers (a Ptr parameter plus offsets), got i32"],
   ["atomicCas arity", "tl.atomicCas(h_ptr, 0);", "4:1-4:23 KL1040", "tl.atomicCas takes (pointers, cmp, value, mask?); got 2 arguments"],

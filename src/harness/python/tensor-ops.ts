@@ -79,10 +79,17 @@ function values(x: Operand, shape: readonly number[]): (i: number) => number {
 }
 
 
-function fill(shape: readonly number[], dtype: TensorDtype, at: (i: number) => number): TensorStorage {
+/**
+ * How a copy from `from` writes `to`: as the dtype converts, except bool to bool, which keeps the byte, so
+ * torch.empty's poison byte (neither 0 nor 1) survives .cpu(), clone and slices and still mismatches.
+ */
+function copier(from: TensorDtype, to: TensorDtype) {
+  return writer(from === "bool" && to === "bool" ? "uint8" : to);
+}
+
+function fill(shape: readonly number[], dtype: TensorDtype, at: (i: number) => number, write = writer(dtype)): TensorStorage {
   const n = count(shape);
   const out = allocate(dtype, n);
-  const write = writer(dtype);
   for (let i = 0; i < n; i++) write(out, i, at(i));
   return out;
 }
@@ -99,13 +106,13 @@ export const tensorOps = {
   },
   /** The elements of a view, row-major, as `dtype` (a copy, a cast, `.contiguous()`). */
   copy(v: View, dtype: TensorDtype): TensorStorage {
-    return fill(v.shape, dtype, values(v, v.shape));
+    return fill(v.shape, dtype, values(v, v.shape), copier(v.dtype, dtype));
   },
   /** Writes `source` (broadcast) into the view `target` (slice assignment, `copy_`). */
   assign(target: View, source: Operand): void {
     const at = indices(target, target.shape);
     const from = values(source, target.shape);
-    const write = writer(target.dtype);
+    const write = typeof source === "number" ? writer(target.dtype) : copier(source.dtype, target.dtype);
     for (let i = 0; i < at.length; i++) write(target.data, at[i], from(i));
   },
   unary(op: string, v: View, dtype: TensorDtype): TensorStorage {

@@ -99,14 +99,17 @@ def _on_gpu_filled(shape, dtype_, device_, value, requires_grad):
 
 
 def empty(*size, dtype=None, device=None, requires_grad=False, **kwargs):
-    """Uninitialised in torch; here poisoned (NaN, or 0x7fbadbad for integers) so an element a kernel forgets to write shows."""
+    """Uninitialised in torch; here poisoned so an element a kernel forgets to write shows: NaN, 0x7fbadbad
+    for integers (its low byte, 0xad, for int8 and uint8), and the byte 0xad for bool (neither False's 0
+    nor True's 1, so a comparison with torch's answer fails there whichever it is)."""
     dtype_ = dtype or float32
     shape = _shape_of(size)
     on_gpu = _on_gpu_filled(shape, dtype_, device, _math_module.nan, requires_grad)
     if on_gpu is not None:
         return on_gpu
     data = _storage(dtype_, shape)
-    _js.fillValue(data, dtype_.name, _math_module.nan if dtype_.kind == "float" else 0x7FBADBAD if dtype_.kind == "int" else 0)
+    # A bool's writer stores value != 0; the poison byte is written as the uint8 it is (the same storage).
+    _js.fillValue(data, "uint8" if dtype_ is _dtypes.bool_ else dtype_.name, _math_module.nan if dtype_.kind == "float" else 0x7FBADBAD)
     return _create(data, dtype_, shape, device, requires_grad)
 
 

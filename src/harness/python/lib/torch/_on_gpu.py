@@ -57,6 +57,13 @@ def _base(t):
     return Tensor._make(t._data, t.dtype, (len(t._data.js), ), device=t.device)
 
 
+def _bytes(t):
+    """_base, a bool tensor read as the uint8 bytes it is: a comparison then sees torch.empty's poison byte
+    (0xad) as neither True nor False, as the CPU's does, so a bool output a kernel left unwritten mismatches."""
+    from ._tensor import Tensor
+    return Tensor._make(t._data, D.uint8, (len(t._data.js), ), device=t.device) if t.dtype is D.bool_ else _base(t)
+
+
 def _padded(shape):
     return [1] * (4 - len(shape)) + list(shape)
 
@@ -96,13 +103,13 @@ def binary(op, a, b, dtype, shape):
     s1, s2, s3 = _padded(shape)[1:]
     if len(tensors) == 2:
         b = _distinct(a, b)
-        K._binary[_grid(n)](_base(a), _base(b), out, n, s1, s2, s3, *_strides(a, shape), *_strides(b, shape), (COMPARE if compare else BINARY)[op],
+        K._binary[_grid(n)](_bytes(a), _bytes(b), out, n, s1, s2, s3, *_strides(a, shape), *_strides(b, shape), (COMPARE if compare else BINARY)[op],
                             A_FLAT=_flat(a, shape), B_FLAT=_flat(b, shape), COMPARE=compare, BLOCK=_BLOCK)
         return out
     x = tensors[0]
     other = b if x is a else a
     value = float(other.item() if isinstance(other, Tensor) else other)
-    K._binary_scalar[_grid(n)](_base(x), out, value, n, s1, s2, s3, *_strides(x, shape), (COMPARE if compare else BINARY)[op],
+    K._binary_scalar[_grid(n)](_bytes(x), out, value, n, s1, s2, s3, *_strides(x, shape), (COMPARE if compare else BINARY)[op],
                                SCALAR_FIRST=x is not a, FLAT=_flat(x, shape), COMPARE=compare, BLOCK=_BLOCK)
     return out
 
