@@ -184,6 +184,16 @@ test("kernel-library style: constexpr globals, libdevice imports, .to(tl.int64) 
   assert.match(report.stdout, /triton\.jit\(f\) and triton\.heuristics\(\.\.\.\)\(f\), libdevice\.tanh under a name of its own\n/);
 });
 
+test("tutorial 07's idiom: libdevice.asin/acos/atan in a kernel, launched with and without extern_libs={'libdevice': path}, on the GPU and with --cpu", async () => {
+  for (const cpu of [false, true]) {
+    const { report, outcome } = await run(path.join(PY, "libdevice-extern.py"), { bench: "off", cpu });
+    assert.equal(outcome, "ok", report.traceback);
+    assert.deepEqual(report.checks.map((c) => c.passed), [true, true, true, true]);
+    assert.equal(report.launches.length, 2);
+    assert.match(report.stdout, /NotImplementedError: extern_libs names 'mylib': Kernel Lab compiles kernels to WGSL and links no LLVM bitcode/);
+  }
+});
+
 test("Liger-style host code: a Function with several outputs (one None), an input rotated in place and returned, torch.sort before tl.cumsum, torch.add(out=)", async () => {
   const { report, outcome } = await run(path.join(PY, "library-autograd.py"), { bench: "off" });
   assert.equal(outcome, "ok", report.traceback);
