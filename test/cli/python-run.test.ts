@@ -113,13 +113,17 @@ test("a mask that lets the last block run past the end stops with KL3101 at the 
   }
 });
 
-test("kernel-lab run FILE.py: exit 1 and the traceback on a KL3101; --json has docs/LANGUAGE.md §4.1's keys", () => {
+test("kernel-lab run FILE.py: exit 1 and the traceback on a KL3101; --debug's step lines come from both threads; --json has docs/LANGUAGE.md §4.1's keys", () => {
   const file = variant("mask-cli.py", "mask = offs < n", "mask = offs <= n");
-  const r = spawnSync(process.execPath, ["bin/kernel-lab.js", "run", file, "--bench", "off"], { cwd: root, env, encoding: "utf8", timeout: 300_000 });
+  const r = spawnSync(process.execPath, ["bin/kernel-lab.js", "run", file, "--bench", "off", "--debug"], { cwd: root, env, encoding: "utf8", timeout: 300_000 });
   assert.equal(r.status, 1, r.stderr);
   assert.match(r.stderr, /Traceback \(most recent call last\):/);
   assert.match(r.stderr, /KL3101/);
   assert.match(r.stderr, /benchmarks: off \(--bench\)/);
+  // The Python thread is started before the arguments are parsed (prestart-python.ts): its lines too.
+  for (const step of [/Python thread started \(Python thread\)/, /Pyodide loaded \(\w+\) \(Python thread\)/, /torch and triton imported .* \(Python thread\)/, /script started$/]) {
+    assert.match(r.stderr, new RegExp(`^kernel-lab: \\d+\\.\\d ms: .*${step.source}`, "m"), r.stderr);
+  }
   // A fresh cache folder: the first start is cold and writes Pyodide's memory snapshot; the next restores it.
   const cache = { ...env, KERNEL_LAB_CACHE_DIR: mkdtempSync(path.join(os.tmpdir(), "kernel-lab-cache-")) };
   const runJson = () => spawnSync(process.execPath, ["bin/kernel-lab.js", "run", path.join(PY, "learner-add.py"), "--json"], { cwd: root, env: cache, encoding: "utf8", timeout: 300_000 });
