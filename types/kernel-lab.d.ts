@@ -49,6 +49,23 @@ export type Shape = readonly number[];
 export interface BlockPointer {
   readonly kind: "blockPointer";
 }
+/**
+ * A tensor descriptor (Triton's `tl.tensor_descriptor`), made by `tl.makeTensorDescriptor` or given
+ * by a Python launch's host `TensorDescriptor`: a strided tensor read and written a block at a time.
+ * Elements outside its shape read as 0 (or NaN with `paddingOption: "nan"`) and are not written.
+ */
+export interface TensorDescriptor {
+  readonly kind: "tensorDescriptor";
+  /** The block at element `offsets`, one per axis (Triton `desc.load(offsets)`). */
+  load(offsets: readonly number[]): number;
+  /** Writes `value` (of the block shape) at element `offsets` (Triton `desc.store(offsets, value)`). */
+  store(offsets: readonly number[], value: number): void;
+  readonly shape: readonly number[];
+  readonly strides: readonly number[];
+  readonly block_shape: readonly number[];
+  readonly block_type: tl.dtype;
+  readonly dtype: tl.dtype;
+}
 
 // ---------------------------------------------------------------- kernels
 
@@ -384,6 +401,12 @@ export declare namespace tl {
    * Operators and element-wise tl.* only; it can't use other kernel values.
    */
   type CombineFn = (a: number, b: number) => number;
+  /**
+   * The combineFn of a tuple of n blocks (Triton's multi-operand tl.reduce / tl.associative_scan):
+   * 2·n parameters, the left side's n values then the right side's, returning n values, e.g.
+   * `(va, ia, vb, ib) => [tl.maximum(va, vb), tl.where(vb > va, ib, ia)]`.
+   */
+  type TupleCombineFn = (...operands: number[]) => number[];
   /** tl.associativeScan's keyword arguments. */
   interface AssociativeScanKeywords {
     axis?: number;
@@ -406,6 +429,8 @@ export declare namespace tl {
    */
   function associativeScan(input: number, axis: number, combineFn: CombineFn, reverse?: boolean | { reverse?: boolean }): number;
   function associativeScan(input: number, axis: number | AssociativeScanKeywords, keywords?: AssociativeScanKeywords): number;
+  /** A tuple of blocks of one shape scanned together by one combine function (2·n parameters); a tuple of n results. */
+  function associativeScan(input: readonly number[], axis: number, combineFn: TupleCombineFn, reverse?: boolean | { reverse?: boolean }): number[];
   /**
    * Reduction along `axis` with an associative `combineFn` (an inline arrow, or a device function
    * passed by name, as in tl.associativeScan), folded from the axis's first element. Triton:
@@ -413,6 +438,8 @@ export declare namespace tl {
    */
   function reduce(input: number, axis: number, combineFn: CombineFn, keepDims?: boolean | { keepDims?: boolean }): number;
   function reduce(input: number, axis: number | ReduceWithKeywords, keywords?: ReduceWithKeywords): number;
+  /** A tuple of blocks of one shape reduced together (Welford's mean, m2 and weight; a value and its index); a tuple of n results. */
+  function reduce(input: readonly number[], axis: number, combineFn: TupleCombineFn, keepDims?: boolean | { keepDims?: boolean }): number[];
 
   /** `tl.dot`'s keyword arguments. */
   interface DotKeywords {
@@ -521,6 +548,20 @@ export declare namespace tl {
   function makeBlockPtr(base: number, shape: readonly number[], strides: readonly number[], offsets: readonly number[], blockShape: Shape, order: readonly number[]): BlockPointer;
   /** The block pointer moved by `offsets`, one per axis (Triton `tl.advance`): `bp = tl.advance(bp, [0, BLOCK_K])`. */
   function advance(base: BlockPointer, offsets: readonly number[]): BlockPointer;
+  /**
+   * A tensor descriptor (Triton `tl.make_tensor_descriptor`): the tensor of `shape` with `strides`
+   * (the last one the constant 1) from `base`, read and written `blockShape` blocks (constexpr
+   * powers of two) at a time by `desc.load(offsets)` / `desc.store(offsets, value)`; elements outside
+   * `shape` read as `paddingOption` ("zero" or "nan") and are not written. Lowered as a block
+   * pointer's load with every axis checked; Triton's scratch allocator is not needed.
+   */
+  function makeTensorDescriptor(base: number, shape: readonly number[], strides: readonly number[], blockShape: Shape, paddingOption?: "zero" | "nan" | { paddingOption?: "zero" | "nan" }): TensorDescriptor;
+  /** The block of `desc` at element `offsets` (Triton `tl.load_tensor_descriptor`, the same as `desc.load(offsets)`). */
+  function loadTensorDescriptor(desc: TensorDescriptor, offsets: readonly number[]): number;
+  /** Writes `value` at element `offsets` of `desc` (Triton `tl.store_tensor_descriptor`, the same as `desc.store(offsets, value)`). */
+  function storeTensorDescriptor(desc: TensorDescriptor, offsets: readonly number[], value: number): void;
+  /** The class of tensor descriptors, for `x instanceof tl.tensorDescriptor` (Triton's `isinstance(x, tl.tensor_descriptor)`), decided while compiling. */
+  const tensorDescriptor: abstract new (...args: never[]) => TensorDescriptor;
   /** Zeros of `input`'s shape and dtype (Triton `tl.zeros_like`). */
   function zerosLike(input: number): number;
   /** Both blocks stretched to their common shape (Triton `tl.broadcast`): `const [a2, b2] = tl.broadcast(a, b)`. */

@@ -69,6 +69,8 @@ export const COMPILER_CODES = {
   pythonLaunchArgs: { code: "KL1105", meaning: "A launch's arguments don't fit the Python kernel's parameters: one missing, or a constexpr without a value." },
   // Kernel-library code as published (Liger-Kernel, FlagGems, unsloth): KL1150–KL1159
   pythonOtherModule: { code: "KL1150", meaning: "A kernel calls a function of another module that Kernel Lab can't read (`tle.program_id(0)` without FlagGems' triton_lang_extension.py beside the script, a C extension, an installed package): runs, `check` and the editor compile the `@triton.jit` functions of `.py` modules beside the script (relative imports inside packages too); copy any other function into the kernel's file and call it by its name." },
+  // Tensor descriptors (tl.make_tensor_descriptor, host TensorDescriptor): KL1160–KL1169
+  descriptorMisuse: { code: "KL1160", meaning: "A tensor descriptor used where it has no meaning: as a value, with `tl.load`/`tl.store` (use `desc.load(offsets)` / `desc.store(offsets, value)`), with a member it lacks, or assigned another descriptor inside a run-time branch or loop." },
 
   // KL2xxx — dtypes, block shapes, limits
   shapeMismatch: { code: "KL2001", meaning: "Block shapes that don't broadcast together, or a block where a scalar is needed (or the reverse)." },
@@ -95,6 +97,10 @@ export const COMPILER_CODES = {
   staticAssert: { code: "KL2074", meaning: "`tl.staticAssert` whose condition is false, or not known at compile time." },
   unmaskedAccess: { code: "KL2075", meaning: "Warning: a `tl.load`/`tl.store` without a mask whose 1-D offsets come from `tl.programId` and `tl.arange` (the last block can run past the end)." },
   branchTypes: { code: "KL2076", meaning: "A `let` declared without a value, assigned another dtype or block shape in one branch of a run-time `if` than in another." },
+  // Tensor descriptors: KL2120–KL2129
+  descriptorRank: { code: "KL2120", meaning: "A tensor descriptor's shape, strides or a load's or store's offsets don't have one integer per axis of its block shape." },
+  descriptorLastStride: { code: "KL2121", meaning: "`tl.make_tensor_descriptor`'s last stride isn't the constant 1: Triton requires the innermost axis to be contiguous." },
+  descriptorStoreShape: { code: "KL2122", meaning: "`desc.store(offsets, value)` of a value whose shape isn't the descriptor's block shape (Triton requires them equal)." },
   // Issue 31: int64, computed in 32 bits (docs/LANGUAGE.md, "64-bit integers")
   int64Constant: { code: "KL2090", meaning: "An i64 constant outside 32 bits where its value, not only its low word, matters (anywhere but `&`, `\|`, `^`, e.g. `x & 0xFFFFFFFF`); int64 is computed in 32 bits." },
   int64Overflow: { code: "KL2091", meaning: "While a kernel runs on the interpreter (`--cpu`): an i64 value outside 32 bits, which the GPU's i32 register can't hold." },
@@ -104,6 +110,9 @@ export const COMPILER_CODES = {
   dtypeMissing: { code: "KL2080", meaning: "A Triton dtype that WGSL has no type for (`tl.bfloat16`, `tl.float64`, 8- and 16-bit integers, fp8), used where a value of it would be made (a cast, `tl.full`, `tl.zeros`); naming and comparing it is fine. The message says what to write instead." },
   /** A dtype where a number is needed, or a dtype compared with a number, or chosen at run time. */
   dtypeAsValue: { code: "KL2081", meaning: "A dtype (`tl.float32`, `x.dtype`) where a number is needed, compared with a number, or chosen by a run-time condition: dtypes are known while compiling." },
+  // Multi-operand tl.reduce / tl.associativeScan (Triton's tuple form): KL2130–KL2139
+  combineResults: { code: "KL2130", meaning: "A `tl.reduce` / `tl.associativeScan` combine function of a tuple of blocks that returns a different number of values than the blocks it combines (one each), or takes other than two parameters per block." },
+  combineOperands: { code: "KL2131", meaning: "The blocks of a multi-operand `tl.reduce` / `tl.associativeScan` (a tuple) differ in shape, or one isn't a block: each must have the first's shape." },
 } as const satisfies Table;
 
 /** Problems with a run definition (`defineRun`) or loading its file, reported at the run (harness). */

@@ -1,7 +1,8 @@
 // What a kernel expression may stand for besides one IR value: a tuple (Triton's tuples, written as
 // arrays: a device function's `return [acc, l, m]`, `tl.split`'s two halves) or a block pointer
-// (tl.makeBlockPtr). Neither reaches the IR as such: a tuple is its elements, a block pointer its
-// base, shape, strides and offsets, turned into pointer arithmetic where it is loaded or stored.
+// (tl.makeBlockPtr) or a tensor descriptor (tl.makeTensorDescriptor). None reaches the IR as such:
+// a tuple is its elements, a block pointer or a descriptor its base, shape, strides (and offsets),
+// turned into pointer arithmetic where it is loaded or stored.
 // A `let` holding one keeps each part in a variable of its own (`Slot`).
 
 import type { Span } from "../diagnostics/diagnostic";
@@ -29,8 +30,24 @@ export interface BlockPointer {
   span: Span;
 }
 
+/**
+ * Triton's tensor descriptor (tl.make_tensor_descriptor, or a host TensorDescriptor argument): a
+ * `shape` tensor of `strides` elements per axis from `base`, read and written a `blockShape` block
+ * at a time at offsets given to each load and store; elements outside `shape` read as `padding`
+ * and are not written (tensor-descriptors.ts). Nothing of it changes after it is made.
+ */
+export interface TensorDescriptor {
+  kind: "tensorDesc";
+  base: Value;
+  shape: Value[];
+  strides: Value[];
+  blockShape: number[];
+  padding: "zero" | "nan";
+  span: Span;
+}
+
 /** A dtype is a compile-time value too (dtypes.ts): `tl.float32`, `x.dtype`. */
-export type Aggregate = Tuple | BlockPointer | DtypeValue;
+export type Aggregate = Tuple | BlockPointer | TensorDescriptor | DtypeValue;
 /** What lowering an expression gives: one IR value, or an aggregate of them. */
 export type Lowered = Value | Aggregate;
 
@@ -44,6 +61,8 @@ export type Slot =
   | { kind: "tuple"; elements: Slot[] }
   /** A block pointer that only tl.advance moves: its offsets are variables, the rest fixed values. */
   | { kind: "blockPtr"; fixed: Omit<BlockPointer, "offsets" | "span" | "kind">; offsets: Variable[] }
+  /** A tensor descriptor held in a `let`: nothing of it changes, so no variable; `depth` as for a dtype. */
+  | { kind: "tensorDesc"; value: TensorDescriptor; depth: number }
   /** A dtype held in a `let`: known while compiling, so no variable; `depth` is the run-time depth where it was assigned. */
   | { kind: "dtype"; value: DtypeValue; depth: number };
 
@@ -54,6 +73,8 @@ export function describeAggregate(a: Aggregate): string {
       return `a tuple of ${a.elements.length} value${a.elements.length === 1 ? "" : "s"}`;
     case "blockPtr":
       return `a block pointer (${a.blockShape.join(" × ")})`;
+    case "tensorDesc":
+      return `a tensor descriptor (${a.blockShape.join(" × ")})`;
     case "dtype":
       return `the dtype ${typeText(a.type)}`;
   }

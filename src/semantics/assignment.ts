@@ -11,7 +11,7 @@ import type { Span } from "../diagnostics/diagnostic";
 import { Codes } from "../diagnostics/codes";
 import type { Value, Variable } from "../ir/ir";
 import { typeToString } from "../ir/ir";
-import { describeAggregate, isAggregate, type Aggregate, type Lowered, type Slot } from "./aggregates";
+import { describeAggregate, isAggregate, type Aggregate, type Lowered, type Slot, type TensorDescriptor } from "./aggregates";
 import type { Binding, LoweringContext, Unassigned } from "./context";
 import { declareBefore } from "./definite-assignment";
 import { sameShape } from "./rules";
@@ -67,6 +67,7 @@ function declareSlot(ctx: LoweringContext, name: string, at: Span, init: Aggrega
   };
   // A dtype is known while compiling: the slot holds it, no variable.
   if (init.kind === "dtype") return { kind: "dtype", value: init, depth: ctx.runtimeDepth };
+  if (init.kind === "tensorDesc") return { kind: "tensorDesc", value: init, depth: ctx.runtimeDepth };
   if (init.kind === "blockPtr") {
     const { kind: _kind, span: _span, offsets, ...fixed } = init;
     return { kind: "blockPtr", fixed, offsets: offsets.map((o, i) => variable(`${name}.offsets[${i}]`, o)) };
@@ -88,6 +89,7 @@ export function readSlot(ctx: LoweringContext, slot: Slot, span: Span): Lowered 
     case "blockPtr":
       return { kind: "blockPtr", ...slot.fixed, offsets: slot.offsets.map(read), span };
     case "dtype":
+    case "tensorDesc":
       return { ...slot.value, span };
   }
 }
@@ -111,6 +113,7 @@ function writeSlot(ctx: LoweringContext, slot: Slot, value: Lowered, name: strin
     return false;
   }
   if (slot.kind === "dtype") return writeDtype(ctx, slot, value, name, span);
+  if (slot.kind === "tensorDesc") return writeDescriptor(ctx, slot, value, name, span);
   const fixed = slot.fixed;
   const same = (a: readonly Value[], b: readonly Value[]) => a.length === b.length && a.every((v, i) => v.id === b[i].id);
   if (!isAggregate(value) || value.kind !== "blockPtr" || value.base.id !== fixed.base.id || !same(value.shape, fixed.shape) || !same(value.strides, fixed.strides) || value.blockShape.join() !== fixed.blockShape.join()) {
@@ -141,6 +144,32 @@ function writeDtype(ctx: LoweringContext, slot: Extract<Slot, { kind: "dtype" }>
   if (sameType(value.type, slot.value.type)) return true;
   ctx.log.error(Codes.dtypeAsValue, span, `'${name}' is assigned ${describeAggregate(value)} inside a run-time if or loop, but a dtype is decided while compiling; choose it with a constexpr condition (if (BLOCK > 64) …, or c ? tl.float16 : tl.float32 with c a constexpr)`);
   return false;
+}
+
+/**
+ * A `let` holding a tensor descriptor, assigned again: in straight-line code it holds the new one
+ * from here on (`desc = tl.make_tensor_descriptor(…)` after `desc = …`); in a run-time branch or
+ * loop only the same descriptor, since its parts are values of the code before the branch.
+ */
+function writeDescriptor(ctx: LoweringContext, slot: Extract<Slot, { kind: "tensorDesc" }>, value: Lowered, name: string, span: Span): boolean {
+  if (isAggregate(value) && value.kind === "tensorDesc") {
+    if (ctx.runtimeDepth === slot.depth) {
+      if (ctx.discarding === 0) slot.value = value;
+      return true;
+    }
+    if (sameDescriptor(value, slot.value)) return true;
+  }
+  ctx.log.error(
+    Codes.descriptorMisuse,
+    span,
+    `'${name}' holds ${describeAggregate(slot.value)}; inside a run-time if or loop it can only be assigned the same descriptor, got ${isAggregate(value) ? describeAggregate(value) : typeToString(value.type)} — make each descriptor before the branch and give it a name of its own`,
+  );
+  return false;
+}
+
+function sameDescriptor(a: TensorDescriptor, b: TensorDescriptor): boolean {
+  const same = (x: readonly Value[], y: readonly Value[]) => x.length === y.length && x.every((v, i) => v.id === y[i].id);
+  return a.base.id === b.base.id && same(a.shape, b.shape) && same(a.strides, b.strides) && a.blockShape.join() === b.blockShape.join() && a.padding === b.padding;
 }
 
 /**
@@ -193,6 +222,12 @@ export function assignTo(ctx: LoweringContext, target: ts.Expression, value: Low
         return;
       }
       if (!isAggregate(value) && (binding.depth === ctx.runtimeDepth || (binding.depth !== undefined && ctx.runsToEnd(binding.depth)))) return reassignStraight(ctx, name, binding.variable, binding.depth, value, span);
+      // A pointer parameter made a tensor descriptor in a constexpr branch (tutorial 06's
+      // `if FP8_OUTPUT: desc_v = _maybe_make_tensor_desc(desc_v, …)`): the name holds it from here on.
+      if (isAggregate(value) && value.kind === "tensorDesc" && binding.depth === ctx.runtimeDepth) {
+        if (ctx.discarding === 0) ctx.rebind(name, storeInitial(ctx, name, binding.variable.span, value, span));
+        return;
+      }
       writeSlot(ctx, { kind: "variable", variable: binding.variable }, value, name, span);
       return;
     case "slot":

@@ -131,9 +131,23 @@ export interface BlockAccess {
  * and tl.store's keywords.
  */
 export function blockAccess(ctx: IntrinsicContext, bp: BlockPointer, boundaryCheck: ts.Expression | undefined, span: Span, what: string): BlockAccess | undefined {
+  const checked = boundaryCheck ? axesArg(ctx, boundaryCheck, bp.blockShape.length, what) : [];
+  return checked && windowAccess(ctx, bp, checked, span);
+}
+
+/** A `blockShape` window at `offsets` of a `shape` tensor of `strides` from `base`: a block pointer's, or a tensor descriptor's load or store. */
+export interface Window {
+  base: Value;
+  shape: readonly Value[];
+  strides: readonly Value[];
+  offsets: readonly Value[];
+  blockShape: readonly number[];
+}
+
+/** The pointer block of a window, and its mask on the `checked` axes (0 <= index < shape). */
+export function windowAccess(ctx: IntrinsicContext, bp: Window, checked: readonly number[], span: Span): BlockAccess | undefined {
   const rank = bp.blockShape.length;
-  const checked = boundaryCheck ? axesArg(ctx, boundaryCheck, rank, what) : [];
-  if (!checked) return undefined;
+  const blockShape = [...bp.blockShape];
   // Index along axis d: offsets[d] + tl.arange(0, B_d), with size-1 axes elsewhere.
   const indices = bp.blockShape.map((extent, d) => {
     const range = ctx.b.emit({ op: "arange", start: 0, end: extent }, data("i32", [extent]), span);
@@ -157,7 +171,7 @@ export function blockAccess(ctx: IntrinsicContext, bp: BlockPointer, boundaryChe
     const inside = ctx.values.binary("lt", ctx.values.cast(indices[d], "u32", span), ctx.values.cast(extent, "u32", span), span);
     mask = mask && inside ? ctx.values.binary("land", mask, inside, span) : inside;
   }
-  return { pointers: ctx.values.toShape(pointers, bp.blockShape, span)!, ...(mask ? { mask: ctx.values.toShape(mask, bp.blockShape, span) } : {}) };
+  return { pointers: ctx.values.toShape(pointers, blockShape, span)!, ...(mask ? { mask: ctx.values.toShape(mask, blockShape, span) } : {}) };
 }
 
 /** `boundaryCheck`: the axes to check, an array literal (or a tuple) of compile-time integers. */

@@ -10,7 +10,8 @@ import type { NumDtype, Value } from "../ir/ir";
 import { typeToString } from "../ir/ir";
 import type { HelperParam, KernelSource } from "../syntax/parse";
 import type { Binding, LoweringContext } from "./context";
-import { lowerStatement } from "./statements";
+import { lowerStatement, scalarCondition } from "./statements";
+import { alwaysReturns, statementsOf } from "./returns";
 import { isConst } from "./values";
 import { at, describeAggregate, isAggregate, type Lowered } from "./aggregates";
 import { storeInitial } from "./assignment";
@@ -158,13 +159,30 @@ function lowerHelperBody(ctx: LoweringContext, helper: KernelSource): void {
     frame.result = ctx.lowered(body);
     return;
   }
-  const statements = body.statements;
+  lowerTail(ctx, frame, body.statements);
+}
+
+/**
+ * Statements ending the function: the last one may be its `return`, or an `if` on a constexpr
+ * whose branches end in returns (tutorial 06's `_maybe_make_tensor_desc`: `if isinstance(p,
+ * tl.tensor_descriptor): return p else: return tl.make_tensor_descriptor(p, …)`), decided while
+ * compiling so only the branch taken is lowered, its return the call's result.
+ */
+function lowerTail(ctx: LoweringContext, frame: LoweringContext["calls"][number], statements: readonly ts.Statement[]): void {
   statements.forEach((s, i) => {
-    if (i === statements.length - 1 && ts.isReturnStatement(s)) {
+    const last = i === statements.length - 1;
+    if (last && ts.isReturnStatement(s)) {
       ctx.current = s;
       frame.returns = s.expression !== undefined;
       // A value, or a tuple: `return [acc, l_i, m_i];` (Triton's `return acc, l_i, m_i`).
       if (s.expression) frame.result = ctx.lowered(s.expression);
+    } else if (last && ts.isIfStatement(s) && alwaysReturns(s)) {
+      ctx.current = s;
+      const cond = scalarCondition(ctx, s.expression);
+      if (!cond) return;
+      if (!isConst(cond)) return lowerStatement(ctx, s); // a run-time if: its returns are reported there
+      const taken = cond.value !== 0 ? s.thenStatement : s.elseStatement!;
+      for (const lowered of ctx.scoped(() => lowerTail(ctx, frame, statementsOf(taken)))) ctx.b.push(lowered);
     } else {
       lowerStatement(ctx, s);
     }

@@ -2,6 +2,7 @@
 // A kind without an entry is reported as unsupported at the node (unsupported.ts says what to
 // write instead). Every entry reports its own errors and yields undefined after one.
 
+import { instanceOf } from "./tensor-descriptors";
 import ts from "typescript";
 import type { DiagnosticFix, Span } from "../diagnostics/diagnostic";
 import { Codes } from "../diagnostics/codes";
@@ -190,6 +191,7 @@ function prefixUnary(ctx: LoweringContext, node: ts.PrefixUnaryExpression, span:
 
 function binaryExpression(ctx: LoweringContext, node: ts.BinaryExpression, span: Span): Lowered | undefined {
   const kind = node.operatorToken.kind;
+  if (kind === ts.SyntaxKind.InstanceOfKeyword) return instanceOf(ctx, node, span);
   const fn = BINARY_OPS[kind];
   if (!fn) {
     const text = node.operatorToken.getText(ctx.sf);
@@ -249,6 +251,10 @@ export function lowerCall(ctx: LoweringContext, node: ts.CallExpression, asState
     // tl.math.rsqrt(x), libdevice.tanh(x), x.to(tl.float32), x.sum(0), x.dtype.is_floating() (members.ts).
     const member = memberCall(ctx, node, callee, span);
     if (member === "error") return undefined;
+    if (member === "void") {
+      if (!asStatement) ctx.log.error(Codes.unsupportedSyntax, span, `${callee.name.text}(…) has no value; write it as a statement of its own`);
+      return undefined;
+    }
     if (member !== "none") return member;
   }
   let message = "kernels can only call tl.* functions; write the computation inline";

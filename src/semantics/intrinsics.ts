@@ -17,6 +17,7 @@ import { SCAN_INTRINSICS } from "./intrinsics-scans";
 import { HINT_INTRINSICS } from "./intrinsics-hints";
 import { SHAPE_INTRINSICS } from "./intrinsics-shapes";
 import { BLOCK_POINTER_INTRINSICS } from "./block-pointers";
+import { TENSOR_DESCRIPTOR_INTRINSICS } from "./tensor-descriptors";
 
 export type { Intrinsic, IntrinsicContext } from "./intrinsic-args";
 
@@ -35,6 +36,7 @@ export const INTRINSICS: Readonly<Record<string, Intrinsic>> = {
   ...HINT_INTRINSICS,
   ...SHAPE_INTRINSICS,
   ...BLOCK_POINTER_INTRINSICS,
+  ...TENSOR_DESCRIPTOR_INTRINSICS,
 };
 
 /** The tl.* function called `name` (own entries only: `tl.toString` is not one). */

@@ -7,7 +7,8 @@ import ts from "typescript";
 import type { Span } from "../diagnostics/diagnostic";
 import { Codes } from "../diagnostics/codes";
 import { typeToString } from "../ir/ir";
-import { at, isAggregate, type Lowered } from "./aggregates";
+import { at, describeAggregate, isAggregate, type Lowered } from "./aggregates";
+import { DESCRIPTOR_PROPERTIES, descriptorProperty, loadDescriptor, storeDescriptor } from "./tensor-descriptors";
 import type { LoweringContext } from "./context";
 import { DTYPE_PREDICATES, bitwidth, dtypeOfValue, dtypeValue, isTritonDtypeName, sameType, typeOfValue, typeText, TRITON_DTYPE_NAMES, type DtypeValue } from "./dtypes";
 import { intrinsicNamed, INTRINSICS } from "./intrinsics";
@@ -57,6 +58,11 @@ export function propertyAccess(ctx: LoweringContext, node: ts.PropertyAccessExpr
   const lowered = ctx.lowered(object);
   if (!lowered) return undefined;
   if (isAggregate(lowered) && lowered.kind === "dtype") return dtypeProperty(ctx, lowered, name, node, span);
+  if (isAggregate(lowered) && lowered.kind === "tensorDesc") {
+    const property = descriptorProperty(ctx, lowered, name, span);
+    if (!property) ctx.log.error(Codes.descriptorMisuse, ctx.span(node.name), `a tensor descriptor has no property '${name}'; it has ${DESCRIPTOR_PROPERTIES}, and the methods .load(offsets) and .store(offsets, value)`);
+    return property;
+  }
   if (isAggregate(lowered)) {
     ctx.log.error(Codes.unknownMember, ctx.span(node.name), `${lowered.kind === "tuple" ? "a tuple" : "a block pointer"} has no property '${name}' in kernels`);
     return undefined;
@@ -88,7 +94,7 @@ function dtypeProperty(ctx: LoweringContext, d: DtypeValue, name: string, node: 
  * method (`.to`, a tensor member function) or a dtype's predicate. Undefined when it is none of
  * these (the caller reports it), else the lowered call (or "error" after a diagnostic).
  */
-export function memberCall(ctx: LoweringContext, node: ts.CallExpression, callee: ts.PropertyAccessExpression, span: Span): Lowered | "error" | "none" {
+export function memberCall(ctx: LoweringContext, node: ts.CallExpression, callee: ts.PropertyAccessExpression, span: Span): Lowered | "void" | "error" | "none" {
   const namespace = mathNamespace(ctx, callee.expression);
   if (namespace) return namespacedCall(ctx, namespace, node, callee, span);
   const name = callee.name.text;
@@ -102,6 +108,7 @@ export function memberCall(ctx: LoweringContext, node: ts.CallExpression, callee
     }
     return ctx.b.constant(DTYPE_PREDICATES[name](d.type) ? 1 : 0, "bool", span);
   }
+  if (name === "load" || name === "store") return descriptorMethod(ctx, node, callee, name, span);
   const camel = camelCase(name);
   if (MEMBER_FUNCTIONS.has(name) || (MEMBER_FUNCTIONS.has(name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)) && intrinsicNamed(camel))) {
     // x.f(args) is tl.f(x, args): the value goes first, the rest keep their positions and keywords.
@@ -112,6 +119,25 @@ export function memberCall(ctx: LoweringContext, node: ts.CallExpression, callee
     return result === "void" || result === undefined ? "error" : result;
   }
   return "none";
+}
+
+/** `desc.load(offsets)`, `desc.store(offsets, value)`: a tensor descriptor's methods (tensor-descriptors.ts). */
+function descriptorMethod(ctx: LoweringContext, node: ts.CallExpression, callee: ts.PropertyAccessExpression, name: "load" | "store", span: Span): Lowered | "void" | "error" {
+  const desc = ctx.lowered(callee.expression);
+  if (!desc) return "error";
+  if (!isAggregate(desc) || desc.kind !== "tensorDesc") {
+    const what = isAggregate(desc) ? describeAggregate(desc) : typeToString(desc.type);
+    ctx.log.error(Codes.descriptorMisuse, ctx.span(callee.name), `.${name}(…) is a tensor descriptor's method, and this is ${what}; load and store pointers with tl.${name}(pointers, …)`);
+    return "error";
+  }
+  const args = node.arguments;
+  const want = name === "load" ? 1 : 2;
+  if (args.length !== want || args.some((a) => ts.isSpreadElement(a) || ts.isObjectLiteralExpression(a))) {
+    ctx.log.error(Codes.intrinsicArgs, span, name === "load" ? "desc.load takes the block's offsets, one per axis: desc.load([o0, o1])" : "desc.store takes the block's offsets and the value: desc.store([o0, o1], value)");
+    return "error";
+  }
+  const result = name === "load" ? loadDescriptor(ctx, at(desc, ctx.span(callee.expression)), args[0], span, "desc.load") : storeDescriptor(ctx, desc, args[0], args[1], span, "desc.store");
+  return result === undefined ? "error" : result;
 }
 
 /** `tl.math`, `tl.extra.libdevice`, `tl.extra.cuda.libdevice` or an imported `libdevice`: the namespace, else undefined. */

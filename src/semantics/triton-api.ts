@@ -13,7 +13,7 @@ export const TRITON_LANGUAGE: readonly TritonSection[] = [
   { section: "Creation", functions: ["arange", "cat", "full", "zeros", "zeros_like", "cast"] },
   { section: "Shape manipulation", functions: ["broadcast", "broadcast_to", "expand_dims", "interleave", "join", "permute", "ravel", "reshape", "split", "trans", "view"] },
   { section: "Linear algebra", functions: ["dot"] },
-  { section: "Memory and pointers", functions: ["load", "store", "make_block_ptr", "advance"] },
+  { section: "Memory and pointers", functions: ["load", "store", "make_block_ptr", "advance", "make_tensor_descriptor", "load_tensor_descriptor", "store_tensor_descriptor"] },
   { section: "Indexing", functions: ["flip", "where", "swizzle2d"] },
   {
     section: "Math",
@@ -35,10 +35,11 @@ export const TRITON_LANGUAGE: readonly TritonSection[] = [
 export const TRITON_UNDOCUMENTED: readonly TritonSection[] = [{ section: "Random numbers", functions: ["philox", "uint_to_uniform_float"] }];
 
 /**
- * Documented functions with no WGSL meaning (docs/LANGUAGE.md §2.1): PTX/GCN assembly, NVIDIA's TMA tensor
- * descriptors, microscaled-format products. Each is a KL1005 that says so (unknown-intrinsic.ts).
+ * Documented functions with no WGSL meaning (docs/LANGUAGE.md §2.1): PTX/GCN assembly and
+ * microscaled-format products. Each is a KL1005 that says so (unknown-intrinsic.ts). (Tensor
+ * descriptors have one: a block pointer's load and store, every axis checked; tensor-descriptors.ts.)
  */
-export const WITHOUT_WGSL_MEANING: readonly string[] = ["inline_asm_elementwise", "make_tensor_descriptor", "load_tensor_descriptor", "store_tensor_descriptor", "dot_scaled"];
+export const WITHOUT_WGSL_MEANING: readonly string[] = ["inline_asm_elementwise", "dot_scaled"];
 
 /** Triton's snake_case name → Kernel Lab's camelCase one (`make_block_ptr` → `makeBlockPtr`). */
 export function camelCase(name: string): string {

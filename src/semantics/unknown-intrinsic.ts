@@ -9,9 +9,6 @@ const INSTEAD: Readonly<Record<string, string>> = {
   print: "print with tl.devicePrint(prefix, ...values)",
   // Triton functions with no WGSL meaning (docs/LANGUAGE.md §2.1).
   inlineAsmElementwise: "it runs PTX or GCN assembly, which WGSL can't express; write the element-wise computation with operators and tl.* functions",
-  makeTensorDescriptor: "tensor descriptors are NVIDIA's TMA copy engine, which WGSL has no access to; address the tile with pointer arithmetic or a block pointer (tl.makeBlockPtr) and tl.load",
-  loadTensorDescriptor: "tensor descriptors are NVIDIA's TMA copy engine, which WGSL has no access to; load the tile with tl.load through a block pointer (tl.makeBlockPtr)",
-  storeTensorDescriptor: "tensor descriptors are NVIDIA's TMA copy engine, which WGSL has no access to; store the tile with tl.store through a block pointer (tl.makeBlockPtr)",
   dotScaled: "it multiplies microscaled fp4/fp8 formats (MX), which WGSL has no types for; dequantise to f16/f32 and use tl.dot",
 };
 

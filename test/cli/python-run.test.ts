@@ -188,6 +188,17 @@ test("kernel-library style: constexpr globals, libdevice imports, .to(tl.int64) 
   assert.match(report.stdout, /triton\.jit\(f\) and triton\.heuristics\(\.\.\.\)\(f\), libdevice\.tanh under a name of its own\n/);
 });
 
+test("Liger-style host code: a Function with several outputs (one None), an input rotated in place and returned, torch.sort before tl.cumsum, torch.add(out=)", async () => {
+  const { report, outcome } = await run(path.join(PY, "library-autograd.py"), { bench: "off" });
+  assert.equal(outcome, "ok", report.traceback);
+  assert.deepEqual(report.diagnostics, []);
+  assert.equal(report.checks.length, 9);
+  assert.ok(report.checks.every((c) => c.passed), JSON.stringify(report.checks));
+  // Forward twice, backward twice (through b alone, then through both), each a kernel of its own.
+  assert.deepEqual(report.launches.slice(0, 4).map((l) => l.kernel), ["scale_and_square", "scale_and_square_backward", "scale_and_square", "scale_and_square_backward"]);
+  assert.match(report.stdout, /through torch\.autograd\.backward on both\n.*stays a leaf and gets its gradient\nrows sorted by torch\.sort.*\ntorch\.add\(input=, other=, out=, alpha=\), view_as, is_complex\n/);
+});
+
 test("kernels call @triton.jit functions of a package beside the script (FlagGems' tle.program_id, from mod import helper), on the GPU and with --cpu", async () => {
   for (const cpu of [false, true]) {
     const { report, outcome } = await run(path.join(PY, "xmod-kernels.py"), { bench: "off", cpu });

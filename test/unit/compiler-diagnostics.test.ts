@@ -161,6 +161,17 @@ const rows: [string, string, string, string][] = [
   ["a block pointer whose strides miss an axis", "const bp = tl.makeBlockPtr(x_ptr, [n, n], [1], [0, 0], [16, 16], [1, 0]);", "4:43-4:46 KL1040", "tl.makeBlockPtr's strides has 1 element, but the block pointer has 2 axes"],
   ["a block pointer used as a value", "const bp = tl.makeBlockPtr(x_ptr, [n], [1], [0], [16], [0]);\nconst v = bp + 1;", "5:11-5:13 KL1043", "this is a block pointer (16), not a value"],
   ["a let block pointer given another base", "let bp = tl.makeBlockPtr(x_ptr, [n], [1], [0], [16], [0]);\nbp = tl.makeBlockPtr(y_ptr, [n], [1], [0], [16], [0]);", "5:1-5:54 KL2007", "'bp' is a block pointer, which keeps its base, shape, strides and block shape"],
+  // Tensor descriptors (tensor-descriptors.ts)
+  ["a descriptor load with offsets of the wrong rank", "const d = tl.makeTensorDescriptor(x_ptr, [n, n], [n, 1], [16, 16]);\nconst v = d.load([0]);", "5:18-5:21 KL2120", "desc.load's offsets has 1 element, but the descriptor's block shape has 2 axes"],
+  ["a descriptor whose shape misses an axis", "const d = tl.makeTensorDescriptor(x_ptr, [n], [n, 1], [16, 16]);", "4:42-4:45 KL2120", "tl.makeTensorDescriptor's shape has 1 element, but the descriptor's block shape has 2 axes"],
+  ["a descriptor's block shape of run-time values", "const d = tl.makeTensorDescriptor(x_ptr, [n], [1], [n]);", "4:53-4:54 KL1041", "a shape's extent must be a compile-time integer"],
+  ["a descriptor's last stride not 1", "const d = tl.makeTensorDescriptor(x_ptr, [n, n], [1, n], [16, 16]);", "4:54-4:55 KL2121", "a tensor descriptor's last stride must be the constant 1"],
+  ["a descriptor store of another shape", "const d = tl.makeTensorDescriptor(y_ptr, [n], [1], [16]);\nd.store([0], tl.zeros([32], \"f32\"));", "5:14-5:35 KL2122", "desc.store writes a whole block of the descriptor's block shape [16]"],
+  ["tl.load of a descriptor", "const d = tl.makeTensorDescriptor(x_ptr, [n], [1], [16]);\nconst v = tl.load(d);", "5:19-5:20 KL2005", "tl.load needs pointers (a Ptr parameter plus offsets) or a block pointer, got a tensor descriptor (16)"],
+  ["a descriptor used as a value", "const d = tl.makeTensorDescriptor(x_ptr, [n], [1], [16]);\nconst v = d + 1;", "5:11-5:12 KL1043", "this is a tensor descriptor (16), not a value: read a block with desc.load([o0, o1])"],
+  ["a descriptor member it lacks", "const d = tl.makeTensorDescriptor(x_ptr, [n], [1], [16]);\nconst v = d.order;", "5:13-5:18 KL1160", "a tensor descriptor has no property 'order'"],
+  [".load of a pointer", "const v = x_ptr.load([0]);", "4:17-4:21 KL1160", ".load(…) is a tensor descriptor's method, and this is Ptr<f32>"],
+  ["a descriptor assigned another in a run-time branch", "let d = tl.makeTensorDescriptor(x_ptr, [n], [1], [16]);\nif (n > 4) { d = tl.makeTensorDescriptor(y_ptr, [n], [1], [16]); }", "5:14-5:64 KL1160", "'d' holds a tensor descriptor (16); inside a run-time if or loop it can only be assigned the same descriptor"],
   // Compile-time checks and hints (issue 23 item 5); BLOCK is 16 here
   ["tl.staticAssert failing", 'tl.staticAssert(BLOCK >= 64, "BLOCK is too small");', "4:1-4:51 KL2074", "tl.staticAssert failed: BLOCK is too small (BLOCK = 16)"],
   ["tl.staticAssert failing, no message", "tl.staticAssert(BLOCK % 3 === 0);", "4:1-4:33 KL2074", "tl.staticAssert failed: BLOCK % 3 === 0 (BLOCK = 16)"],
@@ -266,6 +277,7 @@ test("float literals stay floats however they are written (1.0, 0.0, 1e3, module
 
 // tl.atomic*: [name, body, expected "line:col-endLine:endCol code", expected message start]; h_ptr is a Ptr<i32>.
 const atomicRows: [string, string, string, string][] = [
+  ["padding nan of an integer tensor", "const d = tl.makeTensorDescriptor(h_ptr, [n], [1], [16], { paddingOption: \"nan\" });", "4:75-4:80 KL1040", "tl.makeTensorDescriptor's paddingOption \"nan\" is for float tensors"],
   ["atomicMax on Ptr<f32>", "const v = tl.atomicMax(x_ptr, 1.0);", "4:24-4:29 KL2003", "tl.atomicMax works on Ptr<i32> and Ptr<u32> (WGSL has atomics only on 32-bit integers), got Ptr<f32>"],
   ["atomicAdd on a non-pointer", "tl.atomicAdd(n, 1);", "4:14-4:15 KL2005", "tl.atomicAdd needs pointers (a Ptr parameter plus offsets), got i32"],
   ["atomicCas arity", "tl.atomicCas(h_ptr, 0);", "4:1-4:23 KL1040", "tl.atomicCas takes (pointers, cmp, value, mask?); got 2 arguments"],
@@ -316,12 +328,19 @@ for (const [name, body, where] of oneMistakeRows) {
 // [name, device functions (from line 3), body, the diagnostic's "line:col code", its message start].
 const namedCombineRows: [string, string, string, string, string][] = [
   ["a combine function of three parameters", "const f3 = kernel(function f3(a, b, c) { return a; });\n", "const s = tl.reduce(tl.arange(0, 16), 0, f3);", "5:42 KL1074", "tl.reduce's combine function takes exactly two parameters (a, b); f3 has 3"],
-  ["Welford's combine of a tuple (FlagGems' welford_func)", "const welford_func = kernel(function welford_func(mean_x, count_x, M_x, mean_y, count_y, M_y) { return [mean_x, count_x, M_x]; });\n", "const s = tl.reduce(tl.arange(0, 16), 0, welford_func);", "5:42 KL1074", "tl.reduce's combine function takes exactly two parameters (a, b); welford_func has 6; a combine function of 3 values a side, for a tuple of blocks, isn't supported"],
+  ["Welford's combine of a tuple (FlagGems' welford_func)", "const welford_func = kernel(function welford_func(mean_x, count_x, M_x, mean_y, count_y, M_y) { return [mean_x, count_x, M_x]; });\n", "const s = tl.reduce(tl.arange(0, 16), 0, welford_func);", "5:42 KL1074", "tl.reduce's combine function takes exactly two parameters (a, b); welford_func has 6; a combine function of 3 values a side combines a tuple of 3 blocks: pass them together"],
   ["a combine function returning a tuple", "const pair = kernel(function pair(a, b) { return [a, b]; });\n", "const s = tl.associativeScan(tl.arange(0, 16), 0, pair);", "5:51 KL1074", "tl.associativeScan's combine function must return one scalar, but pair returns a tuple of 2 values"],
   ["a combine function reading the program id", "const pid = kernel(function pid(a, b) { return a + tl.programId(0); });\n", "const s = tl.reduce(tl.arange(0, 16), 0, pid);", "3:52 KL1074", "tl.reduce's combine function may use only its parameters, constants, operators and element-wise tl.* functions"],
   ["a combine function changing the dtype", "const half = kernel(function half(a, b) { return a * 0.5 + b; });\n", "const s = tl.reduce(tl.arange(0, 16), 0, { combineFn: half });", "5:55 KL1074", "tl.reduce's combine function must return a i32 scalar like its operands, but returns f32"],
   ["a combine function's annotation against the block's dtype", "const fm = kernel(function fm(a: f32, b: f32) { return a * b; });\n", "const s = tl.reduce(tl.arange(0, 16), 0, fm);", "5:42 KL2070", "fm's parameter 'a' takes f32 values"],
-  ["tl.reduce of a tuple of blocks (FlagGems' var_mean)", "", "const a = tl.arange(0, 16);\nconst s = tl.reduce([a, a, a], 0, (x, y) => x);", "5:21 KL1074", "tl.reduce of a tuple of blocks (Triton's multi-operand form, e.g. Welford's (mean, count, m2) combined by one function) isn't supported"],
+  // Triton's multi-operand form (a tuple of blocks, FlagGems' var_mean): the combine function's arity.
+  ["tl.reduce of 3 blocks with a combine function of 2 parameters", "", "const a = tl.arange(0, 16);\nconst s = tl.reduce([a, a, a], 0, (x, y) => x);", "5:35 KL2130", "tl.reduce of 3 blocks takes a combine function of 6 parameters (the left side's 3 values, then the right side's); this one has 2"],
+  ["a combine function of 2 blocks returning one value", "const add1 = kernel(function add1(a0, a1, b0, b1) {\n  return a0 + b0;\n});\n", "const a = tl.arange(0, 16);\nconst s = tl.reduce([a, a], 0, add1);", "8:32 KL2130", "tl.reduce of 2 blocks needs a combine function that returns 2 values, one per block (return r0, r1), but add1 returns one value"],
+  ["an inline combine of 2 blocks returning 3 values", "", "const a = tl.arange(0, 16);\nconst [s, t] = tl.associativeScan([a, a], 0, (a0, a1, b0, b1) => [a0, a1, b0]);", "5:66 KL2130", "tl.associativeScan of 2 blocks needs a combine function that returns 2 values, one per block (return r0, r1), but it returns a tuple of 3 values"],
+  ["a combine of 2 blocks of 6 parameters", "const w6 = kernel(function w6(a, b, c, d, e, f) { return [a, b, c]; });\n", "const a = tl.arange(0, 16);\nconst s = tl.reduce([a, a], 0, w6);", "6:32 KL2130", "tl.reduce of 2 blocks takes a combine function of 4 parameters (the left side's 2 values, then the right side's); w6 has 6"],
+  ["a combine of 2 blocks whose second result changes the dtype", "", "const a = tl.arange(0, 16);\nconst s = tl.reduce([a, a * 0.5], 0, (a0, a1, b0, b1) => [a0 + b0, a0]);", "5:68 KL1074", "tl.reduce's combine function must return its result 1 a f32 scalar like block 1, but returns i32"],
+  ["tl.reduce of blocks of two shapes", "", "const a = tl.arange(0, 16);\nconst s = tl.reduce([a, tl.arange(0, 8)], 0, (a0, a1, b0, b1) => [a0, a1]);", "5:25 KL2131", "tl.reduce's blocks must all have the first one's shape i32[16]; this one is i32[8]"],
+  ["tl.cumsum of a tuple", "", "const a = tl.arange(0, 16);\nconst s = tl.cumsum([a, a], 0);", "5:21 KL2131", "tl.cumsum scans one block; for a tuple of blocks write tl.associative_scan"],
   ["a combine function passing itself as a combine function", "const rec = kernel(function rec(a, b) { const t = tl.reduce(tl.arange(0, 16), 0, rec); return a + b; });\n", "const s = tl.reduce(tl.arange(0, 16), 0, rec);", "3:82 KL1004", "kernels can't call themselves (no recursion on the GPU: device functions are inlined at each call): rec → rec"],
 ];
 
@@ -348,4 +367,14 @@ test("one mistake, one diagnostic: a constexpr without a value is not reported a
 test("tl.staticPrint prints while compiling: an info diagnostic with constants' values and other values' types", () => {
   const found = diagnose(file('const o = tl.arange(0, BLOCK);\ntl.staticPrint("BLOCK is", BLOCK, "o is", o, BLOCK * 2);'));
   assert.deepEqual(found, ['5:1-5:56 KL1077 tl.staticPrint: BLOCK is BLOCK = 16 o is o: i32[16] BLOCK * 2 = 32']);
+});
+
+test("a combine function of a tuple returning the wrong count: at the combine function, its return and definition related", () => {
+  const helpers = "const add1 = kernel(function add1(a0, a1, b0, b1) {\n  return a0 + b0;\n});\n";
+  const text = file("const a = tl.arange(0, 16);\nconst s = tl.reduce([a, a], 0, add1);").replace("export const k", `${helpers}export const k`);
+  const found = locate("k.kernel.ts", text, checkFile("k.kernel.ts", text));
+  assert.equal(found.length, 1, JSON.stringify(found));
+  const [d] = found;
+  assert.deepEqual([d.code, d.line, d.column, d.endLine, d.endColumn], ["KL2130", 8, 32, 8, 36]);
+  assert.deepEqual(d.related?.map((r) => `${r.line}:${r.column}-${r.endLine}:${r.endColumn} ${r.message}`), ["4:10-4:17 add1 returns this", "3:30-3:34 'add1' is defined here"]);
 });

@@ -137,3 +137,26 @@ for (const [name, body, expected, message] of rows) {
     assert.ok(got[0].includes(message), got[0]);
   });
 }
+
+test("a multi-operand tl.reduce whose @triton.jit combine function returns one value too few: KL2130 at the combine function's name, related at its return", () => {
+  const text = [
+    "import triton",
+    "import triton.language as tl",
+    "",
+    "@triton.jit",
+    "def welford(mean_a, m2_a, w_a, mean_b, m2_b, w_b):",
+    "    w = w_a + w_b",
+    "    return mean_a + (mean_b - mean_a) * w_b / w, w",
+    "",
+    "@triton.jit",
+    "def k(x_ptr, y_ptr, BLOCK: tl.constexpr):",
+    "    x = tl.load(x_ptr + tl.arange(0, BLOCK))",
+    "    mean, m2, w = tl.reduce((x, x * 0.0, x * 0.0 + 1.0), 0, welford)",
+    "    tl.store(y_ptr, mean)",
+    "",
+  ].join("\n");
+  const found = locate("k.py", text, checkPythonFile("k.py", text));
+  assert.deepEqual(found.map((d) => `${d.line}:${d.column}-${d.endLine}:${d.endColumn} ${d.code}`), ["12:61-12:68 KL2130"], JSON.stringify(found));
+  assert.match(found[0].message, /tl\.reduce of 3 blocks needs a combine function that returns 3 values, one per block \(return r0, r1, r2\), but welford returns a tuple of 2 values/);
+  assert.deepEqual(found[0].related?.slice(0, 1).map((r) => `${r.line}:${r.column}`), ["7:12"]);
+});
