@@ -308,7 +308,7 @@ test("NaN is true wherever a float becomes a truth value (if, while, not, and/or
   }
 });
 
-test("torch outside the subset (a function, a Tensor method, an F op) raises NotImplementedError naming it, also an AttributeError", async () => {
+test("torch outside the subset (a function, a Tensor method, an F op, a name in torch.cuda, autograd, testing, amp, backends, compiler, distributed) raises NotImplementedError naming it, also an AttributeError", async () => {
   const { report, outcome } = await run(path.join(PY, "outside-subset.py"), { cpu: true, bench: "off" });
   assert.equal(outcome, "ok", report.traceback);
   assert.match(report.stdout, /outside the subset: NotImplementedError, named/);
