@@ -281,6 +281,12 @@ export declare namespace tl {
   function fdiv(x: number, y: number, keywords?: { ieeeRounding?: boolean }): number;
   /** The high 32 bits of the 64-bit product of two i32/u32 (Triton `tl.umulhi`; unsigned product, on i32 the bits reinterpreted). */
   function umulhi(x: number, y: number): number;
+  /** Element-wise arc sine, in radians (Triton `libdevice.asin`; NaN outside [-1, 1]). */
+  function asin(x: number): number;
+  /** Element-wise arc cosine, in radians (Triton `libdevice.acos`; NaN outside [-1, 1]). */
+  function acos(x: number): number;
+  /** Element-wise arc tangent, in radians (Triton `libdevice.atan`). */
+  function atan(x: number): number;
   /** Element-wise `min(max(x, min), max)` (Triton `tl.clamp`); floats or integers. */
   function clamp(x: number, min: number, max: number, keywords?: NanKeywords): number;
 
@@ -401,6 +407,12 @@ export declare namespace tl {
    * Operators and element-wise tl.* only; it can't use other kernel values.
    */
   type CombineFn = (a: number, b: number) => number;
+  /**
+   * The combineFn of a tuple of n blocks (Triton's multi-operand tl.reduce / tl.associative_scan):
+   * 2·n parameters, the left side's n values then the right side's, returning n values, e.g.
+   * `(va, ia, vb, ib) => [tl.maximum(va, vb), tl.where(vb > va, ib, ia)]`.
+   */
+  type TupleCombineFn = (...operands: number[]) => number[];
   /** tl.associativeScan's keyword arguments. */
   interface AssociativeScanKeywords {
     axis?: number;
@@ -423,6 +435,8 @@ export declare namespace tl {
    */
   function associativeScan(input: number, axis: number, combineFn: CombineFn, reverse?: boolean | { reverse?: boolean }): number;
   function associativeScan(input: number, axis: number | AssociativeScanKeywords, keywords?: AssociativeScanKeywords): number;
+  /** A tuple of blocks of one shape scanned together by one combine function (2·n parameters); a tuple of n results. */
+  function associativeScan(input: readonly number[], axis: number, combineFn: TupleCombineFn, reverse?: boolean | { reverse?: boolean }): number[];
   /**
    * Reduction along `axis` with an associative `combineFn` (an inline arrow, or a device function
    * passed by name, as in tl.associativeScan), folded from the axis's first element. Triton:
@@ -430,6 +444,8 @@ export declare namespace tl {
    */
   function reduce(input: number, axis: number, combineFn: CombineFn, keepDims?: boolean | { keepDims?: boolean }): number;
   function reduce(input: number, axis: number | ReduceWithKeywords, keywords?: ReduceWithKeywords): number;
+  /** A tuple of blocks of one shape reduced together (Welford's mean, m2 and weight; a value and its index); a tuple of n results. */
+  function reduce(input: readonly number[], axis: number, combineFn: TupleCombineFn, keepDims?: boolean | { keepDims?: boolean }): number[];
 
   /** `tl.dot`'s keyword arguments. */
   interface DotKeywords {
@@ -663,6 +679,12 @@ declare namespace kl_libdevice {
   const tanhf: typeof tl.tanh;
   const powf: typeof tl.pow;
   const erff: typeof tl.erf;
+  const asin: typeof tl.asin;
+  const asinf: typeof tl.asin;
+  const acos: typeof tl.acos;
+  const acosf: typeof tl.acos;
+  const atan: typeof tl.atan;
+  const atanf: typeof tl.atan;
 }
 export import libdevice = kl_libdevice;
 

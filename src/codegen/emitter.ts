@@ -39,6 +39,12 @@ export interface Emitter extends ArrayFacts {
   tiledDotStaging(v: Value): TiledDotStaging;
   emit(line: string): void;
   nested(fn: () => void): void;
+  /**
+   * What `make` emitted and returned for `key`, if it ran in this block or one around it (its lets
+   * are still in scope); else runs it now. A multi-operand scan or tl.reduce is one op per result
+   * sharing one combine object: the first computes every result, the others read theirs.
+   */
+  shared<T>(key: object, make: () => T): T;
   reg(v: Value, j: number): string;
   elementIndex(type: ValueType, j: number): string;
   /** Which invocations write a block's elements when several hold each (generator.ts), else undefined. */

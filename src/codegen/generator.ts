@@ -57,6 +57,10 @@ export class WgslGenerator implements Emitter {
   /** Workgroup arrays by name: dtype and element count (the largest any use asked for). */
   readonly scratchArrays = new Map<string, WorkgroupArray>();
   private freshCount = 0;
+  /** The blocks being emitted, innermost last (ids: `shared` reuses only what was emitted in one of them). */
+  private readonly blocks: number[] = [0];
+  private nextBlock = 1;
+  private readonly sharedByKey = new Map<object, { block: number; value: unknown }>();
   usesSubgroups = false;
   /** The `laneN` bases the body uses (N elements per run). */
   readonly laneVectors = new Set<number>();
@@ -104,8 +108,18 @@ export class WgslGenerator implements Emitter {
 
   nested(fn: () => void): void {
     this.indent++;
+    this.blocks.push(this.nextBlock++);
     fn();
+    this.blocks.pop();
     this.indent--;
+  }
+
+  shared<T>(key: object, make: () => T): T {
+    const known = this.sharedByKey.get(key);
+    if (known && this.blocks.includes(known.block)) return known.value as T;
+    const value = make();
+    this.sharedByKey.set(key, { block: this.blocks[this.blocks.length - 1], value });
+    return value;
   }
 
   /** Defines register j of `v` as `expr(j)`, for each of its registers. */

@@ -11,20 +11,30 @@ import { literal } from "./literals";
 import { defineReduced, uniformArray } from "./reductions";
 import { stage, stagingArray } from "./rearrange";
 
-/** The WGSL expression of `combine` applied to the expressions `a` and `b`. */
-export function combineExpression(ctx: Emitter, combine: Combine, a: string, b: string): string {
+/**
+ * The WGSL expressions of `combine`'s results applied to the expressions `operands` (the left side's
+ * n, then the right side's). With one result the expression is written out whole; with several,
+ * each intermediate value is a `let` emitted first, so results that share terms don't repeat them.
+ */
+function combineExpressions(ctx: Emitter, combine: Combine, operands: readonly string[]): string[] {
   const memo = new Map<number, string>();
+  const several = combine.results.length > 1;
   const at = (v: Value): string => {
     const known = memo.get(v.id);
     if (known !== undefined) return known;
-    const text = render(v);
+    let text = render(v);
+    if (several && v.op !== "combineArg" && v.op !== "const" && v.op !== "splat") {
+      const name = ctx.fresh("cv");
+      ctx.emit(`let ${name} = ${text};`);
+      text = name;
+    }
     memo.set(v.id, text);
     return text;
   };
   const render = (v: Value): string => {
     switch (v.op) {
       case "combineArg":
-        return v.index === 0 ? a : b;
+        return operands[v.index];
       case "const":
         return literal(v.value, ctx.dtype(v.type));
       case "splat":
@@ -43,7 +53,27 @@ export function combineExpression(ctx: Emitter, combine: Combine, a: string, b: 
         throw new Error(`a combine function holds a ${v.op}, which semantics/combine.ts should have refused`);
     }
   };
-  return at(combine.result);
+  return combine.results.map(at);
+}
+
+/**
+ * One combine step: `targets[i] = combine_i(lefts, rights)` for every result; with several, all
+ * results are computed from the operands before any target is written.
+ */
+function emitStep(ctx: Emitter, combine: Combine, lefts: readonly string[], rights: readonly string[], targets: readonly string[]): void {
+  const results = combineExpressions(ctx, combine, [...lefts, ...rights]);
+  if (results.length === 1) return ctx.emit(`${targets[0]} = ${results[0]};`);
+  const fresh = results.map((r) => {
+    const name = ctx.fresh("cr");
+    ctx.emit(`let ${name} = ${r};`);
+    return name;
+  });
+  fresh.forEach((name, i) => ctx.emit(`${targets[i]} = ${name};`));
+}
+
+/** The name of operand i's variable or array: `base` for the first (as with one operand), `base` + i after it. */
+function nth(base: string, i: number): string {
+  return i === 0 ? base : `${base}${i}`;
 }
 
 /**
@@ -68,11 +98,36 @@ function geometry(shape: readonly number[], axis: number): { cols: number; strid
  * the totals of the segments before each of its own, in order, into the segment's elements;
  * (3) each invocation reads its registers back. Four barriers whatever the length: a step-per-
  * doubling scan (Hillis–Steele) needs two per step, and each barrier costs lavapipe ~1 s of
- * shader compilation.
+ * shader compilation. A scan of a tuple of blocks stages and scans every operand together, and
+ * reads back result `index`.
  */
 export function emitScan(ctx: Emitter, v: Value & { op: "scan" }): void {
-  const layout = ctx.layout(v.type);
-  const t = ctx.typeOf(v.type);
+  if (v.values.length === 1) {
+    const array = scanInPlace(ctx, v)[0];
+    for (let j = 0; j < ctx.layout(v.type).ept; j++) ctx.emit(`let ${ctx.valueName(v, j)} = ${array}[${ctx.elementIndex(v.type, j)}];`);
+    return;
+  }
+  // A tuple's results are read into registers at once: the arrays are reused by later ops.
+  const results = ctx.shared(v.combine, () => {
+    const arrays = scanInPlace(ctx, v);
+    return v.values.map((x, i) => registers(ctx, x.type, (j) => `${arrays[i]}[${ctx.elementIndex(x.type, j)}]`));
+  });
+  results[v.index].forEach((r, j) => ctx.emit(`let ${ctx.valueName(v, j)} = ${r};`));
+}
+
+/** `let`s of fresh names holding `expr(j)` for each register of a block of `type`; their names. */
+function registers(ctx: Emitter, type: Value["type"], expr: (j: number) => string): string[] {
+  const name = ctx.fresh("res");
+  return Array.from({ length: ctx.layout(type).ept }, (_, j) => {
+    ctx.emit(`let ${name}_${j} = ${expr(j)};`);
+    return `${name}_${j}`;
+  });
+}
+
+/** The scan of every operand, in place in its staged array (after a barrier); the arrays' names. */
+function scanInPlace(ctx: Emitter, v: Value & { op: "scan" }): string[] {
+  const n = v.values.length;
+  const types = v.values.map((x) => ctx.typeOf(x.type));
   const { length, element } = geometry(v.type.shape, v.axis);
   const w = ctx.workgroupSize;
   const { c, perLine, segments } = segmentsOf(ctx, v);
@@ -80,10 +135,11 @@ export function emitScan(ctx: Emitter, v: Value & { op: "scan" }): void {
   // The element at position k of line r, counting from the line's end when reversed.
   const at = (r: string, k: string) => element(r, v.reverse ? `(${length - 1} - ${k})` : k);
   ctx.emit("workgroupBarrier();");
-  const input = stage(ctx, v.value, "x");
   // Each element is read and rewritten by the invocation that owns its segment: scanned in place.
-  const output = input;
-  const totals = totalsArray(ctx, v);
+  const arrays = v.values.map((x, i) => stage(ctx, x, nth("x", i)));
+  const totals = v.values.map((_, i) => totalsArray(ctx, v, i));
+  const acc = types.map((_, i) => nth(`${s}_acc`, i));
+  const pre = types.map((_, i) => nth(`${s}_pre`, i));
   ctx.emit("workgroupBarrier();");
   const eachSegment = (body: () => void) => {
     ctx.emit(`for (var ${s}_s = i32(lid); ${s}_s < ${segments}; ${s}_s += ${w}) {`);
@@ -95,15 +151,15 @@ export function emitScan(ctx: Emitter, v: Value & { op: "scan" }): void {
     ctx.emit("}");
   };
   eachSegment(() => {
-    ctx.emit(`var ${s}_acc: ${t} = ${input}[${at(`${s}_r`, `${s}_k0`)}];`);
+    for (let i = 0; i < n; i++) ctx.emit(`var ${acc[i]}: ${types[i]} = ${arrays[i]}[${at(`${s}_r`, `${s}_k0`)}];`);
     ctx.emit(`for (var k = 1; k < ${c}; k++) {`);
     ctx.nested(() => {
       const e = at(`${s}_r`, `(${s}_k0 + k)`);
-      ctx.emit(`${s}_acc = ${combineExpression(ctx, v.combine, `${s}_acc`, `${input}[${e}]`)};`);
-      ctx.emit(`${output}[${e}] = ${s}_acc;`);
+      emitStep(ctx, v.combine, acc, arrays.map((a) => `${a}[${e}]`), acc);
+      for (let i = 0; i < n; i++) ctx.emit(`${arrays[i]}[${e}] = ${acc[i]};`);
     });
     ctx.emit("}");
-    ctx.emit(`${totals}[${s}_s] = ${s}_acc;`);
+    for (let i = 0; i < n; i++) ctx.emit(`${totals[i]}[${s}_s] = ${acc[i]};`);
   });
   if (perLine > 1) {
     ctx.emit("workgroupBarrier();");
@@ -111,18 +167,25 @@ export function emitScan(ctx: Emitter, v: Value & { op: "scan" }): void {
       ctx.emit(`let ${s}_first = ${s}_r * ${perLine};`);
       ctx.emit(`if (${s}_s > ${s}_first) {`);
       ctx.nested(() => {
-        ctx.emit(`var ${s}_pre: ${t} = ${totals}[${s}_first];`);
-        ctx.emit(`for (var q = ${s}_first + 1; q < ${s}_s; q++) { ${s}_pre = ${combineExpression(ctx, v.combine, `${s}_pre`, `${totals}[q]`)}; }`);
+        for (let i = 0; i < n; i++) ctx.emit(`var ${pre[i]}: ${types[i]} = ${totals[i]}[${s}_first];`);
+        if (n === 1) {
+          ctx.emit(`for (var q = ${s}_first + 1; q < ${s}_s; q++) { ${pre[0]} = ${combineExpressions(ctx, v.combine, [pre[0], `${totals[0]}[q]`])[0]}; }`);
+        } else {
+          ctx.emit(`for (var q = ${s}_first + 1; q < ${s}_s; q++) {`);
+          ctx.nested(() => emitStep(ctx, v.combine, pre, totals.map((t) => `${t}[q]`), pre));
+          ctx.emit("}");
+        }
         ctx.emit(`for (var k = 0; k < ${c}; k++) {`);
         const e = at(`${s}_r`, `(${s}_k0 + k)`);
-        ctx.nested(() => ctx.emit(`${output}[${e}] = ${combineExpression(ctx, v.combine, `${s}_pre`, `${output}[${e}]`)};`));
+        const elements = arrays.map((a) => `${a}[${e}]`);
+        ctx.nested(() => emitStep(ctx, v.combine, pre, elements, elements));
         ctx.emit("}");
       });
       ctx.emit("}");
     });
   }
   ctx.emit("workgroupBarrier();");
-  for (let j = 0; j < layout.ept; j++) ctx.emit(`let ${ctx.valueName(v, j)} = ${output}[${ctx.elementIndex(v.type, j)}];`);
+  return arrays;
 }
 
 /** How emitScan cuts the block's lines: segments of `c` elements, `perLine` of them a line, `segments` in all. */
@@ -133,50 +196,73 @@ function segmentsOf(ctx: ArrayFacts, v: Value & { op: "scan" }): { c: number; pe
   return { c, perLine: length / c, segments: n / c };
 }
 
-/** The segments' totals. */
-function totalsArray(ctx: ArrayFacts, v: Value & { op: "scan" }): string {
-  return ctx.scratch("scant", ctx.dtype(v.type), segmentsOf(ctx, v).segments);
+/** The segments' totals of operand i. */
+function totalsArray(ctx: ArrayFacts, v: Value & { op: "scan" }, i: number): string {
+  return ctx.scratch(nth("scant", i), ctx.dtype(v.values[i].type), segmentsOf(ctx, v).segments);
 }
 
-/** The workgroup arrays `emitScan` asks for (array-plan.ts): the block staged, the segments' totals. */
+/** The workgroup arrays `emitScan` asks for (array-plan.ts): each operand staged, the segments' totals. */
 export function scanArrays(ctx: ArrayFacts, v: Value & { op: "scan" }): void {
-  stagingArray(ctx, v.value, "x");
-  totalsArray(ctx, v);
+  v.values.forEach((x, i) => stagingArray(ctx, x, nth("x", i)));
+  v.values.forEach((_, i) => totalsArray(ctx, v, i));
 }
 
-/** The workgroup arrays `emitReduceWith` asks for: the block staged, and a scalar result's hand-out. */
+/** The workgroup arrays `emitReduceWith` asks for: each operand staged, and a scalar result's hand-out. */
 export function reduceWithArrays(ctx: ArrayFacts, v: Value & { op: "reduceWith" }): void {
-  stagingArray(ctx, v.value, "x");
+  v.values.forEach((x, i) => stagingArray(ctx, x, nth("x", i)));
   if (v.type.shape.length === 0) uniformArray(ctx, v);
 }
 
-/** tl.reduce: the block staged in workgroup memory; each output folds its line from the first element. */
+/**
+ * tl.reduce: the block (each operand of a tuple) staged in workgroup memory; each output folds its
+ * line from the first element, and a tuple's op keeps result `index`.
+ */
 export function emitReduceWith(ctx: Emitter, v: Value & { op: "reduceWith" }): void {
-  const src = v.value;
+  const define = (acc: string, j: number) => (v.type.shape.length === 0 ? defineReduced(ctx, v, acc) : ctx.emit(`let ${ctx.valueName(v, j)} = ${acc};`));
+  if (v.values.length === 1) {
+    foldLines(ctx, v, (accs, j) => define(accs[0], j));
+    return;
+  }
+  // A tuple's results are computed once, by the first of its ops (each register's fold gives them all).
+  const results = ctx.shared(v.combine, () => foldLines(ctx, v));
+  results[v.index].forEach(define);
+}
+
+/**
+ * Every operand staged, then each output register's line folded: the accumulators, by operand and
+ * register; `folded` is called after each register's fold.
+ */
+function foldLines(ctx: Emitter, v: Value & { op: "reduceWith" }, folded?: (accs: string[], j: number) => void): string[][] {
+  const src = v.values[0];
   const { cols, stride, length, element } = geometry(src.type.shape, v.axis);
-  const t = ctx.typeOf(v.type);
+  const types = v.values.map((x) => ctx.typeOf(x.type));
   ctx.emit("workgroupBarrier();");
-  const array = stage(ctx, src, "x");
+  const arrays = v.values.map((x, i) => stage(ctx, x, nth("x", i)));
   ctx.emit("workgroupBarrier();");
   const fold = (first: string) => {
-    const acc = ctx.fresh("acc");
-    ctx.emit(`var ${acc}: ${t} = ${array}[${first}];`);
+    const acc0 = ctx.fresh("acc");
+    const acc = types.map((_, i) => nth(acc0, i));
+    types.forEach((t, i) => ctx.emit(`var ${acc[i]}: ${t} = ${arrays[i]}[${first}];`));
     ctx.emit(`for (var k: i32 = 1; k < ${length}; k++) {`);
-    ctx.nested(() => ctx.emit(`${acc} = ${combineExpression(ctx, v.combine, acc, `${array}[${first} + k${stride === 1 ? "" : ` * ${stride}`}]`)};`));
+    ctx.nested(() => emitStep(ctx, v.combine, acc, arrays.map((a) => `${a}[${first} + k${stride === 1 ? "" : ` * ${stride}`}]`), acc));
     ctx.emit("}");
     return acc;
   };
-  if (v.type.shape.length === 0) {
-    defineReduced(ctx, v, fold("0"));
-    return;
-  }
+  const foldAt = (first: string, j: number) => {
+    const accs = fold(first);
+    folded?.(accs, j);
+    return accs;
+  };
+  if (v.type.shape.length === 0) return transpose([foldAt("0", 0)]);
   const out = ctx.layout(v.type);
-  for (let j = 0; j < out.ept; j++) {
-    const e = ctx.elementIndex(v.type, j);
-    // The line's first element: row e for a reduction along axis 1, column e along axis 0.
-    const acc = fold(src.type.shape.length <= 2 ? (stride === 1 ? `(${e}) * ${cols}` : `(${e})`) : `(${element(`(${e})`, "0")})`);
-    ctx.emit(`let ${ctx.valueName(v, j)} = ${acc};`);
-  }
+  // The line's first element: row e for a reduction along axis 1, column e along axis 0.
+  const first = (e: string) => (src.type.shape.length <= 2 ? (stride === 1 ? `(${e}) * ${cols}` : `(${e})`) : `(${element(`(${e})`, "0")})`);
+  return transpose(Array.from({ length: out.ept }, (_, j) => foldAt(first(ctx.elementIndex(v.type, j)), j)));
+}
+
+/** byRegister[j][i] → [i][j]. */
+function transpose(byRegister: string[][]): string[][] {
+  return byRegister[0].map((_, i) => byRegister.map((r) => r[i]));
 }
 
 export function emitCombineArg(_ctx: Emitter, v: Value & { op: "combineArg" }): void {

@@ -110,6 +110,9 @@ export const COMPILER_CODES = {
   dtypeMissing: { code: "KL2080", meaning: "A Triton dtype that WGSL has no type for (`tl.bfloat16`, `tl.float64`, 8- and 16-bit integers, fp8), used where a value of it would be made (a cast, `tl.full`, `tl.zeros`); naming and comparing it is fine. The message says what to write instead." },
   /** A dtype where a number is needed, or a dtype compared with a number, or chosen at run time. */
   dtypeAsValue: { code: "KL2081", meaning: "A dtype (`tl.float32`, `x.dtype`) where a number is needed, compared with a number, or chosen by a run-time condition: dtypes are known while compiling." },
+  // Multi-operand tl.reduce / tl.associativeScan (Triton's tuple form): KL2130–KL2139
+  combineResults: { code: "KL2130", meaning: "A `tl.reduce` / `tl.associativeScan` combine function of a tuple of blocks that returns a different number of values than the blocks it combines (one each), or takes other than two parameters per block." },
+  combineOperands: { code: "KL2131", meaning: "The blocks of a multi-operand `tl.reduce` / `tl.associativeScan` (a tuple) differ in shape, or one isn't a block: each must have the first's shape." },
 } as const satisfies Table;
 
 /** Problems with a run definition (`defineRun`) or loading its file, reported at the run (harness). */

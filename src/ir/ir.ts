@@ -50,7 +50,9 @@ export type MathFn =
   | "maximum" | "minimum" | "fma"
   | SpecialMathFn;
 /** Issue 11's math (ir/special-math.ts, codegen/special-math.ts): tl.exp2 … tl.clamp; issue 23's correctly rounded division and square root. */
-export type SpecialMathFn = "exp2" | "log2" | "tanh" | "erf" | "pow" | "umulhi" | "clamp" | "divRn" | "sqrtRn";
+export type SpecialMathFn = "exp2" | "log2" | "tanh" | "erf" | "pow" | "umulhi" | "clamp" | "divRn" | "sqrtRn" | InverseTrigFn;
+/** libdevice's inverse trigonometric functions (Triton tutorial 07's `libdevice.asin`): WGSL builtins. */
+export type InverseTrigFn = "asin" | "acos" | "atan";
 /** What tl.rand/randn/randint/randint4x draw from Philox's four words (ir/philox.ts). */
 export type RandomKind = "uniform" | "normal" | "int";
 export type ReduceFn = "sum" | "max" | "min" | "argmax" | "argmin" | "xorSum";
@@ -144,21 +146,27 @@ export type ValueOp =
    * u32 of the value's shape) replace the three zeros; `rounds` (Triton's n_rounds) is 10 when absent.
    */
   | { op: "random"; kind: RandomKind; word: 0 | 1 | 2 | 3; seed: Value; offset: Value; counters?: readonly [Value, Value, Value]; rounds?: number }
-  /** Inclusive scan along `axis` (tl.cumsum, tl.cumprod, tl.associativeScan); same shape. */
-  | { op: "scan"; value: Value; axis: number; reverse: boolean; combine: Combine }
-  /** Reduction along `axis` with a combine function (tl.reduce); the axis is removed. */
-  | { op: "reduceWith"; value: Value; axis: number; combine: Combine }
+  /**
+   * Inclusive scan along `axis` (tl.cumsum, tl.cumprod, tl.associativeScan) of one block or of a
+   * tuple of blocks of one shape scanned together (Triton's multi-operand form); the value is the
+   * scan's result `index` (one op per result, each computing the same scan); same shape.
+   */
+  | { op: "scan"; values: readonly Value[]; index: number; axis: number; reverse: boolean; combine: Combine }
+  /** Reduction along `axis` with a combine function (tl.reduce), of one block or a tuple of them as `scan`; the axis is removed. */
+  | { op: "reduceWith"; values: readonly Value[]; index: number; axis: number; combine: Combine }
   /** Parameter `index` of a combine function; only inside a `Combine` template, never in a body. */
-  | { op: "combineArg"; index: 0 | 1 };
+  | { op: "combineArg"; index: number };
 
 /**
- * A combine function of two scalars as a template: `result` is built from `args` (combineArg
- * values), constants and element-wise ops only (semantics/combine.ts checks); code generation and
- * the interpreter evaluate it once per combine step with the two operands substituted.
+ * A combine function of n operands as a template: `args` are its 2·n parameters (combineArg 0 … 2n-1:
+ * the left side's n scalars, then the right side's), `results` its n results, built from `args`,
+ * constants and element-wise ops only (semantics/combine.ts checks); code generation and the
+ * interpreter evaluate it once per combine step with the operands substituted. n is 1 but for
+ * Triton's multi-operand tl.reduce / tl.associative_scan (Welford's mean, m2 and count).
  */
 export interface Combine {
-  args: readonly [Value, Value];
-  result: Value;
+  args: readonly Value[];
+  results: readonly Value[];
 }
 
 export type Stmt =
@@ -280,9 +288,10 @@ function withOperands(v: Value, f: (operand: Value) => Value): Value {
     case "cast":
     case "unary":
     case "reduce":
+      return { ...v, value: f(v.value) };
     case "scan":
     case "reduceWith":
-      return { ...v, value: f(v.value) };
+      return { ...v, values: v.values.map((x) => f(x)) };
     case "binary": {
       const lhs = f(v.lhs);
       return { ...v, lhs, rhs: f(v.rhs) };

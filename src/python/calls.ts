@@ -20,6 +20,8 @@ interface Keyword {
 
 type Callee =
   | { kind: "tl"; name: string }
+  /** `libdevice.fast_expf(x)`: tl's math namespace and the name as written (`fnNode`, where a fix edits it). */
+  | { kind: "math"; namespace: "math" | "extra.libdevice"; fnNode: SyntaxNode }
   | { kind: "method"; object: SyntaxNode; name: string }
   | { kind: "helper"; name: string }
   | { kind: "conversion"; to: "f32" | "i32" }
@@ -62,7 +64,12 @@ function resolve(ctx: LowerContext, callee: SyntaxNode): Callee {
     const head = dotted.slice(0, -1).join(".");
     const fn = dotted[dotted.length - 1];
     const tlHead = [...imports.tl, "triton.language", ...[...imports.triton].map((t) => `${t}.language`)];
-    if (isTl(head) || imports.math.has(head) || tlHead.some((t) => MATH_SUFFIXES.some((s) => head === `${t}.${s}`))) return { kind: "tl", name: camelCase(fn) };
+    if (isTl(head)) return { kind: "tl", name: camelCase(fn) };
+    // libdevice / tl.math names go to the kernel language's math namespaces as written (fast_expf is
+    // tl.exp there; tan is KL1005 saying what to write instead): semantics/math-names.ts.
+    const suffix = tlHead.map((t) => MATH_SUFFIXES.find((s) => head === `${t}.${s}`)).find((s) => s !== undefined);
+    const fnNode = children(callee).at(-1);
+    if ((imports.math.has(head) || suffix) && fnNode) return { kind: "math", namespace: suffix === "math" ? "math" : "extra.libdevice", fnNode };
     if (imports.triton.has(head) || head === "triton") return fn === "cdiv" ? { kind: "tl", name: "cdiv" } : { kind: "unknown" };
     // `m.helper(…)` with `import pkg.mod as m`, `pkg.mod.helper(…)` with `import pkg.mod`, `tle.program_id(0)` with `from pkg import tle`.
     const module = imports.modules.get(dotted[0]);
@@ -143,6 +150,13 @@ export function lowerCall(ctx: LowerContext, n: SyntaxNode): void {
         });
       }
       return writeCall(ctx, span, `tl.${target.name}`, callee, undefined, positional, keywords, true);
+    case "math": {
+      const writeName = () => ctx.w.node(spanOf(callee), () => {
+        ctx.w.write(`tl.${target.namespace}.`);
+        ctx.w.token(nodeText(ctx, target.fnNode), spanOf(target.fnNode));
+      });
+      return writeCall(ctx, span, writeName, callee, undefined, positional, keywords, true);
+    }
     case "method": {
       // A tensor descriptor's methods stay methods (semantics/members.ts): desc.load(offsets), desc.store(offsets, value).
       if (DESCRIPTOR_METHODS.has(target.name)) return writeCall(ctx, span, undefined, callee, undefined, positional, keywords, true);
@@ -235,7 +249,8 @@ function defaultsLeftOut(ctx: LowerContext, helper: string, positional: readonly
 function writeCall(
   ctx: LowerContext,
   span: { start: number; end: number },
-  name: string | undefined,
+  /** The callee as written (undefined), a name, or a function that writes it. */
+  name: string | undefined | (() => void),
   callee: SyntaxNode,
   receiver: SyntaxNode | undefined,
   positional: readonly SyntaxNode[],
@@ -248,6 +263,7 @@ function writeCall(
   const { w } = ctx;
   w.node(span, () => {
     if (name === undefined) lowerExpr(ctx, callee);
+    else if (typeof name === "function") name();
     else w.token(name, spanOf(callee));
     w.write("(");
     let first = true;

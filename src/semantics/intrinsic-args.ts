@@ -35,6 +35,8 @@ export interface IntrinsicContext {
   lookupValue(name: string): Value | undefined;
   /** Lowers an argument that may be a tuple or a block pointer (tl.load's pointer, tl.advance's base). */
   lowered(node: ts.Expression | undefined): Lowered | undefined;
+  /** `lowered` (lowered from `node`) as one value: a tuple, block pointer or dtype is reported. */
+  valueOf(lowered: Lowered, node: ts.Expression): Value | undefined;
   markWritten(param: string): void;
   /** Runs `fn` in a new innermost scope holding `bindings` (a combine function's parameters). */
   inScope(fn: () => void, bindings?: Map<string, Binding>): void;

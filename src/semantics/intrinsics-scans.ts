@@ -1,38 +1,66 @@
 // Scans and reductions with a combine function: tl.cumsum, tl.cumprod, tl.associativeScan
 // (inclusive, along an axis, optionally from the end) and tl.reduce. Each becomes one `scan` or
-// `reduceWith` op carrying its combine function as a template (combine.ts).
+// `reduceWith` op carrying its combine function as a template (combine.ts); Triton's tuple of
+// blocks (multi-operand) one op per result, each naming the operands and its result's index.
 
 import ts from "typescript";
 import { Codes } from "../diagnostics/codes";
 import type { Span } from "../diagnostics/diagnostic";
-import type { Combine, Value } from "../ir/ir";
+import type { Combine, Shape, Value, ValueOp } from "../ir/ir";
+import { typeToString } from "../ir/ir";
+import { describeAggregate, isAggregate, type Lowered, type Tuple } from "./aggregates";
+import { sameShape } from "./rules";
 import { data } from "./builder";
 import { binaryCombine, lowerCombine } from "./combine";
 import { arity, blockAxisArg, dtypeArg, requireData, type Args, type Intrinsic, type IntrinsicContext } from "./intrinsic-args";
 import { flagArg, keepingDims } from "./intrinsics-reductions";
 import { dtypeOf } from "./values";
 
-/** The block argument and its axis (default 0 for a 1-D block), or undefined after a diagnostic. */
-function blockAndAxis(ctx: IntrinsicContext, args: Args, span: Span, name: string, axisRequired: boolean): { x: Value; axis: number } | undefined {
-  if (args[0] && ts.isArrayLiteralExpression(args[0])) {
-    // Triton's multi-operand form, e.g. FlagGems' tl.reduce((mean, count, m2), 1, welford_func).
-    ctx.log.error(Codes.combineFunction, ctx.span(args[0]), `tl.${name} of a tuple of blocks (Triton's multi-operand form, e.g. Welford's (mean, count, m2) combined by one function) isn't supported: give it one block at a time`);
-    return undefined;
-  }
-  const x = ctx.expression(args[0]);
-  if (!x || !requireData(ctx, x, `tl.${name}`)) return undefined;
+/**
+ * The blocks and their axis (default 0 for 1-D blocks), or undefined after a diagnostic: one block,
+ * or Triton's tuple of blocks of one shape (`tl.reduce((mean, m2, weight), 1, welford_combine)`),
+ * `tuple` saying which was written (a tuple's results are a tuple, even of one block).
+ */
+function blocksAndAxis(ctx: IntrinsicContext, args: Args, span: Span, name: string, axisRequired: boolean): { xs: Value[]; axis: number; tuple: boolean } | undefined {
+  const input = ctx.lowered(args[0]);
+  if (!input) return undefined;
+  const tuple = isAggregate(input) && input.kind === "tuple";
+  const xs = tuple ? tupleBlocks(ctx, input, name) : [ctx.valueOf(input, args[0]!)];
+  if (!xs || !xs.every((x): x is Value => x !== undefined && requireData(ctx, x, `tl.${name}`))) return undefined;
+  const x = xs[0];
   const rank = x.type.shape.length;
   if (rank === 0) {
     ctx.log.error(Codes.badAxis, ctx.span(args[0]!), `tl.${name} works along an axis of a block, but this is a scalar`);
     return undefined;
   }
   if (!args[1] || args[1].kind === ts.SyntaxKind.UndefinedKeyword) {
-    if (rank === 1 && !axisRequired) return { x, axis: 0 };
+    if (rank === 1 && !axisRequired) return { xs, axis: 0, tuple };
     ctx.log.error(Codes.badAxis, span, `tl.${name} needs an axis: tl.${name}(x, ${rank === 1 ? "0" : "0 or 1"}${axisRequired ? ", (a, b) => …" : ""})`);
     return undefined;
   }
   const axis = blockAxisArg(ctx, args[1], rank, `tl.${name}'s axis`, x);
-  return axis === undefined ? undefined : { x, axis };
+  return axis === undefined ? undefined : { xs, axis, tuple };
+}
+
+/** The blocks of a tuple argument, each of the first's shape; undefined after a diagnostic. */
+function tupleBlocks(ctx: IntrinsicContext, input: Tuple, name: string): Value[] | undefined {
+  if (input.elements.length === 0) {
+    ctx.log.error(Codes.combineOperands, input.span, `tl.${name} of an empty tuple: give it one block or a tuple of blocks`);
+    return undefined;
+  }
+  const xs: Value[] = [];
+  for (const e of input.elements) {
+    if (isAggregate(e)) {
+      ctx.log.error(Codes.combineOperands, e.span, `tl.${name}'s tuple holds ${describeAggregate(e)}; each of its elements must be a block`);
+      return undefined;
+    }
+    if (xs.length > 0 && !sameShape(e.type.shape, xs[0].type.shape)) {
+      ctx.log.error(Codes.combineOperands, e.span, `tl.${name}'s blocks must all have the first one's shape ${typeToString(xs[0].type)}; this one is ${typeToString(e.type)} (broadcast it first with tl.broadcast_to)`, [{ span: xs[0].span, message: "the first block" }]);
+      return undefined;
+    }
+    xs.push(e);
+  }
+  return xs;
 }
 
 /** `reverse`: the literal true or false (or a constexpr), false when absent. */
@@ -40,8 +68,14 @@ function reverseArg(ctx: IntrinsicContext, node: ts.Expression | undefined, name
   return flagArg(ctx, node, `tl.${name}'s reverse`);
 }
 
-function emitScan(ctx: IntrinsicContext, x: Value, axis: number, reverse: boolean, combine: Combine, span: Span): Value {
-  return ctx.b.emit({ op: "scan", value: x, axis, reverse, combine }, data(dtypeOf(x), x.type.shape), span);
+/** One op per result of the combine function, each the same scan (or tl.reduce) picking its result. */
+function emitEach(ctx: IntrinsicContext, xs: readonly Value[], shape: Shape, op: (index: number) => ValueOp, span: Span): Value[] {
+  return xs.map((x, index) => ctx.b.emit(op(index), data(dtypeOf(x), shape), span));
+}
+
+function emitScan(ctx: IntrinsicContext, xs: readonly Value[], tuple: boolean, axis: number, reverse: boolean, combine: Combine, span: Span): Lowered {
+  const results = emitEach(ctx, xs, xs[0].type.shape, (index) => ({ op: "scan", values: xs, index, axis, reverse, combine }), span);
+  return tuple ? { kind: "tuple", elements: results, span } : results[0];
 }
 
 /** tl.cumsum / tl.cumprod: (x, axis?, reverse?, dtype?) — Triton's cumsum converts to `dtype` first. */
@@ -52,13 +86,17 @@ function builtinScan(fn: "add" | "mul"): Intrinsic {
     produces: ["scan", "combineArg", `binary:${fn}`, "cast"],
     lower(ctx, args, span, name) {
       if (!arity(ctx, args, span, name, 1, params.length, fn === "add" ? "(x, axis?, reverse?, dtype?)" : "(x, axis?, reverse?)")) return undefined;
-      const block = blockAndAxis(ctx, args, span, name, false);
+      const block = blocksAndAxis(ctx, args, span, name, false);
       if (!block) return undefined;
+      if (block.tuple) {
+        ctx.log.error(Codes.combineOperands, ctx.span(args[0]!), `tl.${name} scans one block; for a tuple of blocks write tl.associative_scan((a, b), axis, combine_fn)`);
+        return undefined;
+      }
       const reverse = reverseArg(ctx, args[2], name);
-      const dtype = args[3] ? dtypeArg(ctx, args[3], "f32") : dtypeOf(block.x);
+      const dtype = args[3] ? dtypeArg(ctx, args[3], "f32") : dtypeOf(block.xs[0]);
       if (reverse === undefined || !dtype) return undefined;
-      const x = ctx.values.cast(block.x, dtype, block.x.span);
-      return emitScan(ctx, x, block.axis, reverse, binaryCombine(ctx, fn, dtypeOf(x), span), span);
+      const x = ctx.values.cast(block.xs[0], dtype, block.xs[0].span);
+      return emitScan(ctx, [x], false, block.axis, reverse, binaryCombine(ctx, fn, dtypeOf(x), span), span);
     },
   };
 }
@@ -72,12 +110,12 @@ export const SCAN_INTRINSICS: Record<string, Intrinsic> = {
     produces: ["scan", "combineArg"],
     lower(ctx, args, span, name) {
       if (!arity(ctx, args, span, name, 3, 4, "(x, axis, combineFn, reverse?)")) return undefined;
-      const block = blockAndAxis(ctx, args, span, name, true);
+      const block = blocksAndAxis(ctx, args, span, name, true);
       if (!block) return undefined;
-      const combine = lowerCombine(ctx, args[2]!, dtypeOf(block.x), `tl.${name}`);
+      const combine = lowerCombine(ctx, args[2]!, block.xs.map(dtypeOf), `tl.${name}`);
       const reverse = combine && reverseArg(ctx, args[3], name);
       if (!combine || reverse === undefined) return undefined;
-      return emitScan(ctx, block.x, block.axis, reverse, combine, span);
+      return emitScan(ctx, block.xs, block.tuple, block.axis, reverse, combine, span);
     },
   },
 
@@ -86,15 +124,18 @@ export const SCAN_INTRINSICS: Record<string, Intrinsic> = {
     produces: ["reduceWith", "combineArg", "reshape"],
     lower(ctx, args, span, name) {
       if (!arity(ctx, args, span, name, 3, 4, "(x, axis, combineFn, keepDims?)")) return undefined;
-      const block = blockAndAxis(ctx, args, span, name, true);
+      const block = blocksAndAxis(ctx, args, span, name, true);
       if (!block) return undefined;
-      const { x, axis } = block;
-      const combine = lowerCombine(ctx, args[2]!, dtypeOf(x), `tl.${name}`);
+      const { xs, axis } = block;
+      const combine = lowerCombine(ctx, args[2]!, xs.map(dtypeOf), `tl.${name}`);
       const keepDims = flagArg(ctx, args[3], `tl.${name}'s keepDims`);
       if (!combine || keepDims === undefined) return undefined;
-      const shape = x.type.shape.filter((_, i) => i !== axis);
-      const result = ctx.b.emit({ op: "reduceWith", value: x, axis, combine }, data(dtypeOf(x), shape), span);
-      return keepDims ? keepingDims(ctx, result, x.type.shape, axis, false, span) : result;
+      const before = xs[0].type.shape;
+      const shape = before.filter((_, i) => i !== axis);
+      const results = emitEach(ctx, xs, shape, (index) => ({ op: "reduceWith", values: xs, index, axis, combine }), span).map((r) =>
+        keepDims ? keepingDims(ctx, r, before, axis, false, span) : r,
+      );
+      return block.tuple ? { kind: "tuple", elements: results, span } : results[0];
     },
   },
 };

@@ -328,12 +328,19 @@ for (const [name, body, where] of oneMistakeRows) {
 // [name, device functions (from line 3), body, the diagnostic's "line:col code", its message start].
 const namedCombineRows: [string, string, string, string, string][] = [
   ["a combine function of three parameters", "const f3 = kernel(function f3(a, b, c) { return a; });\n", "const s = tl.reduce(tl.arange(0, 16), 0, f3);", "5:42 KL1074", "tl.reduce's combine function takes exactly two parameters (a, b); f3 has 3"],
-  ["Welford's combine of a tuple (FlagGems' welford_func)", "const welford_func = kernel(function welford_func(mean_x, count_x, M_x, mean_y, count_y, M_y) { return [mean_x, count_x, M_x]; });\n", "const s = tl.reduce(tl.arange(0, 16), 0, welford_func);", "5:42 KL1074", "tl.reduce's combine function takes exactly two parameters (a, b); welford_func has 6; a combine function of 3 values a side, for a tuple of blocks, isn't supported"],
+  ["Welford's combine of a tuple (FlagGems' welford_func)", "const welford_func = kernel(function welford_func(mean_x, count_x, M_x, mean_y, count_y, M_y) { return [mean_x, count_x, M_x]; });\n", "const s = tl.reduce(tl.arange(0, 16), 0, welford_func);", "5:42 KL1074", "tl.reduce's combine function takes exactly two parameters (a, b); welford_func has 6; a combine function of 3 values a side combines a tuple of 3 blocks: pass them together"],
   ["a combine function returning a tuple", "const pair = kernel(function pair(a, b) { return [a, b]; });\n", "const s = tl.associativeScan(tl.arange(0, 16), 0, pair);", "5:51 KL1074", "tl.associativeScan's combine function must return one scalar, but pair returns a tuple of 2 values"],
   ["a combine function reading the program id", "const pid = kernel(function pid(a, b) { return a + tl.programId(0); });\n", "const s = tl.reduce(tl.arange(0, 16), 0, pid);", "3:52 KL1074", "tl.reduce's combine function may use only its parameters, constants, operators and element-wise tl.* functions"],
   ["a combine function changing the dtype", "const half = kernel(function half(a, b) { return a * 0.5 + b; });\n", "const s = tl.reduce(tl.arange(0, 16), 0, { combineFn: half });", "5:55 KL1074", "tl.reduce's combine function must return a i32 scalar like its operands, but returns f32"],
   ["a combine function's annotation against the block's dtype", "const fm = kernel(function fm(a: f32, b: f32) { return a * b; });\n", "const s = tl.reduce(tl.arange(0, 16), 0, fm);", "5:42 KL2070", "fm's parameter 'a' takes f32 values"],
-  ["tl.reduce of a tuple of blocks (FlagGems' var_mean)", "", "const a = tl.arange(0, 16);\nconst s = tl.reduce([a, a, a], 0, (x, y) => x);", "5:21 KL1074", "tl.reduce of a tuple of blocks (Triton's multi-operand form, e.g. Welford's (mean, count, m2) combined by one function) isn't supported"],
+  // Triton's multi-operand form (a tuple of blocks, FlagGems' var_mean): the combine function's arity.
+  ["tl.reduce of 3 blocks with a combine function of 2 parameters", "", "const a = tl.arange(0, 16);\nconst s = tl.reduce([a, a, a], 0, (x, y) => x);", "5:35 KL2130", "tl.reduce of 3 blocks takes a combine function of 6 parameters (the left side's 3 values, then the right side's); this one has 2"],
+  ["a combine function of 2 blocks returning one value", "const add1 = kernel(function add1(a0, a1, b0, b1) {\n  return a0 + b0;\n});\n", "const a = tl.arange(0, 16);\nconst s = tl.reduce([a, a], 0, add1);", "8:32 KL2130", "tl.reduce of 2 blocks needs a combine function that returns 2 values, one per block (return r0, r1), but add1 returns one value"],
+  ["an inline combine of 2 blocks returning 3 values", "", "const a = tl.arange(0, 16);\nconst [s, t] = tl.associativeScan([a, a], 0, (a0, a1, b0, b1) => [a0, a1, b0]);", "5:66 KL2130", "tl.associativeScan of 2 blocks needs a combine function that returns 2 values, one per block (return r0, r1), but it returns a tuple of 3 values"],
+  ["a combine of 2 blocks of 6 parameters", "const w6 = kernel(function w6(a, b, c, d, e, f) { return [a, b, c]; });\n", "const a = tl.arange(0, 16);\nconst s = tl.reduce([a, a], 0, w6);", "6:32 KL2130", "tl.reduce of 2 blocks takes a combine function of 4 parameters (the left side's 2 values, then the right side's); w6 has 6"],
+  ["a combine of 2 blocks whose second result changes the dtype", "", "const a = tl.arange(0, 16);\nconst s = tl.reduce([a, a * 0.5], 0, (a0, a1, b0, b1) => [a0 + b0, a0]);", "5:68 KL1074", "tl.reduce's combine function must return its result 1 a f32 scalar like block 1, but returns i32"],
+  ["tl.reduce of blocks of two shapes", "", "const a = tl.arange(0, 16);\nconst s = tl.reduce([a, tl.arange(0, 8)], 0, (a0, a1, b0, b1) => [a0, a1]);", "5:25 KL2131", "tl.reduce's blocks must all have the first one's shape i32[16]; this one is i32[8]"],
+  ["tl.cumsum of a tuple", "", "const a = tl.arange(0, 16);\nconst s = tl.cumsum([a, a], 0);", "5:21 KL2131", "tl.cumsum scans one block; for a tuple of blocks write tl.associative_scan"],
   ["a combine function passing itself as a combine function", "const rec = kernel(function rec(a, b) { const t = tl.reduce(tl.arange(0, 16), 0, rec); return a + b; });\n", "const s = tl.reduce(tl.arange(0, 16), 0, rec);", "3:82 KL1004", "kernels can't call themselves (no recursion on the GPU: device functions are inlined at each call): rec → rec"],
 ];
 
@@ -360,4 +367,14 @@ test("one mistake, one diagnostic: a constexpr without a value is not reported a
 test("tl.staticPrint prints while compiling: an info diagnostic with constants' values and other values' types", () => {
   const found = diagnose(file('const o = tl.arange(0, BLOCK);\ntl.staticPrint("BLOCK is", BLOCK, "o is", o, BLOCK * 2);'));
   assert.deepEqual(found, ['5:1-5:56 KL1077 tl.staticPrint: BLOCK is BLOCK = 16 o is o: i32[16] BLOCK * 2 = 32']);
+});
+
+test("a combine function of a tuple returning the wrong count: at the combine function, its return and definition related", () => {
+  const helpers = "const add1 = kernel(function add1(a0, a1, b0, b1) {\n  return a0 + b0;\n});\n";
+  const text = file("const a = tl.arange(0, 16);\nconst s = tl.reduce([a, a], 0, add1);").replace("export const k", `${helpers}export const k`);
+  const found = locate("k.kernel.ts", text, checkFile("k.kernel.ts", text));
+  assert.equal(found.length, 1, JSON.stringify(found));
+  const [d] = found;
+  assert.deepEqual([d.code, d.line, d.column, d.endLine, d.endColumn], ["KL2130", 8, 32, 8, 36]);
+  assert.deepEqual(d.related?.map((r) => `${r.line}:${r.column}-${r.endLine}:${r.endColumn} ${r.message}`), ["4:10-4:17 add1 returns this", "3:30-3:34 'add1' is defined here"]);
 });

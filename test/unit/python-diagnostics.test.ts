@@ -70,6 +70,9 @@ const rows: [string, string, string, string][] = [
   ["string options as literals, a constexpr choice and None (Liger's eviction_policy=\"evict_first\")", "    x = tl.load(x_ptr + offs, mask=mask, other=0.0, eviction_policy=\"evict_first\", cache_modifier=\".cg\")\n    tl.store(y_ptr + offs, x, mask=mask, eviction_policy=\"evict_last\" if BLOCK > 64 else \"\")\n    tl.atomic_add(y_ptr + offs, x, mask=mask, sem=\"relaxed\", scope=None)", "", ""],
   ["eviction_policy a run-time value", "    x = tl.load(x_ptr + offs, mask=mask, other=0.0, eviction_policy=n)\n    tl.store(y_ptr + offs, x, mask=mask)", "8:69 KL1041", "tl.load's eviction_policy must be known at compile time: a string such as \"evict_last\" (Triton takes it as a tl.constexpr str); `n` is a value computed while the kernel runs"],
   ["cache_modifier computed", "    x = tl.load(x_ptr + offs, mask=mask, other=0.0)\n    tl.store(y_ptr + offs, x, mask=mask, cache_modifier=tl.load(x_ptr))", "9:57 KL1041", "this expression is computed while the kernel runs"],
+  // libdevice's own names (semantics/math-names.ts), not tl's: fast_expf is tl.exp, fmax tl.maximum, asinf tl.asin (tutorial 07).
+  ["libdevice names: tl.extra.cuda.libdevice.fast_expf, tl.math.fmax, tl.extra.libdevice.asinf", "    x = tl.load(x_ptr + offs, mask=mask, other=0.0)\n    tl.store(y_ptr + offs, tl.extra.cuda.libdevice.fast_expf(x) + tl.math.fmax(x, 1.0) + tl.extra.libdevice.asinf(x), mask=mask)", "", ""],
+  ["a libdevice name with no Kernel Lab function says what to write, at the name", "    x = tl.load(x_ptr + offs, mask=mask, other=0.0)\n    tl.store(y_ptr + offs, tl.extra.libdevice.tan(x), mask=mask)", "9:47 KL1005", "tl.extra.libdevice.tan has no Kernel Lab function; write tl.sin(x) / tl.cos(x)"],
   ["atomic sem a run-time value", "    x = tl.load(x_ptr + offs, mask=mask, other=0.0)\n    s = n * 2\n    tl.atomic_add(y_ptr + offs, x, mask=mask, sem=s)", "10:51 KL1041", "tl.atomic_add's sem must be known at compile time: a string such as \"relaxed\""],
 ];
 
@@ -119,6 +122,13 @@ test("check file.py: a host function's bare yield is Python; a constexpr used as
   const wrapped = "import triton\nimport triton.language as tl\nfrom triton.language.extra import libdevice\nmy_tanh = libdevice.tanh\n\ndef k(x_ptr, y_ptr, n, BLOCK: tl.constexpr, FLAG: tl.constexpr):\n    offs = tl.arange(0, BLOCK)\n    tl.store(y_ptr + offs, my_tanh(tl.load(x_ptr + offs, mask=offs < n)), mask=offs < n)\n\nk = triton.jit(k)\nk = triton.heuristics({'FLAG': lambda args: args['n'] > 4})(k)\n";
   assert.deepEqual(diagnose(wrapped), []);
   assert.match(diagnose(wrapped.replace("my_tanh(", "no_tanh("))[0], /^8:28 KL1004 'no_tanh' isn't a tl\.\* function/);
+  // libdevice's names imported by name or bound to a module-level name are the tl.* functions that compute them.
+  const named = wrapped.replace("my_tanh = libdevice.tanh", "from triton.language.extra.libdevice import fast_expf as fe\nmy_tanh = libdevice.fast_tanhf").replace("my_tanh(tl.load", "fe(tl.load");
+  assert.deepEqual(diagnose(named), []);
+  assert.deepEqual(diagnose(named.replace("fe(tl.load", "my_tanh(tl.load")), []);
+  // Through a module alias, a name Kernel Lab lacks: the message and its fix are at the name (asinn → asin).
+  const alias = diagnose(wrapped.replace("my_tanh(", "libdevice.asinn("));
+  assert.deepEqual(alias, ["8:38 KL1005 tl.extra.libdevice.asinn doesn't exist; did you mean tl.extra.libdevice.asin?"]);
   // FlagGems': a device function of another module (tle.program_id) is named as such, at the call; a
   // device function of this file that nothing calls (it returns a value) isn't checked as a kernel.
   const gems = "import triton\nimport triton.language as tl\nfrom flag_gems.utils import triton_lang_extension as tle\n\n@triton.jit\ndef program_id(axis):\n    return tl.program_id(axis).to(tl.int64)\n\n@triton.jit\ndef k(x_ptr, n, BLOCK: tl.constexpr):\n    pid = tle.program_id(0)\n    offs = pid * BLOCK + tl.arange(0, BLOCK)\n    tl.store(x_ptr + offs, 1.0, mask=offs < n)\n";
@@ -144,3 +154,26 @@ for (const [name, body, expected, message] of rows) {
     assert.ok(got[0].includes(message), got[0]);
   });
 }
+
+test("a multi-operand tl.reduce whose @triton.jit combine function returns one value too few: KL2130 at the combine function's name, related at its return", () => {
+  const text = [
+    "import triton",
+    "import triton.language as tl",
+    "",
+    "@triton.jit",
+    "def welford(mean_a, m2_a, w_a, mean_b, m2_b, w_b):",
+    "    w = w_a + w_b",
+    "    return mean_a + (mean_b - mean_a) * w_b / w, w",
+    "",
+    "@triton.jit",
+    "def k(x_ptr, y_ptr, BLOCK: tl.constexpr):",
+    "    x = tl.load(x_ptr + tl.arange(0, BLOCK))",
+    "    mean, m2, w = tl.reduce((x, x * 0.0, x * 0.0 + 1.0), 0, welford)",
+    "    tl.store(y_ptr, mean)",
+    "",
+  ].join("\n");
+  const found = locate("k.py", text, checkPythonFile("k.py", text));
+  assert.deepEqual(found.map((d) => `${d.line}:${d.column}-${d.endLine}:${d.endColumn} ${d.code}`), ["12:61-12:68 KL2130"], JSON.stringify(found));
+  assert.match(found[0].message, /tl\.reduce of 3 blocks needs a combine function that returns 3 values, one per block \(return r0, r1, r2\), but welford returns a tuple of 2 values/);
+  assert.deepEqual(found[0].related?.slice(0, 1).map((r) => `${r.line}:${r.column}`), ["7:12"]);
+});

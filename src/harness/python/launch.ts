@@ -27,6 +27,7 @@ import { MAX_LISTED, type PythonFileReport } from "./report";
 import { knobsKey, type KnobSetting } from "../../ir/knobs";
 import type { CodegenOptions } from "../../ir/target";
 import { tuneLaunch, type TuneAccess } from "./autotune";
+import { autotuneResults } from "./autotune-results";
 
 /** How a torch dtype's elements reach a kernel: int64 as int32 (Kernel Lab's kernels have no 64-bit integers), 8-bit ones as bytes. */
 const POINTER_DTYPE: Record<TensorDtype, PointeeDtype | undefined> = {
@@ -128,6 +129,8 @@ export class Launcher {
       case "autotune":
         if (!this.tuning.tuneCodegen || !this.device.gpu) return { kind: "ok", value: null };
         return { kind: "ok", value: request.hooks ? "hooks" : await tuneLaunch(request, this.tuneAccess(this.device.gpu)) };
+      case "autotune-results":
+        return { kind: "ok", value: this.device.gpu ? autotuneResults(request, { adapter: this.device.adapter, scriptText: this.text, retune: this.tuning.retune }) : null };
       case "bench-start":
         this.bench.start();
         return { kind: "ok" };

@@ -89,9 +89,29 @@ export interface AutotuneRequest {
   hooks?: boolean;
 }
 
+/**
+ * @triton.autotune(cache_results=True) (autotune-results.ts): "lookup" asks for this key's remembered
+ * pick before Python times the configs; "store" remembers the one it picked, with each config's median.
+ */
+export interface AutotuneResultsRequest {
+  kind: "autotune-results";
+  op: "lookup" | "store";
+  kernel: string;
+  /** The key's values and the tensors' dtypes, as Python writes them. */
+  key: string;
+  /** Every config's constexprs with num_warps and num_stages (integers only: Python asks only then). */
+  configs: Record<string, number>[];
+  /** The text of the module beside the script that defines the kernel; null: the script does. */
+  moduleText: string | null;
+  /** "store": the picked config's index and each config's median time in ms (Infinity/NaN: not timed). */
+  picked?: number;
+  timings?: number[];
+}
+
 export type Request =
   | LaunchRequest
   | AutotuneRequest
+  | AutotuneResultsRequest
   /** do_bench: the launches recorded since `bench-start`, timed on the GPU. */
   | { kind: "bench-start" }
   | { kind: "bench-stop"; reps: number; warmupMs: number; quantiles: number[] | null }

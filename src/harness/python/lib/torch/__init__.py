@@ -232,19 +232,43 @@ def is_tensor(x):
     return isinstance(x, Tensor)
 
 
+def is_floating_point(x):
+    return x.is_floating_point()
+
+
+def is_complex(x):
+    return x.is_complex()
+
+
 # -- functions over tensors (torch.add, torch.max …) ---------------------------------------------------
 def _method(name):
-    def call(x, *args, **kwargs):
-        return getattr(x, name)(*args, **kwargs)
+    # torch.add(input=a, other=b, out=c) as Liger writes it, as well as torch.add(a, b).
+    def call(*args, out=None, **kwargs):
+        if "input" in kwargs:
+            x = kwargs.pop("input")
+        elif args:
+            x, args = args[0], args[1:]
+        else:
+            raise TypeError(f"torch.{name}() missing its input tensor")
+        result = getattr(x, name)(*args, **kwargs)
+        return result if out is None else _write_out(name, out, result)
     call.__name__ = name
     return call
+
+
+def _write_out(name, out, result):
+    """`out=`: the result written into `out` (of the result's shape), which is returned."""
+    if tuple(out.shape) != tuple(result.shape):
+        not_implemented(f"torch.{name}(out=…) into a tensor of another shape (out is {list(out.shape)}, the result {list(result.shape)})")
+    return out._assign(out, result)
 
 
 for _name in ["exp", "exp2", "log", "log2", "sqrt", "rsqrt", "sin", "cos", "tanh", "sigmoid", "abs", "neg", "floor", "ceil",
               "round", "trunc", "reciprocal", "square", "sign", "logical_not", "isnan", "isinf", "relu", "sum", "mean", "prod",
               "any", "all", "var", "amax", "amin", "argmax", "argmin", "softmax", "log_softmax", "cumsum", "flatten", "reshape",
-              "permute", "transpose", "t", "unsqueeze", "squeeze", "clone", "add", "sub", "mul", "div", "pow", "eq", "ne", "lt",
-              "le", "gt", "ge", "remainder", "maximum", "minimum", "chunk", "split", "narrow", "mm"]:
+              "sort", "argsort", "permute", "transpose", "t", "unsqueeze", "squeeze", "clone", "add", "sub", "mul", "div",
+              "pow", "eq", "ne", "lt", "le", "gt", "ge", "remainder", "maximum", "minimum", "chunk", "split", "narrow", "mm",
+              "asin", "acos", "atan", "sinh", "cosh", "log1p", "expm1", "log10"]:
     globals()[_name] = _method(_name)
 del _name
 
