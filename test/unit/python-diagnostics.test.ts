@@ -73,6 +73,8 @@ const rows: [string, string, string, string][] = [
   // libdevice's own names (semantics/math-names.ts), not tl's: fast_expf is tl.exp, fmax tl.maximum, asinf tl.asin (tutorial 07).
   ["libdevice names: tl.extra.cuda.libdevice.fast_expf, tl.math.fmax, tl.extra.libdevice.asinf", "    x = tl.load(x_ptr + offs, mask=mask, other=0.0)\n    tl.store(y_ptr + offs, tl.extra.cuda.libdevice.fast_expf(x) + tl.math.fmax(x, 1.0) + tl.extra.libdevice.asinf(x), mask=mask)", "", ""],
   ["a libdevice name with no Kernel Lab function says what to write, at the name", "    x = tl.load(x_ptr + offs, mask=mask, other=0.0)\n    tl.store(y_ptr + offs, tl.extra.libdevice.tan(x), mask=mask)", "9:47 KL1005", "tl.extra.libdevice.tan has no Kernel Lab function; write tl.sin(x) / tl.cos(x)"],
+  // Tutorial 08's grouped GEMM: a pointer made of an address loaded from a tensor.
+  ["tl.pointer_type: a pointer of an integer address", "    a_ptr = tl.load(x_ptr + 1).to(tl.pointer_type(tl.float16))", "8:35 KL1005", "tl.pointer_type doesn't exist in Kernel Lab; it makes a pointer of an integer address, and WGSL has no addresses"],
   ["atomic sem a run-time value", "    x = tl.load(x_ptr + offs, mask=mask, other=0.0)\n    s = n * 2\n    tl.atomic_add(y_ptr + offs, x, mask=mask, sem=s)", "10:51 KL1041", "tl.atomic_add's sem must be known at compile time: a string such as \"relaxed\""],
 ];
 
