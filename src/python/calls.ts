@@ -28,7 +28,11 @@ type Callee =
   | { kind: "otherModule"; module: string; name: string }
   | { kind: "external"; file: PythonFile; kernel: PythonKernel }
   | { kind: "range" }
+  | { kind: "isinstance" }
   | { kind: "unknown" };
+
+/** A tensor descriptor's methods, written as methods in the TypeScript (no tl.* function of tensors has these names). */
+const DESCRIPTOR_METHODS: ReadonlySet<string> = new Set(["load", "store"]);
 
 const MATH_SUFFIXES = ["math", "extra.libdevice", "extra.cuda.libdevice", "extra.hip.libdevice"];
 
@@ -50,6 +54,7 @@ function resolve(ctx: LowerContext, callee: SyntaxNode): Callee {
     if (name === "float") return { kind: "conversion", to: "f32" };
     if (name === "int") return { kind: "conversion", to: "i32" };
     if (name === "range") return { kind: "range" };
+    if (name === "isinstance") return { kind: "isinstance" };
     // `get_dtype_min(x.dtype)` with `from flag_gems.utils.limits import get_dtype_min`: another module's function.
     const from = imports.others.get(name);
     if (from !== undefined) return { kind: "otherModule", module: from, name };
@@ -153,6 +158,8 @@ export function lowerCall(ctx: LowerContext, n: SyntaxNode): void {
       return writeCall(ctx, span, writeName, callee, undefined, positional, keywords, true);
     }
     case "method": {
+      // A tensor descriptor's methods stay methods (semantics/members.ts): desc.load(offsets), desc.store(offsets, value).
+      if (DESCRIPTOR_METHODS.has(target.name)) return writeCall(ctx, span, undefined, callee, undefined, positional, keywords, true);
       const name = target.name === "to" ? "cast" : camelCase(target.name);
       const shape = SHAPE_METHODS.has(target.name) && positional.length > 1 && !["TupleExpression", "ArrayExpression"].includes(positional[0].name);
       return writeCall(ctx, span, `tl.${name}`, callee, target.object, positional, keywords, true, shape);
@@ -178,6 +185,8 @@ export function lowerCall(ctx: LowerContext, n: SyntaxNode): void {
     }
     case "range":
       return unsupported(ctx, n, "range() outside a for loop's header", "write `for i in range(…):`");
+    case "isinstance":
+      return lowerIsinstance(ctx, n, positional, keywords);
     case "otherModule":
       ctx.log.error(
         Codes.pythonOtherModule,
@@ -190,6 +199,28 @@ export function lowerCall(ctx: LowerContext, n: SyntaxNode): void {
     case "unknown":
       return writeCall(ctx, span, undefined, callee, undefined, positional, keywords, false);
   }
+}
+
+/** Triton's classes a kernel's `isinstance` tests for (semantics/tensor-descriptors.ts), by their names under tl or triton.language.core. */
+const TL_CLASSES = new Set(["tensor_descriptor", "tensor_descriptor_base", "tensor", "tuple", "dtype"]);
+
+/** `isinstance(x, tl.tensor_descriptor)` → `(x instanceof tl.tensorDescriptor)`, decided while compiling. */
+function lowerIsinstance(ctx: LowerContext, n: SyntaxNode, positional: readonly SyntaxNode[], keywords: readonly Keyword[]): void {
+  const [value, cls] = positional;
+  const dotted = cls ? dottedName(ctx.text, cls) : undefined;
+  const name = dotted?.[dotted.length - 1];
+  const head = dotted?.slice(0, -1).join(".");
+  const tl = head !== undefined && (ctx.file.imports.tl.has(head) || head === "tl" || /(^|\.)language(\.core)?$/.test(head));
+  if (positional.length !== 2 || keywords.length > 0 || !name || !tl || !TL_CLASSES.has(name)) {
+    return unsupported(ctx, n, "this isinstance", "in a kernel isinstance tests a value for one of tl.tensor_descriptor, tl.tensor, tl.tuple or tl.dtype");
+  }
+  ctx.w.node(spanOf(n), () => {
+    ctx.w.write("(");
+    lowerExpr(ctx, value);
+    ctx.w.write(" instanceof ");
+    ctx.w.token(`tl.${camelCase(name)}`, spanOf(cls));
+    ctx.w.write(")");
+  });
 }
 
 /**

@@ -318,6 +318,17 @@ test("NaN is true wherever a float becomes a truth value (if, while, not, and/or
   }
 });
 
+test("tensor descriptors: a host TensorDescriptor and one made in the kernel (isinstance), padding nan, unaligned strides refused, a shape past the tensor KL3101 at the load; on the GPU and with --cpu", async () => {
+  for (const cpu of [false, true]) {
+    const { report, outcome } = await run(path.join(PY, "tensor-descriptors.py"), { bench: "off", cpu });
+    assert.equal(outcome, "ok", `cpu=${cpu}: ${report.traceback}`);
+    assert.deepEqual(report.diagnostics, []);
+    assert.deepEqual(report.launches.map((l) => l.kernel), ["matmul_kernel", "matmul_kernel", "shifted_copy_kernel"]);
+    assert.match(report.stdout, /descriptor matmul, host and device descriptors: match\npadding nan past the end: match\nunaligned strides: strides must be 16-byte aligned\n/);
+    assert.match(report.stdout, /a shape past the tensor: \S*tensor-descriptors\.py:57:28: KL3101: shifted_copy_kernel: .* loads x_desc\[40\] but x_desc has 40 elements/);
+  }
+});
+
 test("torch outside the subset (a function, a Tensor method, an F op, a name in torch.cuda, autograd, testing, amp, backends, compiler, distributed) raises NotImplementedError naming it, also an AttributeError", async () => {
   const { report, outcome } = await run(path.join(PY, "outside-subset.py"), { cpu: true, bench: "off" });
   assert.equal(outcome, "ok", report.traceback);

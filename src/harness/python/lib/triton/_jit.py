@@ -147,8 +147,14 @@ class JITFunction:
         from torch import _resident
         values, options = self.bind(args, kwargs)
         meta = dict(values, **options)
+        from .tools.tensor_descriptor import TensorDescriptor
+        # A TensorDescriptor goes as its base tensor plus its shape, strides and block shape, as Triton expands it.
+        descriptors = {n: v for n, v in values.items() if isinstance(v, TensorDescriptor) and n not in self.constexprs}
         tensors = {n: v for n, v in values.items() if isinstance(v, torch.Tensor) and n not in self.constexprs}
+        tensors.update({n: d.base for n, d in descriptors.items()})
         bound = _resident.launch_args(tensors, warmup)
+        for n, d in descriptors.items():
+            bound[n]["descriptor"] = d._kernel_lab_fields(n)
         request = {
             "kind": "launch",
             "kernel": self.__name__,
