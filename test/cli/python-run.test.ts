@@ -188,6 +188,16 @@ test("kernel-library style: constexpr globals, libdevice imports, .to(tl.int64) 
   assert.match(report.stdout, /triton\.jit\(f\) and triton\.heuristics\(\.\.\.\)\(f\), libdevice\.tanh under a name of its own\n/);
 });
 
+test("tutorial 07's idiom: libdevice.asin/acos/atan in a kernel, launched with and without extern_libs={'libdevice': path}, on the GPU and with --cpu", async () => {
+  for (const cpu of [false, true]) {
+    const { report, outcome } = await run(path.join(PY, "libdevice-extern.py"), { bench: "off", cpu });
+    assert.equal(outcome, "ok", report.traceback);
+    assert.deepEqual(report.checks.map((c) => c.passed), [true, true, true, true]);
+    assert.equal(report.launches.length, 2);
+    assert.match(report.stdout, /NotImplementedError: extern_libs names 'mylib': Kernel Lab compiles kernels to WGSL and links no LLVM bitcode/);
+  }
+});
+
 test("Liger-style host code: a Function with several outputs (one None), an input rotated in place and returned, torch.sort before tl.cumsum, torch.add(out=)", async () => {
   const { report, outcome } = await run(path.join(PY, "library-autograd.py"), { bench: "off" });
   assert.equal(outcome, "ok", report.traceback);
@@ -312,6 +322,17 @@ test("NaN is true wherever a float becomes a truth value (if, while, not, and/or
     assert.equal(outcome, "ok", `cpu=${cpu}: ${report.traceback}`);
     assert.deepEqual(report.diagnostics, []);
     assert.match(report.stdout, /NaN is true in 9 forms of a float's truth, float32 and float16: match\n/);
+  }
+});
+
+test("tensor descriptors: a host TensorDescriptor and one made in the kernel (isinstance), padding nan, unaligned strides refused, a shape past the tensor KL3101 at the load; on the GPU and with --cpu", async () => {
+  for (const cpu of [false, true]) {
+    const { report, outcome } = await run(path.join(PY, "tensor-descriptors.py"), { bench: "off", cpu });
+    assert.equal(outcome, "ok", `cpu=${cpu}: ${report.traceback}`);
+    assert.deepEqual(report.diagnostics, []);
+    assert.deepEqual(report.launches.map((l) => l.kernel), ["matmul_kernel", "matmul_kernel", "shifted_copy_kernel"]);
+    assert.match(report.stdout, /descriptor matmul, host and device descriptors: match\npadding nan past the end: match\nunaligned strides: strides must be 16-byte aligned\n/);
+    assert.match(report.stdout, /a shape past the tensor: \S*tensor-descriptors\.py:57:28: KL3101: shifted_copy_kernel: .* loads x_desc\[40\] but x_desc has 40 elements/);
   }
 });
 

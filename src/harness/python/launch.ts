@@ -22,6 +22,7 @@ import { noCopies, ResidentBuffers } from "./resident";
 import type { BoundArgs, Program } from "./program";
 import { compilerFor, type ConstexprValue, type KernelArgType, type PythonKernelCompiler } from "./kernel-compiler";
 import { pythonText } from "../../python";
+import { descriptorScalars } from "../../python/descriptors";
 import type { LaunchArg, LaunchRequest, Reply, Request, TensorDtype, TensorStorage } from "./protocol";
 import { MAX_LISTED, type PythonFileReport } from "./report";
 import { knobsKey, type KnobSetting } from "../../ir/knobs";
@@ -336,6 +337,12 @@ export function bindLaunch(file: string, request: LaunchRequest, paramName: (nam
     bound.types[arg.name] = typed;
     const name = paramName(arg.name);
     if (arg.kind === "tensor") bound.tensors.set(name, { python: arg.name, data: arg.data, ...(arg.storage !== undefined ? { storage: arg.storage, upload: arg.upload ?? true } : {}) });
+    if (arg.kind === "tensor" && arg.descriptor) {
+      // A TensorDescriptor: its extents and leading strides are scalar parameters of their own.
+      const { shape, strides } = descriptorScalars(name, arg.descriptor.shape.length);
+      shape.forEach((p, i) => (bound.scalars[p] = arg.descriptor!.shape[i]));
+      strides.forEach((p, i) => (bound.scalars[p] = arg.descriptor!.strides[i]));
+    }
     else if (arg.kind === "int" || arg.kind === "float") bound.scalars[name] = arg.value;
     else if (arg.kind === "bool") bound.scalars[name] = arg.value ? 1 : 0;
   }
@@ -347,7 +354,9 @@ function argType(file: string, arg: Exclude<LaunchArg, { kind: "constexpr" }>, r
   switch (arg.kind) {
     case "tensor": {
       const dtype = POINTER_DTYPE[arg.dtype];
-      return dtype ? { kind: "pointer", dtype } : { error: `${file}:${request.callLine}: a torch.${arg.dtype} tensor can't be passed to a Kernel Lab kernel yet (float32, float16, int32, int64, int8, uint8 and bool can)` };
+      if (!dtype) return { error: `${file}:${request.callLine}: a torch.${arg.dtype} tensor can't be passed to a Kernel Lab kernel yet (float32, float16, int32, int64, int8, uint8 and bool can)` };
+      const d = arg.descriptor;
+      return d ? { kind: "descriptor", dtype, blockShape: d.blockShape, padding: d.padding } : { kind: "pointer", dtype };
     }
     case "int":
     case "bool":

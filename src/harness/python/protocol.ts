@@ -18,13 +18,25 @@ export type LaunchArg =
    * pointer does). With `storage`: the whole storage, bound as its GPU buffer of that id, which is
    * first made or refreshed from `data` when `upload` says the buffer is out of date.
    */
-  | { name: string; kind: "tensor"; dtype: TensorDtype; data: TensorStorage; storage?: number; upload?: boolean }
+  | { name: string; kind: "tensor"; dtype: TensorDtype; data: TensorStorage; storage?: number; upload?: boolean; descriptor?: DescriptorFields }
   | { name: string; kind: "int"; value: number }
   | { name: string; kind: "float"; value: number }
   | { name: string; kind: "bool"; value: boolean }
   | { name: string; kind: "none" }
   /** A parameter annotated `tl.constexpr`: its value specialises the kernel. */
   | { name: string; kind: "constexpr"; value: number | boolean | string | null | { dtype: string } };
+
+/**
+ * A host `TensorDescriptor` (triton.tools.tensor_descriptor) passed for the parameter: the tensor is its
+ * base; shape and strides are in elements (the last stride 1, Python checked), block shape and padding
+ * specialise the kernel (src/python/descriptors.ts).
+ */
+export interface DescriptorFields {
+  shape: number[];
+  strides: number[];
+  blockShape: number[];
+  padding: "zero" | "nan";
+}
 
 export interface LaunchRequest {
   kind: "launch";

@@ -32,21 +32,26 @@ double = None
 __version__ = "2.5.0+kernellab"
 
 
-def _no_float64(*args, **kwargs):
-    not_implemented("torch.float64 (Kernel Lab's tensors are float32, float16, bfloat16, int32, int64, int8, uint8 or bool)")
+class _Missing(dtype):
+    """
+    A torch dtype Kernel Lab has no tensors of: it can be named and compared (`q.dtype ==
+    torch.float8_e5m2` is False, as tutorial 06's host code asks), and anything else says so.
+    """
 
-
-class _Float64(dtype):
-    def __init__(self):
-        super().__init__("float64", "float", 8)
+    def __init__(self, name, itemsize, why):
+        super().__init__(name, "float", itemsize)
+        object.__setattr__(self, "_why", why)
 
     def __getattribute__(self, name):
-        if name in ("__class__", "__repr__", "name"):
+        if name in ("__class__", "__repr__", "name", "_why"):
             return object.__getattribute__(self, name)
-        _no_float64()
+        not_implemented(f"torch.{object.__getattribute__(self, 'name')} ({object.__getattribute__(self, '_why')})")
 
 
-float64 = double = _Float64()
+float64 = double = _Missing("float64", 8, "Kernel Lab's tensors are float32, float16, bfloat16, int32, int64, int8, uint8 or bool")
+# Triton's fp8 tutorials (06, 09) test for these; WGSL has no 8-bit floats.
+float8_e5m2 = _Missing("float8_e5m2", 1, "WGSL has no 8-bit floats; Kernel Lab's tensors are float32, float16, bfloat16, int32, int64, int8, uint8 or bool")
+float8_e4m3fn = _Missing("float8_e4m3fn", 1, "WGSL has no 8-bit floats; Kernel Lab's tensors are float32, float16, bfloat16, int32, int64, int8, uint8 or bool")
 
 
 def _kernel_lab_reset():
@@ -262,7 +267,8 @@ for _name in ["exp", "exp2", "log", "log2", "sqrt", "rsqrt", "sin", "cos", "tanh
               "round", "trunc", "reciprocal", "square", "sign", "logical_not", "isnan", "isinf", "relu", "sum", "mean", "prod",
               "any", "all", "var", "amax", "amin", "argmax", "argmin", "softmax", "log_softmax", "cumsum", "flatten", "reshape",
               "sort", "argsort", "permute", "transpose", "t", "unsqueeze", "squeeze", "clone", "add", "sub", "mul", "div",
-              "pow", "eq", "ne", "lt", "le", "gt", "ge", "remainder", "maximum", "minimum", "chunk", "split", "narrow", "mm"]:
+              "pow", "eq", "ne", "lt", "le", "gt", "ge", "remainder", "maximum", "minimum", "chunk", "split", "narrow", "mm",
+              "asin", "acos", "atan", "sinh", "cosh", "log1p", "expm1", "log10"]:
     globals()[_name] = _method(_name)
 del _name
 

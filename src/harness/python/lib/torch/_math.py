@@ -12,7 +12,8 @@ from ._tensor import Tensor, Size, not_implemented
 from ._autograd import refuse_grad
 
 _COMPARISONS = {"eq", "ne", "lt", "le", "gt", "ge", "logical_and", "logical_or", "logical_xor"}
-_FLOAT_UNARY = {"exp", "exp2", "log", "log2", "sqrt", "rsqrt", "sin", "cos", "tanh", "sigmoid", "silu", "gelu", "gelu_tanh", "erf", "reciprocal"}
+_FLOAT_UNARY = {"exp", "exp2", "log", "log2", "sqrt", "rsqrt", "sin", "cos", "tanh", "sigmoid", "silu", "gelu", "gelu_tanh", "erf", "reciprocal",
+                "asin", "acos", "atan", "sinh", "cosh", "log1p", "expm1", "log10"}
 
 
 def broadcast_shapes(*shapes):
@@ -271,7 +272,9 @@ def _install():
         setattr(Tensor, method + "_", (lambda op: lambda self, other, alpha=1: self._assign(self, binary(op, self, other if alpha == 1 else other * alpha)))(op))
     for method, op in {"mul": "mul", "div": "div", "pow": "pow", "maximum": "maximum", "minimum": "minimum", "eq": "eq", "ne": "ne", "lt": "lt", "le": "le", "gt": "gt", "ge": "ge", "remainder": "remainder"}.items():
         setattr(Tensor, method, (lambda op: lambda self, other: binary(op, self, other))(op))
-    for op in ["exp", "exp2", "log", "log2", "sqrt", "rsqrt", "sin", "cos", "tanh", "sigmoid", "abs", "neg", "floor", "ceil", "round", "trunc", "reciprocal", "square", "sign", "logical_not", "isnan", "isinf", "relu"]:
+    for op in ["exp", "exp2", "log", "log2", "sqrt", "rsqrt", "sin", "cos", "tanh", "sigmoid", "abs", "neg", "floor", "ceil", "round", "trunc",
+               "reciprocal", "square", "sign", "logical_not", "isnan", "isinf", "relu", "asin", "acos", "atan", "sinh", "cosh", "log1p", "expm1",
+               "log10"]:
         setattr(Tensor, op, (lambda op: lambda self: unary(op, self))(op))
     # In place: the op, then its result written into the tensor (a GPU kernel for GPU tensors: Tensor._assign).
     for method, op in {"__iadd__": "add", "__isub__": "sub", "__imul__": "mul", "__itruediv__": "div", "mul_": "mul", "div_": "div", "clamp_min_": "maximum", "clamp_max_": "minimum"}.items():
