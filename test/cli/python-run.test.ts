@@ -254,6 +254,13 @@ test("a mistake inside another module's @triton.jit helper is reported at the he
     const helper = path.join(folder, "xmod_helpers/lang.py");
     assert.match(report.traceback ?? "", new RegExp(`OutOfBoundsError: ${helper.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}:${load}:12: KL3101: clamp_kernel: .* loads X\\[1000\\] but X has 1000 elements.*\\(called at .*xmod-kernels\\.py:${call}:9\\)`), report.traceback);
   }
+  // The helper called twice, past the end only the second time: "called at" names the call that ran.
+  writeFileSync(file, script.replace("    x = tle.load_block(X, offs, mask)\n", "    x = tle.load_block(X, offs, mask)\n    x = x + 0.0 * tle.load_block(X, offs, offs < n + 5)\n"));
+  for (const cpu of [false, true]) {
+    const { report, outcome } = await run(file, { bench: "off", cpu });
+    assert.equal(outcome, "raised");
+    assert.match(report.traceback ?? "", new RegExp(`:${load}:12: KL3101: clamp_kernel: .* loads X\\[1000\\] .*\\(called at .*xmod-kernels\\.py:${call + 1}:19\\)`), report.traceback);
+  }
   writeFileSync(file, script);
   writeFileSync(path.join(folder, "xmod_helpers/lang.py"), lang.replace("return tl.program_id(axis)", "return tl.program_idx(axis)"));
   const { report, outcome } = await run(file, { bench: "off", cpu: true });
