@@ -7,7 +7,7 @@ import { nodeText, unsupported } from "./context";
 import { Codes } from "../diagnostics/codes";
 import { lowerExpr, lowerList } from "./expressions";
 import { literalValue } from "./literals";
-import { BUILTIN_CALLS, camelCase, DTYPES, SHAPE_METHODS } from "./names";
+import { BUILTIN_CALLS, camelCase, DTYPE_PREDICATES, DTYPES, SHAPE_METHODS } from "./names";
 import { children, dottedName, spanOf, stringValue, type SyntaxNode } from "./tree";
 import type { Span } from "../diagnostics/diagnostic";
 import type { PythonFile, PythonKernel } from "./module";
@@ -139,6 +139,18 @@ export function lowerCall(ctx: LowerContext, n: SyntaxNode): void {
       }
       return writeCall(ctx, span, `tl.${target.name}`, callee, undefined, positional, keywords, true);
     case "method": {
+      // A dtype's predicate (`x.dtype.is_fp16()`) stays a method: the kernel language decides it while compiling (semantics/members.ts).
+      if (DTYPE_PREDICATES.has(target.name)) {
+        return ctx.w.node(span, () => {
+          lowerExpr(ctx, target.object);
+          ctx.w.write(`.${target.name}(`);
+          positional.forEach((p, i) => {
+            if (i > 0) ctx.w.write(", ");
+            lowerExpr(ctx, p);
+          });
+          ctx.w.write(")");
+        });
+      }
       const name = target.name === "to" ? "cast" : camelCase(target.name);
       const shape = SHAPE_METHODS.has(target.name) && positional.length > 1 && !["TupleExpression", "ArrayExpression"].includes(positional[0].name);
       return writeCall(ctx, span, `tl.${name}`, callee, target.object, positional, keywords, true, shape);

@@ -184,6 +184,18 @@ test("kernel-library style: constexpr globals, libdevice imports, .to(tl.int64) 
   assert.match(report.stdout, /triton\.jit\(f\) and triton\.heuristics\(\.\.\.\)\(f\), libdevice\.tanh under a name of its own\n/);
 });
 
+test("kernel-library reductions: Welford by a multi-operand tl.reduce, argmax with its index and ties, a tuple scan, dtype predicates and limits.py-style helpers, on the GPU and with --cpu", async () => {
+  for (const cpu of [false, true]) {
+    const { report, outcome } = await run(path.join(PY, "reductions-library.py"), { bench: "off", cpu });
+    assert.equal(outcome, "ok", report.traceback);
+    assert.deepEqual(report.diagnostics, []);
+    assert.equal(report.checks.length, 4);
+    for (const check of report.checks) assert.ok(check.passed, JSON.stringify(check));
+    assert.deepEqual(report.launches.map((l) => l.grid), [[7, 1, 1]]);
+    assert.match(report.stdout, /Welford, argmax with ties, a tuple scan and dtype predicates match torch\n/);
+  }
+});
+
 test("kernels call @triton.jit functions of a package beside the script (FlagGems' tle.program_id, from mod import helper), on the GPU and with --cpu", async () => {
   for (const cpu of [false, true]) {
     const { report, outcome } = await run(path.join(PY, "xmod-kernels.py"), { bench: "off", cpu });
