@@ -281,6 +281,12 @@ export declare namespace tl {
   function fdiv(x: number, y: number, keywords?: { ieeeRounding?: boolean }): number;
   /** The high 32 bits of the 64-bit product of two i32/u32 (Triton `tl.umulhi`; unsigned product, on i32 the bits reinterpreted). */
   function umulhi(x: number, y: number): number;
+  /** Element-wise arc sine, in radians (Triton `libdevice.asin`; NaN outside [-1, 1]). */
+  function asin(x: number): number;
+  /** Element-wise arc cosine, in radians (Triton `libdevice.acos`; NaN outside [-1, 1]). */
+  function acos(x: number): number;
+  /** Element-wise arc tangent, in radians (Triton `libdevice.atan`). */
+  function atan(x: number): number;
   /** Element-wise `min(max(x, min), max)` (Triton `tl.clamp`); floats or integers. */
   function clamp(x: number, min: number, max: number, keywords?: NanKeywords): number;
 
@@ -673,6 +679,12 @@ declare namespace kl_libdevice {
   const tanhf: typeof tl.tanh;
   const powf: typeof tl.pow;
   const erff: typeof tl.erf;
+  const asin: typeof tl.asin;
+  const asinf: typeof tl.asin;
+  const acos: typeof tl.acos;
+  const acosf: typeof tl.acos;
+  const atan: typeof tl.atan;
+  const atanf: typeof tl.atan;
 }
 export import libdevice = kl_libdevice;
 

@@ -2,6 +2,7 @@
 // added once, after the bindings, when some line of the body calls one of its functions.
 
 import { ERF_WGSL, POW_WGSL, ROUNDED_WGSL } from "./special-math";
+import { INVERSE_TRIG_WGSL } from "./inverse-trig";
 import { PHILOX_N_ROUNDS_WGSL, PHILOX_ROUNDS_WGSL, UMULHI_WGSL } from "./philox-wgsl";
 import { RANDN_WGSL } from "./random";
 
@@ -14,6 +15,7 @@ const HELPERS: readonly { wgsl: string; neededBy: readonly string[] }[] = [
   { wgsl: ERF_WGSL, neededBy: ["kl_erf("] },
   { wgsl: POW_WGSL, neededBy: ["kl_pow("] },
   { wgsl: ROUNDED_WGSL, neededBy: ["kl_div_rn(", "kl_sqrt_rn("] },
+  { wgsl: INVERSE_TRIG_WGSL, neededBy: ["kl_asin(", "kl_acos(", "kl_atan("] },
 ];
 
 /** The helper functions `body` calls, as lines of WGSL (none when it calls none). */

@@ -16,6 +16,10 @@ export const SPECIAL_MATH_WGSL: Record<SpecialMathFn, (args: readonly string[], 
   clamp: (args) => `min(max(${args[0]}, ${args[1]}), ${args[2]})`,
   divRn: (args, t) => (t === "f32" ? `kl_div_rn(${args[0]}, ${args[1]})` : `${t}(kl_div_rn(f32(${args[0]}), f32(${args[1]})))`),
   sqrtRn: (args, t) => (t === "f32" ? `kl_sqrt_rn(${args[0]})` : `${t}(kl_sqrt_rn(f32(${args[0]})))`),
+  // inverse-trig.ts: Cephes' polynomials, not WGSL's builtins (4096 ULP allowed).
+  asin: (args, t) => (t === "f32" ? `kl_asin(${args[0]})` : `${t}(kl_asin(f32(${args[0]})))`),
+  acos: (args, t) => (t === "f32" ? `kl_acos(${args[0]})` : `${t}(kl_acos(f32(${args[0]})))`),
+  atan: (args, t) => (t === "f32" ? `kl_atan(${args[0]})` : `${t}(kl_atan(f32(${args[0]})))`),
 };
 
 // tl.div_rn / tl.sqrt_rn: WGSL's x / y (2.5 ULP) and sqrt (inherited from inverseSqrt) are not

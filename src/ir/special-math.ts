@@ -73,4 +73,7 @@ export const SPECIAL_MATH_ARITHMETIC: Record<SpecialMathFn, Entry> = {
   // Correctly rounded: a double's quotient or root of two floats rounds to the nearest float (no double-rounding error).
   divRn: { arity: 2, op: floatFn((a, b) => a / b) },
   sqrtRn: { arity: 1, op: floatFn(Math.sqrt) },
+  asin: { arity: 1, op: floatFn(Math.asin) },
+  acos: { arity: 1, op: floatFn(Math.acos) },
+  atan: { arity: 1, op: floatFn(Math.atan) },
 };

@@ -20,13 +20,19 @@ interface Keyword {
 
 type Callee =
   | { kind: "tl"; name: string }
+  /** `libdevice.fast_expf(x)`: tl's math namespace and the name as written (`fnNode`, where a fix edits it). */
+  | { kind: "math"; namespace: "math" | "extra.libdevice"; fnNode: SyntaxNode }
   | { kind: "method"; object: SyntaxNode; name: string }
   | { kind: "helper"; name: string }
   | { kind: "conversion"; to: "f32" | "i32" }
   | { kind: "otherModule"; module: string; name: string }
   | { kind: "external"; file: PythonFile; kernel: PythonKernel }
   | { kind: "range" }
+  | { kind: "isinstance" }
   | { kind: "unknown" };
+
+/** A tensor descriptor's methods, written as methods in the TypeScript (no tl.* function of tensors has these names). */
+const DESCRIPTOR_METHODS: ReadonlySet<string> = new Set(["load", "store"]);
 
 const MATH_SUFFIXES = ["math", "extra.libdevice", "extra.cuda.libdevice", "extra.hip.libdevice"];
 
@@ -48,6 +54,7 @@ function resolve(ctx: LowerContext, callee: SyntaxNode): Callee {
     if (name === "float") return { kind: "conversion", to: "f32" };
     if (name === "int") return { kind: "conversion", to: "i32" };
     if (name === "range") return { kind: "range" };
+    if (name === "isinstance") return { kind: "isinstance" };
     // `get_dtype_min(x.dtype)` with `from flag_gems.utils.limits import get_dtype_min`: another module's function.
     const from = imports.others.get(name);
     if (from !== undefined) return { kind: "otherModule", module: from, name };
@@ -57,7 +64,12 @@ function resolve(ctx: LowerContext, callee: SyntaxNode): Callee {
     const head = dotted.slice(0, -1).join(".");
     const fn = dotted[dotted.length - 1];
     const tlHead = [...imports.tl, "triton.language", ...[...imports.triton].map((t) => `${t}.language`)];
-    if (isTl(head) || imports.math.has(head) || tlHead.some((t) => MATH_SUFFIXES.some((s) => head === `${t}.${s}`))) return { kind: "tl", name: camelCase(fn) };
+    if (isTl(head)) return { kind: "tl", name: camelCase(fn) };
+    // libdevice / tl.math names go to the kernel language's math namespaces as written (fast_expf is
+    // tl.exp there; tan is KL1005 saying what to write instead): semantics/math-names.ts.
+    const suffix = tlHead.map((t) => MATH_SUFFIXES.find((s) => head === `${t}.${s}`)).find((s) => s !== undefined);
+    const fnNode = children(callee).at(-1);
+    if ((imports.math.has(head) || suffix) && fnNode) return { kind: "math", namespace: suffix === "math" ? "math" : "extra.libdevice", fnNode };
     if (imports.triton.has(head) || head === "triton") return fn === "cdiv" ? { kind: "tl", name: "cdiv" } : { kind: "unknown" };
     // `m.helper(…)` with `import pkg.mod as m`, `pkg.mod.helper(…)` with `import pkg.mod`, `tle.program_id(0)` with `from pkg import tle`.
     const module = imports.modules.get(dotted[0]);
@@ -138,6 +150,13 @@ export function lowerCall(ctx: LowerContext, n: SyntaxNode): void {
         });
       }
       return writeCall(ctx, span, `tl.${target.name}`, callee, undefined, positional, keywords, true);
+    case "math": {
+      const writeName = () => ctx.w.node(spanOf(callee), () => {
+        ctx.w.write(`tl.${target.namespace}.`);
+        ctx.w.token(nodeText(ctx, target.fnNode), spanOf(target.fnNode));
+      });
+      return writeCall(ctx, span, writeName, callee, undefined, positional, keywords, true);
+    }
     case "method": {
       // A dtype's predicate (`x.dtype.is_fp16()`) stays a method: the kernel language decides it while compiling (semantics/members.ts).
       if (DTYPE_PREDICATES.has(target.name)) {
@@ -151,6 +170,8 @@ export function lowerCall(ctx: LowerContext, n: SyntaxNode): void {
           ctx.w.write(")");
         });
       }
+      // A tensor descriptor's methods stay methods (semantics/members.ts): desc.load(offsets), desc.store(offsets, value).
+      if (DESCRIPTOR_METHODS.has(target.name)) return writeCall(ctx, span, undefined, callee, undefined, positional, keywords, true);
       const name = target.name === "to" ? "cast" : camelCase(target.name);
       const shape = SHAPE_METHODS.has(target.name) && positional.length > 1 && !["TupleExpression", "ArrayExpression"].includes(positional[0].name);
       return writeCall(ctx, span, `tl.${name}`, callee, target.object, positional, keywords, true, shape);
@@ -176,6 +197,8 @@ export function lowerCall(ctx: LowerContext, n: SyntaxNode): void {
     }
     case "range":
       return unsupported(ctx, n, "range() outside a for loop's header", "write `for i in range(…):`");
+    case "isinstance":
+      return lowerIsinstance(ctx, n, positional, keywords);
     case "otherModule":
       ctx.log.error(
         Codes.pythonOtherModule,
@@ -188,6 +211,28 @@ export function lowerCall(ctx: LowerContext, n: SyntaxNode): void {
     case "unknown":
       return writeCall(ctx, span, undefined, callee, undefined, positional, keywords, false);
   }
+}
+
+/** Triton's classes a kernel's `isinstance` tests for (semantics/tensor-descriptors.ts), by their names under tl or triton.language.core. */
+const TL_CLASSES = new Set(["tensor_descriptor", "tensor_descriptor_base", "tensor", "tuple", "dtype"]);
+
+/** `isinstance(x, tl.tensor_descriptor)` → `(x instanceof tl.tensorDescriptor)`, decided while compiling. */
+function lowerIsinstance(ctx: LowerContext, n: SyntaxNode, positional: readonly SyntaxNode[], keywords: readonly Keyword[]): void {
+  const [value, cls] = positional;
+  const dotted = cls ? dottedName(ctx.text, cls) : undefined;
+  const name = dotted?.[dotted.length - 1];
+  const head = dotted?.slice(0, -1).join(".");
+  const tl = head !== undefined && (ctx.file.imports.tl.has(head) || head === "tl" || /(^|\.)language(\.core)?$/.test(head));
+  if (positional.length !== 2 || keywords.length > 0 || !name || !tl || !TL_CLASSES.has(name)) {
+    return unsupported(ctx, n, "this isinstance", "in a kernel isinstance tests a value for one of tl.tensor_descriptor, tl.tensor, tl.tuple or tl.dtype");
+  }
+  ctx.w.node(spanOf(n), () => {
+    ctx.w.write("(");
+    lowerExpr(ctx, value);
+    ctx.w.write(" instanceof ");
+    ctx.w.token(`tl.${camelCase(name)}`, spanOf(cls));
+    ctx.w.write(")");
+  });
 }
 
 /**
@@ -216,7 +261,8 @@ function defaultsLeftOut(ctx: LowerContext, helper: string, positional: readonly
 function writeCall(
   ctx: LowerContext,
   span: { start: number; end: number },
-  name: string | undefined,
+  /** The callee as written (undefined), a name, or a function that writes it. */
+  name: string | undefined | (() => void),
   callee: SyntaxNode,
   receiver: SyntaxNode | undefined,
   positional: readonly SyntaxNode[],
@@ -229,6 +275,7 @@ function writeCall(
   const { w } = ctx;
   w.node(span, () => {
     if (name === undefined) lowerExpr(ctx, callee);
+    else if (typeof name === "function") name();
     else w.token(name, spanOf(callee));
     w.write("(");
     let first = true;

@@ -16,13 +16,16 @@ import { helpersOf, type PythonFile, type PythonKernel } from "./module";
 import { tsName } from "./names";
 import { inPythonSpelling } from "./spelling";
 import type { SourceMap } from "./writer";
+import type { DescriptorArg } from "./descriptors";
 
 /** What a launch passes for a non-constexpr parameter. */
 export type PythonArgType =
   | { kind: "pointer"; dtype: PointeeDtype }
   | { kind: "scalar"; dtype: "i32" | "u32" | "f32" }
   /** `None` for a pointer parameter: Triton makes it a constexpr None (`if bias_ptr is not None:`). */
-  | { kind: "none" };
+  | { kind: "none" }
+  /** A host TensorDescriptor (descriptors.ts): its base pointer's dtype, block shape and padding. */
+  | DescriptorArg;
 
 export interface PythonCompileResult {
   /** Undefined when there are errors. */
@@ -63,6 +66,7 @@ export function compilePythonKernel(
   const problems: Diagnostic[] = [];
   const annotations = new Map<string, string>();
   const known = new Map<string, PyConst>();
+  const descriptors = new Map<string, DescriptorArg>();
   const numeric: Record<string, number> = {};
   for (const p of kernel.params) {
     if (p.constexpr) {
@@ -93,6 +97,10 @@ export function compilePythonKernel(
         known.set(p.name, null);
         numeric[p.name] = 0;
         break;
+      case "descriptor":
+        annotations.set(p.name, `Ptr<${arg.dtype}>`);
+        descriptors.set(p.name, arg);
+        break;
     }
   }
   for (const name of [NUM_WARPS, NUM_STAGES]) {
@@ -100,7 +108,7 @@ export function compilePythonKernel(
     if (typeof v === "number" && !kernel.params.some((p) => p.name === name)) numeric[name] = v;
   }
   if (problems.length > 0) return { diagnostics: problems, toPython: identity };
-  const functions: FunctionToLower[] = [{ kernel, annotations, known }];
+  const functions: FunctionToLower[] = [{ kernel, annotations, known, descriptors }];
   for (const helper of helpersOf(file, kernel)) {
     // Helpers stay generic: Triton passes blocks to their constexpr parameters too (tutorial 06's offs_m).
     functions.push({ kernel: helper, annotations: new Map(), known: new Map() });

@@ -256,7 +256,7 @@ function lowerBoolean(ctx: LowerContext, n: SyntaxNode): void {
 }
 
 /** The properties of values and dtypes the kernel language reads as Triton does. */
-const MEMBERS: ReadonlySet<string> = new Set(["dtype", "type", "shape", "element_ty", "scalar", "primitive_bitwidth", "int_bitwidth", "value"]);
+const MEMBERS: ReadonlySet<string> = new Set(["dtype", "type", "shape", "element_ty", "scalar", "primitive_bitwidth", "int_bitwidth", "value", "strides", "block_shape", "block_type", "load", "store"]);
 
 function lowerMember(ctx: LowerContext, n: SyntaxNode): void {
   const kids = children(n);

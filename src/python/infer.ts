@@ -15,7 +15,7 @@ import { camelCase } from "./names";
 import { children, dottedName, parts, textOf, walk, type SyntaxNode } from "./tree";
 import { keywordArgs } from "./signature";
 
-const ADDRESS_TAKERS = new Set(["load", "store", "makeBlockPtr", "atomicAdd", "atomicMax", "atomicMin", "atomicAnd", "atomicOr", "atomicXor", "atomicXchg", "atomicCas"]);
+const ADDRESS_TAKERS = new Set(["load", "store", "makeBlockPtr", "makeTensorDescriptor", "atomicAdd", "atomicMax", "atomicMin", "atomicAnd", "atomicOr", "atomicXor", "atomicXchg", "atomicCas"]);
 /** tl.* functions that give back their first argument's pointers (reshaped or hinted). */
 const PASS_THROUGH = new Set(["expandDims", "broadcastTo", "reshape", "view", "multipleOf", "maxContiguous", "maxConstancy", "advance"]);
 
@@ -27,6 +27,7 @@ export function pointerParams(file: PythonFile, kernel: PythonKernel, seen = new
   const params = new Set(kernel.params.map((p) => p.name));
   const assignments = new Map<string, SyntaxNode[]>();
   const addressRoots: SyntaxNode[] = [];
+  const innerPointers = new Map<string, Set<string>>();
   if (!body) return new Set();
   walk(body, (n) => {
     if (n.name === "AssignStatement") {
@@ -51,8 +52,11 @@ export function pointerParams(file: PythonFile, kernel: PythonKernel, seen = new
       const external = !own && name ? externalCallee(modules, file, name) : undefined;
       const helper = own ?? external?.kernel;
       const helperFile = own ? file : external?.file;
-      if (helper && helperFile && !seen.has(`${helperFile.fileName}\0${helper.name}`)) {
-        const inner = pointerParams(helperFile, helper, seen, takers, modules);
+      const key = helper && helperFile ? `${helperFile.fileName}\0${helper.name}` : "";
+      if (helper && helperFile && !seen.has(key)) {
+        // Each call of a helper makes its arguments pointers (tutorial 06 calls _maybe_make_tensor_desc four times): its own result is kept.
+        const inner = innerPointers.get(key) ?? pointerParams(helperFile, helper, new Set(seen), takers, modules);
+        innerPointers.set(key, inner);
         helper.params.forEach((p, i) => {
           const arg = args[i] ?? keywords.get(p.name);
           if (inner.has(p.name) && arg) addressRoots.push(arg);
@@ -111,10 +115,16 @@ export function assumedArgTypes(file: PythonFile, kernel: PythonKernel): Record<
   const integers = pointerParams(file, kernel, new Set(), new Set(["atomicCas", "atomicXchg", "atomicAnd", "atomicOr", "atomicXor"]));
   const launches = file.launches.filter((l) => l.kernel === kernel.name);
   const types: Record<string, PythonArgType> = {};
+  const descriptors = descriptorParams(file, kernel);
   kernel.params.forEach((p, i) => {
     if (p.constexpr) return;
     if (pointers.has(p.name)) {
       types[p.name] = { kind: "pointer", dtype: integers.has(p.name) ? "i32" : "f32" };
+      return;
+    }
+    const rank = descriptors.get(p.name);
+    if (rank !== undefined) {
+      types[p.name] = { kind: "descriptor", dtype: "f32", blockShape: Array.from({ length: rank }, () => PLACEHOLDER), padding: "zero" };
       return;
     }
     const passed = launches.map((l) => (i < l.args.length ? l.args[i].value : l.keywords[p.name]));
@@ -126,6 +136,27 @@ export function assumedArgTypes(file: PythonFile, kernel: PythonKernel): Record<
 }
 
 export const PLACEHOLDER = 16;
+
+/**
+ * The parameters a kernel reads or writes as tensor descriptors (`a_desc.load([m, k])`, tutorial
+ * 09's host TensorDescriptor arguments), with the rank their offsets give: `check` assumes a
+ * descriptor of f32 with blocks of 16 on each axis.
+ */
+function descriptorParams(file: PythonFile, kernel: PythonKernel): Map<string, number> {
+  const text = file.text;
+  const params = new Set(kernel.params.map((p) => p.name));
+  const found = new Map<string, number>();
+  const body = children(kernel.node).find((c) => c.name === "Body");
+  if (body) walk(body, (n) => {
+    if (n.name !== "CallExpression") return;
+    const [callee, argList] = children(n);
+    const name = dottedName(text, callee);
+    if (!name || name.length !== 2 || !params.has(name[0]) || (name[1] !== "load" && name[1] !== "store") || found.has(name[0])) return;
+    const offsets = argList ? keywordArgs(text, argList).positional[0] : undefined;
+    if (offsets?.name === "ArrayExpression" || offsets?.name === "TupleExpression") found.set(name[0], parts(offsets).length);
+  });
+  return found;
+}
 
 /** The sets of constexpr values `check` compiles a kernel with: one per launch in the file, or one. */
 export function assumedConstexprs(file: PythonFile, kernel: PythonKernel): Record<string, PyConst>[] {

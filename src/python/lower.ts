@@ -12,6 +12,7 @@ import { lowerBlock } from "./statements";
 import { children, spanOf, type SyntaxNode } from "./tree";
 import { TsWriter, type SourceMap } from "./writer";
 import { Externals } from "./externals";
+import { writeDescriptorParams, writeDescriptorPrologue, type DescriptorArg } from "./descriptors";
 
 export interface FunctionToLower {
   kernel: PythonKernel;
@@ -19,6 +20,8 @@ export interface FunctionToLower {
   annotations: ReadonlyMap<string, string>;
   /** Constexpr parameters whose value is known (None and strings are decided while lowering). */
   known: ReadonlyMap<string, PyConst>;
+  /** Parameters given a host TensorDescriptor (descriptors.ts): the base pointer plus its shape and stride scalars. */
+  descriptors?: ReadonlyMap<string, DescriptorArg>;
 }
 
 export interface LoweredFile {
@@ -81,8 +84,14 @@ function lowerFunction(w: TsWriter, log: DiagnosticLog, file: PythonFile, prefix
       if (i > 0) w.write(", ");
       const annotation = f.annotations.get(p.name);
       w.token(`${tsName(p.name)}${annotation ? `: ${annotation}` : ""}`, p.span);
+      const descriptor = f.descriptors?.get(p.name);
+      if (descriptor) writeDescriptorParams(w, tsName(p.name), descriptor);
     });
     w.write(") {\n");
+    for (const p of k.params) {
+      const descriptor = f.descriptors?.get(p.name);
+      if (descriptor) writeDescriptorPrologue(w, tsName(p.name), descriptor, p.span);
+    }
     lowerBlock(ctx, body, "  ");
     w.write("})");
   });

@@ -5,6 +5,7 @@
 import type { Diagnostic, Span } from "../diagnostics/diagnostic";
 import { DiagnosticLog } from "../diagnostics/diagnostic";
 import { Codes } from "../diagnostics/codes";
+import { mathFunction } from "../semantics/math-names";
 import type { Tree } from "@lezer/common";
 import { literalValue, type ConstScope, type PyConst } from "./literals";
 import { bodyStatements, children, dottedName, firstError, parsePython, parts, spanOf, stringValue, textOf, type SyntaxNode } from "./tree";
@@ -150,11 +151,17 @@ function tlFunction(dotted: string[] | undefined, imports: PythonImports): strin
   const head = dotted.slice(0, -1);
   const fn = dotted[dotted.length - 1];
   const headText = head.join(".");
-  if (imports.math.has(headText)) return fn;
+  if (imports.math.has(headText)) return libdeviceFunction(fn);
   const tl = imports.tl.has(head[0]) ? ["triton", "language"] : head[0] === "triton" || imports.triton.has(head[0]) ? ["triton"] : undefined;
   if (!tl) return undefined;
   const full = [...tl, ...head.slice(1)].join(".");
-  return full === "triton.language" || MATH_MODULES.has(full) || full === "triton.language.extra.libdevice" ? fn : undefined;
+  if (full === "triton.language") return fn;
+  return MATH_MODULES.has(full) || full === "triton.language.extra.libdevice" ? libdeviceFunction(fn) : undefined;
+}
+
+/** A libdevice / tl.math name as the tl.* function that computes it (`fast_expf` → `exp`), or itself when there's none. */
+function libdeviceFunction(name: string): string {
+  return mathFunction(name) ?? name;
 }
 
 const MATH_MODULES = new Set(["triton.language.math", "triton.language.extra.libdevice", "triton.language.extra.cuda.libdevice", "triton.language.extra.hip.libdevice"]);
@@ -216,7 +223,8 @@ function readImport(text: string, s: SyntaxNode, imports: PythonImports): void {
     if (full === "triton") imports.triton.add(local);
     else if (full === "triton.language") imports.tl.add(local);
     else if (MATH_MODULES.has(full)) imports.math.add(local);
-    else if (from !== undefined && (from === "triton" || from === "triton.language" || MATH_MODULES.has(from))) imports.functions.set(local, item.name);
+    else if (from !== undefined && MATH_MODULES.has(from)) imports.functions.set(local, libdeviceFunction(item.name));
+    else if (from !== undefined && (from === "triton" || from === "triton.language")) imports.functions.set(local, item.name);
     else if (from !== undefined && !from.startsWith("triton")) imports.others.set(local, from);
   }
 }

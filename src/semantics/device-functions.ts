@@ -72,7 +72,7 @@ function recursive(ctx: LoweringContext, helper: KernelSource, span: Span): bool
 /** Lowers `helper`'s body with `bindings` as its parameters: the frame with its result, undefined after an error. */
 function inline(ctx: LoweringContext, helper: KernelSource, bindings: Map<string, Binding>, span: Span): { result?: Lowered; returns?: boolean } | undefined {
   const before = ctx.log.diagnostics.length;
-  const frame: { kernel: KernelSource; span: Span; result?: Lowered; returns?: boolean } = { kernel: helper, span };
+  const frame: LoweringContext["calls"][number] = { kernel: helper, span };
   ctx.calls.push(frame);
   try {
     ctx.isolated(bindings, () => lowerHelperBody(ctx, helper));

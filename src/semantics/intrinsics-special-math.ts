@@ -70,4 +70,7 @@ export const SPECIAL_MATH_INTRINSICS: Record<string, Intrinsic> = {
   fdiv,
   divRn: naryMath("divRn", 2, ["x", "y"], true, "(x, y)"),
   sqrtRn: floatMath("sqrtRn"),
+  asin: floatMath("asin"),
+  acos: floatMath("acos"),
+  atan: floatMath("atan"),
 };

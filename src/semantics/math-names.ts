@@ -11,7 +11,7 @@ export const MATH_NAMES: Readonly<Record<string, string>> = {
   exp: "exp", exp2: "exp2", log: "log", log2: "log2", sqrt: "sqrt", rsqrt: "rsqrt", tanh: "tanh",
   pow: "pow", fma: "fma", fma_rn: "fma", fdiv: "fdiv", div_rn: "divRn", sqrt_rn: "sqrtRn",
   umulhi: "umulhi", mulhi: "umulhi", cdiv: "cdiv", max: "maximum", fmax: "maximum", min: "minimum", fmin: "minimum",
-  sigmoid: "sigmoid", clamp: "clamp",
+  sigmoid: "sigmoid", clamp: "clamp", asin: "asin", asinf: "asin", acos: "acos", acosf: "acos", atan: "atan", atanf: "atan",
   fast_expf: "exp", fast_exp2f: "exp2", fast_logf: "log", fast_log2f: "log2", fast_powf: "pow",
   fast_sinf: "sin", fast_cosf: "cos", fast_dividef: "fdiv", fast_tanhf: "tanh",
   expf: "exp", exp2f: "exp2", logf: "log", log2f: "log2", sqrtf: "sqrt", rsqrtf: "rsqrt", tanhf: "tanh", powf: "pow", erff: "erf",

@@ -10,6 +10,11 @@ const INSTEAD: Readonly<Record<string, string>> = {
   // Triton functions with no WGSL meaning (docs/LANGUAGE.md §2.1).
   inlineAsmElementwise: "it runs PTX or GCN assembly, which WGSL can't express; write the element-wise computation with operators and tl.* functions",
   dotScaled: "it multiplies microscaled fp4/fp8 formats (MX), which WGSL has no types for; dequantise to f16/f32 and use tl.dot",
+  // Tutorial 08's grouped GEMM loads each matrix's address from an int64 tensor of data_ptr()s.
+  pointerType:
+    "it makes a pointer of an integer address, and WGSL has no addresses: a kernel reaches memory only through the buffers bound " +
+    "to its launch (WebGPU has no device addresses to load from a tensor); pass each tensor as an argument (a launch per matrix, " +
+    "or the matrices concatenated into one tensor with their offsets in another)",
 };
 
 /**

@@ -113,13 +113,17 @@ test("a mask that lets the last block run past the end stops with KL3101 at the 
   }
 });
 
-test("kernel-lab run FILE.py: exit 1 and the traceback on a KL3101; --json has docs/LANGUAGE.md §4.1's keys", () => {
+test("kernel-lab run FILE.py: exit 1 and the traceback on a KL3101; --debug's step lines come from both threads; --json has docs/LANGUAGE.md §4.1's keys", () => {
   const file = variant("mask-cli.py", "mask = offs < n", "mask = offs <= n");
-  const r = spawnSync(process.execPath, ["bin/kernel-lab.js", "run", file, "--bench", "off"], { cwd: root, env, encoding: "utf8", timeout: 300_000 });
+  const r = spawnSync(process.execPath, ["bin/kernel-lab.js", "run", file, "--bench", "off", "--debug"], { cwd: root, env, encoding: "utf8", timeout: 300_000 });
   assert.equal(r.status, 1, r.stderr);
   assert.match(r.stderr, /Traceback \(most recent call last\):/);
   assert.match(r.stderr, /KL3101/);
   assert.match(r.stderr, /benchmarks: off \(--bench\)/);
+  // The Python thread is started before the arguments are parsed (prestart-python.ts): its lines too.
+  for (const step of [/Python thread started \(Python thread\)/, /Pyodide loaded \(\w+\) \(Python thread\)/, /torch and triton imported .* \(Python thread\)/, /script started$/]) {
+    assert.match(r.stderr, new RegExp(`^kernel-lab: \\d+\\.\\d ms: .*${step.source}`, "m"), r.stderr);
+  }
   // A fresh cache folder: the first start is cold and writes Pyodide's memory snapshot; the next restores it.
   const cache = { ...env, KERNEL_LAB_CACHE_DIR: mkdtempSync(path.join(os.tmpdir(), "kernel-lab-cache-")) };
   const runJson = () => spawnSync(process.execPath, ["bin/kernel-lab.js", "run", path.join(PY, "learner-add.py"), "--json"], { cwd: root, env: cache, encoding: "utf8", timeout: 300_000 });
@@ -196,6 +200,27 @@ test("kernel-library reductions: Welford by a multi-operand tl.reduce, argmax wi
   }
 });
 
+test("tutorial 07's idiom: libdevice.asin/acos/atan in a kernel, launched with and without extern_libs={'libdevice': path}, on the GPU and with --cpu", async () => {
+  for (const cpu of [false, true]) {
+    const { report, outcome } = await run(path.join(PY, "libdevice-extern.py"), { bench: "off", cpu });
+    assert.equal(outcome, "ok", report.traceback);
+    assert.deepEqual(report.checks.map((c) => c.passed), [true, true, true, true]);
+    assert.equal(report.launches.length, 2);
+    assert.match(report.stdout, /NotImplementedError: extern_libs names 'mylib': Kernel Lab compiles kernels to WGSL and links no LLVM bitcode/);
+  }
+});
+
+test("Liger-style host code: a Function with several outputs (one None), an input rotated in place and returned, torch.sort before tl.cumsum, torch.add(out=)", async () => {
+  const { report, outcome } = await run(path.join(PY, "library-autograd.py"), { bench: "off" });
+  assert.equal(outcome, "ok", report.traceback);
+  assert.deepEqual(report.diagnostics, []);
+  assert.equal(report.checks.length, 9);
+  assert.ok(report.checks.every((c) => c.passed), JSON.stringify(report.checks));
+  // Forward twice, backward twice (through b alone, then through both), each a kernel of its own.
+  assert.deepEqual(report.launches.slice(0, 4).map((l) => l.kernel), ["scale_and_square", "scale_and_square_backward", "scale_and_square", "scale_and_square_backward"]);
+  assert.match(report.stdout, /through torch\.autograd\.backward on both\n.*stays a leaf and gets its gradient\nrows sorted by torch\.sort.*\ntorch\.add\(input=, other=, out=, alpha=\), view_as, is_complex\n/);
+});
+
 test("kernels call @triton.jit functions of a package beside the script (FlagGems' tle.program_id, from mod import helper), on the GPU and with --cpu", async () => {
   for (const cpu of [false, true]) {
     const { report, outcome } = await run(path.join(PY, "xmod-kernels.py"), { bench: "off", cpu });
@@ -240,6 +265,13 @@ test("a mistake inside another module's @triton.jit helper is reported at the he
     assert.equal(outcome, "raised");
     const helper = path.join(folder, "xmod_helpers/lang.py");
     assert.match(report.traceback ?? "", new RegExp(`OutOfBoundsError: ${helper.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}:${load}:12: KL3101: clamp_kernel: .* loads X\\[1000\\] but X has 1000 elements.*\\(called at .*xmod-kernels\\.py:${call}:9\\)`), report.traceback);
+  }
+  // The helper called twice, past the end only the second time: "called at" names the call that ran.
+  writeFileSync(file, script.replace("    x = tle.load_block(X, offs, mask)\n", "    x = tle.load_block(X, offs, mask)\n    x = x + 0.0 * tle.load_block(X, offs, offs < n + 5)\n"));
+  for (const cpu of [false, true]) {
+    const { report, outcome } = await run(file, { bench: "off", cpu });
+    assert.equal(outcome, "raised");
+    assert.match(report.traceback ?? "", new RegExp(`:${load}:12: KL3101: clamp_kernel: .* loads X\\[1000\\] .*\\(called at .*xmod-kernels\\.py:${call + 1}:19\\)`), report.traceback);
   }
   writeFileSync(file, script);
   writeFileSync(path.join(folder, "xmod_helpers/lang.py"), lang.replace("return tl.program_id(axis)", "return tl.program_idx(axis)"));
@@ -305,7 +337,18 @@ test("NaN is true wherever a float becomes a truth value (if, while, not, and/or
   }
 });
 
-test("torch outside the subset (a function, a Tensor method, an F op) raises NotImplementedError naming it, also an AttributeError", async () => {
+test("tensor descriptors: a host TensorDescriptor and one made in the kernel (isinstance), padding nan, unaligned strides refused, a shape past the tensor KL3101 at the load; on the GPU and with --cpu", async () => {
+  for (const cpu of [false, true]) {
+    const { report, outcome } = await run(path.join(PY, "tensor-descriptors.py"), { bench: "off", cpu });
+    assert.equal(outcome, "ok", `cpu=${cpu}: ${report.traceback}`);
+    assert.deepEqual(report.diagnostics, []);
+    assert.deepEqual(report.launches.map((l) => l.kernel), ["matmul_kernel", "matmul_kernel", "shifted_copy_kernel"]);
+    assert.match(report.stdout, /descriptor matmul, host and device descriptors: match\npadding nan past the end: match\nunaligned strides: strides must be 16-byte aligned\n/);
+    assert.match(report.stdout, /a shape past the tensor: \S*tensor-descriptors\.py:57:28: KL3101: shifted_copy_kernel: .* loads x_desc\[40\] but x_desc has 40 elements/);
+  }
+});
+
+test("torch outside the subset (a function, a Tensor method, an F op, a name in torch.cuda, autograd, testing, amp, backends, compiler, distributed) raises NotImplementedError naming it, also an AttributeError", async () => {
   const { report, outcome } = await run(path.join(PY, "outside-subset.py"), { cpu: true, bench: "off" });
   assert.equal(outcome, "ok", report.traceback);
   assert.match(report.stdout, /outside the subset: NotImplementedError, named/);
@@ -323,6 +366,22 @@ test("torch ops on GPU tensors copy only a CPU-made operand up and the scalars r
   const [got, expected] = [values(gpu.report.stdout), values(cpu.report.stdout)];
   assert.equal(got.length, 2);
   for (let i = 0; i < 2; i++) assert.ok(Math.abs(got[i] - expected[i]) <= 1e-5 * Math.abs(expected[i]), `${got[i]} vs ${expected[i]}`);
+});
+
+test("@triton.autotune's do_bench, warmup/rep, use_cuda_graph and cache_results (a second autotuner launches the remembered pick untimed); best_config, configs, cache, configs_timings as Triton's", async () => {
+  // A fresh cache folder for this run only: the remembered pick outlives it.
+  const before = process.env.KERNEL_LAB_CACHE_DIR;
+  process.env.KERNEL_LAB_CACHE_DIR = mkdtempSync(path.join(os.tmpdir(), "kernel-lab-autotune-results-"));
+  try {
+    const { report, outcome } = await run(path.join(PY, "autotune-options.py"), { bench: "quick" });
+    assert.equal(outcome, "ok", report.traceback);
+    assert.match(report.stdout, /do_bench picked BLOCK: 128, .*\nwarmup and rep \(5, 20\)\nuse_cuda_graph accepted\ncache_results: remembered BLOCK: 256, /);
+    const cache = JSON.parse(readFileSync(path.join(process.env.KERNEL_LAB_CACHE_DIR, "autotune.json"), "utf8")) as { entries: Record<string, { run: string; picked: Record<string, number> }> };
+    assert.deepEqual(Object.values(cache.entries).map((e) => [e.run, e.picked.BLOCK]), [["scale_kernel key=1000, torch.float32, torch.float32 (timed by Python)", 256]]);
+  } finally {
+    if (before === undefined) delete process.env.KERNEL_LAB_CACHE_DIR;
+    else process.env.KERNEL_LAB_CACHE_DIR = before;
+  }
 });
 
 test("@triton.autotune times configs on the script's own tensors, as Triton: reset_to_zero, restore_value, Config(pre_hook), pre_hook/post_hook and prune_configs_by keep the results right, on the GPU and with --cpu", async () => {

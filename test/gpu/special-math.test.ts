@@ -1,8 +1,9 @@
-// tl.exp2, log2, tanh, erf, pow, fdiv, umulhi, clamp and tl.cdiv on blocks, run on the GPU
+// tl.exp2, log2, tanh, erf, pow, asin, acos, atan, fdiv, umulhi, clamp and tl.cdiv on blocks, run on the GPU
 // (lavapipe in CI) and on the CPU interpreter with fresh random inputs, at sizes that are not
 // multiples of the block, into poisoned outputs, against float64 references. Tolerances (GPU and
 // CPU alike): exp2 rtol 4e-6 (WGSL allows 3 + 2|x| ulp, |x| ≤ 8); log2 1e-6 abs + rel; tanh 2e-6
 // abs; erf 5e-7 abs (the approximation's 1.5e-7 and f32 rounding); pow rtol 1e-5 (|y log2 x| ≤ 6);
+// asin + 4 acos 2e-6 abs (a few ULP of values up to 4π); atan 4e-7 abs + rel;
 // fdiv rtol 1e-6 (2.5 ulp); umulhi, clamp and cdiv exact.
 
 import { test } from "node:test";
@@ -86,6 +87,19 @@ const CASES: Case[] = [
     body: `${OFFS}\ntl.store(out + offs, tl.pow(tl.load(x + offs, mask), tl.load(y + offs, mask)), mask);`, block: 4, n: 7,
     args: () => ({ x: Float32Array.of(0, 0, 0, -2, -2, 5, -3), y: Float32Array.of(0, 2, -1, 3, 0.5, 0, 2), out: poisoned(7), n: 7 }),
     reference: ({ x, y }, n) => map(n, (i) => Math.pow(x[i], y[i])), rtol: 1e-6,
+  },
+  {
+    // Cephes' asinf / acosf in the WGSL (WGSL's own asin was 3.9e-4 off near ±1 on lavapipe).
+    name: "tl.asin and tl.acos (libdevice.asin, tutorial 07) on [-1, 1], ±1 and 1 - 2^-20 included", params: "x: Ptr<f32>, out: Ptr<f32>, n: i32, BLOCK: constexpr",
+    body: `${OFFS}\nconst x = tl.load(x + offs, mask);\ntl.store(out + offs, tl.asin(x) + 4.0 * tl.acos(x), mask);`, block: 128, n: 1003,
+    args: (n) => ({ x: Float32Array.from(f32In(-1, 1)(n), (v, i) => [1, -1, 1 - 2 ** -20, -0.5, 0.5][i] ?? v), out: poisoned(n), n }),
+    reference: ({ x }, n) => map(n, (i) => Math.asin(x[i]) + 4 * Math.acos(x[i])), atol: 2e-6, rtol: 1e-6,
+  },
+  {
+    name: "tl.atan, large |x| included", params: "x: Ptr<f32>, out: Ptr<f32>, n: i32, BLOCK: constexpr",
+    body: `${OFFS}\ntl.store(out + offs, tl.atan(tl.load(x + offs, mask)), mask);`, block: 128, n: 1001,
+    args: (n) => ({ x: Float32Array.from(f32In(-3, 3)(n), (v, i) => (i % 5 === 0 ? v * 1000 : v)), out: poisoned(n), n }),
+    reference: ({ x }, n) => map(n, (i) => Math.atan(x[i])), atol: 4e-7, rtol: 4e-7,
   },
   {
     name: "tl.fdiv of integers is float division", params: "a: Ptr<i32>, b: Ptr<i32>, out: Ptr<f32>, n: i32, BLOCK: constexpr",

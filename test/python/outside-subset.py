@@ -1,6 +1,7 @@
-"""What Kernel Lab's torch lacks stops the script with NotImplementedError naming it and pointing to
-the README's list (never a stand-in's wrong answer), and is an AttributeError too, so a library's
-`hasattr` probe sees it missing as on a torch without it."""
+"""What Kernel Lab's torch lacks (a function, a Tensor method, a name in one of its submodules) stops
+the script with NotImplementedError naming it and pointing to the README's list (never a stand-in's
+wrong answer), and is an AttributeError too, so a library's `hasattr` probe sees it missing as on a
+torch without it. A private name is a plain AttributeError."""
 
 import torch
 import torch.nn.functional as F
@@ -11,6 +12,16 @@ missing = [
     ("torch.Tensor.scatter_", lambda: x.scatter_),
     ("torch.fft", lambda: torch.fft),
     ("torch.nn.functional.conv2d", lambda: F.conv2d),
+    ("torch.Tensor.unfold", lambda: x.unfold(0, 2, 1)),
+    # torch's submodules, each a module of its own here.
+    ("torch.cuda.set_per_process_memory_fraction", lambda: torch.cuda.set_per_process_memory_fraction(0.5)),
+    ("torch.autograd.grad", lambda: torch.autograd.grad),
+    ("torch.testing.make_tensor", lambda: torch.testing.make_tensor),
+    ("torch.amp.GradScaler", lambda: torch.amp.GradScaler),
+    ("torch.backends.mps", lambda: torch.backends.mps),
+    ("torch.compiler.reset", lambda: torch.compiler.reset),
+    ("torch.distributed.all_reduce", lambda: torch.distributed.all_reduce),
+    ("torch.distributed.tensor.Shard", lambda: torch.distributed.tensor.Shard),
 ]
 for name, use in missing:
     try:
@@ -24,8 +35,11 @@ for name, use in missing:
         raise AssertionError(f"{name} did not raise")
 assert not hasattr(x, "repeat") and not hasattr(torch, "fft")
 assert hasattr(x, "shape") and hasattr(x, "sum")
-try:
-    x._not_an_attribute
-except AttributeError as e:
-    assert not isinstance(e, NotImplementedError), "a private name is a plain AttributeError"
+for private in (lambda: x._not_an_attribute, lambda: torch.cuda._not_an_attribute, lambda: torch.distributed.tensor.__wrapped__):
+    try:
+        private()
+    except AttributeError as e:
+        assert not isinstance(e, NotImplementedError), "a private name is a plain AttributeError"
+    else:
+        raise AssertionError("a private name that does not exist")
 print("outside the subset: NotImplementedError, named")

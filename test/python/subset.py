@@ -6,6 +6,7 @@ import torch
 import torch.nn.functional
 import triton
 import triton.testing
+import triton.tools.tensor_descriptor
 
 _OPERATORS = {"__add__": "+", "__sub__": "-", "__mul__": "*", "__truediv__": "/", "__floordiv__": "//", "__mod__": "%",
               "__pow__": "**", "__matmul__": "@", "__eq__": "==", "__ne__": "!=", "__lt__": "<", "__le__": "<=", "__gt__": ">",
@@ -33,12 +34,14 @@ def members(obj):
     return found
 
 
-dtypes = sorted(n for n, v in vars(torch).items() if isinstance(v, torch.dtype) and n != "float64" and n != "double")
+# Dtypes that can only be named and compared (float64, the fp8 ones) have no tensors: not in the subset.
+missing = {n for n, v in vars(torch).items() if isinstance(v, torch._Missing)}
+dtypes = sorted(n for n, v in vars(torch).items() if isinstance(v, torch.dtype) and n not in missing)
 tensor = sorted(public(torch.Tensor) + ["dtype", "device", "shape"])
 tensor = sorted(set(tensor))
 operators = [symbol for dunder, symbol in _OPERATORS.items() if dunder in members(torch.Tensor)]
 print(json.dumps({
-    "torch": [n for n in public(torch) if n not in dtypes and n not in ("Tensor", "Size", "dtype", "device", "not_implemented", "float64", "double")],
+    "torch": [n for n in public(torch) if n not in dtypes and n not in missing and n not in ("Tensor", "Size", "dtype", "device", "not_implemented")],
     "torch dtypes": dtypes,
     "torch.Tensor": tensor,
     "torch.Tensor operators": operators,
@@ -49,5 +52,6 @@ print(json.dumps({
     "torch.autograd": ["Function", "no_grad", "enable_grad", "backward (Tensor.backward)"],
     "triton": [n for n in public(triton) if n not in ("JITFunction",)],
     "triton.testing": public(triton.testing, ("Table", "to_js")),
+    "triton.tools.tensor_descriptor": ["TensorDescriptor", "TensorDescriptor.from_tensor", "TensorDescriptor.block_shape (settable)"],
     "triton.runtime.driver.active": [n for n in dir(triton.runtime.driver.active) if not n.startswith("_")],
 }))

@@ -62,6 +62,9 @@ function signature(name: string): string {
   return `tl.${name}(${params.join(", ")})`;
 }
 
+/** Functions Triton has in libdevice only (`from triton.language.extra import libdevice`), not in tl.math. */
+const LIBDEVICE_ONLY = new Set(["asin", "acos", "atan"]);
+
 export function languageTable(): string {
   const docs = tlDocs();
   const lines = [TABLE_START, "", "| Kernel Lab | Triton | what it does |", "|---|---|---|"];
@@ -80,8 +83,8 @@ export function languageTable(): string {
   covered.add("constexpr");
   const others = Object.keys(INTRINSICS).filter((n) => !covered.has(n)).sort();
   if (others.length > 0) {
-    lines.push("| **Also (Triton's `tl.math`)** | | |");
-    for (const name of others) lines.push(`| \`${signature(name)}\` | \`tl.math.${name}\` | ${summary(docs.get(name) ?? "")} |`);
+    lines.push("| **Also (Triton's `tl.math` and libdevice)** | | |");
+    for (const name of others) lines.push(`| \`${signature(name)}\` | \`${LIBDEVICE_ONLY.has(name) ? "libdevice" : "tl.math"}.${name}\` | ${summary(docs.get(name) ?? "")} |`);
   }
   lines.push("", TABLE_END);
   return lines.join("\n");

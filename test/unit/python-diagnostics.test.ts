@@ -48,6 +48,13 @@ const rows: [string, string, string, string][] = [
   ["if/elif/else, while, early return", "    if n > 4:\n        return\n    elif n > 2:\n        acc = tl.zeros((BLOCK,), dtype=tl.float32)\n    else:\n        acc = tl.full((BLOCK,), 1.0, tl.float32)\n    i = 0\n    while i < n:\n        i += 1\n    tl.store(y_ptr + offs, acc, mask=mask)", "", ""],
   ["a loop counter rebound in the body (tutorial 06's start_n = tl.multiple_of(start_n, BLOCK_N))", "    acc = tl.zeros((BLOCK,), dtype=tl.float32)\n    for start in range(0, n, BLOCK):\n        start = tl.multiple_of(start, BLOCK)\n        acc += tl.load(x_ptr + start + tl.arange(0, BLOCK), mask=start + tl.arange(0, BLOCK) < n, other=0.0)\n    tl.store(y_ptr + offs, acc, mask=mask)", "", ""],
   ["a block pointer's order from a constexpr tuple chosen by a condition (tutorial 06's v_order)", "    order: tl.constexpr = (0, 1) if x_ptr.dtype.element_ty == tl.float8e5 else (1, 0)\n    p = tl.make_block_ptr(base=x_ptr, shape=(n, n), strides=(n, 1), offsets=(0, 0), block_shape=(BLOCK, BLOCK), order=order)\n    tl.store(y_ptr + offs, tl.sum(tl.load(p, boundary_check=(0, 1)), axis=0), mask=mask)", "", ""],
+  ["a tensor descriptor made and used as tutorial 09 does (keywords, desc.load, desc.store, isinstance)", "    d = tl.make_tensor_descriptor(x_ptr, shape=[n], strides=[1], block_shape=[BLOCK])\n    if isinstance(d, tl.tensor_descriptor):\n        y = tl.make_tensor_descriptor(y_ptr, [n], [1], [BLOCK], padding_option=\"nan\")\n        y.store([0], d.load([tl.program_id(0) * BLOCK]) + d.shape[0])", "", ""],
+  ["parameters used as tensor descriptors (tutorial 09's host TensorDescriptor arguments) check clean", "    a = x_ptr.load([tl.program_id(0) * BLOCK, 0])\n    y_ptr.store([0, 0], a.T)", "", ""],
+  ["a descriptor load with offsets of the wrong rank", "    d = tl.make_tensor_descriptor(x_ptr, [n], [1], [BLOCK])\n    v = d.load([0, 0])", "9:16 KL2120", "desc.load's offsets has 2 elements, but the descriptor's block shape has 1 axes"],
+  ["a descriptor's block shape not constexpr", "    d = tl.make_tensor_descriptor(x_ptr, [n], [1], [n])", "8:53 KL1041", "a shape's extent must be a compile-time integer"],
+  ["a descriptor's last stride not 1", "    d = tl.make_tensor_descriptor(x_ptr, [n, n], [1, n], [BLOCK, BLOCK])", "8:54 KL2121", "a tensor descriptor's last stride must be the constant 1"],
+  ["tl.load of a descriptor", "    d = tl.make_tensor_descriptor(x_ptr, [n], [1], [BLOCK])\n    v = tl.load(d)", "9:17 KL2005", "tl.load needs pointers"],
+  ["isinstance of something else", "    if isinstance(n, int):\n        tl.store(y_ptr + offs, 1.0, mask=mask)", "8:8 KL1101", "this isinstance"],
   ["a block pointer's order that isn't constant", "    p = tl.make_block_ptr(base=x_ptr, shape=(n, n), strides=(n, 1), offsets=(0, 0), block_shape=(BLOCK, BLOCK), order=(n, 0))", "8:120 KL1041", "tl.make_block_ptr's order must be a compile-time integer"],
   ["a shape that isn't a tuple", "    z = tl.zeros(n, dtype=tl.float32)", "8:18 KL1041", "a shape is a tuple of compile-time integers, e.g. (BLOCK_M, BLOCK_N)"],
   ["keep_dims known only at run time", "    s = tl.sum(offs, axis=0, keep_dims=n > 0)", "8:40 KL1041", "tl.sum's keep_dims must be the literal True or False"],
@@ -64,6 +71,11 @@ const rows: [string, string, string, string][] = [
   ["string options as literals, a constexpr choice and None (Liger's eviction_policy=\"evict_first\")", "    x = tl.load(x_ptr + offs, mask=mask, other=0.0, eviction_policy=\"evict_first\", cache_modifier=\".cg\")\n    tl.store(y_ptr + offs, x, mask=mask, eviction_policy=\"evict_last\" if BLOCK > 64 else \"\")\n    tl.atomic_add(y_ptr + offs, x, mask=mask, sem=\"relaxed\", scope=None)", "", ""],
   ["eviction_policy a run-time value", "    x = tl.load(x_ptr + offs, mask=mask, other=0.0, eviction_policy=n)\n    tl.store(y_ptr + offs, x, mask=mask)", "8:69 KL1041", "tl.load's eviction_policy must be known at compile time: a string such as \"evict_last\" (Triton takes it as a tl.constexpr str); `n` is a value computed while the kernel runs"],
   ["cache_modifier computed", "    x = tl.load(x_ptr + offs, mask=mask, other=0.0)\n    tl.store(y_ptr + offs, x, mask=mask, cache_modifier=tl.load(x_ptr))", "9:57 KL1041", "this expression is computed while the kernel runs"],
+  // libdevice's own names (semantics/math-names.ts), not tl's: fast_expf is tl.exp, fmax tl.maximum, asinf tl.asin (tutorial 07).
+  ["libdevice names: tl.extra.cuda.libdevice.fast_expf, tl.math.fmax, tl.extra.libdevice.asinf", "    x = tl.load(x_ptr + offs, mask=mask, other=0.0)\n    tl.store(y_ptr + offs, tl.extra.cuda.libdevice.fast_expf(x) + tl.math.fmax(x, 1.0) + tl.extra.libdevice.asinf(x), mask=mask)", "", ""],
+  ["a libdevice name with no Kernel Lab function says what to write, at the name", "    x = tl.load(x_ptr + offs, mask=mask, other=0.0)\n    tl.store(y_ptr + offs, tl.extra.libdevice.tan(x), mask=mask)", "9:47 KL1005", "tl.extra.libdevice.tan has no Kernel Lab function; write tl.sin(x) / tl.cos(x)"],
+  // Tutorial 08's grouped GEMM: a pointer made of an address loaded from a tensor.
+  ["tl.pointer_type: a pointer of an integer address", "    a_ptr = tl.load(x_ptr + 1).to(tl.pointer_type(tl.float16))", "8:35 KL1005", "tl.pointer_type doesn't exist in Kernel Lab; it makes a pointer of an integer address, and WGSL has no addresses"],
   ["atomic sem a run-time value", "    x = tl.load(x_ptr + offs, mask=mask, other=0.0)\n    s = n * 2\n    tl.atomic_add(y_ptr + offs, x, mask=mask, sem=s)", "10:51 KL1041", "tl.atomic_add's sem must be known at compile time: a string such as \"relaxed\""],
 ];
 
@@ -113,6 +125,13 @@ test("check file.py: a host function's bare yield is Python; a constexpr used as
   const wrapped = "import triton\nimport triton.language as tl\nfrom triton.language.extra import libdevice\nmy_tanh = libdevice.tanh\n\ndef k(x_ptr, y_ptr, n, BLOCK: tl.constexpr, FLAG: tl.constexpr):\n    offs = tl.arange(0, BLOCK)\n    tl.store(y_ptr + offs, my_tanh(tl.load(x_ptr + offs, mask=offs < n)), mask=offs < n)\n\nk = triton.jit(k)\nk = triton.heuristics({'FLAG': lambda args: args['n'] > 4})(k)\n";
   assert.deepEqual(diagnose(wrapped), []);
   assert.match(diagnose(wrapped.replace("my_tanh(", "no_tanh("))[0], /^8:28 KL1004 'no_tanh' isn't a tl\.\* function/);
+  // libdevice's names imported by name or bound to a module-level name are the tl.* functions that compute them.
+  const named = wrapped.replace("my_tanh = libdevice.tanh", "from triton.language.extra.libdevice import fast_expf as fe\nmy_tanh = libdevice.fast_tanhf").replace("my_tanh(tl.load", "fe(tl.load");
+  assert.deepEqual(diagnose(named), []);
+  assert.deepEqual(diagnose(named.replace("fe(tl.load", "my_tanh(tl.load")), []);
+  // Through a module alias, a name Kernel Lab lacks: the message and its fix are at the name (asinn → asin).
+  const alias = diagnose(wrapped.replace("my_tanh(", "libdevice.asinn("));
+  assert.deepEqual(alias, ["8:38 KL1005 tl.extra.libdevice.asinn doesn't exist; did you mean tl.extra.libdevice.asin?"]);
   // FlagGems': a device function of another module (tle.program_id) is named as such, at the call; a
   // device function of this file that nothing calls (it returns a value) isn't checked as a kernel.
   const gems = "import triton\nimport triton.language as tl\nfrom flag_gems.utils import triton_lang_extension as tle\n\n@triton.jit\ndef program_id(axis):\n    return tl.program_id(axis).to(tl.int64)\n\n@triton.jit\ndef k(x_ptr, n, BLOCK: tl.constexpr):\n    pid = tle.program_id(0)\n    offs = pid * BLOCK + tl.arange(0, BLOCK)\n    tl.store(x_ptr + offs, 1.0, mask=offs < n)\n";

@@ -9,6 +9,7 @@
 
 import { specializationFor, specializationKey, type CompiledKernel, type LaunchableKernel } from "../../compile";
 import { formatDiagnostic, locate, LineMap, type LocatedDiagnostic } from "../../diagnostics/position";
+import type { Span } from "../../diagnostics/diagnostic";
 import { InterpreterError } from "../../interpreter/interpret";
 import type { PointeeDtype } from "../../ir/ir";
 import { assertNever } from "../../ir/never";
@@ -21,11 +22,13 @@ import { noCopies, ResidentBuffers } from "./resident";
 import type { BoundArgs, Program } from "./program";
 import { compilerFor, type ConstexprValue, type KernelArgType, type PythonKernelCompiler } from "./kernel-compiler";
 import { pythonText } from "../../python";
+import { descriptorScalars } from "../../python/descriptors";
 import type { LaunchArg, LaunchRequest, Reply, Request, TensorDtype, TensorStorage } from "./protocol";
 import { MAX_LISTED, type PythonFileReport } from "./report";
 import { knobsKey, type KnobSetting } from "../../ir/knobs";
 import type { CodegenOptions } from "../../ir/target";
 import { tuneLaunch, type TuneAccess } from "./autotune";
+import { autotuneResults } from "./autotune-results";
 
 /** How a torch dtype's elements reach a kernel: int64 as int32 (Kernel Lab's kernels have no 64-bit integers), 8-bit ones as bytes. */
 const POINTER_DTYPE: Record<TensorDtype, PointeeDtype | undefined> = {
@@ -127,6 +130,8 @@ export class Launcher {
       case "autotune":
         if (!this.tuning.tuneCodegen || !this.device.gpu) return { kind: "ok", value: null };
         return { kind: "ok", value: request.hooks ? "hooks" : await tuneLaunch(request, this.tuneAccess(this.device.gpu)) };
+      case "autotune-results":
+        return { kind: "ok", value: this.device.gpu ? autotuneResults(request, { adapter: this.device.adapter, scriptText: this.text, retune: this.tuning.retune }) : null };
       case "bench-start":
         this.bench.start();
         return { kind: "ok" };
@@ -174,7 +179,7 @@ export class Launcher {
     } catch (err) {
       if (err instanceof InterpreterError) {
         // Inside another module's @triton.jit function: at its own line, with the kernel's call that leads there.
-        const call = source.lines.at(program.toPython(err.span).start);
+        const call = source.lines.at(callThatRan(program, err.span).start);
         const origin = program.origin?.(err.span);
         const message = origin
           ? `${origin.file}:${origin.line}:${origin.column}: ${err.code}: ${err.message} (called at ${source.file}:${call.line}:${call.column})`
@@ -332,6 +337,12 @@ export function bindLaunch(file: string, request: LaunchRequest, paramName: (nam
     bound.types[arg.name] = typed;
     const name = paramName(arg.name);
     if (arg.kind === "tensor") bound.tensors.set(name, { python: arg.name, data: arg.data, ...(arg.storage !== undefined ? { storage: arg.storage, upload: arg.upload ?? true } : {}) });
+    if (arg.kind === "tensor" && arg.descriptor) {
+      // A TensorDescriptor: its extents and leading strides are scalar parameters of their own.
+      const { shape, strides } = descriptorScalars(name, arg.descriptor.shape.length);
+      shape.forEach((p, i) => (bound.scalars[p] = arg.descriptor!.shape[i]));
+      strides.forEach((p, i) => (bound.scalars[p] = arg.descriptor!.strides[i]));
+    }
     else if (arg.kind === "int" || arg.kind === "float") bound.scalars[name] = arg.value;
     else if (arg.kind === "bool") bound.scalars[name] = arg.value ? 1 : 0;
   }
@@ -343,7 +354,9 @@ function argType(file: string, arg: Exclude<LaunchArg, { kind: "constexpr" }>, r
   switch (arg.kind) {
     case "tensor": {
       const dtype = POINTER_DTYPE[arg.dtype];
-      return dtype ? { kind: "pointer", dtype } : { error: `${file}:${request.callLine}: a torch.${arg.dtype} tensor can't be passed to a Kernel Lab kernel yet (float32, float16, int32, int64, int8, uint8 and bool can)` };
+      if (!dtype) return { error: `${file}:${request.callLine}: a torch.${arg.dtype} tensor can't be passed to a Kernel Lab kernel yet (float32, float16, int32, int64, int8, uint8 and bool can)` };
+      const d = arg.descriptor;
+      return d ? { kind: "descriptor", dtype, blockShape: d.blockShape, padding: d.padding } : { kind: "pointer", dtype };
     }
     case "int":
     case "bool":
@@ -355,4 +368,17 @@ function argType(file: string, arg: Exclude<LaunchArg, { kind: "constexpr" }>, r
     default:
       return assertNever(arg);
   }
+}
+
+/**
+ * Where a fault at `span` is in the script: for code of another module's function, the call in the
+ * script that ran it — the innermost of the calls that inlined this copy (Span.inlinedAt) that is in
+ * the script itself — rather than the first call of that function (program.toPython's answer, and
+ * the fallback where the copy's calls are not known).
+ */
+function callThatRan(program: Program, span: Span): Span {
+  for (const site of [...(span.inlinedAt ?? [])].reverse()) {
+    if (!program.origin?.(site)) return program.toPython(site);
+  }
+  return program.toPython(span);
 }

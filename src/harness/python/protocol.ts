@@ -18,13 +18,25 @@ export type LaunchArg =
    * pointer does). With `storage`: the whole storage, bound as its GPU buffer of that id, which is
    * first made or refreshed from `data` when `upload` says the buffer is out of date.
    */
-  | { name: string; kind: "tensor"; dtype: TensorDtype; data: TensorStorage; storage?: number; upload?: boolean }
+  | { name: string; kind: "tensor"; dtype: TensorDtype; data: TensorStorage; storage?: number; upload?: boolean; descriptor?: DescriptorFields }
   | { name: string; kind: "int"; value: number }
   | { name: string; kind: "float"; value: number }
   | { name: string; kind: "bool"; value: boolean }
   | { name: string; kind: "none" }
   /** A parameter annotated `tl.constexpr`: its value specialises the kernel. */
   | { name: string; kind: "constexpr"; value: number | boolean | string | null | { dtype: string } };
+
+/**
+ * A host `TensorDescriptor` (triton.tools.tensor_descriptor) passed for the parameter: the tensor is its
+ * base; shape and strides are in elements (the last stride 1, Python checked), block shape and padding
+ * specialise the kernel (src/python/descriptors.ts).
+ */
+export interface DescriptorFields {
+  shape: number[];
+  strides: number[];
+  blockShape: number[];
+  padding: "zero" | "nan";
+}
 
 export interface LaunchRequest {
   kind: "launch";
@@ -77,9 +89,29 @@ export interface AutotuneRequest {
   hooks?: boolean;
 }
 
+/**
+ * @triton.autotune(cache_results=True) (autotune-results.ts): "lookup" asks for this key's remembered
+ * pick before Python times the configs; "store" remembers the one it picked, with each config's median.
+ */
+export interface AutotuneResultsRequest {
+  kind: "autotune-results";
+  op: "lookup" | "store";
+  kernel: string;
+  /** The key's values and the tensors' dtypes, as Python writes them. */
+  key: string;
+  /** Every config's constexprs with num_warps and num_stages (integers only: Python asks only then). */
+  configs: Record<string, number>[];
+  /** The text of the module beside the script that defines the kernel; null: the script does. */
+  moduleText: string | null;
+  /** "store": the picked config's index and each config's median time in ms (Infinity/NaN: not timed). */
+  picked?: number;
+  timings?: number[];
+}
+
 export type Request =
   | LaunchRequest
   | AutotuneRequest
+  | AutotuneResultsRequest
   /** do_bench: the launches recorded since `bench-start`, timed on the GPU. */
   | { kind: "bench-start" }
   | { kind: "bench-stop"; reps: number; warmupMs: number; quantiles: number[] | null }

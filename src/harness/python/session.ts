@@ -50,7 +50,7 @@ export interface PythonRunOptions {
   timeoutMs?: number;
   /** `--tune-codegen`: @triton.autotune also tries the code generator's knobs (autotune.ts). */
   tuneCodegen?: boolean;
-  /** `--retune`: tune afresh instead of taking the cached choice (with --tune-codegen). */
+  /** `--retune`: tune afresh instead of taking the cached choice (with --tune-codegen, and @triton.autotune(cache_results=True)). */
   retune?: boolean;
   /** Tests only: the adapter's facts and code-generation options overridden (subgroup matrices emulated on lavapipe). */
   overrides?: { target?: Partial<Target>; codegen?: CodegenOptions };

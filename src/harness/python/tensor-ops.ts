@@ -183,6 +183,30 @@ export const tensorOps = {
     }
     return out;
   },
+  /** torch.sort along the last axis: [values, indices (int64)], stable, NaN above every number as in torch. */
+  sort(v: View, descending: boolean): [TensorStorage, TensorStorage] {
+    const n = v.shape[v.shape.length - 1] ?? 1;
+    const rows = count(v.shape) / Math.max(1, n);
+    const x = values(v, v.shape);
+    const out = allocate(v.dtype, rows * n);
+    const at = allocate("int64", rows * n);
+    const write = writer(v.dtype);
+    const writeIndex = writer("int64");
+    // NaN above every number (torch: last ascending, first descending); no subtraction (inf - inf).
+    const ascending = (a: number, b: number) =>
+      Number.isNaN(a) ? (Number.isNaN(b) ? 0 : 1) : Number.isNaN(b) ? -1 : a < b ? -1 : a > b ? 1 : 0;
+    const order = Array.from({ length: n }, (_, j) => j);
+    for (let r = 0; r < rows; r++) {
+      const row = Float64Array.from(order, (j) => x(r * n + j));
+      // Array.prototype.sort is stable: equal keys keep their order, as torch's stable sort does.
+      const sorted = [...order].sort((i, j) => (descending ? ascending(row[j], row[i]) : ascending(row[i], row[j])));
+      sorted.forEach((j, k) => {
+        write(out, r * n + k, row[j]);
+        writeIndex(at, r * n + k, j);
+      });
+    }
+    return [out, at];
+  },
   /** [batch, m, k] @ [batch, k, n] (batch broadcast by Python); float32 inputs accumulate in double precision. */
   matmul(a: View, b: View, batch: number, m: number, k: number, n: number, dtype: TensorDtype): TensorStorage {
     const x = values(a, [batch, m, k]);

@@ -32,21 +32,26 @@ double = None
 __version__ = "2.5.0+kernellab"
 
 
-def _no_float64(*args, **kwargs):
-    not_implemented("torch.float64 (Kernel Lab's tensors are float32, float16, bfloat16, int32, int64, int8, uint8 or bool)")
+class _Missing(dtype):
+    """
+    A torch dtype Kernel Lab has no tensors of: it can be named and compared (`q.dtype ==
+    torch.float8_e5m2` is False, as tutorial 06's host code asks), and anything else says so.
+    """
 
-
-class _Float64(dtype):
-    def __init__(self):
-        super().__init__("float64", "float", 8)
+    def __init__(self, name, itemsize, why):
+        super().__init__(name, "float", itemsize)
+        object.__setattr__(self, "_why", why)
 
     def __getattribute__(self, name):
-        if name in ("__class__", "__repr__", "name"):
+        if name in ("__class__", "__repr__", "name", "_why"):
             return object.__getattribute__(self, name)
-        _no_float64()
+        not_implemented(f"torch.{object.__getattribute__(self, 'name')} ({object.__getattribute__(self, '_why')})")
 
 
-float64 = double = _Float64()
+float64 = double = _Missing("float64", 8, "Kernel Lab's tensors are float32, float16, bfloat16, int32, int64, int8, uint8 or bool")
+# Triton's fp8 tutorials (06, 09) test for these; WGSL has no 8-bit floats.
+float8_e5m2 = _Missing("float8_e5m2", 1, "WGSL has no 8-bit floats; Kernel Lab's tensors are float32, float16, bfloat16, int32, int64, int8, uint8 or bool")
+float8_e4m3fn = _Missing("float8_e4m3fn", 1, "WGSL has no 8-bit floats; Kernel Lab's tensors are float32, float16, bfloat16, int32, int64, int8, uint8 or bool")
 
 
 def _kernel_lab_reset():
@@ -227,19 +232,43 @@ def is_tensor(x):
     return isinstance(x, Tensor)
 
 
+def is_floating_point(x):
+    return x.is_floating_point()
+
+
+def is_complex(x):
+    return x.is_complex()
+
+
 # -- functions over tensors (torch.add, torch.max …) ---------------------------------------------------
 def _method(name):
-    def call(x, *args, **kwargs):
-        return getattr(x, name)(*args, **kwargs)
+    # torch.add(input=a, other=b, out=c) as Liger writes it, as well as torch.add(a, b).
+    def call(*args, out=None, **kwargs):
+        if "input" in kwargs:
+            x = kwargs.pop("input")
+        elif args:
+            x, args = args[0], args[1:]
+        else:
+            raise TypeError(f"torch.{name}() missing its input tensor")
+        result = getattr(x, name)(*args, **kwargs)
+        return result if out is None else _write_out(name, out, result)
     call.__name__ = name
     return call
+
+
+def _write_out(name, out, result):
+    """`out=`: the result written into `out` (of the result's shape), which is returned."""
+    if tuple(out.shape) != tuple(result.shape):
+        not_implemented(f"torch.{name}(out=…) into a tensor of another shape (out is {list(out.shape)}, the result {list(result.shape)})")
+    return out._assign(out, result)
 
 
 for _name in ["exp", "exp2", "log", "log2", "sqrt", "rsqrt", "sin", "cos", "tanh", "sigmoid", "abs", "neg", "floor", "ceil",
               "round", "trunc", "reciprocal", "square", "sign", "logical_not", "isnan", "isinf", "relu", "sum", "mean", "prod",
               "any", "all", "var", "amax", "amin", "argmax", "argmin", "softmax", "log_softmax", "cumsum", "flatten", "reshape",
-              "permute", "transpose", "t", "unsqueeze", "squeeze", "clone", "add", "sub", "mul", "div", "pow", "eq", "ne", "lt",
-              "le", "gt", "ge", "remainder", "maximum", "minimum", "chunk", "split", "narrow", "mm"]:
+              "sort", "argsort", "permute", "transpose", "t", "unsqueeze", "squeeze", "clone", "add", "sub", "mul", "div",
+              "pow", "eq", "ne", "lt", "le", "gt", "ge", "remainder", "maximum", "minimum", "chunk", "split", "narrow", "mm",
+              "asin", "acos", "atan", "sinh", "cosh", "log1p", "expm1", "log10"]:
     globals()[_name] = _method(_name)
 del _name
 

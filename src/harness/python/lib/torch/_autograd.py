@@ -65,21 +65,34 @@ def refuse_grad(name, *tensors):
 
 
 class Node:
-    """A recorded op: its inputs and how to turn the output's gradient into theirs."""
+    """A recorded op: its inputs and how to turn its outputs' gradients into theirs. A node with
+    several outputs (an autograd.Function returning a tuple) gets one gradient per output, the
+    ones that no backward reached as zeros, as torch materializes them (ctx.set_materialize_grads)."""
 
-    def __init__(self, label, inputs, backward):
+    def __init__(self, label, inputs, backward, outputs=None, materialize=None):
         self.label = label
         self.inputs = inputs
         self._backward = backward
+        self.outputs = outputs   # None: one output, its gradient passed alone
+        self.materialize = materialize
 
     def name(self):
         return self.label
+
+    def run(self, grads):
+        if self.outputs is None:
+            return self._backward(grads[0])
+        if self.materialize is None or self.materialize():
+            import torch
+            grads = [torch.zeros_like(o) if g is None and o is not None else g for o, g in zip(self.outputs, grads)]
+        return self._backward(*grads)
 
 
 def attach(output, label, inputs, backward):
     if needs_grad(*inputs):
         output.requires_grad = True
         output.grad_fn = Node(label, inputs, backward)
+        output._output_nr = 0
     return output
 
 
@@ -90,8 +103,10 @@ class FunctionCtx:
     def mark_non_differentiable(self, *tensors):
         pass
 
+    materialize_grads = True
+
     def set_materialize_grads(self, value):
-        pass
+        self.materialize_grads = value
 
 
 class Function:
@@ -109,35 +124,60 @@ class Function:
         ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a.requires_grad for a in args)
         with _grad_mode(False):
             out = cls.forward(ctx, *args)
+        if needs_grad(*args):
+            # An input returned as an output (Liger's in-place rope returns q itself) comes out as a
+            # new tensor over the same storage, as torch's view_as does, so the input stays a leaf.
+            alias = lambda o: o.detach() if isinstance(o, Tensor) and any(o is a for a in args) else o  # noqa: E731
+            out = tuple(alias(o) for o in out) if isinstance(out, tuple) else alias(out)
         outputs = out if isinstance(out, tuple) else (out,)
         inputs = [a for a in args if isinstance(a, Tensor)]
 
-        def backward(grad):
+        def backward(*grad):
             with _grad_mode(False):
-                grads = cls.backward(ctx, grad)
+                grads = cls.backward(ctx, *grad)
             grads = grads if isinstance(grads, tuple) else (grads,)
             return [g for a, g in zip(args, grads) if isinstance(a, Tensor)]
 
         if len(outputs) == 1:
             attach(outputs[0], f"{cls.__name__}Backward", inputs, backward)
         elif needs_grad(*inputs):
-            not_implemented(f"backward of {cls.__name__} with several outputs")
+            # One node for all outputs: backward(ctx, *grads) takes a gradient for each (None for
+            # an output that isn't a tensor: Liger's fused linear cross entropy returns None z_loss).
+            slots = [o if isinstance(o, Tensor) else None for o in outputs]
+            node = Node(f"{cls.__name__}Backward", inputs, backward, slots, lambda: ctx.materialize_grads)
+            for i, o in enumerate(slots):
+                if o is not None:
+                    o.requires_grad = True
+                    o.grad_fn = node
+                    o._output_nr = i
         return out
 
 
-def backward(tensor, gradient=None, retain_graph=None, create_graph=False):
+def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, inputs=None, grad_variables=None):
+    """torch.autograd.backward: one tensor or several, each with its gradient (None: ones for a scalar)."""
     if create_graph:
         not_implemented("backward(create_graph=True)")
-    if tensor.grad_fn is None:
-        if tensor.requires_grad:
-            _accumulate(tensor, gradient)
-            return
-        raise RuntimeError("element 0 of tensors does not require grad and does not have a grad_fn")
-    if gradient is None:
-        if tensor.numel() != 1:
-            raise RuntimeError("grad can be implicitly created only for scalar outputs")
-        import torch
-        gradient = torch.ones_like(tensor)
+    many = isinstance(tensors, (list, tuple))
+    roots = list(tensors) if many else [tensors]
+    gradients = grad_tensors if grad_tensors is not None else grad_variables
+    if gradients is None:
+        gradients = [None] * len(roots)
+    elif not many or isinstance(gradients, Tensor):
+        gradients = list(gradients) if isinstance(gradients, (list, tuple)) else [gradients]
+    else:
+        gradients = list(gradients)
+    if len(gradients) != len(roots):
+        raise RuntimeError(f"grad_tensors has {len(gradients)} entries for {len(roots)} tensors")
+    # pending: a node's gradient slots, one per output of that node.
+    pending, nodes = {}, []
+    for i, (tensor, gradient) in enumerate(zip(roots, gradients)):
+        if tensor.grad_fn is None:
+            if tensor.requires_grad:
+                _accumulate(tensor, _default_gradient(tensor) if gradient is None else gradient)
+                continue
+            raise RuntimeError(f"element {i} of tensors does not require grad and does not have a grad_fn")
+        _add_pending(pending, tensor, _default_gradient(tensor) if gradient is None else gradient)
+        nodes.append(tensor.grad_fn)
     # Each node once, after every node that feeds it a gradient (reverse topological order).
     order, seen = [], set()
 
@@ -150,20 +190,34 @@ def backward(tensor, gradient=None, retain_graph=None, create_graph=False):
                 visit(t.grad_fn)
         order.append(node)
 
-    visit(tensor.grad_fn)
-    pending = {id(tensor.grad_fn): gradient}
+    for node in nodes:
+        visit(node)
     with _grad_mode(False):
         for node in reversed(order):
-            grad = pending.pop(id(node), None)
-            if grad is None:
+            grads = pending.pop(id(node), None)
+            if grads is None:
                 continue
-            for t, g in zip(node.inputs, node._backward(grad)):
+            for t, g in zip(node.inputs, node.run(grads)):
                 if g is None or not t.requires_grad:
                     continue
                 if t.grad_fn is not None:
-                    pending[id(t.grad_fn)] = g if id(t.grad_fn) not in pending else pending[id(t.grad_fn)] + g
+                    _add_pending(pending, t, g)
                 else:
                     _accumulate(t, g)
+
+
+def _default_gradient(tensor):
+    if tensor.numel() != 1:
+        raise RuntimeError("grad can be implicitly created only for scalar outputs")
+    import torch
+    return torch.ones_like(tensor)
+
+
+def _add_pending(pending, tensor, grad):
+    node = tensor.grad_fn
+    slots = pending.setdefault(id(node), [None] * (1 if node.outputs is None else len(node.outputs)))
+    nr = getattr(tensor, "_output_nr", 0)
+    slots[nr] = grad if slots[nr] is None else slots[nr] + grad
 
 
 def _accumulate(leaf, grad):
@@ -172,3 +226,9 @@ def _accumulate(leaf, grad):
 
 
 Tensor.backward = lambda self, gradient=None, retain_graph=None, create_graph=False, inputs=None: backward(self, gradient, retain_graph, create_graph)
+
+
+# A name torch has and this module lacks: NotImplementedError naming it (README: the torch subset).
+from ._not_implemented import missing_in as _missing_in  # noqa: E402
+
+__getattr__ = _missing_in("torch.autograd")

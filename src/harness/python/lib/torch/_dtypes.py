@@ -11,6 +11,7 @@ class dtype:
         self.itemsize = itemsize
         self.is_floating_point = kind == "float"
         self.is_signed = name not in ("uint8", "bool")
+        self.is_complex = False  # Kernel Lab has no complex dtypes: a script's complex branch is never taken
 
     def __repr__(self):
         return f"torch.{self.name}"

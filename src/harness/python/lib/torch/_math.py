@@ -12,7 +12,8 @@ from ._tensor import Tensor, Size, not_implemented
 from ._autograd import refuse_grad
 
 _COMPARISONS = {"eq", "ne", "lt", "le", "gt", "ge", "logical_and", "logical_or", "logical_xor"}
-_FLOAT_UNARY = {"exp", "exp2", "log", "log2", "sqrt", "rsqrt", "sin", "cos", "tanh", "sigmoid", "silu", "gelu", "gelu_tanh", "erf", "reciprocal"}
+_FLOAT_UNARY = {"exp", "exp2", "log", "log2", "sqrt", "rsqrt", "sin", "cos", "tanh", "sigmoid", "silu", "gelu", "gelu_tanh", "erf", "reciprocal",
+                "asin", "acos", "atan", "sinh", "cosh", "log1p", "expm1", "log10"}
 
 
 def broadcast_shapes(*shapes):
@@ -179,7 +180,7 @@ def var(x, dim=None, unbiased=None, keepdim=False, *, correction=None, axis=None
 
 
 class _MinMax(tuple):
-    """torch.max(x, dim) gives (values, indices)."""
+    """torch.max(x, dim) and torch.sort give (values, indices)."""
 
     @property
     def values(self):
@@ -218,6 +219,22 @@ def scan(op, x, dim):
     dtype = x.dtype if x.dtype.kind == "float" else D.int64
     out = Tensor._make(_js.scan(op, moved._view(), dtype.name), dtype, moved.shape, device=x.device)
     return out.transpose(axis, -1).contiguous() if axis != x.dim() - 1 else out
+
+
+def sort(x, dim=-1, descending=False, stable=False):
+    """Along one axis, stable (equal elements keep their order), NaN above every number as in torch;
+    on the CPU (Liger's sparsemax sorts each row before its kernel)."""
+    refuse_grad("torch.sort", x)
+    _on_cpu("torch.sort", x)
+    axis = x._axis(dim) if x.dim() else 0
+    last = x.dim() <= 1 or axis == x.dim() - 1
+    moved = x if last else x.transpose(axis, -1)
+    pair = _js.sort(moved._view(), bool(descending))
+    values = Tensor._make(pair[0], x.dtype, moved.shape, device=x.device)
+    indices = Tensor._make(pair[1], D.int64, moved.shape, device=x.device)
+    if not last:
+        values, indices = values.transpose(axis, -1).contiguous(), indices.transpose(axis, -1).contiguous()
+    return _MinMax((values, indices))
 
 
 def matmul(a, b):
@@ -263,12 +280,18 @@ def _install():
         setattr(Tensor, method, (lambda op: lambda self, other: binary(_bool_op(op, self, other), self, other))(op))
     for method, op in {"__radd__": "add", "__rsub__": "sub", "__rmul__": "mul", "__rtruediv__": "div", "__rpow__": "pow", "__rfloordiv__": "floordiv", "__rmod__": "remainder"}.items():
         setattr(Tensor, method, (lambda op: lambda self, other: binary(op, other, self))(op))
-    for method, op in {"add": "add", "sub": "sub", "mul": "mul", "div": "div", "pow": "pow", "maximum": "maximum", "minimum": "minimum", "eq": "eq", "ne": "ne", "lt": "lt", "le": "le", "gt": "gt", "ge": "ge", "remainder": "remainder"}.items():
+    # alpha scales other (torch.add(a, b, alpha=2) is a + 2 * b).
+    for method, op in {"add": "add", "sub": "sub"}.items():
+        setattr(Tensor, method, (lambda op: lambda self, other, alpha=1: binary(op, self, other if alpha == 1 else other * alpha))(op))
+        setattr(Tensor, method + "_", (lambda op: lambda self, other, alpha=1: self._assign(self, binary(op, self, other if alpha == 1 else other * alpha)))(op))
+    for method, op in {"mul": "mul", "div": "div", "pow": "pow", "maximum": "maximum", "minimum": "minimum", "eq": "eq", "ne": "ne", "lt": "lt", "le": "le", "gt": "gt", "ge": "ge", "remainder": "remainder"}.items():
         setattr(Tensor, method, (lambda op: lambda self, other: binary(op, self, other))(op))
-    for op in ["exp", "exp2", "log", "log2", "sqrt", "rsqrt", "sin", "cos", "tanh", "sigmoid", "abs", "neg", "floor", "ceil", "round", "trunc", "reciprocal", "square", "sign", "logical_not", "isnan", "isinf", "relu"]:
+    for op in ["exp", "exp2", "log", "log2", "sqrt", "rsqrt", "sin", "cos", "tanh", "sigmoid", "abs", "neg", "floor", "ceil", "round", "trunc",
+               "reciprocal", "square", "sign", "logical_not", "isnan", "isinf", "relu", "asin", "acos", "atan", "sinh", "cosh", "log1p", "expm1",
+               "log10"]:
         setattr(Tensor, op, (lambda op: lambda self: unary(op, self))(op))
     # In place: the op, then its result written into the tensor (a GPU kernel for GPU tensors: Tensor._assign).
-    for method, op in {"__iadd__": "add", "__isub__": "sub", "__imul__": "mul", "__itruediv__": "div", "add_": "add", "sub_": "sub", "mul_": "mul", "div_": "div", "clamp_min_": "maximum", "clamp_max_": "minimum"}.items():
+    for method, op in {"__iadd__": "add", "__isub__": "sub", "__imul__": "mul", "__itruediv__": "div", "mul_": "mul", "div_": "div", "clamp_min_": "maximum", "clamp_max_": "minimum"}.items():
         setattr(Tensor, method, (lambda op: lambda self, other: self._assign(self, binary(op, self, other)))(op))
     for op in ["exp", "sqrt", "abs", "neg", "relu", "sigmoid"]:
         setattr(Tensor, op + "_", (lambda op: lambda self: self._assign(self, unary(op, self)))(op))
@@ -292,6 +315,8 @@ def _install():
     Tensor.softmax = lambda self, dim=None, dtype=None, axis=None: softmax(self, dim if dim is not None else axis if axis is not None else -1, dtype)
     Tensor.log_softmax = lambda self, dim=None, dtype=None, axis=None: softmax(self, dim if dim is not None else axis if axis is not None else -1, dtype, log=True)
     Tensor.cumsum = lambda self, dim: scan("cumsum", self, dim)
+    Tensor.sort = lambda self, dim=-1, descending=False, stable=False: sort(self, dim, descending, stable)
+    Tensor.argsort = lambda self, dim=-1, descending=False, stable=False: sort(self, dim, descending, stable)[1]
     Tensor.clamp = lambda self, min=None, max=None: clamp(self, min, max)
     Tensor.clip = Tensor.clamp
 

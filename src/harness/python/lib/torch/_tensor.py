@@ -82,6 +82,9 @@ class Tensor(TensorViews, TensorConversions):
     def is_floating_point(self):
         return self._dtype.is_floating_point
 
+    def is_complex(self):
+        return self._dtype.is_complex
+
     def data_ptr(self):
         # Triton passes a tensor by its data; Kernel Lab passes the storage itself, so this is a label.
         return id(self._data) * 16 + self._offset * self._dtype.itemsize

@@ -24,6 +24,12 @@ class TensorViews:
             raise RuntimeError("view size is not compatible with input tensor's size and stride; use .reshape(...) instead.")
         return Tensor._make(self._data, self._dtype, shape, offset=self._offset, device=self._device)
 
+    def view_as(self, other):
+        return self.view(*other.shape)
+
+    def reshape_as(self, other):
+        return self.reshape(*other.shape)
+
     def reshape(self, *shape):
         return (self if self.is_contiguous() else self.contiguous()).view(*shape)
 

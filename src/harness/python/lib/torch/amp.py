@@ -19,3 +19,9 @@ class autocast:
     def __init__(self, *args, **kwargs):
         from ._tensor import not_implemented
         not_implemented("torch.autocast (Kernel Lab's torch computes in the tensors' own dtypes)")
+
+
+# A name torch has and this module lacks: NotImplementedError naming it (README: the torch subset).
+from ._not_implemented import missing_in as _missing_in  # noqa: E402
+
+__getattr__ = _missing_in("torch.amp")

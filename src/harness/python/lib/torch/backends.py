@@ -14,3 +14,9 @@ class cuda:
 class cudnn:
     allow_tf32 = False
     enabled = True
+
+
+# A name torch has and this module lacks: NotImplementedError naming it (README: the torch subset).
+from ._not_implemented import missing_in as _missing_in  # noqa: E402
+
+__getattr__ = _missing_in("torch.backends")

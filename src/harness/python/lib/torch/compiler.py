@@ -10,3 +10,9 @@ def disable(fn=None, recursive=True, **kwargs):
 
 def is_compiling():
     return False
+
+
+# A name torch has and this module lacks: NotImplementedError naming it (README: the torch subset).
+from ._not_implemented import missing_in as _missing_in  # noqa: E402
+
+__getattr__ = _missing_in("torch.compiler")

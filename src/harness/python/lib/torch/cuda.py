@@ -119,3 +119,9 @@ def stream(s):
     import contextlib
     return contextlib.nullcontext()
 from . import amp  # noqa: E402,F401 (torch.cuda.amp.custom_fwd, the older spelling)
+
+
+# A name torch has and this module lacks: NotImplementedError naming it (README: the torch subset).
+from ._not_implemented import missing_in as _missing_in  # noqa: E402
+
+__getattr__ = _missing_in("torch.cuda")

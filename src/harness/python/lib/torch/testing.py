@@ -86,3 +86,9 @@ def assert_close(actual, expected, *, rtol=None, atol=None, equal_nan=False, che
 
 def assert_allclose(actual, expected, rtol=None, atol=None, equal_nan=True, msg=""):
     assert_close(actual, expected, rtol=rtol, atol=atol, equal_nan=equal_nan, check_dtype=False)
+
+
+# A name torch has and this module lacks: NotImplementedError naming it (README: the torch subset).
+from ._not_implemented import missing_in as _missing_in  # noqa: E402
+
+__getattr__ = _missing_in("torch.testing")

@@ -7,3 +7,9 @@ hip = None
 cuda = None
 git_version = "kernellab"
 debug = False
+
+
+# A name torch has and this module lacks: NotImplementedError naming it (README: the torch subset).
+from ._not_implemented import missing_in as _missing_in  # noqa: E402
+
+__getattr__ = _missing_in("torch.version")

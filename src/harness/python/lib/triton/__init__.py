@@ -6,7 +6,7 @@ from ._jit import jit, heuristics, JITFunction  # noqa: F401
 from ._autotuner import autotune, Config  # noqa: F401
 from . import _autotuner
 from ._bridge import KernelLabError, OutOfBoundsError, DeviceAssertError, CompilationError  # noqa: F401
-from . import language, testing, runtime, compiler  # noqa: F401
+from . import language, testing, runtime, compiler, tools  # noqa: F401
 
 __version__ = "3.4.0+kernellab"
 
@@ -18,6 +18,19 @@ def cdiv(x, y):
 def next_power_of_2(n):
     n = int(n)
     return 1 if n <= 1 else 1 << (n - 1).bit_length()
+
+
+_allocator = None
+
+
+def set_allocator(allocator):
+    """
+    Triton's kernels that make tensor descriptors on the device (tl.make_tensor_descriptor) need
+    scratch memory from this allocator; Kernel Lab's read a descriptor as a block pointer and need
+    none, so the allocator is kept and never called.
+    """
+    global _allocator
+    _allocator = allocator
 
 
 def _kernel_lab_reset():

@@ -5,7 +5,16 @@
 # `restore_value` the ones saved before each run and put back after it; `pre_hook` / `post_hook`
 # replace those hooks and `Config(pre_hook=…)` runs before each of its config's launches. With
 # `kernel-lab run --tune-codegen` the main thread tunes configs and code-generation knobs together
-# on copies of the tensors (python/autotune.ts), told which ones to zero.
+# on copies of the tensors (python/autotune.ts), told which ones to zero. The timing is `do_bench`'s
+# (a user's function of (kernel_call, quantiles)), else triton.testing.do_bench with `warmup` / `rep`
+# where given (Triton's deprecated interface, still accepted), else the GPU time of each call's
+# launches. `cache_results=True` keeps each key's pick in Kernel Lab's autotune cache on disk
+# (python/autotune-results.ts), so a later run launches it untimed. `use_cuda_graph` is accepted and
+# changes nothing: WebGPU has no CUDA graphs, and the launches are timed by GPU timestamps anyway.
+
+import math
+import time
+import warnings
 
 import _kernel_lab_state as _state
 
@@ -42,8 +51,17 @@ def _time_call(kernel_call, quantiles):
     return [float("inf") if ms is None else ms] * len(quantiles)
 
 
+def _median(timing):
+    """A do_bench result's first number (Triton's do_bench gives a list for quantiles, a user's may give one float)."""
+    if isinstance(timing, (list, tuple)):
+        timing = timing[0] if timing else math.inf
+    return math.inf if timing is None or math.isnan(timing) else float(timing)
+
+
 class Autotuner:
-    """Times every config the first time a key's values are seen, then launches the fastest."""
+    """Times every config the first time a key's values are seen, then launches the fastest. As in
+    Triton, `cache` maps each key to its Config, `best_config` is the last launch's, and
+    `configs_timings` / `bench_time` are the last tuning's timings per config and its seconds."""
 
     def __init__(self, fn, arg_names, configs, key, reset_to_zero=None, restore_value=None, pre_hook=None, post_hook=None,
                  prune_configs_by=None, warmup=None, rep=None, use_cuda_graph=False, do_bench=None, cache_results=False, **ignored):
@@ -51,7 +69,10 @@ class Autotuner:
         self.configs = configs or [Config({})]
         self.keys = list(key)
         self.cache = {}
+        self._codegen = {}
         self.best_config = None
+        self.configs_timings = None
+        self.bench_time = None
         self.nargs = None
         self.__name__ = getattr(fn, "__name__", "kernel")
         self.arg_names = list(arg_names) if arg_names is not None else self._jit().arg_names
@@ -66,12 +87,20 @@ class Autotuner:
         self.perf_model = prune_configs_by.get("perf_model")
         self.configs_top_k = prune_configs_by.get("top_k", 1.0)
         self.early_config_prune = prune_configs_by.get("early_config_prune")
+        self.cache_results = bool(cache_results)
+        self.use_cuda_graph = use_cuda_graph
+        self.num_warmups = warmup
+        self.num_reps = rep
         self.do_bench = do_bench or _time_call
-        if do_bench is None and (warmup is not None or rep is not None):
-            # Triton's older interface: do_bench with these warm-up and repetition times.
-            from .testing import do_bench as _do_bench
-            self.do_bench = lambda kernel_call, quantiles: _do_bench(kernel_call, warmup=25 if warmup is None else warmup,
-                                                                     rep=100 if rep is None else rep, quantiles=quantiles)
+        if warmup is not None or rep is not None or use_cuda_graph:
+            warnings.warn("warmup, rep, and use_cuda_graph parameters are deprecated. See "
+                          "https://github.com/triton-lang/triton/pull/4496 for details.", DeprecationWarning, stacklevel=1)
+        if warmup is not None or rep is not None:
+            # Triton's older interface (it wins over do_bench there too): triton.testing.do_bench with these times in ms.
+            def timed(kernel_call, quantiles):
+                from . import testing
+                return testing.do_bench(kernel_call, warmup=25 if warmup is None else warmup, rep=100 if rep is None else rep, quantiles=quantiles)
+            self.do_bench = timed
 
     def _reset_and_save(self, nargs, reset_only=False):
         for name in self.reset_to_zero:
@@ -101,8 +130,8 @@ class Autotuner:
         # As Triton: every tensor argument's dtype is part of the key too (a new dtype is tuned afresh).
         key = shown + tuple(str(v.dtype) for n, v in values.items() if n in self.arg_names and hasattr(v, "dtype"))
         if key not in self.cache:
-            self.cache[key] = self._tune(args, kwargs, grid, shown)
-        config, codegen = self.cache[key]
+            self.cache[key], self._codegen[key] = self._tune(args, kwargs, grid, shown, key)
+        config, codegen = self.cache[key], self._codegen.get(key)
         self.best_config = config
         if config.pre_hook is not None:
             config.pre_hook({**self.nargs, **kwargs, **config.all_kwargs()})
@@ -133,14 +162,25 @@ class Autotuner:
                 configs = sorted(estimate, key=lambda c: estimate[c])[:top_k]
         return configs
 
-    def _tune(self, args, kwargs, grid, key):
+    def _tune(self, args, kwargs, grid, shown, key):
         """The config to launch for this key, and the code generator's knobs (None: the defaults)."""
         configs = self.prune_configs(kwargs)
         picked = None
-        if _state.bench != "off" and not _state.cpu:
-            picked = self._tune_on_main_thread(configs, args, kwargs, grid, key)
-            if picked is None and len(configs) > 1:
-                picked = self._time_configs(configs, args, kwargs, grid), None
+        timing = _state.bench != "off" and not _state.cpu
+        if timing:
+            picked = self._tune_on_main_thread(configs, args, kwargs, grid, shown)
+        if picked is None and len(configs) > 1 and self.cache_results and not _state.cpu:
+            # As Triton's check_disk_cache: a pick remembered for this key (in any --bench mode) is launched untimed.
+            picked = self._remembered(configs, key)
+        if picked is None and timing and len(configs) > 1:
+            started = time.time()
+            timings = self._time_configs(configs, args, kwargs, grid)
+            self.bench_time = time.time() - started
+            self.configs_timings = timings
+            best = min(range(len(configs)), key=lambda i: (_median(timings[configs[i]]), i))
+            picked = configs[best], None
+            if self.cache_results:
+                self._results("store", configs, key, picked=best, timings=[_median(timings[c]) for c in configs])
         picked = picked or (configs[0], None)
         if len(configs) > 1:
             # As Triton after timing (and with --bench off or --cpu, where nothing is timed, the same,
@@ -149,8 +189,28 @@ class Autotuner:
         return picked
 
     def _time_configs(self, configs, args, kwargs, grid):
-        timings = [(self._bench(args, kwargs, grid, config), i, config) for i, config in enumerate(configs)]
-        return min(timings, key=lambda t: (t[0], t[1]))[2]
+        """{config: what do_bench gave}, as Triton's configs_timings."""
+        return {config: self._bench(args, kwargs, grid, config) for config in configs}
+
+    def _results(self, op, configs, key, **fields):
+        """cache_results: the main thread's autotune cache (python/autotune-results.ts); None where a config is not all integers."""
+        columns = []
+        for c in configs:
+            column = {**c.kwargs, "num_warps": c.num_warps, "num_stages": c.num_stages}
+            if not all(isinstance(v, int) for v in column.values()):
+                return None
+            columns.append({k: int(v) for k, v in column.items()})
+        module = self._jit()._module_text()
+        return _bridge.call({"kind": "autotune-results", "op": op, "kernel": self.__name__, "key": ", ".join(str(k) for k in key),
+                             "configs": columns, "moduleText": None if module is None else module["text"], **fields})
+
+    def _remembered(self, configs, key):
+        found = self._results("lookup", configs, key)
+        if found is None:
+            return None
+        self.bench_time = 0.0
+        self.configs_timings = {c: ms for c, ms in zip(configs, found["timings"])}
+        return configs[int(found["index"])], None
 
     def _bench(self, args, kwargs, grid, config):
         conflicts = kwargs.keys() & config.kwargs.keys()
@@ -172,7 +232,7 @@ class Autotuner:
                     raise
             self.post_hook(full_nargs, exception=None)
 
-        return list(self.do_bench(kernel_call, quantiles=(0.5, 0.2, 0.8)))
+        return self.do_bench(kernel_call, quantiles=(0.5, 0.2, 0.8))
 
     def _tune_on_main_thread(self, configs, args, kwargs, grid, key):
         """With --tune-codegen the main thread tunes configs and knobs together (python/autotune.ts), on copies of the tensors; None without the flag."""

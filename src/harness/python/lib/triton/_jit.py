@@ -23,6 +23,19 @@ _DTYPE_NAMES = {"fp32": "f32", "fp16": "f16", "bf16": "bf16", "fp64": "f64", "in
 _COMPILER_OPTIONS = ("num_warps", "num_stages")
 _IGNORED_OPTIONS = ("num_ctas", "maxnreg", "enable_fp_fusion", "debug", "sanitize_overflow", "launch_cooperative_grid", "launch_pdl", "enable_warp_specialization", "num_buffers_warp_spec", "num_consumer_groups", "reg_dec_producer", "reg_inc_consumer", "waves_per_eu", "matrix_instr_nonkdim", "kpack")
 
+# extern_libs={'libdevice': path} (tutorial 07) names the LLVM bitcode that gives libdevice's functions
+# on CUDA (ocml/ockl on ROCm). Kernel Lab's libdevice functions are its own WGSL, as Triton's portable
+# libdevice names are each backend's own: the path isn't read. Other bitcode can't be linked into WGSL.
+_LIBDEVICE_LIBS = ("libdevice", "ocml", "ockl")
+
+
+def _check_extern_libs(libs):
+    for name in libs or {}:
+        if name not in _LIBDEVICE_LIBS:
+            raise NotImplementedError(f"extern_libs names {name!r}: Kernel Lab compiles kernels to WGSL and links no LLVM bitcode; "
+                                      "libdevice's functions (triton.language.extra.libdevice) are built in, so extern_libs naming "
+                                      "libdevice (or ROCm's ocml, ockl) is accepted and its path not read")
+
 
 def _is_constexpr(annotation):
     return annotation is _constexpr or annotation == "tl.constexpr" or annotation == "constexpr" or getattr(annotation, "__name__", None) == "constexpr"
@@ -125,6 +138,8 @@ class JITFunction:
         for k in _IGNORED_OPTIONS:
             if k not in self.arg_names:
                 kwargs.pop(k, None)
+        if "extern_libs" not in self.arg_names:
+            _check_extern_libs(kwargs.pop("extern_libs", None))
         bound = self.signature.bind(*args, **kwargs)
         bound.apply_defaults()
         return dict(bound.arguments), options
@@ -135,8 +150,14 @@ class JITFunction:
         from torch import _resident
         values, options = self.bind(args, kwargs)
         meta = dict(values, **options)
+        from .tools.tensor_descriptor import TensorDescriptor
+        # A TensorDescriptor goes as its base tensor plus its shape, strides and block shape, as Triton expands it.
+        descriptors = {n: v for n, v in values.items() if isinstance(v, TensorDescriptor) and n not in self.constexprs}
         tensors = {n: v for n, v in values.items() if isinstance(v, torch.Tensor) and n not in self.constexprs}
+        tensors.update({n: d.base for n, d in descriptors.items()})
         bound = _resident.launch_args(tensors, warmup)
+        for n, d in descriptors.items():
+            bound[n]["descriptor"] = d._kernel_lab_fields(n)
         request = {
             "kind": "launch",
             "kernel": self.__name__,

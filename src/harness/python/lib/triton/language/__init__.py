@@ -72,6 +72,9 @@ float8e5 = dtype("fp8e5")
 tensor = type("tensor", (), {})
 pointer_type = type("pointer_type", (), {})
 block_type = type("block_type", (), {})
+# A kernel's `isinstance(x, tl.tensor_descriptor)` is decided by the compiler; on the host nothing is one.
+tensor_descriptor_base = type("tensor_descriptor_base", (), {})
+tensor_descriptor = type("tensor_descriptor", (tensor_descriptor_base,), {})
 
 
 def __getattr__(name):

@@ -1,0 +1,1 @@
+# triton.tools: the host-side helpers of Triton's tutorials (tensor_descriptor.py).
