@@ -98,6 +98,9 @@ class TensorViews:
     def expand_as(self, other):
         return self.expand(other.shape)
 
+    def broadcast_to(self, size):
+        return self.expand(size)
+
     def narrow(self, dim, start, length):
         index = [slice(None)] * self.dim()
         index[self._axis(dim)] = slice(start, start + length)
