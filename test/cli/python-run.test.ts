@@ -188,6 +188,18 @@ test("kernel-library style: constexpr globals, libdevice imports, .to(tl.int64) 
   assert.match(report.stdout, /triton\.jit\(f\) and triton\.heuristics\(\.\.\.\)\(f\), libdevice\.tanh under a name of its own\n/);
 });
 
+test("kernel-library reductions: Welford by a multi-operand tl.reduce, argmax with its index and ties, a tuple scan, dtype predicates and limits.py-style helpers, on the GPU and with --cpu", async () => {
+  for (const cpu of [false, true]) {
+    const { report, outcome } = await run(path.join(PY, "reductions-library.py"), { bench: "off", cpu });
+    assert.equal(outcome, "ok", report.traceback);
+    assert.deepEqual(report.diagnostics, []);
+    assert.equal(report.checks.length, 4);
+    for (const check of report.checks) assert.ok(check.passed, JSON.stringify(check));
+    assert.deepEqual(report.launches.map((l) => l.grid), [[7, 1, 1]]);
+    assert.match(report.stdout, /Welford, argmax with ties, a tuple scan and dtype predicates match torch\n/);
+  }
+});
+
 test("tutorial 07's idiom: libdevice.asin/acos/atan in a kernel, launched with and without extern_libs={'libdevice': path}, on the GPU and with --cpu", async () => {
   for (const cpu of [false, true]) {
     const { report, outcome } = await run(path.join(PY, "libdevice-extern.py"), { bench: "off", cpu });
@@ -206,7 +218,7 @@ test("Liger-style host code: a Function with several outputs (one None), an inpu
   assert.ok(report.checks.every((c) => c.passed), JSON.stringify(report.checks));
   // Forward twice, backward twice (through b alone, then through both), each a kernel of its own.
   assert.deepEqual(report.launches.slice(0, 4).map((l) => l.kernel), ["scale_and_square", "scale_and_square_backward", "scale_and_square", "scale_and_square_backward"]);
-  assert.match(report.stdout, /through torch\.autograd\.backward on both\n.*stays a leaf and gets its gradient\nrows sorted by torch\.sort.*\ntorch\.add\(input=, other=, out=, alpha=\), view_as, is_complex\n/);
+  assert.match(report.stdout, /through torch\.autograd\.backward on both\n.*stays a leaf and gets its gradient\nrows sorted by torch\.sort.*\ntorch\.add\(input=, other=, out=, alpha=\), view_as, is_complex, broadcast_to\n/);
 });
 
 test("kernels call @triton.jit functions of a package beside the script (FlagGems' tle.program_id, from mod import helper), on the GPU and with --cpu", async () => {
