@@ -188,6 +188,18 @@ test("kernel-library style: constexpr globals, libdevice imports, .to(tl.int64) 
   assert.match(report.stdout, /triton\.jit\(f\) and triton\.heuristics\(\.\.\.\)\(f\), libdevice\.tanh under a name of its own\n/);
 });
 
+test("kernel-library reductions: Welford by a multi-operand tl.reduce, argmax with its index and ties, a tuple scan, dtype predicates and limits.py-style helpers, on the GPU and with --cpu", async () => {
+  for (const cpu of [false, true]) {
+    const { report, outcome } = await run(path.join(PY, "reductions-library.py"), { bench: "off", cpu });
+    assert.equal(outcome, "ok", report.traceback);
+    assert.deepEqual(report.diagnostics, []);
+    assert.equal(report.checks.length, 4);
+    for (const check of report.checks) assert.ok(check.passed, JSON.stringify(check));
+    assert.deepEqual(report.launches.map((l) => l.grid), [[7, 1, 1]]);
+    assert.match(report.stdout, /Welford, argmax with ties, a tuple scan and dtype predicates match torch\n/);
+  }
+});
+
 test("tutorial 07's idiom: libdevice.asin/acos/atan in a kernel, launched with and without extern_libs={'libdevice': path}, on the GPU and with --cpu", async () => {
   for (const cpu of [false, true]) {
     const { report, outcome } = await run(path.join(PY, "libdevice-extern.py"), { bench: "off", cpu });
@@ -354,22 +366,6 @@ test("torch ops on GPU tensors copy only a CPU-made operand up and the scalars r
   const [got, expected] = [values(gpu.report.stdout), values(cpu.report.stdout)];
   assert.equal(got.length, 2);
   for (let i = 0; i < 2; i++) assert.ok(Math.abs(got[i] - expected[i]) <= 1e-5 * Math.abs(expected[i]), `${got[i]} vs ${expected[i]}`);
-});
-
-test("@triton.autotune's do_bench, warmup/rep, use_cuda_graph and cache_results (a second autotuner launches the remembered pick untimed); best_config, configs, cache, configs_timings as Triton's", async () => {
-  // A fresh cache folder for this run only: the remembered pick outlives it.
-  const before = process.env.KERNEL_LAB_CACHE_DIR;
-  process.env.KERNEL_LAB_CACHE_DIR = mkdtempSync(path.join(os.tmpdir(), "kernel-lab-autotune-results-"));
-  try {
-    const { report, outcome } = await run(path.join(PY, "autotune-options.py"), { bench: "quick" });
-    assert.equal(outcome, "ok", report.traceback);
-    assert.match(report.stdout, /do_bench picked BLOCK: 128, .*\nwarmup and rep \(5, 20\)\nuse_cuda_graph accepted\ncache_results: remembered BLOCK: 256, /);
-    const cache = JSON.parse(readFileSync(path.join(process.env.KERNEL_LAB_CACHE_DIR, "autotune.json"), "utf8")) as { entries: Record<string, { run: string; picked: Record<string, number> }> };
-    assert.deepEqual(Object.values(cache.entries).map((e) => [e.run, e.picked.BLOCK]), [["scale_kernel key=1000, torch.float32, torch.float32 (timed by Python)", 256]]);
-  } finally {
-    if (before === undefined) delete process.env.KERNEL_LAB_CACHE_DIR;
-    else process.env.KERNEL_LAB_CACHE_DIR = before;
-  }
 });
 
 test("@triton.autotune times configs on the script's own tensors, as Triton: reset_to_zero, restore_value, Config(pre_hook), pre_hook/post_hook and prune_configs_by keep the results right, on the GPU and with --cpu", async () => {
