@@ -71,6 +71,15 @@ function emitStep(ctx: Emitter, combine: Combine, lefts: readonly string[], righ
   fresh.forEach((name, i) => ctx.emit(`${targets[i]} = ${name};`));
 }
 
+/**
+ * Operand i's workgroup array slot: `base` for the first operand of its dtype (the arrays are named
+ * by slot and dtype, so a float value and an i32 index share none), `base` + k for the k-th after it.
+ */
+function slot(ctx: ArrayFacts, v: Value & { op: "scan" | "reduceWith" }, base: string, i: number): string {
+  const dtype = ctx.dtype(v.values[i].type);
+  return nth(base, v.values.slice(0, i).filter((x) => ctx.dtype(x.type) === dtype).length);
+}
+
 /** The name of operand i's variable or array: `base` for the first (as with one operand), `base` + i after it. */
 function nth(base: string, i: number): string {
   return i === 0 ? base : `${base}${i}`;
@@ -136,7 +145,7 @@ function scanInPlace(ctx: Emitter, v: Value & { op: "scan" }): string[] {
   const at = (r: string, k: string) => element(r, v.reverse ? `(${length - 1} - ${k})` : k);
   ctx.emit("workgroupBarrier();");
   // Each element is read and rewritten by the invocation that owns its segment: scanned in place.
-  const arrays = v.values.map((x, i) => stage(ctx, x, nth("x", i)));
+  const arrays = v.values.map((x, i) => stage(ctx, x, slot(ctx, v, "x", i)));
   const totals = v.values.map((_, i) => totalsArray(ctx, v, i));
   const acc = types.map((_, i) => nth(`${s}_acc`, i));
   const pre = types.map((_, i) => nth(`${s}_pre`, i));
@@ -198,18 +207,18 @@ function segmentsOf(ctx: ArrayFacts, v: Value & { op: "scan" }): { c: number; pe
 
 /** The segments' totals of operand i. */
 function totalsArray(ctx: ArrayFacts, v: Value & { op: "scan" }, i: number): string {
-  return ctx.scratch(nth("scant", i), ctx.dtype(v.values[i].type), segmentsOf(ctx, v).segments);
+  return ctx.scratch(slot(ctx, v, "scant", i), ctx.dtype(v.values[i].type), segmentsOf(ctx, v).segments);
 }
 
 /** The workgroup arrays `emitScan` asks for (array-plan.ts): each operand staged, the segments' totals. */
 export function scanArrays(ctx: ArrayFacts, v: Value & { op: "scan" }): void {
-  v.values.forEach((x, i) => stagingArray(ctx, x, nth("x", i)));
+  v.values.forEach((x, i) => stagingArray(ctx, x, slot(ctx, v, "x", i)));
   v.values.forEach((_, i) => totalsArray(ctx, v, i));
 }
 
 /** The workgroup arrays `emitReduceWith` asks for: each operand staged, and a scalar result's hand-out. */
 export function reduceWithArrays(ctx: ArrayFacts, v: Value & { op: "reduceWith" }): void {
-  v.values.forEach((x, i) => stagingArray(ctx, x, nth("x", i)));
+  v.values.forEach((x, i) => stagingArray(ctx, x, slot(ctx, v, "x", i)));
   if (v.type.shape.length === 0) uniformArray(ctx, v);
 }
 
@@ -237,7 +246,7 @@ function foldLines(ctx: Emitter, v: Value & { op: "reduceWith" }, folded?: (accs
   const { cols, stride, length, element } = geometry(src.type.shape, v.axis);
   const types = v.values.map((x) => ctx.typeOf(x.type));
   ctx.emit("workgroupBarrier();");
-  const arrays = v.values.map((x, i) => stage(ctx, x, nth("x", i)));
+  const arrays = v.values.map((x, i) => stage(ctx, x, slot(ctx, v, "x", i)));
   ctx.emit("workgroupBarrier();");
   const fold = (first: string) => {
     const acc0 = ctx.fresh("acc");

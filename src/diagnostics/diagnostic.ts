@@ -6,6 +6,11 @@ export interface Span {
   start: number;
   /** Offset just past the last character. */
   end: number;
+  /**
+   * Code of a device function inlined into a kernel: the calls that inlined this copy, outermost
+   * first (semantics/context.ts). A fault at run time names the call that ran, not only the function.
+   */
+  inlinedAt?: readonly Span[];
 }
 
 export type Severity = "error" | "warning" | "info";

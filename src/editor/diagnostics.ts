@@ -9,7 +9,7 @@ import { compiler, pythonCompiler } from "./compiler";
 import { isKernelDocument, isTritonPythonDocument } from "./kernel-document";
 import { exerciseNamed } from "../exercises/course";
 import { checkPythonExercise, pythonExerciseId } from "../python/exercise";
-import { readWithModules } from "./python-modules";
+import { forgetModuleText, readWithModules } from "./python-modules";
 
 /** Kernel files, and Python files with a @triton.jit kernel (docs/LANGUAGE.md §2.2); other Python is left alone. */
 function isChecked(document: vscode.TextDocument): boolean {
@@ -46,7 +46,10 @@ export class KernelDiagnostics implements vscode.Disposable {
       vscode.workspace.onDidChangeTextDocument((event) => {
         if (event.contentChanges.length > 0) this.checkSoon(event.document);
       }),
-      vscode.workspace.onDidSaveTextDocument((document) => this.checkNow(document)),
+      vscode.workspace.onDidSaveTextDocument((document) => {
+        forgetModuleText(document.uri);
+        this.checkNow(document);
+      }),
       vscode.workspace.onDidCloseTextDocument((document) => this.forget(document.uri)),
     );
     for (const document of vscode.workspace.textDocuments) this.checkNow(document);

@@ -2,12 +2,32 @@
 // the disk on the desktop, the remote or virtual file system in VS Code for the Web), so the live
 // diagnostics check a kernel's calls to another module's @triton.jit functions as `kernel-lab check`
 // does (src/cli/main.ts) instead of reporting them as KL1150. A document inside a package (its folder
-// holds an __init__.py) is read as that package's module: its relative imports resolve.
+// holds an __init__.py) is read as that package's module: its relative imports resolve. A module open
+// in the editor is read from its document (its unsaved edits); any other from the file, kept between
+// checks while its mtime and size stay (module-texts.ts).
 
 import * as vscode from "vscode";
 import { exists } from "./file-exists";
 import type { PythonFile } from "../python";
 import { pythonCompiler } from "./compiler";
+import { ModuleTexts } from "./module-texts";
+
+const texts = new ModuleTexts({
+  stat: async (uri) => {
+    try {
+      const stat = await vscode.workspace.fs.stat(vscode.Uri.parse(uri));
+      return stat.type & vscode.FileType.File ? { mtime: stat.mtime, size: stat.size } : undefined;
+    } catch {
+      return undefined;
+    }
+  },
+  read: async (uri) => new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.parse(uri))),
+});
+
+/** A document was saved: the next check reads its file again (a file system may keep only whole seconds of mtime). */
+export function forgetModuleText(uri: vscode.Uri): void {
+  texts.forget(uri.toString());
+}
 
 /** Packages nest only so deep; a deeper chain of __init__.py files is not one program's. */
 const MAX_DEPTH = 32;
@@ -45,14 +65,17 @@ export async function readWithModules(document: vscode.TextDocument): Promise<Py
     const parts = module.split(".");
     const candidates = [vscode.Uri.joinPath(folder, ...parts, "__init__.py"), vscode.Uri.joinPath(folder, ...parts.slice(0, -1), `${parts[parts.length - 1]}.py`)];
     for (const uri of candidates) {
+      let text: string | undefined;
       try {
-        const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
-        const shown = uri.scheme === "file" ? uri.fsPath : uri.path;
-        uris.set(shown, uri);
-        return { file: shown, text: openText(uri) ?? text };
+        text = openText(uri) ?? (await texts.text(uri.toString()));
       } catch {
-        // Not there: the next candidate; none is KL1150 at the call, as in `check`.
+        // Unreadable: as if not there.
       }
+      // Not there: the next candidate; none is KL1150 at the call, as in `check`.
+      if (text === undefined) continue;
+      const shown = uri.scheme === "file" ? uri.fsPath : uri.path;
+      uris.set(shown, uri);
+      return { file: shown, text };
     }
     return undefined;
   });

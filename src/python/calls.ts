@@ -7,7 +7,7 @@ import { nodeText, unsupported } from "./context";
 import { Codes } from "../diagnostics/codes";
 import { lowerExpr, lowerList } from "./expressions";
 import { literalValue } from "./literals";
-import { BUILTIN_CALLS, camelCase, DTYPES, SHAPE_METHODS } from "./names";
+import { BUILTIN_CALLS, camelCase, DTYPE_PREDICATES, DTYPES, SHAPE_METHODS } from "./names";
 import { children, dottedName, spanOf, stringValue, type SyntaxNode } from "./tree";
 import type { Span } from "../diagnostics/diagnostic";
 import type { PythonFile, PythonKernel } from "./module";
@@ -158,6 +158,18 @@ export function lowerCall(ctx: LowerContext, n: SyntaxNode): void {
       return writeCall(ctx, span, writeName, callee, undefined, positional, keywords, true);
     }
     case "method": {
+      // A dtype's predicate (`x.dtype.is_fp16()`) stays a method: the kernel language decides it while compiling (semantics/members.ts).
+      if (DTYPE_PREDICATES.has(target.name)) {
+        return ctx.w.node(span, () => {
+          lowerExpr(ctx, target.object);
+          ctx.w.write(`.${target.name}(`);
+          positional.forEach((p, i) => {
+            if (i > 0) ctx.w.write(", ");
+            lowerExpr(ctx, p);
+          });
+          ctx.w.write(")");
+        });
+      }
       // A tensor descriptor's methods stay methods (semantics/members.ts): desc.load(offsets), desc.store(offsets, value).
       if (DESCRIPTOR_METHODS.has(target.name)) return writeCall(ctx, span, undefined, callee, undefined, positional, keywords, true);
       const name = target.name === "to" ? "cast" : camelCase(target.name);

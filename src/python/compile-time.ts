@@ -28,13 +28,14 @@ export function trueDivisionIsPlain(ctx: LowerContext, n: SyntaxNode): boolean {
 /** What a side of a comparison is while compiling: None, a string, a known constexpr; undefined for a run-time value. */
 function staticValue(ctx: LowerContext, n: SyntaxNode): PyConst | undefined {
   if (n.name === "None") return null;
-  if (n.name === "MemberExpression") return paramDtype(ctx, n) ?? dtypeOf(ctx, n);
+  if (n.name === "MemberExpression") {
+    const dtype = paramDtype(ctx, n) ?? dtypeOf(ctx, n);
+    return dtype === undefined ? undefined : { dtype };
+  }
   if (n.name === "String") return stringValue(ctx.text, n);
   if (n.name === "VariableName") {
     const name = nodeText(ctx, n);
-    const value = ctx.known.has(name) ? ctx.known.get(name) : !ctx.params.has(name) && !ctx.plan.locals.has(name) ? ctx.file.constants.get(name)?.value : undefined;
-    // A dtype is compared by its name, as `tl.float32` (dtypeOf) is.
-    return isDtypeConst(value) ? value.dtype : value;
+    return ctx.known.has(name) ? ctx.known.get(name) : !ctx.params.has(name) && !ctx.plan.locals.has(name) ? ctx.file.constants.get(name)?.value : undefined;
   }
   return undefined;
 }
@@ -48,10 +49,13 @@ export function staticComparison(ctx: LowerContext, n: SyntaxNode): boolean | un
   const b = staticValue(ctx, kids[kids.length - 1]);
   const equal = op === "==" || op === "is";
   if (a !== undefined && b !== undefined) {
+    // Dtypes compare by name, and a dtype is never None, a string or a number.
+    if (isDtypeConst(a) || isDtypeConst(b)) return equal === (isDtypeConst(a) && isDtypeConst(b) && a.dtype === b.dtype);
     if (typeof a === "string" || typeof b === "string" || a === null || b === null) return equal === (a === b);
     return undefined; // two numbers: the TypeScript compiler folds them
   }
-  // A run-time value (a block, a pointer) is never None; a string is never one either.
+  // A run-time value (a block, a pointer) is never None; a string is never one either. Its dtype
+  // (`x.dtype == tl.float16` of a loaded block) is the kernel language's to compare (members.ts).
   if (a === null || b === null || typeof a === "string" || typeof b === "string") return !equal;
   return undefined;
 }

@@ -84,7 +84,10 @@ export function planDeclarations(text: string, body: SyntaxNode, params: Readonl
   const plan: DeclarationPlan = { inline: new Map(), hoisted: new Map(), locals: new Set([...assignedCount.keys(), ...loopCounters]) };
   const byName = new Map<string, Occurrence[]>();
   for (const o of occurrences) {
-    if (!assignedCount.has(o.name) || params.has(o.name) || loopCounters.has(o.name)) continue;
+    // A loop counter is declared by its own loop; a name both assigned and a later loop's counter
+    // (FlagGems' layer_norm_loop_kernel: `start_n = step * TILE_N` in two loops, then `for start_n in
+    // range(…)`) is a variable of its own too, which that loop's counter shadows.
+    if (!assignedCount.has(o.name) || params.has(o.name)) continue;
     byName.set(o.name, [...(byName.get(o.name) ?? []), o]);
   }
   for (const [name, list] of byName) planName(plan, name, list, 0);

@@ -195,7 +195,16 @@ function lowerBinary(ctx: LowerContext, n: SyntaxNode): void {
     if (folded !== undefined) return ctx.w.token(folded ? "true" : "false", span);
   }
   if (op === "in" || op === "not in") return unsupported(ctx, n, `'${op}'`, "compare with == instead");
-  if (op === "**") return unsupported(ctx, n, "the power operator **", "use tl.math.pow(x, y) or multiply");
+  if (op === "**") {
+    // Folded while compiling where both sides are constexprs (the kernel language refuses it on run-time values).
+    return ctx.w.node(span, () => {
+      ctx.w.write("((");
+      lowerExpr(ctx, left);
+      ctx.w.write(") ** (");
+      lowerExpr(ctx, right);
+      ctx.w.write("))");
+    });
+  }
   if (op === "@") return unsupported(ctx, n, "the matrix product operator @", "use tl.dot(a, b)");
   if (op === "/" && !trueDivisionIsPlain(ctx, n)) {
     // Triton's `/` is true division: two integers give a float. tl.fdiv is that (and plain `/` on floats).
@@ -247,7 +256,7 @@ function lowerBoolean(ctx: LowerContext, n: SyntaxNode): void {
 }
 
 /** The properties of values and dtypes the kernel language reads as Triton does. */
-const MEMBERS: ReadonlySet<string> = new Set(["dtype", "type", "shape", "element_ty", "scalar", "primitive_bitwidth", "strides", "block_shape", "block_type", "load", "store"]);
+const MEMBERS: ReadonlySet<string> = new Set(["dtype", "type", "shape", "element_ty", "scalar", "primitive_bitwidth", "int_bitwidth", "value", "strides", "block_shape", "block_type", "load", "store"]);
 
 function lowerMember(ctx: LowerContext, n: SyntaxNode): void {
   const kids = children(n);

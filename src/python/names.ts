@@ -56,6 +56,16 @@ export function tsName(name: string): string {
 /** Methods of a block that take its shape as separate arguments as well as one tuple: `x.reshape(M, N)`. */
 export const SHAPE_METHODS = new Set(["reshape", "view", "broadcast_to", "permute"]);
 
+/**
+ * Triton's dtype predicates (`x.dtype.is_fp16()`): written as the same method in TypeScript, which
+ * the kernel language decides while compiling (semantics/dtypes.ts DTYPE_PREDICATES has each).
+ */
+export const DTYPE_PREDICATES: ReadonlySet<string> = new Set([
+  "is_floating", "is_int", "is_int_signed", "is_int_unsigned", "is_bool", "is_fp16", "is_bf16", "is_fp32", "is_fp64",
+  "is_int1", "is_int32", "is_int64", "is_uint32", "is_int8", "is_int16", "is_uint8", "is_uint16", "is_uint64", "is_standard_floating",
+  "is_ptr", "is_block",
+]);
+
 /** The other way: a TypeScript name of the lowered kernel → the Python name it was written as. */
 export function pythonName(name: string): string {
   return name.endsWith("_") && TS_RESERVED.has(name.slice(0, -1)) ? name.slice(0, -1) : name;

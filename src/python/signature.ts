@@ -132,6 +132,9 @@ function decoratorName(text: string, d: SyntaxNode, imports: PythonImports): "ji
 /** `triton.jit` / `jit` imported from triton (and autotune, heuristics), by the dotted name written. */
 function wrapperName(text: string, names: string[] | undefined, imports: PythonImports): "jit" | "autotune" | "heuristics" | undefined {
   if (!names) return undefined;
+  // `@tl.constexpr` on a function (FlagGems' `get_scan_accum_type(inp_dtype)`): Triton calls it while
+  // compiling; a device function decided on its constexpr arguments is the same thing here.
+  if (names.length === 2 && names[1] === "constexpr" && (imports.tl.has(names[0]) || (names[0] === "tl" && imports.tl.size === 0))) return "jit";
   const last = names[names.length - 1];
   if (last !== "jit" && last !== "autotune" && last !== "heuristics") return undefined;
   if (names.length === 1) return imports.functions.get(last) === last ? last : undefined;

@@ -238,13 +238,17 @@ export function assignTo(ctx: LoweringContext, target: ts.Expression, value: Low
 
 /**
  * A variable assigned in straight-line code after its start: a value of its type is stored in it;
- * one of another dtype or block shape (a scalar seed plus a block of offsets) starts a new variable
+ * one of another dtype or block shape (a scalar seed plus a block of offsets, a block's name given
+ * a run-time scalar) starts a new variable
  * under the same name, as Triton's names are rebound (a parameter is too). In a loop or a run-time
  * branch the variable keeps its type (KL2007), as Triton's loop-carried and if-yielded values do.
  */
 function reassignStraight(ctx: LoweringContext, name: string, variable: Variable, depth: number, value: Value, span: Span): void {
-  let changed = false;
-  const coerced = coerceToVariable(ctx, value, variable, span, () => (changed = true));
+  // A scalar computed at run time rebinds a block's name to it (FlagGems' layer norm: the block `m`
+  // of running means, then `m = final_m` and `tl.store(out_mean_ptr + pid, m)`), as Triton rebinds
+  // it; a constant (`acc = 0`) still fills the block.
+  let changed = value.type.shape.length === 0 && variable.type.shape.length > 0 && !isConst(value);
+  const coerced = changed ? undefined : coerceToVariable(ctx, value, variable, span, () => (changed = true));
   if (coerced) ctx.b.push({ kind: "assign", span, variable, value: coerced });
   else if (changed && ctx.discarding === 0) {
     // In a branch that runs to the kernel's end (runsToEnd) the new variable is the branch's own, so the other branch still sees the old one.

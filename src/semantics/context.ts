@@ -111,8 +111,8 @@ export class LoweringContext implements IntrinsicContext {
   assigned = new Set<Unassigned>();
   /** The kernel's early-return flag, where its returns need one (returns.ts). */
   returnFlag?: Variable;
-  /** The device functions being inlined, outermost first (device-functions.ts). */
-  readonly calls: { kernel: KernelSource; span: Span; result?: Lowered; returns?: boolean }[] = [];
+  /** The device functions being inlined, outermost first (device-functions.ts); `sites`: their calls' spans, made once per frame. */
+  readonly calls: { kernel: KernelSource; span: Span; result?: Lowered; returns?: boolean; sites?: readonly Span[] }[] = [];
   private readonly scopes: Map<string, Binding>[] = [];
 
   constructor(
@@ -124,8 +124,13 @@ export class LoweringContext implements IntrinsicContext {
     this.current = kernel.fn;
   }
 
+  /** `node`'s span; inside an inlined device function, with the calls that inlined it (Span.inlinedAt). */
   span(node: ts.Node): Span {
-    return spanOf(node, this.sf);
+    const span = spanOf(node, this.sf);
+    const frame = this.calls[this.calls.length - 1];
+    if (!frame) return span;
+    frame.sites ??= this.calls.map((c) => ({ start: c.span.start, end: c.span.end }));
+    return { ...span, inlinedAt: frame.sites };
   }
 
   /** Lowers `node` to one value, with `current` pointing at it meanwhile (an argument left out: undefined). */

@@ -11,7 +11,7 @@ import { typeToString } from "../ir/ir";
 import type { HelperParam, KernelSource } from "../syntax/parse";
 import type { Binding, LoweringContext } from "./context";
 import { lowerStatement, scalarCondition } from "./statements";
-import { alwaysReturns, statementsOf } from "./returns";
+import { alwaysReturns, mayReturn, statementsOf } from "./returns";
 import { isConst } from "./values";
 import { at, describeAggregate, isAggregate, type Lowered } from "./aggregates";
 import { storeInitial } from "./assignment";
@@ -72,7 +72,7 @@ function recursive(ctx: LoweringContext, helper: KernelSource, span: Span): bool
 /** Lowers `helper`'s body with `bindings` as its parameters: the frame with its result, undefined after an error. */
 function inline(ctx: LoweringContext, helper: KernelSource, bindings: Map<string, Binding>, span: Span): { result?: Lowered; returns?: boolean } | undefined {
   const before = ctx.log.diagnostics.length;
-  const frame: { kernel: KernelSource; span: Span; result?: Lowered; returns?: boolean } = { kernel: helper, span };
+  const frame: LoweringContext["calls"][number] = { kernel: helper, span };
   ctx.calls.push(frame);
   try {
     ctx.isolated(bindings, () => lowerHelperBody(ctx, helper));
@@ -166,27 +166,33 @@ function lowerHelperBody(ctx: LoweringContext, helper: KernelSource): void {
  * Statements ending the function: the last one may be its `return`, or an `if` on a constexpr
  * whose branches end in returns (tutorial 06's `_maybe_make_tensor_desc`: `if isinstance(p,
  * tl.tensor_descriptor): return p else: return tl.make_tensor_descriptor(p, …)`), decided while
- * compiling so only the branch taken is lowered, its return the call's result.
+ * compiling so only the branch taken is lowered, its return the call's result. An `if` on a
+ * constexpr anywhere in the list may return too (FlagGems' limits.py: `if dtype_.is_floating():
+ * … return value` then `if dtype_.is_int_signed(): …`): the branch taken goes on as the tail.
  */
 function lowerTail(ctx: LoweringContext, frame: LoweringContext["calls"][number], statements: readonly ts.Statement[]): void {
-  statements.forEach((s, i) => {
+  for (const [i, s] of statements.entries()) {
     const last = i === statements.length - 1;
     if (last && ts.isReturnStatement(s)) {
       ctx.current = s;
       frame.returns = s.expression !== undefined;
       // A value, or a tuple: `return [acc, l_i, m_i];` (Triton's `return acc, l_i, m_i`).
       if (s.expression) frame.result = ctx.lowered(s.expression);
-    } else if (last && ts.isIfStatement(s) && alwaysReturns(s)) {
+    } else if (ts.isIfStatement(s) && (last ? alwaysReturns(s) : mayReturn(s))) {
       ctx.current = s;
       const cond = scalarCondition(ctx, s.expression);
       if (!cond) return;
       if (!isConst(cond)) return lowerStatement(ctx, s); // a run-time if: its returns are reported there
-      const taken = cond.value !== 0 ? s.thenStatement : s.elseStatement!;
-      for (const lowered of ctx.scoped(() => lowerTail(ctx, frame, statementsOf(taken)))) ctx.b.push(lowered);
+      const taken = cond.value !== 0 ? s.thenStatement : s.elseStatement;
+      if (!taken) continue;
+      // The branch taken, then what follows it (unless it returns), as the function's tail.
+      const tail = alwaysReturns(taken) ? statementsOf(taken) : [...statementsOf(taken), ...statements.slice(i + 1)];
+      for (const lowered of ctx.scoped(() => lowerTail(ctx, frame, tail))) ctx.b.push(lowered);
+      return;
     } else {
       lowerStatement(ctx, s);
     }
-  });
+  }
 }
 
 /**

@@ -118,6 +118,12 @@ export const DTYPE_PREDICATES: Readonly<Record<string, (t: TritonType) => boolea
   is_int32: (t) => t.of === "scalar" && t.name === "int32",
   is_int64: (t) => t.of === "scalar" && t.name === "int64",
   is_uint32: (t) => t.of === "scalar" && t.name === "uint32",
+  is_int8: (t) => t.of === "scalar" && t.name === "int8",
+  is_int16: (t) => t.of === "scalar" && t.name === "int16",
+  is_uint8: (t) => t.of === "scalar" && t.name === "uint8",
+  is_uint16: (t) => t.of === "scalar" && t.name === "uint16",
+  is_uint64: (t) => t.of === "scalar" && t.name === "uint64",
+  is_standard_floating: (t) => t.of === "scalar" && ["float16", "bfloat16", "float32", "float64"].includes(t.name),
   is_ptr: (t) => t.of === "pointer",
   is_block: (t) => t.of === "block",
 };

@@ -189,18 +189,36 @@ function prefixUnary(ctx: LoweringContext, node: ts.PrefixUnaryExpression, span:
   }
 }
 
+/**
+ * `a ** b` of two compile-time numbers (Triton's `2 ** (width - 1)` on constexprs, FlagGems'
+ * limits.py): folded while compiling, an integer where both are and the exponent isn't negative
+ * (i64 beyond 32 bits). Of run-time values it has no WGSL operator.
+ */
+function power(ctx: LoweringContext, node: ts.BinaryExpression, span: Span): Value | undefined {
+  const a = ctx.expression(node.left);
+  const b = ctx.expression(node.right);
+  if (!a || !b) return undefined;
+  if (!isConst(a) || !isConst(b)) {
+    ctx.log.error(Codes.unsupportedSyntax, span, "'**' works on compile-time numbers (constexprs, literals); for run-time values multiply, or use tl.math.pow(x, y)");
+    return undefined;
+  }
+  const ints = [a, b].every((v) => v.type.kind === "data" && (v.type.dtype === "i32" || v.type.dtype === "i64" || v.type.dtype === "u32")) && b.value >= 0;
+  const value = a.value ** b.value;
+  const dtype = !ints ? "f32" : value >= -(2 ** 31) && value < 2 ** 31 ? "i32" : "i64";
+  return ctx.b.constant(value, dtype, span);
+}
+
 function binaryExpression(ctx: LoweringContext, node: ts.BinaryExpression, span: Span): Lowered | undefined {
   const kind = node.operatorToken.kind;
   if (kind === ts.SyntaxKind.InstanceOfKeyword) return instanceOf(ctx, node, span);
+  if (kind === ts.SyntaxKind.AsteriskAsteriskToken) return power(ctx, node, span);
   const fn = BINARY_OPS[kind];
   if (!fn) {
     const text = node.operatorToken.getText(ctx.sf);
     const message =
       kind === ts.SyntaxKind.EqualsToken || ASSIGN_OPS[kind]
         ? "assignments can only be statements of their own in kernels"
-        : kind === ts.SyntaxKind.AsteriskAsteriskToken
-          ? "'**' isn't supported in kernels; multiply, or use tl.exp(y * tl.log(x))"
-          : `the '${text}' operator isn't supported in kernels`;
+        : `the '${text}' operator isn't supported in kernels`;
     ctx.log.error(Codes.unsupportedSyntax, span, message);
     return undefined;
   }

@@ -10,6 +10,7 @@ import { typeToString } from "../ir/ir";
 import { at, describeAggregate, isAggregate, type Lowered } from "./aggregates";
 import { DESCRIPTOR_PROPERTIES, descriptorProperty, loadDescriptor, storeDescriptor } from "./tensor-descriptors";
 import type { LoweringContext } from "./context";
+import { isConst } from "./values";
 import { DTYPE_PREDICATES, bitwidth, dtypeOfValue, dtypeValue, isTritonDtypeName, sameType, typeOfValue, typeText, TRITON_DTYPE_NAMES, type DtypeValue } from "./dtypes";
 import { intrinsicNamed, INTRINSICS } from "./intrinsics";
 import { splitArguments } from "./keywords";
@@ -18,7 +19,7 @@ import { camelCase } from "./triton-api";
 import { castValue } from "./intrinsics-math";
 
 const VALUE_PROPERTIES = ".dtype, .type and .shape";
-const DTYPE_PROPERTIES = ".element_ty (of a pointer or block type), .scalar, .primitive_bitwidth and the predicates .is_floating(), .is_int(), .is_fp16() …";
+const DTYPE_PROPERTIES = ".element_ty (of a pointer or block type), .scalar, .primitive_bitwidth, .int_bitwidth (of an integer dtype), .value (of a constexpr) and the predicates .is_floating(), .is_int(), .is_fp16() …";
 
 /**
  * Triton's tensor member functions (`x.sum(0)` is `tl.sum(x, 0)`): the tl.* functions whose first
@@ -74,6 +75,10 @@ export function propertyAccess(ctx: LoweringContext, node: ts.PropertyAccessExpr
       return dtypeValue(typeOfValue(lowered), span);
     case "shape":
       return { kind: "tuple", elements: lowered.type.shape.map((n) => ctx.b.constant(n, "i32", span)), span };
+    case "value":
+      // A tl.constexpr's `.value`: the number it holds (a run-time value has none).
+      if (isConst(lowered)) return lowered;
+      break;
   }
   ctx.log.error(Codes.unknownMember, ctx.span(node.name), `a kernel value (${typeToString(lowered.type)}) has no property '${name}'; values have ${VALUE_PROPERTIES}`);
   return undefined;
@@ -84,6 +89,9 @@ function dtypeProperty(ctx: LoweringContext, d: DtypeValue, name: string, node: 
   if (name === "element_ty" && t.of !== "scalar") return dtypeValue(t.of === "pointer" ? { of: "scalar", name: t.pointee } : t.element, span);
   if (name === "scalar") return dtypeValue(t.of === "block" ? t.element : t, span);
   if (name === "primitive_bitwidth" && t.of === "scalar") return ctx.b.constant(bitwidth(t.name), "i32", span);
+  if (name === "int_bitwidth" && t.of === "scalar" && t.name.includes("int")) return ctx.b.constant(bitwidth(t.name), "i32", span);
+  // A tl.constexpr's `.value` (FlagGems' limits.py: `dtype_ = dtype.value`): the dtype it holds.
+  if (name === "value") return { ...d, span };
   const hint = name === "element_ty" ? `; ${typeText(t)} is already an element dtype` : `; dtypes have ${DTYPE_PROPERTIES}`;
   ctx.log.error(Codes.unknownMember, ctx.span(node.name), `${typeText(t)} has no property '${name}'${hint}`);
   return undefined;

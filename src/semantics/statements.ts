@@ -208,8 +208,9 @@ export function scalarCondition(ctx: LoweringContext, expr: ts.Expression, what 
     return undefined;
   }
   if (cond.type.kind === "pointer") {
-    ctx.log.error(Codes.operandDtype, ctx.span(expr), "a pointer can't be a condition");
-    return undefined;
+    // Triton's `if dW:` on a pointer argument tests it against null (FlagGems' layer norm backward,
+    // whose dW may be None): a launch passes None as a constexpr, and a tensor's pointer is never null.
+    return ctx.b.constant(1, "bool", ctx.span(expr));
   }
   // A number is true where nonzero, NaN included (values.ts: nonzero).
   return ctx.values.nonzero(cond, ctx.span(expr));

@@ -75,7 +75,7 @@ const rows: [string, string, string, string][] = [
   ["counter assigned", "for (let i = 0; i < 4; i++) { i = 2; }", "4:31-4:32 KL1031", "the loop counter 'i' can't be assigned"],
   ["const reassigned", "const a = 1;\na = 2;", "5:1-5:2 KL1021", "'a' is a const"],
   ["parameter reassigned in a loop with another dtype", "for (let i = 0; i < 4; i++) { n = tl.load(x_ptr); }", "4:31-4:49 KL2007", "'n' is i32 but is assigned f32"],
-  ["power operator", "const v = n ** 2;", "4:11-4:17 KL1003", "'**' isn't supported"],
+  ["power operator on a run-time value", "const v = n ** 2;", "4:11-4:17 KL1003", "'**' works on compile-time numbers (constexprs, literals)"],
   ["bigint", "const v = 10n;", "4:11-4:14 KL1003", "BigInt literals aren't supported"],
   ["assignment in expression", "let a = 1;\nconst b = (a = 2);", "5:12-5:17 KL1003", "assignments can only be statements"],
   // KL2xxx: dtypes and shapes

@@ -9,6 +9,7 @@
 
 import { specializationFor, specializationKey, type CompiledKernel, type LaunchableKernel } from "../../compile";
 import { formatDiagnostic, locate, LineMap, type LocatedDiagnostic } from "../../diagnostics/position";
+import type { Span } from "../../diagnostics/diagnostic";
 import { InterpreterError } from "../../interpreter/interpret";
 import type { PointeeDtype } from "../../ir/ir";
 import { assertNever } from "../../ir/never";
@@ -178,7 +179,7 @@ export class Launcher {
     } catch (err) {
       if (err instanceof InterpreterError) {
         // Inside another module's @triton.jit function: at its own line, with the kernel's call that leads there.
-        const call = source.lines.at(program.toPython(err.span).start);
+        const call = source.lines.at(callThatRan(program, err.span).start);
         const origin = program.origin?.(err.span);
         const message = origin
           ? `${origin.file}:${origin.line}:${origin.column}: ${err.code}: ${err.message} (called at ${source.file}:${call.line}:${call.column})`
@@ -367,4 +368,17 @@ function argType(file: string, arg: Exclude<LaunchArg, { kind: "constexpr" }>, r
     default:
       return assertNever(arg);
   }
+}
+
+/**
+ * Where a fault at `span` is in the script: for code of another module's function, the call in the
+ * script that ran it — the innermost of the calls that inlined this copy (Span.inlinedAt) that is in
+ * the script itself — rather than the first call of that function (program.toPython's answer, and
+ * the fallback where the copy's calls are not known).
+ */
+function callThatRan(program: Program, span: Span): Span {
+  for (const site of [...(span.inlinedAt ?? [])].reverse()) {
+    if (!program.origin?.(site)) return program.toPython(site);
+  }
+  return program.toPython(span);
 }

@@ -266,8 +266,8 @@ def _write_out(name, out, result):
 for _name in ["exp", "exp2", "log", "log2", "sqrt", "rsqrt", "sin", "cos", "tanh", "sigmoid", "abs", "neg", "floor", "ceil",
               "round", "trunc", "reciprocal", "square", "sign", "logical_not", "isnan", "isinf", "relu", "sum", "mean", "prod",
               "any", "all", "var", "amax", "amin", "argmax", "argmin", "softmax", "log_softmax", "cumsum", "flatten", "reshape",
-              "sort", "argsort", "permute", "transpose", "t", "unsqueeze", "squeeze", "clone", "add", "sub", "mul", "div",
-              "pow", "eq", "ne", "lt", "le", "gt", "ge", "remainder", "maximum", "minimum", "chunk", "split", "narrow", "mm",
+              "sort", "argsort", "broadcast_to", "permute", "transpose", "t", "unsqueeze", "squeeze", "clone", "add", "sub", "mul",
+              "div", "pow", "eq", "ne", "lt", "le", "gt", "ge", "remainder", "maximum", "minimum", "chunk", "split", "narrow", "mm",
               "asin", "acos", "atan", "sinh", "cosh", "log1p", "expm1", "log10"]:
     globals()[_name] = _method(_name)
 del _name

@@ -165,6 +165,20 @@ def reduce(op, x, dim=None, keepdim=False, dtype=None):
     return out
 
 
+def var(x, dim=None, unbiased=None, keepdim=False, *, correction=None, axis=None):
+    """torch.var: Bessel's correction by default (correction=1, or unbiased=True); correction=0 or unbiased=False for the population variance."""
+    if isinstance(dim, bool):
+        dim, unbiased = None, dim  # torch.var(x, False): the legacy unbiased flag by position
+    dim = axis if dim is None else dim
+    c = correction if correction is not None else (0 if unbiased is False else 1)
+    out = reduce("var", x, dim, keepdim)
+    n = 1
+    for a in _axes(x, dim):
+        n *= x.shape[a]
+    # One element with the correction: 0 * inf, NaN as in torch.
+    return out * (n / (n - c) if n > c else float("inf")) if c else out
+
+
 class _MinMax(tuple):
     """torch.max(x, dim) and torch.sort give (values, indices)."""
 
@@ -289,8 +303,9 @@ def _install():
     Tensor.__rmatmul__ = lambda self, other: matmul(other, self)
     Tensor.matmul = Tensor.__matmul__
     Tensor.mm = Tensor.__matmul__
-    for op in ["sum", "mean", "prod", "any", "all", "var"]:
+    for op in ["sum", "mean", "prod", "any", "all"]:
         setattr(Tensor, op, (lambda op: lambda self, dim=None, keepdim=False, dtype=None, **kw: reduce(op, self, kw.get("axis", dim), keepdim, dtype))(op))
+    Tensor.var = var
     Tensor.max = lambda self, dim=None, keepdim=False: max_or_min("max", self, dim, keepdim)
     Tensor.min = lambda self, dim=None, keepdim=False: max_or_min("min", self, dim, keepdim)
     Tensor.amax = lambda self, dim=None, keepdim=False: reduce("max", self, dim, keepdim)

@@ -74,7 +74,9 @@ class TensorViews:
         return Tensor._make(self._data, self._dtype, self._shape[:dim] + (1,) + self._shape[dim:], self._stride[:dim] + (stride,) + self._stride[dim:], self._offset, self._device)
 
     def squeeze(self, dim=None):
-        keep = [i for i, e in enumerate(self._shape) if not (e == 1 and (dim is None or i == self._axis(dim)))]
+        # dim: one axis, a tuple or list of them (torch 2.0's squeeze(dim=[1, 2]), FlagGems' var_mean), or all.
+        axes = None if dim is None else {self._axis(d) for d in (dim if isinstance(dim, (tuple, list)) else [dim])}
+        keep = [i for i, e in enumerate(self._shape) if not (e == 1 and (axes is None or i in axes))]
         return Tensor._make(self._data, self._dtype, [self._shape[i] for i in keep], [self._stride[i] for i in keep], self._offset, self._device)
 
     def expand(self, *sizes):
@@ -95,6 +97,9 @@ class TensorViews:
 
     def expand_as(self, other):
         return self.expand(other.shape)
+
+    def broadcast_to(self, size):
+        return self.expand(size)
 
     def narrow(self, dim, start, length):
         index = [slice(None)] * self.dim()

@@ -44,8 +44,11 @@ def _is_constexpr(annotation):
 def _grid3(grid, meta):
     g = grid(meta) if callable(grid) else grid
     g = tuple(g) if isinstance(g, (tuple, list)) else (g,)
+    # Triton's launcher reads the first three entries; FlagGems' cumsum passes (M, num_ctas, 1, 1).
+    if len(g) > 3 and all(int(x) == 1 for x in g[3:]):
+        g = g[:3]
     if not 1 <= len(g) <= 3:
-        raise ValueError(f"a grid has 1 to 3 dimensions, got {g!r}")
+        raise ValueError(f"a grid has 1 to 3 dimensions (entries after the third may only be 1, which Triton ignores), got {g!r}")
     return tuple(int(x) for x in g) + (1,) * (3 - len(g))
 
 
