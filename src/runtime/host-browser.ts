@@ -11,6 +11,8 @@ import type { AsyncLocal, Host } from "./host";
 export interface BrowserHostConfig {
   /** Reads a kernel file or a file it imports (the editor answers through a message). */
   readText(file: string): Promise<string>;
+  /** Whether a path is a folder (a Python namespace package beside a script; the editor answers through a message). */
+  isFolder(path: string): Promise<boolean>;
   /** The folder display paths are relative to (the workspace folder's path). */
   cwd: string;
   /** Environment variables the editor passes (KERNEL_LAB_DEBUG …). */
@@ -23,6 +25,7 @@ export interface BrowserHostConfig {
 
 let config: BrowserHostConfig = {
   readText: (file) => Promise.reject(new Error(`no file source for ${file}`)),
+  isFolder: async () => false,
   cwd: "/",
   env: {},
   cacheFiles: new Map(),
@@ -69,8 +72,7 @@ export const host: Host = {
   cwd: () => config.cwd,
   homedir: () => "",
   readText: (file) => config.readText(file),
-  // The editor answers reads of files only: a namespace package (a folder without __init__.py) is not found in the browser yet.
-  isFolder: async () => false,
+  isFolder: (path) => config.isFolder(path),
   readCacheText: (file) => config.cacheFiles.get(file),
   writeCacheText: (file, text) => void config.cacheFiles.set(file, text),
   compileModule: (code, file) =>

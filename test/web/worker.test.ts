@@ -8,7 +8,7 @@
 
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import * as path from "node:path";
@@ -40,6 +40,8 @@ function ask(request) {
       if (data.type === "read") {
         const response = await fetch("/files" + data.file);
         worker.postMessage(response.ok ? { type: "file", id: data.id, text: await response.text() } : { type: "file", id: data.id, error: response.status + " " + data.file });
+      } else if (data.type === "is-folder") {
+        worker.postMessage({ type: "folder", id: data.id, folder: (await (await fetch("/is-folder" + data.file)).text()) === "yes" });
       } else if (["result", "error", "trace", "debug-error"].includes(data.type)) {
         done(data);
       }
@@ -69,6 +71,8 @@ function askPython(request, pyodideFolder) {
       if (data.type === "read") {
         const response = await fetch("/files" + data.file);
         pythonWorker.postMessage(response.ok ? { type: "file", id: data.id, text: await response.text() } : { type: "file", id: data.id, error: response.status + " " + data.file });
+      } else if (data.type === "is-folder") {
+        pythonWorker.postMessage({ type: "folder", id: data.id, folder: (await (await fetch("/is-folder" + data.file)).text()) === "yes" });
       } else if (["python-result", "error", "trace", "debug-error"].includes(data.type)) {
         resolve({ messages, last: data, ms: performance.now() - started });
       }
@@ -99,6 +103,11 @@ function serve(): Promise<Server> {
     try {
       if (url.pathname === "/") return send("text/html", PAGE);
       if (url.pathname === "/worker.js") return send("text/javascript", readFileSync(path.join(root, "dist/web/worker.js")));
+      // As the web extension answers an `is-folder` (vscode.workspace.fs.stat): a folder of the repository.
+      if (url.pathname.startsWith("/is-folder/")) {
+        const folder = decodeURIComponent(url.pathname.slice("/is-folder".length));
+        return send("text/plain", folder.startsWith(root + path.sep) && statSync(folder, { throwIfNoEntry: false })?.isDirectory() ? "yes" : "no");
+      }
       const file = decodeURIComponent(url.pathname.slice("/files".length));
       const virtual = virtualFiles.get(file);
       if (virtual !== undefined) return send("text/plain", virtual);
@@ -288,13 +297,14 @@ test("Python: one worker runs a file, records a debug launch, runs another file;
   assert.ok(debugged.ms < runs[0].ms, `the debug launch took ${debugged.ms} ms, the first run (Pyodide's start) ${runs[0].ms} ms`);
   await run(second);
   // Kernels that call other modules' @triton.jit functions: the package beside the script read
-  // through the page (the worker's host.readText), its relative imports too.
-  for (const script of ["xmod-kernels.py", "xmod-relative.py"]) {
+  // through the page (the worker's host.readText), its relative imports too, and a namespace package
+  // (a folder without __init__.py: the worker's host.isFolder, asked of the page).
+  for (const [script, launches] of [["xmod-kernels.py", 2], ["xmod-relative.py", 2], ["xmod-namespace.py", 1]] as const) {
     await run(path.join(root, "test/python", script));
     const { report } = runs.pop()!;
     assert.deepEqual(report.diagnostics, []);
     assert.deepEqual(report.checks.map((c) => c.passed), [true, true], `${script}: ${report.stdout}`);
-    assert.equal(report.launches.length, 2, script);
+    assert.equal(report.launches.length, launches, script);
   }
   const [one, two] = runs;
   assert.equal(one.report.pyodide.startKind, "cold");

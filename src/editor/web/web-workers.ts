@@ -290,6 +290,9 @@ export class WebWorkers implements Runner {
           case "read":
             void this.answerRead(worker, data.id, data.file);
             return;
+          case "is-folder":
+            void this.answerIsFolder(worker, data.id, data.file);
+            return;
           case "console":
             this.log.info(`[worker ${data.category}] ${data.text.trimEnd()}`);
             break;
@@ -315,6 +318,17 @@ export class WebWorkers implements Runner {
     } catch (error) {
       worker.postMessage({ type: "file", id, error: error instanceof Error ? error.message : String(error) });
     }
+  }
+
+  /** Whether a path is a folder (a Python namespace package beside the script): false where it isn't there. */
+  private async answerIsFolder(worker: WebWorker, id: number, file: string): Promise<void> {
+    let folder = false;
+    try {
+      folder = ((await vscode.workspace.fs.stat(this.paths.uriOf(file))).type & vscode.FileType.Directory) !== 0;
+    } catch {
+      // Not there: not a folder.
+    }
+    worker.postMessage({ type: "folder", id, folder });
   }
 
   /** A blob URL of dist/web/worker.js, read once. */

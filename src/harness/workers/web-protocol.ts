@@ -31,7 +31,9 @@ export type ToWebWorker =
    */
   | { type: "run-python"; request: PythonRunRequest; context: WebWorkerContext; pyodide?: PyodideFiles; lib?: Record<string, string> }
   /** The answer to a `read`: the file's text, or why it can't be read. */
-  | { type: "file"; id: number; text?: string; error?: string };
+  | { type: "file"; id: number; text?: string; error?: string }
+  /** The answer to an `is-folder`. */
+  | { type: "folder"; id: number; folder: boolean };
 
 export type FromWebWorker =
   | ProgressMessage
@@ -42,6 +44,8 @@ export type FromWebWorker =
   | OutputMessage
   /** The worker needs a file (the kernel file, a file it imports). */
   | { type: "read"; id: number; file: string }
+  /** The worker asks whether a path is a folder (`import pkg.mod` of a namespace package: a folder without __init__.py). */
+  | { type: "is-folder"; id: number; file: string }
   /** What the file's own code printed (console.log in `args`, `reference` …). */
   | { type: "console"; category: "stdout" | "stderr"; text: string }
   /** A debug launch's record. */

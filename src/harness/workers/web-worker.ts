@@ -34,9 +34,19 @@ function readText(file: string): Promise<string> {
   });
 }
 
+const pendingFolders = new Map<number, (folder: boolean) => void>();
+
+function isFolder(file: string): Promise<boolean> {
+  const id = nextRead++;
+  return new Promise((resolve) => {
+    pendingFolders.set(id, resolve);
+    send({ type: "is-folder", id, file });
+  });
+}
+
 function setUp(context: WebWorkerContext): Map<string, string> {
   const cacheFiles = new Map(context.cacheFiles);
-  configureBrowserHost({ readText, cwd: context.cwd, env: context.env, cacheFiles, warn: (line) => send({ type: "console", category: "stderr", text: `${line}\n` }) });
+  configureBrowserHost({ readText, isFolder, cwd: context.cwd, env: context.env, cacheFiles, warn: (line) => send({ type: "console", category: "stderr", text: `${line}\n` }) });
   // The file's own console output goes to the extension's log (or the Debug Console).
   const to = (category: "stdout" | "stderr") => (...args: unknown[]) => send({ type: "console", category, text: `${args.map(show).join(" ")}\n` });
   Object.assign(console, { log: to("stdout"), info: to("stdout"), debug: to("stdout"), warn: to("stderr"), error: to("stderr") });
@@ -68,6 +78,11 @@ async function handle(message: ToWebWorker): Promise<void> {
       pendingReads.delete(message.id);
       if (message.error !== undefined || message.text === undefined) pending?.reject(new Error(message.error ?? "no text"));
       else pending?.resolve(message.text);
+      return;
+    }
+    case "folder": {
+      pendingFolders.get(message.id)?.(message.folder);
+      pendingFolders.delete(message.id);
       return;
     }
     case "run": {
