@@ -3,7 +3,8 @@
 // tl.dot on matrices offers are tried. Each setting is checked against the default knobs' checked
 // launch before it is timed; the table lists the knobs; the cache keeps the pick with its knobs and
 // a second run launches the cached knobs without tuning. The script's own assert_close (against
-// torch's matmul) judges what was launched.
+// torch's matmul) judges what was launched. Last, @triton.autotune's other arguments without the
+// flag (do_bench, warmup/rep, use_cuda_graph, cache_results: the pick kept in the same cache).
 
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
@@ -18,6 +19,7 @@ import { formatKnobs, type KnobSetting } from "../../src/ir/knobs";
 const FILE = path.resolve(__dirname, "../python/autotune-knobs.py");
 const HALF_LOADS = path.resolve(__dirname, "../python/autotune-half-loads.py");
 const HOOKS = path.resolve(__dirname, "../python/autotune-hooks.py");
+const OPTIONS = path.resolve(__dirname, "../python/autotune-options.py");
 const EMULATED = {
   target: { subgroupMatrixConfigs: [[16, 16, 16], [16, 8, 16]].map(([M, N, K]) => ({ componentType: "f16", resultComponentType: "f32", M, N, K })) },
   codegen: { subgroupMatrixEmulation: true },
@@ -92,4 +94,20 @@ test("@triton.autotune --tune-codegen keeps reset_to_zero (zeroed in the copies)
   // Every candidate matched the reference, both run on copies whose reset_to_zero tensor starts at zero.
   for (const tuned of report.autotune ?? []) assert.ok(tuned.candidates.every((c) => c.correct), JSON.stringify(tuned.candidates));
   assert.equal(report.stdout.match(/--tune-codegen: add_into has autotune hooks/g)?.length, 1, report.stdout);
+});
+
+test("@triton.autotune's do_bench, warmup/rep, use_cuda_graph and cache_results (a second autotuner launches the remembered pick untimed); best_config, configs, cache, configs_timings as Triton's", async () => {
+  // A fresh cache folder for this run only: the remembered pick outlives it.
+  const before = process.env.KERNEL_LAB_CACHE_DIR;
+  process.env.KERNEL_LAB_CACHE_DIR = mkdtempSync(path.join(os.tmpdir(), "kernel-lab-autotune-results-"));
+  try {
+    const { report, outcome } = await runPythonFile(OPTIONS, { bench: "quick" }, startPythonThread);
+    assert.equal(outcome, "ok", report.traceback);
+    assert.match(report.stdout, /do_bench picked BLOCK: 128, .*\nwarmup and rep \(5, 20\)\nuse_cuda_graph accepted\ncache_results: remembered BLOCK: 256, /);
+    const cache = JSON.parse(readFileSync(path.join(process.env.KERNEL_LAB_CACHE_DIR, "autotune.json"), "utf8")) as { entries: Record<string, { run: string; picked: Record<string, number> }> };
+    assert.deepEqual(Object.values(cache.entries).map((e) => [e.run, e.picked.BLOCK]), [["scale_kernel key=1000, torch.float32, torch.float32 (timed by Python)", 256]]);
+  } finally {
+    if (before === undefined) delete process.env.KERNEL_LAB_CACHE_DIR;
+    else process.env.KERNEL_LAB_CACHE_DIR = before;
+  }
 });

@@ -210,15 +210,15 @@ test("tutorial 07's idiom: libdevice.asin/acos/atan in a kernel, launched with a
   }
 });
 
-test("Liger-style host code: a Function with several outputs (one None), an input rotated in place and returned, torch.sort before tl.cumsum, torch.add(out=)", async () => {
+test("Liger-style host code: a Function with several outputs (one None), an input rotated in place and returned, torch.sort before tl.cumsum, one tensor as two pointers, torch.add(out=)", async () => {
   const { report, outcome } = await run(path.join(PY, "library-autograd.py"), { bench: "off" });
   assert.equal(outcome, "ok", report.traceback);
   assert.deepEqual(report.diagnostics, []);
-  assert.equal(report.checks.length, 9);
+  assert.equal(report.checks.length, 11);
   assert.ok(report.checks.every((c) => c.passed), JSON.stringify(report.checks));
   // Forward twice, backward twice (through b alone, then through both), each a kernel of its own.
   assert.deepEqual(report.launches.slice(0, 4).map((l) => l.kernel), ["scale_and_square", "scale_and_square_backward", "scale_and_square", "scale_and_square_backward"]);
-  assert.match(report.stdout, /through torch\.autograd\.backward on both\n.*stays a leaf and gets its gradient\nrows sorted by torch\.sort.*\ntorch\.add\(input=, other=, out=, alpha=\), view_as, is_complex, broadcast_to\n/);
+  assert.match(report.stdout, /through torch\.autograd\.backward on both\n.*stays a leaf and gets its gradient\nrows sorted by torch\.sort.*\none tensor passed as two pointers keeps what was written through each\ntorch\.add\(input=, other=, out=, alpha=\), view_as, is_complex, broadcast_to\n/);
 });
 
 test("kernels call @triton.jit functions of a package beside the script (FlagGems' tle.program_id, from mod import helper), on the GPU and with --cpu", async () => {
@@ -366,22 +366,6 @@ test("torch ops on GPU tensors copy only a CPU-made operand up and the scalars r
   const [got, expected] = [values(gpu.report.stdout), values(cpu.report.stdout)];
   assert.equal(got.length, 2);
   for (let i = 0; i < 2; i++) assert.ok(Math.abs(got[i] - expected[i]) <= 1e-5 * Math.abs(expected[i]), `${got[i]} vs ${expected[i]}`);
-});
-
-test("@triton.autotune's do_bench, warmup/rep, use_cuda_graph and cache_results (a second autotuner launches the remembered pick untimed); best_config, configs, cache, configs_timings as Triton's", async () => {
-  // A fresh cache folder for this run only: the remembered pick outlives it.
-  const before = process.env.KERNEL_LAB_CACHE_DIR;
-  process.env.KERNEL_LAB_CACHE_DIR = mkdtempSync(path.join(os.tmpdir(), "kernel-lab-autotune-results-"));
-  try {
-    const { report, outcome } = await run(path.join(PY, "autotune-options.py"), { bench: "quick" });
-    assert.equal(outcome, "ok", report.traceback);
-    assert.match(report.stdout, /do_bench picked BLOCK: 128, .*\nwarmup and rep \(5, 20\)\nuse_cuda_graph accepted\ncache_results: remembered BLOCK: 256, /);
-    const cache = JSON.parse(readFileSync(path.join(process.env.KERNEL_LAB_CACHE_DIR, "autotune.json"), "utf8")) as { entries: Record<string, { run: string; picked: Record<string, number> }> };
-    assert.deepEqual(Object.values(cache.entries).map((e) => [e.run, e.picked.BLOCK]), [["scale_kernel key=1000, torch.float32, torch.float32 (timed by Python)", 256]]);
-  } finally {
-    if (before === undefined) delete process.env.KERNEL_LAB_CACHE_DIR;
-    else process.env.KERNEL_LAB_CACHE_DIR = before;
-  }
 });
 
 test("@triton.autotune times configs on the script's own tensors, as Triton: reset_to_zero, restore_value, Config(pre_hook), pre_hook/post_hook and prune_configs_by keep the results right, on the GPU and with --cpu", async () => {
