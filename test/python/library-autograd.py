@@ -160,6 +160,14 @@ for _ in range(2):
 torch.testing.assert_close(grad_bias, chunk.sum(dim=0))
 assert torch.equal(torch.sub(chunk, chunk, alpha=2), -chunk)
 assert chunk.view_as(kept[:7].t().contiguous()).shape == (300, 7) and not chunk.is_complex()
+
+
+@torch.no_grad  # without parentheses, as Liger's grpo_loss writes it
+def grad_mode_inside():
+    return torch.is_grad_enabled()
+
+
+assert grad_mode_inside() is False and torch.is_grad_enabled()
 spread = chunk.sum(dim=0, keepdim=True).broadcast_to(chunk.shape)  # Liger's fused linear JSD
 assert spread.shape == chunk.shape and torch.equal(spread[6], chunk.sum(dim=0))
-print("torch.add(input=, other=, out=, alpha=), view_as, is_complex, broadcast_to")
+print("torch.add(input=, other=, out=, alpha=), view_as, is_complex, broadcast_to, @torch.no_grad")

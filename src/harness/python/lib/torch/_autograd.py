@@ -24,7 +24,19 @@ def _grad_mode(on):
         _enabled.pop()
 
 
-class no_grad(contextlib.ContextDecorator):
+class _BareDecorator(contextlib.ContextDecorator):
+    """`@torch.no_grad` written without parentheses decorates the function, as torch's does (Liger's grpo_loss)."""
+
+    def __new__(cls, orig_func=None):
+        if callable(orig_func):
+            return cls()(orig_func)
+        return super().__new__(cls)
+
+    def __init__(self, orig_func=None):
+        pass
+
+
+class no_grad(_BareDecorator):
     def __enter__(self):
         _enabled.append(False)
 
@@ -32,7 +44,7 @@ class no_grad(contextlib.ContextDecorator):
         _enabled.pop()
 
 
-class enable_grad(contextlib.ContextDecorator):
+class enable_grad(_BareDecorator):
     def __enter__(self):
         _enabled.append(True)
 
