@@ -70,7 +70,7 @@ def row_stats(X, Mean, Var, Amax, Suffix, Count, dW, AnyBig, M, N, BLOCK_M: tl.c
     best, at = tl.reduce((vals, idx), 1, first_max, keep_dims=True)
     tl.store(Amax + rows, at, rows < M)
     # A mask reduced by a combine function (FlagGems' any: tl.reduce(x != 0, 0, reduce_any)).
-    tl.store(AnyBig + rows, tl.reduce(x > 3.97, 1, reduce_any, keep_dims=True).to(tl.int32), rows < M)
+    tl.store(AnyBig + rows, tl.reduce(x > 4.5, 1, reduce_any, keep_dims=True).to(tl.int32), rows < M)
     s, c = tl.associative_scan((x, mask.to(tl.int32)), 1, add_pair, reverse=True)
     tl.store(Suffix + rows * N + cols, s, mask)
     tl.store(Count + rows * N + cols, c, mask)
@@ -93,6 +93,8 @@ def row_stats_(x, block_m=2):
 
 torch.manual_seed(0)
 x = torch.randint(-3, 4, (13, 200), device="cuda").float() + torch.rand(13, 1, device="cuda")  # ties in every row
+x[4, 17] = 5.0  # rows 4 and 9 hold a value above 4.5: any() is true there only
+x[9, 199] = 6.0
 mean, var, amax, suffix, count, row_max, any_big = row_stats_(x)
 torch.testing.assert_close(mean, x.mean(dim=1), atol=1e-5, rtol=1e-5)
 torch.testing.assert_close(var, x.var(dim=1), atol=1e-4, rtol=1e-4)
@@ -102,5 +104,5 @@ assert torch.equal(amax.cpu(), first), (amax, first)
 torch.testing.assert_close(suffix, x.sum(dim=1, keepdim=True) - x.cumsum(1) + x, atol=1e-3, rtol=1e-4)
 assert torch.equal(count[:, 0].cpu(), torch.full((13,), 200, dtype=torch.int32)) and count[5, 199].item() == 1
 torch.testing.assert_close(row_max, torch.stack([x[p * 2:(p + 1) * 2].max() for p in range(7)]))
-assert torch.equal(any_big.cpu(), (x > 3.97).any(dim=1).int().cpu()) and 0 < any_big.sum().item() < 13
+assert torch.equal(any_big.cpu(), (x > 4.5).any(dim=1).int().cpu()) and any_big.sum().item() == 2
 print("Welford, argmax with ties, a tuple scan and dtype predicates match torch")
