@@ -278,8 +278,10 @@ class PythonWriter {
         return `${this.operand(args[0], ATOM, false)}[${slots.join(", ")}]`;
       }
     }
-    const pyArgs = args.map((a) => {
+    const pyArgs = args.map((a, i) => {
       if (ts.isArrowFunction(a)) return this.combine(a);
+      // Triton's multi-operand tl.reduce / tl.associative_scan takes its blocks as a tuple.
+      if (i === 0 && (fn === "reduce" || fn === "associativeScan") && ts.isArrayLiteralExpression(a)) return `(${a.elements.map((e) => this.expr(e)).join(", ")}${a.elements.length === 1 ? "," : ""})`;
       return this.expr(a);
     });
     return `tl.${snakeCase(fn)}(${[...pyArgs, ...keywordText(true)].join(", ")})`;
@@ -291,7 +293,9 @@ class PythonWriter {
     const params = a.parameters.map((p) => p.name.getText(this.sf));
     const body = ts.isBlock(a.body) ? undefined : a.body;
     if (!body) throw new Error("no Python for a combine function with a block body");
-    this.combines.push("", "@triton.jit", `def ${name}(${params.join(", ")}):`, `    return ${this.expr(body)}`);
+    // A combine function of a tuple of blocks returns its n results as Python's tuple.
+    const returned = ts.isArrayLiteralExpression(body) ? body.elements.map((e) => this.expr(e)).join(", ") : this.expr(body);
+    this.combines.push("", "@triton.jit", `def ${name}(${params.join(", ")}):`, `    return ${returned}`);
     return name;
   }
 }

@@ -73,7 +73,7 @@ export const TENSOR_DESCRIPTOR_INTRINSICS: Record<string, Intrinsic> = {
 /** `desc.load(offsets)` (members.ts) and tl.loadTensorDescriptor: the block, out-of-range elements read as the padding. */
 export function loadDescriptor(ctx: IntrinsicContext, desc: TensorDescriptor, offsetsNode: ts.Expression, span: Span, what: string): Value | undefined {
   const offsets = integers(ctx, offsetsNode, `${what}'s offsets`, desc.blockShape.length);
-  const access = offsets && windowAccess(ctx, { ...desc, offsets }, desc.blockShape.map((_, d) => d), span);
+  const access = offsets && windowAccess(ctx, { ...desc, offsets }, uncertainAxes(desc, offsets), span);
   if (!access || access.pointers.type.kind !== "pointer") return undefined;
   const pointee = heldDtype(access.pointers.type.pointee);
   const other = access.mask && desc.padding === "nan" ? ctx.values.coerce(ctx.b.constant(NaN, "f32", span), pointee, desc.blockShape, span) : undefined;
@@ -89,13 +89,26 @@ export function storeDescriptor(ctx: IntrinsicContext, desc: TensorDescriptor, o
     ctx.log.error(Codes.descriptorStoreShape, value.span, `${what} writes a whole block of the descriptor's block shape ${shapeToString(desc.blockShape)}, got a value of shape ${shapeToString(value.type.shape)}; Triton requires the two to be equal (tl.broadcastTo or tl.reshape it first)`);
     return undefined;
   }
-  const access = windowAccess(ctx, { ...desc, offsets }, desc.blockShape.map((_, d) => d), span);
+  const access = windowAccess(ctx, { ...desc, offsets }, uncertainAxes(desc, offsets), span);
   if (!access || access.pointers.type.kind !== "pointer") return undefined;
   const v = ctx.values.coerce(value, heldDtype(access.pointers.type.pointee), desc.blockShape, value.span);
   if (!v) return undefined;
   ctx.markWritten(access.pointers.type.param);
   ctx.b.push({ kind: "store", span, ptr: access.pointers, value: v, ...(access.mask ? { mask: access.mask } : {}) });
   return "void";
+}
+
+/**
+ * The axes whose bounds must be checked: all but those the block provably lies inside while
+ * compiling (a constant offset and extent, tutorial 06's `[qo_offset_y, 0]` of a `[y_dim, HEAD_DIM]`
+ * tensor), where the mask would be true everywhere.
+ */
+function uncertainAxes(desc: TensorDescriptor, offsets: readonly Value[]): number[] {
+  return desc.blockShape.flatMap((block, d) => {
+    const [offset, extent] = [offsets[d], desc.shape[d]];
+    const inside = isConst(offset) && isConst(extent) && offset.value >= 0 && offset.value + block <= extent.value;
+    return inside ? [] : [d];
+  });
 }
 
 /** `desc.shape`, `desc.strides`, `desc.block_shape`, `desc.block_type`, `desc.dtype` (members.ts); undefined: no such member. */

@@ -84,3 +84,27 @@ export const k = kernel(function k(x: Ptr<f32>, y: Ptr<f32>, nanfill: Ptr<f32>, 
     assertClose(out.nanfill, nanfill, `${side} nanfill`);
   }
 });
+
+test("GPU and CPU: an axis of constant extent read at a constant offset is checked only where the block may leave it (offset 0 inside, offset 8 past the end)", async () => {
+  const rows = 21;
+  const x = randomFloats(rows * 16);
+  const source = `${PRELUDE}
+export const k = kernel(function k(x: Ptr<f32>, inside: Ptr<f32>, shifted: Ptr<f32>, rows: i32, BLOCK: constexpr) {
+  const pid = tl.programId(0);
+  const d = tl.makeTensorDescriptor(x, [rows, 16], [16, 1], [BLOCK, 16]);
+  const out = (pid * BLOCK + tl.expandDims(tl.arange(0, BLOCK), 1)) * 16 + tl.expandDims(tl.arange(0, 16), 0);
+  tl.store(inside + out, d.load([pid * BLOCK, 0]));
+  tl.store(shifted + out, d.load([pid * BLOCK, 8]));
+});
+`;
+  const programs = Math.ceil(rows / 8);
+  const size = programs * 8 * 16;
+  const { gpu, cpu } = await runBoth({ source, constexprs: { BLOCK: 8 }, grid: [programs], args: { x, inside: poisoned(size), shifted: poisoned(size), rows }, outputs: ["inside", "shifted"] });
+  const at = (r: number, c: number) => (r < rows && c < 16 ? x[r * 16 + c] : 0);
+  const inside = range(size).map((e) => at(Math.floor(e / 16), e % 16));
+  const shifted = range(size).map((e) => at(Math.floor(e / 16), (e % 16) + 8));
+  for (const [side, out] of [["GPU", gpu], ["CPU", cpu]] as const) {
+    assertClose(out.inside, inside, `${side} inside`);
+    assertClose(out.shifted, shifted, `${side} shifted`);
+  }
+});

@@ -2,7 +2,8 @@
 cross entropy, sparsemax), in kernels of our own: an autograd.Function with several outputs, one of
 them None, differentiated through one output or through torch.autograd.backward on all of them; a
 Function that rotates its input in place and returns it; rows sorted with torch.sort before a kernel
-takes their running sum with tl.cumsum; torch.add(input=…, other=…, out=…, alpha=…)."""
+takes their running sum with tl.cumsum; one tensor passed as two pointers; torch.add(input=…, other=…,
+out=…, alpha=…)."""
 
 import torch
 
@@ -132,6 +133,25 @@ assert i.tolist() == [[3, 0, 2, 4, 1], [0, 2, 3, 1, 4]], i.tolist()  # NaN first
 assert ties.argsort(dim=0).tolist() == [[1, 1, 1, 1, 1], [0, 0, 0, 0, 0]]
 assert torch.argsort(ties[1]).tolist() == [4, 1, 0, 2, 3]
 print("rows sorted by torch.sort, their running sum taken by tl.cumsum")
+
+@triton.jit
+def write_halves(a_ptr, b_ptr, n, HAS_B: tl.constexpr, BLOCK: tl.constexpr):
+    """The first half through a_ptr, the second through b_ptr where HAS_B (else b_ptr is a placeholder)."""
+    offs = tl.arange(0, BLOCK)
+    half = n // 2
+    tl.store(a_ptr + offs, offs.to(tl.float32) + 1.0, mask=offs < half)
+    if HAS_B:
+        tl.store(b_ptr + offs, -(offs.to(tl.float32) + 1.0), mask=(offs >= half) & (offs < n))
+
+
+# One tensor passed as two pointers, as Liger's modulated RMS norm passes dScale again for the
+# dShift it doesn't have: what the kernel writes through either pointer is there afterwards.
+ramp = torch.arange(101, device="cuda").float() + 1.0
+for has_b in (False, True):
+    t = torch.zeros(101, device="cuda")
+    write_halves[(1,)](t, t, 101, HAS_B=has_b, BLOCK=128)
+    torch.testing.assert_close(t, torch.where(ramp <= 50, ramp, -ramp if has_b else 0.0))
+print("one tensor passed as two pointers keeps what was written through each")
 
 grad_bias = torch.zeros(300, device="cuda")
 chunk = torch.randn(7, 300, device="cuda")

@@ -11,6 +11,8 @@ import { locate } from "../../src/diagnostics/position";
 import { interpret } from "../../src/interpreter/interpret";
 import { DEFAULT_TARGET } from "../../src/ir/target";
 import { MATH_INSTEAD, MATH_NAMES } from "../../src/semantics/math-names";
+import { DTYPE_PREDICATES } from "../../src/semantics/dtypes";
+import { DTYPE_PREDICATES as PYTHON_DTYPE_PREDICATES } from "../../src/python/names";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 
@@ -140,4 +142,21 @@ test("docs/LANGUAGE.md documents every tl.math / libdevice name and what it maps
   const missing = Object.entries(MATH_NAMES).filter(([name, fn]) => !new RegExp(`\\| [^|]*\`${name}\`[^|]*\\| \`tl\\.${fn}\` \\|`).test(doc));
   assert.deepEqual(missing, []);
   for (const name of Object.keys(MATH_INSTEAD)) assert.ok(doc.includes(`\`${name}\``), name);
+});
+
+test("the Python front end keeps every dtype predicate the kernel language decides as a method (x.dtype.is_fp16())", () => {
+  assert.deepEqual([...PYTHON_DTYPE_PREDICATES].sort(), Object.keys(DTYPE_PREDICATES).sort());
+});
+
+test("compile-time forms of kernel libraries compile as their folded spelling: ** of constexprs, a dtype's .value and .int_bitwidth", () => {
+  assert.equal(wgsl("tl.store(i_ptr + o, o + 2 ** (tl.int32.int_bitwidth - 28) - 1 * 2 ** 3);"), wgsl("tl.store(i_ptr + o, o + 16 - 8);"));
+  assert.equal(wgsl("const d = x.dtype.value;\ntl.store(y_ptr + o, x.to(d) * 2 ** -1);"), wgsl("tl.store(y_ptr + o, x * 0.5);"));
+  assert.match(diagnose("tl.store(y_ptr + o, x ** 2);")[0], /^8:21 KL1003 '\*\*' works on compile-time numbers/);
+});
+
+test("a block's name given a run-time scalar in straight-line code is rebound to it (Triton's m = final_m), a constant still fills the block", () => {
+  const k = compiled("let m = o * 3;\nm = tl.sum(m);\ntl.store(i_ptr, m);\nlet z = o;\nz = 0;\ntl.store(i_ptr + o + 1, z, o < 15);");
+  const out = new Int32Array(16).fill(-1);
+  interpret(k.ir, [1, 1, 1], { x_ptr: new Float32Array(16), y_ptr: new Float32Array(16), h_ptr: new Uint16Array(16), i_ptr: out, n: 16, seed: 7 });
+  assert.deepEqual([...out], [360, ...new Array(15).fill(0)]);
 });

@@ -43,3 +43,29 @@ for (const name of readdirSync(EXAMPLES).filter((f) => f.endsWith(".kernel.ts"))
     assert.ok(compared > 0);
   });
 }
+
+test("a multi-operand tl.reduce and tl.associativeScan: TypeScript → Python (a tuple of blocks, combine functions returning tuples) → the same WGSL", () => {
+  const text = [
+    'import { kernel, tl } from "kernel-lab";',
+    'import type { Ptr, f32, i32, constexpr } from "kernel-lab";',
+    "export const k = kernel(function k(x: Ptr<f32>, y: Ptr<f32>, z: Ptr<i32>, n: i32, BLOCK: constexpr) {",
+    "  const offs = tl.arange(0, BLOCK);",
+    "  const v = tl.load(x + offs, offs < n, 0.0);",
+    "  const [s, c] = tl.reduce([v, tl.where(offs < n, 1, 0)], 0, (s_a, c_a, s_b, c_b) => [s_a + s_b, c_a + c_b]);",
+    "  const [m, i] = tl.associativeScan([v, offs], 0, (va, ia, vb, ib) => [tl.maximum(va, vb), tl.where(vb > va, ib, ia)], true);",
+    "  tl.store(y, s / c + tl.max(m));",
+    "  tl.store(z + offs, i, offs < n);",
+    "});",
+    "",
+  ].join("\n");
+  const python = kernelFileToPython("k.kernel.ts", text);
+  assert.deepEqual(python.problems, []);
+  assert.match(python.text, /tl\.reduce\(\(v, tl\.where\(offs < n, 1, 0\)\), 0, _k_combine_\d+\)/);
+  assert.match(python.text, /return s_a \+ s_b, c_a \+ c_b\n/);
+  const file = readPythonFile("k.py", python.text);
+  const types: Record<string, PythonArgType> = { x: { kind: "pointer", dtype: "f32" }, y: { kind: "pointer", dtype: "f32" }, z: { kind: "pointer", dtype: "i32" }, n: { kind: "scalar", dtype: "i32" } };
+  const ts = compileKernel(parseKernelFile("k.kernel.ts", text).kernels[0], { BLOCK: 64 }, TARGET);
+  const py = compilePythonKernel(file, "k", types, { BLOCK: 64 }, TARGET);
+  assert.deepEqual(py.diagnostics.filter((d) => d.severity === "error"), []);
+  assert.equal(py.kernel?.wgsl, ts.kernel?.wgsl);
+});

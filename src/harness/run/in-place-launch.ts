@@ -6,7 +6,9 @@
 // compiled. Otherwise the instrumented variant runs where the device
 // can bind its extra buffers (every program's accesses bounds-checked: KL3101 at the access; it
 // needs only the arrays' lengths), else the corner programs are interpreted first (on the CPU
-// copies, brought up to date) and the plain launch runs; prints are read back.
+// copies, brought up to date) and the plain launch runs; prints are read back. One storage passed
+// as two arguments (Liger passes dScale again as the dShift it doesn't use) is two copies: each
+// brings back only the bytes the kernel changed, so neither copy's old elements undo the other's.
 
 import { checkCornersOnCpu } from "./corners";
 import { fitsDevice, instrumentedLaunch } from "./instrumented-launch";
@@ -19,6 +21,8 @@ export async function launchInPlaceOnGpu(gpu: Gpu, request: InPlaceLaunch, kept:
   const { program, grid } = request;
   const { copies } = kept;
   const made: GPUBuffer[] = [];
+  const shared = sharingMemory(request.arrays);
+  const before = new Map<string, StorageArray>();
   try {
     const set: LaunchArgs = { buffers: {}, scalars: { ...request.scalars } };
     const hostArgs: Record<string, StorageArray | number> = { ...request.scalars };
@@ -31,7 +35,9 @@ export async function launchInPlaceOnGpu(gpu: Gpu, request: InPlaceLaunch, kept:
         set.buffers[name] = await kept.bind(gpu, array.kept.storage, array.data, array.kept.upload, label);
         continue;
       }
-      const buffer = await createStorageBuffer(gpu, array.data.slice() as StorageArray, label);
+      const uploaded = array.data.slice() as StorageArray;
+      if (shared.has(name)) before.set(name, uploaded);
+      const buffer = await createStorageBuffer(gpu, uploaded, label);
       copies.toGpu++;
       copies.toGpuBytes += array.data.byteLength;
       made.push(buffer);
@@ -60,7 +66,10 @@ export async function launchInPlaceOnGpu(gpu: Gpu, request: InPlaceLaunch, kept:
       if (!stored.has(name) || !dtype) continue;
       written.push(name);
       if (array.kept) continue;
-      array.data.set((await readBuffer(gpu, set.buffers[name], dtype, array.data.length)) as never);
+      const after = (await readBuffer(gpu, set.buffers[name], dtype, array.data.length)) as StorageArray;
+      const old = before.get(name);
+      if (old) copyChanged(array.data, old, after);
+      else array.data.set(after as never);
       copies.fromGpu++;
       copies.fromGpuBytes += array.data.byteLength;
     }
@@ -70,3 +79,23 @@ export async function launchInPlaceOnGpu(gpu: Gpu, request: InPlaceLaunch, kept:
   }
 }
 
+
+/** The arrays whose memory overlaps another array's of the same launch. */
+function sharingMemory(arrays: InPlaceLaunch["arrays"]): Set<string> {
+  const found = new Set<string>();
+  const list = [...arrays].filter(([, a]) => !a.kept);
+  for (const [i, [x, a]] of list.entries()) {
+    for (const [y, b] of list.slice(i + 1)) {
+      const overlap = a.data.buffer === b.data.buffer && a.data.byteOffset < b.data.byteOffset + b.data.byteLength && b.data.byteOffset < a.data.byteOffset + a.data.byteLength;
+      if (overlap) found.add(x).add(y);
+    }
+  }
+  return found;
+}
+
+/** `target` gets the bytes of `after` that differ from `before` (what the kernel wrote through this copy). */
+function copyChanged(target: StorageArray, before: StorageArray, after: StorageArray): void {
+  const bytes = (a: StorageArray) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+  const [t, b, a] = [bytes(target), bytes(before), bytes(after)];
+  for (let i = 0; i < Math.min(t.length, a.length, b.length); i++) if (a[i] !== b[i]) t[i] = a[i];
+}
