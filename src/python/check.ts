@@ -9,9 +9,9 @@ import { DEFAULT_TARGET } from "../ir/target";
 import { adapterDependent, NO_ADAPTER_TARGET } from "../compile";
 import { Codes } from "../diagnostics/codes";
 import { compilePythonKernel, type PythonArgType } from "./compile-python";
-import { assumedArgTypes, assumedConstexprs, pointerParams } from "./infer";
+import { assumedArgTypes, assumedConstexprs, PLACEHOLDER, pointerParams } from "./infer";
 import { readPythonFile, type PythonFile, type PythonKernel } from "./module";
-import { children, walk } from "./tree";
+import { children, textOf, walk, type SyntaxNode } from "./tree";
 
 export function checkPythonFile(fileName: string, text: string, target: Target = DEFAULT_TARGET): Diagnostic[] {
   return checkPython(readPythonFile(fileName, text), target);
@@ -42,15 +42,53 @@ export function checkPython(file: PythonFile, target: Target = DEFAULT_TARGET): 
     ];
     for (const constexprs of assumedConstexprs(file, kernel)) {
       let kept = compilePythonKernel(file, kernel.name, types, constexprs, checked).diagnostics;
-      for (const other of others) {
+      // A flag the file gives no value for (tutorial 08 launches FP8=<an expression>) is taken as true:
+      // a diagnostic that goes away with it false (its `tl.float8e4nv if FP8 else …`) is the guess's.
+      const flags = kernel.params.filter((p) => p.constexpr && constexprs[p.name] === PLACEHOLDER && onlyTested(file, kernel, p.name));
+      const flagsOff = flags.length === 0 ? undefined : { ...constexprs, ...Object.fromEntries(flags.map((p) => [p.name, false])) };
+      for (const other of [...others, { types: flagsOff && types, constexprs: flagsOff, rules: () => true }]) {
         if (!other.types || kept.length === 0) continue;
-        const alsoOther = compilePythonKernel(file, kernel.name, other.types, constexprs, checked).diagnostics;
+        const alsoOther = compilePythonKernel(file, kernel.name, other.types, ("constexprs" in other && other.constexprs) || constexprs, checked).diagnostics;
         kept = kept.filter((d) => !other.rules(d) || alsoOther.some((o) => o.code === d.code && o.span.start === d.span.start && o.span.end === d.span.end));
       }
       for (const d of kept) diagnostics.push(adapterDependent(d, checked));
     }
   }
   return distinctDiagnostics(diagnostics);
+}
+
+/** Whether the kernel uses `name` only as a condition: `if name:`, `a if name else b`, `not name`, `name and …`. */
+function onlyTested(file: PythonFile, kernel: PythonKernel, name: string): boolean {
+  const body = children(kernel.node).find((c) => c.name === "Body");
+  let uses = 0;
+  let tested = 0;
+  if (body) walk(body, (n) => {
+    if (n.name !== "VariableName" || textOf(file.text, n) !== name) return;
+    uses++;
+    if (isCondition(file, n)) tested++;
+  });
+  return uses > 0 && uses === tested;
+}
+
+function isCondition(file: PythonFile, n: SyntaxNode): boolean {
+  const parent = n.parent;
+  if (!parent) return false;
+  const kids = children(parent);
+  const at = kids.findIndex((k) => k.from === n.from && k.to === n.to);
+  const word = (i: number) => (kids[i] ? textOf(file.text, kids[i]) : "");
+  switch (parent.name) {
+    case "IfStatement":
+    case "WhileStatement":
+      return ["if", "elif", "while"].includes(word(at - 1));
+    case "ConditionalExpression":
+      return word(at - 1) === "if";
+    case "UnaryExpression":
+      return word(at - 1) === "not";
+    case "BinaryExpression":
+      return ["and", "or"].includes(word(1)) && isCondition(file, parent);
+    default:
+      return false;
+  }
 }
 
 function returnsValue(kernel: PythonKernel): boolean {

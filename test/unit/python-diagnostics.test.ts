@@ -145,6 +145,18 @@ test("check file.py: a host function's bare yield is Python; a constexpr used as
   assert.match(diagnose("def g():\n    yield (\n")[0], /KL1100/);
 });
 
+test("check file.py: a flag launched with a value check can't evaluate is taken as true, and a diagnostic only that gives is left out (tutorial 08's FP8)", () => {
+  const text = "import torch\nimport triton\nimport triton.language as tl\n\n@triton.jit\ndef k(x_ptr, FP8: tl.constexpr, BLOCK: tl.constexpr):\n    dtype = tl.float8e4nv if FP8 else tl.float16\n    offs = tl.arange(0, BLOCK)\n    tl.store(x_ptr + offs, tl.load(x_ptr + offs).to(dtype).to(tl.float32))\n\nx = torch.zeros(16)\nk[(1,)](x, FP8=torch.float8_e4m3fn == x.dtype, BLOCK=16)\n";
+  assert.deepEqual(diagnose(text), []);
+  assert.deepEqual(diagnose(text.replace("\nx = torch.zeros(16)\nk[(1,)](x, FP8=torch.float8_e4m3fn == x.dtype, BLOCK=16)\n", "\n")), []);
+  // Launched with FP8=True, the diagnostic is the kernel's.
+  const fp8 = diagnose(text.replace("FP8=torch.float8_e4m3fn == x.dtype", "FP8=True"));
+  assert.equal(fp8.length, 1, fp8.join("\n"));
+  assert.match(fp8[0], /^9:53 KL2080 tl\.float8e4nv has no WGSL type/);
+  // A flag used as a value as well (FP8 * 2) is not only a condition: the diagnostic stays.
+  assert.equal(diagnose(text.replace("offs = tl.arange(0, BLOCK)", "offs = tl.arange(0, BLOCK) + FP8 * 0")).length, 1);
+});
+
 for (const [name, body, expected, message] of rows) {
   test(`check file.py: ${name}`, () => {
     const got = diagnose(`${HEADER}${PROLOGUE}${body}\n`);
