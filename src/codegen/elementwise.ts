@@ -39,7 +39,10 @@ export const BINARY_WGSL: Record<BinaryFn, (a: string, b: string, rhsDtype: Dtyp
   gt: (a, b) => `(${a} > ${b})`,
   ge: (a, b) => `(${a} >= ${b})`,
   eq: (a, b) => `(${a} == ${b})`,
-  ne: (a, b) => `(${a} != ${b})`,
+  // A float's != as not-equal: true where either side is NaN (IEEE, Triton, torch). WGSL lets a
+  // compiler assume floats are never NaN, and lavapipe's `NaN != NaN` and `NaN != 0.0` were false
+  // while its `==` was right, so floats compare through `==` (`x != x` is Triton's NaN test).
+  ne: (a, b, rhsDtype) => (rhsDtype === "f32" || rhsDtype === "f16" ? `(!(${a} == ${b}))` : `(${a} != ${b})`),
   land: (a, b) => `(${a} && ${b})`,
   lor: (a, b) => `(${a} || ${b})`,
 };

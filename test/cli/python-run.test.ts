@@ -328,12 +328,12 @@ test("torch.bool, int8 and uint8 tensors as kernel pointers (1 byte each, progra
   }
 });
 
-test("NaN is true wherever a float becomes a truth value (if, while, not, and/or, a if x else b, tl.where, .to(tl.int1)), float32 and float16, on the GPU and with --cpu", async () => {
+test("NaN is true wherever a float becomes a truth value (if, while, not, and/or, a if x else b, tl.where, .to(tl.int1)), and a float's != with NaN, float32 and float16, on the GPU and with --cpu", async () => {
   for (const cpu of [false, true]) {
     const { report, outcome } = await run(path.join(PY, "nan-truth.py"), { bench: "off", cpu });
     assert.equal(outcome, "ok", `cpu=${cpu}: ${report.traceback}`);
     assert.deepEqual(report.diagnostics, []);
-    assert.match(report.stdout, /NaN is true in 9 forms of a float's truth, float32 and float16: match\n/);
+    assert.match(report.stdout, /NaN is true in 9 forms of a float's truth, float32 and float16: match\nx != x and x != 0\.0 are true for NaN, float32 and float16: match\n/);
   }
 });
 

@@ -2,7 +2,8 @@
 `not x`, `x and y` / `x or y`, `a if x else b` on scalars, and tl.where with a float condition,
 `.to(tl.int1)` and `and` / `or` of float blocks, in float32 and float16. Each form's answer is stored
 as 0 or 1 and compared with Python's own bool() of the same numbers (a shader compiler may assume
-floats are never NaN: lavapipe's `NaN != 0.0` was false)."""
+floats are never NaN: lavapipe's `NaN != 0.0` was false). Last, a float's `!=` itself, NaN on
+either side giving True."""
 
 import torch
 
@@ -68,3 +69,24 @@ for name, numbers, got in (("float32", x.tolist(), out.tolist()), ("float16", h.
         want = [t, 1 - t, t, t, t, t, t, t, t]
         assert row == want, f"{name} {v}: got {row}, want {want} (forms: if, not, and, or, a if x else b, while, tl.where, .to(tl.int1), block and/or)"
 print(f"NaN is true in {FORMS} forms of a float's truth, float32 and float16: match")
+
+
+# A float's != is true where either side is NaN (Triton's NaN test is x != x), in float32 and float16.
+@triton.jit
+def not_equal_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    inside = offs < n
+    x = tl.load(x_ptr + offs, mask=inside, other=0.0)
+    tl.store(out_ptr + offs * 4 + 0, (x != x).to(tl.int32), mask=inside)
+    tl.store(out_ptr + offs * 4 + 1, (x != 0.0).to(tl.int32), mask=inside)
+    tl.store(out_ptr + offs * 4 + 2, (x == x).to(tl.int32), mask=inside)
+    tl.store(out_ptr + offs * 4 + 3, tl.where(x != x, 1, 0), mask=inside)
+
+
+for name, t in (("float32", x), ("float16", h)):
+    got = torch.empty(n, 4, dtype=torch.int32, device=DEVICE)
+    not_equal_kernel[(1, )](t, got, n, BLOCK=16)
+    for v, row in zip(t.tolist(), got.tolist()):
+        want = [int(v != v), int(v != 0.0), int(v == v), int(v != v)]
+        assert row == want, f"{name} {v}: got {row}, want {want} (x != x, x != 0.0, x == x, tl.where(x != x, 1, 0))"
+print("x != x and x != 0.0 are true for NaN, float32 and float16: match")
