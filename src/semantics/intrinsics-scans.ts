@@ -21,12 +21,12 @@ import { dtypeOf } from "./values";
  * or Triton's tuple of blocks of one shape (`tl.reduce((mean, m2, weight), 1, welford_combine)`),
  * `tuple` saying which was written (a tuple's results are a tuple, even of one block).
  */
-function blocksAndAxis(ctx: IntrinsicContext, args: Args, span: Span, name: string, axisRequired: boolean): { xs: Value[]; axis: number; tuple: boolean } | undefined {
+function blocksAndAxis(ctx: IntrinsicContext, args: Args, span: Span, name: string, axisRequired: boolean, masksToo = false): { xs: Value[]; axis: number; tuple: boolean } | undefined {
   const input = ctx.lowered(args[0]);
   if (!input) return undefined;
   const tuple = isAggregate(input) && input.kind === "tuple";
   const xs = tuple ? tupleBlocks(ctx, input, name) : [ctx.valueOf(input, args[0]!)];
-  if (!xs || !xs.every((x): x is Value => x !== undefined && requireData(ctx, x, `tl.${name}`))) return undefined;
+  if (!xs || !xs.every((x): x is Value => x !== undefined && requireData(ctx, x, `tl.${name}`, masksToo))) return undefined;
   const x = xs[0];
   const rank = x.type.shape.length;
   if (rank === 0) {
@@ -110,7 +110,8 @@ export const SCAN_INTRINSICS: Record<string, Intrinsic> = {
     produces: ["scan", "combineArg"],
     lower(ctx, args, span, name) {
       if (!arity(ctx, args, span, name, 3, 4, "(x, axis, combineFn, reverse?)")) return undefined;
-      const block = blocksAndAxis(ctx, args, span, name, true);
+      // A mask may be scanned or reduced too (FlagGems' `tl.reduce(x != 0, 0, reduce_any)`).
+      const block = blocksAndAxis(ctx, args, span, name, true, true);
       if (!block) return undefined;
       const combine = lowerCombine(ctx, args[2]!, block.xs.map(dtypeOf), `tl.${name}`);
       const reverse = combine && reverseArg(ctx, args[3], name);
@@ -124,7 +125,7 @@ export const SCAN_INTRINSICS: Record<string, Intrinsic> = {
     produces: ["reduceWith", "combineArg", "reshape"],
     lower(ctx, args, span, name) {
       if (!arity(ctx, args, span, name, 3, 4, "(x, axis, combineFn, keepDims?)")) return undefined;
-      const block = blocksAndAxis(ctx, args, span, name, true);
+      const block = blocksAndAxis(ctx, args, span, name, true, true);
       if (!block) return undefined;
       const { xs, axis } = block;
       const combine = lowerCombine(ctx, args[2]!, xs.map(dtypeOf), `tl.${name}`);

@@ -31,6 +31,11 @@ def add_pair(s_a, c_a, s_b, c_b):
 
 
 @triton.jit
+def reduce_any(a, b):
+    return a or b
+
+
+@triton.jit
 def lowest(dtype):
     dtype_ = dtype.value
     if dtype_.is_floating():
@@ -50,7 +55,7 @@ def accumulator_of(dtype: tl.dtype) -> tl.dtype:
 
 
 @triton.jit
-def row_stats(X, Mean, Var, Amax, Suffix, Count, dW, M, N, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+def row_stats(X, Mean, Var, Amax, Suffix, Count, dW, AnyBig, M, N, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
     rows = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)[:, None]
     cols = tl.arange(0, BLOCK_N)[None, :]
     mask = (rows < M) & (cols < N)
@@ -64,6 +69,8 @@ def row_stats(X, Mean, Var, Amax, Suffix, Count, dW, M, N, BLOCK_M: tl.constexpr
     idx = tl.broadcast_to(cols, (BLOCK_M, BLOCK_N))
     best, at = tl.reduce((vals, idx), 1, first_max, keep_dims=True)
     tl.store(Amax + rows, at, rows < M)
+    # A mask reduced by a combine function (FlagGems' any: tl.reduce(x != 0, 0, reduce_any)).
+    tl.store(AnyBig + rows, tl.reduce(x > 4.5, 1, reduce_any, keep_dims=True).to(tl.int32), rows < M)
     s, c = tl.associative_scan((x, mask.to(tl.int32)), 1, add_pair, reverse=True)
     tl.store(Suffix + rows * N + cols, s, mask)
     tl.store(Count + rows * N + cols, c, mask)
@@ -77,7 +84,8 @@ def row_stats(X, Mean, Var, Amax, Suffix, Count, dW, M, N, BLOCK_M: tl.constexpr
 def row_stats_(x, block_m=2):
     M, N = x.shape
     outs = [torch.empty(M, device="cuda"), torch.empty(M, device="cuda"), torch.empty(M, device="cuda", dtype=torch.int32),
-            torch.empty_like(x), torch.empty(M, N, device="cuda", dtype=torch.int32), torch.empty(triton.cdiv(M, block_m), device="cuda")]
+            torch.empty_like(x), torch.empty(M, N, device="cuda", dtype=torch.int32), torch.empty(triton.cdiv(M, block_m), device="cuda"),
+            torch.empty(M, device="cuda", dtype=torch.int32)]
     # Triton reads a grid's first three entries (FlagGems' cumsum launches (M, n, 1, 1)).
     row_stats[(triton.cdiv(M, block_m), 1, 1, 1)](x, *outs, M, N, BLOCK_M=block_m, BLOCK_N=triton.next_power_of_2(N))
     return outs
@@ -85,7 +93,9 @@ def row_stats_(x, block_m=2):
 
 torch.manual_seed(0)
 x = torch.randint(-3, 4, (13, 200), device="cuda").float() + torch.rand(13, 1, device="cuda")  # ties in every row
-mean, var, amax, suffix, count, row_max = row_stats_(x)
+x[4, 17] = 5.0  # rows 4 and 9 hold a value above 4.5: any() is true there only
+x[9, 199] = 6.0
+mean, var, amax, suffix, count, row_max, any_big = row_stats_(x)
 torch.testing.assert_close(mean, x.mean(dim=1), atol=1e-5, rtol=1e-5)
 torch.testing.assert_close(var, x.var(dim=1), atol=1e-4, rtol=1e-4)
 assert x.var(dim=[1], unbiased=False).squeeze(dim=[0]).shape == (13,) and not is_integer_dtype(x.dtype)
@@ -94,4 +104,5 @@ assert torch.equal(amax.cpu(), first), (amax, first)
 torch.testing.assert_close(suffix, x.sum(dim=1, keepdim=True) - x.cumsum(1) + x, atol=1e-3, rtol=1e-4)
 assert torch.equal(count[:, 0].cpu(), torch.full((13,), 200, dtype=torch.int32)) and count[5, 199].item() == 1
 torch.testing.assert_close(row_max, torch.stack([x[p * 2:(p + 1) * 2].max() for p in range(7)]))
+assert torch.equal(any_big.cpu(), (x > 4.5).any(dim=1).int().cpu()) and any_big.sum().item() == 2
 print("Welford, argmax with ties, a tuple scan and dtype predicates match torch")
