@@ -12,6 +12,7 @@ import { compilePythonKernel, type PythonArgType } from "./compile-python";
 import { assumedArgTypes, assumedConstexprs, PLACEHOLDER, pointerParams } from "./infer";
 import { readPythonFile, type PythonFile, type PythonKernel } from "./module";
 import { children, textOf, walk, type SyntaxNode } from "./tree";
+import { literalValue, type PyConst } from "./literals";
 
 export function checkPythonFile(fileName: string, text: string, target: Target = DEFAULT_TARGET): Diagnostic[] {
   return checkPython(readPythonFile(fileName, text), target);
@@ -44,8 +45,15 @@ export function checkPython(file: PythonFile, target: Target = DEFAULT_TARGET): 
       let kept = compilePythonKernel(file, kernel.name, types, constexprs, checked).diagnostics;
       // A flag the file gives no value for (tutorial 08 launches FP8=<an expression>) is taken as true:
       // a diagnostic that goes away with it false (its `tl.float8e4nv if FP8 else …`) is the guess's.
-      const flags = kernel.params.filter((p) => p.constexpr && constexprs[p.name] === PLACEHOLDER && onlyTested(file, kernel, p.name));
-      const flagsOff = flags.length === 0 ? undefined : { ...constexprs, ...Object.fromEntries(flags.map((p) => [p.name, false])) };
+      // So is a mode compared with constants (Liger's grpo_loss: `if LOSS_TYPE == _LOSS_TYPE_GRPO:` …
+      // `elif LOSS_TYPE == 1:`), taken as the first it's compared with: 16 takes no branch.
+      const unknown = kernel.params.filter((p) => p.constexpr && constexprs[p.name] === PLACEHOLDER);
+      const guesses: [string, PyConst][] = unknown.flatMap((p): [string, PyConst][] => {
+        if (onlyTested(file, kernel, p.name)) return [[p.name, false]];
+        const first = firstComparedWith(file, kernel, p.name);
+        return first === undefined ? [] : [[p.name, first]];
+      });
+      const flagsOff = guesses.length === 0 ? undefined : { ...constexprs, ...Object.fromEntries(guesses) };
       for (const other of [...others, { types: flagsOff && types, constexprs: flagsOff, rules: () => true }]) {
         if (!other.types || kept.length === 0) continue;
         const alsoOther = compilePythonKernel(file, kernel.name, other.types, ("constexprs" in other && other.constexprs) || constexprs, checked).diagnostics;
@@ -68,6 +76,25 @@ function onlyTested(file: PythonFile, kernel: PythonKernel, name: string): boole
     if (isCondition(file, n)) tested++;
   });
   return uses > 0 && uses === tested;
+}
+
+/** The constant the kernel first compares `name` with (`name == 0`, `name != K` of a module constant), when every use is such a comparison. */
+function firstComparedWith(file: PythonFile, kernel: PythonKernel, name: string): PyConst | undefined {
+  const body = children(kernel.node).find((c) => c.name === "Body");
+  const scope = { lookup: (n: string) => file.constants.get(n)?.value };
+  let first: PyConst | undefined;
+  let every = true;
+  if (body) walk(body, (n) => {
+    if (n.name !== "VariableName" || textOf(file.text, n) !== name) return;
+    const parent = n.parent;
+    const kids = parent ? children(parent) : [];
+    const op = kids[1] ? textOf(file.text, kids[1]) : "";
+    const other = kids[0]?.from === n.from ? kids[2] : kids[0];
+    const value = parent?.name === "BinaryExpression" && (op === "==" || op === "!=") && other ? literalValue(file.text, other, scope) : undefined;
+    if (typeof value !== "number") every = false;
+    else first ??= value;
+  });
+  return every ? first : undefined;
 }
 
 function isCondition(file: PythonFile, n: SyntaxNode): boolean {

@@ -153,6 +153,11 @@ test("check file.py: a flag launched with a value check can't evaluate is taken 
   const fp8 = diagnose(text.replace("FP8=torch.float8_e4m3fn == x.dtype", "FP8=True"));
   assert.equal(fp8.length, 1, fp8.join("\n"));
   assert.match(fp8[0], /^9:53 KL2080 tl\.float8e4nv has no WGSL type/);
+  // A mode compared with constants (Liger's grpo_loss: `if LOSS_TYPE == _LOSS_TYPE_GRPO:` … `elif LOSS_TYPE == 1:`)
+  // is taken as the first it's compared with, where 16 would take no branch and leave `acc` unassigned.
+  const mode = "import triton\nimport triton.language as tl\n\n_MODE_SUM: tl.constexpr = tl.constexpr(0)\n\n@triton.jit\ndef k(x_ptr, MODE: tl.constexpr, BLOCK: tl.constexpr):\n    offs = tl.arange(0, BLOCK)\n    x = tl.load(x_ptr + offs)\n    if MODE == _MODE_SUM:\n        acc = tl.sum(x, axis=0)\n    elif MODE == 1:\n        acc = tl.max(x, axis=0)\n    tl.store(x_ptr, acc)\n\nk[(1,)](x, MODE=modes[name], BLOCK=16)\n";
+  assert.deepEqual(diagnose(mode), []);
+  assert.match(diagnose(mode.replace("MODE=modes[name]", "MODE=5")).join("\n"), /^14:21 KL1022 'acc' has no value here/);
   // A flag used as a value as well (FP8 * 2) is not only a condition: the diagnostic stays.
   assert.equal(diagnose(text.replace("offs = tl.arange(0, BLOCK)", "offs = tl.arange(0, BLOCK) + FP8 * 0")).length, 1);
 });
