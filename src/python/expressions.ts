@@ -4,6 +4,7 @@
 // arrays, `a if c else b` → `c ? a : b`. Parentheses are added where TypeScript's precedence
 // differs from Python's (`x & 1 == 0`). Each piece written is mapped back to its Python range.
 
+import type { Span } from "../diagnostics/diagnostic";
 import type { LowerContext } from "./context";
 import { nodeText, unsupported } from "./context";
 import { Codes } from "../diagnostics/codes";
@@ -197,24 +198,12 @@ function lowerBinary(ctx: LowerContext, n: SyntaxNode): void {
   if (op === "in" || op === "not in") return unsupported(ctx, n, `'${op}'`, "compare with == instead");
   if (op === "**") {
     // Folded while compiling where both sides are constexprs (the kernel language refuses it on run-time values).
-    return ctx.w.node(span, () => {
-      ctx.w.write("((");
-      lowerExpr(ctx, left);
-      ctx.w.write(") ** (");
-      lowerExpr(ctx, right);
-      ctx.w.write("))");
-    });
+    return writeBetween(ctx, span, left, right, ["((", ") ** (", "))"]);
   }
   if (op === "@") return unsupported(ctx, n, "the matrix product operator @", "use tl.dot(a, b)");
   if (op === "/" && !trueDivisionIsPlain(ctx, n)) {
     // Triton's `/` is true division: two integers give a float. tl.fdiv is that (and plain `/` on floats).
-    return ctx.w.node(span, () => {
-      ctx.w.write("tl.fdiv(");
-      lowerExpr(ctx, left);
-      ctx.w.write(", ");
-      lowerExpr(ctx, right);
-      ctx.w.write(")");
-    });
+    return writeBetween(ctx, span, left, right, ["tl.fdiv(", ", ", ")"]);
   }
   const ts = op === "/" ? "/" : COMPARE[op] ?? ARITH[op];
   if (!ts) return unsupported(ctx, n, `the operator '${op}'`, "");
@@ -317,5 +306,16 @@ function lowerSubscript(ctx: LowerContext, n: SyntaxNode, kids: SyntaxNode[]): v
     ctx.w.write("tl.expandDims(");
     lowerExpr(ctx, object);
     ctx.w.write(axes.length === 1 ? `, ${axes[0]})` : `, [${axes.join(", ")}])`);
+  });
+}
+
+/** `before left between right after`, the two operands lowered in place. */
+function writeBetween(ctx: LowerContext, span: Span, left: SyntaxNode, right: SyntaxNode, [before, between, after]: [string, string, string]): void {
+  ctx.w.node(span, () => {
+    ctx.w.write(before);
+    lowerExpr(ctx, left);
+    ctx.w.write(between);
+    lowerExpr(ctx, right);
+    ctx.w.write(after);
   });
 }

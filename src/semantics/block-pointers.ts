@@ -7,7 +7,7 @@
 
 import ts from "typescript";
 import { Codes } from "../diagnostics/codes";
-import type { Span } from "../diagnostics/diagnostic";
+import type { DiagnosticCode, Span } from "../diagnostics/diagnostic";
 import type { Value } from "../ir/ir";
 import { typeToString } from "../ir/ir";
 import { data } from "./builder";
@@ -16,12 +16,23 @@ import { MAX_RANK, arity, constInt, shapeArg, type Args, type Intrinsic, type In
 import { isInt } from "./rules";
 import { isConst } from "./values";
 
-/** A tuple (or array literal) of integer scalars, converted to i32: a block pointer's shape, strides or offsets. */
-function scalars(ctx: IntrinsicContext, node: ts.Expression, what: string, rank?: number): Value[] | undefined {
+/** Which code a wrong kind or count of per-axis integers is, and what holds the axes, for the messages. */
+export interface AxesOf {
+  code: DiagnosticCode;
+  holder: string;
+}
+
+const BLOCK_POINTER: AxesOf = { code: Codes.intrinsicArgs, holder: "the block pointer" };
+
+/**
+ * A tuple (or array literal) of integer scalars, one per axis, converted to i32: a block pointer's
+ * or a tensor descriptor's shape, strides or offsets.
+ */
+export function axisScalars(ctx: IntrinsicContext, node: ts.Expression, what: string, rank: number | undefined, of: AxesOf = BLOCK_POINTER): Value[] | undefined {
   const lowered = ctx.lowered(node);
   if (!lowered) return undefined;
   if (!isAggregate(lowered) || lowered.kind !== "tuple") {
-    ctx.log.error(Codes.intrinsicArgs, ctx.span(node), `${what} is one integer per axis, written [a, b]; got ${isAggregate(lowered) ? describeAggregate(lowered) : typeToString(lowered.type)}`);
+    ctx.log.error(of.code, ctx.span(node), `${what} is one integer per axis, written [a, b]; got ${isAggregate(lowered) ? describeAggregate(lowered) : typeToString(lowered.type)}`);
     return undefined;
   }
   const values: Value[] = [];
@@ -33,7 +44,7 @@ function scalars(ctx: IntrinsicContext, node: ts.Expression, what: string, rank?
     values.push(ctx.values.cast(e, "i32", e.span));
   }
   if (rank !== undefined && values.length !== rank) {
-    ctx.log.error(Codes.intrinsicArgs, ctx.span(node), `${what} has ${values.length} element${values.length === 1 ? "" : "s"}, but the block pointer has ${rank} axes`);
+    ctx.log.error(of.code, ctx.span(node), `${what} has ${values.length} element${values.length === 1 ? "" : "s"}, but ${of.holder} has ${rank} axes`);
     return undefined;
   }
   return values;
@@ -70,9 +81,9 @@ export const BLOCK_POINTER_INTRINSICS: Record<string, Intrinsic> = {
         ctx.log.error(Codes.intrinsicArgs, ctx.span(args[4]!), `a block pointer has 1 to ${MAX_RANK} axes, got ${rank}`);
         return undefined;
       }
-      const shape = scalars(ctx, args[1]!, `tl.${name}'s shape`, rank);
-      const strides = shape && scalars(ctx, args[2]!, `tl.${name}'s strides`, rank);
-      const offsets = strides && scalars(ctx, args[3]!, `tl.${name}'s offsets`, rank);
+      const shape = axisScalars(ctx, args[1]!, `tl.${name}'s shape`, rank);
+      const strides = shape && axisScalars(ctx, args[2]!, `tl.${name}'s strides`, rank);
+      const offsets = strides && axisScalars(ctx, args[3]!, `tl.${name}'s offsets`, rank);
       const order = offsets && orderArg(ctx, args[5]!, rank, name);
       if (!shape || !strides || !offsets || !order) return undefined;
       return { kind: "blockPtr", base, shape, strides, offsets, blockShape: [...blockShape], order, span };
@@ -85,7 +96,7 @@ export const BLOCK_POINTER_INTRINSICS: Record<string, Intrinsic> = {
     lower(ctx, args, span, name) {
       if (!arity(ctx, args, span, name, 2, 2, "(base, offsets)")) return undefined;
       const bp = blockPointer(ctx, args[0], `tl.${name}`);
-      const deltas = bp && scalars(ctx, args[1]!, `tl.${name}'s offsets`, bp.offsets.length);
+      const deltas = bp && axisScalars(ctx, args[1]!, `tl.${name}'s offsets`, bp.offsets.length);
       if (!bp || !deltas) return undefined;
       const offsets = bp.offsets.map((o, i) => (isConst(deltas[i]) && deltas[i].value === 0 ? o : ctx.values.binary("add", o, deltas[i], span)));
       if (offsets.some((o) => !o)) return undefined;

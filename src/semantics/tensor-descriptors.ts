@@ -15,10 +15,10 @@ import type { Value } from "../ir/ir";
 import { heldDtype, typeToString } from "../ir/ir";
 import { data } from "./builder";
 import { describeAggregate, isAggregate, type Lowered, type TensorDescriptor } from "./aggregates";
-import { windowAccess } from "./block-pointers";
+import { axisScalars, windowAccess } from "./block-pointers";
 import { dtypeOfValue, dtypeValue, type TritonType } from "./dtypes";
 import { COERCIONS, MAX_RANK, arity, requireData, shapeArg, type Args, type Intrinsic, type IntrinsicContext } from "./intrinsic-args";
-import { isInt, sameShape, shapeToString } from "./rules";
+import { sameShape, shapeToString } from "./rules";
 import { isConst } from "./values";
 
 export const TENSOR_DESCRIPTOR_INTRINSICS: Record<string, Intrinsic> = {
@@ -174,27 +174,9 @@ function descriptorArg(ctx: IntrinsicContext, node: ts.Expression, what: string)
   return lowered;
 }
 
-/** A tuple (or list literal) of integer scalars, one per axis, converted to i32: a descriptor's shape, strides or offsets. */
+/** A descriptor's shape, strides or offsets: one integer scalar per axis of its block shape. */
 function integers(ctx: IntrinsicContext, node: ts.Expression, what: string, rank: number): Value[] | undefined {
-  const lowered = ctx.lowered(node);
-  if (!lowered) return undefined;
-  if (!isAggregate(lowered) || lowered.kind !== "tuple") {
-    ctx.log.error(Codes.descriptorRank, ctx.span(node), `${what} is one integer per axis, written [a, b]; got ${isAggregate(lowered) ? describeAggregate(lowered) : typeToString(lowered.type)}`);
-    return undefined;
-  }
-  const values: Value[] = [];
-  for (const e of lowered.elements) {
-    if (isAggregate(e) || e.type.kind === "pointer" || e.type.shape.length > 0 || !isInt(e.type.dtype)) {
-      ctx.log.error(Codes.operandDtype, e.span, `${what} holds integer scalars, got ${isAggregate(e) ? describeAggregate(e) : typeToString(e.type)}`);
-      return undefined;
-    }
-    values.push(ctx.values.cast(e, "i32", e.span));
-  }
-  if (values.length !== rank) {
-    ctx.log.error(Codes.descriptorRank, ctx.span(node), `${what} has ${values.length} element${values.length === 1 ? "" : "s"}, but the descriptor's block shape has ${rank} axes`);
-    return undefined;
-  }
-  return values;
+  return axisScalars(ctx, node, what, rank, { code: Codes.descriptorRank, holder: "the descriptor's block shape" });
 }
 
 /** The block shape: a list of compile-time powers of two (a literal, or a name holding one: tutorial 06 passes it through a helper). */

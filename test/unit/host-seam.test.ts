@@ -16,6 +16,8 @@ const NODE_ONLY = new Set([
   "runtime/host-node.ts",
   "runtime/dawn.ts",
   "runtime/notices.ts",
+  // A cache file written whole (host-node.ts and the start-up caches below).
+  "runtime/write-file-node.ts",
   "harness/workers/worker.ts",
   "harness/load/typescript-cache.ts",
   // Writing the start-up caches above (V8 code caches, Pyodide's snapshot, Python's bytecode).
