@@ -3,24 +3,11 @@
 // of the block (1×1, 127×33, …), with fresh random inputs and poisoned outputs.
 
 import { test } from "node:test";
-import { PRELUDE, assertClose, poisoned, randomFloats, randomInts, runBoth, type HostArray, type Overrides } from "../support/kernel-runner";
+import { PRELUDE, assertClose, poisoned, randomFloats, randomInts, runBoth, type HostArray, type Overrides, range, type KernelCase } from "../support/kernel-runner";
 import { acquireGpu } from "../../src/runtime";
 
-interface Case {
-  name: string;
-  params: string;
-  body: string;
-  constexprs: Record<string, number>;
-  grid: number[];
-  args: Record<string, HostArray | number>;
-  outputs: string[];
-  expected: Record<string, ArrayLike<number>>;
-  atol?: number;
-  rtol?: number;
-  target?: Overrides;
-}
+type Case = KernelCase;
 
-const range = (n: number) => Array.from({ length: n }, (_, i) => i);
 
 /**
  * A [64, cols] block (cols < 4) of a matrix whose rows are `stride` apart, copied and doubled into

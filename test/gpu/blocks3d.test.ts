@@ -5,21 +5,10 @@
 // TypeScript references in float64.
 
 import { test } from "node:test";
-import { PRELUDE, assertClose, poisoned, randomFloats, runBoth, type HostArray } from "../support/kernel-runner";
+import { PRELUDE, assertClose, poisoned, randomFloats, runBoth, type HostArray, range, type KernelCase } from "../support/kernel-runner";
 
-interface Case {
-  name: string;
-  params: string;
-  body: string;
-  constexprs: Record<string, number>;
-  grid: number[];
-  args: Record<string, HostArray | number>;
-  outputs: string[];
-  expected: Record<string, ArrayLike<number>>;
-  atol?: number;
-}
+type Case = KernelCase;
 
-const range = (n: number) => Array.from({ length: n }, (_, i) => i);
 /** Offsets of a [B0, B1, B2] block into a [d0, d1, d2] row-major tensor, and the mask of its in-bounds elements. */
 const OFFSETS3 =
   "const i = tl.expandDims(tl.arange(0, B0), [1, 2]);\nconst j = tl.expandDims(tl.expandDims(tl.arange(0, B1), 0), 2);\nconst k = tl.expandDims(tl.arange(0, B2), [0, 1]);\nconst offs = (i * d1 + j) * d2 + k;\nconst mask = i < d0 && j < d1 && k < d2;";

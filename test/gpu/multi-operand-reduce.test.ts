@@ -5,25 +5,10 @@
 // interpreter, against float64 references, sizes that aren't multiples of the block, outputs poisoned.
 
 import { test } from "node:test";
-import { PRELUDE, assertClose, poisoned, randomFloats, randomInts, runBoth, type HostArray, type Overrides } from "../support/kernel-runner";
+import { PRELUDE, assertClose, poisoned, randomFloats, randomInts, runBoth, type HostArray, type Overrides, range, pow2, type KernelCase } from "../support/kernel-runner";
 
-interface Case {
-  name: string;
-  params: string;
-  body: string;
-  helpers?: string;
-  constexprs: Record<string, number>;
-  grid: number[];
-  args: Record<string, HostArray | number>;
-  outputs: string[];
-  expected: Record<string, ArrayLike<number>>;
-  atol?: number;
-  rtol?: number;
-  target?: Overrides;
-}
+type Case = KernelCase;
 
-const range = (n: number) => Array.from({ length: n }, (_, i) => i);
-const pow2 = (n: number) => 2 ** Math.ceil(Math.log2(Math.max(n, 1)));
 const suffix = (target?: Overrides) => (target ? ` ${JSON.stringify(target)}` : "");
 
 /** Welford's mean and population variance of each row, BM rows a program: a device function and an inline arrow. */

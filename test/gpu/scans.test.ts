@@ -5,26 +5,10 @@
 // code generation differs.
 
 import { test } from "node:test";
-import { PRELUDE, assertClose, poisoned, randomFloats, randomInts, runBoth, type HostArray, type Overrides } from "../support/kernel-runner";
+import { PRELUDE, assertClose, poisoned, randomFloats, randomInts, runBoth, type HostArray, type Overrides, range, pow2, type KernelCase } from "../support/kernel-runner";
 
-interface Case {
-  name: string;
-  params: string;
-  body: string;
-  constexprs: Record<string, number>;
-  grid: number[];
-  args: Record<string, HostArray | number>;
-  outputs: string[];
-  expected: Record<string, ArrayLike<number>>;
-  atol?: number;
-  rtol?: number;
-  target?: Overrides;
-  /** Device functions (combine functions passed by name), defined after the kernel: the runner launches a file's first. */
-  helpers?: string;
-}
+type Case = KernelCase;
 
-const range = (n: number) => Array.from({ length: n }, (_, i) => i);
-const pow2 = (n: number) => 2 ** Math.ceil(Math.log2(Math.max(n, 1)));
 
 /** Inclusive scan of `xs` with `f`, from the end when `reverse`. */
 function scan(xs: number[], f: (a: number, b: number) => number, reverse = false): number[] {

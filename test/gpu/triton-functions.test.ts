@@ -5,22 +5,10 @@
 // and paddingOption). Fresh random inputs, extents the blocks don't divide, poisoned outputs.
 
 import { test } from "node:test";
-import { PRELUDE, assertClose, poisoned, randomFloats, randomInts, runBoth, type HostArray } from "../support/kernel-runner";
+import { PRELUDE, assertClose, poisoned, randomFloats, randomInts, runBoth, type HostArray, range, type KernelCase } from "../support/kernel-runner";
 
-interface Case {
-  name: string;
-  params: string;
-  body: string;
-  constexprs: Record<string, number>;
-  grid: number[];
-  args: Record<string, HostArray | number>;
-  outputs: string[];
-  expected: Record<string, ArrayLike<number>>;
-  atol?: number;
-  rtol?: number;
-}
+type Case = KernelCase;
 
-const range = (n: number) => Array.from({ length: n }, (_, i) => i);
 const POISON = 0x7fbadbad;
 
 function combining(): Case {

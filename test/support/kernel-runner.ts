@@ -24,6 +24,33 @@ export interface KernelRun {
   specialize?: boolean;
 }
 
+/**
+ * One kernel of a table-driven GPU test (test/gpu/scans, blocks2d, blocks3d, triton-functions,
+ * multi-operand-reduce): its parameters and body, launched on the GPU and the interpreter, each
+ * output checked against `expected` (computed on the CPU in higher precision).
+ */
+export interface KernelCase {
+  name: string;
+  params: string;
+  body: string;
+  constexprs: Record<string, number>;
+  grid: number[];
+  args: Record<string, HostArray | number>;
+  outputs: string[];
+  expected: Record<string, ArrayLike<number>>;
+  atol?: number;
+  rtol?: number;
+  target?: Overrides;
+  /** Device functions (combine functions passed by name), defined after the kernel: the runner launches a file's first. */
+  helpers?: string;
+}
+
+/** 0, 1, …, n − 1. */
+export const range = (n: number): number[] => Array.from({ length: n }, (_, i) => i);
+
+/** The smallest power of two at least n (and at least 1): a block covering n elements. */
+export const pow2 = (n: number): number => 2 ** Math.ceil(Math.log2(Math.max(n, 1)));
+
 export interface KernelOutputs {
   gpu: Record<string, HostArray>;
   cpu: Record<string, HostArray>;
