@@ -1,11 +1,14 @@
 // The command line end to end: the built binary on the examples and on fixtures, on the GPU
 // (lavapipe on CI) and with --cpu. Exit codes and the JSON shape are docs/LANGUAGE.md §4's.
+// Tests about a run's results rather than the command line read the report in this process
+// (runJson, test/support/run-in-process.ts): a spawned CLI costs ~0.5 s of CPU and a GPU device each.
 
 import { before, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import * as path from "node:path";
 import { ensureBuilt, root } from "./build";
+import { runJson } from "../support/run-in-process";
 
 const env = { ...process.env, XDG_RUNTIME_DIR: process.env.XDG_RUNTIME_DIR ?? "/tmp" };
 
@@ -99,10 +102,11 @@ test("run --json has docs/LANGUAGE.md §4's shape, timed with GPU timestamps", (
 });
 
 for (const example of EXAMPLES) {
-  test(`${example}: the GPU and --cpu both match the reference`, () => {
-    const gpu = json(["run", example]);
+  test(`${example}: the GPU and --cpu both match the reference`, async () => {
+    // Timed (with the baseline), but 3 repetitions: only the match is asserted here.
+    const gpu = await runJson(example, { reps: 3 });
     assert.equal(gpu.code, 0, JSON.stringify(gpu.report.diagnostics));
-    const cpu = json(["run", example, "--cpu"]);
+    const cpu = await runJson(example, { cpu: true, reps: 3 });
     assert.equal(cpu.code, 0, JSON.stringify(cpu.report.diagnostics));
     assert.equal(cpu.report.adapter.backend, "cpu");
     for (const r of [...gpu.report.runs, ...cpu.report.runs]) assert.equal(r.correct, true, JSON.stringify(r));
@@ -131,6 +135,7 @@ test("f16 examples: vector add, matmul and attention match float64 references of
   for (const [file, size, gpuExtra, cpuExtra] of cases) {
     for (const device of [[], ["--cpu"]]) {
       const extra = device.length === 0 ? gpuExtra : cpuExtra;
+      // Spawned: the f16 toggles are asked for when the process opens its device (the note below).
       const { code, report } = json(["run", file, "--size", size, "--reps", "0", ...extra, ...device]);
       assert.equal(code, 0, JSON.stringify(report.diagnostics));
       for (const run of report.runs) {
@@ -156,22 +161,22 @@ test("the f16 toggles: said once in the human output; a toggle named in KERNEL_L
   assert.equal(f32.report.adapter.note, undefined);
 });
 
-test("--sweep gives one entry per size; --size picks one", () => {
-  const sweep = json(["run", "examples/int-ops.kernel.ts", "--sweep", "--reps", "10"]);
+test("--sweep gives one entry per size; --size picks one", async () => {
+  const sweep = await runJson("examples/int-ops.kernel.ts", { sweep: true, reps: 10 });
   assert.equal(sweep.code, 0);
   assert.deepEqual(sweep.report.runs.map((r: { size: number }) => r.size), [10_007, 300, 65_539, 262_147]);
-  const one = json(["run", "examples/saxpy.kernel.ts", "--size", "777", "--cpu"]);
+  const one = await runJson("examples/saxpy.kernel.ts", { size: 777, cpu: true });
   assert.equal(one.code, 0);
   assert.deepEqual(one.report.runs.map((r: { size: number; grid: number[] }) => [r.size, r.grid]), [[777, [2, 1, 1]]]);
 });
 
-test("a wrong kernel: Match: false, exit 1, the first mismatch", () => {
+test("a wrong kernel: Match: false, exit 1, the first mismatch", async () => {
   const human = cli(["run", "test/fixtures/mismatch.kernel.ts"]);
   assert.equal(human.code, 1);
   assert.match(human.stdout, /^  Match: false$/m);
   assert.match(human.stdout, /^  First mismatch: out_ptr\[896\] = NaN, expected [\d.e-]+ — no program stored it \(104 elements differ\)$/m);
-  for (const flags of [[], ["--cpu"]]) {
-    const { code, report } = json(["run", "test/fixtures/mismatch.kernel.ts", ...flags]);
+  for (const cpu of [false, true]) {
+    const { code, report } = await runJson("test/fixtures/mismatch.kernel.ts", { cpu });
     assert.equal(code, 1);
     const [tail, shifted] = report.runs;
     assert.equal(tail.correct, false);
@@ -197,10 +202,10 @@ test("an unmasked tail on the GPU: the instrumented correctness launch reports t
   assert.match(r.stderr, /^test\/fixtures\/unmasked\.kernel\.ts:8:31 - error KL3101: Run 'unmasked': unmasked_kernel: program \(7,0,0\), lane 104 loads x_ptr\[1000\] but x_ptr has 1000 elements/m);
 });
 
-test("the tutorial ports (softmax, layer norm, matmul, 2-D tiles, row scans) match their references over their sweeps", () => {
+test("the tutorial ports (softmax, layer norm, matmul, 2-D tiles, row scans) match their references over their sweeps", async () => {
   for (const example of ["softmax", "layer-norm", "matmul", "matrix-2d", "cumsum"]) {
     // Checked, not timed (--reps 0), but matmul: its autotuner checks each of its configs.
-    const { code, report } = json(["run", `examples/${example}.kernel.ts`, "--sweep", "--reps", example === "matmul" ? "3" : "0"]);
+    const { code, report } = await runJson(`examples/${example}.kernel.ts`, { sweep: true, reps: example === "matmul" ? 3 : 0 });
     assert.equal(code, 0, `${example}: ${JSON.stringify(report.diagnostics)}`);
     assert.ok(report.runs.length >= 4, `${example}: ${report.runs.length} runs`);
     for (const run of report.runs) assert.equal(run.correct, true, `${example} ${run.name} size ${run.size}: ${JSON.stringify(run.firstMismatch)}`);
@@ -287,10 +292,10 @@ test("--help, --version, bad usage", () => {
   assert.match(bad.stderr, /^kernel-lab: Usage: kernel-lab run FILE/);
 });
 
-test("the atomics example (histogram, float sum) matches over its sweep on the GPU and with --cpu, and checks clean", () => {
+test("the atomics example (histogram, float sum) matches over its sweep on the GPU and with --cpu, and checks clean", async () => {
   assert.equal(cli(["check", "examples/histogram.kernel.ts"]).code, 0);
   for (const backend of [[], ["--cpu"]]) {
-    const { code, report } = json(["run", "examples/histogram.kernel.ts", "--sweep", "--reps", "0", ...backend]);
+    const { code, report } = await runJson("examples/histogram.kernel.ts", { sweep: true, reps: 0, cpu: backend.length > 0 });
     assert.equal(code, 0, `${backend}: ${JSON.stringify(report.diagnostics)}`);
     assert.deepEqual(report.runs.map((r: { name: string }) => r.name), ["histogram", "histogram", "floatSum", "floatSum"]); // in the order the file exports them
     for (const run of report.runs) assert.equal(run.correct, true, `${backend} ${run.name} size ${run.size}: ${JSON.stringify(run.firstMismatch)}`);
