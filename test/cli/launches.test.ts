@@ -1,7 +1,9 @@
 // Runs with several launches (README "Runs with several launches"), through the built command
 // line: the JSON shape (docs/LANGUAGE.md §4's keys, then `launches`), the human lines per launch, the layer
 // norm backward example matching on the GPU (lavapipe on CI) and with --cpu, and every way a
-// `launches` definition can be wrong, located at the run with its KL3xxx code.
+// `launches` definition can be wrong, located at the run with its KL3xxx code. The human lines are
+// the spawned command's; the reports are read in this process (runJson, test/support/run-in-process.ts),
+// which spares a process and a GPU device per run.
 
 import { before, test } from "node:test";
 import assert from "node:assert/strict";
@@ -9,6 +11,7 @@ import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { ensureBuilt, root } from "./build";
+import { runJson } from "../support/run-in-process";
 
 const EXAMPLE = "examples/layer-norm-backward.kernel.ts";
 const FIXTURE = "test/fixtures/bad-launches.kernel.ts";
@@ -23,11 +26,6 @@ function cli(args: string[]): { code: number | null; stdout: string; stderr: str
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-function json(args: string[]): { code: number | null; report: any } {
-  const r = cli([...args, "--json"]);
-  return { code: r.code, report: JSON.parse(r.stdout) };
-}
-
 const RUN_KEYS = [
   "name", "kernel", "size", "constexprs", "grid", "correct", "maxAbsDiff", "maxRelDiff", "mismatches", "firstMismatch",
   "timing", "gbps", "gflops", "baseline", "launches",
@@ -37,8 +35,8 @@ for (const cpu of [false, true]) {
   const flags = cpu ? ["--cpu"] : ["--reps", "5"];
   const backend = cpu ? "--cpu" : "GPU";
 
-  test(`${backend}: layer norm backward matches; the entry is docs/LANGUAGE.md §4's keys then one per launch`, () => {
-    const { code, report } = json(["run", EXAMPLE, "--run", "layerNormBackward", ...flags]);
+  test(`${backend}: layer norm backward matches; the entry is docs/LANGUAGE.md §4's keys then one per launch`, async () => {
+    const { code, report } = await runJson(EXAMPLE, { run: "layerNormBackward", ...(cpu ? { cpu } : { reps: 5 }) });
     assert.equal(code, 0, JSON.stringify(report.diagnostics));
     assert.equal(report.runs.length, 1);
     const [run] = report.runs;
@@ -72,14 +70,14 @@ for (const cpu of [false, true]) {
   });
 }
 
-test("a single-launch run's entry has no launches key", () => {
-  const { code, report } = json(["run", "examples/vector-add.kernel.ts", "--cpu"]);
+test("a single-launch run's entry has no launches key", async () => {
+  const { code, report } = await runJson("examples/vector-add.kernel.ts", { cpu: true });
   assert.equal(code, 0);
   for (const run of report.runs) assert.ok(!("launches" in run));
 });
 
-test("--cpu: a scratch buffer shared by two launches, bound through a mapping", () => {
-  const { code, report } = json(["run", FIXTURE, "--run", "goodTwoCopies", "--cpu"]);
+test("--cpu: a scratch buffer shared by two launches, bound through a mapping", async () => {
+  const { code, report } = await runJson(FIXTURE, { run: "goodTwoCopies", cpu: true });
   assert.equal(code, 0, JSON.stringify(report.diagnostics));
   assert.equal(report.runs[0].correct, true);
 });
@@ -98,8 +96,8 @@ const rows: [string, string, string, RegExp][] = [
 ];
 
 for (const [name, code, field, phrase] of rows) {
-  test(`${name}: ${code} naming the run and ${field}`, () => {
-    const { code: exit, report } = json(["run", FIXTURE, "--run", name, "--cpu"]);
+  test(`${name}: ${code} naming the run and ${field}`, async () => {
+    const { code: exit, report } = await runJson(FIXTURE, { run: name, cpu: true });
     assert.equal(exit, 4);
     assert.deepEqual(report.runs, []);
     assert.equal(report.diagnostics.length, 1, JSON.stringify(report.diagnostics));
@@ -112,8 +110,8 @@ for (const [name, code, field, phrase] of rows) {
   });
 }
 
-test("GPU: a launch writing past a shared buffer is stopped at the tl.store, naming the program and lane", () => {
-  const { code, report } = json(["run", FIXTURE, "--run", "shortScratch", "--reps", "3"]);
+test("GPU: a launch writing past a shared buffer is stopped at the tl.store, naming the program and lane", async () => {
+  const { code, report } = await runJson(FIXTURE, { run: "shortScratch", reps: 3 });
   assert.equal(code, 4);
   const [d] = report.diagnostics;
   assert.match(d.message, /^Run 'shortScratch': /);
@@ -121,8 +119,8 @@ test("GPU: a launch writing past a shared buffer is stopped at the tl.store, nam
   assert.equal(FIXTURE_LINES[d.line - 1].includes("tl.store"), true, d.message);
 });
 
-test("GPU: a launch after one it reads from, writing past its output, is still stopped at the tl.store", () => {
-  const { code, report } = json(["run", FIXTURE, "--run", "shortOutput", "--reps", "0"]);
+test("GPU: a launch after one it reads from, writing past its output, is still stopped at the tl.store", async () => {
+  const { code, report } = await runJson(FIXTURE, { run: "shortOutput", reps: 0 });
   assert.equal(code, 4);
   assert.equal(report.diagnostics.length, 1, JSON.stringify(report.diagnostics));
   const [d] = report.diagnostics;
@@ -134,8 +132,8 @@ test("GPU: a launch after one it reads from, writing past its output, is still s
 // Issue 31: FlagGems' two-stage argmax; launch 2 loads mid_index[argmax(mid_value)], an address
 // only launch 1's output decides. The check before the GPU launches must interpret launch 2 on
 // the arrays launch 1 left, not on the run's poisoned ones (a false KL3101 at mid_index[25]).
-test("GPU: a launch whose address comes from an earlier launch's output is checked on that output (no false KL3101)", () => {
-  const { code, report } = json(["run", "test/learner/as-written/argmax-two-stage.kernel.ts", "--size", "781", "--reps", "0"]);
+test("GPU: a launch whose address comes from an earlier launch's output is checked on that output (no false KL3101)", async () => {
+  const { code, report } = await runJson("test/learner/as-written/argmax-two-stage.kernel.ts", { size: 781, reps: 0 });
   assert.deepEqual(report.diagnostics, []);
   assert.equal(code, 0);
   assert.equal(report.runs[0].correct, true);
