@@ -337,6 +337,17 @@ test("NaN is true wherever a float becomes a truth value (if, while, not, and/or
   }
 });
 
+test("torch.logical_and/or/xor/not and their Tensor methods as torch (NaN true, -0.0 false; float, bool, 8-bit, int32, int64 operands, broadcast): GPU kernels on GPU tensors, only results read back; the CPU ops with --cpu", async () => {
+  for (const cpu of [false, true]) {
+    const { report, outcome } = await run(path.join(PY, "logical-ops.py"), { bench: "off", cpu });
+    assert.equal(outcome, "ok", `cpu=${cpu}: ${report.traceback}`);
+    const said = /logical_and\/or\/xor\/not as torch \(NaN true, -0\.0 false, 5 dtype pairs, broadcast\): match; (\d+) read back from the GPU/.exec(report.stdout);
+    assert.ok(said, report.stdout);
+    // On the GPU, what the script reads is all that comes back: an op that fell back to the CPU would read its operands too.
+    assert.equal(report.gpuCopies?.fromGpu, cpu ? 0 : Number(said[1]));
+  }
+});
+
 test("tensor descriptors: a host TensorDescriptor and one made in the kernel (isinstance), padding nan, unaligned strides refused, a shape past the tensor KL3101 at the load; on the GPU and with --cpu", async () => {
   for (const cpu of [false, true]) {
     const { report, outcome } = await run(path.join(PY, "tensor-descriptors.py"), { bench: "off", cpu });
@@ -348,7 +359,7 @@ test("tensor descriptors: a host TensorDescriptor and one made in the kernel (is
   }
 });
 
-test("torch outside the subset (a function, a Tensor method, an F op, a name in torch.cuda, autograd, testing, amp, backends, compiler, distributed) raises NotImplementedError naming it, also an AttributeError", async () => {
+test("torch outside the subset (a function, a Tensor method, an F op, a name in torch.cuda, autograd, testing, amp, backends, compiler, distributed) raises NotImplementedError naming it, also an AttributeError; an import of a torch submodule it lacks, naming the module, also a ModuleNotFoundError", async () => {
   const { report, outcome } = await run(path.join(PY, "outside-subset.py"), { cpu: true, bench: "off" });
   assert.equal(outcome, "ok", report.traceback);
   assert.match(report.stdout, /outside the subset: NotImplementedError, named/);

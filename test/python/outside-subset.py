@@ -1,7 +1,8 @@
 """What Kernel Lab's torch lacks (a function, a Tensor method, a name in one of its submodules) stops
 the script with NotImplementedError naming it and pointing to the README's list (never a stand-in's
 wrong answer), and is an AttributeError too, so a library's `hasattr` probe sees it missing as on a
-torch without it. A private name is a plain AttributeError."""
+torch without it. A private name is a plain AttributeError. An import of a torch submodule it lacks
+raises the same error, also a ModuleNotFoundError; other modules' imports are left to Python."""
 
 import torch
 import torch.nn.functional as F
@@ -42,4 +43,38 @@ for private in (lambda: x._not_an_attribute, lambda: torch.cuda._not_an_attribut
         assert not isinstance(e, NotImplementedError), "a private name is a plain AttributeError"
     else:
         raise AssertionError("a private name that does not exist")
+
+# An import of a torch submodule Kernel Lab has no file for: the same error, naming the module, and a
+# ModuleNotFoundError too, so a library's `try: import … except ImportError:` fallback still runs.
+imports = [
+    ("torch.fft", "import torch.fft"),
+    ("torch.nn.modules", "from torch.nn.modules.utils import _pair"),
+    ("torch.utils", "from torch.utils.checkpoint import checkpoint"),
+    ("torch.fft", "from torch import fft"),
+    ("torch.distributed.fsdp", "import torch.distributed.fsdp as fsdp"),
+]
+for name, statement in imports:
+    try:
+        exec(statement, {})
+    except NotImplementedError as e:
+        message = str(e)
+        assert message.startswith(f"{name} is not in Kernel Lab's torch"), message
+        assert "README" in message, message
+        assert isinstance(e, ModuleNotFoundError)
+    else:
+        raise AssertionError(f"{statement} did not raise")
+try:
+    import torch.linalg  # noqa: F401
+except ImportError:
+    fallback = True
+assert fallback
+import torch.nn.functional  # noqa: E402,F401 (a submodule Kernel Lab has still imports)
+from torch.distributed import tensor  # noqa: E402,F401
+import importlib  # noqa: E402
+try:
+    importlib.import_module("not_torch_at_all")
+except ModuleNotFoundError as e:
+    assert not isinstance(e, NotImplementedError), "a name outside torch. is left to Python"
+else:
+    raise AssertionError("not_torch_at_all imported")
 print("outside the subset: NotImplementedError, named")

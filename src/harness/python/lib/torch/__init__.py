@@ -16,6 +16,7 @@ from . import _on_gpu
 from ._dtypes import dtype, device, float32, float16, bfloat16, int32, int64, int8, uint8
 from ._dtypes import bool_ as bool  # noqa: A001 (torch.bool)
 from ._tensor import Tensor, Size, not_implemented
+from . import _not_implemented
 from . import _math
 from ._math import broadcast_shapes, matmul, where, clamp
 from . import _autograd as autograd
@@ -267,7 +268,7 @@ for _name in ["exp", "exp2", "log", "log2", "sqrt", "rsqrt", "sin", "cos", "tanh
               "round", "trunc", "reciprocal", "square", "sign", "logical_not", "isnan", "isinf", "relu", "sum", "mean", "prod",
               "any", "all", "var", "amax", "amin", "argmax", "argmin", "softmax", "log_softmax", "cumsum", "flatten", "reshape",
               "sort", "argsort", "broadcast_to", "permute", "transpose", "t", "unsqueeze", "squeeze", "clone", "add", "sub", "mul",
-              "div", "pow", "eq", "ne", "lt", "le", "gt", "ge", "remainder", "maximum", "minimum", "chunk", "split", "narrow", "mm",
+              "div", "pow", "eq", "ne", "lt", "le", "gt", "ge", "logical_and", "logical_or", "logical_xor", "remainder", "maximum", "minimum", "chunk", "split", "narrow", "mm",
               "asin", "acos", "atan", "sinh", "cosh", "log1p", "expm1", "log10"]:
     globals()[_name] = _method(_name)
 del _name
@@ -363,6 +364,10 @@ Tensor.uniform_ = lambda self, a=0.0, b=1.0, generator=None: _fill_random(self, 
 
 def __getattr__(name):
     not_implemented(f"torch.{name}")
+
+
+# `import torch.fft`: a submodule Kernel Lab's torch has no file for is refused by name, as its names are.
+_not_implemented.install_missing_submodules()
 
 
 def _tensor_getattr(self, name):

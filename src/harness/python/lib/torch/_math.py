@@ -284,7 +284,8 @@ def _install():
     for method, op in {"add": "add", "sub": "sub"}.items():
         setattr(Tensor, method, (lambda op: lambda self, other, alpha=1: binary(op, self, other if alpha == 1 else other * alpha))(op))
         setattr(Tensor, method + "_", (lambda op: lambda self, other, alpha=1: self._assign(self, binary(op, self, other if alpha == 1 else other * alpha)))(op))
-    for method, op in {"mul": "mul", "div": "div", "pow": "pow", "maximum": "maximum", "minimum": "minimum", "eq": "eq", "ne": "ne", "lt": "lt", "le": "le", "gt": "gt", "ge": "ge", "remainder": "remainder"}.items():
+    for method, op in {"mul": "mul", "div": "div", "pow": "pow", "maximum": "maximum", "minimum": "minimum", "eq": "eq", "ne": "ne", "lt": "lt", "le": "le", "gt": "gt", "ge": "ge", "remainder": "remainder",
+                       "logical_and": "logical_and", "logical_or": "logical_or", "logical_xor": "logical_xor"}.items():
         setattr(Tensor, method, (lambda op: lambda self, other: binary(op, self, other))(op))
     for op in ["exp", "exp2", "log", "log2", "sqrt", "rsqrt", "sin", "cos", "tanh", "sigmoid", "abs", "neg", "floor", "ceil", "round", "trunc",
                "reciprocal", "square", "sign", "logical_not", "isnan", "isinf", "relu", "asin", "acos", "atan", "sinh", "cosh", "log1p", "expm1",

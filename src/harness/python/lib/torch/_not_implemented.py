@@ -1,15 +1,28 @@
 # The one way Kernel Lab's torch refuses what it does not have: an error naming the function, never a
 # guessed answer.
 
+import importlib.machinery
+import sys
+
 
 class NotInKernelLab(NotImplementedError, AttributeError):
     """Also an AttributeError, so `hasattr(torch, "float8_e5m2")` is False as on a torch without it."""
 
 
+class ModuleNotInKernelLab(NotImplementedError, ModuleNotFoundError):
+    """An import of a torch submodule Kernel Lab lacks. Also a ModuleNotFoundError, so a library's
+    `try: import torch.distributed.fsdp except ImportError:` fallback still runs; its `name` is left
+    unset because `from torch import fft` would otherwise swallow it (importlib's fromlist handling
+    skips a ModuleNotFoundError named for the submodule) and say only "cannot import name"."""
+
+
+def _message(name):
+    return (f"{name} is not in Kernel Lab's torch (README: Triton in Python, the torch subset); "
+            "Kernel Lab never guesses, so the script stops here")
+
+
 def not_implemented(name):
-    raise NotInKernelLab(
-        f"{name} is not in Kernel Lab's torch (README: Triton in Python, the torch subset); "
-        "Kernel Lab never guesses, so the script stops here")
+    raise NotInKernelLab(_message(name))
 
 
 def missing_in(module):
@@ -21,3 +34,22 @@ def missing_in(module):
             raise AttributeError(f"module {module!r} has no attribute {name!r}")
         not_implemented(f"{module}.{name}")
     return __getattr__
+
+
+class MissingSubmodules:
+    """A meta path finder for `torch.*` only, right after the path finder: it is asked only when
+    Kernel Lab's torch has no file for the submodule (`import torch.fft`, `from torch.nn.modules.utils
+    import _pair`), and refuses it by name instead of the finders after it (the script's own folder)
+    looking for it or a plain ModuleNotFoundError."""
+
+    def find_spec(self, fullname, path=None, target=None):
+        if fullname.startswith("torch."):
+            raise ModuleNotInKernelLab(_message(fullname))
+        return None
+
+
+def install_missing_submodules():
+    if any(isinstance(f, MissingSubmodules) for f in sys.meta_path):
+        return
+    after = next((i + 1 for i, f in enumerate(sys.meta_path) if f is importlib.machinery.PathFinder), len(sys.meta_path))
+    sys.meta_path.insert(after, MissingSubmodules())
