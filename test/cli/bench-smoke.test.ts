@@ -4,24 +4,28 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
+import { spawnSync, type SpawnSyncReturns } from "node:child_process";
 import { root } from "./build";
 
 const env = { ...process.env, XDG_RUNTIME_DIR: process.env.XDG_RUNTIME_DIR ?? "/tmp" };
-let built = false;
+type Result = SpawnSyncReturns<string>;
+let suite: Result | undefined;
 
-/** `bench/dist/suite.js --quick --only ONLY`, bundled first (once). */
-function quickSuite(only: string, timeout: number) {
-  if (!built) {
+/**
+ * `bench/dist/suite.js --quick --only add,dropout,layernorm-bwd`, bundled first: one run (one
+ * process, one GPU device) whose cases each test below reads its own rows of.
+ */
+function quickSuite(): Result {
+  if (!suite) {
     const build = spawnSync(process.execPath, ["bench/build.mjs"], { cwd: root, env, encoding: "utf8" });
     assert.equal(build.status, 0, build.stderr);
-    built = true;
+    suite = spawnSync(process.execPath, ["bench/dist/suite.js", "--quick", "--only", "add,dropout,layernorm-bwd"], { cwd: root, env, encoding: "utf8", timeout: 480_000 });
   }
-  return spawnSync(process.execPath, ["bench/dist/suite.js", "--quick", "--only", only], { cwd: root, env, encoding: "utf8", timeout });
+  return suite;
 }
 
 test("bench/suite.ts --quick starts and its vector add case is correct and timed", () => {
-  const run = quickSuite("add", 240_000);
+  const run = quickSuite();
   assert.equal(run.status, 0, `${run.stdout}\n${run.stderr}`);
   assert.match(run.stdout, /^adapter: /m);
   const rows = run.stdout.split("\n").filter((l) => l.startsWith("add-14 "));
@@ -35,7 +39,7 @@ test("bench/suite.ts --quick starts and its vector add case is correct and timed
 });
 
 test("bench/suite.ts --quick checks and times dropout and the two launches of layer-norm backward", () => {
-  const run = quickSuite("dropout,layernorm-bwd", 300_000);
+  const run = quickSuite();
   assert.equal(run.status, 0, `${run.stdout}\n${run.stderr}`);
   for (const [name, variants] of [["dropout-10007 ", 4], ["layernorm-bwd-67x300 ", 6]] as const) {
     const rows = run.stdout.split("\n").filter((l) => l.startsWith(name));
