@@ -58,7 +58,7 @@ test("run vector-add: human output, exit 0", () => {
   assert.match(out, /^  builtins\.add: [\d.]+ ms — kernel is [\d.]+× as fast$/m);
 });
 
-test("run --json has docs/LANGUAGE.md §4's shape, timed with GPU timestamps", () => {
+test("run --json has docs/LANGUAGE.md §4's shape, timed with GPU timestamps", async () => {
   const { code, report } = json(["run", "examples/vector-add.kernel.ts"]);
   assert.equal(code, 0);
   assert.deepEqual(Object.keys(report), ["file", "adapter", "diagnostics", "runs"]);
@@ -97,7 +97,8 @@ test("run --json has docs/LANGUAGE.md §4's shape, timed with GPU timestamps", (
   assert.match(s.message, /^(memory-bound: .* is \d+% of this GPU's measured|launch-bound: )/);
   const human = cli(["run", "examples/vector-add.kernel.ts", "--reps", "5"]);
   assert.match(human.stdout, /^  Speed of light: (memory|launch)-bound/m);
-  const cpu = json(["run", "examples/vector-add.kernel.ts", "--cpu"]);
+  const cpu = await runJson("examples/vector-add.kernel.ts", { cpu: true });
+  assert.equal(cpu.code, 0);
   assert.equal(cpu.report.runs[0].speedOfLight, undefined);
 });
 
@@ -121,22 +122,23 @@ test("f16 pointers run on the CPU whatever the GPU offers, rounded like the kern
   assert.equal(report.runs[0].maxAbsDiff, 0);
 });
 
-test("f16 examples: vector add, matmul and attention match float64 references of their f16 inputs on the GPU and --cpu", () => {
+test("f16 examples: vector add, matmul and attention match float64 references of their f16 inputs on the GPU and --cpu", async () => {
   // Tutorial 06 in f16 at 33 tokens (a partial block of keys and of queries). lavapipe compiles
   // the H200's tiles slowly (the matmul's three configs took 2.5 minutes, attention's 1.5 on an
   // empty shader cache): on the GPU both run 16-wide blocks (--constexpr), and attention only its
   // causal run; the interpreter runs them as written.
   const small = ["--constexpr", "BLOCK_M=16", "--constexpr", "BLOCK_N=16"];
-  const cases: [string, string, string[], string[]][] = [
-    ["examples/vector-add-f16.kernel.ts", "98433", [], []],
-    ["examples/matmul-f16.kernel.ts", "33", [...small, "--constexpr", "BLOCK_K=16", "--constexpr", "num_warps=1"], []],
-    ["examples/attention-f16.kernel.ts", "33", [...small, "--run", "attentionCausalF16"], []],
+  const cases: [string, string, string[]][] = [
+    ["examples/vector-add-f16.kernel.ts", "98433", []],
+    ["examples/matmul-f16.kernel.ts", "33", [...small, "--constexpr", "BLOCK_K=16", "--constexpr", "num_warps=1"]],
+    ["examples/attention-f16.kernel.ts", "33", [...small, "--run", "attentionCausalF16"]],
   ];
-  for (const [file, size, gpuExtra, cpuExtra] of cases) {
+  for (const [file, size, gpuExtra] of cases) {
     for (const device of [[], ["--cpu"]]) {
-      const extra = device.length === 0 ? gpuExtra : cpuExtra;
-      // Spawned: the f16 toggles are asked for when the process opens its device (the note below).
-      const { code, report } = json(["run", file, "--size", size, "--reps", "0", ...extra, ...device]);
+      // On the GPU spawned: the f16 toggles are asked for when the process opens its device (the note below).
+      const { code, report } = device.length === 0
+        ? json(["run", file, "--size", size, "--reps", "0", ...gpuExtra])
+        : await runJson(file, { size: Number(size), reps: 0, cpu: true });
       assert.equal(code, 0, JSON.stringify(report.diagnostics));
       for (const run of report.runs) {
         assert.equal(run.correct, true, JSON.stringify(run));
@@ -226,15 +228,15 @@ test("an unsupported construct: one exact diagnostic line, exit 2", () => {
   assert.deepEqual(Object.keys(d).slice(0, 8), ["file", "line", "column", "endLine", "endColumn", "severity", "code", "message"]);
 });
 
-test("run reports a kernel's diagnostics as check does: each once, in file order, whatever the calls and specialisations", () => {
+test("run reports a kernel's diagnostics as check does: each once, in file order, whatever the calls and specialisations", async () => {
   const file = "test/fixtures/repeated-diagnostics.kernel.ts";
   const check = json(["check", file]);
   assert.equal(check.code, 2);
   assert.deepEqual(check.report.diagnostics.map((d: { line: number; code: string }) => [d.line, d.code]), [[8, "KL1005"], [16, "KL1005"]]);
-  for (const args of [["run", file], ["run", file, "--cpu"]]) {
-    const run = json(args);
+  for (const cpu of [false, true]) {
+    const run = await runJson(file, { cpu });
     assert.equal(run.code, 2);
-    assert.deepEqual(run.report.diagnostics, check.report.diagnostics, args.join(" "));
+    assert.deepEqual(run.report.diagnostics, check.report.diagnostics, `cpu: ${cpu}`);
   }
   const human = cli(["run", file, "--cpu"]);
   assert.deepEqual(human.stderr.trimEnd().split("\n"), cli(["check", file]).stdout.trimEnd().split("\n"));
