@@ -5,7 +5,7 @@
 // code generation differs.
 
 import { test } from "node:test";
-import { PRELUDE, assertClose, poisoned, randomFloats, randomInts, runBoth, type HostArray, type Overrides, range, pow2, type KernelCase } from "../support/kernel-runner";
+import { poisoned, randomFloats, randomInts, type HostArray, type Overrides, range, pow2, type KernelCase, runKernelCase } from "../support/kernel-runner";
 
 type Case = KernelCase;
 
@@ -266,13 +266,6 @@ const cases: Case[] = [
 
 test("scans, tl.reduce, xorSum, argmin", async (t) => {
   for (const c of cases) {
-    await t.test(c.name, async () => {
-      const source = `${PRELUDE}export const k = kernel(function k(${c.params}) {\n${c.body}\n});\n${c.helpers ?? ""}`;
-      const { gpu, cpu } = await runBoth({ source, constexprs: c.constexprs, grid: c.grid, args: c.args, outputs: c.outputs, target: c.target });
-      for (const o of c.outputs) {
-        assertClose(gpu[o], c.expected[o], `GPU ${o}`, c.atol, c.rtol);
-        assertClose(cpu[o], c.expected[o], `CPU ${o}`, c.atol, c.rtol);
-      }
-    });
+    await t.test(c.name, () => runKernelCase(c));
   }
 });

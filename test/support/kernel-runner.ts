@@ -45,6 +45,16 @@ export interface KernelCase {
   helpers?: string;
 }
 
+/** Launches a KernelCase on the GPU and the interpreter and checks every output against its expected values. */
+export async function runKernelCase(c: KernelCase): Promise<void> {
+  const source = `${PRELUDE}export const k = kernel(function k(${c.params}) {\n${c.body}\n});\n${c.helpers ?? ""}`;
+  const { gpu, cpu } = await runBoth({ source, constexprs: c.constexprs, grid: c.grid, args: c.args, outputs: c.outputs, target: c.target });
+  for (const o of c.outputs) {
+    assertClose(gpu[o], c.expected[o], `GPU ${o}`, c.atol, c.rtol);
+    assertClose(cpu[o], c.expected[o], `CPU ${o}`, c.atol, c.rtol);
+  }
+}
+
 /** 0, 1, …, n − 1. */
 export const range = (n: number): number[] => Array.from({ length: n }, (_, i) => i);
 
