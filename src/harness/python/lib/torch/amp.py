@@ -21,6 +21,17 @@ class autocast:
         not_implemented("torch.autocast (Kernel Lab's torch computes in the tensors' own dtypes)")
 
 
+def is_autocast_enabled(device_type=None):
+    """Autocast is never on here (torch.autocast is refused above)."""
+    return False
+
+
+def get_autocast_dtype(device_type):
+    """The dtype autocast would use, as torch's defaults: float16 on cuda, bfloat16 on the CPU (never applied here)."""
+    from ._dtypes import float16, bfloat16
+    return bfloat16 if device_type == "cpu" else float16
+
+
 # A name torch has and this module lacks: NotImplementedError naming it (README: the torch subset).
 from ._not_implemented import missing_in as _missing_in  # noqa: E402
 
