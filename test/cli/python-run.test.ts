@@ -360,7 +360,7 @@ test("tensor descriptors: a host TensorDescriptor and one made in the kernel (is
   }
 });
 
-test("torch outside the subset (a function, a Tensor method, an F op, a name in torch.cuda, autograd, testing, amp, backends, compiler, distributed) raises NotImplementedError naming it, also an AttributeError; an import of a torch submodule it lacks, naming the module, also a ModuleNotFoundError", async () => {
+test("torch outside the subset (a function, a Tensor method, an F op, a name in torch.cuda, autograd, testing, amp, backends, compiler, distributed) raises NotImplementedError naming it, also an AttributeError; an import of a torch submodule it lacks, naming the module, also a ModuleNotFoundError; importlib.util.find_spec of it is None", async () => {
   const { report, outcome } = await run(path.join(PY, "outside-subset.py"), { cpu: true, bench: "off" });
   assert.equal(outcome, "ok", report.traceback);
   assert.match(report.stdout, /outside the subset: NotImplementedError, named/);
