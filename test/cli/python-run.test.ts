@@ -210,11 +210,11 @@ test("tutorial 07's idiom: libdevice.asin/acos/atan in a kernel, launched with a
   }
 });
 
-test("Liger-style host code: a Function with several outputs (one None), an input rotated in place and returned, torch.sort before tl.cumsum, one tensor as two pointers, torch.add(out=)", async () => {
+test("Liger-style host code: a Function with several outputs (one None), an input rotated in place and returned, torch.sort before tl.cumsum, one tensor as two pointers (on the CPU side and resident on the GPU), torch.add(out=)", async () => {
   const { report, outcome } = await run(path.join(PY, "library-autograd.py"), { bench: "off" });
   assert.equal(outcome, "ok", report.traceback);
   assert.deepEqual(report.diagnostics, []);
-  assert.equal(report.checks.length, 11);
+  assert.equal(report.checks.length, 15);
   assert.ok(report.checks.every((c) => c.passed), JSON.stringify(report.checks));
   // Forward twice, backward twice (through b alone, then through both), each a kernel of its own.
   assert.deepEqual(report.launches.slice(0, 4).map((l) => l.kernel), ["scale_and_square", "scale_and_square_backward", "scale_and_square", "scale_and_square_backward"]);
