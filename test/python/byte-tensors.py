@@ -4,7 +4,8 @@ the style of kernel libraries (FlagGems' dropout stores its keep-mask into a tor
 that are not multiples of 4 or of the block; outputs poisoned (int8/uint8 by torch.empty, a bool
 mask by running twice, over all-True and over all-False). Comparisons and torch.where on GPU
 tensors are GPU kernels giving bool tensors; everything is checked against the CPU. Last, a bool
-output from torch.empty that a kernel leaves partly unwritten fails every check against torch."""
+output from torch.empty that a kernel leaves partly unwritten fails every check against torch, and
+prints the unwritten element as its poison byte, 0xad."""
 
 import torch
 
@@ -102,6 +103,9 @@ for make in (lambda: torch.empty(1001, dtype=torch.bool, device=DEVICE), lambda:
     positive_but_last_kernel[(triton.cdiv(1001, 128), )](u, out, 1001, BLOCK=128)
     want = u > 0
     assert torch.equal(out[:-1], want[:-1]) and torch.equal(out[:-1].cpu(), want[:-1].cpu())
+    # Printed, the unwritten element is its poison byte, not a True that nothing stored.
+    assert repr(out[-1:]) == f"tensor([0xad], device='{out.device}')" and repr(out[-1]) == f"tensor(0xad, device='{out.device}')", repr(out[-1:])
+    assert "0xad" not in repr(out[:-1]) and "0xad" not in str(out[:-1].cpu()), out[:-1]
     for fill in (True, False):
         want[-1] = fill
         assert not torch.equal(out, want) and not torch.equal(out.cpu(), want.cpu()), fill

@@ -2,6 +2,9 @@
 # decimals, or whole numbers with a dot, or scientific notation when the values span more than
 # 1e3 (or leave 1e-4..1e8); more than 1000 elements shown as their first and last three per
 # dimension; 80 columns; the device, and a dtype that isn't the default, after the values.
+# One departure, so printing never passes off memory nothing wrote as a value: a bool element whose
+# byte is neither 0 nor 1 (torch.empty's poison, 0xad) prints as that byte in hex, where torch would
+# print whatever the byte happens to read as; an unwritten float already prints as nan.
 
 import math
 
@@ -52,7 +55,7 @@ class _Formatter:
 
     def text(self, v):
         if self.bool:
-            return "True" if v else "False"
+            return "False" if v == 0 else "True" if v == 1 else f"0x{int(v):02x}"
         if not self.floating:
             return str(int(v))
         if math.isnan(v):

@@ -121,7 +121,11 @@ def unary(op, x, dtype):
     out = fresh(dtype, tuple(x.shape))
     n = out.numel()
     s1, s2, s3 = _padded(x.shape)[1:]
-    K._unary[_grid(n)](_base(x), out, n, s1, s2, s3, *_strides(x, x.shape), UNARY[op], FLAT=_flat(x, x.shape), BLOCK=_BLOCK)
+    # bool to bool copies the bytes as they are, as the CPU's copy does: torch.empty's poison byte stays
+    # neither True nor False in a clone or a slice made contiguous (and printed as what it is).
+    keep_bytes = op == "copy" and x.dtype is D.bool_ and dtype is D.bool_
+    source, target = (_bytes(x), _bytes(out)) if keep_bytes else (_base(x), out)
+    K._unary[_grid(n)](source, target, n, s1, s2, s3, *_strides(x, x.shape), UNARY[op], FLAT=_flat(x, x.shape), BLOCK=_BLOCK)
     return out
 
 
