@@ -360,6 +360,15 @@ test("torch.logical_and/or/xor/not and their Tensor methods as torch (NaN true, 
   }
 });
 
+test("F.conv2d (stride, padding, dilation, groups): cases worked out by hand, random inputs against a float64 loop, torch's errors; a Kernel Lab kernel on GPU tensors, the exact op with --cpu", async () => {
+  for (const cpu of [false, true]) {
+    const { report, outcome } = await run(path.join(PY, "conv2d.py"), { bench: "off", cpu });
+    assert.equal(outcome, "ok", `cpu=${cpu}: ${report.traceback}`);
+    assert.ok(report.checks.length > 0 && report.checks.every((c) => c.passed), JSON.stringify(report.checks));
+    assert.match(report.stdout, new RegExp(`conv2d by hand: match\nconv2d with stride, padding, dilation and groups against float64: match; made on the GPU: ${!cpu ? "True" : "False"}\nconv2d's errors: torch's\n`));
+  }
+});
+
 test("tensor descriptors: a host TensorDescriptor and one made in the kernel (isinstance), padding nan, unaligned strides refused, a shape past the tensor KL3101 at the load; on the GPU and with --cpu", async () => {
   for (const cpu of [false, true]) {
     const { report, outcome } = await run(path.join(PY, "tensor-descriptors.py"), { bench: "off", cpu });
