@@ -1,7 +1,9 @@
 // Live diagnostics: the compiler's `checkFile` runs on every kernel document when it is opened,
 // shortly after each change and on save; its diagnostics go to one DiagnosticCollection (the
-// editor squiggles and the Problems panel). Nothing here throws out of a listener: an internal
-// error becomes one diagnostic on the file and a line in the log.
+// editor squiggles and the Problems panel). A Python document is also checked again when a module it
+// imports is saved, edited or closed (module-dependents.ts): its diagnostics depend on that text.
+// Nothing here throws out of a listener: an internal error becomes one diagnostic on the file and a
+// line in the log.
 
 import * as vscode from "vscode";
 import type { DiagnosticFix, Diagnostic as KernelDiagnostic, Span } from "../diagnostics/diagnostic";
@@ -10,6 +12,7 @@ import { isKernelDocument, isTritonPythonDocument } from "./kernel-document";
 import { exerciseNamed } from "../exercises/course";
 import { checkPythonExercise, pythonExerciseId } from "../python/exercise";
 import { forgetModuleText, readWithModules } from "./python-modules";
+import { ModuleDependents } from "./module-dependents";
 
 /** Kernel files, and Python files with a @triton.jit kernel (docs/LANGUAGE.md §2.2); other Python is left alone. */
 function isChecked(document: vscode.TextDocument): boolean {
@@ -37,6 +40,7 @@ export class KernelDiagnostics implements vscode.Disposable {
   private readonly collection = vscode.languages.createDiagnosticCollection(DIAGNOSTIC_SOURCE);
   private readonly fixes = new Map<string, DocumentFixes>();
   private readonly pending = new Map<string, NodeJS.Timeout>();
+  private readonly dependents = new ModuleDependents();
   private readonly subscriptions: vscode.Disposable[] = [];
 
   constructor(private readonly log: vscode.LogOutputChannel) {
@@ -44,13 +48,21 @@ export class KernelDiagnostics implements vscode.Disposable {
       this.collection,
       vscode.workspace.onDidOpenTextDocument((document) => this.checkNow(document)),
       vscode.workspace.onDidChangeTextDocument((event) => {
-        if (event.contentChanges.length > 0) this.checkSoon(event.document);
+        if (event.contentChanges.length === 0) return;
+        this.checkSoon(event.document);
+        // The documents importing it read its unsaved text (python-modules.ts).
+        this.checkDependents(event.document.uri, (d) => this.checkSoon(d));
       }),
       vscode.workspace.onDidSaveTextDocument((document) => {
         forgetModuleText(document.uri);
         this.checkNow(document);
+        this.checkDependents(document.uri, (d) => this.checkNow(d));
       }),
-      vscode.workspace.onDidCloseTextDocument((document) => this.forget(document.uri)),
+      vscode.workspace.onDidCloseTextDocument((document) => {
+        this.forget(document.uri);
+        // Closed unsaved, a module is its file again for the documents importing it.
+        this.checkDependents(document.uri, (d) => this.checkSoon(d));
+      }),
     );
     for (const document of vscode.workspace.textDocuments) this.checkNow(document);
   }
@@ -86,7 +98,9 @@ export class KernelDiagnostics implements vscode.Disposable {
       const version = document.version;
       readWithModules(document).then(
         (read) => {
-          if (!document.isClosed && document.version === version) this.show(document, () => pythonCompiler().checkPython(read.file), read.uris);
+          if (document.isClosed || document.version !== version) return;
+          this.dependents.record(document.uri.toString(), read.lookedAt.map((uri) => uri.toString()));
+          this.show(document, () => pythonCompiler().checkPython(read.file), read.uris);
         },
         (error: unknown) => this.show(document, () => {
           throw error;
@@ -123,7 +137,16 @@ export class KernelDiagnostics implements vscode.Disposable {
     return known && known.version === document.version ? known : undefined;
   }
 
+  /** Checks again (`how`) each open document whose last check read the module at `uri`. */
+  private checkDependents(uri: vscode.Uri, how: (document: vscode.TextDocument) => void): void {
+    for (const dependent of this.dependents.dependentsOf(uri.toString())) {
+      const document = vscode.workspace.textDocuments.find((d) => d.uri.toString() === dependent);
+      if (document && !document.isClosed) how(document);
+    }
+  }
+
   private forget(uri: vscode.Uri): void {
+    this.dependents.forget(uri.toString());
     this.cancelPending(uri);
     this.collection.delete(uri);
     this.fixes.delete(uri.toString());

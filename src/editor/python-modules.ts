@@ -36,6 +36,8 @@ export interface PythonWithModules {
   file: PythonFile;
   /** The modules read, by the file name their diagnostics carry: where a related location points. */
   uris: Map<string, vscode.Uri>;
+  /** Every module file looked for, found or not: a change to any of them changes this check (module-dependents.ts). */
+  lookedAt: vscode.Uri[];
 }
 
 function parent(uri: vscode.Uri): vscode.Uri {
@@ -49,6 +51,7 @@ function parent(uri: vscode.Uri): vscode.Uri {
 export async function readWithModules(document: vscode.TextDocument): Promise<PythonWithModules> {
   const python = pythonCompiler();
   const uris = new Map<string, vscode.Uri>();
+  const lookedAt: vscode.Uri[] = [];
   let folder = parent(document.uri);
   const base = document.uri.path.slice(document.uri.path.lastIndexOf("/") + 1);
   const names = base === "__init__.py" ? [] : [base.replace(/\.py$/, "")];
@@ -60,11 +63,12 @@ export async function readWithModules(document: vscode.TextDocument): Promise<Py
   const inPackage = depth > 1;
   const file = python.readPythonFile(document.fileName, document.getText(), inPackage ? names.join(".") : undefined);
   const imports = file.imports;
-  if (imports.modules.size === 0 && imports.imported.size === 0) return { file, uris };
+  if (imports.modules.size === 0 && imports.imported.size === 0) return { file, uris, lookedAt };
   await python.readImportedModules(file, async (module) => {
     const parts = module.split(".");
     const candidates = [vscode.Uri.joinPath(folder, ...parts, "__init__.py"), vscode.Uri.joinPath(folder, ...parts.slice(0, -1), `${parts[parts.length - 1]}.py`)];
     for (const uri of candidates) {
+      lookedAt.push(uri);
       let text: string | undefined;
       try {
         text = openText(uri) ?? (await texts.text(uri.toString()));
@@ -79,7 +83,7 @@ export async function readWithModules(document: vscode.TextDocument): Promise<Py
     }
     return undefined;
   });
-  return { file, uris };
+  return { file, uris, lookedAt };
 }
 
 /** An open document's text (its unsaved edits) rather than the file's. */

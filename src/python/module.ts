@@ -159,6 +159,18 @@ function tlFunction(dotted: string[] | undefined, imports: PythonImports): strin
   return MATH_MODULES.has(full) || full === "triton.language.extra.libdevice" ? libdeviceFunction(fn) : undefined;
 }
 
+/**
+ * Names Python bound at run time to a libdevice / tl.math module or one of its functions (FlagGems'
+ * `tl_extra_shim`, chosen by its backend and imported from its utils, and `rsqrt = tl_extra_shim.rsqrt`):
+ * what a launch says of them, added where the file's own text didn't bind the name to something else.
+ */
+export function addMathNames(imports: PythonImports, names: Readonly<Record<string, { kind: "module" } | { kind: "function"; name: string }>>): void {
+  for (const [name, bound] of Object.entries(names)) {
+    if (bound.kind === "module") imports.math.add(name);
+    else if (!imports.functions.has(name)) imports.functions.set(name, libdeviceFunction(bound.name));
+  }
+}
+
 /** A libdevice / tl.math name as the tl.* function that computes it (`fast_expf` → `exp`), or itself when there's none. */
 function libdeviceFunction(name: string): string {
   return mathFunction(name) ?? name;

@@ -61,7 +61,8 @@ export const BLOCK_INTRINSICS: Record<string, Intrinsic> = {
     lower(ctx, args, span, name) {
       if (!arity(ctx, args, span, name, 1, 2, '(shape, dtype?) e.g. tl.zeros([BLOCK], "f32")')) return undefined;
       const shape = shapeArg(ctx, args[0]!);
-      const dtype = dtypeArg(ctx, args[1], "f32");
+      // tl.int1 gives a mask block, all false (Triton's i1 block; FlagGems fills one to fold `and` into).
+      const dtype = dtypeArg(ctx, args[1], "f32", { mask: true });
       if (!shape || !dtype) return undefined;
       return ctx.values.toShape(ctx.b.constant(0, dtype, span), shape, span);
     },
@@ -79,8 +80,13 @@ export const BLOCK_INTRINSICS: Record<string, Intrinsic> = {
         ctx.log.error(Codes.shapeMismatch, value.span, `tl.full's value must be a scalar, got ${typeToString(value.type)}`);
         return undefined;
       }
-      const dtype = dtypeArg(ctx, args[2], isFloat(dtypeOf(value)) ? (dtypeOf(value) as NumDtype) : isConst(value) ? "i32" : (dtypeOf(value) as NumDtype));
+      const dtype = dtypeArg(ctx, args[2], isFloat(dtypeOf(value)) ? (dtypeOf(value) as NumDtype) : isConst(value) ? "i32" : (dtypeOf(value) as NumDtype), { mask: true });
       if (!dtype) return undefined;
+      // tl.int1: a mask block holding the value's truth (`value != 0`, as Triton's cast to i1).
+      if (dtype === "bool") {
+        const truth = ctx.values.nonzero(value, span);
+        return truth && ctx.values.toShape(truth, shape, span);
+      }
       if (dtype === "i64" && isConst(value) && !fitsIn32(value.value)) {
         ctx.log.error(Codes.int64Constant, value.span, `${value.value} is outside 32 bits: Kernel Lab computes int64 in 32 bits (WGSL has none wider); fill with a value in [-2^31, 2^31)`);
         return undefined;

@@ -200,6 +200,17 @@ test("kernel-library reductions: Welford by a multi-operand tl.reduce, argmax wi
   }
 });
 
+test("FlagGems' second batch: tl.int1 accumulators from tl.full / tl.zeros folded by and / or, libdevice reached through a math module picked at run time, torch.finfo / iinfo, on the GPU and with --cpu", async () => {
+  for (const cpu of [false, true]) {
+    const { report, outcome } = await run(path.join(PY, "library-shims.py"), { bench: "off", cpu });
+    assert.equal(outcome, "ok", report.traceback);
+    assert.deepEqual(report.diagnostics, []);
+    assert.deepEqual(report.checks.map((c) => c.passed), [true, true, true]);
+    assert.deepEqual(report.launches.map((l) => l.kernel), ["row_all_any_kernel", "scaled_rows_kernel"]);
+    assert.match(report.stdout, /tl\.int1 accumulators: all 1 rows, any 35 rows\nrsqrt and pow through a math module picked at run time\nfinfo of float64: torch\.finfo\(torch\.float64\) .* is not in Kernel Lab's torch .*\ntorch\.finfo \/ torch\.iinfo\n/);
+  }
+});
+
 test("tutorial 07's idiom: libdevice.asin/acos/atan in a kernel, launched with and without extern_libs={'libdevice': path}, on the GPU and with --cpu", async () => {
   for (const cpu of [false, true]) {
     const { report, outcome } = await run(path.join(PY, "libdevice-extern.py"), { bench: "off", cpu });
@@ -210,11 +221,11 @@ test("tutorial 07's idiom: libdevice.asin/acos/atan in a kernel, launched with a
   }
 });
 
-test("Liger-style host code: a Function with several outputs (one None), an input rotated in place and returned, torch.sort before tl.cumsum, one tensor as two pointers, torch.add(out=)", async () => {
+test("Liger-style host code: a Function with several outputs (one None), an input rotated in place and returned, torch.sort before tl.cumsum, one tensor as two pointers (on the CPU side and resident on the GPU), torch.add(out=)", async () => {
   const { report, outcome } = await run(path.join(PY, "library-autograd.py"), { bench: "off" });
   assert.equal(outcome, "ok", report.traceback);
   assert.deepEqual(report.diagnostics, []);
-  assert.equal(report.checks.length, 11);
+  assert.equal(report.checks.length, 15);
   assert.ok(report.checks.every((c) => c.passed), JSON.stringify(report.checks));
   // Forward twice, backward twice (through b alone, then through both), each a kernel of its own.
   assert.deepEqual(report.launches.slice(0, 4).map((l) => l.kernel), ["scale_and_square", "scale_and_square_backward", "scale_and_square", "scale_and_square_backward"]);
@@ -349,6 +360,15 @@ test("torch.logical_and/or/xor/not and their Tensor methods as torch (NaN true, 
   }
 });
 
+test("F.conv2d (stride, padding, dilation, groups): cases worked out by hand, random inputs against a float64 loop, torch's errors; a Kernel Lab kernel on GPU tensors, the exact op with --cpu", async () => {
+  for (const cpu of [false, true]) {
+    const { report, outcome } = await run(path.join(PY, "conv2d.py"), { bench: "off", cpu });
+    assert.equal(outcome, "ok", `cpu=${cpu}: ${report.traceback}`);
+    assert.ok(report.checks.length > 0 && report.checks.every((c) => c.passed), JSON.stringify(report.checks));
+    assert.match(report.stdout, new RegExp(`conv2d by hand: match\nconv2d with stride, padding, dilation and groups against float64: match; made on the GPU: ${!cpu ? "True" : "False"}\nconv2d's errors: torch's\n`));
+  }
+});
+
 test("tensor descriptors: a host TensorDescriptor and one made in the kernel (isinstance), padding nan, unaligned strides refused, a shape past the tensor KL3101 at the load; on the GPU and with --cpu", async () => {
   for (const cpu of [false, true]) {
     const { report, outcome } = await run(path.join(PY, "tensor-descriptors.py"), { bench: "off", cpu });
@@ -360,7 +380,7 @@ test("tensor descriptors: a host TensorDescriptor and one made in the kernel (is
   }
 });
 
-test("torch outside the subset (a function, a Tensor method, an F op, a name in torch.cuda, autograd, testing, amp, backends, compiler, distributed) raises NotImplementedError naming it, also an AttributeError; an import of a torch submodule it lacks, naming the module, also a ModuleNotFoundError", async () => {
+test("torch outside the subset (a function, a Tensor method, an F op, a name in torch.cuda, autograd, testing, amp, backends, compiler, distributed) raises NotImplementedError naming it, also an AttributeError; an import of a torch submodule it lacks, naming the module, also a ModuleNotFoundError; importlib.util.find_spec of it is None", async () => {
   const { report, outcome } = await run(path.join(PY, "outside-subset.py"), { cpu: true, bench: "off" });
   assert.equal(outcome, "ok", report.traceback);
   assert.match(report.stdout, /outside the subset: NotImplementedError, named/);

@@ -2,7 +2,8 @@
 the script with NotImplementedError naming it and pointing to the README's list (never a stand-in's
 wrong answer), and is an AttributeError too, so a library's `hasattr` probe sees it missing as on a
 torch without it. A private name is a plain AttributeError. An import of a torch submodule it lacks
-raises the same error, also a ModuleNotFoundError; other modules' imports are left to Python."""
+raises the same error, also a ModuleNotFoundError; other modules' imports are left to Python.
+importlib.util.find_spec of such a submodule is None, as of a module that isn't installed."""
 
 import torch
 import torch.nn.functional as F
@@ -12,7 +13,7 @@ missing = [
     ("torch.Tensor.repeat", lambda: x.repeat(2, 1)),
     ("torch.Tensor.scatter_", lambda: x.scatter_),
     ("torch.fft", lambda: torch.fft),
-    ("torch.nn.functional.conv2d", lambda: F.conv2d),
+    ("torch.nn.functional.max_pool2d", lambda: F.max_pool2d),
     ("torch.Tensor.unfold", lambda: x.unfold(0, 2, 1)),
     # torch's submodules, each a module of its own here.
     ("torch.cuda.set_per_process_memory_fraction", lambda: torch.cuda.set_per_process_memory_fraction(0.5)),
@@ -77,4 +78,18 @@ except ModuleNotFoundError as e:
     assert not isinstance(e, NotImplementedError), "a name outside torch. is left to Python"
 else:
     raise AssertionError("not_torch_at_all imported")
+# importlib.util.find_spec answers as CPython's for a module that isn't installed: None for a torch
+# submodule Kernel Lab lacks (its import raises ModuleNotFoundError), a spec for one it has; below a
+# submodule it lacks, find_spec raises as CPython's does when the parent can't be imported.
+import importlib.util  # noqa: E402
+for absent in ("torch.fft", "torch.linalg", "torch.distributed.fsdp"):
+    assert importlib.util.find_spec(absent) is None, absent
+for present in ("torch.nn.functional", "torch.cuda", "triton.language"):
+    assert importlib.util.find_spec(present).name == present, present
+try:
+    importlib.util.find_spec("torch.nn.modules.utils")
+except ModuleNotFoundError as e:
+    assert str(e).startswith("torch.nn.modules is not in Kernel Lab's torch"), e
+else:
+    raise AssertionError("find_spec below an absent module returned")
 print("outside the subset: NotImplementedError, named")

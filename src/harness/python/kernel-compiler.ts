@@ -6,7 +6,9 @@
 import type { Specialization } from "../../compile";
 import type { CodegenOptions, Target } from "../../ir/target";
 import { compilePythonKernel, readPythonFile, type PythonArgType, type PythonCompileResult, type PyConst } from "../../python";
+import { addMathNames } from "../../python/module";
 import { tsName } from "../../python/names";
+import type { MathName } from "./protocol";
 
 export type KernelArgType = PythonArgType;
 export type ConstexprValue = PyConst;
@@ -15,6 +17,8 @@ export interface PythonKernelCompiler {
   compile(kernel: string, argTypes: Record<string, KernelArgType>, constexprs: Record<string, ConstexprValue>, target: Target, specialization?: Specialization, options?: CodegenOptions): PythonCompileResult;
   /** Modules the file imports (their dotted names): a kernel's call to one of their @triton.jit functions compiles from them. */
   addModules(modules: readonly { name: string; file: string; text: string }[]): void;
+  /** Names the file binds at run time to libdevice / tl.math modules and functions (LaunchRequest.mathNames). */
+  addMathNames(names: Readonly<Record<string, MathName>>): void;
   /** The name a Python parameter has in the compiled kernel (its ABI's buffers and scalars). */
   paramName(name: string): string;
 }
@@ -27,6 +31,7 @@ export function compilerFor(file: string, text: string, moduleName?: string): Py
     addModules: (modules) => {
       for (const m of modules) if (parsed.modules.get(m.name)?.text !== m.text) parsed.modules.set(m.name, readPythonFile(m.file, m.text, m.name));
     },
+    addMathNames: (names) => addMathNames(parsed.imports, names),
     paramName: tsName,
   };
 }

@@ -157,6 +157,7 @@ export class Launcher {
     if (request.module && torchOp(request) && gpu) return this.launchOwn(request, request.module, bound, gpu);
     const source = this.kernelFile(request);
     if (request.imports) source.compiler.addModules(request.imports);
+    if (request.mathNames) source.compiler.addMathNames(request.mathNames);
     const program = this.compile(source, request.kernel, bound, "plain", request.codegen);
     if (typeof program === "string") return { kind: "error", error: "compile", message: program };
     if (request.warmup) return warmedUp(program.kernel);
@@ -275,6 +276,7 @@ export class Launcher {
       compile: (request, bound, variant, codegen) => {
         const source = this.kernelFile(request);
         if (request.imports) source.compiler.addModules(request.imports);
+        if (request.mathNames) source.compiler.addMathNames(request.mathNames);
         return this.compile(source, request.kernel, bound, variant, codegen);
       },
     };

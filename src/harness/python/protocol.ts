@@ -26,6 +26,9 @@ export type LaunchArg =
   /** A parameter annotated `tl.constexpr`: its value specialises the kernel. */
   | { name: string; kind: "constexpr"; value: number | boolean | string | null | { dtype: string } };
 
+/** What a module-level name is bound to at run time (LaunchRequest.mathNames). */
+export type MathName = { kind: "module" } | { kind: "function"; name: string };
+
 /**
  * A host `TensorDescriptor` (triton.tools.tensor_descriptor) passed for the parameter: the tensor is its
  * base; shape and strides are in elements (the last stride 1, Python checked), block shape and padding
@@ -66,6 +69,13 @@ export interface LaunchRequest {
    * functions compiles from their text. Sent with a kernel's first launch of the run.
    */
   imports?: { name: string; file: string; text: string }[];
+  /**
+   * Module-level names of the kernel's file that Python bound at run time to a libdevice / tl.math
+   * module or function, which no static read can tell (FlagGems' `tl_extra_shim`, the backend's math
+   * module, imported from its utils; `rsqrt = tl_extra_shim.rsqrt`): name → the module, or the
+   * function's name there. Sent with a kernel's first launch of the run.
+   */
+  mathNames?: Record<string, MathName>;
   /** The code generator's knobs @triton.autotune picked with --tune-codegen (autotune.ts); absent: the defaults. */
   codegen?: KnobSetting;
 }

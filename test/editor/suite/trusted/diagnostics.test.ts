@@ -1,7 +1,11 @@
 /// <reference types="mocha" />
 // Live diagnostics in the real editor: each broken fixture shows its diagnostic with the
-// compiler's code, message and exact range, and it clears once an edit fixes the mistake.
+// compiler's code, message and exact range, and it clears once an edit fixes the mistake; a Python
+// kernel's diagnostic inside another module follows that module's saves.
 import * as assert from "node:assert/strict";
+import { cpSync, mkdtempSync, rmSync } from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
 import * as vscode from "vscode";
 import { describeDiagnostics, kernelLabDiagnostics, openFixture, rangeOf, waitFor } from "../editor-wait";
 
@@ -95,6 +99,39 @@ describe("diagnostics", () => {
     const [related] = diagnostic.relatedInformation ?? [];
     assert.ok(related?.location.uri.path.endsWith("/xmod/xmod_broken/helpers.py"), JSON.stringify(diagnostic.relatedInformation));
     assert.ok(related.location.range.isEqual(new vscode.Range(7, 11, 7, 25)), JSON.stringify(related.location.range));
+  });
+
+  it("saving an imported module re-checks the open Python kernel that imports it: the helper fixed and saved clears the kernel's diagnostic, broken and saved brings it back", async () => {
+    // A copy outside the workspace, so the saves leave the fixtures as they are.
+    const folder = mkdtempSync(path.join(os.tmpdir(), "kernel-lab-xmod-save-"));
+    try {
+      cpSync(vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0].uri, "xmod").fsPath, folder, { recursive: true });
+      const script = await vscode.workspace.openTextDocument(vscode.Uri.file(path.join(folder, "broken-call.py")));
+      await vscode.window.showTextDocument(script, { preview: false });
+      const kl1005 = () => {
+        const found = kernelLabDiagnostics(script.uri).filter((d) => codeOf(d) === "KL1005");
+        return found.length > 0 ? found : undefined;
+      };
+      await waitFor("KL1005 on the copy of xmod/broken-call.py", kl1005);
+      const helper = await vscode.workspace.openTextDocument(vscode.Uri.file(path.join(folder, "xmod_broken", "helpers.py")));
+      await vscode.window.showTextDocument(helper, { preview: false });
+      const replace = async (from: string, to: string) => {
+        const edit = new vscode.WorkspaceEdit();
+        edit.replace(helper.uri, rangeOf(helper, from), to);
+        assert.ok(await vscode.workspace.applyEdit(edit), `the edit ${from} → ${to} was not applied`);
+        assert.ok(await helper.save(), "the helper was not saved");
+      };
+      await replace("tl.program_idx(axis)", "tl.program_id(axis)");
+      await waitFor("the kernel's diagnostics to clear after the helper's fix was saved", () =>
+        kernelLabDiagnostics(script.uri).length === 0 ? true : undefined,
+      );
+      await replace("tl.program_id(axis)", "tl.program_idx(axis)");
+      await waitFor("KL1005 back on the kernel after the helper was broken again and saved", kl1005);
+      await vscode.commands.executeCommand("workbench.action.closeActiveEditor");
+      await vscode.window.showTextDocument(script, { preview: false });
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 
   it("a valid kernel file has no kernel-lab diagnostics", async () => {

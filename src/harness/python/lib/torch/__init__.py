@@ -18,6 +18,7 @@ from ._dtypes import bool_ as bool  # noqa: A001 (torch.bool)
 from ._tensor import Tensor, Size, not_implemented
 from . import _not_implemented
 from . import _math
+from ._info import finfo, iinfo
 from ._math import broadcast_shapes, matmul, where, clamp
 from . import _autograd as autograd
 from ._autograd import no_grad, enable_grad, inference_mode, set_grad_enabled, is_grad_enabled
@@ -279,6 +280,7 @@ subtract = sub  # noqa: F821
 multiply = mul  # noqa: F821
 divide = div  # noqa: F821
 bmm = matmul
+conv2d = nn.functional.conv2d
 
 
 def max(x, dim=None, keepdim=False):  # noqa: A001

@@ -1,7 +1,9 @@
 # The one way Kernel Lab's torch refuses what it does not have: an error naming the function, never a
 # guessed answer.
 
+import functools
 import importlib.machinery
+import importlib.util
 import sys
 
 
@@ -13,7 +15,12 @@ class ModuleNotInKernelLab(NotImplementedError, ModuleNotFoundError):
     """An import of a torch submodule Kernel Lab lacks. Also a ModuleNotFoundError, so a library's
     `try: import torch.distributed.fsdp except ImportError:` fallback still runs; its `name` is left
     unset because `from torch import fft` would otherwise swallow it (importlib's fromlist handling
-    skips a ModuleNotFoundError named for the submodule) and say only "cannot import name"."""
+    skips a ModuleNotFoundError named for the submodule) and say only "cannot import name"; `module`
+    names it instead."""
+
+    def __init__(self, module):
+        super().__init__(_message(module))
+        self.module = module
 
 
 def _message(name):
@@ -44,11 +51,30 @@ class MissingSubmodules:
 
     def find_spec(self, fullname, path=None, target=None):
         if fullname.startswith("torch."):
-            raise ModuleNotInKernelLab(_message(fullname))
+            raise ModuleNotInKernelLab(fullname)
         return None
 
 
+def _absent_is_none(find_spec):
+    """importlib.util.find_spec answering for a torch submodule Kernel Lab lacks as CPython answers for
+    a module that isn't installed: None (the import raises ModuleNotFoundError, so "absent" is what
+    that import says too), where the meta path finder above raises to name it on import. A submodule
+    of one that is absent still raises, as CPython's does when the parent can't be imported."""
+    @functools.wraps(find_spec)
+    def absent_is_none(name, package=None):
+        try:
+            return find_spec(name, package)
+        except ModuleNotInKernelLab as e:
+            if e.module == (importlib.util.resolve_name(name, package) if name.startswith(".") else name):
+                return None
+            raise
+    absent_is_none.kernel_lab = True
+    return absent_is_none
+
+
 def install_missing_submodules():
+    if not getattr(importlib.util.find_spec, "kernel_lab", False):
+        importlib.util.find_spec = _absent_is_none(importlib.util.find_spec)
     if any(isinstance(f, MissingSubmodules) for f in sys.meta_path):
         return
     after = next((i + 1 for i, f in enumerate(sys.meta_path) if f is importlib.machinery.PathFinder), len(sys.meta_path))

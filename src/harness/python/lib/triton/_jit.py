@@ -19,6 +19,9 @@ _DTYPE_NAMES = {"fp32": "f32", "fp16": "f16", "bf16": "bf16", "fp64": "f64", "in
                 "uint64": "u64", "int16": "i16", "uint16": "u16", "int8": "i8", "uint8": "u8", "int1": "bool",
                 "fp8e4nv": "f8e4nv", "fp8e5": "f8e5"}
 
+# The modules whose functions a kernel calls as tl's math (src/python/module.ts MATH_MODULES).
+_MATH_MODULES = ("triton.language.math", "triton.language.extra.libdevice", "triton.language.extra.cuda.libdevice", "triton.language.extra.hip.libdevice")
+
 # Options of a launch that are not kernel arguments; num_warps and num_stages reach the compiler.
 _COMPILER_OPTIONS = ("num_warps", "num_stages")
 _IGNORED_OPTIONS = ("num_ctas", "maxnreg", "enable_fp_fusion", "debug", "sanitize_overflow", "launch_cooperative_grid", "launch_pdl", "enable_warp_specialization", "num_buffers_warp_spec", "num_consumer_groups", "reg_dec_producer", "reg_inc_consumer", "waves_per_eu", "matrix_instr_nonkdim", "kpack")
@@ -126,6 +129,18 @@ class JITFunction:
         visit(self.fn.__globals__)
         return list(found.values())
 
+    def _math_names(self):
+        """Names of the kernel's module bound at run time to a libdevice / tl.math module or function,
+        which its text alone can't tell (FlagGems' `tl_extra_shim`, its backend's math module, and
+        `rsqrt = tl_extra_shim.rsqrt`): name → what it is (protocol.ts MathName)."""
+        found = {}
+        for name, value in list(self.fn.__globals__.items()):
+            if isinstance(value, types.ModuleType) and value.__name__ in _MATH_MODULES:
+                found[name] = {"kind": "module"}
+            elif isinstance(getattr(value, "_kernel_lab_math", None), str):
+                found[name] = {"kind": "function", "name": value._kernel_lab_math}
+        return found
+
     def __call__(self, *args, **kwargs):
         raise RuntimeError(f"Cannot call @triton.jit'd outside of the scope of a kernel: launch it as {self.__name__}[grid](…)")
 
@@ -176,6 +191,9 @@ class JITFunction:
             imports = self._imports()
             if imports:
                 request["imports"] = imports
+            math_names = self._math_names()
+            if math_names:
+                request["mathNames"] = math_names
             self._imports_sent = True
         return request, bound, tensors
 

@@ -1,0 +1,76 @@
+"""FlagGems' style, second batch: boolean accumulators filled by tl.full / tl.zeros with tl.int1 and
+folded with `and` / `or` (all.py, any.py), and libdevice functions reached through a math module
+its package picks at run time (groupnorm.py's `rsqrt = tl_extra_shim.rsqrt`, weightnorm.py's
+`tl_extra_shim.pow(x, 3)`). Checked against torch on sizes that aren't multiples of the blocks."""
+
+import torch
+import triton
+import triton.language as tl
+
+from xmod_helpers.shim import math_shim
+
+rsqrt = math_shim.rsqrt
+
+
+@triton.jit
+def reduce_all(a, b):
+    return a and b
+
+
+@triton.jit
+def reduce_any(a, b):
+    return a or b
+
+
+@triton.jit
+def row_all_any_kernel(X, All, Any, M, N, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+    rows = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)[:, None]
+    row_mask = rows < M
+    every = tl.full([BLOCK_M, BLOCK_N], value=1, dtype=tl.int1)
+    some = tl.zeros([BLOCK_M, BLOCK_N], dtype=tl.int1)
+    for off in range(0, N, BLOCK_N):
+        cols = off + tl.arange(0, BLOCK_N)[None, :]
+        mask = row_mask and cols < N
+        every = every and (tl.load(X + rows * N + cols, mask, other=1.0) != 0)
+        some = some or (tl.load(X + rows * N + cols, mask, other=0.0) > 3.5)
+    tl.store(All + rows, tl.reduce(every, axis=1, combine_fn=reduce_all)[:, None], row_mask)
+    tl.store(Any + rows, tl.reduce(some, axis=1, combine_fn=reduce_any)[:, None], row_mask)
+
+
+@triton.jit
+def scaled_rows_kernel(X, Y, N, eps, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    x = tl.load(X + row * N + cols, mask=cols < N, other=0.0)
+    r = rsqrt(tl.sum(x * x) / N + eps)
+    tl.store(Y + row * N + cols, math_shim.pow(x * r, 3.0), mask=cols < N)
+
+
+torch.manual_seed(0)
+M, N = 37, 300
+x = torch.randint(0, 5, (M, N), device="cuda").float()
+x[3] = 1.0  # a row of no zero: all() is true there
+x[5] = 0.0  # and one of all zeros: any() is false
+every = torch.empty(M, dtype=torch.bool, device="cuda")
+some = torch.empty(M, dtype=torch.bool, device="cuda")
+row_all_any_kernel[(triton.cdiv(M, 4),)](x, every, some, M, N, BLOCK_M=4, BLOCK_N=128)
+torch.testing.assert_close(every, torch.all(x, 1))
+torch.testing.assert_close(some, torch.any(x > 3.5, 1))
+print("tl.int1 accumulators: all", int(every.sum().item()), "rows, any", int(some.sum().item()), "rows")
+
+y = torch.randn((13, 257), device="cuda")
+out = torch.empty_like(y)
+scaled_rows_kernel[(13,)](y, out, 257, 1e-5, BLOCK=512)
+scaled = y / torch.sqrt((y * y).mean(dim=1, keepdim=True) + 1e-5)
+torch.testing.assert_close(out, scaled * scaled * scaled, rtol=1e-4, atol=1e-4)
+print("rsqrt and pow through a math module picked at run time")
+
+# The host side: FlagGems' weight norm passes eps=torch.finfo(torch.float32).tiny to its kernels.
+assert torch.finfo(torch.float32).tiny == 2.0 ** -126 and torch.finfo().eps == 2.0 ** -23
+assert torch.finfo(torch.float16).max == 65504.0 and torch.finfo(torch.bfloat16).bits == 16
+assert torch.iinfo(torch.int32).min == -2 ** 31 and torch.iinfo(torch.int64).max == 2 ** 63 - 1 and torch.iinfo(torch.uint8).max == 255
+try:
+    torch.finfo(torch.float64)
+except NotImplementedError as e:
+    print("finfo of float64:", str(e).split(";")[0])
+print("torch.finfo / torch.iinfo")
