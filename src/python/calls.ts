@@ -12,6 +12,7 @@ import { children, dottedName, spanOf, stringValue, type SyntaxNode } from "./tr
 import type { Span } from "../diagnostics/diagnostic";
 import type { PythonFile, PythonKernel } from "./module";
 import { knownArguments } from "./specialize";
+import { isNoneValue } from "./none-names";
 
 interface Keyword {
   name: string;
@@ -118,7 +119,7 @@ function readArgs(ctx: LowerContext, argList: SyntaxNode, keepNone = false): { p
     positional.push(c);
   }
   // A keyword given None means "the default" in Triton's functions: leave it out.
-  return { positional, keywords: keepNone ? keywords : keywords.filter((k) => k.value.name !== "None") };
+  return { positional, keywords: keepNone ? keywords : keywords.filter((k) => !isNoneValue(ctx, k.value)) };
 }
 
 export function lowerCall(ctx: LowerContext, n: SyntaxNode): void {

@@ -96,6 +96,7 @@ function lowerFunction(w: TsWriter, log: DiagnosticLog, file: PythonFile, prefix
     defaults: defaultsOf(file),
     prefix,
     externals,
+    noneNames: new Set(),
   };
   const name = f.specializedAs ?? `${prefix}${tsName(k.name)}`;
   // A specialized helper's known parameters are decided while lowering: the call passes nothing for them.

@@ -24,6 +24,7 @@ export function staticArgument(ctx: LowerContext, n: SyntaxNode): string | null 
   if (n.name === "String") return stringValue(ctx.text, n);
   if (n.name !== "VariableName") return undefined;
   const name = nodeText(ctx, n);
+  if (ctx.noneNames.has(name)) return null;
   const value: PyConst | undefined = ctx.params.has(name) || ctx.plan.locals.has(name) ? ctx.known.get(name) : ctx.file.constants.get(name)?.value;
   return value === null || typeof value === "string" ? value : undefined;
 }

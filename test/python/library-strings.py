@@ -59,6 +59,27 @@ gate_kernel[(triton.cdiv(n, 1024),)](a, b, y, n, None, "relu", BLOCK=1024)
 torch.testing.assert_close(y, a * torch.relu(b) + 2 * a + 3 * a + torch.relu(b) + a)
 print("strings and None through a module between, literals, keywords, defaults: match")
 
+
+
+@triton.jit
+def scale_by_grad(G, X, Y, n, reduction: tl.constexpr, BLOCK: tl.constexpr):
+    # attorch's p_loss backward: one gradient per element, or one for all (a name left None: no mask).
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    grad_mask = None
+    if reduction == 'none':
+        G += offs
+        grad_mask = mask
+    g = tl.load(G, mask=grad_mask)
+    tl.store(Y + offs, g * tl.load(X + offs, mask=mask), mask=mask)
+
+
+for reduction, g in [("none", torch.randn(n, device="cuda")), ("sum", torch.full((1,), 2.5, device="cuda"))]:
+    y = torch.empty_like(a)
+    scale_by_grad[(triton.cdiv(n, 1024),)](g, a, y, n, reduction, BLOCK=1024)
+    torch.testing.assert_close(y, g * a)
+print("a name bound to None, then to a mask where the constexpr if is taken: match")
+
 w = torch.randn(300, device="cuda", requires_grad=True)
 mask = (w > 0) & (w != 1.0)
 assert not mask.requires_grad and mask.dtype == torch.bool
