@@ -74,9 +74,10 @@ def scale_by_grad(G, X, Y, n, reduction: tl.constexpr, BLOCK: tl.constexpr):
     tl.store(Y + offs, g * tl.load(X + offs, mask=mask), mask=mask)
 
 
-for reduction, g in [("none", torch.randn(n, device="cuda")), ("sum", torch.full((1,), 2.5, device="cuda"))]:
+for reduction, g in [("none", torch.randn(n, device="cuda")), ("sum", torch.full((1,), 2.5, device="cuda")), (None, torch.full((1,), -1.5, device="cuda"))]:
     y = torch.empty_like(a)
-    scale_by_grad[(triton.cdiv(n, 1024),)](g, a, y, n, reduction, BLOCK=1024)
+    # None passed by keyword to a constexpr is None, not a constexpr left without a value.
+    scale_by_grad[(triton.cdiv(n, 1024),)](g, a, y, n, reduction=reduction, BLOCK=1024)
     torch.testing.assert_close(y, g * a)
 print("a name bound to None, then to a mask where the constexpr if is taken: match")
 
@@ -84,4 +85,11 @@ w = torch.randn(300, device="cuda", requires_grad=True)
 mask = (w > 0) & (w != 1.0)
 assert not mask.requires_grad and mask.dtype == torch.bool
 assert not torch.is_autocast_enabled() and torch.get_autocast_dtype("cuda") == torch.float16
+with torch.autocast("cuda", dtype=torch.float32):  # torch turns it off (CUDA autocast is f16/bf16): a no-op here too
+    pass
+try:
+    torch.autocast("cuda", dtype=torch.float16)
+    raise AssertionError("autocast to float16 should be refused")
+except NotImplementedError:
+    pass
 print("comparisons of a tensor that requires grad, autocast off")
