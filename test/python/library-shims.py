@@ -74,3 +74,16 @@ try:
 except NotImplementedError as e:
     print("finfo of float64:", str(e).split(";")[0])
 print("torch.finfo / torch.iinfo")
+
+# FlagGems' instance norm makes its statistics with `torch.empty(size=(B, C), …)`; its cross-entropy
+# loss takes `reduction` through torch.nn._reduction.get_enum.
+from torch.nn import _reduction as _Reduction  # noqa: E402
+
+assert torch.empty(size=(3, 5), device="cuda").shape == (3, 5) and torch.zeros(size=[2, 7]).sum().item() == 0
+assert torch.ones(size=(4,), dtype=torch.int32).sum().item() == 4 and torch.randn(size=(2, 3)).shape == (2, 3)
+assert [_Reduction.get_enum(r) for r in ("none", "mean", "sum")] == [0, 1, 2]
+try:
+    torch.empty((2,), out=x)
+except NotImplementedError as e:
+    print("empty(out=):", str(e).split(" is not")[0])
+print("size=, nn._reduction")
