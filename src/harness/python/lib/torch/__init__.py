@@ -52,6 +52,7 @@ class _Missing(dtype):
 
 float64 = double = _Missing("float64", 8, "Kernel Lab's tensors are float32, float16, bfloat16, int32, int64, int8, uint8 or bool")
 # Triton's fp8 tutorials (06, 09) test for these; WGSL has no 8-bit floats.
+int16 = short = _Missing("int16", 2, "Kernel Lab's tensors are float32, float16, bfloat16, int32, int64, int8, uint8 or bool")
 float8_e5m2 = _Missing("float8_e5m2", 1, "WGSL has no 8-bit floats; Kernel Lab's tensors are float32, float16, bfloat16, int32, int64, int8, uint8 or bool")
 float8_e4m3fn = _Missing("float8_e4m3fn", 1, "WGSL has no 8-bit floats; Kernel Lab's tensors are float32, float16, bfloat16, int32, int64, int8, uint8 or bool")
 
@@ -239,6 +240,13 @@ def tensor(data, dtype=None, device=None, requires_grad=False, **kwargs):
 
 
 as_tensor = tensor
+
+
+def promote_types(type1, type2):
+    """torch.promote_types for Kernel Lab's dtypes (FlagGems' cat promotes its inputs' dtypes with it)."""
+    if {type1, type2} == {int8, uint8}:
+        not_implemented("torch.promote_types(torch.int8, torch.uint8) (torch's answer is int16, which Kernel Lab has no tensors of)")
+    return _dtypes.promote(type1, type2)
 
 
 def is_tensor(x):
