@@ -110,7 +110,10 @@ export function kernelKnobs(kernel: KernelSource, constexprs: Readonly<Record<st
 export function specializationFor(kernel: KernelSource, scalars: Readonly<Record<string, unknown>>): Specialization {
   const integers = kernel.params.filter((p) => p.kind === "scalar" && (p.dtype === "i32" || p.dtype === "u32"));
   const ones = integers.filter((p) => scalars[p.name] === 1).map((p) => p.name);
-  const divisible = integers.filter((p) => Number.isInteger(scalars[p.name]) && (scalars[p.name] as number) % DIVISIBILITY === 0).map((p) => p.name);
+  // Non-negative multiples only: a divisible argument is also known not to be negative, which
+  // `offs % n` needs to keep its runs (codegen/contiguity.ts nonNegative); a negative stride loses
+  // the specialisation, nothing else.
+  const divisible = integers.filter((p) => Number.isInteger(scalars[p.name]) && (scalars[p.name] as number) >= 0 && (scalars[p.name] as number) % DIVISIBILITY === 0).map((p) => p.name);
   return { ...(ones.length > 0 ? { ones } : {}), ...(divisible.length > 0 ? { divisible } : {}) };
 }
 

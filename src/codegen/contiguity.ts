@@ -5,6 +5,10 @@
 // Divisibility (Triton's `divisibility`, from scalar arguments specialised as multiples of 16:
 // compile.ts specializationFor) and constancy over runs of 4 tell when such a run is aligned and
 // its mask the same for all 4 elements, so the load needs no check at run time (memory.ts).
+// A stride holds within each run of 4 elements that starts at a multiple of 4 along the last axis
+// (the only runs a layout gives an invocation, layout.ts), which is all `offs % n` keeps when offs
+// has stride 1 and n is a multiple of 4 (Triton's `contiguity = gcd(lhs contiguity, rhs
+// divisibility)` for RemSI): tutorial 03 wraps its row and column offsets so (`% M`, `% N`).
 
 import type { Stmt, Value } from "../ir/ir";
 import { forEachStmt } from "../ir/walk";
@@ -21,6 +25,8 @@ export class ContiguityAnalysis {
   private readonly variableDivisors = new Map<number, number>();
   /** A `for` loop's counter: start + i × step. */
   private readonly counters = new Map<number, { start: Value; step: Value }>();
+  private readonly bounds = new Map<number, number>();
+  private readonly variableBounds = new Map<number, number>();
 
   constructor(body: readonly Stmt[]) {
     forEachStmt(body, (s) => {
@@ -113,6 +119,8 @@ export class ContiguityAnalysis {
         return Math.min(this.divisor(v.ptr), this.divisor(v.offset));
       case "binary": {
         if (v.fn === "add" || v.fn === "sub") return Math.min(this.divisor(v.lhs), this.divisor(v.rhs));
+        // x % n = x - n·trunc(x / n), whatever the signs: less its stride × index, a multiple of both.
+        if (v.fn === "mod") return Math.min(this.divisor(v.lhs), this.divisor(v.rhs));
         if (v.fn !== "mul") return 1;
         const [a, b] = [this.stride(v.lhs), this.stride(v.rhs)];
         const [ca, cb] = [constantOf(v.lhs), constantOf(v.rhs)];
@@ -166,6 +174,110 @@ export class ContiguityAnalysis {
     }
   }
 
+  /**
+   * Whether every element of the integer `v` is known to be ≥ 0 (lowerBound): what `offs % n`
+   * needs to keep its runs.
+   */
+  nonNegative(v: Value): boolean {
+    return this.lowerBound(v) >= 0;
+  }
+
+  /**
+   * A number every element of the integer `v` is known to be at least, or -Infinity: program ids,
+   * aranges, constants, arguments specialised as multiples of 16 (non-negative ones only, compile.ts
+   * specializationFor), and what sums, differences by a constant (tl.cdiv's `- 1`), products,
+   * quotients, minima, maxima and remainders make of them; a variable's, the least of every value
+   * it is given (assumed from the first, then checked).
+   */
+  lowerBound(v: Value): number {
+    const known = this.bounds.get(v.id);
+    if (known !== undefined) return known;
+    const result = this.computeLowerBound(v);
+    this.bounds.set(v.id, result);
+    return result;
+  }
+
+  private computeLowerBound(v: Value): number {
+    if (v.type.kind !== "data") return -Infinity;
+    switch (v.op) {
+      case "const":
+        return v.value;
+      case "param":
+        return v.type.dtype === "u32" || (v.divisor ?? 1) > 1 ? 0 : -Infinity;
+      case "programId":
+      case "numPrograms":
+        return 0;
+      case "arange":
+        return v.start;
+      case "splat":
+      case "broadcast":
+      case "reshape":
+        return this.lowerBound(v.value);
+      case "cast":
+        // An i32 keeps its value in i32, u32 and i64; nothing else is followed.
+        return v.value.type.kind === "data" && v.value.type.dtype === "i32" ? this.lowerBound(v.value) : -Infinity;
+      case "binary": {
+        const [a, b] = [this.lowerBound(v.lhs), this.lowerBound(v.rhs)];
+        switch (v.fn) {
+          case "add":
+            return a + b;
+          case "sub": {
+            const c = constantOf(v.rhs);
+            return c === undefined ? -Infinity : a - c;
+          }
+          case "mul":
+            return a >= 0 && b >= 0 ? a * b : -Infinity;
+          case "div":
+            // A divisor whose sign isn't known is taken as positive, as Triton's axis analysis
+            // takes every index: the grouped order's `(pid % n) / group_size_m`, where
+            // group_size_m = min(num_pid_m - first_pid_m, GROUP_M) is ≥ 1 for every program of the
+            // grid the tutorial launches; a program past it gets negative offsets, which the checked
+            // launch reports (KL3101) before any program is timed.
+            return a >= 0 && b >= 0 ? 0 : a >= 0 && b === -Infinity ? 0 : -Infinity;
+          case "mod": // C's remainder takes the dividend's sign
+          case "shr":
+            return a >= 0 ? 0 : -Infinity;
+          case "and": // the sign bit is set only where both have it
+            return a >= 0 || b >= 0 ? 0 : -Infinity;
+          default:
+            return -Infinity;
+        }
+      }
+      case "math": {
+        const bounds = v.args.map((x) => this.lowerBound(x));
+        if (v.fn === "minimum") return Math.min(...bounds);
+        if (v.fn === "maximum") return Math.max(...bounds);
+        return -Infinity;
+      }
+      case "readVar":
+        return this.variableLowerBound(v.variable.id);
+      default:
+        return -Infinity;
+    }
+  }
+
+  private variableLowerBound(id: number): number {
+    const known = this.variableBounds.get(id);
+    if (known !== undefined) return known;
+    const counter = this.counters.get(id);
+    // A counter runs from its start by steps known not to be negative.
+    if (counter && this.lowerBound(counter.step) < 0) return this.settle(id, -Infinity);
+    const values = [...(counter ? [counter.start] : []), ...(this.assigned.get(id) ?? [])];
+    if (values.length === 0) return -Infinity;
+    const assumed = this.lowerBound(values[0]);
+    this.variableBounds.set(id, assumed);
+    if (values.slice(1).every((x) => this.lowerBound(x) >= assumed)) return assumed;
+    // Bounds derived under the failed assumption go too.
+    this.bounds.clear();
+    this.variableBounds.clear();
+    return this.settle(id, -Infinity);
+  }
+
+  private settle(id: number, bound: number): number {
+    this.variableBounds.set(id, bound);
+    return bound;
+  }
+
   private compute(v: Value): Stride {
     if (v.type.shape.length === 0) return 0;
     if (v.type.kind === "data" && v.type.dtype !== "i32" && v.type.dtype !== "u32" && v.type.dtype !== "i64") return undefined;
@@ -202,7 +314,12 @@ export class ContiguityAnalysis {
           if (ca !== undefined && b !== undefined) return b * ca;
           return undefined;
         }
-        return a === 0 && b === 0 ? 0 : undefined;
+        if (a === 0 && b === 0) return 0;
+        // (offs % n) over a run offs = 4q … 4q + 3 with n a multiple of 4: the wrap to 0 falls on
+        // the run's first element or outside it — for offs ≥ 0 only (C's remainder of a negative
+        // offs jumps from 0 to 1 - n inside a run).
+        if (v.fn === "mod" && a === 1 && b === 0 && this.divisor(v.lhs) >= 4 && this.divisor(v.rhs) >= 4 && this.nonNegative(v.lhs)) return 1;
+        return undefined;
       }
       case "param":
         return 0;

@@ -80,7 +80,8 @@ export type ValueOp =
   | { op: "const"; value: number }
   /**
    * A scalar parameter, or a pointer parameter (offset 0). `divisor`: the launch's value is a
-   * multiple of it (an i32/u32 argument specialised as a multiple of 16, compile.ts specializationFor).
+   * multiple of it, and not negative (an i32/u32 argument specialised as a non-negative multiple of 16,
+   * compile.ts specializationFor).
    */
   | { op: "param"; name: string; divisor?: number }
   | { op: "programId"; axis: 0 | 1 | 2 }

@@ -67,8 +67,8 @@ export interface Skipped {
 /**
  * What the compiler may assume about launch arguments besides constexprs (Triton specialises the
  * same way): integer scalars known to be 1 at this launch become the constant 1, so a unit stride
- * makes `ptr + offs * stride` contiguous and its loads wide; integer scalars that are multiples of
- * 16 (`divisible`: sizes and strides of tensors whose rows are whole 32-byte sectors of halves)
+ * makes `ptr + offs * stride` contiguous and its loads wide; integer scalars that are non-negative
+ * multiples of 16 (`divisible`: sizes and strides of tensors whose rows are whole 32-byte sectors of halves)
  * stay parameters, known to be multiples of 16, so runs of those loads are aligned and their
  * masks the same across each run (codegen/contiguity.ts). The harness compiles one variant per
  * specialisation.

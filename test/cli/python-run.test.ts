@@ -221,11 +221,11 @@ test("tutorial 07's idiom: libdevice.asin/acos/atan in a kernel, launched with a
   }
 });
 
-test("Liger-style host code: a Function with several outputs (one None), an input rotated in place and returned, torch.sort before tl.cumsum, one tensor as two pointers, torch.add(out=)", async () => {
+test("Liger-style host code: a Function with several outputs (one None), an input rotated in place and returned, torch.sort before tl.cumsum, one tensor as two pointers (on the CPU side and resident on the GPU), torch.add(out=)", async () => {
   const { report, outcome } = await run(path.join(PY, "library-autograd.py"), { bench: "off" });
   assert.equal(outcome, "ok", report.traceback);
   assert.deepEqual(report.diagnostics, []);
-  assert.equal(report.checks.length, 11);
+  assert.equal(report.checks.length, 15);
   assert.ok(report.checks.every((c) => c.passed), JSON.stringify(report.checks));
   // Forward twice, backward twice (through b alone, then through both), each a kernel of its own.
   assert.deepEqual(report.launches.slice(0, 4).map((l) => l.kernel), ["scale_and_square", "scale_and_square_backward", "scale_and_square", "scale_and_square_backward"]);
@@ -357,6 +357,15 @@ test("torch.logical_and/or/xor/not and their Tensor methods as torch (NaN true, 
     assert.ok(said, report.stdout);
     // On the GPU, what the script reads is all that comes back: an op that fell back to the CPU would read its operands too.
     assert.equal(report.gpuCopies?.fromGpu, cpu ? 0 : Number(said[1]));
+  }
+});
+
+test("F.conv2d (stride, padding, dilation, groups): cases worked out by hand, random inputs against a float64 loop, torch's errors; a Kernel Lab kernel on GPU tensors, the exact op with --cpu", async () => {
+  for (const cpu of [false, true]) {
+    const { report, outcome } = await run(path.join(PY, "conv2d.py"), { bench: "off", cpu });
+    assert.equal(outcome, "ok", `cpu=${cpu}: ${report.traceback}`);
+    assert.ok(report.checks.length > 0 && report.checks.every((c) => c.passed), JSON.stringify(report.checks));
+    assert.match(report.stdout, new RegExp(`conv2d by hand: match\nconv2d with stride, padding, dilation and groups against float64: match; made on the GPU: ${!cpu ? "True" : "False"}\nconv2d's errors: torch's\n`));
   }
 });
 

@@ -79,3 +79,50 @@ test("f16 loads specialised on divisibility match the interpreter over random sh
   // The sample exercises the unchecked loads, not only the checked ones.
   assert.ok(known >= 4, `${known} of ${CASES} cases had loads known whole`);
 });
+
+// Tutorial 03 wraps its offsets (`offs_bn = (pid_n * BLOCK_SIZE_N + tl.arange(0, BLOCK_SIZE_N)) % N`):
+// the wrap falls between runs of 4 when the offsets start runs at multiples of 4, are not negative
+// and N is a multiple of 4 (contiguity.ts). Shifted starts (s), negative starts (C's remainder of
+// a negative number jumps inside a run) and sizes that are not multiples of 16 must stay exact.
+const WRAPPED = (dtype: string) => `${PRELUDE}export const k = kernel(function k(x: Ptr<${dtype}>, o: Ptr<${dtype}>, M: i32, N: i32, S: i32, W: i32, BM: constexpr, BN: constexpr, SHIFT: constexpr) {
+  const r = tl.programId(0) * BM + tl.arange(0, BM);
+  const c = (tl.programId(1) * BN + tl.arange(0, BN) + SHIFT) % N;
+  // A variable too, as tutorial 03's b_ptrs: it keeps one register a run (generator.ts runStride).
+  let p = x + 64 + tl.expandDims(r, 1) * S + tl.expandDims(c, 0);
+  const v = tl.load(p, tl.expandDims(r, 1) < M, 7.0);
+  p += S;
+  const w = tl.load(p, tl.expandDims(r, 1) < M, 7.0);
+  tl.store(o + tl.expandDims(r, 1) * W + tl.expandDims(tl.programId(1) * BN + tl.arange(0, BN), 0), v - w);
+});`;
+
+test("f16 and f32 loads through offsets wrapped by % N match the interpreter: runs kept whole only where the wrap can't fall inside one", async () => {
+  const random = rng(20261205);
+  const pick = <T>(xs: readonly T[]) => xs[Math.floor(random() * xs.length)];
+  let known = 0;
+  const CASES = 8;
+  for (let i = 0; i < CASES; i++) {
+    const SHIFT = [0, 0, 0, -16, 2, 0, 16, 2][i];
+    const BM = pick([8, 16]);
+    const BN = pick([16, 32, 64]);
+    const M = pick([16, 32, 33]);
+    // The wrap point inside the grid's columns: N smaller than the columns the programs cover.
+    const N = i === 5 ? 50 : i === 3 ? 16 : pick([16, 32, 48]);
+    const gridM = Math.ceil(M / BM), gridN = Math.ceil((2 * N) / BN) + 1;
+    const W = gridN * BN;
+    const S = 128;
+    const name = `case ${i}: BM ${BM} BN ${BN} M ${M} N ${N} SHIFT ${SHIFT}`;
+    // f32 for the odd cases: its vec4 reads test only alignment at run time, not the wrap.
+    const half = i % 2 === 0;
+    const values = Array.from({ length: 64 + (gridM * BM + 1) * S }, () => Math.round((random() * 4 - 2) * 64) / 64);
+    const x = half ? Uint16Array.from(values, f16ToBits) : Float32Array.from(values);
+    const o = half ? new Uint16Array(gridM * BM * W).fill(0x7e00) : new Float32Array(gridM * BM * W).fill(NaN);
+    const { gpu, cpu, kernel } = await runBoth({
+      source: WRAPPED(half ? "f16" : "f32"), constexprs: { BM, BN, SHIFT }, grid: [gridM, gridN], specialize: true,
+      args: { x, o, M, N, S, W }, outputs: ["o"],
+    });
+    assert.deepEqual(Array.from(gpu.o), Array.from(cpu.o), name);
+    if (/array<vec4<f(16|32)>>/.test(kernel.wgsl.split("\n").find((l) => /b_x:/.test(l)) ?? "")) known++;
+  }
+  // Cases 0, 1, 2 and 6 wrap by a multiple of 16 from starts at multiples of 4: read as vec4s.
+  assert.ok(known >= 4, `${known} of ${CASES} cases read x as vec4s`);
+});

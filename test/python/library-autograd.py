@@ -2,8 +2,8 @@
 cross entropy, sparsemax), in kernels of our own: an autograd.Function with several outputs, one of
 them None, differentiated through one output or through torch.autograd.backward on all of them; a
 Function that rotates its input in place and returns it; rows sorted with torch.sort before a kernel
-takes their running sum with tl.cumsum; one tensor passed as two pointers; torch.add(input=…, other=…,
-out=…, alpha=…)."""
+takes their running sum with tl.cumsum; one tensor passed as two pointers (also resident on the GPU);
+torch.add(input=…, other=…, out=…, alpha=…)."""
 
 import torch
 
@@ -151,6 +151,20 @@ for has_b in (False, True):
     t = torch.zeros(101, device="cuda")
     write_halves[(1,)](t, t, 101, HAS_B=has_b, BLOCK=128)
     torch.testing.assert_close(t, torch.where(ramp <= 50, ramp, -ramp if has_b else 0.0))
+# The same on tensors resident on the GPU whose CPU copies are out of date (filled there by torch.full,
+# made by a torch op there): what the kernel leaves alone keeps the GPU's values, and the launches
+# after, which bind the buffer as it is, see what was written through both pointers.
+for has_b in (False, True):
+    t = torch.full((101, ), 7.0, device="cuda")
+    assert t._data.gpu and not t._data.host, "the premise: its elements are only on the GPU"
+    write_halves[(1,)](t, t, 101, HAS_B=has_b, BLOCK=128)
+    u = t * 2.0
+    assert u._data.gpu and not u._data.host, "the premise: its elements are only on the GPU"
+    write_halves[(1,)](u, u, 60, HAS_B=has_b, BLOCK=128)
+    want_t = torch.where(ramp <= 50, ramp, -ramp if has_b else 7.0)
+    want_u = torch.where(ramp <= 30, ramp, torch.where(ramp <= 60, -ramp, 2.0 * want_t) if has_b else 2.0 * want_t)
+    torch.testing.assert_close(t, want_t)
+    torch.testing.assert_close(u + 0.0, want_u)
 print("one tensor passed as two pointers keeps what was written through each")
 
 grad_bias = torch.zeros(300, device="cuda")

@@ -18,13 +18,14 @@ const root = join(__dirname, "..", "..");
 const PRELUDE = 'import { kernel, tl } from "kernel-lab";\nimport type { Ptr, f16, f32, i32, constexpr } from "kernel-lab";\n';
 const F16: Target = { ...DEFAULT_TARGET, shaderF16: true };
 
-test("specializationFor: integer arguments that are multiples of 16 are divisible, 1 is one, others neither", () => {
+test("specializationFor: integer arguments that are non-negative multiples of 16 are divisible, 1 is one, others neither", () => {
   const { kernels } = parseKernelFile("t.kernel.ts", `${PRELUDE}export const k = kernel(function k(x: Ptr<f32>, a: i32, b: i32, c: i32, d: i32, s: f32, BLOCK: constexpr) {
   tl.store(x + tl.arange(0, BLOCK), a + b + c + d + s);
 });`);
+  // d: a negative multiple of 16 is not specialised, since divisible arguments are also known ≥ 0 (`%`'s runs rely on it).
   const s = specializationFor(kernels[0], { a: 4096, b: 1, c: 1000, d: -32, s: 16 });
-  assert.deepEqual(s, { ones: ["b"], divisible: ["a", "d"] });
-  assert.equal(specializationKey(s), ":ones=b:div16=a,d");
+  assert.deepEqual(s, { ones: ["b"], divisible: ["a"] });
+  assert.equal(specializationKey(s), ":ones=b:div16=a");
   assert.equal(specializationKey(specializationFor(kernels[0], { a: 3, b: 5, c: 7, d: 9 })), "");
 });
 
@@ -68,6 +69,26 @@ test("2-D offsets: rows × a divisible stride keep runs aligned; an odd stride d
   assert.equal(divisible.analysis.runConstant(divisible.masks[0]), true, "a mask that does not change along the last axis");
   const odd = masksOf(body, { n: 100, stride: 63 });
   assert.equal(odd.analysis.divisor(odd.ptrs[0]), 1);
+});
+
+test("`offs % n` (tutorial 03's wrapped offsets) keeps runs of 4 when offs ≥ 0 has stride 1 and n is a multiple of 16, not otherwise", () => {
+  const body = `const pid = tl.programId(0);
+  const groups = tl.cdiv(n, BLOCK);
+  const size = tl.minimum(groups - pid, 8);
+  const offs = ((pid % groups) / size) * BLOCK + tl.arange(0, BLOCK);
+  const a = tl.load(x + offs % n, offs % n < n, 0.0);
+  const b = tl.load(x + (tl.arange(0, BLOCK) - 8) % n);
+  const c = tl.load(x + (offs + 2) % n);
+  tl.store(y + offs, a + b + c);`;
+  const divisible = masksOf(body, { n: 4096, stride: 7 });
+  const [a, b, c] = divisible.ptrs;
+  assert.equal(divisible.analysis.stride(a), 1, "pid-derived offsets, quotient by the grouped order's size, wrapped by n");
+  assert.equal(divisible.analysis.divisor(a), 16);
+  assert.equal(divisible.analysis.runConstant(divisible.masks[0]), true);
+  assert.equal(divisible.analysis.stride(b), undefined, "arange - 8 may be negative: C's remainder jumps inside a run");
+  assert.equal(divisible.analysis.stride(c), undefined, "offs + 2 does not start runs at multiples of 4");
+  const odd = masksOf(body, { n: 4095, stride: 7 });
+  assert.equal(odd.analysis.stride(odd.ptrs[0]), undefined, "n not known a multiple of 4: the wrap can fall inside a run");
 });
 
 test("a loop-carried pointer advanced by a divisible step, and a for-loop counter, keep their divisors", () => {

@@ -8,6 +8,7 @@ import type { TensorDtype, TensorStorage } from "./protocol";
 import { allocate, reader, writer } from "./tensor-storage";
 import { randomValues, seed } from "./tensor-random";
 import { BINARY, UNARY } from "./tensor-math";
+import { conv2d, type Conv2dShape } from "./tensor-conv";
 
 /** A strided view of storage: what Python hands over for each tensor operand. */
 export interface View {
@@ -233,6 +234,10 @@ export const tensorOps = {
       }
     }
     return out;
+  },
+  /** F.conv2d of contiguous operands (bias undefined where None), summed in double precision (tensor-conv.ts). */
+  conv2d(input: View, weight: View, bias: View | undefined, shape: Conv2dShape, dtype: TensorDtype): TensorStorage {
+    return conv2d(input, weight, bias ?? undefined, shape, dtype);
   },
   arange(start: number, step: number, n: number, dtype: TensorDtype): TensorStorage {
     return fill([n], dtype, (i) => start + i * step);

@@ -298,6 +298,7 @@ subtract = sub  # noqa: F821
 multiply = mul  # noqa: F821
 divide = div  # noqa: F821
 bmm = matmul
+conv2d = nn.functional.conv2d
 
 
 def max(x, dim=None, keepdim=False):  # noqa: A001

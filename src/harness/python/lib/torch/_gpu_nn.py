@@ -1,5 +1,5 @@
-# The kernels of torch's softmax, matmul and layer norm (forward, and the backward tutorial 05
-# differentiates) on GPU tensors (_on_gpu.py launches them): written as a Triton user would, in
+# The kernels of torch's softmax, matmul, layer norm (forward, and the backward tutorial 05
+# differentiates) and F.conv2d on GPU tensors (_on_gpu.py launches them): written as a Triton user would, in
 # float32 whatever the tensors' dtype (torch's CUDA kernels accumulate float16 in float32 too).
 
 import triton
@@ -146,3 +146,34 @@ def _sum_shares(part_ptr, out_ptr, shares, N, BLOCK_N: tl.constexpr):
     for share in range(0, shares):
         acc += tl.load(part_ptr + share * N + cols, mask=cols < N, other=0.0)
     tl.store(out_ptr + cols, acc.to(out_ptr.dtype.element_ty), mask=cols < N)
+
+
+@triton.jit
+def _conv2d(x_ptr, w_ptr, b_ptr, out_ptr, total, C, H, W, O, OH, OW, C_G, O_G, KH, KW,
+            stride_h, stride_w, pad_h, pad_w, dil_h, dil_w, HAS_BIAS: tl.constexpr, BLOCK: tl.constexpr):
+    # F.conv2d of contiguous x [N, C, H, W] and w [O, C_G, KH, KW] (C_G = C / groups, O_G = O / groups):
+    # one output element per lane, (n, o, oh, ow) flattened, its taps summed in float32 (a direct
+    # convolution: each tap a gather of x, zero in the padding, and one weight per lane).
+    offs = (tl.program_id(1) * tl.num_programs(0) + tl.program_id(0)) * BLOCK + tl.arange(0, BLOCK)
+    inside = offs < total
+    ow = offs % OW
+    oh = (offs // OW) % OH
+    o = (offs // (OW * OH)) % O
+    n = offs // (OW * OH * O)
+    first_in = (o // O_G) * C_G
+    acc = tl.zeros([BLOCK], dtype=tl.float32)
+    for c in range(0, C_G):
+        plane = (n * C + first_in + c) * H
+        taps = (o * C_G + c) * KH
+        for kh in range(0, KH):
+            ih = oh * stride_h - pad_h + kh * dil_h
+            in_rows = inside & (ih >= 0) & (ih < H)
+            for kw in range(0, KW):
+                iw = ow * stride_w - pad_w + kw * dil_w
+                tap = in_rows & (iw >= 0) & (iw < W)
+                x = tl.load(x_ptr + (plane + ih) * W + iw, mask=tap, other=0.0).to(tl.float32)
+                w = tl.load(w_ptr + (taps + kh) * KW + kw, mask=inside, other=0.0).to(tl.float32)
+                acc += x * w
+    if HAS_BIAS:
+        acc += tl.load(b_ptr + o, mask=inside, other=0.0).to(tl.float32)
+    tl.store(out_ptr + offs, acc.to(out_ptr.dtype.element_ty), mask=inside)

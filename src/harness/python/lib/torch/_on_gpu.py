@@ -243,6 +243,29 @@ def matmul(a, b, count, m, k, n):
     return out
 
 
+def conv2d(x, weight, bias, shape):
+    """F.conv2d of 4-D x and weight (and bias) of one float dtype, summed in float32, or None. `shape`:
+    _conv.py's sizes (padding at the top and left)."""
+    s = shape
+    operands = [t for t in (x, weight, bias) if t is not None]
+    total = s["batch"] * s["outChannels"] * s["outHeight"] * s["outWidth"]
+    if not _on_gpu(*operands) or any(t.dtype is not x.dtype or t.dtype not in _FLOATS for t in operands) or total == 0:
+        return None
+    grid = _grid(total, 256)
+    if grid[1] > _MAX_GRID:
+        return None
+    operands = [_packed(t) for t in operands]
+    if len({id(t._data) for t in operands}) < len(operands):
+        return None
+    x, weight = operands[0], operands[1]
+    out = fresh(x.dtype, (s["batch"], s["outChannels"], s["outHeight"], s["outWidth"]))
+    NN._conv2d[grid](x, weight, operands[2] if bias is not None else None, out, total, s["channels"], s["height"], s["width"],
+                     s["outChannels"], s["outHeight"], s["outWidth"], s["channels"] // s["groups"], s["outChannels"] // s["groups"],
+                     s["kernelHeight"], s["kernelWidth"], s["strideH"], s["strideW"], s["padTop"], s["padLeft"],
+                     s["dilationH"], s["dilationW"], HAS_BIAS=bias is not None, BLOCK=256)
+    return out
+
+
 def layer_norm(x, weight, bias, eps, n):
     """F.layer_norm's y with a weight and a bias (float32 inside), or None."""
     if weight is None or bias is None or not _on_gpu(x, weight, bias) or x.numel() == 0 or x.numel() // n > _MAX_GRID:

@@ -1,11 +1,13 @@
 # torch.nn.functional: softmax, layer_norm (with its backward, for tutorial 05's reference), gelu,
-# silu, relu, dropout: torch's ops (_math.py), GPU kernels on GPU tensors where Kernel Lab has them.
+# silu, relu, dropout, conv2d (_conv.py): torch's ops (_math.py), GPU kernels on GPU tensors where
+# Kernel Lab has them.
 
 import math
 
 from .. import _math
 from .._autograd import attach, refuse_grad, _grad_mode
 from .._tensor import not_implemented
+from ._conv import conv2d  # noqa: F401 (torch.nn.functional.conv2d)
 
 
 def softmax(x, dim=None, dtype=None, **kwargs):
