@@ -340,6 +340,11 @@ export declare namespace tl {
    */
   function uintToUniformFloat(x: number): number;
   /**
+   * Two uniform floats in [0, 1) to two normal ones by Box-Muller (Triton `tl.pair_uniform_to_normal`):
+   * r = sqrt(-2 log(max(1e-7, u1))), θ = 2π u2, `const [n1, n2] = tl.pairUniformToNormal(u1, u2)` is (r cos θ, r sin θ), f32.
+   */
+  function pairUniformToNormal(u1: number, u2: number): [number, number];
+  /**
    * Prints each value (up to 8 scalars or blocks of at most 1024 elements) once per element per
    * program, after the launch: `pid (4, 0, 0) idx (0) x: 0.51` (Triton `tl.device_print`). The
    * prefix is a string literal. Output goes to stderr, or the run's `prints` with `--json`.
