@@ -39,9 +39,14 @@ export interface SequenceCase {
   bytes: number;
 }
 
-/** Runs of the sequence between a sample's two timestamps; samples taken. */
+/** Runs of the sequence between a sample's two timestamps. */
 const GROUP = 8;
-const SAMPLES = 30;
+/**
+ * Samples taken of each variant, and the first variant's warm-up. `suite.ts --quick` (a smoke test
+ * on lavapipe, whose figures mean nothing) takes 5 samples after 200 ms: layer-norm backward's six
+ * variants were 2880 launches, most of bench-smoke's time.
+ */
+export const WARM = { samples: 30, firstWarmupMs: 1500 };
 
 function variantLabel(variant: Constexprs[]): string {
   return variant.map((c) => Object.entries(c).map(([k, v]) => `${k}=${v}`).join(" ")).join(" → ");
@@ -83,7 +88,7 @@ function stepsOn(c: SequenceCase, programs: KernelProgram[], variant: Constexprs
   });
 }
 
-/** Per run of the sequence: median, fastest and slowest of SAMPLES samples of GROUP runs each. */
+/** Per run of the sequence: median, fastest and slowest of WARM.samples samples of GROUP runs each. */
 async function warmTiming(gpu: Gpu, copies: LaunchStep[][], warmupMs: number): Promise<{ medianMs: number; minMs: number; maxMs: number; reps: number }> {
   const prepared = await prepareCopies(gpu, copies);
   try {
@@ -91,7 +96,7 @@ async function warmTiming(gpu: Gpu, copies: LaunchStep[][], warmupMs: number): P
     const started = performance.now();
     do await sampleSequence(gpu, items, null, 5);
     while (performance.now() - started < warmupMs);
-    const times = (await sampleSequence(gpu, items, null, SAMPLES)).map((ms) => ms / GROUP);
+    const times = (await sampleSequence(gpu, items, null, WARM.samples)).map((ms) => ms / GROUP);
     return { medianMs: times[times.length >> 1], minMs: times[0], maxMs: times[times.length - 1], reps: times.length };
   } finally {
     destroyCopies(prepared);
@@ -108,7 +113,7 @@ export async function runSequenceCase(gpu: Gpu, root: string, c: SequenceCase, r
   for (let i = 1; i < rotations(c.bytes); i++) sets.push(await upload(gpu, c.args()));
   let best: { m: Measurement; copies: LaunchStep[][] } | undefined;
   // The CPU reference left the GPU idle for seconds before the first variant: bring its clocks up.
-  let warmupMs = 1500;
+  let warmupMs = WARM.firstWarmupMs;
   try {
     for (const variant of c.variants) {
       const programs = compileVariant(gpu, c, kernels, variant);

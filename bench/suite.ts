@@ -12,7 +12,7 @@
 // on the case's first `targetConfigs` configs; a summary line per case gives its best at the default
 // knobs and its best with them.
 //
-// --quick runs tiny sizes (a smoke test on lavapipe). --sweep runs the size sweep of issue 13
+// --quick runs tiny sizes, timed briefly (a smoke test on lavapipe). --sweep runs the size sweep of issue 13
 // item 5 instead (vector add 2^12 … 2^28, softmax 4096 rows × 256 … 16384, square matmul 256 …
 // 4096), a few variants each; bench/plot.mjs draws it next to torch_bench.py --sweep. bench/run-h200.sh runs the full suite on the
 // H200 next to PyTorch and Triton (bench/torch_bench.py) and prints the table of ratios.
@@ -29,7 +29,7 @@ import { checkOutputs, measurementLine, poison, release, rotations, upload, type
 import { asWrittenAttention, asWrittenMatmul, attention, layerNorm, matmul, softmax, vectorAdd } from "./tutorial-cases";
 import { dropout } from "./dropout-case";
 import { layerNormBackward } from "./layer-norm-backward-case";
-import { runSequenceCase, type SequenceCase } from "./sequence";
+import { runSequenceCase, WARM, type SequenceCase } from "./sequence";
 import { f16Cases } from "./f16-cases";
 import { caseVariants, SeenWgsl, variantLabel } from "./knob-variants";
 import type { CodegenOptions, Target } from "../src/ir/target";
@@ -44,6 +44,9 @@ const root = findRoot(__dirname);
 const argv = process.argv.slice(2);
 const quick = argv.includes("--quick");
 if (quick) Object.assign(COLD, { samples: 3, flushBytes: 16 << 20 });
+if (quick) Object.assign(WARM, { samples: 5, firstWarmupMs: 200 });
+/** Repetitions timed at most per variant: --quick's figures (lavapipe) only show that timing works. */
+const MAX_REPS = quick ? 20 : 200;
 const sweep = argv.includes("--sweep");
 /** --only NAME[,NAME…]: the cases whose names start with one of them. */
 const only = argv.includes("--only") ? argv[argv.indexOf("--only") + 1].split(",") : undefined;
@@ -145,7 +148,7 @@ async function runCase(gpu: Gpu, c: Case, results: Measurement[]): Promise<void>
         const { correct, rel, maxAbs } = await checkOutputs(gpu, sets[0], hostArgs, checks, c.tolerance);
         // Knob settings are many: each timed for less, as the autotuner times its candidates.
         const budgetMs = v.knobs && v !== firstOfConfig ? 400 : 1500;
-        const t = await timeLaunches(gpu, program, grid, sets, { warmup: c.minReps ? 1 : 5, minReps: c.minReps ?? 20, maxReps: 200, budgetMs });
+        const t = await timeLaunches(gpu, program, grid, sets, { warmup: c.minReps ? 1 : 5, minReps: Math.min(c.minReps ?? 20, MAX_REPS), maxReps: MAX_REPS, budgetMs });
         const m: Measurement = {
           case: c.name, shape: c.shape, variant, correct, relError: rel, maxAbsDiff: maxAbs,
           medianMs: t.medianMs, minMs: t.minMs, maxMs: t.maxMs, reps: t.reps, workgroupSize: program.abi.workgroupSize,
@@ -173,7 +176,7 @@ async function runCase(gpu: Gpu, c: Case, results: Measurement[]): Promise<void>
       const builtin = BUILTINS[c.baseline];
       const n = (hostArgs[c.outputs[0]] as Float32Array).length;
       const bsets = sets.map((s) => ({ buffers: { a: s.buffers.x_ptr, b: s.buffers.y_ptr, out: s.buffers.output_ptr }, scalars: { n } }));
-      const t = await timeLaunches(gpu, builtin.program(n), builtin.grid(n), bsets, { warmup: 5, minReps: 20, maxReps: 200, budgetMs: 1500 });
+      const t = await timeLaunches(gpu, builtin.program(n), builtin.grid(n), bsets, { warmup: 5, minReps: 20, maxReps: MAX_REPS, budgetMs: 1500 });
       results.push({ case: c.name, shape: c.shape, variant: c.baseline, correct: true, relError: 0, maxAbsDiff: 0, medianMs: t.medianMs, minMs: t.minMs, maxMs: t.maxMs, reps: t.reps, gbps: c.bytes! / (t.medianMs * 1e6) });
       console.log(`${c.name.padEnd(22)} ${c.baseline.padEnd(40)}         ${t.medianMs.toFixed(4)} ms  ${(c.bytes! / (t.medianMs * 1e6)).toFixed(1)} GB/s`);
     }

@@ -60,6 +60,18 @@ export interface TensorDescriptor {
   load(offsets: readonly number[]): number;
   /** Writes `value` (of the block shape) at element `offsets` (Triton `desc.store(offsets, value)`). */
   store(offsets: readonly number[], value: number): void;
+  /** Adds `value` (of the block shape) atomically to the block at `offsets`, elements outside the shape left out (Triton `desc.atomic_add`): i32, u32 and f32. */
+  atomic_add(offsets: readonly number[], value: number): void;
+  /** Atomic elementwise minimum into the block at `offsets` (Triton `desc.atomic_min`): i32 and u32. */
+  atomic_min(offsets: readonly number[], value: number): void;
+  /** Atomic elementwise maximum into the block at `offsets` (Triton `desc.atomic_max`): i32 and u32. */
+  atomic_max(offsets: readonly number[], value: number): void;
+  /** Atomic bitwise and into the block at `offsets` (Triton `desc.atomic_and`): i32 and u32. */
+  atomic_and(offsets: readonly number[], value: number): void;
+  /** Atomic bitwise or into the block at `offsets` (Triton `desc.atomic_or`): i32 and u32. */
+  atomic_or(offsets: readonly number[], value: number): void;
+  /** Atomic bitwise xor into the block at `offsets` (Triton `desc.atomic_xor`): i32 and u32. */
+  atomic_xor(offsets: readonly number[], value: number): void;
   readonly shape: readonly number[];
   readonly strides: readonly number[];
   readonly block_shape: readonly number[];
@@ -327,6 +339,11 @@ export declare namespace tl {
    * `x < 0 ? -x - 1 : x`, times 4.6566127342e-10 (an i64: times 1.0842020432385337e-19).
    */
   function uintToUniformFloat(x: number): number;
+  /**
+   * Two uniform floats in [0, 1) to two normal ones by Box-Muller (Triton `tl.pair_uniform_to_normal`):
+   * r = sqrt(-2 log(max(1e-7, u1))), θ = 2π u2, `const [n1, n2] = tl.pairUniformToNormal(u1, u2)` is (r cos θ, r sin θ), f32.
+   */
+  function pairUniformToNormal(u1: number, u2: number): [number, number];
   /**
    * Prints each value (up to 8 scalars or blocks of at most 1024 elements) once per element per
    * program, after the launch: `pid (4, 0, 0) idx (0) x: 0.51` (Triton `tl.device_print`). The

@@ -137,6 +137,9 @@ export function assumedArgTypes(file: PythonFile, kernel: PythonKernel): Record<
 
 export const PLACEHOLDER = 16;
 
+/** A tensor descriptor's methods that take the block's offsets first. */
+const DESCRIPTOR_ACCESSES: ReadonlySet<string> = new Set(["load", "store", "atomic_add", "atomic_min", "atomic_max", "atomic_and", "atomic_or", "atomic_xor"]);
+
 /**
  * The parameters a kernel reads or writes as tensor descriptors (`a_desc.load([m, k])`, tutorial
  * 09's host TensorDescriptor arguments), with the rank their offsets give: `check` assumes a
@@ -151,7 +154,7 @@ function descriptorParams(file: PythonFile, kernel: PythonKernel): Map<string, n
     if (n.name !== "CallExpression") return;
     const [callee, argList] = children(n);
     const name = dottedName(text, callee);
-    if (!name || name.length !== 2 || !params.has(name[0]) || (name[1] !== "load" && name[1] !== "store") || found.has(name[0])) return;
+    if (!name || name.length !== 2 || !params.has(name[0]) || !DESCRIPTOR_ACCESSES.has(name[1]) || found.has(name[0])) return;
     const offsets = argList ? keywordArgs(text, argList).positional[0] : undefined;
     if (offsets?.name === "ArrayExpression" || offsets?.name === "TupleExpression") found.set(name[0], parts(offsets).length);
   });

@@ -160,14 +160,15 @@ function tlFunction(dotted: string[] | undefined, imports: PythonImports): strin
 }
 
 /**
- * Names Python bound at run time to a libdevice / tl.math module or one of its functions (FlagGems'
- * `tl_extra_shim`, chosen by its backend and imported from its utils, and `rsqrt = tl_extra_shim.rsqrt`):
+ * Names Python bound at run time to a libdevice / tl.math module or one of its functions, or to a tl
+ * function (FlagGems' `tl_extra_shim`, chosen by its backend and imported from its utils, and
+ * `rsqrt = tl_extra_shim.rsqrt`; `uint_to_uniform_float`, imported from a module that bound it to tl's):
  * what a launch says of them, added where the file's own text didn't bind the name to something else.
  */
-export function addMathNames(imports: PythonImports, names: Readonly<Record<string, { kind: "module" } | { kind: "function"; name: string }>>): void {
+export function addMathNames(imports: PythonImports, names: Readonly<Record<string, { kind: "module" } | { kind: "function" | "tl"; name: string }>>): void {
   for (const [name, bound] of Object.entries(names)) {
     if (bound.kind === "module") imports.math.add(name);
-    else if (!imports.functions.has(name)) imports.functions.set(name, libdeviceFunction(bound.name));
+    else if (!imports.functions.has(name)) imports.functions.set(name, bound.kind === "tl" ? bound.name : libdeviceFunction(bound.name));
   }
 }
 

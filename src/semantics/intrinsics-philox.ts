@@ -1,7 +1,7 @@
 // Triton's Philox as its random.py has it: tl.philox(seed, c0, c1, c2, c3, n_rounds), the four
 // u32 words of Philox 4×32 on a counter the kernel chooses (FlagGems' dropout: c0 = the offset's
-// low word plus the element, c1 its high word), and tl.uint_to_uniform_float, the words as floats
-// in [0, 1). The words are the IR's `random` op with counters (interpreter/random.ts,
+// low word plus the element, c1 its high word), tl.uint_to_uniform_float, the words as floats
+// in [0, 1), and tl.pair_uniform_to_normal, two of those as two normal floats (Box-Muller). The words are the IR's `random` op with counters (interpreter/random.ts,
 // codegen/random.ts); the float conversion is written with element-wise ops, as Triton writes it.
 
 import type ts from "typescript";
@@ -121,7 +121,43 @@ const uintToUniformFloat: Intrinsic = {
   },
 };
 
+/**
+ * Triton's pair_uniform_to_normal(u1, u2): Box-Muller as its random.py writes it, two normal floats
+ * from two uniform ones — r = sqrt(-2 log(max(1e-7, u1))), θ = 2π u2, (r cos θ, r sin θ) — in f32
+ * (FlagGems' randn draws its numbers so, from tl.philox's words).
+ */
+const pairUniformToNormal: Intrinsic = {
+  params: ["u1", "u2"],
+  produces: ["cast", "const", "splat", "broadcast", "binary:mul", "math:maximum", "math:log", "math:sqrt", "math:cos", "math:sin"],
+  lower(ctx, args, span, name) {
+    if (!arity(ctx, args, span, name, 2, 2, "(u1, u2), uniform floats in [0, 1) such as tl.uint_to_uniform_float's")) return undefined;
+    const u1 = ctx.expression(args[0]);
+    const u2 = ctx.expression(args[1]);
+    if (!u1 || !u2 || !requireData(ctx, u1, `tl.${name}`) || !requireData(ctx, u2, `tl.${name}`)) return undefined;
+    const shape = broadcastShapes(u1.type.shape, u2.type.shape);
+    if (!shape) {
+      ctx.log.error(Codes.shapeMismatch, span, `tl.${name}'s u1 and u2 must broadcast to one shape; got ${shapeToString(u1.type.shape)} and ${shapeToString(u2.type.shape)}`);
+      return undefined;
+    }
+    const a = ctx.values.coerce(u1, "f32", shape, span);
+    const b = ctx.values.coerce(u2, "f32", shape, span);
+    const floor = ctx.values.toShape(ctx.values.constant(Math.fround(1.0e-7), "f32", span), shape, span);
+    if (!a || !b || !floor) return undefined;
+    const math = (fn: "maximum" | "log" | "sqrt" | "cos" | "sin", ...operands: Value[]) => ctx.b.emit({ op: "math", fn, args: operands }, data("f32", shape), span);
+    const log = math("log", math("maximum", floor, a));
+    const minusTwoLog = ctx.values.binary("mul", ctx.values.constant(-2, "f32", span), log, span);
+    const theta = ctx.values.binary("mul", ctx.values.constant(Math.fround(6.283185307179586), "f32", span), b, span);
+    if (!minusTwoLog || !theta) return undefined;
+    const r = math("sqrt", minusTwoLog);
+    const first = ctx.values.binary("mul", r, math("cos", theta), span);
+    const second = ctx.values.binary("mul", r, math("sin", theta), span);
+    if (!first || !second) return undefined;
+    return { kind: "tuple", elements: [first, second], span };
+  },
+};
+
 export const PHILOX_INTRINSICS: Record<string, Intrinsic> = {
   philox,
   uintToUniformFloat,
+  pairUniformToNormal,
 };

@@ -30,9 +30,9 @@ export const TRITON_LANGUAGE: readonly TritonSection[] = [
 
 /**
  * Functions `triton.language` exports that its documentation doesn't list, which library code calls
- * (FlagGems' dropout: `tl.philox`, `uint_to_uniform_float`), by the section they belong to.
+ * (FlagGems' dropout: `tl.philox`, `uint_to_uniform_float`; its randn: `pair_uniform_to_normal`), by the section they belong to.
  */
-export const TRITON_UNDOCUMENTED: readonly TritonSection[] = [{ section: "Random numbers", functions: ["philox", "uint_to_uniform_float"] }];
+export const TRITON_UNDOCUMENTED: readonly TritonSection[] = [{ section: "Random numbers", functions: ["philox", "uint_to_uniform_float", "pair_uniform_to_normal"] }];
 
 /**
  * Documented functions with no WGSL meaning (docs/LANGUAGE.md §2.1): PTX/GCN assembly and

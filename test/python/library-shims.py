@@ -7,7 +7,7 @@ import torch
 import triton
 import triton.language as tl
 
-from xmod_helpers.shim import math_shim
+from xmod_helpers.shim import math_shim, uint_to_uniform_float
 
 rsqrt = math_shim.rsqrt
 
@@ -46,6 +46,22 @@ def scaled_rows_kernel(X, Y, N, eps, BLOCK: tl.constexpr):
     tl.store(Y + row * N + cols, math_shim.pow(x * r, 3.0), mask=cols < N)
 
 
+@triton.jit
+def normal_pairs_kernel(U, Out, Ref, N, seed, BLOCK: tl.constexpr):
+    # FlagGems' randn: Philox words → uniform floats → Box-Muller pairs.
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    zero = offs * 0
+    r0, r1, r2, r3 = tl.philox(seed, offs, zero, zero, zero)
+    u1 = uint_to_uniform_float(r0)
+    u2 = uint_to_uniform_float(r1)
+    n1, n2 = tl.pair_uniform_to_normal(u1, u2)
+    tl.store(U + offs, u1, mask=offs < N)
+    tl.store(U + N + offs, u2, mask=offs < N)
+    tl.store(Out + offs, n1, mask=offs < N)
+    tl.store(Out + N + offs, n2, mask=offs < N)
+    tl.store(Ref + offs, tl.randn(seed, offs), mask=offs < N)
+
+
 torch.manual_seed(0)
 M, N = 37, 300
 x = torch.randint(0, 5, (M, N), device="cuda").float()
@@ -65,12 +81,44 @@ scaled = y / torch.sqrt((y * y).mean(dim=1, keepdim=True) + 1e-5)
 torch.testing.assert_close(out, scaled * scaled * scaled, rtol=1e-4, atol=1e-4)
 print("rsqrt and pow through a math module picked at run time")
 
+n = 1000
+u = torch.empty(2 * n, device="cuda")
+normal = torch.empty(2 * n, device="cuda")
+randn = torch.empty(n, device="cuda")
+normal_pairs_kernel[(triton.cdiv(n, 256),)](u, normal, randn, n, 1234, BLOCK=256)
+u1, u2 = torch.clamp(u[:n], min=1.0e-7), u[n:]
+radius = torch.sqrt(-2.0 * torch.log(u1))
+torch.testing.assert_close(normal, torch.cat([radius * torch.cos(6.283185307179586 * u2), radius * torch.sin(6.283185307179586 * u2)]), rtol=1e-4, atol=1e-4)
+torch.testing.assert_close(normal[:n], randn, rtol=1e-5, atol=1e-5)  # tl.randn is the first of the pair, as Triton's
+print("tl.pair_uniform_to_normal on uint_to_uniform_float imported from another module")
+
 # The host side: FlagGems' weight norm passes eps=torch.finfo(torch.float32).tiny to its kernels.
 assert torch.finfo(torch.float32).tiny == 2.0 ** -126 and torch.finfo().eps == 2.0 ** -23
 assert torch.finfo(torch.float16).max == 65504.0 and torch.finfo(torch.bfloat16).bits == 16
 assert torch.iinfo(torch.int32).min == -2 ** 31 and torch.iinfo(torch.int64).max == 2 ** 63 - 1 and torch.iinfo(torch.uint8).max == 255
+# Dtypes without tensors here still have their numbers (FlagGems' topk reads int16's at import); fp8 says so.
+assert torch.finfo(torch.float64).tiny == 2.0 ** -1022 and torch.iinfo(torch.int16).max == 32767
 try:
-    torch.finfo(torch.float64)
+    torch.finfo(torch.float8_e5m2)
 except NotImplementedError as e:
-    print("finfo of float64:", str(e).split(";")[0])
+    print("finfo of float8_e5m2:", str(e).split(" (README")[0])
 print("torch.finfo / torch.iinfo")
+
+# FlagGems' instance norm makes its statistics with `torch.empty(size=(B, C), …)`; its cross-entropy
+# loss takes `reduction` through torch.nn._reduction.get_enum.
+from torch.nn import _reduction as _Reduction  # noqa: E402
+
+assert torch.empty(size=(3, 5), device="cuda").shape == (3, 5) and torch.zeros(size=[2, 7]).sum().item() == 0
+assert torch.ones(size=(4,), dtype=torch.int32).sum().item() == 4 and torch.randn(size=(2, 3)).shape == (2, 3)
+assert [_Reduction.get_enum(r) for r in ("none", "mean", "sum")] == [0, 1, 2]
+try:
+    torch.empty((2,), out=x)
+except NotImplementedError as e:
+    print("empty(out=):", str(e).split(" is not")[0])
+print("size=, nn._reduction")
+
+# FlagGems' nonzero: a bool tensor's cumsum(axis=0) (int64, as torch's); its cat: torch.promote_types.
+assert torch.tensor([True, False, True, True], device="cuda").cumsum(axis=0).tolist() == [1, 1, 2, 3]
+assert torch.tensor([1.5, 2.0]).cumsum(0, dtype=torch.int32).tolist() == [1, 3]
+assert torch.promote_types(torch.float16, torch.bfloat16) is torch.float32 and torch.promote_types(torch.int32, torch.float16) is torch.float16
+print("cumsum(axis=), promote_types")

@@ -27,7 +27,7 @@ export type LaunchArg =
   | { name: string; kind: "constexpr"; value: number | boolean | string | null | { dtype: string } };
 
 /** What a module-level name is bound to at run time (LaunchRequest.mathNames). */
-export type MathName = { kind: "module" } | { kind: "function"; name: string };
+export type MathName = { kind: "module" } | { kind: "function"; name: string } | { kind: "tl"; name: string };
 
 /**
  * A host `TensorDescriptor` (triton.tools.tensor_descriptor) passed for the parameter: the tensor is its
@@ -71,9 +71,10 @@ export interface LaunchRequest {
   imports?: { name: string; file: string; text: string }[];
   /**
    * Module-level names of the kernel's file that Python bound at run time to a libdevice / tl.math
-   * module or function, which no static read can tell (FlagGems' `tl_extra_shim`, the backend's math
-   * module, imported from its utils; `rsqrt = tl_extra_shim.rsqrt`): name → the module, or the
-   * function's name there. Sent with a kernel's first launch of the run.
+   * module or function, or to a tl function, which no static read can tell (FlagGems' `tl_extra_shim`,
+   * the backend's math module, imported from its utils; `rsqrt = tl_extra_shim.rsqrt`;
+   * `uint_to_uniform_float` imported from random_utils, which bound it to tl's): name → the module,
+   * or the function's name there. Sent with a kernel's first launch of the run.
    */
   mathNames?: Record<string, MathName>;
   /** The code generator's knobs @triton.autotune picked with --tune-codegen (autotune.ts); absent: the defaults. */

@@ -118,8 +118,11 @@ export async function runPythonFile(fileArg: string, opts: PythonRunOptions, sta
   };
   const source = text ?? (await readKernelText(absolute, file));
   if (typeof source !== "string") return done("failure", [source]);
-  // f16 is asked for where the script names it (Dawn's toggles are chosen when the GPU opens).
-  const needs = /float16|\.half\(|bfloat16/.test(source) ? { ...NO_NEEDS, f16: true } : NO_NEEDS;
+  // f16 is asked for where the script names it (Dawn's toggles are chosen when the GPU opens), with
+  // what an f16 tl.dot needs too (subgroup matrices: tensor cores): a script's kernels and torch's
+  // ops on GPU tensors are known only as they launch. Without it tutorial 03 in f16 ran on the
+  // H100 at 29 TFLOP/s (bench/NOTES.md §36).
+  const needs = /float16|\.half\(|bfloat16/.test(source) ? { ...NO_NEEDS, f16: true, f16Dot: true } : NO_NEEDS;
   const gpuReady = opts.cpu ? undefined : requestGpu(() => {}, needs);
   // The file's kernels are read (Lezer's parse, ~0.3 s the first time) while Python and the GPU start.
   const compiler = compilerFor(file, source);

@@ -5,3 +5,8 @@ import importlib
 
 BACKEND_MATH = "triton.language.extra.libdevice"
 math_shim = importlib.import_module(BACKEND_MATH)
+
+# random_utils' way: a tl function bound under a module-level name, imported by the kernels' module.
+import triton.language as tl  # noqa: E402
+
+uint_to_uniform_float = tl.uint_to_uniform_float

@@ -53,6 +53,7 @@ class _Missing(dtype):
 
 float64 = double = _Missing("float64", 8, "Kernel Lab's tensors are float32, float16, bfloat16, int32, int64, int8, uint8 or bool")
 # Triton's fp8 tutorials (06, 09) test for these; WGSL has no 8-bit floats.
+int16 = short = _Missing("int16", 2, "Kernel Lab's tensors are float32, float16, bfloat16, int32, int64, int8, uint8 or bool")
 float8_e5m2 = _Missing("float8_e5m2", 1, "WGSL has no 8-bit floats; Kernel Lab's tensors are float32, float16, bfloat16, int32, int64, int8, uint8 or bool")
 float8_e4m3fn = _Missing("float8_e4m3fn", 1, "WGSL has no 8-bit floats; Kernel Lab's tensors are float32, float16, bfloat16, int32, int64, int8, uint8 or bool")
 
@@ -83,6 +84,17 @@ def _shape_of(size):
     return tuple(_builtin_int(s) for s in size)
 
 
+def _sizes(name, size, kwargs):
+    """A creation function's shape, given as sizes, one sequence, or `size=` (FlagGems' `torch.empty(size=(B, C), …)`)."""
+    if "size" in kwargs:
+        if size:
+            raise TypeError(f"{name}() got multiple values for argument 'size'")
+        size = (kwargs.pop("size"),)
+    if kwargs.get("out") is not None:
+        not_implemented(f"torch.{name}(out=)")
+    return _shape_of(size)
+
+
 def _create(data, dtype_, shape, device_, requires_grad=False):
     t = Tensor._make(data, dtype_, shape, device=_dtypes.as_device(device_))
     t.requires_grad = requires_grad
@@ -111,7 +123,7 @@ def empty(*size, dtype=None, device=None, requires_grad=False, **kwargs):
     for integers (its low byte, 0xad, for int8 and uint8), and the byte 0xad for bool (neither False's 0
     nor True's 1, so a comparison with torch's answer fails there whichever it is)."""
     dtype_ = dtype or float32
-    shape = _shape_of(size)
+    shape = _sizes("empty", size, kwargs)
     on_gpu = _on_gpu_filled(shape, dtype_, device, _math_module.nan, requires_grad)
     if on_gpu is not None:
         return on_gpu
@@ -134,11 +146,11 @@ def full(size, fill_value, dtype=None, device=None, requires_grad=False, **kwarg
 
 
 def zeros(*size, dtype=None, device=None, requires_grad=False, **kwargs):
-    return full(_shape_of(size), 0, dtype=dtype or float32, device=device, requires_grad=requires_grad)
+    return full(_sizes("zeros", size, kwargs), 0, dtype=dtype or float32, device=device, requires_grad=requires_grad)
 
 
 def ones(*size, dtype=None, device=None, requires_grad=False, **kwargs):
-    return full(_shape_of(size), 1, dtype=dtype or float32, device=device, requires_grad=requires_grad)
+    return full(_sizes("ones", size, kwargs), 1, dtype=dtype or float32, device=device, requires_grad=requires_grad)
 
 
 def _like(name, make):
@@ -170,11 +182,11 @@ def _random(kind, shape, dtype_, device_, low=0, high=1, requires_grad=False):
 
 
 def rand(*size, dtype=None, device=None, requires_grad=False, generator=None, **kwargs):
-    return _random("rand", _shape_of(size or kwargs.pop("size")), dtype or float32, device, requires_grad=requires_grad)
+    return _random("rand", _sizes("rand", size, kwargs), dtype or float32, device, requires_grad=requires_grad)
 
 
 def randn(*size, dtype=None, device=None, requires_grad=False, generator=None, **kwargs):
-    return _random("randn", _shape_of(size or (kwargs.pop("size"),)), dtype or float32, device, requires_grad=requires_grad)
+    return _random("randn", _sizes("randn", size, kwargs), dtype or float32, device, requires_grad=requires_grad)
 
 
 def rand_like(t, dtype=None, device=None, **kwargs):
@@ -229,6 +241,13 @@ def tensor(data, dtype=None, device=None, requires_grad=False, **kwargs):
 
 
 as_tensor = tensor
+
+
+def promote_types(type1, type2):
+    """torch.promote_types for Kernel Lab's dtypes (FlagGems' cat promotes its inputs' dtypes with it)."""
+    if {type1, type2} == {int8, uint8}:
+        not_implemented("torch.promote_types(torch.int8, torch.uint8) (torch's answer is int16, which Kernel Lab has no tensors of)")
+    return _dtypes.promote(type1, type2)
 
 
 def is_tensor(x):

@@ -1,13 +1,14 @@
 # torch.finfo / torch.iinfo for Kernel Lab's dtypes: the numbers IEEE 754 and two's complement give
-# (as torch's, e.g. FlagGems' weight norm passes `eps=torch.finfo(torch.float32).tiny`); a dtype
-# Kernel Lab has no tensors of raises NotImplementedError when it is read (_Missing).
+# (as torch's, e.g. FlagGems' weight norm passes `eps=torch.finfo(torch.float32).tiny`), also of
+# float64 and int16, which Kernel Lab has no tensors of; any other such dtype (float8) raises
+# NotImplementedError naming it.
 
 from . import _dtypes
 from ._tensor import not_implemented
 
 
 def _known(type, kind):  # noqa: A002
-    # float64 / float8: torch has them, Kernel Lab's tensors don't (torch._Missing carries why).
+    # float8: torch has them, Kernel Lab's tensors don't (torch._Missing carries why).
     if type.name not in _FLOATS and type.name not in _INTS and hasattr(type, "_why"):
         not_implemented(f"torch.{kind}(torch.{type.name}) ({type._why})")
 
@@ -16,13 +17,15 @@ _FLOATS = {
     "float32": (32, 2.0 ** -23, (2 - 2.0 ** -23) * 2.0 ** 127, 2.0 ** -126, 1e-06),
     "float16": (16, 2.0 ** -10, 65504.0, 2.0 ** -14, 0.001),
     "bfloat16": (16, 2.0 ** -7, (2 - 2.0 ** -7) * 2.0 ** 127, 2.0 ** -126, 0.01),
+    # No tensors of it, but its numbers are IEEE 754's (FlagGems' topk reads them at import).
+    "float64": (64, 2.0 ** -52, (2 - 2.0 ** -52) * 2.0 ** 1023, 2.0 ** -1022, 1e-15),
 }
-_INTS = {"int32": (32, True), "int64": (64, True), "int8": (8, True), "uint8": (8, False)}
+_INTS = {"int32": (32, True), "int64": (64, True), "int8": (8, True), "uint8": (8, False), "int16": (16, True)}
 
 
 class finfo:
     def __init__(self, type=None):  # noqa: A002 (torch's parameter name)
-        type = type or _dtypes.float32
+        type = _dtypes.float32 if type is None else type
         _known(type, "finfo")
         if type.name not in _FLOATS:
             raise TypeError(f"torch.finfo() requires a floating point input type, got {type!r}; use torch.iinfo to handle '{type.name}'")

@@ -317,7 +317,8 @@ def _install():
     Tensor.argmin = lambda self, dim=None, keepdim=False: reduce("argmin", self, dim, keepdim)
     Tensor.softmax = lambda self, dim=None, dtype=None, axis=None: softmax(self, dim if dim is not None else axis if axis is not None else -1, dtype)
     Tensor.log_softmax = lambda self, dim=None, dtype=None, axis=None: softmax(self, dim if dim is not None else axis if axis is not None else -1, dtype, log=True)
-    Tensor.cumsum = lambda self, dim: scan("cumsum", self, dim)
+    # `axis=` is torch's alias of dim (FlagGems' nonzero: `inp_bool.cumsum(axis=0)`); dtype= converts first, as torch's.
+    Tensor.cumsum = lambda self, dim=None, dtype=None, axis=None: scan("cumsum", self if dtype is None else self.to(dtype), dim if dim is not None else axis)
     Tensor.sort = lambda self, dim=-1, descending=False, stable=False: sort(self, dim, descending, stable)
     Tensor.argsort = lambda self, dim=-1, descending=False, stable=False: sort(self, dim, descending, stable)[1]
     Tensor.clamp = lambda self, min=None, max=None: clamp(self, min, max)

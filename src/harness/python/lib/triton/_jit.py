@@ -130,15 +130,18 @@ class JITFunction:
         return list(found.values())
 
     def _math_names(self):
-        """Names of the kernel's module bound at run time to a libdevice / tl.math module or function,
-        which its text alone can't tell (FlagGems' `tl_extra_shim`, its backend's math module, and
-        `rsqrt = tl_extra_shim.rsqrt`): name → what it is (protocol.ts MathName)."""
+        """Names of the kernel's module bound at run time to a libdevice / tl.math module or function, or a
+        tl function, which its text alone can't tell (FlagGems' `tl_extra_shim`, its backend's math module,
+        and `rsqrt = tl_extra_shim.rsqrt`; `uint_to_uniform_float` imported from a module that bound it to
+        tl's): name → what it is (protocol.ts MathName)."""
         found = {}
         for name, value in list(self.fn.__globals__.items()):
             if isinstance(value, types.ModuleType) and value.__name__ in _MATH_MODULES:
                 found[name] = {"kind": "module"}
             elif isinstance(getattr(value, "_kernel_lab_math", None), str):
                 found[name] = {"kind": "function", "name": value._kernel_lab_math}
+            elif isinstance(getattr(value, "_kernel_lab_tl", None), str):
+                found[name] = {"kind": "tl", "name": value._kernel_lab_tl}
         return found
 
     def __call__(self, *args, **kwargs):

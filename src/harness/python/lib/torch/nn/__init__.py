@@ -1,6 +1,6 @@
 # torch.nn: the functional ops the tutorials call (torch.nn.functional); modules are not here.
 
-from . import functional
+from . import functional, _reduction  # noqa: F401
 
 
 def __getattr__(name):

@@ -81,4 +81,7 @@ def __getattr__(name):
     def outside(*args, **kwargs):
         raise RuntimeError(f"tl.{name} runs only inside a @triton.jit kernel (Kernel Lab compiles the kernel's body; Python never runs it)")
     outside.__name__ = name
+    # A module binding it under a name of its own, maybe imported from elsewhere (FlagGems' random_utils:
+    # `uint_to_uniform_float = tl.uint_to_uniform_float`), says at a launch which function it is (_jit.py _math_names).
+    outside._kernel_lab_tl = name
     return outside
