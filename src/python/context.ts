@@ -33,6 +33,8 @@ export interface LowerContext {
   prefix: string;
   /** Functions of other modules the kernel calls (externals.ts). */
   externals: Externals;
+  /** `None` literals (by start offset) bound to a name read only as tl.load's / tl.store's mask: written as True (none-masks.ts). */
+  noneMasks: ReadonlySet<number>;
 }
 
 /** Reports a construct outside the language; writes `0` in its place so the TypeScript still parses. */

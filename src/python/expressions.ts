@@ -61,6 +61,7 @@ export function lowerExpr(ctx: LowerContext, n: SyntaxNode): void {
     case "Boolean":
       return w.token(nodeText(ctx, n) === "True" ? "true" : "false", span);
     case "None":
+      if (ctx.noneMasks.has(n.from)) return w.token("true", span);
       return unsupported(ctx, n, "None as a value", "None is only compared with `is None` or left out as a keyword argument");
     case "ParenthesizedExpression": {
       const inner = parts(n)[0];
