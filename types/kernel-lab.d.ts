@@ -60,6 +60,18 @@ export interface TensorDescriptor {
   load(offsets: readonly number[]): number;
   /** Writes `value` (of the block shape) at element `offsets` (Triton `desc.store(offsets, value)`). */
   store(offsets: readonly number[], value: number): void;
+  /** Adds `value` (of the block shape) atomically to the block at `offsets`, elements outside the shape left out (Triton `desc.atomic_add`): i32, u32 and f32. */
+  atomic_add(offsets: readonly number[], value: number): void;
+  /** Atomic elementwise minimum into the block at `offsets` (Triton `desc.atomic_min`): i32 and u32. */
+  atomic_min(offsets: readonly number[], value: number): void;
+  /** Atomic elementwise maximum into the block at `offsets` (Triton `desc.atomic_max`): i32 and u32. */
+  atomic_max(offsets: readonly number[], value: number): void;
+  /** Atomic bitwise and into the block at `offsets` (Triton `desc.atomic_and`): i32 and u32. */
+  atomic_and(offsets: readonly number[], value: number): void;
+  /** Atomic bitwise or into the block at `offsets` (Triton `desc.atomic_or`): i32 and u32. */
+  atomic_or(offsets: readonly number[], value: number): void;
+  /** Atomic bitwise xor into the block at `offsets` (Triton `desc.atomic_xor`): i32 and u32. */
+  atomic_xor(offsets: readonly number[], value: number): void;
   readonly shape: readonly number[];
   readonly strides: readonly number[];
   readonly block_shape: readonly number[];

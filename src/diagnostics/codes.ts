@@ -100,7 +100,7 @@ export const COMPILER_CODES = {
   // Tensor descriptors: KL2120–KL2129
   descriptorRank: { code: "KL2120", meaning: "A tensor descriptor's shape, strides or a load's or store's offsets don't have one integer per axis of its block shape." },
   descriptorLastStride: { code: "KL2121", meaning: "`tl.make_tensor_descriptor`'s last stride isn't the constant 1: Triton requires the innermost axis to be contiguous." },
-  descriptorStoreShape: { code: "KL2122", meaning: "`desc.store(offsets, value)` of a value whose shape isn't the descriptor's block shape (Triton requires them equal)." },
+  descriptorStoreShape: { code: "KL2122", meaning: "`desc.store(offsets, value)` (or one of the descriptor's atomics, `desc.atomic_add(offsets, value)` …) of a value whose shape isn't the descriptor's block shape (Triton requires them equal)." },
   // Issue 31: int64, computed in 32 bits (docs/LANGUAGE.md, "64-bit integers")
   int64Constant: { code: "KL2090", meaning: "An i64 constant outside 32 bits where its value, not only its low word, matters (anywhere but `&`, `\|`, `^`, e.g. `x & 0xFFFFFFFF`); int64 is computed in 32 bits." },
   int64Overflow: { code: "KL2091", meaning: "While a kernel runs on the interpreter (`--cpu`): an i64 value outside 32 bits, which the GPU's i32 register can't hold." },

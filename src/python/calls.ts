@@ -32,7 +32,7 @@ type Callee =
   | { kind: "unknown" };
 
 /** A tensor descriptor's methods, written as methods in the TypeScript (no tl.* function of tensors has these names). */
-const DESCRIPTOR_METHODS: ReadonlySet<string> = new Set(["load", "store"]);
+const DESCRIPTOR_METHODS: ReadonlySet<string> = new Set(["load", "store", "atomic_add", "atomic_min", "atomic_max", "atomic_and", "atomic_or", "atomic_xor"]);
 
 const MATH_SUFFIXES = ["math", "extra.libdevice", "extra.cuda.libdevice", "extra.hip.libdevice"];
 

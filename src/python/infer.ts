@@ -122,9 +122,9 @@ export function assumedArgTypes(file: PythonFile, kernel: PythonKernel): Record<
       types[p.name] = { kind: "pointer", dtype: integers.has(p.name) ? "i32" : "f32" };
       return;
     }
-    const rank = descriptors.get(p.name);
-    if (rank !== undefined) {
-      types[p.name] = { kind: "descriptor", dtype: "f32", blockShape: Array.from({ length: rank }, () => PLACEHOLDER), padding: "zero" };
+    const descriptor = descriptors.get(p.name);
+    if (descriptor !== undefined) {
+      types[p.name] = { kind: "descriptor", dtype: descriptor.integer ? "i32" : "f32", blockShape: Array.from({ length: descriptor.rank }, () => PLACEHOLDER), padding: "zero" };
       return;
     }
     const passed = launches.map((l) => (i < l.args.length ? l.args[i].value : l.keywords[p.name]));
@@ -137,24 +137,32 @@ export function assumedArgTypes(file: PythonFile, kernel: PythonKernel): Record<
 
 export const PLACEHOLDER = 16;
 
+/** A tensor descriptor's methods that take the block's offsets first. */
+const DESCRIPTOR_ACCESSES: ReadonlySet<string> = new Set(["load", "store", "atomic_add", "atomic_min", "atomic_max", "atomic_and", "atomic_or", "atomic_xor"]);
+
 /**
  * The parameters a kernel reads or writes as tensor descriptors (`a_desc.load([m, k])`, tutorial
  * 09's host TensorDescriptor arguments), with the rank their offsets give: `check` assumes a
- * descriptor of f32 with blocks of 16 on each axis.
+ * descriptor of f32 with blocks of 16 on each axis (of i32 where an integer-only atomic updates it).
  */
-function descriptorParams(file: PythonFile, kernel: PythonKernel): Map<string, number> {
+function descriptorParams(file: PythonFile, kernel: PythonKernel): Map<string, { rank: number; integer: boolean }> {
   const text = file.text;
   const params = new Set(kernel.params.map((p) => p.name));
-  const found = new Map<string, number>();
+  const found = new Map<string, { rank: number; integer: boolean }>();
+  const integer = new Set<string>();
   const body = children(kernel.node).find((c) => c.name === "Body");
   if (body) walk(body, (n) => {
     if (n.name !== "CallExpression") return;
     const [callee, argList] = children(n);
     const name = dottedName(text, callee);
-    if (!name || name.length !== 2 || !params.has(name[0]) || (name[1] !== "load" && name[1] !== "store") || found.has(name[0])) return;
+    if (!name || name.length !== 2 || !params.has(name[0]) || !DESCRIPTOR_ACCESSES.has(name[1])) return;
+    // The atomics other than add have WGSL atomics on integers only: such a descriptor holds i32.
+    if (name[1].startsWith("atomic_") && name[1] !== "atomic_add") integer.add(name[0]);
+    if (found.has(name[0])) return;
     const offsets = argList ? keywordArgs(text, argList).positional[0] : undefined;
-    if (offsets?.name === "ArrayExpression" || offsets?.name === "TupleExpression") found.set(name[0], parts(offsets).length);
+    if (offsets?.name === "ArrayExpression" || offsets?.name === "TupleExpression") found.set(name[0], { rank: parts(offsets).length, integer: false });
   });
+  for (const [name, d] of found) d.integer = integer.has(name);
   return found;
 }
 

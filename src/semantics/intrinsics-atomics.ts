@@ -21,12 +21,8 @@ function lowerAtomic(fn: AtomicFn, ctx: IntrinsicContext, args: Args, span: Span
     ctx.log.error(Codes.notAPointer, ptr.span, `tl.${name} needs pointers (a Ptr parameter plus offsets), got ${typeToString(ptr.type)}`);
     return undefined;
   }
-  const pointee = ptr.type.pointee;
-  if (pointee !== "i32" && pointee !== "u32" && !(fn === "add" && pointee === "f32")) {
-    const allowed = fn === "add" ? "Ptr<i32>, Ptr<u32> and Ptr<f32>" : "Ptr<i32> and Ptr<u32> (WGSL has atomics only on 32-bit integers)";
-    ctx.log.error(Codes.operandDtype, ptr.span, `tl.${name} works on ${allowed}, got ${typeToString(ptr.type)}`);
-    return undefined;
-  }
+  const pointee = atomicPointee(ctx, fn, ptr, `tl.${name}`);
+  if (!pointee) return undefined;
   for (const [operand, what] of [[cmp, "cmp"], [value, "value"]] as const) {
     if (operand && !requireData(ctx, operand, `tl.${name}'s ${what}`)) return undefined;
   }
@@ -47,6 +43,25 @@ function lowerAtomic(fn: AtomicFn, ctx: IntrinsicContext, args: Args, span: Span
   if (!p || !v || (cmp && !c) || (mask && !m)) return undefined;
   ctx.markWritten(ptr.type.param);
   return ctx.b.emit({ op: "atomic", fn, ptr: p, value: v, ...(c ? { cmp: c } : {}), ...(m ? { mask: m } : {}) }, data(pointee, shape), span);
+}
+
+/** Whether WGSL has `fn` on elements of `dtype`: i32 and u32, and f32 for add (a compare-and-swap loop on the bits). */
+export function hasAtomic(fn: AtomicFn, dtype: string | undefined): dtype is "i32" | "u32" | "f32" {
+  return dtype === "i32" || dtype === "u32" || (fn === "add" && dtype === "f32");
+}
+
+/** The dtypes `fn` works on, as a diagnostic names them. */
+export function atomicDtypes(fn: AtomicFn): string {
+  return fn === "add" ? "i32, u32 and f32" : "i32 and u32 (WGSL has atomics only on 32-bit integers)";
+}
+
+/** What `ptr` points to where WGSL has `fn` on it; else undefined after a diagnostic at `ptr`. */
+function atomicPointee(ctx: IntrinsicContext, fn: AtomicFn, ptr: Value, what: string): "i32" | "u32" | "f32" | undefined {
+  const pointee = ptr.type.kind === "pointer" ? ptr.type.pointee : undefined;
+  if (hasAtomic(fn, pointee)) return pointee;
+  const allowed = fn === "add" ? "Ptr<i32>, Ptr<u32> and Ptr<f32>" : "Ptr<i32> and Ptr<u32> (WGSL has atomics only on 32-bit integers)";
+  ctx.log.error(Codes.operandDtype, ptr.span, `${what} works on ${allowed}, got ${typeToString(ptr.type)}`);
+  return undefined;
 }
 
 function atomicIntrinsic(fn: AtomicFn): Intrinsic {

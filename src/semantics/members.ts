@@ -8,7 +8,7 @@ import type { Span } from "../diagnostics/diagnostic";
 import { Codes } from "../diagnostics/codes";
 import { typeToString } from "../ir/ir";
 import { at, describeAggregate, isAggregate, type Lowered } from "./aggregates";
-import { DESCRIPTOR_PROPERTIES, descriptorProperty, loadDescriptor, storeDescriptor } from "./tensor-descriptors";
+import { DESCRIPTOR_ATOMICS, DESCRIPTOR_PROPERTIES, atomicDescriptor, descriptorProperty, loadDescriptor, storeDescriptor } from "./tensor-descriptors";
 import type { LoweringContext } from "./context";
 import { isConst } from "./values";
 import { DTYPE_PREDICATES, bitwidth, dtypeOfValue, dtypeValue, isTritonDtypeName, sameType, typeOfValue, typeText, TRITON_DTYPE_NAMES, type DtypeValue } from "./dtypes";
@@ -61,7 +61,7 @@ export function propertyAccess(ctx: LoweringContext, node: ts.PropertyAccessExpr
   if (isAggregate(lowered) && lowered.kind === "dtype") return dtypeProperty(ctx, lowered, name, node, span);
   if (isAggregate(lowered) && lowered.kind === "tensorDesc") {
     const property = descriptorProperty(ctx, lowered, name, span);
-    if (!property) ctx.log.error(Codes.descriptorMisuse, ctx.span(node.name), `a tensor descriptor has no property '${name}'; it has ${DESCRIPTOR_PROPERTIES}, and the methods .load(offsets) and .store(offsets, value)`);
+    if (!property) ctx.log.error(Codes.descriptorMisuse, ctx.span(node.name), `a tensor descriptor has no property '${name}'; it has ${DESCRIPTOR_PROPERTIES}, and the methods .load(offsets), .store(offsets, value) and .atomic_add(offsets, value) (_min, _max, _and, _or, _xor)`);
     return property;
   }
   if (isAggregate(lowered)) {
@@ -116,7 +116,7 @@ export function memberCall(ctx: LoweringContext, node: ts.CallExpression, callee
     }
     return ctx.b.constant(DTYPE_PREDICATES[name](d.type) ? 1 : 0, "bool", span);
   }
-  if (name === "load" || name === "store") return descriptorMethod(ctx, node, callee, name, span);
+  if (name === "load" || name === "store" || Object.hasOwn(DESCRIPTOR_ATOMICS, name)) return descriptorMethod(ctx, node, callee, name, span);
   const camel = camelCase(name);
   if (MEMBER_FUNCTIONS.has(name) || (MEMBER_FUNCTIONS.has(name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)) && intrinsicNamed(camel))) {
     // x.f(args) is tl.f(x, args): the value goes first, the rest keep their positions and keywords.
@@ -129,22 +129,28 @@ export function memberCall(ctx: LoweringContext, node: ts.CallExpression, callee
   return "none";
 }
 
-/** `desc.load(offsets)`, `desc.store(offsets, value)`: a tensor descriptor's methods (tensor-descriptors.ts). */
-function descriptorMethod(ctx: LoweringContext, node: ts.CallExpression, callee: ts.PropertyAccessExpression, name: "load" | "store", span: Span): Lowered | "void" | "error" {
+/** `desc.load(offsets)`, `desc.store(offsets, value)`, `desc.atomic_add(offsets, value)` …: a tensor descriptor's methods (tensor-descriptors.ts). */
+function descriptorMethod(ctx: LoweringContext, node: ts.CallExpression, callee: ts.PropertyAccessExpression, name: string, span: Span): Lowered | "void" | "error" {
   const desc = ctx.lowered(callee.expression);
   if (!desc) return "error";
+  const atomic = Object.hasOwn(DESCRIPTOR_ATOMICS, name) ? DESCRIPTOR_ATOMICS[name] : undefined;
   if (!isAggregate(desc) || desc.kind !== "tensorDesc") {
     const what = isAggregate(desc) ? describeAggregate(desc) : typeToString(desc.type);
-    ctx.log.error(Codes.descriptorMisuse, ctx.span(callee.name), `.${name}(…) is a tensor descriptor's method, and this is ${what}; load and store pointers with tl.${name}(pointers, …)`);
+    const instead = atomic ? `update pointers with tl.atomic${atomic[0].toUpperCase()}${atomic.slice(1)}(pointers, value, mask)` : `load and store pointers with tl.${name}(pointers, …)`;
+    ctx.log.error(Codes.descriptorMisuse, ctx.span(callee.name), `.${name}(…) is a tensor descriptor's method, and this is ${what}; ${instead}`);
     return "error";
   }
   const args = node.arguments;
   const want = name === "load" ? 1 : 2;
   if (args.length !== want || args.some((a) => ts.isSpreadElement(a) || ts.isObjectLiteralExpression(a))) {
-    ctx.log.error(Codes.intrinsicArgs, span, name === "load" ? "desc.load takes the block's offsets, one per axis: desc.load([o0, o1])" : "desc.store takes the block's offsets and the value: desc.store([o0, o1], value)");
+    ctx.log.error(Codes.intrinsicArgs, span, name === "load" ? "desc.load takes the block's offsets, one per axis: desc.load([o0, o1])" : `desc.${name} takes the block's offsets and the value: desc.${name}([o0, o1], value)`);
     return "error";
   }
-  const result = name === "load" ? loadDescriptor(ctx, at(desc, ctx.span(callee.expression)), args[0], span, "desc.load") : storeDescriptor(ctx, desc, args[0], args[1], span, "desc.store");
+  const result = name === "load"
+    ? loadDescriptor(ctx, at(desc, ctx.span(callee.expression)), args[0], span, "desc.load")
+    : atomic
+      ? atomicDescriptor(ctx, at(desc, ctx.span(callee.expression)), atomic, args[0], args[1], span, `desc.${name}`)
+      : storeDescriptor(ctx, desc, args[0], args[1], span, "desc.store");
   return result === undefined ? "error" : result;
 }
 

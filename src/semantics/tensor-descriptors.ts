@@ -5,18 +5,21 @@
 // Hopper that is the TMA copy engine; its meaning is a block pointer's load and store with every
 // axis boundary-checked, and it is lowered exactly so (block-pointers.ts windowAccess): pointer
 // arithmetic and a mask, which the launch's bounds checks see as any masked load (a masked-off
-// element is never out of bounds). A host TensorDescriptor argument is made one of these in the
-// kernel's first line (src/python/descriptors.ts).
+// element is never out of bounds). Its atomics (desc.atomic_add(offsets, value), _min, _max, _and,
+// _or, _xor: Triton's TMA reductions) are the same window's tl.atomic* of the whole block, masked
+// alike, returning nothing as Triton's do. A host TensorDescriptor argument is made one of these in
+// the kernel's first line (src/python/descriptors.ts).
 
 import ts from "typescript";
 import { Codes } from "../diagnostics/codes";
 import type { Span } from "../diagnostics/diagnostic";
-import type { Value } from "../ir/ir";
+import type { AtomicFn, Value } from "../ir/ir";
 import { heldDtype, typeToString } from "../ir/ir";
 import { data } from "./builder";
 import { describeAggregate, isAggregate, type Lowered, type TensorDescriptor } from "./aggregates";
 import { axisScalars, windowAccess } from "./block-pointers";
 import { dtypeOfValue, dtypeValue, type TritonType } from "./dtypes";
+import { atomicDtypes, hasAtomic } from "./intrinsics-atomics";
 import { COERCIONS, MAX_RANK, arity, requireData, shapeArg, type Args, type Intrinsic, type IntrinsicContext } from "./intrinsic-args";
 import { sameShape, shapeToString } from "./rules";
 import { isConst } from "./values";
@@ -95,6 +98,39 @@ export function storeDescriptor(ctx: IntrinsicContext, desc: TensorDescriptor, o
   if (!v) return undefined;
   ctx.markWritten(access.pointers.type.param);
   ctx.b.push({ kind: "store", span, ptr: access.pointers, value: v, ...(access.mask ? { mask: access.mask } : {}) });
+  return "void";
+}
+
+/** A descriptor's atomic methods, in either spelling, and the read-modify-write each is. */
+export const DESCRIPTOR_ATOMICS: Readonly<Record<string, AtomicFn>> = {
+  atomic_add: "add", atomicAdd: "add",
+  atomic_min: "min", atomicMin: "min",
+  atomic_max: "max", atomicMax: "max",
+  atomic_and: "and", atomicAnd: "and",
+  atomic_or: "or", atomicOr: "or",
+  atomic_xor: "xor", atomicXor: "xor",
+};
+
+/** `desc.atomic_add(offsets, value)` …: the block's elements inside the shape updated atomically, elementwise; nothing returned, as Triton's. */
+export function atomicDescriptor(ctx: IntrinsicContext, desc: TensorDescriptor, fn: AtomicFn, offsetsNode: ts.Expression, valueNode: ts.Expression, span: Span, what: string): "void" | undefined {
+  const offsets = integers(ctx, offsetsNode, `${what}'s offsets`, desc.blockShape.length);
+  const value = offsets && ctx.expression(valueNode);
+  if (!offsets || !value || !requireData(ctx, value, `${what}'s value`, true)) return undefined;
+  const element = desc.base.type.kind === "pointer" ? desc.base.type.pointee : undefined;
+  if (!hasAtomic(fn, element)) {
+    ctx.log.error(Codes.operandDtype, desc.span, `${what} works on descriptors of ${atomicDtypes(fn)}; this one holds ${element ?? typeToString(desc.base.type)}`);
+    return undefined;
+  }
+  if (!sameShape(value.type.shape, desc.blockShape)) {
+    ctx.log.error(Codes.descriptorStoreShape, value.span, `${what} updates a whole block of the descriptor's block shape ${shapeToString(desc.blockShape)}, got a value of shape ${shapeToString(value.type.shape)}; Triton requires the two to be equal (tl.broadcastTo or tl.reshape it first)`);
+    return undefined;
+  }
+  const access = windowAccess(ctx, { ...desc, offsets }, uncertainAxes(desc, offsets), span);
+  if (!access || access.pointers.type.kind !== "pointer") return undefined;
+  const v = ctx.values.coerce(value, element, desc.blockShape, value.span);
+  if (!v) return undefined;
+  ctx.markWritten(access.pointers.type.param);
+  ctx.b.emit({ op: "atomic", fn, ptr: access.pointers, value: v, ...(access.mask ? { mask: access.mask } : {}) }, data(element, desc.blockShape), span);
   return "void";
 }
 

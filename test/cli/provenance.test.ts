@@ -19,9 +19,12 @@ function cli(args: string[]): { code: number | null; stdout: string; stderr: str
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-/** `kernel-lab run FILE --run RUN --json [--cpu]`, in this process (test/support/run-in-process.ts); the human output below spawns the binary. */
+/**
+ * `kernel-lab run FILE --run RUN --json --reps 0 [--cpu]`, in this process (test/support/run-in-process.ts);
+ * the human output below spawns the binary. Not timed: these tests are about what the checks found.
+ */
 function runJson(run: string, cpu: boolean): Promise<{ code: number; report: any }> {
-  return runInProcess(FILE, { run, cpu });
+  return runInProcess(FILE, { run, cpu, reps: 0 });
 }
 
 for (const cpu of [false, true]) {

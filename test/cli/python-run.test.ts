@@ -369,14 +369,14 @@ test("F.conv2d (stride, padding, dilation, groups): cases worked out by hand, ra
   }
 });
 
-test("tensor descriptors: a host TensorDescriptor and one made in the kernel (isinstance), padding nan, unaligned strides refused, a shape past the tensor KL3101 at the load; on the GPU and with --cpu", async () => {
+test("tensor descriptors: a host TensorDescriptor and one made in the kernel (isinstance), padding nan, the descriptor's atomics from many programs over the edges, unaligned strides refused, a shape past the tensor KL3101 at the load; on the GPU and with --cpu", async () => {
   for (const cpu of [false, true]) {
     const { report, outcome } = await run(path.join(PY, "tensor-descriptors.py"), { bench: "off", cpu });
     assert.equal(outcome, "ok", `cpu=${cpu}: ${report.traceback}`);
     assert.deepEqual(report.diagnostics, []);
-    assert.deepEqual(report.launches.map((l) => l.kernel), ["matmul_kernel", "matmul_kernel", "shifted_copy_kernel"]);
-    assert.match(report.stdout, /descriptor matmul, host and device descriptors: match\npadding nan past the end: match\nunaligned strides: strides must be 16-byte aligned\n/);
-    assert.match(report.stdout, /a shape past the tensor: \S*tensor-descriptors\.py:57:28: KL3101: shifted_copy_kernel: .* loads x_desc\[40\] but x_desc has 40 elements/);
+    assert.deepEqual(report.launches.map((l) => l.kernel), ["matmul_kernel", "matmul_kernel", "shifted_copy_kernel", "column_sums_kernel", ...Array(6).fill("combine_kernel")]);
+    assert.match(report.stdout, /descriptor matmul, host and device descriptors: match\npadding nan past the end: match\nunaligned strides: strides must be 16-byte aligned\ndescriptor atomics \(add of float sums, max, min, add, or, and, xor of int32\) over the edges: match\n/);
+    assert.match(report.stdout, /a shape past the tensor: \S*tensor-descriptors\.py:59:28: KL3101: shifted_copy_kernel: .* loads x_desc\[40\] but x_desc has 40 elements/);
   }
 });
 

@@ -124,7 +124,8 @@ try {
 }
 
 await stage("build", async () => {
-  sh(process.execPath, ["scripts/build.mjs"]);
+  // `npm test` (scripts/test-all.mjs) built dist/ at its start; run alone, this stage builds it.
+  if (process.env.KERNEL_LAB_DIST_BUILT !== "1") sh(process.execPath, ["scripts/build.mjs"]);
   rmSync(outDir, { recursive: true, force: true });
   await build({
     entryPoints: tsFilesUnder(join(repoRoot, "test/editor/suite")),

@@ -1,8 +1,10 @@
 """Tensor descriptors as Triton 3.4's tutorials use them: a host TensorDescriptor passed to a kernel
 (its block_shape set after construction, as an autotune pre_hook does), one made in the kernel with
 tl.make_tensor_descriptor through a helper that passes a descriptor through (isinstance), desc.load
-and desc.store at offsets the blocks don't divide, padding="nan", and what Triton refuses or can't
-check: unaligned strides on the host, a shape larger than the tensor (an out-of-bounds launch)."""
+and desc.store at offsets the blocks don't divide, padding="nan", the descriptor's atomics
+(desc.atomic_add … atomic_xor) from many programs over blocks past the tensor's edge, and what Triton
+refuses or can't check: unaligned strides on the host, a shape larger than the tensor (an
+out-of-bounds launch)."""
 
 import torch
 
@@ -77,6 +79,60 @@ try:
     print("unaligned strides: accepted")
 except AssertionError as e:
     print(f"unaligned strides: {e}")
+
+
+
+@triton.jit
+def column_sums_kernel(x_desc, sums_desc, BLOCK_R: tl.constexpr, BLOCK_C: tl.constexpr):
+    # Each program adds its block's column sums into sums: programs of one column block add to the
+    # same elements; the columns past the tensor's (37 is no multiple of 16) are left out.
+    block = x_desc.load([tl.program_id(0) * BLOCK_R, tl.program_id(1) * BLOCK_C])
+    sums_desc.atomic_add([tl.program_id(1) * BLOCK_C], tl.sum(block, axis=0))
+
+
+@triton.jit
+def combine_kernel(v_ptr, out_desc, OP: tl.constexpr):
+    # Every program combines its own [8, 16] block of v into out's [5, 12]: the block lies over the
+    # tensor's edge, and what lies outside is never touched (out is exactly 5 x 12).
+    rows = tl.arange(0, 8)[:, None]
+    cols = tl.arange(0, 16)[None, :]
+    v = tl.load(v_ptr + tl.program_id(0) * 128 + rows * 16 + cols)
+    if OP == 0:
+        out_desc.atomic_max([0, 0], v)
+    elif OP == 1:
+        out_desc.atomic_min([0, 0], v)
+    elif OP == 2:
+        out_desc.atomic_add([0, 0], v)
+    elif OP == 3:
+        out_desc.atomic_or([0, 0], v)
+    elif OP == 4:
+        out_desc.atomic_and([0, 0], v)
+    else:
+        out_desc.atomic_xor([0, 0], v)
+
+
+x = torch.randn(45, 40, device=DEVICE)  # rows of 40 (16-byte aligned), of which the descriptor takes 37
+sums = torch.zeros(37, device=DEVICE)
+column_sums_kernel[(3, 3)](TensorDescriptor(x, [45, 37], [40, 1], [16, 16]), TensorDescriptor.from_tensor(sums, [16]), BLOCK_R=16, BLOCK_C=16)
+torch.testing.assert_close(sums, x[:, :37].sum(dim=0), atol=1e-4, rtol=1e-4)
+v = torch.randint(-1000, 1000, (7, 8, 16), dtype=torch.int32, device=DEVICE)
+inside = v.cpu()[:, :5, :12]
+folds = [
+    (lambda a, b: torch.maximum(a, b), -(2 ** 31)),
+    (lambda a, b: torch.minimum(a, b), 2 ** 31 - 1),
+    (lambda a, b: a + b, 0),
+    (lambda a, b: a | b, 0),
+    (lambda a, b: a & b, -1),
+    (lambda a, b: a ^ b, 0),
+]
+for op, (fold, start) in enumerate(folds):
+    out = torch.full((5, 12), start, dtype=torch.int32, device=DEVICE)
+    combine_kernel[(7,)](v, TensorDescriptor.from_tensor(out, [8, 16]), OP=op)
+    want = torch.full((5, 12), start, dtype=torch.int32)
+    for p in range(7):
+        want = fold(want, inside[p])
+    assert torch.equal(out.cpu(), want), (op, out, want)
+print("descriptor atomics (add of float sums, max, min, add, or, and, xor of int32) over the edges: match")
 
 x = torch.randn(40, device=DEVICE)
 try:

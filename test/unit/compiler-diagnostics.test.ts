@@ -171,6 +171,9 @@ const rows: [string, string, string, string][] = [
   ["a descriptor used as a value", "const d = tl.makeTensorDescriptor(x_ptr, [n], [1], [16]);\nconst v = d + 1;", "5:11-5:12 KL1043", "this is a tensor descriptor (16), not a value: read a block with desc.load([o0, o1])"],
   ["a descriptor member it lacks", "const d = tl.makeTensorDescriptor(x_ptr, [n], [1], [16]);\nconst v = d.order;", "5:13-5:18 KL1160", "a tensor descriptor has no property 'order'"],
   [".load of a pointer", "const v = x_ptr.load([0]);", "4:17-4:21 KL1160", ".load(…) is a tensor descriptor's method, and this is Ptr<f32>"],
+  ["a descriptor atomic_min of floats", 'const d = tl.makeTensorDescriptor(y_ptr, [n], [1], [16]);\nd.atomic_min([0], tl.zeros([16], "f32"));', "5:1-5:2 KL2003", "desc.atomic_min works on descriptors of i32 and u32 (WGSL has atomics only on 32-bit integers); this one holds f32"],
+  ["a descriptor atomic_add of another shape", 'const d = tl.makeTensorDescriptor(y_ptr, [n], [1], [16]);\nd.atomic_add([0], tl.zeros([32], "f32"));', "5:19-5:40 KL2122", "desc.atomic_add updates a whole block of the descriptor's block shape [16]"],
+  [".atomic_add of a pointer", "x_ptr.atomic_add([0], 1.0);", "4:7-4:17 KL1160", ".atomic_add(…) is a tensor descriptor's method, and this is Ptr<f32>; update pointers with tl.atomicAdd(pointers, value, mask)"],
   ["a descriptor assigned another in a run-time branch", "let d = tl.makeTensorDescriptor(x_ptr, [n], [1], [16]);\nif (n > 4) { d = tl.makeTensorDescriptor(y_ptr, [n], [1], [16]); }", "5:14-5:64 KL1160", "'d' holds a tensor descriptor (16); inside a run-time if or loop it can only be assigned the same descriptor"],
   // Compile-time checks and hints (issue 23 item 5); BLOCK is 16 here
   ["tl.staticAssert failing", 'tl.staticAssert(BLOCK >= 64, "BLOCK is too small");', "4:1-4:51 KL2074", "tl.staticAssert failed: BLOCK is too small (BLOCK = 16)"],
