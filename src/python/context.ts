@@ -33,8 +33,10 @@ export interface LowerContext {
   prefix: string;
   /** Functions of other modules the kernel calls (externals.ts). */
   externals: Externals;
-  /** `None` literals (by start offset) bound to a name read only as tl.load's / tl.store's mask: written as True (none-masks.ts). */
+  /** tl.load's / tl.store's positional mask arguments (by start offset): there None, or a name bound to it, is written as True (none-masks.ts). */
   noneMasks: ReadonlySet<number>;
+  /** Names bound to None at this point of the function (none-names.ts). */
+  noneNames: Set<string>;
 }
 
 /** Reports a construct outside the language; writes `0` in its place so the TypeScript still parses. */

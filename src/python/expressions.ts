@@ -137,6 +137,8 @@ function precedence(ctx: LowerContext, n: SyntaxNode): number {
 function lowerName(ctx: LowerContext, n: SyntaxNode): void {
   const name = nodeText(ctx, n);
   const span = spanOf(n);
+  if (ctx.noneNames.has(name) && ctx.noneMasks.has(n.from)) return ctx.w.token("true", span);
+  if (ctx.noneNames.has(name)) return unsupported(ctx, n, `'${name}', bound to None here, as a value`, "None is only compared with `is None` or passed as a keyword argument (mask=…) that it leaves out");
   if (ctx.params.has(name) || ctx.plan.locals.has(name)) {
     const known = ctx.known.get(name);
     // A string or None constexpr has no value in the TypeScript language: only its truth.

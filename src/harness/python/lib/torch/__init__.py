@@ -23,6 +23,7 @@ from ._math import broadcast_shapes, matmul, where, clamp
 from . import _autograd as autograd
 from ._autograd import no_grad, enable_grad, inference_mode, set_grad_enabled, is_grad_enabled
 from . import testing, cuda, nn, backends, distributed, version, amp, compiler
+from .amp import autocast, is_autocast_enabled, get_autocast_dtype
 from ._legacy_types import FloatTensor, HalfTensor, BFloat16Tensor, IntTensor, LongTensor, CharTensor, ByteTensor, BoolTensor  # noqa: F401
 
 float = float32  # noqa: A001
