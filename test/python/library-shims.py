@@ -64,14 +64,19 @@ def normal_pairs_kernel(U, Out, Ref, N, seed, BLOCK: tl.constexpr):
 
 @triton.jit
 def doubled_kernel(X, Y, N, BLOCK: tl.constexpr, DIVISIBLE: tl.constexpr):
-    # FlagGems' bmm: where the block divides the size, the mask is None (no mask).
+    # FlagGems' bmm: where the block divides the size, the mask is None (no mask), positional or
+    # keyword, in an if decided while lowering and in one the compiler folds later (`and`).
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
     if DIVISIBLE:
         mask = None
     else:
         mask = offs < N
+    if DIVISIBLE and BLOCK > 1:
+        mask_y = None
+    else:
+        mask_y = offs < N
     x = tl.load(X + offs, mask)
-    tl.store(Y + offs, x * 2.0, mask=mask)
+    tl.store(Y + offs, x * 2.0, mask=mask_y)
 
 
 torch.manual_seed(0)
