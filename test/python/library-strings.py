@@ -92,4 +92,8 @@ try:
     raise AssertionError("autocast to float16 should be refused")
 except NotImplementedError:
     pass
-print("comparisons of a tensor that requires grad, autocast off")
+# empty_like of a transpose keeps its strides, as torch's preserve_format (attorch's batch norm views it back).
+t = torch.randn(4, 3, 5, device="cuda").transpose(0, 2)
+assert torch.empty_like(t).stride() == t.stride() == (1, 5, 15) and torch.zeros_like(t).transpose(0, 2).view(60).shape == (60,)
+assert torch.empty_like(t[::2]).is_contiguous()
+print("comparisons of a tensor that requires grad, autocast off, empty_like of a transpose")
