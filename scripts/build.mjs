@@ -23,6 +23,13 @@ const typescriptOnce = (js) => js.replaceAll(TYPESCRIPT_IMPORT, `(__toESM.typesc
 
 const watch = process.argv.includes("--watch");
 
+// Inside `npm test` (scripts/test-all.mjs), which built dist/ at its start and sets this for every
+// stage after: the stages' own builds (test:editor's, `npm run package`'s) would write the same files.
+if (process.env.KERNEL_LAB_DIST_BUILT === "1" && !watch) {
+  console.log("build: dist/ was built at the start of npm test (KERNEL_LAB_DIST_BUILT=1); not built again");
+  process.exit(0);
+}
+
 // The compiler's build (src/harness/autotune/compiler-build.ts): the version and a hash of the
 // sources that decide the generated code, so a cached autotune choice is not reused by a compiler
 // that generates other code. Sorted paths and contents with `/` separators: the same on every OS.

@@ -11,8 +11,9 @@
 //
 // test:webview and test:web each build dist/ first when run alone; here the build is done once, at
 // the start, so their scripts run without it (two builds fewer, and none while another stage reads
-// dist/). KERNEL_LAB_DIST_BUILT=1 tells test:core's command-line tests (test/cli/build.ts) and
-// test:editor's first stage the same: three builds fewer in all.
+// dist/). KERNEL_LAB_DIST_BUILT=1 tells test:core's command-line tests (test/cli/build.ts),
+// test:editor's first stage and scripts/build.mjs itself (`npm run package` in test:editor) the
+// same: five builds fewer in all.
 
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";

@@ -11,6 +11,8 @@ import { BUILTIN_CALLS, camelCase, DTYPE_PREDICATES, DTYPES, SHAPE_METHODS } fro
 import { children, dottedName, spanOf, stringValue, type SyntaxNode } from "./tree";
 import type { Span } from "../diagnostics/diagnostic";
 import type { PythonFile, PythonKernel } from "./module";
+import { knownArguments } from "./specialize";
+import { isNoneValue } from "./none-names";
 
 interface Keyword {
   name: string;
@@ -92,7 +94,8 @@ function isModuleName(ctx: LowerContext, name: string): boolean {
   return !ctx.params.has(name) && !ctx.plan.locals.has(name) && !ctx.jitFunctions.has(name) && !ctx.file.constants.has(name) && !ctx.file.imports.functions.has(name);
 }
 
-function readArgs(ctx: LowerContext, argList: SyntaxNode): { positional: SyntaxNode[]; keywords: Keyword[] } {
+/** `keepNone`: a @triton.jit function's keyword given None is passed (specialize.ts), not left to its default. */
+function readArgs(ctx: LowerContext, argList: SyntaxNode, keepNone = false): { positional: SyntaxNode[]; keywords: Keyword[] } {
   const positional: SyntaxNode[] = [];
   const keywords: Keyword[] = [];
   const kids = children(argList).filter((c) => c.name !== "(" && c.name !== ")");
@@ -116,7 +119,7 @@ function readArgs(ctx: LowerContext, argList: SyntaxNode): { positional: SyntaxN
     positional.push(c);
   }
   // A keyword given None means "the default" in Triton's functions: leave it out.
-  return { positional, keywords: keywords.filter((k) => k.value.name !== "None") };
+  return { positional, keywords: keepNone ? keywords : keywords.filter((k) => !isNoneValue(ctx, k.value)) };
 }
 
 export function lowerCall(ctx: LowerContext, n: SyntaxNode): void {
@@ -124,7 +127,7 @@ export function lowerCall(ctx: LowerContext, n: SyntaxNode): void {
   const span = spanOf(n);
   if (!argList || argList.name !== "ArgList") return unsupported(ctx, n, "this call", "");
   const target = resolve(ctx, callee);
-  const { positional, keywords } = readArgs(ctx, argList);
+  const { positional, keywords } = readArgs(ctx, argList, target.kind === "helper" || target.kind === "external");
   switch (target.kind) {
     case "tl":
       if (target.name === "constexpr" && positional.length === 1) return lowerExpr(ctx, positional[0]);
@@ -176,8 +179,14 @@ export function lowerCall(ctx: LowerContext, n: SyntaxNode): void {
       const shape = SHAPE_METHODS.has(target.name) && positional.length > 1 && !["TupleExpression", "ArrayExpression"].includes(positional[0].name);
       return writeCall(ctx, span, `tl.${name}`, callee, target.object, positional, keywords, true, shape);
     }
-    case "helper":
-      return writeCall(ctx, span, `${ctx.prefix}${target.name}`, callee, undefined, positional, [...keywords, ...defaultsLeftOut(ctx, target.name, positional, keywords)], false);
+    case "helper": {
+      const all = [...keywords, ...defaultsLeftOut(ctx, target.name, positional, keywords)];
+      const helper = ctx.file.kernels.find((k) => k.name === target.name);
+      const given = helper && knownArguments(ctx, helper, positional, all);
+      if (!helper || !given) return writeCall(ctx, span, `${ctx.prefix}${target.name}`, callee, undefined, positional, all, false);
+      const name = ctx.externals.specialize(ctx.file, helper, given.known, ctx.prefix === "" ? spanOf(callee) : ctx.externals.lowering?.site ?? spanOf(callee));
+      return writeCall(ctx, span, name, callee, undefined, given.positional, given.keywords, false);
+    }
     case "external":
       return lowerExternalCall(ctx, n, span, callee, target.file, target.kernel, positional, keywords);
     case "conversion": {
@@ -242,10 +251,15 @@ function lowerIsinstance(ctx: LowerContext, n: SyntaxNode, positional: readonly 
  */
 function lowerExternalCall(ctx: LowerContext, n: SyntaxNode, span: Span, callee: SyntaxNode, file: PythonFile, kernel: PythonKernel, positional: readonly SyntaxNode[], keywords: readonly Keyword[]): void {
   const site = spanOf(callee);
-  const name = ctx.externals.use(file, kernel, ctx.prefix === "" ? site : ctx.externals.lowering?.site ?? site);
+  const at = ctx.prefix === "" ? site : ctx.externals.lowering?.site ?? site;
+  const passed = positional.length;
+  const defaults = new Map(kernel.params.slice(passed).filter((p) => p.defaultSpan && !keywords.some((k) => k.name === p.name)).map((p) => [p.name, p.default]));
+  const given = knownArguments(ctx, kernel, positional, keywords, defaults);
+  if (given) ({ positional, keywords } = given);
+  const name = given ? ctx.externals.specialize(file, kernel, given.known, at) : ctx.externals.use(file, kernel, at);
   const literals: string[] = [];
-  for (const p of kernel.params.slice(positional.length)) {
-    if (!p.defaultSpan || keywords.some((k) => k.name === p.name)) continue;
+  for (const p of kernel.params.slice(passed)) {
+    if (!p.defaultSpan || keywords.some((k) => k.name === p.name) || given?.known.has(p.name)) continue;
     if (typeof p.default === "number" || typeof p.default === "boolean") literals.push(`${p.name}: ${String(p.default)}`);
     else if (p.default !== null) return unsupported(ctx, n, `leaving out ${kernel.name}'s argument ${p.name} (its default isn't a number)`, `pass ${p.name}=… at the call`);
   }

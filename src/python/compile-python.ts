@@ -17,6 +17,7 @@ import { tsName } from "./names";
 import { inPythonSpelling } from "./spelling";
 import type { SourceMap } from "./writer";
 import type { DescriptorArg } from "./descriptors";
+import { Externals } from "./externals";
 
 /** What a launch passes for a non-constexpr parameter. */
 export type PythonArgType =
@@ -144,7 +145,7 @@ function mapDiagnostic(d: Diagnostic, map: SourceMap): Diagnostic {
   const { fixes: _fixes, ...rest } = d;
   return {
     ...rest,
-    message: inPythonSpelling(d.message),
+    message: Externals.unspecialized(inPythonSpelling(d.message)),
     span: map.toPython(d.span),
     ...(d.related ? { related: d.related.map((r) => ({ ...r, message: inPythonSpelling(r.message), span: map.toPython(r.span) })) } : {}),
   };

@@ -35,6 +35,7 @@ function staticValue(ctx: LowerContext, n: SyntaxNode): PyConst | undefined {
   if (n.name === "String") return stringValue(ctx.text, n);
   if (n.name === "VariableName") {
     const name = nodeText(ctx, n);
+    if (ctx.noneNames.has(name)) return null;
     return ctx.known.has(name) ? ctx.known.get(name) : !ctx.params.has(name) && !ctx.plan.locals.has(name) ? ctx.file.constants.get(name)?.value : undefined;
   }
   return undefined;

@@ -33,6 +33,8 @@ export interface LowerContext {
   prefix: string;
   /** Functions of other modules the kernel calls (externals.ts). */
   externals: Externals;
+  /** Names bound to None at this point of the function (none-names.ts). */
+  noneNames: Set<string>;
 }
 
 /** Reports a construct outside the language; writes `0` in its place so the TypeScript still parses. */

@@ -136,6 +136,7 @@ function precedence(ctx: LowerContext, n: SyntaxNode): number {
 function lowerName(ctx: LowerContext, n: SyntaxNode): void {
   const name = nodeText(ctx, n);
   const span = spanOf(n);
+  if (ctx.noneNames.has(name)) return unsupported(ctx, n, `'${name}', bound to None here, as a value`, "None is only compared with `is None` or passed as a keyword argument (mask=…) that it leaves out");
   if (ctx.params.has(name) || ctx.plan.locals.has(name)) {
     const known = ctx.known.get(name);
     // A string or None constexpr has no value in the TypeScript language: only its truth.

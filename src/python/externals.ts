@@ -10,6 +10,9 @@
 import type { Diagnostic, FilePlace, Span } from "../diagnostics/diagnostic";
 import { LineMap } from "../diagnostics/position";
 import { absoluteModule, helpersOf, type PythonFile, type PythonKernel } from "./module";
+import type { PyConst } from "./literals";
+import { tsName } from "./names";
+import { specializationKey } from "./specialize";
 
 export interface ExternalFile {
   file: PythonFile;
@@ -29,6 +32,16 @@ export interface ExternalFunction {
   kernel: PythonKernel;
   /** The call in the kernel's own file that led to it (first), directly or through other helpers. */
   site: Span;
+  /** Its parameters given a string or None (specialize.ts), and its name in the TypeScript file then. */
+  known?: ReadonlyMap<string, PyConst>;
+  name?: string;
+}
+
+/** A @triton.jit function of the kernel's own file, lowered for strings or None given to some parameters (specialize.ts). */
+export interface SpecializedFunction {
+  kernel: PythonKernel;
+  known: ReadonlyMap<string, PyConst>;
+  name: string;
 }
 
 export class Externals {
@@ -37,7 +50,10 @@ export class Externals {
   readonly queue: ExternalFunction[] = [];
   /** The queued function being lowered now (its calls to others lead there from its site). */
   lowering: ExternalFunction | undefined;
+  /** The kernel file's own functions specialized for strings or None, to lower still. */
+  readonly specialized: SpecializedFunction[] = [];
   private readonly queued = new Set<string>();
+  private readonly specializedNames = new Map<string, string>();
   private next: number;
 
   constructor(
@@ -67,6 +83,32 @@ export class Externals {
       this.queue.push({ external, kernel: k, site });
     }
     return `${external.prefix}${kernel.name}`;
+  }
+
+  /**
+   * `kernel` of `file` (the kernel's own or another module's) with `known` values for some parameters
+   * (specialize.ts), queued once per set of values; its name in the TypeScript file.
+   */
+  specialize(file: PythonFile, kernel: PythonKernel, known: ReadonlyMap<string, PyConst>, site: Span): string {
+    const key = specializationKey(file.fileName, kernel, known);
+    const done = this.specializedNames.get(key);
+    if (done) return done;
+    const external = file === this.main ? undefined : this.fileOf(file, site);
+    const name = `${external?.prefix ?? ""}${tsName(kernel.name)}__${this.specializedNames.size + 1}`;
+    this.specializedNames.set(key, name);
+    if (!external) {
+      this.specialized.push({ kernel, known, name });
+      return name;
+    }
+    this.queue.push({ external, kernel, site, known, name });
+    // The generic helpers of its module it calls (those it passes strings to are specialized in turn).
+    for (const k of helpersOf(file, kernel)) this.use(file, k, site);
+    return name;
+  }
+
+  /** A specialized function's name (`apply_act_func__2`) as Python writes it, in a message. */
+  static unspecialized(message: string): string {
+    return message.replace(/\b(\w+)__\d+\b/g, "$1");
   }
 
   private fileOf(file: PythonFile, site: Span): ExternalFile {

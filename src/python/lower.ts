@@ -22,6 +22,8 @@ export interface FunctionToLower {
   known: ReadonlyMap<string, PyConst>;
   /** Parameters given a host TensorDescriptor (descriptors.ts): the base pointer plus its shape and stride scalars. */
   descriptors?: ReadonlyMap<string, DescriptorArg>;
+  /** A helper specialized for the strings or None given to some parameters (specialize.ts): its name; those parameters are left out of its signature. */
+  specializedAs?: string;
 }
 
 export interface LoweredFile {
@@ -34,17 +36,40 @@ export interface LoweredFile {
 }
 
 export function lowerFunctions(file: PythonFile, functions: readonly FunctionToLower[]): LoweredFile {
+  // A helper called only with strings or None is called by its specialized names alone (specialize.ts):
+  // its generic copy, called by nothing, would be a kernel with untyped parameters. Lowered again without it.
+  let skip = new Set<string>();
+  for (;;) {
+    const lowered = lowerOnce(file, functions, skip);
+    if (lowered.externals.specialized.length === 0 && !lowered.externals.queue.some((f) => f.name)) return lowered;
+    const generic = [...functions.filter((f) => f.kernel.called && f.annotations.size === 0).map((f) => tsName(f.kernel.name)), ...lowered.externals.queue.filter((f) => !f.name).map((f) => `${f.external.prefix}${tsName(f.kernel.name)}`)];
+    // Its definition names it twice (`export const f = kernel(function f(`); a call or a combine function once more.
+    const unused = generic.filter((name) => !skip.has(name) && (lowered.typescript.match(new RegExp(`\\b${name}\\b`, "g"))?.length ?? 0) <= 2);
+    if (unused.length === 0) return lowered;
+    skip = new Set([...skip, ...unused]);
+  }
+}
+
+function lowerOnce(file: PythonFile, functions: readonly FunctionToLower[], skip: ReadonlySet<string>): LoweredFile {
   const w = new TsWriter();
   const log = new DiagnosticLog();
   const externals = new Externals(file, file.modules);
   w.write('import { kernel, tl } from "kernel-lab";\nimport type { Ptr, f32, f16, i32, u32, constexpr } from "kernel-lab";\n');
-  for (const f of functions) lowerFunction(w, log, file, "", externals, f);
-  // Functions of other modules the kernel called, and the ones they call in turn.
-  for (let i = 0; i < externals.queue.length; i++) {
-    const { external, kernel } = (externals.lowering = externals.queue[i]);
+  for (const f of functions) if (!skip.has(tsName(f.kernel.name)) || !f.kernel.called) lowerFunction(w, log, file, "", externals, f);
+  // Functions of other modules the kernel called, and the ones they call in turn; this file's
+  // helpers called with strings or None (specialize.ts), each queuing more of either.
+  for (let i = 0, j = 0; i < externals.queue.length || j < externals.specialized.length; ) {
+    if (j < externals.specialized.length) {
+      const { kernel, known, name } = externals.specialized[j++];
+      lowerFunction(w, log, file, "", externals, { kernel, annotations: new Map(), known, specializedAs: name });
+      continue;
+    }
+    const next = externals.queue[i++];
+    if (!next.name && skip.has(`${next.external.prefix}${tsName(next.kernel.name)}`)) continue;
+    const { external, kernel, known, name } = (externals.lowering = next);
     const own = new DiagnosticLog();
     w.offset = external.base;
-    lowerFunction(w, own, external.file, external.prefix, externals, { kernel, annotations: new Map(), known: new Map() });
+    lowerFunction(w, own, external.file, external.prefix, externals, { kernel, annotations: new Map(), known: known ?? new Map(), ...(name ? { specializedAs: name } : {}) });
     w.offset = 0;
     externals.lowering = undefined;
     for (const d of own.diagnostics) log.diagnostics.push(externals.inFile(external, d));
@@ -71,8 +96,11 @@ function lowerFunction(w: TsWriter, log: DiagnosticLog, file: PythonFile, prefix
     defaults: defaultsOf(file),
     prefix,
     externals,
+    noneNames: new Set(),
   };
-  const name = `${prefix}${tsName(k.name)}`;
+  const name = f.specializedAs ?? `${prefix}${tsName(k.name)}`;
+  // A specialized helper's known parameters are decided while lowering: the call passes nothing for them.
+  const written = f.specializedAs ? k.params.filter((p) => !f.known.has(p.name)) : k.params;
   w.write("\nexport const ");
   w.token(name, k.nameSpan);
   w.write(" = ");
@@ -80,7 +108,7 @@ function lowerFunction(w: TsWriter, log: DiagnosticLog, file: PythonFile, prefix
     w.write("kernel(function ");
     w.token(name, k.nameSpan);
     w.write("(");
-    k.params.forEach((p, i) => {
+    written.forEach((p, i) => {
       if (i > 0) w.write(", ");
       const annotation = f.annotations.get(p.name);
       w.token(`${tsName(p.name)}${annotation ? `: ${annotation}` : ""}`, p.span);

@@ -5,6 +5,7 @@
 import type { LowerContext } from "./context";
 import { declared, nodeText, unsupported } from "./context";
 import { assignmentTargets } from "./declarations";
+import { noneInBranch, staticTruth } from "./none-names";
 import { lowerExpr, lowerList } from "./expressions";
 import { camelCase, tsName } from "./names";
 import { bodyStatements, children, dottedName, parts, spanOf, walk, type SyntaxNode } from "./tree";
@@ -132,6 +133,15 @@ function lowerAssign(ctx: LowerContext, s: SyntaxNode, indent: string): void {
   const names = targets.flatMap((t) => targetNameList(ctx, t));
   const entry = ctx.plan.inline.get(s.from);
   const scope = ctx.scopes[ctx.scopes.length - 1];
+  for (const n of names) ctx.noneNames.delete(n);
+  if (targets.length === 1 && targets[0].name === "VariableName" && values.length === 1 && values[0].name === "None") {
+    // `mask = None`: a constexpr None (none-names.ts); the name is declared, given no value.
+    const n = names[0];
+    if (entry?.names.has(n) && !declared(ctx, n)) ctx.w.write(`${indent}let ${tsName(n)};\n`);
+    scope.add(n);
+    ctx.noneNames.add(n);
+    return;
+  }
   let keyword = "";
   if (entry && names.every((n) => entry.names.has(n) && !declared(ctx, n))) {
     keyword = `${entry.keyword} `;
@@ -212,6 +222,8 @@ function lowerUpdate(ctx: LowerContext, s: SyntaxNode, indent: string): void {
 function lowerIf(ctx: LowerContext, s: SyntaxNode, indent: string): void {
   const { w } = ctx;
   const kids = children(s);
+  // Whether an earlier branch is taken (none-names.ts): true once one is decided taken, false while every one so far is decided not, else undefined.
+  let prior: boolean | undefined = false;
   w.write(indent);
   for (let i = 0; i < kids.length; i++) {
     const k = kids[i];
@@ -220,12 +232,15 @@ function lowerIf(ctx: LowerContext, s: SyntaxNode, indent: string): void {
       w.write(" (");
       lowerExpr(ctx, kids[i + 1]);
       w.write(") {\n");
-      lowerBlock(ctx, kids[i + 2], indent + "  ");
+      const truth = staticTruth(ctx, kids[i + 1]);
+      const taken = prior === true ? false : prior === false ? truth : truth === false ? false : undefined;
+      noneInBranch(ctx, taken, () => lowerBlock(ctx, kids[i + 2], indent + "  "));
+      if (prior === false) prior = truth;
       w.write(`${indent}}`);
       i += 2;
     } else if (k.name === "else") {
       w.write(" else {\n");
-      lowerBlock(ctx, kids[i + 1], indent + "  ");
+      noneInBranch(ctx, prior === undefined ? undefined : !prior, () => lowerBlock(ctx, kids[i + 1], indent + "  "));
       w.write(`${indent}}`);
       i += 1;
     }

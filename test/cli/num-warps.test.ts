@@ -1,5 +1,7 @@
 // num_warps (Triton's name) in a run's constexprs or configs sets the invocations per program;
-// the autotuner picks it like a block size, and the WGSL says the chosen workgroup size.
+// the autotuner picks it like a block size, and the WGSL says the chosen workgroup size. The tuning
+// and the WGSL go through the built binary; the run-definition errors are read in this process
+// (test/support/run-in-process.ts).
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -10,6 +12,7 @@ import { join } from "node:path";
 import { root } from "./build";
 import { compileKernel, parseKernelFile } from "../../src/compile";
 import { readFileSync } from "node:fs";
+import { runJson } from "../support/run-in-process";
 
 const env = { ...process.env, XDG_RUNTIME_DIR: process.env.XDG_RUNTIME_DIR ?? "/tmp", KERNEL_LAB_CACHE_DIR: mkdtempSync(join(tmpdir(), "kl-warps-")) };
 const FIXTURE = "test/fixtures/num-warps.kernel.ts";
@@ -38,14 +41,14 @@ test("configs of num_warps are tuned, each checked against the reference", () =>
   assert.ok([1, 4, 8].includes(entry.constexprs.num_warps), JSON.stringify(entry.constexprs));
 });
 
-test("a num_warps that is not a power of two up to 32 is a run-definition error naming the field", () => {
-  const { code, report } = run("--run", "badWarps");
+test("a num_warps that is not a power of two up to 32 is a run-definition error naming the field", async () => {
+  const { code, report } = await runJson(FIXTURE, { run: "badWarps", reps: 3 });
   assert.equal(code, 4);
   assert.match(report.diagnostics[0].message, /^Run 'badWarps', `constexprs`: num_warps must be a power of two from 1 to 32/);
 });
 
-test("num_stages other than 1 or 2 is a run-definition error naming the config", () => {
-  const { code, report } = run("--run", "badStages");
+test("num_stages other than 1 or 2 is a run-definition error naming the config", async () => {
+  const { code, report } = await runJson(FIXTURE, { run: "badStages", reps: 3 });
   assert.equal(code, 4);
   assert.match(report.diagnostics[0].message, /^Run 'badStages', `configs\[1\]`: num_stages must be 1 \(each trip loads its own tiles\) or 2/);
 });

@@ -38,6 +38,9 @@ const rows: [string, string, string, string][] = [
   ["non-power-of-two arange", "    a = tl.arange(0, 10)", "8:9 KL2002", ""],
   ["syntax error", "    x = tl.load(x_ptr + offs,, mask=mask)", "8:30 KL1100", "not valid Python"],
   ["~ on a mask", "    tl.store(y_ptr + offs, 1.0, mask=~(offs >= n))", "", ""],
+  ["a name left None (its if not taken), passed as mask=: no mask", "    m = None\n    if n is None:\n        m = mask\n    x = tl.load(x_ptr + offs, mask=m)\n    tl.store(y_ptr + offs, x, mask=mask)", "11:9 KL2075", "tl.load has no mask"],
+  ["a name bound to None, then to a mask by an if taken", "    m = None\n    if n is not None:\n        m = mask\n    x = tl.load(x_ptr + offs, mask=m)\n    tl.store(y_ptr + offs, x, mask=mask)", "", ""],
+  ["a name bound to None, as a value", "    m = None\n    tl.store(y_ptr + offs, m, mask=mask)", "9:28 KL1101", "'m', bound to None here, as a value isn't part of the kernel language"],
   // y_ptr's dtype is a guess: a mask stored through it is clean, as through a torch.bool (FlagGems' dropout).
   ["a mask stored through a pointer", "    x = tl.load(x_ptr + offs, mask=mask, other=0.0)\n    tl.store(y_ptr + offs, x > 0.5, mask=mask)", "", ""],
   ["a mask stored through a pointer, and a shape mismatch", "    tl.store(y_ptr + offs, offs > 3, mask=mask)\n    a = tl.arange(0, 16)\n    b = tl.arange(0, 32)\n    c = a + b", "11:9 KL2001", ""],

@@ -332,7 +332,8 @@ export function bindLaunch(file: string, request: LaunchRequest, paramName: (nam
   const bound: BoundArgs = { types: {}, constexprs: { ...request.options }, tensors: new Map(), scalars: {} };
   for (const arg of request.args) {
     if (arg.kind === "constexpr") {
-      bound.constexprs[arg.name] = arg.value;
+      // A constexpr passed None (attorch's act_func=None) crosses from Pyodide as undefined: it is None, not missing.
+      bound.constexprs[arg.name] = arg.value === undefined ? null : arg.value;
       continue;
     }
     const typed = argType(file, arg, request);

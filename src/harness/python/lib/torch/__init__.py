@@ -16,6 +16,7 @@ from . import _on_gpu
 from ._dtypes import dtype, device, float32, float16, bfloat16, int32, int64, int8, uint8
 from ._dtypes import bool_ as bool  # noqa: A001 (torch.bool)
 from ._tensor import Tensor, Size, not_implemented
+from ._like import _like
 from . import _not_implemented
 from . import _math
 from ._info import finfo, iinfo
@@ -23,6 +24,7 @@ from ._math import broadcast_shapes, matmul, where, clamp
 from . import _autograd as autograd
 from ._autograd import no_grad, enable_grad, inference_mode, set_grad_enabled, is_grad_enabled
 from . import testing, cuda, nn, backends, distributed, version, amp, compiler
+from .amp import autocast, is_autocast_enabled, get_autocast_dtype
 from ._legacy_types import FloatTensor, HalfTensor, BFloat16Tensor, IntTensor, LongTensor, CharTensor, ByteTensor, BoolTensor  # noqa: F401
 
 float = float32  # noqa: A001
@@ -150,13 +152,6 @@ def zeros(*size, dtype=None, device=None, requires_grad=False, **kwargs):
 
 def ones(*size, dtype=None, device=None, requires_grad=False, **kwargs):
     return full(_sizes("ones", size, kwargs), 1, dtype=dtype or float32, device=device, requires_grad=requires_grad)
-
-
-def _like(name, make):
-    def like(t, dtype=None, device=None, requires_grad=False, **kwargs):
-        return make(t.shape, dtype=dtype or t.dtype, device=device or t.device, requires_grad=requires_grad)
-    like.__name__ = name
-    return like
 
 
 empty_like = _like("empty_like", lambda s, **k: empty(s, **k))

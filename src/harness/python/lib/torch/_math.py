@@ -70,7 +70,8 @@ def _shape(x):
 
 
 def binary(op, a, b):
-    refuse_grad(f"torch.{op}", a, b)
+    if op not in _COMPARISONS:  # a comparison has no gradient in torch: its result never requires one
+        refuse_grad(f"torch.{op}", a, b)
     dtype = _result_dtype(a, b)
     if op == "div" or (op == "pow" and dtype.kind != "float" and any(isinstance(x, float) for x in (a, b))):
         dtype = dtype if dtype.kind == "float" else D.float32
@@ -100,7 +101,8 @@ def _on_cpu(name, *tensors):
 
 
 def unary(op, x):
-    refuse_grad(f"torch.{op}", x)
+    if op not in ("logical_not", "isnan", "isinf"):  # results without a gradient in torch
+        refuse_grad(f"torch.{op}", x)
     dtype = x.dtype
     if op in _FLOAT_UNARY and dtype.kind != "float":
         dtype = D.float32

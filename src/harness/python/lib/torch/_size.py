@@ -10,6 +10,19 @@ def _contiguous_strides(shape):
     return tuple(reversed(strides))
 
 
+def _dense_order(shape, strides):
+    """The dims, outermost first, of a non-contiguous layout whose elements fill its storage without gaps (a transpose's); None otherwise."""
+    if tuple(strides) == _contiguous_strides(shape):
+        return None
+    order = sorted(range(len(shape)), key=lambda d: -strides[d])
+    expected = 1
+    for d in reversed(order):
+        if shape[d] != 1 and strides[d] != expected:
+            return None
+        expected *= shape[d]
+    return order
+
+
 def _numel(shape):
     n = 1
     for extent in shape:

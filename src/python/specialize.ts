@@ -1,0 +1,67 @@
+// A @triton.jit function called with a string or None for some of its parameters (attorch's
+// `apply_act_func(x, None, None, None, param, act_func, False)` with `act_func == 'gelu'`): the
+// kernel language has no strings and no None, so, as Triton does for every constexpr, the function
+// is lowered once per set of such values, under a name of its own, with those parameters known
+// (`if act_func == 'sigmoid':` decided while lowering, as it is in a kernel) and left out of its
+// signature and of the call. Without this, a helper's string parameter was taken for a run-time
+// value, which is never equal to a string: every `act_func == '…'` was False.
+
+import type { LowerContext } from "./context";
+import { nodeText } from "./context";
+import type { PyConst } from "./literals";
+import type { PythonKernel } from "./module";
+import { stringValue, type SyntaxNode } from "./tree";
+
+export interface CallArgument {
+  name: string;
+  nameNode?: SyntaxNode;
+  value: SyntaxNode;
+}
+
+/** A string or None an argument is while compiling (a literal, a known constexpr, a module-level constant); undefined for anything else. */
+export function staticArgument(ctx: LowerContext, n: SyntaxNode): string | null | undefined {
+  if (n.name === "None") return null;
+  if (n.name === "String") return stringValue(ctx.text, n);
+  if (n.name !== "VariableName") return undefined;
+  const name = nodeText(ctx, n);
+  if (ctx.noneNames.has(name)) return null;
+  const value: PyConst | undefined = ctx.params.has(name) || ctx.plan.locals.has(name) ? ctx.known.get(name) : ctx.file.constants.get(name)?.value;
+  return value === null || typeof value === "string" ? value : undefined;
+}
+
+/**
+ * The parameters of `callee` a call gives a string or None (positional arguments by place, keywords
+ * by name, `defaults` for those it leaves out), and the arguments that remain; undefined when none is.
+ */
+export function knownArguments(
+  ctx: LowerContext,
+  callee: PythonKernel,
+  positional: readonly SyntaxNode[],
+  keywords: readonly CallArgument[],
+  defaults: ReadonlyMap<string, PyConst | undefined> = new Map(),
+): { known: Map<string, string | null>; positional: SyntaxNode[]; keywords: CallArgument[] } | undefined {
+  const known = new Map<string, string | null>();
+  const restPositional: SyntaxNode[] = [];
+  positional.forEach((p, i) => {
+    const param = callee.params[i];
+    const value = param ? staticArgument(ctx, p) : undefined;
+    if (param && value !== undefined) known.set(param.name, value);
+    else restPositional.push(p);
+  });
+  const restKeywords: CallArgument[] = [];
+  for (const k of keywords) {
+    const value = callee.params.some((p) => p.name === k.name) ? staticArgument(ctx, k.value) : undefined;
+    if (value !== undefined) known.set(k.name, value);
+    else restKeywords.push(k);
+  }
+  for (const [name, value] of defaults) {
+    if ((value === null || typeof value === "string") && !known.has(name)) known.set(name, value);
+  }
+  return known.size === 0 ? undefined : { known, positional: restPositional, keywords: restKeywords };
+}
+
+/** The key a specialization is cached under: the function and its known values, in parameter order. */
+export function specializationKey(file: string, callee: PythonKernel, known: ReadonlyMap<string, PyConst>): string {
+  const values = callee.params.filter((p) => known.has(p.name)).map((p) => [p.name, known.get(p.name)]);
+  return `${file}\0${callee.name}\0${JSON.stringify(values)}`;
+}
