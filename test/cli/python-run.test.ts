@@ -232,6 +232,21 @@ test("Liger-style host code: a Function with several outputs (one None), an inpu
   assert.match(report.stdout, /through torch\.autograd\.backward on both\n.*stays a leaf and gets its gradient\nrows sorted by torch\.sort.*\none tensor passed as two pointers keeps what was written through each\ntorch\.add\(input=, other=, out=, alpha=\), view_as, is_complex, broadcast_to, @torch\.no_grad\n/);
 });
 
+test("one tensor as two pointers: two programs storing one element through the two are KL3104 at the later one's tl.store (a view's storage offset mapped), on the GPU and with --cpu; an in-place update through both matches", async () => {
+  for (const cpu of [false, true]) {
+    const { report, outcome } = await run(path.join(PY, "aliased-race.py"), { bench: "off", cpu });
+    assert.equal(outcome, "ok", report.traceback);
+    assert.deepEqual(report.diagnostics, [], `cpu=${cpu}`);
+    const race = (lane: number) =>
+      `aliased-race.py:17:5: KL3104: store_through_both: program (0,0,0), lane 0 (line 16) and program (1,0,0), lane ${lane} (line 17) both store b_ptr[${lane}] (program (0,0,0) stored it as a_ptr[0]: a_ptr and b_ptr point into the same memory, one tensor passed as both), not through an atomic`;
+    const lines = report.stdout.split("\n");
+    assert.ok(lines[0].includes(race(0)) && lines[1].includes(race(4)), `cpu=${cpu}: ${report.stdout}`);
+    assert.equal(lines[2], "in place through two pointers: no race");
+    assert.equal(report.checks.length, 1);
+    assert.ok(report.checks[0].passed, JSON.stringify(report.checks));
+  }
+});
+
 test("kernels call @triton.jit functions of a package beside the script (FlagGems' tle.program_id, from mod import helper), on the GPU and with --cpu", async () => {
   for (const cpu of [false, true]) {
     const { report, outcome } = await run(path.join(PY, "xmod-kernels.py"), { bench: "off", cpu });
