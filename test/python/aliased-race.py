@@ -18,6 +18,11 @@ def store_through_both(a_ptr, b_ptr, BLOCK: tl.constexpr):
 
 
 @triton.jit
+def store_all(a_ptr, BLOCK: tl.constexpr):
+    tl.store(a_ptr + tl.arange(0, BLOCK), tl.program_id(0).to(tl.float32))
+
+
+@triton.jit
 def scale_in_place(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
     mask = offs < n
@@ -33,6 +38,13 @@ for a, b in ((t, t), (t[4:], t)):
         print("no race found")
     except triton.KernelLabError as err:
         print(err)
+
+# Through one pointer, for comparison (--cpu checks a script's launches as a run's).
+try:
+    store_all[(2,)](t, BLOCK=16)
+    print("no race found")
+except triton.KernelLabError as err:
+    print(err)
 
 x = torch.randn(1000, device="cuda")
 expected = 2.0 * x + 1.0
