@@ -113,6 +113,11 @@ interface LoopFacts {
   assignments: Map<number, { count: number; top?: number; value?: Value }>;
   /** The buffers the loop stores into. */
   stored: Set<string>;
+  /**
+   * Variables the body declares (any depth): a new one each trip, so no trip's value exists before
+   * the loop (FlagGems' bmm: `mask_a` declared in the loop, its value chosen by constexpr branches).
+   */
+  declared: Set<number>;
 }
 
 function loopFacts(body: readonly Stmt[]): LoopFacts {
@@ -125,9 +130,11 @@ function loopFacts(body: readonly Stmt[]): LoopFacts {
   });
   const assignments = new Map<number, { count: number; top?: number; value?: Value }>();
   const stored = new Set<string>();
+  const declared = new Set<number>();
   body.forEach((s, i) =>
     forEachStmt([s], (t) => {
       if (t.kind === "store" && t.ptr.type.kind === "pointer") stored.add(t.ptr.type.param);
+      if (t.kind === "declare") declared.add(t.variable.id);
       if (t.kind !== "assign") return;
       const a = assignments.get(t.variable.id) ?? { count: 0 };
       a.count++;
@@ -135,7 +142,7 @@ function loopFacts(body: readonly Stmt[]): LoopFacts {
       assignments.set(t.variable.id, a);
     }),
   );
-  return { defined, position, assignments, stored };
+  return { defined, position, assignments, stored, declared };
 }
 
 interface Cloner {
@@ -194,6 +201,8 @@ class Cloners {
         next.lets.push({ kind: "let", value: sum });
         return sum;
       }
+      // A variable of the body's own holds nothing before the loop or between trips to read early.
+      if (this.facts.declared.has(v.variable.id)) throw new NotPipelinable();
       const a = assignments.get(v.variable.id);
       if (!a) return this.readVar(v, next.lets);
       if (a.count !== 1 || a.top === undefined || a.top < at || !a.value) throw new NotPipelinable();

@@ -9,6 +9,7 @@ import type { DeclarationPlan } from "./declarations";
 import type { TsWriter } from "./writer";
 import type { SyntaxNode } from "./tree";
 import type { Externals } from "./externals";
+import type { NoneMasks } from "./none-masks";
 import { spanOf, textOf } from "./tree";
 
 export interface LowerContext {
@@ -33,6 +34,8 @@ export interface LowerContext {
   prefix: string;
   /** Functions of other modules the kernel calls (externals.ts). */
   externals: Externals;
+  /** tl.load's / tl.store's mask arguments, where None means no mask: written as True (none-masks.ts). */
+  noneMasks: NoneMasks;
   /** Names bound to None at this point of the function (none-names.ts). */
   noneNames: Set<string>;
 }

@@ -61,6 +61,7 @@ export function lowerExpr(ctx: LowerContext, n: SyntaxNode): void {
     case "Boolean":
       return w.token(nodeText(ctx, n) === "True" ? "true" : "false", span);
     case "None":
+      if (ctx.noneMasks.positional.has(n.from)) return w.token("true", span);
       return unsupported(ctx, n, "None as a value", "None is only compared with `is None` or left out as a keyword argument");
     case "ParenthesizedExpression": {
       const inner = parts(n)[0];
@@ -136,6 +137,7 @@ function precedence(ctx: LowerContext, n: SyntaxNode): number {
 function lowerName(ctx: LowerContext, n: SyntaxNode): void {
   const name = nodeText(ctx, n);
   const span = spanOf(n);
+  if (ctx.noneNames.has(name) && ctx.noneMasks.positional.has(n.from)) return ctx.w.token("true", span);
   if (ctx.noneNames.has(name)) return unsupported(ctx, n, `'${name}', bound to None here, as a value`, "None is only compared with `is None` or passed as a keyword argument (mask=…) that it leaves out");
   if (ctx.params.has(name) || ctx.plan.locals.has(name)) {
     const known = ctx.known.get(name);

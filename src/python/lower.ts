@@ -5,6 +5,7 @@
 import { DiagnosticLog, type Diagnostic } from "../diagnostics/diagnostic";
 import type { LowerContext } from "./context";
 import { planDeclarations } from "./declarations";
+import { noneMasks } from "./none-masks";
 import type { PyConst } from "./literals";
 import type { PythonFile, PythonKernel } from "./module";
 import { tsName } from "./names";
@@ -91,6 +92,7 @@ function lowerFunction(w: TsWriter, log: DiagnosticLog, file: PythonFile, prefix
     known: f.known,
     annotations: f.annotations,
     plan: planDeclarations(file.text, body, params),
+    noneMasks: noneMasks(file.text, body, file.imports),
     scopes: [],
     jitFunctions: new Set(file.kernels.map((x) => x.name)),
     defaults: defaultsOf(file),

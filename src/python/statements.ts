@@ -138,6 +138,8 @@ function lowerAssign(ctx: LowerContext, s: SyntaxNode, indent: string): void {
     // `mask = None`: a constexpr None (none-names.ts); the name is declared, given no value.
     const n = names[0];
     if (entry?.names.has(n) && !declared(ctx, n)) ctx.w.write(`${indent}let ${tsName(n)};\n`);
+    // Read only as a mask: True (no mask) too, for a branch the compiler decides later (none-masks.ts).
+    if (ctx.noneMasks.maskOnly.has(n)) ctx.w.write(`${indent}${tsName(n)} = true;\n`);
     scope.add(n);
     ctx.noneNames.add(n);
     return;

@@ -141,17 +141,14 @@ test("the second run takes the cached choice without timing the candidates; --re
   assert.match(retuned.stderr, /autotune: tuned, size 100003: timed 3 of 5 candidates/);
   const medians = retuned.report.runs[0].autotune.candidates.map((c: { medianMs: number | null }) => c.medianMs);
   assert.notDeepEqual(medians, first.candidates.map((c: { medianMs: number | null }) => c.medianMs));
-
-  // Another size is tuned on its own, next to the first.
-  const other = json(["run", FIXTURE, "--size", "5000"], cache.env);
-  assert.equal(other.report.runs[0].autotune.cached, false);
-  assert.equal(Object.keys(JSON.parse(readFileSync(cache.file, "utf8")).entries).length, 2);
 });
 
-test("human output: a table of candidates, ✓/✗, the picked one marked", () => {
-  const cache = freshCache();
-  const r = cli(["run", FIXTURE], cache.env);
+test("human output: a table of candidates, ✓/✗, the picked one marked; another size is tuned on its own, next to the first", () => {
+  const cache = cacheAfterFirstRun();
+  const args = ["run", FIXTURE, "--size", "5000"];
+  const r = cli(args, cache.env);
   assert.equal(r.code, 0, r.stderr);
+  assert.equal(Object.keys(JSON.parse(readFileSync(cache.file, "utf8")).entries).length, 2);
   assert.match(r.stdout, /^  Autotune: picked BLOCK=(256|512|1024) of 5 configs$/m);
   assert.match(r.stdout, /^    BLOCK +Median +GB\/s +Loaded +Sector use$/m);
   // A candidate that does not match is still traced: its bytes, no time.
@@ -161,7 +158,7 @@ test("human output: a table of candidates, ✓/✗, the picked one marked", () =
   const picked = r.stdout.split("\n").filter((l) => l.startsWith("  ▸ "));
   assert.equal(picked.length, 1);
   assert.match(picked[0], /^  ▸ (256|512|1024) +[\d.]+ ms +[\d.]+ +[\d.]+ KiB +\d+% +✓  picked$/);
-  const again = cli(["run", FIXTURE], cache.env);
+  const again = cli(args, cache.env);
   assert.match(again.stdout, /^  Autotune: picked BLOCK=\d+ of 5 configs \(cached choice; --retune tunes again\)$/m);
 });
 

@@ -62,6 +62,23 @@ def normal_pairs_kernel(U, Out, Ref, N, seed, BLOCK: tl.constexpr):
     tl.store(Ref + offs, tl.randn(seed, offs), mask=offs < N)
 
 
+@triton.jit
+def doubled_kernel(X, Y, N, BLOCK: tl.constexpr, DIVISIBLE: tl.constexpr):
+    # FlagGems' bmm: where the block divides the size, the mask is None (no mask), positional or
+    # keyword, in an if decided while lowering and in one the compiler folds later (`and`).
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    if DIVISIBLE:
+        mask = None
+    else:
+        mask = offs < N
+    if DIVISIBLE and BLOCK > 1:
+        mask_y = None
+    else:
+        mask_y = offs < N
+    x = tl.load(X + offs, mask)
+    tl.store(Y + offs, x * 2.0, mask=mask_y)
+
+
 torch.manual_seed(0)
 M, N = 37, 300
 x = torch.randint(0, 5, (M, N), device="cuda").float()
@@ -80,6 +97,13 @@ scaled_rows_kernel[(13,)](y, out, 257, 1e-5, BLOCK=512)
 scaled = y / torch.sqrt((y * y).mean(dim=1, keepdim=True) + 1e-5)
 torch.testing.assert_close(out, scaled * scaled * scaled, rtol=1e-4, atol=1e-4)
 print("rsqrt and pow through a math module picked at run time")
+
+for n, divisible in [(1024, True), (1000, False)]:
+    x = torch.randn(n, device="cuda")
+    y = torch.empty(n, device="cuda")
+    doubled_kernel[(triton.cdiv(n, 256),)](x, y, n, BLOCK=256, DIVISIBLE=divisible)
+    torch.testing.assert_close(y, 2.0 * x)
+print("a mask bound to None where the block divides the size")
 
 n = 1000
 u = torch.empty(2 * n, device="cuda")

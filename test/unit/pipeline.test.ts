@@ -75,6 +75,14 @@ test("a loop with a tile loaded from a pointer advanced after the dot is pipelin
   assert.equal(tileOfAStaysInLoop(ir), false, "its tile of A is read from the prefetch register");
 });
 
+test("a load whose mask is a variable the loop body declares stays in the loop (FlagGems' bmm: `mask_a` chosen by constexpr branches each trip)", () => {
+  // Before: the first trip's prefetch, before the loop, read the body's own variable, which WGSL has no value of there ("unresolved value").
+  const body = `    let mask_a;\n    if (BK > 8) {\n      mask_a = tl.expandDims(k0 + kk, 0) < K;\n    } else {\n      mask_a = true;\n    }\n    const ta = tl.load(a_ptrs, mask_a, 0.0);\n${tileB}\n    acc = tl.dot(ta, tb, acc);\n    a_ptrs += BK;`;
+  const ir = lower(dotLoop(body), { BK: 16 });
+  assert.equal(tileOfAStaysInLoop(ir), true);
+  assert.ok(compileKernel(parseKernelFile("t.kernel.ts", dotLoop(body)).kernels[0], { BK: 16 }).kernel, "the WGSL compiles");
+});
+
 /** The loop's tile of A (the load through `a_ptrs` or from `a`) is still loaded in the loop, not prefetched. */
 function tileOfAStaysInLoop(ir: KernelIR): boolean {
   const loadOfA = (s: Stmt) => s.kind === "let" && s.value.op === "load" && s.value.ptr.type.kind === "pointer" && s.value.ptr.type.param === "a";

@@ -15,6 +15,7 @@ import type { PointeeDtype } from "../../ir/ir";
 import { assertNever } from "../../ir/never";
 import { checkGrid, type Gpu, type StorageArray } from "../../runtime";
 import type { InPlaceLaunch } from "../run/executor";
+import type { Lines } from "../debug/races";
 import { ownKernels, type OwnModule } from "./own-kernels";
 import type { Device } from "../run/open-device";
 import { BenchRecorder } from "./bench";
@@ -173,7 +174,7 @@ export class Launcher {
         const compiled = this.compile(source, request.kernel, bound, which, request.codegen);
         return typeof compiled === "string" ? undefined : compiled.kernel;
       };
-      const launched = await this.device.executor.launchInPlace({ program: program.kernel, variant, grid, scalars: bound.scalars, arrays: arraysOf(bound) }, this.resident);
+      const launched = await this.device.executor.launchInPlace({ program: program.kernel, variant, grid, scalars: bound.scalars, arrays: arraysOf(bound), lines: pythonLines(source.lines, program) }, this.resident);
       // torch's own ops (a kernel of Kernel Lab's torch module, here under --cpu) are the script's torch calls, not launches of its kernels.
       if (!torchOp(request)) this.list(request, grid, program.kernel, performance.now() - started);
       return { kind: "ok", value: { prints: launched.prints, written: launched.written.map((name) => bound.tensors.get(name)!.python) } };
@@ -379,6 +380,11 @@ function argType(file: string, arg: Exclude<LaunchArg, { kind: "constexpr" }>, r
  * the script itself — rather than the first call of that function (program.toPython's answer, and
  * the fallback where the copy's calls are not known).
  */
+/** A race's lines (races.ts) read in the script: its spans are the kernel's translation's. */
+function pythonLines(lines: LineMap, program: Program): Lines {
+  return { at: (offset) => lines.at(program.toPython({ start: offset, end: offset }).start) };
+}
+
 function callThatRan(program: Program, span: Span): Span {
   for (const site of [...(span.inlinedAt ?? [])].reverse()) {
     if (!program.origin?.(site)) return program.toPython(site);

@@ -10,6 +10,7 @@ import type { HostArray } from "../../language";
 import type { StorageArray } from "../../runtime";
 import { CpuPrints, sequencePrints } from "../debug/prints";
 import { recordStores } from "../debug/provenance";
+import { aliasedStorage } from "../debug/aliases";
 import { RaceRecorder } from "../debug/races";
 import type { TimingReport } from "../report";
 import { lengthsOf, warnRun, type CheckedSize, type Executor, type InPlaceLaunch, type InPlaceResult, type SizeContext, type SizeExecution } from "./executor";
@@ -29,7 +30,9 @@ function interpretInPlace(launch: InPlaceLaunch): InPlaceResult {
   const prints = new CpuPrints(launch.program);
   const args: Record<string, StorageArray | number> = { ...launch.scalars };
   for (const [name, array] of launch.arrays) args[name] = array.data;
-  interpret(launch.program.ir, launch.grid, args, { onDebugRecord: prints.onDebugRecord });
+  // Races between programs are checked as in a run (KL3104), through one tensor passed as two pointers too.
+  const races = new RaceRecorder(launch.program.ir, launch.grid, lengthsOf(args), launch.lines, aliasedStorage(Object.entries(args)));
+  interpret(launch.program.ir, launch.grid, args, { onDebugRecord: prints.onDebugRecord, ...(races.checks ? { onAccess: races.onAccess } : {}) });
   return { prints: prints.lines()?.lines ?? [], written: [] };
 }
 
@@ -48,7 +51,7 @@ function interpretSize(prepared: PreparedSize, ctx: SizeContext): CheckedSize {
       const runArg = launch.bound.get(param);
       cpuArgs[param] = runArg === undefined ? (typeof value === "number" ? value : toStorage(value, "f32")) : (storage.get(runArg) as StorageArray);
     }
-    const races = new RaceRecorder(program.ir, grid, lengthsOf(cpuArgs), ctx.lines);
+    const races = new RaceRecorder(program.ir, grid, lengthsOf(cpuArgs), ctx.lines, aliasedStorage(Object.entries(cpuArgs)));
     const started = performance.now();
     interpret(program.ir, grid, cpuArgs, { onDebugRecord: prints[i].onDebugRecord, onStore: stores?.onStore, maxSteps: ctx.maxSteps, ...(races.checks ? { onAccess: races.onAccess } : {}) });
     const ms = performance.now() - started;

@@ -11,6 +11,7 @@ import type { Gpu, StorageArray } from "../../runtime";
 import type { LineMap } from "../../diagnostics/position";
 import type { StoreProvenance } from "../debug/provenance";
 import type { PrintedLines } from "../debug/prints";
+import type { Lines } from "../debug/races";
 import type { Progress } from "../progress";
 import type { BaselineReport, RunReport, TimingReport } from "../report";
 import type { CheckedRun, RunLimits } from "./args";
@@ -99,6 +100,8 @@ export interface CheckedInPlaceLaunch extends InPlaceArgs {
   program: CompiledKernel;
   /** Its variants, compiled when the executor asks: for the launch's scalars (compile.ts specializationFor), bounds-checked; undefined where none compiles. */
   variant: (which: "specialised" | "instrumented") => CompiledKernel | undefined;
+  /** The kernel's source lines, for the lines a race's message names (KL3104). */
+  lines?: Lines;
 }
 
 /**

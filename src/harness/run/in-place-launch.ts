@@ -8,10 +8,13 @@
 // needs only the arrays' lengths), else the corner programs are interpreted first (on the CPU
 // copies, brought up to date) and the plain launch runs; prints are read back. One storage passed
 // as two arguments (Liger passes dScale again as the dShift it doesn't use) is two copies: each
-// brings back only the bytes the kernel changed, so neither copy's old elements undo the other's.
+// brings back only the bytes the kernel changed, so neither copy's old elements undo the other's;
+// two programs storing one element through the two copies are a race all the same (aliased-races.ts).
 
+import { checkAliasedStores } from "./aliased-races";
 import { checkCornersOnCpu } from "./corners";
-import { fitsDevice, instrumentedLaunch } from "./instrumented-launch";
+import { fitsDevice, instrumentedLaunch, type RaceExplainer } from "./instrumented-launch";
+import { raceError } from "../debug/races";
 import { gpuPrintBuffer, readGpuPrints } from "../debug/prints";
 import { createStorageBuffer, launch, readBuffer, type Gpu, type LaunchArgs, type StorageArray } from "../../runtime";
 import type { PointeeDtype } from "../../ir/ir";
@@ -49,7 +52,11 @@ export async function launchInPlaceOnGpu(gpu: Gpu, request: InPlaceLaunch, kept:
     const shown = checked ?? plain;
     set.debug = gpuPrintBuffer(gpu, shown.abi.debug, program.name, made);
     if (checked) {
-      await instrumentedLaunch(gpu, checked, grid, set, hostArgs as never, made);
+      const lines = request.unchecked ? undefined : request.lines;
+      // A race in --cpu's words, its lines the script's (no values: the GPU keeps none); a Python launch reports no KL3105 warnings yet.
+      const explain: RaceExplainer = { race: (race) => { throw raceError(program.name, race, lines); }, hazard: () => [] };
+      const { provenance } = await instrumentedLaunch(gpu, checked, grid, set, hostArgs as never, made, explain);
+      await checkAliasedStores(checked, grid, [...request.arrays].map(([name, a]) => [name, a.data] as const), provenance, lines);
     } else if (request.unchecked) {
       await launch(gpu, plain, grid, set);
     } else {

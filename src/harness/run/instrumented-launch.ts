@@ -96,7 +96,7 @@ export async function instrumentedLaunch(
 }
 
 /** A program (linear id) and an access site (access id << 16 | lane; 0xffffffff: unknown) from kl_debug's words. */
-function siteOf(program: InstrumentedProgram, grid: readonly [number, number, number], linear: number, word: number) {
+export function siteOf(program: InstrumentedProgram, grid: readonly [number, number, number], linear: number, word: number) {
   const [gx, gy] = grid;
   const programId: ProgramId = [linear % gx, Math.floor(linear / gx) % gy, Math.floor(linear / (gx * gy))];
   const access = word === 0xffffffff ? undefined : program.abi.instrument.accesses[word >>> 16];
