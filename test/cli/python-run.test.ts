@@ -200,17 +200,6 @@ test("kernel-library reductions: Welford by a multi-operand tl.reduce, argmax wi
   }
 });
 
-test("FlagGems' second batch: tl.int1 accumulators from tl.full / tl.zeros folded by and / or, libdevice and tl functions bound at run time (a math module a package picks, random_utils' uint_to_uniform_float), tl.pair_uniform_to_normal, a mask bound to None, torch.finfo / iinfo, creation's size=, nn._reduction.get_enum, cumsum(axis=), promote_types, on the GPU and with --cpu", async () => {
-  for (const cpu of [false, true]) {
-    const { report, outcome } = await run(path.join(PY, "library-shims.py"), { bench: "off", cpu });
-    assert.equal(outcome, "ok", report.traceback);
-    assert.deepEqual(report.diagnostics, []);
-    assert.deepEqual(report.checks.map((c) => c.passed), [true, true, true, true, true, true, true]);
-    assert.deepEqual(report.launches.map((l) => l.kernel), ["row_all_any_kernel", "scaled_rows_kernel", "doubled_kernel", "doubled_kernel", "normal_pairs_kernel"]);
-    assert.match(report.stdout, /tl\.int1 accumulators: all 1 rows, any 35 rows\nrsqrt and pow through a math module picked at run time\na mask bound to None where the block divides the size\ntl\.pair_uniform_to_normal on uint_to_uniform_float imported from another module\nfinfo of float8_e5m2: torch\.finfo\(torch\.float8_e5m2\) .* is not in Kernel Lab's torch\ntorch\.finfo \/ torch\.iinfo\nempty\(out=\): torch\.empty\(out=\)\nsize=, nn\._reduction\ncumsum\(axis=\), promote_types\n/);
-  }
-});
-
 test("tutorial 07's idiom: libdevice.asin/acos/atan in a kernel, launched with and without extern_libs={'libdevice': path}, on the GPU and with --cpu", async () => {
   for (const cpu of [false, true]) {
     const { report, outcome } = await run(path.join(PY, "libdevice-extern.py"), { bench: "off", cpu });
