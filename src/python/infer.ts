@@ -80,7 +80,11 @@ export function pointerParams(file: PythonFile, kernel: PythonKernel, seen = new
       }
       case "BinaryExpression": {
         const op = children(e).slice(1, -1).map((k) => textOf(text, k)).join(" ");
-        if (op === "+" || op === "-") follow(children(e)[0]);
+        if (op !== "+" && op !== "-") return;
+        // The pointer is the left operand (`X + offs`), or the right of a `+` whose left holds none (attorch's `tl.load(feat_pid + mean_pointer)`).
+        const before = pointers.size;
+        follow(children(e)[0]);
+        if (op === "+" && pointers.size === before) follow(children(e).at(-1));
         return;
       }
       case "ParenthesizedExpression":
