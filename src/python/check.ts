@@ -11,7 +11,8 @@ import { Codes } from "../diagnostics/codes";
 import { compilePythonKernel, type PythonArgType } from "./compile-python";
 import { assumedArgTypes, assumedConstexprs, PLACEHOLDER, pointerParams } from "./infer";
 import { readPythonFile, type PythonFile, type PythonKernel } from "./module";
-import { children, textOf, walk, type SyntaxNode } from "./tree";
+import { children, dottedName, textOf, walk, type SyntaxNode } from "./tree";
+import { externalCallee } from "./externals";
 import { literalValue, type PyConst } from "./literals";
 
 export function checkPythonFile(fileName: string, text: string, target: Target = DEFAULT_TARGET): Diagnostic[] {
@@ -78,23 +79,55 @@ function onlyTested(file: PythonFile, kernel: PythonKernel, name: string): boole
   return uses > 0 && uses === tested;
 }
 
-/** The constant the kernel first compares `name` with (`name == 0`, `name != K` of a module constant), when every use is such a comparison. */
-function firstComparedWith(file: PythonFile, kernel: PythonKernel, name: string): PyConst | undefined {
+/**
+ * The constant the kernel first compares `name` with (`name == 0`, `name != K` of a module constant,
+ * `act == 'gelu'`), when every use is such a comparison, an `is None` test, or an argument to a
+ * @triton.jit helper that uses its parameter so (attorch hands `act_func` to `apply_act_func`).
+ */
+function firstComparedWith(file: PythonFile, kernel: PythonKernel, name: string, seen = new Set<string>()): PyConst | undefined {
   const body = children(kernel.node).find((c) => c.name === "Body");
   const scope = { lookup: (n: string) => file.constants.get(n)?.value };
+  seen.add(`${file.fileName}\0${kernel.name}\0${name}`);
   let first: PyConst | undefined;
   let every = true;
   if (body) walk(body, (n) => {
     if (n.name !== "VariableName" || textOf(file.text, n) !== name) return;
     const parent = n.parent;
     const kids = parent ? children(parent) : [];
-    const op = kids[1] ? textOf(file.text, kids[1]) : "";
-    const other = kids[0]?.from === n.from ? kids[2] : kids[0];
-    const value = parent?.name === "BinaryExpression" && (op === "==" || op === "!=") && other ? literalValue(file.text, other, scope) : undefined;
-    if (typeof value !== "number") every = false;
-    else first ??= value;
+    const op = kids[1] ? kids.slice(1, -1).map((k) => textOf(file.text, k)).join(" ") : "";
+    const other = kids[0]?.from === n.from ? kids[kids.length - 1] : kids[0];
+    if (parent?.name === "BinaryExpression" && ["==", "!=", "is", "is not"].includes(op) && other) {
+      const value = literalValue(file.text, other, scope);
+      if (value === null) return; // `name is None`: says nothing of its value otherwise
+      if (typeof value === "number" || typeof value === "string") first ??= value;
+      else every = false;
+      return;
+    }
+    const passed = parent?.name === "ArgList" ? helperParam(file, parent, n) : undefined;
+    const key = passed && `${passed.file.fileName}\0${passed.kernel.name}\0${passed.param}`;
+    const inner = passed && key && !seen.has(key) ? firstComparedWith(passed.file, passed.kernel, passed.param, seen) : undefined;
+    if (inner === undefined) every = false;
+    else first ??= inner;
   });
   return every ? first : undefined;
+}
+
+/** The @triton.jit helper (this file's or another module's) and parameter that `arg`, an argument in `argList`, is passed to. */
+function helperParam(file: PythonFile, argList: SyntaxNode, arg: SyntaxNode): { file: PythonFile; kernel: PythonKernel; param: string } | undefined {
+  const call = argList.parent;
+  const callee = call ? children(call)[0] : undefined;
+  const dotted = callee ? dottedName(file.text, callee) : undefined;
+  if (!dotted) return undefined;
+  const own = dotted.length === 1 ? file.kernels.find((k) => k.name === dotted[0]) : undefined;
+  const found = own ? { file, kernel: own } : externalCallee(file.modules, file, dotted);
+  if (!found) return undefined;
+  const kids = children(argList).filter((c) => c.name !== "(" && c.name !== ")" && c.name !== ",");
+  const at = kids.findIndex((k) => k.from === arg.from);
+  if (kids[at + 1]?.name === "AssignOp") return undefined; // a keyword's name, not a value
+  const keyword = kids[at - 2] && kids[at - 1]?.name === "AssignOp" ? textOf(file.text, kids[at - 2]) : undefined;
+  const index = kids.slice(0, at).filter((k, i, all) => k.name !== "AssignOp" && all[i + 1]?.name !== "AssignOp" && all[i - 1]?.name !== "AssignOp").length;
+  const param = keyword ?? found.kernel.params[index]?.name;
+  return param ? { ...found, param } : undefined;
 }
 
 function isCondition(file: PythonFile, n: SyntaxNode): boolean {

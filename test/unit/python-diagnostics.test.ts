@@ -167,6 +167,11 @@ test("check file.py: a flag launched with a value check can't evaluate is taken 
   const mode = "import triton\nimport triton.language as tl\n\n_MODE_SUM: tl.constexpr = tl.constexpr(0)\n\n@triton.jit\ndef k(x_ptr, MODE: tl.constexpr, BLOCK: tl.constexpr):\n    offs = tl.arange(0, BLOCK)\n    x = tl.load(x_ptr + offs)\n    if MODE == _MODE_SUM:\n        acc = tl.sum(x, axis=0)\n    elif MODE == 1:\n        acc = tl.max(x, axis=0)\n    tl.store(x_ptr, acc)\n\nk[(1,)](x, MODE=modes[name], BLOCK=16)\n";
   assert.deepEqual(diagnose(mode), []);
   assert.match(diagnose(mode.replace("MODE=modes[name]", "MODE=5")).join("\n"), /^14:21 KL1022 'acc' has no value here/);
+  // A string mode the kernel hands to a helper that compares it (attorch's act_func → apply_act_func,
+  // the helper's chain starting with two separate ifs), `is None` tested too: taken as the helper's first string.
+  const act = "import triton\nimport triton.language as tl\n\n@triton.jit\ndef act(x, name: tl.constexpr):\n    if name == 'relu':\n        out = tl.maximum(x, 0.)\n    if name == 'neg':\n        out = -x\n    elif name == 'twice':\n        out = x * 2\n    return out\n\n@triton.jit\ndef k(x_ptr, ACT: tl.constexpr, BLOCK: tl.constexpr):\n    offs = tl.arange(0, BLOCK)\n    x = tl.load(x_ptr + offs)\n    if ACT is not None:\n        x = act(x, ACT)\n    tl.store(x_ptr + offs, x)\n";
+  assert.deepEqual(diagnose(act), []);
+  assert.match(diagnose(`${act}\nk[(1,)](x, ACT='gelu', BLOCK=16)\n`).join("\n"), /^12:12 KL1022 'out' has no value here/);
   // A flag used as a value as well (FP8 * 2) is not only a condition: the diagnostic stays.
   assert.equal(diagnose(text.replace("offs = tl.arange(0, BLOCK)", "offs = tl.arange(0, BLOCK) + FP8 * 0")).length, 1);
 });
