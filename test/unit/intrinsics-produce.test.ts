@@ -72,6 +72,7 @@ const SAMPLES: [string, string][] = [
   ["randint4x", "tl.store(y_ptr + offs, tl.cast(tl.randint4x(n, offs, 3) >> 8, \"f32\"));"],
   ["philox", "const [r0, r1, r2, r3] = tl.philox(n, offs, 0, 0, 0); tl.store(y_ptr + offs, tl.uintToUniformFloat(r0 ^ r1 ^ r2 ^ r3));"],
   ["uintToUniformFloat", "tl.store(y_ptr + offs, tl.uintToUniformFloat(tl.randint(n, offs)));"],
+  ["pairUniformToNormal", "const [g0, g1] = tl.pairUniformToNormal(tl.rand(n, offs), tl.rand(7, offs)); tl.store(y_ptr + offs, g0 + g1);"],
   ["argmin", "tl.store(y_ptr + offs, tl.cast(tl.argmin(m, 1), \"f32\"));"],
   ["xorSum", "tl.store(y_ptr, tl.cast(tl.xorSum(i), \"f32\"));"],
   ["cumsum", "tl.store(y_ptr + offs, tl.cumsum(x) + tl.cumsum(tl.cast(i, \"f32\"), 0, true));"],
