@@ -109,7 +109,9 @@ describe("Testing view", function () {
     const result = await settled(item.id);
     assert.equal(result.state, "failed", describeResult(item.id));
     const [message] = result.messages;
-    assert.match(message.text, /^out_ptr\[\d+\] = -?[\d.e-]+, expected [\d.e-]+ \(n = 1000\)\n1000 elements differ/, message.text);
+    // Most of the 1000 elements differ: x - y against x + y, with y from rand(); an element whose y is
+    // within the tolerance of 0 (about one run in twenty has one) matches.
+    assert.match(message.text, /^out_ptr\[\d+\] = -?[\d.e-]+, expected [\d.e-]+ \(n = 1000\)\n(99\d|1000) elements differ/, message.text);
     assert.equal(message.file, document.uri.fsPath);
     assert.equal(message.line, rangeOf(document, "tl.store(out, x - y, mask)").start.line, "the message sits at the store that wrote the output");
   });
