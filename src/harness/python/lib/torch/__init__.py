@@ -23,7 +23,7 @@ from ._info import finfo, iinfo
 from ._math import broadcast_shapes, matmul, where, clamp
 from . import _autograd as autograd
 from ._autograd import no_grad, enable_grad, inference_mode, set_grad_enabled, is_grad_enabled
-from . import testing, cuda, nn, backends, distributed, version, amp, compiler
+from . import testing, cuda, nn, backends, distributed, version, amp, compiler, _C
 from .amp import autocast, is_autocast_enabled, get_autocast_dtype
 from ._legacy_types import FloatTensor, HalfTensor, BFloat16Tensor, IntTensor, LongTensor, CharTensor, ByteTensor, BoolTensor  # noqa: F401
 
@@ -284,6 +284,7 @@ for _name in ["exp", "exp2", "log", "log2", "sqrt", "rsqrt", "sin", "cos", "tanh
               "any", "all", "var", "amax", "amin", "argmax", "argmin", "softmax", "log_softmax", "cumsum", "flatten", "reshape",
               "sort", "argsort", "broadcast_to", "permute", "transpose", "t", "unsqueeze", "squeeze", "clone", "add", "sub", "mul",
               "div", "pow", "eq", "ne", "lt", "le", "gt", "ge", "logical_and", "logical_or", "logical_xor", "remainder", "maximum", "minimum", "chunk", "split", "narrow", "mm",
+              "matmul", "mv", "addmm", "addmv", "addcmul", "addcdiv",
               "asin", "acos", "atan", "sinh", "cosh", "log1p", "expm1", "log10"]:
     globals()[_name] = _method(_name)
 del _name
@@ -293,6 +294,7 @@ subtract = sub  # noqa: F821
 multiply = mul  # noqa: F821
 divide = div  # noqa: F821
 bmm = matmul
+_disable_dynamo = compiler.disable  # torch's older spelling (unsloth's fast_lora, cross_entropy_loss)
 conv2d = nn.functional.conv2d
 
 

@@ -271,6 +271,26 @@ def matmul(a, b):
     return out
 
 
+def mv(a, v):
+    if a.dim() != 2 or v.dim() != 1:
+        raise RuntimeError(f"vector + matrix @ vector expected, got {a.dim()}, {v.dim()}")
+    return matmul(a, v)
+
+
+def addmm(x, a, b, beta=1, alpha=1, vector=False):
+    """torch.addmm / addmv: beta * x + alpha * (a @ b); with beta 0, x is not read (its NaNs don't
+    propagate), as torch's."""
+    if vector:
+        if a.dim() != 2 or b.dim() != 1:
+            raise RuntimeError(f"vector + matrix @ vector expected, got {x.dim()}, {a.dim()}, {b.dim()}")
+    elif a.dim() != 2 or b.dim() != 2:
+        raise RuntimeError(f"addmm: mat1 and mat2 must be matrices, got {a.dim()}-D and {b.dim()}-D")
+    product = matmul(a, b)
+    if alpha != 1:
+        product = product * alpha
+    return product if beta == 0 else product + (x if beta == 1 else x * beta)
+
+
 def _install():
     ops = {
         "__add__": "add", "__sub__": "sub", "__mul__": "mul", "__truediv__": "div", "__floordiv__": "floordiv",
@@ -306,6 +326,16 @@ def _install():
     Tensor.__rmatmul__ = lambda self, other: matmul(other, self)
     Tensor.matmul = Tensor.__matmul__
     Tensor.mm = Tensor.__matmul__
+    Tensor.mv = mv
+    Tensor.addmm = lambda self, mat1, mat2, *, beta=1, alpha=1: addmm(self, mat1, mat2, beta, alpha)
+    Tensor.addmm_ = lambda self, mat1, mat2, *, beta=1, alpha=1: self._assign(self, addmm(self, mat1, mat2, beta, alpha).broadcast_to(self.shape))
+    # self + value * t1 * t2 (/ t2): unsloth's Slow_RoPE_Embedding `Q.addcmul_(RH_Q, sin)`.
+    Tensor.addcmul = lambda self, t1, t2, *, value=1: self + (t1 * t2 if value == 1 else t1 * t2 * value)
+    Tensor.addcmul_ = lambda self, t1, t2, *, value=1: self._assign(self, self.addcmul(t1, t2, value=value))
+    Tensor.addcdiv = lambda self, t1, t2, *, value=1: self + (t1 / t2 if value == 1 else t1 / t2 * value)
+    Tensor.addcdiv_ = lambda self, t1, t2, *, value=1: self._assign(self, self.addcdiv(t1, t2, value=value))
+    Tensor.addmv = lambda self, mat, vec, *, beta=1, alpha=1: addmm(self, mat, vec, beta, alpha, vector=True)
+    Tensor.addmv_ = lambda self, mat, vec, *, beta=1, alpha=1: self._assign(self, addmm(self, mat, vec, beta, alpha, vector=True).broadcast_to(self.shape))
     for op in ["sum", "mean", "prod", "any", "all"]:
         setattr(Tensor, op, (lambda op: lambda self, dim=None, keepdim=False, dtype=None, **kw: reduce(op, self, kw.get("axis", dim), keepdim, dtype))(op))
     Tensor.var = var
