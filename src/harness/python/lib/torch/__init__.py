@@ -86,14 +86,18 @@ def _shape_of(size):
     return tuple(_builtin_int(s) for s in size)
 
 
+_CREATION_KEYWORDS = "the sizes (or size=), dtype, device, requires_grad"
+
+
 def _sizes(name, size, kwargs):
     """A creation function's shape, given as sizes, one sequence, or `size=` (FlagGems' `torch.empty(size=(B, C), …)`)."""
     if "size" in kwargs:
         if size:
             raise TypeError(f"{name}() got multiple values for argument 'size'")
         size = (kwargs.pop("size"),)
-    if kwargs.get("out") is not None:
+    if kwargs.pop("out", None) is not None:
         not_implemented(f"torch.{name}(out=)")
+    _not_implemented.refuse_keywords(f"torch.{name}", kwargs, _CREATION_KEYWORDS)
     return _shape_of(size)
 
 
@@ -138,6 +142,7 @@ def empty(*size, dtype=None, device=None, requires_grad=False, **kwargs):
 
 
 def full(size, fill_value, dtype=None, device=None, requires_grad=False, **kwargs):
+    _not_implemented.refuse_keywords("torch.full", kwargs, "size, fill_value, dtype, device, requires_grad")
     if dtype is None:
         dtype = _dtypes.bool_ if isinstance(fill_value, _builtin_bool) else int64 if isinstance(fill_value, _builtin_int) else float32
     shape = _shape_of((size,))
@@ -162,8 +167,9 @@ zeros_like = _like("zeros_like", lambda s, **k: zeros(s, **k))
 ones_like = _like("ones_like", lambda s, **k: ones(s, **k))
 
 
-def full_like(t, fill_value, dtype=None, device=None, **kwargs):
-    return full(t.shape, fill_value, dtype=dtype or t.dtype, device=device or t.device)
+def full_like(t, fill_value, dtype=None, device=None, requires_grad=False, **kwargs):
+    _not_implemented.refuse_keywords("torch.full_like", kwargs, "fill_value, dtype, device, requires_grad")
+    return full(t.shape, fill_value, dtype=dtype or t.dtype, device=device or t.device, requires_grad=requires_grad)
 
 
 def _random(kind, shape, dtype_, device_, low=0, high=1, requires_grad=False):
@@ -186,21 +192,26 @@ def randn(*size, dtype=None, device=None, requires_grad=False, generator=None, *
     return _random("randn", _sizes("randn", size, kwargs), dtype or float32, device, requires_grad=requires_grad)
 
 
-def rand_like(t, dtype=None, device=None, **kwargs):
-    return rand(t.shape, dtype=dtype or t.dtype, device=device or t.device)
+def rand_like(t, dtype=None, device=None, requires_grad=False, **kwargs):
+    _not_implemented.refuse_keywords("torch.rand_like", kwargs, "dtype, device, requires_grad")
+    return rand(t.shape, dtype=dtype or t.dtype, device=device or t.device, requires_grad=requires_grad)
 
 
-def randn_like(t, dtype=None, device=None, **kwargs):
-    return randn(t.shape, dtype=dtype or t.dtype, device=device or t.device)
+def randn_like(t, dtype=None, device=None, requires_grad=False, **kwargs):
+    _not_implemented.refuse_keywords("torch.randn_like", kwargs, "dtype, device, requires_grad")
+    return randn(t.shape, dtype=dtype or t.dtype, device=device or t.device, requires_grad=requires_grad)
 
 
 def randint(low, high=None, size=None, dtype=None, device=None, **kwargs):
+    kwargs.pop("generator", None)  # as rand's: Kernel Lab's stream is its own, seeded by manual_seed
+    _not_implemented.refuse_keywords("torch.randint", kwargs, "low, high, size, dtype, device, generator")
     if high is None:
         low, high = 0, low
     return _random("randint", _shape_of((size,)), dtype or int64, device, low, high)
 
 
 def arange(start, end=None, step=1, dtype=None, device=None, requires_grad=False, **kwargs):
+    _not_implemented.refuse_keywords("torch.arange", kwargs, "start, end, step, dtype, device, requires_grad")
     if end is None:
         start, end = 0, start
     if dtype is None:
@@ -210,11 +221,13 @@ def arange(start, end=None, step=1, dtype=None, device=None, requires_grad=False
 
 
 def linspace(start, end, steps, dtype=None, device=None, **kwargs):
+    _not_implemented.refuse_keywords("torch.linspace", kwargs, "start, end, steps, dtype, device")
     step = (end - start) / (steps - 1) if steps > 1 else 0
     return _create(_js.arange(start, step, steps, (dtype or float32).name), dtype or float32, (steps,), device)
 
 
 def tensor(data, dtype=None, device=None, requires_grad=False, **kwargs):
+    _not_implemented.refuse_keywords("torch.tensor", kwargs, "data, dtype, device, requires_grad")
     if isinstance(data, Tensor):
         return data.clone().to(dtype or data.dtype, device or data.device)
     shape, flat = [], []

@@ -291,6 +291,18 @@ def addmm(x, a, b, beta=1, alpha=1, vector=False):
     return product if beta == 0 else product + (x if beta == 1 else x * beta)
 
 
+def _reduction(op):
+    # `axis=` is torch's alias of dim; any other keyword is refused, not dropped (`x.sum(dims=1)` would
+    # otherwise sum everything).
+    def method(self, dim=None, keepdim=False, dtype=None, **kwargs):
+        from ._not_implemented import refuse_keywords
+        axis = kwargs.pop("axis", None)
+        refuse_keywords(f"torch.Tensor.{op}", kwargs, "dim (or axis), keepdim, dtype")
+        return reduce(op, self, axis if axis is not None else dim, keepdim, dtype)
+    method.__name__ = op
+    return method
+
+
 def _install():
     ops = {
         "__add__": "add", "__sub__": "sub", "__mul__": "mul", "__truediv__": "div", "__floordiv__": "floordiv",
@@ -337,7 +349,7 @@ def _install():
     Tensor.addmv = lambda self, mat, vec, *, beta=1, alpha=1: addmm(self, mat, vec, beta, alpha, vector=True)
     Tensor.addmv_ = lambda self, mat, vec, *, beta=1, alpha=1: self._assign(self, addmm(self, mat, vec, beta, alpha, vector=True).broadcast_to(self.shape))
     for op in ["sum", "mean", "prod", "any", "all"]:
-        setattr(Tensor, op, (lambda op: lambda self, dim=None, keepdim=False, dtype=None, **kw: reduce(op, self, kw.get("axis", dim), keepdim, dtype))(op))
+        setattr(Tensor, op, _reduction(op))
     Tensor.var = var
     Tensor.max = lambda self, dim=None, keepdim=False: max_or_min("max", self, dim, keepdim)
     Tensor.min = lambda self, dim=None, keepdim=False: max_or_min("min", self, dim, keepdim)
