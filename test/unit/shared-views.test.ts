@@ -1,7 +1,7 @@
 // Pointer arguments sharing memory (run/shared-views.ts): grouped by storage, compiled as views of
 // one binding (Specialization.views) with each view's own bounds in the instrumented variant; views
 // one binding can't hold are refused (KL3930) where the kernel writes one, two copies where it
-// writes none. The GPU side is test/cli/python-run.test.ts (test/python/shared-views.py).
+// writes none. The GPU side is test/cli/python-library-idioms.test.ts (test/python/shared-views.py).
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
