@@ -1,8 +1,10 @@
 """Host code around kernels as unsloth writes it (rope_embedding's Slow_RoPE_Embedding, fast_lora's
 LoRA_MLP, utils.py's module-level probes), on GPU tensors and with --cpu: indexing with a tensor —
 `cos[position_ids]`, `x[mask]`, `x[mask] = v`, `x[:, [0, 2]] = v` — then a kernel of ours on the
-gathered rows; addcmul_, addmm_(beta=0, alpha=s), matmul(out=), mv, addmv_; torch.nn.Module and
+gathered rows; addcmul_, addmm_(beta=0, alpha=s), matmul(out=), mv, addmv_; x.new_empty & co.; logsumexp, masked_fill_; torch.nn.Module and
 Identity as base classes and markers; torch._C's stream probe, torch._disable_dynamo."""
+
+import math
 
 import torch
 
@@ -87,6 +89,27 @@ w = torch.ones(7, device="cuda")
 w.addmv_(a, v, alpha=2.0)
 torch.testing.assert_close(w, 1 + 2 * (a @ v[:, None])[:, 0])
 torch.testing.assert_close(torch.addcdiv(w, a[:, 0], a[:, 1], value=3.0), w + 3 * a[:, 0] / a[:, 1])
+
+# x.new_empty & co.: x's dtype and device unless given (fp8.py's `A.new_empty(C_shape, dtype=…)`)
+half16 = a.half()
+made = half16.new_empty((2, 3))
+assert made.dtype == torch.float16 and made.device.type == "cuda" and made.shape == (2, 3)
+assert half16.new_zeros(2, 3, dtype=torch.float32).tolist() == [[0.0] * 3] * 2
+assert a.new_full((2,), 7.0).tolist() == [7.0, 7.0] and a.new_ones(1).tolist() == [1.0]
+assert pos.new_tensor([1, 2]).dtype == torch.int64
+
+# logsumexp (the chunked cross-entropy sums its chunks' so), over one dim and two, rows of -inf;
+# masked_fill_ with a broadcast mask
+chunks = torch.randn(6, 4, device="cuda") * 20
+chunks[5] = float("-inf")
+lse = torch.logsumexp(chunks, dim=1)
+ref_lse = [max(r) + math.log(sum(math.exp(v - max(r)) for v in r)) for r in chunks.tolist()[:5]]
+torch.testing.assert_close(lse[:5], torch.tensor(ref_lse, device="cuda"))
+assert lse[5].item() == float("-inf") and chunks.logsumexp(0, keepdim=True).shape == (1, 4)
+torch.testing.assert_close(torch.logsumexp(chunks[:5], dim=(0, 1)), torch.tensor(math.log(sum(math.exp(v) for v in chunks[:5].reshape(-1).tolist())), device="cuda"))
+losses = torch.ones(6, 4, device="cuda")
+losses.masked_fill_(torch.tensor([True, False, True, False], device="cuda"), 0)
+assert losses.sum().item() == 12.0 and losses[:, 1].tolist() == [1.0] * 6
 
 
 # nn.Module as transformers' layers subclass it; Identity as peft's no-dropout marker

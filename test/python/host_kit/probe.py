@@ -1,6 +1,11 @@
-"""A module beside the script whose import fails: the traceback shows this file's line too."""
+"""A module beside the script whose import fails, in a call written over several lines (as
+unsloth's fp8.py: `y = torch.empty_like(x, dtype = torch.float8_e4m3fn)`): the traceback shows
+this file's lines too, and the dtype is refused by name."""
 
 import torch
 
-READY = torch.cuda.is_available()
-BINDING = torch._C._cuda_notAThing  # torch has it only with CUDA; Kernel Lab refuses it by name
+SCALES = torch.ones(4)
+QUANTIZED = torch.empty_like(
+    SCALES,
+    dtype=torch.float8_e4m3fn,
+)

@@ -28,12 +28,12 @@ LIB_DIR = "/kernel_lab/lib"
 def _user_frames(stack, file_name):
     frames = []
     for f in stack:
-        if f.filename == file_name:
-            frames.append(f)
-        elif f.filename in _kernel_lab_imports.shown:
-            shown_as = _kernel_lab_imports.shown[f.filename][1]
-            frames.append(traceback.FrameSummary(shown_as, f.lineno, f.name, line=f.line, end_lineno=f.end_lineno,
-                                                 colno=f.colno, end_colno=f.end_colno))
+        if f.filename in _kernel_lab_imports.shown:
+            # Its source lines were read (under the local path) when the summary was made.
+            f.filename = _kernel_lab_imports.shown[f.filename][1]
+        elif f.filename != file_name:
+            continue
+        frames.append(f)
     return frames
 
 

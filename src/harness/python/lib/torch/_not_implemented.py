@@ -32,6 +32,14 @@ def not_implemented(name):
     raise NotInKernelLab(_message(name))
 
 
+def refuse_missing_dtype(dtype):
+    """A tensor of a dtype torch has and Kernel Lab's tensors don't (float64, the float8s) is refused by
+    name where storage is made or converted — not a crash in the JS below (unsloth's
+    `torch.empty_like(x, dtype=torch.float8_e4m3fn)`)."""
+    if getattr(type(dtype), "kernel_lab_missing", False):
+        not_implemented(f"tensors of torch.{dtype.name} ({dtype._why})")
+
+
 def missing_in(module):
     """A torch module's `__getattr__`: a public name it lacks is torch's that Kernel Lab doesn't have
     (NotImplementedError naming it); a private one stays a plain AttributeError, as Python's own

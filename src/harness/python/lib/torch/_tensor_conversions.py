@@ -24,6 +24,8 @@ class TensorConversions:
     def _copy(self, dtype):
         """A contiguous copy, cast to dtype: a GPU kernel for a GPU tensor where it has one (_on_gpu.copy)."""
         from . import _on_gpu
+        from ._not_implemented import refuse_missing_dtype
+        refuse_missing_dtype(dtype)
         if self._device.type == "cuda":
             out = _on_gpu.copy(self, dtype)
             if out is not None:
