@@ -11,7 +11,7 @@
 // The layout of the buffers is in abi.ts (InstrumentAbi); memory.ts and atomics.ts call the hooks below.
 
 import type { Span } from "../diagnostics/diagnostic";
-import type { KernelIR, PointerView, Value, ValueType } from "../ir/ir";
+import { viewOffsetScalar, type KernelIR, type PointerView, type Value, type ValueType } from "../ir/ir";
 import { raceChecked, type RaceChecked } from "../ir/race-checked";
 import type { InstrumentAbi, MemoryAccessKind, StorageBinding, UniformScalar } from "./abi";
 
@@ -77,7 +77,7 @@ export function boundsCheck(gen: Generator, id: number, ptr: Value, j: number): 
   if (ptr.type.kind !== "pointer") return "";
   const view = ptr.type.view;
   const offset = view ? gen.ir.views?.[view]?.offset ?? 0 : 0;
-  const index = offset === 0 ? gen.reg(ptr, j) : `(${gen.reg(ptr, j)} - ${offset}i)`;
+  const index = view && offset !== 0 ? `(${gen.reg(ptr, j)} - params.s_${viewOffsetScalar(view)})` : gen.reg(ptr, j);
   const length = `params.s_kl_len_${accessedParam(ptr.type)}`;
   return `if (kl_out_of_bounds(${index}, ${length})) { kl_note(${id}u, ${gen.elementIndex(ptr.type, j)}, ${index}, ${length}); } `;
 }

@@ -239,10 +239,20 @@ export interface KernelIR {
   views?: Readonly<Record<string, PointerView>>;
 }
 
-/** A pointer parameter as a view of a storage other parameters share: element `offset + i` of `storage` is its element i. */
+/**
+ * A pointer parameter as a view of a storage other parameters share: its element i is element
+ * `offset + i` of `storage`. The offset is 0 or the launch's i32 scalar `viewOffsetScalar(param)`
+ * ("scalar16": known a non-negative multiple of 16, as Specialization.divisible), so one compile
+ * serves every launch whose views start alike.
+ */
 export interface PointerView {
   storage: string;
-  offset: number;
+  offset: 0 | "scalar" | "scalar16";
+}
+
+/** The uniform scalar that holds a view's offset in its storage (PointerView), set by the launch. */
+export function viewOffsetScalar(param: string): string {
+  return `kl_offset_${param}`;
 }
 
 /** `name` (written at `span`) stands for the value of id `value` from there on, in its scope. */

@@ -28,13 +28,13 @@ def add_through_both(a_ptr, b_ptr, n, BLOCK: tl.constexpr):
 
 
 @triton.jit
-def store_then_next(a_ptr, b_ptr, out_ptr, n, BLOCK: tl.constexpr):
-    # a is x[1:] and b is x: b[i + 1] is a[i].
+def store_then_next(a_ptr, b_ptr, out_ptr, n, shift, BLOCK: tl.constexpr):
+    # a is x[shift:] and b is x: b[i + shift] is a[i].
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
     mask = offs < n
     tl.store(a_ptr + offs, 10.0 * offs.to(tl.float32), mask=mask)
     tl.debug_barrier()
-    tl.store(out_ptr + offs, tl.load(b_ptr + offs + 1, mask=mask), mask=mask)
+    tl.store(out_ptr + offs, tl.load(b_ptr + offs + shift, mask=mask), mask=mask)
 
 
 @triton.jit
@@ -95,8 +95,15 @@ check("atomics through both", acc, torch.full((100,), 12.0, device="cuda"))
 # A view one element in and the tensor (a's offset in the storage is 1, b's 0).
 x = torch.full((n + 1,), -1.0, device="cuda")
 shifted = torch.full((n,), -7.0, device="cuda")
-store_then_next[grid](x[1:], x, shifted, n, BLOCK=128)
+store_then_next[grid](x[1:], x, shifted, n, 1, BLOCK=128)
 check("x[1:] and x", shifted, 10.0 * torch.arange(n, device="cuda").float())
+
+# Views further in: their offset is a scalar of the launch, one compile for them all, each launch its own.
+for k in (2, 16, 17, 3):
+    x = torch.full((n + k,), -1.0, device="cuda")
+    shifted = torch.full((n,), -7.0, device="cuda")
+    store_then_next[grid](x[k:], x, shifted, n, k, BLOCK=128)
+    check(f"x[{k}:] and x", shifted, 10.0 * torch.arange(n, device="cuda").float())
 
 # Two column halves of one matrix: the right half's view and the whole matrix.
 m = torch.zeros(6, 64, device="cuda")

@@ -6,7 +6,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { compileKernel, parseKernelFile, specializationKey } from "../../src/compile";
-import { sharedViews, SharedViewsRefused } from "../../src/harness/run/shared-views";
+import { sharedViews, SharedViewsRefused, viewSpecialization } from "../../src/harness/run/shared-views";
 import type { PointeeDtype } from "../../src/ir/ir";
 import type { StorageArray } from "../../src/runtime";
 
@@ -56,19 +56,31 @@ test("views of one memory as different dtypes: refused (KL3930's message) where 
   assert.throws(() => sharedViews("shift", odd, new Map([["a_ptr", "f32"], ["b_ptr", "u8"]]), new Set(["b_ptr"])), SharedViewsRefused);
 });
 
+test("an offset of 0 compiles as the constant, any other as a scalar of the launch (a multiple of 16 known as such): one compile for views that start alike", () => {
+  const x = new Float32Array(new SharedArrayBuffer(4 * 100));
+  const shared = sharedViews("shift", arrays([["a_ptr", x.subarray(1)], ["b_ptr", x], ["out_ptr", x.subarray(32)]]), f32, new Set(["a_ptr"]));
+  assert.deepEqual(viewSpecialization(shared), {
+    views: { a_ptr: { storage: "kl_shared_a_ptr", offset: "scalar" }, b_ptr: { storage: "kl_shared_a_ptr", offset: 0 }, out_ptr: { storage: "kl_shared_a_ptr", offset: "scalar16" } },
+    scalars: { kl_offset_a_ptr: 1, kl_offset_out_ptr: 32 },
+  });
+  const again = sharedViews("shift", arrays([["a_ptr", x.subarray(7)], ["b_ptr", x], ["out_ptr", x.subarray(48)]]), f32, new Set(["a_ptr"]));
+  assert.equal(specializationKey({ views: viewSpecialization(again).views }), specializationKey({ views: viewSpecialization(shared).views }));
+});
+
 test("compiled with views: one binding for the storage, each view its offset; the instrumented variant checks each view's own elements; keyed apart from the plain launch", () => {
-  const views = { a_ptr: { storage: "kl_shared_a_ptr", offset: 1 }, b_ptr: { storage: "kl_shared_a_ptr", offset: 0 } };
+  const views = { a_ptr: { storage: "kl_shared_a_ptr", offset: "scalar" }, b_ptr: { storage: "kl_shared_a_ptr", offset: 0 } } as const;
   const plain = compileKernel(kernel, { BLOCK: 64 }).kernel!;
   const special = compileKernel(kernel, { BLOCK: 64 }, undefined, { views }).kernel!;
   assert.deepEqual(plain.abi.buffers.map((b) => [b.name, b.access]), [["a_ptr", "read_write"], ["b_ptr", "read"], ["out_ptr", "read_write"]]);
   assert.deepEqual(special.abi.buffers.map((b) => [b.name, b.access]), [["kl_shared_a_ptr", "read_write"], ["out_ptr", "read_write"]]);
   assert.doesNotMatch(special.wgsl, /b_a_ptr|b_b_ptr/);
+  assert.deepEqual(special.abi.scalars.map((s) => s.name), ["n", "kl_offset_a_ptr"]);
   const checked = compileKernel(kernel, { BLOCK: 64 }, undefined, { views }, { instrument: true }).kernel!;
   assert.deepEqual(checked.abi.instrument?.lengths, { out_ptr: "kl_len_out_ptr", a_ptr: "kl_len_a_ptr", b_ptr: "kl_len_b_ptr" });
   assert.deepEqual(Object.keys(checked.abi.instrument!.provenance), ["kl_shared_a_ptr", "out_ptr"]);
   assert.deepEqual([...new Set(checked.abi.instrument!.accesses.map((a) => a.param))], ["b_ptr", "a_ptr", "out_ptr"]);
-  assert.match(checked.wgsl, /kl_out_of_bounds\(\([^,]* - 1i\), params\.s_kl_len_a_ptr\)/);
+  assert.match(checked.wgsl, /kl_out_of_bounds\(\([^,]* - params\.s_kl_offset_a_ptr\), params\.s_kl_len_a_ptr\)/);
   assert.match(checked.wgsl, /kl_out_of_bounds\([^,]*, params\.s_kl_len_b_ptr\)/);
   assert.equal(specializationKey({}), "");
-  assert.equal(specializationKey({ views }), ":views=a_ptr@kl_shared_a_ptr+1,b_ptr@kl_shared_a_ptr+0");
+  assert.equal(specializationKey({ views }), ":views=a_ptr@kl_shared_a_ptr+scalar,b_ptr@kl_shared_a_ptr+0");
 });

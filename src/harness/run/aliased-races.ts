@@ -7,7 +7,6 @@
 // other pointer and its element named for the first store, the lower program named first and the
 // error placed at the other's tl.store (programs run in order there).
 
-import type { PointerView } from "../../ir/ir";
 import type { LoadHazard, Race, RaceSide } from "../debug/races";
 
 /** A side of a race as the GPU noted it: the pointer parameter its access went through (a view's name). */
@@ -16,17 +15,20 @@ interface NotedSide {
   side: RaceSide;
 }
 
+/** Each view's first element in its storage (InstrumentAbi.views, with the launch's offsets), by pointer parameter. */
+export type ViewOffsets = Readonly<Record<string, number>>;
+
 /** The race two stores of one storage index make, in the views' indices (the race's `param`, the first side's `via`). */
-export function raceInViews(index: number, a: NotedSide, b: NotedSide, views: Readonly<Record<string, PointerView>> | undefined): Race {
-  const at = (param: string) => index - (views?.[param]?.offset ?? 0);
+export function raceInViews(index: number, a: NotedSide, b: NotedSide, views: ViewOffsets | undefined): Race {
+  const at = (param: string) => index - (views?.[param] ?? 0);
   if (!views || a.param === b.param) return { param: a.param, index: at(a.param), first: a.side, second: b.side };
   const [first, second] = before(b.side, a.side) ? [b, a] : [a, b];
   return { param: second.param, index: at(second.param), first: { ...first.side, via: { param: first.param, index: at(first.param) } }, second: second.side };
 }
 
 /** A load of another program's store, at the storage index, in the views' indices: the element as the store's pointer names it. */
-export function hazardInViews(index: number, store: NotedSide, load: RaceSide, views: Readonly<Record<string, PointerView>> | undefined): LoadHazard {
-  return { param: store.param, index: index - (views?.[store.param]?.offset ?? 0), store: store.side, load };
+export function hazardInViews(index: number, store: NotedSide, load: RaceSide, views: ViewOffsets | undefined): LoadHazard {
+  return { param: store.param, index: index - (views?.[store.param] ?? 0), store: store.side, load };
 }
 
 /** Whether the interpreter runs `a`'s program before `b`'s (x fastest, then y, then z). */

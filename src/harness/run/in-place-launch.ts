@@ -15,7 +15,7 @@
 // the bytes the kernel changed through it.
 
 import { checkCornersOnCpu } from "./corners";
-import { sharedViews, type SharedViews } from "./shared-views";
+import { sharedViews, viewSpecialization, type SharedViews } from "./shared-views";
 import { fitsDevice, instrumentedLaunch, type RaceExplainer } from "./instrumented-launch";
 import { raceError } from "../debug/races";
 import { gpuPrintBuffer, readGpuPrints } from "../debug/prints";
@@ -57,7 +57,9 @@ export async function launchInPlaceOnGpu(gpu: Gpu, request: InPlaceLaunch, kept:
       }
       await upload(name, array.data);
     }
-    const bound = views.storages.length > 0 ? views.views : undefined;
+    const specialised = views.storages.length > 0 ? viewSpecialization(views) : undefined;
+    Object.assign(set.scalars, specialised?.scalars);
+    const bound = specialised?.views;
     const instrumented = request.unchecked ? undefined : request.variant("instrumented", bound);
     const plain = request.unchecked ? program : request.variant("specialised", bound) ?? (bound ? undefined : request.program);
     if (!plain) throw new Error(`${program.name}: Kernel Lab could not compile the launch with its pointers that share memory as one buffer. This is a bug in Kernel Lab; please report it with this kernel`);

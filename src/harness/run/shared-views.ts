@@ -10,7 +10,8 @@
 // kernel writes neither (nothing can go stale), and where it writes one the launch is refused
 // (KL3930) rather than answer what CUDA wouldn't.
 
-import type { PointeeDtype, PointerView } from "../../ir/ir";
+import { viewOffsetScalar, type PointeeDtype, type PointerView } from "../../ir/ir";
+import { DIVISIBILITY } from "../../semantics/context";
 import type { StorageArray } from "../../runtime";
 import type { InPlaceLaunch } from "./executor";
 
@@ -21,10 +22,25 @@ export interface SharedStorage {
   members: string[];
 }
 
-/** The views of the launch's shared storages (empty where no two pointer arguments overlap). */
+/** The views of the launch's shared storages (empty where no two pointer arguments overlap): each one's storage and first element there. */
 export interface SharedViews {
-  views: Record<string, PointerView>;
+  views: Record<string, { storage: string; offset: number }>;
   storages: SharedStorage[];
+}
+
+/**
+ * How the launch is compiled (Specialization.views): an offset of 0 as the constant, any other as
+ * a scalar of the launch (known a multiple of 16 where it is), so launches whose views start at
+ * other elements alike (`x[i:]` in a loop) share one compile; and the scalars' values.
+ */
+export function viewSpecialization(shared: SharedViews): { views: Record<string, PointerView>; scalars: Record<string, number> } {
+  const views: Record<string, PointerView> = {};
+  const scalars: Record<string, number> = {};
+  for (const [param, { storage, offset }] of Object.entries(shared.views)) {
+    views[param] = { storage, offset: offset === 0 ? 0 : offset % DIVISIBILITY === 0 ? "scalar16" : "scalar" };
+    if (offset !== 0) scalars[viewOffsetScalar(param)] = offset;
+  }
+  return { views, scalars };
 }
 
 /** KL3930: pointer arguments sharing memory in a way one binding can't hold, where the kernel writes one of them. */
