@@ -92,12 +92,12 @@ test("one tensor as two pointers: two programs storing one element through the t
   }
 });
 
-test("one storage passed as two pointers is one memory on the GPU, as with --cpu and on CUDA: a load through one sees a store through the other (the same tensor, x[k:] and x for several k, column halves), atomics through both add up, in place works; an access before a view's first element is KL3101", async () => {
+test("one storage passed as two pointers is one memory on the GPU, as with --cpu and on CUDA: a load through one sees a store through the other (the same tensor, x[k:] and x for several k, column halves, int8, a tensor descriptor and a pointer), atomics through both add up, in place works; an access before a view's first element is KL3101", async () => {
   for (const cpu of [false, true]) {
     const { report, outcome } = await run(path.join(PY, "shared-views.py"), { bench: "off", cpu });
     assert.equal(outcome, "ok", report.traceback);
     const lines = report.stdout.split("\n").filter((l) => l && !l.startsWith("[kernel-lab]"));
-    const names = ["write then read", "write then read, the tensor", "atomics through both", "x[1:] and x", "x[2:] and x", "x[16:] and x", "x[17:] and x", "x[3:] and x", "column halves", "column halves, the matrix", "relu in place"];
+    const names = ["write then read", "write then read, the tensor", "atomics through both", "x[1:] and x", "x[2:] and x", "x[16:] and x", "x[17:] and x", "x[3:] and x", "column halves", "column halves, the matrix", "int8 x[1:] and x", "descriptor and pointer", "relu in place"];
     assert.deepEqual(lines.slice(0, names.length), names.map((n) => `${n} ok`), `cpu=${cpu}`);
     assert.match(lines[names.length], /shared-views\.py:\d+:28: KL3101: before_view: program \(0,0,0\), lane 0 loads b_ptr\[-4\] but b_ptr has 28 elements/, `cpu=${cpu}`);
     assert.ok(report.checks.length === names.length && report.checks.every((c) => c.passed), `cpu=${cpu}: ${JSON.stringify(report.checks)}`);

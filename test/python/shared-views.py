@@ -1,13 +1,15 @@
 """One storage passed as two pointers (the same tensor twice, or two views of it) is one memory, as
 on CUDA: a program storing through one pointer and then loading the element through the other
-reads what it stored, atomics through the two add up, views at an offset (x[1:] and x, two column
-halves) see each other's stores, and an in-place kernel works. Each line printed is checked against
-the value Triton gives; an access past a view's own elements is out of bounds even inside the storage."""
+reads what it stored, atomics through the two add up, views at an offset (x[k:] and x, two column
+halves, int8 elements) and a tensor descriptor with a pointer see each other's stores, and an
+in-place kernel works. Each line printed is checked against the value Triton gives; an access
+past a view's own elements is out of bounds even inside the storage."""
 
 import torch
 
 import triton
 import triton.language as tl
+from triton.tools.tensor_descriptor import TensorDescriptor
 
 
 @triton.jit
@@ -62,6 +64,26 @@ def double(x_ptr, n, BLOCK: tl.constexpr):
 
 
 @triton.jit
+def bytes_then_next(a_ptr, b_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    # int8 elements, 4 to a word on the GPU: a is x[1:] and b is x.
+    offs = tl.arange(0, BLOCK)
+    mask = offs < n
+    tl.store(a_ptr + offs, (offs % 100).to(tl.int8), mask=mask)
+    tl.debug_barrier()
+    tl.store(out_ptr + offs, tl.load(b_ptr + offs + 1, mask=mask).to(tl.int32), mask=mask)
+
+
+@triton.jit
+def descriptor_then_pointer(d, x_ptr, out_ptr, BLOCK: tl.constexpr):
+    # A TensorDescriptor of x and a pointer to x: a store through the one, a load through the other.
+    rows = tl.arange(0, BLOCK)[:, None]
+    cols = tl.arange(0, BLOCK)[None, :]
+    d.store([0, 0], (rows * 100 + cols).to(tl.float32))
+    tl.debug_barrier()
+    tl.store(out_ptr + rows * BLOCK + cols, tl.load(x_ptr + rows * BLOCK + cols))
+
+
+@triton.jit
 def before_view(a_ptr, b_ptr, BLOCK: tl.constexpr):
     # b is x[4:]: b - 4 + i is x[i], inside the storage but before b's own elements.
     offs = tl.arange(0, BLOCK)
@@ -112,6 +134,16 @@ right_then_whole[(6,)](m[:, 32:], m, halves, m.stride(0), HALF=32)
 expected = (100 * torch.arange(6, device="cuda")[:, None] + torch.arange(32, device="cuda")[None, :]).float()
 check("column halves", halves, expected)
 check("column halves, the matrix", m[:, 32:], expected)
+
+# Bytes, and a tensor descriptor with a pointer to the same tensor.
+bx = torch.zeros(65, dtype=torch.int8, device="cuda")
+bout = torch.full((64,), -7, dtype=torch.int32, device="cuda")
+bytes_then_next[(1,)](bx[1:], bx, bout, 64, BLOCK=64)
+check("int8 x[1:] and x", bout, torch.arange(64, device="cuda", dtype=torch.int32) % 100)
+dz = torch.zeros(16, 16, device="cuda")
+dout = torch.full((16, 16), -7.0, device="cuda")
+descriptor_then_pointer[(1,)](TensorDescriptor.from_tensor(dz, [16, 16]), dz, dout, BLOCK=16)
+check("descriptor and pointer", dout, (100 * torch.arange(16, device="cuda")[:, None] + torch.arange(16, device="cuda")[None, :]).float())
 
 # In place through two pointers.
 y = torch.randn(n, device="cuda")
