@@ -23,6 +23,7 @@ interface Generator {
   readonly instrumentation?: Instrumentation;
   reg(v: Value, j: number): string;
   elementIndex(type: ValueType, j: number): string;
+  layout(type: ValueType): { ept: number };
 }
 
 /** Words 0..7: the first out-of-bounds lane; 8..15: the first race between stores; 16..23: the first load of another program's store. */
@@ -74,21 +75,58 @@ export function accessedParam(type: Extract<ValueType, { kind: "pointer" }>): st
  * past one view is out of bounds even where the storage goes on.
  */
 export function boundsCheck(gen: Generator, id: number, ptr: Value, j: number): string {
+  return boundsCheckAt(gen, id, ptr, gen.reg(ptr, j), gen.elementIndex(ptr.type, j));
+}
+
+/** boundsCheck for the element at `index` (i32, WGSL) of the block's element `lane`. */
+function boundsCheckAt(gen: Generator, id: number, ptr: Value, pointer: string, lane: string): string {
   if (ptr.type.kind !== "pointer") return "";
   const view = ptr.type.view;
   const offset = view ? gen.ir.views?.[view]?.offset ?? 0 : 0;
-  const index = view && offset !== 0 ? `(${gen.reg(ptr, j)} - params.s_${viewOffsetScalar(view)})` : gen.reg(ptr, j);
+  const index = view && offset !== 0 ? `(${pointer} - params.s_${viewOffsetScalar(view)})` : pointer;
   const length = `params.s_kl_len_${accessedParam(ptr.type)}`;
-  return `if (kl_out_of_bounds(${index}, ${length})) { kl_note(${id}u, ${gen.elementIndex(ptr.type, j)}, ${index}, ${length}); } `;
+  return `if (kl_out_of_bounds(${index}, ${length})) { kl_note(${id}u, ${lane}, ${index}, ${length}); } `;
 }
 
-/** WGSL that records who stored register j of `ptr`, after the store, and notes a race with another program's store or load. */
-export function provenanceWrite(gen: Generator, id: number, ptr: Value, j: number): string {
+/**
+ * The checks of every register of one tl.load or tl.store (each active lane's bounds; a store's
+ * provenance and races, a load's note of its program): lines for the load to emit before its reads,
+ * the store after its writes. Each register's index and element go into an array and one loop checks them:
+ * written out per register, a 128×256 tile's store was 256 copies of the checks and their atomics
+ * (500 KB of WGSL), which lavapipe took about 11 minutes to compile (bench/NOTES.md §40).
+ */
+export function checkRegisters(gen: Generator, id: number, ptr: Value, mask: Value | undefined, kind: "load" | "store"): string[] {
+  if (ptr.type.kind !== "pointer") return [];
+  const checks = (index: string, lane: string) =>
+    boundsCheckAt(gen, id, ptr, index, lane) + (kind === "store" ? provenanceWrite(gen, id, ptr, index, lane).trimStart() : loadNote(gen, id, ptr, index, lane));
+  const ept = gen.layout(ptr.type).ept;
+  if (ept === 1) {
+    const check = checks(gen.reg(ptr, 0), gen.elementIndex(ptr.type, 0)).trimEnd();
+    return [mask ? `if (${gen.reg(mask, 0)}) { ${check} }` : check];
+  }
+  // A masked-off lane is no access: its element is noted as -1 and skipped.
+  const register = (j: number) => {
+    const lane = gen.elementIndex(ptr.type, j);
+    return `kl_regs[${j}] = vec2<i32>(${gen.reg(ptr, j)}, ${mask ? `select(-1i, ${lane}, ${gen.reg(mask, j)})` : lane});`;
+  };
+  return [
+    "{",
+    `  var kl_regs: array<vec2<i32>, ${ept}>;`,
+    ...Array.from({ length: ept }, (_, j) => `  ${register(j)}`),
+    `  for (var kl_j = 0; kl_j < ${ept}; kl_j++) {`,
+    "    let kl_r = kl_regs[kl_j];",
+    `    if (kl_r.y >= 0) { ${checks("kl_r.x", "kl_r.y").trimEnd()} }`,
+    "  }",
+    "}",
+  ];
+}
+
+/** WGSL that records who stored the element at `index` (block element `lane`), after the store, and notes a race with another program's store or load. */
+function provenanceWrite(gen: Generator, id: number, ptr: Value, index: string, lane: string): string {
   if (ptr.type.kind !== "pointer" || !gen.instrumentation) return "";
   const param = ptr.type.param;
-  const index = gen.reg(ptr, j);
   const shadow = `kl_prov_${param}`;
-  const site = `((${id}u << 16u) | u32(${gen.elementIndex(ptr.type, j)}))`;
+  const site = `((${id}u << 16u) | u32(${lane}))`;
   if (!gen.instrumentation.races.stores.has(param)) {
     return ` atomicStore(&${shadow}[2u * u32(${index})], linear + 1u); atomicStore(&${shadow}[2u * u32(${index}) + 1u], ${site});`;
   }
@@ -98,13 +136,12 @@ export function provenanceWrite(gen: Generator, id: number, ptr: Value, j: numbe
 }
 
 /** WGSL for an active lane of a load from a buffer the kernel also stores: note the program, check for another program's store. */
-export function loadNote(gen: Generator, id: number, ptr: Value, j: number): string {
+function loadNote(gen: Generator, id: number, ptr: Value, index: string, lane: string): string {
   if (ptr.type.kind !== "pointer" || !gen.instrumentation) return "";
   const reads = gen.instrumentation.reads[ptr.type.param];
   if (!reads) return "";
-  const index = gen.reg(ptr, j);
   const shadow = `kl_prov_${ptr.type.param}`;
-  const site = `((${id}u << 16u) | u32(${gen.elementIndex(ptr.type, j)}))`;
+  const site = `((${id}u << 16u) | u32(${lane}))`;
   return (
     `atomicMax(&${reads}[2u * u32(${index})], linear + 1u); atomicMax(&${reads}[2u * u32(${index}) + 1u], 0xffffffffu - linear); ` +
     `kl_check_store(atomicLoad(&${shadow}[2u * u32(${index})]), atomicLoad(&${shadow}[2u * u32(${index}) + 1u]), ${site}, u32(${index})); `

@@ -6,7 +6,7 @@ import { Codes } from "../diagnostics/codes";
 import type { Stmt, Value } from "../ir/ir";
 import type { WgslGenerator } from "./generator";
 import { valueName } from "./generator";
-import { accessedParam, boundsCheck, loadNote, provenanceWrite } from "./instrument";
+import { accessedParam, checkRegisters } from "./instrument";
 import { literal } from "./literals";
 import { atomicRead, atomicWrite } from "./atomics";
 import { inRunsOfFour, isWide, knownWhole, readsShifted, readsWide } from "./load-forms";
@@ -29,7 +29,6 @@ export function emitStore(gen: WgslGenerator, s: Extract<Stmt, { kind: "store" }
       : gen.atomicBuffers.has(param)
       ? atomicWrite(gen, param, gen.reg(ptr, j), gen.reg(value, j))
       : `${element(gen, param, gen.reg(ptr, j))} = ${gen.reg(value, j)};`;
-    if (access !== undefined) write = boundsCheck(gen, access, ptr, j) + write + provenanceWrite(gen, access, ptr, j);
     gen.emit(mask ? `if (${gen.reg(mask, j)}) { ${write} }` : write);
   };
   const writes = () => {
@@ -56,9 +55,14 @@ export function emitStore(gen: WgslGenerator, s: Extract<Stmt, { kind: "store" }
       gen.emit("}");
     }
   };
-  if (!owner) return writes();
+  // The instrumented variant's checks of every register, after the writes (instrument.ts).
+  const checkedWrites = () => {
+    writes();
+    if (access !== undefined) for (const line of checkRegisters(gen, access, ptr, mask, "store")) gen.emit(line);
+  };
+  if (!owner) return checkedWrites();
   gen.emit(`if (${owner}) {`);
-  gen.nested(writes);
+  gen.nested(checkedWrites);
   gen.emit("}");
 }
 
@@ -72,10 +76,6 @@ export function emitLoad(gen: WgslGenerator, v: Value & { op: "load" }): void {
   const scalarRead = (j: number, declare: boolean) => {
     const name = valueName(v, j);
     const read = isByteDtype(pointee) ? byteRead(gen, param, pointee, gen.reg(ptr, j)) : gen.atomicBuffers.has(param) ? atomicRead(gen, param, gen.reg(ptr, j)) : element(gen, param, gen.reg(ptr, j));
-    if (access !== undefined) {
-      const check = boundsCheck(gen, access, ptr, j) + loadNote(gen, access, ptr, j);
-      gen.emit(v.mask ? `if (${gen.reg(v.mask, j)}) { ${check}}` : check.trimEnd());
-    }
     if (!v.mask) {
       gen.emit(declare ? `let ${name} = ${read};` : `${name} = ${read};`);
       return;
@@ -86,6 +86,8 @@ export function emitLoad(gen: WgslGenerator, v: Value & { op: "load" }): void {
     else gen.emit(`${name} = ${other};`);
     gen.emit(`if (${gen.reg(v.mask, j)}) { ${name} = ${read}; }`);
   };
+  // The instrumented variant checks every register before the reads (instrument.ts); it reads them one by one.
+  if (access !== undefined) for (const line of checkRegisters(gen, access, ptr, v.mask, "load")) gen.emit(line);
   if (isByteDtype(pointee) && byteRuns(gen, ptr)) return byteRunLoad(gen, v, pointee, scalarRead);
   if (!readsWide(gen, v)) return gen.registers(v.type, (j) => scalarRead(j, true));
   const layout = gen.layout(v.type);

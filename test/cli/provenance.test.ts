@@ -128,3 +128,27 @@ test("an element updated by atomics says so, with the atomic's line", () => {
   assert.equal(r.code, 1);
   assert.match(r.stdout, /^  First mismatch: hist_ptr\[\d+\] = \d+, expected \d+ — updated by atomics at line 147 \(no single program wrote it\) \(1 element differs\)$/m);
 });
+
+// A big tile (64 × 64, 32 registers an invocation) has its accesses checked in a loop over the
+// registers (codegen/instrument.ts): each lane is still checked and named, in a middle program.
+test("a 64×64-tile dot: program (1,1,0)'s load of A and store of C past their ends are KL3101 at them; in bounds it matches (the GPU)", async () => {
+  const cases: [string, number, number, string, (lane: number) => number][] = [
+    ["dotLoadOutOfBounds", 184, 15, "loads a_ptr", (lane) => 150 * 40 + (64 + Math.floor(lane / 16)) * 40 + (lane % 16)],
+    ["dotStoreOutOfBounds", 192, 3, "stores c_ptr", (lane) => 150 * 150 + (64 + Math.floor(lane / 64)) * 150 + 64 + (lane % 64)],
+  ];
+  for (const [run, line, column, access, index] of cases) {
+    const { code, report } = await runJson(run, false);
+    assert.equal(code, 4, run);
+    assert.equal(report.diagnostics.length, 1, JSON.stringify(report.diagnostics));
+    const [d] = report.diagnostics;
+    assert.equal(d.code, "KL3101");
+    assert.deepEqual([d.line, d.column], [line, column]);
+    const found = new RegExp(`^Run '${run}': dot_oob_kernel: program \\(1,1,0\\), lane (\\d+) ${access}\\[(\\d+)\\] but ${access.split(" ")[1]} has (\\d+) elements`).exec(d.message);
+    assert.ok(found, d.message);
+    assert.equal(Number(found[2]), index(Number(found[1])), d.message);
+    assert.equal(Number(found[3]), access.endsWith("a_ptr") ? 150 * 40 : 150 * 150);
+  }
+  const { code, report } = await runJson("dotInBounds", false);
+  assert.equal(code, 0, JSON.stringify(report.diagnostics));
+  assert.equal(report.runs[0].correct, true);
+});
