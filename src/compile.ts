@@ -119,7 +119,8 @@ export function specializationFor(kernel: KernelSource, scalars: Readonly<Record
 
 /** A key for a specialisation: "" for none. */
 export function specializationKey(s: Specialization): string {
-  return `${s.ones?.length ? `:ones=${s.ones.join(",")}` : ""}${s.divisible?.length ? `:div16=${s.divisible.join(",")}` : ""}`;
+  const views = Object.entries(s.views ?? {}).map(([param, v]) => `${param}@${v.storage}+${v.offset}`);
+  return `${s.ones?.length ? `:ones=${s.ones.join(",")}` : ""}${s.divisible?.length ? `:div16=${s.divisible.join(",")}` : ""}${views.length ? `:views=${views.join(",")}` : ""}`;
 }
 
 /**

@@ -12,7 +12,7 @@
 // binding may be read as array<vec4<T>> (`vectorWidth` 4) whatever the element count.
 
 import type { Span } from "../diagnostics/diagnostic";
-import type { ByteDtype, NumDtype } from "../ir/ir";
+import type { ByteDtype, NumDtype, PointerView } from "../ir/ir";
 import type { DebugSite } from "../ir/debug";
 
 /** An element dtype as a buffer holds it. */
@@ -98,8 +98,13 @@ export interface InstrumentAbi {
   reads: Record<string, string>;
   /** Pointer parameter → the scalar holding its element count. */
   lengths: Record<string, string>;
-  /** Every tl.load / tl.store / tl.atomic* emitted, by access id. */
+  /** Every tl.load / tl.store / tl.atomic* emitted, by access id; `param`: the pointer parameter it went through (a view's, where its storage is shared). */
   accesses: { id: number; kind: MemoryAccessKind; param: string; span: Span }[];
+  /**
+   * Pointer parameters compiled as views of a shared storage (KernelIR.views): `provenance`,
+   * `reads` and the indices in kl_debug are the storage's, `lengths` and `accesses` the views'.
+   */
+  views?: Readonly<Record<string, PointerView>>;
 }
 
 /**

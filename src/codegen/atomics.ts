@@ -13,7 +13,7 @@ import type { AtomicFn, Value } from "../ir/ir";
 import { oldValuesArray } from "./atomic-old-values";
 import type { WgslGenerator } from "./generator";
 import { valueName } from "./generator";
-import { boundsCheck } from "./instrument";
+import { accessedParam, boundsCheck } from "./instrument";
 import { literal } from "./literals";
 
 /** The WGSL builtin of each function (cas and f32 add are loops around atomicCompareExchangeWeak). */
@@ -47,7 +47,7 @@ export function emitAtomic(gen: WgslGenerator, v: Value & { op: "atomic" }): voi
   const t = gen.typeOf(v.type);
   const layout = gen.layout(v.type);
   const zero = literal(0, gen.dtype(v.type));
-  const access = gen.instrumentation?.access("atomic", param, v.span);
+  const access = gen.instrumentation?.access("atomic", accessedParam(ptr.type), v.span);
   const update = (j: number, old: string) => {
     const lane = () => {
       if (access !== undefined) gen.emit(boundsCheck(gen, access, ptr, j).trimEnd());

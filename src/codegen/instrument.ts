@@ -11,7 +11,7 @@
 // The layout of the buffers is in abi.ts (InstrumentAbi); memory.ts and atomics.ts call the hooks below.
 
 import type { Span } from "../diagnostics/diagnostic";
-import type { KernelIR, Value, ValueType } from "../ir/ir";
+import { viewOffsetScalar, type KernelIR, type PointerView, type Value, type ValueType } from "../ir/ir";
 import { raceChecked, type RaceChecked } from "../ir/race-checked";
 import type { InstrumentAbi, MemoryAccessKind, StorageBinding, UniformScalar } from "./abi";
 
@@ -36,16 +36,21 @@ export class Instrumentation {
   /** Loaded and stored buffers → their `kl_reads_<param>` (2 words per element: the highest program linear id + 1 that loaded it, and 0xffffffff − the lowest). */
   readonly reads: Record<string, string> = {};
   races: RaceChecked = { stores: new Set(), loads: new Set() };
+  views?: Readonly<Record<string, PointerView>>;
 
   /** Adds a u32 element count per pointer parameter after the scalars; returns the uniform words. */
   bindLengths(gen: Generator): number {
     let word = 4 + gen.scalars.length;
-    for (const name of gen.buffers.keys()) {
+    // A storage shared by views (KernelIR.views) is checked per view: each access against the elements of the pointer it went through.
+    const views = Object.entries(gen.ir.views ?? {});
+    const checked = [...[...gen.buffers.keys()].filter((name) => !views.some(([, v]) => v.storage === name)), ...views.map(([name]) => name)];
+    for (const name of checked) {
       const scalar = `kl_len_${name}`;
       gen.scalars.push({ name: scalar, dtype: "u32", word: word++ });
       this.lengths[name] = scalar;
     }
     for (const name of gen.ir.writtenParams) this.provenance[name] = `kl_prov_${name}`;
+    if (gen.ir.views) this.views = gen.ir.views;
     this.races = raceChecked(gen.ir);
     for (const name of this.races.loads) this.reads[name] = `kl_reads_${name}`;
     return Math.ceil(word / 4) * 4;
@@ -58,11 +63,22 @@ export class Instrumentation {
   }
 }
 
-/** WGSL that checks register j of `ptr` (when its lane is active) before the access itself. */
+/** The pointer parameter an access goes through, as the user wrote it: the view (ValueType's `view`) where its storage is shared. */
+export function accessedParam(type: Extract<ValueType, { kind: "pointer" }>): string {
+  return type.view ?? type.param;
+}
+
+/**
+ * WGSL that checks register j of `ptr` (when its lane is active) before the access itself: a
+ * view's index against its own elements (from its offset in the shared storage), so an access
+ * past one view is out of bounds even where the storage goes on.
+ */
 export function boundsCheck(gen: Generator, id: number, ptr: Value, j: number): string {
   if (ptr.type.kind !== "pointer") return "";
-  const index = gen.reg(ptr, j);
-  const length = `params.s_kl_len_${ptr.type.param}`;
+  const view = ptr.type.view;
+  const offset = view ? gen.ir.views?.[view]?.offset ?? 0 : 0;
+  const index = view && offset !== 0 ? `(${gen.reg(ptr, j)} - params.s_${viewOffsetScalar(view)})` : gen.reg(ptr, j);
+  const length = `params.s_kl_len_${accessedParam(ptr.type)}`;
   return `if (kl_out_of_bounds(${index}, ${length})) { kl_note(${id}u, ${gen.elementIndex(ptr.type, j)}, ${index}, ${length}); } `;
 }
 
@@ -157,5 +173,5 @@ export function instrumentPrologue(bindings: readonly StorageBinding[]): string[
 export const INSTRUMENT_EPILOGUE = ["  if (kl_bad) { kl_report(vec3<u32>(u32(pid_x), u32(pid_y), u32(pid_z))); }"];
 
 export function instrumentAbi(state: Instrumentation): InstrumentAbi {
-  return { debugBuffer: "kl_debug", debugWords: DEBUG_WORDS, provenance: state.provenance, reads: state.reads, lengths: state.lengths, accesses: state.accesses };
+  return { debugBuffer: "kl_debug", debugWords: DEBUG_WORDS, provenance: state.provenance, reads: state.reads, lengths: state.lengths, accesses: state.accesses, ...(state.views ? { views: state.views } : {}) };
 }

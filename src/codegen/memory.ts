@@ -6,7 +6,7 @@ import { Codes } from "../diagnostics/codes";
 import type { Stmt, Value } from "../ir/ir";
 import type { WgslGenerator } from "./generator";
 import { valueName } from "./generator";
-import { boundsCheck, loadNote, provenanceWrite } from "./instrument";
+import { accessedParam, boundsCheck, loadNote, provenanceWrite } from "./instrument";
 import { literal } from "./literals";
 import { atomicRead, atomicWrite } from "./atomics";
 import { inRunsOfFour, isWide, knownWhole, readsShifted, readsWide } from "./load-forms";
@@ -22,7 +22,7 @@ export function emitStore(gen: WgslGenerator, s: Extract<Stmt, { kind: "store" }
   const layout = gen.layout(ptr.type);
   // A replicated or row-slice block is held by several invocations: only the first copy writes.
   const owner = gen.ownerCondition(ptr.type);
-  const access = gen.instrumentation?.access("store", param, s.span);
+  const access = gen.instrumentation?.access("store", accessedParam(ptr.type), s.span);
   const scalarWrite = (j: number) => {
     let write = isByteDtype(pointee)
       ? byteWrite(param, pointee, gen.reg(ptr, j), gen.reg(value, j))
@@ -68,7 +68,7 @@ export function emitLoad(gen: WgslGenerator, v: Value & { op: "load" }): void {
   const param = ptr.type.param;
   const pointee = ptr.type.pointee;
   const t = gen.typeOf(v.type);
-  const access = gen.instrumentation?.access("load", param, v.span);
+  const access = gen.instrumentation?.access("load", accessedParam(ptr.type), v.span);
   const scalarRead = (j: number, declare: boolean) => {
     const name = valueName(v, j);
     const read = isByteDtype(pointee) ? byteRead(gen, param, pointee, gen.reg(ptr, j)) : gen.atomicBuffers.has(param) ? atomicRead(gen, param, gen.reg(ptr, j)) : element(gen, param, gen.reg(ptr, j));

@@ -12,6 +12,7 @@
 //   KL3120–3139  PYTHON_CODES       running a Python file: the script and its launches
 //   KL3140–3199  CPU_RUN_CODES
 //   KL3900       RUN_CODES          a run that timed out
+//   KL3930–3939  RUN_CODES          a Python launch's pointer arguments that share memory
 //   KL4000–4009  GPU_CODES          the GPU runtime (Dawn / WebGPU)
 //   KL4010–4019  PYTHON_CODES       the embedded Python (Pyodide)
 //   KL4020–4999  GPU_CODES
@@ -148,6 +149,7 @@ export const RUN_CODES = {
   badShapes: { code: "KL3032", meaning: "`shapes(...)` threw, or gave an output a shape that is not [rows, cols] of its length." },
   constexprsThrew: { code: "KL3040", meaning: "`constexprs` given as a function of the size (a run's or a launch's) threw for a size." },
   timeout: { code: "KL3900", meaning: "A launch or readback did not finish within the time limit." },
+  sharedMemoryDtypes: { code: "KL3930", meaning: "A launch on the GPU whose kernel stores through a pointer argument that shares memory with another one of a different dtype (or not a whole number of elements apart): Kernel Lab binds memory two pointers share as one array of one dtype, so it refuses the launch rather than run it on separate copies; the message says what to pass instead. Same-dtype views of one storage run as on CUDA." },
 } as const satisfies Table;
 
 /** What a run finds while the kernel runs, where the GPU would go on silently (interpreter, instrumented launch). */

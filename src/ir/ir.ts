@@ -37,7 +37,11 @@ export type Shape = readonly number[];
  */
 export type ValueType =
   | { kind: "data"; dtype: Dtype; shape: Shape }
-  | { kind: "pointer"; pointee: PointeeDtype; param: string; shape: Shape };
+  /**
+   * `view`: in a launch specialised for pointer arguments sharing memory (KernelIR.views), the
+   * pointer parameter this pointer came from; `param` is then their shared storage's binding.
+   */
+  | { kind: "pointer"; pointee: PointeeDtype; param: string; shape: Shape; view?: string };
 
 export type UnaryFn = "neg" | "not" | "bitnot";
 export type ArithFn = "add" | "sub" | "mul" | "div" | "mod";
@@ -228,6 +232,27 @@ export interface KernelIR {
   writtenParams: ReadonlySet<string>;
   /** The user's names of values (parameters, consts), for the debugger; `let` variables carry their own. */
   valueNames?: readonly ValueName[];
+  /**
+   * Pointer parameters compiled as views of one storage (Specialization.views): each is its
+   * storage's binding (a pointer parameter of `params` in their place) plus an element offset.
+   */
+  views?: Readonly<Record<string, PointerView>>;
+}
+
+/**
+ * A pointer parameter as a view of a storage other parameters share: its element i is element
+ * `offset + i` of `storage`. The offset is 0 or the launch's i32 scalar `viewOffsetScalar(param)`
+ * ("scalar16": known a non-negative multiple of 16, as Specialization.divisible), so one compile
+ * serves every launch whose views start alike.
+ */
+export interface PointerView {
+  storage: string;
+  offset: 0 | "scalar" | "scalar16";
+}
+
+/** The uniform scalar that holds a view's offset in its storage (PointerView), set by the launch. */
+export function viewOffsetScalar(param: string): string {
+  return `kl_offset_${param}`;
 }
 
 /** `name` (written at `span`) stands for the value of id `value` from there on, in its scope. */

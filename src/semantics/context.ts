@@ -4,7 +4,7 @@
 
 import type ts from "typescript";
 import { DiagnosticLog, type Span } from "../diagnostics/diagnostic";
-import type { Stmt, Value, ValueName, Variable } from "../ir/ir";
+import type { PointerView, Stmt, Value, ValueName, Variable } from "../ir/ir";
 import type { Target } from "../ir/target";
 import type { KernelSource } from "../syntax/parse";
 import { spanOf } from "../syntax/parse";
@@ -76,6 +76,14 @@ export interface Skipped {
 export interface Specialization {
   ones?: readonly string[];
   divisible?: readonly string[];
+  /**
+   * Pointer arguments of the launch that share memory (one tensor passed as two, or two views of
+   * one storage): each pointer parameter named here is compiled as a view of its storage, a
+   * binding of its own in their place (KernelIR.views), so a store through one is seen by a load
+   * through the other in the same launch, as on CUDA (WebGPU forbids binding one buffer twice
+   * where one binding is written).
+   */
+  views?: Readonly<Record<string, PointerView>>;
 }
 
 /** What a `divisible` parameter is known to be a multiple of (Triton's `tt.divisibility`). */

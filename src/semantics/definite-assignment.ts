@@ -84,7 +84,7 @@ function zeroOf(ctx: LoweringContext, type: ValueType, span: Span): Value {
   const scalar =
     type.kind === "data"
       ? ctx.b.constant(0, type.dtype, span)
-      : ctx.b.emit({ op: "param", name: type.param }, { kind: "pointer", pointee: type.pointee, param: type.param, shape: [] }, span);
+      : ctx.b.emit({ op: "param", name: type.param }, { ...type, shape: [] }, span);
   return ctx.values.toShape(scalar, type.shape, span)!;
 }
 

@@ -7,7 +7,7 @@
 import ts from "typescript";
 import type { Diagnostic } from "../diagnostics/diagnostic";
 import { Codes } from "../diagnostics/codes";
-import type { KernelIR, NumDtype, Param, Value, ValueType } from "../ir/ir";
+import { viewOffsetScalar, type KernelIR, type NumDtype, type Param, type PointerView, type Value, type ValueType } from "../ir/ir";
 import { F16_MISSING, type Target } from "../ir/target";
 import type { KernelSource } from "../syntax/parse";
 import { data } from "./builder";
@@ -63,11 +63,12 @@ function lower(ctx: LoweringContext, constexprs: Readonly<Record<string, number>
     ir: {
       name: kernel.name,
       span: kernel.span,
-      params: kernel.params,
+      params: ctx.specialization.views ? withStorages(kernel.params, ctx.specialization.views) : kernel.params,
       constexprs: used,
       body: ctx.b.statements,
       writtenParams: ctx.written,
       valueNames: ctx.valueNames,
+      ...(ctx.specialization.views ? { views: ctx.specialization.views } : {}),
     },
     diagnostics: ctx.log.diagnostics,
     seen: ctx.seen,
@@ -98,6 +99,15 @@ function bindParam(ctx: LoweringContext, p: Param, constexprs: Readonly<Record<s
     if (p.dtype === "f16" && !ctx.target.shaderF16) {
       ctx.log.error(Codes.dtypeUnavailable, at, `Ptr<f16> needs the adapter feature 'shader-f16', ${F16_MISSING}, or use Ptr<f32>`);
     }
+    const view = ctx.specialization.views?.[p.name];
+    if (view) {
+      // A view of a storage other pointer arguments share: its binding, from the view's first element on.
+      const type: ValueType = { kind: "pointer", pointee: p.dtype, param: view.storage, shape: [], view: p.name };
+      const start = ctx.b.emit({ op: "param", name: view.storage }, type, at);
+      if (view.offset === 0) return bindValue(start);
+      const offset = ctx.b.emit({ op: "param", name: viewOffsetScalar(p.name), ...(view.offset === "scalar16" ? { divisor: DIVISIBILITY } : {}) }, data("i32", []), at);
+      return bindValue(ctx.b.emit({ op: "ptrAdd", ptr: start, offset }, type, at));
+    }
     const type: ValueType = { kind: "pointer", pointee: p.dtype, param: p.name, shape: [] };
     bindValue(ctx.b.emit({ op: "param", name: p.name }, type, at));
   } else if ((p.dtype === "i32" || p.dtype === "u32") && ctx.specialization.ones?.includes(p.name)) {
@@ -106,6 +116,22 @@ function bindParam(ctx: LoweringContext, p: Param, constexprs: Readonly<Record<s
     const divisor = (p.dtype === "i32" || p.dtype === "u32") && ctx.specialization.divisible?.includes(p.name) ? DIVISIBILITY : undefined;
     bindValue(ctx.b.emit({ op: "param", name: p.name, ...(divisor ? { divisor } : {}) }, data(p.dtype as NumDtype, []), at));
   }
+}
+
+/**
+ * The parameters with the views of each shared storage replaced by one pointer parameter, the
+ * storage's binding, where the first of them was; the views' offsets that aren't 0 are i32 scalars after them.
+ */
+function withStorages(params: readonly Param[], views: Readonly<Record<string, PointerView>>): Param[] {
+  const result: Param[] = [];
+  const offsets: Param[] = [];
+  for (const p of params) {
+    const view = p.kind === "pointer" ? views[p.name] : undefined;
+    if (!view) result.push(p);
+    else if (!result.some((q) => q.name === view.storage)) result.push({ ...p, name: view.storage });
+    if (view && view.offset !== 0) offsets.push({ name: viewOffsetScalar(p.name), kind: "scalar", dtype: "i32", span: p.span });
+  }
+  return [...result, ...offsets];
 }
 
 /** A device function with generic parameters is only ever inlined; launching it needs their types. */

@@ -3,7 +3,8 @@ the script with NotImplementedError naming it and pointing to the README's list 
 wrong answer), and is an AttributeError too, so a library's `hasattr` probe sees it missing as on a
 torch without it. A private name is a plain AttributeError. An import of a torch submodule it lacks
 raises the same error, also a ModuleNotFoundError; other modules' imports are left to Python.
-importlib.util.find_spec of such a submodule is None, as of a module that isn't installed."""
+importlib.util.find_spec of such a submodule is None, as of a module that isn't installed. A keyword
+argument a function doesn't take is refused (NotImplementedError and TypeError), never dropped."""
 
 import torch
 import torch.nn.functional as F
@@ -91,4 +92,37 @@ except ModuleNotFoundError as e:
     assert str(e).startswith("torch.nn.modules is not in Kernel Lab's torch"), e
 else:
     raise AssertionError("find_spec below an absent module returned")
+
+# A keyword argument a function doesn't take is refused, never dropped: `x.sum(dims=1)` summed
+# everything, `torch.zeros(3, dtpye=torch.int32)` made float32, without a word. The error is a
+# NotImplementedError (torch may have it) and a TypeError (it may be misspelt), naming the keyword.
+keywords = [
+    ("torch.Tensor.sum", "dims", lambda: x.sum(dims=1)),
+    ("torch.Tensor.mean", "keep_dim", lambda: x.mean(1, keep_dim=True)),
+    ("torch.Tensor.sum", "foo", lambda: torch.sum(x, dim=0, foo=1)),
+    ("torch.zeros", "dtpye", lambda: torch.zeros(3, dtpye=torch.int32)),
+    ("torch.full", "layout", lambda: torch.full((2,), 1.0, layout=None)),
+    ("torch.empty_like", "devise", lambda: torch.empty_like(x, devise="cuda")),
+    ("torch.randn_like", "generator", lambda: torch.randn_like(x, generator=None)),
+    ("torch.arange", "dtyp", lambda: torch.arange(5, dtyp=torch.float32)),
+    ("torch.tensor", "pinned", lambda: torch.tensor([1.0], pinned=True)),
+    ("torch.Tensor.to", "memory_format", lambda: x.to(torch.float16, memory_format=None)),
+    ("torch.nn.functional.softmax", "dims", lambda: F.softmax(x, dims=0)),
+]
+for name, key, use in keywords:
+    try:
+        use()
+    except NotImplementedError as e:
+        assert isinstance(e, TypeError), name
+        assert str(e).startswith(f"{name}() got the keyword argument {key!r}, which Kernel Lab's {name} doesn't take"), str(e)
+    else:
+        raise AssertionError(f"{name}({key}=…) was accepted")
+# The keywords they do take, torch's alias `axis=` and the ones that change nothing here.
+assert x.sum(axis=0).shape == (5,) and x.mean(dim=1, keepdim=True).shape == (7, 1)
+assert torch.empty(2, pin_memory=True).shape == (2,) and torch.zeros_like(x, requires_grad=True).requires_grad
+assert torch.full_like(x, 2.0, requires_grad=True).requires_grad and torch.randint(0, 5, (3,), generator=None).shape == (3,)
+assert x.to(torch.float16, non_blocking=True).dtype == torch.float16 and x.to(dtype=torch.float16).dtype == torch.float16
+copied = x.to(x.dtype, copy=True)
+assert copied is not x and copied.tolist() == x.tolist() and x.to(x.dtype) is x
+assert F.softmax(x, axis=0).sum(dim=0).tolist() == torch.softmax(x, dim=0).sum(dim=0).tolist()
 print("outside the subset: NotImplementedError, named")

@@ -45,6 +45,7 @@ print(json.dumps({
     "torch dtypes": dtypes,
     "torch.Tensor": tensor,
     "torch.Tensor operators": operators,
+    "torch.nn": public(torch.nn, ("not_implemented",)),
     "torch.nn.functional": public(torch.nn.functional, ("attach", "refuse_grad", "not_implemented")),
     "torch.testing": public(torch.testing, ("Tensor", "to_js")),
     "torch.cuda": public(torch.cuda),

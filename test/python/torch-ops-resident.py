@@ -1,6 +1,6 @@
 # torch's ops on GPU tensors run on the GPU and leave their results there: this whole script
 # copies one tensor up once and brings back only the two scalars it prints
-# (test/cli/python-run.test.ts counts the report's gpuCopies).
+# (test/cli/python-torch-subset.test.ts counts the report's gpuCopies).
 import torch
 import triton
 

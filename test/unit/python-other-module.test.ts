@@ -4,7 +4,7 @@
 // helpers, and through relative imports inside a package; a mistake inside the helper is reported at
 // the helper's file, line and column, the kernel's call as its related location.
 // Without the module (`check` alone, a C extension) the call is KL1150. The runs on the GPU and
-// the interpreter are test/cli/python-run.test.ts's (test/python/xmod-kernels.py).
+// the interpreter are test/cli/python-modules.test.ts's (test/python/xmod-kernels.py).
 
 import { test } from "node:test";
 import assert from "node:assert/strict";

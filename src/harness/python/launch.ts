@@ -11,10 +11,12 @@ import { specializationFor, specializationKey, type CompiledKernel, type Launcha
 import { formatDiagnostic, locate, LineMap, type LocatedDiagnostic } from "../../diagnostics/position";
 import type { Span } from "../../diagnostics/diagnostic";
 import { InterpreterError } from "../../interpreter/interpret";
-import type { PointeeDtype } from "../../ir/ir";
+import type { PointeeDtype, PointerView } from "../../ir/ir";
 import { assertNever } from "../../ir/never";
 import { checkGrid, type Gpu, type StorageArray } from "../../runtime";
 import type { InPlaceLaunch } from "../run/executor";
+import { SharedViewsRefused } from "../run/shared-views";
+import { RunCodes } from "../codes";
 import type { Lines } from "../debug/races";
 import { ownKernels, type OwnModule } from "./own-kernels";
 import type { Device } from "../run/open-device";
@@ -170,8 +172,8 @@ export class Launcher {
     }
     const started = performance.now();
     try {
-      const variant = (which: "specialised" | "instrumented") => {
-        const compiled = this.compile(source, request.kernel, bound, which, request.codegen);
+      const variant = (which: "specialised" | "instrumented", views?: Readonly<Record<string, PointerView>>) => {
+        const compiled = this.compile(source, request.kernel, bound, which, request.codegen, views);
         return typeof compiled === "string" ? undefined : compiled.kernel;
       };
       const launched = await this.device.executor.launchInPlace({ program: program.kernel, variant, grid, scalars: bound.scalars, arrays: arraysOf(bound), lines: pythonLines(source.lines, program) }, this.resident);
@@ -179,6 +181,7 @@ export class Launcher {
       if (!torchOp(request)) this.list(request, grid, program.kernel, performance.now() - started);
       return { kind: "ok", value: { prints: launched.prints, written: launched.written.map((name) => bound.tensors.get(name)!.python) } };
     } catch (err) {
+      if (err instanceof SharedViewsRefused) return { kind: "error", error: "runtime", message: `${this.file}:${request.callLine}: ${RunCodes.sharedMemoryDtypes}: ${err.message}` };
       if (err instanceof InterpreterError) {
         // Inside another module's @triton.jit function: at its own line, with the kernel's call that leads there.
         const call = source.lines.at(callThatRan(program, err.span).start);
@@ -229,10 +232,12 @@ export class Launcher {
    * The program for a launch: "plain" as compiled for its types and constexprs, "specialised" for
    * its scalars too (unit strides, multiples of 16: compile.ts specializationFor), "instrumented"
    * the bounds-checked variant, specialised likewise; `codegen`: the knobs @triton.autotune picked
-   * with --tune-codegen (none: the defaults). A string: the compile errors, formatted (each
+   * with --tune-codegen (none: the defaults); `views`: pointer arguments sharing memory, compiled
+   * as views of one binding (Specialization.views; keyed as the other specialisations are, so a
+   * launch of distinct tensors compiles as before). A string: the compile errors, formatted (each
    * diagnostic also goes into the report once).
    */
-  private compile(source: KernelFile, kernel: string, bound: BoundArgs, variant: "plain" | "specialised" | "instrumented", codegen?: KnobSetting): Program | string {
+  private compile(source: KernelFile, kernel: string, bound: BoundArgs, variant: "plain" | "specialised" | "instrumented", codegen?: KnobSetting, views?: Readonly<Record<string, PointerView>>): Program | string {
     const plainKey = `${source.file}:${kernel}:${JSON.stringify(bound.types)}:${JSON.stringify(bound.constexprs)}${knobsKey(codegen)}`;
     const options: CodegenOptions = { ...this.tuning.codegen, ...codegen };
     const programs = this.programsOf(source);
@@ -248,7 +253,7 @@ export class Launcher {
       programs.set(plainKey, plain);
     }
     if (typeof plain === "string" || variant === "plain" || !plain.source) return plain;
-    const specialization = specializationFor(plain.source, bound.scalars);
+    const specialization = { ...specializationFor(plain.source, bound.scalars), ...(views ? { views } : {}) };
     const which = specializationKey(specialization);
     if (variant === "specialised" && !which) return plain;
     const key = `${plainKey}:${variant}${which}`;

@@ -8,6 +8,7 @@
 import type { CompiledKernel, LaunchableKernel } from "../../compile";
 import type { Diagnostic } from "../../diagnostics/diagnostic";
 import type { Gpu, StorageArray } from "../../runtime";
+import type { PointerView } from "../../ir/ir";
 import type { LineMap } from "../../diagnostics/position";
 import type { StoreProvenance } from "../debug/provenance";
 import type { PrintedLines } from "../debug/prints";
@@ -98,8 +99,12 @@ export interface CheckedInPlaceLaunch extends InPlaceArgs {
   unchecked?: false;
   /** The program as compiled for the launch's types. */
   program: CompiledKernel;
-  /** Its variants, compiled when the executor asks: for the launch's scalars (compile.ts specializationFor), bounds-checked; undefined where none compiles. */
-  variant: (which: "specialised" | "instrumented") => CompiledKernel | undefined;
+  /**
+   * Its variants, compiled when the executor asks: for the launch's scalars (compile.ts
+   * specializationFor), bounds-checked; with `views`, its pointer arguments that share memory
+   * compiled as views of one binding (Specialization.views); undefined where none compiles.
+   */
+  variant: (which: "specialised" | "instrumented", views?: Readonly<Record<string, PointerView>>) => CompiledKernel | undefined;
   /** The kernel's source lines, for the lines a race's message names (KL3104). */
   lines?: Lines;
 }

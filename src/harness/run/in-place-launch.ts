@@ -6,13 +6,16 @@
 // compiled. Otherwise the instrumented variant runs where the device
 // can bind its extra buffers (every program's accesses bounds-checked: KL3101 at the access; it
 // needs only the arrays' lengths), else the corner programs are interpreted first (on the CPU
-// copies, brought up to date) and the plain launch runs; prints are read back. One storage passed
-// as two arguments (Liger passes dScale again as the dShift it doesn't use) is two copies: each
-// brings back only the bytes the kernel changed, so neither copy's old elements undo the other's;
-// two programs storing one element through the two copies are a race all the same (aliased-races.ts).
+// copies, brought up to date) and the plain launch runs; prints are read back. Pointer arguments
+// sharing memory (one tensor passed twice, Liger's dScale again as dShift; views of one storage)
+// are one buffer, each pointer compiled as a view of it (shared-views.ts), so a store through one
+// is seen through the other as on CUDA, and two programs storing one element through the two are
+// a race the instrumented variant finds as through one pointer (KL3104). Kernel Lab's own kernels
+// (compiled once, without that specialisation) get a copy per argument, each bringing back only
+// the bytes the kernel changed through it.
 
-import { checkAliasedStores } from "./aliased-races";
 import { checkCornersOnCpu } from "./corners";
+import { sharedViews, viewSpecialization, type SharedViews } from "./shared-views";
 import { fitsDevice, instrumentedLaunch, type RaceExplainer } from "./instrumented-launch";
 import { raceError } from "../debug/races";
 import { gpuPrintBuffer, readGpuPrints } from "../debug/prints";
@@ -24,30 +27,42 @@ export async function launchInPlaceOnGpu(gpu: Gpu, request: InPlaceLaunch, kept:
   const { program, grid } = request;
   const { copies } = kept;
   const made: GPUBuffer[] = [];
-  const shared = sharingMemory(request.arrays);
+  const dtypes = new Map<string, PointeeDtype>();
+  for (const p of program.params) if (p.kind === "pointer") dtypes.set(p.name, p.dtype);
+  const stored = new Set(program.abi.buffers.filter((b) => b.access === "read_write").map((b) => b.name));
+  const views: SharedViews = request.unchecked ? { views: {}, storages: [] } : sharedViews(program.name, request.arrays, dtypes, stored);
+  const inStorage = new Set(views.storages.flatMap((s) => s.members));
+  const shared = sharingMemory(request.arrays, inStorage);
   const before = new Map<string, StorageArray>();
   try {
     const set: LaunchArgs = { buffers: {}, scalars: { ...request.scalars } };
     const hostArgs: Record<string, StorageArray | number> = { ...request.scalars };
-    const dtypes = new Map<string, PointeeDtype>();
-    for (const p of program.params) if (p.kind === "pointer") dtypes.set(p.name, p.dtype);
+    const upload = async (name: string, data: StorageArray) => {
+      const uploaded = data.slice() as StorageArray;
+      if (shared.has(name)) before.set(name, uploaded);
+      const buffer = await createStorageBuffer(gpu, uploaded, `${program.name}.${name}`);
+      copies.toGpu++;
+      copies.toGpuBytes += data.byteLength;
+      made.push(buffer);
+      set.buffers[name] = buffer;
+    };
+    for (const storage of views.storages) await upload(storage.name, storage.data);
     for (const [name, array] of request.arrays) {
       const label = `${program.name}.${name}`;
       hostArgs[name] = array.data;
+      if (inStorage.has(name)) continue;
       if (array.kept) {
         set.buffers[name] = await kept.bind(gpu, array.kept.storage, array.data, array.kept.upload, label);
         continue;
       }
-      const uploaded = array.data.slice() as StorageArray;
-      if (shared.has(name)) before.set(name, uploaded);
-      const buffer = await createStorageBuffer(gpu, uploaded, label);
-      copies.toGpu++;
-      copies.toGpuBytes += array.data.byteLength;
-      made.push(buffer);
-      set.buffers[name] = buffer;
+      await upload(name, array.data);
     }
-    const instrumented = request.unchecked ? undefined : request.variant("instrumented");
-    const plain = request.unchecked ? program : request.variant("specialised") ?? request.program;
+    const specialised = views.storages.length > 0 ? viewSpecialization(views) : undefined;
+    Object.assign(set.scalars, specialised?.scalars);
+    const bound = specialised?.views;
+    const instrumented = request.unchecked ? undefined : request.variant("instrumented", bound);
+    const plain = request.unchecked ? program : request.variant("specialised", bound) ?? (bound ? undefined : request.program);
+    if (!plain) throw new Error(`${program.name}: Kernel Lab could not compile the launch with its pointers that share memory as one buffer. This is a bug in Kernel Lab; please report it with this kernel`);
     const checked = instrumented && fitsDevice(gpu, instrumented) ? instrumented : undefined;
     const shown = checked ?? plain;
     set.debug = gpuPrintBuffer(gpu, shown.abi.debug, program.name, made);
@@ -55,8 +70,9 @@ export async function launchInPlaceOnGpu(gpu: Gpu, request: InPlaceLaunch, kept:
       const lines = request.unchecked ? undefined : request.lines;
       // A race in --cpu's words, its lines the script's (no values: the GPU keeps none); a Python launch reports no KL3105 warnings yet.
       const explain: RaceExplainer = { race: (race) => { throw raceError(program.name, race, lines); }, hazard: () => [] };
-      const { provenance } = await instrumentedLaunch(gpu, checked, grid, set, hostArgs as never, made, explain);
-      await checkAliasedStores(checked, grid, [...request.arrays].map(([name, a]) => [name, a.data] as const), provenance, lines);
+      // A shared storage's shadow buffers are as long as the storage (the views' lengths are their own).
+      const withStorages = { ...hostArgs, ...Object.fromEntries(views.storages.map((s) => [s.name, s.data])) };
+      await instrumentedLaunch(gpu, checked, grid, set, withStorages as never, made, explain);
     } else if (request.unchecked) {
       await launch(gpu, plain, grid, set);
     } else {
@@ -66,13 +82,20 @@ export async function launchInPlaceOnGpu(gpu: Gpu, request: InPlaceLaunch, kept:
       await launch(gpu, plain, grid, set);
     }
     const printed = set.debug && shown.abi.debug ? await readGpuPrints(gpu, program.name, shown.abi.debug, set.debug) : undefined;
-    const stored = new Set(program.abi.buffers.filter((b) => b.access === "read_write").map((b) => b.name));
     const written: string[] = [];
+    for (const storage of views.storages) {
+      const dtype = dtypes.get(storage.members[0]);
+      if (!dtype || !storage.members.some((m) => stored.has(m))) continue;
+      // One buffer held every view's elements: all of it comes back.
+      storage.data.set((await readBuffer(gpu, set.buffers[storage.name], dtype, storage.data.length)) as never);
+      copies.fromGpu++;
+      copies.fromGpuBytes += storage.data.byteLength;
+    }
     for (const [name, array] of request.arrays) {
       const dtype = dtypes.get(name);
       if (!stored.has(name) || !dtype) continue;
       written.push(name);
-      if (array.kept) continue;
+      if (array.kept || inStorage.has(name)) continue;
       const after = (await readBuffer(gpu, set.buffers[name], dtype, array.data.length)) as StorageArray;
       const old = before.get(name);
       if (old) copyChanged(array.data, old, after);
@@ -87,10 +110,10 @@ export async function launchInPlaceOnGpu(gpu: Gpu, request: InPlaceLaunch, kept:
 }
 
 
-/** The arrays whose memory overlaps another array's of the same launch. */
-function sharingMemory(arrays: InPlaceLaunch["arrays"]): Set<string> {
+/** The arrays (not bound as a shared storage's view) whose memory overlaps another such array's of the same launch. */
+function sharingMemory(arrays: InPlaceLaunch["arrays"], inStorage: ReadonlySet<string>): Set<string> {
   const found = new Set<string>();
-  const list = [...arrays].filter(([, a]) => !a.kept);
+  const list = [...arrays].filter(([name, a]) => !a.kept && !inStorage.has(name));
   for (const [i, [x, a]] of list.entries()) {
     for (const [y, b] of list.slice(i + 1)) {
       const overlap = a.data.buffer === b.data.buffer && a.data.byteOffset < b.data.byteOffset + b.data.byteLength && b.data.byteOffset < a.data.byteOffset + a.data.byteLength;

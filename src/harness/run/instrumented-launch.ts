@@ -16,6 +16,8 @@ import type { StoreProvenance } from "../debug/provenance";
 import type { Diagnostic, Span } from "../../diagnostics/diagnostic";
 import type { ProgramId } from "../../interpreter/interpret";
 import type { LoadHazard, Race } from "../debug/races";
+import { hazardInViews, raceInViews } from "./aliased-races";
+import { viewOffsetScalar } from "../../ir/ir";
 
 export interface InstrumentedProgram {
   abi: KernelAbi & { instrument: InstrumentAbi };
@@ -70,16 +72,17 @@ export async function instrumentedLaunch(
   const debug = await readBuffer(gpu, buffers[instrument.debugBuffer], "u32", instrument.debugWords);
   if (debug[0] > 0) throw outOfBounds(program, debug);
   const site = (linear: number, word: number) => siteOf(program, grid, linear, word);
+  // Views of a shared storage (aliased-races.ts): each one's first element there, as this launch set it.
+  const offsets = instrument.views && Object.fromEntries(Object.entries(instrument.views).map(([p, v]) => [p, v.offset === 0 ? 0 : scalars[viewOffsetScalar(p)]]));
   if (debug[8] > 0) {
-    const first = site(debug[9], debug[10]);
-    const race: Race = { param: first.param, index: debug[13], first: first.side, second: site(debug[11], debug[12]).side };
+    // Through views of one storage (aliased-races.ts) the index is the storage's: told in the views'.
+    const race: Race = raceInViews(debug[13], site(debug[9], debug[10]), site(debug[11], debug[12]), offsets);
     if (explain) explain.race(race);
     throw new InterpreterError("race", `${kernel}: programs (${race.first.program.join(",")}) and (${race.second.program.join(",")}) both store ${race.param}[${race.index}], not through an atomic`, kernel, race.second.span ?? program.abi.instrument.accesses[0].span, race.second.program);
   }
   const warnings: Diagnostic[] = [];
   if (debug[16] > 0) {
-    const store = site(debug[17], debug[18]);
-    const hazard: LoadHazard = { param: store.param, index: debug[21], store: store.side, load: site(debug[19], debug[20]).side };
+    const hazard: LoadHazard = hazardInViews(debug[21], site(debug[17], debug[18]), site(debug[19], debug[20]).side, offsets);
     if (explain) warnings.push(...explain.hazard(hazard));
   }
   const provenance = async () => {

@@ -1,6 +1,7 @@
 # Runs a learner's script as `python FILE.py` would: a fresh __main__, its own file name in every
-# frame, and on an exception a traceback that shows only the script's own frames (Kernel Lab's
-# modules are an implementation detail), returned as JSON for the main thread.
+# frame, and on an exception a traceback that shows only the user's frames — the script's and those
+# of the modules beside it that it imports, under the names the main thread gives their files
+# (Kernel Lab's modules are an implementation detail) — returned as JSON for the main thread.
 
 import json
 import linecache
@@ -25,7 +26,15 @@ LIB_DIR = "/kernel_lab/lib"
 
 
 def _user_frames(stack, file_name):
-    return [f for f in stack if f.filename == file_name]
+    frames = []
+    for f in stack:
+        if f.filename in _kernel_lab_imports.shown:
+            # Its source lines were read (under the local path) when the summary was made.
+            f.filename = _kernel_lab_imports.shown[f.filename][1]
+        elif f.filename != file_name:
+            continue
+        frames.append(f)
+    return frames
 
 
 _kernel_lab_imports.install()
@@ -61,7 +70,8 @@ def run_script(file_path, display_name, text, bench, cpu):
 def _failure(err, display_name):
     summary = traceback.TracebackException.from_exception(err)
     frames = _user_frames(summary.stack, display_name)
-    line = frames[-1].lineno if frames else None
+    own = [f for f in frames if f.filename == display_name]
+    line = own[-1].lineno if own else None
     if isinstance(err, SyntaxError) and err.filename == display_name:
         line = err.lineno
     summary.stack = traceback.StackSummary.from_list(frames)

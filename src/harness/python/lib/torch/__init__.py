@@ -23,7 +23,7 @@ from ._info import finfo, iinfo
 from ._math import broadcast_shapes, matmul, where, clamp
 from . import _autograd as autograd
 from ._autograd import no_grad, enable_grad, inference_mode, set_grad_enabled, is_grad_enabled
-from . import testing, cuda, nn, backends, distributed, version, amp, compiler
+from . import testing, cuda, nn, backends, distributed, version, amp, compiler, _C
 from .amp import autocast, is_autocast_enabled, get_autocast_dtype
 from ._legacy_types import FloatTensor, HalfTensor, BFloat16Tensor, IntTensor, LongTensor, CharTensor, ByteTensor, BoolTensor  # noqa: F401
 
@@ -41,6 +41,7 @@ class _Missing(dtype):
     A torch dtype Kernel Lab has no tensors of: it can be named and compared (`q.dtype ==
     torch.float8_e5m2` is False, as tutorial 06's host code asks), and anything else says so.
     """
+    kernel_lab_missing = True  # read off the class: _not_implemented.refuse_missing_dtype
 
     def __init__(self, name, itemsize, why):
         super().__init__(name, "float", itemsize)
@@ -85,14 +86,18 @@ def _shape_of(size):
     return tuple(_builtin_int(s) for s in size)
 
 
+_CREATION_KEYWORDS = "the sizes (or size=), dtype, device, requires_grad"
+
+
 def _sizes(name, size, kwargs):
     """A creation function's shape, given as sizes, one sequence, or `size=` (FlagGems' `torch.empty(size=(B, C), …)`)."""
     if "size" in kwargs:
         if size:
             raise TypeError(f"{name}() got multiple values for argument 'size'")
         size = (kwargs.pop("size"),)
-    if kwargs.get("out") is not None:
+    if kwargs.pop("out", None) is not None:
         not_implemented(f"torch.{name}(out=)")
+    _not_implemented.refuse_keywords(f"torch.{name}", kwargs, _CREATION_KEYWORDS)
     return _shape_of(size)
 
 
@@ -103,6 +108,7 @@ def _create(data, dtype_, shape, device_, requires_grad=False):
 
 
 def _storage(dtype_, shape):
+    _not_implemented.refuse_missing_dtype(dtype_)
     n = 1
     for s in shape:
         n *= s
@@ -111,6 +117,7 @@ def _storage(dtype_, shape):
 
 def _on_gpu_filled(shape, dtype_, device_, value, requires_grad):
     """A float tensor on the GPU device filled by a kernel there (nothing uploaded), or None."""
+    _not_implemented.refuse_missing_dtype(dtype_)
     if _state.cpu or _dtypes.as_device(device_).type != "cuda" or dtype_ not in (float32, float16) or _b.any(s == 0 for s in shape):
         return None
     t = _on_gpu.fresh(dtype_, shape)
@@ -135,6 +142,7 @@ def empty(*size, dtype=None, device=None, requires_grad=False, **kwargs):
 
 
 def full(size, fill_value, dtype=None, device=None, requires_grad=False, **kwargs):
+    _not_implemented.refuse_keywords("torch.full", kwargs, "size, fill_value, dtype, device, requires_grad")
     if dtype is None:
         dtype = _dtypes.bool_ if isinstance(fill_value, _builtin_bool) else int64 if isinstance(fill_value, _builtin_int) else float32
     shape = _shape_of((size,))
@@ -159,8 +167,9 @@ zeros_like = _like("zeros_like", lambda s, **k: zeros(s, **k))
 ones_like = _like("ones_like", lambda s, **k: ones(s, **k))
 
 
-def full_like(t, fill_value, dtype=None, device=None, **kwargs):
-    return full(t.shape, fill_value, dtype=dtype or t.dtype, device=device or t.device)
+def full_like(t, fill_value, dtype=None, device=None, requires_grad=False, **kwargs):
+    _not_implemented.refuse_keywords("torch.full_like", kwargs, "fill_value, dtype, device, requires_grad")
+    return full(t.shape, fill_value, dtype=dtype or t.dtype, device=device or t.device, requires_grad=requires_grad)
 
 
 def _random(kind, shape, dtype_, device_, low=0, high=1, requires_grad=False):
@@ -183,21 +192,26 @@ def randn(*size, dtype=None, device=None, requires_grad=False, generator=None, *
     return _random("randn", _sizes("randn", size, kwargs), dtype or float32, device, requires_grad=requires_grad)
 
 
-def rand_like(t, dtype=None, device=None, **kwargs):
-    return rand(t.shape, dtype=dtype or t.dtype, device=device or t.device)
+def rand_like(t, dtype=None, device=None, requires_grad=False, **kwargs):
+    _not_implemented.refuse_keywords("torch.rand_like", kwargs, "dtype, device, requires_grad")
+    return rand(t.shape, dtype=dtype or t.dtype, device=device or t.device, requires_grad=requires_grad)
 
 
-def randn_like(t, dtype=None, device=None, **kwargs):
-    return randn(t.shape, dtype=dtype or t.dtype, device=device or t.device)
+def randn_like(t, dtype=None, device=None, requires_grad=False, **kwargs):
+    _not_implemented.refuse_keywords("torch.randn_like", kwargs, "dtype, device, requires_grad")
+    return randn(t.shape, dtype=dtype or t.dtype, device=device or t.device, requires_grad=requires_grad)
 
 
 def randint(low, high=None, size=None, dtype=None, device=None, **kwargs):
+    kwargs.pop("generator", None)  # as rand's: Kernel Lab's stream is its own, seeded by manual_seed
+    _not_implemented.refuse_keywords("torch.randint", kwargs, "low, high, size, dtype, device, generator")
     if high is None:
         low, high = 0, low
     return _random("randint", _shape_of((size,)), dtype or int64, device, low, high)
 
 
 def arange(start, end=None, step=1, dtype=None, device=None, requires_grad=False, **kwargs):
+    _not_implemented.refuse_keywords("torch.arange", kwargs, "start, end, step, dtype, device, requires_grad")
     if end is None:
         start, end = 0, start
     if dtype is None:
@@ -207,11 +221,13 @@ def arange(start, end=None, step=1, dtype=None, device=None, requires_grad=False
 
 
 def linspace(start, end, steps, dtype=None, device=None, **kwargs):
+    _not_implemented.refuse_keywords("torch.linspace", kwargs, "start, end, steps, dtype, device")
     step = (end - start) / (steps - 1) if steps > 1 else 0
     return _create(_js.arange(start, step, steps, (dtype or float32).name), dtype or float32, (steps,), device)
 
 
 def tensor(data, dtype=None, device=None, requires_grad=False, **kwargs):
+    _not_implemented.refuse_keywords("torch.tensor", kwargs, "data, dtype, device, requires_grad")
     if isinstance(data, Tensor):
         return data.clone().to(dtype or data.dtype, device or data.device)
     shape, flat = [], []
@@ -284,6 +300,7 @@ for _name in ["exp", "exp2", "log", "log2", "sqrt", "rsqrt", "sin", "cos", "tanh
               "any", "all", "var", "amax", "amin", "argmax", "argmin", "softmax", "log_softmax", "cumsum", "flatten", "reshape",
               "sort", "argsort", "broadcast_to", "permute", "transpose", "t", "unsqueeze", "squeeze", "clone", "add", "sub", "mul",
               "div", "pow", "eq", "ne", "lt", "le", "gt", "ge", "logical_and", "logical_or", "logical_xor", "remainder", "maximum", "minimum", "chunk", "split", "narrow", "mm",
+              "matmul", "mv", "addmm", "addmv", "addcmul", "addcdiv", "masked_fill",
               "asin", "acos", "atan", "sinh", "cosh", "log1p", "expm1", "log10"]:
     globals()[_name] = _method(_name)
 del _name
@@ -293,6 +310,7 @@ subtract = sub  # noqa: F821
 multiply = mul  # noqa: F821
 divide = div  # noqa: F821
 bmm = matmul
+_disable_dynamo = compiler.disable  # torch's older spelling (unsloth's fast_lora, cross_entropy_loss)
 conv2d = nn.functional.conv2d
 
 
@@ -311,6 +329,39 @@ def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
 def equal(a, b):
     """The same shape and the same elements (Liger's backward tests `torch.equal(grad_output, torch.tensor(1.0))`)."""
     return tuple(a.shape) == tuple(b.shape) and _builtin_bool((a == b).all().item())
+
+
+def logsumexp(input, dim, keepdim=False, out=None):
+    """log(sum(exp(x))) along dim, shifted by the max as torch's (unsloth's chunked cross-entropy
+    sums its chunks' logsumexps so); a slice that is all -inf gives -inf, all +inf gives +inf."""
+    x = input if input.dtype.kind == "float" else input.float()
+    dims = sorted({x._axis(d) for d in (dim if isinstance(dim, (tuple, list)) else (dim,))}, reverse=True)
+    m = x
+    for d in dims:
+        m = m.amax(dim=d, keepdim=True)
+    shift = where(isinf(m), zeros_like(m), m)
+    total = (x - shift).exp()
+    for d in dims:
+        total = total.sum(dim=d, keepdim=True)
+    result = total.log() + shift
+    if not keepdim:
+        for d in dims:
+            result = result.squeeze(d)
+    return result if out is None else _write_out("logsumexp", out, result)
+
+
+Tensor.logsumexp = lambda self, dim, keepdim=False: logsumexp(self, dim, keepdim)
+
+
+def _masked_fill(x, mask, value):
+    if mask.dtype is not _dtypes.bool_:
+        raise RuntimeError(f"masked_fill_ only supports boolean masks, but got mask with dtype {mask.dtype.name}")
+    return where(mask, value, x).to(x.dtype)
+
+
+# x.masked_fill(mask, v): v where the (broadcast) mask is True (unsloth's `losses.masked_fill_(labels == -100, 0)`).
+Tensor.masked_fill = _masked_fill
+Tensor.masked_fill_ = lambda self, mask, value: self._assign(self, _masked_fill(self, mask, value))
 
 
 def count_nonzero(x, dim=None):
@@ -376,6 +427,22 @@ def _fill_random(t, kind, a, b):
 # Tensor.normal_ / uniform_ (tutorial 06 fills its inputs with normal_).
 Tensor.normal_ = lambda self, mean=0.0, std=1.0, generator=None: _fill_random(self, "randn", mean, std)
 Tensor.uniform_ = lambda self, a=0.0, b=1.0, generator=None: _fill_random(self, "rand", a, b)
+
+
+def _new(make):
+    # x.new_empty(size, dtype=…): torch's creation function with x's dtype and device by default (unsloth's fp8 matmul).
+    def new(self, *size, dtype=None, device=None, requires_grad=False, **kwargs):
+        return make(*size, dtype=dtype or self.dtype, device=device or self.device, requires_grad=requires_grad, **kwargs)
+    return new
+
+
+Tensor.new_empty = _new(empty)
+Tensor.new_zeros = _new(zeros)
+Tensor.new_ones = _new(ones)
+Tensor.new_full = lambda self, size, fill_value, dtype=None, device=None, requires_grad=False: full(
+    size, fill_value, dtype=dtype or self.dtype, device=device or self.device, requires_grad=requires_grad)
+Tensor.new_tensor = lambda self, data, dtype=None, device=None, requires_grad=False: tensor(
+    data, dtype=dtype or self.dtype, device=device or self.device, requires_grad=requires_grad)
 
 
 def __getattr__(name):

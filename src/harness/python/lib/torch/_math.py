@@ -271,6 +271,38 @@ def matmul(a, b):
     return out
 
 
+def mv(a, v):
+    if a.dim() != 2 or v.dim() != 1:
+        raise RuntimeError(f"vector + matrix @ vector expected, got {a.dim()}, {v.dim()}")
+    return matmul(a, v)
+
+
+def addmm(x, a, b, beta=1, alpha=1, vector=False):
+    """torch.addmm / addmv: beta * x + alpha * (a @ b); with beta 0, x is not read (its NaNs don't
+    propagate), as torch's."""
+    if vector:
+        if a.dim() != 2 or b.dim() != 1:
+            raise RuntimeError(f"vector + matrix @ vector expected, got {x.dim()}, {a.dim()}, {b.dim()}")
+    elif a.dim() != 2 or b.dim() != 2:
+        raise RuntimeError(f"addmm: mat1 and mat2 must be matrices, got {a.dim()}-D and {b.dim()}-D")
+    product = matmul(a, b)
+    if alpha != 1:
+        product = product * alpha
+    return product if beta == 0 else product + (x if beta == 1 else x * beta)
+
+
+def _reduction(op):
+    # `axis=` is torch's alias of dim; any other keyword is refused, not dropped (`x.sum(dims=1)` would
+    # otherwise sum everything).
+    def method(self, dim=None, keepdim=False, dtype=None, **kwargs):
+        from ._not_implemented import refuse_keywords
+        axis = kwargs.pop("axis", None)
+        refuse_keywords(f"torch.Tensor.{op}", kwargs, "dim (or axis), keepdim, dtype")
+        return reduce(op, self, axis if axis is not None else dim, keepdim, dtype)
+    method.__name__ = op
+    return method
+
+
 def _install():
     ops = {
         "__add__": "add", "__sub__": "sub", "__mul__": "mul", "__truediv__": "div", "__floordiv__": "floordiv",
@@ -306,8 +338,18 @@ def _install():
     Tensor.__rmatmul__ = lambda self, other: matmul(other, self)
     Tensor.matmul = Tensor.__matmul__
     Tensor.mm = Tensor.__matmul__
+    Tensor.mv = mv
+    Tensor.addmm = lambda self, mat1, mat2, *, beta=1, alpha=1: addmm(self, mat1, mat2, beta, alpha)
+    Tensor.addmm_ = lambda self, mat1, mat2, *, beta=1, alpha=1: self._assign(self, addmm(self, mat1, mat2, beta, alpha).broadcast_to(self.shape))
+    # self + value * t1 * t2 (/ t2): unsloth's Slow_RoPE_Embedding `Q.addcmul_(RH_Q, sin)`.
+    Tensor.addcmul = lambda self, t1, t2, *, value=1: self + (t1 * t2 if value == 1 else t1 * t2 * value)
+    Tensor.addcmul_ = lambda self, t1, t2, *, value=1: self._assign(self, self.addcmul(t1, t2, value=value))
+    Tensor.addcdiv = lambda self, t1, t2, *, value=1: self + (t1 / t2 if value == 1 else t1 / t2 * value)
+    Tensor.addcdiv_ = lambda self, t1, t2, *, value=1: self._assign(self, self.addcdiv(t1, t2, value=value))
+    Tensor.addmv = lambda self, mat, vec, *, beta=1, alpha=1: addmm(self, mat, vec, beta, alpha, vector=True)
+    Tensor.addmv_ = lambda self, mat, vec, *, beta=1, alpha=1: self._assign(self, addmm(self, mat, vec, beta, alpha, vector=True).broadcast_to(self.shape))
     for op in ["sum", "mean", "prod", "any", "all"]:
-        setattr(Tensor, op, (lambda op: lambda self, dim=None, keepdim=False, dtype=None, **kw: reduce(op, self, kw.get("axis", dim), keepdim, dtype))(op))
+        setattr(Tensor, op, _reduction(op))
     Tensor.var = var
     Tensor.max = lambda self, dim=None, keepdim=False: max_or_min("max", self, dim, keepdim)
     Tensor.min = lambda self, dim=None, keepdim=False: max_or_min("min", self, dim, keepdim)

@@ -32,6 +32,31 @@ def not_implemented(name):
     raise NotInKernelLab(_message(name))
 
 
+class UnexpectedKeyword(NotImplementedError, TypeError):
+    """A keyword argument a function of Kernel Lab's torch doesn't take: torch's own (an option the
+    subset lacks) or a misspelt one, which can't be told apart here. Either way it is refused, never
+    ignored (a dropped `dtype=` or `keepdim=` would give another answer without a word). Also a
+    TypeError, as Python's own for an unexpected keyword."""
+
+
+def refuse_keywords(name, kwargs, takes, harmless=("pin_memory",)):
+    """kwargs: what a function got beyond the keywords it reads; `harmless` ones change nothing here."""
+    for key in kwargs:
+        if key not in harmless:
+            raise UnexpectedKeyword(
+                f"{name}() got the keyword argument {key!r}, which Kernel Lab's {name} doesn't take (it takes "
+                f"{takes}; README: Triton in Python, the torch subset). It isn't ignored, as that could change "
+                "the answer: leave it out, or, if torch has it, do that step with the ops in the table")
+
+
+def refuse_missing_dtype(dtype):
+    """A tensor of a dtype torch has and Kernel Lab's tensors don't (float64, the float8s) is refused by
+    name where storage is made or converted — not a crash in the JS below (unsloth's
+    `torch.empty_like(x, dtype=torch.float8_e4m3fn)`)."""
+    if getattr(type(dtype), "kernel_lab_missing", False):
+        not_implemented(f"tensors of torch.{dtype.name} ({dtype._why})")
+
+
 def missing_in(module):
     """A torch module's `__getattr__`: a public name it lacks is torch's that Kernel Lab doesn't have
     (NotImplementedError naming it); a private one stays a plain AttributeError, as Python's own

@@ -24,6 +24,8 @@ class TensorConversions:
     def _copy(self, dtype):
         """A contiguous copy, cast to dtype: a GPU kernel for a GPU tensor where it has one (_on_gpu.copy)."""
         from . import _on_gpu
+        from ._not_implemented import refuse_missing_dtype
+        refuse_missing_dtype(dtype)
         if self._device.type == "cuda":
             out = _on_gpu.copy(self, dtype)
             if out is not None:
@@ -32,15 +34,20 @@ class TensorConversions:
         return self._new(_js.copy(self._view(), dtype.name), dtype, self._shape)
 
     def to(self, *args, **kwargs):
+        from ._not_implemented import refuse_keywords
+        given = {k: kwargs.pop(k) for k in ("dtype", "device", "other") if k in kwargs}
+        copy = kwargs.pop("copy", False)
+        kwargs.pop("non_blocking", None)  # Kernel Lab's copies are finished when they return
+        refuse_keywords("torch.Tensor.to", kwargs, "a dtype, a device or a tensor (positional or dtype=/device=/other=), non_blocking, copy")
         out = self
-        for a in list(args) + list(kwargs.values()):
+        for a in list(args) + list(given.values()):
             if isinstance(a, D.dtype):
                 out = out if out._dtype is a else out._copy(a)
             elif isinstance(a, (str, D.device)):
                 out = out._moved(D.as_device(a))
             elif isinstance(a, Tensor):
                 out = out.to(a.dtype, a.device)
-        return out
+        return out.clone() if copy and out is self else out
 
     def _moved(self, device):
         """A copy on the other device, made on the CPU (a GPU tensor's elements read back first; to the GPU: uploaded when a kernel needs it)."""

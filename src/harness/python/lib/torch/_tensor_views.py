@@ -6,6 +6,7 @@ import math
 import _kernel_lab_ops as _js
 
 from . import _dtypes as D
+from . import _advanced_index
 from ._not_implemented import not_implemented
 from ._size import _numel, _size_args
 
@@ -132,8 +133,8 @@ class TensorViews:
     def _index(self, key):
         if not isinstance(key, tuple):
             key = (key,)
-        if any(isinstance(k, Tensor) for k in key) or any(isinstance(k, (list,)) for k in key):
-            not_implemented("indexing a tensor with a tensor or a list (advanced indexing)")
+        if _advanced_index.is_advanced(key):
+            return _advanced_index.get(self, key)
         if Ellipsis in key:
             at = key.index(Ellipsis)
             fill = self.dim() - (len(key) - 1 - sum(k is None for k in key))
@@ -168,6 +169,9 @@ class TensorViews:
         return self._index(key)
 
     def __setitem__(self, key, value):
+        if _advanced_index.is_advanced(key):
+            _advanced_index.put(self, key, value)
+            return
         self._assign(self._index(key), value)
 
     def _assign(self, target, value):

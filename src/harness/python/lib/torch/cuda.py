@@ -90,6 +90,8 @@ class Event:
 class Stream:
     """One queue: Kernel Lab's launches run in order, each finished before the script goes on."""
 
+    cuda_stream = 0  # the raw handle torch gives the default stream
+
     def __init__(self, device=None, priority=0, **kwargs):
         pass
 

@@ -11,8 +11,13 @@ from ._conv import conv2d  # noqa: F401 (torch.nn.functional.conv2d)
 
 
 def softmax(x, dim=None, dtype=None, **kwargs):
+    from .._not_implemented import refuse_keywords
+    axis = kwargs.pop("axis", None)
+    kwargs.pop("_stacklevel", None)  # torch's, for its deprecation warning
+    refuse_keywords("torch.nn.functional.softmax", kwargs, "dim (or axis), dtype")
     refuse_grad("softmax", x)
-    return _math.softmax(x, -1 if dim is None else kwargs.get("axis", dim), dtype)
+    dim = axis if axis is not None else dim
+    return _math.softmax(x, -1 if dim is None else dim, dtype)
 
 
 def log_softmax(x, dim=None, dtype=None):

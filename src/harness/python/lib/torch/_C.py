@@ -1,0 +1,18 @@
+# torch._C: every torch has it (the compiled core), and libraries probe it for bindings —
+# `hasattr(torch._C, "_cuda_getCurrentRawStream")` picks their CPU-only fallback when it's absent.
+# Kernel Lab's torch has one of its members, the raw handle of the current stream, which libraries
+# read while they import (unsloth keeps one per device for bitsandbytes' C calls): Kernel Lab has only
+# the default stream, whose handle is 0 in torch too. Each other member is torch's that Kernel Lab
+# lacks, and hasattr answers False (the refusal is also an AttributeError).
+
+from ._not_implemented import not_implemented as _not_implemented
+
+
+def _cuda_getCurrentRawStream(device_index=0):
+    return 0
+
+
+def __getattr__(name):
+    if name.startswith("__"):
+        raise AttributeError(f"module 'torch._C' has no attribute {name!r}")
+    _not_implemented(f"torch._C.{name}")

@@ -1,0 +1,37 @@
+// Host code around kernels as unsloth writes it (test/python/library-host-ops.py), on the GPU and
+// with --cpu: indexing a tensor with a tensor (`cos[position_ids]`, `x[mask]`, `x[mask] = v`) was
+// NotImplementedError; addcmul_, addmm_(beta=0), matmul(out=), mv, addmv_, new_empty & co.,
+// logsumexp, masked_fill_, torch.nn.Module, nn.Identity, torch._C's stream probe and
+// torch._disable_dynamo were missing. And an exception
+// raised inside a module beside the script (test/python/module-traceback.py importing
+// host_kit/probe.py): the traceback showed only the script's import line, not the module's; and
+// `torch.empty_like(x, dtype=torch.float8_e4m3fn)` there was a JS TypeError, not the refusal.
+
+import { after, test } from "node:test";
+import assert from "node:assert/strict";
+import * as path from "node:path";
+import { runPythonFile, stopPython } from "../../src/harness/python/session";
+import { startPythonThread } from "../../src/harness/python/thread-node";
+
+after(stopPython);
+
+test("indexing with int and bool tensors (read and written), LoRA's matmuls, nn.Module, torch._C: on the GPU and with --cpu", async () => {
+  const file = path.resolve(__dirname, "../python/library-host-ops.py");
+  for (const cpu of [false, true]) {
+    const { report, outcome } = await runPythonFile(file, { bench: "off", cpu }, startPythonThread);
+    assert.equal(outcome, "ok", report.traceback);
+    assert.equal(report.checks.length, 10);
+    assert.ok(report.checks.every((c) => c.passed), JSON.stringify(report.checks));
+    assert.equal(report.launches.length, 1);
+    assert.match(report.stdout, /indexing with tensors, LoRA's matmuls, nn.Module, torch._C: match\n/);
+  }
+});
+
+test("a module beside the script that raises while it imports, in a call over several lines: the traceback shows its file and lines after the script's; a float8 tensor is refused by name", async () => {
+  const file = path.resolve(__dirname, "../python/module-traceback.py");
+  const { report, outcome } = await runPythonFile(file, { bench: "off", cpu: true }, startPythonThread);
+  assert.notEqual(outcome, "ok");
+  const tb = report.traceback ?? "";
+  assert.match(tb, /File "[^"]*module-traceback\.py", line 4, in <module>\n[\s\S]*File "[^"]*host_kit[/\\]probe\.py", line 8, in <module>\n\s+QUANTIZED = torch\.empty_like\(/);
+  assert.match(tb, /NotInKernelLab: tensors of torch\.float8_e4m3fn \(WGSL has no 8-bit floats/);
+});

@@ -1,0 +1,11 @@
+"""A module beside the script whose import fails, in a call written over several lines (as
+unsloth's fp8.py: `y = torch.empty_like(x, dtype = torch.float8_e4m3fn)`): the traceback shows
+this file's lines too, and the dtype is refused by name."""
+
+import torch
+
+SCALES = torch.ones(4)
+QUANTIZED = torch.empty_like(
+    SCALES,
+    dtype=torch.float8_e4m3fn,
+)
