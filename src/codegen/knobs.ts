@@ -30,10 +30,10 @@ export function tunableKnobs(written: KernelIR, target: Target, options: Codegen
   }
   if (mma.some((p) => p.invariantA)) {
     knobs.push({ knob: "mmaStageInvariant", values: [true, false] });
-    knobs.push({ knob: "mmaHoldInvariant", values: [false, true] });
+    knobs.push({ knob: "mmaHoldInvariant", values: [true, false] });
   }
   // Barriers left out only where every dot on matrices is a "once" plan (mma-plan.ts).
-  if (mma.length > 0 && mma.every((p) => p.kind === "once")) knobs.push({ knob: "mmaLeanBarriers", values: [false, true] });
+  if (mma.length > 0 && mma.every((p) => p.kind === "once")) knobs.push({ knob: "mmaLeanBarriers", values: [true, false] });
   // One row per invocation where some block has as many rows as the workgroup invocations (layout.ts).
   const laneRows = (o: CodegenOptions) => planKernel(written, target, o).tiledLayouts === "laneRows";
   const reducesRows = plan.tiledLayouts !== false && rowSlicesOf(plan.ir.body, plan.workgroupSize, "laneRows").size > 0;

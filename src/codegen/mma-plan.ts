@@ -101,13 +101,13 @@ export function planMma(ir: KernelIR, target: Target, options: CodegenOptions, w
     const loop = loops.get(v.id);
     const a = staged(v.a).value;
     const invariant = loop && options.mmaStageInvariant !== false && !defines(loop.body, a.id) ? { invariantA: loop } : {};
-    const holdA = invariant.invariantA !== undefined && options.mmaHoldInvariant === true;
+    const holdA = invariant.invariantA !== undefined && options.mmaHoldInvariant !== false;
     plans.set(v.id, { ...shape, kind: "once", dot: v, zeroInit: true, emulated, doubleBuffer: false, twoBuffers: false, transferBytes, ...invariant, holdA, lean: false });
   });
   // Every barrier-less write needs a barrier between it and the reads it could overtake: a "once"
   // plan has one after its staging and one after storing its product, a loop plan's last matrix
   // loads have none after them (so: only kernels without loop plans).
-  if (options.mmaLeanBarriers === true && [...plans.values()].every((p) => p.kind === "once")) {
+  if (options.mmaLeanBarriers !== false && [...plans.values()].every((p) => p.kind === "once")) {
     for (const [id, p] of plans) plans.set(id, { ...p, lean: true });
   }
   return plans;

@@ -57,8 +57,8 @@ export interface CodegenOptions {
   /**
    * Hold such a staged A in left matrices for the whole loop instead of loading them from workgroup
    * memory every trip (codegen/mma.ts): staged into the dot-shared A array, loaded once before the
-   * loop, as bench/flash-kernels.ts holds Q (bench/NOTES.md §25, §29). Off unless true; nothing
-   * without mmaStageInvariant. More registers per invocation, less workgroup memory.
+   * loop, as bench/flash-kernels.ts holds Q (bench/NOTES.md §25, §29). On unless false (measured
+   * faster at every attention config timed, NOTES §39); nothing without mmaStageInvariant. More registers per invocation, less workgroup memory.
    */
   mmaHoldInvariant?: boolean;
   /**
@@ -66,7 +66,7 @@ export interface CodegenOptions {
    * P·V), no barrier before a dot's operands are staged and none before its product first leaves
    * the matrices (codegen/mma.ts): every such dot has a barrier after its staging and one after
    * storing its product, and these already order every earlier read of the arrays written
-   * (bench/NOTES.md §29). Off unless true.
+   * (bench/NOTES.md §29). On unless false (faster at every attention config timed, NOTES §39).
    */
   mmaLeanBarriers?: boolean;
   /**

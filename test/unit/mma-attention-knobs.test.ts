@@ -38,7 +38,8 @@ function wgsl(constexprs: Record<string, number>, options: CodegenOptions): { te
   return { text: compiled.kernel.wgsl, bytes: compiled.kernel.abi.workgroupBytes };
 }
 
-const SETTINGS: CodegenOptions[] = [{}, { mmaHoldInvariant: true }, { mmaLeanBarriers: true }, { mmaHoldInvariant: true, mmaLeanBarriers: true }];
+// Both knobs are on by default (NOTES §39): the plain setting turns both off.
+const SETTINGS: CodegenOptions[] = [{ mmaHoldInvariant: false, mmaLeanBarriers: false }, { mmaHoldInvariant: true, mmaLeanBarriers: false }, { mmaHoldInvariant: false, mmaLeanBarriers: true }, { mmaHoldInvariant: true, mmaLeanBarriers: true }];
 
 test("64 × 64 over 8 subgroups: 8 barriers a key block by default, 4 lean; Q held frees its 9 KiB array; no phase both writes and reads an array", () => {
   for (const causal of [0, 1]) {
@@ -155,11 +156,11 @@ test("lane rows change nothing where no block has one row per invocation (64 × 
 });
 
 test("lean with the product in chunks (mmaTransferBytes 8192 at 64 × 64): every chunk after the first keeps its barrier", () => {
-  const lean = wgsl({ BLOCK_M: 64, BLOCK_N: 64, IS_CAUSAL: 1, num_warps: 8 }, { mmaLeanBarriers: true, mmaTransferBytes: 8192 });
+  const lean = wgsl({ BLOCK_M: 64, BLOCK_N: 64, IS_CAUSAL: 1, num_warps: 8 }, { mmaHoldInvariant: false, mmaLeanBarriers: true, mmaTransferBytes: 8192 });
   assert.deepEqual(phaseRaces(lean.text), []);
-  // 4 chunks of 16 rows per product: 1 + (2 × 4 − 1) per dot; by default 2 + 2 × 4.
+  // 4 chunks of 16 rows per product: 1 + (2 × 4 − 1) per dot; without the knob 2 + 2 × 4.
   assert.equal(loopBarriers(lean.text), 16);
-  assert.equal(loopBarriers(wgsl({ BLOCK_M: 64, BLOCK_N: 64, IS_CAUSAL: 1, num_warps: 8 }, { mmaTransferBytes: 8192 }).text), 20);
+  assert.equal(loopBarriers(wgsl({ BLOCK_M: 64, BLOCK_N: 64, IS_CAUSAL: 1, num_warps: 8 }, { ...SETTINGS[0], mmaTransferBytes: 8192 }).text), 20);
 });
 
 test("the race check finds a barrier taken out of the lean kernel, whichever it is", () => {
