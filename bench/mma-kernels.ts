@@ -43,6 +43,16 @@ export interface HandMatmul {
   cStore?: { stride: "constant" | "runtime"; branch: "none" | "plain" | "uniform-load" };
   /** Timing-only: the K loop without its global loads ("no-global") or without its multiplies ("no-mma"). */
   isolate?: "no-global" | "no-mma";
+  /**
+   * The global loads as generated code does them (NOTES §39), one property at a time: `bytes` 8 reads
+   * each run as two 8-byte loads (vec2<u32>, 4 halves: the generated code's runs) instead of one of 16;
+   * `sizes` "runtime" takes M, N and K as values the compiler can't fold (`+ wid.z`, which is 0), as
+   * generated code reads them from its uniforms; `masks` computes tutorial 03's masks per element
+   * (row < M, column < K − k for A; row < K − k, column < N for B), tests whether every run of the
+   * invocation's share is whole, and reads the vectors under that branch, the masked runs one by one
+   * otherwise, as generated code's checked loads do. Each is checked like any other variant.
+   */
+  feed?: { bytes: 8 | 16; sizes: "constant" | "runtime"; masks: boolean };
 }
 
 export const BEST_244: HandMatmul = { bm: 128, bn: 128, bk: 32, sm: 2, sn: 2, pad: 8, acc: "f32", schedule: "prefetch", order: "rows", sgOrder: "n", cOut: "matrices" };
@@ -50,7 +60,8 @@ export const BEST_244: HandMatmul = { bm: 128, bn: 128, bk: 32, sm: 2, sn: 2, pa
 export function handName(s: HandMatmul): string {
   const tm = s.bm / s.sm / 16, tn = s.bn / s.sn / 16;
   const c = s.cStore ? ` (stride ${s.cStore.stride}, branch ${s.cStore.branch})` : "";
-  return `${s.bm}×${s.bn}×${s.bk} ${s.sm}×${s.sn} sg of ${tm}×${tn} →${s.acc} pad ${s.pad} ${s.schedule} ${s.order} sg-${s.sgOrder} C-${s.cOut}${c}${s.isolate ? ` ISOLATE ${s.isolate}` : ""}`;
+  const f = s.feed ? ` feed (${s.feed.bytes}-byte loads, ${s.feed.sizes} sizes${s.feed.masks ? ", masks" : ""})` : "";
+  return `${s.bm}×${s.bn}×${s.bk} ${s.sm}×${s.sn} sg of ${tm}×${tn} →${s.acc} pad ${s.pad} ${s.schedule} ${s.order} sg-${s.sgOrder} C-${s.cOut}${c}${f}${s.isolate ? ` ISOLATE ${s.isolate}` : ""}`;
 }
 
 /** Workgroups to dispatch for an M×N product. */
@@ -101,8 +112,8 @@ export function handWgsl(s: HandMatmul, M: number, N: number, K: number, emulate
   const L: string[] = [
     "enable f16;",
     ...(emulate ? [] : ["enable subgroups;", "enable chromium_experimental_subgroup_matrix;", "diagnostic(off, chromium.subgroup_matrix_uniformity);"]),
-    "@group(0) @binding(0) var<storage, read> A: array<vec4<u32>>;",
-    "@group(0) @binding(1) var<storage, read> B: array<vec4<u32>>;",
+    `@group(0) @binding(0) var<storage, read> A: array<vec${s.feed?.bytes === 8 ? 2 : 4}<u32>>;`,
+    `@group(0) @binding(1) var<storage, read> B: array<vec${s.feed?.bytes === 8 ? 2 : 4}<u32>>;`,
     `@group(0) @binding(2) var<storage, read_write> C: array<${s.acc}>;`,
     `var<workgroup> sa: array<f16, ${(two ? 2 : 1) * sizeA}>;`,
     `var<workgroup> sb: array<f16, ${(two ? 2 : 1) * sizeB}>;`,
@@ -124,11 +135,47 @@ export function handWgsl(s: HandMatmul, M: number, N: number, K: number, emulate
   for (let i = 0; i < tm; i++) for (let j = 0; j < tn; j++) e(o.result(`c${i}_${j}`));
   for (let q = 0; q < ar; q++) e(`var ra${q}: vec4<u32>;`);
   for (let q = 0; q < br; q++) e(`var rb${q}: vec4<u32>;`);
+  const feed = s.feed ?? { bytes: 16, sizes: "constant", masks: false };
+  if (feed.sizes === "runtime") e(`let Mr = ${M}u + wid.z; let Nr = ${N}u + wid.z; let Kr = ${K}u + wid.z;`);
+  const [Ms, Ns, Ks] = feed.sizes === "runtime" ? ["Mr", "Nr", "Kr"] : [`${M}u`, `${N}u`, `${K}u`];
+  // One run of 8 halves at element `at` into register `reg`: one 16-byte load or two of 8.
+  const read = (reg: string, arr: string, at: string) => (feed.bytes === 16 ? `${reg} = ${arr}[(${at}) / 8u];`
+    : `{ let i = (${at}) / 4u; ${reg} = vec4<u32>(${arr}[i], ${arr}[i + 1u]); }`);
+  // A run of 4 halves (8 bytes) alone, for the masked path: the other half of the register kept zero.
+  const readHalf = (reg: string, arr: string, at: string, upper: boolean) => (feed.bytes === 16
+    ? `{ let r = ${arr}[(${at}) / 8u]; ${reg} = select(vec4<u32>(r.xy, ${reg}.zw), vec4<u32>(${reg}.xy, r.zw), ${upper}); }`
+    : `{ let r = ${arr}[(${at}) / 4u + ${upper ? 1 : 0}u]; ${reg} = ${upper ? `vec4<u32>(${reg}.xy, r)` : `vec4<u32>(r, ${reg}.zw)`}; }`);
   const fetch = (k: string): string[] => {
     const out: string[] = [];
-    for (let q = 0; q < ar; q++) out.push(`{ let v = lid + ${q * w}u; ra${q} = A[((bm + v / ${s.bk / 8}u) * ${K}u + ${k} + (v % ${s.bk / 8}u) * 8u) / 8u]; }`);
-    for (let q = 0; q < br; q++) out.push(`{ let v = lid + ${q * w}u; rb${q} = B[((${k} + v / ${s.bn / 8}u) * ${N}u + bn + (v % ${s.bn / 8}u) * 8u) / 8u]; }`);
-    return out;
+    const runs: { reg: string; arr: string; at: string; row: string; col: string; rowMax: string; colMax: string }[] = [];
+    for (let q = 0; q < ar; q++) {
+      const row = `(bm + (lid + ${q * w}u) / ${s.bk / 8}u)`, col = `(${k} + ((lid + ${q * w}u) % ${s.bk / 8}u) * 8u)`;
+      runs.push({ reg: `ra${q}`, arr: "A", at: `${row} * ${Ks} + ${col}`, row, col: `(${col} - (${k}))`, rowMax: Ms, colMax: `(${Ks} - (${k}))` });
+    }
+    for (let q = 0; q < br; q++) {
+      const row = `(${k} + (lid + ${q * w}u) / ${s.bn / 8}u)`, col = `(bn + ((lid + ${q * w}u) % ${s.bn / 8}u) * 8u)`;
+      runs.push({ reg: `rb${q}`, arr: "B", at: `${row} * ${Ns} + ${col}`, row: `(${row} - (${k}))`, col, rowMax: `(${Ks} - (${k}))`, colMax: Ns });
+    }
+    if (!feed.masks) {
+      for (const r of runs) out.push(read(r.reg, r.arr, r.at));
+      return out;
+    }
+    // Tutorial 03's masks per element, each run of 4 whole or not, every run's flag, then the branch.
+    runs.forEach((r, n) => {
+      for (const h of [0, 4]) {
+        const els = [0, 1, 2, 3].map((x) => `(${r.row} < ${r.rowMax} && ${r.col} + ${h + x}u < ${r.colMax})`);
+        out.push(`let m${n}_${h} = ${els.join(" && ")};`);
+      }
+    });
+    out.push(`let whole = ${runs.map((_, n) => `m${n}_0 && m${n}_4`).join(" && ")};`, "if (whole) {");
+    for (const r of runs) out.push(`  ${read(r.reg, r.arr, r.at)}`);
+    out.push("} else {");
+    runs.forEach((r, n) => {
+      out.push(`  ${r.reg} = vec4<u32>(0u);`);
+      for (const h of [0, 4]) out.push(`  if (m${n}_${h}) ${readHalf(r.reg, r.arr, r.at, h === 4)}`);
+    });
+    out.push("}");
+    return ["{", ...out.map((x) => `  ${x}`), "}"];
   };
   const halves = (reg: string, arr: string) => [0, 1, 2, 3].map((h) => `${arr}[at + ${2 * h}u] = bitcast<vec2<f16>>(${reg}[${h}]).x; ${arr}[at + ${2 * h + 1}u] = bitcast<vec2<f16>>(${reg}[${h}]).y;`).join(" ");
   const put = (stage: string): string[] => {
@@ -225,7 +272,8 @@ export function handVariants(size: number, emulate: boolean): HandMatmul[] {
     const small = { ...b, bm: 64, bn: 64, sm: 2, sn: 2 }; // 2×2 matrices per subgroup
     return [small, { ...small, acc: "f16" }, { ...small, schedule: "late", sgOrder: "m" }, { ...small, schedule: "unroll2" }, { ...small, schedule: "dyn2" },
       { ...small, schedule: "dyn2-const-loads" }, { ...small, schedule: "dyn2-const-stores" }, { ...small, schedule: "zero-offset" },
-      { ...small, schedule: "loop-zero-offset", order: "grouped" }, { ...small, cOut: "staged" }, { ...small, bk: 16, pad: 4 }];
+      { ...small, schedule: "loop-zero-offset", order: "grouped" }, { ...small, cOut: "staged" }, { ...small, bk: 16, pad: 4 },
+      { ...small, feed: { bytes: 8, sizes: "runtime", masks: true } }, { ...small, feed: { bytes: 16, sizes: "runtime", masks: true } }];
   }
   if (size < 4096) {
     const s64 = { ...b, bm: 64, bn: 64 }; // 4 subgroups of 2×2
@@ -251,5 +299,8 @@ export function handVariants(size: number, emulate: boolean): HandMatmul[] {
   out.push({ ...b, cStore: { stride: "runtime", branch: "none" } });
   // Where the best kernel's time goes: the loop without its global loads, without its multiplies.
   out.push({ ...b, isolate: "no-global" }, { ...b, isolate: "no-mma" });
+  // The generated code's global loads, one property at a time, then all three (NOTES §39).
+  out.push({ ...b, feed: { bytes: 8, sizes: "constant", masks: false } }, { ...b, feed: { bytes: 16, sizes: "runtime", masks: false } },
+    { ...b, feed: { bytes: 16, sizes: "runtime", masks: true } }, { ...b, feed: { bytes: 8, sizes: "runtime", masks: true } });
   return out;
 }

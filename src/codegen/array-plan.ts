@@ -19,6 +19,7 @@ import { reduceWithArrays, scanArrays } from "./scans";
 import { concatArrays, gatherArrays, histogramArray, sortArrays } from "./selection";
 import { valuesSteeringControl } from "./uniformity";
 import { requestArray, type WorkgroupArray } from "./workgroup-arrays";
+import { knownReads } from "./variable-values";
 
 /** What the planner knows of the kernel it sizes arrays for (the plan's workgroup size and layouts). */
 export interface ArrayPlanInput {
@@ -77,12 +78,14 @@ class PlanningFacts implements ArrayFacts {
   loopDepth = 0;
   private freshCount = 0;
   private readonly steering: ReadonlySet<number>;
+  private readonly reads: ReadonlyMap<number, Value>;
 
   constructor(
     readonly input: ArrayPlanInput,
     readonly arrays: Map<string, WorkgroupArray>,
   ) {
     this.steering = valuesSteeringControl(input.ir.body);
+    this.reads = knownReads(input.ir.body);
   }
 
   get workgroupSize(): number {
@@ -115,6 +118,9 @@ class PlanningFacts implements ArrayFacts {
   }
   steersControl(v: Value): boolean {
     return this.steering.has(v.id);
+  }
+  knownRead(read: Value): Value | undefined {
+    return this.reads.get(read.id);
   }
 }
 

@@ -65,6 +65,16 @@ export interface TiledDotStaging {
   own: boolean;
   a: string;
   b: string;
+  /** K's columns of A and rows of B staged at a time (CodegenOptions.dotChunkK; K: whole, dot-chunks.ts otherwise). */
+  chunk: number;
+}
+
+/**
+ * How many of K's columns (A) and rows (B) a tl.dot not on subgroup matrices stages at a time:
+ * `dotChunkK` where it divides K into more than one chunk (CodegenOptions.dotChunkK), else K.
+ */
+export function dotChunk(k: number, dotChunkK: number | undefined): number {
+  return dotChunkK !== undefined && dotChunkK < k && k % dotChunkK === 0 ? dotChunkK : k;
 }
 
 /**
@@ -78,12 +88,19 @@ export interface TiledDotStaging {
 export function tiledDotStaging(
   v: Value & { op: "dot" },
   layoutA: BlockLayout,
-  choices: { padDotTiles: boolean; doubleBufferDot: boolean; privateDot: boolean; maxWorkgroupStorageBytes: number },
+  choices: { padDotTiles: boolean; doubleBufferDot: boolean; privateDot: boolean; maxWorkgroupStorageBytes: number; dotChunkK?: number },
   arrays: Map<string, WorkgroupArray>,
 ): TiledDotStaging {
   const [m, k] = v.a.type.shape;
   const n = v.b.type.shape[1];
   const dtype = v.a.type.kind === "data" && v.a.type.dtype === "f16" ? "f16" : "f32";
+  const chunk = dotChunk(k, choices.dotChunkK);
+  if (chunk < k) {
+    // In chunks (a fallback, plan.ts): the shared slots, rows unshifted, one copy.
+    const a = requestArray(arrays, "a", dtype, m * chunk, true);
+    const b = requestArray(arrays, "b", dtype, chunk * n, true);
+    return { dtype, pad: NO_PAD, sizeA: m * chunk, sizeB: chunk * n, double: false, own: false, a, b, chunk };
+  }
   // A is staged transposed (row kk holds A's column kk) with row kk shifted by pad(kk) elements,
   // so the invocations of a subgroup storing one register each hit distinct banks (transposedPad);
   // tl.trans(x) staged as A is x's rows as they are.
@@ -95,5 +112,5 @@ export function tiledDotStaging(
   const copies = double ? 2 : 1;
   const a = requestArray(arrays, own ? `d${v.id}a` : "a", dtype, copies * sizeA, true);
   const b = requestArray(arrays, own ? `d${v.id}b` : "b", dtype, copies * sizeB, true);
-  return { dtype, pad, sizeA, sizeB, double, own, a, b };
+  return { dtype, pad, sizeA, sizeB, double, own, a, b, chunk };
 }

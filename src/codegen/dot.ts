@@ -9,6 +9,7 @@ import { registerOffset, tileOffset, tileSpans, type BlockLayout } from "./layou
 import { emitMmaDot } from "./mma";
 import { stage, writeElements } from "./rearrange";
 import { isTiledDotLayout, NO_PAD, transposedSource, type Pad } from "./dot-staging";
+import { eachChunk, stageChunk } from "./dot-chunks";
 
 /** The dtype tl.dot's operands are staged in: both f16, or both f32 (semantics casts any other pair). */
 function operandDtype(ctx: Emitter, v: Value & { op: "dot" }): "f16" | "f32" {
@@ -25,12 +26,12 @@ function tiledDot(ctx: Emitter, v: Value & { op: "dot" }, tile: NonNullable<Bloc
   const n = v.b.type.shape[1];
   // How A and B are staged (dot-staging.ts, decided by the plan). f16 operands are staged as
   // halves (half the workgroup memory) and widened as they are read.
-  const { dtype, pad, sizeA, double, own } = ctx.tiledDotStaging(v);
+  const { dtype, pad, sizeA, double, own, chunk } = ctx.tiledDotStaging(v);
   // An operand written tl.trans(x) is staged from x's registers (no transpose of its own, values.ts).
   const a = transposedSource(v.a);
   const b = transposedSource(v.b);
   const sa = ctx.scratch(own ? `d${v.id}a` : "a", dtype, (double ? 2 : 1) * sizeA, true);
-  const sb = ctx.scratch(own ? `d${v.id}b` : "b", dtype, (double ? 2 : 1) * k * n, true);
+  const sb = ctx.scratch(own ? `d${v.id}b` : "b", dtype, (double ? 2 : 1) * chunk * n, true);
   const widen = (read: string) => (dtype === "f16" ? `vec4<f32>(${read})` : read);
   const half = double ? ctx.fresh("dot_half") : "";
   if (double) ctx.declareVar(half, "u32", "0u");
@@ -41,15 +42,20 @@ function tiledDot(ctx: Emitter, v: Value & { op: "dot" }, tile: NonNullable<Bloc
     ctx.emit(`let ${offsets.a} = i32(${half}) * ${sizeA};`);
     ctx.emit(`let ${offsets.b} = i32(${half}) * ${k * n};`);
   }
-  if (!own) ctx.emit("workgroupBarrier();");
-  if (a) stageOperand(ctx, a, sa, dtype, undefined, offsets.a);
-  else stageOperand(ctx, v.a, sa, dtype, { rows: m, pad }, offsets.a);
-  if (b) stageOperand(ctx, b, sb, dtype, { rows: n, pad: NO_PAD }, offsets.b);
-  else stageOperand(ctx, v.b, sb, dtype, undefined, offsets.b);
-  ctx.emit("workgroupBarrier();");
   const out = ctx.layout(v.type);
   const acc = (j: number) => ctx.valueName(v, j);
-  for (let j = 0; j < out.ept; j++) ctx.emit(`var ${acc(j)}: f32 = ${v.acc ? ctx.reg(v.acc, j) : "0.0f"};`);
+  const chunked = chunk < k;
+  if (chunked) {
+    for (let j = 0; j < out.ept; j++) ctx.emit(`var ${acc(j)}: f32 = ${v.acc ? ctx.reg(v.acc, j) : "0.0f"};`);
+  } else {
+    if (!own) ctx.emit("workgroupBarrier();");
+    if (a) stageOperand(ctx, a, sa, dtype, undefined, offsets.a);
+    else stageOperand(ctx, v.a, sa, dtype, { rows: m, pad }, offsets.a);
+    if (b) stageOperand(ctx, b, sb, dtype, { rows: n, pad: NO_PAD }, offsets.b);
+    else stageOperand(ctx, v.b, sb, dtype, undefined, offsets.b);
+    ctx.emit("workgroupBarrier();");
+    for (let j = 0; j < out.ept; j++) ctx.emit(`var ${acc(j)}: f32 = ${v.acc ? ctx.reg(v.acc, j) : "0.0f"};`);
+  }
   const base = ctx.tileBase(out);
   // The vec4 index of this invocation's first row of A and column of B at k = 0 (both multiples
   // of 4, layout.ts), so each read in the loop is one multiply-add of unsigned indices.
@@ -75,17 +81,26 @@ function tiledDot(ctx: Emitter, v: Value & { op: "dot" }, tile: NonNullable<Bloc
       }
     }
   };
-  if (ctx.unrollDot) {
-    for (let kk = 0; kk < k; kk++) {
-      ctx.emit("{");
-      ctx.nested(() => step(kk));
-      ctx.emit("}");
+  const steps = () => {
+    if (ctx.unrollDot) {
+      for (let kk = 0; kk < chunk; kk++) {
+        ctx.emit("{");
+        ctx.nested(() => step(kk));
+        ctx.emit("}");
+      }
+      return;
     }
-    return;
-  }
-  ctx.emit(`for (var kk = 0u; kk < ${k}u; kk++) {`);
-  ctx.nested(() => step("kk"));
-  ctx.emit("}");
+    ctx.emit(`for (var kk = 0u; kk < ${chunk}u; kk++) {`);
+    ctx.nested(() => step("kk"));
+    ctx.emit("}");
+  };
+  if (!chunked) return steps();
+  // A chunk of A staged transposed (row kk of the chunk holds A's column kk), B's rows as they are.
+  const vec = (array: string) => (index: string, value: string) => `${array}[${index} >> 2u][${index} & 3] = ${value};`;
+  eachChunk(ctx, v, chunk, (c) => {
+    stageChunk(ctx, v.a, "a", chunk, c, (kk, row) => `${kk} * ${m} + ${row}`, vec(sa));
+    stageChunk(ctx, v.b, "b", chunk, c, (kk, col) => `${kk} * ${n} + ${col}`, vec(sb));
+  }, steps);
 }
 
 /**
@@ -204,16 +219,44 @@ export function emitDot(ctx: Emitter, v: Value & { op: "dot" }): void {
   const n = v.b.type.shape[1];
   const tile = ctx.layout(v.type).tile;
   if (tile && isTiledDotLayout(ctx.layout(v.type))) return tiledDot(ctx, v, tile);
-  ctx.emit("workgroupBarrier();");
-  const a = stageOperandFlat(ctx, v.a, "a");
-  const b = stageOperandFlat(ctx, v.b, "b");
-  ctx.emit("workgroupBarrier();");
+  const out = ctx.layout(v.type);
+  const acc = (j: number) => ctx.valueName(v, j);
+  const declare = () => {
+    for (let j = 0; j < out.ept; j++) ctx.emit(`var ${acc(j)}: f32 = ${v.acc ? ctx.reg(v.acc, j) : "0.0f"};`);
+  };
+  const chunk = ctx.flatDotChunk(v);
+  if (chunk === k) {
+    ctx.emit("workgroupBarrier();");
+    const a = stageOperandFlat(ctx, v.a, "a");
+    const b = stageOperandFlat(ctx, v.b, "b");
+    ctx.emit("workgroupBarrier();");
+    declare();
+    return accumulateFlat(ctx, v, a, b, k);
+  }
+  // In chunks of K (dot-chunks.ts): A's rows `chunk` long, B's first `chunk` rows.
+  const m = v.a.type.shape[0];
+  const a = ctx.scratch("a", ctx.dtype(v.a.type), m * chunk);
+  const b = ctx.scratch("b", ctx.dtype(v.b.type), chunk * n);
+  const scalar = (array: string) => (index: string, value: string) => `${array}[${index}] = ${value};`;
+  declare();
+  eachChunk(ctx, v, chunk, (c) => {
+    stageChunk(ctx, v.a, "a", chunk, c, (kk, row) => `${row} * ${chunk} + ${kk}`, scalar(a));
+    stageChunk(ctx, v.b, "b", chunk, c, (kk, col) => `${kk} * ${n} + ${col}`, scalar(b));
+  }, () => accumulateFlat(ctx, v, a, b, chunk));
+}
+
+/**
+ * The flat path's multiply-adds over `k` staged columns of A (rows `k` long in `a`) and rows of B
+ * (`b`). When the output layout gives every invocation a grid of distinct rows × a run of columns,
+ * the A and B elements are read once per k for all of them (register blocking); otherwise each
+ * register reads its own.
+ */
+function accumulateFlat(ctx: Emitter, v: Value & { op: "dot" }, a: string, b: string, k: number): void {
+  const n = v.b.type.shape[1];
   const f32 = (read: string) => (operandDtype(ctx, v) === "f16" ? `f32(${read})` : read);
   const out = ctx.layout(v.type);
   const w = ctx.workgroupSize;
   const acc = (j: number) => ctx.valueName(v, j);
-  for (let j = 0; j < out.ept; j++) ctx.emit(`var ${acc(j)}: f32 = ${v.acc ? ctx.reg(v.acc, j) : "0.0f"};`);
-
   const vec = out.vec;
   const blocked = !out.replicated && !out.tile && n % vec === 0 && (w * vec) % n === 0;
   if (blocked) {

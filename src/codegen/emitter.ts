@@ -7,13 +7,14 @@ import type { RegisterDtype } from "./literals";
 import type { BlockLayout } from "./layout";
 import type { MmaPlan } from "./mma-plan";
 import type { TiledDotStaging } from "./dot-staging";
+import type { VariableFacts } from "./variable-values";
 
 /**
  * What decides the workgroup arrays a value's WGSL asks for: the generator while it emits, and the
  * plan before anything is emitted (array-plan.ts). The per-op functions that name and size those
  * arrays take this, so the plan and the emitters can't disagree.
  */
-export interface ArrayFacts {
+export interface ArrayFacts extends VariableFacts {
   readonly workgroupSize: number;
   /** The smallest subgroup the adapter runs (meaningful when the target has subgroups). */
   readonly subgroupMinSize: number;
@@ -37,6 +38,8 @@ export interface Emitter extends ArrayFacts {
   declareVar(name: string, type: string, init: string): void;
   /** How this tiled tl.dot stages its operands (the plan's, dot-staging.ts). */
   tiledDotStaging(v: Value): TiledDotStaging;
+  /** How many of K's columns a tl.dot on the flat path stages at a time (the plan's, dot-staging.ts `dotChunk`). */
+  flatDotChunk(v: Value & { op: "dot" }): number;
   emit(line: string): void;
   nested(fn: () => void): void;
   /**

@@ -16,12 +16,13 @@ import type { MmaPlan } from "./mma-plan";
 import type { DirectStore } from "./mma-store";
 import type { CodegenPlan } from "./plan";
 import { packedHalf, type PackedHalves } from "./packed-halves";
-import type { TiledDotStaging } from "./dot-staging";
+import { dotChunk, type TiledDotStaging } from "./dot-staging";
 import { requestArray, type WorkgroupArray } from "./workgroup-arrays";
 import { isRowVector, layoutKey, layoutOf, pieceRows, registerOffset, rowSliceLayout, rowSliceOffset, rowSlicesOf, sameLayout, tileOffset, type BlockLayout, type RowSlice, type Tiling } from "./layout";
 import { literal, wgslType, type RegisterDtype } from "./literals";
 import { lowWord } from "../ir/int64";
 import { valuesSteeringControl } from "./uniformity";
+import { knownReads } from "./variable-values";
 
 /** Registers beyond this per invocation and value are reported: the code would not fit. */
 const MAX_REGISTERS = 128;
@@ -46,6 +47,8 @@ export class WgslGenerator implements Emitter {
   readonly dotOnlyTransposes: ReadonlySet<number>;
   readonly contiguity: ContiguityAnalysis;
   private readonly steering: ReadonlySet<number>;
+  /** What a variable holds where it is read, where straight-line code shows it (variable-values.ts), by the read's id. */
+  private readonly reads: ReadonlyMap<number, Value>;
   /** Buffers read or written as vec4 somewhere: every access to them goes through [i >> 2][i & 3]. */
   readonly wideBuffers: ReadonlySet<string>;
   /** Buffers some tl.atomic* goes through: declared array<atomic<…>>, every access an atomic (atomics.ts). */
@@ -98,6 +101,7 @@ export class WgslGenerator implements Emitter {
     this.atomicBuffers = plan.atomicBuffers;
     this.packed = plan.packed;
     this.steering = valuesSteeringControl(this.ir.body);
+    this.reads = knownReads(this.ir.body);
     if (plan.options.instrument) this.instrumentation = new Instrumentation();
     this.rowSlices = plan.tiledLayouts && plan.options.rowLayouts !== false ? rowSlicesOf(this.ir.body, this.w, plan.tiledLayouts) : new Map();
   }
@@ -246,6 +250,10 @@ export class WgslGenerator implements Emitter {
     return staging;
   }
 
+  flatDotChunk(v: Value & { op: "dot" }): number {
+    return dotChunk(v.a.type.shape[1], this.options.dotChunkK);
+  }
+
   declareVar(name: string, type: string, init: string): void {
     this.functionVars.set(name, [type, init]);
   }
@@ -277,6 +285,10 @@ export class WgslGenerator implements Emitter {
 
   steersControl(v: Value): boolean {
     return this.steering.has(v.id);
+  }
+
+  knownRead(read: Value): Value | undefined {
+    return this.reads.get(read.id);
   }
 
   inLoop(): boolean {

@@ -10,7 +10,8 @@
 // Mostly tl.dot's staging changes with the switches that cost workgroup memory. When a kernel
 // needs more memory than the adapter has, the plans to fall back to are data: `fallback` gives
 // the next, with one switch turned off (shifted rows, two buffers, private tiles, a smaller
-// transfer array, the invariant A staged once, subgroup matrices themselves, in that order), and
+// transfer array, the invariant A staged once, subgroup matrices themselves, then the operands staged
+// in chunks of K, in that order), and
 // `fittingPlan` the first whose arrays fit. A tuner can make plans for other options and compare
 // them the same way (their `workgroupBytes`, their options).
 
@@ -20,7 +21,7 @@ import type { CodegenOptions, Target } from "../ir/target";
 import { forEachValue } from "../ir/walk";
 import { ContiguityAnalysis } from "./contiguity";
 import { dotsWithoutLeadingBarrier } from "./dot-barriers";
-import { isTiledDotLayout, tiledDotStaging, type TiledDotStaging } from "./dot-staging";
+import { dotChunk, isTiledDotLayout, tiledDotStaging, type TiledDotStaging } from "./dot-staging";
 import { dotOnlyTransposes } from "./dot";
 import { chooseWorkgroupSize, containsDot, resolveLayout, rowSlicesOf, type Tiling } from "./layout";
 import { atomicBuffersOf, hasUnalignedHalfRuns, wideBuffersOf } from "./load-forms";
@@ -157,13 +158,21 @@ function planDots(
   const tiled = new Map<number, TiledDotStaging>();
   forEachValue(ir.body, (v) => {
     if (v.op !== "dot" || mma.has(v.id) || tiled.has(v.id)) return;
-    if (v.a.type.shape.length === 3 || !isTiledDotLayout(resolveLayout(v.type.shape, w, tiledLayouts, rowSlices))) {
+    if (v.a.type.shape.length === 3) {
       requestArray(arrays, "a", registerDtype(v.a.type), numel(v.a.type.shape));
       requestArray(arrays, "b", registerDtype(v.b.type), numel(v.b.type.shape));
       return;
     }
+    if (!isTiledDotLayout(resolveLayout(v.type.shape, w, tiledLayouts, rowSlices))) {
+      // The flat path: A's rows and B's columns, `chunk` of K at a time (dot-chunks.ts).
+      const [m, k] = v.a.type.shape;
+      const chunk = dotChunk(k, options.dotChunkK);
+      requestArray(arrays, "a", registerDtype(v.a.type), m * chunk);
+      requestArray(arrays, "b", registerDtype(v.b.type), chunk * v.b.type.shape[1]);
+      return;
+    }
     const layoutA = resolveLayout(v.a.type.shape, w, tiledLayouts, rowSlices);
-    const choices = { padDotTiles: options.padDotTiles !== false, doubleBufferDot: options.doubleBufferDot === true, privateDot: privateDots.has(v.id), maxWorkgroupStorageBytes: target.maxWorkgroupStorageBytes };
+    const choices = { padDotTiles: options.padDotTiles !== false, doubleBufferDot: options.doubleBufferDot === true, privateDot: privateDots.has(v.id), maxWorkgroupStorageBytes: target.maxWorkgroupStorageBytes, dotChunkK: options.dotChunkK };
     tiled.set(v.id, tiledDotStaging(v as Value & { op: "dot" }, layoutA, choices, arrays));
   });
   return tiled;
@@ -178,7 +187,8 @@ function registerDtype(type: ValueType): RegisterDtype {
  * The plan to fall back to when `plan`'s kernel needs more workgroup memory than the adapter has,
  * or undefined when none is left: tiled dots' rows unshifted, then one shared pair of staging
  * arrays (no two buffers, no private tiles), then on subgroup matrices a transfer array half as
- * large (down to 4 KiB), A staged every trip, and last the generic tiled dot.
+ * large (down to 4 KiB), A staged every trip, the generic tiled dot, and last the generic dots'
+ * operands staged K/2, K/4 … 4 columns at a time.
  */
 export function fallback(plan: CodegenPlan): CodegenPlan | undefined {
   const options = fallbackOptions(plan);
@@ -192,12 +202,25 @@ function fallbackOptions(plan: CodegenPlan): CodegenOptions | undefined {
   const twoBuffers = dots.some((d) => d.double) || [...plan.mma.values()].some((p) => p.doubleBuffer);
   if (options.doubleBufferDot === true && twoBuffers) return { ...options, doubleBufferDot: false };
   if (options.privateDotTiles === true && dots.some((d) => d.own)) return { ...options, privateDotTiles: false };
-  if (plan.mma.size === 0) return undefined;
-  const transfer = options.mmaTransferBytes ?? TRANSFER_BYTES;
-  if (transfer > 4096) return { ...options, mmaTransferBytes: transfer / 2 };
-  if (options.mmaStageInvariant !== false && [...plan.mma.values()].some((p) => p.invariantA)) return { ...options, mmaStageInvariant: false };
-  if (options.subgroupMatrixDot !== false) return { ...options, subgroupMatrixDot: false };
-  return undefined;
+  if (plan.mma.size > 0) {
+    const transfer = options.mmaTransferBytes ?? TRANSFER_BYTES;
+    if (transfer > 4096) return { ...options, mmaTransferBytes: transfer / 2 };
+    if (options.mmaStageInvariant !== false && [...plan.mma.values()].some((p) => p.invariantA)) return { ...options, mmaStageInvariant: false };
+    if (options.subgroupMatrixDot !== false) return { ...options, subgroupMatrixDot: false };
+  }
+  // Last, the generic dots' operands staged in chunks of K, halved down to 4 (dot-chunks.ts).
+  const k = stagedDotK(plan);
+  const chunk = Math.min(options.dotChunkK ?? k, k);
+  return chunk >= 8 ? { ...options, dotChunkK: chunk / 2 } : undefined;
+}
+
+/** The largest K of the 2-D tl.dot calls not on subgroup matrices (0 without any). */
+function stagedDotK(plan: CodegenPlan): number {
+  let k = 0;
+  forEachValue(plan.ir.body, (v) => {
+    if (v.op === "dot" && !plan.mma.has(v.id) && v.a.type.shape.length === 2) k = Math.max(k, v.a.type.shape[1]);
+  });
+  return k;
 }
 
 /**

@@ -88,7 +88,7 @@ function transposeSource(from: Shape, e: string): string {
  * A WGSL expression for `v`'s element at flat index `e`, when `v` is computed from indices,
  * constants and scalars only; undefined when it depends on memory or variables.
  */
-export function rematerialize(ctx: Pick<Emitter, "reg" | "typeOf" | "dtype">, v: Value, e: string, depth = 0): string | undefined {
+export function rematerialize(ctx: Pick<Emitter, "reg" | "typeOf" | "dtype" | "knownRead">, v: Value, e: string, depth = 0): string | undefined {
   if (depth > 24) return undefined;
   if (v.type.shape.length === 0 || numel(v.type.shape) === 1) return ctx.reg(v, 0);
   const at = (x: Value, idx = e) => rematerialize(ctx, x, idx, depth + 1);
@@ -99,6 +99,11 @@ export function rematerialize(ctx: Pick<Emitter, "reg" | "typeOf" | "dtype">, v:
       return ctx.reg(v.value, 0);
     case "reshape":
       return at(v.value);
+    case "readVar": {
+      // What the variable holds here, where straight-line code shows it (variable-values.ts).
+      const held = ctx.knownRead(v);
+      return held && at(held);
+    }
     case "broadcast":
       return at(v.value, broadcastSource(v.value.type.shape, v.type.shape, e));
     case "trans":
@@ -153,8 +158,8 @@ export function rematerialize(ctx: Pick<Emitter, "reg" | "typeOf" | "dtype">, v:
  * Whether `v` can be recomputed at any element from indices, constants and scalars (what
  * `rematerialize` gives, whatever the element): the plan asks it before anything is emitted.
  */
-export function recomputable(ctx: Pick<Emitter, "dtype">, v: Value): boolean {
-  const names = { reg: () => "r", typeOf: () => "t", dtype: (type: Value["type"]) => ctx.dtype(type) };
+export function recomputable(ctx: Pick<ArrayFacts, "dtype" | "knownRead">, v: Value): boolean {
+  const names = { reg: () => "r", typeOf: () => "t", dtype: (type: Value["type"]) => ctx.dtype(type), knownRead: (x: Value) => ctx.knownRead(x) };
   return rematerialize(names, v, "e") !== undefined;
 }
 

@@ -7,6 +7,7 @@ import type { ArrayFacts, Emitter } from "./emitter";
 import { literal, type RegisterDtype } from "./literals";
 import { stage, stagingArray } from "./rearrange";
 import { sliceMatchesTile } from "./layout";
+import { axisPartials, axisPartialsArrays, emitAxisPartials } from "./axis-partials";
 
 /** What a reduction function is in WGSL: its identity, how two partials combine, its subgroup operation. */
 interface Reduction {
@@ -110,7 +111,9 @@ export function reduceArrays(ctx: ArrayFacts, v: Value & { op: "reduce" }): void
     return;
   }
   const how = rowReduction(ctx, v);
-  if (how === "staged") stagingArray(ctx, v.value, "x");
+  const split = how === "staged" ? axisPartials(ctx, v) : undefined;
+  if (split) axisPartialsArrays(ctx, v, split);
+  else if (how === "staged") stagingArray(ctx, v.value, "x");
   if (how === "shared") rowsArray(ctx, v);
 }
 
@@ -289,9 +292,15 @@ function rowsArray(ctx: ArrayFacts, v: Value & { op: "reduce" }): string {
   return ctx.scratch(ctx.inLoop() ? "rows" : ctx.fresh("rows"), ctx.dtype(v.value.type), tile.rows * tile.threadsPerRow);
 }
 
-/** A block of 2 or 3 axes along one: staged in workgroup memory; each output element loops over the axis. */
+/**
+ * A block of 2 or 3 axes along one: a tiled block along its rows in registers (reduceRows); a flat
+ * one, where its layout allows, through the invocations' partials (axis-partials.ts); else staged
+ * whole in workgroup memory, each output element looping over the axis.
+ */
 function reduceAxis(ctx: Emitter, v: Value & { op: "reduce" }): void {
   if (reduceRows(ctx, v)) return;
+  const split = axisPartials(ctx, v);
+  if (split) return emitAxisPartials(ctx, v, split, identity(v.fn, ctx.dtype(v.value.type)), (a, b) => combine(v.fn, a, b), argReduction(v.fn)?.better);
   const src = v.value;
   const shape = src.type.shape;
   const [m, n] = shape;

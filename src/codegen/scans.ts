@@ -10,6 +10,7 @@ import type { ArrayFacts, Emitter } from "./emitter";
 import { literal } from "./literals";
 import { defineReduced, uniformArray } from "./reductions";
 import { stage, stagingArray } from "./rearrange";
+import { emitRunScan, runsCount, scanRuns } from "./scan-runs";
 
 /**
  * The WGSL expressions of `combine`'s results applied to the expressions `operands` (the left side's
@@ -60,7 +61,7 @@ function combineExpressions(ctx: Emitter, combine: Combine, operands: readonly s
  * One combine step: `targets[i] = combine_i(lefts, rights)` for every result; with several, all
  * results are computed from the operands before any target is written.
  */
-function emitStep(ctx: Emitter, combine: Combine, lefts: readonly string[], rights: readonly string[], targets: readonly string[]): void {
+export function emitStep(ctx: Emitter, combine: Combine, lefts: readonly string[], rights: readonly string[], targets: readonly string[]): void {
   const results = combineExpressions(ctx, combine, [...lefts, ...rights]);
   if (results.length === 1) return ctx.emit(`${targets[0]} = ${results[0]};`);
   const fresh = results.map((r) => {
@@ -75,7 +76,7 @@ function emitStep(ctx: Emitter, combine: Combine, lefts: readonly string[], righ
  * Operand i's workgroup array slot: `base` for the first operand of its dtype (the arrays are named
  * by slot and dtype, so a float value and an i32 index share none), `base` + k for the k-th after it.
  */
-function slot(ctx: ArrayFacts, v: Value & { op: "scan" | "reduceWith" }, base: string, i: number): string {
+export function slot(ctx: ArrayFacts, v: Value & { op: "scan" | "reduceWith" }, base: string, i: number): string {
   const dtype = ctx.dtype(v.values[i].type);
   return nth(base, v.values.slice(0, i).filter((x) => ctx.dtype(x.type) === dtype).length);
 }
@@ -111,6 +112,17 @@ function geometry(shape: readonly number[], axis: number): { cols: number; strid
  * reads back result `index`.
  */
 export function emitScan(ctx: Emitter, v: Value & { op: "scan" }): void {
+  const runs = scanRuns(ctx, v);
+  if (runs) {
+    const scan = () => {
+      const arrays = v.values.map((x, i) => ctx.scratch(slot(ctx, v, "x", i), ctx.dtype(x.type), runsCount(runs)));
+      return emitRunScan(ctx, v, runs, arrays, (l, r, t) => emitStep(ctx, v.combine, l, r, t), () => scanStaged(ctx, v, arrays, runs.shape));
+    };
+    // A tuple's results come from one scan, by the first of its ops (as below).
+    const results = v.values.length === 1 ? scan() : ctx.shared(v.combine, scan);
+    results[v.index].forEach((r, j) => ctx.emit(`let ${ctx.valueName(v, j)} = ${r};`));
+    return;
+  }
   if (v.values.length === 1) {
     const array = scanInPlace(ctx, v)[0];
     for (let j = 0; j < ctx.layout(v.type).ept; j++) ctx.emit(`let ${ctx.valueName(v, j)} = ${array}[${ctx.elementIndex(v.type, j)}];`);
@@ -135,18 +147,29 @@ function registers(ctx: Emitter, type: Value["type"], expr: (j: number) => strin
 
 /** The scan of every operand, in place in its staged array (after a barrier); the arrays' names. */
 function scanInPlace(ctx: Emitter, v: Value & { op: "scan" }): string[] {
-  const n = v.values.length;
-  const types = v.values.map((x) => ctx.typeOf(x.type));
-  const { length, element } = geometry(v.type.shape, v.axis);
-  const w = ctx.workgroupSize;
-  const { c, perLine, segments } = segmentsOf(ctx, v);
-  const s = ctx.fresh("scan");
-  // The element at position k of line r, counting from the line's end when reversed.
-  const at = (r: string, k: string) => element(r, v.reverse ? `(${length - 1} - ${k})` : k);
   ctx.emit("workgroupBarrier();");
   // Each element is read and rewritten by the invocation that owns its segment: scanned in place.
   const arrays = v.values.map((x, i) => stage(ctx, x, slot(ctx, v, "x", i)));
-  const totals = v.values.map((_, i) => totalsArray(ctx, v, i));
+  scanStaged(ctx, v, arrays, v.type.shape);
+  return arrays;
+}
+
+/**
+ * The three passes over `arrays` (one per operand, each holding a block of `shape` written before
+ * the barrier this starts with), scanned along `v`'s axis in place; ends with a barrier.
+ */
+export function scanStaged(ctx: Emitter, v: Value & { op: "scan" }, arrays: readonly string[], shape: readonly number[]): void {
+  // `shape` has v's axes, its scanned axis perhaps shorter.
+  const n = v.values.length;
+  const types = v.values.map((x) => ctx.typeOf(x.type));
+  const axis = v.axis;
+  const { length, element } = geometry(shape, axis);
+  const w = ctx.workgroupSize;
+  const { c, perLine, segments } = segmentsOf(ctx, shape, axis);
+  const s = ctx.fresh("scan");
+  // The element at position k of line r, counting from the line's end when reversed.
+  const at = (r: string, k: string) => element(r, v.reverse ? `(${length - 1} - ${k})` : k);
+  const totals = v.values.map((_, i) => totalsArray(ctx, v, i, shape));
   const acc = types.map((_, i) => nth(`${s}_acc`, i));
   const pre = types.map((_, i) => nth(`${s}_pre`, i));
   ctx.emit("workgroupBarrier();");
@@ -194,26 +217,31 @@ function scanInPlace(ctx: Emitter, v: Value & { op: "scan" }): string[] {
     });
   }
   ctx.emit("workgroupBarrier();");
-  return arrays;
 }
 
-/** How emitScan cuts the block's lines: segments of `c` elements, `perLine` of them a line, `segments` in all. */
-function segmentsOf(ctx: ArrayFacts, v: Value & { op: "scan" }): { c: number; perLine: number; segments: number } {
-  const length = v.type.shape[v.axis];
-  const n = ctx.layout(v.type).numel;
+/** How the scan cuts the lines of a block of `shape` along `axis`: segments of `c` elements, `perLine` of them a line, `segments` in all. */
+function segmentsOf(ctx: ArrayFacts, shape: readonly number[], axis: number): { c: number; perLine: number; segments: number } {
+  const length = shape[axis];
+  const n = shape.reduce((a, b) => a * b, 1);
   const c = Math.min(length, Math.max(1, n / ctx.workgroupSize));
   return { c, perLine: length / c, segments: n / c };
 }
 
-/** The segments' totals of operand i. */
-function totalsArray(ctx: ArrayFacts, v: Value & { op: "scan" }, i: number): string {
-  return ctx.scratch(slot(ctx, v, "scant", i), ctx.dtype(v.values[i].type), segmentsOf(ctx, v).segments);
+/** The segments' totals of operand i, for a block of `shape` (`v`'s, or its runs' totals: scan-runs.ts). */
+export function totalsArray(ctx: ArrayFacts, v: Value & { op: "scan" }, i: number, shape: readonly number[]): string {
+  return ctx.scratch(slot(ctx, v, "scant", i), ctx.dtype(v.values[i].type), segmentsOf(ctx, shape, v.axis).segments);
 }
 
 /** The workgroup arrays `emitScan` asks for (array-plan.ts): each operand staged, the segments' totals. */
 export function scanArrays(ctx: ArrayFacts, v: Value & { op: "scan" }): void {
+  const runs = scanRuns(ctx, v);
+  if (runs) {
+    v.values.forEach((x, i) => ctx.scratch(slot(ctx, v, "x", i), ctx.dtype(x.type), runsCount(runs)));
+    v.values.forEach((_, i) => totalsArray(ctx, v, i, runs.shape));
+    return;
+  }
   v.values.forEach((x, i) => stagingArray(ctx, x, slot(ctx, v, "x", i)));
-  v.values.forEach((_, i) => totalsArray(ctx, v, i));
+  v.values.forEach((_, i) => totalsArray(ctx, v, i, v.type.shape));
 }
 
 /** The workgroup arrays `emitReduceWith` asks for: each operand staged, and a scalar result's hand-out. */

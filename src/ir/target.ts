@@ -167,6 +167,14 @@ export interface CodegenOptions {
    */
   padDotTiles?: boolean;
   /**
+   * Stage a tl.dot's operands (those not on subgroup matrices) this many of K's columns of A and
+   * rows of B at a time, each chunk between two barriers, instead of whole (codegen/dot-chunks.ts).
+   * Unset by default (whole); only the plan's last fallback sets it, halving it until the kernel
+   * fits the adapter's workgroup memory (codegen/plan.ts): attorch's attention backward stages
+   * a 128 × 128 f16 `tl.trans(p)` whole, 32 KiB (bench/NOTES.md §37).
+   */
+  dotChunkK?: number;
+  /**
    * Move contiguous runs of f16 elements as `vec4<f16>` (8 bytes) to and from storage buffers, as
    * runs of f32 move as vec4s. On unless false; false gives the scalar f16 accesses of the first
    * H200 f16 run, to time against (bench/NOTES.md §18: the f16 matmul on subgroup matrices has

@@ -36,7 +36,7 @@ type Callee =
 /** A tensor descriptor's methods, written as methods in the TypeScript (no tl.* function of tensors has these names). */
 const DESCRIPTOR_METHODS: ReadonlySet<string> = new Set(["load", "store", "atomic_add", "atomic_min", "atomic_max", "atomic_and", "atomic_or", "atomic_xor"]);
 
-const MATH_SUFFIXES = ["math", "extra.libdevice", "extra.cuda.libdevice", "extra.hip.libdevice"];
+const MATH_SUFFIXES = ["math", "extra.libdevice", "extra.cuda.libdevice", "extra.hip.libdevice", "extra.intel.libdevice"];
 
 function resolve(ctx: LowerContext, callee: SyntaxNode): Callee {
   const { imports } = ctx.file;
@@ -50,6 +50,8 @@ function resolve(ctx: LowerContext, callee: SyntaxNode): Callee {
     const named = imports.imported.get(name);
     const found = named && ctx.externals.find(named.module, named.name, ctx.file);
     if (found) return { kind: "external", ...found };
+    const aliased = named && ctx.externals.alias(named.module, named.name, ctx.file);
+    if (aliased) return { kind: "tl", name: camelCase(aliased) };
     const imported = imports.functions.get(name);
     if (imported) return { kind: "tl", name: camelCase(imported) };
     if (BUILTIN_CALLS[name]) return { kind: "tl", name: BUILTIN_CALLS[name] };

@@ -73,6 +73,11 @@ export class Externals {
     return externalFunction(this.modules, from, module, name);
   }
 
+  /** The tl function `name` of module `module` is bound to there, if it is an alias of one (externalAlias). */
+  alias(module: string, name: string, from: PythonFile = this.main): string | undefined {
+    return externalAlias(this.modules, from, module, name);
+  }
+
   /** Queues `kernel` of `file` (and the helpers of its file it calls); its name in the TypeScript file. */
   use(file: PythonFile, kernel: PythonKernel, site: Span): string {
     const external = this.fileOf(file, site);
@@ -184,6 +189,26 @@ export function externalFunction(modules: ReadonlyMap<string, PythonFile>, from:
     if (!file) return undefined;
     const kernel = file.kernels.find((k) => k.name === name);
     if (kernel) return { file, kernel };
+    const imported = file.imports.imported.get(name);
+    if (!imported) return undefined;
+    absolute = absoluteModule(file, imported.module);
+    name = imported.name;
+  }
+  return undefined;
+}
+
+/**
+ * The tl function a name imported from another module is bound to there (unsloth's
+ * `from .utils import triton_tanh`, where utils.py binds `triton_tanh = libdevice.tanh` in an `if` on
+ * Triton's version: module.ts's readFunctionAliases), following re-exports as externalFunction does.
+ */
+export function externalAlias(modules: ReadonlyMap<string, PythonFile>, from: PythonFile, module: string, name: string): string | undefined {
+  let absolute = absoluteModule(from, module);
+  for (let hops = 0; absolute !== undefined && hops < 8; hops++) {
+    const file = modules.get(absolute);
+    if (!file || file.kernels.some((k) => k.name === name)) return undefined;
+    const bound = file.imports.functions.get(name);
+    if (bound) return bound;
     const imported = file.imports.imported.get(name);
     if (!imported) return undefined;
     absolute = absoluteModule(file, imported.module);

@@ -177,7 +177,8 @@ function libdeviceFunction(name: string): string {
   return mathFunction(name) ?? name;
 }
 
-const MATH_MODULES = new Set(["triton.language.math", "triton.language.extra.libdevice", "triton.language.extra.cuda.libdevice", "triton.language.extra.hip.libdevice"]);
+// Intel's (XPU) libdevice has the same names: unsloth's utils.py binds `triton_tanh` to it on XPU.
+const MATH_MODULES = new Set(["triton.language.math", "triton.language.extra.libdevice", "triton.language.extra.cuda.libdevice", "triton.language.extra.hip.libdevice", "triton.language.extra.intel.libdevice"]);
 
 function readImport(text: string, s: SyntaxNode, imports: PythonImports): void {
   const kids = children(s);

@@ -2,8 +2,8 @@
 // both tl.programId and tl.arange — each program a block of a longer array — in a kernel with an
 // integer scalar parameter that can bound it. Unless the size is a multiple of the block, the
 // last program's block runs past the end of the array (a run then reports KL3101 at the access).
-// Conservative on purpose: offsets read from a loop variable, several axes, or a kernel with no
-// integer parameter are not flagged. The fix adds `offsets < n` as the mask, one per candidate n.
+// Conservative on purpose: offsets read from a loop variable or wrapped by `%`, several axes, or a
+// kernel with no integer parameter are not flagged. The fix adds `offsets < n` as the mask, one per candidate n.
 
 import ts from "typescript";
 import { Codes } from "../diagnostics/codes";
@@ -45,12 +45,18 @@ export function checkUnmaskedAccess(ctx: IntrinsicContext, name: "load" | "store
   );
 }
 
-/** The kinds of IR op a value is computed from (not through variables: a loop's offsets aren't followed). */
+/**
+ * The kinds of IR op a value is computed from (not through variables: a loop's offsets aren't
+ * followed), short of a remainder: offsets wrapped by `% M` (tutorial 03's and unsloth's fp8 matmul's
+ * `(pid_m * BLOCK + tl.arange(0, BLOCK)) % M`) stay below M whatever the program, so what they are
+ * computed from doesn't make the access run past the end.
+ */
 function opsUnder(value: Value): Set<string> {
   const seen = new Set<string>();
   const stack = [value];
   for (let v = stack.pop(); v; v = stack.pop()) {
     seen.add(v.op);
+    if (v.op === "binary" && v.fn === "mod") continue;
     stack.push(...operandsOf(v));
   }
   return seen;

@@ -109,3 +109,28 @@ test("a package module's kernel calls helpers through `from .. import utils`, `f
   const codes = compilePythonKernel(alone, "_scaled_clamp_kernel", types, { BLOCK: 128 }).diagnostics.map((d) => d.code);
   assert.ok(codes.length > 0 && codes.every((c) => c === "KL1150"), codes.join(" "));
 });
+
+test("a name another module binds to a libdevice function in each branch of a version check (unsloth's `from .utils import triton_tanh`, cuda, XPU and old-Triton spellings) is that tl function; bound to two functions it stays KL1150", () => {
+  const utils = (xpu: string) => [
+    "import triton", "import triton.language as tl", "if triton.__version__ >= '3':", "    if DEVICE == 'xpu':", `        triton_tanh = ${xpu}`,
+    "    else:", "        from triton.language.extra import libdevice", "        triton_tanh = libdevice.tanh", "    triton_cast = tl.cast",
+    "else:", "    triton_tanh = tl.math.tanh", "",
+  ].join("\n");
+  const kernel = [
+    "import triton", "import triton.language as tl", "from .utils import triton_tanh, triton_cast", "", "@triton.jit",
+    "def tanh_kernel(X, Y, n, BLOCK: tl.constexpr):", "    offs = tl.arange(0, BLOCK)", "    x = tl.load(X + offs, mask=offs < n)",
+    "    tl.store(Y + offs, triton_cast(triton_tanh(x), tl.float32), mask=offs < n)", "",
+  ].join("\n");
+  const types = { X: { kind: "pointer", dtype: "f32" }, Y: { kind: "pointer", dtype: "f32" }, n: { kind: "scalar", dtype: "i32" } } as const;
+  const compileWith = (xpu: string) => {
+    const file = readPythonFile("pkg/geglu.py", kernel, "pkg.geglu");
+    file.modules.set("pkg.utils", readPythonFile("pkg/utils.py", utils(xpu), "pkg.utils"));
+    return compilePythonKernel(file, "tanh_kernel", types, { BLOCK: 64 });
+  };
+  const ok = compileWith("tl.extra.intel.libdevice.tanh");
+  assert.deepEqual(ok.diagnostics.map((d) => d.message), []);
+  assert.match(ok.typescript!, /tl\.cast\(tl\.tanh\(x\), tl\.float32\)/);
+  // Bound to tanh on one branch and to sigmoid on another: not one function, so not followed.
+  const two = compileWith("tl.sigmoid");
+  assert.deepEqual(two.diagnostics.map((d) => d.code), ["KL1150"]);
+});
