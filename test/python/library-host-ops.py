@@ -1,7 +1,7 @@
 """Host code around kernels as unsloth writes it (rope_embedding's Slow_RoPE_Embedding, fast_lora's
 LoRA_MLP, utils.py's module-level probes), on GPU tensors and with --cpu: indexing with a tensor —
 `cos[position_ids]`, `x[mask]`, `x[mask] = v`, `x[:, [0, 2]] = v` — then a kernel of ours on the
-gathered rows; addcmul_, addmm_(beta=0, alpha=s), matmul(out=), mv, addmv_; x.new_empty & co.; logsumexp, masked_fill_; torch.nn.Module and
+gathered rows; addcmul_, addmm_(beta=0, alpha=s), matmul(out=), mv, addmv_; x.new_empty & co.; logsumexp, masked_fill_; gradients through transpose, contiguous, view, casts; torch.nn.Module and
 Identity as base classes and markers; torch._C's stream probe, torch._disable_dynamo."""
 
 import math
@@ -110,6 +110,33 @@ torch.testing.assert_close(torch.logsumexp(chunks[:5], dim=(0, 1)), torch.tensor
 losses = torch.ones(6, 4, device="cuda")
 losses.masked_fill_(torch.tensor([True, False, True, False], device="cuda"), 0)
 assert losses.sum().item() == 12.0 and losses[:, 1].tolist() == [1.0] * 6
+
+
+# A gradient through the reshaping ops around a Function, as fast_rope_embedding writes them:
+# `Fast_RoPE_Embedding.apply(Q.transpose(1, 2).contiguous(), …).transpose(1, 2)`. Before, the
+# transpose and the copy came out without requires_grad, and the gradient never reached Q.
+class Cube(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, t):
+        ctx.save_for_backward(t)
+        return t * t * t
+
+    @staticmethod
+    def backward(ctx, g):
+        (t,) = ctx.saved_tensors
+        return 3 * t * t * g
+
+
+q = torch.randn(2, 3, 5, 4, device="cuda", requires_grad=True)
+rotated = Cube.apply(q.transpose(1, 2).contiguous().view(2, 5, 12).half()).view(2, 5, 3, 4).transpose(1, 2)
+assert rotated.requires_grad and rotated.shape == (2, 3, 5, 4)
+g = torch.randn(2, 3, 5, 4, device="cuda")
+rotated.backward(g)
+torch.testing.assert_close(q.grad, 3 * q.detach() * q.detach() * g, atol=2e-2, rtol=4e-3)  # the cube in f16
+p = torch.randn(4, 6, device="cuda", requires_grad=True)
+Cube.apply(p.t().reshape(2, 12).clone().unsqueeze(0).permute(2, 0, 1).squeeze()).backward(torch.ones(12, 2, device="cuda"))
+torch.testing.assert_close(p.grad, 3 * p.detach() * p.detach())
+assert p.detach().clone().requires_grad is False and p.clone().detach().grad_fn is None
 
 
 # nn.Module as transformers' layers subclass it; Identity as peft's no-dropout marker

@@ -461,3 +461,7 @@ def _tensor_getattr(self, name):
 
 
 Tensor.__getattr__ = _tensor_getattr
+
+# Views, copies and casts carry the gradient of a tensor that requires grad (_view_grad.py).
+from . import _view_grad  # noqa: E402
+_view_grad.install()
