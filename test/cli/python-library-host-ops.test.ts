@@ -21,7 +21,7 @@ test("indexing with int and bool tensors (read and written), LoRA's matmuls, nn.
   for (const cpu of [false, true]) {
     const { report, outcome } = await runPythonFile(file, { bench: "off", cpu }, startPythonThread);
     assert.equal(outcome, "ok", report.traceback);
-    assert.equal(report.checks.length, 12);
+    assert.equal(report.checks.length, 13);
     assert.ok(report.checks.every((c) => c.passed), JSON.stringify(report.checks));
     assert.equal(report.launches.length, 1);
     assert.match(report.stdout, /indexing with tensors, LoRA's matmuls, nn.Module, torch._C: match\n/);

@@ -137,6 +137,17 @@ p = torch.randn(4, 6, device="cuda", requires_grad=True)
 Cube.apply(p.t().reshape(2, 12).clone().unsqueeze(0).permute(2, 0, 1).squeeze()).backward(torch.ones(12, 2, device="cuda"))
 torch.testing.assert_close(p.grad, 3 * p.detach() * p.detach())
 assert p.detach().clone().requires_grad is False and p.clone().detach().grad_fn is None
+# and through indexing, split/narrow (built on it) and expand: scattered back, summed over the broadcast
+r = torch.randn(4, 6, device="cuda", requires_grad=True)
+left, right = r.split([2, 4], dim=1)
+parts = [Cube.apply(r[1:, 2:5].contiguous()), Cube.apply(right.narrow(0, 0, 2).contiguous()), Cube.apply(r[0].expand(3, 6).contiguous())]
+torch.autograd.backward(parts, [torch.ones_like(t) for t in parts])
+rd = r.detach()
+want = torch.zeros(4, 6, device="cuda")
+want[1:, 2:5] += 3 * rd[1:, 2:5] * rd[1:, 2:5]
+want[0:2, 2:] += 3 * rd[0:2, 2:] * rd[0:2, 2:]
+want[0] += 3 * (3 * rd[0] * rd[0])
+torch.testing.assert_close(r.grad, want)
 
 
 # nn.Module as transformers' layers subclass it; Identity as peft's no-dropout marker

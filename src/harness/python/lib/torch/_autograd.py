@@ -1,10 +1,9 @@
 # torch.autograd as far as tutorial 05 and kernel tests use it: a torch.autograd.Function's
 # forward and backward (ctx.save_for_backward, ctx.saved_tensors), the reference ops that carry a
-# backward of their own (torch.nn.functional.layer_norm), the ops that only reshape, reorder, copy
-# or cast (_view_grad.py), Tensor.backward into the leaves' .grad. Any other op on a tensor that
-# requires grad, with grad enabled, raises NotImplementedError, so a gradient Kernel Lab can't
-# compute is not silently missing — except indexing (x[…], narrow, expand, split), whose result
-# carries no gradient yet.
+# backward of their own (torch.nn.functional.layer_norm), the ops that only reshape, reorder,
+# pick, broadcast, copy or cast (_view_grad.py), Tensor.backward into the leaves' .grad. Any other
+# op on a tensor that requires grad, with grad enabled, raises NotImplementedError: a gradient
+# Kernel Lab can't compute is never silently missing.
 
 import contextlib
 

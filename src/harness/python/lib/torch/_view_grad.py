@@ -1,7 +1,8 @@
-# The ops that only reshape, reorder or copy a tensor carry its gradient, as torch's do: a clone, a
-# contiguous copy, view/reshape/flatten/squeeze/unsqueeze, transpose/permute/t, and a dtype cast, of a
-# tensor that requires grad (grad enabled) come out requiring grad, their backward the inverse
-# reshaping. Before, they came out without one, so a gradient through them never reached the leaf
+# The ops that only reshape, reorder, pick, broadcast or copy a tensor carry its gradient, as torch's
+# do: a clone, a contiguous copy, view/reshape/flatten/squeeze/unsqueeze, transpose/permute/t, a
+# dtype cast, indexing (`x[1:, 0]`, and narrow, select, split, chunk, unbind through it) and expand
+# (expand_as, broadcast_to), of a tensor that requires grad (grad enabled) come out requiring grad,
+# their backward the inverse: reshaped back, scattered into zeros, summed over the broadcast dims. Before, they came out without one, so a gradient through them never reached the leaf
 # (unsloth's `Fast_RoPE_Embedding.apply(Q.transpose(1, 2).contiguous(), …)`).
 
 from ._autograd import attach, needs_grad
@@ -31,12 +32,31 @@ def _cast_back(x, out, g, args, kwargs):
     return g.to(x.dtype).to(x.device)
 
 
+def _scatter(x, out, g, args, kwargs):
+    # x[key] (a view; indexing with a tensor refuses grad before this): g written into zeros there.
+    import torch
+    full = torch.zeros(x.shape, dtype=g.dtype, device=x.device)
+    full[args[0]] = g
+    return full
+
+
+def _unbroadcast(x, out, g, args, kwargs):
+    lead = g.dim() - x.dim()
+    for _ in range(lead):
+        g = g.sum(dim=0)
+    for d, size in enumerate(x.shape):
+        if size == 1 and g.shape[d] != 1:
+            g = g.sum(dim=d, keepdim=True)
+    return g
+
+
 _GRADIENTS = {
     "clone": _same, "contiguous": _same,
     "view": _back_to_shape, "reshape": _back_to_shape, "flatten": _back_to_shape, "view_as": _back_to_shape,
     "reshape_as": _back_to_shape, "squeeze": _back_to_shape, "unsqueeze": _back_to_shape,
     "transpose": _transpose, "permute": _permute, "t": lambda x, out, g, a, k: g.t(),
-    "to": _cast_back, "float": _cast_back, "half": _cast_back, "bfloat16": _cast_back,
+    "to": _cast_back, "float": _cast_back, "half": _cast_back, "bfloat16": _cast_back, "cpu": _cast_back, "cuda": _cast_back,
+    "__getitem__": _scatter, "expand": _unbroadcast,
 }
 
 
@@ -44,7 +64,8 @@ def _differentiable(name, method, gradient):
     def wrapped(self, *args, **kwargs):
         out = method(self, *args, **kwargs)
         if isinstance(out, Tensor) and out is not self and out.grad_fn is None and needs_grad(self):
-            attach(out, f"{name.capitalize()}Backward", [self], lambda g: [gradient(self, out, g, args, kwargs)])
+            label = {"__getitem__": "Index", "t": "T"}.get(name, name.capitalize())
+            attach(out, f"{label}Backward", [self], lambda g: [gradient(self, out, g, args, kwargs)])
         return out
     wrapped.__name__ = name
     wrapped.__doc__ = method.__doc__
