@@ -92,6 +92,21 @@ test("one tensor as two pointers: two programs storing one element through the t
   }
 });
 
+test("a program loading an element another program of the launch stores (an in-place shifted add): one KL3105 warning at the load's line naming the store's, however often the loop launches it; a relu in place is not warned of; on the GPU and with --cpu", async () => {
+  for (const cpu of [false, true]) {
+    const { report, outcome } = await run(path.join(PY, "load-hazard.py"), { bench: "off", cpu });
+    assert.equal(outcome, "ok", report.traceback);
+    assert.match(report.stdout, /shifted add ran\nrelu in place: no warning\n/);
+    assert.equal(report.launches.length, 4);
+    assert.equal(report.diagnostics.length, 1, `cpu=${cpu}: ${JSON.stringify(report.diagnostics)}`);
+    const [d] = report.diagnostics;
+    assert.deepEqual([d.file.endsWith("load-hazard.py"), d.line, d.severity, d.code], [true, 15, "warning", "KL3105"], `cpu=${cpu}`);
+    // Program 1's lane 0 loads x_ptr[63], which program 0's lane 63 stores.
+    assert.match(d.message, /^shift_add: program \(1,0,0\), lane 0 \(line 15\) loads x_ptr\[63\], which program \(0,0,0\), lane 63 \(line 16\) stores in the same launch; programs run in no defined order/, `cpu=${cpu}`);
+    assert.deepEqual(d.related?.map((r) => r.line), [16], `cpu=${cpu}`);
+  }
+});
+
 test("one storage passed as two pointers is one memory on the GPU, as with --cpu and on CUDA: a load through one sees a store through the other (the same tensor, x[k:] and x for several k, column halves, int8, a tensor descriptor and a pointer), atomics through both add up, in place works; an access before a view's first element is KL3101", async () => {
   for (const cpu of [false, true]) {
     const { report, outcome } = await run(path.join(PY, "shared-views.py"), { bench: "off", cpu });

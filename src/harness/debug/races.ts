@@ -82,7 +82,9 @@ export function hazardWarning(kernel: string, hazard: LoadHazard, lines: Lines |
     `${kernel}: ${side(load, lines)} loads ${param}[${index}], which ${side(store, lines)} stores in the same launch${aliasNote(store, param, "stores")}; ` +
     `programs run in no defined order, so the load may see the old value or the new one. ` +
     `Load only elements this program stores, or split the kernel into two launches`;
-  return { code: CPU_RUN_CODES["load-of-another-store"].code, severity: "warning", message, span: load.span ?? store.span ?? fallback };
+  // The store's line as a related location, beside the load's: the editor shows both, and a caller launching the kernel again knows the pair it was told of.
+  const related = load.span && store.span ? { related: [{ span: store.span, message: `the tl.store of program ${where(store.program)}` }] } : {};
+  return { code: CPU_RUN_CODES["load-of-another-store"].code, severity: "warning", message, span: load.span ?? store.span ?? fallback, ...related };
 }
 
 /** Per checked storage, who touched each element so far (program linear id + 1; 0: nobody). */

@@ -9,7 +9,6 @@
 
 import { specializationFor, specializationKey, type CompiledKernel, type LaunchableKernel } from "../../compile";
 import { formatDiagnostic, locate, LineMap, type LocatedDiagnostic } from "../../diagnostics/position";
-import type { Span } from "../../diagnostics/diagnostic";
 import { InterpreterError } from "../../interpreter/interpret";
 import type { PointeeDtype, PointerView } from "../../ir/ir";
 import { assertNever } from "../../ir/never";
@@ -31,6 +30,7 @@ import { MAX_LISTED, type PythonFileReport } from "./report";
 import { knobsKey, type KnobSetting } from "../../ir/knobs";
 import type { CodegenOptions } from "../../ir/target";
 import { tuneLaunch, type TuneAccess } from "./autotune";
+import { callThatRan, LaunchWarnings } from "./launch-warnings";
 import { autotuneResults } from "./autotune-results";
 
 /** How a torch dtype's elements reach a kernel: int64 as int32 (Kernel Lab's kernels have no 64-bit integers), 8-bit ones as bytes. */
@@ -84,6 +84,7 @@ export class Launcher {
   private readonly script: KernelFile;
   private readonly modules = new Map<string, KernelFile>();
   private listed = 0;
+  private readonly warnings = new LaunchWarnings(this.diagnostics);
 
   constructor(
     private readonly file: string,
@@ -179,6 +180,7 @@ export class Launcher {
       const launched = await this.device.executor.launchInPlace({ program: program.kernel, variant, grid, scalars: bound.scalars, arrays: arraysOf(bound), lines: pythonLines(source.lines, program) }, this.resident);
       // torch's own ops (a kernel of Kernel Lab's torch module, here under --cpu) are the script's torch calls, not launches of its kernels.
       if (!torchOp(request)) this.list(request, grid, program.kernel, performance.now() - started);
+      this.warnings.add(source.file, source.text, program, launched.warnings);
       return { kind: "ok", value: { prints: launched.prints, written: launched.written.map((name) => bound.tensors.get(name)!.python) } };
     } catch (err) {
       if (err instanceof SharedViewsRefused) return { kind: "error", error: "runtime", message: `${this.file}:${request.callLine}: ${RunCodes.sharedMemoryDtypes}: ${err.message}` };
@@ -379,20 +381,7 @@ function argType(file: string, arg: Exclude<LaunchArg, { kind: "constexpr" }>, r
   }
 }
 
-/**
- * Where a fault at `span` is in the script: for code of another module's function, the call in the
- * script that ran it — the innermost of the calls that inlined this copy (Span.inlinedAt) that is in
- * the script itself — rather than the first call of that function (program.toPython's answer, and
- * the fallback where the copy's calls are not known).
- */
 /** A race's lines (races.ts) read in the script: its spans are the kernel's translation's. */
 function pythonLines(lines: LineMap, program: Program): Lines {
   return { at: (offset) => lines.at(program.toPython({ start: offset, end: offset }).start) };
-}
-
-function callThatRan(program: Program, span: Span): Span {
-  for (const site of [...(span.inlinedAt ?? [])].reverse()) {
-    if (!program.origin?.(site)) return program.toPython(site);
-  }
-  return program.toPython(span);
 }

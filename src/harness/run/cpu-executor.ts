@@ -30,10 +30,10 @@ function interpretInPlace(launch: InPlaceLaunch): InPlaceResult {
   const prints = new CpuPrints(launch.program);
   const args: Record<string, StorageArray | number> = { ...launch.scalars };
   for (const [name, array] of launch.arrays) args[name] = array.data;
-  // Races between programs are checked as in a run (KL3104), through one tensor passed as two pointers too.
+  // Races between programs are checked as in a run (KL3104; a load of another program's store warns, KL3105), through one tensor passed as two pointers too.
   const races = new RaceRecorder(launch.program.ir, launch.grid, lengthsOf(args), launch.lines, aliasedStorage(Object.entries(args)));
   interpret(launch.program.ir, launch.grid, args, { onDebugRecord: prints.onDebugRecord, ...(races.checks ? { onAccess: races.onAccess } : {}) });
-  return { prints: prints.lines()?.lines ?? [], written: [] };
+  return { prints: prints.lines()?.lines ?? [], written: [], warnings: races.warnings() };
 }
 
 function interpretSize(prepared: PreparedSize, ctx: SizeContext): CheckedSize {

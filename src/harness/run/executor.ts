@@ -105,7 +105,7 @@ export interface CheckedInPlaceLaunch extends InPlaceArgs {
    * compiled as views of one binding (Specialization.views); undefined where none compiles.
    */
   variant: (which: "specialised" | "instrumented", views?: Readonly<Record<string, PointerView>>) => CompiledKernel | undefined;
-  /** The kernel's source lines, for the lines a race's message names (KL3104). */
+  /** The kernel's source lines, for the lines a race's or a hazard's message names (KL3104, KL3105). */
   lines?: Lines;
 }
 
@@ -120,10 +120,12 @@ export interface OwnKernelLaunch extends InPlaceArgs {
   program: LaunchableKernel;
 }
 
-/** What one in-place launch printed, and the pointer parameters it wrote through (their device copy or their elements changed). */
+/** What one in-place launch printed, the pointer parameters it wrote through (their device copy or their elements changed), its warnings. */
 export interface InPlaceResult {
   prints: string[];
   written: string[];
+  /** KL3105: a program loaded an element another program of the launch stored (spans the kernel's, lines in the messages `lines`'). */
+  warnings: Diagnostic[];
 }
 
 /** The device copies an in-place caller keeps between its launches (python/resident.ts), and the copies made. */

@@ -17,7 +17,8 @@
 import { checkCornersOnCpu } from "./corners";
 import { sharedViews, viewSpecialization, type SharedViews } from "./shared-views";
 import { fitsDevice, instrumentedLaunch, type RaceExplainer } from "./instrumented-launch";
-import { raceError } from "../debug/races";
+import { hazardWarning, raceError } from "../debug/races";
+import type { Diagnostic } from "../../diagnostics/diagnostic";
 import { gpuPrintBuffer, readGpuPrints } from "../debug/prints";
 import { createStorageBuffer, launch, readBuffer, type Gpu, type LaunchArgs, type StorageArray } from "../../runtime";
 import type { PointeeDtype } from "../../ir/ir";
@@ -34,6 +35,7 @@ export async function launchInPlaceOnGpu(gpu: Gpu, request: InPlaceLaunch, kept:
   const inStorage = new Set(views.storages.flatMap((s) => s.members));
   const shared = sharingMemory(request.arrays, inStorage);
   const before = new Map<string, StorageArray>();
+  const warnings: Diagnostic[] = [];
   try {
     const set: LaunchArgs = { buffers: {}, scalars: { ...request.scalars } };
     const hostArgs: Record<string, StorageArray | number> = { ...request.scalars };
@@ -68,11 +70,15 @@ export async function launchInPlaceOnGpu(gpu: Gpu, request: InPlaceLaunch, kept:
     set.debug = gpuPrintBuffer(gpu, shown.abi.debug, program.name, made);
     if (checked) {
       const lines = request.unchecked ? undefined : request.lines;
-      // A race in --cpu's words, its lines the script's (no values: the GPU keeps none); a Python launch reports no KL3105 warnings yet.
-      const explain: RaceExplainer = { race: (race) => { throw raceError(program.name, race, lines); }, hazard: () => [] };
+      const kernelSpan = request.unchecked ? { start: 0, end: 0 } : request.program.ir.span;
+      // A race or a load of another program's store (KL3105) in --cpu's words, its lines the script's (no values: the GPU keeps none).
+      const explain: RaceExplainer = {
+        race: (race) => { throw raceError(program.name, race, lines); },
+        hazard: (hazard) => [hazardWarning(program.name, hazard, lines, kernelSpan)],
+      };
       // A shared storage's shadow buffers are as long as the storage (the views' lengths are their own).
       const withStorages = { ...hostArgs, ...Object.fromEntries(views.storages.map((s) => [s.name, s.data])) };
-      await instrumentedLaunch(gpu, checked, grid, set, withStorages as never, made, explain);
+      warnings.push(...(await instrumentedLaunch(gpu, checked, grid, set, withStorages as never, made, explain)).warnings);
     } else if (request.unchecked) {
       await launch(gpu, plain, grid, set);
     } else {
@@ -103,7 +109,7 @@ export async function launchInPlaceOnGpu(gpu: Gpu, request: InPlaceLaunch, kept:
       copies.fromGpu++;
       copies.fromGpuBytes += array.data.byteLength;
     }
-    return { prints: printed?.lines ?? [], written };
+    return { prints: printed?.lines ?? [], written, warnings };
   } finally {
     for (const b of made) b.destroy();
   }
