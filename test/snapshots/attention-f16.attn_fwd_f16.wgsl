@@ -24,7 +24,7 @@ var<private> kl_zero: u32 = 0u;
 @group(0) @binding(4) var<storage, read_write> b_Out: array<f16>;
 var<workgroup> sm_a_f16: array<f16, 2048>;
 var<workgroup> sm_b_f16: array<f16, 1024>;
-var<workgroup> sm_x_f32: array<f32, 512>;
+var<workgroup> sm_x_f32: array<f32, 128>;
 var<workgroup> sm_a_f16x4: array<vec4<f16>, 134>;
 var<workgroup> sm_b_f16x4: array<vec4<f16>, 256>;
 
@@ -779,20 +779,25 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     let v146_6 = x7_6;
     let v146_7 = x7_7;
     workgroupBarrier();
-    sm_x_f32[lane4] = v146_0;
-    sm_x_f32[(lane4 + 1)] = v146_1;
-    sm_x_f32[(lane4 + 2)] = v146_2;
-    sm_x_f32[(lane4 + 3)] = v146_3;
-    sm_x_f32[(lane4 + 256)] = v146_4;
-    sm_x_f32[(lane4 + 257)] = v146_5;
-    sm_x_f32[(lane4 + 258)] = v146_6;
-    sm_x_f32[(lane4 + 259)] = v146_7;
+    var ap0_0: f32 = bitcast<f32>(0xff800000u + kl_zero);
+    ap0_0 = max(ap0_0, v146_0);
+    ap0_0 = max(ap0_0, v146_1);
+    ap0_0 = max(ap0_0, v146_2);
+    ap0_0 = max(ap0_0, v146_3);
+    sm_x_f32[(lane4) / 4] = ap0_0;
+    var ap0_1: f32 = bitcast<f32>(0xff800000u + kl_zero);
+    ap0_1 = max(ap0_1, v146_4);
+    ap0_1 = max(ap0_1, v146_5);
+    ap0_1 = max(ap0_1, v146_6);
+    ap0_1 = max(ap0_1, v146_7);
+    sm_x_f32[((lane4 + 256)) / 4] = ap0_1;
     workgroupBarrier();
-    var acc0: f32 = bitcast<f32>(0xff800000u + kl_zero);
-    for (var k: i32 = 0; k < 16; k++) {
-      acc0 = max(acc0, sm_x_f32[i32(lid & 31u) * 16 + k]);
+    let apf2 = (i32(lid & 31u)) * 4;
+    var acc1: f32 = bitcast<f32>(0xff800000u + kl_zero);
+    for (var m: i32 = 0; m < 4; m++) {
+      acc1 = max(acc1, sm_x_f32[apf2 + m]);
     }
-    let v148_0 = acc0;
+    let v148_0 = acc1;
     let v149_0 = max(v145_0, v148_0);
     let v150_0 = x7_0;
     let v150_1 = x7_1;
@@ -838,20 +843,25 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     let v160_0 = x3_0;
     let v161_0 = (v160_0 * v158_0);
     workgroupBarrier();
-    sm_x_f32[lane4] = v155_0;
-    sm_x_f32[(lane4 + 1)] = v155_1;
-    sm_x_f32[(lane4 + 2)] = v155_2;
-    sm_x_f32[(lane4 + 3)] = v155_3;
-    sm_x_f32[(lane4 + 256)] = v155_4;
-    sm_x_f32[(lane4 + 257)] = v155_5;
-    sm_x_f32[(lane4 + 258)] = v155_6;
-    sm_x_f32[(lane4 + 259)] = v155_7;
+    var ap3_0: f32 = 0.0f;
+    ap3_0 = (ap3_0 + v155_0);
+    ap3_0 = (ap3_0 + v155_1);
+    ap3_0 = (ap3_0 + v155_2);
+    ap3_0 = (ap3_0 + v155_3);
+    sm_x_f32[(lane4) / 4] = ap3_0;
+    var ap3_1: f32 = 0.0f;
+    ap3_1 = (ap3_1 + v155_4);
+    ap3_1 = (ap3_1 + v155_5);
+    ap3_1 = (ap3_1 + v155_6);
+    ap3_1 = (ap3_1 + v155_7);
+    sm_x_f32[((lane4 + 256)) / 4] = ap3_1;
     workgroupBarrier();
-    var acc1: f32 = 0.0f;
-    for (var k: i32 = 0; k < 16; k++) {
-      acc1 = (acc1 + sm_x_f32[i32(lid & 31u) * 16 + k]);
+    let apf5 = (i32(lid & 31u)) * 4;
+    var acc4: f32 = 0.0f;
+    for (var m: i32 = 0; m < 4; m++) {
+      acc4 = (acc4 + sm_x_f32[apf5 + m]);
     }
-    let v163_0 = acc1;
+    let v163_0 = acc4;
     let v164_0 = (v161_0 + v163_0);
     x3_0 = v164_0;
     let v165_0 = x1_0;
@@ -1060,22 +1070,22 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     let v177_30 = (v173_30 * v176_30);
     let v177_31 = (v173_31 * v176_31);
     workgroupBarrier();
-    let st2 = (lane4 % 16) * 32 + i32(((u32((lane4 % 16))) >> 2u) * 8u) + (lane4 / 16);
-    let stv3 = u32(st2) >> 2u;
-    let stl4 = u32(st2) & 3u;
-    sm_a_f16x4[stv3][stl4] = v172_0;
-    sm_a_f16x4[stv3 + 8u][stl4] = v172_1;
-    sm_a_f16x4[stv3 + 16u][stl4] = v172_2;
-    sm_a_f16x4[stv3 + 24u][stl4] = v172_3;
-    sm_a_f16x4[stv3 + 4u][stl4] = v172_4;
-    sm_a_f16x4[stv3 + 12u][stl4] = v172_5;
-    sm_a_f16x4[stv3 + 20u][stl4] = v172_6;
-    sm_a_f16x4[stv3 + 28u][stl4] = v172_7;
-    let st5 = u32(tile_16x64) >> 2u;
-    sm_b_f16x4[st5] = vec4<f16>(v170_0, v170_1, v170_2, v170_3);
-    sm_b_f16x4[st5 + 16u] = vec4<f16>(v170_4, v170_5, v170_6, v170_7);
-    sm_b_f16x4[st5 + 32u] = vec4<f16>(v170_8, v170_9, v170_10, v170_11);
-    sm_b_f16x4[st5 + 48u] = vec4<f16>(v170_12, v170_13, v170_14, v170_15);
+    let st6 = (lane4 % 16) * 32 + i32(((u32((lane4 % 16))) >> 2u) * 8u) + (lane4 / 16);
+    let stv7 = u32(st6) >> 2u;
+    let stl8 = u32(st6) & 3u;
+    sm_a_f16x4[stv7][stl8] = v172_0;
+    sm_a_f16x4[stv7 + 8u][stl8] = v172_1;
+    sm_a_f16x4[stv7 + 16u][stl8] = v172_2;
+    sm_a_f16x4[stv7 + 24u][stl8] = v172_3;
+    sm_a_f16x4[stv7 + 4u][stl8] = v172_4;
+    sm_a_f16x4[stv7 + 12u][stl8] = v172_5;
+    sm_a_f16x4[stv7 + 20u][stl8] = v172_6;
+    sm_a_f16x4[stv7 + 28u][stl8] = v172_7;
+    let st9 = u32(tile_16x64) >> 2u;
+    sm_b_f16x4[st9] = vec4<f16>(v170_0, v170_1, v170_2, v170_3);
+    sm_b_f16x4[st9 + 16u] = vec4<f16>(v170_4, v170_5, v170_6, v170_7);
+    sm_b_f16x4[st9 + 32u] = vec4<f16>(v170_8, v170_9, v170_10, v170_11);
+    sm_b_f16x4[st9 + 48u] = vec4<f16>(v170_12, v170_13, v170_14, v170_15);
     workgroupBarrier();
     var v178_0: f32 = v177_0;
     var v178_1: f32 = v177_1;
@@ -1109,12 +1119,12 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     var v178_29: f32 = v177_29;
     var v178_30: f32 = v177_30;
     var v178_31: f32 = v177_31;
-    let dot_r6 = u32(tile_32x64 / 64) / 4u;
-    let dot_c7 = u32(tile_32x64 % 64) / 4u;
+    let dot_r10 = u32(tile_32x64 / 64) / 4u;
+    let dot_c11 = u32(tile_32x64 % 64) / 4u;
     {
-      let a0 = vec4<f32>(sm_a_f16x4[0u + dot_r6 + 0u]);
-      let b0 = vec4<f32>(sm_b_f16x4[0 * 16u + dot_c7 + 0u]);
-      let b1 = vec4<f32>(sm_b_f16x4[0 * 16u + dot_c7 + 8u]);
+      let a0 = vec4<f32>(sm_a_f16x4[0u + dot_r10 + 0u]);
+      let b0 = vec4<f32>(sm_b_f16x4[0 * 16u + dot_c11 + 0u]);
+      let b1 = vec4<f32>(sm_b_f16x4[0 * 16u + dot_c11 + 8u]);
       v178_0 = fma(a0[0], b0[0], v178_0);
       v178_1 = fma(a0[0], b0[1], v178_1);
       v178_2 = fma(a0[0], b0[2], v178_2);
@@ -1149,9 +1159,9 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
       v178_31 = fma(a0[3], b1[3], v178_31);
     }
     {
-      let a0 = vec4<f32>(sm_a_f16x4[8u + dot_r6 + 0u]);
-      let b0 = vec4<f32>(sm_b_f16x4[1 * 16u + dot_c7 + 0u]);
-      let b1 = vec4<f32>(sm_b_f16x4[1 * 16u + dot_c7 + 8u]);
+      let a0 = vec4<f32>(sm_a_f16x4[8u + dot_r10 + 0u]);
+      let b0 = vec4<f32>(sm_b_f16x4[1 * 16u + dot_c11 + 0u]);
+      let b1 = vec4<f32>(sm_b_f16x4[1 * 16u + dot_c11 + 8u]);
       v178_0 = fma(a0[0], b0[0], v178_0);
       v178_1 = fma(a0[0], b0[1], v178_1);
       v178_2 = fma(a0[0], b0[2], v178_2);
@@ -1186,9 +1196,9 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
       v178_31 = fma(a0[3], b1[3], v178_31);
     }
     {
-      let a0 = vec4<f32>(sm_a_f16x4[16u + dot_r6 + 0u]);
-      let b0 = vec4<f32>(sm_b_f16x4[2 * 16u + dot_c7 + 0u]);
-      let b1 = vec4<f32>(sm_b_f16x4[2 * 16u + dot_c7 + 8u]);
+      let a0 = vec4<f32>(sm_a_f16x4[16u + dot_r10 + 0u]);
+      let b0 = vec4<f32>(sm_b_f16x4[2 * 16u + dot_c11 + 0u]);
+      let b1 = vec4<f32>(sm_b_f16x4[2 * 16u + dot_c11 + 8u]);
       v178_0 = fma(a0[0], b0[0], v178_0);
       v178_1 = fma(a0[0], b0[1], v178_1);
       v178_2 = fma(a0[0], b0[2], v178_2);
@@ -1223,9 +1233,9 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
       v178_31 = fma(a0[3], b1[3], v178_31);
     }
     {
-      let a0 = vec4<f32>(sm_a_f16x4[24u + dot_r6 + 0u]);
-      let b0 = vec4<f32>(sm_b_f16x4[3 * 16u + dot_c7 + 0u]);
-      let b1 = vec4<f32>(sm_b_f16x4[3 * 16u + dot_c7 + 8u]);
+      let a0 = vec4<f32>(sm_a_f16x4[24u + dot_r10 + 0u]);
+      let b0 = vec4<f32>(sm_b_f16x4[3 * 16u + dot_c11 + 0u]);
+      let b1 = vec4<f32>(sm_b_f16x4[3 * 16u + dot_c11 + 8u]);
       v178_0 = fma(a0[0], b0[0], v178_0);
       v178_1 = fma(a0[0], b0[1], v178_1);
       v178_2 = fma(a0[0], b0[2], v178_2);
@@ -1260,9 +1270,9 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
       v178_31 = fma(a0[3], b1[3], v178_31);
     }
     {
-      let a0 = vec4<f32>(sm_a_f16x4[34u + dot_r6 + 0u]);
-      let b0 = vec4<f32>(sm_b_f16x4[4 * 16u + dot_c7 + 0u]);
-      let b1 = vec4<f32>(sm_b_f16x4[4 * 16u + dot_c7 + 8u]);
+      let a0 = vec4<f32>(sm_a_f16x4[34u + dot_r10 + 0u]);
+      let b0 = vec4<f32>(sm_b_f16x4[4 * 16u + dot_c11 + 0u]);
+      let b1 = vec4<f32>(sm_b_f16x4[4 * 16u + dot_c11 + 8u]);
       v178_0 = fma(a0[0], b0[0], v178_0);
       v178_1 = fma(a0[0], b0[1], v178_1);
       v178_2 = fma(a0[0], b0[2], v178_2);
@@ -1297,9 +1307,9 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
       v178_31 = fma(a0[3], b1[3], v178_31);
     }
     {
-      let a0 = vec4<f32>(sm_a_f16x4[42u + dot_r6 + 0u]);
-      let b0 = vec4<f32>(sm_b_f16x4[5 * 16u + dot_c7 + 0u]);
-      let b1 = vec4<f32>(sm_b_f16x4[5 * 16u + dot_c7 + 8u]);
+      let a0 = vec4<f32>(sm_a_f16x4[42u + dot_r10 + 0u]);
+      let b0 = vec4<f32>(sm_b_f16x4[5 * 16u + dot_c11 + 0u]);
+      let b1 = vec4<f32>(sm_b_f16x4[5 * 16u + dot_c11 + 8u]);
       v178_0 = fma(a0[0], b0[0], v178_0);
       v178_1 = fma(a0[0], b0[1], v178_1);
       v178_2 = fma(a0[0], b0[2], v178_2);
@@ -1334,9 +1344,9 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
       v178_31 = fma(a0[3], b1[3], v178_31);
     }
     {
-      let a0 = vec4<f32>(sm_a_f16x4[50u + dot_r6 + 0u]);
-      let b0 = vec4<f32>(sm_b_f16x4[6 * 16u + dot_c7 + 0u]);
-      let b1 = vec4<f32>(sm_b_f16x4[6 * 16u + dot_c7 + 8u]);
+      let a0 = vec4<f32>(sm_a_f16x4[50u + dot_r10 + 0u]);
+      let b0 = vec4<f32>(sm_b_f16x4[6 * 16u + dot_c11 + 0u]);
+      let b1 = vec4<f32>(sm_b_f16x4[6 * 16u + dot_c11 + 8u]);
       v178_0 = fma(a0[0], b0[0], v178_0);
       v178_1 = fma(a0[0], b0[1], v178_1);
       v178_2 = fma(a0[0], b0[2], v178_2);
@@ -1371,9 +1381,9 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
       v178_31 = fma(a0[3], b1[3], v178_31);
     }
     {
-      let a0 = vec4<f32>(sm_a_f16x4[58u + dot_r6 + 0u]);
-      let b0 = vec4<f32>(sm_b_f16x4[7 * 16u + dot_c7 + 0u]);
-      let b1 = vec4<f32>(sm_b_f16x4[7 * 16u + dot_c7 + 8u]);
+      let a0 = vec4<f32>(sm_a_f16x4[58u + dot_r10 + 0u]);
+      let b0 = vec4<f32>(sm_b_f16x4[7 * 16u + dot_c11 + 0u]);
+      let b1 = vec4<f32>(sm_b_f16x4[7 * 16u + dot_c11 + 8u]);
       v178_0 = fma(a0[0], b0[0], v178_0);
       v178_1 = fma(a0[0], b0[1], v178_1);
       v178_2 = fma(a0[0], b0[2], v178_2);
@@ -1408,9 +1418,9 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
       v178_31 = fma(a0[3], b1[3], v178_31);
     }
     {
-      let a0 = vec4<f32>(sm_a_f16x4[68u + dot_r6 + 0u]);
-      let b0 = vec4<f32>(sm_b_f16x4[8 * 16u + dot_c7 + 0u]);
-      let b1 = vec4<f32>(sm_b_f16x4[8 * 16u + dot_c7 + 8u]);
+      let a0 = vec4<f32>(sm_a_f16x4[68u + dot_r10 + 0u]);
+      let b0 = vec4<f32>(sm_b_f16x4[8 * 16u + dot_c11 + 0u]);
+      let b1 = vec4<f32>(sm_b_f16x4[8 * 16u + dot_c11 + 8u]);
       v178_0 = fma(a0[0], b0[0], v178_0);
       v178_1 = fma(a0[0], b0[1], v178_1);
       v178_2 = fma(a0[0], b0[2], v178_2);
@@ -1445,9 +1455,9 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
       v178_31 = fma(a0[3], b1[3], v178_31);
     }
     {
-      let a0 = vec4<f32>(sm_a_f16x4[76u + dot_r6 + 0u]);
-      let b0 = vec4<f32>(sm_b_f16x4[9 * 16u + dot_c7 + 0u]);
-      let b1 = vec4<f32>(sm_b_f16x4[9 * 16u + dot_c7 + 8u]);
+      let a0 = vec4<f32>(sm_a_f16x4[76u + dot_r10 + 0u]);
+      let b0 = vec4<f32>(sm_b_f16x4[9 * 16u + dot_c11 + 0u]);
+      let b1 = vec4<f32>(sm_b_f16x4[9 * 16u + dot_c11 + 8u]);
       v178_0 = fma(a0[0], b0[0], v178_0);
       v178_1 = fma(a0[0], b0[1], v178_1);
       v178_2 = fma(a0[0], b0[2], v178_2);
@@ -1482,9 +1492,9 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
       v178_31 = fma(a0[3], b1[3], v178_31);
     }
     {
-      let a0 = vec4<f32>(sm_a_f16x4[84u + dot_r6 + 0u]);
-      let b0 = vec4<f32>(sm_b_f16x4[10 * 16u + dot_c7 + 0u]);
-      let b1 = vec4<f32>(sm_b_f16x4[10 * 16u + dot_c7 + 8u]);
+      let a0 = vec4<f32>(sm_a_f16x4[84u + dot_r10 + 0u]);
+      let b0 = vec4<f32>(sm_b_f16x4[10 * 16u + dot_c11 + 0u]);
+      let b1 = vec4<f32>(sm_b_f16x4[10 * 16u + dot_c11 + 8u]);
       v178_0 = fma(a0[0], b0[0], v178_0);
       v178_1 = fma(a0[0], b0[1], v178_1);
       v178_2 = fma(a0[0], b0[2], v178_2);
@@ -1519,9 +1529,9 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
       v178_31 = fma(a0[3], b1[3], v178_31);
     }
     {
-      let a0 = vec4<f32>(sm_a_f16x4[92u + dot_r6 + 0u]);
-      let b0 = vec4<f32>(sm_b_f16x4[11 * 16u + dot_c7 + 0u]);
-      let b1 = vec4<f32>(sm_b_f16x4[11 * 16u + dot_c7 + 8u]);
+      let a0 = vec4<f32>(sm_a_f16x4[92u + dot_r10 + 0u]);
+      let b0 = vec4<f32>(sm_b_f16x4[11 * 16u + dot_c11 + 0u]);
+      let b1 = vec4<f32>(sm_b_f16x4[11 * 16u + dot_c11 + 8u]);
       v178_0 = fma(a0[0], b0[0], v178_0);
       v178_1 = fma(a0[0], b0[1], v178_1);
       v178_2 = fma(a0[0], b0[2], v178_2);
@@ -1556,9 +1566,9 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
       v178_31 = fma(a0[3], b1[3], v178_31);
     }
     {
-      let a0 = vec4<f32>(sm_a_f16x4[102u + dot_r6 + 0u]);
-      let b0 = vec4<f32>(sm_b_f16x4[12 * 16u + dot_c7 + 0u]);
-      let b1 = vec4<f32>(sm_b_f16x4[12 * 16u + dot_c7 + 8u]);
+      let a0 = vec4<f32>(sm_a_f16x4[102u + dot_r10 + 0u]);
+      let b0 = vec4<f32>(sm_b_f16x4[12 * 16u + dot_c11 + 0u]);
+      let b1 = vec4<f32>(sm_b_f16x4[12 * 16u + dot_c11 + 8u]);
       v178_0 = fma(a0[0], b0[0], v178_0);
       v178_1 = fma(a0[0], b0[1], v178_1);
       v178_2 = fma(a0[0], b0[2], v178_2);
@@ -1593,9 +1603,9 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
       v178_31 = fma(a0[3], b1[3], v178_31);
     }
     {
-      let a0 = vec4<f32>(sm_a_f16x4[110u + dot_r6 + 0u]);
-      let b0 = vec4<f32>(sm_b_f16x4[13 * 16u + dot_c7 + 0u]);
-      let b1 = vec4<f32>(sm_b_f16x4[13 * 16u + dot_c7 + 8u]);
+      let a0 = vec4<f32>(sm_a_f16x4[110u + dot_r10 + 0u]);
+      let b0 = vec4<f32>(sm_b_f16x4[13 * 16u + dot_c11 + 0u]);
+      let b1 = vec4<f32>(sm_b_f16x4[13 * 16u + dot_c11 + 8u]);
       v178_0 = fma(a0[0], b0[0], v178_0);
       v178_1 = fma(a0[0], b0[1], v178_1);
       v178_2 = fma(a0[0], b0[2], v178_2);
@@ -1630,9 +1640,9 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
       v178_31 = fma(a0[3], b1[3], v178_31);
     }
     {
-      let a0 = vec4<f32>(sm_a_f16x4[118u + dot_r6 + 0u]);
-      let b0 = vec4<f32>(sm_b_f16x4[14 * 16u + dot_c7 + 0u]);
-      let b1 = vec4<f32>(sm_b_f16x4[14 * 16u + dot_c7 + 8u]);
+      let a0 = vec4<f32>(sm_a_f16x4[118u + dot_r10 + 0u]);
+      let b0 = vec4<f32>(sm_b_f16x4[14 * 16u + dot_c11 + 0u]);
+      let b1 = vec4<f32>(sm_b_f16x4[14 * 16u + dot_c11 + 8u]);
       v178_0 = fma(a0[0], b0[0], v178_0);
       v178_1 = fma(a0[0], b0[1], v178_1);
       v178_2 = fma(a0[0], b0[2], v178_2);
@@ -1667,9 +1677,9 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
       v178_31 = fma(a0[3], b1[3], v178_31);
     }
     {
-      let a0 = vec4<f32>(sm_a_f16x4[126u + dot_r6 + 0u]);
-      let b0 = vec4<f32>(sm_b_f16x4[15 * 16u + dot_c7 + 0u]);
-      let b1 = vec4<f32>(sm_b_f16x4[15 * 16u + dot_c7 + 8u]);
+      let a0 = vec4<f32>(sm_a_f16x4[126u + dot_r10 + 0u]);
+      let b0 = vec4<f32>(sm_b_f16x4[15 * 16u + dot_c11 + 0u]);
+      let b1 = vec4<f32>(sm_b_f16x4[15 * 16u + dot_c11 + 8u]);
       v178_0 = fma(a0[0], b0[0], v178_0);
       v178_1 = fma(a0[0], b0[1], v178_1);
       v178_2 = fma(a0[0], b0[2], v178_2);

@@ -22,7 +22,7 @@ var<private> kl_zero: u32 = 0u;
 @group(0) @binding(4) var<storage, read_write> b_Out: array<f32>;
 var<workgroup> sm_a_f32: array<f32, 2048>;
 var<workgroup> sm_b_f32: array<f32, 1024>;
-var<workgroup> sm_x_f32: array<f32, 512>;
+var<workgroup> sm_x_f32: array<f32, 256>;
 
 @compute @workgroup_size(256)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
@@ -250,14 +250,17 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     let v153_0 = x7_0;
     let v153_1 = x7_1;
     workgroupBarrier();
-    sm_x_f32[lane2] = v153_0;
-    sm_x_f32[(lane2 + 1)] = v153_1;
+    var ap0_0: f32 = bitcast<f32>(0xff800000u + kl_zero);
+    ap0_0 = max(ap0_0, v153_0);
+    ap0_0 = max(ap0_0, v153_1);
+    sm_x_f32[(lane2) / 2] = ap0_0;
     workgroupBarrier();
-    var acc0: f32 = bitcast<f32>(0xff800000u + kl_zero);
-    for (var k: i32 = 0; k < 16; k++) {
-      acc0 = max(acc0, sm_x_f32[i32(lid & 31u) * 16 + k]);
+    let apf2 = (i32(lid & 31u)) * 8;
+    var acc1: f32 = bitcast<f32>(0xff800000u + kl_zero);
+    for (var m: i32 = 0; m < 8; m++) {
+      acc1 = max(acc1, sm_x_f32[apf2 + m]);
     }
-    let v155_0 = acc0;
+    let v155_0 = acc1;
     let v156_0 = max(v152_0, v155_0);
     let v157_0 = x7_0;
     let v157_1 = x7_1;
@@ -279,14 +282,17 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     let v167_0 = x3_0;
     let v168_0 = (v167_0 * v165_0);
     workgroupBarrier();
-    sm_x_f32[lane2] = v162_0;
-    sm_x_f32[(lane2 + 1)] = v162_1;
+    var ap3_0: f32 = 0.0f;
+    ap3_0 = (ap3_0 + v162_0);
+    ap3_0 = (ap3_0 + v162_1);
+    sm_x_f32[(lane2) / 2] = ap3_0;
     workgroupBarrier();
-    var acc1: f32 = 0.0f;
-    for (var k: i32 = 0; k < 16; k++) {
-      acc1 = (acc1 + sm_x_f32[i32(lid & 31u) * 16 + k]);
+    let apf5 = (i32(lid & 31u)) * 8;
+    var acc4: f32 = 0.0f;
+    for (var m: i32 = 0; m < 8; m++) {
+      acc4 = (acc4 + sm_x_f32[apf5 + m]);
     }
-    let v170_0 = acc1;
+    let v170_0 = acc4;
     let v171_0 = (v168_0 + v170_0);
     x3_0 = v171_0;
     let v172_0 = x1_0;

@@ -13,7 +13,7 @@ struct Params {
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read> b_x_ptr: array<vec4<f32>>;
 @group(0) @binding(2) var<storage, read_write> b_out_ptr: array<vec4<f32>>;
-var<workgroup> sm_x_f32: array<f32, 2048>;
+var<workgroup> sm_x_f32: array<f32, 512>;
 var<workgroup> sm_scant_f32: array<f32, 256>;
 
 @compute @workgroup_size(256)
@@ -156,47 +156,69 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
   let v42_6 = (v41_6 + v40_6);
   let v42_7 = (v41_7 + v40_7);
   workgroupBarrier();
-  sm_x_f32[lane4] = v35_0;
-  sm_x_f32[(lane4 + 1)] = v35_1;
-  sm_x_f32[(lane4 + 2)] = v35_2;
-  sm_x_f32[(lane4 + 3)] = v35_3;
-  sm_x_f32[(lane4 + 1024)] = v35_4;
-  sm_x_f32[(lane4 + 1025)] = v35_5;
-  sm_x_f32[(lane4 + 1026)] = v35_6;
-  sm_x_f32[(lane4 + 1027)] = v35_7;
+  var rs0_0_0: f32 = v35_0;
+  var rs0_0_1: f32 = rs0_0_0;
+  rs0_0_1 = (rs0_0_0 + v35_1);
+  var rs0_0_2: f32 = rs0_0_1;
+  rs0_0_2 = (rs0_0_1 + v35_2);
+  var rs0_0_3: f32 = rs0_0_2;
+  rs0_0_3 = (rs0_0_2 + v35_3);
+  sm_x_f32[(lane4) / 4] = rs0_0_3;
+  var rs0_0_4: f32 = v35_4;
+  var rs0_0_5: f32 = rs0_0_4;
+  rs0_0_5 = (rs0_0_4 + v35_5);
+  var rs0_0_6: f32 = rs0_0_5;
+  rs0_0_6 = (rs0_0_5 + v35_6);
+  var rs0_0_7: f32 = rs0_0_6;
+  rs0_0_7 = (rs0_0_6 + v35_7);
+  sm_x_f32[((lane4 + 1024)) / 4] = rs0_0_7;
   workgroupBarrier();
-  for (var scan0_s = i32(lid); scan0_s < 256; scan0_s += 256) {
-    let scan0_r = scan0_s / 64;
-    let scan0_k0 = (scan0_s % 64) * 8;
-    var scan0_acc: f32 = sm_x_f32[scan0_r * 512 + scan0_k0];
-    for (var k = 1; k < 8; k++) {
-      scan0_acc = (scan0_acc + sm_x_f32[scan0_r * 512 + (scan0_k0 + k)]);
-      sm_x_f32[scan0_r * 512 + (scan0_k0 + k)] = scan0_acc;
+  for (var scan1_s = i32(lid); scan1_s < 256; scan1_s += 256) {
+    let scan1_r = scan1_s / 64;
+    let scan1_k0 = (scan1_s % 64) * 2;
+    var scan1_acc: f32 = sm_x_f32[scan1_r * 128 + scan1_k0];
+    for (var k = 1; k < 2; k++) {
+      scan1_acc = (scan1_acc + sm_x_f32[scan1_r * 128 + (scan1_k0 + k)]);
+      sm_x_f32[scan1_r * 128 + (scan1_k0 + k)] = scan1_acc;
     }
-    sm_scant_f32[scan0_s] = scan0_acc;
+    sm_scant_f32[scan1_s] = scan1_acc;
   }
   workgroupBarrier();
-  for (var scan0_s = i32(lid); scan0_s < 256; scan0_s += 256) {
-    let scan0_r = scan0_s / 64;
-    let scan0_k0 = (scan0_s % 64) * 8;
-    let scan0_first = scan0_r * 64;
-    if (scan0_s > scan0_first) {
-      var scan0_pre: f32 = sm_scant_f32[scan0_first];
-      for (var q = scan0_first + 1; q < scan0_s; q++) { scan0_pre = (scan0_pre + sm_scant_f32[q]); }
-      for (var k = 0; k < 8; k++) {
-        sm_x_f32[scan0_r * 512 + (scan0_k0 + k)] = (scan0_pre + sm_x_f32[scan0_r * 512 + (scan0_k0 + k)]);
+  for (var scan1_s = i32(lid); scan1_s < 256; scan1_s += 256) {
+    let scan1_r = scan1_s / 64;
+    let scan1_k0 = (scan1_s % 64) * 2;
+    let scan1_first = scan1_r * 64;
+    if (scan1_s > scan1_first) {
+      var scan1_pre: f32 = sm_scant_f32[scan1_first];
+      for (var q = scan1_first + 1; q < scan1_s; q++) { scan1_pre = (scan1_pre + sm_scant_f32[q]); }
+      for (var k = 0; k < 2; k++) {
+        sm_x_f32[scan1_r * 128 + (scan1_k0 + k)] = (scan1_pre + sm_x_f32[scan1_r * 128 + (scan1_k0 + k)]);
       }
     }
   }
   workgroupBarrier();
-  let v47_0 = sm_x_f32[lane4];
-  let v47_1 = sm_x_f32[(lane4 + 1)];
-  let v47_2 = sm_x_f32[(lane4 + 2)];
-  let v47_3 = sm_x_f32[(lane4 + 3)];
-  let v47_4 = sm_x_f32[(lane4 + 1024)];
-  let v47_5 = sm_x_f32[(lane4 + 1025)];
-  let v47_6 = sm_x_f32[(lane4 + 1026)];
-  let v47_7 = sm_x_f32[(lane4 + 1027)];
+  if (((lane4) / 4) % 128 > 0) {
+    let rs0_p0_0 = sm_x_f32[(lane4) / 4 - 1];
+    rs0_0_0 = (rs0_p0_0 + rs0_0_0);
+    rs0_0_1 = (rs0_p0_0 + rs0_0_1);
+    rs0_0_2 = (rs0_p0_0 + rs0_0_2);
+    rs0_0_3 = (rs0_p0_0 + rs0_0_3);
+  }
+  if ((((lane4 + 1024)) / 4) % 128 > 0) {
+    let rs0_p1_0 = sm_x_f32[((lane4 + 1024)) / 4 - 1];
+    rs0_0_4 = (rs0_p1_0 + rs0_0_4);
+    rs0_0_5 = (rs0_p1_0 + rs0_0_5);
+    rs0_0_6 = (rs0_p1_0 + rs0_0_6);
+    rs0_0_7 = (rs0_p1_0 + rs0_0_7);
+  }
+  let v47_0 = rs0_0_0;
+  let v47_1 = rs0_0_1;
+  let v47_2 = rs0_0_2;
+  let v47_3 = rs0_0_3;
+  let v47_4 = rs0_0_4;
+  let v47_5 = rs0_0_5;
+  let v47_6 = rs0_0_6;
+  let v47_7 = rs0_0_7;
   if (v25_0 & v25_1 & v25_2 & v25_3 & ((v42_0 & 3) == 0)) {
     b_out_ptr[v42_0 >> 2u] = vec4(v47_0, v47_1, v47_2, v47_3);
   } else {

@@ -14,7 +14,7 @@ struct Params {
 var<private> kl_zero: u32 = 0u;
 @group(0) @binding(1) var<storage, read> b_x_ptr: array<vec4<f32>>;
 @group(0) @binding(2) var<storage, read_write> b_out_ptr: array<vec4<f32>>;
-var<workgroup> sm_x_f32: array<f32, 1024>;
+var<workgroup> sm_x_f32: array<f32, 256>;
 var<workgroup> sm_scant_f32: array<f32, 128>;
 
 @compute @workgroup_size(128)
@@ -155,47 +155,69 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
   let v43_6 = (v42_6 + v41_6);
   let v43_7 = (v42_7 + v41_7);
   workgroupBarrier();
-  sm_x_f32[lane4] = v36_0;
-  sm_x_f32[(lane4 + 1)] = v36_1;
-  sm_x_f32[(lane4 + 2)] = v36_2;
-  sm_x_f32[(lane4 + 3)] = v36_3;
-  sm_x_f32[(lane4 + 512)] = v36_4;
-  sm_x_f32[(lane4 + 513)] = v36_5;
-  sm_x_f32[(lane4 + 514)] = v36_6;
-  sm_x_f32[(lane4 + 515)] = v36_7;
+  var rs0_0_3: f32 = v36_3;
+  var rs0_0_2: f32 = rs0_0_3;
+  rs0_0_2 = max(rs0_0_3, v36_2);
+  var rs0_0_1: f32 = rs0_0_2;
+  rs0_0_1 = max(rs0_0_2, v36_1);
+  var rs0_0_0: f32 = rs0_0_1;
+  rs0_0_0 = max(rs0_0_1, v36_0);
+  sm_x_f32[(lane4) / 4] = rs0_0_0;
+  var rs0_0_7: f32 = v36_7;
+  var rs0_0_6: f32 = rs0_0_7;
+  rs0_0_6 = max(rs0_0_7, v36_6);
+  var rs0_0_5: f32 = rs0_0_6;
+  rs0_0_5 = max(rs0_0_6, v36_5);
+  var rs0_0_4: f32 = rs0_0_5;
+  rs0_0_4 = max(rs0_0_5, v36_4);
+  sm_x_f32[((lane4 + 512)) / 4] = rs0_0_4;
   workgroupBarrier();
-  for (var scan0_s = i32(lid); scan0_s < 128; scan0_s += 128) {
-    let scan0_r = scan0_s / 16;
-    let scan0_k0 = (scan0_s % 16) * 8;
-    var scan0_acc: f32 = sm_x_f32[scan0_r * 128 + (127 - scan0_k0)];
-    for (var k = 1; k < 8; k++) {
-      scan0_acc = max(scan0_acc, sm_x_f32[scan0_r * 128 + (127 - (scan0_k0 + k))]);
-      sm_x_f32[scan0_r * 128 + (127 - (scan0_k0 + k))] = scan0_acc;
+  for (var scan1_s = i32(lid); scan1_s < 128; scan1_s += 128) {
+    let scan1_r = scan1_s / 16;
+    let scan1_k0 = (scan1_s % 16) * 2;
+    var scan1_acc: f32 = sm_x_f32[scan1_r * 32 + (31 - scan1_k0)];
+    for (var k = 1; k < 2; k++) {
+      scan1_acc = max(scan1_acc, sm_x_f32[scan1_r * 32 + (31 - (scan1_k0 + k))]);
+      sm_x_f32[scan1_r * 32 + (31 - (scan1_k0 + k))] = scan1_acc;
     }
-    sm_scant_f32[scan0_s] = scan0_acc;
+    sm_scant_f32[scan1_s] = scan1_acc;
   }
   workgroupBarrier();
-  for (var scan0_s = i32(lid); scan0_s < 128; scan0_s += 128) {
-    let scan0_r = scan0_s / 16;
-    let scan0_k0 = (scan0_s % 16) * 8;
-    let scan0_first = scan0_r * 16;
-    if (scan0_s > scan0_first) {
-      var scan0_pre: f32 = sm_scant_f32[scan0_first];
-      for (var q = scan0_first + 1; q < scan0_s; q++) { scan0_pre = max(scan0_pre, sm_scant_f32[q]); }
-      for (var k = 0; k < 8; k++) {
-        sm_x_f32[scan0_r * 128 + (127 - (scan0_k0 + k))] = max(scan0_pre, sm_x_f32[scan0_r * 128 + (127 - (scan0_k0 + k))]);
+  for (var scan1_s = i32(lid); scan1_s < 128; scan1_s += 128) {
+    let scan1_r = scan1_s / 16;
+    let scan1_k0 = (scan1_s % 16) * 2;
+    let scan1_first = scan1_r * 16;
+    if (scan1_s > scan1_first) {
+      var scan1_pre: f32 = sm_scant_f32[scan1_first];
+      for (var q = scan1_first + 1; q < scan1_s; q++) { scan1_pre = max(scan1_pre, sm_scant_f32[q]); }
+      for (var k = 0; k < 2; k++) {
+        sm_x_f32[scan1_r * 32 + (31 - (scan1_k0 + k))] = max(scan1_pre, sm_x_f32[scan1_r * 32 + (31 - (scan1_k0 + k))]);
       }
     }
   }
   workgroupBarrier();
-  let v48_0 = sm_x_f32[lane4];
-  let v48_1 = sm_x_f32[(lane4 + 1)];
-  let v48_2 = sm_x_f32[(lane4 + 2)];
-  let v48_3 = sm_x_f32[(lane4 + 3)];
-  let v48_4 = sm_x_f32[(lane4 + 512)];
-  let v48_5 = sm_x_f32[(lane4 + 513)];
-  let v48_6 = sm_x_f32[(lane4 + 514)];
-  let v48_7 = sm_x_f32[(lane4 + 515)];
+  if (((lane4) / 4) % 32 < 31) {
+    let rs0_p0_0 = sm_x_f32[(lane4) / 4 + 1];
+    rs0_0_0 = max(rs0_p0_0, rs0_0_0);
+    rs0_0_1 = max(rs0_p0_0, rs0_0_1);
+    rs0_0_2 = max(rs0_p0_0, rs0_0_2);
+    rs0_0_3 = max(rs0_p0_0, rs0_0_3);
+  }
+  if ((((lane4 + 512)) / 4) % 32 < 31) {
+    let rs0_p1_0 = sm_x_f32[((lane4 + 512)) / 4 + 1];
+    rs0_0_4 = max(rs0_p1_0, rs0_0_4);
+    rs0_0_5 = max(rs0_p1_0, rs0_0_5);
+    rs0_0_6 = max(rs0_p1_0, rs0_0_6);
+    rs0_0_7 = max(rs0_p1_0, rs0_0_7);
+  }
+  let v48_0 = rs0_0_0;
+  let v48_1 = rs0_0_1;
+  let v48_2 = rs0_0_2;
+  let v48_3 = rs0_0_3;
+  let v48_4 = rs0_0_4;
+  let v48_5 = rs0_0_5;
+  let v48_6 = rs0_0_6;
+  let v48_7 = rs0_0_7;
   if (v25_0 & v25_1 & v25_2 & v25_3 & ((v43_0 & 3) == 0)) {
     b_out_ptr[v43_0 >> 2u] = vec4(v48_0, v48_1, v48_2, v48_3);
   } else {

@@ -15,7 +15,7 @@ struct Params {
 @group(0) @binding(2) var<storage, read> b_DB: array<vec4<f32>>;
 @group(0) @binding(3) var<storage, read_write> b_FINAL_DW: array<f32>;
 @group(0) @binding(4) var<storage, read_write> b_FINAL_DB: array<f32>;
-var<workgroup> sm_x_f32: array<f32, 1024>;
+var<workgroup> sm_x_f32: array<f32, 512>;
 
 @compute @workgroup_size(128)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
@@ -262,20 +262,29 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
   let v61_6 = x0_6;
   let v61_7 = x0_7;
   workgroupBarrier();
-  sm_x_f32[lane4] = v61_0;
-  sm_x_f32[(lane4 + 1)] = v61_1;
-  sm_x_f32[(lane4 + 2)] = v61_2;
-  sm_x_f32[(lane4 + 3)] = v61_3;
-  sm_x_f32[(lane4 + 512)] = v61_4;
-  sm_x_f32[(lane4 + 513)] = v61_5;
-  sm_x_f32[(lane4 + 514)] = v61_6;
-  sm_x_f32[(lane4 + 515)] = v61_7;
+  var ap0_0: f32 = 0.0f;
+  ap0_0 = (ap0_0 + v61_0);
+  ap0_0 = (ap0_0 + v61_4);
+  sm_x_f32[lane4] = ap0_0;
+  var ap0_1: f32 = 0.0f;
+  ap0_1 = (ap0_1 + v61_1);
+  ap0_1 = (ap0_1 + v61_5);
+  sm_x_f32[lane4 + 1] = ap0_1;
+  var ap0_2: f32 = 0.0f;
+  ap0_2 = (ap0_2 + v61_2);
+  ap0_2 = (ap0_2 + v61_6);
+  sm_x_f32[lane4 + 2] = ap0_2;
+  var ap0_3: f32 = 0.0f;
+  ap0_3 = (ap0_3 + v61_3);
+  ap0_3 = (ap0_3 + v61_7);
+  sm_x_f32[lane4 + 3] = ap0_3;
   workgroupBarrier();
-  var acc0: f32 = 0.0f;
-  for (var k: i32 = 0; k < 16; k++) {
-    acc0 = (acc0 + sm_x_f32[k * 64 + i32(lid & 63u)]);
+  let apf2 = (i32(lid & 63u)) % 64;
+  var acc1: f32 = 0.0f;
+  for (var m: i32 = 0; m < 8; m++) {
+    acc1 = (acc1 + sm_x_f32[apf2 + m * 64]);
   }
-  let v63_0 = acc0;
+  let v63_0 = acc1;
   let v65_0 = (v14_0 < v5);
   if (lid < 64u) {
     if (v65_0) { b_FINAL_DW[v60_0] = v63_0; }
@@ -290,20 +299,29 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
   let v68_6 = x1_6;
   let v68_7 = x1_7;
   workgroupBarrier();
-  sm_x_f32[lane4] = v68_0;
-  sm_x_f32[(lane4 + 1)] = v68_1;
-  sm_x_f32[(lane4 + 2)] = v68_2;
-  sm_x_f32[(lane4 + 3)] = v68_3;
-  sm_x_f32[(lane4 + 512)] = v68_4;
-  sm_x_f32[(lane4 + 513)] = v68_5;
-  sm_x_f32[(lane4 + 514)] = v68_6;
-  sm_x_f32[(lane4 + 515)] = v68_7;
+  var ap3_0: f32 = 0.0f;
+  ap3_0 = (ap3_0 + v68_0);
+  ap3_0 = (ap3_0 + v68_4);
+  sm_x_f32[lane4] = ap3_0;
+  var ap3_1: f32 = 0.0f;
+  ap3_1 = (ap3_1 + v68_1);
+  ap3_1 = (ap3_1 + v68_5);
+  sm_x_f32[lane4 + 1] = ap3_1;
+  var ap3_2: f32 = 0.0f;
+  ap3_2 = (ap3_2 + v68_2);
+  ap3_2 = (ap3_2 + v68_6);
+  sm_x_f32[lane4 + 2] = ap3_2;
+  var ap3_3: f32 = 0.0f;
+  ap3_3 = (ap3_3 + v68_3);
+  ap3_3 = (ap3_3 + v68_7);
+  sm_x_f32[lane4 + 3] = ap3_3;
   workgroupBarrier();
-  var acc1: f32 = 0.0f;
-  for (var k: i32 = 0; k < 16; k++) {
-    acc1 = (acc1 + sm_x_f32[k * 64 + i32(lid & 63u)]);
+  let apf5 = (i32(lid & 63u)) % 64;
+  var acc4: f32 = 0.0f;
+  for (var m: i32 = 0; m < 8; m++) {
+    acc4 = (acc4 + sm_x_f32[apf5 + m * 64]);
   }
-  let v70_0 = acc1;
+  let v70_0 = acc4;
   let v72_0 = (v14_0 < v5);
   if (lid < 64u) {
     if (v72_0) { b_FINAL_DB[v67_0] = v70_0; }
