@@ -15,7 +15,7 @@
 // the bytes the kernel changed through it.
 
 import { checkCornersOnCpu } from "./corners";
-import { sharedViews, viewSpecialization, type SharedViews } from "./shared-views";
+import { overlap, sharedViews, viewSpecialization, type SharedViews } from "./shared-views";
 import { fitsDevice, instrumentedLaunch, type RaceExplainer } from "./instrumented-launch";
 import { hazardWarning, raceError } from "../debug/races";
 import type { Diagnostic } from "../../diagnostics/diagnostic";
@@ -122,8 +122,7 @@ function sharingMemory(arrays: InPlaceLaunch["arrays"], inStorage: ReadonlySet<s
   const list = [...arrays].filter(([name, a]) => !a.kept && !inStorage.has(name));
   for (const [i, [x, a]] of list.entries()) {
     for (const [y, b] of list.slice(i + 1)) {
-      const overlap = a.data.buffer === b.data.buffer && a.data.byteOffset < b.data.byteOffset + b.data.byteLength && b.data.byteOffset < a.data.byteOffset + a.data.byteLength;
-      if (overlap) found.add(x).add(y);
+      if (overlap(a.data, b.data)) found.add(x).add(y);
     }
   }
   return found;

@@ -83,7 +83,7 @@ export function sharedViews(kernel: string, arrays: InPlaceLaunch["arrays"], dty
 }
 
 /** Same memory, bytes in common. */
-function overlap(a: StorageArray, b: StorageArray): boolean {
+export function overlap(a: StorageArray, b: StorageArray): boolean {
   return a.buffer === b.buffer && a.byteOffset < b.byteOffset + b.byteLength && b.byteOffset < a.byteOffset + a.byteLength;
 }
 
