@@ -50,9 +50,12 @@ export interface HandMatmul {
    * generated code reads them from its uniforms; `masks` computes tutorial 03's masks per element
    * (row < M, column < K − k for A; row < K − k, column < N for B), tests whether every run of the
    * invocation's share is whole, and reads the vectors under that branch, the masked runs one by one
-   * otherwise, as generated code's checked loads do. Each is checked like any other variant.
+   * otherwise, as generated code's checked loads do. `masks` "uniform" tests instead, once a trip and
+   * the same in every invocation, that the whole tile is inside the bounds (bm + BM ≤ M, bn + BN ≤ N,
+   * k + BK ≤ K: scalars only) and computes the per-element masks inside the other branch only. Each
+   * is checked like any other variant.
    */
-  feed?: { bytes: 8 | 16; sizes: "constant" | "runtime"; masks: boolean };
+  feed?: { bytes: 8 | 16; sizes: "constant" | "runtime"; masks: boolean | "uniform" };
 }
 
 export const BEST_244: HandMatmul = { bm: 128, bn: 128, bk: 32, sm: 2, sn: 2, pad: 8, acc: "f32", schedule: "prefetch", order: "rows", sgOrder: "n", cOut: "matrices" };
@@ -60,7 +63,7 @@ export const BEST_244: HandMatmul = { bm: 128, bn: 128, bk: 32, sm: 2, sn: 2, pa
 export function handName(s: HandMatmul): string {
   const tm = s.bm / s.sm / 16, tn = s.bn / s.sn / 16;
   const c = s.cStore ? ` (stride ${s.cStore.stride}, branch ${s.cStore.branch})` : "";
-  const f = s.feed ? ` feed (${s.feed.bytes}-byte loads, ${s.feed.sizes} sizes${s.feed.masks ? ", masks" : ""})` : "";
+  const f = s.feed ? ` feed (${s.feed.bytes}-byte loads, ${s.feed.sizes} sizes${s.feed.masks === "uniform" ? ", uniform masks" : s.feed.masks ? ", masks" : ""})` : "";
   return `${s.bm}×${s.bn}×${s.bk} ${s.sm}×${s.sn} sg of ${tm}×${tn} →${s.acc} pad ${s.pad} ${s.schedule} ${s.order} sg-${s.sgOrder} C-${s.cOut}${c}${f}${s.isolate ? ` ISOLATE ${s.isolate}` : ""}`;
 }
 
@@ -160,16 +163,18 @@ export function handWgsl(s: HandMatmul, M: number, N: number, K: number, emulate
       for (const r of runs) out.push(read(r.reg, r.arr, r.at));
       return out;
     }
-    // Tutorial 03's masks per element, each run of 4 whole or not, every run's flag, then the branch.
-    runs.forEach((r, n) => {
-      for (const h of [0, 4]) {
-        const els = [0, 1, 2, 3].map((x) => `(${r.row} < ${r.rowMax} && ${r.col} + ${h + x}u < ${r.colMax})`);
-        out.push(`let m${n}_${h} = ${els.join(" && ")};`);
-      }
-    });
-    out.push(`let whole = ${runs.map((_, n) => `m${n}_0 && m${n}_4`).join(" && ")};`, "if (whole) {");
+    // Tutorial 03's masks per element, each run of 4 whole or not, every run's flag, then the branch;
+    // "uniform": one scalar test of the tile's corner first, the per-element masks on the other way only.
+    const masks = runs.flatMap((r, n) => [0, 4].map((h) => {
+      const els = [0, 1, 2, 3].map((x) => `(${r.row} < ${r.rowMax} && ${r.col} + ${h + x}u < ${r.colMax})`);
+      return `let m${n}_${h} = ${els.join(" && ")};`;
+    }));
+    const uniformTest = feed.masks === "uniform";
+    if (uniformTest) out.push(`let whole = bm + ${s.bm}u <= ${Ms} && bn + ${s.bn}u <= ${Ns} && ${k} + ${s.bk}u <= ${Ks};`, "if (whole) {");
+    else out.push(...masks, `let whole = ${runs.map((_, n) => `m${n}_0 && m${n}_4`).join(" && ")};`, "if (whole) {");
     for (const r of runs) out.push(`  ${read(r.reg, r.arr, r.at)}`);
     out.push("} else {");
+    if (uniformTest) out.push(...masks.map((m) => `  ${m}`));
     runs.forEach((r, n) => {
       out.push(`  ${r.reg} = vec4<u32>(0u);`);
       for (const h of [0, 4]) out.push(`  if (m${n}_${h}) ${readHalf(r.reg, r.arr, r.at, h === 4)}`);
@@ -273,7 +278,8 @@ export function handVariants(size: number, emulate: boolean): HandMatmul[] {
     return [small, { ...small, acc: "f16" }, { ...small, schedule: "late", sgOrder: "m" }, { ...small, schedule: "unroll2" }, { ...small, schedule: "dyn2" },
       { ...small, schedule: "dyn2-const-loads" }, { ...small, schedule: "dyn2-const-stores" }, { ...small, schedule: "zero-offset" },
       { ...small, schedule: "loop-zero-offset", order: "grouped" }, { ...small, cOut: "staged" }, { ...small, bk: 16, pad: 4 },
-      { ...small, feed: { bytes: 8, sizes: "runtime", masks: true } }, { ...small, feed: { bytes: 16, sizes: "runtime", masks: true } }];
+      { ...small, feed: { bytes: 8, sizes: "runtime", masks: true } }, { ...small, feed: { bytes: 16, sizes: "runtime", masks: true } },
+      { ...small, feed: { bytes: 8, sizes: "runtime", masks: "uniform" } }];
   }
   if (size < 4096) {
     const s64 = { ...b, bm: 64, bn: 64 }; // 4 subgroups of 2×2
@@ -301,6 +307,8 @@ export function handVariants(size: number, emulate: boolean): HandMatmul[] {
   out.push({ ...b, isolate: "no-global" }, { ...b, isolate: "no-mma" });
   // The generated code's global loads, one property at a time, then all three (NOTES §39).
   out.push({ ...b, feed: { bytes: 8, sizes: "constant", masks: false } }, { ...b, feed: { bytes: 16, sizes: "runtime", masks: false } },
-    { ...b, feed: { bytes: 16, sizes: "runtime", masks: true } }, { ...b, feed: { bytes: 8, sizes: "runtime", masks: true } });
+    { ...b, feed: { bytes: 16, sizes: "runtime", masks: true } }, { ...b, feed: { bytes: 8, sizes: "runtime", masks: true } },
+    // The masks tested once a trip on scalars (what a code generator can do where the mask is `affine < scalar`).
+    { ...b, feed: { bytes: 16, sizes: "runtime", masks: "uniform" } }, { ...b, feed: { bytes: 8, sizes: "runtime", masks: "uniform" } });
   return out;
 }
