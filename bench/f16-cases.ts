@@ -143,7 +143,8 @@ export function matmulF16(m: number, n: number, k: number): F16Case {
     // a register, and rows not known aligned read shifted (NOTES §28; the same WGSL as the default
     // where nothing is packed or shifted, then not timed again). (Without divisibility and with
     // scalar f16 loads, NOTES §19–§20, they ran at half these; the generic path at a third.)
-    targets: [{ mmaDirectStore: false }, { halfLoadForm: "select" }, { mmaPackedPrefetch: true }, { shiftedHalfRows: true }, { shiftedHalfRows: true, mmaPackedPrefetch: true }],
+    // "tile": the masks tested once a trip on scalars, whether the whole tile is inside them (NOTES §41).
+    targets: [{ halfLoadForm: "tile" }, { mmaDirectStore: false }, { halfLoadForm: "select" }, { mmaPackedPrefetch: true }, { shiftedHalfRows: true }, { shiftedHalfRows: true, mmaPackedPrefetch: true }],
     targetConfigs: 3,
     minReps: 10,
     // Converting to halves in JavaScript is slow (~1 s per 16M elements): few input sets. At
@@ -200,7 +201,7 @@ export function attentionF16(z: number, h: number, n: number, d: number, causal:
     // with Q held in matrices and the lean barriers, also over 4 subgroups along M (NOTES §29), and
     // with lane rows besides (NOTES §31).
     targets: quick ? [] : [
-      { halfLoadForm: "select" }, { divisibility: false },
+      { halfLoadForm: "tile" }, { halfLoadForm: "select" }, { divisibility: false },
       { mmaHoldInvariant: true, mmaLeanBarriers: true }, { mmaHoldInvariant: true, mmaLeanBarriers: true, mmaSubgroupsM: 4 },
       { mmaHoldInvariant: true, mmaLeanBarriers: true, mmaLaneRows: true },
     ],

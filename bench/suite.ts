@@ -4,7 +4,7 @@
 // Each case is checked against a CPU reference first (sampled for matmul), then timed with GPU
 // timestamps over input sets rotated so the working set exceeds the L2 cache.
 //
-//   node bench/dist/suite.js [--quick] [--sweep] [--only NAME[,NAME…]] [--defaults-only] [--tune-codegen] [--out FILE]
+//   node bench/dist/suite.js [--quick] [--sweep] [--only NAME[,NAME…]] [--defaults-only] [--tune-codegen] [--configs N] [--targets JSON] [--out FILE]
 //
 // --emulate-matrices: compile as for subgroup matrices, emulated (lavapipe: the matrix knobs checked).
 // --tune-codegen: instead of each case's hand-picked `targets`, every setting of the code
@@ -68,6 +68,10 @@ function compiling(gpu: Gpu): { target: Target; base: CodegenOptions } {
 // --f32-best: f32 matmul and attention with the configs that led in the 2026-12-03 session-5 run only
 // (RESULTS.md): their WGSL is unchanged since, so the rows are re-measured beside torch quickly.
 const f32Best = argv.includes("--f32-best");
+// --configs N: each case's first N configs only (and its targets on those): one lease's call for the leaders.
+const firstConfigs = argv.includes("--configs") ? Number(argv[argv.indexOf("--configs") + 1]) : undefined;
+// --targets JSON: these code-generation settings instead of each case's own `targets` (e.g. '[{"halfLoadForm":"tile"}]').
+const targetsArg = argv.includes("--targets") ? (JSON.parse(argv[argv.indexOf("--targets") + 1]) as Case["targets"]) : undefined;
 const F32_BEST: Record<string, Record<string, number>> = {
   "matmul-1024x1024x1024": { BLOCK_M: 64, BLOCK_N: 64, BLOCK_K: 32 },
   "matmul-4096x4096x4096": { BLOCK_M: 128, BLOCK_N: 128, BLOCK_K: 32 },
@@ -104,6 +108,8 @@ async function runCase(gpu: Gpu, c: Case, results: Measurement[]): Promise<void>
     const best = F32_BEST[c.name];
     c = { ...c, configs: c.configs.filter((k) => Object.entries(best).every(([key, v]) => k[key] === v) && Object.keys(k).every((key) => key in best || key === "HEAD_DIM" || key === "IS_CAUSAL")) };
   }
+  if (firstConfigs !== undefined) c = { ...c, configs: c.configs.slice(0, firstConfigs), targetConfigs: Math.min(c.targetConfigs ?? firstConfigs, firstConfigs) };
+  if (targetsArg) c = { ...c, targets: targetsArg };
   const file = c.file ?? join("examples", `${c.example}.kernel.ts`);
   const text = readFileSync(join(root, file), "utf8");
   const parsed = parseKernelFile(file, text);

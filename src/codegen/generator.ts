@@ -14,6 +14,7 @@ import { Instrumentation } from "./instrument";
 import type { Emitter } from "./emitter";
 import type { MmaPlan } from "./mma-plan";
 import type { DirectStore } from "./mma-store";
+import type { TileMasks } from "./tile-masks";
 import type { CodegenPlan } from "./plan";
 import { packedHalf, type PackedHalves } from "./packed-halves";
 import { dotChunk, type TiledDotStaging } from "./dot-staging";
@@ -42,6 +43,8 @@ export class WgslGenerator implements Emitter {
   readonly mma: ReadonlyMap<number, MmaPlan>;
   /** Stores a loop plan's matrices write themselves (mma-store.ts), by statement (the plan's). */
   readonly directStores: ReadonlyMap<Stmt, DirectStore>;
+  /** Masked f16 loads tested once per tile (tile-masks.ts). */
+  readonly tileMasks: TileMasks;
   readonly earlyStaging = new Map<number, unknown>();
   /** tl.trans values read only as operands of tl.dot: not emitted (the dot stages what they transpose, dot.ts). */
   readonly dotOnlyTransposes: ReadonlySet<number>;
@@ -97,6 +100,7 @@ export class WgslGenerator implements Emitter {
     this.dotOnlyTransposes = plan.dotOnlyTransposes;
     this.contiguity = plan.contiguity;
     this.directStores = plan.directStores;
+    this.tileMasks = plan.tileMasks;
     this.wideBuffers = plan.wideBuffers;
     this.atomicBuffers = plan.atomicBuffers;
     this.packed = plan.packed;

@@ -22,7 +22,7 @@ import { rowSlicesOf } from "./layout";
 export function tunableKnobs(written: KernelIR, target: Target, options: CodegenOptions = {}): KnobChoice[] {
   const plan = planKernel(written, target, options);
   const knobs: KnobChoice[] = [];
-  if (loadsMaskedHalves(written)) knobs.push({ knob: "halfLoadForm", values: ["block", "select"] });
+  if (loadsMaskedHalves(written)) knobs.push({ knob: "halfLoadForm", values: ["block", "select", "tile"] });
   const mma = [...plan.mma.values()];
   if (mma.some((p) => p.kind === "loop")) {
     knobs.push({ knob: "mmaDoubleBuffer", values: [false, true] });

@@ -11,6 +11,8 @@ import { literal } from "./literals";
 import { atomicRead, atomicWrite } from "./atomics";
 import { inRunsOfFour, isWide, knownWhole, readsShifted, readsWide } from "./load-forms";
 import { emitShiftedRun, packHalves, packedHalf } from "./packed-halves";
+import { tileInside } from "./mma-store";
+import { emitValue } from "./values";
 import { isByteDtype, type ByteDtype } from "../ir/ir";
 import { byteRead, byteRunRead, byteRunWrite, byteWrite } from "./bytes";
 
@@ -110,7 +112,9 @@ export function emitLoad(gen: WgslGenerator, v: Value & { op: "load" }): void {
  * A load of f16 runs. Where every run is known to be aligned and its mask the same for its 4
  * elements (contiguity.ts: sizes and strides specialised as multiples of 16), each run is one
  * vec4<f16> under one mask: `CodegenOptions.halfLoadForm` "block" (default) reads them all unmasked when
- * every run's mask is on and each under its mask otherwise, "select" reads each run from a safe
+ * every run's mask is on and each under its mask otherwise, "tile" the same where a test on scalars
+ * says the whole tile is inside the mask (the per-run masks then needed on the other way only:
+ * bench/NOTES.md §41), "select" reads each run from a safe
  * index where it is masked off and selects `other`, without a branch. Runs not known aligned are
  * read element by element (readsWide), or with `shiftedHalfRows` as the two aligned vec4<f16>
  * around each, shifted in registers (packed-halves.ts). Otherwise (`divisibility: false`, or runs
@@ -164,11 +168,16 @@ function wideHalfLoad(gen: WgslGenerator, v: Value & { op: "load" }, ept: number
     declare();
     if (!mask) return unmasked();
     const whole = gen.fresh("whole");
-    gen.emit(`let ${whole} = ${runs.map((j) => gen.reg(mask, j)).join(" & ")};`);
+    // "tile": whether the whole tile is inside the mask, from scalars (tile-masks.ts); the mask's
+    // values are emitted on the other way.
+    const deferred = gen.tileMasks.loads.get(v.id);
+    const tile = deferred ? tileInside(gen, mask) : undefined;
+    gen.emit(`let ${whole} = ${tile ?? runs.map((j) => gen.reg(mask, j)).join(" & ")};`);
     gen.emit(`if (${whole}) {`);
     gen.nested(unmasked);
     gen.emit("} else {");
     gen.nested(() => {
+      for (const d of deferred ?? []) emitValue(gen, d);
       for (const j of runs) {
         setOther(j);
         gen.emit(`if (${gen.reg(mask, j)}) {`);

@@ -25,13 +25,16 @@ export type Sym = number | Value | { sym: "+" | "-" | "*"; a: Sym; b: Sym };
 /** A block's elements: element (i₀, i₁, …) = base + Σ coef_k · i_k. */
 export interface Affine { base: Sym; coefs: Sym[] }
 
+/** One conjunct of a mask over a whole tile: `x < n` as the largest x and the bound, or a scalar (the same for every element). */
+export type TileBound = { max: Sym; bound: Sym; inclusive: boolean } | { cond: Value };
+
 /** A store the loop plan's matrices write themselves: the pointers' row stride and the mask's tests. */
 export interface DirectStore {
   plan: MmaPlan;
   base: Sym;
   rowStride: Sym;
-  /** Each `x < n` (or ≤) of the mask as: the largest x over the tile, the bound, inclusive or not. */
-  bounds: { max: Sym; bound: Sym; inclusive: boolean }[];
+  /** Each `x < n` (or ≤) of the mask as: the largest x over the tile, the bound, inclusive or not; or a scalar condition. */
+  bounds: TileBound[];
   /**
    * The blocks between the loop and the store that only the store uses (its pointers and mask, one
    * register each): emitted on the fallback way only, so that their registers are not live beside
@@ -205,9 +208,13 @@ export function affine(v: Value, visible: (v: Value) => boolean): Affine | undef
   }
 }
 
-/** The tests of a mask made of `x < n`, `x <= n` (or mirrored) joined by `&&`, or undefined. */
-function maskBounds(mask: Value, visible: (v: Value) => boolean): DirectStore["bounds"] | undefined {
+/**
+ * The tests of a mask made of `x < n`, `x <= n` (or mirrored) and scalar conditions (a splat of a
+ * scalar: the pipelined loop's "a next trip exists") joined by `&&`, or undefined.
+ */
+function maskBounds(mask: Value, visible: (v: Value) => boolean): TileBound[] | undefined {
   if (mask.op === "broadcast" || mask.op === "reshape") return maskBounds(mask.value, visible);
+  if (mask.op === "splat" && mask.value.type.shape.length === 0) return visible(mask.value) ? [{ cond: mask.value }] : undefined;
   if (mask.op !== "binary") return undefined;
   if (mask.fn === "land" || mask.fn === "and") {
     const [a, b] = [maskBounds(mask.lhs, visible), maskBounds(mask.rhs, visible)];
@@ -221,6 +228,29 @@ function maskBounds(mask: Value, visible: (v: Value) => boolean): DirectStore["b
   const shape = (flip ? mask.rhs : mask.lhs).type.shape;
   const max = x.coefs.reduce<Sym>((acc, c, k) => sum("+", acc, (c as number) * (shape[k] - 1)), x.base);
   return [{ max, bound: n.base, inclusive: mask.fn === "le" || mask.fn === "ge" }];
+}
+
+/**
+ * A test, on scalars only, that every element of a load's tile is inside its mask (the mask's
+ * `x < n` tests at the tile's largest x), or undefined where the mask is not made of such tests.
+ * Correct in each invocation whatever the scalars are: it implies each of its own elements' masks.
+ * Where the scalars are the same in every invocation (program ids, parameters, loop counters) the
+ * branch on it is too, and the per-element masks are needed on its other way only.
+ */
+export function tileInside(gen: Emitter, mask: Value): string | undefined {
+  const bounds = maskBounds(mask, scalar);
+  return bounds && bounds.length > 0 ? bounds.map((b) => boundTest(gen, b)).join(" && ") : undefined;
+}
+
+/** Whether tileInside has a test for `mask`. */
+export function tileBounded(mask: Value): boolean {
+  return (maskBounds(mask, scalar)?.length ?? 0) > 0;
+}
+
+const scalar = (v: Value) => v.type.shape.length === 0 && v.op !== "const";
+
+function boundTest(gen: Emitter, b: TileBound): string {
+  return "cond" in b ? gen.reg(b.cond, 0) : `${render(gen, b.max)} ${b.inclusive ? "<=" : "<"} ${render(gen, b.bound)}`;
 }
 
 export function render(gen: Emitter, s: Sym): string {
@@ -242,7 +272,7 @@ export function emitDirectStore(gen: Emitter, d: DirectStore, storeMatrices: (ba
   gen.emit(`let ${base} = ${render(gen, d.base)};`);
   gen.emit(`let ${stride} = ${render(gen, d.rowStride)};`);
   const tests = [`${base} >= 0i`, `${stride} >= 0i`, `(${base} & 3i) == 0i`, `(${stride} & 3i) == 0i`,
-    ...d.bounds.map((b) => `${render(gen, b.max)} ${b.inclusive ? "<=" : "<"} ${render(gen, b.bound)}`)];
+    ...d.bounds.map((b) => boundTest(gen, b))];
   const whole = gen.fresh("cwhole");
   gen.emit(`let ${whole} = ${tests.join(" && ")};`);
   gen.emit(`if (${whole}) {`);

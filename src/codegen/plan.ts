@@ -29,6 +29,7 @@ import { planMma, requestMmaArrays, TRANSFER_BYTES, type MmaPlan } from "./mma-p
 import { planDirectStores, type DirectStore } from "./mma-store";
 import { planPackedHalves, type PackedHalves } from "./packed-halves";
 import { pipelineDotLoads } from "./pipeline";
+import { planTileMasks, type TileMasks } from "./tile-masks";
 import { sinkInvariantDotLoads } from "./sink";
 import type { RegisterDtype } from "./literals";
 import { arrayBytes, requestArray, type WorkgroupArray } from "./workgroup-arrays";
@@ -65,6 +66,8 @@ export interface CodegenPlan {
   readonly packed: PackedHalves;
   /** Some f16 load moves runs of 4 not known aligned: `shiftedHalfRows` changes how they are read. */
   readonly unalignedHalfRuns: boolean;
+  /** Masked f16 loads tested once per tile, and the mask values emitted on their other way only (tile-masks.ts). */
+  readonly tileMasks: TileMasks;
   /** The workgroup arrays tl.dot's staging takes, by name (what the fallbacks change). */
   readonly stagingArrays: ReadonlyMap<string, WorkgroupArray>;
   /** Their bytes. */
@@ -126,7 +129,7 @@ function bytes(arrays: ReadonlyMap<string, WorkgroupArray>): number {
 }
 
 /** How the kernel's accesses move (load-forms.ts): atomics, vec4 runs, stores from the matrices. */
-function planAccesses(ir: KernelIR, options: CodegenOptions, w: number, tiledLayouts: Tiling, mma: ReadonlyMap<number, MmaPlan>): Pick<CodegenPlan, "contiguity" | "atomicBuffers" | "directStores" | "wideBuffers" | "packed" | "unalignedHalfRuns"> {
+function planAccesses(ir: KernelIR, options: CodegenOptions, w: number, tiledLayouts: Tiling, mma: ReadonlyMap<number, MmaPlan>): Pick<CodegenPlan, "contiguity" | "atomicBuffers" | "directStores" | "wideBuffers" | "packed" | "unalignedHalfRuns" | "tileMasks"> {
   const rowSlices = tiledLayouts && options.rowLayouts !== false ? rowSlicesOf(ir.body, w, tiledLayouts) : new Map();
   const contiguity = new ContiguityAnalysis(ir.body);
   const atomicBuffers = atomicBuffersOf(ir.body);
@@ -136,7 +139,7 @@ function planAccesses(ir: KernelIR, options: CodegenOptions, w: number, tiledLay
   // subgroupMatrixStore writes an array of scalars: a buffer some other access reads as vec4s keeps its registers' way out.
   for (const s of [...directStores.keys()]) if (s.kind === "store" && s.ptr.type.kind === "pointer" && wideBuffers.has(s.ptr.type.param)) directStores.delete(s);
   const unalignedHalfRuns = hasUnalignedHalfRuns(facts, ir.body);
-  return { contiguity, atomicBuffers, directStores, wideBuffers, packed: planPackedHalves(ir.body, mma, facts), unalignedHalfRuns };
+  return { contiguity, atomicBuffers, directStores, wideBuffers, packed: planPackedHalves(ir.body, mma, facts), unalignedHalfRuns, tileMasks: planTileMasks(ir.body, facts) };
 }
 
 /**

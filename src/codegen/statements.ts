@@ -17,7 +17,8 @@ const COMPARISONS = { lt: "<", le: "<=", gt: ">", ge: ">=", ne: "!=" } as const;
 
 export const STATEMENT_WGSL: StatementEmitters = {
   // The accumulator read that a direct store writes from its matrices is emitted on its fallback way only (below).
-  let: (gen, s) => (directRead(gen, s.value.id) ? undefined : emitValue(gen, s.value)),
+  // A mask value only a per-tile-tested load reads is emitted on that load's other way (tile-masks.ts).
+  let: (gen, s) => (directRead(gen, s.value.id) || gen.tileMasks.deferred.has(s.value.id) ? undefined : emitValue(gen, s.value)),
   store: (gen, s) => {
     const direct = gen.directStores.get(s);
     if (!direct) return emitStore(gen, s);

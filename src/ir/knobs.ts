@@ -30,7 +30,7 @@ export function isCodegenKnob(name: string): name is CodegenKnob {
 export function isKnobValue(knob: CodegenKnob, value: unknown): boolean {
   switch (knob) {
     case "halfLoadForm":
-      return value === "block" || value === "select";
+      return value === "block" || value === "select" || value === "tile";
     case "mmaDoubleBuffer":
     case "mmaDirectStore":
     case "mmaStageInvariant":

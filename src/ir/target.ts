@@ -190,9 +190,18 @@ export interface CodegenOptions {
   /**
    * How such a load reads its runs where a mask may be off: "block" (default) one branch for the
    * whole block, then a branch per run; "select" every run read unconditionally (a masked-off run
-   * from element 0) and `other` selected, with no branch.
+   * from element 0) and `other` selected, with no branch; "tile" as "block", but the test is whether
+   * the whole tile is inside the mask, on scalars (the mask's `x < n` tests at the tile's largest x:
+   * codegen/mma-store.ts tileInside), where the mask is made of such tests.
    */
-  halfLoadForm?: "block" | "select";
+  halfLoadForm?: "block" | "select" | "tile";
+  /**
+   * With halfLoadForm "tile": leave the per-element mask values where the kernel computes them
+   * instead of moving them onto the way that reads the runs one by one (codegen/tile-masks.ts).
+   * A bench switch, not a tuner knob: on the H100 it won at 128×128 over 8 subgroups (149.8
+   * against 117.2 TFLOP/s moved) and tied at 256×128 over 16 (bench/NOTES.md §41). Off unless true.
+   */
+  tileMasksInPlace?: boolean;
   /**
    * An f16 load of runs of 4 along rows that are not known to start on multiples of 4 elements (a
    * row stride not a multiple of 16, as K = 1003 gives A): read each run as the two aligned

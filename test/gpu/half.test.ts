@@ -54,12 +54,14 @@ async function checkMatmul(M: number, N: number, K: number, blocks: [number, num
 // the strides, known to be multiples of 16): each run of 4 halves is aligned and its mask the
 // same for all 4, so the loads have no alignment check and no element-by-element fallback;
 // the blocks at the edges are partly masked, run by run.
-for (const form of ["block", "select"] as const) {
+for (const form of ["block", "select", "tile"] as const) {
   test(`f16 tl.dot with sizes multiples of 16 (specialised), runs known whole, halfLoadForm "${form}", 80×48 by 48×112`, async () => {
     const wgsl = await checkMatmul(80, 112, 48, [64, 64, 32], { halfLoadForm: form }, true);
     assert.match(wgsl, /vec4<f16>/);
     assert.doesNotMatch(wgsl, /let whole\d+ = [^;]*& 3\) == 0/, "no alignment check at run time");
     if (form === "select") assert.match(wgsl, /b_a\[select\(0i, /);
+    // "tile": the tile's corner against the bounds, scalars only (80 rows over 64: the second tile takes the other way).
+    if (form === "tile") assert.match(wgsl, /let whole\d+ = \(v\d+ \+ 63i\) < v\d+/);
   });
 }
 
@@ -110,7 +112,7 @@ test("f16 vector add at n a multiple of 16 (specialised), other values where mas
   const b = tl.load(y + i, i < n, 0.5);
   tl.store(o + i, a + b, i < n + 8);
 });`;
-  for (const form of ["block", "select"] as const) {
+  for (const form of ["block", "select", "tile"] as const) {
     const { gpu, cpu, kernel } = await runBoth({
       source, constexprs: { BLOCK: 256 }, grid: [Math.ceil((n + 8) / 256)], target: { halfLoadForm: form }, specialize: true,
       args: { x: x.bits, y: y.bits, o: new Uint16Array(n + 8).fill(NAN_F16), n }, outputs: ["o"],

@@ -73,10 +73,23 @@ test("loop plan with one buffer (the default), registers pipelined (num_stages 2
 
 // The H200's f16 matmul at sizes that are multiples of 16 (specialised as the harness does): each
 // run of 4 halves known aligned and masked whole, so no check at run time; edge blocks partly masked.
-for (const form of ["block", "select"] as const) {
+for (const form of ["block", "select", "tile"] as const) {
   test(`loop plan, sizes multiples of 16 (specialised), halfLoadForm "${form}", 8 subgroups, 80×96 by 96×48`, async () => {
     const wgsl = await checkMatmul(80, 48, 96, [64, 64, 32], { workgroupSize: 256, halfLoadForm: form }, false, true);
     assert.doesNotMatch(wgsl, /let whole\d+ = [^;]*& 3\) == 0/, "no alignment check at run time");
+    // "tile": the pipelined loop's next-trip loads tested on scalars (K = 96 over 32: every trip whole; M = 80: one edge tile).
+    if (form === "tile") assert.equal((wgsl.match(/let whole\d+ = [^;&]*i\)? < v\d+ && [^;&]* < v\d+ && v\d+;/g) ?? []).length, 4, "A and B, prologue and loop: bounds and the trip's condition, scalars only");
+  });
+}
+
+// "tile" where every way is taken: K = 48 over 32 (the second trip partial), M = 80 and N = 112 over 64 (edge tiles).
+for (const inPlace of [false, true]) {
+  test(`loop plan, halfLoadForm "tile"${inPlace ? ", masks in place" : ""}, sizes multiples of 16 (specialised), partial trips and edge tiles, 80×48 by 48×112`, async () => {
+    const wgsl = await checkMatmul(80, 112, 48, [64, 64, 32], { workgroupSize: 256, halfLoadForm: "tile", tileMasksInPlace: inPlace }, false, true);
+    assert.match(wgsl, /let whole\d+ = \(v\d+ \+ 63i\) < v\d+/);
+    // Moved: the first mask value after a tile test's `else` is a comparison (in place, a load's default).
+    const afterElse = [...wgsl.matchAll(/let whole\d+ = [^\n]*\n(?:[^\n]*\n)*?\s*\} else \{\n\s*([^\n]*)/g)].map((m) => m[1]);
+    assert.equal(afterElse.some((line) => /^let v\d+_\d+ = \(.* < /.test(line)), !inPlace, afterElse.join("\n"));
   });
 }
 

@@ -1,0 +1,82 @@
+// Masked f16 loads tested once per tile (CodegenOptions.halfLoadForm "tile"): where a load's mask is
+// made of `x < n` tests and scalar conditions (tutorial 03's `offs_m[:, None] < M &&
+// offs_k[None, :] < K - k * BLOCK_K`), one test on scalars says whether the whole tile is inside it
+// (mma-store.ts tileInside). On that way the runs are read unmasked; on the other, each run under
+// its own mask. The per-element masks are then needed on the other way only, and they are emitted
+// there: the block values that nothing but such masks use are left out where the IR defines them
+// and written into each load's other way instead (unless CodegenOptions.tileMasksInPlace), as the
+// hand-written kernel that isolated the masks' cost has them (37% faster than per-element masks on
+// the H100). Generated, moving them did not add to the tile test's gain, and lost at one config
+// (bench/NOTES.md §41).
+
+import type { Stmt, Value } from "../ir/ir";
+import { operandsOf } from "../ir/ir";
+import { forEachStmt, forEachValue, valuesOfStmt } from "../ir/walk";
+import { knownWhole, readsShifted, readsWide, type AccessFacts } from "./load-forms";
+import { tileBounded } from "./mma-store";
+
+/** The loads tested per tile, each with the values its other way emits (in the IR's order), and every such value. */
+export interface TileMasks {
+  readonly loads: ReadonlyMap<number, readonly Value[]>;
+  readonly deferred: ReadonlySet<number>;
+}
+
+export const NO_TILE_MASKS: TileMasks = { loads: new Map(), deferred: new Set() };
+
+/** Block values that can move into a branch: pure, computed from their operands alone. */
+const PURE = new Set(["binary", "unary", "cast", "splat", "broadcast", "reshape", "arange", "const", "math", "where"]);
+
+export function planTileMasks(body: readonly Stmt[], facts: AccessFacts): TileMasks {
+  if (facts.options.halfLoadForm !== "tile" || facts.options.instrument) return NO_TILE_MASKS;
+  const inPlace = facts.options.tileMasksInPlace === true;
+  const tested: (Value & { op: "load" })[] = [];
+  forEachValue(body, (v) => {
+    if (v.op !== "load" || !v.mask || v.ptr.type.kind !== "pointer" || v.ptr.type.pointee !== "f16") return;
+    if (readsWide(facts, v) && !readsShifted(facts, v) && knownWhole(facts, v) && tileBounded(v.mask)) tested.push(v);
+  });
+  if (tested.length === 0) return NO_TILE_MASKS;
+  // Where each `let` stands in the kernel, and who uses each value: a value, or a statement that is not its `let`.
+  const order = new Map<number, number>();
+  forEachStmt(body, (s) => {
+    if (s.kind === "let") order.set(s.value.id, order.size);
+  });
+  const users = new Map<number, Set<number | "statement">>();
+  const use = (id: number, by: number | "statement") => (users.get(id) ?? users.set(id, new Set()).get(id)!).add(by);
+  const maskOf = new Map(tested.map((l) => [l.id, l.mask!.id]));
+  forEachValue(body, (v) => {
+    // A tested load's mask is read on its other way only: that use does not keep the mask in place.
+    for (const o of operandsOf(v)) if (maskOf.get(v.id) !== o.id) use(o.id, v.id);
+  });
+  forEachStmt(body, (s) => {
+    if (s.kind !== "let") for (const v of valuesOfStmt(s)) use(v.id, "statement");
+  });
+  // Candidates: pure block values with a `let`; dropped until every user is a candidate (or a tested load's mask).
+  const candidates = new Set<number>();
+  forEachValue(body, (v) => {
+    if (v.type.shape.length > 0 && PURE.has(v.op) && order.has(v.id)) candidates.add(v.id);
+  });
+  for (let changed = true; changed;) {
+    changed = false;
+    for (const id of candidates) {
+      if ([...(users.get(id) ?? [])].some((u) => u === "statement" || !candidates.has(u))) {
+        candidates.delete(id);
+        changed = true;
+      }
+    }
+  }
+  const loads = new Map<number, Value[]>();
+  const deferred = new Set<number>();
+  for (const l of tested) {
+    const needed = new Map<number, Value>();
+    const walk = (v: Value) => {
+      if (!candidates.has(v.id) || needed.has(v.id)) return;
+      needed.set(v.id, v);
+      operandsOf(v).forEach(walk);
+    };
+    walk(l.mask!);
+    if (inPlace) needed.clear();
+    loads.set(l.id, [...needed.values()].sort((a, b) => order.get(a.id)! - order.get(b.id)!));
+    for (const id of needed.keys()) deferred.add(id);
+  }
+  return { loads, deferred };
+}
