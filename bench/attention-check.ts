@@ -1,6 +1,8 @@
 // The attention cases' check (f32 and f16): a few random rows of softmax(Q·Kᵀ / √d)·V in float64,
 // the last query row of some head always among them, from the inputs as the kernel read them.
 
+import { roundF16 } from "../src/ir/f16";
+
 /** Z·H heads of N rows of D values each, [Z, H, N, D] contiguous. */
 export interface AttentionShape {
   z: number;
@@ -34,6 +36,44 @@ export function attentionRows(q: ArrayLike<number>, k: ArrayLike<number>, v: Arr
       for (let j = 0; j <= last; j++) acc += scores[j] * v[off + j * d + c];
       indices[r * d + c] = off + i * d + c;
       expected[r * d + c] = acc / sum;
+    }
+  }
+  return [{ output: "Out", indices, expected }];
+}
+
+/**
+ * The check of bench/kernels/attention-f16-no-softmax.kernel.ts (NOTES §41), the attention with its
+ * softmax taken out: a few random rows of r_i · Σ_j f16(q_i · k_j) · v_j in float64, with
+ * r_i = 1 / max_d |Σ_j f16(q_i · k_j) · v_jd| (causal: the keys up to the query's own). The scores
+ * are rounded to halves as the kernel rounds P (`roundF16`); the kernel's scores are f32 sums, so a
+ * score may round to the neighbouring half now and then: 2^-11 of one term of 4096.
+ */
+export function noSoftmaxRows(q: ArrayLike<number>, k: ArrayLike<number>, v: ArrayLike<number>, shape: AttentionShape, rows: number) {
+  const { z, h, n, d, causal } = shape;
+  const indices = new Int32Array(rows * d);
+  const expected = new Float64Array(rows * d);
+  const p = new Float64Array(n);
+  const acc = new Float64Array(d);
+  for (let r = 0; r < rows; r++) {
+    const zh = Math.floor(Math.random() * z * h);
+    const i = r === 0 ? n - 1 : Math.floor(Math.random() * n);
+    const off = zh * n * d;
+    const last = causal ? i : n - 1;
+    for (let j = 0; j <= last; j++) {
+      let dot = 0;
+      for (let c = 0; c < d; c++) dot += q[off + i * d + c] * k[off + j * d + c];
+      p[j] = roundF16(dot);
+    }
+    let max = 0;
+    for (let c = 0; c < d; c++) {
+      let sum = 0;
+      for (let j = 0; j <= last; j++) sum += p[j] * v[off + j * d + c];
+      acc[c] = sum;
+      max = Math.max(max, Math.abs(sum));
+    }
+    for (let c = 0; c < d; c++) {
+      indices[r * d + c] = off + i * d + c;
+      expected[r * d + c] = acc[c] / max;
     }
   }
   return [{ output: "Out", indices, expected }];

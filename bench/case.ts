@@ -52,6 +52,8 @@ export interface Case {
   minReps?: number;
   /** Input sets to rotate (else enough to exceed the L2 several times). */
   copies?: number;
+  /** Run only when --only names it (a timing isolation, not part of a full run). */
+  explicit?: boolean;
   /** An adapter feature the case needs; without it the case is skipped with a line saying so. */
   requires?: "shader-f16";
 }

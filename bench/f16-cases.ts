@@ -7,7 +7,7 @@
 
 import { f16FromBits, f16ToBits, roundF16 } from "../src/ir/f16";
 import type { Case } from "./case";
-import { attentionRows } from "./attention-check";
+import { attentionRows, noSoftmaxRows } from "./attention-check";
 import type { KnobRequest } from "../src/harness/autotune/knob-candidates";
 import type { KnobSetting } from "../src/ir/knobs";
 
@@ -227,6 +227,54 @@ export function attentionF16(z: number, h: number, n: number, d: number, causal:
   };
 }
 
+/**
+ * What the softmax costs the generated attention (NOTES §41): examples/attention-f16 and the same
+ * kernel with its online softmax taken out (bench/kernels/attention-f16-no-softmax.kernel.ts: P the
+ * scores rounded to f16, both products on the matrices, the same loads, loop and store), at the
+ * same settings, to set beside bench/flash-probe.js's hand-written kernel with and without its
+ * softmax. The hand-written kernel's shape, 128×32 over 4 subgroups of 32 rows, with lane rows, Q
+ * held, the lean barriers and `select` loads (§39: 59.2 TFLOP/s with the softmax) and without lane
+ * rows; the leading generated config, 64×64 over 8, with `select` (74.8; lane rows change nothing
+ * there: no block of 256 rows); each config at the default knobs too. 5 settings a case. Quick
+ * (lavapipe, --emulate-matrices): 64×32 over 2 subgroups, whose 64 rows over 64 invocations take
+ * lane rows too. Run only when --only names them (`explicit`): not part of a full run.
+ */
+export function softmaxIsolationF16(z: number, h: number, n: number, d: number, quick = false): F16Case[] {
+  const base = { HEAD_DIM: d, IS_CAUSAL: 0 };
+  const configs = quick
+    ? [{ BLOCK_M: 64, BLOCK_N: 32, num_warps: 2, ...base }]
+    : [{ BLOCK_M: 128, BLOCK_N: 32, num_warps: 4, ...base }, { BLOCK_M: 64, BLOCK_N: 64, num_warps: 8, ...base }];
+  const held = { mmaHoldInvariant: true, mmaLeanBarriers: true, halfLoadForm: "select" as const };
+  // Without lane rows first: at 64×64 lane rows emit the same WGSL, which is then not timed again.
+  const targets = [held, { ...held, mmaLaneRows: true }];
+  const shared = {
+    configs, targets, targetConfigs: configs.length,
+    // --tune-codegen: the same three settings a config (the first its default).
+    tuneKnobs: (): KnobSetting[] => [{}, ...targets],
+    explicit: true,
+  };
+  const example = attentionF16(z, h, n, d, false, quick);
+  const shape = `${z}×${h}×${n}×${d}`;
+  return [
+    { ...example, ...shared, name: `isolate-attention-f16-softmax-${z}x${h}x${n}x${d}`, shape: `${shape} f16, the example` },
+    {
+      ...example, ...shared,
+      name: `isolate-attention-f16-nosoftmax-${z}x${h}x${n}x${d}`,
+      shape: `${shape} f16, softmax taken out`,
+      file: "bench/kernels/attention-f16-no-softmax.kernel.ts",
+      kernel: "attn_fwd_f16_no_softmax",
+      args: () => {
+        const { sm_scale: _, ...args } = example.args();
+        return args;
+      },
+      check: (a) => {
+        const [q, k, v] = [a.Q, a.K, a.V].map((x) => halvesOf(x as Uint16Array));
+        return noSoftmaxRows(q, k, v, { z, h, n, d, causal: false }, quick ? 8 : 24);
+      },
+    },
+  ];
+}
+
 /** The f16 cases of a full run (quick: tiny sizes for lavapipe). */
 export function f16Cases(quick: boolean): F16Case[] {
   if (quick) {
@@ -235,6 +283,7 @@ export function f16Cases(quick: boolean): F16Case[] {
       { ...matmulF16(96, 80, 72), configs: [{ BLOCK_M: 64, BLOCK_N: 64, BLOCK_K: 32 }], targets: [] },
       attentionF16(1, 2, 100, 64, false, true),
       attentionF16(1, 2, 100, 64, true, true),
+      ...softmaxIsolationF16(1, 2, 100, 64, true),
     ];
   }
   return [
@@ -244,5 +293,6 @@ export function f16Cases(quick: boolean): F16Case[] {
     // with every size a multiple of 16; K not a multiple of 16 (A's rows unaligned); N not (B's, C's).
     matmulF16(1008, 1008, 1008), matmulF16(1024, 1024, 1003), matmulF16(1024, 1001, 1024),
     attentionF16(4, 32, 4096, 64, false), attentionF16(4, 32, 4096, 64, true),
+    ...softmaxIsolationF16(4, 32, 4096, 64),
   ];
 }

@@ -37,8 +37,14 @@ export interface HandAttention {
    * reaches the lanes already orders the last reads of K and V before these writes).
    */
   merged?: boolean;
-  /** Timing only: without the lanes' work (softmax, adding P·V) or without the matrix loads and multiplies. */
-  isolate?: "no-lane" | "no-mma";
+  /**
+   * Timing only: without the lanes' work (softmax, adding P·V) or without the matrix loads and
+   * multiplies. "no-softmax" (O-regs only; NOTES §41) is checked, against its own formula: the lanes
+   * write P = f16(S) (no scale, maximum, exp2 or rescale of O) and still add P·V to their O rows,
+   * and Out is each O row over its largest magnitude, as bench/kernels/attention-f16-no-softmax
+   * computes it.
+   */
+  isolate?: "no-lane" | "no-mma" | "no-softmax";
 }
 
 export const LAZY = 8;
@@ -119,24 +125,29 @@ export function attentionWgsl(a: HandAttention, n: number, emulate: boolean): st
   // The online softmax, one row per lane.
   e(`  if (owner${a.isolate === "no-lane" ? " && j > nb" : ""}) {`);
   e(`    let sb = myrow * ${SS}u; let pb = myrow * ${PS}u; let qrow = q0 + myrow;`);
-  e("    var mx = -1e30f;");
-  for (let x = 0; x < BN; x++) {
-    const key = `j * ${BN}u + ${x}u`;
-    e(`    var x${x} = ss[sb + ${x}u] * qk_scale;${a.causal ? ` x${x} = select(x${x}, -1e30f, ${key} > qrow);` : ""} mx = max(mx, x${x});`);
-  }
-  if (a.o === "lazy") {
-    // First block: m is -1e30 and moves (O is zero: no rescale needed). Later: only past LAZY.
-    e(`    let mu = select(m, mx, mx > m + ${LAZY}.0f);`);
-    e("    alpha = exp2(m - mu);");
-    e("    if (mu != m && m > -1e29f) { flag = j + 1u; }");
-    e("    m = mu;");
+  if (a.isolate === "no-softmax") {
+    // P = S rounded to f16 (causal: 0 past the query), O neither rescaled nor l summed (NOTES §41).
+    for (let x = 0; x < BN; x++) e(`    ps[pb + ${x}u] = f16(${a.causal ? `select(ss[sb + ${x}u], 0.0f, j * ${BN}u + ${x}u > qrow)` : `ss[sb + ${x}u]`});`);
   } else {
-    e("    let mu = max(m, mx); alpha = exp2(m - mu); m = mu;");
-    for (let c = 0; c < D / 4; c++) e(`    o${c} = o${c} * alpha;`);
+    e("    var mx = -1e30f;");
+    for (let x = 0; x < BN; x++) {
+      const key = `j * ${BN}u + ${x}u`;
+      e(`    var x${x} = ss[sb + ${x}u] * qk_scale;${a.causal ? ` x${x} = select(x${x}, -1e30f, ${key} > qrow);` : ""} mx = max(mx, x${x});`);
+    }
+    if (a.o === "lazy") {
+      // First block: m is -1e30 and moves (O is zero: no rescale needed). Later: only past LAZY.
+      e(`    let mu = select(m, mx, mx > m + ${LAZY}.0f);`);
+      e("    alpha = exp2(m - mu);");
+      e("    if (mu != m && m > -1e29f) { flag = j + 1u; }");
+      e("    m = mu;");
+    } else {
+      e("    let mu = max(m, mx); alpha = exp2(m - mu); m = mu;");
+      for (let c = 0; c < D / 4; c++) e(`    o${c} = o${c} * alpha;`);
+    }
+    e("    var sum = 0.0f;");
+    for (let x = 0; x < BN; x++) e(`    { let p = exp2(x${x} - m); sum += p; ps[pb + ${x}u] = f16(p); }`);
+    e("    l = l * alpha + sum;");
   }
-  e("    var sum = 0.0f;");
-  for (let x = 0; x < BN; x++) e(`    { let p = exp2(x${x} - m); sum += p; ps[pb + ${x}u] = f16(p); }`);
-  e("    l = l * alpha + sum;");
   e("  }");
   // Through the scratch, `per` column matrices at a time: store, barrier, each row's lane, then
   // (reload) a barrier and `after`; a barrier between rounds.
@@ -191,6 +202,9 @@ export function attentionWgsl(a: HandAttention, n: number, emulate: boolean): st
     rounds((i, c) => ops.storeResult("ss", at(i, c), `o[${i * td + c}]`, SS, C), (c0) => write(c0, per, (x) => `ss[myrow * ${SS}u + ${x}u]`));
   } else {
     e("if (owner) {");
+    if (a.isolate === "no-softmax") {
+      for (let c = 0; c < D / 4; c++) e(`    l = max(l, max(max(abs(o${c}.x), abs(o${c}.y)), max(abs(o${c}.z), abs(o${c}.w))));`);
+    }
     write(0, td, (x) => `o${x >> 2}[${x & 3}]`);
     e("}");
   }
@@ -201,12 +215,13 @@ export function attentionWgsl(a: HandAttention, n: number, emulate: boolean): st
 export function attentionVariants(causal: boolean, emulate: boolean): HandAttention[] {
   const base: HandAttention = { rows: 32, subgroups: 2, bn: 64, o: "lazy", spad: 4, causal };
   // Emulated matrices make big shaders (lavapipe compiles the smallest in ~30 s): the two ways for O only.
-  if (emulate) return [{ ...base, rows: 16, bn: 32 }, { ...base, rows: 16, bn: 32, o: "regs", spad: 1, merged: true }];
+  // And the O-regs kernel without its softmax (NOTES §41), checked against its own formula.
+  if (emulate) return [{ ...base, rows: 16, bn: 32 }, { ...base, rows: 16, bn: 32, o: "regs", spad: 1, merged: true }, { ...base, rows: 16, bn: 32, o: "regs", spad: 1, merged: true, isolate: "no-softmax" }];
   // Run A (NOTES §25): O-regs 128×32 over 4 subgroups of 32 rows led (96.9), then 64×64 over 2 (74.4);
   // 16-row subgroups, 8 subgroups, one subgroup and S pad 1 were slower; every O-lazy kernel was wrong.
   const best: HandAttention = { ...base, o: "regs", subgroups: 4, bn: 32 };
   const out: HandAttention[] = [best, { ...best, merged: true }, { ...base, o: "regs" }, { ...base, o: "regs", merged: true },
     { ...base, o: "regs", bn: 32, merged: true }, { ...best, o: "lazy" }];
-  if (!causal) out.push({ ...best, merged: true, isolate: "no-lane" }, { ...best, merged: true, isolate: "no-mma" });
+  if (!causal) out.push({ ...best, merged: true, isolate: "no-lane" }, { ...best, merged: true, isolate: "no-mma" }, { ...best, merged: true, isolate: "no-softmax" });
   return out;
 }

@@ -6,6 +6,8 @@
 //
 //   node bench/dist/suite.js [--quick] [--sweep] [--only NAME[,NAME…]] [--defaults-only] [--tune-codegen] [--configs N] [--targets JSON] [--out FILE]
 //
+// Cases marked `explicit` (timing isolations: f16-cases.ts softmaxIsolationF16) run only when --only names them.
+//
 // --emulate-matrices: compile as for subgroup matrices, emulated (lavapipe: the matrix knobs checked).
 // --tune-codegen: instead of each case's hand-picked `targets`, every setting of the code
 // generator's knobs the kernel uses, as `kernel-lab run --tune-codegen` tries them (knob-variants.ts),
@@ -214,7 +216,7 @@ async function main(): Promise<void> {
     if (outFile) writeFileSync(outFile, JSON.stringify({ date: new Date().toISOString(), adapter: gpu.adapter, results }, null, 2));
   };
   for (const c of cases) {
-    if (!selected(c.name)) continue;
+    if (!selected(c.name) || (c.explicit && !only)) continue;
     if (c.requires === "shader-f16") {
       const before = gpu;
       gpu = await acquireGpu({ f16: true, f16Dot: true });
