@@ -42,7 +42,7 @@ export function attentionRows(q: ArrayLike<number>, k: ArrayLike<number>, v: Arr
 }
 
 /**
- * The check of bench/kernels/attention-f16-no-softmax.kernel.ts (NOTES §41), the attention with its
+ * The check of bench/kernels/attention-f16-no-softmax.kernel.ts (NOTES §42), the attention with its
  * softmax taken out: a few random rows of r_i · Σ_j f16(q_i · k_j) · v_j in float64, with
  * r_i = 1 / max_d |Σ_j f16(q_i · k_j) · v_jd| (causal: the keys up to the query's own). The scores
  * are rounded to halves as the kernel rounds P (`roundF16`); the kernel's scores are f32 sums, so a

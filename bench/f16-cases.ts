@@ -228,7 +228,7 @@ export function attentionF16(z: number, h: number, n: number, d: number, causal:
 }
 
 /**
- * What the softmax costs the generated attention (NOTES §41): examples/attention-f16 and the same
+ * What the softmax costs the generated attention (NOTES §42): examples/attention-f16 and the same
  * kernel with its online softmax taken out (bench/kernels/attention-f16-no-softmax.kernel.ts: P the
  * scores rounded to f16, both products on the matrices, the same loads, loop and store), at the
  * same settings, to set beside bench/flash-probe.js's hand-written kernel with and without its

@@ -39,7 +39,7 @@ export interface HandAttention {
   merged?: boolean;
   /**
    * Timing only: without the lanes' work (softmax, adding P·V) or without the matrix loads and
-   * multiplies. "no-softmax" (O-regs only; NOTES §41) is checked, against its own formula: the lanes
+   * multiplies. "no-softmax" (O-regs only; NOTES §42) is checked, against its own formula: the lanes
    * write P = f16(S) (no scale, maximum, exp2 or rescale of O) and still add P·V to their O rows,
    * and Out is each O row over its largest magnitude, as bench/kernels/attention-f16-no-softmax
    * computes it.
@@ -126,7 +126,7 @@ export function attentionWgsl(a: HandAttention, n: number, emulate: boolean): st
   e(`  if (owner${a.isolate === "no-lane" ? " && j > nb" : ""}) {`);
   e(`    let sb = myrow * ${SS}u; let pb = myrow * ${PS}u; let qrow = q0 + myrow;`);
   if (a.isolate === "no-softmax") {
-    // P = S rounded to f16 (causal: 0 past the query), O neither rescaled nor l summed (NOTES §41).
+    // P = S rounded to f16 (causal: 0 past the query), O neither rescaled nor l summed (NOTES §42).
     for (let x = 0; x < BN; x++) e(`    ps[pb + ${x}u] = f16(${a.causal ? `select(ss[sb + ${x}u], 0.0f, j * ${BN}u + ${x}u > qrow)` : `ss[sb + ${x}u]`});`);
   } else {
     e("    var mx = -1e30f;");
@@ -215,7 +215,7 @@ export function attentionWgsl(a: HandAttention, n: number, emulate: boolean): st
 export function attentionVariants(causal: boolean, emulate: boolean): HandAttention[] {
   const base: HandAttention = { rows: 32, subgroups: 2, bn: 64, o: "lazy", spad: 4, causal };
   // Emulated matrices make big shaders (lavapipe compiles the smallest in ~30 s): the two ways for O only.
-  // And the O-regs kernel without its softmax (NOTES §41), checked against its own formula.
+  // And the O-regs kernel without its softmax (NOTES §42), checked against its own formula.
   if (emulate) return [{ ...base, rows: 16, bn: 32 }, { ...base, rows: 16, bn: 32, o: "regs", spad: 1, merged: true }, { ...base, rows: 16, bn: 32, o: "regs", spad: 1, merged: true, isolate: "no-softmax" }];
   // Run A (NOTES §25): O-regs 128×32 over 4 subgroups of 32 rows led (96.9), then 64×64 over 2 (74.4);
   // 16-row subgroups, 8 subgroups, one subgroup and S pad 1 were slower; every O-lazy kernel was wrong.

@@ -6,7 +6,7 @@
 // checked row's reference maximum moves past the lazy threshold several times (the count of such
 // moves in the checked rows is printed): the O-lazy kernels' rescale is exercised, not only assumed.
 //
-// The variant without its softmax (`ISOLATE no-softmax`, NOTES §41) is checked the same way against
+// The variant without its softmax (`ISOLATE no-softmax`, NOTES §42) is checked the same way against
 // its own formula: Out row i = r_i · Σ_j f16(q_i · k_j) · v_j, r_i = 1 / max_d |Σ_j f16(q_i · k_j) · v_jd|.
 //
 //   node bench/dist/flash-probe.js [--shape 4,32,4096] [--match REGEX] [--out FILE]

@@ -1,4 +1,4 @@
-// Timing isolation, not a kernel to use (issue 28; bench/NOTES.md §41): examples/attention-f16.kernel.ts
+// Timing isolation, not a kernel to use (issue 28; bench/NOTES.md §42): examples/attention-f16.kernel.ts
 // with its online softmax taken out and everything else kept. Both tl.dot calls stay (f16 × f16
 // into f32, on subgroup matrices where the GPU has them), with the same loads of Q, K and V, the
 // same key loop and the same store of Out; P is the scores themselves rounded to f16, with no scale,

@@ -1,4 +1,4 @@
-// bench/kernels/attention-f16-no-softmax.kernel.ts (bench/NOTES.md §41), the timing isolation of
+// bench/kernels/attention-f16-no-softmax.kernel.ts (bench/NOTES.md §42), the timing isolation of
 // examples/attention-f16.kernel.ts without its online softmax: compiled for the H200 at tutorial
 // 06's launch of record (4 × 32 × 4096 × 64, specialised as the harness does), it must keep the
 // example's structure at the settings bench/f16-cases.ts times it at: the same barriers a key
