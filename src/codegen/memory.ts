@@ -12,7 +12,6 @@ import { atomicRead, atomicWrite } from "./atomics";
 import { inRunsOfFour, isWide, knownWhole, readsShifted, readsWide } from "./load-forms";
 import { emitShiftedRun, packHalves, packedHalf } from "./packed-halves";
 import { tileInside } from "./mma-store";
-import { emitValue } from "./values";
 import { isByteDtype, type ByteDtype } from "../ir/ir";
 import { byteRead, byteRunRead, byteRunWrite, byteWrite } from "./bytes";
 
@@ -68,7 +67,7 @@ export function emitStore(gen: WgslGenerator, s: Extract<Stmt, { kind: "store" }
   gen.emit("}");
 }
 
-export function emitLoad(gen: WgslGenerator, v: Value & { op: "load" }): void {
+export function emitLoad(gen: WgslGenerator, v: Value & { op: "load" }, emitValue: (v: Value) => void): void {
   const ptr = v.ptr;
   if (ptr.type.kind !== "pointer") return gen.log.error(Codes.internal, v.span, "tl.load through a non-pointer");
   const param = ptr.type.param;
@@ -93,7 +92,7 @@ export function emitLoad(gen: WgslGenerator, v: Value & { op: "load" }): void {
   if (isByteDtype(pointee) && byteRuns(gen, ptr)) return byteRunLoad(gen, v, pointee, scalarRead);
   if (!readsWide(gen, v)) return gen.registers(v.type, (j) => scalarRead(j, true));
   const layout = gen.layout(v.type);
-  if (ptr.type.pointee === "f16") return wideHalfLoad(gen, v, layout.ept, scalarRead);
+  if (ptr.type.pointee === "f16") return wideHalfLoad(gen, v, layout.ept, scalarRead, emitValue);
   for (let j = 0; j < layout.ept; j += 4) {
     const run = [j, j + 1, j + 2, j + 3];
     for (const k of run) gen.emit(`var ${valueName(v, k)}: ${t};`);
@@ -124,7 +123,7 @@ export function emitLoad(gen: WgslGenerator, v: Value & { op: "load" }): void {
  * f16 matmul on subgroup matrices slower than scalar loads on the H200 (bench/NOTES.md §18, §19).
  * A packed load (mmaPackedPrefetch) holds each run as one vec2<u32> instead of 4 f16 registers.
  */
-function wideHalfLoad(gen: WgslGenerator, v: Value & { op: "load" }, ept: number, scalarRead: (j: number, declare: boolean) => void): void {
+function wideHalfLoad(gen: WgslGenerator, v: Value & { op: "load" }, ept: number, scalarRead: (j: number, declare: boolean) => void, emitValue: (v: Value) => void): void {
   const t = gen.typeOf(v.type);
   const param = (v.ptr.type as { param: string }).param;
   const runs = Array.from({ length: ept / 4 }, (_, r) => 4 * r);
@@ -177,7 +176,7 @@ function wideHalfLoad(gen: WgslGenerator, v: Value & { op: "load" }, ept: number
     gen.nested(unmasked);
     gen.emit("} else {");
     gen.nested(() => {
-      for (const d of deferred ?? []) emitValue(gen, d);
+      for (const d of deferred ?? []) emitValue(d);
       for (const j of runs) {
         setOther(j);
         gen.emit(`if (${gen.reg(mask, j)}) {`);

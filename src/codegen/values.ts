@@ -58,7 +58,8 @@ export const VALUE_WGSL: ValueEmitters = {
       return MATH_WGSL[v.fn](args, gen.typeOf(v.type));
     }),
   where: (gen, v) => gen.elementwise(v, (j) => `select(${gen.reg(v.b, j)}, ${gen.reg(v.a, j)}, ${gen.reg(v.cond, j)})`),
-  load: emitLoad,
+  // A load tested per tile emits its mask's values on its other way (tile-masks.ts).
+  load: (gen, v) => emitLoad(gen, v, (d) => emitValue(gen, d)),
   readVar: (gen, v) => {
     // A packed variable's read is packed too (packed-halves.ts): one vec2<u32> per run.
     if (gen.packed.values.has(v.id)) return gen.registers(v.type, (j) => (j % 4 === 0 ? gen.emit(`let ${valueName(v, j)} = ${varName(v.variable, j, v.variable.type)};`) : undefined));

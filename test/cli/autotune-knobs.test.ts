@@ -42,23 +42,23 @@ test("knobs: each candidate's load form listed and checked, identical WGSL timed
   const [at4000, at1001] = first.runs;
   assert.equal(at4000.size, 4000);
   assert.ok(at4000.correct);
-  // Two configs × two load forms, each checked against the reference and timed.
+  // Two configs × three load forms, each checked against the reference and timed.
   const tried = at4000.autotune.candidates.map((c) => `${c.constexprs.BLOCK}/${c.codegen?.halfLoadForm}`);
-  assert.deepEqual(tried, ["256/block", "256/select", "512/block", "512/select"]);
+  assert.deepEqual(tried, ["256/block", "256/select", "256/tile", "512/block", "512/select", "512/tile"]);
   assert.ok(at4000.autotune.candidates.every((c) => c.correct && c.medianMs !== null), JSON.stringify(at4000.autotune.candidates));
   assert.equal(at4000.autotune.identical, 0);
   const picked = at4000.autotune.codegen?.halfLoadForm;
-  assert.ok(picked === "block" || picked === "select", JSON.stringify(at4000.autotune));
-  // At n = 1001 no run of 4 is known masked whole: both forms emit the same WGSL, one candidate per config.
+  assert.ok(picked === "block" || picked === "select" || picked === "tile", JSON.stringify(at4000.autotune));
+  // At n = 1001 no run of 4 is known masked whole: the three forms emit the same WGSL, one candidate per config.
   assert.deepEqual(at1001.autotune.candidates.map((c) => `${c.constexprs.BLOCK}/${c.codegen?.halfLoadForm}`), ["256/block", "512/block"]);
-  assert.equal(at1001.autotune.identical, 2);
+  assert.equal(at1001.autotune.identical, 4);
 
   // The table: a column for the load form, the pick named with its knobs.
   const table = formatAutotune(at4000.autotune);
-  assert.match(table[0], new RegExp(`^  Autotune: picked BLOCK=(256|512), halfLoadForm=${picked} of 4 candidates$`));
+  assert.match(table[0], new RegExp(`^  Autotune: picked BLOCK=(256|512), halfLoadForm=${picked} of 6 candidates$`));
   assert.match(table[1], /^    BLOCK {2}halfLoadForm {2}Median/);
   assert.equal(table.filter((l) => l.startsWith("  ▸")).length, 1);
-  assert.match(formatAutotune(at1001.autotune)[0], /; 2 more gave the same WGSL as another and were not timed$/);
+  assert.match(formatAutotune(at1001.autotune)[0], /; 4 more gave the same WGSL as another and were not timed$/);
 
   // The cache keeps the knobs of the pick and of every candidate.
   const cache = JSON.parse(readFileSync(cacheFile, "utf8"));
@@ -80,13 +80,13 @@ test("knobs: each candidate's load form listed and checked, identical WGSL timed
   assert.ok(run.correct, JSON.stringify(again.diagnostics));
   assert.equal(run.autotune?.cached, true);
   assert.deepEqual(run.autotune?.codegen, { halfLoadForm: other });
-  assert.match(formatAutotune(run.autotune!)[0], new RegExp(`halfLoadForm=${other} of 4 candidates \\(cached choice`));
+  assert.match(formatAutotune(run.autotune!)[0], new RegExp(`halfLoadForm=${other} of 6 candidates \\(cached choice`));
 
   // The WGSL this process launched: the cached form's (its pipeline exists), never the other's.
   const text = readFileSync(path.join(root, FIXTURE), "utf8");
   const kernel = parseKernelFile(FIXTURE, text).kernels[0];
   const gpu = await acquireGpu({ f16: true, f16Dot: false });
-  const specialised = (form: "block" | "select") => {
+  const specialised = (form: "block" | "select" | "tile") => {
     const program = compileKernel(kernel, run.constexprs, gpu.target, specializationFor(kernel, { n: 4000 }), { halfLoadForm: form }).kernel!;
     return program.quiet ?? program;
   };

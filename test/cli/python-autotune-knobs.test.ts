@@ -69,17 +69,17 @@ test("@triton.autotune --tune-codegen: knobs tried per config, each checked then
   assert.equal(plain.report.autotune, undefined);
 });
 
-test("@triton.autotune --tune-codegen crosses every config with the knobs: two configs × two load forms, each checked then timed", async () => {
+test("@triton.autotune --tune-codegen crosses every config with the knobs: two configs × three load forms, each checked then timed", async () => {
   process.env.KERNEL_LAB_CACHE_DIR = mkdtempSync(path.join(os.tmpdir(), "kl-py-knobs-"));
   const { report, outcome } = await runPythonFile(HALF_LOADS, { tuneCodegen: true, retune: true }, startPythonThread);
   assert.equal(outcome, "ok", `${report.traceback}`);
   assert.match(report.stdout, /scaled 4000/);
   const [tuned] = report.autotune ?? [];
-  assert.deepEqual(tuned.candidates.map((c) => `${c.constexprs.BLOCK}/${c.codegen?.halfLoadForm}`), ["512/block", "512/select", "1024/block", "1024/select"]);
+  assert.deepEqual(tuned.candidates.map((c) => `${c.constexprs.BLOCK}/${c.codegen?.halfLoadForm}`), ["512/block", "512/select", "512/tile", "1024/block", "1024/select", "1024/tile"]);
   assert.ok(tuned.candidates.every((c) => c.correct && c.medianMs !== null), JSON.stringify(tuned.candidates));
   assert.equal(tuned.identical, 0);
   const table = formatAutotune(tuned);
-  assert.match(table[0], /^ {2}Autotune: picked BLOCK=(512|1024), halfLoadForm=(block|select) of 4 candidates$/);
+  assert.match(table[0], /^ {2}Autotune: picked BLOCK=(512|1024), halfLoadForm=(block|select|tile) of 6 candidates$/);
   assert.match(table[1], /^ {4}BLOCK {2}halfLoadForm {2}Median/);
   // The kernel adds into out: the script's assert_close (out == x * 3) passed, so the candidates ran on copies, and the script's launch once.
   assert.equal(report.launches.filter((l) => l.kernel === "scale_half").length, 1);
