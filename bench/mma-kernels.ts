@@ -79,6 +79,12 @@ export interface HandMatmul {
      * Needs 8-byte loads.
      */
     runs?: "row" | "tiled";
+    /**
+     * "runtime": the K loop as generated code writes it, an i32 trip index up to cdiv(K, BK) of the
+     * run-time K, "a next trip exists" tested on it; "constant" (the default) loops over k up to the
+     * constant K even with run-time sizes (the 207.3 kernel's loop). Prefetch schedule only.
+     */
+    trips?: "constant" | "runtime";
   };
 }
 
@@ -87,7 +93,7 @@ export const BEST_244: HandMatmul = { bm: 128, bn: 128, bk: 32, sm: 2, sn: 2, pa
 export function handName(s: HandMatmul): string {
   const tm = s.bm / s.sm / 16, tn = s.bn / s.sn / 16;
   const c = s.cStore ? ` (stride ${s.cStore.stride}, branch ${s.cStore.branch})` : "";
-  const iso = s.feed ? `${s.feed.regs === "halves" ? ", halves" : ""}${s.feed.addresses === "carried" ? ", carried addresses" : ""}${s.feed.runs === "tiled" ? ", tiled runs" : ""}` : "";
+  const iso = s.feed ? `${s.feed.regs === "halves" ? ", halves" : ""}${s.feed.addresses === "carried" ? ", carried addresses" : ""}${s.feed.runs === "tiled" ? ", tiled runs" : ""}${s.feed.trips === "runtime" ? ", runtime trips" : ""}` : "";
   const f = s.feed ? ` feed (${s.feed.bytes}-byte loads, ${s.feed.sizes} sizes${s.feed.masks === "uniform" ? ", uniform masks" : s.feed.masks ? ", masks" : ""}${iso})` : "";
   return `${s.bm}×${s.bn}×${s.bk} ${s.sm}×${s.sn} sg of ${tm}×${tn} →${s.acc} pad ${s.pad} ${s.schedule} ${s.order} sg-${s.sgOrder} C-${s.cOut}${c}${f}${s.isolate ? ` ISOLATE ${s.isolate}` : ""}`;
 }
@@ -140,7 +146,7 @@ export function handWgsl(s: HandMatmul, M: number, N: number, K: number, emulate
   const feed = s.feed ?? { bytes: 16, sizes: "constant", masks: false };
   // The properties of §43: any of them takes the general path below (`isoFeed`); without them the
   // WGSL is exactly what it was (the results in bench/results refer to it).
-  const iso = feed.regs === "halves" || feed.addresses === "carried" || feed.runs === "tiled";
+  const iso = feed.regs === "halves" || feed.addresses === "carried" || feed.runs === "tiled" || feed.trips === "runtime";
   if (iso && feed.bytes !== 8) throw new Error("feed: halves, carried addresses and tiled runs are measured with 8-byte loads");
   const elem = feed.regs === "halves" ? "vec4<f16>" : `vec${feed.bytes === 8 ? 2 : 4}<u32>`;
   const L: string[] = [
@@ -238,14 +244,16 @@ export function handWgsl(s: HandMatmul, M: number, N: number, K: number, emulate
   const ind = (xs: string[], n = 4) => xs.map((x) => " ".repeat(n) + x);
   const fetchNext = (k: string) => (s.isolate === "no-global" ? [] : fetch(k));
   L.push(...ind(fetch("0u"), 2), ...ind(put("0u"), 2), "  workgroupBarrier();");
-  if (general && general.advance.length > 0 && !["prefetch", "zero-offset", "loop-zero-offset"].includes(s.schedule)) throw new Error("feed: carried addresses are written for the prefetch schedule");
+  if (general && (general.advance.length > 0 || feed.trips === "runtime") && s.schedule !== "prefetch") throw new Error("feed: carried addresses and run-time trips are written for the prefetch schedule");
   switch (s.schedule) {
     case "prefetch":
     case "zero-offset":
     case "loop-zero-offset": {
       const [xa, xb] = s.schedule === "zero-offset" ? [" + zoff", " + zoffb"]
         : s.schedule === "loop-zero-offset" ? [` + ((k / ${s.bk}u) & 1u) * zoff`, ` + ((k / ${s.bk}u) & 1u) * zoffb`] : ["", ""];
-      L.push(`  for (var k = 0u; k < ${K}u; k += ${s.bk}u) {`, `    let more = k + ${s.bk}u < ${K}u;`,
+      // Run-time trips (§43): generated code's loop, an i32 trip index up to cdiv(K, BK) of the run-time K.
+      L.push(...(feed.trips === "runtime" ? [`  let trips = (i32(${Ks}) + ${s.bk - 1}i) / ${s.bk}i;`, "  for (var t = 0i; t < trips; t++) {", `    let k = u32(t) * ${s.bk}u;`, "    let more = t + 1i < trips;"]
+        : [`  for (var k = 0u; k < ${K}u; k += ${s.bk}u) {`, `    let more = k + ${s.bk}u < ${K}u;`]),
         "    if (more) {", ...ind(fetchNext(`k + ${s.bk}u`), 6), "    }", ...ind(compute("0u", xa, xb)),
         "    workgroupBarrier();", "    if (more) {", ...ind(put("0u"), 6), "    }", "    workgroupBarrier();", ...ind(general?.advance ?? []), "  }");
       break;
@@ -397,7 +405,9 @@ export function handVariants(size: number, emulate: boolean): HandMatmul[] {
       { ...small, feed: { bytes: 8, sizes: "runtime", masks: "uniform" } },
       // §43's properties: the tiled layout is 4 runs a tile and invocation here (64×32 and 32×64 over 128), 8 on the device.
       ...ISO_FEEDS.map((x) => ({ ...small, feed: { bytes: 8 as const, sizes: "runtime" as const, masks: "uniform" as const, ...x } })),
-      { ...small, feed: { bytes: 8, sizes: "runtime", masks: true, regs: "halves", addresses: "carried", runs: "tiled" } }];
+      { ...small, feed: { bytes: 8, sizes: "runtime", masks: true, regs: "halves", addresses: "carried", runs: "tiled" } },
+      { ...small, feed: { bytes: 8, sizes: "runtime", masks: "uniform", trips: "runtime" } },
+      { ...small, feed: { bytes: 8, sizes: "runtime", masks: "uniform", regs: "halves", addresses: "carried", runs: "tiled", trips: "runtime" } }];
   }
   if (size < 4096) {
     const s64 = { ...b, bm: 64, bn: 64 }; // 4 subgroups of 2×2
@@ -432,11 +442,14 @@ export function handVariants(size: number, emulate: boolean): HandMatmul[] {
   // then all three with the masks per element (the generated code's default form).
   for (const x of ISO_FEEDS) out.push({ ...b, feed: { bytes: 8, sizes: "runtime", masks: "uniform", ...x } });
   out.push({ ...b, feed: { bytes: 8, sizes: "runtime", masks: true, regs: "halves", addresses: "carried", runs: "tiled" } });
+  // The generated loop's trip count (read off the WGSL for §43), alone and with the three.
+  out.push({ ...b, feed: { bytes: 8, sizes: "runtime", masks: "uniform", trips: "runtime" } },
+    { ...b, feed: { bytes: 8, sizes: "runtime", masks: "uniform", regs: "halves", addresses: "carried", runs: "tiled", trips: "runtime" } });
   return out;
 }
 
 /** §43's properties on top of 8-byte loads, run-time sizes and the uniform test: each alone, the pairs, all three. */
-const ISO_FEEDS: Pick<NonNullable<HandMatmul["feed"]>, "regs" | "addresses" | "runs">[] = [
+const ISO_FEEDS: Pick<NonNullable<HandMatmul["feed"]>, "regs" | "addresses" | "runs" | "trips">[] = [
   { regs: "halves" }, { addresses: "carried" }, { runs: "tiled" },
   { regs: "halves", addresses: "carried" }, { regs: "halves", runs: "tiled" }, { addresses: "carried", runs: "tiled" },
   { regs: "halves", addresses: "carried", runs: "tiled" },
