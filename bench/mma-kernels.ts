@@ -85,6 +85,15 @@ export interface HandMatmul {
      * constant K even with run-time sizes (the 207.3 kernel's loop). Prefetch schedule only.
      */
     trips?: "constant" | "runtime";
+    /**
+     * Not the feed, the rest of what the generated kernel differs by (§43): "array" holds the
+     * accumulators in one `array<subgroup_matrix_result<…>, TM·TN>` indexed by constants, as generated
+     * code does, instead of TM·TN variables; `cBuffer` declares C's staging buffer (32 rows of BN + 4
+     * f32: 16.5 KiB at BN 128), which generated code declares for its edge tiles' way, and touches it
+     * on a way no workgroup takes so that it stays allocated.
+     */
+    accumulators?: "variables" | "array";
+    cBuffer?: boolean;
   };
 }
 
@@ -93,7 +102,7 @@ export const BEST_244: HandMatmul = { bm: 128, bn: 128, bk: 32, sm: 2, sn: 2, pa
 export function handName(s: HandMatmul): string {
   const tm = s.bm / s.sm / 16, tn = s.bn / s.sn / 16;
   const c = s.cStore ? ` (stride ${s.cStore.stride}, branch ${s.cStore.branch})` : "";
-  const iso = s.feed ? `${s.feed.regs === "halves" ? ", halves" : ""}${s.feed.addresses === "carried" ? ", carried addresses" : ""}${s.feed.runs === "tiled" ? ", tiled runs" : ""}${s.feed.trips === "runtime" ? ", runtime trips" : ""}` : "";
+  const iso = s.feed ? `${s.feed.regs === "halves" ? ", halves" : ""}${s.feed.addresses === "carried" ? ", carried addresses" : ""}${s.feed.runs === "tiled" ? ", tiled runs" : ""}${s.feed.trips === "runtime" ? ", runtime trips" : ""}${s.feed.accumulators === "array" ? ", acc array" : ""}${s.feed.cBuffer ? ", C buffer" : ""}` : "";
   const f = s.feed ? ` feed (${s.feed.bytes}-byte loads, ${s.feed.sizes} sizes${s.feed.masks === "uniform" ? ", uniform masks" : s.feed.masks ? ", masks" : ""}${iso})` : "";
   return `${s.bm}×${s.bn}×${s.bk} ${s.sm}×${s.sn} sg of ${tm}×${tn} →${s.acc} pad ${s.pad} ${s.schedule} ${s.order} sg-${s.sgOrder} C-${s.cOut}${c}${f}${s.isolate ? ` ISOLATE ${s.isolate}` : ""}`;
 }
@@ -159,6 +168,7 @@ export function handWgsl(s: HandMatmul, M: number, N: number, K: number, emulate
     `var<workgroup> sb: array<f16, ${(two ? 2 : 1) * sizeB}>;`,
   ];
   if (s.cOut === "staged") L.push(`var<workgroup> sc: array<${s.acc}, ${32 * (s.bn + 4)}>;`);
+  else if (feed.cBuffer) L.push(`var<workgroup> scb: array<f32, ${32 * (s.bn + 4)}>;`);
   if (s.cStore?.branch === "uniform-load") L.push("var<workgroup> cflag: u32;");
   L.push(`@compute @workgroup_size(${w})`,
     "fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {");
@@ -172,7 +182,11 @@ export function handWgsl(s: HandMatmul, M: number, N: number, K: number, emulate
     e(`let bm = (first + (pid % ${8 * tilesN}u) % gsize) * ${s.bm}u; let bn = ((pid % ${8 * tilesN}u) / gsize) * ${s.bn}u;`);
   }
   e(`let zoff = wid.z * ${sizeA}u; let zoffb = wid.z * ${sizeB}u;`); // a zero the compiler cannot see
-  for (let i = 0; i < tm; i++) for (let j = 0; j < tn; j++) e(o.result(`c${i}_${j}`));
+  // §43 (g): the accumulators as generated code holds them, one array indexed by constants.
+  const accArray = feed.accumulators === "array";
+  const cm = (i: number, j: number) => (accArray ? `cacc[${i * tn + j}]` : `c${i}_${j}`);
+  if (accArray) e(emulate ? `var cacc: array<array<${s.acc}, 256>, ${tm * tn}>;` : `var cacc = array<subgroup_matrix_result<${s.acc}, 16, 16>, ${tm * tn}>();`);
+  else for (let i = 0; i < tm; i++) for (let j = 0; j < tn; j++) e(o.result(`c${i}_${j}`));
   if (!iso) for (let q = 0; q < ar; q++) e(`var ra${q}: vec4<u32>;`);
   if (!iso) for (let q = 0; q < br; q++) e(`var rb${q}: vec4<u32>;`);
   if (feed.sizes === "runtime") e(`let Mr = ${M}u + wid.z; let Nr = ${N}u + wid.z; let Kr = ${K}u + wid.z;`);
@@ -237,7 +251,7 @@ export function handWgsl(s: HandMatmul, M: number, N: number, K: number, emulate
       const t = tag++;
       for (let i = 0; i < tm; i++) out.push(o.load("left", `l${t}_${i}`, "sa", `${stage} * ${sizeA}u${extraA} + (sy * ${16 * tm}u + ${16 * i}u) * ${sa}u + ${kk}u`, sa));
       for (let j = 0; j < tn; j++) out.push(o.load("right", `r${t}_${j}`, "sb", `${stage} * ${sizeB}u${extraB} + ${kk * sb}u + sx * ${16 * tn}u + ${16 * j}u`, sb));
-      for (let i = 0; i < tm; i++) for (let j = 0; j < tn; j++) out.push(o.mma(`c${i}_${j}`, `l${t}_${i}`, `r${t}_${j}`));
+      for (let i = 0; i < tm; i++) for (let j = 0; j < tn; j++) out.push(o.mma(cm(i, j), `l${t}_${i}`, `r${t}_${j}`));
     }
     return out;
   };
@@ -281,14 +295,16 @@ export function handWgsl(s: HandMatmul, M: number, N: number, K: number, emulate
       throw new Error(`schedule ${never}`);
     }
   }
+  // §43 (i): C's staging buffer, kept by a write on a way no workgroup takes (wid.z is 0).
+  if (feed.cBuffer && s.cOut !== "staged") e("if (wid.z != 0u) { scb[lid] = 0.0; }");
   const row = (i: number) => `sy * ${16 * tm}u + ${16 * i}u`, col = (j: number) => `sx * ${16 * tn}u + ${16 * j}u`;
   if (s.cOut === "matrices") {
     const cs = s.cStore ?? { stride: "constant", branch: "none" };
     // wid.z is 0: a stride and a test the compiler cannot fold, as generated code's are.
     if (cs.stride === "runtime") e(`let cs = ${N}u + wid.z;`);
     const stride = cs.stride === "runtime" ? "cs" : `${N}u`;
-    const store = (i: number, j: number) => (emulate ? o.store("C", `(bm + ${row(i)}) * ${stride} + bn + ${col(j)}`, `c${i}_${j}`, N)
-      : `subgroupMatrixStore<row_major>(&C, (bm + ${row(i)}) * ${stride} + bn + ${col(j)}, c${i}_${j}, ${stride});`);
+    const store = (i: number, j: number) => (emulate ? o.store("C", `(bm + ${row(i)}) * ${stride} + bn + ${col(j)}`, cm(i, j), N)
+      : `subgroupMatrixStore<row_major>(&C, (bm + ${row(i)}) * ${stride} + bn + ${col(j)}, ${cm(i, j)}, ${stride});`);
     if (cs.branch === "plain") e(`if (bm + ${s.bm}u <= ${M}u + wid.z) {`);
     if (cs.branch === "uniform-load") e(`if (lid == 0u) { cflag = select(0u, 1u, bm + ${s.bm}u <= ${M}u + wid.z); }`, ), e("if (workgroupUniformLoad(&cflag) == 1u) {");
     for (let i = 0; i < tm; i++) for (let j = 0; j < tn; j++) e(`${cs.branch === "none" ? "" : "  "}${store(i, j)}`);
@@ -299,7 +315,7 @@ export function handWgsl(s: HandMatmul, M: number, N: number, K: number, emulate
     L.push(`  for (var r0 = 0u; r0 < ${s.bm}u; r0 += 32u) {`, "    workgroupBarrier();");
     for (let i = 0; i < tm; i++) {
       L.push(`    if (${row(i)} - r0 < 32u) {`);
-      for (let j = 0; j < tn; j++) L.push(`      ${o.store("sc", `(${row(i)} - r0) * ${scs}u + ${col(j)}`, `c${i}_${j}`, scs)}`);
+      for (let j = 0; j < tn; j++) L.push(`      ${o.store("sc", `(${row(i)} - r0) * ${scs}u + ${col(j)}`, cm(i, j), scs)}`);
       L.push("    }");
     }
     L.push("    workgroupBarrier();");
@@ -403,11 +419,13 @@ export function handVariants(size: number, emulate: boolean): HandMatmul[] {
       { ...small, schedule: "loop-zero-offset", order: "grouped" }, { ...small, cOut: "staged" }, { ...small, bk: 16, pad: 4 },
       { ...small, feed: { bytes: 8, sizes: "runtime", masks: true } }, { ...small, feed: { bytes: 16, sizes: "runtime", masks: true } },
       { ...small, feed: { bytes: 8, sizes: "runtime", masks: "uniform" } },
-      // §43's properties: the tiled layout is 4 runs a tile and invocation here (64×32 and 32×64 over 128), 8 on the device.
-      ...ISO_FEEDS.map((x) => ({ ...small, feed: { bytes: 8 as const, sizes: "runtime" as const, masks: "uniform" as const, ...x } })),
-      { ...small, feed: { bytes: 8, sizes: "runtime", masks: true, regs: "halves", addresses: "carried", runs: "tiled" } },
-      { ...small, feed: { bytes: 8, sizes: "runtime", masks: "uniform", trips: "runtime" } },
-      { ...small, feed: { bytes: 8, sizes: "runtime", masks: "uniform", regs: "halves", addresses: "carried", runs: "tiled", trips: "runtime" } }];
+      // §43's properties (each variant was checked on lavapipe, NOTES §43; four stay here, to keep the record's
+      // QUICK step short): every property at once; carried addresses alone (runs of 8) and with tiled runs (packed
+      // registers); the three with per-element masks. The tiled layout is 4 runs a tile and invocation here, 8 on the device.
+      { ...small, feed: { bytes: 8, sizes: "runtime", masks: "uniform", regs: "halves", addresses: "carried", runs: "tiled", trips: "runtime", accumulators: "array", cBuffer: true } },
+      { ...small, feed: { bytes: 8, sizes: "runtime", masks: "uniform", addresses: "carried" } },
+      { ...small, feed: { bytes: 8, sizes: "runtime", masks: "uniform", addresses: "carried", runs: "tiled" } },
+      { ...small, feed: { bytes: 8, sizes: "runtime", masks: true, regs: "halves", addresses: "carried", runs: "tiled" } }];
   }
   if (size < 4096) {
     const s64 = { ...b, bm: 64, bn: 64 }; // 4 subgroups of 2×2
@@ -445,6 +463,9 @@ export function handVariants(size: number, emulate: boolean): HandMatmul[] {
   // The generated loop's trip count (read off the WGSL for §43), alone and with the three.
   out.push({ ...b, feed: { bytes: 8, sizes: "runtime", masks: "uniform", trips: "runtime" } },
     { ...b, feed: { bytes: 8, sizes: "runtime", masks: "uniform", regs: "halves", addresses: "carried", runs: "tiled", trips: "runtime" } });
+  // The accumulator array and C's staging buffer (§43 (g), (i)), each alone, then with everything above.
+  out.push({ ...b, feed: { bytes: 8, sizes: "runtime", masks: "uniform", accumulators: "array" } }, { ...b, feed: { bytes: 8, sizes: "runtime", masks: "uniform", cBuffer: true } },
+    { ...b, feed: { bytes: 8, sizes: "runtime", masks: "uniform", regs: "halves", addresses: "carried", runs: "tiled", trips: "runtime", accumulators: "array", cBuffer: true } });
   return out;
 }
 
