@@ -116,7 +116,7 @@ export function handGrid(s: HandMatmul, M: number, N: number): [number, number] 
 export function handFits(s: HandMatmul, M: number, N: number, K: number): boolean {
   const w = 32 * s.sm * s.sn;
   const stages = s.schedule.startsWith("dyn2") || s.schedule === "unroll2" ? 2 : 1;
-  const bytes = 2 * stages * (s.bm * (s.bk + s.pad) + s.bk * (s.bn + s.pad)) + (s.cOut === "staged" ? 4 * 32 * (s.bn + 4) : 0);
+  const bytes = 2 * stages * (s.bm * (s.bk + s.pad) + s.bk * (s.bn + s.pad)) + (s.cOut === "staged" || s.feed?.cBuffer ? 4 * 32 * (s.bn + 4) : 0);
   return M % s.bm === 0 && N % s.bn === 0 && K % (stages === 2 ? 2 * s.bk : s.bk) === 0 && s.bm % (16 * s.sm) === 0 && s.bn % (16 * s.sn) === 0
     && (s.bm * s.bk / 8) % w === 0 && (s.bk * s.bn / 8) % w === 0 && bytes <= 49152 && (s.cOut === "matrices" || (32 * s.bn / 4) % w === 0);
 }
