@@ -18,6 +18,7 @@
 //             added to every matrix load's offset.
 
 import type { SubgroupMatrixConfig } from "../src/ir/target";
+import { layoutOf, pieceRows, tileOffset } from "../src/codegen/layout";
 
 export type Schedule = "prefetch" | "late" | "unroll2" | "dyn2" | "dyn2-const-loads" | "dyn2-const-stores" | "zero-offset" | "loop-zero-offset";
 
@@ -55,7 +56,45 @@ export interface HandMatmul {
    * k + BK ≤ K: scalars only) and computes the per-element masks inside the other branch only. Each
    * is checked like any other variant.
    */
-  feed?: { bytes: 8 | 16; sizes: "constant" | "runtime"; masks: boolean | "uniform" };
+  feed?: {
+    bytes: 8 | 16; sizes: "constant" | "runtime"; masks: boolean | "uniform";
+    /**
+     * The rest of the generated feed (NOTES §41, §43), one property at a time. `regs` "halves" holds
+     * the prefetched tile one f16 register a half, read as `array<vec4<f16>>` (4 halves a load, as
+     * generated code declares its f16 buffers) and staged half by half from those registers;
+     * "packed" (the default) holds 8 halves in one vec4<u32>. Needs 8-byte loads.
+     */
+    regs?: "packed" | "halves";
+    /**
+     * "carried": one i32 element address a run, computed once before the loop and incremented by
+     * BK·stride at the end of every trip (`a_ptrs += BLOCK_K * stride_ak`), each load indexed
+     * `address >> 2u` as generated; "from-k" (the default) computes each address from k.
+     */
+    addresses?: "from-k" | "carried";
+    /**
+     * "tiled": each invocation's share of a tile is the generated code's tiled layout
+     * (src/codegen/layout.ts, `layoutOf(…, true)`): runs of 4 halves, 2 a row in 4 rows at 128×32 and
+     * 32×128 over 128 invocations, read with one 8-byte load each and staged at the same places as
+     * generated code stages them; "row" (the default) gives each invocation runs of 8 halves of one row.
+     * Needs 8-byte loads.
+     */
+    runs?: "row" | "tiled";
+    /**
+     * "runtime": the K loop as generated code writes it, an i32 trip index up to cdiv(K, BK) of the
+     * run-time K, "a next trip exists" tested on it; "constant" (the default) loops over k up to the
+     * constant K even with run-time sizes (the 207.3 kernel's loop). Prefetch schedule only.
+     */
+    trips?: "constant" | "runtime";
+    /**
+     * Not the feed, the rest of what the generated kernel differs by (§43): "array" holds the
+     * accumulators in one `array<subgroup_matrix_result<…>, TM·TN>` indexed by constants, as generated
+     * code does, instead of TM·TN variables; `cBuffer` declares C's staging buffer (32 rows of BN + 4
+     * f32: 16.5 KiB at BN 128), which generated code declares for its edge tiles' way, and touches it
+     * on a way no workgroup takes so that it stays allocated.
+     */
+    accumulators?: "variables" | "array";
+    cBuffer?: boolean;
+  };
 }
 
 export const BEST_244: HandMatmul = { bm: 128, bn: 128, bk: 32, sm: 2, sn: 2, pad: 8, acc: "f32", schedule: "prefetch", order: "rows", sgOrder: "n", cOut: "matrices" };
@@ -63,7 +102,8 @@ export const BEST_244: HandMatmul = { bm: 128, bn: 128, bk: 32, sm: 2, sn: 2, pa
 export function handName(s: HandMatmul): string {
   const tm = s.bm / s.sm / 16, tn = s.bn / s.sn / 16;
   const c = s.cStore ? ` (stride ${s.cStore.stride}, branch ${s.cStore.branch})` : "";
-  const f = s.feed ? ` feed (${s.feed.bytes}-byte loads, ${s.feed.sizes} sizes${s.feed.masks === "uniform" ? ", uniform masks" : s.feed.masks ? ", masks" : ""})` : "";
+  const iso = s.feed ? `${s.feed.regs === "halves" ? ", halves" : ""}${s.feed.addresses === "carried" ? ", carried addresses" : ""}${s.feed.runs === "tiled" ? ", tiled runs" : ""}${s.feed.trips === "runtime" ? ", runtime trips" : ""}${s.feed.accumulators === "array" ? ", acc array" : ""}${s.feed.cBuffer ? ", C buffer" : ""}` : "";
+  const f = s.feed ? ` feed (${s.feed.bytes}-byte loads, ${s.feed.sizes} sizes${s.feed.masks === "uniform" ? ", uniform masks" : s.feed.masks ? ", masks" : ""}${iso})` : "";
   return `${s.bm}×${s.bn}×${s.bk} ${s.sm}×${s.sn} sg of ${tm}×${tn} →${s.acc} pad ${s.pad} ${s.schedule} ${s.order} sg-${s.sgOrder} C-${s.cOut}${c}${f}${s.isolate ? ` ISOLATE ${s.isolate}` : ""}`;
 }
 
@@ -76,7 +116,7 @@ export function handGrid(s: HandMatmul, M: number, N: number): [number, number] 
 export function handFits(s: HandMatmul, M: number, N: number, K: number): boolean {
   const w = 32 * s.sm * s.sn;
   const stages = s.schedule.startsWith("dyn2") || s.schedule === "unroll2" ? 2 : 1;
-  const bytes = 2 * stages * (s.bm * (s.bk + s.pad) + s.bk * (s.bn + s.pad)) + (s.cOut === "staged" ? 4 * 32 * (s.bn + 4) : 0);
+  const bytes = 2 * stages * (s.bm * (s.bk + s.pad) + s.bk * (s.bn + s.pad)) + (s.cOut === "staged" || s.feed?.cBuffer ? 4 * 32 * (s.bn + 4) : 0);
   return M % s.bm === 0 && N % s.bn === 0 && K % (stages === 2 ? 2 * s.bk : s.bk) === 0 && s.bm % (16 * s.sm) === 0 && s.bn % (16 * s.sn) === 0
     && (s.bm * s.bk / 8) % w === 0 && (s.bk * s.bn / 8) % w === 0 && bytes <= 49152 && (s.cOut === "matrices" || (32 * s.bn / 4) % w === 0);
 }
@@ -112,16 +152,23 @@ export function handWgsl(s: HandMatmul, M: number, N: number, K: number, emulate
   const two = s.schedule === "unroll2" || s.schedule.startsWith("dyn2");
   const ar = (s.bm * s.bk) / 8 / w, br = (s.bk * s.bn) / 8 / w;
   const o = ops(emulate, s.acc);
+  const feed = s.feed ?? { bytes: 16, sizes: "constant", masks: false };
+  // The properties of §43: any of them takes the general path below (`isoFeed`); without them the
+  // WGSL is exactly what it was (the results in bench/results refer to it).
+  const iso = feed.regs === "halves" || feed.addresses === "carried" || feed.runs === "tiled" || feed.trips === "runtime";
+  if (iso && feed.bytes !== 8) throw new Error("feed: halves, carried addresses and tiled runs are measured with 8-byte loads");
+  const elem = feed.regs === "halves" ? "vec4<f16>" : `vec${feed.bytes === 8 ? 2 : 4}<u32>`;
   const L: string[] = [
     "enable f16;",
     ...(emulate ? [] : ["enable subgroups;", "enable chromium_experimental_subgroup_matrix;", "diagnostic(off, chromium.subgroup_matrix_uniformity);"]),
-    `@group(0) @binding(0) var<storage, read> A: array<vec${s.feed?.bytes === 8 ? 2 : 4}<u32>>;`,
-    `@group(0) @binding(1) var<storage, read> B: array<vec${s.feed?.bytes === 8 ? 2 : 4}<u32>>;`,
+    `@group(0) @binding(0) var<storage, read> A: array<${elem}>;`,
+    `@group(0) @binding(1) var<storage, read> B: array<${elem}>;`,
     `@group(0) @binding(2) var<storage, read_write> C: array<${s.acc}>;`,
     `var<workgroup> sa: array<f16, ${(two ? 2 : 1) * sizeA}>;`,
     `var<workgroup> sb: array<f16, ${(two ? 2 : 1) * sizeB}>;`,
   ];
   if (s.cOut === "staged") L.push(`var<workgroup> sc: array<${s.acc}, ${32 * (s.bn + 4)}>;`);
+  else if (feed.cBuffer) L.push(`var<workgroup> scb: array<f32, ${32 * (s.bn + 4)}>;`);
   if (s.cStore?.branch === "uniform-load") L.push("var<workgroup> cflag: u32;");
   L.push(`@compute @workgroup_size(${w})`,
     "fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {");
@@ -135,12 +182,17 @@ export function handWgsl(s: HandMatmul, M: number, N: number, K: number, emulate
     e(`let bm = (first + (pid % ${8 * tilesN}u) % gsize) * ${s.bm}u; let bn = ((pid % ${8 * tilesN}u) / gsize) * ${s.bn}u;`);
   }
   e(`let zoff = wid.z * ${sizeA}u; let zoffb = wid.z * ${sizeB}u;`); // a zero the compiler cannot see
-  for (let i = 0; i < tm; i++) for (let j = 0; j < tn; j++) e(o.result(`c${i}_${j}`));
-  for (let q = 0; q < ar; q++) e(`var ra${q}: vec4<u32>;`);
-  for (let q = 0; q < br; q++) e(`var rb${q}: vec4<u32>;`);
-  const feed = s.feed ?? { bytes: 16, sizes: "constant", masks: false };
+  // §43 (g): the accumulators as generated code holds them, one array indexed by constants.
+  const accArray = feed.accumulators === "array";
+  const cm = (i: number, j: number) => (accArray ? `cacc[${i * tn + j}]` : `c${i}_${j}`);
+  if (accArray) e(emulate ? `var cacc: array<array<${s.acc}, 256>, ${tm * tn}>;` : `var cacc = array<subgroup_matrix_result<${s.acc}, 16, 16>, ${tm * tn}>();`);
+  else for (let i = 0; i < tm; i++) for (let j = 0; j < tn; j++) e(o.result(`c${i}_${j}`));
+  if (!iso) for (let q = 0; q < ar; q++) e(`var ra${q}: vec4<u32>;`);
+  if (!iso) for (let q = 0; q < br; q++) e(`var rb${q}: vec4<u32>;`);
   if (feed.sizes === "runtime") e(`let Mr = ${M}u + wid.z; let Nr = ${N}u + wid.z; let Kr = ${K}u + wid.z;`);
   const [Ms, Ns, Ks] = feed.sizes === "runtime" ? ["Mr", "Nr", "Kr"] : [`${M}u`, `${N}u`, `${K}u`];
+  const general = iso ? isoFeed(s, feed, w, sizeA, sizeB, Ms, Ns, Ks) : undefined;
+  if (general) L.push(...general.declare.map((x) => `  ${x}`));
   // One run of 8 halves at element `at` into register `reg`: one 16-byte load or two of 8.
   const read = (reg: string, arr: string, at: string) => (feed.bytes === 16 ? `${reg} = ${arr}[(${at}) / 8u];`
     : `{ let i = (${at}) / 4u; ${reg} = vec4<u32>(${arr}[i], ${arr}[i + 1u]); }`);
@@ -149,6 +201,7 @@ export function handWgsl(s: HandMatmul, M: number, N: number, K: number, emulate
     ? `{ let r = ${arr}[(${at}) / 8u]; ${reg} = select(vec4<u32>(r.xy, ${reg}.zw), vec4<u32>(${reg}.xy, r.zw), ${upper}); }`
     : `{ let r = ${arr}[(${at}) / 4u + ${upper ? 1 : 0}u]; ${reg} = ${upper ? `vec4<u32>(${reg}.xy, r)` : `vec4<u32>(r, ${reg}.zw)`}; }`);
   const fetch = (k: string): string[] => {
+    if (general) return general.fetch(k);
     const out: string[] = [];
     const runs: { reg: string; arr: string; at: string; row: string; col: string; rowMax: string; colMax: string }[] = [];
     for (let q = 0; q < ar; q++) {
@@ -184,6 +237,7 @@ export function handWgsl(s: HandMatmul, M: number, N: number, K: number, emulate
   };
   const halves = (reg: string, arr: string) => [0, 1, 2, 3].map((h) => `${arr}[at + ${2 * h}u] = bitcast<vec2<f16>>(${reg}[${h}]).x; ${arr}[at + ${2 * h + 1}u] = bitcast<vec2<f16>>(${reg}[${h}]).y;`).join(" ");
   const put = (stage: string): string[] => {
+    if (general) return general.put(stage);
     const out: string[] = [];
     for (let q = 0; q < ar; q++) out.push(`{ let v = lid + ${q * w}u; let at = ${stage} * ${sizeA}u + (v / ${s.bk / 8}u) * ${sa}u + (v % ${s.bk / 8}u) * 8u; ${halves(`ra${q}`, "sa")} }`);
     for (let q = 0; q < br; q++) out.push(`{ let v = lid + ${q * w}u; let at = ${stage} * ${sizeB}u + (v / ${s.bn / 8}u) * ${sb}u + (v % ${s.bn / 8}u) * 8u; ${halves(`rb${q}`, "sb")} }`);
@@ -197,22 +251,25 @@ export function handWgsl(s: HandMatmul, M: number, N: number, K: number, emulate
       const t = tag++;
       for (let i = 0; i < tm; i++) out.push(o.load("left", `l${t}_${i}`, "sa", `${stage} * ${sizeA}u${extraA} + (sy * ${16 * tm}u + ${16 * i}u) * ${sa}u + ${kk}u`, sa));
       for (let j = 0; j < tn; j++) out.push(o.load("right", `r${t}_${j}`, "sb", `${stage} * ${sizeB}u${extraB} + ${kk * sb}u + sx * ${16 * tn}u + ${16 * j}u`, sb));
-      for (let i = 0; i < tm; i++) for (let j = 0; j < tn; j++) out.push(o.mma(`c${i}_${j}`, `l${t}_${i}`, `r${t}_${j}`));
+      for (let i = 0; i < tm; i++) for (let j = 0; j < tn; j++) out.push(o.mma(cm(i, j), `l${t}_${i}`, `r${t}_${j}`));
     }
     return out;
   };
   const ind = (xs: string[], n = 4) => xs.map((x) => " ".repeat(n) + x);
   const fetchNext = (k: string) => (s.isolate === "no-global" ? [] : fetch(k));
   L.push(...ind(fetch("0u"), 2), ...ind(put("0u"), 2), "  workgroupBarrier();");
+  if (general && (general.advance.length > 0 || feed.trips === "runtime") && s.schedule !== "prefetch") throw new Error("feed: carried addresses and run-time trips are written for the prefetch schedule");
   switch (s.schedule) {
     case "prefetch":
     case "zero-offset":
     case "loop-zero-offset": {
       const [xa, xb] = s.schedule === "zero-offset" ? [" + zoff", " + zoffb"]
         : s.schedule === "loop-zero-offset" ? [` + ((k / ${s.bk}u) & 1u) * zoff`, ` + ((k / ${s.bk}u) & 1u) * zoffb`] : ["", ""];
-      L.push(`  for (var k = 0u; k < ${K}u; k += ${s.bk}u) {`, `    let more = k + ${s.bk}u < ${K}u;`,
+      // Run-time trips (§43): generated code's loop, an i32 trip index up to cdiv(K, BK) of the run-time K.
+      L.push(...(feed.trips === "runtime" ? [`  let trips = (i32(${Ks}) + ${s.bk - 1}i) / ${s.bk}i;`, "  for (var t = 0i; t < trips; t++) {", `    let k = u32(t) * ${s.bk}u;`, "    let more = t + 1i < trips;"]
+        : [`  for (var k = 0u; k < ${K}u; k += ${s.bk}u) {`, `    let more = k + ${s.bk}u < ${K}u;`]),
         "    if (more) {", ...ind(fetchNext(`k + ${s.bk}u`), 6), "    }", ...ind(compute("0u", xa, xb)),
-        "    workgroupBarrier();", "    if (more) {", ...ind(put("0u"), 6), "    }", "    workgroupBarrier();", "  }");
+        "    workgroupBarrier();", "    if (more) {", ...ind(put("0u"), 6), "    }", "    workgroupBarrier();", ...ind(general?.advance ?? []), "  }");
       break;
     }
     case "late":
@@ -238,14 +295,16 @@ export function handWgsl(s: HandMatmul, M: number, N: number, K: number, emulate
       throw new Error(`schedule ${never}`);
     }
   }
+  // §43 (i): C's staging buffer, kept by a write on a way no workgroup takes (wid.z is 0).
+  if (feed.cBuffer && s.cOut !== "staged") e("if (wid.z != 0u) { scb[lid] = 0.0; }");
   const row = (i: number) => `sy * ${16 * tm}u + ${16 * i}u`, col = (j: number) => `sx * ${16 * tn}u + ${16 * j}u`;
   if (s.cOut === "matrices") {
     const cs = s.cStore ?? { stride: "constant", branch: "none" };
     // wid.z is 0: a stride and a test the compiler cannot fold, as generated code's are.
     if (cs.stride === "runtime") e(`let cs = ${N}u + wid.z;`);
     const stride = cs.stride === "runtime" ? "cs" : `${N}u`;
-    const store = (i: number, j: number) => (emulate ? o.store("C", `(bm + ${row(i)}) * ${stride} + bn + ${col(j)}`, `c${i}_${j}`, N)
-      : `subgroupMatrixStore<row_major>(&C, (bm + ${row(i)}) * ${stride} + bn + ${col(j)}, c${i}_${j}, ${stride});`);
+    const store = (i: number, j: number) => (emulate ? o.store("C", `(bm + ${row(i)}) * ${stride} + bn + ${col(j)}`, cm(i, j), N)
+      : `subgroupMatrixStore<row_major>(&C, (bm + ${row(i)}) * ${stride} + bn + ${col(j)}, ${cm(i, j)}, ${stride});`);
     if (cs.branch === "plain") e(`if (bm + ${s.bm}u <= ${M}u + wid.z) {`);
     if (cs.branch === "uniform-load") e(`if (lid == 0u) { cflag = select(0u, 1u, bm + ${s.bm}u <= ${M}u + wid.z); }`, ), e("if (workgroupUniformLoad(&cflag) == 1u) {");
     for (let i = 0; i < tm; i++) for (let j = 0; j < tn; j++) e(`${cs.branch === "none" ? "" : "  "}${store(i, j)}`);
@@ -256,7 +315,7 @@ export function handWgsl(s: HandMatmul, M: number, N: number, K: number, emulate
     L.push(`  for (var r0 = 0u; r0 < ${s.bm}u; r0 += 32u) {`, "    workgroupBarrier();");
     for (let i = 0; i < tm; i++) {
       L.push(`    if (${row(i)} - r0 < 32u) {`);
-      for (let j = 0; j < tn; j++) L.push(`      ${o.store("sc", `(${row(i)} - r0) * ${scs}u + ${col(j)}`, `c${i}_${j}`, scs)}`);
+      for (let j = 0; j < tn; j++) L.push(`      ${o.store("sc", `(${row(i)} - r0) * ${scs}u + ${col(j)}`, cm(i, j), scs)}`);
       L.push("    }");
     }
     L.push("    workgroupBarrier();");
@@ -270,6 +329,86 @@ export function handWgsl(s: HandMatmul, M: number, N: number, K: number, emulate
   return L.join("\n");
 }
 
+/**
+ * The feed with any of §43's properties (`regs`, `addresses`, `runs`): the global loads of the next
+ * tile into registers, their staging into workgroup memory, and (carried addresses) the registers'
+ * increments at the end of a trip. The masks are §41's (`masks` true or "uniform"), per run of 4.
+ */
+function isoFeed(s: HandMatmul, feed: NonNullable<HandMatmul["feed"]>, w: number, sizeA: number, sizeB: number, Ms: string, Ns: string, Ks: string) {
+  const halves = feed.regs === "halves", carried = feed.addresses === "carried", tiled = feed.runs === "tiled";
+  interface Run { reg: string; arr: "A" | "B"; n: 4 | 8; row: string; col: string; off: number }
+  const declare: string[] = [];
+  const runsOf = (arr: "A" | "B", R: number, C: number, stride: number): Run[] => {
+    const reg = arr === "A" ? "ra" : "rb";
+    if (!tiled) return Array.from({ length: (R * C) / 8 / w }, (_, q) => ({ reg: `${reg}${q}`, arr, n: 8 as const,
+      row: `((lid + ${q * w}u) / ${C / 8}u)`, col: `(((lid + ${q * w}u) % ${C / 8}u) * 8u)`, off: 0 }));
+    const tile = layoutOf([R, C], w, true).tile;
+    if (!tile || tile.threadsPerRow === 1) throw new Error(`feed: no tiled layout for ${R}×${C} over ${w}`);
+    // As generated code's tileBase: the invocation's first row and column; the runs at constant offsets.
+    declare.push(`let ${arr}r = (lid / ${tile.threadsPerRow}u) * ${pieceRows(tile)}u; let ${arr}c = (lid % ${tile.threadsPerRow}u) * 4u;`);
+    return Array.from({ length: (R * C) / w / 4 }, (_, j) => {
+      const t = tileOffset(tile, w, 4 * j), dr = Math.floor(t / C), dc = t % C;
+      return { reg: `${reg}${j}`, arr, n: 4 as const, row: `(${arr}r + ${dr}u)`, col: `(${arr}c + ${dc}u)`, off: dr * stride + dc };
+    });
+  };
+  const sa = s.bk + s.pad, sb = s.bn + s.pad;
+  const runs = [...runsOf("A", s.bm, s.bk, sa), ...runsOf("B", s.bk, s.bn, sb)];
+  for (const r of runs) {
+    if (halves) declare.push(Array.from({ length: r.n }, (_, e) => `var ${r.reg}_${e}: f16;`).join(" "));
+    else declare.push(`var ${r.reg}: vec${r.n === 8 ? 4 : 2}<u32>;`);
+  }
+  // Element address of a run's first half in A or B, at the K tile starting at k.
+  const at = (r: Run, k: string) => (r.arr === "A" ? `(bm + ${r.row}) * ${Ks} + ${k} + ${r.col}` : `(${k} + ${r.row}) * ${Ns} + bn + ${r.col}`);
+  const advance: string[] = [];
+  if (carried) {
+    declare.push(`let bstep = ${s.bk}i * i32(${Ns});`);
+    for (const r of runs) {
+      declare.push(`var ${r.reg}p: i32 = i32(${at(r, "0u")});`);
+      advance.push(`${r.reg}p = ${r.reg}p + ${r.arr === "A" ? `${s.bk}i` : "bstep"};`);
+    }
+  }
+  // The load's index (4 halves an element of A or B): from k, or from the carried address (the next trip's: + BK·stride).
+  const index = (r: Run, k: string) => (!carried ? `(${at(r, k)}) / 4u` : k === "0u" ? `${r.reg}p >> 2u` : `(${r.reg}p + ${r.arr === "A" ? `${s.bk}i` : "bstep"}) >> 2u`);
+  const take = (r: Run, h: number, v: string) => (halves ? ["x", "y", "z", "w"].map((c, e) => `${r.reg}_${h + e} = ${v}.${c};`).join(" ")
+    : r.n === 4 ? `${r.reg} = ${v};` : `${r.reg} = ${h === 0 ? `vec4<u32>(${v}, ${r.reg}.zw)` : `vec4<u32>(${r.reg}.xy, ${v})`};`);
+  const read = (r: Run, k: string) => (!halves && r.n === 8 ? `{ let i = ${index(r, k)}; ${r.reg} = vec4<u32>(${r.arr}[i], ${r.arr}[i + 1]); }`
+    : `{ let i = ${index(r, k)}; ${[0, 4].filter((h) => h < r.n).map((h) => `let w${h} = ${r.arr}[i${h ? " + 1" : ""}]; ${take(r, h, `w${h}`)}`).join(" ")} }`);
+  const readPiece = (r: Run, k: string, h: number) => `{ let i = ${index(r, k)}; let w${h} = ${r.arr}[i${h ? " + 1" : ""}]; ${take(r, h, `w${h}`)} }`;
+  const zero = (r: Run) => (halves ? Array.from({ length: r.n }, (_, e) => `${r.reg}_${e} = 0.0h;`).join(" ") : `${r.reg} = vec${r.n === 8 ? 4 : 2}<u32>(0u);`);
+  const fetch = (k: string): string[] => {
+    if (!feed.masks) return runs.map((r) => read(r, k));
+    const masks = runs.flatMap((r, n) => [0, 4].filter((h) => h < r.n).map((h) => {
+      const els = [0, 1, 2, 3].map((x) => (r.arr === "A" ? `(bm + ${r.row} < ${Ms} && ${r.col} + ${h + x}u < ${Ks} - (${k}))`
+        : `(${r.row} < ${Ks} - (${k}) && bn + ${r.col} + ${h + x}u < ${Ns})`));
+      return `let m${n}_${h} = ${els.join(" && ")};`;
+    }));
+    const out: string[] = [];
+    if (feed.masks === "uniform") out.push(`let whole = bm + ${s.bm}u <= ${Ms} && bn + ${s.bn}u <= ${Ns} && ${k} + ${s.bk}u <= ${Ks};`, "if (whole) {");
+    else out.push(...masks, `let whole = ${runs.flatMap((r, n) => [0, 4].filter((h) => h < r.n).map((h) => `m${n}_${h}`)).join(" && ")};`, "if (whole) {");
+    for (const r of runs) out.push(`  ${read(r, k)}`);
+    out.push("} else {");
+    if (feed.masks === "uniform") out.push(...masks.map((m) => `  ${m}`));
+    runs.forEach((r, n) => {
+      out.push(`  ${zero(r)}`);
+      for (const h of [0, 4].filter((x) => x < r.n)) out.push(`  if (m${n}_${h}) ${readPiece(r, k, h)}`);
+    });
+    out.push("}");
+    return ["{", ...out.map((x) => `  ${x}`), "}"];
+  };
+  // Staged half by half, as both kernels stage (packed: two halves out of each u32).
+  const store = (r: Run, arr: string, base: string) => Array.from({ length: r.n }, (_, e) => `${arr}[${base}${e ? ` + ${e}u` : ""}] = ${halves ? `${r.reg}_${e}` : `bitcast<vec2<f16>>(${r.reg}[${e >> 1}]).${e & 1 ? "y" : "x"}`};`).join(" ");
+  const put = (stage: string): string[] => {
+    const out: string[] = [];
+    for (const [arr, X, size, stride] of [["sa", "A", sizeA, sa], ["sb", "B", sizeB, sb]] as const) {
+      const mine = runs.filter((r) => r.arr === X);
+      if (tiled) out.push(`{ let at = ${stage} * ${size}u + ${X}r * ${stride}u + ${X}c; ${mine.map((r) => store(r, arr, `at + ${r.off}u`)).join(" ")} }`);
+      else for (const r of mine) out.push(`{ let at = ${stage} * ${size}u + ${r.row} * ${stride}u + ${r.col}; ${store(r, arr, "at")} }`);
+    }
+    return out;
+  };
+  return { declare, fetch, put, advance };
+}
+
 /** The variants of a full run at size (M = N = K). */
 export function handVariants(size: number, emulate: boolean): HandMatmul[] {
   const b = BEST_244;
@@ -279,7 +418,14 @@ export function handVariants(size: number, emulate: boolean): HandMatmul[] {
       { ...small, schedule: "dyn2-const-loads" }, { ...small, schedule: "dyn2-const-stores" }, { ...small, schedule: "zero-offset" },
       { ...small, schedule: "loop-zero-offset", order: "grouped" }, { ...small, cOut: "staged" }, { ...small, bk: 16, pad: 4 },
       { ...small, feed: { bytes: 8, sizes: "runtime", masks: true } }, { ...small, feed: { bytes: 16, sizes: "runtime", masks: true } },
-      { ...small, feed: { bytes: 8, sizes: "runtime", masks: "uniform" } }];
+      { ...small, feed: { bytes: 8, sizes: "runtime", masks: "uniform" } },
+      // §43's properties (each variant was checked on lavapipe, NOTES §43; four stay here, to keep the record's
+      // QUICK step short): every property at once; carried addresses alone (runs of 8) and with tiled runs (packed
+      // registers); the three with per-element masks. The tiled layout is 4 runs a tile and invocation here, 8 on the device.
+      { ...small, feed: { bytes: 8, sizes: "runtime", masks: "uniform", regs: "halves", addresses: "carried", runs: "tiled", trips: "runtime", accumulators: "array", cBuffer: true } },
+      { ...small, feed: { bytes: 8, sizes: "runtime", masks: "uniform", addresses: "carried" } },
+      { ...small, feed: { bytes: 8, sizes: "runtime", masks: "uniform", addresses: "carried", runs: "tiled" } },
+      { ...small, feed: { bytes: 8, sizes: "runtime", masks: true, regs: "halves", addresses: "carried", runs: "tiled" } }];
   }
   if (size < 4096) {
     const s64 = { ...b, bm: 64, bn: 64 }; // 4 subgroups of 2×2
@@ -310,5 +456,22 @@ export function handVariants(size: number, emulate: boolean): HandMatmul[] {
     { ...b, feed: { bytes: 16, sizes: "runtime", masks: true } }, { ...b, feed: { bytes: 8, sizes: "runtime", masks: true } },
     // The masks tested once a trip on scalars (what a code generator can do where the mask is `affine < scalar`).
     { ...b, feed: { bytes: 16, sizes: "runtime", masks: "uniform" } }, { ...b, feed: { bytes: 8, sizes: "runtime", masks: "uniform" } });
+  // The rest of the generated feed on top of the last (207.3 on the H100, §41), one at a time, in pairs, all three (NOTES §43);
+  // then all three with the masks per element (the generated code's default form).
+  for (const x of ISO_FEEDS) out.push({ ...b, feed: { bytes: 8, sizes: "runtime", masks: "uniform", ...x } });
+  out.push({ ...b, feed: { bytes: 8, sizes: "runtime", masks: true, regs: "halves", addresses: "carried", runs: "tiled" } });
+  // The generated loop's trip count (read off the WGSL for §43), alone and with the three.
+  out.push({ ...b, feed: { bytes: 8, sizes: "runtime", masks: "uniform", trips: "runtime" } },
+    { ...b, feed: { bytes: 8, sizes: "runtime", masks: "uniform", regs: "halves", addresses: "carried", runs: "tiled", trips: "runtime" } });
+  // The accumulator array and C's staging buffer (§43 (g), (i)), each alone, then with everything above.
+  out.push({ ...b, feed: { bytes: 8, sizes: "runtime", masks: "uniform", accumulators: "array" } }, { ...b, feed: { bytes: 8, sizes: "runtime", masks: "uniform", cBuffer: true } },
+    { ...b, feed: { bytes: 8, sizes: "runtime", masks: "uniform", regs: "halves", addresses: "carried", runs: "tiled", trips: "runtime", accumulators: "array", cBuffer: true } });
   return out;
 }
+
+/** §43's properties on top of 8-byte loads, run-time sizes and the uniform test: each alone, the pairs, all three. */
+const ISO_FEEDS: Pick<NonNullable<HandMatmul["feed"]>, "regs" | "addresses" | "runs" | "trips">[] = [
+  { regs: "halves" }, { addresses: "carried" }, { runs: "tiled" },
+  { regs: "halves", addresses: "carried" }, { regs: "halves", runs: "tiled" }, { addresses: "carried", runs: "tiled" },
+  { regs: "halves", addresses: "carried", runs: "tiled" },
+];

@@ -60,9 +60,10 @@ ref_tool=$here/bench/mm-f16-reference.cjs
 # The probes' leaders (NOTES §21, §25): at 4096³ the 244 configuration and its grouped / M-major /
 # late-prefetch variants, 128×256 over 2×4 subgroups (f32 and f16 accumulators, grouped), the
 # bimodal f16 256×256; at 1024³ the 64×64, 64×128 and 128×64 set; the 244 kernel fed as generated
-# code is (8-byte loads, run-time sizes, tutorial 03's masks: NOTES §39). Flash: O in registers, 128×32 over
+# code is (8-byte loads, run-time sizes, tutorial 03's masks: NOTES §39, §41; §43's isolation variants
+# are left to their own command, NOTES §43, to keep this step inside its 240 s). Flash: O in registers, 128×32 over
 # 4 subgroups of 32 rows and 64×32 / 64×64 over 2, merged or not.
-probe_match=${PROBE_MATCH:-'^(128×128×32 2×2 sg of 4×4 →f32 pad 8 (prefetch|late) (rows|grouped) sg-[nm] C-matrices|128×128×32 2×2 sg of 4×4 →f32 pad 8 prefetch rows sg-n C-matrices feed .*|128×256×32 2×4 sg of 4×4 →f(16|32) pad 8 prefetch (rows|grouped) sg-n C-matrices|256×256×32 2×4 sg of 8×4 →f16 .*|64×64×.*|64×128×32 .*|128×64×32 .*)$'}
+probe_match=${PROBE_MATCH:-'^(128×128×32 2×2 sg of 4×4 →f32 pad 8 (prefetch|late) (rows|grouped) sg-[nm] C-matrices|128×128×32 2×2 sg of 4×4 →f32 pad 8 prefetch rows sg-n C-matrices feed \((8|16)-byte loads, (constant|runtime) sizes(, (uniform )?masks)?\)|128×256×32 2×4 sg of 4×4 →f(16|32) pad 8 prefetch (rows|grouped) sg-n C-matrices|256×256×32 2×4 sg of 8×4 →f16 .*|64×64×.*|64×128×32 .*|128×64×32 .*)$'}
 flash_match=${FLASH_MATCH:-'^flash (128×32 4|64×32 2|64×64 2) sg of 32 rows, O-regs( merged)?, S pad 4( causal)?$'}
 # One log for all calls (appended, each call's parts in its first line): 8 files come back at most.
 log="$keep/run.log"
