@@ -1,0 +1,54 @@
+#!/bin/bash
+# Issue 28's isolating kernels, built on 2026-12-05 and not yet timed on a device, in one lease
+# (bench/NOTES.md §41–§43). Each part is one device call (at most 10 minutes), on one warm machine:
+#   tile    the generated f16 matmul at its leaders with halfLoadForm "tile", its masks moved and
+#           in place, each with mmaSubgroupsM=2 (§41's unsettled choice), next to the default
+#   feed    the rest of the generated feed on the 244 kernel, one property at a time (§43), and
+#           the pairs and the per-element masks (§43's second command)
+#   attn    attention without its softmax, generated and by hand (§42)
+#
+# Here:   ../shared/tools/gpu-carry.sh && node scripts/build.mjs && node bench/build.mjs && bash bench/carry-f16.sh <checkout>/.kl-py
+# There (carry .gpu and .kl-pack), one call a part:
+#   . .gpu/enter.sh; [ -d .kl-py ] || xz -dc .kl-pack/kl-py.tar.xz | tar -xf -; cd .kl-py; PARTS="tile" bash bench/run-h200-isolate.sh
+# Every file goes to $OUT (the device's folder that comes back); DRY_RUN=1 prints the commands only.
+set -uo pipefail
+out=${OUT:-$(pwd)/bench/results/$(date -u +%F)-isolate}
+parts=${PARTS:-tile feed attn}
+dry=${DRY_RUN:-}
+[ -z "$dry" ] && mkdir -p "$out"
+has() { [[ " $parts " == *" $1 "* ]]; }
+# Each command with its time limit and the file its output goes to.
+step() {
+  local limit=$1 log=$2; shift 2
+  echo "+ $*"
+  [ -n "$dry" ] && return 0
+  timeout "$limit" "$@" 2>&1 | grep --line-buffered -v '^Warning: maxDynamic' > "$out/$log"
+  local rc=${PIPESTATUS[0]}
+  [ "$rc" -ne 0 ] && echo "(exit $rc)"
+  grep -v 'not timed again' "$out/$log" | cut -c1-200
+  return 0
+}
+[ -z "$dry" ] && command -v nvidia-smi > /dev/null && nvidia-smi --query-gpu=name,driver_version,clocks.sm --format=csv
+date -u
+base='128×128×32 2×2 sg of 4×4 →f32 pad 8 prefetch rows sg-n C-matrices'
+if has tile; then
+  # The same lease's ceiling first (the 244 kernel, the 128×256 leader), then the generated leaders.
+  step 90 tile-probe.log node bench/dist/mma-probe.js --only matmul --sizes 4096,1024 \
+    --match "^($base|128×256×32 2×4 sg of 4×4 →f32 pad 8 prefetch grouped sg-n C-matrices|64×64×64 2×2 sg of 2×2 →f32 pad 8 prefetch rows sg-n C-matrices)\$" --out "$out/tile-probe.json"
+  step 400 tile-suite.log node bench/dist/suite.js --only matmul-f16-4096,matmul-f16-1024x1024x1024,matmul-f16-1008 --configs 2 \
+    --targets '[{"halfLoadForm":"tile"},{"halfLoadForm":"tile","tileMasksInPlace":true},{"mmaSubgroupsM":2},{"halfLoadForm":"tile","mmaSubgroupsM":2},{"halfLoadForm":"tile","tileMasksInPlace":true,"mmaSubgroupsM":2}]' \
+    --out "$out/tile-suite.json"
+  date -u
+fi
+if has feed; then
+  step 420 feed-one.log node bench/dist/mma-probe.js --only matmul --sizes 4096 \
+    --match "^$base( feed \\(8-byte loads, runtime sizes, uniform masks(, [a-zA-Z]+( [a-z]+)?|, halves, carried addresses, tiled runs(, runtime trips(, acc array, C buffer)?)?)?\\))?\$" --out "$out/feed-one.json"
+  step 260 feed-pairs.log node bench/dist/mma-probe.js --only matmul --sizes 4096 \
+    --match "^$base feed \\(8-byte loads, runtime sizes, (uniform masks(, [a-z ]+, [a-z ]+)?|masks.*)\\)\$" --out "$out/feed-pairs.json"
+  date -u
+fi
+if has attn; then
+  step 300 attn-suite.log node bench/dist/suite.js --only isolate-attention-f16 --out "$out/attn-suite.json"
+  step 150 attn-flash.log node bench/dist/flash-probe.js --match '^flash 128.32 4 sg of 32 rows, O-regs merged, S pad 4( ISOLATE no-(lane|softmax))?$' --out "$out/attn-flash.json"
+  date -u
+fi
