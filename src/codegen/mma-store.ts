@@ -110,17 +110,31 @@ export function uniform(v: Value): boolean {
 /** Pure block values of `let`s between the loop (at `loop`) and `store` that nothing but the store uses, in order. */
 function onlyForStore(body: readonly Stmt[], loop: number, store: Stmt & { kind: "store" }): Value[] {
   const end = body.indexOf(store);
-  const pure = new Set(["binary", "unary", "cast", "splat", "broadcast", "reshape", "arange", "ptrAdd", "const", "math", "where"]);
   const candidates = new Set<number>();
   for (let i = loop + 1; i < end; i++) {
     const s = body[i];
-    if (s.kind === "let" && s.value.type.shape.length > 0 && pure.has(s.value.op)) candidates.add(s.value.id);
+    if (s.kind === "let" && s.value.type.shape.length > 0 && PURE_BLOCK_OPS.has(s.value.op)) candidates.add(s.value.id);
   }
   // Users of each value: other values (as operands) and statements other than `let` (the store's own uses are allowed).
-  const users = new Map<number, Set<number | "statement">>();
-  const use = (id: number, by: number | "statement") => (users.get(id) ?? users.set(id, new Set()).get(id)!).add(by);
-  forEachValue(body, (v) => operandsOf(v).forEach((o) => use(o.id, v.id)));
-  for (const s of body) if (s.kind !== "let" && s !== store) valuesOfStmt(s).forEach((v) => use(v.id, "statement"));
+  const users: Users = new Map();
+  forEachValue(body, (v) => operandsOf(v).forEach((o) => addUse(users, o.id, v.id)));
+  for (const s of body) if (s.kind !== "let" && s !== store) valuesOfStmt(s).forEach((v) => addUse(users, v.id, "statement"));
+  keepOnlyAmongThemselves(candidates, users);
+  return body.slice(loop + 1, end).flatMap((s) => (s.kind === "let" && candidates.has(s.value.id) ? [s.value] : []));
+}
+
+/** Block values computed from their operands alone: they can move to where they are used. */
+export const PURE_BLOCK_OPS: ReadonlySet<string> = new Set(["binary", "unary", "cast", "splat", "broadcast", "reshape", "arange", "ptrAdd", "const", "math", "where"]);
+
+/** The users of each value id: other values' ids, or "statement" (a statement other than its `let`). */
+export type Users = Map<number, Set<number | "statement">>;
+
+export function addUse(users: Users, id: number, by: number | "statement"): void {
+  (users.get(id) ?? users.set(id, new Set()).get(id)!).add(by);
+}
+
+/** Drops from `candidates`, until nothing changes, every value a statement or a value outside them uses. */
+export function keepOnlyAmongThemselves(candidates: Set<number>, users: Users): void {
   for (let changed = true; changed;) {
     changed = false;
     for (const id of candidates) {
@@ -130,7 +144,6 @@ function onlyForStore(body: readonly Stmt[], loop: number, store: Stmt & { kind:
       }
     }
   }
-  return body.slice(loop + 1, end).flatMap((s) => (s.kind === "let" && candidates.has(s.value.id) ? [s.value] : []));
 }
 
 function sum(fn: "+" | "-", a: Sym, b: Sym): Sym {

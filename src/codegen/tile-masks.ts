@@ -13,7 +13,7 @@ import type { Stmt, Value } from "../ir/ir";
 import { operandsOf } from "../ir/ir";
 import { forEachStmt, forEachValue, valuesOfStmt } from "../ir/walk";
 import { knownWhole, readsShifted, readsWide, type AccessFacts } from "./load-forms";
-import { tileBounded } from "./mma-store";
+import { addUse, keepOnlyAmongThemselves, PURE_BLOCK_OPS, tileBounded, type Users } from "./mma-store";
 
 /** The loads tested per tile, each with the values its other way emits (in the IR's order), and every such value. */
 export interface TileMasks {
@@ -22,9 +22,6 @@ export interface TileMasks {
 }
 
 export const NO_TILE_MASKS: TileMasks = { loads: new Map(), deferred: new Set() };
-
-/** Block values that can move into a branch: pure, computed from their operands alone. */
-const PURE = new Set(["binary", "unary", "cast", "splat", "broadcast", "reshape", "arange", "const", "math", "where"]);
 
 export function planTileMasks(body: readonly Stmt[], facts: AccessFacts): TileMasks {
   if (facts.options.halfLoadForm !== "tile" || facts.options.instrument) return NO_TILE_MASKS;
@@ -40,30 +37,21 @@ export function planTileMasks(body: readonly Stmt[], facts: AccessFacts): TileMa
   forEachStmt(body, (s) => {
     if (s.kind === "let") order.set(s.value.id, order.size);
   });
-  const users = new Map<number, Set<number | "statement">>();
-  const use = (id: number, by: number | "statement") => (users.get(id) ?? users.set(id, new Set()).get(id)!).add(by);
+  const users: Users = new Map();
   const maskOf = new Map(tested.map((l) => [l.id, l.mask!.id]));
   forEachValue(body, (v) => {
     // A tested load's mask is read on its other way only: that use does not keep the mask in place.
-    for (const o of operandsOf(v)) if (maskOf.get(v.id) !== o.id) use(o.id, v.id);
+    for (const o of operandsOf(v)) if (maskOf.get(v.id) !== o.id) addUse(users, o.id, v.id);
   });
   forEachStmt(body, (s) => {
-    if (s.kind !== "let") for (const v of valuesOfStmt(s)) use(v.id, "statement");
+    if (s.kind !== "let") for (const v of valuesOfStmt(s)) addUse(users, v.id, "statement");
   });
   // Candidates: pure block values with a `let`; dropped until every user is a candidate (or a tested load's mask).
   const candidates = new Set<number>();
   forEachValue(body, (v) => {
-    if (v.type.shape.length > 0 && PURE.has(v.op) && order.has(v.id)) candidates.add(v.id);
+    if (v.type.shape.length > 0 && PURE_BLOCK_OPS.has(v.op) && order.has(v.id)) candidates.add(v.id);
   });
-  for (let changed = true; changed;) {
-    changed = false;
-    for (const id of candidates) {
-      if ([...(users.get(id) ?? [])].some((u) => u === "statement" || !candidates.has(u))) {
-        candidates.delete(id);
-        changed = true;
-      }
-    }
-  }
+  keepOnlyAmongThemselves(candidates, users);
   const loads = new Map<number, Value[]>();
   const deferred = new Set<number>();
   for (const l of tested) {
