@@ -124,3 +124,35 @@ test("f16 vector add at n a multiple of 16 (specialised), other values where mas
     assert.deepEqual(cpu.o, want, form);
   }
 });
+
+// halfLoadForm "tile" on the mask forms its test reads (mma-store.ts tileInside): `n > x` mirrored,
+// a scalar condition (here `lim > 0`), a bound that cuts a block; and one it leaves to the per-run
+// test (`||`). (`x <= n - 1` is read too, but contiguity.ts does not know its runs whole: no tile
+// test is reached there.) A 2-D block of f16 rows copied out, 48 × 80 in blocks of 32 × 32: edge tiles along both
+// axes; the other values mark what was masked off. Each against the CPU interpreter and by hand.
+const TILE_COPY = (mask: string) => `${PRELUDE}export const copy = kernel(function copy(x: Ptr<f16>, o: Ptr<f16>, M: i32, N: i32, lim: i32, BM: constexpr, BN: constexpr) {
+  const rows = tl.expandDims(tl.programId(0) * BM + tl.arange(0, BM), 1);
+  const cols = tl.expandDims(tl.programId(1) * BN + tl.arange(0, BN), 0);
+  const v = tl.load(x + rows * N + cols, ${mask}, 7.0);
+  tl.store(o + rows * N + cols, v, rows < M && cols < N);
+});`;
+for (const [name, mask, tiled, inside] of [
+  ["mirrored, with a scalar condition", "M > rows && N > cols && lim > 0", true, (r: number, c: number) => r < 48 && c < 80],
+  ["a column bound inside a block", "rows < M && cols < lim", true, (r: number, c: number) => r < 48 && c < 48],
+  ["an `||` (no tile test)", "(rows < 16 || cols < 16) && rows < M && cols < N", false, (r: number, c: number) => (r < 16 || c < 16) && r < 48 && c < 80],
+] as const) {
+  test(`f16 load, halfLoadForm "tile": ${name}, 48×80 in 32×32 blocks`, async () => {
+    const [M, N] = [48, 80];
+    const x = randomHalves(M * N);
+    // lim 48 for the column bound (a multiple of 16, not of the block); 16 otherwise.
+    const lim = name.startsWith("a column") ? 48 : 16;
+    const { gpu, cpu, kernel } = await runBoth({
+      source: TILE_COPY(mask), constexprs: { BM: 32, BN: 32 }, target: { halfLoadForm: "tile" }, specialize: true,
+      grid: [Math.ceil(M / 32), Math.ceil(N / 32)], args: { x: x.bits, o: new Uint16Array(M * N).fill(NAN_F16), M, N, lim }, outputs: ["o"],
+    });
+    const want = Uint16Array.from({ length: M * N }, (_, i) => (inside(Math.floor(i / N), i % N) ? x.bits[i] : f16ToBits(7)));
+    assert.deepEqual(gpu.o, want, "gpu");
+    assert.deepEqual(cpu.o, want, "cpu");
+    assert.equal(/let whole\d+ = [^;]*(<|<=) [^;]*;/.test(kernel.wgsl) && !/let whole\d+ = v\d+_0 &/.test(kernel.wgsl), tiled, kernel.wgsl.match(/let whole.*/g)?.join("\n"));
+  });
+}
