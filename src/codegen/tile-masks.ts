@@ -25,13 +25,14 @@ export const NO_TILE_MASKS: TileMasks = { loads: new Map(), deferred: new Set() 
 
 export function planTileMasks(body: readonly Stmt[], facts: AccessFacts): TileMasks {
   if (facts.options.halfLoadForm !== "tile" || facts.options.instrument) return NO_TILE_MASKS;
-  const inPlace = facts.options.tileMasksInPlace === true;
   const tested: (Value & { op: "load" })[] = [];
   forEachValue(body, (v) => {
     if (v.op !== "load" || !v.mask || v.ptr.type.kind !== "pointer" || v.ptr.type.pointee !== "f16") return;
     if (readsWide(facts, v) && !readsShifted(facts, v) && knownWhole(facts, v) && tileBounded(v.mask)) tested.push(v);
   });
   if (tested.length === 0) return NO_TILE_MASKS;
+  // In place: each load tests its tile, and its mask's values stay where the IR computes them.
+  if (facts.options.tileMasksInPlace === true) return { loads: new Map(tested.map((l) => [l.id, []])), deferred: new Set() };
   // Where each `let` stands in the kernel, and who uses each value: a value, or a statement that is not its `let`.
   const order = new Map<number, number>();
   forEachStmt(body, (s) => {
@@ -62,7 +63,6 @@ export function planTileMasks(body: readonly Stmt[], facts: AccessFacts): TileMa
       operandsOf(v).forEach(walk);
     };
     walk(l.mask!);
-    if (inPlace) needed.clear();
     loads.set(l.id, [...needed.values()].sort((a, b) => order.get(a.id)! - order.get(b.id)!));
     for (const id of needed.keys()) deferred.add(id);
   }
