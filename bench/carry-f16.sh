@@ -14,7 +14,7 @@ dest=${1:?destination folder}
 rm -rf "$dest" && mkdir -p "$dest/bench" "$dest/node_modules/typescript/lib"
 cp -r bin dist examples package.json "$dest/"
 rm -f "$dest"/dist/*.map
-cp -r bench/dist bench/*.py bench/*.sh bench/*.mjs "$dest/bench/"
+cp -r bench/dist bench/kernels bench/*.py bench/*.sh bench/*.mjs "$dest/bench/"
 # The team's hand-written reference matmul (outside the repository): run-h200-record.sh's `ref` part.
 [ -f ../shared/tools/mm-f16-reference.cjs ] && cp ../shared/tools/mm-f16-reference.cjs "$dest/bench/"
 cp node_modules/typescript/package.json "$dest/node_modules/typescript/"

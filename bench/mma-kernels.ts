@@ -90,10 +90,11 @@ export interface HandMatmul {
      * accumulators in one `array<subgroup_matrix_result<…>, TM·TN>` indexed by constants, as generated
      * code does, instead of TM·TN variables; `cBuffer` declares C's staging buffer (32 rows of BN + 4
      * f32: 16.5 KiB at BN 128), which generated code declares for its edge tiles' way, and touches it
-     * on a way no workgroup takes so that it stays allocated.
+     * on a way no workgroup takes so that it stays allocated; a number declares that many rows
+     * instead of 32 (how its size matters, §44).
      */
     accumulators?: "variables" | "array";
-    cBuffer?: boolean;
+    cBuffer?: boolean | number;
   };
 }
 
@@ -102,7 +103,7 @@ export const BEST_244: HandMatmul = { bm: 128, bn: 128, bk: 32, sm: 2, sn: 2, pa
 export function handName(s: HandMatmul): string {
   const tm = s.bm / s.sm / 16, tn = s.bn / s.sn / 16;
   const c = s.cStore ? ` (stride ${s.cStore.stride}, branch ${s.cStore.branch})` : "";
-  const iso = s.feed ? `${s.feed.regs === "halves" ? ", halves" : ""}${s.feed.addresses === "carried" ? ", carried addresses" : ""}${s.feed.runs === "tiled" ? ", tiled runs" : ""}${s.feed.trips === "runtime" ? ", runtime trips" : ""}${s.feed.accumulators === "array" ? ", acc array" : ""}${s.feed.cBuffer ? ", C buffer" : ""}` : "";
+  const iso = s.feed ? `${s.feed.regs === "halves" ? ", halves" : ""}${s.feed.addresses === "carried" ? ", carried addresses" : ""}${s.feed.runs === "tiled" ? ", tiled runs" : ""}${s.feed.trips === "runtime" ? ", runtime trips" : ""}${s.feed.accumulators === "array" ? ", acc array" : ""}${s.feed.cBuffer === true ? ", C buffer" : s.feed.cBuffer ? `, C buffer ${s.feed.cBuffer} rows` : ""}` : "";
   const f = s.feed ? ` feed (${s.feed.bytes}-byte loads, ${s.feed.sizes} sizes${s.feed.masks === "uniform" ? ", uniform masks" : s.feed.masks ? ", masks" : ""}${iso})` : "";
   return `${s.bm}×${s.bn}×${s.bk} ${s.sm}×${s.sn} sg of ${tm}×${tn} →${s.acc} pad ${s.pad} ${s.schedule} ${s.order} sg-${s.sgOrder} C-${s.cOut}${c}${f}${s.isolate ? ` ISOLATE ${s.isolate}` : ""}`;
 }
@@ -116,7 +117,7 @@ export function handGrid(s: HandMatmul, M: number, N: number): [number, number] 
 export function handFits(s: HandMatmul, M: number, N: number, K: number): boolean {
   const w = 32 * s.sm * s.sn;
   const stages = s.schedule.startsWith("dyn2") || s.schedule === "unroll2" ? 2 : 1;
-  const bytes = 2 * stages * (s.bm * (s.bk + s.pad) + s.bk * (s.bn + s.pad)) + (s.cOut === "staged" || s.feed?.cBuffer ? 4 * 32 * (s.bn + 4) : 0);
+  const bytes = 2 * stages * (s.bm * (s.bk + s.pad) + s.bk * (s.bn + s.pad)) + (s.cOut === "staged" ? 4 * 32 * (s.bn + 4) : s.feed?.cBuffer ? 4 * cRows(s.feed.cBuffer) * (s.bn + 4) : 0);
   return M % s.bm === 0 && N % s.bn === 0 && K % (stages === 2 ? 2 * s.bk : s.bk) === 0 && s.bm % (16 * s.sm) === 0 && s.bn % (16 * s.sn) === 0
     && (s.bm * s.bk / 8) % w === 0 && (s.bk * s.bn / 8) % w === 0 && bytes <= 49152 && (s.cOut === "matrices" || (32 * s.bn / 4) % w === 0);
 }
@@ -168,7 +169,7 @@ export function handWgsl(s: HandMatmul, M: number, N: number, K: number, emulate
     `var<workgroup> sb: array<f16, ${(two ? 2 : 1) * sizeB}>;`,
   ];
   if (s.cOut === "staged") L.push(`var<workgroup> sc: array<${s.acc}, ${32 * (s.bn + 4)}>;`);
-  else if (feed.cBuffer) L.push(`var<workgroup> scb: array<f32, ${32 * (s.bn + 4)}>;`);
+  else if (feed.cBuffer) L.push(`var<workgroup> scb: array<f32, ${cRows(feed.cBuffer) * (s.bn + 4)}>;`);
   if (s.cStore?.branch === "uniform-load") L.push("var<workgroup> cflag: u32;");
   L.push(`@compute @workgroup_size(${w})`,
     "fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {");
@@ -466,7 +467,14 @@ export function handVariants(size: number, emulate: boolean): HandMatmul[] {
   // The accumulator array and C's staging buffer (§43 (g), (i)), each alone, then with everything above.
   out.push({ ...b, feed: { bytes: 8, sizes: "runtime", masks: "uniform", accumulators: "array" } }, { ...b, feed: { bytes: 8, sizes: "runtime", masks: "uniform", cBuffer: true } },
     { ...b, feed: { bytes: 8, sizes: "runtime", masks: "uniform", regs: "halves", addresses: "carried", runs: "tiled", trips: "runtime", accumulators: "array", cBuffer: true } });
+  // C's buffer at other sizes (§44): whether its cost follows its bytes, and where it starts.
+  for (const rows of [2, 8, 16, 24, 28]) out.push({ ...b, feed: { bytes: 8, sizes: "runtime", masks: "uniform", cBuffer: rows } });
   return out;
+}
+
+/** The rows of C's staging buffer a `feed.cBuffer` declares (true: 32, as generated at BN 128). */
+function cRows(cBuffer: true | number): number {
+  return cBuffer === true ? 32 : cBuffer;
 }
 
 /** §43's properties on top of 8-byte loads, run-time sizes and the uniform test: each alone, the pairs, all three. */

@@ -4,7 +4,7 @@
 // Each case is checked against a CPU reference first (sampled for matmul), then timed with GPU
 // timestamps over input sets rotated so the working set exceeds the L2 cache.
 //
-//   node bench/dist/suite.js [--quick] [--sweep] [--only NAME[,NAME…]] [--defaults-only] [--tune-codegen] [--configs N] [--targets JSON] [--out FILE]
+//   node bench/dist/suite.js [--quick] [--sweep] [--only NAME[,NAME…]] [--defaults-only] [--tune-codegen] [--configs N] [--targets JSON] [--edits JSON] [--out FILE]
 //
 // Cases marked `explicit` (timing isolations: f16-cases.ts softmaxIsolationF16) run only when --only names them.
 //
@@ -34,6 +34,7 @@ import { layerNormBackward } from "./layer-norm-backward-case";
 import { runSequenceCase, WARM, type SequenceCase } from "./sequence";
 import { f16Cases } from "./f16-cases";
 import { caseVariants, SeenWgsl, variantLabel } from "./knob-variants";
+import { applyEdits } from "./wgsl-edits";
 import type { CodegenOptions, Target } from "../src/ir/target";
 
 /** The repository: the nearest folder above this script (bundled or not) with examples/. */
@@ -72,6 +73,8 @@ function compiling(gpu: Gpu): { target: Target; base: CodegenOptions } {
 const f32Best = argv.includes("--f32-best");
 // --configs N: each case's first N configs only (and its targets on those): one lease's call for the leaders.
 const firstConfigs = argv.includes("--configs") ? Number(argv[argv.indexOf("--configs") + 1]) : undefined;
+// --edits JSON: each variant timed once per list of WGSL edits (bench/wgsl-edits.ts), e.g. '[[],["dead"],["no-c-staging"]]'.
+const editLists = argv.includes("--edits") ? (JSON.parse(argv[argv.indexOf("--edits") + 1]) as string[][]) : [[]];
 // --targets JSON: these code-generation settings instead of each case's own `targets` (e.g. '[{"halfLoadForm":"tile"}]').
 const targetsArg = argv.includes("--targets") ? (JSON.parse(argv[argv.indexOf("--targets") + 1]) as Case["targets"]) : undefined;
 const F32_BEST: Record<string, Record<string, number>> = {
@@ -136,40 +139,49 @@ async function runCase(gpu: Gpu, c: Case, results: Measurement[]): Promise<void>
     for (const v of variants) {
       const { constexprs, target } = v;
       const firstOfConfig = variants.find((x) => x.constexprs === constexprs);
-      const variant = variantLabel(v, firstOfConfig?.knobs);
+      const written = variantLabel(v, firstOfConfig?.knobs);
       const compiled = compileKernel(kernel, constexprs, compileTarget, specialization, { ...base, ...target });
       if (!compiled.kernel) {
-        console.error(`${c.name} ${variant}: ${compiled.diagnostics.map((d) => d.message).join("; ")}`);
+        console.error(`${c.name} ${written}: ${compiled.diagnostics.map((d) => d.message).join("; ")}`);
         continue;
       }
-      const program = compiled.kernel;
-      // A knob setting (or a case's target) emitting the code already timed for this config is the same candidate.
-      if (!seen.first(v, program)) {
-        identical++;
-        if (!v.knobs) console.log(`${c.name} ${variant}: the WGSL of a variant already timed, not timed again`);
-        continue;
-      }
-      const grid = c.grid(constexprs);
-      try {
-        await poison(gpu, sets[0], hostArgs, c.outputs);
-        await launch(gpu, program, grid, sets[0]);
-        const { correct, rel, maxAbs } = await checkOutputs(gpu, sets[0], hostArgs, checks, c.tolerance);
-        // Knob settings are many: each timed for less, as the autotuner times its candidates.
-        const budgetMs = v.knobs && v !== firstOfConfig ? 400 : 1500;
-        const t = await timeLaunches(gpu, program, grid, sets, { warmup: c.minReps ? 1 : 5, minReps: Math.min(c.minReps ?? 20, MAX_REPS), maxReps: MAX_REPS, budgetMs });
-        const m: Measurement = {
-          case: c.name, shape: c.shape, variant, correct, relError: rel, maxAbsDiff: maxAbs,
-          medianMs: t.medianMs, minMs: t.minMs, maxMs: t.maxMs, reps: t.reps, workgroupSize: program.abi.workgroupSize,
-          ...(v.knobs ? { knobs: { ...v.knobs } } : {}),
-          ...(c.bytes ? { gbps: c.bytes / (t.medianMs * 1e6) } : {}),
-          ...(c.flops ? { tflops: c.flops / (t.medianMs * 1e9) } : {}),
-        };
-        results.push(m);
-        if (correct && v === firstOfConfig) defaults.set(JSON.stringify(constexprs), m);
-        if (correct && (!best || m.medianMs < best.m.medianMs)) best = { m, program, grid };
-        console.log(measurementLine(m));
-      } catch (error) {
-        console.error(`${c.name} ${variant}: ${(error as Error).message}`);
+      for (const edits of editLists) {
+        const variant = edits.length ? `${written} edit=${edits.join("+")}` : written;
+        let program = compiled.kernel;
+        try {
+          if (edits.length) program = { ...program, wgsl: applyEdits(program.wgsl, edits) };
+        } catch (error) {
+          console.error(`${c.name} ${variant}: ${(error as Error).message}`);
+          continue;
+        }
+        // A knob setting (or a case's target) emitting the code already timed for this config is the same candidate.
+        if (!seen.first(v, program)) {
+          identical++;
+          if (!v.knobs) console.log(`${c.name} ${variant}: the WGSL of a variant already timed, not timed again`);
+          continue;
+        }
+        const grid = c.grid(constexprs);
+        try {
+          await poison(gpu, sets[0], hostArgs, c.outputs);
+          await launch(gpu, program, grid, sets[0]);
+          const { correct, rel, maxAbs } = await checkOutputs(gpu, sets[0], hostArgs, checks, c.tolerance);
+          // Knob settings are many: each timed for less, as the autotuner times its candidates.
+          const budgetMs = v.knobs && v !== firstOfConfig ? 400 : 1500;
+          const t = await timeLaunches(gpu, program, grid, sets, { warmup: c.minReps ? 1 : 5, minReps: Math.min(c.minReps ?? 20, MAX_REPS), maxReps: MAX_REPS, budgetMs });
+          const m: Measurement = {
+            case: c.name, shape: c.shape, variant, correct, relError: rel, maxAbsDiff: maxAbs,
+            medianMs: t.medianMs, minMs: t.minMs, maxMs: t.maxMs, reps: t.reps, workgroupSize: program.abi.workgroupSize,
+            ...(v.knobs ? { knobs: { ...v.knobs } } : {}),
+            ...(c.bytes ? { gbps: c.bytes / (t.medianMs * 1e6) } : {}),
+            ...(c.flops ? { tflops: c.flops / (t.medianMs * 1e9) } : {}),
+          };
+          results.push(m);
+          if (correct && v === firstOfConfig) defaults.set(JSON.stringify(constexprs), m);
+          if (correct && (!best || m.medianMs < best.m.medianMs)) best = { m, program, grid };
+          console.log(measurementLine(m));
+        } catch (error) {
+          console.error(`${c.name} ${variant}: ${(error as Error).message}`);
+        }
       }
     }
     if (tuneCodegen) console.log(knobSummary(c, [...defaults.values()], best?.m, identical));

@@ -1,0 +1,66 @@
+// Edits of a generated kernel's WGSL, for isolating what its speed loses to (bench/NOTES.md §44):
+// the suite's `--edits` times each variant once per list of edits, and checks each edited kernel
+// against the reference as it checks the generated one. An edit that would change what the kernel
+// computes at the timed size shows up as BAD, not as a speed. Not a code generator's option: a
+// bench's scalpel, so that "the generated code with only X changed" can be measured before X is
+// built into the code generator.
+
+/** One edit: what it changes, and the change (throws where the WGSL does not have what it edits). */
+interface WgslEdit {
+  what: string;
+  apply(wgsl: string): string;
+}
+
+export const WGSL_EDITS: Record<string, WgslEdit> = {
+  dead: {
+    what: "every `let` nothing reads removed, until none is left (what a driver's dead-code pass should do)",
+    apply: (wgsl) => dropUnreadLets(wgsl),
+  },
+  "no-c-staging": {
+    what: "the accumulator's staged store (the way taken by edge tiles) emptied and its workgroup array removed; valid only where every tile is whole",
+    apply: (wgsl) => dropStagedStore(wgsl),
+  },
+};
+
+/** The WGSL with `names`' edits applied in order. */
+export function applyEdits(wgsl: string, names: string[]): string {
+  return names.reduce((text, name) => {
+    const edit = WGSL_EDITS[name];
+    if (!edit) throw new Error(`unknown WGSL edit "${name}" (known: ${Object.keys(WGSL_EDITS).join(", ")})`);
+    return edit.apply(text);
+  }, wgsl);
+}
+
+function dropUnreadLets(wgsl: string): string {
+  const lines = wgsl.split("\n");
+  for (let changed = true; changed;) {
+    changed = false;
+    const counts = new Map<string, number>();
+    for (const line of lines) for (const n of line.match(/\b[A-Za-z_]\w*\b/g) ?? []) counts.set(n, (counts.get(n) ?? 0) + 1);
+    lines.forEach((line, i) => {
+      const m = /^\s*let (\w+)\s*=[^;]*;\s*$/.exec(line);
+      if (m && counts.get(m[1]) === 1 && !/atomic/.test(line)) [lines[i], changed] = ["", true];
+    });
+  }
+  return lines.filter((l) => l !== "").join("\n");
+}
+
+/**
+ * The store's `if (cwholeN) { … } else { … }` (codegen/mma-store.ts): the else way's body removed,
+ * then the transfer array's declaration, which nothing else may use.
+ */
+function dropStagedStore(wgsl: string): string {
+  const lines = wgsl.split("\n");
+  const start = lines.findIndex((l) => /^\s*if \(cwhole\d+\) \{\s*$/.test(l));
+  if (start < 0) throw new Error("no-c-staging: no whole-tile test on the store (`if (cwholeN)`)");
+  const indent = /^\s*/.exec(lines[start])![0];
+  const otherwise = lines.findIndex((l, i) => i > start && l === `${indent}} else {`);
+  const end = lines.findIndex((l, i) => i > otherwise && l === `${indent}}`);
+  if (otherwise < 0 || end < 0) throw new Error("no-c-staging: the store's other way not found");
+  lines.splice(otherwise, end - otherwise, `${indent}} else {`);
+  const array = /var<workgroup> (sm_mmac_f32)\b/.exec(wgsl)?.[1];
+  if (!array) throw new Error("no-c-staging: no transfer array (sm_mmac_f32)");
+  const kept = lines.filter((l) => !l.startsWith(`var<workgroup> ${array}:`));
+  if (kept.some((l) => new RegExp(`\\b${array}\\b`).test(l))) throw new Error(`no-c-staging: ${array} is used elsewhere too`);
+  return kept.join("\n");
+}
