@@ -264,6 +264,11 @@ export function transferShape(plan: MmaPlan): { stride: number; chunk: number; c
   return { stride: cols + PAD_F32, chunk: cols, columns: true, floats: m * (cols + PAD_F32) };
 }
 
+/** The edge tiles' store's slices (mma.ts storeEdgeMatrices): one matrix of f32 a subgroup. */
+export function edgeSliceFloats(plan: MmaPlan): number {
+  return plan.subgroupsM * plan.subgroupsN * plan.config.M * plan.config.N;
+}
+
 /** A loop plan with two buffers where they fit beside the accumulator's transfer array. */
 function withBuffers(plan: MmaPlan, maxWorkgroupStorageBytes: number): MmaPlan {
   const { sizeA, sizeB } = operandStaging(plan);
@@ -272,8 +277,9 @@ function withBuffers(plan: MmaPlan, maxWorkgroupStorageBytes: number): MmaPlan {
 }
 
 /** The workgroup arrays a plan's dot stages into (the slot names mma.ts asks for), requested from `arrays`. */
-export function requestMmaArrays(plan: MmaPlan, arrays: Map<string, WorkgroupArray>): void {
-  requestArray(arrays, "mmac", "f32", transferShape(plan).floats);
+export function requestMmaArrays(plan: MmaPlan, arrays: Map<string, WorkgroupArray>, edgeSlices = false): void {
+  if (edgeSlices) requestArray(arrays, "mmae", "f32", edgeSliceFloats(plan));
+  else requestArray(arrays, "mmac", "f32", transferShape(plan).floats);
   const { sizeA, sizeB } = operandStaging(plan);
   const own = plan.twoBuffers ? `mma${plan.dot.id}` : "mma";
   const copies = plan.twoBuffers ? 2 : 1;

@@ -10,7 +10,12 @@
 // rowStride scalars (Triton's stride_cn = 1, known from the launch's specialisation) — and the mask
 // is a conjunction of `affine < scalar` tests. At run time, when the whole tile is inside the mask and
 // base and rowStride are multiples of 4 (16-byte rows), every subgroup stores its matrices; any other
-// tile (the edges; a misaligned C) moves the accumulator into registers and stores as before.
+// tile (the edges; a misaligned C) stores from the matrices too, one matrix a subgroup at a time
+// through a slice of workgroup memory, element by element where the mask holds; or, where the
+// mask's tests are not per element or CodegenOptions.mmaEdgeSlices is false, moves the accumulator
+// into registers and stores as written. The slices take 1 KiB a subgroup where the transfer array
+// took 8–33 KiB: beside the operands' 18.5 KiB, 16.5 KiB of it cost the H100 44% at 128×128 over
+// 4 subgroups (bench/NOTES.md §44).
 // The output buffer is then addressed element by element (no vec4 binding): its only other stores
 // are those edge tiles'.
 
@@ -25,8 +30,12 @@ export type Sym = number | Value | { sym: "+" | "-" | "*"; a: Sym; b: Sym };
 /** A block's elements: element (i₀, i₁, …) = base + Σ coef_k · i_k. */
 export interface Affine { base: Sym; coefs: Sym[] }
 
-/** One conjunct of a mask over a whole tile: `x < n` as the largest x and the bound, or a scalar (the same for every element). */
-export type TileBound = { max: Sym; bound: Sym; inclusive: boolean } | { cond: Value };
+/**
+ * One conjunct of a mask over a whole tile: `x < n` as the largest x and the bound, or a scalar (the
+ * same for every element). `x`, where the test is on the tile's own axes (not a mask broadcast from
+ * another rank or reshaped), is x of element (i₀, i₁, …): what the edge tiles' store tests per element.
+ */
+export type TileBound = { max: Sym; bound: Sym; inclusive: boolean; x?: { base: Sym; coefs: number[] } } | { cond: Value };
 
 /** A store the loop plan's matrices write themselves: the pointers' row stride and the mask's tests. */
 export interface DirectStore {
@@ -41,10 +50,17 @@ export interface DirectStore {
    * the matrices (on the H200 they raised the kernel's registers: 138.6 → 114.7 TFLOP/s at 128×128×32).
    */
   deferred: Value[];
+  /**
+   * The edge tiles' way stores from the matrices too, one matrix a subgroup at a time through its own
+   * slice of workgroup memory, each element where the mask holds (mma.ts storeEdgeMatrices): no
+   * registers, and no transfer array beside the operands' (CodegenOptions.mmaEdgeSlices). Otherwise
+   * the accumulator moves into registers and the store runs as written.
+   */
+  slices: boolean;
 }
 
 /** The top-level stores of `body` that the loop plans' matrices can write directly, by statement. */
-export function planDirectStores(body: readonly Stmt[], plans: ReadonlyMap<number, MmaPlan>, instrumented: boolean): Map<Stmt, DirectStore> {
+export function planDirectStores(body: readonly Stmt[], plans: ReadonlyMap<number, MmaPlan>, instrumented: boolean, slices = true): Map<Stmt, DirectStore> {
   const out = new Map<Stmt, DirectStore>();
   if (instrumented) return out;
   const topLevel = new Set<number>();
@@ -77,7 +93,8 @@ export function planDirectStores(body: readonly Stmt[], plans: ReadonlyMap<numbe
     if (!ptr || ptr.coefs.length !== 2 || ptr.coefs[1] !== 1) continue;
     const bounds = store.mask ? maskBounds(store.mask, visible) : [];
     if (!bounds) continue;
-    out.set(store, { plan, base: ptr.base, rowStride: ptr.coefs[0], bounds, deferred: onlyForStore(body, at, store) });
+    const d = { plan, base: ptr.base, rowStride: ptr.coefs[0], bounds, deferred: onlyForStore(body, at, store), slices: false };
+    out.set(store, { ...d, slices: slices && elementTested(d) });
   }
   return out;
 }
@@ -225,12 +242,14 @@ export function affine(v: Value, visible: (v: Value) => boolean): Affine | undef
  * The tests of a mask made of `x < n`, `x <= n` (or mirrored) and scalar conditions (a splat of a
  * scalar: the pipelined loop's "a next trip exists") joined by `&&`, or undefined.
  */
-function maskBounds(mask: Value, visible: (v: Value) => boolean): TileBound[] | undefined {
-  if (mask.op === "broadcast" || mask.op === "reshape") return maskBounds(mask.value, visible);
+function maskBounds(mask: Value, visible: (v: Value) => boolean, aligned = true): TileBound[] | undefined {
+  // A broadcast keeping the rank widens axes of extent 1 only: an element's x is still the same affine function.
+  if (mask.op === "broadcast") return maskBounds(mask.value, visible, aligned && mask.value.type.shape.length === mask.type.shape.length);
+  if (mask.op === "reshape") return maskBounds(mask.value, visible, false);
   if (mask.op === "splat" && mask.value.type.shape.length === 0) return visible(mask.value) ? [{ cond: mask.value }] : undefined;
   if (mask.op !== "binary") return undefined;
   if (mask.fn === "land" || mask.fn === "and") {
-    const [a, b] = [maskBounds(mask.lhs, visible), maskBounds(mask.rhs, visible)];
+    const [a, b] = [maskBounds(mask.lhs, visible, aligned), maskBounds(mask.rhs, visible, aligned)];
     return a && b ? [...a, ...b] : undefined;
   }
   const flip = mask.fn === "gt" || mask.fn === "ge";
@@ -240,7 +259,25 @@ function maskBounds(mask: Value, visible: (v: Value) => boolean): TileBound[] | 
   if (!x || !n || !n.coefs.every((c) => c === 0) || !x.coefs.every((c) => typeof c === "number" && c >= 0)) return undefined;
   const shape = (flip ? mask.rhs : mask.lhs).type.shape;
   const max = x.coefs.reduce<Sym>((acc, c, k) => sum("+", acc, (c as number) * (shape[k] - 1)), x.base);
-  return [{ max, bound: n.base, inclusive: mask.fn === "le" || mask.fn === "ge" }];
+  // An axis of extent 1 (widened by a broadcast above) adds nothing to any element's x.
+  const perElement = aligned ? { x: { base: x.base, coefs: x.coefs.map((c, k) => (shape[k] === 1 ? 0 : (c as number))) } } : {};
+  return [{ max, bound: n.base, inclusive: mask.fn === "le" || mask.fn === "ge", ...perElement }];
+}
+
+/** Whether every test of the store's mask can be made per element (the edge tiles' store from the matrices). */
+export function elementTested(d: Pick<DirectStore, "bounds">): boolean {
+  return d.bounds.every((b) => "cond" in b || (b.x !== undefined && b.x.coefs.length === 2));
+}
+
+/** The store's mask at the element in row `row`, column `col` of the tile (i32 expressions); elementTested must hold. */
+export function elementTest(gen: Emitter, d: DirectStore, row: string, col: string): string {
+  const tests = d.bounds.map((b) => {
+    if ("cond" in b) return gen.reg(b.cond, 0);
+    const [cr, cc] = b.x!.coefs;
+    const terms = [render(gen, b.x!.base), ...(cr ? [cr === 1 ? row : `${cr}i * ${row}`] : []), ...(cc ? [cc === 1 ? col : `${cc}i * ${col}`] : [])];
+    return `(${terms.join(" + ")}) ${b.inclusive ? "<=" : "<"} ${render(gen, b.bound)}`;
+  });
+  return tests.length ? tests.join(" && ") : "true";
 }
 
 /**
@@ -279,7 +316,7 @@ export function render(gen: Emitter, s: Sym): string {
  * values when the branch was on a value read back from workgroup memory (workgroupUniformLoad),
  * the fallback's barriers and matrix stores included (bench/NOTES.md §21).
  */
-export function emitDirectStore(gen: Emitter, d: DirectStore, storeMatrices: (base: string, rowStride: string) => void, fallback: () => void): void {
+export function emitDirectStore(gen: Emitter, d: DirectStore, storeMatrices: (base: string, rowStride: string) => void, fallback: (base: string, rowStride: string) => void): void {
   const base = gen.fresh("cbase");
   const stride = gen.fresh("cstride");
   gen.emit(`let ${base} = ${render(gen, d.base)};`);
@@ -291,6 +328,6 @@ export function emitDirectStore(gen: Emitter, d: DirectStore, storeMatrices: (ba
   gen.emit(`if (${whole}) {`);
   gen.nested(() => storeMatrices(`u32(${base})`, `u32(${stride})`));
   gen.emit("} else {");
-  gen.nested(fallback);
+  gen.nested(() => fallback(base, stride));
   gen.emit("}");
 }

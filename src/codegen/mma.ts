@@ -13,7 +13,7 @@
 import type { Value } from "../ir/ir";
 import type { Emitter } from "./emitter";
 import { opsFor, type MatrixOps } from "./mma-ops";
-import { EMULATED_SUBGROUP, invariantSlot, names, operandStaging, staged, type MmaPlan } from "./mma-plan";
+import { edgeSliceFloats, EMULATED_SUBGROUP, invariantSlot, names, operandStaging, staged, type MmaPlan } from "./mma-plan";
 import { stage, transfer } from "./mma-transfer";
 
 /** The accumulator's matrices (zero) and this subgroup's region of the output tile. */
@@ -77,6 +77,41 @@ export function storeMatrices(ctx: Emitter, plan: MmaPlan, array: string, base: 
       ctx.emit(plan.emulated
         ? `for (var e = 0u; e < ${config.M * config.N}u; e++) { ${array}[${offset} + (e / ${config.N}u) * ${rowStride} + e % ${config.N}u] = ${matrix}[e]; }`
         : `subgroupMatrixStore<row_major>(&${array}, ${offset}, ${matrix}, ${rowStride});`);
+    }
+  }
+}
+
+/**
+ * A direct store's other way (mma-store.ts: an edge tile, or C not aligned): each subgroup's matrices
+ * one at a time through its own slice of workgroup memory (one matrix of f32), then each of its
+ * invocations stores elements of the slice into `array` at base + row × rowStride + col where
+ * `inside(row, col)` holds (i32 expressions of the tile's row and column). Two barriers a matrix;
+ * every subgroup has as many matrices, so they are in uniform control flow.
+ */
+export function storeEdgeMatrices(ctx: Emitter, plan: MmaPlan, array: string, base: string, rowStride: string, inside: (row: string, col: string) => string): void {
+  const { acc, row, col } = names(plan);
+  const { config, tilesM, tilesN } = plan;
+  const ops = opsFor(ctx, plan);
+  const size = config.M * config.N;
+  const slices = ctx.scratch("mmae", "f32", edgeSliceFloats(plan));
+  // Emulated: every invocation of the subgroup holds the whole matrix; its lanes are lid % 32.
+  const [lane, width] = plan.emulated ? [`(lid % ${EMULATED_SUBGROUP}u)`, `${EMULATED_SUBGROUP}u`] : ["sg_lane", "sg_size"];
+  const slice = ctx.fresh("mma_slice");
+  ctx.emit(`let ${slice} = ${subgroup(plan)} * ${size}u;`);
+  for (let i = 0; i < tilesM; i++) {
+    for (let t = 0; t < tilesN; t++) {
+      // The slice's last reads (the matrix before) come before this matrix's store.
+      if (i + t > 0) ctx.emit("workgroupBarrier();");
+      ops.storeResult(slices, slice, `${acc}[${i * tilesN + t}]`, config.N, config);
+      ctx.emit("workgroupBarrier();");
+      const [q, r, c] = [ctx.fresh("mma_q"), ctx.fresh("mma_er"), ctx.fresh("mma_ec")];
+      ctx.emit(`for (var ${q} = ${lane}; ${q} < ${size}u; ${q} += ${width}) {`);
+      ctx.nested(() => {
+        ctx.emit(`let ${r} = i32(${row} + ${i * config.M}u + ${q} / ${config.N}u);`);
+        ctx.emit(`let ${c} = i32(${col} + ${t * config.N}u + ${q} % ${config.N}u);`);
+        ctx.emit(`if (${inside(r, c)}) { ${array}[u32(${base} + ${r} * ${rowStride} + ${c})] = ${slices}[${slice} + ${q}]; }`);
+      });
+      ctx.emit("}");
     }
   }
 }

@@ -100,8 +100,10 @@ export function planKernel(written: KernelIR, target: Target, options: CodegenOp
   const mma = tiling === "laneRows" ? new Map([...rowsOnly].map(([id, p]) => [id, p.kind === "once" ? { ...p, columnChunks: true } : p])) : planned;
   const arrays = new Map<string, WorkgroupArray>();
   const tiledDots = planDots(ir, target, options, workgroupSize, tiling, mma, arrays);
-  for (const plan of mma.values()) requestMmaArrays(plan, arrays);
   const loads = planAccesses(ir, options, workgroupSize, tiling, mma);
+  // A plan whose store takes its edge tiles through slices (mma-store.ts) needs no transfer array.
+  const sliced = new Set([...loads.directStores.values()].filter((d) => d.slices).map((d) => d.plan));
+  for (const plan of mma.values()) requestMmaArrays(plan, arrays, sliced.has(plan));
   const transposes = dotOnlyTransposes(ir);
   const rowSlices = tiling && options.rowLayouts !== false ? rowSlicesOf(ir.body, workgroupSize, tiling) : new Map();
   const input = { ir, workgroupSize, subgroupMinSize: target.subgroupMinSize, subgroups: target.subgroups, tiledLayouts: tiling, rowSlices, dotOnlyTransposes: transposes };
@@ -134,7 +136,7 @@ function planAccesses(ir: KernelIR, options: CodegenOptions, w: number, tiledLay
   const contiguity = new ContiguityAnalysis(ir.body);
   const atomicBuffers = atomicBuffersOf(ir.body);
   const facts = { atomicBuffers, options, contiguity, layout: (type: ValueType) => resolveLayout(type.shape, w, tiledLayouts, rowSlices) };
-  const directStores = options.mmaDirectStore !== false ? planDirectStores(ir.body, mma, !!options.instrument) : new Map<Stmt, DirectStore>();
+  const directStores = options.mmaDirectStore !== false ? planDirectStores(ir.body, mma, !!options.instrument, options.mmaEdgeSlices !== false) : new Map<Stmt, DirectStore>();
   const wideBuffers = wideBuffersOf(facts, ir.body, directStores);
   // subgroupMatrixStore writes an array of scalars: a buffer some other access reads as vec4s keeps its registers' way out.
   for (const s of [...directStores.keys()]) if (s.kind === "store" && s.ptr.type.kind === "pointer" && wideBuffers.has(s.ptr.type.param)) directStores.delete(s);

@@ -5,9 +5,9 @@ import type { Stmt, Variable } from "../ir/ir";
 import type { WgslGenerator } from "./generator";
 import { varName } from "./generator";
 import { emitStore } from "./memory";
-import { enterMma, leaveMma, stageInvariantA, stageMmaEarly, stagedValues, storeMatrices } from "./mma";
+import { enterMma, leaveMma, stageInvariantA, stageMmaEarly, stagedValues, storeEdgeMatrices, storeMatrices } from "./mma";
 import type { MmaPlan } from "./mma-plan";
-import { emitDirectStore } from "./mma-store";
+import { elementTest, emitDirectStore } from "./mma-store";
 import { emitAssert, emitPrint } from "./print";
 import { emitValue } from "./values";
 
@@ -23,7 +23,9 @@ export const STATEMENT_WGSL: StatementEmitters = {
     const direct = gen.directStores.get(s);
     if (!direct) return emitStore(gen, s);
     const plan = direct.plan;
-    emitDirectStore(gen, direct, (base, stride) => storeMatrices(gen, plan, `b_${(s.ptr.type as { param: string }).param}`, base, stride), () => {
+    const array = `b_${(s.ptr.type as { param: string }).param}`;
+    emitDirectStore(gen, direct, (base, stride) => storeMatrices(gen, plan, array, base, stride), (base, stride) => {
+      if (direct.slices) return storeEdgeMatrices(gen, plan, array, base, stride, (row, col) => elementTest(gen, direct, row, col));
       leaveMma(gen, plan, (j) => varName(plan.variable!, j, plan.variable!.type));
       for (const v of direct.deferred) emitValue(gen, v);
       emitValue(gen, s.value);

@@ -87,6 +87,14 @@ export interface CodegenOptions {
    */
   mmaDirectStore?: boolean;
   /**
+   * With the direct store, take the edge tiles (and a misaligned C) from the matrices too: one matrix
+   * a subgroup at a time through 1 KiB of workgroup memory per subgroup, each element stored where the
+   * mask holds (codegen/mma-store.ts). On unless false; false moves the accumulator into registers
+   * through a transfer array of 8–33 KiB, which cost the H100 44% at 128×128 over 4 subgroups
+   * (bench/NOTES.md §44).
+   */
+  mmaEdgeSlices?: boolean;
+  /**
    * How a tl.dot on subgroup matrices spreads its output tile over the workgroup's subgroups: this
    * many subgroups along M, the rest along N, so each holds (M / cm / mmaSubgroupsM) × (N / cn /
    * subgroupsN) matrices (codegen/mma-plan.ts). Unset (or where it does not divide the tile) the

@@ -142,13 +142,21 @@ for (const [M, N, K, shifted] of [[80, 48, 96, false], [37, 41, 43, true]] as co
 
 // C stored straight from the matrices (codegen/mma-store.ts) in the tiles wholly inside C, rows of
 // 80 floats (16-byte aligned): the 2 × 2 whole tiles of 32 × 32 write their matrices, the edge tiles
-// (rows 64–79, columns 64–79) go through registers. Rows of 78 floats: every tile through registers.
+// (rows 64–79, columns 64–79) each matrix through its subgroup's slice, element by element under the
+// mask. Rows of 78 floats: every tile that way. With mmaEdgeSlices false, the edge tiles go through
+// registers (the transfer array) instead.
 for (const n of [80, 78]) {
-  test(`loop plan, C stored from the matrices where the tile is whole and aligned, 80×48 by 48×${n}, 4 subgroups`, async () => {
-    const wgsl = await checkMatmul(80, n, 48, [32, 32, 16], { workgroupSize: 128 }, false, true);
-    assert.match(wgsl, /let cwhole\d+ = cbase\d+ >= 0i && [^;]*;\n\s*if \(cwhole\d+\) \{/, "the direct store and its test");
-    assert.match(wgsl, /var<storage, read_write> b_c: array<f32>;/, "C addressed by element");
-  });
+  for (const slices of [true, false]) {
+    test(`loop plan, C stored from the matrices where the tile is whole and aligned, ${slices ? "the rest through slices" : "the rest through registers"}, 80×48 by 48×${n}, 4 subgroups`, async () => {
+      const wgsl = await checkMatmul(80, n, 48, [32, 32, 16], { workgroupSize: 128, ...(slices ? {} : { mmaEdgeSlices: false }) }, false, true);
+      assert.match(wgsl, /let cwhole\d+ = cbase\d+ >= 0i && [^;]*;\n\s*if \(cwhole\d+\) \{/, "the direct store and its test");
+      assert.match(wgsl, /var<storage, read_write> b_c: array<f32>;/, "C addressed by element");
+      // 4 subgroups of one 16×16 f32 matrix each; or the transfer array, and no slices.
+      if (slices) assert.match(wgsl, /var<workgroup> sm_mmae_f32: array<f32, 1024>;/);
+      else assert.doesNotMatch(wgsl, /sm_mmae/);
+      assert.equal(/sm_mmac_f32/.test(wgsl), !slices, "the transfer array only without slices");
+    });
+  }
 }
 
 // The autotuner's mmaSubgroupsM (CodegenOptions; ir/knobs.ts): 64 × 64 over 4 subgroups stacked

@@ -55,3 +55,22 @@ test("the registers' way out is kept where the pattern does not hold", () => {
   // A mask that is not a conjunction of `x < n` tests.
   assert.ok(!direct(wgsl("tl.store(c + tl.expandDims(rm, 1) * N + tl.expandDims(rn, 0) * sc, acc, tl.expandDims(rm, 1) < M || tl.expandDims(rn, 0) < N);", 1)));
 });
+
+// The edge tiles' way (codegen/mma.ts storeEdgeMatrices): from the matrices through one slice of
+// 16 × 16 f32 per subgroup, each element tested against the mask's own tests at its row and column.
+test("the edge tiles' way: slices per subgroup, the mask per element; registers where the mask is not per element", () => {
+  const code = wgsl(STORE, 1);
+  assert.match(code, /var<workgroup> sm_mmae_f32: array<f32, 1024>;/, "4 subgroups × 256 floats");
+  assert.doesNotMatch(code, /sm_mmac_f32/, "no transfer array");
+  assert.match(code, /if \(\(v\d+ \+ mma_er\d+\) < v\d+ && \(v\d+ \+ mma_ec\d+\) < v\d+\) \{ b_c\[u32\(cbase\d+ \+ mma_er\d+ \* cstride\d+ \+ mma_ec\d+\)\] = sm_mmae_f32\[mma_slice\d+ \+ mma_q\d+\]; \}/);
+  // 2 × 2 matrices a subgroup: a barrier after each matrix's store and between matrices.
+  assert.equal(code.match(/workgroupBarrier\(\);/g)!.length - wgsl(STORE, 1, { mmaEdgeSlices: false }).match(/workgroupBarrier\(\);/g)!.length, 7 - 2);
+  // A mask reshaped from one dimension (its tests not on the tile's own axes): the registers' way.
+  const reshaped = wgsl("tl.store(c + tl.expandDims(rm, 1) * N + tl.expandDims(rn, 0) * sc, acc, tl.expandDims(rm < M, 1) && tl.expandDims(rn, 0) < N);", 1);
+  assert.ok(direct(reshaped));
+  assert.match(reshaped, /sm_mmac_f32/);
+  assert.doesNotMatch(reshaped, /sm_mmae_f32/);
+  // A scalar condition in the mask is tested as it is.
+  const flagged = wgsl("const on = M > 5;\n  tl.store(c + tl.expandDims(rm, 1) * N + tl.expandDims(rn, 0) * sc, acc, tl.expandDims(rm, 1) < M && tl.expandDims(rn, 0) < N && on);", 1);
+  assert.match(flagged, /sm_mmae_f32/);
+});
