@@ -6,6 +6,7 @@
 #   feed    the rest of the generated feed on the 244 kernel, one property at a time (§43), and
 #           the pairs and the per-element masks (§43's second command)
 #   attn    attention without its softmax, generated and by hand (§42)
+#   slices  the edge tiles through slices (§44): the same lease's ceilings, the generated matmul's leaders and odd sizes
 #
 # Here:   ../shared/tools/gpu-carry.sh && node scripts/build.mjs && node bench/build.mjs && bash bench/carry-f16.sh <checkout>/.kl-py
 # There (carry .gpu and .kl-pack), one call a part:
@@ -45,6 +46,20 @@ if has feed; then
     --match "^$base( feed \\(8-byte loads, runtime sizes, uniform masks(, [a-zA-Z]+( [a-z]+)?|, halves, carried addresses, tiled runs(, runtime trips(, acc array, C buffer)?)?)?\\))?\$" --out "$out/feed-one.json"
   step 260 feed-pairs.log node bench/dist/mma-probe.js --only matmul --sizes 4096 \
     --match "^$base feed \\(8-byte loads, runtime sizes, (uniform masks(, [a-z ]+, [a-z ]+)?|masks.*)\\)\$" --out "$out/feed-pairs.json"
+  date -u
+fi
+if has slices; then
+  # NOTES §44: the edge tiles through slices (no transfer array) — the same lease's ceilings (the
+  # reference tool's 244 kernel, the probe's 128×256 leader and 1024³ leader), then the generated
+  # matmul at its leaders, default and tile forms, and the odd sizes whose edge tiles take slices.
+  root=$(pwd); while [ "$root" != / ] && [ ! -d "$root/node_modules/webgpu" ]; do root=$(dirname "$root"); done
+  step 90 slices-ref.log bash -c "cd '$root' && node '$(pwd)/bench/mm-f16-reference.cjs' 4096 '^staged-one TM4 TN4 sg2x2 \\(128x128x32, pad 8\\)\$'"
+  step 90 slices-probe.log node bench/dist/mma-probe.js --only matmul --sizes 4096,1024 \
+    --match "^($base|128×256×32 2×4 sg of 4×4 →f32 pad 8 prefetch grouped sg-n C-matrices|64×64×64 2×2 sg of 2×2 →f32 pad 8 prefetch rows sg-n C-matrices)\$" --out "$out/slices-probe.json"
+  step 220 slices-4096.log node bench/dist/suite.js --only matmul-f16-4096 --configs 5 \
+    --targets '[{"halfLoadForm":"tile"},{"halfLoadForm":"tile","tileMasksInPlace":true},{"halfLoadForm":"tile","mmaSubgroupsM":2}]' --out "$out/slices-4096.json"
+  step 150 slices-odd.log node bench/dist/suite.js --only matmul-f16-1024x1024x1024,matmul-f16-1008,matmul-f16-1000 --configs 3 \
+    --targets '[{"halfLoadForm":"tile"},{"mmaEdgeSlices":false}]' --out "$out/slices-odd.json"
   date -u
 fi
 if has attn; then
