@@ -7,6 +7,7 @@
 #           the pairs and the per-element masks (§43's second command)
 #   attn    attention without its softmax, generated and by hand (§42)
 #   slices  the edge tiles through slices (§44): the same lease's ceilings, the generated matmul's leaders and odd sizes
+#   recheck 1024³ with and without slices, twice; the odd size's knobs (§44)
 #
 # Here:   ../shared/tools/gpu-carry.sh && node scripts/build.mjs && node bench/build.mjs && bash bench/carry-f16.sh <checkout>/.kl-py
 # There (carry .gpu and .kl-pack), one call a part:
@@ -60,6 +61,17 @@ if has slices; then
     --targets '[{"halfLoadForm":"tile"},{"halfLoadForm":"tile","tileMasksInPlace":true},{"halfLoadForm":"tile","mmaSubgroupsM":2}]' --out "$out/slices-4096.json"
   step 150 slices-odd.log node bench/dist/suite.js --only matmul-f16-1024x1024x1024,matmul-f16-1008,matmul-f16-1000 --configs 3 \
     --targets '[{"halfLoadForm":"tile"},{"mmaEdgeSlices":false}]' --out "$out/slices-odd.json"
+  date -u
+fi
+if has recheck; then
+  # §44's open questions: the same 1024³ WGSL timed 76.8 and 60.1 in two calls (is it the order, or
+  # the transfer array?), twice each way; then the odd size's knobs with the slices.
+  for i in 1 2; do
+    step 100 recheck-1024-$i.log node bench/dist/suite.js --only matmul-f16-1024x1024x1024 --configs 3 \
+      --targets '[{"mmaEdgeSlices":false}]' --out "$out/recheck-1024-$i.json"
+  done
+  step 150 recheck-odd.log node bench/dist/suite.js --only matmul-f16-1000 \
+    --targets '[{"shiftedHalfRows":true},{"shiftedHalfRows":true,"mmaPackedPrefetch":true},{"mmaPackedPrefetch":true},{"halfLoadForm":"tile"},{"halfLoadForm":"select"}]' --out "$out/recheck-odd.json"
   date -u
 fi
 if has attn; then

@@ -58,12 +58,14 @@ export const matmulF16 = defineRun({
   kernel: matmul_f16_kernel,
   sizes: [127, 33, 257],
   constexprs: { BLOCK_M: 64, BLOCK_N: 64, BLOCK_K: 32, num_warps: 4 },
-  // Tuned per GPU and size (README, Autotuning), among the leaders of the suite's shapes on the
-  // H200's subgroup matrices (2026-12-04, bench/NOTES.md §19): 4096³ at 128 × 128 over 8 subgroups
-  // of 4 × 2 matrices (138 TFLOP/s), 1024³ at 128 × 64 over 8 subgroups (64: 128 programs for 132
-  // SMs), small problems at 64 × 64. Sizes and strides that are multiples of 16 make those speeds:
+  // Tuned per GPU and size (README, Autotuning), among the leaders of the suite's shapes on
+  // subgroup matrices (bench/NOTES.md §19, §44): on the H100 (2026-12-05) 4096³ led at 256 × 128
+  // over 16 subgroups (169–172 TFLOP/s with the knobs halfLoadForm "tile" and mmaSubgroupsM 2), then
+  // 128 × 128 over 4 (155 with "tile" and mmaPackedPrefetch) and over 8; 1024³ at 64 × 64 over 8
+  // (81); odd sizes at 64 × 64 over 4. Sizes and strides that are multiples of 16 make those speeds:
   // Kernel Lab then knows each run of 4 halves aligned and masked whole, as Triton does.
-  configs: [{}, { BLOCK_M: 128, num_warps: 8 }, { BLOCK_M: 128, BLOCK_N: 128, num_warps: 8 }],
+  configs: [{}, { num_warps: 8 }, { BLOCK_M: 128, num_warps: 8 }, { BLOCK_M: 128, BLOCK_N: 128, num_warps: 8 },
+    { BLOCK_M: 128, BLOCK_N: 128, num_warps: 4 }, { BLOCK_M: 256, BLOCK_N: 128, num_warps: 16 }],
   grid: (s, c) => [cdiv(s, c.BLOCK_M) * cdiv(Math.max(s - 1, 1), c.BLOCK_N)],
   args: (s) => {
     const M = s, K = s + 2, N = Math.max(s - 1, 1);
