@@ -107,6 +107,19 @@ test("a program loading an element another program of the launch stores (an in-p
   }
 });
 
+test("a load the GPU sees before the other program's store (x[i] = x[i + 1] + 1): the warning names the load's lane and line as in the other order and with --cpu", async () => {
+  for (const cpu of [false, true]) {
+    const { report, outcome } = await run(path.join(PY, "load-hazard-after.py"), { bench: "off", cpu });
+    assert.equal(outcome, "ok", report.traceback);
+    assert.match(report.stdout, /shifted back ran\n/);
+    assert.equal(report.diagnostics.length, 1, `cpu=${cpu}: ${JSON.stringify(report.diagnostics)}`);
+    const [d] = report.diagnostics;
+    assert.deepEqual([d.line, d.code], [16, "KL3105"], `cpu=${cpu}`);
+    assert.match(d.message, /^shift_back: program \(0,0,0\), lane 63 \(line 16\) loads x_ptr\[64\], which program \(1,0,0\), lane 0 \(line 17\) stores in the same launch/, `cpu=${cpu}`);
+    assert.deepEqual(d.related?.map((r) => r.line), [17], `cpu=${cpu}`);
+  }
+});
+
 test("one storage passed as two pointers is one memory on the GPU, as with --cpu and on CUDA: a load through one sees a store through the other (the same tensor, x[k:] and x for several k, column halves, int8, a tensor descriptor and a pointer), atomics through both add up, in place works; an access before a view's first element is KL3101", async () => {
   for (const cpu of [false, true]) {
     const { report, outcome } = await run(path.join(PY, "shared-views.py"), { bench: "off", cpu });

@@ -18,6 +18,7 @@ import { checkCornersOnCpu } from "./corners";
 import { overlap, sharedViews, viewSpecialization, type SharedViews } from "./shared-views";
 import { fitsDevice, instrumentedLaunch, type RaceExplainer } from "./instrumented-launch";
 import { hazardWarning, raceError } from "../debug/races";
+import { withLoadSite } from "./race-explainer";
 import type { Diagnostic } from "../../diagnostics/diagnostic";
 import { gpuPrintBuffer, readGpuPrints } from "../debug/prints";
 import { createStorageBuffer, launch, readBuffer, type Gpu, type LaunchArgs, type StorageArray } from "../../runtime";
@@ -74,7 +75,7 @@ export async function launchInPlaceOnGpu(gpu: Gpu, request: InPlaceLaunch, kept:
       // A race or a load of another program's store (KL3105) in --cpu's words, its lines the script's (no values: the GPU keeps none).
       const explain: RaceExplainer = {
         race: (race) => { throw raceError(program.name, race, lines); },
-        hazard: (hazard) => [hazardWarning(program.name, hazard, lines, kernelSpan)],
+        hazard: (hazard) => [hazardWarning(program.name, request.unchecked ? hazard : withLoadSite(request.program.ir, grid, hostArgs, hazard), lines, kernelSpan)],
       };
       // A shared storage's shadow buffers are as long as the storage (the views' lengths are their own).
       const withStorages = { ...hostArgs, ...Object.fromEntries(views.storages.map((s) => [s.name, s.data])) };

@@ -7,6 +7,7 @@ import { interpret, InterpreterError, type ProgramId } from "../../interpreter/i
 import type { PointeeDtype } from "../../ir/ir";
 import type { StorageArray } from "../../runtime";
 import { hazardWarning, raceError, RaceRecorder, type LoadHazard, type Race } from "../debug/races";
+import type { KernelIR } from "../../ir/ir";
 import { copyArgs } from "./args";
 import { lengthsOf, type SizeContext } from "./executor";
 import { toStorage } from "./gpu-args";
@@ -37,4 +38,31 @@ export function raceExplainer(launch: PreparedLaunch, dtypes: Map<string, Pointe
       return found.length > 0 ? found : [hazardWarning(program.name, gpu, ctx.lines, program.ir.span)];
     },
   };
+}
+
+/**
+ * A hazard the GPU noted at the store, after the load (instrument.ts `kl_check_reads`: the loading
+ * program is known, its lane and line not), with them found by interpreting the loading program
+ * alone on copies of `args`: its first active load of the same element. Where the program alone
+ * doesn't load it (its addresses read data the launch changed; the load went through another
+ * pointer), the GPU's account stands. Which of the two orders a launch takes is the GPU's choice, so
+ * without this one kernel's warning would read two ways from run to run.
+ */
+export function withLoadSite(ir: KernelIR, grid: readonly [number, number, number], args: Record<string, StorageArray | number>, hazard: LoadHazard, maxSteps?: number): LoadHazard {
+  if (hazard.load.span) return hazard;
+  const copies: Record<string, StorageArray | number> = {};
+  for (const [k, v] of Object.entries(args)) copies[k] = typeof v === "number" ? v : (v.slice() as StorageArray);
+  let found: Pick<LoadHazard["load"], "lane" | "span"> | undefined;
+  try {
+    interpret(ir, [...grid] as [number, number, number], copies, {
+      programs: [hazard.load.program],
+      maxSteps,
+      onAccess: (kind, param, index, _program, lane, span, active) => {
+        if (!found && active && kind === "load" && param === hazard.param && index === hazard.index) found = { lane, span };
+      },
+    });
+  } catch {
+    // The program alone failing (or looping) leaves the GPU's account.
+  }
+  return found ? { ...hazard, load: { ...hazard.load, ...found } } : hazard;
 }
