@@ -4,10 +4,9 @@
 
 import type { Diagnostic } from "../../diagnostics/diagnostic";
 import { interpret, InterpreterError, type ProgramId } from "../../interpreter/interpret";
-import type { PointeeDtype } from "../../ir/ir";
+import type { KernelIR, PointeeDtype } from "../../ir/ir";
 import type { StorageArray } from "../../runtime";
 import { hazardWarning, raceError, RaceRecorder, type LoadHazard, type Race } from "../debug/races";
-import type { KernelIR } from "../../ir/ir";
 import { copyArgs } from "./args";
 import { lengthsOf, type SizeContext } from "./executor";
 import { toStorage } from "./gpu-args";
