@@ -8,6 +8,7 @@
 #   attn    attention without its softmax, generated and by hand (§42)
 #   slices  the edge tiles through slices (§44): the same lease's ceilings, the generated matmul's leaders and odd sizes
 #   recheck 1024³ with and without slices, twice; the odd size's knobs (§44)
+#   softmax the generated attention's softmax piece by piece by WGSL edit (§44's next isolation; not yet run)
 #
 # Here:   ../shared/tools/gpu-carry.sh && node scripts/build.mjs && node bench/build.mjs && bash bench/carry-f16.sh <checkout>/.kl-py
 # There (carry .gpu and .kl-pack), one call a part:
@@ -72,6 +73,16 @@ if has recheck; then
   done
   step 150 recheck-odd.log node bench/dist/suite.js --only matmul-f16-1000 \
     --targets '[{"shiftedHalfRows":true},{"shiftedHalfRows":true,"mmaPackedPrefetch":true},{"mmaPackedPrefetch":true},{"halfLoadForm":"tile"},{"halfLoadForm":"select"}]' --out "$out/recheck-odd.json"
+  date -u
+fi
+if has softmax; then
+  # §44's next isolation: the generated attention's online softmax piece by piece, by WGSL edit
+  # (bench/wgsl-edits.ts; BAD by design, timing only), at the leader with its knobs, beside the
+  # same lease's hand-written kernel (with and without its softmax).
+  step 300 softmax-suite.log node bench/dist/suite.js --only attention-f16-4x32x4096x64 --configs 1 \
+    --targets '[{"mmaHoldInvariant":true,"mmaLeanBarriers":true,"halfLoadForm":"select"}]' \
+    --edits '[[],["no-exp2"],["no-row-shuffles"],["no-exp2","no-row-shuffles"]]' --out "$out/softmax-suite.json"
+  step 100 softmax-flash.log node bench/dist/flash-probe.js --match '^flash 128.32 4 sg of 32 rows, O-regs merged, S pad 4( ISOLATE no-softmax)?$' --out "$out/softmax-flash.json"
   date -u
 fi
 if has attn; then

@@ -20,7 +20,24 @@ export const WGSL_EDITS: Record<string, WgslEdit> = {
     what: "the accumulator's staged store (the way taken by edge tiles) emptied and its workgroup array removed; valid only where every tile is whole",
     apply: (wgsl) => dropStagedStore(wgsl),
   },
+  // Attention's online softmax, piece by piece (NOTES §44: it costs the generated attention 23%).
+  // These change what the kernel computes: the check says BAD, and the time is what is measured.
+  "no-exp2": {
+    what: "every exp2(x) replaced by (x): the softmax's exponentials gone, everything else as generated (BAD: timing only)",
+    apply: (wgsl) => replaceAll(wgsl, /\bexp2\(/g, "(", "no-exp2: no exp2"),
+  },
+  "no-row-shuffles": {
+    what: "the row reductions' subgroupShuffleXor steps (max and sum across a row's lanes) removed (BAD: timing only)",
+    apply: (wgsl) => replaceAll(wgsl, /^\s*(\w+) = (?:max\(\1, subgroupShuffleXor\(\1, \d+u\)\)|\(\1 \+ subgroupShuffleXor\(\1, \d+u\)\));\n/gm, "", "no-row-shuffles: no shuffle steps"),
+  },
 };
+
+/** `text` with every match of `pattern` replaced; throws `none` where nothing matched. */
+function replaceAll(text: string, pattern: RegExp, by: string, none: string): string {
+  const out = text.replace(pattern, by);
+  if (out === text) throw new Error(none);
+  return out;
+}
 
 /** The WGSL with `names`' edits applied in order. */
 export function applyEdits(wgsl: string, names: string[]): string {
