@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { compileKernel, kernelKnobs, parseKernelFile, type KernelSource, type Specialization } from "../../src/compile";
 import type { CodegenOptions, Target } from "../../src/ir/target";
-import { CODEGEN_KNOBS, type KnobChoice } from "../../src/ir/knobs";
+import { CODEGEN_KNOBS, type KnobChoice, type KnobSetting } from "../../src/ir/knobs";
 import { MAX_CROSSED, checkKnobRequest, knobSettings } from "../../src/harness/autotune/knob-candidates";
 import { RunDefinitionError } from "../../src/harness/codes";
 import { parseArgs } from "../../src/cli/args";
@@ -143,7 +143,7 @@ test("attention is offered lane rows only where a block has as many rows as the 
   assert.ok(!matmul.includes("mmaLaneRows"), matmul.join());
 });
 
-test("settings: crossed in full up to MAX_CROSSED, defaults first; past it each knob alone; a request limits the knobs", () => {
+test("settings: crossed in full up to MAX_CROSSED, defaults first; past it each knob alone, then each pair; a request limits the knobs", () => {
   const choices: KnobChoice[] = [
     { knob: "halfLoadForm", values: ["block", "select"] },
     { knob: "mmaDoubleBuffer", values: [false, true] },
@@ -158,9 +158,14 @@ test("settings: crossed in full up to MAX_CROSSED, defaults first; past it each 
   const many: KnobChoice[] = [...choices, { knob: "mmaDirectStore", values: [true, false] }, { knob: "mmaStageInvariant", values: [true, false] }];
   const bounded = knobSettings(many, true);
   assert.ok(2 * 2 * 3 * 2 * 2 > MAX_CROSSED);
-  // The defaults, then 1 + 1 + 2 + 1 + 1 single changes.
-  assert.equal(bounded.length, 7);
-  for (const s of bounded.slice(1)) assert.equal(CODEGEN_KNOBS.filter((k) => s[k] !== bounded[0][k]).length, 1, JSON.stringify(s));
+  // The defaults, then 1 + 1 + 2 + 1 + 1 single changes, then the 14 pairs of changes
+  // ((6² − (1 + 1 + 4 + 1 + 1)) / 2: each two knobs' other values together).
+  assert.equal(bounded.length, 21);
+  const changed = (s: KnobSetting) => CODEGEN_KNOBS.filter((k) => s[k] !== bounded[0][k]).length;
+  assert.deepEqual(bounded.slice(1).map(changed), [...new Array(6).fill(1), ...new Array(14).fill(2)]);
+  assert.equal(new Set(bounded.map((s) => JSON.stringify(s))).size, 21);
+  // The pairs the f16 matmul's best kernels need (NOTES §44) are among them.
+  assert.ok(bounded.some((s) => s.halfLoadForm === "select" && s.mmaSubgroupsM === 1 && !s.mmaDoubleBuffer && s.mmaDirectStore));
   // A larger bound (the bench's attention case) crosses them all.
   assert.equal(knobSettings(many, true, 48).length, 48);
 });
