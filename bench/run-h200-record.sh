@@ -102,7 +102,7 @@ log="$keep/run.log"
   if has suite; then
     # The default code generation (each config's "knobs: default" row) and every knob setting in one
     # file; KNOBS lines give each case's best at the default knobs against its best with them. The
-    # matmul's knobs (each alone past 32 settings) on its first three configs: mmaPackedPrefetch
+    # matmul's knobs (each alone, then each pair, past 32 settings) on its first three configs: mmaPackedPrefetch
     # at 4096³ also on 128×128 over 4 subgroups of 4×4, shiftedHalfRows at 1000×1001×1003 (NOTES §28).
     cases=${SUITE_CASES:-matmul-f16-1000x1001x1003,matmul-f16-1024x1024x1024,matmul-f16-4096x4096x4096}
     if [ -n "$quick" ]; then
@@ -110,7 +110,11 @@ log="$keep/run.log"
       # checked too (≈ 4 min).
       step 560 node bench/dist/suite.js --quick --emulate-matrices --only matmul-f16 --tune-codegen --out "$keep/kl-f16.json"
     else
-      step 560 node bench/dist/suite.js --only "$cases" --tune-codegen --out "$keep/kl-f16.json"
+      # One step a case, into one file: every pair of knobs is tried past 32 settings (NOTES §44),
+      # so a case takes minutes; give each call one case (SUITE_CASES) where they don't fit 10.
+      for c in ${cases//,/ }; do
+        step 560 node bench/dist/suite.js --only "$c" --tune-codegen --out "$keep/kl-f16.json" --append
+      done
     fi
     date -u
   fi

@@ -4,7 +4,7 @@
 // Each case is checked against a CPU reference first (sampled for matmul), then timed with GPU
 // timestamps over input sets rotated so the working set exceeds the L2 cache.
 //
-//   node bench/dist/suite.js [--quick] [--sweep] [--only NAME[,NAME…]] [--defaults-only] [--tune-codegen] [--configs N] [--targets JSON] [--edits JSON] [--out FILE]
+//   node bench/dist/suite.js [--quick] [--sweep] [--only NAME[,NAME…]] [--defaults-only] [--tune-codegen] [--configs N] [--targets JSON] [--edits JSON] [--out FILE [--append]]
 //
 // Cases marked `explicit` (timing isolations: f16-cases.ts softmaxIsolationF16) run only when --only names them.
 //
@@ -55,6 +55,7 @@ const sweep = argv.includes("--sweep");
 const only = argv.includes("--only") ? argv[argv.indexOf("--only") + 1].split(",") : undefined;
 const selected = (name: string) => !only || only.some((prefix) => name.startsWith(prefix));
 const outFile = argv.includes("--out") ? argv[argv.indexOf("--out") + 1] : undefined;
+const append = argv.includes("--append");
 // --defaults-only: each case's configs with the default compiler target, not its `targets` too.
 const defaultsOnly = argv.includes("--defaults-only");
 const tuneCodegen = argv.includes("--tune-codegen");
@@ -223,9 +224,11 @@ async function main(): Promise<void> {
   let gpu = await acquireGpu();
   console.log(`adapter: ${gpu.adapter.vendor} ${gpu.adapter.device} (${gpu.adapter.backend}) ${gpu.adapter.description}`);
   const results: Measurement[] = [];
+  // --append: the out file's earlier results kept before this run's (one file for several calls).
+  const earlier: Measurement[] = append && outFile && existsSync(outFile) ? (JSON.parse(readFileSync(outFile, "utf8")) as { results: Measurement[] }).results : [];
   // Written after every case, so that a run stopped at a time limit keeps what it measured.
   const save = () => {
-    if (outFile) writeFileSync(outFile, JSON.stringify({ date: new Date().toISOString(), adapter: gpu.adapter, results }, null, 2));
+    if (outFile) writeFileSync(outFile, JSON.stringify({ date: new Date().toISOString(), adapter: gpu.adapter, results: [...earlier, ...results] }, null, 2));
   };
   for (const c of cases) {
     if (!selected(c.name) || (c.explicit && !only)) continue;
