@@ -17,7 +17,7 @@ export const WGSL_EDITS: Record<string, WgslEdit> = {
     apply: (wgsl) => dropUnreadLets(wgsl),
   },
   "no-c-staging": {
-    what: "the accumulator's staged store (the way taken by edge tiles) emptied and its workgroup array removed; valid only where every tile is whole",
+    what: "the accumulator's store on the edge tiles' way emptied and its workgroup array (the transfer array, or the slices) removed; valid only where every tile is whole",
     apply: (wgsl) => dropStagedStore(wgsl),
   },
   // Attention's online softmax, piece by piece (NOTES §44: it costs the generated attention 23%).
@@ -75,8 +75,9 @@ function dropStagedStore(wgsl: string): string {
   const end = lines.findIndex((l, i) => i > otherwise && l === `${indent}}`);
   if (otherwise < 0 || end < 0) throw new Error("no-c-staging: the store's other way not found");
   lines.splice(otherwise, end - otherwise, `${indent}} else {`);
-  const array = /var<workgroup> (sm_mmac_f32)\b/.exec(wgsl)?.[1];
-  if (!array) throw new Error("no-c-staging: no transfer array (sm_mmac_f32)");
+  // The array that way went through: the transfer array, or the edge tiles' slices (§44).
+  const array = /var<workgroup> (sm_mma[ce]_f32)\b/.exec(wgsl)?.[1];
+  if (!array) throw new Error("no-c-staging: no transfer array (sm_mmac_f32) or slices (sm_mmae_f32)");
   const kept = lines.filter((l) => !l.startsWith(`var<workgroup> ${array}:`));
   if (kept.some((l) => new RegExp(`\\b${array}\\b`).test(l))) throw new Error(`no-c-staging: ${array} is used elsewhere too`);
   return kept.join("\n");

@@ -1,0 +1,71 @@
+// bench/wgsl-edits.ts, the suite's `--edits` (bench/NOTES.md §44): each edit of a generated kernel's
+// WGSL changes what it says and nothing else, on the kernels the bench times it on (the f16 matmul
+// and attention compiled for the H200 at their launches of record), and says so where the WGSL
+// lacks what it edits, rather than timing an unedited kernel under an edit's name.
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { compileKernel, parseKernelFile, specializationFor } from "../../src/compile";
+import { DEFAULT_TARGET, type CodegenOptions, type Target } from "../../src/ir/target";
+import { applyEdits } from "../../bench/wgsl-edits";
+
+const root = join(__dirname, "..", "..");
+const H200: Target = {
+  ...DEFAULT_TARGET, shaderF16: true, subgroups: true, subgroupMinSize: 32, subgroupMaxSize: 32, maxWorkgroupSize: 1024, maxWorkgroupStorageBytes: 49152,
+  subgroupMatrixConfigs: [[16, 16, 16], [16, 8, 16], [16, 8, 8]].map(([M, N, K]) => ({ componentType: "f16", resultComponentType: "f32", M, N, K })),
+};
+
+function compiled(file: string, name: string, constexprs: Record<string, number>, scalars: Record<string, number>, options: CodegenOptions = {}): string {
+  const kernel = parseKernelFile(file, readFileSync(join(root, file), "utf8")).kernels.find((k) => k.name === name)!;
+  const result = compileKernel(kernel, constexprs, H200, specializationFor(kernel, scalars), options);
+  assert.ok(result.kernel, JSON.stringify(result.diagnostics));
+  return result.kernel.wgsl;
+}
+
+const n = 4096;
+const matmul = (options: CodegenOptions = {}) => compiled("examples/matmul-f16.kernel.ts", "matmul_f16_kernel", { BLOCK_M: 128, BLOCK_N: 128, BLOCK_K: 32, num_warps: 4 },
+  { M: n, N: n, K: n, stride_am: n, stride_ak: 1, stride_bk: n, stride_bn: 1, stride_cm: n, stride_cn: 1 }, { halfLoadForm: "tile", ...options });
+const count = (text: string, pattern: RegExp) => text.match(pattern)?.length ?? 0;
+
+test("no-c-staging: the store's other way emptied and its array gone, the slices or the transfer array; the whole tiles' store kept", () => {
+  for (const [options, array] of [[{}, "sm_mmae_f32"], [{ mmaEdgeSlices: false }, "sm_mmac_f32"]] as const) {
+    const wgsl = matmul(options);
+    const edited = applyEdits(wgsl, ["no-c-staging"]);
+    assert.match(wgsl, new RegExp(`var<workgroup> ${array}:`));
+    assert.doesNotMatch(edited, new RegExp(array), array);
+    assert.match(edited, /if \(cwhole\d+\) \{\n(\s*subgroupMatrixStore<row_major>\(&b_c_ptr, [^\n]*\n){16}\s*\} else \{\n\s*\}/, "16 matrices stored, nothing on the other way");
+    assert.equal(count(edited, /subgroupMatrixMultiplyAccumulate/g), count(wgsl, /subgroupMatrixMultiplyAccumulate/g));
+    assert.ok(edited.length < wgsl.length);
+  }
+});
+
+test("dead: lets nothing reads are gone, until none is left; every line that stays was there", () => {
+  const wgsl = matmul();
+  const edited = applyEdits(wgsl, ["dead"]);
+  const names = (text: string) => [...text.matchAll(/^\s*let (\w+)\s*=/gm)].map((m) => m[1]);
+  for (const name of names(edited)) assert.ok(count(edited, new RegExp(`\\b${name}\\b`, "g")) > 1, `${name} is read`);
+  assert.ok(names(edited).length < names(wgsl).length);
+  const original = new Set(wgsl.split("\n"));
+  assert.ok(edited.split("\n").every((line) => original.has(line)));
+  assert.equal(applyEdits(edited, ["dead"]), edited, "nothing left to drop");
+});
+
+test("attention's softmax edits: no exp2, no shuffle steps, and nothing else changed; a kernel without them is refused", () => {
+  const attention = compiled("examples/attention-f16.kernel.ts", "attn_fwd_f16", { BLOCK_M: 64, BLOCK_N: 64, num_warps: 8, HEAD_DIM: 64, IS_CAUSAL: 0 },
+    { sm_scale: 0.125, stride_z: 32 * n * 64, stride_h: n * 64, stride_m: 64, stride_k: 1, H: 32, N_CTX: n }, { mmaHoldInvariant: true, mmaLeanBarriers: true, halfLoadForm: "select" });
+  const noExp = applyEdits(attention, ["no-exp2"]);
+  assert.ok(count(attention, /\bexp2\(/g) > 0);
+  assert.equal(count(noExp, /\bexp2\(/g), 0);
+  assert.equal(noExp.split("\n").length, attention.split("\n").length);
+  const noShuffles = applyEdits(attention, ["no-row-shuffles"]);
+  const shuffles = count(attention, /subgroupShuffleXor/g);
+  assert.ok(shuffles > 0);
+  assert.equal(count(noShuffles, /subgroupShuffleXor/g), 0);
+  assert.equal(noShuffles.split("\n").length, attention.split("\n").length - shuffles, "one line a shuffle step");
+  assert.throws(() => applyEdits(matmul(), ["no-exp2"]), /no-exp2: no exp2/);
+  assert.throws(() => applyEdits(matmul(), ["no-row-shuffles"]), /no shuffle steps/);
+  assert.throws(() => applyEdits(attention, ["no-c-staging"]), /no whole-tile test/);
+  assert.throws(() => applyEdits(attention, ["nope"]), /unknown WGSL edit "nope" \(known: dead, no-c-staging, no-exp2, no-row-shuffles\)/);
+});
