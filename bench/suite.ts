@@ -177,8 +177,9 @@ async function runCase(gpu: Gpu, c: Case, results: Measurement[]): Promise<void>
             ...(c.flops ? { tflops: c.flops / (t.medianMs * 1e9) } : {}),
           };
           results.push(m);
-          if (correct && v === firstOfConfig) defaults.set(JSON.stringify(constexprs), m);
-          if (correct && (!best || m.medianMs < best.m.medianMs)) best = { m, program, grid };
+          // An edited kernel is an isolation, never a case's default or its best.
+          if (correct && v === firstOfConfig && !edits.length) defaults.set(JSON.stringify(constexprs), m);
+          if (correct && !edits.length && (!best || m.medianMs < best.m.medianMs)) best = { m, program, grid };
           console.log(measurementLine(m));
         } catch (error) {
           console.error(`${c.name} ${variant}: ${(error as Error).message}`);
