@@ -95,6 +95,12 @@ export interface HandMatmul {
      */
     accumulators?: "variables" | "array";
     cBuffer?: boolean | number;
+    /**
+     * With the uniform test: "two" tests A's tile and B's each on its own, each guarding its own
+     * loads, as generated code does (`whole` per operand: A's rows and K, K and B's columns); "one"
+     * (the default) tests the whole trip once. §44's open difference.
+     */
+    tests?: "one" | "two";
   };
 }
 
@@ -103,7 +109,7 @@ export const BEST_244: HandMatmul = { bm: 128, bn: 128, bk: 32, sm: 2, sn: 2, pa
 export function handName(s: HandMatmul): string {
   const tm = s.bm / s.sm / 16, tn = s.bn / s.sn / 16;
   const c = s.cStore ? ` (stride ${s.cStore.stride}, branch ${s.cStore.branch})` : "";
-  const iso = s.feed ? `${s.feed.regs === "halves" ? ", halves" : ""}${s.feed.addresses === "carried" ? ", carried addresses" : ""}${s.feed.runs === "tiled" ? ", tiled runs" : ""}${s.feed.trips === "runtime" ? ", runtime trips" : ""}${s.feed.accumulators === "array" ? ", acc array" : ""}${s.feed.cBuffer === true ? ", C buffer" : s.feed.cBuffer ? `, C buffer ${s.feed.cBuffer} rows` : ""}` : "";
+  const iso = s.feed ? `${s.feed.regs === "halves" ? ", halves" : ""}${s.feed.addresses === "carried" ? ", carried addresses" : ""}${s.feed.runs === "tiled" ? ", tiled runs" : ""}${s.feed.trips === "runtime" ? ", runtime trips" : ""}${s.feed.accumulators === "array" ? ", acc array" : ""}${s.feed.cBuffer === true ? ", C buffer" : s.feed.cBuffer ? `, C buffer ${s.feed.cBuffer} rows` : ""}${s.feed.tests === "two" ? ", two tests" : ""}` : "";
   const f = s.feed ? ` feed (${s.feed.bytes}-byte loads, ${s.feed.sizes} sizes${s.feed.masks === "uniform" ? ", uniform masks" : s.feed.masks ? ", masks" : ""}${iso})` : "";
   return `${s.bm}×${s.bn}×${s.bk} ${s.sm}×${s.sn} sg of ${tm}×${tn} →${s.acc} pad ${s.pad} ${s.schedule} ${s.order} sg-${s.sgOrder} C-${s.cOut}${c}${f}${s.isolate ? ` ISOLATE ${s.isolate}` : ""}`;
 }
@@ -158,6 +164,7 @@ export function handWgsl(s: HandMatmul, M: number, N: number, K: number, emulate
   // WGSL is exactly what it was (the results in bench/results refer to it).
   const iso = feed.regs === "halves" || feed.addresses === "carried" || feed.runs === "tiled" || feed.trips === "runtime";
   if (iso && feed.bytes !== 8) throw new Error("feed: halves, carried addresses and tiled runs are measured with 8-byte loads");
+  if (feed.tests === "two" && (iso || feed.masks !== "uniform")) throw new Error("feed: two tests are measured with the uniform test on the 244 kernel's own feed");
   const elem = feed.regs === "halves" ? "vec4<f16>" : `vec${feed.bytes === 8 ? 2 : 4}<u32>`;
   const L: string[] = [
     "enable f16;",
@@ -224,6 +231,24 @@ export function handWgsl(s: HandMatmul, M: number, N: number, K: number, emulate
       return `let m${n}_${h} = ${els.join(" && ")};`;
     }));
     const uniformTest = feed.masks === "uniform";
+    if (uniformTest && feed.tests === "two") {
+      // A's runs under A's test, then B's under B's (generated code's `whole` per operand).
+      const groups = [
+        { name: "wholeA", test: `bm + ${s.bm}u <= ${Ms} && ${k} + ${s.bk}u <= ${Ks}`, runs: runs.map((_, n) => n).filter((n) => n < ar) },
+        { name: "wholeB", test: `${k} + ${s.bk}u <= ${Ks} && bn + ${s.bn}u <= ${Ns}`, runs: runs.map((_, n) => n).filter((n) => n >= ar) },
+      ];
+      for (const g of groups) {
+        out.push(`let ${g.name} = ${g.test};`, `if (${g.name}) {`);
+        for (const n of g.runs) out.push(`  ${read(runs[n].reg, runs[n].arr, runs[n].at)}`);
+        out.push("} else {");
+        for (const n of g.runs) {
+          out.push(`  ${masks[2 * n]}`, `  ${masks[2 * n + 1]}`, `  ${runs[n].reg} = vec4<u32>(0u);`);
+          for (const h of [0, 4]) out.push(`  if (m${n}_${h}) ${readHalf(runs[n].reg, runs[n].arr, runs[n].at, h === 4)}`);
+        }
+        out.push("}");
+      }
+      return ["{", ...out.map((x) => `  ${x}`), "}"];
+    }
     if (uniformTest) out.push(`let whole = bm + ${s.bm}u <= ${Ms} && bn + ${s.bn}u <= ${Ns} && ${k} + ${s.bk}u <= ${Ks};`, "if (whole) {");
     else out.push(...masks, `let whole = ${runs.map((_, n) => `m${n}_0 && m${n}_4`).join(" && ")};`, "if (whole) {");
     for (const r of runs) out.push(`  ${read(r.reg, r.arr, r.at)}`);
@@ -426,7 +451,9 @@ export function handVariants(size: number, emulate: boolean): HandMatmul[] {
       { ...small, feed: { bytes: 8, sizes: "runtime", masks: "uniform", regs: "halves", addresses: "carried", runs: "tiled", trips: "runtime", accumulators: "array", cBuffer: true } },
       { ...small, feed: { bytes: 8, sizes: "runtime", masks: "uniform", addresses: "carried" } },
       { ...small, feed: { bytes: 8, sizes: "runtime", masks: "uniform", addresses: "carried", runs: "tiled" } },
-      { ...small, feed: { bytes: 8, sizes: "runtime", masks: true, regs: "halves", addresses: "carried", runs: "tiled" } }];
+      { ...small, feed: { bytes: 8, sizes: "runtime", masks: true, regs: "halves", addresses: "carried", runs: "tiled" } },
+      // A test per operand (§44).
+      { ...small, feed: { bytes: 8, sizes: "runtime", masks: "uniform", tests: "two" } }];
   }
   if (size < 4096) {
     const s64 = { ...b, bm: 64, bn: 64 }; // 4 subgroups of 2×2
@@ -469,6 +496,8 @@ export function handVariants(size: number, emulate: boolean): HandMatmul[] {
     { ...b, feed: { bytes: 8, sizes: "runtime", masks: "uniform", regs: "halves", addresses: "carried", runs: "tiled", trips: "runtime", accumulators: "array", cBuffer: true } });
   // C's buffer at other sizes (§44): whether its cost follows its bytes, and where it starts.
   for (const rows of [2, 8, 16, 24, 28]) out.push({ ...b, feed: { bytes: 8, sizes: "runtime", masks: "uniform", cBuffer: rows } });
+  // A test per operand, as generated (§44's open difference).
+  out.push({ ...b, feed: { bytes: 8, sizes: "runtime", masks: "uniform", tests: "two" } });
   return out;
 }
 

@@ -9,6 +9,7 @@
 #   slices  the edge tiles through slices (§44): the same lease's ceilings, the generated matmul's leaders and odd sizes
 #   recheck 1024³ with and without slices, twice; the odd size's knobs (§44)
 #   softmax the generated attention's softmax piece by piece by WGSL edit (§44's next isolation; not yet run)
+#   tests   the 244 kernel with a tile test per operand, as generated, against one a trip (§44; not yet run)
 #
 # Here:   ../shared/tools/gpu-carry.sh && node scripts/build.mjs && node bench/build.mjs && bash bench/carry-f16.sh <checkout>/.kl-py
 # There (carry .gpu and .kl-pack), one call a part:
@@ -83,6 +84,13 @@ if has softmax; then
     --targets '[{"mmaHoldInvariant":true,"mmaLeanBarriers":true,"halfLoadForm":"select"}]' \
     --edits '[[],["no-exp2"],["no-row-shuffles"],["no-exp2","no-row-shuffles"]]' --out "$out/softmax-suite.json"
   step 100 softmax-flash.log node bench/dist/flash-probe.js --match '^flash 128.32 4 sg of 32 rows, O-regs merged, S pad 4( ISOLATE no-softmax)?$' --out "$out/softmax-flash.json"
+  date -u
+fi
+if has tests; then
+  # §44's open difference at 4096³: the 244 kernel's uniform test once a trip against a test per
+  # operand, as generated code has; beside the base, in one process.
+  step 90 tests-probe.log node bench/dist/mma-probe.js --only matmul --sizes 4096 \
+    --match "^$base( feed \\(8-byte loads, runtime sizes, uniform masks(, two tests)?\\))?\$" --out "$out/tests-probe.json"
   date -u
 fi
 if has attn; then
