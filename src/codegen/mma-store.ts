@@ -93,8 +93,7 @@ export function planDirectStores(body: readonly Stmt[], plans: ReadonlyMap<numbe
     if (!ptr || ptr.coefs.length !== 2 || ptr.coefs[1] !== 1) continue;
     const bounds = store.mask ? maskBounds(store.mask, visible) : [];
     if (!bounds) continue;
-    const d = { plan, base: ptr.base, rowStride: ptr.coefs[0], bounds, deferred: onlyForStore(body, at, store), slices: false };
-    out.set(store, { ...d, slices: slices && elementTested(d) });
+    out.set(store, { plan, base: ptr.base, rowStride: ptr.coefs[0], bounds, deferred: onlyForStore(body, at, store), slices: slices && elementTested({ bounds }) });
   }
   return out;
 }

@@ -32,7 +32,7 @@ import { pipelineDotLoads } from "./pipeline";
 import { planTileMasks, type TileMasks } from "./tile-masks";
 import { sinkInvariantDotLoads } from "./sink";
 import type { RegisterDtype } from "./literals";
-import { arrayBytes, requestArray, type WorkgroupArray } from "./workgroup-arrays";
+import { arrayBytes, arrayName, requestArray, type WorkgroupArray } from "./workgroup-arrays";
 import { planWorkgroupArrays } from "./array-plan";
 
 export interface CodegenPlan {
@@ -209,7 +209,8 @@ function fallbackOptions(plan: CodegenPlan): CodegenOptions | undefined {
   if (options.privateDotTiles === true && dots.some((d) => d.own)) return { ...options, privateDotTiles: false };
   if (plan.mma.size > 0) {
     const transfer = options.mmaTransferBytes ?? TRANSFER_BYTES;
-    if (transfer > 4096) return { ...options, mmaTransferBytes: transfer / 2 };
+    // Only where some dot still moves its accumulator through the transfer array (not edge slices alone).
+    if (transfer > 4096 && plan.stagingArrays.has(arrayName("mmac", "f32", false))) return { ...options, mmaTransferBytes: transfer / 2 };
     if (options.mmaStageInvariant !== false && [...plan.mma.values()].some((p) => p.invariantA)) return { ...options, mmaStageInvariant: false };
     if (options.subgroupMatrixDot !== false) return { ...options, subgroupMatrixDot: false };
   }
