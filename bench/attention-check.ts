@@ -12,16 +12,21 @@ export interface AttentionShape {
   causal: boolean;
 }
 
-export function attentionRows(q: ArrayLike<number>, k: ArrayLike<number>, v: ArrayLike<number>, shape: AttentionShape, rows: number) {
+/** Check row r's head (its offset), query row (the last of some head for r = 0) and last key. */
+function pickRow(shape: AttentionShape, r: number): { off: number; i: number; last: number } {
   const { z, h, n, d, causal } = shape;
+  const zh = Math.floor(Math.random() * z * h);
+  const i = r === 0 ? n - 1 : Math.floor(Math.random() * n);
+  return { off: zh * n * d, i, last: causal ? i : n - 1 };
+}
+
+export function attentionRows(q: ArrayLike<number>, k: ArrayLike<number>, v: ArrayLike<number>, shape: AttentionShape, rows: number) {
+  const { n, d } = shape;
   const indices = new Int32Array(rows * d);
   const expected = new Float64Array(rows * d);
   const scores = new Float64Array(n);
   for (let r = 0; r < rows; r++) {
-    const zh = Math.floor(Math.random() * z * h);
-    const i = r === 0 ? n - 1 : Math.floor(Math.random() * n);
-    const off = zh * n * d;
-    const last = causal ? i : n - 1;
+    const { off, i, last } = pickRow(shape, r);
     let max = -Infinity;
     for (let j = 0; j <= last; j++) {
       let dot = 0;
@@ -49,16 +54,13 @@ export function attentionRows(q: ArrayLike<number>, k: ArrayLike<number>, v: Arr
  * score may round to the neighbouring half now and then: 2^-11 of one term of 4096.
  */
 export function noSoftmaxRows(q: ArrayLike<number>, k: ArrayLike<number>, v: ArrayLike<number>, shape: AttentionShape, rows: number) {
-  const { z, h, n, d, causal } = shape;
+  const { n, d } = shape;
   const indices = new Int32Array(rows * d);
   const expected = new Float64Array(rows * d);
   const p = new Float64Array(n);
   const acc = new Float64Array(d);
   for (let r = 0; r < rows; r++) {
-    const zh = Math.floor(Math.random() * z * h);
-    const i = r === 0 ? n - 1 : Math.floor(Math.random() * n);
-    const off = zh * n * d;
-    const last = causal ? i : n - 1;
+    const { off, i, last } = pickRow(shape, r);
     for (let j = 0; j <= last; j++) {
       let dot = 0;
       for (let c = 0; c < d; c++) dot += q[off + i * d + c] * k[off + j * d + c];
