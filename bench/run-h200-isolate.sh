@@ -8,7 +8,8 @@
 #   attn    attention without its softmax, generated and by hand (§42)
 #   slices  the edge tiles through slices (§44): the same lease's ceilings, the generated matmul's leaders and odd sizes
 #   recheck 1024³ with and without slices, twice; the odd size's knobs (§44)
-#   softmax the generated attention's softmax piece by piece by WGSL edit (§44's next isolation; not yet run)
+#   softmax the generated attention's softmax piece by piece by WGSL edit (§44's next isolation; not yet run),
+#           and with its rows held by 8 and 4 invocations (mmaRowThreads, §45) instead of 16
 #   tests   the 244 kernel with a tile test per operand, as generated, against one a trip (§44; not yet run)
 #
 # Here:   ../shared/tools/gpu-carry.sh && node scripts/build.mjs && node bench/build.mjs && bash bench/carry-f16.sh <checkout>/.kl-py
@@ -80,9 +81,9 @@ if has softmax; then
   # §44's next isolation: the generated attention's online softmax piece by piece, by WGSL edit
   # (bench/wgsl-edits.ts; BAD by design, timing only), at the leader with its knobs, beside the
   # same lease's hand-written kernel (with and without its softmax).
-  step 300 softmax-suite.log node bench/dist/suite.js --only attention-f16-4x32x4096x64 --configs 1 \
-    --targets '[{"mmaHoldInvariant":true,"mmaLeanBarriers":true,"halfLoadForm":"select"}]' \
-    --edits '[[],["no-exp2"],["no-row-shuffles"],["no-exp2","no-row-shuffles"]]' --out "$out/softmax-suite.json"
+  step 420 softmax-suite.log node bench/dist/suite.js --only attention-f16-4x32x4096x64 --configs 1 \
+    --targets '[{"mmaHoldInvariant":true,"mmaLeanBarriers":true,"halfLoadForm":"select"},{"mmaHoldInvariant":true,"mmaLeanBarriers":true,"halfLoadForm":"select","mmaRowThreads":8},{"mmaHoldInvariant":true,"mmaLeanBarriers":true,"halfLoadForm":"select","mmaRowThreads":4}]' \
+    --edits '[[],["no-exp2"],["no-row-shuffles"]]' --out "$out/softmax-suite.json"
   step 100 softmax-flash.log node bench/dist/flash-probe.js --match '^flash 128.32 4 sg of 32 rows, O-regs merged, S pad 4( ISOLATE no-softmax)?$' --out "$out/softmax-flash.json"
   date -u
 fi

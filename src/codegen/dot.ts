@@ -158,7 +158,7 @@ function stageOperand(ctx: Emitter, operand: Value, array: string, dtype: "f16" 
     }
     return;
   }
-  if (whole && transposed && layout.tile) {
+  if (whole && transposed && layout.tile && layout.tile.rowsPerThread % 4 === 0) {
     // A piece's 4 rows at one column are 4 consecutive elements of a transposed row: one vec4.
     const { rowsPerThread: rt, colsPerThread: cc } = layout.tile;
     const spans = tileSpans(layout.tile, w);

@@ -177,7 +177,7 @@ export class WgslGenerator implements Emitter {
     const name = `tile_${t.rows}x${t.cols}`;
     if (!this.tileBases.has(name)) {
       // Lane rows (layout.ts): invocation t's row t.
-      const expr = t.rowsPerThread === 1 ? `i32(lid) * ${t.cols}` : `(i32(lid) / ${t.threadsPerRow}) * ${pieceRows(t) * t.cols} + (i32(lid) % ${t.threadsPerRow}) * 4`;
+      const expr = t.rowsPerThread === 1 && t.threadsPerRow === 1 ? `i32(lid) * ${t.cols}` : `(i32(lid) / ${t.threadsPerRow}) * ${pieceRows(t) * t.cols} + (i32(lid) % ${t.threadsPerRow}) * 4`;
       this.tileBases.set(name, expr);
     }
     return name;
@@ -186,7 +186,7 @@ export class WgslGenerator implements Emitter {
   /** The first row a row-slice layout gives this invocation. */
   private sliceBase(slice: RowSlice): string {
     const name = `rows_${slice.rows}`;
-    if (!this.tileBases.has(name)) this.tileBases.set(name, slice.rowsPerThread === 1 ? "i32(lid)" : `(i32(lid) / ${slice.threadsPerRow}) * ${pieceRows(slice)}`);
+    if (!this.tileBases.has(name)) this.tileBases.set(name, slice.rowsPerThread === 1 && slice.threadsPerRow === 1 ? "i32(lid)" : `(i32(lid) / ${slice.threadsPerRow}) * ${pieceRows(slice)}`);
     return name;
   }
 

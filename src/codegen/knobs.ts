@@ -2,7 +2,8 @@
 // autotuner, harness/autotune/knob-candidates.ts): only those the kernel's plan (plan.ts) uses.
 // A masked f16 load offers its load form; a tl.dot on subgroup matrices (an f16 dot on an adapter
 // with them) offers how its operands are staged (a loop-invariant A staged once, held in matrices),
-// which barriers it keeps, whether blocks of as many rows as invocations hold one row each, where
+// which barriers it keeps, whether blocks of as many rows as invocations hold one row each, how
+// many invocations hold each row of a row-reduced block, where
 // its accumulator is stored from, how its tile is split over the subgroups, and whether its
 // prefetched operands are held packed; an f16 load of rows not known aligned offers reading them
 // shifted. Each choice lists the default first. Whether a choice
@@ -39,6 +40,17 @@ export function tunableKnobs(written: KernelIR, target: Target, options: Codegen
   const reducesRows = plan.tiledLayouts !== false && rowSlicesOf(plan.ir.body, plan.workgroupSize, "laneRows").size > 0;
   if (mma.length > 0 && reducesRows && (plan.tiledLayouts === "laneRows" || laneRows({ ...options, mmaLaneRows: true }))) {
     knobs.push({ knob: "mmaLaneRows", values: [false, true] });
+  }
+  // Fewer invocations a row of the row-reduced blocks (layout.ts row threads): the default tile's
+  // count first, then each smaller power of two whose layout the block takes.
+  if (mma.length > 0 && plan.tiledLayouts === true) {
+    const counts = [...rowSlicesOf(plan.ir.body, plan.workgroupSize, true).values()].map((s) => s.threadsPerRow);
+    const values = counts.length > 0 ? [Math.max(...counts)] : [];
+    for (let tc = values[0] / 2; tc >= 1; tc /= 2) {
+      const tiling = planKernel(written, target, { ...options, mmaRowThreads: tc }).tiledLayouts;
+      if (typeof tiling === "object") values.push(tc);
+    }
+    if (values.length > 1) knobs.push({ knob: "mmaRowThreads", values });
   }
   // Every split of some dot's tile over the subgroups, the first dot's own (the squarest) first.
   const splits: number[] = [];

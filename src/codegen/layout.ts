@@ -43,14 +43,26 @@ export interface BlockLayout {
   replicated: boolean;
 }
 
-/** How 2-D blocks are laid out: flat (false), in 4 × 4 pieces (true), or blocks of W rows one row per invocation ("laneRows"). */
-export type Tiling = boolean | "laneRows";
+/**
+ * How 2-D blocks are laid out: flat (false), in 4 × 4 pieces (true), blocks of W rows one row per
+ * invocation ("laneRows"), or tiles whose rows are held by `rowThreads` invocations each (RowThreads).
+ */
+export type Tiling = boolean | "laneRows" | RowThreads;
+
+/**
+ * Row threads (CodegenOptions.mmaRowThreads): each tiled [M, N] block held by Tc = `rowThreads`
+ * invocations a row, each with N / Tc columns (in pieces of 4, Tc · 4 apart) of Rt = 1, 2 or a
+ * multiple of 4 rows, where the block allows it (else the default tile). A row reduction then takes
+ * log2(Tc) shuffle steps a row held: attention's 64 × 64 scores over 256 invocations take 4 steps
+ * for each of 4 rows by default (Tc = 16), 2 steps for 1 row with Tc = 4.
+ */
+export interface RowThreads { rowThreads: number }
 
 export function layoutOf(shape: Shape, workgroupSize: number, tiled: Tiling = false): BlockLayout {
   const n = numel(shape);
   if (n < workgroupSize) return { numel: n, ept: 1, vec: 1, replicated: true };
   const ept = n / workgroupSize;
-  const tile = tiled && shape.length === 2 ? (tiled === "laneRows" ? laneRowsOf(shape[0], shape[1], workgroupSize) : undefined) ?? tileOf(shape[0], shape[1], workgroupSize, ept) : undefined;
+  const tile = tiled && shape.length === 2 ? chosenTileOf(tiled, shape[0], shape[1], workgroupSize, ept) ?? tileOf(shape[0], shape[1], workgroupSize, ept) : undefined;
   return { numel: n, ept, vec: Math.min(4, ept), replicated: false, ...(tile ? { tile } : {}) };
 }
 
@@ -124,10 +136,25 @@ export function rowSlicesOf(body: readonly Stmt[], workgroupSize: number, tiled:
     const v = s.value;
     atomics ||= v.op === "atomic";
     if (v.op !== "reduce" || v.axis !== 1 || v.value.type.shape.length !== 2) return;
-    const tile = layoutOf(v.value.type.shape, workgroupSize, tiled === "laneRows" ? tiled : true).tile;
+    const tile = layoutOf(v.value.type.shape, workgroupSize, tiled === false ? true : tiled).tile;
     if (tile && !slices.has(tile.rows)) slices.set(tile.rows, rowSliceOf(tile));
   });
   return atomics ? new Map() : slices;
+}
+
+/** The tile a non-default tiling asks for, where the block allows it (else undefined: the default tile). */
+function chosenTileOf(tiled: Exclude<Tiling, false>, m: number, n: number, w: number, ept: number): BlockLayout["tile"] {
+  if (tiled === "laneRows") return laneRowsOf(m, n, w);
+  return typeof tiled === "object" ? rowThreadsOf(m, n, w, ept, tiled.rowThreads) : undefined;
+}
+
+/** Row threads: Tc invocations a row of an [m, n] block, N / Tc columns (runs of 4) and Rt rows each (1, 2 or a multiple of 4). */
+export function rowThreadsOf(m: number, n: number, w: number, ept: number, tc: number): BlockLayout["tile"] {
+  const cols = n / tc;
+  if (m < 4 || !Number.isInteger(ept) || !Number.isInteger(cols) || cols % 4 !== 0 || w % tc !== 0 || ept % cols !== 0) return undefined;
+  const rowsPerThread = ept / cols;
+  if ((rowsPerThread > 2 && rowsPerThread % 4 !== 0) || (w / tc) * rowsPerThread !== m) return undefined;
+  return { rows: m, cols: n, rowsPerThread, colsPerThread: cols, threadsPerRow: tc };
 }
 
 /** Lane rows: a [W, n] block one whole row per invocation (n a multiple of 4: runs of 4 stay whole). */
@@ -136,7 +163,7 @@ function laneRowsOf(m: number, n: number, w: number): BlockLayout["tile"] {
 }
 
 /** The sub-tile per invocation of a tiled [m, n] layout, or undefined for the flat layout. */
-function tileOf(m: number, n: number, w: number, ept: number): BlockLayout["tile"] {
+export function tileOf(m: number, n: number, w: number, ept: number): BlockLayout["tile"] {
   // Sub-tiles of at least 4 × 4 (what register blocking in tl.dot needs); else the flat layout.
   if (m < 4 || n < 4 || ept < 16) return undefined;
   for (const cols of n >= 8 ? [8, 4] : [4]) {

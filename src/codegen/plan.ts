@@ -41,7 +41,7 @@ export interface CodegenPlan {
   readonly options: CodegenOptions;
   /** What the plan resolved of them: invocations per program instance, tiled layouts, the dot's k loop written out. */
   readonly workgroupSize: number;
-  /** "laneRows" where CodegenOptions.mmaLaneRows applies (layout.ts). */
+  /** "laneRows" where CodegenOptions.mmaLaneRows applies, row threads where mmaRowThreads does (layout.ts). */
   readonly tiledLayouts: Tiling;
   readonly unrollDot: boolean;
   /** The kernel as lowered (the fallbacks plan from it again). */
@@ -120,10 +120,16 @@ export function planKernel(written: KernelIR, target: Target, options: CodegenOp
  * kernel without row reductions has no row vector to keep in its tiles' rows.
  */
 function tilingOf(ir: KernelIR, options: CodegenOptions, tiledLayouts: boolean, w: number, mma: ReadonlyMap<number, MmaPlan>): Tiling {
-  if (!tiledLayouts || options.mmaLaneRows !== true || options.rowLayouts === false || mma.size === 0) return tiledLayouts;
+  if (!tiledLayouts || options.rowLayouts === false || mma.size === 0 || (options.mmaLaneRows !== true && options.mmaRowThreads === undefined)) return tiledLayouts;
   let generic = false;
   forEachValue(ir.body, (v) => (generic ||= v.op === "dot" && !mma.has(v.id)));
-  return generic || rowSlicesOf(ir.body, w, "laneRows").size === 0 ? tiledLayouts : "laneRows";
+  if (generic) return tiledLayouts;
+  if (options.mmaLaneRows === true && rowSlicesOf(ir.body, w, "laneRows").size > 0) return "laneRows";
+  // Row threads (layout.ts) where some row-reduced block takes them: the reduction's own tile, not the default's.
+  const rowThreads = options.mmaRowThreads;
+  if (rowThreads === undefined) return tiledLayouts;
+  const reduced = rowSlicesOf(ir.body, w, { rowThreads });
+  return [...reduced.values()].some((s) => s.threadsPerRow === rowThreads) ? { rowThreads } : tiledLayouts;
 }
 
 function bytes(arrays: ReadonlyMap<string, WorkgroupArray>): number {

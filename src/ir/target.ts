@@ -80,6 +80,16 @@ export interface CodegenOptions {
    */
   mmaLaneRows?: boolean;
   /**
+   * In a kernel whose tl.dot calls all run on subgroup matrices and that reduces a block along its
+   * rows (attention), hold each row of the 2-D blocks in this many invocations (codegen/layout.ts
+   * row threads; a power of two, where the block's shape allows it): fewer invocations a row means
+   * fewer shuffle steps in each row reduction, and fewer rows an invocation fewer copies of each
+   * row's rescale factor (attention's 64 × 64 scores over 256 invocations: 16 a row by default, 4
+   * steps for each of 4 rows; 4 a row: 2 steps for 1 row). Unset: the default tile. mmaLaneRows
+   * wins where both apply.
+   */
+  mmaRowThreads?: number;
+  /**
    * Store a loop's accumulator on subgroup matrices straight from the matrices where tutorial 03's
    * `tl.store(c_ptrs, acc, mask)` follows the loop and the tile is whole (codegen/mma-store.ts). On
    * unless false: through registers a hand-written H200 matmul ran at 154 TFLOP/s against 229–241

@@ -95,3 +95,21 @@ for (const [causal, knobs, stages] of LANES) {
     if (knobs.mmaTransferBytes) assert.equal((wgsl.match(/if \(mma\d+_c \+ 16u - 16u < 16u\)/g) ?? []).length, 2, "P·V's second chunk of columns");
   });
 }
+
+// Row threads (mmaRowThreads): the scores' rows held by fewer invocations each than the default
+// tile's, so that each row reduction takes fewer shuffle steps — 2 a row with one row each (the
+// scores [32, 16] over 64 invocations), and 4 a row with two rows each (causal, K and V a block
+// ahead). Blocks the count doesn't fit (K's [16, 32]) keep the default layout.
+const ROW_THREADS: [boolean, CodegenOptions, number?][] = [
+  [false, { mmaRowThreads: 2, mmaHoldInvariant: true, mmaLeanBarriers: true }],
+  [true, { mmaRowThreads: 4, mmaHoldInvariant: true, mmaLeanBarriers: true }, 2],
+];
+for (const [causal, knobs, stages] of ROW_THREADS) {
+  test(`attention-f16 on emulated matrices, rows held by ${knobs.mmaRowThreads} invocations each, ${causal ? "causal" : "not causal"}${stages ? `, num_stages ${stages}` : ""}`, async () => {
+    const wgsl = await check(causal, knobs, stages);
+    const tc = knobs.mmaRowThreads!;
+    const rows = 64 / tc === 32 ? 1 : 2;
+    assert.match(wgsl, new RegExp(`let tile_32x16 = \\(i32\\(lid\\) / ${tc}\\) \\* ${rows * 16} \\+ \\(i32\\(lid\\) % ${tc}\\) \\* 4;`));
+    assert.match(wgsl, new RegExp(`let rows_32 = \\(i32\\(lid\\) / ${tc}\\) \\* ${rows};`));
+  });
+}

@@ -143,6 +143,27 @@ test("attention is offered lane rows only where a block has as many rows as the 
   assert.ok(!matmul.includes("mmaLaneRows"), matmul.join());
 });
 
+test("attention is offered fewer invocations a score row: the default tile's count first, then each smaller one its blocks take; the matmul none", () => {
+  const attention = kernelOf("attention-f16.kernel.ts", "attn_fwd_f16");
+  const [target, options] = EMULATED;
+  const leader = { BLOCK_M: 64, BLOCK_N: 64, HEAD_DIM: 64, IS_CAUSAL: 0, num_warps: 8 };
+  // 64 × 64 scores over 256 invocations: 16 a row (4 × 4 each) by default, 8 (2 rows of 8), 4 (1 row of 16).
+  assert.deepEqual(knobsOf(attention, leader, target, options).find((k) => k.knob === "mmaRowThreads")?.values, [16, 8, 4]);
+  const wgsl = (knobs: CodegenOptions) => compileKernel(attention, leader, target, {}, { ...options, ...knobs }).kernel!.wgsl;
+  const shuffles = (text: string) => (text.match(/subgroupShuffleXor/g) ?? []).length;
+  assert.equal(wgsl({ mmaRowThreads: 16 }), wgsl({}));
+  // Two row reductions a key block (the maximum and the sum): steps × rows an invocation holds. On
+  // lavapipe's subgroups of 8 the default's 16 a row combine through a workgroup array instead.
+  assert.deepEqual([wgsl({}), wgsl({ mmaRowThreads: 8 }), wgsl({ mmaRowThreads: 4 })].map(shuffles), [0, 2 * 3 * 2, 2 * 2 * 1]);
+  assert.match(wgsl({}), /var<workgroup> sm_rows/);
+  // A count no block takes (3 columns a piece) leaves the default; lane rows win where both apply.
+  assert.equal(wgsl({ mmaRowThreads: 32 }), wgsl({}));
+  const lanes = { ...leader, BLOCK_M: 64, BLOCK_N: 16, num_warps: 2 };
+  assert.equal(compileKernel(attention, lanes, target, {}, { ...options, mmaLaneRows: true, mmaRowThreads: 2 }).kernel!.wgsl, compileKernel(attention, lanes, target, {}, { ...options, mmaLaneRows: true }).kernel!.wgsl);
+  const matmul = knobsOf(kernelOf("matmul-f16.kernel.ts", "matmul_f16_kernel"), MATMUL, target, options).map((k) => k.knob);
+  assert.ok(!matmul.includes("mmaRowThreads"), matmul.join());
+});
+
 test("settings: crossed in full up to MAX_CROSSED, defaults first; past it each knob alone, then each pair; a request limits the knobs", () => {
   const choices: KnobChoice[] = [
     { knob: "halfLoadForm", values: ["block", "select"] },
