@@ -11,6 +11,8 @@
 #   softmax the generated attention's softmax piece by piece by WGSL edit (§44's next isolation; not yet run),
 #           and with its rows held by 8 and 4 invocations (mmaRowThreads, §45) instead of 16
 #   tests   the 244 kernel with a tile test per operand, as generated, against one a trip (§44; not yet run)
+#   odd     1000×1001×1003 with halfLoadForm "tile" now reading element by element under one test a
+#           tile (§45), beside 1024³ in the same process
 #
 # Here:   ../shared/tools/gpu-carry.sh && node scripts/build.mjs && node bench/build.mjs && bash bench/carry-f16.sh <checkout>/.kl-py
 # There (carry .gpu and .kl-pack), one call a part:
@@ -92,6 +94,12 @@ if has tests; then
   # operand, as generated code has; beside the base, in one process.
   step 90 tests-probe.log node bench/dist/mma-probe.js --only matmul --sizes 4096 \
     --match "^$base( feed \\(8-byte loads, runtime sizes, uniform masks(, two tests)?\\))?\$" --out "$out/tests-probe.json"
+  date -u
+fi
+if has odd; then
+  # §45: the odd size's loads (no run known aligned) tested once a tile; 1024³ first, the same process.
+  step 300 odd-suite.log node bench/dist/suite.js --only matmul-f16-1024x1024x1024,matmul-f16-1000 --configs 3 \
+    --targets '[{"halfLoadForm":"tile"},{"halfLoadForm":"tile","mmaSubgroupsM":2}]' --out "$out/odd-suite.json"
   date -u
 fi
 if has attn; then

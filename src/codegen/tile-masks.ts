@@ -2,7 +2,8 @@
 // made of `x < n` tests and scalar conditions (tutorial 03's `offs_m[:, None] < M &&
 // offs_k[None, :] < K - k * BLOCK_K`), one test on scalars says whether the whole tile is inside it
 // (mma-store.ts tileInside). On that way the runs are read unmasked; on the other, each run under
-// its own mask. The per-element masks are then needed on the other way only, and they are emitted
+// its own mask. Loads whose runs are not known aligned (1000 × 1001 × 1003) are read element by
+// element: on the test's way with no per-element test. The per-element masks are then needed on the other way only, and they are emitted
 // there: the block values that nothing but such masks use are left out where the IR defines them
 // and written into each load's other way instead (unless CodegenOptions.tileMasksInPlace), as the
 // hand-written kernel that isolated the masks' cost has them (37% faster than per-element masks on
@@ -28,7 +29,9 @@ export function planTileMasks(body: readonly Stmt[], facts: AccessFacts): TileMa
   const tested: (Value & { op: "load" })[] = [];
   forEachValue(body, (v) => {
     if (v.op !== "load" || !v.mask || v.ptr.type.kind !== "pointer" || v.ptr.type.pointee !== "f16") return;
-    if (readsWide(facts, v) && !readsShifted(facts, v) && knownWhole(facts, v) && tileBounded(v.mask)) tested.push(v);
+    // Runs read as vec4s, or every element on its own (runs not known aligned: memory.ts tiledElementLoad).
+    const wide = readsWide(facts, v);
+    if (((wide && !readsShifted(facts, v) && knownWhole(facts, v)) || (!wide && facts.options.divisibility !== false)) && tileBounded(v.mask)) tested.push(v);
   });
   if (tested.length === 0) return NO_TILE_MASKS;
   // In place: each load tests its tile, and its mask's values stay where the IR computes them.

@@ -93,6 +93,16 @@ for (const inPlace of [false, true]) {
   });
 }
 
+// "tile" at sizes no run is known aligned in (K = 103, N = 101: 1000 × 1001 × 1003's case): each element read
+// on its own, with no test of its own where the whole tile is inside (interior tiles, whole trips),
+// under its mask on the other way (edge tiles, the last trip), that way's mask values emitted there.
+test(`loop plan, halfLoadForm "tile", rows not known aligned (specialised): element reads tested once per tile, 100×103 by 103×101`, async () => {
+  const wgsl = await checkMatmul(100, 101, 103, [64, 64, 32], { workgroupSize: 128, halfLoadForm: "tile" }, false, true);
+  const tested = [...wgsl.matchAll(/\n(\s*)if \([^\n]*\d+i\)? < v\d+ && [^\n]*\{\n\1  v\d+_0 = b_(\w+)\[v\d+_0\];/g)].map((m) => m[2]);
+  assert.deepEqual(tested.sort(), ["a", "a", "b", "b"], "A and B, prologue and loop: read unmasked under one test");
+  assert.doesNotMatch(wgsl, /vec4<f16>/, "no run read wide");
+});
+
 // The next trip's tiles carried two halves to a 32-bit register (mmaPackedPrefetch, packed-halves.ts):
 // specialised, every run known whole, so A's and B's prefetch variables are vec2<u32> per run of 4;
 // B also transposed (its tl.trans staged column-major from the packed registers).
