@@ -218,7 +218,8 @@ export function attentionF16(z: number, h: number, n: number, d: number, causal:
       const held = { mmaHoldInvariant: true, mmaLeanBarriers: true };
       if (c.num_stages === 2) return [{}, held, { ...held, mmaLaneRows: true }];
       if (c.num_warps === 2) return [{}, held, { ...held, mmaLaneRows: true }, { ...held, mmaLaneRows: true, halfLoadForm: "select" }];
-      return c.BLOCK_M === 128 ? ["halfLoadForm", "mmaHoldInvariant", "mmaLeanBarriers", "mmaLaneRows"] : ["halfLoadForm", "mmaHoldInvariant", "mmaLeanBarriers"];
+      // 64×64 over 8: the score rows' invocations too (16 by default, 8 or 4: NOTES §45).
+      return c.BLOCK_M === 128 ? ["halfLoadForm", "mmaHoldInvariant", "mmaLeanBarriers", "mmaLaneRows"] : ["halfLoadForm", "mmaHoldInvariant", "mmaLeanBarriers", "mmaRowThreads"];
     },
     maxCrossed: 16,
     tolerance: 2e-3,

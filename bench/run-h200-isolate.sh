@@ -13,6 +13,7 @@
 #   tests   the 244 kernel with a tile test per operand, as generated, against one a trip (§44; not yet run)
 #   odd     1000×1001×1003 with halfLoadForm "tile" now reading element by element under one test a
 #           tile (§45), beside 1024³ in the same process
+# Next lease (§45): PARTS="softmax" (~6 min), then PARTS="tests odd" (~5 min), back to back.
 #
 # Here:   ../shared/tools/gpu-carry.sh && node scripts/build.mjs && node bench/build.mjs && bash bench/carry-f16.sh <checkout>/.kl-py
 # There (carry .gpu and .kl-pack), one call a part:
