@@ -163,7 +163,7 @@ function laneRowsOf(m: number, n: number, w: number): BlockLayout["tile"] {
 }
 
 /** The sub-tile per invocation of a tiled [m, n] layout, or undefined for the flat layout. */
-export function tileOf(m: number, n: number, w: number, ept: number): BlockLayout["tile"] {
+function tileOf(m: number, n: number, w: number, ept: number): BlockLayout["tile"] {
   // Sub-tiles of at least 4 × 4 (what register blocking in tl.dot needs); else the flat layout.
   if (m < 4 || n < 4 || ept < 16) return undefined;
   for (const cols of n >= 8 ? [8, 4] : [4]) {
