@@ -68,7 +68,7 @@ export interface LaunchRequest {
    * import helper`), by their dotted names, and theirs in turn: a call to one of their @triton.jit
    * functions compiles from their text. Sent with a kernel's first launch of the run.
    */
-  imports?: { name: string; file: string; text: string }[];
+  imports?: { name: string; file: string; text: string; jitLines?: number[] }[];
   /**
    * Module-level names of the kernel's file that Python bound at run time to a libdevice / tl.math
    * module or function, or to a tl function, which no static read can tell (FlagGems' `tl_extra_shim`,
