@@ -129,6 +129,25 @@ class TensorViews:
             at += s
         return tuple(out)
 
+    def tensor_split(self, sections, dim=0):
+        """n parts, the first (length % n) one longer (mamba's layer_norm.py splits its dropout masks so),
+        or the parts between the given indices."""
+        axis = self._axis(dim)
+        length = self._shape[axis]
+        if isinstance(sections, int):
+            if sections < 1:
+                raise RuntimeError(f"tensor_split: number of sections must be larger than 0, got {sections}")
+            q, r = divmod(length, sections)
+            cuts, at = [], 0
+            for i in range(sections - 1):
+                at += q + (1 if i < r else 0)
+                cuts.append(at)
+        else:
+            cuts = [int(i) for i in sections]
+        bounds = [min(max(c + length if c < 0 else c, 0), length) for c in cuts]
+        starts, ends = [0, *bounds], [*bounds, length]
+        return tuple(self.narrow(axis, a, max(b - a, 0)) for a, b in zip(starts, ends))
+
     # -- indexing ------------------------------------------------------------------------------------
     def _index(self, key):
         if not isinstance(key, tuple):

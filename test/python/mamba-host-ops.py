@@ -1,0 +1,59 @@
+"""Host code and a kernel idiom of mamba's layer_norm.py (state-spaces/mamba, mamba_ssm/ops/triton/):
+`torch.randint(2**32, (M,), dtype=torch.int64)` (high and size, low left out), `tensor_split` of its
+dropout masks, `torch.are_deterministic_algorithms_enabled()` (its determinism.py), and a kernel whose
+`x_hat = (x - mean) * rstd if not IS_RMS_NORM else x * rstd` reads `mean`, which the RMS case never
+assigns: Triton compiles only the branch a constexpr condition picks. Sizes off the block."""
+
+import torch
+import triton
+import triton.language as tl
+
+DEVICE = triton.runtime.driver.active.get_active_torch_device()
+
+
+@triton.jit
+def norm_rows_kernel(X, Y, N, eps, IS_RMS_NORM: tl.constexpr, HAS_BIAS: tl.constexpr, BLOCK_N: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK_N)
+    x = tl.load(X + row * N + cols, mask=cols < N, other=0.0)
+    if not IS_RMS_NORM:
+        mean = tl.sum(x, axis=0) / N
+        xbar = tl.where(cols < N, x - mean, 0.0)
+    else:
+        xbar = tl.where(cols < N, x, 0.0)
+    if HAS_BIAS:
+        b = 0.5
+    rstd = 1 / tl.sqrt(tl.sum(xbar * xbar, axis=0) / N + eps)
+    x_hat = (x - mean) * rstd if not IS_RMS_NORM else x * rstd
+    y = x_hat + b if HAS_BIAS else x_hat
+    tl.store(Y + row * N + cols, y, mask=cols < N)
+
+
+M, N = 13, 300
+x = torch.randn(M, N, device=DEVICE)
+for rms, bias in [(False, True), (True, False)]:
+    y = torch.empty_like(x)
+    norm_rows_kernel[(M,)](x, y, N, 1e-5, IS_RMS_NORM=rms, HAS_BIAS=bias, BLOCK_N=512)
+    xc = x if rms else x - x.mean(dim=1, keepdim=True)
+    want = xc / torch.sqrt((xc * xc).mean(dim=1, keepdim=True) + 1e-5) + (0.5 if bias else 0.0)
+    torch.testing.assert_close(y, want, rtol=1e-4, atol=1e-4)
+
+seeds = torch.randint(2**32, (2 * M,), device=DEVICE, dtype=torch.int64)
+assert seeds.shape == (2 * M,) and seeds.dtype == torch.int64
+# int64 tensors hold 32 bits here (docs/LANGUAGE.md §2.9): a draw of [0, 2**32) keeps its low word, as the
+# kernel's `tl.load(SEEDS + row).to(tl.uint32)` reads it.
+assert int(seeds.min()) < 0 < int(seeds.max())
+small = torch.randint(3, 7, (1000,))
+assert int(small.min()) == 3 and int(small.max()) == 6
+
+parts = torch.arange(26).reshape(13, 2).tensor_split(3, dim=0)
+assert [p.shape[0] for p in parts] == [5, 4, 4]
+assert parts[1][0, 0].item() == 10
+cut = torch.arange(10).tensor_split([2, -3, 20])
+assert [c.tolist() for c in cut] == [[0, 1], [2, 3, 4, 5, 6], [7, 8, 9], []]
+
+assert torch.are_deterministic_algorithms_enabled() is False
+torch.use_deterministic_algorithms(True, warn_only=True)
+assert torch.are_deterministic_algorithms_enabled() and torch.is_deterministic_algorithms_warn_only_enabled()
+torch.use_deterministic_algorithms(False)
+print("mamba's host ops and constexpr ternaries: match")
