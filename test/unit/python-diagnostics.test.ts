@@ -43,6 +43,8 @@ const rows: [string, string, string, string][] = [
   ["syntax error", "    x = tl.load(x_ptr + offs,, mask=mask)", "8:30 KL1100", "not valid Python"],
   ["~ on a mask", "    tl.store(y_ptr + offs, 1.0, mask=~(offs >= n))", "", ""],
   ["a name left None (its if not taken), passed as mask=: no mask", "    m = None\n    if n is None:\n        m = mask\n    x = tl.load(x_ptr + offs, mask=m)\n    tl.store(y_ptr + offs, x, mask=mask)", "11:9 KL2075", "tl.load has no mask"],
+  // mamba's ssd_chunk_state.py: `ptrs` followed for the load first; the store's `ptrs + n` must not make n a pointer (was KL2004, n * Ptr).
+  ["a pointer name met again on the left of +", "    ptrs = x_ptr + offs * n\n    x = tl.load(ptrs, mask=mask)\n    tl.store(ptrs + n, x, mask=mask)", "", ""],
   ["the pointer on the right of +", "    v = tl.load(tl.program_id(0) + x_ptr)\n    tl.store(y_ptr + offs, v, mask=mask)", "", ""],
   ["a name bound to None, then to a mask by an if taken", "    m = None\n    if n is not None:\n        m = mask\n    x = tl.load(x_ptr + offs, mask=m)\n    tl.store(y_ptr + offs, x, mask=mask)", "", ""],
   ["a name bound to None, as a value", "    m = None\n    tl.store(y_ptr + offs, m, mask=mask)", "9:28 KL1101", "'m', bound to None here, as a value isn't part of the kernel language"],
