@@ -1,6 +1,6 @@
 """Host code and a kernel idiom of mamba's layer_norm.py (state-spaces/mamba, mamba_ssm/ops/triton/):
 `torch.randint(2**32, (M,), dtype=torch.int64)` (high and size, low left out), `tensor_split` of its
-dropout masks, `torch.are_deterministic_algorithms_enabled()` (its determinism.py), and a kernel whose
+dropout masks, ssd_combined.py's reversed cumsum (`x.flip([-1]).cumsum(dim=-1).flip([-1])`), `torch.are_deterministic_algorithms_enabled()` (its determinism.py), and a kernel whose
 `x_hat = (x - mean) * rstd if not IS_RMS_NORM else x * rstd` reads `mean`, which the RMS case never
 assigns: Triton compiles only the branch a constexpr condition picks. Sizes off the block."""
 
@@ -51,6 +51,11 @@ assert [p.shape[0] for p in parts] == [5, 4, 4]
 assert parts[1][0, 0].item() == 10
 cut = torch.arange(10).tensor_split([2, -3, 20])
 assert [c.tolist() for c in cut] == [[0, 1], [2, 3, 4, 5, 6], [7, 8, 9], []]
+
+# ssd_combined.py's reversed cumsum
+rows = torch.arange(12, device=DEVICE).reshape(3, 4).float()
+assert rows.flip([-1]).cumsum(dim=-1).flip([-1])[1].tolist() == [22.0, 18.0, 13.0, 7.0]
+assert torch.flip(rows, [0, 1])[0].tolist() == [11.0, 10.0, 9.0, 8.0]
 
 assert torch.are_deterministic_algorithms_enabled() is False
 torch.use_deterministic_algorithms(True, warn_only=True)
