@@ -215,11 +215,13 @@ class JITFunction:
             self._imports_sent = True
         return request, bound, tensors
 
-    def run(self, *args, grid, warmup=False, kernel_lab_codegen=None, **kwargs):
+    def run(self, *args, grid, warmup=False, kernel_lab_codegen=None, kernel_lab_probe=False, **kwargs):
         from torch import _resident
         request, bound, tensors = self.launch_request(args, kwargs, grid, warmup)
         if kernel_lab_codegen:
             request["codegen"] = kernel_lab_codegen
+        if kernel_lab_probe:
+            request["probe"] = True
         try:
             result = _bridge.call(request)
         except BaseException:
