@@ -1,6 +1,7 @@
 """Host code and a kernel idiom of mamba's layer_norm.py (state-spaces/mamba, mamba_ssm/ops/triton/):
 `torch.randint(2**32, (M,), dtype=torch.int64)` (high and size, low left out), `tensor_split` of its
-dropout masks, ssd_combined.py's reversed cumsum (`x.flip([-1]).cumsum(dim=-1).flip([-1])`), `torch.are_deterministic_algorithms_enabled()` (its determinism.py), and a kernel whose
+dropout masks, ssd_combined.py's reversed cumsum (`x.flip([-1]).cumsum(dim=-1).flip([-1])`), `torch.are_deterministic_algorithms_enabled()` (its determinism.py), the norm modules' nn.Parameter,
+register_parameter and nn.init.ones_, and a kernel whose
 `x_hat = (x - mean) * rstd if not IS_RMS_NORM else x * rstd` reads `mean`, which the RMS case never
 assigns: Triton compiles only the branch a constexpr condition picks. Sizes off the block."""
 
@@ -61,4 +62,33 @@ assert torch.are_deterministic_algorithms_enabled() is False
 torch.use_deterministic_algorithms(True, warn_only=True)
 assert torch.are_deterministic_algorithms_enabled() and torch.is_deterministic_algorithms_warn_only_enabled()
 torch.use_deterministic_algorithms(False)
+# The norm modules' weights: nn.Parameter, register_parameter(name, None), nn.init.ones_ / zeros_.
+class Scale(torch.nn.Module):
+    def __init__(self, n, device=None):
+        super().__init__()
+        self.weight = torch.nn.Parameter(torch.empty(n, device=device))
+        self.register_parameter("bias", None)
+        torch.nn.init.ones_(self.weight)
+
+    def forward(self, v):
+        return v * self.weight
+
+
+layer = Scale(5, device=DEVICE)
+assert isinstance(layer.weight, torch.nn.Parameter) and isinstance(layer.weight, torch.Tensor)
+assert layer.weight.requires_grad and layer.weight.grad_fn is None and layer.bias is None
+assert layer.weight.tolist() == [1.0] * 5
+with torch.no_grad():
+    out = layer(torch.full((5,), 2.0, device=DEVICE))
+assert type(out) is torch.Tensor and out.tolist() == [2.0] * 5
+base = torch.zeros(3)
+shared = torch.nn.Parameter(base, requires_grad=False)
+torch.nn.init.constant_(shared, 4.0)
+assert base.tolist() == [4.0] * 3 and not shared.requires_grad
+try:
+    layer.register_parameter("w2", torch.zeros(2))
+    raise AssertionError("a plain tensor registered as a parameter")
+except TypeError:
+    pass
+
 print("mamba's host ops and constexpr ternaries: match")
