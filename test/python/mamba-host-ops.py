@@ -53,6 +53,11 @@ assert parts[1][0, 0].item() == 10
 cut = torch.arange(10).tensor_split([2, -3, 20])
 assert [c.tolist() for c in cut] == [[0, 1], [2, 3, 4, 5, 6], [7, 8, 9], []]
 
+# ssd_chunk_scan.py's dD[:n].sum(dim=(0, 1, 2)) of a 5-D tensor on the device (was AttributeError on the GPU)
+parts = torch.arange(2 * 3 * 4 * 5 * 2, device=DEVICE).reshape(2, 3, 4, 5, 2).float()
+assert parts[:1].sum(dim=(0, 1, 2)).tolist() == parts[:1].cpu().reshape(12, 5, 2).sum(dim=0).tolist()
+assert parts.sum(dim=(0, 1, 2))[4, 1].item() == sum(range(9, 240, 10))
+
 # ssd_combined.py's reversed cumsum
 rows = torch.arange(12, device=DEVICE).reshape(3, 4).float()
 assert rows.flip([-1]).cumsum(dim=-1).flip([-1])[1].tolist() == [22.0, 18.0, 13.0, 7.0]
