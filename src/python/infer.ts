@@ -173,10 +173,10 @@ function descriptorParams(file: PythonFile, kernel: PythonKernel): Map<string, {
   return found;
 }
 
-/** The sets of constexpr values `check` compiles a kernel with: one per launch in the file, or one. */
-export function assumedConstexprs(file: PythonFile, kernel: PythonKernel): Record<string, PyConst>[] {
+/** The sets of constexpr values `check` compiles a kernel with: one per launch in the file, or one (with autotune's config `configIndex`). */
+export function assumedConstexprs(file: PythonFile, kernel: PythonKernel, configIndex = 0): Record<string, PyConst>[] {
   const launches = file.launches.filter((l) => l.kernel === kernel.name);
-  const config = kernel.autotune?.configs[0];
+  const config = kernel.autotune?.configs[configIndex];
   const variants = (launches.length > 0 ? launches : [undefined]).map((launch) => {
     const values: Record<string, PyConst> = {};
     const args: Record<string, PyConst> = {};

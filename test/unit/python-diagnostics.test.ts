@@ -156,6 +156,13 @@ test("check file.py: a host function's bare yield is Python; a constexpr used as
   assert.match(diagnose("def g():\n    yield (\n")[0], /KL1100/);
 });
 
+test("check file.py: an autotuned kernel whose first config's blocks don't fit the workgroup memory, a later one's do, is clean (the autotuner drops the first, as Triton's); none fitting is KL2016", () => {
+  const text = "import triton\nimport triton.language as tl\n\n@triton.autotune(configs=[triton.Config({'BLOCK_M': 128, 'BLOCK_N': 512}), triton.Config({'BLOCK_M': 16, 'BLOCK_N': 32})], key=['N'])\n@triton.jit\ndef k(x_ptr, y_ptr, M, N, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):\n    rows = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)\n    cols = tl.arange(0, BLOCK_N)\n    x = tl.load(x_ptr + rows[:, None] * N + cols[None, :], mask=(rows[:, None] < M) & (cols[None, :] < N), other=0.0)\n    tl.store(y_ptr + rows, tl.sum(x * x, axis=1), mask=rows < M)\n";
+  assert.deepEqual(diagnose(text), []);
+  const none = diagnose(text.replace("{'BLOCK_M': 16, 'BLOCK_N': 32}", "{'BLOCK_M': 256, 'BLOCK_N': 256}")).filter((d) => d.includes(" KL2016 "));
+  assert.equal(none.length, 1, none.join("\n"));
+});
+
 test("check file.py: a flag launched with a value check can't evaluate is taken as true, and a diagnostic only that gives is left out (tutorial 08's FP8)", () => {
   const text = "import torch\nimport triton\nimport triton.language as tl\n\n@triton.jit\ndef k(x_ptr, FP8: tl.constexpr, BLOCK: tl.constexpr):\n    dtype = tl.float8e4nv if FP8 else tl.float16\n    offs = tl.arange(0, BLOCK)\n    tl.store(x_ptr + offs, tl.load(x_ptr + offs).to(dtype).to(tl.float32))\n\nx = torch.zeros(16)\nk[(1,)](x, FP8=torch.float8_e4m3fn == x.dtype, BLOCK=16)\n";
   assert.deepEqual(diagnose(text), []);
