@@ -1,6 +1,6 @@
 """Host code and a kernel idiom of mamba's layer_norm.py (state-spaces/mamba, mamba_ssm/ops/triton/):
 `torch.randint(2**32, (M,), dtype=torch.int64)` (high and size, low left out), `tensor_split` of its
-dropout masks, ssd_combined.py's reversed cumsum (`x.flip([-1]).cumsum(dim=-1).flip([-1])`), `torch.are_deterministic_algorithms_enabled()` (its determinism.py), the norm modules' nn.Parameter,
+dropout masks, ssd_combined.py's reversed cumsum (`x.flip([-1]).cumsum(dim=-1).flip([-1])`), `torch.are_deterministic_algorithms_enabled()` (its determinism.py), the norm modules' nn.Parameter, F.linear and torch.einsum,
 register_parameter and nn.init.ones_, and a kernel whose
 `x_hat = (x - mean) * rstd if not IS_RMS_NORM else x * rstd` reads `mean`, which the RMS case never
 assigns: Triton compiles only the branch a constexpr condition picks. Sizes off the block."""
@@ -57,6 +57,17 @@ assert [c.tolist() for c in cut] == [[0, 1], [2, 3, 4, 5, 6], [7, 8, 9], []]
 parts = torch.arange(2 * 3 * 4 * 5 * 2, device=DEVICE).reshape(2, 3, 4, 5, 2).float()
 assert parts[:1].sum(dim=(0, 1, 2)).tolist() == parts[:1].cpu().reshape(12, 5, 2).sum(dim=0).tolist()
 assert parts.sum(dim=(0, 1, 2))[4, 1].item() == sum(range(9, 240, 10))
+
+# LayerNormLinearFn's F.linear and torch.einsum("bo,bi->oi", dout, y); selective_state_update_ref's "bhdn,bhn->bhd"
+a, b = torch.randn(5, 3, device=DEVICE), torch.randn(5, 4, device=DEVICE)
+torch.testing.assert_close(torch.einsum("bo,bi->oi", a, b), a.t() @ b)
+lin_w, lin_b = torch.randn(4, 3, device=DEVICE), torch.randn(4, device=DEVICE)
+torch.testing.assert_close(torch.nn.functional.linear(a, lin_w, lin_b), a @ lin_w.t() + lin_b)
+st, cs = torch.randn(2, 3, 7, 6, device=DEVICE), torch.randn(2, 3, 6, device=DEVICE)
+torch.testing.assert_close(torch.einsum("bhdn,bhn->bhd", st, cs), (st * cs.unsqueeze(2)).sum(-1))
+torch.testing.assert_close(torch.einsum("ijk->kj", st[0]), st[0].sum(0).t())
+torch.testing.assert_close(torch.einsum("ij,ij", a, a), (a * a).sum())
+torch.testing.assert_close(torch.einsum("ij,jk,kl->il", a, lin_w.t(), torch.ones(4, 2, device=DEVICE)), (a @ lin_w.t()).sum(1, keepdim=True).expand(5, 2))
 
 # ssd_combined.py's reversed cumsum
 rows = torch.arange(12, device=DEVICE).reshape(3, 4).float()

@@ -21,6 +21,7 @@ from . import _not_implemented
 from . import _math
 from ._info import finfo, iinfo
 from ._math import broadcast_shapes, matmul, where, clamp
+from ._einsum import einsum
 from . import _autograd as autograd
 from ._autograd import no_grad, enable_grad, inference_mode, set_grad_enabled, is_grad_enabled
 from . import testing, cuda, nn, backends, distributed, version, amp, compiler, _C

@@ -49,6 +49,13 @@ def tanh(x):
     return _math.unary("tanh", x)
 
 
+def linear(x, weight, bias=None):
+    """x @ weight.T + bias (mamba's LayerNormLinearFn calls it inside its own forward and backward)."""
+    refuse_grad("linear", x, weight, *([bias] if bias is not None else []))
+    out = _math.matmul(x, weight.t())
+    return out + bias if bias is not None else out
+
+
 def dropout(x, p=0.5, training=True, inplace=False):
     refuse_grad("dropout", x)
     if not training or p == 0:
