@@ -1,9 +1,11 @@
 """Host code and a kernel idiom of mamba's layer_norm.py (state-spaces/mamba, mamba_ssm/ops/triton/):
 `torch.randint(2**32, (M,), dtype=torch.int64)` (high and size, low left out), `tensor_split` of its
-dropout masks, ssd_combined.py's reversed cumsum (`x.flip([-1]).cumsum(dim=-1).flip([-1])`), `torch.are_deterministic_algorithms_enabled()` (its determinism.py), the norm modules' nn.Parameter, F.linear and torch.einsum,
+dropout masks, ssd_combined.py's reversed cumsum (`x.flip([-1]).cumsum(dim=-1).flip([-1])`), `torch.are_deterministic_algorithms_enabled()` (its determinism.py), the norm modules' nn.Parameter, F.linear, F.softplus and torch.einsum,
 register_parameter and nn.init.ones_, and a kernel whose
 `x_hat = (x - mean) * rstd if not IS_RMS_NORM else x * rstd` reads `mean`, which the RMS case never
 assigns: Triton compiles only the branch a constexpr condition picks. Sizes off the block."""
+
+import math
 
 import torch
 import triton
@@ -68,6 +70,13 @@ torch.testing.assert_close(torch.einsum("bhdn,bhn->bhd", st, cs), (st * cs.unsqu
 torch.testing.assert_close(torch.einsum("ijk->kj", st[0]), st[0].sum(0).t())
 torch.testing.assert_close(torch.einsum("ij,ij", a, a), (a * a).sum())
 torch.testing.assert_close(torch.einsum("ij,jk,kl->il", a, lin_w.t(), torch.ones(4, 2, device=DEVICE)), (a @ lin_w.t()).sum(1, keepdim=True).expand(5, 2))
+
+# selective_state_update_ref's F.softplus (x itself past the threshold)
+sp_x = torch.tensor([-30.0, -1.0, 0.0, 2.0, 19.0, 25.0, 100.0], device=DEVICE)
+sp_want = torch.tensor([math.log1p(math.exp(v)) if v <= 20 else v for v in sp_x.tolist()])
+torch.testing.assert_close(torch.nn.functional.softplus(sp_x).cpu(), sp_want)
+torch.testing.assert_close(torch.nn.functional.softplus(sp_x, beta=2.0, threshold=10.0).cpu(),
+                           torch.tensor([math.log1p(math.exp(2 * v)) / 2 if 2 * v <= 10 else v for v in sp_x.tolist()]))
 
 # ssd_combined.py's reversed cumsum
 rows = torch.arange(12, device=DEVICE).reshape(3, 4).float()

@@ -45,6 +45,15 @@ def sigmoid(x):
     return _math.unary("sigmoid", x)
 
 
+def softplus(x, beta=1.0, threshold=20.0):
+    """log(1 + exp(beta x)) / beta, and x itself where beta x > threshold, as torch's (mamba's
+    selective_state_update_ref)."""
+    refuse_grad("softplus", x)
+    import torch
+    scaled = x * beta
+    return torch.where(scaled > threshold, x, torch.log1p(torch.exp(scaled)) / beta).to(x.dtype)
+
+
 def tanh(x):
     return _math.unary("tanh", x)
 
