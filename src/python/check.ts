@@ -42,8 +42,13 @@ export function checkPython(file: PythonFile, target: Target = DEFAULT_TARGET): 
       { types: otherGuess(types, "i32"), rules: () => true },
       { types: otherGuess(types, "bool", stored), rules: (d: Diagnostic) => d.code === Codes.operandDtype },
     ];
-    for (const constexprs of assumedConstexprs(file, kernel)) {
+    for (const first of assumedConstexprs(file, kernel)) {
+      let constexprs = first;
       let kept = compilePythonKernel(file, kernel.name, types, constexprs, checked).diagnostics;
+      // Triton's autotuner drops a config whose blocks don't fit (OutOfResources), and so does a run:
+      // where the first config's don't, the kernel is checked with the first that fits (mamba's SSD kernels list 128×256 first).
+      const fits = kept.some((d) => d.code === Codes.workgroupMemory) ? laterConfigThatFits(file, kernel, types, checked) : undefined;
+      if (fits) ({ constexprs, diagnostics: kept } = fits);
       // A flag the file gives no value for (tutorial 08 launches FP8=<an expression>) is taken as true:
       // a diagnostic that goes away with it false (its `tl.float8e4nv if FP8 else …`) is the guess's.
       // So is a mode compared with constants (Liger's grpo_loss: `if LOSS_TYPE == _LOSS_TYPE_GRPO:` …
@@ -64,6 +69,18 @@ export function checkPython(file: PythonFile, target: Target = DEFAULT_TARGET): 
     }
   }
   return distinctDiagnostics(diagnostics);
+}
+
+/** The constexprs of the first autotune config after the first that compiles within the workgroup memory, and its diagnostics. */
+function laterConfigThatFits(file: PythonFile, kernel: PythonKernel, types: Record<string, PythonArgType>, target: Target): { constexprs: Record<string, PyConst>; diagnostics: Diagnostic[] } | undefined {
+  const count = kernel.autotune?.configs.length ?? 0;
+  for (let i = 1; i < count; i++) {
+    for (const constexprs of assumedConstexprs(file, kernel, i)) {
+      const diagnostics = compilePythonKernel(file, kernel.name, types, constexprs, target).diagnostics;
+      if (!diagnostics.some((d) => d.code === Codes.workgroupMemory)) return { constexprs, diagnostics };
+    }
+  }
+  return undefined;
 }
 
 /** Whether the kernel uses `name` only as a condition: `if name:`, `a if name else b`, `not name`, `name and …`. */

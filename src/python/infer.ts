@@ -66,41 +66,44 @@ export function pointerParams(file: PythonFile, kernel: PythonKernel, seen = new
     return undefined;
   });
   const pointers = new Set<string>();
-  const visited = new Set<string>();
-  const follow = (e: SyntaxNode | undefined): void => {
-    if (!e) return;
+  // Whether each name holds a pointer, remembered: a name met again (mamba's `tl.store(ptrs + stride, …)`
+  // after `ptrs` was followed for an earlier load) still holds one, so `stride` isn't taken for it.
+  const holds = new Map<string, boolean>();
+  /** Marks the parameters `e` takes its pointer from; whether it holds one. */
+  const follow = (e: SyntaxNode | undefined): boolean => {
+    if (!e) return false;
     switch (e.name) {
       case "VariableName": {
         const name = textOf(text, e);
-        if (visited.has(name)) return;
-        visited.add(name);
-        if (params.has(name)) pointers.add(name);
-        for (const value of assignments.get(name) ?? []) follow(value);
-        return;
+        const known = holds.get(name);
+        if (known !== undefined) return known;
+        holds.set(name, false); // while its own assignments are followed
+        let found = params.has(name);
+        if (found) pointers.add(name);
+        for (const value of assignments.get(name) ?? []) found = follow(value) || found;
+        holds.set(name, found);
+        return found;
       }
       case "BinaryExpression": {
         const op = children(e).slice(1, -1).map((k) => textOf(text, k)).join(" ");
-        if (op !== "+" && op !== "-") return;
+        if (op !== "+" && op !== "-") return false;
         // The pointer is the left operand (`X + offs`), or the right of a `+` whose left holds none (attorch's `tl.load(feat_pid + mean_pointer)`).
-        const before = pointers.size;
-        follow(children(e)[0]);
-        if (op === "+" && pointers.size === before) follow(children(e).at(-1));
-        return;
+        const left = follow(children(e)[0]);
+        return left || (op === "+" && follow(children(e).at(-1)));
       }
       case "ParenthesizedExpression":
         return follow(parts(e)[0]);
       case "MemberExpression":
-        if (children(e)[1]?.name === "[") follow(children(e)[0]);
-        return;
+        return children(e)[1]?.name === "[" ? follow(children(e)[0]) : false;
       case "CallExpression": {
         const [callee, argList] = children(e);
         const name = dottedName(text, callee);
         const fn = name ? camelCase(name[name.length - 1]) : undefined;
-        if (fn && PASS_THROUGH.has(fn) && argList) follow(name!.length >= 2 && !isTlHead(file, name!) ? callee.firstChild ?? undefined : parts(argList)[0]);
-        return;
+        if (fn && PASS_THROUGH.has(fn) && argList) return follow(name!.length >= 2 && !isTlHead(file, name!) ? callee.firstChild ?? undefined : parts(argList)[0]);
+        return false;
       }
       default:
-        return;
+        return false;
     }
   };
   for (const root of addressRoots) follow(root);
@@ -170,10 +173,10 @@ function descriptorParams(file: PythonFile, kernel: PythonKernel): Map<string, {
   return found;
 }
 
-/** The sets of constexpr values `check` compiles a kernel with: one per launch in the file, or one. */
-export function assumedConstexprs(file: PythonFile, kernel: PythonKernel): Record<string, PyConst>[] {
+/** The sets of constexpr values `check` compiles a kernel with: one per launch in the file, or one (with autotune's config `configIndex`). */
+export function assumedConstexprs(file: PythonFile, kernel: PythonKernel, configIndex = 0): Record<string, PyConst>[] {
   const launches = file.launches.filter((l) => l.kernel === kernel.name);
-  const config = kernel.autotune?.configs[0];
+  const config = kernel.autotune?.configs[configIndex];
   const variants = (launches.length > 0 ? launches : [undefined]).map((launch) => {
     const values: Record<string, PyConst> = {};
     const args: Record<string, PyConst> = {};

@@ -7,6 +7,7 @@ import { DiagnosticLog } from "../diagnostics/diagnostic";
 import { Codes } from "../diagnostics/codes";
 import { mathFunction } from "../semantics/math-names";
 import type { Tree } from "@lezer/common";
+import { LineMap } from "../diagnostics/position";
 import { literalValue, type ConstScope, type PyConst } from "./literals";
 import { bodyStatements, children, dottedName, firstError, parsePython, parts, spanOf, stringValue, textOf, type SyntaxNode } from "./tree";
 import { readLaunches, type LaunchSite } from "./launches";
@@ -77,7 +78,12 @@ export function isTritonFile(text: string): boolean {
   return /@\s*(?:triton\.)?jit\b/.test(text);
 }
 
-export function readPythonFile(fileName: string, text: string, moduleName?: string): PythonFile {
+/**
+ * `boundLines`: the lines (of the first decorator) of the @triton.jit functions Python bound at
+ * module level, as a run reports them (LaunchRequest.imports' jitLines): of the functions a
+ * module-level `if`/`try` defines in several branches, the one Python ran.
+ */
+export function readPythonFile(fileName: string, text: string, moduleName?: string, boundLines?: readonly number[]): PythonFile {
   const tree = parsePython(text);
   const log = new DiagnosticLog();
   const error = firstError(tree, text);
@@ -89,15 +95,26 @@ export function readPythonFile(fileName: string, text: string, moduleName?: stri
   const constants = readConstants(text, tree.topNode, imports);
   const scope: ConstScope = { lookup: (name) => constants.get(name)?.value };
   const kernels: PythonKernel[] = [];
-  for (const statement of children(tree.topNode)) {
-    if (statement.name !== "DecoratedStatement") continue;
-    const kernel = readJitFunction(text, statement, imports, scope, log);
-    if (!kernel) continue;
-    // Python lets a later definition replace an earlier one of the same name (notebooks do).
-    const clash = kernels.findIndex((k) => k.name === kernel.name);
-    if (clash >= 0) kernels.splice(clash, 1);
-    kernels.push(kernel);
-  }
+  const lines = new LineMap(text);
+  const branchDefined = new Set<PythonKernel>();
+  const visit = (node: SyntaxNode, inBranch: boolean) => {
+    for (const statement of children(node)) {
+      // Functions defined in a module-level `if`/`try` (mamba's softplus.py: one per Triton version).
+      if (statement.name === "IfStatement" || statement.name === "TryStatement") for (const b of children(statement)) if (b.name === "Body") visit(b, true);
+      if (statement.name !== "DecoratedStatement") continue;
+      if (inBranch && boundLines && !boundLines.includes(lines.at(statement.from).line)) continue;
+      const kernel = readJitFunction(text, statement, imports, scope, log);
+      if (!kernel) continue;
+      const clash = kernels.findIndex((k) => k.name === kernel.name);
+      // Without a run's word on which branch Python took, the first branch's (the newer Triton's, as written) stays.
+      if (clash >= 0 && inBranch && !boundLines && branchDefined.has(kernels[clash])) continue;
+      // Python lets a later definition replace an earlier one of the same name (notebooks do).
+      if (clash >= 0) kernels.splice(clash, 1);
+      kernels.push(kernel);
+      if (inBranch) branchDefined.add(kernel);
+    }
+  };
+  visit(tree.topNode, false);
   readWrappedKernels(text, tree.topNode, imports, scope, log, kernels);
   for (const k of kernels) for (const other of kernels) {
     if (other === k || !k.names.has(other.name)) continue;

@@ -22,16 +22,19 @@ export function conditionalExpression(ctx: LoweringContext, node: ts.Conditional
     return undefined;
   }
   const test = ctx.values.nonzero(cond, cond.span);
+  if (!test) return undefined;
+  if (isConst(test)) {
+    // A constexpr condition picks its branch at compile time, a tuple too (Triton's `lo, hi = (a, b) if STAGE == 1 else (c, d)`).
+    // The other branch isn't compiled, as in Triton: it may read a name only the chosen case assigns
+    // (mamba's `x_hat = (x - mean) * rstd if not IS_RMS_NORM else x * rstd`, `mean` unassigned for RMS).
+    const chosen = ctx.lowered(test.value !== 0 ? node.whenTrue : node.whenFalse);
+    return chosen && at(chosen, span);
+  }
   let la: Lowered | undefined;
   let lb: Lowered | undefined;
   const then = ctx.b.collect(() => (la = ctx.lowered(node.whenTrue)));
   const otherwise = ctx.b.collect(() => (lb = ctx.lowered(node.whenFalse)));
-  if (!test || !la || !lb) return undefined;
-  if (isConst(test)) {
-    // A constexpr condition picks its branch at compile time, a tuple too (Triton's `lo, hi = (a, b) if STAGE == 1 else (c, d)`).
-    for (const s of test.value !== 0 ? then : otherwise) ctx.b.push(s);
-    return at(test.value !== 0 ? la : lb, span);
-  }
+  if (!la || !lb) return undefined;
   const aggregate = [la, lb].find(isAggregate);
   if (aggregate) {
     ctx.log.error(Codes.blockCondition, cond.span, `c ? a : b chooses ${describeAggregate(aggregate)} only when c is a compile-time constant (a constexpr); at run time choose each value: [c ? a0 : b0, c ? a1 : b1]`);

@@ -36,3 +36,15 @@ test("a module beside the script that raises while it imports, in a call over se
   assert.match(tb, /File "[^"]*module-traceback\.py", line 4, in <module>\n[\s\S]*File "[^"]*host_kit[/\\]probe\.py", line 8, in <module>\n\s+QUANTIZED = torch\.empty_like\(/);
   assert.match(tb, /NotInKernelLab: tensors of torch\.float8_e4m3fn \(WGSL has no 8-bit floats/);
 });
+
+test("mamba's layer_norm.py idioms: a constexpr ternary reading a name only the chosen case assigns, torch.randint(high, size), tensor_split, flip, torch.are_deterministic_algorithms_enabled, nn.Parameter and nn.init, F.linear, F.softplus, torch.einsum; on the GPU and with --cpu", async () => {
+  const file = path.resolve(__dirname, "../python/mamba-host-ops.py");
+  for (const cpu of [false, true]) {
+    const { report, outcome } = await runPythonFile(file, { bench: "off", cpu }, startPythonThread);
+    assert.equal(outcome, "ok", report.traceback);
+    assert.deepEqual(report.diagnostics, []);
+    assert.equal(report.checks.length, 10);
+    assert.ok(report.checks.every((c) => c.passed), JSON.stringify(report.checks));
+    assert.match(report.stdout, /mamba's host ops and constexpr ternaries: match\n/);
+  }
+});

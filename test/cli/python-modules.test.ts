@@ -88,3 +88,13 @@ test("a package beside the script whose modules import each other relatively (fr
   assert.equal(outcome, "raised");
   assert.match(report.traceback ?? "", /line 2[\s\S]*ImportError: attempted relative import with no known parent package/);
 });
+
+test("a helper its module defines in each branch of an `if` on Triton's version (mamba's softplus.py): the run compiles the branch Python took, on the GPU and with --cpu", async () => {
+  for (const cpu of [false, true]) {
+    const { report, outcome } = await run(path.join(PY, "xmod-branches.py"), { bench: "off", cpu });
+    assert.equal(outcome, "ok", report.traceback);
+    assert.deepEqual(report.diagnostics, []);
+    assert.deepEqual(report.checks.map((c) => c.passed), [true]);
+    assert.match(report.stdout, /helper of the branch Python took: max difference: 0\.0\n/);
+  }
+});

@@ -47,6 +47,7 @@ print(json.dumps({
     "torch.Tensor operators": operators,
     "torch.nn": public(torch.nn, ("not_implemented",)),
     "torch.nn.functional": public(torch.nn.functional, ("attach", "refuse_grad", "not_implemented")),
+    "torch.nn.init": public(torch.nn.init, ("no_grad", "not_implemented")),
     "torch.testing": public(torch.testing, ("Tensor", "to_js")),
     "torch.cuda": public(torch.cuda),
     "torch.distributed": public(torch.distributed) + ["tensor.DTensor (nothing is one)"],

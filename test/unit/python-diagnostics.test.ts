@@ -43,6 +43,8 @@ const rows: [string, string, string, string][] = [
   ["syntax error", "    x = tl.load(x_ptr + offs,, mask=mask)", "8:30 KL1100", "not valid Python"],
   ["~ on a mask", "    tl.store(y_ptr + offs, 1.0, mask=~(offs >= n))", "", ""],
   ["a name left None (its if not taken), passed as mask=: no mask", "    m = None\n    if n is None:\n        m = mask\n    x = tl.load(x_ptr + offs, mask=m)\n    tl.store(y_ptr + offs, x, mask=mask)", "11:9 KL2075", "tl.load has no mask"],
+  // mamba's ssd_chunk_state.py: `ptrs` followed for the load first; the store's `ptrs + n` must not make n a pointer (was KL2004, n * Ptr).
+  ["a pointer name met again on the left of +", "    ptrs = x_ptr + offs * n\n    x = tl.load(ptrs, mask=mask)\n    tl.store(ptrs + n, x, mask=mask)", "", ""],
   ["the pointer on the right of +", "    v = tl.load(tl.program_id(0) + x_ptr)\n    tl.store(y_ptr + offs, v, mask=mask)", "", ""],
   ["a name bound to None, then to a mask by an if taken", "    m = None\n    if n is not None:\n        m = mask\n    x = tl.load(x_ptr + offs, mask=m)\n    tl.store(y_ptr + offs, x, mask=mask)", "", ""],
   ["a name bound to None, as a value", "    m = None\n    tl.store(y_ptr + offs, m, mask=mask)", "9:28 KL1101", "'m', bound to None here, as a value isn't part of the kernel language"],
@@ -152,6 +154,13 @@ test("check file.py: a host function's bare yield is Python; a constexpr used as
   assert.equal(imported.length, 1);
   assert.match(imported[0], /^12:11 KL1150 get_dtype_min is a function of another module \(flag_gems\.utils\.limits\) that Kernel Lab can't read here: .*copy get_dtype_min into this file$/);
   assert.match(diagnose("def g():\n    yield (\n")[0], /KL1100/);
+});
+
+test("check file.py: an autotuned kernel whose first config's blocks don't fit the workgroup memory, a later one's do, is clean (the autotuner drops the first, as Triton's); none fitting is KL2016", () => {
+  const text = "import triton\nimport triton.language as tl\n\n@triton.autotune(configs=[triton.Config({'BLOCK_M': 128, 'BLOCK_N': 512}), triton.Config({'BLOCK_M': 16, 'BLOCK_N': 32})], key=['N'])\n@triton.jit\ndef k(x_ptr, y_ptr, M, N, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):\n    rows = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)\n    cols = tl.arange(0, BLOCK_N)\n    x = tl.load(x_ptr + rows[:, None] * N + cols[None, :], mask=(rows[:, None] < M) & (cols[None, :] < N), other=0.0)\n    tl.store(y_ptr + rows, tl.sum(x * x, axis=1), mask=rows < M)\n";
+  assert.deepEqual(diagnose(text), []);
+  const none = diagnose(text.replace("{'BLOCK_M': 16, 'BLOCK_N': 32}", "{'BLOCK_M': 256, 'BLOCK_N': 256}")).filter((d) => d.includes(" KL2016 "));
+  assert.equal(none.length, 1, none.join("\n"));
 });
 
 test("check file.py: a flag launched with a value check can't evaluate is taken as true, and a diagnostic only that gives is left out (tutorial 08's FP8)", () => {

@@ -16,7 +16,7 @@ export type ConstexprValue = PyConst;
 export interface PythonKernelCompiler {
   compile(kernel: string, argTypes: Record<string, KernelArgType>, constexprs: Record<string, ConstexprValue>, target: Target, specialization?: Specialization, options?: CodegenOptions): PythonCompileResult;
   /** Modules the file imports (their dotted names): a kernel's call to one of their @triton.jit functions compiles from them. */
-  addModules(modules: readonly { name: string; file: string; text: string }[]): void;
+  addModules(modules: readonly { name: string; file: string; text: string; jitLines?: number[] }[]): void;
   /** Names the file binds at run time to libdevice / tl.math modules and functions (LaunchRequest.mathNames). */
   addMathNames(names: Readonly<Record<string, MathName>>): void;
   /** The name a Python parameter has in the compiled kernel (its ABI's buffers and scalars). */
@@ -29,7 +29,7 @@ export function compilerFor(file: string, text: string, moduleName?: string): Py
   return {
     compile: (kernel, types, constexprs, target, specialization, options) => compilePythonKernel(parsed, kernel, types, constexprs, target, specialization, options),
     addModules: (modules) => {
-      for (const m of modules) if (parsed.modules.get(m.name)?.text !== m.text) parsed.modules.set(m.name, readPythonFile(m.file, m.text, m.name));
+      for (const m of modules) if (parsed.modules.get(m.name)?.text !== m.text) parsed.modules.set(m.name, readPythonFile(m.file, m.text, m.name, m.jitLines));
     },
     addMathNames: (names) => addMathNames(parsed.imports, names),
     paramName: tsName,

@@ -16,6 +16,7 @@ import { checkGrid, type Gpu, type StorageArray } from "../../runtime";
 import type { InPlaceLaunch } from "../run/executor";
 import { SharedViewsRefused } from "../run/shared-views";
 import { RunCodes } from "../codes";
+import { Codes } from "../../diagnostics/codes";
 import type { Lines } from "../debug/races";
 import { ownKernels, type OwnModule } from "./own-kernels";
 import type { Device } from "../run/open-device";
@@ -77,6 +78,8 @@ function torchOp(request: LaunchRequest): boolean {
 export class Launcher {
   readonly diagnostics: LocatedDiagnostic[] = [];
   private readonly programs = new Map<string, Program | string>();
+  /** Compile failures (their messages) that were only for want of workgroup memory: Triton's OutOfResources. */
+  private readonly outOfResources = new Set<string>();
   private readonly bench: BenchRecorder;
   /** Bytes copied between the CPU and the GPU in this run (the report's gpuCopies). */
   readonly copies = noCopies();
@@ -162,8 +165,8 @@ export class Launcher {
     const source = this.kernelFile(request);
     if (request.imports) source.compiler.addModules(request.imports);
     if (request.mathNames) source.compiler.addMathNames(request.mathNames);
-    const program = this.compile(source, request.kernel, bound, "plain", request.codegen);
-    if (typeof program === "string") return { kind: "error", error: "compile", message: program };
+    const program = this.compile(source, request.kernel, bound, "plain", request.codegen, undefined, request.probe);
+    if (typeof program === "string") return { kind: "error", error: this.outOfResources.has(program) ? "out-of-resources" : "compile", message: program };
     if (request.warmup) return warmedUp(program.kernel);
     const grid = this.grid(request);
     if (!Array.isArray(grid)) return grid;
@@ -239,7 +242,12 @@ export class Launcher {
    * launch of distinct tensors compiles as before). A string: the compile errors, formatted (each
    * diagnostic also goes into the report once).
    */
-  private compile(source: KernelFile, kernel: string, bound: BoundArgs, variant: "plain" | "specialised" | "instrumented", codegen?: KnobSetting, views?: Readonly<Record<string, PointerView>>): Program | string {
+  /**
+   * `probe`: the autotuner trying whether a config fits (LaunchRequest.probe): where it doesn't, only
+   * for want of workgroup memory, its diagnostics aren't the run's, as Triton's autotuner drops such
+   * a config without a word.
+   */
+  private compile(source: KernelFile, kernel: string, bound: BoundArgs, variant: "plain" | "specialised" | "instrumented", codegen?: KnobSetting, views?: Readonly<Record<string, PointerView>>, probe = false): Program | string {
     const plainKey = `${source.file}:${kernel}:${JSON.stringify(bound.types)}:${JSON.stringify(bound.constexprs)}${knobsKey(codegen)}`;
     const options: CodegenOptions = { ...this.tuning.codegen, ...codegen };
     const programs = this.programsOf(source);
@@ -247,11 +255,14 @@ export class Launcher {
     if (plain === undefined) {
       const result = source.compiler.compile(kernel, bound.types, bound.constexprs, this.device.target, {}, options);
       const located = locate(source.file, source.text, result.diagnostics);
-      for (const d of located) if (!this.diagnostics.some((s) => formatDiagnostic(s) === formatDiagnostic(d))) this.diagnostics.push(d);
       const errors = located.filter((d) => d.severity === "error");
+      // Triton's OutOfResources: the kernel is right but its blocks don't fit the adapter's workgroup memory.
+      const outOfResources = errors.length > 0 && errors.every((d) => d.code === Codes.workgroupMemory);
+      if (!(probe && outOfResources)) for (const d of located) if (!this.diagnostics.some((s) => formatDiagnostic(s) === formatDiagnostic(d))) this.diagnostics.push(d);
       plain = result.kernel && errors.length === 0
         ? { kernel: result.kernel, toPython: result.toPython, ...(result.origin ? { origin: result.origin } : {}), ...(result.source ? { source: result.source } : {}) }
         : errors.map((d) => formatDiagnostic(d, source.text, source.file)).join("\n") || `${kernel} did not compile`;
+      if (typeof plain === "string" && outOfResources) this.outOfResources.add(plain);
       programs.set(plainKey, plain);
     }
     if (typeof plain === "string" || variant === "plain" || !plain.source) return plain;

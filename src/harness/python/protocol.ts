@@ -57,6 +57,11 @@ export interface LaunchRequest {
   /** `kernel.warmup(…)`: compile only; the reply says what Triton's CompiledKernel would (stand-ins in the README). */
   warmup: boolean;
   /**
+   * The autotuner compiling a config to see whether it fits (with `warmup`): a config whose blocks
+   * don't fit the workgroup memory is an "out-of-resources" error, and its KL2016 isn't the run's.
+   */
+  probe?: boolean;
+  /**
    * A kernel defined in a module other than the script: where to compile it from. `name` is its
    * dotted module name (its relative imports resolve against it); `user` says it is a module beside
    * the script (a kernel library's), launched checked and listed as the script's own kernels are,
@@ -68,7 +73,7 @@ export interface LaunchRequest {
    * import helper`), by their dotted names, and theirs in turn: a call to one of their @triton.jit
    * functions compiles from their text. Sent with a kernel's first launch of the run.
    */
-  imports?: { name: string; file: string; text: string }[];
+  imports?: { name: string; file: string; text: string; jitLines?: number[] }[];
   /**
    * Module-level names of the kernel's file that Python bound at run time to a libdevice / tl.math
    * module or function, or to a tl function, which no static read can tell (FlagGems' `tl_extra_shim`,
@@ -139,7 +144,7 @@ export type Request =
  */
 export type Reply =
   | { kind: "ok"; value?: unknown }
-  | { kind: "error"; error: "compile" | "out-of-bounds" | "assert" | "runtime" | "not-implemented" | "stopped"; message: string };
+  | { kind: "error"; error: "compile" | "out-of-resources" | "out-of-bounds" | "assert" | "runtime" | "not-implemented" | "stopped"; message: string };
 
 /** Messages the Python thread posts without waiting. */
 export type Notice =

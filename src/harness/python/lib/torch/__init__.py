@@ -21,6 +21,7 @@ from . import _not_implemented
 from . import _math
 from ._info import finfo, iinfo
 from ._math import broadcast_shapes, matmul, where, clamp
+from ._einsum import einsum
 from . import _autograd as autograd
 from ._autograd import no_grad, enable_grad, inference_mode, set_grad_enabled, is_grad_enabled
 from . import testing, cuda, nn, backends, distributed, version, amp, compiler, _C
@@ -65,6 +66,7 @@ def _kernel_lab_reset():
     import sys as _sys
     _js.seed(0)
     autograd._enabled[:] = [True]
+    _deterministic.update(enabled=False, warn_only=False)
     on_gpu = _sys.modules.get("torch._on_gpu")
     if on_gpu is not None:
         on_gpu._said.clear()
@@ -132,7 +134,7 @@ for _name in ["exp", "exp2", "log", "log2", "sqrt", "rsqrt", "sin", "cos", "tanh
               "round", "trunc", "reciprocal", "square", "sign", "logical_not", "isnan", "isinf", "relu", "sum", "mean", "prod",
               "any", "all", "var", "amax", "amin", "argmax", "argmin", "softmax", "log_softmax", "cumsum", "flatten", "reshape",
               "sort", "argsort", "broadcast_to", "permute", "transpose", "t", "unsqueeze", "squeeze", "clone", "add", "sub", "mul",
-              "div", "pow", "eq", "ne", "lt", "le", "gt", "ge", "logical_and", "logical_or", "logical_xor", "remainder", "maximum", "minimum", "chunk", "split", "narrow", "mm",
+              "div", "pow", "eq", "ne", "lt", "le", "gt", "ge", "logical_and", "logical_or", "logical_xor", "remainder", "maximum", "minimum", "chunk", "split", "tensor_split", "flip", "narrow", "mm",
               "matmul", "mv", "addmm", "addmv", "addcmul", "addcdiv", "masked_fill",
               "asin", "acos", "atan", "sinh", "cosh", "log1p", "expm1", "log10"]:
     globals()[_name] = _method(_name)
@@ -240,6 +242,23 @@ def synchronize():
 def compile(fn=None, **kwargs):  # noqa: A001
     not_implemented("torch.compile")
 compile.refused = True
+
+
+# torch.use_deterministic_algorithms is a flag libraries read (mamba's determinism.py keeps one
+# autotune config when it is on); Kernel Lab's own torch ops give the same answer either way.
+_deterministic = {"enabled": False, "warn_only": False}
+
+
+def use_deterministic_algorithms(mode, *, warn_only=False):
+    _deterministic.update(enabled=_builtin_bool(mode), warn_only=_builtin_bool(warn_only))
+
+
+def are_deterministic_algorithms_enabled():
+    return _deterministic["enabled"]
+
+
+def is_deterministic_algorithms_warn_only_enabled():
+    return _deterministic["warn_only"]
 
 
 def get_default_dtype():

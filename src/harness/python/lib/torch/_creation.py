@@ -144,7 +144,10 @@ def randn_like(t, dtype=None, device=None, requires_grad=False, **kwargs):
 def randint(low, high=None, size=None, dtype=None, device=None, **kwargs):
     kwargs.pop("generator", None)  # as rand's: Kernel Lab's stream is its own, seeded by manual_seed
     _not_implemented.refuse_keywords("torch.randint", kwargs, "low, high, size, dtype, device, generator")
-    if high is None:
+    if size is None and not isinstance(high, (_b.int, _b.float)) and high is not None:
+        # torch.randint(high, size): low is 0 (mamba's layer_norm.py draws its dropout seeds so)
+        low, high, size = 0, low, high
+    elif high is None:
         low, high = 0, low
     return _random("randint", _shape_of((size,)), dtype or int64, device, low, high)
 

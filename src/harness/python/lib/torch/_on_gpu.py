@@ -186,6 +186,10 @@ def reduce(op, x, axes, dtype):
     kept = [i for i in range(x.dim()) if i not in axes]
     moved = x.permute(*kept, *axes) if kept + list(axes) != list(range(x.dim())) else x
     moved = _packed(moved)
+    if moved is None:
+        # Over 4 dims and not contiguous once the reduced axes are moved last (mamba's
+        # dD.sum(dim=(0, 1, 2)) of a 5-D tensor): the copy has no kernel, so the CPU reduces.
+        return None
     rows = 1
     for i in kept:
         rows *= x.shape[i]

@@ -129,6 +129,37 @@ class TensorViews:
             at += s
         return tuple(out)
 
+    def flip(self, *dims):
+        """A copy with the order along each of `dims` reversed (mamba's ssd_combined.py takes a reversed
+        cumsum as x.flip([-1]).cumsum(dim=-1).flip([-1]))."""
+        from ._creation import arange
+        if len(dims) == 1 and isinstance(dims[0], (list, tuple)):
+            dims = tuple(dims[0])
+        out = self
+        for axis in sorted({self._axis(d) for d in dims}):
+            n = self._shape[axis]
+            out = out[(slice(None),) * axis + (arange(n - 1, -1, -1, device=self.device),)]
+        return out if dims else self.clone()
+
+    def tensor_split(self, sections, dim=0):
+        """n parts, the first (length % n) one longer (mamba's layer_norm.py splits its dropout masks so),
+        or the parts between the given indices."""
+        axis = self._axis(dim)
+        length = self._shape[axis]
+        if isinstance(sections, int):
+            if sections < 1:
+                raise RuntimeError(f"tensor_split: number of sections must be larger than 0, got {sections}")
+            q, r = divmod(length, sections)
+            cuts, at = [], 0
+            for i in range(sections - 1):
+                at += q + (1 if i < r else 0)
+                cuts.append(at)
+        else:
+            cuts = [int(i) for i in sections]
+        bounds = [min(max(c + length if c < 0 else c, 0), length) for c in cuts]
+        starts, ends = [0, *bounds], [*bounds, length]
+        return tuple(self.narrow(axis, a, max(b - a, 0)) for a, b in zip(starts, ends))
+
     # -- indexing ------------------------------------------------------------------------------------
     def _index(self, key):
         if not isinstance(key, tuple):

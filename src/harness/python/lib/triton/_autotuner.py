@@ -19,6 +19,7 @@ import warnings
 import _kernel_lab_state as _state
 
 from . import _bridge
+from ._bridge import OutOfResources
 from ._jit import JITFunction
 
 _said = set()
@@ -181,12 +182,26 @@ class Autotuner:
             picked = configs[best], None
             if self.cache_results:
                 self._results("store", configs, key, picked=best, timings=[_median(timings[c]) for c in configs])
-        picked = picked or (configs[0], None)
+        picked = picked or (self._first_that_fits(configs, args, kwargs, grid), None)
         if len(configs) > 1:
             # As Triton after timing (and with --bench off or --cpu, where nothing is timed, the same,
             # so the script's results do not depend on the mode): the reset_to_zero tensors zeroed.
             self.pre_hook({**self.nargs, **kwargs, **picked[0].all_kwargs()}, reset_only=True)
         return picked
+
+    def _first_that_fits(self, configs, args, kwargs, grid):
+        """Untimed (--bench off, --cpu): the first config whose blocks fit the workgroup memory, as
+        Triton's timing drops those that raise OutOfResources (mamba's SSD kernels list 128×256 first);
+        the first config if none does (its launch raises)."""
+        if len(configs) == 1:
+            return configs[0]
+        for config in configs:
+            try:
+                self.fn.run(*args, grid=grid, warmup=True, kernel_lab_probe=True, **kwargs, **config.all_kwargs())
+                return config
+            except OutOfResources:
+                continue
+        return configs[0]
 
     def _time_configs(self, configs, args, kwargs, grid):
         """{config: what do_bench gave}, as Triton's configs_timings."""
@@ -224,7 +239,7 @@ class Autotuner:
                 config.pre_hook(full_nargs)
             self.pre_hook(full_nargs)
             try:
-                self.fn.run(*args, grid=grid, **current)
+                self.fn.run(*args, grid=grid, kernel_lab_probe=True, **current)
             except Exception as e:
                 try:
                     self.post_hook(full_nargs, exception=e)
@@ -232,7 +247,11 @@ class Autotuner:
                     raise
             self.post_hook(full_nargs, exception=None)
 
-        return self.do_bench(kernel_call, quantiles=(0.5, 0.2, 0.8))
+        try:
+            return self.do_bench(kernel_call, quantiles=(0.5, 0.2, 0.8))
+        except OutOfResources:
+            # As Triton: a config whose blocks don't fit is never the fastest.
+            return [float("inf")] * 3
 
     def _tune_on_main_thread(self, configs, args, kwargs, grid, key):
         """With --tune-codegen the main thread tunes configs and knobs together (python/autotune.ts), on copies of the tensors; None without the flag."""

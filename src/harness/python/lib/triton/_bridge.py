@@ -33,13 +33,18 @@ class CompilationError(KernelLabError):
     kernel_lab_kind = "compile"
 
 
+class OutOfResources(CompilationError):
+    """KL2016 alone: the kernel's blocks need more workgroup memory than the adapter has (Triton's
+    triton.runtime.errors.OutOfResources, which its autotuner catches to drop the config)."""
+
+
 class LaunchTaken(BaseException):
     """The debugger took this launch (its arguments, its grid): the script stops here, past any `except Exception`."""
 
     kernel_lab_kind = "stopped"
 
 
-_ERRORS = {"stopped": LaunchTaken, "out-of-bounds": OutOfBoundsError, "assert": DeviceAssertError, "compile": CompilationError, "runtime": KernelLabError, "not-implemented": NotImplementedError}
+_ERRORS = {"stopped": LaunchTaken, "out-of-bounds": OutOfBoundsError, "assert": DeviceAssertError, "compile": CompilationError, "out-of-resources": OutOfResources, "runtime": KernelLabError, "not-implemented": NotImplementedError}
 
 
 def call(request):

@@ -78,6 +78,21 @@ def _arg(name, value, constexpr):
     raise TypeError(f"argument {name} of type {type(value).__name__} can't be passed to a kernel (a tensor, an int, a float, a bool or None can)")
 
 
+def _jit_lines(module):
+    """The lines of the @triton.jit functions `module` binds at module level (through autotune and
+    heuristics wrappers): of a function defined in each branch of an `if` on Triton's version
+    (mamba's softplus.py), the one Python ran."""
+    lines = []
+    for value in list(vars(module).values()):
+        for _ in range(8):
+            if isinstance(value, JITFunction) or isinstance(value, types.ModuleType) or not hasattr(value, "fn"):
+                break
+            value = value.fn
+        if isinstance(value, JITFunction) and value.fn.__module__ == module.__name__:
+            lines.append(value.def_line)
+    return lines
+
+
 class JITFunction:
     def __init__(self, fn, **options):
         self.fn = fn
@@ -123,7 +138,7 @@ class JITFunction:
                 if known is None or known[0] in found:
                     continue
                 with open(value.__file__) as f:
-                    found[known[0]] = {"name": known[0], "file": known[1], "text": f.read()}
+                    found[known[0]] = {"name": known[0], "file": known[1], "text": f.read(), "jitLines": _jit_lines(value)}
                 visit(vars(value))
 
         visit(self.fn.__globals__)
@@ -200,11 +215,13 @@ class JITFunction:
             self._imports_sent = True
         return request, bound, tensors
 
-    def run(self, *args, grid, warmup=False, kernel_lab_codegen=None, **kwargs):
+    def run(self, *args, grid, warmup=False, kernel_lab_codegen=None, kernel_lab_probe=False, **kwargs):
         from torch import _resident
         request, bound, tensors = self.launch_request(args, kwargs, grid, warmup)
         if kernel_lab_codegen:
             request["codegen"] = kernel_lab_codegen
+        if kernel_lab_probe:
+            request["probe"] = True
         try:
             result = _bridge.call(request)
         except BaseException:

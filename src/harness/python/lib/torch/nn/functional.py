@@ -45,8 +45,24 @@ def sigmoid(x):
     return _math.unary("sigmoid", x)
 
 
+def softplus(x, beta=1.0, threshold=20.0):
+    """log(1 + exp(beta x)) / beta, and x itself where beta x > threshold, as torch's (mamba's
+    selective_state_update_ref)."""
+    refuse_grad("softplus", x)
+    import torch
+    scaled = x * beta
+    return torch.where(scaled > threshold, x, torch.log1p(torch.exp(scaled)) / beta).to(x.dtype)
+
+
 def tanh(x):
     return _math.unary("tanh", x)
+
+
+def linear(x, weight, bias=None):
+    """x @ weight.T + bias (mamba's LayerNormLinearFn calls it inside its own forward and backward)."""
+    refuse_grad("linear", x, weight, *([bias] if bias is not None else []))
+    out = _math.matmul(x, weight.t())
+    return out + bias if bias is not None else out
 
 
 def dropout(x, p=0.5, training=True, inplace=False):

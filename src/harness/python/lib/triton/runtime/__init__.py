@@ -4,3 +4,5 @@ from . import driver  # noqa: F401
 from .._jit import JITFunction, Heuristics  # noqa: F401
 from .._autotuner import Autotuner, Config  # noqa: F401
 from .._bridge import KernelLabError, OutOfBoundsError  # noqa: F401
+from . import errors  # noqa: F401
+from .errors import OutOfResources  # noqa: F401
