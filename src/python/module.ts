@@ -77,7 +77,15 @@ export function isTritonFile(text: string): boolean {
   return /@\s*(?:triton\.)?jit\b/.test(text);
 }
 
-export function readPythonFile(fileName: string, text: string, moduleName?: string): PythonFile {
+/**
+ * `boundJit`: where a run says which of the module's names Python bound to a @triton.jit function
+ * and the line that function's definition starts at (its first decorator's, as Python's
+ * co_firstlineno), a definition inside a module-level `if` / `try` is read only where it is the one
+ * bound (fla's ops/utils/op.py defines `exp` in both branches of an `if` on an environment variable,
+ * and `gather` in one branch, binding it to `tl.gather` in the other). Without one (check, the
+ * editor), the last definition of a name is read, as for definitions at the top level.
+ */
+export function readPythonFile(fileName: string, text: string, moduleName?: string, boundJit?: Readonly<Record<string, number>>): PythonFile {
   const tree = parsePython(text);
   const log = new DiagnosticLog();
   const error = firstError(tree, text);
@@ -89,15 +97,23 @@ export function readPythonFile(fileName: string, text: string, moduleName?: stri
   const constants = readConstants(text, tree.topNode, imports);
   const scope: ConstScope = { lookup: (name) => constants.get(name)?.value };
   const kernels: PythonKernel[] = [];
-  for (const statement of children(tree.topNode)) {
-    if (statement.name !== "DecoratedStatement") continue;
-    const kernel = readJitFunction(text, statement, imports, scope, log);
-    if (!kernel) continue;
-    // Python lets a later definition replace an earlier one of the same name (notebooks do).
-    const clash = kernels.findIndex((k) => k.name === kernel.name);
-    if (clash >= 0) kernels.splice(clash, 1);
-    kernels.push(kernel);
-  }
+  const visit = (node: SyntaxNode, inBranch: boolean) => {
+    for (const statement of children(node)) {
+      if (statement.name === "IfStatement" || statement.name === "TryStatement") {
+        for (const b of children(statement)) if (b.name === "Body") visit(b, true);
+        continue;
+      }
+      if (statement.name !== "DecoratedStatement") continue;
+      if (inBranch && boundJit && !boundByRun(text, statement, boundJit)) continue;
+      const kernel = readJitFunction(text, statement, imports, scope, log);
+      if (!kernel) continue;
+      // Python lets a later definition replace an earlier one of the same name (notebooks do).
+      const clash = kernels.findIndex((k) => k.name === kernel.name);
+      if (clash >= 0) kernels.splice(clash, 1);
+      kernels.push(kernel);
+    }
+  };
+  visit(tree.topNode, false);
   readWrappedKernels(text, tree.topNode, imports, scope, log, kernels);
   for (const k of kernels) for (const other of kernels) {
     if (other === k || !k.names.has(other.name)) continue;
@@ -106,6 +122,15 @@ export function readPythonFile(fileName: string, text: string, moduleName?: stri
   }
   const launches = readLaunches(text, tree.topNode, new Set(kernels.map((k) => k.name)), scope);
   return { fileName, text, tree, kernels, imports, constants, launches, modules: new Map(), ...(moduleName !== undefined ? { moduleName } : {}), diagnostics: log.diagnostics };
+}
+
+/** Whether the run says Python bound this decorated definition's name to it (readPythonFile's `boundJit`). */
+function boundByRun(text: string, decorated: SyntaxNode, boundJit: Readonly<Record<string, number>>): boolean {
+  const fn = children(decorated).find((c) => c.name === "FunctionDefinition");
+  const name = fn && children(fn).find((c) => c.name === "VariableName");
+  if (!name) return false;
+  const line = text.slice(0, decorated.from).split("\n").length;
+  return boundJit[textOf(text, name)] === line;
 }
 
 function readImports(text: string, top: SyntaxNode): PythonImports {

@@ -25,6 +25,9 @@ from . import _autograd as autograd
 from ._autograd import no_grad, enable_grad, inference_mode, set_grad_enabled, is_grad_enabled
 from . import testing, cuda, nn, backends, distributed, version, amp, compiler, _C
 from .amp import autocast, is_autocast_enabled, get_autocast_dtype
+# The device module of the device type triton's target names (`get_current_target().backend` is
+# "webgpu", and torch.device("webgpu") is the GPU): libraries reach it as getattr(torch, backend).
+webgpu = cuda
 from ._legacy_types import FloatTensor, HalfTensor, BFloat16Tensor, IntTensor, LongTensor, CharTensor, ByteTensor, BoolTensor  # noqa: F401
 
 float = float32  # noqa: A001
@@ -237,9 +240,13 @@ def synchronize():
     pass
 
 
-def compile(fn=None, **kwargs):  # noqa: A001
-    not_implemented("torch.compile")
-compile.refused = True
+def compile(model=None, *, fullgraph=False, dynamic=None, backend="inductor", mode=None, options=None, disable=False):  # noqa: A001
+    """The function (or module) as it is, run eagerly, as torch runs it with TorchDynamo disabled
+    (TORCHDYNAMO_DISABLE=1): eager's results are the ones a compiled function must give. As torch's,
+    `@torch.compile` and `@torch.compile(mode=…)` both decorate (fla's activations.py compiles its gelu)."""
+    if model is None:
+        return lambda fn: fn
+    return model
 
 
 def get_default_dtype():
@@ -269,6 +276,11 @@ def _tensor_getattr(self, name):
 
 
 Tensor.__getattr__ = _tensor_getattr
+
+# diff, repeat_interleave, flip, div's rounding_mode (_along_dim.py).
+from . import _along_dim  # noqa: E402
+_along_dim.install()
+diff, repeat_interleave, flip = _along_dim.diff, _along_dim.repeat_interleave, _along_dim.flip
 
 # Views, copies and casts carry the gradient of a tensor that requires grad (_view_grad.py).
 from . import _view_grad  # noqa: E402

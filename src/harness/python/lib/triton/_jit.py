@@ -78,6 +78,20 @@ def _arg(name, value, constexpr):
     raise TypeError(f"argument {name} of type {type(value).__name__} can't be passed to a kernel (a tensor, an int, a float, a bool or None can)")
 
 
+def _jit_lines(module):
+    """The module's names bound to a @triton.jit function defined in it → the line its definition
+    starts at: which of the definitions in a module-level `if` Python ran (protocol.ts ImportedModule)."""
+    lines = {}
+    for name, value in list(vars(module).items()):
+        for _ in range(4):  # through @triton.autotune / @triton.heuristics to the JITFunction
+            if isinstance(value, JITFunction) or isinstance(value, types.ModuleType) or not hasattr(value, "fn"):
+                break
+            value = value.fn
+        if isinstance(value, JITFunction) and value.fn.__module__ == module.__name__:
+            lines[name] = value.def_line
+    return lines
+
+
 class JITFunction:
     def __init__(self, fn, **options):
         self.fn = fn
@@ -123,7 +137,7 @@ class JITFunction:
                 if known is None or known[0] in found:
                     continue
                 with open(value.__file__) as f:
-                    found[known[0]] = {"name": known[0], "file": known[1], "text": f.read()}
+                    found[known[0]] = {"name": known[0], "file": known[1], "text": f.read(), "jitLines": _jit_lines(value)}
                 visit(vars(value))
 
         visit(self.fn.__globals__)

@@ -78,6 +78,11 @@ tensor_descriptor = type("tensor_descriptor", (tensor_descriptor_base,), {})
 
 
 def __getattr__(name):
+    # A private name is one Triton's own module may or may not have (fla probes
+    # `hasattr(tl, '_experimental_make_tensor_descriptor')` before the public name): not a tl function.
+    if name.startswith("_"):
+        raise AttributeError(f"module 'triton.language' has no attribute '{name}'")
+
     def outside(*args, **kwargs):
         raise RuntimeError(f"tl.{name} runs only inside a @triton.jit kernel (Kernel Lab compiles the kernel's body; Python never runs it)")
     outside.__name__ = name
