@@ -1,6 +1,6 @@
 // flash-linear-attention's host idioms (its port, bench/NOTES.md) in code of our own: @triton.jit
 // helpers defined in module-level branches of another module, compiled as Python bound them
-// (LaunchRequest.imports' jitLines); an Autotuner subclass from triton.runtime.autotuner; the device
+// (LaunchRequest.imports' jitLines); `a if CONSTEXPR else None`; an Autotuner subclass from triton.runtime.autotuner; the device
 // module by triton's backend name; packaging.version; torch.compile; torch.diff, repeat_interleave,
 // div(rounding_mode=), flip, F.pad. On the GPU and with --cpu.
 
@@ -14,13 +14,13 @@ const FILE = path.resolve(__dirname, "../python/library-fla.py");
 
 after(stopPython);
 
-test("fla's host idioms: helpers bound in module-level branches, an Autotuner subclass, torch.<backend>, packaging.version, torch.compile, diff / repeat_interleave / div(rounding_mode=) / flip / F.pad, on the GPU and with --cpu", async () => {
+test("fla's host idioms: helpers bound in module-level branches, an Autotuner subclass, constexpr conditionals with a None side, torch.<backend>, packaging.version, torch.compile, diff / repeat_interleave / div(rounding_mode=) / flip / F.pad, torch.distributed's tensor-parallel names, on the GPU and with --cpu", async () => {
   for (const cpu of [false, true]) {
     const { report, outcome } = await runPythonFile(FILE, { bench: "off", cpu }, startPythonThread);
     assert.equal(outcome, "ok", report.traceback);
     assert.deepEqual(report.diagnostics, []);
-    assert.deepEqual(report.checks.map((c) => c.passed), [true]);
-    assert.deepEqual(report.launches.map((l) => l.kernel), ["scaled_larger_kernel"]);
-    assert.equal(report.stdout, "helpers bound in branches, an Autotuner subclass\ntorch.webgpu, packaging.version\ntorch.compile runs eagerly\ndiff, div(rounding_mode=), repeat_interleave, flip, F.pad\n");
+    assert.deepEqual(report.checks.map((c) => c.passed), [true, true, true]);
+    assert.deepEqual(report.launches.map((l) => l.kernel), ["scaled_larger_kernel", "biased_rows_kernel", "biased_rows_kernel"]);
+    assert.equal(report.stdout, "helpers bound in branches, an Autotuner subclass\nconstexpr conditionals with a None side\ntorch.webgpu, packaging.version\ntorch.compile runs eagerly\ndiff, div(rounding_mode=), repeat_interleave, flip, F.pad\ntorch.distributed's tensor-parallel names\n");
   }
 });

@@ -50,6 +50,27 @@ torch.testing.assert_close(out, torch.maximum(x, y) * 2.0)
 assert scaled_larger_kernel.runs == 1 and scaled_larger_kernel.kernel_name == "scaled_larger_kernel"
 print("helpers bound in branches, an Autotuner subclass")
 
+
+
+@triton.jit
+def biased_rows_kernel(x, bias, out, n, HAS_BIAS: tl.constexpr, BLOCK: tl.constexpr):
+    # fla's chunk_o.py: a constexpr conditional whose other side is None (Triton evaluates only the side picked).
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    acc = tl.zeros([BLOCK], dtype=tl.float32) if HAS_BIAS else None
+    if HAS_BIAS:
+        acc += tl.load(bias + offs, mask=mask)
+    value = tl.load(x + offs, mask=mask) * (2.0 if HAS_BIAS else 3.0)
+    if HAS_BIAS:
+        value += acc
+    tl.store(out + offs, value, mask=mask)
+
+
+for has_bias in (True, False):
+    biased_rows_kernel[(triton.cdiv(n, 128),)](x, y, out, n, HAS_BIAS=has_bias, BLOCK=128)
+    torch.testing.assert_close(out, x * 2.0 + y if has_bias else x * 3.0)
+print("constexpr conditionals with a None side")
+
 backend = triton.runtime.driver.active.get_current_target().backend
 device_module = getattr(torch, backend)
 assert device_module.device_count() == 1 and not hasattr(tl, "_experimental_make_tensor_descriptor")
@@ -87,3 +108,24 @@ assert F.pad(chunks.cumsum(0), (1, 0)).tolist() == [0, 1, 4, 6]
 assert F.pad(m, (1, 2, 0, 1), value=-1).tolist() == [[-1, 0, 1, 2, -1, -1], [-1, 3, 4, 5, -1, -1], [-1, -1, -1, -1, -1, -1]]
 assert F.pad(m, (-1, 0)).tolist() == [[1, 2], [4, 5]]
 print("diff, div(rounding_mode=), repeat_interleave, flip, F.pad")
+
+# fla's layernorm.py imports its tensor-parallel names at the top (NormParallel(ParallelStyle)).
+from torch.distributed import DeviceMesh  # noqa: E402
+from torch.distributed.tensor import Replicate, Shard, distribute_module  # noqa: E402
+from torch.distributed.tensor.parallel import ParallelStyle  # noqa: E402
+
+
+class SequenceParallel(ParallelStyle):
+    def __init__(self, dim=1):
+        super().__init__()
+        self.sharding = (Shard(dim),)
+
+
+assert SequenceParallel().sharding == (Shard(1),) and Replicate() != Shard(0)
+for refused in (lambda: DeviceMesh("cuda", [0]), lambda: distribute_module(None)):
+    try:
+        refused()
+        raise AssertionError("not refused")
+    except NotImplementedError:
+        pass
+print("torch.distributed's tensor-parallel names")

@@ -21,6 +21,20 @@ def get_rank(group=None):
     return 0
 
 
+class DeviceMesh:
+    """A type for annotations (fla's tensor-parallel classes take one): one GPU has no mesh to make."""
+
+    def __init__(self, *args, **kwargs):
+        raise NotImplementedError("torch.distributed.DeviceMesh is not in Kernel Lab's torch: one GPU, no process group")
+
+
+class ProcessGroup:
+    """A type for annotations: there is no process group to make."""
+
+    def __init__(self, *args, **kwargs):
+        raise NotImplementedError("torch.distributed.ProcessGroup is not in Kernel Lab's torch: one GPU, no process group")
+
+
 # A name torch has and this module lacks: NotImplementedError naming it (README: the torch subset).
 from .._not_implemented import missing_in as _missing_in  # noqa: E402
 
