@@ -129,3 +129,9 @@ for refused in (lambda: DeviceMesh("cuda", [0]), lambda: distribute_module(None)
     except NotImplementedError:
         pass
 print("torch.distributed's tensor-parallel names")
+
+# fla's conv: torch.empty_like(x, memory_format=torch.contiguous_format) of a strided view.
+view = torch.arange(12.0).view(3, 4).t()
+assert not torch.empty_like(view, memory_format=torch.contiguous_format).t().is_contiguous()
+assert torch.empty_like(view, memory_format=torch.preserve_format).t().is_contiguous()
+print("memory_format")
