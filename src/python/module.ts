@@ -70,6 +70,13 @@ export interface PythonFile {
   moduleName?: string;
   /** Syntax errors and mistakes in decorators; a kernel's own are found when it is compiled. */
   diagnostics: Diagnostic[];
+  /**
+   * Module-level names bound to another of its @triton.jit functions (fla's softplus.py: `softplus =
+   * softplus_nv` or `softplus_triton`, in an `if` on the vendor): name → that function's name. From
+   * the run where one says what Python bound (readPythonFile's `boundJit`), else the last such
+   * assignment in the text.
+   */
+  jitAliases: Map<string, string>;
 }
 
 /** Whether a `.py` text is a Kernel Lab file (docs/LANGUAGE.md §2.2): it holds a `@triton.jit` function. */
@@ -115,13 +122,42 @@ export function readPythonFile(fileName: string, text: string, moduleName?: stri
   };
   visit(tree.topNode, false);
   readWrappedKernels(text, tree.topNode, imports, scope, log, kernels);
+  const jitAliases = readJitAliases(text, tree.topNode, kernels, boundJit);
   for (const k of kernels) for (const other of kernels) {
     if (other === k || !k.names.has(other.name)) continue;
     k.calls.add(other.name);
     other.called = true;
   }
   const launches = readLaunches(text, tree.topNode, new Set(kernels.map((k) => k.name)), scope);
-  return { fileName, text, tree, kernels, imports, constants, launches, modules: new Map(), ...(moduleName !== undefined ? { moduleName } : {}), diagnostics: log.diagnostics };
+  return { fileName, text, tree, kernels, imports, constants, launches, modules: new Map(), ...(moduleName !== undefined ? { moduleName } : {}), diagnostics: log.diagnostics, jitAliases };
+}
+
+/** PythonFile.jitAliases: `name = other_jit_function` at module level (in `if` / `try` bodies too). */
+function readJitAliases(text: string, top: SyntaxNode, kernels: readonly PythonKernel[], boundJit?: Readonly<Record<string, number>>): Map<string, string> {
+  const aliases = new Map<string, string>();
+  const names = new Set(kernels.map((k) => k.name));
+  if (boundJit) {
+    // The run's word: a name bound to a function defined under another name, found by its line.
+    for (const [name, line] of Object.entries(boundJit)) {
+      if (names.has(name)) continue;
+      const target = kernels.find((k) => text.slice(0, k.span.start).split("\n").length === line);
+      if (target) aliases.set(name, target.name);
+    }
+    return aliases;
+  }
+  const visit = (node: SyntaxNode) => {
+    for (const s of children(node)) {
+      if (s.name === "IfStatement" || s.name === "TryStatement") for (const b of children(s)) if (b.name === "Body") visit(b);
+      if (s.name !== "AssignStatement") continue;
+      const kids = children(s);
+      if (kids.length !== 3 || kids[0].name !== "VariableName" || kids[1].name !== "AssignOp" || kids[2].name !== "VariableName") continue;
+      const name = textOf(text, kids[0]);
+      const target = textOf(text, kids[2]);
+      if (names.has(target) && !names.has(name)) aliases.set(name, target);
+    }
+  };
+  visit(top);
+  return aliases;
 }
 
 /** Whether the run says Python bound this decorated definition's name to it (readPythonFile's `boundJit`). */

@@ -14,7 +14,7 @@ const FILE = path.resolve(__dirname, "../python/library-fla.py");
 
 after(stopPython);
 
-test("fla's host idioms: helpers bound in module-level branches, an Autotuner subclass, constexpr conditionals with a None side, torch.<backend>, packaging.version, torch.compile, diff / repeat_interleave / div(rounding_mode=) / flip / F.pad, torch.distributed's tensor-parallel names, memory_format, on the GPU and with --cpu", async () => {
+test("fla's host idioms: helpers bound in module-level branches or to another helper by name, an Autotuner subclass, constexpr conditionals with a None side, torch.<backend>, packaging.version, torch.compile, diff / repeat_interleave / div(rounding_mode=) / flip / F.pad, torch.distributed's tensor-parallel names, memory_format, on the GPU and with --cpu", async () => {
   for (const cpu of [false, true]) {
     const { report, outcome } = await runPythonFile(FILE, { bench: "off", cpu }, startPythonThread);
     assert.equal(outcome, "ok", report.traceback);

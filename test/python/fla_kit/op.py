@@ -18,3 +18,20 @@ if not hasattr(tl, "maximum"):
         return a
 else:
     larger = tl.maximum
+
+
+# fla's ops/utils/softplus.py: the public name bound to one of two @triton.jit functions by the vendor.
+@triton.jit
+def halved_exactly(x):
+    return x * 0.5
+
+
+@triton.jit
+def halved_roughly(x):
+    return x * 0.25
+
+
+if hasattr(tl, "maximum"):
+    halved = halved_exactly
+else:
+    halved = halved_roughly
