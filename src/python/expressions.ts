@@ -10,7 +10,7 @@ import { nodeText, unsupported } from "./context";
 import { Codes } from "../diagnostics/codes";
 import { lowerCall } from "./calls";
 import { TRITON_DTYPES, tsName } from "./names";
-import { isDtypeConst, type PyConst } from "./literals";
+import { isDtypeConst, literalValue, type PyConst } from "./literals";
 import { children, parts, spanOf, stringValue, trailingDotFloat, type SyntaxNode } from "./tree";
 import { pickedSide } from "./none-names";
 import { booleanChain, dtypeOf, operatorText, paramDtype, staticComparison, trueDivisionIsPlain, type BooleanItem } from "./compile-time";
@@ -273,6 +273,8 @@ function lowerMember(ctx: LowerContext, n: SyntaxNode): void {
     const dtype = dtypeOf(ctx, n) ?? paramDtype(ctx, n);
     if (dtype) return ctx.w.token(dtypeText(dtype), span);
     const property = nodeText(ctx, kids[2]);
+    // `tl.core.CONSTEXPR_0` (a helper parameter's default, passed where a call leaves it out): 0.
+    if (property === "CONSTEXPR_0" && literalValue(ctx.text, n) === 0) return ctx.w.token("0", span);
     if (property === "T") {
       return ctx.w.node(span, () => {
         ctx.w.write("tl.trans(");

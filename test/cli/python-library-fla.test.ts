@@ -14,13 +14,13 @@ const FILE = path.resolve(__dirname, "../python/library-fla.py");
 
 after(stopPython);
 
-test("fla's host idioms: helpers bound in module-level branches or to another helper by name, an Autotuner subclass, constexpr conditionals with a None side, torch.<backend>, packaging.version, torch.compile, diff / repeat_interleave / div(rounding_mode=) / flip / F.pad, torch.distributed's tensor-parallel names, memory_format, on the GPU and with --cpu", async () => {
+test("fla's host idioms: helpers bound in module-level branches or to another helper by name, an Autotuner subclass, constexpr conditionals with a None side, tl.core.CONSTEXPR_0, torch.<backend>, packaging.version, torch.compile, torch._dynamo.disable, diff / repeat_interleave / div(rounding_mode=) / flip / F.pad, torch.distributed's tensor-parallel names, memory_format, on the GPU and with --cpu", async () => {
   for (const cpu of [false, true]) {
     const { report, outcome } = await runPythonFile(FILE, { bench: "off", cpu }, startPythonThread);
     assert.equal(outcome, "ok", report.traceback);
     assert.deepEqual(report.diagnostics, []);
     assert.deepEqual(report.checks.map((c) => c.passed), [true, true, true]);
-    assert.deepEqual(report.launches.map((l) => l.kernel), ["scaled_larger_kernel", "biased_rows_kernel", "biased_rows_kernel"]);
-    assert.equal(report.stdout, "helpers bound in branches, an Autotuner subclass\nconstexpr conditionals with a None side\ntorch.webgpu, packaging.version\ntorch.compile runs eagerly\ndiff, div(rounding_mode=), repeat_interleave, flip, F.pad\ntorch.distributed's tensor-parallel names\nmemory_format\n");
+    assert.deepEqual(report.launches.map((l) => l.kernel), ["scaled_larger_kernel", "second_kernel", "biased_rows_kernel", "biased_rows_kernel"]);
+    assert.equal(report.stdout, "helpers bound in branches, an Autotuner subclass\nconstexpr conditionals with a None side, tl.core.CONSTEXPR_0\ntorch.webgpu, packaging.version\ntorch.compile runs eagerly, torch._dynamo.disable\ndiff, div(rounding_mode=), repeat_interleave, flip, F.pad\ntorch.distributed's tensor-parallel names\nmemory_format\n");
   }
 });

@@ -66,10 +66,26 @@ def biased_rows_kernel(x, bias, out, n, HAS_BIAS: tl.constexpr, BLOCK: tl.conste
     tl.store(out + offs, value, mask=mask)
 
 
+@triton.jit
+def first_or_second(a, b, FIRST: tl.constexpr = tl.core.CONSTEXPR_0):
+    # fla's nsa/utils.py argsort: a constexpr parameter defaulting to tl.core.CONSTEXPR_0.
+    return a if FIRST else b
+
+
+@triton.jit
+def second_kernel(x, y, out, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    tl.store(out + offs, first_or_second(tl.load(x + offs, mask=mask), tl.load(y + offs, mask=mask)), mask=mask)
+
+
+second_kernel[(triton.cdiv(n, 128),)](x, y, out, n, BLOCK=128)
+assert torch.equal(out, y)
+
 for has_bias in (True, False):
     biased_rows_kernel[(triton.cdiv(n, 128),)](x, y, out, n, HAS_BIAS=has_bias, BLOCK=128)
     torch.testing.assert_close(out, x * 2.0 + y if has_bias else x * 3.0)
-print("constexpr conditionals with a None side")
+print("constexpr conditionals with a None side, tl.core.CONSTEXPR_0")
 
 backend = triton.runtime.driver.active.get_current_target().backend
 device_module = getattr(torch, backend)
@@ -88,8 +104,13 @@ def doubled(v):
     return v * 2
 
 
-assert torch.equal(gelu_like(x), x * torch.sigmoid(1.702 * x)) and torch.equal(doubled(x), x * 2)
-print("torch.compile runs eagerly")
+@torch._dynamo.disable
+def tripled(v):
+    return v * 3
+
+
+assert torch.equal(gelu_like(x), x * torch.sigmoid(1.702 * x)) and torch.equal(doubled(x), x * 2) and torch.equal(tripled(x), x * 3)
+print("torch.compile runs eagerly, torch._dynamo.disable")
 
 cu = torch.tensor([0, 13, 50, 77], device="cuda", dtype=torch.int32)
 lens = torch.diff(cu)

@@ -72,6 +72,8 @@ float8e5 = dtype("fp8e5")
 tensor = type("tensor", (), {})
 pointer_type = type("pointer_type", (), {})
 block_type = type("block_type", (), {})
+from . import core  # noqa: E402,F401 (after the names it re-exports)
+
 # A kernel's `isinstance(x, tl.tensor_descriptor)` is decided by the compiler; on the host nothing is one.
 tensor_descriptor_base = type("tensor_descriptor_base", (), {})
 tensor_descriptor = type("tensor_descriptor", (tensor_descriptor_base,), {})
