@@ -143,7 +143,8 @@ class SequenceParallel(ParallelStyle):
 
 
 assert SequenceParallel().sharding == (Shard(1),) and Replicate() != Shard(0)
-for refused in (lambda: DeviceMesh("cuda", [0]), lambda: distribute_module(None)):
+assert "all_gather_into_tensor" in dir(torch.distributed)  # fla's fused_cross_entropy.py tests for it at import
+for refused in (lambda: DeviceMesh("cuda", [0]), lambda: distribute_module(None), lambda: torch.distributed.all_gather_into_tensor(x, x)):
     try:
         refused()
         raise AssertionError("not refused")
