@@ -84,9 +84,15 @@ def _jit_lines(module):
     lines = {}
     for name, value in list(vars(module).items()):
         for _ in range(4):  # through @triton.autotune / @triton.heuristics to the JITFunction
-            if isinstance(value, JITFunction) or isinstance(value, types.ModuleType) or not hasattr(value, "fn"):
+            if isinstance(value, (JITFunction, types.ModuleType)):
                 break
-            value = value.fn
+            try:
+                inner = getattr(value, "fn", None)
+            except Exception:  # a module-level object whose __getattr__ refuses: not a kernel
+                inner = None
+            if inner is None:
+                break
+            value = inner
         if isinstance(value, JITFunction) and value.fn.__module__ == module.__name__:
             lines[name] = value.def_line
     return lines
