@@ -120,6 +120,7 @@ assert chunks.tolist() == [1, 3, 2] and chunks.dtype == torch.int32
 assert torch.tensor([-7, 7, -8]).div(2, rounding_mode="trunc").tolist() == [-3, 3, -4]
 assert torch.tensor([-7, 7, -8]).div(2, rounding_mode="floor").tolist() == [-4, 3, -4]
 assert torch.tensor([-7.5, 7.5]).div(2, rounding_mode="trunc").tolist() == [-3.0, 3.0]
+assert torch.tensor(range(3), dtype=torch.float32).tolist() == [0.0, 1.0, 2.0] and x.new_tensor(range(2)).tolist() == [0, 1]
 assert torch.repeat_interleave(torch.arange(3, device="cuda"), chunks).tolist() == [0, 1, 1, 1, 2, 2]
 assert torch.repeat_interleave(chunks).tolist() == [0, 1, 1, 1, 2, 2]
 m = torch.arange(6).view(2, 3)
