@@ -33,10 +33,6 @@ def _collective(name):
 # present, and refused when called.
 all_gather_into_tensor = _collective("all_gather_into_tensor")
 reduce_scatter_tensor = _collective("reduce_scatter_tensor")
-all_reduce = _collective("all_reduce")
-all_gather = _collective("all_gather")
-broadcast = _collective("broadcast")
-barrier = _collective("barrier")
 
 
 class DeviceMesh:
