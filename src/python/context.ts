@@ -38,6 +38,8 @@ export interface LowerContext {
   noneMasks: NoneMasks;
   /** Names bound to None at this point of the function (none-names.ts). */
   noneNames: Set<string>;
+  /** Inside a branch decided not taken while lowering (a constexpr `if`), which Triton never compiles: how many deep. */
+  deadBranches: number;
 }
 
 /** Reports a construct outside the language; writes `0` in its place so the TypeScript still parses. */

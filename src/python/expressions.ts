@@ -10,8 +10,9 @@ import { nodeText, unsupported } from "./context";
 import { Codes } from "../diagnostics/codes";
 import { lowerCall } from "./calls";
 import { TRITON_DTYPES, tsName } from "./names";
-import { isDtypeConst, type PyConst } from "./literals";
+import { isDtypeConst, literalValue, type PyConst } from "./literals";
 import { children, parts, spanOf, stringValue, trailingDotFloat, type SyntaxNode } from "./tree";
+import { pickedSide } from "./none-names";
 import { booleanChain, dtypeOf, operatorText, paramDtype, staticComparison, trueDivisionIsPlain, type BooleanItem } from "./compile-time";
 
 /** Where each Python operator's TypeScript spelling binds (higher binds tighter). */
@@ -80,6 +81,14 @@ export function lowerExpr(ctx: LowerContext, n: SyntaxNode): void {
     case "BinaryExpression":
       return lowerBinary(ctx, n);
     case "ConditionalExpression": {
+      const picked = pickedSide(ctx, n);
+      if (picked !== n) {
+        return w.node(span, () => {
+          w.write("(");
+          lowerExpr(ctx, picked);
+          w.write(")");
+        });
+      }
       const [a, , cond, , b] = children(n);
       return w.node(span, () => {
         operand(ctx, cond, 1, false);
@@ -138,6 +147,8 @@ function lowerName(ctx: LowerContext, n: SyntaxNode): void {
   const name = nodeText(ctx, n);
   const span = spanOf(n);
   if (ctx.noneNames.has(name) && ctx.noneMasks.positional.has(n.from)) return ctx.w.token("true", span);
+  // A branch a constexpr decides not taken is never compiled by Triton (`if HAS_BIAS: value += acc` with acc None): a placeholder.
+  if (ctx.noneNames.has(name) && ctx.deadBranches > 0) return ctx.w.token("0", span);
   if (ctx.noneNames.has(name)) return unsupported(ctx, n, `'${name}', bound to None here, as a value`, "None is only compared with `is None` or passed as a keyword argument (mask=…) that it leaves out");
   if (ctx.params.has(name) || ctx.plan.locals.has(name)) {
     const known = ctx.known.get(name);
@@ -262,6 +273,8 @@ function lowerMember(ctx: LowerContext, n: SyntaxNode): void {
     const dtype = dtypeOf(ctx, n) ?? paramDtype(ctx, n);
     if (dtype) return ctx.w.token(dtypeText(dtype), span);
     const property = nodeText(ctx, kids[2]);
+    // `tl.core.CONSTEXPR_0` (a helper parameter's default, passed where a call leaves it out): 0.
+    if (property === "CONSTEXPR_0" && literalValue(ctx.text, n) === 0) return ctx.w.token("0", span);
     if (property === "T") {
       return ctx.w.node(span, () => {
         ctx.w.write("tl.trans(");

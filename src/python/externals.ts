@@ -187,7 +187,8 @@ export function externalFunction(modules: ReadonlyMap<string, PythonFile>, from:
   for (let hops = 0; absolute !== undefined && hops < 8; hops++) {
     const file = modules.get(absolute);
     if (!file) return undefined;
-    const kernel = file.kernels.find((k) => k.name === name);
+    const aliased = file.jitAliases.get(name);
+    const kernel = file.kernels.find((k) => k.name === (aliased ?? name));
     if (kernel) return { file, kernel };
     const imported = file.imports.imported.get(name);
     if (!imported) return undefined;
@@ -206,7 +207,7 @@ export function externalAlias(modules: ReadonlyMap<string, PythonFile>, from: Py
   let absolute = absoluteModule(from, module);
   for (let hops = 0; absolute !== undefined && hops < 8; hops++) {
     const file = modules.get(absolute);
-    if (!file || file.kernels.some((k) => k.name === name)) return undefined;
+    if (!file || file.kernels.some((k) => k.name === name) || file.jitAliases.has(name)) return undefined;
     const bound = file.imports.functions.get(name);
     if (bound) return bound;
     const imported = file.imports.imported.get(name);

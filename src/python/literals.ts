@@ -77,6 +77,8 @@ export function literalValue(text: string, node: SyntaxNode, scope: ConstScope =
       const dotted = dottedName(text, node);
       const head = dotted?.slice(0, -1).join(".");
       if (dotted && (head === "tl" || head === "triton.language") && Object.hasOwn(DTYPES, dotted[dotted.length - 1])) return { dtype: DTYPES[dotted[dotted.length - 1]] };
+      // Triton's constexpr 0, a parameter's default in its standard library and in fla's nsa/utils.py argsort.
+      if (dotted && (head === "tl.core" || head === "triton.language.core") && dotted[dotted.length - 1] === "CONSTEXPR_0") return 0;
       const kids = children(node);
       if (!scope.item || kids.length !== 4 || kids[0].name !== "VariableName" || kids[1].name !== "[") return undefined;
       const key = stringValue(text, kids[2]);

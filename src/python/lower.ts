@@ -99,6 +99,7 @@ function lowerFunction(w: TsWriter, log: DiagnosticLog, file: PythonFile, prefix
     prefix,
     externals,
     noneNames: new Set(),
+    deadBranches: 0,
   };
   const name = f.specializedAs ?? `${prefix}${tsName(k.name)}`;
   // A specialized helper's known parameters are decided while lowering: the call passes nothing for them.

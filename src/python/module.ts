@@ -7,7 +7,6 @@ import { DiagnosticLog } from "../diagnostics/diagnostic";
 import { Codes } from "../diagnostics/codes";
 import { mathFunction } from "../semantics/math-names";
 import type { Tree } from "@lezer/common";
-import { LineMap } from "../diagnostics/position";
 import { literalValue, type ConstScope, type PyConst } from "./literals";
 import { bodyStatements, children, dottedName, firstError, parsePython, parts, spanOf, stringValue, textOf, type SyntaxNode } from "./tree";
 import { readLaunches, type LaunchSite } from "./launches";
@@ -71,6 +70,13 @@ export interface PythonFile {
   moduleName?: string;
   /** Syntax errors and mistakes in decorators; a kernel's own are found when it is compiled. */
   diagnostics: Diagnostic[];
+  /**
+   * Module-level names bound to another of its @triton.jit functions (fla's softplus.py: `softplus =
+   * softplus_nv` or `softplus_triton`, in an `if` on the vendor): name → that function's name. From
+   * the run where one says what Python bound (readPythonFile's `boundJit`), else the last such
+   * assignment in the text.
+   */
+  jitAliases: Map<string, string>;
 }
 
 /** Whether a `.py` text is a Kernel Lab file (docs/LANGUAGE.md §2.2): it holds a `@triton.jit` function. */
@@ -79,11 +85,14 @@ export function isTritonFile(text: string): boolean {
 }
 
 /**
- * `boundLines`: the lines (of the first decorator) of the @triton.jit functions Python bound at
- * module level, as a run reports them (LaunchRequest.imports' jitLines): of the functions a
- * module-level `if`/`try` defines in several branches, the one Python ran.
+ * `boundJit`: where a run says which of the module's names Python bound to a @triton.jit function
+ * and the line that function's definition starts at (its first decorator's, as Python's
+ * co_firstlineno), a definition inside a module-level `if` / `try` is read only where it is the one
+ * bound (fla's ops/utils/op.py defines `exp` in both branches of an `if` on an environment variable,
+ * and `gather` in one branch, binding it to `tl.gather` in the other). Without one (check, the
+ * editor), the last definition of a name is read, as for definitions at the top level.
  */
-export function readPythonFile(fileName: string, text: string, moduleName?: string, boundLines?: readonly number[]): PythonFile {
+export function readPythonFile(fileName: string, text: string, moduleName?: string, boundJit?: Readonly<Record<string, number>>): PythonFile {
   const tree = parsePython(text);
   const log = new DiagnosticLog();
   const error = firstError(tree, text);
@@ -95,34 +104,69 @@ export function readPythonFile(fileName: string, text: string, moduleName?: stri
   const constants = readConstants(text, tree.topNode, imports);
   const scope: ConstScope = { lookup: (name) => constants.get(name)?.value };
   const kernels: PythonKernel[] = [];
-  const lines = new LineMap(text);
-  const branchDefined = new Set<PythonKernel>();
   const visit = (node: SyntaxNode, inBranch: boolean) => {
     for (const statement of children(node)) {
-      // Functions defined in a module-level `if`/`try` (mamba's softplus.py: one per Triton version).
-      if (statement.name === "IfStatement" || statement.name === "TryStatement") for (const b of children(statement)) if (b.name === "Body") visit(b, true);
+      if (statement.name === "IfStatement" || statement.name === "TryStatement") {
+        for (const b of children(statement)) if (b.name === "Body") visit(b, true);
+        continue;
+      }
       if (statement.name !== "DecoratedStatement") continue;
-      if (inBranch && boundLines && !boundLines.includes(lines.at(statement.from).line)) continue;
+      if (inBranch && boundJit && !boundByRun(text, statement, boundJit)) continue;
       const kernel = readJitFunction(text, statement, imports, scope, log);
       if (!kernel) continue;
-      const clash = kernels.findIndex((k) => k.name === kernel.name);
-      // Without a run's word on which branch Python took, the first branch's (the newer Triton's, as written) stays.
-      if (clash >= 0 && inBranch && !boundLines && branchDefined.has(kernels[clash])) continue;
       // Python lets a later definition replace an earlier one of the same name (notebooks do).
+      const clash = kernels.findIndex((k) => k.name === kernel.name);
       if (clash >= 0) kernels.splice(clash, 1);
       kernels.push(kernel);
-      if (inBranch) branchDefined.add(kernel);
     }
   };
   visit(tree.topNode, false);
   readWrappedKernels(text, tree.topNode, imports, scope, log, kernels);
+  const jitAliases = readJitAliases(text, tree.topNode, kernels, boundJit);
   for (const k of kernels) for (const other of kernels) {
     if (other === k || !k.names.has(other.name)) continue;
     k.calls.add(other.name);
     other.called = true;
   }
   const launches = readLaunches(text, tree.topNode, new Set(kernels.map((k) => k.name)), scope);
-  return { fileName, text, tree, kernels, imports, constants, launches, modules: new Map(), ...(moduleName !== undefined ? { moduleName } : {}), diagnostics: log.diagnostics };
+  return { fileName, text, tree, kernels, imports, constants, launches, modules: new Map(), ...(moduleName !== undefined ? { moduleName } : {}), diagnostics: log.diagnostics, jitAliases };
+}
+
+/** PythonFile.jitAliases: `name = other_jit_function` at module level (in `if` / `try` bodies too). */
+function readJitAliases(text: string, top: SyntaxNode, kernels: readonly PythonKernel[], boundJit?: Readonly<Record<string, number>>): Map<string, string> {
+  const aliases = new Map<string, string>();
+  const names = new Set(kernels.map((k) => k.name));
+  if (boundJit) {
+    // The run's word: a name bound to a function defined under another name, found by its line.
+    for (const [name, line] of Object.entries(boundJit)) {
+      if (names.has(name)) continue;
+      const target = kernels.find((k) => text.slice(0, k.span.start).split("\n").length === line);
+      if (target) aliases.set(name, target.name);
+    }
+    return aliases;
+  }
+  const visit = (node: SyntaxNode) => {
+    for (const s of children(node)) {
+      if (s.name === "IfStatement" || s.name === "TryStatement") for (const b of children(s)) if (b.name === "Body") visit(b);
+      if (s.name !== "AssignStatement") continue;
+      const kids = children(s);
+      if (kids.length !== 3 || kids[0].name !== "VariableName" || kids[1].name !== "AssignOp" || kids[2].name !== "VariableName") continue;
+      const name = textOf(text, kids[0]);
+      const target = textOf(text, kids[2]);
+      if (names.has(target) && !names.has(name)) aliases.set(name, target);
+    }
+  };
+  visit(top);
+  return aliases;
+}
+
+/** Whether the run says Python bound this decorated definition's name to it (readPythonFile's `boundJit`). */
+function boundByRun(text: string, decorated: SyntaxNode, boundJit: Readonly<Record<string, number>>): boolean {
+  const fn = children(decorated).find((c) => c.name === "FunctionDefinition");
+  const name = fn && children(fn).find((c) => c.name === "VariableName");
+  if (!name) return false;
+  const line = text.slice(0, decorated.from).split("\n").length;
+  return boundJit[textOf(text, name)] === line;
 }
 
 function readImports(text: string, top: SyntaxNode): PythonImports {

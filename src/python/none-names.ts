@@ -40,6 +40,29 @@ export function staticTruth(ctx: LowerContext, n: SyntaxNode): boolean | undefin
  */
 export function noneInBranch(ctx: LowerContext, taken: boolean | undefined, lower: () => void): void {
   const before = new Set(ctx.noneNames);
-  lower();
+  if (taken === false) ctx.deadBranches++;
+  try {
+    lower();
+  } finally {
+    if (taken === false) ctx.deadBranches--;
+  }
   if (taken === false) ctx.noneNames = before;
 }
+
+/**
+ * A conditional expression whose condition is decided while lowering, as the side it picks (through
+ * parentheses; nested ones folded too): Triton evaluates only that side of `a if CONSTEXPR else b`,
+ * so the other may be None (fla's chunk_o.py: `tl.zeros([BT, BK], …) if USE_DW else None`). Any
+ * other node is itself.
+ */
+export function pickedSide(ctx: LowerContext, n: SyntaxNode): SyntaxNode {
+  if (n.name === "ParenthesizedExpression" && parts(n).length === 1) {
+    const inner = pickedSide(ctx, parts(n)[0]);
+    return inner === parts(n)[0] ? n : inner;
+  }
+  if (n.name !== "ConditionalExpression") return n;
+  const [a, , cond, , b] = children(n);
+  const truth = cond ? staticTruth(ctx, cond) : undefined;
+  return truth === undefined ? n : pickedSide(ctx, truth ? a : b);
+}
+

@@ -5,7 +5,7 @@
 import type { LowerContext } from "./context";
 import { declared, nodeText, unsupported } from "./context";
 import { assignmentTargets } from "./declarations";
-import { noneInBranch, staticTruth } from "./none-names";
+import { noneInBranch, pickedSide, staticTruth } from "./none-names";
 import { lowerExpr, lowerList } from "./expressions";
 import { camelCase, tsName } from "./names";
 import { bodyStatements, children, dottedName, parts, spanOf, walk, type SyntaxNode } from "./tree";
@@ -127,7 +127,8 @@ function lowerAssign(ctx: LowerContext, s: SyntaxNode, indent: string): void {
   if (ops.length > 1) return unsupported(ctx, s, "a chained assignment (a = b = …)", "assign each name in a statement of its own");
   if (ops.length === 0) return; // a bare annotation `x: int` declares nothing
   const targets = assignmentTargets(s);
-  const values = kids.slice(kids.indexOf(ops[0]) + 1).filter((k) => k.name !== ",");
+  // `x = a if CONSTEXPR else None`: the side the condition picks (none-names.ts pickedSide).
+  const values = kids.slice(kids.indexOf(ops[0]) + 1).filter((k) => k.name !== ",").map((v) => pickedSide(ctx, v));
   const bad = targets.find((t) => !isNameTarget(t));
   if (bad) return unsupported(ctx, bad, "assigning to an element or attribute", "kernels write memory with tl.store; bind a new name instead");
   const names = targets.flatMap((t) => targetNameList(ctx, t));

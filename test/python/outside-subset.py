@@ -24,7 +24,7 @@ missing = [
     ("torch.backends.mps", lambda: torch.backends.mps),
     ("torch.compiler.reset", lambda: torch.compiler.reset),
     ("torch.distributed.all_reduce", lambda: torch.distributed.all_reduce),
-    ("torch.distributed.tensor.Shard", lambda: torch.distributed.tensor.Shard),
+    ("torch.distributed.tensor.zeros", lambda: torch.distributed.tensor.zeros),
 ]
 
 

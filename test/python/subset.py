@@ -17,7 +17,7 @@ _OPERATORS = {"__add__": "+", "__sub__": "-", "__mul__": "*", "__truediv__": "/"
 def public(obj, skip=()):
     names = []
     for name, value in members(obj).items():
-        # Imports, and names kept only to refuse with a message (torch.compile, Tensor.numpy…), aren't in the subset.
+        # Imports, and names kept only to refuse with a message (torch.empty_strided, Tensor.numpy…), aren't in the subset.
         if name.startswith("_") or name in skip or type(value).__name__ == "module" or getattr(value, "refused", False):
             continue
         names.append(name)

@@ -8,7 +8,7 @@ import type { CodegenOptions, Target } from "../../ir/target";
 import { compilePythonKernel, readPythonFile, type PythonArgType, type PythonCompileResult, type PyConst } from "../../python";
 import { addMathNames } from "../../python/module";
 import { tsName } from "../../python/names";
-import type { MathName } from "./protocol";
+import type { ImportedModule, MathName } from "./protocol";
 
 export type KernelArgType = PythonArgType;
 export type ConstexprValue = PyConst;
@@ -16,7 +16,7 @@ export type ConstexprValue = PyConst;
 export interface PythonKernelCompiler {
   compile(kernel: string, argTypes: Record<string, KernelArgType>, constexprs: Record<string, ConstexprValue>, target: Target, specialization?: Specialization, options?: CodegenOptions): PythonCompileResult;
   /** Modules the file imports (their dotted names): a kernel's call to one of their @triton.jit functions compiles from them. */
-  addModules(modules: readonly { name: string; file: string; text: string; jitLines?: number[] }[]): void;
+  addModules(modules: readonly ImportedModule[]): void;
   /** Names the file binds at run time to libdevice / tl.math modules and functions (LaunchRequest.mathNames). */
   addMathNames(names: Readonly<Record<string, MathName>>): void;
   /** The name a Python parameter has in the compiled kernel (its ABI's buffers and scalars). */
@@ -26,10 +26,17 @@ export interface PythonKernelCompiler {
 /** The compiler for one file's text (read once; every launch compiles from it); `moduleName` for a module's (its relative imports resolve against it). */
 export function compilerFor(file: string, text: string, moduleName?: string): PythonKernelCompiler {
   const parsed = readPythonFile(file, text, moduleName);
+  // Each module as last read: its text and the definitions the run bound (a new run may bind others).
+  const readAs = new Map<string, string>();
   return {
     compile: (kernel, types, constexprs, target, specialization, options) => compilePythonKernel(parsed, kernel, types, constexprs, target, specialization, options),
     addModules: (modules) => {
-      for (const m of modules) if (parsed.modules.get(m.name)?.text !== m.text) parsed.modules.set(m.name, readPythonFile(m.file, m.text, m.name, m.jitLines));
+      for (const m of modules) {
+        const key = `${m.text}\0${JSON.stringify(m.jitLines ?? null)}`;
+        if (readAs.get(m.name) === key) continue;
+        readAs.set(m.name, key);
+        parsed.modules.set(m.name, readPythonFile(m.file, m.text, m.name, m.jitLines));
+      }
     },
     addMathNames: (names) => addMathNames(parsed.imports, names),
     paramName: tsName,

@@ -26,6 +26,18 @@ export type LaunchArg =
   /** A parameter annotated `tl.constexpr`: its value specialises the kernel. */
   | { name: string; kind: "constexpr"; value: number | boolean | string | null | { dtype: string } };
 
+/**
+ * A module beside the script that a kernel's file imports (LaunchRequest.imports). `jitLines`: its
+ * names Python bound to a @triton.jit function defined in it, and the line that definition starts
+ * at, so a definition inside a module-level `if` is compiled only where it is the one bound.
+ */
+export interface ImportedModule {
+  name: string;
+  file: string;
+  text: string;
+  jitLines?: Record<string, number>;
+}
+
 /** What a module-level name is bound to at run time (LaunchRequest.mathNames). */
 export type MathName = { kind: "module" } | { kind: "function"; name: string } | { kind: "tl"; name: string };
 
@@ -73,7 +85,7 @@ export interface LaunchRequest {
    * import helper`), by their dotted names, and theirs in turn: a call to one of their @triton.jit
    * functions compiles from their text. Sent with a kernel's first launch of the run.
    */
-  imports?: { name: string; file: string; text: string; jitLines?: number[] }[];
+  imports?: ImportedModule[];
   /**
    * Module-level names of the kernel's file that Python bound at run time to a libdevice / tl.math
    * module or function, or to a tl function, which no static read can tell (FlagGems' `tl_extra_shim`,

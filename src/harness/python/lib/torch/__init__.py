@@ -24,8 +24,12 @@ from ._math import broadcast_shapes, matmul, where, clamp
 from ._einsum import einsum
 from . import _autograd as autograd
 from ._autograd import no_grad, enable_grad, inference_mode, set_grad_enabled, is_grad_enabled
-from . import testing, cuda, nn, backends, distributed, version, amp, compiler, _C
+from . import testing, cuda, nn, backends, distributed, version, amp, compiler, _C, _dynamo
 from .amp import autocast, is_autocast_enabled, get_autocast_dtype
+from ._like import contiguous_format, preserve_format, memory_format  # noqa: E402,F401
+# The device module of the device type triton's target names (`get_current_target().backend` is
+# "webgpu", and torch.device("webgpu") is the GPU): libraries reach it as getattr(torch, backend).
+webgpu = cuda
 from ._legacy_types import FloatTensor, HalfTensor, BFloat16Tensor, IntTensor, LongTensor, CharTensor, ByteTensor, BoolTensor  # noqa: F401
 
 float = float32  # noqa: A001
@@ -134,7 +138,7 @@ for _name in ["exp", "exp2", "log", "log2", "sqrt", "rsqrt", "sin", "cos", "tanh
               "round", "trunc", "reciprocal", "square", "sign", "logical_not", "isnan", "isinf", "relu", "sum", "mean", "prod",
               "any", "all", "var", "amax", "amin", "argmax", "argmin", "softmax", "log_softmax", "cumsum", "flatten", "reshape",
               "sort", "argsort", "broadcast_to", "permute", "transpose", "t", "unsqueeze", "squeeze", "clone", "add", "sub", "mul",
-              "div", "pow", "eq", "ne", "lt", "le", "gt", "ge", "logical_and", "logical_or", "logical_xor", "remainder", "maximum", "minimum", "chunk", "split", "tensor_split", "flip", "narrow", "mm",
+              "div", "pow", "eq", "ne", "lt", "le", "gt", "ge", "logical_and", "logical_or", "logical_xor", "remainder", "maximum", "minimum", "chunk", "split", "tensor_split", "narrow", "mm",
               "matmul", "mv", "addmm", "addmv", "addcmul", "addcdiv", "masked_fill",
               "asin", "acos", "atan", "sinh", "cosh", "log1p", "expm1", "log10"]:
     globals()[_name] = _method(_name)
@@ -239,9 +243,13 @@ def synchronize():
     pass
 
 
-def compile(fn=None, **kwargs):  # noqa: A001
-    not_implemented("torch.compile")
-compile.refused = True
+def compile(model=None, *, fullgraph=False, dynamic=None, backend="inductor", mode=None, options=None, disable=False):  # noqa: A001
+    """The function (or module) as it is, run eagerly, as torch runs it with TorchDynamo disabled
+    (TORCHDYNAMO_DISABLE=1): eager's results are the ones a compiled function must give. As torch's,
+    `@torch.compile` and `@torch.compile(mode=…)` both decorate (fla's activations.py compiles its gelu)."""
+    if model is None:
+        return lambda fn: fn
+    return model
 
 
 # torch.use_deterministic_algorithms is a flag libraries read (mamba's determinism.py keeps one
@@ -288,6 +296,11 @@ def _tensor_getattr(self, name):
 
 
 Tensor.__getattr__ = _tensor_getattr
+
+# diff, repeat_interleave, flip, div's rounding_mode (_along_dim.py).
+from . import _along_dim  # noqa: E402
+_along_dim.install()
+diff, repeat_interleave, flip = _along_dim.diff, _along_dim.repeat_interleave, _along_dim.flip
 
 # Views, copies and casts carry the gradient of a tensor that requires grad (_view_grad.py).
 from . import _view_grad  # noqa: E402

@@ -175,6 +175,9 @@ def tensor(data, dtype=None, device=None, requires_grad=False, **kwargs):
     shape, flat = [], []
 
     def walk(x, depth):
+        # A range is a sequence too (fla's retention: `q.new_tensor(range(H), dtype=torch.float)`).
+        if isinstance(x, range):
+            x = list(x)
         if isinstance(x, (list, tuple)):
             if len(shape) <= depth:
                 shape.append(len(x))

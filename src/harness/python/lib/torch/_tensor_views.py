@@ -129,18 +129,6 @@ class TensorViews:
             at += s
         return tuple(out)
 
-    def flip(self, *dims):
-        """A copy with the order along each of `dims` reversed (mamba's ssd_combined.py takes a reversed
-        cumsum as x.flip([-1]).cumsum(dim=-1).flip([-1]))."""
-        from ._creation import arange
-        if len(dims) == 1 and isinstance(dims[0], (list, tuple)):
-            dims = tuple(dims[0])
-        out = self
-        for axis in sorted({self._axis(d) for d in dims}):
-            n = self._shape[axis]
-            out = out[(slice(None),) * axis + (arange(n - 1, -1, -1, device=self.device),)]
-        return out if dims else self.clone()
-
     def tensor_split(self, sections, dim=0):
         """n parts, the first (length % n) one longer (mamba's layer_norm.py splits its dropout masks so),
         or the parts between the given indices."""

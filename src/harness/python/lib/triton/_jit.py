@@ -79,17 +79,22 @@ def _arg(name, value, constexpr):
 
 
 def _jit_lines(module):
-    """The lines of the @triton.jit functions `module` binds at module level (through autotune and
-    heuristics wrappers): of a function defined in each branch of an `if` on Triton's version
-    (mamba's softplus.py), the one Python ran."""
-    lines = []
-    for value in list(vars(module).values()):
-        for _ in range(8):
-            if isinstance(value, JITFunction) or isinstance(value, types.ModuleType) or not hasattr(value, "fn"):
+    """The module's names bound to a @triton.jit function defined in it → the line its definition
+    starts at: which of the definitions in a module-level `if` Python ran (protocol.ts ImportedModule)."""
+    lines = {}
+    for name, value in list(vars(module).items()):
+        for _ in range(4):  # through @triton.autotune / @triton.heuristics to the JITFunction
+            if isinstance(value, (JITFunction, types.ModuleType)):
                 break
-            value = value.fn
+            try:
+                inner = getattr(value, "fn", None)
+            except Exception:  # a module-level object whose __getattr__ refuses: not a kernel
+                inner = None
+            if inner is None:
+                break
+            value = inner
         if isinstance(value, JITFunction) and value.fn.__module__ == module.__name__:
-            lines.append(value.def_line)
+            lines[name] = value.def_line
     return lines
 
 

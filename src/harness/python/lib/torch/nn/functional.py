@@ -8,6 +8,7 @@ from .. import _math
 from .._autograd import attach, refuse_grad, _grad_mode
 from .._tensor import not_implemented
 from ._conv import conv2d  # noqa: F401 (torch.nn.functional.conv2d)
+from .._along_dim import pad  # noqa: F401 (torch.nn.functional.pad, constant mode)
 
 
 def softmax(x, dim=None, dtype=None, **kwargs):

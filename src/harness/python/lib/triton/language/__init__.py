@@ -72,12 +72,19 @@ float8e5 = dtype("fp8e5")
 tensor = type("tensor", (), {})
 pointer_type = type("pointer_type", (), {})
 block_type = type("block_type", (), {})
+from . import core  # noqa: E402,F401 (after the names it re-exports)
+
 # A kernel's `isinstance(x, tl.tensor_descriptor)` is decided by the compiler; on the host nothing is one.
 tensor_descriptor_base = type("tensor_descriptor_base", (), {})
 tensor_descriptor = type("tensor_descriptor", (tensor_descriptor_base,), {})
 
 
 def __getattr__(name):
+    # A private name is one Triton's own module may or may not have (fla probes
+    # `hasattr(tl, '_experimental_make_tensor_descriptor')` before the public name): not a tl function.
+    if name.startswith("_"):
+        raise AttributeError(f"module 'triton.language' has no attribute '{name}'")
+
     def outside(*args, **kwargs):
         raise RuntimeError(f"tl.{name} runs only inside a @triton.jit kernel (Kernel Lab compiles the kernel's body; Python never runs it)")
     outside.__name__ = name

@@ -1,0 +1,110 @@
+# Ops that difference, repeat, reverse or pad a tensor along its dims (torch.diff, repeat_interleave,
+# flip, F.pad in its constant mode, div's rounding_mode), built from slices, tensor indexing and cat,
+# so they run wherever those do (a GPU tensor's copy is made on the CPU, as indexing's is). fla's
+# varlen helpers (ops/utils/index.py) build their chunk indices from them.
+
+import builtins as _b
+
+from . import _dtypes as D
+from ._tensor import Tensor, not_implemented
+
+
+def _along(x, axis, index):
+    """x indexed by `index` (a tensor or a slice) along dim `axis`."""
+    return x[(slice(None),) * axis + (index,)]
+
+
+def diff(input, n=1, dim=-1, prepend=None, append=None):
+    axis = input._axis(dim)
+    from . import cat
+    x = cat([t for t in (prepend, input, append) if t is not None], axis) if prepend is not None or append is not None else input
+    for _ in range(n):
+        length = x.shape[axis]
+        if length == 0:
+            break
+        later, earlier = x.narrow(axis, 1, length - 1), x.narrow(axis, 0, length - 1)
+        x = later.logical_xor(earlier) if x.dtype is D.bool_ else later - earlier
+    return x
+
+
+def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
+    """Each element (or slice along `dim`) repeated `repeats` times, an int or one count each; with
+    one tensor argument, its counts repeat their own indices (torch.repeat_interleave(counts))."""
+    from . import arange, tensor
+    if repeats is None:
+        repeats, input = input, arange(input.numel(), device=input.device, dtype=input.dtype)
+    x = input.reshape(-1) if dim is None else input
+    axis = 0 if dim is None else x._axis(dim)
+    size = x.shape[axis] if x.dim() else 1
+    counts = repeats.reshape(-1).tolist() if isinstance(repeats, Tensor) else [int(repeats)]
+    if len(counts) == 1:
+        counts = counts * size
+    if len(counts) != size:
+        raise RuntimeError(f"repeats must have the same size as input along dim, but got repeats.size(0) = {len(counts)} and input.size({axis}) = {size}")
+    if _b.any(c < 0 for c in counts):
+        raise RuntimeError("repeats can not be negative")
+    index = tensor([i for i, c in enumerate(counts) for _ in range(int(c))], dtype=D.int64, device=x.device)
+    return _along(x, axis, index)
+
+
+def flip(input, *dims):
+    """A copy with the order along each of `dims` reversed (mamba's ssd_combined.py takes a reversed
+    cumsum as x.flip([-1]).cumsum(dim=-1).flip([-1]))."""
+    dims = dims[0] if len(dims) == 1 and isinstance(dims[0], (tuple, list)) else dims
+    from . import arange
+    out = input
+    for d in dims:
+        axis = input._axis(d)
+        out = _along(out, axis, arange(input.shape[axis] - 1, -1, -1, device=input.device))
+    return out if dims else input.clone()
+
+
+def pad(input, pad, mode="constant", value=None):
+    """torch.nn.functional.pad in its constant mode: `pad` gives (left, right) for the last dim, then
+    the one before…; a negative amount crops."""
+    if mode != "constant":
+        not_implemented(f"torch.nn.functional.pad(mode={mode!r}) (Kernel Lab pads with a constant only)")
+    if len(pad) % 2 or len(pad) // 2 > input.dim():
+        raise RuntimeError(f"Padding length must be divisible by 2 and at most twice the input's dims, got {len(pad)} for {input.dim()} dims")
+    from . import full
+    shape = list(input.shape)
+    source, target = [slice(None)] * input.dim(), [slice(None)] * input.dim()
+    for i in range(len(pad) // 2):
+        axis = input.dim() - 1 - i
+        left, right = int(pad[2 * i]), int(pad[2 * i + 1])
+        size = shape[axis]
+        shape[axis] = size + left + right
+        source[axis] = slice(_b.max(0, -left), size - _b.max(0, -right))
+        target[axis] = slice(_b.max(0, left), _b.max(0, left) + _b.max(0, size - _b.max(0, -left) - _b.max(0, -right)))
+    out = full(shape, 0 if value is None else value, dtype=input.dtype, device=input.device)
+    out[tuple(target)] = input[tuple(source)]
+    return out
+
+
+def div(a, b, rounding_mode=None):
+    """a / b; rounding_mode "floor" rounds the quotient down, "trunc" toward zero (integers stay integers)."""
+    from ._math import binary
+    if rounding_mode is None:
+        return binary("div", a, b)
+    if rounding_mode not in ("floor", "trunc"):
+        raise RuntimeError(f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{rounding_mode}'")
+    integers = _b.all(x.dtype.kind != "float" if isinstance(x, Tensor) else not isinstance(x, float) for x in (a, b))
+    if integers:
+        q = binary("floordiv", a, b)
+        if rounding_mode == "trunc":
+            # Floor and trunc differ where the division is inexact and the signs differ.
+            inexact = binary("ne", binary("sub", a, binary("mul", q, b)), 0)
+            signs = binary("ne", binary("lt", a, 0), binary("lt", b, 0))
+            q = binary("add", q, binary("logical_and", inexact, signs).to(q.dtype))
+        return q
+    exact = binary("div", a, b)
+    return exact.floor() if rounding_mode == "floor" else exact.trunc()
+
+
+def install():
+    Tensor.diff = lambda self, n=1, dim=-1, prepend=None, append=None: diff(self, n, dim, prepend, append)
+    Tensor.repeat_interleave = lambda self, repeats=None, dim=None, *, output_size=None: repeat_interleave(self, repeats, dim)
+    Tensor.flip = flip
+    Tensor.div = lambda self, other, *, rounding_mode=None: div(self, other, rounding_mode)
+    Tensor.div_ = lambda self, other, *, rounding_mode=None: self._assign(self, div(self, other, rounding_mode))
+    Tensor.divide = Tensor.div
