@@ -7,6 +7,7 @@ import { DiagnosticLog } from "../diagnostics/diagnostic";
 import { Codes } from "../diagnostics/codes";
 import { mathFunction } from "../semantics/math-names";
 import type { Tree } from "@lezer/common";
+import { LineMap } from "../diagnostics/position";
 import { literalValue, type ConstScope, type PyConst } from "./literals";
 import { bodyStatements, children, dottedName, firstError, parsePython, parts, spanOf, stringValue, textOf, type SyntaxNode } from "./tree";
 import { readLaunches, type LaunchSite } from "./launches";
@@ -104,6 +105,7 @@ export function readPythonFile(fileName: string, text: string, moduleName?: stri
   const constants = readConstants(text, tree.topNode, imports);
   const scope: ConstScope = { lookup: (name) => constants.get(name)?.value };
   const kernels: PythonKernel[] = [];
+  const lines = new LineMap(text);
   const visit = (node: SyntaxNode, inBranch: boolean) => {
     for (const statement of children(node)) {
       if (statement.name === "IfStatement" || statement.name === "TryStatement") {
@@ -111,7 +113,7 @@ export function readPythonFile(fileName: string, text: string, moduleName?: stri
         continue;
       }
       if (statement.name !== "DecoratedStatement") continue;
-      if (inBranch && boundJit && !boundByRun(text, statement, boundJit)) continue;
+      if (inBranch && boundJit && !boundByRun(text, lines, statement, boundJit)) continue;
       const kernel = readJitFunction(text, statement, imports, scope, log);
       if (!kernel) continue;
       // Python lets a later definition replace an earlier one of the same name (notebooks do).
@@ -122,7 +124,7 @@ export function readPythonFile(fileName: string, text: string, moduleName?: stri
   };
   visit(tree.topNode, false);
   readWrappedKernels(text, tree.topNode, imports, scope, log, kernels);
-  const jitAliases = readJitAliases(text, tree.topNode, kernels, boundJit);
+  const jitAliases = readJitAliases(text, lines, tree.topNode, kernels, boundJit);
   for (const k of kernels) for (const other of kernels) {
     if (other === k || !k.names.has(other.name)) continue;
     k.calls.add(other.name);
@@ -133,14 +135,14 @@ export function readPythonFile(fileName: string, text: string, moduleName?: stri
 }
 
 /** PythonFile.jitAliases: `name = other_jit_function` at module level (in `if` / `try` bodies too). */
-function readJitAliases(text: string, top: SyntaxNode, kernels: readonly PythonKernel[], boundJit?: Readonly<Record<string, number>>): Map<string, string> {
+function readJitAliases(text: string, lines: LineMap, top: SyntaxNode, kernels: readonly PythonKernel[], boundJit?: Readonly<Record<string, number>>): Map<string, string> {
   const aliases = new Map<string, string>();
   const names = new Set(kernels.map((k) => k.name));
   if (boundJit) {
     // The run's word: a name bound to a function defined under another name, found by its line.
     for (const [name, line] of Object.entries(boundJit)) {
       if (names.has(name)) continue;
-      const target = kernels.find((k) => text.slice(0, k.span.start).split("\n").length === line);
+      const target = kernels.find((k) => lines.at(k.span.start).line === line);
       if (target) aliases.set(name, target.name);
     }
     return aliases;
@@ -161,12 +163,11 @@ function readJitAliases(text: string, top: SyntaxNode, kernels: readonly PythonK
 }
 
 /** Whether the run says Python bound this decorated definition's name to it (readPythonFile's `boundJit`). */
-function boundByRun(text: string, decorated: SyntaxNode, boundJit: Readonly<Record<string, number>>): boolean {
+function boundByRun(text: string, lines: LineMap, decorated: SyntaxNode, boundJit: Readonly<Record<string, number>>): boolean {
   const fn = children(decorated).find((c) => c.name === "FunctionDefinition");
   const name = fn && children(fn).find((c) => c.name === "VariableName");
   if (!name) return false;
-  const line = text.slice(0, decorated.from).split("\n").length;
-  return boundJit[textOf(text, name)] === line;
+  return boundJit[textOf(text, name)] === lines.at(decorated.from).line;
 }
 
 function readImports(text: string, top: SyntaxNode): PythonImports {
