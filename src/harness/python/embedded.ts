@@ -5,7 +5,7 @@
 // a promise the script waits on through JSPI (web-python.ts). No Node API here.
 
 import type { Notice, Reply, Request, RunScript } from "./protocol";
-import { REPLY_BYTES, STATE_WAITING } from "./protocol";
+import { REPLY_BYTES, REPLY_HEADER_BYTES, STATE_WAITING } from "./protocol";
 import { tensorOps } from "./tensor-ops";
 
 /** The part of Pyodide's API used here (pyodide.d.ts's PyodideAPI, narrowed). */
@@ -127,27 +127,35 @@ export function preparePython(
 
 /** The Node thread's bridge: posts the request, then sleeps on the shared block until the main thread has answered (`answer`). */
 export function blockingCall(reply: SharedArrayBuffer, post: (notice: Notice) => void): BridgeCall {
-  const state = new Int32Array(reply, 0, 2);
-  const bytes = new Uint8Array(reply, 8, REPLY_BYTES);
+  const state = new Int32Array(reply, 0, 3);
+  const bytes = new Uint8Array(reply, REPLY_HEADER_BYTES, REPLY_BYTES);
   const decoder = new TextDecoder();
+  let id = 0;
   return (request) => {
+    id++;
+    Atomics.store(state, 2, id);
     Atomics.store(state, 0, STATE_WAITING);
-    post({ kind: "request", request });
+    post({ kind: "request", request, id });
     Atomics.wait(state, 0, STATE_WAITING);
     // TextDecoder refuses views of shared memory: copy the bytes out first.
     return decoder.decode(bytes.slice(0, state[1]));
   };
 }
 
-/** Answers a request on the main thread's side: the reply's JSON into the shared block, then wakes the Python thread. */
-export function answer(reply: SharedArrayBuffer, value: Reply): void {
-  const state = new Int32Array(reply, 0, 2);
+/**
+ * Answers request `id` on the main thread's side: the reply's JSON into the shared block, then wakes
+ * the Python thread. False, and nothing written, when the thread no longer waits on that request.
+ */
+export function answer(reply: SharedArrayBuffer, value: Reply, id: number): boolean {
+  const state = new Int32Array(reply, 0, 3);
+  if (Atomics.load(state, 0) !== STATE_WAITING || Atomics.load(state, 2) !== id) return false;
   let encoded = new TextEncoder().encode(JSON.stringify(value));
   if (encoded.length > REPLY_BYTES) {
     encoded = new TextEncoder().encode(JSON.stringify({ kind: "error", error: "runtime", message: `Kernel Lab's reply was too long (${encoded.length} bytes)` } satisfies Reply));
   }
-  new Uint8Array(reply, 8, REPLY_BYTES).set(encoded);
+  new Uint8Array(reply, REPLY_HEADER_BYTES, REPLY_BYTES).set(encoded);
   state[1] = encoded.length;
   Atomics.store(state, 0, 1);
   Atomics.notify(state, 0);
+  return true;
 }

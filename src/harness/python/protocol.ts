@@ -166,7 +166,8 @@ export type Notice =
   | { kind: "stderr"; text: string }
   | { kind: "check"; line: number; check: "assert_close" | "allclose"; passed: boolean; maxAbsDiff: number | null }
   | { kind: "plot"; title: string; data: unknown }
-  | { kind: "request"; request: Request }
+  /** `id` counts the thread's requests: an answer is taken only for the request the thread still waits on. */
+  | { kind: "request"; request: Request; id: number }
   /** A storage Python no longer holds: its GPU buffer can go. */
   | { kind: "free"; storage: number }
   /** The script ended: `error` is the formatted traceback (with `FILE.py:LINE`), absent when it finished. */
@@ -188,5 +189,7 @@ export type BenchMode = "off" | "quick" | "full";
 
 /** The shared block a reply is written into: [state, byte length] then the JSON's bytes. */
 export const REPLY_BYTES = 1 << 20;
+/** The reply block's header: the state, the reply's length, the id of the request waited on (Int32 each), padded to 16 bytes. */
+export const REPLY_HEADER_BYTES = 16;
 export const STATE_WAITING = 0;
 export const STATE_ANSWERED = 1;

@@ -21,8 +21,8 @@ import { DEFAULT_TIMEOUT_MS } from "../run/timeout";
 
 /** The Python thread as the main thread sees it (thread-node.ts in Node). */
 export interface PythonProcess {
-  /** Hands the reply to a request to the waiting script. */
-  answer(reply: Reply): void;
+  /** Hands the reply to request `id` to the waiting script; false when the script no longer waits on it. */
+  answer(reply: Reply, id: number): boolean;
   post(command: RunScript): void;
   onNotice(listener: (notice: Notice) => void): void;
   onExit(listener: (why: string) => void): void;
@@ -168,8 +168,11 @@ export async function runPythonFile(fileArg: string, opts: PythonRunOptions, sta
         }
         case "request": {
           const taken = notice.request.kind === "launch" ? opts.interceptLaunch?.(notice.request) : undefined;
-          if (taken) return started.thread.answer(taken);
-          void limit.within(notice.request, respond(launcher, notice.request)).then((reply) => started.thread.answer(reply));
+          const give = (reply: Reply) => {
+            if (!started.thread.answer(reply, notice.id)) trace(`a late answer to request ${notice.id} (${notice.request.kind}) dropped: the script no longer waits on it`);
+          };
+          if (taken) return give(taken);
+          void limit.within(notice.request, respond(launcher, notice.request)).then(give);
           return;
         }
         case "free":

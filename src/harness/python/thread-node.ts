@@ -8,7 +8,7 @@ import { createRequire } from "node:module";
 import * as path from "node:path";
 import { Worker } from "node:worker_threads";
 import { answer } from "./embedded";
-import { REPLY_BYTES, type Notice } from "./protocol";
+import { REPLY_BYTES, REPLY_HEADER_BYTES, type Notice } from "./protocol";
 import type { PythonProcess } from "./session";
 
 let early: { thread: PythonProcess; worker: Worker } | undefined;
@@ -33,7 +33,7 @@ export function startPythonThread(): PythonProcess {
 
 function create(): { thread: PythonProcess; worker: Worker } {
   const fromSource = __filename.endsWith(".ts");
-  const reply = new SharedArrayBuffer(8 + REPLY_BYTES);
+  const reply = new SharedArrayBuffer(REPLY_HEADER_BYTES + REPLY_BYTES);
   const worker = fromSource
     ? new Worker(path.join(__dirname, "worker-node.ts"), { workerData: { reply, origin: performance.timeOrigin }, execArgv: ["--require", createRequire(__filename).resolve("tsx/cjs")] })
     : new Worker(path.join(__dirname, "python-worker.js"), { workerData: { reply, origin: performance.timeOrigin } });
@@ -51,7 +51,7 @@ function create(): { thread: PythonProcess; worker: Worker } {
   // The thread keeps the process alive (a run waiting for Python must not end it): a process that
   // is done calls session.ts stopPython, or exits (the CLI does).
   const thread: PythonProcess = {
-    answer: (value) => answer(reply, value),
+    answer: (value, id) => answer(reply, value, id),
     post: (command) => worker.postMessage(command),
     onNotice: (l) => {
       listener = l;

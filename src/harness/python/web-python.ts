@@ -48,11 +48,12 @@ export function startWebPython(files: PyodideFiles, lib: Record<string, string>)
   const post = (notice: Notice) => {
     for (const listener of listeners) listener(notice);
   };
-  let waiting: ((json: string) => void) | undefined;
+  let waiting: { id: number; resolve: (json: string) => void } | undefined;
+  let id = 0;
   const call = (request: Request) =>
     new Promise<string>((resolve) => {
-      waiting = resolve;
-      post({ kind: "request", request });
+      waiting = { id: ++id, resolve };
+      post({ kind: "request", request, id });
     });
   const started = performance.now();
   const thread = load(files).then((pyodide) => {
@@ -64,10 +65,12 @@ export function startWebPython(files: PyodideFiles, lib: Record<string, string>)
     post({ kind: "done", error: { traceback: `Kernel Lab could not start Python: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`, line: null, type: "StartError" } });
   });
   return {
-    answer(reply: Reply) {
-      const resolve = waiting;
+    answer(reply: Reply, answered: number) {
+      if (waiting?.id !== answered) return false;
+      const { resolve } = waiting;
       waiting = undefined;
-      resolve?.(JSON.stringify(reply));
+      resolve(JSON.stringify(reply));
+      return true;
     },
     post: (command) => void thread.then((t) => t.run(command)),
     onNotice: (listener) => void listeners.push(listener),
