@@ -38,6 +38,11 @@ dry=${DRY_RUN:-}
 mkdir -p "$out" "$keep"
 unset KERNEL_LAB_DAWN_FLAGS
 has() { [[ " $parts " == *" $1 "* ]]; }
+# The generated kernels' code generation: every knob setting the tuner tries (--tune-codegen), or,
+# for a short lease, the first CONFIGS configs at the default and at each setting of a JSON list
+# (SUITE_TARGETS for the matmul, ATTN_TARGETS for the attention; suite.ts --targets).
+suite_knobs=(--tune-codegen); [ -n "${SUITE_TARGETS:-}" ] && suite_knobs=(--configs "${CONFIGS:-3}" --targets "$SUITE_TARGETS")
+attn_knobs=(--tune-codegen); [ -n "${ATTN_TARGETS:-}" ] && attn_knobs=(--configs "${CONFIGS:-2}" --targets "$ATTN_TARGETS")
 # Each command with its time limit; DRY_RUN only prints it.
 step() {
   local limit=$1; shift
@@ -113,7 +118,7 @@ log="$keep/run.log"
       # One step a case, into one file: every pair of knobs is tried past 32 settings (NOTES §44),
       # so a case takes minutes; give each call one case (SUITE_CASES) where they don't fit 10.
       for c in ${cases//,/ }; do
-        step 560 node bench/dist/suite.js --only "$c" --tune-codegen --out "$keep/kl-f16.json" --append
+        step 560 node bench/dist/suite.js --only "$c" "${suite_knobs[@]}" --out "$keep/kl-f16.json" --append
       done
     fi
     date -u
@@ -124,7 +129,7 @@ log="$keep/run.log"
     # barriers, lane rows; NOTES §29, §31). Emulated attention takes lavapipe
     # a minute per setting, so QUICK runs it without matrices (its load forms only).
     if [ -n "$quick" ]; then step 560 node bench/dist/suite.js --quick --only attention-f16 --tune-codegen --out "$keep/kl-f16-attention.json"
-    else step 560 node bench/dist/suite.js --only attention-f16 --tune-codegen --out "$keep/kl-f16-attention.json"; fi
+    else step 560 node bench/dist/suite.js --only attention-f16 "${attn_knobs[@]}" --out "$keep/kl-f16-attention.json"; fi
     date -u
   fi
   if has cli; then

@@ -172,7 +172,7 @@ async function runCase(gpu: Gpu, c: Case, results: Measurement[]): Promise<void>
           const m: Measurement = {
             case: c.name, shape: c.shape, variant, correct, relError: rel, maxAbsDiff: maxAbs,
             medianMs: t.medianMs, minMs: t.minMs, maxMs: t.maxMs, reps: t.reps, workgroupSize: program.abi.workgroupSize,
-            ...(v.knobs ? { knobs: { ...v.knobs } } : {}),
+            ...(v.knobs ? { knobs: { ...v.knobs } } : Object.keys(v.target).length ? { target: { ...v.target } } : {}),
             ...(c.bytes ? { gbps: c.bytes / (t.medianMs * 1e6) } : {}),
             ...(c.flops ? { tflops: c.flops / (t.medianMs * 1e9) } : {}),
           };
