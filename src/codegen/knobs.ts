@@ -18,6 +18,7 @@ import { forEachValue } from "../ir/walk";
 import { stagesPrefetchedHalves } from "./packed-halves";
 import { planKernel } from "./plan";
 import { rowSlicesOf } from "./layout";
+import { deferRowSums } from "./deferred-sums";
 
 /** The knobs this kernel's plan for `target` uses, each with the values worth trying (default first). */
 export function tunableKnobs(written: KernelIR, target: Target, options: CodegenOptions = {}): KnobChoice[] {
@@ -52,6 +53,8 @@ export function tunableKnobs(written: KernelIR, target: Target, options: Codegen
     }
     if (values.length > 1) knobs.push({ knob: "mmaRowThreads", values });
   }
+  // A loop's row sum carried as its terms (deferred-sums.ts), where the kernel has one.
+  if (deferRowSums(written) !== written) knobs.push({ knob: "deferRowSums", values: [false, true] });
   // Every split of some dot's tile over the subgroups, the first dot's own (the squarest) first.
   const splits: number[] = [];
   for (const p of mma) {

@@ -34,6 +34,7 @@ import { sinkInvariantDotLoads } from "./sink";
 import type { RegisterDtype } from "./literals";
 import { arrayBytes, arrayName, requestArray, type WorkgroupArray } from "./workgroup-arrays";
 import { planWorkgroupArrays } from "./array-plan";
+import { deferRowSums } from "./deferred-sums";
 
 export interface CodegenPlan {
   readonly target: Target;
@@ -79,7 +80,8 @@ export interface CodegenPlan {
 }
 
 /** The plan for these options, none turned off. */
-export function planKernel(written: KernelIR, target: Target, options: CodegenOptions = {}): CodegenPlan {
+export function planKernel(asWritten: KernelIR, target: Target, options: CodegenOptions = {}): CodegenPlan {
+  const written = options.deferRowSums ? deferRowSums(asWritten) : asWritten;
   // Kernels with tl.dot get tiled layouts and the k loop written out unless the options say not.
   const tiledLayouts = options.tiledLayouts ?? containsDot(written.body);
   const workgroupSize = options.workgroupSize ?? chooseWorkgroupSize(written, target.maxWorkgroupSize, options.preferredWorkgroupSize, tiledLayouts);

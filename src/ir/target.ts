@@ -90,6 +90,13 @@ export interface CodegenOptions {
    */
   mmaRowThreads?: number;
   /**
+   * A row sum a loop carries and reads only to update it (attention's `l_i = l_i * alpha +
+   * tl.sum(p, 1)`), carried as its terms, one per element of the summed block, and added up once
+   * after the loop (codegen/deferred-sums.ts): no combining across a row's invocations in each
+   * trip, one register more per element an invocation holds. Off unless true.
+   */
+  deferRowSums?: boolean;
+  /**
    * Store a loop's accumulator on subgroup matrices straight from the matrices where tutorial 03's
    * `tl.store(c_ptrs, acc, mask)` follows the loop and the tile is whole (codegen/mma-store.ts). On
    * unless false: through registers a hand-written H200 matmul ran at 154 TFLOP/s against 229–241

@@ -113,3 +113,26 @@ for (const [causal, knobs, stages] of ROW_THREADS) {
     assert.match(wgsl, new RegExp(`let rows_32 = \\(i32\\(lid\\) / ${tc}\\) \\* ${rows};`));
   });
 }
+
+// Row sums deferred (deferRowSums, codegen/deferred-sums.ts): l_i carried as the terms of its sum,
+// one per score, and added up once after the key loop. Of the loop's two row reductions (the
+// maximum, the sum; here through workgroup memory: 16 columns over 4 invocations a row) one is
+// left in it, and the sum is made once after it. Causal with K and V a block ahead, and not.
+const DEFERRED: [boolean, CodegenOptions, number?][] = [
+  [false, { deferRowSums: true }],
+  [true, { deferRowSums: true, mmaHoldInvariant: true, mmaLeanBarriers: true }, 2],
+];
+/** The row reductions of the key loop and of what follows it (each a `for (var m` over a row's partials). */
+function rowReductions(wgsl: string): [number, number] {
+  const start = wgsl.indexOf("\n  for (var x");
+  const end = wgsl.indexOf("\n  }\n", start);
+  assert.ok(start > 0 && end > start, "the key loop");
+  const count = (text: string) => (text.match(/for \(var m: i32/g) ?? []).length;
+  return [count(wgsl.slice(start, end)), count(wgsl.slice(end))];
+}
+for (const [causal, knobs, stages] of DEFERRED) {
+  test(`attention-f16 on emulated matrices, row sums added up after the loop, ${causal ? "causal" : "not causal"}${stages ? `, num_stages ${stages}` : ""}`, async () => {
+    const [inLoop, after] = rowReductions(await check(causal, { ...knobs, deferRowSums: false }, stages));
+    assert.deepEqual(rowReductions(await check(causal, knobs, stages)), [inLoop - 1, after + 1]);
+  });
+}
