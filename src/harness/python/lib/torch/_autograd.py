@@ -6,6 +6,7 @@
 # Kernel Lab can't compute is never silently missing.
 
 import contextlib
+import types
 
 from ._tensor import Tensor, not_implemented
 
@@ -239,6 +240,10 @@ def _accumulate(leaf, grad):
 
 
 Tensor.backward = lambda self, gradient=None, retain_graph=None, create_graph=False, inputs=None: backward(self, gradient, retain_graph, create_graph)
+
+
+# torch.autograd.function, where annotations name the ctx class (xformers' `ctx: torch.autograd.function.FunctionCtx`).
+function = types.SimpleNamespace(Function=Function, FunctionCtx=FunctionCtx)
 
 
 # A name torch has and this module lacks: NotImplementedError naming it (README: the torch subset).
