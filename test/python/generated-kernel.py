@@ -5,7 +5,9 @@ lines only a patched `linecache.getlines` knows, and jitted again. The kernel it
 of this file, reads a block pointer with `boundary_check=(0,) if CHECK else ()`, asserts with an f-string
 message, and names `tl.float8e4b8` in a branch its constexpr never takes. Then the host probes of
 xformers' fmha modules: `untyped_storage()`, `torch.library.custom_op`, `torch._dynamo.allow_in_graph`,
-`torch._C._disabled_torch_function_impl`, `torch.autograd.function.FunctionCtx`. Sizes off the block."""
+`torch._C._disabled_torch_function_impl`, `torch.autograd.function` (FunctionCtx, once_differentiable),
+`ctx.mark_dirty`, `torch.library.register_autograd` by name, and triton.testing's hardware probes
+(`nvsmi`, `get_dram_gbps`, `get_max_*_tflops`) that matmul_perf_model.py imports. Sizes off the block."""
 
 import ast
 import linecache
@@ -125,5 +127,32 @@ def backward(ctx: torch.autograd.function.FunctionCtx, grad):
 
 
 twice.register_autograd(backward)
+torch.library.register_autograd("kl_test::twice", backward)  # by name, as xformers' tiled_matmul.py
 torch.testing.assert_close(twice(xs[1]).cpu(), xs[1].cpu() * 2)
+
+
+class AddInPlace(torch.autograd.Function):
+    """xformers' _ScaledIndexAdd: the input changed in place and given back (ctx.mark_dirty), a once_differentiable backward."""
+
+    @staticmethod
+    def forward(ctx, x, y):
+        x.add_(y)
+        ctx.mark_dirty(x)
+        return x
+
+    @staticmethod
+    @torch.autograd.function.once_differentiable
+    def backward(ctx, grad):
+        return grad, grad
+
+
+x, y = torch.zeros(5, device=DEVICE), torch.ones(5, device=DEVICE)
+assert AddInPlace.apply(x, y).tolist() == [1.0] * 5 and x.tolist() == [1.0] * 5
+
+# Triton's hardware probes for its matmul cost model (xformers' matmul_perf_model.py), stand-ins here.
+from triton.testing import get_dram_gbps, get_max_simd_tflops, get_max_tensorcore_tflops, nvsmi  # noqa: E402
+
+clock = nvsmi(["clocks.max.sm"])[0] * 1e3
+assert get_dram_gbps() > 0 and get_max_tensorcore_tflops(torch.float16, clock) == 2 * get_max_tensorcore_tflops(torch.float32, clock)
+assert get_max_simd_tflops(torch.float32, clock) > 0
 print("generated kernels and xformers' host probes: match")

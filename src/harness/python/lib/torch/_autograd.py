@@ -117,6 +117,11 @@ class FunctionCtx:
     def mark_non_differentiable(self, *tensors):
         pass
 
+    def mark_dirty(self, *tensors):
+        # An input the forward changed in place (xformers' scaled_index_add): an output that is an input
+        # is already given back over the same storage (apply below), so there is nothing to record.
+        pass
+
     materialize_grads = True
 
     def set_materialize_grads(self, value):
@@ -243,7 +248,8 @@ Tensor.backward = lambda self, gradient=None, retain_graph=None, create_graph=Fa
 
 
 # torch.autograd.function, where annotations name the ctx class (xformers' `ctx: torch.autograd.function.FunctionCtx`).
-function = types.SimpleNamespace(Function=Function, FunctionCtx=FunctionCtx)
+# once_differentiable (xformers' indexing.py) gives the backward back: no gradient of a gradient is taken here.
+function = types.SimpleNamespace(Function=Function, FunctionCtx=FunctionCtx, once_differentiable=lambda backward: backward)
 
 
 # A name torch has and this module lacks: NotImplementedError naming it (README: the torch subset).

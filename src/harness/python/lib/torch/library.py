@@ -7,6 +7,7 @@
 from ._not_implemented import not_implemented as _not_implemented
 
 _fakes = {}
+_ops = {}
 
 
 class CustomOpDef:
@@ -16,6 +17,7 @@ class CustomOpDef:
         self._backward = None
         self.__name__ = getattr(fn, "__name__", name)
         self.__doc__ = getattr(fn, "__doc__", None)
+        _ops[name] = self
 
     def __call__(self, *args, **kwargs):
         if self._backward is not None and _needs_grad(args, kwargs):
@@ -46,6 +48,11 @@ def custom_op(name, fn=None, /, *, mutates_args=(), device_types=None, schema=No
     if fn is None:
         return lambda f: CustomOpDef(name, f)
     return CustomOpDef(name, fn)
+
+
+def register_autograd(op, backward, /, *, setup_context=None, lib=None):
+    # xformers' tiled_matmul.py registers its backward by the op's name.
+    (_ops[op] if isinstance(op, str) else op).register_autograd(backward, setup_context=setup_context)
 
 
 def register_fake(op, fn=None, /, *, lib=None, _stacklevel=1):
