@@ -149,6 +149,11 @@ class AddInPlace(torch.autograd.Function):
 x, y = torch.zeros(5, device=DEVICE), torch.ones(5, device=DEVICE)
 assert AddInPlace.apply(x, y).tolist() == [1.0] * 5 and x.tolist() == [1.0] * 5
 
+# xformers' triton/softmax.py, layer_norm.py, dropout.py: the older spelling imported as a module.
+from torch.cuda.amp import custom_bwd, custom_fwd  # noqa: E402
+
+assert custom_fwd(cast_inputs=None)(len) is len and custom_bwd(len) is len
+
 # Triton's hardware probes for its matmul cost model (xformers' matmul_perf_model.py), stand-ins here.
 from triton.testing import get_dram_gbps, get_max_simd_tflops, get_max_tensorcore_tflops, nvsmi  # noqa: E402
 
