@@ -60,3 +60,15 @@ test("xformers' generated kernels (vararg_kernel.py's unroll_varargs: JITFunctio
     assert.match(report.stdout, /generated kernels and xformers' host probes: match\n/);
   }
 });
+
+test("a local NAME: tl.constexpr = … decided from constexprs decides the ifs on it (xformers' splitk INT4_QUANTIZED): a block pointer bound to None only in the branch not taken, passed to a helper; on the GPU and with --cpu", async () => {
+  const file = path.resolve(__dirname, "../python/constexpr-locals.py");
+  for (const cpu of [false, true]) {
+    const { report, outcome } = await runPythonFile(file, { bench: "off", cpu }, startPythonThread);
+    assert.equal(outcome, "ok", report.traceback);
+    assert.deepEqual(report.diagnostics, []);
+    assert.equal(report.checks.length, 3);
+    assert.ok(report.checks.every((c) => c.passed), JSON.stringify(report.checks));
+    assert.match(report.stdout, /constexpr locals decide the ifs: match\n/);
+  }
+});
