@@ -72,3 +72,14 @@ test("a local NAME: tl.constexpr = … decided from constexprs decides the ifs o
     assert.match(report.stdout, /constexpr locals decide the ifs: match\n/);
   }
 });
+
+test("partial sums under a spin lock (xformers' layer_norm_bwd_dx_fused, tutorial 05): the lock's release waits for every invocation's stores, and the lock counter read after taking it is one value per program; on the GPU (NaN from torch.empty's poison before) and with --cpu", async () => {
+  const file = path.resolve(__dirname, "../python/lock-accumulate.py");
+  for (const cpu of [false, true]) {
+    const { report, outcome } = await runPythonFile(file, { bench: "off", cpu }, startPythonThread);
+    assert.equal(outcome, "ok", report.traceback);
+    assert.equal(report.checks.length, 3);
+    assert.ok(report.checks.every((c) => c.passed), JSON.stringify(report.checks));
+    assert.match(report.stdout, /rows accumulated under a lock: match\n/);
+  }
+});
