@@ -5,7 +5,8 @@
 // strong), and tl.atomicAdd on f32 — WGSL has no float atomics — is a compare-and-swap loop on
 // the bits. A replicated block (or a scalar) is updated by one invocation per element; when its
 // old values are used they are handed to the others through workgroup memory (a scalar's with
-// workgroupUniformLoad, so it may steer control flow, e.g. a spin lock's loop). In the instrumented
+// workgroupUniformLoad, so it may steer control flow, e.g. a spin lock's loop), after a storageBarrier
+// so the workgroup's earlier stores come first. In the instrumented
 // variant each unmasked lane is bounds-checked before its update, as loads and stores are (instrument.ts).
 
 import { Codes } from "../diagnostics/codes";
@@ -67,7 +68,14 @@ export function emitAtomic(gen: WgslGenerator, v: Value & { op: "atomic" }): voi
   }
   // Several invocations hold each element: the first copy updates memory.
   const staged = oldValuesArray(gen, gen.ir, v);
-  if (staged && gen.inLoop()) gen.emit("workgroupBarrier();"); // last trip's readers are done with it
+  // Every invocation's earlier stores land before the first copy's atomic, as in Triton's program
+  // order: a lock released by one invocation (xformers' layer_norm_bwd_dx_fused, tutorial 05) must
+  // not let another program read rows this one's other invocations haven't stored yet. (It is a
+  // control barrier too, so last trip's readers of the staged old values are done with them.)
+  // Under control flow WGSL may take as non-uniform no barrier is allowed: there, as before, only the
+  // staged old values' readers of the last trip are waited for.
+  if (gen.nonUniformDepth === 0) gen.emit("storageBarrier();");
+  else if (staged && gen.inLoop()) gen.emit("workgroupBarrier();");
   gen.emit(`if (lid < ${layout.numel}u) {`);
   gen.nested(() => {
     gen.emit(`var old: ${t} = ${zero};`);

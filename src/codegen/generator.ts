@@ -60,6 +60,10 @@ export class WgslGenerator implements Emitter {
   readonly packed: PackedHalves;
   /** How many `for` loops enclose the statement being emitted. */
   loopDepth = 0;
+  /** How many enclosing ifs and loops WGSL may take as non-uniform (uniformity.ts uniformInWgsl): no barrier there. */
+  nonUniformDepth = 0;
+  /** Scalar loads handed out with workgroupUniformLoad (memory.ts): one value per program, as Triton's. */
+  readonly uniformLoads = new Set<number>();
   /** Workgroup arrays by name: dtype and element count (the largest any use asked for). */
   readonly scratchArrays = new Map<string, WorkgroupArray>();
   private freshCount = 0;
@@ -293,6 +297,11 @@ export class WgslGenerator implements Emitter {
 
   knownRead(read: Value): Value | undefined {
     return this.reads.get(read.id);
+  }
+
+  /** A value every invocation holds alike as WGSL sees it: a reduction's or atomic's handed out, or a uniform load (uniformity.ts). */
+  handedOut(v: Value): boolean {
+    return v.op === "load" ? this.uniformLoads.has(v.id) : this.steering.has(v.id);
   }
 
   inLoop(): boolean {

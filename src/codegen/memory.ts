@@ -89,6 +89,16 @@ export function emitLoad(gen: WgslGenerator, v: Value & { op: "load" }, emitValu
   };
   // The instrumented variant checks every register before the reads (instrument.ts); it reads them one by one.
   if (access !== undefined) for (const line of checkRegisters(gen, access, ptr, v.mask, "load")) gen.emit(line);
+  // A scalar that other programs change while this one runs (an atomic buffer: xformers' and tutorial
+  // 05's lock counters, `count = tl.load(Count)`) and that steers control is read once and handed to
+  // every invocation, so the program takes one branch, as Triton's scalar is one value per program.
+  if (v.type.shape.length === 0 && !v.mask && gen.atomicBuffers.has(param) && gen.steersControl(v) && gen.nonUniformDepth === 0) {
+    const u = gen.scratch("u", gen.dtype(v.type), 1);
+    gen.emit(`if (lid == 0u) { ${u}[0] = ${atomicRead(gen, param, gen.reg(ptr, 0))}; }`);
+    gen.emit(`let ${valueName(v, 0)} = workgroupUniformLoad(&${u}[0]);`);
+    gen.uniformLoads.add(v.id);
+    return;
+  }
   if (isByteDtype(pointee) && byteRuns(gen, ptr)) return byteRunLoad(gen, v, pointee, scalarRead);
   if (!readsWide(gen, v)) {
     const deferred = gen.tileMasks.loads.get(v.id);

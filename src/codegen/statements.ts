@@ -10,6 +10,7 @@ import type { MmaPlan } from "./mma-plan";
 import { elementTest, emitDirectStore } from "./mma-store";
 import { emitAssert, emitPrint } from "./print";
 import { emitValue } from "./values";
+import { uniformInWgsl } from "./uniformity";
 
 type StatementEmitters = { [K in Stmt["kind"]]: (gen: WgslGenerator, s: Extract<Stmt, { kind: K }>) => void };
 
@@ -61,8 +62,11 @@ export const STATEMENT_WGSL: StatementEmitters = {
     const c = varName(s.counter, 0, s.counter.type);
     const t = gen.typeOf(s.counter.type);
     gen.emit(`for (var ${c}: ${t} = ${gen.reg(s.start, 0)}; ${c} ${COMPARISONS[s.cmp]} ${gen.reg(s.end, 0)}; ${c} = ${c} + ${gen.reg(s.step, 0)}) {`);
+    const uniform = [s.start, s.end, s.step].every((v) => uniformInWgsl(v, (x) => gen.handedOut(x)));
     gen.loopDepth++;
+    if (!uniform) gen.nonUniformDepth++;
     gen.nested(() => emitLoopBody(gen, s.body, plans));
+    if (!uniform) gen.nonUniformDepth--;
     gen.loopDepth--;
     gen.emit("}");
     // A plan whose accumulator a direct store writes leaves its matrices there (mma-store.ts).
@@ -70,6 +74,8 @@ export const STATEMENT_WGSL: StatementEmitters = {
     for (const p of plans) if (!direct.has(p)) leaveMma(gen, p, register(p.variable!));
   },
   if: (gen, s) => {
+    const uniform = uniformInWgsl(s.cond, (x) => gen.handedOut(x));
+    if (!uniform) gen.nonUniformDepth++;
     gen.emit(`if (${gen.reg(s.cond, 0)}) {`);
     gen.nested(() => emitStatements(gen, s.then));
     if (s.else.length > 0) {
@@ -77,16 +83,20 @@ export const STATEMENT_WGSL: StatementEmitters = {
       gen.nested(() => emitStatements(gen, s.else));
     }
     gen.emit("}");
+    if (!uniform) gen.nonUniformDepth--;
   },
   // WGSL's loop: the head re-evaluates the condition before every trip, a continue included.
   while: (gen, s) => {
     gen.emit("loop {");
+    const uniform = uniformInWgsl(s.cond, (x) => gen.handedOut(x));
     gen.loopDepth++;
+    if (!uniform) gen.nonUniformDepth++;
     gen.nested(() => {
       emitStatements(gen, s.head);
       gen.emit(`if (!(${gen.reg(s.cond, 0)})) { break; }`);
       emitStatements(gen, s.body);
     });
+    if (!uniform) gen.nonUniformDepth--;
     gen.loopDepth--;
     gen.emit("}");
   },

@@ -34,3 +34,28 @@ export function valuesSteeringControl(body: readonly Stmt[]): ReadonlySet<number
   roots.forEach(mark);
   return steering;
 }
+
+/**
+ * Whether WGSL's uniformity analysis takes `v` as the same in every invocation (a conservative
+ * yes): literals, parameters, program ids, and the values handed out with workgroupUniformLoad
+ * (a reduction's or a scalar atomic's that steers control, a scalar load of an atomic buffer: memory.ts),
+ * as `handedOut` says, and what is computed from them only. A variable is taken as non-uniform: a
+ * barrier is then left out under it (atomics.ts).
+ */
+export function uniformInWgsl(v: Value, handedOut: (v: Value) => boolean): boolean {
+  switch (v.op) {
+    case "const":
+    case "param":
+    case "programId":
+    case "numPrograms":
+      return true;
+    case "reduce":
+    case "atomic":
+    case "load":
+      return handedOut(v);
+    case "readVar":
+      return false;
+    default:
+      return operandsOf(v).every((o) => uniformInWgsl(o, handedOut));
+  }
+}

@@ -143,6 +143,18 @@ export function lowerCall(ctx: LowerContext, n: SyntaxNode): void {
           ctx.w.write(")");
         });
       }
+      // An f-string message of tl.static_assert (xformers' splitk kernel), as Triton formats it from
+      // constexprs while compiling: here its text as written, shown with the constexprs' values if it fails.
+      const message = target.name === "staticAssert" && positional.length === 2 ? messageTemplate(ctx, positional[1]) : undefined;
+      if (message !== undefined) {
+        return ctx.w.node(span, () => {
+          ctx.w.write("tl.staticAssert(");
+          lowerExpr(ctx, positional[0]);
+          ctx.w.write(", ");
+          ctx.w.token(JSON.stringify(message), spanOf(positional[1]));
+          ctx.w.write(")");
+        });
+      }
       // Python's print(x) in a kernel is tl.device_print with an empty prefix.
       if (target.name === "devicePrint" && nodeText(ctx, callee) === "print" && positional[0]?.name !== "String") {
         return ctx.w.node(span, () => {
@@ -222,6 +234,19 @@ export function lowerCall(ctx: LowerContext, n: SyntaxNode): void {
     case "unknown":
       return writeCall(ctx, span, undefined, callee, undefined, positional, keywords, false);
   }
+}
+
+/** An f-string, or adjacent strings with one among them, as its text between the quotes ({…} kept); undefined for anything else. */
+function messageTemplate(ctx: LowerContext, n: SyntaxNode): string | undefined {
+  const parts = n.name === "ContinuedString" ? children(n) : [n];
+  if (!parts.some((p) => p.name === "FormatString")) return undefined;
+  let text = "";
+  for (const p of parts) {
+    const m = /^[fFrRuU]{0,2}('\'\'|"""|'|")([\s\S]*)\1$/.exec(nodeText(ctx, p));
+    if (!m || (p.name !== "String" && p.name !== "FormatString")) return undefined;
+    text += m[2];
+  }
+  return text;
 }
 
 /** Triton's classes a kernel's `isinstance` tests for (semantics/tensor-descriptors.ts), by their names under tl or triton.language.core. */

@@ -21,8 +21,11 @@ export interface LowerContext {
   params: ReadonlySet<string>;
   /** Parameter → its TypeScript annotation (`Ptr<f16>`, `i32`), where the launch gives it. */
   annotations: ReadonlyMap<string, string>;
-  /** Constexpr parameters whose value is known while lowering (None and strings are decided here). */
-  known: ReadonlyMap<string, PyConst>;
+  /**
+   * Constexpr parameters whose value is known while lowering (None and strings are decided here), and
+   * the `NAME: tl.constexpr = …` locals decided from them (statements.ts).
+   */
+  known: Map<string, PyConst>;
   plan: DeclarationPlan;
   /** Names declared so far, per open block (innermost last). */
   scopes: Set<string>[];

@@ -89,7 +89,7 @@ function lowerFunction(w: TsWriter, log: DiagnosticLog, file: PythonFile, prefix
     w,
     log,
     params,
-    known: f.known,
+    known: new Map(f.known),
     annotations: f.annotations,
     plan: planDeclarations(file.text, body, params),
     noneMasks: noneMasks(file.text, body, file.imports),

@@ -29,6 +29,10 @@ export const DTYPES: Readonly<Record<string, string>> = {
   float64: "f64",
   float8e4nv: "f8e4nv",
   float8e5: "f8e5",
+  // ROCm's and the older fp8 formats (xformers' `tl.float8e4b8 if torch.version.hip is not None else tl.float8e4nv`).
+  float8e4b8: "f8e4b8",
+  float8e5b16: "f8e5b16",
+  float8e4b15: "f8e4b15",
 };
 
 /** The other way: Kernel Lab's dtype name → Triton's dtype object. */

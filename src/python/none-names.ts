@@ -7,7 +7,7 @@
 
 import type { LowerContext } from "./context";
 import { nodeText } from "./context";
-import { staticComparison } from "./compile-time";
+import { booleanChain, staticComparison } from "./compile-time";
 import { children, parts, type SyntaxNode } from "./tree";
 
 /** A keyword argument's value that is None: the literal, or a name bound to None here. */
@@ -30,6 +30,61 @@ export function staticTruth(ctx: LowerContext, n: SyntaxNode): boolean | undefin
     const known = ctx.known.get(name);
     if (known === null) return false;
     if (typeof known === "string" || typeof known === "boolean" || typeof known === "number") return Boolean(known);
+  }
+  return undefined;
+}
+
+/**
+ * A `NAME: tl.constexpr = …` local's truth where it is decided while lowering: staticTruth, plus
+ * numbers compared and and/or/not chains of decided parts (xformers' splitk kernel:
+ * `INT4_QUANTIZED: tl.constexpr = PACKED_PER_VAL > 1 and not FP8_QUANTIZED`); undefined otherwise.
+ */
+export function staticBool(ctx: LowerContext, n: SyntaxNode): boolean | undefined {
+  if (n.name === "ParenthesizedExpression") return parts(n).length === 1 ? staticBool(ctx, parts(n)[0]) : undefined;
+  const chain = booleanChain(ctx, n);
+  if (chain) {
+    const truths = chain.items.map((item) => {
+      const t = staticBool(ctx, item.expr);
+      return t === undefined ? undefined : item.nots.length % 2 === 1 ? !t : t;
+    });
+    if (truths.some((t) => t === undefined)) return undefined;
+    // Python's precedence: `and` binds tighter than `or`.
+    let any = false;
+    let all = truths[0]!;
+    chain.ops.forEach((op, i) => {
+      if (op === "and") all = all && truths[i + 1]!;
+      else {
+        any = any || all;
+        all = truths[i + 1]!;
+      }
+    });
+    return any || all;
+  }
+  if (n.name === "BinaryExpression") {
+    const kids = children(n);
+    const op = nodeText(ctx, kids[1] ?? n);
+    const a = numberOf(ctx, kids[0]);
+    const b = numberOf(ctx, kids[kids.length - 1]);
+    if (a !== undefined && b !== undefined && kids.length === 3) {
+      switch (op) {
+        case "<": return a < b;
+        case "<=": return a <= b;
+        case ">": return a > b;
+        case ">=": return a >= b;
+        case "==": return a === b;
+        case "!=": return a !== b;
+      }
+    }
+  }
+  return staticTruth(ctx, n);
+}
+
+function numberOf(ctx: LowerContext, n: SyntaxNode | undefined): number | undefined {
+  if (!n) return undefined;
+  if (n.name === "Number" && /^\d+$/.test(nodeText(ctx, n))) return Number(nodeText(ctx, n));
+  if (n.name === "VariableName") {
+    const known = ctx.known.get(nodeText(ctx, n));
+    return typeof known === "number" ? known : typeof known === "boolean" ? Number(known) : undefined;
   }
   return undefined;
 }

@@ -5,7 +5,7 @@
 import type { LowerContext } from "./context";
 import { declared, nodeText, unsupported } from "./context";
 import { assignmentTargets } from "./declarations";
-import { noneInBranch, pickedSide, staticTruth } from "./none-names";
+import { noneInBranch, pickedSide, staticBool, staticTruth } from "./none-names";
 import { lowerExpr, lowerList } from "./expressions";
 import { camelCase, tsName } from "./names";
 import { bodyStatements, children, dottedName, parts, spanOf, walk, type SyntaxNode } from "./tree";
@@ -165,6 +165,13 @@ function lowerAssign(ctx: LowerContext, s: SyntaxNode, indent: string): void {
     ctx.w.write(";");
   });
   for (const n of names) scope.add(n);
+  // `NAME: tl.constexpr = …` decided while lowering: later ifs on it are decided too, so a name bound
+  // to None only in the branch not taken isn't None after it (none-names.ts).
+  const annotation = kids.find((k) => k.name === "TypeDef");
+  if (annotation && names.length === 1 && values.length === 1 && /constexpr\s*$/.test(nodeText(ctx, annotation))) {
+    const truth = staticBool(ctx, values[0]);
+    if (truth !== undefined) ctx.known.set(names[0], truth);
+  }
 }
 
 function isNameTarget(t: SyntaxNode): boolean {

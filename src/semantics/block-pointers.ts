@@ -185,8 +185,20 @@ export function windowAccess(ctx: IntrinsicContext, bp: Window, checked: readonl
   return { pointers: ctx.values.toShape(pointers, blockShape, span)!, ...(mask ? { mask: ctx.values.toShape(mask, blockShape, span) } : {}) };
 }
 
+/**
+ * A constexpr choice of axes, `boundary_check=(1,) if BOUNDS_CHECKS_N else ()` (xformers' splitk
+ * kernel), is the side its compile-time condition picks, as Triton evaluates it while compiling.
+ */
+function pickedAxes(ctx: IntrinsicContext, node: ts.Expression): ts.Expression {
+  while (ts.isParenthesizedExpression(node)) node = node.expression;
+  if (!ts.isConditionalExpression(node)) return node;
+  const cond = ctx.expression(node.condition);
+  return cond && isConst(cond) ? pickedAxes(ctx, cond.value !== 0 ? node.whenTrue : node.whenFalse) : node;
+}
+
 /** `boundaryCheck`: the axes to check, an array literal (or a tuple) of compile-time integers. */
 function axesArg(ctx: IntrinsicContext, node: ts.Expression, rank: number, what: string): number[] | undefined {
+  node = pickedAxes(ctx, node);
   const elements = ts.isArrayLiteralExpression(node) ? [...node.elements] : [node];
   const axes: number[] = [];
   for (const e of elements) {

@@ -197,8 +197,25 @@ export function shapeArg(ctx: IntrinsicContext, node: ts.Expression): Shape | un
 export function shapeArgs(ctx: IntrinsicContext, nodes: Args, span: Span): Shape | undefined {
   const first = nodes[0];
   if (nodes.length === 1 && first && ts.isArrayLiteralExpression(first)) return shapeArg(ctx, first);
+  if (nodes.length === 1 && first) return tupleShape(ctx, first, span);
   if (nodes.some((n) => n === undefined)) return undefined;
   return extents(ctx, nodes as ts.Expression[], span);
+}
+
+/** One argument: a block's `.shape` (a tuple of constants: xformers' `tl.view(keep_mask, x.shape)`), or the one extent. */
+function tupleShape(ctx: IntrinsicContext, node: ts.Expression, span: Span): Shape | undefined {
+  const lowered = ctx.lowered(node);
+  if (!lowered) return undefined;
+  const parts = isAggregate(lowered) && lowered.kind === "tuple" ? lowered.elements : [lowered];
+  const dims: number[] = [];
+  for (const part of parts) {
+    if (isAggregate(part) || !isConst(part) || !Number.isInteger(part.value)) {
+      ctx.log.error(Codes.constantRequired, ctx.span(node), `a shape's extents must be compile-time integers (literals, constexprs or a block's .shape), got ${isAggregate(part) ? describeAggregate(part) : typeToString(part.type)}`);
+      return undefined;
+    }
+    dims.push(part.value);
+  }
+  return checkedExtents(ctx, dims, dims.map(() => ctx.span(node)), span);
 }
 
 function extents(ctx: IntrinsicContext, elements: readonly ts.Expression[], span: Span): Shape | undefined {
@@ -206,11 +223,17 @@ function extents(ctx: IntrinsicContext, elements: readonly ts.Expression[], span
   for (const element of elements) {
     const d = constInt(ctx, element, "a shape's extent");
     if (d === undefined) return undefined;
+    dims.push(d);
+  }
+  return checkedExtents(ctx, dims, elements.map((e) => ctx.span(e)), span);
+}
+
+function checkedExtents(ctx: IntrinsicContext, dims: readonly number[], spans: readonly Span[], span: Span): Shape | undefined {
+  for (const [i, d] of dims.entries()) {
     if (!isPowerOfTwo(d)) {
-      ctx.log.error(Codes.notPowerOfTwo, ctx.span(element), `block extents must be powers of two, got ${d}; round up to ${nextPowerOfTwo(d)} and mask the rest`);
+      ctx.log.error(Codes.notPowerOfTwo, spans[i]!, `block extents must be powers of two, got ${d}; round up to ${nextPowerOfTwo(d)} and mask the rest`);
       return undefined;
     }
-    dims.push(d);
   }
   if (dims.length > MAX_RANK) {
     ctx.log.error(Codes.intrinsicArgs, span, `blocks have at most ${MAX_RANK} axes; got ${dims.length}`);

@@ -48,3 +48,38 @@ test("mamba's layer_norm.py idioms: a constexpr ternary reading a name only the 
     assert.match(report.stdout, /mamba's host ops and constexpr ternaries: match\n/);
   }
 });
+
+test("xformers' generated kernels (vararg_kernel.py's unroll_varargs: JITFunction.src rewritten, exec'd under a <...> file name linecache knows, jitted again) calling this file's helper, boundary_check chosen by a constexpr, an f-string tl.static_assert message, tl.float8e4b8 in a branch not taken; untyped_storage, torch.library.custom_op, torch._dynamo.allow_in_graph, torch._C._disabled_torch_function_impl, torch.autograd.function; on the GPU and with --cpu", async () => {
+  const file = path.resolve(__dirname, "../python/generated-kernel.py");
+  for (const cpu of [false, true]) {
+    const { report, outcome } = await runPythonFile(file, { bench: "off", cpu }, startPythonThread);
+    assert.equal(outcome, "ok", report.traceback);
+    assert.deepEqual(report.diagnostics, []);
+    assert.equal(report.launches.length, 4);
+    assert.ok(report.checks.every((c) => c.passed), JSON.stringify(report.checks));
+    assert.match(report.stdout, /generated kernels and xformers' host probes: match\n/);
+  }
+});
+
+test("a local NAME: tl.constexpr = … decided from constexprs decides the ifs on it (xformers' splitk INT4_QUANTIZED): a block pointer bound to None only in the branch not taken, passed to a helper; on the GPU and with --cpu", async () => {
+  const file = path.resolve(__dirname, "../python/constexpr-locals.py");
+  for (const cpu of [false, true]) {
+    const { report, outcome } = await runPythonFile(file, { bench: "off", cpu }, startPythonThread);
+    assert.equal(outcome, "ok", report.traceback);
+    assert.deepEqual(report.diagnostics, []);
+    assert.equal(report.checks.length, 3);
+    assert.ok(report.checks.every((c) => c.passed), JSON.stringify(report.checks));
+    assert.match(report.stdout, /constexpr locals decide the ifs: match\n/);
+  }
+});
+
+test("partial sums under a spin lock (xformers' layer_norm_bwd_dx_fused, tutorial 05): the lock's release waits for every invocation's stores, and the lock counter read after taking it is one value per program; on the GPU (NaN from torch.empty's poison before) and with --cpu", async () => {
+  const file = path.resolve(__dirname, "../python/lock-accumulate.py");
+  for (const cpu of [false, true]) {
+    const { report, outcome } = await runPythonFile(file, { bench: "off", cpu }, startPythonThread);
+    assert.equal(outcome, "ok", report.traceback);
+    assert.equal(report.checks.length, 3);
+    assert.ok(report.checks.every((c) => c.passed), JSON.stringify(report.checks));
+    assert.match(report.stdout, /rows accumulated under a lock: match\n/);
+  }
+});

@@ -12,6 +12,12 @@ def _cuda_getCurrentRawStream(device_index=0):
     return 0
 
 
+def _disabled_torch_function_impl(func, types, args=(), kwargs=None):
+    # A Tensor subclass sets `__torch_function__` to this to opt out of dispatch (xformers'
+    # ScaledTensor); Kernel Lab's torch has no __torch_function__ dispatch, so it only calls through.
+    return func(*args, **(kwargs or {}))
+
+
 def __getattr__(name):
     if name.startswith("__"):
         raise AttributeError(f"module 'torch._C' has no attribute {name!r}")

@@ -6,6 +6,7 @@
 # Kernel Lab can't compute is never silently missing.
 
 import contextlib
+import types
 
 from ._tensor import Tensor, not_implemented
 
@@ -114,6 +115,11 @@ class FunctionCtx:
         self.saved_tensors = tensors
 
     def mark_non_differentiable(self, *tensors):
+        pass
+
+    def mark_dirty(self, *tensors):
+        # An input the forward changed in place (xformers' scaled_index_add): an output that is an input
+        # is already given back over the same storage (apply below), so there is nothing to record.
         pass
 
     materialize_grads = True
@@ -239,6 +245,11 @@ def _accumulate(leaf, grad):
 
 
 Tensor.backward = lambda self, gradient=None, retain_graph=None, create_graph=False, inputs=None: backward(self, gradient, retain_graph, create_graph)
+
+
+# torch.autograd.function, where annotations name the ctx class (xformers' `ctx: torch.autograd.function.FunctionCtx`).
+# once_differentiable (xformers' indexing.py) gives the backward back: no gradient of a gradient is taken here.
+function = types.SimpleNamespace(Function=Function, FunctionCtx=FunctionCtx, once_differentiable=lambda backward: backward)
 
 
 # A name torch has and this module lacks: NotImplementedError naming it (README: the torch subset).

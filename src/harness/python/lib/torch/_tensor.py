@@ -89,6 +89,10 @@ class Tensor(TensorViews, TensorConversions):
         # Triton passes a tensor by its data; Kernel Lab passes the storage itself, so this is a label.
         return id(self._data) * 16 + self._offset * self._dtype.itemsize
 
+    def untyped_storage(self):
+        # xformers compares storages by `x.untyped_storage().data_ptr()` and sizes inputs by `.nbytes()`.
+        return UntypedStorage(self)
+
     def __len__(self):
         if not self._shape:
             raise TypeError("len() of a 0-d tensor")
@@ -122,3 +126,20 @@ class Tensor(TensorViews, TensorConversions):
 
 
 _tensor_views.Tensor = _tensor_conversions.Tensor = Tensor
+
+
+class UntypedStorage:
+    """A tensor's storage as torch's `untyped_storage()` shows it: its address (the label data_ptr gives
+    its first element) and its size in bytes."""
+
+    def __init__(self, tensor):
+        self._data = tensor._data
+        self._itemsize = tensor._dtype.itemsize
+
+    def data_ptr(self):
+        return id(self._data) * 16
+
+    def nbytes(self):
+        return self._data.js.length * self._itemsize
+
+    size = nbytes

@@ -21,9 +21,12 @@ class TensorViews:
         if len(shape) == 1 and isinstance(shape[0], D.dtype):
             not_implemented("Tensor.view(dtype)")
         shape = self._infer(_size_args(shape))
-        if not self.is_contiguous():
+        if self.is_contiguous():
+            return Tensor._make(self._data, self._dtype, shape, offset=self._offset, device=self._device)
+        stride = _view_strides(self._shape, self._stride, shape)
+        if stride is None:
             raise RuntimeError("view size is not compatible with input tensor's size and stride; use .reshape(...) instead.")
-        return Tensor._make(self._data, self._dtype, shape, offset=self._offset, device=self._device)
+        return Tensor._make(self._data, self._dtype, shape, stride, self._offset, self._device)
 
     def view_as(self, other):
         return self.view(*other.shape)
@@ -213,3 +216,31 @@ class TensorViews:
 
     def __iter__(self):
         return iter(self.unbind(0))
+
+
+def _view_strides(old_shape, old_stride, new_shape):
+    """
+    The strides of a view of a non-contiguous tensor, or None where there is none: ATen's computeStride
+    (TensorUtils.cpp). Each run of old dims that is contiguous within itself may be split or merged,
+    so `o[:, :, :, 0].view(B, G, Hq, Mq, K)` of a [B, G, 1, S, M, K] tensor is a view, as in torch
+    (xformers' triton_splitk.py).
+    """
+    if _numel(old_shape) == 0:
+        return list(old_stride) if tuple(old_shape) == tuple(new_shape) else None
+    new_stride = [0] * len(new_shape)
+    view_d = len(new_shape) - 1
+    chunk_base_stride = old_stride[-1] if old_shape else 1
+    tensor_numel = view_numel = 1
+    for tensor_d in range(len(old_shape) - 1, -1, -1):
+        tensor_numel *= old_shape[tensor_d]
+        if tensor_d == 0 or (old_shape[tensor_d - 1] != 1 and old_stride[tensor_d - 1] != tensor_numel * chunk_base_stride):
+            while view_d >= 0 and (view_numel < tensor_numel or new_shape[view_d] == 1):
+                new_stride[view_d] = view_numel * chunk_base_stride
+                view_numel *= new_shape[view_d]
+                view_d -= 1
+            if view_numel != tensor_numel:
+                return None
+            if tensor_d > 0:
+                chunk_base_stride = old_stride[tensor_d - 1]
+                tensor_numel = view_numel = 1
+    return new_stride if view_d == -1 else None

@@ -122,6 +122,12 @@ def stream(s):
     return contextlib.nullcontext()
 from . import amp  # noqa: E402,F401 (torch.cuda.amp.custom_fwd, the older spelling)
 
+# `from torch.cuda.amp import custom_fwd` (xformers' triton/softmax.py) imports it as a module:
+# torch.cuda is a module here, not a package, so the name is registered as torch's own is.
+import sys as _sys  # noqa: E402
+
+_sys.modules.setdefault("torch.cuda.amp", amp)
+
 
 # A name torch has and this module lacks: NotImplementedError naming it (README: the torch subset).
 from ._not_implemented import missing_in as _missing_in  # noqa: E402

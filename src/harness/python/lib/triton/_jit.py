@@ -5,7 +5,10 @@
 # values to the main thread, which compiles the kernel for those types and runs it checked (launch.ts).
 
 import inspect
+import linecache
+import re
 import sys
+import textwrap
 import types
 
 import _kernel_lab_state as _state
@@ -110,12 +113,47 @@ class JITFunction:
         self.options = options
         self._module = None
         self._imports_sent = False
+        self._src = None
+
+    @property
+    def src(self):
+        """The kernel's source from its `def` on, as Triton's JITFunction.src (xformers' unroll_varargs rewrites it)."""
+        if self._src is not None:
+            return self._src
+        text = textwrap.dedent(inspect.getsource(self.fn))
+        return text[re.search(r"^def\s+\w+\s*\(", text, re.MULTILINE).start():]
+
+    @src.setter
+    def src(self, text):
+        self._src = text
+        self._module = None
+
+    def _generated_module(self, file):
+        """
+        A kernel whose source Python has no file for (exec'd from a string: xformers' unroll_varargs,
+        its text kept in linecache or set as `src`): compiled from its defining module's text with that
+        source appended, so the module's helpers and imports resolve as through fn.__globals__ and a
+        later definition of the same name is the one compiled. Named by the code's file name (one
+        per generated kernel); a line past the module's own is in the generated source.
+        """
+        module = sys.modules.get(self.fn.__module__)
+        path = getattr(module, "__file__", None)
+        if module is None or self.fn.__module__ == "__main__" or path == _state.file_name:
+            base, name, user = "".join(linecache.getlines(_state.file_name)), None, True
+        else:
+            import _kernel_lab_imports
+            with open(path) as f:
+                base, name, user = f.read(), self.fn.__module__, path in _kernel_lab_imports.shown
+        text = base.rstrip("\n") + "\n\n\n@triton.jit\n" + self.src.rstrip("\n") + "\n"
+        return {"file": file, "text": text, "name": name, "user": user}
 
     def _module_text(self):
         """A kernel defined outside the script (a module beside it, or Kernel Lab's torch's own kernels): its file, text and module name, to compile from."""
         file = self.fn.__code__.co_filename
-        if file == _state.file_name:
+        if file == _state.file_name and self._src is None:
             return None
+        if self._module is None and (self._src is not None or (file.startswith("<") and file.endswith(">"))):
+            self._module = self._generated_module(file)
         if self._module is None:
             import _kernel_lab_imports
             user = file in _kernel_lab_imports.shown

@@ -206,3 +206,51 @@ def assert_close(x, y, atol=None, rtol=None, err_msg=""):
 def set_gpu_clock(*args, **kwargs):
     import contextlib
     return contextlib.nullcontext()
+
+
+# Triton's hardware probes for its matmul cost model (xformers' matmul_perf_model.py imports them):
+# nvidia-smi's clocks and the DRAM bandwidth can't be read through WebGPU, so they are stand-ins of
+# the A100 that get_device_capability's (8, 0) names (README: stand-ins), and the peak rates follow
+# Triton's own formulas from them and the stand-in multiprocessor_count. They order and prune configs;
+# they time nothing.
+_NVSMI_STAND_INS = {"clocks.max.sm": 1410, "clocks.max.mem": 1215}
+
+
+def nvsmi(attrs):
+    missing = [a for a in attrs if a not in _NVSMI_STAND_INS]
+    if missing:
+        raise NotImplementedError(f"triton.testing.nvsmi({missing!r}): Kernel Lab has stand-ins only for {sorted(_NVSMI_STAND_INS)}")
+    return [_NVSMI_STAND_INS[a] for a in attrs]
+
+
+def get_dram_gbps(device=None):
+    return 1555.0
+
+
+def _subcores(device):
+    from .runtime import driver
+    return driver.active.utils.get_device_properties(device or 0)["multiprocessor_count"] * 4
+
+
+def get_max_tensorcore_tflops(dtype, clock_rate, device=None):
+    import torch
+    if dtype in (torch.float32, torch.int32):
+        ops_per_sub_core = 256
+    elif dtype in (torch.float16, torch.bfloat16, torch.int16):
+        ops_per_sub_core = 512
+    elif dtype in (torch.int8, torch.float8_e4m3fn, torch.float8_e5m2):
+        ops_per_sub_core = 1024
+    else:
+        raise RuntimeError("dtype not supported")
+    return _subcores(device) * clock_rate * ops_per_sub_core * 1e-9
+
+
+def get_max_simd_tflops(dtype, clock_rate, device=None):
+    import torch
+    if dtype == torch.float32:
+        ops_per_sub_core = 32
+    elif dtype in (torch.float16, torch.bfloat16):
+        ops_per_sub_core = 64
+    else:
+        raise RuntimeError("dtype not supported")
+    return _subcores(device) * clock_rate * ops_per_sub_core * 1e-9

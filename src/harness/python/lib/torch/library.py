@@ -1,0 +1,71 @@
+# torch.library: registering custom operators (xformers' triton_splitk.py defines
+# `xformers::fmha_merge_attentions_varargs` with `@torch.library.custom_op` at import). There is no
+# dispatcher here: a custom op is its Python function, called as it is; a fake (meta) kernel is kept
+# and never needed (nothing is traced). Autograd through a registered backward isn't wired: calling
+# the op on a tensor that requires grad is refused by name.
+
+from ._not_implemented import not_implemented as _not_implemented
+
+_fakes = {}
+_ops = {}
+
+
+class CustomOpDef:
+    def __init__(self, name, fn):
+        self._name = name
+        self._fn = fn
+        self._backward = None
+        self.__name__ = getattr(fn, "__name__", name)
+        self.__doc__ = getattr(fn, "__doc__", None)
+        _ops[name] = self
+
+    def __call__(self, *args, **kwargs):
+        if self._backward is not None and _needs_grad(args, kwargs):
+            _not_implemented(f"torch.library.custom_op {self._name!r} with register_autograd, on a tensor that requires grad")
+        return self._fn(*args, **kwargs)
+
+    def register_fake(self, fn):
+        _fakes[self._name] = fn
+        return fn
+
+    def register_kernel(self, device_types, fn=None):
+        # One implementation for every device here: the op's own function.
+        return fn if fn is not None else (lambda f: f)
+
+    def register_autograd(self, backward, *, setup_context=None):
+        self._backward = (backward, setup_context)
+
+
+def _needs_grad(args, kwargs):
+    from ._tensor import Tensor
+    from ._autograd import is_grad_enabled
+    values = list(args) + list(kwargs.values())
+    flat = [v for a in values for v in (a if isinstance(a, (list, tuple)) else [a])]
+    return is_grad_enabled() and any(isinstance(v, Tensor) and v.requires_grad for v in flat)
+
+
+def custom_op(name, fn=None, /, *, mutates_args=(), device_types=None, schema=None):
+    if fn is None:
+        return lambda f: CustomOpDef(name, f)
+    return CustomOpDef(name, fn)
+
+
+def register_autograd(op, backward, /, *, setup_context=None, lib=None):
+    # xformers' tiled_matmul.py registers its backward by the op's name.
+    (_ops[op] if isinstance(op, str) else op).register_autograd(backward, setup_context=setup_context)
+
+
+def register_fake(op, fn=None, /, *, lib=None, _stacklevel=1):
+    name = op._name if isinstance(op, CustomOpDef) else op
+
+    def register(f):
+        _fakes[name] = f
+        return f
+
+    return register(fn) if fn is not None else register
+
+
+# A name torch has and this module lacks: NotImplementedError naming it (README: the torch subset).
+from ._not_implemented import missing_in as _missing_in  # noqa: E402
+
+__getattr__ = _missing_in("torch.library")
