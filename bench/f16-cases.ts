@@ -218,8 +218,9 @@ export function attentionF16(z: number, h: number, n: number, d: number, causal:
       const held = { mmaHoldInvariant: true, mmaLeanBarriers: true };
       if (c.num_stages === 2) return [{}, held, { ...held, mmaLaneRows: true }];
       if (c.num_warps === 2) return [{}, held, { ...held, mmaLaneRows: true }, { ...held, mmaLaneRows: true, halfLoadForm: "select" }];
-      // 64×64 over 8: the score rows' invocations too (16 by default, 8 or 4: NOTES §45).
-      return c.BLOCK_M === 128 ? ["halfLoadForm", "mmaHoldInvariant", "mmaLeanBarriers", "mmaLaneRows"] : ["halfLoadForm", "mmaHoldInvariant", "mmaLeanBarriers", "mmaRowThreads"];
+      // 64×64 over 8: the row sums added up after the loop too (NOTES §48; fewer invocations a score
+      // row, mmaRowThreads, measured slower there at 8 and 4 and are no longer crossed).
+      return c.BLOCK_M === 128 ? ["halfLoadForm", "mmaHoldInvariant", "mmaLeanBarriers", "mmaLaneRows", "deferRowSums"] : ["halfLoadForm", "mmaHoldInvariant", "mmaLeanBarriers", "deferRowSums"];
     },
     maxCrossed: 16,
     tolerance: 2e-3,
