@@ -138,6 +138,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
   }
   workgroupBarrier();
   let v16 = sm_r_f32[0];
+  storageBarrier();
   if (lid < 1u) {
     var old: f32 = 0.0f;
     var bits1 = atomicLoad(&b_total_ptr[0i]);
