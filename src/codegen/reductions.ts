@@ -6,7 +6,7 @@ import type { Dtype, ReduceFn, Value } from "../ir/ir";
 import type { ArrayFacts, Emitter } from "./emitter";
 import { literal, type RegisterDtype } from "./literals";
 import { stage, stagingArray } from "./rearrange";
-import { sliceMatchesTile } from "./layout";
+import { pieceRows, rowSliceOf, rowSliceOffset, sliceMatchesTile } from "./layout";
 import { axisPartials, axisPartialsArrays, emitAxisPartials } from "./axis-partials";
 
 /** What a reduction function is in WGSL: its identity, how two partials combine, its subgroup operation. */
@@ -114,7 +114,7 @@ export function reduceArrays(ctx: ArrayFacts, v: Value & { op: "reduce" }): void
   const split = how === "staged" ? axisPartials(ctx, v) : undefined;
   if (split) axisPartialsArrays(ctx, v, split);
   else if (how === "staged") stagingArray(ctx, v.value, "x");
-  if (how === "shared") rowsArray(ctx, v);
+  if (how === "shared" || how === "resliced") rowsArray(ctx, v);
 }
 
 /** tl.sum / max / min / argmax. */
@@ -244,6 +244,7 @@ function subgroupReduce(ctx: Emitter, v: Value & { op: "reduce" }, p: string, pi
 function reduceRows(ctx: Emitter, v: Value & { op: "reduce" }): boolean {
   const how = rowReduction(ctx, v);
   if (how === "staged") return false;
+  if (how === "resliced") return reduceRowsResliced(ctx, v);
   const tile = ctx.layout(v.value.type).tile!;
   const t = ctx.typeOf(v.value.type);
   const cc = tile.colsPerThread;
@@ -273,14 +274,50 @@ function reduceRows(ctx: Emitter, v: Value & { op: "reduce" }): boolean {
 }
 
 /**
- * How reduceRows combines a tiled block along its rows: not at all (the layouts don't allow it: the
- * block is staged whole), in registers (one invocation per tile row), by subgroup shuffles, or
- * through an [M, Tc] array.
+ * A tiled block whose rows the result's layout doesn't hold as the tile does (vllm's prefix_prefill:
+ * the [M] running maximum takes the row slice of the context loop's [M, 32] tile, and the causal
+ * loop reduces an [M, 64] tile laid out otherwise): each invocation combines its registers per tile
+ * row, the partials go through an [M, Tc] array by the tile's own rows, and each output element
+ * folds its row's Tc partials, in whatever layout the result has — M * Tc elements of workgroup
+ * memory where staging the block took M * N.
  */
-function rowReduction(ctx: ArrayFacts, v: Value & { op: "reduce" }): "staged" | "registers" | "shuffle" | "shared" {
+function reduceRowsResliced(ctx: Emitter, v: Value & { op: "reduce" }): boolean {
+  const tile = ctx.layout(v.value.type).tile!;
+  const t = ctx.typeOf(v.value.type);
+  const cc = tile.colsPerThread;
+  const tc = tile.threadsPerRow;
+  const source = rowSliceOf(tile);
+  const w = ctx.workgroupSize;
+  const sm = rowsArray(ctx, v);
+  const partial = ctx.fresh("rowpart");
+  ctx.emit("workgroupBarrier();");
+  for (let i = 0; i < tile.rowsPerThread; i++) {
+    const terms = Array.from({ length: cc }, (_, m) => ctx.reg(v.value, i * cc + m));
+    const row = `(${rowSliceOffset(source, w, i)} + i32(lid / ${tc}u) * ${pieceRows(source)})`;
+    ctx.emit(`let ${partial}_${i}: ${t} = ${terms.reduce((a, b) => combine(v.fn, a, b))};`);
+    ctx.emit(`${sm}[${row} * ${tc} + i32(lid % ${tc}u)] = ${partial}_${i};`);
+  }
+  ctx.emit("workgroupBarrier();");
+  const out = ctx.layout(v.type);
+  for (let j = 0; j < out.ept; j++) {
+    const row = ctx.elementIndex(v.type, j);
+    const terms = Array.from({ length: tc }, (_, c) => `${sm}[(${row}) * ${tc} + ${c}]`);
+    ctx.emit(`var ${ctx.valueName(v, j)}: ${t} = ${terms.reduce((a, b) => combine(v.fn, a, b))};`);
+  }
+  return true;
+}
+
+/**
+ * How reduceRows combines a tiled block along its rows: not at all (the layouts don't allow it: the
+ * block is staged whole), in registers (one invocation per tile row), by subgroup shuffles, through
+ * an [M, Tc] array, or through that array by the tile's rows into another layout of the result
+ * (resliced).
+ */
+function rowReduction(ctx: ArrayFacts, v: Value & { op: "reduce" }): "staged" | "registers" | "shuffle" | "shared" | "resliced" {
   const tile = ctx.layout(v.value.type).tile;
   const dtype = ctx.dtype(v.value.type);
-  if (v.axis !== 1 || !tile || !sliceMatchesTile(ctx.layout(v.type).rowSlice, tile) || argReduction(v.fn) || dtype === "bool") return "staged";
+  if (v.axis !== 1 || !tile || argReduction(v.fn) || dtype === "bool") return "staged";
+  if (!sliceMatchesTile(ctx.layout(v.type).rowSlice, tile)) return ctx.layout(v.type).rowSlice && tile.rows * tile.threadsPerRow < tile.rows * tile.cols ? "resliced" : "staged";
   const tc = tile.threadsPerRow;
   if (tc === 1) return "registers";
   return (tc & (tc - 1)) === 0 && tc <= ctx.subgroupMinSize && dtype !== "f16" && ctx.hasSubgroups ? "shuffle" : "shared";

@@ -67,7 +67,8 @@ function resolve(ctx: LowerContext, callee: SyntaxNode): Callee {
   if (dotted && dotted.length >= 2) {
     const head = dotted.slice(0, -1).join(".");
     const fn = dotted[dotted.length - 1];
-    const tlHead = [...imports.tl, "triton.language", ...[...imports.triton].map((t) => `${t}.language`)];
+    // `tl` taken from another module (vllm's `from vllm.triton_utils import tl, triton`) is Triton's too, as isTl reads it.
+    const tlHead = [...imports.tl, ...(imports.tl.size === 0 ? ["tl"] : []), "triton.language", ...[...imports.triton].map((t) => `${t}.language`)];
     if (isTl(head)) return { kind: "tl", name: camelCase(fn) };
     // libdevice / tl.math names go to the kernel language's math namespaces as written (fast_expf is
     // tl.exp there; tan is KL1005 saying what to write instead): semantics/math-names.ts.

@@ -121,6 +121,25 @@ function planName(plan: DeclarationPlan, name: string, list: Occurrence[], depth
     for (const group of groups.values()) planName(plan, name, group, depth);
     return;
   }
+  // A plain assignment at this depth that doesn't read the name starts it afresh too (Python's name is
+  // dead before it): prefix_prefill.py's `off_k` of its first loop, then `off_k = …` after it at
+  // another block shape. Such a segment and the loops that are their own scope are declared apart;
+  // more than one segment declared at this depth would redeclare the name in one block.
+  const fresh = (group: Occurrence[]) => group[0].chain[depth].name === "AssignStatement" && group.every((o) => o.target && !o.update && o.chain.length === depth + 1);
+  const segments: Occurrence[][][] = [];
+  for (const group of groups.values()) {
+    if (segments.length === 0 || fresh(group) || ownScope(group)) segments.push([group]);
+    else segments[segments.length - 1].push(group);
+  }
+  const apart = (segment: Occurrence[][]) => segment.length === 1 && ownScope(segment[0]);
+  if (segments.filter((s) => !apart(s)).length === 1) {
+    for (const segment of segments) {
+      const mentions = segment.flat();
+      if (apart(segment) || segment.length === 1) planName(plan, name, mentions, depth);
+      else declareHere(plan, name, mentions, depth);
+    }
+    return;
+  }
   declareHere(plan, name, list, depth);
 }
 

@@ -67,7 +67,7 @@ export const SHAPE_METHODS = new Set(["reshape", "view", "broadcast_to", "permut
 export const DTYPE_PREDICATES: ReadonlySet<string> = new Set([
   "is_floating", "is_int", "is_int_signed", "is_int_unsigned", "is_bool", "is_fp16", "is_bf16", "is_fp32", "is_fp64",
   "is_int1", "is_int32", "is_int64", "is_uint32", "is_int8", "is_int16", "is_uint8", "is_uint16", "is_uint64", "is_standard_floating",
-  "is_ptr", "is_block",
+  "is_ptr", "is_block", "is_fp8", "is_fp8e4nv", "is_fp8e4b8", "is_fp8e4b15", "is_fp8e5", "is_fp8e5b16",
 ]);
 
 /** The other way: a TypeScript name of the lowered kernel → the Python name it was written as. */

@@ -157,7 +157,8 @@ function lowerAssign(ctx: LowerContext, s: SyntaxNode, indent: string): void {
   }
   line(ctx, s, indent, () => {
     ctx.w.write(keyword);
-    if (targets.length === 1 && targets[0].name === "VariableName") lowerTarget(ctx, targets[0]);
+    // One target may itself be a tuple: `(a, b) = f(x)`, one name a line (vllm's attention kernels).
+    if (targets.length === 1) lowerTarget(ctx, targets[0]);
     else ctx.w.node({ start: targets[0].from, end: targets[targets.length - 1].to }, () => writeTargets(ctx, targets));
     ctx.w.write(" = ");
     if (values.length === 1) lowerExpr(ctx, values[0]);

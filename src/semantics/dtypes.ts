@@ -124,6 +124,13 @@ export const DTYPE_PREDICATES: Readonly<Record<string, (t: TritonType) => boolea
   is_uint16: (t) => t.of === "scalar" && t.name === "uint16",
   is_uint64: (t) => t.of === "scalar" && t.name === "uint64",
   is_standard_floating: (t) => t.of === "scalar" && ["float16", "bfloat16", "float32", "float64"].includes(t.name),
+  // Triton's fp8 tests (vllm's prefix_prefill.py dequantizes `if k_load.dtype.is_fp8()`).
+  is_fp8: (t) => t.of === "scalar" && t.name.startsWith("float8"),
+  is_fp8e4nv: (t) => t.of === "scalar" && t.name === "float8e4nv",
+  is_fp8e4b8: (t) => t.of === "scalar" && t.name === "float8e4b8",
+  is_fp8e4b15: (t) => t.of === "scalar" && t.name === "float8e4b15",
+  is_fp8e5: (t) => t.of === "scalar" && t.name === "float8e5",
+  is_fp8e5b16: (t) => t.of === "scalar" && t.name === "float8e5b16",
   is_ptr: (t) => t.of === "pointer",
   is_block: (t) => t.of === "block",
 };

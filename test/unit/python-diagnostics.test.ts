@@ -37,6 +37,8 @@ const rows: [string, string, string, string][] = [
   ["element assignment", "    x_ptr[0] = 1.0", "8:5 KL1101", "assigning to an element or attribute"],
   ["for over a list", "    for i in [1, 2]:\n        pass", "8:14 KL1101", "a for loop over this"],
   ["unknown tl function", "    v = tl.no_such_thing(offs)", "8:9 KL1005", ""],
+  // vllm's triton_unified_attention.py: a helper's tuple into a parenthesized target, one name a line.
+  ["parenthesized tuple target", "    (\n        a,\n        b,\n    ) = offs, mask\n    tl.store(y_ptr + a, 1.0, mask=b)", "", ""],
   ["shape mismatch", "    a = tl.arange(0, 16)\n    b = tl.arange(0, 32)\n    c = a + b", "10:9 KL2001", ""],
   ["pointer times", "    x = tl.load(x_ptr + offs, mask=mask)\n    tl.store(x_ptr * 2 + offs, x, mask=mask)", "9:14 KL2004", ""],
   ["non-power-of-two arange", "    a = tl.arange(0, 10)", "8:9 KL2002", ""],

@@ -1,7 +1,7 @@
 # torch.finfo / torch.iinfo for Kernel Lab's dtypes: the numbers IEEE 754 and two's complement give
 # (as torch's, e.g. FlagGems' weight norm passes `eps=torch.finfo(torch.float32).tiny`), also of
-# float64 and int16, which Kernel Lab has no tensors of; any other such dtype (float8) raises
-# NotImplementedError naming it.
+# float64, int16 and the two float8s (OCP FP8's numbers), which Kernel Lab has no tensors of; any
+# other such dtype raises NotImplementedError naming it.
 
 from . import _dtypes
 from ._tensor import not_implemented
@@ -19,6 +19,10 @@ _FLOATS = {
     "bfloat16": (16, 2.0 ** -7, (2 - 2.0 ** -7) * 2.0 ** 127, 2.0 ** -126, 0.01),
     # No tensors of it, but its numbers are IEEE 754's (FlagGems' topk reads them at import).
     "float64": (64, 2.0 ** -52, (2 - 2.0 ** -52) * 2.0 ** 1023, 2.0 ** -1022, 1e-15),
+    # OCP FP8's formats, as torch's finfo gives them (vllm's attention kernels take
+    # `torch.finfo(current_platform.fp8_dtype()).max` as a constexpr default at import).
+    "float8_e4m3fn": (8, 2.0 ** -3, 448.0, 2.0 ** -6, 1.0),
+    "float8_e5m2": (8, 2.0 ** -2, 57344.0, 2.0 ** -14, 1.0),
 }
 _INTS = {"int32": (32, True), "int64": (64, True), "int8": (8, True), "uint8": (8, False), "int16": (16, True)}
 
