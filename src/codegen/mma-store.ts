@@ -24,6 +24,7 @@ import { operandsOf } from "../ir/ir";
 import { forEachValue, valuesOfStmt } from "../ir/walk";
 import type { Emitter } from "./emitter";
 import type { MmaPlan } from "./mma-plan";
+import { uniformInWgsl } from "./uniformity";
 
 /** A scalar WGSL i32 expression: a number, a top-level scalar value, or a sum, difference or product. */
 export type Sym = number | Value | { sym: "+" | "-" | "*"; a: Sym; b: Sym };
@@ -104,23 +105,7 @@ export function planDirectStores(body: readonly Stmt[], plans: ReadonlyMap<numbe
  * and matrix operations).
  */
 export function uniform(v: Value): boolean {
-  if (v.type.shape.length !== 0) return false;
-  switch (v.op) {
-    case "const":
-    case "param":
-    case "programId":
-    case "numPrograms":
-      return true;
-    case "cast":
-    case "unary":
-      return uniform(v.value);
-    case "binary":
-      return uniform(v.lhs) && uniform(v.rhs);
-    case "math":
-      return v.args.every(uniform);
-    default:
-      return false;
-  }
+  return v.type.shape.length === 0 && uniformInWgsl(v, () => false);
 }
 
 /** Pure block values of `let`s between the loop (at `loop`) and `store` that nothing but the store uses, in order. */
