@@ -31,6 +31,8 @@ interface RowSumUpdate {
   at: number;
   terms: Value;
   scale?: Value;
+  /** The update's own values: the new value, the sum, the product (with a scale), the read of `l`. */
+  chain: Value[];
 }
 
 /** The kernel with each deferrable row sum carried as its terms and added up after its loop (else `ir` itself). */
@@ -49,9 +51,10 @@ export function deferRowSums(ir: KernelIR): KernelIR {
     for (const s of list) {
       if (s.kind === "for") {
         const loop: Loop = { ...s, body: rewrite(s.body) };
+        const uses = usesIn(loop.body);
         const updates = loop.body.flatMap((b, at) => {
           const u = b.kind === "assign" ? rowSumUpdate(b, at) : undefined;
-          return u && assigned.get(u.variable.id) === 1 && declaredZeroIn(out, u.variable) && onlyReadBy(loop.body, u) ? [u] : [];
+          return u && assigned.get(u.variable.id) === 1 && declaredZeroIn(out, u.variable) && onlyItsOwn(loop.body, u, uses) ? [u] : [];
         });
         if (updates.length === 0) {
           out.push(loop);
@@ -80,10 +83,11 @@ function rowSumUpdate(s: Stmt & { kind: "assign" }, at: number): RowSumUpdate | 
     if (summed.op !== "reduce" || summed.fn !== "sum" || summed.axis !== 1) continue;
     const terms = summed.value;
     if (terms.type.kind !== "data" || terms.type.dtype !== "f32" || terms.type.shape.length !== 2) continue;
-    if (isRead(carried, l)) return { variable: l, at, terms };
+    if (isRead(carried, l)) return { variable: l, at, terms, chain: [v, summed, carried] };
     if (carried.op === "binary" && carried.fn === "mul") {
-      if (isRead(carried.lhs, l) && !readsVariable(carried.rhs, l)) return { variable: l, at, terms, scale: carried.rhs };
-      if (isRead(carried.rhs, l) && !readsVariable(carried.lhs, l)) return { variable: l, at, terms, scale: carried.lhs };
+      for (const [read, scale] of [[carried.lhs, carried.rhs], [carried.rhs, carried.lhs]] as const) {
+        if (isRead(read, l) && !readsVariable(scale, l)) return { variable: l, at, terms, scale, chain: [v, summed, carried, read] };
+      }
     }
   }
   return undefined;
@@ -105,25 +109,27 @@ function declaredZeroIn(before: readonly Stmt[], l: Variable): boolean {
   return init.op === "const" && init.value === 0;
 }
 
-/**
- * Whether, in the loop's body, `l` is read only by its update and the update's sum is read by
- * nothing else: every reference to a value counted once per reader (a value, or a statement that
- * is not its own `let`).
- */
-function onlyReadBy(body: readonly Stmt[], u: RowSumUpdate): boolean {
-  const update = body[u.at] as Stmt & { kind: "assign" };
+/** How many readers each value has in `body`: values (as operands) and statements other than its own `let`. */
+function usesIn(body: readonly Stmt[]): Map<number, number> {
   const uses = new Map<number, number>();
   const use = (v: Value) => uses.set(v.id, (uses.get(v.id) ?? 0) + 1);
   forEachValue(body, (v) => operandsOf(v).forEach(use));
   forEachStmt(body, (s) => {
     if (s.kind !== "let") valuesOfStmt(s).forEach(use);
   });
-  let reads = 0;
-  forEachValue(body, (v) => {
-    if (isRead(v, u.variable)) reads += uses.get(v.id) ?? 0;
-  });
-  const sum = update.value.op === "binary" ? [update.value.lhs, update.value.rhs].find((x) => x.op === "reduce") : undefined;
-  return reads === 1 && sum !== undefined && uses.get(sum.id) === 1;
+  return uses;
+}
+
+/**
+ * Whether the update's values are read once each, by the update itself, and nothing else in the
+ * loop reads `l`: then no value of `l` but its final one is seen outside the update.
+ */
+function onlyItsOwn(body: readonly Stmt[], u: RowSumUpdate, uses: ReadonlyMap<number, number>): boolean {
+  if (!u.chain.every((v) => uses.get(v.id) === 1)) return false;
+  let otherReads = false;
+  // A read nothing uses (lowering leaves some) is no read.
+  forEachValue(body, (v) => (otherReads ||= isRead(v, u.variable) && !u.chain.some((c) => c.id === v.id) && (uses.get(v.id) ?? 0) > 0));
+  return !otherReads;
 }
 
 /** The loop with each update carried as its terms: the terms' variable declared zero before it, added up after it. */
@@ -131,7 +137,8 @@ function deferred(loop: Loop, updates: readonly RowSumUpdate[], ids: { value: nu
   const before: Stmt[] = [];
   const after: Stmt[] = [];
   const body = [...loop.body];
-  const orphans = new Set<number>();
+  // The old updates' values, read by nothing else (onlyItsOwn), go with them.
+  const dropped = new Set(updates.flatMap((u) => u.chain.map((v) => v.id)));
   // Later updates first, so that each `at` still points at its statement.
   for (const u of [...updates].sort((a, b) => b.at - a.at)) {
     const terms = u.terms.type as Value["type"] & { kind: "data" };
@@ -146,40 +153,19 @@ function deferred(loop: Loop, updates: readonly RowSumUpdate[], ids: { value: nu
     const lets: Stmt[] = [];
     const let_ = (v: Value) => (lets.push({ kind: "let", value: v }), v);
     const carried = let_(make(terms, { op: "readVar", variable: rows }));
-    let next: Value;
+    let next = carried;
     if (u.scale) {
       const column = let_(make({ kind: "data", dtype: "f32", shape: [terms.shape[0], 1] }, { op: "reshape", value: u.scale }));
       const scale = let_(make(terms, { op: "broadcast", value: column }));
       next = let_(make(terms, { op: "binary", fn: "mul", lhs: carried, rhs: scale }));
-    } else {
-      next = carried;
     }
     const sum = let_(make(terms, { op: "binary", fn: "add", lhs: next, rhs: u.terms }));
     const written = body[u.at] as Stmt & { kind: "assign" };
-    // What only the old update read: the sum, the scaled carried value and its read.
-    forEachValue([written], (v) => {
-      if (v.op === "reduce" || v.op === "readVar" || v.id === written.value.id || (v.op === "binary" && v.fn === "mul" && operandsOf(v).some((o) => isRead(o, u.variable)))) orphans.add(v.id);
-    });
     body.splice(u.at, 1, ...lets, { kind: "assign", span: written.span, variable: rows, value: sum });
 
     const read = make(terms, { op: "readVar", variable: rows });
     const total = make(u.variable.type, { op: "reduce", fn: "sum", value: read, axis: 1 });
     after.push({ kind: "let", value: read }, { kind: "let", value: total }, { kind: "assign", span, variable: u.variable, value: total });
   }
-  return [...before, { ...loop, body: withoutUnread(body, orphans) }, ...after];
-}
-
-/** `body` without the lets of `orphans` that nothing reads any more (the old update's sum, product and read). */
-function withoutUnread(body: Stmt[], orphans: ReadonlySet<number>): Stmt[] {
-  // Until none is left to drop: dropping the sum's reader leaves the sum unread.
-  for (;;) {
-    const read = new Set<number>();
-    forEachValue(body, (v) => operandsOf(v).forEach((o) => read.add(o.id)));
-    forEachStmt(body, (s) => {
-      if (s.kind !== "let") valuesOfStmt(s).forEach((v) => read.add(v.id));
-    });
-    const kept = body.filter((s) => !(s.kind === "let" && orphans.has(s.value.id) && !read.has(s.value.id)));
-    if (kept.length === body.length) return kept;
-    body = kept;
-  }
+  return [...before, { ...loop, body: body.filter((s) => !(s.kind === "let" && dropped.has(s.value.id))) }, ...after];
 }

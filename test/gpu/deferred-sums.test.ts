@@ -45,6 +45,7 @@ test("only a sum the loop reads for its update alone, from zeros, along a block'
     ["read in the loop besides", source(SCALED, "tl.store(out_ptr + rows, l, rows < M);")],
     ["not from zeros", source(SCALED, "", "tl.full([BLOCK_M], 1.0, \"f32\")")],
     ["its scale reads it", source("l = l * l + tl.sum(x, 1);")],
+    ["its scaled value read besides", source("const kept = l * 0.5;\n    l = kept + tl.sum(x, 1);", "tl.store(out_ptr + rows, kept, rows < M);")],
   ] as const) {
     const ir = lowered(text);
     assert.equal(deferRowSums(ir), ir, why);
