@@ -36,6 +36,8 @@ export interface MmaPlan {
   emulated: boolean;
   /** Workgroup memory for the accumulator's way between registers and matrices (CodegenOptions.mmaTransferBytes). */
   transferBytes: number;
+  /** Floats of padding per row of that way's array (CodegenOptions.mmaTransferPad). */
+  transferPad: number;
   /** Loop plans: two buffers asked for (CodegenOptions.mmaDoubleBuffer; the accumulator's transfer then takes half its bytes). */
   doubleBuffer: boolean;
   /** Staged tiles alternate between two buffers: asked for, and both fit beside the transfer array. */
@@ -84,6 +86,7 @@ export function planMma(ir: KernelIR, target: Target, options: CodegenOptions, w
   const split = options.mmaSubgroupsM ?? (rowsOnly ? subgroups : undefined);
   const doubleBuffer = options.mmaDoubleBuffer === true;
   const transferBytes = options.mmaTransferBytes ?? TRANSFER_BYTES;
+  const transferPad = options.mmaTransferPad ?? PAD_F32;
   // Loops at any depth: a loop holding a tl.dot is in uniform control flow already (the generic
   // dot's barriers need it too), as the matrix operations do.
   forEachStmt(ir.body, (s) => {
@@ -91,7 +94,7 @@ export function planMma(ir: KernelIR, target: Target, options: CodegenOptions, w
     const found = accumulatingDot(s);
     if (!found) return;
     const shape = fit(found.dot, configs, subgroups, split);
-    if (shape) plans.set(found.dot.id, withBuffers({ ...shape, kind: "loop", dot: found.dot, variable: found.variable, loop: s, zeroInit: startsAtZero(ir.body, s, found.variable), emulated, doubleBuffer, transferBytes, twoBuffers: false, holdA: false, lean: false }, target.maxWorkgroupStorageBytes));
+    if (shape) plans.set(found.dot.id, withBuffers({ ...shape, kind: "loop", dot: found.dot, variable: found.variable, loop: s, zeroInit: startsAtZero(ir.body, s, found.variable), emulated, doubleBuffer, transferBytes, transferPad, twoBuffers: false, holdA: false, lean: false }, target.maxWorkgroupStorageBytes));
   });
   const loops = innermostLoops(ir.body);
   forEachValue(ir.body, (v) => {
@@ -102,7 +105,7 @@ export function planMma(ir: KernelIR, target: Target, options: CodegenOptions, w
     const a = staged(v.a).value;
     const invariant = loop && options.mmaStageInvariant !== false && !defines(loop.body, a.id) ? { invariantA: loop } : {};
     const holdA = invariant.invariantA !== undefined && options.mmaHoldInvariant !== false;
-    plans.set(v.id, { ...shape, kind: "once", dot: v, zeroInit: true, emulated, doubleBuffer: false, twoBuffers: false, transferBytes, ...invariant, holdA, lean: false });
+    plans.set(v.id, { ...shape, kind: "once", dot: v, zeroInit: true, emulated, doubleBuffer: false, twoBuffers: false, transferBytes, transferPad, ...invariant, holdA, lean: false });
   });
   // Every barrier-less write needs a barrier between it and the reads it could overtake: a "once"
   // plan has one after its staging and one after storing its product, a loop plan's last matrix
@@ -255,13 +258,14 @@ export function operandStaging(plan: MmaPlan): { strideA: number; strideB: numbe
  */
 export function transferShape(plan: MmaPlan): { stride: number; chunk: number; columns: boolean; floats: number } {
   const [m, n] = plan.dot.type.shape;
-  const stride = n + PAD_F32;
+  const pad = plan.transferPad;
+  const stride = n + pad;
   const budget = plan.doubleBuffer ? plan.transferBytes / 2 : plan.transferBytes;
   const chunk = Math.min(m, Math.max(plan.config.M, 2 ** Math.floor(Math.log2(budget / (4 * stride)))));
   if (!plan.columnChunks || chunk === m) return { stride, chunk, columns: false, floats: chunk * stride };
-  const room = Math.floor(budget / (4 * m)) - PAD_F32;
+  const room = Math.floor(budget / (4 * m)) - pad;
   const cols = Math.min(n, Math.max(plan.config.N, room >= 1 ? 2 ** Math.floor(Math.log2(room)) : 0));
-  return { stride: cols + PAD_F32, chunk: cols, columns: true, floats: m * (cols + PAD_F32) };
+  return { stride: cols + pad, chunk: cols, columns: true, floats: m * (cols + pad) };
 }
 
 /** The edge tiles' store's slices (mma.ts storeEdgeMatrices): one matrix of f32 a subgroup. */

@@ -7,7 +7,7 @@ import type { CodegenOptions } from "./target";
 import { assertNever } from "./never";
 
 /** The CodegenOptions a tuner may vary, in the order its table shows them. */
-export const CODEGEN_KNOBS = ["halfLoadForm", "mmaDoubleBuffer", "mmaDirectStore", "mmaStageInvariant", "mmaHoldInvariant", "mmaLeanBarriers", "mmaLaneRows", "mmaRowThreads", "deferRowSums", "mmaSubgroupsM", "mmaPackedPrefetch", "shiftedHalfRows"] as const;
+export const CODEGEN_KNOBS = ["halfLoadForm", "mmaDoubleBuffer", "mmaDirectStore", "mmaStageInvariant", "mmaHoldInvariant", "mmaLeanBarriers", "mmaLaneRows", "mmaRowThreads", "mmaTransferPad", "deferRowSums", "mmaSubgroupsM", "mmaPackedPrefetch", "shiftedHalfRows"] as const;
 
 export type CodegenKnob = (typeof CODEGEN_KNOBS)[number];
 
@@ -43,6 +43,8 @@ export function isKnobValue(knob: CodegenKnob, value: unknown): boolean {
       return typeof value === "boolean";
     case "mmaSubgroupsM":
       return Number.isInteger(value) && (value as number) >= 1;
+    case "mmaTransferPad":
+      return Number.isInteger(value) && (value as number) >= 0 && (value as number) <= 32 && (value as number) % 4 === 0;
     case "mmaRowThreads":
       return Number.isInteger(value) && (value as number) >= 1 && ((value as number) & ((value as number) - 1)) === 0;
     default:

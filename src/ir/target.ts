@@ -130,6 +130,13 @@ export interface CodegenOptions {
   /** Workgroup memory for moving accumulators between registers and matrices (default 32 KiB; halved down to 4 KiB where memory is short). */
   mmaTransferBytes?: number;
   /**
+   * Floats of padding per row of the array the accumulators move through between registers and
+   * matrices (codegen/mma-plan.ts transferShape; a multiple of 4 from 0 to 32, default 4): which
+   * banks a subgroup's reads of its scores and the matrices' stores fall on depends on the row stride
+   * and on how the registers' layout spreads rows over a subgroup's lanes (bench/NOTES.md §51).
+   */
+  mmaTransferPad?: number;
+  /**
    * Tests only: generate the subgroup-matrix code with each matrix emulated in private arrays
    * (subgroups of 32 as lid / 32), so an adapter without the feature (lavapipe) runs the same
    * staging, offsets and transfers; with `subgroupMatrixConfigs` to plan for.

@@ -136,3 +136,20 @@ for (const [causal, knobs, stages] of DEFERRED) {
     assert.deepEqual(rowReductions(await check(causal, knobs, stages)), [inLoop - 1, after + 1]);
   });
 }
+
+// The transfer array's row padding (mmaTransferPad): both products leave the matrices through rows
+// of their width plus the padding (the scores' 16 columns, P·V's 32), none, and 16 with the rows
+// held by 4 invocations each (causal, K and V a block ahead), the layout §48 suspects of bank
+// conflicts at the default 4.
+const PADS: [boolean, CodegenOptions, number?][] = [
+  [false, { mmaTransferPad: 0 }],
+  [true, { mmaTransferPad: 16, mmaRowThreads: 4, mmaHoldInvariant: true, mmaLeanBarriers: true }, 2],
+];
+for (const [causal, knobs, stages] of PADS) {
+  test(`attention-f16 on emulated matrices, the transfer rows padded by ${knobs.mmaTransferPad} floats, ${causal ? "causal" : "not causal"}${stages ? `, num_stages ${stages}` : ""}`, async () => {
+    const wgsl = await check(causal, knobs, stages);
+    // Emulated, each matrix is stored element by element: `sm_mmac_f32[offset + (e / 16u) * STRIDEu + e % 16u]`.
+    const strides = [...wgsl.matchAll(/sm_mmac_f32\[[^\]]*\(e \/ 16u\) \* (\d+)u \+ e % 16u\] =/g)].map((m) => Number(m[1]));
+    assert.deepEqual([...new Set(strides)].sort((a, b) => a - b), [16, 32].map((w) => w + knobs.mmaTransferPad!));
+  });
+}
