@@ -1,0 +1,23 @@
+// SGLang's Triton kernels' idioms (test/python/sglang-idioms.py), on the GPU and with --cpu:
+// decode_attention.py's `_fwd_grouped_kernel_stage1` scales its [heads, keys] scores by a scalar
+// subscripted as a row, `qk *= xai_temperature_reg[:, None]`; Triton splats the scalar to [1], and
+// Kernel Lab said KL2012 "axis 1 is out of range for a block of 0 axes".
+
+import { after, test } from "node:test";
+import assert from "node:assert/strict";
+import * as path from "node:path";
+import { runPythonFile, stopPython } from "../../src/harness/python/session";
+import { startPythonThread } from "../../src/harness/python/thread-node";
+
+after(stopPython);
+
+test("sglang's idioms: a scalar subscripted as a row or a column; on the GPU and with --cpu", async () => {
+  const file = path.resolve(__dirname, "../python/sglang-idioms.py");
+  for (const cpu of [false, true]) {
+    const { report, outcome } = await runPythonFile(file, { bench: "off", cpu }, startPythonThread);
+    assert.equal(outcome, "ok", report.traceback);
+    assert.deepEqual(report.diagnostics, []);
+    assert.ok(report.checks.length >= 1 && report.checks.every((c) => c.passed), JSON.stringify(report.checks));
+    assert.match(report.stdout, /a scalar subscripted as a row or a column \(s\[:, None\], s\[None, :\]\): match\n/);
+  }
+});
