@@ -2,7 +2,10 @@
 triton_ops/), in kernels of ours: decode_attention.py's grouped kernel scales a [heads, keys] block
 by a scalar subscripted as a row, `qk *= xai_temperature_reg[:, None]`, where the scalar comes from
 the sequence length (Triton's subscript splats a scalar to a block of shape [1] whatever the new
-axis). Sizes off the block."""
+axis). double_sparsity_attention.py's: a module-level dtype chosen in a module-level `if` from a
+server option (`REDUCE_TRITON_TYPE = tl.float16`) and read in its kernels (Triton lets a kernel read a
+dtype global; another read where the text binds it plainly), and torch.topk of the kernel's scores
+to pick its heavy tokens. Sizes off the block."""
 
 import math
 
@@ -11,6 +14,13 @@ import triton
 import triton.language as tl
 
 DEVICE = triton.runtime.driver.active.get_active_torch_device()
+
+server_args = {"attention_reduce_in_fp32": False}
+if server_args.get("attention_reduce_in_fp32", False):
+    REDUCE_TYPE = tl.float32
+else:
+    REDUCE_TYPE = tl.float16
+OUT_TYPE = tl.float32
 
 
 @triton.jit
@@ -38,3 +48,25 @@ temper_rows_kernel[(len(lens),)](x, torch.tensor(lens, dtype=torch.int32, device
 temps = torch.tensor([math.log2(n) / math.log2(T) if n > T else 1.0 for n in lens])
 torch.testing.assert_close(out.cpu(), x.cpu() * temps[:, None, None] + temps[:, None, None])
 print("a scalar subscripted as a row or a column (s[:, None], s[None, :]): match")
+
+
+@triton.jit
+def reduce_in_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs, mask=offs < n, other=0.0).to(REDUCE_TYPE)
+    tl.store(out_ptr + offs, (x * x).to(OUT_TYPE), mask=offs < n)
+
+
+n = 45
+x = torch.randn(n, device=DEVICE)
+out = torch.empty(n, device=DEVICE)
+reduce_in_kernel[(triton.cdiv(n, 16),)](x, out, n, BLOCK=16)
+torch.testing.assert_close(out.cpu(), (x.cpu().half() * x.cpu().half()).float())
+scores = out.view(5, 9)
+top = torch.topk(scores, 4, dim=-1)
+rows = scores.cpu().tolist()
+want = [sorted(range(9), key=lambda j: -row[j])[:4] for row in rows]
+assert top.indices.tolist() == want, (top.indices.tolist(), want)
+assert top.values.tolist() == [[row[j] for j in w] for row, w in zip(rows, want)]
+assert torch.topk(scores, 2, dim=0, largest=False).indices.shape == (2, 9)
+print("a dtype global chosen in a module-level if, torch.topk: match")
