@@ -5,7 +5,9 @@ the sequence length (Triton's subscript splats a scalar to a block of shape [1] 
 axis). double_sparsity_attention.py's: a module-level dtype chosen in a module-level `if` from a
 server option (`REDUCE_TRITON_TYPE = tl.float16`) and read in its kernels (Triton lets a kernel read a
 dtype global; another read where the text binds it plainly), and torch.topk of the kernel's scores
-to pick its heavy tokens. Sizes off the block."""
+to pick its heavy tokens. elementwise.py's: `raise NotImplementedError()` and
+`tl.extra.cuda.gdc_wait()` in branches a constexpr rules out (`if quant_max is not None:` with
+quant_max None, `if USE_PDL:` with USE_PDL False), which Triton never compiles. Sizes off the block."""
 
 import math
 
@@ -70,3 +72,29 @@ assert top.indices.tolist() == want, (top.indices.tolist(), want)
 assert top.values.tolist() == [[row[j] for j in w] for row, w in zip(rows, want)]
 assert torch.topk(scores, 2, dim=0, largest=False).indices.shape == (2, 9)
 print("a dtype global chosen in a module-level if, torch.topk: match")
+
+
+@triton.jit
+def silu_mul_kernel(out_ptr, x_ptr, quant_max: tl.constexpr, hidden: tl.constexpr, BLOCK: tl.constexpr,
+                    USE_PDL: tl.constexpr = False):
+    row = tl.program_id(axis=0).to(tl.int64)
+    offs = tl.arange(0, BLOCK)
+    mask = offs < hidden
+    if USE_PDL:
+        tl.extra.cuda.gdc_wait()
+    a = tl.load(x_ptr + row * hidden * 2 + offs, mask=mask, other=0.0)
+    b = tl.load(x_ptr + row * hidden * 2 + hidden + offs, mask=mask, other=0.0)
+    out = b * (a * tl.sigmoid(a))
+    if quant_max is not None:
+        raise NotImplementedError()
+    if USE_PDL:
+        tl.extra.cuda.gdc_launch_dependents()
+    tl.store(out_ptr + row * hidden + offs, out, mask=mask)
+
+
+x = torch.randn(3, 2 * 21, device=DEVICE)
+out = torch.empty(3, 21, device=DEVICE)
+silu_mul_kernel[(3,)](out, x, quant_max=None, hidden=21, BLOCK=32)
+a, b = x.cpu()[:, :21], x.cpu()[:, 21:]
+torch.testing.assert_close(out.cpu(), b * (a * torch.sigmoid(a)))
+print("raise and tl.extra.cuda.gdc_wait() in branches a constexpr rules out: match")
