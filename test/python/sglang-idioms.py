@@ -7,7 +7,8 @@ server option (`REDUCE_TRITON_TYPE = tl.float16`) and read in its kernels (Trito
 dtype global; another read where the text binds it plainly), and torch.topk of the kernel's scores
 to pick its heavy tokens. elementwise.py's: `raise NotImplementedError()` and
 `tl.extra.cuda.gdc_wait()` in branches a constexpr rules out (`if quant_max is not None:` with
-quant_max None, `if USE_PDL:` with USE_PDL False), which Triton never compiles. Sizes off the block."""
+quant_max None, `if USE_PDL:` with USE_PDL False), which Triton never compiles. int8_kernel.py's
+`tl.extra.cuda.libdevice.round(x).to(tl.int8)`: halves away from zero. Sizes off the block."""
 
 import math
 
@@ -98,3 +99,25 @@ silu_mul_kernel[(3,)](out, x, quant_max=None, hidden=21, BLOCK=32)
 a, b = x.cpu()[:, :21], x.cpu()[:, 21:]
 torch.testing.assert_close(out.cpu(), b * (a * torch.sigmoid(a)))
 print("raise and tl.extra.cuda.gdc_wait() in branches a constexpr rules out: match")
+
+
+@triton.jit
+def round_to_int8_kernel(x_ptr, q_ptr, r_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask, other=0.0)
+    r = tl.extra.cuda.libdevice.round(x)
+    tl.store(r_ptr + offs, r, mask=mask)
+    tl.store(q_ptr + offs, r.to(tl.int8), mask=mask)
+
+
+values = [0.5, -0.5, 1.5, -1.5, 2.5, -2.5, 0.49999997, -0.49999997, 126.5, -127.5, 3.2, -3.7, 0.0, 8388607.5, 1e9]
+x = torch.tensor(values, device=DEVICE)
+q = torch.empty(len(values), dtype=torch.int8, device=DEVICE)
+r = torch.empty(len(values), device=DEVICE)
+round_to_int8_kernel[(2,)](x, q, r, len(values), BLOCK=8)
+exact = x.cpu().tolist()
+want = [float(int(v + 0.5)) if v >= 0 else -float(int(-v + 0.5)) for v in exact]
+assert r.cpu().tolist() == want, (r.cpu().tolist(), want)
+assert q.cpu().tolist()[:13] == [int(w) for w in want[:13]], q.cpu().tolist()
+print("libdevice.round: halves away from zero: match")
