@@ -8,6 +8,7 @@
 // elementwise.py: `raise` (KL1101) and `tl.extra.cuda.gdc_wait()` (KL1101 "the attribute '.cuda'")
 // in branches a constexpr rules out, which Triton never compiles. int8_kernel.py:
 // `tl.extra.cuda.libdevice.round(x)` was KL1005 (its suggested floor(x + 0.5) rounds 0.49999997 to 1).
+// double_sparsity's stage 1 gives a loop's f32 name an f16 value, then f32 again (KL2007).
 
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
@@ -17,13 +18,13 @@ import { startPythonThread } from "../../src/harness/python/thread-node";
 
 after(stopPython);
 
-test("sglang's idioms: a scalar subscripted as a row or a column, a dtype global, torch.topk, raise and gdc_wait in dead branches, libdevice.round; on the GPU and with --cpu", async () => {
+test("sglang's idioms: a scalar subscripted as a row or a column, a dtype global, torch.topk, raise and gdc_wait in dead branches, libdevice.round, a type changed and restored in a loop; on the GPU and with --cpu", async () => {
   const file = path.resolve(__dirname, "../python/sglang-idioms.py");
   for (const cpu of [false, true]) {
     const { report, outcome } = await runPythonFile(file, { bench: "off", cpu }, startPythonThread);
     assert.equal(outcome, "ok", report.traceback);
     assert.deepEqual(report.diagnostics, []);
     assert.ok(report.checks.length >= 1 && report.checks.every((c) => c.passed), JSON.stringify(report.checks));
-    assert.match(report.stdout, /a scalar subscripted as a row or a column \(s\[:, None\], s\[None, :\]\): match\na dtype global chosen in a module-level if, torch\.topk: match\nraise and tl\.extra\.cuda\.gdc_wait\(\) in branches a constexpr rules out: match\nlibdevice\.round: halves away from zero: match\n/);
+    assert.match(report.stdout, /a scalar subscripted as a row or a column \(s\[:, None\], s\[None, :\]\): match\na dtype global chosen in a module-level if, torch\.topk: match\nraise and tl\.extra\.cuda\.gdc_wait\(\) in branches a constexpr rules out: match\nlibdevice\.round: halves away from zero: match\na name given another dtype in a loop and its own again before the body ends: match\n/);
   }
 });

@@ -8,7 +8,9 @@ dtype global; another read where the text binds it plainly), and torch.topk of t
 to pick its heavy tokens. elementwise.py's: `raise NotImplementedError()` and
 `tl.extra.cuda.gdc_wait()` in branches a constexpr rules out (`if quant_max is not None:` with
 quant_max None, `if USE_PDL:` with USE_PDL False), which Triton never compiles. int8_kernel.py's
-`tl.extra.cuda.libdevice.round(x).to(tl.int8)`: halves away from zero. Sizes off the block."""
+`tl.extra.cuda.libdevice.round(x).to(tl.int8)`: halves away from zero. double_sparsity's stage 1:
+in a loop a name (f32 before it) is given an f16 value, then an f32 one again before the body
+ends, as Triton allows (it checks the type a loop carries). Sizes off the block."""
 
 import math
 
@@ -121,3 +123,25 @@ want = [float(int(v + 0.5)) if v >= 0 else -float(int(-v + 0.5)) for v in exact]
 assert r.cpu().tolist() == want, (r.cpu().tolist(), want)
 assert q.cpu().tolist()[:13] == [int(w) for w in want[:13]], q.cpu().tolist()
 print("libdevice.round: halves away from zero: match")
+
+
+@triton.jit
+def rescore_kernel(q_ptr, k_ptr, out_ptr, scale, n, STEPS: tl.constexpr, D: tl.constexpr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    offs_d = tl.arange(0, D)
+    s = tl.full([BLOCK], float("-inf"), dtype=tl.float32)
+    for i in range(0, STEPS):
+        q = tl.load(q_ptr + i * D + offs_d).to(tl.float16)
+        k = tl.load(k_ptr + offs[:, None] * D + offs_d[None, :], mask=offs[:, None] < n, other=0.0).to(tl.float16)
+        s = tl.sum(q[None, :] * k, 1)
+        s *= scale
+    s = tl.where(offs < n, s, float("-inf"))
+    tl.store(out_ptr + offs, s, mask=offs < n)
+
+
+q = torch.randn(3, 16, device=DEVICE)
+k = torch.randn(13, 16, device=DEVICE)
+out = torch.empty(13, device=DEVICE)
+rescore_kernel[(1,)](q, k, out, 0.25, 13, STEPS=3, D=16, BLOCK=16)
+torch.testing.assert_close(out.cpu(), (k.cpu() @ q.cpu()[2]) * 0.25, atol=2e-2, rtol=2e-2)
+print("a name given another dtype in a loop and its own again before the body ends: match")
