@@ -75,6 +75,9 @@ function resolve(ctx: LowerContext, callee: SyntaxNode): Callee {
     const suffix = tlHead.map((t) => MATH_SUFFIXES.find((s) => head === `${t}.${s}`)).find((s) => s !== undefined);
     const fnNode = children(callee).at(-1);
     if ((imports.math.has(head) || suffix) && fnNode) return { kind: "math", namespace: suffix === "math" ? "math" : "extra.libdevice", fnNode };
+    // `tl.extra.cuda.gdc_wait()` (sglang's elementwise.py, under `if USE_PDL:`): a backend's own function,
+    // as tl's (none is Kernel Lab's: KL1005 says what each is where a branch compiles it).
+    if (tlHead.some((t) => head === `${t}.extra.cuda` || head === `${t}.extra.hip`)) return { kind: "tl", name: camelCase(fn) };
     if (imports.triton.has(head) || head === "triton") return fn === "cdiv" ? { kind: "tl", name: "cdiv" } : { kind: "unknown" };
     // `m.helper(…)` with `import pkg.mod as m`, `pkg.mod.helper(…)` with `import pkg.mod`, `tle.program_id(0)` with `from pkg import tle`.
     const module = imports.modules.get(dotted[0]);

@@ -160,7 +160,8 @@ function lowerName(ctx: LowerContext, n: SyntaxNode): void {
   }
   const constant = ctx.file.constants.get(name);
   if (constant) {
-    if (!constant.constexpr) {
+    // Triton lets a kernel read a global that is a dtype (`DT = tl.float16`) as it reads a tl.constexpr.
+    if (!constant.constexpr && !isDtypeConst(constant.value)) {
       ctx.log.warning(Codes.pythonGlobal, span, `the module-level '${name}' is read in a kernel but isn't a tl.constexpr (Triton refuses it); write ${name} = tl.constexpr(${constant.text})`);
     }
     return ctx.w.token(constantText(constant.value, constant.text), span);

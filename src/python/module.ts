@@ -6,6 +6,7 @@ import type { Diagnostic, Span } from "../diagnostics/diagnostic";
 import { DiagnosticLog } from "../diagnostics/diagnostic";
 import { Codes } from "../diagnostics/codes";
 import { mathFunction } from "../semantics/math-names";
+import { TRITON_DTYPES } from "./names";
 import type { Tree } from "@lezer/common";
 import { LineMap } from "../diagnostics/position";
 import { literalValue, type ConstScope, type PyConst } from "./literals";
@@ -227,8 +228,19 @@ function tlFunction(dotted: string[] | undefined, imports: PythonImports): strin
  * `rsqrt = tl_extra_shim.rsqrt`; `uint_to_uniform_float`, imported from a module that bound it to tl's):
  * what a launch says of them, added where the file's own text didn't bind the name to something else.
  */
-export function addMathNames(imports: PythonImports, names: Readonly<Record<string, { kind: "module" } | { kind: "function" | "tl"; name: string }>>): void {
+export function addMathNames(file: Pick<PythonFile, "imports" | "constants" | "text">, names: Readonly<Record<string, { kind: "module" } | { kind: "function" | "tl" | "dtype"; name: string }>>): void {
+  const { imports } = file;
   for (const [name, bound] of Object.entries(names)) {
+    if (bound.kind === "dtype") {
+      // A module-level name Python bound to a tl dtype where the text can't tell which (sglang's
+      // double_sparsity_attention.py: `REDUCE_TRITON_TYPE = tl.float16` in one branch of a module-level
+      // `if`): Triton lets a kernel read a dtype global, as if a tl.constexpr.
+      if (!file.constants.has(name)) {
+        const at = new RegExp(`\\b${name}\\s*=`).exec(file.text)?.index ?? 0;
+        file.constants.set(name, { value: { dtype: bound.name }, span: { start: at, end: at + name.length }, constexpr: true, text: `tl.${TRITON_DTYPES[bound.name] ?? bound.name}` });
+      }
+      continue;
+    }
     if (bound.kind === "module") imports.math.add(name);
     else if (!imports.functions.has(name)) imports.functions.set(name, bound.kind === "tl" ? bound.name : libdeviceFunction(bound.name));
   }

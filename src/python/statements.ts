@@ -1,6 +1,7 @@
 // Python statements in a kernel → TypeScript statements: assignments (declared where
 // declarations.ts says), `for … in range(…)` / `tl.range` / `tl.static_range`, `while`,
-// `if`/`elif`/`else`, `return` (tuples as arrays), `assert` (tl.deviceAssert), `pass`.
+// `if`/`elif`/`else`, `return` (tuples as arrays), `assert` (tl.deviceAssert), `pass`; `raise` only
+// in a branch a constexpr rules out.
 
 import type { LowerContext } from "./context";
 import { declared, nodeText, unsupported } from "./context";
@@ -113,6 +114,11 @@ function lowerStatement(ctx: LowerContext, s: SyntaxNode, indent: string): void 
         w.write(");");
       });
     }
+    case "RaiseStatement":
+      // In a branch a constexpr rules out, Triton never compiles it (sglang's elementwise.py:
+      // `if quant_max is not None: raise NotImplementedError()` with quant_max None).
+      if (ctx.deadBranches > 0) return;
+      return unsupported(ctx, s, UNSUPPORTED.RaiseStatement[0], UNSUPPORTED.RaiseStatement[1]);
     default: {
       const known = UNSUPPORTED[s.name];
       if (known) return unsupported(ctx, s, known[0], known[1]);

@@ -221,7 +221,12 @@ export function assignTo(ctx: LoweringContext, target: ts.Expression, value: Low
         ctx.log.error(Codes.counterAssigned, ctx.span(target), `the loop counter '${name}' can't be assigned inside the loop; the for statement steps it`);
         return;
       }
-      if (!isAggregate(value) && (binding.depth === ctx.runtimeDepth || (binding.depth !== undefined && ctx.runsToEnd(binding.depth)))) return reassignStraight(ctx, name, binding.variable, binding.depth, value, span);
+      if (!isAggregate(value) && (binding.depth === ctx.runtimeDepth || (binding.depth !== undefined && ctx.runsToEnd(binding.depth)))) return reassignStraight(ctx, name, binding.variable, binding.depth, value, span, binding.carries);
+      // Another dtype or shape inside a run-time loop or branch: the name holds it until the outer type comes back (Binding.carries).
+      if (!isAggregate(value) && ctx.discarding === 0 && !fitsVariable(ctx, value, binding.variable)) {
+        ctx.bind(name, { ...(storeInitial(ctx, name, binding.variable.span, value, span) as Binding & { kind: "variable" }), carries: { outer: binding, span } });
+        return;
+      }
       // A pointer parameter made a tensor descriptor in a constexpr branch (tutorial 06's
       // `if FP8_OUTPUT: desc_v = _maybe_make_tensor_desc(desc_v, …)`): the name holds it from here on.
       if (isAggregate(value) && value.kind === "tensorDesc" && binding.depth === ctx.runtimeDepth) {
@@ -243,7 +248,18 @@ export function assignTo(ctx: LoweringContext, target: ts.Expression, value: Low
  * under the same name, as Triton's names are rebound (a parameter is too). In a loop or a run-time
  * branch the variable keeps its type (KL2007), as Triton's loop-carried and if-yielded values do.
  */
-function reassignStraight(ctx: LoweringContext, name: string, variable: Variable, depth: number, value: Value, span: Span): void {
+/** Binding.carries: the outer variable of a name given another type in a loop or branch. */
+type Carried = NonNullable<Extract<Binding, { kind: "variable" }>["carries"]>;
+
+function reassignStraight(ctx: LoweringContext, name: string, variable: Variable, depth: number, value: Value, span: Span, carries?: Carried): void {
+  // A name given another type in a loop or branch (Binding.carries) and now a value of its outer
+  // variable's type again: stored there, and the name is that variable's again.
+  if (carries && ctx.discarding === 0 && fitsVariable(ctx, value, carries.outer.variable)) {
+    const back = coerceToVariable(ctx, value, carries.outer.variable, span);
+    if (back) ctx.b.push({ kind: "assign", span, variable: carries.outer.variable, value: back });
+    ctx.rebind(name, carries.outer);
+    return;
+  }
   // A scalar computed at run time rebinds a block's name to it (FlagGems' layer norm: the block `m`
   // of running means, then `m = final_m` and `tl.store(out_mean_ptr + pid, m)`), as Triton rebinds
   // it; a constant (`acc = 0`) still fills the block.
@@ -252,7 +268,7 @@ function reassignStraight(ctx: LoweringContext, name: string, variable: Variable
   if (coerced) ctx.b.push({ kind: "assign", span, variable, value: coerced });
   else if (changed && ctx.discarding === 0) {
     // In a branch that runs to the kernel's end (runsToEnd) the new variable is the branch's own, so the other branch still sees the old one.
-    if (depth === ctx.runtimeDepth) ctx.rebind(name, { ...storeInitial(ctx, name, variable.span, value, span), depth } as Binding);
+    if (depth === ctx.runtimeDepth) ctx.rebind(name, { ...storeInitial(ctx, name, variable.span, value, span), depth, ...(carries ? { carries } : {}) } as Binding);
     else ctx.bindInTail(name, storeInitial(ctx, name, variable.span, value, span));
   }
 }
@@ -385,6 +401,15 @@ export function coerceToVariable(ctx: LoweringContext, value: Value, variable: V
     return undefined;
   }
   return ctx.values.coerce(value, want.dtype, want.shape, span);
+}
+
+/** Whether `value` can be stored in `variable` as it is (coerceToVariable without a diagnostic). */
+function fitsVariable(ctx: LoweringContext, value: Value, variable: Variable): boolean {
+  const want = variable.type;
+  const have = value.type;
+  if (want.kind === "pointer" || have.kind === "pointer") return want.kind === "pointer" && have.kind === "pointer" && want.param === have.param && sameShape(want.shape, have.shape);
+  const dtypeOk = have.dtype === want.dtype || (isConst(value) && want.dtype !== "bool" && have.dtype !== "bool");
+  return dtypeOk && (sameShape(have.shape, want.shape) || have.shape.length === 0);
 }
 
 function typeChanged(ctx: LoweringContext, value: Value, variable: Variable, span: Span): void {

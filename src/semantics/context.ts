@@ -4,7 +4,7 @@
 
 import type ts from "typescript";
 import { DiagnosticLog, type Span } from "../diagnostics/diagnostic";
-import type { PointerView, Stmt, Value, ValueName, Variable } from "../ir/ir";
+import { typeToString, type PointerView, type Stmt, type Value, type ValueName, type Variable } from "../ir/ir";
 import type { Target } from "../ir/target";
 import type { KernelSource } from "../syntax/parse";
 import { spanOf } from "../syntax/parse";
@@ -26,7 +26,20 @@ export type Binding =
    * the variable starts: assigned a value of another type at that depth (straight-line code after
    * it, as Triton's SSA names allow: `c0 = seed; c0 += offsets`), the name starts a new variable.
    */
-  | { kind: "variable"; variable: Variable; counter: boolean; depth?: number }
+  | {
+      kind: "variable";
+      variable: Variable;
+      counter: boolean;
+      depth?: number;
+      /**
+       * The name's variable outside the run-time loop or branch this one was started in, when the
+       * name was given a value of another dtype or shape there (double sparsity's `att_value`, f32,
+       * assigned an f16 tl.sum and then `*= sm_scale`, f32 again): Triton checks only the type a
+       * loop carries or a branch yields, so the name holds the new value until a value of the outer
+       * variable's type is stored back into it (assignment.ts). Still set where the scope ends: KL2007.
+       */
+      carries?: { outer: Binding & { kind: "variable" }; span: Span };
+    }
   /** A tuple or block pointer bound to a `const` (or a parameter). */
   | { kind: "aggregate"; value: Aggregate; declaredAt: Span; what: "const" | "parameter" }
   /** A tuple or block pointer held in variables (a `let`, or a parameter reassigned in a loop or branch). */
@@ -187,8 +200,27 @@ export class LoweringContext implements IntrinsicContext {
     try {
       fn();
     } finally {
-      this.scopes.pop();
+      const scope = this.scopes.pop();
+      for (const [name, binding] of scope ?? []) if (binding.kind === "variable" && binding.carries) this.carriedTypeError(name, binding, binding.carries.span);
     }
+  }
+
+  /**
+   * KL2007 for a name that holds a value of another type than its variable outside the loop or
+   * branch it was given it in (Binding.carries), where the loop or branch ends or is left (`at`).
+   */
+  carriedTypeError(name: string, binding: Binding & { kind: "variable" }, at: Span): void {
+    const { outer, span } = binding.carries!;
+    const [have, want] = [typeToString(binding.variable.type), typeToString(outer.variable.type)];
+    this.log.error(Codes.assignType, at, `'${name}' is ${want} but is assigned ${have} in this loop or branch, and holds it still where the loop or branch ends or is left; a loop carries, and a branch yields, one dtype and shape per name — give it a value of ${want} again before then (convert with .to(…)), or initialise it with the final type`, [
+      { span, message: `assigned ${have} here` },
+      { span: outer.variable.span, message: `'${name}' declared here as ${want}` },
+    ]);
+  }
+
+  /** Names holding a value of another type than their variable outside the loops and branches they are in (Binding.carries): KL2007 at a break, continue or return. */
+  checkCarried(at: Span): void {
+    for (const scope of this.scopes) for (const [name, binding] of scope) if (binding.kind === "variable" && binding.carries) this.carriedTypeError(name, binding, at);
   }
 
   /** The statements `fn` emits, lowered in a scope of their own (a block, a branch). */

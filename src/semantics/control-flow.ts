@@ -34,6 +34,7 @@ export function loopExit(ctx: LoweringContext, node: ts.BreakStatement | ts.Cont
   } else if (innermost === "unrolled") {
     ctx.log.error(Codes.loopExit, span, `'${kind}' can't leave a tl.staticRange loop: its body is copied once per value by the compiler; guard the rest of the body with if (…) { … }, or use a for loop`);
   } else {
+    ctx.checkCarried(span);
     ctx.b.push({ kind, span });
   }
 }

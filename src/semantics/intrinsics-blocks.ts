@@ -108,7 +108,9 @@ export const BLOCK_INTRINSICS: Record<string, Intrinsic> = {
       let shape = [...x.type.shape];
       for (const [k, raw] of (axes as number[]).entries()) {
         const rank = shape.length;
-        const axis = raw < 0 ? raw + rank + 1 : raw;
+        // A scalar gains its first axis whatever the index says: Triton's semantic.expand_dims splats
+        // a scalar to [1] (`s[:, None]` of a scalar, sglang's `xai_temperature_reg[:, None]`).
+        const axis = rank === 0 && raw >= 0 ? 0 : raw < 0 ? raw + rank + 1 : raw;
         if (axis < 0 || axis > rank || rank >= MAX_RANK) {
           const message = rank >= MAX_RANK ? `blocks have at most ${MAX_RANK} axes; ${typeToString(x.type)} can't gain ${axes.length > 1 ? `${axes.length} more` : "another"}` : `axis ${raw} is out of range for a block of ${rank} ax${rank === 1 ? "is" : "es"} (use 0..${rank})`;
           ctx.log.error(Codes.badAxis, ctx.span(axisNodes[k]), message);

@@ -30,7 +30,6 @@ export const MATH_INSTEAD: Readonly<Record<string, string>> = {
   isnan: "write x != x (true only for NaN)",
   isinf: "write tl.abs(x) == Infinity",
   trunc: "write tl.where(x < 0, tl.ceil(x), tl.floor(x))",
-  round: "write tl.where(x < 0, tl.ceil(x - 0.5), tl.floor(x + 0.5)) (ties away from zero)",
   rint: "write tl.floor(x + 0.5) (ties up, not to even)",
   nearbyint: "write tl.floor(x + 0.5) (ties up, not to even)",
   signbit: "write tl.cast(x, \"u32\", { bitcast: true }) >> 31",

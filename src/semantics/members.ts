@@ -10,7 +10,8 @@ import { typeToString } from "../ir/ir";
 import { at, describeAggregate, isAggregate, type Lowered } from "./aggregates";
 import { DESCRIPTOR_ATOMICS, DESCRIPTOR_PROPERTIES, atomicDescriptor, descriptorProperty, loadDescriptor, storeDescriptor } from "./tensor-descriptors";
 import type { LoweringContext } from "./context";
-import { isConst } from "./values";
+import { dtypeOf, isConst } from "./values";
+import { isFloat } from "./rules";
 import { DTYPE_PREDICATES, bitwidth, dtypeOfValue, dtypeValue, isTritonDtypeName, sameType, typeOfValue, typeText, TRITON_DTYPE_NAMES, type DtypeValue } from "./dtypes";
 import { intrinsicNamed, INTRINSICS } from "./intrinsics";
 import { splitArguments } from "./keywords";
@@ -169,6 +170,7 @@ function mathNamespace(ctx: LoweringContext, e: ts.Expression): MathNamespace | 
 
 function namespacedCall(ctx: LoweringContext, namespace: MathNamespace, node: ts.CallExpression, callee: ts.PropertyAccessExpression, span: Span): Lowered | "error" {
   const name = callee.name.text;
+  if (name === "round" || name === "roundf") return roundAway(ctx, `${namespace}.${name}`, node, span) ?? "error";
   const fn = mathFunction(name);
   if (!fn) {
     const { message, nearest } = unknownMathMessage(namespace, name);
@@ -181,6 +183,42 @@ function namespacedCall(ctx: LoweringContext, namespace: MathNamespace, node: ts
   if (!split) return "error";
   const result = intrinsic.lower(ctx, split.args, span, fn, split.keywords);
   return result === "void" || result === undefined ? "error" : result;
+}
+
+/**
+ * libdevice's round (sglang's per_token_quant_int8: `libdevice.round(x).to(tl.int8)`): the nearest
+ * integer, halves away from zero (WGSL's round takes them to even). Exact: t = trunc(x) and x - t
+ * are exact in x's dtype, so |x - t| >= 0.5 decides; floor(x + 0.5) is not (0.49999997 + 0.5 rounds
+ * to 1). Integers are themselves.
+ */
+function roundAway(ctx: LoweringContext, written: string, node: ts.CallExpression, span: Span): Lowered | undefined {
+  if (node.arguments.length !== 1) {
+    ctx.log.error(Codes.intrinsicArgs, span, `${written} takes one argument, (x)`);
+    return undefined;
+  }
+  const x0 = ctx.expression(node.arguments[0]);
+  if (!x0) return undefined;
+  if (x0.type.kind !== "data") {
+    ctx.log.error(Codes.operandDtype, x0.span, `${written} rounds numbers, not ${typeToString(x0.type)}`);
+    return undefined;
+  }
+  if (!isFloat(dtypeOf(x0)) && dtypeOf(x0) !== "bool") return x0;
+  const x = isFloat(dtypeOf(x0)) ? x0 : ctx.values.cast(x0, "f32", x0.span);
+  const dtype = dtypeOf(x);
+  const c = (n: number) => ctx.b.constant(n, dtype, span);
+  const floor = ctx.b.emit({ op: "math", fn: "floor", args: [x] }, x.type, span);
+  const ceil = ctx.b.emit({ op: "math", fn: "ceil", args: [x] }, x.type, span);
+  const negative = ctx.values.binary("lt", x, c(0), span);
+  if (!negative) return undefined;
+  const t = ctx.b.emit({ op: "where", cond: negative, a: ceil, b: floor }, x.type, span);
+  const frac = ctx.values.binary("sub", x, t, span);
+  const down = ctx.values.binary("sub", t, c(1), span);
+  const up = ctx.values.binary("add", t, c(1), span);
+  const half = frac && ctx.b.emit({ op: "math", fn: "abs", args: [frac] }, x.type, span);
+  const far = half && ctx.values.binary("ge", half, c(0.5), span);
+  if (!far || !down || !up) return undefined;
+  const away = ctx.b.emit({ op: "where", cond: negative, a: down, b: up }, x.type, span);
+  return ctx.b.emit({ op: "where", cond: far, a: away, b: t }, x.type, span);
 }
 
 /** `x.to(dtype, { bitcast })`: Triton's cast, tl.cast(x, dtype). */

@@ -10,6 +10,13 @@ const INSTEAD: Readonly<Record<string, string>> = {
   // Triton functions with no WGSL meaning (docs/LANGUAGE.md §2.1).
   inlineAsmElementwise: "it runs PTX or GCN assembly, which WGSL can't express; write the element-wise computation with operators and tl.* functions",
   dotScaled: "it multiplies microscaled fp4/fp8 formats (MX), which WGSL has no types for; dequantise to f16/f32 and use tl.dot",
+  // CUDA's programmatic dependent launch (tl.extra.cuda.gdc_wait / gdc_launch_dependents; sglang's elementwise.py).
+  gdcWait:
+    "it is CUDA's programmatic dependent launch (wait for the grid launched before this one); a WebGPU queue already runs each " +
+    "dispatch after the one before it has finished, so leave it out",
+  gdcLaunchDependents:
+    "it is CUDA's programmatic dependent launch (let the next grid start before this one ends); a WebGPU queue runs each " +
+    "dispatch after the one before it has finished, so leave it out",
   // Tutorial 08's grouped GEMM loads each matrix's address from an int64 tensor of data_ptr()s.
   pointerType:
     "it makes a pointer of an integer address, and WGSL has no addresses: a kernel reaches memory only through the buffers bound " +

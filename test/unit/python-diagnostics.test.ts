@@ -91,6 +91,11 @@ const rows: [string, string, string, string][] = [
   ["a libdevice name with no Kernel Lab function says what to write, at the name", "    x = tl.load(x_ptr + offs, mask=mask, other=0.0)\n    tl.store(y_ptr + offs, tl.extra.libdevice.tan(x), mask=mask)", "9:47 KL1005", "tl.extra.libdevice.tan has no Kernel Lab function; write tl.sin(x) / tl.cos(x)"],
   // Tutorial 08's grouped GEMM: a pointer made of an address loaded from a tensor.
   ["tl.pointer_type: a pointer of an integer address", "    a_ptr = tl.load(x_ptr + 1).to(tl.pointer_type(tl.float16))", "8:35 KL1005", "tl.pointer_type doesn't exist in Kernel Lab; it makes a pointer of an integer address, and WGSL has no addresses"],
+  // sglang's elementwise.py under `if USE_PDL:`: CUDA's programmatic dependent launch.
+  ["tl.extra.cuda.gdc_wait: programmatic dependent launch", "    tl.extra.cuda.gdc_wait()\n    tl.store(y_ptr + offs, 1.0, mask=mask)", "8:5 KL1005", "tl.gdc_wait doesn't exist in Kernel Lab; it is CUDA's programmatic dependent launch"],
+  // Triton checks the type a loop carries: another dtype must be gone where the body ends.
+  ["a loop ends with its name at another dtype", "    acc = tl.zeros([BLOCK], dtype=tl.float32)\n    for i in range(3):\n        acc = tl.load(x_ptr + offs, mask=mask, other=0.0).to(tl.float16)\n    tl.store(y_ptr + offs, acc, mask=mask)", "10:9 KL2007", "'acc' is f32[16] but is assigned f16[16] in this loop or branch, and holds it still where the loop or branch ends"],
+  ["a loop gives its name another dtype and its own again", "    acc = tl.zeros([BLOCK], dtype=tl.float32)\n    for i in range(3):\n        acc = tl.load(x_ptr + offs, mask=mask, other=0.0).to(tl.float16)\n        acc = acc * 2.0 + acc.to(tl.float32)\n    tl.store(y_ptr + offs, acc, mask=mask)", "", ""],
   ["atomic sem a run-time value", "    x = tl.load(x_ptr + offs, mask=mask, other=0.0)\n    s = n * 2\n    tl.atomic_add(y_ptr + offs, x, mask=mask, sem=s)", "10:51 KL1041", "tl.atomic_add's sem must be known at compile time: a string such as \"relaxed\""],
 ];
 

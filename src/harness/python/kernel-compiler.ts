@@ -17,7 +17,7 @@ export interface PythonKernelCompiler {
   compile(kernel: string, argTypes: Record<string, KernelArgType>, constexprs: Record<string, ConstexprValue>, target: Target, specialization?: Specialization, options?: CodegenOptions): PythonCompileResult;
   /** Modules the file imports (their dotted names): a kernel's call to one of their @triton.jit functions compiles from them. */
   addModules(modules: readonly ImportedModule[]): void;
-  /** Names the file binds at run time to libdevice / tl.math modules and functions (LaunchRequest.mathNames). */
+  /** Names the file binds at run time to libdevice / tl.math modules and functions, or to tl dtypes (LaunchRequest.mathNames). */
   addMathNames(names: Readonly<Record<string, MathName>>): void;
   /** The name a Python parameter has in the compiled kernel (its ABI's buffers and scalars). */
   paramName(name: string): string;
@@ -38,7 +38,7 @@ export function compilerFor(file: string, text: string, moduleName?: string): Py
         parsed.modules.set(m.name, readPythonFile(m.file, m.text, m.name, m.jitLines));
       }
     },
-    addMathNames: (names) => addMathNames(parsed.imports, names),
+    addMathNames: (names) => addMathNames(parsed, names),
     paramName: tsName,
   };
 }

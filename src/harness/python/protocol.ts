@@ -38,8 +38,8 @@ export interface ImportedModule {
   jitLines?: Record<string, number>;
 }
 
-/** What a module-level name is bound to at run time (LaunchRequest.mathNames). */
-export type MathName = { kind: "module" } | { kind: "function"; name: string } | { kind: "tl"; name: string };
+/** What a module-level name is bound to at run time (LaunchRequest.mathNames); a dtype by Kernel Lab's name ("f16"). */
+export type MathName = { kind: "module" } | { kind: "function"; name: string } | { kind: "tl"; name: string } | { kind: "dtype"; name: string };
 
 /**
  * A host `TensorDescriptor` (triton.tools.tensor_descriptor) passed for the parameter: the tensor is its

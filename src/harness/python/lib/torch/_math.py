@@ -239,6 +239,21 @@ def sort(x, dim=-1, descending=False, stable=False):
     return _MinMax((values, indices))
 
 
+def topk(x, k, dim=-1, largest=True, sorted=True):  # noqa: A002
+    """The k largest (smallest) along one axis, in order, by the stable sort above (equal values keep
+    their index order; torch leaves that unspecified); on the CPU (sglang's double sparsity picks its
+    heavy tokens with it)."""
+    refuse_grad("torch.topk", x)
+    axis = x._axis(dim) if x.dim() else 0
+    size = x.shape[axis] if x.dim() else 1
+    if not 0 <= k <= size:
+        raise RuntimeError("selected index k out of range")
+    values, indices = sort(x, axis, descending=largest, stable=True)
+    if not x.dim():
+        return _MinMax((values, indices))
+    return _MinMax((values.narrow(axis, 0, k).contiguous(), indices.narrow(axis, 0, k).contiguous()))
+
+
 def matmul(a, b):
     refuse_grad("torch.matmul", a, b)
     if a.dim() == 0 or b.dim() == 0:
@@ -363,6 +378,7 @@ def _install():
     Tensor.cumsum = lambda self, dim=None, dtype=None, axis=None: scan("cumsum", self if dtype is None else self.to(dtype), dim if dim is not None else axis)
     Tensor.sort = lambda self, dim=-1, descending=False, stable=False: sort(self, dim, descending, stable)
     Tensor.argsort = lambda self, dim=-1, descending=False, stable=False: sort(self, dim, descending, stable)[1]
+    Tensor.topk = lambda self, k, dim=-1, largest=True, sorted=True: topk(self, k, dim, largest, sorted)
     Tensor.clamp = lambda self, min=None, max=None: clamp(self, min, max)
     Tensor.clip = Tensor.clamp
 

@@ -189,7 +189,7 @@ class JITFunction:
 
     def _math_names(self):
         """Names of the kernel's module bound at run time to a libdevice / tl.math module or function, or a
-        tl function, which its text alone can't tell (FlagGems' `tl_extra_shim`, its backend's math module,
+        tl function, or a tl dtype, which its text alone can't tell (FlagGems' `tl_extra_shim`, its backend's math module,
         and `rsqrt = tl_extra_shim.rsqrt`; `uint_to_uniform_float` imported from a module that bound it to
         tl's): name → what it is (protocol.ts MathName)."""
         found = {}
@@ -200,6 +200,9 @@ class JITFunction:
                 found[name] = {"kind": "function", "name": value._kernel_lab_math}
             elif isinstance(getattr(value, "_kernel_lab_tl", None), str):
                 found[name] = {"kind": "tl", "name": value._kernel_lab_tl}
+            elif isinstance(value, _dtype) and not name.startswith("__"):
+                # A dtype global (sglang's REDUCE_TRITON_TYPE, bound in a module-level `if`): Triton lets a kernel read it.
+                found[name] = {"kind": "dtype", "name": _DTYPE_NAMES.get(value.name, value.name)}
         return found
 
     def __call__(self, *args, **kwargs):
