@@ -1,6 +1,9 @@
 """Idioms of kernl's Triton kernels (ELS-RD/kernl, src/kernl/implementations/), in kernels of ours:
 `from torch.autograd.function import FunctionCtx` at import (every implementation file) and a
 Function whose forward is annotated `ctx: FunctionCtx`;
+Triton 2.0's `tl.libdevice.tanh` / `tl.libdevice.erf` (activation_func.py) in a helper;
+module-level constants computed with Python's math, `sqrt2 = math.sqrt(2.0)`,
+`sqrt2pi = math.sqrt(2.0 / math.pi)`, read in a kernel (activation_func.py);
 Sizes off the block."""
 
 import math
@@ -31,3 +34,37 @@ class Scale(torch.autograd.Function):
 x = torch.randn(70, device=DEVICE)
 torch.testing.assert_close(Scale.apply(x, 0.5).cpu(), x.cpu() * 0.5)
 print("torch.autograd.function imported as a module: match")
+
+sqrt2 = math.sqrt(2.0)
+sqrt2pi = math.sqrt(2.0 / math.pi)
+
+
+@triton.jit
+def gelu(x):
+    return x * 0.5 * (1.0 + tl.libdevice.erf(x / sqrt2))
+
+
+@triton.jit
+def fast_gelu(x):
+    return 0.5 * x * (1 + tl.libdevice.tanh(sqrt2pi * (x + 0.044715 * x * x * x)))
+
+
+@triton.jit
+def activation_kernel(x_ptr, out_ptr, n, ACTIVATION: tl.constexpr, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs, mask=offs < n)
+    if ACTIVATION == "gelu":
+        x = gelu(x)
+    if ACTIVATION == "fast_gelu":
+        x = fast_gelu(x)
+    tl.store(out_ptr + offs, x, mask=offs < n)
+
+
+x = torch.randn(45, device=DEVICE)
+xs = x.cpu().tolist()
+for act, f in [("gelu", lambda v: v * 0.5 * (1.0 + math.erf(v / math.sqrt(2.0)))),
+               ("fast_gelu", lambda v: 0.5 * v * (1 + math.tanh(math.sqrt(2.0 / math.pi) * (v + 0.044715 * v ** 3))))]:
+    out = torch.empty_like(x)
+    activation_kernel[(2,)](x, out, x.numel(), ACTIVATION=act, BLOCK=32)
+    torch.testing.assert_close(out.cpu(), torch.tensor([f(v) for v in xs]), atol=1e-6, rtol=1e-5)
+print("tl.libdevice, module constants from math.sqrt and math.pi: match")
