@@ -4,6 +4,7 @@ Function whose forward is annotated `ctx: FunctionCtx`;
 Triton 2.0's `tl.libdevice.tanh` / `tl.libdevice.erf` (activation_func.py) in a helper;
 module-level constants computed with Python's math, `sqrt2 = math.sqrt(2.0)`,
 `sqrt2pi = math.sqrt(2.0 / math.pi)`, read in a kernel (activation_func.py);
+a bool constexpr & a mask, `if N_LOAD_MASK_NEEDED & (not IS_MATRIX_MASK):` (attention.py);
 Sizes off the block."""
 
 import math
@@ -68,3 +69,20 @@ for act, f in [("gelu", lambda v: v * 0.5 * (1.0 + math.erf(v / math.sqrt(2.0)))
     activation_kernel[(2,)](x, out, x.numel(), ACTIVATION=act, BLOCK=32)
     torch.testing.assert_close(out.cpu(), torch.tensor([f(v) for v in xs]), atol=1e-6, rtol=1e-5)
 print("tl.libdevice, module constants from math.sqrt and math.pi: match")
+
+
+@triton.jit
+def masked_add_kernel(x_ptr, out_ptr, n, ADD: tl.constexpr, SKIP: tl.constexpr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs, mask=offs < n)
+    if ADD & (not SKIP):
+        x = x + 1.0
+    tl.store(out_ptr + offs, x, mask=offs < n)
+
+
+x = torch.randn(20, device=DEVICE)
+for add, skip in [(True, False), (True, True), (False, False)]:
+    out = torch.empty_like(x)
+    masked_add_kernel[(1,)](x, out, x.numel(), add, skip, BLOCK=32)
+    torch.testing.assert_close(out.cpu(), x.cpu() + (1.0 if add and not skip else 0.0))
+print("a bool constexpr & (not constexpr): match")
