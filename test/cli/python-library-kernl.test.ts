@@ -3,7 +3,9 @@
 // file) was ModuleNotInKernelLab, torch.autograd being an attribute, not a module;
 // `tl.libdevice.erf` (Triton 2.0's spelling, activation_func.py) was KL1101, and a module constant
 // computed with Python's math (`sqrt2 = math.sqrt(2.0)`) KL1006;
-// `if N_LOAD_MASK_NEEDED & (not IS_MATRIX_MASK):` (a bool constexpr, 1 or 0, & a mask) KL2003.
+// `if N_LOAD_MASK_NEEDED & (not IS_MATRIX_MASK):` (a bool constexpr, 1 or 0, & a mask) KL2003;
+// a tuple's name given an int in a constexpr branch (`idx = (batch,)`, then `idx = 0` under
+// `if MASK_BATCH_SIZE == 1:`, attention_skinny.py) KL2007.
 
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
@@ -13,7 +15,7 @@ import { startPythonThread } from "../../src/harness/python/thread-node";
 
 after(stopPython);
 
-test("kernl's idioms: torch.autograd.function as a module, tl.libdevice and constants from math.sqrt / math.pi, a bool constexpr & a mask; on the GPU and with --cpu", async () => {
+test("kernl's idioms: torch.autograd.function as a module, tl.libdevice and constants from math.sqrt / math.pi, a bool constexpr & a mask, a tuple's name rebound in a constexpr branch; on the GPU and with --cpu", async () => {
   const file = path.resolve(__dirname, "../python/kernl-idioms.py");
   for (const cpu of [false, true]) {
     const { report, outcome } = await runPythonFile(file, { bench: "off", cpu }, startPythonThread);
@@ -21,6 +23,6 @@ test("kernl's idioms: torch.autograd.function as a module, tl.libdevice and cons
     // kernl's module constants aren't tl.constexpr, as Triton 2.0 allowed and Triton 3 refuses: warnings.
     assert.deepEqual(report.diagnostics.map((d) => `${d.severity} ${d.code}`), ["warning KL1103", "warning KL1103"]);
     assert.ok(report.checks.length >= 1 && report.checks.every((c) => c.passed), JSON.stringify(report.checks));
-    assert.match(report.stdout, /torch\.autograd\.function imported as a module: match\ntl\.libdevice, module constants from math\.sqrt and math\.pi: match\na bool constexpr & \(not constexpr\): match\n/);
+    assert.match(report.stdout, /torch\.autograd\.function imported as a module: match\ntl\.libdevice, module constants from math\.sqrt and math\.pi: match\na bool constexpr & \(not constexpr\): match\na tuple's name rebound to an int in a constexpr branch: match\n/);
   }
 });

@@ -5,6 +5,8 @@ Triton 2.0's `tl.libdevice.tanh` / `tl.libdevice.erf` (activation_func.py) in a 
 module-level constants computed with Python's math, `sqrt2 = math.sqrt(2.0)`,
 `sqrt2pi = math.sqrt(2.0 / math.pi)`, read in a kernel (activation_func.py);
 a bool constexpr & a mask, `if N_LOAD_MASK_NEEDED & (not IS_MATRIX_MASK):` (attention.py);
+a tuple's name given an int in a constexpr branch, `idx = (batch,)` then `if MASK_BATCH == 1: idx = 0`
+(attention_skinny.py).
 Sizes off the block."""
 
 import math
@@ -86,3 +88,21 @@ for add, skip in [(True, False), (True, True), (False, False)]:
     masked_add_kernel[(1,)](x, out, x.numel(), add, skip, BLOCK=32)
     torch.testing.assert_close(out.cpu(), x.cpu() + (1.0 if add and not skip else 0.0))
 print("a bool constexpr & (not constexpr): match")
+
+
+@triton.jit
+def broadcast_rows_kernel(mask_ptr, out_ptr, n, MASK_BATCH: tl.constexpr, BLOCK: tl.constexpr):
+    batch = tl.program_id(0)
+    offs = tl.arange(0, BLOCK)
+    mask_batch_idx = (batch,)
+    if MASK_BATCH == 1:
+        mask_batch_idx = 0
+    row = tl.load(mask_ptr + mask_batch_idx * n + offs, mask=offs < n)
+    tl.store(out_ptr + batch * n + offs, row, mask=offs < n)
+
+
+m = torch.randn(1, 20, device=DEVICE)
+out = torch.empty(3, 20, device=DEVICE)
+broadcast_rows_kernel[(3,)](m, out, 20, MASK_BATCH=1, BLOCK=32)
+torch.testing.assert_close(out.cpu(), m.cpu().expand(3, 20))
+print("a tuple's name rebound to an int in a constexpr branch: match")
