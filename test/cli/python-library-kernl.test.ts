@@ -26,3 +26,16 @@ test("kernl's idioms: torch.autograd.function as a module, tl.libdevice and cons
     assert.match(report.stdout, /torch\.autograd\.function imported as a module: match\ntl\.libdevice, module constants from math\.sqrt and math\.pi: match\na bool constexpr & \(not constexpr\): match\na tuple's name rebound to an int in a constexpr branch: match\n/);
   }
 });
+
+// triton-lang/kernels' idioms (test/python/tk-idioms.py): blocksparse's make_lut takes a layout's
+// blocks from `layout.nonzero(as_tuple=False)`, which was NotInKernelLab (torch.Tensor.nonzero).
+test("triton-lang/kernels' idioms: torch.nonzero / Tensor.nonzero for a blocksparse LUT; on the GPU and with --cpu", async () => {
+  const file = path.resolve(__dirname, "../python/tk-idioms.py");
+  for (const cpu of [false, true]) {
+    const { report, outcome } = await runPythonFile(file, { bench: "off", cpu }, startPythonThread);
+    assert.equal(outcome, "ok", report.traceback);
+    assert.deepEqual(report.diagnostics, []);
+    assert.ok(report.checks.length === 1 && report.checks[0].passed, JSON.stringify(report.checks));
+    assert.match(report.stdout, /blocks gathered through a LUT from layout\.nonzero\(\): match\n/);
+  }
+});

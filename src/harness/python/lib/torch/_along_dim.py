@@ -101,7 +101,32 @@ def div(a, b, rounding_mode=None):
     return exact.floor() if rounding_mode == "floor" else exact.trunc()
 
 
+def nonzero(input, *, out=None, as_tuple=False):
+    """The indices of the elements that aren't zero (NaN isn't), in row-major order: an int64 tensor
+    of one row per element and one column per dim, or with as_tuple one 1-D tensor per dim.
+    triton-lang/kernels' blocksparse make_lut reads a layout's blocks as
+    `layout.nonzero(as_tuple=False)[:, 2]`."""
+    if out is not None:
+        not_implemented("torch.nonzero(out=…)")
+    from . import tensor, zeros
+    shape = list(input.shape)
+    found = []
+    for k, v in enumerate(input.reshape(-1).tolist()):
+        if v:
+            index = []
+            for size in reversed(shape):
+                index.append(k % size)
+                k //= size
+            found.append(index[::-1])
+    if not shape:
+        rows = zeros((len(found), 0), dtype=D.int64, device=input.device)
+        return (zeros((len(found),), dtype=D.int64, device=input.device),) if as_tuple else rows
+    rows = tensor(found, dtype=D.int64, device=input.device) if found else zeros((0, len(shape)), dtype=D.int64, device=input.device)
+    return tuple(rows[:, d] for d in range(len(shape))) if as_tuple else rows
+
+
 def install():
+    Tensor.nonzero = lambda self, *, as_tuple=False: nonzero(self, as_tuple=as_tuple)
     Tensor.diff = lambda self, n=1, dim=-1, prepend=None, append=None: diff(self, n, dim, prepend, append)
     Tensor.repeat_interleave = lambda self, repeats=None, dim=None, *, output_size=None: repeat_interleave(self, repeats, dim)
     Tensor.flip = flip
