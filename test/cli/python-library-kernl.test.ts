@@ -28,8 +28,9 @@ test("kernl's idioms: torch.autograd.function as a module, tl.libdevice and cons
 });
 
 // triton-lang/kernels' idioms (test/python/tk-idioms.py): blocksparse's make_lut takes a layout's
-// blocks from `layout.nonzero(as_tuple=False)`, which was NotInKernelLab (torch.Tensor.nonzero).
-test("triton-lang/kernels' idioms: torch.nonzero / Tensor.nonzero for a blocksparse LUT; on the GPU and with --cpu", async () => {
+// blocks from `layout.nonzero(as_tuple=False)`, which was NotInKernelLab (torch.Tensor.nonzero), and
+// dsd_lut spreads increments with `.repeat(1, div)` (NotInKernelLab, torch.Tensor.repeat).
+test("triton-lang/kernels' idioms: torch.nonzero / Tensor.nonzero and Tensor.repeat for a blocksparse LUT; on the GPU and with --cpu", async () => {
   const file = path.resolve(__dirname, "../python/tk-idioms.py");
   for (const cpu of [false, true]) {
     const { report, outcome } = await runPythonFile(file, { bench: "off", cpu }, startPythonThread);

@@ -1,6 +1,7 @@
 """Idioms of triton-lang/kernels' Triton kernels (kernels/), in kernels of ours: blocksparse's
 make_lut reads a layout's nonzero blocks with `layout.nonzero(as_tuple=False)[:, 2]` and launches
-with the columns as a LUT. Sizes off the block."""
+with the columns as a LUT; its dsd_lut spreads pointer increments with
+`incs.view(-1, 1).repeat(1, div)`. Sizes off the block."""
 
 import torch
 import triton
@@ -28,6 +29,12 @@ def gather_blocks_kernel(x_ptr, lut_ptr, out_ptr, n, BLOCK: tl.constexpr, PAD: t
 
 
 columns = layout.nonzero(as_tuple=False)[:, 2]
+# dsd_lut's step: each block's increment, then `div` steps of it
+incs = columns.view(-1, 1).repeat(1, 2)
+incs[:, 1:] = 7
+assert incs.view(-1).tolist() == [0, 7, 2, 7, 1, 7, 2, 7, 2, 7, 0, 7, 1, 7]
+assert torch.tensor([[1, 2], [3, 4]]).repeat(2, 1, 3).tolist() == [[[1, 2, 1, 2, 1, 2], [3, 4, 3, 4, 3, 4]]] * 2
+assert torch.arange(3, device=DEVICE).repeat(2).tolist() == [0, 1, 2, 0, 1, 2]
 lut = columns.type(torch.int32).to(DEVICE)
 x = torch.randn(3 * 5, device=DEVICE)
 out = torch.empty(columns.numel() * 5, device=DEVICE)
