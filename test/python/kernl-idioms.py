@@ -6,7 +6,9 @@ module-level constants computed with Python's math, `sqrt2 = math.sqrt(2.0)`,
 `sqrt2pi = math.sqrt(2.0 / math.pi)`, read in a kernel (activation_func.py);
 a bool constexpr & a mask, `if N_LOAD_MASK_NEEDED & (not IS_MATRIX_MASK):` (attention.py);
 a tuple's name given an int in a constexpr branch, `idx = (batch,)` then `if MASK_BATCH == 1: idx = 0`
-(attention_skinny.py).
+(attention_skinny.py);
+an int argument equal to 1 specialized as the constant, as Triton does: `if attention_mask_batch_size == 1:`
+rebinds the tuple above at compile time (attention.py), and do_not_specialize keeps it a run-time if.
 Sizes off the block."""
 
 import math
@@ -106,3 +108,35 @@ out = torch.empty(3, 20, device=DEVICE)
 broadcast_rows_kernel[(3,)](m, out, 20, MASK_BATCH=1, BLOCK=32)
 torch.testing.assert_close(out.cpu(), m.cpu().expand(3, 20))
 print("a tuple's name rebound to an int in a constexpr branch: match")
+
+
+@triton.jit
+def rows_by_batch_size_kernel(mask_ptr, out_ptr, n, mask_batch_size, BLOCK: tl.constexpr):
+    batch = tl.program_id(0)
+    offs = tl.arange(0, BLOCK)
+    mask_batch_idx = (batch,)
+    if mask_batch_size == 1:
+        mask_batch_idx = 0
+    row = tl.load(mask_ptr + mask_batch_idx * n + offs, mask=offs < n)
+    tl.store(out_ptr + batch * n + offs, row, mask=offs < n)
+
+
+@triton.jit(do_not_specialize=["mask_batch_size"])
+def rows_unspecialized_kernel(mask_ptr, out_ptr, n, mask_batch_size, BLOCK: tl.constexpr):
+    batch = tl.program_id(0)
+    offs = tl.arange(0, BLOCK)
+    mask_batch_idx = (batch,)
+    if mask_batch_size == 1:
+        mask_batch_idx = 0
+    row = tl.load(mask_ptr + mask_batch_idx * n + offs, mask=offs < n)
+    tl.store(out_ptr + batch * n + offs, row, mask=offs < n)
+
+
+out = torch.empty(3, 20, device=DEVICE)
+rows_by_batch_size_kernel[(3,)](m, out, 20, 1, BLOCK=32)
+torch.testing.assert_close(out.cpu(), m.cpu().expand(3, 20))
+try:
+    rows_unspecialized_kernel[(3,)](m, out, 20, 1, BLOCK=32)
+except triton.CompilationError as e:
+    assert "KL2007" in str(e), str(e)
+    print("an int argument equal to 1 specialized, not with do_not_specialize: match")
