@@ -36,7 +36,8 @@ type Callee =
 /** A tensor descriptor's methods, written as methods in the TypeScript (no tl.* function of tensors has these names). */
 const DESCRIPTOR_METHODS: ReadonlySet<string> = new Set(["load", "store", "atomic_add", "atomic_min", "atomic_max", "atomic_and", "atomic_or", "atomic_xor"]);
 
-const MATH_SUFFIXES = ["math", "extra.libdevice", "extra.cuda.libdevice", "extra.hip.libdevice", "extra.intel.libdevice"];
+// `libdevice` alone: Triton 2.0's `tl.libdevice.tanh` (kernl's activation_func.py), since moved to tl.math and then extra.
+const MATH_SUFFIXES = ["math", "libdevice", "extra.libdevice", "extra.cuda.libdevice", "extra.hip.libdevice", "extra.intel.libdevice"];
 
 function resolve(ctx: LowerContext, callee: SyntaxNode): Callee {
   const { imports } = ctx.file;

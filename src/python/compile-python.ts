@@ -25,6 +25,8 @@ export type PythonArgType =
   | { kind: "scalar"; dtype: "i32" | "u32" | "f32" }
   /** `None` for a pointer parameter: Triton makes it a constexpr None (`if bias_ptr is not None:`). */
   | { kind: "none" }
+  /** An int argument equal to 1: Triton specializes it as the constant 1 (a constexpr here), unless do_not_specialize names it. */
+  | { kind: "one" }
   /** A host TensorDescriptor (descriptors.ts): its base pointer's dtype, block shape and padding. */
   | DescriptorArg;
 
@@ -97,6 +99,11 @@ export function compilePythonKernel(
         annotations.set(p.name, "constexpr");
         known.set(p.name, null);
         numeric[p.name] = 0;
+        break;
+      case "one":
+        annotations.set(p.name, "constexpr");
+        known.set(p.name, 1);
+        numeric[p.name] = 1;
         break;
       case "descriptor":
         annotations.set(p.name, `Ptr<${arg.dtype}>`);

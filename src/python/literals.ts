@@ -25,7 +25,16 @@ export interface ConstScope {
   lookup(name: string): PyConst | undefined;
   /** `args['K']` in a heuristic's lambda: the value of key `key` of the object named `object`. */
   item?(object: string, key: string): PyConst | undefined;
+  /** Whether a name is Python's own `math` module (`import math`): `math.sqrt(2.0)`, `math.pi`. */
+  stdlibMath?(name: string): boolean;
 }
+
+/** Python's `math` constants and the one-argument functions of it a module-level constant is computed with (kernl's `sqrt2 = math.sqrt(2.0)`). */
+const MATH_CONSTANTS: Record<string, number> = { pi: Math.PI, e: Math.E, tau: 2 * Math.PI, inf: Infinity };
+const MATH_FUNCTIONS: Record<string, (x: number) => number> = {
+  sqrt: Math.sqrt, exp: Math.exp, log2: Math.log2, log10: Math.log10, fabs: Math.abs,
+  sin: Math.sin, cos: Math.cos, tan: Math.tan, atan: Math.atan, tanh: Math.tanh,
+};
 
 export const EMPTY_SCOPE: ConstScope = { lookup: () => undefined };
 
@@ -76,6 +85,7 @@ export function literalValue(text: string, node: SyntaxNode, scope: ConstScope =
       // `tl.float32` passed to a constexpr (`X_dtype=tl.float32`) or held in a module-level constexpr.
       const dotted = dottedName(text, node);
       const head = dotted?.slice(0, -1).join(".");
+      if (dotted?.length === 2 && scope.stdlibMath?.(dotted[0]) && Object.hasOwn(MATH_CONSTANTS, dotted[1])) return MATH_CONSTANTS[dotted[1]];
       if (dotted && (head === "tl" || head === "triton.language") && Object.hasOwn(DTYPES, dotted[dotted.length - 1])) return { dtype: DTYPES[dotted[dotted.length - 1]] };
       // Triton's constexpr 0, a parameter's default in its standard library and in fla's nsa/utils.py argsort.
       if (dotted && (head === "tl.core" || head === "triton.language.core") && dotted[dotted.length - 1] === "CONSTEXPR_0") return 0;
@@ -99,6 +109,11 @@ export function literalValue(text: string, node: SyntaxNode, scope: ConstScope =
       if (name === "float" && args.length === 1) return typeof args[0] === "string" ? Number(args[0].replace(/^([+-]?)inf$/i, "$1Infinity")) : nums[0];
       if (name === "min" && nums.length >= 1) return Math.min(...nums);
       if (name === "max" && nums.length >= 1) return Math.max(...nums);
+      const mathFn = dottedName(text, callee);
+      if (mathFn?.length === 2 && scope.stdlibMath?.(mathFn[0]) && args.every((a) => typeof a === "number")) {
+        if (mathFn[1] === "log" && (nums.length === 1 || nums.length === 2)) return nums.length === 1 ? Math.log(nums[0]) : Math.log(nums[0]) / Math.log(nums[1]);
+        if (Object.hasOwn(MATH_FUNCTIONS, mathFn[1]) && nums.length === 1) return MATH_FUNCTIONS[mathFn[1]](nums[0]);
+      }
       return undefined;
     }
     default:

@@ -252,7 +252,7 @@ function libdeviceFunction(name: string): string {
 }
 
 // Intel's (XPU) libdevice has the same names: unsloth's utils.py binds `triton_tanh` to it on XPU.
-const MATH_MODULES = new Set(["triton.language.math", "triton.language.extra.libdevice", "triton.language.extra.cuda.libdevice", "triton.language.extra.hip.libdevice", "triton.language.extra.intel.libdevice"]);
+const MATH_MODULES = new Set(["triton.language.math", "triton.language.libdevice", "triton.language.extra.libdevice", "triton.language.extra.cuda.libdevice", "triton.language.extra.hip.libdevice", "triton.language.extra.intel.libdevice"]);
 
 function readImport(text: string, s: SyntaxNode, imports: PythonImports): void {
   const kids = children(s);
@@ -319,7 +319,7 @@ function readImport(text: string, s: SyntaxNode, imports: PythonImports): void {
 
 function readConstants(text: string, top: SyntaxNode, imports: PythonImports): Map<string, ModuleConstant> {
   const constants = new Map<string, ModuleConstant>();
-  const scope: ConstScope = { lookup: (name) => constants.get(name)?.value };
+  const scope: ConstScope = { lookup: (name) => constants.get(name)?.value, stdlibMath: (name) => imports.modules.get(name) === "math" && !constants.has(name) };
   for (const s of children(top)) {
     if (s.name !== "AssignStatement") continue;
     const kids = children(s);

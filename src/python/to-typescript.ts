@@ -29,7 +29,7 @@ export function pythonFileToTypeScript(fileName: string, text: string): TypeScri
     const known = new Map(Object.entries(constexprs).filter(([, v]) => v === null || typeof v === "string"));
     for (const p of kernel.params) {
       const t = types[p.name];
-      annotations.set(p.name, p.constexpr || !t || t.kind === "none" ? "constexpr" : t.kind === "pointer" ? `Ptr<${t.dtype}>` : t.dtype);
+      annotations.set(p.name, p.constexpr || !t || t.kind === "none" || t.kind === "one" ? "constexpr" : t.kind === "pointer" ? `Ptr<${t.dtype}>` : t.dtype);
     }
     return { kernel, annotations, known };
   });

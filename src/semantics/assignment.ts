@@ -56,7 +56,7 @@ export function storeInitial(ctx: LoweringContext, name: string, at: Span, init:
     ctx.b.push({ kind: "declare", span, variable, init });
     return { kind: "variable", variable, counter: false, depth: ctx.runtimeDepth };
   }
-  return { kind: "slot", slot: declareSlot(ctx, name, at, init, span), declaredAt: at };
+  return { kind: "slot", slot: declareSlot(ctx, name, at, init, span), declaredAt: at, depth: ctx.runtimeDepth };
 }
 
 function declareSlot(ctx: LoweringContext, name: string, at: Span, init: Aggregate, span: Span): Slot {
@@ -236,6 +236,15 @@ export function assignTo(ctx: LoweringContext, target: ts.Expression, value: Low
       writeSlot(ctx, { kind: "variable", variable: binding.variable }, value, name, span);
       return;
     case "slot":
+      // A tuple's name given a value of another kind in straight-line code, a constexpr branch taken
+      // included (kernl's `attention_mask_batch_idx = (current_batch_idx,)`, then `= 0` under
+      // `if MASK_BATCH_SIZE == 1:`): the name holds the new value from here on, as Python rebinds it.
+      // In a run-time if or loop the tuple keeps its shape (KL2007), as Triton's yielded values do; a
+      // tuple of another length stays KL2007 everywhere.
+      if (binding.slot.kind === "tuple" && binding.depth === ctx.runtimeDepth && !(isAggregate(value) && value.kind === "tuple")) {
+        if (ctx.discarding === 0) ctx.rebind(name, storeInitial(ctx, name, binding.declaredAt, value, span));
+        return;
+      }
       writeSlot(ctx, binding.slot, value, name, span);
       return;
   }

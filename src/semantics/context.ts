@@ -43,7 +43,8 @@ export type Binding =
   /** A tuple or block pointer bound to a `const` (or a parameter). */
   | { kind: "aggregate"; value: Aggregate; declaredAt: Span; what: "const" | "parameter" }
   /** A tuple or block pointer held in variables (a `let`, or a parameter reassigned in a loop or branch). */
-  | { kind: "slot"; slot: Slot; declaredAt: Span }
+  /** `depth`: the run-time depth it was declared at (a tuple's name given another kind of value there is rebound). */
+  | { kind: "slot"; slot: Slot; declaredAt: Span; depth?: number }
   /**
    * A name whose declaration failed (its initialiser had an error, already reported): uses of it
    * stay quiet, so one mistake gives one diagnostic.

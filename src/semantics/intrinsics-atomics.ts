@@ -59,8 +59,10 @@ export function atomicDtypes(fn: AtomicFn): string {
 function atomicPointee(ctx: IntrinsicContext, fn: AtomicFn, ptr: Value, what: string): "i32" | "u32" | "f32" | undefined {
   const pointee = ptr.type.kind === "pointer" ? ptr.type.pointee : undefined;
   if (hasAtomic(fn, pointee)) return pointee;
-  const allowed = fn === "add" ? "Ptr<i32>, Ptr<u32> and Ptr<f32>" : "Ptr<i32> and Ptr<u32> (WGSL has atomics only on 32-bit integers)";
-  ctx.log.error(Codes.operandDtype, ptr.span, `${what} works on ${allowed}, got ${typeToString(ptr.type)}`);
+  // An f16 add (split-K matmuls into an f16 C, triton-lang/kernels' matmul.py) says why and what to write instead.
+  const allowed = fn === "add" ? "Ptr<i32>, Ptr<u32> and Ptr<f32> (WGSL has atomics only on 32-bit words; an f32 add is a compare-and-swap loop on its bits)" : "Ptr<i32> and Ptr<u32> (WGSL has atomics only on 32-bit integers)";
+  const half = fn === "add" && pointee === "f16" ? "; accumulate into a float32 tensor and convert it after the launch" : "";
+  ctx.log.error(Codes.operandDtype, ptr.span, `${what} works on ${allowed}, got ${typeToString(ptr.type)}${half}`);
   return undefined;
 }
 

@@ -157,6 +157,15 @@ export class ValueFactory {
       return this.binary(fn, widen(a), widen(b), span);
     }
 
+    // `N_LOAD_MASK_NEEDED & (not IS_MATRIX_MASK)` (kernl's attention.py, a bool constexpr taken as 1 or 0
+    // and a mask): Triton's & | ^ promote a mask (int1) to the other integer operand's dtype, so the
+    // result is that integer, as here.
+    if ((fn === "and" || fn === "or" || fn === "xor") && (da === "bool") !== (db === "bool") && isInt(da === "bool" ? db : da)) {
+      const to = da === "bool" ? db : da;
+      const widen = (v: Value) => (v.type.kind === "data" && v.type.dtype === "bool" ? this.cast(v, to, span) : v);
+      return this.binary(fn, widen(a), widen(b), span);
+    }
+
     // Masks: && and || (and & | ^, as Triton writes them) combine bools element-wise.
     if (da === "bool" || db === "bool" || fn === "land" || fn === "lor") {
       const logical = fn === "land" || fn === "and" ? "land" : fn === "lor" || fn === "or" ? "lor" : fn === "xor" || fn === "ne" ? "ne" : fn === "eq" ? "eq" : undefined;

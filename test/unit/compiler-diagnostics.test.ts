@@ -292,6 +292,12 @@ const atomicRows: [string, string, string, string][] = [
   ["atomicCas cmp shape", 'const o = tl.arange(0, 16);\ntl.atomicCas(h_ptr + o, tl.zeros([4], "i32"), 1);', "5:1-5:49 KL2001", "tl.atomicCas's pointers and cmp: shapes [16] and [4] don't match"],
 ];
 
+// WGSL has no 16-bit atomics: a split-K matmul into an f16 C (triton-lang/kernels' matmul.py) is told why and what to write.
+test("diagnostic: atomicAdd on Ptr<f16>", () => {
+  const found = diagnose(file("const o = tl.arange(0, 16);\ntl.atomicAdd(x_ptr + o, tl.zeros([16], \"f16\"));", "x_ptr: Ptr<f16>, n: i32, BLOCK: constexpr"));
+  assert.equal(found[0], "5:14-5:23 KL2003 tl.atomicAdd works on Ptr<i32>, Ptr<u32> and Ptr<f32> (WGSL has atomics only on 32-bit words; an f32 add is a compare-and-swap loop on its bits), got Ptr<f16>[16]; accumulate into a float32 tensor and convert it after the launch");
+});
+
 for (const [name, body, where, message] of atomicRows) {
   test(`diagnostic: ${name}`, () => {
     const found = diagnose(file(body, "x_ptr: Ptr<f32>, h_ptr: Ptr<i32>, n: i32, BLOCK: constexpr"));

@@ -18,6 +18,9 @@ function diagnose(text: string): string[] {
 // [name, lines after the prologue (line 8 on), expected "line:col code" or "" for clean, message part]
 const rows: [string, string, string, string][] = [
   ["vector add", "    x = tl.load(x_ptr + offs, mask=mask, other=0.0)\n    tl.store(y_ptr + offs, x + 1, mask=mask)", "", ""],
+  // kernl's attention: a tuple's name given an int; in a constexpr branch it is rebound, in a run-time one it keeps its tuple.
+  ["tuple rebound in a constexpr if", "    i = (n,)\n    if BLOCK > 0:\n        i = 0\n    tl.store(y_ptr + offs + i, 1.0, mask=mask)", "", ""],
+  ["tuple given an int in a run-time if", "    i = (n,)\n    if n == 1:\n        i = 0\n    tl.store(y_ptr + offs, 1.0, mask=mask)", "10:9 KL2007", "'i' holds a tuple of 1 values and can only be assigned another, got i32"],
   // FlagGems' bmm: a name bound to None where no mask is needed, read only as tl.load's / tl.store's mask.
   ["None as a mask", "    m = None\n    if BLOCK > 1:\n        m = mask\n    x = tl.load(x_ptr + offs, m)\n    tl.store(y_ptr + offs, x, mask=m)", "", ""],
   ["None as a positional mask", "    m = None\n    x = tl.load(x_ptr + offs, m)\n    tl.store(y_ptr + offs, x, m)", "", ""],

@@ -365,7 +365,7 @@ export function bindLaunch(file: string, request: LaunchRequest, paramName: (nam
       shape.forEach((p, i) => (bound.scalars[p] = arg.descriptor!.shape[i]));
       strides.forEach((p, i) => (bound.scalars[p] = arg.descriptor!.strides[i]));
     }
-    else if (arg.kind === "int" || arg.kind === "float") bound.scalars[name] = arg.value;
+    else if ((arg.kind === "int" && !arg.equalTo1) || arg.kind === "float") bound.scalars[name] = arg.value;
     else if (arg.kind === "bool") bound.scalars[name] = arg.value ? 1 : 0;
   }
   return bound;
@@ -381,6 +381,7 @@ function argType(file: string, arg: Exclude<LaunchArg, { kind: "constexpr" }>, r
       return d ? { kind: "descriptor", dtype, blockShape: d.blockShape, padding: d.padding } : { kind: "pointer", dtype };
     }
     case "int":
+      return arg.equalTo1 ? { kind: "one" } : { kind: "scalar", dtype: "i32" };
     case "bool":
       return { kind: "scalar", dtype: "i32" };
     case "float":

@@ -19,7 +19,8 @@ export type LaunchArg =
    * first made or refreshed from `data` when `upload` says the buffer is out of date.
    */
   | { name: string; kind: "tensor"; dtype: TensorDtype; data: TensorStorage; storage?: number; upload?: boolean; descriptor?: DescriptorFields }
-  | { name: string; kind: "int"; value: number }
+  /** `equalTo1`: the value is 1 and the parameter may be specialized on it, as Triton does (compiled as the constant 1). */
+  | { name: string; kind: "int"; value: number; equalTo1?: boolean }
   | { name: string; kind: "float"; value: number }
   | { name: string; kind: "bool"; value: boolean }
   | { name: string; kind: "none" }

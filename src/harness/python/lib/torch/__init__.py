@@ -297,10 +297,10 @@ def _tensor_getattr(self, name):
 
 Tensor.__getattr__ = _tensor_getattr
 
-# diff, repeat_interleave, flip, div's rounding_mode (_along_dim.py).
+# diff, repeat_interleave, flip, nonzero, div's rounding_mode (_along_dim.py).
 from . import _along_dim  # noqa: E402
 _along_dim.install()
-diff, repeat_interleave, flip = _along_dim.diff, _along_dim.repeat_interleave, _along_dim.flip
+diff, repeat_interleave, flip, nonzero = _along_dim.diff, _along_dim.repeat_interleave, _along_dim.flip, _along_dim.nonzero
 
 # Views, copies and casts carry the gradient of a tensor that requires grad (_view_grad.py).
 from . import _view_grad  # noqa: E402

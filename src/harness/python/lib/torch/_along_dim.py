@@ -1,4 +1,4 @@
-# Ops that difference, repeat, reverse or pad a tensor along its dims (torch.diff, repeat_interleave,
+# Ops that difference, repeat, reverse or pad a tensor along its dims (torch.diff, repeat_interleave, Tensor.repeat,
 # flip, F.pad in its constant mode, div's rounding_mode), built from slices, tensor indexing and cat,
 # so they run wherever those do (a GPU tensor's copy is made on the CPU, as indexing's is). fla's
 # varlen helpers (ops/utils/index.py) build their chunk indices from them.
@@ -101,7 +101,48 @@ def div(a, b, rounding_mode=None):
     return exact.floor() if rounding_mode == "floor" else exact.trunc()
 
 
+def nonzero(input, *, out=None, as_tuple=False):
+    """The indices of the elements that aren't zero (NaN isn't), in row-major order: an int64 tensor
+    of one row per element and one column per dim, or with as_tuple one 1-D tensor per dim.
+    triton-lang/kernels' blocksparse make_lut reads a layout's blocks as
+    `layout.nonzero(as_tuple=False)[:, 2]`."""
+    if out is not None:
+        not_implemented("torch.nonzero(out=…)")
+    from . import tensor, zeros
+    shape = list(input.shape)
+    found = []
+    for k, v in enumerate(input.reshape(-1).tolist()):
+        if v:
+            index = []
+            for size in reversed(shape):
+                index.append(k % size)
+                k //= size
+            found.append(index[::-1])
+    if not shape:
+        rows = zeros((len(found), 0), dtype=D.int64, device=input.device)
+        return (zeros((len(found),), dtype=D.int64, device=input.device),) if as_tuple else rows
+    rows = tensor(found, dtype=D.int64, device=input.device) if found else zeros((0, len(shape)), dtype=D.int64, device=input.device)
+    return tuple(rows[:, d] for d in range(len(shape))) if as_tuple else rows
+
+
+def repeat(input, *sizes):
+    """A copy tiled `sizes[d]` times along each dim, leading dims added where `sizes` has more
+    (torch's Tensor.repeat; triton-lang/kernels' blocksparse dsd_lut: `B_incs.view(-1, 1).repeat(1, div)`)."""
+    sizes = tuple(sizes[0]) if len(sizes) == 1 and isinstance(sizes[0], (tuple, list)) else sizes
+    sizes = tuple(int(r) for r in sizes)
+    if len(sizes) < input.dim():
+        raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor")
+    if _b.any(r < 0 for r in sizes):
+        raise RuntimeError(f"Trying to create tensor with negative dimension: {list(sizes)}")
+    shape = (1,) * (len(sizes) - input.dim()) + tuple(input.shape)
+    spread = [n for s in shape for n in (1, s)]
+    tiled = [n for r, s in zip(sizes, shape) for n in (r, s)]
+    return input.reshape(spread).expand(tiled).reshape([r * s for r, s in zip(sizes, shape)]).clone()
+
+
 def install():
+    Tensor.repeat = repeat
+    Tensor.nonzero = lambda self, *, as_tuple=False: nonzero(self, as_tuple=as_tuple)
     Tensor.diff = lambda self, n=1, dim=-1, prepend=None, append=None: diff(self, n, dim, prepend, append)
     Tensor.repeat_interleave = lambda self, repeats=None, dim=None, *, output_size=None: repeat_interleave(self, repeats, dim)
     Tensor.flip = flip

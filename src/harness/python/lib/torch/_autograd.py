@@ -249,7 +249,14 @@ Tensor.backward = lambda self, gradient=None, retain_graph=None, create_graph=Fa
 
 # torch.autograd.function, where annotations name the ctx class (xformers' `ctx: torch.autograd.function.FunctionCtx`).
 # once_differentiable (xformers' indexing.py) gives the backward back: no gradient of a gradient is taken here.
-function = types.SimpleNamespace(Function=Function, FunctionCtx=FunctionCtx, once_differentiable=lambda backward: backward)
+# It is a module too, registered as torch's own is, so `from torch.autograd.function import FunctionCtx`
+# (kernl's implementations) imports: torch.autograd is this module under another name, not a package.
+function = types.ModuleType("torch.autograd.function")
+function.Function, function.FunctionCtx, function.once_differentiable = Function, FunctionCtx, lambda backward: backward
+import sys as _sys  # noqa: E402
+
+_sys.modules.setdefault("torch.autograd", _sys.modules[__name__])
+_sys.modules.setdefault("torch.autograd.function", function)
 
 
 # A name torch has and this module lacks: NotImplementedError naming it (README: the torch subset).

@@ -58,8 +58,11 @@ def _grid3(grid, meta):
     return tuple(int(x) for x in g) + (1,) * (3 - len(g))
 
 
-def _arg(name, value, constexpr):
-    """A non-tensor argument (tensors: torch/_resident.py launch_args)."""
+def _arg(name, value, constexpr, specialize=True):
+    """A non-tensor argument (tensors: torch/_resident.py launch_args). An int equal to 1 (not a
+    bool) is marked `equalTo1`, unless the parameter is in do_not_specialize: Triton specializes
+    such an argument as the constant 1 (kernl's `if attention_mask_batch_size == 1:` is decided
+    while compiling), and so does Kernel Lab."""
     if constexpr:
         if isinstance(value, _constexpr):
             value = value.value
@@ -73,7 +76,7 @@ def _arg(name, value, constexpr):
     if isinstance(value, int):
         if not -2**31 <= value < 2**31:
             raise ValueError(f"argument {name}={value} does not fit in int32: Kernel Lab's kernels take 32-bit integers")
-        return {"name": name, "kind": "int", "value": value}
+        return {"name": name, "kind": "int", "value": value, **({"equalTo1": True} if value == 1 and specialize else {})}
     if isinstance(value, float):
         return {"name": name, "kind": "float", "value": value}
     if value is None:
@@ -111,6 +114,8 @@ class JITFunction:
         self.constexprs = {n for n, p in self.signature.parameters.items() if _is_constexpr(p.annotation)}
         self.def_line = fn.__code__.co_firstlineno
         self.options = options
+        # @triton.jit(do_not_specialize=[…]): names or positions of parameters never specialized as 1.
+        self._not_specialized = {self.arg_names[n] if isinstance(n, int) else n for n in options.get("do_not_specialize") or ()}
         self._module = None
         self._imports_sent = False
         self._src = None
@@ -243,7 +248,7 @@ class JITFunction:
             "defLine": self.def_line,
             "callLine": _state.caller_line() or 0,
             "grid": list(_grid3(grid, meta)),
-            "args": [bound[n] if n in bound else _arg(n, v, n in self.constexprs) for n, v in values.items()],
+            "args": [bound[n] if n in bound else _arg(n, v, n in self.constexprs, n not in self._not_specialized) for n, v in values.items()],
             "options": options,
             "record": _state.recording,
             "warmup": warmup,

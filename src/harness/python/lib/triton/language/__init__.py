@@ -3,6 +3,10 @@
 # `N = tl.constexpr(4)` globals) and the dtypes. Calling a tl function outside a kernel says so.
 
 from . import math, extra  # noqa: F401
+from .extra import libdevice  # noqa: F401,E402 (Triton 2.0's tl.libdevice, kernl's activation_func.py)
+import sys as _sys  # noqa: E402
+
+_sys.modules.setdefault("triton.language.libdevice", libdevice)
 
 
 class constexpr:
