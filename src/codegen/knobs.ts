@@ -53,9 +53,9 @@ export function tunableKnobs(written: KernelIR, target: Target, options: Codegen
     }
     if (values.length > 1) knobs.push({ knob: "mmaRowThreads", values });
   }
-  // mmaTransferPad (the transfer array's row padding) is not offered: untimed on a device, and at
-  // the attention example's config its 3 values would take the crossing from 28 settings to 44, past
-  // MAX_CROSSED (bench/NOTES.md §51). The bench passes it as a target.
+  // mmaTransferPad (the transfer array's row padding) is not offered: on an H100 the default 4 ran as
+  // fast as 8 and 12, and 0 and 16 slower (bench/NOTES.md §51), while its values would take the
+  // attention example's crossing from 28 settings to 44, past MAX_CROSSED. The bench sets it.
   // A loop's row sum carried as its terms (deferred-sums.ts), where the kernel has one.
   if (deferRowSums(written) !== written) knobs.push({ knob: "deferRowSums", values: [false, true] });
   // Every split of some dot's tile over the subgroups, the first dot's own (the squarest) first.
