@@ -98,7 +98,7 @@ function onlyTested(file: PythonFile, kernel: PythonKernel, name: string): boole
 
 /**
  * The constant the kernel first compares `name` with (`name == 0`, `name != K` of a module constant,
- * `act == 'gelu'`), when every use is such a comparison, an `is None` test, or an argument to a
+ * `act == 'gelu'`; None where it is only ever tested against None), when every use is such a comparison, an `is None` test, or an argument to a
  * @triton.jit helper that uses its parameter so (attorch hands `act_func` to `apply_act_func`).
  */
 function firstComparedWith(file: PythonFile, kernel: PythonKernel, name: string, seen = new Set<string>()): PyConst | undefined {
@@ -107,6 +107,7 @@ function firstComparedWith(file: PythonFile, kernel: PythonKernel, name: string,
   seen.add(`${file.fileName}\0${kernel.name}\0${name}`);
   let first: PyConst | undefined;
   let every = true;
+  let none = false;
   if (body) walk(body, (n) => {
     if (n.name !== "VariableName" || textOf(file.text, n) !== name) return;
     const parent = n.parent;
@@ -115,7 +116,10 @@ function firstComparedWith(file: PythonFile, kernel: PythonKernel, name: string,
     const other = kids[0]?.from === n.from ? kids[kids.length - 1] : kids[0];
     if (parent?.name === "BinaryExpression" && ["==", "!=", "is", "is not"].includes(op) && other) {
       const value = literalValue(file.text, other, scope);
-      if (value === null) return; // `name is None`: says nothing of its value otherwise
+      if (value === null) {
+        none = true; // `name is None`: says nothing of its value otherwise
+        return;
+      }
       if (typeof value === "number" || typeof value === "string") first ??= value;
       else every = false;
       return;
@@ -126,7 +130,8 @@ function firstComparedWith(file: PythonFile, kernel: PythonKernel, name: string,
     if (inner === undefined) every = false;
     else first ??= inner;
   });
-  return every ? first : undefined;
+  // Only ever tested against None (sglang's `if quant_max is not None: raise …`): taken as None.
+  return !every ? undefined : first !== undefined ? first : none ? null : undefined;
 }
 
 /** The @triton.jit helper (this file's or another module's) and parameter that `arg`, an argument in `argList`, is passed to. */

@@ -82,6 +82,23 @@ test("check file.py: a construct outside the language is KL1101 naming it", () =
   assert.equal(r.stdout.trim().split("\n").length, 1);
 });
 
+test("check file.py: a constexpr only ever tested against None is taken as None, so a raise under `if X is not None:` is no error; under another test it still is", () => {
+  // sglang's elementwise.py: `if quant_max is not None: raise NotImplementedError()`; Triton never
+  // compiles a branch its constexpr rules out, and a run decides it (statements.ts deadBranches).
+  const kernel = (test: string) =>
+    "import triton\nimport triton.language as tl\n\n\n@triton.jit\ndef scale_kernel(x_ptr, out_ptr, n, quant_max: tl.constexpr, BLOCK: tl.constexpr):\n" +
+    "    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n    mask = offs < n\n    x = tl.load(x_ptr + offs, mask=mask)\n" +
+    `    if ${test}:\n        raise NotImplementedError()\n    tl.store(out_ptr + offs, x * 2, mask=mask)\n`;
+  const none = path.join(dir, "raise-none.py");
+  writeFileSync(none, kernel("quant_max is not None"));
+  const r = cli(["check", none]);
+  assert.equal(r.stdout, "");
+  assert.equal(r.code, 0, r.stderr);
+  const runtime = path.join(dir, "raise-runtime.py");
+  writeFileSync(runtime, kernel("n > 4"));
+  assert.match(cli(["check", runtime]).stdout, /raise-runtime\.py:11:9 - error KL1101: raise isn't part of the kernel language/);
+});
+
 test("convert: Python → .kernel.ts that checks clean, with a defineRun from the launch; and back to Python", () => {
   const py = path.join(dir, "scale.py");
   writeFileSync(py, KERNEL("tl.store(out_ptr + offs, x * alpha, mask=mask)"));
