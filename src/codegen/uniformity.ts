@@ -39,7 +39,7 @@ export function valuesSteeringControl(body: readonly Stmt[]): ReadonlySet<number
  * Whether WGSL's uniformity analysis takes `v` as the same in every invocation (a conservative
  * yes): literals, parameters, program ids, and the values handed out with workgroupUniformLoad
  * (a reduction's or a scalar atomic's that steers control, a scalar load of an atomic buffer: memory.ts),
- * as `handedOut` says, and what is computed from them only. A variable is taken as non-uniform: a
+ * as `handedOut` says, and scalars computed from them only. A variable is taken as non-uniform: a
  * barrier is then left out under it (atomics.ts).
  */
 export function uniformInWgsl(v: Value, handedOut: (v: Value) => boolean): boolean {
@@ -56,6 +56,7 @@ export function uniformInWgsl(v: Value, handedOut: (v: Value) => boolean): boole
     case "readVar":
       return false;
     default:
-      return operandsOf(v).every((o) => uniformInWgsl(o, handedOut));
+      // A block's elements differ between invocations (an arange has no operands yet varies by lid).
+      return v.type.shape.length === 0 && operandsOf(v).every((o) => uniformInWgsl(o, handedOut));
   }
 }

@@ -1,0 +1,32 @@
+// codegen/uniformity.ts uniformInWgsl: which scalars WGSL's uniformity analysis takes as the same in
+// every invocation, so that a barrier may sit under a branch or loop they steer (atomics.ts).
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import type { Value, ValueOp } from "../../src/ir/ir";
+import { uniformInWgsl } from "../../src/codegen/uniformity";
+
+let id = 0;
+const span = { start: 0, end: 0 };
+const scalar = { kind: "data", dtype: "i32", shape: [] } as const;
+const block = { kind: "data", dtype: "i32", shape: [16] } as const;
+const value = (type: Value["type"], op: ValueOp): Value => ({ id: id++, span, type, ...op }) as Value;
+const never = () => false;
+
+test("literals, parameters and program ids are uniform, and scalars computed from them only", () => {
+  const pid = value(scalar, { op: "programId", axis: 0 });
+  const c = value(scalar, { op: "const", value: 4 });
+  assert.equal(uniformInWgsl(value(scalar, { op: "binary", fn: "mul", lhs: pid, rhs: c }), never), true);
+});
+
+test("a variable is not, nor a load or reduction unless handed out with workgroupUniformLoad", () => {
+  const sum = value(scalar, { op: "reduce", fn: "sum", axis: 0, value: value(block, { op: "arange", start: 0, end: 16 }) });
+  assert.equal(uniformInWgsl(sum, never), false);
+  assert.equal(uniformInWgsl(sum, (v) => v.id === sum.id), true);
+});
+
+test("a scalar made from a block is not: an arange has no operands, yet each invocation holds its own elements", () => {
+  const lanes = value(block, { op: "arange", start: 0, end: 16 });
+  assert.equal(uniformInWgsl(lanes, never), false);
+  assert.equal(uniformInWgsl(value(scalar, { op: "reshape", value: value({ ...block, shape: [1] }, { op: "arange", start: 0, end: 1 }) }), never), false);
+});
