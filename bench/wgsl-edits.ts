@@ -30,6 +30,16 @@ export const WGSL_EDITS: Record<string, WgslEdit> = {
     what: "the row reductions' subgroupShuffleXor steps (max and sum across a row's lanes) removed (BAD: timing only)",
     apply: (wgsl) => replaceAll(wgsl, /^\s*(\w+) = (?:max\(\1, subgroupShuffleXor\(\1, \d+u\)\)|\(\1 \+ subgroupShuffleXor\(\1, \d+u\)\));\n/gm, "", "no-row-shuffles: no shuffle steps"),
   },
+  // What the sequence-length masks cost attention (the loads' and the scores' `… < N_CTX`): the
+  // hand-written kernel has none. Same result wherever N_CTX is a multiple of both blocks.
+  "no-n-ctx-masks": {
+    what: "every `let x = (… < N_CTX);` made `true` (the masks on the sequence length: key and query rows, the scores' columns); valid where N_CTX is a multiple of both blocks",
+    apply: (wgsl) => {
+      const n = /^\s*let (\w+) = params\.s_N_CTX;$/m.exec(wgsl)?.[1];
+      if (!n) throw new Error("no-n-ctx-masks: no N_CTX parameter");
+      return replaceAll(wgsl, new RegExp(`^(\\s*let \\w+ = )\\(.* < ${n}\\);$`, "gm"), "$1true;", "no-n-ctx-masks: no comparison with N_CTX");
+    },
+  },
 };
 
 /** `text` with every match of `pattern` replaced; throws `none` where nothing matched. */

@@ -14,7 +14,39 @@ import { sliceMatchesTile } from "./layout";
 /** `[r, c]` of flat index `e` in a 2-D shape, as WGSL expressions. */
 function rowCol(shape: Shape, e: string): [string, string] {
   const n = shape[shape.length - 1];
-  return shape.length === 1 ? ["0", e] : [`(${e} / ${n})`, `(${e} % ${n})`];
+  return shape.length === 1 ? ["0", e] : [quotient(e, n), remainder(e, n)];
+}
+
+/**
+ * A tiled layout's element index (generator.ts `elementIndex`): `tile_RxC` or `(tile_RxC + K)`,
+ * where the tile's base holds the invocation's first row and column and K < the tile's size is a
+ * register's offset from it. Its column part (base % C) + (K % C) never reaches C (layout.ts: an
+ * invocation's columns are runs of 4 at stride Tc · 4 from (t % Tc) · 4), so row and column split
+ * term by term: (base + K) / C = base / C + K / C and (base + K) % C = base % C + K % C. Every
+ * register then shares the one `base % C` and `base / C` (the driver computes each once) and
+ * registers in the same column get the same text, where `(base + K) % C` costs each register a
+ * signed remainder the driver cannot prove equal to another's (NOTES §54).
+ */
+function tileTerms(e: string, n: number): { base: string; k: number } | undefined {
+  const m = /^\(?(tile_\d+x(\d+))(?: \+ (\d+))?\)?$/.exec(e);
+  if (!m || Number(m[2]) !== n || (e.startsWith("(") !== (m[3] !== undefined))) return undefined;
+  return { base: m[1], k: Number(m[3] ?? 0) };
+}
+
+/** `e / n` for a flat index `e` into blocks whose last axis (or axes) hold `n` elements. */
+function quotient(e: string, n: number): string {
+  const t = tileTerms(e, n);
+  if (!t) return `(${e} / ${n})`;
+  const q = Math.floor(t.k / n);
+  return q === 0 ? `(${t.base} / ${n})` : `((${t.base} / ${n}) + ${q})`;
+}
+
+/** `e % n`, as `quotient`. */
+function remainder(e: string, n: number): string {
+  const t = tileTerms(e, n);
+  if (!t) return `(${e} % ${n})`;
+  const r = t.k % n;
+  return r === 0 ? `(${t.base} % ${n})` : `((${t.base} % ${n}) + ${r})`;
 }
 
 /**
@@ -59,8 +91,8 @@ function permuteSource(from: Shape, dims: readonly number[], to: Shape, e: strin
 export function alongAxis(shape: Shape, axis: number, e: string): { o: string; k: string; i: string; inner: number } {
   const inner = shape.slice(axis + 1).reduce((a, b) => a * b, 1);
   const length = shape[axis];
-  const o = axis === 0 ? "0" : `(${e} / ${length * inner})`;
-  const k = inner === 1 ? (axis === 0 ? e : `(${e} % ${length})`) : axis === 0 ? `(${e} / ${inner})` : `((${e} / ${inner}) % ${length})`;
+  const o = axis === 0 ? "0" : quotient(e, length * inner);
+  const k = inner === 1 ? (axis === 0 ? e : remainder(e, length)) : axis === 0 ? quotient(e, inner) : `((${e} / ${inner}) % ${length})`;
   const i = inner === 1 ? "0" : `(${e} % ${inner})`;
   return { o, k, i, inner };
 }

@@ -67,5 +67,18 @@ test("attention's softmax edits: no exp2, no shuffle steps, and nothing else cha
   assert.throws(() => applyEdits(matmul(), ["no-exp2"]), /no-exp2: no exp2/);
   assert.throws(() => applyEdits(matmul(), ["no-row-shuffles"]), /no shuffle steps/);
   assert.throws(() => applyEdits(attention, ["no-c-staging"]), /no whole-tile test/);
-  assert.throws(() => applyEdits(attention, ["nope"]), /unknown WGSL edit "nope" \(known: dead, no-c-staging, no-exp2, no-row-shuffles\)/);
+  assert.throws(() => applyEdits(attention, ["nope"]), /unknown WGSL edit "nope" \(known: dead, no-c-staging, no-exp2, no-row-shuffles, no-n-ctx-masks\)/);
+});
+
+test("no-n-ctx-masks: every comparison with N_CTX made true, nothing else; a kernel without N_CTX is refused", () => {
+  const attention = compiled("examples/attention-f16.kernel.ts", "attn_fwd_f16", { BLOCK_M: 64, BLOCK_N: 64, num_warps: 8, HEAD_DIM: 64, IS_CAUSAL: 0 },
+    { sm_scale: 0.125, stride_z: 32 * n * 64, stride_h: n * 64, stride_m: 64, stride_k: 1, H: 32, N_CTX: n }, { halfLoadForm: "select" });
+  const nctx = /let (\w+) = params\.s_N_CTX;/.exec(attention)![1];
+  const compares = count(attention, new RegExp(`< ${nctx}\\);$`, "gm"));
+  assert.ok(compares >= 8, `${compares} comparisons with N_CTX`);
+  const edited = applyEdits(attention, ["no-n-ctx-masks"]);
+  assert.equal(count(edited, new RegExp(`< ${nctx}\\);$`, "gm")), 0);
+  assert.equal(count(edited, /^\s*let \w+ = true;$/gm), compares);
+  assert.equal(edited.split("\n").length, attention.split("\n").length, "one line each, in place");
+  assert.throws(() => applyEdits(matmul(), ["no-n-ctx-masks"]), /no N_CTX parameter/);
 });
