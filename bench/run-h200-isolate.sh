@@ -13,8 +13,9 @@
 #   tests   the 244 kernel with a tile test per operand, as generated, against one a trip (§44; not yet run)
 #   odd     1000×1001×1003 with halfLoadForm "tile" now reading element by element under one test a
 #           tile (§45), beside 1024³ in the same process
-#   masks   the attention leader without its sequence-length masks (a WGSL edit), K and V a block
-#           ahead at 64×64; OLD=<folder> also times the same rows from an earlier build (§54)
+#   masks   the attention leader without its sequence-length masks or its row shuffles (WGSL edits),
+#           with lazyRowMax; OLD=<folder> also times the same rows from an earlier build (§54)
+#   stages  every attention config with the leader's knobs, with and without lazyRowMax (§54)
 # Next lease (§45): PARTS="softmax" (~6 min), then PARTS="tests odd" (~5 min), back to back.
 #
 # Here:   ../shared/tools/gpu-carry.sh && node scripts/build.mjs && node bench/build.mjs && bash bench/carry-f16.sh <checkout>/.kl-py
@@ -112,15 +113,23 @@ if has attn; then
 fi
 if has masks; then
   # NOTES §54: what the sequence-length masks cost the attention leader (WGSL edit `no-n-ctx-masks`,
-  # valid at 4096: same result), with and without the row shuffles; the 64×64 config reading K and
-  # V a block ahead (num_stages 2, the sixth config); the same lease's hand-written kernel. With
-  # OLD=<folder of an earlier build> the same suite rows from that build first, in this call.
-  S='{"halfLoadForm":"select","deferRowSums":true}'
-  [ -n "${OLD:-}" ] && (cd "$OLD" && step 300 masks-old-suite.log node bench/dist/suite.js --only attention-f16-4x32x4096x64,attention-f16-4x32x4096x64-causal,matmul-f16-4096,matmul-f16-1024x1024x1024 --configs 1 \
-    --targets "[$S]" --out "$out/masks-old-suite.json")
-  step 300 masks-suite.log node bench/dist/suite.js --only attention-f16-4x32x4096x64,attention-f16-4x32x4096x64-causal,matmul-f16-4096,matmul-f16-1024x1024x1024 --configs 1 \
-    --targets "[$S]" --edits '[[],["no-n-ctx-masks"],["no-row-shuffles"],["no-n-ctx-masks","no-row-shuffles"]]' --out "$out/masks-suite.json"
-  step 200 masks-stages-suite.log node bench/dist/suite.js --only attention-f16-4x32x4096x64 --configs 6 --targets "[$S]" --out "$out/masks-stages-suite.json"
+  # valid at 4096: same result) and what its row shuffles cost now, with the running maximum moved
+  # only when a score passes it (lazyRowMax) and without; the same lease's hand-written kernel.
+  # With OLD=<folder of an earlier build> the same rows (and the matmul's first configs) from that
+  # build first, in this call.
+  S='{"halfLoadForm":"select","deferRowSums":true'
+  T="[$S},$S,\"lazyRowMax\":true}]"
+  cases=attention-f16-4x32x4096x64,attention-f16-4x32x4096x64-causal,matmul-f16-4096,matmul-f16-1024x1024x1024
+  [ -n "${OLD:-}" ] && (cd "$OLD" && step 200 masks-old-suite.log node bench/dist/suite.js --only $cases --configs 1 --targets "[$S}]" --out "$out/masks-old-suite.json")
+  step 330 masks-suite.log node bench/dist/suite.js --only $cases --configs 1 \
+    --targets "$T" --edits '[[],["no-n-ctx-masks"],["no-row-shuffles"]]' --out "$out/masks-suite.json"
   step 100 masks-flash.log node bench/dist/flash-probe.js --match '^flash 128.32 4 sg of 32 rows, O-regs merged, S pad 4( causal)?$' --out "$out/masks-flash.json"
+  date -u
+fi
+if has stages; then
+  # NOTES §54: every config of the attention case (the sixth reads K and V a block ahead at 64×64)
+  # with the leader's knobs, with and without lazyRowMax.
+  S='{"halfLoadForm":"select","deferRowSums":true'
+  step 300 stages-suite.log node bench/dist/suite.js --only attention-f16-4x32x4096x64 --configs 6 --targets "[$S},$S,\"lazyRowMax\":true}]" --out "$out/stages-suite.json"
   date -u
 fi

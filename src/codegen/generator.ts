@@ -324,6 +324,10 @@ export class WgslGenerator implements Emitter {
     return this.target.subgroups;
   }
 
+  lazyFloor(v: Value): Value | undefined {
+    return this.plan.lazyMaxima.get(v.id);
+  }
+
   fresh(prefix: string): string {
     return `${prefix}${this.freshCount++}`;
   }

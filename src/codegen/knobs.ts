@@ -19,6 +19,7 @@ import { stagesPrefetchedHalves } from "./packed-halves";
 import { planKernel } from "./plan";
 import { rowSlicesOf } from "./layout";
 import { deferRowSums } from "./deferred-sums";
+import { lazyRowMaxima } from "./lazy-max";
 
 /** The knobs this kernel's plan for `target` uses, each with the values worth trying (default first). */
 export function tunableKnobs(written: KernelIR, target: Target, options: CodegenOptions = {}): KnobChoice[] {
@@ -58,6 +59,8 @@ export function tunableKnobs(written: KernelIR, target: Target, options: Codegen
   // attention example's crossing from 28 settings to 44, past MAX_CROSSED. The bench sets it.
   // A loop's row sum carried as its terms (deferred-sums.ts), where the kernel has one.
   if (deferRowSums(written) !== written) knobs.push({ knob: "deferRowSums", values: [false, true] });
+  // An online softmax's row maximum kept where it is while no score passes it (lazy-max.ts).
+  if (lazyRowMaxima(written).size > 0) knobs.push({ knob: "lazyRowMax", values: [false, true] });
   // Every split of some dot's tile over the subgroups, the first dot's own (the squarest) first.
   const splits: number[] = [];
   for (const p of mma) {

@@ -35,6 +35,7 @@ import type { RegisterDtype } from "./literals";
 import { arrayBytes, arrayName, requestArray, type WorkgroupArray } from "./workgroup-arrays";
 import { planWorkgroupArrays } from "./array-plan";
 import { deferRowSums } from "./deferred-sums";
+import { lazyRowMaxima, type LazyMaxima } from "./lazy-max";
 
 export interface CodegenPlan {
   readonly target: Target;
@@ -77,6 +78,8 @@ export interface CodegenPlan {
   readonly workgroupArrays: ReadonlyMap<string, WorkgroupArray>;
   /** Their bytes: what the emitted module's `KernelAbi.workgroupBytes` will be. */
   readonly workgroupBytes: number;
+  /** Row maxima that may stay at their running maximum (lazy-max.ts; CodegenOptions.lazyRowMax), by the reduction's id. */
+  readonly lazyMaxima: LazyMaxima;
 }
 
 /** The plan for these options, none turned off. */
@@ -113,6 +116,7 @@ export function planKernel(asWritten: KernelIR, target: Target, options: Codegen
   return {
     target, options, workgroupSize, tiledLayouts: tiling, unrollDot: options.unrollDot ?? true, written, ir, mma, tiledDots, dotOnlyTransposes: transposes, ...loads,
     stagingArrays: arrays, stagingBytes: bytes(arrays), workgroupArrays, workgroupBytes: bytes(workgroupArrays),
+    lazyMaxima: options.lazyRowMax ? lazyRowMaxima(ir) : new Map(),
   };
 }
 

@@ -8,6 +8,7 @@ import { literal, type RegisterDtype } from "./literals";
 import { stage, stagingArray } from "./rearrange";
 import { pieceRows, rowSliceOf, rowSliceOffset, sliceMatchesTile } from "./layout";
 import { axisPartials, axisPartialsArrays, emitAxisPartials } from "./axis-partials";
+import { LAZY_SLACK } from "./lazy-max";
 
 /** What a reduction function is in WGSL: its identity, how two partials combine, its subgroup operation. */
 interface Reduction {
@@ -256,9 +257,27 @@ function reduceRows(ctx: Emitter, v: Value & { op: "reduce" }): boolean {
   }
   if (how === "registers") return true;
   if (how === "shuffle" && ctx.useSubgroups()) {
-    for (let s = 1; s < tc; s *= 2) {
-      for (let i = 0; i < tile.rowsPerThread; i++) ctx.emit(`${p(i)} = ${combine(v.fn, p(i), `subgroupShuffleXor(${p(i)}, ${s}u)`)};`);
+    const steps = () => {
+      for (let s = 1; s < tc; s *= 2) {
+        for (let i = 0; i < tile.rowsPerThread; i++) ctx.emit(`${p(i)} = ${combine(v.fn, p(i), `subgroupShuffleXor(${p(i)}, ${s}u)`)};`);
+      }
+    };
+    // An online softmax's row maximum (lazy-max.ts): a subgroup none of whose scores passes its
+    // rows' running maximum by LAZY_SLACK keeps it, without the shuffles. A row's Tc invocations
+    // are in one subgroup (Tc ≤ the smallest subgroup, aligned), so they take the same way.
+    const floor = v.fn === "max" ? ctx.lazyFloor(v) : undefined;
+    if (!floor) {
+      steps();
+      return true;
     }
+    const passes = Array.from({ length: tile.rowsPerThread }, (_, i) => `${p(i)} > ${ctx.reg(floor, i)} + ${LAZY_SLACK}.0`);
+    ctx.emit(`if (subgroupAny(${passes.join(" || ")})) {`);
+    ctx.nested(steps);
+    ctx.emit("} else {");
+    ctx.nested(() => {
+      for (let i = 0; i < tile.rowsPerThread; i++) ctx.emit(`${p(i)} = ${ctx.reg(floor, i)};`);
+    });
+    ctx.emit("}");
     return true;
   }
   const sm = rowsArray(ctx, v);

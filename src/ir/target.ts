@@ -97,6 +97,14 @@ export interface CodegenOptions {
    */
   deferRowSums?: boolean;
   /**
+   * An online softmax's running row maximum (attention's `m_ij = tl.maximum(m_i, tl.max(qk, 1))`,
+   * used only as the reference of p, alpha and the sums they make) kept where it is by each
+   * subgroup none of whose scores passes it by more than 8 (log2 units), with no shuffles; the
+   * subgroups where one does combine the row maxima as before (codegen/lazy-max.ts: applied only
+   * where the reference provably cancels out of the results). Off unless true.
+   */
+  lazyRowMax?: boolean;
+  /**
    * Store a loop's accumulator on subgroup matrices straight from the matrices where tutorial 03's
    * `tl.store(c_ptrs, acc, mask)` follows the loop and the tile is whole (codegen/mma-store.ts). On
    * unless false: through registers a hand-written H200 matmul ran at 154 TFLOP/s against 229–241

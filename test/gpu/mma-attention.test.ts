@@ -153,3 +153,32 @@ for (const [causal, knobs, stages] of PADS) {
     assert.deepEqual([...new Set(strides)].sort((a, b) => a - b), [16, 32].map((w) => w + knobs.mmaTransferPad!));
   });
 }
+
+// The running row maximum kept where it is while no score passes it by 8 (lazyRowMax,
+// codegen/lazy-max.ts): the key loop's maximum shuffled under a subgroup's vote, and the same
+// results. The scores' rows over 4 and 2 invocations (mmaRowThreads: the default tile of these small
+// blocks is no tile, whose rows are combined through workgroup memory; lavapipe's subgroups hold 8
+// invocations). Causal with K and V a block ahead and the row sums deferred too, and not.
+const LAZY: [boolean, CodegenOptions, number?][] = [
+  [false, { lazyRowMax: true, mmaRowThreads: 4 }],
+  [true, { lazyRowMax: true, mmaRowThreads: 2, deferRowSums: true, mmaHoldInvariant: true, mmaLeanBarriers: true }, 2],
+];
+for (const [causal, knobs, stages] of LAZY) {
+  test(`attention-f16 on emulated matrices, the row maximum moved only when a score passes it, ${causal ? "causal" : "not causal"}${stages ? `, num_stages ${stages}` : ""}`, async () => {
+    const exact = await check(causal, { ...knobs, lazyRowMax: false }, stages);
+    const wgsl = await check(causal, knobs, stages);
+    const steps = Math.log2(knobs.mmaRowThreads!);
+    const rows = 64 / knobs.mmaRowThreads! === 32 ? 1 : 2;
+    const shuffles = (text: string) => (text.match(/= max\((\w+), subgroupShuffleXor\(\1, \d+u\)\);/g) ?? []).length;
+    // The maximum's steps are the same, now under one vote in the loop.
+    assert.equal(shuffles(wgsl), shuffles(exact));
+    const vote = /if \(subgroupAny\(([^\n]*)\)\) \{\n((?:\s+\w+ = max\(\w+, subgroupShuffleXor\(\w+, \d+u\)\);\n)+)\s+\} else \{\n((?:\s+\w+ = \w+;\n)+)\s+\}/.exec(wgsl);
+    assert.ok(vote, "the vote, its shuffles, and the running maximum kept otherwise");
+    assert.equal(vote[1].split(" || ").length, rows, "each row's maximum against its running maximum + 8");
+    assert.match(vote[1], /^\w+ > \w+ \+ 8\.0( \|\| \w+ > \w+ \+ 8\.0)*$/);
+    assert.equal(shuffles(vote[2]), rows * steps);
+    assert.equal(vote[3].trim().split("\n").length, rows);
+    assert.match(wgsl, /^diagnostic\(off, subgroup_uniformity\);$/m);
+    assert.doesNotMatch(exact, /subgroupAny/);
+  });
+}
