@@ -219,8 +219,9 @@ export function attentionF16(z: number, h: number, n: number, d: number, causal:
       if (c.num_stages === 2) return [{}, held, { ...held, mmaLaneRows: true }];
       if (c.num_warps === 2) return [{}, held, { ...held, mmaLaneRows: true }, { ...held, mmaLaneRows: true, halfLoadForm: "select" }];
       // 64×64 over 8: the row sums added up after the loop too (NOTES §48; fewer invocations a score
-      // row, mmaRowThreads, measured slower there at 8 and 4 and are no longer crossed).
-      return c.BLOCK_M === 128 ? ["halfLoadForm", "mmaHoldInvariant", "mmaLeanBarriers", "mmaLaneRows", "deferRowSums"] : ["halfLoadForm", "mmaHoldInvariant", "mmaLeanBarriers", "deferRowSums"];
+      // row, mmaRowThreads, measured slower there at 8 and 4 and are no longer crossed), the running
+      // maximum kept while no score passes it and the tile indices split (NOTES §54).
+      return c.BLOCK_M === 128 ? ["halfLoadForm", "mmaHoldInvariant", "mmaLeanBarriers", "mmaLaneRows", "deferRowSums"] : ["halfLoadForm", "mmaHoldInvariant", "mmaLeanBarriers", "deferRowSums", "lazyRowMax", "splitTileIndices"];
     },
     maxCrossed: 16,
     tolerance: 2e-3,

@@ -64,6 +64,8 @@ export interface Emitter extends ArrayFacts {
   readonly earlyStaging: Map<number, unknown>;
   /** Subgroup operations are available: the shader may use `sg_lane` and `sg_size`. */
   useSubgroups(): boolean;
+  /** Split tiled element indices into row and column term by term (rearrange.ts `tileTerms`; CodegenOptions.splitTileIndices). */
+  readonly splitTileIndices: boolean;
   /** Where this row maximum may stay at a running maximum's read (lazy-max.ts, CodegenOptions.lazyRowMax), that read. */
   lazyFloor(v: Value): Value | undefined;
 }

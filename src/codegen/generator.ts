@@ -324,6 +324,10 @@ export class WgslGenerator implements Emitter {
     return this.target.subgroups;
   }
 
+  get splitTileIndices(): boolean {
+    return this.options.splitTileIndices === true;
+  }
+
   lazyFloor(v: Value): Value | undefined {
     return this.plan.lazyMaxima.get(v.id);
   }

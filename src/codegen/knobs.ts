@@ -60,7 +60,11 @@ export function tunableKnobs(written: KernelIR, target: Target, options: Codegen
   // A loop's row sum carried as its terms (deferred-sums.ts), where the kernel has one.
   if (deferRowSums(written) !== written) knobs.push({ knob: "deferRowSums", values: [false, true] });
   // An online softmax's row maximum kept where it is while no score passes it (lazy-max.ts).
-  if (lazyRowMaxima(written).size > 0) knobs.push({ knob: "lazyRowMax", values: [false, true] });
+  const softmax = lazyRowMaxima(written).size > 0;
+  if (softmax) knobs.push({ knob: "lazyRowMax", values: [false, true] });
+  // Tiled element indices split term by term (rearrange.ts): measured faster in attention, slower
+  // in the f16 matmul (bench/NOTES.md §54), so offered where there is an online softmax.
+  if (softmax || deferRowSums(written) !== written) knobs.push({ knob: "splitTileIndices", values: [false, true] });
   // Every split of some dot's tile over the subgroups, the first dot's own (the squarest) first.
   const splits: number[] = [];
   for (const p of mma) {

@@ -12,9 +12,9 @@ import { literal } from "./literals";
 import { sliceMatchesTile } from "./layout";
 
 /** `[r, c]` of flat index `e` in a 2-D shape, as WGSL expressions. */
-function rowCol(shape: Shape, e: string): [string, string] {
+function rowCol(shape: Shape, e: string, split: boolean): [string, string] {
   const n = shape[shape.length - 1];
-  return shape.length === 1 ? ["0", e] : [quotient(e, n), remainder(e, n)];
+  return shape.length === 1 ? ["0", e] : [quotient(e, n, split), remainder(e, n, split)];
 }
 
 /**
@@ -25,7 +25,9 @@ function rowCol(shape: Shape, e: string): [string, string] {
  * term by term: (base + K) / C = base / C + K / C and (base + K) % C = base % C + K % C. Every
  * register then shares the one `base % C` and `base / C` (the driver computes each once) and
  * registers in the same column get the same text, where `(base + K) % C` costs each register a
- * signed remainder the driver cannot prove equal to another's (NOTES §54).
+ * signed remainder the driver cannot prove equal to another's. CodegenOptions.splitTileIndices: on an
+ * H100 the attention leader ran 6% faster with it and the f16 matmul's 128×128-over-8 config 20%
+ * slower (bench/NOTES.md §54), so it is the tuner's, off by default.
  */
 function tileTerms(e: string, n: number): { base: string; k: number } | undefined {
   const m = /^\(?(tile_\d+x(\d+))(?: \+ (\d+))?\)?$/.exec(e);
@@ -34,16 +36,16 @@ function tileTerms(e: string, n: number): { base: string; k: number } | undefine
 }
 
 /** `e / n` for a flat index `e` into blocks whose last axis (or axes) hold `n` elements. */
-function quotient(e: string, n: number): string {
-  const t = tileTerms(e, n);
+function quotient(e: string, n: number, split: boolean): string {
+  const t = split ? tileTerms(e, n) : undefined;
   if (!t) return `(${e} / ${n})`;
   const q = Math.floor(t.k / n);
   return q === 0 ? `(${t.base} / ${n})` : `((${t.base} / ${n}) + ${q})`;
 }
 
 /** `e % n`, as `quotient`. */
-function remainder(e: string, n: number): string {
-  const t = tileTerms(e, n);
+function remainder(e: string, n: number, split: boolean): string {
+  const t = split ? tileTerms(e, n) : undefined;
   if (!t) return `(${e} % ${n})`;
   const r = t.k % n;
   return r === 0 ? `(${t.base} % ${n})` : `((${t.base} % ${n}) + ${r})`;
@@ -53,10 +55,10 @@ function remainder(e: string, n: number): string {
  * The flat index in `from` of the element a broadcast to `to` reads at flat index `e`
  * (same rank; size-1 axes of `from` stretch).
  */
-function broadcastSource(from: Shape, to: Shape, e: string): string {
+function broadcastSource(from: Shape, to: Shape, e: string, split: boolean): string {
   if (from.length === 1) return from[0] === 1 ? "0" : e;
   if (from.length > 2) return flatSource(from, to.map((_, axis) => (from[axis] === 1 ? undefined : axis)), to, e);
-  const [r, c] = rowCol(to, e);
+  const [r, c] = rowCol(to, e, split);
   const row = from[0] === 1 ? "0" : r;
   const col = from[1] === 1 ? "0" : c;
   return from[1] === 1 ? row : row === "0" ? col : `(${row} * ${from[1]} + ${col})`;
@@ -88,11 +90,11 @@ function permuteSource(from: Shape, dims: readonly number[], to: Shape, e: strin
 }
 
 /** Element e of a block of `shape` along `axis`: [outer index, position on the axis, inner index], as WGSL. */
-export function alongAxis(shape: Shape, axis: number, e: string): { o: string; k: string; i: string; inner: number } {
+export function alongAxis(shape: Shape, axis: number, e: string, split = false): { o: string; k: string; i: string; inner: number } {
   const inner = shape.slice(axis + 1).reduce((a, b) => a * b, 1);
   const length = shape[axis];
-  const o = axis === 0 ? "0" : quotient(e, length * inner);
-  const k = inner === 1 ? (axis === 0 ? e : remainder(e, length)) : axis === 0 ? quotient(e, inner) : `((${e} / ${inner}) % ${length})`;
+  const o = axis === 0 ? "0" : quotient(e, length * inner, split);
+  const k = inner === 1 ? (axis === 0 ? e : remainder(e, length, split)) : axis === 0 ? quotient(e, inner, split) : `((${e} / ${inner}) % ${length})`;
   const i = inner === 1 ? "0" : `(${e} % ${inner})`;
   return { o, k, i, inner };
 }
@@ -120,7 +122,7 @@ function transposeSource(from: Shape, e: string): string {
  * A WGSL expression for `v`'s element at flat index `e`, when `v` is computed from indices,
  * constants and scalars only; undefined when it depends on memory or variables.
  */
-export function rematerialize(ctx: Pick<Emitter, "reg" | "typeOf" | "dtype" | "knownRead">, v: Value, e: string, depth = 0): string | undefined {
+export function rematerialize(ctx: Pick<Emitter, "reg" | "typeOf" | "dtype" | "knownRead"> & { readonly splitTileIndices?: boolean }, v: Value, e: string, depth = 0): string | undefined {
   if (depth > 24) return undefined;
   if (v.type.shape.length === 0 || numel(v.type.shape) === 1) return ctx.reg(v, 0);
   const at = (x: Value, idx = e) => rematerialize(ctx, x, idx, depth + 1);
@@ -137,7 +139,7 @@ export function rematerialize(ctx: Pick<Emitter, "reg" | "typeOf" | "dtype" | "k
       return held && at(held);
     }
     case "broadcast":
-      return at(v.value, broadcastSource(v.value.type.shape, v.type.shape, e));
+      return at(v.value, broadcastSource(v.value.type.shape, v.type.shape, e, ctx.splitTileIndices === true));
     case "trans":
       return at(v.value, transposeSource(v.value.type.shape, e));
     case "permute":
@@ -254,7 +256,7 @@ export function emitRearrange(ctx: Emitter, v: Rearrangement): void {
           ? selectionSource(v, e)
           : v.op === "reshape"
             ? e
-            : broadcastSource(v.value.type.shape, v.type.shape, e);
+            : broadcastSource(v.value.type.shape, v.type.shape, e, ctx.splitTileIndices);
   const recomputed = Array.from({ length: layout.ept }, (_, j) => rematerialize(ctx, v, ctx.elementIndex(v.type, j)));
   if (recomputed.every((x) => x !== undefined)) {
     recomputed.forEach((x, j) => ctx.emit(`let ${ctx.valueName(v, j)} = ${x};`));

@@ -7,7 +7,7 @@ import type { CodegenOptions } from "./target";
 import { assertNever } from "./never";
 
 /** The CodegenOptions a tuner may vary, in the order its table shows them. */
-export const CODEGEN_KNOBS = ["halfLoadForm", "mmaDoubleBuffer", "mmaDirectStore", "mmaStageInvariant", "mmaHoldInvariant", "mmaLeanBarriers", "mmaLaneRows", "mmaRowThreads", "mmaTransferPad", "deferRowSums", "lazyRowMax", "mmaSubgroupsM", "mmaPackedPrefetch", "shiftedHalfRows"] as const;
+export const CODEGEN_KNOBS = ["halfLoadForm", "mmaDoubleBuffer", "mmaDirectStore", "mmaStageInvariant", "mmaHoldInvariant", "mmaLeanBarriers", "mmaLaneRows", "mmaRowThreads", "mmaTransferPad", "deferRowSums", "lazyRowMax", "splitTileIndices", "mmaSubgroupsM", "mmaPackedPrefetch", "shiftedHalfRows"] as const;
 
 export type CodegenKnob = (typeof CODEGEN_KNOBS)[number];
 
@@ -41,6 +41,7 @@ export function isKnobValue(knob: CodegenKnob, value: unknown): boolean {
     case "shiftedHalfRows":
     case "deferRowSums":
     case "lazyRowMax":
+    case "splitTileIndices":
       return typeof value === "boolean";
     case "mmaSubgroupsM":
       return Number.isInteger(value) && (value as number) >= 1;

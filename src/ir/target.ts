@@ -105,6 +105,13 @@ export interface CodegenOptions {
    */
   lazyRowMax?: boolean;
   /**
+   * A tiled block's element index split into row and column term by term (codegen/rearrange.ts
+   * `tileTerms`): `(tile % C) + k` where `(tile + K) % C` was, so that the registers of one column
+   * share one value. On an H100 the attention leader ran 6% faster with it and the f16 matmul's
+   * 128 × 128 over 8 subgroups 20% slower (bench/NOTES.md §54). Off unless true.
+   */
+  splitTileIndices?: boolean;
+  /**
    * Store a loop's accumulator on subgroup matrices straight from the matrices where tutorial 03's
    * `tl.store(c_ptrs, acc, mask)` follows the loop and the tile is whole (codegen/mma-store.ts). On
    * unless false: through registers a hand-written H200 matmul ran at 154 TFLOP/s against 229–241

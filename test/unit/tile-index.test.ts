@@ -1,8 +1,9 @@
 // A tiled layout's row and column split term by term (codegen/rearrange.ts `tileTerms`, NOTES §54):
 // for every invocation t and register j of every tiled layout, with base the invocation's first
 // element (generator.ts `tileBase`) and K its register's offset (layout.ts `tileOffset`),
-// (base + K) / C = base / C + K / C and (base + K) % C = base % C + K % C. The generated attention
-// then shares one `tile % C` among its registers instead of a remainder each.
+// (base + K) / C = base / C + K / C and (base + K) % C = base % C + K % C. With
+// CodegenOptions.splitTileIndices the generated attention then shares one `tile % C` among its
+// registers instead of a remainder each.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -36,7 +37,7 @@ test("every tiled layout's element index splits into row and column term by term
   assert.ok(layouts > 40, `${layouts} tiled layouts`);
 });
 
-test("the attention's score columns share one remainder of the tile's base", () => {
+test("with splitTileIndices, the attention's score columns share one remainder of the tile's base", () => {
   const target: Target = {
     ...DEFAULT_TARGET, shaderF16: true, subgroups: true, subgroupMinSize: 32, subgroupMaxSize: 32, maxWorkgroupSize: 1024, maxWorkgroupStorageBytes: 49152,
     subgroupMatrixConfigs: [{ componentType: "f16", resultComponentType: "f32", M: 16, N: 16, K: 16 }],
@@ -44,8 +45,10 @@ test("the attention's score columns share one remainder of the tile's base", () 
   const file = "examples/attention-f16.kernel.ts";
   const kernel = parseKernelFile(file, readFileSync(join(__dirname, "..", "..", file), "utf8")).kernels.find((k) => k.name === "attn_fwd_f16")!;
   const n = 4096;
-  const wgsl = compileKernel(kernel, { BLOCK_M: 64, BLOCK_N: 64, num_warps: 8, HEAD_DIM: 64, IS_CAUSAL: 1 }, target,
-    specializationFor(kernel, { sm_scale: 0.125, stride_z: 32 * n * 64, stride_h: n * 64, stride_m: 64, stride_k: 1, H: 32, N_CTX: n })).kernel!.wgsl;
+  const compile = (splitTileIndices: boolean) => compileKernel(kernel, { BLOCK_M: 64, BLOCK_N: 64, num_warps: 8, HEAD_DIM: 64, IS_CAUSAL: 1 }, target,
+    specializationFor(kernel, { sm_scale: 0.125, stride_z: 32 * n * 64, stride_h: n * 64, stride_m: 64, stride_k: 1, H: 32, N_CTX: n }), { splitTileIndices }).kernel!.wgsl;
+  assert.match(compile(false), /\(\(tile_64x64 \+ 1\) % 64\)/, "off by default: a remainder each");
+  const wgsl = compile(true);
   assert.doesNotMatch(wgsl, /\(tile_64x64 \+ \d+\) [%/] 64/);
   assert.match(wgsl, /\(v\d+ \+ \(\(\(tile_64x64 % 64\) \+ 3\)\)\) < v\d+\);/, "the key mask of the scores' fourth column");
 });
