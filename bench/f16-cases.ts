@@ -180,12 +180,14 @@ export function attentionF16(z: number, h: number, n: number, d: number, causal:
           // ahead (num_stages 2, as the hand-written kernel reads them), and its second best,
           // 64×32 over 2 subgroups of 32 rows (92.3 TFLOP/s by hand): the knobs are tried on
           // these four (NOTES §29, §31).
+          // 2026-12-06 (NOTES §54): the leader reading K and V a block ahead ran 19% faster at the
+          // default knobs, so it comes second and is crossed with the leader's knobs.
           { BLOCK_M: 64, BLOCK_N: 64, num_warps: 8, ...base },
+          { BLOCK_M: 64, BLOCK_N: 64, num_warps: 8, num_stages: 2, ...base },
           { BLOCK_M: 128, BLOCK_N: 32, num_warps: 4, ...base },
           { BLOCK_M: 128, BLOCK_N: 32, num_warps: 4, num_stages: 2, ...base },
           { BLOCK_M: 64, BLOCK_N: 32, num_warps: 2, ...base },
           { BLOCK_M: 64, BLOCK_N: 32, num_warps: 4, ...base },
-          { BLOCK_M: 64, BLOCK_N: 64, num_warps: 8, num_stages: 2, ...base },
         ],
     grid: (c) => [Math.ceil(n / c.BLOCK_M), z * h],
     args: () => ({
@@ -207,21 +209,25 @@ export function attentionF16(z: number, h: number, n: number, d: number, causal:
       { mmaHoldInvariant: true, mmaLeanBarriers: true, mmaLaneRows: true },
     ],
     targetConfigs: quick ? 1 : 4,
-    // With --tune-codegen (the attn record part, ~4 minutes for both cases; NOTES §31): 64×64
-    // crossed in the load form, Q held and the lean barriers (8 settings); 128×32 in those and
-    // lane rows (16: lane rows split both products along M as the hand-written kernel does, so the
-    // split is not crossed); 128×32 reading a block ahead and 64×32 over 2 subgroups at the
-    // default, Q held with the lean barriers, and those with lane rows (3; 64×32 also with
-    // `select` loads: 4). Q staged once stays on (Q held needs it). 31 settings and 2 default
-    // configs a case.
+    // With --tune-codegen (the attn record part, ~4 minutes for both cases; NOTES §31, §54): the
+    // first four configs crossed. 64×64 over 8, in the trip and a block ahead: the leader's knobs
+    // added one at a time (6 settings each); 128×32 in the load form, Q held, the lean barriers,
+    // lane rows and the deferred row sums (lane rows split both products along M as the
+    // hand-written kernel does, so the split is not crossed); 128×32 reading a block ahead at the
+    // default, Q held with the lean barriers, and those with lane rows (3). Q staged once stays on
+    // (Q held needs it).
     tuneKnobs: (c): KnobRequest | KnobSetting[] => {
       const held = { mmaHoldInvariant: true, mmaLeanBarriers: true };
+      // 64×64 over 8, K and V read in the trip or a block ahead: the leader's knobs one by one
+      // (NOTES §51, §54), and Q not held or the barriers not lean with them (6 settings).
+      if (c.BLOCK_M === 64 && c.BLOCK_N === 64) {
+        const select: KnobSetting = { halfLoadForm: "select", deferRowSums: true };
+        return [{}, select, { ...select, lazyRowMax: true }, { ...select, lazyRowMax: true, splitTileIndices: true },
+          { ...select, lazyRowMax: true, splitTileIndices: true, mmaHoldInvariant: false }, { ...select, lazyRowMax: true, splitTileIndices: true, mmaLeanBarriers: false }];
+      }
       if (c.num_stages === 2) return [{}, held, { ...held, mmaLaneRows: true }];
       if (c.num_warps === 2) return [{}, held, { ...held, mmaLaneRows: true }, { ...held, mmaLaneRows: true, halfLoadForm: "select" }];
-      // 64×64 over 8: the row sums added up after the loop too (NOTES §48; fewer invocations a score
-      // row, mmaRowThreads, measured slower there at 8 and 4 and are no longer crossed), the running
-      // maximum kept while no score passes it and the tile indices split (NOTES §54).
-      return c.BLOCK_M === 128 ? ["halfLoadForm", "mmaHoldInvariant", "mmaLeanBarriers", "mmaLaneRows", "deferRowSums"] : ["halfLoadForm", "mmaHoldInvariant", "mmaLeanBarriers", "deferRowSums", "lazyRowMax", "splitTileIndices"];
+      return ["halfLoadForm", "mmaHoldInvariant", "mmaLeanBarriers", "mmaLaneRows", "deferRowSums"];
     },
     maxCrossed: 16,
     tolerance: 2e-3,

@@ -16,6 +16,7 @@
 #   masks   the attention leader without its sequence-length masks or its row shuffles (WGSL edits),
 #           with lazyRowMax; OLD=<folder> also times the same rows from an earlier build (§54)
 #   stages  every attention config with the leader's knobs, with and without lazyRowMax (§54)
+#   ahead   the leader's knobs at 64×64 reading K and V in the trip and a block ahead (§54's next)
 # Next lease (§45): PARTS="softmax" (~6 min), then PARTS="tests odd" (~5 min), back to back.
 #
 # Here:   ../shared/tools/gpu-carry.sh && node scripts/build.mjs && node bench/build.mjs && bash bench/carry-f16.sh <checkout>/.kl-py
@@ -131,5 +132,13 @@ if has stages; then
   # with the leader's knobs, with and without lazyRowMax.
   S='{"halfLoadForm":"select","deferRowSums":true'
   step 300 stages-suite.log node bench/dist/suite.js --only attention-f16-4x32x4096x64 --configs 6 --targets "[$S},$S,\"lazyRowMax\":true}]" --out "$out/stages-suite.json"
+  date -u
+fi
+if has ahead; then
+  # NOTES §54's next call: the leader's knobs (lazyRowMax, splitTileIndices) at 64×64 reading K and V
+  # in the trip and a block ahead (the case's first two configs), beside the hand-written kernel.
+  S='{"halfLoadForm":"select","deferRowSums":true,"lazyRowMax":true,"splitTileIndices":true}'
+  step 240 ahead-suite.log node bench/dist/suite.js --only attention-f16-4x32x4096x64,attention-f16-4x32x4096x64-causal --configs 2 --targets "[$S]" --out "$out/ahead-suite.json"
+  step 100 ahead-flash.log node bench/dist/flash-probe.js --match '^flash 128.32 4 sg of 32 rows, O-regs merged, S pad 4( causal)?$' --out "$out/ahead-flash.json"
   date -u
 fi

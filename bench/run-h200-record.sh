@@ -16,10 +16,10 @@
 #   . .gpu/enter.sh; cd .kl-rec; PARTS="suite" bash bench/run-h200-record.sh
 #   . .gpu/enter.sh; cd .kl-rec; PARTS="attn" bash bench/run-h200-record.sh
 #   . .gpu/enter.sh; cd .kl-rec; PARTS="cli" bash bench/run-h200-record.sh
-# ("attn" is the generated attention with its knobs: 33 programs a case, causal and not — 64×64
-# over 8 subgroups, 128×32 over 4, 128×32 reading K and V a block ahead and 64×32 over 2, with Q
-# held, the lean barriers and lane rows, NOTES §29, §31 — ~4 minutes expected, not measured; its
-# own call so that the matmul's fit in theirs.)
+# ("attn" is the generated attention with its knobs: about 38 programs a case, causal and not —
+# 64×64 over 8 subgroups in the trip and K and V a block ahead with the leader's knobs one at a time
+# (NOTES §54), 128×32 over 4 and 128×32 a block ahead with Q held, the lean barriers and lane rows
+# (NOTES §29, §31) — ~4–5 minutes expected, not measured; its own call so that the matmul's fit in theirs.)
 # Then copy the last call's files to bench/results/<date>-h200-record/ and read summary.md
 # (bench/record-summary.mjs, also runnable here on that folder).
 #
