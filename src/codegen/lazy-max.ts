@@ -74,8 +74,7 @@ function candidate(ir: KernelIR, at: number, loop: Loop, assign: Stmt & { kind: 
 
   const uses = consumers(loop.body);
   const usedBy = (v: Value) => uses.values.get(v.id) ?? [];
-  const assignsIn = (body: readonly Stmt[], x: Variable) => { let n = 0; forEachStmt(body, (s) => (n += s.kind === "assign" && s.variable.id === x.id ? 1 : 0)); return n; };
-  if (assignsIn(ir.body, m) !== 1 || !loop.body.includes(assign)) return undefined;
+  if (assignmentsTo(ir.body, m.id) !== 1 || !loop.body.includes(assign)) return undefined;
   if (usedBy(R).length !== 1) return undefined;
 
   // m_ij's readers: the assignment, `m_i − m_ij` (alpha's exponent), `X − m_ij[:, None]` (p's).
@@ -111,6 +110,13 @@ function candidate(ir: KernelIR, at: number, loop: Loop, assign: Stmt & { kind: 
   if (stray) return undefined;
   if (!scaledFlowIsHomogeneous(ir, at, loop, m, alpha, p, uses)) return undefined;
   return { reduce: R, floor };
+}
+
+/** How many statements in `body` (nested ones too) assign variable `id`. */
+function assignmentsTo(body: readonly Stmt[], id: number): number {
+  let n = 0;
+  forEachStmt(body, (s) => (n += s.kind === "assign" && s.variable.id === id ? 1 : 0));
+  return n;
 }
 
 function only<T>(xs: readonly T[]): T | undefined {
@@ -190,8 +196,7 @@ function scaledFlowIsHomogeneous(ir: KernelIR, at: number, loop: Loop, m: Variab
   // Each carried sum: declared zero before the loop and not assigned there, assigned once in the
   // loop, not read after that assignment in it (what follows the loop, afterTheLoop checks).
   for (const id of carried) {
-    const assignments = (body: readonly Stmt[]) => { let n = 0; forEachStmt(body, (s) => (n += s.kind === "assign" && s.variable.id === id ? 1 : 0)); return n; };
-    if (assignments(loop.body) !== 1 || assignments(ir.body.slice(0, at)) !== 0 || !declaredZero(ir.body.slice(0, at), id) || readAfterAssigned(loop.body, id, uses)) return false;
+    if (assignmentsTo(loop.body, id) !== 1 || assignmentsTo(ir.body.slice(0, at), id) !== 0 || !declaredZero(ir.body.slice(0, at), id) || readAfterAssigned(loop.body, id, uses)) return false;
   }
   return carried.size > 0 && afterTheLoop(ir.body.slice(at + 1), carried);
 }
