@@ -123,7 +123,10 @@ describe("Testing view", function () {
     const result = await settled(item.id);
     assert.equal(result.state, "failed", describeResult(item.id));
     const [message] = result.messages;
-    assert.match(message.text, /^out_ptr\[256\] = [\d.e-]+, expected [\d.e-]+ \(n = 1000\)\n744 elements differ/, message.text);
+    const differ = /^out_ptr\[256\] = [\d.e-]+, expected [\d.e-]+ \(n = 1000\)\n(\d+) elements differ/.exec(message.text);
+    assert.ok(differ, message.text);
+    // 744 elements are written ×3 where ×2 is expected; one whose rand() x is within the tolerance of 0 matches (CI saw 743).
+    assert.ok(Number(differ[1]) >= 730 && Number(differ[1]) <= 744, message.text);
     assert.equal(message.file, document.uri.fsPath);
     const first = rangeOf(document, "tl.store(out_ptr + offsets, x * 2, mask && pid < 2)");
     const second = rangeOf(document, "tl.store(out_ptr + offsets, x * 3, mask && pid >= 2)");
