@@ -56,4 +56,5 @@ print(json.dumps({
     "triton.testing": public(triton.testing, ("Table", "to_js")),
     "triton.tools.tensor_descriptor": ["TensorDescriptor", "TensorDescriptor.from_tensor", "TensorDescriptor.block_shape (settable)"],
     "triton.runtime.driver.active": [n for n in dir(triton.runtime.driver.active) if not n.startswith("_")],
+    "triton.runtime.driver": ["active", "utils (Triton 2.x's name for active.utils)"] if triton.runtime.driver.utils is triton.runtime.driver.active.utils else ["active"],
 }))
