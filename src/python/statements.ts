@@ -296,10 +296,10 @@ function lowerFor(ctx: LowerContext, s: SyntaxNode, indent: string): void {
     w.write(" = ");
     if (start) lowerExpr(ctx, start);
     else w.write("0");
-    // A step whose sign the text doesn't show (`-BLOCK_K * SPLIT_K`, DeepSpeed's matmul) leaves the
-    // direction to its value: `(step) < 0 ? i > end : i < end`, which the compiler decides for a
+    // A step whose sign the text doesn't show (`-BLOCK_K * SPLIT_K`, DeepSpeed's matmul; a name bound
+    // to `-B`) leaves the direction to its value: `(step) < 0 ? i > end : i < end`, which the compiler decides for a
     // constexpr step (semantics/statements.ts loopCondition).
-    const signUnseen = step !== undefined && !descending && !["Number", "VariableName", "MemberExpression"].includes(step.name);
+    const signUnseen = step !== undefined && !descending && step.name !== "Number";
     if (signUnseen) {
       w.write(`; (`);
       lowerExpr(ctx, step);

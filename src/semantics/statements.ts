@@ -262,7 +262,16 @@ function loopCondition(ctx: LoweringContext, cond: ts.Expression | undefined): t
   const down = skipParens(cond.whenTrue);
   const up = skipParens(cond.whenFalse);
   if (!ts.isBinaryExpression(test) || test.operatorToken.kind !== ts.SyntaxKind.LessThanToken) return cond;
-  const sign = ctx.expression(test);
+  // Only a constant decides; a run-time step counts up. A named step is read from its binding, so
+  // nothing is lowered (a constexpr's loops keep their value numbering); what evaluating another
+  // expression emits is dropped.
+  const left = skipParens(test.left);
+  if (ts.isIdentifier(left) && ts.isNumericLiteral(test.right) && Number(test.right.text) === 0) {
+    const binding = ctx.lookup(left.text);
+    return binding?.kind === "value" && isConst(binding.value) && binding.value.value < 0 ? down : up;
+  }
+  let sign: Value | undefined;
+  ctx.b.collect(() => (sign = ctx.expression(test)));
   return sign && isConst(sign) && sign.value !== 0 ? down : up;
 }
 

@@ -1,7 +1,7 @@
 """Idioms of DeepSpeed's Triton kernels (microsoft/DeepSpeed, deepspeed/ops/transformer/inference/
 triton/), in kernels of ours. triton_matmul_kernel.py's `_fp_matmul` walks K down,
 `for k in range(K, 0, -BLOCK_K * SPLIT_K)`: a negative step whose sign the text doesn't show (a
-constexpr product), which Triton's for takes as counting down. The same kernel loads
+constexpr product, or a name bound to one), which Triton's for takes as counting down. The same kernel loads
 `b = tl.load(B)`, [BLOCK_K, BLOCK_N], in that loop and then `b = tl.load(bias_ptr)`, [BLOCK_N], under
 `if BIAS_ADD:` (a constexpr) after it: the name is rebound, as Python rebinds it. Its autotuner is
 Triton 2.1's: `early_config_prune(configs, named_args)` takes no launch keyword arguments (Triton 3
@@ -29,6 +29,12 @@ def k_down(X, OUT, K, BLOCK_K: tl.constexpr, SPLIT_K: tl.constexpr):
         trips += 1
     tl.store(OUT, tl.sum(acc, axis=0))
     tl.store(OUT + 1, trips.to(tl.float32))
+    # The same walk with the step bound to a name first (a constexpr, as in Triton).
+    step = -BLOCK_K * SPLIT_K
+    down = 0
+    for k in range(K, 0, step):
+        down += 1
+    tl.store(OUT + 2, down.to(tl.float32))
 
 
 def prune(configs, named_args):
@@ -56,12 +62,12 @@ def k_bias(A, BIAS, OUT, M, N, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BIA
 
 def main():
     x = torch.randn(70, device=DEVICE)
-    out = torch.zeros(2, device=DEVICE)
+    out = torch.zeros(3, device=DEVICE)
     k_down[(1,)](x, out, 70, BLOCK_K=16, SPLIT_K=2)  # k = 70, 38, 6: x[0:16] + x[32:48] + x[64:70]
     want = x[0:16].sum().item() + x[32:48].sum().item() + x[64:70].sum().item()
     got = out.tolist()
-    ok = abs(got[0] - want) <= 1e-4 and got[1] == 3.0
-    print(f"range(K, 0, -BLOCK_K * SPLIT_K) counts down: {'match' if ok else f'MISMATCH {got} want {want}, 3 trips'}")
+    ok = abs(got[0] - want) <= 1e-4 and got[1] == 3.0 and got[2] == 3.0
+    print(f"range(K, 0, -BLOCK_K * SPLIT_K) counts down, the step named too: {'match' if ok else f'MISMATCH {got} want {want}, 3 trips'}")
 
     M, N = 37, 45
     a = torch.randn((M, N), device=DEVICE)
