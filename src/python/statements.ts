@@ -296,8 +296,21 @@ function lowerFor(ctx: LowerContext, s: SyntaxNode, indent: string): void {
     w.write(" = ");
     if (start) lowerExpr(ctx, start);
     else w.write("0");
-    w.write(`; ${stepped} ${descending ? ">" : "<"} `);
-    lowerExpr(ctx, end);
+    // A step whose sign the text doesn't show (`-BLOCK_K * SPLIT_K`, DeepSpeed's matmul; a name bound
+    // to `-B`) leaves the direction to its value: `(step) < 0 ? i > end : i < end`, which the compiler decides for a
+    // constexpr step (semantics/statements.ts loopCondition).
+    const signUnseen = step !== undefined && !descending && step.name !== "Number";
+    if (signUnseen) {
+      w.write(`; (`);
+      lowerExpr(ctx, step);
+      w.write(`) < 0 ? ${stepped} > `);
+      lowerExpr(ctx, end);
+      w.write(` : ${stepped} < `);
+      lowerExpr(ctx, end);
+    } else {
+      w.write(`; ${stepped} ${descending ? ">" : "<"} `);
+      lowerExpr(ctx, end);
+    }
     w.write(`; `);
     if (step) {
       w.write(`${stepped} += `);

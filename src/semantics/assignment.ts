@@ -308,6 +308,14 @@ function assignUnassigned(ctx: LoweringContext, target: ts.Identifier, u: Unassi
     return;
   }
   const variable = u.first.variable;
+  // Straight-line code at the declaration's depth (a constexpr branch taken included) after the loop
+  // or if that first assigned it, given another dtype or shape: the name is rebound, as Python
+  // rebinds it (DeepSpeed's matmul: `b = tl.load(B)`, [BLOCK_K, BLOCK_N], in the K loop, then
+  // `b = tl.load(bias_ptr)`, [BLOCK_N], under `if BIAS_ADD:`). Nothing after reads the loop's value.
+  if (ctx.runtimeDepth === u.depth && !isAggregate(value) && !fitsVariable(ctx, value, variable)) {
+    ctx.rebind(name, storeInitial(ctx, name, u.declaredAt, value, span));
+    return;
+  }
   const elsewhere = !ctx.assigned.has(u);
   ctx.assigned.add(u); // one mistake, one diagnostic: later reads stay quiet
   if (isAggregate(value)) {

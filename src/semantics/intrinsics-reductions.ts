@@ -9,7 +9,7 @@ import type { Span } from "../diagnostics/diagnostic";
 import { numel } from "../ir/ir";
 import { arity, blockAxisArg, dtypeArg, given, requireData, type Args, type Intrinsic, type IntrinsicContext } from "./intrinsic-args";
 import { isConst } from "./values";
-import { sameShape, shapeToString } from "./rules";
+import { isInt, sameShape, shapeToString } from "./rules";
 import { dtypeOf } from "./values";
 
 /** Triton's parameters of each reduction, and where keepDims and the result dtype are among them. */
@@ -120,7 +120,7 @@ export const REDUCTION_INTRINSICS: Record<string, Intrinsic> = {
     params: ["input", "other", "acc", "inputPrecision", "allowTf32", "maxNumImpreciseAcc", "outDtype"],
     // Products are exact f32 (or f16 × f16 → f32) multiply-adds: no TF32 or imprecise accumulation to choose.
     ignored: ["inputPrecision", "allowTf32", "maxNumImpreciseAcc"],
-    produces: ["dot", "cast"],
+    produces: ["dot", "cast", "binary:add"],
     lower(ctx, args, span, name) {
       if (!arity(ctx, args, span, name, 2, 7, "(a, b, acc?)")) return undefined;
       const values = given(ctx, args.slice(0, 3));
@@ -158,6 +158,18 @@ export const REDUCTION_INTRINSICS: Record<string, Intrinsic> = {
       const operand = dtypeOf(a) === "f16" && dtypeOf(b) === "f16" ? "f16" : "f32";
       const fa = ctx.values.cast(a, operand, a.span);
       const fb = ctx.values.cast(b, operand, b.span);
+      // Integer operands (int8 blocks, held as i32: bitsandbytes' int8 matmuls) give an i32 product, as
+      // Triton's int8 dot does: the f32 sums are exact while below 2^24 (a 256-deep block of 127 × 127
+      // products is 4.1e6), and an integer accumulator is added in i32, not through f32.
+      if (!args[6] && isInt(dtypeOf(a)) && isInt(dtypeOf(b)) && (!acc || isInt(dtypeOf(acc)))) {
+        if (acc && !sameShape(acc.type.shape, out)) {
+          ctx.log.error(Codes.dotShape, acc.span, `the accumulator must have the product's shape ${shapeToString(out)}, got ${typeToString(acc.type)}`);
+          return undefined;
+        }
+        const sums = ctx.b.emit({ op: "dot", a: fa, b: fb }, data("f32", out), span);
+        const product = ctx.values.cast(sums, "i32", span);
+        return acc && product ? ctx.values.binary("add", ctx.values.cast(acc, "i32", acc.span), product, span) : product;
+      }
       let c: Value | undefined;
       if (acc) {
         if (!sameShape(acc.type.shape, out)) {

@@ -30,8 +30,6 @@ export const MATH_INSTEAD: Readonly<Record<string, string>> = {
   isnan: "write x != x (true only for NaN)",
   isinf: "write tl.abs(x) == Infinity",
   trunc: "write tl.where(x < 0, tl.ceil(x), tl.floor(x))",
-  rint: "write tl.floor(x + 0.5) (ties up, not to even)",
-  nearbyint: "write tl.floor(x + 0.5) (ties up, not to even)",
   signbit: "write tl.cast(x, \"u32\", { bitcast: true }) >> 31",
   rcp_rn: "write 1.0 / x, or tl.divRn(1.0, x) correctly rounded",
   fmod: "write x - tl.cast(tl.cast(x / y, \"i32\"), \"f32\") * y for values that fit in i32",

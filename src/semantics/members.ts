@@ -6,7 +6,7 @@
 import ts from "typescript";
 import type { Span } from "../diagnostics/diagnostic";
 import { Codes } from "../diagnostics/codes";
-import { typeToString } from "../ir/ir";
+import { typeToString, type Value } from "../ir/ir";
 import { at, describeAggregate, isAggregate, type Lowered } from "./aggregates";
 import { DESCRIPTOR_ATOMICS, DESCRIPTOR_PROPERTIES, atomicDescriptor, descriptorProperty, loadDescriptor, storeDescriptor } from "./tensor-descriptors";
 import type { LoweringContext } from "./context";
@@ -171,6 +171,7 @@ function mathNamespace(ctx: LoweringContext, e: ts.Expression): MathNamespace | 
 function namespacedCall(ctx: LoweringContext, namespace: MathNamespace, node: ts.CallExpression, callee: ts.PropertyAccessExpression, span: Span): Lowered | "error" {
   const name = callee.name.text;
   if (name === "round" || name === "roundf") return roundAway(ctx, `${namespace}.${name}`, node, span) ?? "error";
+  if (ROUND_EVEN.has(name)) return roundEven(ctx, `${namespace}.${name}`, node, span, name.startsWith("ll")) ?? "error";
   const fn = mathFunction(name);
   if (!fn) {
     const { message, nearest } = unknownMathMessage(namespace, name);
@@ -219,6 +220,49 @@ function roundAway(ctx: LoweringContext, written: string, node: ts.CallExpressio
   if (!far || !down || !up) return undefined;
   const away = ctx.b.emit({ op: "where", cond: negative, a: down, b: up }, x.type, span);
   return ctx.b.emit({ op: "where", cond: far, a: away, b: t }, x.type, span);
+}
+
+/** libdevice's rounding to the nearest integer, halves to even (llrint gives it as an int64). */
+const ROUND_EVEN = new Set(["rint", "rintf", "nearbyint", "nearbyintf", "llrint", "llrintf"]);
+
+/**
+ * libdevice's rint / nearbyint / llrint (bitsandbytes' quantisers: `tl.libdevice.llrint(127.0 * (x /
+ * max_val))` stored through a Ptr<i8>): the nearest integer, halves to even, as the GPU's default
+ * rounding; llrint's an i64. Exact: f = floor(x) and x - f are exact in x's dtype, so x - f against
+ * 0.5 decides, and a half goes to whichever of f, f + 1 is even (f * 0.5 is an integer). Integers
+ * are themselves. (A negative half rounded to 0 gives +0.0, where C's rint gives -0.0.)
+ */
+function roundEven(ctx: LoweringContext, written: string, node: ts.CallExpression, span: Span, toInt: boolean): Lowered | undefined {
+  if (node.arguments.length !== 1) {
+    ctx.log.error(Codes.intrinsicArgs, span, `${written} takes one argument, (x)`);
+    return undefined;
+  }
+  const x0 = ctx.expression(node.arguments[0]);
+  if (!x0) return undefined;
+  if (x0.type.kind !== "data") {
+    ctx.log.error(Codes.operandDtype, x0.span, `${written} rounds numbers, not ${typeToString(x0.type)}`);
+    return undefined;
+  }
+  const rounded = (): Value | undefined => {
+    if (!isFloat(dtypeOf(x0)) && dtypeOf(x0) !== "bool") return x0;
+    const x = isFloat(dtypeOf(x0)) ? x0 : ctx.values.cast(x0, "f32", x0.span);
+    const dtype = dtypeOf(x);
+    const c = (n: number) => ctx.b.constant(n, dtype, span);
+    const f = ctx.b.emit({ op: "math", fn: "floor", args: [x] }, x.type, span);
+    const up = ctx.values.binary("add", f, c(1), span);
+    const frac = ctx.values.binary("sub", x, f, span);
+    const halfF = ctx.values.binary("mul", f, c(0.5), span);
+    const halfFloor = halfF && ctx.b.emit({ op: "math", fn: "floor", args: [halfF] }, x.type, span);
+    const even = halfF && halfFloor && ctx.values.binary("eq", halfF, halfFloor, span);
+    const above = frac && ctx.values.binary("gt", frac, c(0.5), span);
+    const below = frac && ctx.values.binary("lt", frac, c(0.5), span);
+    if (!up || !even || !above || !below) return undefined;
+    const tie = ctx.b.emit({ op: "where", cond: even, a: f, b: up }, x.type, span);
+    const notAbove = ctx.b.emit({ op: "where", cond: below, a: f, b: tie }, x.type, span);
+    return ctx.b.emit({ op: "where", cond: above, a: up, b: notAbove }, x.type, span);
+  };
+  const r = rounded();
+  return r && toInt ? ctx.values.cast(r, "i64", span) : r;
 }
 
 /** `x.to(dtype, { bitcast })`: Triton's cast, tl.cast(x, dtype). */

@@ -230,7 +230,7 @@ function forStatement(ctx: LoweringContext, node: ts.ForStatement): void {
     return;
   }
   const name = decl.name.text;
-  const cond = node.condition && skipParens(node.condition);
+  const { cond, ifNegative } = loopCondition(node.condition && skipParens(node.condition));
   const cmp = cond && ts.isBinaryExpression(cond) && ts.isIdentifier(cond.left) && cond.left.text === name ? LOOP_COMPARISONS[cond.operatorToken.kind] : undefined;
   if (!cond || !cmp || !ts.isBinaryExpression(cond)) {
     ctx.log.error(Codes.forLoopForm, ctx.span(node.condition ?? node), `${FOR_FORM}: the condition must compare '${name}' with a bound (<, <=, >, >= or !==)`);
@@ -244,9 +244,28 @@ function forStatement(ctx: LoweringContext, node: ts.ForStatement): void {
   const bounds = loopBounds(ctx, decl.initializer, cond.right, step, node);
   if (!bounds) return;
   const { dtype, ...range } = bounds;
+  const down = ifNegative && isConst(range.step) && range.step.value < 0 ? LOOP_COMPARISONS[ifNegative.operatorToken.kind] : undefined;
   const counter = ctx.b.variable(name, data(dtype, []), ctx.span(decl.name));
   const body = ctx.inLoop("loop", () => ctx.b.collect(() => ctx.inScope(() => lowerStatement(ctx, node.statement), new Map([[name, { kind: "variable", variable: counter, counter: true }]]))), node);
-  ctx.b.push({ kind: "for", span: ctx.span(node), counter, ...range, cmp, body });
+  ctx.b.push({ kind: "for", span: ctx.span(node), counter, ...range, cmp: down ?? cmp, body });
+}
+
+/**
+ * The comparison that ends the loop, and the one to use instead where the step turns out negative.
+ * Python's `range(start, end, step)` with a step whose sign the text doesn't show
+ * (`range(K, 0, -BLOCK_K * SPLIT_K)`, DeepSpeed's matmul) comes from the Python front end as
+ * `step < 0 ? i > end : i < end`: the loop is lowered with `i < end` (the step evaluated once, where
+ * it always was), and a step that is a negative constant then takes `i > end`, as Triton's `for`
+ * swaps the bounds of a negative constexpr step; a step known only at run time counts up, as in
+ * Triton (whose loop needs a positive run-time step).
+ */
+function loopCondition(cond: ts.Expression | undefined): { cond: ts.Expression | undefined; ifNegative?: ts.BinaryExpression } {
+  if (!cond || !ts.isConditionalExpression(cond)) return { cond };
+  const test = skipParens(cond.condition);
+  const down = skipParens(cond.whenTrue);
+  const up = skipParens(cond.whenFalse);
+  if (!ts.isBinaryExpression(test) || test.operatorToken.kind !== ts.SyntaxKind.LessThanToken || !ts.isBinaryExpression(down)) return { cond };
+  return { cond: up, ifNegative: down };
 }
 
 /** The loop's start, bound and step: integer scalars converted to the counter's dtype. */

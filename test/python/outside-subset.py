@@ -58,7 +58,7 @@ for private in (lambda: x._not_an_attribute, lambda: torch.cuda._not_an_attribut
 imports = [
     ("torch.fft", "import torch.fft"),
     ("torch.nn.modules", "from torch.nn.modules.utils import _pair"),
-    ("torch.utils", "from torch.utils.checkpoint import checkpoint"),
+    ("torch.utils.checkpoint", "from torch.utils.checkpoint import checkpoint"),
     ("torch.fft", "from torch import fft"),
     ("torch.distributed.fsdp", "import torch.distributed.fsdp as fsdp"),
 ]

@@ -50,10 +50,12 @@ print(json.dumps({
     "torch.nn.init": public(torch.nn.init, ("no_grad", "not_implemented")),
     "torch.testing": public(torch.testing, ("Tensor", "to_js")),
     "torch.cuda": public(torch.cuda),
+    "torch.utils._triton": public(torch.utils._triton),
     "torch.distributed": public(torch.distributed) + ["tensor.DTensor (nothing is one)"],
     "torch.autograd": ["Function", "no_grad", "enable_grad", "backward (Tensor.backward)"],
     "triton": [n for n in public(triton) if n not in ("JITFunction",)],
     "triton.testing": public(triton.testing, ("Table", "to_js")),
     "triton.tools.tensor_descriptor": ["TensorDescriptor", "TensorDescriptor.from_tensor", "TensorDescriptor.block_shape (settable)"],
     "triton.runtime.driver.active": [n for n in dir(triton.runtime.driver.active) if not n.startswith("_")],
+    "triton.runtime.driver": ["active", "utils (Triton 2.x's name for active.utils)"] if triton.runtime.driver.utils is triton.runtime.driver.active.utils else ["active"],
 }))

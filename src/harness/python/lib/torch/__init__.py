@@ -24,7 +24,7 @@ from ._math import broadcast_shapes, matmul, where, clamp
 from ._einsum import einsum
 from . import _autograd as autograd
 from ._autograd import no_grad, enable_grad, inference_mode, set_grad_enabled, is_grad_enabled
-from . import testing, cuda, nn, backends, distributed, version, amp, compiler, _C, _dynamo, library
+from . import testing, cuda, nn, backends, distributed, version, amp, compiler, _C, _dynamo, library, utils
 from .amp import autocast, is_autocast_enabled, get_autocast_dtype
 from ._like import contiguous_format, preserve_format, memory_format  # noqa: E402,F401
 # The device module of the device type triton's target names (`get_current_target().backend` is

@@ -52,6 +52,22 @@ def _time_call(kernel_call, quantiles):
     return [float("inf") if ms is None else ms] * len(quantiles)
 
 
+def _prune_kwargs(prune, kwargs):
+    """The launch's other keyword arguments that `early_config_prune` takes. Triton 3 passes them all
+    (`prune(configs, named_args, **kwargs)`); Triton 2.x passed only (configs, named_args), and
+    libraries written for it (DeepSpeed's `_fp16_matmul_prune_config(configs, named_args,
+    skip_autotune=False)`) take no others: they get the ones they name."""
+    import inspect
+    try:
+        params = inspect.signature(prune).parameters.values()
+    except (TypeError, ValueError):
+        return kwargs
+    if any(p.kind == p.VAR_KEYWORD for p in params):
+        return kwargs
+    named = {p.name for p in params if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)}
+    return {k: v for k, v in kwargs.items() if k in named}
+
+
 def _median(timing):
     """A do_bench result's first number (Triton's do_bench gives a list for quantiles, a user's may give one float)."""
     if isinstance(timing, (list, tuple)):
@@ -149,7 +165,7 @@ class Autotuner:
     def prune_configs(self, kwargs):
         configs = self.configs
         if self.early_config_prune:
-            configs = self.early_config_prune(self.configs, self.nargs, **kwargs)
+            configs = self.early_config_prune(self.configs, self.nargs, **_prune_kwargs(self.early_config_prune, kwargs))
             if not configs:
                 raise RuntimeError("No valid autotuner configs after pruning. `early_config_prune` should return at least one config.")
         if self.perf_model:
@@ -165,7 +181,9 @@ class Autotuner:
 
     def _tune(self, args, kwargs, grid, shown, key):
         """The config to launch for this key, and the code generator's knobs (None: the defaults)."""
-        configs = self.prune_configs(kwargs)
+        # As Triton: a single config is launched as it is, never pruned (DeepSpeed's skip_autotune keeps
+        # only its 128×256 config, which its own early_config_prune would drop on a small adapter).
+        configs = self.prune_configs(kwargs) if len(self.configs) > 1 else self.configs
         picked = None
         timing = _state.bench != "off" and not _state.cpu
         if timing:

@@ -54,3 +54,7 @@ class _Driver:
 
 
 active = _Driver()
+# Triton 2.x's interface: `triton.runtime.driver` was the active driver itself, so libraries written
+# for it (DeepSpeed's matmul prune: `triton.runtime.driver.utils.get_device_properties(device)`) read
+# `utils` here.
+utils = active.utils
