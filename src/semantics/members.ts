@@ -193,18 +193,9 @@ function namespacedCall(ctx: LoweringContext, namespace: MathNamespace, node: ts
  * to 1). Integers are themselves.
  */
 function roundAway(ctx: LoweringContext, written: string, node: ts.CallExpression, span: Span): Lowered | undefined {
-  if (node.arguments.length !== 1) {
-    ctx.log.error(Codes.intrinsicArgs, span, `${written} takes one argument, (x)`);
-    return undefined;
-  }
-  const x0 = ctx.expression(node.arguments[0]);
-  if (!x0) return undefined;
-  if (x0.type.kind !== "data") {
-    ctx.log.error(Codes.operandDtype, x0.span, `${written} rounds numbers, not ${typeToString(x0.type)}`);
-    return undefined;
-  }
-  if (!isFloat(dtypeOf(x0)) && dtypeOf(x0) !== "bool") return x0;
-  const x = isFloat(dtypeOf(x0)) ? x0 : ctx.values.cast(x0, "f32", x0.span);
+  const arg = roundingArgument(ctx, written, node, span);
+  if (!arg || !arg.float) return arg?.value;
+  const x = arg.float;
   const dtype = dtypeOf(x);
   const c = (n: number) => ctx.b.constant(n, dtype, span);
   const floor = ctx.b.emit({ op: "math", fn: "floor", args: [x] }, x.type, span);
@@ -222,6 +213,26 @@ function roundAway(ctx: LoweringContext, written: string, node: ts.CallExpressio
   return ctx.b.emit({ op: "where", cond: far, a: away, b: t }, x.type, span);
 }
 
+/**
+ * The one argument of a libdevice rounding function: `value` as written, and `float` the value to
+ * round (a bool as f32), absent for an integer, which is itself.
+ */
+function roundingArgument(ctx: LoweringContext, written: string, node: ts.CallExpression, span: Span): { value: Value; float?: Value } | undefined {
+  if (node.arguments.length !== 1) {
+    ctx.log.error(Codes.intrinsicArgs, span, `${written} takes one argument, (x)`);
+    return undefined;
+  }
+  const x0 = ctx.expression(node.arguments[0]);
+  if (!x0) return undefined;
+  if (x0.type.kind !== "data") {
+    ctx.log.error(Codes.operandDtype, x0.span, `${written} rounds numbers, not ${typeToString(x0.type)}`);
+    return undefined;
+  }
+  if (!isFloat(dtypeOf(x0)) && dtypeOf(x0) !== "bool") return { value: x0 };
+  const float = isFloat(dtypeOf(x0)) ? x0 : ctx.values.cast(x0, "f32", x0.span);
+  return float ? { value: x0, float } : undefined;
+}
+
 /** libdevice's rounding to the nearest integer, halves to even (llrint gives it as an int64). */
 const ROUND_EVEN = new Set(["rint", "rintf", "nearbyint", "nearbyintf", "llrint", "llrintf"]);
 
@@ -233,19 +244,11 @@ const ROUND_EVEN = new Set(["rint", "rintf", "nearbyint", "nearbyintf", "llrint"
  * are themselves. (A negative half rounded to 0 gives +0.0, where C's rint gives -0.0.)
  */
 function roundEven(ctx: LoweringContext, written: string, node: ts.CallExpression, span: Span, toInt: boolean): Lowered | undefined {
-  if (node.arguments.length !== 1) {
-    ctx.log.error(Codes.intrinsicArgs, span, `${written} takes one argument, (x)`);
-    return undefined;
-  }
-  const x0 = ctx.expression(node.arguments[0]);
-  if (!x0) return undefined;
-  if (x0.type.kind !== "data") {
-    ctx.log.error(Codes.operandDtype, x0.span, `${written} rounds numbers, not ${typeToString(x0.type)}`);
-    return undefined;
-  }
+  const arg = roundingArgument(ctx, written, node, span);
+  if (!arg) return undefined;
   const rounded = (): Value | undefined => {
-    if (!isFloat(dtypeOf(x0)) && dtypeOf(x0) !== "bool") return x0;
-    const x = isFloat(dtypeOf(x0)) ? x0 : ctx.values.cast(x0, "f32", x0.span);
+    if (!arg.float) return arg.value;
+    const x = arg.float;
     const dtype = dtypeOf(x);
     const c = (n: number) => ctx.b.constant(n, dtype, span);
     const f = ctx.b.emit({ op: "math", fn: "floor", args: [x] }, x.type, span);
