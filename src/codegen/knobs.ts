@@ -55,16 +55,17 @@ export function tunableKnobs(written: KernelIR, target: Target, options: Codegen
     if (values.length > 1) knobs.push({ knob: "mmaRowThreads", values });
   }
   // mmaTransferPad (the transfer array's row padding) is not offered: on an H100 the default 4 ran as
-  // fast as 8 and 12, and 0 and 16 slower (bench/NOTES.md §51), while its values would take the
-  // attention example's crossing from 28 settings to 44, past MAX_CROSSED. The bench sets it.
+  // fast as 8 and 12, and 0 and 16 slower (bench/NOTES.md §51), so its values would only be
+  // more settings to time. The bench sets it.
   // A loop's row sum carried as its terms (deferred-sums.ts), where the kernel has one.
-  if (deferRowSums(written) !== written) knobs.push({ knob: "deferRowSums", values: [false, true] });
+  const rowSums = deferRowSums(written) !== written;
+  if (rowSums) knobs.push({ knob: "deferRowSums", values: [false, true] });
   // An online softmax's row maximum kept where it is while no score passes it (lazy-max.ts).
   const softmax = lazyRowMaxima(written).size > 0;
   if (softmax) knobs.push({ knob: "lazyRowMax", values: [false, true] });
   // Tiled element indices split term by term (rearrange.ts): measured faster in attention, slower
   // in the f16 matmul (bench/NOTES.md §54), so offered where there is an online softmax.
-  if (softmax || deferRowSums(written) !== written) knobs.push({ knob: "splitTileIndices", values: [false, true] });
+  if (softmax || rowSums) knobs.push({ knob: "splitTileIndices", values: [false, true] });
   // Every split of some dot's tile over the subgroups, the first dot's own (the squarest) first.
   const splits: number[] = [];
   for (const p of mma) {

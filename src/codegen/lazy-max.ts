@@ -143,7 +143,13 @@ function sameScores(body: readonly Stmt[], y: Value, x: Value): boolean {
 function consumers(body: readonly Stmt[]): { values: Map<number, Value[]>; statements: Map<number, number> } {
   const values = new Map<number, Value[]>();
   const statements = new Map<number, number>();
-  forEachValue(body, (v) => operandsOf(v).forEach((o) => values.set(o.id, [...(values.get(o.id) ?? []), v])));
+  forEachValue(body, (v) => {
+    for (const o of operandsOf(v)) {
+      const readers = values.get(o.id);
+      if (readers) readers.push(v);
+      else values.set(o.id, [v]);
+    }
+  });
   forEachStmt(body, (s) => {
     if (s.kind !== "let") valuesOfStmt(s).forEach((v) => statements.set(v.id, (statements.get(v.id) ?? 0) + 1));
   });
