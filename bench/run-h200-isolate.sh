@@ -17,6 +17,11 @@
 #           with lazyRowMax; OLD=<folder> also times the same rows from an earlier build (§54)
 #   stages  every attention config with the leader's knobs, with and without lazyRowMax (§54)
 #   ahead   the leader's knobs at 64×64 reading K and V in the trip and a block ahead (§54's next)
+#   sweep   the attention leader peeled (wholeTrips) with each of its other knobs taken out or one
+#           more added, in the trip and a block ahead, beside the hand-written kernel (§56)
+#   whole   the key loop's whole trips unmasked (wholeTrips, §56) at the attention leader, causal and
+#           not, and the f16 matmul's first two configs with and without it, beside the same lease's
+#           hand-written flash kernel, the probe's 128×128 leader and the team's 244 kernel
 # Next lease (§45): PARTS="softmax" (~6 min), then PARTS="tests odd" (~5 min), back to back.
 #
 # Here:   ../shared/tools/gpu-carry.sh && node scripts/build.mjs && node bench/build.mjs && bash bench/carry-f16.sh <checkout>/.kl-py
@@ -132,6 +137,29 @@ if has stages; then
   # with the leader's knobs, with and without lazyRowMax.
   S='{"halfLoadForm":"select","deferRowSums":true'
   step 300 stages-suite.log node bench/dist/suite.js --only attention-f16-4x32x4096x64 --configs 6 --targets "[$S},$S,\"lazyRowMax\":true}]" --out "$out/stages-suite.json"
+  date -u
+fi
+if has whole; then
+  L='"halfLoadForm":"select","deferRowSums":true,"lazyRowMax":true,"splitTileIndices":true'
+  step 240 whole-attn.log node bench/dist/suite.js --only attention-f16-4x32x4096x64,attention-f16-4x32x4096x64-causal --configs 1 \
+    --targets "[{$L},{$L,\"wholeTrips\":true},{\"wholeTrips\":true}]" --out "$out/whole-attn.json"
+  step 100 whole-flash.log node bench/dist/flash-probe.js --match '^flash 128.32 4 sg of 32 rows, O-regs merged, S pad 4( causal)?$' --out "$out/whole-flash.json"
+  step 300 whole-mm.log node bench/dist/suite.js --only matmul-f16-4096x4096x4096,matmul-f16-1024x1024x1024,matmul-f16-1000x1001x1003 --configs 2 \
+    --targets '[{"wholeTrips":true},{"halfLoadForm":"tile"},{"halfLoadForm":"tile","wholeTrips":true}]' --out "$out/whole-mm.json"
+  step 90 whole-probe.log node bench/dist/mma-probe.js --only matmul --sizes 4096,1024 --match "^$base\$" --out "$out/whole-probe.json"
+  ref=bench/mm-f16-reference.cjs; [ -f "$ref" ] || ref=../shared/tools/mm-f16-reference.cjs
+  # The reference tool requires webgpu from its working folder: the one whose node_modules has it.
+  root=$PWD; while [ "$root" != / ] && [ ! -d "$root/node_modules/webgpu" ]; do root=$(dirname "$root"); done
+  for size in 4096 1024; do
+    step 150 whole-ref-$size.log bash -c "cd '$root' && node '$PWD/$ref' $size '^staged-one TM4 TN4 sg2x2 \\(128x128x32, pad 8\\)\$'"
+  done
+  date -u
+fi
+if has sweep; then
+  W='"halfLoadForm":"select","deferRowSums":true,"lazyRowMax":true,"splitTileIndices":true,"wholeTrips":true'
+  T="[{$W},{$W,\"mmaRowThreads\":8},{$W,\"splitTileIndices\":false},{$W,\"lazyRowMax\":false},{$W,\"deferRowSums\":false},{$W,\"mmaTransferPad\":8},{$W,\"halfLoadForm\":\"block\"}]"
+  step 400 sweep-attn.log node bench/dist/suite.js --only attention-f16-4x32x4096x64 --configs 2 --targets "$T" --out "$out/sweep-attn.json"
+  step 100 sweep-flash.log node bench/dist/flash-probe.js --match '^flash 128.32 4 sg of 32 rows, O-regs merged, S pad 4( causal)?$' --out "$out/sweep-flash.json"
   date -u
 fi
 if has ahead; then

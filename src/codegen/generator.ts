@@ -46,6 +46,8 @@ export class WgslGenerator implements Emitter {
   /** Masked f16 loads tested once per tile (tile-masks.ts). */
   readonly tileMasks: TileMasks;
   readonly earlyStaging = new Map<number, unknown>();
+  /** Comparisons that hold on the way being emitted (a whole trip's, whole-trips.ts): emitted as `true`. */
+  readonly holding = new Set<number>();
   /** tl.trans values read only as operands of tl.dot: not emitted (the dot stages what they transpose, dot.ts). */
   readonly dotOnlyTransposes: ReadonlySet<number>;
   readonly contiguity: ContiguityAnalysis;

@@ -11,7 +11,7 @@
 // the same WGSL are one candidate): a load form only matters where a mask is known whole per run
 // of 4, which the launch's divisibility decides (compile.ts specializationFor).
 
-import type { KernelIR } from "../ir/ir";
+import type { KernelIR, Stmt } from "../ir/ir";
 import type { CodegenOptions, Target } from "../ir/target";
 import type { KnobChoice } from "../ir/knobs";
 import { forEachValue } from "../ir/walk";
@@ -20,6 +20,7 @@ import { planKernel } from "./plan";
 import { rowSlicesOf } from "./layout";
 import { deferRowSums } from "./deferred-sums";
 import { lazyRowMaxima } from "./lazy-max";
+import { planWholeTrips } from "./whole-trips";
 
 /** The knobs this kernel's plan for `target` uses, each with the values worth trying (default first). */
 export function tunableKnobs(written: KernelIR, target: Target, options: CodegenOptions = {}): KnobChoice[] {
@@ -66,6 +67,10 @@ export function tunableKnobs(written: KernelIR, target: Target, options: Codegen
   // Tiled element indices split term by term (rearrange.ts): measured faster in attention, slower
   // in the f16 matmul (bench/NOTES.md §54), so offered where there is an online softmax.
   if (softmax || rowSums) knobs.push({ knob: "splitTileIndices", values: [false, true] });
+  // A loop whose comparisons with its counter a trip may hold whole, written twice (whole-trips.ts):
+  // offered where such a loop runs a dot on matrices, whose masks cost the most beside it (bench/NOTES.md §54, §56).
+  const wholeLoops = [...planWholeTrips(plan.ir.body, !options.instrument).keys()];
+  if (wholeLoops.some((s) => s.kind === "for" && containsMatrixDot(s.body, plan.mma))) knobs.push({ knob: "wholeTrips", values: [false, true] });
   // Every split of some dot's tile over the subgroups, the first dot's own (the squarest) first.
   const splits: number[] = [];
   for (const p of mma) {
@@ -90,5 +95,11 @@ function loadsMaskedHalves(ir: KernelIR): boolean {
   forEachValue(ir.body, (v) => {
     if (v.op === "load" && v.mask && v.ptr.type.kind === "pointer" && v.ptr.type.pointee === "f16") found = true;
   });
+  return found;
+}
+
+function containsMatrixDot(body: readonly Stmt[], mma: ReadonlyMap<number, unknown>): boolean {
+  let found = false;
+  forEachValue(body, (v) => (found ||= v.op === "dot" && mma.has(v.id)));
   return found;
 }

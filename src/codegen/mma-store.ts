@@ -164,27 +164,32 @@ function product(a: Sym, b: Sym): Sym {
 
 const integer = (v: Value) => v.type.kind === "pointer" || v.type.dtype === "i32";
 
-/** `v` as an affine function of its block's indices, or undefined. `visible`: a scalar whose WGSL name the store can use. */
-export function affine(v: Value, visible: (v: Value) => boolean): Affine | undefined {
+/**
+ * `v` as an affine function of its block's indices, or undefined. `visible`: a scalar whose WGSL name
+ * the store can use; `expand`: a scalar that is not is taken apart as blocks are (sums, products, casts).
+ */
+export function affine(v: Value, visible: (v: Value) => boolean, expand = false): Affine | undefined {
   if (!integer(v)) return undefined;
   const rank = v.type.shape.length;
   if (rank === 0) {
     if (v.op === "const") return { base: v.value, coefs: [] };
     if (v.op === "param" && v.type.kind === "pointer") return { base: 0, coefs: [] };
-    return visible(v) ? { base: v, coefs: [] } : undefined;
+    if (visible(v)) return { base: v, coefs: [] };
+    if (!expand || (v.op !== "binary" && v.op !== "cast")) return undefined;
   }
+  const of = (x: Value) => affine(x, visible, expand);
   switch (v.op) {
     case "arange":
       return rank === 1 ? { base: v.start, coefs: [1] } : undefined;
     case "splat": {
-      const s = affine(v.value, visible);
+      const s = of(v.value);
       return s && { base: s.base, coefs: new Array<Sym>(rank).fill(0) };
     }
     case "cast":
-      return affine(v.value, visible);
+      return of(v.value);
     case "reshape": {
       // Only axes of extent 1 added or removed ([n] → [n, 1] / [1, n]): the other axes keep their steps, in order.
-      const inner = affine(v.value, visible);
+      const inner = of(v.value);
       if (!inner) return undefined;
       const steps = inner.coefs.filter((_, k) => v.value.type.shape[k] !== 1);
       const wide = v.type.shape.filter((d) => d !== 1);
@@ -194,7 +199,7 @@ export function affine(v: Value, visible: (v: Value) => boolean): Affine | undef
     }
     case "broadcast": {
       // Axes of extent 1 widened (shapes aligned on the right, as numpy's): they add nothing.
-      const inner = affine(v.value, visible);
+      const inner = of(v.value);
       if (!inner) return undefined;
       const from = v.value.type.shape;
       const lead = rank - from.length;
@@ -205,8 +210,8 @@ export function affine(v: Value, visible: (v: Value) => boolean): Affine | undef
     case "binary": {
       const [l, r] = v.op === "ptrAdd" ? [v.ptr, v.offset] : [v.lhs, v.rhs];
       if (v.op === "binary" && v.fn !== "add" && v.fn !== "sub" && v.fn !== "mul") return undefined;
-      const a = affine(l, visible);
-      const b = affine(r, visible);
+      const a = of(l);
+      const b = of(r);
       if (!a || !b || a.coefs.length !== rank || b.coefs.length !== rank) return undefined;
       if (v.op === "ptrAdd" || v.fn === "add" || v.fn === "sub") {
         const fn = v.op === "binary" && v.fn === "sub" ? "-" : "+";

@@ -122,8 +122,10 @@ function transposeSource(from: Shape, e: string): string {
  * A WGSL expression for `v`'s element at flat index `e`, when `v` is computed from indices,
  * constants and scalars only; undefined when it depends on memory or variables.
  */
-export function rematerialize(ctx: Pick<Emitter, "reg" | "typeOf" | "dtype" | "knownRead"> & { readonly splitTileIndices?: boolean }, v: Value, e: string, depth = 0): string | undefined {
+export function rematerialize(ctx: Pick<Emitter, "reg" | "typeOf" | "dtype" | "knownRead"> & { readonly splitTileIndices?: boolean; readonly holding?: ReadonlySet<number> }, v: Value, e: string, depth = 0): string | undefined {
   if (depth > 24) return undefined;
+  // A comparison a whole trip makes hold (whole-trips.ts).
+  if (ctx.holding?.has(v.id)) return "true";
   if (v.type.shape.length === 0 || numel(v.type.shape) === 1) return ctx.reg(v, 0);
   const at = (x: Value, idx = e) => rematerialize(ctx, x, idx, depth + 1);
   switch (v.op) {

@@ -7,7 +7,7 @@ import { varName } from "./generator";
 import { emitStore } from "./memory";
 import { enterMma, leaveMma, stageInvariantA, stageMmaEarly, stagedValues, storeEdgeMatrices, storeMatrices } from "./mma";
 import type { MmaPlan } from "./mma-plan";
-import { elementTest, emitDirectStore } from "./mma-store";
+import { elementTest, emitDirectStore, type Sym } from "./mma-store";
 import { emitAssert, emitPrint } from "./print";
 import { emitValue } from "./values";
 import { uniformInWgsl } from "./uniformity";
@@ -61,14 +61,35 @@ export const STATEMENT_WGSL: StatementEmitters = {
     for (const p of gen.mma.values()) if (p.invariantA === s) stageInvariantA(gen, p);
     const c = varName(s.counter, 0, s.counter.type);
     const t = gen.typeOf(s.counter.type);
-    gen.emit(`for (var ${c}: ${t} = ${gen.reg(s.start, 0)}; ${c} ${COMPARISONS[s.cmp]} ${gen.reg(s.end, 0)}; ${c} = ${c} + ${gen.reg(s.step, 0)}) {`);
+    const [end, step] = [gen.reg(s.end, 0), gen.reg(s.step, 0)];
     const uniform = [s.start, s.end, s.step].every((v) => uniformInWgsl(v, (x) => gen.handedOut(x)));
     gen.loopDepth++;
     if (!uniform) gen.nonUniformDepth++;
-    gen.nested(() => emitLoopBody(gen, s.body, plans));
+    const whole = gen.plan.wholeTrips.get(s);
+    if (whole) {
+      // The whole trips first, while every comparison the trip moves holds for the whole block, with
+      // them true; the rest as written, from where the first loop stopped (whole-trips.ts).
+      const test = whole.margins.map((m) => `${renderAt(gen, m.min, s.counter, c)} >= ${m.atLeast}i`).join(" && ");
+      gen.emit("{");
+      gen.nested(() => {
+        gen.emit(`var ${c}: ${t} = ${gen.reg(s.start, 0)};`);
+        gen.emit(`for (; ${c} ${COMPARISONS[s.cmp]} ${end} && ${test}; ${c} = ${c} + ${step}) {`);
+        for (const id of whole.comparisons) gen.holding.add(id);
+        gen.nested(() => emitLoopBody(gen, s.body, plans));
+        for (const id of whole.comparisons) gen.holding.delete(id);
+        gen.emit("}");
+        gen.emit(`for (; ${c} ${COMPARISONS[s.cmp]} ${end}; ${c} = ${c} + ${step}) {`);
+        gen.nested(() => emitLoopBody(gen, s.body, plans));
+        gen.emit("}");
+      });
+      gen.emit("}");
+    } else {
+      gen.emit(`for (var ${c}: ${t} = ${gen.reg(s.start, 0)}; ${c} ${COMPARISONS[s.cmp]} ${end}; ${c} = ${c} + ${step}) {`);
+      gen.nested(() => emitLoopBody(gen, s.body, plans));
+      gen.emit("}");
+    }
     if (!uniform) gen.nonUniformDepth--;
     gen.loopDepth--;
-    gen.emit("}");
     // A plan whose accumulator a direct store writes leaves its matrices there (mma-store.ts).
     const direct = new Set([...gen.directStores.values()].map((d) => d.plan));
     for (const p of plans) if (!direct.has(p)) leaveMma(gen, p, register(p.variable!));
@@ -140,6 +161,13 @@ export function eachRun(gen: WgslGenerator, variable: Variable, fn: (name: strin
   gen.registers(variable.type, (j) => {
     if (j % 4 === 0) fn(varName(variable, j, variable.type), j);
   });
+}
+
+/** A scalar expression at the top of a trip: the loop's counter read from its variable, every other scalar known before the loop. */
+function renderAt(gen: WgslGenerator, s: Sym, counter: Variable, name: string): string {
+  if (typeof s === "number") return `${s}i`;
+  if ("sym" in s) return `(${renderAt(gen, s.a, counter, name)} ${s.sym} ${renderAt(gen, s.b, counter, name)})`;
+  return s.op === "readVar" && s.variable.id === counter.id ? name : gen.reg(s, 0);
 }
 
 function directRead(gen: WgslGenerator, id: number): boolean {

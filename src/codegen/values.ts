@@ -84,6 +84,8 @@ export const VALUE_WGSL: ValueEmitters = {
 export function emitValue(gen: WgslGenerator, v: Value): void {
   // A tl.trans only tl.dot reads: the dot stages what it transposes (dot.ts, mma.ts).
   if (gen.dotOnlyTransposes.has(v.id)) return;
+  // A comparison a whole trip makes hold (whole-trips.ts).
+  if (gen.holding.has(v.id)) return gen.elementwise(v, () => "true");
   (VALUE_WGSL[v.op] as (gen: WgslGenerator, v: Value) => void)(gen, v);
 }
 

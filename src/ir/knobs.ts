@@ -7,7 +7,7 @@ import type { CodegenOptions } from "./target";
 import { assertNever } from "./never";
 
 /** The CodegenOptions a tuner may vary, in the order its table shows them. */
-export const CODEGEN_KNOBS = ["halfLoadForm", "mmaDoubleBuffer", "mmaDirectStore", "mmaStageInvariant", "mmaHoldInvariant", "mmaLeanBarriers", "mmaLaneRows", "mmaRowThreads", "mmaTransferPad", "deferRowSums", "lazyRowMax", "splitTileIndices", "mmaSubgroupsM", "mmaPackedPrefetch", "shiftedHalfRows"] as const;
+export const CODEGEN_KNOBS = ["halfLoadForm", "mmaDoubleBuffer", "mmaDirectStore", "mmaStageInvariant", "mmaHoldInvariant", "mmaLeanBarriers", "mmaLaneRows", "mmaRowThreads", "mmaTransferPad", "deferRowSums", "lazyRowMax", "splitTileIndices", "wholeTrips", "mmaSubgroupsM", "mmaPackedPrefetch", "shiftedHalfRows"] as const;
 
 export type CodegenKnob = (typeof CODEGEN_KNOBS)[number];
 
@@ -42,6 +42,7 @@ export function isKnobValue(knob: CodegenKnob, value: unknown): boolean {
     case "deferRowSums":
     case "lazyRowMax":
     case "splitTileIndices":
+    case "wholeTrips":
       return typeof value === "boolean";
     case "mmaSubgroupsM":
       return Number.isInteger(value) && (value as number) >= 1;

@@ -112,6 +112,15 @@ export interface CodegenOptions {
    */
   splitTileIndices?: boolean;
   /**
+   * A loop whose comparisons with its counter hold for the whole block in most trips (attention's
+   * `start_n + offs_n < N_CTX`, the causal mask below the diagonal) peeled: a first loop runs the
+   * trips while a test on scalars says they all hold, with them `true`; a second the rest as written
+   * (codegen/whole-trips.ts). On an H100 the attention leader ran 5–8% faster, and with K and V a
+   * block ahead at 90.5% of the hand-written kernel; the f16 matmul's configs within ±5%
+   * (bench/NOTES.md §56). Off unless true.
+   */
+  wholeTrips?: boolean;
+  /**
    * Store a loop's accumulator on subgroup matrices straight from the matrices where tutorial 03's
    * `tl.store(c_ptrs, acc, mask)` follows the loop and the tile is whole (codegen/mma-store.ts). On
    * unless false: through registers a hand-written H200 matmul ran at 154 TFLOP/s against 229–241

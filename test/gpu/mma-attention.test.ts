@@ -58,7 +58,8 @@ async function check(causal: boolean, knobs: CodegenOptions, stages?: number, BL
     },
     outputs: ["Out"], specialize: true,
   });
-  assert.equal((kernel.wgsl.match(/per subgroup \(emulated\)/g) ?? []).length, 2, "both dots on (emulated) matrices");
+  // Both dots in the key loop, written twice where its whole trips are (wholeTrips).
+  assert.equal((kernel.wgsl.match(/per subgroup \(emulated\)/g) ?? []).length, knobs.wholeTrips ? 4 : 2, "both dots on (emulated) matrices");
   const want = reference(q.values, k.values, v.values, causal);
   // P and Out rounded to f16 (2^-11 relative each), as the example's own tolerance says.
   for (const [side, got] of [["gpu", gpu.Out], ["cpu", cpu.Out]] as const) assertClose(Float64Array.from(got as Uint16Array, f16FromBits), want, `${side} Out`, 4e-3, 4e-3);
@@ -180,5 +181,28 @@ for (const [causal, knobs, stages] of LAZY) {
     assert.equal(vote[3].trim().split("\n").length, rows);
     assert.match(wgsl, /^diagnostic\(off, subgroup_uniformity\);$/m);
     assert.doesNotMatch(exact, /subgroupAny/);
+  });
+}
+
+// The key loop peeled (wholeTrips, codegen/whole-trips.ts): a first loop runs the trips while every
+// key of the block is below N_CTX (and, causal, at or before every query row), with those
+// comparisons true; a second the rest as written. 40 keys in blocks of 16: two whole trips and an
+// edge; causal, program 0's last trip and program 1's third cross the diagonal. With the leader's
+// other knobs, and causal with K and V a block ahead (the next block's keys tested too).
+const WHOLE: [boolean, CodegenOptions, number?][] = [
+  [false, { wholeTrips: true, halfLoadForm: "select", splitTileIndices: true, lazyRowMax: true, deferRowSums: true, mmaRowThreads: 4 }],
+  [true, { wholeTrips: true, mmaHoldInvariant: true, mmaLeanBarriers: true }, 2],
+];
+for (const [causal, knobs, stages] of WHOLE) {
+  test(`attention-f16 on emulated matrices, the key loop's whole trips peeled, ${causal ? "causal" : "not causal"}${stages ? `, num_stages ${stages}` : ""}`, async () => {
+    const wgsl = await check(causal, knobs, stages);
+    const loop = /var (\w+): i32 = 0i;\n\s+for \(; \1 < (\w+) && ([^\n]*); \1 = \1 \+ 16i\) \{\n/.exec(wgsl);
+    assert.ok(loop, "the whole trips' loop, its test beside the bound");
+    assert.ok(wgsl.includes(`for (; ${loop[1]} < ${loop[2]}; ${loop[1]} = ${loop[1]} + 16i) {`), "the rest from where it stopped");
+    const tests = loop[3].split(" && ");
+    // Keys below N_CTX, causal keys at or before the block's first query row, and with num_stages 2 the next block's keys below N_CTX.
+    assert.equal(tests.length, 1 + (causal ? 1 : 0) + (stages === 2 ? 1 : 0), loop[3]);
+    assert.ok(tests.every((t) => t.includes(loop[1]) && /- 15i\) >= [01]i$/.test(t)), loop[3]);
+    assert.match(wgsl, /let \w+ = true;/, "the comparisons true in the whole trips");
   });
 }

@@ -150,6 +150,28 @@ for (const [M, N, K, shifted] of [[80, 48, 96, false], [37, 41, 43, true]] as co
   });
 }
 
+// The example's K loop peeled (wholeTrips, codegen/whole-trips.ts): the trips whose K columns, this
+// trip's and (pipelined) the next's, are all below K run first with `offs_k < K - k * BLOCK_K` true.
+// K of 160 in blocks of 32 (every trip whole; the last one's next block is not), 103 (the last trip partial,
+// rows not aligned), 96 by 64s (one whole trip), with the default load form and "tile".
+for (const [M, N, K, BK, form] of [[80, 48, 160, 32, "block"], [37, 41, 103, 32, "tile"], [70, 45, 96, 64, "tile"]] as const) {
+  test(`examples/matmul-f16.kernel.ts, wholeTrips, halfLoadForm "${form}": ${M}×${K} by ${K}×${N} in blocks of ${BK} along K`, async () => {
+    const a = randomHalves(M * K);
+    const b = randomHalves(K * N);
+    const want = product(a.values, b.values, M, N, K);
+    const { gpu, cpu, kernel } = await runBoth({
+      source: EXAMPLE, constexprs: { BLOCK_M: 32, BLOCK_N: 32, BLOCK_K: BK },
+      target: { ...EMULATED, workgroupSize: 64, wholeTrips: true, halfLoadForm: form },
+      grid: [Math.ceil(M / 32) * Math.ceil(N / 32)],
+      args: { a_ptr: a.bits, b_ptr: b.bits, c_ptr: poisoned(M * N), M, N, K, stride_am: K, stride_ak: 1, stride_bk: N, stride_bn: 1, stride_cm: N, stride_cn: 1 },
+      outputs: ["c_ptr"], specialize: true,
+    });
+    for (const [side, got] of [["gpu", gpu.c_ptr], ["cpu", cpu.c_ptr]] as const) assertClose(got, want, `${side} c`, 1e-5 * K, 1e-5);
+    assert.match(kernel.wgsl, /var (\w+): i32 = 0i;\n\s+for \(; \1 < (\w+) && [^\n]* >= 1i; \1 = \1 \+ 1i\) \{\n[^]*\n\s+for \(; \1 < \2; \1 = \1 \+ 1i\) \{\n/, "the whole trips' loop, then the rest");
+    assert.match(kernel.wgsl, /let \w+ = true;/);
+  });
+}
+
 // C stored straight from the matrices (codegen/mma-store.ts) in the tiles wholly inside C, rows of
 // 80 floats (16-byte aligned): the 2 × 2 whole tiles of 32 × 32 write their matrices, the edge tiles
 // (rows 64–79, columns 64–79) each matrix through its subgroup's slice, element by element under the

@@ -35,11 +35,11 @@ function knobsOf(kernel: KernelSource, constexprs: Record<string, number>, targe
 
 const MATMUL = { BLOCK_M: 64, BLOCK_N: 64, BLOCK_K: 32, num_warps: 4 };
 
-test("the f16 matmul on subgroup matrices is offered its load form, staging, store, subgroup split, packed prefetch and shifted rows; without matrices only its loads' knobs", () => {
+test("the f16 matmul on subgroup matrices is offered its load form, staging, store, whole trips, subgroup split, packed prefetch and shifted rows; without matrices only its loads' knobs", () => {
   const matmul = kernelOf("matmul-f16.kernel.ts", "matmul_f16_kernel");
   const [target, options] = EMULATED;
   const knobs = knobsOf(matmul, MATMUL, target, options);
-  assert.deepEqual(knobs.map((k) => k.knob), ["halfLoadForm", "mmaDoubleBuffer", "mmaDirectStore", "mmaSubgroupsM", "mmaPackedPrefetch"]);
+  assert.deepEqual(knobs.map((k) => k.knob), ["halfLoadForm", "mmaDoubleBuffer", "mmaDirectStore", "wholeTrips", "mmaSubgroupsM", "mmaPackedPrefetch"]);
   // 4 subgroups (num_warps 4) over 4 × 4 matrices of 16 × 16: 2 × 2 (the squarest, first), 1 × 4, 4 × 1.
   assert.deepEqual(knobs.find((k) => k.knob === "mmaSubgroupsM")?.values, [2, 1, 4]);
   assert.deepEqual(knobsOf(matmul, MATMUL, LAVAPIPE).map((k) => k.knob), ["halfLoadForm"]);

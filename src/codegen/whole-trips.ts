@@ -1,0 +1,122 @@
+// Loops whose masks are whole in most trips, written twice (CodegenOptions.wholeTrips): attention's
+// key loop tests `start_n + offs_n < N_CTX` (the K and V loads, the scores' `where`) in every trip,
+// though only the last trip can reach past N_CTX; the causal mask `offs_m >= start_n + offs_n` holds
+// for every key of every block below the diagonal. The loop is peeled, as hand-written kernels peel
+// their edge tiles: a first loop runs the trips while a test on scalars says every such comparison
+// holds for the whole block, with them `true` (the driver then drops the selects and the masked
+// loads' tests); a second runs the rest as written, from where the first stopped. Exact whatever
+// the trips' order: the second loop's masks decide any trip the first did not take. On an H100 the
+// comparisons with N_CTX cost the attention leader 6% (bench/NOTES.md §54, WGSL edit
+// `no-n-ctx-masks`); the test inside one loop, each trip branching to one of two bodies, lost
+// instead (§56).
+//
+// A comparison qualifies where it is a `let` of the loop's own body, both sides are affine in the
+// block's indices (constant steps) with scalars known before the loop or the loop's counter
+// (mma-store.ts `affine`), and the counter is among them: a comparison the trip does not move is
+// true or false in every trip alike. The test is min(rhs − lhs) > 0 (≥ 0 for `<=`) over the block,
+// on scalars the same in every invocation (the loop's bounds uniform, the rest from parameters and
+// program ids), so the loops may hold barriers and subgroup matrices. A loop that a `break` leaves
+// is not peeled (the first loop's break would start the second).
+
+import type { Stmt, Value, Variable } from "../ir/ir";
+import { operandsOf } from "../ir/ir";
+import { forEachStmt } from "../ir/walk";
+import { affine, uniform, type Sym } from "./mma-store";
+
+/** One loop's test: each comparison's smallest margin over the block, and the least it must be. */
+export interface WholeTrip {
+  readonly counter: Variable;
+  readonly margins: readonly { min: Sym; atLeast: 0 | 1 }[];
+  /** The comparisons that hold on the test's way, by value id. */
+  readonly comparisons: ReadonlySet<number>;
+}
+
+const COMPARISON = new Set(["lt", "le", "gt", "ge"]);
+
+/** The loops written twice, by their `for` statement (none where instrumented: the checks see every trip as written). */
+export function planWholeTrips(body: readonly Stmt[], enabled: boolean): Map<Stmt, WholeTrip> {
+  const out = new Map<Stmt, WholeTrip>();
+  if (!enabled) return out;
+  const steady = steadyValues(body);
+  forEachStmt(body, (s) => {
+    // The counter the same in every invocation (its end need not be: a trip runs in all or none, else nothing here may hold barriers).
+    if (s.kind !== "for" || !steady(s.start) || !steady(s.step)) return;
+    // What the body defines (its values are not known before the loop) and whether it moves the counter.
+    const inside = new Set<number>();
+    let moved = false;
+    forEachStmt(s.body, (t) => {
+      if (t.kind === "let") inside.add(t.value.id);
+      if (t.kind === "assign" && t.variable.id === s.counter.id) moved = true;
+    });
+    if (moved || breaks(s.body)) return;
+    const margins: WholeTrip["margins"][number][] = [];
+    const comparisons = new Set<number>();
+    const seen = new Set<string>();
+    for (const t of s.body) {
+      if (t.kind !== "let") continue;
+      const margin = wholeMargin(t.value, s.counter, inside);
+      if (!margin) continue;
+      comparisons.add(t.value.id);
+      const key = JSON.stringify(margin, (_, x) => (x && typeof x === "object" && "id" in x ? `v${x.id}` : x));
+      if (!seen.has(key)) margins.push(margin);
+      seen.add(key);
+    }
+    if (comparisons.size > 0) out.set(s, { counter: s.counter, margins, comparisons });
+  });
+  return out;
+}
+
+/** For a block comparison the trip moves: the smallest of (greater side − smaller side) over the block, and the least that makes it hold. */
+function wholeMargin(v: Value, counter: Variable, inside: ReadonlySet<number>): WholeTrip["margins"][number] | undefined {
+  if (v.op !== "binary" || !COMPARISON.has(v.fn) || v.type.shape.length === 0) return undefined;
+  let moves = false;
+  const visible = (x: Value) => {
+    if (x.op === "readVar" && x.variable.id === counter.id) return (moves = true);
+    return !inside.has(x.id) && uniform(x);
+  };
+  const [small, great] = v.fn === "lt" || v.fn === "le" ? [v.lhs, v.rhs] : [v.rhs, v.lhs];
+  const a = affine(small, visible, true);
+  const b = affine(great, visible, true);
+  const shape = v.lhs.type.shape;
+  if (!a || !b || !moves || a.coefs.length !== shape.length || b.coefs.length !== shape.length) return undefined;
+  let min: Sym = difference(b.base, a.base);
+  for (let k = 0; k < shape.length; k++) {
+    const step = difference(b.coefs[k], a.coefs[k]);
+    if (typeof step !== "number") return undefined;
+    if (step < 0) min = difference(min, -step * (shape[k] - 1));
+  }
+  return { min, atLeast: v.fn === "lt" || v.fn === "gt" ? 1 : 0 };
+}
+
+function difference(a: Sym, b: Sym): Sym {
+  if (typeof a === "number" && typeof b === "number") return a - b;
+  return b === 0 ? a : { sym: "-", a, b };
+}
+
+/**
+ * Whether a scalar is the same in every invocation as WGSL's uniformity analysis sees it, variables
+ * included: a variable whose every value is (attention's `hi`, N_CTX or a minimum of program ids).
+ */
+function steadyValues(body: readonly Stmt[]): (v: Value) => boolean {
+  const values = new Map<number, Value[]>();
+  forEachStmt(body, (s) => {
+    if (s.kind === "declare" || s.kind === "assign") values.set(s.variable.id, [...(values.get(s.variable.id) ?? []), s.kind === "declare" ? s.init : s.value]);
+  });
+  const assumed = new Set<number>();
+  const steady = (v: Value): boolean => {
+    if (v.type.shape.length > 0) return false;
+    if (v.op !== "readVar") return uniform(v) || (!["reduce", "atomic", "load"].includes(v.op) && operandsOf(v).length > 0 && operandsOf(v).every(steady));
+    // A variable read while its own values are checked is taken as steady (a loop-carried `x = x + step`).
+    if (assumed.has(v.variable.id)) return true;
+    assumed.add(v.variable.id);
+    const ok = (values.get(v.variable.id) ?? []).every(steady);
+    assumed.delete(v.variable.id);
+    return ok;
+  };
+  return steady;
+}
+
+/** Whether a `break` of this loop (not of a loop inside it) is in `body`. */
+function breaks(body: readonly Stmt[]): boolean {
+  return body.some((s) => s.kind === "break" || (s.kind === "if" && (breaks(s.then) || breaks(s.else))));
+}
