@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { compileKernel, kernelKnobs, parseKernelFile, type KernelSource, type Specialization } from "../../src/compile";
 import type { CodegenOptions, Target } from "../../src/ir/target";
 import { CODEGEN_KNOBS, type KnobChoice, type KnobSetting } from "../../src/ir/knobs";
-import { MAX_CROSSED, checkKnobRequest, knobSettings } from "../../src/harness/autotune/knob-candidates";
+import { MAX_CROSSED, MAX_DESCENT_ROUNDS, checkKnobRequest, descend, knobSettings, neighbours, type TuneCandidate } from "../../src/harness/autotune/knob-candidates";
 import { RunDefinitionError } from "../../src/harness/codes";
 import { parseArgs } from "../../src/cli/args";
 import { matmulF16 } from "../../bench/f16-cases";
@@ -189,6 +189,49 @@ test("settings: crossed in full up to MAX_CROSSED, defaults first; past it each 
   assert.ok(bounded.some((s) => s.halfLoadForm === "select" && s.mmaSubgroupsM === 1 && !s.mmaDoubleBuffer && s.mmaDirectStore));
   // A larger bound (the bench's attention case) crosses them all.
   assert.equal(knobSettings(many, true, 48).length, 48);
+});
+
+test("past a full crossing the tuner moves from its fastest candidate to a faster one a knob away, until none is: the attention leader's five knobs at once", async () => {
+  const choices: KnobChoice[] = [
+    { knob: "halfLoadForm", values: ["block", "select", "tile"] },
+    { knob: "mmaHoldInvariant", values: [true, false] },
+    { knob: "mmaRowThreads", values: [16, 8, 4] },
+    { knob: "deferRowSums", values: [false, true] },
+    { knob: "lazyRowMax", values: [false, true] },
+    { knob: "splitTileIndices", values: [false, true] },
+    { knob: "wholeTrips", values: [false, true] },
+  ];
+  // One knob away: each knob's other values, the rest as they are.
+  const leader: KnobSetting = { halfLoadForm: "select", mmaHoldInvariant: true, mmaRowThreads: 16, deferRowSums: true, lazyRowMax: true, splitTileIndices: true, wholeTrips: true };
+  const near = neighbours(leader, choices, true);
+  assert.equal(near.length, 2 + 1 + 2 + 1 + 1 + 1 + 1);
+  assert.ok(near.every((s) => CODEGEN_KNOBS.filter((k) => s[k] !== leader[k]).length === 1));
+  assert.deepEqual(neighbours({}, choices, ["wholeTrips"]), [{ wholeTrips: true }]);
+  // A cost shaped like §56's measurements: each of the leader's knobs gains, more so together.
+  const cost = (s: KnobSetting) => 100 - (s.halfLoadForm === "select" ? 10 : s.halfLoadForm === "tile" ? 4 : 0) - (s.deferRowSums ? 3 : 0)
+    - (s.lazyRowMax && s.deferRowSums ? 4 : 0) - (s.splitTileIndices ? 5 : 0) - (s.wholeTrips ? 6 : 0) + (s.mmaRowThreads !== 16 ? 8 : 0) + (s.mmaHoldInvariant === false ? 2 : 0);
+  const config: Record<string, number> = { BLOCK_M: 64, BLOCK_N: 64 };
+  const tried: TuneCandidate[] = knobSettings(choices, true).map((codegen) => ({ constexprs: config, codegen }));
+  assert.ok(3 * 2 * 3 * 2 ** 4 > MAX_CROSSED && tried.length < 3 * 2 * 3 * 2 ** 4, "bounded: alone, then pairs");
+  const timed = new Map(tried.map((c) => [JSON.stringify(c.codegen), { c, ms: cost(c.codegen!) }]));
+  const fastest = () => [...timed.values()].sort((a, b) => a.ms - b.ms)[0].c;
+  // The pairs miss the leader (five knobs changed).
+  assert.ok(CODEGEN_KNOBS.some((k) => fastest().codegen![k] !== leader[k]));
+  const added: string[] = [];
+  await descend(tried, fastest, () => choices, true, async (c, total) => {
+    assert.ok(!timed.has(JSON.stringify(c.codegen)), "nothing timed twice");
+    assert.match(total, /^\d+ \(from the fastest, round [1-4]\)$/);
+    added.push(total);
+    timed.set(JSON.stringify(c.codegen), { c, ms: cost(c.codegen!) });
+  });
+  assert.deepEqual(fastest().codegen, leader);
+  assert.ok(added.length > 0 && added.length <= MAX_DESCENT_ROUNDS * near.length);
+  // From the leader itself nothing is faster: one round of its neighbours, then it stops.
+  const fromLeader: KnobSetting[] = [];
+  await descend([{ constexprs: config, codegen: leader }], () => ({ constexprs: config, codegen: leader }), () => choices, true, async (c) => void fromLeader.push(c.codegen!));
+  assert.equal(fromLeader.length, near.length);
+  // A config that does not compile: nothing to move to.
+  await descend([], () => ({ constexprs: config, codegen: {} }), () => undefined, true, async () => assert.fail("timed"));
 });
 
 test("a run's tuneCodegen: true, false, or a list of knobs; anything else is KL3027 naming the knobs", () => {

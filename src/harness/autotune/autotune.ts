@@ -23,7 +23,7 @@ import type { Executor, SizeContext, TimingOptions } from "../run/executor";
 import { prepareOneLaunch, type SharedInputs } from "../run/prepare";
 import { runOneSize } from "../run/run-size";
 import { formatKnobs, isKnobSetting, type KnobChoice, type KnobSetting } from "../../ir/knobs";
-import { knobSettings, type KnobRequest, type TuneCandidate } from "./knob-candidates";
+import { descend, knobSettings, type KnobRequest, type TuneCandidate } from "./knob-candidates";
 
 export type { CandidateProgram };
 
@@ -110,18 +110,19 @@ export async function tune(run: CheckedRun, size: number, ctx: TuneContext): Pro
   const ran: boolean[] = [];
   const compiledOnly: TuneCandidate[] = [];
   let definitionError: RunDefinitionError | undefined;
-  for (const [i, candidate] of tried.entries()) {
+  /** Compiles, checks and times one candidate (the `i`th tried), into `candidates`. */
+  const timeCandidate = async (i: number, candidate: TuneCandidate, of: string): Promise<void> => {
     const { constexprs, codegen } = candidate;
     const label = [Object.entries(constexprs).map(([k, v]) => `${k}=${v}`).join(", "), codegen && formatKnobs(codegen)].filter(Boolean).join(", ");
     const entry = (fields: Partial<AutotuneCandidate>): AutotuneCandidate =>
       orderedCandidate({ constexprs, medianMs: null, gbps: null, gflops: null, correct: false, ...(codegen ? { codegen } : {}), ...fields });
-    ctx.progress({ phase: "tune", run: run.name, size, message: `Tuning ${run.name}: candidate ${i + 1} of ${tried.length} (${label})` });
+    ctx.progress({ phase: "tune", run: run.name, size, message: `Tuning ${run.name}: candidate ${i + 1} of ${of} (${label})` });
     const compiled = ctx.compile(constexprs, codegen);
     if (!("program" in compiled)) {
       firstErrors ??= compiled.diagnostics;
       const d = compiled.diagnostics.find((x) => x.severity === "error") ?? compiled.diagnostics[0];
       candidates.push(entry({ note: d ? `does not compile: ${d.code} at ${d.line}:${d.column}: ${d.message}` : "does not compile" }));
-      continue;
+      return;
     }
     const candidateRun: CheckedRun = { ...run, constexprs };
     try {
@@ -134,7 +135,7 @@ export async function tune(run: CheckedRun, size: number, ctx: TuneContext): Pro
         const wgsl = (program.quiet ?? program).wgsl;
         if (emitted.has(wgsl)) {
           identical++;
-          continue;
+          return;
         }
         emitted.add(wgsl);
       }
@@ -158,12 +159,23 @@ export async function tune(run: CheckedRun, size: number, ctx: TuneContext): Pro
         throw err;
       }
     }
+  };
+  for (const [i, candidate] of tried.entries()) await timeCandidate(i, candidate, String(tried.length));
+  // Past a full crossing, from the fastest to any faster candidate one knob away (knob-candidates.ts).
+  if (ctx.knobs) {
+    const knobs = ctx.knobs;
+    const choicesOf = (constexprs: Record<string, number>) => {
+      const compiled = ctx.compile(constexprs);
+      return "program" in compiled ? knobs.of(constexprs, compiled.program) : undefined;
+    };
+    await descend(tried, () => fastestOf(candidates), choicesOf, knobs.request, (c, total) => {
+      tried.push(c);
+      return timeCandidate(tried.length - 1, c, total);
+    });
   }
 
   debug(`${run.name}, size ${size}: timed ${timed} of ${tried.length - identical} candidates${identical ? ` (${identical} more gave the same WGSL as another)` : ""}`);
-  const fastest = candidates
-    .filter((c) => c.correct && c.medianMs !== null)
-    .sort((a, b) => (a.medianMs as number) - (b.medianMs as number))[0];
+  const fastest = fastestOf(candidates);
   // With no correct candidate the run still goes ahead with the first that launched (else the
   // first that compiled), so its mismatch or GPU error is reported like any other run's.
   const chosen: TuneCandidate | undefined = fastest ?? tried.find((_, i) => ran[i]) ?? compiledOnly[0];
@@ -177,6 +189,13 @@ export async function tune(run: CheckedRun, size: number, ctx: TuneContext): Pro
     report: { picked: picked ?? configs[0], cached: false, candidates, ...knobs },
     diagnostics: picked ? [] : (firstErrors ?? []),
   };
+}
+
+/** The fastest correct candidate timed, or undefined. */
+function fastestOf(candidates: readonly AutotuneCandidate[]): AutotuneCandidate | undefined {
+  return candidates
+    .filter((c) => c.correct && c.medianMs !== null)
+    .sort((a, b) => (a.medianMs as number) - (b.medianMs as number))[0];
 }
 
 /**
