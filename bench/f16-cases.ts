@@ -211,7 +211,7 @@ export function attentionF16(z: number, h: number, n: number, d: number, causal:
     targetConfigs: quick ? 1 : 4,
     // With --tune-codegen (the attn record part, ~4 minutes for both cases; NOTES §31, §54): the
     // first four configs crossed. 64×64 over 8, in the trip and a block ahead: the leader's knobs
-    // added one at a time, the loop peeled last (6 settings each); 128×32 in the load form, Q held, the lean barriers,
+    // added one at a time, the loop not peeled, the transfer rows padded (6 settings each); 128×32 in the load form, Q held, the lean barriers,
     // lane rows and the deferred row sums (lane rows split both products along M as the
     // hand-written kernel does, so the split is not crossed); 128×32 reading a block ahead at the
     // default, Q held with the lean barriers, and those with lane rows (3). Q staged once stays on
@@ -219,11 +219,12 @@ export function attentionF16(z: number, h: number, n: number, d: number, causal:
     tuneKnobs: (c): KnobRequest | KnobSetting[] => {
       const held = { mmaHoldInvariant: true, mmaLeanBarriers: true };
       // 64×64 over 8, K and V read in the trip or a block ahead: the leader's knobs one by one
-      // (NOTES §51, §54, §56), the last with the transfer rows padded by 8 (6 settings).
+      // (NOTES §51, §54), the key loop peeled as by default, then not, and with the transfer rows
+      // padded by 8 (§56; 6 settings).
       if (c.BLOCK_M === 64 && c.BLOCK_N === 64) {
         const select: KnobSetting = { halfLoadForm: "select", deferRowSums: true };
         const split: KnobSetting = { ...select, lazyRowMax: true, splitTileIndices: true };
-        return [{}, select, { ...select, lazyRowMax: true }, split, { ...split, wholeTrips: true }, { ...split, wholeTrips: true, mmaTransferPad: 8 }];
+        return [{}, select, { ...select, lazyRowMax: true }, split, { ...split, wholeTrips: false }, { ...split, mmaTransferPad: 8 }];
       }
       if (c.num_stages === 2) return [{}, held, { ...held, mmaLaneRows: true }];
       if (c.num_warps === 2) return [{}, held, { ...held, mmaLaneRows: true }, { ...held, mmaLaneRows: true, halfLoadForm: "select" }];

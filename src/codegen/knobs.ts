@@ -20,7 +20,7 @@ import { planKernel } from "./plan";
 import { rowSlicesOf } from "./layout";
 import { deferRowSums } from "./deferred-sums";
 import { lazyRowMaxima } from "./lazy-max";
-import { planWholeTrips } from "./whole-trips";
+import { planWholeTrips, wholeTripsOf } from "./whole-trips";
 
 /** The knobs this kernel's plan for `target` uses, each with the values worth trying (default first). */
 export function tunableKnobs(written: KernelIR, target: Target, options: CodegenOptions = {}): KnobChoice[] {
@@ -67,10 +67,14 @@ export function tunableKnobs(written: KernelIR, target: Target, options: Codegen
   // Tiled element indices split term by term (rearrange.ts): measured faster in attention, slower
   // in the f16 matmul (bench/NOTES.md §54), so offered where there is an online softmax.
   if (softmax || rowSums) knobs.push({ knob: "splitTileIndices", values: [false, true] });
-  // A loop whose comparisons with its counter a trip may hold whole, written twice (whole-trips.ts):
-  // offered where such a loop runs a dot on matrices, whose masks cost the most beside it (bench/NOTES.md §54, §56).
+  // A loop whose comparisons with its counter a trip may hold whole, peeled (whole-trips.ts):
+  // offered where such a loop runs a dot on matrices (bench/NOTES.md §54, §56); on by default where
+  // those dots multiply afresh each trip (attention), off where one accumulates (the matmul).
   const wholeLoops = [...planWholeTrips(plan.ir.body, !options.instrument).keys()];
-  if (wholeLoops.some((s) => s.kind === "for" && containsMatrixDot(s.body, plan.mma))) knobs.push({ knob: "wholeTrips", values: [false, true] });
+  if (wholeLoops.some((s) => s.kind === "for" && containsMatrixDot(s.body, plan.mma))) {
+    const byDefault = wholeTripsOf(plan.ir.body, { instrument: options.instrument }, plan.mma).size > 0;
+    knobs.push({ knob: "wholeTrips", values: byDefault ? [true, false] : [false, true] });
+  }
   // Every split of some dot's tile over the subgroups, the first dot's own (the squarest) first.
   const splits: number[] = [];
   for (const p of mma) {

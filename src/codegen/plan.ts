@@ -36,7 +36,7 @@ import { arrayBytes, arrayName, requestArray, type WorkgroupArray } from "./work
 import { planWorkgroupArrays } from "./array-plan";
 import { deferRowSums } from "./deferred-sums";
 import { lazyRowMaxima, type LazyMaxima } from "./lazy-max";
-import { planWholeTrips, type WholeTrip } from "./whole-trips";
+import { wholeTripsOf, type WholeTrip } from "./whole-trips";
 
 export interface CodegenPlan {
   readonly target: Target;
@@ -81,7 +81,7 @@ export interface CodegenPlan {
   readonly workgroupBytes: number;
   /** Row maxima that may stay at their running maximum (lazy-max.ts; CodegenOptions.lazyRowMax), by the reduction's id. */
   readonly lazyMaxima: LazyMaxima;
-  /** Loops written twice, their whole trips with the comparisons that then hold made `true` (whole-trips.ts; CodegenOptions.wholeTrips). */
+  /** Loops peeled, their whole trips with the comparisons that then hold made `true` (whole-trips.ts; CodegenOptions.wholeTrips). */
   readonly wholeTrips: ReadonlyMap<Stmt, WholeTrip>;
 }
 
@@ -120,7 +120,7 @@ export function planKernel(asWritten: KernelIR, target: Target, options: Codegen
     target, options, workgroupSize, tiledLayouts: tiling, unrollDot: options.unrollDot ?? true, written, ir, mma, tiledDots, dotOnlyTransposes: transposes, ...loads,
     stagingArrays: arrays, stagingBytes: bytes(arrays), workgroupArrays, workgroupBytes: bytes(workgroupArrays),
     lazyMaxima: options.lazyRowMax ? lazyRowMaxima(ir) : new Map(),
-    wholeTrips: planWholeTrips(ir.body, options.wholeTrips === true && !options.instrument),
+    wholeTrips: wholeTripsOf(ir.body, options, mma),
   };
 }
 

@@ -1,4 +1,4 @@
-// Loops whose masks are whole in most trips, written twice (CodegenOptions.wholeTrips): attention's
+// Loops whose masks are whole in most trips, peeled (CodegenOptions.wholeTrips): attention's
 // key loop tests `start_n + offs_n < N_CTX` (the K and V loads, the scores' `where`) in every trip,
 // though only the last trip can reach past N_CTX; the causal mask `offs_m >= start_n + offs_n` holds
 // for every key of every block below the diagonal. The loop is peeled, as hand-written kernels peel
@@ -14,13 +14,15 @@
 // block's indices (constant steps) with scalars known before the loop or the loop's counter
 // (mma-store.ts `affine`), and the counter is among them: a comparison the trip does not move is
 // true or false in every trip alike. The test is min(rhs − lhs) > 0 (≥ 0 for `<=`) over the block,
-// on scalars the same in every invocation (the loop's bounds uniform, the rest from parameters and
-// program ids), so the loops may hold barriers and subgroup matrices. A loop that a `break` leaves
+// on scalars the same in every invocation (the loop's start and step uniform, variables included,
+// the rest from parameters and program ids), so the loops may hold barriers and subgroup matrices. A loop that a `break` leaves
 // is not peeled (the first loop's break would start the second).
 
 import type { Stmt, Value, Variable } from "../ir/ir";
 import { operandsOf } from "../ir/ir";
-import { forEachStmt } from "../ir/walk";
+import type { CodegenOptions } from "../ir/target";
+import { forEachStmt, forEachValue } from "../ir/walk";
+import type { MmaPlan } from "./mma-plan";
 import { affine, uniform, type Sym } from "./mma-store";
 
 /** One loop's test: each comparison's smallest margin over the block, and the least it must be. */
@@ -33,7 +35,34 @@ export interface WholeTrip {
 
 const COMPARISON = new Set(["lt", "le", "gt", "ge"]);
 
-/** The loops written twice, by their `for` statement (none where instrumented: the checks see every trip as written). */
+/**
+ * The loops peeled for these options (none where instrumented: the checks see every trip as
+ * written): every one that can be where `wholeTrips` is true, none where false; by default those
+ * whose every dot on matrices multiplies afresh each trip, as attention's two products do (on an
+ * H100 peeling its key loop gained 5–24% at every setting timed), not into a loop's accumulator
+ * (the f16 matmul's K loop, which it moved by −9% to +26%: bench/NOTES.md §56).
+ */
+export function wholeTripsOf(body: readonly Stmt[], options: Pick<CodegenOptions, "wholeTrips" | "instrument">, mma: ReadonlyMap<number, Pick<MmaPlan, "kind">>): Map<Stmt, WholeTrip> {
+  if (options.wholeTrips === false || options.instrument) return new Map();
+  const all = planWholeTrips(body, true);
+  if (options.wholeTrips === true) return all;
+  return new Map([...all].filter(([loop]) => loop.kind === "for" && freshProducts(loop.body, mma)));
+}
+
+/** Whether `body` has dots on matrices and none of them accumulates across the loop's trips. */
+function freshProducts(body: readonly Stmt[], mma: ReadonlyMap<number, Pick<MmaPlan, "kind">>): boolean {
+  let dots = 0;
+  let accumulating = false;
+  forEachValue(body, (v) => {
+    const plan = v.op === "dot" ? mma.get(v.id) : undefined;
+    if (!plan) return;
+    dots++;
+    accumulating ||= plan.kind === "loop";
+  });
+  return dots > 0 && !accumulating;
+}
+
+/** Every loop that can be peeled, by its `for` statement; none unless `enabled`. */
 export function planWholeTrips(body: readonly Stmt[], enabled: boolean): Map<Stmt, WholeTrip> {
   const out = new Map<Stmt, WholeTrip>();
   if (!enabled) return out;

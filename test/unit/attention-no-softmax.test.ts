@@ -36,8 +36,8 @@ function wgsl(kernel: KernelSource, constexprs: Record<string, number>, options:
   assert.ok(compiled.kernel, JSON.stringify(compiled.diagnostics));
   assert.deepEqual(compiled.diagnostics, []);
   const text = compiled.kernel.wgsl;
-  // The key loop: from its `for` to the first closing brace at its indentation.
-  const start = text.search(/\n {2}for \(var /);
+  // The key loop: from its `for` (or the block of its two peeled loops: codegen/whole-trips.ts) to the first closing brace at its indentation.
+  const start = text.search(/\n {2}(for \(var |\{\n {4}var x\d+: i32)/);
   const loop = text.slice(start, text.indexOf("\n  }\n", start + 1));
   return { text, loop, bytes: compiled.kernel.abi.workgroupBytes };
 }

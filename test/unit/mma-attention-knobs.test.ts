@@ -38,6 +38,12 @@ function wgsl(constexprs: Record<string, number>, options: CodegenOptions): { te
   return { text: compiled.kernel.wgsl, bytes: compiled.kernel.abi.workgroupBytes };
 }
 
+// The key loop is peeled by default (codegen/whole-trips.ts): its whole trips' loop, then the rest's,
+// each with the loop's body; the counts below of what is in the loop are of both.
+const COPIES = 2;
+/** The line that opens the key loop: its `for`, or the block of its two peeled loops. */
+const keyLoop = (lines: readonly string[]) => lines.findIndex((l) => /^ {2}(for \(var |\{$)/.test(l));
+
 // Both knobs are on by default (NOTES §39): the plain setting turns both off.
 const SETTINGS: CodegenOptions[] = [{ mmaHoldInvariant: false, mmaLeanBarriers: false }, { mmaHoldInvariant: true, mmaLeanBarriers: false }, { mmaHoldInvariant: false, mmaLeanBarriers: true }, { mmaHoldInvariant: true, mmaLeanBarriers: true }];
 
@@ -54,12 +60,13 @@ test("64 × 64 over 8 subgroups: 8 barriers a key block by default, 4 lean; Q he
     // array P·V stages P into; in the loop only P is loaded as a left matrix (2 × 4 k steps).
     for (const w of [hold, both]) {
       assert.doesNotMatch(w.text, /sm_mma\d+q_f16/);
-      const [before, loop] = w.text.split(/\n {2}for \(var /);
+      const lines = w.text.split("\n");
+      const [before, loop] = [lines.slice(0, keyLoop(lines)).join("\n"), lines.slice(keyLoop(lines)).join("\n")];
       assert.equal((before.match(/= subgroupMatrixLoad<subgroup_matrix_left<f16, 16, 16>, row_major>\(&sm_mmaa_f16/g) ?? []).length, 8);
-      assert.equal((loop.match(/subgroupMatrixLoad<subgroup_matrix_left/g) ?? []).length, 8);
+      assert.equal((loop.match(/subgroupMatrixLoad<subgroup_matrix_left/g) ?? []).length, 8 * COPIES);
       assert.match(loop, /subgroupMatrixMultiplyAccumulate\(mma\d+_q1_3, r0, /);
     }
-    assert.equal((plain.text.match(/subgroupMatrixLoad<subgroup_matrix_left/g) ?? []).length, 8 + 8);
+    assert.equal((plain.text.match(/subgroupMatrixLoad<subgroup_matrix_left/g) ?? []).length, (8 + 8) * COPIES);
   }
 });
 
@@ -115,7 +122,7 @@ test("lane rows at 128 × 32 over 4 subgroups: the rescale factor moves in regis
     assert.deepEqual(counts, [[16, 43520], [10, 41472], [12, 43520], [6, 41472]]);
   }
   const both = wgsl({ ...AT_128x32, IS_CAUSAL: 0 }, { mmaSubgroupsM: 4, ...LANES[3] }).text;
-  assert.equal((both.match(/if \(mma\d+_c \+ \d+u - 32u < 32u\)/g) ?? []).length, 8, "P·V's 8 matrices a subgroup, second chunk of columns");
+  assert.equal((both.match(/if \(mma\d+_c \+ \d+u - 32u < 32u\)/g) ?? []).length, 8 * COPIES, "P·V's 8 matrices a subgroup, second chunk of columns");
   // The correctness launch's variant (codegen/instrument.ts) too.
   const instrumented = wgsl({ ...AT_128x32, IS_CAUSAL: 1 }, { mmaSubgroupsM: 4, ...LANES[3], instrument: true }).text;
   assert.deepEqual([loopBarriers(instrumented), phaseRaces(instrumented)], [6, []]);
@@ -139,9 +146,9 @@ test("lane rows with K and V read one block ahead (num_stages 2): 6 barriers, no
     assert.notEqual(ahead, wgsl({ ...AT_128x32, IS_CAUSAL: causal }, { mmaSubgroupsM: 4, ...LANES[3] }).text);
     assert.deepEqual([loopBarriers(ahead), phaseRaces(ahead)], [6, []]);
     const lines = ahead.split("\n");
-    const loop = lines.findIndex((l) => /^ {2}for \(var /.test(l));
+    const loop = keyLoop(lines);
     const barriers = lines.flatMap((l, i) => (l.includes("workgroupBarrier()") && i > loop ? [i] : []));
-    assert.equal(barriers.length, 6);
+    assert.equal(barriers.length, 6 * COPIES);
     for (const i of barriers) assert.notDeepEqual(phaseRaces(lines.filter((_, j) => j !== i).join("\n")), [], `without the barrier of line ${i + 1}`);
   }
 });
@@ -166,9 +173,9 @@ test("lean with the product in chunks (mmaTransferBytes 8192 at 64 × 64): every
 test("the race check finds a barrier taken out of the lean kernel, whichever it is", () => {
   const { text } = wgsl({ BLOCK_M: 64, BLOCK_N: 64, IS_CAUSAL: 0, num_warps: 8 }, { mmaHoldInvariant: true, mmaLeanBarriers: true });
   const lines = text.split("\n");
-  const loop = lines.findIndex((l) => /^ {2}for \(var /.test(l));
+  const loop = keyLoop(lines);
   const barriers = lines.flatMap((l, i) => (l.includes("workgroupBarrier()") && i > loop ? [i] : []));
-  assert.equal(barriers.length, 4);
+  assert.equal(barriers.length, 4 * COPIES);
   for (const i of barriers) assert.notDeepEqual(phaseRaces(lines.filter((_, j) => j !== i).join("\n")), [], `without the barrier of line ${i + 1}`);
 });
 

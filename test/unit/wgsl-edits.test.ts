@@ -78,7 +78,8 @@ test("no-n-ctx-masks: every comparison with N_CTX made true, nothing else; a ker
   assert.ok(compares >= 8, `${compares} comparisons with N_CTX`);
   const edited = applyEdits(attention, ["no-n-ctx-masks"]);
   assert.equal(count(edited, new RegExp(`< ${nctx}\\);$`, "gm")), 0);
-  assert.equal(count(edited, /^\s*let \w+ = true;$/gm), compares);
+  // Beside those the key loop's whole trips already hold (peeled by default: codegen/whole-trips.ts).
+  assert.equal(count(edited, /^\s*let \w+ = true;$/gm), compares + count(attention, /^\s*let \w+ = true;$/gm));
   assert.equal(edited.split("\n").length, attention.split("\n").length, "one line each, in place");
   assert.throws(() => applyEdits(matmul(), ["no-n-ctx-masks"]), /no N_CTX parameter/);
 });

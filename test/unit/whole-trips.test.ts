@@ -1,8 +1,8 @@
-// Which loops are written twice, and the test each trip makes (CodegenOptions.wholeTrips,
+// Which loops are peeled, and the test that keeps a trip in the first loop (CodegenOptions.wholeTrips,
 // codegen/whole-trips.ts): the attention example's key loop, causal and not, reading K and V in the
 // trip and a block ahead, its test evaluated at every trip of every program against the keys and
 // query rows the trip covers; and the comparisons left alone. The kernels' results with the knob on
-// lavapipe are test/gpu/mma-attention.test.ts's.
+// lavapipe are test/gpu/mma-attention.test.ts's; which loops are peeled by default, the last test.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -30,7 +30,7 @@ function lowered(text: string, causal: number): KernelIR {
   return ir;
 }
 
-/** The loops written twice: of the kernel as written (num_stages 1), or as the plan pipelines it. */
+/** The loops peeled: of the kernel as written (num_stages 1), or as the plan pipelines it. */
 function trips(text: string, causal: number, stages = 1): WholeTrip[] {
   const ir = lowered(text, causal);
   if (stages === 1) return [...planWholeTrips(ir.body, true).values()];
@@ -109,7 +109,19 @@ test("comparisons a trip does not move, or not affine in the block's indices, ar
   const squared = trips(edit("qk = tl.where(tl.expandDims(cols, 0) < N_CTX, qk * qk_scale, -Infinity);", "qk = tl.where(tl.expandDims(cols * cols, 0) < N_CTX, qk * qk_scale, -Infinity);"), 0);
   assert.equal(squared.length, 1);
   assert.equal(squared[0].comparisons.size, 1, "the loads' key mask alone");
-  // A loop with no comparison of its counter: nothing written twice.
+  // A loop with no comparison of its counter: nothing peeled.
   const none = trips(edit("const key_mask = tl.expandDims(cols, 1) < N_CTX;", "const key_mask = tl.expandDims(offs_n, 1) < N_CTX;").replace("qk = tl.where(tl.expandDims(cols, 0) < N_CTX, qk * qk_scale, -Infinity);", "qk = qk * qk_scale;"), 0);
   assert.equal(none.length, 0);
+});
+
+test("by default peeled where the loop's dots on matrices multiply afresh each trip (attention), not where one accumulates (the matmul); the knob decides otherwise", () => {
+  const attention = lowered(SOURCE, 0);
+  const peeled = (ir: KernelIR, wholeTrips?: boolean) => planKernel(ir, MATRICES, wholeTrips === undefined ? {} : { wholeTrips }).wholeTrips.size;
+  assert.deepEqual([peeled(attention), peeled(attention, true), peeled(attention, false)], [1, 1, 0]);
+  const text = readFileSync(join(__dirname, "..", "..", "examples", "matmul-f16.kernel.ts"), "utf8");
+  const kernel = parseKernelFile("matmul-f16.kernel.ts", text).kernels.find((k) => k.name === "matmul_f16_kernel")!;
+  const matmul = lowerKernel(kernel, { BLOCK_M: 32, BLOCK_N: 32, BLOCK_K: 32, num_warps: 2 }, MATRICES).ir!;
+  assert.deepEqual([peeled(matmul), peeled(matmul, true), peeled(matmul, false)], [0, 1, 0]);
+  // Without subgroup matrices the attention's dots run on the generic path: not peeled unless asked.
+  assert.equal(planKernel(attention, { ...DEFAULT_TARGET, shaderF16: true }, {}).wholeTrips.size, 0);
 });
