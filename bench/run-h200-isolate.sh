@@ -19,6 +19,8 @@
 #   ahead   the leader's knobs at 64×64 reading K and V in the trip and a block ahead (§54's next)
 #   sweep   the attention leader peeled (wholeTrips) with each of its other knobs taken out or one
 #           more added, in the trip and a block ahead, beside the hand-written kernel (§56)
+#   confirm the attention at the default knobs (the key loop peeled by default) and the leader's, in
+#           the trip and a block ahead, causal and not, beside the hand-written kernel (§56)
 #   whole   the key loop's whole trips unmasked (wholeTrips, §56) at the attention leader, causal and
 #           not, and the f16 matmul's first two configs with and without it, beside the same lease's
 #           hand-written flash kernel, the probe's 128×128 leader and the team's 244 kernel
@@ -160,6 +162,12 @@ if has sweep; then
   T="[{$W},{$W,\"mmaRowThreads\":8},{$W,\"splitTileIndices\":false},{$W,\"lazyRowMax\":false},{$W,\"deferRowSums\":false},{$W,\"mmaTransferPad\":8},{$W,\"halfLoadForm\":\"block\"}]"
   step 400 sweep-attn.log node bench/dist/suite.js --only attention-f16-4x32x4096x64 --configs 2 --targets "$T" --out "$out/sweep-attn.json"
   step 100 sweep-flash.log node bench/dist/flash-probe.js --match '^flash 128.32 4 sg of 32 rows, O-regs merged, S pad 4( causal)?$' --out "$out/sweep-flash.json"
+  date -u
+fi
+if has confirm; then
+  L='"halfLoadForm":"select","deferRowSums":true,"lazyRowMax":true,"splitTileIndices":true'
+  step 240 confirm-attn.log node bench/dist/suite.js --only attention-f16-4x32x4096x64 --configs 2 --targets "[{$L}]" --out "$out/confirm-attn.json"
+  step 100 confirm-flash.log node bench/dist/flash-probe.js --match '^flash 128.32 4 sg of 32 rows, O-regs merged, S pad 4( causal)?$' --out "$out/confirm-flash.json"
   date -u
 fi
 if has ahead; then
