@@ -116,7 +116,7 @@ export interface CodegenOptions {
    * `start_n + offs_n < N_CTX`, the causal mask below the diagonal) peeled: a first loop runs the
    * trips while a test on scalars says they all hold, with them `true`; a second the rest as written
    * (codegen/whole-trips.ts). On an H100 the attention leader ran 5–8% faster (24% at the default
-   * knobs), and with K and V a block ahead at 90.5% of the hand-written kernel; the f16 matmul's
+   * knobs), and with K and V a block ahead at 89.9–90.5% of the hand-written kernel; the f16 matmul's
    * configs −9% to +26% (bench/NOTES.md §56). By default on where the loop's dots on matrices
    * multiply afresh each trip (attention), off where one accumulates across trips (the matmul).
    */
