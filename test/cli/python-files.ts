@@ -1,6 +1,7 @@
 // What the Python-path CLI tests share (test/cli/python-*.test.ts): the scripts' folder, a run on
 // this process's Python thread (Pyodide starts once per test file), a scratch folder for variants.
 
+import assert from "node:assert/strict";
 import { mkdtempSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -18,6 +19,22 @@ export function scratch(): string {
   return made;
 }
 
+/** What a script's run reports (checks, launches, diagnostics, stdout, the traceback). */
+export type ScriptReport = Awaited<ReturnType<typeof runPythonFile>>["report"];
+
 export function run(file: string, opts: PythonRunOptions = {}) {
   return runPythonFile(file, opts, startPythonThread);
+}
+
+/**
+ * Runs a script on the GPU and with --cpu (no bench timing), asserts each run ends "ok" (its
+ * traceback otherwise), and hands each report to `check`: what every Python-path test of a script
+ * on both sides does first.
+ */
+export async function onGpuAndCpu(file: string, check: (report: ScriptReport, cpu: boolean) => void | Promise<void>, opts: PythonRunOptions = {}): Promise<void> {
+  for (const cpu of [false, true]) {
+    const { report, outcome } = await run(file, { bench: "off", cpu, ...opts });
+    assert.equal(outcome, "ok", `cpu=${cpu}: ${report.traceback}`);
+    await check(report, cpu);
+  }
 }

@@ -7,17 +7,15 @@
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
 import * as path from "node:path";
-import { runPythonFile, stopPython } from "../../src/harness/python/session";
-import { startPythonThread } from "../../src/harness/python/thread-node";
+import { stopPython } from "../../src/harness/python/session";
+import { onGpuAndCpu } from "./python-files";
 
 after(stopPython);
 
 test("bitsandbytes' idioms: torch.utils._triton, libdevice.rint / llrint halves to even, an int8 tl.dot into an int32 accumulator; on the GPU and with --cpu", async () => {
   const file = path.resolve(__dirname, "../python/bitsandbytes-idioms.py");
-  for (const cpu of [false, true]) {
-    const { report, outcome } = await runPythonFile(file, { bench: "off", cpu }, startPythonThread);
-    assert.equal(outcome, "ok", report.traceback);
+  await onGpuAndCpu(file, (report) => {
     assert.deepEqual(report.diagnostics, []);
     assert.match(report.stdout, /torch\.utils\._triton: has_triton_package\(\) True, has_triton\(\) True\nlibdevice\.rint \/ llrint: halves to even: match\ntl\.dot of int8 blocks into an int32 accumulator: match\n/);
-  }
+  });
 });

@@ -9,17 +9,15 @@
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
 import * as path from "node:path";
-import { runPythonFile, stopPython } from "../../src/harness/python/session";
-import { startPythonThread } from "../../src/harness/python/thread-node";
+import { stopPython } from "../../src/harness/python/session";
+import { onGpuAndCpu } from "./python-files";
 
 after(stopPython);
 
 test("DeepSpeed's idioms: a range counting down by a constexpr product, a loop's name rebound under a constexpr if, Triton 2.1's prune and driver.utils, one config unpruned; on the GPU and with --cpu", async () => {
   const file = path.resolve(__dirname, "../python/deepspeed-idioms.py");
-  for (const cpu of [false, true]) {
-    const { report, outcome } = await runPythonFile(file, { bench: "off", cpu }, startPythonThread);
-    assert.equal(outcome, "ok", report.traceback);
+  await onGpuAndCpu(file, (report) => {
     assert.deepEqual(report.diagnostics, []);
     assert.match(report.stdout, /range\(K, 0, -BLOCK_K \* SPLIT_K\) counts down, the step named too: match\na loop's name rebound after it under a constexpr if; a Triton 2\.1 prune \(BLOCK_N 16\): match\na single config is launched unpruned: match\n/);
-  }
+  });
 });

@@ -7,20 +7,18 @@
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
 import * as path from "node:path";
-import { runPythonFile, stopPython } from "../../src/harness/python/session";
-import { startPythonThread } from "../../src/harness/python/thread-node";
+import { stopPython } from "../../src/harness/python/session";
+import { onGpuAndCpu } from "./python-files";
 
 const FILE = path.resolve(__dirname, "../python/library-fla.py");
 
 after(stopPython);
 
 test("fla's host idioms: helpers bound in module-level branches or to another helper by name, an Autotuner subclass, constexpr conditionals with a None side, tl.core.CONSTEXPR_0, torch.<backend>, packaging.version, torch.compile, torch._dynamo.disable, diff / repeat_interleave / div(rounding_mode=) / flip / F.pad, torch.distributed's tensor-parallel names, memory_format, on the GPU and with --cpu", async () => {
-  for (const cpu of [false, true]) {
-    const { report, outcome } = await runPythonFile(FILE, { bench: "off", cpu }, startPythonThread);
-    assert.equal(outcome, "ok", report.traceback);
+  await onGpuAndCpu(FILE, (report) => {
     assert.deepEqual(report.diagnostics, []);
     assert.deepEqual(report.checks.map((c) => c.passed), [true, true, true]);
     assert.deepEqual(report.launches.map((l) => l.kernel), ["scaled_larger_kernel", "second_kernel", "biased_rows_kernel", "biased_rows_kernel"]);
     assert.equal(report.stdout, "helpers bound in branches, an Autotuner subclass\nconstexpr conditionals with a None side, tl.core.CONSTEXPR_0\ntorch.webgpu, packaging.version\ntorch.compile runs eagerly, torch._dynamo.disable\ndiff, div(rounding_mode=), repeat_interleave, flip, F.pad\ntorch.distributed's tensor-parallel names\nmemory_format\n");
-  }
+  });
 });

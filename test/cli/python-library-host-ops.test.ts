@@ -13,19 +13,18 @@ import assert from "node:assert/strict";
 import * as path from "node:path";
 import { runPythonFile, stopPython } from "../../src/harness/python/session";
 import { startPythonThread } from "../../src/harness/python/thread-node";
+import { onGpuAndCpu } from "./python-files";
 
 after(stopPython);
 
 test("indexing with int and bool tensors (read and written), LoRA's matmuls, nn.Module, torch._C: on the GPU and with --cpu", async () => {
   const file = path.resolve(__dirname, "../python/library-host-ops.py");
-  for (const cpu of [false, true]) {
-    const { report, outcome } = await runPythonFile(file, { bench: "off", cpu }, startPythonThread);
-    assert.equal(outcome, "ok", report.traceback);
+  await onGpuAndCpu(file, (report) => {
     assert.equal(report.checks.length, 13);
     assert.ok(report.checks.every((c) => c.passed), JSON.stringify(report.checks));
     assert.equal(report.launches.length, 1);
     assert.match(report.stdout, /indexing with tensors, LoRA's matmuls, nn.Module, torch._C: match\n/);
-  }
+  });
 });
 
 test("a module beside the script that raises while it imports, in a call over several lines: the traceback shows its file and lines after the script's; a float8 tensor is refused by name", async () => {
@@ -39,47 +38,39 @@ test("a module beside the script that raises while it imports, in a call over se
 
 test("mamba's layer_norm.py idioms: a constexpr ternary reading a name only the chosen case assigns, torch.randint(high, size), tensor_split, flip, torch.are_deterministic_algorithms_enabled, nn.Parameter and nn.init, F.linear, F.softplus, torch.einsum; on the GPU and with --cpu", async () => {
   const file = path.resolve(__dirname, "../python/mamba-host-ops.py");
-  for (const cpu of [false, true]) {
-    const { report, outcome } = await runPythonFile(file, { bench: "off", cpu }, startPythonThread);
-    assert.equal(outcome, "ok", report.traceback);
+  await onGpuAndCpu(file, (report) => {
     assert.deepEqual(report.diagnostics, []);
     assert.equal(report.checks.length, 10);
     assert.ok(report.checks.every((c) => c.passed), JSON.stringify(report.checks));
     assert.match(report.stdout, /mamba's host ops and constexpr ternaries: match\n/);
-  }
+  });
 });
 
 test("xformers' generated kernels (vararg_kernel.py's unroll_varargs: JITFunction.src rewritten, exec'd under a <...> file name linecache knows, jitted again) calling this file's helper, boundary_check chosen by a constexpr, an f-string tl.static_assert message, tl.float8e4b8 in a branch not taken; untyped_storage, torch.library.custom_op, torch._dynamo.allow_in_graph, torch._C._disabled_torch_function_impl, torch.autograd.function; on the GPU and with --cpu", async () => {
   const file = path.resolve(__dirname, "../python/generated-kernel.py");
-  for (const cpu of [false, true]) {
-    const { report, outcome } = await runPythonFile(file, { bench: "off", cpu }, startPythonThread);
-    assert.equal(outcome, "ok", report.traceback);
+  await onGpuAndCpu(file, (report) => {
     assert.deepEqual(report.diagnostics, []);
     assert.equal(report.launches.length, 4);
     assert.ok(report.checks.every((c) => c.passed), JSON.stringify(report.checks));
     assert.match(report.stdout, /generated kernels and xformers' host probes: match\n/);
-  }
+  });
 });
 
 test("a local NAME: tl.constexpr = … decided from constexprs decides the ifs on it (xformers' splitk INT4_QUANTIZED): a block pointer bound to None only in the branch not taken, passed to a helper; on the GPU and with --cpu", async () => {
   const file = path.resolve(__dirname, "../python/constexpr-locals.py");
-  for (const cpu of [false, true]) {
-    const { report, outcome } = await runPythonFile(file, { bench: "off", cpu }, startPythonThread);
-    assert.equal(outcome, "ok", report.traceback);
+  await onGpuAndCpu(file, (report) => {
     assert.deepEqual(report.diagnostics, []);
     assert.equal(report.checks.length, 3);
     assert.ok(report.checks.every((c) => c.passed), JSON.stringify(report.checks));
     assert.match(report.stdout, /constexpr locals decide the ifs: match\n/);
-  }
+  });
 });
 
 test("partial sums under a spin lock (xformers' layer_norm_bwd_dx_fused, tutorial 05): the lock's release waits for every invocation's stores, and the lock counter read after taking it is one value per program; on the GPU (NaN from torch.empty's poison before) and with --cpu", async () => {
   const file = path.resolve(__dirname, "../python/lock-accumulate.py");
-  for (const cpu of [false, true]) {
-    const { report, outcome } = await runPythonFile(file, { bench: "off", cpu }, startPythonThread);
-    assert.equal(outcome, "ok", report.traceback);
+  await onGpuAndCpu(file, (report) => {
     assert.equal(report.checks.length, 3);
     assert.ok(report.checks.every((c) => c.passed), JSON.stringify(report.checks));
     assert.match(report.stdout, /rows accumulated under a lock: match\n/);
-  }
+  });
 });

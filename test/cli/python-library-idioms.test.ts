@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import * as path from "node:path";
 import { stopPython } from "../../src/harness/python/session";
 import { ensureBuilt } from "./build";
-import { PY, run } from "./python-files";
+import { PY, run, onGpuAndCpu } from "./python-files";
 
 before(ensureBuilt);
 after(stopPython);
@@ -43,25 +43,21 @@ test("kernel-library style: constexpr globals, libdevice imports, .to(tl.int64) 
 });
 
 test("kernel-library reductions: Welford by a multi-operand tl.reduce, argmax with its index and ties, a tuple scan, dtype predicates and limits.py-style helpers, on the GPU and with --cpu", async () => {
-  for (const cpu of [false, true]) {
-    const { report, outcome } = await run(path.join(PY, "reductions-library.py"), { bench: "off", cpu });
-    assert.equal(outcome, "ok", report.traceback);
+  await onGpuAndCpu(path.join(PY, "reductions-library.py"), (report) => {
     assert.deepEqual(report.diagnostics, []);
     assert.equal(report.checks.length, 4);
     for (const check of report.checks) assert.ok(check.passed, JSON.stringify(check));
     assert.deepEqual(report.launches.map((l) => l.grid), [[7, 1, 1]]);
     assert.match(report.stdout, /Welford, argmax with ties, a tuple scan and dtype predicates match torch\n/);
-  }
+  });
 });
 
 test("tutorial 07's idiom: libdevice.asin/acos/atan in a kernel, launched with and without extern_libs={'libdevice': path}, on the GPU and with --cpu", async () => {
-  for (const cpu of [false, true]) {
-    const { report, outcome } = await run(path.join(PY, "libdevice-extern.py"), { bench: "off", cpu });
-    assert.equal(outcome, "ok", report.traceback);
+  await onGpuAndCpu(path.join(PY, "libdevice-extern.py"), (report) => {
     assert.deepEqual(report.checks.map((c) => c.passed), [true, true, true, true]);
     assert.equal(report.launches.length, 2);
     assert.match(report.stdout, /NotImplementedError: extern_libs names 'mylib': Kernel Lab compiles kernels to WGSL and links no LLVM bitcode/);
-  }
+  });
 });
 
 test("Liger-style host code: a Function with several outputs (one None), an input rotated in place and returned, torch.sort before tl.cumsum, one tensor as two pointers (on the CPU side and resident on the GPU), torch.add(out=)", async () => {
@@ -76,9 +72,7 @@ test("Liger-style host code: a Function with several outputs (one None), an inpu
 });
 
 test("one tensor as two pointers: two programs storing one element through the two are KL3104 at the later one's tl.store (a view's storage offset mapped), on the GPU and with --cpu; an in-place update through both matches", async () => {
-  for (const cpu of [false, true]) {
-    const { report, outcome } = await run(path.join(PY, "aliased-race.py"), { bench: "off", cpu });
-    assert.equal(outcome, "ok", report.traceback);
+  await onGpuAndCpu(path.join(PY, "aliased-race.py"), (report, cpu) => {
     assert.deepEqual(report.diagnostics, [], `cpu=${cpu}`);
     const race = (lane: number) =>
       `aliased-race.py:17:5: KL3104: store_through_both: program (0,0,0), lane 0 (line 16) and program (1,0,0), lane ${lane} (line 17) both store b_ptr[${lane}] (program (0,0,0) stored it as a_ptr[0]: a_ptr and b_ptr point into the same memory, one tensor passed as both), not through an atomic`;
@@ -89,13 +83,11 @@ test("one tensor as two pointers: two programs storing one element through the t
     assert.equal(lines[3], "in place through two pointers: no race");
     assert.equal(report.checks.length, 1);
     assert.ok(report.checks[0].passed, JSON.stringify(report.checks));
-  }
+  });
 });
 
 test("a program loading an element another program of the launch stores (an in-place shifted add): one KL3105 warning at the load's line naming the store's, however often the loop launches it; a relu in place is not warned of; on the GPU and with --cpu", async () => {
-  for (const cpu of [false, true]) {
-    const { report, outcome } = await run(path.join(PY, "load-hazard.py"), { bench: "off", cpu });
-    assert.equal(outcome, "ok", report.traceback);
+  await onGpuAndCpu(path.join(PY, "load-hazard.py"), (report, cpu) => {
     assert.match(report.stdout, /shifted add ran\nrelu in place: no warning\n/);
     assert.equal(report.launches.length, 4);
     assert.equal(report.diagnostics.length, 1, `cpu=${cpu}: ${JSON.stringify(report.diagnostics)}`);
@@ -104,41 +96,35 @@ test("a program loading an element another program of the launch stores (an in-p
     // Program 1's lane 0 loads x_ptr[63], which program 0's lane 63 stores.
     assert.match(d.message, /^shift_add: program \(1,0,0\), lane 0 \(line 15\) loads x_ptr\[63\], which program \(0,0,0\), lane 63 \(line 16\) stores in the same launch; programs run in no defined order/, `cpu=${cpu}`);
     assert.deepEqual(d.related?.map((r) => r.line), [16], `cpu=${cpu}`);
-  }
+  });
 });
 
 test("a load the GPU sees before the other program's store (x[i] = x[i + 1] + 1): the warning names the load's lane and line as in the other order and with --cpu", async () => {
-  for (const cpu of [false, true]) {
-    const { report, outcome } = await run(path.join(PY, "load-hazard-after.py"), { bench: "off", cpu });
-    assert.equal(outcome, "ok", report.traceback);
+  await onGpuAndCpu(path.join(PY, "load-hazard-after.py"), (report, cpu) => {
     assert.match(report.stdout, /shifted back ran\n/);
     assert.equal(report.diagnostics.length, 1, `cpu=${cpu}: ${JSON.stringify(report.diagnostics)}`);
     const [d] = report.diagnostics;
     assert.deepEqual([d.line, d.code], [16, "KL3105"], `cpu=${cpu}`);
     assert.match(d.message, /^shift_back: program \(0,0,0\), lane 63 \(line 16\) loads x_ptr\[64\], which program \(1,0,0\), lane 0 \(line 17\) stores in the same launch/, `cpu=${cpu}`);
     assert.deepEqual(d.related?.map((r) => r.line), [17], `cpu=${cpu}`);
-  }
+  });
 });
 
 test("one storage passed as two pointers is one memory on the GPU, as with --cpu and on CUDA: a load through one sees a store through the other (the same tensor, x[k:] and x for several k, column halves, int8, a tensor descriptor and a pointer), atomics through both add up, in place works; an access before a view's first element is KL3101", async () => {
-  for (const cpu of [false, true]) {
-    const { report, outcome } = await run(path.join(PY, "shared-views.py"), { bench: "off", cpu });
-    assert.equal(outcome, "ok", report.traceback);
+  await onGpuAndCpu(path.join(PY, "shared-views.py"), (report, cpu) => {
     const lines = report.stdout.split("\n").filter((l) => l && !l.startsWith("[kernel-lab]"));
     const names = ["write then read", "write then read, the tensor", "atomics through both", "x[1:] and x", "x[2:] and x", "x[16:] and x", "x[17:] and x", "x[3:] and x", "column halves", "column halves, the matrix", "int8 x[1:] and x", "descriptor and pointer", "relu in place"];
     assert.deepEqual(lines.slice(0, names.length), names.map((n) => `${n} ok`), `cpu=${cpu}`);
     assert.match(lines[names.length], /shared-views\.py:\d+:28: KL3101: before_view: program \(0,0,0\), lane 0 loads b_ptr\[-4\] but b_ptr has 28 elements/, `cpu=${cpu}`);
     assert.ok(report.checks.length === names.length && report.checks.every((c) => c.passed), `cpu=${cpu}: ${JSON.stringify(report.checks)}`);
-  }
+  });
 });
 
 test("tensor descriptors: a host TensorDescriptor and one made in the kernel (isinstance), padding nan, the descriptor's atomics from many programs over the edges, unaligned strides refused, a shape past the tensor KL3101 at the load; on the GPU and with --cpu", async () => {
-  for (const cpu of [false, true]) {
-    const { report, outcome } = await run(path.join(PY, "tensor-descriptors.py"), { bench: "off", cpu });
-    assert.equal(outcome, "ok", `cpu=${cpu}: ${report.traceback}`);
+  await onGpuAndCpu(path.join(PY, "tensor-descriptors.py"), (report) => {
     assert.deepEqual(report.diagnostics, []);
     assert.deepEqual(report.launches.map((l) => l.kernel), ["matmul_kernel", "matmul_kernel", "shifted_copy_kernel", "column_sums_kernel", ...Array(6).fill("combine_kernel")]);
     assert.match(report.stdout, /descriptor matmul, host and device descriptors: match\npadding nan past the end: match\nunaligned strides: strides must be 16-byte aligned\ndescriptor atomics \(add of float sums, max, min, add, or, and, xor of int32\) over the edges: match\n/);
     assert.match(report.stdout, /a shape past the tensor: \S*tensor-descriptors\.py:59:28: KL3101: shifted_copy_kernel: .* loads x_desc\[40\] but x_desc has 40 elements/);
-  }
+  });
 });

@@ -13,21 +13,19 @@
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
 import * as path from "node:path";
-import { runPythonFile, stopPython } from "../../src/harness/python/session";
-import { startPythonThread } from "../../src/harness/python/thread-node";
+import { stopPython } from "../../src/harness/python/session";
+import { onGpuAndCpu } from "./python-files";
 
 after(stopPython);
 
 test("kernl's idioms: torch.autograd.function as a module, tl.libdevice and constants from math.sqrt / math.pi, a bool constexpr & a mask, a tuple's name rebound in a constexpr branch, an int argument equal to 1 specialized as Triton does; on the GPU and with --cpu", async () => {
   const file = path.resolve(__dirname, "../python/kernl-idioms.py");
-  for (const cpu of [false, true]) {
-    const { report, outcome } = await runPythonFile(file, { bench: "off", cpu }, startPythonThread);
-    assert.equal(outcome, "ok", report.traceback);
+  await onGpuAndCpu(file, (report) => {
     // kernl's module constants aren't tl.constexpr, as Triton 2.0 allowed and Triton 3 refuses: warnings.
     assert.deepEqual(report.diagnostics.map((d) => `${d.severity} ${d.code}`), ["warning KL1103", "warning KL1103", "error KL2007", "error KL1043"]);
     assert.ok(report.checks.length >= 1 && report.checks.every((c) => c.passed), JSON.stringify(report.checks));
     assert.match(report.stdout, /torch\.autograd\.function imported as a module: match\ntl\.libdevice, module constants from math\.sqrt and math\.pi: match\na bool constexpr & \(not constexpr\): match\na tuple's name rebound to an int in a constexpr branch: match\nan int argument equal to 1 specialized, not with do_not_specialize: match\n/);
-  }
+  });
 });
 
 // triton-lang/kernels' idioms (test/python/tk-idioms.py): blocksparse's make_lut takes a layout's
@@ -35,11 +33,9 @@ test("kernl's idioms: torch.autograd.function as a module, tl.libdevice and cons
 // dsd_lut spreads increments with `.repeat(1, div)` (NotInKernelLab, torch.Tensor.repeat).
 test("triton-lang/kernels' idioms: torch.nonzero / Tensor.nonzero and Tensor.repeat for a blocksparse LUT; on the GPU and with --cpu", async () => {
   const file = path.resolve(__dirname, "../python/tk-idioms.py");
-  for (const cpu of [false, true]) {
-    const { report, outcome } = await runPythonFile(file, { bench: "off", cpu }, startPythonThread);
-    assert.equal(outcome, "ok", report.traceback);
+  await onGpuAndCpu(file, (report) => {
     assert.deepEqual(report.diagnostics, []);
     assert.ok(report.checks.length === 1 && report.checks[0].passed, JSON.stringify(report.checks));
     assert.match(report.stdout, /blocks gathered through a LUT from layout\.nonzero\(\): match\n/);
-  }
+  });
 });

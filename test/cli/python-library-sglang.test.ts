@@ -13,18 +13,16 @@
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
 import * as path from "node:path";
-import { runPythonFile, stopPython } from "../../src/harness/python/session";
-import { startPythonThread } from "../../src/harness/python/thread-node";
+import { stopPython } from "../../src/harness/python/session";
+import { onGpuAndCpu } from "./python-files";
 
 after(stopPython);
 
 test("sglang's idioms: a scalar subscripted as a row or a column, a dtype global, torch.topk, raise and gdc_wait in dead branches, libdevice.round, a type changed and restored in a loop; on the GPU and with --cpu", async () => {
   const file = path.resolve(__dirname, "../python/sglang-idioms.py");
-  for (const cpu of [false, true]) {
-    const { report, outcome } = await runPythonFile(file, { bench: "off", cpu }, startPythonThread);
-    assert.equal(outcome, "ok", report.traceback);
+  await onGpuAndCpu(file, (report) => {
     assert.deepEqual(report.diagnostics, []);
     assert.ok(report.checks.length >= 1 && report.checks.every((c) => c.passed), JSON.stringify(report.checks));
     assert.match(report.stdout, /a scalar subscripted as a row or a column \(s\[:, None\], s\[None, :\]\): match\na dtype global chosen in a module-level if, torch\.topk: match\nraise and tl\.extra\.cuda\.gdc_wait\(\) in branches a constexpr rules out: match\nlibdevice\.round: halves away from zero: match\na name given another dtype in a loop and its own again before the body ends: match\n/);
-  }
+  });
 });

@@ -10,21 +10,19 @@
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
 import * as path from "node:path";
-import { runPythonFile, stopPython } from "../../src/harness/python/session";
-import { startPythonThread } from "../../src/harness/python/thread-node";
+import { stopPython } from "../../src/harness/python/session";
+import { onGpuAndCpu } from "./python-files";
 
 const FILE = path.resolve(__dirname, "../python/library-strings.py");
 
 after(stopPython);
 
 test("helpers compiled per string and None argument (a literal, the kernel's constexpr, a keyword, a default, through a module between), a name bound to None as a mask, on the GPU and with --cpu", async () => {
-  for (const cpu of [false, true]) {
-    const { report, outcome } = await runPythonFile(FILE, { bench: "off", cpu }, startPythonThread);
-    assert.equal(outcome, "ok", report.traceback);
+  await onGpuAndCpu(FILE, (report) => {
     assert.deepEqual(report.diagnostics, []);
     assert.equal(report.checks.length, 7);
     assert.ok(report.checks.every((c) => c.passed), JSON.stringify(report.checks));
     assert.deepEqual(report.launches.map((l) => l.constexprs.act ?? l.constexprs.reduction ?? null), ["sigmoid", "leaky", "relu", "relu", "none", "sum", null]);
     assert.match(report.stdout, /match\n.*match\n.*match\ncomparisons of a tensor that requires grad, autocast off, empty_like of a transpose\n/);
-  }
+  });
 });

@@ -9,20 +9,18 @@
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
 import * as path from "node:path";
-import { runPythonFile, stopPython } from "../../src/harness/python/session";
-import { startPythonThread } from "../../src/harness/python/thread-node";
+import { stopPython } from "../../src/harness/python/session";
+import { onGpuAndCpu } from "./python-files";
 
 after(stopPython);
 
 test("vllm's idioms: parenthesized tuple targets, finfo of float8, tl.math through an imported tl, dtype.is_fp8(), a name rebound after its loop; on the GPU and with --cpu", async () => {
   const file = path.resolve(__dirname, "../python/vllm-idioms.py");
-  for (const cpu of [false, true]) {
-    const { report, outcome } = await runPythonFile(file, { bench: "off", cpu }, startPythonThread);
-    assert.equal(outcome, "ok", report.traceback);
+  await onGpuAndCpu(file, (report) => {
     assert.deepEqual(report.diagnostics, []);
     assert.ok(report.checks.length >= 1 && report.checks.every((c) => c.passed), JSON.stringify(report.checks));
     assert.match(report.stdout, /parenthesized tuple targets, finfo of float8: match\ntl\.math through an imported tl, dtype\.is_fp8\(\), a name rebound after its loop: match\n/);
-  }
+  });
 });
 
 // prefix_prefill.py's two loops (128 × 32 tiles of the prefix, then 128 × 64 of the new tokens, at
@@ -33,11 +31,9 @@ test("vllm's idioms: parenthesized tuple targets, finfo of float8, tl.math throu
 // 60–175 s on the loaded 2-core machine, past the default 120 s a launch.
 test("row statistics carried from 32-key tiles into 64-key tiles (vllm's prefix_prefill shape, num_warps=2): on the GPU and with --cpu", async () => {
   const file = path.resolve(__dirname, "../python/vllm-two-tile-rows.py");
-  for (const cpu of [false, true]) {
-    const { report, outcome } = await runPythonFile(file, { bench: "off", cpu, timeoutMs: 590_000 }, startPythonThread);
-    assert.equal(outcome, "ok", report.traceback);
+  await onGpuAndCpu(file, (report) => {
     assert.deepEqual(report.diagnostics, []);
     assert.ok(report.checks.length === 1 && report.checks[0].passed, JSON.stringify(report.checks));
     assert.match(report.stdout, /row statistics carried between tiles of 32 and 64 keys: match\n/);
-  }
+  }, { timeoutMs: 590_000 });
 });

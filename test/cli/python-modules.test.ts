@@ -8,20 +8,18 @@ import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { stopPython } from "../../src/harness/python/session";
 import { ensureBuilt } from "./build";
-import { PY, run, scratch } from "./python-files";
+import { PY, run, scratch, onGpuAndCpu } from "./python-files";
 
 before(ensureBuilt);
 after(stopPython);
 
 test("kernels call @triton.jit functions of a package beside the script (FlagGems' tle.program_id, from mod import helper), on the GPU and with --cpu", async () => {
-  for (const cpu of [false, true]) {
-    const { report, outcome } = await run(path.join(PY, "xmod-kernels.py"), { bench: "off", cpu });
-    assert.equal(outcome, "ok", report.traceback);
+  await onGpuAndCpu(path.join(PY, "xmod-kernels.py"), (report) => {
     assert.deepEqual(report.diagnostics, []);
     assert.deepEqual(report.checks.map((c) => c.passed), [true, true]);
     assert.deepEqual(report.launches.map((l) => l.kernel), ["row_scaled_sum_kernel", "clamp_kernel"]);
     assert.match(report.stdout, /row sums: max difference: .*\nclamp: max difference: 0\.0\n/);
-  }
+  });
   // A module that is nowhere beside the script is Python's own ModuleNotFoundError, at its line.
   const missing = path.join(scratch(), "no-module.py");
   writeFileSync(missing, "import xmod_helpers_nowhere\n");
@@ -31,14 +29,12 @@ test("kernels call @triton.jit functions of a package beside the script (FlagGem
 });
 
 test("a helper in a folder beside the script without __init__.py (a namespace package, as CPython 3 imports one): import pkg.mod and from pkg.mod import helper, on the GPU and with --cpu", async () => {
-  for (const cpu of [false, true]) {
-    const { report, outcome } = await run(path.join(PY, "xmod-namespace.py"), { bench: "off", cpu });
-    assert.equal(outcome, "ok", report.traceback);
+  await onGpuAndCpu(path.join(PY, "xmod-namespace.py"), (report) => {
     assert.deepEqual(report.diagnostics, []);
     assert.deepEqual(report.checks.map((c) => c.passed), [true, true]);
     assert.deepEqual(report.launches.map((l) => l.kernel), ["leaky_kernel"]);
     assert.match(report.stdout, /namespace package helper: match\n/);
-  }
+  });
 });
 
 test("a mistake inside another module's @triton.jit helper is reported at the helper's file and line: an access past the end (KL3101, on the GPU and with --cpu) and a compile error", async () => {
@@ -73,15 +69,13 @@ test("a mistake inside another module's @triton.jit helper is reported at the he
 });
 
 test("a package beside the script whose modules import each other relatively (from .. import utils, from ..utils import clamp): its host function's kernel and the script's run checked and listed; a relative import in the script is Python's ImportError", async () => {
-  for (const cpu of [false, true]) {
-    const { report, outcome } = await run(path.join(PY, "xmod-relative.py"), { bench: "off", cpu });
-    assert.equal(outcome, "ok", report.traceback);
+  await onGpuAndCpu(path.join(PY, "xmod-relative.py"), (report) => {
     assert.deepEqual(report.diagnostics, []);
     assert.deepEqual(report.checks.map((c) => c.passed), [true, true]);
     // The package's kernel is the script's as a learner sees it: listed, and run bounds-checked.
     assert.deepEqual(report.launches.map((l) => l.kernel), ["_scaled_clamp_kernel", "twice_clamped_kernel"]);
     assert.match(report.stdout, /scaled_clamp: max difference: 0\.0\ntwice_clamped: max difference: 0\.0\n/);
-  }
+  });
   const relative = path.join(scratch(), "relative-import.py");
   writeFileSync(relative, "import triton\nfrom . import utils\n");
   const { report, outcome } = await run(relative, { bench: "off", cpu: true });
@@ -90,11 +84,9 @@ test("a package beside the script whose modules import each other relatively (fr
 });
 
 test("a helper its module defines in each branch of an `if` on Triton's version (mamba's softplus.py): the run compiles the branch Python took, on the GPU and with --cpu", async () => {
-  for (const cpu of [false, true]) {
-    const { report, outcome } = await run(path.join(PY, "xmod-branches.py"), { bench: "off", cpu });
-    assert.equal(outcome, "ok", report.traceback);
+  await onGpuAndCpu(path.join(PY, "xmod-branches.py"), (report) => {
     assert.deepEqual(report.diagnostics, []);
     assert.deepEqual(report.checks.map((c) => c.passed), [true]);
     assert.match(report.stdout, /helper of the branch Python took: max difference: 0\.0\n/);
-  }
+  });
 });

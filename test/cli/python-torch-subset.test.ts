@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { stopPython } from "../../src/harness/python/session";
 import { ensureBuilt } from "./build";
-import { PY, run } from "./python-files";
+import { PY, run, onGpuAndCpu } from "./python-files";
 
 before(ensureBuilt);
 after(stopPython);
@@ -30,9 +30,7 @@ test("torch's ops on GPU tensors run as GPU kernels and match the CPU ops; with 
 });
 
 test("torch.bool, int8 and uint8 tensors as kernel pointers (1 byte each, programs sharing words), comparisons and where on the GPU: match, on the GPU and with --cpu", async () => {
-  for (const cpu of [false, true]) {
-    const { report, outcome } = await run(path.join(PY, "byte-tensors.py"), { bench: "off", cpu });
-    assert.equal(outcome, "ok", report.traceback);
+  await onGpuAndCpu(path.join(PY, "byte-tensors.py"), (report) => {
     assert.deepEqual(report.diagnostics, []);
     assert.deepEqual(report.launches.map((l) => l.kernel), ["keep_rows_kernel", "keep_rows_kernel", "bytes_kernel", "positive_but_last_kernel", "positive_but_last_kernel"]);
     // The last four are the script's own assert_close of a bool output with an unwritten (poisoned) element: they fail, as they must.
@@ -42,36 +40,30 @@ test("torch.bool, int8 and uint8 tensors as kernel pointers (1 byte each, progra
     const checkLine = readFileSync(path.join(PY, "byte-tensors.py"), "utf8").split("\n").findIndex((l) => l.includes("torch.testing.assert_close(out, want)")) + 1;
     assert.ok(caught.every((c) => c.line === checkLine), JSON.stringify(caught));
     assert.match(report.stdout, /bool rows stored by 23 programs sharing words: match\nint8 and uint8 loads extend, \.to\(tl\.int8 \/ tl\.uint8\) and stores wrap: match\ncomparisons and where on the GPU: match\nan unwritten element of torch\.empty's bool output: caught\n/);
-  }
+  });
 });
 
 test("NaN is true wherever a float becomes a truth value (if, while, not, and/or, a if x else b, tl.where, .to(tl.int1)), and a float's != with NaN, float32 and float16, on the GPU and with --cpu", async () => {
-  for (const cpu of [false, true]) {
-    const { report, outcome } = await run(path.join(PY, "nan-truth.py"), { bench: "off", cpu });
-    assert.equal(outcome, "ok", `cpu=${cpu}: ${report.traceback}`);
+  await onGpuAndCpu(path.join(PY, "nan-truth.py"), (report) => {
     assert.deepEqual(report.diagnostics, []);
     assert.match(report.stdout, /NaN is true in 9 forms of a float's truth, float32 and float16: match\nx != x and x != 0\.0 are true for NaN, float32 and float16: match\n/);
-  }
+  });
 });
 
 test("torch.logical_and/or/xor/not and their Tensor methods as torch (NaN true, -0.0 false; float, bool, 8-bit, int32, int64 operands, broadcast): GPU kernels on GPU tensors, only results read back; the CPU ops with --cpu", async () => {
-  for (const cpu of [false, true]) {
-    const { report, outcome } = await run(path.join(PY, "logical-ops.py"), { bench: "off", cpu });
-    assert.equal(outcome, "ok", `cpu=${cpu}: ${report.traceback}`);
+  await onGpuAndCpu(path.join(PY, "logical-ops.py"), (report, cpu) => {
     const said = /logical_and\/or\/xor\/not as torch \(NaN true, -0\.0 false, 5 dtype pairs, broadcast\): match; (\d+) read back from the GPU/.exec(report.stdout);
     assert.ok(said, report.stdout);
     // On the GPU, what the script reads is all that comes back: an op that fell back to the CPU would read its operands too.
     assert.equal(report.gpuCopies?.fromGpu, cpu ? 0 : Number(said[1]));
-  }
+  });
 });
 
 test("F.conv2d (stride, padding, dilation, groups): cases worked out by hand, random inputs against a float64 loop, torch's errors; a Kernel Lab kernel on GPU tensors, the exact op with --cpu", async () => {
-  for (const cpu of [false, true]) {
-    const { report, outcome } = await run(path.join(PY, "conv2d.py"), { bench: "off", cpu });
-    assert.equal(outcome, "ok", `cpu=${cpu}: ${report.traceback}`);
+  await onGpuAndCpu(path.join(PY, "conv2d.py"), (report, cpu) => {
     assert.ok(report.checks.length > 0 && report.checks.every((c) => c.passed), JSON.stringify(report.checks));
     assert.match(report.stdout, new RegExp(`conv2d by hand: match\nconv2d with stride, padding, dilation and groups against float64: match; made on the GPU: ${!cpu ? "True" : "False"}\nconv2d's errors: torch's\n`));
-  }
+  });
 });
 
 test("torch outside the subset (a function, a Tensor method, an F op, a name in torch.cuda, autograd, testing, amp, backends, compiler, distributed) raises NotImplementedError naming it, also an AttributeError; an import of a torch submodule it lacks, naming the module, also a ModuleNotFoundError; importlib.util.find_spec of it is None", async () => {
