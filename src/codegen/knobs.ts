@@ -11,7 +11,7 @@
 // the same WGSL are one candidate): a load form only matters where a mask is known whole per run
 // of 4, which the launch's divisibility decides (compile.ts specializationFor).
 
-import type { KernelIR, Stmt } from "../ir/ir";
+import type { KernelIR } from "../ir/ir";
 import type { CodegenOptions, Target } from "../ir/target";
 import type { KnobChoice } from "../ir/knobs";
 import { forEachValue } from "../ir/walk";
@@ -20,7 +20,7 @@ import { planKernel } from "./plan";
 import { rowSlicesOf } from "./layout";
 import { deferRowSums } from "./deferred-sums";
 import { lazyRowMaxima } from "./lazy-max";
-import { planWholeTrips, wholeTripsOf } from "./whole-trips";
+import { wholeTripsDefault } from "./whole-trips";
 
 /** The knobs this kernel's plan for `target` uses, each with the values worth trying (default first). */
 export function tunableKnobs(written: KernelIR, target: Target, options: CodegenOptions = {}): KnobChoice[] {
@@ -70,11 +70,8 @@ export function tunableKnobs(written: KernelIR, target: Target, options: Codegen
   // A loop whose comparisons with its counter a trip may hold whole, peeled (whole-trips.ts):
   // offered where such a loop runs a dot on matrices (bench/NOTES.md §54, §56); on by default where
   // those dots multiply afresh each trip (attention), off where one accumulates (the matmul).
-  const wholeLoops = [...planWholeTrips(plan.ir.body, !options.instrument).keys()];
-  if (wholeLoops.some((s) => s.kind === "for" && containsMatrixDot(s.body, plan.mma))) {
-    const byDefault = wholeTripsOf(plan.ir.body, { instrument: options.instrument }, plan.mma).size > 0;
-    knobs.push({ knob: "wholeTrips", values: byDefault ? [true, false] : [false, true] });
-  }
+  const peeled = options.instrument ? undefined : wholeTripsDefault(plan.ir.body, plan.mma);
+  if (peeled !== undefined) knobs.push({ knob: "wholeTrips", values: peeled ? [true, false] : [false, true] });
   // Every split of some dot's tile over the subgroups, the first dot's own (the squarest) first.
   const splits: number[] = [];
   for (const p of mma) {
@@ -99,11 +96,5 @@ function loadsMaskedHalves(ir: KernelIR): boolean {
   forEachValue(ir.body, (v) => {
     if (v.op === "load" && v.mask && v.ptr.type.kind === "pointer" && v.ptr.type.pointee === "f16") found = true;
   });
-  return found;
-}
-
-function containsMatrixDot(body: readonly Stmt[], mma: ReadonlyMap<number, unknown>): boolean {
-  let found = false;
-  forEachValue(body, (v) => (found ||= v.op === "dot" && mma.has(v.id)));
   return found;
 }

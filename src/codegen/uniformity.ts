@@ -60,3 +60,28 @@ export function uniformInWgsl(v: Value, handedOut: (v: Value) => boolean): boole
       return v.type.shape.length === 0 && operandsOf(v).every((o) => uniformInWgsl(o, handedOut));
   }
 }
+
+/**
+ * Whether a scalar is the same in every invocation as WGSL's uniformity analysis sees it, variables
+ * included (uniformInWgsl takes every variable as not): a variable whose every value is, as
+ * attention's `hi` (N_CTX, or a minimum of program ids); no reduction's, atomic's or load's value.
+ * A loop's counter starting and stepping so is too (codegen/whole-trips.ts tests it).
+ */
+export function uniformWithVariables(body: readonly Stmt[]): (v: Value) => boolean {
+  const values = new Map<number, Value[]>();
+  forEachStmt(body, (s) => {
+    if (s.kind === "declare" || s.kind === "assign") values.set(s.variable.id, [...(values.get(s.variable.id) ?? []), s.kind === "declare" ? s.init : s.value]);
+  });
+  const assumed = new Set<number>();
+  const steady = (v: Value): boolean => {
+    if (v.type.shape.length > 0) return false;
+    if (v.op !== "readVar") return uniformInWgsl(v, () => false) || (!["reduce", "atomic", "load"].includes(v.op) && operandsOf(v).length > 0 && operandsOf(v).every(steady));
+    // A variable read while its own values are checked is taken as steady (a loop-carried `x = x + step`).
+    if (assumed.has(v.variable.id)) return true;
+    assumed.add(v.variable.id);
+    const ok = (values.get(v.variable.id) ?? []).every(steady);
+    assumed.delete(v.variable.id);
+    return ok;
+  };
+  return steady;
+}

@@ -19,11 +19,11 @@
 // is not peeled (the first loop's break would start the second).
 
 import type { Stmt, Value, Variable } from "../ir/ir";
-import { operandsOf } from "../ir/ir";
 import type { CodegenOptions } from "../ir/target";
 import { forEachStmt, forEachValue } from "../ir/walk";
 import type { MmaPlan } from "./mma-plan";
 import { affine, uniform, type Sym } from "./mma-store";
+import { uniformWithVariables } from "./uniformity";
 
 /** One loop's test: each comparison's smallest margin over the block, and the least it must be. */
 export interface WholeTrip {
@@ -46,11 +46,20 @@ export function wholeTripsOf(body: readonly Stmt[], options: Pick<CodegenOptions
   if (options.wholeTrips === false || options.instrument) return new Map();
   const all = planWholeTrips(body, true);
   if (options.wholeTrips === true) return all;
-  return new Map([...all].filter(([loop]) => loop.kind === "for" && freshProducts(loop.body, mma)));
+  return new Map([...all].filter(([loop]) => loop.kind === "for" && matrixProducts(loop.body, mma) === "fresh"));
 }
 
-/** Whether `body` has dots on matrices and none of them accumulates across the loop's trips. */
-function freshProducts(body: readonly Stmt[], mma: ReadonlyMap<number, Pick<MmaPlan, "kind">>): boolean {
+/**
+ * Whether `wholeTrips` changes anything here, and its default: undefined where no loop that runs a
+ * dot on matrices can be peeled; else whether one peeled by default (the tuner's knob, knobs.ts).
+ */
+export function wholeTripsDefault(body: readonly Stmt[], mma: ReadonlyMap<number, Pick<MmaPlan, "kind">>): boolean | undefined {
+  const kinds = [...planWholeTrips(body, true).keys()].map((loop) => (loop.kind === "for" ? matrixProducts(loop.body, mma) : "none"));
+  return kinds.every((k) => k === "none") ? undefined : kinds.includes("fresh");
+}
+
+/** Whether `body` has dots on matrices, and whether one of them accumulates across the loop's trips. */
+function matrixProducts(body: readonly Stmt[], mma: ReadonlyMap<number, Pick<MmaPlan, "kind">>): "none" | "fresh" | "accumulating" {
   let dots = 0;
   let accumulating = false;
   forEachValue(body, (v) => {
@@ -59,14 +68,14 @@ function freshProducts(body: readonly Stmt[], mma: ReadonlyMap<number, Pick<MmaP
     dots++;
     accumulating ||= plan.kind === "loop";
   });
-  return dots > 0 && !accumulating;
+  return dots === 0 ? "none" : accumulating ? "accumulating" : "fresh";
 }
 
 /** Every loop that can be peeled, by its `for` statement; none unless `enabled`. */
 export function planWholeTrips(body: readonly Stmt[], enabled: boolean): Map<Stmt, WholeTrip> {
   const out = new Map<Stmt, WholeTrip>();
   if (!enabled) return out;
-  const steady = steadyValues(body);
+  const steady = uniformWithVariables(body);
   forEachStmt(body, (s) => {
     // The counter the same in every invocation (its end need not be: a trip runs in all or none, else nothing here may hold barriers).
     if (s.kind !== "for" || !steady(s.start) || !steady(s.step)) return;
@@ -120,29 +129,6 @@ function wholeMargin(v: Value, counter: Variable, inside: ReadonlySet<number>): 
 function difference(a: Sym, b: Sym): Sym {
   if (typeof a === "number" && typeof b === "number") return a - b;
   return b === 0 ? a : { sym: "-", a, b };
-}
-
-/**
- * Whether a scalar is the same in every invocation as WGSL's uniformity analysis sees it, variables
- * included: a variable whose every value is (attention's `hi`, N_CTX or a minimum of program ids).
- */
-function steadyValues(body: readonly Stmt[]): (v: Value) => boolean {
-  const values = new Map<number, Value[]>();
-  forEachStmt(body, (s) => {
-    if (s.kind === "declare" || s.kind === "assign") values.set(s.variable.id, [...(values.get(s.variable.id) ?? []), s.kind === "declare" ? s.init : s.value]);
-  });
-  const assumed = new Set<number>();
-  const steady = (v: Value): boolean => {
-    if (v.type.shape.length > 0) return false;
-    if (v.op !== "readVar") return uniform(v) || (!["reduce", "atomic", "load"].includes(v.op) && operandsOf(v).length > 0 && operandsOf(v).every(steady));
-    // A variable read while its own values are checked is taken as steady (a loop-carried `x = x + step`).
-    if (assumed.has(v.variable.id)) return true;
-    assumed.add(v.variable.id);
-    const ok = (values.get(v.variable.id) ?? []).every(steady);
-    assumed.delete(v.variable.id);
-    return ok;
-  };
-  return steady;
 }
 
 /** Whether a `break` of this loop (not of a loop inside it) is in `body`. */

@@ -1,10 +1,11 @@
 // codegen/uniformity.ts uniformInWgsl: which scalars WGSL's uniformity analysis takes as the same in
-// every invocation, so that a barrier may sit under a branch or loop they steer (atomics.ts).
+// every invocation, so that a barrier may sit under a branch or loop they steer (atomics.ts); and
+// uniformWithVariables, which follows variables to their values (whole-trips.ts).
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import type { Value, ValueOp } from "../../src/ir/ir";
-import { uniformInWgsl } from "../../src/codegen/uniformity";
+import type { Stmt, Value, ValueOp } from "../../src/ir/ir";
+import { uniformInWgsl, uniformWithVariables } from "../../src/codegen/uniformity";
 
 let id = 0;
 const span = { start: 0, end: 0 };
@@ -29,4 +30,25 @@ test("a scalar made from a block is not: an arange has no operands, yet each inv
   const lanes = value(block, { op: "arange", start: 0, end: 16 });
   assert.equal(uniformInWgsl(lanes, never), false);
   assert.equal(uniformInWgsl(value(scalar, { op: "reshape", value: value({ ...block, shape: [1] }, { op: "arange", start: 0, end: 1 }) }), never), false);
+});
+
+test("uniformWithVariables: a variable whose every value is uniform is (attention's hi, a counter stepping by a constant); one a load or a lane's value reaches is not", () => {
+  const variable = (name: string) => ({ id: id++, name, type: scalar, span });
+  const read = (v: ReturnType<typeof variable>) => value(scalar, { op: "readVar", variable: v });
+  const pid = value(scalar, { op: "programId", axis: 0 });
+  const n = value(scalar, { op: "param", name: "N_CTX" });
+  const [hi, step, loaded] = [variable("hi"), variable("x"), variable("y")];
+  const load = value(scalar, { op: "load", ptr: value({ kind: "pointer", pointee: "i32", param: "p", shape: [] }, { op: "param", name: "p" }) });
+  const body: Stmt[] = [
+    { kind: "declare", span, variable: hi, init: n },
+    { kind: "assign", span, variable: hi, value: value(scalar, { op: "math", fn: "minimum", args: [value(scalar, { op: "binary", fn: "mul", lhs: pid, rhs: value(scalar, { op: "const", value: 64 }) }), n] }) },
+    { kind: "declare", span, variable: step, init: value(scalar, { op: "const", value: 0 }) },
+    { kind: "assign", span, variable: step, value: value(scalar, { op: "binary", fn: "add", lhs: read(step), rhs: read(hi) }) },
+    { kind: "declare", span, variable: loaded, init: n },
+    { kind: "assign", span, variable: loaded, value: load },
+  ];
+  const uniform = uniformWithVariables(body);
+  assert.deepEqual([read(hi), read(step), read(loaded)].map(uniform), [true, true, false]);
+  assert.equal(uniformInWgsl(read(hi), never), false, "uniformInWgsl takes every variable as not");
+  assert.equal(uniform(value(block, { op: "arange", start: 0, end: 16 })), false);
 });
