@@ -10,7 +10,9 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { assertClose, randomFloats, runBoth, type Overrides } from "../support/kernel-runner";
+import { assertClose, randomFloats, runBoth, runCompiled, splitOverrides, type Overrides } from "../support/kernel-runner";
+import { compilePythonKernel, readPythonFile } from "../../src/python";
+import { acquireGpu } from "../../src/runtime";
 import { f16FromBits, f16ToBits } from "../../src/ir/f16";
 import type { CodegenOptions } from "../../src/ir/target";
 
@@ -206,5 +208,71 @@ for (const [causal, knobs, stages] of WHOLE) {
     assert.equal(tests.length, 1 + (causal ? 1 : 0) + (stages === 2 ? 1 : 0), loop[3]);
     assert.ok(tests.every((t) => t.includes(loop[1]) && /- 15i\) >= [01]i$/.test(t)), loop[3]);
     assert.match(wgsl, /let \w+ = true;/, "the comparisons true in the whole trips");
+  });
+}
+
+// The same attention in Triton's own Python spelling (src/python/), as kernel libraries write its
+// forward loop (pointer arithmetic, masked loads, `p.to(tl.float16)`, the accumulator rescaled
+// before the dot): on emulated matrices its key loop is peeled by default too, causal and not.
+const PYTHON_ATTENTION = `import triton
+import triton.language as tl
+
+
+@triton.jit
+def attn_fwd(Q, K, V, Out, sm_scale, stride_h, stride_m, N_CTX,
+             BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, HEAD_DIM: tl.constexpr, IS_CAUSAL: tl.constexpr):
+    start_m = tl.program_id(0)
+    base = tl.program_id(1) * stride_h
+    offs_m = start_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    offs_n = tl.arange(0, BLOCK_N)
+    offs_d = tl.arange(0, HEAD_DIM)
+    q = tl.load(Q + base + offs_m[:, None] * stride_m + offs_d[None, :], mask=offs_m[:, None] < N_CTX, other=0.0)
+    m_i = tl.full([BLOCK_M], float("-inf"), tl.float32)
+    l_i = tl.zeros([BLOCK_M], tl.float32)
+    acc = tl.zeros([BLOCK_M, HEAD_DIM], tl.float32)
+    qk_scale = sm_scale * 1.44269504
+    hi = N_CTX
+    if IS_CAUSAL:
+        hi = tl.minimum((start_m + 1) * BLOCK_M, N_CTX)
+    for start_n in range(0, hi, BLOCK_N):
+        cols = start_n + offs_n
+        k = tl.load(K + base + cols[:, None] * stride_m + offs_d[None, :], mask=cols[:, None] < N_CTX, other=0.0)
+        qk = tl.dot(q, tl.trans(k))
+        qk = tl.where(cols[None, :] < N_CTX, qk * qk_scale, float("-inf"))
+        if IS_CAUSAL:
+            qk = tl.where(offs_m[:, None] >= cols[None, :], qk, float("-inf"))
+        m_ij = tl.maximum(m_i, tl.max(qk, 1))
+        p = tl.math.exp2(qk - m_ij[:, None])
+        alpha = tl.math.exp2(m_i - m_ij)
+        l_i = l_i * alpha + tl.sum(p, 1)
+        v = tl.load(V + base + cols[:, None] * stride_m + offs_d[None, :], mask=cols[:, None] < N_CTX, other=0.0)
+        acc = acc * alpha[:, None]
+        acc = tl.dot(p.to(tl.float16), v, acc)
+        m_i = m_ij
+    acc = acc / l_i[:, None]
+    tl.store(Out + base + offs_m[:, None] * stride_m + offs_d[None, :], acc.to(tl.float16), mask=offs_m[:, None] < N_CTX)
+`;
+for (const causal of [false, true]) {
+  test(`attention-f16 in Triton's Python spelling on emulated matrices, the key loop peeled by default, ${causal ? "causal" : "not causal"}`, async () => {
+    const gpu = await acquireGpu();
+    const pointer = { kind: "pointer", dtype: "f16" } as const;
+    const types = { Q: pointer, K: pointer, V: pointer, Out: pointer, sm_scale: { kind: "scalar", dtype: "f32" }, stride_h: { kind: "scalar", dtype: "i32" }, stride_m: { kind: "scalar", dtype: "i32" }, N_CTX: { kind: "scalar", dtype: "i32" } } as const;
+    const { facts, options } = splitOverrides({ ...EMULATED, workgroupSize: 64 });
+    const BLOCK_M = 32;
+    const compiled = compilePythonKernel(readPythonFile("attention.py", PYTHON_ATTENTION), "attn_fwd", types, { BLOCK_M, BLOCK_N: 16, HEAD_DIM: D, IS_CAUSAL: causal }, { ...gpu.target, ...facts }, {}, options);
+    assert.deepEqual(compiled.diagnostics.filter((d) => d.severity === "error"), []);
+    const kernel = compiled.kernel!;
+    assert.equal((kernel.wgsl.match(/per subgroup \(emulated\)/g) ?? []).length, 4, "both dots on (emulated) matrices, in each of the two loops");
+    const loop = /var (\w+): i32 = 0i;\n\s+for \(; \1 < \w+ && ([^\n]*); \1 = \1 \+ 16i\) \{\n/.exec(kernel.wgsl);
+    assert.ok(loop, "the whole trips' loop first");
+    assert.equal(loop[2].split(" && ").length, causal ? 2 : 1, loop[2]);
+    const [q, k, v] = [halves(H * N * D), halves(H * N * D), halves(H * N * D)];
+    const { gpu: onGpu, cpu } = await runCompiled(kernel, {
+      grid: [Math.ceil(N / BLOCK_M), H],
+      args: { Q: q.bits, K: k.bits, V: v.bits, Out: new Uint16Array(H * N * D).fill(0x7e00), sm_scale: 1 / Math.sqrt(D), stride_h: N * D, stride_m: D, N_CTX: N },
+      outputs: ["Out"],
+    });
+    const want = reference(q.values, k.values, v.values, causal);
+    for (const [side, got] of [["gpu", onGpu.Out], ["cpu", cpu.Out]] as const) assertClose(Float64Array.from(got as Uint16Array, f16FromBits), want, `${side} Out`, 4e-3, 4e-3);
   });
 }

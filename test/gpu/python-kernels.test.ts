@@ -5,10 +5,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { compilePythonKernel, readPythonFile, type PythonArgType } from "../../src/python";
-import { acquireGpu, createStorageBuffer, launch, readBuffer } from "../../src/runtime";
-import { interpret } from "../../src/interpreter/interpret";
+import { acquireGpu } from "../../src/runtime";
 import { locate } from "../../src/diagnostics/position";
-import { assertClose, poisoned, randomFloats, randomInts, runBoth, type HostArray } from "../support/kernel-runner";
+import { assertClose, poisoned, randomFloats, randomInts, runBoth, runCompiled, type HostArray } from "../support/kernel-runner";
 
 type Args = Record<string, HostArray | number | { float: number }>;
 
@@ -29,29 +28,7 @@ async function runPython(source: string, kernel: string, grid: number[], args: A
   if (!result.kernel || errors.length > 0) {
     throw new Error(`${kernel} did not compile:\n${locate("kernels.py", source, errors).map((d) => `${d.line}:${d.column} ${d.code} ${d.message}`).join("\n")}\n${result.typescript}`);
   }
-  const compiled = result.kernel;
-  const g: [number, number, number] = [grid[0], grid[1] ?? 1, grid[2] ?? 1];
-  const buffers: Record<string, GPUBuffer> = {};
-  const scalars: Record<string, number> = {};
-  const cpuArgs: Record<string, HostArray | number> = {};
-  for (const [name, v] of Object.entries(values)) {
-    if (typeof v === "number") scalars[name] = cpuArgs[name] = v;
-    else {
-      buffers[name] = await createStorageBuffer(gpu, v, name);
-      cpuArgs[name] = v.slice();
-    }
-  }
-  await launch(gpu, compiled, g, { buffers, scalars });
-  const got: Record<string, HostArray> = {};
-  for (const name of outputs) {
-    const host = values[name] as HostArray;
-    got[name] = await readBuffer(gpu, buffers[name], host instanceof Int32Array ? "i32" : "f32", host.length);
-  }
-  for (const b of Object.values(buffers)) b.destroy();
-  interpret(compiled.ir, g, cpuArgs as never);
-  const cpu: Record<string, HostArray> = {};
-  for (const name of outputs) cpu[name] = cpuArgs[name] as HostArray;
-  return { gpu: got, cpu };
+  return runCompiled(result.kernel, { grid, args: values, outputs });
 }
 
 const cdiv = (a: number, b: number) => Math.ceil(a / b);

@@ -104,9 +104,14 @@ export async function compileForGpu(source: string, constexprs: Record<string, n
 }
 
 export async function runBoth(run: KernelRun): Promise<KernelOutputs> {
-  const gpu = await acquireGpu();
   const scalarArgs = Object.fromEntries(Object.entries(run.args).filter(([, v]) => typeof v === "number"));
   const kernel = await compileForGpu(run.source, run.constexprs, run.target, run.specialize ? scalarArgs : undefined);
+  return runCompiled(kernel, run);
+}
+
+/** A compiled kernel (a Python one's, say) run on the GPU and on the interpreter, as runBoth runs its own. */
+export async function runCompiled(kernel: CompiledKernel, run: Pick<KernelRun, "grid" | "args" | "outputs">): Promise<KernelOutputs> {
+  const gpu = await acquireGpu();
   const grid: [number, number, number] = [run.grid[0], run.grid[1] ?? 1, run.grid[2] ?? 1];
 
   const buffers: Record<string, GPUBuffer> = {};
