@@ -3,7 +3,7 @@
 import { build } from "esbuild";
 
 await build({
-  entryPoints: ["bench/suite.ts", "bench/probe.ts", "bench/overhead.ts", "bench/launches.ts", "bench/f16.ts", "bench/mma-probe.ts", "bench/flash-probe.ts"],
+  entryPoints: ["bench/suite.ts", "bench/probe.ts", "bench/overhead.ts", "bench/launches.ts", "bench/f16.ts", "bench/mma-probe.ts", "bench/flash-probe.ts", "bench/sass.ts"],
   outdir: "bench/dist",
   bundle: true,
   platform: "node",

@@ -21,6 +21,9 @@
 #           more added, in the trip and a block ahead, beside the hand-written kernel (§56)
 #   confirm the attention at the default knobs (the key loop peeled by default) and the leader's, in
 #           the trip and a block ahead, causal and not, beside the hand-written kernel (§56)
+#   sass    the machine code the driver made of the hand-written and generated f16 matmuls (bench/sass.ts:
+#           one pipeline a process, each into its own shader cache under $OUT/sass/NAME; read here
+#           with bench/sass-read.sh): registers, spills, the loop's instructions
 #   whole   the key loop's whole trips unmasked (wholeTrips, §56) at the attention leader, causal and
 #           not, and the f16 matmul's first two configs with and without it, beside the same lease's
 #           hand-written flash kernel, the probe's 128×128 leader and the team's 244 kernel
@@ -176,5 +179,36 @@ if has ahead; then
   S='{"halfLoadForm":"select","deferRowSums":true,"lazyRowMax":true,"splitTileIndices":true}'
   step 240 ahead-suite.log node bench/dist/suite.js --only attention-f16-4x32x4096x64,attention-f16-4x32x4096x64-causal --configs 2 --targets "[$S]" --out "$out/ahead-suite.json"
   step 100 ahead-flash.log node bench/dist/flash-probe.js --match '^flash 128.32 4 sg of 32 rows, O-regs merged, S pad 4( causal)?$' --out "$out/ahead-flash.json"
+  date -u
+fi
+if has sass; then
+  # One pipeline a process, each into its own shader cache (the NVIDIA driver's; bench/sass-read.sh
+  # decodes and disassembles them off the device). Hand-written first, then generated, at 4096³.
+  sass() {
+    local name=$1; shift
+    mkdir -p "$out/sass/$name"
+    __GL_SHADER_DISK_CACHE=1 __GL_SHADER_DISK_CACHE_SKIP_CLEANUP=1 __GL_SHADER_DISK_CACHE_PATH="$out/sass/$name/cache" \
+      step 60 "sass/$name/make.log" node bench/dist/sass.js "$@"
+  }
+  H="128×128×32 2×2 sg of 4×4 →f32 pad 8 prefetch rows sg-n C-matrices"
+  F="8-byte loads, runtime sizes, uniform masks"
+  sass hand-base hand 4096 "$H" "$out/sass/hand-base/kernel.wgsl"
+  sass hand-feed hand 4096 "$H feed ($F)" "$out/sass/hand-feed/kernel.wgsl"
+  sass hand-feed-ad hand 4096 "$H feed ($F, halves, carried addresses, tiled runs, runtime trips)" "$out/sass/hand-feed-ad/kernel.wgsl"
+  sass hand-cbuf hand 4096 "$H feed ($F, C buffer)" "$out/sass/hand-cbuf/kernel.wgsl"
+  sass hand-128x256 hand 4096 "128×256×32 2×2 sg of 4×8 →f32 pad 8 prefetch rows sg-n C-matrices" "$out/sass/hand-128x256/kernel.wgsl"
+  C4='{"BLOCK_M":128,"BLOCK_N":128,"BLOCK_K":32,"num_warps":4}'
+  sass gen-128x128x4 gen matmul-f16 4096 "$C4" '{}' "$out/sass/gen-128x128x4/kernel.wgsl"
+  sass gen-128x128x4-tile gen matmul-f16 4096 "$C4" '{"halfLoadForm":"tile"}' "$out/sass/gen-128x128x4-tile/kernel.wgsl"
+  sass gen-128x128x4-tile-packed gen matmul-f16 4096 "$C4" '{"halfLoadForm":"tile","mmaPackedPrefetch":true}' "$out/sass/gen-128x128x4-tile-packed/kernel.wgsl"
+  sass gen-128x128x8 gen matmul-f16 4096 '{"BLOCK_M":128,"BLOCK_N":128,"BLOCK_K":32,"num_warps":8}' '{}' "$out/sass/gen-128x128x8/kernel.wgsl"
+  sass gen-256x128x16-tile-m2 gen matmul-f16 4096 '{"BLOCK_M":256,"BLOCK_N":128,"BLOCK_K":32,"num_warps":16}' '{"halfLoadForm":"tile","mmaSubgroupsM":2}' "$out/sass/gen-256x128x16-tile-m2/kernel.wgsl"
+  ref=bench/mm-f16-reference.cjs; [ -f "$ref" ] || ref=../shared/tools/mm-f16-reference.cjs
+  root=$PWD; while [ "$root" != / ] && [ ! -d "$root/node_modules/webgpu" ]; do root=$(dirname "$root"); done
+  mkdir -p "$out/sass/ref-244"
+  __GL_SHADER_DISK_CACHE=1 __GL_SHADER_DISK_CACHE_SKIP_CLEANUP=1 __GL_SHADER_DISK_CACHE_PATH="$out/sass/ref-244/cache" \
+    step 150 sass/ref-244/make.log bash -c "cd '$root' && node '$PWD/$ref' 4096 '^staged-one TM4 TN4 sg2x2 \\(128x128x32, pad 8\\)\$'"
+  find "$out/sass" -type f | head -50
+  du -sh "$out/sass"
   date -u
 fi

@@ -1,0 +1,63 @@
+// Compiles one kernel into a compute pipeline on the real adapter, and nothing else: no launch, no
+// other pipeline. On NVIDIA's driver the shader cache (__GL_SHADER_DISK_CACHE_PATH) then holds that
+// kernel's machine code alone, which bench/sass.sh reads back (bench/README "Reading the machine code").
+//   node bench/dist/sass.js gen matmul-f16 SIZE CONFIG_JSON KNOBS_JSON OUT.wgsl
+//   node bench/dist/sass.js gen attention-f16 SEQ CONFIG_JSON KNOBS_JSON OUT.wgsl   (4×32×SEQ×64; CAUSAL=1)
+//   node bench/dist/sass.js hand SIZE 'EXACT NAME' OUT.wgsl                          (bench/mma-kernels.ts)
+//   node bench/dist/sass.js wgsl IN.wgsl                                             (any file, entry point main)
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { compileKernel, parseKernelFile, specializationFor } from "../src/compile";
+import { acquireGpu } from "../src/runtime";
+import type { CodegenOptions } from "../src/ir/target";
+import { attentionF16, matmulF16 } from "./f16-cases";
+import { handName, handVariants, handWgsl } from "./mma-kernels";
+
+const [mode, ...rest] = process.argv.slice(2);
+/** The repository: the nearest folder above this script (bundled or not) with examples/. */
+let root = __dirname;
+while (!existsSync(join(root, "examples")) && dirname(root) !== root) root = dirname(root);
+
+async function main(): Promise<void> {
+  const gpu = await acquireGpu({ f16: true, f16Dot: true });
+  let wgsl: string;
+  let out: string | undefined;
+  if (mode === "gen") {
+    const [which, size, config, knobs, file] = rest;
+    const n = Number(size);
+    const c = which === "matmul-f16" ? matmulF16(n, n, n) : which === "attention-f16" ? attentionF16(4, 32, n, 64, process.env.CAUSAL === "1") : undefined;
+    if (!c) throw new Error(`gen: no case ${which} (matmul-f16, attention-f16)`);
+    const path = c.file ?? join("examples", `${c.example}.kernel.ts`);
+    const kernel = parseKernelFile(path, readFileSync(join(root, path), "utf8")).kernels.find((k) => k.name === c.kernel)!;
+    const compiled = compileKernel(kernel, JSON.parse(config) as Record<string, number>, gpu.target, specializationFor(kernel, c.args()), JSON.parse(knobs) as CodegenOptions);
+    if (!compiled.kernel) throw new Error(compiled.diagnostics.map((d) => `${d.code} ${d.message}`).join("; "));
+    wgsl = compiled.kernel.wgsl;
+    out = file;
+  } else if (mode === "hand") {
+    const [size, name, file] = rest;
+    const v = handVariants(Number(size), false).find((x) => handName(x) === name);
+    if (!v) throw new Error(`hand: no kernel named ${JSON.stringify(name)}; the names:\n${handVariants(Number(size), false).map(handName).join("\n")}`);
+    wgsl = handWgsl(v, Number(size), Number(size), Number(size), false);
+    out = file;
+  } else if (mode === "wgsl") {
+    wgsl = readFileSync(rest[0], "utf8");
+  } else {
+    throw new Error("usage: sass.js gen|hand|wgsl … (see the file's first lines)");
+  }
+  if (out) writeFileSync(out, wgsl);
+  const device = gpu.device;
+  device.pushErrorScope("validation");
+  const module = device.createShaderModule({ code: wgsl });
+  const errors = (await module.getCompilationInfo()).messages.filter((m) => m.type === "error");
+  if (errors.length) throw new Error(`WGSL: ${errors.map((m) => `${m.lineNum}:${m.linePos} ${m.message}`).join("; ")}`);
+  await device.createComputePipelineAsync({ layout: "auto", compute: { module, entryPoint: "main" } });
+  const err = await device.popErrorScope();
+  if (err) throw new Error(err.message);
+  console.log(`pipeline made: ${wgsl.split("\n").length} lines of WGSL${out ? ` (${out})` : ""}`);
+  device.destroy();
+}
+
+main().then(() => process.exit(0), (e: unknown) => {
+  console.error(e instanceof Error ? e.message : String(e));
+  process.exit(1);
+});
