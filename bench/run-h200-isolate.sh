@@ -24,6 +24,7 @@
 #   sass    the machine code the driver made of the hand-written and generated f16 matmuls (bench/sass.ts:
 #           one pipeline a process, each into its own shader cache under $OUT/sass/NAME; read here
 #           with bench/sass-read.sh): registers, spills, the loop's instructions
+#   sasstime the same kernels timed (the generated ones with and without the sass part's edits), in one process each
 #   whole   the key loop's whole trips unmasked (wholeTrips, §56) at the attention leader, causal and
 #           not, and the f16 matmul's first two configs with and without it, beside the same lease's
 #           hand-written flash kernel, the probe's 128×128 leader and the team's 244 kernel
@@ -196,11 +197,14 @@ if has sass; then
   sass hand-feed hand 4096 "$H feed ($F)" "$out/sass/hand-feed/kernel.wgsl"
   sass hand-feed-ad hand 4096 "$H feed ($F, halves, carried addresses, tiled runs, runtime trips)" "$out/sass/hand-feed-ad/kernel.wgsl"
   sass hand-cbuf hand 4096 "$H feed ($F, C buffer)" "$out/sass/hand-cbuf/kernel.wgsl"
-  sass hand-128x256 hand 4096 "128×256×32 2×2 sg of 4×8 →f32 pad 8 prefetch rows sg-n C-matrices" "$out/sass/hand-128x256/kernel.wgsl"
+  sass hand-128x256 hand 4096 "128×256×32 2×4 sg of 4×4 →f32 pad 8 prefetch rows sg-n C-matrices" "$out/sass/hand-128x256/kernel.wgsl"
+  sass hand-128x256-4x8-spills hand 4096 "128×256×32 2×2 sg of 4×8 →f32 pad 8 prefetch rows sg-n C-matrices" "$out/sass/hand-128x256-4x8-spills/kernel.wgsl"
   C4='{"BLOCK_M":128,"BLOCK_N":128,"BLOCK_K":32,"num_warps":4}'
   sass gen-128x128x4 gen matmul-f16 4096 "$C4" '{}' "$out/sass/gen-128x128x4/kernel.wgsl"
   sass gen-128x128x4-tile gen matmul-f16 4096 "$C4" '{"halfLoadForm":"tile"}' "$out/sass/gen-128x128x4-tile/kernel.wgsl"
   sass gen-128x128x4-tile-packed gen matmul-f16 4096 "$C4" '{"halfLoadForm":"tile","mmaPackedPrefetch":true}' "$out/sass/gen-128x128x4-tile-packed/kernel.wgsl"
+  sass gen-128x128x4-tile-packed-sglid gen matmul-f16 4096 "$C4" '{"halfLoadForm":"tile","mmaPackedPrefetch":true}' "$out/sass/gen-128x128x4-tile-packed-sglid/kernel.wgsl" sg-from-lid
+  sass gen-128x128x4-tile-packed-dead gen matmul-f16 4096 "$C4" '{"halfLoadForm":"tile","mmaPackedPrefetch":true}' "$out/sass/gen-128x128x4-tile-packed-dead/kernel.wgsl" dead
   sass gen-128x128x8 gen matmul-f16 4096 '{"BLOCK_M":128,"BLOCK_N":128,"BLOCK_K":32,"num_warps":8}' '{}' "$out/sass/gen-128x128x8/kernel.wgsl"
   sass gen-256x128x16-tile-m2 gen matmul-f16 4096 '{"BLOCK_M":256,"BLOCK_N":128,"BLOCK_K":32,"num_warps":16}' '{"halfLoadForm":"tile","mmaSubgroupsM":2}' "$out/sass/gen-256x128x16-tile-m2/kernel.wgsl"
   ref=bench/mm-f16-reference.cjs; [ -f "$ref" ] || ref=../shared/tools/mm-f16-reference.cjs
@@ -210,5 +214,14 @@ if has sass; then
     step 150 sass/ref-244/make.log bash -c "cd '$root' && node '$PWD/$ref' 4096 '^staged-one TM4 TN4 sg2x2 \\(128x128x32, pad 8\\)\$'"
   find "$out/sass" -type f | head -50
   du -sh "$out/sass"
+  date -u
+fi
+if has sasstime; then
+  step 420 sasstime-suite.log node bench/dist/suite.js --only matmul-f16-4096 --configs 3 \
+    --targets '[{"halfLoadForm":"tile","mmaPackedPrefetch":true},{"halfLoadForm":"tile","mmaSubgroupsM":2}]' \
+    --edits '[[],["sg-from-lid"],["dead"]]' --out "$out/sasstime-suite.json"
+  H="128×128×32 2×2 sg of 4×4 →f32 pad 8 prefetch rows sg-n C-matrices"
+  step 120 sasstime-probe.log node bench/dist/mma-probe.js --only matmul --sizes 4096 \
+    --match "^($H|$H feed \\(8-byte loads, runtime sizes, uniform masks(, halves, carried addresses, tiled runs, runtime trips)?\\)|128×256×32 2×2 sg of 4×8 →f32 pad 8 prefetch rows sg-n C-matrices)\$" --out "$out/sasstime-probe.json"
   date -u
 fi

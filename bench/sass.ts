@@ -1,7 +1,7 @@
 // Compiles one kernel into a compute pipeline on the real adapter, and nothing else: no launch, no
 // other pipeline. On NVIDIA's driver the shader cache (__GL_SHADER_DISK_CACHE_PATH) then holds that
 // kernel's machine code alone, which bench/sass.sh reads back (bench/README "Reading the machine code").
-//   node bench/dist/sass.js gen matmul-f16 SIZE CONFIG_JSON KNOBS_JSON OUT.wgsl
+//   node bench/dist/sass.js gen matmul-f16 SIZE CONFIG_JSON KNOBS_JSON OUT.wgsl [EDIT,…]   (bench/wgsl-edits.ts)
 //   node bench/dist/sass.js gen attention-f16 SEQ CONFIG_JSON KNOBS_JSON OUT.wgsl   (4×32×SEQ×64; CAUSAL=1)
 //   node bench/dist/sass.js hand SIZE 'EXACT NAME' OUT.wgsl                          (bench/mma-kernels.ts)
 //   node bench/dist/sass.js wgsl IN.wgsl                                             (any file, entry point main)
@@ -12,6 +12,7 @@ import { acquireGpu } from "../src/runtime";
 import type { CodegenOptions } from "../src/ir/target";
 import { attentionF16, matmulF16 } from "./f16-cases";
 import { handName, handVariants, handWgsl } from "./mma-kernels";
+import { applyEdits } from "./wgsl-edits";
 
 const [mode, ...rest] = process.argv.slice(2);
 /** The repository: the nearest folder above this script (bundled or not) with examples/. */
@@ -23,7 +24,7 @@ async function main(): Promise<void> {
   let wgsl: string;
   let out: string | undefined;
   if (mode === "gen") {
-    const [which, size, config, knobs, file] = rest;
+    const [which, size, config, knobs, file, edits] = rest;
     const n = Number(size);
     const c = which === "matmul-f16" ? matmulF16(n, n, n) : which === "attention-f16" ? attentionF16(4, 32, n, 64, process.env.CAUSAL === "1") : undefined;
     if (!c) throw new Error(`gen: no case ${which} (matmul-f16, attention-f16)`);
@@ -31,7 +32,7 @@ async function main(): Promise<void> {
     const kernel = parseKernelFile(path, readFileSync(join(root, path), "utf8")).kernels.find((k) => k.name === c.kernel)!;
     const compiled = compileKernel(kernel, JSON.parse(config) as Record<string, number>, gpu.target, specializationFor(kernel, c.args()), JSON.parse(knobs) as CodegenOptions);
     if (!compiled.kernel) throw new Error(compiled.diagnostics.map((d) => `${d.code} ${d.message}`).join("; "));
-    wgsl = compiled.kernel.wgsl;
+    wgsl = edits ? applyEdits(compiled.kernel.wgsl, edits.split(",")) : compiled.kernel.wgsl;
     out = file;
   } else if (mode === "hand") {
     const [size, name, file] = rest;

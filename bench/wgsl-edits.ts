@@ -20,6 +20,12 @@ export const WGSL_EDITS: Record<string, WgslEdit> = {
     what: "the accumulator's store on the edge tiles' way emptied and its workgroup array (the transfer array, or the slices) removed; valid only where every tile is whole",
     apply: (wgsl) => dropStagedStore(wgsl),
   },
+  // The subgroup's index from the invocation's (NVIDIA's subgroups are 32 consecutive invocations),
+  // as the hand-written kernels take it, instead of the subgroup_id builtin.
+  "sg-from-lid": {
+    what: "every use of the subgroup_id builtin replaced by (lid / 32u), as the hand-written kernels compute it; valid where subgroups are 32 consecutive invocations",
+    apply: (wgsl) => replaceAll(wgsl, /\bsg_id\b(?!:)/g, "(lid / 32u)", "sg-from-lid: no sg_id"),
+  },
   // Attention's online softmax, piece by piece (NOTES §44: it costs the generated attention 23%).
   // These change what the kernel computes: the check says BAD, and the time is what is measured.
   "no-exp2": {
