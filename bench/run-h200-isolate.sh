@@ -197,7 +197,7 @@ if has sass; then
   sass hand-feed hand 4096 "$H feed ($F)" "$out/sass/hand-feed/kernel.wgsl"
   sass hand-feed-ad hand 4096 "$H feed ($F, halves, carried addresses, tiled runs, runtime trips)" "$out/sass/hand-feed-ad/kernel.wgsl"
   sass hand-cbuf hand 4096 "$H feed ($F, C buffer)" "$out/sass/hand-cbuf/kernel.wgsl"
-  sass hand-128x256 hand 4096 "128×256×32 2×4 sg of 4×4 →f32 pad 8 prefetch rows sg-n C-matrices" "$out/sass/hand-128x256/kernel.wgsl"
+  sass hand-128x256 hand 4096 "128×256×32 2×4 sg of 4×4 →f32 pad 8 prefetch grouped sg-n C-matrices" "$out/sass/hand-128x256/kernel.wgsl"
   sass hand-128x256-4x8-spills hand 4096 "128×256×32 2×2 sg of 4×8 →f32 pad 8 prefetch rows sg-n C-matrices" "$out/sass/hand-128x256-4x8-spills/kernel.wgsl"
   C4='{"BLOCK_M":128,"BLOCK_N":128,"BLOCK_K":32,"num_warps":4}'
   sass gen-128x128x4 gen matmul-f16 4096 "$C4" '{}' "$out/sass/gen-128x128x4/kernel.wgsl"
@@ -222,6 +222,6 @@ if has sasstime; then
     --edits '[[],["sg-from-lid"],["dead"]]' --out "$out/sasstime-suite.json"
   H="128×128×32 2×2 sg of 4×4 →f32 pad 8 prefetch rows sg-n C-matrices"
   step 120 sasstime-probe.log node bench/dist/mma-probe.js --only matmul --sizes 4096 \
-    --match "^($H|$H feed \\(8-byte loads, runtime sizes, uniform masks(, halves, carried addresses, tiled runs, runtime trips)?\\)|128×256×32 2×2 sg of 4×8 →f32 pad 8 prefetch rows sg-n C-matrices)\$" --out "$out/sasstime-probe.json"
+    --match "^($H|$H feed \\(8-byte loads, runtime sizes, uniform masks(, halves, carried addresses, tiled runs, runtime trips)?\\)|128×256×32 2×4 sg of 4×4 →f32 pad 8 prefetch grouped sg-n C-matrices)\$" --out "$out/sasstime-probe.json"
   date -u
 fi
