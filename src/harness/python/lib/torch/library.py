@@ -1,4 +1,4 @@
-# torch.library: registering custom operators (xformers' triton_splitk.py defines
+# torch.library: registering custom operators and launching Triton kernels from them (xformers' triton_splitk.py defines
 # `xformers::fmha_merge_attentions_varargs` with `@torch.library.custom_op` at import). There is no
 # dispatcher here: a custom op is its Python function, called as it is; a fake (meta) kernel is kept
 # and never needed (nothing is traced). Autograd through a registered backward isn't wired: calling
@@ -35,6 +35,11 @@ class CustomOpDef:
     def register_autograd(self, backward, *, setup_context=None):
         self._backward = (backward, setup_context)
 
+    def register_torch_dispatch(self, torch_dispatch_class, fn=None, /):
+        # A rule for when the op runs under a tensor subclass or mode (flash-attention's triton_op, for
+        # torch.compile's FunctionalTensorMode); none is ever active here: kept, never called.
+        return fn if fn is not None else (lambda f: f)
+
 
 def _needs_grad(args, kwargs):
     from ._tensor import Tensor
@@ -64,6 +69,9 @@ def register_fake(op, fn=None, /, *, lib=None, _stacklevel=1):
 
     return register(fn) if fn is not None else register
 
+
+# triton_op / wrap_triton (torch ≥ 2.6): launching Triton kernels from a custom op (torch/_library/triton.py).
+from ._library.triton import triton_op, wrap_triton  # noqa: E402,F401
 
 # A name torch has and this module lacks: NotImplementedError naming it (README: the torch subset).
 from ._not_implemented import missing_in as _missing_in  # noqa: E402
