@@ -26,6 +26,8 @@ type Callee =
   | { kind: "math"; namespace: "math" | "extra.libdevice"; fnNode: SyntaxNode }
   | { kind: "method"; object: SyntaxNode; name: string }
   | { kind: "helper"; name: string }
+  /** A function of the kernel-lab package evaluated on constexprs while compiling (semantics/compile-time-calls.ts). */
+  | { kind: "package"; name: string }
   | { kind: "conversion"; to: "f32" | "i32" }
   | { kind: "otherModule"; module: string; name: string }
   | { kind: "external"; file: PythonFile; kernel: PythonKernel }
@@ -79,7 +81,13 @@ function resolve(ctx: LowerContext, callee: SyntaxNode): Callee {
     // `tl.extra.cuda.gdc_wait()` (sglang's elementwise.py, under `if USE_PDL:`): a backend's own function,
     // as tl's (none is Kernel Lab's: KL1005 says what each is where a branch compiles it).
     if (tlHead.some((t) => head === `${t}.extra.cuda` || head === `${t}.extra.hip`)) return { kind: "tl", name: camelCase(fn) };
-    if (imports.triton.has(head) || head === "triton") return fn === "cdiv" ? { kind: "tl", name: "cdiv" } : { kind: "unknown" };
+    if (imports.triton.has(head) || head === "triton") {
+      if (fn === "cdiv") return { kind: "tl", name: "cdiv" };
+      // `BLOCK_K: tl.constexpr = triton.next_power_of_2(ROTARY_DIM)` (flash-attention's rotary.py): Triton
+      // runs it as Python on the constexpr; the kernel language's spelling is the package's nextPowerOf2.
+      if (fn === "next_power_of_2") return { kind: "package", name: "nextPowerOf2" };
+      return { kind: "unknown" };
+    }
     // `m.helper(…)` with `import pkg.mod as m`, `pkg.mod.helper(…)` with `import pkg.mod`, `tle.program_id(0)` with `from pkg import tle`.
     const module = imports.modules.get(dotted[0]);
     const found = module !== undefined && isModuleName(ctx, dotted[0]) ? ctx.externals.find([module, ...dotted.slice(1, -1)].join("."), fn, ctx.file) : undefined;
@@ -206,6 +214,8 @@ export function lowerCall(ctx: LowerContext, n: SyntaxNode): void {
       const name = ctx.externals.specialize(ctx.file, helper, given.known, ctx.prefix === "" ? spanOf(callee) : ctx.externals.lowering?.site ?? spanOf(callee));
       return writeCall(ctx, span, name, callee, undefined, given.positional, given.keywords, false);
     }
+    case "package":
+      return writeCall(ctx, span, target.name, callee, undefined, positional, keywords, false);
     case "external":
       return lowerExternalCall(ctx, n, span, callee, target.file, target.kernel, positional, keywords);
     case "conversion": {

@@ -13,6 +13,7 @@ import { readSlot } from "./assignment";
 import { isConst } from "./values";
 import type { LoweringContext } from "./context";
 import { callHelper, helperCalled, plainFunctionMessage } from "./device-functions";
+import { compileTimeCall } from "./compile-time-calls";
 import { intrinsicNamed } from "./intrinsics";
 import { conditionalExpression } from "./ternary";
 import { ASSIGN_OPS, BINARY_OPS } from "./operators";
@@ -264,6 +265,8 @@ export function lowerCall(ctx: LoweringContext, node: ts.CallExpression, asState
   }
   const helper = helperCalled(ctx, callee);
   if (helper) return callHelper(ctx, helper, node, asStatement);
+  const constant = compileTimeCall(ctx, node);
+  if (constant !== "none") return constant;
   const isMath = ts.isPropertyAccessExpression(callee) && ts.isIdentifier(callee.expression) && callee.expression.text === "Math" && !ctx.lookup("Math");
   if (ts.isPropertyAccessExpression(callee) && !isMath) {
     // tl.math.rsqrt(x), libdevice.tanh(x), x.to(tl.float32), x.sum(0), x.dtype.is_floating() (members.ts).

@@ -13,6 +13,7 @@ import { COERCIONS, MAX_RANK, arity, blockAxisArg, checkBlockSize, constInt, req
 import { flagArg } from "./intrinsics-reductions";
 import { isInt, isPowerOfTwo, promote, sameShape, shapeToString } from "./rules";
 import { dtypeOf, operandOf } from "./values";
+import { joinFeedsReshape, splitOfWideReshape } from "./wide-reshapes";
 
 /** An axis argument (negative counts from the end) of a block of `rank` axes, `fallback` when left out. */
 function axisOf(ctx: IntrinsicContext, node: ts.Expression | undefined, rank: number, what: string, fallback: number): number | undefined {
@@ -75,11 +76,18 @@ function concat(ctx: IntrinsicContext, a: Value, b: Value, axis: number, span: S
   return ctx.b.emit({ op: "concat", values: [a, b], axis }, { ...a.type, shape }, span);
 }
 
-/** tl.join(a, b): [...shape, 2], a at 0 and b at 1 of the new last axis. */
-function join(ctx: IntrinsicContext, a: Value, b: Value, span: Span, name: string): Value | undefined {
+/**
+ * tl.join(a, b): [...shape, 2], a at 0 and b at 1 of the new last axis. `flattenWide` (the join is
+ * tl.reshape's input): blocks of MAX_RANK axes join as [numel, 2], the same elements in the same order.
+ */
+function join(ctx: IntrinsicContext, a: Value, b: Value, span: Span, name: string, flattenWide = false): Value | undefined {
   const pair = sameTyped(ctx, a, b, span, `tl.${name}`);
   if (!pair) return undefined;
   const shape = pair[0].type.shape;
+  if (shape.length >= MAX_RANK && flattenWide) {
+    const [x, y] = pair.map((v) => reshaped(ctx, v, [numel(shape), 1], span));
+    return concat(ctx, x, y, 1, span);
+  }
   if (shape.length >= MAX_RANK) {
     ctx.log.error(Codes.badAxis, span, `tl.${name} adds an axis, and blocks have at most ${MAX_RANK}; ${shapeToString(shape)} can't gain another`);
     return undefined;
@@ -168,7 +176,7 @@ export const SHAPE_INTRINSICS: Record<string, Intrinsic> = {
     lower(ctx, args, span, name) {
       if (!arity(ctx, args, span, name, 2, 2, "(a, b)")) return undefined;
       const [a, b] = [ctx.expression(args[0]), ctx.expression(args[1])];
-      return a && b && join(ctx, a, b, span, name);
+      return a && b && join(ctx, a, b, span, name, joinFeedsReshape(ctx, args[0]));
     },
   },
 
@@ -192,6 +200,8 @@ export const SHAPE_INTRINSICS: Record<string, Intrinsic> = {
     produces: ["slice", "reshape"],
     lower(ctx, args, span, name) {
       if (!arity(ctx, args, span, name, 1, 1, "(a)")) return undefined;
+      const wide = splitOfWideReshape(ctx, args[0], span);
+      if (wide !== "none") return wide;
       const a = block(ctx, args[0], `tl.${name}`);
       if (!a) return undefined;
       const shape = a.type.shape;

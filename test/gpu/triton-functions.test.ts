@@ -182,7 +182,41 @@ function blockPointers(m: number, n: number): Case {
   };
 }
 
-const cases: Case[] = [combining(), gatherAndSort(5, 27), gatherAndSort(8, 32), histogramSoftmax(50), rounding(), blockPointers(37, 45)];
+// flash-attention's interleaved rotary (rotary.py): a 3-D block's last axis split in pairs through a
+// 4-D reshape, and joined back through a 4-D join, its width a constexpr nextPowerOf2 makes while
+// compiling (Python's `triton.next_power_of_2(ROW)`). Rows of 3 × 4 × 24 in blocks of 2 × 4 × 32.
+function pairsThrough4D(rows: number): Case {
+  const row = 24;
+  const x = randomFloats(rows * 4 * row);
+  const at = (h: number, m: number, k: number) => x[(h * 4 + m) * row + k];
+  return {
+    name: `tl.split of a 4-D reshape, tl.reshape of a 4-D join, nextPowerOf2 of a constexpr (${rows} × 4 × ${row} in 2 × 4 × 32)`,
+    params: "x: Ptr<f32>, out: Ptr<f32>, rows: i32, ROW: constexpr",
+    body: [
+      "const BLOCK_K = nextPowerOf2(ROW);",
+      "const rh = tl.programId(0) * 2 + tl.arange(0, 2);",
+      "const offs = tl.expandDims(tl.expandDims(rh, 1), 2) * (4 * ROW) + tl.expandDims(tl.expandDims(tl.arange(0, 4), 0), 2) * ROW + tl.expandDims(tl.expandDims(tl.arange(0, BLOCK_K), 0), 0);",
+      "const mask = tl.expandDims(tl.expandDims(rh, 1), 2) < rows && tl.expandDims(tl.expandDims(tl.arange(0, BLOCK_K), 0), 0) < ROW;",
+      "const v = tl.load(x + offs, mask, 0.0);",
+      "const [even, odd] = tl.split(tl.reshape(v, [2, 4, BLOCK_K / 2, 2]));",
+      "tl.store(out + offs, tl.reshape(tl.join(odd - even, odd * even), [2, 4, BLOCK_K]), mask);",
+    ].join("\n"),
+    constexprs: { ROW: row },
+    grid: [Math.ceil(rows / 2)],
+    args: { x, out: poisoned(rows * 4 * row), rows },
+    outputs: ["out"],
+    expected: {
+      out: range(rows * 4 * row).map((e) => {
+        const [h, m, k] = [Math.floor(e / (4 * row)), Math.floor(e / row) % 4, e % row];
+        const [even, odd] = [at(h, m, k - (k % 2)), at(h, m, k - (k % 2) + 1)];
+        return k % 2 === 0 ? odd - even : odd * even;
+      }),
+    },
+    atol: 1e-6,
+  };
+}
+
+const cases: Case[] = [combining(), gatherAndSort(5, 27), gatherAndSort(8, 32), histogramSoftmax(50), rounding(), blockPointers(37, 45), pairsThrough4D(3)];
 
 for (const c of cases) {
   test(`GPU and CPU: ${c.name}`, async () => {

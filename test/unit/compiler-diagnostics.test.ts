@@ -151,6 +151,12 @@ const rows: [string, string, string, string][] = [
   ["tl.dot of a 3-D and a 2-D block", 'const a = tl.zeros([2, 16, 16]);\nconst b = tl.zeros([16, 16]);\nconst c = tl.dot(a, b);', "6:11-6:23 KL2015", "tl.dot multiplies 2-D blocks, or 3-D ones batch by batch"],
   // Issue 23 item 1's functions
   ["tl.split of a last axis that isn't 2", "const [a, b] = tl.split(tl.arange(0, 16));", "4:25-4:41 KL2001", "tl.split splits a block whose last axis has 2 elements"],
+  // A 4-D reshape is taken only under a tl.split of its last axis of 2 (flash-attention's interleaved rotary).
+  ["a 4-D reshape not under tl.split", "const v = tl.reshape(tl.zeros([2, 4, 8]), [2, 4, 4, 2]);", "4:43-4:55 KL1040", "blocks have at most 3 axes; got 4"],
+  ["tl.split of a 4-D reshape whose last axis isn't 2", "const [a, b] = tl.split(tl.reshape(tl.zeros([2, 4, 8]), [2, 2, 2, 4]));", "4:25-4:70 KL1040", "blocks have at most 3 axes; got 4 — a reshape to 4 axes is taken only as tl.split's argument, with a last axis of 2"],
+  ["tl.split of a 4-D reshape to another size", "const [a, b] = tl.split(tl.reshape(tl.zeros([2, 4, 8]), [2, 4, 2, 2]));", "4:25-4:70 KL2017", "can't reshape f32[2, 4, 8] (64 elements) to [2, 4, 2, 2] (32 elements)"],
+  ["tl.reshape of a 4-D join to another size", "const v = tl.reshape(tl.join(tl.zeros([2, 4, 8]), tl.zeros([2, 4, 8])), [2, 4, 8]);", "4:11-4:83 KL2017", "can't reshape"],
+  ["nextPowerOf2 of a run-time value", "const b = nextPowerOf2(n);", "4:24-4:25 KL1041", "nextPowerOf2 is evaluated while compiling: its argument must be a compile-time integer (a constexpr or a literal), got i32"],
   ["tl.cat of blocks that don't match", 'const c = tl.cat(tl.zeros([4, 8]), tl.zeros([8, 4]));', "4:11-4:53 KL2001", "tl.cat concatenates blocks of one kind that match except along axis 0"],
   ["tl.cat to an extent that isn't a power of two", 'const c = tl.cat(tl.zeros([4]), tl.zeros([8]));', "4:11-4:47 KL2002", "the result would be [12]"],
   ["tl.gather with float indices", "const g = tl.gather(tl.zeros([16]), tl.zeros([16]), 0);", "4:37-4:51 KL2003", "tl.gather's index must be integers"],
