@@ -115,7 +115,9 @@ class FunctionCtx:
         self.saved_tensors = tensors
 
     def mark_non_differentiable(self, *tensors):
-        pass
+        # Outputs for logging only (flash-attention's z_losses): they come out of apply with
+        # requires_grad False, as in torch, so arithmetic on them isn't autograd; backward gets zeros for them.
+        self.non_differentiable = getattr(self, "non_differentiable", ()) + tensors
 
     def mark_dirty(self, *tensors):
         # An input the forward changed in place (xformers' scaled_index_add): an output that is an input
@@ -143,6 +145,11 @@ class Function:
         ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a.requires_grad for a in args)
         with _grad_mode(False):
             out = cls.forward(ctx, *args)
+        # As in torch, an output marked non-differentiable, and one of bools or integers (flash-attention's
+        # dropout masks), comes out with requires_grad False.
+        marked = getattr(ctx, "non_differentiable", ())
+        differentiable = [not any(o is m for m in marked) and not (isinstance(o, Tensor) and not o.is_floating_point())
+                          for o in (out if isinstance(out, tuple) else (out,))]
         if needs_grad(*args):
             # An input returned as an output (Liger's in-place rope returns q itself) comes out as a
             # new tensor over the same storage, as torch's view_as does, so the input stays a leaf.
@@ -158,14 +165,15 @@ class Function:
             return [g for a, g in zip(args, grads) if isinstance(a, Tensor)]
 
         if len(outputs) == 1:
-            attach(outputs[0], f"{cls.__name__}Backward", inputs, backward)
+            if differentiable[0]:
+                attach(outputs[0], f"{cls.__name__}Backward", inputs, backward)
         elif needs_grad(*inputs):
             # One node for all outputs: backward(ctx, *grads) takes a gradient for each (None for
             # an output that isn't a tensor: Liger's fused linear cross entropy returns None z_loss).
             slots = [o if isinstance(o, Tensor) else None for o in outputs]
             node = Node(f"{cls.__name__}Backward", inputs, backward, slots, lambda: ctx.materialize_grads)
             for i, o in enumerate(slots):
-                if o is not None:
+                if o is not None and differentiable[i]:
                     o.requires_grad = True
                     o.grad_fn = node
                     o._output_nr = i
