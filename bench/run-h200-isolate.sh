@@ -24,6 +24,8 @@
 #   sass    the machine code the driver made of the hand-written and generated f16 matmuls (bench/sass.ts:
 #           one pipeline a process, each into its own shader cache under $OUT/sass/NAME; read here
 #           with bench/sass-read.sh): registers, spills, the loop's instructions
+#   subgroup the subgroup's index from lid / 32 (the default since §57) against the subgroup_id builtin:
+#           the f16 matmul at 4096³, 1024³ and the odd size, attention at its leader and defaults
 #   sasstime the same kernels timed (the generated ones with and without the sass part's edits), in one process each
 #   whole   the key loop's whole trips unmasked (wholeTrips, §56) at the attention leader, causal and
 #           not, and the f16 matmul's first two configs with and without it, beside the same lease's
@@ -187,7 +189,7 @@ if has sass; then
   # decodes and disassembles them off the device). Hand-written first, then generated, at 4096³.
   sass() {
     local name=$1; shift
-    mkdir -p "$out/sass/$name"
+    mkdir -p "$out/sass/$name/cache"
     __GL_SHADER_DISK_CACHE=1 __GL_SHADER_DISK_CACHE_SKIP_CLEANUP=1 __GL_SHADER_DISK_CACHE_PATH="$out/sass/$name/cache" \
       step 60 "sass/$name/make.log" node bench/dist/sass.js "$@"
   }
@@ -199,21 +201,22 @@ if has sass; then
   sass hand-cbuf hand 4096 "$H feed ($F, C buffer)" "$out/sass/hand-cbuf/kernel.wgsl"
   sass hand-128x256 hand 4096 "128×256×32 2×4 sg of 4×4 →f32 pad 8 prefetch grouped sg-n C-matrices" "$out/sass/hand-128x256/kernel.wgsl"
   sass hand-128x256-4x8-spills hand 4096 "128×256×32 2×2 sg of 4×8 →f32 pad 8 prefetch rows sg-n C-matrices" "$out/sass/hand-128x256-4x8-spills/kernel.wgsl"
+  # Generated: the subgroup's index from lid / 32 (the default since §57) and from the builtin.
+  C16='{"BLOCK_M":256,"BLOCK_N":128,"BLOCK_K":32,"num_warps":16}'
   C4='{"BLOCK_M":128,"BLOCK_N":128,"BLOCK_K":32,"num_warps":4}'
-  sass gen-128x128x4 gen matmul-f16 4096 "$C4" '{}' "$out/sass/gen-128x128x4/kernel.wgsl"
-  sass gen-128x128x4-tile gen matmul-f16 4096 "$C4" '{"halfLoadForm":"tile"}' "$out/sass/gen-128x128x4-tile/kernel.wgsl"
+  sass gen-256x128x16 gen matmul-f16 4096 "$C16" '{}' "$out/sass/gen-256x128x16/kernel.wgsl"
+  sass gen-256x128x16-builtin gen matmul-f16 4096 "$C16" '{"mmaSubgroupBuiltin":true}' "$out/sass/gen-256x128x16-builtin/kernel.wgsl"
   sass gen-128x128x4-tile-packed gen matmul-f16 4096 "$C4" '{"halfLoadForm":"tile","mmaPackedPrefetch":true}' "$out/sass/gen-128x128x4-tile-packed/kernel.wgsl"
-  sass gen-128x128x4-tile-packed-sglid gen matmul-f16 4096 "$C4" '{"halfLoadForm":"tile","mmaPackedPrefetch":true}' "$out/sass/gen-128x128x4-tile-packed-sglid/kernel.wgsl" sg-from-lid
-  sass gen-128x128x4-tile-packed-dead gen matmul-f16 4096 "$C4" '{"halfLoadForm":"tile","mmaPackedPrefetch":true}' "$out/sass/gen-128x128x4-tile-packed-dead/kernel.wgsl" dead
-  sass gen-128x128x8 gen matmul-f16 4096 '{"BLOCK_M":128,"BLOCK_N":128,"BLOCK_K":32,"num_warps":8}' '{}' "$out/sass/gen-128x128x8/kernel.wgsl"
-  sass gen-256x128x16-tile-m2 gen matmul-f16 4096 '{"BLOCK_M":256,"BLOCK_N":128,"BLOCK_K":32,"num_warps":16}' '{"halfLoadForm":"tile","mmaSubgroupsM":2}' "$out/sass/gen-256x128x16-tile-m2/kernel.wgsl"
+  sass gen-128x128x4-tile-packed-builtin gen matmul-f16 4096 "$C4" '{"halfLoadForm":"tile","mmaPackedPrefetch":true,"mmaSubgroupBuiltin":true}' "$out/sass/gen-128x128x4-tile-packed-builtin/kernel.wgsl"
   ref=bench/mm-f16-reference.cjs; [ -f "$ref" ] || ref=../shared/tools/mm-f16-reference.cjs
   root=$PWD; while [ "$root" != / ] && [ ! -d "$root/node_modules/webgpu" ]; do root=$(dirname "$root"); done
-  mkdir -p "$out/sass/ref-244"
+  mkdir -p "$out/sass/ref-244/cache"
   __GL_SHADER_DISK_CACHE=1 __GL_SHADER_DISK_CACHE_SKIP_CLEANUP=1 __GL_SHADER_DISK_CACHE_PATH="$out/sass/ref-244/cache" \
     step 150 sass/ref-244/make.log bash -c "cd '$root' && node '$PWD/$ref' 4096 '^staged-one TM4 TN4 sg2x2 \\(128x128x32, pad 8\\)\$'"
-  find "$out/sass" -type f | head -50
-  du -sh "$out/sass"
+  find "$out/sass" -type f | grep -c cache/ || true
+  ls -la ~/.nv ~/.cache/nvidia ~/.cache 2>&1 | head -20  # where else the driver may keep its cache
+  (cd "$out" && tar -cJf sass.tar.xz sass && rm -rf sass)
+  ls -la "$out/sass.tar.xz"
   date -u
 fi
 if has sasstime; then
@@ -223,5 +226,19 @@ if has sasstime; then
   H="128×128×32 2×2 sg of 4×4 →f32 pad 8 prefetch rows sg-n C-matrices"
   step 120 sasstime-probe.log node bench/dist/mma-probe.js --only matmul --sizes 4096 \
     --match "^($H|$H feed \\(8-byte loads, runtime sizes, uniform masks(, halves, carried addresses, tiled runs, runtime trips)?\\)|128×256×32 2×4 sg of 4×4 →f32 pad 8 prefetch grouped sg-n C-matrices)\$" --out "$out/sasstime-probe.json"
+  date -u
+fi
+if has subgroup; then
+  B='{"mmaSubgroupBuiltin":true}'
+  step 200 subgroup-4096.log node bench/dist/suite.js --only matmul-f16-4096 --configs 3 \
+    --targets "[$B,{\"halfLoadForm\":\"tile\"},{\"halfLoadForm\":\"tile\",\"mmaPackedPrefetch\":true}]" --out "$out/subgroup-4096.json"
+  step 200 subgroup-1024.log node bench/dist/suite.js --only matmul-f16-1024x1024x1024,matmul-f16-1000 --configs 3 \
+    --targets "[$B,{\"halfLoadForm\":\"tile\"}]" --out "$out/subgroup-1024.json"
+  L='"halfLoadForm":"select","deferRowSums":true,"lazyRowMax":true,"splitTileIndices":true'
+  step 240 subgroup-attn.log node bench/dist/suite.js --only attention-f16-4x32x4096x64 --configs 2 \
+    --targets "[{$L},{$L,\"mmaSubgroupBuiltin\":true},$B]" --out "$out/subgroup-attn.json"
+  step 100 subgroup-flash.log node bench/dist/flash-probe.js --match '^flash 128.32 4 sg of 32 rows, O-regs merged, S pad 4( causal)?$' --out "$out/subgroup-flash.json"
+  step 90 subgroup-probe.log node bench/dist/mma-probe.js --only matmul --sizes 4096,1024 \
+    --match "^(128×256×32 2×4 sg of 4×4 →f32 pad 8 prefetch grouped sg-n C-matrices|64×64×64 2×2 sg of 2×2 →f32 pad 8 prefetch rows sg-n C-matrices)\$" --out "$out/subgroup-probe.json"
   date -u
 fi

@@ -56,7 +56,7 @@ export interface Emitter extends ArrayFacts {
   valueName(v: Value, j: number): string;
   /** The name of the per-invocation first flat element of a tiled layout. */
   tileBase(layout: BlockLayout): string;
-  /** The shader uses subgroup matrices (mma.ts): enables the extension and `sg_id` (emulated: f16 only). */
+  /** The shader uses subgroup matrices (mma.ts): enables the extension (emulated: f16 only). */
   useSubgroupMatrix(emulated?: boolean): void;
   /** How this tl.dot runs on subgroup matrices, when it does (mma.ts). */
   mmaPlan(v: Value): MmaPlan | undefined;

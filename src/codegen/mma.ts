@@ -26,9 +26,9 @@ function declareMatrices(ctx: Emitter, ops: MatrixOps, plan: MmaPlan, what: stri
   ctx.emit(`let ${col} = (${subgroup(plan)} / ${plan.subgroupsM}u) * ${tilesN * config.N}u;`);
 }
 
-/** This invocation's subgroup (emulated: 32 consecutive invocations). */
+/** This invocation's subgroup: its index over the subgroup size (emulated: 32), or the builtin (mma-plan.ts). */
 function subgroup(plan: MmaPlan): string {
-  return plan.emulated ? `(lid / ${EMULATED_SUBGROUP}u)` : "sg_id";
+  return plan.subgroupIndex.from === "builtin" ? "sg_id" : `(lid / ${plan.subgroupIndex.size}u)`;
 }
 
 /** The first row of this subgroup's region of the output tile. */

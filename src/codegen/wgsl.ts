@@ -139,7 +139,7 @@ function declarations(gen: WgslGenerator, uniformWords: number): string[] {
   if (gen.usesF16) header.push("enable f16;");
   if (gen.usesSubgroups) header.push("enable subgroups;");
   if (gen.usesSubgroupMatrix) {
-    // Its operands need only be uniform in each subgroup (sg_id), which WGSL's analysis can't see.
+    // Its operands need only be uniform in each subgroup, which WGSL's analysis can't see.
     header.push("enable chromium_experimental_subgroup_matrix;", "diagnostic(off, chromium.subgroup_matrix_uniformity);");
   }
   // A lazy row maximum's shuffles run under a subgroup's vote (lazy-max.ts): uniform in each
@@ -177,7 +177,7 @@ function entryPoint(gen: WgslGenerator): string[] {
   const lines = [
     "",
     `@compute @workgroup_size(${gen.w})`,
-    `fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) lid: u32${gen.usesSubgroups ? ", @builtin(subgroup_invocation_id) sg_lane: u32, @builtin(subgroup_size) sg_size: u32" : ""}${gen.usesSubgroupMatrix ? ", @builtin(subgroup_id) sg_id: u32" : ""}) {`,
+    `fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) lid: u32${gen.usesSubgroups ? ", @builtin(subgroup_invocation_id) sg_lane: u32, @builtin(subgroup_size) sg_size: u32" : ""}${gen.lines.some((l) => /\bsg_id\b/.test(l)) ? ", @builtin(subgroup_id) sg_id: u32" : ""}) {`,
     "  // Long grids are folded into 2-D/3-D dispatches (abi.ts); recover the program id.",
     "  let linear = wid.x + wid.y * nwg.x + wid.z * nwg.x * nwg.y;",
     "  if (linear >= params.grid.x * params.grid.y * params.grid.z) { return; }",

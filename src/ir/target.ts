@@ -167,6 +167,13 @@ export interface CodegenOptions {
    * staging, offsets and transfers; with `subgroupMatrixConfigs` to plan for.
    */
   subgroupMatrixEmulation?: boolean;
+  /**
+   * Subgroup matrices: each subgroup takes its index from the subgroup_id builtin instead of
+   * `local_invocation_index / subgroup size` (the default; the same number wherever the adapter has
+   * one subgroup size, as WebGPU numbers invocations subgroup by subgroup). A bench switch: on the
+   * H100 the builtin made the f16 matmul at 256×128 over 16 subgroups 26% slower (bench/NOTES.md §57).
+   */
+  mmaSubgroupBuiltin?: boolean;
   /** Most invocations the compiler gives one program instance (default 512; see codegen/layout.ts). */
   preferredWorkgroupSize?: number;
   /**

@@ -77,7 +77,7 @@ test("128 × 32 over 4 subgroups of 32 rows (mmaSubgroupsM 4, the hand-written k
     const w = wgsl(constexprs, { mmaSubgroupsM, ...o });
     assert.deepEqual(phaseRaces(w.text), []);
     // Each subgroup 32 rows of both products: its first row is its index × 32.
-    assert.match(w.text, /let mma\d+_r = \(sg_id % 4u\) \* 32u;/);
+    assert.match(w.text, /let mma\d+_r = \(\(lid \/ 32u\) % 4u\) \* 32u;/);
     return [loopBarriers(w.text), w.bytes];
   });
   // Default: Q staged apart overflows 48 KiB, so the fallback halves the transfer array: S leaves
@@ -128,7 +128,7 @@ test("lane rows at 128 × 32 over 4 subgroups: the rescale factor moves in regis
   assert.deepEqual([loopBarriers(instrumented), phaseRaces(instrumented)], [6, []]);
   // Each subgroup whole rows of both products (P·V's squarest split would be 2 × 2), unless asked.
   assert.equal(wgsl({ ...AT_128x32, IS_CAUSAL: 0 }, LANES[3]).text, both);
-  assert.match(wgsl({ ...AT_128x32, IS_CAUSAL: 0 }, { ...LANES[3], mmaSubgroupsM: 2 }).text, /let mma\d+_r = \(sg_id % 2u\) \* 64u;/);
+  assert.match(wgsl({ ...AT_128x32, IS_CAUSAL: 0 }, { ...LANES[3], mmaSubgroupsM: 2 }).text, /let mma\d+_r = \(\(lid \/ 32u\) % 2u\) \* 64u;/);
 });
 
 test("lane rows at 64 × 32 over 2 subgroups of 32 rows: 4 barriers a key block with Q held and the lean barriers (6 without; the hand-written kernel 6): P·V [64, 64] leaves whole", () => {

@@ -67,3 +67,24 @@ for (const row of rows) {
     if (row.name === "B transposed") assert.match(wgsl, /col_major/);
   });
 }
+
+// Each subgroup's index: local_invocation_index over the one subgroup size (WebGPU numbers
+// invocations subgroup by subgroup), unless mmaSubgroupBuiltin asks for the subgroup_id builtin,
+// which on the H100 made the matrix kernels up to 36% slower (bench/NOTES.md §57). Emulated
+// matrices always count subgroups of 32.
+test("subgroup matrices: each subgroup's index is lid / the subgroup size, or the subgroup_id builtin with mmaSubgroupBuiltin", () => {
+  const parsed = parseKernelFile("mm.kernel.ts", source("f16", LOOP(`acc = tl.dot(${A}, ${B}, acc);`)));
+  const compile = (options: CodegenOptions, target: Partial<Target> = {}) => compileKernel(parsed.kernels[0], { BM: 64, BN: 64, BK: 32 }, { ...H200_F16, ...target }, {}, options).kernel!.wgsl;
+  const index = compile({});
+  assert.match(index, /let mma\d+_r = \(\(lid \/ 32u\) % 2u\) \* 32u;/);
+  assert.doesNotMatch(index, /\bsg_id\b/);
+  const builtin = compile({ mmaSubgroupBuiltin: true });
+  assert.match(builtin, /@builtin\(subgroup_id\) sg_id: u32/);
+  assert.match(builtin, /let mma\d+_r = \(sg_id % 2u\) \* 32u;/);
+  assert.doesNotMatch(builtin, /lid \/ 32u/);
+  const wide = compile({}, { subgroupMinSize: 64, subgroupMaxSize: 64 });
+  assert.match(wide, /lid \/ 64u/);
+  const emulated = compile({ subgroupMatrixEmulation: true, mmaSubgroupBuiltin: true }, { subgroups: false });
+  assert.match(emulated, /lid \/ 32u/);
+  assert.doesNotMatch(emulated, /\bsg_id\b/);
+});
