@@ -475,6 +475,10 @@ export declare namespace tl {
     maxNumImpreciseAcc?: number;
     /** The result's dtype (default `"f32"`): the f32 accumulation converted at the end. */
     outDtype?: DtypeName;
+    /** Triton 2.0.0.dev's `trans_a`: `input` transposed first (its last two axes), as `tl.trans(input)`. */
+    transA?: boolean;
+    /** Triton 2.0.0.dev's `trans_b`: `other` transposed first, as `tl.trans(other)` (`tl.dot(q, k, trans_b=True)`). */
+    transB?: boolean;
   }
   /**
    * Block matrix product `[M,K] x [K,N] (+ acc)`, accumulated in f32 (Triton `tl.dot`). Two f16

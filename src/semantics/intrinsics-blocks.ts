@@ -197,7 +197,7 @@ function permutationArgs(ctx: IntrinsicContext, nodes: Args, rank: number, span:
 }
 
 /** `x` with its axes reordered: the 2-D swap is the `trans` op (so matrix code is as before), any other order `permute`. */
-function permuted(ctx: IntrinsicContext, x: Value, dims: readonly number[], span: Span): Value {
+export function permuted(ctx: IntrinsicContext, x: Value, dims: readonly number[], span: Span): Value {
   const shape = dims.map((d) => x.type.shape[d]);
   if (dims.every((d, i) => d === i)) return { ...x, span };
   if (dims.length === 2) return ctx.b.emit({ op: "trans", value: x }, { ...x.type, shape }, span);

@@ -9,6 +9,7 @@ import type { Span } from "../diagnostics/diagnostic";
 import { numel } from "../ir/ir";
 import { arity, blockAxisArg, dtypeArg, given, requireData, type Args, type Intrinsic, type IntrinsicContext } from "./intrinsic-args";
 import { isConst } from "./values";
+import { permuted } from "./intrinsics-blocks";
 import { isInt, sameShape, shapeToString } from "./rules";
 import { dtypeOf } from "./values";
 
@@ -117,16 +118,24 @@ export const REDUCTION_INTRINSICS: Record<string, Intrinsic> = {
   xorSum: reduction("xorSum"),
 
   dot: {
-    params: ["input", "other", "acc", "inputPrecision", "allowTf32", "maxNumImpreciseAcc", "outDtype"],
+    // transA / transB: Triton 2.0.0.dev's keywords (flash-attention's flash_attn_triton.py,
+    // `tl.dot(q, k, trans_b=True)`), the operand transposed first as tl.trans does; after acc and the rest.
+    params: ["input", "other", "acc", "inputPrecision", "allowTf32", "maxNumImpreciseAcc", "outDtype", "transA", "transB"],
     // Products are exact f32 (or f16 × f16 → f32) multiply-adds: no TF32 or imprecise accumulation to choose.
     ignored: ["inputPrecision", "allowTf32", "maxNumImpreciseAcc"],
-    produces: ["dot", "cast", "binary:add"],
+    produces: ["dot", "cast", "binary:add", "trans", "permute"],
     lower(ctx, args, span, name) {
-      if (!arity(ctx, args, span, name, 2, 7, "(a, b, acc?)")) return undefined;
+      if (!arity(ctx, args, span, name, 2, 9, "(a, b, acc?)")) return undefined;
       const values = given(ctx, args.slice(0, 3));
       if (!values) return undefined;
-      const [a, b, acc] = values as [Value, Value, Value | undefined];
-      if (![a, b, acc].every((v) => !v || requireData(ctx, v, "tl.dot"))) return undefined;
+      const [a0, b0, acc] = values as [Value, Value, Value | undefined];
+      if (![a0, b0, acc].every((v) => !v || requireData(ctx, v, "tl.dot"))) return undefined;
+      const transA = flagArg(ctx, args[7], "tl.dot's transA");
+      const transB = flagArg(ctx, args[8], "tl.dot's transB");
+      if (transA === undefined || transB === undefined) return undefined;
+      const lastTwoSwapped = (v: Value) => permuted(ctx, v, v.type.shape.length === 3 ? [0, 2, 1] : [1, 0], v.span);
+      const a = transA && a0.type.shape.length >= 2 ? lastTwoSwapped(a0) : a0;
+      const b = transB && b0.type.shape.length >= 2 ? lastTwoSwapped(b0) : b0;
       const outDtype = args[6] ? dtypeArg(ctx, args[6], "f32") : "f32";
       if (!outDtype) return undefined;
       const [fullA, fullB] = [a.type.shape, b.type.shape];

@@ -216,7 +216,36 @@ function pairsThrough4D(rows: number): Case {
   };
 }
 
-const cases: Case[] = [combining(), gatherAndSort(5, 27), gatherAndSort(8, 32), histogramSoftmax(50), rounding(), blockPointers(37, 45), pairsThrough4D(3)];
+// Triton 2.0.0.dev's `tl.dot(q, k, trans_b=True)` (flash-attention's flash_attn_triton.py), and transA:
+// the operand transposed first, as tl.trans. a 16 × 32 and b 16 × 32 (b's rows are the product's columns).
+function dotTransposed(): Case {
+  const a = randomFloats(16 * 32);
+  const b = randomFloats(16 * 32);
+  const at = (m: number, k: number) => a[m * 32 + k];
+  const bt = (nn: number, k: number) => b[nn * 32 + k];
+  const abT = range(16 * 16).map((e) => { let s = 0; for (let k = 0; k < 32; k++) s += at(Math.floor(e / 16), k) * bt(e % 16, k); return s; });
+  const aTb = range(32 * 32).map((e) => { let s = 0; for (let m = 0; m < 16; m++) s += at(m, Math.floor(e / 32)) * bt(m, e % 32); return s; });
+  return {
+    name: "tl.dot with transB and with transA (Triton 2.0.0.dev's keywords)",
+    params: "a: Ptr<f32>, b: Ptr<f32>, ab: Ptr<f32>, ta: Ptr<f32>",
+    body: [
+      "const r = tl.expandDims(tl.arange(0, 16), 1);",
+      "const c = tl.expandDims(tl.arange(0, 32), 0);",
+      "const x = tl.load(a + r * 32 + c);",
+      "const y = tl.load(b + r * 32 + c);",
+      "tl.store(ab + r * 16 + tl.expandDims(tl.arange(0, 16), 0), tl.dot(x, y, { transB: true }));",
+      "tl.store(ta + tl.expandDims(tl.arange(0, 32), 1) * 32 + c, tl.dot(x, y, { transA: true }));",
+    ].join("\n"),
+    constexprs: {},
+    grid: [1],
+    args: { a, b, ab: poisoned(16 * 16), ta: poisoned(32 * 32) },
+    outputs: ["ab", "ta"],
+    expected: { ab: abT, ta: aTb },
+    atol: 1e-4, rtol: 1e-4,
+  };
+}
+
+const cases: Case[] = [dotTransposed(), combining(), gatherAndSort(5, 27), gatherAndSort(8, 32), histogramSoftmax(50), rounding(), blockPointers(37, 45), pairsThrough4D(3)];
 
 for (const c of cases) {
   test(`GPU and CPU: ${c.name}`, async () => {
