@@ -11,7 +11,8 @@ import { typeToString } from "../ir/ir";
 import type { HelperParam, KernelSource } from "../syntax/parse";
 import type { Binding, LoweringContext } from "./context";
 import { lowerStatement, scalarCondition } from "./statements";
-import { alwaysReturns, mayReturn, statementsOf } from "./returns";
+import { alwaysReturns, mayReturn, splittable, statementsOf } from "./returns";
+import { runtimeIf } from "./definite-assignment";
 import { isConst } from "./values";
 import { at, describeAggregate, isAggregate, type Lowered } from "./aggregates";
 import { storeInitial } from "./assignment";
@@ -182,7 +183,13 @@ function lowerTail(ctx: LoweringContext, frame: LoweringContext["calls"][number]
       ctx.current = s;
       const cond = scalarCondition(ctx, s.expression);
       if (!cond) return;
-      if (!isConst(cond)) return lowerStatement(ctx, s); // a run-time if: its returns are reported there
+      if (!isConst(cond)) {
+        // A function that returns no value may return early at run time (flash-attention's
+        // _bwd_kernel_one_col_block: `if begin_m >= seqlen_q: …store…; return`): the rest of its
+        // body goes to the branches that don't return, as a kernel's early return does (statements.ts).
+        if (splittable(s) && !returnsValue(frame.kernel.fn.body)) return splitTailAtReturn(ctx, frame, s, cond, statements.slice(i + 1));
+        return lowerStatement(ctx, s); // its returns are reported there
+      }
       const taken = cond.value !== 0 ? s.thenStatement : s.elseStatement;
       if (!taken) continue;
       // The branch taken, then what follows it (unless it returns), as the function's tail.
@@ -193,6 +200,26 @@ function lowerTail(ctx: LoweringContext, frame: LoweringContext["calls"][number]
       lowerStatement(ctx, s);
     }
   }
+}
+
+/** `if (c) { …; return; } rest` in a device function with a run-time c: `if (c) { … } else { rest }`, each branch lowered as the function's tail. */
+function splitTailAtReturn(ctx: LoweringContext, frame: LoweringContext["calls"][number], s: ts.IfStatement, cond: Value, rest: readonly ts.Statement[]): void {
+  const branch = (b: ts.Statement | undefined) => [...(b ? statementsOf(b) : []), ...(b && alwaysReturns(b) ? [] : rest)];
+  const lowerBranch = (b: ts.Statement | undefined) => () => ctx.atRunTime(() => ctx.scoped(() => lowerTail(ctx, frame, branch(b))));
+  const ends = [alwaysReturns(s.thenStatement), s.elseStatement !== undefined && alwaysReturns(s.elseStatement)] as const;
+  const [then, otherwise] = runtimeIf(ctx, s, lowerBranch(s.thenStatement), lowerBranch(s.elseStatement), ends);
+  ctx.b.push({ kind: "if", span: ctx.span(s), cond, then, else: otherwise });
+}
+
+/** Whether a function body returns a value anywhere (an arrow's expression body does). */
+function returnsValue(body: ts.ConciseBody): boolean {
+  if (!ts.isBlock(body)) return true;
+  const visit = (node: ts.Node): boolean => {
+    if (ts.isReturnStatement(node)) return node.expression !== undefined;
+    if (ts.isFunctionLike(node)) return false;
+    return ts.forEachChild(node, (child) => (visit(child) ? true : undefined)) ?? false;
+  };
+  return visit(body);
 }
 
 /**

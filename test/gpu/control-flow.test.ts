@@ -204,6 +204,21 @@ const cases: Case[] = [
     }),
     atol: 1e-6, rtol: 1e-6,
   },
+  {
+    // flash-attention's _bwd_kernel_one_col_block: a device function that returns no value stores and
+    // returns early at run time (`if begin_m >= seqlen_q: …; return`), called in a loop; the rest of its
+    // body runs where it didn't return. Each program writes rows r of 4, past `rows` it writes 0 and returns.
+    name: "a device function without a value returning early at run time, called in a loop",
+    params: "x: Ptr<f32>, out: Ptr<f32>, n: i32, rows: i32, BLOCK: constexpr",
+    helpers: "const row = kernel(function row(x: Ptr<f32>, out: Ptr<f32>, r: i32, n: i32, rows: i32, BLOCK: constexpr) {\n  const cols = tl.arange(0, BLOCK);\n  if (r >= rows) {\n    tl.store(out + r * BLOCK + cols, tl.zeros([BLOCK], \"f32\"));\n    return;\n  }\n  let v = tl.load(x + r * n + cols, cols < n, 0.0);\n  v = v * 2.0 + 1.0;\n  tl.store(out + r * BLOCK + cols, v);\n});",
+    body: "for (let j = 0; j < 4; j++) {\n  row(x, out, tl.programId(0) * 4 + j, n, rows, BLOCK);\n}",
+    block: 32, n: 25,
+    args: (n) => ({ x: randomFloats(13 * n), out: poisoned(16 * 32), n, rows: 13 }),
+    grid: () => [4],
+    outputs: ["out"],
+    reference: ({ x }, n) => ({ out: map(16 * 32, (e) => { const [r, c] = [Math.floor(e / 32), e % 32]; return r >= 13 ? 0 : c < n ? Math.fround(x[r * n + c] * 2 + 1) : 1; }) }),
+    atol: 1e-6, rtol: 1e-6,
+  },
 ];
 
 for (const c of cases) {

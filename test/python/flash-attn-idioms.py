@@ -9,7 +9,10 @@ the last axis of a 3-D block deinterleaved and interleaved through a 4-D shape,
 `tl.reshape(tl.join(o0, o1), [BLOCK_H, BLOCK_M, BLOCK_K])` (rotary.py's INTERLEAVED);
 an autograd Function returning a second output marked `ctx.mark_non_differentiable` (cross_entropy.py's
 z_losses), and one of bools (layer_norm.py's dropout masks): arithmetic takes both as plain tensors,
-and backward gets zeros for them.
+and backward gets zeros for them;
+Triton 2.0.0.dev's `tl.dot(q, k, trans_b=True)` (flash_attn_triton.py's forward and backward);
+a @triton.jit helper that returns no value returning early at run time, called in a loop
+(flash_attn_triton.py's _bwd_kernel_one_col_block: `if begin_m >= seqlen_q: …store…; return`).
 Sizes off the block."""
 
 import torch
@@ -86,3 +89,35 @@ assert big.float().mean().item() == (x.detach().cpu() ** 2 > 1.0).float().mean()
 y.backward(torch.ones_like(y))
 torch.testing.assert_close(x.grad.cpu(), 2 * x.detach().cpu())
 print(f"outputs marked non-differentiable or of bools are plain tensors ({diff:.1e}), backward gets zeros for them: match")
+
+
+@triton.jit
+def _store_block(out_ptr, k_ptr, returned_ptr, q, row, rows, cols, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, D: tl.constexpr):
+    offs_n = row * BLOCK_N + tl.arange(0, BLOCK_N)
+    offs_m = tl.arange(0, BLOCK_M)
+    if row * BLOCK_N >= cols:
+        tl.store(returned_ptr + row, 1)
+        return
+    k = tl.load(k_ptr + offs_n[:, None] * D + tl.arange(0, D)[None, :], mask=offs_n[:, None] < cols, other=0.0)
+    s = tl.dot(q, k, trans_b=True)
+    tl.store(out_ptr + offs_m[:, None] * cols + offs_n[None, :], s, mask=(offs_m[:, None] < rows) & (offs_n[None, :] < cols))
+    tl.store(returned_ptr + row, 0)
+
+
+@triton.jit
+def scores_kernel(q_ptr, k_ptr, out_ptr, returned_ptr, rows, cols, n_blocks, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, D: tl.constexpr):
+    offs_m = tl.arange(0, BLOCK_M)
+    q = tl.load(q_ptr + offs_m[:, None] * D + tl.arange(0, D)[None, :], mask=offs_m[:, None] < rows, other=0.0)
+    for row in range(0, n_blocks):
+        _store_block(out_ptr, k_ptr, returned_ptr, q, row, rows, cols, BLOCK_M, BLOCK_N, D)
+
+
+q = torch.randn(20, 16, device=DEVICE)
+k = torch.randn(37, 16, device=DEVICE)
+out = torch.full((20, 37), float("nan"), device=DEVICE)
+returned = torch.full((5,), -1, dtype=torch.int32, device=DEVICE)
+# Three blocks of 16 keys cover 37; the fourth and fifth trips return early.
+scores_kernel[(1,)](q, k, out, returned, 20, 37, 5, BLOCK_M=32, BLOCK_N=16, D=16)
+torch.testing.assert_close(out.cpu(), q.cpu() @ k.cpu().t(), atol=1e-4, rtol=1e-4)
+assert returned.cpu().tolist() == [0, 0, 0, 1, 1], returned.cpu().tolist()
+print("tl.dot(q, k, trans_b=True); a helper without a value returning early at run time, in a loop: match")

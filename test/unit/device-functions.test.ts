@@ -28,6 +28,8 @@ const rows: [string, string, string, string, string][] = [
   ["too few arguments", "const f = kernel(function f(a, b) { return a + b; });", "const v = f(1);", "5:11-5:15 KL1070", "f takes 2 arguments (a, b), got 1"],
   ["mutual recursion", "const f = kernel(function f(a) { return g(a); });\nconst g = kernel(function g(a) { return f(a); });", "const v = f(1);", "4:41-4:45 KL1004", "kernels can't call themselves (no recursion on the GPU: device functions are inlined at each call): f → g → f"],
   ["an early return", "const f = kernel(function f(a) { if (a > 0) { return 1; } return 2; });", "const v = f(n);", "3:47-3:56 KL1071", "a device function returns only as its last statement; restructure f"],
+  // Without a value it may (the rest goes to the branch that doesn't return), but not from a loop.
+  ["an early return from a loop of a function without a value", "const f = kernel(function f(p: Ptr<f32>, a) { for (let i = 0; i < a; i++) { if (i > 2) { return; } tl.store(p + i, 1.0); } });", "f(x_ptr, n);", "3:90-3:97 KL1071", "a device function returns only as its last statement; restructure f"],
   ["a helper without a value used as one", "const f = kernel(function f(p: Ptr<f32>) { tl.store(p, 1.0); });", "const v = f(x_ptr);", "5:11-5:19 KL1071", "f(…) returns no value"],
   ["a plain function", "function f(a: number) { return a; }", "const v = f(1);", "5:11-5:15 KL1004", "'f' is a plain function, which runs on the CPU; to call it from a kernel make it a device function: const f = kernel(function f(…) { … })"],
   ["break inside a helper, loop at the call", "const f = kernel(function f(a) { break; });", "for (let i = 0; i < 2; i++) { f(i); }", "3:34-3:40 KL1072", "'break' must be inside a for or while loop of this device function"],
