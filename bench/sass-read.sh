@@ -7,7 +7,7 @@
 # NVDISASM name them where they are not on PATH. Writes DIR/NAME/kernel.sass (the largest object the
 # cache holds: the kernel; Dawn compiles nothing else there) and prints bench/sass-summary.mjs's table.
 set -euo pipefail
-dir=${1:?the folder with one NAME/cache a kernel}
+dir=$(cd "${1:?the folder with one NAME/cache a kernel}" && pwd)
 dec=${NVCACHEDEC:-nvcachedec}
 dis=${NVDISASM:-nvdisasm}
 for k in "$dir"/*/; do

@@ -45,9 +45,11 @@ function summary(name, text) {
   let hot;
   for (const i of insts) {
     if (!/^BRA/.test(i.op)) continue;
-    const target = /(\.L_[\w]+)/.exec(i.args)?.[1];
-    const start = target !== undefined ? labels.get(target) : undefined;
-    if (start === undefined || start > i.index) continue;
+    // The target: a label (ELF objects) or an address (the driver's NVuc objects).
+    const label = /(\.L_[\w]+)/.exec(i.args)?.[1];
+    const address = /\b0x([0-9a-f]+)\b/.exec(i.args)?.[1];
+    const start = label !== undefined ? labels.get(label) : address !== undefined ? insts.findIndex((x) => x.at === parseInt(address, 16)) : undefined;
+    if (start === undefined || start < 0 || start > i.index) continue;
     const body = insts.slice(start, i.index + 1);
     const mma = body.filter((b) => /^HMMA/.test(b.op)).length;
     if (body.length < 2) continue; // the branch to itself after EXIT
