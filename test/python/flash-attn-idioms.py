@@ -12,7 +12,8 @@ z_losses), and one of bools (layer_norm.py's dropout masks): arithmetic takes bo
 and backward gets zeros for them;
 Triton 2.0.0.dev's `tl.dot(q, k, trans_b=True)` (flash_attn_triton.py's forward and backward);
 a @triton.jit helper that returns no value returning early at run time, called in a loop
-(flash_attn_triton.py's _bwd_kernel_one_col_block: `if begin_m >= seqlen_q: …store…; return`).
+(flash_attn_triton.py's _bwd_kernel_one_col_block: `if begin_m >= seqlen_q: …store…; return`);
+a slice of a tensor's shape is a torch.Size (linear.py: `batch_shape = x.shape[:-1]; batch_shape.numel()`).
 Sizes off the block."""
 
 import torch
@@ -121,3 +122,12 @@ scores_kernel[(1,)](q, k, out, returned, 20, 37, 5, BLOCK_M=32, BLOCK_N=16, D=16
 torch.testing.assert_close(out.cpu(), q.cpu() @ k.cpu().t(), atol=1e-4, rtol=1e-4)
 assert returned.cpu().tolist() == [0, 0, 0, 1, 1], returned.cpu().tolist()
 print("tl.dot(q, k, trans_b=True); a helper without a value returning early at run time, in a loop: match")
+
+
+x = torch.randn(2, 3, 7, device=DEVICE)
+batch_shape, n = x.shape[:-1], x.shape[-1]
+assert isinstance(batch_shape, torch.Size) and isinstance(x.shape[1:] + (4,), torch.Size)
+out = torch.empty(batch_shape.numel(), n, device=DEVICE)
+square_kernel[(triton.cdiv(x.numel(), 32),)](x.reshape(batch_shape.numel(), n), out, x.numel(), BLOCK=32)
+torch.testing.assert_close(out.reshape(*batch_shape, n).cpu(), x.cpu() ** 2)
+print(f"x.shape[:-1] is {batch_shape}, numel {batch_shape.numel()}: match")

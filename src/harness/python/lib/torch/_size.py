@@ -40,5 +40,14 @@ class Size(tuple):
     def numel(self):
         return _numel(self)
 
+    def __getitem__(self, index):
+        # A slice of a Size is a Size, as in torch (flash-attention's linear.py: `x.shape[:-1].numel()`).
+        item = tuple.__getitem__(self, index)
+        return Size(item) if isinstance(index, slice) else item
+
+    def __add__(self, other):
+        # Size + tuple is a Size too (`x.shape[:-1] + (n,)`).
+        return Size(tuple.__add__(self, tuple(other))) if isinstance(other, tuple) else NotImplemented
+
     def __repr__(self):
         return f"torch.Size([{', '.join(str(x) for x in self)}])"
