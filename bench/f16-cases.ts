@@ -120,8 +120,9 @@ export function matmulF16(m: number, n: number, k: number): F16Case {
   // knobs below are tried on the first three. 8 subgroups led at both sizes; third at 4096² is
   // 128×128 over 4 subgroups of 4×4, the hand-written 242 TFLOP/s kernel's shape, which spilled
   // generated (62.5, NOTES §21): what mmaPackedPrefetch is for (NOTES §28).
-  // Odd sizes: 64×64 over 4 and over 8 (1024³'s leader with the slices, NOTES §44), then 128×128 over 4.
-  const configs = m * n >= 1 << 24 ? pick(1, 20, 0, 4, 5, 17, 19, 7) : m % 64 === 0 ? pick(13, 12, 14, 6, 8, 16) : pick(8, 14, 0);
+  // Odd sizes: 64×64 over 4 and over 8 (1024³'s leader with the slices, NOTES §44), then 128×128 over 4,
+  // then 1024³'s 128×64 and 64×128 over 8 (NOTES §57).
+  const configs = m * n >= 1 << 24 ? pick(1, 20, 0, 4, 5, 17, 19, 7) : m % 64 === 0 ? pick(13, 12, 14, 6, 8, 16) : pick(8, 14, 0, 13, 12);
   return {
     name: `matmul-f16-${m}x${n}x${k}`,
     example: "matmul-f16",

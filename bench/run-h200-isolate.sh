@@ -26,6 +26,8 @@
 #           with bench/sass-read.sh): registers, spills, the loop's instructions
 #   subgroup the subgroup's index from lid / 32 (the default since §57) against the subgroup_id builtin:
 #           the f16 matmul at 4096³, 1024³ and the odd size, attention at its leader and defaults
+#   leaders the reference 244 kernel, then every config of the f16 matmul at 4096³, 1024³ and the odd
+#           size with the subgroup's index from lid (§57), at the default and with halfLoadForm "tile"
 #   sasstime the same kernels timed (the generated ones with and without the sass part's edits), in one process each
 #   whole   the key loop's whole trips unmasked (wholeTrips, §56) at the attention leader, causal and
 #           not, and the f16 matmul's first two configs with and without it, beside the same lease's
@@ -240,5 +242,15 @@ if has subgroup; then
   step 100 subgroup-flash.log node bench/dist/flash-probe.js --match '^flash 128.32 4 sg of 32 rows, O-regs merged, S pad 4( causal)?$' --out "$out/subgroup-flash.json"
   step 90 subgroup-probe.log node bench/dist/mma-probe.js --only matmul --sizes 4096,1024 \
     --match "^(128×256×32 2×4 sg of 4×4 →f32 pad 8 prefetch grouped sg-n C-matrices|64×64×64 2×2 sg of 2×2 →f32 pad 8 prefetch rows sg-n C-matrices)\$" --out "$out/subgroup-probe.json"
+  date -u
+fi
+if has leaders; then
+  ref=bench/mm-f16-reference.cjs; [ -f "$ref" ] || ref=../shared/tools/mm-f16-reference.cjs
+  root=$PWD; while [ "$root" != / ] && [ ! -d "$root/node_modules/webgpu" ]; do root=$(dirname "$root"); done
+  step 150 leaders-ref.log bash -c "cd '$root' && node '$PWD/$ref' 4096 '^staged-one TM4 TN4 sg2x2 \\(128x128x32, pad 8\\)\$'"
+  step 240 leaders-4096.log node bench/dist/suite.js --only matmul-f16-4096 --configs 8 --targets '[{"halfLoadForm":"tile"}]' --out "$out/leaders-4096.json"
+  step 300 leaders-1024.log node bench/dist/suite.js --only matmul-f16-1024x1024x1024,matmul-f16-1000 --configs 6 --targets '[{"halfLoadForm":"tile"}]' --out "$out/leaders-1024.json"
+  step 90 leaders-probe.log node bench/dist/mma-probe.js --only matmul --sizes 4096,1024 \
+    --match "^(128×256×32 2×4 sg of 4×4 →f32 pad 8 prefetch grouped sg-n C-matrices|64×64×64 2×2 sg of 2×2 →f32 pad 8 prefetch rows sg-n C-matrices)\$" --out "$out/leaders-probe.json"
   date -u
 fi

@@ -32,7 +32,7 @@ var<workgroup> sm_mmab_f16: array<f16, 4352>;
 var<workgroup> sm_mmac_f32: array<f32, 4224>;
 
 @compute @workgroup_size(256)
-fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) lid: u32, @builtin(subgroup_invocation_id) sg_lane: u32, @builtin(subgroup_size) sg_size: u32, @builtin(subgroup_id) sg_id: u32) {
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) lid: u32, @builtin(subgroup_invocation_id) sg_lane: u32, @builtin(subgroup_size) sg_size: u32) {
   // Long grids are folded into 2-D/3-D dispatches (abi.ts); recover the program id.
   let linear = wid.x + wid.y * nwg.x + wid.z * nwg.x * nwg.y;
   if (linear >= params.grid.x * params.grid.y * params.grid.z) { return; }
@@ -575,8 +575,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
   var x5_15: f16 = v228_15;
   // acc in 8 subgroup matrices of 16×16 per subgroup (codegen/mma.ts)
   var mma119 = array<subgroup_matrix_result<f32, 16, 16>, 8>();
-  let mma119_r = (sg_id % 2u) * 64u;
-  let mma119_c = (sg_id / 2u) * 32u;
+  let mma119_r = ((lid / 32u) % 2u) * 64u;
+  let mma119_c = ((lid / 32u) / 2u) * 32u;
   for (var x3: i32 = 0i; x3 < v80; x3 = x3 + 1i) {
     let v82 = x3;
     let v83 = (v82 * 32i);
