@@ -109,7 +109,7 @@ function firstComparedWith(file: PythonFile, kernel: PythonKernel, name: string,
   let every = true;
   let none = false;
   if (body) walk(body, (n) => {
-    if (n.name !== "VariableName" || textOf(file.text, n) !== name) return;
+    if (n.name !== "VariableName" || textOf(file.text, n) !== name || isKeywordName(n)) return;
     const parent = n.parent;
     const kids = parent ? children(parent) : [];
     const op = kids[1] ? kids.slice(1, -1).map((k) => textOf(file.text, k)).join(" ") : "";
@@ -126,12 +126,20 @@ function firstComparedWith(file: PythonFile, kernel: PythonKernel, name: string,
     }
     const passed = parent?.name === "ArgList" ? helperParam(file, parent, n) : undefined;
     const key = passed && `${passed.file.fileName}\0${passed.kernel.name}\0${passed.param}`;
-    const inner = passed && key && !seen.has(key) ? firstComparedWith(passed.file, passed.kernel, passed.param, seen) : undefined;
+    // A helper's parameter already looked at (flash-attention's _bwd_kernel calls _bwd_kernel_one_col_block
+    // at two places with BIAS_TYPE=BIAS_TYPE): what that look found already counts.
+    if (key && seen.has(key)) return;
+    const inner = passed && key ? firstComparedWith(passed.file, passed.kernel, passed.param, seen) : undefined;
     if (inner === undefined) every = false;
     else first ??= inner;
   });
   // Only ever tested against None (sglang's `if quant_max is not None: raise …`): taken as None.
   return !every ? undefined : first !== undefined ? first : none ? null : undefined;
+}
+
+/** Whether `n` is a keyword argument's name (`BIAS_TYPE` before `=` in `f(…, BIAS_TYPE=BIAS_TYPE)`), not a use of the name. */
+function isKeywordName(n: SyntaxNode): boolean {
+  return n.parent?.name === "ArgList" && n.nextSibling?.name === "AssignOp";
 }
 
 /** The @triton.jit helper (this file's or another module's) and parameter that `arg`, an argument in `argList`, is passed to. */

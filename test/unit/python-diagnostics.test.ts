@@ -193,6 +193,11 @@ test("check file.py: a flag launched with a value check can't evaluate is taken 
   const act = "import triton\nimport triton.language as tl\n\n@triton.jit\ndef act(x, name: tl.constexpr):\n    if name == 'relu':\n        out = tl.maximum(x, 0.)\n    if name == 'neg':\n        out = -x\n    elif name == 'twice':\n        out = x * 2\n    return out\n\n@triton.jit\ndef k(x_ptr, ACT: tl.constexpr, BLOCK: tl.constexpr):\n    offs = tl.arange(0, BLOCK)\n    x = tl.load(x_ptr + offs)\n    if ACT is not None:\n        x = act(x, ACT)\n    tl.store(x_ptr + offs, x)\n";
   assert.deepEqual(diagnose(act), []);
   assert.match(diagnose(`${act}\nk[(1,)](x, ACT='gelu', BLOCK=16)\n`).join("\n"), /^12:12 KL1022 'out' has no value here/);
+  // The same, handed as a keyword (`name=ACT`, the keyword's name not a use) from two calls of the helper
+  // (flash-attention's _bwd_kernel: BIAS_TYPE=BIAS_TYPE to _bwd_kernel_one_col_block at two places).
+  const twice = act.replace("        x = act(x, ACT)\n", "        x = act(x, name=ACT)\n        x = act(x, name=ACT)\n");
+  assert.notEqual(twice, act);
+  assert.deepEqual(diagnose(twice), []);
   // A flag used as a value as well (FP8 * 2) is not only a condition: the diagnostic stays.
   assert.equal(diagnose(text.replace("offs = tl.arange(0, BLOCK)", "offs = tl.arange(0, BLOCK) + FP8 * 0")).length, 1);
 });
