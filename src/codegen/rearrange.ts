@@ -7,6 +7,7 @@
 
 import type { Shape, Value } from "../ir/ir";
 import { numel } from "../ir/ir";
+import { MATH_WGSL } from "./elementwise";
 import type { ArrayFacts, Emitter } from "./emitter";
 import { literal } from "./literals";
 import { sliceMatchesTile } from "./layout";
@@ -178,6 +179,12 @@ export function rematerialize(ctx: Pick<Emitter, "reg" | "typeOf" | "dtype" | "k
       if (!x) return undefined;
       if (v.fn === "neg") return ctx.dtype(v.type) === "u32" ? `(0u - ${x})` : `(-${x})`;
       return v.fn === "not" ? `(!${x})` : `(~${x})`;
+    }
+    case "math": {
+      // exp / log / … of indices and scalars (lightning attention's decay mask exp(-s·(i - j)),
+      // transposed): recomputed at the element as its own registers were, not staged.
+      const args = v.args.map((x) => at(x));
+      return args.every((x) => x !== undefined) ? MATH_WGSL[v.fn](args as string[], ctx.typeOf(v.type)) : undefined;
     }
     case "where": {
       const c = at(v.cond);

@@ -74,3 +74,23 @@ test("FlagGems' block scan of 4096-element tiles: the runs' 1024 totals and thei
   assert.deepEqual(arrays.sort(), ["sm_r_f32: array<f32, 256>", "sm_scant_f32: array<f32, 256>", "sm_x_f32: array<f32, 1024>"]);
   assert.equal(bytes, 6144);
 });
+
+/** lightning-attention's _bwd_intra_kernel: the decay mask exp(-s·(i - j)) (i ≥ j), transposed for k·qᵀ. */
+const DECAY_MASK_TRANS = `${PRELUDE}
+export const k = kernel(function k(S: Ptr<f32>, Out: Ptr<f32>, BLOCK: constexpr) {
+  const s = tl.load(S + 0);
+  const array = tl.arange(0, BLOCK).to(tl.float32);
+  const index = tl.expandDims(array, 1) - tl.expandDims(array, 0);
+  const s_index = tl.where(index >= 0, -(s * index), -Infinity);
+  const decay = tl.exp(s_index);
+  const decay_trans = tl.trans(decay);
+  const offs = tl.expandDims(tl.arange(0, BLOCK), 1) * BLOCK + tl.expandDims(tl.arange(0, BLOCK), 0);
+  tl.store(Out + offs, decay * 2 + decay_trans);
+});
+`;
+
+test("lightning-attention's transposed decay mask tl.trans(tl.exp(…)) of indices and a scalar: recomputed, no workgroup memory (was 16 KiB at 64 × 64)", () => {
+  const { bytes, arrays } = workgroupBytes(DECAY_MASK_TRANS, { BLOCK: 64 });
+  assert.deepEqual(arrays, []);
+  assert.equal(bytes, 0);
+});
