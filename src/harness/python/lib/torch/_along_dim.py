@@ -76,9 +76,17 @@ def pad(input, pad, mode="constant", value=None):
         shape[axis] = size + left + right
         source[axis] = slice(_b.max(0, -left), size - _b.max(0, -right))
         target[axis] = slice(_b.max(0, left), _b.max(0, left) + _b.max(0, size - _b.max(0, -left) - _b.max(0, -right)))
-    out = full(shape, 0 if value is None else value, dtype=input.dtype, device=input.device)
-    out[tuple(target)] = input[tuple(source)]
-    return out
+    from ._autograd import _grad_mode, attach
+    with _grad_mode(False):
+        out = full(shape, 0 if value is None else value, dtype=input.dtype, device=input.device)
+        out[tuple(target)] = input[tuple(source)]
+
+    def backward(g):
+        # The padded gradient's inner part back where the input was (zeros where it was cropped).
+        grad = full(input.shape, 0, dtype=g.dtype, device=g.device)
+        grad[tuple(source)] = g[tuple(target)]
+        return [grad]
+    return attach(out, "ConstantPadNdBackward", [input], backward)
 
 
 def div(a, b, rounding_mode=None):

@@ -9,7 +9,7 @@ from pyodide.ffi import to_js
 from . import _dtypes as D
 from . import _on_gpu
 from ._tensor import Tensor, Size, not_implemented
-from ._autograd import refuse_grad
+from ._autograd import needs_grad, refuse_grad
 
 _COMPARISONS = {"eq", "ne", "lt", "le", "gt", "ge", "logical_and", "logical_or", "logical_xor"}
 _FLOAT_UNARY = {"exp", "exp2", "log", "log2", "sqrt", "rsqrt", "sin", "cos", "tanh", "sigmoid", "silu", "gelu", "gelu_tanh", "erf", "reciprocal",
@@ -70,6 +70,8 @@ def _shape(x):
 
 
 def binary(op, a, b):
+    if op in ("add", "sub") and needs_grad(a, b):
+        return _sum_with_grad(op, a, b)
     if op not in _COMPARISONS:  # a comparison has no gradient in torch: its result never requires one
         refuse_grad(f"torch.{op}", a, b)
     dtype = _result_dtype(a, b)
@@ -92,6 +94,39 @@ def binary(op, a, b):
         _on_cpu(f"torch.{op}", a, b)
     data = _js.binary(op, _operand(a), _operand(b), to_js(list(shape)), out_dtype.name)
     return Tensor._make(data, out_dtype, shape, device=device)
+
+
+def _in_place(op, self, other):
+    """self op= other. Where a gradient is wanted, as torch records an in-place op: the result's
+    node takes self's place in the graph (self's earlier node becomes its input)."""
+    if not needs_grad(self, other):
+        return self._assign(self, binary(op, self, other))
+    from ._autograd import _grad_mode
+    if self.requires_grad and self.grad_fn is None:
+        raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
+    before = self.detach()
+    before.requires_grad, before.grad_fn, before._output_nr = self.requires_grad, self.grad_fn, getattr(self, "_output_nr", 0)
+    out = binary(op, before, other)  # refuses the ops with no backward here
+    with _grad_mode(False):
+        self._assign(self, out)
+    self.requires_grad, self.grad_fn, self._output_nr = True, out.grad_fn, 0
+    return self
+
+
+def _sum_with_grad(op, a, b):
+    """a + b, a - b of tensors that require grad: the gradient passes to each, summed over the dims
+    it was broadcast along (lightning-attention's `o = 0; o += fn(q1, k1, v)` over head slices)."""
+    from ._autograd import _grad_mode, attach
+    from ._view_grad import _unbroadcast
+    with _grad_mode(False):
+        out = binary(op, a, b)
+    signed = [(x, -1 if op == "sub" and i == 1 else 1) for i, x in enumerate((a, b)) if isinstance(x, Tensor)]
+
+    def backward(g):
+        grads = [_unbroadcast(x, out, g, (), {}).to(x.dtype) for x, _ in signed]
+        return [-gx if sign < 0 else gx for gx, (_, sign) in zip(grads, signed)]
+    inputs = [x for x, _ in signed]
+    return attach(out, "AddBackward0" if op == "add" else "SubBackward0", inputs, backward)
 
 
 def _on_cpu(name, *tensors):
@@ -327,6 +362,10 @@ def _install():
     }
     for method, op in ops.items():
         setattr(Tensor, method, (lambda op: lambda self, other: binary(_bool_op(op, self, other), self, other))(op))
+    # `t != None` is True and `t == None` False, as in torch (its TypeError becomes NotImplemented and
+    # Python compares identities): lightning-attention's `if s != None:` on its decay tensor.
+    for method, op in {"__eq__": "eq", "__ne__": "ne"}.items():
+        setattr(Tensor, method, (lambda op: lambda self, other: NotImplemented if other is None else binary(_bool_op(op, self, other), self, other))(op))
     for method, op in {"__radd__": "add", "__rsub__": "sub", "__rmul__": "mul", "__rtruediv__": "div", "__rpow__": "pow", "__rfloordiv__": "floordiv", "__rmod__": "remainder"}.items():
         setattr(Tensor, method, (lambda op: lambda self, other: binary(op, other, self))(op))
     # alpha scales other (torch.add(a, b, alpha=2) is a + 2 * b).
@@ -342,7 +381,7 @@ def _install():
         setattr(Tensor, op, (lambda op: lambda self: unary(op, self))(op))
     # In place: the op, then its result written into the tensor (a GPU kernel for GPU tensors: Tensor._assign).
     for method, op in {"__iadd__": "add", "__isub__": "sub", "__imul__": "mul", "__itruediv__": "div", "mul_": "mul", "div_": "div", "clamp_min_": "maximum", "clamp_max_": "minimum"}.items():
-        setattr(Tensor, method, (lambda op: lambda self, other: self._assign(self, binary(op, self, other)))(op))
+        setattr(Tensor, method, (lambda op: lambda self, other: _in_place(op, self, other))(op))
     for op in ["exp", "sqrt", "abs", "neg", "relu", "sigmoid"]:
         setattr(Tensor, op + "_", (lambda op: lambda self: self._assign(self, unary(op, self)))(op))
     Tensor.__neg__ = lambda self: unary("neg", self)

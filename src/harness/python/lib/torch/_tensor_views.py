@@ -199,6 +199,9 @@ class TensorViews:
     def _assign(self, target, value):
         """target (a view of this tensor) = value, in place: on the GPU where it has a kernel (_on_gpu.assign)."""
         from . import _on_gpu
+        from ._autograd import refuse_grad
+        # Written in place, a value's gradient would be dropped without a word: refused instead.
+        refuse_grad("an in-place write of a tensor that requires grad (x[…] = y, copy_, +=)", value)
         if not _on_gpu.assign(target, value):
             source = value._view() if isinstance(value, Tensor) else float(value)
             _js.assign(target._view(write=True), source)
