@@ -67,7 +67,7 @@ test("attention's softmax edits: no exp2, no shuffle steps, and nothing else cha
   assert.throws(() => applyEdits(matmul(), ["no-exp2"]), /no-exp2: no exp2/);
   assert.throws(() => applyEdits(matmul(), ["no-row-shuffles"]), /no shuffle steps/);
   assert.throws(() => applyEdits(attention, ["no-c-staging"]), /no whole-tile test/);
-  assert.throws(() => applyEdits(attention, ["nope"]), /unknown WGSL edit "nope" \(known: dead, no-c-staging, no-exp2, no-row-shuffles, no-n-ctx-masks\)/);
+  assert.throws(() => applyEdits(attention, ["nope"]), /unknown WGSL edit "nope" \(known: dead, no-c-staging, sg-from-lid, no-exp2, no-row-shuffles, no-n-ctx-masks\)/);
 });
 
 test("no-n-ctx-masks: every comparison with N_CTX made true, nothing else; a kernel without N_CTX is refused", () => {
@@ -82,4 +82,15 @@ test("no-n-ctx-masks: every comparison with N_CTX made true, nothing else; a ker
   assert.equal(count(edited, /^\s*let \w+ = true;$/gm), compares + count(attention, /^\s*let \w+ = true;$/gm));
   assert.equal(edited.split("\n").length, attention.split("\n").length, "one line each, in place");
   assert.throws(() => applyEdits(matmul(), ["no-n-ctx-masks"]), /no N_CTX parameter/);
+});
+
+// sg-from-lid: the subgroup_id builtin's reads as (lid / 32u), the form generated code has had
+// since bench/NOTES.md §57: so the edit of the builtin's kernel (mmaSubgroupBuiltin) is the default's.
+test("sg-from-lid: the builtin's kernel edited is the default kernel but for its signature; a kernel without sg_id is refused", () => {
+  const builtin = matmul({ mmaSubgroupBuiltin: true });
+  assert.match(builtin, /@builtin\(subgroup_id\) sg_id: u32/);
+  const edited = applyEdits(builtin, ["sg-from-lid"]);
+  const signature = (w: string) => w.split("\n").filter((l) => !l.startsWith("fn main("));
+  assert.deepEqual(signature(edited), signature(matmul()));
+  assert.throws(() => applyEdits(matmul(), ["sg-from-lid"]), /sg-from-lid: no sg_id/);
 });
