@@ -1,12 +1,12 @@
 // One line a kernel from the disassembly bench/sass-read.sh wrote (DIR/NAME/kernel.sass): registers
 // (the highest general register named, plus one: what the kernel needs of the 255 a thread may have),
 // spills (local-memory loads and stores), and the instructions of its hottest loop (the backward
-// branch whose body holds the most matrix multiplies) by kind.
+// branch whose body holds the most matrix multiplies; of equals, the innermost) by kind.
 //   node bench/sass-summary.mjs DIR [--json]
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 
-const dir = process.argv[2];
 const KINDS = {
   HMMA: /^HMMA/, LDSM: /^LDSM/, LDS: /^LDS(\.|$)/, STS: /^STS/, LDG: /^LDG/, STG: /^STG/, BAR: /^BAR/,
   LDL: /^LDL/, STL: /^STL/, SHFL: /^SHFL/, BRA: /^BRA/, ISETP: /^ISETP/, IMAD: /^IMAD/, IADD: /^IADD/, LEA: /^LEA/,
@@ -37,7 +37,7 @@ function count(insts) {
   return by;
 }
 
-function summary(name, text) {
+export function summary(name, text) {
   const { insts, labels } = parse(text);
   let regs = 0;
   for (const i of insts) for (const r of i.args.matchAll(/\bR(\d+)\b/g)) regs = Math.max(regs, Number(r[1]) + 1);
@@ -53,18 +53,23 @@ function summary(name, text) {
     const body = insts.slice(start, i.index + 1);
     const mma = body.filter((b) => /^HMMA/.test(b.op)).length;
     if (body.length < 2) continue; // the branch to itself after EXIT
-    if (!hot || mma > hot.mma || (mma === hot.mma && body.length > hot.body.length)) hot = { mma, body };
+    // Of loops with as many multiplies, the innermost.
+    if (!hot || mma > hot.mma || (mma === hot.mma && body.length < hot.body.length)) hot = { mma, body };
   }
   return { name, instructions: insts.length, regs, all: count(insts), loop: hot ? { length: hot.body.length, ...count(hot.body) } : undefined };
 }
 
-const rows = readdirSync(dir, { withFileTypes: true }).filter((d) => d.isDirectory() && existsSync(join(dir, d.name, "kernel.sass")))
-  .map((d) => summary(d.name, readFileSync(join(dir, d.name, "kernel.sass"), "utf8")));
-if (process.argv.includes("--json")) console.log(JSON.stringify(rows, null, 1));
-else {
-  const cols = ["HMMA", "LDSM", "LDS", "STS", "LDG", "BAR", "ISETP", "IMAD", "IADD", "LEA", "PRMT", "MOV", "SEL", "BRA"];
-  console.log(["kernel", "regs", "insts", "LDL/STL", "loop", ...cols].join("\t"));
-  for (const r of rows) {
-    console.log([r.name, r.regs, r.instructions, `${r.all.LDL}/${r.all.STL}`, r.loop?.length ?? "-", ...cols.map((c) => r.loop?.[c] ?? "-")].join("\t"));
+// Run as a command (not when a test imports summary).
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const dir = process.argv[2];
+  const rows = readdirSync(dir, { withFileTypes: true }).filter((d) => d.isDirectory() && existsSync(join(dir, d.name, "kernel.sass")))
+    .map((d) => summary(d.name, readFileSync(join(dir, d.name, "kernel.sass"), "utf8")));
+  if (process.argv.includes("--json")) console.log(JSON.stringify(rows, null, 1));
+  else {
+    const cols = ["HMMA", "LDSM", "LDS", "STS", "LDG", "BAR", "ISETP", "IMAD", "IADD", "LEA", "PRMT", "MOV", "SEL", "BRA"];
+    console.log(["kernel", "regs", "insts", "LDL/STL", "loop", ...cols].join("\t"));
+    for (const r of rows) {
+      console.log([r.name, r.regs, r.instructions, `${r.all.LDL}/${r.all.STL}`, r.loop?.length ?? "-", ...cols.map((c) => r.loop?.[c] ?? "-")].join("\t"));
+    }
   }
 }
