@@ -140,11 +140,15 @@ function lowerAssign(ctx: LowerContext, s: SyntaxNode, indent: string): void {
   const names = targets.flatMap((t) => targetNameList(ctx, t));
   const entry = ctx.plan.inline.get(s.from);
   const scope = ctx.scopes[ctx.scopes.length - 1];
+  // The plan declares a name afresh in an inner block where Python's name is dead before it (a
+  // loop that assigns it first: declarations.ts), shadowing a declaration outside: so only this
+  // block's own declarations stop this one (lightning-attention's _bwd_diag_kernel, `do`).
+  const declaredHere = (n: string) => scope.has(n) || ctx.params.has(n);
   for (const n of names) ctx.noneNames.delete(n);
   if (targets.length === 1 && targets[0].name === "VariableName" && values.length === 1 && values[0].name === "None") {
     // `mask = None`: a constexpr None (none-names.ts); the name is declared, given no value.
     const n = names[0];
-    if (entry?.names.has(n) && !declared(ctx, n)) ctx.w.write(`${indent}let ${tsName(n)};\n`);
+    if (entry?.names.has(n) && !declaredHere(n)) ctx.w.write(`${indent}let ${tsName(n)};\n`);
     // Read only as a mask: True (no mask) too, for a branch the compiler decides later (none-masks.ts).
     if (ctx.noneMasks.maskOnly.has(n)) ctx.w.write(`${indent}${tsName(n)} = true;\n`);
     scope.add(n);
@@ -152,11 +156,11 @@ function lowerAssign(ctx: LowerContext, s: SyntaxNode, indent: string): void {
     return;
   }
   let keyword = "";
-  if (entry && names.every((n) => entry.names.has(n) && !declared(ctx, n))) {
+  if (entry && names.every((n) => entry.names.has(n) && !declaredHere(n))) {
     keyword = `${entry.keyword} `;
   } else if (entry) {
     for (const n of names) {
-      if (!entry.names.has(n) || declared(ctx, n)) continue;
+      if (!entry.names.has(n) || declaredHere(n)) continue;
       ctx.w.write(`${indent}let ${tsName(n)};\n`);
       scope.add(n);
     }

@@ -85,3 +85,22 @@ want_y = torch.cat([2.0 * g[..., :16], 2.0 * g[..., 16:] - g[..., :16], -g[..., 
 torch.testing.assert_close(x.grad, want_x)
 torch.testing.assert_close(y.grad, want_y)
 print("gradients through F.pad, slices, 0 + t, t += u and t - u: match")
+
+
+@triton.jit
+def reassigned_in_loop_kernel(X, Out, n, BLOCK: tl.constexpr, TRIPS: tl.constexpr):
+    # _bwd_diag_kernel's `do`: a name assigned, then assigned afresh first thing in a later loop.
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(X + offs, mask=offs < n, other=0.0)
+    tl.store(Out + offs, x, mask=offs < n)
+    for j in range(TRIPS):
+        x = tl.load(X + offs, mask=offs < n, other=0.0) * (j + 2)
+        tl.store(Out + (j + 1) * n + offs, x, mask=offs < n)
+
+
+n = 37
+x = torch.randn(n, device=DEVICE)
+out = torch.full((3 * n,), float("nan"), device=DEVICE)
+reassigned_in_loop_kernel[(1,)](x, out, n, BLOCK=64, TRIPS=2)
+torch.testing.assert_close(out, torch.cat([x, 2 * x, 3 * x]))
+print("a name assigned again first thing in a later loop: match")
