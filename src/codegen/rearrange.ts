@@ -7,7 +7,7 @@
 
 import type { Shape, Value } from "../ir/ir";
 import { numel } from "../ir/ir";
-import { MATH_WGSL } from "./elementwise";
+import { BINARY_WGSL, MATH_WGSL } from "./elementwise";
 import type { ArrayFacts, Emitter } from "./emitter";
 import { literal } from "./literals";
 import { sliceMatchesTile } from "./layout";
@@ -170,9 +170,8 @@ export function rematerialize(ctx: Pick<Emitter, "reg" | "typeOf" | "dtype" | "k
       const a = at(v.lhs);
       const b = at(v.rhs);
       if (!a || !b) return undefined;
-      const op = { add: "+", sub: "-", mul: "*", div: "/", mod: "%", and: "&", or: "|", xor: "^", lt: "<", le: "<=", gt: ">", ge: ">=", eq: "==", ne: "!=", land: "&&", lor: "||", shl: "<<", shr: ">>" }[v.fn];
-      if (v.fn === "shl" || v.fn === "shr") return `(${a} ${op} (u32(${b}) & 31u))`;
-      return `(${a} ${op} ${b})`;
+      // As the element-wise code writes it (a float's != through ==, for lavapipe's NaN; shifts).
+      return BINARY_WGSL[v.fn](a, b, ctx.dtype(v.rhs.type), v.lhs.type.kind === "data" ? v.lhs.type.dtype : undefined);
     }
     case "unary": {
       const x = at(v.value);

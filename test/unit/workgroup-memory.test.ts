@@ -94,3 +94,23 @@ test("lightning-attention's transposed decay mask tl.trans(tl.exp(…)) of indic
   assert.deepEqual(arrays, []);
   assert.equal(bytes, 0);
 });
+
+/** The same mask through a float comparison: `index != s` recomputed as the element-wise code writes it. */
+const NE_MASK_TRANS = `${PRELUDE}
+export const k = kernel(function k(S: Ptr<f32>, Out: Ptr<f32>, BLOCK: constexpr) {
+  const s = tl.load(S + 0);
+  const array = tl.arange(0, BLOCK).to(tl.float32);
+  const index = tl.expandDims(array, 1) - tl.expandDims(array, 0);
+  const keep = tl.where(index != s, tl.exp(index), 0);
+  const offs = tl.expandDims(tl.arange(0, BLOCK), 1) * BLOCK + tl.expandDims(tl.arange(0, BLOCK), 0);
+  tl.store(Out + offs, keep * 2 + tl.trans(keep));
+});
+`;
+
+test("a recomputed float != is written as the element-wise code writes it, through == (lavapipe's NaN != NaN is false)", () => {
+  const { bytes } = workgroupBytes(NE_MASK_TRANS, { BLOCK: 64 });
+  assert.equal(bytes, 0);
+  const wgsl = compileKernel(parseKernelFile("k.kernel.ts", NE_MASK_TRANS).kernels[0], { BLOCK: 64 }, DEFAULT_TARGET).kernel!.wgsl;
+  assert.doesNotMatch(wgsl, / != /);
+  assert.match(wgsl, /\(!\(.* == .*\)\)/);
+});
