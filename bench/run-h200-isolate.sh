@@ -28,6 +28,8 @@
 #           the f16 matmul at 4096³, 1024³ and the odd size, attention at its leader and defaults
 #   leaders the reference 244 kernel, then every config of the f16 matmul at 4096³, 1024³ and the odd
 #           size with the subgroup's index from lid (§57), at the default and with halfLoadForm "tile"
+#   sass8   the machine code of the generated 8-subgroup matmuls (128×256, 128×128, 256×128) and the
+#           hand-written 128×256 leader, for the 8-subgroup kernels' gap (§57)
 #   sasstime the same kernels timed (the generated ones with and without the sass part's edits), in one process each
 #   whole   the key loop's whole trips unmasked (wholeTrips, §56) at the attention leader, causal and
 #           not, and the f16 matmul's first two configs with and without it, beside the same lease's
@@ -252,5 +254,21 @@ if has leaders; then
   step 300 leaders-1024.log node bench/dist/suite.js --only matmul-f16-1024x1024x1024,matmul-f16-1000 --configs 6 --targets '[{"halfLoadForm":"tile"}]' --out "$out/leaders-1024.json"
   step 90 leaders-probe.log node bench/dist/mma-probe.js --only matmul --sizes 4096,1024 \
     --match "^(128×256×32 2×4 sg of 4×4 →f32 pad 8 prefetch grouped sg-n C-matrices|64×64×64 2×2 sg of 2×2 →f32 pad 8 prefetch rows sg-n C-matrices)\$" --out "$out/leaders-probe.json"
+  date -u
+fi
+if has sass8; then
+  sass8() {
+    local name=$1; shift
+    mkdir -p "$out/sass/$name/cache"
+    __GL_SHADER_DISK_CACHE=1 __GL_SHADER_DISK_CACHE_SKIP_CLEANUP=1 __GL_SHADER_DISK_CACHE_PATH="$out/sass/$name/cache" \
+      step 60 "sass/$name/make.log" node bench/dist/sass.js "$@"
+  }
+  sass8 gen-128x256x8 gen matmul-f16 4096 '{"BLOCK_M":128,"BLOCK_N":256,"BLOCK_K":32,"num_warps":8}' '{}' "$out/sass/gen-128x256x8/kernel.wgsl"
+  sass8 gen-128x128x8 gen matmul-f16 4096 '{"BLOCK_M":128,"BLOCK_N":128,"BLOCK_K":32,"num_warps":8}' '{}' "$out/sass/gen-128x128x8/kernel.wgsl"
+  sass8 gen-256x128x8 gen matmul-f16 4096 '{"BLOCK_M":256,"BLOCK_N":128,"BLOCK_K":32,"num_warps":8}' '{}' "$out/sass/gen-256x128x8/kernel.wgsl"
+  sass8 gen-256x128x16-tile gen matmul-f16 4096 '{"BLOCK_M":256,"BLOCK_N":128,"BLOCK_K":32,"num_warps":16}' '{"halfLoadForm":"tile"}' "$out/sass/gen-256x128x16-tile/kernel.wgsl"
+  sass8 hand-128x256-rows hand 4096 "128×256×32 2×4 sg of 4×4 →f32 pad 8 prefetch rows sg-n C-matrices" "$out/sass/hand-128x256-rows/kernel.wgsl"
+  (cd "$out" && tar -cJf sass8.tar.xz sass && rm -rf sass)
+  ls -la "$out/sass8.tar.xz"
   date -u
 fi
