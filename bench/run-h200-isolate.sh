@@ -57,6 +57,14 @@ step() {
   grep -v 'not timed again' "$out/$log" | cut -c1-200
   return 0
 }
+# One pipeline a process (bench/sass.ts), into a shader cache of its own under $out/sass/NAME (parts
+# sass, sass8; the NVIDIA driver writes only into a folder that exists).
+sass() {
+  local name=$1; shift
+  mkdir -p "$out/sass/$name/cache"
+  __GL_SHADER_DISK_CACHE=1 __GL_SHADER_DISK_CACHE_SKIP_CLEANUP=1 __GL_SHADER_DISK_CACHE_PATH="$out/sass/$name/cache" \
+    step 60 "sass/$name/make.log" node bench/dist/sass.js "$@"
+}
 [ -z "$dry" ] && command -v nvidia-smi > /dev/null && nvidia-smi --query-gpu=name,driver_version,clocks.sm --format=csv
 date -u
 base='128×128×32 2×2 sg of 4×4 →f32 pad 8 prefetch rows sg-n C-matrices'
@@ -191,12 +199,6 @@ fi
 if has sass; then
   # One pipeline a process, each into its own shader cache (the NVIDIA driver's; bench/sass-read.sh
   # decodes and disassembles them off the device). Hand-written first, then generated, at 4096³.
-  sass() {
-    local name=$1; shift
-    mkdir -p "$out/sass/$name/cache"
-    __GL_SHADER_DISK_CACHE=1 __GL_SHADER_DISK_CACHE_SKIP_CLEANUP=1 __GL_SHADER_DISK_CACHE_PATH="$out/sass/$name/cache" \
-      step 60 "sass/$name/make.log" node bench/dist/sass.js "$@"
-  }
   H="128×128×32 2×2 sg of 4×4 →f32 pad 8 prefetch rows sg-n C-matrices"
   F="8-byte loads, runtime sizes, uniform masks"
   sass hand-base hand 4096 "$H" "$out/sass/hand-base/kernel.wgsl"
@@ -257,17 +259,11 @@ if has leaders; then
   date -u
 fi
 if has sass8; then
-  sass8() {
-    local name=$1; shift
-    mkdir -p "$out/sass/$name/cache"
-    __GL_SHADER_DISK_CACHE=1 __GL_SHADER_DISK_CACHE_SKIP_CLEANUP=1 __GL_SHADER_DISK_CACHE_PATH="$out/sass/$name/cache" \
-      step 60 "sass/$name/make.log" node bench/dist/sass.js "$@"
-  }
-  sass8 gen-128x256x8 gen matmul-f16 4096 '{"BLOCK_M":128,"BLOCK_N":256,"BLOCK_K":32,"num_warps":8}' '{}' "$out/sass/gen-128x256x8/kernel.wgsl"
-  sass8 gen-128x128x8 gen matmul-f16 4096 '{"BLOCK_M":128,"BLOCK_N":128,"BLOCK_K":32,"num_warps":8}' '{}' "$out/sass/gen-128x128x8/kernel.wgsl"
-  sass8 gen-256x128x8 gen matmul-f16 4096 '{"BLOCK_M":256,"BLOCK_N":128,"BLOCK_K":32,"num_warps":8}' '{}' "$out/sass/gen-256x128x8/kernel.wgsl"
-  sass8 gen-256x128x16-tile gen matmul-f16 4096 '{"BLOCK_M":256,"BLOCK_N":128,"BLOCK_K":32,"num_warps":16}' '{"halfLoadForm":"tile"}' "$out/sass/gen-256x128x16-tile/kernel.wgsl"
-  sass8 hand-128x256-rows hand 4096 "128×256×32 2×4 sg of 4×4 →f32 pad 8 prefetch rows sg-n C-matrices" "$out/sass/hand-128x256-rows/kernel.wgsl"
+  sass gen-128x256x8 gen matmul-f16 4096 '{"BLOCK_M":128,"BLOCK_N":256,"BLOCK_K":32,"num_warps":8}' '{}' "$out/sass/gen-128x256x8/kernel.wgsl"
+  sass gen-128x128x8 gen matmul-f16 4096 '{"BLOCK_M":128,"BLOCK_N":128,"BLOCK_K":32,"num_warps":8}' '{}' "$out/sass/gen-128x128x8/kernel.wgsl"
+  sass gen-256x128x8 gen matmul-f16 4096 '{"BLOCK_M":256,"BLOCK_N":128,"BLOCK_K":32,"num_warps":8}' '{}' "$out/sass/gen-256x128x8/kernel.wgsl"
+  sass gen-256x128x16-tile gen matmul-f16 4096 '{"BLOCK_M":256,"BLOCK_N":128,"BLOCK_K":32,"num_warps":16}' '{"halfLoadForm":"tile"}' "$out/sass/gen-256x128x16-tile/kernel.wgsl"
+  sass hand-128x256-rows hand 4096 "128×256×32 2×4 sg of 4×4 →f32 pad 8 prefetch rows sg-n C-matrices" "$out/sass/hand-128x256-rows/kernel.wgsl"
   (cd "$out" && tar -cJf sass8.tar.xz sass && rm -rf sass)
   ls -la "$out/sass8.tar.xz"
   date -u
