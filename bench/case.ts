@@ -3,11 +3,20 @@
 // each measurement prints. bench/suite.ts runs the single-kernel cases; bench/sequence.ts the
 // cases of several launches (layer-norm backward).
 
+import { existsSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { createStorageBuffer, readBuffer, writeStorageBuffer, type Gpu, type LaunchArgs } from "../src/runtime";
 import type { CodegenOptions } from "../src/ir/target";
 import type { KnobRequest } from "../src/harness/autotune/knob-candidates";
 import type { KnobSetting } from "../src/ir/knobs";
 import { f16FromBits } from "../src/ir/f16";
+
+/** The repository: the nearest folder at or above `from` (a bench script, bundled or not) with examples/. */
+export function repositoryRoot(from: string): string {
+  let dir = from;
+  while (!existsSync(join(dir, "examples")) && dirname(dir) !== dir) dir = dirname(dir);
+  return dir;
+}
 
 // Uint16Array: the halves of a Ptr<f16> (f16-cases.ts).
 export type Args = Record<string, Float32Array | Uint16Array | number>;

@@ -12,18 +12,13 @@
 //         and Dawn's own floor (a prepared dispatch submitted and awaited, nothing else).
 
 import { spawn } from "node:child_process";
-import { existsSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
+import { repositoryRoot } from "./case";
 import { BUILTINS } from "../src/builtins";
 import { acquireGpu, createStorageBuffer, getPipeline, launch, readBuffer, type Gpu, type LaunchArgs } from "../src/runtime";
 import { checkGrid, encodeDispatch, prepareLaunch } from "../src/runtime/launch";
 
-function findRoot(from: string): string {
-  let dir = from;
-  while (!existsSync(join(dir, "examples")) && dirname(dir) !== dir) dir = dirname(dir);
-  return dir;
-}
-const root = findRoot(__dirname);
+const root = repositoryRoot(__dirname);
 const argv = process.argv.slice(2);
 const reps = argv.includes("--reps") ? Number(argv[argv.indexOf("--reps") + 1]) : 7;
 const only = argv.includes("--only") ? argv[argv.indexOf("--only") + 1] : undefined;

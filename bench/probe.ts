@@ -11,8 +11,9 @@
 //   node bench/dist/probe.js --cold    softmax 4096×1024 timed as the suite does vs. with the L2
 //                                      flushed before every launch (as Triton's do_bench does)
 
-import { existsSync, readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { repositoryRoot } from "./case";
 import { compileKernel, parseKernelFile } from "../src/compile";
 import { acquireGpu, createStorageBuffer, getPipeline, timeLaunches, type Gpu, type LaunchArgs } from "../src/runtime";
 import { BufferUsage, MapMode } from "../src/runtime/gpu";
@@ -22,8 +23,7 @@ import { BUILTINS } from "../src/builtins";
 import { foldGrid } from "../src/codegen/abi";
 import type { KernelProgram } from "../src/runtime/pipelines";
 
-let root = __dirname;
-while (!existsSync(join(root, "examples")) && dirname(root) !== root) root = dirname(root);
+const root = repositoryRoot(__dirname);
 
 async function stamped(gpu: Gpu, program: KernelProgram, grid: [number, number, number], args: LaunchArgs, mode: "one-pass" | "passes", count: number): Promise<number> {
   const compiled = await getPipeline(gpu, program);

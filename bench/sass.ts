@@ -5,8 +5,9 @@
 //   node bench/dist/sass.js gen attention-f16 SEQ CONFIG_JSON KNOBS_JSON OUT.wgsl   (4×32×SEQ×64; CAUSAL=1)
 //   node bench/dist/sass.js hand SIZE 'EXACT NAME' OUT.wgsl                          (bench/mma-kernels.ts)
 //   node bench/dist/sass.js wgsl IN.wgsl                                             (any file, entry point main)
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { repositoryRoot } from "./case";
 import { compileKernel, parseKernelFile, specializationFor } from "../src/compile";
 import { acquireGpu } from "../src/runtime";
 import type { CodegenOptions } from "../src/ir/target";
@@ -15,9 +16,7 @@ import { handName, handVariants, handWgsl } from "./mma-kernels";
 import { applyEdits } from "./wgsl-edits";
 
 const [mode, ...rest] = process.argv.slice(2);
-/** The repository: the nearest folder above this script (bundled or not) with examples/. */
-let root = __dirname;
-while (!existsSync(join(root, "examples")) && dirname(root) !== root) root = dirname(root);
+const root = repositoryRoot(__dirname);
 
 async function main(): Promise<void> {
   const gpu = await acquireGpu({ f16: true, f16Dot: true });

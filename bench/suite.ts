@@ -20,14 +20,14 @@
 // H200 next to PyTorch and Triton (bench/torch_bench.py) and prints the table of ratios.
 
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { compileKernel, parseKernelFile, specializationFor } from "../src/compile";
 import { acquireGpu, launch, timeLaunches } from "../src/runtime";
 import type { Gpu } from "../src/runtime";
 import { BUILTINS } from "../src/builtins";
 import type { KernelProgram } from "../src/runtime/pipelines";
 import { COLD, coldLaunchMs } from "./cold";
-import { checkOutputs, measurementLine, poison, release, rotations, upload, type Case, type Measurement } from "./case";
+import { checkOutputs, measurementLine, poison, release, repositoryRoot, rotations, upload, type Case, type Measurement } from "./case";
 import { asWrittenAttention, asWrittenMatmul, attention, layerNorm, matmul, softmax, vectorAdd } from "./tutorial-cases";
 import { dropout } from "./dropout-case";
 import { layerNormBackward } from "./layer-norm-backward-case";
@@ -37,13 +37,7 @@ import { caseVariants, SeenWgsl, variantLabel } from "./knob-variants";
 import { applyEdits } from "./wgsl-edits";
 import type { CodegenOptions, Target } from "../src/ir/target";
 
-/** The repository: the nearest folder above this script (bundled or not) with examples/. */
-function findRoot(from: string): string {
-  let dir = from;
-  while (!existsSync(join(dir, "examples")) && dirname(dir) !== dir) dir = dirname(dir);
-  return dir;
-}
-const root = findRoot(__dirname);
+const root = repositoryRoot(__dirname);
 const argv = process.argv.slice(2);
 const quick = argv.includes("--quick");
 if (quick) Object.assign(COLD, { samples: 3, flushBytes: 16 << 20 });
