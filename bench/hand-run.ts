@@ -25,7 +25,8 @@ export async function readFloats(gpu: Gpu, b: GPUBuffer, n: number): Promise<Flo
   return out;
 }
 
-export async function pipeline(gpu: Gpu, code: string, buffers: GPUBuffer[]): Promise<{ pipeline: GPUComputePipeline; group: GPUBindGroup }> {
+/** `code`'s entry point `main` as a compute pipeline (layout "auto"); throws the WGSL's errors. */
+export async function computePipeline(gpu: Gpu, code: string): Promise<GPUComputePipeline> {
   const device = gpu.device;
   device.pushErrorScope("validation");
   const module = device.createShaderModule({ code });
@@ -36,6 +37,15 @@ export async function pipeline(gpu: Gpu, code: string, buffers: GPUBuffer[]): Pr
     throw new Error(`WGSL: ${errors.map((m) => `${m.lineNum}:${m.linePos} ${m.message}`).join("; ")}`);
   }
   const made = await device.createComputePipelineAsync({ layout: "auto", compute: { module, entryPoint: "main" } });
+  const err = await device.popErrorScope();
+  if (err) throw new Error(err.message);
+  return made;
+}
+
+export async function pipeline(gpu: Gpu, code: string, buffers: GPUBuffer[]): Promise<{ pipeline: GPUComputePipeline; group: GPUBindGroup }> {
+  const made = await computePipeline(gpu, code);
+  const device = gpu.device;
+  device.pushErrorScope("validation");
   const group = device.createBindGroup({ layout: made.getBindGroupLayout(0), entries: buffers.map((b, binding) => ({ binding, resource: { buffer: b } })) });
   const err = await device.popErrorScope();
   if (err) throw new Error(err.message);

@@ -8,6 +8,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { repositoryRoot } from "./case";
+import { computePipeline } from "./hand-run";
 import { compileKernel, parseKernelFile, specializationFor } from "../src/compile";
 import { acquireGpu } from "../src/runtime";
 import type { CodegenOptions } from "../src/ir/target";
@@ -45,16 +46,9 @@ async function main(): Promise<void> {
     throw new Error("usage: sass.js gen|hand|wgsl … (see the file's first lines)");
   }
   if (out) writeFileSync(out, wgsl);
-  const device = gpu.device;
-  device.pushErrorScope("validation");
-  const module = device.createShaderModule({ code: wgsl });
-  const errors = (await module.getCompilationInfo()).messages.filter((m) => m.type === "error");
-  if (errors.length) throw new Error(`WGSL: ${errors.map((m) => `${m.lineNum}:${m.linePos} ${m.message}`).join("; ")}`);
-  await device.createComputePipelineAsync({ layout: "auto", compute: { module, entryPoint: "main" } });
-  const err = await device.popErrorScope();
-  if (err) throw new Error(err.message);
+  await computePipeline(gpu, wgsl);
   console.log(`pipeline made: ${wgsl.split("\n").length} lines of WGSL${out ? ` (${out})` : ""}`);
-  device.destroy();
+  gpu.device.destroy();
 }
 
 main().then(() => process.exit(0), (e: unknown) => {
