@@ -30,7 +30,8 @@
 #           size with the subgroup's index from lid (§57), at the default and with halfLoadForm "tile"
 #   sass8   the machine code of the generated 8-subgroup matmuls (128×256, 128×128, 256×128) and the
 #           hand-written 128×256 leader, for the 8-subgroup kernels' gap (§57)
-#   sasstime the same kernels timed (the generated ones with and without the sass part's edits), in one process each
+#   sasstime the same kernels timed (the generated ones with the subgroup_id builtin as before §57, with and
+#           without the edits sg-from-lid and dead), in one process each
 #   whole   the key loop's whole trips unmasked (wholeTrips, §56) at the attention leader, causal and
 #           not, and the f16 matmul's first two configs with and without it, beside the same lease's
 #           hand-written flash kernel, the probe's 128×128 leader and the team's 244 kernel
@@ -227,7 +228,7 @@ if has sass; then
 fi
 if has sasstime; then
   step 420 sasstime-suite.log node bench/dist/suite.js --only matmul-f16-4096 --configs 3 \
-    --targets '[{"halfLoadForm":"tile","mmaPackedPrefetch":true},{"halfLoadForm":"tile","mmaSubgroupsM":2}]' \
+    --targets '[{"mmaSubgroupBuiltin":true},{"halfLoadForm":"tile","mmaPackedPrefetch":true,"mmaSubgroupBuiltin":true},{"halfLoadForm":"tile","mmaSubgroupsM":2,"mmaSubgroupBuiltin":true}]' \
     --edits '[[],["sg-from-lid"],["dead"]]' --out "$out/sasstime-suite.json"
   H="128×128×32 2×2 sg of 4×4 →f32 pad 8 prefetch rows sg-n C-matrices"
   step 120 sasstime-probe.log node bench/dist/mma-probe.js --only matmul --sizes 4096 \
