@@ -65,6 +65,12 @@ export const STATEMENT_WGSL: StatementEmitters = {
     const uniform = [s.start, s.end, s.step].every((v) => uniformInWgsl(v, (x) => gen.handedOut(x)));
     gen.loopDepth++;
     if (!uniform) gen.nonUniformDepth++;
+    /** One loop over the body: `init; counter < end [&& also]; counter += step`. */
+    const loop = (init: string, also?: string) => {
+      gen.emit(`for (${init}; ${c} ${COMPARISONS[s.cmp]} ${end}${also ? ` && ${also}` : ""}; ${c} = ${c} + ${step}) {`);
+      gen.nested(() => emitLoopBody(gen, s.body, plans));
+      gen.emit("}");
+    };
     const whole = gen.plan.wholeTrips.get(s);
     if (whole) {
       // The whole trips first, while every comparison the trip moves holds for the whole block, with
@@ -73,20 +79,14 @@ export const STATEMENT_WGSL: StatementEmitters = {
       gen.emit("{");
       gen.nested(() => {
         gen.emit(`var ${c}: ${t} = ${gen.reg(s.start, 0)};`);
-        gen.emit(`for (; ${c} ${COMPARISONS[s.cmp]} ${end} && ${test}; ${c} = ${c} + ${step}) {`);
         for (const id of whole.comparisons) gen.holding.add(id);
-        gen.nested(() => emitLoopBody(gen, s.body, plans));
+        loop("", test);
         for (const id of whole.comparisons) gen.holding.delete(id);
-        gen.emit("}");
-        gen.emit(`for (; ${c} ${COMPARISONS[s.cmp]} ${end}; ${c} = ${c} + ${step}) {`);
-        gen.nested(() => emitLoopBody(gen, s.body, plans));
-        gen.emit("}");
+        loop("");
       });
       gen.emit("}");
     } else {
-      gen.emit(`for (var ${c}: ${t} = ${gen.reg(s.start, 0)}; ${c} ${COMPARISONS[s.cmp]} ${end}; ${c} = ${c} + ${step}) {`);
-      gen.nested(() => emitLoopBody(gen, s.body, plans));
-      gen.emit("}");
+      loop(`var ${c}: ${t} = ${gen.reg(s.start, 0)}`);
     }
     if (!uniform) gen.nonUniformDepth--;
     gen.loopDepth--;
