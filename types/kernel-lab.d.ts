@@ -721,6 +721,8 @@ declare global {
     readonly type: tl.dtype;
     /** In a kernel: a block's shape, a tuple of compile-time integers (Triton `x.shape`). */
     readonly shape: readonly number[];
+    /** In a kernel: a block's number of elements, a compile-time integer (Triton `x.numel`; a scalar's is 1). */
+    readonly numel: number;
     /** In a kernel: converts element-wise (Triton `x.to(dtype)`), as `tl.cast(x, dtype)`. */
     to(dtype: DtypeName, keywords?: { fpDowncastRounding?: string; bitcast?: boolean }): number;
   }
@@ -931,6 +933,18 @@ export declare function cdiv(a: number, b: number): number;
 export declare function nextPowerOf2(n: number): number;
 /** Triton's spelling of `nextPowerOf2` (`triton.next_power_of_2(N)` in a launcher). */
 export declare function next_power_of_2(n: number): number;
+/**
+ * The exponent of the largest power of two at most `n` (0 for n <= 1), as Triton's
+ * `triton.language.standard._log2`: in a kernel, evaluated while compiling on a constexpr
+ * (`n_dims: tl.constexpr = _log2(BLOCK)`, the axes a power-of-2 block is reshaped by).
+ */
+export declare function log2Floor(n: number): number;
+/**
+ * In a kernel: the integer dtype of `bitwidth` bits, signed or not, as Triton's
+ * `triton.language.core.get_int_dtype(bitwidth, signed)`, evaluated while compiling
+ * (`x.to(intDtype(x.dtype.primitive_bitwidth, true), { bitcast: true })`).
+ */
+export declare function intDtype(bitwidth: number, signed: boolean | { signed: boolean }): tl.dtype;
 
 /** Built-in operations to time kernels against (`baseline: builtins.add`). */
 export declare const builtins: {

@@ -208,6 +208,13 @@ export function nextPowerOf2(n: number): number {
 /** Triton's spelling of nextPowerOf2, for code ported from a launcher (`triton.next_power_of_2(N)`). */
 export const next_power_of_2 = nextPowerOf2;
 
+/** The exponent of the largest power of two at most `n` (0 for n <= 1), as Triton's `triton.language.standard._log2`. */
+export function log2Floor(n: number): number {
+  let e = 0;
+  for (let m = Math.trunc(n); m > 1; m = Math.floor(m / 2)) e++;
+  return e;
+}
+
 // ---- exercises: references the learner's file names but does not contain ----
 
 /** Marks a reference made by `exerciseReference`, so a run's report can say which exercise it checked. */

@@ -41,6 +41,13 @@ const DESCRIPTOR_METHODS: ReadonlySet<string> = new Set(["load", "store", "atomi
 // `libdevice` alone: Triton 2.0's `tl.libdevice.tanh` (kernl's activation_func.py), since moved to tl.math and then extra.
 const MATH_SUFFIXES = ["math", "libdevice", "extra.libdevice", "extra.cuda.libdevice", "extra.hip.libdevice", "extra.intel.libdevice"];
 
+/**
+ * Functions of Triton's own modules that a kernel calls and Triton runs as Python while compiling
+ * (triton.language.standard's `_log2`, triton.language.core's `get_int_dtype`, both constexpr
+ * functions in Triton 3.5): the kernel-lab package's functions semantics/compile-time-calls.ts evaluates.
+ */
+const COMPILE_TIME_FUNCTIONS: Readonly<Record<string, string>> = { _log2: "log2Floor", get_int_dtype: "intDtype" };
+
 function resolve(ctx: LowerContext, callee: SyntaxNode): Callee {
   const { imports } = ctx.file;
   const dotted = dottedName(ctx.text, callee);
@@ -56,6 +63,7 @@ function resolve(ctx: LowerContext, callee: SyntaxNode): Callee {
     const aliased = named && ctx.externals.alias(named.module, named.name, ctx.file);
     if (aliased) return { kind: "tl", name: camelCase(aliased) };
     const imported = imports.functions.get(name);
+    if (imported && Object.hasOwn(COMPILE_TIME_FUNCTIONS, imported)) return { kind: "package", name: COMPILE_TIME_FUNCTIONS[imported] };
     if (imported) return { kind: "tl", name: camelCase(imported) };
     if (BUILTIN_CALLS[name]) return { kind: "tl", name: BUILTIN_CALLS[name] };
     if (name === "float") return { kind: "conversion", to: "f32" };
@@ -72,6 +80,9 @@ function resolve(ctx: LowerContext, callee: SyntaxNode): Callee {
     const fn = dotted[dotted.length - 1];
     // `tl` taken from another module (vllm's `from vllm.triton_utils import tl, triton`) is Triton's too, as isTl reads it.
     const tlHead = [...imports.tl, ...(imports.tl.size === 0 ? ["tl"] : []), "triton.language", ...[...imports.triton].map((t) => `${t}.language`)];
+    // `core.get_int_dtype(…)`, `tl.core.get_int_dtype(…)`, `standard._log2(…)`.
+    const defining = isTl(head) ? undefined : dotted.length === 2 ? imports.functions.get(head) : isTl(dotted.slice(0, -2).join(".")) ? dotted[dotted.length - 2] : undefined;
+    if ((defining === "core" || defining === "standard" || isTl(head)) && Object.hasOwn(COMPILE_TIME_FUNCTIONS, fn)) return { kind: "package", name: COMPILE_TIME_FUNCTIONS[fn] };
     if (isTl(head)) return { kind: "tl", name: camelCase(fn) };
     // libdevice / tl.math names go to the kernel language's math namespaces as written (fast_expf is
     // tl.exp there; tan is KL1005 saying what to write instead): semantics/math-names.ts.

@@ -260,7 +260,7 @@ function lowerBoolean(ctx: LowerContext, n: SyntaxNode): void {
 }
 
 /** The properties of values and dtypes the kernel language reads as Triton does. */
-const MEMBERS: ReadonlySet<string> = new Set(["dtype", "type", "shape", "element_ty", "scalar", "primitive_bitwidth", "int_bitwidth", "value", "strides", "block_shape", "block_type", "load", "store",
+const MEMBERS: ReadonlySet<string> = new Set(["dtype", "type", "shape", "numel", "element_ty", "scalar", "primitive_bitwidth", "int_bitwidth", "value", "strides", "block_shape", "block_type", "load", "store",
   "atomic_add", "atomic_min", "atomic_max", "atomic_and", "atomic_or", "atomic_xor"]);
 
 function lowerMember(ctx: LowerContext, n: SyntaxNode): void {

@@ -199,7 +199,11 @@ function readFunctionAliases(text: string, top: SyntaxNode, imports: PythonImpor
       const kids = children(s);
       if (kids.length !== 3 || kids[0].name !== "VariableName" || kids[1].name !== "AssignOp") continue;
       const name = textOf(text, kids[0]);
-      const fn = tlFunction(dottedName(text, kids[2]), imports);
+      // `get_int_dtype = triton.constexpr_function(get_int_dtype)` (TransformerEngine's permutation.py,
+      // under a Triton version check): Triton 3.5's mark for a host function a kernel calls while
+      // compiling; the name stays the function it wraps.
+      const wrapped = constexprFunctionArgument(text, kids[2], imports);
+      const fn = wrapped !== undefined ? (bound.has(wrapped) ? bound.get(wrapped) : imports.functions.get(wrapped)) : tlFunction(dottedName(text, kids[2]), imports);
       // Bound twice (each branch of a version check) to the same function is still one alias.
       bound.set(name, bound.has(name) && bound.get(name) !== fn ? undefined : fn);
     }
@@ -208,17 +212,32 @@ function readFunctionAliases(text: string, top: SyntaxNode, imports: PythonImpor
   for (const [name, fn] of bound) if (fn && !imports.functions.has(name)) imports.functions.set(name, fn);
 }
 
-/** `libdevice.tanh`, `tl.math.tanh`, `tl.cast`, `triton.language.extra.libdevice.tanh` → its function's name. */
+/** `triton.constexpr_function(name)`: the name it wraps; undefined for any other expression. */
+function constexprFunctionArgument(text: string, value: SyntaxNode, imports: PythonImports): string | undefined {
+  if (value.name !== "CallExpression") return undefined;
+  const [callee, args] = children(value);
+  const dotted = dottedName(text, callee);
+  if (!dotted || dotted.length !== 2 || dotted[1] !== "constexpr_function" || !(dotted[0] === "triton" || imports.triton.has(dotted[0]))) return undefined;
+  const given = children(args).filter((c) => c.name !== "(" && c.name !== ")" && c.name !== ",");
+  return given.length === 1 && given[0].name === "VariableName" ? textOf(text, given[0]) : undefined;
+}
+
+/** Triton's modules where tl's functions are defined, whose own functions libraries import too (`from triton.language import core`). */
+const TL_DEFINING_MODULES = new Set(["core", "standard"]);
+
+/** `libdevice.tanh`, `tl.math.tanh`, `tl.cast`, `triton.language.extra.libdevice.tanh`, `core.get_int_dtype` → its function's name. */
 function tlFunction(dotted: string[] | undefined, imports: PythonImports): string | undefined {
   if (!dotted || dotted.length < 2) return undefined;
   const head = dotted.slice(0, -1);
   const fn = dotted[dotted.length - 1];
   const headText = head.join(".");
   if (imports.math.has(headText)) return libdeviceFunction(fn);
+  // `core.get_int_dtype` with `from triton.language import core`.
+  if (head.length === 1 && TL_DEFINING_MODULES.has(imports.functions.get(head[0]) ?? "")) return fn;
   const tl = imports.tl.has(head[0]) ? ["triton", "language"] : head[0] === "triton" || imports.triton.has(head[0]) ? ["triton"] : undefined;
   if (!tl) return undefined;
   const full = [...tl, ...head.slice(1)].join(".");
-  if (full === "triton.language") return fn;
+  if (full === "triton.language" || full === "triton.language.core" || full === "triton.language.standard") return fn;
   return MATH_MODULES.has(full) || full === "triton.language.extra.libdevice" ? libdeviceFunction(fn) : undefined;
 }
 
@@ -313,6 +332,8 @@ function readImport(text: string, s: SyntaxNode, imports: PythonImports): void {
     else if (MATH_MODULES.has(full)) imports.math.add(local);
     else if (from !== undefined && MATH_MODULES.has(from)) imports.functions.set(local, libdeviceFunction(item.name));
     else if (from !== undefined && (from === "triton" || from === "triton.language")) imports.functions.set(local, item.name);
+    // `from triton.language.standard import _log2`: where tl's functions are defined (calls.ts reads the private ones it evaluates).
+    else if (from !== undefined && (from === "triton.language.core" || from === "triton.language.standard")) imports.functions.set(local, item.name);
     else if (from !== undefined && !from.startsWith("triton")) imports.others.set(local, from);
   }
 }

@@ -37,7 +37,7 @@ export function pythonFileToTypeScript(fileName: string, text: string): TypeScri
   const lines = new LineMap(text);
   const runs = file.launches.map((launch) => defineRun(file, launch, lines.at(launch.span.start).line)).filter((r): r is string => r !== undefined);
   const header = lowered.typescript
-    .replace('import { kernel, tl } from "kernel-lab";', `import { kernel, tl${runs.length > 0 ? ", defineRun, rand, empty, cdiv" : ""}${/\bnextPowerOf2\(/.test(lowered.typescript) ? ", nextPowerOf2" : ""} } from "kernel-lab";`)
+    .replace('import { kernel, tl } from "kernel-lab";', `import { kernel, tl${runs.length > 0 ? ", defineRun, rand, empty, cdiv" : ""}${["nextPowerOf2", "log2Floor", "intDtype"].filter((f) => new RegExp(`\\b${f}\\(`).test(lowered.typescript)).map((f) => `, ${f}`).join("")} } from "kernel-lab";`)
     .replace(/^import type .*$/m, "import type { Ptr, f32, f16, i32, u32, constexpr } from \"kernel-lab\";");
   const intro = `// Converted by Kernel Lab from ${fileName.split(/[\\/]/).pop()} (Triton's Python): the same kernels in the TypeScript kernel language.\n`;
   return { text: `${intro}${header}${runs.join("")}`, diagnostics: [...file.diagnostics, ...lowered.diagnostics] };

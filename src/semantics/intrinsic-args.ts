@@ -186,11 +186,20 @@ export function dtypeArg(ctx: IntrinsicContext, node: ts.Expression | undefined,
 export const MAX_RANK = 3;
 
 export function shapeArg(ctx: IntrinsicContext, node: ts.Expression): Shape | undefined {
-  if (!ts.isArrayLiteralExpression(node)) {
-    ctx.log.error(Codes.constantRequired, ctx.span(node), "a shape is an array literal of compile-time integers, e.g. [BLOCK_M, BLOCK_N]");
-    return undefined;
-  }
-  return extents(ctx, node.elements, ctx.span(node));
+  if (ts.isArrayLiteralExpression(node)) return extents(ctx, node.elements, ctx.span(node));
+  // A tuple of constants held or read (`tl.full(x.shape, …)`, TransformerEngine's bitonic merge; a
+  // `shape: tl.constexpr = [a, b]` local): its extents, as Triton takes any tuple of constexprs.
+  const lowered = shapeTupleOf(ctx, node);
+  if (lowered) return tupleShape(ctx, node, ctx.span(node));
+  ctx.log.error(Codes.constantRequired, ctx.span(node), "a shape is an array literal of compile-time integers, e.g. [BLOCK_M, BLOCK_N]");
+  return undefined;
+}
+
+/** Whether `node` is a name or property whose value is a tuple (lowered once more by tupleShape, which a name or `x.shape` allows). */
+function shapeTupleOf(ctx: IntrinsicContext, node: ts.Expression): boolean {
+  if (!ts.isIdentifier(node) && !ts.isPropertyAccessExpression(node)) return false;
+  const lowered = ctx.lowered(node);
+  return lowered !== undefined && isAggregate(lowered) && lowered.kind === "tuple";
 }
 
 /** A shape given as one array literal, or as its extents one argument each (Triton's `reshape(x, 32, 32)`). */

@@ -6,7 +6,7 @@
 import ts from "typescript";
 import type { Span } from "../diagnostics/diagnostic";
 import { Codes } from "../diagnostics/codes";
-import { typeToString, type Value } from "../ir/ir";
+import { numel, typeToString, type Value } from "../ir/ir";
 import { at, describeAggregate, isAggregate, type Lowered } from "./aggregates";
 import { DESCRIPTOR_ATOMICS, DESCRIPTOR_PROPERTIES, atomicDescriptor, descriptorProperty, loadDescriptor, storeDescriptor } from "./tensor-descriptors";
 import type { LoweringContext } from "./context";
@@ -19,7 +19,7 @@ import { mathFunction, nearestOf, unknownMathMessage, type MathNamespace } from 
 import { camelCase } from "./triton-api";
 import { castValue } from "./intrinsics-math";
 
-const VALUE_PROPERTIES = ".dtype, .type and .shape";
+const VALUE_PROPERTIES = ".dtype, .type, .shape and .numel";
 const DTYPE_PROPERTIES = ".element_ty (of a pointer or block type), .scalar, .primitive_bitwidth, .int_bitwidth (of an integer dtype), .value (of a constexpr) and the predicates .is_floating(), .is_int(), .is_fp16() …";
 
 /**
@@ -76,6 +76,9 @@ export function propertyAccess(ctx: LoweringContext, node: ts.PropertyAccessExpr
       return dtypeValue(typeOfValue(lowered), span);
     case "shape":
       return { kind: "tuple", elements: lowered.type.shape.map((n) => ctx.b.constant(n, "i32", span)), span };
+    case "numel":
+      // Triton's `x.numel`, a constexpr (TransformerEngine's argsort: `x.numel >> n_dims`).
+      return ctx.b.constant(numel(lowered.type.shape), "i32", span);
     case "value":
       // A tl.constexpr's `.value`: the number it holds (a run-time value has none).
       if (isConst(lowered)) return lowered;

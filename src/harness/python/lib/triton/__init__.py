@@ -37,3 +37,12 @@ def _kernel_lab_reset():
     """A new run of a script: the notes said once a run are said again."""
     testing._said.clear()
     _autotuner._said.clear()
+
+
+def constexpr_function(fn):
+    """
+    Triton 3.5's mark for a Python function a kernel calls while compiling (TransformerEngine's
+    permutation.py wraps `core.get_int_dtype` in it on Triton ≥ 3.5). The function is returned as it
+    is; Kernel Lab evaluates the ones it knows (README) while compiling.
+    """
+    return fn
