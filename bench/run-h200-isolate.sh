@@ -35,6 +35,10 @@
 #   whole   the key loop's whole trips unmasked (wholeTrips, §56) at the attention leader, causal and
 #           not, and the f16 matmul's first two configs with and without it, beside the same lease's
 #           hand-written flash kernel, the probe's 128×128 leader and the team's 244 kernel
+#   octets  runs of 8 read 16 bytes at a time (runsOf8, §60) and the K loop peeled (wholeTrips) at the
+#           f16 matmul's first three 4096³ configs with halfLoadForm "tile", beside the reference 244 kernel,
+#           and the leader's machine code with runs of 8
+#   octets1k the same four settings at 1024³ and the odd size (first three configs each), and the probe's leaders
 # Next lease (§45): PARTS="softmax" (~6 min), then PARTS="tests odd" (~5 min), back to back.
 #
 # Here:   ../shared/tools/gpu-carry.sh && node scripts/build.mjs && node bench/build.mjs && bash bench/carry-f16.sh <checkout>/.kl-py
@@ -257,6 +261,26 @@ if has leaders; then
   step 300 leaders-1024.log node bench/dist/suite.js --only matmul-f16-1024x1024x1024,matmul-f16-1000 --configs 6 --targets '[{"halfLoadForm":"tile"}]' --out "$out/leaders-1024.json"
   step 90 leaders-probe.log node bench/dist/mma-probe.js --only matmul --sizes 4096,1024 \
     --match "^(128×256×32 2×4 sg of 4×4 →f32 pad 8 prefetch grouped sg-n C-matrices|64×64×64 2×2 sg of 2×2 →f32 pad 8 prefetch rows sg-n C-matrices)\$" --out "$out/leaders-probe.json"
+  date -u
+fi
+T='{"halfLoadForm":"tile"}'
+T8='{"halfLoadForm":"tile","runsOf8":true}'
+T8W='{"halfLoadForm":"tile","runsOf8":true,"wholeTrips":true}'
+TW='{"halfLoadForm":"tile","wholeTrips":true}'
+if has octets; then
+  ref=bench/mm-f16-reference.cjs; [ -f "$ref" ] || ref=../shared/tools/mm-f16-reference.cjs
+  root=$PWD; while [ "$root" != / ] && [ ! -d "$root/node_modules/webgpu" ]; do root=$(dirname "$root"); done
+  step 150 octets-ref.log bash -c "cd '$root' && node '$PWD/$ref' 4096 '^staged-one TM4 TN4 sg2x2 \\(128x128x32, pad 8\\)\$'"
+  step 330 octets-4096.log node bench/dist/suite.js --only matmul-f16-4096 --configs 3 --targets "[$T,$T8,$T8W,$TW]" --out "$out/octets-4096.json"
+  sass gen-256x128x16-tile-o8 gen matmul-f16 4096 '{"BLOCK_M":256,"BLOCK_N":128,"BLOCK_K":32,"num_warps":16}' "$T8" "$out/sass/gen-256x128x16-tile-o8/kernel.wgsl"
+  sass gen-128x128x8-tile-o8 gen matmul-f16 4096 '{"BLOCK_M":128,"BLOCK_N":128,"BLOCK_K":32,"num_warps":8}' "$T8" "$out/sass/gen-128x128x8-tile-o8/kernel.wgsl"
+  (cd "$out" && tar -cJf sass-o8.tar.xz sass && rm -rf sass)
+  date -u
+fi
+if has octets1k; then
+  step 400 octets-1024.log node bench/dist/suite.js --only matmul-f16-1024x1024x1024,matmul-f16-1000 --configs 3 --targets "[$T,$T8,$T8W,$TW]" --out "$out/octets-1024.json"
+  step 90 octets-probe.log node bench/dist/mma-probe.js --only matmul --sizes 4096,1024 \
+    --match "^(128×256×32 2×4 sg of 4×4 →f32 pad 8 prefetch grouped sg-n C-matrices|64×64×64 2×2 sg of 2×2 →f32 pad 8 prefetch rows sg-n C-matrices)\$" --out "$out/octets-probe.json"
   date -u
 fi
 if has sass8; then

@@ -39,7 +39,8 @@ export interface AxisPartials {
 export function axisPartials(ctx: ArrayFacts, v: Value & { op: "reduce" }): AxisPartials | undefined {
   const shape = v.value.type.shape;
   const layout = ctx.layout(v.value.type);
-  if (layout.replicated || layout.tile || layout.rowSlice || ctx.dtype(v.value.type) === "bool") return undefined;
+  // Runs of 8 (layout.span) are not split this way: staged.
+  if (layout.replicated || layout.tile || layout.rowSlice || layout.span || ctx.dtype(v.value.type) === "bool") return undefined;
   const w = ctx.workgroupSize;
   const vec = layout.vec;
   const span = w * vec;

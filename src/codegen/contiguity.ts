@@ -28,7 +28,11 @@ export class ContiguityAnalysis {
   private readonly bounds = new Map<number, number>();
   private readonly variableBounds = new Map<number, number>();
 
-  constructor(body: readonly Stmt[]) {
+  /**
+   * `run`: the runs the facts hold over (4, or 8 where the layouts hold runs of 8: layout.ts). A
+   * fact over runs of 8 that start at multiples of 8 holds over the runs of 4 inside them too.
+   */
+  constructor(body: readonly Stmt[], readonly run: 4 | 8 = 4) {
     forEachStmt(body, (s) => {
       if (s.kind === "for") this.counters.set(s.counter.id, { start: s.start, step: s.step });
       if (s.kind !== "declare" && s.kind !== "assign") return;
@@ -163,8 +167,8 @@ export class ContiguityAnalysis {
         if (v.fn === "land" || v.fn === "lor" || v.fn === "and" || v.fn === "or" || v.fn === "xor") return this.runConstant(v.lhs) && this.runConstant(v.rhs);
         const [a, b] = [this.stride(v.lhs), this.stride(v.rhs)];
         if (a === 0 && b === 0) return true;
-        // i < n and i >= n (n < i, n >= i mirrored) over i = 4q … 4q + 3 with n a multiple of 4.
-        const steps = (i: Value, n: Value) => this.stride(i) === 1 && this.stride(n) === 0 && this.divisor(i) >= 4 && this.divisor(n) >= 4;
+        // i < n and i >= n (n < i, n >= i mirrored) over i = 4q … 4q + 3 with n a multiple of 4 (8 for runs of 8).
+        const steps = (i: Value, n: Value) => this.stride(i) === 1 && this.stride(n) === 0 && this.divisor(i) >= this.run && this.divisor(n) >= this.run;
         if (v.fn === "lt" || v.fn === "ge") return steps(v.lhs, v.rhs);
         if (v.fn === "gt" || v.fn === "le") return steps(v.rhs, v.lhs);
         return false;
@@ -315,10 +319,10 @@ export class ContiguityAnalysis {
           return undefined;
         }
         if (a === 0 && b === 0) return 0;
-        // (offs % n) over a run offs = 4q … 4q + 3 with n a multiple of 4: the wrap to 0 falls on
-        // the run's first element or outside it — for offs ≥ 0 only (C's remainder of a negative
-        // offs jumps from 0 to 1 - n inside a run).
-        if (v.fn === "mod" && a === 1 && b === 0 && this.divisor(v.lhs) >= 4 && this.divisor(v.rhs) >= 4 && this.nonNegative(v.lhs)) return 1;
+        // (offs % n) over a run offs = 4q … 4q + 3 with n a multiple of 4 (8 for runs of 8): the
+        // wrap to 0 falls on the run's first element or outside it — for offs ≥ 0 only (C's
+        // remainder of a negative offs jumps from 0 to 1 - n inside a run).
+        if (v.fn === "mod" && a === 1 && b === 0 && this.divisor(v.lhs) >= this.run && this.divisor(v.rhs) >= this.run && this.nonNegative(v.lhs)) return 1;
         return undefined;
       }
       case "param":

@@ -19,7 +19,7 @@ import type { CodegenPlan } from "./plan";
 import { packedHalf, type PackedHalves } from "./packed-halves";
 import { dotChunk, type TiledDotStaging } from "./dot-staging";
 import { requestArray, type WorkgroupArray } from "./workgroup-arrays";
-import { isRowVector, layoutKey, layoutOf, pieceRows, registerOffset, rowSliceLayout, rowSliceOffset, rowSlicesOf, sameLayout, tileOffset, type BlockLayout, type RowSlice, type Tiling } from "./layout";
+import { isRowVector, layoutKey, layoutOf, pieceCols, pieceRows, registerOffset, runSpan, rowSliceLayout, rowSliceOffset, rowSlicesOf, sameLayout, tileOffset, type BlockLayout, type RowSlice, type Tiling } from "./layout";
 import { literal, wgslType, type RegisterDtype } from "./literals";
 import { lowWord } from "../ir/int64";
 import { valuesSteeringControl } from "./uniformity";
@@ -56,6 +56,7 @@ export class WgslGenerator implements Emitter {
   private readonly reads: ReadonlyMap<number, Value>;
   /** Buffers read or written as vec4 somewhere: every access to them goes through [i >> 2][i & 3]. */
   readonly wideBuffers: ReadonlySet<string>;
+  readonly octetBuffers: ReadonlySet<string>;
   /** Buffers some tl.atomic* goes through: declared array<atomic<…>>, every access an atomic (atomics.ts). */
   readonly atomicBuffers: ReadonlySet<string>;
   /** Values and loop variables whose runs of 4 halves are one vec2<u32> each (packed-halves.ts). */
@@ -108,6 +109,7 @@ export class WgslGenerator implements Emitter {
     this.directStores = plan.directStores;
     this.tileMasks = plan.tileMasks;
     this.wideBuffers = plan.wideBuffers;
+    this.octetBuffers = plan.octetBuffers;
     this.atomicBuffers = plan.atomicBuffers;
     this.packed = plan.packed;
     this.steering = valuesSteeringControl(this.ir.body);
@@ -183,7 +185,7 @@ export class WgslGenerator implements Emitter {
     const name = `tile_${t.rows}x${t.cols}`;
     if (!this.tileBases.has(name)) {
       // Lane rows (layout.ts): invocation t's row t.
-      const expr = t.rowsPerThread === 1 && t.threadsPerRow === 1 ? `i32(lid) * ${t.cols}` : `(i32(lid) / ${t.threadsPerRow}) * ${pieceRows(t) * t.cols} + (i32(lid) % ${t.threadsPerRow}) * 4`;
+      const expr = t.rowsPerThread === 1 && t.threadsPerRow === 1 ? `i32(lid) * ${t.cols}` : `(i32(lid) / ${t.threadsPerRow}) * ${pieceRows(t) * t.cols} + (i32(lid) % ${t.threadsPerRow}) * ${pieceCols(t)}`;
       this.tileBases.set(name, expr);
     }
     return name;
@@ -221,9 +223,10 @@ export class WgslGenerator implements Emitter {
       const offset = tileOffset(layout.tile, this.w, j);
       return offset === 0 ? this.tileBase(layout) : `(${this.tileBase(layout)} + ${offset})`;
     }
-    this.laneVectors.add(layout.vec);
+    const span = runSpan(layout);
+    this.laneVectors.add(span);
     const offset = registerOffset(layout, this.w, j);
-    return offset === 0 ? `lane${layout.vec}` : `(lane${layout.vec} + ${offset})`;
+    return offset === 0 ? `lane${span}` : `(lane${span} + ${offset})`;
   }
 
   /** A WGSL expression for register j of value v (its only register if v is a scalar). */

@@ -24,6 +24,15 @@
 // rows — attention's scores [W, BLOCK_N] and accumulator [W, HEAD_DIM] — has the same rows in the
 // same invocation and a row vector moves between them in registers (bench/NOTES.md §31). The
 // formulas above hold with pieces of min(4, Rt) rows (`pieceRows`) instead of 4.
+//
+// Runs of 8 (CodegenOptions.runsOf8, `Tiling` EightRuns): an invocation's runs of 4 lie side by
+// side in pairs, 8 contiguous elements of one row, so an f16 load reads 16 bytes at a time
+// (memory.ts), as the hand-written matmul's do (bench/NOTES.md §60). A flat block of 8 or more
+// elements per invocation, rows of a multiple of 8, has `span` 8:
+//   register j of invocation t holds element  (j / 8) * (W * 8) + t * 8 + (j % 8)
+// and a tiled block whose invocations hold a multiple of 8 columns has pieces of 8 columns
+// (`pieceCols`), of 1, 2 or a multiple of 4 rows: column (m / 8) * (Tc * 8) + (t % Tc) * 8 + m % 8.
+// Every aligned run of 4 registers is still 4 contiguous elements, so what moves runs of 4 is unchanged.
 
 import type { KernelIR, Shape, Stmt } from "../ir/ir";
 import { numel } from "../ir/ir";
@@ -31,14 +40,19 @@ import { forEachStmt } from "../ir/walk";
 
 export interface BlockLayout {
   numel: number;
-  /** Tiled 2-D layout, when present: Rt × Cc elements per invocation, Tc invocations per row. */
-  tile?: { rows: number; cols: number; rowsPerThread: number; colsPerThread: number; threadsPerRow: number };
+  /**
+   * Tiled 2-D layout, when present: Rt × Cc elements per invocation, Tc invocations per row, in
+   * pieces of `pieceCols` columns (4 when absent; 8 with runs of 8).
+   */
+  tile?: { rows: number; cols: number; rowsPerThread: number; colsPerThread: number; threadsPerRow: number; pieceCols?: 8 };
   /** A row vector laid out as the rows of a tiled block (rowSlicesOf), when present. */
   rowSlice?: RowSlice;
   /** Registers per invocation. */
   ept: number;
   /** Contiguous elements per run. */
   vec: number;
+  /** A flat layout's runs of 4 side by side in pairs (runs of 8): elements an invocation holds together. */
+  span?: 8;
   /** True when N < W: every invocation holds one element, several invocations the same one. */
   replicated: boolean;
 }
@@ -47,7 +61,15 @@ export interface BlockLayout {
  * How 2-D blocks are laid out: flat (false), in 4 × 4 pieces (true), blocks of W rows one row per
  * invocation ("laneRows"), or tiles whose rows are held by `rowThreads` invocations each (RowThreads).
  */
-export type Tiling = boolean | "laneRows" | RowThreads;
+export type Tiling = boolean | "laneRows" | RowThreads | EightRuns;
+
+/** The default tiles with runs of 8 (CodegenOptions.runsOf8): see the top of this file. */
+export interface EightRuns { runs: 8 }
+
+/** Whether a tiling pairs its runs of 4 into runs of 8. */
+export function runsOf8(tiled: Tiling): tiled is EightRuns {
+  return typeof tiled === "object" && "runs" in tiled;
+}
 
 /**
  * Row threads (CodegenOptions.mmaRowThreads): each tiled [M, N] block held by Tc = `rowThreads`
@@ -63,7 +85,9 @@ export function layoutOf(shape: Shape, workgroupSize: number, tiled: Tiling = fa
   if (n < workgroupSize) return { numel: n, ept: 1, vec: 1, replicated: true };
   const ept = n / workgroupSize;
   const tile = tiled && shape.length === 2 ? chosenTileOf(tiled, shape[0], shape[1], workgroupSize, ept) ?? tileOf(shape[0], shape[1], workgroupSize, ept) : undefined;
-  return { numel: n, ept, vec: Math.min(4, ept), replicated: false, ...(tile ? { tile } : {}) };
+  const last = shape[shape.length - 1] ?? 1;
+  const span = !tile && runsOf8(tiled) && ept % 8 === 0 && (shape.length < 2 || last % 8 === 0) ? { span: 8 as const } : {};
+  return { numel: n, ept, vec: Math.min(4, ept), replicated: false, ...(tile ? { tile } : span) };
 }
 
 /**
@@ -145,7 +169,22 @@ export function rowSlicesOf(body: readonly Stmt[], workgroupSize: number, tiled:
 /** The tile a non-default tiling asks for, where the block allows it (else undefined: the default tile). */
 function chosenTileOf(tiled: Exclude<Tiling, false>, m: number, n: number, w: number, ept: number): BlockLayout["tile"] {
   if (tiled === "laneRows") return laneRowsOf(m, n, w);
+  if (runsOf8(tiled)) return eightColumnsOf(m, n, w, ept);
   return typeof tiled === "object" ? rowThreadsOf(m, n, w, ept, tiled.rowThreads) : undefined;
+}
+
+/**
+ * Runs of 8: the default tile in pieces of 8 columns where its invocations hold a multiple of 8
+ * columns; else Tc = n / 8 invocations a row of 8 columns each, and 1, 2 or a multiple of 4 rows
+ * (a [256, 32] tile over 512 invocations: 2 rows of 8 each, where the default holds 4 rows of 4).
+ */
+function eightColumnsOf(m: number, n: number, w: number, ept: number): BlockLayout["tile"] {
+  const tile = tileOf(m, n, w, ept);
+  if (tile && tile.colsPerThread % 8 === 0) return { ...tile, pieceCols: 8 };
+  const tc = n / 8;
+  const rowsPerThread = ept / 8;
+  const fits = m >= 2 && n % 8 === 0 && ept >= 16 && w % tc === 0 && Number.isInteger(rowsPerThread) && (rowsPerThread <= 2 || rowsPerThread % 4 === 0) && (w / tc) * rowsPerThread === m;
+  return fits ? { rows: m, cols: n, rowsPerThread, colsPerThread: 8, threadsPerRow: tc, pieceCols: 8 } : tile;
 }
 
 /** Row threads: Tc invocations a row of an [m, n] block, N / Tc columns (runs of 4) and Rt rows each (1, 2 or a multiple of 4). */
@@ -182,12 +221,18 @@ export function tileOffset(tile: NonNullable<BlockLayout["tile"]>, workgroupSize
   const i = Math.floor(j / tile.colsPerThread);
   const m = j % tile.colsPerThread;
   const ph = pieceRows(tile);
-  return (Math.floor(i / ph) * row + (i % ph)) * tile.cols + Math.floor(m / 4) * col + (m % 4);
+  const pc = pieceCols(tile);
+  return (Math.floor(i / ph) * row + (i % ph)) * tile.cols + Math.floor(m / pc) * col + (m % pc);
 }
 
-/** How far apart an invocation's 4-row and 4-column pieces of a tiled layout are. */
+/** Columns of an invocation's pieces of a tiled layout: 4, or 8 with runs of 8. */
+export function pieceCols(tile: NonNullable<BlockLayout["tile"]>): number {
+  return tile.pieceCols ?? 4;
+}
+
+/** How far apart an invocation's row and column pieces of a tiled layout are. */
 export function tileSpans(tile: NonNullable<BlockLayout["tile"]>, workgroupSize: number): { row: number; col: number } {
-  return { row: (workgroupSize / tile.threadsPerRow) * pieceRows(tile), col: tile.threadsPerRow * 4 };
+  return { row: (workgroupSize / tile.threadsPerRow) * pieceRows(tile), col: tile.threadsPerRow * pieceCols(tile) };
 }
 
 /** Values of shapes with equal keys hold the same elements in the same registers. */
@@ -196,9 +241,14 @@ export function layoutKey(shape: Shape, workgroupSize: number, tiled: Tiling = f
   return layout.tile ? `tile:${layout.tile.rows}x${layout.tile.cols}${layout.tile.threadsPerRow === 1 && layout.tile.rowsPerThread === 1 ? ":lanes" : ""}` : `flat:${layout.numel}`;
 }
 
-/** Constant part of register j's element index (add `t * vec` for invocation t). */
+/** Elements a flat layout's invocation holds side by side: its runs (vec), or 8 with runs of 8. */
+export function runSpan(layout: BlockLayout): number {
+  return layout.span ?? layout.vec;
+}
+
+/** Constant part of register j's element index in a flat layout (add `t * runSpan` for invocation t). */
 export function registerOffset(layout: BlockLayout, workgroupSize: number, j: number): number {
-  const v = layout.vec;
+  const v = runSpan(layout);
   return Math.floor(j / v) * workgroupSize * v + (j % v);
 }
 

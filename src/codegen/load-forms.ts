@@ -65,6 +65,37 @@ export function hasUnalignedHalfRuns(gen: AccessFacts, body: readonly Stmt[]): b
 }
 
 /**
+ * Whether an f16 load reads 8 halves (16 bytes) at a time, its buffer bound as `array<vec4<u32>>`
+ * (memory.ts): its block held in runs of 8 (CodegenOptions.runsOf8, layout.ts), its runs known to
+ * start on multiples of 8 elements and masked whole over each run of 8 (the contiguity analysis
+ * over runs of 8), as the hand-written matmul's loads (bench/NOTES.md §60).
+ */
+export function readsOctets(gen: AccessFacts, v: Value & { op: "load" }): boolean {
+  if (v.ptr.type.kind !== "pointer" || v.ptr.type.pointee !== "f16" || gen.contiguity.run !== 8) return false;
+  if (!readsWide(gen, v) || !knownWhole(gen, v) || gen.contiguity.divisor(v.ptr) < 8) return false;
+  const layout = gen.layout(v.type);
+  return layout.span === 8 || layout.tile?.pieceCols === 8;
+}
+
+/**
+ * The f16 buffers read 16 bytes at a time (bound as `array<vec4<u32>>`): some load reads them so
+ * (readsOctets), and nothing stores to them or reads them shifted (packed-halves.ts); their other
+ * loads read through the same binding (memory.ts `halfRun`, `element`).
+ */
+export function octetBuffersOf(gen: AccessFacts, body: readonly Stmt[]): Set<string> {
+  const octets = new Set<string>();
+  const excluded = new Set<string>(gen.atomicBuffers);
+  forEachStmt(body, (s) => {
+    if (s.kind === "store" && s.ptr.type.kind === "pointer") excluded.add(s.ptr.type.param);
+    if (s.kind !== "let" || s.value.op !== "load" || s.value.ptr.type.kind !== "pointer") return;
+    if (readsOctets(gen, s.value)) octets.add(s.value.ptr.type.param);
+    if (readsShifted(gen, s.value)) excluded.add(s.value.ptr.type.param);
+  });
+  for (const param of excluded) octets.delete(param);
+  return octets;
+}
+
+/**
  * Whether each run of 4 registers of a wide load is known to start at a multiple of 4 elements
  * and to be masked as a whole (contiguity.ts), so it needs no check at run time; off with
  * `CodegenOptions.divisibility: false`.

@@ -9,7 +9,7 @@ import { valueName } from "./generator";
 import { accessedParam, checkRegisters } from "./instrument";
 import { literal } from "./literals";
 import { atomicRead, atomicWrite } from "./atomics";
-import { inRunsOfFour, isWide, knownWhole, readsShifted, readsWide } from "./load-forms";
+import { inRunsOfFour, isWide, knownWhole, readsOctets, readsShifted, readsWide } from "./load-forms";
 import { emitShiftedRun, packHalves, packedHalf } from "./packed-halves";
 import { tileInside } from "./mma-store";
 import { isByteDtype, type ByteDtype } from "../ir/ir";
@@ -160,14 +160,39 @@ function wideHalfLoad(gen: WgslGenerator, v: Value & { op: "load" }, ept: number
     if (packed) return gen.emit(`${valueName(v, j)} = ${others(j)};`);
     for (const lane of lanes) gen.emit(`${valueName(v, j + lane)} = ${other(j + lane)};`);
   };
-  const readRun = (j: number) => setRun(j, `b_${param}[${gen.reg(v.ptr, j)} >> 2u]`);
-  const unmasked = () => runs.forEach(readRun);
+  const readRun = (j: number) => setRun(j, halfRun(gen, param, gen.reg(v.ptr, j)));
+  // 8 halves at a time (readsOctets): runs j and j + 4 from one vec4<u32>, j a multiple of 8.
+  const octets = readsOctets(gen, v);
+  const readOctet = (j: number, index = `${gen.reg(v.ptr, j)} >> 3u`) => {
+    const w = gen.fresh("w");
+    gen.emit(`let ${w} = b_${param}[${index}];`);
+    return [`${w}.xy`, `${w}.zw`];
+  };
+  const setOctet = (j: number) => {
+    const halves = readOctet(j);
+    halves.forEach((pair, r) => (packed ? gen.emit(`${valueName(v, j + 4 * r)} = ${pair};`) : setRun(j + 4 * r, `bitcast<vec4<f16>>(${pair})`)));
+  };
+  const firsts = octets ? runs.filter((j) => j % 8 === 0) : runs;
+  const read = octets ? setOctet : readRun;
+  const unmasked = () => firsts.forEach(read);
   if (readsShifted(gen, v)) return shiftedHalfLoad(gen, v, runs, other);
   if (knownWhole(gen, v)) {
     const mask = v.mask;
+    if (mask && gen.options.halfLoadForm === "select" && octets) {
+      for (const j of firsts) {
+        readOctet(j, `select(0i, ${gen.reg(v.ptr, j)} >> 3u, ${gen.reg(mask, j)})`).forEach((pair, r) => {
+          const k = j + 4 * r;
+          if (packed) return gen.emit(`let ${valueName(v, k)} = select(${others(k)}, ${pair}, ${gen.reg(mask, j)});`);
+          const w = gen.fresh("w");
+          gen.emit(`let ${w} = bitcast<vec4<f16>>(${pair});`);
+          for (const lane of lanes) gen.emit(`let ${valueName(v, k + lane)} = select(${other(k + lane)}, ${w}.${"xyzw"[lane]}, ${gen.reg(mask, j)});`);
+        });
+      }
+      return;
+    }
     if (mask && gen.options.halfLoadForm === "select") {
       for (const j of runs) {
-        const read = `b_${param}[select(0i, ${gen.reg(v.ptr, j)} >> 2u, ${gen.reg(mask, j)})]`;
+        const read = gen.octetBuffers.has(param) ? halfRun(gen, param, `select(0i, ${gen.reg(v.ptr, j)}, ${gen.reg(mask, j)})`) : `b_${param}[select(0i, ${gen.reg(v.ptr, j)} >> 2u, ${gen.reg(mask, j)})]`;
         if (packed) {
           gen.emit(`let ${valueName(v, j)} = select(${others(j)}, bitcast<vec2<u32>>(${read}), ${gen.reg(mask, j)});`);
           continue;
@@ -191,10 +216,11 @@ function wideHalfLoad(gen: WgslGenerator, v: Value & { op: "load" }, ept: number
     gen.emit("} else {");
     gen.nested(() => {
       for (const d of deferred ?? []) emitValue(d);
-      for (const j of runs) {
+      for (const j of firsts) {
         setOther(j);
+        if (octets) setOther(j + 4);
         gen.emit(`if (${gen.reg(mask, j)}) {`);
-        gen.nested(() => readRun(j));
+        gen.nested(() => read(j));
         gen.emit("}");
       }
     });
@@ -286,7 +312,18 @@ function wideCondition(gen: WgslGenerator, ptr: Value, mask: Value | undefined, 
   return parts.join(" & ");
 }
 
-/** One element of a buffer, as a WGSL reference. */
+/** One element of a buffer, as a WGSL reference (a value, for a buffer of halves read 8 at a time). */
 function element(gen: WgslGenerator, param: string, index: string): string {
+  if (gen.octetBuffers.has(param)) return `bitcast<vec2<f16>>(b_${param}[(${index}) >> 3u][((${index}) >> 1u) & 3])[(${index}) & 1]`;
   return gen.wideBuffers.has(param) ? `b_${param}[(${index}) >> 2u][(${index}) & 3]` : `b_${param}[${index}]`;
+}
+
+/**
+ * The 4 halves from element `index` (a multiple of 4) of an f16 buffer, as a vec4<f16>: one
+ * element of a buffer bound as vec4<f16>, half of one bound as vec4<u32> (8 halves at a time).
+ */
+function halfRun(gen: WgslGenerator, param: string, index: string): string {
+  if (!gen.octetBuffers.has(param)) return `b_${param}[${index} >> 2u]`;
+  const octet = `b_${param}[${index} >> 3u]`;
+  return `bitcast<vec4<f16>>(select(${octet}.xy, ${octet}.zw, (${index} & 4) != 0))`;
 }

@@ -4,7 +4,7 @@
 
 import type { Value } from "../ir/ir";
 import type { Emitter } from "./emitter";
-import { tileOffset } from "./layout";
+import { runSpan, tileOffset } from "./layout";
 import type { MatrixOps } from "./mma-ops";
 import { names, transferShape, type MmaPlan } from "./mma-plan";
 
@@ -30,9 +30,9 @@ function paddedPlaces(ctx: Emitter, v: Value, stride: number): { index: (j: numb
     };
     return { index: (j) => plus(base, split(j)[0] * stride + split(j)[1]), rowOf: (j) => plus(row0, split(j)[0]) };
   }
-  const vec = layout.vec;
+  const vec = runSpan(layout);
   if (!layout.replicated && cols % vec === 0 && (w * vec) % cols === 0) {
-    // Register j: element (j / V) * W * V + t * V + j % V; a sweep of W * V elements is whole rows.
+    // Register j: element (j / V) * W * V + t * V + j % V (V the run span, layout.ts); a sweep of W * V elements is whole rows.
     const lane = ctx.elementIndex(v.type, 0);
     const [row0, base] = [ctx.fresh("mr"), ctx.fresh("mb")];
     ctx.emit(`let ${row0} = u32(${lane}) / ${cols}u;`);

@@ -23,8 +23,8 @@ import { ContiguityAnalysis } from "./contiguity";
 import { dotsWithoutLeadingBarrier } from "./dot-barriers";
 import { dotChunk, isTiledDotLayout, tiledDotStaging, type TiledDotStaging } from "./dot-staging";
 import { dotOnlyTransposes } from "./dot";
-import { chooseWorkgroupSize, containsDot, resolveLayout, rowSlicesOf, type Tiling } from "./layout";
-import { atomicBuffersOf, hasUnalignedHalfRuns, wideBuffersOf } from "./load-forms";
+import { chooseWorkgroupSize, containsDot, resolveLayout, rowSlicesOf, runsOf8, type Tiling } from "./layout";
+import { atomicBuffersOf, hasUnalignedHalfRuns, octetBuffersOf, wideBuffersOf } from "./load-forms";
 import { planMma, requestMmaArrays, TRANSFER_BYTES, type MmaPlan } from "./mma-plan";
 import { planDirectStores, type DirectStore } from "./mma-store";
 import { planPackedHalves, type PackedHalves } from "./packed-halves";
@@ -65,6 +65,8 @@ export interface CodegenPlan {
   readonly directStores: ReadonlyMap<Stmt, DirectStore>;
   /** Buffers some load or store moves as vec4s (load-forms.ts): bound as arrays of vec4. */
   readonly wideBuffers: ReadonlySet<string>;
+  /** f16 buffers some load reads 8 halves at a time (load-forms.ts readsOctets): bound as arrays of vec4<u32>. */
+  readonly octetBuffers: ReadonlySet<string>;
   /** Loop variables carrying a dot's next f16 operands, their loads and reads, held 2 halves a register (packed-halves.ts). */
   readonly packed: PackedHalves;
   /** Some f16 load moves runs of 4 not known aligned: `shiftedHalfRows` changes how they are read. */
@@ -130,10 +132,12 @@ export function planKernel(asWritten: KernelIR, target: Target, options: Codegen
  * kernel without row reductions has no row vector to keep in its tiles' rows.
  */
 function tilingOf(ir: KernelIR, options: CodegenOptions, tiledLayouts: boolean, w: number, mma: ReadonlyMap<number, MmaPlan>): Tiling {
-  if (!tiledLayouts || options.rowLayouts === false || mma.size === 0 || (options.mmaLaneRows !== true && options.mmaRowThreads === undefined)) return tiledLayouts;
+  const chosen = options.mmaLaneRows === true || options.mmaRowThreads !== undefined;
+  if (!tiledLayouts || mma.size === 0 || (!chosen && options.runsOf8 !== true) || (chosen && options.rowLayouts === false)) return tiledLayouts;
   let generic = false;
   forEachValue(ir.body, (v) => (generic ||= v.op === "dot" && !mma.has(v.id)));
   if (generic) return tiledLayouts;
+  if (!chosen) return { runs: 8 };
   if (options.mmaLaneRows === true && rowSlicesOf(ir.body, w, "laneRows").size > 0) return "laneRows";
   // Row threads (layout.ts) where some row-reduced block takes them: the reduction's own tile, not the default's.
   const rowThreads = options.mmaRowThreads;
@@ -147,9 +151,9 @@ function bytes(arrays: ReadonlyMap<string, WorkgroupArray>): number {
 }
 
 /** How the kernel's accesses move (load-forms.ts): atomics, vec4 runs, stores from the matrices. */
-function planAccesses(ir: KernelIR, options: CodegenOptions, w: number, tiledLayouts: Tiling, mma: ReadonlyMap<number, MmaPlan>): Pick<CodegenPlan, "contiguity" | "atomicBuffers" | "directStores" | "wideBuffers" | "packed" | "unalignedHalfRuns" | "tileMasks"> {
+function planAccesses(ir: KernelIR, options: CodegenOptions, w: number, tiledLayouts: Tiling, mma: ReadonlyMap<number, MmaPlan>): Pick<CodegenPlan, "contiguity" | "atomicBuffers" | "directStores" | "wideBuffers" | "octetBuffers" | "packed" | "unalignedHalfRuns" | "tileMasks"> {
   const rowSlices = tiledLayouts && options.rowLayouts !== false ? rowSlicesOf(ir.body, w, tiledLayouts) : new Map();
-  const contiguity = new ContiguityAnalysis(ir.body);
+  const contiguity = new ContiguityAnalysis(ir.body, runsOf8(tiledLayouts) ? 8 : 4);
   const atomicBuffers = atomicBuffersOf(ir.body);
   const facts = { atomicBuffers, options, contiguity, layout: (type: ValueType) => resolveLayout(type.shape, w, tiledLayouts, rowSlices) };
   const directStores = options.mmaDirectStore !== false ? planDirectStores(ir.body, mma, !!options.instrument, options.mmaEdgeSlices !== false) : new Map<Stmt, DirectStore>();
@@ -157,7 +161,8 @@ function planAccesses(ir: KernelIR, options: CodegenOptions, w: number, tiledLay
   // subgroupMatrixStore writes an array of scalars: a buffer some other access reads as vec4s keeps its registers' way out.
   for (const s of [...directStores.keys()]) if (s.kind === "store" && s.ptr.type.kind === "pointer" && wideBuffers.has(s.ptr.type.param)) directStores.delete(s);
   const unalignedHalfRuns = hasUnalignedHalfRuns(facts, ir.body);
-  return { contiguity, atomicBuffers, directStores, wideBuffers, packed: planPackedHalves(ir.body, mma, facts), unalignedHalfRuns, tileMasks: planTileMasks(ir.body, facts) };
+  const octetBuffers = octetBuffersOf(facts, ir.body);
+  return { contiguity, atomicBuffers, directStores, wideBuffers, octetBuffers, packed: planPackedHalves(ir.body, mma, facts), unalignedHalfRuns, tileMasks: planTileMasks(ir.body, facts) };
 }
 
 /**

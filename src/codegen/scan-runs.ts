@@ -17,7 +17,7 @@ export function scanRuns(ctx: ArrayFacts, v: Value & { op: "scan" }): { shape: n
   const shape = v.type.shape;
   const layout = ctx.layout(v.type);
   const last = shape.length - 1;
-  if (v.axis !== last || layout.replicated || layout.tile || layout.rowSlice || layout.vec < 2 || shape[last] % layout.vec !== 0) return undefined;
+  if (v.axis !== last || layout.replicated || layout.tile || layout.rowSlice || layout.span || layout.vec < 2 || shape[last] % layout.vec !== 0) return undefined;
   if (v.values.some((x) => ctx.dtype(x.type) === "bool")) return undefined;
   return { shape: shape.map((d, a) => (a === last ? d / layout.vec : d)), vec: layout.vec };
 }

@@ -274,6 +274,15 @@ export interface CodegenOptions {
    */
   shiftedHalfRows?: boolean;
   /**
+   * Hold blocks in runs of 8 contiguous elements per invocation (codegen/layout.ts, where a block
+   * has 8 or more elements per invocation and rows of a multiple of 8) instead of 4, so that an f16
+   * load known aligned to 8 elements reads 16 bytes at a time, its buffer bound as
+   * `array<vec4<u32>>` (codegen/memory.ts), as the hand-written 244 TFLOP/s matmul reads (bench/NOTES.md
+   * §60). Only in kernels whose every tl.dot runs on subgroup matrices, with the default tiles
+   * (not `mmaLaneRows` or `mmaRowThreads`). Off unless true.
+   */
+  runsOf8?: boolean;
+  /**
    * The correctness launch's variant (codegen/instrument.ts): every load and store checks its
    * lanes against the buffer's element count and every store records who wrote each element.
    * Off for timed launches, whose WGSL stays as it is.
