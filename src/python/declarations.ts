@@ -115,7 +115,10 @@ function planName(plan: DeclarationPlan, name: string, list: Occurrence[], depth
     const first = group[0];
     const loop = first.chain[depth];
     if (loop.name !== "ForStatement" && loop.name !== "WhileStatement") return false;
-    return first.target && first.chain.length === depth + 3 && first.chain[depth + 2].name === "AssignStatement" && group.every((o) => o.chain.length > depth + 2 && same(o.chain[depth + 1], first.chain[depth + 1]));
+    // Python evaluates the value before binding the target: `si = si + 1` (applied-ai's stay_attention,
+    // `si = tl.where(si == n - 1, 0, si + 1)`) reads the name first, so it is carried into the loop.
+    const readsItself = group.some((o) => !o.target && o.chain.length === depth + 3 && same(o.chain[depth + 2], first.chain[depth + 2]));
+    return first.target && !readsItself && first.chain.length === depth + 3 && first.chain[depth + 2].name === "AssignStatement" && group.every((o) => o.chain.length > depth + 2 && same(o.chain[depth + 1], first.chain[depth + 1]));
   };
   if ([...groups.values()].every(ownScope)) {
     for (const group of groups.values()) planName(plan, name, group, depth);

@@ -5,7 +5,7 @@
 # their backward the inverse: reshaped back, scattered into zeros, summed over the broadcast dims. Before, they came out without one, so a gradient through them never reached the leaf
 # (unsloth's `Fast_RoPE_Embedding.apply(Q.transpose(1, 2).contiguous(), …)`).
 
-from ._autograd import attach, needs_grad
+from ._autograd import attach, is_grad_enabled, needs_grad
 from ._tensor import Tensor
 
 
@@ -60,12 +60,21 @@ _GRADIENTS = {
 }
 
 
+# The ops above whose result may be a view (the same storage): made with grad disabled, one of a tensor
+# that requires grad still requires grad, with no grad_fn, as in torch (pytorch issue 11390), so that
+# an autograd.Function's forward that views its input first (applied-ai's fused softmax:
+# `x = x.view(-1, n)`, then `if x.requires_grad: ctx.save_for_backward(res)`) sees what it sees there.
+_VIEWS = {"view", "view_as", "reshape", "reshape_as", "flatten", "squeeze", "unsqueeze", "transpose", "permute", "t", "__getitem__", "expand"}
+
+
 def _differentiable(name, method, gradient):
     def wrapped(self, *args, **kwargs):
         out = method(self, *args, **kwargs)
         if isinstance(out, Tensor) and out is not self and out.grad_fn is None and needs_grad(self):
             label = {"__getitem__": "Index", "t": "T"}.get(name, name.capitalize())
             attach(out, f"{label}Backward", [self], lambda g: [gradient(self, out, g, args, kwargs)])
+        elif isinstance(out, Tensor) and out is not self and name in _VIEWS and self.requires_grad and not is_grad_enabled() and out._data is self._data:
+            out.requires_grad = True
         return out
     wrapped.__name__ = name
     wrapped.__doc__ = method.__doc__

@@ -1,0 +1,69 @@
+"""Idioms of pytorch-labs/applied-ai's Triton kernels and host code (kernels/triton/), in kernels of ours:
+a name assigned before a loop and reassigned in it from itself, first thing in the loop body
+(stay_attention.py: `si = -1`, then `si = tl.where(si == n - 1, 0, si + 1)` each trip, and a store
+under `if si == n - 1:`): carried from trip to trip, not declared afresh in the loop;
+an autograd.Function's forward that views its input (`x = x.view(-1, n)`, grad disabled there) and
+saves for backward only `if x.requires_grad:` (fused_softmax/softmax.py): the view of an input that
+requires grad requires grad, as in torch. Sizes off the block."""
+
+import torch
+import triton
+import triton.language as tl
+
+DEVICE = triton.runtime.driver.active.get_active_torch_device()
+
+
+@triton.jit
+def round_robin_kernel(X, Out, n_tiles, n, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    offs = tl.arange(0, BLOCK)
+    si = -1
+    acc = tl.zeros([BLOCK], dtype=tl.float32)
+    for _ in range(0, 2 * n_tiles):
+        si = tl.where(si == n_tiles - 1, 0, si + 1)
+        acc += tl.load(X + pid * n_tiles * n + si * n + offs, mask=offs < n, other=0.0)
+        if si == n_tiles - 1:
+            tl.store(Out + pid * n + offs, acc, mask=offs < n)
+            acc = tl.zeros([BLOCK], dtype=tl.float32)
+
+
+n_tiles, rows = 3, 5
+x = torch.randn((rows, n_tiles, 13), device=DEVICE)
+out = torch.full((rows, 13), 7.0, device=DEVICE)
+round_robin_kernel[(rows,)](x, out, n_tiles, 13, BLOCK=16)
+torch.testing.assert_close(out, x.sum(1), atol=1e-5, rtol=1e-5)
+print("a name reassigned from itself first thing in a loop, carried: match")
+
+
+@triton.jit
+def scale_kernel(Out, X, n, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    offs = tl.arange(0, BLOCK)
+    v = tl.load(X + row * n + offs, mask=offs < n, other=0.0)
+    tl.store(Out + row * n + offs, 2.0 * v, mask=offs < n)
+
+
+class Double(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        shape = x.shape
+        x = x.view(-1, shape[-1])
+        out = torch.empty_like(x)
+        scale_kernel[(x.shape[0],)](out, x, x.shape[1], BLOCK=triton.next_power_of_2(x.shape[1]))
+        if x.requires_grad:
+            ctx.save_for_backward(out)
+        return out.view(*shape)
+
+    @staticmethod
+    def backward(ctx, g):
+        (out,) = ctx.saved_tensors
+        return 2.0 * g
+
+
+x = torch.randn((2, 3, 37), device=DEVICE, requires_grad=True)
+with torch.no_grad():
+    assert x.view(-1, 37).requires_grad and x[0].requires_grad and not (x * 2).requires_grad
+y = Double.apply(x)
+y.backward(torch.ones_like(y))
+torch.testing.assert_close(x.grad, torch.full((2, 3, 37), 2.0, device=DEVICE))
+print("a view of an input that requires grad, made in forward, requires grad: match")
