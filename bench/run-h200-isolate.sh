@@ -38,7 +38,8 @@
 #   octets  runs of 8 read 16 bytes at a time (runsOf8, §60) and the K loop peeled (wholeTrips) at the
 #           f16 matmul's first three 4096³ configs with halfLoadForm "tile", beside the reference 244 kernel,
 #           and the leader's machine code with runs of 8
-#   octets1k the same four settings at 1024³ and the odd size (first three configs each), and the probe's leaders
+#   octets1k the same four settings at 1024³ and the odd size (first three configs each), and the probe's leaders;
+#           the attention leader's knobs with and without runs of 8, beside the hand-written flash kernel
 # Next lease (§45): PARTS="softmax" (~6 min), then PARTS="tests odd" (~5 min), back to back.
 #
 # Here:   ../shared/tools/gpu-carry.sh && node scripts/build.mjs && node bench/build.mjs && bash bench/carry-f16.sh <checkout>/.kl-py
@@ -281,6 +282,9 @@ if has octets1k; then
   step 400 octets-1024.log node bench/dist/suite.js --only matmul-f16-1024x1024x1024,matmul-f16-1000 --configs 3 --targets "[$T,$T8,$T8W,$TW]" --out "$out/octets-1024.json"
   step 90 octets-probe.log node bench/dist/mma-probe.js --only matmul --sizes 4096,1024 \
     --match "^(128×256×32 2×4 sg of 4×4 →f32 pad 8 prefetch grouped sg-n C-matrices|64×64×64 2×2 sg of 2×2 →f32 pad 8 prefetch rows sg-n C-matrices)\$" --out "$out/octets-probe.json"
+  L='"halfLoadForm":"select","deferRowSums":true,"lazyRowMax":true,"splitTileIndices":true'
+  step 240 octets-attn.log node bench/dist/suite.js --only attention-f16-4x32x4096x64 --configs 2 --targets "[{$L},{$L,\"runsOf8\":true}]" --out "$out/octets-attn.json"
+  step 100 octets-flash.log node bench/dist/flash-probe.js --match '^flash 128.32 4 sg of 32 rows, O-regs merged, S pad 4( causal)?$' --out "$out/octets-flash.json"
   date -u
 fi
 if has sass8; then

@@ -30,9 +30,13 @@
 // (memory.ts), as the hand-written matmul's do (bench/NOTES.md §60). A flat block of 8 or more
 // elements per invocation, rows of a multiple of 8, has `span` 8:
 //   register j of invocation t holds element  (j / 8) * (W * 8) + t * 8 + (j % 8)
-// and a tiled block whose invocations hold a multiple of 8 columns has pieces of 8 columns
-// (`pieceCols`), of 1, 2 or a multiple of 4 rows: column (m / 8) * (Tc * 8) + (t % Tc) * 8 + m % 8.
-// Every aligned run of 4 registers is still 4 contiguous elements, so what moves runs of 4 is unchanged.
+// and a tiled block whose invocations hold a multiple of 8 columns has pieces of one row of 8 columns
+// (`pieceCols`, `pieceRows`): register j = i * Cc + m of invocation t holds element
+//   row i * Tr + t / Tc,   column (m / 8) * (Tc * 8) + (t % Tc) * 8 + m % 8
+// so a subgroup's invocations hold consecutive rows, as the hand-written kernel's do (pieces of 2 or 4
+// rows put a subgroup's 16-byte pieces on rows 2 or 4 apart, whose padded rows share banks:
+// bench/NOTES.md §60). Every aligned run of 4 registers is still 4 contiguous elements, so what moves
+// runs of 4 is unchanged.
 
 import type { KernelIR, Shape, Stmt } from "../ir/ir";
 import { numel } from "../ir/ir";
@@ -44,7 +48,7 @@ export interface BlockLayout {
    * Tiled 2-D layout, when present: Rt × Cc elements per invocation, Tc invocations per row, in
    * pieces of `pieceCols` columns (4 when absent; 8 with runs of 8).
    */
-  tile?: { rows: number; cols: number; rowsPerThread: number; colsPerThread: number; threadsPerRow: number; pieceCols?: 8 };
+  tile?: { rows: number; cols: number; rowsPerThread: number; colsPerThread: number; threadsPerRow: number; pieceCols?: 8; pieceRows?: 1 };
   /** A row vector laid out as the rows of a tiled block (rowSlicesOf), when present. */
   rowSlice?: RowSlice;
   /** Registers per invocation. */
@@ -99,11 +103,11 @@ export function layoutOf(shape: Shape, workgroupSize: number, tiled: Tiling = fa
  * broadcast of its result back over the columns moves no data (rearrange.ts): the online
  * softmax of attention between its two tl.dot (bench/NOTES.md §17).
  */
-export interface RowSlice { rows: number; rowsPerThread: number; threadsPerRow: number }
+export interface RowSlice { rows: number; rowsPerThread: number; threadsPerRow: number; pieceRows?: 1 }
 
 /** The row-slice layout of [M] for a tiled [M, N] layout (`tile`). */
 export function rowSliceOf(tile: NonNullable<BlockLayout["tile"]>): RowSlice {
-  return { rows: tile.rows, rowsPerThread: tile.rowsPerThread, threadsPerRow: tile.threadsPerRow };
+  return { rows: tile.rows, rowsPerThread: tile.rowsPerThread, threadsPerRow: tile.threadsPerRow, ...(tile.pieceRows ? { pieceRows: tile.pieceRows } : {}) };
 }
 
 export function rowSliceLayout(slice: RowSlice): BlockLayout {
@@ -116,14 +120,14 @@ export function rowSliceOffset(slice: RowSlice, workgroupSize: number, i: number
   return Math.floor(i / ph) * (workgroupSize / slice.threadsPerRow) * ph + (i % ph);
 }
 
-/** Rows of an invocation's pieces of a tiled layout: 4, or fewer where it holds fewer rows (lane rows: 1). */
-export function pieceRows(tile: { rowsPerThread: number }): number {
-  return Math.min(4, tile.rowsPerThread);
+/** Rows of an invocation's pieces of a tiled layout: 4, or fewer where it holds fewer rows (lane rows: 1); 1 with runs of 8. */
+export function pieceRows(tile: { rowsPerThread: number; pieceRows?: 1 }): number {
+  return tile.pieceRows ?? Math.min(4, tile.rowsPerThread);
 }
 
 /** Whether a row slice and a tiled layout hold the same rows in the same invocations. */
 export function sliceMatchesTile(slice: RowSlice | undefined, tile: BlockLayout["tile"]): boolean {
-  return !!slice && !!tile && slice.rows === tile.rows && slice.threadsPerRow === tile.threadsPerRow && slice.rowsPerThread === tile.rowsPerThread;
+  return !!slice && !!tile && slice.rows === tile.rows && slice.threadsPerRow === tile.threadsPerRow && slice.rowsPerThread === tile.rowsPerThread && pieceRows(slice) === pieceRows(tile);
 }
 
 /** The layout of a block of this shape: a row vector as its tile's rows where `rowSlices` has one of its length, else layoutOf's. */
@@ -174,17 +178,17 @@ function chosenTileOf(tiled: Exclude<Tiling, false>, m: number, n: number, w: nu
 }
 
 /**
- * Runs of 8: the default tile in pieces of 8 columns where its invocations hold a multiple of 8
- * columns; else Tc = n / 8 invocations a row of 8 columns each, and 1, 2 or a multiple of 4 rows
- * (a [256, 32] tile over 512 invocations: 2 rows of 8 each, where the default holds 4 rows of 4).
+ * Runs of 8: the default tile in pieces of one row of 8 columns where its invocations hold a multiple
+ * of 8 columns; else Tc = n / 8 invocations a row of 8 columns each (a [256, 32] tile over 512
+ * invocations: 2 rows of 8 each, 128 rows apart, where the default holds 4 rows of 4).
  */
 function eightColumnsOf(m: number, n: number, w: number, ept: number): BlockLayout["tile"] {
   const tile = tileOf(m, n, w, ept);
-  if (tile && tile.colsPerThread % 8 === 0) return { ...tile, pieceCols: 8 };
+  if (tile && tile.colsPerThread % 8 === 0) return { ...tile, pieceCols: 8, pieceRows: 1 };
   const tc = n / 8;
   const rowsPerThread = ept / 8;
-  const fits = m >= 2 && n % 8 === 0 && ept >= 16 && w % tc === 0 && Number.isInteger(rowsPerThread) && (rowsPerThread <= 2 || rowsPerThread % 4 === 0) && (w / tc) * rowsPerThread === m;
-  return fits ? { rows: m, cols: n, rowsPerThread, colsPerThread: 8, threadsPerRow: tc, pieceCols: 8 } : tile;
+  const fits = m >= 2 && n % 8 === 0 && ept >= 16 && w % tc === 0 && Number.isInteger(rowsPerThread) && (w / tc) * rowsPerThread === m;
+  return fits ? { rows: m, cols: n, rowsPerThread, colsPerThread: 8, threadsPerRow: tc, pieceCols: 8, pieceRows: 1 } : tile;
 }
 
 /** Row threads: Tc invocations a row of an [m, n] block, N / Tc columns (runs of 4) and Rt rows each (1, 2 or a multiple of 4). */

@@ -211,6 +211,21 @@ for (const [causal, knobs, stages] of WHOLE) {
   });
 }
 
+// Runs of 8 (runsOf8, layout.ts): Q, K and V read 16 bytes at a time (bound as vec4<u32>), the blocks of
+// 8 or more a row held 8 contiguous halves an invocation; blocks of 32 and 64 query rows, causal with the
+// leader's knobs and K and V a block ahead.
+const RUNS8: [boolean, CodegenOptions, number?, number?][] = [
+  [false, { runsOf8: true }, undefined, 32],
+  [true, { runsOf8: true, halfLoadForm: "select", splitTileIndices: true, lazyRowMax: true, deferRowSums: true }, 2, 64],
+];
+for (const [causal, knobs, stages, blockM] of RUNS8) {
+  test(`attention-f16 on emulated matrices, runs of 8, ${blockM} query rows, ${causal ? "causal" : "not causal"}${stages ? `, num_stages ${stages}` : ""}`, async () => {
+    const wgsl = await check(causal, knobs, stages, blockM);
+    assert.match(wgsl, /var<storage, read> b_Q: array<vec4<u32>>;/, "Q read 8 halves at a time");
+    assert.match(wgsl, /var<storage, read> b_K: array<vec4<u32>>;/, "K read 8 halves at a time");
+  });
+}
+
 // The same attention in Triton's own Python spelling (src/python/), as kernel libraries write its
 // forward loop (pointer arithmetic, masked loads, `p.to(tl.float16)`, the accumulator rescaled
 // before the dot): on emulated matrices its key loop is peeled by default too, causal and not.
