@@ -13,6 +13,12 @@ export interface Tuple {
   kind: "tuple";
   elements: Lowered[];
   span: Span;
+  /**
+   * A reshape to one axis more than a block holds, whose last axis is 2 (`x = tl.reshape(x, [M, C, 2, 2])`,
+   * TransformerEngine's mHC kernels): kept as the two halves along that axis until tl.split takes
+   * them apart (wide-reshapes.ts); `wide` is the shape it was given.
+   */
+  wide?: number[];
 }
 
 /**
@@ -58,7 +64,7 @@ export function isAggregate(x: Lowered): x is Aggregate {
 /** The variables of a `let` (or a reassigned parameter) that holds an aggregate. */
 export type Slot =
   | { kind: "variable"; variable: Variable }
-  | { kind: "tuple"; elements: Slot[] }
+  | { kind: "tuple"; elements: Slot[]; wide?: number[] }
   /** A block pointer that only tl.advance moves: its offsets are variables, the rest fixed values. */
   | { kind: "blockPtr"; fixed: Omit<BlockPointer, "offsets" | "span" | "kind">; offsets: Variable[] }
   /** A tensor descriptor held in a `let`: nothing of it changes, so no variable; `depth` as for a dtype. */
@@ -70,6 +76,7 @@ export type Slot =
 export function describeAggregate(a: Aggregate): string {
   switch (a.kind) {
     case "tuple":
+      if (a.wide) return `a block of ${a.wide.length} axes, ${a.wide.join(" × ")}, which only tl.split takes`;
       return `a tuple of ${a.elements.length} value${a.elements.length === 1 ? "" : "s"}`;
     case "blockPtr":
       return `a block pointer (${a.blockShape.join(" × ")})`;

@@ -75,6 +75,7 @@ function declareSlot(ctx: LoweringContext, name: string, at: Span, init: Aggrega
   return {
     kind: "tuple",
     elements: init.elements.map((e, i) => (isAggregate(e) ? declareSlot(ctx, `${name}[${i}]`, at, e, span) : { kind: "variable", variable: variable(`${name}[${i}]`, e) })),
+    ...(init.wide ? { wide: init.wide } : {}),
   };
 }
 
@@ -85,7 +86,7 @@ export function readSlot(ctx: LoweringContext, slot: Slot, span: Span): Lowered 
     case "variable":
       return read(slot.variable);
     case "tuple":
-      return { kind: "tuple", elements: slot.elements.map((e) => readSlot(ctx, e, span)), span };
+      return { kind: "tuple", elements: slot.elements.map((e) => readSlot(ctx, e, span)), span, ...(slot.wide ? { wide: slot.wide } : {}) };
     case "blockPtr":
       return { kind: "blockPtr", ...slot.fixed, offsets: slot.offsets.map(read), span };
     case "dtype":
@@ -106,7 +107,7 @@ function writeSlot(ctx: LoweringContext, slot: Slot, value: Lowered, name: strin
     return coerced !== undefined;
   }
   if (slot.kind === "tuple") {
-    if (isAggregate(value) && value.kind === "tuple" && value.elements.length === slot.elements.length) {
+    if (isAggregate(value) && value.kind === "tuple" && value.elements.length === slot.elements.length && (value.wide ?? []).join() === (slot.wide ?? []).join()) {
       return slot.elements.every((e, i) => writeSlot(ctx, e, value.elements[i], `${name}[${i}]`, span));
     }
     ctx.log.error(Codes.assignType, span, `'${name}' holds a tuple of ${slot.elements.length} values and can only be assigned another, got ${isAggregate(value) ? describeAggregate(value) : typeToString(value.type)}`);
@@ -229,7 +230,8 @@ export function assignTo(ctx: LoweringContext, target: ts.Expression, value: Low
       }
       // A pointer parameter made a tensor descriptor in a constexpr branch (tutorial 06's
       // `if FP8_OUTPUT: desc_v = _maybe_make_tensor_desc(desc_v, …)`): the name holds it from here on.
-      if (isAggregate(value) && value.kind === "tensorDesc" && binding.depth === ctx.runtimeDepth) {
+      // And a block's name given its reshape to four axes (TransformerEngine's `x = tl.reshape(x, (M, C, 2, 2))`, then tl.split(x)).
+      if (isAggregate(value) && (value.kind === "tensorDesc" || (value.kind === "tuple" && value.wide !== undefined)) && binding.depth === ctx.runtimeDepth) {
         if (ctx.discarding === 0) ctx.rebind(name, storeInitial(ctx, name, binding.variable.span, value, span));
         return;
       }

@@ -346,6 +346,7 @@ function aggregateAsValueMessage(a: Aggregate): string {
   if (a.kind === "dtype") return `this is ${describeAggregate(a)}, known while compiling, not a number: use it where a dtype goes (tl.cast(x, dtype), x.to(dtype), tl.full(shape, v, dtype)) or compare it (x.dtype === tl.float16)`;
   if (a.kind === "blockPtr") return `this is ${describeAggregate(a)}, not a value: read it with tl.load(p, { boundaryCheck: [0, 1] }), write with tl.store, move it with tl.advance`;
   if (a.kind === "tensorDesc") return `this is ${describeAggregate(a)}, not a value: read a block with desc.load([o0, o1]), write one with desc.store([o0, o1], value), update one with desc.atomic_add([o0, o1], value)`;
+  if (a.wide) return `this is ${describeAggregate(a)}; blocks have no more than 3 axes: split it first, const [a, b] = tl.split(x), as Triton's kernels do with a last axis of 2`;
   const names = a.elements.map((_, i) => String.fromCharCode(97 + (i % 26))).join(", ");
   return `this is ${describeAggregate(a)}, not one value: destructure it, const [${names}] = …, or take one element, t[0]`;
 }

@@ -12,6 +12,7 @@ import { fitsIn32 } from "../ir/int64";
 import type { Span } from "../diagnostics/diagnostic";
 import type { Args, IntrinsicContext } from "./intrinsic-args";
 import { arangeFixes } from "./arange-fix";
+import { wideReshape } from "./wide-reshapes";
 
 export const BLOCK_INTRINSICS: Record<string, Intrinsic> = {
   programId: {
@@ -139,6 +140,11 @@ export const BLOCK_INTRINSICS: Record<string, Intrinsic> = {
     ignored: ["canReorder"],
     produces: ["reshape"],
     lower(ctx, args, span, name) {
+      // To one axis more than a block holds, the last of 2: the halves, for a tl.split later (wide-reshapes.ts).
+      if (args.every((a) => a !== undefined)) {
+        const wide = wideReshape(ctx, args as ts.Expression[], span, span);
+        if (wide !== "none") return wide;
+      }
       if (!arity(ctx, args, span, name, 2, 1 + MAX_RANK, "(x, shape)")) return undefined;
       const x = ctx.expression(args[0]);
       const shape = shapeArgs(ctx, args.slice(1), span);

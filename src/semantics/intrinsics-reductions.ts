@@ -123,7 +123,7 @@ export const REDUCTION_INTRINSICS: Record<string, Intrinsic> = {
     params: ["input", "other", "acc", "inputPrecision", "allowTf32", "maxNumImpreciseAcc", "outDtype", "transA", "transB"],
     // Products are exact f32 (or f16 × f16 → f32) multiply-adds: no TF32 or imprecise accumulation to choose.
     ignored: ["inputPrecision", "allowTf32", "maxNumImpreciseAcc"],
-    produces: ["dot", "cast", "binary:add", "trans", "permute"],
+    produces: ["dot", "cast", "binary:add", "trans", "permute", "slice", "reshape", "binary:mul", "reduce:sum", "concat"],
     lower(ctx, args, span, name) {
       if (!arity(ctx, args, span, name, 2, 9, "(a, b, acc?)")) return undefined;
       const values = given(ctx, args.slice(0, 3));
@@ -157,11 +157,31 @@ export const REDUCTION_INTRINSICS: Record<string, Intrinsic> = {
         ]);
         return undefined;
       }
+      const out: Shape = batched ? [fullA[0], sa[0], sb[1]] : [sa[0], sb[1]];
+      // Triton's NVIDIA backend takes M and N from 1 (padding the tensor-core tile) with K at least 16
+      // for 16-bit operands and 8 for 32-bit ones (TransformerEngine's mHC backward: [4, 1, 64] × [4, 64, 4]);
+      // such a product is taken row by row (or column by column) as multiply-and-sum, not tl.dot's tiles.
+      const minK = dtypeOf(a) === "f16" && dtypeOf(b) === "f16" ? 16 : 8;
+      if ((sa[0] < 16 || sb[1] < 16) && sa[1] >= minK) {
+        const product = narrowDot(ctx, a, b, batched, span);
+        if (!product) return undefined;
+        const isIntProduct = !args[6] && isInt(dtypeOf(a)) && isInt(dtypeOf(b)) && (!acc || isInt(dtypeOf(acc)));
+        if (acc && !sameShape(acc.type.shape, out)) {
+          ctx.log.error(Codes.dotShape, acc.span, `the accumulator must have the product's shape ${shapeToString(out)}, got ${typeToString(acc.type)}`);
+          return undefined;
+        }
+        if (isIntProduct) {
+          const p = ctx.values.cast(product, "i32", span);
+          return acc && p ? ctx.values.binary("add", ctx.values.cast(acc, "i32", acc.span), p, span) : p;
+        }
+        const summed = acc ? ctx.values.binary("add", ctx.values.cast(acc, "f32", acc.span), product, span) : product;
+        return summed && ctx.values.cast(summed, outDtype, span);
+      }
       if (sa[0] < 16 || sa[1] < 16 || sb[1] < 16) {
-        ctx.log.error(Codes.dotShape, span, `tl.dot needs every extent ≥ 16 (as in Triton${batched ? "; the batch axis may be any size" : ""}); got ${shapeToString(fullA)} × ${shapeToString(fullB)}`);
+        const inner = sa[0] < 16 || sb[1] < 16 ? `K ≥ ${minK} where M or N is under 16 (${minK === 16 ? "16-bit" : "32-bit"} operands)` : "every extent ≥ 16";
+        ctx.log.error(Codes.dotShape, span, `tl.dot needs ${inner}, as Triton's NVIDIA backend${batched ? "; the batch axis may be any size" : ""}; got ${shapeToString(fullA)} × ${shapeToString(fullB)}`);
         return undefined;
       }
-      const out: Shape = batched ? [fullA[0], sa[0], sb[1]] : [sa[0], sb[1]];
       // Two f16 operands stay f16 (staged as halves; tensor cores where the target has them,
       // codegen/mma.ts); any other pair is multiplied in f32. The products accumulate in f32.
       const operand = dtypeOf(a) === "f16" && dtypeOf(b) === "f16" ? "f16" : "f32";
@@ -193,3 +213,45 @@ export const REDUCTION_INTRINSICS: Record<string, Intrinsic> = {
     },
   },
 };
+
+/**
+ * A product with M or N under 16 (tl.dot's tiles are 16 × 16 at least): for each row of a (or column
+ * of b, whichever are fewer) the row broadcast against b, multiplied and summed over K, in f32; the
+ * rows (columns) concatenated. a is [M, K] or [B, M, K], b [K, N] or [B, K, N].
+ */
+function narrowDot(ctx: IntrinsicContext, a0: Value, b0: Value, batched: boolean, span: Span): Value | undefined {
+  const a = ctx.values.cast(a0, "f32", a0.span);
+  const b = ctx.values.cast(b0, "f32", b0.span);
+  const lead = batched ? [a.type.shape[0]] : [];
+  const o = lead.length;
+  const [M, K] = [a.type.shape[o], a.type.shape[o + 1]];
+  const N = b.type.shape[o + 1];
+  const byRow = M <= N;
+  const reshape = (v: Value, shape: Shape) => ctx.b.emit({ op: "reshape", value: v }, { ...v.type, shape }, span);
+  const pieces: Value[] = [];
+  for (let i = 0; i < (byRow ? M : N); i++) {
+    // Row i of a, [..., K, 1] against b [..., K, N], summed over K: [..., 1, N]; or column i of b, [..., 1, K] against a [..., M, K]: [..., M, 1].
+    const piece = byRow
+      ? ctx.b.emit({ op: "slice", value: a, axis: o, start: i }, { ...a.type, shape: [...lead, 1, K] }, span)
+      : ctx.b.emit({ op: "slice", value: b, axis: o + 1, start: i }, { ...b.type, shape: [...lead, K, 1] }, span);
+    const turned = reshape(piece, byRow ? [...lead, K, 1] : [...lead, 1, K]);
+    const products = ctx.values.binary("mul", turned, byRow ? b : a, span);
+    if (!products) return undefined;
+    const axis = byRow ? o : o + 1;
+    const sums = ctx.b.emit({ op: "reduce", fn: "sum", value: products, axis }, data("f32", byRow ? [...lead, N] : [...lead, M]), span);
+    pieces.push(reshape(sums, byRow ? [...lead, 1, N] : [...lead, M, 1]));
+  }
+  // The pieces joined pairwise along the axis they were taken from (their count is a power of two).
+  const axis = byRow ? o : o + 1;
+  let level = pieces;
+  while (level.length > 1) {
+    const next: Value[] = [];
+    for (let i = 0; i < level.length; i += 2) {
+      const [x, y] = [level[i], level[i + 1]];
+      const shape = x.type.shape.map((d, j) => (j === axis ? d + y.type.shape[j] : d));
+      next.push(ctx.b.emit({ op: "concat", values: [x, y], axis }, { ...x.type, shape }, span));
+    }
+    level = next;
+  }
+  return level[0];
+}

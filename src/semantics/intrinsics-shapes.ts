@@ -13,6 +13,7 @@ import { COERCIONS, MAX_RANK, arity, blockAxisArg, checkBlockSize, constInt, req
 import { flagArg } from "./intrinsics-reductions";
 import { isInt, isPowerOfTwo, promote, sameShape, shapeToString } from "./rules";
 import { dtypeOf, operandOf } from "./values";
+import { isAggregate } from "./aggregates";
 import { joinFeedsReshape, splitOfWideReshape } from "./wide-reshapes";
 
 /** An axis argument (negative counts from the end) of a block of `rank` axes, `fallback` when left out. */
@@ -25,6 +26,19 @@ function block(ctx: IntrinsicContext, node: ts.Expression | undefined, what: str
   const x = ctx.expression(node);
   if (!x) return undefined;
   if (x.type.kind === "pointer" || (!masks && x.type.dtype === "bool")) {
+    requireData(ctx, x, what);
+    return undefined;
+  }
+  if (x.type.shape.length === 0) {
+    ctx.log.error(Codes.shapeMismatch, x.span, `${what} works on blocks, but this is a scalar ${typeToString(x.type)}`);
+    return undefined;
+  }
+  return x;
+}
+
+/** `block`'s checks of a value already lowered. */
+function checkedBlock(ctx: IntrinsicContext, x: Value, what: string): Value | undefined {
+  if (x.type.kind === "pointer") {
     requireData(ctx, x, what);
     return undefined;
   }
@@ -202,7 +216,10 @@ export const SHAPE_INTRINSICS: Record<string, Intrinsic> = {
       if (!arity(ctx, args, span, name, 1, 1, "(a)")) return undefined;
       const wide = splitOfWideReshape(ctx, args[0], span);
       if (wide !== "none") return wide;
-      const a = block(ctx, args[0], `tl.${name}`);
+      // A name holding a reshape to four axes (`x = tl.reshape(x, (M, C, 2, 2))`): its halves.
+      const held = args[0] && (ts.isIdentifier(args[0]) || ts.isPropertyAccessExpression(args[0])) ? ctx.lowered(args[0]) : undefined;
+      if (held && isAggregate(held) && held.kind === "tuple" && held.wide) return { kind: "tuple", elements: held.elements, span };
+      const a = held && !isAggregate(held) ? checkedBlock(ctx, held, `tl.${name}`) : block(ctx, args[0], `tl.${name}`);
       if (!a) return undefined;
       const shape = a.type.shape;
       const axis = shape.length - 1;

@@ -65,8 +65,15 @@ export function propertyAccess(ctx: LoweringContext, node: ts.PropertyAccessExpr
     if (!property) ctx.log.error(Codes.descriptorMisuse, ctx.span(node.name), `a tensor descriptor has no property '${name}'; it has ${DESCRIPTOR_PROPERTIES}, and the methods .load(offsets), .store(offsets, value) and .atomic_add(offsets, value) (_min, _max, _and, _or, _xor)`);
     return property;
   }
+  // A reshape to four axes held for tl.split (wide-reshapes.ts): its dtype and shape, as Triton's block's (`out_acc.to(x.dtype)`).
+  if (isAggregate(lowered) && lowered.kind === "tuple" && lowered.wide && !isAggregate(lowered.elements[0])) {
+    const half = lowered.elements[0];
+    if (name === "dtype") return dtypeValue(dtypeOfValue(half), span);
+    if (name === "shape") return { kind: "tuple", elements: lowered.wide.map((n) => ctx.b.constant(n, "i32", span)), span };
+    if (name === "numel") return ctx.b.constant(numel(lowered.wide), "i32", span);
+  }
   if (isAggregate(lowered)) {
-    ctx.log.error(Codes.unknownMember, ctx.span(node.name), `${lowered.kind === "tuple" ? "a tuple" : "a block pointer"} has no property '${name}' in kernels`);
+    ctx.log.error(Codes.unknownMember, ctx.span(node.name), `${lowered.kind === "tuple" ? (lowered.wide ? describeAggregate(lowered) : "a tuple") : "a block pointer"} has no property '${name}' in kernels`);
     return undefined;
   }
   switch (name) {

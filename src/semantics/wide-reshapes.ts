@@ -8,7 +8,7 @@ import { Codes } from "../diagnostics/codes";
 import type { Span } from "../diagnostics/diagnostic";
 import type { Value } from "../ir/ir";
 import { numel, typeToString } from "../ir/ir";
-import type { Lowered } from "./aggregates";
+import type { Lowered, Tuple } from "./aggregates";
 import { MAX_RANK, checkBlockSize, constInt, requireData, type IntrinsicContext } from "./intrinsic-args";
 import { isPowerOfTwo, shapeToString } from "./rules";
 
@@ -29,6 +29,18 @@ function tlCallArguments(ctx: IntrinsicContext, node: ts.Expression | undefined,
 export function splitOfWideReshape(ctx: IntrinsicContext, node: ts.Expression | undefined, span: Span): Lowered | undefined | "none" {
   const args = tlCallArguments(ctx, node, "reshape");
   if (!args || args.length < 2) return "none";
+  const halves = wideReshape(ctx, args, ctx.span(node!), span);
+  return halves === "none" || halves === undefined ? halves : { kind: "tuple", elements: halves.elements, span };
+}
+
+/**
+ * `tl.reshape(x, [M, C, 2, 2])` (a shape, or its extents one by one, of MAX_RANK + 1 axes): x's
+ * elements taken in pairs, held as the two halves, each [M, C, 2], in a tuple marked `wide` that
+ * only tl.split takes apart (a name may hold it between: TransformerEngine's mHC kernels write
+ * `x = tl.reshape(x, (BLOCK_SIZE_M, BLOCK_SIZE_C, 2, 2))`, then `x01, x23 = tl.split(x)`).
+ * "none" for a shape of another rank; undefined after a diagnostic.
+ */
+export function wideReshape(ctx: IntrinsicContext, args: readonly ts.Expression[], reshapeSpan: Span, span: Span): Tuple | undefined | "none" {
   const elements = args.length === 2 && ts.isArrayLiteralExpression(args[1]) ? [...args[1].elements] : args.slice(1);
   if (elements.length !== MAX_RANK + 1) return "none";
   const dims: number[] = [];
@@ -41,9 +53,8 @@ export function splitOfWideReshape(ctx: IntrinsicContext, node: ts.Expression | 
     }
     dims.push(d);
   }
-  const reshapeSpan = ctx.span(node!);
   if (dims[MAX_RANK] !== 2) {
-    ctx.log.error(Codes.intrinsicArgs, reshapeSpan, `blocks have at most ${MAX_RANK} axes; got ${dims.length} — a reshape to ${MAX_RANK + 1} axes is taken only as tl.split's argument, with a last axis of 2`);
+    ctx.log.error(Codes.intrinsicArgs, reshapeSpan, `blocks have at most ${MAX_RANK} axes; got ${dims.length} — a reshape to ${MAX_RANK + 1} axes is taken only by tl.split, with a last axis of 2`);
     return undefined;
   }
   const x = ctx.expression(args[0]);
@@ -59,7 +70,7 @@ export function splitOfWideReshape(ctx: IntrinsicContext, node: ts.Expression | 
     const piece = ctx.b.emit({ op: "slice", value: pairs, axis: 1, start }, { ...pairs.type, shape: [numel(lead), 1] }, span);
     return ctx.b.emit({ op: "reshape", value: piece }, { ...pairs.type, shape: lead }, span);
   };
-  return { kind: "tuple", elements: [half(0), half(1)], span };
+  return { kind: "tuple", elements: [half(0), half(1)], span, wide: dims };
 }
 
 /** Whether the tl.join call whose first argument is `a` is the input of a tl.reshape, which then takes it as [N, 2] where [..., 2] would pass MAX_RANK axes. */

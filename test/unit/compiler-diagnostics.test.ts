@@ -152,8 +152,11 @@ const rows: [string, string, string, string][] = [
   // Issue 23 item 1's functions
   ["tl.split of a last axis that isn't 2", "const [a, b] = tl.split(tl.arange(0, 16));", "4:25-4:41 KL2001", "tl.split splits a block whose last axis has 2 elements"],
   // A 4-D reshape is taken only under a tl.split of its last axis of 2 (flash-attention's interleaved rotary).
-  ["a 4-D reshape not under tl.split", "const v = tl.reshape(tl.zeros([2, 4, 8]), [2, 4, 4, 2]);", "4:43-4:55 KL1040", "blocks have at most 3 axes; got 4"],
-  ["tl.split of a 4-D reshape whose last axis isn't 2", "const [a, b] = tl.split(tl.reshape(tl.zeros([2, 4, 8]), [2, 2, 2, 4]));", "4:25-4:70 KL1040", "blocks have at most 3 axes; got 4 — a reshape to 4 axes is taken only as tl.split's argument, with a last axis of 2"],
+  ["a 4-D reshape whose last axis isn't 2", "const v = tl.reshape(tl.zeros([2, 4, 8]), [2, 4, 2, 4]);", "4:11-4:56 KL1040", "blocks have at most 3 axes; got 4 — a reshape to 4 axes is taken only by tl.split, with a last axis of 2"],
+  ["tl.split of a 4-D reshape whose last axis isn't 2", "const [a, b] = tl.split(tl.reshape(tl.zeros([2, 4, 8]), [2, 2, 2, 4]));", "4:25-4:70 KL1040", "blocks have at most 3 axes; got 4 — a reshape to 4 axes is taken only by tl.split, with a last axis of 2"],
+  ["tl.dot with M under 16 and K under 8", 'const a = tl.zeros([1, 4], "f32");\nconst b = tl.zeros([4, 16], "f32");\nconst c = tl.dot(a, b);', "6:11-6:23 KL2015", "tl.dot needs K ≥ 8 where M or N is under 16 (32-bit operands), as Triton's NVIDIA backend; got [1, 4] × [4, 16]"],
+  ["tl.dot of 16 × 8 by 8 × 16", 'const a = tl.zeros([16, 8], "f32");\nconst b = tl.zeros([8, 16], "f32");\nconst c = tl.dot(a, b);', "6:11-6:23 KL2015", "tl.dot needs every extent ≥ 16, as Triton's NVIDIA backend; got [16, 8] × [8, 16]"],
+  ["a held 4-D reshape used as a value", "const x = tl.reshape(tl.zeros([2, 4, 8]), [2, 4, 4, 2]);\nconst y = x + 1;", "5:11-5:12 KL1043", "this is a block of 4 axes, 2 × 4 × 4 × 2, which only tl.split takes; blocks have no more than 3 axes"],
   ["tl.split of a 4-D reshape to another size", "const [a, b] = tl.split(tl.reshape(tl.zeros([2, 4, 8]), [2, 4, 2, 2]));", "4:25-4:70 KL2017", "can't reshape f32[2, 4, 8] (64 elements) to [2, 4, 2, 2] (32 elements)"],
   ["tl.reshape of a 4-D join to another size", "const v = tl.reshape(tl.join(tl.zeros([2, 4, 8]), tl.zeros([2, 4, 8])), [2, 4, 8]);", "4:11-4:83 KL2017", "can't reshape"],
   ["nextPowerOf2 of a run-time value", "const b = nextPowerOf2(n);", "4:24-4:25 KL1041", "nextPowerOf2 is evaluated while compiling: its argument must be a compile-time integer (a constexpr or a literal), got i32"],
