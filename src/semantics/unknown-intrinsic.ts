@@ -4,6 +4,10 @@
 
 import { intrinsicNamed, INTRINSICS } from "./intrinsics";
 
+const TMA_INSTEAD =
+  "it is Triton's experimental TMA descriptor API (an NVIDIA descriptor's bytes, made on the host or in the kernel, read by the copy engine), " +
+  "which WebGPU has no use for; Triton replaced it with tensor descriptors: tl.make_tensor_descriptor(base, shape, strides, block_shape) and desc.load / desc.store, which Kernel Lab runs";
+
 /** Triton functions without an equivalent, keyed by their camelCase name: what to write instead. */
 const INSTEAD: Readonly<Record<string, string>> = {
   print: "print with tl.devicePrint(prefix, ...values)",
@@ -17,6 +21,16 @@ const INSTEAD: Readonly<Record<string, string>> = {
   gdcLaunchDependents:
     "it is CUDA's programmatic dependent launch (let the next grid start before this one ends); a WebGPU queue runs each " +
     "dispatch after the one before it has finished, so leave it out",
+  // Triton 3.0–3.2's experimental TMA API (applied-ai's fp8 tma_gemm.py and MoE group GEMM): descriptors
+  // whose bytes the host or the kernel fills for NVIDIA's copy engine. The Python front end spells
+  // `tl._experimental_descriptor_load` as ExperimentalDescriptorLoad.
+  ExperimentalDescriptorLoad: TMA_INSTEAD,
+  ExperimentalDescriptorStore: TMA_INSTEAD,
+  experimentalDescriptorLoad: TMA_INSTEAD,
+  experimentalDescriptorStore: TMA_INSTEAD,
+  experimentalDeviceTensormapCreate1d: TMA_INSTEAD,
+  experimentalDeviceTensormapCreate2d: TMA_INSTEAD,
+  experimentalTensormapFenceproxyAcquire: TMA_INSTEAD,
   // Tutorial 08's grouped GEMM loads each matrix's address from an int64 tensor of data_ptr()s.
   pointerType:
     "it makes a pointer of an integer address, and WGSL has no addresses: a kernel reaches memory only through the buffers bound " +
