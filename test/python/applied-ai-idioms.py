@@ -4,7 +4,9 @@ a name assigned before a loop and reassigned in it from itself, first thing in t
 under `if si == n - 1:`): carried from trip to trip, not declared afresh in the loop;
 an autograd.Function's forward that views its input (`x = x.view(-1, n)`, grad disabled there) and
 saves for backward only `if x.requires_grad:` (fused_softmax/softmax.py): the view of an input that
-requires grad requires grad, as in torch. Sizes off the block."""
+requires grad requires grad, as in torch; a launch's result, the compiled kernel, as Triton gives it back
+(gptq/a100_qlinear.py: `k = kernel[grid](…)`, then `k.n_regs`, `k.n_spills`, `k.shared`, and
+`k.asm['ttir']`, which Kernel Lab has no such stage for). Sizes off the block."""
 
 import torch
 import triton
@@ -67,3 +69,15 @@ y = Double.apply(x)
 y.backward(torch.ones_like(y))
 torch.testing.assert_close(x.grad, torch.full((2, 3, 37), 2.0, device=DEVICE))
 print("a view of an input that requires grad, made in forward, requires grad: match")
+
+out = torch.zeros((5, 37), device=DEVICE)
+src = torch.randn((5, 37), device=DEVICE)
+k = scale_kernel[(5,)](out, src, 37, BLOCK=64)
+assert (k.n_regs, k.n_spills) == (32, 0) and k.shared >= 1 and k.metadata.shared >= 1, (k.n_regs, k.n_spills, k.shared)
+try:
+    k.asm["ptx"]
+    raise AssertionError("asm['ptx'] should say Kernel Lab compiles to WGSL")
+except KeyError as e:
+    assert "WGSL" in str(e), str(e)
+torch.testing.assert_close(out, 2.0 * src)
+print("a launch gives back the compiled kernel, its asm the WGSL only: match")

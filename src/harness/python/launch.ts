@@ -184,7 +184,8 @@ export class Launcher {
       // torch's own ops (a kernel of Kernel Lab's torch module, here under --cpu) are the script's torch calls, not launches of its kernels.
       if (!torchOp(request)) this.list(request, grid, program.kernel, performance.now() - started);
       this.warnings.add(source.file, source.text, program, launched.warnings);
-      return { kind: "ok", value: { prints: launched.prints, written: launched.written.map((name) => bound.tensors.get(name)!.python) } };
+      // Triton's launch gives back the compiled kernel (applied-ai's qlinear prints `k.n_regs`, `k.shared`): its stand-in counts, as warmup's.
+      return { kind: "ok", value: { prints: launched.prints, written: launched.written.map((name) => bound.tensors.get(name)!.python), ...compiledCounts(program.kernel) } };
     } catch (err) {
       if (err instanceof SharedViewsRefused) return { kind: "error", error: "runtime", message: `${this.file}:${request.callLine}: ${RunCodes.sharedMemoryDtypes}: ${err.message}` };
       if (err instanceof InterpreterError) {
@@ -337,7 +338,12 @@ export class Launcher {
 
 /** What `kernel.warmup(…)` answers: the compiled kernel's name, stand-in counts (README) and WGSL. */
 function warmedUp(kernel: LaunchableKernel): Reply {
-  return { kind: "ok", value: { name: kernel.name, n_regs: 32, shared: Math.max(kernel.abi.workgroupBytes, 1), wgsl: kernel.wgsl } };
+  return { kind: "ok", value: { ...compiledCounts(kernel), wgsl: kernel.wgsl } };
+}
+
+/** The compiled kernel's name and stand-in counts (README), as a launch and warmup give them back. */
+function compiledCounts(kernel: LaunchableKernel): { name: string; n_regs: number; shared: number } {
+  return { name: kernel.name, n_regs: 32, shared: Math.max(kernel.abi.workgroupBytes, 1) };
 }
 
 /** The launch's tensors as the executor takes them: their storage, and its kept device copy where the tensor is on the GPU. */

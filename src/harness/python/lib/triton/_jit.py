@@ -281,9 +281,8 @@ class JITFunction:
         _resident.launched(bound, tensors, result, True)
         for line in (result or {}).get("prints", []):
             print(line)
-        if warmup:
-            return CompiledKernel(self, request["options"], result or {})
-        return None
+        # A launch gives back the compiled kernel, as Triton's does (its counts; the WGSL comes with warmup's).
+        return CompiledKernel(self, request["options"], result or {})
 
     def warmup(self, *args, grid, **kwargs):
         return self.run(*args, grid=grid, warmup=True, **kwargs)
@@ -297,6 +296,16 @@ class _Metadata:
         self.name = info.get("name", "")
 
 
+class _Asm(dict):
+    """A compiled kernel's code by stage: Kernel Lab's one stage is WGSL."""
+
+    def __missing__(self, key):
+        if key == "wgsl":
+            raise KeyError("the WGSL comes with kernel.warmup(…): kernel.warmup(args…, grid=grid).asm['wgsl'] (a launch gives back the counts only)")
+        raise KeyError(f"{key!r}: Kernel Lab compiles a kernel to WGSL, not through Triton's CUDA/HIP stages (ttir, ttgir, llir, ptx, cubin, amdgcn); "
+                       "kernel.warmup(…).asm['wgsl'] has the WGSL")
+
+
 class CompiledKernel:
     """What `kernel.warmup(…)` gives: the kernel compiled, its stand-in register and memory counts (README), launchable."""
 
@@ -305,8 +314,10 @@ class CompiledKernel:
         self.options = options
         self.n_regs = info.get("n_regs", 32)
         self.n_spills = 0
+        self.shared = info.get("shared", 0)
+        self.name = info.get("name", "")
         self.metadata = _Metadata(info, options)
-        self.asm = {"wgsl": info.get("wgsl", "")}
+        self.asm = _Asm({"wgsl": info["wgsl"]} if "wgsl" in info else {})
 
     def _init_handles(self):
         pass
