@@ -290,6 +290,14 @@ function lowerMember(ctx: LowerContext, n: SyntaxNode): void {
         ctx.w.write(`.${property}`);
       });
     }
+    // `tl.float` (no such dtype: gptq's h100_qlinear.py, under a constexpr `if fp8_fast_accum:` its
+    // launch leaves False): written through, so the compiler says what it is where it is reached
+    // (semantics/members.ts), and a branch Triton wouldn't compile doesn't stop the kernel.
+    const object = nodeText(ctx, kids[0]);
+    const tlNames = ctx.file.imports.tl.size > 0 ? ctx.file.imports.tl : new Set(["tl"]);
+    if (kids[0].name === "VariableName" && tlNames.has(object) && !ctx.params.has(object) && !ctx.plan.locals.has(object) && /^[A-Za-z_]\w*$/.test(property)) {
+      return ctx.w.token(`tl.${property}`, span);
+    }
     return unsupported(ctx, n, `the attribute '.${property}'`, "");
   }
   lowerSubscript(ctx, n, kids);

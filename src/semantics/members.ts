@@ -50,6 +50,11 @@ export function propertyAccess(ctx: LoweringContext, node: ts.PropertyAccessExpr
       ctx.log.error(Codes.unknownIntrinsic, ctx.span(node.name), `tl.${name} doesn't exist; did you mean tl.${meant}?`, undefined, [fix]);
       return undefined;
     }
+    if (!intrinsicNamed(name) && !namespace) {
+      // No such name (gptq's h100_qlinear.py: `a.to(tl.float)`, in a constexpr branch its launch leaves out).
+      ctx.log.error(Codes.unknownIntrinsic, ctx.span(node.name), `tl.${name} doesn't exist; Triton's dtypes are ${TRITON_DTYPE_NAMES.filter((d) => d.startsWith(name.replace(/\d+$/, "")) || d === "float32").map((d) => `tl.${d}`).join(", ")} …`);
+      return undefined;
+    }
     ctx.log.error(Codes.unsupportedSyntax, span, namespace ? `tl.${name} is a namespace; call one of its functions, e.g. tl.math.rsqrt(x)` : `tl.${name} is a function; call it`);
     return undefined;
   }

@@ -6,7 +6,9 @@ an autograd.Function's forward that views its input (`x = x.view(-1, n)`, grad d
 saves for backward only `if x.requires_grad:` (fused_softmax/softmax.py): the view of an input that
 requires grad requires grad, as in torch; a launch's result, the compiled kernel, as Triton gives it back
 (gptq/a100_qlinear.py: `k = kernel[grid](…)`, then `k.n_regs`, `k.n_spills`, `k.shared`, and
-`k.asm['ttir']`, which Kernel Lab has no such stage for). Sizes off the block."""
+`k.asm['ttir']`, which Kernel Lab has no such stage for); a name tl doesn't have (`tl.float`) in a
+constexpr branch the launch leaves out (gptq/h100_qlinear.py's `if fp8_fast_accum:`), not compiled, as
+in Triton. Sizes off the block."""
 
 import torch
 import triton
@@ -81,3 +83,19 @@ except KeyError as e:
     assert "WGSL" in str(e), str(e)
 torch.testing.assert_close(out, 2.0 * src)
 print("a launch gives back the compiled kernel, its asm the WGSL only: match")
+
+
+@triton.jit
+def maybe_fp8_kernel(X, n, FAST: tl.constexpr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(X + offs, mask=offs < n, other=0.0)
+    if FAST:
+        x = x.to(tl.float)
+    tl.store(X + offs, x + 1.0, mask=offs < n)
+
+
+x = torch.randn((37,), device=DEVICE)
+want = x + 1.0
+maybe_fp8_kernel[(1,)](x, 37, FAST=False, BLOCK=64)
+torch.testing.assert_close(x, want)
+print("tl.float in a constexpr branch left out: match")

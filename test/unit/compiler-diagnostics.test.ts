@@ -143,6 +143,7 @@ const rows: [string, string, string, string][] = [
   ["Triton's snake_case (expand_dims)", "const p = tl.expand_dims(tl.arange(0, 16), 0);", "4:14-4:25 KL1005", "tl.expand_dims doesn't exist; did you mean tl.expandDims?"],
   ["Triton's device_print", 'tl.device_print("x", n);', "4:4-4:16 KL1005", "tl.device_print doesn't exist; did you mean tl.devicePrint?"],
   ["Triton's static_range", "const r = tl.static_range(4);", "4:14-4:26 KL1005", "tl.static_range doesn't exist; did you mean tl.staticRange?"],
+  ["a tl name that is no dtype", "const v = tl.zeros([16], tl.float);", "4:29-4:34 KL1005", "tl.float doesn't exist; Triton's dtypes are"],
   ["Triton 3.2's experimental TMA descriptors", "const a = tl.experimental_descriptor_load(x_ptr, [0, 0], [16, 16], tl.float16);", "4:14-4:42 KL1005", "tl.experimental_descriptor_load doesn't exist in Kernel Lab; it is Triton's experimental TMA descriptor API"],
   // Blocks of up to three axes (issue 23 item 4)
   ["a block of four axes", 'const z = tl.zeros([2, 2, 2, 2], "f32");', "4:20-4:32 KL1040", "blocks have at most 3 axes; got 4"],
