@@ -40,6 +40,11 @@
 #           and the leader's machine code with runs of 8
 #   octets1k the same four settings at 1024³ and the odd size (first three configs each), and the probe's leaders;
 #           the attention leader's knobs with and without runs of 8, beside the hand-written flash kernel
+#   peeled  the f16 matmul's K loop peeled (wholeTrips) with and without halfLoadForm "tile" at 4096³ (first three
+#           configs), 1024³ and the odd size (first three and 64×64×64 over 4), the reference kernel and the
+#           probe's leaders, all twice in separate processes
+#   tuned   every knob setting --tune-codegen tries at 4096³'s and 1024³'s leading configs, beside the reference
+#           kernel and the probe's leaders; the machine code of 1024³'s generated kernels and the probe's leader
 # Next lease (§45): PARTS="softmax" (~6 min), then PARTS="tests odd" (~5 min), back to back.
 #
 # Here:   ../shared/tools/gpu-carry.sh && node scripts/build.mjs && node bench/build.mjs && bash bench/carry-f16.sh <checkout>/.kl-py
@@ -285,6 +290,40 @@ if has octets1k; then
   L='"halfLoadForm":"select","deferRowSums":true,"lazyRowMax":true,"splitTileIndices":true'
   step 240 octets-attn.log node bench/dist/suite.js --only attention-f16-4x32x4096x64 --configs 2 --targets "[{$L},{$L,\"runsOf8\":true}]" --out "$out/octets-attn.json"
   step 100 octets-flash.log node bench/dist/flash-probe.js --match '^flash 128.32 4 sg of 32 rows, O-regs merged, S pad 4( causal)?$' --out "$out/octets-flash.json"
+  date -u
+fi
+if has peeled; then
+  # Twice each, in separate processes: 1024³ moves between processes (§44, §57).
+  ref=bench/mm-f16-reference.cjs; [ -f "$ref" ] || ref=../shared/tools/mm-f16-reference.cjs
+  root=$PWD; while [ "$root" != / ] && [ ! -d "$root/node_modules/webgpu" ]; do root=$(dirname "$root"); done
+  K64='[{"BLOCK_M":64,"BLOCK_N":64,"BLOCK_K":64,"num_warps":4}]'
+  for run in 1 2; do
+    step 150 peeled-ref-$run.log bash -c "cd '$root' && node '$PWD/$ref' 4096 '^staged-one TM4 TN4 sg2x2 \\(128x128x32, pad 8\\)\$'"
+    step 200 peeled-4096-$run.log node bench/dist/suite.js --only matmul-f16-4096 --configs 3 --targets "[$T,$TW]" --out "$out/peeled-4096-$run.json"
+    step 300 peeled-1024-$run.log node bench/dist/suite.js --only matmul-f16-1024x1024x1024,matmul-f16-1000 --configs 3 --more-configs "$K64" \
+      --targets "[$T,$TW,{\"wholeTrips\":true}]" --out "$out/peeled-1024-$run.json"
+    step 90 peeled-probe-$run.log node bench/dist/mma-probe.js --only matmul --sizes 4096,1024 \
+      --match "^(128×256×32 2×4 sg of 4×4 →f32 pad 8 prefetch grouped sg-n C-matrices|64×64×64 2×2 sg of 2×2 →f32 pad 8 prefetch rows sg-n C-matrices)\$" --out "$out/peeled-probe-$run.json"
+    date -u
+  done
+fi
+if has tuned; then
+  # What `kernel-lab run --tune-codegen` tries (every knob setting the kernel uses, knob-variants.ts) at
+  # 4096³'s and 1024³'s leading configs, beside the reference kernel and the probe's leaders; then the
+  # machine code of 1024³'s generated kernels and the probe's leader (§60).
+  ref=bench/mm-f16-reference.cjs; [ -f "$ref" ] || ref=../shared/tools/mm-f16-reference.cjs
+  root=$PWD; while [ "$root" != / ] && [ ! -d "$root/node_modules/webgpu" ]; do root=$(dirname "$root"); done
+  step 150 tuned-ref.log bash -c "cd '$root' && node '$PWD/$ref' 4096 '^staged-one TM4 TN4 sg2x2 \\(128x128x32, pad 8\\)\$'"
+  step 330 tuned-4096.log node bench/dist/suite.js --only matmul-f16-4096 --configs 0 --tune-codegen \
+    --more-configs '[{"BLOCK_M":256,"BLOCK_N":128,"BLOCK_K":32,"num_warps":16}]' --out "$out/tuned-4096.json"
+  step 200 tuned-1024.log node bench/dist/suite.js --only matmul-f16-1024x1024x1024 --configs 0 --tune-codegen \
+    --more-configs '[{"BLOCK_M":64,"BLOCK_N":64,"BLOCK_K":32,"num_warps":8}]' --out "$out/tuned-1024.json"
+  step 90 tuned-probe.log node bench/dist/mma-probe.js --only matmul --sizes 4096,1024 \
+    --match "^(128×256×32 2×4 sg of 4×4 →f32 pad 8 prefetch grouped sg-n C-matrices|64×64×64 2×2 sg of 2×2 →f32 pad 8 prefetch rows sg-n C-matrices)\$" --out "$out/tuned-probe.json"
+  sass gen-1k-64x64x32x8-tile gen matmul-f16 1024 '{"BLOCK_M":64,"BLOCK_N":64,"BLOCK_K":32,"num_warps":8}' "$T" "$out/sass/gen-1k-64x64x32x8-tile/kernel.wgsl"
+  sass gen-1k-64x64x64x4-tile gen matmul-f16 1024 '{"BLOCK_M":64,"BLOCK_N":64,"BLOCK_K":64,"num_warps":4}' "$T" "$out/sass/gen-1k-64x64x64x4-tile/kernel.wgsl"
+  sass hand-1k-64x64x64 hand 1024 "64×64×64 2×2 sg of 2×2 →f32 pad 8 prefetch rows sg-n C-matrices" "$out/sass/hand-1k-64x64x64/kernel.wgsl"
+  (cd "$out" && tar -cJf sass-1k.tar.xz sass && rm -rf sass)
   date -u
 fi
 if has sass8; then

@@ -4,7 +4,7 @@
 // Each case is checked against a CPU reference first (sampled for matmul), then timed with GPU
 // timestamps over input sets rotated so the working set exceeds the L2 cache.
 //
-//   node bench/dist/suite.js [--quick] [--sweep] [--only NAME[,NAME…]] [--defaults-only] [--tune-codegen] [--configs N] [--targets JSON] [--edits JSON] [--out FILE [--append]]
+//   node bench/dist/suite.js [--quick] [--sweep] [--only NAME[,NAME…]] [--defaults-only] [--tune-codegen] [--configs N] [--more-configs JSON] [--targets JSON] [--edits JSON] [--out FILE [--append]]
 //
 // Cases marked `explicit` (timing isolations: f16-cases.ts softmaxIsolationF16) run only when --only names them.
 //
@@ -68,6 +68,9 @@ function compiling(gpu: Gpu): { target: Target; base: CodegenOptions } {
 const f32Best = argv.includes("--f32-best");
 // --configs N: each case's first N configs only (and its targets on those): one lease's call for the leaders.
 const firstConfigs = argv.includes("--configs") ? Number(argv[argv.indexOf("--configs") + 1]) : undefined;
+// --more-configs JSON: these configs after each selected case's own (after --configs cuts them), e.g.
+// '[{"BLOCK_M":64,"BLOCK_N":64,"BLOCK_K":64,"num_warps":4}]' for 1024³'s probe leader's shape.
+const moreConfigs = argv.includes("--more-configs") ? (JSON.parse(argv[argv.indexOf("--more-configs") + 1]) as Case["configs"]) : [];
 // --edits JSON: each variant timed once per list of WGSL edits (bench/wgsl-edits.ts), e.g. '[[],["dead"],["no-c-staging"]]'.
 const editLists = argv.includes("--edits") ? (JSON.parse(argv[argv.indexOf("--edits") + 1]) as string[][]) : [[]];
 // --targets JSON: these code-generation settings instead of each case's own `targets` (e.g. '[{"halfLoadForm":"tile"}]').
@@ -109,6 +112,7 @@ async function runCase(gpu: Gpu, c: Case, results: Measurement[]): Promise<void>
     c = { ...c, configs: c.configs.filter((k) => Object.entries(best).every(([key, v]) => k[key] === v) && Object.keys(k).every((key) => key in best || key === "HEAD_DIM" || key === "IS_CAUSAL")) };
   }
   if (firstConfigs !== undefined) c = { ...c, configs: c.configs.slice(0, firstConfigs), targetConfigs: Math.min(c.targetConfigs ?? firstConfigs, firstConfigs) };
+  if (moreConfigs.length > 0) c = { ...c, configs: [...c.configs, ...moreConfigs], targetConfigs: (c.targetConfigs ?? c.configs.length) + moreConfigs.length };
   if (targetsArg) c = { ...c, targets: targetsArg };
   const file = c.file ?? join("examples", `${c.example}.kernel.ts`);
   const text = readFileSync(join(root, file), "utf8");
