@@ -135,12 +135,18 @@ function planName(plan: DeclarationPlan, name: string, list: Occurrence[], depth
     else segments[segments.length - 1].push(group);
   }
   const apart = (segment: Occurrence[][]) => segment.length === 1 && ownScope(segment[0]);
-  if (segments.filter((s) => !apart(s)).length === 1) {
-    for (const segment of segments) {
+  // The first segment, one if whose one body holds every mention (nested deeper included: the AMD flash
+  // attention's `if IS_CAUSAL: … if n_blocks <= 0: O_block_ptr = …; return`), is declared inside it too:
+  // nothing before it names the name, and the next segment starts afresh.
+  const inOneIfBody = (segment: Occurrence[][], i: number) =>
+    i === 0 && segment.length === 1 && segment[0][0].chain[depth].name === "IfStatement" && segment[0].every((o) => o.chain.length > depth + 2 && same(o.chain[depth + 1], segment[0][0].chain[depth + 1]));
+  const below = (segment: Occurrence[][], i: number) => apart(segment) || inOneIfBody(segment, i);
+  if (segments.filter((s, i) => !below(s, i)).length <= 1) {
+    segments.forEach((segment, i) => {
       const mentions = segment.flat();
-      if (apart(segment) || segment.length === 1) planName(plan, name, mentions, depth);
+      if (below(segment, i) || segment.length === 1) planName(plan, name, mentions, depth);
       else declareHere(plan, name, mentions, depth);
-    }
+    });
     return;
   }
   declareHere(plan, name, list, depth);

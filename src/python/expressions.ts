@@ -152,6 +152,9 @@ function lowerName(ctx: LowerContext, n: SyntaxNode): void {
   if (ctx.noneNames.has(name)) return unsupported(ctx, n, `'${name}', bound to None here, as a value`, "None is only compared with `is None` or passed as a keyword argument (mask=…) that it leaves out");
   if (ctx.params.has(name) || ctx.plan.locals.has(name)) {
     const known = ctx.known.get(name);
+    // A string passed on as a call's argument is the string (a helper's `pad` given "zero", then
+    // `tl.load(…, padding_option=pad)`: the AMD flash attention of applied-ai's flash_backward.py).
+    if (typeof known === "string" && n.parent?.name === "ArgList") return ctx.w.token(JSON.stringify(known), span);
     // A string or None constexpr has no value in the TypeScript language: only its truth.
     if (known === null || typeof known === "string") return ctx.w.token(known ? "true" : "false", span);
     // A dtype constexpr is the dtype itself, as `tl.float32` written in the kernel would be.

@@ -80,7 +80,11 @@ export function naryMath(fn: MathFn, n: number, params: readonly string[], float
     produces: [`math:${fn}`, ...COERCIONS],
     lower(ctx, args, span, name) {
       if (!arity(ctx, args, span, name, n, n, signature)) return undefined;
-      const values = all(ctx, args);
+      const given = all(ctx, args);
+      // `min(masked_blocks, n_blocks)` with a mask and a number (applied-ai's AMD flash attention:
+      // `masked_blocks = padded_block_k`, a comparison): Triton promotes the mask (int1) to an integer.
+      const mixed = given !== undefined && !floatOnly && given.some((v) => v.type.kind === "data" && v.type.dtype !== "bool") && given.some((v) => v.type.kind === "data" && v.type.dtype === "bool");
+      const values = mixed ? given.map((v) => (v.type.kind === "data" && v.type.dtype === "bool" ? ctx.values.cast(v, "i32", v.span) : v)) : given;
       if (!values || !values.every((v) => requireData(ctx, v, `tl.${name}`))) return undefined;
       let dtype = values.map(operandOf).reduce((acc, op) => ({ dtype: promote(acc, op), weak: acc.weak && op.weak, integral: acc.integral && op.integral })).dtype as NumDtype;
       if (floatOnly && !isFloat(dtype)) dtype = "f32";

@@ -70,6 +70,9 @@ export function propertyAccess(ctx: LoweringContext, node: ts.PropertyAccessExpr
     if (!property) ctx.log.error(Codes.descriptorMisuse, ctx.span(node.name), `a tensor descriptor has no property '${name}'; it has ${DESCRIPTOR_PROPERTIES}, and the methods .load(offsets), .store(offsets, value) and .atomic_add(offsets, value) (_min, _max, _and, _or, _xor)`);
     return property;
   }
+  // A block pointer's `.type` / `.dtype` (applied-ai's AMD flash attention: `q.to(Q_block_ptr.type.element_ty)`):
+  // a pointer to its base's element. Triton's element_ty there is the block type, whose element it is.
+  if (isAggregate(lowered) && lowered.kind === "blockPtr" && (name === "type" || name === "dtype")) return dtypeValue(dtypeOfValue(lowered.base), span);
   // A reshape to four axes held for tl.split (wide-reshapes.ts): its dtype and shape, as Triton's block's (`out_acc.to(x.dtype)`).
   if (isAggregate(lowered) && lowered.kind === "tuple" && lowered.wide && !isAggregate(lowered.elements[0])) {
     const half = lowered.elements[0];

@@ -166,6 +166,14 @@ export class ValueFactory {
       return this.binary(fn, widen(a), widen(b), span);
     }
 
+    // `masked_blocks > 0` with a mask (applied-ai's AMD flash attention, `masked_blocks = padded_block_k`):
+    // a comparison of a mask and a number promotes the mask (int1) to the number's dtype, as Triton's does.
+    if ((fn === "lt" || fn === "le" || fn === "gt" || fn === "ge" || fn === "eq" || fn === "ne") && (da === "bool") !== (db === "bool")) {
+      const to = da === "bool" ? db : da;
+      const widen = (v: Value) => (v.type.kind === "data" && v.type.dtype === "bool" ? this.cast(v, to, span) : v);
+      return this.binary(fn, widen(a), widen(b), span);
+    }
+
     // Masks: && and || (and & | ^, as Triton writes them) combine bools element-wise.
     if (da === "bool" || db === "bool" || fn === "land" || fn === "lor") {
       const logical = fn === "land" || fn === "and" ? "land" : fn === "lor" || fn === "or" ? "lor" : fn === "xor" || fn === "ne" ? "ne" : fn === "eq" ? "eq" : undefined;

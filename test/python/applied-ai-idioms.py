@@ -8,7 +8,12 @@ requires grad requires grad, as in torch; a launch's result, the compiled kernel
 (gptq/a100_qlinear.py: `k = kernel[grid](…)`, then `k.n_regs`, `k.n_spills`, `k.shared`, and
 `k.asm['ttir']`, which Kernel Lab has no such stage for); a name tl doesn't have (`tl.float`) in a
 constexpr branch the launch leaves out (gptq/h100_qlinear.py's `if fp8_fast_accum:`), not compiled, as
-in Triton. Sizes off the block."""
+in Triton. From torch_compile/flash_backward.py (AMD's flash attention): a string a helper passes on to
+tl.load's padding_option (`load_fn(bp, True, False, "zero")`); a mask in min() and compared with 0
+(`masked_blocks = padded_block_k`, `min(masked_blocks, n)`, `if masked_blocks > 0:`); a block pointer's
+`.type.element_ty`; a name first assigned in an if nested in a constexpr if and assigned again after it
+(`O_block_ptr`); a torch.library.custom_op with register_autograd called on tensors that require grad.
+Sizes off the block."""
 
 import torch
 import triton
@@ -99,3 +104,67 @@ want = x + 1.0
 maybe_fp8_kernel[(1,)](x, 37, FAST=False, BLOCK=64)
 torch.testing.assert_close(x, want)
 print("tl.float in a constexpr branch left out: match")
+
+
+@triton.jit
+def load_fn(block_ptr, first, second, pad):
+    if first and second:
+        tensor = tl.load(block_ptr, boundary_check=(0, 1), padding_option=pad)
+    elif first:
+        tensor = tl.load(block_ptr, boundary_check=(0,), padding_option=pad)
+    else:
+        tensor = tl.load(block_ptr)
+    return tensor
+
+
+@triton.jit
+def amd_idioms_kernel(X, Out, Count, n, n_blocks, CAUSAL: tl.constexpr, B: tl.constexpr):
+    if CAUSAL:
+        if n_blocks <= 0:
+            out_bp = tl.make_block_ptr(base=Out, shape=(n, 16), strides=(16, 1), offsets=(0, 0), block_shape=(B, 16), order=(1, 0))
+            tl.store(out_bp, tl.zeros([B, 16], dtype=tl.float32), boundary_check=(0, 1))
+            return
+    bp = tl.make_block_ptr(base=X, shape=(n, 16), strides=(16, 1), offsets=(0, 0), block_shape=(B, 16), order=(1, 0))
+    x = load_fn(bp, True, False, "zero")
+    x = (x * 2.0).to(bp.type.element_ty)
+    padded = n != B
+    masked = padded
+    masked = min(masked, n_blocks)
+    if masked > 0:
+        tl.store(Count, masked)
+    out_bp = tl.make_block_ptr(base=Out, shape=(n, 16), strides=(16, 1), offsets=(0, 0), block_shape=(B, 16), order=(1, 0))
+    tl.store(out_bp, x, boundary_check=(0, 1))
+
+
+x = torch.randn((10, 16), device=DEVICE)
+out = torch.full((10, 16), 7.0, device=DEVICE)
+count = torch.zeros((1,), dtype=torch.int32, device=DEVICE)
+amd_idioms_kernel[(1,)](x, out, count, 10, 3, CAUSAL=True, B=16)
+torch.testing.assert_close(out, 2.0 * x)
+assert count.item() == 1, count.item()
+amd_idioms_kernel[(1,)](x, out, count, 10, 0, CAUSAL=True, B=16)
+assert out.abs().max().item() == 0.0
+print("a string through a helper to padding_option, a mask in min() and > 0, a block pointer's type, a name first assigned in a nested if: match")
+
+
+@torch.library.custom_op("kl_test::triple", mutates_args=())
+def triple(a: torch.Tensor) -> torch.Tensor:
+    out = torch.empty_like(a)
+    scale_kernel[(a.shape[0],)](out, a, a.shape[1], BLOCK=64)
+    return out + a
+
+
+def triple_setup(ctx, inputs, output):
+    ctx.save_for_backward(inputs[0])
+
+
+def triple_backward(ctx, g):
+    return 3.0 * g
+
+
+triple.register_autograd(triple_backward, setup_context=triple_setup)
+a = torch.randn((3, 37), device=DEVICE, requires_grad=True)
+y = triple(a)
+y.backward(torch.ones_like(y))
+torch.testing.assert_close(a.grad, torch.full((3, 37), 3.0, device=DEVICE))
+print("a custom op's registered backward: match")

@@ -4,7 +4,6 @@
 # and never needed (nothing is traced). Autograd through a registered backward isn't wired: calling
 # the op on a tensor that requires grad is refused by name.
 
-from ._not_implemented import not_implemented as _not_implemented
 
 _fakes = {}
 _ops = {}
@@ -21,8 +20,35 @@ class CustomOpDef:
 
     def __call__(self, *args, **kwargs):
         if self._backward is not None and _needs_grad(args, kwargs):
-            _not_implemented(f"torch.library.custom_op {self._name!r} with register_autograd, on a tensor that requires grad")
+            return self._with_grad(args, kwargs)
         return self._fn(*args, **kwargs)
+
+    def _with_grad(self, args, kwargs):
+        # As torch runs a custom op with a registered backward: the op with grad disabled, then
+        # setup_context(ctx, inputs, output), and backward(ctx, *grads) giving one gradient per input
+        # (applied-ai's flash_backward.py: `flash` and `flash.register_autograd(backward, setup_context=…)`),
+        # here through an autograd.Function made for the call.
+        import inspect
+        from ._autograd import Function
+        bound = inspect.signature(self._fn).bind(*args, **kwargs)
+        bound.apply_defaults()
+        inputs = tuple(bound.arguments.values())
+        op, (backward, setup_context) = self._fn, self._backward
+
+        class CustomOp(Function):
+            @staticmethod
+            def forward(ctx, *given):
+                out = op(*given)
+                if setup_context is not None:
+                    setup_context(ctx, given, out)
+                return out
+
+            @staticmethod
+            def backward(ctx, *grads):
+                return backward(ctx, *grads)
+
+        CustomOp.__name__ = self._name.replace("::", "_")
+        return CustomOp.apply(*inputs)
 
     def register_fake(self, fn):
         _fakes[self._name] = fn
