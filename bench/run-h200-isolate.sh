@@ -45,6 +45,8 @@
 #           probe's leaders, all twice in separate processes
 #   tuned   every knob setting --tune-codegen tries at 4096³'s and 1024³'s leading configs, beside the reference
 #           kernel and the probe's leaders; the machine code of 1024³'s generated kernels and the probe's leader
+#   wide1k  1024³ over every config of its case and four more shapes, four code-generation settings each
+#   robust  the f16 matmul's leaders and the probe's with and without Dawn's disable_robustness toggle (Tint's clamps)
 # Next lease (§45): PARTS="softmax" (~6 min), then PARTS="tests odd" (~5 min), back to back.
 #
 # Here:   ../shared/tools/gpu-carry.sh && node scripts/build.mjs && node bench/build.mjs && bash bench/carry-f16.sh <checkout>/.kl-py
@@ -324,6 +326,30 @@ if has tuned; then
   sass gen-1k-64x64x64x4-tile gen matmul-f16 1024 '{"BLOCK_M":64,"BLOCK_N":64,"BLOCK_K":64,"num_warps":4}' "$T" "$out/sass/gen-1k-64x64x64x4-tile/kernel.wgsl"
   sass hand-1k-64x64x64 hand 1024 "64×64×64 2×2 sg of 2×2 →f32 pad 8 prefetch rows sg-n C-matrices" "$out/sass/hand-1k-64x64x64/kernel.wgsl"
   (cd "$out" && tar -cJf sass-1k.tar.xz sass && rm -rf sass)
+  date -u
+fi
+if has wide1k; then
+  # 1024³ over its six configs and four more shapes (BK 64 over 8, 32 × 64, 64 × 32, 64 × 64 over 2), each
+  # at the default, "tile", "tile" with the K loop peeled and the K loop peeled alone; the probe's leader after.
+  MORE='[{"BLOCK_M":64,"BLOCK_N":64,"BLOCK_K":64,"num_warps":8},{"BLOCK_M":32,"BLOCK_N":64,"BLOCK_K":32,"num_warps":4},{"BLOCK_M":64,"BLOCK_N":32,"BLOCK_K":32,"num_warps":4},{"BLOCK_M":64,"BLOCK_N":64,"BLOCK_K":32,"num_warps":2}]'
+  step 420 wide1k-1024.log node bench/dist/suite.js --only matmul-f16-1024x1024x1024 --configs 6 --more-configs "$MORE" \
+    --targets "[$T,$TW,{\"wholeTrips\":true}]" --out "$out/wide1k-1024.json"
+  step 90 wide1k-probe.log node bench/dist/mma-probe.js --only matmul --sizes 1024 \
+    --match "^64×64×64 2×2 sg of 2×2 →f32 pad 8 prefetch rows sg-n C-matrices\$" --out "$out/wide1k-probe.json"
+  date -u
+fi
+if has robust; then
+  # Tint's bounds clamps on workgroup-array stores (VIADDMNMX, single STS.U16 in the machine code, §57, §60):
+  # the same kernels with Dawn's disable_robustness toggle (no clamps at all), against the default.
+  K1='[{"BLOCK_M":64,"BLOCK_N":64,"BLOCK_K":64,"num_warps":4}]'
+  for flags in "" "enable-dawn-features=disable_robustness"; do
+    tag=${flags:+norobust}; tag=${tag:-robust}
+    KERNEL_LAB_DAWN_FLAGS="$flags" step 200 robust-1024-$tag.log node bench/dist/suite.js --only matmul-f16-1024x1024x1024 --configs 3 --more-configs "$K1" \
+      --targets "[$T]" --out "$out/robust-1024-$tag.json"
+    KERNEL_LAB_DAWN_FLAGS="$flags" step 200 robust-4096-$tag.log node bench/dist/suite.js --only matmul-f16-4096 --configs 3 --targets "[$T,$TW]" --out "$out/robust-4096-$tag.json"
+    KERNEL_LAB_DAWN_FLAGS="$flags" step 90 robust-probe-$tag.log node bench/dist/mma-probe.js --only matmul --sizes 4096,1024 \
+      --match "^(128×256×32 2×4 sg of 4×4 →f32 pad 8 prefetch grouped sg-n C-matrices|64×64×64 2×2 sg of 2×2 →f32 pad 8 prefetch rows sg-n C-matrices)\$" --out "$out/robust-probe-$tag.json"
+  done
   date -u
 fi
 if has sass8; then
