@@ -4,7 +4,7 @@
 
 import type { Value } from "../ir/ir";
 import type { Emitter } from "./emitter";
-import { runSpan, tileOffset } from "./layout";
+import { pieceCols, pieceRows, runSpan, tileOffset } from "./layout";
 import type { MatrixOps } from "./mma-ops";
 import { names, transferShape, type MmaPlan } from "./mma-plan";
 
@@ -19,11 +19,16 @@ function paddedPlaces(ctx: Emitter, v: Value, stride: number): { index: (j: numb
   const cols = v.type.shape[1];
   const w = ctx.workgroupSize;
   const plus = (base: string, c: number) => (c ? `${base} + ${c}u` : base);
+  // The invocation's first row and column are written from `lid` itself, not from its flat index
+  // (`tileBase`, `lane4`) by `/ cols` and `% cols`: Tint then knows each index below the array's
+  // length and leaves the stores unclamped (a clamped one is a single STS.U16 on NVIDIA; bench/NOTES.md §60).
+  const times = (x: string, n: number) => (n === 1 ? x : `${x} * ${n}u`);
   if (layout.tile) {
-    const t = ctx.tileBase(layout);
+    const { threadsPerRow: tc } = layout.tile;
     const [row0, base] = [ctx.fresh("mr"), ctx.fresh("mb")];
-    ctx.emit(`let ${row0} = u32(${t}) / ${cols}u;`);
-    ctx.emit(`let ${base} = ${row0} * ${stride}u + u32(${t}) % ${cols}u;`);
+    const col0 = tc === 1 ? "" : ` + ${times(`(lid % ${tc}u)`, pieceCols(layout.tile))}`;
+    ctx.emit(`let ${row0} = ${times(tc === 1 ? "lid" : `(lid / ${tc}u)`, pieceRows(layout.tile))};`);
+    ctx.emit(`let ${base} = ${row0} * ${stride}u${col0};`);
     const split = (j: number) => {
       const offset = tileOffset(layout.tile!, w, j);
       return [Math.floor(offset / cols), offset % cols];
@@ -32,11 +37,19 @@ function paddedPlaces(ctx: Emitter, v: Value, stride: number): { index: (j: numb
   }
   const vec = runSpan(layout);
   if (!layout.replicated && cols % vec === 0 && (w * vec) % cols === 0) {
-    // Register j: element (j / V) * W * V + t * V + j % V (V the run span, layout.ts); a sweep of W * V elements is whole rows.
+    // Register j: element (j / V) * W * V + t * V + j % V (V the run span, layout.ts); a sweep of W * V
+    // elements is whole rows, of cols / V invocations each.
+    // (A row slice's first element is not lid * V: it keeps its flat index.)
+    const perRow = cols / vec;
     const lane = ctx.elementIndex(v.type, 0);
     const [row0, base] = [ctx.fresh("mr"), ctx.fresh("mb")];
-    ctx.emit(`let ${row0} = u32(${lane}) / ${cols}u;`);
-    ctx.emit(`let ${base} = ${row0} * ${stride}u + u32(${lane}) % ${cols}u;`);
+    if (layout.rowSlice) {
+      ctx.emit(`let ${row0} = u32(${lane}) / ${cols}u;`);
+      ctx.emit(`let ${base} = ${row0} * ${stride}u + u32(${lane}) % ${cols}u;`);
+    } else {
+      ctx.emit(`let ${row0} = ${perRow === 1 ? "lid" : `lid / ${perRow}u`};`);
+      ctx.emit(`let ${base} = ${row0} * ${stride}u${perRow === 1 ? "" : ` + ${times(`(lid % ${perRow}u)`, vec)}`};`);
+    }
     const rows = (j: number) => (Math.floor(j / vec) * w * vec) / cols;
     return { index: (j) => plus(base, rows(j) * stride + (j % vec)), rowOf: (j) => plus(row0, rows(j)) };
   }

@@ -852,8 +852,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     let v253_14 = (v247_14 && v251);
     let v253_15 = (v247_15 && v251);
     workgroupBarrier();
-    let mr0 = u32(tile_128x32) / 32u;
-    let mb1 = mr0 * 40u + u32(tile_128x32) % 32u;
+    let mr0 = (lid / 8u) * 4u;
+    let mb1 = mr0 * 40u + (lid % 8u) * 4u;
     sm_mmaa_f16[mb1] = v100_0;
     sm_mmaa_f16[mb1 + 1u] = v100_1;
     sm_mmaa_f16[mb1 + 2u] = v100_2;
@@ -870,8 +870,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     sm_mmaa_f16[mb1 + 121u] = v100_13;
     sm_mmaa_f16[mb1 + 122u] = v100_14;
     sm_mmaa_f16[mb1 + 123u] = v100_15;
-    let mr2 = u32(tile_32x128) / 128u;
-    let mb3 = mr2 * 136u + u32(tile_32x128) % 128u;
+    let mr2 = (lid / 32u) * 4u;
+    let mb3 = mr2 * 136u + (lid % 32u) * 4u;
     sm_mmab_f16[mb3] = v116_0;
     sm_mmab_f16[mb3 + 1u] = v116_1;
     sm_mmab_f16[mb3 + 2u] = v116_2;
@@ -1408,8 +1408,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
   x2_61 = 0.0f;
   x2_62 = 0.0f;
   x2_63 = 0.0f;
-  let mr5 = u32(tile_128x128) / 128u;
-  let mb6 = mr5 * 132u + u32(tile_128x128) % 128u;
+  let mr5 = (lid / 16u) * 4u;
+  let mb6 = mr5 * 132u + (lid % 16u) * 4u;
   for (var mma_rows4 = 0u; mma_rows4 < 128u; mma_rows4 += 32u) {
     workgroupBarrier();
     if (mma119_r + 0u - mma_rows4 < 32u) {
