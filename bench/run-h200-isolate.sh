@@ -47,6 +47,7 @@
 #           kernel and the probe's leaders; the machine code of 1024³'s generated kernels and the probe's leader
 #   wide1k  1024³ over every config of its case and four more shapes, four code-generation settings each
 #   robust  the f16 matmul's leaders and the probe's with and without Dawn's disable_robustness toggle (Tint's clamps)
+#   staging the staging stores' first index from lid (the default since §60) against the flat index (mmaStagingFlatIndex)
 # Next lease (§45): PARTS="softmax" (~6 min), then PARTS="tests odd" (~5 min), back to back.
 #
 # Here:   ../shared/tools/gpu-carry.sh && node scripts/build.mjs && node bench/build.mjs && bash bench/carry-f16.sh <checkout>/.kl-py
@@ -350,6 +351,21 @@ if has robust; then
     KERNEL_LAB_DAWN_FLAGS="$flags" step 90 robust-probe-$tag.log node bench/dist/mma-probe.js --only matmul --sizes 4096,1024 \
       --match "^(128×256×32 2×4 sg of 4×4 →f32 pad 8 prefetch grouped sg-n C-matrices|64×64×64 2×2 sg of 2×2 →f32 pad 8 prefetch rows sg-n C-matrices)\$" --out "$out/robust-probe-$tag.json"
   done
+  date -u
+fi
+if has staging; then
+  # The staging stores' first index from lid (the default since §60, which Tint leaves unclamped) against
+  # the flat index by / and % (mmaStagingFlatIndex, as before): 4096³'s first three configs and 1024³'s
+  # leader and 64×64×64 over 4, with "tile" (4096³ also with wholeTrips), beside the reference kernel.
+  ref=bench/mm-f16-reference.cjs; [ -f "$ref" ] || ref=../shared/tools/mm-f16-reference.cjs
+  root=$PWD; while [ "$root" != / ] && [ ! -d "$root/node_modules/webgpu" ]; do root=$(dirname "$root"); done
+  F='"mmaStagingFlatIndex":true'
+  step 150 staging-ref.log bash -c "cd '$root' && node '$PWD/$ref' 4096 '^staged-one TM4 TN4 sg2x2 \\(128x128x32, pad 8\\)\$'"
+  step 300 staging-4096.log node bench/dist/suite.js --only matmul-f16-4096 --configs 3 \
+    --targets "[$T,{\"halfLoadForm\":\"tile\",$F},$TW,{\"halfLoadForm\":\"tile\",\"wholeTrips\":true,$F}]" --out "$out/staging-4096.json"
+  step 200 staging-1024.log node bench/dist/suite.js --only matmul-f16-1024x1024x1024 --configs 0 \
+    --more-configs '[{"BLOCK_M":64,"BLOCK_N":64,"BLOCK_K":32,"num_warps":8},{"BLOCK_M":64,"BLOCK_N":64,"BLOCK_K":64,"num_warps":4}]' \
+    --targets "[$T,{\"halfLoadForm\":\"tile\",$F}]" --out "$out/staging-1024.json"
   date -u
 fi
 if has sass8; then

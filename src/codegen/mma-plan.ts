@@ -39,6 +39,8 @@ export interface MmaPlan {
    * assumes ("index", the default), or the subgroup_id builtin ("builtin": CodegenOptions.mmaSubgroupBuiltin).
    */
   subgroupIndex: { from: "index"; size: number } | { from: "builtin" };
+  /** Staging indices from the flat element index (CodegenOptions.mmaStagingFlatIndex), not from lid (mma-transfer.ts). */
+  stagingFlatIndex: boolean;
   /** Workgroup memory for the accumulator's way between registers and matrices (CodegenOptions.mmaTransferBytes). */
   transferBytes: number;
   /** Floats of padding per row of that way's array (CodegenOptions.mmaTransferPad). */
@@ -91,6 +93,7 @@ export function planMma(ir: KernelIR, target: Target, options: CodegenOptions, w
   // one subgroup size, lid / size is the subgroup's index; on the H100 the builtin made matrix
   // kernels up to 36% slower (bench/NOTES.md §57).
   const subgroupIndex = options.mmaSubgroupBuiltin === true && !emulated ? { from: "builtin" as const } : { from: "index" as const, size: sg };
+  const stagingFlatIndex = options.mmaStagingFlatIndex === true;
   // `rowsOnly` (lane rows, plan.ts): every subgroup whole rows of each product, unless a split is asked for.
   const split = options.mmaSubgroupsM ?? (rowsOnly ? subgroups : undefined);
   const doubleBuffer = options.mmaDoubleBuffer === true;
@@ -103,7 +106,7 @@ export function planMma(ir: KernelIR, target: Target, options: CodegenOptions, w
     const found = accumulatingDot(s);
     if (!found) return;
     const shape = fit(found.dot, configs, subgroups, split);
-    if (shape) plans.set(found.dot.id, withBuffers({ ...shape, kind: "loop", dot: found.dot, variable: found.variable, loop: s, zeroInit: startsAtZero(ir.body, s, found.variable), emulated, subgroupIndex, doubleBuffer, transferBytes, transferPad, twoBuffers: false, holdA: false, lean: false }, target.maxWorkgroupStorageBytes));
+    if (shape) plans.set(found.dot.id, withBuffers({ ...shape, kind: "loop", dot: found.dot, variable: found.variable, loop: s, zeroInit: startsAtZero(ir.body, s, found.variable), emulated, subgroupIndex, stagingFlatIndex, doubleBuffer, transferBytes, transferPad, twoBuffers: false, holdA: false, lean: false }, target.maxWorkgroupStorageBytes));
   });
   const loops = innermostLoops(ir.body);
   forEachValue(ir.body, (v) => {
@@ -114,7 +117,7 @@ export function planMma(ir: KernelIR, target: Target, options: CodegenOptions, w
     const a = staged(v.a).value;
     const invariant = loop && options.mmaStageInvariant !== false && !defines(loop.body, a.id) ? { invariantA: loop } : {};
     const holdA = invariant.invariantA !== undefined && options.mmaHoldInvariant !== false;
-    plans.set(v.id, { ...shape, kind: "once", dot: v, zeroInit: true, emulated, subgroupIndex, doubleBuffer: false, twoBuffers: false, transferBytes, transferPad, ...invariant, holdA, lean: false });
+    plans.set(v.id, { ...shape, kind: "once", dot: v, zeroInit: true, emulated, subgroupIndex, stagingFlatIndex, doubleBuffer: false, twoBuffers: false, transferBytes, transferPad, ...invariant, holdA, lean: false });
   });
   // Every barrier-less write needs a barrier between it and the reads it could overtake: a "once"
   // plan has one after its staging and one after storing its product, a loop plan's last matrix

@@ -14,7 +14,7 @@ import { names, transferShape, type MmaPlan } from "./mma-plan";
  * the layout gives no such split (replicated blocks). Also each register's row offset from the
  * base's row, for a transfer that moves some rows at a time.
  */
-function paddedPlaces(ctx: Emitter, v: Value, stride: number): { index: (j: number) => string; rowOf: (j: number) => string; owner?: string } {
+function paddedPlaces(ctx: Emitter, v: Value, stride: number, flatIndex: boolean): { index: (j: number) => string; rowOf: (j: number) => string; owner?: string } {
   const layout = ctx.layout(v.type);
   const cols = v.type.shape[1];
   const w = ctx.workgroupSize;
@@ -23,6 +23,18 @@ function paddedPlaces(ctx: Emitter, v: Value, stride: number): { index: (j: numb
   // (`tileBase`, `lane4`) by `/ cols` and `% cols`: Tint then knows each index below the array's
   // length and leaves the stores unclamped (a clamped one is a single STS.U16 on NVIDIA; bench/NOTES.md §60).
   const times = (x: string, n: number) => (n === 1 ? x : `${x} * ${n}u`);
+  if (layout.tile && flatIndex) {
+    // As before 2026-12-06 (CodegenOptions.mmaStagingFlatIndex): Tint clamps the stores it cannot bound.
+    const t = ctx.tileBase(layout);
+    const [row0, base] = [ctx.fresh("mr"), ctx.fresh("mb")];
+    ctx.emit(`let ${row0} = u32(${t}) / ${cols}u;`);
+    ctx.emit(`let ${base} = ${row0} * ${stride}u + u32(${t}) % ${cols}u;`);
+    const split = (j: number) => {
+      const offset = tileOffset(layout.tile!, w, j);
+      return [Math.floor(offset / cols), offset % cols];
+    };
+    return { index: (j) => plus(base, split(j)[0] * stride + split(j)[1]), rowOf: (j) => plus(row0, split(j)[0]) };
+  }
   if (layout.tile) {
     const { threadsPerRow: tc } = layout.tile;
     const [row0, base] = [ctx.fresh("mr"), ctx.fresh("mb")];
@@ -43,7 +55,7 @@ function paddedPlaces(ctx: Emitter, v: Value, stride: number): { index: (j: numb
     const perRow = cols / vec;
     const lane = ctx.elementIndex(v.type, 0);
     const [row0, base] = [ctx.fresh("mr"), ctx.fresh("mb")];
-    if (layout.rowSlice) {
+    if (layout.rowSlice || flatIndex) {
       ctx.emit(`let ${row0} = u32(${lane}) / ${cols}u;`);
       ctx.emit(`let ${base} = ${row0} * ${stride}u + u32(${lane}) % ${cols}u;`);
     } else {
@@ -62,8 +74,8 @@ function paddedPlaces(ctx: Emitter, v: Value, stride: number): { index: (j: numb
 }
 
 /** Writes an operand's registers into `array` (rows of `stride` halves from `offset`). */
-export function stage(ctx: Emitter, v: Value, array: string, stride: number, offset: string): void {
-  const places = paddedPlaces(ctx, v, stride);
+export function stage(ctx: Emitter, v: Value, array: string, stride: number, offset: string, flatIndex: boolean): void {
+  const places = paddedPlaces(ctx, v, stride, flatIndex);
   const writes = () => {
     for (let j = 0; j < ctx.layout(v.type).ept; j++) ctx.emit(`${array}[${offset ? `${offset} + ` : ""}${places.index(j)}] = ${ctx.reg(v, j)};`);
   };
@@ -89,7 +101,7 @@ export function transfer(ctx: Emitter, ops: MatrixOps, plan: MmaPlan, direction:
   const array = ctx.scratch("mmac", "f32", shape.floats);
   const whole = chunk === m;
   const counter = whole ? "0u" : ctx.fresh("mma_rows");
-  const places = paddedPlaces(ctx, out, stride);
+  const places = paddedPlaces(ctx, out, stride, plan.stagingFlatIndex);
   const layout = ctx.layout(out.type);
   // `ch`: the chunk's first row (a WGSL expression).
   const registers = (ch: string) => {

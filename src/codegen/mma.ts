@@ -128,13 +128,13 @@ export function stageInvariantA(ctx: Emitter, plan: MmaPlan): void {
   const what = `${plan.dot.a.op === "trans" ? "tl.trans of " : ""}the loop-invariant A of a tl.dot`;
   if (!plan.holdA) {
     ctx.emit(`// ${what}, staged once (codegen/mma.ts)`);
-    stage(ctx, a.value, array, stride, "");
+    stage(ctx, a.value, array, stride, "", plan.stagingFlatIndex);
     return;
   }
   const { config, tilesM } = plan;
   ctx.emit(`// ${what}, held in ${tilesM * (plan.dot.a.type.shape[1] / config.K)} left matrices per subgroup for the loop (codegen/mma.ts)`);
   ctx.emit("workgroupBarrier();");
-  stage(ctx, a.value, array, stride, "");
+  stage(ctx, a.value, array, stride, "", plan.stagingFlatIndex);
   ctx.emit("workgroupBarrier();");
   const row = `mma${plan.dot.id}_qr`;
   ctx.emit(`let ${row} = ${firstRow(plan)};`);
@@ -202,8 +202,8 @@ function stageOperands(ctx: Emitter, plan: MmaPlan): Staging {
     // that dot's barrier after storing its product came between it and these writes.
     ctx.emit("workgroupBarrier();");
   }
-  if (!plan.invariantA) stage(ctx, a.value, sa, strideA, offA);
-  stage(ctx, b.value, sb, strideB, offB);
+  if (!plan.invariantA) stage(ctx, a.value, sa, strideA, offA, plan.stagingFlatIndex);
+  stage(ctx, b.value, sb, strideB, offB, plan.stagingFlatIndex);
   ctx.emit("workgroupBarrier();");
   return { sa, sb, strideA, strideB, offA, offB, double };
 }

@@ -174,6 +174,13 @@ export interface CodegenOptions {
    * H100 the builtin made the f16 matmul at 256×128 over 16 subgroups 26% slower (bench/NOTES.md §57).
    */
   mmaSubgroupBuiltin?: boolean;
+  /**
+   * Subgroup matrices: each invocation's first staging index taken from its flat element index by
+   * `/ cols` and `% cols`, as before 2026-12-06, instead of from `local_invocation_index` itself (the
+   * default, whose indices Tint knows in bounds, so it leaves those stores unclamped; codegen/mma-transfer.ts,
+   * bench/NOTES.md §60). A bench switch, to time the two against each other.
+   */
+  mmaStagingFlatIndex?: boolean;
   /** Most invocations the compiler gives one program instance (default 512; see codegen/layout.ts). */
   preferredWorkgroupSize?: number;
   /**

@@ -179,6 +179,19 @@ test("loop plan, runsOf8 with B transposed: the transposed operand staged from r
   assert.match(wgsl, /var<storage, read> b_b: array<vec4<u32>>;/);
 });
 
+// The staging stores' first index (mma-transfer.ts): from lid itself by default, which Tint bounds, so it
+// leaves the stores unclamped (NOTES §60); from the flat element index by / and % with
+// mmaStagingFlatIndex, as before. 64 × 64 × 64 over 4 subgroups: A and B tiled 4 rows × 8 columns an invocation.
+for (const flat of [false, true]) {
+  test(`loop plan, staging indices ${flat ? "from the flat index (mmaStagingFlatIndex)" : "from lid"}, 64×64×64 over 4, 80×96 by 96×48`, async () => {
+    const wgsl = await checkMatmul(80, 48, 96, [64, 64, 64], { workgroupSize: 128, halfLoadForm: "tile", mmaStagingFlatIndex: flat }, false, true);
+    const first = /let (mr\d+) = ([^;]*);\n\s*let mb\d+ = \1 \* 72u([^;]*);/.exec(wgsl);
+    assert.ok(first, "the staging base");
+    if (flat) assert.deepEqual([first[2], first[3]], ["u32(tile_64x64) / 64u", " + u32(tile_64x64) % 64u"]);
+    else assert.deepEqual([first[2], first[3]], ["(lid / 8u) * 4u", " + (lid % 8u) * 4u"]);
+  });
+}
+
 // The example's K loop peeled (wholeTrips, codegen/whole-trips.ts): the trips whose K columns, this
 // trip's and (pipelined) the next's, are all below K run first with `offs_k < K - k * BLOCK_K` true.
 // K of 160 in blocks of 32 (every trip whole; the last one's next block is not), 103 (the last trip partial,
