@@ -5,6 +5,8 @@
 //   node bench/dist/sass.js gen attention-f16 SEQ CONFIG_JSON KNOBS_JSON OUT.wgsl   (4×32×SEQ×64; CAUSAL=1)
 //   node bench/dist/sass.js hand SIZE 'EXACT NAME' OUT.wgsl                          (bench/mma-kernels.ts)
 //   node bench/dist/sass.js wgsl IN.wgsl                                             (any file, entry point main)
+// EMULATE=1 compiles `gen` kernels with subgroup matrices emulated (any adapter, lavapipe too): what
+// bench/tint-clamps.sh reads Tint's SPIR-V of.
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { repositoryRoot } from "./case";
@@ -17,6 +19,8 @@ import { handName, handVariants, handWgsl } from "./mma-kernels";
 import { applyEdits } from "./wgsl-edits";
 
 const [mode, ...rest] = process.argv.slice(2);
+/** The f16 configurations the H100's and H200's Dawn offers, for EMULATE=1. */
+const EMULATED_CONFIGS = [[16, 16, 16], [16, 8, 16], [16, 8, 8]].map(([M, N, K]) => ({ componentType: "f16" as const, resultComponentType: "f32" as const, M, N, K }));
 const root = repositoryRoot(__dirname);
 
 async function main(): Promise<void> {
@@ -30,7 +34,10 @@ async function main(): Promise<void> {
     if (!c) throw new Error(`gen: no case ${which} (matmul-f16, attention-f16)`);
     const path = c.file ?? join("examples", `${c.example}.kernel.ts`);
     const kernel = parseKernelFile(path, readFileSync(join(root, path), "utf8")).kernels.find((k) => k.name === c.kernel)!;
-    const compiled = compileKernel(kernel, JSON.parse(config) as Record<string, number>, gpu.target, specializationFor(kernel, c.args()), JSON.parse(knobs) as CodegenOptions);
+    const emulate = process.env.EMULATE === "1";
+    const target = emulate ? { ...gpu.target, subgroupMatrixConfigs: EMULATED_CONFIGS } : gpu.target;
+    const options = { ...(JSON.parse(knobs) as CodegenOptions), ...(emulate ? { subgroupMatrixEmulation: true } : {}) };
+    const compiled = compileKernel(kernel, JSON.parse(config) as Record<string, number>, target, specializationFor(kernel, c.args()), options);
     if (!compiled.kernel) throw new Error(compiled.diagnostics.map((d) => `${d.code} ${d.message}`).join("; "));
     wgsl = edits ? applyEdits(compiled.kernel.wgsl, edits.split(",")) : compiled.kernel.wgsl;
     out = file;
