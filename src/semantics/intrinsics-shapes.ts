@@ -25,15 +25,11 @@ function axisOf(ctx: IntrinsicContext, node: ts.Expression | undefined, rank: nu
 function block(ctx: IntrinsicContext, node: ts.Expression | undefined, what: string, masks = true): Value | undefined {
   const x = ctx.expression(node);
   if (!x) return undefined;
-  if (x.type.kind === "pointer" || (!masks && x.type.dtype === "bool")) {
+  if (!masks && x.type.kind === "data" && x.type.dtype === "bool") {
     requireData(ctx, x, what);
     return undefined;
   }
-  if (x.type.shape.length === 0) {
-    ctx.log.error(Codes.shapeMismatch, x.span, `${what} works on blocks, but this is a scalar ${typeToString(x.type)}`);
-    return undefined;
-  }
-  return x;
+  return checkedBlock(ctx, x, what);
 }
 
 /** `block`'s checks of a value already lowered. */
