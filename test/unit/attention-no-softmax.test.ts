@@ -55,9 +55,9 @@ test("128 × 32 over 4 subgroups with lane rows, Q held, lean barriers, select l
     assert.deepEqual(phaseRaces(w.text), []);
     assert.equal(loopBarriers(w.text), 6);
     assert.equal(w.bytes, 41472);
-    // Lane rows: invocation t holds row t of S and of the accumulator.
-    assert.match(w.text, /let tile_128x32 = i32\(lid\) \* 32;/);
+    // Lane rows: invocation t holds row t of S and of the accumulator (its staging and transfer rows start at row lid).
     assert.match(w.text, /let tile_128x64 = i32\(lid\) \* 64;/);
+    assert.match(w.text, /let (mr\d+) = lid;\n\s*let mb\d+ = \1 \* \d+u;/);
   }
   assert.deepEqual(traffic(isolated.loop), traffic(example.loop));
   assert.ok(traffic(isolated.loop).transfer >= 96, "S (32 floats a lane) and P·V (64) leave the matrices every key block");

@@ -111,7 +111,7 @@ const DIAGNOSTICS: [string, string, string, string][] = [
   ["a let holding a dtype, changed in a run-time branch", "let dt = tl.float32;\nif (n > 0) { dt = tl.float16; }", "9:14 KL2081", "'dt' is assigned the dtype tl.float16 inside a run-time if or loop, but a dtype is decided while compiling"],
   ["a let holding a dtype, assigned a number", "let dt = tl.float32;\ndt = 2;", "9:1 KL2081", "'dt' holds the dtype tl.float32 and can only be assigned another dtype, got i32"],
   ["tl.constexpr of a run-time value", "if (tl.constexpr(n > 0)) { tl.store(y_ptr + o, x); }", "8:18 KL1041", "tl.constexpr(…) marks a value known while compiling, but this is a run-time bool"],
-  ["a property values don't have", "tl.store(y_ptr + o, x.foo);", "8:23 KL1080", "a kernel value (f32[16]) has no property 'foo'; values have .dtype, .type and .shape"],
+  ["a property values don't have", "tl.store(y_ptr + o, x.foo);", "8:23 KL1080", "a kernel value (f32[16]) has no property 'foo'; values have .dtype, .type, .shape and .numel"],
   ["element_ty of a scalar dtype", "tl.store(y_ptr + o, x.to(x.dtype.element_ty));", "8:34 KL1080", "tl.float32 has no property 'element_ty'; tl.float32 is already an element dtype"],
   ["a dtype predicate on a value", "if (x.is_floating()) { tl.store(y_ptr + o, x); }", "8:7 KL1080", ".is_floating() is a dtype's; write x.dtype.is_floating()"],
   ["a typo in a dtype's name", "tl.store(y_ptr + o, x.to(tl.flaot32));", "8:29 KL1005", "tl.flaot32 doesn't exist; did you mean tl.float32?"],
