@@ -48,6 +48,7 @@
 #   wide1k  1024³ over every config of its case and four more shapes, four code-generation settings each
 #   robust  the f16 matmul's leaders and the probe's with and without Dawn's disable_robustness toggle (Tint's clamps)
 #   staging the staging stores' first index from lid (the default since §60) against the flat index (mmaStagingFlatIndex)
+#   packed8 runs of 8 held one vec4<u32> each (runsOf8 with mmaPackedPrefetch, §60's next step), and its machine code
 # Next lease (§45): PARTS="softmax" (~6 min), then PARTS="tests odd" (~5 min), back to back.
 #
 # Here:   ../shared/tools/gpu-carry.sh && node scripts/build.mjs && node bench/build.mjs && bash bench/carry-f16.sh <checkout>/.kl-py
@@ -366,6 +367,19 @@ if has staging; then
   step 200 staging-1024.log node bench/dist/suite.js --only matmul-f16-1024x1024x1024 --configs 0 \
     --more-configs '[{"BLOCK_M":64,"BLOCK_N":64,"BLOCK_K":32,"num_warps":8},{"BLOCK_M":64,"BLOCK_N":64,"BLOCK_K":64,"num_warps":4}]' \
     --targets "[$T,{\"halfLoadForm\":\"tile\",$F}]" --out "$out/staging-1024.json"
+  date -u
+fi
+if has packed8; then
+  # Runs of 8 held one vec4<u32> each through the loop (runsOf8 with mmaPackedPrefetch, §60's next step):
+  # does the 16-byte load land in place and win? 4096³'s first three configs and 1024³'s leader, beside
+  # "tile" alone and packed alone, and the machine code of the 16-subgroup leader so held.
+  P8='"halfLoadForm":"tile","runsOf8":true,"mmaPackedPrefetch":true'
+  step 300 packed8-4096.log node bench/dist/suite.js --only matmul-f16-4096 --configs 3 \
+    --targets "[$T,{$P8},{$P8,\"wholeTrips\":true},{\"halfLoadForm\":\"tile\",\"mmaPackedPrefetch\":true}]" --out "$out/packed8-4096.json"
+  step 200 packed8-1024.log node bench/dist/suite.js --only matmul-f16-1024x1024x1024 --configs 0 \
+    --more-configs '[{"BLOCK_M":64,"BLOCK_N":64,"BLOCK_K":32,"num_warps":8}]' --targets "[$T,{$P8}]" --out "$out/packed8-1024.json"
+  sass gen-256x128x16-p8 gen matmul-f16 4096 '{"BLOCK_M":256,"BLOCK_N":128,"BLOCK_K":32,"num_warps":16}' "{$P8}" "$out/sass/gen-256x128x16-p8/kernel.wgsl"
+  (cd "$out" && tar -cJf sass-p8.tar.xz sass && rm -rf sass)
   date -u
 fi
 if has sass8; then

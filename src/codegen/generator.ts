@@ -16,7 +16,7 @@ import type { MmaPlan } from "./mma-plan";
 import type { DirectStore } from "./mma-store";
 import type { TileMasks } from "./tile-masks";
 import type { CodegenPlan } from "./plan";
-import { packedHalf, type PackedHalves } from "./packed-halves";
+import { packedHalf, packedRun, type PackedHalves } from "./packed-halves";
 import { dotChunk, type TiledDotStaging } from "./dot-staging";
 import { requestArray, type WorkgroupArray } from "./workgroup-arrays";
 import { isRowVector, layoutKey, layoutOf, pieceCols, pieceRows, registerOffset, runSpan, rowSliceLayout, rowSliceOffset, rowSlicesOf, sameLayout, tileOffset, type BlockLayout, type RowSlice, type Tiling } from "./layout";
@@ -238,7 +238,10 @@ export class WgslGenerator implements Emitter {
     if (v.op === "reshape" && this.sameLayout(v.type, v.value.type)) return this.reg(v.value, j);
     if (v.op === "broadcast" && numel(v.value.type.shape) === 1) return this.reg(v.value, 0);
     if (v.type.shape.length === 0 || numel(v.type.shape) === 1) return valueName(v, 0);
-    if (this.packed.values.has(v.id)) return packedHalf(valueName(v, j - (j % 4)), j % 4);
+    if (this.packed.values.has(v.id)) {
+      const run = packedRun(this.packed, v.id);
+      return packedHalf(valueName(v, j - (j % run)), j % run);
+    }
     return valueName(v, j);
   }
 

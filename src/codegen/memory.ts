@@ -10,7 +10,7 @@ import { accessedParam, checkRegisters } from "./instrument";
 import { literal } from "./literals";
 import { atomicRead, atomicWrite } from "./atomics";
 import { inRunsOfFour, isWide, knownWhole, readsOctets, readsShifted, readsWide } from "./load-forms";
-import { emitShiftedRun, packHalves, packedHalf } from "./packed-halves";
+import { emitShiftedRun, packHalves, packedHalf, packedRun } from "./packed-halves";
 import { tileInside } from "./mma-store";
 import { isByteDtype, type ByteDtype } from "../ir/ir";
 import { byteRead, byteRunRead, byteRunWrite, byteWrite } from "./bytes";
@@ -145,8 +145,12 @@ function wideHalfLoad(gen: WgslGenerator, v: Value & { op: "load" }, ept: number
   const other = (k: number) => (v.other ? gen.reg(v.other, k) : literal(0, gen.dtype(v.type)));
   const others = (j: number) => packHalves(lanes.map((lane) => other(j + lane)));
   const packed = gen.packed.values.has(v.id);
+  // Packed by runs of 8 (packed-halves.ts): one vec4<u32> per run of 8, the 16-byte load's own registers.
+  const packed8 = packed && packedRun(gen.packed, v.id) === 8;
+  const others8 = (j: number) => `vec4<u32>(${others(j)}, ${others(j + 4)})`;
   const declare = () => {
-    if (packed) for (const j of runs) gen.emit(`var ${valueName(v, j)}: vec2<u32>;`);
+    if (packed8) for (const j of runs.filter((r) => r % 8 === 0)) gen.emit(`var ${valueName(v, j)}: vec4<u32>;`);
+    else if (packed) for (const j of runs) gen.emit(`var ${valueName(v, j)}: vec2<u32>;`);
     else for (let k = 0; k < ept; k++) gen.emit(`var ${valueName(v, k)}: ${t};`);
   };
   /** Sets run j's registers from a vec4<f16> expression, read once. */
@@ -157,6 +161,7 @@ function wideHalfLoad(gen: WgslGenerator, v: Value & { op: "load" }, ept: number
     for (const lane of lanes) gen.emit(`${valueName(v, j + lane)} = ${w}.${"xyzw"[lane]};`);
   };
   const setOther = (j: number) => {
+    if (packed8) return gen.emit(`${valueName(v, j)} = ${others8(j)};`);
     if (packed) return gen.emit(`${valueName(v, j)} = ${others(j)};`);
     for (const lane of lanes) gen.emit(`${valueName(v, j + lane)} = ${other(j + lane)};`);
   };
@@ -169,6 +174,7 @@ function wideHalfLoad(gen: WgslGenerator, v: Value & { op: "load" }, ept: number
     return [`${w}.xy`, `${w}.zw`];
   };
   const setOctet = (j: number) => {
+    if (packed8) return gen.emit(`${valueName(v, j)} = b_${param}[${gen.reg(v.ptr, j)} >> 3u];`);
     const halves = readOctet(j);
     halves.forEach((pair, r) => (packed ? gen.emit(`${valueName(v, j + 4 * r)} = ${pair};`) : setRun(j + 4 * r, `bitcast<vec4<f16>>(${pair})`)));
   };
@@ -178,6 +184,10 @@ function wideHalfLoad(gen: WgslGenerator, v: Value & { op: "load" }, ept: number
   if (readsShifted(gen, v)) return shiftedHalfLoad(gen, v, runs, other);
   if (knownWhole(gen, v)) {
     const mask = v.mask;
+    if (mask && gen.options.halfLoadForm === "select" && packed8) {
+      for (const j of firsts) gen.emit(`let ${valueName(v, j)} = select(${others8(j)}, b_${param}[select(0i, ${gen.reg(v.ptr, j)} >> 3u, ${gen.reg(mask, j)})], ${gen.reg(mask, j)});`);
+      return;
+    }
     if (mask && gen.options.halfLoadForm === "select" && octets) {
       for (const j of firsts) {
         readOctet(j, `select(0i, ${gen.reg(v.ptr, j)} >> 3u, ${gen.reg(mask, j)})`).forEach((pair, r) => {
@@ -218,7 +228,7 @@ function wideHalfLoad(gen: WgslGenerator, v: Value & { op: "load" }, ept: number
       for (const d of deferred ?? []) emitValue(d);
       for (const j of firsts) {
         setOther(j);
-        if (octets) setOther(j + 4);
+        if (octets && !packed8) setOther(j + 4);
         gen.emit(`if (${gen.reg(mask, j)}) {`);
         gen.nested(() => read(j));
         gen.emit("}");

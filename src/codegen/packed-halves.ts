@@ -20,7 +20,7 @@ import type { Stmt, Value, ValueType, Variable } from "../ir/ir";
 import { operandsOf } from "../ir/ir";
 import { forEachStmt, forEachValue, valuesOfStmt } from "../ir/walk";
 import type { Emitter } from "./emitter";
-import { knownWhole, readsShifted, readsWide, type AccessFacts } from "./load-forms";
+import { knownWhole, readsOctets, readsShifted, readsWide, type AccessFacts } from "./load-forms";
 import { staged, type MmaPlan } from "./mma-plan";
 import { affine, render, uniform, type Sym } from "./mma-store";
 import { tileOffset } from "./layout";
@@ -30,6 +30,11 @@ export interface PackedHalves {
   readonly variables: ReadonlySet<number>;
   readonly values: ReadonlySet<number>;
   /**
+   * Of those, the ones whose loads read 8 halves at a time (runs of 8, load-forms.ts readsOctets):
+   * held one vec4<u32> per run of 8, so the 16-byte load lands in the variable's own registers.
+   */
+  readonly octets: ReadonlySet<number>;
+  /**
    * With them, the loop's pointer variables (`a_ptrs`) kept as their first register alone, by
    * variable id: register j is it plus Δrow_j · row + Δcol_j · col, the strides scalars known before
    * the variable, so the loop carries one register per operand, not one per run of 4.
@@ -37,7 +42,12 @@ export interface PackedHalves {
   readonly bases: ReadonlyMap<number, { row: Sym; col: Sym }>;
 }
 
-export const NO_PACKED: PackedHalves = { variables: new Set(), values: new Set(), bases: new Map() };
+export const NO_PACKED: PackedHalves = { variables: new Set(), values: new Set(), octets: new Set(), bases: new Map() };
+
+/** Halves per packed register of a packed variable or value: 8 (a vec4<u32>) or 4 (a vec2<u32>). */
+export function packedRun(packed: PackedHalves, id: number): 4 | 8 {
+  return packed.octets.has(id) ? 8 : 4;
+}
 
 type Load = Value & { op: "load" };
 
@@ -68,6 +78,7 @@ export function planPackedHalves(body: readonly Stmt[], plans: ReadonlyMap<numbe
   const onlyUsedBy = (v: Value, allowed: readonly number[]) => [...(users.get(v.id) ?? [])].every((u) => u !== "statement" && allowed.includes(u));
   const variables = new Set<number>();
   const values = new Set<number>();
+  const octets = new Set<number>();
   for (const plan of plans.values()) {
     if (plan.kind !== "loop" || !plan.loop) continue;
     const dot = plan.dot;
@@ -84,9 +95,10 @@ export function planPackedHalves(body: readonly Stmt[], plans: ReadonlyMap<numbe
       if (!onlyUsedBy(init, []) || !onlyUsedBy(fills[0], [])) continue;
       variables.add(variable.id);
       for (const v of [init, fills[0], read]) values.add(v.id);
+      if (readsOctets(facts, init) && readsOctets(facts, fills[0])) for (const id of [variable.id, init.id, fills[0].id, read.id]) octets.add(id);
     }
   }
-  return { variables, values, bases: variables.size > 0 ? baseCarried(body, facts) : new Map() };
+  return { variables, values, octets, bases: variables.size > 0 ? baseCarried(body, facts) : new Map() };
 }
 
 /**
@@ -141,9 +153,9 @@ export function stagesPrefetchedHalves(plans: ReadonlyMap<number, MmaPlan>): boo
   }));
 }
 
-/** Half `lane` (0–3) of a run held as a vec2<u32>. */
+/** Half `lane` of a run held as a vec2<u32> (lanes 0–3) or, with runs of 8, a vec4<u32> (lanes 0–7). */
 export function packedHalf(run: string, lane: number): string {
-  return `bitcast<vec2<f16>>(${run}.${"xy"[lane >> 1]}).${"xy"[lane & 1]}`;
+  return `bitcast<vec2<f16>>(${run}.${"xyzw"[lane >> 1]}).${"xy"[lane & 1]}`;
 }
 
 /** Four halves (WGSL f16 expressions) as one vec2<u32>. */

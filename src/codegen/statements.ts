@@ -8,6 +8,7 @@ import { emitStore } from "./memory";
 import { enterMma, leaveMma, stageInvariantA, stageMmaEarly, stagedValues, storeEdgeMatrices, storeMatrices } from "./mma";
 import type { MmaPlan } from "./mma-plan";
 import { elementTest, emitDirectStore, type Sym } from "./mma-store";
+import { packedRun } from "./packed-halves";
 import { emitAssert, emitPrint } from "./print";
 import { emitValue } from "./values";
 import { uniformInWgsl } from "./uniformity";
@@ -34,8 +35,11 @@ export const STATEMENT_WGSL: StatementEmitters = {
     });
   },
   declare: (gen, s) => {
-    // A prefetched f16 tile held packed (packed-halves.ts): one vec2<u32> per run of 4 halves.
-    if (gen.packed.variables.has(s.variable.id)) return eachRun(gen, s.variable, (name, j) => gen.emit(`var ${name}: vec2<u32> = ${gen.valueName(s.init, j)};`));
+    // A prefetched f16 tile held packed (packed-halves.ts): one vec2<u32> per run of 4 halves (vec4<u32> per run of 8).
+    if (gen.packed.variables.has(s.variable.id)) {
+      const t = packedRun(gen.packed, s.variable.id) === 8 ? "vec4<u32>" : "vec2<u32>";
+      return eachRun(gen, s.variable, (name, j) => gen.emit(`var ${name}: ${t} = ${gen.valueName(s.init, j)};`));
+    }
     // A pointer variable carried as its first register alone (packed-halves.ts): the others are offsets from it.
     if (gen.packed.bases.has(s.variable.id)) return gen.emit(`var ${varName(s.variable, 0, s.variable.type)}: ${gen.typeOf(s.variable.type)} = ${gen.reg(s.init, 0)};`);
     const t = gen.typeOf(s.variable.type);
@@ -158,8 +162,9 @@ function emitLoopBody(gen: WgslGenerator, body: readonly Stmt[], plans: readonly
 
 /** Calls `fn` with the name of each run's first register of a packed variable and that register's index. */
 export function eachRun(gen: WgslGenerator, variable: Variable, fn: (name: string, j: number) => void): void {
+  const run = packedRun(gen.packed, variable.id);
   gen.registers(variable.type, (j) => {
-    if (j % 4 === 0) fn(varName(variable, j, variable.type), j);
+    if (j % run === 0) fn(varName(variable, j, variable.type), j);
   });
 }
 

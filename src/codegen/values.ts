@@ -11,7 +11,7 @@ import type { WgslGenerator } from "./generator";
 import { valueName, varName } from "./generator";
 import { literal } from "./literals";
 import { emitLoad } from "./memory";
-import { baseCarriedRegister } from "./packed-halves";
+import { baseCarriedRegister, packedRun } from "./packed-halves";
 import { emitRearrange } from "./rearrange";
 import { emitReduce } from "./reductions";
 import { emitRandom } from "./random";
@@ -62,7 +62,10 @@ export const VALUE_WGSL: ValueEmitters = {
   load: (gen, v) => emitLoad(gen, v, (d) => emitValue(gen, d)),
   readVar: (gen, v) => {
     // A packed variable's read is packed too (packed-halves.ts): one vec2<u32> per run.
-    if (gen.packed.values.has(v.id)) return gen.registers(v.type, (j) => (j % 4 === 0 ? gen.emit(`let ${valueName(v, j)} = ${varName(v.variable, j, v.variable.type)};`) : undefined));
+    if (gen.packed.values.has(v.id)) {
+      const run = packedRun(gen.packed, v.id);
+      return gen.registers(v.type, (j) => (j % run === 0 ? gen.emit(`let ${valueName(v, j)} = ${varName(v.variable, j, v.variable.type)};`) : undefined));
+    }
     const strides = gen.packed.bases.get(v.variable.id);
     if (strides) return gen.elementwise(v, (j) => baseCarriedRegister(gen, v.variable.type, strides, varName(v.variable, 0, v.variable.type), j));
     const runs = gen.runStride(v.variable);

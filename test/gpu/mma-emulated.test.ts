@@ -154,18 +154,20 @@ for (const [M, N, K, shifted] of [[80, 48, 96, false], [37, 41, 43, true]] as co
 // 16 bytes at a time through the buffer bound as vec4<u32> (memory.ts). 128 × 64 × 32 over 8 subgroups:
 // A [128, 32] tiled in 2 rows of 8, 64 rows apart (the default holds 4 × 4), B [32, 64] flat in runs of 8.
 // Specialised at multiples of 16 with a partial last trip and edge tiles (80×48 by 48×112) in the three
-// load forms and packed; at sizes no run is known aligned in (37×43 by 43×41), the same layouts read
+// load forms, each also packed (mmaPackedPrefetch: one vec4<u32> per run of 8); at sizes no run is known aligned in (37×43 by 43×41), the same layouts read
 // element by element, A and B keeping their vec4<f16> bindings.
 for (const form of ["block", "select", "tile"] as const) {
-  for (const packed of form === "block" ? [false, true] : [false]) {
+  for (const packed of [false, true]) {
     test(`loop plan, runsOf8, halfLoadForm "${form}"${packed ? ", mmaPackedPrefetch" : ""}, sizes multiples of 16 (specialised), 80×48 by 48×112`, async () => {
       const wgsl = await checkMatmul(80, 112, 48, [128, 64, 32], { workgroupSize: 256, runsOf8: true, halfLoadForm: form, mmaPackedPrefetch: packed }, false, true);
       assert.match(wgsl, /var<storage, read> b_a: array<vec4<u32>>;/, "A read 8 halves at a time");
       assert.match(wgsl, /var<storage, read> b_b: array<vec4<u32>>;/, "B read 8 halves at a time");
       assert.match(wgsl, /let tile_128x32 = \(i32\(lid\) \/ 4\) \* 32 \+ \(i32\(lid\) % 4\) \* 8;/, "A: 2 rows of 8 an invocation, 64 rows apart");
       assert.match(wgsl, /let lane8 = i32\(lid\) \* 8;/, "B: runs of 8");
-      assert.match(wgsl, /= b_a\[(select\(0i, )?v\d+_0 >> 3u/, "one 16-byte read per run of 8");
+      assert.match(wgsl, /b_a\[(select\(0i, )?v\d+_0 >> 3u/, "one 16-byte read per run of 8");
       assert.doesNotMatch(wgsl, /let whole\d+ = [^;]*& 3\) == 0/, "no alignment check at run time");
+      // Packed, each run of 8 of the next trip's tiles is one vec4<u32>, the load's own registers.
+      if (packed) assert.equal((wgsl.match(/var x\d+_0: vec4<u32> = v\d+_0;/g) ?? []).length, 2, "A and B carried as vec4<u32> runs of 8");
     });
   }
 }
