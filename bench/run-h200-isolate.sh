@@ -80,6 +80,14 @@ sass() {
   __GL_SHADER_DISK_CACHE=1 __GL_SHADER_DISK_CACHE_SKIP_CLEANUP=1 __GL_SHADER_DISK_CACHE_PATH="$out/sass/$name/cache" \
     step 60 "sass/$name/make.log" node bench/dist/sass.js "$@"
 }
+# The team's reference 244 kernel (mm-f16-reference.cjs) at SIZE³, into LOG: run from the folder whose
+# node_modules has webgpu, as the tool requires it from its working folder.
+reference() {
+  local log=$1 size=$2 ref=bench/mm-f16-reference.cjs root=$PWD
+  [ -f "$ref" ] || ref=../shared/tools/mm-f16-reference.cjs
+  while [ "$root" != / ] && [ ! -d "$root/node_modules/webgpu" ]; do root=$(dirname "$root"); done
+  step 150 "$log" bash -c "cd '$root' && node '$PWD/$ref' $size '^staged-one TM4 TN4 sg2x2 \\(128x128x32, pad 8\\)\$'"
+}
 [ -z "$dry" ] && command -v nvidia-smi > /dev/null && nvidia-smi --query-gpu=name,driver_version,clocks.sm --format=csv
 date -u
 base='128×128×32 2×2 sg of 4×4 →f32 pad 8 prefetch rows sg-n C-matrices'
@@ -182,12 +190,7 @@ if has whole; then
   step 300 whole-mm.log node bench/dist/suite.js --only matmul-f16-4096x4096x4096,matmul-f16-1024x1024x1024,matmul-f16-1000x1001x1003 --configs 2 \
     --targets '[{"wholeTrips":true},{"halfLoadForm":"tile"},{"halfLoadForm":"tile","wholeTrips":true}]' --out "$out/whole-mm.json"
   step 90 whole-probe.log node bench/dist/mma-probe.js --only matmul --sizes 4096,1024 --match "^$base\$" --out "$out/whole-probe.json"
-  ref=bench/mm-f16-reference.cjs; [ -f "$ref" ] || ref=../shared/tools/mm-f16-reference.cjs
-  # The reference tool requires webgpu from its working folder: the one whose node_modules has it.
-  root=$PWD; while [ "$root" != / ] && [ ! -d "$root/node_modules/webgpu" ]; do root=$(dirname "$root"); done
-  for size in 4096 1024; do
-    step 150 whole-ref-$size.log bash -c "cd '$root' && node '$PWD/$ref' $size '^staged-one TM4 TN4 sg2x2 \\(128x128x32, pad 8\\)\$'"
-  done
+  for size in 4096 1024; do reference whole-ref-$size.log $size; done
   date -u
 fi
 if has sweep; then
@@ -264,9 +267,7 @@ if has subgroup; then
   date -u
 fi
 if has leaders; then
-  ref=bench/mm-f16-reference.cjs; [ -f "$ref" ] || ref=../shared/tools/mm-f16-reference.cjs
-  root=$PWD; while [ "$root" != / ] && [ ! -d "$root/node_modules/webgpu" ]; do root=$(dirname "$root"); done
-  step 150 leaders-ref.log bash -c "cd '$root' && node '$PWD/$ref' 4096 '^staged-one TM4 TN4 sg2x2 \\(128x128x32, pad 8\\)\$'"
+  reference leaders-ref.log 4096
   step 240 leaders-4096.log node bench/dist/suite.js --only matmul-f16-4096 --configs 8 --targets '[{"halfLoadForm":"tile"}]' --out "$out/leaders-4096.json"
   step 300 leaders-1024.log node bench/dist/suite.js --only matmul-f16-1024x1024x1024,matmul-f16-1000 --configs 6 --targets '[{"halfLoadForm":"tile"}]' --out "$out/leaders-1024.json"
   step 90 leaders-probe.log node bench/dist/mma-probe.js --only matmul --sizes 4096,1024 \
@@ -278,9 +279,7 @@ T8='{"halfLoadForm":"tile","runsOf8":true}'
 T8W='{"halfLoadForm":"tile","runsOf8":true,"wholeTrips":true}'
 TW='{"halfLoadForm":"tile","wholeTrips":true}'
 if has octets; then
-  ref=bench/mm-f16-reference.cjs; [ -f "$ref" ] || ref=../shared/tools/mm-f16-reference.cjs
-  root=$PWD; while [ "$root" != / ] && [ ! -d "$root/node_modules/webgpu" ]; do root=$(dirname "$root"); done
-  step 150 octets-ref.log bash -c "cd '$root' && node '$PWD/$ref' 4096 '^staged-one TM4 TN4 sg2x2 \\(128x128x32, pad 8\\)\$'"
+  reference octets-ref.log 4096
   step 330 octets-4096.log node bench/dist/suite.js --only matmul-f16-4096 --configs 3 --targets "[$T,$T8,$T8W,$TW]" --out "$out/octets-4096.json"
   sass gen-256x128x16-tile-o8 gen matmul-f16 4096 '{"BLOCK_M":256,"BLOCK_N":128,"BLOCK_K":32,"num_warps":16}' "$T8" "$out/sass/gen-256x128x16-tile-o8/kernel.wgsl"
   sass gen-128x128x8-tile-o8 gen matmul-f16 4096 '{"BLOCK_M":128,"BLOCK_N":128,"BLOCK_K":32,"num_warps":8}' "$T8" "$out/sass/gen-128x128x8-tile-o8/kernel.wgsl"
@@ -298,11 +297,9 @@ if has octets1k; then
 fi
 if has peeled; then
   # Twice each, in separate processes: 1024³ moves between processes (§44, §57).
-  ref=bench/mm-f16-reference.cjs; [ -f "$ref" ] || ref=../shared/tools/mm-f16-reference.cjs
-  root=$PWD; while [ "$root" != / ] && [ ! -d "$root/node_modules/webgpu" ]; do root=$(dirname "$root"); done
   K64='[{"BLOCK_M":64,"BLOCK_N":64,"BLOCK_K":64,"num_warps":4}]'
   for run in 1 2; do
-    step 150 peeled-ref-$run.log bash -c "cd '$root' && node '$PWD/$ref' 4096 '^staged-one TM4 TN4 sg2x2 \\(128x128x32, pad 8\\)\$'"
+    reference peeled-ref-$run.log 4096
     step 200 peeled-4096-$run.log node bench/dist/suite.js --only matmul-f16-4096 --configs 3 --targets "[$T,$TW]" --out "$out/peeled-4096-$run.json"
     step 300 peeled-1024-$run.log node bench/dist/suite.js --only matmul-f16-1024x1024x1024,matmul-f16-1000 --configs 3 --more-configs "$K64" \
       --targets "[$T,$TW,{\"wholeTrips\":true}]" --out "$out/peeled-1024-$run.json"
@@ -315,9 +312,7 @@ if has tuned; then
   # What `kernel-lab run --tune-codegen` tries (every knob setting the kernel uses, knob-variants.ts) at
   # 4096³'s and 1024³'s leading configs, beside the reference kernel and the probe's leaders; then the
   # machine code of 1024³'s generated kernels and the probe's leader (§60).
-  ref=bench/mm-f16-reference.cjs; [ -f "$ref" ] || ref=../shared/tools/mm-f16-reference.cjs
-  root=$PWD; while [ "$root" != / ] && [ ! -d "$root/node_modules/webgpu" ]; do root=$(dirname "$root"); done
-  step 150 tuned-ref.log bash -c "cd '$root' && node '$PWD/$ref' 4096 '^staged-one TM4 TN4 sg2x2 \\(128x128x32, pad 8\\)\$'"
+  reference tuned-ref.log 4096
   step 330 tuned-4096.log node bench/dist/suite.js --only matmul-f16-4096 --configs 0 --tune-codegen \
     --more-configs '[{"BLOCK_M":256,"BLOCK_N":128,"BLOCK_K":32,"num_warps":16}]' --out "$out/tuned-4096.json"
   step 200 tuned-1024.log node bench/dist/suite.js --only matmul-f16-1024x1024x1024 --configs 0 --tune-codegen \
@@ -358,10 +353,8 @@ if has staging; then
   # The staging stores' first index from lid (the default since §60, which Tint leaves unclamped) against
   # the flat index by / and % (mmaStagingFlatIndex, as before): 4096³'s first three configs and 1024³'s
   # leader and 64×64×64 over 4, with "tile" (4096³ also with wholeTrips), beside the reference kernel.
-  ref=bench/mm-f16-reference.cjs; [ -f "$ref" ] || ref=../shared/tools/mm-f16-reference.cjs
-  root=$PWD; while [ "$root" != / ] && [ ! -d "$root/node_modules/webgpu" ]; do root=$(dirname "$root"); done
   F='"mmaStagingFlatIndex":true'
-  step 150 staging-ref.log bash -c "cd '$root' && node '$PWD/$ref' 4096 '^staged-one TM4 TN4 sg2x2 \\(128x128x32, pad 8\\)\$'"
+  reference staging-ref.log 4096
   step 300 staging-4096.log node bench/dist/suite.js --only matmul-f16-4096 --configs 3 \
     --targets "[$T,{\"halfLoadForm\":\"tile\",$F},$TW,{\"halfLoadForm\":\"tile\",\"wholeTrips\":true,$F}]" --out "$out/staging-4096.json"
   step 200 staging-1024.log node bench/dist/suite.js --only matmul-f16-1024x1024x1024 --configs 0 \
