@@ -174,6 +174,10 @@ export class ValueFactory {
       return this.binary(fn, widen(a), widen(b), span);
     }
 
+    // `(n < size_n)[None, :] * (m < size_m)[:, None]` (lightllm's silu_and_mul): Triton keeps int1 * int1
+    // an int1, and the product of two bits is their and.
+    if (fn === "mul" && da === "bool" && db === "bool") return this.emitBinary("land", "bool", "bool", a, b, span, text);
+
     // Masks: && and || (and & | ^, as Triton writes them) combine bools element-wise.
     if (da === "bool" || db === "bool" || fn === "land" || fn === "lor") {
       const logical = fn === "land" || fn === "and" ? "land" : fn === "lor" || fn === "or" ? "lor" : fn === "xor" || fn === "ne" ? "ne" : fn === "eq" ? "eq" : undefined;
