@@ -120,6 +120,12 @@ def default_stream(device=None):
 def stream(s):
     import contextlib
     return contextlib.nullcontext()
+
+
+def is_current_stream_capturing():
+    """False: WebGPU has no CUDA graphs, so no stream is ever capturing (lightllm's decode attention
+    picks its config by `if torch.cuda.is_current_stream_capturing():`)."""
+    return False
 from . import amp  # noqa: E402,F401 (torch.cuda.amp.custom_fwd, the older spelling)
 
 # `from torch.cuda.amp import custom_fwd` (xformers' triton/softmax.py) imports it as a module:
