@@ -147,7 +147,6 @@ function wideHalfLoad(gen: WgslGenerator, v: Value & { op: "load" }, ept: number
   const packed = gen.packed.values.has(v.id);
   // Packed by runs of 8 (packed-halves.ts): one vec4<u32> per run of 8, the 16-byte load's own registers.
   const packed8 = packed && packedRun(gen.packed, v.id) === 8;
-  const others8 = (j: number) => `vec4<u32>(${others(j)}, ${others(j + 4)})`;
   const declare = () => {
     if (packed8) for (const j of runs.filter((r) => r % 8 === 0)) gen.emit(`var ${valueName(v, j)}: vec4<u32>;`);
     else if (packed) for (const j of runs) gen.emit(`var ${valueName(v, j)}: vec2<u32>;`);
@@ -161,22 +160,19 @@ function wideHalfLoad(gen: WgslGenerator, v: Value & { op: "load" }, ept: number
     for (const lane of lanes) gen.emit(`${valueName(v, j + lane)} = ${w}.${"xyzw"[lane]};`);
   };
   const setOther = (j: number) => {
-    if (packed8) return gen.emit(`${valueName(v, j)} = ${others8(j)};`);
+    if (packed8) return gen.emit(`${valueName(v, j)} = vec4<u32>(${others(j)}, ${others(j + 4)});`);
     if (packed) return gen.emit(`${valueName(v, j)} = ${others(j)};`);
     for (const lane of lanes) gen.emit(`${valueName(v, j + lane)} = ${other(j + lane)};`);
   };
   const readRun = (j: number) => setRun(j, halfRun(gen, param, gen.reg(v.ptr, j)));
   // 8 halves at a time (readsOctets): runs j and j + 4 from one vec4<u32>, j a multiple of 8.
   const octets = readsOctets(gen, v);
-  const readOctet = (j: number, index = `${gen.reg(v.ptr, j)} >> 3u`) => {
-    const w = gen.fresh("w");
-    gen.emit(`let ${w} = b_${param}[${index}];`);
-    return [`${w}.xy`, `${w}.zw`];
-  };
   const setOctet = (j: number) => {
-    if (packed8) return gen.emit(`${valueName(v, j)} = b_${param}[${gen.reg(v.ptr, j)} >> 3u];`);
-    const halves = readOctet(j);
-    halves.forEach((pair, r) => (packed ? gen.emit(`${valueName(v, j + 4 * r)} = ${pair};`) : setRun(j + 4 * r, `bitcast<vec4<f16>>(${pair})`)));
+    const read = `b_${param}[${gen.reg(v.ptr, j)} >> 3u]`;
+    if (packed8) return gen.emit(`${valueName(v, j)} = ${read};`);
+    const w = gen.fresh("w");
+    gen.emit(`let ${w} = ${read};`);
+    [`${w}.xy`, `${w}.zw`].forEach((pair, r) => (packed ? gen.emit(`${valueName(v, j + 4 * r)} = ${pair};`) : setRun(j + 4 * r, `bitcast<vec4<f16>>(${pair})`)));
   };
   const firsts = octets ? runs.filter((j) => j % 8 === 0) : runs;
   const read = octets ? setOctet : readRun;
@@ -184,22 +180,7 @@ function wideHalfLoad(gen: WgslGenerator, v: Value & { op: "load" }, ept: number
   if (readsShifted(gen, v)) return shiftedHalfLoad(gen, v, runs, other);
   if (knownWhole(gen, v)) {
     const mask = v.mask;
-    if (mask && gen.options.halfLoadForm === "select" && packed8) {
-      for (const j of firsts) gen.emit(`let ${valueName(v, j)} = select(${others8(j)}, b_${param}[select(0i, ${gen.reg(v.ptr, j)} >> 3u, ${gen.reg(mask, j)})], ${gen.reg(mask, j)});`);
-      return;
-    }
-    if (mask && gen.options.halfLoadForm === "select" && octets) {
-      for (const j of firsts) {
-        readOctet(j, `select(0i, ${gen.reg(v.ptr, j)} >> 3u, ${gen.reg(mask, j)})`).forEach((pair, r) => {
-          const k = j + 4 * r;
-          if (packed) return gen.emit(`let ${valueName(v, k)} = select(${others(k)}, ${pair}, ${gen.reg(mask, j)});`);
-          const w = gen.fresh("w");
-          gen.emit(`let ${w} = bitcast<vec4<f16>>(${pair});`);
-          for (const lane of lanes) gen.emit(`let ${valueName(v, k + lane)} = select(${other(k + lane)}, ${w}.${"xyzw"[lane]}, ${gen.reg(mask, j)});`);
-        });
-      }
-      return;
-    }
+    if (mask && gen.options.halfLoadForm === "select" && octets) return selectOctets(gen, v, firsts, other, others);
     if (mask && gen.options.halfLoadForm === "select") {
       for (const j of runs) {
         const read = gen.octetBuffers.has(param) ? halfRun(gen, param, `select(0i, ${gen.reg(v.ptr, j)}, ${gen.reg(mask, j)})`) : `b_${param}[select(0i, ${gen.reg(v.ptr, j)} >> 2u, ${gen.reg(mask, j)})]`;
@@ -249,6 +230,32 @@ function wideHalfLoad(gen: WgslGenerator, v: Value & { op: "load" }, ept: number
     for (let k = 0; k < ept; k++) scalarRead(k, false);
   });
   gen.emit("}");
+}
+
+/**
+ * halfLoadForm "select" on runs of 8 (readsOctets): each run of 8 read from index 0 where its mask is
+ * off and `other` selected, with no branch; packed by runs of 8, as one vec4<u32>.
+ */
+function selectOctets(gen: WgslGenerator, v: Value & { op: "load" }, firsts: readonly number[], other: (k: number) => string, others: (j: number) => string): void {
+  const param = (v.ptr.type as { param: string }).param;
+  const packed = gen.packed.values.has(v.id);
+  for (const j of firsts) {
+    const mask = gen.reg(v.mask!, j);
+    const read = `b_${param}[select(0i, ${gen.reg(v.ptr, j)} >> 3u, ${mask})]`;
+    if (packed && packedRun(gen.packed, v.id) === 8) {
+      gen.emit(`let ${valueName(v, j)} = select(vec4<u32>(${others(j)}, ${others(j + 4)}), ${read}, ${mask});`);
+      continue;
+    }
+    const w = gen.fresh("w");
+    gen.emit(`let ${w} = ${read};`);
+    [`${w}.xy`, `${w}.zw`].forEach((pair, r) => {
+      const k = j + 4 * r;
+      if (packed) return gen.emit(`let ${valueName(v, k)} = select(${others(k)}, ${pair}, ${mask});`);
+      const h = gen.fresh("w");
+      gen.emit(`let ${h} = bitcast<vec4<f16>>(${pair});`);
+      for (const lane of [0, 1, 2, 3]) gen.emit(`let ${valueName(v, k + lane)} = select(${other(k + lane)}, ${h}.${"xyzw"[lane]}, ${mask});`);
+    });
+  }
 }
 
 /**
