@@ -23,26 +23,21 @@ function paddedPlaces(ctx: Emitter, v: Value, stride: number, flatIndex: boolean
   // (`tileBase`, `lane4`) by `/ cols` and `% cols`: Tint then knows each index below the array's
   // length and leaves the stores unclamped (a clamped one is a single STS.U16 on NVIDIA; bench/NOTES.md §60).
   const times = (x: string, n: number) => (n === 1 ? x : `${x} * ${n}u`);
-  if (layout.tile && flatIndex) {
-    // As before 2026-12-06 (CodegenOptions.mmaStagingFlatIndex): Tint clamps the stores it cannot bound.
-    const t = ctx.tileBase(layout);
-    const [row0, base] = [ctx.fresh("mr"), ctx.fresh("mb")];
-    ctx.emit(`let ${row0} = u32(${t}) / ${cols}u;`);
-    ctx.emit(`let ${base} = ${row0} * ${stride}u + u32(${t}) % ${cols}u;`);
-    const split = (j: number) => {
-      const offset = tileOffset(layout.tile!, w, j);
-      return [Math.floor(offset / cols), offset % cols];
-    };
-    return { index: (j) => plus(base, split(j)[0] * stride + split(j)[1]), rowOf: (j) => plus(row0, split(j)[0]) };
-  }
   if (layout.tile) {
-    const { threadsPerRow: tc } = layout.tile;
+    const tile = layout.tile;
+    const tc = tile.threadsPerRow;
     const [row0, base] = [ctx.fresh("mr"), ctx.fresh("mb")];
-    const col0 = tc === 1 ? "" : ` + ${times(`(lid % ${tc}u)`, pieceCols(layout.tile))}`;
-    ctx.emit(`let ${row0} = ${times(tc === 1 ? "lid" : `(lid / ${tc}u)`, pieceRows(layout.tile))};`);
-    ctx.emit(`let ${base} = ${row0} * ${stride}u${col0};`);
+    if (flatIndex) {
+      // As before 2026-12-06 (CodegenOptions.mmaStagingFlatIndex): Tint clamps the stores it cannot bound.
+      const t = ctx.tileBase(layout);
+      ctx.emit(`let ${row0} = u32(${t}) / ${cols}u;`);
+      ctx.emit(`let ${base} = ${row0} * ${stride}u + u32(${t}) % ${cols}u;`);
+    } else {
+      ctx.emit(`let ${row0} = ${times(tc === 1 ? "lid" : `(lid / ${tc}u)`, pieceRows(tile))};`);
+      ctx.emit(`let ${base} = ${row0} * ${stride}u${tc === 1 ? "" : ` + ${times(`(lid % ${tc}u)`, pieceCols(tile))}`};`);
+    }
     const split = (j: number) => {
-      const offset = tileOffset(layout.tile!, w, j);
+      const offset = tileOffset(tile, w, j);
       return [Math.floor(offset / cols), offset % cols];
     };
     return { index: (j) => plus(base, split(j)[0] * stride + split(j)[1]), rowOf: (j) => plus(row0, split(j)[0]) };
