@@ -360,6 +360,9 @@ if has staging; then
   step 200 staging-1024.log node bench/dist/suite.js --only matmul-f16-1024x1024x1024 --configs 0 \
     --more-configs '[{"BLOCK_M":64,"BLOCK_N":64,"BLOCK_K":32,"num_warps":8},{"BLOCK_M":64,"BLOCK_N":64,"BLOCK_K":64,"num_warps":4}]' \
     --targets "[$T,{\"halfLoadForm\":\"tile\",$F}]" --out "$out/staging-1024.json"
+  # The machine code of 1024³'s BK 64 kernel with the staging from lid: are the single STS.U16 gone?
+  sass gen-1k-64x64x64x4-lid gen matmul-f16 1024 '{"BLOCK_M":64,"BLOCK_N":64,"BLOCK_K":64,"num_warps":4}' "$T" "$out/sass/gen-1k-64x64x64x4-lid/kernel.wgsl"
+  (cd "$out" && tar -cJf sass-staging.tar.xz sass && rm -rf sass)
   date -u
 fi
 if has packed8; then
