@@ -49,6 +49,7 @@
 #   robust  the f16 matmul's leaders and the probe's with and without Dawn's disable_robustness toggle (Tint's clamps)
 #   staging the staging stores' first index from lid (the default since §60) against the flat index (mmaStagingFlatIndex)
 #   packed8 runs of 8 held one vec4<u32> each (runsOf8 with mmaPackedPrefetch, §60's next step), and its machine code
+#   p8sweep the same over 9 configs at 4096³, 7 at 1024³ and the odd size, and the attention, with the ceilings
 # Next lease (§45): PARTS="softmax" (~6 min), then PARTS="tests odd" (~5 min), back to back.
 #
 # Here:   ../shared/tools/gpu-carry.sh && node scripts/build.mjs && node bench/build.mjs && bash bench/carry-f16.sh <checkout>/.kl-py
@@ -376,6 +377,29 @@ if has packed8; then
     --more-configs '[{"BLOCK_M":64,"BLOCK_N":64,"BLOCK_K":32,"num_warps":8}]' --targets "[$T,{$P8}]" --out "$out/packed8-1024.json"
   sass gen-256x128x16-p8 gen matmul-f16 4096 '{"BLOCK_M":256,"BLOCK_N":128,"BLOCK_K":32,"num_warps":16}' "{$P8}" "$out/sass/gen-256x128x16-p8/kernel.wgsl"
   (cd "$out" && tar -cJf sass-p8.tar.xz sass && rm -rf sass)
+  date -u
+fi
+if has p8sweep; then
+  # Runs of 8 held one vec4<u32> each (runsOf8 + mmaPackedPrefetch) took 128×128 over 4 from 147 to 238
+  # at 4096³ on the H100 (part packed8). Over every config and the shapes 1024³ and the odd size need,
+  # beside the same lease's ceilings: the reference kernel at 4096³, the probe's 64×64×64 at 1024³.
+  P8='"halfLoadForm":"tile","runsOf8":true,"mmaPackedPrefetch":true'
+  reference p8-ref.log 4096
+  step 90 p8-probe.log node bench/dist/mma-probe.js --only matmul --sizes 1024 \
+    --match "^(64×64×64 2×2 sg of 2×2 →f32 pad 8 prefetch rows sg-n C-matrices)\$" --out "$out/p8-probe.json"
+  step 300 p8-4096.log node bench/dist/suite.js --only matmul-f16-4096 --configs 6 \
+    --more-configs '[{"BLOCK_M":128,"BLOCK_N":256,"BLOCK_K":32,"num_warps":8},{"BLOCK_M":128,"BLOCK_N":128,"BLOCK_K":64,"num_warps":4},{"BLOCK_M":256,"BLOCK_N":128,"BLOCK_K":32,"num_warps":8}]' \
+    --targets "[{$P8},{$P8,\"wholeTrips\":true}]" --out "$out/p8-4096.json"
+  K='[{"BLOCK_M":64,"BLOCK_N":64,"BLOCK_K":32,"num_warps":4},{"BLOCK_M":64,"BLOCK_N":64,"BLOCK_K":64,"num_warps":4},{"BLOCK_M":64,"BLOCK_N":64,"BLOCK_K":32,"num_warps":8},{"BLOCK_M":128,"BLOCK_N":64,"BLOCK_K":32,"num_warps":4},{"BLOCK_M":64,"BLOCK_N":128,"BLOCK_K":32,"num_warps":4},{"BLOCK_M":128,"BLOCK_N":128,"BLOCK_K":32,"num_warps":4},{"BLOCK_M":32,"BLOCK_N":64,"BLOCK_K":64,"num_warps":2}]'
+  step 300 p8-1024.log node bench/dist/suite.js --only matmul-f16-1024x1024x1024,matmul-f16-1000 --configs 0 --more-configs "$K" \
+    --targets "[{\"halfLoadForm\":\"tile\"},{$P8},{$P8,\"wholeTrips\":true}]" --out "$out/p8-1024.json"
+  L='"halfLoadForm":"select","deferRowSums":true,"lazyRowMax":true,"splitTileIndices":true'
+  step 240 p8-attn.log node bench/dist/suite.js --only attention-f16-4x32x4096x64,attention-f16-4x32x4096x64-causal --configs 1 \
+    --targets "[{$L},{$L,\"runsOf8\":true,\"mmaPackedPrefetch\":true},{$P8}]" --out "$out/p8-attn.json"
+  step 100 p8-flash.log node bench/dist/flash-probe.js --match '^flash 128.32 4 sg of 32 rows, O-regs merged, S pad 4( causal)?$' --out "$out/p8-flash.json"
+  sass gen-1k-64x64x64x4-p8 gen matmul-f16 1024 '{"BLOCK_M":64,"BLOCK_N":64,"BLOCK_K":64,"num_warps":4}' "{$P8}" "$out/sass/gen-1k-64x64x64x4-p8/kernel.wgsl"
+  sass gen-128x128x4-p8 gen matmul-f16 4096 '{"BLOCK_M":128,"BLOCK_N":128,"BLOCK_K":32,"num_warps":4}' "{$P8}" "$out/sass/gen-128x128x4-p8/kernel.wgsl"
+  (cd "$out" && tar -cJf sass-p8sweep.tar.xz sass && rm -rf sass)
   date -u
 fi
 if has sass8; then
