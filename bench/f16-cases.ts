@@ -116,13 +116,13 @@ const MATMUL_CONFIGS: Record<string, number>[] = [
 export function matmulF16(m: number, n: number, k: number): F16Case {
   // 4096²: the large tiles; 1024²: tiles that give the 132 SMs work (64×64: 256 programs); odd sizes: two, for the masked edges.
   const pick = (...i: number[]) => i.map((j) => MATMUL_CONFIGS[j]);
-  // The leaders with divisibility (results/2026-12-04-h200-div16/explore-configs) first: the
-  // knobs below are tried on the first three. 8 subgroups led at both sizes; third at 4096² is
-  // 128×128 over 4 subgroups of 4×4, the hand-written 242 TFLOP/s kernel's shape, which spilled
-  // generated (62.5, NOTES §21): what mmaPackedPrefetch is for (NOTES §28).
+  // The leaders with divisibility first: the knobs below are tried on the first three. Since the
+  // default runs of 8 (NOTES §63), at 4096² 128×128 over 4 subgroups of 4×4 (the hand-written 244
+  // TFLOP/s kernel's shape; 62.5 generated in NOTES §21, spilled), 128×256 over 8, 128×128×64 over 8;
+  // at 1024² 64×64×64 over 4, then 64×64 over 8 (the leader in runs of 4), 64×128 and 128×64 over 4.
   // Odd sizes: 64×64 over 4 and over 8 (1024³'s leader with the slices, NOTES §44), then 128×128 over 4,
   // then 1024³'s 128×64 and 64×128 over 8 (NOTES §57).
-  const configs = m * n >= 1 << 24 ? pick(1, 20, 0, 4, 5, 17, 19, 7) : m % 64 === 0 ? pick(13, 12, 14, 6, 8, 16) : pick(8, 14, 0, 13, 12);
+  const configs = m * n >= 1 << 24 ? pick(0, 5, 17, 20, 4, 1, 19, 7) : m % 64 === 0 ? pick(11, 14, 6, 10, 13, 12, 8, 16) : pick(8, 14, 0, 13, 12);
   return {
     name: `matmul-f16-${m}x${n}x${k}`,
     example: "matmul-f16",
@@ -140,13 +140,14 @@ export function matmulF16(m: number, n: number, k: number): F16Case {
       return [{ output: "c_ptr", indices, expected: sampledProduct(halvesOf(a.a_ptr as Uint16Array), halvesOf(a.b_ptr as Uint16Array), n, k, indices) }];
     },
     flops: 2 * m * n * k,
-    // The first three configs again: C through registers as before NOTES §21 (mmaDirectStore: false),
-    // each run read without a branch (halfLoadForm "select"), the prefetched tiles packed two halves
-    // a register, and rows not known aligned read shifted (NOTES §28; the same WGSL as the default
-    // where nothing is packed or shifted, then not timed again). (Without divisibility and with
-    // scalar f16 loads, NOTES §19–§20, they ran at half these; the generic path at a third.)
-    // "tile": the masks tested once a trip on scalars, whether the whole tile is inside them (NOTES §41).
-    targets: [{ halfLoadForm: "tile" }, { mmaDirectStore: false }, { halfLoadForm: "select" }, { mmaPackedPrefetch: true }, { shiftedHalfRows: true }, { shiftedHalfRows: true, mmaPackedPrefetch: true }],
+    // The first three configs again: in runs of 4 as before NOTES §63 (runsOf8: false), with and
+    // without "tile" (the masks tested once a trip on scalars, NOTES §41), the K loop peeled (NOTES §56),
+    // C through registers as before NOTES §21 (mmaDirectStore: false), each run read without a branch
+    // (halfLoadForm "select"), and rows not known aligned read shifted, packed or not (NOTES §28).
+    // Settings that give the default's WGSL at a size (runs of 4 where no run is aligned; shifted
+    // where every run is) are not timed again. (Without divisibility and with scalar f16 loads,
+    // NOTES §19–§20, they ran at half these; the generic path at a third.)
+    targets: [{ runsOf8: false }, { runsOf8: false, halfLoadForm: "tile" }, { wholeTrips: true }, { mmaDirectStore: false }, { halfLoadForm: "select" }, { shiftedHalfRows: true }, { shiftedHalfRows: true, mmaPackedPrefetch: true }],
     targetConfigs: 3,
     minReps: 10,
     // Converting to halves in JavaScript is slow (~1 s per 16M elements): few input sets. At

@@ -50,6 +50,7 @@
 #   staging the staging stores' first index from lid (the default since §60) against the flat index (mmaStagingFlatIndex)
 #   packed8 runs of 8 held one vec4<u32> each (runsOf8 with mmaPackedPrefetch, §60's next step), and its machine code
 #   p8sweep the same over 9 configs at 4096³, 7 at 1024³ and the odd size, and the attention, with the ceilings
+#   p8rec   the default runs of 8 over the suite's configs of 4096³, 1024³ and the odd size, and more BK 64 shapes at 1024³
 # Next lease (§45): PARTS="softmax" (~6 min), then PARTS="tests odd" (~5 min), back to back.
 #
 # Here:   ../shared/tools/gpu-carry.sh && node scripts/build.mjs && node bench/build.mjs && bash bench/carry-f16.sh <checkout>/.kl-py
@@ -400,6 +401,20 @@ if has p8sweep; then
   sass gen-1k-64x64x64x4-p8 gen matmul-f16 1024 '{"BLOCK_M":64,"BLOCK_N":64,"BLOCK_K":64,"num_warps":4}' "{$P8}" "$out/sass/gen-1k-64x64x64x4-p8/kernel.wgsl"
   sass gen-128x128x4-p8 gen matmul-f16 4096 '{"BLOCK_M":128,"BLOCK_N":128,"BLOCK_K":32,"num_warps":4}' "{$P8}" "$out/sass/gen-128x128x4-p8/kernel.wgsl"
   (cd "$out" && tar -cJf sass-p8sweep.tar.xz sass && rm -rf sass)
+  date -u
+fi
+if has p8rec; then
+  # The default runs of 8 (NOTES §63) as the suite's cases now list them: every config of 4096³, 1024³
+  # and the odd size, the case's targets (runs of 4 among them) on the first three, beside the same
+  # lease's ceilings; then more BK 64 shapes at 1024³.
+  reference p8rec-ref.log 4096
+  step 90 p8rec-probe.log node bench/dist/mma-probe.js --only matmul --sizes 4096,1024 \
+    --match "^(128×256×32 2×4 sg of 4×4 →f32 pad 8 prefetch grouped sg-n C-matrices|64×64×64 2×2 sg of 2×2 →f32 pad 8 prefetch rows sg-n C-matrices)\$" --out "$out/p8rec-probe.json"
+  step 400 p8rec-suite.log node bench/dist/suite.js --only matmul-f16-4096,matmul-f16-1024x1024x1024,matmul-f16-1000 --configs 8 --out "$out/p8rec-suite.json"
+  step 200 p8rec-1k.log node bench/dist/suite.js --only matmul-f16-1024x1024x1024 --configs 1 \
+    --more-configs '[{"BLOCK_M":64,"BLOCK_N":64,"BLOCK_K":64,"num_warps":8},{"BLOCK_M":128,"BLOCK_N":64,"BLOCK_K":64,"num_warps":4},{"BLOCK_M":64,"BLOCK_N":32,"BLOCK_K":64,"num_warps":2},{"BLOCK_M":32,"BLOCK_N":64,"BLOCK_K":64,"num_warps":2},{"BLOCK_M":64,"BLOCK_N":64,"BLOCK_K":128,"num_warps":4},{"BLOCK_M":128,"BLOCK_N":128,"BLOCK_K":64,"num_warps":4},{"BLOCK_M":64,"BLOCK_N":128,"BLOCK_K":64,"num_warps":8}]' \
+    --targets '[{"wholeTrips":true}]' --out "$out/p8rec-1k.json"
+  reference p8rec-ref2.log 4096
   date -u
 fi
 if has sass8; then

@@ -59,13 +59,11 @@ export const matmulF16 = defineRun({
   sizes: [127, 33, 257],
   constexprs: { BLOCK_M: 64, BLOCK_N: 64, BLOCK_K: 32, num_warps: 4 },
   // Tuned per GPU and size (README, Autotuning), among the leaders of the suite's shapes on
-  // subgroup matrices (bench/NOTES.md §19, §44, §57, §60): on the H100 and the H200 (2026-12-06)
-  // 4096³ led at 256 × 128 over 16 subgroups (219–225 TFLOP/s with the knobs halfLoadForm "tile"
-  // and wholeTrips, which `--tune-codegen` finds), then 128 × 256 and 128 × 128 over 8; 1024³ at
-  // 64 × 64 over 8 (98–99 with "tile"); odd sizes at 64 × 64 over 8 and 128 × 64 over 8 (58–60).
-  // Sizes and strides that are multiples of 16 make those speeds:
-  // Kernel Lab then knows each run of 4 halves aligned and masked whole, as Triton does.
-  configs: [{}, { num_warps: 8 }, { BLOCK_M: 128, num_warps: 8 }, { BLOCK_M: 128, BLOCK_N: 128, num_warps: 8 },
+  // subgroup matrices (bench/NOTES.md §19, §44, §57, §60, §63). Where sizes and strides are multiples
+  // of 16, Kernel Lab knows each run of halves aligned and masked whole, as Triton does, and holds
+  // runs of 8, read 16 bytes at a time: on the H100 (2026-12-06) 4096³ then led at 128 × 128 over 4
+  // subgroups (238 TFLOP/s), 1024³ at 64 × 64 × 64 over 4 (104); odd sizes at 64 × 64 over 8 (52–58).
+  configs: [{}, { num_warps: 8 }, { BLOCK_K: 64 }, { BLOCK_M: 128, num_warps: 8 }, { BLOCK_M: 128, BLOCK_N: 128, num_warps: 8 },
     { BLOCK_M: 128, BLOCK_N: 128, num_warps: 4 }, { BLOCK_M: 256, BLOCK_N: 128, num_warps: 16 }],
   grid: (s, c) => [cdiv(s, c.BLOCK_M) * cdiv(Math.max(s - 1, 1), c.BLOCK_N)],
   args: (s) => {

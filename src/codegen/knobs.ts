@@ -26,7 +26,9 @@ import { wholeTripsDefault } from "./whole-trips";
 export function tunableKnobs(written: KernelIR, target: Target, options: CodegenOptions = {}): KnobChoice[] {
   const plan = planKernel(written, target, options);
   const knobs: KnobChoice[] = [];
-  if (loadsMaskedHalves(written)) knobs.push({ knob: "halfLoadForm", values: ["block", "select", "tile"] });
+  // Runs of 8 (plan.ts takesRunsOf8) change three defaults: each knob's default comes first.
+  const eights = plan.options.runsOf8 === true && options.runsOf8 === undefined;
+  if (loadsMaskedHalves(written)) knobs.push({ knob: "halfLoadForm", values: eights && options.halfLoadForm === undefined ? ["tile", "block", "select"] : ["block", "select", "tile"] });
   const mma = [...plan.mma.values()];
   if (mma.some((p) => p.kind === "loop")) {
     knobs.push({ knob: "mmaDoubleBuffer", values: [false, true] });
@@ -85,7 +87,10 @@ export function tunableKnobs(written: KernelIR, target: Target, options: Codegen
   }
   if (splits.length > 1) knobs.push({ knob: "mmaSubgroupsM", values: splits });
   // The next trip's f16 operands held two halves a register (packed where the launch's loads read whole).
-  if (stagesPrefetchedHalves(plan.mma)) knobs.push({ knob: "mmaPackedPrefetch", values: [false, true] });
+  if (stagesPrefetchedHalves(plan.mma)) knobs.push({ knob: "mmaPackedPrefetch", values: eights && options.mmaPackedPrefetch === undefined ? [true, false] : [false, true] });
+  // Runs of 8: where the kernel's default takes them, or where asking for them reads some load 16 bytes at a time.
+  if (eights) knobs.push({ knob: "runsOf8", values: [true, false] });
+  else if (options.runsOf8 === undefined && planKernel(written, target, { ...options, runsOf8: true }).octetBuffers.size > 0) knobs.push({ knob: "runsOf8", values: [false, true] });
   if (plan.unalignedHalfRuns) knobs.push({ knob: "shiftedHalfRows", values: [false, true] });
   return knobs;
 }

@@ -36,7 +36,7 @@ import { arrayBytes, arrayName, requestArray, type WorkgroupArray } from "./work
 import { planWorkgroupArrays } from "./array-plan";
 import { deferRowSums } from "./deferred-sums";
 import { lazyRowMaxima, type LazyMaxima } from "./lazy-max";
-import { wholeTripsOf, type WholeTrip } from "./whole-trips";
+import { wholeTripsDefault, wholeTripsOf, type WholeTrip } from "./whole-trips";
 
 export interface CodegenPlan {
   readonly target: Target;
@@ -87,8 +87,44 @@ export interface CodegenPlan {
   readonly wholeTrips: ReadonlyMap<Stmt, WholeTrip>;
 }
 
-/** The plan for these options, none turned off. */
+/**
+ * The plan for these options, none turned off, with the defaults that depend on the kernel filled
+ * in where the options leave them open: runs of 8 (`takesRunsOf8`).
+ */
 export function planKernel(asWritten: KernelIR, target: Target, options: CodegenOptions = {}): CodegenPlan {
+  if (options.runsOf8 === true) return planWith(asWritten, target, withRunsOf8(options));
+  const plan = planWith(asWritten, target, options);
+  if (options.runsOf8 === false || !takesRunsOf8(plan)) return plan;
+  const eights = planWith(asWritten, target, withRunsOf8(options));
+  return eights.octetBuffers.size > 0 ? eights : plan;
+}
+
+/**
+ * Runs of 8 with what makes them pay: carried packed, one `vec4<u32>` a run (mmaPackedPrefetch), the
+ * masks tested once per tile (halfLoadForm "tile"), each where the options leave it open. Alone they
+ * ran 35% slower at 4096³ on the H100, the loads waited on at once (bench/NOTES.md §60).
+ */
+function withRunsOf8(options: CodegenOptions): CodegenOptions {
+  return { ...options, runsOf8: true, halfLoadForm: options.halfLoadForm ?? "tile", mmaPackedPrefetch: options.mmaPackedPrefetch ?? true };
+}
+
+/**
+ * Whether runs of 8 (`withRunsOf8`) are the default: for a kernel whose every tl.dot runs on subgroup
+ * matrices, one of them accumulating across a loop's trips and none multiplying afresh each trip
+ * (the matmul, not the attention), at a launch whose f16 runs are known aligned, on the default
+ * tiles; planKernel keeps them where some load then reads 16 bytes at a time. On the H100 they took
+ * tutorial 03 in f16 from 200.9 to 237.9 TFLOP/s at 4096³ (the reference kernel 245.2) and from 96.7
+ * to 103.8 at 1024³ (the probe 115.0); they cost the attention 7%, and where no run is aligned
+ * (1000×1001×1003) the runs of 4 stay faster (bench/NOTES.md §63).
+ */
+function takesRunsOf8(plan: CodegenPlan): boolean {
+  if (plan.tiledLayouts !== true || plan.unalignedHalfRuns || plan.mma.size === 0) return false;
+  let generic = false;
+  forEachValue(plan.ir.body, (v) => (generic ||= v.op === "dot" && !plan.mma.has(v.id)));
+  return !generic && wholeTripsDefault(plan.ir.body, plan.mma) === false;
+}
+
+function planWith(asWritten: KernelIR, target: Target, options: CodegenOptions): CodegenPlan {
   const written = options.deferRowSums ? deferRowSums(asWritten) : asWritten;
   // Kernels with tl.dot get tiled layouts and the k loop written out unless the options say not.
   const tiledLayouts = options.tiledLayouts ?? containsDot(written.body);

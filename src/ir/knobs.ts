@@ -7,7 +7,7 @@ import type { CodegenOptions } from "./target";
 import { assertNever } from "./never";
 
 /** The CodegenOptions a tuner may vary, in the order its table shows them. */
-export const CODEGEN_KNOBS = ["halfLoadForm", "mmaDoubleBuffer", "mmaDirectStore", "mmaStageInvariant", "mmaHoldInvariant", "mmaLeanBarriers", "mmaLaneRows", "mmaRowThreads", "mmaTransferPad", "deferRowSums", "lazyRowMax", "splitTileIndices", "wholeTrips", "mmaSubgroupsM", "mmaPackedPrefetch", "shiftedHalfRows"] as const;
+export const CODEGEN_KNOBS = ["halfLoadForm", "mmaDoubleBuffer", "mmaDirectStore", "mmaStageInvariant", "mmaHoldInvariant", "mmaLeanBarriers", "mmaLaneRows", "mmaRowThreads", "mmaTransferPad", "deferRowSums", "lazyRowMax", "splitTileIndices", "wholeTrips", "mmaSubgroupsM", "mmaPackedPrefetch", "shiftedHalfRows", "runsOf8"] as const;
 
 export type CodegenKnob = (typeof CODEGEN_KNOBS)[number];
 
@@ -39,6 +39,7 @@ export function isKnobValue(knob: CodegenKnob, value: unknown): boolean {
     case "mmaLaneRows":
     case "mmaPackedPrefetch":
     case "shiftedHalfRows":
+    case "runsOf8":
     case "deferRowSums":
     case "lazyRowMax":
     case "splitTileIndices":

@@ -104,11 +104,12 @@ test(`loop plan, halfLoadForm "tile", rows not known aligned (specialised): elem
 });
 
 // The next trip's tiles carried two halves to a 32-bit register (mmaPackedPrefetch, packed-halves.ts):
-// specialised, every run known whole, so A's and B's prefetch variables are vec2<u32> per run of 4;
+// specialised, every run known whole, so A's and B's prefetch variables are vec2<u32> per run of 4
+// (runs of 4 asked for: where runs are aligned the matmul's default is runs of 8, one vec4<u32> each);
 // B also transposed (its tl.trans staged column-major from the packed registers).
 for (const trans of [false, true]) {
   test(`loop plan, mmaPackedPrefetch, sizes multiples of 16 (specialised), 80×96 by 96×48${trans ? ", B transposed" : ""}`, async () => {
-    const wgsl = await checkMatmul(80, 48, 96, [64, 64, 32], { workgroupSize: 128, mmaPackedPrefetch: true }, trans, true);
+    const wgsl = await checkMatmul(80, 48, 96, [64, 64, 32], { workgroupSize: 128, mmaPackedPrefetch: true, runsOf8: false }, trans, true);
     assert.equal((wgsl.match(/var x\d+_0: vec2<u32> = v\d+_0;/g) ?? []).length, 2, "A and B carried packed");
     assert.match(wgsl, /sm_mma\w+\[[^\]]+\] = bitcast<vec2<f16>>\(v\d+_\d+\.[xy]\)\.[xy];/, "staged from the packed registers");
   });
@@ -128,23 +129,24 @@ for (const [M, N, K, packed] of [[37, 41, 43, true], [100, 101, 103, false]] as 
 
 // The example itself: tutorial 03's a_ptrs and b_ptrs are loop variables advanced by the same amount
 // for every element, so with the prefetch packed each is carried as one base register, its other
-// registers offsets of the row stride (packed-halves.ts). Aligned and specialised (80×96 by 96×48), and
-// rows not aligned, read shifted (37×43 by 43×41).
+// registers offsets of the row stride (packed-halves.ts). Aligned and specialised (80×96 by 96×48), in
+// runs of 4 and in the default there, runs of 8 (one vec4<u32> each, plan.ts takesRunsOf8); rows not
+// aligned, read shifted (37×43 by 43×41).
 const EXAMPLE = readFileSync(join(__dirname, "..", "..", "examples", "matmul-f16.kernel.ts"), "utf8");
-for (const [M, N, K, shifted] of [[80, 48, 96, false], [37, 41, 43, true]] as const) {
-  test(`examples/matmul-f16.kernel.ts, mmaPackedPrefetch${shifted ? " and shiftedHalfRows" : ""}: pointers carried as one base each, ${M}×${K} by ${K}×${N}`, async () => {
+for (const [M, N, K, shifted, eights] of [[80, 48, 96, false, false], [80, 48, 96, false, true], [37, 41, 43, true, false]] as const) {
+  test(`examples/matmul-f16.kernel.ts, mmaPackedPrefetch${shifted ? " and shiftedHalfRows" : ""}${eights ? " (the default runs of 8)" : ""}: pointers carried as one base each, ${M}×${K} by ${K}×${N}`, async () => {
     const a = randomHalves(M * K);
     const b = randomHalves(K * N);
     const want = product(a.values, b.values, M, N, K);
     const { gpu, cpu, kernel } = await runBoth({
       source: EXAMPLE, constexprs: { BLOCK_M: 64, BLOCK_N: 64, BLOCK_K: 64 },
-      target: { ...EMULATED, workgroupSize: 128, mmaPackedPrefetch: true, shiftedHalfRows: shifted },
+      target: { ...EMULATED, workgroupSize: 128, ...(eights ? {} : { mmaPackedPrefetch: true, runsOf8: false }), shiftedHalfRows: shifted },
       grid: [Math.ceil(M / 64) * Math.ceil(N / 64)],
       args: { a_ptr: a.bits, b_ptr: b.bits, c_ptr: poisoned(M * N), M, N, K, stride_am: K, stride_ak: 1, stride_bk: N, stride_bn: 1, stride_cm: N, stride_cn: 1 },
       outputs: ["c_ptr"], specialize: true,
     });
     for (const [side, got] of [["gpu", gpu.c_ptr], ["cpu", cpu.c_ptr]] as const) assertClose(got, want, `${side} c`, 1e-5 * K, 1e-5);
-    assert.equal((kernel.wgsl.match(/var x\d+_0: vec2<u32> = v\d+_0;/g) ?? []).length, 2, "A and B carried packed");
+    assert.equal((kernel.wgsl.match(eights ? /var x\d+_0: vec4<u32> = v\d+_0;/g : /var x\d+_0: vec2<u32> = v\d+_0;/g) ?? []).length, 2, "A and B carried packed");
     assert.equal((kernel.wgsl.match(/var x\d+_0: i32 = /g) ?? []).length, 2, "a_ptrs and b_ptrs one register each");
     assert.doesNotMatch(kernel.wgsl, /var x\d+_4: i32/, "no register per run");
   });
@@ -183,13 +185,15 @@ test("loop plan, runsOf8 with B transposed: the transposed operand staged from r
 
 // The staging stores' first index (mma-transfer.ts): from lid itself by default, which Tint bounds, so it
 // leaves the stores unclamped (NOTES §60); from the flat element index by / and % with
-// mmaStagingFlatIndex, as before. 64 × 64 × 64 over 4 subgroups: A and B tiled 4 rows × 8 columns an invocation.
-for (const flat of [false, true]) {
-  test(`loop plan, staging indices ${flat ? "from the flat index (mmaStagingFlatIndex)" : "from lid"}, 64×64×64 over 4, 80×96 by 96×48`, async () => {
-    const wgsl = await checkMatmul(80, 48, 96, [64, 64, 64], { workgroupSize: 128, halfLoadForm: "tile", mmaStagingFlatIndex: flat }, false, true);
+// mmaStagingFlatIndex, as before. 64 × 64 × 64 over 4 subgroups: A and B tiled 4 rows × 8 columns an
+// invocation, in runs of 4 (asked for) or, the default here, one run of 8 a row (plan.ts takesRunsOf8).
+for (const [flat, eights] of [[false, true], [false, false], [true, false]] as const) {
+  test(`loop plan, staging indices ${flat ? "from the flat index (mmaStagingFlatIndex)" : "from lid"}${eights ? ", runs of 8" : ""}, 64×64×64 over 4, 80×96 by 96×48`, async () => {
+    const wgsl = await checkMatmul(80, 48, 96, [64, 64, 64], { workgroupSize: 128, halfLoadForm: "tile", mmaStagingFlatIndex: flat, ...(eights ? {} : { runsOf8: false }) }, false, true);
     const first = /let (mr\d+) = ([^;]*);\n\s*let mb\d+ = \1 \* 72u([^;]*);/.exec(wgsl);
     assert.ok(first, "the staging base");
     if (flat) assert.deepEqual([first[2], first[3]], ["u32(tile_64x64) / 64u", " + u32(tile_64x64) % 64u"]);
+    else if (eights) assert.deepEqual([first[2], first[3]], ["(lid / 8u)", " + (lid % 8u) * 8u"]);
     else assert.deepEqual([first[2], first[3]], ["(lid / 8u) * 4u", " + (lid % 8u) * 4u"]);
   });
 }
