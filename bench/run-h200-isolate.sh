@@ -51,6 +51,7 @@
 #   packed8 runs of 8 held one vec4<u32> each (runsOf8 with mmaPackedPrefetch, §60's next step), and its machine code
 #   p8sweep the same over 9 configs at 4096³, 7 at 1024³ and the odd size, and the attention, with the ceilings
 #   p8rec   the default runs of 8 over the suite's configs of 4096³, 1024³ and the odd size, and more BK 64 shapes at 1024³
+#   rec28   issue 28's record in one call: every ceiling, the generated f16 matmul and attention, torch and Triton
 # Next lease (§45): PARTS="softmax" (~6 min), then PARTS="tests odd" (~5 min), back to back.
 #
 # Here:   ../shared/tools/gpu-carry.sh && node scripts/build.mjs && node bench/build.mjs && bash bench/carry-f16.sh <checkout>/.kl-py
@@ -415,6 +416,26 @@ if has p8rec; then
     --more-configs '[{"BLOCK_M":64,"BLOCK_N":64,"BLOCK_K":64,"num_warps":8},{"BLOCK_M":128,"BLOCK_N":64,"BLOCK_K":64,"num_warps":4},{"BLOCK_M":64,"BLOCK_N":32,"BLOCK_K":64,"num_warps":2},{"BLOCK_M":32,"BLOCK_N":64,"BLOCK_K":64,"num_warps":2},{"BLOCK_M":64,"BLOCK_N":64,"BLOCK_K":128,"num_warps":4},{"BLOCK_M":128,"BLOCK_N":128,"BLOCK_K":64,"num_warps":4},{"BLOCK_M":64,"BLOCK_N":128,"BLOCK_K":64,"num_warps":8}]' \
     --targets '[{"wholeTrips":true}]' --out "$out/p8rec-1k.json"
   reference p8rec-ref2.log 4096
+  date -u
+fi
+if has rec28; then
+  # Issue 28's record in one call (NOTES §63): the reference kernel, the probe's matmul leaders, the
+  # hand-written flash kernel causal and not; the suite's f16 matmul at 4096³, 1024³ and the odd size
+  # over their configs at the default (runs of 8 where aligned) and in runs of 4 with and without
+  # "tile" on the first three; the attention's two first configs at the default and the leader's
+  # knobs, causal and not; torch and Triton.
+  L='"halfLoadForm":"select","deferRowSums":true,"lazyRowMax":true,"splitTileIndices":true'
+  reference rec-ref.log 4096
+  step 120 rec-probe.log node bench/dist/mma-probe.js --only matmul --sizes 4096,1024 \
+    --match "^(128×128×32 2×2 sg of 4×4 →f32 pad 8 prefetch rows sg-n C-matrices|128×256×32 2×4 sg of 4×4 →f32 pad 8 prefetch grouped sg-n C-matrices|64×64×64 2×2 sg of 2×2 →f32 pad 8 prefetch rows sg-n C-matrices)\$" --out "$out/rec-probe.json"
+  step 120 rec-flash.log node bench/dist/flash-probe.js --match '^flash 128.32 4 sg of 32 rows, O-regs merged, S pad 4( causal)?$' --out "$out/rec-flash.json"
+  step 360 rec-mm.log node bench/dist/suite.js --only matmul-f16-4096,matmul-f16-1024x1024x1024,matmul-f16-1000 --configs 8 \
+    --targets '[{"runsOf8":false},{"runsOf8":false,"halfLoadForm":"tile"}]' --out "$out/rec-mm.json"
+  step 240 rec-attn.log node bench/dist/suite.js --only attention-f16-4x32x4096x64,attention-f16-4x32x4096x64-causal --configs 2 \
+    --targets "[{$L}]" --out "$out/rec-attn.json"
+  step 200 rec-torch.log python3 bench/torch_bench.py --cases matmul,attention,f16 --out "$out/rec-torch.json"
+  # The odd size's leaders with the staging's flat index as before §60: did the base from lid cost it?
+  step 120 rec-odd.log node bench/dist/suite.js --only matmul-f16-1000 --configs 2 --targets '[{"mmaStagingFlatIndex":true}]' --out "$out/rec-odd.json"
   date -u
 fi
 if has sass8; then
