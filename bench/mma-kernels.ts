@@ -55,14 +55,22 @@ export interface HandMatmul {
    * the same in every invocation, that the whole tile is inside the bounds (bm + BM ≤ M, bn + BN ≤ N,
    * k + BK ≤ K: scalars only) and computes the per-element masks inside the other branch only. Each
    * is checked like any other variant.
+   *
+   * `bytes` 2 reads every half with its own 2-byte load from A and B declared `array<f16>`, as generated
+   * code reads f16 runs whose starts it can't prove a multiple of 4 halves (1000×1001×1003: no row of A or
+   * B starts on one); `bytes` 4 reads each run of 4 halves as the 3 u32 words covering it (A and B
+   * declared `array<u32>`) and shifts the halves into place on the start's parity, known only at run
+   * time. Both hold the halves one f16 register each and stage them half by half: they need `regs`
+   * "halves". With masks, each element has its own mask and, on the masked way, its own load.
    */
   feed?: {
-    bytes: 8 | 16; sizes: "constant" | "runtime"; masks: boolean | "uniform";
+    bytes: 2 | 4 | 8 | 16; sizes: "constant" | "runtime"; masks: boolean | "uniform";
     /**
      * The rest of the generated feed (NOTES §41, §43), one property at a time. `regs` "halves" holds
      * the prefetched tile one f16 register a half, read as `array<vec4<f16>>` (4 halves a load, as
      * generated code declares its f16 buffers) and staged half by half from those registers;
-     * "packed" (the default) holds 8 halves in one vec4<u32>. Needs 8-byte loads.
+     * "packed" (the default) holds 8 halves in one vec4<u32>. Needs 8-byte loads (2- and 4-byte loads
+     * read their own way, as `bytes` says, and need it).
      */
     regs?: "packed" | "halves";
     /**
@@ -162,10 +170,13 @@ export function handWgsl(s: HandMatmul, M: number, N: number, K: number, emulate
   const feed = s.feed ?? { bytes: 16, sizes: "constant", masks: false };
   // The properties of §43: any of them takes the general path below (`isoFeed`); without them the
   // WGSL is exactly what it was (the results in bench/results refer to it).
-  const iso = feed.regs === "halves" || feed.addresses === "carried" || feed.runs === "tiled" || feed.trips === "runtime";
-  if (iso && feed.bytes !== 8) throw new Error("feed: halves, carried addresses and tiled runs are measured with 8-byte loads");
+  // 2- and 4-byte loads (one half a load, or the words covering a run of 4) take that path too.
+  const narrow = feed.bytes === 2 || feed.bytes === 4;
+  const iso = narrow || feed.regs === "halves" || feed.addresses === "carried" || feed.runs === "tiled" || feed.trips === "runtime";
+  if (narrow && feed.regs !== "halves") throw new Error("feed: 2- and 4-byte loads hold one f16 register a half (regs \"halves\")");
+  if (!narrow && iso && feed.bytes !== 8) throw new Error("feed: halves, carried addresses and tiled runs are measured with 8-byte loads");
   if (feed.tests === "two" && (iso || feed.masks !== "uniform")) throw new Error("feed: two tests are measured with the uniform test on the 244 kernel's own feed");
-  const elem = feed.regs === "halves" ? "vec4<f16>" : `vec${feed.bytes === 8 ? 2 : 4}<u32>`;
+  const elem = feed.bytes === 2 ? "f16" : feed.bytes === 4 ? "u32" : feed.regs === "halves" ? "vec4<f16>" : `vec${feed.bytes === 8 ? 2 : 4}<u32>`;
   const L: string[] = [
     "enable f16;",
     ...(emulate ? [] : ["enable subgroups;", "enable chromium_experimental_subgroup_matrix;", "diagnostic(off, chromium.subgroup_matrix_uniformity);"]),
@@ -362,6 +373,7 @@ export function handWgsl(s: HandMatmul, M: number, N: number, K: number, emulate
  */
 function isoFeed(s: HandMatmul, feed: NonNullable<HandMatmul["feed"]>, w: number, sizeA: number, sizeB: number, Ms: string, Ns: string, Ks: string) {
   const halves = feed.regs === "halves", carried = feed.addresses === "carried", tiled = feed.runs === "tiled";
+  const narrow = feed.bytes === 2 || feed.bytes === 4;
   interface Run { reg: string; arr: "A" | "B"; n: 4 | 8; row: string; col: string; off: number }
   const declare: string[] = [];
   const runsOf = (arr: "A" | "B", R: number, C: number, stride: number): Run[] => {
@@ -401,7 +413,41 @@ function isoFeed(s: HandMatmul, feed: NonNullable<HandMatmul["feed"]>, w: number
     : `{ let i = ${index(r, k)}; ${[0, 4].filter((h) => h < r.n).map((h) => `let w${h} = ${r.arr}[i${h ? " + 1" : ""}]; ${take(r, h, `w${h}`)}`).join(" ")} }`);
   const readPiece = (r: Run, k: string, h: number) => `{ let i = ${index(r, k)}; let w${h} = ${r.arr}[i${h ? " + 1" : ""}]; ${take(r, h, `w${h}`)} }`;
   const zero = (r: Run) => (halves ? Array.from({ length: r.n }, (_, e) => `${r.reg}_${e} = 0.0h;`).join(" ") : `${r.reg} = vec${r.n === 8 ? 4 : 2}<u32>(0u);`);
+  // 2- and 4-byte loads: the element address of a run's first half (u32), each half into its own register.
+  const narrowAt = (r: Run, k: string) => (!carried ? `${at(r, k)}` : k === "0u" ? `u32(${r.reg}p)` : `u32(${r.reg}p + ${r.arr === "A" ? `${s.bk}i` : "bstep"})`);
+  const halvesOf = (r: Run) => Array.from({ length: r.n }, (_, e) => e);
+  const narrowRead = (r: Run, k: string) => {
+    if (feed.bytes === 2) return `{ let i = ${narrowAt(r, k)}; ${halvesOf(r).map((e) => `${r.reg}_${e} = ${r.arr}[i${e ? ` + ${e}u` : ""}];`).join(" ")} }`;
+    // Each run of 4 halves: the 3 words covering it (word j holds halves 2j, 2j + 1), the halves shifted down by one on an odd start.
+    const four = (h: number) => {
+      const [a, b, c] = [0, 1, 2].map((x) => `${r.arr}[j + ${h / 2 + x}u]`);
+      return `{ let a = ${a}; let b = ${b}; let c = ${c}; let q = bitcast<vec4<f16>>(vec2<u32>(select(a, (a >> 16u) | (b << 16u), odd), select(b, (b >> 16u) | (c << 16u), odd))); `
+        + `${["x", "y", "z", "w"].map((x, e) => `${r.reg}_${h + e} = q.${x};`).join(" ")} }`;
+    };
+    return `{ let i = ${narrowAt(r, k)}; let j = i >> 1u; let odd = (i & 1u) == 1u; ${[0, 4].filter((h) => h < r.n).map(four).join(" ")} }`;
+  };
+  // One half alone (the masked way): its own 2-byte load, or the word holding it and the half of it the parity picks.
+  const narrowPiece = (r: Run, k: string, e: number) => (feed.bytes === 2 ? `${r.reg}_${e} = ${r.arr}[${narrowAt(r, k)} + ${e}u];`
+    : `{ let i = ${narrowAt(r, k)} + ${e}u; let v = bitcast<vec2<f16>>(${r.arr}[i >> 1u]); ${r.reg}_${e} = select(v.x, v.y, (i & 1u) == 1u); }`);
+  const narrowFetch = (k: string): string[] => {
+    if (!feed.masks) return runs.map((r) => narrowRead(r, k));
+    const masks = runs.flatMap((r, n) => halvesOf(r).map((e) => `let m${n}_${e} = ${r.arr === "A" ? `bm + ${r.row} < ${Ms} && ${r.col} + ${e}u < ${Ks} - (${k})`
+      : `${r.row} < ${Ks} - (${k}) && bn + ${r.col} + ${e}u < ${Ns}`};`));
+    const out: string[] = [];
+    if (feed.masks === "uniform") out.push(`let whole = bm + ${s.bm}u <= ${Ms} && bn + ${s.bn}u <= ${Ns} && ${k} + ${s.bk}u <= ${Ks};`, "if (whole) {");
+    else out.push(...masks, `let whole = ${runs.flatMap((r, n) => halvesOf(r).map((e) => `m${n}_${e}`)).join(" && ")};`, "if (whole) {");
+    for (const r of runs) out.push(`  ${narrowRead(r, k)}`);
+    out.push("} else {");
+    if (feed.masks === "uniform") out.push(...masks.map((m) => `  ${m}`));
+    runs.forEach((r, n) => {
+      out.push(`  ${zero(r)}`);
+      for (const e of halvesOf(r)) out.push(`  if (m${n}_${e}) { ${narrowPiece(r, k, e)} }`);
+    });
+    out.push("}");
+    return ["{", ...out.map((x) => `  ${x}`), "}"];
+  };
   const fetch = (k: string): string[] => {
+    if (narrow) return narrowFetch(k);
     if (!feed.masks) return runs.map((r) => read(r, k));
     const masks = runs.flatMap((r, n) => [0, 4].filter((h) => h < r.n).map((h) => {
       const els = [0, 1, 2, 3].map((x) => (r.arr === "A" ? `(bm + ${r.row} < ${Ms} && ${r.col} + ${h + x}u < ${Ks} - (${k}))`
@@ -453,13 +499,23 @@ export function handVariants(size: number, emulate: boolean): HandMatmul[] {
       { ...small, feed: { bytes: 8, sizes: "runtime", masks: "uniform", addresses: "carried", runs: "tiled" } },
       { ...small, feed: { bytes: 8, sizes: "runtime", masks: true, regs: "halves", addresses: "carried", runs: "tiled" } },
       // A test per operand (§44).
-      { ...small, feed: { bytes: 8, sizes: "runtime", masks: "uniform", tests: "two" } }];
+      { ...small, feed: { bytes: 8, sizes: "runtime", masks: "uniform", tests: "two" } },
+      // A half a load, and the words covering each run of 4 shifted on its parity (1024³'s element loads).
+      { ...small, feed: { bytes: 2, sizes: "runtime", masks: "uniform", regs: "halves" } },
+      { ...small, feed: { bytes: 4, sizes: "runtime", masks: "uniform", regs: "halves" } }];
   }
   if (size < 4096) {
     const s64 = { ...b, bm: 64, bn: 64 }; // 4 subgroups of 2×2
     return [s64, { ...s64, sgOrder: "m" }, { ...s64, order: "grouped" }, { ...s64, acc: "f16" }, { ...s64, bk: 64 }, { ...s64, pad: 16 },
       { ...b, bm: 64, bn: 128, sm: 1, sn: 2 }, { ...b, bm: 128, bn: 64, sm: 2, sn: 1 }, { ...s64, cOut: "staged" }, { ...s64, schedule: "late" }, b,
-      { ...b, bm: 64, bn: 128, sm: 2, sn: 2 }, { ...b, bm: 128, bn: 64, sm: 4, sn: 2 }];
+      { ...b, bm: 64, bn: 128, sm: 2, sn: 2 }, { ...b, bm: 128, bn: 64, sm: 4, sn: 2 },
+      // What the odd size's element-by-element loads cost (1000×1001×1003: no row of A or B starts on a multiple
+      // of 4 halves), at 1024³ where everything else is equal: 16-byte loads, then a half a load, then the
+      // words covering each run of 4 shifted on its parity; run-time sizes and the uniform test in all three.
+      ...[{ ...s64, bk: 64 }, { ...b, bm: 64, bn: 128, sm: 2, sn: 2 }].flatMap((x) => [
+        { ...x, feed: { bytes: 16, sizes: "runtime", masks: "uniform" } },
+        { ...x, feed: { bytes: 2, sizes: "runtime", masks: "uniform", regs: "halves" } },
+        { ...x, feed: { bytes: 4, sizes: "runtime", masks: "uniform", regs: "halves" } }] satisfies HandMatmul[])];
   }
   const out: HandMatmul[] = [b];
   // What the 244 kernel has that the generated code lacked, one at a time.
