@@ -434,6 +434,10 @@ if has rec28; then
   step 240 rec-attn.log node bench/dist/suite.js --only attention-f16-4x32x4096x64,attention-f16-4x32x4096x64-causal --configs 2 \
     --targets "[{$L}]" --out "$out/rec-attn.json"
   step 200 rec-torch.log python3 bench/torch_bench.py --cases matmul,attention,f16 --out "$out/rec-torch.json"
+  # What element-by-element loads cost, isolated in the hand-written kernel at 1024³ (NOTES §63): its
+  # feed with run-time sizes and the tile test, read 16 bytes, 2 bytes (as the odd size's rows are
+  # read) and 4 bytes shifted, at 64×64×64 over 4 and 64×128×32 over 4.
+  step 120 rec-oddiso.log node bench/dist/mma-probe.js --only matmul --sizes 1024 --match 'feed \((16|2|4)-byte loads' --out "$out/rec-oddiso.json"
   # The odd size's leaders with the staging's flat index as before §60: did the base from lid cost it?
   step 120 rec-odd.log node bench/dist/suite.js --only matmul-f16-1000 --configs 2 --targets '[{"mmaStagingFlatIndex":true}]' --out "$out/rec-odd.json"
   date -u
