@@ -438,6 +438,8 @@ if has rec28; then
   # feed with run-time sizes and the tile test, read 16 bytes, 2 bytes (as the odd size's rows are
   # read) and 4 bytes shifted, at 64×64×64 over 4 and 64×128×32 over 4.
   step 120 rec-oddiso.log node bench/dist/mma-probe.js --only matmul --sizes 1024 --match 'feed \((16|2|4)-byte loads' --out "$out/rec-oddiso.json"
+  # Two trips a pass (unrollPairs), as the probe's driver unrolls its loop, at each size's leader.
+  step 150 rec-pairs.log node bench/dist/suite.js --only matmul-f16-4096,matmul-f16-1024x1024x1024,matmul-f16-1000 --configs 2 --targets '[{"unrollPairs":true}]' --out "$out/rec-pairs.json"
   # The odd size's leaders with the staging's flat index as before §60: did the base from lid cost it?
   step 120 rec-odd.log node bench/dist/suite.js --only matmul-f16-1000 --configs 2 --targets '[{"mmaStagingFlatIndex":true}]' --out "$out/rec-odd.json"
   date -u

@@ -12,6 +12,7 @@ import { packedRun } from "./packed-halves";
 import { emitAssert, emitPrint } from "./print";
 import { emitValue } from "./values";
 import { uniformInWgsl } from "./uniformity";
+import { forEachStmt } from "../ir/walk";
 
 type StatementEmitters = { [K in Stmt["kind"]]: (gen: WgslGenerator, s: Extract<Stmt, { kind: K }>) => void };
 
@@ -76,7 +77,26 @@ export const STATEMENT_WGSL: StatementEmitters = {
       gen.emit("}");
     };
     const whole = gen.plan.wholeTrips.get(s);
-    if (whole) {
+    if (!whole && plans.length > 0 && gen.options.unrollPairs === true && s.cmp === "lt" && s.step.op === "const" && s.step.value > 0 && !movesOrLeaves(s)) {
+      // Two trips a pass, each its own scope, the counter stepped between them; the last odd trip
+      // after (CodegenOptions.unrollPairs).
+      gen.emit("{");
+      gen.nested(() => {
+        gen.emit(`var ${c}: ${t} = ${gen.reg(s.start, 0)};`);
+        gen.emit(`for (; ${c} + ${step} ${COMPARISONS[s.cmp]} ${end}; ${c} = ${c} + ${step}) {`);
+        gen.nested(() => {
+          for (const pass of [0, 1]) {
+            if (pass === 1) gen.emit(`${c} = ${c} + ${step};`);
+            gen.emit("{");
+            gen.nested(() => emitLoopBody(gen, s.body, plans));
+            gen.emit("}");
+          }
+        });
+        gen.emit("}");
+        loop("");
+      });
+      gen.emit("}");
+    } else if (whole) {
       // The whole trips first, while every comparison the trip moves holds for the whole block, with
       // them true; the rest as written, from where the first loop stopped (whole-trips.ts).
       const test = whole.margins.map((m) => `${renderAt(gen, m.min, s.counter, c)} >= ${m.atLeast}i`).join(" && ");
@@ -173,6 +193,15 @@ function renderAt(gen: WgslGenerator, s: Sym, counter: Variable, name: string): 
   if (typeof s === "number") return `${s}i`;
   if ("sym" in s) return `(${renderAt(gen, s.a, counter, name)} ${s.sym} ${renderAt(gen, s.b, counter, name)})`;
   return s.op === "readVar" && s.variable.id === counter.id ? name : gen.reg(s, 0);
+}
+
+/** Whether a loop's body assigns its counter, or a `break` or `continue` leaves a trip (then no trips are paired). */
+function movesOrLeaves(loop: Stmt & { kind: "for" }): boolean {
+  let found = false;
+  forEachStmt(loop.body, (t) => {
+    found ||= t.kind === "break" || t.kind === "continue" || (t.kind === "assign" && t.variable.id === loop.counter.id);
+  });
+  return found;
 }
 
 function directRead(gen: WgslGenerator, id: number): boolean {

@@ -290,6 +290,14 @@ export interface CodegenOptions {
    */
   runsOf8?: boolean;
   /**
+   * A loop that runs a tl.dot on subgroup matrices into its accumulator (the matmul's K loop), with
+   * `<` and a constant positive step, and no `break`, `continue` or assignment of its counter: two
+   * trips a pass, each in its own scope, then the last odd trip (codegen/statements.ts), as a driver
+   * unrolls a loop whose trip count it knows (the probe's 1024³ kernel, eight trips a pass:
+   * bench/NOTES.md §63). A bench switch; off unless true.
+   */
+  unrollPairs?: boolean;
+  /**
    * The correctness launch's variant (codegen/instrument.ts): every load and store checks its
    * lanes against the buffer's element count and every store records who wrote each element.
    * Off for timed launches, whose WGSL stays as it is.

@@ -304,3 +304,16 @@ for (const specialize of [false, true]) {
     for (const [side, got] of [["gpu", gpu.o], ["cpu", cpu.o]] as const) assertClose(got, acc, `${side} o`, 2e-2, 1e-2);
   });
 }
+
+// Two trips a pass (unrollPairs, statements.ts): the K loop's trips paired, each in its own scope,
+// the last odd trip after. Against float64 with an odd and an even trip count, runs of 8 (aligned,
+// the default there) and rows not aligned with a partial last trip.
+for (const [M, N, K] of [[80, 48, 96], [80, 48, 128], [37, 41, 103]] as const) {
+  test(`loop plan, unrollPairs, ${M}×${K} by ${K}×${N}`, async () => {
+    const wgsl = await checkMatmul(M, N, K, [64, 64, 32], { workgroupSize: 128, unrollPairs: true }, false, true);
+    const pass = /for \(; (x\d+) \+ (\w+) < ([^;]+); \1 = \1 \+ \2\) \{/.exec(wgsl);
+    assert.ok(pass, "two trips a pass");
+    assert.equal(wgsl.split(`${pass[1]} = ${pass[1]} + ${pass[2]};`).length - 1, 1, "the counter stepped between them");
+    assert.ok(wgsl.includes(`for (; ${pass[1]} < ${pass[3]}; ${pass[1]} = ${pass[1]} + ${pass[2]}) {`), "then the last odd trip");
+  });
+}
