@@ -421,7 +421,7 @@ fi
 if has rec28; then
   # Issue 28's record in one call (NOTES §63): the reference kernel, the probe's matmul leaders, the
   # hand-written flash kernel causal and not; the suite's f16 matmul at 4096³, 1024³ and the odd size
-  # over their configs at the default (runs of 8 where aligned) and in runs of 4 with and without
+  # over their first four configs (the leaders) at the default (runs of 8 where aligned) and in runs of 4 with and without
   # "tile" on the first three; the attention's two first configs at the default and the leader's
   # knobs, causal and not; torch and Triton.
   L='"halfLoadForm":"select","deferRowSums":true,"lazyRowMax":true,"splitTileIndices":true'
@@ -429,17 +429,17 @@ if has rec28; then
   step 120 rec-probe.log node bench/dist/mma-probe.js --only matmul --sizes 4096,1024 \
     --match "^(128×128×32 2×2 sg of 4×4 →f32 pad 8 prefetch rows sg-n C-matrices|128×256×32 2×4 sg of 4×4 →f32 pad 8 prefetch grouped sg-n C-matrices|64×64×64 2×2 sg of 2×2 →f32 pad 8 prefetch rows sg-n C-matrices)\$" --out "$out/rec-probe.json"
   step 120 rec-flash.log node bench/dist/flash-probe.js --match '^flash 128.32 4 sg of 32 rows, O-regs merged, S pad 4( causal)?$' --out "$out/rec-flash.json"
-  step 360 rec-mm.log node bench/dist/suite.js --only matmul-f16-4096,matmul-f16-1024x1024x1024,matmul-f16-1000 --configs 8 \
+  step 360 rec-mm.log node bench/dist/suite.js --only matmul-f16-4096,matmul-f16-1024x1024x1024,matmul-f16-1000 --configs 4 \
     --targets '[{"runsOf8":false},{"runsOf8":false,"halfLoadForm":"tile"}]' --out "$out/rec-mm.json"
   step 240 rec-attn.log node bench/dist/suite.js --only attention-f16-4x32x4096x64,attention-f16-4x32x4096x64-causal --configs 2 \
     --targets "[{$L}]" --out "$out/rec-attn.json"
-  step 200 rec-torch.log python3 bench/torch_bench.py --cases matmul,attention,f16 --out "$out/rec-torch.json"
+  step 150 rec-torch.log python3 bench/torch_bench.py --cases matmul,attention,f16 --out "$out/rec-torch.json"
   # What element-by-element loads cost, isolated in the hand-written kernel at 1024³ (NOTES §63): its
   # feed with run-time sizes and the tile test, read 16 bytes, 2 bytes (as the odd size's rows are
   # read) and 4 bytes shifted, at 64×64×64 over 4 and 64×128×32 over 4.
   step 120 rec-oddiso.log node bench/dist/mma-probe.js --only matmul --sizes 1024 --match 'feed \((16|2|4)-byte loads' --out "$out/rec-oddiso.json"
   # Two trips a pass (unrollPairs), as the probe's driver unrolls its loop, at each size's leader.
-  step 150 rec-pairs.log node bench/dist/suite.js --only matmul-f16-4096,matmul-f16-1024x1024x1024,matmul-f16-1000 --configs 2 --targets '[{"unrollPairs":true}]' --out "$out/rec-pairs.json"
+  step 150 rec-pairs.log node bench/dist/suite.js --only matmul-f16-4096,matmul-f16-1024x1024x1024,matmul-f16-1000 --configs 1 --targets '[{"unrollPairs":true}]' --out "$out/rec-pairs.json"
   # The odd size's leaders with the staging's flat index as before §60: did the base from lid cost it?
   step 120 rec-odd.log node bench/dist/suite.js --only matmul-f16-1000 --configs 2 --targets '[{"mmaStagingFlatIndex":true}]' --out "$out/rec-odd.json"
   date -u
