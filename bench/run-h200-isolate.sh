@@ -52,6 +52,7 @@
 #   p8sweep the same over 9 configs at 4096³, 7 at 1024³ and the odd size, and the attention, with the ceilings
 #   p8rec   the default runs of 8 over the suite's configs of 4096³, 1024³ and the odd size, and more BK 64 shapes at 1024³
 #   rec28   issue 28's record in one call: every ceiling, the generated f16 matmul and attention, torch and Triton
+#   rec28s  its matmul half for a short lease: the ceilings, the leaders, two trips a pass, the hand-written feed's loads
 # Next lease (§45): PARTS="softmax" (~6 min), then PARTS="tests odd" (~5 min), back to back.
 #
 # Here:   ../shared/tools/gpu-carry.sh && node scripts/build.mjs && node bench/build.mjs && bash bench/carry-f16.sh <checkout>/.kl-py
@@ -442,6 +443,17 @@ if has rec28; then
   step 150 rec-pairs.log node bench/dist/suite.js --only matmul-f16-4096,matmul-f16-1024x1024x1024,matmul-f16-1000 --configs 1 --targets '[{"unrollPairs":true}]' --out "$out/rec-pairs.json"
   # The odd size's leaders with the staging's flat index as before §60: did the base from lid cost it?
   step 120 rec-odd.log node bench/dist/suite.js --only matmul-f16-1000 --configs 2 --targets '[{"mmaStagingFlatIndex":true}]' --out "$out/rec-odd.json"
+  date -u
+fi
+if has rec28s; then
+  # rec28 for a short lease: the ceilings, the generated matmul's two leaders a size at the default,
+  # two trips a pass at each leader, the hand-written feed in 16-, 2- and 4-byte loads at 1024³.
+  reference rec-ref.log 4096
+  step 90 rec-probe.log node bench/dist/mma-probe.js --only matmul --sizes 4096,1024 \
+    --match "^(128×128×32 2×2 sg of 4×4 →f32 pad 8 prefetch rows sg-n C-matrices|64×64×64 2×2 sg of 2×2 →f32 pad 8 prefetch rows sg-n C-matrices)\$" --out "$out/rec-probe.json"
+  step 150 rec-mm.log node bench/dist/suite.js --only matmul-f16-4096,matmul-f16-1024x1024x1024,matmul-f16-1000 --configs 2 \
+    --targets '[{"unrollPairs":true}]' --out "$out/rec-mm.json"
+  step 90 rec-oddiso.log node bench/dist/mma-probe.js --only matmul --sizes 1024 --match 'feed \((16|2|4)-byte loads' --out "$out/rec-oddiso.json"
   date -u
 fi
 if has sass8; then
