@@ -214,6 +214,10 @@ class Autotuner:
         if len(configs) == 1:
             return configs[0]
         for config in configs:
+            if config.pre_hook is not None:
+                # As Triton, which runs a config's pre_hook before each of its runs: Liger's mlp.py sets its
+                # TensorDescriptors' block shapes there, so the probe must compile what the launch will.
+                config.pre_hook({**self.nargs, **kwargs, **config.all_kwargs()})
             try:
                 self.fn.run(*args, grid=grid, warmup=True, kernel_lab_probe=True, **kwargs, **config.all_kwargs())
                 return config
