@@ -109,6 +109,7 @@ function planName(plan: DeclarationPlan, name: string, list: Occurrence[], depth
   if (groups.size === 1) {
     const body = list[0].chain[depth + 1];
     if (list.every((o) => o.chain.length > depth + 2 && same(o.chain[depth + 1], body))) return planName(plan, name, list, depth + 2);
+    if (ownBranches(plan, name, list, depth)) return;
     return declareHere(plan, name, list, depth);
   }
   const ownScope = (group: Occurrence[]) => {
@@ -150,6 +151,26 @@ function planName(plan: DeclarationPlan, name: string, list: Occurrence[], depth
     return;
   }
   declareHere(plan, name, list, depth);
+}
+
+/**
+ * Mentions only inside the bodies of one `if` (none in its conditions), each body's starting with a plain
+ * assignment that doesn't read the name: only one branch runs and the name is dead after the if, so each
+ * body gets its own declaration (Liger's fused_moe_kernels.py: `offs` at [BLOCK_M] under `if pid < E:`, at
+ * [BLOCK_N] under `elif pid == E:`), not one variable that every branch must give the same type.
+ */
+function ownBranches(plan: DeclarationPlan, name: string, list: Occurrence[], depth: number): boolean {
+  if (list[0].chain[depth].name !== "IfStatement" || !list.every((o) => o.chain.length > depth + 2)) return false;
+  const bodies = new Map<number, Occurrence[]>();
+  for (const o of list) bodies.set(o.chain[depth + 1].from, [...(bodies.get(o.chain[depth + 1].from) ?? []), o]);
+  const fresh = (group: Occurrence[]) => {
+    const first = group[0];
+    const statement = first.chain[first.chain.length - 1];
+    return first.target && !first.update && statement.name === "AssignStatement" && !group.some((o) => !o.target && same(o.chain[o.chain.length - 1], statement));
+  };
+  if (bodies.size < 2 || ![...bodies.values()].every(fresh)) return false;
+  for (const group of bodies.values()) planName(plan, name, group, depth + 2);
+  return true;
 }
 
 function declareHere(plan: DeclarationPlan, name: string, list: Occurrence[], depth: number): void {

@@ -2,7 +2,9 @@
 TensorDescriptors with a dummy block shape ([1, 1, 1]) and lets each autotune Config's `pre_hook` set the real one
 (`nargs["desc_x"].block_shape = [1, BLOCK_M, BLOCK_K]`) before the config runs. With several configs and nothing
 timed (--bench off, --cpu), the first config that fits is picked; its pre_hook must run before that probe
-compiles it, as Triton runs a config's pre_hook before each of its runs. Sizes off the block."""
+compiles it, as Triton runs a config's pre_hook before each of its runs. fused_moe_kernels.py's prefix-sum kernel
+assigns `offs` at one block shape under `if pid < E:` and at another under `elif pid == E:`, and reads it in neither
+after the if: in Python each branch's `offs` is its own, which Triton accepts. Sizes off the block."""
 
 import torch
 import triton
@@ -38,3 +40,23 @@ desc_y = TensorDescriptor.from_tensor(y, block_shape=[1, 1, 1])
 scale_3d_kernel[lambda meta: (triton.cdiv(37, meta["BLOCK_M"]), 3)](desc_x, desc_y, 37, 44)
 torch.testing.assert_close(y, x * 2.0, atol=0, rtol=0)
 print("Config(pre_hook=…) setting descriptor block shapes, untimed: match")
+
+
+@triton.jit
+def two_branch_offsets_kernel(X, Out, n, n_small, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+    pid = tl.program_id(0)
+    if pid < 1:
+        for start in range(0, n, BLOCK_M):
+            offs = start + tl.arange(0, BLOCK_M)
+            tl.store(Out + offs, tl.load(X + offs, mask=offs < n) * 2.0, mask=offs < n)
+    elif pid == 1:
+        for start in tl.static_range(0, 8, BLOCK_N):
+            offs = start + tl.arange(0, BLOCK_N)
+            tl.store(Out + n + offs, tl.load(X + n + offs, mask=offs < n_small) + 1.0, mask=offs < n_small)
+
+
+x = torch.randn(300 + 7, device=DEVICE)
+out = torch.empty_like(x)
+two_branch_offsets_kernel[(2,)](x, out, 300, 7, BLOCK_M=128, BLOCK_N=4)
+torch.testing.assert_close(out, torch.cat([x[:300] * 2.0, x[300:] + 1.0]), atol=0, rtol=0)
+print("a name assigned at two block shapes in exclusive branches, dead after them: match")
