@@ -64,6 +64,11 @@ export function compilePythonKernel(
   const kernel = file.kernels.find((k) => k.name === kernelName);
   if (!kernel) {
     const names = file.kernels.map((k) => k.name).join(", ") || "none";
+    const method = file.methodKernels?.get(kernelName);
+    if (method) {
+      const message = `'${method.className}.${kernelName}' is a @triton.jit function inside class ${method.className}; Kernel Lab reads @triton.jit functions at a module's top level only (found there: ${names}) — define it at the top level and launch it by that name`;
+      return { diagnostics: [{ code: Codes.pythonKernelMissing, severity: "error", message, span: method.span }], toPython: identity };
+    }
     return { diagnostics: [{ code: Codes.pythonKernelMissing, severity: "error", message: `no @triton.jit function named '${kernelName}' in this file (found: ${names})`, span: { start: 0, end: 0 } }], toPython: identity };
   }
   const problems: Diagnostic[] = [];

@@ -65,6 +65,12 @@ export interface PythonFile {
    */
   modules: Map<string, PythonFile>;
   /**
+   * `@triton.jit` functions defined inside a class body (trident's `class ReLU:` with `@staticmethod
+   * @triton.jit def forward(…)`), by their name: Kernel Lab reads kernels at a module's top level only,
+   * so each is KL1101 at its name, and a launch of one says so (KL1104).
+   */
+  methodKernels?: Map<string, { className: string; span: Span }>;
+  /**
    * Its dotted module name where it was imported as one (`pkg.ops.kernels`), against which its
    * relative imports (`from ..utils import helper`) resolve; undefined for the script itself, whose
    * relative imports are an ImportError in Python.
@@ -107,8 +113,13 @@ export function readPythonFile(fileName: string, text: string, moduleName?: stri
   const scope: ConstScope = { lookup: (name) => constants.get(name)?.value };
   const kernels: PythonKernel[] = [];
   const lines = new LineMap(text);
+  const methodKernels = new Map<string, { className: string; span: Span }>();
   const visit = (node: SyntaxNode, inBranch: boolean) => {
     for (const statement of children(node)) {
+      if (statement.name === "ClassDefinition") {
+        readMethodKernels(text, statement, imports, scope, log, methodKernels);
+        continue;
+      }
       if (statement.name === "IfStatement" || statement.name === "TryStatement") {
         for (const b of children(statement)) if (b.name === "Body") visit(b, true);
         continue;
@@ -132,7 +143,7 @@ export function readPythonFile(fileName: string, text: string, moduleName?: stri
     other.called = true;
   }
   const launches = readLaunches(text, tree.topNode, new Set(kernels.map((k) => k.name)), scope);
-  return { fileName, text, tree, kernels, imports, constants, launches, modules: new Map(), ...(moduleName !== undefined ? { moduleName } : {}), diagnostics: log.diagnostics, jitAliases };
+  return { fileName, text, tree, kernels, imports, constants, launches, modules: new Map(), ...(moduleName !== undefined ? { moduleName } : {}), ...(methodKernels.size > 0 ? { methodKernels } : {}), diagnostics: log.diagnostics, jitAliases };
 }
 
 /** PythonFile.jitAliases: `name = other_jit_function` at module level (in `if` / `try` bodies too). */
@@ -161,6 +172,29 @@ function readJitAliases(text: string, lines: LineMap, top: SyntaxNode, kernels: 
   };
   visit(top);
   return aliases;
+}
+
+/**
+ * The `@triton.jit` functions of a class body (trident 1.1.0 puts every kernel in one: `class ReLU:`,
+ * `@staticmethod @util.autotune(…) @triton.jit def forward(…)`, called as `language.math.ReLU.forward(x)`):
+ * KL1101 at each one's name, instead of a file that `check` finds clean and a launch's bare KL1104.
+ */
+function readMethodKernels(text: string, cls: SyntaxNode, imports: PythonImports, scope: ConstScope, log: DiagnosticLog, found: Map<string, { className: string; span: Span }>): void {
+  const classNameNode = children(cls).find((c) => c.name === "VariableName");
+  const body = children(cls).find((c) => c.name === "Body");
+  if (!classNameNode || !body) return;
+  const className = textOf(text, classNameNode);
+  for (const statement of children(body)) {
+    if (statement.name !== "DecoratedStatement") continue;
+    const kernel = readJitFunction(text, statement, imports, scope, new DiagnosticLog());
+    if (!kernel) continue;
+    found.set(kernel.name, { className, span: kernel.nameSpan });
+    log.error(
+      Codes.pythonUnsupported,
+      kernel.nameSpan,
+      `'${className}.${kernel.name}' is a @triton.jit function inside class ${className}; Kernel Lab reads @triton.jit functions at a module's top level only, so it can't be launched or called — define it at the top level (def ${className.toLowerCase()}_${kernel.name}(…)) and launch or call it by that name`,
+    );
+  }
 }
 
 /** Whether the run says Python bound this decorated definition's name to it (readPythonFile's `boundJit`). */

@@ -60,3 +60,19 @@ out = torch.empty_like(x)
 two_branch_offsets_kernel[(2,)](x, out, 300, 7, BLOCK_M=128, BLOCK_N=4)
 torch.testing.assert_close(out, torch.cat([x[:300] * 2.0, x[300:] + 1.0]), atol=0, rtol=0)
 print("a name assigned at two block shapes in exclusive branches, dead after them: match")
+
+
+# kakaobrain/trident's layout: the kernel a staticmethod of a class. Kernel Lab reads kernels at a module's top
+# level only; the launch stops with KL1104 naming the class, not "no @triton.jit function named 'forward' (found: none)".
+class Fill:
+    @staticmethod
+    @triton.jit
+    def forward(x_ptr, n, BLOCK: tl.constexpr):
+        offs = tl.arange(0, BLOCK)
+        tl.store(x_ptr + offs, 1.0, mask=offs < n)
+
+
+try:
+    Fill.forward[(1,)](torch.empty(5, device=DEVICE), 5, BLOCK=8)
+except Exception as e:
+    print("a kernel inside a class:", "inside class Fill" in str(e) and "KL1104" in str(e))

@@ -237,3 +237,14 @@ test("a multi-operand tl.reduce whose @triton.jit combine function returns one v
   assert.match(found[0].message, /tl\.reduce of 3 blocks needs a combine function that returns 3 values, one per block \(return r0, r1, r2\), but welford returns a tuple of 2 values/);
   assert.deepEqual(found[0].related?.slice(0, 1).map((r) => `${r.line}:${r.column}`), ["7:12"]);
 });
+
+// kakaobrain/trident 1.1.0 defines every kernel inside a class (`class ReLU:` with `@staticmethod @triton.jit def
+// forward(…)`). Kernel Lab reads kernels at a module's top level only; `check` found the file clean (no kernels at
+// all) and a launch was KL1104 "no @triton.jit function named 'forward' (found: none)". Now KL1101 at each name.
+test("check file.py: a @triton.jit function inside a class is KL1101 at its name, naming the class", () => {
+  const trident = "import triton\nimport triton.language as tl\n\n\nclass ReLU:\n    @staticmethod\n    @triton.jit\n    def forward(x_ptr, n, BLOCK: tl.constexpr):\n        offs = tl.arange(0, BLOCK)\n        tl.store(x_ptr + offs, 1.0, mask=offs < n)\n\n    @staticmethod\n    def host(x):\n        return x\n";
+  const found = diagnose(trident);
+  assert.equal(found.length, 1, found.join("\n"));
+  assert.match(found[0], /^8:9 KL1101 'ReLU\.forward' is a @triton\.jit function inside class ReLU; Kernel Lab reads @triton\.jit functions at a module's top level only/);
+  assert.deepEqual(diagnose(trident.replace("    @triton.jit\n", "")), []);
+});
