@@ -148,8 +148,9 @@ export interface CodegenOptions {
    * 4 halves per `vec2<u32>` (2 halves a 32-bit register), where every run of 4 of their loads is read
    * whole (known aligned, or shifted: `shiftedHalfRows`), and stage them from those registers; the
    * loop's pointer variables advanced alike for every element kept as one base register each, not
-   * one per run (codegen/packed-halves.ts). Off unless true; not measured on the H200 yet (bench/NOTES.md §28):
-   * the generated loop held one half per register, twice what the hand-written 242 TFLOP/s kernel holds.
+   * one per run (codegen/packed-halves.ts); in runs of 8 (`runsOf8`), 8 halves per `vec4<u32>`. Off
+   * unless true, or unset where runs of 8 are taken (bench/NOTES.md §28, §63): the generated loop
+   * held one half per register, twice what the hand-written 242 TFLOP/s kernel holds.
    */
   mmaPackedPrefetch?: boolean;
   /** Workgroup memory for moving accumulators between registers and matrices (default 32 KiB; halved down to 4 KiB where memory is short). */
@@ -259,8 +260,8 @@ export interface CodegenOptions {
    */
   divisibility?: boolean;
   /**
-   * How such a load reads its runs where a mask may be off: "block" (default) one branch for the
-   * whole block, then a branch per run; "select" every run read unconditionally (a masked-off run
+   * How such a load reads its runs where a mask may be off: "block" (default, and "tile" where runs
+   * of 8 are: `runsOf8`) one branch for the whole block, then a branch per run; "select" every run read unconditionally (a masked-off run
    * from element 0) and `other` selected, with no branch; "tile" as "block", but the test is whether
    * the whole tile is inside the mask, on scalars (the mask's `x < n` tests at the tile's largest x:
    * codegen/mma-store.ts tileInside), where the mask is made of such tests.
@@ -286,15 +287,19 @@ export interface CodegenOptions {
    * load known aligned to 8 elements reads 16 bytes at a time, its buffer bound as
    * `array<vec4<u32>>` (codegen/memory.ts), as the hand-written 244 TFLOP/s matmul reads (bench/NOTES.md
    * §60). Only in kernels whose every tl.dot runs on subgroup matrices, with the default tiles
-   * (not `mmaLaneRows` or `mmaRowThreads`). Off unless true.
+   * (not `mmaLaneRows` or `mmaRowThreads`). With them, unless set otherwise, `mmaPackedPrefetch` and
+   * halfLoadForm "tile" (codegen/plan.ts withRunsOf8). Unset, they are the default for a matmul-like
+   * kernel at a launch whose f16 runs are aligned, where some load then reads 16 bytes (plan.ts
+   * takesRunsOf8; bench/NOTES.md §63: 4096³ 200.9 → 237.9 TFLOP/s on an H100); false turns them off.
    */
   runsOf8?: boolean;
   /**
    * A loop that runs a tl.dot on subgroup matrices into its accumulator (the matmul's K loop), with
    * `<` and a constant positive step, and no `break`, `continue` or assignment of its counter: two
    * trips a pass, each in its own scope, then the last odd trip (codegen/statements.ts), as a driver
-   * unrolls a loop whose trip count it knows (the probe's 1024³ kernel, eight trips a pass:
-   * bench/NOTES.md §63). A bench switch; off unless true.
+   * unrolls a loop whose trip count it knows (the probe's 1024³ kernel, eight trips a pass). A bench
+   * switch, off unless true: on an H100 it lost at 4096³ (239.1 → 211.2 TFLOP/s) and 1024³ (103.4 →
+   * 96.4) and at the odd size's leader (58.7 → 56.8), bench/NOTES.md §63.
    */
   unrollPairs?: boolean;
   /**
