@@ -46,7 +46,7 @@ const SWITCHES: CodegenOptions[] = [
   { mmaLaneRows: true }, { mmaHoldInvariant: true, mmaLeanBarriers: true, mmaSubgroupsM: 4, mmaLaneRows: true }, { mmaLaneRows: true, mmaTransferBytes: 8192 },
   { subgroupMatrixDot: false }, { numStages: 1 }, { numStages: 2 }, { wideHalfAccesses: false }, { halfLoadForm: "select" }, { halfLoadForm: "tile" }, { halfLoadForm: "tile", tileMasksInPlace: true },
   { divisibility: false }, { mmaPackedPrefetch: true }, { shiftedHalfRows: true }, { shiftedHalfRows: true, mmaPackedPrefetch: true }, { doubleBufferDot: true }, { privateDotTiles: true }, { padDotTiles: false }, { rowLayouts: false },
-  { sinkInvariantDotLoads: false }, { unrollDot: false }, { tiledLayouts: false }, { preferredWorkgroupSize: 128 },
+  { sinkInvariantDotLoads: false }, { unrollDot: false }, { tiledLayouts: false }, { preferredWorkgroupSize: 128 }, { runsOf8: false }, { unrollPairs: true },
   // Every switch that costs workgroup memory at once: the fallbacks turn them off one by one.
   { doubleBufferDot: true, mmaDoubleBuffer: true, privateDotTiles: true },
 ];
@@ -58,6 +58,17 @@ const EXTRA_CONSTEXPRS: Record<string, Record<string, number>[]> = {
     // The hand-written flash kernel's shape: 128 rows over 128 invocations, where mmaLaneRows applies.
     { BLOCK_M: 128, BLOCK_N: 32, HEAD_DIM: 64, IS_CAUSAL: 1, num_warps: 4 },
   ],
+};
+
+/**
+ * The f16 examples' strides their runs pass as 1 (row-major tensors). Their "div16+unit" launches are
+ * what a real launch at sizes that are multiples of 16 compiles: runs of 4 known contiguous and
+ * aligned, so vec4 loads, the load forms and (the matmul) runs of 8 (codegen/plan.ts takesRunsOf8),
+ * which "div16" alone, knowing no stride is 1, never reaches.
+ */
+const UNIT_STRIDES: Record<string, string[]> = {
+  matmul_f16_kernel: ["stride_ak", "stride_bn", "stride_cn"],
+  attn_fwd_f16: ["stride_k"],
 };
 
 function kernelFiles(dir: string): string[] {
@@ -100,8 +111,13 @@ for (const path of [...kernelFiles(join(root, "examples")), ...kernelFiles(join(
   for (const kernel of parsed.kernels) {
     if (!kernel.ok || (kernel.called && !parsed.launched.has(kernel.name))) continue;
     const integers = kernel.params.filter((p) => p.kind === "scalar" && (p.dtype === "i32" || p.dtype === "u32")).map((p) => p.name);
-    const specializations: Record<string, Specialization> = { plain: {}, ...(integers.length > 0 ? { div16: { divisible: integers } } : {}) };
     const examples = file.startsWith("examples/");
+    const unit = examples ? UNIT_STRIDES[kernel.name] ?? [] : [];
+    const specializations: Record<string, Specialization> = {
+      plain: {},
+      ...(integers.length > 0 ? { div16: { divisible: integers } } : {}),
+      ...(unit.length > 0 ? { "div16+unit": { divisible: integers.filter((n) => !unit.includes(n)), ones: unit } } : {}),
+    };
     for (const constexprs of [...constexprSets(kernel, parsed.literalConstexprs.get(kernel.name)), ...(examples ? EXTRA_CONSTEXPRS[kernel.name] ?? [] : [])]) {
       const c = Object.entries(constexprs).map(([k, v]) => `${k}=${v}`).join(",");
       const switches = examples && /tl\.dot\(/.test(parsed.text) ? [{}, ...SWITCHES] : [{}];
