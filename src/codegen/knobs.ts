@@ -88,9 +88,10 @@ export function tunableKnobs(written: KernelIR, target: Target, options: Codegen
   if (splits.length > 1) knobs.push({ knob: "mmaSubgroupsM", values: splits });
   // The next trip's f16 operands held two halves a register (packed where the launch's loads read whole).
   if (stagesPrefetchedHalves(plan.mma)) knobs.push({ knob: "mmaPackedPrefetch", values: eights && options.mmaPackedPrefetch === undefined ? [true, false] : [false, true] });
-  // Runs of 8: where the kernel's default takes them, or where asking for them reads some load 16 bytes at a time.
+  // Runs of 8: where the kernel's default takes them, or where asking for them reads some load 16 bytes
+  // at a time (only with dots on matrices: plan.ts tilingOf; no second plan for any other kernel).
   if (eights) knobs.push({ knob: "runsOf8", values: [true, false] });
-  else if (options.runsOf8 === undefined && planKernel(written, target, { ...options, runsOf8: true }).octetBuffers.size > 0) knobs.push({ knob: "runsOf8", values: [false, true] });
+  else if (options.runsOf8 === undefined && mma.length > 0 && planKernel(written, target, { ...options, runsOf8: true }).octetBuffers.size > 0) knobs.push({ knob: "runsOf8", values: [false, true] });
   if (plan.unalignedHalfRuns) knobs.push({ knob: "shiftedHalfRows", values: [false, true] });
   return knobs;
 }
