@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { repoRoot } from "./code-server.mjs";
 import { workbenchTest } from "./workbench-test.mjs";
 
-const { docs, page, shoot, finish, check, start, openFile } = workbenchTest({ title: "debugger UI test", prefix: "debugger", timeLimitS: 240 });
+const { docs, page, shoot, finish, check, start, openFile, goToLine } = workbenchTest({ title: "debugger UI test", prefix: "debugger", timeLimitS: 240 });
 
 /** The Variables view's visible rows as "name: value". */
 async function variableRows() {
@@ -33,7 +33,7 @@ try {
 
   await check("a breakpoint on `const mask` in examples/vector-add.kernel.ts (F9)", async () => {
     await openFile("examples/vector-add.kernel.ts");
-    await page().locator(".monaco-editor .view-line", { hasText: "const mask = offsets < n_elements;" }).first().click();
+    await goToLine("examples/vector-add.kernel.ts", "const mask = offsets < n_elements;");
     await page().keyboard.press("F9");
     await page().locator(".monaco-editor .codicon-debug-breakpoint").first().waitFor({ timeout: 10_000 });
   });
@@ -83,7 +83,7 @@ try {
 
   await check("a Python kernel: F9 on `acc += tl.load(…)`, Debug program… → program 2 stops at that Python line", async () => {
     await openFile("test/python/debug-row-sums.py");
-    await page().locator(".monaco-editor .view-line", { hasText: "acc += tl.load(x_ptr + row * n_cols + cols" }).first().click();
+    await goToLine("test/python/debug-row-sums.py", "acc += tl.load(x_ptr + row * n_cols + cols");
     await page().keyboard.press("F9");
     await page().locator(".monaco-editor .codicon-debug-breakpoint").first().waitFor({ timeout: 10_000 });
     // The first kernel's lenses: row_sums_kernel (its helper `scaled` has none).

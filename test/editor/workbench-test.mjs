@@ -6,7 +6,7 @@
 //   --installed   load the extension installed from the .vsix (.vscode-test/installed-extensions/,
 //                 see vsix.test.mjs) instead of the working tree
 //   --docs        the test also saves its docs/screenshot-*.png
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { launchBrowser, onExit, repoRoot, startCodeServer } from "./code-server.mjs";
 
@@ -64,7 +64,7 @@ export function workbenchTest({ title, prefix, timeLimitS: defaultLimitS }) {
       console.log(`  ✔ ${name} (${Date.now() - started} ms)${note ? `\n      ${note}` : ""}`);
     } catch (error) {
       failed++;
-      console.log(`  ✗ ${name} (${Date.now() - started} ms): ${error.message.split("\n").slice(0, 6).join("\n      ")}`);
+      console.log(`  ✗ ${name} (${Date.now() - started} ms): ${error.message.split("\n").slice(0, 12).join("\n      ")}`);
       await shoot(`${prefix}-failure-${passed + failed}.png`);
       throw error;
     }
@@ -107,6 +107,25 @@ export function workbenchTest({ title, prefix, timeLimitS: defaultLimitS }) {
     await page().locator(".monaco-editor .view-lines").first().waitFor({ timeout: 20_000 });
   }
 
+  /**
+   * Puts the cursor at the start of the first line of the active editor that holds `text`, from the
+   * keyboard (Go to Line, Ctrl+G), checked in the status bar: a click on the line's text waits for
+   * it to hold still, which a line under arriving CodeLenses may not do for long (CI, 2026-12-06).
+   * `file` is the editor's file, relative to the folder, read to find the line's number.
+   */
+  async function goToLine(file, text, folder = repoRoot) {
+    const lines = readFileSync(join(folder, file), "utf8").split(/\r?\n/);
+    const line = lines.findIndex((l) => l.includes(text)) + 1;
+    if (line === 0) throw new Error(`${file} has no line with ${JSON.stringify(text)}`);
+    await page().locator(".monaco-editor .view-line", { hasText: text }).first().waitFor({ timeout: 20_000 });
+    await page().keyboard.press("Control+G");
+    const input = page().locator(".quick-input-widget input");
+    await input.waitFor({ state: "visible", timeout: 10_000 });
+    await input.fill(`:${line}`);
+    await input.press("Enter");
+    await page().locator(".part.statusbar", { hasText: `Ln ${line},` }).waitFor({ timeout: 10_000 });
+  }
+
   console.log(`${title}: code-server + Chromium, extension ${installed ? "installed from the .vsix" : "from the working tree"}`);
-  return { installed, docs, resultsDir, page, shoot, finish, check, start, palette, openFile };
+  return { installed, docs, resultsDir, page, shoot, finish, check, start, palette, openFile, goToLine };
 }
