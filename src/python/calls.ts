@@ -7,7 +7,7 @@ import { nodeText, unsupported } from "./context";
 import { Codes } from "../diagnostics/codes";
 import { lowerExpr, lowerList } from "./expressions";
 import { literalValue } from "./literals";
-import { BUILTIN_CALLS, camelCase, DTYPE_PREDICATES, DTYPES, SHAPE_METHODS } from "./names";
+import { BUILTIN_CALLS, camelCase, DTYPE_PREDICATES, DTYPES, SHAPE_METHODS, tsName } from "./names";
 import { children, dottedName, spanOf, stringValue, type SyntaxNode } from "./tree";
 import type { Span } from "../diagnostics/diagnostic";
 import type { PythonFile, PythonKernel } from "./module";
@@ -33,6 +33,8 @@ type Callee =
   | { kind: "external"; file: PythonFile; kernel: PythonKernel }
   | { kind: "range" }
   | { kind: "isinstance" }
+  /** `Cls.name(…)` where class Cls of this file has @triton.jit functions, but none named so. */
+  | { kind: "noSuchMethod"; className: string; name: string }
   | { kind: "unknown" };
 
 /** A tensor descriptor's methods, written as methods in the TypeScript (no tl.* function of tensors has these names). */
@@ -76,6 +78,9 @@ function resolve(ctx: LowerContext, callee: SyntaxNode): Callee {
     return { kind: "unknown" };
   }
   if (dotted && dotted.length >= 2) {
+    // `Cls.helper(…)`: a @triton.jit function of a class body of this file (trident's layout, module.ts readMethodKernels).
+    if (!ctx.params.has(dotted[0]) && !ctx.plan.locals.has(dotted[0]) && ctx.jitFunctions.has(dotted.join("."))) return { kind: "helper", name: dotted.join(".") };
+    if (dotted.length === 2 && !ctx.params.has(dotted[0]) && !ctx.plan.locals.has(dotted[0]) && ctx.file.kernels.some((k) => k.className === dotted[0])) return { kind: "noSuchMethod", className: dotted[0], name: dotted[1] };
     const head = dotted.slice(0, -1).join(".");
     const fn = dotted[dotted.length - 1];
     // `tl` taken from another module (vllm's `from vllm.triton_utils import tl, triton`) is Triton's too, as isTl reads it.
@@ -100,8 +105,9 @@ function resolve(ctx: LowerContext, callee: SyntaxNode): Callee {
       return { kind: "unknown" };
     }
     // `m.helper(…)` with `import pkg.mod as m`, `pkg.mod.helper(…)` with `import pkg.mod`, `tle.program_id(0)` with `from pkg import tle`.
+    // `language.math.ReLU.forward(x)` (a class-level function of another module), `Sum.forward(…)` with the class imported by name.
     const module = imports.modules.get(dotted[0]);
-    const found = module !== undefined && isModuleName(ctx, dotted[0]) ? ctx.externals.find([module, ...dotted.slice(1, -1)].join("."), fn, ctx.file) : undefined;
+    const found = isModuleName(ctx, dotted[0]) ? ctx.externals.callee(dotted, ctx.file) : undefined;
     if (found) return { kind: "external", ...found };
     if (module !== undefined && dotted.length > 2 && isModuleName(ctx, dotted[0])) return { kind: "otherModule", module: dotted.slice(0, -1).join("."), name: fn };
   }
@@ -221,7 +227,7 @@ export function lowerCall(ctx: LowerContext, n: SyntaxNode): void {
       const all = [...keywords, ...defaultsLeftOut(ctx, target.name, positional, keywords)];
       const helper = ctx.file.kernels.find((k) => k.name === target.name);
       const given = helper && knownArguments(ctx, helper, positional, all);
-      if (!helper || !given) return writeCall(ctx, span, `${ctx.prefix}${target.name}`, callee, undefined, positional, all, false);
+      if (!helper || !given) return writeCall(ctx, span, `${ctx.prefix}${tsName(target.name)}`, callee, undefined, positional, all, false);
       const name = ctx.externals.specialize(ctx.file, helper, given.known, ctx.prefix === "" ? spanOf(callee) : ctx.externals.lowering?.site ?? spanOf(callee));
       return writeCall(ctx, span, name, callee, undefined, given.positional, given.keywords, false);
     }
@@ -257,6 +263,11 @@ export function lowerCall(ctx: LowerContext, n: SyntaxNode): void {
           `a module that isn't a Python file there (a C extension, an installed package) can't be: copy ${target.name} into this file`,
       );
       return ctx.w.token("0", span);
+    case "noSuchMethod": {
+      const has = ctx.file.kernels.filter((k) => k.className === target.className).map((k) => k.name.slice(target.className.length + 1));
+      ctx.log.error(Codes.pythonKernelMissing, spanOf(callee), `class ${target.className} has no @triton.jit function '${target.name}' (it has ${has.join(", ")}): a kernel calls a class's @triton.jit functions as ${target.className}.name(…)`);
+      return ctx.w.token("0", span);
+    }
     case "unknown":
       return writeCall(ctx, span, undefined, callee, undefined, positional, keywords, false);
   }

@@ -64,11 +64,6 @@ export function compilePythonKernel(
   const kernel = file.kernels.find((k) => k.name === kernelName);
   if (!kernel) {
     const names = file.kernels.map((k) => k.name).join(", ") || "none";
-    const method = file.methodKernels?.get(kernelName);
-    if (method) {
-      const message = `'${method.className}.${kernelName}' is a @triton.jit function inside class ${method.className}; Kernel Lab reads @triton.jit functions at a module's top level only (found there: ${names}) — define it at the top level and launch it by that name`;
-      return { diagnostics: [{ code: Codes.pythonKernelMissing, severity: "error", message, span: method.span }], toPython: identity };
-    }
     return { diagnostics: [{ code: Codes.pythonKernelMissing, severity: "error", message: `no @triton.jit function named '${kernelName}' in this file (found: ${names})`, span: { start: 0, end: 0 } }], toPython: identity };
   }
   const problems: Diagnostic[] = [];
@@ -151,13 +146,18 @@ export function compilePythonKernel(
   };
 }
 
+/** `Softmax$forward` (a class-level function's TypeScript name, names.ts tsName) in a message → `Softmax.forward`. */
+function qualifiedNames(message: string): string {
+  return message.replace(/\b([A-Za-z_]\w*)\$([A-Za-z_]\w*)\b/g, "$1.$2");
+}
+
 /** A diagnostic of the lowered TypeScript, at its Python range and in Python's spelling (spelling.ts). */
 function mapDiagnostic(d: Diagnostic, map: SourceMap): Diagnostic {
   // Fixes edit TypeScript text: they don't apply to the Python file.
   const { fixes: _fixes, ...rest } = d;
   return {
     ...rest,
-    message: Externals.unspecialized(inPythonSpelling(d.message)),
+    message: qualifiedNames(Externals.unspecialized(inPythonSpelling(d.message))),
     span: map.toPython(d.span),
     ...(d.related ? { related: d.related.map((r) => ({ ...r, message: inPythonSpelling(r.message), span: map.toPython(r.span) })) } : {}),
   };

@@ -11,7 +11,7 @@ import { Codes } from "../diagnostics/codes";
 import { lowerCall } from "./calls";
 import { TRITON_DTYPES, tsName } from "./names";
 import { isDtypeConst, literalValue, type PyConst } from "./literals";
-import { children, parts, spanOf, stringValue, trailingDotFloat, type SyntaxNode } from "./tree";
+import { children, dottedName, parts, spanOf, stringValue, trailingDotFloat, type SyntaxNode } from "./tree";
 import { pickedSide } from "./none-names";
 import { booleanChain, dtypeOf, operatorText, paramDtype, staticComparison, trueDivisionIsPlain, type BooleanItem } from "./compile-time";
 
@@ -300,6 +300,17 @@ function lowerMember(ctx: LowerContext, n: SyntaxNode): void {
     const tlNames = ctx.file.imports.tl.size > 0 ? ctx.file.imports.tl : new Set(["tl"]);
     if (kids[0].name === "VariableName" && tlNames.has(object) && !ctx.params.has(object) && !ctx.plan.locals.has(object) && /^[A-Za-z_]\w*$/.test(property)) {
       return ctx.w.token(`tl.${property}`, span);
+    }
+    const dotted = dottedName(ctx.text, n);
+    if (dotted && !ctx.params.has(dotted[0]) && !ctx.plan.locals.has(dotted[0])) {
+      // `Cls.combine` passed as a value (tl.reduce's combine function): a class-level @triton.jit function of this file.
+      const name = dotted.join(".");
+      if (ctx.jitFunctions.has(name)) return ctx.w.token(`${ctx.prefix}${tsName(name)}`, span);
+      // `language.combine_softmax` (another module's @triton.jit function as a value), `language.eps` (its tl.constexpr).
+      const external = ctx.externals.callee(dotted, ctx.file);
+      if (external) return ctx.w.token(ctx.externals.use(external.file, external.kernel, ctx.prefix === "" ? span : ctx.externals.lowering?.site ?? span), span);
+      const constant = ctx.externals.constant(dotted, ctx.file);
+      if (constant) return ctx.w.token(constantText(constant.value, constant.text), span);
     }
     return unsupported(ctx, n, `the attribute '.${property}'`, "");
   }

@@ -9,9 +9,9 @@
 
 import type { Diagnostic, FilePlace, Span } from "../diagnostics/diagnostic";
 import { LineMap } from "../diagnostics/position";
-import { absoluteModule, helpersOf, type PythonFile, type PythonKernel } from "./module";
+import { absoluteModule, helpersOf, type ModuleConstant, type PythonFile, type PythonKernel } from "./module";
 import type { PyConst } from "./literals";
-import { tsName } from "./names";
+import { pythonName, tsName } from "./names";
 import { specializationKey } from "./specialize";
 
 export interface ExternalFile {
@@ -73,6 +73,23 @@ export class Externals {
     return externalFunction(this.modules, from, module, name);
   }
 
+  /** The other module's @triton.jit function a dotted name written in `from` names (externalCallee). */
+  callee(dotted: readonly string[], from: PythonFile = this.main): { file: PythonFile; kernel: PythonKernel } | undefined {
+    return externalCallee(this.modules, from, dotted);
+  }
+
+  /** The other module's module-level constant a dotted name written in `from` names (`language.eps`). */
+  constant(dotted: readonly string[], from: PythonFile = this.main): ModuleConstant | undefined {
+    if (dotted.length < 2) return undefined;
+    const module = from.imports.modules.get(dotted[0]);
+    if (module === undefined) return undefined;
+    for (const split of moduleSplits(module, dotted.slice(1))) {
+      const found = externalConstant(this.modules, from, split.module, split.name);
+      if (found) return found;
+    }
+    return undefined;
+  }
+
   /** The tl function `name` of module `module` is bound to there, if it is an alias of one (externalAlias). */
   alias(module: string, name: string, from: PythonFile = this.main): string | undefined {
     return externalAlias(this.modules, from, module, name);
@@ -87,7 +104,7 @@ export class Externals {
       this.queued.add(key);
       this.queue.push({ external, kernel: k, site });
     }
-    return `${external.prefix}${kernel.name}`;
+    return `${external.prefix}${tsName(kernel.name)}`;
   }
 
   /**
@@ -152,13 +169,13 @@ export class Externals {
   /** A function's name in the TypeScript file as Python writes it (`xmod_helpers.lang.program_id`); undefined for the kernel file's own. */
   pythonName(tsName: string): string | undefined {
     const external = this.files.find((f) => tsName.startsWith(f.prefix));
-    return external && `${external.module}.${tsName.slice(external.prefix.length)}`;
+    return external && `${external.module}.${pythonName(tsName.slice(external.prefix.length))}`;
   }
 
   /** A diagnostic at a combined span → at the kernel file's call, with its place in the helper's file as its origin. */
   relocate(diagnostic: Diagnostic): Diagnostic {
     // The TypeScript names of other modules' functions, in a message, as Python writes them (`pkg.mod.helper`).
-    const d = this.files.reduce((m, f) => (m.message.includes(f.prefix) ? { ...m, message: m.message.split(f.prefix).join(`${f.module}.`) } : m), diagnostic);
+    const d = this.files.reduce((m, f) => (m.message.includes(f.prefix) ? { ...m, message: m.message.split(f.prefix).join(`${f.module}.`).replace(/\b([A-Za-z_]\w*)\$([A-Za-z_]\w*)\b/g, "$1.$2") } : m), diagnostic);
     const external = this.at(d.span.start);
     if (external) return this.inFile(external, d, d.span.start - external.base, d.span.end - external.base);
     return d.related ? { ...d, related: d.related.map((r) => ({ ...r, span: this.toMain(r.span) })) } : d;
@@ -180,22 +197,61 @@ function place(external: ExternalFile, start: number, end: number): FilePlace {
 /**
  * The @triton.jit function `name` of `module` as `from` imports it (a relative name against
  * `from`'s package), among the modules a run sent, following a package's re-export (`from .lang
- * import program_id` in its __init__.py).
+ * import program_id` in its __init__.py, or `from .relu import *`). `name` may be a class-level
+ * function's qualified name (`ReLU.forward`), re-exported by its class's name.
  */
 export function externalFunction(modules: ReadonlyMap<string, PythonFile>, from: PythonFile, module: string, name: string): { file: PythonFile; kernel: PythonKernel } | undefined {
-  let absolute = absoluteModule(from, module);
-  for (let hops = 0; absolute !== undefined && hops < 8; hops++) {
-    const file = modules.get(absolute);
-    if (!file) return undefined;
-    const aliased = file.jitAliases.get(name);
-    const kernel = file.kernels.find((k) => k.name === (aliased ?? name));
-    if (kernel) return { file, kernel };
-    const imported = file.imports.imported.get(name);
-    if (!imported) return undefined;
-    absolute = absoluteModule(file, imported.module);
-    name = imported.name;
+  return inModule(modules, from, module, name, (file, n) => {
+    const aliased = file.jitAliases.get(n);
+    const kernel = file.kernels.find((k) => k.name === (aliased ?? n));
+    return kernel && { file, kernel };
+  });
+}
+
+/** The module-level constant `name` of `module` (trident's `language.eps`, a `tl.constexpr` of language/constant.py taken by `from .constant import *`). */
+export function externalConstant(modules: ReadonlyMap<string, PythonFile>, from: PythonFile, module: string, name: string): ModuleConstant | undefined {
+  return inModule(modules, from, module, name, (file, n) => (file.kernels.some((k) => k.name === n) ? undefined : file.constants.get(n)));
+}
+
+/**
+ * Looks `name` up in `module` with `pick`, then where that module takes it from: an import by name
+ * (the first part of a dotted name: a class), a submodule (`from . import math`, then `math.ReLU.forward`),
+ * or its `from … import *` modules in turn.
+ */
+function inModule<T>(modules: ReadonlyMap<string, PythonFile>, from: PythonFile, module: string, name: string, pick: (file: PythonFile, name: string) => T | undefined, depth = 0): T | undefined {
+  const absolute = absoluteModule(from, module);
+  if (absolute === undefined || depth > 8) return undefined;
+  const file = modules.get(absolute);
+  if (!file) return undefined;
+  const found = pick(file, name);
+  if (found !== undefined) return found;
+  const dot = name.indexOf(".");
+  const head = dot >= 0 ? name.slice(0, dot) : name;
+  const rest = dot >= 0 ? name.slice(dot + 1) : undefined;
+  const imported = file.imports.imported.get(head);
+  if (imported) {
+    const source = absoluteModule(file, imported.module);
+    // `from . import math` then `math.ReLU.forward`: the submodule, where the run sent it.
+    if (rest !== undefined && source !== undefined && modules.has(`${source}.${imported.name}`)) return inModule(modules, file, `${source}.${imported.name}`, rest, pick, depth + 1);
+    return inModule(modules, file, imported.module, rest !== undefined ? `${imported.name}.${rest}` : imported.name, pick, depth + 1);
+  }
+  if (rest !== undefined && modules.has(`${absolute}.${head}`)) return inModule(modules, file, `${absolute}.${head}`, rest, pick, depth + 1);
+  for (const star of file.imports.star) {
+    const got = inModule(modules, file, star, name, pick, depth + 1);
+    if (got !== undefined) return got;
   }
   return undefined;
+}
+
+/**
+ * The ways to read a dotted name after a module's name as a module and a name in it: `language.math.ReLU.forward`
+ * (with `from trident import language`) → trident.language.math.ReLU / forward, trident.language.math /
+ * ReLU.forward, trident.language / math.ReLU.forward, longest module first.
+ */
+export function moduleSplits(module: string, rest: readonly string[]): { module: string; name: string }[] {
+  const out: { module: string; name: string }[] = [];
+  for (let i = rest.length - 1; i >= 0; i--) out.push({ module: [module, ...rest.slice(0, i)].join("."), name: rest.slice(i).join(".") });
+  return out;
 }
 
 /**
@@ -218,12 +274,19 @@ export function externalAlias(modules: ReadonlyMap<string, PythonFile>, from: Py
   return undefined;
 }
 
-/** The other module's @triton.jit function a call's dotted callee names in `from` (`helper` imported by name, `m.helper`, `pkg.mod.helper`). */
+/** The other module's @triton.jit function a call's dotted callee names in `from` (`helper` imported by name, `m.helper`, `pkg.mod.helper`, `m.Cls.helper`, `Cls.helper` with the class imported by name). */
 export function externalCallee(modules: ReadonlyMap<string, PythonFile>, from: PythonFile, dotted: readonly string[]): { file: PythonFile; kernel: PythonKernel } | undefined {
-  if (dotted.length === 1) {
-    const named = from.imports.imported.get(dotted[0]);
-    return named && externalFunction(modules, from, named.module, named.name);
+  const named = from.imports.imported.get(dotted[0]);
+  if (named) {
+    const found = externalFunction(modules, from, named.module, [named.name, ...dotted.slice(1)].join("."));
+    if (found || dotted.length === 1) return found;
   }
+  if (dotted.length === 1) return undefined;
   const module = from.imports.modules.get(dotted[0]);
-  return module === undefined ? undefined : externalFunction(modules, from, [module, ...dotted.slice(1, -1)].join("."), dotted[dotted.length - 1]);
+  if (module === undefined) return undefined;
+  for (const split of moduleSplits(module, dotted.slice(1))) {
+    const found = externalFunction(modules, from, split.module, split.name);
+    if (found) return found;
+  }
+  return undefined;
 }

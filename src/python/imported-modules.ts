@@ -18,7 +18,8 @@ export async function readImportedModules(file: PythonFile, read: ModuleReader):
   const pending = [file];
   while (pending.length > 0 && file.modules.size < MAX_MODULES) {
     const from = pending.pop()!;
-    for (const written of [...from.imports.modules.values(), ...from.imports.dotted, ...[...from.imports.imported.values()].map((i) => i.module)]) {
+    // `from .sum import *` (trident's language/__init__.py) too.
+    for (const written of [...from.imports.modules.values(), ...from.imports.dotted, ...[...from.imports.imported.values()].map((i) => i.module), ...from.imports.star]) {
       // `from ..utils import helper` inside a package module: as Python resolves it (the script's own relative imports don't).
       const name = absoluteModule(from, written);
       if (name === undefined || tried.has(name)) continue;

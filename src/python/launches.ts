@@ -5,7 +5,7 @@
 import type { Span } from "../diagnostics/diagnostic";
 import { literalValue, type ConstScope, type PyConst } from "./literals";
 import { keywordArgs } from "./signature";
-import { bodyStatements, children, spanOf, textOf, walk, type SyntaxNode } from "./tree";
+import { bodyStatements, children, dottedName, spanOf, textOf, walk, type SyntaxNode } from "./tree";
 
 export interface LaunchSite {
   kernel: string;
@@ -42,9 +42,10 @@ function readLaunch(text: string, call: SyntaxNode, kernels: ReadonlySet<string>
   const [callee, argList] = children(call);
   if (callee?.name !== "MemberExpression" || argList?.name !== "ArgList") return undefined;
   const kids = children(callee);
-  if (kids.length < 4 || kids[0].name !== "VariableName" || kids[1].name !== "[") return undefined;
-  const kernel = textOf(text, kids[0]);
-  if (!kernels.has(kernel)) return undefined;
+  if (kids.length < 4 || kids[1].name !== "[") return undefined;
+  // `Softmax.forward[grid](…)`: a class-level kernel by its qualified name (module.ts readMethodKernels).
+  const kernel = dottedName(text, kids[0])?.join(".");
+  if (kernel === undefined || !kernels.has(kernel)) return undefined;
   const { positional, keywords } = keywordArgs(text, argList);
   const values: Record<string, PyConst | undefined> = {};
   for (const [name, node] of keywords) values[name] = literalValue(text, node, scope);

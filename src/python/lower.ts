@@ -45,7 +45,7 @@ export function lowerFunctions(file: PythonFile, functions: readonly FunctionToL
     if (lowered.externals.specialized.length === 0 && !lowered.externals.queue.some((f) => f.name)) return lowered;
     const generic = [...functions.filter((f) => f.kernel.called && f.annotations.size === 0).map((f) => tsName(f.kernel.name)), ...lowered.externals.queue.filter((f) => !f.name).map((f) => `${f.external.prefix}${tsName(f.kernel.name)}`)];
     // Its definition names it twice (`export const f = kernel(function f(`); a call or a combine function once more.
-    const unused = generic.filter((name) => !skip.has(name) && (lowered.typescript.match(new RegExp(`\\b${name}\\b`, "g"))?.length ?? 0) <= 2);
+    const unused = generic.filter((name) => !skip.has(name) && (lowered.typescript.match(new RegExp(`(?<![\\w$])${name.replace(/\$/g, "\\$")}(?![\\w$])`, "g"))?.length ?? 0) <= 2);
     if (unused.length === 0) return lowered;
     skip = new Set([...skip, ...unused]);
   }

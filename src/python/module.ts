@@ -38,6 +38,8 @@ export interface PythonImports {
   imported: Map<string, { module: string; name: string }>;
   /** The dotted names `import pkg.mod` imports without `as` (bound as `pkg`): read too, since a namespace package (no __init__.py) doesn't import its modules. */
   dotted: Set<string>;
+  /** The modules `from mod import *` takes every public name of (trident's `language/__init__.py`: `from .sum import *`), as written (relative names too). */
+  star: string[];
 }
 
 export interface ModuleConstant {
@@ -64,12 +66,6 @@ export interface PythonFile {
    * from them. Empty without a run: such a call is KL1150.
    */
   modules: Map<string, PythonFile>;
-  /**
-   * `@triton.jit` functions defined inside a class body (trident's `class ReLU:` with `@staticmethod
-   * @triton.jit def forward(…)`), by their name: Kernel Lab reads kernels at a module's top level only,
-   * so each is KL1101 at its name, and a launch of one says so (KL1104).
-   */
-  methodKernels?: Map<string, { className: string; span: Span }>;
   /**
    * Its dotted module name where it was imported as one (`pkg.ops.kernels`), against which its
    * relative imports (`from ..utils import helper`) resolve; undefined for the script itself, whose
@@ -113,11 +109,14 @@ export function readPythonFile(fileName: string, text: string, moduleName?: stri
   const scope: ConstScope = { lookup: (name) => constants.get(name)?.value };
   const kernels: PythonKernel[] = [];
   const lines = new LineMap(text);
-  const methodKernels = new Map<string, { className: string; span: Span }>();
   const visit = (node: SyntaxNode, inBranch: boolean) => {
     for (const statement of children(node)) {
       if (statement.name === "ClassDefinition") {
-        readMethodKernels(text, statement, imports, scope, log, methodKernels);
+        for (const kernel of readMethodKernels(text, statement, imports, scope, log)) {
+          const clash = kernels.findIndex((k) => k.name === kernel.name);
+          if (clash >= 0) kernels.splice(clash, 1);
+          kernels.push(kernel);
+        }
         continue;
       }
       if (statement.name === "IfStatement" || statement.name === "TryStatement") {
@@ -143,7 +142,7 @@ export function readPythonFile(fileName: string, text: string, moduleName?: stri
     other.called = true;
   }
   const launches = readLaunches(text, tree.topNode, new Set(kernels.map((k) => k.name)), scope);
-  return { fileName, text, tree, kernels, imports, constants, launches, modules: new Map(), ...(moduleName !== undefined ? { moduleName } : {}), ...(methodKernels.size > 0 ? { methodKernels } : {}), diagnostics: log.diagnostics, jitAliases };
+  return { fileName, text, tree, kernels, imports, constants, launches, modules: new Map(), ...(moduleName !== undefined ? { moduleName } : {}), diagnostics: log.diagnostics, jitAliases };
 }
 
 /** PythonFile.jitAliases: `name = other_jit_function` at module level (in `if` / `try` bodies too). */
@@ -176,25 +175,28 @@ function readJitAliases(text: string, lines: LineMap, top: SyntaxNode, kernels: 
 
 /**
  * The `@triton.jit` functions of a class body (trident 1.1.0 puts every kernel in one: `class ReLU:`,
- * `@staticmethod @util.autotune(…) @triton.jit def forward(…)`, called as `language.math.ReLU.forward(x)`):
- * KL1101 at each one's name, instead of a file that `check` finds clean and a launch's bare KL1104.
+ * `@staticmethod @util.autotune(…) @triton.jit def forward(…)`, launched as `ReLU.forward[grid](…)` and
+ * called as `language.math.ReLU.forward(x)`), named by their qualified name (`ReLU.forward`), as a launch
+ * names them (lib/triton/_jit.py) and a call in a kernel writes them. `@staticmethod` (or `@classmethod`,
+ * whose class argument a launch can't pass, so none is written) is Python's business: not warned about.
  */
-function readMethodKernels(text: string, cls: SyntaxNode, imports: PythonImports, scope: ConstScope, log: DiagnosticLog, found: Map<string, { className: string; span: Span }>): void {
+function readMethodKernels(text: string, cls: SyntaxNode, imports: PythonImports, scope: ConstScope, log: DiagnosticLog): PythonKernel[] {
   const classNameNode = children(cls).find((c) => c.name === "VariableName");
   const body = children(cls).find((c) => c.name === "Body");
-  if (!classNameNode || !body) return;
+  if (!classNameNode || !body) return [];
   const className = textOf(text, classNameNode);
+  const found: PythonKernel[] = [];
   for (const statement of children(body)) {
     if (statement.name !== "DecoratedStatement") continue;
-    const kernel = readJitFunction(text, statement, imports, scope, new DiagnosticLog());
+    const kernel = readJitFunction(text, statement, imports, scope, log, new Set(["staticmethod"]));
     if (!kernel) continue;
-    found.set(kernel.name, { className, span: kernel.nameSpan });
-    log.error(
-      Codes.pythonUnsupported,
-      kernel.nameSpan,
-      `'${className}.${kernel.name}' is a @triton.jit function inside class ${className}; Kernel Lab reads @triton.jit functions at a module's top level only, so it can't be launched or called — define it at the top level (def ${className.toLowerCase()}_${kernel.name}(…)) and launch or call it by that name`,
-    );
+    kernel.name = `${className}.${kernel.name}`;
+    kernel.className = className;
+    const clash = found.findIndex((k) => k.name === kernel.name);
+    if (clash >= 0) found.splice(clash, 1);
+    found.push(kernel);
   }
+  return found;
 }
 
 /** Whether the run says Python bound this decorated definition's name to it (readPythonFile's `boundJit`). */
@@ -206,7 +208,7 @@ function boundByRun(text: string, lines: LineMap, decorated: SyntaxNode, boundJi
 }
 
 function readImports(text: string, top: SyntaxNode): PythonImports {
-  const imports: PythonImports = { triton: new Set(), tl: new Set(), math: new Set(), functions: new Map(), others: new Map(), modules: new Map(), imported: new Map(), dotted: new Set() };
+  const imports: PythonImports = { triton: new Set(), tl: new Set(), math: new Set(), functions: new Map(), others: new Map(), modules: new Map(), imported: new Map(), dotted: new Set(), star: [] };
   const visit = (node: SyntaxNode) => {
     for (const s of children(node)) {
       if (s.name === "ImportStatement") readImport(text, s, imports);
@@ -347,6 +349,7 @@ function readImport(text: string, s: SyntaxNode, imports: PythonImports): void {
     else if (k.name === ",") flush();
   }
   flush();
+  if (from !== undefined && kids.some((k) => k.name === "*")) imports.star.push(from);
   for (const item of items) {
     const full = from !== undefined ? (from.endsWith(".") ? `${from}${item.name}` : `${from}.${item.name}`) : item.name;
     const local = item.alias ?? (from !== undefined ? item.name : item.name.split(".")[0]);

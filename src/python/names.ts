@@ -53,7 +53,13 @@ const TS_RESERVED = new Set(
     "private protected public await arguments eval undefined NaN Infinity Math kernel tl Object Array Number String Boolean Symbol").split(" "),
 );
 
+/**
+ * A Python name as the lowered TypeScript writes it: a reserved word gets a `_`; a class-level
+ * @triton.jit function's qualified name (`Softmax.forward`, module.ts readMethodKernels) is one
+ * identifier with `$` for the dot (`Softmax$forward`), which no Python name holds, so pythonName reads it back.
+ */
 export function tsName(name: string): string {
+  if (name.includes(".")) return name.replace(/\./g, "$");
   return TS_RESERVED.has(name) ? `${name}_` : name;
 }
 
@@ -72,5 +78,6 @@ export const DTYPE_PREDICATES: ReadonlySet<string> = new Set([
 
 /** The other way: a TypeScript name of the lowered kernel → the Python name it was written as. */
 export function pythonName(name: string): string {
+  if (name.includes("$")) return name.replace(/\$/g, ".");
   return name.endsWith("_") && TS_RESERVED.has(name.slice(0, -1)) ? name.slice(0, -1) : name;
 }

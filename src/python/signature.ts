@@ -40,7 +40,10 @@ export interface Heuristic {
 }
 
 export interface PythonKernel {
+  /** Its name, or `Cls.name` for one defined in a class body (module.ts readMethodKernels). */
   name: string;
+  /** The class whose body defines it (trident's `class ReLU:`); undefined at the module's top level. */
+  className?: string;
   /** The whole decorated definition. */
   span: Span;
   nameSpan: Span;
@@ -49,7 +52,7 @@ export interface PythonKernel {
   params: PythonParam[];
   autotune?: { configs: AutotuneConfig[]; key: string[]; span: Span };
   heuristics: Heuristic[];
-  /** Every name the body mentions (to find the @triton.jit functions it calls). */
+  /** Every name the body mentions, and every dotted one (`Cls.helper`), to find the @triton.jit functions it calls. */
   names: Set<string>;
   /** The @triton.jit functions this one calls or passes (filled by readPythonFile). */
   calls: Set<string>;
@@ -57,7 +60,8 @@ export interface PythonKernel {
   called: boolean;
 }
 
-export function readJitFunction(text: string, decorated: SyntaxNode, imports: PythonImports, scope: ConstScope, log: DiagnosticLog): PythonKernel | undefined {
+/** `quiet`: decorators named so that aren't warned about (`staticmethod` in a class body). */
+export function readJitFunction(text: string, decorated: SyntaxNode, imports: PythonImports, scope: ConstScope, log: DiagnosticLog, quiet: ReadonlySet<string> = new Set()): PythonKernel | undefined {
   const decorators = children(decorated).filter((c) => c.name === "Decorator");
   const fn = children(decorated).find((c) => c.name === "FunctionDefinition");
   if (!fn) return undefined;
@@ -66,7 +70,7 @@ export function readJitFunction(text: string, decorated: SyntaxNode, imports: Py
   const kernel = kernelOf(text, fn, decorated, imports, scope, log);
   for (const d of named) {
     if (d.name === "autotune" || d.name === "heuristics") wrap(text, kernel, d.name, d.args, decorated.parent!, scope, log);
-    if (d.name === undefined) log.warning(Codes.pythonDecorator, spanOf(d.node), `Kernel Lab ignores this decorator on a @triton.jit function (it knows triton.jit, triton.autotune and triton.heuristics)`);
+    if (d.name === undefined && !quiet.has(textOf(text, d.node).replace(/^@\s*/, "").trim())) log.warning(Codes.pythonDecorator, spanOf(d.node), `Kernel Lab ignores this decorator on a @triton.jit function (it knows triton.jit, triton.autotune and triton.heuristics)`);
   }
   return kernel;
 }
@@ -87,6 +91,11 @@ function kernelOf(text: string, fn: SyntaxNode, whole: SyntaxNode, imports: Pyth
   const body = children(fn).find((c) => c.name === "Body");
   if (body) walk(body, (n) => {
     if (n.name === "VariableName") kernel.names.add(textOf(text, n));
+    // `Cls.helper(…)`, `mod.Cls.helper`: a class-level @triton.jit function is found by its dotted name.
+    if (n.name === "MemberExpression") {
+      const dotted = dottedName(text, n);
+      if (dotted && dotted.length >= 2) kernel.names.add(dotted.join("."));
+    }
   });
   return kernel;
 }

@@ -239,12 +239,17 @@ test("a multi-operand tl.reduce whose @triton.jit combine function returns one v
 });
 
 // kakaobrain/trident 1.1.0 defines every kernel inside a class (`class ReLU:` with `@staticmethod @triton.jit def
-// forward(…)`). Kernel Lab reads kernels at a module's top level only; `check` found the file clean (no kernels at
-// all) and a launch was KL1104 "no @triton.jit function named 'forward' (found: none)". Now KL1101 at each name.
-test("check file.py: a @triton.jit function inside a class is KL1101 at its name, naming the class", () => {
-  const trident = "import triton\nimport triton.language as tl\n\n\nclass ReLU:\n    @staticmethod\n    @triton.jit\n    def forward(x_ptr, n, BLOCK: tl.constexpr):\n        offs = tl.arange(0, BLOCK)\n        tl.store(x_ptr + offs, 1.0, mask=offs < n)\n\n    @staticmethod\n    def host(x):\n        return x\n";
-  const found = diagnose(trident);
-  assert.equal(found.length, 1, found.join("\n"));
-  assert.match(found[0], /^8:9 KL1101 'ReLU\.forward' is a @triton\.jit function inside class ReLU; Kernel Lab reads @triton\.jit functions at a module's top level only/);
-  assert.deepEqual(diagnose(trident.replace("    @triton.jit\n", "")), []);
+// forward(…)`), calling the class's helpers as `ReLU.helper(x)`. Before: `check` found the file clean (no kernels
+// at all), then (db27dfb) KL1101 at each name. Now each is a kernel named `ReLU.forward`, checked as one, its
+// mistakes at their own lines; a helper called through its class is a helper, and its mistakes are too.
+test("check file.py: a @triton.jit function inside a class is checked as a kernel, its Cls.helper calls as helpers", () => {
+  const trident = "import triton\nimport triton.language as tl\n\n\nclass ReLU:\n    @staticmethod\n    @triton.jit\n    def helper(x):\n        return tl.where(x > 0, x, 0.0)\n\n    @staticmethod\n    @triton.jit\n    def forward(x_ptr, n, BLOCK: tl.constexpr):\n        offs = tl.arange(0, BLOCK)\n        x = tl.load(x_ptr + offs, mask=offs < n)\n        tl.store(x_ptr + offs, ReLU.helper(x), mask=offs < n)\n\n    @staticmethod\n    def host(x):\n        return x\n";
+  assert.deepEqual(diagnose(trident), []);
+  const lambda = diagnose(trident.replace("        x = tl.load(", "        f = lambda v: v\n        x = tl.load("));
+  assert.equal(lambda.length, 1, lambda.join("\n"));
+  assert.match(lambda[0], /^15:13 KL1101 a lambda isn't part of the kernel language/);
+  // A mistake in the helper: at its own line, reached through `ReLU.helper(x)`.
+  assert.deepEqual(diagnose(trident.replace("return tl.where(x > 0, x, 0.0)", "return tl.where(x > 0, x, 0.0, 1.0)")), ["9:16 KL1040 tl.where takes (condition, a, b); got 4 arguments"]);
+  // A name the class doesn't define: KL1104 at the call, naming what the class has.
+  assert.deepEqual(diagnose(trident.replace("ReLU.helper(x)", "ReLU.nothing(x)")), ["16:32 KL1104 class ReLU has no @triton.jit function 'nothing' (it has helper, forward): a kernel calls a class's @triton.jit functions as ReLU.name(…)"]);
 });

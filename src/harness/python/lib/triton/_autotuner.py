@@ -92,6 +92,8 @@ class Autotuner:
         self.bench_time = None
         self.nargs = None
         self.__name__ = getattr(fn, "__name__", "kernel")
+        # `Cls.kernel` for one defined in a class body (_jit.py JITFunction): what the requests name.
+        self._kernel_lab_name = getattr(fn, "_kernel_lab_name", self.__name__)
         self.arg_names = list(arg_names) if arg_names is not None else self._jit().arg_names
         self.reset_to_zero = list(reset_to_zero or [])
         self.restore_value = list(restore_value or [])
@@ -238,7 +240,7 @@ class Autotuner:
                 return None
             columns.append({k: int(v) for k, v in column.items()})
         module = self._jit()._module_text()
-        return _bridge.call({"kind": "autotune-results", "op": op, "kernel": self.__name__, "key": ", ".join(str(k) for k in key),
+        return _bridge.call({"kind": "autotune-results", "op": op, "kernel": self._kernel_lab_name, "key": ", ".join(str(k) for k in key),
                              "configs": columns, "moduleText": None if module is None else module["text"], **fields})
 
     def _remembered(self, configs, key):
@@ -279,13 +281,13 @@ class Autotuner:
         """With --tune-codegen the main thread tunes configs and knobs together (python/autotune.ts), on copies of the tensors; None without the flag."""
         hooks = self.user_defined_pre_hook or self.user_defined_post_hook or any(c.pre_hook for c in configs)
         requests = [] if hooks else [self.fn.launch_request(args, dict(kwargs, **c.all_kwargs()), grid)[0] for c in configs]
-        picked = _bridge.call({"kind": "autotune", "kernel": self.__name__, "callLine": _state.caller_line() or 0, "key": ", ".join(str(k) for k in key),
+        picked = _bridge.call({"kind": "autotune", "kernel": self._kernel_lab_name, "callLine": _state.caller_line() or 0, "key": ", ".join(str(k) for k in key),
                                "configs": requests, "resetToZero": self.reset_to_zero, "hooks": hooks})
         if picked == "hooks":
             # Hooks are Python code, and the main thread's candidates run on copies it makes: Python tunes.
-            if self.__name__ not in _said:
-                _said.add(self.__name__)
-                print(f"[kernel-lab] --tune-codegen: {self.__name__} has autotune hooks (Python code), so its configs are timed by Python with the default code-generation knobs")
+            if self._kernel_lab_name not in _said:
+                _said.add(self._kernel_lab_name)
+                print(f"[kernel-lab] --tune-codegen: {self._kernel_lab_name} has autotune hooks (Python code), so its configs are timed by Python with the default code-generation knobs")
             return None
         if picked is None:
             return None

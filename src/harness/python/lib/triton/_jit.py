@@ -20,7 +20,7 @@ from .language import dtype as _dtype
 # Triton's dtype names → Kernel Lab's (a dtype passed to a constexpr parameter: Liger's X_dtype).
 _DTYPE_NAMES = {"fp32": "f32", "fp16": "f16", "bf16": "bf16", "fp64": "f64", "int32": "i32", "uint32": "u32", "int64": "i64",
                 "uint64": "u64", "int16": "i16", "uint16": "u16", "int8": "i8", "uint8": "u8", "int1": "bool",
-                "fp8e4nv": "f8e4nv", "fp8e5": "f8e5"}
+                "fp8e4nv": "f8e4nv", "fp8e5": "f8e5", "fp8e4b8": "f8e4b8", "fp8e5b16": "f8e5b16", "fp8e4b15": "f8e4b15"}
 
 # The modules whose functions a kernel calls as tl's math (src/python/module.ts MATH_MODULES).
 _MATH_MODULES = ("triton.language.math", "triton.language.extra.libdevice", "triton.language.extra.cuda.libdevice", "triton.language.extra.hip.libdevice")
@@ -113,6 +113,10 @@ class JITFunction:
         self.arg_names = list(self.signature.parameters)
         self.constexprs = {n for n, p in self.signature.parameters.items() if _is_constexpr(p.annotation)}
         self.def_line = fn.__code__.co_firstlineno
+        # The name a launch sends: `Softmax.forward` for one defined in a class body (kakaobrain/trident's
+        # `@staticmethod @triton.jit def forward` in `class Softmax:`), as src/python/module.ts names it.
+        qualname = getattr(fn, "__qualname__", fn.__name__)
+        self._kernel_lab_name = fn.__name__ if "<locals>" in qualname else qualname
         self.options = options
         # @triton.jit(do_not_specialize=[…]): names or positions of parameters never specialized as 1.
         self._not_specialized = {self.arg_names[n] if isinstance(n, int) else n for n in options.get("do_not_specialize") or ()}
@@ -164,6 +168,11 @@ class JITFunction:
             user = file in _kernel_lab_imports.shown
             with open(file) as f:
                 self._module = {"file": _kernel_lab_imports.shown.get(file, (None, file))[1], "text": f.read(), "name": self.fn.__module__, "user": user}
+            # Which of the module's definitions Python bound, read from it as imported (a definition in a
+            # module-level `if` is compiled only where it is the one bound: protocol.ts LaunchRequest.module).
+            defining = sys.modules.get(self.fn.__module__)
+            if defining is not None:
+                self._module["jitLines"] = _jit_lines(defining)
         return self._module
 
     def _imports(self):
@@ -211,7 +220,7 @@ class JITFunction:
         return found
 
     def __call__(self, *args, **kwargs):
-        raise RuntimeError(f"Cannot call @triton.jit'd outside of the scope of a kernel: launch it as {self.__name__}[grid](…)")
+        raise RuntimeError(f"Cannot call @triton.jit'd outside of the scope of a kernel: launch it as {self._kernel_lab_name}[grid](…)")
 
     def __getitem__(self, grid):
         return lambda *args, **kwargs: self.run(*args, grid=grid, **kwargs)
@@ -244,7 +253,7 @@ class JITFunction:
             bound[n]["descriptor"] = d._kernel_lab_fields(n)
         request = {
             "kind": "launch",
-            "kernel": self.__name__,
+            "kernel": self._kernel_lab_name,
             "defLine": self.def_line,
             "callLine": _state.caller_line() or 0,
             "grid": list(_grid3(grid, meta)),
@@ -337,6 +346,7 @@ class Heuristics:
         self.fn = fn
         self.values = values
         self.__name__ = getattr(fn, "__name__", "kernel")
+        self._kernel_lab_name = getattr(fn, "_kernel_lab_name", self.__name__)
 
     def __getitem__(self, grid):
         return lambda *args, **kwargs: self.run(*args, grid=grid, **kwargs)

@@ -1,0 +1,3 @@
+import triton.language as tl
+
+eps = tl.constexpr(1e-6)
