@@ -23,9 +23,13 @@ export interface PythonKernelCompiler {
   paramName(name: string): string;
 }
 
-/** The compiler for one file's text (read once; every launch compiles from it); `moduleName` for a module's (its relative imports resolve against it). */
-export function compilerFor(file: string, text: string, moduleName?: string): PythonKernelCompiler {
-  const parsed = readPythonFile(file, text, moduleName);
+/**
+ * The compiler for one file's text (read once; every launch compiles from it); `moduleName` for a module's (its
+ * relative imports resolve against it); `jitLines` where the run said which of its definitions Python bound
+ * (ImportedModule.jitLines: a definition in a module-level `if` is read only where it is the one bound).
+ */
+export function compilerFor(file: string, text: string, moduleName?: string, jitLines?: Readonly<Record<string, number>>): PythonKernelCompiler {
+  const parsed = readPythonFile(file, text, moduleName, jitLines);
   // Each module as last read: its text and the definitions the run bound (a new run may bind others).
   const readAs = new Map<string, string>();
   return {

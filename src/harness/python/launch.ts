@@ -57,6 +57,8 @@ export type ModuleSource = { file: string; text: string; package: boolean } | { 
 interface KernelFile {
   file: string;
   text: string;
+  /** A module's jitLines as sent (JSON), which its compiler read it with. */
+  bound?: string;
   lines: LineMap;
   compiler: PythonKernelCompiler;
   /** A module's programs, per target, kept for the process (the script's are the run's own). */
@@ -121,8 +123,9 @@ export class Launcher {
     let known = this.modules.get(module.file);
     if (!known) {
       known = moduleFiles.get(module.file);
-      if (known?.text !== module.text) {
-        known = { file: module.file, text: module.text, lines: new LineMap(module.text), compiler: compilerFor(module.file, module.text, module.name), programs: new WeakMap() };
+      const bound = JSON.stringify(module.jitLines ?? null);
+      if (known?.text !== module.text || known.bound !== bound) {
+        known = { file: module.file, text: module.text, bound, lines: new LineMap(module.text), compiler: compilerFor(module.file, module.text, module.name, module.jitLines), programs: new WeakMap() };
         moduleFiles.set(module.file, known);
       }
       this.modules.set(module.file, known);

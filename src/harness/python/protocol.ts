@@ -78,9 +78,11 @@ export interface LaunchRequest {
    * A kernel defined in a module other than the script: where to compile it from. `name` is its
    * dotted module name (its relative imports resolve against it); `user` says it is a module beside
    * the script (a kernel library's), launched checked and listed as the script's own kernels are,
-   * not one of Kernel Lab's torch's GPU ops.
+   * not one of Kernel Lab's torch's GPU ops. `jitLines` as ImportedModule's, for the kernel's own
+   * module: which of its definitions in a module-level `if` Python bound (flashinfer's
+   * ssd_chunk_state.py defines `softplus` under `if TRITON3:` and again under `else:`).
    */
-  module?: { file: string; text: string; name?: string; user?: boolean };
+  module?: { file: string; text: string; name?: string; user?: boolean; jitLines?: Record<string, number> };
   /**
    * The modules beside the script that the kernel's file imports (`import pkg.mod as m`, `from mod
    * import helper`), by their dotted names, and theirs in turn: a call to one of their @triton.jit
