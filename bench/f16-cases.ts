@@ -143,11 +143,12 @@ export function matmulF16(m: number, n: number, k: number): F16Case {
     // The first three configs again: in runs of 4 as before NOTES §63 (runsOf8: false), with and
     // without "tile" (the masks tested once a trip on scalars, NOTES §41), the K loop peeled (NOTES §56),
     // C through registers as before NOTES §21 (mmaDirectStore: false), each run read without a branch
-    // (halfLoadForm "select"), and rows not known aligned read shifted, packed or not (NOTES §28).
+    // (halfLoadForm "select"), rows not known aligned read shifted, packed or not (NOTES §28), and
+    // read in words, with and without the tile test (NOTES §67).
     // Settings that give the default's WGSL at a size (runs of 4 where no run is aligned; shifted
     // where every run is) are not timed again. (Without divisibility and with scalar f16 loads,
     // NOTES §19–§20, they ran at half these; the generic path at a third.)
-    targets: [{ runsOf8: false }, { runsOf8: false, halfLoadForm: "tile" }, { wholeTrips: true }, { mmaDirectStore: false }, { halfLoadForm: "select" }, { shiftedHalfRows: true }, { shiftedHalfRows: true, mmaPackedPrefetch: true }],
+    targets: [{ runsOf8: false }, { runsOf8: false, halfLoadForm: "tile" }, { wholeTrips: true }, { mmaDirectStore: false }, { halfLoadForm: "select" }, { shiftedHalfRows: true }, { shiftedHalfRows: true, mmaPackedPrefetch: true }, { shiftedHalfRows: "words" }, { shiftedHalfRows: "words", halfLoadForm: "tile" }],
     targetConfigs: 3,
     minReps: 10,
     // Converting to halves in JavaScript is slow (~1 s per 16M elements): few input sets. At

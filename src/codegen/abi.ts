@@ -38,9 +38,10 @@ export interface StorageBinding {
   dtype: BufferDtype;
   /**
    * 1: array<T>; 4: array<vec4<T>> (scalar elements addressed as [i >> 2][i & 3]); 8: an f16
-   * buffer as array<vec4<u32>>, 8 halves an element (codegen/memory.ts).
+   * buffer as array<vec4<u32>>, 8 halves an element; 2: an f16 buffer as array<u32>, 2 halves an
+   * element (codegen/memory.ts).
    */
-  vectorWidth: 1 | 4 | 8;
+  vectorWidth: 1 | 2 | 4 | 8;
   access: "read" | "read_write";
   /** Present when some tl.atomic* goes through it, or an 8-bit buffer is stored: array<atomic<T>> (f32 and bytes: atomic<u32>). */
   atomic?: true;

@@ -57,6 +57,7 @@ export class WgslGenerator implements Emitter {
   /** Buffers read or written as vec4 somewhere: every access to them goes through [i >> 2][i & 3]. */
   readonly wideBuffers: ReadonlySet<string>;
   readonly octetBuffers: ReadonlySet<string>;
+  readonly wordBuffers: ReadonlySet<string>;
   /** Buffers some tl.atomic* goes through: declared array<atomic<…>>, every access an atomic (atomics.ts). */
   readonly atomicBuffers: ReadonlySet<string>;
   /** Values and loop variables whose runs of 4 halves are one vec2<u32> each (packed-halves.ts). */
@@ -110,6 +111,7 @@ export class WgslGenerator implements Emitter {
     this.tileMasks = plan.tileMasks;
     this.wideBuffers = plan.wideBuffers;
     this.octetBuffers = plan.octetBuffers;
+    this.wordBuffers = plan.wordBuffers;
     this.atomicBuffers = plan.atomicBuffers;
     this.packed = plan.packed;
     this.steering = valuesSteeringControl(this.ir.body);

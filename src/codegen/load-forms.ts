@@ -51,6 +51,36 @@ export function readsShifted(gen: AccessFacts, v: Value & { op: "load" }): boole
 }
 
 /**
+ * Whether an f16 load reads each run of 4 as the 3 words (4 bytes each) that cover it, shifted by
+ * half a word where it starts on an odd element (`CodegenOptions.shiftedHalfRows` "words"): its runs
+ * are not known to start on multiples of 4 elements, and its buffer is bound as `array<u32>`
+ * (wordBuffersOf, memory.ts). The hand-written matmul read so at 1024³ ran 13% faster than a half
+ * a load (bench/NOTES.md §63).
+ */
+export function readsWords(gen: AccessFacts, v: Value & { op: "load" }): boolean {
+  const ptr = v.ptr;
+  if (gen.options.shiftedHalfRows !== "words" || gen.options.divisibility === false || gen.options.wideHalfAccesses === false || gen.options.instrument) return false;
+  if (ptr.type.kind !== "pointer" || ptr.type.pointee !== "f16" || gen.atomicBuffers.has(ptr.type.param)) return false;
+  return inRunsOfFour(gen, ptr) && gen.contiguity.divisor(ptr) < 4;
+}
+
+/**
+ * The f16 buffers read a word at a time (bound as `array<u32>`, 2 halves an element): some load
+ * reads them so (readsWords), and nothing stores to them or reads them as vec4s; their other loads
+ * read through the same binding (memory.ts `element`).
+ */
+export function wordBuffersOf(gen: AccessFacts, body: readonly Stmt[], wide: ReadonlySet<string>, octets: ReadonlySet<string>): Set<string> {
+  const words = new Set<string>();
+  const excluded = new Set<string>([...gen.atomicBuffers, ...wide, ...octets]);
+  forEachStmt(body, (s) => {
+    if (s.kind === "store" && s.ptr.type.kind === "pointer") excluded.add(s.ptr.type.param);
+    if (s.kind === "let" && s.value.op === "load" && s.value.ptr.type.kind === "pointer" && readsWords(gen, s.value)) words.add(s.value.ptr.type.param);
+  });
+  for (const param of excluded) words.delete(param);
+  return words;
+}
+
+/**
  * Whether some f16 load of `body` moves runs of 4 not known to start on multiples of 4 elements:
  * what `shiftedHalfRows` changes. Asked of a program specialised for its launch (bench/knob-variants.ts);
  * before that (the CLI's autotuner asks of the plain program) no load is known to move runs at all.

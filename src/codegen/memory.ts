@@ -9,7 +9,7 @@ import { valueName } from "./generator";
 import { accessedParam, checkRegisters } from "./instrument";
 import { literal } from "./literals";
 import { atomicRead, atomicWrite } from "./atomics";
-import { inRunsOfFour, isWide, knownWhole, readsOctets, readsShifted, readsWide } from "./load-forms";
+import { inRunsOfFour, isWide, knownWhole, readsOctets, readsShifted, readsWide, readsWords } from "./load-forms";
 import { emitShiftedRun, packHalves, packedHalf, packedRun } from "./packed-halves";
 import { tileInside } from "./mma-store";
 import { isByteDtype, type ByteDtype } from "../ir/ir";
@@ -100,6 +100,7 @@ export function emitLoad(gen: WgslGenerator, v: Value & { op: "load" }, emitValu
     return;
   }
   if (isByteDtype(pointee) && byteRuns(gen, ptr)) return byteRunLoad(gen, v, pointee, scalarRead);
+  if (gen.wordBuffers.has(param) && readsWords(gen, v)) return wordRunLoad(gen, v, scalarRead, emitValue);
   if (!readsWide(gen, v)) {
     const deferred = gen.tileMasks.loads.get(v.id);
     if (!deferred || !v.mask) return gen.registers(v.type, (j) => scalarRead(j, true));
@@ -282,6 +283,55 @@ function tiledElementLoad(gen: WgslGenerator, v: Value & { op: "load" }, deferre
   gen.emit("}");
 }
 
+/**
+ * An f16 load whose runs of 4 are not known aligned, its buffer bound as words (shiftedHalfRows
+ * "words", load-forms.ts readsWords): each run read as the 3 words that cover it, shifted down by half a
+ * word where it starts on an odd element, on the way where every element is inside the mask — a
+ * load with no mask; under halfLoadForm "tile" where the tile test on scalars says so (tile-masks.ts),
+ * the mask's values emitted on the other way; otherwise where every lane's mask is on. On the other
+ * way each element is read under its own mask, from the word holding it.
+ */
+function wordRunLoad(gen: WgslGenerator, v: Value & { op: "load" }, scalarRead: (j: number, declare: boolean) => void, emitValue: (v: Value) => void): void {
+  const param = (v.ptr.type as { param: string }).param;
+  const ept = gen.layout(v.type).ept;
+  const runs = () => {
+    for (let j = 0; j < ept; j += 4) {
+      const run = emitWordRun(gen, param, gen.reg(v.ptr, j));
+      for (const lane of [0, 1, 2, 3]) gen.emit(`${valueName(v, j + lane)} = ${run}.${"xyzw"[lane]};`);
+    }
+  };
+  const t = gen.typeOf(v.type);
+  for (let k = 0; k < ept; k++) gen.emit(`var ${valueName(v, k)}: ${t};`);
+  if (!v.mask) return runs();
+  const deferred = gen.tileMasks.loads.get(v.id);
+  const whole = deferred ? tileInside(gen, v.mask) : Array.from({ length: ept }, (_, k) => gen.reg(v.mask!, k)).join(" & ");
+  gen.emit(`if (${whole}) {`);
+  gen.nested(runs);
+  gen.emit("} else {");
+  gen.nested(() => {
+    for (const d of deferred ?? []) emitValue(d);
+    for (let k = 0; k < ept; k++) scalarRead(k, false);
+  });
+  gen.emit("}");
+}
+
+/**
+ * Emits the read of the 4 halves from element `ptr` (an i32 expression; any alignment, every half
+ * inside the buffer) of `b_<param>` bound as words, and returns the name of a vec4<f16> holding them:
+ * words i/2 and i/2 + 1, and on an odd start the word after them too, each pair shifted by 16 bits.
+ * On an even start the third read is the second's word again, so no read passes the run's last half.
+ */
+function emitWordRun(gen: WgslGenerator, param: string, ptr: string): string {
+  const [i, a, b, c, r] = ["wi", "wa", "wb", "wc", "wrun"].map((p) => gen.fresh(p));
+  const array = `b_${param}`;
+  gen.emit(`let ${i} = u32(${ptr});`);
+  gen.emit(`let ${a} = ${array}[${i} >> 1u];`);
+  gen.emit(`let ${b} = ${array}[(${i} >> 1u) + 1u];`);
+  gen.emit(`let ${c} = ${array}[(${i} >> 1u) + 1u + (${i} & 1u)];`);
+  gen.emit(`let ${r} = bitcast<vec4<f16>>(select(vec2(${a}, ${b}), vec2((${a} >> 16u) | (${b} << 16u), (${b} >> 16u) | (${c} << 16u)), (${i} & 1u) == 1u));`);
+  return r;
+}
+
 /** Each run of an f16 load not known aligned read as the two aligned vec4<f16> around it (packed-halves.ts), `other` where masked. */
 function shiftedHalfLoad(gen: WgslGenerator, v: Value & { op: "load" }, runs: readonly number[], other: (k: number) => string): void {
   const lanes = [0, 1, 2, 3];
@@ -329,9 +379,10 @@ function wideCondition(gen: WgslGenerator, ptr: Value, mask: Value | undefined, 
   return parts.join(" & ");
 }
 
-/** One element of a buffer, as a WGSL reference (a value, for a buffer of halves read 8 at a time). */
+/** One element of a buffer, as a WGSL reference (a value, for a buffer of halves read 8 or 2 at a time). */
 function element(gen: WgslGenerator, param: string, index: string): string {
   if (gen.octetBuffers.has(param)) return `bitcast<vec2<f16>>(b_${param}[(${index}) >> 3u][((${index}) >> 1u) & 3])[(${index}) & 1]`;
+  if (gen.wordBuffers.has(param)) return `bitcast<vec2<f16>>(b_${param}[(${index}) >> 1u])[(${index}) & 1]`;
   return gen.wideBuffers.has(param) ? `b_${param}[(${index}) >> 2u][(${index}) & 3]` : `b_${param}[${index}]`;
 }
 

@@ -24,7 +24,7 @@ import { dotsWithoutLeadingBarrier } from "./dot-barriers";
 import { dotChunk, isTiledDotLayout, tiledDotStaging, type TiledDotStaging } from "./dot-staging";
 import { dotOnlyTransposes } from "./dot";
 import { chooseWorkgroupSize, containsDot, resolveLayout, rowSlicesOf, runsOf8, type Tiling } from "./layout";
-import { atomicBuffersOf, hasUnalignedHalfRuns, octetBuffersOf, wideBuffersOf } from "./load-forms";
+import { atomicBuffersOf, hasUnalignedHalfRuns, octetBuffersOf, wideBuffersOf, wordBuffersOf } from "./load-forms";
 import { planMma, requestMmaArrays, TRANSFER_BYTES, type MmaPlan } from "./mma-plan";
 import { planDirectStores, type DirectStore } from "./mma-store";
 import { planPackedHalves, type PackedHalves } from "./packed-halves";
@@ -67,6 +67,8 @@ export interface CodegenPlan {
   readonly wideBuffers: ReadonlySet<string>;
   /** f16 buffers some load reads 8 halves at a time (load-forms.ts readsOctets): bound as arrays of vec4<u32>. */
   readonly octetBuffers: ReadonlySet<string>;
+  /** f16 buffers some load reads a word at a time (load-forms.ts readsWords): bound as arrays of u32. */
+  readonly wordBuffers: ReadonlySet<string>;
   /** Loop variables carrying a dot's next f16 operands, their loads and reads, held 2 halves a register (packed-halves.ts). */
   readonly packed: PackedHalves;
   /** Some f16 load moves runs of 4 not known aligned: `shiftedHalfRows` changes how they are read. */
@@ -187,7 +189,7 @@ function bytes(arrays: ReadonlyMap<string, WorkgroupArray>): number {
 }
 
 /** How the kernel's accesses move (load-forms.ts): atomics, vec4 runs, stores from the matrices. */
-function planAccesses(ir: KernelIR, options: CodegenOptions, w: number, tiledLayouts: Tiling, mma: ReadonlyMap<number, MmaPlan>): Pick<CodegenPlan, "contiguity" | "atomicBuffers" | "directStores" | "wideBuffers" | "octetBuffers" | "packed" | "unalignedHalfRuns" | "tileMasks"> {
+function planAccesses(ir: KernelIR, options: CodegenOptions, w: number, tiledLayouts: Tiling, mma: ReadonlyMap<number, MmaPlan>): Pick<CodegenPlan, "contiguity" | "atomicBuffers" | "directStores" | "wideBuffers" | "octetBuffers" | "wordBuffers" | "packed" | "unalignedHalfRuns" | "tileMasks"> {
   const rowSlices = tiledLayouts && options.rowLayouts !== false ? rowSlicesOf(ir.body, w, tiledLayouts) : new Map();
   const contiguity = new ContiguityAnalysis(ir.body, runsOf8(tiledLayouts) ? 8 : 4);
   const atomicBuffers = atomicBuffersOf(ir.body);
@@ -198,7 +200,8 @@ function planAccesses(ir: KernelIR, options: CodegenOptions, w: number, tiledLay
   for (const s of [...directStores.keys()]) if (s.kind === "store" && s.ptr.type.kind === "pointer" && wideBuffers.has(s.ptr.type.param)) directStores.delete(s);
   const unalignedHalfRuns = hasUnalignedHalfRuns(facts, ir.body);
   const octetBuffers = octetBuffersOf(facts, ir.body);
-  return { contiguity, atomicBuffers, directStores, wideBuffers, octetBuffers, packed: planPackedHalves(ir.body, mma, facts), unalignedHalfRuns, tileMasks: planTileMasks(ir.body, facts) };
+  const wordBuffers = wordBuffersOf(facts, ir.body, wideBuffers, octetBuffers);
+  return { contiguity, atomicBuffers, directStores, wideBuffers, octetBuffers, wordBuffers, packed: planPackedHalves(ir.body, mma, facts), unalignedHalfRuns, tileMasks: planTileMasks(ir.body, facts) };
 }
 
 /**

@@ -69,6 +69,7 @@ function generate(gen: WgslGenerator): WgslResult {
   if (gen.instrumentation) uniformWords = gen.instrumentation.bindLengths(gen);
   for (const name of gen.wideBuffers) gen.buffers.get(name)!.vectorWidth = 4;
   for (const name of gen.octetBuffers) gen.buffers.get(name)!.vectorWidth = 8;
+  for (const name of gen.wordBuffers) gen.buffers.get(name)!.vectorWidth = 2;
   emitStatements(gen, ir.body);
   if (gen.log.hasErrors) return { diagnostics: gen.log.diagnostics };
 
@@ -157,7 +158,7 @@ function declarations(gen: WgslGenerator, uniformWords: number): string[] {
   for (const b of gen.buffers.values()) {
     const word = isByteDtype(b.dtype) ? "u32" : wgslType(b.dtype);
     const atomic = b.atomic ? `atomic<${b.dtype === "f32" ? "u32" : word}>` : undefined;
-    const element = atomic ?? (b.vectorWidth === 8 ? "vec4<u32>" : b.vectorWidth === 4 ? `vec4<${word}>` : word);
+    const element = atomic ?? (b.vectorWidth === 8 ? "vec4<u32>" : b.vectorWidth === 4 ? `vec4<${word}>` : b.vectorWidth === 2 ? "u32" : word);
     header.push(`@group(0) @binding(${b.binding}) var<storage, ${b.access}> b_${b.name}: array<${element}>;`);
   }
   return header;

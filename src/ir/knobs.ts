@@ -37,8 +37,9 @@ export function isKnobValue(knob: CodegenKnob, value: unknown): boolean {
     case "mmaHoldInvariant":
     case "mmaLeanBarriers":
     case "mmaLaneRows":
-    case "mmaPackedPrefetch":
     case "shiftedHalfRows":
+      return typeof value === "boolean" || value === "words";
+    case "mmaPackedPrefetch":
     case "runsOf8":
     case "deferRowSums":
     case "lazyRowMax":

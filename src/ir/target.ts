@@ -276,11 +276,14 @@ export interface CodegenOptions {
   tileMasksInPlace?: boolean;
   /**
    * An f16 load of runs of 4 along rows that are not known to start on multiples of 4 elements (a
-   * row stride not a multiple of 16, as K = 1003 gives A): read each run as the two aligned
-   * `vec4<f16>` that cover it, the run's shift applied in registers (codegen/packed-halves.ts),
-   * instead of element by element. Off unless true; not measured on the H200 yet (bench/NOTES.md §28).
+   * row stride not a multiple of 16, as K = 1003 gives A): true reads each run as the two aligned
+   * `vec4<f16>` that cover it, the run's shift applied in registers (codegen/packed-halves.ts);
+   * "words" reads it as the 3 words (4 bytes each) that cover it, its buffer bound as `array<u32>`,
+   * shifted by half a word on an odd start (codegen/memory.ts), as the hand-written matmul that ran
+   * 13% faster than a half a load (bench/NOTES.md §63). Unset or false, element by element. true
+   * lost on the H100 (§39); "words" is not measured yet (§67).
    */
-  shiftedHalfRows?: boolean;
+  shiftedHalfRows?: boolean | "words";
   /**
    * Hold blocks in runs of 8 contiguous elements per invocation (codegen/layout.ts, where a block
    * has 8 or more elements per invocation and rows of a multiple of 8) instead of 4, so that an f16

@@ -127,6 +127,21 @@ for (const [M, N, K, packed] of [[37, 41, 43, true], [100, 101, 103, false]] as 
   });
 }
 
+// shiftedHalfRows "words": A and B bound as u32 words, each run read as the 3 words around it, shifted by
+// half a word on an odd start (memory.ts wordRunLoad), under one test of every lane's mask ("block") or
+// the tile test on scalars ("tile"); partly masked runs at the rows' ends and the last run of each
+// buffer (its third word the second's again) read element by element from their words.
+for (const [M, N, K, form] of [[37, 41, 43, "block"], [100, 101, 103, "tile"], [33, 35, 47, "tile"]] as const) {
+  test(`loop plan, shiftedHalfRows "words", halfLoadForm ${form}, rows not aligned, ${M}×${K} by ${K}×${N}`, async () => {
+    const wgsl = await checkMatmul(M, N, K, [32, 32, 16], { workgroupSize: 128, shiftedHalfRows: "words", halfLoadForm: form }, false, true);
+    assert.match(wgsl, /var<storage, read> b_a: array<u32>;/, "A bound as words");
+    assert.match(wgsl, /var<storage, read> b_b: array<u32>;/, "B bound as words");
+    assert.match(wgsl, /let wrun\d+ = bitcast<vec4<f16>>\(select\(/, "runs read as words, shifted on an odd start");
+    assert.match(wgsl, /bitcast<vec2<f16>>\(b_a\[\(v\d+_\d+\) >> 1u\]\)\[\(v\d+_\d+\) & 1\]/, "masked elements from their words");
+    assert.doesNotMatch(wgsl, /vec4<f16>>;/, "no vec4<f16> binding");
+  });
+}
+
 // The example itself: tutorial 03's a_ptrs and b_ptrs are loop variables advanced by the same amount
 // for every element, so with the prefetch packed each is carried as one base register, its other
 // registers offsets of the row stride (packed-halves.ts). Aligned and specialised (80×96 by 96×48), in
@@ -149,6 +164,29 @@ for (const [M, N, K, shifted, eights] of [[80, 48, 96, false, false], [80, 48, 9
     assert.equal((kernel.wgsl.match(eights ? /var x\d+_0: vec4<u32> = v\d+_0;/g : /var x\d+_0: vec2<u32> = v\d+_0;/g) ?? []).length, 2, "A and B carried packed");
     assert.equal((kernel.wgsl.match(/var x\d+_0: i32 = /g) ?? []).length, 2, "a_ptrs and b_ptrs one register each");
     assert.doesNotMatch(kernel.wgsl, /var x\d+_4: i32/, "no register per run");
+  });
+}
+
+// The example read in words (shiftedHalfRows "words") at sizes no run is aligned in, as the bench's
+// 1000×1001×1003 asks of it, with the default and the tile test: A and B bound as words.
+for (const form of ["block", "tile"] as const) {
+  test(`examples/matmul-f16.kernel.ts, shiftedHalfRows "words", halfLoadForm ${form}: 37×43 by 43×41 and 70×83 by 83×45`, async () => {
+    for (const [M, N, K] of [[37, 41, 43], [70, 45, 83]]) {
+      const a = randomHalves(M * K);
+      const b = randomHalves(K * N);
+      const want = product(a.values, b.values, M, N, K);
+      const { gpu, cpu, kernel } = await runBoth({
+        source: EXAMPLE, constexprs: { BLOCK_M: 32, BLOCK_N: 32, BLOCK_K: 32 },
+        target: { ...EMULATED, workgroupSize: 128, shiftedHalfRows: "words", halfLoadForm: form },
+        grid: [Math.ceil(M / 32) * Math.ceil(N / 32)],
+        args: { a_ptr: a.bits, b_ptr: b.bits, c_ptr: poisoned(M * N), M, N, K, stride_am: K, stride_ak: 1, stride_bk: N, stride_bn: 1, stride_cm: N, stride_cn: 1 },
+        outputs: ["c_ptr"], specialize: true,
+      });
+      for (const [side, got] of [["gpu", gpu.c_ptr], ["cpu", cpu.c_ptr]] as const) assertClose(got, want, `${side} c ${M}×${N}×${K}`, 1e-5 * K, 1e-5);
+      assert.match(kernel.wgsl, /var<storage, read> b_a_ptr: array<u32>;/);
+      assert.match(kernel.wgsl, /var<storage, read> b_b_ptr: array<u32>;/);
+      assert.match(kernel.wgsl, /let wrun\d+ = /);
+    }
   });
 }
 

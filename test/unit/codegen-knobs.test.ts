@@ -48,9 +48,9 @@ test("the f16 matmul on subgroup matrices is offered its load form, staging, sto
   const shifts = (specialization: Specialization) => {
     const compiled = compileKernel(matmul, MATMUL, target, specialization, options).kernel;
     assert.ok(compiled);
-    return kernelKnobs(matmul, MATMUL, compiled, target, options).some((k) => k.knob === "shiftedHalfRows");
+    return kernelKnobs(matmul, MATMUL, compiled, target, options).find((k) => k.knob === "shiftedHalfRows")?.values;
   };
-  assert.deepEqual([shifts(AT_ODD), shifts(AT_1024), shifts({})], [true, false, false]);
+  assert.deepEqual([shifts(AT_ODD), shifts(AT_1024), shifts({})], [[false, true, "words"], undefined, undefined]);
   // An f32 matmul loads no halves and runs no matrices: nothing to try.
   const f32 = kernelOf("matmul.kernel.ts", "matmul_kernel");
   assert.deepEqual(knobsOf(f32, { BLOCK_M: 32, BLOCK_N: 32, BLOCK_K: 16, GROUP_M: 8 }, target, options), []);
@@ -83,6 +83,10 @@ test("every offered value of a knob changes the f16 matmul's WGSL at 1024³; a s
   assert.notEqual(odd({ shiftedHalfRows: true }), odd({}));
   assert.equal(odd({ mmaPackedPrefetch: true }), odd({}), "unaligned rows read element by element are not packed");
   assert.notEqual(odd({ shiftedHalfRows: true, mmaPackedPrefetch: true }), odd({ shiftedHalfRows: true }));
+  // Read in words: A and B bound as u32, a change at the odd size only (memory.ts wordRunLoad).
+  assert.equal(wgsl({ shiftedHalfRows: "words" }), base);
+  assert.match(odd({ shiftedHalfRows: "words" }) ?? "", /var<storage, read> b_a_ptr: array<u32>;/);
+  assert.notEqual(odd({ shiftedHalfRows: "words" }), odd({ shiftedHalfRows: true }));
 });
 
 // NOTES §21: generated, 128×128 over 4 subgroups of 4×4 matrices spilled (62.5 TFLOP/s) where the
