@@ -126,3 +126,35 @@ test("f16 and f32 loads through offsets wrapped by % N match the interpreter: ru
   // Cases 0, 1, 2 and 6 wrap by a multiple of 16 from starts at multiples of 4: read as vec4s.
   assert.ok(known >= 4, `${known} of ${CASES} cases read x as vec4s`);
 });
+
+// Rows not known aligned read in words (CodegenOptions.shiftedHalfRows "words", memory.ts wordRunLoad):
+// each run of 4 halves from the 3 words around it, shifted half a word on an odd start, under one test of
+// every lane's mask; the other way element by element from the words. Row strides and column offsets
+// odd or even at random, the masks above, against the interpreter; x's last runs end at its last half.
+test("f16 loads read in words where runs are not known aligned match the interpreter over random shapes, strides, offsets and masks", async () => {
+  const random = rng(20261206);
+  const pick = <T>(xs: readonly T[]) => xs[Math.floor(random() * xs.length)];
+  let words = 0;
+  const CASES = 2 * MASKS.length;
+  for (let i = 0; i < CASES; i++) {
+    const BM = pick([4, 8, 16, 32]);
+    const BN = pick([16, 32, 64]);
+    const M = pick([16, 32, 33, 5, 64, 12]);
+    const N = pick([16, 47, 50, 12, 100]);
+    const c0 = pick([0, 16, 4, 3, 18, 1]);
+    const gridM = Math.ceil(M / BM) + 1, gridN = Math.ceil(N / BN) + 1;
+    const W = gridN * BN;
+    const S = c0 + W + pick([1, 2, 3, 5, 7]);
+    const mask = MASKS[i % MASKS.length];
+    const name = `case ${i}: BM ${BM} BN ${BN} M ${M} N ${N} S ${S} c0 ${c0} mask ${mask}`;
+    // No more halves than the last row's reads reach (its runs' third words stay inside the buffer).
+    const x = Uint16Array.from({ length: (gridM * BM - 1) * S + c0 + W }, () => f16ToBits(Math.round((random() * 4 - 2) * 64) / 64));
+    const { gpu, cpu, kernel } = await runBoth({
+      source: SOURCE(mask), constexprs: { BM, BN }, grid: [gridM, gridN], target: { shiftedHalfRows: "words" }, specialize: true,
+      args: { x, o: new Uint16Array(gridM * BM * W).fill(0x7e00), M, N, S, c0, W }, outputs: ["o"],
+    });
+    assert.deepEqual(Array.from(gpu.o), Array.from(cpu.o), name);
+    if (/var<storage, read> b_x: array<u32>;/.test(kernel.wgsl) && /let wrun\d+ = /.test(kernel.wgsl)) words++;
+  }
+  assert.ok(words >= CASES / 2, `${words} of ${CASES} cases read x in words`);
+});
