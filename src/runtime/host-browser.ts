@@ -73,6 +73,7 @@ export const host: Host = {
   homedir: () => "",
   readText: (file) => config.readText(file),
   isFolder: (path) => config.isFolder(path),
+  listFolder: async () => [],
   readCacheText: (file) => config.cacheFiles.get(file),
   writeCacheText: (file, text) => void config.cacheFiles.set(file, text),
   compileModule: (code, file) =>

@@ -4,7 +4,8 @@
 // as any adapter or device from it lives (docs/ENVIRONMENT.md §2): runtime/gpu.ts holds it.
 
 import { AsyncLocalStorage } from "node:async_hooks";
-import { readFileSync, statSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import * as nodePath from "node:path";
 import { createRequire } from "node:module";
 import * as os from "node:os";
 import * as vm from "node:vm";
@@ -26,6 +27,16 @@ export const host: Host = {
   homedir: () => os.homedir(),
   readText: async (file) => readFileSync(file, "utf8"),
   isFolder: async (folder) => statSync(folder, { throwIfNoEntry: false })?.isDirectory() ?? false,
+  listFolder: async (folder) => {
+    try {
+      return readdirSync(folder, { withFileTypes: true }).flatMap((e) => {
+        const stat = statSync(nodePath.join(folder, e.name), { throwIfNoEntry: false });
+        return stat ? [{ name: e.name, folder: stat.isDirectory(), bytes: stat.isDirectory() ? 0 : stat.size }] : [];
+      });
+    } catch {
+      return [];
+    }
+  },
   readCacheText(file) {
     try {
       return readFileSync(file, "utf8");

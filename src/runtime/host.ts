@@ -25,6 +25,11 @@ export interface Host {
   readText(file: string): Promise<string>;
   /** Whether `path` is a folder (a namespace package beside a Python script: a folder without __init__.py); false in a browser. */
   isFolder(path: string): Promise<boolean>;
+  /**
+   * A folder's entries (a Python package's data files beside its modules: gemlite's configs/*.json); empty
+   * where it can't be listed (a browser).
+   */
+  listFolder(path: string): Promise<FolderEntry[]>;
   /** A cache file's text; undefined when it does not exist. Other failures throw. */
   readCacheText(file: string): string | undefined;
   /** Replaces a cache file whole (its folder made), so a reader never sees half of it. */
@@ -44,6 +49,13 @@ export interface Host {
    * sleeps 0.2 ms in each turn of that loop; a browser's WebGPU does not poll, so `pending` as is.
    */
   yieldWhile<T>(pending: Promise<T>): Promise<T>;
+}
+
+export interface FolderEntry {
+  name: string;
+  folder: boolean;
+  /** A file's size in bytes (0 for a folder). */
+  bytes: number;
 }
 
 export interface AsyncLocal<T> {

@@ -51,7 +51,13 @@ const POINTER_DTYPE: Record<TensorDtype, PointeeDtype | undefined> = {
  * a package's __init__.py; or a namespace package (a folder without __init__.py, as CPython 3
  * imports one: `file` the folder, no text).
  */
-export type ModuleSource = { file: string; text: string; package: boolean } | { file: string; namespace: true };
+/**
+ * A module beside the script as the main thread read it. A package's `data`: the files beside its modules that
+ * aren't Python (its folder's and its sub-folders' that hold no .py file: gemlite's configs/*.json, which its
+ * core.py lists with os.listdir at import), by their paths relative to the package's folder; each file's text is
+ * asked for on its own (`{ text }`: a reply holds 1 MiB at most, gemlite's configs are 4.5 MB).
+ */
+export type ModuleSource = { file: string; text: string; package: boolean; data?: string[] } | { file: string; namespace: true } | { text: string };
 
 /** A file kernels are compiled from: the script, or a module (beside it, or Kernel Lab's torch's). */
 interface KernelFile {
@@ -98,7 +104,7 @@ export class Launcher {
     private readonly report: PythonFileReport,
     private readonly compiler: PythonKernelCompiler,
     /** Reads a module beside the script (`pkg.mod` → pkg/mod.py or pkg/mod/__init__.py); absent where nothing can (a browser). */
-    private readonly readModule?: (module: string) => Promise<ModuleSource | null>,
+    private readonly readModule?: (module: string, data?: string) => Promise<ModuleSource | null>,
     /** `--tune-codegen` and `--retune` for @triton.autotune (autotune.ts), and the code generator's options every kernel is compiled with (tests: matrices emulated). */
     private readonly tuning: { tuneCodegen: boolean; retune: boolean; codegen: CodegenOptions } = { tuneCodegen: false, retune: false, codegen: {} },
   ) {
@@ -150,7 +156,7 @@ export class Launcher {
       case "device-properties":
         return { kind: "ok", value: this.deviceProperties() };
       case "module-source":
-        return { kind: "ok", value: this.readModule ? await this.readModule(request.module) : null };
+        return { kind: "ok", value: this.readModule ? await this.readModule(request.module, request.data) : null };
       case "download":
         if (!this.device.gpu) return { kind: "error", error: "runtime", message: "Kernel Lab has no GPU in this run to read a tensor back from" };
         await this.resident.download(this.device.gpu, request.storage, request.data);

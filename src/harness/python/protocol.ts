@@ -147,8 +147,12 @@ export type Request =
   | { kind: "bench-start" }
   | { kind: "bench-stop"; reps: number; warmupMs: number; quantiles: number[] | null }
   | { kind: "device-properties" }
-  /** `import mod` of a name Python found nowhere else: the text of mod.py (or mod/__init__.py) beside the script, a namespace package (the folder mod/ without either), or null. */
-  | { kind: "module-source"; module: string }
+  /**
+   * `import mod` of a name Python found nowhere else: the text of mod.py (or mod/__init__.py) beside the script, a
+   * namespace package (the folder mod/ without either), or null. With `data`: the text of that one of the package's
+   * data files (launch.ts ModuleSource.data), `{ text }`, or null.
+   */
+  | { kind: "module-source"; module: string; data?: string }
   /** The elements of a storage's GPU buffer, copied into its CPU copy `data` (the script reads a tensor a launch wrote). */
   | { kind: "download"; storage: number; data: TensorStorage };
 

@@ -146,7 +146,7 @@ export async function runPythonFile(fileArg: string, opts: PythonRunOptions, sta
 
   opts.onStart?.(report);
   const tuning = { tuneCodegen: !!opts.tuneCodegen, retune: !!opts.retune, codegen: opts.overrides?.codegen ?? {} };
-  const launcher = new Launcher(file, source, device, report, compiler, (module) => readBesideScript(path.dirname(absolute), module), tuning);
+  const launcher = new Launcher(file, source, device, report, compiler, (module, data) => readBesideScript(path.dirname(absolute), module, data), tuning);
   const limit = new LaunchLimit(file, opts.timeoutMs ?? DEFAULT_TIMEOUT_MS);
   const ended = new Promise<Extract<Notice, { kind: "done" }>>((resolve) => {
     started.listener = (notice) => {
@@ -203,18 +203,68 @@ export async function runPythonFile(fileArg: string, opts: PythonRunOptions, sta
   return done(result.error.launchError === "compile" ? "compile-error" : "raised");
 }
 
-/** `import pkg.mod` as `python FILE.py` resolves it from the script's folder: pkg/mod/__init__.py, else pkg/mod.py, else the folder pkg/mod as a namespace package. */
-async function readBesideScript(folder: string, module: string): Promise<ModuleSource | null> {
+/**
+ * `import pkg.mod` as `python FILE.py` resolves it from the script's folder: pkg/mod/__init__.py, else pkg/mod.py,
+ * else the folder pkg/mod as a namespace package. With `data`: that data file of the package (one packageData listed).
+ */
+async function readBesideScript(folder: string, module: string, data?: string): Promise<ModuleSource | null> {
   if (!/^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$/.test(module)) return null;
   const base = path.join(folder, ...module.split("."));
-  for (const [file, isPackage] of [[path.join(base, "__init__.py"), true], [`${base}.py`, false]] as const) {
+  if (data !== undefined) {
+    if (!(await packageData(base)).includes(data)) return null;
     try {
-      return { file: displayPath(file), text: await host.readText(file), package: isPackage };
+      return { text: await host.readText(path.join(base, ...data.split("/"))) };
     } catch {
-      // Not there: the next candidate, then Python's ModuleNotFoundError.
+      return null;
     }
   }
+  for (const [file, isPackage] of [[path.join(base, "__init__.py"), true], [`${base}.py`, false]] as const) {
+    let text: string;
+    try {
+      text = await host.readText(file);
+    } catch {
+      // Not there: the next candidate, then Python's ModuleNotFoundError.
+      continue;
+    }
+    if (!isPackage) return { file: displayPath(file), text, package: false };
+    const data = await packageData(base);
+    return { file: displayPath(file), text, package: true, ...(data.length > 0 ? { data } : {}) };
+  }
   return (await host.isFolder(base)) ? { file: displayPath(base), namespace: true } : null;
+}
+
+/** Limits on a package's data files (ModuleSource.data): each file's bytes (its reply's JSON fits REPLY_BYTES), all of them together, how deep. */
+const DATA_FILE_BYTES = 768 << 10;
+const DATA_TOTAL_BYTES = 16 << 20;
+const DATA_DEPTH = 3;
+
+/**
+ * A package's data files (ModuleSource.data): its folder's files that aren't Python, and those of its sub-folders
+ * that hold no .py file (a folder that does is a package or a namespace package, whose modules are asked for as
+ * they are imported; writing it here first would make it one before its __init__.py is read), within the limits
+ * above: their paths relative to the package's folder.
+ */
+async function packageData(folder: string): Promise<string[]> {
+  const data: string[] = [];
+  let total = 0;
+  const visit = async (dir: string, relative: string[], depth: number): Promise<void> => {
+    for (const entry of await host.listFolder(dir)) {
+      if (entry.name.startsWith(".") || entry.name === "__pycache__") continue;
+      const full = path.join(dir, entry.name);
+      if (entry.folder) {
+        if (depth >= DATA_DEPTH) continue;
+        const inside = await host.listFolder(full);
+        if (inside.some((e) => !e.folder && e.name.endsWith(".py"))) continue;
+        await visit(full, [...relative, entry.name], depth + 1);
+        continue;
+      }
+      if (/\.(py|pyc|pyi|so|pyd)$/.test(entry.name) || entry.bytes > DATA_FILE_BYTES || total + entry.bytes > DATA_TOTAL_BYTES) continue;
+      total += entry.bytes;
+      data.push([...relative, entry.name].join("/"));
+    }
+  };
+  await visit(folder, [], 0);
+  return data;
 }
 
 async function respond(launcher: Launcher, request: Request): Promise<Reply> {

@@ -39,6 +39,19 @@ class _BesideScript:
         os.makedirs(os.path.dirname(local), exist_ok=True)
         with open(local, "w") as f:
             f.write(found["text"])
+        # A package's data files (launch.ts ModuleSource.data), where its code finds them: beside its modules.
+        # Each is asked for on its own (a reply holds 1 MiB at most); a text file only (one that isn't UTF-8 isn't written).
+        for data in found.get("data") or ():
+            try:
+                item = _bridge.call({"kind": "module-source", "module": fullname, "data": data})
+            except _bridge.KernelLabError:  # its reply past 1 MiB (a file of JSON-escaped text): left out, as a larger file is
+                continue
+            if not item or "\ufffd" in item["text"]:
+                continue
+            target = f"{USER_DIR}/{relative}/{data}"
+            os.makedirs(os.path.dirname(target), exist_ok=True)
+            with open(target, "w") as f:
+                f.write(item["text"])
         shown[local] = (fullname, found["file"])
         importlib.invalidate_caches()
         return importlib.machinery.PathFinder.find_spec(fullname, path if path is not None else [USER_DIR], target)
