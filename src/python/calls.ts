@@ -64,6 +64,14 @@ function resolve(ctx: LowerContext, callee: SyntaxNode): Callee {
     if (found) return { kind: "external", ...found };
     const aliased = named && ctx.externals.alias(named.module, named.name, ctx.file);
     if (aliased) return { kind: "tl", name: camelCase(aliased) };
+    // `from .utils import *`: a @triton.jit function of a module the file takes every public name of (gemlite's
+    // kernel files call utils.py's `dequantize` and `swizzle_tile`).
+    if (!named) {
+      for (const star of imports.star) {
+        const starred = ctx.externals.find(star, name, ctx.file);
+        if (starred) return { kind: "external", ...starred };
+      }
+    }
     const imported = imports.functions.get(name);
     if (imported && Object.hasOwn(COMPILE_TIME_FUNCTIONS, imported)) return { kind: "package", name: COMPILE_TIME_FUNCTIONS[imported] };
     if (imported) return { kind: "tl", name: camelCase(imported) };

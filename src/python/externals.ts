@@ -281,7 +281,14 @@ export function externalCallee(modules: ReadonlyMap<string, PythonFile>, from: P
     const found = externalFunction(modules, from, named.module, [named.name, ...dotted.slice(1)].join("."));
     if (found || dotted.length === 1) return found;
   }
-  if (dotted.length === 1) return undefined;
+  if (dotted.length === 1) {
+    // A name the file takes with `from .utils import *` (gemlite's kernel files call utils.py's `dequantize`, `swizzle_tile`).
+    for (const star of from.imports.star) {
+      const found = externalFunction(modules, from, star, dotted[0]);
+      if (found) return found;
+    }
+    return undefined;
+  }
   const module = from.imports.modules.get(dotted[0]);
   if (module === undefined) return undefined;
   for (const split of moduleSplits(module, dotted.slice(1))) {

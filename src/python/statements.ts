@@ -6,7 +6,7 @@
 import type { LowerContext } from "./context";
 import { declared, nodeText, unsupported } from "./context";
 import { assignmentTargets } from "./declarations";
-import { noneInBranch, pickedSide, staticBool, staticTruth } from "./none-names";
+import { noneInBranch, pickedSide, staticBool } from "./none-names";
 import { lowerExpr, lowerList } from "./expressions";
 import { camelCase, tsName } from "./names";
 import { bodyStatements, children, dottedName, parts, spanOf, walk, type SyntaxNode } from "./tree";
@@ -253,7 +253,9 @@ function lowerIf(ctx: LowerContext, s: SyntaxNode, indent: string): void {
       w.write(" (");
       lowerExpr(ctx, kids[i + 1]);
       w.write(") {\n");
-      const truth = staticTruth(ctx, kids[i + 1]);
+      // staticBool, not staticTruth: numbers compared too (gemlite's `if(W_group_mode >= 2): scales = tl.load(…)
+      // else: scales = None`, then `dequantize(b, scales, …)`: a branch decided by a constexpr number leaves no None behind).
+      const truth = staticBool(ctx, kids[i + 1]);
       const taken = prior === true ? false : prior === false ? truth : truth === false ? false : undefined;
       noneInBranch(ctx, taken, () => lowerBlock(ctx, kids[i + 2], indent + "  "));
       if (prior === false) prior = truth;

@@ -1,0 +1,36 @@
+"""Idioms of mobiusml/gemlite's package and Triton kernels, in code of ours (test/python/gemlite_kit/): its dtype
+table names torch.uint32, uint16, the fnuz fp8 dtypes and float8_e8m0fnu, and tl.float8e4b8 / float8e5b16, at import;
+its core.py lists its own configs/ folder (JSON beside the modules) with os.listdir at import; its kernel files call
+utils.py's `dequantize` taken with `from .utils import *`; a constexpr mode compared with a number picks whether
+`scales` / `zeros` are loaded or None before that call. A GEMV on int4 weights packed 8 to an int32 along K, with
+f16 activations, sizes off the block."""
+
+import torch
+import triton
+
+import gemlite_kit
+from gemlite_kit.kernels import gemv_int4_kernel
+
+DEVICE = triton.runtime.driver.active.get_active_torch_device()
+
+print("dtype table:", gemlite_kit.DTYPE_TO_TORCH[7] == torch.uint32, gemlite_kit.TORCH_DTYPE_TO_TRITON[torch.float8_e5m2fnuz])
+print("package data:", gemlite_kit.TAGS, gemlite_kit.CONFIG["GEMV"]["BLOCK_SIZE_N"])
+
+torch.manual_seed(0)
+N, K, group_size = 100, 96, 32
+BLOCK_N, BLOCK_K = gemlite_kit.CONFIG["GEMV"]["BLOCK_SIZE_N"], gemlite_kit.CONFIG["GEMV"]["BLOCK_SIZE_K"]
+W_q = torch.randint(0, 16, (K, N), device=DEVICE, dtype=torch.int32)
+packed = torch.zeros((K // 8, N), device=DEVICE, dtype=torch.int32)
+for i in range(8):
+    packed |= W_q[i::8] << (4 * i)
+scales = (torch.rand((K // group_size, N), device=DEVICE) * 0.1).half()
+zeros = (torch.rand((K // group_size, N), device=DEVICE) * 8).half()
+a = torch.randn(K, device=DEVICE).half()
+for mode in (1, 2, 4):
+    s = scales.float().repeat_interleave(group_size, 0)
+    z = zeros.float().repeat_interleave(group_size, 0)
+    W = {1: W_q.float() - z, 2: W_q.float() * s, 4: W_q.float() * s + z}[mode]
+    c = torch.zeros(N, device=DEVICE)
+    gemv_int4_kernel[(triton.cdiv(N, BLOCK_N), triton.cdiv(K, BLOCK_K))](a, packed, c, scales, zeros, N, K, group_size, mode, BLOCK_N=BLOCK_N, BLOCK_K=BLOCK_K)
+    torch.testing.assert_close(c, a.float() @ W, atol=2e-2, rtol=2e-3)
+    print(f"W_group_mode {mode}: match")
