@@ -58,6 +58,10 @@ function resolve(ctx: LowerContext, callee: SyntaxNode): Callee {
     const name = dotted[0];
     if (ctx.params.has(name) || ctx.plan.locals.has(name)) return { kind: "unknown" };
     if (ctx.jitFunctions.has(name)) return { kind: "helper", name };
+    // `round_triton = round_triton_nvidia` (in an `if IS_HIP:` / `else:`), `next_power_of_2_triton = …_bitwise_triton`
+    // at this file's module level (gemlite's quant_utils.py): the function the name is bound to.
+    const aliasOf = ctx.file.jitAliases.get(name);
+    if (aliasOf !== undefined && ctx.jitFunctions.has(aliasOf)) return { kind: "helper", name: aliasOf };
     // `from mod import helper`: a @triton.jit function of a module the run sent.
     const named = imports.imported.get(name);
     const found = named && ctx.externals.find(named.module, named.name, ctx.file);

@@ -117,7 +117,7 @@ export function compilePythonKernel(
   }
   if (problems.length > 0) return { diagnostics: problems, toPython: identity };
   const functions: FunctionToLower[] = [{ kernel, annotations, known, descriptors }];
-  for (const helper of helpersOf(file, kernel)) {
+  for (const helper of helpersThroughAliases(file, kernel)) {
     // Helpers stay generic: Triton passes blocks to their constexpr parameters too (tutorial 06's offs_m).
     functions.push({ kernel: helper, annotations: new Map(), known: new Map() });
   }
@@ -164,3 +164,26 @@ function mapDiagnostic(d: Diagnostic, map: SourceMap): Diagnostic {
 }
 
 export { pythonText };
+
+/**
+ * helpersOf, and the functions a module-level alias the kernel or a helper calls is bound to (`round_triton =
+ * round_triton_nvidia`: PythonFile.jitAliases), with theirs in turn.
+ */
+function helpersThroughAliases(file: PythonFile, kernel: PythonKernel): PythonKernel[] {
+  const out = helpersOf(file, kernel);
+  const queue = [kernel, ...out];
+  while (queue.length > 0) {
+    const k = queue.shift()!;
+    for (const [alias, target] of file.jitAliases) {
+      if (!k.names.has(alias)) continue;
+      const bound = file.kernels.find((x) => x.name === target);
+      if (!bound) continue;
+      for (const h of [bound, ...helpersOf(file, bound)]) {
+        if (h === kernel || out.includes(h)) continue;
+        out.push(h);
+        queue.push(h);
+      }
+    }
+  }
+  return out;
+}

@@ -2,14 +2,15 @@
 table names torch.uint32, uint16, the fnuz fp8 dtypes and float8_e8m0fnu, and tl.float8e4b8 / float8e5b16, at import;
 its core.py lists its own configs/ folder (JSON beside the modules) with os.listdir at import; its kernel files call
 utils.py's `dequantize` taken with `from .utils import *`; a constexpr mode compared with a number picks whether
-`scales` / `zeros` are loaded or None before that call. A GEMV on int4 weights packed 8 to an int32 along K, with
+`scales` / `zeros` are loaded or None before that call; quant_utils.py's kernels call helpers through module-level
+aliases of their own file (one bound in an `if` on the backend). A GEMV on int4 weights packed 8 to an int32 along K, with
 f16 activations, sizes off the block."""
 
 import torch
 import triton
 
 import gemlite_kit
-from gemlite_kit.kernels import gemv_int4_kernel
+from gemlite_kit.kernels import gemv_int4_kernel, group_scales
 
 DEVICE = triton.runtime.driver.active.get_active_torch_device()
 
@@ -34,3 +35,8 @@ for mode in (1, 2, 4):
     gemv_int4_kernel[(triton.cdiv(N, BLOCK_N), triton.cdiv(K, BLOCK_K))](a, packed, c, scales, zeros, N, K, group_size, mode, BLOCK_N=BLOCK_N, BLOCK_K=BLOCK_K)
     torch.testing.assert_close(c, a.float() @ W, atol=2e-2, rtol=2e-3)
     print(f"W_group_mode {mode}: match")
+
+x = torch.randn((37, 96), device=DEVICE).half() * 3
+v = x.float().abs().reshape(37, 3, 32).amax(dim=2) / 6.0
+torch.testing.assert_close(group_scales(x), torch.exp2(torch.ceil(torch.log2(v))), atol=0, rtol=0)
+print("a helper called through module-level aliases of the kernel's file: match")

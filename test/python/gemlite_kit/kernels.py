@@ -1,7 +1,10 @@
 """gemlite's triton_kernels/ layout, in code of ours: the kernel file takes its helpers with `from .utils import *`
 and calls `dequantize` by its bare name; a constexpr mode picks whether `scales` / `zeros` are loaded or None before
-the helper call (`if(W_group_mode >= 2): scales = tl.load(…) else: scales = None`)."""
+the helper call (`if(W_group_mode >= 2): scales = tl.load(…) else: scales = None`); quant_utils.py calls its
+helpers through module-level aliases (`next_power_of_2_triton = next_power_of_2_bitwise_triton`, `round_triton =
+round_triton_nvidia` under `if IS_HIP:` / `else:`)."""
 
+import torch
 import triton
 import triton.language as tl
 
@@ -30,3 +33,44 @@ def gemv_int4_kernel(a_ptr, b_ptr, c_ptr, scales_ptr, zeros_ptr, N, K, group_siz
     b = dequantize(b, scales, zeros, q_shift, tl.float16, 15, W_group_mode)  # noqa: F405
     acc = tl.sum(a.reshape((BLOCK_K, 1), can_reorder=False).to(tl.float32) * b.to(tl.float32), axis=0)
     tl.atomic_add(c_ptr + offs_n, acc, mask=offs_n < N)
+
+
+# quant_utils.py's module-level aliases: one picked by an `if` on the backend, one plain; the kernel calls the alias.
+IS_HIP = False
+
+
+@triton.jit
+def next_power_of_2_bitwise(val):
+    xi = tl.cast(val, tl.uint32, bitcast=True)
+    exp = (xi >> 23) & 0xFF
+    exp += tl.where((xi & 0x7FFFFF) != 0, 1, 0)
+    return tl.cast(exp << 23, tl.float32, bitcast=True)
+
+
+@triton.jit
+def next_power_of_2_log(val):
+    return tl.exp2(tl.ceil(tl.log2(val)))
+
+
+if IS_HIP:
+    next_power_of_2_triton = next_power_of_2_log
+else:
+    next_power_of_2_triton = next_power_of_2_bitwise
+group_scale = next_power_of_2_triton
+
+
+@triton.jit
+def group_scales_kernel(x_ptr, s_ptr, M, K, GROUP: tl.constexpr, BLOCK_M: tl.constexpr):
+    offs_m = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
+    offs_k = tl.program_id(1) * GROUP + tl.arange(0, GROUP)
+    mask = (offs_m[:, None] < M) & (offs_k[None, :] < K)
+    x = tl.load(x_ptr + offs_m[:, None] * K + offs_k[None, :], mask=mask, other=0.0).to(tl.float32)
+    scales = group_scale(tl.max(tl.abs(x), axis=1) / 6.0)
+    tl.store(s_ptr + offs_m * tl.cdiv(K, GROUP) + tl.program_id(1), scales, mask=offs_m < M)
+
+
+def group_scales(x, group=32):
+    M, K = x.shape
+    s = torch.empty((M, triton.cdiv(K, group)), device=x.device, dtype=torch.float32)
+    group_scales_kernel[(triton.cdiv(M, 16), triton.cdiv(K, group))](x, s, M, K, GROUP=group, BLOCK_M=16)
+    return s
