@@ -29,7 +29,10 @@ const REDUCTION_PARAMS: Record<ReduceFn, readonly string[]> = {
  * axis=None reduces every axis). Undefined after a diagnostic.
  */
 export function reductionOperand(ctx: IntrinsicContext, args: Args, name: string): { x: Value; axis: number; flattened: boolean; before: Shape } | undefined {
-  const x = ctx.expression(args[0]);
+  let x = ctx.expression(args[0]);
+  // tl.sum of a mask counts its true elements: Triton sums int1 as int32 (gemlite's mxfp4 quantizer,
+  // `tl.sum(tl.abs(wq[:, :, None]) > thr_pos[None, :, :], axis=2)`).
+  if (x && name === "sum" && x.type.kind === "data" && x.type.dtype === "bool") x = ctx.values.cast(x, "i32", x.span);
   if (!x || !requireData(ctx, x, `tl.${name}`)) return undefined;
   const rank = x.type.shape.length;
   if (rank === 0) {

@@ -3,14 +3,14 @@ table names torch.uint32, uint16, the fnuz fp8 dtypes and float8_e8m0fnu, and tl
 its core.py lists its own configs/ folder (JSON beside the modules) with os.listdir at import; its kernel files call
 utils.py's `dequantize` taken with `from .utils import *`; a constexpr mode compared with a number picks whether
 `scales` / `zeros` are loaded or None before that call; quant_utils.py's kernels call helpers through module-level
-aliases of their own file (one bound in an `if` on the backend). A GEMV on int4 weights packed 8 to an int32 along K, with
+aliases of their own file (one bound in an `if` on the backend); its mxfp4 quantizer counts a mask with tl.sum. A GEMV on int4 weights packed 8 to an int32 along K, with
 f16 activations, sizes off the block."""
 
 import torch
 import triton
 
 import gemlite_kit
-from gemlite_kit.kernels import gemv_int4_kernel, group_scales
+from gemlite_kit.kernels import fp4_indices, gemv_int4_kernel, group_scales
 
 DEVICE = triton.runtime.driver.active.get_active_torch_device()
 
@@ -40,3 +40,9 @@ x = torch.randn((37, 96), device=DEVICE).half() * 3
 v = x.float().abs().reshape(37, 3, 32).amax(dim=2) / 6.0
 torch.testing.assert_close(group_scales(x), torch.exp2(torch.ceil(torch.log2(v))), atol=0, rtol=0)
 print("a helper called through module-level aliases of the kernel's file: match")
+
+thr = torch.tensor([0.25, 0.75, 1.25, 1.75, 2.5, 3.5, 5.0, 7.0], device=DEVICE)
+idx = (x.float().abs()[:, :, None] > thr).to(torch.int32).sum(dim=2).to(torch.int32)
+idx = torch.where(x.float() >= 0, idx, idx + 8)
+torch.testing.assert_close(fp4_indices(x, thr).to(torch.int32), (idx[:, 0::2] | (idx[:, 1::2] << 4)) & 255, atol=0, rtol=0)
+print("tl.sum of a mask, packed in pairs: match")

@@ -74,3 +74,27 @@ def group_scales(x, group=32):
     s = torch.empty((M, triton.cdiv(K, group)), device=x.device, dtype=torch.float32)
     group_scales_kernel[(triton.cdiv(M, 16), triton.cdiv(K, group))](x, s, M, K, GROUP=group, BLOCK_M=16)
     return s
+
+
+@triton.jit
+def fp4_index_kernel(x_ptr, thr_ptr, out_ptr, M, K, GROUP: tl.constexpr, BLOCK_M: tl.constexpr):
+    # quant_utils.py's mxfp4 quantizer: the index of each value among 8 thresholds is a count of a mask
+    # (tl.sum of int1, which Triton sums as int32), two 4-bit indices packed to a byte with tl.split.
+    offs_m = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
+    offs_k = tl.program_id(1) * GROUP + tl.arange(0, GROUP)
+    mask = (offs_m[:, None] < M) & (offs_k[None, :] < K)
+    x = tl.load(x_ptr + offs_m[:, None] * K + offs_k[None, :], mask=mask, other=0.0).to(tl.float32)
+    thr = tl.load(thr_ptr + tl.arange(0, 8))[None, :]
+    idx_abs = tl.sum(tl.abs(x[:, :, None]) > thr[None, :, :], axis=2)
+    out = tl.where(x >= 0, idx_abs, idx_abs + 8).to(out_ptr.dtype.element_ty)
+    lo, hi = tl.split(out.reshape((BLOCK_M, GROUP // 2, 2), can_reorder=False))
+    out = lo | (hi << 4)
+    offs_o = tl.program_id(1) * (GROUP // 2) + tl.arange(0, GROUP // 2)
+    tl.store(out_ptr + offs_m[:, None] * (K // 2) + offs_o[None, :], out, mask=(offs_m[:, None] < M) & (offs_o[None, :] < K // 2))
+
+
+def fp4_indices(x, thresholds, group=32):
+    M, K = x.shape
+    out = torch.empty((M, K // 2), device=x.device, dtype=torch.uint8)
+    fp4_index_kernel[(triton.cdiv(M, 16), triton.cdiv(K, group))](x, thresholds, out, M, K, GROUP=group, BLOCK_M=16)
+    return out
