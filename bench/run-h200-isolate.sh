@@ -52,7 +52,9 @@
 #   p8sweep the same over 9 configs at 4096³, 7 at 1024³ and the odd size, and the attention, with the ceilings
 #   p8rec   the default runs of 8 over the suite's configs of 4096³, 1024³ and the odd size, and more BK 64 shapes at 1024³
 #   rec28   issue 28's record in one call: every ceiling, the generated f16 matmul and attention, torch and Triton
-#   rec28s  its matmul half for a short lease: the ceilings, the leaders, two trips a pass, the hand-written feed's loads
+#   rec28s  its matmul half for a short lease: the ceilings, the leaders, two trips a pass, the hand-written feed's loads,
+#           the odd size read in words
+#   words   the odd size read in words (§67) beside 1024³, and the hand-written feed's loads (~3 min)
 # Next lease (§45): PARTS="softmax" (~6 min), then PARTS="tests odd" (~5 min), back to back.
 #
 # Here:   ../shared/tools/gpu-carry.sh && node scripts/build.mjs && node bench/build.mjs && bash bench/carry-f16.sh <checkout>/.kl-py
@@ -443,6 +445,8 @@ if has rec28; then
   step 150 rec-pairs.log node bench/dist/suite.js --only matmul-f16-4096,matmul-f16-1024x1024x1024,matmul-f16-1000 --configs 1 --targets '[{"unrollPairs":true}]' --out "$out/rec-pairs.json"
   # The odd size's leaders with the staging's flat index as before §60: did the base from lid cost it?
   step 120 rec-odd.log node bench/dist/suite.js --only matmul-f16-1000 --configs 2 --targets '[{"mmaStagingFlatIndex":true}]' --out "$out/rec-odd.json"
+  # The odd size read in words (shiftedHalfRows "words", NOTES §67), beside 1024³'s leader, the same process.
+  step 150 rec-words.log node bench/dist/suite.js --only matmul-f16-1024x1024x1024,matmul-f16-1000 --configs 3 --targets '[{"shiftedHalfRows":"words"},{"shiftedHalfRows":"words","halfLoadForm":"tile"}]' --out "$out/rec-words.json"
   date -u
 fi
 if has rec28s; then
@@ -454,6 +458,15 @@ if has rec28s; then
   step 90 rec-oddiso.log node bench/dist/mma-probe.js --only matmul --sizes 1024 --match 'feed \((16|2|4)-byte loads' --out "$out/rec-oddiso.json"
   step 150 rec-mm.log node bench/dist/suite.js --only matmul-f16-1024x1024x1024,matmul-f16-4096,matmul-f16-1000 --configs 1 \
     --targets '[{"unrollPairs":true}]' --out "$out/rec-mm.json"
+  step 150 rec-words.log node bench/dist/suite.js --only matmul-f16-1024x1024x1024,matmul-f16-1000 --configs 3 --targets '[{"shiftedHalfRows":"words"},{"shiftedHalfRows":"words","halfLoadForm":"tile"}]' --out "$out/rec-words.json"
+  date -u
+fi
+if has words; then
+  # The odd size read in words (shiftedHalfRows "words", NOTES §67), with and without the tile test, on
+  # its first three configs, beside 1024³'s (the ratio issue 28 asks is against it), the same process;
+  # then the hand-written feed in 16-, 2- and 4-byte loads at 1024³, the bound it isolates.
+  step 150 words-suite.log node bench/dist/suite.js --only matmul-f16-1024x1024x1024,matmul-f16-1000 --configs 3 --targets '[{"shiftedHalfRows":"words"},{"shiftedHalfRows":"words","halfLoadForm":"tile"}]' --out "$out/words-suite.json"
+  step 90 words-oddiso.log node bench/dist/mma-probe.js --only matmul --sizes 1024 --match 'feed \((16|2|4)-byte loads' --out "$out/words-oddiso.json"
   date -u
 fi
 if has sass8; then

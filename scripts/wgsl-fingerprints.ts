@@ -45,7 +45,7 @@ const SWITCHES: CodegenOptions[] = [
   { mmaLeanBarriers: true }, { mmaHoldInvariant: true, mmaLeanBarriers: true, mmaSubgroupsM: 4 }, { mmaTransferBytes: 8192 },
   { mmaLaneRows: true }, { mmaHoldInvariant: true, mmaLeanBarriers: true, mmaSubgroupsM: 4, mmaLaneRows: true }, { mmaLaneRows: true, mmaTransferBytes: 8192 },
   { subgroupMatrixDot: false }, { numStages: 1 }, { numStages: 2 }, { wideHalfAccesses: false }, { halfLoadForm: "select" }, { halfLoadForm: "tile" }, { halfLoadForm: "tile", tileMasksInPlace: true },
-  { divisibility: false }, { mmaPackedPrefetch: true }, { shiftedHalfRows: true }, { shiftedHalfRows: true, mmaPackedPrefetch: true }, { doubleBufferDot: true }, { privateDotTiles: true }, { padDotTiles: false }, { rowLayouts: false },
+  { divisibility: false }, { mmaPackedPrefetch: true }, { shiftedHalfRows: true }, { shiftedHalfRows: true, mmaPackedPrefetch: true }, { shiftedHalfRows: "words" }, { shiftedHalfRows: "words", halfLoadForm: "tile" }, { doubleBufferDot: true }, { privateDotTiles: true }, { padDotTiles: false }, { rowLayouts: false },
   { sinkInvariantDotLoads: false }, { unrollDot: false }, { tiledLayouts: false }, { preferredWorkgroupSize: 128 }, { runsOf8: false }, { unrollPairs: true },
   // Every switch that costs workgroup memory at once: the fallbacks turn them off one by one.
   { doubleBufferDot: true, mmaDoubleBuffer: true, privateDotTiles: true },
@@ -64,7 +64,8 @@ const EXTRA_CONSTEXPRS: Record<string, Record<string, number>[]> = {
  * The f16 examples' strides their runs pass as 1 (row-major tensors). Their "div16+unit" launches are
  * what a real launch at sizes that are multiples of 16 compiles: runs of 4 known contiguous and
  * aligned, so vec4 loads, the load forms and (the matmul) runs of 8 (codegen/plan.ts takesRunsOf8),
- * which "div16" alone, knowing no stride is 1, never reaches.
+ * which "div16" alone, knowing no stride is 1, never reaches. Their "unit" launches are what one at
+ * sizes not multiples of 16 compiles: runs contiguous, none known aligned (shiftedHalfRows' reads).
  */
 const UNIT_STRIDES: Record<string, string[]> = {
   matmul_f16_kernel: ["stride_ak", "stride_bn", "stride_cn"],
@@ -117,6 +118,8 @@ for (const path of [...kernelFiles(join(root, "examples")), ...kernelFiles(join(
       plain: {},
       ...(integers.length > 0 ? { div16: { divisible: integers } } : {}),
       ...(unit.length > 0 ? { "div16+unit": { divisible: integers.filter((n) => !unit.includes(n)), ones: unit } } : {}),
+      // A launch at sizes not multiples of 16 (1000 × 1001 × 1003): unit strides known, no run aligned.
+      ...(unit.length > 0 ? { unit: { ones: unit } } : {}),
     };
     for (const constexprs of [...constexprSets(kernel, parsed.literalConstexprs.get(kernel.name)), ...(examples ? EXTRA_CONSTEXPRS[kernel.name] ?? [] : [])]) {
       const c = Object.entries(constexprs).map(([k, v]) => `${k}=${v}`).join(",");
