@@ -3,14 +3,14 @@ table names torch.uint32, uint16, the fnuz fp8 dtypes and float8_e8m0fnu, and tl
 its core.py lists its own configs/ folder (JSON beside the modules) with os.listdir at import; its kernel files call
 utils.py's `dequantize` taken with `from .utils import *`; a constexpr mode compared with a number picks whether
 `scales` / `zeros` are loaded or None before that call; quant_utils.py's kernels call helpers through module-level
-aliases of their own file (one bound in an `if` on the backend); its mxfp4 quantizer counts a mask with tl.sum. A GEMV on int4 weights packed 8 to an int32 along K, with
+aliases of their own file (one bound in an `if` on the backend); its mxfp4 quantizer counts a mask with tl.sum; its autotune pruners are generators. A GEMV on int4 weights packed 8 to an int32 along K, with
 f16 activations, sizes off the block."""
 
 import torch
 import triton
 
 import gemlite_kit
-from gemlite_kit.kernels import fp4_indices, gemv_int4_kernel, group_scales
+from gemlite_kit.kernels import fp4_indices, gemv_int4_kernel, group_scales, grouped_row_scale
 
 DEVICE = triton.runtime.driver.active.get_active_torch_device()
 
@@ -46,3 +46,8 @@ idx = (x.float().abs()[:, :, None] > thr).to(torch.int32).sum(dim=2).to(torch.in
 idx = torch.where(x.float() >= 0, idx, idx + 8)
 torch.testing.assert_close(fp4_indices(x, thr).to(torch.int32), (idx[:, 0::2] | (idx[:, 1::2] << 4)) & 255, atol=0, rtol=0)
 print("tl.sum of a mask, packed in pairs: match")
+
+w = torch.randn((96, 100), device=DEVICE)
+s = torch.rand((3, 100), device=DEVICE)
+torch.testing.assert_close(grouped_row_scale(w, s, 32), w * s.repeat_interleave(32, 0), atol=0, rtol=0)
+print("an early_config_prune that yields its configs: match")

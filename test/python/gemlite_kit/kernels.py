@@ -98,3 +98,33 @@ def fp4_indices(x, thresholds, group=32):
     out = torch.empty((M, K // 2), device=x.device, dtype=torch.uint8)
     fp4_index_kernel[(triton.cdiv(M, 16), triton.cdiv(K, group))](x, thresholds, out, M, K, GROUP=group, BLOCK_M=16)
     return out
+
+
+def config_pruner(configs, nargs, **kwargs):
+    # gemlite's kernel_config_pruner: a generator, each config's blocks fitted to the sizes (K's group here).
+    for config in configs:
+        block_k = min(config.kwargs["BLOCK_K"], nargs["group_size"])
+        yield triton.Config({"BLOCK_N": config.kwargs["BLOCK_N"], "BLOCK_K": block_k}, num_warps=config.num_warps)
+
+
+@triton.autotune(
+    configs=[triton.Config({"BLOCK_N": 64, "BLOCK_K": 128}, num_warps=2), triton.Config({"BLOCK_N": 32, "BLOCK_K": 256}, num_warps=4)],
+    key=["N", "K", "group_size"],
+    prune_configs_by={"early_config_prune": config_pruner},
+)
+@triton.jit
+def grouped_row_scale_kernel(w_ptr, s_ptr, out_ptr, N, K, group_size: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
+    # One group of K per program along axis 1: the block must not span two groups' scales (the pruner's job).
+    offs_n = tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N)
+    offs_k = tl.program_id(1) * BLOCK_K + tl.arange(0, BLOCK_K)
+    mask = (offs_k[:, None] < K) & (offs_n[None, :] < N)
+    w = tl.load(w_ptr + offs_k[:, None] * N + offs_n[None, :], mask=mask, other=0.0)
+    s = tl.load(s_ptr + (tl.program_id(1) * BLOCK_K // group_size) * N + offs_n, mask=offs_n < N, other=0.0)
+    tl.store(out_ptr + offs_k[:, None] * N + offs_n[None, :], w * s[None, :], mask=mask)
+
+
+def grouped_row_scale(w, s, group_size):
+    K, N = w.shape
+    out = torch.empty_like(w)
+    grouped_row_scale_kernel[lambda meta: (triton.cdiv(N, meta["BLOCK_N"]), triton.cdiv(K, meta["BLOCK_K"]))](w, s, out, N, K, group_size)
+    return out

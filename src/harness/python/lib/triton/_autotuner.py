@@ -167,7 +167,8 @@ class Autotuner:
     def prune_configs(self, kwargs):
         configs = self.configs
         if self.early_config_prune:
-            configs = self.early_config_prune(self.configs, self.nargs, **_prune_kwargs(self.early_config_prune, kwargs))
+            # A generator too, as Triton only iterates it (gemlite's kernel_config_pruner yields its configs).
+            configs = list(self.early_config_prune(self.configs, self.nargs, **_prune_kwargs(self.early_config_prune, kwargs)))
             if not configs:
                 raise RuntimeError("No valid autotuner configs after pruning. `early_config_prune` should return at least one config.")
         if self.perf_model:
