@@ -21,10 +21,14 @@ from . import _not_implemented
 from . import _math
 from ._info import finfo, iinfo
 from ._math import broadcast_shapes, matmul, where, clamp
+clip = clamp
+clamp_min = lambda x, min: clamp(x, min, None)  # noqa: E731
+clamp_max = lambda x, max: clamp(x, None, max)  # noqa: E731
 from ._einsum import einsum
 from . import _autograd as autograd
 from ._autograd import no_grad, enable_grad, inference_mode, set_grad_enabled, is_grad_enabled
 from . import testing, cuda, nn, backends, distributed, version, amp, compiler, _C, _dynamo, library, utils
+from ._ops import ops
 from .amp import autocast, is_autocast_enabled, get_autocast_dtype
 from ._like import contiguous_format, preserve_format, memory_format  # noqa: E402,F401
 # The device module of the device type triton's target names (`get_current_target().backend` is

@@ -420,6 +420,9 @@ def _install():
     Tensor.topk = lambda self, k, dim=-1, largest=True, sorted=True: topk(self, k, dim, largest, sorted)
     Tensor.clamp = lambda self, min=None, max=None: clamp(self, min, max)
     Tensor.clip = Tensor.clamp
+    # torchao's moe_training generate_permute_indices: `torch.clamp_min(total_tokens_per_expert, alignment)`.
+    Tensor.clamp_min = lambda self, min: clamp(self, min, None)
+    Tensor.clamp_max = lambda self, max: clamp(self, None, max)
 
 
 def _bool_op(op, a, b):

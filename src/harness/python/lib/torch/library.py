@@ -96,6 +96,97 @@ def register_fake(op, fn=None, /, *, lib=None, _stacklevel=1):
     return register(fn) if fn is not None else register
 
 
+class Library:
+    """torch.library.Library(ns, kind): an operator namespace that `define`s schemas and `impl`ements them per
+    dispatch key (torchao's quantized_training/int8_mm.py: `lib = Library("torchao", "FRAGMENT")`,
+    `lib.define("scaled_int8_mm(Tensor A, …) -> Tensor")`, `@torch.library.impl(lib, "scaled_int8_mm", "CUDA")`,
+    called as `torch.ops.torchao.scaled_int8_mm(…)`). No dispatcher: a call runs the CUDA implementation for
+    tensors on the device, else the CPU / composite one (see torch.ops)."""
+
+    def __init__(self, ns, kind, dispatch_key=""):
+        if kind not in ("DEF", "IMPL", "FRAGMENT"):
+            raise ValueError(f"Unsupported kind '{kind}'")
+        self.ns, self.kind, self.dispatch_key = ns, kind, dispatch_key
+
+    def define(self, schema, alias_analysis="", *, tags=()):
+        name = schema.split("(", 1)[0].strip()
+        _schema_op(f"{self.ns}::{name}", schema)
+        return name
+
+    def impl(self, op_name, fn=None, dispatch_key="", *, with_keyset=False, allow_override=False):
+        name = getattr(op_name, "_name", op_name)
+        qualname = name if "::" in name else f"{self.ns}::{name}"
+        key = dispatch_key or self.dispatch_key or "CompositeImplicitAutograd"
+        if fn is None:
+            return lambda f: self.impl(op_name, f, dispatch_key)
+        _schema_op(qualname).kernels[key] = fn
+        return fn
+
+    def _destroy(self):
+        pass
+
+
+class _SchemaOp:
+    """An operator defined by schema; called, it runs the kernel registered for the arguments' device."""
+
+    def __init__(self, qualname, schema):
+        self._name = qualname
+        self._schema = schema
+        self.kernels = {}
+        self.__name__ = qualname.split("::")[-1]
+        _ops[qualname] = self
+
+    def __call__(self, *args, **kwargs):
+        from ._tensor import Tensor
+        values = list(args) + list(kwargs.values())
+        flat = [v for a in values for v in (a if isinstance(a, (list, tuple)) else [a])]
+        on_gpu = any(isinstance(v, Tensor) and v.device.type == "cuda" for v in flat)
+        order = (["CUDA"] if on_gpu else ["CPU"]) + ["CompositeExplicitAutograd", "CompositeImplicitAutograd", "Autograd"]
+        for key in order:
+            if key in self.kernels:
+                return self.kernels[key](*args, **kwargs)
+        raise NotImplementedError(
+            f"torch.ops.{self._name.replace('::', '.')}: no implementation for {'CUDA' if on_gpu else 'CPU'} "
+            f"(registered: {', '.join(sorted(self.kernels)) or 'none'})")
+
+
+def _schema_op(qualname, schema=None):
+    op = _ops.get(qualname)
+    if op is None:
+        op = _SchemaOp(qualname, schema)
+    return op
+
+
+def define(qualname, schema, *, lib=None, tags=()):
+    ns, name = qualname.split("::", 1)
+    _schema_op(qualname, f"{name}{schema}")
+
+
+def impl(qualname_or_lib, name_or_types=None, func_or_key=None, *, lib=None):
+    """`@torch.library.impl(lib, "op", "CUDA")` (Library, name, dispatch key) and
+    `@torch.library.impl("ns::op", "cuda")` (qualified name, device types)."""
+    if isinstance(qualname_or_lib, Library):
+        library = qualname_or_lib
+        key = func_or_key if isinstance(func_or_key, str) else ""
+        if callable(func_or_key):
+            return library.impl(name_or_types, func_or_key)
+        return lambda f: library.impl(name_or_types, f, key)
+    qualname = getattr(qualname_or_lib, "_name", qualname_or_lib)
+    types = name_or_types if isinstance(name_or_types, (list, tuple)) else [name_or_types or "default"]
+    keys = [{"cuda": "CUDA", "cpu": "CPU", "default": "CompositeExplicitAutograd"}.get(str(t), str(t)) for t in types]
+
+    def register(f):
+        op = _ops.get(qualname)
+        if op is None or not isinstance(op, _SchemaOp):
+            op = op if op is not None else _schema_op(qualname)
+        if isinstance(op, _SchemaOp):
+            for k in keys:
+                op.kernels[k] = f
+        return f
+
+    return register(func_or_key) if callable(func_or_key) else register
+
+
 # triton_op / wrap_triton (torch ≥ 2.6): launching Triton kernels from a custom op (torch/_library/triton.py).
 from ._library.triton import triton_op, wrap_triton  # noqa: E402,F401
 

@@ -1,0 +1,33 @@
+// pytorch/ao's (torchao's) idioms (test/python/torchao-idioms.py), on the GPU and with --cpu. Before:
+// `torch.library.Library("torchao", "FRAGMENT")` (quantized_training/int8_mm.py, at import) and `torch.clamp_min`
+// (moe_training/ep/kernels.py) were NotInKernelLab and there was no `torch.ops`.
+
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import * as path from "node:path";
+import { spawnSync } from "node:child_process";
+import { stopPython } from "../../src/harness/python/session";
+import { ensureBuilt, root } from "./build";
+import { onGpuAndCpu } from "./python-files";
+
+before(ensureBuilt);
+after(stopPython);
+
+const file = path.resolve(__dirname, "../python/torchao-idioms.py");
+
+test("torchao's idioms: torch.library.Library + impl called through torch.ops, torch.clamp_min; on the GPU and with --cpu", async () => {
+  await onGpuAndCpu(file, (report) => {
+    assert.deepEqual(report.diagnostics, []);
+    assert.ok(report.checks.length === 2 && report.checks.every((c) => c.passed), JSON.stringify(report.checks));
+    assert.match(
+      report.stdout,
+      /torch\.ops\.kl_torchao\.row_scaled_copy, torch\.clamp_min: match\n/,
+    );
+  });
+});
+
+test("kernel-lab check on torchao's idioms: clean", () => {
+  const r = spawnSync(process.execPath, ["bin/kernel-lab.js", "check", file], { cwd: root, encoding: "utf8", timeout: 120_000 });
+  assert.equal(r.status, 0, r.stdout + r.stderr);
+  assert.doesNotMatch(r.stdout + r.stderr, /KL\d{4}/);
+});

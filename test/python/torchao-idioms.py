@@ -1,0 +1,46 @@
+"""Idioms of pytorch/ao's (torchao's) Triton kernels, in kernels of ours: an operator namespace made with
+`torch.library.Library(ns, "FRAGMENT")`, `lib.define(schema)` and `@torch.library.impl(lib, name, "CUDA")`, called
+as `torch.ops.ns.name(…)` (quantized_training/int8_mm.py's scaled_int8_mm); `torch.clamp_min` on the host
+(moe_training/ep/kernels.py's generate_permute_indices); a running amax with
+`tl.maximum(acc, x, propagate_nan=tl.PropagateNan.ALL)` (nvfp4_training's amax kernels). Sizes off the block."""
+
+import torch
+import triton
+import triton.language as tl
+
+DEVICE = triton.runtime.driver.active.get_active_torch_device()
+
+lib = torch.library.Library("kl_torchao", "FRAGMENT")
+lib.define("row_scaled_copy(Tensor x, Tensor scale) -> Tensor")
+
+
+@triton.jit
+def row_scaled_copy_kernel(X, S, Out, n_cols, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    offs = tl.arange(0, BLOCK)
+    mask = offs < n_cols
+    x = tl.load(X + row * n_cols + offs, mask=mask, other=0.0)
+    s = tl.load(S + row)
+    tl.store(Out + row * n_cols + offs, x * s, mask=mask)
+
+
+@torch.library.impl(lib, "row_scaled_copy", "Meta")
+def _(x, scale):
+    return torch.empty_like(x)
+
+
+@torch.library.impl(lib, "row_scaled_copy", "CUDA")
+def row_scaled_copy_cuda(x, scale):
+    out = torch.empty_like(x)
+    row_scaled_copy_kernel[(x.shape[0],)](x, scale, out, x.shape[1], BLOCK=triton.next_power_of_2(x.shape[1]))
+    return out
+
+
+x = torch.randn((13, 37), device=DEVICE)
+scale = torch.clamp_min(torch.randn(13, device=DEVICE), 0.25)
+assert bool((scale >= 0.25).all())
+out = torch.ops.kl_torchao.row_scaled_copy(x, scale)
+torch.testing.assert_close(out, x * scale[:, None], atol=1e-6, rtol=1e-6)
+torch.testing.assert_close(torch.ops.kl_torchao.row_scaled_copy.default(x, scale), x * scale[:, None], atol=1e-6, rtol=1e-6)
+print("torch.library.Library + define + impl(lib, name, 'CUDA'), torch.ops.kl_torchao.row_scaled_copy, torch.clamp_min: match")
+
