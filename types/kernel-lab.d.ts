@@ -263,8 +263,8 @@ export declare namespace tl {
 
   /** Keyword arguments of `tl.maximum`, `tl.minimum` and `tl.clamp`. */
   interface NanKeywords {
-    /** Accepted (Triton's `propagate_nan`); NaN handling is the GPU's (WGSL's min and max). */
-    propagateNan?: unknown;
+    /** Triton's `propagate_nan`: `"all"` (`tl.PropagateNan.ALL`) gives NaN wherever an operand is NaN; `"none"` (the default) leaves NaN handling to the GPU (WGSL's min and max). */
+    propagateNan?: "all" | "none" | null;
   }
   /** Element-wise larger of `x` and `y` (Triton `tl.maximum`). */
   function maximum(x: number, y: number, keywords?: NanKeywords): number;

@@ -286,6 +286,13 @@ function lowerMember(ctx: LowerContext, n: SyntaxNode): void {
         ctx.w.write(")");
       });
     }
+    // `tl.PropagateNan.ALL` / `.NONE` (tl.maximum / minimum / clamp's propagate_nan; torchao's nvfp4 amax
+    // kernels): the option as the kernel language spells it, "all" / "none".
+    const nanOption = dottedName(ctx.text, n);
+    if (nanOption && nanOption.length >= 3 && nanOption[nanOption.length - 2] === "PropagateNan" && (property === "ALL" || property === "NONE")) {
+      const tlNames = ctx.file.imports.tl.size > 0 ? ctx.file.imports.tl : new Set(["tl"]);
+      if (tlNames.has(nanOption[0]) || nanOption[0] === "triton") return ctx.w.token(`"${property.toLowerCase()}"`, span);
+    }
     // Triton's members the kernel language has (semantics/members.ts): x.dtype, p.dtype.element_ty, x.shape …
     if (MEMBERS.has(property)) {
       return ctx.w.node(span, () => {

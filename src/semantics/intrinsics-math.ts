@@ -4,12 +4,13 @@ import { Codes } from "../diagnostics/codes";
 import type { MathFn, NumDtype, Shape, Value } from "../ir/ir";
 import { typeToString } from "../ir/ir";
 import { data } from "./builder";
-import type ts from "typescript";
+import ts from "typescript";
 import type { Span } from "../diagnostics/diagnostic";
 import { COERCIONS, all, arity, dtypeArg, requireData, type Intrinsic, type IntrinsicContext } from "./intrinsic-args";
 import { broadcastShapes, isFloat, isInt, promote } from "./rules";
 import { dtypeOf, operandOf } from "./values";
 import { flagArg } from "./intrinsics-reductions";
+import { skipParens } from "./operators";
 
 /** `tl.cast(x, dtype, { bitcast })` and `x.to(dtype, { bitcast })`: `x` converted, undefined after a diagnostic. */
 export function castValue(ctx: IntrinsicContext, x: Value, dtypeNode: ts.Expression | undefined, bitcastNode: ts.Expression | undefined, span: Span): Value | undefined {
@@ -75,10 +76,14 @@ export function floatMath(fn: MathFn): Intrinsic {
 export function naryMath(fn: MathFn, n: number, params: readonly string[], floatOnly = fn === "fma", signature = n === 2 ? "(a, b)" : "(a, b, c)"): Intrinsic {
   return {
     params,
-    // Triton's NaN propagation option: WGSL's min/max leave NaN handling to the GPU (docs/LANGUAGE.md §2.1).
-    ignored: ["propagateNan"],
-    produces: [`math:${fn}`, ...COERCIONS],
-    lower(ctx, args, span, name) {
+    // Triton's NaN propagation option (tl.PropagateNan.ALL: a NaN operand gives NaN; NONE, the default: WGSL's
+    // min/max, which leave NaN handling to the GPU; docs/LANGUAGE.md §2.1).
+    produces: [`math:${fn}`, "where", "binary:ne", "binary:lor", "binary:add", ...COERCIONS],
+    lower(ctx, raw, span, name) {
+      const nanAt = params.indexOf("propagateNan");
+      const propagate = nanAt >= 0 ? propagateNanArg(ctx, raw[nanAt]) : "none";
+      if (propagate === undefined) return undefined;
+      const args = nanAt >= 0 ? raw.slice(0, nanAt) : raw;
       if (!arity(ctx, args, span, name, n, n, signature)) return undefined;
       const given = all(ctx, args);
       // `min(masked_blocks, n_blocks)` with a mask and a number (applied-ai's AMD flash attention:
@@ -99,9 +104,31 @@ export function naryMath(fn: MathFn, n: number, params: readonly string[], float
       }
       const coerced = values.map((v) => ctx.values.coerce(v, dtype, shape, v.span));
       if (coerced.some((v) => !v)) return undefined;
-      return ctx.b.emit({ op: "math", fn, args: coerced as Value[] }, data(dtype, shape), span);
+      const result = ctx.b.emit({ op: "math", fn, args: coerced as Value[] }, data(dtype, shape), span);
+      if (propagate === "none" || !isFloat(dtype)) return result;
+      // propagate_nan=tl.PropagateNan.ALL (torchao's nvfp4 amax kernels: `tl.maximum(acc, x,
+      // propagate_nan=tl.PropagateNan.ALL)`): where any operand is NaN (x != x) the result is NaN; the
+      // sum of the operands is NaN exactly there.
+      let nan: Value | undefined;
+      let sum: Value | undefined;
+      for (const v of coerced as Value[]) {
+        const isNan = ctx.values.binary("ne", v, v, span);
+        nan = nan && isNan ? ctx.values.binary("lor", nan, isNan, span) : isNan;
+        sum = sum ? ctx.values.binary("add", sum, v, span) : v;
+      }
+      if (!nan || !sum) return undefined;
+      return ctx.b.emit({ op: "where", cond: nan, a: sum, b: result }, data(dtype, shape), span);
     },
   };
+}
+
+/** tl.maximum / minimum / clamp's propagate_nan: "all" (tl.PropagateNan.ALL), "none" (NONE, None, left out). */
+function propagateNanArg(ctx: IntrinsicContext, node: ts.Expression | undefined): "all" | "none" | undefined {
+  if (node === undefined || node.kind === ts.SyntaxKind.NullKeyword) return "none";
+  const e = skipParens(node);
+  if ((ts.isStringLiteral(e) || ts.isNoSubstitutionTemplateLiteral(e)) && /^(all|none)$/i.test(e.text)) return e.text.toLowerCase() as "all" | "none";
+  ctx.log.error(Codes.intrinsicArgs, ctx.span(node), "propagate_nan takes tl.PropagateNan.ALL or tl.PropagateNan.NONE (a compile-time choice)");
+  return undefined;
 }
 
 export const MATH_INTRINSICS: Record<string, Intrinsic> = {

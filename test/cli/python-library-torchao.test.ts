@@ -1,6 +1,7 @@
 // pytorch/ao's (torchao's) idioms (test/python/torchao-idioms.py), on the GPU and with --cpu. Before:
 // `torch.library.Library("torchao", "FRAGMENT")` (quantized_training/int8_mm.py, at import) and `torch.clamp_min`
-// (moe_training/ep/kernels.py) were NotInKernelLab and there was no `torch.ops`.
+// (moe_training/ep/kernels.py) were NotInKernelLab and there was no `torch.ops`; `tl.PropagateNan.ALL`
+// (nvfp4_training's amax kernels) was KL1101 "the attribute '.ALL'", and propagate_nan was ignored.
 
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
@@ -15,13 +16,13 @@ after(stopPython);
 
 const file = path.resolve(__dirname, "../python/torchao-idioms.py");
 
-test("torchao's idioms: torch.library.Library + impl called through torch.ops, torch.clamp_min; on the GPU and with --cpu", async () => {
+test("torchao's idioms: torch.library.Library + impl called through torch.ops, torch.clamp_min, tl.PropagateNan.ALL; on the GPU and with --cpu", async () => {
   await onGpuAndCpu(file, (report) => {
     assert.deepEqual(report.diagnostics, []);
-    assert.ok(report.checks.length === 2 && report.checks.every((c) => c.passed), JSON.stringify(report.checks));
+    assert.ok(report.checks.length === 3 && report.checks.every((c) => c.passed), JSON.stringify(report.checks));
     assert.match(
       report.stdout,
-      /torch\.ops\.kl_torchao\.row_scaled_copy, torch\.clamp_min: match\n/,
+      /torch\.ops\.kl_torchao\.row_scaled_copy, torch\.clamp_min: match\ntl\.maximum\(acc, x, propagate_nan=tl\.PropagateNan\.ALL\): NaN rows NaN, the others their amax: match\n/,
     );
   });
 });

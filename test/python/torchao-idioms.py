@@ -44,3 +44,33 @@ torch.testing.assert_close(out, x * scale[:, None], atol=1e-6, rtol=1e-6)
 torch.testing.assert_close(torch.ops.kl_torchao.row_scaled_copy.default(x, scale), x * scale[:, None], atol=1e-6, rtol=1e-6)
 print("torch.library.Library + define + impl(lib, name, 'CUDA'), torch.ops.kl_torchao.row_scaled_copy, torch.clamp_min: match")
 
+
+@triton.jit
+def row_amax_kernel(X, Out, OutNone, n_cols, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    acc = tl.zeros((BLOCK,), dtype=tl.float32)
+    acc_none = tl.zeros((BLOCK,), dtype=tl.float32)
+    for start in range(0, n_cols, BLOCK):
+        offs = start + tl.arange(0, BLOCK)
+        x = tl.abs(tl.load(X + row * n_cols + offs, mask=offs < n_cols, other=0.0))
+        acc = tl.maximum(acc, x, propagate_nan=tl.PropagateNan.ALL)
+        acc_none = tl.maximum(acc_none, x, propagate_nan=tl.PropagateNan.NONE)
+    has_nan = tl.max((acc != acc).to(tl.int32), axis=0)
+    amax = tl.where(has_nan != 0, float("nan"), tl.max(acc, axis=0))
+    tl.store(Out + row, amax)
+    tl.store(OutNone + row, tl.max(tl.where(acc_none != acc_none, 0.0, acc_none), axis=0))
+
+
+x = torch.randn((7, 300), device=DEVICE)
+x[2, 100] = float("nan")
+x[5, 299] = float("nan")
+amax = torch.empty(7, device=DEVICE)
+amax_none = torch.empty(7, device=DEVICE)
+row_amax_kernel[(7,)](x, amax, amax_none, 300, BLOCK=64)
+nan_rows = torch.isnan(x).any(dim=1)
+ref = torch.where(torch.isnan(x), 0.0, x.abs()).amax(dim=1)
+got = amax.cpu().tolist()
+for r, is_nan in enumerate(nan_rows.cpu().tolist()):
+    assert (got[r] != got[r]) == is_nan, (r, got[r])
+torch.testing.assert_close(torch.where(nan_rows, 0.0, amax), torch.where(nan_rows, 0.0, ref), atol=0, rtol=0)
+print("tl.maximum(acc, x, propagate_nan=tl.PropagateNan.ALL): NaN rows NaN, the others their amax: match")

@@ -47,7 +47,7 @@ const SAME: [string, string, string][] = [
   ["tl.dot's acc, precision accepted", 'tl.store(y_ptr + r * 16 + c, tl.dot(m, m, { acc: m, inputPrecision: "ieee" }));', "tl.store(y_ptr + r * 16 + c, tl.dot(m, m, m));"],
   ["tl.dot's outDtype", 'tl.store(h_ptr + r * 16 + c, tl.dot(m, m, { outDtype: "i32" }));', 'tl.store(h_ptr + r * 16 + c, tl.cast(tl.dot(m, m), "i32"));'],
   ["an atomic's mask, sem and scope", 'tl.atomicAdd(h_ptr + o, 1, { mask: o < n, sem: "relaxed", scope: "gpu" });', "tl.atomicAdd(h_ptr + o, 1, o < n);"],
-  ["tl.maximum's propagateNan, accepted", 'tl.store(y_ptr + o, tl.maximum(x, 0.0, { propagateNan: "all" }));', "tl.store(y_ptr + o, tl.maximum(x, 0.0));"],
+  ["tl.maximum's propagateNan \"none\", the default", 'tl.store(y_ptr + o, tl.maximum(x, 0.0, { propagateNan: "none" }));', "tl.store(y_ptr + o, tl.maximum(x, 0.0));"],
   ["tl.reshape's shape one extent at a time", "tl.store(y_ptr + tl.arange(0, 256), tl.reshape(m, 256, { canReorder: true }));", "tl.store(y_ptr + tl.arange(0, 256), tl.reshape(m, [256]));"],
   ["tl.where by name", "tl.store(y_ptr + o, tl.where(x > 0, x, { y: 0.0 }));", "tl.store(y_ptr + o, tl.where(x > 0, x, 0.0));"],
   ["tl.rand's nRounds, Triton's default", "tl.store(y_ptr + o, tl.rand(n, o, { nRounds: 10 }));", "tl.store(y_ptr + o, tl.rand(n, o));"],
