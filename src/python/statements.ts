@@ -6,7 +6,7 @@
 import type { LowerContext } from "./context";
 import { declared, nodeText, unsupported } from "./context";
 import { assignmentTargets } from "./declarations";
-import { noneInBranch, pickedSide, staticBool } from "./none-names";
+import { noneInBranch, pickedSide, staticBool, staticTruth } from "./none-names";
 import { lowerExpr, lowerList } from "./expressions";
 import { camelCase, tsName } from "./names";
 import { bodyStatements, children, dottedName, parts, spanOf, walk, type SyntaxNode } from "./tree";
@@ -245,6 +245,11 @@ function lowerIf(ctx: LowerContext, s: SyntaxNode, indent: string): void {
   const kids = children(s);
   // Whether an earlier branch is taken (none-names.ts): true once one is decided taken, false while every one so far is decided not, else undefined.
   let prior: boolean | undefined = false;
+  // Numbers compared decide a branch too (staticBool) where one binds None to a name read as a value (gemlite's
+  // `if(W_group_mode >= 2): scales = tl.load(…) else: scales = None`, then `dequantize(b, scales, …)`): no None is
+  // left behind from the branch not taken. Names read only as masks keep the compiler's later decision (none-masks.ts:
+  // their None is written as True, so FlagGems' `if DIVISIBLE and BLOCK > 1: mask_y = None` stays a masked store).
+  const decide = bindsNoneToValue(ctx, s) ? staticBool : staticTruth;
   w.write(indent);
   for (let i = 0; i < kids.length; i++) {
     const k = kids[i];
@@ -253,9 +258,7 @@ function lowerIf(ctx: LowerContext, s: SyntaxNode, indent: string): void {
       w.write(" (");
       lowerExpr(ctx, kids[i + 1]);
       w.write(") {\n");
-      // staticBool, not staticTruth: numbers compared too (gemlite's `if(W_group_mode >= 2): scales = tl.load(…)
-      // else: scales = None`, then `dequantize(b, scales, …)`: a branch decided by a constexpr number leaves no None behind).
-      const truth = staticBool(ctx, kids[i + 1]);
+      const truth = decide(ctx, kids[i + 1]);
       const taken = prior === true ? false : prior === false ? truth : truth === false ? false : undefined;
       noneInBranch(ctx, taken, () => lowerBlock(ctx, kids[i + 2], indent + "  "));
       if (prior === false) prior = truth;
@@ -355,3 +358,16 @@ function assigns(ctx: LowerContext, body: SyntaxNode, name: string): boolean {
 }
 
 export { camelCase };
+
+/** Whether a branch of `ifStatement` (at any depth) binds None to a name read other than as a mask (none-masks.ts maskOnly). */
+function bindsNoneToValue(ctx: LowerContext, ifStatement: SyntaxNode): boolean {
+  let found = false;
+  walk(ifStatement, (n) => {
+    if (found) return false;
+    if (n.name !== "AssignStatement") return undefined;
+    const kids = children(n);
+    if (kids.length === 3 && kids[0].name === "VariableName" && kids[1].name === "AssignOp" && kids[2].name === "None" && !ctx.noneMasks.maskOnly.has(nodeText(ctx, kids[0]))) found = true;
+    return undefined;
+  });
+  return found;
+}
