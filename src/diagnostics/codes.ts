@@ -159,6 +159,7 @@ export const CPU_RUN_CODES = {
   "bad-argument": { code: "KL3103", meaning: "A kernel parameter got no argument, or one of the wrong kind." },
   race: { code: "KL3104", meaning: "Two programs of one launch stored to the same element, not through `tl.atomic*`: which lands last is undefined (an overlapping grid, say). (Issue 29 asked for KL3102, which already meant the step limit.)" },
   "load-of-another-store": { code: "KL3105", meaning: "A warning: a program loads an element another program of the same launch stores, so it may see the old value or the new one." },
+  "timed-differs": { code: "KL3106", meaning: "The program Kernel Lab times (specialised for the launch, without the bounds checks of the checked one) gave outputs that mismatch the reference where the checked program matched: the run is reported as not matching; a bug in Kernel Lab's code generation unless programs of the launch race." },
   assertion: { code: "KL3110", meaning: "A `tl.deviceAssert` with a false lane." },
 } as const satisfies Table;
 

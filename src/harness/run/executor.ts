@@ -57,6 +57,12 @@ export interface TimedSize {
   timing: TimingReport;
   /** Each launch of a sequence of several on its own. */
   launches?: TimingReport[];
+  /**
+   * The outputs of the program(s) timed, launched once on fresh inputs, where they are not the
+   * program(s) the check ran (the instrumented variant, or one that prints): run-size.ts compares
+   * them with the reference too, so the time shown is of a program that matched.
+   */
+  got?: Map<string, ArrayLike<number>>;
 }
 
 /** One size on an executor: check, then (on the GPU) time; release frees what it made. */

@@ -40,6 +40,8 @@ class GpuSize implements SizeExecution {
   private readonly quiet: KernelProgram[];
   /** The copies of the run's arrays timing rotates over; the first is the checked one. */
   private readonly copies: LaunchStep[][] = [];
+  /** Per launch, the WGSL the check launched (its instrumented variant, or the program with its prints). */
+  private checkedWgsl: string[] = [];
 
   constructor(
     private readonly gpu: Gpu,
@@ -77,14 +79,37 @@ class GpuSize implements SizeExecution {
     const { gpu, p } = this;
     const names = p.launches.map((l) => l.program.name);
     this.ctx.progress({ phase: "time", run: p.run, size: p.size, message: p.launches.length === 1 ? `Timing ${names[0]}` : `Timing ${p.run}'s ${names.length} launches` });
+    const got = await this.timedOutputs();
     for (let c = 1; c < timingCopies(p.runArgs); c++) this.copies.push(await this.upload(copyArgs(p.runArgs), `#${c}`));
     const quiet = this.copies.map((steps) => steps.map((step, i) => ({ ...step, program: this.quiet[i] })));
     const alone = (i: number) => timeLaunches(gpu, this.quiet[i], p.launches[i].grid, quiet.map((steps) => steps[i].args), opts);
-    if (p.launches.length === 1) return { timing: await alone(0) };
+    if (p.launches.length === 1) return { timing: await alone(0), ...(got ? { got } : {}) };
     const timing = await timeSequence(gpu, quiet, p.run, opts);
     const launches = [];
     for (let i = 0; i < p.launches.length; i++) launches.push(await alone(i));
-    return { timing, launches };
+    return { timing, launches, ...(got ? { got } : {}) };
+  }
+
+  /**
+   * Where the programs timed are not the ones the check ran (a run of one launch is checked by its
+   * instrumented variant, which reads and writes element by element; a kernel that prints is timed
+   * without its prints), they are launched once on fresh copies of the run's arrays and their
+   * outputs read back: what the time is of must match too. Undefined where they are the same
+   * programs, and for a tuner's candidate (checked as it is timed).
+   */
+  private async timedOutputs(): Promise<Map<string, ArrayLike<number>> | undefined> {
+    const { gpu, p } = this;
+    if (this.ctx.candidate || this.quiet.every((program, i) => program.wgsl === this.checkedWgsl[i])) return undefined;
+    const fresh = (await this.upload(copyArgs(p.runArgs), "#timed")).map((step, i) => ({ ...step, program: this.quiet[i] }));
+    if (fresh.length === 1) await launch(gpu, fresh[0].program, fresh[0].grid, fresh[0].args);
+    else await launchSequence(gpu, fresh);
+    const got = new Map<string, ArrayLike<number>>();
+    for (const o of p.outputs) {
+      const dtype = p.dtypes.get(o) as PointeeDtype;
+      got.set(o, fromStorage(await readBuffer(gpu, this.bufferOf(fresh, o), dtype, (p.runArgs[o] as HostArray).length), dtype));
+    }
+    trace("timed program launched once and read back");
+    return got;
   }
 
   async baseline(run: CheckedRun, kernelMedianMs: number, opts: TimingOptions): Promise<BaselineReport> {
@@ -136,8 +161,10 @@ class GpuSize implements SizeExecution {
       await (only ? launch(gpu, steps[0].program, steps[0].grid, steps[0].args) : launchSequence(gpu, steps));
       return undefined;
     }
+    this.checkedWgsl = steps.map((step) => step.program.wgsl);
     const instrumented = only?.instrumented?.(only.args);
     if (only && instrumented && fitsDevice(gpu, instrumented)) {
+      this.checkedWgsl = [instrumented.wgsl];
       const result = await instrumentedLaunch(gpu, instrumented, only.grid, steps[0].args, only.args, this.made, raceExplainer(only, p.dtypes, this.ctx));
       for (const w of result.warnings) warnRun(this.ctx, p.run, w);
       return result.provenance;

@@ -15,6 +15,7 @@ import { copyArgs, type CheckedRun } from "./args";
 import type { Comparison } from "./compare";
 import type { CheckedSize, Executor, SizeContext } from "./executor";
 import type { PreparedSize } from "./prepare";
+import { CPU_RUN_CODES } from "../../diagnostics/codes";
 
 /** `run`: a run of one kernel (for its baseline); undefined for a sequence. */
 export async function runOneSize(prepared: PreparedSize, executor: Executor, ctx: SizeContext, run?: CheckedRun): Promise<RunReport> {
@@ -34,12 +35,12 @@ export async function runOneSize(prepared: PreparedSize, executor: Executor, ctx
     // --reps 0: checked, not timed (the timed variant is never compiled); a tuner's candidate only when correct.
     if (execution.time && ctx.reps !== 0 && (!ctx.candidate || comparison.correct)) {
       const timingOpts = ctx.candidate?.timing ?? { maxReps: ctx.reps ?? 100, minReps: Math.min(10, ctx.reps ?? 10) };
-      const { timing, launches } = await execution.time(timingOpts);
+      const { timing, launches, got } = await execution.time(timingOpts);
       const medianS = timing.medianMs / 1e3;
       const { bytes, flops } = prepared;
       report = orderedReport({
         ...prepared.base,
-        ...comparison,
+        ...timedComparison(prepared, comparison, got, ctx),
         timing,
         gbps: bytes === null || medianS <= 0 ? null : bytes / medianS / 1e9,
         gflops: flops === null || medianS <= 0 ? null : flops / medianS / 1e9,
@@ -80,6 +81,28 @@ async function compareWithSource(prepared: PreparedSize, checked: CheckedSize, c
   const comparison = prepared.compare(checked.got);
   if (comparison.correct || !checked.provenance) return comparison;
   return { ...comparison, firstMismatch: withSource(comparison.firstMismatch, await checked.provenance(), ctx.lines) };
+}
+
+/**
+ * The comparison a timed run reports: the check's, unless the programs timed (launched once on fresh
+ * inputs where they are not the programs checked: gpu-executor.ts timedOutputs) mismatch where the
+ * check matched; then theirs, with KL3106 at the kernel saying so — the time is of a program whose
+ * outputs are wrong, a bug in Kernel Lab's code generation unless programs of the launch race.
+ */
+function timedComparison(prepared: PreparedSize, checked: Comparison & ReturnType<typeof printsOf>, got: Map<string, ArrayLike<number>> | undefined, ctx: SizeContext): Comparison & ReturnType<typeof printsOf> {
+  if (!got || !checked.correct) return checked;
+  const timed = prepared.compare(got);
+  if (timed.correct) return checked;
+  const first = timed.firstMismatch;
+  const at = first ? ` (first: ${first.output}[${first.index}] = ${first.got}, expected ${first.expected})` : "";
+  const kernels = prepared.launches.map((l) => l.program);
+  ctx.warn?.({
+    code: CPU_RUN_CODES["timed-differs"].code,
+    severity: "error",
+    message: `Run '${prepared.run}', size ${prepared.size}: the checked program matched the reference, but the program Kernel Lab times (${kernels.length === 1 ? "specialised for the launch, without the bounds checks" : "each launch without its prints"}) gave ${timed.mismatches} mismatched element${timed.mismatches === 1 ? "" : "s"}${at}, so the run is reported as not matching. This is a bug in Kernel Lab's code generation unless programs of the launch race (KL3104, KL3105); please report it with this kernel.`,
+    span: kernels[0].ir.span,
+  });
+  return { ...checked, ...timed };
 }
 
 /** A sequence's `launches`, each with its own timing where it has one. */
