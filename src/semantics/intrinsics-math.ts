@@ -8,7 +8,7 @@ import ts from "typescript";
 import type { Span } from "../diagnostics/diagnostic";
 import { COERCIONS, all, arity, dtypeArg, requireData, type Intrinsic, type IntrinsicContext } from "./intrinsic-args";
 import { broadcastShapes, isFloat, isInt, promote } from "./rules";
-import { dtypeOf, operandOf } from "./values";
+import { dtypeOf, isConst, operandOf } from "./values";
 import { flagArg } from "./intrinsics-reductions";
 import { skipParens } from "./operators";
 
@@ -26,7 +26,7 @@ export function castValue(ctx: IntrinsicContext, x: Value, dtypeNode: ts.Express
     // Triton's x.to(tl.int1): x != 0.
     return ctx.values.nonzero(x, span);
   }
-  if (!bitcast) return ctx.values.cast(x, dtype, span);
+  if (!bitcast) return dtype === "i32" ? ctx.values.widenByte(x, span) : ctx.values.cast(x, dtype, span);
   // Triton's x.to(dtype, bitcast=True): the same bits, read as another 32-bit dtype.
   const from = x.type.dtype;
   if (from === dtype) return x;
@@ -48,10 +48,13 @@ function castToByte(ctx: IntrinsicContext, x: Value, dtype: "i8" | "u8", bitcast
     return undefined;
   }
   const v = ctx.values.cast(x, "i32", span);
-  const constant = (n: number) => ctx.b.constant(n, "i32", span);
-  if (dtype === "u8") return ctx.values.binary("and", v, constant(0xff), span);
-  const high = ctx.values.binary("shl", v, constant(24), span);
-  return high && ctx.values.binary("shr", high, constant(24), span);
+  return isConst(v) ? constantByte(ctx, v, dtype, span) : ctx.values.wrapByte(v, dtype, span);
+}
+
+/** A constant wrapped to 8 bits (folded). */
+function constantByte(ctx: IntrinsicContext, v: Value & { op: "const" }, dtype: "i8" | "u8", span: Span): Value {
+  const low = v.value & 0xff;
+  return ctx.b.constant(dtype === "u8" ? low : (low << 24) >> 24, "i32", span);
 }
 
 /** Unary float math: integers are converted to f32 first. */

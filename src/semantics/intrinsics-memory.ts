@@ -58,7 +58,10 @@ export const MEMORY_INTRINSICS: Record<string, Intrinsic> = {
       }
       if (!p || (args[1] && !mask)) return undefined;
       checkUnmaskedAccess(ctx, name as "load", args, span, ptr);
-      return ctx.b.emit({ op: "load", ptr: p, ...(mask ? { mask } : {}), ...(other ? { other } : {}) }, data(pointee, shape), span);
+      const loaded = ctx.b.emit({ op: "load", ptr: p, ...(mask ? { mask } : {}), ...(other ? { other } : {}) }, data(pointee, shape), span);
+      // An int8 / uint8 element, held as an i32: Triton's arithmetic on it stays in 8 bits (values.ts bytes).
+      const stored = ptr.type.pointee;
+      return stored === "i8" || stored === "u8" ? ctx.values.markByte(loaded, stored) : loaded;
     },
   },
 

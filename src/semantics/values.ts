@@ -30,11 +30,67 @@ export function dtypeOf(v: Value): Dtype {
   return v.type.kind === "data" ? v.type.dtype : "i32";
 }
 
+/** Arithmetic that can leave an 8-bit range (add, sub, mul, div, shl): wrapped back to 8 bits after it. */
+const LEAVES_BYTES: ReadonlySet<BinaryFn> = new Set(["add", "sub", "mul", "div", "shl"]);
+/** Arithmetic whose 8-bit operands give an 8-bit result with no wrap (and, or, xor, shr, mod). */
+const KEEPS_BYTES: ReadonlySet<BinaryFn> = new Set(["and", "or", "xor", "shr", "mod"]);
+
 export class ValueFactory {
+  /**
+   * The values that are int8 / uint8 in Triton, held as i32 (ir.ts heldDtype): a load through a
+   * Ptr<i8> / Ptr<u8>, `.to(tl.int8)` / `.to(tl.uint8)`, and integer arithmetic of them with each
+   * other or with a constant, which Triton computes in 8 bits: `(q << 4) >> 4` of a uint8 q wraps
+   * there, so each result that can leave the 8 bits is wrapped back (wrapByte), as Triton's would.
+   * By value id; a value made any other way (a variable read, a reshape) is taken as an i32.
+   */
+  private readonly bytes = new Map<number, "i8" | "u8">();
+
   constructor(
     readonly b: IrBuilder,
     readonly log: DiagnosticLog,
   ) {}
+
+  /** Marks an i32 value as an int8 / uint8 of Triton's (a load of one, a cast to one). */
+  markByte(v: Value, kind: "i8" | "u8"): Value {
+    if (v.type.kind === "data" && v.type.dtype === "i32" && !isConst(v)) this.bytes.set(v.id, kind);
+    return v;
+  }
+
+  /**
+   * `x.to(tl.int32)`: an int8 / uint8 (held as an i32 already) as a new i32 value that is no longer
+   * one, so arithmetic on it is 32-bit again; any other value converted as cast does.
+   */
+  widenByte(v: Value, span: Span): Value {
+    if (!this.bytes.has(v.id)) return this.cast(v, "i32", span);
+    return this.b.emit({ op: "cast", value: v }, data("i32", v.type.shape), span);
+  }
+
+  /** An i32's low 8 bits, sign-extended (int8) or zero-extended (uint8), marked so. */
+  wrapByte(v: Value, kind: "i8" | "u8", span: Span): Value | undefined {
+    const c = (n: number) => this.constant(n, "i32", span);
+    if (kind === "u8") {
+      const low = this.emitBinary("and", "i32", "i32", v, c(0xff), span, "&");
+      return low && this.markByte(low, kind);
+    }
+    const high = this.emitBinary("shl", "i32", "i32", v, c(24), span, "<<");
+    const back = high && this.emitBinary("shr", "i32", "i32", high, c(24), span, ">>");
+    return back && this.markByte(back, kind);
+  }
+
+  /**
+   * Of an operation on a and b (b undefined: unary), the 8-bit kind Triton gives its result: both of
+   * it, or it and a constant it holds (Triton's scalar takes the tensor's dtype; one outside it is an
+   * error there, and an i32 here, as before).
+   */
+  private byteKind(a: Value, b?: Value): "i8" | "u8" | undefined {
+    const ka = this.bytes.get(a.id);
+    const kb = b && this.bytes.get(b.id);
+    if (!b) return ka;
+    const holds = (kind: "i8" | "u8", v: Value) => isConst(v) && Number.isInteger(v.value) && (kind === "u8" ? v.value >= 0 && v.value <= 255 : v.value >= -128 && v.value <= 127);
+    if (ka && (kb === ka || holds(ka, b))) return ka;
+    if (kb && holds(kb, a)) return kb;
+    return undefined;
+  }
 
   constant(value: number, dtype: Dtype, span: Span): Value {
     return this.b.constant(value, dtype, span);
@@ -116,7 +172,11 @@ export class ValueFactory {
     }
     const folded = isConst(v) ? foldUnary(fn, dtype, v.value) : undefined;
     if (folded !== undefined) return this.constant(folded, dtype, span);
-    return this.b.emit({ op: "unary", fn, value: v }, v.type, span);
+    const out = this.b.emit({ op: "unary", fn, value: v }, v.type, span);
+    // An int8 / uint8 negated, or a uint8's bits flipped, leaves 8 bits: wrapped back (bytes, above).
+    const kind = dtype === "i32" && (fn === "neg" || fn === "bitnot") ? this.byteKind(v) : undefined;
+    if (!kind) return out;
+    return fn === "bitnot" && kind === "i8" ? this.markByte(out, kind) : this.wrapByte(out, kind, span);
   }
 
   /**
@@ -203,7 +263,11 @@ export class ValueFactory {
       this.log.error(Codes.operandDtype, span, `'${text}' needs integers, got ${typeToString(a.type)} ${text} ${typeToString(b.type)}; convert with tl.cast(x, "i32")`);
       return undefined;
     }
-    return this.emitBinary(fn, dtype, COMPARE.has(fn) ? "bool" : dtype, a, b, span, text);
+    const out = this.emitBinary(fn, dtype, COMPARE.has(fn) ? "bool" : dtype, a, b, span, text);
+    // Two int8s / uint8s, or one and a constant: an 8-bit result in Triton (bytes, above).
+    const kind = out && !isConst(out) && dtype === "i32" && (LEAVES_BYTES.has(fn) || KEEPS_BYTES.has(fn)) ? this.byteKind(a, b) : undefined;
+    if (!out || !kind) return out;
+    return LEAVES_BYTES.has(fn) ? this.wrapByte(out, kind, span) : this.markByte(out, kind);
   }
 
   private emitBinary(fn: BinaryFn, operandDtype: Dtype, resultDtype: Dtype, a: Value, b: Value, span: Span, text: string): Value | undefined {

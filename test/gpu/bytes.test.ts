@@ -130,3 +130,41 @@ export const k = kernel(function k(x_ptr: Ptr<f32>, b_ptr: Ptr<u8>, m_ptr: Ptr<b
     }
   }
 });
+
+// Triton computes on int8 / uint8 in 8 bits: a uint8 shifted left wraps, `(q << 4) >> 4` keeps its low
+// nibble (hqq's int4 unpacking), an int8 sum overflows to a negative, `-q` and `~q` of a uint8 stay in
+// 0..255 (semantics/values.ts bytes). A constant outside the 8 bits (`a * 256`, above) is an i32.
+// Against values computed here in 8-bit arithmetic, on the GPU and the interpreter.
+test("arithmetic on int8 and uint8 loads wraps at 8 bits as Triton's: shifts, sums, products, negation, bitwise not", async () => {
+  const source = `import { kernel, tl } from "kernel-lab";
+import type { Ptr, i8, u8, i32, constexpr } from "kernel-lab";
+export const k = kernel(function k(a_ptr: Ptr<i8>, b_ptr: Ptr<u8>, out_ptr: Ptr<i32>, n: i32, BLOCK: constexpr) {
+  const offs = tl.programId(0) * BLOCK + tl.arange(0, BLOCK);
+  const inside = offs < n;
+  const a = tl.load(a_ptr + offs, inside);
+  const b = tl.load(b_ptr + offs, inside);
+  tl.store(out_ptr + offs * 8, (b << 4) >> 4, inside);
+  tl.store(out_ptr + offs * 8 + 1, b + 100, inside);
+  tl.store(out_ptr + offs * 8 + 2, a + a, inside);
+  tl.store(out_ptr + offs * 8 + 3, b * b, inside);
+  tl.store(out_ptr + offs * 8 + 4, -b, inside);
+  tl.store(out_ptr + offs * 8 + 5, ~b, inside);
+  tl.store(out_ptr + offs * 8 + 6, (a << 1) >> 1, inside);
+  tl.store(out_ptr + offs * 8 + 7, b.to(tl.int32) << 4, inside);
+});
+`;
+  const n = 45;
+  const a = Int8Array.from({ length: n }, (_, i) => [127, -128, -1, 64, 0][i % 5] ?? 0);
+  const b = Uint8Array.from({ length: n }, (_, i) => (i * 37 + 200) % 256);
+  const { gpu, cpu } = await runBoth({
+    source, constexprs: { BLOCK: 16 }, grid: [3],
+    args: { a_ptr: a, b_ptr: b, out_ptr: new Int32Array(8 * n).fill(0x7fbadbad), n }, outputs: ["out_ptr"],
+  });
+  const u8 = (x: number) => x & 0xff;
+  const i8 = (x: number) => (x << 24) >> 24;
+  const want = Array.from(a, (x, i) => {
+    const y = b[i];
+    return [u8(y << 4) >> 4, u8(y + 100), i8(x + x), u8(y * y), u8(-y), u8(~y), i8(x << 1) >> 1, y << 4];
+  }).flat();
+  for (const [name, got] of [["GPU", gpu], ["CPU", cpu]] as const) assert.deepEqual([...got.out_ptr], want, name);
+});
