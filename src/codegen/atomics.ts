@@ -2,8 +2,9 @@
 // (Ptr<f32>: atomic<u32>, the float's bits), never as vec4s; its plain tl.load/tl.store become
 // atomicLoad/atomicStore (memory.ts). Each lane's read-modify-write is one WGSL atomic, except:
 // tl.atomicCas retries atomicCompareExchangeWeak while it fails spuriously (Triton's cas is
-// strong), and tl.atomicAdd on f32 — WGSL has no float atomics — is a compare-and-swap loop on
-// the bits. A replicated block (or a scalar) is updated by one invocation per element; when its
+// strong), and tl.atomicAdd, tl.atomicMax and tl.atomicMin on f32 — WGSL has no float atomics —
+// are compare-and-swap loops on the bits (max and min order the floats as Triton's lowering does:
+// floatWins). A replicated block (or a scalar) is updated by one invocation per element; when its
 // old values are used they are handed to the others through workgroup memory (a scalar's with
 // workgroupUniformLoad, so it may steer control flow, e.g. a spin lock's loop), after a storageBarrier
 // so the workgroup's earlier stores come first. In the instrumented
@@ -103,12 +104,43 @@ function readModifyWrite(gen: WgslGenerator, v: Value & { op: "atomic" }, elemen
     return;
   }
   if (!float) return gen.emit(`${old} = ${ATOMIC_WGSL[v.fn]}(&${element}, ${value});`);
+  if (v.fn === "max" || v.fn === "min") return floatMaxMin(gen, v.fn, element, value, old);
   // f32 add: no float atomics in WGSL, so swap in the sum's bits until no other lane got between.
   const bits = gen.fresh("bits");
   gen.emit(`var ${bits} = atomicLoad(&${element});`);
   gen.emit(`loop {`);
   gen.nested(() => {
     gen.emit(`let r = atomicCompareExchangeWeak(&${element}, ${bits}, bitcast<u32>(bitcast<f32>(${bits}) + ${value}));`);
+    gen.emit(`if (r.exchanged) { break; }`);
+    gen.emit(`${bits} = r.old_value;`);
+  });
+  gen.emit("}");
+  gen.emit(`${old} = bitcast<f32>(${bits});`);
+}
+
+/**
+ * Whether the f32 whose bits are `value` replaces the element's bits `bits` under tl.atomicMax/Min, as
+ * Triton lowers them (semantic.py): a value with the sign bit clear is an i32 max (min) of the bits, one
+ * with it set a u32 min (max). So floats order as their bits do, -0.0 below +0.0, a NaN with the sign
+ * bit clear above +inf and one with it set below -inf (docs/LANGUAGE.md §2.3).
+ */
+function floatWins(fn: "max" | "min", value: string, bits: string): string {
+  // Each comparison parenthesized: `select(a < b, c > d, …)` parses as a template list.
+  const signed = `(bitcast<i32>(${value}) ${fn === "max" ? ">" : "<"} bitcast<i32>(${bits}))`;
+  const unsigned = `(${value} ${fn === "max" ? "<" : ">"} ${bits})`;
+  return `select(${unsigned}, ${signed}, (${value} < 0x80000000u))`;
+}
+
+/** f32 max/min: swap in the value's bits while it wins over the element's, until no other lane got between. */
+function floatMaxMin(gen: WgslGenerator, fn: "max" | "min", element: string, value: string, old: string): void {
+  const bits = gen.fresh("bits");
+  const want = gen.fresh("want");
+  gen.emit(`let ${want} = bitcast<u32>(${value});`);
+  gen.emit(`var ${bits} = atomicLoad(&${element});`);
+  gen.emit(`loop {`);
+  gen.nested(() => {
+    gen.emit(`if (!${floatWins(fn, want, bits)}) { break; }`);
+    gen.emit(`let r = atomicCompareExchangeWeak(&${element}, ${bits}, ${want});`);
     gen.emit(`if (r.exchanged) { break; }`);
     gen.emit(`${bits} = r.old_value;`);
   });

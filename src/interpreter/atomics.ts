@@ -14,14 +14,34 @@ type AtomicUpdate = (old: number, value: number, cmp: number, dtype: Dtype) => n
 export const ATOMIC_CPU: Record<AtomicFn, AtomicUpdate> = {
   // i32/u32 wrap when stored into the Int32Array/Uint32Array; f32 rounds when stored into a Float32Array.
   add: (old, value) => old + value,
-  max: (old, value) => Math.max(old, value),
-  min: (old, value) => Math.min(old, value),
+  max: (old, value, _cmp, dtype) => (dtype === "f32" ? (floatWins("max", value, old) ? value : old) : Math.max(old, value)),
+  min: (old, value, _cmp, dtype) => (dtype === "f32" ? (floatWins("min", value, old) ? value : old) : Math.min(old, value)),
   and: (old, value, _cmp, dtype) => unsigned(old & value, dtype),
   or: (old, value, _cmp, dtype) => unsigned(old | value, dtype),
   xor: (old, value, _cmp, dtype) => unsigned(old ^ value, dtype),
   xchg: (_old, value) => value,
   cas: (old, value, cmp) => (old === cmp ? value : old),
 };
+
+const F32 = new Float32Array(1);
+const U32 = new Uint32Array(F32.buffer);
+
+function bitsOf(x: number): number {
+  F32[0] = x;
+  return U32[0];
+}
+
+/**
+ * Whether an f32 `value` replaces `old` under tl.atomicMax/Min, as in the WGSL (codegen/atomics.ts) and
+ * Triton's lowering: by the bits, an i32 max (min) when the value's sign bit is clear, a u32 min (max)
+ * when it is set; -0.0 is below +0.0, a NaN above +inf or below -inf by its sign bit.
+ */
+function floatWins(fn: "max" | "min", value: number, old: number): boolean {
+  const v = bitsOf(value);
+  const m = bitsOf(old);
+  if (v >= 0x80000000) return fn === "max" ? v < m : v > m;
+  return fn === "max" ? (v | 0) > (m | 0) : (v | 0) < (m | 0);
+}
 
 function unsigned(bits: number, dtype: Dtype): number {
   return dtype === "u32" ? bits >>> 0 : bits;

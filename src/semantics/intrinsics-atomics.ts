@@ -1,6 +1,7 @@
 // tl.atomicAdd … tl.atomicCas: read-modify-writes through pointers (Triton's tl.atomic_*), each
-// returning the old contents. WGSL has atomics on i32 and u32 only; tl.atomicAdd on Ptr<f32> is
-// a compare-and-swap loop on the bits in the generated WGSL (codegen/atomics.ts).
+// returning the old contents. WGSL has atomics on i32 and u32 only; tl.atomicAdd, tl.atomicMax and
+// tl.atomicMin on Ptr<f32> are compare-and-swap loops on the bits in the generated WGSL
+// (codegen/atomics.ts), max and min ordering the floats as Triton's lowering does (by their bits).
 
 import { Codes } from "../diagnostics/codes";
 import type { Span } from "../diagnostics/diagnostic";
@@ -45,14 +46,21 @@ function lowerAtomic(fn: AtomicFn, ctx: IntrinsicContext, args: Args, span: Span
   return ctx.b.emit({ op: "atomic", fn, ptr: p, value: v, ...(c ? { cmp: c } : {}), ...(m ? { mask: m } : {}) }, data(pointee, shape), span);
 }
 
-/** Whether WGSL has `fn` on elements of `dtype`: i32 and u32, and f32 for add (a compare-and-swap loop on the bits). */
-export function hasAtomic(fn: AtomicFn, dtype: string | undefined): dtype is "i32" | "u32" | "f32" {
-  return dtype === "i32" || dtype === "u32" || (fn === "add" && dtype === "f32");
+/**
+ * Whether WGSL has `fn` on elements of `dtype`: i32 and u32, and f32 for add, max and min (compare-and-swap
+ * loops on the bits). A descriptor's atomics (Triton's TMA reductions) take f32 for add only, as Triton's do.
+ */
+export function hasAtomic(fn: AtomicFn, dtype: string | undefined, descriptor = false): dtype is "i32" | "u32" | "f32" {
+  return dtype === "i32" || dtype === "u32" || (dtype === "f32" && floatAtomic(fn, descriptor));
+}
+
+function floatAtomic(fn: AtomicFn, descriptor: boolean): boolean {
+  return fn === "add" || (!descriptor && (fn === "max" || fn === "min"));
 }
 
 /** The dtypes `fn` works on, as a diagnostic names them. */
-export function atomicDtypes(fn: AtomicFn): string {
-  return fn === "add" ? "i32, u32 and f32" : "i32 and u32 (WGSL has atomics only on 32-bit integers)";
+export function atomicDtypes(fn: AtomicFn, descriptor = false): string {
+  return floatAtomic(fn, descriptor) ? "i32, u32 and f32" : "i32 and u32 (WGSL has atomics only on 32-bit integers)";
 }
 
 /** What `ptr` points to where WGSL has `fn` on it; else undefined after a diagnostic at `ptr`. */
@@ -60,8 +68,9 @@ function atomicPointee(ctx: IntrinsicContext, fn: AtomicFn, ptr: Value, what: st
   const pointee = ptr.type.kind === "pointer" ? ptr.type.pointee : undefined;
   if (hasAtomic(fn, pointee)) return pointee;
   // An f16 add (split-K matmuls into an f16 C, triton-lang/kernels' matmul.py) says why and what to write instead.
-  const allowed = fn === "add" ? "Ptr<i32>, Ptr<u32> and Ptr<f32> (WGSL has atomics only on 32-bit words; an f32 add is a compare-and-swap loop on its bits)" : "Ptr<i32> and Ptr<u32> (WGSL has atomics only on 32-bit integers)";
-  const half = fn === "add" && pointee === "f16" ? "; accumulate into a float32 tensor and convert it after the launch" : "";
+  const float = floatAtomic(fn, false);
+  const allowed = float ? `Ptr<i32>, Ptr<u32> and Ptr<f32> (WGSL has atomics only on 32-bit words; an f32 ${fn} is a compare-and-swap loop on its bits)` : "Ptr<i32> and Ptr<u32> (WGSL has atomics only on 32-bit integers)";
+  const half = float && pointee === "f16" ? `; ${fn === "add" ? "accumulate" : "reduce"} into a float32 tensor and convert it after the launch` : "";
   ctx.log.error(Codes.operandDtype, ptr.span, `${what} works on ${allowed}, got ${typeToString(ptr.type)}${half}`);
   return undefined;
 }

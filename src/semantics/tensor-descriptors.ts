@@ -117,8 +117,8 @@ export function atomicDescriptor(ctx: IntrinsicContext, desc: TensorDescriptor, 
   const value = offsets && ctx.expression(valueNode);
   if (!offsets || !value || !requireData(ctx, value, `${what}'s value`, true)) return undefined;
   const element = desc.base.type.kind === "pointer" ? desc.base.type.pointee : undefined;
-  if (!hasAtomic(fn, element)) {
-    ctx.log.error(Codes.operandDtype, desc.span, `${what} works on descriptors of ${atomicDtypes(fn)}; this one holds ${element ?? typeToString(desc.base.type)}`);
+  if (!hasAtomic(fn, element, true)) {
+    ctx.log.error(Codes.operandDtype, desc.span, `${what} works on descriptors of ${atomicDtypes(fn, true)}; this one holds ${element ?? typeToString(desc.base.type)}`);
     return undefined;
   }
   if (!sameShape(value.type.shape, desc.blockShape)) {

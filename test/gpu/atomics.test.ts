@@ -38,6 +38,38 @@ function assertPermutation(values: number[], count: number, what: string): void 
   assert.deepEqual(sorted, Array.from({ length: count }, (_, i) => i), `${what}: the old values and the final value are not a permutation of 0..${count - 1}`);
 }
 
+/** Floats in Triton's atomic order: by value, -0.0 below +0.0 (no NaNs here). */
+const below = (a: number, b: number) => a < b || (a === 0 && b === 0 && Object.is(a, -0) && !Object.is(b, -0));
+const sameFloat = (a: number, b: number) => Object.is(a, b);
+
+/** Ties (multiples of 1/8), negatives, and every 4th element a +0.0 or -0.0. */
+function tiedFloats(n: number): Float32Array {
+  return Float32Array.from({ length: n }, (_, i) => (i % 4 === 3 ? (Math.random() < 0.5 ? -0 : 0) : Math.round((Math.random() * 2 - 1) * 40) / 8));
+}
+
+/**
+ * f32 atomicMax/atomicMin of `x` into the 4 slots i % 4 (started at `init`): each slot holds the extreme of its
+ * values and `init` bit for bit, and each lane's old value is one the slot held: `init` or another lane's value,
+ * not beyond the final one, and some lane holding the final value saw something before it.
+ */
+function checkFloatExtremes(fn: "max" | "min", x: Float32Array, init: number[], final: ArrayLike<number>, olds: ArrayLike<number>, what: string): void {
+  const beyond = (a: number, b: number) => (fn === "max" ? below(b, a) : below(a, b));
+  for (let s = 0; s < 4; s++) {
+    const lanes = Array.from({ length: x.length }, (_, i) => i).filter((i) => i % 4 === s);
+    const want = lanes.reduce((e, i) => (beyond(x[i], e) ? x[i] : e), init[s]);
+    assert.ok(sameFloat(final[s], want), `${what}: atomic${fn} slot ${s} holds ${Object.is(final[s], -0) ? "-0" : final[s]}, expected ${Object.is(want, -0) ? "-0" : want}`);
+    for (const i of lanes) {
+      const old = olds[i];
+      assert.ok(sameFloat(old, init[s]) || lanes.some((j) => j !== i && sameFloat(x[j], old)), `${what}: atomic${fn} lane ${i} saw ${old}, which slot ${s} never held`);
+      assert.ok(!beyond(old, want), `${what}: atomic${fn} lane ${i} saw ${old}, beyond the final ${want}`);
+    }
+    if (!sameFloat(want, init[s])) assert.ok(lanes.some((i) => sameFloat(x[i], want) && beyond(want, olds[i])), `${what}: atomic${fn} slot ${s}: no lane holding ${want} stored it`);
+  }
+}
+
+const HI = [-Infinity, -0, 2, -Infinity];
+const LO = [Infinity, 0, -2, Infinity];
+
 const cases: Case[] = [
   {
     name: "histogram: 1000 values into 37 bins with a masked tl.atomicAdd",
@@ -163,6 +195,24 @@ const cases: Case[] = [
       return { sums: s };
     },
     atol: 1e-5, rtol: 1e-5,
+  },
+  {
+    name: "float atomicMax/atomicMin (Triton's order of the bits: -0.0 below +0.0): 94 programs into 4 slots, old values, a scalar amax",
+    params: "x: Ptr<f32>, hi: Ptr<f32>, lo: Ptr<f32>, amax: Ptr<f32>, amin: Ptr<f32>, hiOld: Ptr<f32>, loOld: Ptr<f32>, n: i32, BLOCK: constexpr",
+    body: `${offs}\nconst v = tl.load(x + offs, mask);\ntl.store(hiOld + offs, tl.atomicMax(hi + offs % 4, v, mask), mask);\ntl.store(loOld + offs, tl.atomicMin(lo + offs % 4, v, mask, "acq_rel", "gpu"), mask);\ntl.atomicMax(amax, tl.max(tl.abs(tl.where(mask, v, 0))));\ntl.atomicMin(amin + offs * 0, v, mask);`,
+    block: 32, n: 3001,
+    args: (n) => ({
+      x: tiedFloats(n), hi: Float32Array.from(HI), lo: Float32Array.from(LO), amax: Float32Array.of(0), amin: Float32Array.of(Infinity),
+      hiOld: poisoned(n, "f32"), loOld: poisoned(n, "f32"), n,
+    }),
+    outputs: ["hi", "lo", "amax", "amin", "hiOld", "loOld"],
+    check: (out, { x }, _n, what) => {
+      checkFloatExtremes("max", x, HI, out.hi, out.hiOld, what);
+      checkFloatExtremes("min", x, LO, out.lo, out.loOld, what);
+      const values = Array.from(x as Float32Array);
+      assert.equal(out.amax[0], Math.max(...values.map(Math.abs)), `${what}: amax`);
+      assert.ok(sameFloat(out.amin[0], Math.min(...values)), `${what}: amin`);
+    },
   },
   {
     name: "a buffer both loaded, stored and updated atomically (i32 and f32: atomicLoad/atomicStore)",
