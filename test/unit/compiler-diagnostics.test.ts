@@ -293,7 +293,7 @@ test("float literals stay floats however they are written (1.0, 0.0, 1e3, module
 // tl.atomic*: [name, body, expected "line:col-endLine:endCol code", expected message start]; h_ptr is a Ptr<i32>.
 const atomicRows: [string, string, string, string][] = [
   ["padding nan of an integer tensor", "const d = tl.makeTensorDescriptor(h_ptr, [n], [1], [16], { paddingOption: \"nan\" });", "4:75-4:80 KL1040", "tl.makeTensorDescriptor's paddingOption \"nan\" is for float tensors"],
-  ["atomicMax on Ptr<f32>", "const v = tl.atomicMax(x_ptr, 1.0);", "4:24-4:29 KL2003", "tl.atomicMax works on Ptr<i32> and Ptr<u32> (WGSL has atomics only on 32-bit integers), got Ptr<f32>"],
+  ["atomicAnd on Ptr<f32>", "const v = tl.atomicAnd(x_ptr, 1.0);", "4:24-4:29 KL2003", "tl.atomicAnd works on Ptr<i32> and Ptr<u32> (WGSL has atomics only on 32-bit integers), got Ptr<f32>"],
   ["atomicAdd on a non-pointer", "tl.atomicAdd(n, 1);", "4:14-4:15 KL2005", "tl.atomicAdd needs pointers (a Ptr parameter plus offsets), got i32"],
   ["atomicCas arity", "tl.atomicCas(h_ptr, 0);", "4:1-4:23 KL1040", "tl.atomicCas takes (pointers, cmp, value, mask?); got 2 arguments"],
   ["atomicAdd with a non-mask mask", "tl.atomicAdd(h_ptr, 1, n);", "4:24-4:25 KL2003", "the mask must be a comparison (a boolean block), got i32"],
@@ -307,6 +307,13 @@ const atomicRows: [string, string, string, string][] = [
 test("diagnostic: atomicAdd on Ptr<f16>", () => {
   const found = diagnose(file("const o = tl.arange(0, 16);\ntl.atomicAdd(x_ptr + o, tl.zeros([16], \"f16\"));", "x_ptr: Ptr<f16>, n: i32, BLOCK: constexpr"));
   assert.equal(found[0], "5:14-5:23 KL2003 tl.atomicAdd works on Ptr<i32>, Ptr<u32> and Ptr<f32> (WGSL has atomics only on 32-bit words; an f32 add is a compare-and-swap loop on its bits), got Ptr<f16>[16]; accumulate into a float32 tensor and convert it after the launch");
+});
+
+// f32 max and min are compare-and-swap loops, as add (an amax: torchao's group amax, FP8 scaling); f16 is told what to write.
+test("diagnostic: atomicMax/atomicMin on Ptr<f32> compile, on Ptr<f16> don't", () => {
+  assert.deepEqual(diagnose(file("const m = tl.atomicMax(x_ptr, 1.0);\ntl.atomicMin(x_ptr + 1, m, m > 0, \"relaxed\", \"gpu\");", "x_ptr: Ptr<f32>, n: i32, BLOCK: constexpr")), []);
+  const found = diagnose(file("tl.atomicMax(x_ptr, 1.0);", "x_ptr: Ptr<f16>, n: i32, BLOCK: constexpr"));
+  assert.equal(found[0], "4:14-4:19 KL2003 tl.atomicMax works on Ptr<i32>, Ptr<u32> and Ptr<f32> (WGSL has atomics only on 32-bit words; an f32 max is a compare-and-swap loop on its bits), got Ptr<f16>; reduce into a float32 tensor and convert it after the launch");
 });
 
 for (const [name, body, where, message] of atomicRows) {
