@@ -6,7 +6,7 @@
 
 import type { TensorDtype, TensorStorage } from "./protocol";
 import { allocate, reader, writer } from "./tensor-storage";
-import { randomValues, seed } from "./tensor-random";
+import { getState, randomValues, seed, setState } from "./tensor-random";
 import { BINARY, UNARY } from "./tensor-math";
 import { conv2d, type Conv2dShape } from "./tensor-conv";
 
@@ -98,6 +98,8 @@ function fill(shape: readonly number[], dtype: TensorDtype, at: (i: number) => n
 export const tensorOps = {
   allocate,
   seed,
+  randomState: getState,
+  setRandomState: setState,
   view(data: TensorStorage, dtype: TensorDtype, offset: number, shape: unknown, strides: unknown): View {
     return { data, dtype, offset, shape: list(shape), strides: list(strides) };
   },

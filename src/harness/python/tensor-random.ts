@@ -18,6 +18,17 @@ export function seed(n: number): void {
   }));
 }
 
+/** The generator's four words (torch.get_rng_state). */
+export function getState(): number[] {
+  return Array.from(state);
+}
+
+/** The four words get_rng_state gave (torch.set_rng_state). */
+export function setState(words: ArrayLike<number>): void {
+  if (words.length !== 4) throw new Error(`a random state is 4 words, not ${words.length}`);
+  state.set(Array.from(words, (w) => w >>> 0));
+}
+
 /** xoshiro128** : 32 random bits. */
 function next(): number {
   const result = Math.imul(rotl(Math.imul(state[1], 5) >>> 0, 7), 9) >>> 0;

@@ -80,6 +80,7 @@ def _kernel_lab_reset():
     """A new run of a script (the Python thread runs one after another): nothing of the last one is left."""
     import sys as _sys
     _js.seed(0)
+    random._reset()
     autograd._enabled[:] = [True]
     _deterministic.update(enabled=False, warn_only=False)
     on_gpu = _sys.modules.get("torch._on_gpu")
@@ -88,9 +89,9 @@ def _kernel_lab_reset():
         on_gpu.seed(0)
 
 
-def manual_seed(seed):
-    _js.seed(_builtin_int(seed))
-    _on_gpu.seed(_builtin_int(seed))
+# torch.manual_seed, torch.seed… are torch.random's (random.py: the one generator a script has).
+from . import random  # noqa: E402
+from .random import manual_seed, seed, initial_seed, get_rng_state, set_rng_state  # noqa: E402,F401
 
 
 # This module's own `int`, `float`, `bool`, `max`, `sum`… are torch's; Python's are these.
@@ -312,6 +313,11 @@ Tensor.__getattr__ = _tensor_getattr
 from . import _along_dim  # noqa: E402
 _along_dim.install()
 diff, repeat_interleave, flip, nonzero = _along_dim.diff, _along_dim.repeat_interleave, _along_dim.flip, _along_dim.nonzero
+
+# triu, tril and their Tensor methods (_triangle.py).
+from . import _triangle  # noqa: E402
+_triangle.install()
+triu, tril = _triangle.triu, _triangle.tril
 
 # Views, copies and casts carry the gradient of a tensor that requires grad (_view_grad.py).
 from . import _view_grad  # noqa: E402

@@ -193,6 +193,27 @@ def _where(c_ptr, a_ptr, b_ptr, out_ptr, a_value, b_value, n, s1, s2, s3, c_off,
 
 
 @triton.jit
+def _triangle(x_ptr, out_ptr, n, s1, s2, s3, x_off, x0, x1, x2, x3, diagonal, UPPER: tl.constexpr, FLAT: tl.constexpr,
+              BLOCK: tl.constexpr):
+    # torch.triu (UPPER) / tril: each matrix (the last two dims, s2 rows of s3) keeps the elements on
+    # and above (below) its `diagonal`-th diagonal, column - row >= (<=) diagonal, and the rest are 0.
+    offs = _flat_index(BLOCK)
+    mask = offs < n
+    if FLAT:
+        at = x_off + offs
+    else:
+        at = x_off + _strided(offs, s1, s2, s3, x0, x1, x2, x3)
+    x = tl.load(x_ptr + at, mask=mask, other=0.0).to(tl.float32)
+    col = offs % s3
+    row = (offs // s3) % s2
+    if UPPER:
+        keep = col - row >= diagonal
+    else:
+        keep = col - row <= diagonal
+    tl.store(out_ptr + offs, tl.where(keep, x, 0.0).to(out_ptr.dtype.element_ty), mask=mask)
+
+
+@triton.jit
 def _assign(src_ptr, dst_ptr, n, s1, s2, s3, src_off, r0, r1, r2, r3, dst_off, d0, d1, d2, d3,
             BLOCK: tl.constexpr):
     # dst[...] = src, both through their strides (a view of a tensor written in place: x[:, 0] = y, x += y).

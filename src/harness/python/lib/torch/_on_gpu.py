@@ -159,6 +159,20 @@ def where(condition, a, b, dtype, shape):
     return out
 
 
+def triangle(x, diagonal, upper):
+    """torch.triu (upper) / tril of a float or bool GPU tensor of 2 to 4 dims, or None. `diagonal` is
+    already within [-rows, cols]."""
+    if not (x.dtype in _FLOATS or x.dtype is D.bool_) or not 2 <= x.dim() <= 4 or x.numel() == 0 or not _on_gpu(x):
+        return None
+    out = fresh(x.dtype, tuple(x.shape))
+    n = out.numel()
+    s1, s2, s3 = _padded(x.shape)[1:]
+    # A bool tensor goes through as its bytes, as a copy does (a True byte is 1, and 0 is False).
+    source, target = (_bytes(x), _bytes(out)) if x.dtype is D.bool_ else (_base(x), out)
+    K._triangle[_grid(n)](source, target, n, s1, s2, s3, *_strides(x, x.shape), diagonal, UPPER=upper, FLAT=_flat(x, x.shape), BLOCK=_BLOCK)
+    return out
+
+
 def assign(dst, src):
     """dst[...] = src (a GPU tensor, broadcast to dst's shape, or a number) in place; False where it has no kernel."""
     from ._tensor import Tensor
