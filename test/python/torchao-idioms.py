@@ -2,7 +2,8 @@
 `torch.library.Library(ns, "FRAGMENT")`, `lib.define(schema)` and `@torch.library.impl(lib, name, "CUDA")`, called
 as `torch.ops.ns.name(…)` (quantized_training/int8_mm.py's scaled_int8_mm); `torch.clamp_min` on the host
 (moe_training/ep/kernels.py's generate_permute_indices); a running amax with
-`tl.maximum(acc, x, propagate_nan=tl.PropagateNan.ALL)` (nvfp4_training's amax kernels). Sizes off the block."""
+`tl.maximum(acc, x, propagate_nan=tl.PropagateNan.ALL)` (nvfp4_training's amax kernels); a group amax reduced across
+programs with `tl.atomic_max` on a float32 buffer (group_weight_amax_triton.py), and `tl.atomic_min`. Sizes off the block."""
 
 import torch
 import triton
@@ -74,3 +75,29 @@ for r, is_nan in enumerate(nan_rows.cpu().tolist()):
     assert (got[r] != got[r]) == is_nan, (r, got[r])
 torch.testing.assert_close(torch.where(nan_rows, 0.0, amax), torch.where(nan_rows, 0.0, ref), atol=0, rtol=0)
 print("tl.maximum(acc, x, propagate_nan=tl.PropagateNan.ALL): NaN rows NaN, the others their amax: match")
+
+
+@triton.jit
+def group_amax_kernel(W, Amax, Lo, LoOld, n_cols, rows_per_group, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    pid_n = tl.program_id(1)
+    offs = pid_n * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n_cols
+    w = tl.load(W + row * n_cols + offs, mask=mask, other=0.0)
+    group = row // rows_per_group
+    tl.atomic_max(Amax + group, tl.max(tl.abs(w)))
+    old = tl.atomic_min(Lo + group + offs * 0, w, mask=mask, sem="relaxed")
+    tl.store(LoOld + row * n_cols + offs, old, mask=mask)
+
+
+w = torch.randn((12, 150), device=DEVICE)
+w[4:8] = -w[4:8].abs()
+amax = torch.zeros(3, device=DEVICE)
+lo = torch.full((3,), float("inf"), device=DEVICE)
+lo_old = torch.empty((12, 150), device=DEVICE)
+group_amax_kernel[(12, triton.cdiv(150, 64))](w, amax, lo, lo_old, 150, 4, BLOCK=64)
+groups = w.reshape(3, 600)
+torch.testing.assert_close(amax, groups.abs().amax(dim=1), atol=0, rtol=0)
+torch.testing.assert_close(lo, groups.amin(dim=1), atol=0, rtol=0)
+assert bool((lo_old.reshape(3, 600) >= lo[:, None]).all())
+print("tl.atomic_max(amax_ptr + group, tl.max(tl.abs(w))) on float32, tl.atomic_min(sem='relaxed'): match")
