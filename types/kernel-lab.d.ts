@@ -503,9 +503,17 @@ export declare namespace tl {
    * only order-independent results (sums, counts) are reproducible; f32 sums round differently.
    */
   function atomicAdd(pointer: number, val: number, mask?: Mask | AtomicKeywords, keywords?: AtomicKeywords): number;
-  /** Atomic maximum at each pointer of `Ptr<i32>`/`Ptr<u32>`; returns the old contents (Triton `tl.atomic_max`). Masked-off lanes return 0. */
+  /**
+   * Atomic maximum at each pointer of `Ptr<i32>`, `Ptr<u32>` or `Ptr<f32>`; returns the old contents (Triton `tl.atomic_max`).
+   * Masked-off lanes return 0. On `Ptr<f32>` a compare-and-swap loop ordering the floats as Triton's lowering does, by
+   * their bits: -0.0 below +0.0, a NaN with the sign bit clear above +inf (stored), one with it set below -inf.
+   */
   function atomicMax(pointer: number, val: number, mask?: Mask | AtomicKeywords, keywords?: AtomicKeywords): number;
-  /** Atomic minimum at each pointer of `Ptr<i32>`/`Ptr<u32>`; returns the old contents (Triton `tl.atomic_min`). Masked-off lanes return 0. */
+  /**
+   * Atomic minimum at each pointer of `Ptr<i32>`, `Ptr<u32>` or `Ptr<f32>`; returns the old contents (Triton `tl.atomic_min`).
+   * Masked-off lanes return 0. On `Ptr<f32>` a compare-and-swap loop ordering the floats as `atomicMax` does (-0.0 below
+   * +0.0; a NaN with the sign bit clear is never stored, one with it set always is).
+   */
   function atomicMin(pointer: number, val: number, mask?: Mask | AtomicKeywords, keywords?: AtomicKeywords): number;
   /** Atomic bitwise and at each pointer of `Ptr<i32>`/`Ptr<u32>`; returns the old contents (Triton `tl.atomic_and`). */
   function atomicAnd(pointer: number, val: number, mask?: Mask | AtomicKeywords, keywords?: AtomicKeywords): number;
