@@ -66,11 +66,7 @@ class GpuSize implements SizeExecution {
     const provenance = await this.correctnessLaunch(first);
     trace("launched");
     const printed = sequencePrints(await Promise.all(first.map((step, i) => readLaunchPrints(gpu, names[i], step))));
-    const got = new Map<string, ArrayLike<number>>();
-    for (const o of p.outputs) {
-      const dtype = p.dtypes.get(o) as PointeeDtype;
-      got.set(o, fromStorage(await readBuffer(gpu, this.bufferOf(first, o), dtype, (p.runArgs[o] as HostArray).length), dtype));
-    }
+    const got = await this.outputs(first);
     trace("read back");
     return { got, printed, provenance };
   }
@@ -103,12 +99,19 @@ class GpuSize implements SizeExecution {
     const fresh = (await this.upload(copyArgs(p.runArgs), "#timed")).map((step, i) => ({ ...step, program: this.quiet[i] }));
     if (fresh.length === 1) await launch(gpu, fresh[0].program, fresh[0].grid, fresh[0].args);
     else await launchSequence(gpu, fresh);
+    const got = await this.outputs(fresh);
+    trace("timed program launched once and read back");
+    return got;
+  }
+
+  /** The run's outputs as `steps` left them in their buffers. */
+  private async outputs(steps: LaunchStep[]): Promise<Map<string, ArrayLike<number>>> {
+    const { gpu, p } = this;
     const got = new Map<string, ArrayLike<number>>();
     for (const o of p.outputs) {
       const dtype = p.dtypes.get(o) as PointeeDtype;
-      got.set(o, fromStorage(await readBuffer(gpu, this.bufferOf(fresh, o), dtype, (p.runArgs[o] as HostArray).length), dtype));
+      got.set(o, fromStorage(await readBuffer(gpu, this.bufferOf(steps, o), dtype, (p.runArgs[o] as HostArray).length), dtype));
     }
-    trace("timed program launched once and read back");
     return got;
   }
 
