@@ -55,6 +55,8 @@
 #   rec28s  its matmul half for a short lease: the ceilings, the leaders, two trips a pass, the hand-written feed's loads,
 #           the odd size read in words
 #   words   the odd size read in words (§67) beside 1024³, and the hand-written feed's loads (~3 min)
+#   wordsiso what the words cost the odd size, by WGSL edit (§69)
+#   rest    issue 28 item 4: the other cases of RESULTS.md (f32, softmax, layer norm, add, dropout) with torch and Triton
 # Next lease (§45): PARTS="softmax" (~6 min), then PARTS="tests odd" (~5 min), back to back.
 #
 # Here:   ../shared/tools/gpu-carry.sh && node scripts/build.mjs && node bench/build.mjs && bash bench/carry-f16.sh <checkout>/.kl-py
@@ -431,6 +433,8 @@ if has rec28; then
   reference rec-ref.log 4096
   step 120 rec-probe.log node bench/dist/mma-probe.js --only matmul --sizes 4096,1024 \
     --match "^(128×128×32 2×2 sg of 4×4 →f32 pad 8 prefetch rows sg-n C-matrices|128×256×32 2×4 sg of 4×4 →f32 pad 8 prefetch grouped sg-n C-matrices|64×64×64 2×2 sg of 2×2 →f32 pad 8 prefetch rows sg-n C-matrices)\$" --out "$out/rec-probe.json"
+  # The odd size read in words (shiftedHalfRows "words", NOTES §67), beside 1024³'s leader, the same process.
+  step 150 rec-words.log node bench/dist/suite.js --only matmul-f16-1024x1024x1024,matmul-f16-1000 --configs 3 --targets '[{"shiftedHalfRows":"words"},{"shiftedHalfRows":"words","halfLoadForm":"tile"}]' --out "$out/rec-words.json"
   step 360 rec-mm.log node bench/dist/suite.js --only matmul-f16-4096,matmul-f16-1024x1024x1024,matmul-f16-1000 --configs 4 \
     --targets '[{"runsOf8":false},{"runsOf8":false,"halfLoadForm":"tile"}]' --out "$out/rec-mm.json"
   step 240 rec-attn.log node bench/dist/suite.js --only attention-f16-4x32x4096x64,attention-f16-4x32x4096x64-causal --configs 2 \
@@ -445,8 +449,6 @@ if has rec28; then
   step 150 rec-pairs.log node bench/dist/suite.js --only matmul-f16-4096,matmul-f16-1024x1024x1024,matmul-f16-1000 --configs 1 --targets '[{"unrollPairs":true}]' --out "$out/rec-pairs.json"
   # The odd size's leaders with the staging's flat index as before §60: did the base from lid cost it?
   step 120 rec-odd.log node bench/dist/suite.js --only matmul-f16-1000 --configs 2 --targets '[{"mmaStagingFlatIndex":true}]' --out "$out/rec-odd.json"
-  # The odd size read in words (shiftedHalfRows "words", NOTES §67), beside 1024³'s leader, the same process.
-  step 150 rec-words.log node bench/dist/suite.js --only matmul-f16-1024x1024x1024,matmul-f16-1000 --configs 3 --targets '[{"shiftedHalfRows":"words"},{"shiftedHalfRows":"words","halfLoadForm":"tile"}]' --out "$out/rec-words.json"
   date -u
 fi
 if has rec28s; then
@@ -467,6 +469,23 @@ if has words; then
   # then the hand-written feed in 16-, 2- and 4-byte loads at 1024³, the bound it isolates.
   step 150 words-suite.log node bench/dist/suite.js --only matmul-f16-1024x1024x1024,matmul-f16-1000 --configs 3 --targets '[{"shiftedHalfRows":"words"},{"shiftedHalfRows":"words","halfLoadForm":"tile"}]' --out "$out/words-suite.json"
   step 90 words-oddiso.log node bench/dist/mma-probe.js --only matmul --sizes 1024 --match 'feed \((16|2|4)-byte loads' --out "$out/words-oddiso.json"
+  date -u
+fi
+if has wordsiso; then
+  # What the words cost the odd size (2.5× slower than a half a load, 2026-12-06 H100; NOTES §69), by WGSL edit
+  # (bench/wgsl-edits.ts): the masked way's halves picked by select, the masked way removed, words read everywhere,
+  # the shift dropped; beside the default (a half a load) and 1024³'s leader, the same process.
+  step 300 wordsiso-suite.log node bench/dist/suite.js --only matmul-f16-1024x1024x1024,matmul-f16-1000 --configs 2 --targets '[{"shiftedHalfRows":"words"}]' \
+    --edits '[[],["words-select"],["words-no-edge"],["words-always"],["words-no-shift"],["words-always","words-no-shift"],["words-select","words-always"]]' --out "$out/wordsiso-suite.json"
+  date -u
+fi
+if has rest; then
+  # Issue 28 item 4: every other ratio of RESULTS.md (f32 matmul and attention, softmax, layer norm and
+  # its backward, add, dropout) at each case's configs with the default compiler target, torch and
+  # Triton in the same call, and the side-by-side table (bench/report.mjs).
+  step 420 rest-suite.log node bench/dist/suite.js --only add-2,softmax-,layernorm-,matmul-1,matmul-4,attention-4,dropout- --defaults-only --out "$out/rest-kl.json"
+  step 240 rest-torch.log python3 bench/torch_bench.py --cases add,softmax,layernorm,matmul,attention,dropout,lnbwd --out "$out/rest-torch.json"
+  [ -z "$dry" ] && node bench/report.mjs "$out/rest-kl.json" "$out/rest-torch.json" > "$out/rest-table.md" 2>&1
   date -u
 fi
 if has sass8; then

@@ -46,6 +46,24 @@ export const WGSL_EDITS: Record<string, WgslEdit> = {
       return replaceAll(wgsl, new RegExp(`^(\\s*let \\w+ = )\\(.* < ${n}\\);$`, "gm"), "$1true;", "no-n-ctx-masks: no comparison with N_CTX");
     },
   },
+  // The odd size read in words (shiftedHalfRows "words", NOTES §67, §69): what its 2.5× loss on the H100 is made of.
+  "words-select": {
+    what: "each masked half's `bitcast<vec2<f16>>(w)[i & 1]` (a vector indexed at run time) written `select(v.x, v.y, (i & 1) != 0)`; same result",
+    apply: (wgsl) => replaceAll(wgsl, /bitcast<vec2<f16>>\((b_\w+\[[^\]]+\])\)\[(\([^)]*\)) & 1\]/g,
+      "select(bitcast<vec2<f16>>($1).x, bitcast<vec2<f16>>($1).y, ($2 & 1) != 0)", "words-select: no half picked from a word at run time"),
+  },
+  "words-no-edge": {
+    what: "the masked way's per-half loads removed (its halves stay 0): the edge tiles' cost taken out (BAD: timing only)",
+    apply: (wgsl) => replaceAll(wgsl, /^\s*if \(\w+\) \{ \w+ = bitcast<vec2<f16>>\(b_\w+\[[^\n]*\n/gm, "", "words-no-edge: no masked half read from a word"),
+  },
+  "words-always": {
+    what: "every run's whole-run test (the lanes' masks and-ed) made `true`: words read everywhere, the edges too (BAD at the edges: timing only)",
+    apply: (wgsl) => replaceAll(wgsl, /^(\s*)if \(\w+(?: & \w+)+\) \{$/gm, "$1if (true) {", "words-always: no whole-run test"),
+  },
+  "words-no-shift": {
+    what: "the odd start's shift dropped: each run taken as its first two words (BAD where a run starts odd: timing only)",
+    apply: (wgsl) => replaceAll(wgsl, /select\(vec2\((\w+), (\w+)\), vec2\([^;]*\), \(\w+ & 1u\) == 1u\)/g, "vec2($1, $2)", "words-no-shift: no shifted run"),
+  },
 };
 
 /** `text` with every match of `pattern` replaced; throws `none` where nothing matched. */
