@@ -35,6 +35,14 @@ class device:
         return False
 
 
+class device_of(device):
+    """`with torch.cuda.device(torch.cuda.device_of(q)):` (FlagAttention's flash, piecewise, paged): the device of a
+    tensor, as a context; there is one GPU, already the current one."""
+
+    def __init__(self, obj):
+        super().__init__(getattr(obj, "device", None))
+
+
 def get_device_name(device=None):
     return "Kernel Lab GPU (WebGPU)"
 
