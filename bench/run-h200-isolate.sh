@@ -56,6 +56,7 @@
 #           the odd size read in words
 #   words   the odd size read in words (§67) beside 1024³, and the hand-written feed's loads (~3 min)
 #   wordsiso what the words cost the odd size, by WGSL edit (§69)
+#   words2  the words kept by select, no branch (§69), with and without the tile test, beside 1024³
 #   rest    issue 28 item 4: the other cases of RESULTS.md (f32, softmax, layer norm, add, dropout) with torch and Triton
 # Next lease (§45): PARTS="softmax" (~6 min), then PARTS="tests odd" (~5 min), back to back.
 #
@@ -473,10 +474,17 @@ if has words; then
 fi
 if has wordsiso; then
   # What the words cost the odd size (2.5× slower than a half a load, 2026-12-06 H100; NOTES §69), by WGSL edit
-  # (bench/wgsl-edits.ts): the masked way's halves picked by select, the masked way removed, words read everywhere,
-  # the shift dropped; beside the default (a half a load) and 1024³'s leader, the same process.
+  # (bench/wgsl-edits.ts): the masked way's halves picked by select, no branch (words everywhere, masks by select),
+  # the masked way removed, words read everywhere, the shift dropped; beside the default (a half a load) and 1024³'s leader, the same process.
   step 300 wordsiso-suite.log node bench/dist/suite.js --only matmul-f16-1024x1024x1024,matmul-f16-1000 --configs 2 --targets '[{"shiftedHalfRows":"words"}]' \
-    --edits '[[],["words-select"],["words-no-edge"],["words-always"],["words-no-shift"],["words-always","words-no-shift"],["words-select","words-always"]]' --out "$out/wordsiso-suite.json"
+    --edits '[[],["words-select"],["words-branchless"],["words-no-edge"],["words-always"],["words-no-shift"],["words-always","words-no-shift"]]' --out "$out/wordsiso-suite.json"
+  date -u
+fi
+if has words2; then
+  # The words read on every lane and kept by select (no branch; the masked way's halves by select, not a
+  # vector indexed at run time: §69), with and without the tile test, on the odd size's first four
+  # configs, beside 1024³'s leader in the same process.
+  step 240 words2-suite.log node bench/dist/suite.js --only matmul-f16-1024x1024x1024,matmul-f16-1000 --configs 4 --targets '[{"shiftedHalfRows":"words"},{"shiftedHalfRows":"words","halfLoadForm":"tile"}]' --out "$out/words2-suite.json"
   date -u
 fi
 if has rest; then

@@ -60,11 +60,46 @@ export const WGSL_EDITS: Record<string, WgslEdit> = {
     what: "every run's whole-run test (the lanes' masks and-ed) made `true`: words read everywhere, the edges too (BAD at the edges: timing only)",
     apply: (wgsl) => replaceAll(wgsl, /^(\s*)if \(\w+(?: & \w+)+\) \{$/gm, "$1if (true) {", "words-always: no whole-run test"),
   },
+  "words-branchless": {
+    what: "each run read in words on every lane, the edges too (reads past a row stay inside the buffer, or WebGPU's robust access bounds them), then each half kept by select on its own mask: no branch; same result",
+    apply: (wgsl) => wordsBranchless(wgsl),
+  },
   "words-no-shift": {
     what: "the odd start's shift dropped: each run taken as its first two words (BAD where a run starts odd: timing only)",
     apply: (wgsl) => replaceAll(wgsl, /select\(vec2\((\w+), (\w+)\), vec2\([^;]*\), \(\w+ & 1u\) == 1u\)/g, "vec2($1, $2)", "words-no-shift: no shifted run"),
   },
 };
+
+/**
+ * words-branchless: `if (m0 & … & mN) { runs } else { x = other; if (m) { x = half; } … }` becomes the runs
+ * alone followed by `x = select(other, x, m);` for each half.
+ */
+function wordsBranchless(wgsl: string): string {
+  const lines = wgsl.split("\n");
+  const out: string[] = [];
+  let changed = false;
+  for (let i = 0; i < lines.length; i++) {
+    const head = /^(\s*)if \(\w+(?: & \w+)+\) \{$/.exec(lines[i]);
+    const elseAt = head ? lines.indexOf(`${head[1]}} else {`, i) : -1;
+    const endAt = elseAt > 0 ? lines.indexOf(`${head![1]}}`, elseAt) : -1;
+    const body = endAt > 0 ? lines.slice(elseAt + 1, endAt) : [];
+    if (!head || endAt < 0 || !body.some((l) => /bitcast<vec2<f16>>\(b_\w+\[/.test(l))) {
+      out.push(lines[i]);
+      continue;
+    }
+    out.push(`${head[1]}{`, ...lines.slice(i + 1, elseAt), `${head[1]}}`);
+    for (let k = 0; k + 1 < body.length; k += 2) {
+      const other = /^\s*(\w+) = (.+);$/.exec(body[k]);
+      const masked = /^\s*if \((\w+)\) \{ (\w+) = /.exec(body[k + 1]);
+      if (!other || !masked || masked[2] !== other[1]) throw new Error(`words-branchless: unexpected masked way at line ${elseAt + 2 + k}`);
+      out.push(`${head[1]}${other[1]} = select(${other[2]}, ${other[1]}, ${masked[1]});`);
+    }
+    i = endAt;
+    changed = true;
+  }
+  if (!changed) throw new Error("words-branchless: no run read in words under a whole-run test");
+  return out.join("\n");
+}
 
 /** `text` with every match of `pattern` replaced; throws `none` where nothing matched. */
 function replaceAll(text: string, pattern: RegExp, by: string, none: string): string {

@@ -100,7 +100,7 @@ export function emitLoad(gen: WgslGenerator, v: Value & { op: "load" }, emitValu
     return;
   }
   if (isByteDtype(pointee) && byteRuns(gen, ptr)) return byteRunLoad(gen, v, pointee, scalarRead);
-  if (gen.wordBuffers.has(param) && readsWords(gen, v)) return wordRunLoad(gen, v, scalarRead, emitValue);
+  if (gen.wordBuffers.has(param) && readsWords(gen, v)) return wordRunLoad(gen, v, emitValue);
   if (!readsWide(gen, v)) {
     const deferred = gen.tileMasks.loads.get(v.id);
     if (!deferred || !v.mask) return gen.registers(v.type, (j) => scalarRead(j, true));
@@ -286,12 +286,16 @@ function tiledElementLoad(gen: WgslGenerator, v: Value & { op: "load" }, deferre
 /**
  * An f16 load whose runs of 4 are not known aligned, its buffer bound as words (shiftedHalfRows
  * "words", load-forms.ts readsWords): each run read as the 3 words that cover it, shifted down by half a
- * word where it starts on an odd element, on the way where every element is inside the mask — a
- * load with no mask; under halfLoadForm "tile" where the tile test on scalars says so (tile-masks.ts),
- * the mask's values emitted on the other way; otherwise where every lane's mask is on. On the other
- * way each element is read under its own mask, from the word holding it.
+ * word where it starts on an odd element. A masked load reads its runs on every lane and keeps each
+ * half by `select` on its own mask, with no branch: a masked-off lane's words may lie past a row or
+ * the buffer, which WebGPU bounds (an out-of-bounds read gives a value of the buffer or zero, never a
+ * fault), and the select drops them. Under halfLoadForm "tile" the tile test on scalars (tile-masks.ts)
+ * skips the masks where the whole tile is inside, and the mask's values are emitted on the other way
+ * only. A branch on every lane's mask, with each half read from its own word on the other way, ran
+ * the odd size at 20 TFLOP/s against 55 so on the H100, and words read from a vector indexed at run
+ * time cost it half (bench/NOTES.md §69).
  */
-function wordRunLoad(gen: WgslGenerator, v: Value & { op: "load" }, scalarRead: (j: number, declare: boolean) => void, emitValue: (v: Value) => void): void {
+function wordRunLoad(gen: WgslGenerator, v: Value & { op: "load" }, emitValue: (v: Value) => void): void {
   const param = (v.ptr.type as { param: string }).param;
   const ept = gen.layout(v.type).ept;
   const runs = () => {
@@ -302,15 +306,23 @@ function wordRunLoad(gen: WgslGenerator, v: Value & { op: "load" }, scalarRead: 
   };
   const t = gen.typeOf(v.type);
   for (let k = 0; k < ept; k++) gen.emit(`var ${valueName(v, k)}: ${t};`);
-  if (!v.mask) return runs();
+  const mask = v.mask;
+  if (!mask) return runs();
+  const masked = () => {
+    runs();
+    for (let k = 0; k < ept; k++) {
+      const other = v.other ? gen.reg(v.other, k) : literal(0, gen.dtype(v.type));
+      gen.emit(`${valueName(v, k)} = select(${other}, ${valueName(v, k)}, ${gen.reg(mask, k)});`);
+    }
+  };
   const deferred = gen.tileMasks.loads.get(v.id);
-  const whole = deferred ? tileInside(gen, v.mask) : Array.from({ length: ept }, (_, k) => gen.reg(v.mask!, k)).join(" & ");
-  gen.emit(`if (${whole}) {`);
+  if (!deferred) return masked();
+  gen.emit(`if (${tileInside(gen, mask)}) {`);
   gen.nested(runs);
   gen.emit("} else {");
   gen.nested(() => {
-    for (const d of deferred ?? []) emitValue(d);
-    for (let k = 0; k < ept; k++) scalarRead(k, false);
+    for (const d of deferred) emitValue(d);
+    masked();
   });
   gen.emit("}");
 }
@@ -382,7 +394,11 @@ function wideCondition(gen: WgslGenerator, ptr: Value, mask: Value | undefined, 
 /** One element of a buffer, as a WGSL reference (a value, for a buffer of halves read 8 or 2 at a time). */
 function element(gen: WgslGenerator, param: string, index: string): string {
   if (gen.octetBuffers.has(param)) return `bitcast<vec2<f16>>(b_${param}[(${index}) >> 3u][((${index}) >> 1u) & 3])[(${index}) & 1]`;
-  if (gen.wordBuffers.has(param)) return `bitcast<vec2<f16>>(b_${param}[(${index}) >> 1u])[(${index}) & 1]`;
+  // A word's half picked by select: a vector indexed at run time cost the odd size's masked way half its speed (NOTES §69).
+  if (gen.wordBuffers.has(param)) {
+    const word = `bitcast<vec2<f16>>(b_${param}[(${index}) >> 1u])`;
+    return `select(${word}.x, ${word}.y, ((${index}) & 1) != 0)`;
+  }
   return gen.wideBuffers.has(param) ? `b_${param}[(${index}) >> 2u][(${index}) & 3]` : `b_${param}[${index}]`;
 }
 
