@@ -2,7 +2,7 @@
 # GPU (or the interpreter with --cpu), and the host-side helpers Triton's tutorials use
 # (README: Triton in Python).
 
-from ._jit import jit, heuristics, JITFunction  # noqa: F401
+from ._jit import jit, heuristics, JITFunction, KernelInterface  # noqa: F401
 from ._autotuner import autotune, Config  # noqa: F401
 from . import _autotuner
 from ._bridge import KernelLabError, OutOfBoundsError, DeviceAssertError, CompilationError, OutOfResources  # noqa: F401

@@ -104,7 +104,22 @@ def _jit_lines(module):
     return lines
 
 
-class JITFunction:
+class KernelInterface:
+    """triton.KernelInterface (triton.runtime.jit's), the base a launchable object subclasses: `kernel[grid](…)` is
+    `run(*args, grid=grid, warmup=False, **kwargs)`. GPTQ-for-LLaMa's quant/custom_autotune.py (and AutoGPTQ's, kernl's)
+    defines its own Autotuner on it and calls the wrapped kernel's `run(*args, num_warps=…, num_stages=…, **kwargs)`."""
+
+    def run(self, *args, grid, warmup, **kwargs):
+        raise NotImplementedError("run not implemented")
+
+    def __getitem__(self, grid):
+        return lambda *args, **kwargs: self.run(*args, grid=grid, warmup=False, **kwargs)
+
+    def warmup(self, *args, grid, **kwargs):
+        return self.run(*args, grid=grid, warmup=True, **kwargs)
+
+
+class JITFunction(KernelInterface):
     def __init__(self, fn, **options):
         self.fn = fn
         self.__name__ = fn.__name__

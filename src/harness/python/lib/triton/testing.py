@@ -67,7 +67,12 @@ def _quantile(sorted_times, q):
     return sorted_times[lo] + (sorted_times[hi] - sorted_times[lo]) * (at - lo)
 
 
-def do_bench(fn, warmup=25, rep=100, grad_to_none=None, quantiles=None, return_mode="mean", **kwargs):
+def do_bench(fn, warmup=25, rep=100, grad_to_none=None, quantiles=None, return_mode="mean", percentiles=None, **kwargs):
+    if percentiles is not None and quantiles is None:
+        # Triton 2.0's spelling (GPTQ-for-LLaMa's custom_autotune: `do_bench(kernel_call, percentiles=(0.5, 0.2, 0.8))`),
+        # which gave a tuple: its autotuner compares it with the (inf, inf, inf) it gives a config out of resources.
+        result = do_bench(fn, warmup, rep, grad_to_none, tuple(percentiles), return_mode, **kwargs)
+        return tuple(result) if isinstance(result, (list, tuple)) else result
     if _state.bench == "off":
         _say_once("off", "[kernel-lab] --bench off: triton.testing.do_bench is skipped (it returns nan)")
         return [math.nan] * len(quantiles) if quantiles and len(quantiles) > 1 else math.nan
