@@ -19,7 +19,10 @@ class TensorViews:
     # -- views ---------------------------------------------------------------------------------------
     def view(self, *shape):
         if len(shape) == 1 and isinstance(shape[0], D.dtype):
-            not_implemented("Tensor.view(dtype)")
+            if shape[0] is not self._dtype:
+                not_implemented("Tensor.view(dtype) to another dtype")
+            # Its own dtype (torch.cuda.default_generators' state, already int64): the tensor's view.
+            shape = (tuple(self._shape),)
         shape = self._infer(_size_args(shape))
         if self.is_contiguous():
             return Tensor._make(self._data, self._dtype, shape, offset=self._offset, device=self._device)

@@ -81,6 +81,57 @@ def manual_seed(seed):
     torch.manual_seed(seed)
 
 
+class _Generator:
+    """torch.cuda.default_generators[0]: the GPU's Philox generator as kernel libraries read it to seed `tl.rand` in
+    their own kernels (FlagAttention's philox_cuda_seed_offset: `c0, c1 = gen.get_state().view(torch.int64)`, seed and
+    offset, then `c1 += increment; gen.set_state(state)` to reserve the offsets its launch draws). Its state is the
+    seed last set (manual_seed) and an offset that set_state advances, reset to 0 when the generator is seeded (torch.manual_seed). get_state
+    gives them as an int64 tensor of two elements, not CUDA's 16 bytes (`.view(torch.int64)` of it is a view, so the
+    increment lands in it as in torch); the seed is below 2^31 (torch.seed's), as a kernel's int32 seed argument."""
+
+    device = None
+
+    def __init__(self):
+        self._seed = None
+        self._offset = 0
+
+    def _current(self):
+        from . import random
+        seed = (random.initial_seed() & 0x7FFF_FFFF, random._generation[0])
+        if seed != self._seed:
+            self._seed, self._offset = seed, 0
+        return seed[0]
+
+    def get_state(self):
+        import torch
+        return torch.tensor([self._current(), self._offset], dtype=torch.int64)
+
+    def set_state(self, new_state):
+        import torch
+        if not isinstance(new_state, torch.Tensor) or new_state.dtype is not torch.int64 or tuple(new_state.shape) != (2, ):
+            raise RuntimeError("torch.cuda.default_generators[0].set_state takes what its get_state gave (two int64: seed, offset, in Kernel Lab's torch)")
+        seed, offset = (int(v) for v in new_state.cpu().tolist())
+        if seed != self._current():
+            torch.manual_seed(seed)
+            self._current()
+        self._offset = offset
+
+    def initial_seed(self):
+        return self._current()
+
+    def manual_seed(self, seed):
+        manual_seed(seed)
+        return self
+
+    def seed(self):
+        import torch
+        torch.seed()
+        return self._current()
+
+
+default_generators = (_Generator(),)
+
+
 manual_seed_all = manual_seed
 
 

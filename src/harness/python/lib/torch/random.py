@@ -14,6 +14,8 @@ from ._not_implemented import missing_in as _missing_in
 
 # The seed last set (manual_seed or seed); a new run of a script starts at 0 (torch._kernel_lab_reset).
 _initial = [0]
+# How many times the generator was seeded: torch.cuda.default_generators' offset starts again at 0 at each.
+_generation = [0]
 _MASK64 = 0xFFFF_FFFF_FFFF_FFFF
 
 
@@ -24,6 +26,7 @@ def manual_seed(seed):
     if not -0x8000_0000_0000_0000 <= seed <= _MASK64:
         raise RuntimeError(f"Overflow when unpacking long: manual_seed({seed}) is outside [-2^63, 2^64)")
     _initial[0] = seed & _MASK64
+    _generation[0] += 1
     _js.seed(seed & 0xFFFF_FFFF)
     _on_gpu.seed(seed & 0xFFFF_FFFF)
 
@@ -68,6 +71,7 @@ def set_rng_state(new_state):
 
 def _reset():
     _initial[0] = 0
+    _generation[0] += 1
 
 
 __getattr__ = _missing_in("torch.random")
