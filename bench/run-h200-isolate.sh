@@ -56,7 +56,7 @@
 #           the odd size read in words
 #   words   the odd size read in words (§67) beside 1024³, and the hand-written feed's loads (~3 min)
 #   wordsiso what the words cost the odd size, by WGSL edit (§69)
-#   words2  the words kept by select, no branch (§69), with and without the tile test, beside 1024³
+#   words2  the words kept by select (§69), tile and block, beside a half a load and 1024³
 #   rest    issue 28 item 4: the other cases of RESULTS.md (f32, softmax, layer norm, add, dropout) with torch and Triton
 # Next lease (§45): PARTS="softmax" (~6 min), then PARTS="tests odd" (~5 min), back to back.
 #
@@ -482,9 +482,10 @@ if has wordsiso; then
 fi
 if has words2; then
   # The words read on every lane and kept by select (no branch; the masked way's halves by select, not a
-  # vector indexed at run time: §69), with and without the tile test, on the odd size's first four
-  # configs, beside 1024³'s leader in the same process.
-  step 240 words2-suite.log node bench/dist/suite.js --only matmul-f16-1024x1024x1024,matmul-f16-1000 --configs 4 --targets '[{"shiftedHalfRows":"words"},{"shiftedHalfRows":"words","halfLoadForm":"tile"}]' --out "$out/words2-suite.json"
+  # vector indexed at run time: §69), with the tile test and without ("block"), beside the default (a half a
+  # load) on the odd size's first four configs, and 1024³'s in the same process. (The 2026-12-06 call ran a
+  # build that made words with the tile test the default there, so its targets were the other two: §69.)
+  step 240 words2-suite.log node bench/dist/suite.js --only matmul-f16-1024x1024x1024,matmul-f16-1000 --configs 4 --targets '[{"shiftedHalfRows":"words","halfLoadForm":"tile"},{"shiftedHalfRows":"words"}]' --out "$out/words2-suite.json"
   date -u
 fi
 if has rest; then
