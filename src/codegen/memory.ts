@@ -290,8 +290,8 @@ function tiledElementLoad(gen: WgslGenerator, v: Value & { op: "load" }, deferre
  * half by `select` on its own mask, with no branch: a masked-off lane's words may lie past a row or
  * the buffer, which WebGPU bounds (an out-of-bounds read gives a value of the buffer or zero, never a
  * fault), and the select drops them. Under halfLoadForm "tile" the tile test on scalars (tile-masks.ts)
- * skips the masks where the whole tile is inside: the mask's values are computed, into the halves' keep
- * flags, only where it is not, and the reads stay out of the branch. A branch on every lane's mask, with each half read from its own word on the other way, ran
+ * skips the masks where the whole tile is inside, and the mask's values are emitted on the other way
+ * only. A branch on every lane's mask, with each half read from its own word on the other way, ran
  * the odd size at 20 TFLOP/s against 55 so on the H100, and words read from a vector indexed at run
  * time cost it half (bench/NOTES.md §69).
  */
@@ -317,21 +317,14 @@ function wordRunLoad(gen: WgslGenerator, v: Value & { op: "load" }, emitValue: (
   };
   const deferred = gen.tileMasks.loads.get(v.id);
   if (!deferred) return masked();
-  // The tile test decides which halves to keep, before the reads: a branch that holds the reads and
-  // shifts ran the odd size 10% slower than none (bench/NOTES.md §69), the loads waited on in it.
-  const keep = Array.from({ length: ept }, () => gen.fresh("keep"));
-  for (const k of keep) gen.emit(`var ${k} = true;`);
-  gen.emit(`if (!(${tileInside(gen, mask)})) {`);
+  gen.emit(`if (${tileInside(gen, mask)}) {`);
+  gen.nested(runs);
+  gen.emit("} else {");
   gen.nested(() => {
     for (const d of deferred) emitValue(d);
-    keep.forEach((name, k) => gen.emit(`${name} = ${gen.reg(mask, k)};`));
+    masked();
   });
   gen.emit("}");
-  runs();
-  for (let k = 0; k < ept; k++) {
-    const other = v.other ? gen.reg(v.other, k) : literal(0, gen.dtype(v.type));
-    gen.emit(`${valueName(v, k)} = select(${other}, ${valueName(v, k)}, ${keep[k]});`);
-  }
 }
 
 /**
