@@ -87,6 +87,9 @@ export function literalValue(text: string, node: SyntaxNode, scope: ConstScope =
       const head = dotted?.slice(0, -1).join(".");
       if (dotted?.length === 2 && scope.stdlibMath?.(dotted[0]) && Object.hasOwn(MATH_CONSTANTS, dotted[1])) return MATH_CONSTANTS[dotted[1]];
       if (dotted && (head === "tl" || head === "triton.language") && Object.hasOwn(DTYPES, dotted[dotted.length - 1])) return { dtype: DTYPES[dotted[dotted.length - 1]] };
+      // `tl.PropagateNan.ALL` / `.NONE` as a parameter's default (`propagate_nan: tl.constexpr = tl.PropagateNan.ALL`):
+      // the strings the host's tl.PropagateNan holds and tl.maximum's propagate_nan takes.
+      if (dotted && (head === "tl.PropagateNan" || head === "triton.language.PropagateNan") && /^(ALL|NONE)$/.test(dotted[dotted.length - 1])) return dotted[dotted.length - 1].toLowerCase();
       // Triton's constexpr 0, a parameter's default in its standard library and in fla's nsa/utils.py argsort.
       if (dotted && (head === "tl.core" || head === "triton.language.core") && dotted[dotted.length - 1] === "CONSTEXPR_0") return 0;
       const kids = children(node);

@@ -2,7 +2,8 @@
 `torch.library.Library(ns, "FRAGMENT")`, `lib.define(schema)` and `@torch.library.impl(lib, name, "CUDA")`, called
 as `torch.ops.ns.name(…)` (quantized_training/int8_mm.py's scaled_int8_mm); `torch.clamp_min` on the host
 (moe_training/ep/kernels.py's generate_permute_indices); a running amax with
-`tl.maximum(acc, x, propagate_nan=tl.PropagateNan.ALL)` (nvfp4_training's amax kernels); a group amax reduced across
+`tl.maximum(acc, x, propagate_nan=tl.PropagateNan.ALL)` (nvfp4_training's amax kernels), here through a parameter
+whose default is `tl.PropagateNan.ALL` (evaluated by the host at import); a group amax reduced across
 programs with `tl.atomic_max` on a float32 buffer (group_weight_amax_triton.py), and `tl.atomic_min`. Sizes off the block."""
 
 import torch
@@ -47,14 +48,14 @@ print("torch.library.Library + define + impl(lib, name, 'CUDA'), torch.ops.kl_to
 
 
 @triton.jit
-def row_amax_kernel(X, Out, OutNone, n_cols, BLOCK: tl.constexpr):
+def row_amax_kernel(X, Out, OutNone, n_cols, BLOCK: tl.constexpr, PROPAGATE: tl.constexpr = tl.PropagateNan.ALL):
     row = tl.program_id(0)
     acc = tl.zeros((BLOCK,), dtype=tl.float32)
     acc_none = tl.zeros((BLOCK,), dtype=tl.float32)
     for start in range(0, n_cols, BLOCK):
         offs = start + tl.arange(0, BLOCK)
         x = tl.abs(tl.load(X + row * n_cols + offs, mask=offs < n_cols, other=0.0))
-        acc = tl.maximum(acc, x, propagate_nan=tl.PropagateNan.ALL)
+        acc = tl.maximum(acc, x, propagate_nan=PROPAGATE)
         acc_none = tl.maximum(acc_none, x, propagate_nan=tl.PropagateNan.NONE)
     has_nan = tl.max((acc != acc).to(tl.int32), axis=0)
     amax = tl.where(has_nan != 0, float("nan"), tl.max(acc, axis=0))

@@ -77,6 +77,14 @@ float8e5 = dtype("fp8e5")
 float8e4b8 = dtype("fp8e4b8")
 float8e5b16 = dtype("fp8e5b16")
 float8e4b15 = dtype("fp8e4b15")
+class PropagateNan:
+    """tl.PropagateNan on the host: a parameter's default `propagate_nan: tl.constexpr = tl.PropagateNan.ALL`
+    is evaluated when its module is imported. The members are the strings the compiler lowers
+    `tl.PropagateNan.ALL` / `.NONE` to in a kernel's body, so such a default reaches it as the same value."""
+    NONE = "none"
+    ALL = "all"
+
+
 tensor = type("tensor", (), {})
 pointer_type = type("pointer_type", (), {})
 block_type = type("block_type", (), {})
