@@ -57,6 +57,7 @@
 #   words   the odd size read in words (§67) beside 1024³, and the hand-written feed's loads (~3 min)
 #   wordsiso what the words cost the odd size, by WGSL edit (§69)
 #   words2  the words kept by select (§69), tile and block, beside a half a load and 1024³
+#   sassodd the odd size's machine code: a half a load, words in block and tile, words without masks; timed too (§69)
 #   rest    issue 28 item 4: the other cases of RESULTS.md (f32, softmax, layer norm, add, dropout) with torch and Triton
 # Next lease (§45): PARTS="softmax" (~6 min), then PARTS="tests odd" (~5 min), back to back.
 #
@@ -486,6 +487,20 @@ if has words2; then
   # load) on the odd size's first four configs, and 1024³'s in the same process. (The 2026-12-06 call ran a
   # build that made words with the tile test the default there, so its targets were the other two: §69.)
   step 240 words2-suite.log node bench/dist/suite.js --only matmul-f16-1024x1024x1024,matmul-f16-1000 --configs 4 --targets '[{"shiftedHalfRows":"words","halfLoadForm":"tile"},{"shiftedHalfRows":"words"}]' --out "$out/words2-suite.json"
+  date -u
+fi
+if has sassodd; then
+  # The machine code of the odd size's leader (64×64×32 over 8): a half a load (the default), words kept by select
+  # ("block"), words under the tile test, and words with their masks removed (the edit words-no-masks) — why the
+  # tile form is slower than both others (§69); then the same four timed in one process, beside 1024³.
+  C8='{"BLOCK_M":64,"BLOCK_N":64,"BLOCK_K":32,"num_warps":8}'
+  sass odd-default gen matmul-f16 1000x1001x1003 "$C8" '{}' "$out/sass/odd-default/kernel.wgsl"
+  sass odd-words gen matmul-f16 1000x1001x1003 "$C8" '{"shiftedHalfRows":"words"}' "$out/sass/odd-words/kernel.wgsl"
+  sass odd-words-tile gen matmul-f16 1000x1001x1003 "$C8" '{"shiftedHalfRows":"words","halfLoadForm":"tile"}' "$out/sass/odd-words-tile/kernel.wgsl"
+  sass odd-words-nomasks gen matmul-f16 1000x1001x1003 "$C8" '{"shiftedHalfRows":"words"}' "$out/sass/odd-words-nomasks/kernel.wgsl" words-no-masks
+  (cd "$out" && tar -cJf sass-odd.tar.xz sass && rm -rf sass)
+  step 200 sassodd-suite.log node bench/dist/suite.js --only matmul-f16-1024x1024x1024,matmul-f16-1000 --configs 2 --targets '[{"shiftedHalfRows":"words"},{"shiftedHalfRows":"words","halfLoadForm":"tile"}]' \
+    --edits '[[],["words-no-masks"]]' --out "$out/sassodd-suite.json"
   date -u
 fi
 if has rest; then

@@ -1,7 +1,7 @@
 // Compiles one kernel into a compute pipeline on the real adapter, and nothing else: no launch, no
 // other pipeline. On NVIDIA's driver the shader cache (__GL_SHADER_DISK_CACHE_PATH) then holds that
 // kernel's machine code alone, which bench/sass.sh reads back (bench/README "Reading the machine code").
-//   node bench/dist/sass.js gen matmul-f16 SIZE CONFIG_JSON KNOBS_JSON OUT.wgsl [EDIT,…]   (bench/wgsl-edits.ts)
+//   node bench/dist/sass.js gen matmul-f16 SIZE CONFIG_JSON KNOBS_JSON OUT.wgsl [EDIT,…]   (bench/wgsl-edits.ts; SIZE N or MxNxK)
 //   node bench/dist/sass.js gen attention-f16 SEQ CONFIG_JSON KNOBS_JSON OUT.wgsl   (4×32×SEQ×64; CAUSAL=1)
 //   node bench/dist/sass.js hand SIZE 'EXACT NAME' OUT.wgsl                          (bench/mma-kernels.ts)
 //   node bench/dist/sass.js wgsl IN.wgsl                                             (any file, entry point main)
@@ -30,7 +30,9 @@ async function main(): Promise<void> {
   if (mode === "gen") {
     const [which, size, config, knobs, file, edits] = rest;
     const n = Number(size);
-    const c = which === "matmul-f16" ? matmulF16(n, n, n) : which === "attention-f16" ? attentionF16(4, 32, n, 64, process.env.CAUSAL === "1") : undefined;
+    // M×N×K (the odd size, 1000x1001x1003), or one number for a cube.
+    const [m, nn, k] = size.includes("x") ? size.split("x").map(Number) : [n, n, n];
+    const c = which === "matmul-f16" ? matmulF16(m, nn, k) : which === "attention-f16" ? attentionF16(4, 32, n, 64, process.env.CAUSAL === "1") : undefined;
     if (!c) throw new Error(`gen: no case ${which} (matmul-f16, attention-f16)`);
     const path = c.file ?? join("examples", `${c.example}.kernel.ts`);
     const kernel = parseKernelFile(path, readFileSync(join(root, path), "utf8")).kernels.find((k) => k.name === c.kernel)!;

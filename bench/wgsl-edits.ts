@@ -47,6 +47,12 @@ export const WGSL_EDITS: Record<string, WgslEdit> = {
     },
   },
   // The odd size read in words (shiftedHalfRows "words", NOTES §67, §69): what its 2.5× loss on the H100 is made of.
+  // The first five edit the words as §67 built them (730a122, a branch on every lane's mask); since 1c72b1d the
+  // runs are read on every lane and kept by select, which `words-no-masks` edits.
+  "words-no-masks": {
+    what: "each half's `select(other, half, mask)` after a run read in words removed: the masks dead, as `words-always` made them in §67's form (correct only where the reads past a row or the buffer meet zeros: timing)",
+    apply: (wgsl) => replaceAll(wgsl, /^\s*(\w+) = select\([^,]+, \1, \w+\);\n/gm, "", "words-no-masks: no half kept by select"),
+  },
   "words-select": {
     what: "each masked half's `bitcast<vec2<f16>>(w)[i & 1]` (a vector indexed at run time) written `select(v.x, v.y, (i & 1) != 0)`; same result",
     apply: (wgsl) => replaceAll(wgsl, /bitcast<vec2<f16>>\((b_\w+\[[^\]]+\])\)\[(\([^)]*\)) & 1\]/g,
