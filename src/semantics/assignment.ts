@@ -54,6 +54,7 @@ export function storeInitial(ctx: LoweringContext, name: string, at: Span, init:
   if (!isAggregate(init)) {
     const variable = ctx.b.variable(name, init.type, at);
     ctx.b.push({ kind: "declare", span, variable, init });
+    ctx.values.declareVariable(variable, init);
     return { kind: "variable", variable, counter: false, depth: ctx.runtimeDepth };
   }
   return { kind: "slot", slot: declareSlot(ctx, name, at, init, span), declaredAt: at, depth: ctx.runtimeDepth };
@@ -63,6 +64,7 @@ function declareSlot(ctx: LoweringContext, name: string, at: Span, init: Aggrega
   const variable = (label: string, value: Value): Variable => {
     const v = ctx.b.variable(label, value.type, at);
     ctx.b.push({ kind: "declare", span, variable: v, init: value });
+    ctx.values.declareVariable(v, value);
     return v;
   };
   // A dtype is known while compiling: the slot holds it, no variable.
@@ -81,7 +83,7 @@ function declareSlot(ctx: LoweringContext, name: string, at: Span, init: Aggrega
 
 /** The current contents of a slot. */
 export function readSlot(ctx: LoweringContext, slot: Slot, span: Span): Lowered {
-  const read = (variable: Variable) => ctx.b.emit({ op: "readVar", variable }, variable.type, span);
+  const read = (variable: Variable) => ctx.values.readVariable(variable, ctx.b.emit({ op: "readVar", variable }, variable.type, span));
   switch (slot.kind) {
     case "variable":
       return read(slot.variable);
@@ -275,6 +277,9 @@ function reassignStraight(ctx: LoweringContext, name: string, variable: Variable
   // of running means, then `m = final_m` and `tl.store(out_mean_ptr + pid, m)`), as Triton rebinds
   // it; a constant (`acc = 0`) still fills the block.
   let changed = value.type.shape.length === 0 && variable.type.shape.length > 0 && !isConst(value);
+  // An int8 / uint8 where the variable held an i32, or the other way: Python rebinds the name to a
+  // value of the new dtype (`q = q.to(tl.int32)`), so it starts a new variable (values.ts bytes).
+  if (!isConst(value) && ctx.values.variableByteKind(variable) !== ctx.values.byteKind(value)) changed = true;
   const coerced = changed ? undefined : coerceToVariable(ctx, value, variable, span, () => (changed = true));
   if (coerced) ctx.b.push({ kind: "assign", span, variable, value: coerced });
   else if (changed && ctx.discarding === 0) {
@@ -419,7 +424,8 @@ export function coerceToVariable(ctx: LoweringContext, value: Value, variable: V
     mismatch();
     return undefined;
   }
-  return ctx.values.coerce(value, want.dtype, want.shape, span);
+  const coerced = ctx.values.coerce(value, want.dtype, want.shape, span);
+  return coerced && ctx.values.storedInVariable(variable, coerced, span);
 }
 
 /** Whether `value` can be stored in `variable` as it is (coerceToVariable without a diagnostic). */

@@ -5,7 +5,7 @@
 import type { Span } from "../diagnostics/diagnostic";
 import { DiagnosticLog } from "../diagnostics/diagnostic";
 import { Codes } from "../diagnostics/codes";
-import type { BinaryFn, Dtype, NumDtype, Shape, UnaryFn, Value, ValueType } from "../ir/ir";
+import type { BinaryFn, Dtype, NumDtype, Shape, UnaryFn, Value, ValueType, Variable } from "../ir/ir";
 import { typeToString } from "../ir/ir";
 import { IrBuilder, data } from "./builder";
 import { convert, foldBinary, foldUnary } from "./fold";
@@ -50,6 +50,43 @@ export class ValueFactory {
     readonly log: DiagnosticLog,
   ) {}
 
+  /**
+   * The variables declared with an int8 / uint8 (by variable id): a loop's carried value keeps its
+   * dtype in Triton, so the variable's reads are 8-bit values too, and a value stored in it inside a
+   * loop or branch is wrapped to 8 bits (`q = q * 3` in a loop wraps at each trip, as Triton's does).
+   */
+  private readonly byteVariables = new Map<number, "i8" | "u8">();
+
+  /** The 8-bit kind of a value (undefined: an i32 or any other value). */
+  byteKind(v: Value): "i8" | "u8" | undefined {
+    return this.bytes.get(v.id);
+  }
+
+  /** The 8-bit kind a variable holds (declared with an int8 / uint8). */
+  variableByteKind(variable: Variable): "i8" | "u8" | undefined {
+    return this.byteVariables.get(variable.id);
+  }
+
+  /** A variable declared with `init`: it holds 8-bit values where `init` is one. */
+  declareVariable(variable: Variable, init: Value): void {
+    const kind = this.bytes.get(init.id);
+    if (kind) this.byteVariables.set(variable.id, kind);
+  }
+
+  /** A read of `variable` (its readVar value), marked 8-bit where the variable holds 8 bits. */
+  readVariable(variable: Variable, read: Value): Value {
+    const kind = this.byteVariables.get(variable.id);
+    return kind ? this.markByte(read, kind) : read;
+  }
+
+  /** A value about to be stored in `variable`: wrapped to its 8 bits where it holds them and the value may leave them. */
+  storedInVariable(variable: Variable, value: Value, span: Span): Value | undefined {
+    const kind = this.byteVariables.get(variable.id);
+    if (!kind || this.bytes.get(value.id) === kind) return value;
+    if (isConst(value) && Number.isInteger(value.value) && (kind === "u8" ? value.value >= 0 && value.value <= 255 : value.value >= -128 && value.value <= 127)) return value;
+    return this.wrapByte(value, kind, span);
+  }
+
   /** Marks an i32 value as an int8 / uint8 of Triton's (a load of one, a cast to one). */
   markByte(v: Value, kind: "i8" | "u8"): Value {
     if (v.type.kind === "data" && v.type.dtype === "i32" && !isConst(v)) this.bytes.set(v.id, kind);
@@ -82,7 +119,7 @@ export class ValueFactory {
    * it, or it and a constant it holds (Triton's scalar takes the tensor's dtype; one outside it is an
    * error there, and an i32 here, as before).
    */
-  private byteKind(a: Value, b?: Value): "i8" | "u8" | undefined {
+  private resultByteKind(a: Value, b?: Value): "i8" | "u8" | undefined {
     const ka = this.bytes.get(a.id);
     const kb = b && this.bytes.get(b.id);
     if (!b) return ka;
@@ -174,7 +211,7 @@ export class ValueFactory {
     if (folded !== undefined) return this.constant(folded, dtype, span);
     const out = this.b.emit({ op: "unary", fn, value: v }, v.type, span);
     // An int8 / uint8 negated, or a uint8's bits flipped, leaves 8 bits: wrapped back (bytes, above).
-    const kind = dtype === "i32" && (fn === "neg" || fn === "bitnot") ? this.byteKind(v) : undefined;
+    const kind = dtype === "i32" && (fn === "neg" || fn === "bitnot") ? this.resultByteKind(v) : undefined;
     if (!kind) return out;
     return fn === "bitnot" && kind === "i8" ? this.markByte(out, kind) : this.wrapByte(out, kind, span);
   }
@@ -265,7 +302,7 @@ export class ValueFactory {
     }
     const out = this.emitBinary(fn, dtype, COMPARE.has(fn) ? "bool" : dtype, a, b, span, text);
     // Two int8s / uint8s, or one and a constant: an 8-bit result in Triton (bytes, above).
-    const kind = out && !isConst(out) && dtype === "i32" && (LEAVES_BYTES.has(fn) || KEEPS_BYTES.has(fn)) ? this.byteKind(a, b) : undefined;
+    const kind = out && !isConst(out) && dtype === "i32" && (LEAVES_BYTES.has(fn) || KEEPS_BYTES.has(fn)) ? this.resultByteKind(a, b) : undefined;
     if (!out || !kind) return out;
     return LEAVES_BYTES.has(fn) ? this.wrapByte(out, kind, span) : this.markByte(out, kind);
   }

@@ -168,3 +168,45 @@ export const k = kernel(function k(a_ptr: Ptr<i8>, b_ptr: Ptr<u8>, out_ptr: Ptr<
   }).flat();
   for (const [name, got] of [["GPU", gpu], ["CPU", cpu]] as const) assert.deepEqual([...got.out_ptr], want, name);
 });
+
+// A loop's carried int8 / uint8 keeps its dtype in Triton, so it wraps at every trip (`q = q * 3` three
+// times); a name rebound in straight-line code to `.to(tl.int32)` is 32-bit from there (`w << 4` doesn't
+// wrap); a uint8 variable assigned an i32 in a loop holds its low 8 bits. Against 8-bit arithmetic done here.
+test("int8 and uint8 carried through a loop's variables wrap at each trip; a name rebound to .to(tl.int32) is 32-bit", async () => {
+  const source = `import { kernel, tl } from "kernel-lab";
+import type { Ptr, i8, u8, i32, constexpr } from "kernel-lab";
+export const k = kernel(function k(a_ptr: Ptr<i8>, b_ptr: Ptr<u8>, out_ptr: Ptr<i32>, n: i32, BLOCK: constexpr) {
+  const offs = tl.programId(0) * BLOCK + tl.arange(0, BLOCK);
+  const inside = offs < n;
+  let q = tl.load(b_ptr + offs, inside);
+  let s = tl.load(a_ptr + offs, inside);
+  let t = tl.load(b_ptr + offs, inside);
+  for (let i = 0; i < 3; i++) {
+    q = q * 3;
+    s = s + s;
+    t = t + offs;
+  }
+  tl.store(out_ptr + offs * 4, q, inside);
+  tl.store(out_ptr + offs * 4 + 1, s, inside);
+  tl.store(out_ptr + offs * 4 + 2, t, inside);
+  let w = tl.load(b_ptr + offs, inside);
+  w = w.to(tl.int32);
+  tl.store(out_ptr + offs * 4 + 3, w << 4, inside);
+});
+`;
+  const n = 45;
+  const a = Int8Array.from({ length: n }, (_, i) => [127, -128, -1, 64, 0, 33][i % 6]);
+  const b = Uint8Array.from({ length: n }, (_, i) => (i * 37 + 200) % 256);
+  const { gpu, cpu } = await runBoth({
+    source, constexprs: { BLOCK: 16 }, grid: [3],
+    args: { a_ptr: a, b_ptr: b, out_ptr: new Int32Array(4 * n).fill(0x7fbadbad), n }, outputs: ["out_ptr"],
+  });
+  const u8 = (x: number) => x & 0xff;
+  const i8 = (x: number) => (x << 24) >> 24;
+  const want = Array.from(a, (x, i) => {
+    let q = b[i], s = x, t = b[i];
+    for (let trip = 0; trip < 3; trip++) [q, s, t] = [u8(q * 3), i8(s + s), u8(t + i)];
+    return [q, s, t, b[i] << 4];
+  }).flat();
+  for (const [name, got] of [["GPU", gpu], ["CPU", cpu]] as const) assert.deepEqual([...got.out_ptr], want, name);
+});
