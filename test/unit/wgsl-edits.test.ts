@@ -67,7 +67,7 @@ test("attention's softmax edits: no exp2, no shuffle steps, and nothing else cha
   assert.throws(() => applyEdits(matmul(), ["no-exp2"]), /no-exp2: no exp2/);
   assert.throws(() => applyEdits(matmul(), ["no-row-shuffles"]), /no shuffle steps/);
   assert.throws(() => applyEdits(attention, ["no-c-staging"]), /no whole-tile test/);
-  assert.throws(() => applyEdits(attention, ["nope"]), /unknown WGSL edit "nope" \(known: dead, no-c-staging, sg-from-lid, no-exp2, no-row-shuffles, no-n-ctx-masks\)/);
+  assert.throws(() => applyEdits(attention, ["nope"]), /unknown WGSL edit "nope" \(known: dead, no-c-staging, sg-from-lid, no-exp2, no-row-shuffles, no-n-ctx-masks, words-no-masks, words-select, /);
 });
 
 test("no-n-ctx-masks: every comparison with N_CTX made true, nothing else; a kernel without N_CTX is refused", () => {
@@ -93,4 +93,18 @@ test("sg-from-lid: the builtin's kernel edited is the default kernel but for its
   const signature = (w: string) => w.split("\n").filter((l) => !l.startsWith("fn main("));
   assert.deepEqual(signature(edited), signature(matmul()));
   assert.throws(() => applyEdits(matmul(), ["sg-from-lid"]), /sg-from-lid: no sg_id/);
+});
+
+// The odd size read in words (NOTES §69): words-no-masks takes out each half's select on its mask after a run read
+// in words, and nothing else; the edits of §67's form (a branch on every lane's mask) refuse today's WGSL.
+test("words-no-masks: each half's select after a run read in words removed, nothing else; §67's word edits refuse today's words", () => {
+  const odd = compiled("examples/matmul-f16.kernel.ts", "matmul_f16_kernel", { BLOCK_M: 64, BLOCK_N: 64, BLOCK_K: 32, num_warps: 8 },
+    { M: 1000, N: 1001, K: 1003, stride_am: 1003, stride_ak: 1, stride_bk: 1001, stride_bn: 1, stride_cm: 1001, stride_cn: 1 }, { shiftedHalfRows: "words" });
+  const selects = count(odd, /^\s*(\w+) = select\(0\.0h, \1, \w+\);$/gm);
+  assert.ok(selects >= 16 && count(odd, /let wrun\d+ = /g) > 0, `${selects} halves kept by select`);
+  const edited = applyEdits(odd, ["words-no-masks"]);
+  assert.equal(count(edited, /= select\(0\.0h, /g), 0);
+  assert.equal(edited.split("\n").length, odd.split("\n").length - selects);
+  for (const edit of ["words-select", "words-always", "words-branchless", "words-no-edge"]) assert.throws(() => applyEdits(odd, [edit]), new RegExp(`${edit}: no`));
+  assert.throws(() => applyEdits(matmul(), ["words-no-masks"]), /words-no-masks: no half kept by select/);
 });
