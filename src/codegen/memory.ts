@@ -292,8 +292,8 @@ function tiledElementLoad(gen: WgslGenerator, v: Value & { op: "load" }, deferre
  * fault), and the select drops them. Under halfLoadForm "tile" the tile test on scalars (tile-masks.ts)
  * skips the masks where the whole tile is inside, and the mask's values are emitted on the other way
  * only. A branch on every lane's mask, with each half read from its own word on the other way, ran
- * the odd size at 20 TFLOP/s against 55 so on the H100, and words read from a vector indexed at run
- * time cost it half (bench/NOTES.md §69).
+ * the odd size's leader at 20 TFLOP/s on the H100 where this form runs at 55.5; half of that loss was
+ * the half picked from a vector indexed at run time (bench/NOTES.md §69).
  */
 function wordRunLoad(gen: WgslGenerator, v: Value & { op: "load" }, emitValue: (v: Value) => void): void {
   const param = (v.ptr.type as { param: string }).param;
