@@ -31,6 +31,17 @@ def _strided(offs, s1, s2, s3, t0, t1, t2, t3):
 
 
 @triton.jit
+def _position(offs, off, s1, s2, s3, t0, t1, t2, t3, FLAT: tl.constexpr):
+    """An operand's element offset at flat index `offs`: `off + offs` where it is FLAT (contiguous, the
+    result's shape), else through its strides t0..t3."""
+    if FLAT:
+        at = off + offs
+    else:
+        at = off + _strided(offs, s1, s2, s3, t0, t1, t2, t3)
+    return at
+
+
+@triton.jit
 def _is_nan(x):
     # By the bits: a compiler may assume that x != x never holds for floats (WGSL allows it).
     bits = x.to(tl.int32, bitcast=True)
@@ -87,14 +98,8 @@ def _binary(a_ptr, b_ptr, out_ptr, n, s1, s2, s3, a_off, a0, a1, a2, a3, b_off, 
             op, A_FLAT: tl.constexpr, B_FLAT: tl.constexpr, COMPARE: tl.constexpr, BLOCK: tl.constexpr):
     offs = _flat_index(BLOCK)
     mask = offs < n
-    if A_FLAT:
-        a_at = a_off + offs
-    else:
-        a_at = a_off + _strided(offs, s1, s2, s3, a0, a1, a2, a3)
-    if B_FLAT:
-        b_at = b_off + offs
-    else:
-        b_at = b_off + _strided(offs, s1, s2, s3, b0, b1, b2, b3)
+    a_at = _position(offs, a_off, s1, s2, s3, a0, a1, a2, a3, A_FLAT)
+    b_at = _position(offs, b_off, s1, s2, s3, b0, b1, b2, b3, B_FLAT)
     a = tl.load(a_ptr + a_at, mask=mask, other=0.0).to(tl.float32)
     b = tl.load(b_ptr + b_at, mask=mask, other=0.0).to(tl.float32)
     if COMPARE:
@@ -108,10 +113,7 @@ def _binary_scalar(x_ptr, out_ptr, value, n, s1, s2, s3, x_off, x0, x1, x2, x3,
                    op, SCALAR_FIRST: tl.constexpr, FLAT: tl.constexpr, COMPARE: tl.constexpr, BLOCK: tl.constexpr):
     offs = _flat_index(BLOCK)
     mask = offs < n
-    if FLAT:
-        at = x_off + offs
-    else:
-        at = x_off + _strided(offs, s1, s2, s3, x0, x1, x2, x3)
+    at = _position(offs, x_off, s1, s2, s3, x0, x1, x2, x3, FLAT)
     x = tl.load(x_ptr + at, mask=mask, other=0.0).to(tl.float32)
     if COMPARE:
         scalar = tl.zeros([BLOCK], dtype=tl.float32) + value
@@ -133,10 +135,7 @@ def _unary(x_ptr, out_ptr, n, s1, s2, s3, x_off, x0, x1, x2, x3,
     # op 0 copies (a cast where out's dtype differs: .to, .float, .half, .contiguous, .clone).
     offs = _flat_index(BLOCK)
     mask = offs < n
-    if FLAT:
-        at = x_off + offs
-    else:
-        at = x_off + _strided(offs, s1, s2, s3, x0, x1, x2, x3)
+    at = _position(offs, x_off, s1, s2, s3, x0, x1, x2, x3, FLAT)
     x = tl.load(x_ptr + at, mask=mask, other=0.0).to(tl.float32)
     if op == 0:
         out = x
@@ -199,10 +198,7 @@ def _triangle(x_ptr, out_ptr, n, s1, s2, s3, x_off, x0, x1, x2, x3, diagonal, UP
     # and above (below) its `diagonal`-th diagonal, column - row >= (<=) diagonal, and the rest are 0.
     offs = _flat_index(BLOCK)
     mask = offs < n
-    if FLAT:
-        at = x_off + offs
-    else:
-        at = x_off + _strided(offs, s1, s2, s3, x0, x1, x2, x3)
+    at = _position(offs, x_off, s1, s2, s3, x0, x1, x2, x3, FLAT)
     x = tl.load(x_ptr + at, mask=mask, other=0.0).to(tl.float32)
     col = offs % s3
     row = (offs // s3) % s2
@@ -227,10 +223,7 @@ def _assign(src_ptr, dst_ptr, n, s1, s2, s3, src_off, r0, r1, r2, r3, dst_off, d
 def _fill(dst_ptr, value, n, s1, s2, s3, dst_off, d0, d1, d2, d3, FLAT: tl.constexpr, BLOCK: tl.constexpr):
     offs = _flat_index(BLOCK)
     mask = offs < n
-    if FLAT:
-        at = dst_off + offs
-    else:
-        at = dst_off + _strided(offs, s1, s2, s3, d0, d1, d2, d3)
+    at = _position(offs, dst_off, s1, s2, s3, d0, d1, d2, d3, FLAT)
     tl.store(dst_ptr + at, (tl.zeros([BLOCK], dtype=tl.float32) + value).to(dst_ptr.dtype.element_ty), mask=mask)
 
 
