@@ -83,7 +83,7 @@ function declareSlot(ctx: LoweringContext, name: string, at: Span, init: Aggrega
 
 /** The current contents of a slot. */
 export function readSlot(ctx: LoweringContext, slot: Slot, span: Span): Lowered {
-  const read = (variable: Variable) => ctx.values.readVariable(variable, ctx.b.emit({ op: "readVar", variable }, variable.type, span));
+  const read = (variable: Variable) => ctx.values.readVariable(variable, span);
   switch (slot.kind) {
     case "variable":
       return read(slot.variable);

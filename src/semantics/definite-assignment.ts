@@ -90,7 +90,7 @@ function zeroOf(ctx: LoweringContext, type: ValueType, span: Span): Value {
 
 /** A read of a `let x;`: its variable where every path to here assigned it, else KL1022 saying which path didn't. */
 export function readUnassigned(ctx: LoweringContext, u: Unassigned, span: Span): Value | undefined {
-  if (u.first && ctx.assigned.has(u)) return ctx.values.readVariable(u.first.variable, ctx.b.emit({ op: "readVar", variable: u.first.variable }, u.first.variable.type, span));
+  if (u.first && ctx.assigned.has(u)) return ctx.values.readVariable(u.first.variable, span);
   const declared = { span: u.declaredAt, message: "declared here" };
   if (!u.first || !u.skipped) {
     const where = u.first ? "on this path" : "";

@@ -113,7 +113,7 @@ function identifier(ctx: LoweringContext, node: ts.Identifier, span: Span): Lowe
       // The same value, located where it is used, so diagnostics point at the use.
       return at(binding.value, span);
     case "variable":
-      return ctx.values.readVariable(binding.variable, ctx.b.emit({ op: "readVar", variable: binding.variable }, binding.variable.type, span));
+      return ctx.values.readVariable(binding.variable, span);
     case "slot":
       return readSlot(ctx, binding.slot, span);
   }

@@ -35,6 +35,11 @@ const LEAVES_BYTES: ReadonlySet<BinaryFn> = new Set(["add", "sub", "mul", "div",
 /** Arithmetic whose 8-bit operands give an 8-bit result with no wrap (and, or, xor, shr, mod). */
 const KEEPS_BYTES: ReadonlySet<BinaryFn> = new Set(["and", "or", "xor", "shr", "mod"]);
 
+/** Whether `v` is a constant an int8 / uint8 holds (Triton's scalar then takes the tensor's dtype). */
+function holdsByte(kind: "i8" | "u8", v: Value): boolean {
+  return isConst(v) && Number.isInteger(v.value) && (kind === "u8" ? v.value >= 0 && v.value <= 255 : v.value >= -128 && v.value <= 127);
+}
+
 export class ValueFactory {
   /**
    * The values that are int8 / uint8 in Triton, held as i32 (ir.ts heldDtype): a load through a
@@ -73,8 +78,9 @@ export class ValueFactory {
     if (kind) this.byteVariables.set(variable.id, kind);
   }
 
-  /** A read of `variable` (its readVar value), marked 8-bit where the variable holds 8 bits. */
-  readVariable(variable: Variable, read: Value): Value {
+  /** A read of `variable`, marked 8-bit where the variable holds 8 bits. */
+  readVariable(variable: Variable, span: Span): Value {
+    const read = this.b.emit({ op: "readVar", variable }, variable.type, span);
     const kind = this.byteVariables.get(variable.id);
     return kind ? this.markByte(read, kind) : read;
   }
@@ -82,8 +88,7 @@ export class ValueFactory {
   /** A value about to be stored in `variable`: wrapped to its 8 bits where it holds them and the value may leave them. */
   storedInVariable(variable: Variable, value: Value, span: Span): Value | undefined {
     const kind = this.byteVariables.get(variable.id);
-    if (!kind || this.bytes.get(value.id) === kind) return value;
-    if (isConst(value) && Number.isInteger(value.value) && (kind === "u8" ? value.value >= 0 && value.value <= 255 : value.value >= -128 && value.value <= 127)) return value;
+    if (!kind || this.bytes.get(value.id) === kind || holdsByte(kind, value)) return value;
     return this.wrapByte(value, kind, span);
   }
 
@@ -123,9 +128,8 @@ export class ValueFactory {
     const ka = this.bytes.get(a.id);
     const kb = b && this.bytes.get(b.id);
     if (!b) return ka;
-    const holds = (kind: "i8" | "u8", v: Value) => isConst(v) && Number.isInteger(v.value) && (kind === "u8" ? v.value >= 0 && v.value <= 255 : v.value >= -128 && v.value <= 127);
-    if (ka && (kb === ka || holds(ka, b))) return ka;
-    if (kb && holds(kb, a)) return kb;
+    if (ka && (kb === ka || holdsByte(ka, b))) return ka;
+    if (kb && holdsByte(kb, a)) return kb;
     return undefined;
   }
 
