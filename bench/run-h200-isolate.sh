@@ -58,6 +58,8 @@
 #   wordsiso what the words cost the odd size, by WGSL edit (§69)
 #   words2  the words kept by select (§69), tile and block, beside a half a load and 1024³
 #   sassodd the odd size's machine code: a half a load, words in block and tile, words without masks; timed too (§69)
+#   peelmn  the odd size's K loop peeled with the M and N bounds in its test (§71): a half a load and words, each
+#           with and without wholeTrips, at 64×64 over 4 and 8, beside 1024³ with and without; twice, in two processes
 #   rest    issue 28 item 4: the other cases of RESULTS.md (f32, softmax, layer norm, add, dropout) with torch and Triton
 # Next lease (§45): PARTS="softmax" (~6 min), then PARTS="tests odd" (~5 min), back to back.
 #
@@ -501,6 +503,15 @@ if has sassodd; then
   (cd "$out" && tar -cJf sass-odd.tar.xz sass && rm -rf sass)
   step 200 sassodd-suite.log node bench/dist/suite.js --only matmul-f16-1024x1024x1024,matmul-f16-1000 --configs 2 --targets '[{"shiftedHalfRows":"words"},{"shiftedHalfRows":"words","halfLoadForm":"tile"}]' \
     --edits '[[],["words-no-masks"]]' --out "$out/sassodd-suite.json"
+  date -u
+fi
+if has peelmn; then
+  # NOTES §71: the whole trips' test now holds M's and N's bounds too, so that the programs inside both run
+  # their whole trips with every mask true (what the edit words-always timed, §69), the edge programs as written.
+  for run in a b; do
+    step 300 peel-$run.log node bench/dist/suite.js --only matmul-f16-1024x1024x1024,matmul-f16-1000 --configs 2 \
+      --targets '[{"wholeTrips":true},{"shiftedHalfRows":"words"},{"shiftedHalfRows":"words","wholeTrips":true}]' --out "$out/peel-$run.json"
+  done
   date -u
 fi
 if has rest; then
