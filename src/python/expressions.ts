@@ -148,7 +148,7 @@ function lowerName(ctx: LowerContext, n: SyntaxNode): void {
   const span = spanOf(n);
   if (ctx.noneNames.has(name) && ctx.noneMasks.positional.has(n.from)) return ctx.w.token("true", span);
   // A branch a constexpr decides not taken is never compiled by Triton (`if HAS_BIAS: value += acc` with acc None): a placeholder.
-  if (ctx.noneNames.has(name) && ctx.deadBranches > 0) return ctx.w.token("0", span);
+  if (ctx.noneNames.has(name) && ctx.deadBranches > 0) return ctx.w.token("(0)", span);
   if (ctx.noneNames.has(name)) return unsupported(ctx, n, `'${name}', bound to None here, as a value`, "None is only compared with `is None` or passed as a keyword argument (mask=…) that it leaves out");
   if (ctx.params.has(name) || ctx.plan.locals.has(name)) {
     const known = ctx.known.get(name);

@@ -28,12 +28,17 @@ const REDUCTION_PARAMS: Record<ReduceFn, readonly string[]> = {
  * left out — then a 1-D block's only axis, and a block of more axes is flattened first (Triton's
  * axis=None reduces every axis). Undefined after a diagnostic.
  */
-export function reductionOperand(ctx: IntrinsicContext, args: Args, name: string): { x: Value; axis: number; flattened: boolean; before: Shape } | undefined {
+export function reductionOperand(ctx: IntrinsicContext, args: Args, name: string): { x: Value; axis: number; flattened: boolean; before: Shape; mask?: boolean } | undefined {
   let x = ctx.expression(args[0]);
   // tl.sum of a mask counts its true elements: Triton sums int1 as int32 (gemlite's mxfp4 quantizer,
-  // `tl.sum(tl.abs(wq[:, :, None]) > thr_pos[None, :, :], axis=2)`).
-  if (x && name === "sum" && x.type.kind === "data" && x.type.dtype === "bool") x = ctx.values.cast(x, "i32", x.span);
+  // `tl.sum(tl.abs(wq[:, :, None]) > thr_pos[None, :, :], axis=2)`). tl.max / tl.min of a mask is
+  // whether any / every element is true: Triton reduces int1 as an unsigned integer, to an int1
+  // (SageAttention's `if tl.max(mask_block) == 0: skip = True`); reduced here as i32 0 / 1, the
+  // result a mask again (reduction() casts it back).
+  const mask = x?.type.kind === "data" && x.type.dtype === "bool" && (name === "max" || name === "min");
+  if (x && (name === "sum" || mask) && x.type.kind === "data" && x.type.dtype === "bool") x = ctx.values.cast(x, "i32", x.span);
   if (!x || !requireData(ctx, x, `tl.${name}`)) return undefined;
+  const masked = <T extends object>(o: T): T & { mask?: boolean } => (mask ? { ...o, mask } : o);
   const rank = x.type.shape.length;
   if (rank === 0) {
     // `tl.max(m, blk_max)` (Liger's multi-block softmax) passes a second value where the axis goes:
@@ -44,12 +49,12 @@ export function reductionOperand(ctx: IntrinsicContext, args: Args, name: string
     return undefined;
   }
   if (!args[1]) {
-    if (rank === 1) return { x, axis: 0, flattened: false, before: x.type.shape };
+    if (rank === 1) return masked({ x, axis: 0, flattened: false, before: x.type.shape });
     const flat = ctx.b.emit({ op: "reshape", value: x }, { ...x.type, shape: [numel(x.type.shape)] }, x.span);
-    return { x: flat, axis: 0, flattened: true, before: x.type.shape };
+    return masked({ x: flat, axis: 0, flattened: true, before: x.type.shape });
   }
   const axis = blockAxisArg(ctx, args[1], rank, `tl.${name}'s axis`, x);
-  return axis === undefined ? undefined : { x, axis, flattened: false, before: x.type.shape };
+  return axis === undefined ? undefined : masked({ x, axis, flattened: false, before: x.type.shape });
 }
 
 /** A boolean option written as the literal true or false (Triton's keep_dims, reverse…); `fallback` when left out. */
@@ -74,7 +79,7 @@ function reduction(fn: ReduceFn): Intrinsic {
   const at = (param: string) => params.indexOf(param);
   return {
     params,
-    produces: [`reduce:${fn}`, "reshape", ...(fn === "sum" ? (["cast"] as const) : []), ...(fn === "max" ? (["reduce:argmax"] as const) : fn === "min" ? (["reduce:argmin"] as const) : [])],
+    produces: [`reduce:${fn}`, "reshape", ...(fn === "sum" || fn === "max" || fn === "min" ? (["cast"] as const) : []), ...(fn === "max" ? (["reduce:argmax"] as const) : fn === "min" ? (["reduce:argmin"] as const) : [])],
     lower(ctx, args, span, name) {
       if (!arity(ctx, args, span, name, 1, params.length, `(x, axis?${params.slice(2).map((p) => `, ${p}?`).join("")})`)) return undefined;
       const returnIndices = at("returnIndices") >= 0 ? flagArg(ctx, args[at("returnIndices")], `tl.${name}'s returnIndices`) : false;
@@ -102,7 +107,8 @@ function reduction(fn: ReduceFn): Intrinsic {
       }
       const dtype: Dtype = fn === "argmax" || fn === "argmin" ? "i32" : dtypeOf(x);
       const reduce = (f: ReduceFn, d: Dtype) => {
-        const result = ctx.b.emit({ op: "reduce", fn: f, value: x, axis }, data(d, shape), span);
+        let result = ctx.b.emit({ op: "reduce", fn: f, value: x, axis }, data(d, shape), span);
+        if (operand.mask && (f === "max" || f === "min")) result = ctx.values.cast(result, "bool", span);
         return keepDims ? keepingDims(ctx, result, operand.before, axis, flattened, span) : result;
       };
       // Triton's `m, i = tl.max(x, 1, return_indices=True)`: the extreme and the index of its first occurrence.
