@@ -50,6 +50,16 @@ export function reductionOperand(ctx: IntrinsicContext, args: Args, name: string
   }
   if (!args[1]) {
     if (rank === 1) return masked({ x, axis: 0, flattened: false, before: x.type.shape });
+    if (mask) {
+      // Whether any / every element of a mask block is true (SageAttention's 128×64 `tl.max(mask_block)`): its
+      // axes reduced one by one from the last, exact for max / min, so the block isn't staged whole as a flat one
+      // would be (8192 elements: KL2016 past lavapipe's 32 KiB).
+      const before = x.type.shape;
+      for (let axis = rank - 1; axis >= 1; axis--) {
+        x = ctx.b.emit({ op: "reduce", fn: name as ReduceFn, value: x, axis }, data("i32", x.type.shape.slice(0, axis)), x.span);
+      }
+      return { x, axis: 0, flattened: true, before, mask };
+    }
     const flat = ctx.b.emit({ op: "reshape", value: x }, { ...x.type, shape: [numel(x.type.shape)] }, x.span);
     return masked({ x: flat, axis: 0, flattened: true, before: x.type.shape });
   }
