@@ -18,7 +18,8 @@ export function emitConcat(ctx: Emitter, v: Value & { op: "concat" }): void {
   }
   ctx.emit("workgroupBarrier();");
   const a = stage(ctx, v.values[0], "x");
-  const b = stage(ctx, v.values[1], "y");
+  // A block joined with itself (tl.interleave(x, x)) is staged once and read on both sides.
+  const b = v.values[1] === v.values[0] ? a : stage(ctx, v.values[1], "y");
   ctx.emit("workgroupBarrier();");
   const [la, lb] = v.values.map((x) => x.type.shape[v.axis]);
   for (let j = 0; j < layout.ept; j++) {
@@ -36,7 +37,7 @@ export function emitConcat(ctx: Emitter, v: Value & { op: "concat" }): void {
 export function concatArrays(ctx: ArrayFacts, v: Value & { op: "concat" }): void {
   if (recomputable(ctx, v)) return;
   stagingArray(ctx, v.values[0], "x");
-  stagingArray(ctx, v.values[1], "y");
+  if (v.values[1] !== v.values[0]) stagingArray(ctx, v.values[1], "y");
 }
 
 /** tl.split's halves, tl.flip: a fixed map of one block (rearrange.ts). */

@@ -9,7 +9,7 @@ import type { Span } from "../diagnostics/diagnostic";
 import type { Shape, Value } from "../ir/ir";
 import { numel, typeToString } from "../ir/ir";
 import { data } from "./builder";
-import { COERCIONS, MAX_RANK, arity, blockAxisArg, checkBlockSize, constInt, requireData, shapeArgs, type Intrinsic, type IntrinsicContext } from "./intrinsic-args";
+import { COERCIONS, MAX_RANK, arity, blockAxisArg, checkBlockSize, constInt, requireData, shapeArgs, type Args, type Intrinsic, type IntrinsicContext } from "./intrinsic-args";
 import { flagArg } from "./intrinsics-reductions";
 import { isInt, isPowerOfTwo, promote, sameShape, shapeToString } from "./rules";
 import { dtypeOf, operandOf } from "./values";
@@ -76,6 +76,13 @@ function sameTyped(ctx: IntrinsicContext, a: Value, b: Value, span: Span, what: 
   return [ctx.values.cast(x, dtype, x.span), ctx.values.cast(y, dtype, y.span)];
 }
 
+/** tl.join / tl.interleave's two operands; one name written twice (`tl.interleave(x, x)`) is read once, so join sees one value. */
+function bothOperands(ctx: IntrinsicContext, args: Args): [Value | undefined, Value | undefined] {
+  const a = ctx.expression(args[0]);
+  const same = args[0] && args[1] && ts.isIdentifier(args[0]) && ts.isIdentifier(args[1]) && args[0].text === args[1].text;
+  return [a, same ? a : ctx.expression(args[1])];
+}
+
 function concat(ctx: IntrinsicContext, a: Value, b: Value, axis: number, span: Span): Value | undefined {
   const shape = a.type.shape.map((d, i) => (i === axis ? d + b.type.shape[i] : d));
   if (!isPowerOfTwo(shape[axis])) {
@@ -102,7 +109,10 @@ function join(ctx: IntrinsicContext, a: Value, b: Value, span: Span, name: strin
     ctx.log.error(Codes.badAxis, span, `tl.${name} adds an axis, and blocks have at most ${MAX_RANK}; ${shapeToString(shape)} can't gain another`);
     return undefined;
   }
-  const [x, y] = pair.map((v) => reshaped(ctx, v, [...shape, 1], span));
+  // A block joined with itself (AutoAWQ's `iweights = tl.interleave(iweights, iweights)`, each element twice) is one
+  // operand twice: codegen stages it once (selection.ts emitConcat).
+  const x = reshaped(ctx, pair[0], [...shape, 1], span);
+  const y = pair[1] === pair[0] ? x : reshaped(ctx, pair[1], [...shape, 1], span);
   return concat(ctx, x, y, shape.length, span);
 }
 
@@ -185,7 +195,7 @@ export const SHAPE_INTRINSICS: Record<string, Intrinsic> = {
     produces: ["concat", ...COERCIONS],
     lower(ctx, args, span, name) {
       if (!arity(ctx, args, span, name, 2, 2, "(a, b)")) return undefined;
-      const [a, b] = [ctx.expression(args[0]), ctx.expression(args[1])];
+      const [a, b] = bothOperands(ctx, args);
       return a && b && join(ctx, a, b, span, name, joinFeedsReshape(ctx, args[0]));
     },
   },
@@ -195,7 +205,7 @@ export const SHAPE_INTRINSICS: Record<string, Intrinsic> = {
     produces: ["concat", ...COERCIONS],
     lower(ctx, args, span, name) {
       if (!arity(ctx, args, span, name, 2, 2, "(a, b)")) return undefined;
-      const [a, b] = [ctx.expression(args[0]), ctx.expression(args[1])];
+      const [a, b] = bothOperands(ctx, args);
       const joined = a && b && join(ctx, a, b, span, name);
       if (!joined) return undefined;
       // [..., n, 2] → [..., 2n]: a0 b0 a1 b1 … along the last axis (two scalars: [a, b]).
