@@ -58,8 +58,7 @@
 #   wordsiso what the words cost the odd size, by WGSL edit (§69)
 #   words2  the words kept by select (§69), tile and block, beside a half a load and 1024³
 #   sassodd the odd size's machine code: a half a load, words in block and tile, words without masks; timed too (§69)
-#   peelmn  the odd size's K loop peeled with the M and N bounds in its test (§71): a half a load and words, each
-#           with and without wholeTrips, at 64×64 over 4 and 8, beside 1024³ with and without; twice, in two processes
+#   rec29   issue 28's record, lean: the ceilings, the f16 matmul's leaders, the odd size's load forms, attention, torch, Triton (§71)
 #   rest    issue 28 item 4: the other cases of RESULTS.md (f32, softmax, layer norm, add, dropout) with torch and Triton
 # Next lease (§45): PARTS="softmax" (~6 min), then PARTS="tests odd" (~5 min), back to back.
 #
@@ -455,6 +454,27 @@ if has rec28; then
   step 120 rec-odd.log node bench/dist/suite.js --only matmul-f16-1000 --configs 2 --targets '[{"mmaStagingFlatIndex":true}]' --out "$out/rec-odd.json"
   date -u
 fi
+if has rec29; then
+  # Issue 28's record, lean (NOTES §71): the reference kernel, the probe's matmul leaders, the hand-written
+  # flash kernel causal and not; the suite's f16 matmul at 4096³, 1024³ and the odd size over their first four
+  # configs at the default, and at the odd size a half a load neither read in words nor peeled, spelled out
+  # (§71 ran this from a trial build whose odd-size default was words with the loop peeled); the attention's
+  # two first configs at the default and the leader's knobs, causal and not; torch and Triton.
+  L='"halfLoadForm":"select","deferRowSums":true,"lazyRowMax":true,"splitTileIndices":true'
+  reference rec-ref.log 4096
+  step 120 rec-probe.log node bench/dist/mma-probe.js --only matmul --sizes 4096,1024 \
+    --match "^(128×128×32 2×2 sg of 4×4 →f32 pad 8 prefetch rows sg-n C-matrices|128×256×32 2×4 sg of 4×4 →f32 pad 8 prefetch grouped sg-n C-matrices|64×64×64 2×2 sg of 2×2 →f32 pad 8 prefetch rows sg-n C-matrices)\$" --out "$out/rec-probe.json"
+  step 300 rec-mm.log node bench/dist/suite.js --only matmul-f16-4096,matmul-f16-1024x1024x1024,matmul-f16-1000 --configs 4 \
+    --targets '[{"shiftedHalfRows":false,"wholeTrips":false}]' --out "$out/rec-mm.json"
+  step 240 rec-attn.log node bench/dist/suite.js --only attention-f16-4x32x4096x64,attention-f16-4x32x4096x64-causal --configs 2 \
+    --targets "[{$L}]" --out "$out/rec-attn.json"
+  step 120 rec-flash.log node bench/dist/flash-probe.js --match '^flash 128.32 4 sg of 32 rows, O-regs merged, S pad 4( causal)?$' --out "$out/rec-flash.json"
+  step 150 rec-torch.log python3 bench/torch_bench.py --cases matmul,attention,f16 --out "$out/rec-torch.json"
+  # The odd size's steps apart (§71), beside 1024³: a half a load peeled, words not peeled, words under the tile test.
+  step 150 rec-odd.log node bench/dist/suite.js --only matmul-f16-1024x1024x1024,matmul-f16-1000 --configs 2 \
+    --targets '[{"shiftedHalfRows":false,"wholeTrips":true},{"shiftedHalfRows":"words","wholeTrips":false},{"shiftedHalfRows":"words","halfLoadForm":"tile"}]' --out "$out/rec-odd.json"
+  date -u
+fi
 if has rec28s; then
   # rec28 for a short lease: the ceilings, the hand-written feed in 16-, 2- and 4-byte loads at 1024³,
   # the generated matmul's leader a size at the default and two trips a pass.
@@ -503,15 +523,6 @@ if has sassodd; then
   (cd "$out" && tar -cJf sass-odd.tar.xz sass && rm -rf sass)
   step 200 sassodd-suite.log node bench/dist/suite.js --only matmul-f16-1024x1024x1024,matmul-f16-1000 --configs 2 --targets '[{"shiftedHalfRows":"words"},{"shiftedHalfRows":"words","halfLoadForm":"tile"}]' \
     --edits '[[],["words-no-masks"]]' --out "$out/sassodd-suite.json"
-  date -u
-fi
-if has peelmn; then
-  # NOTES §71: the whole trips' test now holds M's and N's bounds too, so that the programs inside both run
-  # their whole trips with every mask true (what the edit words-always timed, §69), the edge programs as written.
-  for run in a b; do
-    step 300 peel-$run.log node bench/dist/suite.js --only matmul-f16-1024x1024x1024,matmul-f16-1000 --configs 2 \
-      --targets '[{"wholeTrips":true},{"shiftedHalfRows":"words"},{"shiftedHalfRows":"words","wholeTrips":true}]' --out "$out/peel-$run.json"
-  done
   date -u
 fi
 if has rest; then

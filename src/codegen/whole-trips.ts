@@ -90,29 +90,23 @@ export function planWholeTrips(body: readonly Stmt[], enabled: boolean): Map<Stm
     const margins: WholeTrip["margins"][number][] = [];
     const comparisons = new Set<number>();
     const seen = new Set<string>();
-    let moving = false;
     for (const t of s.body) {
       if (t.kind !== "let") continue;
-      const found = wholeMargin(t.value, s.counter, inside);
-      if (!found) continue;
-      const { moves, ...margin } = found;
-      moving ||= moves;
+      const margin = wholeMargin(t.value, s.counter, inside);
+      if (!margin) continue;
       comparisons.add(t.value.id);
       const key = JSON.stringify(margin, (_, x) => (x && typeof x === "object" && "id" in x ? `v${x.id}` : x));
       if (!seen.has(key)) margins.push(margin);
       seen.add(key);
     }
-    if (moving) out.set(s, { counter: s.counter, margins, comparisons });
+    if (comparisons.size > 0) out.set(s, { counter: s.counter, margins, comparisons });
   });
   return out;
 }
 
-/**
- * For a comparison of affine sides: the smallest of (greater side − smaller side) over the block,
- * the least that makes it hold, and whether the trip moves it.
- */
-function wholeMargin(v: Value, counter: Variable, inside: ReadonlySet<number>): (WholeTrip["margins"][number] & { moves: boolean }) | undefined {
-  if (v.op !== "binary" || !COMPARISON.has(v.fn)) return undefined;
+/** For a block comparison the trip moves: the smallest of (greater side − smaller side) over the block, and the least that makes it hold. */
+function wholeMargin(v: Value, counter: Variable, inside: ReadonlySet<number>): WholeTrip["margins"][number] | undefined {
+  if (v.op !== "binary" || !COMPARISON.has(v.fn) || v.type.shape.length === 0) return undefined;
   let moves = false;
   const visible = (x: Value) => {
     if (x.op === "readVar" && x.variable.id === counter.id) return (moves = true);
@@ -122,14 +116,14 @@ function wholeMargin(v: Value, counter: Variable, inside: ReadonlySet<number>): 
   const a = affine(small, visible, true);
   const b = affine(great, visible, true);
   const shape = v.lhs.type.shape;
-  if (!a || !b || a.coefs.length !== shape.length || b.coefs.length !== shape.length) return undefined;
+  if (!a || !b || !moves || a.coefs.length !== shape.length || b.coefs.length !== shape.length) return undefined;
   let min: Sym = difference(b.base, a.base);
   for (let k = 0; k < shape.length; k++) {
     const step = difference(b.coefs[k], a.coefs[k]);
     if (typeof step !== "number") return undefined;
     if (step < 0) min = difference(min, -step * (shape[k] - 1));
   }
-  return { min, atLeast: v.fn === "lt" || v.fn === "gt" ? 1 : 0, moves };
+  return { min, atLeast: v.fn === "lt" || v.fn === "gt" ? 1 : 0 };
 }
 
 function difference(a: Sym, b: Sym): Sym {

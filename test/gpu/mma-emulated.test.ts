@@ -170,18 +170,16 @@ for (const [M, N, K, shifted, eights] of [[80, 48, 96, false, false], [80, 48, 9
 }
 
 // The example read in words (shiftedHalfRows "words") at sizes no run is aligned in, as the bench's
-// 1000×1001×1003 asks of it, with the default and the tile test: A and B bound as words. With the K
-// loop peeled (wholeTrips), the programs inside M and N (70×45 has two) run their whole trips with
-// every mask true, the row and column bounds in the loop's test beside K's.
-for (const [form, whole] of [["block", false], ["tile", false], ["block", true]] as const) {
-  test(`examples/matmul-f16.kernel.ts, shiftedHalfRows "words", halfLoadForm ${form}${whole ? ", wholeTrips" : ""}: 37×43 by 43×41 and 70×83 by 83×45`, async () => {
+// 1000×1001×1003 asks of it, with the default and the tile test: A and B bound as words.
+for (const form of ["block", "tile"] as const) {
+  test(`examples/matmul-f16.kernel.ts, shiftedHalfRows "words", halfLoadForm ${form}: 37×43 by 43×41 and 70×83 by 83×45`, async () => {
     for (const [M, N, K] of [[37, 41, 43], [70, 45, 83]]) {
       const a = randomHalves(M * K);
       const b = randomHalves(K * N);
       const want = product(a.values, b.values, M, N, K);
       const { gpu, cpu, kernel } = await runBoth({
         source: EXAMPLE, constexprs: { BLOCK_M: 32, BLOCK_N: 32, BLOCK_K: 32 },
-        target: { ...EMULATED, workgroupSize: 128, shiftedHalfRows: "words", halfLoadForm: form, ...(whole ? { wholeTrips: true } : {}) },
+        target: { ...EMULATED, workgroupSize: 128, shiftedHalfRows: "words", halfLoadForm: form },
         grid: [Math.ceil(M / 32) * Math.ceil(N / 32)],
         args: { a_ptr: a.bits, b_ptr: b.bits, c_ptr: poisoned(M * N), M, N, K, stride_am: K, stride_ak: 1, stride_bk: N, stride_bn: 1, stride_cm: N, stride_cn: 1 },
         outputs: ["c_ptr"], specialize: true,
@@ -190,9 +188,6 @@ for (const [form, whole] of [["block", false], ["tile", false], ["block", true]]
       assert.match(kernel.wgsl, /var<storage, read> b_a_ptr: array<u32>;/);
       assert.match(kernel.wgsl, /var<storage, read> b_b_ptr: array<u32>;/);
       assert.match(kernel.wgsl, /let wrun\d+ = /);
-      // The first loop's test: K's bound for this trip and the next, that the next exists, M's and N's.
-      const test = /for \(; x\d+ < \w+ && ([^;]*); x\d+ = /.exec(kernel.wgsl)?.[1];
-      assert.equal(test?.split(" && ").length, whole ? 5 : undefined, test);
     }
   });
 }

@@ -96,22 +96,15 @@ test("the attention example's key loop: whole exactly where every key of the blo
   }
 });
 
-test("comparisons a trip does not move join the test (the edge programs then take the loop as written); those not affine in the block's indices are left as written", () => {
+test("comparisons a trip does not move, or not affine in the block's indices, are left as written", () => {
   const edit = (from: string, to: string) => {
     assert.ok(SOURCE.includes(from), from);
     return SOURCE.replace(from, to);
   };
-  // The query rows' mask inside the loop: the same in every trip, tested with the keys' bound, so
-  // that a program whose rows are all below N_CTX runs its whole trips with no mask at all.
+  // The query rows' mask inside the loop: the same in every trip, so not in the test.
   const rows = trips(edit("qk = tl.where(tl.expandDims(cols, 0) < N_CTX, qk * qk_scale, -Infinity);", "qk = tl.where((tl.expandDims(cols, 0) < N_CTX) & (tl.expandDims(offs_m, 1) < N_CTX), qk * qk_scale, -Infinity);"), 0);
   assert.equal(rows.length, 1);
-  assert.equal(rows[0].margins.length, 2, "the keys' bound and the rows'");
-  for (const N_CTX of [40, 64, 100]) {
-    for (let program = 0; program * BLOCK_M < N_CTX; program++) {
-      const got = rows[0].margins.every((m) => evaluate(m.min, { counter: 0, N_CTX, program }, rows[0]) >= m.atLeast);
-      assert.equal(got, (program + 1) * BLOCK_M <= N_CTX && BLOCK_N <= N_CTX, `N_CTX ${N_CTX}, program ${program}`);
-    }
-  }
+  assert.equal(rows[0].margins.length, 1, "only the keys' bound");
   // Keys squared: not affine, so not tested; the loads' key mask still is.
   const squared = trips(edit("qk = tl.where(tl.expandDims(cols, 0) < N_CTX, qk * qk_scale, -Infinity);", "qk = tl.where(tl.expandDims(cols * cols, 0) < N_CTX, qk * qk_scale, -Infinity);"), 0);
   assert.equal(squared.length, 1);
