@@ -281,7 +281,8 @@ export interface CodegenOptions {
    * "words" reads it as the 3 words (4 bytes each) that cover it, its buffer bound as `array<u32>`,
    * shifted by half a word on an odd start (codegen/memory.ts), as the hand-written matmul that ran
    * 13% faster than a half a load (bench/NOTES.md §63). Unset or false, element by element. true
-   * lost on the H100 (§39); "words" is not measured yet (§67).
+   * lost on the H100 (§39); "words" ran 3–5% slower than a half a load at 1000×1001×1003's leader and
+   * 4–6% faster at 64×64 over 4 (§69; peeled, §71), so it is the tuner's, not the default.
    */
   shiftedHalfRows?: boolean | "words";
   /**
