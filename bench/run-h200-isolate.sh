@@ -426,24 +426,32 @@ if has p8rec; then
   reference p8rec-ref2.log 4096
   date -u
 fi
+# The record's ceilings (parts rec28, rec29): the reference kernel, the probe's matmul leaders at 4096³ and 1024³.
+record_ceilings() {
+  reference rec-ref.log 4096
+  step 120 rec-probe.log node bench/dist/mma-probe.js --only matmul --sizes 4096,1024 \
+    --match "^(128×128×32 2×2 sg of 4×4 →f32 pad 8 prefetch rows sg-n C-matrices|128×256×32 2×4 sg of 4×4 →f32 pad 8 prefetch grouped sg-n C-matrices|64×64×64 2×2 sg of 2×2 →f32 pad 8 prefetch rows sg-n C-matrices)\$" --out "$out/rec-probe.json"
+}
+# The record's attention at the default and the leader's knobs, causal and not, the hand-written flash kernel, torch and Triton.
+record_attention_and_anchors() {
+  local L='"halfLoadForm":"select","deferRowSums":true,"lazyRowMax":true,"splitTileIndices":true'
+  step 240 rec-attn.log node bench/dist/suite.js --only attention-f16-4x32x4096x64,attention-f16-4x32x4096x64-causal --configs 2 \
+    --targets "[{$L}]" --out "$out/rec-attn.json"
+  step 120 rec-flash.log node bench/dist/flash-probe.js --match '^flash 128.32 4 sg of 32 rows, O-regs merged, S pad 4( causal)?$' --out "$out/rec-flash.json"
+  step 150 rec-torch.log python3 bench/torch_bench.py --cases matmul,attention,f16 --out "$out/rec-torch.json"
+}
 if has rec28; then
   # Issue 28's record in one call (NOTES §63): the reference kernel, the probe's matmul leaders, the
   # hand-written flash kernel causal and not; the suite's f16 matmul at 4096³, 1024³ and the odd size
   # over their first four configs (the leaders) at the default (runs of 8 where aligned) and in runs of 4 with and without
   # "tile" on the first three; the attention's two first configs at the default and the leader's
   # knobs, causal and not; torch and Triton.
-  L='"halfLoadForm":"select","deferRowSums":true,"lazyRowMax":true,"splitTileIndices":true'
-  reference rec-ref.log 4096
-  step 120 rec-probe.log node bench/dist/mma-probe.js --only matmul --sizes 4096,1024 \
-    --match "^(128×128×32 2×2 sg of 4×4 →f32 pad 8 prefetch rows sg-n C-matrices|128×256×32 2×4 sg of 4×4 →f32 pad 8 prefetch grouped sg-n C-matrices|64×64×64 2×2 sg of 2×2 →f32 pad 8 prefetch rows sg-n C-matrices)\$" --out "$out/rec-probe.json"
+  record_ceilings
   # The odd size read in words (shiftedHalfRows "words", NOTES §67), beside 1024³'s leader, the same process.
   step 150 rec-words.log node bench/dist/suite.js --only matmul-f16-1024x1024x1024,matmul-f16-1000 --configs 3 --targets '[{"shiftedHalfRows":"words"},{"shiftedHalfRows":"words","halfLoadForm":"tile"}]' --out "$out/rec-words.json"
   step 360 rec-mm.log node bench/dist/suite.js --only matmul-f16-4096,matmul-f16-1024x1024x1024,matmul-f16-1000 --configs 4 \
     --targets '[{"runsOf8":false},{"runsOf8":false,"halfLoadForm":"tile"}]' --out "$out/rec-mm.json"
-  step 240 rec-attn.log node bench/dist/suite.js --only attention-f16-4x32x4096x64,attention-f16-4x32x4096x64-causal --configs 2 \
-    --targets "[{$L}]" --out "$out/rec-attn.json"
-  step 120 rec-flash.log node bench/dist/flash-probe.js --match '^flash 128.32 4 sg of 32 rows, O-regs merged, S pad 4( causal)?$' --out "$out/rec-flash.json"
-  step 150 rec-torch.log python3 bench/torch_bench.py --cases matmul,attention,f16 --out "$out/rec-torch.json"
+  record_attention_and_anchors
   # What element-by-element loads cost, isolated in the hand-written kernel at 1024³ (NOTES §63): its
   # feed with run-time sizes and the tile test, read 16 bytes, 2 bytes (as the odd size's rows are
   # read) and 4 bytes shifted, at 64×64×64 over 4 and 64×128×32 over 4.
@@ -460,16 +468,10 @@ if has rec29; then
   # configs at the default, and at the odd size a half a load neither read in words nor peeled, spelled out
   # (§71 ran this from a trial build whose odd-size default was words with the loop peeled); the attention's
   # two first configs at the default and the leader's knobs, causal and not; torch and Triton.
-  L='"halfLoadForm":"select","deferRowSums":true,"lazyRowMax":true,"splitTileIndices":true'
-  reference rec-ref.log 4096
-  step 120 rec-probe.log node bench/dist/mma-probe.js --only matmul --sizes 4096,1024 \
-    --match "^(128×128×32 2×2 sg of 4×4 →f32 pad 8 prefetch rows sg-n C-matrices|128×256×32 2×4 sg of 4×4 →f32 pad 8 prefetch grouped sg-n C-matrices|64×64×64 2×2 sg of 2×2 →f32 pad 8 prefetch rows sg-n C-matrices)\$" --out "$out/rec-probe.json"
+  record_ceilings
   step 300 rec-mm.log node bench/dist/suite.js --only matmul-f16-4096,matmul-f16-1024x1024x1024,matmul-f16-1000 --configs 4 \
     --targets '[{"shiftedHalfRows":false,"wholeTrips":false}]' --out "$out/rec-mm.json"
-  step 240 rec-attn.log node bench/dist/suite.js --only attention-f16-4x32x4096x64,attention-f16-4x32x4096x64-causal --configs 2 \
-    --targets "[{$L}]" --out "$out/rec-attn.json"
-  step 120 rec-flash.log node bench/dist/flash-probe.js --match '^flash 128.32 4 sg of 32 rows, O-regs merged, S pad 4( causal)?$' --out "$out/rec-flash.json"
-  step 150 rec-torch.log python3 bench/torch_bench.py --cases matmul,attention,f16 --out "$out/rec-torch.json"
+  record_attention_and_anchors
   # The odd size's steps apart (§71), beside 1024³: a half a load peeled, words not peeled, words under the tile test.
   step 150 rec-odd.log node bench/dist/suite.js --only matmul-f16-1024x1024x1024,matmul-f16-1000 --configs 2 \
     --targets '[{"shiftedHalfRows":false,"wholeTrips":true},{"shiftedHalfRows":"words","wholeTrips":false},{"shiftedHalfRows":"words","halfLoadForm":"tile"}]' --out "$out/rec-odd.json"
