@@ -59,6 +59,8 @@
 #   words2  the words kept by select (§69), tile and block, beside a half a load and 1024³
 #   sassodd the odd size's machine code: a half a load, words in block and tile, words without masks; timed too (§69)
 #   rec29   issue 28's record, lean: the ceilings, the f16 matmul's leaders, the odd size's load forms, attention, torch, Triton (§71)
+#   unmask  the dot operands' loads without their M and N masks (unmaskedDotEdges, §71's next), words and the K loop
+#           peeled, at the odd size, 1024³ and 4096³'s two first configs; twice (~7 min)
 #   rest    issue 28 item 4: the other cases of RESULTS.md (f32, softmax, layer norm, add, dropout) with torch and Triton
 # Next lease (§45): PARTS="softmax" (~6 min), then PARTS="tests odd" (~5 min), back to back.
 #
@@ -525,6 +527,17 @@ if has sassodd; then
   (cd "$out" && tar -cJf sass-odd.tar.xz sass && rm -rf sass)
   step 200 sassodd-suite.log node bench/dist/suite.js --only matmul-f16-1024x1024x1024,matmul-f16-1000 --configs 2 --targets '[{"shiftedHalfRows":"words"},{"shiftedHalfRows":"words","halfLoadForm":"tile"}]' \
     --edits '[[],["words-no-masks"]]' --out "$out/sassodd-suite.json"
+  date -u
+fi
+if has unmask; then
+  # NOTES §71's next step: the dot operands' loads without their M and N terms (unmaskedDotEdges, codegen/dot-edges.ts),
+  # alone, with the K loop peeled, and with words (peeled or not), beside today's default and 1024³ (and 4096³'s leader);
+  # twice, in two processes (§69: only same-process comparisons are read).
+  for run in a b; do
+    step 240 unmask-$run.log node bench/dist/suite.js --only matmul-f16-4096,matmul-f16-1024x1024x1024,matmul-f16-1000 --configs 2 \
+      --targets '[{"unmaskedDotEdges":true},{"unmaskedDotEdges":true,"wholeTrips":true},{"unmaskedDotEdges":true,"shiftedHalfRows":"words","wholeTrips":true},{"unmaskedDotEdges":true,"shiftedHalfRows":"words"}]' \
+      --out "$out/unmask-$run.json"
+  done
   date -u
 fi
 if has rest; then

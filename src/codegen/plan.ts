@@ -37,6 +37,7 @@ import { planWorkgroupArrays } from "./array-plan";
 import { deferRowSums } from "./deferred-sums";
 import { lazyRowMaxima, type LazyMaxima } from "./lazy-max";
 import { wholeTripsDefault, wholeTripsOf, type WholeTrip } from "./whole-trips";
+import { unmaskDotEdges } from "./dot-edges";
 
 export interface CodegenPlan {
   readonly target: Target;
@@ -127,7 +128,8 @@ function takesRunsOf8(plan: CodegenPlan): boolean {
 }
 
 function planWith(asWritten: KernelIR, target: Target, options: CodegenOptions): CodegenPlan {
-  const written = options.deferRowSums ? deferRowSums(asWritten) : asWritten;
+  const summed = options.deferRowSums ? deferRowSums(asWritten) : asWritten;
+  const written = options.unmaskedDotEdges && !options.instrument ? unmaskDotEdges(summed) : summed;
   // Kernels with tl.dot get tiled layouts and the k loop written out unless the options say not.
   const tiledLayouts = options.tiledLayouts ?? containsDot(written.body);
   const workgroupSize = options.workgroupSize ?? chooseWorkgroupSize(written, target.maxWorkgroupSize, options.preferredWorkgroupSize, tiledLayouts);

@@ -44,7 +44,7 @@ const COMPARISON = new Set(["lt", "le", "gt", "ge"]);
  */
 export function wholeTripsOf(body: readonly Stmt[], options: Pick<CodegenOptions, "wholeTrips" | "instrument">, mma: ReadonlyMap<number, Pick<MmaPlan, "kind">>): Map<Stmt, WholeTrip> {
   if (options.wholeTrips === false || options.instrument) return new Map();
-  const all = planWholeTrips(body, true);
+  const all = planWholeTrips(body, true, (loop) => matrixProducts(loop.body, mma) === "accumulating");
   if (options.wholeTrips === true) return all;
   return new Map([...all].filter(([loop]) => loop.kind === "for" && matrixProducts(loop.body, mma) === "fresh"));
 }
@@ -71,8 +71,13 @@ function matrixProducts(body: readonly Stmt[], mma: ReadonlyMap<number, Pick<Mma
   return dots === 0 ? "none" : accumulating ? "accumulating" : "fresh";
 }
 
-/** Every loop that can be peeled, by its `for` statement; none unless `enabled`. */
-export function planWholeTrips(body: readonly Stmt[], enabled: boolean): Map<Stmt, WholeTrip> {
+/**
+ * Every loop that can be peeled, by its `for` statement; none unless `enabled`. Where `scalars` says
+ * so of a loop (the matmul's, whose dots accumulate), its scalar comparisons with the counter join
+ * the test too: the pipelined loads' `next trip exists`, which else leaves a select on every element
+ * the next trip reads.
+ */
+export function planWholeTrips(body: readonly Stmt[], enabled: boolean, scalars: (loop: Stmt & { kind: "for" }) => boolean = () => false): Map<Stmt, WholeTrip> {
   const out = new Map<Stmt, WholeTrip>();
   if (!enabled) return out;
   const steady = uniformWithVariables(body);
@@ -90,8 +95,9 @@ export function planWholeTrips(body: readonly Stmt[], enabled: boolean): Map<Stm
     const margins: WholeTrip["margins"][number][] = [];
     const comparisons = new Set<number>();
     const seen = new Set<string>();
+    const scalar = scalars(s);
     for (const t of s.body) {
-      if (t.kind !== "let") continue;
+      if (t.kind !== "let" || (!scalar && t.value.type.shape.length === 0)) continue;
       const margin = wholeMargin(t.value, s.counter, inside);
       if (!margin) continue;
       comparisons.add(t.value.id);
@@ -104,9 +110,9 @@ export function planWholeTrips(body: readonly Stmt[], enabled: boolean): Map<Stm
   return out;
 }
 
-/** For a block comparison the trip moves: the smallest of (greater side − smaller side) over the block, and the least that makes it hold. */
+/** For a comparison the trip moves (of blocks, or of scalars): the smallest of (greater side − smaller side) over the block, and the least that makes it hold. */
 function wholeMargin(v: Value, counter: Variable, inside: ReadonlySet<number>): WholeTrip["margins"][number] | undefined {
-  if (v.op !== "binary" || !COMPARISON.has(v.fn) || v.type.shape.length === 0) return undefined;
+  if (v.op !== "binary" || !COMPARISON.has(v.fn)) return undefined;
   let moves = false;
   const visible = (x: Value) => {
     if (x.op === "readVar" && x.variable.id === counter.id) return (moves = true);

@@ -122,6 +122,16 @@ export interface CodegenOptions {
    */
   wholeTrips?: boolean;
   /**
+   * The loads of a loop's `acc = tl.dot(a, b, acc)` operands without the mask terms on A's rows and
+   * B's columns that the accumulator's store also masks (the example's `offs_m < M`, `offs_n < N`):
+   * what they read there reaches only outputs the store leaves unwritten (codegen/dot-edges.ts).
+   * Triton's tutorial 03 writes the same by hand (`offs_am = (…) % M`, K masks alone). Not where
+   * instrumented (the checks see every address as written). At 1000×1001×1003 every program runs at
+   * once and the edge programs' masks set the time (bench/NOTES.md §71): a bench switch until timed.
+   * Off unless true.
+   */
+  unmaskedDotEdges?: boolean;
+  /**
    * Store a loop's accumulator on subgroup matrices straight from the matrices where tutorial 03's
    * `tl.store(c_ptrs, acc, mask)` follows the loop and the tile is whole (codegen/mma-store.ts). On
    * unless false: through registers a hand-written H200 matmul ran at 154 TFLOP/s against 229–241

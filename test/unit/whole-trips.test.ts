@@ -122,6 +122,15 @@ test("by default peeled where the loop's dots on matrices multiply afresh each t
   const kernel = parseKernelFile("matmul-f16.kernel.ts", text).kernels.find((k) => k.name === "matmul_f16_kernel")!;
   const matmul = lowerKernel(kernel, { BLOCK_M: 32, BLOCK_N: 32, BLOCK_K: 32, num_warps: 2 }, MATRICES).ir!;
   assert.deepEqual([peeled(matmul), peeled(matmul, true), peeled(matmul, false)], [0, 1, 0]);
+  // The matmul's loop accumulates: its scalar comparison with the counter (the pipelined loads' `next
+  // trip exists`) joins the test too, so its whole trips keep no select; attention's loops keep theirs.
+  const scalars = (ir: KernelIR) => {
+    const [[loop, trip]] = [...planKernel(ir, MATRICES, { wholeTrips: true }).wholeTrips];
+    let n = 0;
+    if (loop.kind === "for") for (const s of loop.body) if (s.kind === "let" && trip.comparisons.has(s.value.id) && s.value.type.shape.length === 0) n++;
+    return n;
+  };
+  assert.deepEqual([scalars(matmul), scalars(attention)], [2, 0]);
   // Without subgroup matrices the attention's dots run on the generic path: not peeled unless asked.
   assert.equal(planKernel(attention, { ...DEFAULT_TARGET, shaderF16: true }, {}).wholeTrips.size, 0);
 });
