@@ -59,6 +59,7 @@
 #   words2  the words kept by select (§69), tile and block, beside a half a load and 1024³
 #   sassodd the odd size's machine code: a half a load, words in block and tile, words without masks; timed too (§69)
 #   rec29   issue 28's record, lean: the ceilings, the f16 matmul's leaders, the odd size's load forms, attention, torch, Triton (§71)
+#   rec30   rec29 at the default, and the odd size with unmaskedDotEdges (alone, peeled, words) beside 1024³ (~7 min)
 #   unmask  the dot operands' loads without their M and N masks (unmaskedDotEdges, §71's next), words and the K loop
 #           peeled, at the odd size, 1024³ and 4096³'s two first configs; twice (~7 min)
 #   rest    issue 28 item 4: the other cases of RESULTS.md (f32, softmax, layer norm, add, dropout) with torch and Triton
@@ -477,6 +478,19 @@ if has rec29; then
   # The odd size's steps apart (§71), beside 1024³: a half a load peeled, words not peeled, words under the tile test.
   step 150 rec-odd.log node bench/dist/suite.js --only matmul-f16-1024x1024x1024,matmul-f16-1000 --configs 2 \
     --targets '[{"shiftedHalfRows":false,"wholeTrips":true},{"shiftedHalfRows":"words","wholeTrips":false},{"shiftedHalfRows":"words","halfLoadForm":"tile"}]' --out "$out/rec-odd.json"
+  date -u
+fi
+if has rec30; then
+  # Issue 28's record with §71's next step in it (NOTES §73): the ceilings; the suite's f16 matmul at 4096³, 1024³
+  # and the odd size over their first four configs at the default; the attention, the flash kernel, torch and Triton;
+  # then the odd size beside 1024³, the same process, with the dot operands' loads unmasked on M and N
+  # (unmaskedDotEdges) alone, with the K loop peeled, and with words peeled or not.
+  record_ceilings
+  step 300 rec-mm.log node bench/dist/suite.js --only matmul-f16-4096,matmul-f16-1024x1024x1024,matmul-f16-1000 --configs 4 --out "$out/rec-mm.json"
+  record_attention_and_anchors
+  step 200 rec-unmask.log node bench/dist/suite.js --only matmul-f16-1024x1024x1024,matmul-f16-1000 --configs 2 \
+    --targets '[{"unmaskedDotEdges":true},{"unmaskedDotEdges":true,"wholeTrips":true},{"unmaskedDotEdges":true,"shiftedHalfRows":"words","wholeTrips":true},{"unmaskedDotEdges":true,"shiftedHalfRows":"words"}]' \
+    --out "$out/rec-unmask.json"
   date -u
 fi
 if has rec28s; then
