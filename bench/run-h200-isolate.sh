@@ -481,16 +481,16 @@ if has rec29; then
   date -u
 fi
 if has rec30; then
-  # Issue 28's record with §71's next step in it (NOTES §73): the ceilings; the suite's f16 matmul at 4096³, 1024³
-  # and the odd size over their first four configs at the default; the attention, the flash kernel, torch and Triton;
-  # then the odd size beside 1024³, the same process, with the dot operands' loads unmasked on M and N
-  # (unmaskedDotEdges) alone, with the K loop peeled, and with words peeled or not.
-  record_ceilings
-  step 300 rec-mm.log node bench/dist/suite.js --only matmul-f16-4096,matmul-f16-1024x1024x1024,matmul-f16-1000 --configs 4 --out "$out/rec-mm.json"
-  record_attention_and_anchors
+  # Issue 28's record with §71's next step in it (NOTES §73), that step first (a short lease keeps it): the odd
+  # size beside 1024³, the same process, with the dot operands' loads unmasked on M and N (unmaskedDotEdges) alone,
+  # with the K loop peeled, and with words peeled or not; then the ceilings; the suite's f16 matmul at 4096³,
+  # 1024³ and the odd size over their first four configs at the default; the attention, the flash kernel, torch and Triton.
   step 200 rec-unmask.log node bench/dist/suite.js --only matmul-f16-1024x1024x1024,matmul-f16-1000 --configs 2 \
     --targets '[{"unmaskedDotEdges":true},{"unmaskedDotEdges":true,"wholeTrips":true},{"unmaskedDotEdges":true,"shiftedHalfRows":"words","wholeTrips":true},{"unmaskedDotEdges":true,"shiftedHalfRows":"words"}]' \
     --out "$out/rec-unmask.json"
+  record_ceilings
+  step 300 rec-mm.log node bench/dist/suite.js --only matmul-f16-4096,matmul-f16-1024x1024x1024,matmul-f16-1000 --configs 4 --out "$out/rec-mm.json"
+  record_attention_and_anchors
   date -u
 fi
 if has rec28s; then
