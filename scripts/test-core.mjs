@@ -36,8 +36,9 @@ const testsIn = (dir) =>
     .filter((f) => f.endsWith(".test.ts"))
     .sort()
     .map((f) => relative(root, join(root, dir, f)));
-// The command-line and GPU files (the long ones) first, so the two lanes end together.
-const files = named.length > 0 ? named : [...testsIn("test/cli"), ...testsIn("test/gpu"), ...testsIn("test/unit")];
+// The unit files in one process (test/unit/all.ts says why), the longest of the files, first; then the
+// command-line and GPU files, the long ones before the short, so that the two lanes end together.
+const files = named.length > 0 ? named : ["test/unit/all.ts", ...testsIn("test/cli"), ...testsIn("test/gpu")];
 
 const tsx = createRequire(import.meta.url).resolve("tsx/cli");
 // The usual reporter (spec on a terminal, TAP otherwise), then the 10 slowest files at the end.
