@@ -22,7 +22,7 @@
 
 import type { KernelIR, Stmt, Value } from "../ir/ir";
 import { operandsOf } from "../ir/ir";
-import { forEachStmt, forEachValue, substituteValues, valuesOfStmt } from "../ir/walk";
+import { forEachStmt, forEachValue, mapStmt, substituteValues, valuesOfStmt } from "../ir/walk";
 
 /** The kernel with the M and N terms of its dot operands' load masks dropped where the store masks them off (else `ir` itself). */
 export function unmaskDotEdges(ir: KernelIR): KernelIR {
@@ -62,7 +62,33 @@ export function unmaskDotEdges(ir: KernelIR): KernelIR {
       }
     }
   });
-  return replaced.size === 0 ? ir : { ...ir, body: substituteValues(ir.body, replaced) };
+  if (replaced.size === 0) return ir;
+  // The masks' terms the loads no longer read: their `let`s go where nothing else reads them.
+  const terms = new Set<number>();
+  const collect = (v: Value) => {
+    if (terms.has(v.id)) return;
+    terms.add(v.id);
+    operandsOf(v).forEach(collect);
+  };
+  forEachValue(ir.body, (v) => {
+    if (replaced.has(v.id) && v.op === "load" && v.mask) collect(v.mask);
+  });
+  return { ...ir, body: withoutUnread(substituteValues(ir.body, replaced), terms) };
+}
+
+/** `body` without the `let`s of `candidates` (by id) that nothing reads, and then of those that only they read. */
+function withoutUnread(body: Stmt[], candidates: ReadonlySet<number>): Stmt[] {
+  for (;;) {
+    const read = new Set<number>();
+    forEachValue(body, (v) => operandsOf(v).forEach((o) => read.add(o.id)));
+    forEachStmt(body, (s) => s.kind !== "let" && valuesOfStmt(s).forEach((v) => read.add(v.id)));
+    const unread = (s: Stmt) => s.kind === "let" && candidates.has(s.value.id) && !read.has(s.value.id);
+    let removed = false;
+    const statements = (list: Stmt[]): Stmt[] =>
+      list.filter((s) => !(unread(s) && (removed = true))).map((s) => mapStmt(s, (v) => v, statements));
+    body = statements(body);
+    if (!removed) return body;
+  }
 }
 
 /** Whether `v` is read by nothing, or reaches through casts read by nothing else a store as its value (collected in `stores`). */
