@@ -126,9 +126,10 @@ export interface CodegenOptions {
    * B's columns that the accumulator's store also masks (the example's `offs_m < M`, `offs_n < N`):
    * what they read there reaches only outputs the store leaves unwritten (codegen/dot-edges.ts).
    * Triton's tutorial 03 writes the same by hand (`offs_am = (…) % M`, K masks alone). Not where
-   * instrumented (the checks see every address as written). At 1000×1001×1003 every program runs at
-   * once and the edge programs' masks set the time (bench/NOTES.md §71): a bench switch until timed.
-   * Off unless true.
+   * instrumented (the checks see every address as written). A bench switch: on an H100 it ran slower
+   * at every setting timed, alone, with words and with the K loop peeled, at 1000×1001×1003 (63.3 →
+   * 59.1 at the leader) and at 1024³ (102.7 → 94.8), where no program has an edge (bench/NOTES.md
+   * §73). Off unless true.
    */
   unmaskedDotEdges?: boolean;
   /**
