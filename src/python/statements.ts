@@ -9,6 +9,7 @@ import { assignmentTargets } from "./declarations";
 import { noneInBranch, pickedSide, staticBool, staticTruth } from "./none-names";
 import { lowerExpr, lowerList } from "./expressions";
 import { camelCase, tsName } from "./names";
+import { keywordArgs } from "./signature";
 import { bodyStatements, children, dottedName, parts, spanOf, walk, type SyntaxNode } from "./tree";
 
 const UNSUPPORTED: Readonly<Record<string, [string, string]>> = {
@@ -294,7 +295,9 @@ function lowerFor(ctx: LowerContext, s: SyntaxNode, indent: string): void {
   const calleeName = callee ? dottedName(ctx.text, callee) : undefined;
   const last = calleeName?.[calleeName.length - 1];
   if (calleeName?.length === 1 && last === "range" && !ctx.params.has("range")) {
-    const args = parts(children(iter)[1]);
+    // Triton evaluates keyword arguments of the builtin range and drops them (its code generator reads
+    // num_stages, flatten … from tl.range only): unsloth's grouped GEMM writes `range(NUM_EXPERTS, flatten = FLATTEN)`.
+    const args = keywordArgs(ctx.text, children(iter)[1]).positional;
     if (args.length < 1 || args.length > 3) return unsupported(ctx, iter, "range() with these arguments", "range(end), range(start, end) or range(start, end, step)");
     const [start, end, step] = args.length === 1 ? [undefined, args[0], undefined] : args;
     const descending = step?.name === "UnaryExpression" && nodeText(ctx, children(step)[0]) === "-";
