@@ -22,7 +22,7 @@ import { requestArray, type WorkgroupArray } from "./workgroup-arrays";
 import { isRowVector, layoutKey, layoutOf, pieceCols, pieceRows, registerOffset, runSpan, rowSliceLayout, rowSliceOffset, rowSlicesOf, sameLayout, tileOffset, type BlockLayout, type RowSlice, type Tiling } from "./layout";
 import { literal, wgslType, type RegisterDtype } from "./literals";
 import { lowWord } from "../ir/int64";
-import { valuesSteeringControl } from "./uniformity";
+import { valuesSteeringBarriers, valuesSteeringControl } from "./uniformity";
 import { knownReads } from "./variable-values";
 
 /** Registers beyond this per invocation and value are reported: the code would not fit. */
@@ -52,6 +52,7 @@ export class WgslGenerator implements Emitter {
   readonly dotOnlyTransposes: ReadonlySet<number>;
   readonly contiguity: ContiguityAnalysis;
   private readonly steering: ReadonlySet<number>;
+  private readonly steeringBarriers: ReadonlySet<number>;
   /** What a variable holds where it is read, where straight-line code shows it (variable-values.ts), by the read's id. */
   private readonly reads: ReadonlyMap<number, Value>;
   /** Buffers read or written as vec4 somewhere: every access to them goes through [i >> 2][i & 3]. */
@@ -115,6 +116,7 @@ export class WgslGenerator implements Emitter {
     this.atomicBuffers = plan.atomicBuffers;
     this.packed = plan.packed;
     this.steering = valuesSteeringControl(this.ir.body);
+    this.steeringBarriers = valuesSteeringBarriers(this.ir.body);
     this.reads = knownReads(this.ir.body);
     if (plan.options.instrument) this.instrumentation = new Instrumentation();
     this.rowSlices = plan.tiledLayouts && plan.options.rowLayouts !== false ? rowSlicesOf(this.ir.body, this.w, plan.tiledLayouts) : new Map();
@@ -303,6 +305,11 @@ export class WgslGenerator implements Emitter {
 
   steersControl(v: Value): boolean {
     return this.steering.has(v.id);
+  }
+
+  /** Whether `v` steers an `if` or a loop around a barrier (uniformity.ts: valuesSteeringBarriers). */
+  steersBarrier(v: Value): boolean {
+    return this.steeringBarriers.has(v.id);
   }
 
   knownRead(read: Value): Value | undefined {

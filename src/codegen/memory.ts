@@ -74,9 +74,10 @@ export function emitLoad(gen: WgslGenerator, v: Value & { op: "load" }, emitValu
   const pointee = ptr.type.pointee;
   const t = gen.typeOf(v.type);
   const access = gen.instrumentation?.access("load", accessedParam(ptr.type), v.span);
+  const readAt = (j: number) => isByteDtype(pointee) ? byteRead(gen, param, pointee, gen.reg(ptr, j)) : gen.atomicBuffers.has(param) ? atomicRead(gen, param, gen.reg(ptr, j)) : element(gen, param, gen.reg(ptr, j));
   const scalarRead = (j: number, declare: boolean) => {
     const name = valueName(v, j);
-    const read = isByteDtype(pointee) ? byteRead(gen, param, pointee, gen.reg(ptr, j)) : gen.atomicBuffers.has(param) ? atomicRead(gen, param, gen.reg(ptr, j)) : element(gen, param, gen.reg(ptr, j));
+    const read = readAt(j);
     if (!v.mask) {
       gen.emit(declare ? `let ${name} = ${read};` : `${name} = ${read};`);
       return;
@@ -92,9 +93,13 @@ export function emitLoad(gen: WgslGenerator, v: Value & { op: "load" }, emitValu
   // A scalar that other programs change while this one runs (an atomic buffer: xformers' and tutorial
   // 05's lock counters, `count = tl.load(Count)`) and that steers control is read once and handed to
   // every invocation, so the program takes one branch, as Triton's scalar is one value per program.
-  if (v.type.shape.length === 0 && !v.mask && gen.atomicBuffers.has(param) && gen.steersControl(v) && gen.nonUniformDepth === 0) {
+  // So is a scalar of a buffer the kernel writes that steers a barrier (a reduction or tl.dot under an
+  // `if` or in a loop it steers, as unsloth's grouped GEMM's `m_size = tl.load(m_sizes_ptr + expert_idx)`):
+  // WGSL takes a read of a read-only buffer at a uniform index as uniform, not one of a read_write buffer.
+  const handOut = (gen.atomicBuffers.has(param) && gen.steersControl(v)) || (gen.ir.writtenParams.has(param) && gen.steersBarrier(v));
+  if (v.type.shape.length === 0 && !v.mask && handOut && gen.nonUniformDepth === 0) {
     const u = gen.scratch("u", gen.dtype(v.type), 1);
-    gen.emit(`if (lid == 0u) { ${u}[0] = ${atomicRead(gen, param, gen.reg(ptr, 0))}; }`);
+    gen.emit(`if (lid == 0u) { ${u}[0] = ${gen.atomicBuffers.has(param) ? atomicRead(gen, param, gen.reg(ptr, 0)) : readAt(0)}; }`);
     gen.emit(`let ${valueName(v, 0)} = workgroupUniformLoad(&${u}[0]);`);
     gen.uniformLoads.add(v.id);
     return;

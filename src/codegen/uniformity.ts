@@ -5,19 +5,47 @@
 
 import type { Stmt, Value } from "../ir/ir";
 import { operandsOf } from "../ir/ir";
-import { forEachStmt, valuesOfStmt } from "../ir/walk";
+import { bodiesOf, forEachStmt, forEachValue, valuesOfStmt } from "../ir/walk";
 
 export function valuesSteeringControl(body: readonly Stmt[]): ReadonlySet<number> {
-  const assigned = new Map<number, Value[]>();
   const roots: Value[] = [];
+  forEachStmt(body, (s) => {
+    // The values a branch or a loop's trip count depends on (valuesOfStmt: cond; start, end, step).
+    if (s.kind === "if" || s.kind === "for" || s.kind === "while") roots.push(...valuesOfStmt(s));
+  });
+  return dependencies(body, roots);
+}
+
+/**
+ * The values that steer a barrier (a reduction or tl.dot): an `if` holding one, a loop holding one
+ * (its bounds, its condition, and every branch inside it, as a break's). A scalar load among them is
+ * read once and handed out with workgroupUniformLoad (memory.ts), as Triton's scalar is one value a
+ * program: unsloth's grouped GEMM walks its experts' `m_size = tl.load(m_sizes_ptr + e)` in a
+ * while loop around tl.dot.
+ */
+export function valuesSteeringBarriers(body: readonly Stmt[]): ReadonlySet<number> {
+  const roots: Value[] = [];
+  const holdsBarrier = (s: Stmt) => {
+    let found = false;
+    forEachValue([s], (v) => { if (v.op === "dot" || v.op === "reduce") found = true; });
+    return found;
+  };
+  forEachStmt(body, (s) => {
+    if (!(s.kind === "if" || s.kind === "for" || s.kind === "while") || !holdsBarrier(s)) return;
+    roots.push(...valuesOfStmt(s));
+    if (s.kind !== "if") for (const b of bodiesOf(s)) forEachStmt(b, (t) => { if (t.kind === "if" || t.kind === "for" || t.kind === "while") roots.push(...valuesOfStmt(t)); });
+  });
+  return dependencies(body, roots);
+}
+
+/** The roots and every value they depend on, through operands and the values assigned to the variables they read. */
+function dependencies(body: readonly Stmt[], roots: readonly Value[]): ReadonlySet<number> {
+  const assigned = new Map<number, Value[]>();
   forEachStmt(body, (s) => {
     if (s.kind === "declare" || s.kind === "assign") {
       const values = assigned.get(s.variable.id) ?? [];
       values.push(s.kind === "declare" ? s.init : s.value);
       assigned.set(s.variable.id, values);
-    } else if (s.kind === "if" || s.kind === "for" || s.kind === "while") {
-      // The values a branch or a loop's trip count depends on (valuesOfStmt: cond; start, end, step).
-      roots.push(...valuesOfStmt(s));
     }
   });
   const steering = new Set<number>();

@@ -1,7 +1,8 @@
 // A loop with a barrier (a reduction or tl.dot synchronises the workgroup) must be left by every
 // invocation alike: WGSL rejects the barrier if a break, continue or while condition depends on a
-// value it can't prove uniform. Loaded values are the ones it can't (reductions' results are
-// handed out uniformly, uniformity.ts); such an exit is reported at the break.
+// value it can't prove uniform. Loaded values are the ones it can't (reductions' results are handed
+// out uniformly, uniformity.ts); such an exit is reported at the break. A while loop's condition may
+// read an unmasked scalar load: codegen hands it out where WGSL can't see it uniform (memory.ts).
 
 import { Codes } from "../diagnostics/codes";
 import type { DiagnosticLog } from "../diagnostics/diagnostic";
@@ -14,7 +15,7 @@ export function checkLoopBarriers(body: readonly Stmt[], log: DiagnosticLog): vo
   forEachStmt(body, (s) => {
     if (s.kind === "declare" || s.kind === "assign") assigned.set(s.variable.id, [...(assigned.get(s.variable.id) ?? []), s.kind === "declare" ? s.init : s.value]);
   });
-  const loaded = (v: Value): Value | undefined => loadedFrom(v, assigned, new Set());
+  const loaded = (v: Value, scalarsHandedOut = false): Value | undefined => loadedFrom(v, assigned, new Set(), scalarsHandedOut);
   forEachStmt(body, (s) => {
     if (s.kind !== "for" && s.kind !== "while") return;
     const barrier = firstBarrier(s.body);
@@ -26,7 +27,7 @@ export function checkLoopBarriers(body: readonly Stmt[], log: DiagnosticLog): vo
         { span: barrier.span, message: `${what} here` },
       ]);
     if (s.kind === "while") {
-      const load = loaded(s.cond);
+      const load = loaded(s.cond, true);
       if (load) report(s, load, "this while loop's condition");
     }
     exitsOf(s.body, [], (exit, conds) => {
@@ -58,14 +59,18 @@ function exitsOf(body: readonly Stmt[], conds: Value[], visit: (exit: Stmt & { k
 }
 
 /** A load `v` depends on (through operands and variables), stopping at reductions. */
-function loadedFrom(v: Value, assigned: ReadonlyMap<number, Value[]>, seen: Set<number>): Value | undefined {
+function loadedFrom(v: Value, assigned: ReadonlyMap<number, Value[]>, seen: Set<number>, scalarsHandedOut: boolean): Value | undefined {
   if (seen.has(v.id)) return undefined;
   seen.add(v.id);
-  if (v.op === "load") return v;
+  // With scalarsHandedOut (a while condition), a scalar read with no mask is one value a program, as
+  // Triton's: codegen reads it once and hands it to every invocation with workgroupUniformLoad where it
+  // steers a barrier (memory.ts); its address is still followed (unsloth's grouped GEMM:
+  // `m_size = tl.load(m_sizes_ptr + expert_idx)`, then `while tidx < processed_tiles + tiles(m_size)`).
+  if (v.op === "load" && (!scalarsHandedOut || v.type.shape.length > 0 || v.mask)) return v;
   if (v.op === "reduce") return undefined;
   const next = v.op === "readVar" ? (seen.has(-1 - v.variable.id) ? [] : (seen.add(-1 - v.variable.id), assigned.get(v.variable.id) ?? [])) : operandsOf(v);
   for (const o of next) {
-    const found = loadedFrom(o, assigned, seen);
+    const found = loadedFrom(o, assigned, seen, scalarsHandedOut);
     if (found) return found;
   }
   return undefined;
