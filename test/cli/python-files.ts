@@ -2,6 +2,7 @@
 // this process's Python thread (Pyodide starts once per test file), a scratch folder for variants.
 
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -37,4 +38,11 @@ export async function onGpuAndCpu(file: string, check: (report: ScriptReport, cp
     assert.equal(outcome, "ok", `cpu=${cpu}: ${report.traceback}`);
     await check(report, cpu);
   }
+}
+
+/** `kernel-lab check FILE` exits 0 with no diagnostic: what every library port's idioms file must give. */
+export function checksClean(file: string): void {
+  const r = spawnSync(process.execPath, ["bin/kernel-lab.js", "check", file], { cwd: root, encoding: "utf8", timeout: 120_000 });
+  assert.equal(r.status, 0, r.stdout + r.stderr);
+  assert.doesNotMatch(r.stdout + r.stderr, /KL\d{4}/);
 }
