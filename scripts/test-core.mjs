@@ -17,7 +17,7 @@
 // It ends with the 10 slowest files and their wall times (scripts/slowest-files.mjs).
 
 import { spawn } from "node:child_process";
-import { readdirSync } from "node:fs";
+import { readFileSync, readdirSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -36,9 +36,11 @@ const testsIn = (dir) =>
     .filter((f) => f.endsWith(".test.ts"))
     .sort()
     .map((f) => relative(root, join(root, dir, f)));
-// The unit files in one process (test/unit/all.ts says why), the longest of the files, first; then the
-// command-line and GPU files, the long ones before the short, so that the two lanes end together.
-const files = named.length > 0 ? named : ["test/unit/all.ts", ...testsIn("test/cli"), ...testsIn("test/gpu")];
+// The GPU files and the unit files each in one process (test/gpu/all.ts and test/unit/all.ts say
+// why), the longest of the files, first; then the command-line files and the GPU files that need a
+// process of their own, so that the two lanes end together.
+const ownProcess = JSON.parse(readFileSync(join(root, "test/gpu/own-process.json"), "utf8")).map((f) => `test/gpu/${f}`);
+const files = named.length > 0 ? named : ["test/gpu/all.ts", "test/unit/all.ts", ...testsIn("test/cli"), ...ownProcess];
 
 const tsx = createRequire(import.meta.url).resolve("tsx/cli");
 // The usual reporter (spec on a terminal, TAP otherwise), then the 10 slowest files at the end.
