@@ -60,6 +60,9 @@
 #   sassodd the odd size's machine code: a half a load, words in block and tile, words without masks; timed too (§69)
 #   rec29   issue 28's record, lean: the ceilings, the f16 matmul's leaders, the odd size's load forms, attention, torch, Triton (§71)
 #   rec30   rec29 at the default, and the odd size with unmaskedDotEdges (alone, peeled, words) beside 1024³ (~7 min)
+#   rec31   the machine code of 1024³'s generated leader (default, unmaskedDotEdges), the hand-written feed and the probe,
+#           and of the odd size's leader with a half a load shifted; then the record (rec29's) with shiftedHalfRows true
+#           timed beside the default (§75; ~8 min)
 #   unmask  the dot operands' loads without their M and N masks (unmaskedDotEdges, §71's next), words and the K loop
 #           peeled, at the odd size, 1024³ and 4096³'s two first configs; twice (~7 min)
 #   rest    issue 28 item 4: the other cases of RESULTS.md (f32, softmax, layer norm, add, dropout) with torch and Triton
@@ -491,6 +494,29 @@ if has rec30; then
   record_ceilings
   step 300 rec-mm.log node bench/dist/suite.js --only matmul-f16-4096,matmul-f16-1024x1024x1024,matmul-f16-1000 --configs 4 --out "$out/rec-mm.json"
   record_attention_and_anchors
+  date -u
+fi
+if has rec31; then
+  # NOTES §75: why unmasking the dot operands costs 1024³ 8% where no program has an edge (§73's next step), and
+  # what the generated leader's loop has that the hand-written feed's (run-time sizes, 112 against the probe's 115)
+  # has not: one pipeline a process, into its own shader cache (read off the device with bench/sass-read.sh).
+  N64='64×64×64 2×2 sg of 2×2 →f32 pad 8 prefetch rows sg-n C-matrices'
+  C4='{"BLOCK_M":64,"BLOCK_N":64,"BLOCK_K":64,"num_warps":4}'
+  C8='{"BLOCK_M":64,"BLOCK_N":64,"BLOCK_K":32,"num_warps":8}'
+  sass gen-1k gen matmul-f16 1024x1024x1024 "$C4" '{}' "$out/sass/gen-1k/kernel.wgsl"
+  sass gen-1k-unmask gen matmul-f16 1024x1024x1024 "$C4" '{"unmaskedDotEdges":true}' "$out/sass/gen-1k-unmask/kernel.wgsl"
+  sass hand-1k-feed hand 1024 "$N64 feed (16-byte loads, runtime sizes, uniform masks)" "$out/sass/hand-1k-feed/kernel.wgsl"
+  sass hand-1k-probe hand 1024 "$N64" "$out/sass/hand-1k-probe/kernel.wgsl"
+  sass odd-default gen matmul-f16 1000x1001x1003 "$C8" '{}' "$out/sass/odd-default/kernel.wgsl"
+  sass odd-shifted gen matmul-f16 1000x1001x1003 "$C8" '{"shiftedHalfRows":true}' "$out/sass/odd-shifted/kernel.wgsl"
+  (cd "$out" && tar -cJf sass-1k.tar.xz sass && rm -rf sass)
+  record_ceilings
+  # The record's f16 matmul at the default, and a half a load shifted (the odd size's knob, 66.1 against 63.5 in §73's
+  # call) beside it in the same process; the hand-written feed at 1024³ (16-byte loads, run-time sizes).
+  step 360 rec-mm.log node bench/dist/suite.js --only matmul-f16-4096,matmul-f16-1024x1024x1024,matmul-f16-1000 --configs 4 \
+    --targets '[{"shiftedHalfRows":true}]' --out "$out/rec-mm.json"
+  record_attention_and_anchors
+  step 90 rec-feed.log node bench/dist/mma-probe.js --only matmul --sizes 1024 --match 'feed \(16-byte loads' --out "$out/rec-feed.json"
   date -u
 fi
 if has rec28s; then
