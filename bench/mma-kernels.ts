@@ -109,6 +109,14 @@ export interface HandMatmul {
      * (the default) tests the whole trip once. §44's open difference.
      */
     tests?: "one" | "two";
+    /**
+     * With 16-byte loads on runs of 8 (the default `regs` and `runs`): each run read as the two aligned
+     * 16-byte chunks that cover it wherever it starts, and its 8 halves shifted out of their 16 by the start
+     * mod 8, known only at run time, with selects and funnel shifts (WGSL `shifted8`). At 1024³ every run
+     * starts on a chunk, but nothing in the code knows it: the cost of reading rows not known aligned
+     * (the odd size's) 16 bytes at a time, against 2- and 4-byte loads (NOTES §75).
+     */
+    shifted?: boolean;
   };
 }
 
@@ -117,7 +125,7 @@ export const BEST_244: HandMatmul = { bm: 128, bn: 128, bk: 32, sm: 2, sn: 2, pa
 export function handName(s: HandMatmul): string {
   const tm = s.bm / s.sm / 16, tn = s.bn / s.sn / 16;
   const c = s.cStore ? ` (stride ${s.cStore.stride}, branch ${s.cStore.branch})` : "";
-  const iso = s.feed ? `${s.feed.regs === "halves" ? ", halves" : ""}${s.feed.addresses === "carried" ? ", carried addresses" : ""}${s.feed.runs === "tiled" ? ", tiled runs" : ""}${s.feed.trips === "runtime" ? ", runtime trips" : ""}${s.feed.accumulators === "array" ? ", acc array" : ""}${s.feed.cBuffer === true ? ", C buffer" : s.feed.cBuffer ? `, C buffer ${s.feed.cBuffer} rows` : ""}${s.feed.tests === "two" ? ", two tests" : ""}` : "";
+  const iso = s.feed ? `${s.feed.shifted ? ", shifted" : ""}${s.feed.regs === "halves" ? ", halves" : ""}${s.feed.addresses === "carried" ? ", carried addresses" : ""}${s.feed.runs === "tiled" ? ", tiled runs" : ""}${s.feed.trips === "runtime" ? ", runtime trips" : ""}${s.feed.accumulators === "array" ? ", acc array" : ""}${s.feed.cBuffer === true ? ", C buffer" : s.feed.cBuffer ? `, C buffer ${s.feed.cBuffer} rows` : ""}${s.feed.tests === "two" ? ", two tests" : ""}` : "";
   const f = s.feed ? ` feed (${s.feed.bytes}-byte loads, ${s.feed.sizes} sizes${s.feed.masks === "uniform" ? ", uniform masks" : s.feed.masks ? ", masks" : ""}${iso})` : "";
   return `${s.bm}×${s.bn}×${s.bk} ${s.sm}×${s.sn} sg of ${tm}×${tn} →${s.acc} pad ${s.pad} ${s.schedule} ${s.order} sg-${s.sgOrder} C-${s.cOut}${c}${f}${s.isolate ? ` ISOLATE ${s.isolate}` : ""}`;
 }
@@ -176,6 +184,7 @@ export function handWgsl(s: HandMatmul, M: number, N: number, K: number, emulate
   if (narrow && feed.regs !== "halves") throw new Error("feed: 2- and 4-byte loads hold one f16 register a half (regs \"halves\")");
   if (!narrow && iso && feed.bytes !== 8) throw new Error("feed: halves, carried addresses and tiled runs are measured with 8-byte loads");
   if (feed.tests === "two" && (iso || feed.masks !== "uniform")) throw new Error("feed: two tests are measured with the uniform test on the 244 kernel's own feed");
+  if (feed.shifted && (iso || feed.bytes !== 16)) throw new Error("feed: shifted runs are read as 16-byte chunks on the 244 kernel's own feed");
   const elem = feed.bytes === 2 ? "f16" : feed.bytes === 4 ? "u32" : feed.regs === "halves" ? "vec4<f16>" : `vec${feed.bytes === 8 ? 2 : 4}<u32>`;
   const L: string[] = [
     "enable f16;",
@@ -189,6 +198,15 @@ export function handWgsl(s: HandMatmul, M: number, N: number, K: number, emulate
   if (s.cOut === "staged") L.push(`var<workgroup> sc: array<${s.acc}, ${32 * (s.bn + 4)}>;`);
   else if (feed.cBuffer) L.push(`var<workgroup> scb: array<f32, ${cRows(feed.cBuffer) * (s.bn + 4)}>;`);
   if (s.cStore?.branch === "uniform-load") L.push("var<workgroup> cflag: u32;");
+  // A run of 8 halves starting at half a of the chunk p (a in 0..7), the rest in the next chunk q: shifted down
+  // by 4 halves (two words), then by 2 (one word), then by 1 (a funnel shift of 16 bits), each by select.
+  if (feed.shifted) L.push("fn shifted8(p: vec4<u32>, q: vec4<u32>, a: u32) -> vec4<u32> {",
+    "  let four = (a & 4u) != 0u; let two = (a & 2u) != 0u; let odd = (a & 1u) != 0u;",
+    "  let t = select(vec3<u32>(p.x, p.y, p.z), vec3<u32>(p.z, p.w, q.x), four); let u = select(vec3<u32>(p.w, q.x, q.y), vec3<u32>(q.y, q.z, q.w), four);",
+    "  let lo = select(vec4<u32>(t.x, t.y, t.z, u.x), vec4<u32>(t.y, t.z, u.x, u.y), two);",
+    "  let hi = select(vec4<u32>(t.y, t.z, u.x, u.y), vec4<u32>(t.z, u.x, u.y, u.z), two);",
+    "  return select(lo, (lo >> vec4<u32>(16u)) | (hi << vec4<u32>(16u)), odd);",
+    "}");
   L.push(`@compute @workgroup_size(${w})`,
     "fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {");
   const e = (x: string) => L.push(`  ${x}`);
@@ -213,10 +231,13 @@ export function handWgsl(s: HandMatmul, M: number, N: number, K: number, emulate
   const general = iso ? isoFeed(s, feed, w, sizeA, sizeB, Ms, Ns, Ks) : undefined;
   if (general) L.push(...general.declare.map((x) => `  ${x}`));
   // One run of 8 halves at element `at` into register `reg`: one 16-byte load or two of 8.
-  const read = (reg: string, arr: string, at: string) => (feed.bytes === 16 ? `${reg} = ${arr}[(${at}) / 8u];`
+  const read = (reg: string, arr: string, at: string) => (feed.shifted ? `{ let i = ${at}; let c = i >> 3u; ${reg} = shifted8(${arr}[c], ${arr}[c + 1u], i & 7u); }`
+    : feed.bytes === 16 ? `${reg} = ${arr}[(${at}) / 8u];`
     : `{ let i = (${at}) / 4u; ${reg} = vec4<u32>(${arr}[i], ${arr}[i + 1u]); }`);
   // A run of 4 halves (8 bytes) alone, for the masked path: the other half of the register kept zero.
-  const readHalf = (reg: string, arr: string, at: string, upper: boolean) => (feed.bytes === 16
+  const readHalf = (reg: string, arr: string, at: string, upper: boolean) => (feed.shifted
+    ? `{ let i = ${at}; let c = i >> 3u; let r = shifted8(${arr}[c], ${arr}[c + 1u], i & 7u); ${reg} = select(vec4<u32>(r.xy, ${reg}.zw), vec4<u32>(${reg}.xy, r.zw), ${upper}); }`
+    : feed.bytes === 16
     ? `{ let r = ${arr}[(${at}) / 8u]; ${reg} = select(vec4<u32>(r.xy, ${reg}.zw), vec4<u32>(${reg}.xy, r.zw), ${upper}); }`
     : `{ let r = ${arr}[(${at}) / 4u + ${upper ? 1 : 0}u]; ${reg} = ${upper ? `vec4<u32>(${reg}.xy, r)` : `vec4<u32>(r, ${reg}.zw)`}; }`);
   const fetch = (k: string): string[] => {
@@ -502,7 +523,8 @@ export function handVariants(size: number, emulate: boolean): HandMatmul[] {
       { ...small, feed: { bytes: 8, sizes: "runtime", masks: "uniform", tests: "two" } },
       // A half a load, and the words covering each run of 4 shifted on its parity (1024³'s element loads).
       { ...small, feed: { bytes: 2, sizes: "runtime", masks: "uniform", regs: "halves" } },
-      { ...small, feed: { bytes: 4, sizes: "runtime", masks: "uniform", regs: "halves" } }];
+      { ...small, feed: { bytes: 4, sizes: "runtime", masks: "uniform", regs: "halves" } },
+      { ...small, feed: { bytes: 16, sizes: "runtime", masks: "uniform", shifted: true } }];
   }
   if (size < 4096) {
     const s64 = { ...b, bm: 64, bn: 64 }; // 4 subgroups of 2×2
@@ -511,11 +533,13 @@ export function handVariants(size: number, emulate: boolean): HandMatmul[] {
       { ...b, bm: 64, bn: 128, sm: 2, sn: 2 }, { ...b, bm: 128, bn: 64, sm: 4, sn: 2 },
       // What the odd size's element-by-element loads cost (1000×1001×1003: no row of A or B starts on a multiple
       // of 4 halves), at 1024³ where everything else is equal: 16-byte loads, then a half a load, then the
-      // words covering each run of 4 shifted on its parity; run-time sizes and the uniform test in all three.
+      // words covering each run of 4 shifted on its parity, then the two 16-byte chunks covering each run of 8
+      // shifted by its start mod 8 (NOTES §75); run-time sizes and the uniform test in all four.
       ...[{ ...s64, bk: 64 }, { ...b, bm: 64, bn: 128, sm: 2, sn: 2 }].flatMap((x) => [
         { ...x, feed: { bytes: 16, sizes: "runtime", masks: "uniform" } },
         { ...x, feed: { bytes: 2, sizes: "runtime", masks: "uniform", regs: "halves" } },
-        { ...x, feed: { bytes: 4, sizes: "runtime", masks: "uniform", regs: "halves" } }] satisfies HandMatmul[])];
+        { ...x, feed: { bytes: 4, sizes: "runtime", masks: "uniform", regs: "halves" } },
+        { ...x, feed: { bytes: 16, sizes: "runtime", masks: "uniform", shifted: true } }] satisfies HandMatmul[])];
   }
   const out: HandMatmul[] = [b];
   // What the 244 kernel has that the generated code lacked, one at a time.

@@ -62,7 +62,7 @@
 #   rec30   rec29 at the default, and the odd size with unmaskedDotEdges (alone, peeled, words) beside 1024³ (~7 min)
 #   rec31   the machine code of 1024³'s generated leader (default, unmaskedDotEdges), the hand-written feed and the probe,
 #           and of the odd size's leader with a half a load shifted; then the record (rec29's) with shiftedHalfRows true
-#           timed beside the default (§75; ~8 min)
+#           timed beside the default, and the hand-written feed's loads with 16-byte chunks shifted (§75; ~9 min)
 #   unmask  the dot operands' loads without their M and N masks (unmaskedDotEdges, §71's next), words and the K loop
 #           peeled, at the odd size, 1024³ and 4096³'s two first configs; twice (~7 min)
 #   rest    issue 28 item 4: the other cases of RESULTS.md (f32, softmax, layer norm, add, dropout) with torch and Triton
@@ -512,11 +512,13 @@ if has rec31; then
   (cd "$out" && tar -cJf sass-1k.tar.xz sass && rm -rf sass)
   record_ceilings
   # The record's f16 matmul at the default, and a half a load shifted (the odd size's knob, 66.1 against 63.5 in §73's
-  # call) beside it in the same process; the hand-written feed at 1024³ (16-byte loads, run-time sizes).
+  # call) beside it in the same process; then the hand-written feed at 1024³ (run-time sizes, the uniform test) in
+  # 16-byte loads, 2-byte, 4-byte (the words), and 16-byte chunks shifted at run time (what reading the odd size's
+  # rows 16 bytes at a time would cost: NOTES §75).
   step 360 rec-mm.log node bench/dist/suite.js --only matmul-f16-4096,matmul-f16-1024x1024x1024,matmul-f16-1000 --configs 4 \
     --targets '[{"shiftedHalfRows":true}]' --out "$out/rec-mm.json"
   record_attention_and_anchors
-  step 90 rec-feed.log node bench/dist/mma-probe.js --only matmul --sizes 1024 --match 'feed \(16-byte loads' --out "$out/rec-feed.json"
+  step 120 rec-feed.log node bench/dist/mma-probe.js --only matmul --sizes 1024 --match 'feed \((16|2|4)-byte loads' --out "$out/rec-feed.json"
   date -u
 fi
 if has rec28s; then
