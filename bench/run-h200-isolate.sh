@@ -517,8 +517,8 @@ if has rec31; then
   # rows 16 bytes at a time would cost: NOTES §75).
   step 360 rec-mm.log node bench/dist/suite.js --only matmul-f16-4096,matmul-f16-1024x1024x1024,matmul-f16-1000 --configs 4 \
     --targets '[{"shiftedHalfRows":true}]' --out "$out/rec-mm.json"
-  record_attention_and_anchors
   step 120 rec-feed.log node bench/dist/mma-probe.js --only matmul --sizes 1024 --match 'feed \((16|2|4)-byte loads' --out "$out/rec-feed.json"
+  record_attention_and_anchors
   date -u
 fi
 if has rec28s; then
