@@ -33,7 +33,7 @@ export interface StorageBinding {
   binding: number;
   /**
    * The element dtype in the buffer: a Ptr<i64>'s elements are held as i32 (README "64-bit integers");
-   * 8-bit elements (ByteDtype) are 4 to a word, the binding an array<u32> (atomic<u32> where stored; codegen/bytes.ts).
+   * 8-bit elements (ByteDtype) are 4 to a word, bf16s 2 to a word, the binding an array<u32> (atomic<u32> where stored; codegen/bytes.ts).
    */
   dtype: BufferDtype;
   /**
@@ -43,7 +43,7 @@ export interface StorageBinding {
    */
   vectorWidth: 1 | 2 | 4 | 8;
   access: "read" | "read_write";
-  /** Present when some tl.atomic* goes through it, or an 8-bit buffer is stored: array<atomic<T>> (f32 and bytes: atomic<u32>). */
+  /** Present when some tl.atomic* goes through it, or an 8-bit or bf16 buffer is stored: array<atomic<T>> (f32, bytes and bf16s: atomic<u32>). */
   atomic?: true;
 }
 

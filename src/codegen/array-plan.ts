@@ -104,7 +104,7 @@ class PlanningFacts implements ArrayFacts {
     return sameLayout(a.shape, b.shape, this.input.workgroupSize, this.input.tiledLayouts, this.input.rowSlices);
   }
   dtype(type: ValueType): RegisterDtype {
-    return type.kind === "pointer" || type.dtype === "i64" ? "i32" : type.dtype;
+    return type.kind === "pointer" || type.dtype === "i64" ? "i32" : type.dtype === "bf16" ? "f32" : type.dtype;
   }
   scratch(slot: string, dtype: RegisterDtype, size: number, vec4 = false): string {
     return requestArray(this.arrays, slot, dtype, size, vec4);

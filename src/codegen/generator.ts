@@ -253,9 +253,9 @@ export class WgslGenerator implements Emitter {
     return sameLayout(a.shape, b.shape, this.w, this.tiled, this.rowSlices);
   }
 
-  /** The WGSL dtype of a value: a pointer is its i32 offset, an i64 its low 32 bits (ir/int64.ts). */
+  /** The WGSL dtype of a value: a pointer is its i32 offset, an i64 its low 32 bits (ir/int64.ts), a bf16 an f32 holding a bf16 value (bf16.ts). */
   dtype(type: ValueType): RegisterDtype {
-    return type.kind === "pointer" || type.dtype === "i64" ? "i32" : type.dtype;
+    return type.kind === "pointer" || type.dtype === "i64" ? "i32" : type.dtype === "bf16" ? "f32" : type.dtype;
   }
 
   typeOf(type: ValueType): string {

@@ -5,6 +5,7 @@ import { ERF_WGSL, POW_WGSL, ROUNDED_WGSL } from "./special-math";
 import { INVERSE_TRIG_WGSL } from "./inverse-trig";
 import { PHILOX_N_ROUNDS_WGSL, PHILOX_ROUNDS_WGSL, UMULHI_WGSL } from "./philox-wgsl";
 import { RANDN_WGSL } from "./random";
+import { BF16_WGSL } from "./bf16";
 
 /** Each helper's text and the function names whose use needs it (a helper needs those it calls). */
 const HELPERS: readonly { wgsl: string; neededBy: readonly string[] }[] = [
@@ -16,6 +17,7 @@ const HELPERS: readonly { wgsl: string; neededBy: readonly string[] }[] = [
   { wgsl: POW_WGSL, neededBy: ["kl_pow("] },
   { wgsl: ROUNDED_WGSL, neededBy: ["kl_div_rn(", "kl_sqrt_rn("] },
   { wgsl: INVERSE_TRIG_WGSL, neededBy: ["kl_asin(", "kl_acos(", "kl_atan("] },
+  { wgsl: BF16_WGSL, neededBy: ["kl_bf16("] },
 ];
 
 /** The helper functions `body` calls, as lines of WGSL (none when it calls none). */

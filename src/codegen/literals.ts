@@ -2,8 +2,8 @@
 
 import type { Dtype } from "../ir/ir";
 
-/** The dtypes WGSL has: an i64 is held in an i32 (ir/int64.ts). */
-export type RegisterDtype = Exclude<Dtype, "i64">;
+/** The dtypes WGSL has: an i64 is held in an i32 (ir/int64.ts), a bf16 in an f32 (codegen/bf16.ts). */
+export type RegisterDtype = Exclude<Dtype, "i64" | "bf16">;
 
 export function wgslType(dtype: RegisterDtype): string {
   return dtype;

@@ -4,7 +4,7 @@
 // stores after a loop on subgroup matrices write straight from the matrices (mma-store.ts).
 
 import type { Stmt, Value, ValueType } from "../ir/ir";
-import { isByteDtype } from "../ir/ir";
+import { isPackedDtype } from "../ir/ir";
 import type { CodegenOptions } from "../ir/target";
 import { forEachStmt } from "../ir/walk";
 import type { ContiguityAnalysis } from "./contiguity";
@@ -141,8 +141,8 @@ export function isWide(gen: AccessFacts, ptr: Value): boolean {
   // f16 too (vec4<f16>, 8 bytes): buffers are padded to 16 bytes, so the last vec4 is always whole.
   if (ptr.type.kind !== "pointer" || gen.atomicBuffers.has(ptr.type.param) || gen.options.instrument) return false;
   if (ptr.type.pointee === "f16" && gen.options.wideHalfAccesses === false) return false;
-  // 8-bit elements are 4 to a word: their runs move as one word each (bytes.ts), never as vec4s.
-  if (isByteDtype(ptr.type.pointee)) return false;
+  // 8-bit elements are 4 to a word, bf16s 2: their runs move as whole words (bytes.ts), never as vec4s.
+  if (isPackedDtype(ptr.type.pointee)) return false;
   return inRunsOfFour(gen, ptr);
 }
 

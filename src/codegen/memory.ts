@@ -12,8 +12,8 @@ import { atomicRead, atomicWrite } from "./atomics";
 import { inRunsOfFour, isWide, knownWhole, readsOctets, readsShifted, readsWide, readsWords } from "./load-forms";
 import { emitShiftedRun, packHalves, packedHalf, packedRun } from "./packed-halves";
 import { tileInside } from "./mma-store";
-import { isByteDtype, type ByteDtype } from "../ir/ir";
-import { byteRead, byteRunRead, byteRunWrite, byteWrite } from "./bytes";
+import { isPackedDtype, type PackedDtype } from "../ir/ir";
+import { packedRead, packedRunRead, packedRunWrite, packedWrite } from "./bytes";
 
 export function emitStore(gen: WgslGenerator, s: Extract<Stmt, { kind: "store" }>): void {
   const { ptr, value, mask } = s;
@@ -25,20 +25,20 @@ export function emitStore(gen: WgslGenerator, s: Extract<Stmt, { kind: "store" }
   const owner = gen.ownerCondition(ptr.type);
   const access = gen.instrumentation?.access("store", accessedParam(ptr.type), s.span);
   const scalarWrite = (j: number) => {
-    let write = isByteDtype(pointee)
-      ? byteWrite(param, pointee, gen.reg(ptr, j), gen.reg(value, j))
+    let write = isPackedDtype(pointee)
+      ? packedWrite(param, pointee, gen.reg(ptr, j), gen.reg(value, j))
       : gen.atomicBuffers.has(param)
       ? atomicWrite(gen, param, gen.reg(ptr, j), gen.reg(value, j))
       : `${element(gen, param, gen.reg(ptr, j))} = ${gen.reg(value, j)};`;
     gen.emit(mask ? `if (${gen.reg(mask, j)}) { ${write} }` : write);
   };
   const writes = () => {
-    if (isByteDtype(pointee) && byteRuns(gen, ptr)) {
-      // An aligned, unmasked run of 4 bytes is a whole word of this invocation's (bytes.ts).
+    if (isPackedDtype(pointee) && byteRuns(gen, ptr)) {
+      // An aligned, unmasked run of 4 bytes (or bf16s) is whole words of this invocation's (bytes.ts).
       for (let j = 0; j < layout.ept; j += 4) {
         const run = [j, j + 1, j + 2, j + 3];
         gen.emit(`if (${wideCondition(gen, ptr, mask, j)}) {`);
-        gen.nested(() => gen.emit(byteRunWrite(param, pointee, gen.reg(ptr, j), run.map((k) => gen.reg(value, k)))));
+        gen.nested(() => gen.emit(packedRunWrite(param, pointee, gen.reg(ptr, j), run.map((k) => gen.reg(value, k)))));
         gen.emit("} else {");
         gen.nested(() => run.forEach(scalarWrite));
         gen.emit("}");
@@ -74,7 +74,7 @@ export function emitLoad(gen: WgslGenerator, v: Value & { op: "load" }, emitValu
   const pointee = ptr.type.pointee;
   const t = gen.typeOf(v.type);
   const access = gen.instrumentation?.access("load", accessedParam(ptr.type), v.span);
-  const readAt = (j: number) => isByteDtype(pointee) ? byteRead(gen, param, pointee, gen.reg(ptr, j)) : gen.atomicBuffers.has(param) ? atomicRead(gen, param, gen.reg(ptr, j)) : element(gen, param, gen.reg(ptr, j));
+  const readAt = (j: number) => isPackedDtype(pointee) ? packedRead(gen, param, pointee, gen.reg(ptr, j)) : gen.atomicBuffers.has(param) ? atomicRead(gen, param, gen.reg(ptr, j)) : element(gen, param, gen.reg(ptr, j));
   const scalarRead = (j: number, declare: boolean) => {
     const name = valueName(v, j);
     const read = readAt(j);
@@ -104,7 +104,7 @@ export function emitLoad(gen: WgslGenerator, v: Value & { op: "load" }, emitValu
     gen.uniformLoads.add(v.id);
     return;
   }
-  if (isByteDtype(pointee) && byteRuns(gen, ptr)) return byteRunLoad(gen, v, pointee, scalarRead);
+  if (isPackedDtype(pointee) && byteRuns(gen, ptr)) return byteRunLoad(gen, v, pointee, scalarRead);
   if (gen.wordBuffers.has(param) && readsWords(gen, v)) return wordRunLoad(gen, v, emitValue);
   if (!readsWide(gen, v)) {
     const deferred = gen.tileMasks.loads.get(v.id);
@@ -362,13 +362,13 @@ function shiftedHalfLoad(gen: WgslGenerator, v: Value & { op: "load" }, runs: re
   }
 }
 
-/** Whether accesses of 8-bit elements through `ptr` go a word per aligned run (not in the instrumented variant: it checks each lane). */
+/** Whether accesses of 8-bit (or bf16) elements through `ptr` go whole words per aligned run (not in the instrumented variant: it checks each lane). */
 function byteRuns(gen: WgslGenerator, ptr: Value): boolean {
   return gen.options.instrument !== true && inRunsOfFour(gen, ptr);
 }
 
-/** A load of 8-bit elements in runs of 4: an aligned run with every lane's mask on reads its word once. */
-function byteRunLoad(gen: WgslGenerator, v: Value & { op: "load" }, pointee: ByteDtype, scalarRead: (j: number, declare: boolean) => void): void {
+/** A load of 8-bit (or bf16) elements in runs of 4: an aligned run with every lane's mask on reads its words once. */
+function byteRunLoad(gen: WgslGenerator, v: Value & { op: "load" }, pointee: PackedDtype, scalarRead: (j: number, declare: boolean) => void): void {
   const param = (v.ptr.type as { param: string }).param;
   const t = gen.typeOf(v.type);
   for (let j = 0; j < gen.layout(v.type).ept; j += 4) {
@@ -376,7 +376,7 @@ function byteRunLoad(gen: WgslGenerator, v: Value & { op: "load" }, pointee: Byt
     for (const k of run) gen.emit(`var ${valueName(v, k)}: ${t};`);
     gen.emit(`if (${wideCondition(gen, v.ptr, v.mask, j)}) {`);
     gen.nested(() => {
-      const { read, lanes } = byteRunRead(gen, param, pointee, gen.reg(v.ptr, j), "w");
+      const { read, lanes } = packedRunRead(gen, param, pointee, gen.reg(v.ptr, j), "w");
       gen.emit(read);
       run.forEach((k, lane) => gen.emit(`${valueName(v, k)} = ${lanes[lane]};`));
     });

@@ -247,7 +247,7 @@ function planDots(
 
 /** The dtype a value's registers hold (generator.ts `dtype`): a pointer is its i32 offset, an i64 its low word. */
 function registerDtype(type: ValueType): RegisterDtype {
-  return type.kind === "pointer" || type.dtype === "i64" ? "i32" : type.dtype;
+  return type.kind === "pointer" || type.dtype === "i64" ? "i32" : type.dtype === "bf16" ? "f32" : type.dtype;
 }
 
 /**

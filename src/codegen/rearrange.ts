@@ -11,6 +11,7 @@ import { BINARY_WGSL, MATH_WGSL } from "./elementwise";
 import type { ArrayFacts, Emitter } from "./emitter";
 import { literal } from "./literals";
 import { sliceMatchesTile } from "./layout";
+import { castWgsl } from "./bf16";
 
 /** `[r, c]` of flat index `e` in a 2-D shape, as WGSL expressions. */
 function rowCol(shape: Shape, e: string, split: boolean): [string, string] {
@@ -159,7 +160,7 @@ export function rematerialize(ctx: Pick<Emitter, "reg" | "typeOf" | "dtype" | "k
     }
     case "cast": {
       const x = at(v.value);
-      return x && `${ctx.typeOf(v.type)}(${x})`;
+      return x && castWgsl(v.value.type, v.type, ctx.typeOf(v.type), x);
     }
     case "ptrAdd": {
       const p = at(v.ptr);

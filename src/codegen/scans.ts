@@ -11,6 +11,7 @@ import { literal } from "./literals";
 import { defineReduced, uniformArray } from "./reductions";
 import { stage, stagingArray } from "./rearrange";
 import { emitRunScan, runsCount, scanRuns } from "./scan-runs";
+import { castWgsl } from "./bf16";
 
 /**
  * The WGSL expressions of `combine`'s results applied to the expressions `operands` (the left side's
@@ -41,7 +42,7 @@ function combineExpressions(ctx: Emitter, combine: Combine, operands: readonly s
       case "splat":
         return at(v.value);
       case "cast":
-        return `${ctx.typeOf(v.type)}(${at(v.value)})`;
+        return castWgsl(v.value.type, v.type, ctx.typeOf(v.type), at(v.value));
       case "unary":
         return UNARY_WGSL[v.fn](at(v.value), ctx.dtype(v.type));
       case "binary":

@@ -17,6 +17,7 @@ import { emitReduce } from "./reductions";
 import { emitRandom } from "./random";
 import { emitCombineArg, emitReduceWith, emitScan } from "./scans";
 import { emitConcat, emitGather, emitHistogram, emitSelection, emitSort } from "./selection";
+import { castWgsl } from "./bf16";
 
 type ValueEmitters = { [K in Value["op"]]: (gen: WgslGenerator, v: Extract<Value, { op: K }>) => void };
 
@@ -48,7 +49,7 @@ export const VALUE_WGSL: ValueEmitters = {
   histogram: emitHistogram,
   sort: emitSort,
   bitcast: (gen, v) => gen.elementwise(v, (j) => `bitcast<${gen.typeOf(v.type)}>(${gen.reg(v.value, j)})`),
-  cast: (gen, v) => gen.elementwise(v, (j) => `${gen.typeOf(v.type)}(${gen.reg(v.value, j)})`),
+  cast: (gen, v) => gen.elementwise(v, (j) => castWgsl(v.value.type, v.type, gen.typeOf(v.type), gen.reg(v.value, j))),
   unary: (gen, v) => gen.elementwise(v, (j) => UNARY_WGSL[v.fn](gen.reg(v.value, j), gen.dtype(v.type))),
   binary: (gen, v) => gen.elementwise(v, (j) => BINARY_WGSL[v.fn](gen.reg(v.lhs, j), gen.reg(v.rhs, j), gen.dtype(v.rhs.type), irDtype(v.lhs))),
   ptrAdd: (gen, v) => gen.elementwise(v, (j) => `(${gen.reg(v.ptr, j)} + ${gen.reg(v.offset, j)})`),

@@ -7,7 +7,7 @@
 import type { Diagnostic } from "../diagnostics/diagnostic";
 import { Codes } from "../diagnostics/codes";
 import type { KernelIR, NumDtype } from "../ir/ir";
-import { isByteDtype } from "../ir/ir";
+import { isPackedDtype } from "../ir/ir";
 import type { CodegenOptions, Target } from "../ir/target";
 import type { KernelAbi } from "./abi";
 import { WgslGenerator } from "./generator";
@@ -122,14 +122,14 @@ function bindParams(gen: WgslGenerator): number {
         dtype: p.dtype === "i64" ? "i32" : p.dtype,
         vectorWidth: 1,
         access: gen.ir.writtenParams.has(p.name) ? "read_write" : "read",
-        // A byte is stored by clearing and setting it in its word with atomics (bytes.ts).
-        ...(isByteDtype(p.dtype) && gen.ir.writtenParams.has(p.name) ? { atomic: true as const } : {}),
+        // A byte (or bf16) is stored by clearing and setting it in its word with atomics (bytes.ts).
+        ...(isPackedDtype(p.dtype) && gen.ir.writtenParams.has(p.name) ? { atomic: true as const } : {}),
       });
       if (p.dtype === "f16") gen.usesF16 = true;
     } else if (p.kind === "scalar") {
       // An i64 scalar travels as i32 (the harness checks it fits, KL2091); an f16 one as f32.
       const dtype = p.dtype as NumDtype;
-      gen.scalars.push({ name: p.name, dtype: dtype === "f16" ? "f32" : dtype === "i64" ? "i32" : dtype, word: word++ });
+      gen.scalars.push({ name: p.name, dtype: dtype === "f16" || dtype === "bf16" ? "f32" : dtype === "i64" ? "i32" : dtype, word: word++ });
     }
   }
   return Math.ceil(word / 4) * 4;
@@ -156,7 +156,7 @@ function declarations(gen: WgslGenerator, uniformWords: number): string[] {
   header.push("}", "", "@group(0) @binding(0) var<uniform> params: Params;");
   if (gen.lines.some((l) => l.includes(RUNTIME_ZERO))) header.push(`var<private> ${RUNTIME_ZERO}: u32 = 0u;`);
   for (const b of gen.buffers.values()) {
-    const word = isByteDtype(b.dtype) ? "u32" : wgslType(b.dtype);
+    const word = isPackedDtype(b.dtype) ? "u32" : wgslType(b.dtype);
     const atomic = b.atomic ? `atomic<${b.dtype === "f32" ? "u32" : word}>` : undefined;
     const element = atomic ?? (b.vectorWidth === 8 ? "vec4<u32>" : b.vectorWidth === 4 ? `vec4<${word}>` : b.vectorWidth === 2 ? "u32" : word);
     header.push(`@group(0) @binding(${b.binding}) var<storage, ${b.access}> b_${b.name}: array<${element}>;`);

@@ -25,6 +25,7 @@ export interface BoundArgs {
 const ARRAY_OF: Record<PointeeDtype, { name: string; is: (x: unknown) => boolean }> = {
   f32: { name: "Float32Array", is: (x) => x instanceof Float32Array },
   f16: { name: "Uint16Array (IEEE half bits)", is: (x) => x instanceof Uint16Array },
+  bf16: { name: "Uint16Array (bfloat16 bits)", is: (x) => x instanceof Uint16Array },
   i32: { name: "Int32Array", is: (x) => x instanceof Int32Array },
   u32: { name: "Uint32Array", is: (x) => x instanceof Uint32Array },
   // The interpreter holds a Ptr<i64> as the GPU does: its i32 low words (harness/run/gpu-args.ts).

@@ -83,7 +83,7 @@ const view = new DataView(new ArrayBuffer(4));
  * WGSL's kl_sort_key computes), integers as themselves.
  */
 export function sortKey(dtype: Dtype): (x: number) => number {
-  if (dtype === "f32" || dtype === "f16") {
+  if (dtype === "f32" || dtype === "f16" || dtype === "bf16") {
     return (x) => {
       view.setFloat32(0, x);
       const bits = view.getUint32(0);

@@ -1,12 +1,13 @@
 // WGSL's scalar arithmetic on JS numbers, shared by the interpreter and constant folding: one
 // function per (operation, dtype), chosen once per block operation and applied lane by lane.
-// Every result is rounded the way the GPU holds it: f32 by Math.fround, f16 to the nearest half,
+// Every result is rounded the way the GPU holds it: f32 by Math.fround, f16 to the nearest half, bf16 to the nearest bf16,
 // i32 wrapped (`| 0`, Math.imul), u32 `>>> 0`; bools are the numbers 0 and 1. `undefined` means the IR asked for an operation WGSL does not
 // have on that dtype (a bug in the semantics pass; the interpreter reports it at the node).
 
 import type { BinaryFn, Dtype, MathFn, SpecialMathFn, UnaryFn } from "./ir";
 import { assertNever } from "./never";
 import { roundF16 } from "./f16";
+import { roundBf16 } from "./bf16";
 import { maxFloat, minFloat } from "./float-min-max";
 import { SPECIAL_MATH_ARITHMETIC } from "./special-math";
 import { castToInt64, int64Binary, int64Unary } from "./int64";
@@ -25,8 +26,8 @@ const toI32: ScalarFn1 = (a) => a | 0;
 const toU32: ScalarFn1 = (a) => a >>> 0;
 const toBool: ScalarFn1 = (a) => (a !== 0 ? 1 : 0);
 
-function isFloat(dtype: Dtype): dtype is "f32" | "f16" {
-  return dtype === "f32" || dtype === "f16";
+function isFloat(dtype: Dtype): dtype is "f32" | "f16" | "bf16" {
+  return dtype === "f32" || dtype === "f16" || dtype === "bf16";
 }
 
 /** How a value of `dtype` is held: the rounding every arithmetic result goes through. */
@@ -36,6 +37,9 @@ export function roundTo(dtype: Dtype): ScalarFn1 {
       return Math.fround;
     case "f16":
       return roundF16;
+    // Through f32 first, as the GPU's f32 result is rounded (semantics computes bf16 arithmetic in f32).
+    case "bf16":
+      return roundBf16;
     case "i32":
       return toI32;
     case "u32":

@@ -78,6 +78,6 @@ export function int64Unary(fn: UnaryFn): ScalarFn1 | undefined {
 
 /** Conversions into i64: integers and bools keep their value; floats truncate, saturating at ±2^63. */
 export function castToInt64(from: Dtype): ScalarFn1 {
-  if (from === "f32" || from === "f16") return (a) => (Number.isNaN(a) ? 0 : Math.min(I64_MAX, Math.max(I64_MIN, Math.trunc(a))));
+  if (from === "f32" || from === "f16" || from === "bf16") return (a) => (Number.isNaN(a) ? 0 : Math.min(I64_MAX, Math.max(I64_MIN, Math.trunc(a))));
   return (a) => a;
 }

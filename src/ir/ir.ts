@@ -9,7 +9,7 @@
 import type { Span } from "../diagnostics/diagnostic";
 import { assertNever } from "./never";
 
-export type NumDtype = "f32" | "f16" | "i32" | "u32" | "i64";
+export type NumDtype = "f32" | "f16" | "bf16" | "i32" | "u32" | "i64";
 export type Dtype = NumDtype | "bool";
 /**
  * 8-bit elements a pointer may point to (torch.bool, int8, uint8): bytes in memory, held in a
@@ -18,9 +18,18 @@ export type Dtype = NumDtype | "bool";
 export type ByteDtype = "bool" | "i8" | "u8";
 /** What a pointer points to: a dtype held as itself, or bytes (ByteDtype). */
 export type PointeeDtype = NumDtype | ByteDtype;
+/**
+ * Elements narrower than a 32-bit word, packed in u32 words in a buffer (codegen/bytes.ts): bytes 4
+ * to a word, bf16 (held in an f32 register, ir/bf16.ts) 2 to a word.
+ */
+export type PackedDtype = ByteDtype | "bf16";
 
 export function isByteDtype(d: PointeeDtype | Dtype): d is ByteDtype {
   return d === "bool" || d === "i8" || d === "u8";
+}
+
+export function isPackedDtype(d: PointeeDtype | Dtype): d is PackedDtype {
+  return isByteDtype(d) || d === "bf16";
 }
 
 /** The dtype a pointee is held as in a register (what tl.load gives and tl.store takes). */

@@ -3,13 +3,19 @@
 
 import type { Span } from "../diagnostics/diagnostic";
 import type { Dtype, Shape, Stmt, Value, ValueOp, ValueType, Variable } from "../ir/ir";
+import { emitViaF32 } from "./bf16-ops";
 
 export class IrBuilder {
   private nextValueId = 0;
   private nextVariableId = 0;
   private current: Stmt[] = [];
 
+  /** Emits `op`; one that computes with or to bf16 is emitted as f32 arithmetic and a rounding (bf16-ops.ts). */
   emit(op: ValueOp, type: ValueType, span: Span): Value {
+    return emitViaF32((o, t, s) => this.emitAsIs(o, t, s), op, type, span) ?? this.emitAsIs(op, type, span);
+  }
+
+  private emitAsIs(op: ValueOp, type: ValueType, span: Span): Value {
     const value = { id: this.nextValueId++, span, type, ...op } as Value;
     this.current.push({ kind: "let", value });
     return value;

@@ -29,7 +29,7 @@ export interface DtypeValue {
 }
 
 /** Kernel Lab's dtype → Triton's name (every Kernel Lab dtype is a Triton one). */
-const TRITON_NAME: Record<Dtype, TritonDtypeName> = { f32: "float32", f16: "float16", i32: "int32", u32: "uint32", i64: "int64", bool: "int1" };
+const TRITON_NAME: Record<Dtype, TritonDtypeName> = { f32: "float32", f16: "float16", bf16: "bfloat16", i32: "int32", u32: "uint32", i64: "int64", bool: "int1" };
 /** A pointee's Triton name: 8-bit elements are named as Triton names them (their values are held as i32). */
 const POINTEE_NAME: Record<PointeeDtype, TritonDtypeName> = { ...TRITON_NAME, i8: "int8", u8: "uint8" };
 
@@ -38,7 +38,6 @@ const KERNEL_DTYPE: Partial<Record<TritonDtypeName, Dtype>> = Object.fromEntries
 
 /** What to write instead of a dtype WGSL has no type for. */
 const INSTEAD: Partial<Record<TritonDtypeName, string>> = {
-  bfloat16: "WGSL has no bfloat16; compute in tl.float32 (or tl.float16 where the adapter has shader-f16) and give the buffer Ptr<f32>",
   float64: "WGSL has no 64-bit floats; compute in tl.float32 (a run's reference may use float64)",
   int8: "WGSL's smallest integer is 32 bits; use tl.int32 (a block bound for a torch.int8 pointer: compute in tl.int32 and store it, or .to(tl.int8) to wrap it to 8 bits)",
   int16: "WGSL's smallest integer is 32 bits; use tl.int32 (and a Ptr<i32> buffer)",

@@ -71,10 +71,10 @@ export const COERCIONS: readonly IrOpName[] = ["const", "cast", "splat", "reshap
 /** Largest block a kernel may create (elements); beyond it code size and registers explode. */
 export const MAX_BLOCK_ELEMENTS = 1 << 16;
 
-const DTYPE_NAMES: readonly NumDtype[] = ["f32", "i32", "u32", "f16", "i64"];
+const DTYPE_NAMES: readonly NumDtype[] = ["f32", "i32", "u32", "f16", "bf16", "i64"];
 
 /** Kernel Lab-style strings for Triton dtypes WGSL has no type for: each a KL2080 that says what to write. */
-const STRING_SPELLINGS: Readonly<Record<string, TritonDtypeName>> = { f64: "float64", bf16: "bfloat16", u64: "uint64", i8: "int8", i16: "int16", u8: "uint8", u16: "uint16" };
+const STRING_SPELLINGS: Readonly<Record<string, TritonDtypeName>> = { f64: "float64", u64: "uint64", i8: "int8", i16: "int16", u8: "uint8", u16: "uint16" };
 
 /** Between `min` and `max` arguments, the first `min` of them given (not left out between keywords). */
 export function arity(ctx: IntrinsicContext, args: Args, span: Span, name: string, min: number, max: number, signature: string): boolean {
@@ -143,7 +143,7 @@ export function dtypeArg(ctx: IntrinsicContext, node: ts.Expression | undefined,
 export function dtypeArg(ctx: IntrinsicContext, node: ts.Expression | undefined, fallback: NumDtype, allow: { mask: true; bytes: true }): Dtype | "i8" | "u8" | undefined;
 export function dtypeArg(ctx: IntrinsicContext, node: ts.Expression | undefined, fallback: NumDtype, allow?: { mask: true; bytes?: true }): Dtype | "i8" | "u8" | undefined {
   if (!node) return fallback;
-  const expected = `a dtype such as tl.float32 or x.dtype, or one of "f32", "i32", "u32", "f16", "i64"`;
+  const expected = `a dtype such as tl.float32 or x.dtype, or one of "f32", "i32", "u32", "f16", "bf16", "i64"`;
   let type: TritonType | undefined;
   if (ts.isStringLiteralLike(node)) {
     if (DTYPE_NAMES.includes(node.text as NumDtype)) type = undefined;

@@ -3,8 +3,8 @@
 
 import type { Dtype, NumDtype, Shape } from "../ir/ir";
 
-export function isFloat(dtype: Dtype): dtype is "f32" | "f16" {
-  return dtype === "f32" || dtype === "f16";
+export function isFloat(dtype: Dtype): dtype is "f32" | "f16" | "bf16" {
+  return dtype === "f32" || dtype === "f16" || dtype === "bf16";
 }
 
 export function isInt(dtype: Dtype): dtype is "i32" | "u32" | "i64" {
@@ -57,16 +57,23 @@ export interface Operand {
  * Arithmetic promotion (bool operands are rejected by the caller):
  * 1. A constant adopts the other operand's dtype when it fits its kind: an integral constant
  *    takes any dtype, a fractional one takes a float dtype and turns an integer operand to f32.
- * 2. Otherwise a float operand wins: f32 over f16 over integers.
+ * 2. Otherwise a float operand wins: f32 over f16 over bf16 over integers.
  * 3. Integers: the wider wins (i64 over i32 and u32); of the same width, u32 over i32 (as in C and Triton).
+ * 4. bf16 as Triton's computation_type_impl: bf16 only of two bf16s (bf16 with an integer is f32),
+ *    f16 with bf16 is f16, and `/` or `%` with a bf16 operand (or a constant beside one) is f32 —
+ *    Triton's PTX has no bf16 division. (`divOrMod` is only read where a bf16 takes part, so f16's
+ *    rules stay as they were.)
  */
-export function promote(a: Operand, b: Operand): NumDtype {
+export function promote(a: Operand, b: Operand, divOrMod = false): NumDtype {
+  const bf16 = a.dtype === "bf16" || b.dtype === "bf16";
+  if (bf16 && divOrMod) return "f32";
   if (a.weak && !b.weak) return adopt(a, b.dtype as NumDtype);
   if (b.weak && !a.weak) return adopt(b, a.dtype as NumDtype);
   const da = a.dtype as NumDtype;
   const db = b.dtype as NumDtype;
   if (da === "f32" || db === "f32") return "f32";
-  if (da === "f16" || db === "f16") return da === db || isInt(da) || isInt(db) ? "f16" : "f32";
+  if (da === "f16" || db === "f16") return da === db || isInt(da) || isInt(db) || da === "bf16" || db === "bf16" ? "f16" : "f32";
+  if (bf16) return da === db ? "bf16" : "f32";
   if (da === "i64" || db === "i64") return "i64";
   if (da === "u32" || db === "u32") return "u32";
   return "i32";

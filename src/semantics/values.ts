@@ -298,7 +298,7 @@ export class ValueFactory {
       // The result has the shifted operand's dtype; the amount is converted to it.
       dtype = (isConst(a) && !isConst(b) ? db : da) as NumDtype;
     } else {
-      dtype = promote(operandOf(a), operandOf(b));
+      dtype = promote(operandOf(a), operandOf(b), fn === "div" || fn === "mod");
     }
     if (BITWISE.has(fn) && !isInt(dtype)) {
       this.log.error(Codes.operandDtype, span, `'${text}' needs integers, got ${typeToString(a.type)} ${text} ${typeToString(b.type)}; convert with tl.cast(x, "i32")`);

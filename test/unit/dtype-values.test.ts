@@ -100,7 +100,7 @@ for (const [what, form, before] of SAME) {
 
 // [what, body, the one diagnostic's "line:col code", its message's start]; the body starts on line 8.
 const DIAGNOSTICS: [string, string, string, string][] = [
-  ["a cast to bfloat16 (no WGSL type): where the value is made", "const dt = tl.bfloat16;\nconst ok = dt === tl.bfloat16;\ntl.store(y_ptr + o, tl.cast(x, dt));", "10:32 KL2080", "tl.bfloat16 has no WGSL type: WGSL has no bfloat16; compute in tl.float32"],
+  ["a cast to int16 (no WGSL type): where the value is made", "const dt = tl.int16;\nconst ok = dt === tl.int16;\ntl.store(y_ptr + o, tl.cast(x, dt));", "10:32 KL2080", "tl.int16 has no WGSL type: WGSL's smallest integer is 32 bits"],
   ["a cast to \"f64\"", 'tl.store(y_ptr + o, tl.cast(x, "f64"));', "8:32 KL2080", "tl.float64 has no WGSL type: WGSL has no 64-bit floats"],
   ["x.to(tl.float64)", "tl.store(y_ptr + o, x.to(tl.float64));", "8:26 KL2080", "tl.float64 has no WGSL type"],
   ["tl.full of int8", "tl.store(i_ptr + o, tl.full([16], 1, tl.int8));", "8:38 KL2080", "tl.int8 has no WGSL type: WGSL's smallest integer is 32 bits; use tl.int32"],

@@ -233,7 +233,7 @@ function runBinary(fn: BinaryFn, dtype: "i32" | "u32" | "f32", xs: number[], ys:
 }
 
 function runUnary(dtype: NumDtype, outDtype: NumDtype, xs: number[], op: (k: KernelBuilder, x: Value) => Value): number[] {
-  const arrays = { i32: Int32Array, u32: Uint32Array, f32: Float32Array, f16: Uint16Array, i64: Int32Array };
+  const arrays = { i32: Int32Array, u32: Uint32Array, f32: Float32Array, f16: Uint16Array, bf16: Uint16Array, i64: Int32Array };
   const ir = elementwiseKernel(4, dtype, outDtype, (k, x) => op(k, x));
   const input = dtype === "f16" ? Uint16Array.from(xs, f16ToBits) : arrays[dtype].from(xs);
   const out = new arrays[outDtype](xs.length);

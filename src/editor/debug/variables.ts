@@ -193,6 +193,8 @@ export function elementText(type: ValueType, v: number): string {
       return shortest(v, (x) => Math.fround(x), 9);
     case "f16":
       return shortest(v, (x) => x, 5);
+    case "bf16":
+      return shortest(v, (x) => x, 4);
   }
 }
 

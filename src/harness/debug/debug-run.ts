@@ -76,7 +76,7 @@ export async function traceProgram(launch: DebugLaunch, python: DebugPython = { 
     const programId = programIdOf(launch.programId, grid);
     const args = makeArgs(run, { name: program.name, params: program.params }, size);
     const dtypes = new Map(pointerParams(program.params).map((p) => [p.name, p.dtype] as const));
-    for (const p of pointerParams(program.params)) if (p.dtype === "f16") roundToF16(args[p.name] as HostArray);
+    for (const p of pointerParams(program.params)) if (p.dtype === "f16" || p.dtype === "bf16") roundToF16(args[p.name] as HostArray, p.dtype);
     const cpuArgs: Record<string, StorageArray | number> = {};
     for (const [k, v] of Object.entries(args)) cpuArgs[k] = typeof v === "number" ? v : toStorage(v, dtypes.get(k) as PointeeDtype);
 

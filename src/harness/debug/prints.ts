@@ -106,7 +106,7 @@ function byProgramSiteIndex(a: DebugRecord, b: DebugRecord): number {
 
 function valueText(v: number, dtype: string): string {
   if (dtype === "bool") return v !== 0 ? "true" : "false";
-  if (dtype === "f32" || dtype === "f16") return Number.isFinite(v) ? String(Number(v.toPrecision(7))) : String(v);
+  if (dtype === "f32" || dtype === "f16" || dtype === "bf16") return Number.isFinite(v) ? String(Number(v.toPrecision(7))) : String(v);
   return String(v);
 }
 

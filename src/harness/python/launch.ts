@@ -40,7 +40,7 @@ const POINTER_DTYPE: Record<TensorDtype, PointeeDtype | undefined> = {
   float16: "f16",
   int32: "i32",
   int64: "i32",
-  bfloat16: undefined,
+  bfloat16: "bf16",
   int8: "i8",
   uint8: "u8",
   bool: "bool",
@@ -391,7 +391,7 @@ function argType(file: string, arg: Exclude<LaunchArg, { kind: "constexpr" }>, r
   switch (arg.kind) {
     case "tensor": {
       const dtype = POINTER_DTYPE[arg.dtype];
-      if (!dtype) return { error: `${file}:${request.callLine}: a torch.${arg.dtype} tensor can't be passed to a Kernel Lab kernel yet (float32, float16, int32, int64, int8, uint8 and bool can)` };
+      if (!dtype) return { error: `${file}:${request.callLine}: a torch.${arg.dtype} tensor can't be passed to a Kernel Lab kernel yet (float32, float16, bfloat16, int32, int64, int8, uint8 and bool can)` };
       const d = arg.descriptor;
       return d ? { kind: "descriptor", dtype, blockShape: d.blockShape, padding: d.padding } : { kind: "pointer", dtype };
     }

@@ -4,6 +4,7 @@
 // says so); bool is a byte. Reading gives a number, writing rounds it as the dtype does.
 
 import { f16FromBits, f16ToBits } from "../../ir/f16";
+import { bf16FromBits, bf16ToBits } from "../../ir/bf16";
 import type { TensorDtype, TensorStorage } from "./protocol";
 
 type Constructor = { new (buffer: ArrayBufferLike, offset?: number, length?: number): TensorStorage; BYTES_PER_ELEMENT: number };
@@ -35,22 +36,6 @@ const Buffer: new (bytes: number) => ArrayBufferLike = typeof SharedArrayBuffer 
 export function allocate(dtype: TensorDtype, n: number): TensorStorage {
   const Storage = STORAGE[dtype];
   return new Storage(new Buffer(Math.max(1, n) * Storage.BYTES_PER_ELEMENT), 0, n);
-}
-
-const f32 = new Float32Array(1);
-const u32 = new Uint32Array(f32.buffer);
-
-function bf16FromBits(bits: number): number {
-  u32[0] = bits << 16;
-  return f32[0];
-}
-
-/** Round to nearest even on the 16 bits dropped (NaN stays a NaN). */
-function bf16ToBits(x: number): number {
-  f32[0] = x;
-  const bits = u32[0];
-  if (Number.isNaN(x)) return 0x7fc0;
-  return ((bits + 0x7fff + ((bits >>> 16) & 1)) >>> 16) & 0xffff;
 }
 
 export type Reader = (data: TensorStorage, i: number) => number;

@@ -213,6 +213,8 @@ const ARRAY_FOR: Record<PointeeDtype, { ctor: Function; name: string }> = {
   u32: { ctor: Uint32Array, name: "Uint32Array" },
   // f16 data is written as a Float32Array and rounded to half precision on upload.
   f16: { ctor: Float32Array, name: "Float32Array" },
+  // bf16 data too, rounded to bf16 (nearest even) on upload.
+  bf16: { ctor: Float32Array, name: "Float32Array" },
   // torch.int64's storage; the values must fit in 32 bits (README "64-bit integers").
   i64: { ctor: BigInt64Array, name: "BigInt64Array" },
   // 8-bit elements one byte each (torch.bool, uint8, int8; codegen/bytes.ts).
@@ -221,7 +223,7 @@ const ARRAY_FOR: Record<PointeeDtype, { ctor: Function; name: string }> = {
   i8: { ctor: Int8Array, name: "Int8Array" },
 };
 
-const HELPER_FOR: Record<PointeeDtype, string> = { f32: "rand(n)", i32: 'rand(n, "i32")', u32: 'rand(n, "u32")', f16: "rand(n)", i64: 'rand(n, "i64")', bool: "new Uint8Array(n)", u8: "new Uint8Array(n)", i8: "new Int8Array(n)" };
+const HELPER_FOR: Record<PointeeDtype, string> = { f32: "rand(n)", i32: 'rand(n, "i32")', u32: 'rand(n, "u32")', f16: "rand(n)", bf16: "rand(n)", i64: 'rand(n, "i64")', bool: "new Uint8Array(n)", u8: "new Uint8Array(n)", i8: "new Int8Array(n)" };
 
 /** Fresh arguments for one size, checked against the kernel's parameters. */
 export function makeArgs(run: CheckedRun, kernel: KernelSignature, size: number, limits?: RunLimits): KernelArgs {

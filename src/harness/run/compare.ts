@@ -14,8 +14,11 @@ export const EXACT: Tolerance = { atol: 0, rtol: 0 };
 /** torch.testing.assert_close's float16 defaults. */
 export const FLOAT16_TOLERANCE: Tolerance = { atol: 1e-5, rtol: 1e-3 };
 
+/** torch.testing.assert_close's bfloat16 defaults. */
+export const BFLOAT16_TOLERANCE: Tolerance = { atol: 1e-5, rtol: 1.6e-2 };
+
 export function defaultTolerance(dtype: PointeeDtype): Tolerance {
-  return dtype === "f32" ? FLOAT32_TOLERANCE : dtype === "f16" ? FLOAT16_TOLERANCE : EXACT;
+  return dtype === "f32" ? FLOAT32_TOLERANCE : dtype === "f16" ? FLOAT16_TOLERANCE : dtype === "bf16" ? BFLOAT16_TOLERANCE : EXACT;
 }
 
 /** The first element that differs, and who stored it (docs/LANGUAGE.md §4's `firstMismatch`). */

@@ -80,7 +80,7 @@ export function prepareLaunches(run: CheckedLaunchRun, programs: readonly Launch
   const runArgs = makeRunArgs(run, size);
   const bound = programs.map(({ program: p }, i) => bindLaunch(run, i, { name: p.name, params: p.params }, runArgs, size, limits));
   const dtypes = runArgDtypes(run, bound, programs.map((p) => p.program));
-  for (const [name, dtype] of dtypes) if (dtype === "f16") roundToF16(runArgs[name] as HostArray);
+  for (const [name, dtype] of dtypes) if (dtype === "f16" || dtype === "bf16") roundToF16(runArgs[name] as HostArray, dtype);
   const expected = computeReference(run, runArgs, size);
   const bytes = evaluateCount(run, "bytes", size);
   const flops = evaluateCount(run, "flops", size);
@@ -109,7 +109,7 @@ function inputsOf(run: CheckedRun, program: CompiledKernel, size: number, limits
   const known = layout === undefined ? undefined : shared?.get(layout);
   // Each preparation gets its own copy: its outputs are poisoned as its own program reads them.
   if (known) return { args: copyArgs(known.args), expected: known.expected };
-  for (const [name, dtype] of dtypes) if (dtype === "f16") roundToF16(args[name] as HostArray);
+  for (const [name, dtype] of dtypes) if (dtype === "f16" || dtype === "bf16") roundToF16(args[name] as HostArray, dtype);
   const expected = computeReference(run, args, size);
   trace("reference computed");
   if (layout !== undefined) shared?.set(layout, { args: copyArgs(args), expected });
