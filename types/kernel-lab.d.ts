@@ -16,6 +16,12 @@ export type u32 = number;
 /** A 16-bit float value; needs an adapter with `shader-f16`. */
 export type f16 = number;
 /**
+ * A bfloat16 value (Triton's tl.bfloat16, torch.bfloat16), held in an f32 register; no adapter feature needed.
+ * Arithmetic of two bf16s is rounded to bf16 after each op, as Triton's; `/` and `%` give f32, as Triton's.
+ * A `Ptr<bf16>`'s argument is a Float32Array, rounded to bf16 on upload; a store rounds to nearest even.
+ */
+export type bf16 = number;
+/**
  * A 64-bit signed integer (Triton's int64), computed in 32 bits: its values must fit in
  * [-2^31, 2^31), as every offset into a buffer does (`--cpu` stops with KL2091 where one doesn't).
  * A `Ptr<i64>`'s argument is a BigInt64Array.
@@ -35,14 +41,14 @@ export type i8 = number;
 export type u8 = number;
 /** A pointer into a buffer of `T`; `ptr + offsets` addresses elements (not bytes). */
 // eslint-disable-next-line @typescript-eslint/no-unused-vars -- T documents the pointee; the compiler reads it.
-export type Ptr<T extends f32 | i32 | u32 | f16 | i64 | bool | i8 | u8 = f32> = number;
+export type Ptr<T extends f32 | i32 | u32 | f16 | bf16 | i64 | bool | i8 | u8 = f32> = number;
 /** A mask: the result of a comparison, combined with `&&`, `||`, `!`. */
 export type Mask = boolean;
 /**
  * The element types `tl.cast`, `x.to`, `tl.zeros` and `tl.full` accept: a dtype value (`tl.float32`,
  * `x.dtype`, `p.dtype.element_ty`, a const holding one) or Kernel Lab's name of it.
  */
-export type DtypeName = "f32" | "i32" | "u32" | "f16" | "i64" | tl.dtype;
+export type DtypeName = "f32" | "i32" | "u32" | "f16" | "bf16" | "i64" | tl.dtype;
 /** A block shape: an array of constexprs, each a power of two. */
 export type Shape = readonly number[];
 /** A window into a strided tensor, made by `tl.makeBlockPtr`, moved by `tl.advance`, read and written by `tl.load` / `tl.store`. */
@@ -109,8 +115,8 @@ export declare namespace tl {
   /**
    * A Triton dtype as a kernel value, known while compiling (`tl.float32`, `x.dtype`): held in a
    * const, compared with `===` (Python's `is`), chosen with a constexpr condition, passed to device
-   * functions, used wherever a dtype goes. One WGSL has no type for (`tl.bfloat16`, `tl.float64`,
-   * 8- and 16-bit integers) may be named and compared; making a value of it is KL2080.
+   * functions, used wherever a dtype goes. One WGSL has no type for (`tl.float64`, `tl.int16`,
+   * 64-bit unsigned, fp8) may be named and compared; making a value of it is KL2080.
    */
   interface dtype {
     /** A pointer type's pointee (`p.dtype.element_ty`, `p.type.element_ty`), a block type's element. */
@@ -145,7 +151,7 @@ export declare namespace tl {
   const uint32: dtype;
   /** Triton `tl.int1`: a mask (a comparison's result); `x.to(tl.int1)` is `x != 0`. */
   const int1: dtype;
-  /** Triton `tl.bfloat16`: bfloat16: WGSL has none (KL2080 where a value of it is made); compare with it, compute in tl.float32. */
+  /** Triton `tl.bfloat16`: bfloat16; Kernel Lab's "bf16" (held in an f32, rounded to bf16 where Triton's result is one). */
   const bfloat16: dtype;
   /** Triton `tl.float64`: 64-bit float: WGSL has none (KL2080 where a value of it is made). */
   const float64: dtype;

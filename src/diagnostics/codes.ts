@@ -107,8 +107,8 @@ export const COMPILER_CODES = {
   int64Overflow: { code: "KL2091", meaning: "While a kernel runs on the interpreter (`--cpu`): an i64 value outside 32 bits, which the GPU's i32 register can't hold." },
   int64Argument: { code: "KL2092", meaning: "An i64 argument (a scalar, or an element of a `Ptr<i64>`'s BigInt64Array) outside [-2^31, 2^31)." },
   philoxWideCounter: { code: "KL2093", meaning: "`tl.philox` with i64 counters (Triton's Philox 4×64); split them into u32 words as FlagGems does." },
-  /** A Triton dtype WGSL has no type for (bf16, f64, u64, 8/16-bit integers, fp8), where a value of it would be made. */
-  dtypeMissing: { code: "KL2080", meaning: "A Triton dtype that WGSL has no type for (`tl.bfloat16`, `tl.float64`, 8- and 16-bit integers, fp8), used where a value of it would be made (a cast, `tl.full`, `tl.zeros`); naming and comparing it is fine. The message says what to write instead." },
+  /** A Triton dtype WGSL has no type for (f64, u64, 8/16-bit integers, fp8), where a value of it would be made. */
+  dtypeMissing: { code: "KL2080", meaning: "A Triton dtype that WGSL has no type for (`tl.float64`, `tl.uint64`, 8- and 16-bit integers, fp8), used where a value of it would be made (a cast, `tl.full`, `tl.zeros`); naming and comparing it is fine. The message says what to write instead." },
   /** A dtype where a number is needed, or a dtype compared with a number, or chosen at run time. */
   dtypeAsValue: { code: "KL2081", meaning: "A dtype (`tl.float32`, `x.dtype`) where a number is needed, compared with a number, or chosen by a run-time condition: dtypes are known while compiling." },
   // Multi-operand tl.reduce / tl.associativeScan (Triton's tuple form): KL2130–KL2139

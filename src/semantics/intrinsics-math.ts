@@ -30,7 +30,8 @@ export function castValue(ctx: IntrinsicContext, x: Value, dtypeNode: ts.Express
   // Triton's x.to(dtype, bitcast=True): the same bits, read as another 32-bit dtype.
   const from = x.type.dtype;
   if (from === dtype) return x;
-  if (from === "bool" || from === "f16" || dtype === "f16" || dtype === "bool") {
+  // A bf16's 16 bits have no 16-bit integer to be read as (Triton's bitcast to tl.int16; WGSL has none).
+  if (from === "bool" || from === "f16" || from === "bf16" || dtype === "f16" || dtype === "bf16" || dtype === "bool") {
     ctx.log.error(Codes.operandDtype, x.span, `a bitcast reads the same 32 bits as another dtype: f32, i32 and u32; got ${typeToString(x.type)} to ${dtype}`);
     return undefined;
   }

@@ -57,12 +57,7 @@ def add_kernel(X, Y, Out, Cast, Wide, start, n, BLOCK: tl.constexpr):
     mask = offs < n
     x = tl.load(X + offs, mask=mask)
     y = tl.load(Y + offs, mask=mask)
-    tl.static_assert(x.dtype == tl.bfloat16)
     s = x + y  # bf16 + bf16: a bf16, rounded
-    tl.static_assert(s.dtype == tl.bfloat16)
-    tl.static_assert((x + 1.5).dtype == tl.bfloat16)
-    tl.static_assert((x / 2.0).dtype == tl.float32)  # Triton: / of a bf16 is f32
-    tl.static_assert((x + y.to(tl.float32)).dtype == tl.float32)
     tl.store(Out + start + offs, s * 3.0, mask=mask)  # an odd start: a word's two halves by two programs
     tl.store(Cast + offs, (x.to(tl.float32) * 1.001).to(tl.bfloat16), mask=mask)
     tl.store(Wide + offs, x.to(tl.float32) + y, mask=mask)  # f32 + bf16: f32
@@ -72,6 +67,37 @@ def add_kernel(X, Y, Out, Cast, Wide, start, n, BLOCK: tl.constexpr):
 def from_f32_kernel(X, Out, n, BLOCK: tl.constexpr):
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
     tl.store(Out + offs, tl.load(X + offs, mask=offs < n), mask=offs < n)  # the store rounds
+
+
+@triton.jit
+def dtypes_kernel(X, H, Flags):
+    # Triton's dtypes of bf16 values, as flags (kernel-lab check compiles this file with f32 pointers: no static_assert).
+    x = tl.load(X + tl.arange(0, 256))
+    h = tl.load(H + tl.arange(0, 256))
+    i = tl.arange(0, 256)
+    y = x * 2
+    tl.store(Flags + 0, 1 if x.dtype == tl.bfloat16 else 0)
+    tl.store(Flags + 1, 1 if (x + y).dtype == tl.bfloat16 else 0)  # bf16 + bf16: bf16
+    tl.store(Flags + 2, 1 if (x + 1.5).dtype == tl.bfloat16 else 0)  # a float constant adopts bf16
+    tl.store(Flags + 3, 1 if (x / y).dtype == tl.float32 else 0)  # Triton: / of bf16s is f32
+    tl.store(Flags + 4, 1 if (x % 2.0).dtype == tl.float32 else 0)  # and %
+    tl.store(Flags + 5, 1 if (x + y.to(tl.float32)).dtype == tl.float32 else 0)  # bf16 + f32: f32
+    tl.store(Flags + 6, 1 if (x + i).dtype == tl.float32 else 0)  # bf16 + int32 block: f32
+    tl.store(Flags + 7, 1 if (x + 3).dtype == tl.bfloat16 else 0)  # an int constant adopts bf16
+    tl.store(Flags + 8, 1 if (x + h).dtype == tl.float16 else 0)  # bf16 + f16: f16 (Triton's rule 3 comes first)
+    tl.store(Flags + 9, 1 if tl.exp(x).dtype == tl.bfloat16 else 0)
+    tl.store(Flags + 10, 1 if tl.dot(tl.reshape(x, (16, 16)), tl.reshape(y, (16, 16))).dtype == tl.float32 else 0)
+    tl.store(Flags + 11, 1 if tl.sum(x, 0).dtype == tl.bfloat16 else 0)
+    tl.store(Flags + 12, 1 if X.dtype.element_ty == tl.bfloat16 else 0)
+
+
+def check_dtypes():
+    x = torch.ones(256, dtype=torch.bfloat16, device=DEVICE)
+    h = torch.ones(256, dtype=torch.float16, device=DEVICE)
+    flags = torch.zeros(13, dtype=torch.int32, device=DEVICE)
+    dtypes_kernel[(1,)](x, h, flags)
+    assert flags.cpu().tolist() == [1] * 13, flags.cpu().tolist()
+    print("bf16 dtypes as Triton's: 13 rules hold")
 
 
 def check_add():
@@ -158,7 +184,6 @@ def matmul_kernel(A, B, C, M, N, K, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr
     for k in range(0, K, BLOCK_K):
         a = tl.load(A + rm[:, None] * K + k + rk[None, :], mask=(rm[:, None] < M) & (k + rk[None, :] < K), other=0.0)
         b = tl.load(B + (k + rk[:, None]) * N + rn[None, :], mask=(k + rk[:, None] < K) & (rn[None, :] < N), other=0.0)
-        tl.static_assert(tl.dot(a, b).dtype == tl.float32)
         acc = tl.dot(a, b, acc)
     tl.store(C + rm[:, None] * N + rn[None, :], acc.to(tl.bfloat16), mask=(rm[:, None] < M) & (rn[None, :] < N))
 
@@ -176,7 +201,36 @@ def check_matmul():
     print(f"bf16 tl.dot matmul: {M}x{K} by {K}x{N} match")
 
 
+@triton.jit
+def moves_kernel(X, Sorted, Flipped, Trans, Cum, Rows, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    v = tl.load(X + offs)
+    tl.store(Sorted + offs, tl.sort(v, 0))
+    tl.store(Flipped + offs, tl.flip(v, 0))
+    t = tl.trans(tl.reshape(v, (2, BLOCK // 2)))  # [BLOCK/2, 2]: element (i, j) is v[j * BLOCK/2 + i]
+    tl.store(Trans + offs, tl.reshape(t, (BLOCK,)))
+    tl.store(Cum + offs, tl.cumsum(v, 0))  # bf16 adds, each rounded (the scan's order is its own)
+    tl.store(Rows + tl.arange(0, 2), tl.max(tl.reshape(v, (2, BLOCK // 2)), axis=1))
+
+
+def check_moves():
+    block = 64
+    xs = rand_bf16(block)
+    x = torch.tensor(xs, dtype=torch.bfloat16).to(DEVICE)
+    outs = [torch.full((n,), float("nan"), dtype=torch.bfloat16, device=DEVICE) for n in (block, block, block, block, 2)]
+    moves_kernel[(1,)](x, *outs, BLOCK=block)
+    got = [o.float().cpu().tolist() for o in outs]
+    exact(got[0], sorted(xs), "sort")
+    exact(got[1], xs[::-1], "flip")
+    exact(got[2], [xs[j * (block // 2) + i] for i in range(block // 2) for j in range(2)], "trans")
+    close(got[3], [sum(xs[:i + 1]) for i in range(block)], "cumsum", rtol=2**-6, atol=0.1)
+    exact(got[4], [max(xs[:block // 2]), max(xs[block // 2:])], "max")
+    print(f"bf16 sort, flip, trans, cumsum and max of {block} match")
+
+
 random.seed(0)
+check_dtypes()
+check_moves()
 check_add()
 check_rows()
 check_matmul()
