@@ -70,7 +70,7 @@ function atomicPointee(ctx: IntrinsicContext, fn: AtomicFn, ptr: Value, what: st
   // An f16 add (split-K matmuls into an f16 C, triton-lang/kernels' matmul.py) says why and what to write instead.
   const float = floatAtomic(fn, false);
   const allowed = float ? `Ptr<i32>, Ptr<u32> and Ptr<f32> (WGSL has atomics only on 32-bit words; an f32 ${fn} is a compare-and-swap loop on its bits)` : "Ptr<i32> and Ptr<u32> (WGSL has atomics only on 32-bit integers)";
-  const half = float && pointee === "f16" ? `; ${fn === "add" ? "accumulate" : "reduce"} into a float32 tensor and convert it after the launch` : "";
+  const half = float && (pointee === "f16" || pointee === "bf16") ? `; ${fn === "add" ? "accumulate" : "reduce"} into a float32 tensor and convert it after the launch` : "";
   ctx.log.error(Codes.operandDtype, ptr.span, `${what} works on ${allowed}, got ${typeToString(ptr.type)}${half}`);
   return undefined;
 }

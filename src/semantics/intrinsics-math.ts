@@ -189,7 +189,7 @@ export const MATH_INTRINSICS: Record<string, Intrinsic> = {
     ignored: ["fpDowncastRounding"],
     produces: ["cast", "const", "bitcast", "binary:ne", "binary:and", "splat"],
     lower(ctx, args, span, name) {
-      if (!arity(ctx, args, span, name, 2, 4, '(x, dtype) — a dtype such as tl.float32 or x.dtype, or "f32" | "i32" | "u32" | "f16"')) return undefined;
+      if (!arity(ctx, args, span, name, 2, 4, '(x, dtype) — a dtype such as tl.float32 or x.dtype, or "f32" | "i32" | "u32" | "f16" | "bf16"')) return undefined;
       const x = ctx.expression(args[0]);
       return x && castValue(ctx, x, args[1], args[3], span);
     },

@@ -180,7 +180,8 @@ export const REDUCTION_INTRINSICS: Record<string, Intrinsic> = {
       // Triton's NVIDIA backend takes M and N from 1 (padding the tensor-core tile) with K at least 16
       // for 16-bit operands and 8 for 32-bit ones (TransformerEngine's mHC backward: [4, 1, 64] × [4, 64, 4]);
       // such a product is taken row by row (or column by column) as multiply-and-sum, not tl.dot's tiles.
-      const minK = dtypeOf(a) === "f16" && dtypeOf(b) === "f16" ? 16 : 8;
+      const halfWidth = (v: Value) => dtypeOf(v) === "f16" || dtypeOf(v) === "bf16";
+      const minK = halfWidth(a) && halfWidth(b) ? 16 : 8;
       if ((sa[0] < 16 || sb[1] < 16) && sa[1] >= minK) {
         const product = narrowDot(ctx, a, b, batched, span);
         if (!product) return undefined;
@@ -202,7 +203,8 @@ export const REDUCTION_INTRINSICS: Record<string, Intrinsic> = {
         return undefined;
       }
       // Two f16 operands stay f16 (staged as halves; tensor cores where the target has them,
-      // codegen/mma.ts); any other pair is multiplied in f32. The products accumulate in f32.
+      // codegen/mma.ts); any other pair is multiplied in f32 (bf16s too: exact in f32, and no subgroup
+      // matrix takes bf16). The products accumulate in f32.
       const operand = dtypeOf(a) === "f16" && dtypeOf(b) === "f16" ? "f16" : "f32";
       const fa = ctx.values.cast(a, operand, a.span);
       const fb = ctx.values.cast(b, operand, b.span);

@@ -253,7 +253,7 @@ function paddingOption(ctx: IntrinsicContext, node: ts.Expression | undefined, b
     return undefined;
   }
   const element = base.type.kind === "pointer" ? heldDtype(base.type.pointee) : "f32";
-  if (node.text === "nan" && element !== "f32" && element !== "f16") {
+  if (node.text === "nan" && element !== "f32" && element !== "f16" && element !== "bf16") {
     ctx.log.error(Codes.intrinsicArgs, ctx.span(node), `tl.${name}'s paddingOption "nan" is for float tensors; this one holds ${element}`);
     return undefined;
   }
