@@ -1,6 +1,6 @@
 // bfloat16 ("bf16"): the top 16 bits of an f32. WGSL has no bf16 type, so a bf16 value is held in
 // an f32 register holding a bf16-representable value (codegen/bf16.ts), and a `Ptr<bf16>` buffer
-// holds its 16-bit patterns two to a u32 word (codegen/packed.ts). Converting to bf16 rounds the
+// holds its 16-bit patterns two to a u32 word (codegen/bytes.ts). Converting to bf16 rounds the
 // f32 to nearest, ties to even, as torch and Triton do: NaN stays a (quiet) NaN, infinities stay,
 // a finite value past the largest bf16 rounds to ±Infinity, subnormals round like any other value.
 
