@@ -518,7 +518,13 @@ if has rec31; then
   step 360 rec-mm.log node bench/dist/suite.js --only matmul-f16-4096,matmul-f16-1024x1024x1024,matmul-f16-1000 --configs 4 \
     --targets '[{"shiftedHalfRows":true}]' --out "$out/rec-mm.json"
   step 120 rec-feed.log node bench/dist/mma-probe.js --only matmul --sizes 1024 --match 'feed \((16|2|4)-byte loads' --out "$out/rec-feed.json"
-  record_attention_and_anchors
+  # torch and Triton only on an H200 (the H100's anchors from the same code are rec29's, 2026-12-06): a short lease keeps the rest.
+  if [ -n "$dry" ] || nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | grep -q H200; then record_attention_and_anchors
+  else
+    L='"halfLoadForm":"select","deferRowSums":true,"lazyRowMax":true,"splitTileIndices":true'
+    step 240 rec-attn.log node bench/dist/suite.js --only attention-f16-4x32x4096x64,attention-f16-4x32x4096x64-causal --configs 2 --targets "[{$L}]" --out "$out/rec-attn.json"
+    step 120 rec-flash.log node bench/dist/flash-probe.js --match '^flash 128.32 4 sg of 32 rows, O-regs merged, S pad 4( causal)?$' --out "$out/rec-flash.json"
+  fi
   date -u
 fi
 if has rec28s; then
