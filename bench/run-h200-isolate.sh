@@ -63,6 +63,8 @@
 #   rec31   the machine code of 1024³'s generated leader (default, unmaskedDotEdges), the hand-written feed and the probe,
 #           and of the odd size's leader with a half a load shifted; then the record (rec29's) with shiftedHalfRows true
 #           timed beside the default, and the hand-written feed's loads with 16-byte chunks shifted (§75; ~9 min)
+#   rec31s  rec31's isolations alone, for a short lease: the machine code, the probe's 1024³ leader, 1024³ and the odd size
+#           (two configs each) with a half a load shifted beside the default, the hand-written feeds (~4 min)
 #   unmask  the dot operands' loads without their M and N masks (unmaskedDotEdges, §71's next), words and the K loop
 #           peeled, at the odd size, 1024³ and 4096³'s two first configs; twice (~7 min)
 #   rest    issue 28 item 4: the other cases of RESULTS.md (f32, softmax, layer norm, add, dropout) with torch and Triton
@@ -525,6 +527,21 @@ if has rec31; then
     step 240 rec-attn.log node bench/dist/suite.js --only attention-f16-4x32x4096x64,attention-f16-4x32x4096x64-causal --configs 2 --targets "[{$L}]" --out "$out/rec-attn.json"
     step 120 rec-flash.log node bench/dist/flash-probe.js --match '^flash 128.32 4 sg of 32 rows, O-regs merged, S pad 4( causal)?$' --out "$out/rec-flash.json"
   fi
+  date -u
+fi
+if has rec31s; then
+  N64='64×64×64 2×2 sg of 2×2 →f32 pad 8 prefetch rows sg-n C-matrices'
+  C4='{"BLOCK_M":64,"BLOCK_N":64,"BLOCK_K":64,"num_warps":4}'
+  C8='{"BLOCK_M":64,"BLOCK_N":64,"BLOCK_K":32,"num_warps":8}'
+  step 120 rec-feed.log node bench/dist/mma-probe.js --only matmul --sizes 1024 --match "^$N64( feed \\((16|2|4)-byte loads.*)?\$" --out "$out/rec-feed.json"
+  step 200 rec-mm.log node bench/dist/suite.js --only matmul-f16-1024x1024x1024,matmul-f16-1000 --configs 2 --targets '[{"shiftedHalfRows":true}]' --out "$out/rec-mm.json"
+  sass gen-1k gen matmul-f16 1024x1024x1024 "$C4" '{}' "$out/sass/gen-1k/kernel.wgsl"
+  sass gen-1k-unmask gen matmul-f16 1024x1024x1024 "$C4" '{"unmaskedDotEdges":true}' "$out/sass/gen-1k-unmask/kernel.wgsl"
+  sass hand-1k-feed hand 1024 "$N64 feed (16-byte loads, runtime sizes, uniform masks)" "$out/sass/hand-1k-feed/kernel.wgsl"
+  sass hand-1k-probe hand 1024 "$N64" "$out/sass/hand-1k-probe/kernel.wgsl"
+  sass odd-default gen matmul-f16 1000x1001x1003 "$C8" '{}' "$out/sass/odd-default/kernel.wgsl"
+  sass odd-shifted gen matmul-f16 1000x1001x1003 "$C8" '{"shiftedHalfRows":true}' "$out/sass/odd-shifted/kernel.wgsl"
+  [ -z "$dry" ] && (cd "$out" && tar -cJf sass-1k.tar.xz sass && rm -rf sass)
   date -u
 fi
 if has rec28s; then
