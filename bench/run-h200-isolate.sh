@@ -448,6 +448,19 @@ record_attention_and_anchors() {
   step 120 rec-flash.log node bench/dist/flash-probe.js --match '^flash 128.32 4 sg of 32 rows, O-regs merged, S pad 4( causal)?$' --out "$out/rec-flash.json"
   step 150 rec-torch.log python3 bench/torch_bench.py --cases matmul,attention,f16 --out "$out/rec-torch.json"
 }
+# The machine code of 1024³'s generated leader (default, unmaskedDotEdges), the hand-written feed and the probe, and the
+# odd size's leader with and without a half a load shifted (parts rec31, rec31s; NOTES §75), into sass-1k.tar.xz.
+sass_1k() {
+  local N64='64×64×64 2×2 sg of 2×2 →f32 pad 8 prefetch rows sg-n C-matrices'
+  local C4='{"BLOCK_M":64,"BLOCK_N":64,"BLOCK_K":64,"num_warps":4}' C8='{"BLOCK_M":64,"BLOCK_N":64,"BLOCK_K":32,"num_warps":8}'
+  sass gen-1k gen matmul-f16 1024x1024x1024 "$C4" '{}' "$out/sass/gen-1k/kernel.wgsl"
+  sass gen-1k-unmask gen matmul-f16 1024x1024x1024 "$C4" '{"unmaskedDotEdges":true}' "$out/sass/gen-1k-unmask/kernel.wgsl"
+  sass hand-1k-feed hand 1024 "$N64 feed (16-byte loads, runtime sizes, uniform masks)" "$out/sass/hand-1k-feed/kernel.wgsl"
+  sass hand-1k-probe hand 1024 "$N64" "$out/sass/hand-1k-probe/kernel.wgsl"
+  sass odd-default gen matmul-f16 1000x1001x1003 "$C8" '{}' "$out/sass/odd-default/kernel.wgsl"
+  sass odd-shifted gen matmul-f16 1000x1001x1003 "$C8" '{"shiftedHalfRows":true}' "$out/sass/odd-shifted/kernel.wgsl"
+  [ -z "$dry" ] && (cd "$out" && tar -cJf sass-1k.tar.xz sass && rm -rf sass)
+}
 if has rec28; then
   # Issue 28's record in one call (NOTES §63): the reference kernel, the probe's matmul leaders, the
   # hand-written flash kernel causal and not; the suite's f16 matmul at 4096³, 1024³ and the odd size
@@ -502,16 +515,7 @@ if has rec31; then
   # NOTES §75: why unmasking the dot operands costs 1024³ 8% where no program has an edge (§73's next step), and
   # what the generated leader's loop has that the hand-written feed's (run-time sizes, 112 against the probe's 115)
   # has not: one pipeline a process, into its own shader cache (read off the device with bench/sass-read.sh).
-  N64='64×64×64 2×2 sg of 2×2 →f32 pad 8 prefetch rows sg-n C-matrices'
-  C4='{"BLOCK_M":64,"BLOCK_N":64,"BLOCK_K":64,"num_warps":4}'
-  C8='{"BLOCK_M":64,"BLOCK_N":64,"BLOCK_K":32,"num_warps":8}'
-  sass gen-1k gen matmul-f16 1024x1024x1024 "$C4" '{}' "$out/sass/gen-1k/kernel.wgsl"
-  sass gen-1k-unmask gen matmul-f16 1024x1024x1024 "$C4" '{"unmaskedDotEdges":true}' "$out/sass/gen-1k-unmask/kernel.wgsl"
-  sass hand-1k-feed hand 1024 "$N64 feed (16-byte loads, runtime sizes, uniform masks)" "$out/sass/hand-1k-feed/kernel.wgsl"
-  sass hand-1k-probe hand 1024 "$N64" "$out/sass/hand-1k-probe/kernel.wgsl"
-  sass odd-default gen matmul-f16 1000x1001x1003 "$C8" '{}' "$out/sass/odd-default/kernel.wgsl"
-  sass odd-shifted gen matmul-f16 1000x1001x1003 "$C8" '{"shiftedHalfRows":true}' "$out/sass/odd-shifted/kernel.wgsl"
-  (cd "$out" && tar -cJf sass-1k.tar.xz sass && rm -rf sass)
+  sass_1k
   record_ceilings
   # The record's f16 matmul at the default, and a half a load shifted (the odd size's knob, 66.1 against 63.5 in §73's
   # call) beside it in the same process; then the hand-written feed at 1024³ (run-time sizes, the uniform test) in
@@ -531,17 +535,9 @@ if has rec31; then
 fi
 if has rec31s; then
   N64='64×64×64 2×2 sg of 2×2 →f32 pad 8 prefetch rows sg-n C-matrices'
-  C4='{"BLOCK_M":64,"BLOCK_N":64,"BLOCK_K":64,"num_warps":4}'
-  C8='{"BLOCK_M":64,"BLOCK_N":64,"BLOCK_K":32,"num_warps":8}'
   step 120 rec-feed.log node bench/dist/mma-probe.js --only matmul --sizes 1024 --match "^$N64( feed \\((16|2|4)-byte loads.*)?\$" --out "$out/rec-feed.json"
   step 200 rec-mm.log node bench/dist/suite.js --only matmul-f16-1024x1024x1024,matmul-f16-1000 --configs 2 --targets '[{"shiftedHalfRows":true}]' --out "$out/rec-mm.json"
-  sass gen-1k gen matmul-f16 1024x1024x1024 "$C4" '{}' "$out/sass/gen-1k/kernel.wgsl"
-  sass gen-1k-unmask gen matmul-f16 1024x1024x1024 "$C4" '{"unmaskedDotEdges":true}' "$out/sass/gen-1k-unmask/kernel.wgsl"
-  sass hand-1k-feed hand 1024 "$N64 feed (16-byte loads, runtime sizes, uniform masks)" "$out/sass/hand-1k-feed/kernel.wgsl"
-  sass hand-1k-probe hand 1024 "$N64" "$out/sass/hand-1k-probe/kernel.wgsl"
-  sass odd-default gen matmul-f16 1000x1001x1003 "$C8" '{}' "$out/sass/odd-default/kernel.wgsl"
-  sass odd-shifted gen matmul-f16 1000x1001x1003 "$C8" '{"shiftedHalfRows":true}' "$out/sass/odd-shifted/kernel.wgsl"
-  [ -z "$dry" ] && (cd "$out" && tar -cJf sass-1k.tar.xz sass && rm -rf sass)
+  sass_1k
   date -u
 fi
 if has rec28s; then
