@@ -110,8 +110,10 @@ function tiledDot(ctx: Emitter, v: Value & { op: "dot" }, tile: NonNullable<Bloc
  */
 export function dotOnlyTransposes(ir: KernelIR): Set<number> {
   const candidates = new Set<number>();
+  // A 2-D tl.trans nothing uses (the semantics' builder turned a cast of it into a transpose of
+  // the cast, builder.ts) needs no WGSL either.
   forEachValue(ir.body, (v) => {
-    if (v.op === "dot") for (const o of [v.a, v.b]) if (transposedSource(o)) candidates.add(o.id);
+    if (v.op === "trans" && transposedSource(v)) candidates.add(v.id);
   });
   forEachValue(ir.body, (v) => {
     for (const o of operandsOf(v)) if (candidates.has(o.id) && !(v.op === "dot" && o !== v.acc)) candidates.delete(o.id);

@@ -12,6 +12,15 @@ export class IrBuilder {
 
   /** Emits `op`; one that computes with or to bf16 is emitted as f32 arithmetic and a rounding (bf16-ops.ts). */
   emit(op: ValueOp, type: ValueType, span: Span): Value {
+    // A conversion of a transposed 2-D block is the transpose of the converted block (a cast is
+    // elementwise): `tl.dot(tl.trans(p).to(q.dtype), do)` (FlagAttention's and applied-ai's flash
+    // backward) then hands the dot a tl.trans, which it stages from the registers of what it
+    // transposes, instead of a cast of a transpose staged once more in workgroup memory of its own.
+    if (op.op === "cast" && op.value.op === "trans" && op.value.type.shape.length === 2 && type.kind === "data") {
+      const source = op.value.value;
+      const converted = this.emit({ ...op, value: source }, { ...type, shape: source.type.shape }, span);
+      return this.emitAsIs({ op: "trans", value: converted }, type, span);
+    }
     return emitViaF32((o, t, s) => this.emitAsIs(o, t, s), op, type, span) ?? this.emitAsIs(op, type, span);
   }
 
