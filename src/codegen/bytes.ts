@@ -11,6 +11,7 @@
 // Where an invocation holds runs of 4 consecutive elements (load-forms.ts inRunsOfFour), a run that
 // starts on a multiple of 4 and is unmasked is whole words (1 of bytes, 2 of bf16s): loaded once,
 // or stored whole with one atomicStore each.
+// tl.atomic_add on a bf16 is a compare-and-swap loop on its word (packedAtomicAdd).
 // Pointers stay element offsets, so the instrumented variant's bounds and race checks count
 // elements, not words (instrument.ts).
 
@@ -103,4 +104,27 @@ export function packedRunRead(gen: WgslGenerator, param: string, pointee: Packed
     for (let lane = 0; lane < per; lane++) lanes.push(fromWord(pointee, w, `${width(pointee) * lane}u`));
   }
   return { read: reads.join(" "), lanes };
+}
+
+/**
+ * tl.atomic_add on bf16 element `index` (Triton's on sm90; Liger's group norm backward): WGSL has no
+ * 16-bit atomics, so the word holding it is swapped for one with the element's field replaced by the
+ * sum rounded to bf16 (kl_bf16; the sum of two bf16s is exact in f32), its other field as it was,
+ * until no other lane got between. `old` gets the element's old value.
+ */
+export function packedAtomicAdd(gen: WgslGenerator, param: string, index: string, value: string, old: string): void {
+  const ref = `&${wordRef("bf16", param, index)}`;
+  const at = gen.fresh("at");
+  const bits = gen.fresh("bits");
+  gen.emit(`let ${at} = ${shift("bf16", index)};`);
+  gen.emit(`var ${bits} = atomicLoad(${ref});`);
+  gen.emit("loop {");
+  gen.nested(() => {
+    const sum = `kl_bf16(${fromWord("bf16", bits, at)} + ${value})`;
+    gen.emit(`let r = atomicCompareExchangeWeak(${ref}, ${bits}, insertBits(${bits}, ${toField("bf16", sum)}, ${at}, 16u));`);
+    gen.emit("if (r.exchanged) { break; }");
+    gen.emit(`${bits} = r.old_value;`);
+  });
+  gen.emit("}");
+  gen.emit(`${old} = ${fromWord("bf16", bits, at)};`);
 }

@@ -4,6 +4,7 @@
 // which program sees which old value differs from the GPU's order. Tests and references must not
 // depend on that order (a histogram, a sum, the set of values an exchange returns).
 
+import { bf16FromBits, bf16ToBits } from "../ir/bf16";
 import type { AtomicFn, Dtype, Value } from "../ir/ir";
 import type { Block } from "./block-ops";
 import type { Machine } from "./machine";
@@ -58,6 +59,7 @@ export function atomic(m: Machine, v: Extract<Value, { op: "atomic" }>, n: numbe
   const array = buffer.array;
   const out = new Float64Array(n);
   const onAccess = m.onAccess;
+  const bf16 = buffer.dtype === "bf16";
   for (let i = 0; i < n; i++) {
     if (mask && mask[i] === 0) {
       onAccess?.("atomic", buffer.param, ptr[i], m.programId, i, v.span, false, value[i]);
@@ -66,9 +68,11 @@ export function atomic(m: Machine, v: Extract<Value, { op: "atomic" }>, n: numbe
     const index = ptr[i];
     m.checkIndex(buffer, index, "atomic", v.span, i);
     onAccess?.("atomic", buffer.param, index, m.programId, i, v.span, true, value[i]);
-    const old = array[index];
+    // A bf16 buffer holds bit patterns: the old value read from them, the sum rounded back (an add only, semantics).
+    const old = bf16 ? bf16FromBits(array[index]) : array[index];
     out[i] = old;
-    array[index] = update(old, value[i], cmp ? cmp[i] : 0, dtype);
+    const next = update(old, value[i], cmp ? cmp[i] : 0, dtype);
+    array[index] = bf16 ? bf16ToBits(next) : next;
   }
   return out;
 }

@@ -1,7 +1,8 @@
 // tl.atomicAdd … tl.atomicCas: read-modify-writes through pointers (Triton's tl.atomic_*), each
 // returning the old contents. WGSL has atomics on i32 and u32 only; tl.atomicAdd, tl.atomicMax and
 // tl.atomicMin on Ptr<f32> are compare-and-swap loops on the bits in the generated WGSL
-// (codegen/atomics.ts), max and min ordering the floats as Triton's lowering does (by their bits).
+// (codegen/atomics.ts), max and min ordering the floats as Triton's lowering does (by their bits);
+// tl.atomicAdd on Ptr<bf16> one on the word holding the element (codegen/bytes.ts).
 
 import { Codes } from "../diagnostics/codes";
 import type { Span } from "../diagnostics/diagnostic";
@@ -63,13 +64,20 @@ export function atomicDtypes(fn: AtomicFn, descriptor = false): string {
   return floatAtomic(fn, descriptor) ? "i32, u32 and f32" : "i32 and u32 (WGSL has atomics only on 32-bit integers)";
 }
 
-/** What `ptr` points to where WGSL has `fn` on it; else undefined after a diagnostic at `ptr`. */
-function atomicPointee(ctx: IntrinsicContext, fn: AtomicFn, ptr: Value, what: string): "i32" | "u32" | "f32" | undefined {
+/**
+ * What `ptr` points to where WGSL has `fn` on it; else undefined after a diagnostic at `ptr`. A bf16 add
+ * (Triton's on sm90; Liger's group norm backward accumulates dW and dB so) is a compare-and-swap loop on
+ * the element's word, its other half untouched (codegen/bytes.ts packedAtomicAdd), the sum rounded to bf16.
+ */
+function atomicPointee(ctx: IntrinsicContext, fn: AtomicFn, ptr: Value, what: string): "i32" | "u32" | "f32" | "bf16" | undefined {
   const pointee = ptr.type.kind === "pointer" ? ptr.type.pointee : undefined;
   if (hasAtomic(fn, pointee)) return pointee;
+  if (fn === "add" && pointee === "bf16") return pointee;
   // An f16 add (split-K matmuls into an f16 C, triton-lang/kernels' matmul.py) says why and what to write instead.
   const float = floatAtomic(fn, false);
-  const allowed = float ? `Ptr<i32>, Ptr<u32> and Ptr<f32> (WGSL has atomics only on 32-bit words; an f32 ${fn} is a compare-and-swap loop on its bits)` : "Ptr<i32> and Ptr<u32> (WGSL has atomics only on 32-bit integers)";
+  const allowed = float
+    ? `Ptr<i32>, Ptr<u32> and Ptr<f32>${fn === "add" ? " (and Ptr<bf16>)" : ""} (WGSL has atomics only on 32-bit words; an f32 ${fn} is a compare-and-swap loop on its bits)`
+    : "Ptr<i32> and Ptr<u32> (WGSL has atomics only on 32-bit integers)";
   const half = float && (pointee === "f16" || pointee === "bf16") ? `; ${fn === "add" ? "accumulate" : "reduce"} into a float32 tensor and convert it after the launch` : "";
   ctx.log.error(Codes.operandDtype, ptr.span, `${what} works on ${allowed}, got ${typeToString(ptr.type)}${half}`);
   return undefined;

@@ -3,6 +3,8 @@
 // flash-backward-bf16-idioms.py: FlagAttention's `_bwd_kv_kernel` and applied-ai's `_bwd_kernel_dk_dv` hand tl.dot a
 // conversion of a transpose (`tl.dot(tl.trans(p).to(input_dtype), do)`; a bf16 `tl.trans(ds)` widened to f32): that
 // transpose was staged in workgroup memory of its own, KL2016 at --cpu's 16 KiB where the same kernel in f32 fits.
+// liger-bf16-idioms.py: Liger's group norm backward (and fused MoE's dS) `tl.atomic_add` bf16s: KL2003 before; now a
+// compare-and-swap loop on the word holding the element, the sum rounded to bf16.
 
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
@@ -15,6 +17,7 @@ before(ensureBuilt);
 after(stopPython);
 
 const flashBwd = path.resolve(__dirname, "../python/flash-backward-bf16-idioms.py");
+const liger = path.resolve(__dirname, "../python/liger-bf16-idioms.py");
 
 test("flash backward in bf16 and f16: tl.dot of a converted transpose stays a transpose the dot stages; on the GPU and with --cpu", async () => {
   await onGpuAndCpu(flashBwd, (report) => {
@@ -25,3 +28,13 @@ test("flash backward in bf16 and f16: tl.dot of a converted transpose stays a tr
 });
 
 test("kernel-lab check on the flash backward bf16 idioms: clean", () => checksClean(flashBwd));
+
+test("Liger's bf16 tl.atomic_add (group norm dW/dB, a masked block at an odd offset from several programs): exact, the word's other half kept; on the GPU and with --cpu", async () => {
+  await onGpuAndCpu(liger, (report) => {
+    assert.deepEqual(report.diagnostics, []);
+    assert.match(report.stdout, /group norm dW\/dB by tl\.atomic_add into bf16: 5 batches x 3 groups of 2 channels, hidden 37: exact\n/);
+    assert.match(report.stdout, /masked block tl\.atomic_add of bf16s at an odd offset from 7 programs, 45 elements: exact\n/);
+  });
+});
+
+test("kernel-lab check on the Liger bf16 idioms: clean", () => checksClean(liger));

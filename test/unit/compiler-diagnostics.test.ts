@@ -306,7 +306,7 @@ const atomicRows: [string, string, string, string][] = [
 // WGSL has no 16-bit atomics: a split-K matmul into an f16 C (triton-lang/kernels' matmul.py) is told why and what to write.
 test("diagnostic: atomicAdd on Ptr<f16>", () => {
   const found = diagnose(file("const o = tl.arange(0, 16);\ntl.atomicAdd(x_ptr + o, tl.zeros([16], \"f16\"));", "x_ptr: Ptr<f16>, n: i32, BLOCK: constexpr"));
-  assert.equal(found[0], "5:14-5:23 KL2003 tl.atomicAdd works on Ptr<i32>, Ptr<u32> and Ptr<f32> (WGSL has atomics only on 32-bit words; an f32 add is a compare-and-swap loop on its bits), got Ptr<f16>[16]; accumulate into a float32 tensor and convert it after the launch");
+  assert.equal(found[0], "5:14-5:23 KL2003 tl.atomicAdd works on Ptr<i32>, Ptr<u32> and Ptr<f32> (and Ptr<bf16>) (WGSL has atomics only on 32-bit words; an f32 add is a compare-and-swap loop on its bits), got Ptr<f16>[16]; accumulate into a float32 tensor and convert it after the launch");
 });
 
 // f32 max and min are compare-and-swap loops, as add (an amax: torchao's group amax, FP8 scaling); f16 is told what to write.
