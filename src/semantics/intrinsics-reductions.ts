@@ -157,18 +157,6 @@ export const REDUCTION_INTRINSICS: Record<string, Intrinsic> = {
       const b = transB && b0.type.shape.length >= 2 ? lastTwoSwapped(b0) : b0;
       const outDtype = args[6] ? dtypeArg(ctx, args[6], "f32") : "f32";
       if (!outDtype) return undefined;
-      // Triton asserts "Both operands must be same dtype" (fp8 pairs aside). Kernel Lab takes other mixes (an f16
-      // block by an f32 one multiplies in f32, as it always has); one of bf16 and another dtype is refused as
-      // Triton refuses it: applied-ai's flash backward rounds P to bf16 and multiplies it by the f16 dO its
-      // published __main__ passes, which Triton stops at and Kernel Lab would otherwise run.
-      if ((dtypeOf(a) === "bf16") !== (dtypeOf(b) === "bf16")) {
-        const triton = (d: string) => ({ bf16: "bf16", f16: "fp16", f32: "fp32", i32: "int32", i8: "int8", u8: "uint8" })[d] ?? d;
-        ctx.log.error(Codes.operandDtype, span, `tl.dot's operands must have the same dtype, as Triton's ("Both operands must be same dtype. Got ${triton(dtypeOf(a))} and ${triton(dtypeOf(b))}"); convert one with .to() to the other's`, [
-          { span: a.span, message: typeToString(a.type) },
-          { span: b.span, message: typeToString(b.type) },
-        ]);
-        return undefined;
-      }
       const [fullA, fullB] = [a.type.shape, b.type.shape];
       const batched = fullA.length === 3 && fullB.length === 3;
       if (!batched && (fullA.length !== 2 || fullB.length !== 2)) {
