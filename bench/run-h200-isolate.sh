@@ -63,6 +63,9 @@
 #   rec31   the machine code of 1024³'s generated leader (default, unmaskedDotEdges), the hand-written feed and the probe,
 #           and of the odd size's leader with a half a load shifted; then the record (rec29's) with shiftedHalfRows true
 #           timed beside the default, and the hand-written feed's loads with 16-byte chunks shifted (§75; ~9 min)
+#   chunks  the odd size read in shifted 16-byte chunks (shiftedHalfRows "chunks") beside the default and 1024³, the
+#           hand-written feed's bound, the machine code (~4 min; NOTES §78)
+#   rec32   issue 28's record with the chunks: ceilings, f16 matmul, attention, flash, torch and Triton (~10 min)
 #   rec31s  rec31's isolations alone, for a short lease: the machine code, the probe's 1024³ leader, 1024³ and the odd size
 #           (two configs each) with a half a load shifted beside the default, the hand-written feeds (~4 min)
 #   unmask  the dot operands' loads without their M and N masks (unmaskedDotEdges, §71's next), words and the K loop
@@ -531,6 +534,32 @@ if has rec31; then
     step 240 rec-attn.log node bench/dist/suite.js --only attention-f16-4x32x4096x64,attention-f16-4x32x4096x64-causal --configs 2 --targets "[{$L}]" --out "$out/rec-attn.json"
     step 120 rec-flash.log node bench/dist/flash-probe.js --match '^flash 128.32 4 sg of 32 rows, O-regs merged, S pad 4( causal)?$' --out "$out/rec-flash.json"
   fi
+  date -u
+fi
+if has chunks; then
+  # NOTES §78: the odd size's rows read 16 bytes at a time in the generated code (shiftedHalfRows "chunks": runs of 8,
+  # each read as the two aligned 16-byte chunks that cover it, shifted at run time), beside the default (a half a
+  # load) and 1024³ in the same process, on the odd size's first three configs; the hand-written feed at 1024³ in
+  # 16-byte loads and in shifted chunks (its bound, NOTES §75) and the probe's leader; the machine code of both.
+  N64='64×64×64 2×2 sg of 2×2 →f32 pad 8 prefetch rows sg-n C-matrices'
+  step 240 chunks-mm.log node bench/dist/suite.js --only matmul-f16-1024x1024x1024,matmul-f16-1000 --configs 3 --targets '[{"shiftedHalfRows":"chunks"}]' --out "$out/chunks-mm.json"
+  step 120 chunks-feed.log node bench/dist/mma-probe.js --only matmul --sizes 1024 --match "^$N64( feed \\(16-byte loads, runtime sizes, uniform masks(, shifted)?\\))?\$" --out "$out/chunks-feed.json"
+  C4='{"BLOCK_M":64,"BLOCK_N":64,"BLOCK_K":32,"num_warps":4}' C8='{"BLOCK_M":64,"BLOCK_N":64,"BLOCK_K":32,"num_warps":8}'
+  for c in 4 8; do
+    cfg=C$c
+    sass odd-default-$c gen matmul-f16 1000x1001x1003 "${!cfg}" '{}' "$out/sass/odd-default-$c/kernel.wgsl"
+    sass odd-chunks-$c gen matmul-f16 1000x1001x1003 "${!cfg}" '{"shiftedHalfRows":"chunks"}' "$out/sass/odd-chunks-$c/kernel.wgsl"
+  done
+  [ -z "$dry" ] && (cd "$out" && tar -cJf sass-chunks.tar.xz sass && rm -rf sass)
+  date -u
+fi
+if has rec32; then
+  # Issue 28's record with the chunks (NOTES §78): the ceilings, the suite's f16 matmul at 4096³, 1024³ and the odd
+  # size over their first four configs at the default and in chunks, the attention, the flash kernel, torch and Triton.
+  record_ceilings
+  step 360 rec-mm.log node bench/dist/suite.js --only matmul-f16-4096,matmul-f16-1024x1024x1024,matmul-f16-1000 --configs 4 \
+    --targets '[{"shiftedHalfRows":"chunks"}]' --out "$out/rec-mm.json"
+  record_attention_and_anchors
   date -u
 fi
 if has rec31s; then

@@ -1,4 +1,5 @@
-// Module-scope WGSL functions a kernel's body may call (random numbers, erf, pow, umulhi): each is
+// Module-scope WGSL functions a kernel's body may call (random numbers, erf, pow, umulhi, a run of
+// halves shifted out of two chunks): each is
 // added once, after the bindings, when some line of the body calls one of its functions.
 
 import { ERF_WGSL, POW_WGSL, ROUNDED_WGSL } from "./special-math";
@@ -6,6 +7,7 @@ import { INVERSE_TRIG_WGSL } from "./inverse-trig";
 import { PHILOX_N_ROUNDS_WGSL, PHILOX_ROUNDS_WGSL, UMULHI_WGSL } from "./philox-wgsl";
 import { RANDN_WGSL } from "./random";
 import { BF16_WGSL } from "./bf16";
+import { SHIFTED8_WGSL } from "./packed-halves";
 
 /** Each helper's text and the function names whose use needs it (a helper needs those it calls). */
 const HELPERS: readonly { wgsl: string; neededBy: readonly string[] }[] = [
@@ -18,6 +20,7 @@ const HELPERS: readonly { wgsl: string; neededBy: readonly string[] }[] = [
   { wgsl: ROUNDED_WGSL, neededBy: ["kl_div_rn(", "kl_sqrt_rn("] },
   { wgsl: INVERSE_TRIG_WGSL, neededBy: ["kl_asin(", "kl_acos(", "kl_atan("] },
   { wgsl: BF16_WGSL, neededBy: ["kl_bf16("] },
+  { wgsl: SHIFTED8_WGSL, neededBy: ["kl_shifted8("] },
 ];
 
 /** The helper functions `body` calls, as lines of WGSL (none when it calls none). */

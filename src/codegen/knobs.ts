@@ -92,7 +92,7 @@ export function tunableKnobs(written: KernelIR, target: Target, options: Codegen
   // at a time (only with dots on matrices: plan.ts tilingOf; no second plan for any other kernel).
   if (eights) knobs.push({ knob: "runsOf8", values: [true, false] });
   else if (options.runsOf8 === undefined && mma.length > 0 && planKernel(written, target, { ...options, runsOf8: true }).octetBuffers.size > 0) knobs.push({ knob: "runsOf8", values: [false, true] });
-  if (plan.unalignedHalfRuns) knobs.push({ knob: "shiftedHalfRows", values: [false, true, "words"] });
+  if (plan.unalignedHalfRuns) knobs.push({ knob: "shiftedHalfRows", values: [false, true, "words", "chunks"] });
   return knobs;
 }
 

@@ -108,9 +108,27 @@ export function readsOctets(gen: AccessFacts, v: Value & { op: "load" }): boolea
 }
 
 /**
+ * Whether an f16 load reads each run of 8 halves as the two aligned 16-byte chunks that cover it,
+ * the 8 halves shifted out of their 16 by the run's start mod 8, known at run time (WGSL
+ * `kl_shifted8`, memory.ts chunkRunLoad; CodegenOptions.shiftedHalfRows "chunks"): its block held in
+ * runs of 8 as readsOctets's, its runs not known to start on multiples of 4 elements (where they are,
+ * the runs of 4 are read as vec4s), its buffer bound as `array<vec4<u32>>`. The hand-written
+ * 64×64×64 matmul read so ran at 86.0 TFLOP/s at 1024³ on the H100, against 64.2 a half a load and
+ * 112.9 reading runs known aligned (bench/NOTES.md §75).
+ */
+export function readsChunks(gen: AccessFacts, v: Value & { op: "load" }): boolean {
+  const ptr = v.ptr;
+  if (gen.options.shiftedHalfRows !== "chunks" || gen.options.divisibility === false || gen.contiguity.run !== 8) return false;
+  if (ptr.type.kind !== "pointer" || ptr.type.pointee !== "f16" || !isWide(gen, ptr) || gen.contiguity.divisor(ptr) >= 4) return false;
+  const layout = gen.layout(v.type);
+  return layout.span === 8 || layout.tile?.pieceCols === 8;
+}
+
+/**
  * The f16 buffers read 16 bytes at a time (bound as `array<vec4<u32>>`): some load reads them so
- * (readsOctets), and nothing stores to them or reads them shifted (packed-halves.ts); their other
- * loads read through the same binding (memory.ts `halfRun`, `element`).
+ * (readsOctets, or as shifted chunks: readsChunks), and nothing stores to them or reads them shifted
+ * by runs of 4 (packed-halves.ts); their other loads read through the same binding (memory.ts
+ * `halfRun`, `element`).
  */
 export function octetBuffersOf(gen: AccessFacts, body: readonly Stmt[]): Set<string> {
   const octets = new Set<string>();
@@ -118,7 +136,7 @@ export function octetBuffersOf(gen: AccessFacts, body: readonly Stmt[]): Set<str
   forEachStmt(body, (s) => {
     if (s.kind === "store" && s.ptr.type.kind === "pointer") excluded.add(s.ptr.type.param);
     if (s.kind !== "let" || s.value.op !== "load" || s.value.ptr.type.kind !== "pointer") return;
-    if (readsOctets(gen, s.value)) octets.add(s.value.ptr.type.param);
+    if (readsOctets(gen, s.value) || readsChunks(gen, s.value)) octets.add(s.value.ptr.type.param);
     if (readsShifted(gen, s.value)) excluded.add(s.value.ptr.type.param);
   });
   for (const param of excluded) octets.delete(param);

@@ -9,7 +9,7 @@ import { valueName } from "./generator";
 import { accessedParam, checkRegisters } from "./instrument";
 import { literal } from "./literals";
 import { atomicRead, atomicWrite } from "./atomics";
-import { inRunsOfFour, isWide, knownWhole, readsOctets, readsShifted, readsWide, readsWords } from "./load-forms";
+import { inRunsOfFour, isWide, knownWhole, readsChunks, readsOctets, readsShifted, readsWide, readsWords } from "./load-forms";
 import { emitShiftedRun, packHalves, packedHalf, packedRun } from "./packed-halves";
 import { tileInside } from "./mma-store";
 import { isPackedDtype, type PackedDtype } from "../ir/ir";
@@ -106,6 +106,7 @@ export function emitLoad(gen: WgslGenerator, v: Value & { op: "load" }, emitValu
   }
   if (isPackedDtype(pointee) && byteRuns(gen, ptr)) return byteRunLoad(gen, v, pointee, scalarRead);
   if (gen.wordBuffers.has(param) && readsWords(gen, v)) return wordRunLoad(gen, v, emitValue);
+  if (gen.octetBuffers.has(param) && readsChunks(gen, v)) return chunkRunLoad(gen, v, emitValue);
   if (!readsWide(gen, v)) {
     const deferred = gen.tileMasks.loads.get(v.id);
     if (!deferred || !v.mask) return gen.registers(v.type, (j) => scalarRead(j, true));
@@ -318,6 +319,62 @@ function wordRunLoad(gen: WgslGenerator, v: Value & { op: "load" }, emitValue: (
     for (let k = 0; k < ept; k++) {
       const other = v.other ? gen.reg(v.other, k) : literal(0, gen.dtype(v.type));
       gen.emit(`${valueName(v, k)} = select(${other}, ${valueName(v, k)}, ${gen.reg(mask, k)});`);
+    }
+  };
+  const deferred = gen.tileMasks.loads.get(v.id);
+  if (!deferred) return masked();
+  gen.emit(`if (${tileInside(gen, mask)}) {`);
+  gen.nested(runs);
+  gen.emit("} else {");
+  gen.nested(() => {
+    for (const d of deferred) emitValue(d);
+    masked();
+  });
+  gen.emit("}");
+}
+
+/**
+ * An f16 load in runs of 8 not known aligned, its buffer bound as vec4<u32> (shiftedHalfRows
+ * "chunks", load-forms.ts readsChunks): each run of 8 read as the two aligned 16-byte chunks that
+ * cover it, its halves shifted down by its start mod 8 (`kl_shifted8`, packed-halves.ts), as the
+ * hand-written kernel of bench/NOTES.md §75. Where a run starts on a chunk the second chunk is not
+ * used: it may lie past the buffer, which WebGPU bounds (a value of the buffer or zero, never a
+ * fault). A masked load reads its runs on every lane and keeps each half by `select` on its own
+ * mask, with no branch, as the words form does (wordRunLoad); under halfLoadForm "tile" the tile
+ * test on scalars (tile-masks.ts) skips the selects where the whole tile is inside, and the mask's
+ * values are emitted on the other way only. Packed (packed-halves.ts), a run is its vec4<u32>.
+ */
+function chunkRunLoad(gen: WgslGenerator, v: Value & { op: "load" }, emitValue: (v: Value) => void): void {
+  const param = (v.ptr.type as { param: string }).param;
+  const ept = gen.layout(v.type).ept;
+  const firsts = Array.from({ length: ept / 8 }, (_, r) => 8 * r);
+  const lanes = [0, 1, 2, 3, 4, 5, 6, 7];
+  const packed = gen.packed.values.has(v.id);
+  const other = (k: number) => (v.other ? gen.reg(v.other, k) : literal(0, gen.dtype(v.type)));
+  if (packed) for (const j of firsts) gen.emit(`var ${valueName(v, j)}: vec4<u32>;`);
+  else for (let k = 0; k < ept; k++) gen.emit(`var ${valueName(v, k)}: ${gen.typeOf(v.type)};`);
+  const read = (j: number) => {
+    const [i, c, run] = ["ci", "cc", "crun"].map((p) => gen.fresh(p));
+    gen.emit(`let ${i} = u32(${gen.reg(v.ptr, j)});`);
+    gen.emit(`let ${c} = ${i} >> 3u;`);
+    gen.emit(`let ${run} = kl_shifted8(b_${param}[${c}], b_${param}[${c} + 1u], ${i} & 7u);`);
+    return run;
+  };
+  const runs = () => {
+    for (const j of firsts) {
+      const run = read(j);
+      if (packed) gen.emit(`${valueName(v, j)} = ${run};`);
+      else for (const lane of lanes) gen.emit(`${valueName(v, j + lane)} = ${packedHalf(run, lane)};`);
+    }
+  };
+  const mask = v.mask;
+  if (!mask) return runs();
+  const masked = () => {
+    for (const j of firsts) {
+      const run = read(j);
+      const half = (lane: number) => `select(${other(j + lane)}, ${packedHalf(run, lane)}, ${gen.reg(mask, j + lane)})`;
+      if (packed) gen.emit(`${valueName(v, j)} = vec4<u32>(${packHalves(lanes.slice(0, 4).map(half))}, ${packHalves(lanes.slice(4).map(half))});`);
+      else for (const lane of lanes) gen.emit(`${valueName(v, j + lane)} = ${half(lane)};`);
     }
   };
   const deferred = gen.tileMasks.loads.get(v.id);

@@ -14,13 +14,15 @@
 // Shifted runs (CodegenOptions.shiftedHalfRows). A run of 4 halves that may start anywhere (a row
 // stride not a multiple of 4, as K = 1003 gives A) is read as the two aligned vec4<f16> that
 // cover it, and the run taken out of their 8 halves with the shift p mod 4 in 32-bit words:
-// 2 loads of 8 bytes per 4 halves instead of 4 of 2 bytes (bench/NOTES.md §25 end).
+// 2 loads of 8 bytes per 4 halves instead of 4 of 2 bytes (bench/NOTES.md §25 end). In runs of 8
+// (shiftedHalfRows "chunks", load-forms.ts readsChunks) a run of 8 is read as the two aligned 16-byte
+// chunks that cover it and held packed as one vec4<u32>, as runs known aligned are.
 
 import type { Stmt, Value, ValueType, Variable } from "../ir/ir";
 import { operandsOf } from "../ir/ir";
 import { forEachStmt, forEachValue, valuesOfStmt } from "../ir/walk";
 import type { Emitter } from "./emitter";
-import { knownWhole, readsOctets, readsShifted, readsWide, type AccessFacts } from "./load-forms";
+import { knownWhole, readsChunks, readsOctets, readsShifted, readsWide, type AccessFacts } from "./load-forms";
 import { staged, type MmaPlan } from "./mma-plan";
 import { affine, render, uniform, type Sym } from "./mma-store";
 import { tileOffset } from "./layout";
@@ -74,7 +76,8 @@ export function planPackedHalves(body: readonly Stmt[], plans: ReadonlyMap<numbe
     operandsOf(v).forEach((o) => use(o.id, v.id));
   });
   const readsWhole = (v: Value | undefined): v is Load =>
-    v?.op === "load" && readsWide(facts, v) && (knownWhole(facts, v) || readsShifted(facts, v)) && facts.layout(v.type).vec === 4 && facts.layout(v.type).ept % 4 === 0;
+    v?.op === "load" && ((readsWide(facts, v) && (knownWhole(facts, v) || readsShifted(facts, v))) || readsChunks(facts, v)) && facts.layout(v.type).vec === 4 && facts.layout(v.type).ept % 4 === 0;
+  const readsEights = (v: Load) => readsOctets(facts, v) || readsChunks(facts, v);
   const onlyUsedBy = (v: Value, allowed: readonly number[]) => [...(users.get(v.id) ?? [])].every((u) => u !== "statement" && allowed.includes(u));
   const variables = new Set<number>();
   const values = new Set<number>();
@@ -95,7 +98,7 @@ export function planPackedHalves(body: readonly Stmt[], plans: ReadonlyMap<numbe
       if (!onlyUsedBy(init, []) || !onlyUsedBy(fills[0], [])) continue;
       variables.add(variable.id);
       for (const v of [init, fills[0], read]) values.add(v.id);
-      if (readsOctets(facts, init) && readsOctets(facts, fills[0])) for (const id of [variable.id, init.id, fills[0].id, read.id]) octets.add(id);
+      if (readsEights(init) && readsEights(fills[0])) for (const id of [variable.id, init.id, fills[0].id, read.id]) octets.add(id);
     }
   }
   return { variables, values, octets, bases: variables.size > 0 ? baseCarried(body, facts) : new Map() };
@@ -192,3 +195,20 @@ export function emitShiftedRun(ctx: Emitter, param: string, ptr: string, masks?:
   ctx.emit(`let ${r} = select(${t}.xy, (${t}.xy >> vec2(16u)) | (${t}.yz << vec2(16u)), (${s} & 1u) == 1u);`);
   return r;
 }
+
+/**
+ * 8 halves from half `a` (0–7) of the 16 halves of two consecutive 16-byte chunks p ‖ q, as one
+ * vec4<u32> (readsChunks, memory.ts): shifted down by 4 halves (two words), then by 2 (one word),
+ * each by select, then by 1 where `a` is odd (a funnel shift of 16 bits). Where `a` is 0, q is not
+ * used. As bench/mma-kernels.ts `shifted8`, which bench/NOTES.md §75 timed.
+ */
+export const SHIFTED8_WGSL = `fn kl_shifted8(p: vec4<u32>, q: vec4<u32>, a: u32) -> vec4<u32> {
+  let four = (a & 4u) != 0u;
+  let two = (a & 2u) != 0u;
+  let t = select(p.xyz, vec3<u32>(p.zw, q.x), four);
+  let u = select(vec3<u32>(p.w, q.xy), q.yzw, four);
+  let lo = select(vec4<u32>(t, u.x), vec4<u32>(t.yz, u.xy), two);
+  let hi = select(vec4<u32>(t.yz, u.xy), vec4<u32>(t.z, u), two);
+  return select(lo, (lo >> vec4<u32>(16u)) | (hi << vec4<u32>(16u)), (a & 1u) != 0u);
+}
+`;

@@ -118,10 +118,11 @@ function withRunsOf8(options: CodegenOptions): CodegenOptions {
  * tiles; planKernel keeps them where some load then reads 16 bytes at a time. On the H100 they took
  * tutorial 03 in f16 from 200.9 to 237.9 TFLOP/s at 4096³ (the reference kernel 245.2) and from 96.7
  * to 103.8 at 1024³ (the probe 115.0); they cost the attention 7%, and where no run is aligned
- * (1000×1001×1003) the runs of 4 stay faster (bench/NOTES.md §63).
+ * (1000×1001×1003) the runs of 4 stay faster (bench/NOTES.md §63), unless they are read as shifted
+ * 16-byte chunks (shiftedHalfRows "chunks", load-forms.ts readsChunks), which needs runs of 8.
  */
 function takesRunsOf8(plan: CodegenPlan): boolean {
-  if (plan.tiledLayouts !== true || plan.unalignedHalfRuns || plan.mma.size === 0) return false;
+  if (plan.tiledLayouts !== true || (plan.unalignedHalfRuns && plan.options.shiftedHalfRows !== "chunks") || plan.mma.size === 0) return false;
   let generic = false;
   forEachValue(plan.ir.body, (v) => (generic ||= v.op === "dot" && !plan.mma.has(v.id)));
   return !generic && wholeTripsDefault(plan.ir.body, plan.mma) === false;

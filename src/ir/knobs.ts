@@ -38,7 +38,7 @@ export function isKnobValue(knob: CodegenKnob, value: unknown): boolean {
     case "mmaLeanBarriers":
     case "mmaLaneRows":
     case "shiftedHalfRows":
-      return typeof value === "boolean" || value === "words";
+      return typeof value === "boolean" || value === "words" || value === "chunks";
     case "mmaPackedPrefetch":
     case "runsOf8":
     case "deferRowSums":

@@ -294,8 +294,12 @@ export interface CodegenOptions {
    * 13% faster than a half a load (bench/NOTES.md §63). Unset or false, element by element. true
    * lost on the H100 (§39); "words" ran 3–5% slower than a half a load at 1000×1001×1003's leader and
    * 4–6% faster at 64×64 over 4 (§69; peeled, §71), so it is the tuner's, not the default.
+   * "chunks" holds the block in runs of 8 (`runsOf8`, with its defaults) and reads each run of 8 as
+   * the two aligned 16-byte chunks that cover it, shifted by its start mod 8 at run time
+   * (codegen/load-forms.ts readsChunks), as the hand-written kernel that ran 34% faster than a half a
+   * load at 1024³ (bench/NOTES.md §75).
    */
-  shiftedHalfRows?: boolean | "words";
+  shiftedHalfRows?: boolean | "words" | "chunks";
   /**
    * Hold blocks in runs of 8 contiguous elements per invocation (codegen/layout.ts, where a block
    * has 8 or more elements per invocation and rows of a multiple of 8) instead of 4, so that an f16

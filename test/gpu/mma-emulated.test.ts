@@ -192,6 +192,34 @@ for (const form of ["block", "tile"] as const) {
   });
 }
 
+// The example at sizes no run is aligned in, read in shifted chunks (shiftedHalfRows "chunks",
+// load-forms.ts readsChunks): held in runs of 8, A and B bound as vec4<u32>, each run of 8 read as the
+// two 16-byte chunks that cover it and shifted by its start mod 8 (K = 43 and 83 start rows at every
+// residue), carried packed; under the tile test (runs of 8's default) and on every trip ("block").
+// Partly masked runs at the rows' ends, and a last run whose second chunk lies past the buffer.
+for (const form of ["tile", "block"] as const) {
+  test(`examples/matmul-f16.kernel.ts, shiftedHalfRows "chunks", halfLoadForm ${form}: 37×43 by 43×41 and 70×83 by 83×45`, async () => {
+    for (const [M, N, K] of [[37, 41, 43], [70, 45, 83]]) {
+      const a = randomHalves(M * K);
+      const b = randomHalves(K * N);
+      const want = product(a.values, b.values, M, N, K);
+      const { gpu, cpu, kernel } = await runBoth({
+        source: EXAMPLE, constexprs: { BLOCK_M: 64, BLOCK_N: 64, BLOCK_K: 32 },
+        target: { ...EMULATED, workgroupSize: 128, shiftedHalfRows: "chunks", ...(form === "tile" ? {} : { halfLoadForm: form }) },
+        grid: [Math.ceil(M / 64) * Math.ceil(N / 64)],
+        args: { a_ptr: a.bits, b_ptr: b.bits, c_ptr: poisoned(M * N), M, N, K, stride_am: K, stride_ak: 1, stride_bk: N, stride_bn: 1, stride_cm: N, stride_cn: 1 },
+        outputs: ["c_ptr"], specialize: true,
+      });
+      for (const [side, got] of [["gpu", gpu.c_ptr], ["cpu", cpu.c_ptr]] as const) assertClose(got, want, `${side} c ${M}×${N}×${K}`, 1e-5 * K, 1e-5);
+      assert.match(kernel.wgsl, /var<storage, read> b_a_ptr: array<vec4<u32>>;/);
+      assert.match(kernel.wgsl, /var<storage, read> b_b_ptr: array<vec4<u32>>;/);
+      assert.match(kernel.wgsl, /let crun\d+ = kl_shifted8\(b_a_ptr\[cc\d+\], b_a_ptr\[cc\d+ \+ 1u\], ci\d+ & 7u\);/);
+      assert.equal((kernel.wgsl.match(/var x\d+_0: vec4<u32> = v\d+_0;/g) ?? []).length, 2, "A and B carried packed, a run of 8 a register");
+      assert.equal(/if \(\(v\d+ \+ \d+i\) < v\d+ && /.test(kernel.wgsl), form === "tile", "the tile test on scalars");
+    }
+  });
+}
+
 // The example's M and N masks dropped from its loads (unmaskedDotEdges, codegen/dot-edges.ts): the
 // rows of A past M and the columns of B past N are read, and reach only what the store masks off.
 // A's and B's buffers run on past the matrices in NaNs, so a garbage row or column that leaked into

@@ -50,7 +50,7 @@ test("the f16 matmul on subgroup matrices is offered its load form, staging, sto
     assert.ok(compiled);
     return kernelKnobs(matmul, MATMUL, compiled, target, options).find((k) => k.knob === "shiftedHalfRows")?.values;
   };
-  assert.deepEqual([shifts(AT_ODD), shifts(AT_1024), shifts({})], [[false, true, "words"], undefined, undefined]);
+  assert.deepEqual([shifts(AT_ODD), shifts(AT_1024), shifts({})], [[false, true, "words", "chunks"], undefined, undefined]);
   // An f32 matmul loads no halves and runs no matrices: nothing to try.
   const f32 = kernelOf("matmul.kernel.ts", "matmul_kernel");
   assert.deepEqual(knobsOf(f32, { BLOCK_M: 32, BLOCK_N: 32, BLOCK_K: 16, GROUP_M: 8 }, target, options), []);
