@@ -65,7 +65,8 @@
 #           timed beside the default, and the hand-written feed's loads with 16-byte chunks shifted (§75; ~9 min)
 #   chunks  the odd size read in shifted 16-byte chunks (shiftedHalfRows "chunks") beside the default and 1024³, the
 #           hand-written feed's bound, the machine code (~4 min; NOTES §78)
-#   rec32   issue 28's record with the chunks: ceilings, f16 matmul, attention, flash, torch and Triton (~10 min)
+#   rec32   issue 28's record with the chunks: ceilings, f16 matmul, attention, flash, torch and Triton (~10 min);
+#           rec32mm (the ceilings and the matmul) and rec32at (the rest) are its two halves, a call each
 #   rec31s  rec31's isolations alone, for a short lease: the machine code, the probe's 1024³ leader, 1024³ and the odd size
 #           (two configs each) with a half a load shifted beside the default, the hand-written feeds (~4 min)
 #   unmask  the dot operands' loads without their M and N masks (unmaskedDotEdges, §71's next), words and the K loop
@@ -553,12 +554,16 @@ if has chunks; then
   [ -z "$dry" ] && (cd "$out" && tar -cJf sass-chunks.tar.xz sass && rm -rf sass)
   date -u
 fi
-if has rec32; then
-  # Issue 28's record with the chunks (NOTES §78): the ceilings, the suite's f16 matmul at 4096³, 1024³ and the odd
-  # size over their first four configs at the default and in chunks, the attention, the flash kernel, torch and Triton.
+if has rec32 || has rec32mm; then
+  # Issue 28's record with the chunks (NOTES §78), in two calls where one is 10 minutes (rec32mm, then rec32at): the
+  # ceilings, the suite's f16 matmul at 4096³, 1024³ and the odd size over their first four configs at the default
+  # and in chunks; then the attention, the flash kernel, torch and Triton.
   record_ceilings
   step 360 rec-mm.log node bench/dist/suite.js --only matmul-f16-4096,matmul-f16-1024x1024x1024,matmul-f16-1000 --configs 4 \
     --targets '[{"shiftedHalfRows":"chunks"}]' --out "$out/rec-mm.json"
+  date -u
+fi
+if has rec32 || has rec32at; then
   record_attention_and_anchors
   date -u
 fi
