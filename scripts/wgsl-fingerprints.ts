@@ -45,7 +45,7 @@ const SWITCHES: CodegenOptions[] = [
   { mmaLeanBarriers: true }, { mmaHoldInvariant: true, mmaLeanBarriers: true, mmaSubgroupsM: 4 }, { mmaTransferBytes: 8192 },
   { mmaLaneRows: true }, { mmaHoldInvariant: true, mmaLeanBarriers: true, mmaSubgroupsM: 4, mmaLaneRows: true }, { mmaLaneRows: true, mmaTransferBytes: 8192 },
   { subgroupMatrixDot: false }, { numStages: 1 }, { numStages: 2 }, { wideHalfAccesses: false }, { halfLoadForm: "select" }, { halfLoadForm: "tile" }, { halfLoadForm: "tile", tileMasksInPlace: true },
-  { divisibility: false }, { mmaPackedPrefetch: true }, { shiftedHalfRows: true }, { shiftedHalfRows: true, mmaPackedPrefetch: true }, { shiftedHalfRows: "words" }, { shiftedHalfRows: "words", halfLoadForm: "tile" }, { doubleBufferDot: true }, { privateDotTiles: true }, { padDotTiles: false }, { rowLayouts: false },
+  { divisibility: false }, { mmaPackedPrefetch: true }, { shiftedHalfRows: true }, { shiftedHalfRows: true, mmaPackedPrefetch: true }, { shiftedHalfRows: "words" }, { shiftedHalfRows: "words", halfLoadForm: "tile" }, { shiftedHalfRows: "chunks" }, { doubleBufferDot: true }, { privateDotTiles: true }, { padDotTiles: false }, { rowLayouts: false },
   { sinkInvariantDotLoads: false }, { unrollDot: false }, { tiledLayouts: false }, { preferredWorkgroupSize: 128 }, { runsOf8: false }, { unrollPairs: true },
   // Every switch that costs workgroup memory at once: the fallbacks turn them off one by one.
   { doubleBufferDot: true, mmaDoubleBuffer: true, privateDotTiles: true },

@@ -195,17 +195,18 @@ for (const form of ["block", "tile"] as const) {
 // The example at sizes no run is aligned in, read in shifted chunks (shiftedHalfRows "chunks",
 // load-forms.ts readsChunks): held in runs of 8, A and B bound as vec4<u32>, each run of 8 read as the
 // two 16-byte chunks that cover it and shifted by its start mod 8 (K = 43 and 83 start rows at every
-// residue), carried packed; under the tile test (runs of 8's default) and on every trip ("block").
-// Partly masked runs at the rows' ends, and a last run whose second chunk lies past the buffer.
-for (const form of ["tile", "block"] as const) {
-  test(`examples/matmul-f16.kernel.ts, shiftedHalfRows "chunks", halfLoadForm ${form}: 37×43 by 43×41 and 70×83 by 83×45`, async () => {
+// residue), carried packed; under the tile test (runs of 8's default), on every trip ("block"), and
+// with the K loop peeled (wholeTrips). Partly masked runs at the rows' ends, and a last run whose
+// second chunk lies past the buffer.
+for (const [form, peeled] of [["tile", false], ["block", false], ["tile", true]] as const) {
+  test(`examples/matmul-f16.kernel.ts, shiftedHalfRows "chunks", halfLoadForm ${form}${peeled ? ", wholeTrips" : ""}: 37×43 by 43×41 and 70×83 by 83×45`, async () => {
     for (const [M, N, K] of [[37, 41, 43], [70, 45, 83]]) {
       const a = randomHalves(M * K);
       const b = randomHalves(K * N);
       const want = product(a.values, b.values, M, N, K);
       const { gpu, cpu, kernel } = await runBoth({
         source: EXAMPLE, constexprs: { BLOCK_M: 64, BLOCK_N: 64, BLOCK_K: 32 },
-        target: { ...EMULATED, workgroupSize: 128, shiftedHalfRows: "chunks", ...(form === "tile" ? {} : { halfLoadForm: form }) },
+        target: { ...EMULATED, workgroupSize: 128, shiftedHalfRows: "chunks", ...(form === "tile" ? {} : { halfLoadForm: form }), wholeTrips: peeled },
         grid: [Math.ceil(M / 64) * Math.ceil(N / 64)],
         args: { a_ptr: a.bits, b_ptr: b.bits, c_ptr: poisoned(M * N), M, N, K, stride_am: K, stride_ak: 1, stride_bk: N, stride_bn: 1, stride_cm: N, stride_cn: 1 },
         outputs: ["c_ptr"], specialize: true,
