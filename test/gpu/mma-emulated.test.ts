@@ -287,6 +287,11 @@ test("loop plan, runsOf8 with B transposed: the transposed operand staged from r
   const wgsl = await checkMatmul(80, 48, 96, [128, 64, 32], { workgroupSize: 256, runsOf8: true }, true, true);
   assert.match(wgsl, /var<storage, read> b_b: array<vec4<u32>>;/);
 });
+test("loop plan, shiftedHalfRows \"chunks\" with B transposed, rows not aligned (specialised): both operands read in shifted chunks, 83×43 by 43×45", async () => {
+  const wgsl = await checkMatmul(83, 45, 43, [64, 64, 32], { workgroupSize: 128, shiftedHalfRows: "chunks", mmaPackedPrefetch: false }, true, true);
+  assert.match(wgsl, /var<storage, read> b_b: array<vec4<u32>>;/);
+  assert.match(wgsl, /= kl_shifted8\(b_b\[/);
+});
 
 // The staging stores' first index (mma-transfer.ts): from lid itself by default, which Tint bounds, so it
 // leaves the stores unclamped (NOTES §60); from the flat element index by / and % with
