@@ -10,7 +10,7 @@ import { accessedParam, checkRegisters } from "./instrument";
 import { literal } from "./literals";
 import { atomicRead, atomicWrite } from "./atomics";
 import { inRunsOfFour, isWide, knownWhole, readsChunks, readsOctets, readsShifted, readsWide, readsWords } from "./load-forms";
-import { emitShiftedRun, packHalves, packedHalf, packedRun } from "./packed-halves";
+import { chunkRegisters, emitShiftedRun, packHalves, packedHalf, packedRun } from "./packed-halves";
 import { tileInside } from "./mma-store";
 import { isPackedDtype, type PackedDtype } from "../ir/ir";
 import { packedRead, packedRunRead, packedRunWrite, packedWrite } from "./bytes";
@@ -350,8 +350,11 @@ function chunkRunLoad(gen: WgslGenerator, v: Value & { op: "load" }, emitValue: 
   const firsts = Array.from({ length: ept / 8 }, (_, r) => 8 * r);
   const lanes = [0, 1, 2, 3, 4, 5, 6, 7];
   const packed = gen.packed.values.has(v.id);
+  // Carried in shifted chunks (packed-halves.ts `shifts`): the chunks and the start, shifted where the variable is read.
+  const carried = gen.packed.shifts.has(v.id);
   const other = (k: number) => (v.other ? gen.reg(v.other, k) : literal(0, gen.dtype(v.type)));
-  if (packed) for (const j of firsts) gen.emit(`var ${valueName(v, j)}: vec4<u32>;`);
+  if (carried) for (const j of firsts) chunkRegisters(valueName(v, j)).forEach((r, i) => gen.emit(`var ${r}: ${i < 2 ? "vec4<u32>" : "u32"};`));
+  else if (packed) for (const j of firsts) gen.emit(`var ${valueName(v, j)}: vec4<u32>;`);
   else for (let k = 0; k < ept; k++) gen.emit(`var ${valueName(v, k)}: ${gen.typeOf(v.type)};`);
   const read = (j: number) => {
     const [i, c, run] = ["ci", "cc", "crun"].map((p) => gen.fresh(p));
@@ -362,6 +365,16 @@ function chunkRunLoad(gen: WgslGenerator, v: Value & { op: "load" }, emitValue: 
   };
   const runs = () => {
     for (const j of firsts) {
+      if (carried) {
+        const [p, q, start] = chunkRegisters(valueName(v, j));
+        const [i, c] = ["ci", "cc"].map((x) => gen.fresh(x));
+        gen.emit(`let ${i} = u32(${gen.reg(v.ptr, j)});`);
+        gen.emit(`let ${c} = ${i} >> 3u;`);
+        gen.emit(`${p} = b_${param}[${c}];`);
+        gen.emit(`${q} = b_${param}[${c} + 1u];`);
+        gen.emit(`${start} = ${i};`);
+        continue;
+      }
       const run = read(j);
       if (packed) gen.emit(`${valueName(v, j)} = ${run};`);
       else for (const lane of lanes) gen.emit(`${valueName(v, j + lane)} = ${packedHalf(run, lane)};`);
@@ -373,6 +386,12 @@ function chunkRunLoad(gen: WgslGenerator, v: Value & { op: "load" }, emitValue: 
     for (const j of firsts) {
       const run = read(j);
       const half = (lane: number) => `select(${other(j + lane)}, ${packedHalf(run, lane)}, ${gen.reg(mask, j + lane)})`;
+      // Carried in shifted chunks, the run shifted already: the next chunk unused, and a start of 0.
+      if (carried) {
+        const [, q, start] = chunkRegisters(valueName(v, j));
+        gen.emit(`${q} = vec4<u32>();`);
+        gen.emit(`${start} = 0u;`);
+      }
       if (packed) gen.emit(`${valueName(v, j)} = vec4<u32>(${packHalves(lanes.slice(0, 4).map(half))}, ${packHalves(lanes.slice(4).map(half))});`);
       else for (const lane of lanes) gen.emit(`${valueName(v, j + lane)} = ${half(lane)};`);
     }

@@ -37,6 +37,13 @@ export interface PackedHalves {
    */
   readonly octets: ReadonlySet<number>;
   /**
+   * Of the octets, the variables and loads read in shifted chunks (load-forms.ts readsChunks): each run
+   * of 8 carried as the two aligned chunks that cover it and its start mod 8 (`chunkRegisters`), and
+   * shifted where the variable is read, on the next trip, so the loads are not waited on where they
+   * are issued (bench/NOTES.md §78).
+   */
+  readonly shifts: ReadonlySet<number>;
+  /**
    * With them, the loop's pointer variables (`a_ptrs`) kept as their first register alone, by
    * variable id: register j is it plus Δrow_j · row + Δcol_j · col, the strides scalars known before
    * the variable, so the loop carries one register per operand, not one per run of 4.
@@ -44,7 +51,15 @@ export interface PackedHalves {
   readonly bases: ReadonlyMap<number, { row: Sym; col: Sym }>;
 }
 
-export const NO_PACKED: PackedHalves = { variables: new Set(), values: new Set(), octets: new Set(), bases: new Map() };
+export const NO_PACKED: PackedHalves = { variables: new Set(), values: new Set(), octets: new Set(), shifts: new Set(), bases: new Map() };
+
+/**
+ * The three registers of a run of 8 carried in shifted chunks (PackedHalves.shifts), from the run's
+ * own register name: the chunk it starts in and the next (`vec4<u32>`), and its start mod 8 (`u32`).
+ */
+export function chunkRegisters(name: string): [string, string, string] {
+  return [name, `${name}q`, `${name}s`];
+}
 
 /** Halves per packed register of a packed variable or value: 8 (a vec4<u32>) or 4 (a vec2<u32>). */
 export function packedRun(packed: PackedHalves, id: number): 4 | 8 {
@@ -82,6 +97,7 @@ export function planPackedHalves(body: readonly Stmt[], plans: ReadonlyMap<numbe
   const variables = new Set<number>();
   const values = new Set<number>();
   const octets = new Set<number>();
+  const shifts = new Set<number>();
   for (const plan of plans.values()) {
     if (plan.kind !== "loop" || !plan.loop) continue;
     const dot = plan.dot;
@@ -99,9 +115,10 @@ export function planPackedHalves(body: readonly Stmt[], plans: ReadonlyMap<numbe
       variables.add(variable.id);
       for (const v of [init, fills[0], read]) values.add(v.id);
       if (readsEights(init) && readsEights(fills[0])) for (const id of [variable.id, init.id, fills[0].id, read.id]) octets.add(id);
+      if (readsChunks(facts, init) && readsChunks(facts, fills[0])) for (const id of [variable.id, init.id, fills[0].id]) shifts.add(id);
     }
   }
-  return { variables, values, octets, bases: variables.size > 0 ? baseCarried(body, facts) : new Map() };
+  return { variables, values, octets, shifts, bases: variables.size > 0 ? baseCarried(body, facts) : new Map() };
 }
 
 /**
@@ -197,10 +214,10 @@ export function emitShiftedRun(ctx: Emitter, param: string, ptr: string, masks?:
 }
 
 /**
- * 8 halves from half `a` (0–7) of the 16 halves of two consecutive 16-byte chunks p ‖ q, as one
- * vec4<u32> (readsChunks, memory.ts): shifted down by 4 halves (two words), then by 2 (one word),
- * each by select, then by 1 where `a` is odd (a funnel shift of 16 bits). Where `a` is 0, q is not
- * used. As bench/mma-kernels.ts `shifted8`, which bench/NOTES.md §75 timed.
+ * 8 halves from half `a` mod 8 (its low 3 bits alone are read) of the 16 halves of two consecutive
+ * 16-byte chunks p ‖ q, as one vec4<u32> (readsChunks, memory.ts): shifted down by 4 halves (two
+ * words), then by 2 (one word), each by select, then by 1 where `a` is odd (a funnel shift of 16
+ * bits). Where `a` is 0 mod 8, q is not used. As bench/mma-kernels.ts `shifted8` (bench/NOTES.md §75).
  */
 export const SHIFTED8_WGSL = `fn kl_shifted8(p: vec4<u32>, q: vec4<u32>, a: u32) -> vec4<u32> {
   let four = (a & 4u) != 0u;

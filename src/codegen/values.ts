@@ -11,7 +11,7 @@ import type { WgslGenerator } from "./generator";
 import { valueName, varName } from "./generator";
 import { literal } from "./literals";
 import { emitLoad } from "./memory";
-import { baseCarriedRegister, packedRun } from "./packed-halves";
+import { baseCarriedRegister, chunkRegisters, packedRun } from "./packed-halves";
 import { emitRearrange } from "./rearrange";
 import { emitReduce } from "./reductions";
 import { emitRandom } from "./random";
@@ -65,7 +65,12 @@ export const VALUE_WGSL: ValueEmitters = {
     // A packed variable's read is packed too (packed-halves.ts): one vec2<u32> per run.
     if (gen.packed.values.has(v.id)) {
       const run = packedRun(gen.packed, v.id);
-      return gen.registers(v.type, (j) => (j % run === 0 ? gen.emit(`let ${valueName(v, j)} = ${varName(v.variable, j, v.variable.type)};`) : undefined));
+      // A variable carried in shifted chunks is shifted here, where it is read (packed-halves.ts `shifts`).
+      const read = (j: number) => {
+        const name = varName(v.variable, j, v.variable.type);
+        return gen.packed.shifts.has(v.variable.id) ? `kl_shifted8(${chunkRegisters(name).join(", ")})` : name;
+      };
+      return gen.registers(v.type, (j) => (j % run === 0 ? gen.emit(`let ${valueName(v, j)} = ${read(j)};`) : undefined));
     }
     const strides = gen.packed.bases.get(v.variable.id);
     if (strides) return gen.elementwise(v, (j) => baseCarriedRegister(gen, v.variable.type, strides, varName(v.variable, 0, v.variable.type), j));
