@@ -114,9 +114,11 @@ export interface HandMatmul {
      * 16-byte chunks that cover it wherever it starts, and its 8 halves shifted out of their 16 by the start
      * mod 8, known only at run time, with selects and funnel shifts (WGSL `shifted8`). At 1024³ every run
      * starts on a chunk, but nothing in the code knows it: the cost of reading rows not known aligned
-     * (the odd size's) 16 bytes at a time, against 2- and 4-byte loads (NOTES §75).
+     * (the odd size's) 16 bytes at a time, against 2- and 4-byte loads (NOTES §75). "carried": the two
+     * chunks and the start carried to the next trip and shifted where they are staged, so the loads are
+     * not waited on where they are issued, as the generated code carries them (NOTES §78).
      */
-    shifted?: boolean;
+    shifted?: boolean | "carried";
   };
 }
 
@@ -125,7 +127,7 @@ export const BEST_244: HandMatmul = { bm: 128, bn: 128, bk: 32, sm: 2, sn: 2, pa
 export function handName(s: HandMatmul): string {
   const tm = s.bm / s.sm / 16, tn = s.bn / s.sn / 16;
   const c = s.cStore ? ` (stride ${s.cStore.stride}, branch ${s.cStore.branch})` : "";
-  const iso = s.feed ? `${s.feed.shifted ? ", shifted" : ""}${s.feed.regs === "halves" ? ", halves" : ""}${s.feed.addresses === "carried" ? ", carried addresses" : ""}${s.feed.runs === "tiled" ? ", tiled runs" : ""}${s.feed.trips === "runtime" ? ", runtime trips" : ""}${s.feed.accumulators === "array" ? ", acc array" : ""}${s.feed.cBuffer === true ? ", C buffer" : s.feed.cBuffer ? `, C buffer ${s.feed.cBuffer} rows` : ""}${s.feed.tests === "two" ? ", two tests" : ""}` : "";
+  const iso = s.feed ? `${s.feed.shifted === "carried" ? ", shifted carried" : s.feed.shifted ? ", shifted" : ""}${s.feed.regs === "halves" ? ", halves" : ""}${s.feed.addresses === "carried" ? ", carried addresses" : ""}${s.feed.runs === "tiled" ? ", tiled runs" : ""}${s.feed.trips === "runtime" ? ", runtime trips" : ""}${s.feed.accumulators === "array" ? ", acc array" : ""}${s.feed.cBuffer === true ? ", C buffer" : s.feed.cBuffer ? `, C buffer ${s.feed.cBuffer} rows` : ""}${s.feed.tests === "two" ? ", two tests" : ""}` : "";
   const f = s.feed ? ` feed (${s.feed.bytes}-byte loads, ${s.feed.sizes} sizes${s.feed.masks === "uniform" ? ", uniform masks" : s.feed.masks ? ", masks" : ""}${iso})` : "";
   return `${s.bm}×${s.bn}×${s.bk} ${s.sm}×${s.sn} sg of ${tm}×${tn} →${s.acc} pad ${s.pad} ${s.schedule} ${s.order} sg-${s.sgOrder} C-${s.cOut}${c}${f}${s.isolate ? ` ISOLATE ${s.isolate}` : ""}`;
 }
@@ -226,12 +228,16 @@ export function handWgsl(s: HandMatmul, M: number, N: number, K: number, emulate
   else for (let i = 0; i < tm; i++) for (let j = 0; j < tn; j++) e(o.result(`c${i}_${j}`));
   if (!iso) for (let q = 0; q < ar; q++) e(`var ra${q}: vec4<u32>;`);
   if (!iso) for (let q = 0; q < br; q++) e(`var rb${q}: vec4<u32>;`);
+  // Carried shifted runs: each register's next chunk and start beside it (a start of 0 leaves the register as it is).
+  const carried = feed.shifted === "carried";
+  if (carried) for (const r of [...Array.from({ length: ar }, (_, q) => `ra${q}`), ...Array.from({ length: br }, (_, q) => `rb${q}`)]) e(`var ${r}q: vec4<u32>; var ${r}s: u32;`);
   if (feed.sizes === "runtime") e(`let Mr = ${M}u + wid.z; let Nr = ${N}u + wid.z; let Kr = ${K}u + wid.z;`);
   const [Ms, Ns, Ks] = feed.sizes === "runtime" ? ["Mr", "Nr", "Kr"] : [`${M}u`, `${N}u`, `${K}u`];
   const general = iso ? isoFeed(s, feed, w, sizeA, sizeB, Ms, Ns, Ks) : undefined;
   if (general) L.push(...general.declare.map((x) => `  ${x}`));
   // One run of 8 halves at element `at` into register `reg`: one 16-byte load or two of 8.
-  const read = (reg: string, arr: string, at: string) => (feed.shifted ? `{ let i = ${at}; let c = i >> 3u; ${reg} = shifted8(${arr}[c], ${arr}[c + 1u], i & 7u); }`
+  const read = (reg: string, arr: string, at: string) => (carried ? `{ let i = ${at}; let c = i >> 3u; ${reg} = ${arr}[c]; ${reg}q = ${arr}[c + 1u]; ${reg}s = i & 7u; }`
+    : feed.shifted ? `{ let i = ${at}; let c = i >> 3u; ${reg} = shifted8(${arr}[c], ${arr}[c + 1u], i & 7u); }`
     : feed.bytes === 16 ? `${reg} = ${arr}[(${at}) / 8u];`
     : `{ let i = (${at}) / 4u; ${reg} = vec4<u32>(${arr}[i], ${arr}[i + 1u]); }`);
   // A run of 4 halves (8 bytes) alone, for the masked path: the other half of the register kept zero.
@@ -287,13 +293,13 @@ export function handWgsl(s: HandMatmul, M: number, N: number, K: number, emulate
     out.push("} else {");
     if (uniformTest) out.push(...masks.map((m) => `  ${m}`));
     runs.forEach((r, n) => {
-      out.push(`  ${r.reg} = vec4<u32>(0u);`);
+      out.push(`  ${r.reg} = vec4<u32>(0u);${carried ? ` ${r.reg}q = vec4<u32>(0u); ${r.reg}s = 0u;` : ""}`);
       for (const h of [0, 4]) out.push(`  if (m${n}_${h}) ${readHalf(r.reg, r.arr, r.at, h === 4)}`);
     });
     out.push("}");
     return ["{", ...out.map((x) => `  ${x}`), "}"];
   };
-  const halves = (reg: string, arr: string) => [0, 1, 2, 3].map((h) => `${arr}[at + ${2 * h}u] = bitcast<vec2<f16>>(${reg}[${h}]).x; ${arr}[at + ${2 * h + 1}u] = bitcast<vec2<f16>>(${reg}[${h}]).y;`).join(" ");
+  const halves = (reg: string, arr: string) => (carried ? `let sr = shifted8(${reg}, ${reg}q, ${reg}s); ` : "") + [0, 1, 2, 3].map((h) => `${arr}[at + ${2 * h}u] = bitcast<vec2<f16>>(${carried ? "sr" : reg}[${h}]).x; ${arr}[at + ${2 * h + 1}u] = bitcast<vec2<f16>>(${carried ? "sr" : reg}[${h}]).y;`).join(" ");
   const put = (stage: string): string[] => {
     if (general) return general.put(stage);
     const out: string[] = [];
@@ -524,7 +530,8 @@ export function handVariants(size: number, emulate: boolean): HandMatmul[] {
       // A half a load, and the words covering each run of 4 shifted on its parity (1024³'s element loads).
       { ...small, feed: { bytes: 2, sizes: "runtime", masks: "uniform", regs: "halves" } },
       { ...small, feed: { bytes: 4, sizes: "runtime", masks: "uniform", regs: "halves" } },
-      { ...small, feed: { bytes: 16, sizes: "runtime", masks: "uniform", shifted: true } }];
+      { ...small, feed: { bytes: 16, sizes: "runtime", masks: "uniform", shifted: true } },
+      { ...small, feed: { bytes: 16, sizes: "runtime", masks: "uniform", shifted: "carried" } }];
   }
   if (size < 4096) {
     const s64 = { ...b, bm: 64, bn: 64 }; // 4 subgroups of 2×2
@@ -539,7 +546,8 @@ export function handVariants(size: number, emulate: boolean): HandMatmul[] {
         { ...x, feed: { bytes: 16, sizes: "runtime", masks: "uniform" } },
         { ...x, feed: { bytes: 2, sizes: "runtime", masks: "uniform", regs: "halves" } },
         { ...x, feed: { bytes: 4, sizes: "runtime", masks: "uniform", regs: "halves" } },
-        { ...x, feed: { bytes: 16, sizes: "runtime", masks: "uniform", shifted: true } }] satisfies HandMatmul[])];
+        { ...x, feed: { bytes: 16, sizes: "runtime", masks: "uniform", shifted: true } },
+        { ...x, feed: { bytes: 16, sizes: "runtime", masks: "uniform", shifted: "carried" } }] satisfies HandMatmul[])];
   }
   const out: HandMatmul[] = [b];
   // What the 244 kernel has that the generated code lacked, one at a time.

@@ -545,7 +545,7 @@ if has chunks; then
   # 16-byte loads and in shifted chunks (its bound, NOTES §75) and the probe's leader; the machine code of both.
   N64='64×64×64 2×2 sg of 2×2 →f32 pad 8 prefetch rows sg-n C-matrices'
   step 300 chunks-mm.log node bench/dist/suite.js --only matmul-f16-1024x1024x1024,matmul-f16-1000 --configs 3 --targets '[{"shiftedHalfRows":"chunks"},{"shiftedHalfRows":"chunks","halfLoadForm":"block"},{"shiftedHalfRows":"chunks","wholeTrips":true}]' --out "$out/chunks-mm.json"
-  step 120 chunks-feed.log node bench/dist/mma-probe.js --only matmul --sizes 1024 --match "^$N64( feed \\(16-byte loads, runtime sizes, uniform masks(, shifted)?\\))?\$" --out "$out/chunks-feed.json"
+  step 120 chunks-feed.log node bench/dist/mma-probe.js --only matmul --sizes 1024 --match "^$N64( feed \\(16-byte loads, runtime sizes, uniform masks(, shifted( carried)?)?\\))?\$" --out "$out/chunks-feed.json"
   C4='{"BLOCK_M":64,"BLOCK_N":64,"BLOCK_K":32,"num_warps":4}' C8='{"BLOCK_M":64,"BLOCK_N":64,"BLOCK_K":32,"num_warps":8}'
   for c in 4 8; do
     cfg=C$c
