@@ -28,7 +28,7 @@ const REDUCTION_PARAMS: Record<ReduceFn, readonly string[]> = {
  * left out — then a 1-D block's only axis, and a block of more axes is flattened first (Triton's
  * axis=None reduces every axis). Undefined after a diagnostic.
  */
-export function reductionOperand(ctx: IntrinsicContext, args: Args, name: string): { x: Value; axis: number; flattened: boolean; before: Shape; mask?: boolean } | undefined {
+export function reductionOperand(ctx: IntrinsicContext, args: Args, name: string, dtype?: boolean): { x: Value; axis: number; flattened: boolean; before: Shape; mask?: boolean } | undefined {
   let x = ctx.expression(args[0]);
   // tl.sum of a mask counts its true elements: Triton sums int1 as int32 (gemlite's mxfp4 quantizer,
   // `tl.sum(tl.abs(wq[:, :, None]) > thr_pos[None, :, :], axis=2)`). tl.max / tl.min of a mask is
@@ -50,15 +50,18 @@ export function reductionOperand(ctx: IntrinsicContext, args: Args, name: string
   }
   if (!args[1]) {
     if (rank === 1) return masked({ x, axis: 0, flattened: false, before: x.type.shape });
-    if (mask) {
-      // Whether any / every element of a mask block is true (SageAttention's 128×64 `tl.max(mask_block)`): its
-      // axes reduced one by one from the last, exact for max / min, so the block isn't staged whole as a flat one
-      // would be (8192 elements: KL2016 past lavapipe's 32 KiB).
+    if (mask || ((name === "sum" || name === "max" || name === "min") && !dtype)) {
+      // Whether any / every element of a mask block is true (SageAttention's 128×64 `tl.max(mask_block)`), and the
+      // sum, max or min of every element (SpargeAttn's `tl.sum(grams)` of a 128×128 tl.dot): the axes reduced one
+      // by one from the last (exact for max / min; a sum in another order, as Triton's tree), so the block isn't
+      // staged whole as a flat one would be (16 384 f32: KL2016 past lavapipe's 32 KiB). With `dtype=` the block
+      // is cast first and flattened, as before.
       const before = x.type.shape;
+      const d = dtypeOf(x);
       for (let axis = rank - 1; axis >= 1; axis--) {
-        x = ctx.b.emit({ op: "reduce", fn: name as ReduceFn, value: x, axis }, data("i32", x.type.shape.slice(0, axis)), x.span);
+        x = ctx.b.emit({ op: "reduce", fn: name as ReduceFn, value: x, axis }, data(d, x.type.shape.slice(0, axis)), x.span);
       }
-      return { x, axis: 0, flattened: true, before, mask };
+      return masked({ x, axis: 0, flattened: true, before });
     }
     const flat = ctx.b.emit({ op: "reshape", value: x }, { ...x.type, shape: [numel(x.type.shape)] }, x.span);
     return masked({ x: flat, axis: 0, flattened: true, before: x.type.shape });
@@ -94,7 +97,7 @@ function reduction(fn: ReduceFn): Intrinsic {
       if (!arity(ctx, args, span, name, 1, params.length, `(x, axis?${params.slice(2).map((p) => `, ${p}?`).join("")})`)) return undefined;
       const returnIndices = at("returnIndices") >= 0 ? flagArg(ctx, args[at("returnIndices")], `tl.${name}'s returnIndices`) : false;
       if (returnIndices === undefined) return undefined;
-      const operand = reductionOperand(ctx, args, name);
+      const operand = reductionOperand(ctx, args, name, at("dtype") >= 0 && !!args[at("dtype")]);
       if (!operand) return undefined;
       let { x } = operand;
       const { axis, flattened } = operand;
