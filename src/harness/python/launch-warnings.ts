@@ -7,16 +7,24 @@ import { locate, type LocatedDiagnostic } from "../../diagnostics/position";
 import type { Program } from "./program";
 
 /**
- * Where a fault at `span` is in the script: for code of another module's function, the call in the
- * script that ran it — the innermost of the calls that inlined this copy (Span.inlinedAt) that is in
- * the script itself — rather than the first call of that function (program.toPython's answer, and
+ * Where a fault at `span` is in the script: in the script's own code (a @triton.jit helper of the
+ * script inlined into the kernel included), its own place — SpargeAttn's block-map read in
+ * `_attn_fwd_inner`, not the kernel's call of it. For code of another module's function, the call in
+ * the script that ran it — the innermost of the calls that inlined this copy (Span.inlinedAt) that is
+ * in the script itself — rather than the first call of that function (program.toPython's answer, and
  * the fallback where the copy's calls are not known).
  */
 export function callThatRan(program: Program, span: Span): Span {
+  if (!program.origin?.(span)) return program.toPython(span);
+  return scriptCall(program, span) ?? program.toPython(span);
+}
+
+/** The innermost call in the script of those that inlined the code at `span` (Span.inlinedAt): undefined outside a helper. */
+export function scriptCall(program: Program, span: Span): Span | undefined {
   for (const site of [...(span.inlinedAt ?? [])].reverse()) {
     if (!program.origin?.(site)) return program.toPython(site);
   }
-  return program.toPython(span);
+  return undefined;
 }
 
 /** The run's KL3105 warnings, into its diagnostics: each once, however often its kernel is launched (a launch in a loop would warn at every iteration). */

@@ -31,7 +31,7 @@ import { MAX_LISTED, type PythonFileReport } from "./report";
 import { knobsKey, type KnobSetting } from "../../ir/knobs";
 import type { CodegenOptions } from "../../ir/target";
 import { tuneLaunch, type TuneAccess } from "./autotune";
-import { callThatRan, LaunchWarnings } from "./launch-warnings";
+import { callThatRan, LaunchWarnings, scriptCall } from "./launch-warnings";
 import { autotuneResults } from "./autotune-results";
 
 /** How a torch dtype's elements reach a kernel: int64 as int32 (Kernel Lab's kernels have no 64-bit integers), 8-bit ones as bytes. */
@@ -199,11 +199,14 @@ export class Launcher {
       if (err instanceof SharedViewsRefused) return { kind: "error", error: "runtime", message: `${this.file}:${request.callLine}: ${RunCodes.sharedMemoryDtypes}: ${err.message}` };
       if (err instanceof InterpreterError) {
         // Inside another module's @triton.jit function: at its own line, with the kernel's call that leads there.
+        // Inside a helper of the script: at the helper's line, with the call that inlined it.
         const call = source.lines.at(callThatRan(program, err.span).start);
         const origin = program.origin?.(err.span);
+        const caller = origin ? undefined : scriptCall(program, err.span);
+        const from = caller && source.lines.at(caller.start);
         const message = origin
           ? `${origin.file}:${origin.line}:${origin.column}: ${err.code}: ${err.message} (called at ${source.file}:${call.line}:${call.column})`
-          : `${source.file}:${call.line}:${call.column}: ${err.code}: ${err.message}`;
+          : `${source.file}:${call.line}:${call.column}: ${err.code}: ${err.message}${from ? ` (called at ${source.file}:${from.line}:${from.column})` : ""}`;
         return { kind: "error", error: err.kind === "out-of-bounds" ? "out-of-bounds" : err.kind === "assertion" ? "assert" : "runtime", message };
       }
       throw err;
