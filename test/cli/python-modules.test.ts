@@ -37,6 +37,13 @@ test("a helper in a folder beside the script without __init__.py (a namespace pa
   });
 });
 
+test("a package object the script registers itself (types.ModuleType, __path__ the folder beside it as __file__ names it: a driver's stand-in for a package whose __init__ can't run): a module of it imports, with --cpu", async () => {
+  const { report, outcome } = await run(path.join(PY, "xmod-registered.py"), { bench: "off", cpu: true });
+  assert.equal(outcome, "ok", report.traceback);
+  assert.deepEqual(report.checks.map((c) => c.passed), [true]);
+  assert.match(report.stdout, /a module of a package the script registered: imported and run\n/);
+});
+
 test("a mistake inside another module's @triton.jit helper is reported at the helper's file and line: an access past the end (KL3101, on the GPU and with --cpu) and a compile error", async () => {
   const folder = mkdtempSync(path.join(scratch(), "xmod-"));
   cpSync(path.join(PY, "xmod_helpers"), path.join(folder, "xmod_helpers"), { recursive: true });

@@ -54,7 +54,15 @@ class _BesideScript:
                 f.write(item["text"])
         shown[local] = (fullname, found["file"])
         importlib.invalidate_caches()
-        return importlib.machinery.PathFinder.find_spec(fullname, path if path is not None else [USER_DIR], target)
+        spec = importlib.machinery.PathFinder.find_spec(fullname, path if path is not None else [USER_DIR], target)
+        if spec is None and path is not None:
+            # A package object the script registered itself, its __path__ the folder beside the script as the script's
+            # __file__ names it (a driver's stand-in for a package whose __init__ can't run: the module
+            # object in sys.modules, `m.__path__ = [os.path.join(os.path.dirname(__file__), "pkg")]`): that folder
+            # isn't in Pyodide's file system; the module was written into this run's copy of it.
+            here = os.path.dirname(local) if not found["package"] else os.path.dirname(os.path.dirname(local))
+            spec = importlib.machinery.PathFinder.find_spec(fullname, [here], target)
+        return spec
 
 
 def reset():
