@@ -6,6 +6,7 @@
 // else the heuristics (evaluated where their inputs are known), else the default, else 16.
 
 import type { PyConst } from "./literals";
+import type { LaunchSite } from "./launches";
 import { literalValue } from "./literals";
 import type { PythonFile, PythonKernel } from "./module";
 import { externalCallee } from "./externals";
@@ -177,11 +178,22 @@ function descriptorParams(file: PythonFile, kernel: PythonKernel): Map<string, {
 export function assumedConstexprs(file: PythonFile, kernel: PythonKernel, configIndex = 0): Record<string, PyConst>[] {
   const launches = file.launches.filter((l) => l.kernel === kernel.name);
   const config = kernel.autotune?.configs[configIndex];
-  const variants = (launches.length > 0 ? launches : [undefined]).map((launch) => {
+  // A launch whose constexpr is one of two literals (`STAGE=stage`, `stage = 3 if is_causal else 1`: SpargeAttn) is
+  // checked with each, as Triton compiles each launch's own (at most 8 combinations).
+  const choices = (launch: LaunchSite | undefined): Record<string, PyConst>[] => {
+    let out: Record<string, PyConst>[] = [{}];
+    if (launch) kernel.params.forEach((p, i) => {
+      const either = i < launch.args.length ? launch.args[i].alternatives : launch.alternatives?.[p.name];
+      if (!p.constexpr || !either || out.length * either.length > 8) return;
+      out = out.flatMap((o) => either.map((v) => ({ ...o, [p.name]: v })));
+    });
+    return out;
+  };
+  const variants = (launches.length > 0 ? launches : [undefined]).flatMap((launch) => choices(launch).map((chosen) => ({ launch, chosen }))).map(({ launch, chosen }) => {
     const values: Record<string, PyConst> = {};
     const args: Record<string, PyConst> = {};
     kernel.params.forEach((p, i) => {
-      const v = launch ? (i < launch.args.length ? launch.args[i].value : launch.keywords[p.name]) : undefined;
+      const v = chosen[p.name] ?? (launch ? (i < launch.args.length ? launch.args[i].value : launch.keywords[p.name]) : undefined);
       if (v !== undefined) args[p.name] = v;
       if (!p.constexpr) return;
       const fromConfig = config?.kwargs[p.name];

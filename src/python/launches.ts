@@ -3,7 +3,7 @@
 // to literals in the enclosing function or the module). `check` specialises kernels with them.
 
 import type { Span } from "../diagnostics/diagnostic";
-import { literalValue, type ConstScope, type PyConst } from "./literals";
+import { alternativeValues, literalValue, type ConstScope, type PyConst } from "./literals";
 import { keywordArgs } from "./signature";
 import { bodyStatements, children, dottedName, spanOf, textOf, walk, type SyntaxNode } from "./tree";
 
@@ -13,10 +13,12 @@ export interface LaunchSite {
   span: Span;
   /** The grid expression as written (a name bound to a lambda in the same function: the lambda). */
   grid: string;
-  /** Each positional argument as written, and its value where it is a literal. */
-  args: { text: string; value?: PyConst; span: Span }[];
+  /** Each positional argument as written, and its value where it is a literal (or the values it may take: alternativeValues). */
+  args: { text: string; value?: PyConst; alternatives?: PyConst[]; span: Span }[];
   /** Each keyword argument: its value where known, else undefined. */
   keywords: Record<string, PyConst | undefined>;
+  /** The keyword arguments not known but known to be one of two literals (`STAGE=stage`, `stage = 3 if is_causal else 1`). */
+  alternatives?: Record<string, PyConst[]>;
 }
 
 export function readLaunches(text: string, top: SyntaxNode, kernels: ReadonlySet<string>, moduleScope: ConstScope): LaunchSite[] {
@@ -48,14 +50,21 @@ function readLaunch(text: string, call: SyntaxNode, kernels: ReadonlySet<string>
   if (kernel === undefined || !kernels.has(kernel)) return undefined;
   const { positional, keywords } = keywordArgs(text, argList);
   const values: Record<string, PyConst | undefined> = {};
-  for (const [name, node] of keywords) values[name] = literalValue(text, node, scope);
+  const alternatives: Record<string, PyConst[]> = {};
+  for (const [name, node] of keywords) {
+    values[name] = literalValue(text, node, scope);
+    const either = values[name] === undefined ? alternativeValues(text, node, scope) : undefined;
+    if (either) alternatives[name] = either;
+  }
   return {
+    ...(Object.keys(alternatives).length > 0 ? { alternatives } : {}),
     kernel,
     span: spanOf(call),
     grid: text.slice(kids[2].from, kids[kids.length - 2].to),
     args: positional.map((a) => {
       const value = literalValue(text, a, scope);
-      return { text: textOf(text, a), span: spanOf(a), ...(value !== undefined ? { value } : {}) };
+      const either = value === undefined ? alternativeValues(text, a, scope) : undefined;
+      return { text: textOf(text, a), span: spanOf(a), ...(value !== undefined ? { value } : {}), ...(either ? { alternatives: either } : {}) };
     }),
     keywords: values,
   };
@@ -83,7 +92,11 @@ function functionScope(text: string, fn: SyntaxNode, outer: ConstScope): ConstSc
       if (first?.name === "VariableName") counts.set(textOf(text, first), (counts.get(textOf(text, first)) ?? 0) + 1);
     }
   });
-  const scope: ConstScope = { lookup: (name) => (values.has(name) ? values.get(name) : counts.has(name) ? undefined : outer.lookup(name)) };
+  const either = new Map<string, PyConst[]>();
+  const scope: ConstScope = {
+    lookup: (name) => (values.has(name) ? values.get(name) : counts.has(name) ? undefined : outer.lookup(name)),
+    alternatives: (name) => either.get(name) ?? (counts.has(name) ? undefined : outer.alternatives?.(name)),
+  };
   for (const s of body ? bodyStatements(body) : []) {
     if (s.name !== "AssignStatement") continue;
     const kids = children(s);
@@ -92,6 +105,10 @@ function functionScope(text: string, fn: SyntaxNode, outer: ConstScope): ConstSc
     if (counts.get(name) !== 1) continue;
     const v = literalValue(text, kids[2], scope);
     if (v !== undefined) values.set(name, v);
+    else if (kids[2].name === "ConditionalExpression") {
+      const both = alternativeValues(text, kids[2], scope);
+      if (both) either.set(name, both);
+    }
   }
   return scope;
 }

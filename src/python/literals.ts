@@ -27,6 +27,25 @@ export interface ConstScope {
   item?(object: string, key: string): PyConst | undefined;
   /** Whether a name is Python's own `math` module (`import math`): `math.sqrt(2.0)`, `math.pi`. */
   stdlibMath?(name: string): boolean;
+  /** A name a host function binds once to `a if cond else b` of two literals, the condition not known: both values. */
+  alternatives?(name: string): PyConst[] | undefined;
+}
+
+/**
+ * The values `node` may take where it isn't one literal: `3 if is_causal else 1` (or a name bound to it, SpargeAttn's
+ * `stage = 3 if is_causal else 1` launched as STAGE=stage), its two branches' literals; undefined otherwise.
+ */
+export function alternativeValues(text: string, node: SyntaxNode, scope: ConstScope): PyConst[] | undefined {
+  if (node.name === "VariableName") return scope.alternatives?.(text.slice(node.from, node.to));
+  if (node.name !== "ConditionalExpression") return undefined;
+  const kids: SyntaxNode[] = [];
+  for (let c = node.firstChild; c; c = c.nextSibling) kids.push(c);
+  const at = (word: string) => kids.findIndex((k) => text.slice(k.from, k.to) === word);
+  const [ifAt, elseAt] = [at("if"), at("else")];
+  if (ifAt !== 1 || elseAt !== kids.length - 2) return undefined;
+  const a = literalValue(text, kids[0], scope);
+  const b = literalValue(text, kids[kids.length - 1], scope);
+  return a === undefined || b === undefined ? undefined : [a, b];
 }
 
 /** Python's `math` constants and the one-argument functions of it a module-level constant is computed with (kernl's `sqrt2 = math.sqrt(2.0)`). */

@@ -202,6 +202,15 @@ test("check file.py: a flag launched with a value check can't evaluate is taken 
   assert.equal(diagnose(text.replace("offs = tl.arange(0, BLOCK)", "offs = tl.arange(0, BLOCK) + FP8 * 0")).length, 1);
 });
 
+test("check file.py: a constexpr launched as one of two literals (SpargeAttn's `stage = 3 if is_causal else 1`, STAGE=stage, a helper taking `4 - STAGE` and 2 whose if/elif chain on it has no else) is checked with each; a value no branch takes is KL1022", () => {
+  const text = "import torch\nimport triton\nimport triton.language as tl\n\n@triton.jit\ndef inner(X, STAGE: tl.constexpr):\n    if STAGE == 1:\n        lo, hi = 0, 4\n    elif STAGE == 2:\n        lo, hi = 4, 8\n    elif STAGE == 3:\n        lo, hi = 0, 8\n    acc = 0.0\n    for i in range(lo, hi):\n        acc += tl.load(X + i)\n    return acc\n\n@triton.jit\ndef k(X, Out, STAGE: tl.constexpr):\n    a = inner(X, 4 - STAGE)\n    if STAGE != 1:\n        a += inner(X, 2)\n    tl.store(Out, a)\n\ndef run(x, causal):\n    o = torch.empty(1, device=x.device)\n    stage = 3 if causal else 1\n    k[(1,)](x, o, STAGE=stage)\n    return o\n";
+  assert.deepEqual(diagnose(text), []);
+  // Written in the launch, positionally.
+  assert.deepEqual(diagnose(text.replace("k[(1,)](x, o, STAGE=stage)", "k[(1,)](x, o, 3 if causal else 1)")), []);
+  // One of the two takes no branch of the helper's chain (4 - 7): its KL1022 is the kernel's.
+  assert.match(diagnose(text.replace("3 if causal else 1", "3 if causal else 7")).join("\n"), /^14:20 KL1022 'lo' has no value here/);
+});
+
 for (const [name, body, expected, message] of rows) {
   test(`check file.py: ${name}`, () => {
     const got = diagnose(`${HEADER}${PROLOGUE}${body}\n`);
