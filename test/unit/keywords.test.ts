@@ -40,7 +40,7 @@ const SAME: [string, string, string][] = [
   ["tl.sum's axis", "tl.store(y_ptr + o, tl.sum(m, { axis: 1 }));", "tl.store(y_ptr + o, tl.sum(m, 1));"],
   ["tl.sum's keepDims", "tl.store(y_ptr + r, tl.sum(m, 1, { keepDims: true }));", "tl.store(y_ptr + r, tl.expandDims(tl.sum(m, 1), 1));"],
   ["tl.max's keepDims by position", "tl.store(y_ptr + c, tl.max(m, 0, false, true, true));", "tl.store(y_ptr + c, tl.expandDims(tl.max(m, 0), 0));"],
-  ["tl.sum of every axis", "tl.store(y_ptr, tl.sum(m));", "tl.store(y_ptr, tl.sum(tl.reshape(m, [256]), 0));"],
+  ["tl.sum of every axis", "tl.store(y_ptr, tl.sum(m));", "tl.store(y_ptr, tl.sum(tl.sum(m, 1), 0));"], // its axes one by one from the last (SpargeAttn: not flattened, staged whole)
   ["tl.argmax's tieBreakLeft", "tl.store(h_ptr, tl.argmax(x, 0, { tieBreakLeft: false }));", "tl.store(h_ptr, tl.argmax(x, 0));"],
   ["tl.cumsum's reverse", "tl.store(y_ptr + o, tl.cumsum(x, { reverse: true }));", "tl.store(y_ptr + o, tl.cumsum(x, 0, true));"],
   ["tl.cumsum's dtype", 'tl.store(h_ptr + o, tl.cumsum(o, { dtype: "i32" }));', "tl.store(h_ptr + o, tl.cumsum(o));"],
