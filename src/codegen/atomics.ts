@@ -4,7 +4,8 @@
 // tl.atomicCas retries atomicCompareExchangeWeak while it fails spuriously (Triton's cas is
 // strong), and tl.atomicAdd, tl.atomicMax and tl.atomicMin on f32 — WGSL has no float atomics —
 // are compare-and-swap loops on the bits (max and min order the floats as Triton's lowering does:
-// floatWins), and tl.atomicAdd on bf16 one on the word holding the element (bytes.ts packedAtomicAdd). A replicated block (or a scalar) is updated by one invocation per element; when its
+// floatWins), and tl.atomicAdd and tl.atomicCas on bf16 ones on the word holding the element
+// (bytes.ts packedAtomic). A replicated block (or a scalar) is updated by one invocation per element; when its
 // old values are used they are handed to the others through workgroup memory (a scalar's with
 // workgroupUniformLoad, so it may steer control flow, e.g. a spin lock's loop), after a storageBarrier
 // so the workgroup's earlier stores come first. In the instrumented
@@ -13,7 +14,7 @@
 import { Codes } from "../diagnostics/codes";
 import type { AtomicFn, Value } from "../ir/ir";
 import { oldValuesArray } from "./atomic-old-values";
-import { packedAtomicAdd } from "./bytes";
+import { packedAtomic } from "./bytes";
 import type { WgslGenerator } from "./generator";
 import { valueName } from "./generator";
 import { accessedParam, boundsCheck } from "./instrument";
@@ -54,7 +55,10 @@ export function emitAtomic(gen: WgslGenerator, v: Value & { op: "atomic" }): voi
   const update = (j: number, old: string) => {
     const lane = () => {
       if (access !== undefined) gen.emit(boundsCheck(gen, access, ptr, j).trimEnd());
-      if (ptr.type.kind === "pointer" && ptr.type.pointee === "bf16") return packedAtomicAdd(gen, param, gen.reg(ptr, j), gen.reg(v.value, j), old);
+      if (ptr.type.kind === "pointer" && ptr.type.pointee === "bf16") {
+        if (v.fn !== "add" && v.fn !== "cas") return gen.log.error(Codes.internal, v.span, `tl.atomic_${v.fn} through a Ptr<bf16>`);
+        return packedAtomic(gen, v.fn, param, gen.reg(ptr, j), gen.reg(v.value, j), v.cmp ? gen.reg(v.cmp, j) : undefined, old);
+      }
       readModifyWrite(gen, v, `b_${param}[${gen.reg(ptr, j)}]`, j, old);
     };
     if (!v.mask) return lane();

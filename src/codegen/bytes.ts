@@ -11,7 +11,7 @@
 // Where an invocation holds runs of 4 consecutive elements (load-forms.ts inRunsOfFour), a run that
 // starts on a multiple of 4 and is unmasked is whole words (1 of bytes, 2 of bf16s): loaded once,
 // or stored whole with one atomicStore each.
-// tl.atomic_add on a bf16 is a compare-and-swap loop on its word (packedAtomicAdd).
+// tl.atomic_add and tl.atomic_cas on a bf16 are compare-and-swap loops on its word (packedAtomic).
 // Pointers stay element offsets, so the instrumented variant's bounds and race checks count
 // elements, not words (instrument.ts).
 
@@ -107,21 +107,34 @@ export function packedRunRead(gen: WgslGenerator, param: string, pointee: Packed
 }
 
 /**
- * tl.atomic_add on bf16 element `index` (Triton's on sm90; Liger's group norm backward): WGSL has no
- * 16-bit atomics, so the word holding it is swapped for one with the element's field replaced by the
- * sum rounded to bf16 (kl_bf16; the sum of two bf16s is exact in f32), its other field as it was,
- * until no other lane got between. `old` gets the element's old value.
+ * tl.atomic_add and tl.atomic_cas on bf16 element `index` (Triton has both on bf16: the add on sm90,
+ * Liger's group norm backward; the cas on any 16-bit element, semantic.py atomic_cas). WGSL has no
+ * 16-bit atomics, so the word holding the element is swapped for one with the element's field
+ * replaced, its other field as it was, until no other lane got between. The add's field is the sum
+ * rounded to bf16 (kl_bf16; the sum of two bf16s is exact in f32). The cas compares the field's bits
+ * with cmp's, as Triton's cmpxchg on the 16 bits does (so -0.0 is not +0.0 and a NaN equals its own
+ * bits), and leaves the word alone where they differ: the old value is then the field as read (an
+ * atomic read), as a strong compare-and-swap returns it. `old` gets the element's old value.
  */
-export function packedAtomicAdd(gen: WgslGenerator, param: string, index: string, value: string, old: string): void {
+export function packedAtomic(gen: WgslGenerator, fn: "add" | "cas", param: string, index: string, value: string, cmp: string | undefined, old: string): void {
   const ref = `&${wordRef("bf16", param, index)}`;
   const at = gen.fresh("at");
   const bits = gen.fresh("bits");
   gen.emit(`let ${at} = ${shift("bf16", index)};`);
+  let want = "";
+  let field = "";
+  if (fn === "cas") {
+    want = gen.fresh("want");
+    field = gen.fresh("put");
+    gen.emit(`let ${want} = ${toField("bf16", cmp ?? value)};`);
+    gen.emit(`let ${field} = ${toField("bf16", value)};`);
+  }
   gen.emit(`var ${bits} = atomicLoad(${ref});`);
   gen.emit("loop {");
   gen.nested(() => {
-    const sum = `kl_bf16(${fromWord("bf16", bits, at)} + ${value})`;
-    gen.emit(`let r = atomicCompareExchangeWeak(${ref}, ${bits}, insertBits(${bits}, ${toField("bf16", sum)}, ${at}, 16u));`);
+    if (fn === "cas") gen.emit(`if (extractBits(${bits}, ${at}, 16u) != ${want}) { break; }`);
+    const next = fn === "cas" ? field : toField("bf16", `kl_bf16(${fromWord("bf16", bits, at)} + ${value})`);
+    gen.emit(`let r = atomicCompareExchangeWeak(${ref}, ${bits}, insertBits(${bits}, ${next}, ${at}, 16u));`);
     gen.emit("if (r.exchanged) { break; }");
     gen.emit(`${bits} = r.old_value;`);
   });

@@ -44,6 +44,12 @@ function floatWins(fn: "max" | "min", value: number, old: number): boolean {
   return fn === "max" ? (v | 0) > (m | 0) : (v | 0) < (m | 0);
 }
 
+/** The bits of a value a register holds as a bf16 (already one: its f32's top half, a NaN's kept as the GPU keeps them). */
+function bf16Bits(x: number): number {
+  F32[0] = x;
+  return U32[0] >>> 16;
+}
+
 function unsigned(bits: number, dtype: Dtype): number {
   return dtype === "u32" ? bits >>> 0 : bits;
 }
@@ -68,7 +74,13 @@ export function atomic(m: Machine, v: Extract<Value, { op: "atomic" }>, n: numbe
     const index = ptr[i];
     m.checkIndex(buffer, index, "atomic", v.span, i);
     onAccess?.("atomic", buffer.param, index, m.programId, i, v.span, true, value[i]);
-    // A bf16 buffer holds bit patterns: the old value read from them, the sum rounded back (an add only, semantics).
+    // A bf16 buffer holds bit patterns: the old value read from them, the sum rounded back (add and
+    // cas only, semantics); the cas compares the bits, as Triton's 16-bit cmpxchg and the WGSL do.
+    if (bf16 && v.fn === "cas") {
+      out[i] = bf16FromBits(array[index]);
+      if (array[index] === bf16Bits(cmp![i])) array[index] = bf16Bits(value[i]);
+      continue;
+    }
     const old = bf16 ? bf16FromBits(array[index]) : array[index];
     out[i] = old;
     const next = update(old, value[i], cmp ? cmp[i] : 0, dtype);

@@ -2,7 +2,7 @@
 // returning the old contents. WGSL has atomics on i32 and u32 only; tl.atomicAdd, tl.atomicMax and
 // tl.atomicMin on Ptr<f32> are compare-and-swap loops on the bits in the generated WGSL
 // (codegen/atomics.ts), max and min ordering the floats as Triton's lowering does (by their bits);
-// tl.atomicAdd on Ptr<bf16> one on the word holding the element (codegen/bytes.ts).
+// tl.atomicAdd and tl.atomicCas on Ptr<bf16> ones on the word holding the element (codegen/bytes.ts).
 
 import { Codes } from "../diagnostics/codes";
 import type { Span } from "../diagnostics/diagnostic";
@@ -65,21 +65,25 @@ export function atomicDtypes(fn: AtomicFn, descriptor = false): string {
 }
 
 /**
- * What `ptr` points to where WGSL has `fn` on it; else undefined after a diagnostic at `ptr`. A bf16 add
- * (Triton's on sm90; Liger's group norm backward accumulates dW and dB so) is a compare-and-swap loop on
- * the element's word, its other half untouched (codegen/bytes.ts packedAtomicAdd), the sum rounded to bf16.
+ * What `ptr` points to where WGSL has `fn` on it; else undefined after a diagnostic at `ptr`. On bf16,
+ * Triton has the add (sm90; Liger's group norm backward accumulates dW and dB so) and the cas (any
+ * 16-bit element, semantic.py atomic_cas): compare-and-swap loops on the element's word, its other
+ * half untouched (codegen/bytes.ts packedAtomic), the sum rounded to bf16. Triton refuses the others
+ * on bf16 (atom_red_typechecking_impl: "atomic_max does not support bf16"), and so does this.
  */
 function atomicPointee(ctx: IntrinsicContext, fn: AtomicFn, ptr: Value, what: string): "i32" | "u32" | "f32" | "bf16" | undefined {
   const pointee = ptr.type.kind === "pointer" ? ptr.type.pointee : undefined;
   if (hasAtomic(fn, pointee)) return pointee;
-  if (fn === "add" && pointee === "bf16") return pointee;
+  if ((fn === "add" || fn === "cas") && pointee === "bf16") return pointee;
   // An f16 add (split-K matmuls into an f16 C, triton-lang/kernels' matmul.py) says why and what to write instead.
   const float = floatAtomic(fn, false);
   const allowed = float
     ? `Ptr<i32>, Ptr<u32> and Ptr<f32>${fn === "add" ? " (and Ptr<bf16>)" : ""} (WGSL has atomics only on 32-bit words; an f32 ${fn} is a compare-and-swap loop on its bits)`
-    : "Ptr<i32> and Ptr<u32> (WGSL has atomics only on 32-bit integers)";
+    : `Ptr<i32> and Ptr<u32>${fn === "cas" ? " (and Ptr<bf16>)" : ""} (WGSL has atomics only on 32-bit integers)`;
   const half = float && (pointee === "f16" || pointee === "bf16") ? `; ${fn === "add" ? "accumulate" : "reduce"} into a float32 tensor and convert it after the launch` : "";
-  ctx.log.error(Codes.operandDtype, ptr.span, `${what} works on ${allowed}, got ${typeToString(ptr.type)}${half}`);
+  // Triton's own refusal (semantic.py atom_red_typechecking_impl), so nobody waits for Kernel Lab to add it.
+  const triton = pointee === "bf16" ? ` (Triton refuses it too: "atomic_${fn} does not support bf16"; on bf16 it has atomic_add and atomic_cas only)` : "";
+  ctx.log.error(Codes.operandDtype, ptr.span, `${what} works on ${allowed}, got ${typeToString(ptr.type)}${half}${triton}`);
   return undefined;
 }
 

@@ -18,6 +18,7 @@ after(stopPython);
 
 const flashBwd = path.resolve(__dirname, "../python/flash-backward-bf16-idioms.py");
 const liger = path.resolve(__dirname, "../python/liger-bf16-idioms.py");
+const atomics = path.resolve(__dirname, "../python/bf16-atomics.py");
 
 test("flash backward in bf16 and f16: tl.dot of a converted transpose stays a transpose the dot stages; on the GPU and with --cpu", async () => {
   await onGpuAndCpu(flashBwd, (report) => {
@@ -38,3 +39,15 @@ test("Liger's bf16 tl.atomic_add (group norm dW/dB, a masked block at an odd off
 });
 
 test("kernel-lab check on the Liger bf16 idioms: clean", () => checksClean(liger));
+
+// NOTES §79: tl.atomic_cas through a bf16 pointer (Triton's takes any 16-bit element): programs racing on shared words,
+// one winner per slot, the sentinels in the words' other halves kept; bits compared (-0.0 is not +0.0, NaN is NaN).
+test("tl.atomic_cas on bf16 (programs claiming slots that share words; -0.0, NaN and random values compared by their bits, 1001 elements): on the GPU and with --cpu", async () => {
+  await onGpuAndCpu(atomics, (report) => {
+    assert.deepEqual(report.diagnostics, []);
+    assert.match(report.stdout, /tl\.atomic_cas of bf16 slots claimed by 7 programs racing on shared words, 34 slots: one winner each, the other halves kept\n/);
+    assert.match(report.stdout, /tl\.atomic_cas of bf16 compares bits \(-0\.0 is not \+0\.0, NaN is NaN\): 1001 elements, \d+ swapped\n/);
+  });
+});
+
+test("kernel-lab check on the bf16 atomics script: clean", () => checksClean(atomics));

@@ -54,3 +54,67 @@ export const k = kernel(function k(x_ptr: Ptr<f32>, b_ptr: Ptr<bf16>, c_ptr: Ptr
     for (const [name, got] of [["GPU", gpu], ["CPU", cpu]] as const) assert.deepEqual([...got.c_ptr], want, `${name}, shift ${shift}`);
   }
 });
+
+// tl.atomicCas through a Ptr<bf16> (NOTES §79; Triton's atomic_cas takes any 16-bit element): a compare-and-swap loop
+// on the word holding the element. 7 programs race to claim the same slots (+0.0 → their mark) through windows
+// starting at 1 + pid % 3, so the halves of a word are claimed by different programs at once; masked lanes (past n)
+// touch nothing; exactly one program sees +0.0 come back per slot, the slot holds its mark, every other contender sees
+// that mark; the sentinels sharing the first and last words come back as they were; the old values' masked lanes stay
+// poisoned. A slot holding -0.0 is never claimed: the comparison is of the bits, as Triton's cmpxchg.
+test("tl.atomicCas on Ptr<bf16>: programs racing on shared words, one winner per slot, the other halves kept, masked lanes untouched, -0.0 not +0.0; on the GPU and the CPU", async () => {
+  const source = `import { kernel, tl } from "kernel-lab";
+import type { Ptr, bf16, i32, constexpr } from "kernel-lab";
+export const k = kernel(function k(s_ptr: Ptr<bf16>, old_ptr: Ptr<bf16>, mark_ptr: Ptr<bf16>, n: i32, BLOCK: constexpr) {
+  const pid = tl.programId(0);
+  const lanes = tl.arange(0, BLOCK);
+  const offs = pid % 3 + lanes;
+  const inside = offs < n;
+  const mark = tl.load(mark_ptr + pid);
+  const old = tl.atomicCas(s_ptr + 1 + offs, tl.zeros([BLOCK], "bf16"), tl.full([BLOCK], 0, "bf16") + mark, inside);
+  tl.store(old_ptr + pid * BLOCK + lanes, old, inside);
+});
+`;
+  const kernel = await compileForGpu(source, { BLOCK: 64 });
+  assert.match(kernel.wgsl, /if \(extractBits\(\w+, \w+, 16u\) != \w+\) \{ break; \}/);
+  assert.match(kernel.wgsl, /atomicCompareExchangeWeak\(&b_s_ptr\[\(\w+\) >> 1u\], \w+, insertBits\(\w+, \w+, \w+, 16u\)\)/);
+  const P = 7;
+  const BLOCK = 64;
+  for (const n of [45, 64]) {
+    const s = new Uint16Array(n + 2);
+    s[0] = bf16ToBits(7.5);
+    s[n + 1] = bf16ToBits(-2.25);
+    const negZero = 1 + Math.floor(Math.random() * (n - 3));
+    s[negZero] = 0x8000;
+    const marks = Uint16Array.from({ length: P }, (_, p) => bf16ToBits(p + 1 + Math.floor(Math.random() * 8) * 8));
+    const { gpu, cpu } = await runBoth({
+      source,
+      constexprs: { BLOCK },
+      grid: [P],
+      args: { s_ptr: s, old_ptr: new Uint16Array(P * BLOCK).fill(0x7fc1), mark_ptr: marks, n },
+      outputs: ["s_ptr", "old_ptr"],
+    });
+    for (const [name, got] of [["GPU", gpu], ["CPU", cpu]] as const) {
+      const slots = got.s_ptr;
+      const old = got.old_ptr;
+      const where = `${name}, n ${n}`;
+      assert.equal(slots[0], s[0], `${where}: the first word's other half`);
+      assert.equal(slots[n + 1], s[n + 1], `${where}: the last word's other half (a masked lane's slot)`);
+      assert.equal(slots[negZero], 0x8000, `${where}: -0.0 is not +0.0`);
+      for (let j = 1; j <= n; j++) {
+        const contenders = [...Array(P).keys()].filter((p) => 1 + (p % 3) <= j && j < 1 + (p % 3) + BLOCK && j - 1 < n);
+        const seen = contenders.map((p) => old[p * BLOCK + j - 1 - (p % 3)]);
+        if (j === negZero) {
+          assert.ok(seen.every((b) => b === 0x8000), `${where}: slot ${j} ${seen}`);
+          continue;
+        }
+        const winners = contenders.filter((_, i) => seen[i] === 0);
+        assert.equal(winners.length, 1, `${where}: slot ${j} saw ${seen}`);
+        assert.equal(slots[j], marks[winners[0]], `${where}: slot ${j}`);
+        contenders.forEach((p, i) => p === winners[0] || assert.equal(seen[i], marks[winners[0]], `${where}: slot ${j}, program ${p}`));
+      }
+      for (let p = 0; p < P; p++) {
+        for (let lane = 0; lane < BLOCK; lane++) if ((p % 3) + lane >= n) assert.equal(old[p * BLOCK + lane], 0x7fc1, `${where}: program ${p}'s masked lane ${lane}`);
+      }
+    }
+  }
+});

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { checkFile } from "../../src/compile";
 import { locate } from "../../src/diagnostics/position";
 
-const PRELUDE = 'import { kernel, tl } from "kernel-lab";\nimport type { Ptr, f32, i32, u32, constexpr } from "kernel-lab";\n';
+const PRELUDE = 'import { kernel, tl } from "kernel-lab";\nimport type { Ptr, f32, i32, u32, bf16, constexpr } from "kernel-lab";\n';
 
 function file(body: string, params = "x_ptr: Ptr<f32>, y_ptr: Ptr<f32>, n: i32, BLOCK: constexpr"): string {
   return `${PRELUDE}export const k = kernel(function k(${params}) {\n${body}\n});\n`;
@@ -314,6 +314,20 @@ test("diagnostic: atomicMax/atomicMin on Ptr<f32> compile, on Ptr<f16> don't", (
   assert.deepEqual(diagnose(file("const m = tl.atomicMax(x_ptr, 1.0);\ntl.atomicMin(x_ptr + 1, m, m > 0, \"relaxed\", \"gpu\");", "x_ptr: Ptr<f32>, n: i32, BLOCK: constexpr")), []);
   const found = diagnose(file("tl.atomicMax(x_ptr, 1.0);", "x_ptr: Ptr<f16>, n: i32, BLOCK: constexpr"));
   assert.equal(found[0], "4:14-4:19 KL2003 tl.atomicMax works on Ptr<i32>, Ptr<u32> and Ptr<f32> (WGSL has atomics only on 32-bit words; an f32 max is a compare-and-swap loop on its bits), got Ptr<f16>; reduce into a float32 tensor and convert it after the launch");
+});
+
+// bf16 (NOTES §79): Triton has atomic_add and atomic_cas on bf16 (compare-and-swap loops on the word here) and refuses the
+// others (semantic.py atom_red_typechecking_impl: "atomic_max does not support bf16"): the diagnostic says so, at the pointer.
+test("diagnostic: atomicAdd/atomicCas on Ptr<bf16> compile; atomicMax/Min/Xchg/And on Ptr<bf16> are KL2003, as Triton refuses them", () => {
+  const params = "x_ptr: Ptr<bf16>, n: i32, BLOCK: constexpr";
+  assert.deepEqual(diagnose(file('const o = tl.arange(0, 16);\nconst a = tl.atomicAdd(x_ptr + o, 1.0, o < n);\ntl.atomicCas(x_ptr + o, a, tl.zeros([16], "bf16"), o < n);', params)), []);
+  const refusals: [string, string][] = [
+    ["tl.atomicMax(x_ptr, 1.0);", "4:14-4:19 KL2003 tl.atomicMax works on Ptr<i32>, Ptr<u32> and Ptr<f32> (WGSL has atomics only on 32-bit words; an f32 max is a compare-and-swap loop on its bits), got Ptr<bf16>; reduce into a float32 tensor and convert it after the launch (Triton refuses it too: \"atomic_max does not support bf16\"; on bf16 it has atomic_add and atomic_cas only)"],
+    ["tl.atomicMin(x_ptr + 1, 1.0);", "4:14-4:23 KL2003 tl.atomicMin works on Ptr<i32>, Ptr<u32> and Ptr<f32> (WGSL has atomics only on 32-bit words; an f32 min is a compare-and-swap loop on its bits), got Ptr<bf16>; reduce into a float32 tensor and convert it after the launch (Triton refuses it too: \"atomic_min does not support bf16\"; on bf16 it has atomic_add and atomic_cas only)"],
+    ["tl.atomicXchg(x_ptr, 1.0);", "4:15-4:20 KL2003 tl.atomicXchg works on Ptr<i32> and Ptr<u32> (WGSL has atomics only on 32-bit integers), got Ptr<bf16> (Triton refuses it too: \"atomic_xchg does not support bf16\"; on bf16 it has atomic_add and atomic_cas only)"],
+    ["tl.atomicAnd(x_ptr, 1);", "4:14-4:19 KL2003 tl.atomicAnd works on Ptr<i32> and Ptr<u32> (WGSL has atomics only on 32-bit integers), got Ptr<bf16> (Triton refuses it too: \"atomic_and does not support bf16\"; on bf16 it has atomic_add and atomic_cas only)"],
+  ];
+  for (const [body, want] of refusals) assert.deepEqual(diagnose(file(body, params)), [want]);
 });
 
 for (const [name, body, where, message] of atomicRows) {
