@@ -30,6 +30,9 @@ export const VALUE_WGSL: ValueEmitters = {
   },
   param: (gen, v) => {
     if (v.type.kind === "pointer") return;
+    // A bf16 scalar travels as an f32 (abi.ts): the register keeps its top 16 bits, as Triton's launcher packs a
+    // number for a `tl.bfloat16` parameter (truncated, not rounded; ir/bf16.ts bf16Argument).
+    if (v.type.dtype === "bf16") return gen.emit(`let ${valueName(v, 0)} = bitcast<f32>(bitcast<u32>(params.s_${v.name}) & 0xffff0000u);`);
     gen.emit(`let ${valueName(v, 0)} = params.s_${v.name};`);
   },
   programId: (gen, v) => gen.emit(`let ${valueName(v, 0)} = pid_${"xyz"[v.axis]};`),

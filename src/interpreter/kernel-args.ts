@@ -6,6 +6,7 @@ import { type KernelIR, type NumDtype, type PointeeDtype } from "../ir/ir";
 import { assertNever } from "../ir/never";
 import { InterpreterError } from "./errors";
 import { roundTo } from "../ir/arithmetic";
+import { bf16Argument } from "../ir/bf16";
 
 /** 8-bit elements (Ptr<bool>, Ptr<u8>: Uint8Array; Ptr<i8>: Int8Array) one byte each, as on the GPU (codegen/bytes.ts). */
 export type KernelBuffer = Float32Array | Int32Array | Uint32Array | Uint16Array | Uint8Array | Int8Array;
@@ -52,7 +53,8 @@ export function bindArgs(ir: KernelIR, args: KernelArgs): BoundArgs {
       }
       case "scalar":
         if (typeof arg !== "number") throw fail(`is a scalar ${param.dtype} and needs a number, got ${describe(arg)}`);
-        bound.scalars.set(param.name, roundTo(param.dtype as NumDtype)(arg));
+        // A bf16 one as Triton's launcher packs it (f32, then its top 16 bits); the WGSL truncates the same (codegen/values.ts).
+        bound.scalars.set(param.name, param.dtype === "bf16" ? bf16Argument(arg) : roundTo(param.dtype as NumDtype)(arg));
         break;
       case "constexpr":
         // Already folded into the IR; the specialised value lives in `ir.constexprs`.

@@ -29,3 +29,13 @@ export function roundBf16(x: number): number {
   if (Number.isNaN(x)) return NaN;
   return bf16FromBits(bf16ToBits(x));
 }
+
+/**
+ * A number passed for a bf16 scalar parameter, as Triton's launcher packs it (third_party/nvidia/backend/driver.py
+ * `pack_bf16`: `(float)f`, then the f32's top 16 bits): rounded to f32, then truncated toward zero — not rounded
+ * to nearest as a conversion in a kernel is. A NaN stays a NaN (JS's NaN is 0x7fc00000).
+ */
+export function bf16Argument(x: number): number {
+  f32[0] = x;
+  return bf16FromBits(u32[0] >>> 16);
+}

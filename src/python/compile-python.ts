@@ -93,7 +93,9 @@ export function compilePythonKernel(
         annotations.set(p.name, `Ptr<${arg.dtype}>`);
         break;
       case "scalar":
-        annotations.set(p.name, arg.dtype);
+        // `s: tl.bfloat16` makes a number a bf16 argument, as Triton's jit.py (its launcher keeps the f32's top
+        // 16 bits: ir/bf16.ts bf16Argument). Other dtype annotations are left as the number's own type here.
+        annotations.set(p.name, p.annotation === "bf16" ? "bf16" : arg.dtype);
         break;
       case "none":
         annotations.set(p.name, "constexpr");

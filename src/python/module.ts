@@ -6,7 +6,7 @@ import type { Diagnostic, Span } from "../diagnostics/diagnostic";
 import { DiagnosticLog } from "../diagnostics/diagnostic";
 import { Codes } from "../diagnostics/codes";
 import { mathFunction } from "../semantics/math-names";
-import { TRITON_DTYPES } from "./names";
+import { DTYPES, TRITON_DTYPES } from "./names";
 import type { Tree } from "@lezer/common";
 import { LineMap } from "../diagnostics/position";
 import { literalValue, type ConstScope, type PyConst } from "./literals";
@@ -401,6 +401,24 @@ export function isConstexprName(text: string, node: SyntaxNode, imports: PythonI
   if (name.length === 1) return imports.functions.get(name[0]) === "constexpr";
   const head = name.slice(0, -1).join(".");
   return name[name.length - 1] === "constexpr" && (imports.tl.has(head) || head === "triton.language" || head === "tl");
+}
+
+/**
+ * The Kernel Lab dtype a parameter's annotation names, where it is a Triton dtype (`x: tl.bfloat16`,
+ * `triton.language.bfloat16`, the string `"bf16"` or `"tl.bfloat16"`): Triton's jit.py makes the argument that
+ * type (KernelParam.annotation_type), as the launcher packs it. Undefined for any other annotation.
+ */
+export function annotationDtype(text: string, typeDef: SyntaxNode, imports: PythonImports): string | undefined {
+  const annotation = parts(typeDef)[0];
+  if (!annotation) return undefined;
+  if (annotation.name === "String") {
+    const named = /^(?:tl\.|triton\.language\.)?(\w+)$/.exec(stringValue(text, annotation) ?? "")?.[1];
+    return named === undefined ? undefined : (DTYPES[named] ?? (Object.values(DTYPES).includes(named) ? named : undefined));
+  }
+  const name = dottedName(text, annotation);
+  if (!name || name.length < 2) return undefined;
+  const head = name.slice(0, -1).join(".");
+  return imports.tl.has(head) || head === "triton.language" || head === "tl" ? DTYPES[name[name.length - 1]] : undefined;
 }
 
 export function isConstexprAnnotation(text: string, typeDef: SyntaxNode, imports: PythonImports): boolean {

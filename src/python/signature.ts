@@ -6,7 +6,7 @@ import type { DiagnosticLog } from "../diagnostics/diagnostic";
 import { Codes } from "../diagnostics/codes";
 import { literalValue, type ConstScope, type PyConst } from "./literals";
 import type { PythonImports } from "./module";
-import { isConstexprAnnotation } from "./module";
+import { annotationDtype, isConstexprAnnotation } from "./module";
 import { children, dottedName, parts, spanOf, stringValue, textOf, walk, type SyntaxNode } from "./tree";
 
 export interface PythonParam {
@@ -14,6 +14,8 @@ export interface PythonParam {
   span: Span;
   /** Annotated `tl.constexpr`. */
   constexpr: boolean;
+  /** The Kernel Lab dtype of a Triton dtype annotation (`s: tl.bfloat16` → "bf16"), which Triton makes the argument's type. */
+  annotation?: string;
   /** The default's value where it is a literal (`BLOCK: tl.constexpr = 128`). */
   default?: PyConst;
   /** The default as written, where there is one. */
@@ -163,6 +165,8 @@ function readParams(text: string, fn: SyntaxNode, imports: PythonImports, scope:
       params.push(current);
     } else if (c.name === "TypeDef" && current) {
       current.constexpr = isConstexprAnnotation(text, c, imports);
+      const dtype = annotationDtype(text, c, imports);
+      if (dtype) current.annotation = dtype;
       current.span = { start: current.span.start, end: c.to };
     } else if (c.name === "AssignOp") {
       defaultNext = true;

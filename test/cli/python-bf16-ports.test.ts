@@ -19,6 +19,7 @@ after(stopPython);
 const flashBwd = path.resolve(__dirname, "../python/flash-backward-bf16-idioms.py");
 const liger = path.resolve(__dirname, "../python/liger-bf16-idioms.py");
 const atomics = path.resolve(__dirname, "../python/bf16-atomics.py");
+const scalarArgs = path.resolve(__dirname, "../python/bf16-scalar-args.py");
 
 test("flash backward in bf16 and f16: tl.dot of a converted transpose stays a transpose the dot stages; on the GPU and with --cpu", async () => {
   await onGpuAndCpu(flashBwd, (report) => {
@@ -51,3 +52,15 @@ test("tl.atomic_cas on bf16 (programs claiming slots that share words; -0.0, NaN
 });
 
 test("kernel-lab check on the bf16 atomics script: clean", () => checksClean(atomics));
+
+// NOTES §79: `s: tl.bfloat16` makes a number a bf16 argument, packed as Triton's launcher packs it (the f32's top 16
+// bits: truncated, not rounded); an un-annotated float stays f32.
+test("a bf16 scalar parameter (s: tl.bfloat16, a float and an int truncated as Triton's launcher packs them; an un-annotated float f32): on the GPU and with --cpu", async () => {
+  await onGpuAndCpu(scalarArgs, (report) => {
+    assert.deepEqual(report.diagnostics, []);
+    assert.match(report.stdout, /s: tl\.bfloat16 takes a float as Triton's launcher packs it \(the f32's top 16 bits\): 1001 elements, 3 scalars, exact\n/);
+    assert.match(report.stdout, /s: tl\.bfloat16 given the int 259: 258\.0 \(truncated; rounded it would be 260\.0\), exact\n/);
+  });
+});
+
+test("kernel-lab check on the bf16 scalar arguments script: clean", () => checksClean(scalarArgs));

@@ -6,7 +6,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { runJson } from "../support/run-in-process";
 import { compileForGpu, runBoth } from "../support/kernel-runner";
-import { bf16FromBits, bf16ToBits, roundBf16 } from "../../src/ir/bf16";
+import { bf16Argument, bf16FromBits, bf16ToBits, roundBf16 } from "../../src/ir/bf16";
 
 process.env.XDG_RUNTIME_DIR ??= "/tmp";
 
@@ -115,6 +115,49 @@ export const k = kernel(function k(s_ptr: Ptr<bf16>, old_ptr: Ptr<bf16>, mark_pt
       for (let p = 0; p < P; p++) {
         for (let lane = 0; lane < BLOCK; lane++) if ((p % 3) + lane >= n) assert.equal(old[p * BLOCK + lane], 0x7fc1, `${where}: program ${p}'s masked lane ${lane}`);
       }
+    }
+  }
+});
+
+// A bf16 scalar parameter (NOTES §79): Triton's `s: tl.bfloat16` (a launch's number narrowed to f32, then its top 16
+// bits kept: driver.py pack_bf16, truncation, not rounding to nearest). s * x of bf16s is bf16 (rounded), s * w with an
+// f32 block f32; fresh random scalars chosen where truncating and rounding differ, 1001 elements off the block, poisoned.
+test("a bf16 scalar parameter: truncated to its top 16 bits as Triton's launcher packs it, bf16 with bf16 blocks and f32 with f32 ones; on the GPU and the CPU", async () => {
+  const source = `import { kernel, tl } from "kernel-lab";
+import type { Ptr, bf16, f32, i32, constexpr } from "kernel-lab";
+export const k = kernel(function k(x_ptr: Ptr<bf16>, w_ptr: Ptr<f32>, y_ptr: Ptr<bf16>, z_ptr: Ptr<f32>, s: bf16, n: i32, BLOCK: constexpr) {
+  const offs = tl.programId(0) * BLOCK + tl.arange(0, BLOCK);
+  const inside = offs < n;
+  const x = tl.load(x_ptr + offs, inside);
+  const w = tl.load(w_ptr + offs, inside);
+  tl.store(y_ptr + offs, x * s + s, inside);
+  tl.store(z_ptr + offs, w * s, inside);
+});
+`;
+  const kernel = await compileForGpu(source, { BLOCK: 256 });
+  assert.match(kernel.wgsl, /bitcast<f32>\(bitcast<u32>\(params\.s_s\) & 0xffff0000u\)/);
+  const n = 1001;
+  for (let trial = 0; trial < 3; trial++) {
+    // A value whose f32 has its low half above 0x8000: rounding would carry, truncating doesn't.
+    let s = 0;
+    do s = (Math.random() - 0.5) * 20;
+    while ((new Uint32Array(new Float32Array([s]).buffer)[0] & 0xffff) <= 0x8000);
+    const truncated = bf16Argument(s);
+    assert.notEqual(truncated, roundBf16(s));
+    const x = Uint16Array.from({ length: n }, () => bf16ToBits((Math.random() - 0.5) * 8));
+    const w = Float32Array.from({ length: n }, () => (Math.random() - 0.5) * 8);
+    const { gpu, cpu } = await runBoth({
+      source,
+      constexprs: { BLOCK: 256 },
+      grid: [4],
+      args: { x_ptr: x, w_ptr: w, y_ptr: new Uint16Array(n + 7).fill(0x7fc1), z_ptr: new Float32Array(n + 7).fill(NaN), s, n },
+      outputs: ["y_ptr", "z_ptr"],
+    });
+    const wantY = [...Array.from(x, (bits) => bf16ToBits(roundBf16(roundBf16(bf16FromBits(bits) * truncated) + truncated))), ...new Array(7).fill(0x7fc1)];
+    const wantZ = [...Array.from(w, (v) => Math.fround(v * truncated)), ...new Array(7).fill(NaN)];
+    for (const [name, got] of [["GPU", gpu], ["CPU", cpu]] as const) {
+      assert.deepEqual([...got.y_ptr], wantY, `${name}: y, s = ${s}`);
+      assert.deepEqual([...got.z_ptr], wantZ, `${name}: z, s = ${s}`);
     }
   }
 });
