@@ -321,16 +321,7 @@ function wordRunLoad(gen: WgslGenerator, v: Value & { op: "load" }, emitValue: (
       gen.emit(`${valueName(v, k)} = select(${other}, ${valueName(v, k)}, ${gen.reg(mask, k)});`);
     }
   };
-  const deferred = gen.tileMasks.loads.get(v.id);
-  if (!deferred) return masked();
-  gen.emit(`if (${tileInside(gen, mask)}) {`);
-  gen.nested(runs);
-  gen.emit("} else {");
-  gen.nested(() => {
-    for (const d of deferred) emitValue(d);
-    masked();
-  });
-  gen.emit("}");
+  underTileTest(gen, v, mask, runs, masked, emitValue);
 }
 
 /**
@@ -396,10 +387,19 @@ function chunkRunLoad(gen: WgslGenerator, v: Value & { op: "load" }, emitValue: 
       else for (const lane of lanes) gen.emit(`${valueName(v, j + lane)} = ${half(lane)};`);
     }
   };
+  underTileTest(gen, v, mask, runs, masked, emitValue);
+}
+
+/**
+ * A masked load's reads under halfLoadForm "tile" (tile-masks.ts): `whole` where the test on scalars
+ * says the whole tile is inside the mask, else the mask's values (emitted there only) and `masked`;
+ * `masked` alone for a load the tile test does not cover.
+ */
+function underTileTest(gen: WgslGenerator, v: Value & { op: "load" }, mask: Value, whole: () => void, masked: () => void, emitValue: (v: Value) => void): void {
   const deferred = gen.tileMasks.loads.get(v.id);
   if (!deferred) return masked();
   gen.emit(`if (${tileInside(gen, mask)}) {`);
-  gen.nested(runs);
+  gen.nested(whole);
   gen.emit("} else {");
   gen.nested(() => {
     for (const d of deferred) emitValue(d);
