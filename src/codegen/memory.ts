@@ -347,10 +347,16 @@ function chunkRunLoad(gen: WgslGenerator, v: Value & { op: "load" }, emitValue: 
   if (carried) for (const j of firsts) chunkRegisters(valueName(v, j)).forEach((r, i) => gen.emit(`var ${r}: ${i < 2 ? "vec4<u32>" : "u32"};`));
   else if (packed) for (const j of firsts) gen.emit(`var ${valueName(v, j)}: vec4<u32>;`);
   else for (let k = 0; k < ept; k++) gen.emit(`var ${valueName(v, k)}: ${gen.typeOf(v.type)};`);
-  const read = (j: number) => {
-    const [i, c, run] = ["ci", "cc", "crun"].map((p) => gen.fresh(p));
+  /** Run j's start and its first chunk's index, as WGSL names. */
+  const chunkOf = (j: number) => {
+    const [i, c] = ["ci", "cc"].map((p) => gen.fresh(p));
     gen.emit(`let ${i} = u32(${gen.reg(v.ptr, j)});`);
     gen.emit(`let ${c} = ${i} >> 3u;`);
+    return [i, c];
+  };
+  const read = (j: number) => {
+    const [i, c] = chunkOf(j);
+    const run = gen.fresh("crun");
     gen.emit(`let ${run} = kl_shifted8(b_${param}[${c}], b_${param}[${c} + 1u], ${i} & 7u);`);
     return run;
   };
@@ -358,9 +364,7 @@ function chunkRunLoad(gen: WgslGenerator, v: Value & { op: "load" }, emitValue: 
     for (const j of firsts) {
       if (carried) {
         const [p, q, start] = chunkRegisters(valueName(v, j));
-        const [i, c] = ["ci", "cc"].map((x) => gen.fresh(x));
-        gen.emit(`let ${i} = u32(${gen.reg(v.ptr, j)});`);
-        gen.emit(`let ${c} = ${i} >> 3u;`);
+        const [i, c] = chunkOf(j);
         gen.emit(`${p} = b_${param}[${c}];`);
         gen.emit(`${q} = b_${param}[${c} + 1u];`);
         gen.emit(`${start} = ${i};`);
