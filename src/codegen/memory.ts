@@ -10,7 +10,7 @@ import { accessedParam, checkRegisters } from "./instrument";
 import { literal } from "./literals";
 import { atomicRead, atomicWrite } from "./atomics";
 import { inRunsOfFour, isWide, knownWhole, readsChunks, readsOctets, readsShifted, readsWide, readsWords } from "./load-forms";
-import { chunkRegisters, emitShiftedRun, packHalves, packedHalf, packedRun } from "./packed-halves";
+import { CHUNK_REGISTER_TYPES, chunkRegisters, emitShiftedRun, packHalves, packedHalf, packedRun } from "./packed-halves";
 import { tileInside } from "./mma-store";
 import { isPackedDtype, type PackedDtype } from "../ir/ir";
 import { packedRead, packedRunRead, packedRunWrite, packedWrite } from "./bytes";
@@ -344,7 +344,7 @@ function chunkRunLoad(gen: WgslGenerator, v: Value & { op: "load" }, emitValue: 
   // Carried in shifted chunks (packed-halves.ts `shifts`): the chunks and the start, shifted where the variable is read.
   const carried = gen.packed.shifts.has(v.id);
   const other = (k: number) => (v.other ? gen.reg(v.other, k) : literal(0, gen.dtype(v.type)));
-  if (carried) for (const j of firsts) chunkRegisters(valueName(v, j)).forEach((r, i) => gen.emit(`var ${r}: ${i < 2 ? "vec4<u32>" : "u32"};`));
+  if (carried) for (const j of firsts) chunkRegisters(valueName(v, j)).forEach((r, i) => gen.emit(`var ${r}: ${CHUNK_REGISTER_TYPES[i]};`));
   else if (packed) for (const j of firsts) gen.emit(`var ${valueName(v, j)}: vec4<u32>;`);
   else for (let k = 0; k < ept; k++) gen.emit(`var ${valueName(v, k)}: ${gen.typeOf(v.type)};`);
   /** Run j's start and its first chunk's index, as WGSL names. */
@@ -360,14 +360,19 @@ function chunkRunLoad(gen: WgslGenerator, v: Value & { op: "load" }, emitValue: 
     gen.emit(`let ${run} = kl_shifted8(b_${param}[${c}], b_${param}[${c} + 1u], ${i} & 7u);`);
     return run;
   };
+  /** Carried: run j's chunks and start, and its halves' mask (`keep`: a vec4<u32>, all kept by default). */
+  const carry = (j: number, keep = "vec4<u32>(0xffffffffu)") => {
+    const [p, q, start, m] = chunkRegisters(valueName(v, j));
+    const [i, c] = chunkOf(j);
+    gen.emit(`${p} = b_${param}[${c}];`);
+    gen.emit(`${q} = b_${param}[${c} + 1u];`);
+    gen.emit(`${start} = ${i};`);
+    gen.emit(`${m} = ${keep};`);
+  };
   const runs = () => {
     for (const j of firsts) {
       if (carried) {
-        const [p, q, start] = chunkRegisters(valueName(v, j));
-        const [i, c] = chunkOf(j);
-        gen.emit(`${p} = b_${param}[${c}];`);
-        gen.emit(`${q} = b_${param}[${c} + 1u];`);
-        gen.emit(`${start} = ${i};`);
+        carry(j);
         continue;
       }
       const run = read(j);
@@ -377,15 +382,24 @@ function chunkRunLoad(gen: WgslGenerator, v: Value & { op: "load" }, emitValue: 
   };
   const mask = v.mask;
   if (!mask) return runs();
+  // Carried with a zero `other`, a masked run is carried as an unmasked one with its mask's halves,
+  // zeroed where it is read (chunkRead), so its loads are not waited on here either (bench/NOTES.md §81).
+  const zeroOther = !v.other || isZeroConst(v.other);
+  const halfMask = (j: number, w: number) => `select(0u, 0xffffu, ${gen.reg(mask!, j + 2 * w)}) | select(0u, 0xffff0000u, ${gen.reg(mask!, j + 2 * w + 1)})`;
   const masked = () => {
     for (const j of firsts) {
+      if (carried && zeroOther) {
+        carry(j, `vec4<u32>(${[0, 1, 2, 3].map((w) => halfMask(j, w)).join(", ")})`);
+        continue;
+      }
       const run = read(j);
       const half = (lane: number) => `select(${other(j + lane)}, ${packedHalf(run, lane)}, ${gen.reg(mask, j + lane)})`;
-      // Carried in shifted chunks, the run shifted already: the next chunk unused, and a start of 0.
+      // Carried in shifted chunks with another `other`, the run shifted already: the next chunk unused, a start of 0, all kept.
       if (carried) {
-        const [, q, start] = chunkRegisters(valueName(v, j));
+        const [, q, start, m] = chunkRegisters(valueName(v, j));
         gen.emit(`${q} = vec4<u32>();`);
         gen.emit(`${start} = 0u;`);
+        gen.emit(`${m} = vec4<u32>(0xffffffffu);`);
       }
       if (packed) gen.emit(`${valueName(v, j)} = vec4<u32>(${packHalves(lanes.slice(0, 4).map(half))}, ${packHalves(lanes.slice(4).map(half))});`);
       else for (const lane of lanes) gen.emit(`${valueName(v, j + lane)} = ${half(lane)};`);
@@ -495,4 +509,11 @@ function halfRun(gen: WgslGenerator, param: string, index: string): string {
   if (!gen.octetBuffers.has(param)) return `b_${param}[${index} >> 2u]`;
   const octet = `b_${param}[${index} >> 3u]`;
   return `bitcast<vec4<f16>>(select(${octet}.xy, ${octet}.zw, (${index} & 4) != 0))`;
+}
+
+/** A constant +0 (a splat or broadcast of one), as a masked load's `other`: the bits a zeroed half has. */
+function isZeroConst(v: Value): boolean {
+  if (v.op === "const") return Object.is(v.value, 0);
+  if (v.op === "splat" || v.op === "broadcast") return isZeroConst(v.value);
+  return false;
 }

@@ -54,11 +54,21 @@ export interface PackedHalves {
 export const NO_PACKED: PackedHalves = { variables: new Set(), values: new Set(), octets: new Set(), shifts: new Set(), bases: new Map() };
 
 /**
- * The three registers of a run of 8 carried in shifted chunks (PackedHalves.shifts), from the run's
- * own register name: the chunk it starts in and the next (`vec4<u32>`), and its start mod 8 (`u32`).
+ * The four registers of a run of 8 carried in shifted chunks (PackedHalves.shifts), from the run's
+ * own register name: the chunk it starts in and the next (`vec4<u32>`), its start mod 8 (`u32`), and
+ * the mask of its halves after the shift (`vec4<u32>`, 0xffff a half kept), so a masked load is not
+ * waited on where it is issued either (memory.ts chunkRunLoad). Their types are CHUNK_REGISTER_TYPES.
  */
-export function chunkRegisters(name: string): [string, string, string] {
-  return [name, `${name}q`, `${name}s`];
+export function chunkRegisters(name: string): [string, string, string, string] {
+  return [name, `${name}q`, `${name}s`, `${name}m`];
+}
+
+export const CHUNK_REGISTER_TYPES = ["vec4<u32>", "vec4<u32>", "u32", "vec4<u32>"] as const;
+
+/** A run carried in shifted chunks, read: shifted, and its masked halves zeroed. */
+export function chunkRead(name: string): string {
+  const [p, q, s, m] = chunkRegisters(name);
+  return `(kl_shifted8(${p}, ${q}, ${s}) & ${m})`;
 }
 
 /** Halves per packed register of a packed variable or value: 8 (a vec4<u32>) or 4 (a vec2<u32>). */

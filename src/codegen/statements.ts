@@ -8,7 +8,7 @@ import { emitStore } from "./memory";
 import { enterMma, leaveMma, stageInvariantA, stageMmaEarly, stagedValues, storeEdgeMatrices, storeMatrices } from "./mma";
 import type { MmaPlan } from "./mma-plan";
 import { elementTest, emitDirectStore, type Sym } from "./mma-store";
-import { chunkRegisters, packedRun } from "./packed-halves";
+import { CHUNK_REGISTER_TYPES, chunkRegisters, packedRun } from "./packed-halves";
 import { emitAssert, emitPrint } from "./print";
 import { emitValue } from "./values";
 import { uniformInWgsl } from "./uniformity";
@@ -38,11 +38,11 @@ export const STATEMENT_WGSL: StatementEmitters = {
   declare: (gen, s) => {
     // A prefetched f16 tile held packed (packed-halves.ts): one vec2<u32> per run of 4 halves (vec4<u32> per run of 8).
     if (gen.packed.variables.has(s.variable.id)) {
-      // In shifted chunks: the run's two chunks and its start, shifted where the variable is read.
+      // In shifted chunks: the run's two chunks, its start and its mask, shifted where the variable is read.
       if (gen.packed.shifts.has(s.variable.id)) {
         return eachRun(gen, s.variable, (name, j) => {
           const from = chunkRegisters(gen.valueName(s.init, j));
-          chunkRegisters(name).forEach((r, i) => gen.emit(`var ${r}: ${i < 2 ? "vec4<u32>" : "u32"} = ${from[i]};`));
+          chunkRegisters(name).forEach((r, i) => gen.emit(`var ${r}: ${CHUNK_REGISTER_TYPES[i]} = ${from[i]};`));
         });
       }
       const t = packedRun(gen.packed, s.variable.id) === 8 ? "vec4<u32>" : "vec2<u32>";

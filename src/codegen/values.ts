@@ -11,7 +11,7 @@ import type { WgslGenerator } from "./generator";
 import { valueName, varName } from "./generator";
 import { literal } from "./literals";
 import { emitLoad } from "./memory";
-import { baseCarriedRegister, chunkRegisters, packedRun } from "./packed-halves";
+import { baseCarriedRegister, chunkRead, packedRun } from "./packed-halves";
 import { emitRearrange } from "./rearrange";
 import { emitReduce } from "./reductions";
 import { emitRandom } from "./random";
@@ -71,7 +71,7 @@ export const VALUE_WGSL: ValueEmitters = {
       // A variable carried in shifted chunks is shifted here, where it is read (packed-halves.ts `shifts`).
       const read = (j: number) => {
         const name = varName(v.variable, j, v.variable.type);
-        return gen.packed.shifts.has(v.variable.id) ? `kl_shifted8(${chunkRegisters(name).join(", ")})` : name;
+        return gen.packed.shifts.has(v.variable.id) ? chunkRead(name) : name;
       };
       return gen.registers(v.type, (j) => (j % run === 0 ? gen.emit(`let ${valueName(v, j)} = ${read(j)};`) : undefined));
     }
