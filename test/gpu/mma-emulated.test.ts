@@ -197,15 +197,19 @@ for (const form of ["block", "tile"] as const) {
 // two 16-byte chunks that cover it and shifted by its start mod 8 (K = 43 and 83 start rows at every
 // residue), carried packed; under the tile test (runs of 8's default), on every trip ("block"), and
 // with the K loop peeled (wholeTrips). Partly masked runs at the rows' ends, and a last run whose
-// second chunk lies past the buffer.
-for (const [form, peeled] of [["tile", false], ["block", false], ["tile", true]] as const) {
-  test(`examples/matmul-f16.kernel.ts, shiftedHalfRows "chunks", halfLoadForm ${form}${peeled ? ", wholeTrips" : ""}: 37×43 by 43×41 and 70×83 by 83×45`, async () => {
+// second chunk lies past the buffer. A masked run is carried with its halves' mask (zeroed where it is
+// read) where `other` is +0, as the example's; with another `other` (-0.0 here, which changes no sum)
+// it is shifted and selected where it is loaded.
+for (const [form, peeled, other] of [["tile", false, "0.0"], ["block", false, "0.0"], ["tile", true, "0.0"], ["tile", false, "-0.0"]] as const) {
+  test(`examples/matmul-f16.kernel.ts, shiftedHalfRows "chunks", halfLoadForm ${form}${peeled ? ", wholeTrips" : ""}, other ${other}: 37×43 by 43×41 and 70×83 by 83×45`, async () => {
+    const source = other === "0.0" ? EXAMPLE : EXAMPLE.replace(/, 0\.0\);/g, `, ${other});`);
+    assert.notEqual(source.includes("-0.0"), other === "0.0");
     for (const [M, N, K] of [[37, 41, 43], [70, 45, 83]]) {
       const a = randomHalves(M * K);
       const b = randomHalves(K * N);
       const want = product(a.values, b.values, M, N, K);
       const { gpu, cpu, kernel } = await runBoth({
-        source: EXAMPLE, constexprs: { BLOCK_M: 64, BLOCK_N: 64, BLOCK_K: 32 },
+        source, constexprs: { BLOCK_M: 64, BLOCK_N: 64, BLOCK_K: 32 },
         target: { ...EMULATED, workgroupSize: 128, shiftedHalfRows: "chunks", ...(form === "tile" ? {} : { halfLoadForm: form }), wholeTrips: peeled },
         grid: [Math.ceil(M / 64) * Math.ceil(N / 64)],
         args: { a_ptr: a.bits, b_ptr: b.bits, c_ptr: poisoned(M * N), M, N, K, stride_am: K, stride_ak: 1, stride_bk: N, stride_bn: 1, stride_cm: N, stride_cn: 1 },
@@ -214,9 +218,11 @@ for (const [form, peeled] of [["tile", false], ["block", false], ["tile", true]]
       for (const [side, got] of [["gpu", gpu.c_ptr], ["cpu", cpu.c_ptr]] as const) assertClose(got, want, `${side} c ${M}×${N}×${K}`, 1e-5 * K, 1e-5);
       assert.match(kernel.wgsl, /var<storage, read> b_a_ptr: array<vec4<u32>>;/);
       assert.match(kernel.wgsl, /var<storage, read> b_b_ptr: array<vec4<u32>>;/);
-      assert.match(kernel.wgsl, /let crun\d+ = kl_shifted8\(b_a_ptr\[cc\d+\], b_a_ptr\[cc\d+ \+ 1u\], ci\d+ & 7u\);/);
+      const shiftedAtLoad = /let crun\d+ = kl_shifted8\(b_a_ptr\[cc\d+\], b_a_ptr\[cc\d+ \+ 1u\], ci\d+ & 7u\);/.test(kernel.wgsl);
+      assert.equal(shiftedAtLoad, other !== "0.0", "a masked run shifted where it is loaded, only where other is not +0");
+      assert.equal(/_0m = vec4<u32>\(select\(0u, 0xffffu, \w+\) \| select\(0u, 0xffff0000u, \w+\), /.test(kernel.wgsl), other === "0.0", "a masked run carried with its halves' mask");
       assert.equal((kernel.wgsl.match(/var x\d+_0: vec4<u32> = v\d+_0;/g) ?? []).length, 2, "A and B carried packed, a run of 8 a register");
-      assert.equal((kernel.wgsl.match(/= kl_shifted8\(x\d+_0, x\d+_0q, x\d+_0s\);/g) ?? []).length, peeled ? 4 : 2, "carried as their chunks, shifted where read (in each copy of the peeled loop)");
+      assert.equal((kernel.wgsl.match(/= \(kl_shifted8\(x\d+_0, x\d+_0q, x\d+_0s\) & x\d+_0m\);/g) ?? []).length, peeled ? 4 : 2, "carried as their chunks, shifted and masked where read (in each copy of the peeled loop)");
       assert.equal(/if \(\(v\d+ \+ \d+i\) < v\d+ && /.test(kernel.wgsl), form === "tile", "the tile test on scalars");
     }
   });
