@@ -309,7 +309,7 @@ function assignUnassigned(ctx: LoweringContext, target: ts.Identifier, u: Unassi
       ctx.rebind(name, { kind: "unknown", declaredAt: u.declaredAt, what: "let" });
       return;
     }
-    u.first = { variable: declareBefore(ctx, u, value.type), span };
+    u.first = { variable: declareBefore(ctx, u, value.type), span, loops: [...ctx.runtimeLoops] };
     ctx.b.push({ kind: "assign", span, variable: u.first.variable, value });
     ctx.assigned.add(u);
     return;
@@ -321,6 +321,15 @@ function assignUnassigned(ctx: LoweringContext, target: ts.Identifier, u: Unassi
   // `b = tl.load(bias_ptr)`, [BLOCK_N], under `if BIAS_ADD:`). Nothing after reads the loop's value.
   if (ctx.runtimeDepth === u.depth && !isAggregate(value) && !fitsVariable(ctx, value, variable)) {
     ctx.rebind(name, storeInitial(ctx, name, u.declaredAt, value, span));
+    return;
+  }
+  // After the run-time loop that first assigned it, in a run-time branch, given another dtype or shape: in
+  // Triton a name first assigned in a loop's body isn't defined after the loop (only names bound before it are
+  // carried), so this is a new name (ColossalAI's context attention: `k = tl.load(K_block_ptr)`, [D, BLOCK_N], in
+  // the loop, then `k = tl.load(offsets_k, …)`, [BLOCK_M, D], under `if cur_head_idx % KV_GROUPS == 0:`). It is
+  // bound in this branch; after it the name is the loop's variable again.
+  if (!isAggregate(value) && !fitsVariable(ctx, value, variable) && u.first.loops.some((loop) => !ctx.runtimeLoops.includes(loop))) {
+    ctx.bind(name, storeInitial(ctx, name, u.declaredAt, value, span));
     return;
   }
   const elsewhere = !ctx.assigned.has(u);

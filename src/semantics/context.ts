@@ -64,8 +64,11 @@ export interface Unassigned {
   name: string;
   declaredAt: Span;
   depth: number;
-  /** The variable declared before the outermost run-time if or loop holding the first assignment, and that assignment. */
-  first?: { variable: Variable; span: Span };
+  /**
+   * The variable declared before the outermost run-time if or loop holding the first assignment, and that assignment;
+   * `loops`: the run-time loops around it (LoweringContext.runtimeLoops), whose end ends the name's value in Triton.
+   */
+  first?: { variable: Variable; span: Span; loops: readonly object[] };
   /** The last place where a path that didn't assign it joined one that did (for the message where it is read). */
   skipped?: Skipped;
 }
@@ -118,6 +121,8 @@ export class LoweringContext implements IntrinsicContext {
   current: ts.Node;
   /** The loops around the statement being lowered, innermost last (break/continue, control-flow.ts). */
   readonly loops: ("loop" | "unrolled")[] = [];
+  /** One object per run-time loop being lowered, innermost last: which loop a `let x;` was first assigned in (Unassigned.first). */
+  readonly runtimeLoops: object[] = [];
   /** Above 0 while lowering the branch a constexpr condition doesn't take: it binds nothing for later statements. */
   discarding = 0;
   /**
@@ -232,10 +237,12 @@ export class LoweringContext implements IntrinsicContext {
   /** `fn`'s result, lowered inside a loop of this kind (what break and continue may leave); `node` is the loop. */
   inLoop<T>(kind: "loop" | "unrolled", fn: () => T, node?: ts.Node): T {
     this.loops.push(kind);
+    if (kind === "loop") this.runtimeLoops.push({});
     try {
       return kind === "loop" ? loopBody(this, this.span(node ?? this.current), () => this.atRunTime(fn)) : fn();
     } finally {
       this.loops.pop();
+      if (kind === "loop") this.runtimeLoops.pop();
     }
   }
 
