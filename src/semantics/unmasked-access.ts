@@ -2,7 +2,8 @@
 // both tl.programId and tl.arange — each program a block of a longer array — in a kernel with an
 // integer scalar parameter that can bound it. Unless the size is a multiple of the block, the
 // last program's block runs past the end of the array (a run then reports KL3101 at the access).
-// Conservative on purpose: offsets read from a loop variable or wrapped by `%`, several axes, or a
+// Conservative on purpose: offsets read from a loop variable, wrapped by `%` or reached from the program id only
+// through a product with a run-time scalar (a row's stride), several axes, or a
 // kernel with no integer parameter are not flagged. The fix adds `offsets < n` as the mask, one per candidate n.
 
 import ts from "typescript";
@@ -11,6 +12,7 @@ import type { DiagnosticFix, Span } from "../diagnostics/diagnostic";
 import type { Value } from "../ir/ir";
 import { operandsOf } from "../ir/ir";
 import type { Args, IntrinsicContext } from "./intrinsic-args";
+import { isConst } from "./values";
 
 /** Names that say "the number of elements", tried first. */
 const BOUND_NAME = /^(n|N)(_|[A-Z0-9]|$)|elements|numel|size|count|len|total/i;
@@ -57,6 +59,9 @@ function opsUnder(value: Value): Set<string> {
   for (let v = stack.pop(); v; v = stack.pop()) {
     seen.add(v.op);
     if (v.op === "binary" && v.fn === "mod") continue;
+    // A program's index times a run-time scalar (`cur_token_idx * stride_qt`, ColossalAI's decoding kernels) picks a
+    // row; its block is the row's own axis (`tl.arange(0, HEAD_DIM)`), not a tile of a longer one.
+    if (v.op === "binary" && v.fn === "mul" && v.type.shape.length === 0 && !operandsOf(v).some(isConst)) continue;
     stack.push(...operandsOf(v));
   }
   return seen;

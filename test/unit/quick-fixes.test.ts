@@ -78,13 +78,15 @@ test("no fix where it would not compile or fit: Math.max of three, an arange use
   assert.deepEqual(twoD.map((d) => d.fixes), [undefined]);
 });
 
-test("KL2075 stays quiet where a mask isn't needed or can't be bounded: one program (no programId), no integer parameter, a loop's offsets, offsets wrapped by % n (and computed from such)", () => {
+test("KL2075 stays quiet where a mask isn't needed or can't be bounded: one program (no programId), no integer parameter, a loop's offsets, offsets wrapped by % n (and computed from such), a row picked by the program times a run-time stride", () => {
   const quiet = [
     file(VECTOR, "const o = tl.arange(0, BLOCK);\ntl.store(y_ptr + o, tl.load(x_ptr + o));"),
     file("x_ptr: Ptr<f32>, y_ptr: Ptr<f32>, BLOCK: constexpr", "const o = tl.programId(0) * BLOCK + tl.arange(0, BLOCK);\ntl.store(y_ptr + o, tl.load(x_ptr + o));"),
     file(VECTOR, "for (let i = tl.programId(0); i < n; i += 1) {\n  tl.store(y_ptr + i, tl.load(x_ptr + i));\n}"),
     // unsloth's fp8 matmul: `offs_am = (pid_m * BLOCK + tl.arange(0, BLOCK)) % M`, its scales read at `offs_am * stride`.
     file(VECTOR, "const o = (tl.programId(0) * BLOCK + tl.arange(0, BLOCK)) % n;\ntl.store(y_ptr + o, tl.load(x_ptr + o * 2 + 1), o < n);"),
+    // ColossalAI's decoding kernels: a row picked by the program times its stride, the block its whole head dimension.
+    file(VECTOR, "const o = tl.programId(0) * n + tl.arange(0, BLOCK);\ntl.store(y_ptr + o, tl.load(x_ptr + o));"),
   ];
   for (const text of quiet) assert.deepEqual(only(checkFile("k.kernel.ts", text), "KL2075"), []);
 });
