@@ -4,7 +4,7 @@
 
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { stopPython } from "../../src/harness/python/session";
 import { ensureBuilt } from "./build";
@@ -96,4 +96,17 @@ test("a helper its module defines in each branch of an `if` on Triton's version 
     assert.deepEqual(report.checks.map((c) => c.passed), [true]);
     assert.match(report.stdout, /helper of the branch Python took: max difference: 0\.0\n/);
   });
+});
+
+test("a warning raised in a module beside the script names the module's file (ColossalAI's warnings.warn in no_pad_rotary_embedding.py), not the run's copy of it, with --cpu", async () => {
+  const folder = mkdtempSync(path.join(scratch(), "xmod-warn-"));
+  mkdirSync(path.join(folder, "warn_pkg"));
+  writeFileSync(path.join(folder, "warn_pkg", "mod.py"), 'import warnings\n\n\ndef f():\n    warnings.warn("deprecated here")\n');
+  const file = path.join(folder, "warns.py");
+  writeFileSync(file, "from warn_pkg.mod import f\n\nf()\n");
+  let stderr = "";
+  const { report, outcome } = await run(file, { bench: "off", cpu: true, onStderr: (text) => (stderr += text) });
+  assert.equal(outcome, "ok", report.traceback);
+  assert.match(stderr, new RegExp(`${path.join(folder, "warn_pkg", "mod.py").replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}:5: UserWarning: deprecated here\n {2}warnings\\.warn\\("deprecated here"\\)\n`));
+  assert.doesNotMatch(stderr, /\/kernel_lab\//);
 });

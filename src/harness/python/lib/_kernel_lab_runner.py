@@ -7,6 +7,7 @@ import json
 import linecache
 import sys
 import traceback
+import warnings
 
 import _kernel_lab_state as state
 
@@ -38,6 +39,21 @@ def _user_frames(stack, file_name):
 
 
 _kernel_lab_imports.install()
+
+_format_warning = warnings.formatwarning
+
+
+def _format_user_warning(message, category, filename, lineno, line=None):
+    """A warning raised in a module beside the script (ColossalAI's `warnings.warn(…)` in no_pad_rotary_embedding.py)
+    names the module's file as the main thread does, as its traceback frames do, not this run's copy of it."""
+    if filename in _kernel_lab_imports.shown:
+        if line is None:
+            line = linecache.getline(filename, lineno)
+        filename = _kernel_lab_imports.shown[filename][1]
+    return _format_warning(message, category, filename, lineno, line)
+
+
+warnings.formatwarning = _format_user_warning
 
 # sys.path as Kernel Lab set it: a script that changes it changes it for its own run only.
 _SYS_PATH = list(sys.path)
