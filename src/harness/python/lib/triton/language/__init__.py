@@ -86,7 +86,28 @@ class PropagateNan:
 
 
 tensor = type("tensor", (), {})
-pointer_type = type("pointer_type", (), {})
+
+
+class pointer_type:
+    """tl.pointer_type(tl.int64) on the host: a kernel parameter's annotation (torchtitan's minimal_async_ep
+    kernels.py, `counts: tl.pointer_type(tl.int64)`), evaluated when the module is imported. The compiler reads
+    a parameter's type from its launch; in a kernel's body making a pointer of an address is KL1005."""
+
+    def __init__(self, element_ty, address_space=1, const=False):
+        self.element_ty = element_ty
+        self.address_space = address_space
+        self.const = const
+
+    def __repr__(self):
+        return f"pointer<{self.element_ty}>"
+
+    def __eq__(self, other):
+        return isinstance(other, pointer_type) and (other.element_ty, other.const) == (self.element_ty, self.const)
+
+    def __hash__(self):
+        return hash(("pointer", self.element_ty, self.const))
+
+
 block_type = type("block_type", (), {})
 from . import core  # noqa: E402,F401 (after the names it re-exports)
 

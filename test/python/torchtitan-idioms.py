@@ -1,0 +1,36 @@
+"""Idioms of pytorch/torchtitan's Triton kernels (torchtitan/distributed/minimal_async_ep/kernels.py), in a kernel of
+ours. Its parameters are annotated with Triton's types, `flat_indices: tl.pointer_type(tl.int64)`, `rank: tl.int64`,
+and `-> None`, under `@triton.jit(do_not_specialize=[…])`: Python evaluates the annotations when the module is
+imported, so `tl.pointer_type(tl.int64)` must be callable on the host (was TypeError: pointer_type() takes no
+arguments). `_invert_flat_indices_kernel`'s scatter, on 300 rows of 128-row blocks."""
+
+import torch
+import triton
+import triton.language as tl
+
+DEVICE = triton.runtime.driver.active.get_active_torch_device()
+
+
+@triton.jit(do_not_specialize=["shift"])
+def invert_kernel(
+    flat_indices: tl.pointer_type(tl.int64),
+    slot_to_row: tl.pointer_type(tl.int64),
+    shift: tl.int64,
+    NUM_ROWS: tl.constexpr,
+    BLOCK_SIZE: tl.constexpr,
+) -> None:
+    row = tl.program_id(0) * BLOCK_SIZE + tl.arange(0, BLOCK_SIZE)
+    mask = row < NUM_ROWS
+    slot = tl.load(flat_indices + row, mask=mask, other=0)
+    tl.store(slot_to_row + slot, row + shift, mask=mask)
+
+
+p = tl.pointer_type(tl.int64)
+assert p == tl.pointer_type(tl.int64) and p.element_ty == tl.int64 and p != tl.pointer_type(tl.float32)
+flat = torch.sort(torch.rand(300, device=DEVICE))[1].to(torch.int64)
+out = torch.empty(300, dtype=torch.int64, device=DEVICE)
+invert_kernel[(triton.cdiv(300, 128),)](flat, out, 5, NUM_ROWS=300, BLOCK_SIZE=128)
+want = torch.empty(300, dtype=torch.int64, device=DEVICE)
+want[flat] = torch.arange(300, device=DEVICE) + 5
+torch.testing.assert_close(out, want)
+print("parameters annotated tl.pointer_type(tl.int64) and tl.int64: match")
