@@ -1,6 +1,7 @@
 // pytorch/torchtitan's idioms (test/python/torchtitan-idioms.py), on the GPU and with --cpu. Before: a kernel whose
 // parameters are annotated `x: tl.pointer_type(tl.int64)` (minimal_async_ep/kernels.py) stopped its module's import
-// with TypeError, pointer_type() takes no arguments: Python evaluates annotations when the function is defined.
+// with TypeError, pointer_type() takes no arguments: Python evaluates annotations when the function is defined. And
+// fused_swiglu.py's `from torch.distributed.tensor.experimental import local_map` had no module to import.
 
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
@@ -14,11 +15,11 @@ after(stopPython);
 
 const file = path.resolve(__dirname, "../python/torchtitan-idioms.py");
 
-test("torchtitan's idioms: parameters annotated tl.pointer_type(tl.int64), tl.int64 and -> None; on the GPU and with --cpu", async () => {
+test("torchtitan's idioms: parameters annotated tl.pointer_type(tl.int64), tl.int64 and -> None; local_map imported and called on plain tensors; on the GPU and with --cpu", async () => {
   await onGpuAndCpu(file, (report) => {
     assert.deepEqual(report.diagnostics, []);
-    assert.ok(report.checks.length === 1 && report.checks.every((c) => c.passed), JSON.stringify(report.checks));
-    assert.match(report.stdout, /parameters annotated tl\.pointer_type\(tl\.int64\) and tl\.int64: match\n/);
+    assert.ok(report.checks.length === 2 && report.checks.every((c) => c.passed), JSON.stringify(report.checks));
+    assert.match(report.stdout, /parameters annotated tl\.pointer_type\(tl\.int64\) and tl\.int64: match\ntorch\.distributed\.tensor\.experimental\.local_map on plain tensors: the function\n/);
   });
 });
 

@@ -2,11 +2,15 @@
 ours. Its parameters are annotated with Triton's types, `flat_indices: tl.pointer_type(tl.int64)`, `rank: tl.int64`,
 and `-> None`, under `@triton.jit(do_not_specialize=[…])`: Python evaluates the annotations when the module is
 imported, so `tl.pointer_type(tl.int64)` must be callable on the host (was TypeError: pointer_type() takes no
-arguments). `_invert_flat_indices_kernel`'s scatter, on 300 rows of 128-row blocks."""
+arguments). `_invert_flat_indices_kernel`'s scatter, on 300 rows of 128-row blocks. And fused_swiglu.py imports
+`from torch.distributed.tensor.experimental import local_map` (was NotInKernelLab: no such module), calling it only on
+DTensors; on plain tensors torch's local_map hands them to the function as they are."""
 
 import torch
 import triton
 import triton.language as tl
+from torch.distributed.tensor import DTensor
+from torch.distributed.tensor.experimental import local_map
 
 DEVICE = triton.runtime.driver.active.get_active_torch_device()
 
@@ -34,3 +38,10 @@ want = torch.empty(300, dtype=torch.int64, device=DEVICE)
 want[flat] = torch.arange(300, device=DEVICE) + 5
 torch.testing.assert_close(out, want)
 print("parameters annotated tl.pointer_type(tl.int64) and tl.int64: match")
+
+
+x = torch.randn(5, device=DEVICE)
+assert not isinstance(x, DTensor)
+doubled = local_map(lambda t: t * 2, out_placements=None, in_placements=None, device_mesh=None)
+torch.testing.assert_close(doubled(x), x * 2)
+print("torch.distributed.tensor.experimental.local_map on plain tensors: the function")
