@@ -4,7 +4,9 @@ and `-> None`, under `@triton.jit(do_not_specialize=[…])`: Python evaluates th
 imported, so `tl.pointer_type(tl.int64)` must be callable on the host (was TypeError: pointer_type() takes no
 arguments). `_invert_flat_indices_kernel`'s scatter, on 300 rows of 128-row blocks. And fused_swiglu.py imports
 `from torch.distributed.tensor.experimental import local_map` (was NotInKernelLab: no such module), calling it only on
-DTensors; on plain tensors torch's local_map hands them to the function as they are."""
+DTensors; on plain tensors torch's local_map hands them to the function as they are. fused_mla.py registers its in-place
+RoPE as `@torch.library.custom_op(…, mutates_args={"q"}, device_types="cuda", tags=torch.Tag.inplace)` (was
+NotInKernelLab: torch.Tag)."""
 
 import torch
 import triton
@@ -45,3 +47,15 @@ assert not isinstance(x, DTensor)
 doubled = local_map(lambda t: t * 2, out_placements=None, in_placements=None, device_mesh=None)
 torch.testing.assert_close(doubled(x), x * 2)
 print("torch.distributed.tensor.experimental.local_map on plain tensors: the function")
+
+
+@torch.library.custom_op("kl_idioms::shift_", mutates_args={"x"}, device_types="cuda", tags=torch.Tag.inplace)
+def shift_(x: torch.Tensor, by: int) -> torch.Tensor:
+    invert_kernel[(triton.cdiv(x.numel(), 128),)](torch.arange(x.numel(), device=DEVICE), x, by, NUM_ROWS=x.numel(), BLOCK_SIZE=128)
+    return x
+
+
+assert torch.Tag.inplace in torch.Tag and torch.Tag.inplace is torch._C.Tag.inplace
+y = torch.empty(77, dtype=torch.int64, device=DEVICE)
+torch.testing.assert_close(shift_(y, 3), torch.arange(77, device=DEVICE) + 3)
+print("a custom op registered with tags=torch.Tag.inplace: match")

@@ -8,6 +8,31 @@
 from ._not_implemented import not_implemented as _not_implemented
 
 
+import enum as _enum
+
+
+class Tag(_enum.Enum):
+    """torch.Tag (torch._C.Tag): the tags an operator is registered with (torchtitan's fused_mla.py:
+    `@torch.library.custom_op(…, tags=torch.Tag.inplace)`). Kept with the op; nothing here reads them."""
+    core = 0
+    cudagraph_unsafe = 1
+    data_dependent_output = 2
+    dynamic_output_shape = 3
+    flexible_layout = 4
+    generated = 5
+    inplace = 6
+    inplace_view = 7
+    maybe_aliasing_or_mutating = 8
+    needs_contiguous_strides = 9
+    needs_exact_strides = 10
+    needs_fixed_stride_order = 11
+    nondeterministic_bitwise = 12
+    nondeterministic_seeded = 13
+    pointwise = 14
+    pt2_compliant_tag = 15
+    view_copy = 16
+
+
 def _cuda_getCurrentRawStream(device_index=0):
     return 0
 

@@ -75,7 +75,8 @@ def _needs_grad(args, kwargs):
     return is_grad_enabled() and any(isinstance(v, Tensor) and v.requires_grad for v in flat)
 
 
-def custom_op(name, fn=None, /, *, mutates_args=(), device_types=None, schema=None):
+def custom_op(name, fn=None, /, *, mutates_args=(), device_types=None, schema=None, tags=None):
+    # `tags` (torch.Tag.inplace, torchtitan's fused_mla.py) are for torch's dispatcher and compiler: none here.
     if fn is None:
         return lambda f: CustomOpDef(name, f)
     return CustomOpDef(name, fn)
