@@ -34,7 +34,12 @@ class _BesideScript:
         if found.get("namespace"):
             os.makedirs(f"{USER_DIR}/{relative}", exist_ok=True)
             importlib.invalidate_caches()
-            return importlib.machinery.PathFinder.find_spec(fullname, path if path is not None else [USER_DIR], target)
+            spec = importlib.machinery.PathFinder.find_spec(fullname, path if path is not None else [USER_DIR], target)
+            if spec is None and path is not None:
+                # A folder without __init__.py in a package object the script registered itself (below): its folder
+                # in this run's copy (tritonbench's operators/sum/ under a stand-in for tritonbench.operators).
+                spec = importlib.machinery.PathFinder.find_spec(fullname, [os.path.dirname(f"{USER_DIR}/{relative}")], target)
+            return spec
         local = f"{USER_DIR}/{relative}/__init__.py" if found["package"] else f"{USER_DIR}/{relative}.py"
         os.makedirs(os.path.dirname(local), exist_ok=True)
         with open(local, "w") as f:
