@@ -51,8 +51,8 @@ export const MEMORY_INTRINSICS: Record<string, Intrinsic> = {
       const p = ctx.values.toShape(ptr, shape, ptr.span);
       mask = mask && ctx.values.toShape(mask, shape, mask.span);
       if (other) {
-        // A Ptr<bool>'s elements are masks: its `other` may be one (False).
-        if (!requireData(ctx, other, "tl.load's other", pointee === "bool")) return undefined;
+        // A mask is cast to the element type, as Triton casts `other` (tritonbench's sum kernel: `other=mask`, 0 where masked off).
+        if (!requireData(ctx, other, "tl.load's other", true)) return undefined;
         other = ctx.values.coerce(other, pointee, shape, other.span);
         if (!other) return undefined;
       }

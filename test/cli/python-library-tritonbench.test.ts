@@ -1,0 +1,25 @@
+// meta-pytorch/tritonbench's idioms (test/python/tritonbench-idioms.py), on the GPU and with --cpu. Before: operators/
+// sum/kernels.py's `tl.load(…, mask=mask, other=mask)` was KL2003 (Triton casts `other` to the element type: 0 where
+// masked off), and its `idxs, mask = None, None` before constexpr branches that bind both was KL1101.
+
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import * as path from "node:path";
+import { stopPython } from "../../src/harness/python/session";
+import { ensureBuilt } from "./build";
+import { checksClean, onGpuAndCpu } from "./python-files";
+
+before(ensureBuilt);
+after(stopPython);
+
+const file = path.resolve(__dirname, "../python/tritonbench-idioms.py");
+
+test("tritonbench's idioms: tl.load's other=mask; `a, b = None, None` bound by constexpr branches; on the GPU and with --cpu", async () => {
+  await onGpuAndCpu(file, (report) => {
+    assert.deepEqual(report.diagnostics, []);
+    assert.ok(report.checks.length === 2 && report.checks.every((c) => c.passed), JSON.stringify(report.checks));
+    assert.match(report.stdout, /other=mask and a tuple of Nones bound by constexpr branches: match\n/);
+  });
+});
+
+test("kernel-lab check on tritonbench's idioms: clean", () => checksClean(file));

@@ -1,0 +1,41 @@
+"""Idioms of meta-pytorch/tritonbench's Triton kernels (tritonbench/operators/sum/kernels.py), in a kernel of ours.
+The sum kernels load with `other=mask`: Triton casts `other` to the element type, so the lanes masked off read 0 (was
+KL2003 "tl.load's other takes numbers, not masks"). And `triton_sum_kernel_1D_result_*` bind `idxs, mask = None, None`
+before a constexpr `if dim == 0: … elif dim == 1: …` gives both their values (was KL1101 "None as a value").
+Sizes off the blocks: 77×300 summed over each axis with 32×64 tiles."""
+
+import torch
+import triton
+import triton.language as tl
+
+DEVICE = triton.runtime.driver.active.get_active_torch_device()
+
+
+@triton.jit
+def sum_axis_kernel(X, Out, M, N, BLOCK_KEEP: tl.constexpr, BLOCK_RED: tl.constexpr, dim: tl.constexpr):
+    keep_len = N if dim == 0 else M
+    red_len = M if dim == 0 else N
+    keep = tl.program_id(0) * BLOCK_KEEP + tl.arange(0, BLOCK_KEEP)
+    acc = tl.zeros((BLOCK_KEEP,), dtype=tl.float32)
+    for start in range(0, red_len, BLOCK_RED):
+        red = start + tl.arange(0, BLOCK_RED)
+        idxs, mask = None, None
+        if dim == 0:
+            idxs = red[:, None] * keep_len + keep[None, :]
+            mask = (red[:, None] < red_len) & (keep[None, :] < keep_len)
+        elif dim == 1:
+            idxs = keep[:, None] * red_len + red[None, :]
+            mask = (keep[:, None] < keep_len) & (red[None, :] < red_len)
+        x = tl.load(X + idxs, mask=mask, other=mask)
+        acc += tl.sum(x, axis=dim)
+    tl.store(Out + keep, acc, mask=keep < keep_len)
+
+
+x = torch.randn((77, 300), device=DEVICE)
+out = torch.empty(300, device=DEVICE)
+sum_axis_kernel[(triton.cdiv(300, 32),)](x, out, 77, 300, BLOCK_KEEP=32, BLOCK_RED=64, dim=0)
+torch.testing.assert_close(out, x.sum(0), atol=1e-4, rtol=1e-5)
+out = torch.empty(77, device=DEVICE)
+sum_axis_kernel[(triton.cdiv(77, 32),)](x, out, 77, 300, BLOCK_KEEP=32, BLOCK_RED=64, dim=1)
+torch.testing.assert_close(out, x.sum(1), atol=1e-4, rtol=1e-5)
+print("other=mask and a tuple of Nones bound by constexpr branches: match")
