@@ -146,14 +146,17 @@ function lowerAssign(ctx: LowerContext, s: SyntaxNode, indent: string): void {
   // block's own declarations stop this one (lightning-attention's _bwd_diag_kernel, `do`).
   const declaredHere = (n: string) => scope.has(n) || ctx.params.has(n);
   for (const n of names) ctx.noneNames.delete(n);
-  if (targets.length === 1 && targets[0].name === "VariableName" && values.length === 1 && values[0].name === "None") {
-    // `mask = None`: a constexpr None (none-names.ts); the name is declared, given no value.
-    const n = names[0];
-    if (entry?.names.has(n) && !declaredHere(n)) ctx.w.write(`${indent}let ${tsName(n)};\n`);
-    // Read only as a mask: True (no mask) too, for a branch the compiler decides later (none-masks.ts).
-    if (ctx.noneMasks.maskOnly.has(n)) ctx.w.write(`${indent}${tsName(n)} = true;\n`);
-    scope.add(n);
-    ctx.noneNames.add(n);
+  // `mask = None`, or each name of a tuple None (tritonbench's sum kernels: `idxs, mask = None, None` before a constexpr
+  // `if dim == 0:` binds both): a constexpr None (none-names.ts); the name is declared, given no value.
+  const allNone = targets.length === values.length && targets.every((t) => t.name === "VariableName") && values.every((v) => v.name === "None");
+  if (allNone) {
+    for (const n of names) {
+      if (entry?.names.has(n) && !declaredHere(n)) ctx.w.write(`${indent}let ${tsName(n)};\n`);
+      // Read only as a mask: True (no mask) too, for a branch the compiler decides later (none-masks.ts).
+      if (ctx.noneMasks.maskOnly.has(n)) ctx.w.write(`${indent}${tsName(n)} = true;\n`);
+      scope.add(n);
+      ctx.noneNames.add(n);
+    }
     return;
   }
   let keyword = "";
