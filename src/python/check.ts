@@ -41,6 +41,9 @@ export function checkPython(file: PythonFile, target: Target = DEFAULT_TARGET): 
     const others = [
       { types: otherGuess(types, "i32"), rules: () => true },
       { types: otherGuess(types, "bool", stored), rules: (d: Diagnostic) => d.code === Codes.operandDtype },
+      // The int8 guess rules out only a static assertion on a loaded dtype (tritonbench's int4 matmul:
+      // `tl.static_assert(b.dtype == tl.int8)` on packed weights).
+      { types: otherGuess(types, "i8"), rules: (d: Diagnostic) => d.code === Codes.staticAssert },
     ];
     for (const first of assumedConstexprs(file, kernel)) {
       let constexprs = first;
@@ -192,7 +195,7 @@ function returnsValue(kernel: PythonKernel): boolean {
 }
 
 /** The types with every guessed float32 pointer (of `only`, where given) one to `dtype` instead; undefined when nothing was guessed. */
-function otherGuess(types: Readonly<Record<string, PythonArgType>>, dtype: "i32" | "bool", only?: ReadonlySet<string>): Record<string, PythonArgType> | undefined {
+function otherGuess(types: Readonly<Record<string, PythonArgType>>, dtype: "i32" | "bool" | "i8", only?: ReadonlySet<string>): Record<string, PythonArgType> | undefined {
   const guessed = Object.entries(types).filter(([name, t]) => t.kind === "pointer" && t.dtype === "f32" && (!only || only.has(name)));
   return guessed.length === 0 ? undefined : { ...types, ...Object.fromEntries(guessed.map(([name]) => [name, { kind: "pointer", dtype } as const])) };
 }

@@ -81,8 +81,16 @@ export const BLOCK_INTRINSICS: Record<string, Intrinsic> = {
         ctx.log.error(Codes.shapeMismatch, value.span, `tl.full's value must be a scalar, got ${typeToString(value.type)}`);
         return undefined;
       }
-      const dtype = dtypeArg(ctx, args[2], isFloat(dtypeOf(value)) ? (dtypeOf(value) as NumDtype) : isConst(value) ? "i32" : (dtypeOf(value) as NumDtype), { mask: true });
+      const dtype = dtypeArg(ctx, args[2], isFloat(dtypeOf(value)) ? (dtypeOf(value) as NumDtype) : isConst(value) ? "i32" : (dtypeOf(value) as NumDtype), { mask: true, bytes: true });
       if (!dtype) return undefined;
+      // tl.int8 / tl.uint8: a block of 8-bit values held as i32, as a load of one is (tritonbench's int4 matmul:
+      // `_4_i8 = tl.full((1,), 4, dtype=tl.int8)`, then `(b << _4_i8) >> _4_i8` on the loaded int8 weights).
+      if (dtype === "i8" || dtype === "u8") {
+        const v = ctx.values.cast(value, "i32", span);
+        const wrapped = isConst(v) ? ctx.b.constant(dtype === "u8" ? v.value & 0xff : ((v.value & 0xff) << 24) >> 24, "i32", span) : ctx.values.wrapByte(v, dtype, span);
+        const filled = wrapped && ctx.values.toShape(wrapped, shape, span);
+        return filled && ctx.values.markByte(filled, dtype);
+      }
       // tl.int1: a mask block holding the value's truth (`value != 0`, as Triton's cast to i1).
       if (dtype === "bool") {
         const truth = ctx.values.nonzero(value, span);

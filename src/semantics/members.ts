@@ -86,9 +86,14 @@ export function propertyAccess(ctx: LoweringContext, node: ts.PropertyAccessExpr
   }
   switch (name) {
     case "dtype":
-      return dtypeValue(dtypeOfValue(lowered), span);
-    case "type":
-      return dtypeValue(typeOfValue(lowered), span);
+    case "type": {
+      // An 8-bit value (held as i32: a load through a Ptr<i8>, a cast to tl.int8) is Triton's int8 / uint8 (tritonbench's
+      // int4 matmul: `tl.static_assert(b.dtype == tl.int8)` on the loaded weights).
+      const byte = ctx.values.byteKind(lowered);
+      const element = byte ? ({ of: "scalar", name: byte === "i8" ? "int8" : "uint8" } as const) : undefined;
+      if (name === "dtype") return dtypeValue(element ?? dtypeOfValue(lowered), span);
+      return dtypeValue(element && lowered.type.shape.length > 0 ? { of: "block", element, shape: lowered.type.shape } : element ?? typeOfValue(lowered), span);
+    }
     case "shape":
       return { kind: "tuple", elements: lowered.type.shape.map((n) => ctx.b.constant(n, "i32", span)), span };
     case "numel":

@@ -1,6 +1,8 @@
 // meta-pytorch/tritonbench's idioms (test/python/tritonbench-idioms.py), on the GPU and with --cpu. Before: operators/
 // sum/kernels.py's `tl.load(…, mask=mask, other=mask)` was KL2003 (Triton casts `other` to the element type: 0 where
-// masked off), and its `idxs, mask = None, None` before constexpr branches that bind both was KL1101.
+// masked off), and its `idxs, mask = None, None` before constexpr branches that bind both was KL1101. operators/
+// int4_gemm/kernel.py's `tl.static_assert(b.dtype == tl.int8)` on loaded bytes was KL2074 (their dtype read int32)
+// and its `tl.full((1,), 4, dtype=tl.int8)` KL2080.
 
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
@@ -14,11 +16,11 @@ after(stopPython);
 
 const file = path.resolve(__dirname, "../python/tritonbench-idioms.py");
 
-test("tritonbench's idioms: tl.load's other=mask; `a, b = None, None` bound by constexpr branches; on the GPU and with --cpu", async () => {
+test("tritonbench's idioms: tl.load's other=mask; `a, b = None, None` bound by constexpr branches; int8 loads' dtype, tl.full of tl.int8 and 8-bit shifts; on the GPU and with --cpu", async () => {
   await onGpuAndCpu(file, (report) => {
     assert.deepEqual(report.diagnostics, []);
-    assert.ok(report.checks.length === 2 && report.checks.every((c) => c.passed), JSON.stringify(report.checks));
-    assert.match(report.stdout, /other=mask and a tuple of Nones bound by constexpr branches: match\n/);
+    assert.ok(report.checks.length === 3 && report.checks.every((c) => c.passed), JSON.stringify(report.checks));
+    assert.match(report.stdout, /other=mask and a tuple of Nones bound by constexpr branches: match\nint8 loads are tl\.int8; tl\.full\(…, dtype=tl\.int8\) and 8-bit shifts sign-extend nibbles: match\n/);
   });
 });
 

@@ -2,7 +2,10 @@
 The sum kernels load with `other=mask`: Triton casts `other` to the element type, so the lanes masked off read 0 (was
 KL2003 "tl.load's other takes numbers, not masks"). And `triton_sum_kernel_1D_result_*` bind `idxs, mask = None, None`
 before a constexpr `if dim == 0: … elif dim == 1: …` gives both their values (was KL1101 "None as a value").
-Sizes off the blocks: 77×300 summed over each axis with 32×64 tiles."""
+Sizes off the blocks: 77×300 summed over each axis with 32×64 tiles. And operators/int4_gemm/kernel.py unpacks two int4
+per int8: `tl.static_assert(b.dtype == tl.int8)` on the loaded bytes (was KL2074: their dtype read int32), and
+`_4_i8 = tl.full((1,), 4, dtype=tl.int8)`, `(b << _4_i8) >> _4_i8` and `b >> _4_i8`, 8-bit shifts that sign-extend each
+nibble (was KL2080: tl.int8 has no WGSL type); here on 37 bytes of 64-lane blocks."""
 
 import torch
 import triton
@@ -39,3 +42,24 @@ out = torch.empty(77, device=DEVICE)
 sum_axis_kernel[(triton.cdiv(77, 32),)](x, out, 77, 300, BLOCK_KEEP=32, BLOCK_RED=64, dim=1)
 torch.testing.assert_close(out, x.sum(1), atol=1e-4, rtol=1e-5)
 print("other=mask and a tuple of Nones bound by constexpr branches: match")
+
+
+@triton.jit
+def unpack_int4_kernel(B, Out, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    b = tl.load(B + offs, mask=offs < n, other=0)
+    tl.static_assert(b.dtype == tl.int8)
+    _4_i8 = tl.full((1,), 4, dtype=tl.int8)
+    b_lo = (b << _4_i8) >> _4_i8
+    b_hi = b >> _4_i8
+    both = tl.join(b_lo.to(tl.float32), b_hi.to(tl.float32)).reshape(2 * BLOCK)
+    out = tl.program_id(0) * 2 * BLOCK + tl.arange(0, 2 * BLOCK)
+    tl.store(Out + out, both, mask=out < 2 * n)
+
+
+nibbles = torch.randint(-8, 8, (74,), device=DEVICE)
+packed = ((nibbles[0::2] & 0xF) | (nibbles[1::2] << 4)).to(torch.int8)
+out = torch.empty(74, device=DEVICE)
+unpack_int4_kernel[(triton.cdiv(37, 64),)](packed, out, 37, BLOCK=64)
+torch.testing.assert_close(out, nibbles.float())
+print("int8 loads are tl.int8; tl.full(…, dtype=tl.int8) and 8-bit shifts sign-extend nibbles: match")
