@@ -5,7 +5,7 @@
 import type { Span } from "../diagnostics/diagnostic";
 import { alternativeValues, literalValue, type ConstScope, type PyConst } from "./literals";
 import { keywordArgs } from "./signature";
-import { bodyStatements, children, dottedName, spanOf, textOf, walk, type SyntaxNode } from "./tree";
+import { bodyStatements, children, dottedName, parts, spanOf, textOf, walk, type SyntaxNode } from "./tree";
 
 export interface LaunchSite {
   kernel: string;
@@ -28,6 +28,13 @@ export function readLaunches(text: string, top: SyntaxNode, kernels: ReadonlySet
       if (c.name === "FunctionDefinition") {
         visit(c, functionScope(text, c, scope), gridNames(text, c));
         continue;
+      }
+      if (c.name === "ForStatement") {
+        const loop = literalLoop(text, c, scope);
+        if (loop) {
+          visit(c, loop, grids);
+          continue;
+        }
       }
       if (c.name === "CallExpression") {
         const launch = readLaunch(text, c, kernels, scope);
@@ -67,6 +74,29 @@ function readLaunch(text: string, call: SyntaxNode, kernels: ReadonlySet<string>
       return { text: textOf(text, a), span: spanOf(a), ...(value !== undefined ? { value } : {}), ...(either ? { alternatives: either } : {}) };
     }),
     keywords: values,
+  };
+}
+
+/**
+ * `for dim in (0, 1):` (a tuple or list of at most 8 literals, the name not assigned in the body): inside it the name
+ * may be each of them, as `x if c else y` (alternativeValues), so a launch there (tritonbench's sum kernels, once per
+ * reduced axis: `dim=dim`) is checked with each. Undefined for any other loop.
+ */
+function literalLoop(text: string, loop: SyntaxNode, outer: ConstScope): ConstScope | undefined {
+  const kids = children(loop);
+  const [target, iterable, body] = [kids[1], kids[3], kids[kids.length - 1]];
+  if (target?.name !== "VariableName" || kids[2]?.name !== "in" || (iterable?.name !== "TupleExpression" && iterable?.name !== "ArrayExpression")) return undefined;
+  const values = parts(iterable).map((e) => literalValue(text, e, outer));
+  if (values.length === 0 || values.length > 8 || values.some((v) => v === undefined)) return undefined;
+  const name = textOf(text, target);
+  let assigned = false;
+  walk(body, (n) => {
+    if ((n.name === "AssignStatement" || n.name === "UpdateStatement") && n.firstChild?.name === "VariableName" && textOf(text, n.firstChild) === name) assigned = true;
+  });
+  if (assigned) return undefined;
+  return {
+    lookup: (n) => (n === name ? undefined : outer.lookup(n)),
+    alternatives: (n) => (n === name ? (values as PyConst[]) : outer.alternatives?.(n)),
   };
 }
 

@@ -2,7 +2,8 @@
 // sum/kernels.py's `tl.load(…, mask=mask, other=mask)` was KL2003 (Triton casts `other` to the element type: 0 where
 // masked off), and its `idxs, mask = None, None` before constexpr branches that bind both was KL1101. operators/
 // int4_gemm/kernel.py's `tl.static_assert(b.dtype == tl.int8)` on loaded bytes was KL2074 (their dtype read int32)
-// and its `tl.full((1,), 4, dtype=tl.int8)` KL2080.
+// and its `tl.full((1,), 4, dtype=tl.int8)` KL2080. And `check` of the idiom's launch inside `for dim in (0, 1):` took
+// dim as unknown (KL1022: neither constexpr branch binds idxs); it now checks each value.
 
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
@@ -24,4 +25,4 @@ test("tritonbench's idioms: tl.load's other=mask; `a, b = None, None` bound by c
   });
 });
 
-test("kernel-lab check on tritonbench's idioms: clean", () => checksClean(file));
+test("kernel-lab check on tritonbench's idioms (a launch in a loop over literal constexprs checked with each): clean", () => checksClean(file));
