@@ -169,7 +169,8 @@ function lowerHelperBody(ctx: LoweringContext, helper: KernelSource): void {
  * tl.tensor_descriptor): return p else: return tl.make_tensor_descriptor(p, …)`), decided while
  * compiling so only the branch taken is lowered, its return the call's result. An `if` on a
  * constexpr anywhere in the list may return too (FlagGems' limits.py: `if dtype_.is_floating():
- * … return value` then `if dtype_.is_int_signed(): …`): the branch taken goes on as the tail.
+ * … return value` then `if dtype_.is_int_signed(): …`): the branch taken goes on as the tail; so may the last
+ * statement, its branches not all returning (an `elif` chain ending in a `tl.static_assert(False, …)`).
  */
 function lowerTail(ctx: LoweringContext, frame: LoweringContext["calls"][number], statements: readonly ts.Statement[]): void {
   for (const [i, s] of statements.entries()) {
@@ -179,10 +180,13 @@ function lowerTail(ctx: LoweringContext, frame: LoweringContext["calls"][number]
       frame.returns = s.expression !== undefined;
       // A value, or a tuple: `return [acc, l_i, m_i];` (Triton's `return acc, l_i, m_i`).
       if (s.expression) frame.result = ctx.lowered(s.expression);
-    } else if (ts.isIfStatement(s) && (last ? alwaysReturns(s) : mayReturn(s))) {
+    } else if (ts.isIfStatement(s) && mayReturn(s)) {
       ctx.current = s;
       const cond = scalarCondition(ctx, s.expression);
       if (!cond) return;
+      // The last statement, an `if` on constexprs where not every path returns (tritonbench's profile.py:
+      // `if IS_HIP: return … elif IS_CUDA: return … else: tl.static_assert(False, …)`): the branch taken is the tail.
+      if (!isConst(cond) && last && !alwaysReturns(s)) return lowerStatement(ctx, s); // its returns are reported there
       if (!isConst(cond)) {
         // A function that returns no value may return early at run time (flash-attention's
         // _bwd_kernel_one_col_block: `if begin_m >= seqlen_q: …store…; return`): the rest of its

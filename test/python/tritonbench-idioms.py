@@ -5,7 +5,9 @@ before a constexpr `if dim == 0: … elif dim == 1: …` gives both their values
 Sizes off the blocks: 77×300 summed over each axis with 32×64 tiles. And operators/int4_gemm/kernel.py unpacks two int4
 per int8: `tl.static_assert(b.dtype == tl.int8)` on the loaded bytes (was KL2074: their dtype read int32), and
 `_4_i8 = tl.full((1,), 4, dtype=tl.int8)`, `(b << _4_i8) >> _4_i8` and `b >> _4_i8`, 8-bit shifts that sign-extend each
-nibble (was KL2080: tl.int8 has no WGSL type); here on 37 bytes of 64-lane blocks."""
+nibble (was KL2080: tl.int8 has no WGSL type); here on 37 bytes of 64-lane blocks. kernels/profile.py's helpers end in
+`if IS_HIP: return … elif IS_CUDA: return … else: tl.static_assert(False, "Unsupported platform")` on module constexprs:
+the branch taken is the helper's return (was KL1071, "a device function returns only as its last statement")."""
 
 import torch
 import triton
@@ -63,3 +65,30 @@ out = torch.empty(74, device=DEVICE)
 unpack_int4_kernel[(triton.cdiv(37, 64),)](packed, out, 37, BLOCK=64)
 torch.testing.assert_close(out, nibbles.float())
 print("int8 loads are tl.int8; tl.full(…, dtype=tl.int8) and 8-bit shifts sign-extend nibbles: match")
+
+
+IS_HIP = tl.constexpr(False)
+IS_CUDA = tl.constexpr(True)
+
+
+@triton.jit
+def platform_offset():
+    if IS_HIP:
+        return 100
+    elif IS_CUDA:
+        return 7
+    else:
+        tl.static_assert(False, "Unsupported platform")
+
+
+@triton.jit
+def add_platform_kernel(X, Y, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(Y + offs, tl.load(X + offs, mask=offs < n) + platform_offset(), mask=offs < n)
+
+
+x = torch.randn(50, device=DEVICE)
+y = torch.empty_like(x)
+add_platform_kernel[(1,)](x, y, 50, BLOCK=64)
+torch.testing.assert_close(y, x + 7)
+print("a helper ending in an elif chain on constexprs with a static_assert(False) else: match")
