@@ -103,7 +103,8 @@ const DIAGNOSTICS: [string, string, string, string][] = [
   ["a cast to int16 (no WGSL type): where the value is made", "const dt = tl.int16;\nconst ok = dt === tl.int16;\ntl.store(y_ptr + o, tl.cast(x, dt));", "10:32 KL2080", "tl.int16 has no WGSL type: WGSL's smallest integer is 32 bits"],
   ["a cast to \"f64\"", 'tl.store(y_ptr + o, tl.cast(x, "f64"));', "8:32 KL2080", "tl.float64 has no WGSL type: WGSL has no 64-bit floats"],
   ["x.to(tl.float64)", "tl.store(y_ptr + o, x.to(tl.float64));", "8:26 KL2080", "tl.float64 has no WGSL type"],
-  ["tl.full of int8", "tl.store(i_ptr + o, tl.full([16], 1, tl.int8));", "8:38 KL2080", "tl.int8 has no WGSL type: WGSL's smallest integer is 32 bits; use tl.int32"],
+  // tl.full of tl.int8 makes 8-bit values held as i32 (tritonbench's int4 matmul; test/python/tritonbench-idioms.py); int16 has none.
+  ["tl.full of int16", "tl.store(i_ptr + o, tl.full([16], 1, tl.int16));", "8:38 KL2080", "tl.int16 has no WGSL type: WGSL's smallest integer is 32 bits; use tl.int32"],
   ["a number where a dtype goes", "tl.store(y_ptr + o, tl.cast(x, n));", "8:32 KL1040", "the dtype must be a dtype such as tl.float32 or x.dtype"],
   ["a dtype where a number goes", "tl.store(y_ptr + o, x + x.dtype);", "8:25 KL2081", "this is the dtype tl.float32, known while compiling, not a number"],
   ["a dtype compared with a number", "if (x.dtype === 1) { tl.store(y_ptr + o, x); }", "8:5 KL2081", "a dtype compares only with another dtype (x.dtype === tl.float16), not with i32"],
