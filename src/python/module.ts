@@ -59,6 +59,8 @@ export interface PythonFile {
   imports: PythonImports;
   /** Module-level names bound to a literal value. */
   constants: Map<string, ModuleConstant>;
+  /** Module-level tl.constexprs bound to what only running tells (`IS_CUDA = tl.constexpr(is_cuda())`): a run sends their values (addMathNames). */
+  runTimeConstexprs?: Set<string>;
   launches: LaunchSite[];
   /**
    * The modules beside the script that this file imports, by dotted name, as a run sends them
@@ -105,7 +107,8 @@ export function readPythonFile(fileName: string, text: string, moduleName?: stri
     log.error(Codes.pythonSyntax, { start: at, end: Math.max(error.to, at + 1) }, "this is not valid Python here (a syntax error): check the brackets, colons and indentation");
   }
   const imports = readImports(text, tree.topNode);
-  const constants = readConstants(text, tree.topNode, imports);
+  const runTimeConstexprs = new Set<string>();
+  const constants = readConstants(text, tree.topNode, imports, runTimeConstexprs);
   const scope: ConstScope = { lookup: (name) => constants.get(name)?.value };
   const kernels: PythonKernel[] = [];
   const lines = new LineMap(text);
@@ -142,7 +145,7 @@ export function readPythonFile(fileName: string, text: string, moduleName?: stri
     other.called = true;
   }
   const launches = readLaunches(text, tree.topNode, new Set(kernels.map((k) => k.name)), scope);
-  return { fileName, text, tree, kernels, imports, constants, launches, modules: new Map(), ...(moduleName !== undefined ? { moduleName } : {}), diagnostics: log.diagnostics, jitAliases };
+  return { fileName, text, tree, kernels, imports, constants, ...(runTimeConstexprs.size > 0 ? { runTimeConstexprs } : {}), launches, modules: new Map(), ...(moduleName !== undefined ? { moduleName } : {}), diagnostics: log.diagnostics, jitAliases };
 }
 
 /** PythonFile.jitAliases: `name = other_jit_function` at module level (in `if` / `try` bodies too). */
@@ -283,9 +286,22 @@ function tlFunction(dotted: string[] | undefined, imports: PythonImports): strin
  * `rsqrt = tl_extra_shim.rsqrt`; `uint_to_uniform_float`, imported from a module that bound it to tl's):
  * what a launch says of them, added where the file's own text didn't bind the name to something else.
  */
-export function addMathNames(file: Pick<PythonFile, "imports" | "constants" | "text">, names: Readonly<Record<string, { kind: "module" } | { kind: "function" | "tl" | "dtype"; name: string }>>): void {
+export function addMathNames(
+  file: Pick<PythonFile, "imports" | "constants" | "text">,
+  names: Readonly<Record<string, { kind: "module" } | { kind: "function" | "tl" | "dtype"; name: string } | { kind: "constexpr"; value: number | boolean | string | null }>>,
+): void {
   const { imports } = file;
   for (const [name, bound] of Object.entries(names)) {
+    if (bound.kind === "constexpr") {
+      // A module-level tl.constexpr Python computed (tritonbench's profile.py: `IS_CUDA = tl.constexpr(is_cuda())`):
+      // a kernel reads its value, as Triton does; a literal the text gives stays as read.
+      if (!file.constants.has(name)) {
+        const at = new RegExp(`\\b${name}\\s*=`).exec(file.text)?.index ?? 0;
+        const text = bound.value === null ? "None" : typeof bound.value === "boolean" ? (bound.value ? "True" : "False") : typeof bound.value === "string" ? JSON.stringify(bound.value) : String(bound.value);
+        file.constants.set(name, { value: bound.value, span: { start: at, end: at + name.length }, constexpr: true, text });
+      }
+      continue;
+    }
     if (bound.kind === "dtype") {
       // A module-level name Python bound to a tl dtype where the text can't tell which (sglang's
       // double_sparsity_attention.py: `REDUCE_TRITON_TYPE = tl.float16` in one branch of a module-level
@@ -362,8 +378,8 @@ function readImport(text: string, s: SyntaxNode, imports: PythonImports): void {
       }
       continue;
     }
-    if (!full.startsWith("triton") && (from === undefined || !from.startsWith("triton"))) imports.modules.set(local, full);
-    if (from !== undefined && !from.startsWith("triton")) imports.imported.set(local, { module: from, name: item.name });
+    if (!isTritonModule(full) && (from === undefined || !isTritonModule(from))) imports.modules.set(local, full);
+    if (from !== undefined && !isTritonModule(from)) imports.imported.set(local, { module: from, name: item.name });
     if (full === "triton") imports.triton.add(local);
     else if (full === "triton.language") imports.tl.add(local);
     else if (MATH_MODULES.has(full)) imports.math.add(local);
@@ -371,11 +387,16 @@ function readImport(text: string, s: SyntaxNode, imports: PythonImports): void {
     else if (from !== undefined && (from === "triton" || from === "triton.language")) imports.functions.set(local, item.name);
     // `from triton.language.standard import _log2`: where tl's functions are defined (calls.ts reads the private ones it evaluates).
     else if (from !== undefined && (from === "triton.language.core" || from === "triton.language.standard")) imports.functions.set(local, item.name);
-    else if (from !== undefined && !from.startsWith("triton")) imports.others.set(local, from);
+    else if (from !== undefined && !isTritonModule(from)) imports.others.set(local, from);
   }
 }
 
-function readConstants(text: string, top: SyntaxNode, imports: PythonImports): Map<string, ModuleConstant> {
+/** `triton` or one of its modules — not a package whose name only starts so (tritonbench's `from tritonbench.kernels.profile import time`). */
+function isTritonModule(name: string): boolean {
+  return name === "triton" || name.startsWith("triton.");
+}
+
+function readConstants(text: string, top: SyntaxNode, imports: PythonImports, runTime?: Set<string>): Map<string, ModuleConstant> {
   const constants = new Map<string, ModuleConstant>();
   const scope: ConstScope = { lookup: (name) => constants.get(name)?.value, stdlibMath: (name) => imports.modules.get(name) === "math" && !constants.has(name) };
   for (const s of children(top)) {
@@ -387,7 +408,10 @@ function readConstants(text: string, top: SyntaxNode, imports: PythonImports): M
     const annotatedConstexpr = typeDef !== undefined && isConstexprAnnotation(text, typeDef, imports);
     const wrapped = value.name === "CallExpression" && isConstexprName(text, children(value)[0], imports);
     const v = literalValue(text, value, scope);
-    if (v === undefined) continue;
+    if (v === undefined) {
+      if (annotatedConstexpr || wrapped) runTime?.add(textOf(text, kids[0]));
+      continue;
+    }
     const written = wrapped ? parts(children(value).find((c) => c.name === "ArgList")!)[0] ?? value : value;
     constants.set(textOf(text, kids[0]), { value: v, span: spanOf(s), constexpr: annotatedConstexpr || wrapped, text: textOf(text, written) });
   }

@@ -6,12 +6,16 @@ Sizes off the blocks: 77×300 summed over each axis with 32×64 tiles. And opera
 per int8: `tl.static_assert(b.dtype == tl.int8)` on the loaded bytes (was KL2074: their dtype read int32), and
 `_4_i8 = tl.full((1,), 4, dtype=tl.int8)`, `(b << _4_i8) >> _4_i8` and `b >> _4_i8`, 8-bit shifts that sign-extend each
 nibble (was KL2080: tl.int8 has no WGSL type); here on 37 bytes of 64-lane blocks. kernels/profile.py's helpers end in
-`if IS_HIP: return … elif IS_CUDA: return … else: tl.static_assert(False, "Unsupported platform")` on module constexprs:
-the branch taken is the helper's return (was KL1071, "a device function returns only as its last statement")."""
+`if IS_HIP: return … elif IS_CUDA: return … else: tl.static_assert(False, "Unsupported platform")` on module constexprs
+bound by host calls (`IS_CUDA = tl.constexpr(is_cuda())`): the branch taken is the helper's return (was KL1071, "a device
+function returns only as its last statement"), the constexprs are read as Python bound them (were KL1006, not defined),
+and the helper is found in its package though the package's name starts with "triton" (`from tritonbench.kernels.profile
+import time` was taken for one of Triton's modules: KL1004 at the call). tritonish_kit/profile.py is that module here."""
 
 import torch
 import triton
 import triton.language as tl
+from tritonish_kit.profile import platform_offset
 
 DEVICE = triton.runtime.driver.active.get_active_torch_device()
 
@@ -67,28 +71,21 @@ torch.testing.assert_close(out, nibbles.float())
 print("int8 loads are tl.int8; tl.full(…, dtype=tl.int8) and 8-bit shifts sign-extend nibbles: match")
 
 
-IS_HIP = tl.constexpr(False)
-IS_CUDA = tl.constexpr(True)
+def scale_for_platform():
+    return 2.0
 
 
-@triton.jit
-def platform_offset():
-    if IS_HIP:
-        return 100
-    elif IS_CUDA:
-        return 7
-    else:
-        tl.static_assert(False, "Unsupported platform")
+SCALE = tl.constexpr(scale_for_platform())
 
 
 @triton.jit
 def add_platform_kernel(X, Y, n, BLOCK: tl.constexpr):
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
-    tl.store(Y + offs, tl.load(X + offs, mask=offs < n) + platform_offset(), mask=offs < n)
+    tl.store(Y + offs, tl.load(X + offs, mask=offs < n) * SCALE + platform_offset(), mask=offs < n)
 
 
 x = torch.randn(50, device=DEVICE)
 y = torch.empty_like(x)
 add_platform_kernel[(1,)](x, y, 50, BLOCK=64)
-torch.testing.assert_close(y, x + 7)
-print("a helper ending in an elif chain on constexprs with a static_assert(False) else: match")
+torch.testing.assert_close(y, x * 2 + 7)
+print("module constexprs bound by host calls; a helper of a package named triton…, ending in an elif chain of returns: match")

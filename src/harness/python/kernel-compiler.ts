@@ -39,7 +39,9 @@ export function compilerFor(file: string, text: string, moduleName?: string, jit
         const key = `${m.text}\0${JSON.stringify(m.jitLines ?? null)}`;
         if (readAs.get(m.name) === key) continue;
         readAs.set(m.name, key);
-        parsed.modules.set(m.name, readPythonFile(m.file, m.text, m.name, m.jitLines));
+        const module = readPythonFile(m.file, m.text, m.name, m.jitLines);
+        if (m.mathNames) addMathNames(module, m.mathNames);
+        parsed.modules.set(m.name, module);
       }
     },
     addMathNames: (names) => addMathNames(parsed, names),

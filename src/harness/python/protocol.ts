@@ -37,10 +37,18 @@ export interface ImportedModule {
   file: string;
   text: string;
   jitLines?: Record<string, number>;
+  /** Its module-level names bound at run time as MathName says (a constexpr bound by a host call: LaunchRequest.mathNames). */
+  mathNames?: Record<string, MathName>;
 }
 
 /** What a module-level name is bound to at run time (LaunchRequest.mathNames); a dtype by Kernel Lab's name ("f16"). */
-export type MathName = { kind: "module" } | { kind: "function"; name: string } | { kind: "tl"; name: string } | { kind: "dtype"; name: string };
+export type MathName =
+  | { kind: "module" }
+  | { kind: "function"; name: string }
+  | { kind: "tl"; name: string }
+  | { kind: "dtype"; name: string }
+  /** A `tl.constexpr` of a number, bool, string or None that the module's text doesn't give (`IS_CUDA = tl.constexpr(is_cuda())`). */
+  | { kind: "constexpr"; value: number | boolean | string | null };
 
 /**
  * A host `TensorDescriptor` (triton.tools.tensor_descriptor) passed for the parameter: the tensor is its

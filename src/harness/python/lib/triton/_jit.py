@@ -211,6 +211,9 @@ class JITFunction(KernelInterface):
                     continue
                 with open(value.__file__) as f:
                     found[known[0]] = {"name": known[0], "file": known[1], "text": f.read(), "jitLines": _jit_lines(value)}
+                run_time = _run_time_names(vars(value))
+                if run_time:
+                    found[known[0]]["mathNames"] = run_time
                 visit(vars(value))
 
         visit(self.fn.__globals__)
@@ -221,18 +224,7 @@ class JITFunction(KernelInterface):
         tl function, or a tl dtype, which its text alone can't tell (FlagGems' `tl_extra_shim`, its backend's math module,
         and `rsqrt = tl_extra_shim.rsqrt`; `uint_to_uniform_float` imported from a module that bound it to
         tl's): name → what it is (protocol.ts MathName)."""
-        found = {}
-        for name, value in list(self.fn.__globals__.items()):
-            if isinstance(value, types.ModuleType) and value.__name__ in _MATH_MODULES:
-                found[name] = {"kind": "module"}
-            elif isinstance(getattr(value, "_kernel_lab_math", None), str):
-                found[name] = {"kind": "function", "name": value._kernel_lab_math}
-            elif isinstance(getattr(value, "_kernel_lab_tl", None), str):
-                found[name] = {"kind": "tl", "name": value._kernel_lab_tl}
-            elif isinstance(value, _dtype) and not name.startswith("__"):
-                # A dtype global (sglang's REDUCE_TRITON_TYPE, bound in a module-level `if`): Triton lets a kernel read it.
-                found[name] = {"kind": "dtype", "name": _DTYPE_NAMES.get(value.name, value.name)}
-        return found
+        return _run_time_names(self.fn.__globals__)
 
     def __call__(self, *args, **kwargs):
         raise RuntimeError(f"Cannot call @triton.jit'd outside of the scope of a kernel: launch it as {self._kernel_lab_name}[grid](…)")
@@ -385,3 +377,23 @@ class Heuristics:
 
 def heuristics(values):
     return lambda fn: Heuristics(fn, values)
+
+
+def _run_time_names(names):
+    """Names of a module bound at run time to a libdevice / tl.math module or function, or a tl function, or a tl
+    dtype, or a tl.constexpr Python computed, which its text alone can't tell: name → what it is (protocol.ts MathName)."""
+    found = {}
+    for name, value in list(names.items()):
+        if isinstance(value, types.ModuleType) and value.__name__ in _MATH_MODULES:
+            found[name] = {"kind": "module"}
+        elif isinstance(getattr(value, "_kernel_lab_math", None), str):
+            found[name] = {"kind": "function", "name": value._kernel_lab_math}
+        elif isinstance(getattr(value, "_kernel_lab_tl", None), str):
+            found[name] = {"kind": "tl", "name": value._kernel_lab_tl}
+        elif isinstance(value, _dtype) and not name.startswith("__"):
+            # A dtype global (sglang's REDUCE_TRITON_TYPE, bound in a module-level `if`): Triton lets a kernel read it.
+            found[name] = {"kind": "dtype", "name": _DTYPE_NAMES.get(value.name, value.name)}
+        elif isinstance(value, _constexpr) and not name.startswith("__") and (value.value is None or isinstance(value.value, (bool, int, float, str))):
+            # tritonbench's profile.py: `IS_CUDA = tl.constexpr(is_cuda())`, read by its @triton.jit helpers.
+            found[name] = {"kind": "constexpr", "value": value.value}
+    return found
