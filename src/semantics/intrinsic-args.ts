@@ -137,11 +137,12 @@ export function blockAxisArg(ctx: IntrinsicContext, node: ts.Expression, rank: n
  * Kernel Lab's string ("f32"). One WGSL has no type for is KL2080, saying what to write instead.
  * `mask`: `tl.int1` is allowed too (a cast to it is a comparison with 0).
  */
-export function dtypeArg(ctx: IntrinsicContext, node: ts.Expression | undefined, fallback: NumDtype): NumDtype | undefined;
+/** `held`: `tl.int8` and `tl.uint8` (a loaded byte's `x.dtype`) as the i32 their values are held in (a reduction's `dtype=`). */
+export function dtypeArg(ctx: IntrinsicContext, node: ts.Expression | undefined, fallback: NumDtype, allow?: { held: true }): NumDtype | undefined;
 export function dtypeArg(ctx: IntrinsicContext, node: ts.Expression | undefined, fallback: NumDtype, allow: { mask: true }): Dtype | undefined;
 /** `bytes`: `tl.int8` and `tl.uint8` too (a cast's: values held as i32, wrapped to 8 bits). */
 export function dtypeArg(ctx: IntrinsicContext, node: ts.Expression | undefined, fallback: NumDtype, allow: { mask: true; bytes: true }): Dtype | "i8" | "u8" | undefined;
-export function dtypeArg(ctx: IntrinsicContext, node: ts.Expression | undefined, fallback: NumDtype, allow?: { mask: true; bytes?: true }): Dtype | "i8" | "u8" | undefined {
+export function dtypeArg(ctx: IntrinsicContext, node: ts.Expression | undefined, fallback: NumDtype, allow?: { mask?: true; bytes?: true; held?: true }): Dtype | "i8" | "u8" | undefined {
   if (!node) return fallback;
   const expected = `a dtype such as tl.float32 or x.dtype, or one of "f32", "i32", "u32", "f16", "bf16", "i64"`;
   let type: TritonType | undefined;
@@ -163,6 +164,7 @@ export function dtypeArg(ctx: IntrinsicContext, node: ts.Expression | undefined,
   }
   let dtype = (node as ts.StringLiteralLike).text as Dtype;
   if (type && allow?.bytes && type.of === "scalar" && (type.name === "int8" || type.name === "uint8")) return type.name === "int8" ? "i8" : "u8";
+  if (type && allow?.held && type.of === "scalar" && (type.name === "int8" || type.name === "uint8")) return "i32";
   if (type) {
     const found = kernelDtype(type);
     if ("instead" in found) {

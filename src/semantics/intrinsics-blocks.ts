@@ -63,8 +63,13 @@ export const BLOCK_INTRINSICS: Record<string, Intrinsic> = {
       if (!arity(ctx, args, span, name, 1, 2, '(shape, dtype?) e.g. tl.zeros([BLOCK], "f32")')) return undefined;
       const shape = shapeArg(ctx, args[0]!);
       // tl.int1 gives a mask block, all false (Triton's i1 block; FlagGems fills one to fold `and` into).
-      const dtype = dtypeArg(ctx, args[1], "f32", { mask: true });
+      const dtype = dtypeArg(ctx, args[1], "f32", { mask: true, bytes: true });
       if (!shape || !dtype) return undefined;
+      // tl.int8 / tl.uint8 (`tl.zeros(…, dtype=q.dtype)` of loaded bytes): 8-bit zeros held as i32, as tl.full's.
+      if (dtype === "i8" || dtype === "u8") {
+        const zeros = ctx.values.toShape(ctx.b.constant(0, "i32", span), shape, span);
+        return zeros && ctx.values.markByte(zeros, dtype);
+      }
       return ctx.values.toShape(ctx.b.constant(0, dtype, span), shape, span);
     },
   },

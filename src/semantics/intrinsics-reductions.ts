@@ -104,7 +104,7 @@ function reduction(fn: ReduceFn): Intrinsic {
       const keepDims = flagArg(ctx, args[at("keepDims")], `tl.${name}'s keepDims`);
       if (keepDims === undefined) return undefined;
       if (at("dtype") >= 0 && args[at("dtype")]) {
-        const dtype = dtypeArg(ctx, args[at("dtype")], "f32");
+        const dtype = dtypeArg(ctx, args[at("dtype")], "f32", { held: true });
         if (!dtype) return undefined;
         x = ctx.values.cast(x, dtype, x.span);
       }
@@ -158,7 +158,7 @@ export const REDUCTION_INTRINSICS: Record<string, Intrinsic> = {
       const lastTwoSwapped = (v: Value) => permuted(ctx, v, v.type.shape.length === 3 ? [0, 2, 1] : [1, 0], v.span);
       const a = transA && a0.type.shape.length >= 2 ? lastTwoSwapped(a0) : a0;
       const b = transB && b0.type.shape.length >= 2 ? lastTwoSwapped(b0) : b0;
-      const outDtype = args[6] ? dtypeArg(ctx, args[6], "f32") : "f32";
+      const outDtype = args[6] ? dtypeArg(ctx, args[6], "f32", { held: true }) : "f32";
       if (!outDtype) return undefined;
       const [fullA, fullB] = [a.type.shape, b.type.shape];
       const batched = fullA.length === 3 && fullB.length === 3;

@@ -93,7 +93,7 @@ function builtinScan(fn: "add" | "mul"): Intrinsic {
         return undefined;
       }
       const reverse = reverseArg(ctx, args[2], name);
-      const dtype = args[3] ? dtypeArg(ctx, args[3], "f32") : dtypeOf(block.xs[0]);
+      const dtype = args[3] ? dtypeArg(ctx, args[3], "f32", { held: true }) : dtypeOf(block.xs[0]);
       if (reverse === undefined || !dtype) return undefined;
       const x = ctx.values.cast(block.xs[0], dtype, block.xs[0].span);
       return emitScan(ctx, [x], false, block.axis, reverse, binaryCombine(ctx, fn, dtypeOf(x), span), span);

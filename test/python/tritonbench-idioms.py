@@ -71,6 +71,23 @@ torch.testing.assert_close(out, nibbles.float())
 print("int8 loads are tl.int8; tl.full(…, dtype=tl.int8) and 8-bit shifts sign-extend nibbles: match")
 
 
+@triton.jit
+def int8_zeros_kernel(Q, Out, S, n, BLOCK: tl.constexpr):
+    # Since a loaded byte's dtype is tl.int8: zeros of it are 8-bit (their arithmetic wraps, as Triton's), and a
+    # reduction's dtype=q.dtype sums in the i32 the bytes are held in, as before.
+    offs = tl.arange(0, BLOCK)
+    q = tl.load(Q + offs, mask=offs < n, other=0)
+    tl.store(Out + offs, tl.zeros([BLOCK], dtype=q.dtype) + q * 3, mask=offs < n)
+    tl.store(S, tl.sum(q, axis=0, dtype=q.dtype))
+
+
+q = torch.tensor([100, -100, 50, 7, -1], dtype=torch.int8, device=DEVICE)
+wrapped = torch.empty(5, dtype=torch.int32, device=DEVICE)
+total = torch.empty(1, dtype=torch.int32, device=DEVICE)
+int8_zeros_kernel[(1,)](q, wrapped, total, 5, BLOCK=8)
+assert wrapped.tolist() == [44, -44, -106, 21, -3] and total.tolist() == [56], (wrapped.tolist(), total.tolist())
+
+
 def scale_for_platform():
     return 2.0
 
