@@ -4,7 +4,8 @@
 // tl.atomicCas retries atomicCompareExchangeWeak while it fails spuriously (Triton's cas is
 // strong), and tl.atomicAdd, tl.atomicMax and tl.atomicMin on f32 — WGSL has no float atomics —
 // are compare-and-swap loops on the bits (max and min order the floats as Triton's lowering does:
-// floatWins), and tl.atomicAdd and tl.atomicCas on bf16 ones on the word holding the element
+// floatWins); tl.atomicXchg and tl.atomicCas on f32 exchange and compare the bits (a cas of -0.0
+// doesn't match +0.0, a NaN matches its own bits, as Triton's 32-bit cmpxchg), and tl.atomicAdd and tl.atomicCas on bf16 ones on the word holding the element
 // (bytes.ts packedAtomic). A replicated block (or a scalar) is updated by one invocation per element; when its
 // old values are used they are handed to the others through workgroup memory (a scalar's with
 // workgroupUniformLoad, so it may steer control flow, e.g. a spin lock's loop), after a storageBarrier
@@ -101,14 +102,18 @@ function readModifyWrite(gen: WgslGenerator, v: Value & { op: "atomic" }, elemen
   const value = gen.reg(v.value, j);
   const float = gen.dtype(v.type) === "f32";
   if (v.fn === "cas") {
-    const cmp = v.cmp ? gen.reg(v.cmp, j) : value;
+    // On f32 the word's bits are compared and swapped (Triton's cmpxchg on the 32 bits).
+    const bits = (x: string) => (float ? `bitcast<u32>(${x})` : x);
+    const cmp = bits(v.cmp ? gen.reg(v.cmp, j) : value);
+    const put = bits(value);
     const r = gen.fresh("cas");
-    gen.emit(`var ${r} = atomicCompareExchangeWeak(&${element}, ${cmp}, ${value});`);
+    gen.emit(`var ${r} = atomicCompareExchangeWeak(&${element}, ${cmp}, ${put});`);
     // A weak exchange may fail although the element equals cmp: try again until it didn't equal it.
-    gen.emit(`loop { if (${r}.exchanged || ${r}.old_value != ${cmp}) { break; } ${r} = atomicCompareExchangeWeak(&${element}, ${cmp}, ${value}); }`);
-    gen.emit(`${old} = ${r}.old_value;`);
+    gen.emit(`loop { if (${r}.exchanged || ${r}.old_value != ${cmp}) { break; } ${r} = atomicCompareExchangeWeak(&${element}, ${cmp}, ${put}); }`);
+    gen.emit(`${old} = ${float ? `bitcast<f32>(${r}.old_value)` : `${r}.old_value`};`);
     return;
   }
+  if (float && v.fn === "xchg") return gen.emit(`${old} = bitcast<f32>(atomicExchange(&${element}, bitcast<u32>(${value})));`);
   if (!float) return gen.emit(`${old} = ${ATOMIC_WGSL[v.fn]}(&${element}, ${value});`);
   if (v.fn === "max" || v.fn === "min") return floatMaxMin(gen, v.fn, element, value, old);
   // f32 add: no float atomics in WGSL, so swap in the sum's bits until no other lane got between.

@@ -21,7 +21,8 @@ export const ATOMIC_CPU: Record<AtomicFn, AtomicUpdate> = {
   or: (old, value, _cmp, dtype) => unsigned(old | value, dtype),
   xor: (old, value, _cmp, dtype) => unsigned(old ^ value, dtype),
   xchg: (_old, value) => value,
-  cas: (old, value, cmp) => (old === cmp ? value : old),
+  // f32 compares the bits, as Triton's 32-bit cmpxchg and the WGSL do (-0.0 is not +0.0, a NaN matches itself).
+  cas: (old, value, cmp, dtype) => ((dtype === "f32" ? bitsOf(old) === bitsOf(cmp) : old === cmp) ? value : old),
 };
 
 const F32 = new Float32Array(1);

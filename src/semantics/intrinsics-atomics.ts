@@ -2,7 +2,9 @@
 // returning the old contents. WGSL has atomics on i32 and u32 only; tl.atomicAdd, tl.atomicMax and
 // tl.atomicMin on Ptr<f32> are compare-and-swap loops on the bits in the generated WGSL
 // (codegen/atomics.ts), max and min ordering the floats as Triton's lowering does (by their bits);
-// tl.atomicAdd and tl.atomicCas on Ptr<bf16> ones on the word holding the element (codegen/bytes.ts).
+// tl.atomicXchg and tl.atomicCas on Ptr<f32> are the u32 word's exchange and compare-and-swap (the cas
+// compares bits, as Triton's 32-bit cmpxchg); tl.atomicAdd and tl.atomicCas on Ptr<bf16> ones on the
+// word holding the element (codegen/bytes.ts).
 
 import { Codes } from "../diagnostics/codes";
 import type { Span } from "../diagnostics/diagnostic";
@@ -49,14 +51,21 @@ function lowerAtomic(fn: AtomicFn, ctx: IntrinsicContext, args: Args, span: Span
 
 /**
  * Whether WGSL has `fn` on elements of `dtype`: i32 and u32, and f32 for add, max and min (compare-and-swap
- * loops on the bits). A descriptor's atomics (Triton's TMA reductions) take f32 for add only, as Triton's do.
+ * loops on the bits) and xchg and cas (the word's own atomics on the bits; Triton has both on fp32:
+ * semantic.py atomic_xchg, atomic_cas). A descriptor's atomics (Triton's TMA reductions) take f32 for add
+ * only, as Triton's do.
  */
 export function hasAtomic(fn: AtomicFn, dtype: string | undefined, descriptor = false): dtype is "i32" | "u32" | "f32" {
   return dtype === "i32" || dtype === "u32" || (dtype === "f32" && floatAtomic(fn, descriptor));
 }
 
 function floatAtomic(fn: AtomicFn, descriptor: boolean): boolean {
-  return fn === "add" || (!descriptor && (fn === "max" || fn === "min"));
+  return fn === "add" || (!descriptor && (fn === "max" || fn === "min" || fn === "xchg" || fn === "cas"));
+}
+
+/** How an f32 `fn` is built, as a diagnostic says it. */
+function floatAtomicHow(fn: AtomicFn): string {
+  return fn === "xchg" ? "an f32 exchange swaps its bits" : fn === "cas" ? "an f32 compare-and-swap compares its bits" : `an f32 ${fn} is a compare-and-swap loop on its bits`;
 }
 
 /** The dtypes `fn` works on, as a diagnostic names them. */
@@ -77,12 +86,18 @@ function atomicPointee(ctx: IntrinsicContext, fn: AtomicFn, ptr: Value, what: st
   if ((fn === "add" || fn === "cas") && pointee === "bf16") return pointee;
   // An f16 add (split-K matmuls into an f16 C, triton-lang/kernels' matmul.py) says why and what to write instead.
   const float = floatAtomic(fn, false);
+  const bf16 = fn === "add" || fn === "cas" ? " (and Ptr<bf16>)" : "";
   const allowed = float
-    ? `Ptr<i32>, Ptr<u32> and Ptr<f32>${fn === "add" ? " (and Ptr<bf16>)" : ""} (WGSL has atomics only on 32-bit words; an f32 ${fn} is a compare-and-swap loop on its bits)`
-    : `Ptr<i32> and Ptr<u32>${fn === "cas" ? " (and Ptr<bf16>)" : ""} (WGSL has atomics only on 32-bit integers)`;
-  const half = float && (pointee === "f16" || pointee === "bf16") ? `; ${fn === "add" ? "accumulate" : "reduce"} into a float32 tensor and convert it after the launch` : "";
-  // Triton's own refusal (semantic.py atom_red_typechecking_impl), so nobody waits for Kernel Lab to add it.
-  const triton = pointee === "bf16" ? ` (Triton refuses it too: "atomic_${fn} does not support bf16"; on bf16 it has atomic_add and atomic_cas only)` : "";
+    ? `Ptr<i32>, Ptr<u32> and Ptr<f32>${bf16} (WGSL has atomics only on 32-bit words; ${floatAtomicHow(fn)})`
+    : `Ptr<i32> and Ptr<u32> (WGSL has atomics only on 32-bit integers)`;
+  const half = float && fn !== "cas" && (pointee === "f16" || pointee === "bf16") ? fn === "xchg" ? "; exchange through a float32 tensor" : `; ${fn === "add" ? "accumulate" : "reduce"} into a float32 tensor and convert it after the launch` : "";
+  // Triton's own refusal (semantic.py atom_red_typechecking_impl), so nobody waits for Kernel Lab to add it; its
+  // cas takes any 16-bit element, which Kernel Lab has on bf16 only.
+  const triton =
+    pointee === "bf16" ? ` (Triton refuses it too: "atomic_${fn} does not support bf16"; on bf16 it has atomic_add and atomic_cas only)`
+    : pointee === "f16" && fn === "cas" ? "; view the tensor as torch.bfloat16 or torch.int32 for the compare-and-swap (Triton has atomic_cas on fp16; Kernel Lab not yet)"
+    : pointee === "f16" && fn !== "add" ? ` (Triton refuses it too: "atomic_${fn} does not support fp16")`
+    : "";
   ctx.log.error(Codes.operandDtype, ptr.span, `${what} works on ${allowed}, got ${typeToString(ptr.type)}${half}${triton}`);
   return undefined;
 }

@@ -67,6 +67,42 @@ function checkFloatExtremes(fn: "max" | "min", x: Float32Array, init: number[], 
   }
 }
 
+const XCHG_INIT = [0.5, -0, NaN, 3, -4];
+// Slots 0, 1, 3 (NaN vs NaN) and 5 swap once; 2 (-0.0 vs +0.0) and 4 (+0.0 vs -0.0) never do.
+const CAS_INIT = [0, 0, -0, NaN, 0, 1.5];
+const CAS_CMP = [0, 0, 0, NaN, -0, 1.5];
+const f32Bits = (v: number) => new Uint32Array(Float32Array.of(v).buffer)[0];
+const sameBits = (a: number, b: number) => f32Bits(a) === f32Bits(b);
+
+/**
+ * f32 atomicXchg: per slot, the lanes' old values and the final contents are the slot's first contents and
+ * the lanes' values, bit for bit. atomicCas: where cmp's bits are the slot's, exactly one lane saw them and
+ * put its value, every other lane saw that value; elsewhere every lane saw the slot as it was, unchanged.
+ * Past n the old values stay poisoned (masked lanes).
+ */
+function checkXchgCas(x: Float32Array, out: Record<string, HostArray>, n: number, what: string): void {
+  const key = (v: number) => f32Bits(v).toString(16);
+  for (let s = 0; s < 5; s++) {
+    const lanes = Array.from({ length: n }, (_, i) => i).filter((i) => i % 5 === s);
+    const seen = [...lanes.map((i) => key(out.xOld[i])), key(out.swapped[s])].sort();
+    const given = [...lanes.map((i) => key(x[i])), key(XCHG_INIT[s])].sort();
+    assert.deepEqual(seen, given, `${what}: atomicXchg slot ${s}: old values and final contents are not the values exchanged`);
+  }
+  for (let s = 0; s < 6; s++) {
+    const lanes = Array.from({ length: n }, (_, i) => i).filter((i) => i % 6 === s);
+    if (!sameBits(CAS_INIT[s], CAS_CMP[s])) {
+      assert.ok(sameBits(out.claims[s], CAS_INIT[s]), `${what}: atomicCas slot ${s} changed (cmp's bits differ)`);
+      for (const i of lanes) assert.ok(sameBits(out.cOld[i], CAS_INIT[s]), `${what}: atomicCas lane ${i} saw ${out.cOld[i]}`);
+      continue;
+    }
+    const winners = lanes.filter((i) => sameBits(out.cOld[i], CAS_INIT[s]));
+    assert.equal(winners.length, 1, `${what}: atomicCas slot ${s}: ${winners.length} lanes saw its first contents`);
+    assert.ok(sameBits(out.claims[s], x[winners[0]]), `${what}: atomicCas slot ${s} holds ${out.claims[s]}, not the winner's ${x[winners[0]]}`);
+    for (const i of lanes) if (i !== winners[0]) assert.ok(sameBits(out.cOld[i], x[winners[0]]), `${what}: atomicCas lane ${i} saw ${out.cOld[i]}`);
+  }
+  for (let i = n; i < n + 3; i++) assert.ok(out.xOld[i] === 7.25 && out.cOld[i] === 7.25, `${what}: masked lane ${i} written`);
+}
+
 const HI = [-Infinity, -0, 2, -Infinity];
 const LO = [Infinity, 0, -2, Infinity];
 
@@ -195,6 +231,19 @@ const cases: Case[] = [
       return { sums: s };
     },
     atol: 1e-5, rtol: 1e-5,
+  },
+  {
+    // NOTES §81: Triton has atomic_xchg and atomic_cas on fp32 (semantic.py); the cas compares bits, as its cmpxchg.
+    name: "float atomicXchg and atomicCas (bits compared: -0.0 is not +0.0, NaN matches NaN): 8 programs into 5 and 6 slots, old values",
+    params: "x: Ptr<f32>, swapped: Ptr<f32>, claims: Ptr<f32>, cmps: Ptr<f32>, xOld: Ptr<f32>, cOld: Ptr<f32>, n: i32, BLOCK: constexpr",
+    body: `${offs}\nconst v = tl.load(x + offs, mask);\ntl.store(xOld + offs, tl.atomicXchg(swapped + offs % 5, v, mask), mask);\nconst c = tl.load(cmps + offs % 6, mask);\ntl.store(cOld + offs, tl.atomicCas(claims + offs % 6, c, v, mask), mask);`,
+    block: 128, n: 1001,
+    args: (n) => ({
+      x: randomFloats(n, 1, 2), swapped: Float32Array.from(XCHG_INIT), claims: Float32Array.from(CAS_INIT), cmps: Float32Array.from(CAS_CMP),
+      xOld: Float32Array.from({ length: n + 3 }, () => 7.25), cOld: Float32Array.from({ length: n + 3 }, () => 7.25), n,
+    }),
+    outputs: ["swapped", "claims", "xOld", "cOld"],
+    check: (out, { x }, n, what) => checkXchgCas(x, out, n, what),
   },
   {
     name: "float atomicMax/atomicMin (Triton's order of the bits: -0.0 below +0.0): 94 programs into 4 slots, old values, a scalar amax",
