@@ -23,6 +23,11 @@ export type ScalarWordDtype = "f32" | "i32" | "u32";
 export interface UniformScalar {
   name: string;
   dtype: ScalarWordDtype;
+  /**
+   * An f16 parameter (Triton's `x: tl.float16`): the host rounds the number to the nearest half, as Triton's
+   * launcher packs it (driver.py pack_fp16), and writes it as the f32 it then is exactly; the shader narrows it.
+   */
+  half?: true;
   /** Index of the 32-bit word in the uniform buffer. */
   word: number;
 }

@@ -33,6 +33,8 @@ export const VALUE_WGSL: ValueEmitters = {
     // A bf16 scalar travels as an f32 (abi.ts): the register keeps its top 16 bits, as Triton's launcher packs a
     // number for a `tl.bfloat16` parameter (truncated, not rounded; ir/bf16.ts bf16Argument).
     if (v.type.dtype === "bf16") return gen.emit(`let ${valueName(v, 0)} = bitcast<f32>(bitcast<u32>(params.s_${v.name}) & 0xffff0000u);`);
+    // An f16 one arrives rounded to a half by the host (abi.ts UniformScalar.half), so the narrowing is exact.
+    if (v.type.dtype === "f16") return gen.emit(`let ${valueName(v, 0)} = ${gen.typeOf(v.type)}(params.s_${v.name});`);
     gen.emit(`let ${valueName(v, 0)} = params.s_${v.name};`);
   },
   programId: (gen, v) => gen.emit(`let ${valueName(v, 0)} = pid_${"xyz"[v.axis]};`),

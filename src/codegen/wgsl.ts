@@ -129,7 +129,7 @@ function bindParams(gen: WgslGenerator): number {
     } else if (p.kind === "scalar") {
       // An i64 scalar travels as i32 (the harness checks it fits, KL2091); an f16 one as f32.
       const dtype = p.dtype as NumDtype;
-      gen.scalars.push({ name: p.name, dtype: dtype === "f16" || dtype === "bf16" ? "f32" : dtype === "i64" ? "i32" : dtype, word: word++ });
+      gen.scalars.push({ name: p.name, dtype: dtype === "f16" || dtype === "bf16" ? "f32" : dtype === "i64" ? "i32" : dtype, word: word++, ...(dtype === "f16" ? { half: true as const } : {}) });
     }
   }
   return Math.ceil(word / 4) * 4;

@@ -13,7 +13,7 @@ import type { PyConst } from "./literals";
 import { pythonText } from "./literals";
 import { lowerFunctions, type FunctionToLower } from "./lower";
 import { helpersOf, type PythonFile, type PythonKernel } from "./module";
-import { tsName } from "./names";
+import { TRITON_DTYPES, tsName } from "./names";
 import { inPythonSpelling } from "./spelling";
 import type { SourceMap } from "./writer";
 import type { DescriptorArg } from "./descriptors";
@@ -44,6 +44,24 @@ export interface PythonCompileResult {
   origin?: (span: Span) => FilePlace | undefined;
   /** Another module's function's name in `typescript` as Python writes it (`pkg.mod.helper`); undefined for this file's. */
   externalName?: (tsName: string) => string | undefined;
+}
+
+/** The dtypes a scalar parameter's annotation may name: Kernel Lab's scalar kernel types. */
+const SCALAR_ANNOTATIONS: ReadonlySet<string> = new Set(["f32", "f16", "bf16", "i32", "u32", "i64"]);
+
+/**
+ * Why a scalar parameter annotated `dtype` can't take the number given (a float for an integer, as Triton's
+ * launcher refuses), or has a dtype Kernel Lab's scalars don't have (int8, int16, float64, …); else undefined.
+ */
+function annotationProblem(name: string, dtype: string, given: string): { code: Diagnostic["code"]; message: string } | undefined {
+  const triton = `tl.${TRITON_DTYPES[dtype] ?? dtype}`;
+  if (!SCALAR_ANNOTATIONS.has(dtype)) {
+    return { code: Codes.paramAnnotation, message: `'${name}: ${triton}': Kernel Lab's scalar parameters are tl.float32, tl.float16, tl.bfloat16, tl.int32, tl.uint32 and tl.int64; annotate '${name}' with one of those (or pass a tensor)` };
+  }
+  if (given === "f32" && dtype !== "f32" && dtype !== "f16" && dtype !== "bf16") {
+    return { code: Codes.pythonLaunchArgs, message: `'${name}: ${triton}' is an integer parameter but the launch passes a float; pass an int (Triton's launcher refuses a float there too)` };
+  }
+  return undefined;
 }
 
 /**
@@ -92,11 +110,15 @@ export function compilePythonKernel(
       case "pointer":
         annotations.set(p.name, `Ptr<${arg.dtype}>`);
         break;
-      case "scalar":
-        // `s: tl.bfloat16` makes a number a bf16 argument, as Triton's jit.py (its launcher keeps the f32's top
-        // 16 bits: ir/bf16.ts bf16Argument). Other dtype annotations are left as the number's own type here.
-        annotations.set(p.name, p.annotation === "bf16" ? "bf16" : arg.dtype);
+      case "scalar": {
+        // A dtype annotation (`s: tl.bfloat16`, `n: tl.int64`, `x: tl.float16`) makes the number that type, as
+        // Triton's jit.py (KernelParam.annotation_type) and its launcher (driver.py pack_*: a bf16 keeps the f32's
+        // top 16 bits, ir/bf16.ts; an f16 is rounded to a half, runtime/launch.ts); else the number's own type.
+        const problem = p.annotation === undefined ? undefined : annotationProblem(p.name, p.annotation, arg.dtype);
+        if (problem) problems.push({ code: problem.code, severity: "error", message: problem.message, span: p.span });
+        annotations.set(p.name, p.annotation !== undefined && SCALAR_ANNOTATIONS.has(p.annotation) ? p.annotation : arg.dtype);
         break;
+      }
       case "none":
         annotations.set(p.name, "constexpr");
         known.set(p.name, null);

@@ -10,6 +10,7 @@ import { GpuError } from "./errors";
 import { BufferUsage, type Gpu } from "./gpu";
 import { getPipeline, type GpuPipeline, type KernelProgram } from "./pipelines";
 import { assertNever } from "../ir/never";
+import { roundF16 } from "../ir/f16";
 
 export type Grid = [number, number, number];
 
@@ -69,7 +70,7 @@ export function encodeUniforms(abi: KernelAbi, grid: Grid, scalars: Record<strin
     if (typeof v !== "number") throw bad(`give a number (${s.dtype})`);
     switch (s.dtype) {
       case "f32":
-        asF32[s.word] = v;
+        asF32[s.word] = s.half ? roundF16(v) : v;
         break;
       case "i32":
         if (!Number.isInteger(v) || v < -(2 ** 31) || v >= 2 ** 31) throw bad("an i32 must be a whole number in [-2^31, 2^31)");

@@ -142,6 +142,6 @@ function notLaunchable(kernel: KernelSource): Diagnostic[] {
       code: Codes.paramAnnotation,
       severity: "error" as const,
       span: p.span,
-      message: `parameter '${p.name}' has no kernel type, so ${kernel.name} can only be called from another kernel; to launch it, annotate it: Ptr<f32>, Ptr<i32>, Ptr<u32>, Ptr<f16>, Ptr<bf16>, Ptr<i64>, Ptr<bool>, Ptr<i8>, Ptr<u8>, f32, i32, u32, i64, bf16 or constexpr`,
+      message: `parameter '${p.name}' has no kernel type, so ${kernel.name} can only be called from another kernel; to launch it, annotate it: Ptr<f32>, Ptr<i32>, Ptr<u32>, Ptr<f16>, Ptr<bf16>, Ptr<i64>, Ptr<bool>, Ptr<i8>, Ptr<u8>, f32, f16, bf16, i32, u32, i64 or constexpr`,
     }));
 }

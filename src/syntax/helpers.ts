@@ -40,7 +40,7 @@ export function linkHelpers(kernels: KernelSource[], kernelByVariable: ReadonlyM
       log.error(
         Codes.paramAnnotation,
         p.annotationSpan ?? p.span,
-        `parameter '${p.name}' needs a kernel type: Ptr<f32>, Ptr<i32>, Ptr<u32>, Ptr<f16>, Ptr<bf16>, Ptr<i64>, Ptr<bool>, Ptr<i8>, Ptr<u8>, f32, i32, u32, i64, bf16 or constexpr (only a device function, a kernel(...) called from another kernel, may leave it generic)`,
+        `parameter '${p.name}' needs a kernel type: Ptr<f32>, Ptr<i32>, Ptr<u32>, Ptr<f16>, Ptr<bf16>, Ptr<i64>, Ptr<bool>, Ptr<i8>, Ptr<u8>, f32, f16, bf16, i32, u32, i64 or constexpr (only a device function, a kernel(...) called from another kernel, may leave it generic)`,
       );
     }
   }

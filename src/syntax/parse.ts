@@ -301,7 +301,7 @@ function readKernel(call: ts.CallExpression, sourceFile: ts.SourceFile, tlNames:
       log.error(
         Codes.paramAnnotation,
         p.type ? spanOf(p.type, sourceFile) : pSpan,
-        `parameter '${pname}' needs a kernel type: Ptr<f32>, Ptr<i32>, Ptr<u32>, Ptr<f16>, Ptr<bf16>, Ptr<i64>, Ptr<bool>, Ptr<i8>, Ptr<u8>, f32, i32, u32, i64, bf16 or constexpr`,
+        `parameter '${pname}' needs a kernel type: Ptr<f32>, Ptr<i32>, Ptr<u32>, Ptr<f16>, Ptr<bf16>, Ptr<i64>, Ptr<bool>, Ptr<i8>, Ptr<u8>, f32, f16, bf16, i32, u32, i64 or constexpr`,
       );
       ok = false;
       continue;
@@ -331,7 +331,8 @@ function readParamType(type: ts.TypeNode | undefined): { kind: Param["kind"]; dt
   }
   if (args.length > 0) return undefined;
   if (name === "constexpr") return { kind: "constexpr", dtype: "i32" };
-  // A bf16 scalar is Triton's `x: tl.bfloat16` parameter: the launch narrows the number to f32 and keeps its top 16 bits (ir/bf16.ts bf16Argument).
-  if (name === "f32" || name === "i32" || name === "u32" || name === "i64" || name === "bf16") return { kind: "scalar", dtype: name };
+  // A bf16 scalar is Triton's `x: tl.bfloat16` parameter: the launch narrows the number to f32 and keeps its top 16 bits (ir/bf16.ts bf16Argument);
+  // an f16 one Triton's `x: tl.float16`, the number rounded to the nearest half (runtime/launch.ts, interpreter/kernel-args.ts).
+  if (name === "f32" || name === "i32" || name === "u32" || name === "i64" || name === "bf16" || name === "f16") return { kind: "scalar", dtype: name };
   return undefined;
 }

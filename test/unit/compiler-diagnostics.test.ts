@@ -223,7 +223,7 @@ for (const [name, body, where, message] of rows) {
 const parameterRows: [string, string, string, string][] = [
   ["missing annotation", "x_ptr", "3:36-3:41 KL1010", "parameter 'x_ptr' needs a kernel type"],
   ["unknown type", "x_ptr: number", "3:43-3:49 KL1010", "parameter 'x_ptr' needs a kernel type"],
-  ["pointer to an unknown dtype", "x_ptr: Ptr<f64>", "3:43-3:51 KL1010", "parameter 'x_ptr' needs a kernel type: Ptr<f32>, Ptr<i32>, Ptr<u32>, Ptr<f16>, Ptr<bf16>, Ptr<i64>, Ptr<bool>, Ptr<i8>, Ptr<u8>, f32, i32, u32, i64, bf16 or constexpr"],
+  ["pointer to an unknown dtype", "x_ptr: Ptr<f64>", "3:43-3:51 KL1010", "parameter 'x_ptr' needs a kernel type: Ptr<f32>, Ptr<i32>, Ptr<u32>, Ptr<f16>, Ptr<bf16>, Ptr<i64>, Ptr<bool>, Ptr<i8>, Ptr<u8>, f32, f16, bf16, i32, u32, i64 or constexpr"],
   ["default value", "n: i32 = 4", "3:36-3:46 KL1011", "parameter 'n' can't be optional"],
   ["destructured", "{ a }: i32", "3:36-3:46 KL1011", "kernel parameters must be plain names"],
 ];

@@ -262,3 +262,24 @@ test("check file.py: a @triton.jit function inside a class is checked as a kerne
   // A name the class doesn't define: KL1104 at the call, naming what the class has.
   assert.deepEqual(diagnose(trident.replace("ReLU.helper(x)", "ReLU.nothing(x)")), ["16:32 KL1104 class ReLU has no @triton.jit function 'nothing' (it has helper, forward): a kernel calls a class's @triton.jit functions as ReLU.name(…)"]);
 });
+
+// NOTES §81: a scalar parameter's dtype annotation is its type, as Triton's jit.py makes it (KernelParam.annotation_type):
+// `x.dtype` is the annotated one whatever the number; a dtype Kernel Lab's scalars lack is KL1010 at the parameter, an
+// integer one given a float KL1105 (Triton's launcher refuses it too).
+test("check file.py: scalar parameters annotated tl.float16 / tl.int64 / tl.uint32 / tl.int32 / tl.float32 have that dtype; tl.int16 is KL1010; a float for tl.int64 is KL1105", () => {
+  const kernel = (params: string, body: string) =>
+    `import triton\nimport triton.language as tl\n\n@triton.jit\ndef k(y_ptr, ${params}, BLOCK: tl.constexpr):\n    offs = tl.arange(0, BLOCK)\n${body}\n    tl.store(y_ptr + offs, offs.to(tl.float32))\n`;
+  const typed = kernel(
+    "h: tl.float16, n: tl.int64, u: tl.uint32, i: tl.int32, s: tl.float32, b: 'tl.bfloat16'",
+    "    tl.static_assert(h.dtype == tl.float16)\n    tl.static_assert(n.dtype == tl.int64)\n    tl.static_assert(u.dtype == tl.uint32)\n    tl.static_assert(i.dtype == tl.int32)\n    tl.static_assert(s.dtype == tl.float32)\n    tl.static_assert(b.dtype == tl.bfloat16)",
+  );
+  assert.deepEqual(diagnose(typed), []);
+  // The launch passes ints for h and s and a float for nothing else: the annotations decide, not the numbers.
+  assert.deepEqual(diagnose(`${typed}\nk[(1,)](None, 2, 5, 7, 1, 3, 2.5, BLOCK=16)\n`), []);
+  assert.deepEqual(diagnose(kernel("c: tl.int16", "    tl.store(y_ptr + offs + c, 0.0)")), [
+    "5:14 KL1010 'c: tl.int16': Kernel Lab's scalar parameters are tl.float32, tl.float16, tl.bfloat16, tl.int32, tl.uint32 and tl.int64; annotate 'c' with one of those (or pass a tensor)",
+  ]);
+  assert.deepEqual(diagnose(`${kernel("n: tl.int64", "    tl.store(y_ptr + offs, 1.0, mask=offs < n)")}\nk[(1,)](None, 2.5, BLOCK=16)\n`), [
+    "5:14 KL1105 'n: tl.int64' is an integer parameter but the launch passes a float; pass an int (Triton's launcher refuses a float there too)",
+  ]);
+});

@@ -58,6 +58,14 @@ def _grid3(grid, meta):
     return tuple(int(x) for x in g) + (1,) * (3 - len(g))
 
 
+def _is_dtype_annotation(annotation):
+    """`n: tl.int64`, `s: "bf16"`: Triton makes the argument that type and never specializes it as 1 (jit.py
+    KernelParam.annotation_type), so Kernel Lab passes it as a scalar (src/python/compile-python.ts)."""
+    if isinstance(annotation, _dtype):
+        return True
+    return isinstance(annotation, str) and re.fullmatch(r"(tl\.|triton\.language\.)?(u?int\d+|float\d+|bfloat16|bf16|fp16|fp32|[iuf]\d+)", annotation) is not None
+
+
 def _arg(name, value, constexpr, specialize=True):
     """A non-tensor argument (tensors: torch/_resident.py launch_args). An int equal to 1 (not a
     bool) is marked `equalTo1`, unless the parameter is in do_not_specialize: Triton specializes
@@ -135,6 +143,7 @@ class JITFunction(KernelInterface):
         self.options = options
         # @triton.jit(do_not_specialize=[…]): names or positions of parameters never specialized as 1.
         self._not_specialized = {self.arg_names[n] if isinstance(n, int) else n for n in options.get("do_not_specialize") or ()}
+        self._not_specialized |= {n for n, p in self.signature.parameters.items() if _is_dtype_annotation(p.annotation)}
         self._module = None
         self._imports_sent = False
         self._src = None
