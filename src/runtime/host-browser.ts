@@ -68,6 +68,8 @@ export const host: Host = {
   gpu: () => (globalThis as BrowserGlobal).navigator?.gpu,
   requestAdapter: (gpu, options) => gpu.requestAdapter(options),
   env: (name) => config.env[name],
+  // The editor's few variables (KERNEL_LAB_DEBUG …) are Kernel Lab's, not the script's: a browser has no environment.
+  scriptEnvironment: () => ({}),
   warn: (line) => config.warn(line),
   cwd: () => config.cwd,
   homedir: () => "",

@@ -22,6 +22,7 @@ export const host: Host = {
   // on stderr while it does (notices.ts).
   requestAdapter: (gpu, options) => quietDawn(() => gpu.requestAdapter(options)),
   env: (name) => process.env[name],
+  scriptEnvironment: () => Object.fromEntries(Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined)),
   warn: (line) => void process.stderr.write(`${line}\n`),
   cwd: () => process.cwd(),
   homedir: () => os.homedir(),

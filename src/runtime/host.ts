@@ -17,6 +17,11 @@ export interface Host {
   requestAdapter(gpu: GPU, options: GPURequestAdapterOptions): Promise<GPUAdapter | null>;
   /** An environment variable (undefined in a browser unless the editor passed it). */
   env(name: string): string | undefined;
+  /**
+   * The variables a Python script's `os.environ` gets, as `python FILE.py` would see them: Node's whole process
+   * environment (`FOO=1 kernel-lab run x.py`); none in a browser, which has no environment.
+   */
+  scriptEnvironment(): Record<string, string>;
   /** A line for the user outside the report (stderr in Node, the console in a browser). */
   warn(line: string): void;
   /** The folder display paths are relative to. */

@@ -171,3 +171,22 @@ test("@triton.autotune times configs on the script's own tensors, as Triton: res
     if (!cpu) assert.match(half.report.adapter?.note ?? "", /allow_unsafe_apis/);
   }
 });
+
+// NOTES §81: the command line's variables reach the script's os.environ (a library's flags, TRITON_INTERPRET), as for
+// `python FILE.py`; HOME, TMPDIR, PATH … keep Pyodide's (its file system has them, the host's folders it hasn't); a
+// later run on the same Python thread doesn't see an earlier run's variables.
+test("FOO=1 kernel-lab run FILE.py: the variable is in the script's os.environ; host paths keep Pyodide's; a later run sees the environment it is given", async () => {
+  const file = path.join(PY, "environ.py");
+  const r = spawnSync(process.execPath, ["bin/kernel-lab.js", "run", file, "--bench", "off", "--cpu"], { cwd: root, env: { ...env, KL_SCRIPT_FLAG: "on", TRITON_INTERPRET: "1" }, encoding: "utf8", timeout: 120_000 });
+  assert.equal(r.status, 0, r.stdout + r.stderr);
+  assert.match(r.stdout, /^KL_SCRIPT_FLAG=on\nTRITON_INTERPRET=1\nHOME=\/home\/pyodide exists=True\ntempdir exists=True\n/);
+  const saved = process.env.KL_SCRIPT_FLAG;
+  try {
+    process.env.KL_SCRIPT_FLAG = "first";
+    assert.match((await run(file, { bench: "off", cpu: true })).report.stdout, /^KL_SCRIPT_FLAG=first\n/);
+    delete process.env.KL_SCRIPT_FLAG;
+    assert.match((await run(file, { bench: "off", cpu: true })).report.stdout, /^KL_SCRIPT_FLAG=None\n/);
+  } finally {
+    if (saved !== undefined) process.env.KL_SCRIPT_FLAG = saved;
+  }
+});

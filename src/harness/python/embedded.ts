@@ -99,8 +99,8 @@ export function preparePython(
   const writeBytecode = bytecode ? "sys.dont_write_bytecode = False\n" : "";
   pyodide.runPython(`import sys\n${writeBytecode}sys.path.insert(0, ${JSON.stringify(LIB_DIR)})\nimport _kernel_lab_runner`);
   const tag = String(pyodide.runPython("sys.implementation.cache_tag"));
-  type RunScriptFn = ((file: string, name: string, text: string, bench: string, cpu: boolean) => string | undefined) & {
-    callPromising(file: string, name: string, text: string, bench: string, cpu: boolean): Promise<string | undefined>;
+  type RunScriptFn = ((file: string, name: string, text: string, bench: string, cpu: boolean, environ: string) => string | undefined) & {
+    callPromising(file: string, name: string, text: string, bench: string, cpu: boolean, environ: string): Promise<string | undefined>;
   };
   const runner = pyodide.globals.get("_kernel_lab_runner") as { run_script: RunScriptFn };
   const done = (failure: string | undefined) =>
@@ -116,7 +116,7 @@ export function preparePython(
       return compiled;
     },
     run(command) {
-      const args = [command.file, command.displayName, command.text, command.bench, command.cpu] as const;
+      const args = [command.file, command.displayName, command.text, command.bench, command.cpu, JSON.stringify(command.environ)] as const;
       if (!promising) return done(runner.run_script(...args));
       void runner.run_script.callPromising(...args).then(done, (err: unknown) =>
         done(JSON.stringify({ traceback: `Kernel Lab's Python stopped: ${err instanceof Error ? err.message : String(err)}\n`, line: null, type: "PythonThreadExit" })),

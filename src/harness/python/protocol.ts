@@ -198,6 +198,8 @@ export interface RunScript {
   bench: BenchMode;
   /** --cpu: launches are interpreted. */
   cpu: boolean;
+  /** What the script's `os.environ` holds besides Pyodide's own (host.ts scriptEnvironment; _kernel_lab_runner.py). */
+  environ: Record<string, string>;
 }
 
 export type BenchMode = "off" | "quick" | "full";

@@ -191,7 +191,7 @@ export async function runPythonFile(fileArg: string, opts: PythonRunOptions, sta
       }
     };
   });
-  started.thread.post({ kind: "run", file: absolute, displayName: file, text: source, bench: report.bench.mode, cpu: !!opts.cpu });
+  started.thread.post({ kind: "run", file: absolute, displayName: file, text: source, bench: report.bench.mode, cpu: !!opts.cpu, environ: host.scriptEnvironment() });
   trace("script started");
   const result = await ended;
   trace("script finished");

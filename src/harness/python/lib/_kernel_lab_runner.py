@@ -4,6 +4,7 @@
 # (Kernel Lab's modules are an implementation detail) — returned as JSON for the main thread.
 
 import json
+import os
 import linecache
 import sys
 import traceback
@@ -59,8 +60,25 @@ warnings.formatwarning = _format_user_warning
 _SYS_PATH = list(sys.path)
 
 
-def run_script(file_path, display_name, text, bench, cpu):
+# Pyodide's own os.environ (HOME=/home/pyodide, PATH, …), which each run starts from.
+_PYODIDE_ENVIRON = dict(os.environ)
+# Host variables naming places in the host's file system, which the script's (Pyodide's) file system doesn't have:
+# Pyodide's own values stay (so os.path.expanduser("~") and tempfile keep working).
+_HOST_PATHS = {"HOME", "PWD", "OLDPWD", "TMPDIR", "TMP", "TEMP", "PATH", "PYTHONPATH", "PYTHONHOME"}
+
+
+def _set_environ(environ_json):
+    """The script's os.environ: Pyodide's, plus the host's variables (`FOO=1 kernel-lab run x.py`; none in a browser),
+    but those naming host paths; a previous run's are gone."""
+    passed = json.loads(environ_json) if environ_json else {}
+    os.environ.clear()
+    os.environ.update(_PYODIDE_ENVIRON)
+    os.environ.update({k: v for k, v in passed.items() if k not in _HOST_PATHS})
+
+
+def run_script(file_path, display_name, text, bench, cpu, environ_json=None):
     state.reset(display_name, bench, bool(cpu))
+    _set_environ(environ_json)
     sys.path[:] = _SYS_PATH
     _kernel_lab_imports.reset()
     # No package, as for `python FILE.py`: a relative import in the script is Python's ImportError.
