@@ -31,6 +31,8 @@ export interface ArrayPlanInput {
   readonly rowSlices: ReadonlyMap<number, RowSlice>;
   /** tl.trans values only tl.dot reads: not emitted. */
   readonly dotOnlyTransposes: ReadonlySet<number>;
+  /** CodegenOptions.shareReductionArrays. */
+  readonly sharedReductionArrays: boolean;
 }
 
 type ValueArrays = { [K in Value["op"]]: (facts: PlanningFacts, v: Extract<Value, { op: K }>) => void };
@@ -96,6 +98,9 @@ class PlanningFacts implements ArrayFacts {
   }
   get hasSubgroups(): boolean {
     return this.input.subgroups;
+  }
+  get sharedReductionArrays(): boolean {
+    return this.input.sharedReductionArrays;
   }
   layout(type: ValueType): BlockLayout {
     return resolveLayout(type.shape, this.input.workgroupSize, this.input.tiledLayouts, this.input.rowSlices);

@@ -27,6 +27,8 @@ export interface ArrayFacts extends VariableFacts {
   fresh(prefix: string): string;
   /** Whether the code being emitted is inside a loop (it may run again after its own reads). */
   inLoop(): boolean;
+  /** Reductions use the shared staging array, never one of their own (CodegenOptions.shareReductionArrays). */
+  readonly sharedReductionArrays: boolean;
   /** Whether a value feeds an `if` condition or a loop bound (uniformity.ts). */
   steersControl(v: Value): boolean;
 }

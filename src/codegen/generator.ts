@@ -278,6 +278,10 @@ export class WgslGenerator implements Emitter {
     this.functionVars.set(name, [type, init]);
   }
 
+  get sharedReductionArrays(): boolean {
+    return this.plan.options.shareReductionArrays === true;
+  }
+
   get unrollDot(): boolean {
     return this.plan.unrollDot;
   }

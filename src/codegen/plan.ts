@@ -157,7 +157,7 @@ function planWith(asWritten: KernelIR, target: Target, options: CodegenOptions):
   for (const plan of mma.values()) requestMmaArrays(plan, arrays, sliced.has(plan));
   const transposes = dotOnlyTransposes(ir);
   const rowSlices = tiling && options.rowLayouts !== false ? rowSlicesOf(ir.body, workgroupSize, tiling) : new Map();
-  const input = { ir, workgroupSize, subgroupMinSize: target.subgroupMinSize, subgroups: target.subgroups, tiledLayouts: tiling, rowSlices, dotOnlyTransposes: transposes };
+  const input = { ir, workgroupSize, subgroupMinSize: target.subgroupMinSize, subgroups: target.subgroups, tiledLayouts: tiling, rowSlices, dotOnlyTransposes: transposes, sharedReductionArrays: options.shareReductionArrays === true };
   const workgroupArrays = planWorkgroupArrays(input, arrays);
   return {
     target, options, workgroupSize, tiledLayouts: tiling, unrollDot: options.unrollDot ?? true, written, ir, mma, tiledDots, dotOnlyTransposes: transposes, ...loads,
@@ -253,7 +253,7 @@ function registerDtype(type: ValueType): RegisterDtype {
 
 /**
  * The plan to fall back to when `plan`'s kernel needs more workgroup memory than the adapter has,
- * or undefined when none is left: tiled dots' rows unshifted, then one shared pair of staging
+ * or undefined when none is left: the reductions' arrays shared (CodegenOptions.shareReductionArrays), tiled dots' rows unshifted, then one shared pair of staging
  * arrays (no two buffers, no private tiles), then on subgroup matrices a transfer array half as
  * large (down to 4 KiB), A staged every trip, the generic tiled dot, and last the generic dots'
  * operands staged K/2, K/4 … 4 columns at a time.
@@ -265,6 +265,8 @@ export function fallback(plan: CodegenPlan): CodegenPlan | undefined {
 
 function fallbackOptions(plan: CodegenPlan): CodegenOptions | undefined {
   const { options } = plan;
+  // First the reductions' own arrays, the cheapest to give up: a barrier each.
+  if (options.shareReductionArrays !== true && [...plan.workgroupArrays.keys()].some(ownReductionArray)) return { ...options, shareReductionArrays: true };
   const dots = [...plan.tiledDots.values()];
   if (dots.length > 0 && options.padDotTiles !== false) return { ...options, padDotTiles: false };
   const twoBuffers = dots.some((d) => d.double) || [...plan.mma.values()].some((p) => p.doubleBuffer);
@@ -281,6 +283,11 @@ function fallbackOptions(plan: CodegenPlan): CodegenOptions | undefined {
   const k = stagedDotK(plan);
   const chunk = Math.min(options.dotChunkK ?? k, k);
   return chunk >= 8 ? { ...options, dotChunkK: chunk / 2 } : undefined;
+}
+
+/** Whether an array is a reduction's own or its tree's (reductions.ts: `rows…`, `r…`; the planner's fresh names carry a `#`), which shareReductionArrays folds into the staging array. */
+function ownReductionArray(name: string): boolean {
+  return /^sm_(rows|r)(#?\d+)?i?_/.test(name);
 }
 
 /** The largest K of the 2-D tl.dot calls not on subgroup matrices (0 without any). */

@@ -8,6 +8,8 @@ import { literal, type RegisterDtype } from "./literals";
 import { stage, stagingArray } from "./rearrange";
 import { pieceRows, rowSliceOf, rowSliceOffset, sliceMatchesTile } from "./layout";
 import { axisPartials, axisPartialsArrays, emitAxisPartials } from "./axis-partials";
+import { columnPartialsArray, columnPartialsTile, emitColumnPartials } from "./column-partials";
+import { partialsArrays, rowsArray, sharedPartials, treeArrays } from "./reduction-arrays";
 import { LAZY_SLACK } from "./lazy-max";
 
 /** What a reduction function is in WGSL: its identity, how two partials combine, its subgroup operation. */
@@ -89,31 +91,20 @@ function scalarReduction(ctx: ArrayFacts, v: Value & { op: "reduce" }): ScalarRe
   return "tree";
 }
 
-/** The tree's arrays (values, and their indices for tl.argmax/argmin). */
-function treeArrays(ctx: ArrayFacts, v: Value & { op: "reduce" }): [string, string] {
-  const w = ctx.workgroupSize;
-  return [ctx.scratch("r", ctx.dtype(v.value.type), w), argReduction(v.fn) ? ctx.scratch("ri", "i32", w) : ""];
-}
-
-/** The subgroups' partials (and indices): outside loops an array of their own, nobody has read it yet (subgroupReduce). */
-function partialsArrays(ctx: ArrayFacts, v: Value & { op: "reduce" }): [string, string] {
-  const partials = Math.max(1, ctx.workgroupSize / ctx.subgroupMinSize);
-  const slot = ctx.inLoop() ? "r" : ctx.fresh("r");
-  return [ctx.scratch(slot, ctx.dtype(v.value.type), partials), argReduction(v.fn) ? ctx.scratch(`${slot}i`, "i32", partials) : ""];
-}
-
 /** The workgroup arrays `emitReduce` asks for, asked for the same way: the plan's account of them (array-plan.ts). */
 export function reduceArrays(ctx: ArrayFacts, v: Value & { op: "reduce" }): void {
   if (v.type.shape.length === 0) {
     const how = scalarReduction(ctx, v);
-    if (how === "tree") treeArrays(ctx, v);
-    if (how === "partials") partialsArrays(ctx, v);
+    if (how === "tree") treeArrays(ctx, v, !!argReduction(v.fn));
+    if (how === "partials") partialsArrays(ctx, v, !!argReduction(v.fn));
     uniformArray(ctx, v);
     return;
   }
   const how = rowReduction(ctx, v);
-  const split = how === "staged" ? axisPartials(ctx, v) : undefined;
-  if (split) axisPartialsArrays(ctx, v, split);
+  const columns = how === "staged" ? columnPartialsTile(ctx, v) : undefined;
+  const split = how === "staged" && !columns ? axisPartials(ctx, v) : undefined;
+  if (columns) columnPartialsArray(ctx, v, columns);
+  else if (split) axisPartialsArrays(ctx, v, split);
   else if (how === "staged") stagingArray(ctx, v.value, "x");
   if (how === "shared" || how === "resliced") rowsArray(ctx, v);
 }
@@ -164,7 +155,7 @@ function reduceToScalar(ctx: Emitter, v: Value & { op: "reduce" }): void {
     return;
   }
   if (how !== "tree" && ctx.useSubgroups()) return subgroupReduce(ctx, v, p, pi);
-  const [sm, smi] = treeArrays(ctx, v);
+  const [sm, smi] = treeArrays(ctx, v, !!argReduction(v.fn));
   ctx.emit("workgroupBarrier();");
   ctx.emit(`${sm}[lid] = ${p};`);
   if (argmax) ctx.emit(`${smi}[lid] = ${pi};`);
@@ -216,8 +207,8 @@ function subgroupReduce(ctx: Emitter, v: Value & { op: "reduce" }, p: string, pi
     defineReduced(ctx, v, argmax ? `${g}_i` : g);
     return;
   }
-  const [sm, smi] = partialsArrays(ctx, v);
-  if (ctx.inLoop()) ctx.emit("workgroupBarrier();");
+  const [sm, smi] = partialsArrays(ctx, v, !!argReduction(v.fn));
+  if (sharedPartials(ctx)) ctx.emit("workgroupBarrier();");
   ctx.emit(`if (sg_lane == 0u) { ${sm}[lid / sg_size] = ${g};${argmax ? ` ${smi}[lid / sg_size] = ${g}_i;` : ""} }`);
   ctx.emit("workgroupBarrier();");
   if (argmax) {
@@ -281,7 +272,7 @@ function reduceRows(ctx: Emitter, v: Value & { op: "reduce" }): boolean {
     return true;
   }
   const sm = rowsArray(ctx, v);
-  if (ctx.inLoop()) ctx.emit("workgroupBarrier();");
+  if (sharedPartials(ctx)) ctx.emit("workgroupBarrier();");
   const row = (i: number) => ctx.elementIndex(v.type, i);
   for (let i = 0; i < tile.rowsPerThread; i++) ctx.emit(`${sm}[${row(i)} * ${tc} + i32(lid % ${tc}u)] = ${p(i)};`);
   ctx.emit("workgroupBarrier();");
@@ -342,19 +333,17 @@ function rowReduction(ctx: ArrayFacts, v: Value & { op: "reduce" }): "staged" | 
   return (tc & (tc - 1)) === 0 && tc <= ctx.subgroupMinSize && dtype !== "f16" && ctx.hasSubgroups ? "shuffle" : "shared";
 }
 
-/** reduceRows' [M, Tc] array of partials: outside loops one of its own. */
-function rowsArray(ctx: ArrayFacts, v: Value & { op: "reduce" }): string {
-  const tile = ctx.layout(v.value.type).tile!;
-  return ctx.scratch(ctx.inLoop() ? "rows" : ctx.fresh("rows"), ctx.dtype(v.value.type), tile.rows * tile.threadsPerRow);
-}
 
 /**
- * A block of 2 or 3 axes along one: a tiled block along its rows in registers (reduceRows); a flat
- * one, where its layout allows, through the invocations' partials (axis-partials.ts); else staged
- * whole in workgroup memory, each output element looping over the axis.
+ * A block of 2 or 3 axes along one: a tiled block along its rows in registers (reduceRows), along its
+ * columns through its invocations' column partials (column-partials.ts); a flat one, where its layout
+ * allows, through the invocations' partials (axis-partials.ts); else staged whole in workgroup memory,
+ * each output element looping over the axis.
  */
 function reduceAxis(ctx: Emitter, v: Value & { op: "reduce" }): void {
   if (reduceRows(ctx, v)) return;
+  const columns = columnPartialsTile(ctx, v);
+  if (columns) return emitColumnPartials(ctx, v, columns, identity(v.fn, ctx.dtype(v.value.type)), (a, b) => combine(v.fn, a, b));
   const split = axisPartials(ctx, v);
   if (split) return emitAxisPartials(ctx, v, split, identity(v.fn, ctx.dtype(v.value.type)), (a, b) => combine(v.fn, a, b), argReduction(v.fn)?.better);
   const src = v.value;

@@ -258,6 +258,15 @@ export interface CodegenOptions {
    */
   dotChunkK?: number;
   /**
+   * Reductions whose partials take arrays of their own (row reductions and subgroup partials outside
+   * loops, which so skip a barrier) and the scalar reductions' tree use the staging array instead, the
+   * one every staged reduction, relayout and scan shares, sized to the largest use: one more barrier
+   * before each, since the last one's readers may still read it (codegen/reductions.ts). Unset by
+   * default; the plan's first fallback sets it when a kernel doesn't fit the adapter's workgroup
+   * memory (codegen/plan.ts): SpargeAttn's pooling kernel at block 128 on `--cpu` (bench/NOTES.md §81).
+   */
+  shareReductionArrays?: boolean;
+  /**
    * Move contiguous runs of f16 elements as `vec4<f16>` (8 bytes) to and from storage buffers, as
    * runs of f32 move as vec4s. On unless false; false gives the scalar f16 accesses of the first
    * H200 f16 run, to time against (bench/NOTES.md §18: the f16 matmul on subgroup matrices has
