@@ -119,6 +119,50 @@ function rows(nr: number, nc: number, bm: number, w: number, cap: number): Kerne
   };
 }
 
+/**
+ * A tiled block (the kernel has a tl.dot) reduced along its columns (column-partials.ts), beside two row reductions
+ * outside loops and a scalar sum of the dot (NOTES §81, SpargeAttn's pooling kernel): in a cap below what staging the
+ * block (2048 f32) or the reductions' arrays of their own took, so the plan must share one array between them
+ * (CodegenOptions.shareReductionArrays), each reduction waiting for the last one's readers.
+ */
+function tiledColumns(nr: number, nc: number, bm: number, bn: number, w: number, cap: number): KernelCase {
+  const x = randomFloats(nr * nc, -2, 2);
+  const at = (r: number, c: number) => x[r * nc + c];
+  const sum = (a: number[]) => a.reduce((p, q) => p + q, 0);
+  let gram = 0;
+  for (let i = 0; i < nr; i++) for (let j = 0; j < nr; j++) gram += sum(range(nc).map((c) => at(i, c) * at(j, c)));
+  return {
+    name: `columns (axis 0) of a tiled ${nr}×${nc} in ${bm}×${bn}, two row sums and a dot's sum, ${w} invocations, in ${cap} bytes`,
+    params: "x: Ptr<f32>, cs: Ptr<f32>, cm: Ptr<f32>, rs: Ptr<f32>, rq: Ptr<f32>, tot: Ptr<f32>, rows: i32, cols: i32, BM: constexpr, BN: constexpr",
+    body: [
+      "const r = tl.arange(0, BM);",
+      "const c = tl.arange(0, BN);",
+      "const offs = tl.expandDims(r, 1) * cols + tl.expandDims(c, 0);",
+      "const m = tl.expandDims(r < rows, 1) && tl.expandDims(c < cols, 0);",
+      "const v = tl.load(x + offs, m, 0.0);",
+      "tl.store(cs + c, tl.sum(v, 0), c < cols);",
+      "tl.store(cm + c, tl.max(tl.where(m, v, -Infinity), 0), c < cols);",
+      "tl.store(rs + r, tl.sum(v, 1), r < rows);",
+      "tl.store(rq + r, tl.sum(v * v, 1), r < rows);",
+      "tl.store(tot, tl.sum(tl.dot(v, tl.trans(v))));",
+    ].join("\n"),
+    constexprs: { BM: bm, BN: bn },
+    grid: [1],
+    args: { x, cs: poisoned(nc), cm: poisoned(nc), rs: poisoned(nr), rq: poisoned(nr), tot: poisoned(1), rows: nr, cols: nc },
+    outputs: ["cs", "cm", "rs", "rq", "tot"],
+    expected: {
+      cs: range(nc).map((c) => sum(range(nr).map((r) => at(r, c)))),
+      cm: range(nc).map((c) => Math.max(...range(nr).map((r) => at(r, c)))),
+      rs: range(nr).map((r) => sum(range(nc).map((c) => at(r, c)))),
+      rq: range(nr).map((r) => sum(range(nc).map((c) => at(r, c) ** 2))),
+      tot: [gram],
+    },
+    atol: 2e-2, rtol: 1e-4,
+    // Without subgroups the row reductions and the scalar one take workgroup arrays (no shuffles).
+    target: { workgroupSize: w, maxWorkgroupStorageBytes: cap, subgroups: false },
+  };
+}
+
 /** Inclusive scans of one long block: f32 cumsum forward and reversed, i32 cumsum, and "keep the left operand" (non-commutative) both ways. */
 function longScan(n: number, w: number, cap: number): KernelCase {
   const x = randomFloats(n, -1, 1);
@@ -170,6 +214,8 @@ const cases: KernelCase[] = [
   middle(7, 100, 2, 4, 64, 6144),
   rows(13, 200, 8, 128, 8192),
   longScan(3001, 256, 12288),
+  // Staging the block took 8 KiB alone; column partials 2 KiB, the three row reductions and the tree 8.5 KiB more.
+  tiledColumns(50, 29, 64, 32, 128, 8192),
 ];
 
 test("reductions and scans through the invocations' partials", async (t) => {

@@ -54,3 +54,39 @@ try:
     print("past the block map: no error")
 except Exception as e:  # noqa: BLE001
     print("past the block map:", str(e).splitlines()[0])
+
+
+# utils.py's `triton_bmm_pool_sim_simmean` (NOTES §81): beside the Gram matrix's tl.dot (tiled layouts), the block's
+# column mean `tl.sum(x_fp32, axis=0)` staged the whole block as f32 and each row reduction had an array of its own
+# (64 rows D64: 26 624 bytes, KL2016 on --cpu; the library's 128 rows: 48 128, KL2016 on lavapipe too). Now the column
+# sum stages one partial per invocation row and the reductions share one array where memory runs short. Masked rows
+# load 0 and their norm is taken as 1 (the library's give 0 / 0).
+@triton.jit
+def pool_sim_kernel(X, Pool, Sim, N, BS: tl.constexpr, D: tl.constexpr):
+    nb = tl.program_id(0)
+    rows = nb * BS + tl.arange(0, BS)
+    x = tl.load(X + rows[:, None] * D + tl.arange(0, D)[None, :], mask=rows[:, None] < N, other=0.0)
+    BS_ = BS if (N - nb * BS) >= BS else (N - nb * BS)
+    x_fp32 = x.to(tl.float32)
+    pool = tl.sum(x_fp32, axis=0) / BS_
+    x_norm = tl.sqrt(tl.sum(x_fp32 * x_fp32, axis=1, keep_dims=True))
+    x = (x / tl.where(x_norm > 0, x_norm, 1.0)).to(tl.float16)
+    grams = tl.dot(x, tl.trans(x))
+    cols = tl.arange(0, D)
+    tl.store(Pool + nb * D + cols, pool, mask=cols < D)
+    tl.store(Sim + nb, tl.sum(grams).to(tl.float32) / (BS_ * BS_))
+
+
+n, bs, d = 100, 64, 64
+x = torch.randn((n, d), device=DEVICE).to(torch.float16)
+x[:bs] = x[:1]  # the first block's rows all equal: its mean similarity is 1
+pool = torch.full((2, d), float("nan"), device=DEVICE)
+sim = torch.full((2,), float("nan"), device=DEVICE)
+pool_sim_kernel[(2,)](x, pool, sim, n, BS=bs, D=d)
+xf = x.float()
+want_pool = torch.stack([xf[:bs].mean(0), xf[bs:].mean(0)])
+xn = (xf / (xf * xf).sum(1, keepdim=True).sqrt()).to(torch.float16).float()
+want_sim = torch.stack([(xn[:bs] @ xn[:bs].T).mean(), (xn[bs:] @ xn[bs:].T).mean()])
+torch.testing.assert_close(pool, want_pool, atol=1e-4, rtol=1e-4)
+torch.testing.assert_close(sim, want_sim, atol=2e-3, rtol=1e-3)
+print(f"the pooling kernel's column mean, row norms and Gram mean at block {bs}, D{d}: match (similarity {sim[0].item():.3f}, {sim[1].item():.3f})")
