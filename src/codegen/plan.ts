@@ -260,13 +260,20 @@ function registerDtype(type: ValueType): RegisterDtype {
  */
 export function fallback(plan: CodegenPlan): CodegenPlan | undefined {
   const options = fallbackOptions(plan);
-  return options && planKernel(plan.written, plan.target, options);
+  if (!options) return undefined;
+  const next = planKernel(plan.written, plan.target, options);
+  // Sharing the reductions' arrays where that saves nothing (their one array in loops, nothing staged beside it)
+  // would only rename it: the next fallback instead, with sharing left off.
+  if (options.shareReductionArrays === true && plan.options.shareReductionArrays === undefined && next.workgroupBytes >= plan.workgroupBytes) {
+    return fallback({ ...plan, options: { ...plan.options, shareReductionArrays: false } });
+  }
+  return next;
 }
 
 function fallbackOptions(plan: CodegenPlan): CodegenOptions | undefined {
   const { options } = plan;
   // First the reductions' own arrays, the cheapest to give up: a barrier each.
-  if (options.shareReductionArrays !== true && [...plan.workgroupArrays.keys()].some(ownReductionArray)) return { ...options, shareReductionArrays: true };
+  if (options.shareReductionArrays === undefined && [...plan.workgroupArrays.keys()].some(ownReductionArray)) return { ...options, shareReductionArrays: true };
   const dots = [...plan.tiledDots.values()];
   if (dots.length > 0 && options.padDotTiles !== false) return { ...options, padDotTiles: false };
   const twoBuffers = dots.some((d) => d.double) || [...plan.mma.values()].some((p) => p.doubleBuffer);

@@ -263,7 +263,8 @@ export interface CodegenOptions {
    * one every staged reduction, relayout and scan shares, sized to the largest use: one more barrier
    * before each, since the last one's readers may still read it (codegen/reductions.ts). Unset by
    * default; the plan's first fallback sets it when a kernel doesn't fit the adapter's workgroup
-   * memory (codegen/plan.ts): SpargeAttn's pooling kernel at block 128 on `--cpu` (bench/NOTES.md §81).
+   * memory and sharing takes less (codegen/plan.ts): SpargeAttn's pooling kernel at block 128 on
+   * `--cpu` (bench/NOTES.md §81). False: never.
    */
   shareReductionArrays?: boolean;
   /**
