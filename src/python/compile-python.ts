@@ -13,7 +13,7 @@ import type { PyConst } from "./literals";
 import { pythonText } from "./literals";
 import { lowerFunctions, type FunctionToLower } from "./lower";
 import { helpersOf, type PythonFile, type PythonKernel } from "./module";
-import { TRITON_DTYPES, tsName } from "./names";
+import { SCALAR_ANNOTATIONS, TRITON_DTYPES, tsName } from "./names";
 import { inPythonSpelling } from "./spelling";
 import type { SourceMap } from "./writer";
 import type { DescriptorArg } from "./descriptors";
@@ -45,9 +45,6 @@ export interface PythonCompileResult {
   /** Another module's function's name in `typescript` as Python writes it (`pkg.mod.helper`); undefined for this file's. */
   externalName?: (tsName: string) => string | undefined;
 }
-
-/** The dtypes a scalar parameter's annotation may name: Kernel Lab's scalar kernel types. */
-const SCALAR_ANNOTATIONS: ReadonlySet<string> = new Set(["f32", "f16", "bf16", "i32", "u32", "i64"]);
 
 /**
  * Why a scalar parameter annotated `dtype` can't take the number given (a float for an integer, as Triton's

@@ -35,6 +35,9 @@ export const DTYPES: Readonly<Record<string, string>> = {
   float8e4b15: "f8e4b15",
 };
 
+/** The dtypes a scalar parameter's annotation may name (`n: tl.int64`): Kernel Lab's scalar kernel types. */
+export const SCALAR_ANNOTATIONS: ReadonlySet<string> = new Set(["f32", "f16", "bf16", "i32", "u32", "i64"]);
+
 /** The other way: Kernel Lab's dtype name → Triton's dtype object. */
 export const TRITON_DTYPES: Readonly<Record<string, string>> = Object.fromEntries(Object.entries(DTYPES).map(([k, v]) => [v, k]));
 

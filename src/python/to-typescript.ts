@@ -10,7 +10,7 @@ import { assumedArgTypes, assumedConstexprs, pointerParams } from "./infer";
 import { lowerFunctions, type FunctionToLower } from "./lower";
 import type { LaunchSite, PythonFile, PythonKernel } from "./module";
 import { readPythonFile } from "./module";
-import { tsName } from "./names";
+import { SCALAR_ANNOTATIONS, tsName } from "./names";
 import { LineMap } from "../diagnostics/position";
 
 export interface TypeScriptText {
@@ -29,7 +29,9 @@ export function pythonFileToTypeScript(fileName: string, text: string): TypeScri
     const known = new Map(Object.entries(constexprs).filter(([, v]) => v === null || typeof v === "string"));
     for (const p of kernel.params) {
       const t = types[p.name];
-      annotations.set(p.name, p.constexpr || !t || t.kind === "none" || t.kind === "one" ? "constexpr" : t.kind === "pointer" ? `Ptr<${t.dtype}>` : t.dtype);
+      // A scalar's dtype annotation is its type (`n: tl.int64` → `n: i64`), as a run compiles it (compile-python.ts).
+      const annotated = t?.kind === "scalar" && p.annotation !== undefined && SCALAR_ANNOTATIONS.has(p.annotation) ? p.annotation : undefined;
+      annotations.set(p.name, p.constexpr || !t || t.kind === "none" || t.kind === "one" ? "constexpr" : t.kind === "pointer" ? `Ptr<${t.dtype}>` : annotated ?? t.dtype);
     }
     return { kernel, annotations, known };
   });

@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { checkPythonFile } from "../../src/python";
 import { inPythonSpelling } from "../../src/python/spelling";
 import { locate } from "../../src/diagnostics/position";
+import { pythonFileToTypeScript } from "../../src/python/to-typescript";
 
 const HEADER = "import triton\nimport triton.language as tl\n\n@triton.jit\ndef k(x_ptr, y_ptr, n, BLOCK: tl.constexpr):\n";
 const PROLOGUE = "    offs = tl.program_id(axis=0) * BLOCK + tl.arange(0, BLOCK)\n    mask = offs < n\n";
@@ -282,4 +283,11 @@ test("check file.py: scalar parameters annotated tl.float16 / tl.int64 / tl.uint
   assert.deepEqual(diagnose(`${kernel("n: tl.int64", "    tl.store(y_ptr + offs, 1.0, mask=offs < n)")}\nk[(1,)](None, 2.5, BLOCK=16)\n`), [
     "5:14 KL1105 'n: tl.int64' is an integer parameter but the launch passes a float; pass an int (Triton's launcher refuses a float there too)",
   ]);
+});
+
+test("convert file.py: a scalar's dtype annotation is its TypeScript type (h: tl.float16 → h: f16, n: tl.int64 → n: i64, u: tl.uint32 → u: u32)", () => {
+  const text = "import triton\nimport triton.language as tl\n\n@triton.jit\ndef k(y_ptr, h: tl.float16, n: tl.int64, u: tl.uint32, m, BLOCK: tl.constexpr):\n    offs = tl.arange(0, BLOCK)\n    tl.store(y_ptr + offs, h + n + u + m, mask=offs < n)\n";
+  const { text: ts, diagnostics } = pythonFileToTypeScript("k.py", text);
+  assert.deepEqual(diagnostics, []);
+  assert.match(ts, /function k\(y_ptr: Ptr<f32>, h: f16, n: i64, u: u32, m: i32, BLOCK: constexpr\)/);
 });
