@@ -527,11 +527,11 @@ export declare namespace tl {
   function atomicOr(pointer: number, val: number, mask?: Mask | AtomicKeywords, keywords?: AtomicKeywords): number;
   /** Atomic bitwise xor at each pointer of `Ptr<i32>`/`Ptr<u32>`; returns the old contents (Triton `tl.atomic_xor`). */
   function atomicXor(pointer: number, val: number, mask?: Mask | AtomicKeywords, keywords?: AtomicKeywords): number;
-  /** Atomically writes `val` at each pointer of `Ptr<i32>`/`Ptr<u32>`; returns the old contents (Triton `tl.atomic_xchg`; releases a spin lock). */
+  /** Atomically writes `val` at each pointer of `Ptr<i32>`/`Ptr<u32>`/`Ptr<f32>`; returns the old contents (Triton `tl.atomic_xchg`; releases a spin lock). */
   function atomicXchg(pointer: number, val: number, mask?: Mask | AtomicKeywords, keywords?: AtomicKeywords): number;
   /**
-   * Atomic compare-and-swap at each pointer of `Ptr<i32>`/`Ptr<u32>`: writes `val` where the
-   * contents equal `cmp`; returns the old contents either way (Triton `tl.atomic_cas(pointer, cmp, val)`,
+   * Atomic compare-and-swap at each pointer of `Ptr<i32>`/`Ptr<u32>`/`Ptr<f32>`/`Ptr<bf16>`: writes `val` where the
+   * contents equal `cmp` (floats: bit for bit); returns the old contents either way (Triton `tl.atomic_cas(pointer, cmp, val)`,
    * strong: never fails spuriously; `mask` is Kernel Lab's addition). On a scalar pointer one
    * invocation per program does it and every invocation gets the result, so
    * `tl.atomicCas(lock, 0, 1) === 1` can steer a spin loop.
