@@ -12,6 +12,7 @@ import { atomicRead, atomicWrite } from "./atomics";
 import { inRunsOfFour, isWide, knownWhole, readsChunks, readsOctets, readsShifted, readsWide, readsWords } from "./load-forms";
 import { CHUNK_REGISTER_TYPES, chunkRegisters, emitShiftedRun, packHalves, packedHalf, packedRun } from "./packed-halves";
 import { tileInside } from "./mma-store";
+import { isZero } from "./mma-plan";
 import { isPackedDtype, type PackedDtype } from "../ir/ir";
 import { packedRead, packedRunRead, packedRunWrite, packedWrite } from "./bytes";
 
@@ -383,9 +384,9 @@ function chunkRunLoad(gen: WgslGenerator, v: Value & { op: "load" }, emitValue: 
   const mask = v.mask;
   if (!mask) return runs();
   // Carried with a zero `other`, a masked run is carried as an unmasked one with its mask's halves,
-  // zeroed where it is read (chunkRead), so its loads are not waited on here either (bench/NOTES.md §81).
-  const zeroOther = !v.other || isZeroConst(v.other);
-  const halfMask = (j: number, w: number) => `select(0u, 0xffffu, ${gen.reg(mask!, j + 2 * w)}) | select(0u, 0xffff0000u, ${gen.reg(mask!, j + 2 * w + 1)})`;
+  // zeroed where it is read (chunkRead), so its loads are not waited on here either (bench/NOTES.md §83).
+  const zeroOther = !v.other || isZero(v.other, true);
+  const halfMask = (j: number, w: number) => `select(0u, 0xffffu, ${gen.reg(mask, j + 2 * w)}) | select(0u, 0xffff0000u, ${gen.reg(mask, j + 2 * w + 1)})`;
   const masked = () => {
     for (const j of firsts) {
       if (carried && zeroOther) {
@@ -509,11 +510,4 @@ function halfRun(gen: WgslGenerator, param: string, index: string): string {
   if (!gen.octetBuffers.has(param)) return `b_${param}[${index} >> 2u]`;
   const octet = `b_${param}[${index} >> 3u]`;
   return `bitcast<vec4<f16>>(select(${octet}.xy, ${octet}.zw, (${index} & 4) != 0))`;
-}
-
-/** A constant +0 (a splat or broadcast of one), as a masked load's `other`: the bits a zeroed half has. */
-function isZeroConst(v: Value): boolean {
-  if (v.op === "const") return Object.is(v.value, 0);
-  if (v.op === "splat" || v.op === "broadcast") return isZeroConst(v.value);
-  return false;
 }

@@ -206,9 +206,10 @@ function containing(stmts: readonly Stmt[], target: Stmt): readonly Stmt[] | und
   return undefined;
 }
 
-function isZero(v: Value): boolean {
-  if (v.op === "const") return v.value === 0;
-  if (v.op === "splat" || v.op === "broadcast") return isZero(v.value);
+/** A constant zero, or a splat or broadcast of one; `positive`: +0 only (the bits a zeroed half has), not −0. */
+export function isZero(v: Value, positive = false): boolean {
+  if (v.op === "const") return positive ? Object.is(v.value, 0) : v.value === 0;
+  if (v.op === "splat" || v.op === "broadcast") return isZero(v.value, positive);
   return false;
 }
 
