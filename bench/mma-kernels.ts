@@ -132,9 +132,30 @@ export function handName(s: HandMatmul): string {
   return `${s.bm}×${s.bn}×${s.bk} ${s.sm}×${s.sn} sg of ${tm}×${tn} →${s.acc} pad ${s.pad} ${s.schedule} ${s.order} sg-${s.sgOrder} C-${s.cOut}${c}${f}${s.isolate ? ` ISOLATE ${s.isolate}` : ""}`;
 }
 
-/** Workgroups to dispatch for an M×N product. */
+/** Workgroups to dispatch for an M×N product (the edge tiles included where the tiles don't divide it). */
 export function handGrid(s: HandMatmul, M: number, N: number): [number, number] {
-  return s.order === "rows" ? [N / s.bn, M / s.bm] : [(M / s.bm) * (N / s.bn), 1];
+  const tm = Math.ceil(M / s.bm), tn = Math.ceil(N / s.bn);
+  return s.order === "rows" ? [tn, tm] : [tm * tn, 1];
+}
+
+/**
+ * Whether the variant runs at sizes its tiles don't divide (1000×1001×1003, NOTES §84): the uniform tile
+ * test with masks per half on its other way, which the 2-byte loads (each half under its own mask) and the
+ * carried shifted chunks (each half's mask carried beside its chunks) have. Edge tiles read past a row or
+ * the buffer where masked (WebGPU bounds those reads; the mask drops them).
+ */
+export function handEdges(s: HandMatmul): boolean {
+  const f = s.feed;
+  return !!f && f.masks === "uniform" && (f.bytes === 2 || f.shifted === "carried") && s.schedule === "prefetch" && s.cOut === "matrices" && !s.isolate && f.addresses !== "carried";
+}
+
+/**
+ * C's row stride and rows as the kernels store it: M × N where the tiles divide it, else padded to
+ * multiples of 256 (every BM and BN), the edge tiles' matrices stored whole into the padding.
+ */
+export function handCShape(M: number, N: number): { stride: number; rows: number } {
+  const odd = M % 256 !== 0 || N % 256 !== 0;
+  return odd ? { stride: Math.ceil(N / 256) * 256, rows: Math.ceil(M / 256) * 256 } : { stride: N, rows: M };
 }
 
 /** Whether the variant fits: tiles divide the sizes, loads divide among invocations, workgroup memory ≤ 48 KiB. */
@@ -142,7 +163,8 @@ export function handFits(s: HandMatmul, M: number, N: number, K: number): boolea
   const w = 32 * s.sm * s.sn;
   const stages = s.schedule.startsWith("dyn2") || s.schedule === "unroll2" ? 2 : 1;
   const bytes = 2 * stages * (s.bm * (s.bk + s.pad) + s.bk * (s.bn + s.pad)) + (s.cOut === "staged" ? 4 * 32 * (s.bn + 4) : s.feed?.cBuffer ? 4 * cRows(s.feed.cBuffer) * (s.bn + 4) : 0);
-  return M % s.bm === 0 && N % s.bn === 0 && K % (stages === 2 ? 2 * s.bk : s.bk) === 0 && s.bm % (16 * s.sm) === 0 && s.bn % (16 * s.sn) === 0
+  const divides = M % s.bm === 0 && N % s.bn === 0 && K % (stages === 2 ? 2 * s.bk : s.bk) === 0;
+  return (divides || handEdges(s)) && s.bm % (16 * s.sm) === 0 && s.bn % (16 * s.sn) === 0
     && (s.bm * s.bk / 8) % w === 0 && (s.bk * s.bn / 8) % w === 0 && bytes <= 49152 && (s.cOut === "matrices" || (32 * s.bn / 4) % w === 0);
 }
 
@@ -216,7 +238,7 @@ export function handWgsl(s: HandMatmul, M: number, N: number, K: number, emulate
   e(s.sgOrder === "n" ? `let sy = sg / ${s.sn}u; let sx = sg % ${s.sn}u;` : `let sy = sg % ${s.sm}u; let sx = sg / ${s.sm}u;`);
   if (s.order === "rows") e(`let bm = wid.y * ${s.bm}u; let bn = wid.x * ${s.bn}u;`);
   else {
-    const tilesM = M / s.bm, tilesN = N / s.bn;
+    const tilesM = Math.ceil(M / s.bm), tilesN = Math.ceil(N / s.bn);
     e(`let pid = wid.x; let first = (pid / ${8 * tilesN}u) * 8u; let gsize = min(${tilesM}u - first, 8u);`);
     e(`let bm = (first + (pid % ${8 * tilesN}u) % gsize) * ${s.bm}u; let bn = ((pid % ${8 * tilesN}u) / gsize) * ${s.bn}u;`);
   }
@@ -230,13 +252,17 @@ export function handWgsl(s: HandMatmul, M: number, N: number, K: number, emulate
   if (!iso) for (let q = 0; q < br; q++) e(`var rb${q}: vec4<u32>;`);
   // Carried shifted runs: each register's next chunk and start beside it (a start of 0 leaves the register as it is).
   const carried = feed.shifted === "carried";
-  if (carried) for (const r of [...Array.from({ length: ar }, (_, q) => `ra${q}`), ...Array.from({ length: br }, (_, q) => `rb${q}`)]) e(`var ${r}q: vec4<u32>; var ${r}s: u32;`);
+  // At sizes the tiles don't divide, each carried run's mask too (0xffff a half kept), applied where it is staged.
+  const edges = M % s.bm !== 0 || N % s.bn !== 0 || K % s.bk !== 0;
+  if (edges && !handEdges(s)) throw new Error(`${handName(s)}: only the 2-byte and carried shifted feeds run at ${M}×${N}×${K}`);
+  const carriedMask = carried && edges;
+  if (carried) for (const r of [...Array.from({ length: ar }, (_, q) => `ra${q}`), ...Array.from({ length: br }, (_, q) => `rb${q}`)]) e(`var ${r}q: vec4<u32>; var ${r}s: u32;${carriedMask ? ` var ${r}m = vec4<u32>(0xffffffffu);` : ""}`);
   if (feed.sizes === "runtime") e(`let Mr = ${M}u + wid.z; let Nr = ${N}u + wid.z; let Kr = ${K}u + wid.z;`);
   const [Ms, Ns, Ks] = feed.sizes === "runtime" ? ["Mr", "Nr", "Kr"] : [`${M}u`, `${N}u`, `${K}u`];
   const general = iso ? isoFeed(s, feed, w, sizeA, sizeB, Ms, Ns, Ks) : undefined;
   if (general) L.push(...general.declare.map((x) => `  ${x}`));
   // One run of 8 halves at element `at` into register `reg`: one 16-byte load or two of 8.
-  const read = (reg: string, arr: string, at: string) => (carried ? `{ let i = ${at}; let c = i >> 3u; ${reg} = ${arr}[c]; ${reg}q = ${arr}[c + 1u]; ${reg}s = i & 7u; }`
+  const read = (reg: string, arr: string, at: string) => (carried ? `{ let i = ${at}; let c = i >> 3u; ${reg} = ${arr}[c]; ${reg}q = ${arr}[c + 1u]; ${reg}s = i & 7u;${carriedMask ? ` ${reg}m = vec4<u32>(0xffffffffu);` : ""} }`
     : feed.shifted ? `{ let i = ${at}; let c = i >> 3u; ${reg} = shifted8(${arr}[c], ${arr}[c + 1u], i & 7u); }`
     : feed.bytes === 16 ? `${reg} = ${arr}[(${at}) / 8u];`
     : `{ let i = (${at}) / 4u; ${reg} = vec4<u32>(${arr}[i], ${arr}[i + 1u]); }`);
@@ -291,6 +317,16 @@ export function handWgsl(s: HandMatmul, M: number, N: number, K: number, emulate
     else out.push(...masks, `let whole = ${runs.map((_, n) => `m${n}_0 && m${n}_4`).join(" && ")};`, "if (whole) {");
     for (const r of runs) out.push(`  ${read(r.reg, r.arr, r.at)}`);
     out.push("} else {");
+    if (carriedMask) {
+      // Every run read whole, wherever it lies; each half's mask carried with it (tutorial 03's, per element).
+      runs.forEach((r) => {
+        const keep = (e: number) => `(${r.row} < ${r.rowMax} && ${r.col} + ${e}u < ${r.colMax})`;
+        const word = (j: number) => `select(0u, 0xffffu, ${keep(2 * j)}) | select(0u, 0xffff0000u, ${keep(2 * j + 1)})`;
+        out.push(`  ${read(r.reg, r.arr, r.at)}`, `  ${r.reg}m = vec4<u32>(${[0, 1, 2, 3].map(word).join(", ")});`);
+      });
+      out.push("}");
+      return ["{", ...out.map((x) => `  ${x}`), "}"];
+    }
     if (uniformTest) out.push(...masks.map((m) => `  ${m}`));
     runs.forEach((r, n) => {
       out.push(`  ${r.reg} = vec4<u32>(0u);${carried ? ` ${r.reg}q = vec4<u32>(0u); ${r.reg}s = 0u;` : ""}`);
@@ -299,7 +335,7 @@ export function handWgsl(s: HandMatmul, M: number, N: number, K: number, emulate
     out.push("}");
     return ["{", ...out.map((x) => `  ${x}`), "}"];
   };
-  const halves = (reg: string, arr: string) => (carried ? `let sr = shifted8(${reg}, ${reg}q, ${reg}s); ` : "") + [0, 1, 2, 3].map((h) => `${arr}[at + ${2 * h}u] = bitcast<vec2<f16>>(${carried ? "sr" : reg}[${h}]).x; ${arr}[at + ${2 * h + 1}u] = bitcast<vec2<f16>>(${carried ? "sr" : reg}[${h}]).y;`).join(" ");
+  const halves = (reg: string, arr: string) => (carried ? `let sr = shifted8(${reg}, ${reg}q, ${reg}s)${carriedMask ? ` & ${reg}m` : ""}; ` : "") + [0, 1, 2, 3].map((h) => `${arr}[at + ${2 * h}u] = bitcast<vec2<f16>>(${carried ? "sr" : reg}[${h}]).x; ${arr}[at + ${2 * h + 1}u] = bitcast<vec2<f16>>(${carried ? "sr" : reg}[${h}]).y;`).join(" ");
   const put = (stage: string): string[] => {
     if (general) return general.put(stage);
     const out: string[] = [];
@@ -365,9 +401,10 @@ export function handWgsl(s: HandMatmul, M: number, N: number, K: number, emulate
   if (s.cOut === "matrices") {
     const cs = s.cStore ?? { stride: "constant", branch: "none" };
     // wid.z is 0: a stride and a test the compiler cannot fold, as generated code's are.
-    if (cs.stride === "runtime") e(`let cs = ${N}u + wid.z;`);
-    const stride = cs.stride === "runtime" ? "cs" : `${N}u`;
-    const store = (i: number, j: number) => (emulate ? o.store("C", `(bm + ${row(i)}) * ${stride} + bn + ${col(j)}`, cm(i, j), N)
+    const CS = handCShape(M, N).stride;
+    if (cs.stride === "runtime") e(`let cs = ${CS}u + wid.z;`);
+    const stride = cs.stride === "runtime" ? "cs" : `${CS}u`;
+    const store = (i: number, j: number) => (emulate ? o.store("C", `(bm + ${row(i)}) * ${stride} + bn + ${col(j)}`, cm(i, j), CS)
       : `subgroupMatrixStore<row_major>(&C, (bm + ${row(i)}) * ${stride} + bn + ${col(j)}, ${cm(i, j)}, ${stride});`);
     if (cs.branch === "plain") e(`if (bm + ${s.bm}u <= ${M}u + wid.z) {`);
     if (cs.branch === "uniform-load") e(`if (lid == 0u) { cflag = select(0u, 1u, bm + ${s.bm}u <= ${M}u + wid.z); }`, ), e("if (workgroupUniformLoad(&cflag) == 1u) {");
@@ -547,7 +584,9 @@ export function handVariants(size: number, emulate: boolean): HandMatmul[] {
         { ...x, feed: { bytes: 2, sizes: "runtime", masks: "uniform", regs: "halves" } },
         { ...x, feed: { bytes: 4, sizes: "runtime", masks: "uniform", regs: "halves" } },
         { ...x, feed: { bytes: 16, sizes: "runtime", masks: "uniform", shifted: true } },
-        { ...x, feed: { bytes: 16, sizes: "runtime", masks: "uniform", shifted: "carried" } }] satisfies HandMatmul[])];
+        { ...x, feed: { bytes: 16, sizes: "runtime", masks: "uniform", shifted: "carried" } }] satisfies HandMatmul[]),
+      // The odd size's own configs (64×64×32 over 4 and 8) in the feeds that also run at 1000×1001×1003 (§84).
+      ...ODD_CONFIGS.slice(1).flatMap((x) => [{ ...x, feed: { bytes: 16, sizes: "runtime", masks: "uniform" } } satisfies HandMatmul, ...oddFeeds(x)])];
   }
   const out: HandMatmul[] = [b];
   // What the 244 kernel has that the generated code lacked, one at a time.
@@ -587,6 +626,22 @@ export function handVariants(size: number, emulate: boolean): HandMatmul[] {
   // A test per operand, as generated (§44's open difference).
   out.push({ ...b, feed: { bytes: 8, sizes: "runtime", masks: "uniform", tests: "two" } });
   return out;
+}
+
+/** 64×64×64 over 4 (1024³'s leader), 64×64×32 over 4 and over 8 (the odd size's leader, generated). */
+const ODD_CONFIGS: HandMatmul[] = [{ ...BEST_244, bm: 64, bn: 64, bk: 64 }, { ...BEST_244, bm: 64, bn: 64 }, { ...BEST_244, bm: 64, bn: 64, sm: 2, sn: 4 }];
+
+/** The feeds that run where the tiles don't divide the sizes (`handEdges`): a half a load, and 16-byte chunks shifted and carried. */
+function oddFeeds(x: HandMatmul): HandMatmul[] {
+  return [{ ...x, feed: { bytes: 2, sizes: "runtime", masks: "uniform", regs: "halves" } }, { ...x, feed: { bytes: 16, sizes: "runtime", masks: "uniform", shifted: "carried" } }];
+}
+
+/**
+ * The variants at sizes the tiles don't divide (1000×1001×1003, NOTES §84): the odd size's reads by hand, edge
+ * programs and all, against the same kernels at 1024³ (`handVariants(1024)` has them). Emulated: 64×64 over 4 only.
+ */
+export function handOddVariants(emulate: boolean): HandMatmul[] {
+  return (emulate ? [{ ...BEST_244, bm: 64, bn: 64 }] : ODD_CONFIGS).flatMap(oddFeeds);
 }
 
 /** The rows of C's staging buffer a `feed.cBuffer` declares (true: 32, as generated at BN 128). */

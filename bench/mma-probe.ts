@@ -19,20 +19,24 @@ import { matrixOps, type MatrixOps } from "../src/codegen/mma-ops";
 import type { SubgroupMatrixConfig } from "../src/ir/target";
 import { f16FromBits, f16ToBits } from "../src/ir/f16";
 import { buffer, pipeline, randnHalves, readFloats, time } from "./hand-run";
-import { handFits, handGrid, handName, handVariants, handWgsl, type HandMatmul } from "./mma-kernels";
+import { handCShape, handFits, handGrid, handName, handOddVariants, handVariants, handWgsl, type HandMatmul } from "./mma-kernels";
 
 const argv = process.argv.slice(2);
 const arg = (name: string) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : undefined);
 const emulate = argv.includes("--emulate");
 const only = arg("--only")?.split(",");
 const wanted = (part: string) => !only || only.includes(part);
-const sizes = (arg("--sizes") ?? (emulate ? "64" : "4096,1024")).split(",").map(Number);
+/** Each size N (N³) or MxNxK: sizes the tiles don't divide run the kernels that take edge tiles (`handOddVariants`). */
+const sizes = (arg("--sizes") ?? (emulate ? "64" : "4096,1024")).split(",").map((x) => {
+  const d = x.split("x").map(Number);
+  return (d.length === 3 ? d : [d[0], d[0], d[0]]) as [number, number, number];
+});
 const outFile = arg("--out");
 /** --match REGEX: only the hand-written matmuls whose names match. */
 const match = arg("--match") ? new RegExp(arg("--match")!) : undefined;
 const C16: SubgroupMatrixConfig = { componentType: "f16", resultComponentType: "f32", M: 16, N: 16, K: 16 };
 
-interface Row { part: string; variant: string; size?: number; correct: boolean; relError?: number; medianMs?: number; tflops?: number; note?: string }
+interface Row { part: string; variant: string; size?: number; shape?: string; correct: boolean; relError?: number; medianMs?: number; tflops?: number; note?: string }
 const rows: Row[] = [];
 const save = () => outFile && writeFileSync(outFile, JSON.stringify({ date: new Date().toISOString(), rows }, null, 2));
 
@@ -80,7 +84,7 @@ function log(row: Row): void {
   rows.push(row);
   save();
   const rate = row.tflops !== undefined ? `${row.tflops.toFixed(1)} TFLOP/s (${row.medianMs!.toFixed(4)} ms)` : row.note ?? "";
-  console.log(`${row.part.padEnd(7)} ${(row.size ? `${row.size}³ ` : "").padEnd(6)}${row.variant.padEnd(52)} ${row.correct ? "ok " : "BAD"} ${row.relError !== undefined ? `rel ${row.relError.toExponential(1)} ` : ""}${rate}`);
+  console.log(`${row.part.padEnd(7)} ${(row.shape ? `${row.shape} ` : row.size ? `${row.size}³ ` : "").padEnd(6)}${row.variant.padEnd(52)} ${row.correct ? "ok " : "BAD"} ${row.relError !== undefined ? `rel ${row.relError.toExponential(1)} ` : ""}${rate}`);
 }
 
 async function regs(gpu: Gpu): Promise<void> {
@@ -130,11 +134,15 @@ async function regs(gpu: Gpu): Promise<void> {
  * timed. A C in f16 (f16 accumulators) is within f16 accumulation error, not f32's: its error is
  * printed and held to 2e-2. The `isolate` kernels compute no product: timed only, marked so.
  */
-async function matmul(gpu: Gpu, size: number, shapes: HandMatmul[]): Promise<void> {
-  const [M, N, K] = [size, size, size];
+async function matmul(gpu: Gpu, [M, N, K]: [number, number, number], shapes: HandMatmul[]): Promise<void> {
+  const size = M, shape = M === N && N === K ? undefined : `${M}x${N}x${K}`;
+  // C as the kernels store it: M × N, or padded rows of a padded stride where the tiles don't divide it.
+  const { stride: CS, rows: CR } = handCShape(M, N);
   const a = randnHalves(M * K), b = randnHalves(K * N);
-  const [ba, bb] = [buffer(gpu, a, "A"), buffer(gpu, b, "B")];
-  const c32 = buffer(gpu, new Float32Array(M * N), "C f32"), c16 = buffer(gpu, new Uint16Array(M * N), "C f16");
+  // Buffers hold whole 16-byte chunks (a NaN in each padding half: a kernel that keeps one fails the check).
+  const padded = (x: Uint16Array) => { const p = new Uint16Array(Math.ceil(x.length / 8) * 8).fill(0x7e00); p.set(x); return p; };
+  const [ba, bb] = [buffer(gpu, padded(a), "A"), buffer(gpu, padded(b), "B")];
+  const c32 = buffer(gpu, new Float32Array(CR * CS), "C f32"), c16 = buffer(gpu, new Uint16Array(CR * CS), "C f16");
   const indices = [...Array.from({ length: N }, (_, j) => (M - 1) * N + j), ...Array.from({ length: M }, (_, i) => i * N + N - 1), ...Array.from({ length: 4096 }, () => Math.floor(Math.random() * M * N))];
   const av = Float64Array.from(a, f16FromBits), bv = Float64Array.from(b, f16FromBits);
   const want = indices.map((idx) => {
@@ -151,7 +159,7 @@ async function matmul(gpu: Gpu, size: number, shapes: HandMatmul[]): Promise<voi
     try {
       const p = await pipeline(gpu, handWgsl(s, M, N, K, emulate), [ba, bb, bc]);
       const grid = handGrid(s, M, N);
-      gpu.device.queue.writeBuffer(bc, 0, half ? new Uint16Array(M * N).fill(0x7e00) : new Float32Array(M * N).fill(NaN));
+      gpu.device.queue.writeBuffer(bc, 0, half ? new Uint16Array(CR * CS).fill(0x7e00) : new Float32Array(CR * CS).fill(NaN));
       const enc = gpu.device.createCommandEncoder();
       const pass = enc.beginComputePass();
       pass.setPipeline(p.pipeline);
@@ -159,17 +167,17 @@ async function matmul(gpu: Gpu, size: number, shapes: HandMatmul[]): Promise<voi
       pass.dispatchWorkgroups(grid[0], grid[1]);
       pass.end();
       gpu.device.queue.submit([enc.finish()]);
-      const words = await readFloats(gpu, bc, half ? M * N / 2 : M * N);
+      const words = await readFloats(gpu, bc, half ? CR * CS / 2 : CR * CS);
       const c = half ? Float64Array.from(new Uint16Array(words.buffer), f16FromBits) : words;
       let num = 0, den = 0;
-      indices.forEach((idx, q) => { num += (c[idx] - want[q]) ** 2; den += want[q] ** 2; });
+      indices.forEach((idx, q) => { const got = c[Math.floor(idx / N) * CS + (idx % N)]; num += (got - want[q]) ** 2; den += want[q] ** 2; });
       const rel = Math.sqrt(num / den);
       const correct = s.isolate !== undefined || (Number.isFinite(rel) && rel < (half ? 2e-2 : 1e-4));
       // Emulated (lavapipe): checked only; its time says nothing.
       const ms = correct && !emulate ? await time(gpu, p, grid) : undefined;
-      log({ part: s.isolate ? "isolate" : "matmul", size, variant, correct, relError: rel, ...(ms ? { medianMs: ms, tflops: (2 * M * N * K) / ms / 1e9 } : {}), ...(s.isolate ? { note: "computes no product: timing only" } : {}) });
+      log({ part: s.isolate ? "isolate" : "matmul", size, ...(shape ? { shape } : {}), variant, correct, relError: rel, ...(ms ? { medianMs: ms, tflops: (2 * M * N * K) / ms / 1e9 } : {}), ...(s.isolate ? { note: "computes no product: timing only" } : {}) });
     } catch (e) {
-      log({ part: "matmul", size, variant, correct: false, note: (e as Error).message.slice(0, 300) });
+      log({ part: "matmul", size, ...(shape ? { shape } : {}), variant, correct: false, note: (e as Error).message.slice(0, 300) });
     }
   }
   [ba, bb, c32, c16].forEach((x) => x.destroy());
@@ -248,7 +256,7 @@ async function main(): Promise<void> {
   if (!emulate && !(gpu.target.subgroupMatrixConfigs ?? []).some((c) => c.componentType === "f16" && c.M === 16 && c.N === 16 && c.K === 16)) console.log("no 16×16×16 f16 subgroup-matrix configuration: regs and matmul will fail");
   if (wanted("f16")) await halfSemantics(gpu);
   if (wanted("regs")) await regs(gpu);
-  if (wanted("matmul")) for (const size of sizes) await matmul(gpu, size, handVariants(size, emulate));
+  if (wanted("matmul")) for (const d of sizes) await matmul(gpu, d, d[0] === d[1] && d[1] === d[2] ? handVariants(d[0], emulate) : handOddVariants(emulate));
   save();
 }
 

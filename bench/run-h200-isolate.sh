@@ -71,6 +71,9 @@
 #           (two configs each) with a half a load shifted beside the default, the hand-written feeds (~4 min)
 #   unmask  the dot operands' loads without their M and N masks (unmaskedDotEdges, §71's next), words and the K loop
 #           peeled, at the odd size, 1024³ and 4096³'s two first configs; twice (~7 min)
+#   oddhand the hand-written feed at 1000×1001×1003 itself, edge programs and all (a half a load; 16-byte chunks shifted and
+#           carried, each half's mask carried), beside the same kernels at 1024³ and the generated odd size and 1024³ in one
+#           process; the machine code of the hand-written and generated chunks at the odd size (~4 min; NOTES §84)
 #   rest    issue 28 item 4: the other cases of RESULTS.md (f32, softmax, layer norm, add, dropout) with torch and Triton
 # Next lease (§45): PARTS="softmax" (~6 min), then PARTS="tests odd" (~5 min), back to back.
 #
@@ -553,6 +556,19 @@ if has chunks; then
     sass odd-chunks-$c gen matmul-f16 1000x1001x1003 "${!cfg}" '{"shiftedHalfRows":"chunks"}' "$out/sass/odd-chunks-$c/kernel.wgsl"
   done
   [ -z "$dry" ] && (cd "$out" && tar -cJf sass-chunks.tar.xz sass && rm -rf sass)
+  date -u
+fi
+if has oddhand; then
+  # NOTES §83's next isolation: the hand-written shifted-and-carried feed timed at the odd size itself, where its runs start
+  # at every residue mod 8 and the last row and column of programs take the masked way on every trip, beside a half a
+  # load by hand and both at 1024³ (64×64×64 over 4, 64×64×32 over 4 and over 8); then the generated odd size and 1024³.
+  F='^64×64×(32|64) (2×2 sg of 2×2|2×4 sg of 2×1) →f32 pad 8 prefetch rows sg-n C-matrices( feed \((2|16)-byte loads, runtime sizes, uniform masks(, halves|, shifted carried)?\))?$'
+  step 200 oddhand-feed.log node bench/dist/mma-probe.js --only matmul --sizes 1024,1000x1001x1003 --match "$F" --out "$out/oddhand-feed.json"
+  step 300 oddhand-mm.log node bench/dist/suite.js --only matmul-f16-1024x1024x1024,matmul-f16-1000 --configs 3 --targets '[{"shiftedHalfRows":"chunks"}]' --out "$out/oddhand-mm.json"
+  H8='64×64×32 2×4 sg of 2×1 →f32 pad 8 prefetch rows sg-n C-matrices feed (16-byte loads, runtime sizes, uniform masks, shifted carried)'
+  sass odd-hand-chunks-8 hand 1000x1001x1003 "$H8" "$out/sass/odd-hand-chunks-8/kernel.wgsl"
+  sass odd-chunks-8 gen matmul-f16 1000x1001x1003 '{"BLOCK_M":64,"BLOCK_N":64,"BLOCK_K":32,"num_warps":8}' '{"shiftedHalfRows":"chunks"}' "$out/sass/odd-chunks-8/kernel.wgsl"
+  [ -z "$dry" ] && (cd "$out" && tar -cJf sass-oddhand.tar.xz sass && rm -rf sass)
   date -u
 fi
 if has rec32 || has rec32mm; then

@@ -3,7 +3,7 @@
 // kernel's machine code alone, which bench/sass.sh reads back (bench/README "Reading the machine code").
 //   node bench/dist/sass.js gen matmul-f16 SIZE CONFIG_JSON KNOBS_JSON OUT.wgsl [EDIT,…]   (bench/wgsl-edits.ts; SIZE N or MxNxK)
 //   node bench/dist/sass.js gen attention-f16 SEQ CONFIG_JSON KNOBS_JSON OUT.wgsl   (4×32×SEQ×64; CAUSAL=1)
-//   node bench/dist/sass.js hand SIZE 'EXACT NAME' OUT.wgsl                          (bench/mma-kernels.ts)
+//   node bench/dist/sass.js hand SIZE 'EXACT NAME' OUT.wgsl                          (bench/mma-kernels.ts; SIZE N or MxNxK)
 //   node bench/dist/sass.js wgsl IN.wgsl                                             (any file, entry point main)
 // EMULATE=1 compiles `gen` kernels with subgroup matrices emulated (any adapter, lavapipe too): what
 // bench/tint-clamps.sh reads Tint's SPIR-V of.
@@ -15,7 +15,7 @@ import { compileKernel, parseKernelFile, specializationFor } from "../src/compil
 import { acquireGpu } from "../src/runtime";
 import type { CodegenOptions } from "../src/ir/target";
 import { attentionF16, matmulF16 } from "./f16-cases";
-import { handName, handVariants, handWgsl } from "./mma-kernels";
+import { handName, handOddVariants, handVariants, handWgsl } from "./mma-kernels";
 import { applyEdits } from "./wgsl-edits";
 
 const [mode, ...rest] = process.argv.slice(2);
@@ -45,9 +45,12 @@ async function main(): Promise<void> {
     out = file;
   } else if (mode === "hand") {
     const [size, name, file] = rest;
-    const v = handVariants(Number(size), false).find((x) => handName(x) === name);
-    if (!v) throw new Error(`hand: no kernel named ${JSON.stringify(name)}; the names:\n${handVariants(Number(size), false).map(handName).join("\n")}`);
-    wgsl = handWgsl(v, Number(size), Number(size), Number(size), false);
+    // N (a cube) or MxNxK (sizes the tiles don't divide: the kernels that take edge tiles).
+    const [m, n, k] = size.includes("x") ? size.split("x").map(Number) : [Number(size), Number(size), Number(size)];
+    const variants = m === n && n === k ? handVariants(m, false) : handOddVariants(false);
+    const v = variants.find((x) => handName(x) === name);
+    if (!v) throw new Error(`hand: no kernel named ${JSON.stringify(name)}; the names:\n${variants.map(handName).join("\n")}`);
+    wgsl = handWgsl(v, m, n, k, false);
     out = file;
   } else if (mode === "wgsl") {
     wgsl = readFileSync(rest[0], "utf8");
