@@ -571,6 +571,32 @@ if has oddhand; then
   [ -z "$dry" ] && (cd "$out" && tar -cJf sass-oddhand.tar.xz sass && rm -rf sass)
   date -u
 fi
+if has oddk64; then
+  # oddhand's lead (NOTES §84): by hand the odd size ran best at 64×64×64 over 4 in carried chunks (72.1, against 64.6 at
+  # the generated leader's 64×64×32 over 8), a config the odd size's case did not try. Generated there and at 64×64×64
+  # over 8, at the default, in chunks (tile test, "block", the K loop peeled), beside 1024³ in the same process.
+  K64='[{"BLOCK_M":64,"BLOCK_N":64,"BLOCK_K":64,"num_warps":4},{"BLOCK_M":64,"BLOCK_N":64,"BLOCK_K":64,"num_warps":8}]'
+  step 400 oddk64-mm.log node bench/dist/suite.js --only matmul-f16-1024x1024x1024,matmul-f16-1000 --configs 2 --more-configs "$K64" \
+    --targets '[{"shiftedHalfRows":"chunks"},{"shiftedHalfRows":"chunks","halfLoadForm":"block"},{"shiftedHalfRows":"chunks","wholeTrips":true}]' --out "$out/oddk64-mm.json"
+  H4='64×64×64 2×2 sg of 2×2 →f32 pad 8 prefetch rows sg-n C-matrices feed (16-byte loads, runtime sizes, uniform masks, shifted carried)'
+  sass odd-hand-chunks-k64 hand 1000x1001x1003 "$H4" "$out/sass/odd-hand-chunks-k64/kernel.wgsl"
+  sass odd-chunks-k64 gen matmul-f16 1000x1001x1003 '{"BLOCK_M":64,"BLOCK_N":64,"BLOCK_K":64,"num_warps":4}' '{"shiftedHalfRows":"chunks"}' "$out/sass/odd-chunks-k64/kernel.wgsl"
+  sass odd-default-k64 gen matmul-f16 1000x1001x1003 '{"BLOCK_M":64,"BLOCK_N":64,"BLOCK_K":64,"num_warps":4}' '{}' "$out/sass/odd-default-k64/kernel.wgsl"
+  [ -z "$dry" ] && (cd "$out" && tar -cJf sass-oddk64.tar.xz sass && rm -rf sass)
+  date -u
+fi
+if has unsigned; then
+  # oddk64's machine code (NOTES §84): the generated masked way computes each half's row and column of its tile index as
+  # signed quotients and remainders (4 and 5 instructions a half, where the hand-written kernel's are unsigned shifts).
+  # unsignedIndices takes them unsigned; with splitTileIndices the halves of a run share one row. The odd size at its
+  # two first configs and 64×64×64 over 4, at the default and in chunks; 1024³ and 4096³'s two first at the default
+  # and unsigned; one process each size.
+  K64='[{"BLOCK_M":64,"BLOCK_N":64,"BLOCK_K":64,"num_warps":4}]'
+  step 400 unsigned-odd.log node bench/dist/suite.js --only matmul-f16-1000 --configs 2 --more-configs "$K64" \
+    --targets '[{"unsignedIndices":true},{"unsignedIndices":true,"splitTileIndices":true},{"shiftedHalfRows":"chunks"},{"shiftedHalfRows":"chunks","unsignedIndices":true},{"shiftedHalfRows":"chunks","unsignedIndices":true,"splitTileIndices":true}]' --out "$out/unsigned-odd.json"
+  step 300 unsigned-mm.log node bench/dist/suite.js --only matmul-f16-1024x1024x1024,matmul-f16-4096 --configs 2 --targets '[{"unsignedIndices":true}]' --out "$out/unsigned-mm.json"
+  date -u
+fi
 if has rec32 || has rec32mm; then
   # Issue 28's record with the chunks (NOTES §78), in two calls where one is 10 minutes (rec32mm, then rec32at): the
   # ceilings, the suite's f16 matmul at 4096³, 1024³ and the odd size over their first four configs at the default

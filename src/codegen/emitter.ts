@@ -68,6 +68,8 @@ export interface Emitter extends ArrayFacts {
   useSubgroups(): boolean;
   /** Split tiled element indices into row and column term by term (rearrange.ts `tileTerms`; CodegenOptions.splitTileIndices). */
   readonly splitTileIndices: boolean;
+  /** Row and column of a flat index taken unsigned (rearrange.ts `IndexForm`; CodegenOptions.unsignedIndices). */
+  readonly unsignedIndices: boolean;
   /** Where this row maximum may stay at a running maximum's read (lazy-max.ts, CodegenOptions.lazyRowMax), that read. */
   lazyFloor(v: Value): Value | undefined;
 }

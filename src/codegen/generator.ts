@@ -349,6 +349,10 @@ export class WgslGenerator implements Emitter {
     return this.options.splitTileIndices === true;
   }
 
+  get unsignedIndices(): boolean {
+    return this.options.unsignedIndices === true;
+  }
+
   lazyFloor(v: Value): Value | undefined {
     return this.plan.lazyMaxima.get(v.id);
   }

@@ -13,10 +13,29 @@ import { literal } from "./literals";
 import { sliceMatchesTile } from "./layout";
 import { castWgsl } from "./bf16";
 
+/**
+ * How a flat element index is cut into row and column: tiled indices split term by term
+ * (CodegenOptions.splitTileIndices, `tileTerms`), and quotients and remainders taken unsigned
+ * (CodegenOptions.unsignedIndices): a flat index is never negative, and `i32(u32(e) / 64u)` is one
+ * shift where the signed `e / 64` is four instructions and `e % 64` five (bench/NOTES.md §84).
+ */
+export interface IndexForm {
+  readonly splitTileIndices?: boolean;
+  readonly unsignedIndices?: boolean;
+}
+
 /** `[r, c]` of flat index `e` in a 2-D shape, as WGSL expressions. */
-function rowCol(shape: Shape, e: string, split: boolean): [string, string] {
+function rowCol(shape: Shape, e: string, form: IndexForm): [string, string] {
   const n = shape[shape.length - 1];
-  return shape.length === 1 ? ["0", e] : [quotient(e, n, split), remainder(e, n, split)];
+  return shape.length === 1 ? ["0", e] : [quotient(e, n, form), remainder(e, n, form)];
+}
+
+/** `e / n` and `e % n` of a non-negative index, signed or unsigned as `form` says. */
+function div(e: string, n: number, form: IndexForm): string {
+  return form.unsignedIndices ? `i32(u32(${e}) / ${n}u)` : `(${e} / ${n})`;
+}
+function mod(e: string, n: number, form: IndexForm): string {
+  return form.unsignedIndices ? `i32(u32(${e}) % ${n}u)` : `(${e} % ${n})`;
 }
 
 /**
@@ -38,29 +57,29 @@ function tileTerms(e: string, n: number): { base: string; k: number } | undefine
 }
 
 /** `e / n` for a flat index `e` into blocks whose last axis (or axes) hold `n` elements. */
-function quotient(e: string, n: number, split: boolean): string {
-  const t = split ? tileTerms(e, n) : undefined;
-  if (!t) return `(${e} / ${n})`;
+function quotient(e: string, n: number, form: IndexForm): string {
+  const t = form.splitTileIndices ? tileTerms(e, n) : undefined;
+  if (!t) return div(e, n, form);
   const q = Math.floor(t.k / n);
-  return q === 0 ? `(${t.base} / ${n})` : `((${t.base} / ${n}) + ${q})`;
+  return q === 0 ? div(t.base, n, form) : `(${div(t.base, n, form)} + ${q})`;
 }
 
 /** `e % n`, as `quotient`. */
-function remainder(e: string, n: number, split: boolean): string {
-  const t = split ? tileTerms(e, n) : undefined;
-  if (!t) return `(${e} % ${n})`;
+function remainder(e: string, n: number, form: IndexForm): string {
+  const t = form.splitTileIndices ? tileTerms(e, n) : undefined;
+  if (!t) return mod(e, n, form);
   const r = t.k % n;
-  return r === 0 ? `(${t.base} % ${n})` : `((${t.base} % ${n}) + ${r})`;
+  return r === 0 ? mod(t.base, n, form) : `(${mod(t.base, n, form)} + ${r})`;
 }
 
 /**
  * The flat index in `from` of the element a broadcast to `to` reads at flat index `e`
  * (same rank; size-1 axes of `from` stretch).
  */
-function broadcastSource(from: Shape, to: Shape, e: string, split: boolean): string {
+function broadcastSource(from: Shape, to: Shape, e: string, form: IndexForm): string {
   if (from.length === 1) return from[0] === 1 ? "0" : e;
   if (from.length > 2) return flatSource(from, to.map((_, axis) => (from[axis] === 1 ? undefined : axis)), to, e);
-  const [r, c] = rowCol(to, e, split);
+  const [r, c] = rowCol(to, e, form);
   const row = from[0] === 1 ? "0" : r;
   const col = from[1] === 1 ? "0" : c;
   return from[1] === 1 ? row : row === "0" ? col : `(${row} * ${from[1]} + ${col})`;
@@ -92,11 +111,11 @@ function permuteSource(from: Shape, dims: readonly number[], to: Shape, e: strin
 }
 
 /** Element e of a block of `shape` along `axis`: [outer index, position on the axis, inner index], as WGSL. */
-export function alongAxis(shape: Shape, axis: number, e: string, split = false): { o: string; k: string; i: string; inner: number } {
+export function alongAxis(shape: Shape, axis: number, e: string, form: IndexForm = {}): { o: string; k: string; i: string; inner: number } {
   const inner = shape.slice(axis + 1).reduce((a, b) => a * b, 1);
   const length = shape[axis];
-  const o = axis === 0 ? "0" : quotient(e, length * inner, split);
-  const k = inner === 1 ? (axis === 0 ? e : remainder(e, length, split)) : axis === 0 ? quotient(e, inner, split) : `((${e} / ${inner}) % ${length})`;
+  const o = axis === 0 ? "0" : quotient(e, length * inner, form);
+  const k = inner === 1 ? (axis === 0 ? e : remainder(e, length, form)) : axis === 0 ? quotient(e, inner, form) : `((${e} / ${inner}) % ${length})`;
   const i = inner === 1 ? "0" : `(${e} % ${inner})`;
   return { o, k, i, inner };
 }
@@ -124,7 +143,7 @@ function transposeSource(from: Shape, e: string): string {
  * A WGSL expression for `v`'s element at flat index `e`, when `v` is computed from indices,
  * constants and scalars only; undefined when it depends on memory or variables.
  */
-export function rematerialize(ctx: Pick<Emitter, "reg" | "typeOf" | "dtype" | "knownRead"> & { readonly splitTileIndices?: boolean; readonly holding?: ReadonlySet<number> }, v: Value, e: string, depth = 0): string | undefined {
+export function rematerialize(ctx: Pick<Emitter, "reg" | "typeOf" | "dtype" | "knownRead"> & IndexForm & { readonly holding?: ReadonlySet<number> }, v: Value, e: string, depth = 0): string | undefined {
   if (depth > 24) return undefined;
   // A comparison a whole trip makes hold (whole-trips.ts).
   if (ctx.holding?.has(v.id)) return "true";
@@ -143,7 +162,7 @@ export function rematerialize(ctx: Pick<Emitter, "reg" | "typeOf" | "dtype" | "k
       return held && at(held);
     }
     case "broadcast":
-      return at(v.value, broadcastSource(v.value.type.shape, v.type.shape, e, ctx.splitTileIndices === true));
+      return at(v.value, broadcastSource(v.value.type.shape, v.type.shape, e, ctx));
     case "trans":
       return at(v.value, transposeSource(v.value.type.shape, e));
     case "permute":
@@ -265,7 +284,7 @@ export function emitRearrange(ctx: Emitter, v: Rearrangement): void {
           ? selectionSource(v, e)
           : v.op === "reshape"
             ? e
-            : broadcastSource(v.value.type.shape, v.type.shape, e, ctx.splitTileIndices);
+            : broadcastSource(v.value.type.shape, v.type.shape, e, ctx);
   const recomputed = Array.from({ length: layout.ept }, (_, j) => rematerialize(ctx, v, ctx.elementIndex(v.type, j)));
   if (recomputed.every((x) => x !== undefined)) {
     recomputed.forEach((x, j) => ctx.emit(`let ${ctx.valueName(v, j)} = ${x};`));

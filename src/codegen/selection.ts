@@ -23,7 +23,7 @@ export function emitConcat(ctx: Emitter, v: Value & { op: "concat" }): void {
   ctx.emit("workgroupBarrier();");
   const [la, lb] = v.values.map((x) => x.type.shape[v.axis]);
   for (let j = 0; j < layout.ept; j++) {
-    const { o, k, i, inner } = alongAxis(v.type.shape, v.axis, ctx.elementIndex(v.type, j), ctx.splitTileIndices);
+    const { o, k, i, inner } = alongAxis(v.type.shape, v.axis, ctx.elementIndex(v.type, j), ctx);
     const position = ctx.fresh("cat");
     ctx.emit(`let ${position} = ${k};`);
     // Each side's index is clamped into its array: the select reads both.
@@ -57,7 +57,7 @@ export function emitGather(ctx: Emitter, v: Value & { op: "gather" }): void {
   ctx.emit("workgroupBarrier();");
   const length = v.value.type.shape[v.axis];
   for (let j = 0; j < ctx.layout(v.type).ept; j++) {
-    const { o, i, inner } = alongAxis(v.type.shape, v.axis, ctx.elementIndex(v.type, j), ctx.splitTileIndices);
+    const { o, i, inner } = alongAxis(v.type.shape, v.axis, ctx.elementIndex(v.type, j), ctx);
     const at = ctx.fresh("gat");
     ctx.emit(`let ${at} = clamp(i32(${ctx.reg(v.index, j)}), 0, ${length - 1});`);
     ctx.emit(`let ${ctx.valueName(v, j)} = ${src}[${fromAxis(o, at, i, length, inner)}];`);
@@ -139,7 +139,7 @@ export function emitSort(ctx: Emitter, v: Value & { op: "sort" }): void {
   const before = v.descending ? ">" : "<";
   const place = () => {
     for (let j = 0; j < layout.ept; j++) {
-      const { o, k, i, inner } = alongAxis(src.type.shape, v.axis, ctx.elementIndex(src.type, j), ctx.splitTileIndices);
+      const { o, k, i, inner } = alongAxis(src.type.shape, v.axis, ctx.elementIndex(src.type, j), ctx);
       const [key, rank, at] = [ctx.fresh("key"), ctx.fresh("rank"), ctx.fresh("pos")];
       ctx.emit(`let ${key} = ${sortKey(ctx, src, ctx.reg(src, j))};`);
       ctx.emit(`let ${at} = ${k};`);

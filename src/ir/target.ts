@@ -112,6 +112,13 @@ export interface CodegenOptions {
    */
   splitTileIndices?: boolean;
   /**
+   * The row and column of a block's flat element index (a broadcast's, a slice's) taken as unsigned
+   * quotient and remainder, `i32(u32(e) / 64u)`, where the signed `(e / 64)` costs the driver a sign
+   * correction on every element (codegen/rearrange.ts `IndexForm`). A flat index is never negative,
+   * so the values are the same. A bench switch until timed (bench/NOTES.md §84). Off unless true.
+   */
+  unsignedIndices?: boolean;
+  /**
    * A loop whose comparisons with its counter hold for the whole block in most trips (attention's
    * `start_n + offs_n < N_CTX`, the causal mask below the diagonal) peeled: a first loop runs the
    * trips while a test on scalars says they all hold, with them `true`; a second the rest as written
