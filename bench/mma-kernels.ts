@@ -295,6 +295,13 @@ export function handWgsl(s: HandMatmul, M: number, N: number, K: number, emulate
       return `let m${n}_${h} = ${els.join(" && ")};`;
     }));
     const uniformTest = feed.masks === "uniform";
+    // Carried with its halves' mask (sizes the tiles don't divide): every run read whole, wherever it lies, and
+    // each half's mask carried with it (tutorial 03's, per element).
+    const maskedCarried = (r: (typeof runs)[number]) => {
+      const keep = (e: number) => `(${r.row} < ${r.rowMax} && ${r.col} + ${e}u < ${r.colMax})`;
+      const word = (j: number) => `select(0u, 0xffffu, ${keep(2 * j)}) | select(0u, 0xffff0000u, ${keep(2 * j + 1)})`;
+      return [read(r.reg, r.arr, r.at), `${r.reg}m = vec4<u32>(${[0, 1, 2, 3].map(word).join(", ")});`];
+    };
     if (uniformTest && feed.tests === "two") {
       // A's runs under A's test, then B's under B's (generated code's `whole` per operand).
       const groups = [
@@ -305,7 +312,8 @@ export function handWgsl(s: HandMatmul, M: number, N: number, K: number, emulate
         out.push(`let ${g.name} = ${g.test};`, `if (${g.name}) {`);
         for (const n of g.runs) out.push(`  ${read(runs[n].reg, runs[n].arr, runs[n].at)}`);
         out.push("} else {");
-        for (const n of g.runs) {
+        if (carriedMask) for (const n of g.runs) out.push(...maskedCarried(runs[n]).map((x) => `  ${x}`));
+        else for (const n of g.runs) {
           out.push(`  ${masks[2 * n]}`, `  ${masks[2 * n + 1]}`, `  ${runs[n].reg} = vec4<u32>(0u);`);
           for (const h of [0, 4]) out.push(`  if (m${n}_${h}) ${readHalf(runs[n].reg, runs[n].arr, runs[n].at, h === 4)}`);
         }
@@ -318,12 +326,7 @@ export function handWgsl(s: HandMatmul, M: number, N: number, K: number, emulate
     for (const r of runs) out.push(`  ${read(r.reg, r.arr, r.at)}`);
     out.push("} else {");
     if (carriedMask) {
-      // Every run read whole, wherever it lies; each half's mask carried with it (tutorial 03's, per element).
-      runs.forEach((r) => {
-        const keep = (e: number) => `(${r.row} < ${r.rowMax} && ${r.col} + ${e}u < ${r.colMax})`;
-        const word = (j: number) => `select(0u, 0xffffu, ${keep(2 * j)}) | select(0u, 0xffff0000u, ${keep(2 * j + 1)})`;
-        out.push(`  ${read(r.reg, r.arr, r.at)}`, `  ${r.reg}m = vec4<u32>(${[0, 1, 2, 3].map(word).join(", ")});`);
-      });
+      for (const r of runs) out.push(...maskedCarried(r).map((x) => `  ${x}`));
       out.push("}");
       return ["{", ...out.map((x) => `  ${x}`), "}"];
     }
@@ -637,11 +640,20 @@ function oddFeeds(x: HandMatmul): HandMatmul[] {
 }
 
 /**
+ * What the generated odd size has that the hand-written carried chunks have not, one at a time (NOTES §84):
+ * tutorial 03's grouped order, C's staging buffer declared, a tile test per operand, all three.
+ */
+function oddGenerated(x: HandMatmul): HandMatmul[] {
+  const f = { bytes: 16, sizes: "runtime", masks: "uniform", shifted: "carried" } as const;
+  return [{ ...x, order: "grouped", feed: f }, { ...x, feed: { ...f, cBuffer: true } }, { ...x, feed: { ...f, tests: "two" } }, { ...x, order: "grouped", feed: { ...f, cBuffer: true, tests: "two" } }];
+}
+
+/**
  * The variants at sizes the tiles don't divide (1000×1001×1003, NOTES §84): the odd size's reads by hand, edge
  * programs and all, against the same kernels at 1024³ (`handVariants(1024)` has them). Emulated: 64×64 over 4 only.
  */
 export function handOddVariants(emulate: boolean): HandMatmul[] {
-  return (emulate ? [{ ...BEST_244, bm: 64, bn: 64 }] : ODD_CONFIGS).flatMap(oddFeeds);
+  return emulate ? [{ ...BEST_244, bm: 64, bn: 64 }].flatMap((x) => [...oddFeeds(x), ...oddGenerated(x)]) : [...ODD_CONFIGS.flatMap(oddFeeds), ...oddGenerated(ODD_CONFIGS[0])];
 }
 
 /** The rows of C's staging buffer a `feed.cBuffer` declares (true: 32, as generated at BN 128). */

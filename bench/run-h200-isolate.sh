@@ -597,6 +597,28 @@ if has unsigned; then
   step 300 unsigned-mm.log node bench/dist/suite.js --only matmul-f16-1024x1024x1024,matmul-f16-4096 --configs 2 --targets '[{"unsignedIndices":true}]' --out "$out/unsigned-mm.json"
   date -u
 fi
+if has sassk64; then
+  # The machine code behind unsigned's chunks (NOTES §84): generated 64×64×64 over 4 (79% of the hand-written kernel) and
+  # 64×64×32 over 4 (95%), both unsigned and split, and the hand-written 64×64×32 over 4 carried, at the odd size.
+  U='{"shiftedHalfRows":"chunks","unsignedIndices":true,"splitTileIndices":true}'
+  sass odd-chunks-us-k64 gen matmul-f16 1000x1001x1003 '{"BLOCK_M":64,"BLOCK_N":64,"BLOCK_K":64,"num_warps":4}' "$U" "$out/sass/odd-chunks-us-k64/kernel.wgsl"
+  sass odd-chunks-us-4 gen matmul-f16 1000x1001x1003 '{"BLOCK_M":64,"BLOCK_N":64,"BLOCK_K":32,"num_warps":4}' "$U" "$out/sass/odd-chunks-us-4/kernel.wgsl"
+  H4='64×64×32 2×2 sg of 2×2 →f32 pad 8 prefetch rows sg-n C-matrices feed (16-byte loads, runtime sizes, uniform masks, shifted carried)'
+  sass odd-hand-chunks-4 hand 1000x1001x1003 "$H4" "$out/sass/odd-hand-chunks-4/kernel.wgsl"
+  [ -z "$dry" ] && (cd "$out" && tar -cJf sass-k64.tar.xz sass && rm -rf sass)
+  date -u
+fi
+if has oddorder; then
+  # Why the generated 64×64×64 over 4 runs at 79% of the hand-written carried chunks at the odd size with as many
+  # instructions a trip (NOTES §84): the hand-written kernel with the generated one's grouped order, C's staging buffer,
+  # a tile test per operand, and all three; the generated kernel with its programs in row order (GROUP_M = 1).
+  F='^64×64×64 2×2 sg of 2×2 →f32 pad 8 prefetch (rows|grouped) sg-n C-matrices feed \(16-byte loads, runtime sizes, uniform masks, shifted carried(, C buffer)?(, two tests)?\)$'
+  step 150 oddorder-hand.log node bench/dist/mma-probe.js --only matmul --sizes 1024,1000x1001x1003 --match "$F" --out "$out/oddorder-hand.json"
+  K64='[{"BLOCK_M":64,"BLOCK_N":64,"BLOCK_K":64,"num_warps":4}]'
+  step 400 oddorder-mm.log node bench/dist/suite.js --only matmul-f16-1000,isolate-matmul-f16-rows-1000 --configs 2 --more-configs "$K64" \
+    --targets '[{"unsignedIndices":true},{"shiftedHalfRows":"chunks","unsignedIndices":true,"splitTileIndices":true}]' --out "$out/oddorder-mm.json"
+  date -u
+fi
 if has rec32 || has rec32mm; then
   # Issue 28's record with the chunks (NOTES §78), in two calls where one is 10 minutes (rec32mm, then rec32at): the
   # ceilings, the suite's f16 matmul at 4096³, 1024³ and the odd size over their first four configs at the default
