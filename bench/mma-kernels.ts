@@ -645,7 +645,9 @@ function oddFeeds(x: HandMatmul): HandMatmul[] {
  */
 function oddGenerated(x: HandMatmul): HandMatmul[] {
   const f = { bytes: 16, sizes: "runtime", masks: "uniform", shifted: "carried" } as const;
-  return [{ ...x, order: "grouped", feed: f }, { ...x, feed: { ...f, cBuffer: true } }, { ...x, feed: { ...f, tests: "two" } }, { ...x, order: "grouped", feed: { ...f, cBuffer: true, tests: "two" } }];
+  return [{ ...x, order: "grouped", feed: f }, { ...x, feed: { ...f, cBuffer: true } }, { ...x, feed: { ...f, tests: "two" } }, { ...x, order: "grouped", feed: { ...f, cBuffer: true, tests: "two" } },
+    // C's buffer as small as the generated edge tiles' slices (4 KiB at 4 subgroups: 15 rows of 68 floats), and smaller.
+    ...[4, 8, 15].map((rows) => ({ ...x, feed: { ...f, cBuffer: rows } }))];
 }
 
 /**

@@ -619,6 +619,17 @@ if has oddorder; then
     --targets '[{"unsignedIndices":true},{"shiftedHalfRows":"chunks","unsignedIndices":true,"splitTileIndices":true}]' --out "$out/oddorder-mm.json"
   date -u
 fi
+if has oddsmem; then
+  # oddorder's lead (NOTES §84): C's 8.5 KiB staging buffer declared costs the hand-written odd size 24% (72.6 → 55.3). The
+  # generated one declares 4 KiB of edge slices: the hand-written kernel with 1, 2 and 4 KiB of it, and the generated
+  # odd size without the slices (no-c-staging: BAD at this size, timing only) at its configs, unsigned and in chunks.
+  F='^64×64×64 2×2 sg of 2×2 →f32 pad 8 prefetch rows sg-n C-matrices feed \(16-byte loads, runtime sizes, uniform masks, shifted carried(, C buffer [0-9]+ rows)?\)$'
+  step 150 oddsmem-hand.log node bench/dist/mma-probe.js --only matmul --sizes 1000x1001x1003 --match "$F" --out "$out/oddsmem-hand.json"
+  K64='[{"BLOCK_M":64,"BLOCK_N":64,"BLOCK_K":64,"num_warps":4}]'
+  step 400 oddsmem-mm.log node bench/dist/suite.js --only matmul-f16-1000 --configs 2 --more-configs "$K64" --edits '[[],["no-c-staging"]]' \
+    --targets '[{"unsignedIndices":true},{"shiftedHalfRows":"chunks","unsignedIndices":true,"splitTileIndices":true}]' --out "$out/oddsmem-mm.json"
+  date -u
+fi
 if has rec32 || has rec32mm; then
   # Issue 28's record with the chunks (NOTES §78), in two calls where one is 10 minutes (rec32mm, then rec32at): the
   # ceilings, the suite's f16 matmul at 4096³, 1024³ and the odd size over their first four configs at the default
