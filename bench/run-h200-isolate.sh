@@ -630,6 +630,17 @@ if has oddsmem; then
     --targets '[{"unsignedIndices":true},{"shiftedHalfRows":"chunks","unsignedIndices":true,"splitTileIndices":true}]' --out "$out/oddsmem-mm.json"
   date -u
 fi
+if has cstore; then
+  # oddsmem's lead (NOTES §84): without its C store's slices (no-c-staging) the generated odd size ran 7–16% faster. At
+  # 1000×1001×1003 C's rows are not 16-byte aligned, so every tile stores through the slices. Which part costs: the
+  # matrices stored straight into C at this stride anyway (outside Vulkan's rules; whether this driver gets it right),
+  # the slices without their copies, without their barriers, and the whole store gone.
+  K64='[{"BLOCK_M":64,"BLOCK_N":64,"BLOCK_K":64,"num_warps":4}]'
+  step 500 cstore-mm.log node bench/dist/suite.js --only matmul-f16-1000 --configs 2 --more-configs "$K64" \
+    --edits '[[],["c-direct-unaligned"],["c-slices-no-copy"],["c-slices-no-barriers"],["no-c-staging"]]' \
+    --targets '[{"shiftedHalfRows":"chunks","unsignedIndices":true,"splitTileIndices":true}]' --out "$out/cstore-mm.json"
+  date -u
+fi
 if has rec32 || has rec32mm; then
   # Issue 28's record with the chunks (NOTES §78), in two calls where one is 10 minutes (rec32mm, then rec32at): the
   # ceilings, the suite's f16 matmul at 4096³, 1024³ and the odd size over their first four configs at the default

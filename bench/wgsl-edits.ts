@@ -74,6 +74,24 @@ export const WGSL_EDITS: Record<string, WgslEdit> = {
     what: "the odd start's shift dropped: each run taken as its first two words (BAD where a run starts odd: timing only)",
     apply: (wgsl) => replaceAll(wgsl, /select\(vec2\((\w+), (\w+)\), vec2\([^;]*\), \(\w+ & 1u\) == 1u\)/g, "vec2($1, $2)", "words-no-shift: no shifted run"),
   },
+  // The odd size's C store (NOTES §84): C's rows are 1001 floats, not 16-byte aligned, so every tile, interior ones
+  // too, stores its matrices one at a time through its subgroup's slice, two barriers a matrix, then element by element.
+  "c-direct-unaligned": {
+    what: "the direct store's 16-byte alignment tests dropped: whole tiles store their matrices straight into C at any row stride (out of Vulkan's rules for cooperative matrix stores; timing, and whether this driver gets it right)",
+    apply: (wgsl) => replaceAll(wgsl, / && \(\w+ & 3i\) == 0i && \(\w+ & 3i\) == 0i/g, "", "c-direct-unaligned: no alignment test"),
+  },
+  "c-slices-no-copy": {
+    what: "the slices' element stores into C removed (BAD: timing only): the matrix stores into the slices and the barriers kept",
+    apply: (wgsl) => replaceAll(wgsl, /^\s*if \([^\n]*\) \{ b_\w+\[u32\([^\n]*\] = sm_mmae_f32\[[^\n]*\]; \}\n/gm, "", "c-slices-no-copy: no slice copy"),
+  },
+  "c-slices-no-barriers": {
+    what: "the barriers between the slices' matrix stores and their copies removed (racy: timing only)",
+    apply: (wgsl) => {
+      const at = wgsl.indexOf("let mma_slice");
+      if (at < 0) throw new Error("c-slices-no-barriers: no slices");
+      return wgsl.slice(0, at) + replaceAll(wgsl.slice(at), /^\s*workgroupBarrier\(\);\n/gm, "", "c-slices-no-barriers: no barrier");
+    },
+  },
 };
 
 /**
