@@ -641,6 +641,15 @@ if has cstore; then
     --targets '[{"shiftedHalfRows":"chunks","unsignedIndices":true,"splitTileIndices":true}]' --out "$out/cstore-mm.json"
   date -u
 fi
+if has oddknobs; then
+  # The odd size's knobs on top of unsignedIndices (NOTES §84): chunks, split indices, the K loop peeled, no tile test,
+  # at its two first configs and 64×64×64 over 4, beside 1024³'s leader in the same process.
+  K64='[{"BLOCK_M":64,"BLOCK_N":64,"BLOCK_K":64,"num_warps":4}]'
+  U='"unsignedIndices":true' C='"shiftedHalfRows":"chunks","unsignedIndices":true,"splitTileIndices":true'
+  step 500 oddknobs-mm.log node bench/dist/suite.js --only matmul-f16-1024x1024x1024,matmul-f16-1000 --configs 2 --more-configs "$K64" \
+    --targets "[{$C},{$C,\"wholeTrips\":true},{$C,\"halfLoadForm\":\"block\"},{$U,\"wholeTrips\":true},{$U,\"splitTileIndices\":true,\"wholeTrips\":true}]" --out "$out/oddknobs-mm.json"
+  date -u
+fi
 if has rec32 || has rec32mm; then
   # Issue 28's record with the chunks (NOTES §78), in two calls where one is 10 minutes (rec32mm, then rec32at): the
   # ceilings, the suite's f16 matmul at 4096³, 1024³ and the odd size over their first four configs at the default
