@@ -650,6 +650,16 @@ if has oddknobs; then
     --targets "[{$C},{$C,\"wholeTrips\":true},{$C,\"halfLoadForm\":\"block\"},{$U,\"wholeTrips\":true},{$U,\"splitTileIndices\":true,\"wholeTrips\":true}]" --out "$out/oddknobs-mm.json"
   date -u
 fi
+if has slicecopy; then
+  # The slices' copies written out at constant offsets (the subgroup size known; NOTES §84), where the loop over sg_size
+  # was: the odd size (every tile through the slices: C's rows are not aligned) at the default and its knobs, 1024³
+  # and 4096³ (only edge tiles take that way, none at these sizes) at their two first configs, one process.
+  K64='[{"BLOCK_M":64,"BLOCK_N":64,"BLOCK_K":64,"num_warps":4}]'
+  U='"unsignedIndices":true' C='"shiftedHalfRows":"chunks","unsignedIndices":true,"splitTileIndices":true'
+  step 500 slicecopy-mm.log node bench/dist/suite.js --only matmul-f16-1024x1024x1024,matmul-f16-1000,matmul-f16-4096 --configs 2 --more-configs "$K64" \
+    --targets "[{$U},{$C},{$C,\"wholeTrips\":true}]" --out "$out/slicecopy-mm.json"
+  date -u
+fi
 if has rec32 || has rec32mm; then
   # Issue 28's record with the chunks (NOTES §78), in two calls where one is 10 minutes (rec32mm, then rec32at): the
   # ceilings, the suite's f16 matmul at 4096³, 1024³ and the odd size over their first four configs at the default

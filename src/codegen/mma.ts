@@ -94,16 +94,38 @@ export function storeEdgeMatrices(ctx: Emitter, plan: MmaPlan, array: string, ba
   const ops = opsFor(ctx, plan);
   const size = config.M * config.N;
   const slices = ctx.scratch("mmae", "f32", edgeSliceFloats(plan));
-  // Emulated: every invocation of the subgroup holds the whole matrix; its lanes are lid % 32.
-  const [lane, width] = plan.emulated ? [`(lid % ${EMULATED_SUBGROUP}u)`, `${EMULATED_SUBGROUP}u`] : ["sg_lane", "sg_size"];
+  // Emulated: every invocation of the subgroup holds the whole matrix; its lanes are lid % 32. With the one
+  // subgroup size the plan knows (its index from lid), the lanes are lid % size too, and the copy is written out
+  // as size / lanes steps at constant offsets from the lane's first element: the loop over sg_size (a value the
+  // driver doesn't know) cost the odd size, whose C rows are never aligned and so store every tile this way,
+  // up to 7% (bench/NOTES.md §84).
+  const known = plan.emulated ? EMULATED_SUBGROUP : plan.subgroupIndex.from === "index" ? plan.subgroupIndex.size : undefined;
+  const [lane, width] = known !== undefined ? [`(lid % ${known}u)`, `${known}u`] : ["sg_lane", "sg_size"];
   const slice = ctx.fresh("mma_slice");
   ctx.emit(`let ${slice} = ${subgroup(plan)} * ${size}u;`);
+  const unrolled = known !== undefined && size % known === 0 && known % config.N === 0;
+  let first: { r: string; c: string } | undefined;
+  if (unrolled) {
+    first = { r: ctx.fresh("mma_lr"), c: ctx.fresh("mma_lc") };
+    ctx.emit(`let ${first.r} = ${lane} / ${config.N}u;`);
+    ctx.emit(`let ${first.c} = ${lane} % ${config.N}u;`);
+  }
   for (let i = 0; i < tilesM; i++) {
     for (let t = 0; t < tilesN; t++) {
       // The slice's last reads (the matrix before) come before this matrix's store.
       if (i + t > 0) ctx.emit("workgroupBarrier();");
       ops.storeResult(slices, slice, `${acc}[${i * tilesN + t}]`, config.N, config);
       ctx.emit("workgroupBarrier();");
+      if (unrolled && known !== undefined && first) {
+        // Step k holds the slice's element lane + k·size: row lane / N + k·size / N, the lane's column.
+        for (let k = 0; k < size / known; k++) {
+          const [r, c] = [ctx.fresh("mma_er"), ctx.fresh("mma_ec")];
+          ctx.emit(`let ${r} = i32(${row} + ${i * config.M + (k * known) / config.N}u + ${first.r});`);
+          ctx.emit(`let ${c} = i32(${col} + ${t * config.N}u + ${first.c});`);
+          ctx.emit(`if (${inside(r, c)}) { ${array}[u32(${base} + ${r} * ${rowStride} + ${c})] = ${slices}[${slice} + ${lane} + ${k * known}u]; }`);
+        }
+        continue;
+      }
       const [q, r, c] = [ctx.fresh("mma_q"), ctx.fresh("mma_er"), ctx.fresh("mma_ec")];
       ctx.emit(`for (var ${q} = ${lane}; ${q} < ${size}u; ${q} += ${width}) {`);
       ctx.nested(() => {
