@@ -660,6 +660,20 @@ if has slicecopy; then
     --targets "[{$U},{$C},{$C,\"wholeTrips\":true}]" --out "$out/slicecopy-mm.json"
   date -u
 fi
+if has oddlead; then
+  # slicecopy's lead, twice in separate processes (NOTES §84): the odd size in chunks, unsigned, split and peeled at its
+  # first two configs and 64×64×64 over 4 and 8, without unsigned indices, without split ones, beside 1024³'s leaders; the hand-written
+  # carried chunks at the odd size (its ceiling) and the probe at 1024³ in the same call.
+  K64='[{"BLOCK_M":64,"BLOCK_N":64,"BLOCK_K":64,"num_warps":4},{"BLOCK_M":64,"BLOCK_N":64,"BLOCK_K":64,"num_warps":8}]'
+  C='"shiftedHalfRows":"chunks","unsignedIndices":true,"splitTileIndices":true,"wholeTrips":true'
+  T="[{$C},{\"shiftedHalfRows\":\"chunks\",\"unsignedIndices\":true,\"wholeTrips\":true},{\"shiftedHalfRows\":\"chunks\",\"splitTileIndices\":true,\"wholeTrips\":true}]"
+  for run in 1 2; do
+    step 400 oddlead-mm-$run.log node bench/dist/suite.js --only matmul-f16-1024x1024x1024,matmul-f16-1000 --configs 2 --more-configs "$K64" --targets "$T" --out "$out/oddlead-mm-$run.json"
+  done
+  F='^64×64×64 2×2 sg of 2×2 →f32 pad 8 prefetch rows sg-n C-matrices( feed \(16-byte loads, runtime sizes, uniform masks, shifted carried\))?$'
+  step 150 oddlead-hand.log node bench/dist/mma-probe.js --only matmul --sizes 1024,1000x1001x1003 --match "$F" --out "$out/oddlead-hand.json"
+  date -u
+fi
 if has rec32 || has rec32mm; then
   # Issue 28's record with the chunks (NOTES §78), in two calls where one is 10 minutes (rec32mm, then rec32at): the
   # ceilings, the suite's f16 matmul at 4096³, 1024³ and the odd size over their first four configs at the default
