@@ -120,9 +120,9 @@ export function matmulF16(m: number, n: number, k: number): F16Case {
   // default runs of 8 (NOTES §63), at 4096² 128×128 over 4 subgroups of 4×4 (the hand-written 244
   // TFLOP/s kernel's shape; 62.5 generated in NOTES §21, spilled), 128×256 over 8, 128×128×64 over 8;
   // at 1024² 64×64×64 over 4, then 64×64 over 8 (the leader in runs of 4), 64×128 and 128×64 over 4.
-  // Odd sizes: 64×64 over 4 and over 8 (1024³'s leader with the slices, NOTES §44), then 128×128 over 4,
-  // then 1024³'s 128×64 and 64×128 over 8 (NOTES §57).
-  const configs = m * n >= 1 << 24 ? pick(0, 5, 17, 20, 4, 1, 19, 7) : m % 64 === 0 ? pick(11, 14, 6, 10, 13, 12, 8, 16) : pick(8, 14, 0, 13, 12);
+  // Odd sizes: 64×64 over 8 (the default's leader), 64×64×64 over 4 (the leader in shifted chunks, split indices,
+  // the K loop peeled: NOTES §84), 64×64 over 4, then 128×128 over 4, then 1024³'s 128×64 and 64×128 over 8 (§57).
+  const configs = m * n >= 1 << 24 ? pick(0, 5, 17, 20, 4, 1, 19, 7) : m % 64 === 0 ? pick(11, 14, 6, 10, 13, 12, 8, 16) : pick(14, 11, 8, 0, 13, 12);
   return {
     name: `matmul-f16-${m}x${n}x${k}`,
     example: "matmul-f16",

@@ -674,6 +674,19 @@ if has oddlead; then
   step 150 oddlead-hand.log node bench/dist/mma-probe.js --only matmul --sizes 1024,1000x1001x1003 --match "$F" --out "$out/oddlead-hand.json"
   date -u
 fi
+if has rec33mm; then
+  # Issue 28's matmul record after NOTES §84 (the slices' copies written out; split indices offered where rows are not
+  # aligned): the ceilings, the hand-written odd size in carried chunks, the suite's f16 matmul at 4096³, 1024³ and the
+  # odd size over their first four configs at the default and at the odd size's leading knobs, twice.
+  record_ceilings
+  F='^64×64×64 2×2 sg of 2×2 →f32 pad 8 prefetch rows sg-n C-matrices feed \(16-byte loads, runtime sizes, uniform masks, shifted carried\)$'
+  step 150 rec-oddhand.log node bench/dist/mma-probe.js --only matmul --sizes 1024,1000x1001x1003 --match "$F" --out "$out/rec-oddhand.json"
+  for run in 1 2; do
+    step 360 rec-mm-$run.log node bench/dist/suite.js --only matmul-f16-4096,matmul-f16-1024x1024x1024,matmul-f16-1000 --configs 4 \
+      --targets '[{"shiftedHalfRows":"chunks","splitTileIndices":true,"wholeTrips":true}]' --out "$out/rec-mm-$run.json"
+  done
+  date -u
+fi
 if has rec32 || has rec32mm; then
   # Issue 28's record with the chunks (NOTES §78), in two calls where one is 10 minutes (rec32mm, then rec32at): the
   # ceilings, the suite's f16 matmul at 4096³, 1024³ and the odd size over their first four configs at the default

@@ -67,8 +67,11 @@ export function tunableKnobs(written: KernelIR, target: Target, options: Codegen
   const softmax = lazyRowMaxima(written).size > 0;
   if (softmax) knobs.push({ knob: "lazyRowMax", values: [false, true] });
   // Tiled element indices split term by term (rearrange.ts): measured faster in attention, slower
-  // in the f16 matmul (bench/NOTES.md §54), so offered where there is an online softmax.
-  if (softmax || rowSums) knobs.push({ knob: "splitTileIndices", values: [false, true] });
+  // in the f16 matmul at aligned sizes (bench/NOTES.md §54), so offered where there is an online
+  // softmax, and where f16 rows are not known aligned: there the masks are per element, and with the
+  // rows read in shifted chunks and the K loop peeled the f16 matmul's 1000×1001×1003 led at
+  // 64×64×64 over 4 (72 TFLOP/s on an H100 against 47 at the default, §84).
+  if (softmax || rowSums || plan.unalignedHalfRuns) knobs.push({ knob: "splitTileIndices", values: [false, true] });
   // A loop whose comparisons with its counter a trip may hold whole, peeled (whole-trips.ts):
   // offered where such a loop runs a dot on matrices (bench/NOTES.md §54, §56); on by default where
   // those dots multiply afresh each trip (attention), off where one accumulates (the matmul).

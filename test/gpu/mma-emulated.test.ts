@@ -231,22 +231,26 @@ for (const [form, peeled, other] of [["tile", false, "0.0"], ["block", false, "0
 // Row and column of the masks' flat indices taken unsigned (CodegenOptions.unsignedIndices,
 // rearrange.ts IndexForm), alone, split term by term, and with the chunks: the same products at sizes
 // whose masks cut every tile, and no signed quotient of a tile index left in the WGSL.
-for (const knobs of [{ unsignedIndices: true }, { unsignedIndices: true, splitTileIndices: true, shiftedHalfRows: "chunks" }] as const) {
+// Last, the odd size's leader (§84): chunks, split indices, the K loop peeled, at 64×64×64.
+for (const knobs of [{ unsignedIndices: true }, { unsignedIndices: true, splitTileIndices: true, shiftedHalfRows: "chunks" }, { shiftedHalfRows: "chunks", splitTileIndices: true, wholeTrips: true }] as const) {
   test(`examples/matmul-f16.kernel.ts, ${Object.keys(knobs).join(", ")}: 37×43 by 43×41 and 70×83 by 83×45`, async () => {
+    const BLOCK_K = "wholeTrips" in knobs ? 64 : 32;
     for (const [M, N, K] of [[37, 41, 43], [70, 45, 83]]) {
       const a = randomHalves(M * K);
       const b = randomHalves(K * N);
       const want = product(a.values, b.values, M, N, K);
       const { gpu, cpu, kernel } = await runBoth({
-        source: EXAMPLE, constexprs: { BLOCK_M: 64, BLOCK_N: 64, BLOCK_K: 32 },
+        source: EXAMPLE, constexprs: { BLOCK_M: 64, BLOCK_N: 64, BLOCK_K },
         target: { ...EMULATED, workgroupSize: 128, ...knobs },
         grid: [Math.ceil(M / 64) * Math.ceil(N / 64)],
         args: { a_ptr: a.bits, b_ptr: b.bits, c_ptr: poisoned(M * N), M, N, K, stride_am: K, stride_ak: 1, stride_bk: N, stride_bn: 1, stride_cm: N, stride_cn: 1 },
         outputs: ["c_ptr"], specialize: true,
       });
       for (const [side, got] of [["gpu", gpu.c_ptr], ["cpu", cpu.c_ptr]] as const) assertClose(got, want, `${side} c ${M}×${N}×${K}`, 1e-5 * K, 1e-5);
-      assert.match(kernel.wgsl, /i32\(u32\(tile_\d+x\d+\) \/ \d+u\)/, "a tile index's row taken unsigned");
-      assert.doesNotMatch(kernel.wgsl, /\(tile_\d+x\d+(?: \+ \d+)?\) \/ \d+\)/, "no signed quotient of a tile index");
+      if ("unsignedIndices" in knobs) {
+        assert.match(kernel.wgsl, /i32\(u32\(tile_\d+x\d+\) \/ \d+u\)/, "a tile index's row taken unsigned");
+        assert.doesNotMatch(kernel.wgsl, /\(tile_\d+x\d+(?: \+ \d+)?\) \/ \d+\)/, "no signed quotient of a tile index");
+      } else assert.match(kernel.wgsl, /\(\(tile_\d+x\d+ % 64\) \+ 1\)/, "the masks' columns split term by term");
     }
   });
 }

@@ -51,6 +51,11 @@ test("the f16 matmul on subgroup matrices is offered its load form, staging, sto
     return kernelKnobs(matmul, MATMUL, compiled, target, options).find((k) => k.knob === "shiftedHalfRows")?.values;
   };
   assert.deepEqual([shifts(AT_ODD), shifts(AT_1024), shifts({})], [[false, true, "words", "chunks"], undefined, undefined]);
+  // And there, the masks' indices split term by term (the odd size's leader takes chunks, split indices and the
+  // K loop peeled: bench/NOTES.md §84); not at 1024³.
+  const offeredAt = (specialization: Specialization) => kernelKnobs(matmul, MATMUL, compileKernel(matmul, MATMUL, target, specialization, options).kernel!, target, options).map((k) => k.knob);
+  assert.ok(offeredAt(AT_ODD).includes("splitTileIndices") && offeredAt(AT_ODD).includes("wholeTrips"));
+  assert.ok(!offeredAt(AT_1024).includes("splitTileIndices"));
   // An f32 matmul loads no halves and runs no matrices: nothing to try.
   const f32 = kernelOf("matmul.kernel.ts", "matmul_kernel");
   assert.deepEqual(knobsOf(f32, { BLOCK_M: 32, BLOCK_N: 32, BLOCK_K: 16, GROUP_M: 8 }, target, options), []);
