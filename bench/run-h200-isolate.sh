@@ -687,6 +687,15 @@ if has rec33mm; then
   done
   date -u
 fi
+if has rec33at; then
+  # rec33mm's lease, the attention half without torch and Triton (device time): the generated attention at the default
+  # and the leader's knobs, causal and not, and the hand-written flash kernel.
+  L='"halfLoadForm":"select","deferRowSums":true,"lazyRowMax":true,"splitTileIndices":true'
+  step 200 rec-attn.log node bench/dist/suite.js --only attention-f16-4x32x4096x64,attention-f16-4x32x4096x64-causal --configs 1 \
+    --targets "[{$L}]" --out "$out/rec-attn.json"
+  step 60 rec-flash.log node bench/dist/flash-probe.js --match '^flash 128.32 4 sg of 32 rows, O-regs merged, S pad 4( causal)?$' --out "$out/rec-flash.json"
+  date -u
+fi
 if has rec32 || has rec32mm; then
   # Issue 28's record with the chunks (NOTES §78), in two calls where one is 10 minutes (rec32mm, then rec32at): the
   # ceilings, the suite's f16 matmul at 4096³, 1024³ and the odd size over their first four configs at the default
