@@ -177,9 +177,9 @@ test("@triton.autotune times configs on the script's own tensors, as Triton: res
 // later run on the same Python thread doesn't see an earlier run's variables.
 test("FOO=1 kernel-lab run FILE.py: the variable is in the script's os.environ; host paths keep Pyodide's; a later run sees the environment it is given", async () => {
   const file = path.join(PY, "environ.py");
-  const r = spawnSync(process.execPath, ["bin/kernel-lab.js", "run", file, "--bench", "off", "--cpu"], { cwd: root, env: { ...env, KL_SCRIPT_FLAG: "on", TRITON_INTERPRET: "1" }, encoding: "utf8", timeout: 120_000 });
+  const r = spawnSync(process.execPath, ["bin/kernel-lab.js", "run", file, "--bench", "off", "--cpu"], { cwd: root, env: { ...env, KL_SCRIPT_FLAG: "on", TRITON_INTERPRET: "1", Path: "/host/bin", UserProfile: "/host/me" }, encoding: "utf8", timeout: 120_000 });
   assert.equal(r.status, 0, r.stdout + r.stderr);
-  assert.match(r.stdout, /^KL_SCRIPT_FLAG=on\nTRITON_INTERPRET=1\nHOME=\/home\/pyodide exists=True\ntempdir exists=True\n/);
+  assert.match(r.stdout, /^KL_SCRIPT_FLAG=on\nTRITON_INTERPRET=1\nHOME=\/home\/pyodide exists=True\ntempdir exists=True\nPath=None UserProfile=None\n/);
   const saved = process.env.KL_SCRIPT_FLAG;
   try {
     process.env.KL_SCRIPT_FLAG = "first";

@@ -63,8 +63,10 @@ _SYS_PATH = list(sys.path)
 # Pyodide's own os.environ (HOME=/home/pyodide, PATH, …), which each run starts from.
 _PYODIDE_ENVIRON = dict(os.environ)
 # Host variables naming places in the host's file system, which the script's (Pyodide's) file system doesn't have:
-# Pyodide's own values stay (so os.path.expanduser("~") and tempfile keep working).
-_HOST_PATHS = {"HOME", "PWD", "OLDPWD", "TMPDIR", "TMP", "TEMP", "PATH", "PYTHONPATH", "PYTHONHOME"}
+# Pyodide's own values stay (so os.path.expanduser("~") and tempfile keep working). Compared upper-cased, as Windows
+# names them in any case (`Path`, `UserProfile`); its own names for the home and data folders are among them.
+_HOST_PATHS = {"HOME", "PWD", "OLDPWD", "TMPDIR", "TMP", "TEMP", "PATH", "PYTHONPATH", "PYTHONHOME",
+               "USERPROFILE", "HOMEDRIVE", "HOMEPATH", "APPDATA", "LOCALAPPDATA"}
 
 
 def _set_environ(environ_json):
@@ -73,7 +75,7 @@ def _set_environ(environ_json):
     passed = json.loads(environ_json) if environ_json else {}
     os.environ.clear()
     os.environ.update(_PYODIDE_ENVIRON)
-    os.environ.update({k: v for k, v in passed.items() if k not in _HOST_PATHS})
+    os.environ.update({k: v for k, v in passed.items() if k.upper() not in _HOST_PATHS})
 
 
 def run_script(file_path, display_name, text, bench, cpu, environ_json=None):
