@@ -38,7 +38,8 @@ export interface MmaPlan {
    * How a subgroup knows its index: the invocation's index over the one subgroup size the plan
    * assumes ("index", the default), or the subgroup_id builtin ("builtin": CodegenOptions.mmaSubgroupBuiltin).
    */
-  subgroupIndex: { from: "index"; size: number } | { from: "builtin" };
+  /** The subgroup's index from lid over the one subgroup size, or the builtin; the size either way. */
+  subgroupIndex: { from: "index" | "builtin"; size: number };
   /** Staging indices from the flat element index (CodegenOptions.mmaStagingFlatIndex), not from lid (mma-transfer.ts). */
   stagingFlatIndex: boolean;
   /** Workgroup memory for the accumulator's way between registers and matrices (CodegenOptions.mmaTransferBytes). */
@@ -92,7 +93,7 @@ export function planMma(ir: KernelIR, target: Target, options: CodegenOptions, w
   // WebGPU numbers an invocation lid = subgroup_invocation_id + subgroup_size × subgroup_id, so with
   // one subgroup size, lid / size is the subgroup's index; on the H100 the builtin made matrix
   // kernels up to 36% slower (bench/NOTES.md §57).
-  const subgroupIndex = options.mmaSubgroupBuiltin === true && !emulated ? { from: "builtin" as const } : { from: "index" as const, size: sg };
+  const subgroupIndex = { from: options.mmaSubgroupBuiltin === true && !emulated ? ("builtin" as const) : ("index" as const), size: sg };
   const stagingFlatIndex = options.mmaStagingFlatIndex === true;
   // `rowsOnly` (lane rows, plan.ts): every subgroup whole rows of each product, unless a split is asked for.
   const split = options.mmaSubgroupsM ?? (rowsOnly ? subgroups : undefined);

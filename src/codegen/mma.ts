@@ -94,16 +94,16 @@ export function storeEdgeMatrices(ctx: Emitter, plan: MmaPlan, array: string, ba
   const ops = opsFor(ctx, plan);
   const size = config.M * config.N;
   const slices = ctx.scratch("mmae", "f32", edgeSliceFloats(plan));
-  // Emulated: every invocation of the subgroup holds the whole matrix; its lanes are lid % 32. With the one
-  // subgroup size the plan knows (its index from lid), the lanes are lid % size too, and the copy is written out
-  // as size / lanes steps at constant offsets from the lane's first element: the loop over sg_size (a value the
-  // driver doesn't know) cost the odd size, whose C rows are never aligned and so store every tile this way,
-  // up to 7% (bench/NOTES.md §84).
-  const known = plan.emulated ? EMULATED_SUBGROUP : plan.subgroupIndex.from === "index" ? plan.subgroupIndex.size : undefined;
-  const [lane, width] = known !== undefined ? [`(lid % ${known}u)`, `${known}u`] : ["sg_lane", "sg_size"];
+  // Emulated: every invocation of the subgroup holds the whole matrix; its lanes are lid % 32. The plan knows
+  // its one subgroup size, so the lanes are lid % size where the subgroup's index is lid / size (the builtin's
+  // lane beside the builtin's index), and the copy is written out as size / lanes steps at constant offsets from
+  // the lane's first element: the loop over sg_size (a value the driver doesn't know) cost the odd size, whose C
+  // rows are never aligned and so store every tile this way, up to 25% (bench/NOTES.md §84).
+  const known = plan.emulated ? EMULATED_SUBGROUP : plan.subgroupIndex.size;
+  const [lane, width] = plan.subgroupIndex.from === "builtin" ? ["sg_lane", "sg_size"] : [`(lid % ${known}u)`, `${known}u`];
   const slice = ctx.fresh("mma_slice");
   ctx.emit(`let ${slice} = ${subgroup(plan)} * ${size}u;`);
-  const unrolled = known !== undefined && size % known === 0 && known % config.N === 0;
+  const unrolled = size % known === 0 && known % config.N === 0;
   let first: { r: string; c: string } | undefined;
   if (unrolled) {
     first = { r: ctx.fresh("mma_lr"), c: ctx.fresh("mma_lc") };
@@ -116,7 +116,7 @@ export function storeEdgeMatrices(ctx: Emitter, plan: MmaPlan, array: string, ba
       if (i + t > 0) ctx.emit("workgroupBarrier();");
       ops.storeResult(slices, slice, `${acc}[${i * tilesN + t}]`, config.N, config);
       ctx.emit("workgroupBarrier();");
-      if (unrolled && known !== undefined && first) {
+      if (unrolled && first) {
         // Step k holds the slice's element lane + k·size: row lane / N + k·size / N, the lane's column.
         for (let k = 0; k < size / known; k++) {
           const [r, c] = [ctx.fresh("mma_er"), ctx.fresh("mma_ec")];

@@ -62,14 +62,12 @@ test("the edge tiles' way: slices per subgroup, the mask per element; registers 
   const code = wgsl(STORE, 1);
   assert.match(code, /var<workgroup> sm_mmae_f32: array<f32, 1024>;/, "4 subgroups × 256 floats");
   assert.doesNotMatch(code, /sm_mmac_f32/, "no transfer array");
-  // The subgroup size known (one size, the index from lid): each matrix's copy written out as 256 / 32 steps at
-  // constant offsets from the lane's first element, each tested at its row and column.
+  // The plan's one subgroup size: each matrix's copy written out as 256 / 32 steps at constant offsets from the
+  // lane's first element, each tested at its row and column; no loop over the run-time subgroup size.
   const copies = code.match(/if \(\(v\d+ \+ mma_er\d+\) < v\d+ && \(v\d+ \+ mma_ec\d+\) < v\d+\) \{ b_c\[u32\(cbase\d+ \+ mma_er\d+ \* cstride\d+ \+ mma_ec\d+\)\] = sm_mmae_f32\[mma_slice\d+ \+ \(lid % 32u\) \+ \d+u\]; \}/g) ?? [];
   assert.equal(copies.length, 4 * 8, "2 × 2 matrices, 8 steps each");
   assert.match(code, /let mma_er\d+ = i32\(mma\d+_r \+ 18u \+ mma_lr\d+\);/, "matrix row 1, step 1: rows 16 + 2");
   assert.doesNotMatch(code, /\+= sg_size/, "no loop over the run-time subgroup size");
-  // The subgroup's index from the builtin (mmaSubgroupBuiltin): the lanes from sg_lane, a loop over sg_size.
-  assert.match(wgsl(STORE, 1, { mmaSubgroupBuiltin: true }), /for \(var mma_q\d+ = sg_lane; mma_q\d+ < 256u; mma_q\d+ \+= sg_size\) \{/);
   // 2 × 2 matrices a subgroup: a barrier after each matrix's store and between matrices.
   assert.equal(code.match(/workgroupBarrier\(\);/g)!.length - wgsl(STORE, 1, { mmaEdgeSlices: false }).match(/workgroupBarrier\(\);/g)!.length, 7 - 2);
   // A mask reshaped from one dimension (its tests not on the tile's own axes): the registers' way.
