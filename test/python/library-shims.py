@@ -123,6 +123,8 @@ assert torch.iinfo(torch.int32).min == -2 ** 31 and torch.iinfo(torch.int64).max
 # Dtypes without tensors here still have their numbers (FlagGems' topk reads int16's at import, vllm's
 # attention kernels float8_e4m3fn's); a float8 tensor is still refused.
 assert torch.finfo(torch.float64).tiny == 2.0 ** -1022 and torch.iinfo(torch.int16).max == 32767
+# torch's constants, as SpargeAttn's host code reads them.
+assert torch.inf == float("inf") and torch.nan != torch.nan and 3.14159 < torch.pi < 3.1416 and 2.71828 < torch.e < 2.7183
 print("finfo of float8_e5m2:", torch.finfo(torch.float8_e5m2).max)
 print("torch.finfo / torch.iinfo")
 

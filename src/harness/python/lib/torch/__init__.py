@@ -44,6 +44,8 @@ long = int64
 float64 = None  # set below: Kernel Lab has no float64 tensors
 double = None
 __version__ = "2.5.0+kernellab"
+# torch's constants (SpargeAttn writes torch.inf where Python's math.inf would do).
+from math import inf, nan, pi, e  # noqa: E402,F401
 
 
 class _Missing(dtype):
