@@ -34,6 +34,8 @@ export interface Case {
   example: string;
   /** The kernel file, from the repository's root, where it is not `examples/<example>.kernel.ts`. */
   file?: string;
+  /** A timing isolation's one change to the file's text (it throws where the text lacks what it changes). */
+  sourceEdit?: (text: string) => string;
   kernel: string;
   shape: string;
   configs: Record<string, number>[];

@@ -289,6 +289,13 @@ export function softmaxIsolationF16(z: number, h: number, n: number, d: number, 
   ];
 }
 
+/** examples/matmul-f16.kernel.ts with GROUP_M = 1: its programs walk C's tiles row by row, tutorial 03's grouping undone. */
+function rowOrder(text: string): string {
+  const grouped = "const GROUP_M = 8;";
+  if (!text.includes(grouped)) throw new Error(`isolate-matmul-f16-rows: the example has no "${grouped}"`);
+  return text.replace(grouped, "const GROUP_M = 1;");
+}
+
 /** The f16 cases of a full run (quick: tiny sizes for lavapipe). */
 export function f16Cases(quick: boolean): F16Case[] {
   if (quick) {
@@ -306,8 +313,8 @@ export function f16Cases(quick: boolean): F16Case[] {
     // What in 1000×1001×1003 costs (issue 28 item 2, NOTES §25), one property at a time: edge tiles
     // with every size a multiple of 16; K not a multiple of 16 (A's rows unaligned); N not (B's, C's).
     matmulF16(1008, 1008, 1008), matmulF16(1024, 1024, 1003), matmulF16(1024, 1001, 1024),
-    // The odd size with its programs in row order (GROUP_M = 1; NOTES §84), as the hand-written kernels run.
-    { ...matmulF16(1000, 1001, 1003), name: "isolate-matmul-f16-rows-1000x1001x1003", explicit: true, shape: "1000×1001×1003 f16, programs in row order", file: "bench/kernels/matmul-f16-rows.kernel.ts" },
+    // The odd size with its programs in row order (the example with GROUP_M = 1; NOTES §84), as the hand-written kernels run.
+    { ...matmulF16(1000, 1001, 1003), name: "isolate-matmul-f16-rows-1000x1001x1003", explicit: true, shape: "1000×1001×1003 f16, programs in row order", sourceEdit: rowOrder },
     attentionF16(4, 32, 4096, 64, false), attentionF16(4, 32, 4096, 64, true),
     ...softmaxIsolationF16(4, 32, 4096, 64),
   ];

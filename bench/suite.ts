@@ -115,7 +115,8 @@ async function runCase(gpu: Gpu, c: Case, results: Measurement[]): Promise<void>
   if (moreConfigs.length > 0) c = { ...c, configs: [...c.configs, ...moreConfigs], targetConfigs: (c.targetConfigs ?? c.configs.length) + moreConfigs.length };
   if (targetsArg) c = { ...c, targets: targetsArg };
   const file = c.file ?? join("examples", `${c.example}.kernel.ts`);
-  const text = readFileSync(join(root, file), "utf8");
+  const read = readFileSync(join(root, file), "utf8");
+  const text = c.sourceEdit ? c.sourceEdit(read) : read;
   const parsed = parseKernelFile(file, text);
   const kernel = parsed.kernels.find((k) => k.name === c.kernel)!;
   const hostArgs = c.args();
