@@ -74,6 +74,18 @@
 #   oddhand the hand-written feed at 1000×1001×1003 itself, edge programs and all (a half a load; 16-byte chunks shifted and
 #           carried, each half's mask carried), beside the same kernels at 1024³ and the generated odd size and 1024³ in one
 #           process; the machine code of the hand-written and generated chunks at the odd size (~4 min; NOTES §84)
+#   oddk64  the generated odd size at 64×64×64 over 4 and 8 (the hand-written leader's shape) and its machine code (NOTES §84)
+#   unsigned the odd size, 1024³ and 4096³ with unsignedIndices (the masks' rows and columns unsigned) and split indices
+#   sassk64 the machine code of the generated 64×64×64 and 64×64×32 over 4 in chunks, and the hand-written 64×64×32
+#   oddorder the hand-written odd size with the generated kernel's grouped order, C buffer, a test per operand; the
+#           generated odd size in row order (isolate-matmul-f16-rows)
+#   oddsmem the hand-written odd size with 1–4 KiB of C buffer; the generated one without its C store (no-c-staging)
+#   cstore  what the odd size's C store through the slices costs, by WGSL edit (c-direct-unaligned, c-slices-no-copy, …)
+#   oddknobs the odd size's knobs on top of unsignedIndices (chunks, split, the K loop peeled, no tile test)
+#   slicecopy the slices' copy written out (mma.ts storeEdgeMatrices), the odd size and 1024³ at the default and knobs
+#   oddlead the odd size's leader (chunks, split indices, the K loop peeled) and each of those knobs left out, twice
+#   rec33mm issue 28's matmul record after §84: ceilings, the hand-written odd size, the suite twice (~3 min)
+#   rec33at its attention half without torch and Triton: the attention and the hand-written flash kernel (~2.5 min)
 #   rest    issue 28 item 4: the other cases of RESULTS.md (f32, softmax, layer norm, add, dropout) with torch and Triton
 # Next lease (§45): PARTS="softmax" (~6 min), then PARTS="tests odd" (~5 min), back to back.
 #
