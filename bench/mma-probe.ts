@@ -10,7 +10,8 @@
 // Every matmul is checked against float64 of its f16 inputs (all of C's last row and column and
 // 4096 random elements) before it is timed; a mismatch is printed as BAD and never as a rate.
 //
-//   node bench/dist/mma-probe.js [--only regs,matmul,f16] [--sizes 4096,1024] [--match REGEX] [--out FILE]
+//   node bench/dist/mma-probe.js [--only regs,matmul,f16] [--sizes 4096,1024,1000x1001x1003] [--match REGEX] [--out FILE]
+//   (a size MxNxK the tiles do not divide runs the kernels that take edge tiles: mma-kernels.ts handOddVariants)
 //   node bench/dist/mma-probe.js --emulate      (lavapipe: the same kernels, matrices emulated, tiny sizes)
 
 import { writeFileSync } from "node:fs";
