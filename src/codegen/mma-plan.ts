@@ -36,9 +36,9 @@ export interface MmaPlan {
   emulated: boolean;
   /**
    * How a subgroup knows its index: the invocation's index over the one subgroup size the plan
-   * assumes ("index", the default), or the subgroup_id builtin ("builtin": CodegenOptions.mmaSubgroupBuiltin).
+   * assumes ("index", the default), or the subgroup_id builtin ("builtin": CodegenOptions.mmaSubgroupBuiltin);
+   * that size either way.
    */
-  /** The subgroup's index from lid over the one subgroup size, or the builtin; the size either way. */
   subgroupIndex: { from: "index" | "builtin"; size: number };
   /** Staging indices from the flat element index (CodegenOptions.mmaStagingFlatIndex), not from lid (mma-transfer.ts). */
   stagingFlatIndex: boolean;

@@ -103,10 +103,9 @@ export function storeEdgeMatrices(ctx: Emitter, plan: MmaPlan, array: string, ba
   const [lane, width] = plan.subgroupIndex.from === "builtin" ? ["sg_lane", "sg_size"] : [`(lid % ${known}u)`, `${known}u`];
   const slice = ctx.fresh("mma_slice");
   ctx.emit(`let ${slice} = ${subgroup(plan)} * ${size}u;`);
-  const unrolled = size % known === 0 && known % config.N === 0;
-  let first: { r: string; c: string } | undefined;
-  if (unrolled) {
-    first = { r: ctx.fresh("mma_lr"), c: ctx.fresh("mma_lc") };
+  // The lane's first element of a slice (row, column), where the steps keep its column: the written-out copy.
+  const first = size % known === 0 && known % config.N === 0 ? { r: ctx.fresh("mma_lr"), c: ctx.fresh("mma_lc") } : undefined;
+  if (first) {
     ctx.emit(`let ${first.r} = ${lane} / ${config.N}u;`);
     ctx.emit(`let ${first.c} = ${lane} % ${config.N}u;`);
   }
@@ -116,7 +115,7 @@ export function storeEdgeMatrices(ctx: Emitter, plan: MmaPlan, array: string, ba
       if (i + t > 0) ctx.emit("workgroupBarrier();");
       ops.storeResult(slices, slice, `${acc}[${i * tilesN + t}]`, config.N, config);
       ctx.emit("workgroupBarrier();");
-      if (unrolled && first) {
+      if (first) {
         // Step k holds the slice's element lane + k·size: row lane / N + k·size / N, the lane's column.
         for (let k = 0; k < size / known; k++) {
           const [r, c] = [ctx.fresh("mma_er"), ctx.fresh("mma_ec")];

@@ -115,8 +115,8 @@ export function alongAxis(shape: Shape, axis: number, e: string, form: IndexForm
   const inner = shape.slice(axis + 1).reduce((a, b) => a * b, 1);
   const length = shape[axis];
   const o = axis === 0 ? "0" : quotient(e, length * inner, form);
-  const k = inner === 1 ? (axis === 0 ? e : remainder(e, length, form)) : axis === 0 ? quotient(e, inner, form) : `((${e} / ${inner}) % ${length})`;
-  const i = inner === 1 ? "0" : `(${e} % ${inner})`;
+  const k = inner === 1 ? (axis === 0 ? e : remainder(e, length, form)) : axis === 0 ? quotient(e, inner, form) : mod(div(e, inner, form), length, form);
+  const i = inner === 1 ? "0" : mod(e, inner, form);
   return { o, k, i, inner };
 }
 

@@ -86,7 +86,7 @@ test("no-n-ctx-masks: every comparison with N_CTX made true, nothing else; a ker
 
 // sg-from-lid: the subgroup_id builtin's reads as (lid / 32u), the form generated code has had
 // since bench/NOTES.md §57: so the edit of the builtin's kernel (mmaSubgroupBuiltin) is the default's.
-test("sg-from-lid: the builtin's kernel edited is the default kernel but for its signature; a kernel without sg_id is refused", () => {
+test("sg-from-lid: the builtin's kernel edited is the default kernel but for its signature and the edge slices' lane; a kernel without sg_id is refused", () => {
   const builtin = matmul({ mmaSubgroupBuiltin: true });
   assert.match(builtin, /@builtin\(subgroup_id\) sg_id: u32/);
   const edited = applyEdits(builtin, ["sg-from-lid"]);
