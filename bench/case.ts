@@ -88,6 +88,8 @@ export interface Measurement {
   /** The fastest variant of a memory-bound case with the L2 flushed before each launch (bench/cold.ts). */
   coldMs?: number;
   coldGbps?: number;
+  /** With suite.js --hand: a hand-written kernel (bench/hand-in-suite.ts) timed beside the case's variants, not one of them. */
+  hand?: boolean;
 }
 
 export function randn(n: number): Float32Array {

@@ -296,12 +296,29 @@ function rowOrder(text: string): string {
   return text.replace(grouped, "const GROUP_M = 1;");
 }
 
+/** The example's grouped program ids replaced by plain row order: two divisions by a run-time tile count, not five (NOTES §85). */
+function plainPid(text: string): string {
+  const from = text.indexOf("  const num_pid_in_group"), to = text.indexOf("  const offs_m");
+  if (from < 0 || to < from) throw new Error("isolate-matmul-f16-pid: the example has no grouped program ids");
+  return `${text.slice(0, from)}  const pid_m = pid / num_pid_n;\n  const pid_n = pid % num_pid_n;\n${text.slice(to)}`;
+}
+
+/** plainPid with N's tile count a constant (1024 / BLOCK_N): no division at run time. Right only where N = 1024. */
+function constPid(text: string): string {
+  const runtime = "const num_pid_n = tl.cdiv(N, BLOCK_N);";
+  const plain = plainPid(text);
+  if (!plain.includes(runtime)) throw new Error(`isolate-matmul-f16-pidconst: the example has no "${runtime}"`);
+  return plain.replace(runtime, "const num_pid_n = 1024 / BLOCK_N;");
+}
+
 /** The f16 cases of a full run (quick: tiny sizes for lavapipe). */
 export function f16Cases(quick: boolean): F16Case[] {
   if (quick) {
     return [
       vectorAddF16(2 ** 14),
       { ...matmulF16(96, 80, 72), configs: [{ BLOCK_M: 64, BLOCK_N: 64, BLOCK_K: 32 }], targets: [] },
+      // A cube the hand-written kernels store C unpadded at (suite.js --hand --emulate-matrices checks them through the suite's harness).
+      { ...matmulF16(256, 256, 256), configs: [{ BLOCK_M: 64, BLOCK_N: 64, BLOCK_K: 32 }], targets: [], explicit: true },
       attentionF16(1, 2, 100, 64, false, true),
       attentionF16(1, 2, 100, 64, true, true),
       ...softmaxIsolationF16(1, 2, 100, 64, true),
@@ -315,6 +332,9 @@ export function f16Cases(quick: boolean): F16Case[] {
     matmulF16(1008, 1008, 1008), matmulF16(1024, 1024, 1003), matmulF16(1024, 1001, 1024),
     // The odd size with its programs in row order (the example with GROUP_M = 1; NOTES §84), as the hand-written kernels run.
     { ...matmulF16(1000, 1001, 1003), name: "isolate-matmul-f16-rows-1000x1001x1003", explicit: true, shape: "1000×1001×1003 f16, programs in row order", sourceEdit: rowOrder },
+    // 1024³'s program ids, one property at a time (NOTES §85): row order; plain row order (two divisions); no division.
+    ...([["rows", "programs in row order", rowOrder], ["pid", "plain row-order program ids", plainPid], ["pidconst", "program ids with N's tile count a constant", constPid]] as const)
+      .map(([what, shape, sourceEdit]) => ({ ...matmulF16(1024, 1024, 1024), name: `isolate-matmul-f16-${what}-1024x1024x1024`, explicit: true, shape: `1024³ f16, ${shape}`, targets: [], sourceEdit })),
     attentionF16(4, 32, 4096, 64, false), attentionF16(4, 32, 4096, 64, true),
     ...softmaxIsolationF16(4, 32, 4096, 64),
   ];

@@ -86,6 +86,9 @@
 #   oddlead the odd size's leader (chunks, split indices, the K loop peeled) and each of those knobs left out, twice
 #   rec33mm issue 28's matmul record after §84: ceilings, the hand-written odd size, the suite twice (~3 min)
 #   rec33at its attention half without torch and Triton: the attention and the hand-written flash kernel (~2.5 min)
+#   samerun 1024³ and 4096³ beside the hand-written ceilings in one process (suite.js --hand), 1024³'s program ids (§85)
+#   rec34mm issue 28's matmul record with the ceilings timed in the suite's process too (--hand), twice (~4 min)
+#   rec34at its attention half with torch and Triton (~5 min)
 #   rest    issue 28 item 4: the other cases of RESULTS.md (f32, softmax, layer norm, add, dropout) with torch and Triton
 # Next lease (§45): PARTS="softmax" (~6 min), then PARTS="tests odd" (~5 min), back to back.
 #
@@ -697,6 +700,37 @@ if has rec33mm; then
     step 360 rec-mm-$run.log node bench/dist/suite.js --only matmul-f16-4096,matmul-f16-1024x1024x1024,matmul-f16-1000 --configs 4 \
       --targets '[{"shiftedHalfRows":"chunks","splitTileIndices":true,"wholeTrips":true}]' --out "$out/rec-mm-$run.json"
   done
+  date -u
+fi
+# The hand-written ceilings the record compares against, as suite.js --hand names them (NOTES §85): 1024³'s probe leader
+# and its feed with run-time sizes, 4096³'s two leaders.
+HAND_CEILINGS='^(64×64×64 2×2 sg of 2×2 →f32 pad 8 prefetch rows sg-n C-matrices( feed \(16-byte loads, runtime sizes, uniform masks\))?|128×128×32 2×2 sg of 4×4 →f32 pad 8 prefetch rows sg-n C-matrices|128×256×32 2×4 sg of 4×4 →f32 pad 8 prefetch grouped sg-n C-matrices)$'
+if has samerun; then
+  # 1024³ and 4096³ beside the hand-written ceilings in one process and one harness (suite.js --hand: before the
+  # generated variants and after them), with 1024³'s program ids one property at a time (row order, plain row-order
+  # ids, no division) and two edits (pid_x without its modulo; no C staging); two processes (NOTES §85).
+  for run in 1 2; do
+    step 300 same-$run.log node bench/dist/suite.js --only matmul-f16-1024x1024x1024,matmul-f16-4096,isolate-matmul-f16-rows-1024,isolate-matmul-f16-pid-1024,isolate-matmul-f16-pidconst-1024 \
+      --configs 2 --targets '[]' --edits '[[],["pid-linear"],["no-c-staging"]]' --hand "$HAND_CEILINGS" --out "$out/same-$run.json"
+  done
+  date -u
+fi
+if has rec34mm; then
+  # Issue 28's matmul record with the ceilings also timed in the suite's process (suite.js --hand, NOTES §85): the
+  # reference kernel and the probe, the hand-written odd size, the suite's f16 matmul at 4096³, 1024³ and the odd size
+  # over their first four configs at the default and at the odd size's leading knobs, twice.
+  record_ceilings
+  F='^64×64×64 2×2 sg of 2×2 →f32 pad 8 prefetch rows sg-n C-matrices feed \(16-byte loads, runtime sizes, uniform masks, shifted carried\)$'
+  step 150 rec-oddhand.log node bench/dist/mma-probe.js --only matmul --sizes 1024,1000x1001x1003 --match "$F" --out "$out/rec-oddhand.json"
+  for run in 1 2; do
+    step 360 rec-mm-$run.log node bench/dist/suite.js --only matmul-f16-4096,matmul-f16-1024x1024x1024,matmul-f16-1000 --configs 4 \
+      --targets '[{"shiftedHalfRows":"chunks","splitTileIndices":true,"wholeTrips":true}]' --hand "$HAND_CEILINGS" --out "$out/rec-mm-$run.json"
+  done
+  date -u
+fi
+if has rec34at; then
+  # rec34mm's other half: the attention (default and the leader's knobs, causal and not), the flash kernel, torch and Triton.
+  record_attention_and_anchors
   date -u
 fi
 if has rec33at; then

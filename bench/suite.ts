@@ -4,7 +4,7 @@
 // Each case is checked against a CPU reference first (sampled for matmul), then timed with GPU
 // timestamps over input sets rotated so the working set exceeds the L2 cache.
 //
-//   node bench/dist/suite.js [--quick] [--sweep] [--only NAME[,NAME…]] [--defaults-only] [--tune-codegen] [--configs N] [--more-configs JSON] [--targets JSON] [--edits JSON] [--out FILE [--append]]
+//   node bench/dist/suite.js [--quick] [--sweep] [--only NAME[,NAME…]] [--defaults-only] [--tune-codegen] [--configs N] [--more-configs JSON] [--targets JSON] [--edits JSON] [--hand REGEX] [--out FILE [--append]]
 //
 // Cases marked `explicit` (timing isolations: f16-cases.ts softmaxIsolationF16) run only when --only names them.
 //
@@ -23,11 +23,11 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { compileKernel, parseKernelFile, specializationFor } from "../src/compile";
 import { acquireGpu, launch, timeLaunches } from "../src/runtime";
-import type { Gpu } from "../src/runtime";
+import type { Gpu, LaunchArgs } from "../src/runtime";
 import { BUILTINS } from "../src/builtins";
 import type { KernelProgram } from "../src/runtime/pipelines";
 import { COLD, coldLaunchMs } from "./cold";
-import { checkOutputs, measurementLine, poison, release, repositoryRoot, rotations, upload, type Case, type Measurement } from "./case";
+import { checkOutputs, measurementLine, poison, release, repositoryRoot, rotations, upload, type Args, type Case, type Check, type Measurement } from "./case";
 import { asWrittenAttention, asWrittenMatmul, attention, layerNorm, matmul, softmax, vectorAdd } from "./tutorial-cases";
 import { dropout } from "./dropout-case";
 import { layerNormBackward } from "./layer-norm-backward-case";
@@ -35,6 +35,7 @@ import { runSequenceCase, WARM, type SequenceCase } from "./sequence";
 import { f16Cases } from "./f16-cases";
 import { caseVariants, SeenWgsl, variantLabel } from "./knob-variants";
 import { applyEdits } from "./wgsl-edits";
+import { handPrograms, type HandProgram } from "./hand-in-suite";
 import type { CodegenOptions, Target } from "../src/ir/target";
 
 const root = repositoryRoot(__dirname);
@@ -73,6 +74,9 @@ const firstConfigs = argv.includes("--configs") ? Number(argv[argv.indexOf("--co
 const moreConfigs = argv.includes("--more-configs") ? (JSON.parse(argv[argv.indexOf("--more-configs") + 1]) as Case["configs"]) : [];
 // --edits JSON: each variant timed once per list of WGSL edits (bench/wgsl-edits.ts), e.g. '[[],["dead"],["no-c-staging"]]'.
 const editLists = argv.includes("--edits") ? (JSON.parse(argv[argv.indexOf("--edits") + 1]) as string[][]) : [[]];
+// --hand REGEX: at f16 matmul cases of cube sizes, the hand-written kernels (mma-kernels.ts) whose names match,
+// timed in this process through this harness before the case's variants and again after them (hand-in-suite.ts).
+const handMatch = argv.includes("--hand") ? new RegExp(argv[argv.indexOf("--hand") + 1]) : undefined;
 // --targets JSON: these code-generation settings instead of each case's own `targets` (e.g. '[{"halfLoadForm":"tile"}]').
 const targetsArg = argv.includes("--targets") ? (JSON.parse(argv[argv.indexOf("--targets") + 1]) as Case["targets"]) : undefined;
 const F32_BEST: Record<string, Record<string, number>> = {
@@ -132,6 +136,12 @@ async function runCase(gpu: Gpu, c: Case, results: Measurement[]): Promise<void>
     const heater = compileKernel(kernel, c.configs[0], compileTarget, specialization, base).kernel;
     // --quick (lavapipe has no clocks to raise): a short one.
     if (heater) await timeLaunches(gpu, heater, c.grid(c.configs[0]), sets, { warmupMs: quick ? 200 : 1500, minReps: 1, maxReps: 1 });
+    const m = /^matmul-f16-(\d+)x(\d+)x(\d+)$/.exec(c.name)?.map(Number);
+    const hand = handMatch && heater && m ? handPrograms(heater, m[1], m[2], m[3], handMatch, emulateMatrices) : [];
+    const timeHand = async (when: string) => {
+      for (const h of hand) await runHand(gpu, c, h, when, sets, hostArgs, checks, results);
+    };
+    await timeHand("before");
     const variants = caseVariants(c, kernel, compileTarget, specialization, { defaultsOnly, tuneCodegen, base });
     const seen = new SeenWgsl();
     const defaults = new Map<string, Measurement>();
@@ -185,6 +195,7 @@ async function runCase(gpu: Gpu, c: Case, results: Measurement[]): Promise<void>
         }
       }
     }
+    await timeHand("after");
     if (tuneCodegen) console.log(knobSummary(c, [...defaults.values()], best?.m, identical));
     // The fastest variant again with a cold L2 before each launch, as do_bench times PyTorch and Triton.
     if (best && c.bytes) {
@@ -203,6 +214,26 @@ async function runCase(gpu: Gpu, c: Case, results: Measurement[]): Promise<void>
     }
   } finally {
     release(sets);
+  }
+}
+
+/** One hand-written kernel (--hand) checked and timed as runCase checks and times a variant: its row is never a case's best. */
+async function runHand(gpu: Gpu, c: Case, h: HandProgram, when: string, sets: LaunchArgs[], hostArgs: Args, checks: Check[], results: Measurement[]): Promise<void> {
+  const variant = `hand: ${h.name} (${when})`;
+  try {
+    await poison(gpu, sets[0], hostArgs, c.outputs);
+    await launch(gpu, h.program, h.grid, sets[0]);
+    const { correct, rel, maxAbs } = await checkOutputs(gpu, sets[0], hostArgs, checks, c.tolerance);
+    const t = await timeLaunches(gpu, h.program, h.grid, sets, { warmup: c.minReps ? 1 : 5, minReps: Math.min(c.minReps ?? 20, MAX_REPS), maxReps: MAX_REPS, budgetMs: 1500 });
+    const m: Measurement = {
+      case: c.name, shape: c.shape, variant, correct, relError: rel, maxAbsDiff: maxAbs, hand: true,
+      medianMs: t.medianMs, minMs: t.minMs, maxMs: t.maxMs, reps: t.reps, workgroupSize: h.workgroupSize,
+      ...(c.flops ? { tflops: c.flops / (t.medianMs * 1e9) } : {}),
+    };
+    results.push(m);
+    console.log(measurementLine(m));
+  } catch (error) {
+    console.error(`${c.name} ${variant}: ${(error as Error).message}`);
   }
 }
 

@@ -80,6 +80,11 @@ export const WGSL_EDITS: Record<string, WgslEdit> = {
     what: "the direct store's 16-byte alignment tests dropped: whole tiles store their matrices straight into C at any row stride (out of Vulkan's rules for cooperative matrix stores; timing, and whether this driver gets it right)",
     apply: (wgsl) => replaceAll(wgsl, / && \(\w+ & 3i\) == 0i && \(\w+ & 3i\) == 0i/g, "", "c-direct-unaligned: no alignment test"),
   },
+  // 1024³'s prologue (NOTES §85): the program id recovered from the folded dispatch (abi.ts) without its modulo.
+  "pid-linear": {
+    what: "pid_x taken as the linear id itself, not `linear % params.grid.x`: the same wherever the grid is 1-D (grid.y = grid.z = 1)",
+    apply: (wgsl) => replaceAll(wgsl, /let pid_x = i32\(linear % params\.grid\.x\);/, "let pid_x = i32(linear);", "pid-linear: no pid_x from linear"),
+  },
   "c-slices-no-copy": {
     what: "the slices' element stores into C removed (BAD: timing only): the matrix stores into the slices and the barriers kept",
     apply: (wgsl) => replaceAll(wgsl, /^\s*if \([^\n]*\) \{ b_\w+\[u32\([^\n]*\] = sm_mmae_f32\[[^\n]*\]; \}\n/gm, "", "c-slices-no-copy: no slice copy"),
