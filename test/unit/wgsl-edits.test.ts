@@ -109,3 +109,11 @@ test("words-no-masks: each half's select after a run read in words removed, noth
   for (const edit of ["words-select", "words-always", "words-branchless", "words-no-edge"]) assert.throws(() => applyEdits(odd, [edit]), new RegExp(`${edit}: no`));
   assert.throws(() => applyEdits(matmul(), ["words-no-masks"]), /words-no-masks: no half kept by select/);
 });
+
+test("pid-linear: the program id taken from the linear id without its modulo, nothing else changed", () => {
+  const wgsl = matmul();
+  const edited = applyEdits(wgsl, ["pid-linear"]);
+  assert.match(wgsl, /let pid_x = i32\(linear % params\.grid\.x\);/);
+  assert.match(edited, /let pid_x = i32\(linear\);/);
+  assert.equal(edited.replace("i32(linear)", "i32(linear % params.grid.x)"), wgsl);
+});
