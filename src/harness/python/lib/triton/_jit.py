@@ -161,6 +161,10 @@ class JITFunction(KernelInterface):
         self._src = text
         self._module = None
 
+    def _unsafe_update_src(self, new_src):
+        """Triton's JITFunction._unsafe_update_src (its tests' patch_kernel): the source compiled from now on."""
+        self.src = new_src
+
     def _generated_module(self, file):
         """
         A kernel whose source Python has no file for (exec'd from a string: xformers' unroll_varargs,
@@ -177,15 +181,50 @@ class JITFunction(KernelInterface):
             import _kernel_lab_imports
             with open(path) as f:
                 base, name, user = f.read(), self.fn.__module__, path in _kernel_lab_imports.shown
-        text = base.rstrip("\n") + "\n\n\n@triton.jit\n" + self.src.rstrip("\n") + "\n"
+        text = self._in_place(base) if "<locals>" in getattr(self.fn, "__qualname__", "") else None
+        if text is None:
+            text = base.rstrip("\n") + "\n\n\n@triton.jit\n" + self.src.rstrip("\n") + "\n"
         return {"file": file, "text": text, "name": name, "user": user}
+
+    def _in_place(self, base):
+        """
+        The module's text for a kernel defined inside a function (Triton's tests define theirs in each test,
+        and patch their text): the top-level statement around it blanked but for the kernel, kept at its own
+        lines and columns under an `if True:`, so a diagnostic names the line of the file. None where the
+        source (as set) has another number of lines, or the text isn't Python's: then it is appended.
+        """
+        import ast
+        try:
+            lines, first = inspect.getsourcelines(self.fn)
+            tree = ast.parse(base)
+        except (OSError, TypeError, SyntaxError):
+            return None
+        at_def = next((i for i, line in enumerate(lines) if re.match(r"\s*def\s", line)), None)
+        outer = next((n for n in tree.body if min([n.lineno] + [d.lineno for d in getattr(n, "decorator_list", [])]) < first <= n.end_lineno), None)
+        if at_def is None or outer is None:
+            return None
+        indent = lines[at_def][:len(lines[at_def]) - len(lines[at_def].lstrip())]
+        body = [indent + line if line.strip() else line for line in self.src.rstrip("\n").split("\n")]
+        if len(body) != len(lines) - at_def:
+            return None
+        text = base.split("\n")
+        start = min([outer.lineno] + [d.lineno for d in getattr(outer, "decorator_list", [])])
+        for i in range(start - 1, outer.end_lineno):
+            text[i] = ""
+        text[first - 2] = "if True:"
+        kept = [line.rstrip("\n") for line in lines[:at_def]] + body
+        text[first - 1:first - 1 + len(kept)] = kept
+        return "\n".join(text)
 
     def _module_text(self):
         """A kernel defined outside the script (a module beside it, or Kernel Lab's torch's own kernels): its file, text and module name, to compile from."""
         file = self.fn.__code__.co_filename
-        if file == _state.file_name and self._src is None:
+        # A kernel defined inside a function (Triton's tests define each in its test) is not one of the
+        # module's: compiled as a generated one, its source appended to the module's text.
+        nested = "<locals>" in getattr(self.fn, "__qualname__", "")
+        if file == _state.file_name and self._src is None and not nested:
             return None
-        if self._module is None and (self._src is not None or (file.startswith("<") and file.endswith(">"))):
+        if self._module is None and (self._src is not None or nested or (file.startswith("<") and file.endswith(">"))):
             self._module = self._generated_module(file)
         if self._module is None:
             import _kernel_lab_imports
