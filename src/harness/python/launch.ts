@@ -126,7 +126,9 @@ export class Launcher {
   private kernelFile(request: LaunchRequest): KernelFile {
     const module = request.module;
     if (!module) return this.script;
-    let known = this.modules.get(module.file);
+    // One file may send several texts: each kernel defined inside a function is its own (lib/triton/_jit.py `_in_place`).
+    const key = `${module.file}\n${module.text}`;
+    let known = this.modules.get(key);
     if (!known) {
       known = moduleFiles.get(module.file);
       const bound = JSON.stringify(module.jitLines ?? null);
@@ -134,7 +136,7 @@ export class Launcher {
         known = { file: module.file, text: module.text, bound, lines: new LineMap(module.text), compiler: compilerFor(module.file, module.text, module.name, module.jitLines), programs: new WeakMap() };
         moduleFiles.set(module.file, known);
       }
-      this.modules.set(module.file, known);
+      this.modules.set(key, known);
     }
     return known;
   }
