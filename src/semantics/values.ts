@@ -293,6 +293,17 @@ export class ValueFactory {
       return this.emitBinary(logical, "bool", "bool", a, b, span, text);
     }
 
+    // An int8 with a uint8 (neither a constant): Triton's integer promotion (C's: of one width the unsigned
+    // wins) makes both uint8, so `x > y` of -17 and 238 compares 239 with 238 (test_core.py's test_compare_op,
+    // a loaded scalar beside a block too). Shifts keep the shifted operand's dtype.
+    const ka = this.bytes.get(a.id);
+    const kb = this.bytes.get(b.id);
+    if (ka && kb && ka !== kb && fn !== "shl" && fn !== "shr") {
+      const wa = ka === "u8" ? a : this.wrapByte(a, "u8", span);
+      const wb = kb === "u8" ? b : this.wrapByte(b, "u8", span);
+      return wa && wb && this.binary(fn, wa, wb, span);
+    }
+
     let dtype: NumDtype;
     if (fn === "shl" || fn === "shr") {
       // The result has the shifted operand's dtype; the amount is converted to it.
