@@ -41,6 +41,9 @@ type Callee =
 const DESCRIPTOR_METHODS: ReadonlySet<string> = new Set(["load", "store", "atomic_add", "atomic_min", "atomic_max", "atomic_and", "atomic_or", "atomic_xor"]);
 
 // `libdevice` alone: Triton 2.0's `tl.libdevice.tanh` (kernl's activation_func.py), since moved to tl.math and then extra.
+/** triton.language's modules whose functions are tl's own (`tl.random.randint`). */
+const TL_OWN_MODULES = ["random", "standard", "core"];
+
 const MATH_SUFFIXES = ["math", "libdevice", "extra.libdevice", "extra.cuda.libdevice", "extra.hip.libdevice", "extra.intel.libdevice"];
 
 /**
@@ -101,6 +104,9 @@ function resolve(ctx: LowerContext, callee: SyntaxNode): Callee {
     const defining = isTl(head) ? undefined : dotted.length === 2 ? imports.functions.get(head) : isTl(dotted.slice(0, -2).join(".")) ? dotted[dotted.length - 2] : undefined;
     if ((defining === "core" || defining === "standard" || isTl(head)) && Object.hasOwn(COMPILE_TIME_FUNCTIONS, fn)) return { kind: "package", name: COMPILE_TIME_FUNCTIONS[fn] };
     if (isTl(head)) return { kind: "tl", name: camelCase(fn) };
+    // `tl.random.uint_to_uniform_float(x)` (test_random.py), `tl.standard.sum`, `tl.core.full`: tl's own
+    // modules, whose functions are tl's (it read `tl.random` as a receiver: "got 2 arguments").
+    if (tlHead.some((t) => TL_OWN_MODULES.some((m) => head === `${t}.${m}`))) return { kind: "tl", name: camelCase(fn) };
     // libdevice / tl.math names go to the kernel language's math namespaces as written (fast_expf is
     // tl.exp there; tan is KL1005 saying what to write instead): semantics/math-names.ts.
     const suffix = tlHead.map((t) => MATH_SUFFIXES.find((s) => head === `${t}.${s}`)).find((s) => s !== undefined);

@@ -4,7 +4,9 @@ ours. Each test defines its kernel inside the test function and patches a placeh
 defined inside a function was KL1104 ("no @triton.jit function named 'kernel'", at line 1), and
 `_unsafe_update_src` an AttributeError. Two kernels of one name in two functions are two kernels. And
 test_compare_op's int8 with uint8: Triton's integer promotion makes both uint8 (C's: of one width the unsigned
-wins), so -17 > 238 is True (239 > 238); it compared the int8's -17. Sizes off the blocks: 100 of 128 lanes."""
+wins), so -17 > 238 is True (239 > 238); it compared the int8's -17. test_random.py's test_rand_limits calls
+`tl.random.uint_to_uniform_float(x)` (was KL1040 "got 2 arguments": `tl.random` read as a receiver) and test_seed_is_int
+catches `triton.compiler.errors.CompilationError` (was an AttributeError). Sizes off the blocks: 100 of 128 lanes."""
 
 import torch
 import triton
@@ -74,3 +76,33 @@ xu, yu, y0 = [v % 256 for v in xs.tolist()], ys.tolist(), ys.tolist()[0]
 expected = [int(a > b) + 2 * int(a < y0) + 4 * int(a == b) for a, b in zip(xu, yu)]
 assert run_compare(xs, ys).tolist() == expected
 print("int8 with uint8 compares as uint8: match")
+
+
+@triton.jit
+def uniform_limits(input, output, n: tl.constexpr):
+    idx = tl.arange(0, n)
+    x = tl.load(input + idx)
+    y = tl.random.uint_to_uniform_float(x)
+    tl.store(output + idx, y)
+
+
+words = torch.tensor([-2**31, 2**31 - 1, 0, 12345], dtype=torch.int32, device=DEVICE)
+uniform = torch.empty(4, device=DEVICE)
+uniform_limits[(1, )](words, uniform, 4)
+top = 1.0 - torch.finfo(torch.float32).eps / 2  # the largest f32 below 1
+assert uniform.tolist() == [top, top, 0.0, 12345 * 4.6566127342e-10] or abs(uniform[3].item() - 12345 * 4.6566127342e-10) < 1e-12
+assert uniform[0].item() == uniform[1].item() and 1.0 - torch.finfo(torch.float32).eps <= uniform[0].item() < 1.0
+
+
+@triton.jit
+def seeded(X, seed):
+    offset = tl.arange(0, 1)
+    tl.store(X + offset, tl.rand(seed, offset))
+
+
+try:
+    seeded[(1, )](uniform, 2.3)
+    raise AssertionError("a float seed compiled")
+except triton.compiler.errors.CompilationError as e:
+    assert "KL2003" in str(e)
+print("tl.random.uint_to_uniform_float's limits, triton.compiler.errors.CompilationError: match")
