@@ -34,7 +34,7 @@ def bytes_kernel(mask_ptr, a_ptr, b_ptr, sum_ptr, diff_ptr, scaled_ptr, n, BLOCK
     m = tl.load(mask_ptr + offs, mask=inside, other=False)
     a = tl.load(a_ptr + offs, mask=inside, other=0)  # int8: sign-extended
     b = tl.load(b_ptr + offs, mask=inside, other=0)  # uint8: zero-extended
-    tl.store(sum_ptr + offs, tl.where(m, a + b, a - b), mask=inside)  # int32
+    tl.store(sum_ptr + offs, tl.where(m, a + b, a - b), mask=inside)  # int8 with uint8 is uint8 (Triton's promotion), stored to int32
     tl.store(diff_ptr + offs, (a - b).to(diff_ptr.dtype.element_ty), mask=inside)  # int8: the low 8 bits
     tl.store(scaled_ptr + offs, (a.to(tl.float32) * 2.5).to(tl.uint8), mask=inside)  # toward zero, then the low 8 bits
 
@@ -66,7 +66,7 @@ diff = torch.empty(n, dtype=torch.int8, device=DEVICE)
 scaled = torch.empty(n, dtype=torch.uint8, device=DEVICE)
 bytes_kernel[(triton.cdiv(n, 128), )](m, a, b, total, diff, scaled, n, BLOCK=128)
 ai, bi = a.cpu().to(torch.int32), b.cpu().to(torch.int32)
-assert torch.equal(total.cpu(), torch.where(m.cpu(), ai + bi, ai - bi))
+assert torch.equal(total.cpu(), torch.where(m.cpu(), (ai + bi) % 256, (ai - bi) % 256))
 assert torch.equal(diff.cpu().to(torch.int32), ((ai - bi + 128) % 256) - 128)
 assert torch.equal(scaled.cpu().to(torch.int32), (ai.float() * 2.5).to(torch.int32) % 256)
 print("int8 and uint8 loads extend, .to(tl.int8 / tl.uint8) and stores wrap: match")
