@@ -60,13 +60,13 @@ export interface Operand {
  * 2. Otherwise a float operand wins: f32 over f16 over bf16 over integers.
  * 3. Integers: the wider wins (i64 over i32 and u32); of the same width, u32 over i32 (as in C and Triton).
  * 4. bf16 as Triton's computation_type_impl: bf16 only of two bf16s (bf16 with an integer is f32),
- *    f16 with bf16 is f16, and `/` or `%` with a bf16 operand (or a constant beside one) is f32 —
- *    Triton's PTX has no bf16 division. (`divOrMod` is only read where a bf16 takes part, so f16's
- *    rules stay as they were.)
+ *    f16 with bf16 is f16.
+ * 5. `/` or `%` with a 16-bit float operand (f16 or bf16, beside anything, a constant too) is f32, as
+ *    Triton's computation_type_impl: its PTX has neither in 16 bits (test_core.py's test_bin_op).
  */
 export function promote(a: Operand, b: Operand, divOrMod = false): NumDtype {
   const bf16 = a.dtype === "bf16" || b.dtype === "bf16";
-  if (bf16 && divOrMod) return "f32";
+  if (divOrMod && (bf16 || a.dtype === "f16" || b.dtype === "f16")) return "f32";
   if (a.weak && !b.weak) return adopt(a, b.dtype as NumDtype);
   if (b.weak && !a.weak) return adopt(b, a.dtype as NumDtype);
   const da = a.dtype as NumDtype;

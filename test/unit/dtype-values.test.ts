@@ -61,6 +61,12 @@ test("a local keeps its type where it is assigned in a loop or a run-time branch
   assert.match(branch, /^9:14 KL2007 /);
 });
 
+test("f16 `/` and `%` give f32 (the other operand an f16, a constant or an i32), `+` and `*` f16: Triton's computation_type_impl (test_core.py's test_bin_op)", () => {
+  const checks = "(h / h).dtype === tl.float32 && (h % 2.0).dtype === tl.float32 && (h / o).dtype === tl.float32 && (h + h).dtype === tl.float16 && (h * 2.0).dtype === tl.float16";
+  assert.deepEqual(diagnose(`tl.staticAssert(${checks});\ntl.store(y_ptr + o, x);`), []);
+  assert.match(diagnose("tl.staticAssert((h / h).dtype === tl.float16);\ntl.store(y_ptr + o, x);").join(), /KL2074/);
+});
+
 // Helpers for the rows below (line 3 of the file): Liger's and FlagGems' ways of passing a dtype on.
 const HELPERS =
   "const widen = kernel(function widen(v, dtype: constexpr) { return v.to(dtype); }); const lowest = kernel(function lowest(dtype) { return dtype === tl.float32 ? -Infinity : -65504.0; });";
