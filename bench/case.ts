@@ -90,6 +90,8 @@ export interface Measurement {
   coldGbps?: number;
   /** With suite.js --hand: a hand-written kernel (bench/hand-in-suite.ts) timed beside the case's variants, not one of them. */
   hand?: boolean;
+  /** With suite.js --one-pass: a row timed again as mma-probe times (hand-in-suite.ts timeOnePass); never a case's best, nor a ceiling of record. */
+  onePass?: boolean;
 }
 
 export function randn(n: number): Float32Array {

@@ -10,7 +10,10 @@
 // workgroup's x and y from the linear id: a modulo and a quotient by a constant, once a program.
 // Only cubes of a multiple of 256 (C unpadded), C in f32 (the case's c_ptr).
 
+import { encodeUniforms, getPipeline, type Gpu, type LaunchArgs } from "../src/runtime";
+import { BufferUsage } from "../src/runtime/gpu";
 import type { KernelProgram } from "../src/runtime/pipelines";
+import { time } from "./hand-run";
 import { handCShape, handFits, handGrid, handName, handVariants, handWgsl, type HandMatmul } from "./mma-kernels";
 
 export interface HandProgram {
@@ -51,4 +54,26 @@ export function withSuiteAbi(wgsl: string, gx: number, gy: number): string {
   // z stays the launch's (0, unknown to the compiler): the kernels with run-time sizes add it to theirs.
   const ids = gy === 1 ? "let wid = wid_1d;" : `let wid = vec3<u32>(wid_1d.x % ${gx}u, wid_1d.x / ${gx}u, wid_1d.z);`;
   return `${rebound.slice(0, at)}${uniform}${rebound.slice(at)}`.replace(entry, "fn main(@builtin(workgroup_id) wid_1d: vec3<u32>,").replace(/(fn main\([^\n]*\{\n)/, `$1  ${ids}\n`);
+}
+
+/**
+ * `program` timed as bench/hand-run.ts times the hand-written kernels in mma-probe: every dispatch of a sample in one
+ * compute pass, one bind group, one input set (`set`), against the suite's timeLaunches (a pass a dispatch, input
+ * sets rotated). The same kernel runs up to 9% faster so at 1024³ (NOTES §85): a ratio between the two harnesses
+ * measures them, not the kernels. Median ms a dispatch.
+ */
+export async function timeOnePass(gpu: Gpu, program: KernelProgram, grid: [number], set: LaunchArgs): Promise<number> {
+  const compiled = await getPipeline(gpu, program);
+  const words = encodeUniforms(program.abi, [grid[0], 1, 1], set.scalars);
+  const uniforms = gpu.device.createBuffer({ label: "one-pass uniforms", size: words.byteLength, usage: BufferUsage.UNIFORM | BufferUsage.COPY_DST });
+  gpu.device.queue.writeBuffer(uniforms, 0, words.buffer, words.byteOffset, words.byteLength);
+  const group = gpu.device.createBindGroup({
+    layout: compiled.bindGroupLayout,
+    entries: [{ binding: 0, resource: { buffer: uniforms } }, ...program.abi.buffers.map((b) => ({ binding: b.binding, resource: { buffer: set.buffers[b.name] } }))],
+  });
+  try {
+    return await time(gpu, { pipeline: compiled.pipeline, group }, [grid[0], 1]);
+  } finally {
+    uniforms.destroy();
+  }
 }

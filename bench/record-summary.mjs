@@ -75,14 +75,14 @@ const lines = [
 ];
 for (const [name, key] of cases) {
   // Hand-written kernels the suite timed beside the case (suite.js --hand) count as hand-written, never as generated.
-  const mine = suite.filter((r) => r.case === name && !r.hand);
+  const mine = suite.filter((r) => r.case === name && !r.hand && !r.onePass);
   const plain = fastest(mine.filter(isDefault), (r) => r.variant);
   const tuned = fastest(mine, (r) => r.variant);
   let hand;
   if (name.startsWith("matmul")) {
     const probed = fastest(probe.filter((r) => r.part === "matmul" && r.size === key), (r) => r.variant);
     const byRef = typeof key === "number" ? ref.get(key) : undefined;
-    const inSuite = fastest(suite.filter((r) => r.case === name && r.hand), (r) => r.variant);
+    const inSuite = fastest(suite.filter((r) => r.case === name && r.hand && !r.onePass), (r) => r.variant);
     hand = [probed, byRef, inSuite].filter(Boolean).sort((a, b) => b.tflops - a.tflops)[0];
   } else {
     hand = fastest(flash.filter((r) => r.causal === key && !r.timingOnly), (r) => r.variant);

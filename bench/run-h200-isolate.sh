@@ -87,6 +87,7 @@
 #   rec33mm issue 28's matmul record after §84: ceilings, the hand-written odd size, the suite twice (~3 min)
 #   rec33at its attention half without torch and Triton: the attention and the hand-written flash kernel (~2.5 min)
 #   samerun 1024³ and 4096³ beside the hand-written ceilings in one process (suite.js --hand), 1024³'s program ids (§85)
+#   samerun2 the same kernels in both harnesses (the suite's, and mma-probe's: --one-pass), twice (~2.5 min)
 #   rec34mm issue 28's matmul record with the ceilings timed in the suite's process too (--hand), twice (~4 min)
 #   rec34at its attention half with torch and Triton (~5 min)
 #   rest    issue 28 item 4: the other cases of RESULTS.md (f32, softmax, layer norm, add, dropout) with torch and Triton
@@ -712,6 +713,15 @@ if has samerun; then
   for run in 1 2; do
     step 300 same-$run.log node bench/dist/suite.js --only matmul-f16-1024x1024x1024,matmul-f16-4096,isolate-matmul-f16-rows-1024,isolate-matmul-f16-pid-1024,isolate-matmul-f16-pidconst-1024 \
       --configs 2 --targets '[]' --edits '[[],["pid-linear"],["no-c-staging"]]' --hand "$HAND_CEILINGS" --out "$out/same-$run.json"
+  done
+  date -u
+fi
+if has samerun2; then
+  # samerun's finding checked the other way (NOTES §85): 1024³ and 4096³'s two leaders and the hand-written ceilings,
+  # each timed in the suite's harness and again in mma-probe's (--one-pass), in one process; twice.
+  for run in 1 2; do
+    step 240 same2-$run.log node bench/dist/suite.js --only matmul-f16-1024x1024x1024,matmul-f16-4096 --configs 2 --targets '[]' \
+      --hand "$HAND_CEILINGS" --one-pass --out "$out/same2-$run.json"
   done
   date -u
 fi

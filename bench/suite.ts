@@ -4,7 +4,7 @@
 // Each case is checked against a CPU reference first (sampled for matmul), then timed with GPU
 // timestamps over input sets rotated so the working set exceeds the L2 cache.
 //
-//   node bench/dist/suite.js [--quick] [--sweep] [--only NAME[,NAME…]] [--defaults-only] [--tune-codegen] [--configs N] [--more-configs JSON] [--targets JSON] [--edits JSON] [--hand REGEX] [--out FILE [--append]]
+//   node bench/dist/suite.js [--quick] [--sweep] [--only NAME[,NAME…]] [--defaults-only] [--tune-codegen] [--configs N] [--more-configs JSON] [--targets JSON] [--edits JSON] [--hand REGEX [--one-pass]] [--out FILE [--append]]
 //
 // Cases marked `explicit` (timing isolations: f16-cases.ts softmaxIsolationF16) run only when --only names them.
 //
@@ -35,7 +35,7 @@ import { runSequenceCase, WARM, type SequenceCase } from "./sequence";
 import { f16Cases } from "./f16-cases";
 import { caseVariants, SeenWgsl, variantLabel } from "./knob-variants";
 import { applyEdits } from "./wgsl-edits";
-import { handPrograms, type HandProgram } from "./hand-in-suite";
+import { handPrograms, timeOnePass, type HandProgram } from "./hand-in-suite";
 import type { CodegenOptions, Target } from "../src/ir/target";
 
 const root = repositoryRoot(__dirname);
@@ -77,6 +77,9 @@ const editLists = argv.includes("--edits") ? (JSON.parse(argv[argv.indexOf("--ed
 // --hand REGEX: at f16 matmul cases of cube sizes, the hand-written kernels (mma-kernels.ts) whose names match,
 // timed in this process through this harness before the case's variants and again after them (hand-in-suite.ts).
 const handMatch = argv.includes("--hand") ? new RegExp(argv[argv.indexOf("--hand") + 1]) : undefined;
+// --one-pass (with --hand): each hand-written kernel and each unedited generated variant also timed as mma-probe times
+// (hand-in-suite.ts timeOnePass: a sample's dispatches in one pass, one input set), a row of its own marked so.
+const onePass = argv.includes("--one-pass");
 // --targets JSON: these code-generation settings instead of each case's own `targets` (e.g. '[{"halfLoadForm":"tile"}]').
 const targetsArg = argv.includes("--targets") ? (JSON.parse(argv[argv.indexOf("--targets") + 1]) as Case["targets"]) : undefined;
 const F32_BEST: Record<string, Record<string, number>> = {
@@ -190,6 +193,7 @@ async function runCase(gpu: Gpu, c: Case, results: Measurement[]): Promise<void>
           if (correct && v === firstOfConfig && !edits.length) defaults.set(JSON.stringify(constexprs), m);
           if (correct && !edits.length && (!best || m.medianMs < best.m.medianMs)) best = { m, program, grid };
           console.log(measurementLine(m));
+          if (onePass && correct && !edits.length && hand.length > 0) await timedOnePass(gpu, c, m, program, grid, sets[0], results);
         } catch (error) {
           console.error(`${c.name} ${variant}: ${(error as Error).message}`);
         }
@@ -232,9 +236,18 @@ async function runHand(gpu: Gpu, c: Case, h: HandProgram, when: string, sets: La
     };
     results.push(m);
     console.log(measurementLine(m));
+    if (onePass && correct) await timedOnePass(gpu, c, m, h.program, h.grid, sets[0], results);
   } catch (error) {
     console.error(`${c.name} ${variant}: ${(error as Error).message}`);
   }
+}
+
+/** `m`'s kernel again with --one-pass (mma-probe's harness, hand-in-suite.ts timeOnePass): a row `… [one pass]`, never a case's best (`onePass`). */
+async function timedOnePass(gpu: Gpu, c: Case, m: Measurement, program: KernelProgram, grid: number[], set: LaunchArgs, results: Measurement[]): Promise<void> {
+  const ms = await timeOnePass(gpu, program, [grid[0] * (grid[1] ?? 1) * (grid[2] ?? 1)], set);
+  const one: Measurement = { ...m, variant: `${m.variant} [one pass]`, onePass: true, medianMs: ms, minMs: ms, maxMs: ms, reps: 15, ...(c.flops ? { tflops: c.flops / (ms * 1e9) } : {}) };
+  results.push(one);
+  console.log(measurementLine(one));
 }
 
 /** With --tune-codegen, per case: the best at the default knobs beside the best with them, and the settings skipped as identical. */
