@@ -3,7 +3,8 @@
 // `JITFunction._unsafe_update_src` (its patch_kernel) an AttributeError, and the second of two kernels of one name
 // defined in two functions ran the first's text; test_compare_op's int8 with uint8 compared the int8's value where
 // Triton promotes both to uint8; test_random.py's `tl.random.uint_to_uniform_float(x)` was KL1040 ("got 2
-// arguments") and its `triton.compiler.errors.CompilationError` an AttributeError.
+// arguments") and its `triton.compiler.errors.CompilationError` an AttributeError; a torch.int64 tensor of values past
+// 32 bits held their low words.
 
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
@@ -21,6 +22,6 @@ test("Triton's tests' idioms: kernels defined inside functions and patched with 
   await onGpuAndCpu(file, (report) => {
     assert.deepEqual(report.diagnostics.map((d) => d.code), ["KL2003"]); // the float seed, caught
     assert.ok(report.checks.length === 3 && report.checks.every((c) => c.passed), JSON.stringify(report.checks));
-    assert.match(report.stdout, /kernels defined inside functions, patched with _unsafe_update_src, two of one name: match\nint8 with uint8 compares as uint8: match\ntl\.random\.uint_to_uniform_float's limits, triton\.compiler\.errors\.CompilationError: match\n/);
+    assert.match(report.stdout, /kernels defined inside functions, patched with _unsafe_update_src, two of one name: match\nint8 with uint8 compares as uint8: match\ntl\.random\.uint_to_uniform_float's limits, triton\.compiler\.errors\.CompilationError: match\ntorch\.int64 past 32 bits: refused\n/);
   });
 });

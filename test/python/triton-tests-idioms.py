@@ -106,3 +106,13 @@ try:
 except triton.compiler.errors.CompilationError as e:
     assert "KL2003" in str(e)
 print("tl.random.uint_to_uniform_float's limits, triton.compiler.errors.CompilationError: match")
+
+
+# test_rand_limits' int64 limits: past 32 bits, refused as an int32 past them is, not kept as the low word (it read [0, 0]).
+try:
+    torch.tensor([-2**63, 2**63 - 1], dtype=torch.int64)
+    raise AssertionError("an int64 past 32 bits was kept")
+except RuntimeError as e:
+    assert "without overflow" in str(e) and "32 bits" in str(e), str(e)
+assert torch.tensor([-2**31, 2**31 - 1], dtype=torch.int64).tolist() == [-2**31, 2**31 - 1]
+print("torch.int64 past 32 bits: refused")

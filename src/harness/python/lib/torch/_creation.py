@@ -191,11 +191,28 @@ def tensor(data, dtype=None, device=None, requires_grad=False, **kwargs):
     walk(data, 0)
     if dtype is None:
         dtype = float32 if _b.any(isinstance(v, _builtin_float) for v in flat) else _dtypes.bool_ if flat and _b.all(isinstance(v, _builtin_bool) for v in flat) else int64
+    _fits_32_bits(flat, dtype)
     from pyodide.ffi import to_js
     return _create(_js.fromValues(to_js([_builtin_float(v) for v in flat]), dtype.name), dtype, tuple(shape), device, requires_grad)
 
 
 as_tensor = tensor
+
+
+def _fits_32_bits(values, dtype):
+    """
+    torch.int32 and torch.int64 values as Kernel Lab holds them, in 32 bits (docs/LANGUAGE.md §2.9): one past them is
+    refused as torch refuses an int32 that overflows, rather than kept as its low word (Triton's test_rand_limits
+    made a torch.int64 tensor of [iinfo.min, iinfo.max], which read back [0, 0]).
+    """
+    if dtype is not _dtypes.int32 and dtype is not int64:
+        return
+    for v in values:
+        if isinstance(v, _builtin_bool) or (isinstance(v, _builtin_float) and not _math_module.isfinite(v)):
+            continue
+        if not -2**31 <= int(v) <= 2**31 - 1:
+            raise RuntimeError(f"value cannot be converted to type {dtype.name} without overflow: {v} (Kernel Lab holds torch.{dtype.name} in 32 bits, "
+                               "as its kernels take 32-bit integers; docs/LANGUAGE.md §2.9)")
 
 
 def _fill_random(t, kind, a, b):
