@@ -293,6 +293,21 @@ export class ValueFactory {
       return this.emitBinary(logical, "bool", "bool", a, b, span, text);
     }
 
+    // `/`, `//` and `%` between integers of different signedness (i32 with u32, int8 with uint8), neither a
+    // constant: Triton refuses them (computation_type_impl; test_core.py's test_bin_op), the answer being unlikely
+    // the one meant. As there, a scalar beside a block of a kind no lower (unsigned < signed) takes the block's dtype.
+    if ((fn === "div" || fn === "mod") && !isConst(a) && !isConst(b) && isInt(da) && isInt(db)) {
+      const unsigned = (v: Value, d: Dtype) => (this.bytes.get(v.id) ? this.bytes.get(v.id) === "u8" : d === "u32");
+      const scalar = (v: Value) => v.type.kind === "data" && v.type.shape.length === 0;
+      const [ua, ub] = [unsigned(a, da), unsigned(b, db)];
+      const adopts = scalar(a) !== scalar(b) && (scalar(a) ? ua || !ub : ub || !ua);
+      if (ua !== ub && !adopts) {
+        const name = (v: Value, d: Dtype, u: boolean) => (this.bytes.get(v.id) ? (u ? "uint8" : "int8") : d);
+        this.log.error(Codes.operandDtype, span, `'${text}' of ${name(a, da, ua)} and ${name(b, db, ub)}: integers of different signedness, which Triton refuses for /, // and % (the answer is unlikely the one meant); cast one to the other's signedness, e.g. x.to(tl.uint32) or x.to(tl.int32)`);
+        return undefined;
+      }
+    }
+
     // An int8 with a uint8 (neither a constant): Triton's integer promotion (C's: of one width the unsigned
     // wins) makes both uint8, so `x > y` of -17 and 238 compares 239 with 238 (test_core.py's test_compare_op,
     // a loaded scalar beside a block too). Shifts keep the shifted operand's dtype.

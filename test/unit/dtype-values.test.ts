@@ -67,6 +67,15 @@ test("f16 `/` and `%` give f32 (the other operand an f16, a constant or an i32),
   assert.match(diagnose("tl.staticAssert((h / h).dtype === tl.float16);\ntl.store(y_ptr + o, x);").join(), /KL2074/);
 });
 
+test("/ and % of integers of different signedness are KL2003, as Triton refuses them (test_core.py's test_bin_op); a u32 scalar beside an i32 block takes its dtype", () => {
+  const [found, ...rest] = diagnose("const u = o.to(tl.uint32);\ntl.store(i_ptr + o, (o / u).to(tl.int32) + (u % o).to(tl.int32));");
+  assert.match(found, /^9:22 KL2003 '\/' of i32 and u32: integers of different signedness, which Triton refuses for \/, \/\/ and %/);
+  assert.equal(rest.length, 1);
+  assert.match(rest[0], /^9:\d+ KL2003 '%' of u32 and i32/);
+  assert.deepEqual(diagnose("const u = tl.cast(seed, \"u32\");\ntl.store(i_ptr + o, o / u + o % 3);"), []);
+  assert.deepEqual(diagnose("const u = o.to(tl.uint32);\ntl.store(i_ptr + o, (u / u + u % 7).to(tl.int32) + o / 2);"), []);
+});
+
 // Helpers for the rows below (line 3 of the file): Liger's and FlagGems' ways of passing a dtype on.
 const HELPERS =
   "const widen = kernel(function widen(v, dtype: constexpr) { return v.to(dtype); }); const lowest = kernel(function lowest(dtype) { return dtype === tl.float32 ? -Infinity : -65504.0; });";
