@@ -690,22 +690,24 @@ if has oddlead; then
   step 150 oddlead-hand.log node bench/dist/mma-probe.js --only matmul --sizes 1024,1000x1001x1003 --match "$F" --out "$out/oddlead-hand.json"
   date -u
 fi
-if has rec33mm; then
+# The hand-written ceilings the record compares against, as suite.js --hand names them (NOTES §85): 1024³'s probe leader
+# and its feed with run-time sizes, 4096³'s two leaders.
+HAND_CEILINGS='^(64×64×64 2×2 sg of 2×2 →f32 pad 8 prefetch rows sg-n C-matrices( feed \(16-byte loads, runtime sizes, uniform masks\))?|128×128×32 2×2 sg of 4×4 →f32 pad 8 prefetch rows sg-n C-matrices|128×256×32 2×4 sg of 4×4 →f32 pad 8 prefetch grouped sg-n C-matrices)$'
+if has rec33mm || has rec34mm; then
   # Issue 28's matmul record after NOTES §84 (the slices' copies written out; split indices offered where rows are not
   # aligned): the ceilings, the hand-written odd size in carried chunks, the suite's f16 matmul at 4096³, 1024³ and the
-  # odd size over their first four configs at the default and at the odd size's leading knobs, twice.
+  # odd size over their first four configs at the default and at the odd size's leading knobs, twice. rec34mm: the
+  # hand-written ceilings also timed in the suite's processes (suite.js --hand, NOTES §85).
+  hand=(); has rec34mm && hand=(--hand "$HAND_CEILINGS")
   record_ceilings
   F='^64×64×64 2×2 sg of 2×2 →f32 pad 8 prefetch rows sg-n C-matrices feed \(16-byte loads, runtime sizes, uniform masks, shifted carried\)$'
   step 150 rec-oddhand.log node bench/dist/mma-probe.js --only matmul --sizes 1024,1000x1001x1003 --match "$F" --out "$out/rec-oddhand.json"
   for run in 1 2; do
     step 360 rec-mm-$run.log node bench/dist/suite.js --only matmul-f16-4096,matmul-f16-1024x1024x1024,matmul-f16-1000 --configs 4 \
-      --targets '[{"shiftedHalfRows":"chunks","splitTileIndices":true,"wholeTrips":true}]' --out "$out/rec-mm-$run.json"
+      --targets '[{"shiftedHalfRows":"chunks","splitTileIndices":true,"wholeTrips":true}]' "${hand[@]}" --out "$out/rec-mm-$run.json"
   done
   date -u
 fi
-# The hand-written ceilings the record compares against, as suite.js --hand names them (NOTES §85): 1024³'s probe leader
-# and its feed with run-time sizes, 4096³'s two leaders.
-HAND_CEILINGS='^(64×64×64 2×2 sg of 2×2 →f32 pad 8 prefetch rows sg-n C-matrices( feed \(16-byte loads, runtime sizes, uniform masks\))?|128×128×32 2×2 sg of 4×4 →f32 pad 8 prefetch rows sg-n C-matrices|128×256×32 2×4 sg of 4×4 →f32 pad 8 prefetch grouped sg-n C-matrices)$'
 if has samerun; then
   # 1024³ and 4096³ beside the hand-written ceilings in one process and one harness (suite.js --hand: before the
   # generated variants and after them), with 1024³'s program ids one property at a time (row order, plain row-order
@@ -722,19 +724,6 @@ if has samerun2; then
   for run in 1 2; do
     step 240 same2-$run.log node bench/dist/suite.js --only matmul-f16-1024x1024x1024,matmul-f16-4096 --configs 2 --targets '[]' \
       --hand "$HAND_CEILINGS" --one-pass --out "$out/same2-$run.json"
-  done
-  date -u
-fi
-if has rec34mm; then
-  # Issue 28's matmul record with the ceilings also timed in the suite's process (suite.js --hand, NOTES §85): the
-  # reference kernel and the probe, the hand-written odd size, the suite's f16 matmul at 4096³, 1024³ and the odd size
-  # over their first four configs at the default and at the odd size's leading knobs, twice.
-  record_ceilings
-  F='^64×64×64 2×2 sg of 2×2 →f32 pad 8 prefetch rows sg-n C-matrices feed \(16-byte loads, runtime sizes, uniform masks, shifted carried\)$'
-  step 150 rec-oddhand.log node bench/dist/mma-probe.js --only matmul --sizes 1024,1000x1001x1003 --match "$F" --out "$out/rec-oddhand.json"
-  for run in 1 2; do
-    step 360 rec-mm-$run.log node bench/dist/suite.js --only matmul-f16-4096,matmul-f16-1024x1024x1024,matmul-f16-1000 --configs 4 \
-      --targets '[{"shiftedHalfRows":"chunks","splitTileIndices":true,"wholeTrips":true}]' --hand "$HAND_CEILINGS" --out "$out/rec-mm-$run.json"
   done
   date -u
 fi
