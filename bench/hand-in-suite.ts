@@ -56,6 +56,9 @@ export function withSuiteAbi(wgsl: string, gx: number, gy: number): string {
   return `${rebound.slice(0, at)}${uniform}${rebound.slice(at)}`.replace(entry, "fn main(@builtin(workgroup_id) wid_1d: vec3<u32>,").replace(/(fn main\([^\n]*\{\n)/, `$1  ${ids}\n`);
 }
 
+/** Samples timeOnePass takes (each a group of dispatches between two timestamps); it returns their median. */
+export const ONE_PASS_SAMPLES = 15;
+
 /**
  * `program` timed as bench/hand-run.ts times the hand-written kernels in mma-probe: every dispatch of a sample in one
  * compute pass, one bind group, one input set (`set`), against the suite's timeLaunches (a pass a dispatch, input
@@ -72,7 +75,7 @@ export async function timeOnePass(gpu: Gpu, program: KernelProgram, grid: [numbe
     entries: [{ binding: 0, resource: { buffer: uniforms } }, ...program.abi.buffers.map((b) => ({ binding: b.binding, resource: { buffer: set.buffers[b.name] } }))],
   });
   try {
-    return await time(gpu, { pipeline: compiled.pipeline, group }, [grid[0], 1]);
+    return await time(gpu, { pipeline: compiled.pipeline, group }, [grid[0], 1], ONE_PASS_SAMPLES);
   } finally {
     uniforms.destroy();
   }

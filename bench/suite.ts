@@ -35,7 +35,7 @@ import { runSequenceCase, WARM, type SequenceCase } from "./sequence";
 import { f16Cases } from "./f16-cases";
 import { caseVariants, SeenWgsl, variantLabel } from "./knob-variants";
 import { applyEdits } from "./wgsl-edits";
-import { handPrograms, timeOnePass, type HandProgram } from "./hand-in-suite";
+import { handPrograms, ONE_PASS_SAMPLES, timeOnePass, type HandProgram } from "./hand-in-suite";
 import type { CodegenOptions, Target } from "../src/ir/target";
 
 const root = repositoryRoot(__dirname);
@@ -139,8 +139,8 @@ async function runCase(gpu: Gpu, c: Case, results: Measurement[]): Promise<void>
     const heater = compileKernel(kernel, c.configs[0], compileTarget, specialization, base).kernel;
     // --quick (lavapipe has no clocks to raise): a short one.
     if (heater) await timeLaunches(gpu, heater, c.grid(c.configs[0]), sets, { warmupMs: quick ? 200 : 1500, minReps: 1, maxReps: 1 });
-    const m = /^matmul-f16-(\d+)x(\d+)x(\d+)$/.exec(c.name)?.map(Number);
-    const hand = handMatch && heater && m ? handPrograms(heater, m[1], m[2], m[3], handMatch, emulateMatrices) : [];
+    const dims = /^matmul-f16-(\d+)x(\d+)x(\d+)$/.exec(c.name)?.map(Number);
+    const hand = handMatch && heater && dims ? handPrograms(heater, dims[1], dims[2], dims[3], handMatch, emulateMatrices) : [];
     const timeHand = async (when: string) => {
       for (const h of hand) await runHand(gpu, c, h, when, sets, hostArgs, checks, results);
     };
@@ -245,7 +245,7 @@ async function runHand(gpu: Gpu, c: Case, h: HandProgram, when: string, sets: La
 /** `m`'s kernel again with --one-pass (mma-probe's harness, hand-in-suite.ts timeOnePass): a row `… [one pass]`, never a case's best (`onePass`). */
 async function timedOnePass(gpu: Gpu, c: Case, m: Measurement, program: KernelProgram, grid: number[], set: LaunchArgs, results: Measurement[]): Promise<void> {
   const ms = await timeOnePass(gpu, program, [grid[0] * (grid[1] ?? 1) * (grid[2] ?? 1)], set);
-  const one: Measurement = { ...m, variant: `${m.variant} [one pass]`, onePass: true, medianMs: ms, minMs: ms, maxMs: ms, reps: 15, ...(c.flops ? { tflops: c.flops / (ms * 1e9) } : {}) };
+  const one: Measurement = { ...m, variant: `${m.variant} [one pass]`, onePass: true, medianMs: ms, minMs: ms, maxMs: ms, reps: ONE_PASS_SAMPLES, ...(c.flops ? { tflops: c.flops / (ms * 1e9) } : {}) };
   results.push(one);
   console.log(measurementLine(one));
 }

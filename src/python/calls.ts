@@ -40,10 +40,10 @@ type Callee =
 /** A tensor descriptor's methods, written as methods in the TypeScript (no tl.* function of tensors has these names). */
 const DESCRIPTOR_METHODS: ReadonlySet<string> = new Set(["load", "store", "atomic_add", "atomic_min", "atomic_max", "atomic_and", "atomic_or", "atomic_xor"]);
 
-// `libdevice` alone: Triton 2.0's `tl.libdevice.tanh` (kernl's activation_func.py), since moved to tl.math and then extra.
 /** triton.language's modules whose functions are tl's own (`tl.random.randint`). */
 const TL_OWN_MODULES = ["random", "standard", "core"];
 
+// `libdevice` alone: Triton 2.0's `tl.libdevice.tanh` (kernl's activation_func.py), since moved to tl.math and then extra.
 const MATH_SUFFIXES = ["math", "libdevice", "extra.libdevice", "extra.cuda.libdevice", "extra.hip.libdevice", "extra.intel.libdevice"];
 
 /**

@@ -293,17 +293,20 @@ export class ValueFactory {
       return this.emitBinary(logical, "bool", "bool", a, b, span, text);
     }
 
+    // Bytes loaded from 8-bit tensors (int8, uint8), held as i32s.
+    const ka = this.bytes.get(a.id);
+    const kb = this.bytes.get(b.id);
+
     // `/`, `//` and `%` between integers of different signedness (i32 with u32, int8 with uint8), neither a
     // constant: Triton refuses them (computation_type_impl; test_core.py's test_bin_op), the answer being unlikely
     // the one meant. As there, a scalar beside a block of a kind no lower (unsigned < signed) takes the block's dtype.
     if ((fn === "div" || fn === "mod") && !isConst(a) && !isConst(b) && isInt(da) && isInt(db)) {
-      const unsigned = (v: Value, d: Dtype) => (this.bytes.get(v.id) ? this.bytes.get(v.id) === "u8" : d === "u32");
+      const [ua, ub] = [ka ? ka === "u8" : da === "u32", kb ? kb === "u8" : db === "u32"];
       const scalar = (v: Value) => v.type.kind === "data" && v.type.shape.length === 0;
-      const [ua, ub] = [unsigned(a, da), unsigned(b, db)];
       const adopts = scalar(a) !== scalar(b) && (scalar(a) ? ua || !ub : ub || !ua);
       if (ua !== ub && !adopts) {
-        const name = (v: Value, d: Dtype, u: boolean) => (this.bytes.get(v.id) ? (u ? "uint8" : "int8") : d);
-        this.log.error(Codes.operandDtype, span, `'${text}' of ${name(a, da, ua)} and ${name(b, db, ub)}: integers of different signedness, which Triton refuses for /, // and % (the answer is unlikely the one meant); cast one to the other's signedness, e.g. x.to(tl.uint32) or x.to(tl.int32)`);
+        const name = (k: typeof ka, d: Dtype) => (k ? (k === "u8" ? "uint8" : "int8") : d);
+        this.log.error(Codes.operandDtype, span, `'${text}' of ${name(ka, da)} and ${name(kb, db)}: integers of different signedness, which Triton refuses for /, // and % (the answer is unlikely the one meant); cast one to the other's signedness, e.g. x.to(tl.uint32) or x.to(tl.int32)`);
         return undefined;
       }
     }
@@ -311,8 +314,6 @@ export class ValueFactory {
     // An int8 with a uint8 (neither a constant): Triton's integer promotion (C's: of one width the unsigned
     // wins) makes both uint8, so `x > y` of -17 and 238 compares 239 with 238 (test_core.py's test_compare_op,
     // a loaded scalar beside a block too). Shifts keep the shifted operand's dtype.
-    const ka = this.bytes.get(a.id);
-    const kb = this.bytes.get(b.id);
     if (ka && kb && ka !== kb && fn !== "shl" && fn !== "shr") {
       const wa = ka === "u8" ? a : this.wrapByte(a, "u8", span);
       const wb = kb === "u8" ? b : this.wrapByte(b, "u8", span);

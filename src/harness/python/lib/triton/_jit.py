@@ -161,6 +161,11 @@ class JITFunction(KernelInterface):
         self._src = text
         self._module = None
 
+    @property
+    def _nested(self):
+        """Whether the kernel was defined inside a function (its qualified name has `<locals>`)."""
+        return "<locals>" in getattr(self.fn, "__qualname__", "")
+
     def _unsafe_update_src(self, new_src):
         """Triton's JITFunction._unsafe_update_src (its tests' patch_kernel): the source compiled from now on."""
         self.src = new_src
@@ -181,7 +186,7 @@ class JITFunction(KernelInterface):
             import _kernel_lab_imports
             with open(path) as f:
                 base, name, user = f.read(), self.fn.__module__, path in _kernel_lab_imports.shown
-        text = self._in_place(base) if "<locals>" in getattr(self.fn, "__qualname__", "") else None
+        text = self._in_place(base) if self._nested else None
         if text is None:
             text = base.rstrip("\n") + "\n\n\n@triton.jit\n" + self.src.rstrip("\n") + "\n"
         return {"file": file, "text": text, "name": name, "user": user}
@@ -200,7 +205,10 @@ class JITFunction(KernelInterface):
         except (OSError, TypeError, SyntaxError):
             return None
         at_def = next((i for i, line in enumerate(lines) if re.match(r"\s*def\s", line)), None)
-        outer = next((n for n in tree.body if min([n.lineno] + [d.lineno for d in getattr(n, "decorator_list", [])]) < first <= n.end_lineno), None)
+        def starts(node):  # a statement's first line, its decorators' included
+            return min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])])
+
+        outer = next((n for n in tree.body if starts(n) < first <= n.end_lineno), None)
         if at_def is None or outer is None:
             return None
         indent = lines[at_def][:len(lines[at_def]) - len(lines[at_def].lstrip())]
@@ -208,8 +216,7 @@ class JITFunction(KernelInterface):
         if len(body) != len(lines) - at_def:
             return None
         text = base.split("\n")
-        start = min([outer.lineno] + [d.lineno for d in getattr(outer, "decorator_list", [])])
-        for i in range(start - 1, outer.end_lineno):
+        for i in range(starts(outer) - 1, outer.end_lineno):
             text[i] = ""
         text[first - 2] = "if True:"
         kept = [line.rstrip("\n") for line in lines[:at_def]] + body
@@ -220,11 +227,10 @@ class JITFunction(KernelInterface):
         """A kernel defined outside the script (a module beside it, or Kernel Lab's torch's own kernels): its file, text and module name, to compile from."""
         file = self.fn.__code__.co_filename
         # A kernel defined inside a function (Triton's tests define each in its test) is not one of the
-        # module's: compiled as a generated one, its source appended to the module's text.
-        nested = "<locals>" in getattr(self.fn, "__qualname__", "")
-        if file == _state.file_name and self._src is None and not nested:
+        # module's: compiled as a generated one, in place (`_in_place`).
+        if file == _state.file_name and self._src is None and not self._nested:
             return None
-        if self._module is None and (self._src is not None or nested or (file.startswith("<") and file.endswith(">"))):
+        if self._module is None and (self._src is not None or self._nested or (file.startswith("<") and file.endswith(">"))):
             self._module = self._generated_module(file)
         if self._module is None:
             import _kernel_lab_imports
