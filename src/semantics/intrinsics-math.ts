@@ -28,6 +28,12 @@ export function castValue(ctx: IntrinsicContext, x: Value, dtypeNode: ts.Express
   }
   if (!bitcast) return dtype === "i32" ? ctx.values.widenByte(x, span) : ctx.values.cast(x, dtype, span);
   // Triton's x.to(dtype, bitcast=True): the same bits, read as another 32-bit dtype.
+  const byte = ctx.values.byteKind(x);
+  if (byte) {
+    // An int8 / uint8 (held in an i32) has 8 bits: Triton refuses reading them as a wider dtype.
+    ctx.log.error(Codes.operandDtype, dtypeNode ? ctx.span(dtypeNode) : span, `a bitcast reads the same bits as another dtype of their width: ${byte === "i8" ? "tl.int8" : "tl.uint8"} has 8, ${dtype} ${dtype === "i64" ? 64 : 32} (cast without bitcast)`);
+    return undefined;
+  }
   const from = x.type.dtype;
   if (from === dtype) return x;
   // A bf16's 16 bits have no 16-bit integer to be read as (Triton's bitcast to tl.int16; WGSL has none).
@@ -41,11 +47,13 @@ export function castValue(ctx: IntrinsicContext, x: Value, dtypeNode: ts.Express
 /**
  * `x.to(tl.int8)` / `x.to(tl.uint8)` (what kernel libraries write before storing through a Ptr<i8> /
  * Ptr<u8>: `.to(out_ptr.dtype.element_ty)`): an i32 holding the 8-bit value, as a load of one gives,
- * its low 8 bits sign-extended (int8) or zero-extended (uint8). WGSL has no 8-bit type to bitcast to.
+ * its low 8 bits sign-extended (int8) or zero-extended (uint8). `bitcast=True` from the other 8-bit
+ * dtype is the same wrap; from a wider dtype it is refused, as Triton refuses a bitcast that changes the width.
  */
 function castToByte(ctx: IntrinsicContext, x: Value, dtype: "i8" | "u8", bitcast: boolean, dtypeNode: ts.Expression | undefined, span: Span): Value | undefined {
-  if (bitcast) {
-    ctx.log.error(Codes.operandDtype, dtypeNode ? ctx.span(dtypeNode) : span, `a bitcast reads the same 32 bits as another dtype: f32, i32 and u32; ${dtype === "i8" ? "tl.int8" : "tl.uint8"} has 8 (cast without bitcast)`);
+  // A bitcast between int8 and uint8 (test_core.py's test_cast) keeps the 8 bits: the wrap a cast does.
+  if (bitcast && !ctx.values.byteKind(x)) {
+    ctx.log.error(Codes.operandDtype, dtypeNode ? ctx.span(dtypeNode) : span, `a bitcast reads the same bits as another dtype of their width: ${dtype === "i8" ? "tl.int8" : "tl.uint8"} has 8, ${typeToString(x.type)} ${x.type.kind === "data" && (x.type.dtype === "f16" || x.type.dtype === "bf16") ? 16 : 32} (cast without bitcast)`);
     return undefined;
   }
   const v = ctx.values.cast(x, "i32", span);
