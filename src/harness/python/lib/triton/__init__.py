@@ -5,7 +5,7 @@
 from ._jit import jit, heuristics, JITFunction, KernelInterface  # noqa: F401
 from ._autotuner import autotune, Config  # noqa: F401
 from . import _autotuner
-from ._bridge import KernelLabError, OutOfBoundsError, DeviceAssertError, CompilationError, OutOfResources  # noqa: F401
+from ._bridge import KernelLabError, OutOfBoundsError, DeviceAssertError, CompilationError, OutOfResources, TritonError  # noqa: F401
 from . import language, testing, runtime, compiler, tools  # noqa: F401
 
 __version__ = "3.4.0+kernellab"

@@ -9,6 +9,10 @@ from js import Object
 from pyodide.ffi import to_js
 
 
+class TritonError(Exception):
+    """triton.TritonError: the base of Triton's compiler errors (test_core.py's tests catch it around a kernel it refuses)."""
+
+
 class KernelLabError(RuntimeError):
     """A launch that Kernel Lab stopped: the message names the kernel's line in the script."""
 
@@ -27,7 +31,7 @@ class DeviceAssertError(KernelLabError):
     kernel_lab_kind = "assert"
 
 
-class CompilationError(KernelLabError):
+class CompilationError(KernelLabError, TritonError):
     """The kernel has compile errors (the diagnostics are in the message, each at its line)."""
 
     kernel_lab_kind = "compile"
