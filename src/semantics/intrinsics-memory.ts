@@ -11,6 +11,7 @@ import { blockAccess, paddingArg } from "./block-pointers";
 import type { Span } from "../diagnostics/diagnostic";
 import type { Args, IntrinsicContext } from "./intrinsic-args";
 import { checkUnmaskedAccess } from "./unmasked-access";
+import { isConst } from "./values";
 
 export const MEMORY_INTRINSICS: Record<string, Intrinsic> = {
   load: {
@@ -34,7 +35,7 @@ export const MEMORY_INTRINSICS: Record<string, Intrinsic> = {
         ctx.log.error(Codes.intrinsicArgs, rawOther.span, "tl.load's other is what masked-off lanes read, and there is no mask; give the mask too (as Triton requires)");
         return undefined;
       }
-      let mask = rawMask;
+      let mask = rawMask && constexprMask(ctx, rawMask);
       let other = rawOther;
       if (ptr.type.kind !== "pointer") {
         ctx.log.error(Codes.notAPointer, ptr.span, `tl.load needs pointers (a Ptr parameter plus offsets), got ${typeToString(ptr.type)}`);
@@ -80,7 +81,8 @@ export const MEMORY_INTRINSICS: Record<string, Intrinsic> = {
         ctx.log.error(Codes.notAPointer, ctx.span(args[0]!), `tl.store needs pointers (a Ptr parameter plus offsets) or a block pointer, got ${describeAggregate(target)}`);
         return undefined;
       }
-      const [value, mask] = values as [Value, Value | undefined];
+      const [value, rawMask] = values as [Value, Value | undefined];
+      const mask = rawMask && constexprMask(ctx, rawMask);
       const ptr = target;
       if (ptr.type.kind !== "pointer") {
         ctx.log.error(Codes.notAPointer, ptr.span, `tl.store needs pointers (a Ptr parameter plus offsets), got ${typeToString(ptr.type)}`);
@@ -115,6 +117,15 @@ export const MEMORY_INTRINSICS: Record<string, Intrinsic> = {
     },
   },
 };
+
+/**
+ * A bool constexpr given as the mask (test_core.py's test_masked_load_scalar: `mask: tl.constexpr`, launched with
+ * True or False) reaches the kernel as the number 1 or 0: the mask True or False, as Triton's int1 constant is.
+ */
+function constexprMask(ctx: IntrinsicContext, mask: Value): Value {
+  if (!isConst(mask) || mask.type.kind !== "data" || mask.type.dtype !== "i32" || mask.type.shape.length > 0 || (mask.value !== 0 && mask.value !== 1)) return mask;
+  return ctx.b.constant(mask.value, "bool", mask.span);
+}
 
 /** boundaryCheck and paddingOption (args at `at`) belong to block pointers; with plain pointers the mask says what to read. */
 function blockPointerOnly(ctx: IntrinsicContext, args: Args, at: number[], what: string): boolean {
