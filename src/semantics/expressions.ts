@@ -229,6 +229,8 @@ function binaryExpression(ctx: LoweringContext, node: ts.BinaryExpression, span:
     const lb = ctx.lowered(node.right);
     if (!la || !lb) return undefined;
     if ((isAggregate(la) && la.kind === "dtype") || (isAggregate(lb) && lb.kind === "dtype")) return compareDtypes(ctx, fn, la, lb, span);
+    const tuples = compareTuples(ctx, fn, la, lb, span);
+    if (tuples) return tuples;
     const a = ctx.valueOf(la, node.left);
     const b = ctx.valueOf(lb, node.right);
     return a && b && ctx.values.binary(fn, a, b, span);
@@ -237,6 +239,20 @@ function binaryExpression(ctx: LoweringContext, node: ts.BinaryExpression, span:
   const b = ctx.expression(node.right);
   if (!a || !b) return undefined;
   return ctx.values.binary(fn, a, b, span);
+}
+
+/**
+ * Two tuples of compile-time numbers compare while compiling, as Python's lists and tuples do (test_core.py's
+ * `tl.static_assert(a.shape == [128])`, `a.shape == []` of a scalar): equal where they have the same length and
+ * equal elements. Undefined where either isn't such a tuple (a run-time element: compared as values, refused).
+ */
+function compareTuples(ctx: LoweringContext, fn: "eq" | "ne", la: Lowered, lb: Lowered, span: Span): Value | undefined {
+  if (!isAggregate(la) || la.kind !== "tuple" || la.wide || !isAggregate(lb) || lb.kind !== "tuple" || lb.wide) return undefined;
+  const numbers = (t: typeof la) => t.elements.map((e) => (!isAggregate(e) && isConst(e) ? e.value : undefined));
+  const [xs, ys] = [numbers(la), numbers(lb)];
+  if (xs.includes(undefined) || ys.includes(undefined)) return undefined;
+  const equal = xs.length === ys.length && xs.every((x, i) => x === ys[i]);
+  return ctx.b.constant(equal === (fn === "eq") ? 1 : 0, "bool", span);
 }
 
 /** A call: only tl.* intrinsics (intrinsics.ts); `asStatement` allows those without a value. */
