@@ -11,7 +11,7 @@ import { BUILTIN_CALLS, camelCase, DTYPE_PREDICATES, DTYPES, SHAPE_METHODS, tsNa
 import { children, dottedName, spanOf, stringValue, type SyntaxNode } from "./tree";
 import type { Span } from "../diagnostics/diagnostic";
 import type { PythonFile, PythonKernel } from "./module";
-import { knownArguments } from "./specialize";
+import { knownArguments, staticArgument } from "./specialize";
 import { isNoneValue } from "./none-names";
 
 interface Keyword {
@@ -53,9 +53,26 @@ const MATH_SUFFIXES = ["math", "libdevice", "extra.libdevice", "extra.cuda.libde
  */
 const COMPILE_TIME_FUNCTIONS: Readonly<Record<string, string>> = { _log2: "log2Floor", get_int_dtype: "intDtype" };
 
+/**
+ * `getattr(tl, func)` and `getattr(tl.PropagateNan, mode)` with a name known while compiling (a string literal, a
+ * constexpr: test_core.py's test_propagate_nan calls `getattr(tl, func)(a, b, propagate_nan=getattr(tl.PropagateNan,
+ * propagate_nan))`): the object's dotted name with the attribute after it, as `tl.maximum` reads; undefined for any
+ * other expression (a getattr of a run-time value or name stays a call, refused as before).
+ */
+export function staticGetattr(ctx: LowerContext, n: SyntaxNode): string[] | undefined {
+  if (n.name !== "CallExpression") return undefined;
+  const [callee, argList] = children(n);
+  if (!callee || callee.name !== "VariableName" || nodeText(ctx, callee) !== "getattr" || ctx.params.has("getattr") || ctx.plan.locals.has("getattr") || argList?.name !== "ArgList") return undefined;
+  const args = children(argList).filter((c) => c.name !== "(" && c.name !== ")" && c.name !== ",");
+  if (args.length !== 2) return undefined;
+  const object = dottedName(ctx.text, args[0]);
+  const name = staticArgument(ctx, args[1]);
+  return object && typeof name === "string" && /^[A-Za-z_]\w*$/.test(name) ? [...object, name] : undefined;
+}
+
 function resolve(ctx: LowerContext, callee: SyntaxNode): Callee {
   const { imports } = ctx.file;
-  const dotted = dottedName(ctx.text, callee);
+  const dotted = dottedName(ctx.text, callee) ?? staticGetattr(ctx, callee);
   const isTl = (head: string) => imports.tl.has(head) || head === "triton.language" || [...imports.triton].some((t) => head === `${t}.language`) || (head === "tl" && imports.tl.size === 0);
   if (dotted && dotted.length === 1) {
     const name = dotted[0];

@@ -8,7 +8,7 @@ import type { Span } from "../diagnostics/diagnostic";
 import type { LowerContext } from "./context";
 import { nodeText, unsupported } from "./context";
 import { Codes } from "../diagnostics/codes";
-import { lowerCall } from "./calls";
+import { lowerCall, staticGetattr } from "./calls";
 import { TRITON_DTYPES, tsName } from "./names";
 import { isDtypeConst, literalValue, type PyConst } from "./literals";
 import { children, dottedName, parts, spanOf, stringValue, trailingDotFloat, type SyntaxNode } from "./tree";
@@ -98,8 +98,13 @@ export function lowerExpr(ctx: LowerContext, n: SyntaxNode): void {
         operand(ctx, b, 1, false);
       });
     }
-    case "CallExpression":
+    case "CallExpression": {
+      // `getattr(tl.PropagateNan, mode)` with mode known while compiling: the option, as `tl.PropagateNan.ALL` is written.
+      const attribute = staticGetattr(ctx, n);
+      const tlNames = ctx.file.imports.tl.size > 0 ? ctx.file.imports.tl : new Set(["tl"]);
+      if (attribute && attribute.length === 3 && attribute[1] === "PropagateNan" && (tlNames.has(attribute[0]) || attribute[0] === "triton") && /^(ALL|NONE)$/.test(attribute[2])) return w.token(`"${attribute[2].toLowerCase()}"`, span);
       return lowerCall(ctx, n);
+    }
     case "MemberExpression":
       return lowerMember(ctx, n);
     case "FormatString":
