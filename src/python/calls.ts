@@ -274,8 +274,10 @@ export function lowerCall(ctx: LowerContext, n: SyntaxNode): void {
       const only = positional[0];
       const literal = only && positional.length === 1 ? literalValue(ctx.text, only) : undefined;
       if (typeof literal === "string" && target.to === "f32") {
-        const v = Number(literal.replace(/^([+-]?)inf(inity)?$/i, "$1Infinity"));
-        if (!Number.isNaN(v) || /^nan$/i.test(literal)) return ctx.w.token(Number.isNaN(v) ? "NaN" : String(v), span);
+        // Python's float() of a string: "inf", "-Infinity", "nan", "-nan" (a NaN: its sign is never read), spaces around.
+        const text = literal.trim();
+        const v = Number(text.replace(/^([+-]?)inf(inity)?$/i, "$1Infinity"));
+        if (!Number.isNaN(v) || /^[+-]?nan$/i.test(text)) return ctx.w.token(Number.isNaN(v) ? "NaN" : String(v), span);
       }
       if (typeof literal === "number") return ctx.w.token(target.to === "f32" && Number.isInteger(literal) ? `${literal}.0` : String(target.to === "i32" ? Math.trunc(literal) : literal), span);
       if (!only || positional.length !== 1) return unsupported(ctx, n, `${nodeText(ctx, callee)}() of this`, "");

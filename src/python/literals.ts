@@ -128,7 +128,7 @@ export function literalValue(text: string, node: SyntaxNode, scope: ConstScope =
       if (last === "next_power_of_2" && nums.length === 1) return nums[0] <= 1 ? 1 : 2 ** Math.ceil(Math.log2(nums[0]));
       if (last === "cdiv" && nums.length === 2) return Math.ceil(nums[0] / nums[1]);
       if (name === "int" && nums.length === 1) return Math.trunc(nums[0]);
-      if (name === "float" && args.length === 1) return typeof args[0] === "string" ? Number(args[0].replace(/^([+-]?)inf$/i, "$1Infinity")) : nums[0];
+      if (name === "float" && args.length === 1) return typeof args[0] === "string" ? Number(args[0].trim().replace(/^([+-]?)inf(inity)?$/i, "$1Infinity").replace(/^[+-]?nan$/i, "NaN")) : nums[0];
       if (name === "min" && nums.length >= 1) return Math.min(...nums);
       if (name === "max" && nums.length >= 1) return Math.max(...nums);
       const mathFn = dottedName(text, callee);

@@ -16,12 +16,12 @@ after(stopPython);
 
 const file = path.resolve(__dirname, "../python/triton-tests-math-idioms.py");
 
-test("Triton's tests' math idioms: int8 <-> uint8 bitcast, div_rn correctly rounded, a bool constexpr mask, shapes compared with lists, getattr(tl, func), triton.TritonError; on the GPU and with --cpu", async () => {
+test("Triton's tests' math idioms: int8 <-> uint8 bitcast, div_rn correctly rounded, a bool constexpr mask, shapes compared with lists, getattr(tl, func), triton.TritonError, float('-nan'), Tensor.data; on the GPU and with --cpu", async () => {
   await onGpuAndCpu(file, (report) => {
     assert.deepEqual(report.diagnostics.map((d) => d.code), ["KL2012"]); // program_id(20), caught
     assert.match(
       report.stdout,
-      /int8 <-> uint8 bitcast: match\ntl\.math\.div_rn correctly rounded: match\na bool constexpr mask: match\nshapes compared with lists: match\ngetattr\(tl, func\), getattr\(tl\.PropagateNan, mode\): match\ntriton\.TritonError: caught\n/,
+      /int8 <-> uint8 bitcast: match\ntl\.math\.div_rn correctly rounded: match\na bool constexpr mask: match\nshapes compared with lists: match\ngetattr\(tl, func\), getattr\(tl\.PropagateNan, mode\): match\ntriton\.TritonError: caught\nfloat\(.-nan.\) in a kernel, Tensor\.data: match\n/,
     );
   });
 });

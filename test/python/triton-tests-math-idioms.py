@@ -138,3 +138,16 @@ try:
 except triton.TritonError as e:
     assert "KL2012" in str(e)
 print("triton.TritonError: caught")
+
+
+# test_load_scalar_with_mask reads `x.data`; a kernel's float("-nan") (Python's float() takes a sign before nan).
+@triton.jit
+def signed_nan(dst, N: tl.constexpr):
+    offs = tl.arange(0, N)
+    tl.store(dst + offs, tl.where(offs % 2 == 0, float("-nan"), float(" +inf ")))
+
+
+out = torch.zeros(8, device=DEVICE)
+signed_nan[(1, )](out.data, 8)
+assert all(math.isnan(v) for v in out.tolist()[0::2]) and out.tolist()[1::2] == [math.inf] * 4, out.tolist()
+print("float('-nan') in a kernel, Tensor.data: match")

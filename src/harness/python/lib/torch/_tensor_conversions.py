@@ -86,6 +86,16 @@ class TensorConversions:
         t = Tensor._make(self._data, self._dtype, self._shape, self._stride, self._offset, self._device)
         return t
 
+    @property
+    def data(self):
+        """torch's `.data`: the same storage as a tensor outside autograd (test_core.py's test_load_scalar_with_mask)."""
+        return self.detach()
+
+    @data.setter
+    def data(self, other):
+        # `param.data = new`: this tensor takes the other's storage, dtype and shape, keeping its autograd flags.
+        self._data, self._dtype, self._shape, self._stride, self._offset, self._device = other._data, other._dtype, other._shape, other._stride, other._offset, other._device
+
     def requires_grad_(self, value=True):
         self.requires_grad = value
         return self
