@@ -10,9 +10,16 @@ import { nodeText } from "./context";
 import { booleanChain, staticComparison } from "./compile-time";
 import { children, parts, type SyntaxNode } from "./tree";
 
-/** A keyword argument's value that is None: the literal, or a name bound to None here. */
+/**
+ * A keyword argument's value that is None: the literal, a name bound to None here, or a constexpr parameter the launch
+ * gave None (test_core.py's test_reduce: `tl.sum(x, axis=AXIS)` with AXIS=None reduces every axis; it was read as
+ * axis 0, None's truth).
+ */
 export function isNoneValue(ctx: LowerContext, n: SyntaxNode): boolean {
-  return n.name === "None" || (n.name === "VariableName" && ctx.noneNames.has(nodeText(ctx, n)));
+  if (n.name === "None") return true;
+  if (n.name !== "VariableName") return false;
+  const name = nodeText(ctx, n);
+  return ctx.noneNames.has(name) || (ctx.known.has(name) && ctx.known.get(name) === null);
 }
 
 /** A condition's truth where it is decided while lowering (a comparison with a string or None, a known constexpr); undefined at run time. */
