@@ -34,8 +34,9 @@ export function reductionOperand(ctx: IntrinsicContext, args: Args, name: string
   // `tl.sum(tl.abs(wq[:, :, None]) > thr_pos[None, :, :], axis=2)`). tl.max / tl.min of a mask is
   // whether any / every element is true: Triton reduces int1 as an unsigned integer, to an int1
   // (SageAttention's `if tl.max(mask_block) == 0: skip = True`); reduced here as i32 0 / 1, the
-  // result a mask again (reduction() casts it back).
-  const mask = x?.type.kind === "data" && x.type.dtype === "bool" && (name === "max" || name === "min");
+  // result a mask again (reduction() casts it back). tl.xor_sum of a mask is its parity, an int1 too
+  // (test_core.py's test_reduce: `tl.xor_sum(tl.cast(x, tl.int1), axis)`).
+  const mask = x?.type.kind === "data" && x.type.dtype === "bool" && (name === "max" || name === "min" || name === "xorSum");
   if (x && (name === "sum" || mask) && x.type.kind === "data" && x.type.dtype === "bool") x = ctx.values.cast(x, "i32", x.span);
   if (!x || !requireData(ctx, x, `tl.${name}`)) return undefined;
   const masked = <T extends object>(o: T): T & { mask?: boolean } => (mask ? { ...o, mask } : o);
@@ -92,7 +93,7 @@ function reduction(fn: ReduceFn): Intrinsic {
   const at = (param: string) => params.indexOf(param);
   return {
     params,
-    produces: [`reduce:${fn}`, "reshape", ...(fn === "sum" || fn === "max" || fn === "min" ? (["cast"] as const) : []), ...(fn === "max" ? (["reduce:argmax"] as const) : fn === "min" ? (["reduce:argmin"] as const) : [])],
+    produces: [`reduce:${fn}`, "reshape", ...(fn === "sum" || fn === "max" || fn === "min" ? (["cast"] as const) : []), ...(fn === "sum" ? (["reduce:xorSum", "binary:and", "binary:shl", "binary:shr"] as const) : []), ...(fn === "max" ? (["reduce:argmax"] as const) : fn === "min" ? (["reduce:argmin"] as const) : [])],
     lower(ctx, args, span, name) {
       if (!arity(ctx, args, span, name, 1, params.length, `(x, axis?${params.slice(2).map((p) => `, ${p}?`).join("")})`)) return undefined;
       const returnIndices = at("returnIndices") >= 0 ? flagArg(ctx, args[at("returnIndices")], `tl.${name}'s returnIndices`) : false;
@@ -103,10 +104,17 @@ function reduction(fn: ReduceFn): Intrinsic {
       const { axis, flattened } = operand;
       const keepDims = flagArg(ctx, args[at("keepDims")], `tl.${name}'s keepDims`);
       if (keepDims === undefined) return undefined;
+      // `dtype=`: the block converted first and summed in that dtype, as Triton's tl.sum. tl.int8 / tl.uint8 sum the
+      // held i32s and wrap the total to 8 bits (the same as wrapping each partial sum); tl.int1 sums in one bit, the
+      // parity (test_core.py's test_sum_dtype: 32×32 ones in int1 sum to 0, 7s in int8 to 7·1024 mod 256). Before,
+      // an int8 total kept 32 bits and tl.int1 was KL1040.
+      let sumIn: "i8" | "u8" | "bool" | undefined;
       if (at("dtype") >= 0 && args[at("dtype")]) {
-        const dtype = dtypeArg(ctx, args[at("dtype")], "f32", { held: true });
+        const dtype = dtypeArg(ctx, args[at("dtype")], "f32", { mask: true, bytes: true });
         if (!dtype) return undefined;
-        x = ctx.values.cast(x, dtype, x.span);
+        if (dtype === "i8" || dtype === "u8") (sumIn = dtype), (x = ctx.values.cast(x, "i32", x.span));
+        else if (dtype === "bool") (sumIn = dtype), (x = ctx.values.cast(ctx.values.cast(x, "bool", x.span), "i32", x.span));
+        else x = ctx.values.cast(x, dtype, x.span);
       }
       if (at("tieBreakLeft") >= 0 || at("returnIndicesTieBreakLeft") >= 0) {
         // Ties give the first index either way (Triton's fast tie-break may pick any of them).
@@ -120,8 +128,9 @@ function reduction(fn: ReduceFn): Intrinsic {
       }
       const dtype: Dtype = fn === "argmax" || fn === "argmin" ? "i32" : dtypeOf(x);
       const reduce = (f: ReduceFn, d: Dtype) => {
-        let result = ctx.b.emit({ op: "reduce", fn: f, value: x, axis }, data(d, shape), span);
-        if (operand.mask && (f === "max" || f === "min")) result = ctx.values.cast(result, "bool", span);
+        let result = ctx.b.emit({ op: "reduce", fn: sumIn === "bool" ? "xorSum" : f, value: x, axis }, data(d, shape), span);
+        if ((operand.mask && (f === "max" || f === "min" || f === "xorSum")) || sumIn === "bool") result = ctx.values.cast(result, "bool", span);
+        if (sumIn === "i8" || sumIn === "u8") result = ctx.values.wrapByte(result, sumIn, span) ?? result;
         return keepDims ? keepingDims(ctx, result, operand.before, axis, flattened, span) : result;
       };
       // Triton's `m, i = tl.max(x, 1, return_indices=True)`: the extreme and the index of its first occurrence.
