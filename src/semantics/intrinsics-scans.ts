@@ -78,7 +78,7 @@ function emitScan(ctx: IntrinsicContext, xs: readonly Value[], tuple: boolean, a
   return tuple ? { kind: "tuple", elements: results, span } : results[0];
 }
 
-/** tl.cumsum / tl.cumprod: (x, axis?, reverse?, dtype?) — Triton's cumsum converts to `dtype` first. */
+/** tl.cumsum / tl.cumprod: (x, axis?, reverse?, dtype?) — Triton's cumsum converts to `dtype` first, a bf16 block to f32. */
 function builtinScan(fn: "add" | "mul"): Intrinsic {
   const params = fn === "add" ? ["input", "axis", "reverse", "dtype"] : ["input", "axis", "reverse"];
   return {
@@ -93,7 +93,10 @@ function builtinScan(fn: "add" | "mul"): Intrinsic {
         return undefined;
       }
       const reverse = reverseArg(ctx, args[2], name);
-      const dtype = args[3] ? dtypeArg(ctx, args[3], "f32", { held: true }) : dtypeOf(block.xs[0]);
+      // A bf16 block is scanned in f32 and gives f32, as Triton's cumsum and cumprod (`_promote_bfloat16_to_float32`;
+      // test_core.py's test_scan2d stores the f32 result: summed in bf16, 51 of 256 were off).
+      const own = dtypeOf(block.xs[0]);
+      const dtype = args[3] ? dtypeArg(ctx, args[3], "f32", { held: true }) : own === "bf16" ? "f32" : own;
       if (reverse === undefined || !dtype) return undefined;
       const x = ctx.values.cast(block.xs[0], dtype, block.xs[0].span);
       return emitScan(ctx, [x], false, block.axis, reverse, binaryCombine(ctx, fn, dtypeOf(x), span), span);
