@@ -156,6 +156,15 @@ function resolve(ctx: LowerContext, callee: SyntaxNode): Callee {
   return { kind: "unknown" };
 }
 
+/**
+ * tl functions whose Triton signature goes on, past `from` positional arguments, with parameters the kernel language
+ * puts elsewhere. Triton's `atomic_cas(pointer, cmp, val, sem, scope)` has no mask, where tl.atomicCas's fourth is the
+ * mask: test_core.py's test_atomic_cas, `tl.atomic_cas(Lock, 0, 1, SEM)`, was KL1003 (its string read as the mask).
+ */
+const PYTHON_ONLY_KEYWORDS: Record<string, { from: number; names: readonly string[] }> = {
+  atomicCas: { from: 3, names: ["sem", "scope"] },
+};
+
 /** A name the kernel doesn't bind and the module doesn't hold a value or kernel in: an imported module (or a name Python would fail on). */
 function isModuleName(ctx: LowerContext, name: string): boolean {
   return !ctx.params.has(name) && !ctx.plan.locals.has(name) && !ctx.jitFunctions.has(name) && !ctx.file.constants.has(name) && !ctx.file.imports.functions.has(name);
@@ -230,6 +239,12 @@ export function lowerCall(ctx: LowerContext, n: SyntaxNode): void {
           }
           ctx.w.write(")");
         });
+      }
+      if (Object.hasOwn(PYTHON_ONLY_KEYWORDS, target.name) && positional.length > PYTHON_ONLY_KEYWORDS[target.name].from) {
+        // Triton's positional order past `from` names other parameters than the kernel language's: passed by name.
+        const { from, names } = PYTHON_ONLY_KEYWORDS[target.name];
+        const moved = positional.slice(from).map((value, i) => ({ name: names[i] ?? `_${i}`, value })).filter((k) => !isNoneValue(ctx, k.value));
+        return writeCall(ctx, span, `tl.${target.name}`, callee, undefined, positional.slice(0, from), [...moved, ...keywords], true);
       }
       return writeCall(ctx, span, `tl.${target.name}`, callee, undefined, positional, keywords, true);
     case "math": {
