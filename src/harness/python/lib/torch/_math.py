@@ -216,6 +216,26 @@ def var(x, dim=None, unbiased=None, keepdim=False, *, correction=None, axis=None
     return out * (n / (n - c) if n > c else float("inf")) if c else out
 
 
+def std(x, dim=None, unbiased=None, keepdim=False, *, correction=None, axis=None):
+    """torch.std: the square root of torch.var, with its arguments (Bessel's correction by default; test_random.py's `x.std()`)."""
+    return var(x, dim, unbiased, keepdim, correction=correction, axis=axis).sqrt()
+
+
+def var_mean(x, dim=None, unbiased=None, keepdim=False, *, correction=None, axis=None):
+    """torch.var_mean: (var, mean) over the same axes (test_core.py's test_generic_reduction, `correction=0`)."""
+    if isinstance(dim, bool):
+        dim, unbiased = None, dim
+    dim = axis if dim is None else dim
+    mean = reduce("mean", x, dim, keepdim)
+    return var(x, dim, unbiased, keepdim, correction=correction), mean
+
+
+def std_mean(x, dim=None, unbiased=None, keepdim=False, *, correction=None, axis=None):
+    """torch.std_mean: (std, mean)."""
+    v, mean = var_mean(x, dim, unbiased, keepdim, correction=correction, axis=axis)
+    return v.sqrt(), mean
+
+
 class _MinMax(tuple):
     """torch.max(x, dim) and torch.sort give (values, indices)."""
 
@@ -405,6 +425,7 @@ def _install():
     for op in ["sum", "mean", "prod", "any", "all"]:
         setattr(Tensor, op, _reduction(op))
     Tensor.var = var
+    Tensor.std = std
     Tensor.max = lambda self, dim=None, keepdim=False: max_or_min("max", self, dim, keepdim)
     Tensor.min = lambda self, dim=None, keepdim=False: max_or_min("min", self, dim, keepdim)
     Tensor.amax = lambda self, dim=None, keepdim=False: reduce("max", self, dim, keepdim)
