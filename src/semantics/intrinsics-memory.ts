@@ -102,8 +102,12 @@ export const MEMORY_INTRINSICS: Record<string, Intrinsic> = {
         shape = s;
       }
       const stretched = broadcastShapes(value.type.shape, shape);
-      if (!stretched || !sameShape(stretched, shape)) {
-        ctx.log.error(Codes.storeShape, value.span, `can't store a value of shape ${shapeToString(value.type.shape)} through pointers of shape ${shapeToString(shape)}`);
+      // Triton's store broadcasts the value to the pointers' shape without adding axes: a block of another rank is
+      // refused (test_core.py's test_index1d stores x[None, :] through [32, 32, 32] pointers and expects the error).
+      const ranks = value.type.shape.length > 0 && value.type.shape.length !== shape.length;
+      if (!stretched || !sameShape(stretched, shape) || ranks) {
+        const why = stretched && sameShape(stretched, shape) ? ` (Triton's store adds no axes to a block: index the value with None, x[None, :], or tl.reshape it to ${shape.length} axes)` : "";
+        ctx.log.error(Codes.storeShape, value.span, `can't store a value of shape ${shapeToString(value.type.shape)} through pointers of shape ${shapeToString(shape)}${why}`);
         return undefined;
       }
       const p = ctx.values.toShape(ptr, shape, ptr.span);

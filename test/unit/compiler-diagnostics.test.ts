@@ -101,6 +101,7 @@ const rows: [string, string, string, string][] = [
   ["assert a non-mask", "tl.deviceAssert(n, \"n\");", "4:17-4:18 KL2073", "tl.deviceAssert's condition must be a mask"],
   ["assert message not a string literal", "tl.deviceAssert(n > 0, n);", "4:24-4:25 KL1075", "tl.deviceAssert's message must be a string literal"],
   ["store shape", "const o = tl.arange(0, 16);\ntl.store(x_ptr, tl.load(x_ptr + o));", "5:17-5:35 KL2014", "can't store a value of shape [16] through pointers of shape []"],
+  ["store a block of fewer axes", "const o = tl.arange(0, 16);\ntl.store(x_ptr + tl.expandDims(o, 0) + tl.expandDims(o, 1) * 16, o);", "5:66-5:67 KL2014", "can't store a value of shape [16] through pointers of shape [16, 16] (Triton's store adds no axes"],
   ["bad cast dtype", 'const v = tl.cast(n, "f8");', "4:22-4:26 KL1040", 'the dtype must be a dtype such as tl.float32 or x.dtype, or one of "f32", "i32", "u32", "f16", "bf16", "i64"; got "f8"'],
   ["wrong arity", "const v = tl.exp(1.0, 2.0);", "4:11-4:27 KL1040", "tl.exp takes (x)"],
   ["where on a pointer", "const v = tl.where(x_ptr, 1, 2);", "4:20-4:25 KL2003", "tl.where's condition must be a mask"],
