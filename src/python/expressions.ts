@@ -180,6 +180,9 @@ function lowerName(ctx: LowerContext, n: SyntaxNode): void {
     }
     return ctx.w.token(constantText(constant.value, constant.text), span);
   }
+  // A @triton.jit function of another module's passed by name (tl.reduce's combine function in a helper
+  // module: torch._inductor's triton_helpers.max2 passes `maximum`) is that module's, prefixed as its calls are.
+  if (ctx.prefix !== "" && ctx.jitFunctions.has(name)) return ctx.w.token(`${ctx.prefix}${tsName(name)}`, span);
   ctx.w.token(tsName(name), span, tsName(name) === name);
 }
 
