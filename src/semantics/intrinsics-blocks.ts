@@ -81,7 +81,12 @@ export const BLOCK_INTRINSICS: Record<string, Intrinsic> = {
       if (!arity(ctx, args, span, name, 2, 3, '(shape, value, dtype?) e.g. tl.full([BLOCK], 1.0, "f32")')) return undefined;
       const shape = shapeArg(ctx, args[0]!);
       const value = ctx.expression(args[1]);
-      if (!shape || !value || !requireData(ctx, value, "tl.full's value")) return undefined;
+      if (!shape || !value) return undefined;
+      // True or False filled into a mask block (tl.int1): TorchInductor's `xmask = tl.full([XBLOCK], True, tl.int1)`.
+      if (value.type.kind !== "pointer" && value.type.dtype === "bool" && value.type.shape.length === 0 && args[2] !== undefined) {
+        if (dtypeArg(ctx, args[2], "f32", { mask: true, bytes: true }) === "bool") return ctx.values.toShape(value, shape, span);
+      }
+      if (!requireData(ctx, value, "tl.full's value")) return undefined;
       if (value.type.shape.length > 0) {
         ctx.log.error(Codes.shapeMismatch, value.span, `tl.full's value must be a scalar, got ${typeToString(value.type)}`);
         return undefined;
