@@ -251,9 +251,15 @@ def stack(tensors, dim=0):
     return cat([t.unsqueeze(dim) for t in tensors], dim)
 
 
-def empty_strided(size, stride, dtype=None, device=None, **kwargs):
-    not_implemented("torch.empty_strided")
-empty_strided.refused = True
+def empty_strided(size, stride, dtype=None, device=None, requires_grad=False, **kwargs):
+    """A tensor of `size` with `stride` over a storage just long enough (torch.compile's output code allocates
+    its buffers so, padded rows included); its elements are torch.empty's poison until written."""
+    size, stride = tuple(_b.int(s) for s in size), tuple(_b.int(s) for s in stride)
+    if len(size) != len(stride):
+        raise RuntimeError(f"mismatch in length of strides and shape: {len(stride)} strides for {len(size)} sizes")
+    length = 0 if 0 in size else 1 + _b.sum((n - 1) * s for n, s in zip(size, stride))
+    base = empty(length, dtype=dtype, device=device, requires_grad=requires_grad, **kwargs)
+    return base.as_strided(size, stride, 0)
 
 
 def synchronize():

@@ -39,6 +39,10 @@ class _Ops:
     def __getattr__(self, ns):
         if ns.startswith("__"):
             raise AttributeError(ns)
+        if ns == "inductor":
+            # torch.compile's output code: `reinterpret_tensor = torch.ops.inductor._reinterpret_tensor`.
+            from ._inductor import _ops as inductor
+            return inductor
         return _OpNamespace(ns)
 
 

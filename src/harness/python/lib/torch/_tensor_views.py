@@ -31,6 +31,17 @@ class TensorViews:
             raise RuntimeError("view size is not compatible with input tensor's size and stride; use .reshape(...) instead.")
         return Tensor._make(self._data, self._dtype, shape, stride, self._offset, self._device)
 
+    def as_strided(self, size, stride, storage_offset=None):
+        """A view of this tensor's storage with any sizes and strides (torch.compile's reinterpret_tensor):
+        refused where it would reach past the storage."""
+        size, stride = tuple(int(s) for s in size), tuple(int(s) for s in stride)
+        offset = self._offset if storage_offset is None else int(storage_offset)
+        last = offset + sum((n - 1) * s for n, s in zip(size, stride)) if 0 not in size else offset - 1
+        if len(size) != len(stride) or offset < 0 or any(s < 0 for s in stride) or last >= self._data.js.length:
+            raise RuntimeError(f"setStorage: sizes {list(size)}, strides {list(stride)}, storage offset {offset} "
+                               f"are out of bounds for storage of {self._data.js.length} elements")
+        return Tensor._make(self._data, self._dtype, size, stride, offset, self._device)
+
     def view_as(self, other):
         return self.view(*other.shape)
 

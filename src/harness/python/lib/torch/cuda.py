@@ -35,6 +35,10 @@ class device:
         return False
 
 
+class _DeviceGuard(device):
+    """`with torch.cuda._DeviceGuard(0):` around torch.compile's output code's launches: the one GPU."""
+
+
 class device_of(device):
     """`with torch.cuda.device(torch.cuda.device_of(q)):` (FlagAttention's flash, piecewise, paged): the device of a
     tensor, as a context; there is one GPU, already the current one."""
