@@ -257,6 +257,16 @@ class JITFunction(KernelInterface):
                 if not isinstance(value, types.ModuleType):
                     continue
                 known = _kernel_lab_imports.shown.get(getattr(value, "__file__", None))
+                aliases = vars(value).get("_kernel_lab_helpers")
+                if known is None and isinstance(aliases, tuple) and value.__name__ not in found:
+                    # A module of Kernel Lab's own lib whose @triton.jit helpers generated code calls
+                    # (torch._inductor.runtime.triton_helpers), sent by its name and the older names
+                    # generated files import it under.
+                    with open(value.__file__) as f:
+                        text = f.read()
+                    for name in (value.__name__, *aliases):
+                        found[name] = {"name": name, "file": value.__file__, "text": text, "jitLines": _jit_lines(value), "mathNames": _run_time_names(vars(value))}
+                    continue
                 if known is None and value.__name__ in _state.user_modules and value.__name__ not in namespaces:
                     # A namespace package beside the script (no file of its own): its modules, as its attributes.
                     namespaces.add(value.__name__)
