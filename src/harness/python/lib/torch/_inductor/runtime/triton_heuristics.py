@@ -358,23 +358,25 @@ def pointwise(size_hints, triton_meta, tile_hint=None, filename=None, min_elem_p
                            filename=filename)
 
 
-def reduction(size_hints, reduction_hint=False, triton_meta=None, filename=None, inductor_meta=None):
+def _reduction_hints(size_hints, reduction_hint, inductor_meta):
+    """A reduction's size hints and meta, as both reduction decorators read them (no_x_dim: one row a program)."""
     inductor_meta = {} if inductor_meta is None else inductor_meta
     inductor_meta["reduction_hint"] = reduction_hint
     size_hints = _size_hints(size_hints, reduction=True)
     if inductor_meta.get("no_x_dim"):
         size_hints["x"] = 1
+    return size_hints, inductor_meta
+
+
+def reduction(size_hints, reduction_hint=False, triton_meta=None, filename=None, inductor_meta=None):
+    size_hints, inductor_meta = _reduction_hints(size_hints, reduction_hint, inductor_meta)
     configs = _reduction_configs(size_hints=size_hints, inductor_meta=inductor_meta)
     return cached_autotune(size_hints, configs, triton_meta=triton_meta, inductor_meta=inductor_meta, heuristic_type=HeuristicType.REDUCTION,
                            filename=filename)
 
 
 def persistent_reduction(size_hints, reduction_hint=False, triton_meta=None, filename=None, inductor_meta=None):
-    inductor_meta = {} if inductor_meta is None else inductor_meta
-    inductor_meta["reduction_hint"] = reduction_hint
-    size_hints = _size_hints(size_hints, reduction=True)
-    if inductor_meta.get("no_x_dim"):
-        size_hints["x"] = 1
+    size_hints, inductor_meta = _reduction_hints(size_hints, reduction_hint, inductor_meta)
     configs = _persistent_reduction_configs(size_hints, reduction_hint, inductor_meta)
     return cached_autotune(size_hints, configs, triton_meta=triton_meta, inductor_meta=inductor_meta,
                            heuristic_type=HeuristicType.PERSISTENT_REDUCTION, filename=filename)
