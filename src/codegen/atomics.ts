@@ -5,8 +5,8 @@
 // strong), and tl.atomicAdd, tl.atomicMax and tl.atomicMin on f32 — WGSL has no float atomics —
 // are compare-and-swap loops on the bits (max and min order the floats as Triton's lowering does:
 // floatWins); tl.atomicXchg and tl.atomicCas on f32 exchange and compare the bits (a cas of -0.0
-// doesn't match +0.0, a NaN matches its own bits, as Triton's 32-bit cmpxchg), and tl.atomicAdd and tl.atomicCas on bf16 ones on the word holding the element
-// (bytes.ts packedAtomic). A replicated block (or a scalar) is updated by one invocation per element; when its
+// doesn't match +0.0, a NaN matches its own bits, as Triton's 32-bit cmpxchg), and tl.atomicAdd and tl.atomicCas on bf16 and
+// f16 ones on the word holding the element (bytes.ts packedAtomic; an f16 buffer atomics go through is packed as bf16's). A replicated block (or a scalar) is updated by one invocation per element; when its
 // old values are used they are handed to the others through workgroup memory (a scalar's with
 // workgroupUniformLoad, so it may steer control flow, e.g. a spin lock's loop), after a storageBarrier
 // so the workgroup's earlier stores come first. In the instrumented
@@ -56,9 +56,9 @@ export function emitAtomic(gen: WgslGenerator, v: Value & { op: "atomic" }): voi
   const update = (j: number, old: string) => {
     const lane = () => {
       if (access !== undefined) gen.emit(boundsCheck(gen, access, ptr, j).trimEnd());
-      if (ptr.type.kind === "pointer" && ptr.type.pointee === "bf16") {
-        if (v.fn !== "add" && v.fn !== "cas") return gen.log.error(Codes.internal, v.span, `tl.atomic_${v.fn} through a Ptr<bf16>`);
-        return packedAtomic(gen, v.fn, param, gen.reg(ptr, j), gen.reg(v.value, j), v.cmp ? gen.reg(v.cmp, j) : undefined, old);
+      if (ptr.type.kind === "pointer" && (ptr.type.pointee === "bf16" || ptr.type.pointee === "f16")) {
+        if (v.fn !== "add" && v.fn !== "cas") return gen.log.error(Codes.internal, v.span, `tl.atomic_${v.fn} through a Ptr<${ptr.type.pointee}>`);
+        return packedAtomic(gen, v.fn, ptr.type.pointee, param, gen.reg(ptr, j), gen.reg(v.value, j), v.cmp ? gen.reg(v.cmp, j) : undefined, old);
       }
       readModifyWrite(gen, v, `b_${param}[${gen.reg(ptr, j)}]`, j, old);
     };

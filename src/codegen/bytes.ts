@@ -12,40 +12,51 @@
 // starts on a multiple of 4 and is unmasked is whole words (1 of bytes, 2 of bf16s): loaded once,
 // or stored whole with one atomicStore each.
 // tl.atomic_add and tl.atomic_cas on a bf16 are compare-and-swap loops on its word (packedAtomic).
+// So are they on an f16, whose buffer is packed the same way (2 to a word, `wordField`) only where
+// some tl.atomic* goes through it: WGSL has no 16-bit atomics, and an array<f16> no atomics at all.
 // Pointers stay element offsets, so the instrumented variant's bounds and race checks count
 // elements, not words (instrument.ts).
 
-import type { PackedDtype } from "../ir/ir";
+import { isPackedDtype, type PackedDtype, type PointeeDtype } from "../ir/ir";
 import type { WgslGenerator } from "./generator";
 
+/** An element held in a field of a u32 word: the packed dtypes, and f16 in a buffer atomics go through. */
+export type WordField = PackedDtype | "f16";
+
+/** How elements of `pointee` through `param` lie in the buffer: in fields of u32 words, or undefined for one element per array element. */
+export function wordField(gen: { readonly atomicBuffers: ReadonlySet<string> }, param: string, pointee: PointeeDtype): WordField | undefined {
+  if (isPackedDtype(pointee)) return pointee;
+  return pointee === "f16" && gen.atomicBuffers.has(param) ? "f16" : undefined;
+}
+
 /** Bits of one element. */
-function width(pointee: PackedDtype): 8 | 16 {
-  return pointee === "bf16" ? 16 : 8;
+function width(pointee: WordField): 8 | 16 {
+  return pointee === "bf16" || pointee === "f16" ? 16 : 8;
 }
 
 /** log2 of the elements in a word. */
-function perWordShift(pointee: PackedDtype): number {
-  return pointee === "bf16" ? 1 : 2;
+function perWordShift(pointee: WordField): number {
+  return width(pointee) === 16 ? 1 : 2;
 }
 
 /** The field's bit offset in its word (a u32 expression). */
-function shift(pointee: PackedDtype, index: string): string {
+function shift(pointee: WordField, index: string): string {
   return `(u32((${index}) & ${(1 << perWordShift(pointee)) - 1}) * ${width(pointee)}u)`;
 }
 
 /** The word that holds element `index`, as a reference. */
-function wordRef(pointee: PackedDtype, param: string, index: string): string {
+function wordRef(pointee: WordField, param: string, index: string): string {
   return `b_${param}[(${index}) >> ${perWordShift(pointee)}u]`;
 }
 
 /** The word that holds element `index`, read. */
-function word(gen: WgslGenerator, pointee: PackedDtype, param: string, index: string): string {
+function word(gen: WgslGenerator, pointee: WordField, param: string, index: string): string {
   const ref = wordRef(pointee, param, index);
   return gen.buffers.get(param)?.atomic ? `atomicLoad(&${ref})` : ref;
 }
 
-/** The field at bit offset `at` of the u32 `w`, as the register holds it (bool, i32, or an f32 for a bf16). */
-function fromWord(pointee: PackedDtype, w: string, at: string): string {
+/** The field at bit offset `at` of the u32 `w`, as the register holds it (bool, i32, an f32 for a bf16, an f16). */
+function fromWord(pointee: WordField, w: string, at: string): string {
   switch (pointee) {
     case "bool":
       return `(extractBits(${w}, ${at}, 8u) != 0u)`;
@@ -56,24 +67,27 @@ function fromWord(pointee: PackedDtype, w: string, at: string): string {
       return `extractBits(bitcast<i32>(${w}), ${at}, 8u)`;
     case "bf16":
       return `bitcast<f32>(extractBits(${w}, ${at}, 16u) << 16u)`;
+    case "f16":
+      return `bitcast<vec2<f16>>(extractBits(${w}, ${at}, 16u)).x`;
   }
 }
 
 /** A register's value as its field, in the low bits of a u32 (a bf16's f32 already holds a bf16 value: its top half). */
-function toField(pointee: PackedDtype, value: string): string {
+function toField(pointee: WordField, value: string): string {
   if (pointee === "bf16") return `(bitcast<u32>(${value}) >> 16u)`;
+  if (pointee === "f16") return `bitcast<u32>(vec2<f16>(${value}, 0.0h))`;
   return pointee === "bool" ? `select(0u, 1u, ${value})` : `(bitcast<u32>(${value}) & 0xffu)`;
 }
 
 /** A WGSL expression for element `index` of a packed buffer, as the register holds it. */
-export function packedRead(gen: WgslGenerator, param: string, pointee: PackedDtype, index: string): string {
+export function packedRead(gen: WgslGenerator, param: string, pointee: WordField, index: string): string {
   return fromWord(pointee, word(gen, pointee, param, index), shift(pointee, index));
 }
 
 /** WGSL statements that store `value` as element `index` of a packed buffer, its word's other fields untouched. */
-export function packedWrite(param: string, pointee: PackedDtype, index: string, value: string): string {
+export function packedWrite(param: string, pointee: WordField, index: string, value: string): string {
   const ref = `&${wordRef(pointee, param, index)}`;
-  const ones = pointee === "bf16" ? "0xffffu" : "0xffu";
+  const ones = width(pointee) === 16 ? "0xffffu" : "0xffu";
   return `atomicAnd(${ref}, ~(${ones} << ${shift(pointee, index)})); atomicOr(${ref}, ${toField(pointee, value)} << ${shift(pointee, index)});`;
 }
 
@@ -82,7 +96,7 @@ export function packedWrite(param: string, pointee: PackedDtype, index: string, 
  * caller), every lane's mask on: its words belong to this invocation, so each is written in one
  * atomicStore (the binding is atomic) of its fields packed, instead of 4 pairs of atomics.
  */
-export function packedRunWrite(param: string, pointee: PackedDtype, index: string, values: readonly string[]): string {
+export function packedRunWrite(param: string, pointee: WordField, index: string, values: readonly string[]): string {
   const per = 1 << perWordShift(pointee);
   const stores: string[] = [];
   for (let first = 0; first < 4; first += per) {
@@ -94,7 +108,7 @@ export function packedRunWrite(param: string, pointee: PackedDtype, index: strin
 }
 
 /** The aligned run's words, each read once (`let name`, `name_1`), and its 4 elements as the registers hold them. */
-export function packedRunRead(gen: WgslGenerator, param: string, pointee: PackedDtype, index: string, name: string): { read: string; lanes: string[] } {
+export function packedRunRead(gen: WgslGenerator, param: string, pointee: WordField, index: string, name: string): { read: string; lanes: string[] } {
   const per = 1 << perWordShift(pointee);
   const reads: string[] = [];
   const lanes: string[] = [];
@@ -107,37 +121,40 @@ export function packedRunRead(gen: WgslGenerator, param: string, pointee: Packed
 }
 
 /**
- * tl.atomic_add and tl.atomic_cas on bf16 element `index` (Triton has both on bf16: the add on sm90,
- * Liger's group norm backward; the cas on any 16-bit element, semantic.py atomic_cas). WGSL has no
- * 16-bit atomics, so the word holding the element is swapped for one with the element's field
- * replaced, its other field as it was, until no other lane got between. The add's field is the sum
- * rounded to bf16 (kl_bf16; the sum of two bf16s is exact in f32). The cas compares the field's bits
- * with cmp's, as Triton's cmpxchg on the 16 bits does (so -0.0 is not +0.0 and a NaN equals its own
- * bits), and leaves the word alone where they differ: the old value is then the field as read (an
- * atomic read), as a strong compare-and-swap returns it. `old` gets the element's old value.
+ * tl.atomic_add and tl.atomic_cas on bf16 or f16 element `index` (Triton has both on both: the add
+ * on sm90 for bf16, Liger's group norm backward, and on sm70 for f16; the cas on any 16-bit element,
+ * semantic.py atomic_cas). WGSL has no 16-bit atomics, so the word holding the element is swapped
+ * for one with the element's field replaced, its other field as it was, until no other lane got
+ * between. The add's field is the sum rounded to the element's dtype (bf16: kl_bf16 of the f32 sum,
+ * exact before it; f16: WGSL's f16 add, rounded once as Triton's atom.add.f16). The cas compares the
+ * field's bits with cmp's, as Triton's cmpxchg on the 16 bits does (so -0.0 is not +0.0 and a NaN
+ * equals its own bits), and leaves the word alone where they differ: the old value is then the
+ * field as read (an atomic read), as a strong compare-and-swap returns it. `old` gets the element's
+ * old value.
  */
-export function packedAtomic(gen: WgslGenerator, fn: "add" | "cas", param: string, index: string, value: string, cmp: string | undefined, old: string): void {
-  const ref = `&${wordRef("bf16", param, index)}`;
+export function packedAtomic(gen: WgslGenerator, fn: "add" | "cas", half: "bf16" | "f16", param: string, index: string, value: string, cmp: string | undefined, old: string): void {
+  const ref = `&${wordRef(half, param, index)}`;
   const at = gen.fresh("at");
   const bits = gen.fresh("bits");
-  gen.emit(`let ${at} = ${shift("bf16", index)};`);
+  gen.emit(`let ${at} = ${shift(half, index)};`);
   let want = "";
   let field = "";
   if (fn === "cas") {
     want = gen.fresh("want");
     field = gen.fresh("put");
-    gen.emit(`let ${want} = ${toField("bf16", cmp ?? value)};`);
-    gen.emit(`let ${field} = ${toField("bf16", value)};`);
+    gen.emit(`let ${want} = ${toField(half, cmp ?? value)};`);
+    gen.emit(`let ${field} = ${toField(half, value)};`);
   }
   gen.emit(`var ${bits} = atomicLoad(${ref});`);
   gen.emit("loop {");
   gen.nested(() => {
     if (fn === "cas") gen.emit(`if (extractBits(${bits}, ${at}, 16u) != ${want}) { break; }`);
-    const next = fn === "cas" ? field : toField("bf16", `kl_bf16(${fromWord("bf16", bits, at)} + ${value})`);
+    const sum = half === "bf16" ? `kl_bf16(${fromWord(half, bits, at)} + ${value})` : `(${fromWord(half, bits, at)} + ${value})`;
+    const next = fn === "cas" ? field : toField(half, sum);
     gen.emit(`let r = atomicCompareExchangeWeak(${ref}, ${bits}, insertBits(${bits}, ${next}, ${at}, 16u));`);
     gen.emit("if (r.exchanged) { break; }");
     gen.emit(`${bits} = r.old_value;`);
   });
   gen.emit("}");
-  gen.emit(`${old} = ${fromWord("bf16", bits, at)};`);
+  gen.emit(`${old} = ${fromWord(half, bits, at)};`);
 }

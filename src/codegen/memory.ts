@@ -13,33 +13,32 @@ import { inRunsOfFour, isWide, knownWhole, readsChunks, readsOctets, readsShifte
 import { CHUNK_REGISTER_TYPES, chunkRegisters, emitShiftedRun, packHalves, packedHalf, packedRun } from "./packed-halves";
 import { tileInside } from "./mma-store";
 import { isZero } from "./mma-plan";
-import { isPackedDtype, type PackedDtype } from "../ir/ir";
-import { packedRead, packedRunRead, packedRunWrite, packedWrite } from "./bytes";
+import { packedRead, packedRunRead, packedRunWrite, packedWrite, wordField, type WordField } from "./bytes";
 
 export function emitStore(gen: WgslGenerator, s: Extract<Stmt, { kind: "store" }>): void {
   const { ptr, value, mask } = s;
   if (ptr.type.kind !== "pointer") return gen.log.error(Codes.internal, ptr.span, "tl.store through a non-pointer");
   const param = ptr.type.param;
-  const pointee = ptr.type.pointee;
+  const packed = wordField(gen, param, ptr.type.pointee);
   const layout = gen.layout(ptr.type);
   // A replicated or row-slice block is held by several invocations: only the first copy writes.
   const owner = gen.ownerCondition(ptr.type);
   const access = gen.instrumentation?.access("store", accessedParam(ptr.type), s.span);
   const scalarWrite = (j: number) => {
-    let write = isPackedDtype(pointee)
-      ? packedWrite(param, pointee, gen.reg(ptr, j), gen.reg(value, j))
+    let write = packed
+      ? packedWrite(param, packed, gen.reg(ptr, j), gen.reg(value, j))
       : gen.atomicBuffers.has(param)
       ? atomicWrite(gen, param, gen.reg(ptr, j), gen.reg(value, j))
       : `${element(gen, param, gen.reg(ptr, j))} = ${gen.reg(value, j)};`;
     gen.emit(mask ? `if (${gen.reg(mask, j)}) { ${write} }` : write);
   };
   const writes = () => {
-    if (isPackedDtype(pointee) && byteRuns(gen, ptr)) {
-      // An aligned, unmasked run of 4 bytes (or bf16s) is whole words of this invocation's (bytes.ts).
+    if (packed && byteRuns(gen, ptr)) {
+      // An aligned, unmasked run of 4 bytes (or bf16s, f16s) is whole words of this invocation's (bytes.ts).
       for (let j = 0; j < layout.ept; j += 4) {
         const run = [j, j + 1, j + 2, j + 3];
         gen.emit(`if (${wideCondition(gen, ptr, mask, j)}) {`);
-        gen.nested(() => gen.emit(packedRunWrite(param, pointee, gen.reg(ptr, j), run.map((k) => gen.reg(value, k)))));
+        gen.nested(() => gen.emit(packedRunWrite(param, packed, gen.reg(ptr, j), run.map((k) => gen.reg(value, k)))));
         gen.emit("} else {");
         gen.nested(() => run.forEach(scalarWrite));
         gen.emit("}");
@@ -72,10 +71,10 @@ export function emitLoad(gen: WgslGenerator, v: Value & { op: "load" }, emitValu
   const ptr = v.ptr;
   if (ptr.type.kind !== "pointer") return gen.log.error(Codes.internal, v.span, "tl.load through a non-pointer");
   const param = ptr.type.param;
-  const pointee = ptr.type.pointee;
+  const packed = wordField(gen, param, ptr.type.pointee);
   const t = gen.typeOf(v.type);
   const access = gen.instrumentation?.access("load", accessedParam(ptr.type), v.span);
-  const readAt = (j: number) => isPackedDtype(pointee) ? packedRead(gen, param, pointee, gen.reg(ptr, j)) : gen.atomicBuffers.has(param) ? atomicRead(gen, param, gen.reg(ptr, j)) : element(gen, param, gen.reg(ptr, j));
+  const readAt = (j: number) => packed ? packedRead(gen, param, packed, gen.reg(ptr, j)) : gen.atomicBuffers.has(param) ? atomicRead(gen, param, gen.reg(ptr, j)) : element(gen, param, gen.reg(ptr, j));
   const scalarRead = (j: number, declare: boolean) => {
     const name = valueName(v, j);
     const read = readAt(j);
@@ -100,12 +99,12 @@ export function emitLoad(gen: WgslGenerator, v: Value & { op: "load" }, emitValu
   const handOut = (gen.atomicBuffers.has(param) && gen.steersControl(v)) || (gen.ir.writtenParams.has(param) && gen.steersBarrier(v));
   if (v.type.shape.length === 0 && !v.mask && handOut && gen.nonUniformDepth === 0) {
     const u = gen.scratch("u", gen.dtype(v.type), 1);
-    gen.emit(`if (lid == 0u) { ${u}[0] = ${gen.atomicBuffers.has(param) ? atomicRead(gen, param, gen.reg(ptr, 0)) : readAt(0)}; }`);
+    gen.emit(`if (lid == 0u) { ${u}[0] = ${readAt(0)}; }`);
     gen.emit(`let ${valueName(v, 0)} = workgroupUniformLoad(&${u}[0]);`);
     gen.uniformLoads.add(v.id);
     return;
   }
-  if (isPackedDtype(pointee) && byteRuns(gen, ptr)) return byteRunLoad(gen, v, pointee, scalarRead);
+  if (packed && byteRuns(gen, ptr)) return byteRunLoad(gen, v, packed, scalarRead);
   if (gen.wordBuffers.has(param) && readsWords(gen, v)) return wordRunLoad(gen, v, emitValue);
   if (gen.octetBuffers.has(param) && readsChunks(gen, v)) return chunkRunLoad(gen, v, emitValue);
   if (!readsWide(gen, v)) {
@@ -463,7 +462,7 @@ function byteRuns(gen: WgslGenerator, ptr: Value): boolean {
 }
 
 /** A load of 8-bit (or bf16) elements in runs of 4: an aligned run with every lane's mask on reads its words once. */
-function byteRunLoad(gen: WgslGenerator, v: Value & { op: "load" }, pointee: PackedDtype, scalarRead: (j: number, declare: boolean) => void): void {
+function byteRunLoad(gen: WgslGenerator, v: Value & { op: "load" }, pointee: WordField, scalarRead: (j: number, declare: boolean) => void): void {
   const param = (v.ptr.type as { param: string }).param;
   const t = gen.typeOf(v.type);
   for (let j = 0; j < gen.layout(v.type).ept; j += 4) {

@@ -199,8 +199,9 @@ function planAccesses(ir: KernelIR, options: CodegenOptions, w: number, tiledLay
   const facts = { atomicBuffers, options, contiguity, layout: (type: ValueType) => resolveLayout(type.shape, w, tiledLayouts, rowSlices) };
   const directStores = options.mmaDirectStore !== false ? planDirectStores(ir.body, mma, !!options.instrument, options.mmaEdgeSlices !== false) : new Map<Stmt, DirectStore>();
   const wideBuffers = wideBuffersOf(facts, ir.body, directStores);
-  // subgroupMatrixStore writes an array of scalars: a buffer some other access reads as vec4s keeps its registers' way out.
-  for (const s of [...directStores.keys()]) if (s.kind === "store" && s.ptr.type.kind === "pointer" && wideBuffers.has(s.ptr.type.param)) directStores.delete(s);
+  // subgroupMatrixStore writes an array of scalars: a buffer some other access reads as vec4s, or an atomic one (its
+  // elements atomics, an f16's packed in words), keeps its registers' way out.
+  for (const s of [...directStores.keys()]) if (s.kind === "store" && s.ptr.type.kind === "pointer" && (wideBuffers.has(s.ptr.type.param) || atomicBuffers.has(s.ptr.type.param))) directStores.delete(s);
   const unalignedHalfRuns = hasUnalignedHalfRuns(facts, ir.body);
   const octetBuffers = octetBuffersOf(facts, ir.body);
   const wordBuffers = wordBuffersOf(facts, ir.body, wideBuffers, octetBuffers);

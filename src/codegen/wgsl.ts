@@ -156,7 +156,8 @@ function declarations(gen: WgslGenerator, uniformWords: number): string[] {
   header.push("}", "", "@group(0) @binding(0) var<uniform> params: Params;");
   if (gen.lines.some((l) => l.includes(RUNTIME_ZERO))) header.push(`var<private> ${RUNTIME_ZERO}: u32 = 0u;`);
   for (const b of gen.buffers.values()) {
-    const word = isPackedDtype(b.dtype) ? "u32" : wgslType(b.dtype);
+    // An f16 buffer atomics go through is packed 2 to a u32 word, as bf16's always is (bytes.ts).
+    const word = isPackedDtype(b.dtype) || (b.atomic && b.dtype === "f16") ? "u32" : wgslType(b.dtype);
     const atomic = b.atomic ? `atomic<${b.dtype === "f32" ? "u32" : word}>` : undefined;
     const element = atomic ?? (b.vectorWidth === 8 ? "vec4<u32>" : b.vectorWidth === 4 ? `vec4<${word}>` : b.vectorWidth === 2 ? "u32" : word);
     header.push(`@group(0) @binding(${b.binding}) var<storage, ${b.access}> b_${b.name}: array<${element}>;`);

@@ -5,6 +5,7 @@
 // depend on that order (a histogram, a sum, the set of values an exchange returns).
 
 import { bf16FromBits, bf16ToBits } from "../ir/bf16";
+import { f16FromBits, f16ToBits } from "../ir/f16";
 import type { AtomicFn, Dtype, Value } from "../ir/ir";
 import type { Block } from "./block-ops";
 import type { Machine } from "./machine";
@@ -66,7 +67,8 @@ export function atomic(m: Machine, v: Extract<Value, { op: "atomic" }>, n: numbe
   const array = buffer.array;
   const out = new Float64Array(n);
   const onAccess = m.onAccess;
-  const bf16 = buffer.dtype === "bf16";
+  // A 16-bit float buffer holds bit patterns (a Uint16Array): read from them, written back rounded.
+  const half = buffer.dtype === "bf16" ? { fromBits: bf16FromBits, toBits: bf16ToBits, bits: bf16Bits } : buffer.dtype === "f16" ? { fromBits: f16FromBits, toBits: f16ToBits, bits: f16ToBits } : undefined;
   for (let i = 0; i < n; i++) {
     if (mask && mask[i] === 0) {
       onAccess?.("atomic", buffer.param, ptr[i], m.programId, i, v.span, false, value[i]);
@@ -75,17 +77,17 @@ export function atomic(m: Machine, v: Extract<Value, { op: "atomic" }>, n: numbe
     const index = ptr[i];
     m.checkIndex(buffer, index, "atomic", v.span, i);
     onAccess?.("atomic", buffer.param, index, m.programId, i, v.span, true, value[i]);
-    // A bf16 buffer holds bit patterns: the old value read from them, the sum rounded back (add and
-    // cas only, semantics); the cas compares the bits, as Triton's 16-bit cmpxchg and the WGSL do.
-    if (bf16 && v.fn === "cas") {
-      out[i] = bf16FromBits(array[index]);
-      if (array[index] === bf16Bits(cmp![i])) array[index] = bf16Bits(value[i]);
+    // On a bf16 or f16 (add and cas only, semantics) the sum is rounded back once; the cas compares
+    // the bits, as Triton's 16-bit cmpxchg and the WGSL do.
+    if (half && v.fn === "cas") {
+      out[i] = half.fromBits(array[index]);
+      if (array[index] === half.bits(cmp![i])) array[index] = half.bits(value[i]);
       continue;
     }
-    const old = bf16 ? bf16FromBits(array[index]) : array[index];
+    const old = half ? half.fromBits(array[index]) : array[index];
     out[i] = old;
     const next = update(old, value[i], cmp ? cmp[i] : 0, dtype);
-    array[index] = bf16 ? bf16ToBits(next) : next;
+    array[index] = half ? half.toBits(next) : next;
   }
   return out;
 }

@@ -3,8 +3,8 @@
 // tl.atomicMin on Ptr<f32> are compare-and-swap loops on the bits in the generated WGSL
 // (codegen/atomics.ts), max and min ordering the floats as Triton's lowering does (by their bits);
 // tl.atomicXchg and tl.atomicCas on Ptr<f32> are the u32 word's exchange and compare-and-swap (the cas
-// compares bits, as Triton's 32-bit cmpxchg); tl.atomicAdd and tl.atomicCas on Ptr<bf16> ones on the
-// word holding the element (codegen/bytes.ts).
+// compares bits, as Triton's 32-bit cmpxchg); tl.atomicAdd and tl.atomicCas on Ptr<bf16> and Ptr<f16>
+// ones on the word holding the element (codegen/bytes.ts).
 
 import { Codes } from "../diagnostics/codes";
 import type { Span } from "../diagnostics/diagnostic";
@@ -74,31 +74,27 @@ export function atomicDtypes(fn: AtomicFn, descriptor = false): string {
 }
 
 /**
- * What `ptr` points to where WGSL has `fn` on it; else undefined after a diagnostic at `ptr`. On bf16,
- * Triton has the add (sm90; Liger's group norm backward accumulates dW and dB so) and the cas (any
- * 16-bit element, semantic.py atomic_cas): compare-and-swap loops on the element's word, its other
- * half untouched (codegen/bytes.ts packedAtomic), the sum rounded to bf16. Triton refuses the others
- * on bf16 (atom_red_typechecking_impl: "atomic_max does not support bf16"), and so does this.
+ * What `ptr` points to where WGSL has `fn` on it; else undefined after a diagnostic at `ptr`. On bf16
+ * and f16, Triton has the add (bf16 on sm90: Liger's group norm backward accumulates dW and dB so;
+ * f16 everywhere, test_core.py's test_atomic_rmw) and the cas (any 16-bit element, semantic.py
+ * atomic_cas): compare-and-swap loops on the element's word, its other half untouched
+ * (codegen/bytes.ts packedAtomic), the sum rounded to the element's dtype. Triton refuses the others
+ * on both (atom_red_typechecking_impl: "atomic_max does not support fp16" / "bf16"), and so does this.
  */
-function atomicPointee(ctx: IntrinsicContext, fn: AtomicFn, ptr: Value, what: string): "i32" | "u32" | "f32" | "bf16" | undefined {
+function atomicPointee(ctx: IntrinsicContext, fn: AtomicFn, ptr: Value, what: string): "i32" | "u32" | "f32" | "bf16" | "f16" | undefined {
   const pointee = ptr.type.kind === "pointer" ? ptr.type.pointee : undefined;
   if (hasAtomic(fn, pointee)) return pointee;
-  if ((fn === "add" || fn === "cas") && pointee === "bf16") return pointee;
-  // An f16 add (split-K matmuls into an f16 C, triton-lang/kernels' matmul.py) says why and what to write instead.
+  const half = pointee === "bf16" || pointee === "f16";
+  if ((fn === "add" || fn === "cas") && half) return pointee;
   const float = floatAtomic(fn, false);
-  const bf16 = fn === "add" || fn === "cas" ? " (and Ptr<bf16>)" : "";
+  const halves = fn === "add" || fn === "cas" ? " (and Ptr<f16>, Ptr<bf16>)" : "";
   const allowed = float
-    ? `Ptr<i32>, Ptr<u32> and Ptr<f32>${bf16} (WGSL has atomics only on 32-bit words; ${floatAtomicHow(fn)})`
+    ? `Ptr<i32>, Ptr<u32> and Ptr<f32>${halves} (WGSL has atomics only on 32-bit words; ${floatAtomicHow(fn)})`
     : `Ptr<i32> and Ptr<u32> (WGSL has atomics only on 32-bit integers)`;
-  const half = float && fn !== "cas" && (pointee === "f16" || pointee === "bf16") ? fn === "xchg" ? "; exchange through a float32 tensor" : `; ${fn === "add" ? "accumulate" : "reduce"} into a float32 tensor and convert it after the launch` : "";
-  // Triton's own refusal (semantic.py atom_red_typechecking_impl), so nobody waits for Kernel Lab to add it; its
-  // cas takes any 16-bit element, which Kernel Lab has on bf16 only.
-  const triton =
-    pointee === "bf16" ? ` (Triton refuses it too: "atomic_${fn} does not support bf16"; on bf16 it has atomic_add and atomic_cas only)`
-    : pointee === "f16" && fn === "cas" ? "; view the tensor as torch.bfloat16 or torch.int32 for the compare-and-swap (Triton has atomic_cas on fp16; Kernel Lab not yet)"
-    : pointee === "f16" && fn !== "add" ? ` (Triton refuses it too: "atomic_${fn} does not support fp16")`
-    : "";
-  ctx.log.error(Codes.operandDtype, ptr.span, `${what} works on ${allowed}, got ${typeToString(ptr.type)}${half}${triton}`);
+  const instead = float && half ? fn === "xchg" ? "; exchange through a float32 tensor" : "; reduce into a float32 tensor and convert it after the launch" : "";
+  // Triton's own refusal (semantic.py atom_red_typechecking_impl), so nobody waits for Kernel Lab to add it.
+  const triton = half ? ` (Triton refuses it too: "atomic_${fn} does not support ${pointee === "f16" ? "fp16" : "bf16"}"; on ${pointee === "f16" ? "fp16" : "bf16"} it has atomic_add and atomic_cas only)` : "";
+  ctx.log.error(Codes.operandDtype, ptr.span, `${what} works on ${allowed}, got ${typeToString(ptr.type)}${instead}${triton}`);
   return undefined;
 }
 

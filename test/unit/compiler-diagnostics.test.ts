@@ -304,30 +304,28 @@ const atomicRows: [string, string, string, string][] = [
   ["atomicCas cmp shape", 'const o = tl.arange(0, 16);\ntl.atomicCas(h_ptr + o, tl.zeros([4], "i32"), 1);', "5:1-5:49 KL2001", "tl.atomicCas's pointers and cmp: shapes [16] and [4] don't match"],
 ];
 
-// WGSL has no 16-bit atomics: a split-K matmul into an f16 C (triton-lang/kernels' matmul.py) is told why and what to write.
-test("diagnostic: atomicAdd on Ptr<f16>", () => {
-  const found = diagnose(file("const o = tl.arange(0, 16);\ntl.atomicAdd(x_ptr + o, tl.zeros([16], \"f16\"));", "x_ptr: Ptr<f16>, n: i32, BLOCK: constexpr"));
-  assert.equal(found[0], "5:14-5:23 KL2003 tl.atomicAdd works on Ptr<i32>, Ptr<u32> and Ptr<f32> (and Ptr<bf16>) (WGSL has atomics only on 32-bit words; an f32 add is a compare-and-swap loop on its bits), got Ptr<f16>[16]; accumulate into a float32 tensor and convert it after the launch");
-});
-
-// f32 max and min are compare-and-swap loops, as add (an amax: torchao's group amax, FP8 scaling); f16 is told what to write.
-test("diagnostic: atomicMax/atomicMin on Ptr<f32> compile, on Ptr<f16> don't", () => {
-  assert.deepEqual(diagnose(file("const m = tl.atomicMax(x_ptr, 1.0);\ntl.atomicMin(x_ptr + 1, m, m > 0, \"relaxed\", \"gpu\");", "x_ptr: Ptr<f32>, n: i32, BLOCK: constexpr")), []);
-  const found = diagnose(file("tl.atomicMax(x_ptr, 1.0);", "x_ptr: Ptr<f16>, n: i32, BLOCK: constexpr"));
-  assert.equal(found[0], "4:14-4:19 KL2003 tl.atomicMax works on Ptr<i32>, Ptr<u32> and Ptr<f32> (WGSL has atomics only on 32-bit words; an f32 max is a compare-and-swap loop on its bits), got Ptr<f16>; reduce into a float32 tensor and convert it after the launch (Triton refuses it too: \"atomic_max does not support fp16\")");
-});
-
-// NOTES §81: Triton has atomic_xchg and atomic_cas on fp32 (the word's exchange and compare-and-swap on the bits here);
-// it refuses xchg on fp16 ("atomic_xchg does not support fp16"); its cas takes fp16, which Kernel Lab has not built.
-test("diagnostic: atomicXchg/atomicCas on Ptr<f32> compile; on Ptr<f16> they are KL2003, saying whether Triton has them", () => {
-  assert.deepEqual(diagnose(file('const o = tl.arange(0, 16);\nconst a = tl.atomicXchg(x_ptr + o, 1.0, o < n, "acq_rel", "gpu");\ntl.atomicCas(x_ptr + o, a, tl.zeros([16], "f32"), o < n);\ntl.atomicCas(x_ptr, 0.0, 1.0, { sem: "release", scope: "cta" });', "x_ptr: Ptr<f32>, n: i32, BLOCK: constexpr")), []);
+// f16 (NOTES §90): Triton has atomic_add and atomic_cas on fp16 (test_core.py's test_atomic_rmw; compare-and-swap loops on
+// the word here, as bf16's) and refuses the others (semantic.py: "atomic_max does not support fp16"): the diagnostic says so.
+test("diagnostic: atomicAdd/atomicCas on Ptr<f16> compile; atomicMax/Min/Xchg/And on Ptr<f16> are KL2003, as Triton refuses them", () => {
   const params = "x_ptr: Ptr<f16>, n: i32, BLOCK: constexpr";
-  assert.deepEqual(diagnose(file("tl.atomicXchg(x_ptr, 1.0);", params)), [
-    "4:15-4:20 KL2003 tl.atomicXchg works on Ptr<i32>, Ptr<u32> and Ptr<f32> (WGSL has atomics only on 32-bit words; an f32 exchange swaps its bits), got Ptr<f16>; exchange through a float32 tensor (Triton refuses it too: \"atomic_xchg does not support fp16\")",
-  ]);
-  assert.deepEqual(diagnose(file("tl.atomicCas(x_ptr, 0.0, 1.0);", params)), [
-    "4:14-4:19 KL2003 tl.atomicCas works on Ptr<i32>, Ptr<u32> and Ptr<f32> (and Ptr<bf16>) (WGSL has atomics only on 32-bit words; an f32 compare-and-swap compares its bits), got Ptr<f16>; view the tensor as torch.bfloat16 or torch.int32 for the compare-and-swap (Triton has atomic_cas on fp16; Kernel Lab not yet)",
-  ]);
+  assert.deepEqual(diagnose(file('const o = tl.arange(0, 16);\nconst a = tl.atomicAdd(x_ptr + o, tl.zeros([16], "f16"), o < n);\ntl.atomicCas(x_ptr + o, a, tl.zeros([16], "f16"), o < n);\ntl.atomicCas(x_ptr, 0.0, 1.0);', params)), []);
+  const refusals: [string, string][] = [
+    ["tl.atomicMax(x_ptr, 1.0);", "4:14-4:19 KL2003 tl.atomicMax works on Ptr<i32>, Ptr<u32> and Ptr<f32> (WGSL has atomics only on 32-bit words; an f32 max is a compare-and-swap loop on its bits), got Ptr<f16>; reduce into a float32 tensor and convert it after the launch (Triton refuses it too: \"atomic_max does not support fp16\"; on fp16 it has atomic_add and atomic_cas only)"],
+    ["tl.atomicMin(x_ptr + 1, 1.0);", "4:14-4:23 KL2003 tl.atomicMin works on Ptr<i32>, Ptr<u32> and Ptr<f32> (WGSL has atomics only on 32-bit words; an f32 min is a compare-and-swap loop on its bits), got Ptr<f16>; reduce into a float32 tensor and convert it after the launch (Triton refuses it too: \"atomic_min does not support fp16\"; on fp16 it has atomic_add and atomic_cas only)"],
+    ["tl.atomicXchg(x_ptr, 1.0);", "4:15-4:20 KL2003 tl.atomicXchg works on Ptr<i32>, Ptr<u32> and Ptr<f32> (WGSL has atomics only on 32-bit words; an f32 exchange swaps its bits), got Ptr<f16>; exchange through a float32 tensor (Triton refuses it too: \"atomic_xchg does not support fp16\"; on fp16 it has atomic_add and atomic_cas only)"],
+    ["tl.atomicAnd(x_ptr, 1);", "4:14-4:19 KL2003 tl.atomicAnd works on Ptr<i32> and Ptr<u32> (WGSL has atomics only on 32-bit integers), got Ptr<f16> (Triton refuses it too: \"atomic_and does not support fp16\"; on fp16 it has atomic_add and atomic_cas only)"],
+  ];
+  for (const [body, want] of refusals) assert.deepEqual(diagnose(file(body, params)), [want]);
+});
+
+// f32 max and min are compare-and-swap loops, as add (an amax: torchao's group amax, FP8 scaling).
+test("diagnostic: atomicMax/atomicMin on Ptr<f32> compile", () => {
+  assert.deepEqual(diagnose(file("const m = tl.atomicMax(x_ptr, 1.0);\ntl.atomicMin(x_ptr + 1, m, m > 0, \"relaxed\", \"gpu\");", "x_ptr: Ptr<f32>, n: i32, BLOCK: constexpr")), []);
+});
+
+// NOTES §81: Triton has atomic_xchg and atomic_cas on fp32 (the word's exchange and compare-and-swap on the bits here).
+test("diagnostic: atomicXchg/atomicCas on Ptr<f32> compile", () => {
+  assert.deepEqual(diagnose(file('const o = tl.arange(0, 16);\nconst a = tl.atomicXchg(x_ptr + o, 1.0, o < n, "acq_rel", "gpu");\ntl.atomicCas(x_ptr + o, a, tl.zeros([16], "f32"), o < n);\ntl.atomicCas(x_ptr, 0.0, 1.0, { sem: "release", scope: "cta" });', "x_ptr: Ptr<f32>, n: i32, BLOCK: constexpr")), []);
 });
 
 // bf16 (NOTES §79): Triton has atomic_add and atomic_cas on bf16 (compare-and-swap loops on the word here) and refuses the
