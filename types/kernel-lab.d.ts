@@ -638,6 +638,12 @@ export declare namespace tl {
    */
   function sort(x: number, dim?: number | { dim?: number; descending?: boolean }, descending?: boolean | { descending?: boolean }): number;
   /**
+   * The `k` largest elements of each line along `dim` (the last axis by default), largest first (Triton `tl.topk`;
+   * `descending: false`, newer Triton's, gives the `k` smallest, smallest first): `x`'s shape with `k` along `dim`.
+   * `k` is a compile-time power of two, at most the axis's extent. The line is ordered as `tl.sort` orders it.
+   */
+  function topk(x: number, k: number, dim?: number | { dim?: number; descending?: boolean }, descending?: boolean | { descending?: boolean }): number;
+  /**
    * i32 counts of `input`'s values 0 … numBins - 1, bins of width 1 (Triton `tl.histogram`); other
    * values, and masked-off ones, count nowhere. `numBins` is a power of two.
    */

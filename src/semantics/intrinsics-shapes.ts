@@ -1,6 +1,6 @@
 // Issue 23's tl.* functions that make, combine and reorder blocks (Triton's creation, shape
 // manipulation, indexing and sort ops): tl.zerosLike, tl.broadcast, tl.ravel, tl.view, tl.cat,
-// tl.join, tl.split, tl.interleave, tl.flip, tl.gather, tl.sort, tl.histogram; and tl.softmax and
+// tl.join, tl.split, tl.interleave, tl.flip, tl.gather, tl.histogram (tl.sort and tl.topk: intrinsics-sorting.ts); and tl.softmax and
 // tl.swizzle2d, which are compositions of other ops (as Triton's standard library writes them).
 
 import ts from "typescript";
@@ -10,19 +10,18 @@ import type { Shape, Value } from "../ir/ir";
 import { numel, typeToString } from "../ir/ir";
 import { data } from "./builder";
 import { COERCIONS, MAX_RANK, arity, blockAxisArg, checkBlockSize, constInt, requireData, shapeArgs, type Args, type Intrinsic, type IntrinsicContext } from "./intrinsic-args";
-import { flagArg } from "./intrinsics-reductions";
 import { isInt, isPowerOfTwo, promote, sameShape, shapeToString } from "./rules";
 import { dtypeOf, operandOf } from "./values";
 import { isAggregate } from "./aggregates";
 import { joinFeedsReshape, splitOfWideReshape } from "./wide-reshapes";
 
 /** An axis argument (negative counts from the end) of a block of `rank` axes, `fallback` when left out. */
-function axisOf(ctx: IntrinsicContext, node: ts.Expression | undefined, rank: number, what: string, fallback: number): number | undefined {
+export function axisOf(ctx: IntrinsicContext, node: ts.Expression | undefined, rank: number, what: string, fallback: number): number | undefined {
   return node ? blockAxisArg(ctx, node, rank, what) : fallback;
 }
 
 /** A block (not a scalar, not pointers) for `what`, or undefined after a diagnostic. */
-function block(ctx: IntrinsicContext, node: ts.Expression | undefined, what: string, masks = true): Value | undefined {
+export function block(ctx: IntrinsicContext, node: ts.Expression | undefined, what: string, masks = true): Value | undefined {
   const x = ctx.expression(node);
   if (!x) return undefined;
   if (!masks && x.type.kind === "data" && x.type.dtype === "bool") {
@@ -274,20 +273,6 @@ export const SHAPE_INTRINSICS: Record<string, Intrinsic> = {
         return undefined;
       }
       return ctx.b.emit({ op: "gather", value: src, index, axis }, { ...src.type, shape: si }, span);
-    },
-  },
-
-  sort: {
-    params: ["x", "dim", "descending"],
-    produces: ["sort"],
-    lower(ctx, args, span, name) {
-      if (!arity(ctx, args, span, name, 1, 3, "(x, dim?, descending?)")) return undefined;
-      const x = block(ctx, args[0], `tl.${name}`, false);
-      if (!x) return undefined;
-      const axis = axisOf(ctx, args[1], x.type.shape.length, `tl.${name}'s dim`, x.type.shape.length - 1);
-      const descending = flagArg(ctx, args[2], `tl.${name}'s descending`);
-      if (axis === undefined || descending === undefined) return undefined;
-      return ctx.b.emit({ op: "sort", value: x, axis, descending }, x.type, span);
     },
   },
 

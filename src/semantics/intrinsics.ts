@@ -16,6 +16,7 @@ import { SPECIAL_MATH_INTRINSICS } from "./intrinsics-special-math";
 import { SCAN_INTRINSICS } from "./intrinsics-scans";
 import { HINT_INTRINSICS } from "./intrinsics-hints";
 import { SHAPE_INTRINSICS } from "./intrinsics-shapes";
+import { SORTING_INTRINSICS } from "./intrinsics-sorting";
 import { BLOCK_POINTER_INTRINSICS } from "./block-pointers";
 import { TENSOR_DESCRIPTOR_INTRINSICS } from "./tensor-descriptors";
 
@@ -35,6 +36,7 @@ export const INTRINSICS: Readonly<Record<string, Intrinsic>> = {
   ...DEBUG_INTRINSICS,
   ...HINT_INTRINSICS,
   ...SHAPE_INTRINSICS,
+  ...SORTING_INTRINSICS,
   ...BLOCK_POINTER_INTRINSICS,
   ...TENSOR_DESCRIPTOR_INTRINSICS,
 };

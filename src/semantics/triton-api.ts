@@ -20,7 +20,7 @@ export const TRITON_LANGUAGE: readonly TritonSection[] = [
     functions: ["abs", "cdiv", "ceil", "clamp", "cos", "div_rn", "erf", "exp", "exp2", "fdiv", "floor", "fma", "log", "log2", "maximum", "minimum", "rsqrt", "sigmoid", "sin", "softmax", "sqrt", "sqrt_rn", "umulhi"],
   },
   { section: "Reductions", functions: ["argmax", "argmin", "max", "min", "reduce", "sum", "xor_sum"] },
-  { section: "Scans and sorting", functions: ["associative_scan", "cumprod", "cumsum", "histogram", "sort", "gather"] },
+  { section: "Scans and sorting", functions: ["associative_scan", "cumprod", "cumsum", "histogram", "sort", "topk", "gather"] },
   { section: "Atomics", functions: ["atomic_add", "atomic_and", "atomic_cas", "atomic_max", "atomic_min", "atomic_or", "atomic_xchg", "atomic_xor"] },
   { section: "Random numbers", functions: ["randint4x", "randint", "rand", "randn"] },
   { section: "Iterators", functions: ["range", "static_range"] },
