@@ -53,6 +53,7 @@ export function staticComparison(ctx: LowerContext, n: SyntaxNode): boolean | un
     // Dtypes compare by name, and a dtype is never None, a string or a number.
     if (isDtypeConst(a) || isDtypeConst(b)) return equal === (isDtypeConst(a) && isDtypeConst(b) && a.dtype === b.dtype);
     if (typeof a === "string" || typeof b === "string" || a === null || b === null) return equal === (a === b);
+    if (Array.isArray(a) || Array.isArray(b)) return equal === (JSON.stringify(a) === JSON.stringify(b));
     return undefined; // two numbers: the TypeScript compiler folds them
   }
   // A run-time value (a block, a pointer) is never None; a string is never one either. Its dtype

@@ -170,6 +170,8 @@ function lowerName(ctx: LowerContext, n: SyntaxNode): void {
     if (known === null || typeof known === "string") return ctx.w.token(known ? "true" : "false", span);
     // A dtype constexpr is the dtype itself, as `tl.float32` written in the kernel would be.
     if (isDtypeConst(known)) return ctx.w.token(dtypeText(known.dtype), span);
+    // A tuple constexpr is the tuple written out (test_core.py's test_reshape: `tl.reshape(x, out_tuple)`).
+    if (Array.isArray(known)) return ctx.w.token(constantText(known), span);
     return ctx.w.token(tsName(name), span, tsName(name) === name);
   }
   const constant = ctx.file.constants.get(name);
@@ -195,6 +197,7 @@ export function constantText(value: PyConst, written?: string): string {
   if (typeof value === "boolean") return String(value);
   if (value === null || typeof value === "string") return value ? "true" : "false";
   if (isDtypeConst(value)) return dtypeText(value.dtype);
+  if (Array.isArray(value)) return `[${value.map((v) => constantText(v)).join(", ")}]`;
   return String(value);
 }
 

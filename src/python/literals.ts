@@ -10,14 +10,15 @@ import { children, dottedName, parts, stringValue, textOf, trailingDotFloat } fr
  * object passed as a constexpr (Liger passes `tl.float32` for `X_dtype: tl.constexpr`), by Kernel
  * Lab's dtype name ("f32").
  */
-export type PyConst = number | boolean | string | null | DtypeConst;
+/** A value known while compiling; a tuple of them is a tuple constexpr argument (`out_format: tl.constexpr` given `(4, 8)`). */
+export type PyConst = number | boolean | string | null | DtypeConst | readonly PyConst[];
 
 export interface DtypeConst {
   dtype: string;
 }
 
 export function isDtypeConst(value: PyConst | undefined): value is DtypeConst {
-  return typeof value === "object" && value !== null;
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 export interface ConstScope {
@@ -191,5 +192,6 @@ export function pythonText(value: PyConst): string {
   if (isDtypeConst(value)) return `tl.${TRITON_DTYPES[value.dtype] ?? value.dtype}`;
   if (typeof value === "boolean") return value ? "True" : "False";
   if (typeof value === "string") return JSON.stringify(value);
+  if (Array.isArray(value)) return `(${value.map(pythonText).join(", ")}${value.length === 1 ? "," : ""})`;
   return String(value);
 }

@@ -25,7 +25,10 @@ export type LaunchArg =
   | { name: string; kind: "bool"; value: boolean }
   | { name: string; kind: "none" }
   /** A parameter annotated `tl.constexpr`: its value specialises the kernel. */
-  | { name: string; kind: "constexpr"; value: number | boolean | string | null | { dtype: string } };
+  | { name: string; kind: "constexpr"; value: ConstexprValue };
+
+/** A constexpr argument's value: a tuple (a Python tuple or list of them) crosses as an array. */
+export type ConstexprValue = number | boolean | string | null | { dtype: string } | readonly ConstexprValue[];
 
 /**
  * A module beside the script that a kernel's file imports (LaunchRequest.imports). `jitLines`: its

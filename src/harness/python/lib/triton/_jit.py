@@ -76,6 +76,9 @@ def _arg(name, value, constexpr, specialize=True):
             value = value.value
         if isinstance(value, _dtype):
             return {"name": name, "kind": "constexpr", "value": {"dtype": _DTYPE_NAMES.get(value.name, value.name)}}
+        if isinstance(value, (tuple, list)) and all(isinstance(v, (bool, int, float)) for v in value):
+            # A tuple of numbers (test_core.py's test_reshape: `kernel[(1, )](z, x, (4, 8))` into `out_format: tl.constexpr`).
+            return {"name": name, "kind": "constexpr", "value": list(value)}
         if value is not None and not isinstance(value, (bool, int, float, str)):
             value = str(value)
         return {"name": name, "kind": "constexpr", "value": value}
