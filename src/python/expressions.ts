@@ -369,7 +369,8 @@ function lowerSubscript(ctx: LowerContext, n: SyntaxNode, kids: SyntaxNode[]): v
   ctx.w.node(span, () => {
     ctx.w.write("tl.expandDims(");
     lowerExpr(ctx, object);
-    ctx.w.write(axes.length === 1 ? `, ${axes[0]})` : `, [${axes.join(", ")}])`);
+    // Always a tuple: indexing a scalar (`s[:, None]`) gives it one axis, as Triton's does (intrinsics-blocks.ts).
+    ctx.w.write(`, [${axes.join(", ")}])`);
   });
 }
 

@@ -120,23 +120,38 @@ export const BLOCK_INTRINSICS: Record<string, Intrinsic> = {
     lower(ctx, args, span, name) {
       if (!arity(ctx, args, span, name, 2, 2, "(x, axis)")) return undefined;
       const x = ctx.expression(args[0]);
-      // Triton's axis may be a tuple: each new axis in turn (`x[None, :, None]` is tl.expandDims(x, [0, 2])).
-      const axisNodes = ts.isArrayLiteralExpression(args[1]!) ? [...args[1].elements] : [args[1]!];
+      // Triton's axis may be a tuple (`x[None, :, None]` is tl.expandDims(x, [0, 2])). As its core.expand_dims, every
+      // axis is one of the result's (rank + the number of axes), negative counting from its end; none twice.
+      const tuple = ts.isArrayLiteralExpression(args[1]!);
+      const axisNodes = tuple ? [...(args[1] as ts.ArrayLiteralExpression).elements] : [args[1]!];
       const axes = axisNodes.map((node) => constInt(ctx, node, "tl.expandDims's axis"));
       if (!x || axes.some((a) => a === undefined)) return undefined;
-      let shape = [...x.type.shape];
+      const rank = x.type.shape.length;
+      const resultRank = rank + axes.length;
+      if (resultRank > MAX_RANK) {
+        ctx.log.error(Codes.badAxis, ctx.span(args[1]!), `blocks have at most ${MAX_RANK} axes; ${typeToString(x.type)} can't gain ${axes.length > 1 ? `${axes.length} more` : "another"}`);
+        return undefined;
+      }
+      // A scalar indexed `s[:, None]` (a tuple here: python/expressions.ts writes indexing so) gains its one axis whatever the
+      // index says, as Triton's semantic.expand_dims splats a scalar to [1] (sglang's `xai_temperature_reg[:, None]`);
+      // tl.expand_dims(s, 1) is Triton's "invalid axis 1".
+      const lenient = tuple && rank === 0;
+      const normalized: number[] = [];
       for (const [k, raw] of (axes as number[]).entries()) {
-        const rank = shape.length;
-        // A scalar gains its first axis whatever the index says: Triton's semantic.expand_dims splats
-        // a scalar to [1] (`s[:, None]` of a scalar, sglang's `xai_temperature_reg[:, None]`).
-        const axis = rank === 0 && raw >= 0 ? 0 : raw < 0 ? raw + rank + 1 : raw;
-        if (axis < 0 || axis > rank || rank >= MAX_RANK) {
-          const message = rank >= MAX_RANK ? `blocks have at most ${MAX_RANK} axes; ${typeToString(x.type)} can't gain ${axes.length > 1 ? `${axes.length} more` : "another"}` : `axis ${raw} is out of range for a block of ${rank} ax${rank === 1 ? "is" : "es"} (use 0..${rank})`;
-          ctx.log.error(Codes.badAxis, ctx.span(axisNodes[k]), message);
+        const axis = lenient && raw >= 0 ? Math.min(raw, resultRank - 1) : raw < 0 ? raw + resultRank : raw;
+        if (axis < 0 || axis >= resultRank) {
+          ctx.log.error(Codes.badAxis, ctx.span(axisNodes[k]), `axis ${raw} is out of range: tl.expandDims of ${rank === 0 ? "a scalar" : `a block of ${rank} ax${rank === 1 ? "is" : "es"}`} gives ${resultRank} ax${resultRank === 1 ? "is" : "es"} (use ${-resultRank}..${resultRank - 1})`);
           return undefined;
         }
-        shape = [...shape.slice(0, axis), 1, ...shape.slice(axis)];
+        const twice = normalized.indexOf(axis);
+        if (twice >= 0) {
+          ctx.log.error(Codes.badAxis, ctx.span(axisNodes[k]), `the result's axis ${axis} is named twice (${(axes as number[])[twice]} and ${raw}): tl.expandDims adds each new axis once (Triton: "expand_dims received duplicate axes")`);
+          return undefined;
+        }
+        normalized.push(axis);
       }
+      let shape = [...x.type.shape];
+      for (const axis of [...normalized].sort((p, q) => p - q)) shape = [...shape.slice(0, axis), 1, ...shape.slice(axis)];
       return ctx.b.emit({ op: "reshape", value: x }, { ...x.type, shape }, span);
     },
   },

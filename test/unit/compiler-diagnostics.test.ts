@@ -149,6 +149,9 @@ const rows: [string, string, string, string][] = [
   // Blocks of up to three axes (issue 23 item 4)
   ["a block of four axes", 'const z = tl.zeros([2, 2, 2, 2], "f32");', "4:20-4:32 KL1040", "blocks have at most 3 axes; got 4"],
   ["a fourth axis", "const z = tl.expandDims(tl.zeros([2, 2, 2]), 0);", "4:46-4:47 KL2012", "blocks have at most 3 axes; f32[2, 2, 2] can't gain another"],
+  ["expandDims of a scalar past axis 0", "const z = tl.expandDims(n, 1);", "4:28-4:29 KL2012", "axis 1 is out of range: tl.expandDims of a scalar gives 1 axis (use -1..0)"],
+  ["expandDims with an axis twice", "const z = tl.expandDims(tl.arange(0, 16), [0, 0]);", "4:47-4:48 KL2012", "the result's axis 0 is named twice (0 and 0): tl.expandDims adds each new axis once"],
+  ["expandDims with an axis twice, once from the end", "const z = tl.expandDims(tl.arange(0, 16), [0, -3]);", "4:47-4:49 KL2012", "the result's axis 0 is named twice (0 and -3)"],
   ["tl.permute naming an axis twice", "const z = tl.permute(tl.zeros([2, 4, 8]), [0, 0, 1]);", "4:11-4:53 KL2012", "tl.permute's dims must name each axis of the block once, 0, 1, 2 in some order; got 0, 0, 1"],
   ["tl.dot of batches that differ", 'const a = tl.zeros([2, 16, 16]);\nconst b = tl.zeros([4, 16, 16]);\nconst c = tl.dot(a, b);', "6:11-6:23 KL2015", "tl.dot's batches differ: [2, 16, 16] × [4, 16, 16]"],
   ["tl.dot of a 3-D and a 2-D block", 'const a = tl.zeros([2, 16, 16]);\nconst b = tl.zeros([16, 16]);\nconst c = tl.dot(a, b);', "6:11-6:23 KL2015", "tl.dot multiplies 2-D blocks, or 3-D ones batch by batch"],
