@@ -12,7 +12,7 @@ import { children, dottedName, spanOf, stringValue, type SyntaxNode } from "./tr
 import type { Span } from "../diagnostics/diagnostic";
 import type { PythonFile, PythonKernel } from "./module";
 import { knownArguments, staticArgument } from "./specialize";
-import { isNoneValue } from "./none-names";
+import { isNoneValue, positionalNoneAsKeywords } from "./none-names";
 
 interface Keyword {
   name: string;
@@ -240,13 +240,16 @@ export function lowerCall(ctx: LowerContext, n: SyntaxNode): void {
           ctx.w.write(")");
         });
       }
-      if (Object.hasOwn(PYTHON_ONLY_KEYWORDS, target.name) && positional.length > PYTHON_ONLY_KEYWORDS[target.name].from) {
+      const only = Object.hasOwn(PYTHON_ONLY_KEYWORDS, target.name) ? PYTHON_ONLY_KEYWORDS[target.name] : undefined;
+      const args = positionalNoneAsKeywords(ctx, target.name, positional, keywords, Math.min(positional.length, only?.from ?? positional.length));
+      const kept = positional.length - args.positional.length;
+      if (only && args.positional.length > only.from - kept) {
         // Triton's positional order past `from` names other parameters than the kernel language's: passed by name.
-        const { from, names } = PYTHON_ONLY_KEYWORDS[target.name];
-        const moved = positional.slice(from).map((value, i) => ({ name: names[i] ?? `_${i}`, value })).filter((k) => !isNoneValue(ctx, k.value));
-        return writeCall(ctx, span, `tl.${target.name}`, callee, undefined, positional.slice(0, from), [...moved, ...keywords], true);
+        const from = only.from - kept;
+        const moved = args.positional.slice(from).map((value, i) => ({ name: only.names[i] ?? `_${i}`, value })).filter((k) => !isNoneValue(ctx, k.value));
+        return writeCall(ctx, span, `tl.${target.name}`, callee, undefined, args.positional.slice(0, from), [...moved, ...args.keywords], true);
       }
-      return writeCall(ctx, span, `tl.${target.name}`, callee, undefined, positional, keywords, true);
+      return writeCall(ctx, span, `tl.${target.name}`, callee, undefined, args.positional, args.keywords, true);
     case "math": {
       const writeName = () => ctx.w.node(spanOf(callee), () => {
         ctx.w.write(`tl.${target.namespace}.`);

@@ -7,6 +7,7 @@
 
 import type { LowerContext } from "./context";
 import { nodeText } from "./context";
+import { intrinsicNamed } from "../semantics/intrinsics";
 import { booleanChain, staticComparison } from "./compile-time";
 import { children, parts, type SyntaxNode } from "./tree";
 
@@ -20,6 +21,27 @@ export function isNoneValue(ctx: LowerContext, n: SyntaxNode): boolean {
   if (n.name !== "VariableName") return false;
   const name = nodeText(ctx, n);
   return ctx.noneNames.has(name) || (ctx.known.has(name) && ctx.known.get(name) === null);
+}
+
+/** A keyword argument of a call, as calls.ts reads them. */
+export interface NamedArgument {
+  name: string;
+  nameNode?: SyntaxNode;
+  value: SyntaxNode;
+}
+
+/**
+ * A tl function's positional arguments from the first one that is None on (before `limit`), passed by name instead,
+ * the None ones left out: in Triton a positional None is the parameter's default, as a keyword None is (`tl.sum(x,
+ * None)` reduces every axis, `tl.atomic_add(p, v, None, SEM)` has no mask). tl.load's and tl.store's positional None
+ * masks are none-masks.ts's (written True). Unchanged where a parameter before them takes the rest (`...shape`).
+ */
+export function positionalNoneAsKeywords(ctx: LowerContext, fn: string, positional: readonly SyntaxNode[], keywords: readonly NamedArgument[], limit = positional.length): { positional: readonly SyntaxNode[]; keywords: readonly NamedArgument[] } {
+  const first = positional.findIndex((p, i) => i < limit && isNoneValue(ctx, p) && !ctx.noneMasks.positional.has(p.from));
+  const params = intrinsicNamed(fn)?.params;
+  if (first < 0 || !params || params.slice(0, limit).some((p) => p.startsWith("..."))) return { positional, keywords };
+  const moved = positional.slice(first, limit).map((value, i) => ({ name: params[first + i] ?? `_${first + i}`, value })).filter((k) => !isNoneValue(ctx, k.value));
+  return { positional: [...positional.slice(0, first), ...positional.slice(limit)], keywords: [...moved, ...keywords] };
 }
 
 /** A condition's truth where it is decided while lowering (a comparison with a string or None, a known constexpr); undefined at run time. */

@@ -20,7 +20,7 @@ export const TRITON_LANGUAGE: readonly TritonSection[] = [
     functions: ["abs", "cdiv", "ceil", "clamp", "cos", "div_rn", "erf", "exp", "exp2", "fdiv", "floor", "fma", "log", "log2", "maximum", "minimum", "rsqrt", "sigmoid", "sin", "softmax", "sqrt", "sqrt_rn", "umulhi"],
   },
   { section: "Reductions", functions: ["argmax", "argmin", "max", "min", "reduce", "sum", "xor_sum"] },
-  { section: "Scans and sorting", functions: ["associative_scan", "cumprod", "cumsum", "histogram", "sort", "topk", "gather"] },
+  { section: "Scans and sorting", functions: ["associative_scan", "cumprod", "cumsum", "histogram", "sort", "gather"] },
   { section: "Atomics", functions: ["atomic_add", "atomic_and", "atomic_cas", "atomic_max", "atomic_min", "atomic_or", "atomic_xchg", "atomic_xor"] },
   { section: "Random numbers", functions: ["randint4x", "randint", "rand", "randn"] },
   { section: "Iterators", functions: ["range", "static_range"] },
@@ -30,9 +30,13 @@ export const TRITON_LANGUAGE: readonly TritonSection[] = [
 
 /**
  * Functions `triton.language` exports that its documentation doesn't list, which library code calls
- * (FlagGems' dropout: `tl.philox`, `uint_to_uniform_float`; its randn: `pair_uniform_to_normal`), by the section they belong to.
+ * (FlagGems' dropout: `tl.philox`, `uint_to_uniform_float`; its randn: `pair_uniform_to_normal`; Triton 3.3's
+ * `tl.topk`, test_standard.py's test_sort), by the section they belong to.
  */
-export const TRITON_UNDOCUMENTED: readonly TritonSection[] = [{ section: "Random numbers", functions: ["philox", "uint_to_uniform_float", "pair_uniform_to_normal"] }];
+export const TRITON_UNDOCUMENTED: readonly TritonSection[] = [
+  { section: "Scans and sorting", functions: ["topk"] },
+  { section: "Random numbers", functions: ["philox", "uint_to_uniform_float", "pair_uniform_to_normal"] },
+];
 
 /**
  * Documented functions with no WGSL meaning (docs/LANGUAGE.md §2.1): PTX/GCN assembly and

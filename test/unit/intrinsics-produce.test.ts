@@ -93,6 +93,7 @@ const SAMPLES: [string, string][] = [
   ["flip", "tl.store(y_ptr + offs, tl.flip(x));"],
   ["gather", "tl.store(y_ptr + offs, tl.gather(x, (offs * 3) % 16, 0));"],
   ["sort", "tl.store(y_ptr + offs, tl.sort(x, { descending: true }) + tl.sort(i));"],
+  ["topk", "tl.store(y_ptr + tl.arange(0, 8), tl.topk(x, 8) + tl.topk(i, 8, 0, false));"],
   ["histogram", "tl.store(y_ptr + offs, tl.cast(tl.histogram(i % 16, 16, i > 2), \"f32\"));"],
   ["softmax", "tl.store(y_ptr + offs, tl.softmax(x) + tl.sum(tl.softmax(m, 1), 0));"],
   ["swizzle2d", "const [r, c] = tl.swizzle2d(offs, n, 16, n, 4);\ntl.store(y_ptr + r * 16 + c, x);"],
