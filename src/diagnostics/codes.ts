@@ -85,7 +85,7 @@ export const COMPILER_CODES = {
   literalRange: { code: "KL2009", meaning: "An integer literal that doesn't fit in 32 bits." },
   dtypeUnavailable: { code: "KL2010", meaning: "f16 on an adapter without the `shader-f16` feature; the message says what to do instead." },
   constexprMissing: { code: "KL2011", meaning: "A constexpr parameter with no value, or a value out of range (the run's `constexprs` gives it)." },
-  badAxis: { code: "KL2012", meaning: "An axis that the block (or the grid: 0, 1, 2) doesn't have." },
+  badAxis: { code: "KL2012", meaning: "An axis that the block (or the grid: 0, 1, 2) doesn't have, or one axis named twice (`tl.expandDims(x, [0, 0])`)." },
   blockTooLarge: { code: "KL2013", meaning: "A block with more elements than the compiler allows per program (or, as a warning, than compiles well)." },
   storeShape: { code: "KL2014", meaning: "`tl.store` of a value whose shape doesn't fit the pointers' shape." },
   dotShape: { code: "KL2015", meaning: "`tl.dot` of blocks that aren't 2-D (or 3-D batches) with matching inner sizes and batches." },

@@ -7,7 +7,8 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { PRELUDE, assertClose, poisoned, randomFloats, randomInts, runBoth, type HostArray, type Overrides } from "../support/kernel-runner";
+import { PRELUDE, assertClose, compileForGpu, poisoned, randomFloats, randomInts, runBoth, type HostArray, type Overrides } from "../support/kernel-runner";
+import { f16FromBits, f16ToBits } from "../../src/ir/f16";
 
 type Args = Record<string, HostArray | number>;
 
@@ -294,3 +295,57 @@ for (const c of cases) {
     }
   });
 }
+
+// Ptr<f16> (NOTES §90): Triton has atomic_add and atomic_cas on fp16 (test_core.py's test_atomic_rmw …); WGSL has no
+// 16-bit atomics, so the buffer is packed 2 to an atomic<u32> word, as a bf16's, and each is a compare-and-swap loop
+// on the word. Neighbouring lanes add into the two halves of one word at once (slots i % 37); the values are positive
+// multiples of 1/8, so every partial sum is exact in f16 and a slot's old values, sorted, are its chain of partial
+// sums (each the one before plus the lane that saw it). The cas claims slots i % 5 from +0.0: one winner each, every
+// other lane sees the winner's value; the -0.0 slot is never claimed (bits compared). Lanes past n touch nothing.
+test("GPU and CPU: tl.atomicAdd and tl.atomicCas on Ptr<f16>, lanes racing on both halves of shared words, old values, masked lanes", async () => {
+  const SLOTS = 37;
+  const source = `${PRELUDE}export const k = kernel(function k(x: Ptr<f16>, sums: Ptr<f16>, sumOld: Ptr<f16>, claims: Ptr<f16>, casOld: Ptr<f16>, n: i32, BLOCK: constexpr) {
+${offs}
+const v = tl.load(x + offs, mask);
+tl.store(sumOld + offs, tl.atomicAdd(sums + offs % ${SLOTS}, v, mask), mask);
+tl.store(casOld + offs, tl.atomicCas(claims + offs % 5, tl.zeros([BLOCK], "f16"), v, mask), mask);
+});\n`;
+  const kernel = await compileForGpu(source, { BLOCK: 128 });
+  assert.match(kernel.wgsl, /var<storage, read_write> b_sums: array<atomic<u32>>;/);
+  assert.match(kernel.wgsl, /atomicCompareExchangeWeak\(&b_sums\[\(\w+\) >> 1u\], \w+, insertBits\(\w+, bitcast<u32>\(vec2<f16>\(\(bitcast<vec2<f16>>/);
+  const n = 1001;
+  const x = Uint16Array.from({ length: n + 3 }, () => f16ToBits((1 + Math.floor(Math.random() * 31)) / 8));
+  const claimsInit = Uint16Array.from([0, 0, 0x8000, 0, f16ToBits(1.5)]);
+  const POISON = 0x7e01;
+  const { gpu, cpu } = await runBoth({
+    source, constexprs: { BLOCK: 128 }, grid: [Math.ceil(n / 128)],
+    args: { x, sums: new Uint16Array(SLOTS + 1), sumOld: new Uint16Array(n + 3).fill(POISON), claims: claimsInit.slice(), casOld: new Uint16Array(n + 3).fill(POISON), n },
+    outputs: ["sums", "sumOld", "claims", "casOld"],
+  });
+  for (const [what, out] of [["GPU", gpu], ["CPU", cpu]] as const) {
+    const value = (bits: number) => f16FromBits(bits);
+    for (let s = 0; s < SLOTS; s++) {
+      const lanes = Array.from({ length: n }, (_, i) => i).filter((i) => i % SLOTS === s).sort((a, b) => value(out.sumOld[a]) - value(out.sumOld[b]));
+      let sum = 0;
+      for (const i of lanes) {
+        assert.equal(value(out.sumOld[i]), sum, `${what}: slot ${s}, lane ${i}'s old value`);
+        sum += value(x[i]);
+      }
+      assert.equal(value(out.sums[s]), sum, `${what}: slot ${s}`);
+    }
+    assert.equal(out.sums[SLOTS], 0, `${what}: the last word's other half`);
+    for (let s = 0; s < 5; s++) {
+      const lanes = Array.from({ length: n }, (_, i) => i).filter((i) => i % 5 === s);
+      if (s === 2 || s === 4) {
+        assert.equal(out.claims[s], claimsInit[s], `${what}: cas slot ${s} changed`);
+        for (const i of lanes) assert.equal(out.casOld[i], claimsInit[s], `${what}: cas lane ${i}`);
+        continue;
+      }
+      const winners = lanes.filter((i) => out.casOld[i] === 0);
+      assert.equal(winners.length, 1, `${what}: cas slot ${s}: ${winners.length} winners`);
+      assert.equal(out.claims[s], x[winners[0]], `${what}: cas slot ${s}`);
+      for (const i of lanes) if (i !== winners[0]) assert.equal(out.casOld[i], x[winners[0]], `${what}: cas lane ${i}`);
+    }
+    for (let i = n; i < n + 3; i++) assert.ok(out.sumOld[i] === POISON && out.casOld[i] === POISON, `${what}: masked lane ${i} written`);
+  }
+});

@@ -1,6 +1,6 @@
 // Issue 23 item 1's functions on the GPU and the CPU interpreter, with Triton's documented
 // semantics, against plain TypeScript references: tl.cat/join/interleave/split/flip/ravel/view/
-// zerosLike/broadcast, tl.gather, tl.sort, tl.histogram, tl.softmax, tl.swizzle2d, tl.divRn/
+// zerosLike/broadcast, tl.gather, tl.sort, tl.topk, tl.histogram, tl.softmax, tl.swizzle2d, tl.divRn/
 // tl.sqrtRn, and block pointers (tl.makeBlockPtr, tl.advance, loads and stores with boundaryCheck
 // and paddingOption). Fresh random inputs, extents the blocks don't divide, poisoned outputs.
 
@@ -245,7 +245,40 @@ function dotTransposed(): Case {
   };
 }
 
-const cases: Case[] = [dotTransposed(), combining(), gatherAndSort(5, 27), gatherAndSort(8, 32), histogramSoftmax(50), rounding(), blockPointers(37, 45), pairsThrough4D(3)];
+/**
+ * tl.topk (Triton 3.3's, NOTES §90): each row's k largest, largest first; `descending: false` the k smallest; of rows
+ * masked to `cols` with -inf (+inf) past them, as test_standard.py's topk reads a row shorter than its block.
+ */
+function topk(rows: number, cols: number): Case {
+  const x = randomFloats(8 * 64, -50, 50);
+  for (let i = 0; i < x.length; i += 7) x[i] = 2.5; // ties
+  const ints = randomInts(8 * 64, -20, 20);
+  const row = (a: ArrayLike<number>, r: number, width: number) => range(width).map((c) => a[r * width + c]);
+  return {
+    name: `tl.topk of the last axis, k 8 and 1, largest and smallest first (${rows}×${cols} in 8×64)`,
+    params: "x: Ptr<f32>, ints: Ptr<i32>, big: Ptr<f32>, small: Ptr<f32>, top1: Ptr<i32>, R: i32, C: i32",
+    body: [
+      "const r = tl.expandDims(tl.arange(0, 8), 1);",
+      "const c = tl.expandDims(tl.arange(0, 64), 0);",
+      "const m = r < R && c < C;",
+      "const k = tl.expandDims(tl.arange(0, 8), 0);",
+      "tl.store(big + r * 8 + k, tl.topk(tl.load(x + r * C + c, m, -Infinity), 8), r < R);",
+      "tl.store(small + r * 8 + k, tl.topk(tl.load(x + r * C + c, m, Infinity), 8, { descending: false }), r < R);",
+      "tl.store(top1 + tl.arange(0, 8), tl.reshape(tl.topk(tl.load(ints + r * 64 + c), 1, -1), [8]));",
+    ].join("\n"),
+    constexprs: {},
+    grid: [1],
+    args: { x, ints, big: poisoned(8 * 8), small: poisoned(8 * 8), top1: poisoned(8, "i32"), R: rows, C: cols },
+    outputs: ["big", "small", "top1"],
+    expected: {
+      big: range(8 * 8).map((e) => { const r = Math.floor(e / 8); return r < rows ? row(x, r, cols).sort((p, q) => q - p)[e % 8] : NaN; }),
+      small: range(8 * 8).map((e) => { const r = Math.floor(e / 8); return r < rows ? row(x, r, cols).sort((p, q) => p - q)[e % 8] : NaN; }),
+      top1: range(8).map((r) => Math.max(...row(ints, r, 64))),
+    },
+  };
+}
+
+const cases: Case[] = [dotTransposed(), combining(), gatherAndSort(5, 27), gatherAndSort(8, 32), histogramSoftmax(50), rounding(), blockPointers(37, 45), pairsThrough4D(3), topk(5, 27), topk(8, 64)];
 
 for (const c of cases) {
   test(`GPU and CPU: ${c.name}`, async () => {

@@ -25,7 +25,9 @@ const rows: [string, string, string, string][] = [
   // FlagGems' bmm: a name bound to None where no mask is needed, read only as tl.load's / tl.store's mask.
   ["None as a mask", "    m = None\n    if BLOCK > 1:\n        m = mask\n    x = tl.load(x_ptr + offs, m)\n    tl.store(y_ptr + offs, x, mask=m)", "", ""],
   ["None as a positional mask", "    m = None\n    x = tl.load(x_ptr + offs, m)\n    tl.store(y_ptr + offs, x, m)", "", ""],
-  ["None as other than a mask", "    m = None\n    x = tl.load(x_ptr + offs, mask, m)\n    tl.store(y_ptr + offs, x, mask)", "9:37 KL1101", "'m', bound to None here, as a value"],
+  ["None added to a value", "    m = None\n    x = tl.load(x_ptr + offs, mask) + m\n    tl.store(y_ptr + offs, x, mask)", "9:39 KL1101", "'m', bound to None here, as a value"],
+  // A positional None is the parameter's default, as a keyword None (test_core.py: tl.atomic_add(p, v, None, SEM)).
+  ["None as a positional other, sum axis, atomic mask", "    m = None\n    x = tl.load(x_ptr + offs, mask, m)\n    tl.store(y_ptr + offs, x + tl.sum(x, None), mask)\n    tl.atomic_add(y_ptr + offs, x, None, 'relaxed')", "", ""],
   ["lambda", "    f = lambda v: v\n    tl.store(y_ptr + offs, 1.0, mask=mask)", "8:9 KL1101", "a lambda isn't part of the kernel language"],
   ["list comprehension", "    v = [i for i in range(3)]", "8:9 KL1101", "a list comprehension"],
   ["with", "    with open('f') as f:\n        pass", "8:5 KL1101", "a `with` statement"],
