@@ -502,9 +502,10 @@ export declare namespace tl {
   }
   /**
    * Atomically adds `val` at each pointer; returns the old contents (Triton `tl.atomic_add(pointer, val, mask=)`).
-   * `Ptr<i32>`, `Ptr<u32>` or `Ptr<f32>`; masked-off lanes touch nothing and return 0. WGSL has no
+   * `Ptr<i32>`, `Ptr<u32>`, `Ptr<f32>`, `Ptr<f16>` or `Ptr<bf16>`; masked-off lanes touch nothing and return 0. WGSL has no
    * float atomics: on `Ptr<f32>` it is a compare-and-swap loop on the float's bits
-   * (atomicCompareExchangeWeak on an atomic<u32> view), so many programs adding at one address
+   * (atomicCompareExchangeWeak on an atomic<u32> view), on `Ptr<f16>`/`Ptr<bf16>` one on the word holding the
+   * element (its other half kept, the sum rounded once), so many programs adding at one address
    * retry. Programs run in no fixed order (the CPU interpreter runs them one after another), so
    * only order-independent results (sums, counts) are reproducible; f32 sums round differently.
    */
@@ -530,7 +531,7 @@ export declare namespace tl {
   /** Atomically writes `val` at each pointer of `Ptr<i32>`/`Ptr<u32>`/`Ptr<f32>`; returns the old contents (Triton `tl.atomic_xchg`; releases a spin lock). */
   function atomicXchg(pointer: number, val: number, mask?: Mask | AtomicKeywords, keywords?: AtomicKeywords): number;
   /**
-   * Atomic compare-and-swap at each pointer of `Ptr<i32>`/`Ptr<u32>`/`Ptr<f32>`/`Ptr<bf16>`: writes `val` where the
+   * Atomic compare-and-swap at each pointer of `Ptr<i32>`/`Ptr<u32>`/`Ptr<f32>`/`Ptr<f16>`/`Ptr<bf16>`: writes `val` where the
    * contents equal `cmp` (floats: bit for bit); returns the old contents either way (Triton `tl.atomic_cas(pointer, cmp, val)`,
    * strong: never fails spuriously; `mask` is Kernel Lab's addition). On a scalar pointer one
    * invocation per program does it and every invocation gets the result, so
