@@ -660,11 +660,14 @@ export declare namespace tl {
    */
   function swizzle2d(i: number, j: number, sizeI: number, sizeJ: number, sizeG: number): [number, number];
   /**
-   * x / y rounded to nearest (Triton `tl.div_rn`): WGSL's division corrected once with an fma
-   * (correctly rounded where the GPU's fma is fused: NVIDIA, AMD, lavapipe); --cpu rounds exactly.
+   * x / y rounded to nearest even, exactly (Triton `tl.div_rn`): normal operands' significands divided as integers (the
+   * rest: WGSL's division corrected once with an fma); --cpu rounds exactly.
    */
   function divRn(x: number, y: number): number;
-  /** sqrt(x) rounded to nearest (Triton `tl.sqrt_rn`), corrected as `tl.divRn` is. */
+  /**
+   * sqrt(x) rounded to nearest (Triton `tl.sqrt_rn`): WGSL's square root corrected once with an fma (correctly rounded
+   * where the GPU's fma is fused); --cpu rounds exactly.
+   */
   function sqrtRn(x: number): number;
 }
 
