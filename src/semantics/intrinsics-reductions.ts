@@ -121,6 +121,11 @@ function reduction(fn: ReduceFn): Intrinsic {
         const tie = args[at("tieBreakLeft")] ?? args[at("returnIndicesTieBreakLeft")];
         if (flagArg(ctx, tie, `tl.${name}'s tieBreakLeft`, true) === undefined) return undefined;
       }
+      // Triton's tl.max / tl.min of 16-bit floats reduce in f32 and give f32 (standard.py: a dtype under 32 bits is
+      // cast first; with return_indices only bf16 is, by _promote_bfloat16_to_float32): `x - tl.max(x, 1)[:, None]`
+      // of an f16 block is then computed in f32, as Triton's. Integers under 32 bits are held in i32 already.
+      const half = dtypeOf(x) === "f16" || dtypeOf(x) === "bf16";
+      if ((fn === "max" || fn === "min") && !operand.mask && half && (!returnIndices || dtypeOf(x) === "bf16")) x = ctx.values.cast(x, "f32", x.span);
       const shape = x.type.shape.filter((_, i) => i !== axis);
       if (fn === "xorSum" && dtypeOf(x) !== "i32" && dtypeOf(x) !== "u32") {
         ctx.log.error(Codes.operandDtype, x.span, `tl.xorSum takes an integer block (i32 or u32), got ${typeToString(x.type)}`);

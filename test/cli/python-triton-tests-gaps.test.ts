@@ -16,13 +16,13 @@ after(stopPython);
 
 const file = path.resolve(__dirname, "../python/triton-tests-gaps-idioms.py");
 
-test("Triton's tests' gaps: f16 atomic_add / atomic_cas, tl.topk, a tuple constexpr to tl.reshape, tl.expand_dims's errors, a positional None; on the GPU and with --cpu", async () => {
+test("Triton's tests' gaps: f16 atomic_add / atomic_cas, tl.topk, a tuple constexpr to tl.reshape, tl.expand_dims's errors, a positional None, tl.max of 16-bit floats in f32; on the GPU and with --cpu", async () => {
   await onGpuAndCpu(file, (report) => {
     // The refusals the file catches: tl.atomic_max of f16 (KL2003), the three tl.expand_dims errors (KL2012).
     assert.deepEqual(report.diagnostics.map((d) => d.code), ["KL2003", "KL2012", "KL2012", "KL2012"]);
     assert.match(
       report.stdout,
-      /tl\.atomic_add of f16: .*: match\ntl\.atomic_cas of f16: .*: match\ntl\.atomic_max of f16 refused, as Triton refuses it: match\ntl\.topk .*: match\ntl\.reshape\(x, out_tuple\) .*: match\ntl\.expand_dims of a scalar past axis 0, .*: match\na positional None is the default .*: match\n/,
+      /tl\.atomic_add of f16: .*: match\ntl\.atomic_cas of f16: .*: match\ntl\.atomic_max of f16 refused, as Triton refuses it: match\ntl\.topk .*: match\ntl\.reshape\(x, out_tuple\) .*: match\ntl\.expand_dims of a scalar past axis 0, .*: match\na positional None is the default .*: match\ntl\.max of f16 and bf16 is f32, x - max computed in f32: match\n/,
     );
   });
 });

@@ -255,3 +255,23 @@ yl = y.cpu().tolist()
 assert abs(yl[0] - x.sum().item()) < 1e-4 and yl[1] == x.max().item() and yl[2] == yl[0] and yl[3:7] == [1.0] * 4, yl
 assert torch.equal(z, torch.sort(x.reshape(4, 8), descending=True)[0].reshape(32)), z
 print("a positional None is the default (tl.sum, tl.max, tl.sort, tl.atomic_add's mask): match")
+
+
+# --- tl.max / tl.min of 16-bit floats give f32 (standard.py), so what follows them computes in f32 -------------------
+
+@triton.jit
+def max_dtype_kernel(X, Y, V_DTYPE: tl.constexpr):
+    x = tl.load(X + tl.arange(0, 8))
+    m = tl.max(x, 0)
+    v, i = tl.min(x, 0, return_indices=True)
+    tl.static_assert(m.dtype == tl.float32)
+    tl.static_assert(v.dtype == V_DTYPE)  # with return_indices only bf16 is promoted
+    tl.store(Y + tl.arange(0, 8), x - m)
+
+
+for dt, v_dtype in [(torch.float16, tl.float16), (torch.bfloat16, tl.float32)]:
+    x = (torch.randn(8, device=DEVICE) * 1000).to(dt)
+    y = torch.empty(8, device=DEVICE)
+    max_dtype_kernel[(1, )](x, y, v_dtype)
+    assert torch.equal(y, x.float() - x.float().max()), (dt, y)
+print("tl.max of f16 and bf16 is f32, x - max computed in f32: match")
