@@ -274,4 +274,6 @@ for dt, v_dtype in [(torch.float16, tl.float16), (torch.bfloat16, tl.float32)]:
     y = torch.empty(8, device=DEVICE)
     max_dtype_kernel[(1, )](x, y, v_dtype)
     assert torch.equal(y, x.float() - x.float().max()), (dt, y)
+# Tensor.item() keeps a -0.0 (it came through as the int 0, as a JS whole number reaches Python).
+assert math.copysign(1.0, torch.tensor([1.0, -0.0], device=DEVICE)[1].item()) == -1.0
 print("tl.max of f16 and bf16 is f32, x - max computed in f32: match")

@@ -2,7 +2,6 @@
 # elements read back into Python (tolist, item, float(t), bool(t)).
 
 import _kernel_lab_ops as _js
-from pyodide.ffi import to_js
 
 from . import _dtypes as D
 from ._not_implemented import not_implemented
@@ -124,7 +123,8 @@ class TensorConversions:
     def item(self):
         if self.numel() != 1:
             raise RuntimeError(f"a Tensor with {self.numel()} elements cannot be converted to Scalar")
-        return self._scalar(_js.elements(self._view(), to_js([0]))[0])
+        # Through a Float64Array's buffer: a JS number that is a whole number reaches Python as an int, and -0.0 as 0.
+        return self._scalar(_js.all(self._view()).to_py()[0])
 
     def __float__(self):
         return float(self.item())
