@@ -91,7 +91,8 @@
 #   rec34mm issue 28's matmul record with the ceilings timed in the suite's process too (--hand), twice (~4 min)
 #   rec34at its attention half with torch and Triton (~5 min)
 #   rest    issue 28 item 4: the other cases of RESULTS.md (f32, softmax, layer norm, add, dropout) with torch and Triton
-# Next lease (§45): PARTS="softmax" (~6 min), then PARTS="tests odd" (~5 min), back to back.
+# Next lease, issue 28's record on an H200 (NOTES §90 ran it on an H100: 133 s, 243 s, 73 s and 303 s of wall time):
+#   PARTS="rec34mm", then "rec34at", "samerun2" and "rest", one call each, back to back on the warm machine.
 #
 # Here:   ../shared/tools/gpu-carry.sh && node scripts/build.mjs && node bench/build.mjs && bash bench/carry-f16.sh <checkout>/.kl-py
 # There (carry .gpu and .kl-pack), one call a part:
