@@ -164,7 +164,7 @@ export class WebWorkers implements Runner {
         for (const [name, type] of await vscode.workspace.fs.readDirectory(folder)) {
           const uri = vscode.Uri.joinPath(folder, name);
           if (type === vscode.FileType.Directory) await walk(uri, `${under}${name}/`);
-          else if (name.endsWith(".py")) lib[`${under}${name}`] = new TextDecoder().decode(await read(uri));
+          else if (name.endsWith(".py") || under.endsWith(".dist-info/")) lib[`${under}${name}`] = new TextDecoder().decode(await read(uri));
         }
       };
       await walk(vscode.Uri.joinPath(dist, "python-lib"), "");

@@ -36,7 +36,8 @@ function libFiles(dir: string, under = ""): Record<string, string> {
     const rel = under ? `${under}/${name}` : name;
     const full = path.join(dir, rel);
     if (statSync(full).isDirectory()) Object.assign(files, libFiles(dir, rel));
-    else if (name.endsWith(".py")) files[rel] = readFileSync(full, "utf8");
+    // A *.dist-info/METADATA names torch's and triton's versions for importlib.metadata.version(…).
+    else if (name.endsWith(".py") || under.endsWith(".dist-info")) files[rel] = readFileSync(full, "utf8");
   }
   return files;
 }

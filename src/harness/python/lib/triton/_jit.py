@@ -421,6 +421,9 @@ class Heuristics:
         self.values = values
         self.__name__ = getattr(fn, "__name__", "kernel")
         self._kernel_lab_name = getattr(fn, "_kernel_lab_name", self.__name__)
+        # Triton's Heuristics(fn, fn.arg_names, values) keeps the kernel's parameter names, as Autotuner does:
+        # apple/ml-cross-entropy's autotune wrapper reads `fn.arg_names` of the Heuristics it decorates.
+        self.arg_names = getattr(fn, "arg_names", None)
 
     def __getitem__(self, grid):
         return lambda *args, **kwargs: self.run(*args, grid=grid, **kwargs)

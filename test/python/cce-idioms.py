@@ -1,0 +1,240 @@
+"""apple/ml-cross-entropy (Cut Cross-Entropy) as published, in part: its indexed_dot.py kernel and tl_autotune.py's
+autotune wrapper copied unchanged from https://github.com/apple/ml-cross-entropy at d42911f (cut_cross_entropy/,
+Apple Sample Code License, Copyright (C) 2024 Apple Inc.), only the config list is ours (blocks of 32 × 64: the library's
+are 128 and 256, past --cpu's 16 KiB of workgroup memory). What the package does at import, and failed here:
+vocab_parallel/utils.py takes `Self` from typing_extensions; utils.py compares importlib.metadata.version("torch")
+(and "triton") with packaging; _cce_autotune reads `fn.arg_names` of the triton.heuristics object it wraps, as
+Triton's Heuristics keeps them. Sizes off the block."""
+
+import functools
+import importlib.metadata
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import packaging.version
+import torch
+import triton
+import triton.language as tl
+from triton import Config
+from triton.runtime import autotuner
+from typing_extensions import Self
+
+DEVICE = triton.runtime.driver.active.get_active_torch_device()
+
+
+def is_package_greater_or_equal(package: str, version: str) -> bool:
+    return packaging.version.parse(importlib.metadata.version(package)) >= packaging.version.parse(version)
+
+
+def is_triton_greater_or_equal_3_2_0() -> bool:
+    return is_package_greater_or_equal("triton", "3.2.0")
+
+
+print("versions:", is_package_greater_or_equal("torch", "2.5"), is_triton_greater_or_equal_3_2_0(), Self is not None)
+
+
+@dataclass
+class NoneSupportRestorer:
+    reset_idx_or_name: list[int | str]
+    restore_idx_or_name: list[int | str]
+    _restore_copies: dict[str | int, torch.Tensor | None] = field(default_factory=dict, init=False)
+
+    def pre_hook(
+        self,
+        args: list[torch.Tensor | None | Any] | dict[str, torch.Tensor | None | Any],
+        reset_only: bool = False,
+    ) -> None:
+        for i in self.reset_idx_or_name:
+            if isinstance(i, str):
+                assert isinstance(args, dict)
+                v = args[i]
+            else:
+                assert isinstance(args, list)
+                v = args[i]
+
+            if v is not None:
+                assert isinstance(v, torch.Tensor)
+                v.zero_()
+
+        if not reset_only:
+            for i in self.restore_idx_or_name:
+                if isinstance(i, str):
+                    assert isinstance(args, dict)
+                    v = args[i]
+                else:
+                    assert isinstance(args, list)
+                    v = args[i]
+
+                if v is not None:
+                    assert isinstance(v, torch.Tensor)
+                    self._restore_copies[i] = v.clone()
+                else:
+                    self._restore_copies[i] = None
+
+    def post_hook(
+        self,
+        args: list[torch.Tensor | None | Any] | dict[str, torch.Tensor | None | Any],
+        exception=None,
+    ) -> None:
+        for i, old_v in self._restore_copies.items():
+            if isinstance(i, str):
+                assert isinstance(args, dict)
+                v = args[i]
+            else:
+                assert isinstance(args, list)
+                v = args[i]
+
+            if v is not None:
+                assert isinstance(v, torch.Tensor)
+                assert old_v is not None
+
+                v.copy_(old_v)
+
+        self._restore_copies = {}
+
+
+@functools.wraps(triton.autotune)
+def _cce_autotune(*args, **kwargs) -> Callable[..., autotuner.Autotuner]:
+    def decorator(fn):
+        reset_idx_or_name = []
+        restore_idx_or_name = []
+        arg_names = fn.arg_names
+        reset_idx_or_name = kwargs.pop("reset_to_zero", [])
+        if not is_triton_greater_or_equal_3_2_0():
+            reset_idx_or_name = [arg_names.index(k) for k in restore_idx_or_name]
+
+        restore_idx_or_name = kwargs.pop("restore_value", [])
+        if not is_triton_greater_or_equal_3_2_0():
+            restore_idx_or_name = [arg_names.index(k) for k in restore_idx_or_name]
+
+        restorer = NoneSupportRestorer(reset_idx_or_name, restore_idx_or_name)
+        if len(reset_idx_or_name) > 0:
+            kwargs["pre_hook"] = restorer.pre_hook
+
+        if len(restore_idx_or_name) > 0:
+            kwargs["post_hook"] = restorer.post_hook
+
+        return triton.autotune(*args, **kwargs)(fn)
+
+    return decorator
+
+
+def b_bin_fn(b: int) -> int:
+    if b >= 1024:
+        return 1024
+    elif b <= 128:
+        return 128
+    else:
+        return 512
+
+
+def _indexed_neg_dot_forward_kernel(
+    E,
+    C,
+    Inds,
+    Bias,
+    Valids,
+    Out,
+    B,
+    D,
+    V,
+    BMax,
+    stride_eb,
+    stride_ed,
+    stride_cv,
+    stride_cd,
+    stride_ib,
+    stride_biasv,
+    stride_vb,
+    shift,
+    B_BIN,
+    BLOCK_B: tl.constexpr,
+    BLOCK_D: tl.constexpr,
+    GROUP_B: tl.constexpr,
+    HAS_BIAS: tl.constexpr,
+    HAS_VALIDS: tl.constexpr,
+    EVEN_D: tl.constexpr,
+    HAS_SHIFT: tl.constexpr,
+):
+    pid = tl.program_id(axis=0)
+    num_b_chunks = tl.cdiv(B, BLOCK_B)
+    num_d_chunks = tl.cdiv(D, BLOCK_D)
+    num_d_in_group = GROUP_B * num_d_chunks
+    group_id = pid // num_d_in_group
+    first_pid_b = group_id * GROUP_B
+    group_size_b = min(num_b_chunks - first_pid_b, GROUP_B)
+    pid_b = (first_pid_b + ((pid % num_d_in_group) % group_size_b)).to(tl.int64)
+    pid_d = ((pid % num_d_in_group) // group_size_b).to(tl.int64)
+
+    offs_b = (tl.arange(0, BLOCK_B) + pid_b * BLOCK_B).to(tl.int64)
+    if HAS_VALIDS:
+        offs_b = tl.load(Valids + stride_vb * offs_b, mask=offs_b < B, other=BMax).to(tl.int64)
+
+    offs_d = (tl.arange(0, BLOCK_D) + pid_d * BLOCK_D).to(tl.int64)
+    e_ptrs = E + (stride_eb * offs_b[:, None] + stride_ed * offs_d[None, :])
+
+    e_mask = offs_b[:, None] < BMax
+    if not EVEN_D:
+        e_mask = e_mask & (offs_d[None, :] < D)
+
+    e = tl.load(e_ptrs, mask=e_mask, other=0.0)
+
+    if HAS_SHIFT:
+        offs_b = offs_b + shift
+
+    inds = tl.load(Inds + stride_ib * offs_b, mask=offs_b < BMax, other=V)
+
+    c_ptrs = C + (inds[:, None] * stride_cv + offs_d[None, :] * stride_cd)
+
+    c_mask = inds[:, None] < V
+    if not EVEN_D:
+        c_mask = c_mask & (offs_d[None, :] < D)
+
+    c = tl.load(c_ptrs, mask=c_mask, other=0.0)
+
+    dot = e.to(tl.float32) * c.to(tl.float32)
+    neg_dot = -tl.sum(dot, 1)
+
+    if HAS_BIAS:
+        bias = tl.load(Bias + inds * stride_biasv, mask=inds < V, other=0.0)
+        bias = bias.to(tl.float32)
+        neg_dot -= bias
+
+    offs_b = (tl.arange(0, BLOCK_B) + pid_b * BLOCK_B).to(tl.int64)
+    out_ptrs = Out + offs_b
+    tl.atomic_add(out_ptrs, neg_dot.to(out_ptrs.dtype.element_ty), mask=offs_b < B)
+
+
+_indexed_neg_dot_forward_kernel = triton.jit(_indexed_neg_dot_forward_kernel)
+_indexed_neg_dot_forward_kernel = triton.heuristics(  # type: ignore
+    {
+        "EVEN_D": lambda args: args["D"] % args["BLOCK_D"] == 0,
+        "HAS_BIAS": lambda args: args["Bias"] is not None,
+        "HAS_VALIDS": lambda args: args["Valids"] is not None,
+        "HAS_SHIFT": lambda args: args["shift"] != 0,
+        "GROUP_B": lambda args: 8,
+    }
+)(_indexed_neg_dot_forward_kernel)
+_indexed_neg_dot_forward_kernel = _cce_autotune(
+    configs=[Config(dict(BLOCK_B=32, BLOCK_D=64), num_warps=4), Config(dict(BLOCK_B=16, BLOCK_D=64), num_warps=4)],
+    key=["D", "B_BIN"],
+    reset_to_zero=["Out"],
+)(_indexed_neg_dot_forward_kernel)
+
+
+torch.manual_seed(0)
+B, V, D = 37, 100, 40  # one D chunk: the kernel subtracts the bias once per chunk of D, as published
+e = torch.randn((B, D), device=DEVICE) * 0.5
+c = torch.randn((V, D), device=DEVICE) * 0.5
+inds = torch.randint(0, V, (B,), device=DEVICE)
+bias = torch.randn((V,), device=DEVICE)
+for with_bias in (False, True):
+    b = bias if with_bias else None
+    out = e.new_zeros((B,), dtype=torch.float32)
+    grid = lambda META: (triton.cdiv(B, META["BLOCK_B"]) * triton.cdiv(D, META["BLOCK_D"]),)
+    _indexed_neg_dot_forward_kernel[grid](
+        e, c, inds, b, None, out, B, D, V, B, e.stride(0), e.stride(1), c.stride(0), c.stride(1), inds.stride(0),
+        1 if b is None else b.stride(0), 1, shift=0, B_BIN=b_bin_fn(B),
+    )
+    ref = -(e * c[inds]).sum(-1) - (bias[inds] if with_bias else 0)
+    print(f"indexed neg dot, bias {with_bias}:", "match" if torch.allclose(out, ref, atol=1e-4, rtol=1e-4) else f"differ by {(out - ref).abs().max().item()}")
