@@ -305,6 +305,10 @@ export declare namespace tl {
   function acos(x: number): number;
   /** Element-wise arc tangent, in radians (Triton `libdevice.atan`). */
   function atan(x: number): number;
+  /** Element-wise log(1 + x), exact for tiny x (Triton `libdevice.log1p`). */
+  function log1p(x: number): number;
+  /** Element-wise exp(x) - 1, exact for tiny x (Triton `libdevice.expm1`). */
+  function expm1(x: number): number;
   /** Element-wise `min(max(x, min), max)` (Triton `tl.clamp`); floats or integers. */
   function clamp(x: number, min: number, max: number, keywords?: NanKeywords): number;
 
@@ -730,6 +734,10 @@ declare namespace kl_libdevice {
   const acosf: typeof tl.acos;
   const atan: typeof tl.atan;
   const atanf: typeof tl.atan;
+  const log1p: typeof tl.log1p;
+  const log1pf: typeof tl.log1p;
+  const expm1: typeof tl.expm1;
+  const expm1f: typeof tl.expm1;
 }
 export import libdevice = kl_libdevice;
 

@@ -18,7 +18,7 @@ const HELPERS: readonly { wgsl: string; neededBy: readonly string[] }[] = [
   { wgsl: ERF_WGSL, neededBy: ["kl_erf("] },
   { wgsl: POW_WGSL, neededBy: ["kl_pow("] },
   { wgsl: ROUNDED_WGSL, neededBy: ["kl_div_rn(", "kl_sqrt_rn("] },
-  { wgsl: INVERSE_TRIG_WGSL, neededBy: ["kl_asin(", "kl_acos(", "kl_atan("] },
+  { wgsl: INVERSE_TRIG_WGSL, neededBy: ["kl_asin(", "kl_acos(", "kl_atan(", "kl_log1p(", "kl_expm1("] },
   { wgsl: BF16_WGSL, neededBy: ["kl_bf16("] },
   { wgsl: SHIFTED8_WGSL, neededBy: ["kl_shifted8("] },
 ];

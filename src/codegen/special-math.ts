@@ -20,6 +20,9 @@ export const SPECIAL_MATH_WGSL: Record<SpecialMathFn, (args: readonly string[], 
   asin: (args, t) => (t === "f32" ? `kl_asin(${args[0]})` : `${t}(kl_asin(f32(${args[0]})))`),
   acos: (args, t) => (t === "f32" ? `kl_acos(${args[0]})` : `${t}(kl_acos(f32(${args[0]})))`),
   atan: (args, t) => (t === "f32" ? `kl_atan(${args[0]})` : `${t}(kl_atan(f32(${args[0]})))`),
+  // inverse-trig.ts too: series near 0, where log(1 + x) and exp(x) - 1 lose x's digits.
+  log1p: (args, t) => (t === "f32" ? `kl_log1p(${args[0]})` : `${t}(kl_log1p(f32(${args[0]})))`),
+  expm1: (args, t) => (t === "f32" ? `kl_expm1(${args[0]})` : `${t}(kl_expm1(f32(${args[0]})))`),
 };
 
 // tl.div_rn / tl.sqrt_rn: WGSL's x / y (2.5 ULP) and sqrt (inherited from inverseSqrt) are not

@@ -63,7 +63,7 @@ export type MathFn =
   | "maximum" | "minimum" | "fma"
   | SpecialMathFn;
 /** Issue 11's math (ir/special-math.ts, codegen/special-math.ts): tl.exp2 … tl.clamp; issue 23's correctly rounded division and square root. */
-export type SpecialMathFn = "exp2" | "log2" | "tanh" | "erf" | "pow" | "umulhi" | "clamp" | "divRn" | "sqrtRn" | InverseTrigFn;
+export type SpecialMathFn = "exp2" | "log2" | "tanh" | "erf" | "pow" | "umulhi" | "clamp" | "divRn" | "sqrtRn" | InverseTrigFn | "log1p" | "expm1";
 /** libdevice's inverse trigonometric functions (Triton tutorial 07's `libdevice.asin`): WGSL builtins. */
 export type InverseTrigFn = "asin" | "acos" | "atan";
 /** What tl.rand/randn/randint/randint4x draw from Philox's four words (ir/philox.ts). */

@@ -76,4 +76,6 @@ export const SPECIAL_MATH_ARITHMETIC: Record<SpecialMathFn, Entry> = {
   asin: { arity: 1, op: floatFn(Math.asin) },
   acos: { arity: 1, op: floatFn(Math.acos) },
   atan: { arity: 1, op: floatFn(Math.atan) },
+  log1p: { arity: 1, op: floatFn(Math.log1p) },
+  expm1: { arity: 1, op: floatFn(Math.expm1) },
 };

@@ -63,6 +63,7 @@ export function lowerExpr(ctx: LowerContext, n: SyntaxNode): void {
       return w.token(nodeText(ctx, n) === "True" ? "true" : "false", span);
     case "None":
       if (ctx.noneMasks.positional.has(n.from)) return w.token("true", span);
+      if (ctx.noneMasks.axes.has(n.from)) return w.token("undefined", span);
       return unsupported(ctx, n, "None as a value", "None is only compared with `is None` or left out as a keyword argument");
     case "ParenthesizedExpression": {
       const inner = parts(n)[0];
@@ -185,6 +186,11 @@ function lowerName(ctx: LowerContext, n: SyntaxNode): void {
   // A @triton.jit function of another module's passed by name (tl.reduce's combine function in a helper
   // module: torch._inductor's triton_helpers.max2 passes `maximum`) is that module's, prefixed as its calls are.
   if (ctx.prefix !== "" && ctx.jitFunctions.has(name)) return ctx.w.token(`${ctx.prefix}${tsName(name)}`, span);
+  // One taken by name (`from cut_cross_entropy.tl_utils import tl_and_reduce_fn`, then `tl.reduce(x, None,
+  // tl_and_reduce_fn)`: apple/ml-cross-entropy's cce_backward.py) is its module's, as a call of it is.
+  const named = !ctx.jitFunctions.has(name) ? ctx.file.imports.imported.get(name) : undefined;
+  const external = named && ctx.externals.find(named.module, named.name, ctx.file);
+  if (external) return ctx.w.token(ctx.externals.use(external.file, external.kernel, ctx.prefix === "" ? span : ctx.externals.lowering?.site ?? span), span);
   ctx.w.token(tsName(name), span, tsName(name) === name);
 }
 

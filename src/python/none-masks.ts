@@ -3,6 +3,8 @@
 // can't be (tl.load(p, None, 0.0) would shift `other` into its place), so it is written as True, an
 // all-true mask, which loads or stores every lane as no mask does (`other` is never read). FlagGems'
 // bmm: `mask_a = None` where the tile divides the matrix, then `tl.load(a_ptrs, mask_a)`.
+// A reduction's axis written None in its place (apple/ml-cross-entropy's `tl.reduce(x, None, and_fn)`,
+// every axis reduced) is written `undefined`, the axis left out, as the combine function follows it.
 
 import type { PythonImports } from "./module";
 import { assignmentTargets, targetNames } from "./declarations";
@@ -10,6 +12,8 @@ import { children, dottedName, textOf, walk, type SyntaxNode } from "./tree";
 
 /** Where a mask goes in each call: its position among the positional arguments. */
 const MASK_POSITION: Readonly<Record<string, number>> = { load: 1, store: 2 };
+/** Where tl.reduce's axis goes (a None before a required argument; tl.sum(x, None)'s is none-names.ts's, left out). */
+const AXIS_POSITION: Readonly<Record<string, number>> = { reduce: 1 };
 
 export interface NoneMasks {
   /** The start offsets of the function's positional mask arguments that are `None` or a plain name. */
@@ -20,15 +24,19 @@ export interface NoneMasks {
    * compiler folds), the None is written as True too, so the branch that survives gives it a value.
    */
   maskOnly: Set<string>;
+  /** The start offsets of positional axis arguments written None (AXIS_POSITION). */
+  axes: Set<number>;
 }
 
 export function noneMasks(text: string, body: SyntaxNode, imports: PythonImports): NoneMasks {
   const positional = new Set<number>();
+  const axes = new Set<number>();
   const maskReads = new Set<number>();
   const notReads = new Set<number>(); // assignment targets and keywords' names
   walk(body, (n) => {
     if (n.name === "CallExpression") {
-      for (const arg of maskArgs(text, n, imports)) {
+      for (const arg of positionalArgs(text, n, imports, AXIS_POSITION)) if (arg.name === "None") axes.add(arg.from);
+      for (const arg of positionalArgs(text, n, imports, MASK_POSITION)) {
         positional.add(arg.from);
         maskReads.add(arg.from);
       }
@@ -51,7 +59,7 @@ export function noneMasks(text: string, body: SyntaxNode, imports: PythonImports
     reads.set(name, (reads.get(name) ?? true) && maskReads.has(n.from));
     return undefined;
   });
-  return { positional, maskOnly: new Set([...reads].filter(([, only]) => only).map(([name]) => name)) };
+  return { positional, axes, maskOnly: new Set([...reads].filter(([, only]) => only).map(([name]) => name)) };
 }
 
 /** The `mask=` argument of a tl.load / tl.store call, where it is a plain name. */
@@ -66,11 +74,11 @@ function maskKeyword(text: string, call: SyntaxNode, imports: PythonImports): Sy
 
 const isTl = (head: string, imports: PythonImports) => imports.tl.has(head) || (head === "tl" && imports.tl.size === 0);
 
-function maskArgs(text: string, call: SyntaxNode, imports: PythonImports): SyntaxNode[] {
+function positionalArgs(text: string, call: SyntaxNode, imports: PythonImports, positions: Readonly<Record<string, number>>): SyntaxNode[] {
   const [callee, argList] = children(call);
   const dotted = callee && dottedName(text, callee);
   if (!dotted || dotted.length !== 2 || !isTl(dotted[0], imports)) return [];
-  const at = MASK_POSITION[dotted[1]];
+  const at = Object.hasOwn(positions, dotted[1]) ? positions[dotted[1]] : undefined;
   if (at === undefined || !argList) return [];
   const kids = children(argList).filter((c) => c.name !== "(" && c.name !== ")" && c.name !== ",");
   let position = 0;

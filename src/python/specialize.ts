@@ -10,6 +10,7 @@ import type { LowerContext } from "./context";
 import { nodeText } from "./context";
 import type { PyConst } from "./literals";
 import type { PythonKernel } from "./module";
+import { pickedSide } from "./none-names";
 import { stringValue, type SyntaxNode } from "./tree";
 
 export interface CallArgument {
@@ -21,6 +22,9 @@ export interface CallArgument {
 /** A string or None an argument is while compiling (a literal, a known constexpr, a module-level constant); undefined for anything else. */
 export function staticArgument(ctx: LowerContext, n: SyntaxNode): string | null | undefined {
   if (n.name === "None") return null;
+  // `dEC + offs if KAHAN_E else None` (apple/ml-cross-entropy's cce_backward.py): the side the constexpr picks.
+  const picked = pickedSide(ctx, n);
+  if (picked !== n) return staticArgument(ctx, picked);
   if (n.name === "String") return stringValue(ctx.text, n);
   if (n.name !== "VariableName") return undefined;
   const name = nodeText(ctx, n);

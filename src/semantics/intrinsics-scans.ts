@@ -7,7 +7,7 @@ import ts from "typescript";
 import { Codes } from "../diagnostics/codes";
 import type { Span } from "../diagnostics/diagnostic";
 import type { Combine, Shape, Value, ValueOp } from "../ir/ir";
-import { typeToString } from "../ir/ir";
+import { numel, typeToString } from "../ir/ir";
 import { describeAggregate, isAggregate, type Lowered, type Tuple } from "./aggregates";
 import { sameShape } from "./rules";
 import { data } from "./builder";
@@ -21,7 +21,7 @@ import { dtypeOf } from "./values";
  * or Triton's tuple of blocks of one shape (`tl.reduce((mean, m2, weight), 1, welford_combine)`),
  * `tuple` saying which was written (a tuple's results are a tuple, even of one block).
  */
-function blocksAndAxis(ctx: IntrinsicContext, args: Args, span: Span, name: string, axisRequired: boolean, masksToo = false): { xs: Value[]; axis: number; tuple: boolean } | undefined {
+function blocksAndAxis(ctx: IntrinsicContext, args: Args, span: Span, name: string, axisRequired: boolean, masksToo = false, everyAxis = false): { xs: Value[]; axis: number; tuple: boolean; flattened?: Shape } | undefined {
   const input = ctx.lowered(args[0]);
   if (!input) return undefined;
   const tuple = isAggregate(input) && input.kind === "tuple";
@@ -33,8 +33,16 @@ function blocksAndAxis(ctx: IntrinsicContext, args: Args, span: Span, name: stri
     ctx.log.error(Codes.badAxis, ctx.span(args[0]!), `tl.${name} works along an axis of a block, but this is a scalar`);
     return undefined;
   }
-  if (!args[1] || args[1].kind === ts.SyntaxKind.UndefinedKeyword) {
+  const left = args[1] && (args[1].kind === ts.SyntaxKind.UndefinedKeyword || (ts.isIdentifier(args[1]) && args[1].text === "undefined"));
+  if (!args[1] || left) {
     if (rank === 1 && !axisRequired) return { xs, axis: 0, tuple };
+    // tl.reduce(x, None, fn): Triton reshapes each block to one axis and reduces it (apple/ml-cross-entropy's
+    // `tl.reduce(check_val < filter_eps, None, tl_and_reduce_fn)`, whether every element of a block passes).
+    if (everyAxis && left) {
+      const before = x.type.shape;
+      const flat = xs.map((v) => (rank === 1 ? v : ctx.b.emit({ op: "reshape", value: v }, { ...v.type, shape: [numel(before)] }, v.span)));
+      return { xs: flat, axis: 0, tuple, flattened: before };
+    }
     ctx.log.error(Codes.badAxis, span, `tl.${name} needs an axis: tl.${name}(x, ${rank === 1 ? "0" : "0 or 1"}${axisRequired ? ", (a, b) => …" : ""})`);
     return undefined;
   }
@@ -128,16 +136,16 @@ export const SCAN_INTRINSICS: Record<string, Intrinsic> = {
     produces: ["reduceWith", "combineArg", "reshape"],
     lower(ctx, args, span, name) {
       if (!arity(ctx, args, span, name, 3, 4, "(x, axis, combineFn, keepDims?)")) return undefined;
-      const block = blocksAndAxis(ctx, args, span, name, true, true);
+      const block = blocksAndAxis(ctx, args, span, name, true, true, true);
       if (!block) return undefined;
       const { xs, axis } = block;
       const combine = lowerCombine(ctx, args[2]!, xs.map(dtypeOf), `tl.${name}`);
       const keepDims = flagArg(ctx, args[3], `tl.${name}'s keepDims`);
       if (!combine || keepDims === undefined) return undefined;
-      const before = xs[0].type.shape;
-      const shape = before.filter((_, i) => i !== axis);
+      const before = block.flattened ?? xs[0].type.shape;
+      const shape = xs[0].type.shape.filter((_, i) => i !== axis);
       const results = emitEach(ctx, xs, shape, (index) => ({ op: "reduceWith", values: xs, index, axis, combine }), span).map((r) =>
-        keepDims ? keepingDims(ctx, r, before, axis, false, span) : r,
+        keepDims ? keepingDims(ctx, r, before, axis, !!block.flattened, span) : r,
       );
       return block.tuple ? { kind: "tuple", elements: results, span } : results[0];
     },

@@ -73,4 +73,6 @@ export const SPECIAL_MATH_INTRINSICS: Record<string, Intrinsic> = {
   asin: floatMath("asin"),
   acos: floatMath("acos"),
   atan: floatMath("atan"),
+  log1p: floatMath("log1p"),
+  expm1: floatMath("expm1"),
 };

@@ -12,6 +12,7 @@ export const MATH_NAMES: Readonly<Record<string, string>> = {
   pow: "pow", fma: "fma", fma_rn: "fma", fdiv: "fdiv", div_rn: "divRn", sqrt_rn: "sqrtRn",
   umulhi: "umulhi", mulhi: "umulhi", cdiv: "cdiv", max: "maximum", fmax: "maximum", min: "minimum", fmin: "minimum",
   sigmoid: "sigmoid", clamp: "clamp", asin: "asin", asinf: "asin", acos: "acos", acosf: "acos", atan: "atan", atanf: "atan",
+  log1p: "log1p", log1pf: "log1p", expm1: "expm1", expm1f: "expm1",
   fast_expf: "exp", fast_exp2f: "exp2", fast_logf: "log", fast_log2f: "log2", fast_powf: "pow",
   fast_sinf: "sin", fast_cosf: "cos", fast_dividef: "fdiv", fast_tanhf: "tanh",
   expf: "exp", exp2f: "exp2", logf: "log", log2f: "log2", sqrtf: "sqrt", rsqrtf: "rsqrt", tanhf: "tanh", powf: "pow", erff: "erf",
@@ -20,8 +21,6 @@ export const MATH_NAMES: Readonly<Record<string, string>> = {
 /** libdevice names with no tl.* function: what to write instead. */
 export const MATH_INSTEAD: Readonly<Record<string, string>> = {
   tan: "write tl.sin(x) / tl.cos(x)",
-  log1p: "write tl.log(1.0 + x) (less exact for tiny x)",
-  expm1: "write tl.exp(x) - 1.0 (less exact for tiny x)",
   log10: "write tl.log2(x) * 0.30102999566398120",
   exp10: "write tl.exp2(x * 3.3219280948873622)",
   erfc: "write 1.0 - tl.erf(x)",

@@ -4,7 +4,8 @@ Apple Sample Code License, Copyright (C) 2024 Apple Inc.), only the config list 
 are 128 and 256, past --cpu's 16 KiB of workgroup memory). What the package does at import, and failed here:
 vocab_parallel/utils.py takes `Self` from typing_extensions; utils.py compares importlib.metadata.version("torch")
 (and "triton") with packaging; _cce_autotune reads `fn.arg_names` of the triton.heuristics object it wraps, as
-Triton's Heuristics keeps them. Sizes off the block."""
+Triton's Heuristics keeps them; linear_cross_entropy asks torch.cuda.is_bf16_supported(). Then cce_lse_forward.py and
+cce_backward.py as published (cce_kit/, configs of ours), forward and backward against torch. Sizes off the block."""
 
 import functools
 import importlib.metadata
@@ -30,7 +31,7 @@ def is_triton_greater_or_equal_3_2_0() -> bool:
     return is_package_greater_or_equal("triton", "3.2.0")
 
 
-print("versions:", is_package_greater_or_equal("torch", "2.5"), is_triton_greater_or_equal_3_2_0(), Self is not None)
+print("versions:", is_package_greater_or_equal("torch", "2.5"), is_triton_greater_or_equal_3_2_0(), Self is not None, torch.cuda.is_bf16_supported())
 
 
 @dataclass
@@ -238,3 +239,28 @@ for with_bias in (False, True):
     )
     ref = -(e * c[inds]).sum(-1) - (bias[inds] if with_bias else 0)
     print(f"indexed neg dot, bias {with_bias}:", "match" if torch.allclose(out, ref, atol=1e-4, rtol=1e-4) else f"differ by {(out - ref).abs().max().item()}")
+
+# cce_lse_forward.py and cce_backward.py as published (test/python/cce_kit/): the LSE over the vocabulary in blocks,
+# merged across programs under a uint32 spin lock (tl.atomic_cas / atomic_xchg) with tl_logaddexp's libdevice.log1p,
+# and the backward's tl.reduce(x, None, tl_and_reduce_fn) (every axis; the combine function imported by name), helpers
+# given `dEC + … if KAHAN_E else None`, dot precision from torch.get_float32_matmul_precision().
+from cce_kit.cce_backward import cce_backward_kernel  # noqa: E402
+from cce_kit.cce_lse_forward import cce_lse_forward_kernel  # noqa: E402
+from cce_kit.tl_autotune import TensorInfo  # noqa: E402
+
+B, V, D = 37, 100, 40
+e = torch.randn((B, D), device=DEVICE) * 0.5
+c = torch.randn((V, D), device=DEVICE) * 0.5
+targets = torch.randint(0, V, (B,), device=DEVICE)
+logits = e @ c.T
+lse = cce_lse_forward_kernel(e, c)
+print("lse forward:", "match" if torch.allclose(lse, torch.logsumexp(logits, dim=-1), atol=1e-5, rtol=1e-5) else "differ")
+do = torch.full((B,), 1.0 / B, device=DEVICE)  # the mean's gradient
+de, dc, _ = cce_backward_kernel(
+    do, None, e, TensorInfo(e.dtype, True), c, TensorInfo(c.dtype, True), None, None, lse, None, None,
+    torch.finfo(torch.float32).eps / 32, targets=targets,  # filter_eps as its "auto": blocks of tiny gradients skipped
+)
+grad = torch.softmax(logits, dim=-1) - (torch.arange(V, device=DEVICE)[None, :] == targets[:, None]).float()
+grad = grad / B
+print("backward dE:", "match" if torch.allclose(de, grad @ c, atol=1e-5, rtol=1e-4) else f"differ by {(de - grad @ c).abs().max().item()}")
+print("backward dC:", "match" if torch.allclose(dc, grad.T @ e, atol=1e-5, rtol=1e-4) else f"differ by {(dc - grad.T @ e).abs().max().item()}")

@@ -63,7 +63,7 @@ function signature(name: string): string {
 }
 
 /** Functions Triton has in libdevice only (`from triton.language.extra import libdevice`), not in tl.math. */
-const LIBDEVICE_ONLY = new Set(["asin", "acos", "atan"]);
+const LIBDEVICE_ONLY = new Set(["asin", "acos", "atan", "log1p", "expm1"]);
 
 export function languageTable(): string {
   const docs = tlDocs();

@@ -63,6 +63,8 @@ const SAMPLES: [string, string][] = [
   ["asin", "tl.store(y_ptr + offs, tl.asin(x) + tl.asin(i));"],
   ["acos", "tl.store(y_ptr + offs, tl.acos(x));"],
   ["atan", "tl.store(y_ptr + offs, tl.atan(x));"],
+  ["log1p", "tl.store(y_ptr + offs, tl.log1p(x));"],
+  ["expm1", "tl.store(y_ptr + offs, tl.expm1(x));"],
   ["fdiv", "tl.store(y_ptr + offs, tl.fdiv(i, 3) + tl.fdiv(x, n));"],
   ["umulhi", "tl.store(y_ptr + offs, tl.cast(tl.umulhi(i, 0x9e3779b9) + tl.cast(tl.umulhi(i, n), \"u32\"), \"f32\"));"],
   ["clamp", "tl.store(y_ptr + offs, tl.clamp(x, 0, 1) + tl.cast(tl.clamp(i, n, 40), \"f32\"));"],

@@ -7,9 +7,9 @@
 import type { KnobSetting } from "../../ir/knobs";
 
 /** A torch dtype as the kernels see it. */
-export type TensorDtype = "float32" | "float16" | "bfloat16" | "int32" | "int64" | "int8" | "uint8" | "bool";
+export type TensorDtype = "float32" | "float16" | "bfloat16" | "int32" | "int64" | "int8" | "uint8" | "uint32" | "bool";
 
-export type TensorStorage = Float32Array | Int32Array | Uint16Array | Uint8Array | Int8Array;
+export type TensorStorage = Float32Array | Int32Array | Uint16Array | Uint8Array | Int8Array | Uint32Array;
 
 /** One argument of `kernel[grid](…)`, bound to its parameter by name (Python's own binding). */
 export type LaunchArg =

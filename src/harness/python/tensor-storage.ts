@@ -17,6 +17,7 @@ const STORAGE: Record<TensorDtype, Constructor> = {
   int64: Int32Array,
   int8: Int8Array,
   uint8: Uint8Array,
+  uint32: Uint32Array,
   bool: Uint8Array,
 };
 

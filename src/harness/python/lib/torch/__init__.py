@@ -13,7 +13,7 @@ import _kernel_lab_state as _state
 
 from . import _dtypes
 from . import _on_gpu
-from ._dtypes import dtype, device, float32, float16, bfloat16, int32, int64, int8, uint8
+from ._dtypes import dtype, device, float32, float16, bfloat16, int32, int64, int8, uint8, uint32
 from ._dtypes import bool_ as bool  # noqa: A001 (torch.bool)
 from ._tensor import Tensor, Size, not_implemented
 from ._like import _like
@@ -75,7 +75,6 @@ float8_e4m3fnuz = _Missing("float8_e4m3fnuz", 1, "WGSL has no 8-bit floats; Kern
 float8_e5m2fnuz = _Missing("float8_e5m2fnuz", 1, "WGSL has no 8-bit floats; Kernel Lab's tensors are float32, float16, bfloat16, int32, int64, int8, uint8 or bool")
 float8_e8m0fnu = _Missing("float8_e8m0fnu", 1, "WGSL has no 8-bit floats; Kernel Lab's tensors are float32, float16, bfloat16, int32, int64, int8, uint8 or bool")
 uint16 = _Missing("uint16", 2, "Kernel Lab's tensors are float32, float16, bfloat16, int32, int64, int8, uint8 or bool")
-uint32 = _Missing("uint32", 4, "Kernel Lab's tensors are float32, float16, bfloat16, int32, int64, int8, uint8 or bool")
 uint64 = _Missing("uint64", 8, "Kernel Lab's tensors are float32, float16, bfloat16, int32, int64, int8, uint8 or bool")
 
 
@@ -86,6 +85,7 @@ def _kernel_lab_reset():
     random._reset()
     autograd._enabled[:] = [True]
     _deterministic.update(enabled=False, warn_only=False)
+    _matmul_precision[0] = "highest"
     on_gpu = _sys.modules.get("torch._on_gpu")
     if on_gpu is not None:
         on_gpu._said.clear()
@@ -290,6 +290,21 @@ def are_deterministic_algorithms_enabled():
 
 def is_deterministic_algorithms_warn_only_enabled():
     return _deterministic["warn_only"]
+
+
+# torch.set_float32_matmul_precision("high") lets torch use TF32 (apple/ml-cross-entropy picks tl.dot's
+# input_precision from it); Kernel Lab's torch matmul is exact float math at every setting, as backends.py's flags.
+_matmul_precision = ["highest"]
+
+
+def get_float32_matmul_precision():
+    return _matmul_precision[0]
+
+
+def set_float32_matmul_precision(precision):
+    if precision not in ("highest", "high", "medium"):
+        raise RuntimeError(f"set_float32_matmul_precision takes 'highest', 'high' or 'medium', not {precision!r}")
+    _matmul_precision[0] = precision
 
 
 def get_default_dtype():

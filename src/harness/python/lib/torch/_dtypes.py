@@ -10,7 +10,7 @@ class dtype:
         self.kind = kind  # "bool" < "int" < "float"
         self.itemsize = itemsize
         self.is_floating_point = kind == "float"
-        self.is_signed = name not in ("uint8", "bool")
+        self.is_signed = name not in ("uint8", "uint32", "bool")
         self.is_complex = False  # Kernel Lab has no complex dtypes: a script's complex branch is never taken
 
     def __repr__(self):
@@ -30,9 +30,11 @@ int32 = dtype("int32", "int", 4)
 int64 = dtype("int64", "int", 8)
 int8 = dtype("int8", "int", 1)
 uint8 = dtype("uint8", "int", 1)
+# apple/ml-cross-entropy's spin locks (tl.atomic_cas on a uint32 tensor); torch has few ops of it, its storage is 32-bit.
+uint32 = dtype("uint32", "int", 4)
 bool_ = dtype("bool", "bool", 1)
 
-ALL = [float32, float16, bfloat16, int32, int64, int8, uint8, bool_]
+ALL = [float32, float16, bfloat16, int32, int64, int8, uint8, uint32, bool_]
 BY_NAME = {d.name: d for d in ALL}
 
 _RANK = {"bool": 0, "int": 1, "float": 2}
@@ -51,6 +53,8 @@ def promote(a, b):
     if a.kind == "int":
         if {a, b} == {int8, uint8}:
             return int32
+        if uint32 in (a, b) and (a.is_signed or b.is_signed):
+            return int64  # torch: a signed int with uint32 promotes to int64
         return a if a.itemsize >= b.itemsize else b
     return a
 

@@ -24,7 +24,7 @@ _FLOATS = {
     "float8_e4m3fn": (8, 2.0 ** -3, 448.0, 2.0 ** -6, 1.0),
     "float8_e5m2": (8, 2.0 ** -2, 57344.0, 2.0 ** -14, 1.0),
 }
-_INTS = {"int32": (32, True), "int64": (64, True), "int8": (8, True), "uint8": (8, False), "int16": (16, True)}
+_INTS = {"int32": (32, True), "int64": (64, True), "int8": (8, True), "uint8": (8, False), "uint32": (32, False), "int16": (16, True)}
 
 
 class finfo:

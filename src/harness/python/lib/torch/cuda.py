@@ -6,6 +6,11 @@ def is_available():
     return True
 
 
+def is_bf16_supported(including_emulation=True):
+    """Kernel Lab has bfloat16 tensors and kernels (apple/ml-cross-entropy asks before its bf16 autocast)."""
+    return True
+
+
 def synchronize(device=None):
     pass
 
