@@ -133,7 +133,7 @@ const DIAGNOSTICS: [string, string, string, string][] = [
   ["a typo in a dtype's name", "tl.store(y_ptr + o, x.to(tl.flaot32));", "8:29 KL1005", "tl.flaot32 doesn't exist; did you mean tl.float32?"],
   ["a typo in tl.math", "tl.store(y_ptr + o, tl.math.rsqrtt(x));", "8:29 KL1005", "tl.math.rsqrtt doesn't exist; did you mean tl.math.rsqrt?"],
   ["a typo in libdevice", "tl.store(y_ptr + o, tl.extra.libdevice.fast_dividf(x, 2.0));", "8:40 KL1005", "tl.extra.libdevice.fast_dividf doesn't exist; did you mean tl.extra.libdevice.fast_dividef?"],
-  ["a libdevice name with no Kernel Lab function", "tl.store(y_ptr + o, libdevice.log1p(x));", "8:31 KL1005", "libdevice.log1p has no Kernel Lab function; write tl.log(1.0 + x)"],
+  ["a libdevice name with no Kernel Lab function", "tl.store(y_ptr + o, libdevice.log10(x));", "8:31 KL1005", "libdevice.log10 has no Kernel Lab function; write tl.log2(x) * 0.30102999566398120"],
   ["tl.math used as a value", "const m = tl.math;", "8:11 KL1003", "tl.math is a namespace; call one of its functions, e.g. tl.math.rsqrt(x)"],
   ["a method values don't have", "tl.store(y_ptr + o, x.foo(1));", "8:21 KL1004", "kernels can only call tl.* functions"],
 ];

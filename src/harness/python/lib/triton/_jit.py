@@ -307,6 +307,13 @@ class JITFunction(KernelInterface):
                 kwargs.pop(k, None)
         if "extern_libs" not in self.arg_names:
             _check_extern_libs(kwargs.pop("extern_libs", None))
+        for name, p in self.signature.parameters.items():
+            if p.kind in (p.VAR_KEYWORD, p.VAR_POSITIONAL):
+                # Triton 1.x's `def kernel(x_ptr, n, **meta)` read `meta['BLOCK_SIZE']` (lucidrains/triton-transformer);
+                # Triton 2 and later have no such parameters: each meta-parameter is a `NAME: tl.constexpr`.
+                star = "**" if p.kind == p.VAR_KEYWORD else "*"
+                raise TypeError(f"{self.__name__}'s parameter {star}{name} isn't a kernel parameter (Triton 1.x's meta-parameters); "
+                                f"declare each one, `BLOCK_SIZE: tl.constexpr`, and read it by name instead of {name}['BLOCK_SIZE']")
         bound = self.signature.bind(*args, **kwargs)
         bound.apply_defaults()
         return dict(bound.arguments), options
