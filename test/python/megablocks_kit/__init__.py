@@ -1,0 +1,1 @@
+# databricks/megablocks' Triton kernels (backend/kernels.py), for test/python/megablocks-idioms.py.
