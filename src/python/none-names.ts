@@ -14,14 +14,10 @@ import { children, parts, type SyntaxNode } from "./tree";
 /**
  * A keyword argument's value that is None: the literal, a name bound to None here, or a constexpr parameter the launch
  * gave None (test_core.py's test_reduce: `tl.sum(x, axis=AXIS)` with AXIS=None reduces every axis; it was read as
- * axis 0, None's truth), or `a if CONSTEXPR else None` where the constexpr picks None.
+ * axis 0, None's truth).
  */
 export function isNoneValue(ctx: LowerContext, n: SyntaxNode): boolean {
   if (n.name === "None") return true;
-  // `dEC + offs if KAHAN_E else None` passed to a helper (apple/ml-cross-entropy's cce_backward.py): the side a
-  // constexpr picks, as Triton evaluates only that one.
-  const picked = pickedSide(ctx, n);
-  if (picked !== n) return isNoneValue(ctx, picked);
   if (n.name !== "VariableName") return false;
   const name = nodeText(ctx, n);
   return ctx.noneNames.has(name) || (ctx.known.has(name) && ctx.known.get(name) === null);
