@@ -1,5 +1,5 @@
-"""apple/ml-cross-entropy (Cut Cross-Entropy) as published, in part: its indexed_dot.py kernel and tl_autotune.py's
-autotune wrapper copied unchanged from https://github.com/apple/ml-cross-entropy at d42911f (cut_cross_entropy/,
+"""apple/ml-cross-entropy (Cut Cross-Entropy) as published, in part: its indexed_dot.py kernel here and tl_autotune.py's
+autotune wrapper in cce_kit/, copied unchanged from https://github.com/apple/ml-cross-entropy at d42911f (cut_cross_entropy/,
 Apple Sample Code License, Copyright (C) 2024 Apple Inc.), only the config list is ours (blocks of 32 × 64: the library's
 are 128 and 256, past --cpu's 16 KiB of workgroup memory). What the package does at import, and failed here:
 vocab_parallel/utils.py takes `Self` from typing_extensions; utils.py compares importlib.metadata.version("torch")
@@ -7,117 +7,18 @@ vocab_parallel/utils.py takes `Self` from typing_extensions; utils.py compares i
 Triton's Heuristics keeps them; linear_cross_entropy asks torch.cuda.is_bf16_supported(). Then cce_lse_forward.py and
 cce_backward.py as published (cce_kit/, configs of ours), forward and backward against torch. Sizes off the block."""
 
-import functools
-import importlib.metadata
-from dataclasses import dataclass, field
-from typing import Any, Callable
-
-import packaging.version
 import torch
 import triton
 import triton.language as tl
 from triton import Config
-from triton.runtime import autotuner
 from typing_extensions import Self
+
+from cce_kit.tl_autotune import _cce_autotune, is_package_greater_or_equal, is_triton_greater_or_equal_3_2_0
 
 DEVICE = triton.runtime.driver.active.get_active_torch_device()
 
 
-def is_package_greater_or_equal(package: str, version: str) -> bool:
-    return packaging.version.parse(importlib.metadata.version(package)) >= packaging.version.parse(version)
-
-
-def is_triton_greater_or_equal_3_2_0() -> bool:
-    return is_package_greater_or_equal("triton", "3.2.0")
-
-
 print("versions:", is_package_greater_or_equal("torch", "2.5"), is_triton_greater_or_equal_3_2_0(), Self is not None, torch.cuda.is_bf16_supported())
-
-
-@dataclass
-class NoneSupportRestorer:
-    reset_idx_or_name: list[int | str]
-    restore_idx_or_name: list[int | str]
-    _restore_copies: dict[str | int, torch.Tensor | None] = field(default_factory=dict, init=False)
-
-    def pre_hook(
-        self,
-        args: list[torch.Tensor | None | Any] | dict[str, torch.Tensor | None | Any],
-        reset_only: bool = False,
-    ) -> None:
-        for i in self.reset_idx_or_name:
-            if isinstance(i, str):
-                assert isinstance(args, dict)
-                v = args[i]
-            else:
-                assert isinstance(args, list)
-                v = args[i]
-
-            if v is not None:
-                assert isinstance(v, torch.Tensor)
-                v.zero_()
-
-        if not reset_only:
-            for i in self.restore_idx_or_name:
-                if isinstance(i, str):
-                    assert isinstance(args, dict)
-                    v = args[i]
-                else:
-                    assert isinstance(args, list)
-                    v = args[i]
-
-                if v is not None:
-                    assert isinstance(v, torch.Tensor)
-                    self._restore_copies[i] = v.clone()
-                else:
-                    self._restore_copies[i] = None
-
-    def post_hook(
-        self,
-        args: list[torch.Tensor | None | Any] | dict[str, torch.Tensor | None | Any],
-        exception=None,
-    ) -> None:
-        for i, old_v in self._restore_copies.items():
-            if isinstance(i, str):
-                assert isinstance(args, dict)
-                v = args[i]
-            else:
-                assert isinstance(args, list)
-                v = args[i]
-
-            if v is not None:
-                assert isinstance(v, torch.Tensor)
-                assert old_v is not None
-
-                v.copy_(old_v)
-
-        self._restore_copies = {}
-
-
-@functools.wraps(triton.autotune)
-def _cce_autotune(*args, **kwargs) -> Callable[..., autotuner.Autotuner]:
-    def decorator(fn):
-        reset_idx_or_name = []
-        restore_idx_or_name = []
-        arg_names = fn.arg_names
-        reset_idx_or_name = kwargs.pop("reset_to_zero", [])
-        if not is_triton_greater_or_equal_3_2_0():
-            reset_idx_or_name = [arg_names.index(k) for k in restore_idx_or_name]
-
-        restore_idx_or_name = kwargs.pop("restore_value", [])
-        if not is_triton_greater_or_equal_3_2_0():
-            restore_idx_or_name = [arg_names.index(k) for k in restore_idx_or_name]
-
-        restorer = NoneSupportRestorer(reset_idx_or_name, restore_idx_or_name)
-        if len(reset_idx_or_name) > 0:
-            kwargs["pre_hook"] = restorer.pre_hook
-
-        if len(restore_idx_or_name) > 0:
-            kwargs["post_hook"] = restorer.post_hook
-
-        return triton.autotune(*args, **kwargs)(fn)
-
-    return decorator
 
 
 def b_bin_fn(b: int) -> int:
