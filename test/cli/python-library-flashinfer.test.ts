@@ -2,7 +2,7 @@
 // It failed before its change: a kernel launched from a module beside the script was compiled from that module's
 // text without the run's word on which definitions Python bound, so a @triton.jit helper defined in both branches
 // of a module-level `if` (ssd_chunk_state.py's `softplus` under `if TRITON3:` / `else:`) was read as the last one,
-// the branch Python didn't take, and its tl.math.log1p stopped the compile (KL1005).
+// the branch Python didn't take, and its tl.math.log1p stopped the compile (KL1005; log1p runs since, so the kit's other branch now uses inline PTX, refused too).
 
 import { after, test } from "node:test";
 import assert from "node:assert/strict";

@@ -1,7 +1,8 @@
 """flashinfer's triton/kernels/ssd_chunk_state.py idiom, in a kernel of ours: a @triton.jit helper defined in both
 branches of a module-level `if` on the Triton version, and the kernel that calls it launched from this module (not
-the script). Python binds the first branch's `softplus`; the other is the one a reader of the text alone finds last,
-and calls tl.math.log1p, which Kernel Lab has no function for."""
+the script). Python binds the first branch's `softplus`; the other is the one a reader of the text alone finds last.
+flashinfer's calls tl.math.log1p, which Kernel Lab has since gained; this one computes it in inline PTX, which Kernel
+Lab refuses (WGSL has no PTX), so a compile of the wrong branch still stops the run."""
 
 import triton
 import triton.language as tl
@@ -18,7 +19,8 @@ else:
 
     @triton.jit
     def softplus(x):
-        return tl.where(x <= 20.0, tl.math.log1p(tl.exp(x)), x)
+        log1p = tl.inline_asm_elementwise("lg2.approx.f32 $0, $1;", "=r,r", [tl.exp(x) + 1], dtype=tl.float32, is_pure=True, pack=1)
+        return tl.where(x <= 20.0, log1p * 0.6931471805599453, x)
 
 
 @triton.jit
