@@ -12,13 +12,10 @@ import { children, dottedName, spanOf, stringValue, type SyntaxNode } from "./tr
 import type { Span } from "../diagnostics/diagnostic";
 import type { PythonFile, PythonKernel } from "./module";
 import { knownArguments, staticArgument } from "./specialize";
-import { isNoneValue, positionalNoneAsKeywords } from "./none-names";
+import { isNoneValue, positionalNoneAsKeywords, type NamedArgument } from "./none-names";
 
-interface Keyword {
-  name: string;
-  nameNode?: SyntaxNode;
-  value: SyntaxNode;
-}
+/** A keyword argument of a call (`name=value`). */
+type Keyword = NamedArgument;
 
 type Callee =
   | { kind: "tl"; name: string }

@@ -31,12 +31,6 @@ export interface NamedArgument {
 }
 
 /**
- * A tl function's positional arguments from the first one that is None on (before `limit`), passed by name instead,
- * the None ones left out: in Triton a positional None is the parameter's default, as a keyword None is (`tl.sum(x,
- * None)` reduces every axis, `tl.atomic_add(p, v, None, SEM)` has no mask). tl.load's and tl.store's positional None
- * masks are none-masks.ts's (written True). Unchanged where a parameter before them takes the rest (`...shape`).
- */
-/**
  * How many leading parameters of a tl function have no default in Triton (1 where not listed): a None given to one of
  * them is still "None as a value" (`tl.store(p, None)`), not left out.
  */
@@ -47,6 +41,12 @@ const REQUIRED: Readonly<Record<string, number>> = {
   permute: 2, advance: 2, makeBlockPtr: 6, swizzle2d: 5, reduce: 3, associativeScan: 3, rand: 2, randn: 2, randint: 2, randint4x: 2,
 };
 
+/**
+ * A tl function's positional arguments from the first one that is None on (before `limit`), passed by name instead,
+ * the None ones left out: in Triton a positional None is the parameter's default, as a keyword None is (`tl.sum(x,
+ * None)` reduces every axis, `tl.atomic_add(p, v, None, SEM)` has no mask). tl.load's and tl.store's positional None
+ * masks are none-masks.ts's (written True). Unchanged where a parameter before them takes the rest (`...shape`).
+ */
 export function positionalNoneAsKeywords(ctx: LowerContext, fn: string, positional: readonly SyntaxNode[], keywords: readonly NamedArgument[], limit = positional.length): { positional: readonly SyntaxNode[]; keywords: readonly NamedArgument[] } {
   const required = Object.hasOwn(REQUIRED, fn) ? REQUIRED[fn] : 1;
   const first = positional.findIndex((p, i) => i >= required && i < limit && isNoneValue(ctx, p) && !ctx.noneMasks.positional.has(p.from));
