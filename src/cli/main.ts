@@ -23,7 +23,7 @@ import { formatPrints, formatRunCheck, formatRunTiming } from "./format";
 import { compareFiles, formatComparison, formatHistory, recordHistory, type HistoryLine } from "./history";
 import { version } from "../../package.json";
 import { convertCommand, wgslPython } from "./python";
-import { checkPython, pythonCheckAssumptions, readImportedModules, readPythonFile } from "../python";
+import { checkPython, KERNEL_LAB_MODULES, pythonCheckAssumptions, readImportedModules, readPythonFile } from "../python";
 
 const FAILURE = EXIT_CODES.failure;
 
@@ -155,6 +155,9 @@ async function checkCommand(cmd: Extract<Command, { kind: "check" }>): Promise<n
   return unreadable ? FAILURE : 0;
 }
 
+/** Kernel Lab's Python library: dist/python-lib/ beside the bundled CLI, src/harness/python/lib/ from the source. */
+const PYTHON_LIB = __filename.endsWith(".ts") ? path.join(__dirname, "..", "harness", "python", "lib") : path.join(__dirname, "python-lib");
+
 /**
  * A Python file's diagnostics, its calls to the @triton.jit functions of modules beside it compiled
  * from their files, as a run would. A file inside a package (its folder holds an __init__.py, a
@@ -173,7 +176,9 @@ async function checkPythonBesideModules(fileArg: string, file: string, text: str
   const python = readPythonFile(file, text, inPackage ? names.join(".") : undefined);
   await readImportedModules(python, (module) => {
     const base = path.join(folder, ...module.split("."));
-    for (const candidate of [path.join(base, "__init__.py"), `${base}.py`]) {
+    const own = KERNEL_LAB_MODULES.get(module);
+    // Kernel Lab's own module (torch._inductor's triton_helpers) after a file of the name beside the script.
+    for (const candidate of [path.join(base, "__init__.py"), `${base}.py`, ...(own ? [path.join(PYTHON_LIB, ...own)] : [])]) {
       try {
         const found = { file: displayPath(candidate), text: readFileSync(candidate, "utf8") };
         texts.set(found.file, found.text);

@@ -70,7 +70,7 @@ export function activateKernelLab(
     const pythonRuns = new PythonRuns(context.extensionUri, log, runner, paths, runs);
     const exercisesTree = new ExercisesTree(exercises);
     const types = new KernelTypesCache(log);
-    const diagnostics = new KernelDiagnostics(log);
+    const diagnostics = new KernelDiagnostics(log, vscode.Uri.joinPath(context.extensionUri, "dist", "python-lib"));
     context.subscriptions.push(
       diagnostics,
       vscode.languages.registerCodeActionsProvider(kernelFiles, new KernelQuickFixes(diagnostics), KernelQuickFixes.metadata),

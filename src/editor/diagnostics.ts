@@ -43,7 +43,11 @@ export class KernelDiagnostics implements vscode.Disposable {
   private readonly dependents = new ModuleDependents();
   private readonly subscriptions: vscode.Disposable[] = [];
 
-  constructor(private readonly log: vscode.LogOutputChannel) {
+  /** `pythonLibrary`: Kernel Lab's Python modules (the extension's dist/python-lib/), read where a document imports one of KERNEL_LAB_MODULES. */
+  constructor(
+    private readonly log: vscode.LogOutputChannel,
+    private readonly pythonLibrary: vscode.Uri,
+  ) {
     this.subscriptions.push(
       this.collection,
       vscode.workspace.onDidOpenTextDocument((document) => this.checkNow(document)),
@@ -96,7 +100,7 @@ export class KernelDiagnostics implements vscode.Disposable {
     // other modules' @triton.jit functions are checked in their files.
     if (!isKernelDocument(document) && !exerciseNamed(pythonExerciseId(document.getText()) ?? "")) {
       const version = document.version;
-      readWithModules(document).then(
+      readWithModules(document, this.pythonLibrary).then(
         (read) => {
           if (document.isClosed || document.version !== version) return;
           this.dependents.record(document.uri.toString(), read.lookedAt.map((uri) => uri.toString()));

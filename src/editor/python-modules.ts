@@ -45,10 +45,11 @@ function parent(uri: vscode.Uri): vscode.Uri {
 }
 
 /**
- * The document read as Python, its imported modules beside it read too. A module name's file is
+ * The document read as Python, its imported modules beside it read too, and Kernel Lab's own that it
+ * imports (KERNEL_LAB_MODULES, from `pythonLibrary`). A module name's file is
  * shown as `fsPath` (a path on the desktop; the Uri's path in a browser), as `check` shows its path.
  */
-export async function readWithModules(document: vscode.TextDocument): Promise<PythonWithModules> {
+export async function readWithModules(document: vscode.TextDocument, pythonLibrary: vscode.Uri): Promise<PythonWithModules> {
   const python = pythonCompiler();
   const uris = new Map<string, vscode.Uri>();
   const lookedAt: vscode.Uri[] = [];
@@ -66,7 +67,9 @@ export async function readWithModules(document: vscode.TextDocument): Promise<Py
   if (imports.modules.size === 0 && imports.imported.size === 0) return { file, uris, lookedAt };
   await python.readImportedModules(file, async (module) => {
     const parts = module.split(".");
-    const candidates = [vscode.Uri.joinPath(folder, ...parts, "__init__.py"), vscode.Uri.joinPath(folder, ...parts.slice(0, -1), `${parts[parts.length - 1]}.py`)];
+    const own = python.KERNEL_LAB_MODULES.get(module);
+    // Kernel Lab's own module (torch._inductor's triton_helpers) after a file of the name beside the document.
+    const candidates = [vscode.Uri.joinPath(folder, ...parts, "__init__.py"), vscode.Uri.joinPath(folder, ...parts.slice(0, -1), `${parts[parts.length - 1]}.py`), ...(own ? [vscode.Uri.joinPath(pythonLibrary, ...own)] : [])];
     for (const uri of candidates) {
       lookedAt.push(uri);
       let text: string | undefined;

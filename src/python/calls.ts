@@ -7,6 +7,7 @@ import { nodeText, unsupported } from "./context";
 import { Codes } from "../diagnostics/codes";
 import { lowerExpr, lowerList } from "./expressions";
 import { literalValue } from "./literals";
+import { nearestOf } from "../semantics/math-names";
 import { BUILTIN_CALLS, camelCase, DTYPE_PREDICATES, DTYPES, SHAPE_METHODS, tsName } from "./names";
 import { children, dottedName, spanOf, stringValue, type SyntaxNode } from "./tree";
 import type { Span } from "../diagnostics/diagnostic";
@@ -306,7 +307,14 @@ export function lowerCall(ctx: LowerContext, n: SyntaxNode): void {
       return unsupported(ctx, n, "range() outside a for loop's header", "write `for i in range(…):`");
     case "isinstance":
       return lowerIsinstance(ctx, n, positional, keywords);
-    case "otherModule":
+    case "otherModule": {
+      // The module was read (beside the script, or Kernel Lab's own): it has no @triton.jit function of the name.
+      const read = ctx.file.modules.get(ctx.file.imports.modules.get(target.module) ?? target.module);
+      if (read) {
+        const nearest = nearestOf(target.name, read.kernels.filter((k) => k.className === undefined).map((k) => k.name));
+        ctx.log.error(Codes.pythonKernelMissing, spanOf(callee), `${target.module} (${read.fileName}) has no @triton.jit function '${target.name}'${nearest ? `; did you mean ${target.module}.${nearest}?` : ""}`);
+        return ctx.w.token("0", span);
+      }
       ctx.log.error(
         Codes.pythonOtherModule,
         spanOf(callee),
@@ -315,6 +323,7 @@ export function lowerCall(ctx: LowerContext, n: SyntaxNode): void {
           `a module that isn't a Python file there (a C extension, an installed package) can't be: copy ${target.name} into this file`,
       );
       return ctx.w.token("0", span);
+    }
     case "noSuchMethod": {
       const has = ctx.file.kernels.filter((k) => k.className === target.className).map((k) => k.name.slice(target.className.length + 1));
       ctx.log.error(Codes.pythonKernelMissing, spanOf(callee), `class ${target.className} has no @triton.jit function '${target.name}' (it has ${has.join(", ")}): a kernel calls a class's @triton.jit functions as ${target.className}.name(…)`);

@@ -31,4 +31,26 @@ export async function readImportedModules(file: PythonFile, read: ModuleReader):
       pending.push(module);
     }
   }
+  for (const from of [file, ...file.modules.values()]) importMathNames(from, file.modules);
+}
+
+/**
+ * Modules Kernel Lab itself provides whose @triton.jit functions kernels call: torch.compile's generated
+ * kernels call torch._inductor's triton_helpers (`triton_helpers.max2(…)`, `libdevice.rsqrt(…)` imported
+ * from it). Where no file beside the script has the name, `check` and the editor read these from Kernel
+ * Lab's Python library (src/harness/python/lib/, dist/python-lib/ in the bundle), where a run imports
+ * them from. Dotted name → the file's path under that folder; torch ≤ 2.3's files import the helpers
+ * from torch._inductor itself.
+ */
+export const KERNEL_LAB_MODULES: ReadonlyMap<string, readonly string[]> = new Map([
+  ["torch._inductor.runtime.triton_helpers", ["torch", "_inductor", "runtime", "triton_helpers.py"]],
+  ["torch._inductor.triton_helpers", ["torch", "_inductor", "runtime", "triton_helpers.py"]],
+]);
+
+/** `from torch._inductor.runtime.triton_helpers import libdevice, math as tl_math`: names the module read binds to a math module are math modules here too. */
+function importMathNames(file: PythonFile, modules: ReadonlyMap<string, PythonFile>): void {
+  for (const [local, { module, name }] of file.imports.imported) {
+    const absolute = absoluteModule(file, module);
+    if (absolute !== undefined && modules.get(absolute)?.imports.math.has(name)) file.imports.math.add(local);
+  }
 }

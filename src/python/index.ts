@@ -10,4 +10,4 @@ export { assumedArgTypes, assumedConstexprs, pointerParams } from "./infer";
 export { kernelFileToPython, type PythonText } from "./to-python";
 export { pythonFileToTypeScript, type TypeScriptText } from "./to-typescript";
 export { pythonBindingTypes, pythonHoverAt, pythonWgsl, pythonKernelPrograms, type PythonKernelProgram, type PythonWgsl } from "./inspect-python";
-export { readImportedModules, type ModuleReader } from "./imported-modules";
+export { KERNEL_LAB_MODULES, readImportedModules, type ModuleReader } from "./imported-modules";

@@ -238,6 +238,12 @@ function readFunctionAliases(text: string, top: SyntaxNode, imports: PythonImpor
       const kids = children(s);
       if (kids.length !== 3 || kids[0].name !== "VariableName" || kids[1].name !== "AssignOp") continue;
       const name = textOf(text, kids[0]);
+      // `libdevice = tl.extra.libdevice`, `math = tl.math` (torch._inductor's triton_helpers.py): a name of a
+      // math module, which a file importing it by name (`from …triton_helpers import libdevice`) calls through.
+      if (isMathModule(dottedName(text, kids[2]), imports)) {
+        imports.math.add(name);
+        continue;
+      }
       // `get_int_dtype = triton.constexpr_function(get_int_dtype)` (TransformerEngine's permutation.py,
       // under a Triton version check): Triton 3.5's mark for a host function a kernel calls while
       // compiling; the name stays the function it wraps.
@@ -278,6 +284,14 @@ function tlFunction(dotted: string[] | undefined, imports: PythonImports): strin
   const full = [...tl, ...head.slice(1)].join(".");
   if (full === "triton.language" || full === "triton.language.core" || full === "triton.language.standard") return fn;
   return MATH_MODULES.has(full) || full === "triton.language.extra.libdevice" ? libdeviceFunction(fn) : undefined;
+}
+
+/** `tl.math`, `tl.extra.libdevice`, `triton.language.extra.cuda.libdevice`, or a name already bound to one. */
+function isMathModule(dotted: string[] | undefined, imports: PythonImports): boolean {
+  if (!dotted) return false;
+  if (dotted.length === 1) return imports.math.has(dotted[0]);
+  const tl = imports.tl.has(dotted[0]) ? ["triton", "language"] : dotted[0] === "triton" || imports.triton.has(dotted[0]) ? ["triton"] : undefined;
+  return tl !== undefined && MATH_MODULES.has([...tl, ...dotted.slice(1)].join("."));
 }
 
 /**

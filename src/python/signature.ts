@@ -72,7 +72,7 @@ export function readJitFunction(text: string, decorated: SyntaxNode, imports: Py
   const kernel = kernelOf(text, fn, decorated, imports, scope, log);
   for (const d of named) {
     if (d.name === "autotune" || d.name === "heuristics") wrap(text, kernel, d.name, d.args, decorated.parent!, scope, log);
-    if (d.name === undefined && !quiet.has(textOf(text, d.node).replace(/^@\s*/, "").trim())) log.warning(Codes.pythonDecorator, spanOf(d.node), `Kernel Lab ignores this decorator on a @triton.jit function (it knows triton.jit, triton.autotune and triton.heuristics)`);
+    if (d.name === undefined && !quiet.has(textOf(text, d.node).replace(/^@\s*/, "").trim()) && !isInductorDecorator(text, d.node, imports)) log.warning(Codes.pythonDecorator, spanOf(d.node), `Kernel Lab ignores this decorator on a @triton.jit function (it knows triton.jit, triton.autotune and triton.heuristics)`);
   }
   return kernel;
 }
@@ -138,6 +138,20 @@ export function readWrappedKernels(text: string, top: SyntaxNode, imports: Pytho
 
 function decoratorName(text: string, d: SyntaxNode, imports: PythonImports): "jit" | "autotune" | "heuristics" | undefined {
   return wrapperName(text, children(d).filter((c) => c.name === "VariableName").map((c) => textOf(text, c)), imports);
+}
+
+/** torch._inductor's heuristics modules: their decorators choose a kernel's configs when the file runs (lib/torch/_inductor/runtime/triton_heuristics.py). */
+const INDUCTOR_HEURISTICS = new Set(["torch._inductor.runtime.triton_heuristics", "torch._inductor.triton_heuristics"]);
+
+/**
+ * `@triton_heuristics.pointwise(…)`, `@persistent_reduction(…)` imported from torch._inductor: Kernel Lab's
+ * port of inductor's decorators, which pick the configs from size_hints as inductor does when the file
+ * runs; `check` gives the constexprs they set stand-ins, as for autotune configs it can't read.
+ */
+function isInductorDecorator(text: string, d: SyntaxNode, imports: PythonImports): boolean {
+  const names = children(d).filter((c) => c.name === "VariableName").map((c) => textOf(text, c));
+  if (names.length === 1) return INDUCTOR_HEURISTICS.has(imports.imported.get(names[0])?.module ?? "");
+  return names.length === 2 && INDUCTOR_HEURISTICS.has(imports.modules.get(names[0]) ?? "");
 }
 
 /** `triton.jit` / `jit` imported from triton (and autotune, heuristics), by the dotted name written. */

@@ -149,3 +149,31 @@ test("check: a mistake inside another module's @triton.jit helper is printed at 
   const json = JSON.parse(check("--json").stdout) as { diagnostics: { file: string; line: number; related: { file: string; line: number }[] }[] };
   assert.deepEqual(json.diagnostics.map((d) => [d.file, d.line, d.related.map((c) => `${c.file}:${c.line}`)]), [["xmod_helpers/lang.py", line, calls.map((c) => `xmod-kernels.py:${c}`)]]);
 });
+
+test("check of the kernel files torch.compile writes (its cache's …/c*.py): torch._inductor's triton_helpers and libdevice are Kernel Lab's own modules, its decorators known; a helper it lacks is KL1104 naming the nearest", () => {
+  // Each kernel of the three output code files in test/python/inductor_generated/ (torch 2.2, 2.5 and 2.8), written
+  // to a file of its own as inductor's cache holds it. Before: KL1150 at every triton_helpers / libdevice / tl_math
+  // call (the module not beside the script) and KL1102 at every @triton_heuristics decorator.
+  const generated = path.join(root, "test/python/inductor_generated");
+  const folder = mkdtempSync(path.join(dir, "inductor-"));
+  const files: string[] = [];
+  for (const name of ["lora_torch22.py", "gmixer_layer_norm_torch25.py", "rmsnorm_softmax_torch28.py"]) {
+    for (const [, kernel, text] of readFileSync(path.join(generated, name), "utf8").matchAll(/= async_compile\.triton\('(\w+)', '''([^]*?)'''/g)) {
+      files.push(path.join(folder, `${kernel}.py`));
+      writeFileSync(files[files.length - 1], text);
+    }
+  }
+  assert.equal(files.length, 7);
+  const r = cli(["check", ...files]);
+  assert.deepEqual({ code: r.code, stdout: r.stdout }, { code: 0, stdout: "" }, r.stderr);
+  // Every helper call was compiled from the module: a name it lacks is the module's KL1104, with the nearest.
+  const softmax = files.find((f) => f.endsWith("triton_per_fused__softmax_add_zeros_3.py"))!;
+  const typo = path.join(folder, "typo.py");
+  writeFileSync(typo, readFileSync(softmax, "utf8").replace("triton_helpers.max2(", "triton_helpers.max3("));
+  const t = cli(["check", typo]);
+  assert.notEqual(t.code, 0);
+  assert.match(t.stdout, /^\S*typo\.py:\d+:\d+ - error KL1104: triton_helpers \(\S*triton_helpers\.py\) has no @triton\.jit function 'max3'; did you mean triton_helpers\.max2\?\n$/);
+  const math = path.join(folder, "math.py");
+  writeFileSync(math, readFileSync(softmax, "utf8").replace("tl_math.exp(", "tl_math.expp("));
+  assert.match(cli(["check", math]).stdout, /^\S*math\.py:\d+:\d+ - error KL1005: \S+\.expp doesn't exist/);
+});
