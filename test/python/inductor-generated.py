@@ -15,7 +15,7 @@ Before: `torch._inductor` was ModuleNotInKernelLab at import and `torch._C._dyna
 import torch
 import torch.nn.functional as F
 
-from inductor_generated import gmixer_layer_norm_torch25, lora_torch22, rmsnorm_softmax_torch28
+from inductor_generated import gmixer_layer_norm_torch25, lora_torch22, mm_template_torch25, rmsnorm_softmax_torch28
 
 torch.manual_seed(0)
 cuda = "cuda"
@@ -49,6 +49,18 @@ torch.testing.assert_close(rms, w * (h * torch.rsqrt((h * h).mean(dim=-1, keepdi
 assert sm.stride() == (2528, 50, 1), sm.stride()
 torch.testing.assert_close(sm, torch.softmax(s + bias, dim=-1))
 print("torch 2.8 persistent reductions (promote_to_tensor, max2) through call(): match")
+
+# torch 2.5 with max-autotune: SiLU, the mm template (K 200 over BLOCK_K 64: EVEN_K False) and the addmm template's
+# bias epilogue, in f16, launched with torch._inductor.kernel.mm_common.mm_grid.
+x = torch.randn(10, 200, device=cuda, dtype=torch.float16)
+w1 = torch.randn(96, 200, device=cuda, dtype=torch.float16) / 14
+w2 = torch.randn(72, 96, device=cuda, dtype=torch.float16) / 10
+b2 = torch.randn(72, device=cuda, dtype=torch.float16)
+out, s, h, _ = mm_template_torch25.call([x, w1, w2, b2])
+torch.testing.assert_close(s, F.silu(x.float()).half())
+torch.testing.assert_close(h.float(), s.float() @ w1.float().T, atol=1e-2, rtol=1e-2)
+torch.testing.assert_close(out.float(), h.float() @ w2.float().T + b2.float(), atol=1e-2, rtol=1e-2)
+print("torch 2.5 max-autotune templates (mm with EVEN_K False, addmm's bias epilogue) through call(): match")
 
 # What can't run on WebGPU refuses by name.
 from torch._inductor.runtime import triton_heuristics  # noqa: E402

@@ -124,6 +124,14 @@ export class Launcher {
     ownKernels().save();
   }
 
+  /** The file a launch's kernel compiles from, with the modules and run-time names its request brings (sent once a kernel, with its first request). */
+  private sourceOf(request: LaunchRequest): KernelFile {
+    const source = this.kernelFile(request);
+    if (request.imports) source.compiler.addModules(request.imports);
+    if (request.mathNames) source.compiler.addMathNames(request.mathNames);
+    return source;
+  }
+
   private kernelFile(request: LaunchRequest): KernelFile {
     const module = request.module;
     if (!module) return this.script;
@@ -147,7 +155,11 @@ export class Launcher {
       case "launch":
         return this.launch(request);
       case "autotune":
-        if (!this.tuning.tuneCodegen || !this.device.gpu) return { kind: "ok", value: null };
+        if (!this.tuning.tuneCodegen || !this.device.gpu) {
+          // Untuned here, but the kernel's first request (its configs') is the one that carries its modules (lib/triton/_jit.py sends them once).
+          for (const config of request.configs) this.sourceOf(config);
+          return { kind: "ok", value: null };
+        }
         return { kind: "ok", value: request.hooks ? "hooks" : await tuneLaunch(request, this.tuneAccess(this.device.gpu)) };
       case "autotune-results":
         return { kind: "ok", value: this.device.gpu ? autotuneResults(request, { adapter: this.device.adapter, scriptText: this.text, retune: this.tuning.retune }) : null };
@@ -174,9 +186,7 @@ export class Launcher {
     if ("error" in bound) return { kind: "error", error: "not-implemented", message: bound.error };
     const gpu = this.device.gpu;
     if (request.module && torchOp(request) && gpu) return this.launchOwn(request, request.module, bound, gpu);
-    const source = this.kernelFile(request);
-    if (request.imports) source.compiler.addModules(request.imports);
-    if (request.mathNames) source.compiler.addMathNames(request.mathNames);
+    const source = this.sourceOf(request);
     const program = this.compile(source, request.kernel, bound, "plain", request.codegen, undefined, request.probe);
     if (typeof program === "string") return { kind: "error", error: this.outOfResources.has(program) ? "out-of-resources" : "compile", message: program };
     if (request.warmup) return warmedUp(program.kernel);
@@ -308,12 +318,7 @@ export class Launcher {
       resident: this.resident,
       report: this.report,
       bind: (request) => bindLaunch(this.file, request, this.compiler.paramName),
-      compile: (request, bound, variant, codegen) => {
-        const source = this.kernelFile(request);
-        if (request.imports) source.compiler.addModules(request.imports);
-        if (request.mathNames) source.compiler.addMathNames(request.mathNames);
-        return this.compile(source, request.kernel, bound, variant, codegen);
-      },
+      compile: (request, bound, variant, codegen) => this.compile(this.sourceOf(request), request.kernel, bound, variant, codegen),
     };
   }
 
