@@ -67,9 +67,7 @@ export async function readWithModules(document: vscode.TextDocument, pythonLibra
   if (imports.modules.size === 0 && imports.imported.size === 0) return { file, uris, lookedAt };
   await python.readImportedModules(file, async (module) => {
     const parts = module.split(".");
-    const own = python.KERNEL_LAB_MODULES.get(module);
-    // Kernel Lab's own module (torch._inductor's triton_helpers) after a file of the name beside the document.
-    const candidates = [vscode.Uri.joinPath(folder, ...parts, "__init__.py"), vscode.Uri.joinPath(folder, ...parts.slice(0, -1), `${parts[parts.length - 1]}.py`), ...(own ? [vscode.Uri.joinPath(pythonLibrary, ...own)] : [])];
+    const candidates = [vscode.Uri.joinPath(folder, ...parts, "__init__.py"), vscode.Uri.joinPath(folder, ...parts.slice(0, -1), `${parts[parts.length - 1]}.py`)];
     for (const uri of candidates) {
       lookedAt.push(uri);
       let text: string | undefined;
@@ -84,9 +82,32 @@ export async function readWithModules(document: vscode.TextDocument, pythonLibra
       uris.set(shown, uri);
       return { file: shown, text };
     }
-    return undefined;
+    // Kernel Lab's own module (torch._inductor's triton_helpers), where no file of the name is beside the document.
+    const own = python.KERNEL_LAB_MODULES.get(module);
+    if (!own) return undefined;
+    const uri = vscode.Uri.joinPath(pythonLibrary, ...own);
+    const text = await ownModuleText(uri);
+    if (text === undefined) return undefined;
+    const shown = uri.scheme === "file" ? uri.fsPath : uri.path;
+    uris.set(shown, uri);
+    return { file: shown, text };
   });
   return { file, uris, lookedAt };
+}
+
+/** Kernel Lab's own modules, read once (they change only with the extension): by readFile, which the web's extension resources answer, as web-workers.ts reads them. */
+const ownModules = new Map<string, Promise<string | undefined>>();
+
+function ownModuleText(uri: vscode.Uri): Promise<string | undefined> {
+  let text = ownModules.get(uri.toString());
+  if (!text) {
+    text = Promise.resolve(vscode.workspace.fs.readFile(uri)).then(
+      (bytes) => new TextDecoder().decode(bytes),
+      () => undefined,
+    );
+    ownModules.set(uri.toString(), text);
+  }
+  return text;
 }
 
 /** An open document's text (its unsaved edits) rather than the file's. */

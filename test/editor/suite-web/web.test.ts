@@ -1,7 +1,7 @@
 /// <reference types="mocha" />
 // The web extension in VS Code's web worker extension host (code-server with the user setting
 // `remote.extensionKind: ["web"]`), Chromium's WebGPU underneath (SwiftShader here): a kernel file's
-// diagnostics, inlay hints and hover; the Testing view; the debugger stopped in add_kernel; a .py
+// diagnostics (a Python one's through the extension's own torch._inductor too), inlay hints and hover; the Testing view; the debugger stopped in add_kernel; a .py
 // file run, debugged and run again on one Pyodide; Run
 // Kernel on vector add, softmax and matmul, each correct and timed. The workspace is
 // test/editor/workspace/, as for the desktop's trusted suite.
@@ -65,6 +65,19 @@ describe("web extension", function () {
     equal(typeof diagnostic.code === "object" ? diagnostic.code.value : diagnostic.code, "KL2001");
     match(diagnostic.message, /shapes \[64\] and \[128\] don't match/);
     ok(diagnostic.range.isEqual(rangeOf(document, "x + y")), `range: ${describeDiagnostics([diagnostic])}`);
+    await vscode.commands.executeCommand("workbench.action.closeActiveEditor");
+  });
+
+  it("a kernel file from torch.compile's cache: its triton_helpers calls read from the extension's own dist/python-lib/, a name it lacks named with the nearest", async () => {
+    const document = await openFixture("inductor/softmax-typo.py");
+    const [diagnostic] = await waitFor("KL1104", () => {
+      const found = kernelLabDiagnostics(document.uri);
+      return found.length > 0 ? found : undefined;
+    });
+    equal(kernelLabDiagnostics(document.uri).length, 1, describeDiagnostics(kernelLabDiagnostics(document.uri)));
+    equal(typeof diagnostic.code === "object" ? diagnostic.code.value : diagnostic.code, "KL1104");
+    match(diagnostic.message, /has no @triton\.jit function 'max3'; did you mean triton_helpers\.max2\?$/);
+    ok(diagnostic.range.isEqual(rangeOf(document, "triton_helpers.max3")), `range: ${describeDiagnostics([diagnostic])}`);
     await vscode.commands.executeCommand("workbench.action.closeActiveEditor");
   });
 
