@@ -13,7 +13,8 @@ import { children, dottedName, spanOf, stringValue, type SyntaxNode } from "./tr
 import type { Span } from "../diagnostics/diagnostic";
 import type { PythonFile, PythonKernel } from "./module";
 import { knownArguments, staticArgument } from "./specialize";
-import { isNoneValue, positionalNoneAsKeywords, type NamedArgument } from "./none-names";
+import { isNoneValue, type NamedArgument } from "./none-names";
+import { tritonArguments } from "./triton-signatures";
 
 /** A keyword argument of a call (`name=value`). */
 type Keyword = NamedArgument;
@@ -154,15 +155,6 @@ function resolve(ctx: LowerContext, callee: SyntaxNode): Callee {
   return { kind: "unknown" };
 }
 
-/**
- * tl functions whose Triton signature goes on, past `from` positional arguments, with parameters the kernel language
- * puts elsewhere. Triton's `atomic_cas(pointer, cmp, val, sem, scope)` has no mask, where tl.atomicCas's fourth is the
- * mask: test_core.py's test_atomic_cas, `tl.atomic_cas(Lock, 0, 1, SEM)`, was KL1003 (its string read as the mask).
- */
-const PYTHON_ONLY_KEYWORDS: Record<string, { from: number; names: readonly string[] }> = {
-  atomicCas: { from: 3, names: ["sem", "scope"] },
-};
-
 /** A name the kernel doesn't bind and the module doesn't hold a value or kernel in: an imported module (or a name Python would fail on). */
 function isModuleName(ctx: LowerContext, name: string): boolean {
   return !ctx.params.has(name) && !ctx.plan.locals.has(name) && !ctx.jitFunctions.has(name) && !ctx.file.constants.has(name) && !ctx.file.imports.functions.has(name);
@@ -238,15 +230,7 @@ export function lowerCall(ctx: LowerContext, n: SyntaxNode): void {
           ctx.w.write(")");
         });
       }
-      const only = Object.hasOwn(PYTHON_ONLY_KEYWORDS, target.name) ? PYTHON_ONLY_KEYWORDS[target.name] : undefined;
-      const args = positionalNoneAsKeywords(ctx, target.name, positional, keywords, Math.min(positional.length, only?.from ?? positional.length));
-      const kept = positional.length - args.positional.length;
-      if (only && args.positional.length > only.from - kept) {
-        // Triton's positional order past `from` names other parameters than the kernel language's: passed by name.
-        const from = only.from - kept;
-        const moved = args.positional.slice(from).map((value, i) => ({ name: only.names[i] ?? `_${i}`, value })).filter((k) => !isNoneValue(ctx, k.value));
-        return writeCall(ctx, span, `tl.${target.name}`, callee, undefined, args.positional.slice(0, from), [...moved, ...args.keywords], true);
-      }
+      const args = tritonArguments(ctx, target.name, positional, keywords);
       return writeCall(ctx, span, `tl.${target.name}`, callee, undefined, args.positional, args.keywords, true);
     case "math": {
       const writeName = () => ctx.w.node(spanOf(callee), () => {

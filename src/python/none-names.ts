@@ -7,7 +7,6 @@
 
 import type { LowerContext } from "./context";
 import { nodeText } from "./context";
-import { intrinsicNamed } from "../semantics/intrinsics";
 import { booleanChain, staticComparison } from "./compile-time";
 import { children, parts, type SyntaxNode } from "./tree";
 
@@ -28,32 +27,6 @@ export interface NamedArgument {
   name: string;
   nameNode?: SyntaxNode;
   value: SyntaxNode;
-}
-
-/**
- * How many leading parameters of a tl function have no default in Triton (1 where not listed): a None given to one of
- * them is still "None as a value" (`tl.store(p, None)`), not left out.
- */
-const REQUIRED: Readonly<Record<string, number>> = {
-  store: 2, atomicAdd: 2, atomicMax: 2, atomicMin: 2, atomicAnd: 2, atomicOr: 2, atomicXor: 2, atomicXchg: 2, atomicCas: 3,
-  where: 3, maximum: 2, minimum: 2, clamp: 3, fma: 3, fdiv: 2, divRn: 2, pow: 2, umulhi: 2, dot: 2, join: 2, cat: 2,
-  interleave: 2, full: 3, gather: 3, histogram: 2, topk: 2, cast: 2, reshape: 2, view: 2, broadcastTo: 2, expandDims: 2,
-  permute: 2, advance: 2, makeBlockPtr: 6, swizzle2d: 5, reduce: 3, associativeScan: 3, rand: 2, randn: 2, randint: 2, randint4x: 2,
-};
-
-/**
- * A tl function's positional arguments from the first one that is None on (before `limit`), passed by name instead,
- * the None ones left out: in Triton a positional None is the parameter's default, as a keyword None is (`tl.sum(x,
- * None)` reduces every axis, `tl.atomic_add(p, v, None, SEM)` has no mask). tl.load's and tl.store's positional None
- * masks are none-masks.ts's (written True). Unchanged where a parameter before them takes the rest (`...shape`).
- */
-export function positionalNoneAsKeywords(ctx: LowerContext, fn: string, positional: readonly SyntaxNode[], keywords: readonly NamedArgument[], limit = positional.length): { positional: readonly SyntaxNode[]; keywords: readonly NamedArgument[] } {
-  const required = Object.hasOwn(REQUIRED, fn) ? REQUIRED[fn] : 1;
-  const first = positional.findIndex((p, i) => i >= required && i < limit && isNoneValue(ctx, p) && !ctx.noneMasks.positional.has(p.from));
-  const params = intrinsicNamed(fn)?.params;
-  if (first < 0 || !params || params.slice(0, limit).some((p) => p.startsWith("..."))) return { positional, keywords };
-  const moved = positional.slice(first, limit).map((value, i) => ({ name: params[first + i] ?? `_${first + i}`, value })).filter((k) => !isNoneValue(ctx, k.value));
-  return { positional: [...positional.slice(0, first), ...positional.slice(limit)], keywords: [...moved, ...keywords] };
 }
 
 /** A condition's truth where it is decided while lowering (a comparison with a string or None, a known constexpr); undefined at run time. */
