@@ -28,6 +28,11 @@ const rows: [string, string, string, string][] = [
   ["None added to a value", "    m = None\n    x = tl.load(x_ptr + offs, mask) + m\n    tl.store(y_ptr + offs, x, mask)", "9:39 KL1101", "'m', bound to None here, as a value"],
   // A positional None is the parameter's default, as a keyword None (test_core.py: tl.atomic_add(p, v, None, SEM)).
   ["None as a positional other, sum axis, atomic mask", "    m = None\n    x = tl.load(x_ptr + offs, mask, m)\n    tl.store(y_ptr + offs, x + tl.sum(x, None), mask)\n    tl.atomic_add(y_ptr + offs, x, None, 'relaxed')", "", ""],
+  // Positional arguments bound by Triton's signature (triton-signatures.ts): randint4x(seed, offset, n_rounds)'s third is
+  // n_rounds, where tl.randint4x's is a word; atomic_cas(pointer, cmp, val, sem, scope) has no mask (test_core.py's test_atomic_cas).
+  ["randint4x's positional n_rounds", "    a, b, c, d = tl.randint4x(n, offs, 7)\n    tl.store(y_ptr + offs, (a ^ d).to(tl.float32), mask)", "", ""],
+  ["randint4x's positional n_rounds out of range", "    a, b, c, d = tl.randint4x(n, offs, 0)\n    tl.store(y_ptr + offs, a.to(tl.float32), mask)", "8:40 KL1040", "n_rounds must be 1 to 64"],
+  ["atomic_cas's positional sem and scope", "    tl.atomic_cas(y_ptr, 0.0, 1.0, 'acq_rel', 'gpu')", "", ""],
   ["lambda", "    f = lambda v: v\n    tl.store(y_ptr + offs, 1.0, mask=mask)", "8:9 KL1101", "a lambda isn't part of the kernel language"],
   ["list comprehension", "    v = [i for i in range(3)]", "8:9 KL1101", "a list comprehension"],
   ["with", "    with open('f') as f:\n        pass", "8:5 KL1101", "a `with` statement"],
