@@ -9,7 +9,7 @@ import { lowerExpr, lowerList } from "./expressions";
 import { literalValue } from "./literals";
 import { nearestOf } from "../semantics/math-names";
 import { BUILTIN_CALLS, camelCase, DTYPE_PREDICATES, DTYPES, SHAPE_METHODS, tsName } from "./names";
-import { children, dottedName, spanOf, stringValue, type SyntaxNode } from "./tree";
+import { children, dottedName, parts, spanOf, stringValue, type SyntaxNode } from "./tree";
 import type { Span } from "../diagnostics/diagnostic";
 import type { PythonFile, PythonKernel } from "./module";
 import { knownArguments, staticArgument } from "./specialize";
@@ -193,7 +193,7 @@ export function lowerCall(ctx: LowerContext, n: SyntaxNode): void {
   const span = spanOf(n);
   if (!argList || argList.name !== "ArgList") return unsupported(ctx, n, "this call", "");
   const target = resolve(ctx, callee);
-  const { positional, keywords } = readArgs(ctx, argList, target.kind === "helper" || target.kind === "external");
+  let { positional, keywords } = readArgs(ctx, argList, target.kind === "helper" || target.kind === "external");
   switch (target.kind) {
     case "tl":
       if (target.name === "constexpr" && positional.length === 1) return lowerExpr(ctx, positional[0]);
@@ -230,6 +230,7 @@ export function lowerCall(ctx: LowerContext, n: SyntaxNode): void {
           ctx.w.write(")");
         });
       }
+      if (target.name === "expandDims") ({ positional, keywords } = oneAxisUnwrapped(positional, 1, keywords));
       const args = tritonArguments(ctx, target.name, positional, keywords);
       return writeCall(ctx, span, `tl.${target.name}`, callee, undefined, args.positional, args.keywords, true);
     case "math": {
@@ -255,6 +256,7 @@ export function lowerCall(ctx: LowerContext, n: SyntaxNode): void {
       // A tensor descriptor's methods stay methods (semantics/members.ts): desc.load(offsets), desc.store(offsets, value).
       if (DESCRIPTOR_METHODS.has(target.name)) return writeCall(ctx, span, undefined, callee, undefined, positional, keywords, true);
       const name = target.name === "to" ? "cast" : camelCase(target.name);
+      if (name === "expandDims") ({ positional, keywords } = oneAxisUnwrapped(positional, 0, keywords));
       const shape = SHAPE_METHODS.has(target.name) && positional.length > 1 && !["TupleExpression", "ArrayExpression"].includes(positional[0].name);
       return writeCall(ctx, span, `tl.${name}`, callee, target.object, positional, keywords, true, shape);
     }
@@ -316,6 +318,20 @@ export function lowerCall(ctx: LowerContext, n: SyntaxNode): void {
     case "unknown":
       return writeCall(ctx, span, undefined, callee, undefined, positional, keywords, false);
   }
+}
+
+/**
+ * tl.expand_dims's axis given as a tuple of one (`(1,)`, positional at `at` or `axis=`) as that one axis: Triton reads the two
+ * alike (core.py: `axes = list(axis) if isinstance(axis, (Sequence, tuple)) else [axis]`). tl.expandDims(s, [1]) is how
+ * indexing `s[:, None]` lowers (expressions.ts), which gives a scalar its one axis wherever the None stands, as Triton's
+ * indexing does; `tl.expand_dims(s, (1,))` is Triton's "invalid axis 1" on a scalar, as tl.expandDims(s, 1) is (KL2012).
+ */
+function oneAxisUnwrapped(positional: SyntaxNode[], at: number, keywords: Keyword[]): { positional: SyntaxNode[]; keywords: Keyword[] } {
+  const unwrapped = (n: SyntaxNode) => ((n.name === "TupleExpression" || n.name === "ArrayExpression") && parts(n).length === 1 ? parts(n)[0] : n);
+  return {
+    positional: positional.map((p, i) => (i === at ? unwrapped(p) : p)),
+    keywords: keywords.map((k) => (k.name === "axis" ? { ...k, value: unwrapped(k.value) } : k)),
+  };
 }
 
 /** An f-string, or adjacent strings with one among them, as its text between the quotes ({…} kept); undefined for anything else. */

@@ -132,10 +132,12 @@ export const BLOCK_INTRINSICS: Record<string, Intrinsic> = {
         ctx.log.error(Codes.badAxis, ctx.span(args[1]!), `blocks have at most ${MAX_RANK} axes; ${typeToString(x.type)} can't gain ${axes.length > 1 ? `${axes.length} more` : "another"}`);
         return undefined;
       }
-      // A scalar indexed `s[:, None]` (a tuple here: python/expressions.ts writes indexing so) gains its one axis whatever the
-      // index says, as Triton's semantic.expand_dims splats a scalar to [1] (sglang's `xai_temperature_reg[:, None]`);
-      // tl.expand_dims(s, 1) is Triton's "invalid axis 1".
-      const lenient = tuple && rank === 0;
+      // A scalar indexed `s[:, None]` (a tuple of one here: python/expressions.ts writes indexing so) gains its one axis
+      // whatever the index says, as Triton's semantic.expand_dims splats a scalar to [1] (sglang's `xai_temperature_reg[:, None]`);
+      // tl.expand_dims(s, 1) and tl.expand_dims(s, (1,)) (python/calls.ts writes it tl.expandDims(s, 1)) are Triton's
+      // "invalid axis 1". An index with more Nones is checked as any tuple: Triton's indexing adds them one by one, which
+      // on a scalar works only for the axes 0, 1, … in turn, the ones the check allows.
+      const lenient = tuple && rank === 0 && axes.length === 1;
       const normalized: number[] = [];
       for (const [k, raw] of (axes as number[]).entries()) {
         const axis = lenient && raw >= 0 ? Math.min(raw, resultRank - 1) : raw < 0 ? raw + resultRank : raw;

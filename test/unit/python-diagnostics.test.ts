@@ -33,6 +33,13 @@ const rows: [string, string, string, string][] = [
   ["randint4x's positional n_rounds", "    a, b, c, d = tl.randint4x(n, offs, 7)\n    tl.store(y_ptr + offs, (a ^ d).to(tl.float32), mask)", "", ""],
   ["randint4x's positional n_rounds out of range", "    a, b, c, d = tl.randint4x(n, offs, 0)\n    tl.store(y_ptr + offs, a.to(tl.float32), mask)", "8:40 KL1040", "n_rounds must be 1 to 64"],
   ["atomic_cas's positional sem and scope", "    tl.atomic_cas(y_ptr, 0.0, 1.0, 'acq_rel', 'gpu')", "", ""],
+  // A scalar is 0-d in Triton's expand_dims: one new axis is 0 or -1, as a tuple of one (core.py reads (1,) as 1); indexing
+  // `s[:, None]` gives it its axis wherever the None stands (semantic.expand_dims splats a scalar to [1]).
+  ["expand_dims of a scalar, a tuple of one bad axis", "    s = tl.load(x_ptr)\n    tl.store(y_ptr + tl.arange(0, 1), tl.expand_dims(s, (1,)))", "9:58 KL2012", "axis 1 is out of range: tl.expand_dims of a scalar gives 1 axis (use -1..0)"],
+  ["expand_dims of a scalar, axis=(1,)", "    s = tl.load(x_ptr)\n    tl.store(y_ptr + tl.arange(0, 1), tl.expand_dims(s, axis=(1,)))", "9:63 KL2012", "axis 1 is out of range"],
+  ["expand_dims of a scalar, as a method, (1,)", "    s = tl.load(x_ptr)\n    tl.store(y_ptr + tl.arange(0, 1), s.expand_dims((1,)))", "9:54 KL2012", "axis 1 is out of range"],
+  ["expand_dims of a scalar, two axes one out of range", "    s = tl.load(x_ptr)\n    tl.store(y_ptr + tl.arange(0, 1)[:, None], tl.expand_dims(s, (0, 2)))", "9:70 KL2012", "axis 2 is out of range: tl.expand_dims of a scalar gives 2 axes (use -2..1)"],
+  ["expand_dims of a scalar: (0,), (-1,), (0, 1) and s[:, None]", "    s = tl.load(x_ptr)\n    tl.store(y_ptr + tl.arange(0, 1), tl.expand_dims(s, (0,)) + tl.expand_dims(s, (-1,)) + s[:, None])\n    tl.store(y_ptr + tl.arange(0, 1)[:, None], tl.expand_dims(s, (0, 1)))", "", ""],
   ["lambda", "    f = lambda v: v\n    tl.store(y_ptr + offs, 1.0, mask=mask)", "8:9 KL1101", "a lambda isn't part of the kernel language"],
   ["list comprehension", "    v = [i for i in range(3)]", "8:9 KL1101", "a list comprehension"],
   ["with", "    with open('f') as f:\n        pass", "8:5 KL1101", "a `with` statement"],
