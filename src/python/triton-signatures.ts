@@ -1,7 +1,7 @@
 // A tl function's positional arguments as Triton binds them: by Triton's signature (its parameter
 // names in order, as triton/language/core.py, standard.py and random.py declare them). The kernel
-// language takes Triton's positional parameters in Triton's order (SPEC §2.1) where it has them; a
-// call's positional arguments are written as keywords from the first one it can't pass so on:
+// language takes Triton's positional parameters in Triton's order (docs/LANGUAGE.md §2.1) where it
+// has them; a call's positional arguments are written as keywords from the first one it can't pass so:
 //   - a None given to a parameter with a default is that default, as a keyword None is: left out
 //     (`tl.sum(x, None)` reduces every axis, `tl.atomic_add(p, v, None, SEM)` has no mask);
 //   - a parameter whose place the kernel language gives another (`atomic_cas(pointer, cmp, val, sem,
@@ -106,21 +106,13 @@ export function tritonArguments(ctx: LowerContext, fn: string, positional: reado
   const signature = tritonSignature(fn);
   const own = intrinsicNamed(fn)?.params;
   if (!signature || !own) return { positional, keywords };
-  const isNone = (p: SyntaxNode) => isNoneValue(ctx, p) && !ctx.noneMasks.positional.has(p.from);
-  const inPlace = (p: SyntaxNode, i: number): boolean => {
-    const param = signature.params[i];
-    if (param === undefined) return true; // past Triton's parameters: the kernel language's arity check says so
-    if (param.startsWith("...")) return true;
-    return param === own[i] && !(i >= signature.required && isNone(p));
-  };
-  const restAt = signature.params.findIndex((p) => p.startsWith("..."));
-  const kept = restAt < 0 ? positional.length : Math.min(restAt, positional.length);
-  const first = positional.slice(0, kept).findIndex((p, i) => !inPlace(p, i));
+  const { params, required } = signature;
+  const leftOut = (p: SyntaxNode, i: number) => i >= required && isNoneValue(ctx, p) && !ctx.noneMasks.positional.has(p.from);
+  // Past Triton's parameters an argument stays in place (the kernel language's arity check reports it), as from one taking the rest.
+  const inPlace = (p: SyntaxNode, i: number) => params[i] === undefined || params[i].startsWith("...") || (params[i] === own[i] && !leftOut(p, i));
+  const rest = params.findIndex((p) => p.startsWith("..."));
+  const first = positional.slice(0, rest < 0 ? undefined : rest).findIndex((p, i) => !inPlace(p, i));
   if (first < 0) return { positional, keywords };
-  const moved = positional
-    .slice(first)
-    .map((value, k) => ({ name: signature.params[first + k] ?? `_${first + k}`, value, index: first + k }))
-    .filter((k) => !(k.index >= signature.required && isNone(k.value)))
-    .map(({ name, value }) => ({ name, value }));
-  return { positional: positional.slice(0, first), keywords: [...moved, ...keywords] };
+  const named = positional.flatMap((value, i) => (i < first || leftOut(value, i) ? [] : [{ name: params[i] ?? `_${i}`, value }]));
+  return { positional: positional.slice(0, first), keywords: [...named, ...keywords] };
 }
