@@ -14,6 +14,7 @@ import { readPythonFile, type PythonFile, type PythonKernel } from "./module";
 import { children, dottedName, textOf, walk, type SyntaxNode } from "./tree";
 import { externalCallee } from "./externals";
 import { literalValue, type PyConst } from "./literals";
+import { keywordArgs } from "./signature";
 
 export function checkPythonFile(fileName: string, text: string, target: Target = DEFAULT_TARGET): Diagnostic[] {
   return checkPython(readPythonFile(fileName, text), target);
@@ -38,12 +39,17 @@ export function checkPython(file: PythonFile, target: Target = DEFAULT_TARGET): 
     // guesses are compiled only while something is left to rule out.
     // The bool guess: only the pointers stored through, and it rules out only a mask stored (KL2003).
     const stored = pointerParams(file, kernel, new Set(), new Set(["store"]));
+    const masks = onlyMasks(file, kernel);
     const others = [
       { types: otherGuess(types, "i32"), rules: () => true },
       { types: otherGuess(types, "bool", stored), rules: (d: Diagnostic) => d.code === Codes.operandDtype },
       // The int8 guess rules out only a static assertion on a loaded dtype (tritonbench's int4 matmul:
       // `tl.static_assert(b.dtype == tl.int8)` on packed weights).
       { types: otherGuess(types, "i8"), rules: (d: Diagnostic) => d.code === Codes.staticAssert },
+      // A parameter used only as a load's, store's or atomic's mask (cce's helper `tl_lock_add(ptrs, v, mask, lock_ptr)`,
+      // which no kernel of its file calls) is a block of bools its callers give, which the int32 guess isn't: "the mask
+      // must be a comparison" at it is the guess's where it goes with no mask given.
+      { types: masks.size > 0 ? { ...types, ...Object.fromEntries([...masks].map((name) => [name, { kind: "none" } as const])) } : undefined, rules: (d: Diagnostic) => d.code === Codes.operandDtype && masks.has(file.text.slice(d.span.start, d.span.end)) },
     ];
     for (const first of assumedConstexprs(file, kernel)) {
       let constexprs = first;
@@ -202,6 +208,27 @@ function returnsValue(kernel: PythonKernel): boolean {
 function otherGuess(types: Readonly<Record<string, PythonArgType>>, dtype: "i32" | "bool" | "i8", only?: ReadonlySet<string>): Record<string, PythonArgType> | undefined {
   const guessed = Object.entries(types).filter(([name, t]) => t.kind === "pointer" && t.dtype === "f32" && (!only || only.has(name)));
   return guessed.length === 0 ? undefined : { ...types, ...Object.fromEntries(guessed.map(([name]) => [name, { kind: "pointer", dtype } as const])) };
+}
+
+/** The parameters of a kernel the file doesn't launch that it uses only as the mask of a load, store or atomic, as they are. */
+function onlyMasks(file: PythonFile, kernel: PythonKernel): Set<string> {
+  const body = children(kernel.node).find((c) => c.name === "Body");
+  if (!body || file.launches.some((l) => l.kernel === kernel.name)) return new Set();
+  const params = new Set(kernel.params.filter((p) => !p.constexpr).map((p) => p.name));
+  const uses = new Map<string, number>();
+  const asMask = new Map<string, number>();
+  const count = (counts: Map<string, number>, name: string) => counts.set(name, (counts.get(name) ?? 0) + 1);
+  walk(body, (n) => {
+    if (n.name === "VariableName" && params.has(textOf(file.text, n)) && !isKeywordName(n)) count(uses, textOf(file.text, n));
+    if (n.name !== "CallExpression") return;
+    const [callee, argList] = children(n);
+    const fn = dottedName(file.text, callee)?.at(-1);
+    if (!fn || !argList || !(fn === "load" || fn === "store" || fn.startsWith("atomic_"))) return;
+    const { positional, keywords } = keywordArgs(file.text, argList);
+    const mask = keywords.get("mask") ?? positional[fn === "load" ? 1 : 2];
+    if (mask?.name === "VariableName" && params.has(textOf(file.text, mask))) count(asMask, textOf(file.text, mask));
+  });
+  return new Set([...asMask].filter(([name, n]) => uses.get(name) === n).map(([name]) => name));
 }
 
 /**

@@ -1,6 +1,7 @@
 // What `kernel-lab check file.py` assumes about a kernel it can't see launched: a parameter is a
 // pointer where it is the base of the address a tl.load / tl.store / atomic / block pointer uses
-// (`x_ptr + offsets`, followed through the names it is assigned to and into helpers), an f32
+// (`x_ptr + offsets`, followed through the names it is assigned to, both sides of `a if C else b`,
+// and into helpers), an f32
 // pointer by default (an i32 one where it is a lock: atomic_cas, atomic_xchg…); other parameters are i32, or f32 where a launch in the file passes a float
 // literal. Constexpr values come from the launches' keywords, else the first autotune config,
 // else the heuristics (evaluated where their inputs are known), else the default, else 16.
@@ -94,6 +95,12 @@ export function pointerParams(file: PythonFile, kernel: PythonKernel, seen = new
       }
       case "ParenthesizedExpression":
         return follow(parts(e)[0]);
+      case "ConditionalExpression": {
+        // `iptr = a if A_TO_B else b` (megablocks' _padded_copy): either side may be the pointer, whichever the constexpr picks.
+        const kids = children(e);
+        const values = [kids[0], kids[kids.findIndex((k) => k.name === "else") + 1]];
+        return values.map(follow).some(Boolean);
+      }
       case "MemberExpression":
         return children(e)[1]?.name === "[" ? follow(children(e)[0]) : false;
       case "CallExpression": {

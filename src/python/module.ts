@@ -9,7 +9,7 @@ import { mathFunction } from "../semantics/math-names";
 import { DTYPES, TRITON_DTYPES } from "./names";
 import type { Tree } from "@lezer/common";
 import { LineMap } from "../diagnostics/position";
-import { literalValue, type ConstScope, type PyConst } from "./literals";
+import { isDtypeConst, literalValue, type ConstScope, type PyConst } from "./literals";
 import { bodyStatements, children, dottedName, firstError, parsePython, parts, spanOf, stringValue, textOf, type SyntaxNode } from "./tree";
 import { readLaunches, type LaunchSite } from "./launches";
 import { readJitFunction, readWrappedKernels, type PythonKernel } from "./signature";
@@ -59,7 +59,7 @@ export interface PythonFile {
   imports: PythonImports;
   /** Module-level names bound to a literal value. */
   constants: Map<string, ModuleConstant>;
-  /** Module-level tl.constexprs bound to what only running tells (`IS_CUDA = tl.constexpr(is_cuda())`): a run sends their values (addMathNames). */
+  /** Module-level tl.constexprs bound to what only running tells (`IS_CUDA = tl.constexpr(is_cuda())`), and dtypes bound in a module-level `if` (`REDUCE_TYPE = tl.float32` or `tl.float16`): a run sends their values (addMathNames). */
   runTimeConstexprs?: Set<string>;
   launches: LaunchSite[];
   /**
@@ -168,7 +168,8 @@ function readJitAliases(text: string, lines: LineMap, top: SyntaxNode, kernels: 
       const kids = children(s);
       if (kids.length !== 3 || kids[0].name !== "VariableName" || kids[1].name !== "AssignOp" || kids[2].name !== "VariableName") continue;
       const name = textOf(text, kids[0]);
-      const target = textOf(text, kids[2]);
+      // `group_scale = next_power_of_2_triton`, itself bound in an `if` above (gemlite): the function it names by then.
+      const target = aliases.get(textOf(text, kids[2])) ?? textOf(text, kids[2]);
       if (names.has(target) && !names.has(name)) aliases.set(name, target);
     }
   };
@@ -429,6 +430,20 @@ function readConstants(text: string, top: SyntaxNode, imports: PythonImports, ru
     const written = wrapped ? parts(children(value).find((c) => c.name === "ArgList")!)[0] ?? value : value;
     constants.set(textOf(text, kids[0]), { value: v, span: spanOf(s), constexpr: annotatedConstexpr || wrapped, text: textOf(text, written) });
   }
+  // A dtype bound only inside module-level `if` / `try` bodies (sglang: `REDUCE_TYPE = tl.float32` or `tl.float16` on a
+  // server setting), which a kernel reads as Triton lets it read a dtype global: which one, only running tells (a run
+  // sends it, addMathNames), so for `check` it is one of the run-time names.
+  const topLevel = new Set(constants.keys());
+  const visit = (node: SyntaxNode, inBranch: boolean) => {
+    for (const s of children(node)) {
+      if (s.name === "IfStatement" || s.name === "TryStatement") for (const b of children(s)) if (b.name === "Body") visit(b, true);
+      const kids = children(s);
+      if (!inBranch || s.name !== "AssignStatement" || kids.length !== 3 || kids[0].name !== "VariableName" || kids[1].name !== "AssignOp") continue;
+      const name = textOf(text, kids[0]);
+      if (isDtypeConst(literalValue(text, kids[2], scope)) && !topLevel.has(name)) runTime?.add(name);
+    }
+  };
+  visit(top, false);
   return constants;
 }
 
