@@ -165,6 +165,11 @@ const PYTHON_LIB = __filename.endsWith(".ts") ? path.join(__dirname, "..", "harn
  * (`from ..utils import helper`) resolve from the folder above the outermost package.
  */
 async function checkPythonBesideModules(fileArg: string, file: string, text: string, texts: Map<string, string>) {
+  return checkPython(await readPythonBesideModules(fileArg, file, text, texts));
+}
+
+/** A Python file read with the modules it imports (beside it, and Kernel Lab's own), as a run sends them; `texts` gets each module's text by its shown path. */
+async function readPythonBesideModules(fileArg: string, file: string, text: string, texts = new Map<string, string>()) {
   let folder = path.dirname(path.resolve(fileArg));
   // A package's __init__.py is the package itself.
   const names = path.basename(fileArg) === "__init__.py" ? [] : [path.basename(fileArg).replace(/\.py$/, "")];
@@ -189,7 +194,7 @@ async function checkPythonBesideModules(fileArg: string, file: string, text: str
     }
     return undefined;
   });
-  return checkPython(python);
+  return python;
 }
 
 /**
@@ -225,7 +230,7 @@ async function wgslCommand(cmd: Extract<Command, { kind: "wgsl" }>): Promise<num
     process.stderr.write(`kernel-lab: cannot read ${cmd.file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}\n`);
     return FAILURE;
   }
-  if (file.endsWith(".py")) return wgslPython(file, text, cmd);
+  if (file.endsWith(".py")) return wgslPython(file, text, cmd, await readPythonBesideModules(cmd.file, file, text));
   const parsed = parseKernelFile(file, text);
   const report = async (diagnostics: LocatedDiagnostic[]) => {
     if (diagnostics.length > 0) await write(process.stderr, diagnostics.map((d) => formatDiagnostic(d)).join("\n") + "\n");

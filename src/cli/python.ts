@@ -6,10 +6,10 @@ import { formatDiagnostic, locate } from "../diagnostics/position";
 import { EXIT_CODES } from "../harness/report";
 import { NO_ADAPTER_TARGET } from "../compile";
 import { readFileSync, writeFileSync } from "node:fs";
-import { assumedArgTypes, assumedConstexprs, compilePythonKernel, kernelFileToPython, pythonFileToTypeScript, readPythonFile } from "../python";
+import { assumedArgTypes, assumedConstexprs, compilePythonKernel, kernelFileToPython, pythonFileToTypeScript, type PythonFile } from "../python";
 
-export async function wgslPython(file: string, text: string, cmd: Extract<Command, { kind: "wgsl" }>): Promise<number> {
-  const python = readPythonFile(file, text);
+/** `python`: the file read with the modules it imports (main.ts readPythonBesideModules), as `check` reads it. */
+export async function wgslPython(file: string, text: string, cmd: Extract<Command, { kind: "wgsl" }>, python: PythonFile): Promise<number> {
   const errors = python.diagnostics.filter((d) => d.severity === "error");
   if (errors.length > 0) {
     process.stderr.write(locate(file, text, errors).map((d) => formatDiagnostic(d)).join("\n") + "\n");

@@ -166,6 +166,12 @@ test("check of the kernel files torch.compile writes (its cache's …/c*.py): to
   assert.equal(files.length, 7);
   const r = cli(["check", ...files]);
   assert.deepEqual({ code: r.code, stdout: r.stdout }, { code: 0, stdout: "" }, r.stderr);
+  // `wgsl` reads the modules as `check` does (was KL1150 at each helper call, with the modules beside the script too).
+  for (const kernel of [files.find((f) => f.endsWith("triton_per_fused__softmax_add_zeros_3.py"))!, path.join(root, "test/python/xmod-kernels.py")]) {
+    const w = cli(["wgsl", kernel]);
+    assert.equal(w.code, 0, w.stderr);
+    assert.match(w.stdout, /@compute/);
+  }
   // Every helper call was compiled from the module: a name it lacks is the module's KL1104, with the nearest.
   const softmax = files.find((f) => f.endsWith("triton_per_fused__softmax_add_zeros_3.py"))!;
   const typo = path.join(folder, "typo.py");
