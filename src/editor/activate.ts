@@ -11,6 +11,7 @@ import { PythonRuns } from "./python-run";
 import { commandTable } from "./commands";
 import { registerKernelDebugger } from "./debug/provider";
 import { KernelDiagnostics } from "./diagnostics";
+import { pythonLibrary } from "./python-modules";
 import { KernelHover } from "./hover-provider";
 import { FIX_APPLIED_COMMAND, KernelQuickFixes } from "./quick-fixes";
 import { KernelInlayHints } from "./inlay-hints";
@@ -70,7 +71,7 @@ export function activateKernelLab(
     const pythonRuns = new PythonRuns(context.extensionUri, log, runner, paths, runs);
     const exercisesTree = new ExercisesTree(exercises);
     const types = new KernelTypesCache(log);
-    const diagnostics = new KernelDiagnostics(log, vscode.Uri.joinPath(context.extensionUri, "dist", "python-lib"));
+    const diagnostics = new KernelDiagnostics(log, pythonLibrary(context.extensionUri));
     context.subscriptions.push(
       diagnostics,
       vscode.languages.registerCodeActionsProvider(kernelFiles, new KernelQuickFixes(diagnostics), KernelQuickFixes.metadata),

@@ -5,6 +5,7 @@ import { convertToTypeScript, copyAsTritonPython } from "./convert-commands";
 import { debugProgram } from "./debug/provider";
 import { isTritonPythonDocument, kernelDocumentFor } from "./kernel-document";
 import { pythonCompiler } from "./compiler";
+import { pythonLibrary, readWithModules } from "./python-modules";
 import type { PythonRunCommandResult, PythonRuns } from "./python-run";
 import { ResultsPanel, type PanelState } from "./results-panel";
 import type { RunCommandResult, RunController } from "./run-controller";
@@ -54,7 +55,7 @@ export function commandTable(services: CommandServices): Record<CommandId, (...a
     "kernelLab.runKernel": (uri?: unknown, run?: unknown, size?: unknown): Promise<RunCommandResult> => runs.run("run", uri, run, size),
     "kernelLab.sweepKernel": (uri?: unknown, run?: unknown): Promise<RunCommandResult> => runs.run("sweep", uri, run),
     "kernelLab.retuneKernel": (uri?: unknown, run?: unknown, size?: unknown): Promise<RunCommandResult> => runs.run("retune", uri, run, size),
-    "kernelLab.showWgsl": (uri?: unknown, kernel?: unknown) => showWgsl(uri, log, typeof kernel === "string" ? kernel : undefined),
+    "kernelLab.showWgsl": (uri?: unknown, kernel?: unknown) => showWgsl(uri, log, extensionUri, typeof kernel === "string" ? kernel : undefined),
     "kernelLab.convertToTypeScript": (uri?: unknown) => convertToTypeScript(uri, log),
     "kernelLab.copyAsTritonPython": (uri?: unknown) => copyAsTritonPython(uri),
     "kernelLab.showResults": (): PanelState => {
@@ -80,7 +81,7 @@ export function commandTable(services: CommandServices): Record<CommandId, (...a
 }
 
 /** Opens the generated WGSL of the file's kernels beside it; returns the text shown. */
-async function showWgsl(uri: unknown, log: vscode.LogOutputChannel, kernel?: string): Promise<{ text: string } | undefined> {
+async function showWgsl(uri: unknown, log: vscode.LogOutputChannel, extensionUri: vscode.Uri, kernel?: string): Promise<{ text: string } | undefined> {
   const document = (await kernelDocumentFor(uri)) ?? (await pythonDocumentFor(uri));
   if (!document) {
     void vscode.window.showErrorMessage("Kernel Lab: open a *.kernel.ts file, or a Python file with a @triton.jit kernel, to see its WGSL.");
@@ -89,7 +90,8 @@ async function showWgsl(uri: unknown, log: vscode.LogOutputChannel, kernel?: str
   let text: string;
   try {
     const python = document.uri.path.endsWith(".py");
-    const all = python ? pythonCompiler().pythonWgsl(document.fileName, document.getText()) : wgslFor(document.fileName, document.getText());
+    // A Python file's kernels compile with the modules they import, as its diagnostics do (python-modules.ts).
+    const all = python ? pythonCompiler().pythonWgsl((await readWithModules(document, pythonLibrary(extensionUri))).file) : wgslFor(document.fileName, document.getText());
     const listing = kernel === undefined ? all : { entries: all.entries.filter((e) => e.kernel === kernel), failed: all.failed.filter((k) => k === kernel) };
     if (listing.entries.length === 0) {
       void vscode.window.showErrorMessage(

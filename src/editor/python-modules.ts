@@ -29,6 +29,11 @@ export function forgetModuleText(uri: vscode.Uri): void {
   texts.forget(uri.toString());
 }
 
+/** Kernel Lab's Python modules in the extension (dist/python-lib/, also in the web package): where KERNEL_LAB_MODULES are read from. */
+export function pythonLibrary(extensionUri: vscode.Uri): vscode.Uri {
+  return vscode.Uri.joinPath(extensionUri, "dist", "python-lib");
+}
+
 /** Packages nest only so deep; a deeper chain of __init__.py files is not one program's. */
 const MAX_DEPTH = 32;
 

@@ -85,8 +85,7 @@ export interface PythonWgsl {
 }
 
 /** Show WGSL for a Python file: each kernel specialised as `check` assumes (its launch's constexprs), or why it has none. */
-export function pythonWgsl(fileName: string, text: string): { entries: PythonWgsl[]; failed: string[] } {
-  const file = readPythonFile(fileName, text);
+export function pythonWgsl(file: PythonFile): { entries: PythonWgsl[]; failed: string[] } {
   if (file.diagnostics.some((d) => d.severity === "error")) return { entries: [], failed: file.kernels.map((k) => k.name) };
   const entries: PythonWgsl[] = [];
   const failed: string[] = [];

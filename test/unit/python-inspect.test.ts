@@ -6,7 +6,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
-import { pythonBindingTypes, pythonHoverAt, pythonWgsl } from "../../src/python";
+import { pythonBindingTypes, pythonHoverAt, pythonWgsl, readPythonFile } from "../../src/python";
 
 const file = path.join(__dirname, "..", "python", "vector-add.py");
 const text = readFileSync(file, "utf8");
@@ -40,12 +40,12 @@ test("a hover over tl.load shows the Python call and the block it gives; over a 
 });
 
 test("Show WGSL of a Python file: each kernel for its launch's constexprs; a file with a mistake has none", () => {
-  const { entries, failed } = pythonWgsl(file, text);
+  const { entries, failed } = pythonWgsl(readPythonFile(file, text));
   assert.deepEqual(failed, []);
   assert.equal(entries.length, 1);
   assert.deepEqual(entries[0].constexprs, { BLOCK_SIZE: 256 });
   assert.match(entries[0].text, /@compute @workgroup_size/);
   const broken = text.replace("tl.arange(0, BLOCK_SIZE)", "tl.arange(0, n_elements)");
-  assert.deepEqual(pythonWgsl(file, broken), { entries: [], failed: ["add_kernel"] });
+  assert.deepEqual(pythonWgsl(readPythonFile(file, broken)), { entries: [], failed: ["add_kernel"] });
   assert.deepEqual(pythonBindingTypes(file, "def f(:\n"), []);
 });

@@ -144,6 +144,17 @@ describe("diagnostics", () => {
     }
   });
 
+  it("Show WGSL of a Python kernel calling another module's helpers compiles them from that module (inductor's triton_helpers, from the extension)", async () => {
+    const document = await openFixture("inductor/softmax-typo.py");
+    const edit = new vscode.WorkspaceEdit();
+    edit.replace(document.uri, rangeOf(document, "triton_helpers.max3"), "triton_helpers.max2");
+    assert.ok(await vscode.workspace.applyEdit(edit), "the edit was not applied");
+    const shown = await vscode.commands.executeCommand<{ text: string } | undefined>("kernelLab.showWgsl", document.uri);
+    assert.match(shown?.text ?? "", /@compute/, JSON.stringify(shown)?.slice(0, 300));
+    await vscode.commands.executeCommand("workbench.action.closeEditorsInOtherGroups");
+    await vscode.window.showTextDocument(document);
+  });
+
   it("a valid kernel file has no kernel-lab diagnostics", async () => {
     const document = await openFixture("vector-add.kernel.ts");
     // Give the checker time to run: the absence of diagnostics must not just be "not checked yet".
