@@ -57,6 +57,18 @@ class TensorViews:
         s, e = self._axis(start_dim), self._axis(end_dim)
         return self.reshape(*self._shape[:s], -1, *self._shape[e + 1:])
 
+    def unflatten(self, dim, sizes):
+        # flatten's inverse: axis dim split into sizes (one of them may be -1), a view where one is possible.
+        d = self._axis(dim)
+        sizes = tuple(int(n) for n in sizes)
+        if -1 in sizes:
+            known = _numel([n for n in sizes if n != -1])
+            sizes = tuple(self._shape[d] // known if n == -1 else n for n in sizes)
+        if _numel(sizes) != self._shape[d]:
+            raise RuntimeError(f"unflatten: Provided sizes {list(sizes)} don't multiply up to the size of dim {dim} "
+                               f"({self._shape[d]}) in the input tensor")
+        return self.reshape(*self._shape[:d], *sizes, *self._shape[d + 1:])
+
     def _infer(self, shape):
         if -1 in shape:
             known = _numel([x for x in shape if x != -1])
