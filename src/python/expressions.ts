@@ -10,7 +10,7 @@ import { nodeText, unsupported } from "./context";
 import { Codes } from "../diagnostics/codes";
 import { lowerCall, staticGetattr } from "./calls";
 import { TRITON_DTYPES, tsName } from "./names";
-import { isDtypeConst, literalValue, type PyConst } from "./literals";
+import { isDtypeConst, literalValue, MATH_CONSTANTS, type PyConst } from "./literals";
 import { children, dottedName, parts, spanOf, stringValue, trailingDotFloat, type SyntaxNode } from "./tree";
 import { pickedSide } from "./none-names";
 import { booleanChain, dtypeOf, operatorText, paramDtype, staticComparison, trueDivisionIsPlain, type BooleanItem } from "./compile-time";
@@ -341,6 +341,10 @@ function lowerMember(ctx: LowerContext, n: SyntaxNode): void {
       if (external) return ctx.w.token(ctx.externals.use(external.file, external.kernel, ctx.prefix === "" ? span : ctx.externals.lowering?.site ?? span), span);
       const constant = ctx.externals.constant(dotted, ctx.file);
       if (constant) return ctx.w.token(constantText(constant.value, constant.text), span);
+      // `math.e` / `math.pi` of Python's own math module: a float, as Triton reads a module's attribute while compiling
+      // (lmdeploy's paged attention: `qk * tl_log2(math.e)`).
+      const stdlibMath = dotted.length === 2 && ctx.file.imports.modules.get(dotted[0]) === "math" && !ctx.file.constants.has(dotted[0]);
+      if (stdlibMath && Object.hasOwn(MATH_CONSTANTS, property) && Number.isFinite(MATH_CONSTANTS[property])) return ctx.w.token(String(MATH_CONSTANTS[property]), span);
     }
     return unsupported(ctx, n, `the attribute '.${property}'`, "");
   }

@@ -50,7 +50,7 @@ export function alternativeValues(text: string, node: SyntaxNode, scope: ConstSc
 }
 
 /** Python's `math` constants and the one-argument functions of it a module-level constant is computed with (kernl's `sqrt2 = math.sqrt(2.0)`). */
-const MATH_CONSTANTS: Record<string, number> = { pi: Math.PI, e: Math.E, tau: 2 * Math.PI, inf: Infinity };
+export const MATH_CONSTANTS: Record<string, number> = { pi: Math.PI, e: Math.E, tau: 2 * Math.PI, inf: Infinity };
 const MATH_FUNCTIONS: Record<string, (x: number) => number> = {
   sqrt: Math.sqrt, exp: Math.exp, log2: Math.log2, log10: Math.log10, fabs: Math.abs,
   sin: Math.sin, cos: Math.cos, tan: Math.tan, atan: Math.atan, tanh: Math.tanh,
