@@ -199,6 +199,9 @@ function pickedAxes(ctx: IntrinsicContext, node: ts.Expression): ts.Expression {
 /** `boundaryCheck`: the axes to check, an array literal (or a tuple) of compile-time integers. */
 function axesArg(ctx: IntrinsicContext, node: ts.Expression, rank: number, what: string): number[] | undefined {
   node = pickedAxes(ctx, node);
+  // A name bound to a tuple of constants: lmdeploy's `_load_kv(ptrs, boundary_check: tl.constexpr)` given `(1, )`.
+  const tuple = ts.isArrayLiteralExpression(node) ? undefined : constTuple(ctx, node);
+  if (tuple) return axesInRank(ctx, tuple, node, rank, what);
   const elements = ts.isArrayLiteralExpression(node) ? [...node.elements] : [node];
   const axes: number[] = [];
   for (const e of elements) {
@@ -211,6 +214,16 @@ function axesArg(ctx: IntrinsicContext, node: ts.Expression, rank: number, what:
     if (!axes.includes(axis)) axes.push(axis);
   }
   return axes;
+}
+
+/** A tuple's axes, each within the block pointer's rank (the error at the name that holds them). */
+function axesInRank(ctx: IntrinsicContext, tuple: number[], node: ts.Expression, rank: number, what: string): number[] | undefined {
+  const outside = tuple.find((axis) => axis < 0 || axis >= rank);
+  if (outside !== undefined) {
+    ctx.log.error(Codes.badAxis, ctx.span(node), `${what}'s boundaryCheck names axes of the block pointer, 0 to ${rank - 1}; got ${outside}`);
+    return undefined;
+  }
+  return [...new Set(tuple)];
 }
 
 /** tl.load's paddingOption: what out-of-bounds elements read — 0 ("" or "zero") or NaN ("nan"). */
