@@ -43,6 +43,8 @@ export interface LowerContext {
   noneNames: Set<string>;
   /** Inside a branch decided not taken while lowering (a constexpr `if`), which Triton never compiles: how many deep. */
   deadBranches: number;
+  /** How many branches decided only at run time enclose the statement being lowered (a constexpr local bound there isn't known after). */
+  runTimeBranches: number;
 }
 
 /** Reports a construct outside the language; writes `0` in its place so the TypeScript still parses. */

@@ -100,6 +100,7 @@ function lowerFunction(w: TsWriter, log: DiagnosticLog, file: PythonFile, prefix
     externals,
     noneNames: new Set(),
     deadBranches: 0,
+    runTimeBranches: 0,
   };
   const name = f.specializedAs ?? `${prefix}${tsName(k.name)}`;
   // A specialized helper's known parameters are decided while lowering: the call passes nothing for them.

@@ -100,7 +100,21 @@ function numberOf(ctx: LowerContext, n: SyntaxNode | undefined): number | undefi
     const known = ctx.known.get(nodeText(ctx, n));
     return typeof known === "number" ? known : typeof known === "boolean" ? Number(known) : undefined;
   }
-  return undefined;
+  if (n.name === "ParenthesizedExpression") return parts(n).length === 1 ? numberOf(ctx, parts(n)[0]) : undefined;
+  // Integer arithmetic of decided numbers (lmdeploy's flashattention.py: `if BLOCK_DK + BLOCK_DK1 == head_dim_k:`).
+  const kids = children(n);
+  if (n.name !== "BinaryExpression" || kids.length !== 3) return undefined;
+  const a = numberOf(ctx, kids[0]);
+  const b = numberOf(ctx, kids[2]);
+  if (a === undefined || b === undefined || !Number.isInteger(a) || !Number.isInteger(b)) return undefined;
+  switch (nodeText(ctx, kids[1])) {
+    case "+": return a + b;
+    case "-": return a - b;
+    case "*": return a * b;
+    case "//": return b === 0 ? undefined : Math.floor(a / b);
+    case "%": return b === 0 ? undefined : a - b * Math.floor(a / b);
+    default: return undefined;
+  }
 }
 
 /**
@@ -110,10 +124,12 @@ function numberOf(ctx: LowerContext, n: SyntaxNode | undefined): number | undefi
 export function noneInBranch(ctx: LowerContext, taken: boolean | undefined, lower: () => void): void {
   const before = new Set(ctx.noneNames);
   if (taken === false) ctx.deadBranches++;
+  if (taken === undefined) ctx.runTimeBranches++;
   try {
     lower();
   } finally {
     if (taken === false) ctx.deadBranches--;
+    if (taken === undefined) ctx.runTimeBranches--;
   }
   if (taken === false) ctx.noneNames = before;
 }

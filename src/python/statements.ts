@@ -10,6 +10,7 @@ import { noneInBranch, pickedSide, staticBool, staticTruth } from "./none-names"
 import { lowerExpr, lowerList } from "./expressions";
 import { camelCase, tsName } from "./names";
 import { keywordArgs } from "./signature";
+import { literalValue, type PyConst } from "./literals";
 import { bodyStatements, children, dottedName, parts, spanOf, walk, type SyntaxNode } from "./tree";
 
 const UNSUPPORTED: Readonly<Record<string, [string, string]>> = {
@@ -146,6 +147,8 @@ function lowerAssign(ctx: LowerContext, s: SyntaxNode, indent: string): void {
   // block's own declarations stop this one (lightning-attention's _bwd_diag_kernel, `do`).
   const declaredHere = (n: string) => scope.has(n) || ctx.params.has(n);
   for (const n of names) ctx.noneNames.delete(n);
+  // Bound again (in code that runs): a constexpr tuple local (below) is no longer that tuple.
+  for (const n of names) if (ctx.deadBranches === 0 && !ctx.params.has(n) && Array.isArray(ctx.known.get(n))) ctx.known.delete(n);
   // `mask = None`, or each name of a tuple None (tritonbench's sum kernels: `idxs, mask = None, None` before a constexpr
   // `if dim == 0:` binds both): a constexpr None (none-names.ts); the name is declared, given no value.
   const allNone = targets.length === values.length && targets.every((t) => t.name === "VariableName") && values.every((v) => v.name === "None");
@@ -184,8 +187,13 @@ function lowerAssign(ctx: LowerContext, s: SyntaxNode, indent: string): void {
   // to None only in the branch not taken isn't None after it (none-names.ts).
   const annotation = kids.find((k) => k.name === "TypeDef");
   if (annotation && names.length === 1 && values.length === 1 && /constexpr\s*$/.test(nodeText(ctx, annotation))) {
-    const truth = staticBool(ctx, values[0]);
-    if (truth !== undefined) ctx.known.set(names[0], truth);
+    // A tuple of literals (`k_bound1: tl.constexpr = (0, 1)`) is that tuple where it is read, as a tuple constexpr
+    // parameter is (expressions.ts lowerName), where the branch binding it is decided while lowering.
+    const items = values[0].name === "TupleExpression" ? parts(values[0]).map((item) => literalValue(ctx.text, item)) : undefined;
+    const tuple = items?.every((item) => item !== undefined) ? (items as PyConst[]) : undefined;
+    const truth = tuple === undefined ? staticBool(ctx, values[0]) : undefined;
+    if (Array.isArray(tuple) && ctx.deadBranches === 0 && ctx.runTimeBranches === 0) ctx.known.set(names[0], tuple);
+    else if (truth !== undefined) ctx.known.set(names[0], truth);
   }
 }
 
@@ -365,7 +373,11 @@ function assigns(ctx: LowerContext, body: SyntaxNode, name: string): boolean {
 
 export { camelCase };
 
-/** Whether a branch of `ifStatement` (at any depth) binds None to a name read other than as a mask (none-masks.ts maskOnly). */
+/**
+ * Whether a branch of `ifStatement` (at any depth) binds None to a name read other than as a mask (none-masks.ts
+ * maskOnly), or binds a `NAME: tl.constexpr` local to None or a tuple (lmdeploy's flashattention.py:
+ * `if BLOCK_DK + BLOCK_DK1 == head_dim_k: k_bound0: tl.constexpr = None … else: k_bound0: tl.constexpr = (1, )`).
+ */
 function bindsNoneToValue(ctx: LowerContext, ifStatement: SyntaxNode): boolean {
   let found = false;
   walk(ifStatement, (n) => {
@@ -373,6 +385,8 @@ function bindsNoneToValue(ctx: LowerContext, ifStatement: SyntaxNode): boolean {
     if (n.name !== "AssignStatement") return undefined;
     const kids = children(n);
     if (kids.length === 3 && kids[0].name === "VariableName" && kids[1].name === "AssignOp" && kids[2].name === "None" && !ctx.noneMasks.maskOnly.has(nodeText(ctx, kids[0]))) found = true;
+    const constexprLocal = kids.length === 4 && kids[0].name === "VariableName" && kids[1].name === "TypeDef" && /constexpr\s*$/.test(nodeText(ctx, kids[1]));
+    if (constexprLocal && (kids[3].name === "None" || kids[3].name === "TupleExpression")) found = true;
     return undefined;
   });
   return found;
