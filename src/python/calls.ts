@@ -12,6 +12,7 @@ import { BUILTIN_CALLS, camelCase, DTYPE_PREDICATES, DTYPES, SHAPE_METHODS, tsNa
 import { children, dottedName, parts, spanOf, stringValue, type SyntaxNode } from "./tree";
 import type { Span } from "../diagnostics/diagnostic";
 import type { PythonFile, PythonKernel } from "./module";
+import { LIBDEVICE_ONLY } from "./module";
 import { knownArguments, staticArgument } from "./specialize";
 import { isNoneValue, type NamedArgument } from "./none-names";
 import { tritonArguments } from "./triton-signatures";
@@ -22,7 +23,7 @@ type Keyword = NamedArgument;
 type Callee =
   | { kind: "tl"; name: string }
   /** `libdevice.fast_expf(x)`: tl's math namespace and the name as written (`fnNode`, where a fix edits it). */
-  | { kind: "math"; namespace: "math" | "extra.libdevice"; fnNode: SyntaxNode }
+  | { kind: "math"; namespace: "math" | "extra.libdevice"; fnNode: SyntaxNode; name?: string }
   | { kind: "method"; object: SyntaxNode; name: string }
   | { kind: "helper"; name: string }
   /** A function of the kernel-lab package evaluated on constexprs while compiling (semantics/compile-time-calls.ts). */
@@ -96,6 +97,8 @@ function resolve(ctx: LowerContext, callee: SyntaxNode): Callee {
       }
     }
     const imported = imports.functions.get(name);
+    // A name bound to a libdevice function with no tl.* one (`tl_round = tl.extra.cuda.libdevice.round`): libdevice's.
+    if (imported?.startsWith(LIBDEVICE_ONLY)) return { kind: "math", namespace: "extra.libdevice", fnNode: callee, name: imported.slice(LIBDEVICE_ONLY.length) };
     if (imported && Object.hasOwn(COMPILE_TIME_FUNCTIONS, imported)) return { kind: "package", name: COMPILE_TIME_FUNCTIONS[imported] };
     if (imported) return { kind: "tl", name: camelCase(imported) };
     if (BUILTIN_CALLS[name]) return { kind: "tl", name: BUILTIN_CALLS[name] };
@@ -236,7 +239,7 @@ export function lowerCall(ctx: LowerContext, n: SyntaxNode): void {
     case "math": {
       const writeName = () => ctx.w.node(spanOf(callee), () => {
         ctx.w.write(`tl.${target.namespace}.`);
-        ctx.w.token(nodeText(ctx, target.fnNode), spanOf(target.fnNode));
+        ctx.w.token(target.name ?? nodeText(ctx, target.fnNode), spanOf(target.fnNode));
       });
       return writeCall(ctx, span, writeName, callee, undefined, positional, keywords, true);
     }

@@ -332,10 +332,17 @@ export function addMathNames(
   }
 }
 
-/** A libdevice / tl.math name as the tl.* function that computes it (`fast_expf` → `exp`), or itself when there's none. */
+/**
+ * A libdevice / tl.math name as the tl.* function that computes it (`fast_expf` → `exp`); one with none stays in its
+ * namespace, `libdevice.round` (LIBDEVICE_ONLY), so a call of a name bound to it is lowered as libdevice's
+ * (lmdeploy's w8a8_triton_kernels.py: `tl_round = tl.extra.cuda.libdevice.round`, then `tl_round(y_q)`).
+ */
 function libdeviceFunction(name: string): string {
-  return mathFunction(name) ?? name;
+  return mathFunction(name) ?? `${LIBDEVICE_ONLY}${name}`;
 }
+
+/** The prefix of a bound name's function (PythonImports.functions) that is libdevice's own, with no tl.* function. */
+export const LIBDEVICE_ONLY = "libdevice.";
 
 // Intel's (XPU) libdevice has the same names: unsloth's utils.py binds `triton_tanh` to it on XPU.
 const MATH_MODULES = new Set(["triton.language.math", "triton.language.libdevice", "triton.language.extra.libdevice", "triton.language.extra.cuda.libdevice", "triton.language.extra.hip.libdevice", "triton.language.extra.intel.libdevice"]);
