@@ -2,9 +2,10 @@
 unchanged but for lmdeploy.* imports naming the kit), through their own entry points, against loops in Kernel Lab's
 torch: rms_norm with and without a residual, silu_and_mul and its MoE expert-parallel form, apply_rotary_pos_emb
 (rotate-half and complex), multinomial_sampling, fused_moe (its sort kernels, autotuned GEMMs, silu_and_mul and
-moe_reduce), fill_kv_cache into a paged cache, flatten_kv_cache back, and flash_attn_with_kvcache (paged decode).
+moe_reduce), fill_kv_cache into a paged cache, flatten_kv_cache back, flash_attn_with_kvcache (paged decode), and the
+W8A8 quantizers: per_token_quant_int8, rms_norm_dynamic_quant (with and without a residual).
 Sizes off the blocks: 37 rows × 70 features, 13 tokens top-2 of 4 experts, 3 sequences of 5, 1 and 20 new tokens on
-3, 17 and 0 cached in blocks of 16."""
+3, 17 and 0 cached in blocks of 16. The prefill attention and the W8A8 GEMM are lmdeploy-long-compiles.py."""
 
 import math
 
@@ -20,6 +21,7 @@ from lmdeploy_kit.pytorch.kernels.cuda.fused_moe import fused_moe
 from lmdeploy_kit.pytorch.kernels.cuda.fill_kv_cache import fill_kv_cache
 from lmdeploy_kit.pytorch.kernels.cuda.flatten_kv_cache import flatten_kv_cache
 from lmdeploy_kit.pytorch.kernels.cuda.pagedattention import flash_attn_with_kvcache
+from lmdeploy_kit.pytorch.kernels.cuda.w8a8_triton_kernels import per_token_quant_int8, rms_norm_dynamic_quant
 
 DEVICE = triton.runtime.driver.active.get_active_torch_device()
 torch.manual_seed(0)
@@ -146,3 +148,15 @@ kf, vf = flat(k_cache), flat(v_cache)
 want = torch.stack([torch.stack([torch.softmax(kf[hq // 2, kv_start[b]:kv_start[b] + kv_lens[b]] @ q1[b, hq] * scale, -1) @ vf[hq // 2, kv_start[b]:kv_start[b] + kv_lens[b]]
                                  for hq in range(HQ)]) for b in range(3)])
 check("flash_attn_with_kvcache (paged decode)", got, want)
+
+# W8A8: int8 rows with a scale each (max |x| / 127, rounded halves away from zero).
+xw = torch.randn((37, 70), device=DEVICE)
+xq, xs = per_token_quant_int8(xw, 1e-7)
+want_s = xw.abs().amax(-1, keepdim=True).clamp_min(1e-7) / 127
+check("per_token_quant_int8", torch.cat([xs, xq.float() * xs], 1), torch.cat([want_s, xw], 1), atol=0.6 * want_s.max().item())
+normed = rms_ref(xw, w)
+yq, ys = rms_norm_dynamic_quant(xw, w, 1e-6)
+check("rms_norm_dynamic_quant", torch.cat([ys, yq.float() * ys], 1), torch.cat([normed.abs().amax(-1, keepdim=True) / 127, normed], 1), atol=0.6 * ys.max().item())
+rw = torch.randn((37, 70), device=DEVICE)
+yq, ys, res_out = rms_norm_dynamic_quant(xw, w, 1e-6, residual=rw)
+check("rms_norm_dynamic_quant (residual)", torch.cat([res_out, yq.float() * ys], 1), torch.cat([xw + rw, rms_ref(xw + rw, w)], 1), atol=0.6 * ys.max().item())
