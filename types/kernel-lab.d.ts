@@ -39,9 +39,16 @@ export type bool = boolean;
 export type i8 = number;
 /** An unsigned byte, only as `Ptr<u8>`'s element (see `bool`). */
 export type u8 = number;
+/**
+ * An 8-bit float, fp8 e4m3fn (torch.float8_e4m3fn, Triton's tl.float8e4nv: no infinities, largest 448),
+ * only as `Ptr<f8e4m3>`'s element: one byte each in memory. `tl.load` gives its value as an f32 (exact);
+ * `tl.store` of an f32 rounds to nearest even, saturating at ±448, as Triton's conversion. Arguments:
+ * Uint8Array of the bit patterns.
+ */
+export type f8e4m3 = number;
 /** A pointer into a buffer of `T`; `ptr + offsets` addresses elements (not bytes). */
 // eslint-disable-next-line @typescript-eslint/no-unused-vars -- T documents the pointee; the compiler reads it.
-export type Ptr<T extends f32 | i32 | u32 | f16 | bf16 | i64 | bool | i8 | u8 = f32> = number;
+export type Ptr<T extends f32 | i32 | u32 | f16 | bf16 | i64 | bool | i8 | u8 | f8e4m3 = f32> = number;
 /** A mask: the result of a comparison, combined with `&&`, `||`, `!`. */
 export type Mask = boolean;
 /**

@@ -55,7 +55,7 @@ function word(gen: WgslGenerator, pointee: WordField, param: string, index: stri
   return gen.buffers.get(param)?.atomic ? `atomicLoad(&${ref})` : ref;
 }
 
-/** The field at bit offset `at` of the u32 `w`, as the register holds it (bool, i32, an f32 for a bf16, an f16). */
+/** The field at bit offset `at` of the u32 `w`, as the register holds it (bool, i32, an f32 for a bf16 or an fp8, an f16). */
 function fromWord(pointee: WordField, w: string, at: string): string {
   switch (pointee) {
     case "bool":
@@ -65,6 +65,8 @@ function fromWord(pointee: WordField, w: string, at: string): string {
     case "i8":
       // extractBits of an i32 sign-extends the field.
       return `extractBits(bitcast<i32>(${w}), ${at}, 8u)`;
+    case "f8e4m3":
+      return `kl_f8e4m3_value(extractBits(${w}, ${at}, 8u))`;
     case "bf16":
       return `bitcast<f32>(extractBits(${w}, ${at}, 16u) << 16u)`;
     case "f16":
@@ -76,6 +78,8 @@ function fromWord(pointee: WordField, w: string, at: string): string {
 function toField(pointee: WordField, value: string): string {
   if (pointee === "bf16") return `(bitcast<u32>(${value}) >> 16u)`;
   if (pointee === "f16") return `bitcast<u32>(vec2<f16>(${value}, 0.0h))`;
+  // A store rounds as Triton's implicit conversion to fp8 does (saturating); a value already converted is kept exactly.
+  if (pointee === "f8e4m3") return `kl_f8e4m3_bits(${value})`;
   return pointee === "bool" ? `select(0u, 1u, ${value})` : `(bitcast<u32>(${value}) & 0xffu)`;
 }
 

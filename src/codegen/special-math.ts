@@ -23,6 +23,8 @@ export const SPECIAL_MATH_WGSL: Record<SpecialMathFn, (args: readonly string[], 
   // inverse-trig.ts too: series near 0, where log(1 + x) and exp(x) - 1 lose x's digits.
   log1p: (args, t) => (t === "f32" ? `kl_log1p(${args[0]})` : `${t}(kl_log1p(f32(${args[0]})))`),
   expm1: (args, t) => (t === "f32" ? `kl_expm1(${args[0]})` : `${t}(kl_expm1(f32(${args[0]})))`),
+  // x.to(tl.float8e4nv) of an f32 (f8.ts): the nearest e4m3fn value, saturating, held as an f32.
+  roundF8e4m3: (args) => `kl_f8e4m3(${args[0]})`,
 };
 
 // tl.div_rn / tl.sqrt_rn: WGSL's x / y (2.5 ULP) and sqrt (inherited from inverseSqrt) are not

@@ -34,6 +34,7 @@ const ARRAY_OF: Record<PointeeDtype, { name: string; is: (x: unknown) => boolean
   bool: { name: "Uint8Array (one byte per element, 0 or 1)", is: (x) => x instanceof Uint8Array },
   u8: { name: "Uint8Array", is: (x) => x instanceof Uint8Array },
   i8: { name: "Int8Array", is: (x) => x instanceof Int8Array },
+  f8e4m3: { name: "Uint8Array (float8_e4m3fn bits)", is: (x) => x instanceof Uint8Array },
 };
 
 export function bindArgs(ir: KernelIR, args: KernelArgs): BoundArgs {

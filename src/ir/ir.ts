@@ -12,10 +12,11 @@ import { assertNever } from "./never";
 export type NumDtype = "f32" | "f16" | "bf16" | "i32" | "u32" | "i64";
 export type Dtype = NumDtype | "bool";
 /**
- * 8-bit elements a pointer may point to (torch.bool, int8, uint8): bytes in memory, held in a
- * register as a bool (`bool`) or an i32 (`i8` sign-extended, `u8` zero-extended), as Triton does.
+ * 8-bit elements a pointer may point to (torch.bool, int8, uint8, float8_e4m3fn): bytes in memory,
+ * held in a register as a bool (`bool`), an i32 (`i8` sign-extended, `u8` zero-extended), as Triton
+ * does, or an f32 holding an fp8 value (`f8e4m3`, ir/f8.ts).
  */
-export type ByteDtype = "bool" | "i8" | "u8";
+export type ByteDtype = "bool" | "i8" | "u8" | "f8e4m3";
 /** What a pointer points to: a dtype held as itself, or bytes (ByteDtype). */
 export type PointeeDtype = NumDtype | ByteDtype;
 /**
@@ -25,7 +26,7 @@ export type PointeeDtype = NumDtype | ByteDtype;
 export type PackedDtype = ByteDtype | "bf16";
 
 export function isByteDtype(d: PointeeDtype | Dtype): d is ByteDtype {
-  return d === "bool" || d === "i8" || d === "u8";
+  return d === "bool" || d === "i8" || d === "u8" || d === "f8e4m3";
 }
 
 export function isPackedDtype(d: PointeeDtype | Dtype): d is PackedDtype {
@@ -34,7 +35,7 @@ export function isPackedDtype(d: PointeeDtype | Dtype): d is PackedDtype {
 
 /** The dtype a pointee is held as in a register (what tl.load gives and tl.store takes). */
 export function heldDtype(d: PointeeDtype): Dtype {
-  return d === "i8" || d === "u8" ? "i32" : d;
+  return d === "i8" || d === "u8" ? "i32" : d === "f8e4m3" ? "f32" : d;
 }
 /** Static block shape; `[]` is a scalar. Every extent is a power of two. */
 export type Shape = readonly number[];
@@ -63,7 +64,7 @@ export type MathFn =
   | "maximum" | "minimum" | "fma"
   | SpecialMathFn;
 /** Issue 11's math (ir/special-math.ts, codegen/special-math.ts): tl.exp2 … tl.clamp; issue 23's correctly rounded division and square root. */
-export type SpecialMathFn = "exp2" | "log2" | "tanh" | "erf" | "pow" | "umulhi" | "clamp" | "divRn" | "sqrtRn" | InverseTrigFn | "log1p" | "expm1";
+export type SpecialMathFn = "exp2" | "log2" | "tanh" | "erf" | "pow" | "umulhi" | "clamp" | "divRn" | "sqrtRn" | InverseTrigFn | "log1p" | "expm1" | "roundF8e4m3";
 /** libdevice's inverse trigonometric functions (Triton tutorial 07's `libdevice.asin`): WGSL builtins. */
 export type InverseTrigFn = "asin" | "acos" | "atan";
 /** What tl.rand/randn/randint/randint4x draw from Philox's four words (ir/philox.ts). */

@@ -27,7 +27,7 @@ export const DTYPES: Readonly<Record<string, string>> = {
   int1: "bool",
   bfloat16: "bf16",
   float64: "f64",
-  float8e4nv: "f8e4nv",
+  float8e4nv: "f8e4m3",
   float8e5: "f8e5",
   // ROCm's and the older fp8 formats (xformers' `tl.float8e4b8 if torch.version.hip is not None else tl.float8e4nv`).
   float8e4b8: "f8e4b8",

@@ -11,10 +11,11 @@ import { broadcastShapes, isFloat, isInt, promote } from "./rules";
 import { dtypeOf, isConst, operandOf } from "./values";
 import { flagArg } from "./intrinsics-reductions";
 import { skipParens } from "./operators";
+import { roundF8e4m3 } from "../ir/f8";
 
 /** `tl.cast(x, dtype, { bitcast })` and `x.to(dtype, { bitcast })`: `x` converted, undefined after a diagnostic. */
 export function castValue(ctx: IntrinsicContext, x: Value, dtypeNode: ts.Expression | undefined, bitcastNode: ts.Expression | undefined, span: Span): Value | undefined {
-  const dtype = dtypeArg(ctx, dtypeNode, "f32", { mask: true, bytes: true });
+  const dtype = dtypeArg(ctx, dtypeNode, "f32", { mask: true, bytes: true, fp8: true });
   const bitcast = flagArg(ctx, bitcastNode, "the cast's bitcast");
   if (!dtype || bitcast === undefined) return undefined;
   if (x.type.kind === "pointer") {
@@ -22,6 +23,7 @@ export function castValue(ctx: IntrinsicContext, x: Value, dtypeNode: ts.Express
     return undefined;
   }
   if (dtype === "i8" || dtype === "u8") return castToByte(ctx, x, dtype, bitcast, dtypeNode, span);
+  if (dtype === "f8e4m3") return castToF8(ctx, x, bitcast, dtypeNode, span);
   if (dtype === "bool" && !bitcast) {
     // Triton's x.to(tl.int1): x != 0.
     return ctx.values.nonzero(x, span);
@@ -58,6 +60,22 @@ function castToByte(ctx: IntrinsicContext, x: Value, dtype: "i8" | "u8", bitcast
   }
   const v = ctx.values.cast(x, "i32", span);
   return isConst(v) ? constantByte(ctx, v, dtype, span) : ctx.values.wrapByte(v, dtype, span);
+}
+
+/**
+ * `x.to(tl.float8e4nv)` (DeepSeek-V3's act_quant: `y.to(y_ptr.dtype.element_ty)` before storing through
+ * a torch.float8_e4m3fn pointer): an f32 holding the nearest e4m3fn value, ties to even, saturating at
+ * ±448 as Triton's conversion (ir/f8.ts); a load through such a pointer gives the same. A bitcast is
+ * refused: the 8 bits have no 8-bit float to be read as in WGSL.
+ */
+function castToF8(ctx: IntrinsicContext, x: Value, bitcast: boolean, dtypeNode: ts.Expression | undefined, span: Span): Value | undefined {
+  if (bitcast) {
+    ctx.log.error(Codes.operandDtype, dtypeNode ? ctx.span(dtypeNode) : span, `a bitcast to tl.float8e4nv reads 8 bits, ${typeToString(x.type)} has more (cast without bitcast)`);
+    return undefined;
+  }
+  const v = ctx.values.cast(x, "f32", span);
+  if (isConst(v)) return ctx.b.constant(roundF8e4m3(v.value), "f32", span);
+  return ctx.b.emit({ op: "math", fn: "roundF8e4m3", args: [v] }, data("f32", v.type.shape), span);
 }
 
 /** A constant wrapped to 8 bits (folded). */
@@ -195,7 +213,7 @@ export const MATH_INTRINSICS: Record<string, Intrinsic> = {
   cast: {
     params: ["input", "dtype", "fpDowncastRounding", "bitcast"],
     ignored: ["fpDowncastRounding"],
-    produces: ["cast", "const", "bitcast", "binary:ne", "binary:and", "splat"],
+    produces: ["cast", "const", "bitcast", "binary:ne", "binary:and", "splat", "math:roundF8e4m3"],
     lower(ctx, args, span, name) {
       if (!arity(ctx, args, span, name, 2, 4, '(x, dtype) — a dtype such as tl.float32 or x.dtype, or "f32" | "i32" | "u32" | "f16" | "bf16"')) return undefined;
       const x = ctx.expression(args[0]);

@@ -45,6 +45,7 @@ const POINTER_DTYPE: Record<TensorDtype, PointeeDtype | undefined> = {
   uint8: "u8",
   uint32: "u32",
   bool: "bool",
+  float8_e4m3fn: "f8e4m3",
 };
 
 /**

@@ -13,7 +13,7 @@ import _kernel_lab_state as _state
 
 from . import _dtypes
 from . import _on_gpu
-from ._dtypes import dtype, device, float32, float16, bfloat16, int32, int64, int8, uint8, uint32
+from ._dtypes import dtype, device, float32, float16, bfloat16, int32, int64, int8, uint8, uint32, float8_e4m3fn
 from ._dtypes import bool_ as bool  # noqa: A001 (torch.bool)
 from ._tensor import Tensor, Size, not_implemented
 from ._like import _like
@@ -69,7 +69,6 @@ float64 = double = _Missing("float64", 8, "Kernel Lab's tensors are float32, flo
 # Triton's fp8 tutorials (06, 09) test for these; WGSL has no 8-bit floats.
 int16 = short = _Missing("int16", 2, "Kernel Lab's tensors are float32, float16, bfloat16, int32, int64, int8, uint8 or bool")
 float8_e5m2 = _Missing("float8_e5m2", 1, "WGSL has no 8-bit floats; Kernel Lab's tensors are float32, float16, bfloat16, int32, int64, int8, uint8 or bool")
-float8_e4m3fn = _Missing("float8_e4m3fn", 1, "WGSL has no 8-bit floats; Kernel Lab's tensors are float32, float16, bfloat16, int32, int64, int8, uint8 or bool")
 # Named at import by kernel libraries' dtype tables (gemlite's dtypes.py maps every torch dtype to Triton's).
 float8_e4m3fnuz = _Missing("float8_e4m3fnuz", 1, "WGSL has no 8-bit floats; Kernel Lab's tensors are float32, float16, bfloat16, int32, int64, int8, uint8 or bool")
 float8_e5m2fnuz = _Missing("float8_e5m2fnuz", 1, "WGSL has no 8-bit floats; Kernel Lab's tensors are float32, float16, bfloat16, int32, int64, int8, uint8 or bool")

@@ -33,8 +33,10 @@ uint8 = dtype("uint8", "int", 1)
 # apple/ml-cross-entropy's spin locks (tl.atomic_cas on a uint32 tensor); torch has few ops of it, its storage is 32-bit.
 uint32 = dtype("uint32", "int", 4)
 bool_ = dtype("bool", "bool", 1)
+# DeepSeek-V3's fp8 kernels: a storage dtype (its bytes; ir/f8.ts), converted to and from by .to() as torch rounds.
+float8_e4m3fn = dtype("float8_e4m3fn", "float", 1)
 
-ALL = [float32, float16, bfloat16, int32, int64, int8, uint8, uint32, bool_]
+ALL = [float32, float16, bfloat16, int32, int64, int8, uint8, uint32, bool_, float8_e4m3fn]
 BY_NAME = {d.name: d for d in ALL}
 
 _RANK = {"bool": 0, "int": 1, "float": 2}
