@@ -217,6 +217,8 @@ def _masked_fill(x, mask, value):
 # x.masked_fill(mask, v): v where the (broadcast) mask is True (unsloth's `losses.masked_fill_(labels == -100, 0)`).
 Tensor.masked_fill = _masked_fill
 Tensor.masked_fill_ = lambda self, mask, value: self._assign(self, _masked_fill(self, mask, value))
+# x.where(condition, y): torch.where(condition, x, y) (MInference's `p_pool.where(arange_M[...] >= arange_N[...], -torch.inf)`).
+Tensor.where = lambda self, condition, other: where(condition, self, other)
 
 
 def count_nonzero(x, dim=None):
