@@ -403,7 +403,7 @@ function argType(file: string, arg: Exclude<LaunchArg, { kind: "constexpr" }>, r
   switch (arg.kind) {
     case "tensor": {
       const dtype = POINTER_DTYPE[arg.dtype];
-      if (!dtype) return { error: `${file}:${request.callLine}: a torch.${arg.dtype} tensor can't be passed to a Kernel Lab kernel yet (float32, float16, bfloat16, int32, int64, int8, uint8, uint32 and bool can)` };
+      if (!dtype) return { error: `${file}:${request.callLine}: a torch.${arg.dtype} tensor can't be passed to a Kernel Lab kernel yet (float32, float16, bfloat16, int32, int64, int8, uint8, uint32, bool and float8_e4m3fn can)` };
       const d = arg.descriptor;
       return d ? { kind: "descriptor", dtype, blockShape: d.blockShape, padding: d.padding } : { kind: "pointer", dtype };
     }

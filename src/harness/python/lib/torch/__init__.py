@@ -65,16 +65,16 @@ class _Missing(dtype):
         not_implemented(f"torch.{object.__getattribute__(self, 'name')} ({object.__getattribute__(self, '_why')})")
 
 
-float64 = double = _Missing("float64", 8, "Kernel Lab's tensors are float32, float16, bfloat16, int32, int64, int8, uint8 or bool")
-# Triton's fp8 tutorials (06, 09) test for these; WGSL has no 8-bit floats.
-int16 = short = _Missing("int16", 2, "Kernel Lab's tensors are float32, float16, bfloat16, int32, int64, int8, uint8 or bool")
-float8_e5m2 = _Missing("float8_e5m2", 1, "WGSL has no 8-bit floats; Kernel Lab's tensors are float32, float16, bfloat16, int32, int64, int8, uint8 or bool")
+float64 = double = _Missing("float64", 8, "Kernel Lab's tensors are float32, float16, bfloat16, int32, int64, int8, uint8, uint32, bool or float8_e4m3fn")
+# Triton's fp8 tutorials (06, 09) test for these; Kernel Lab builds fp8 e4m3fn only (ir/f8.ts).
+int16 = short = _Missing("int16", 2, "Kernel Lab's tensors are float32, float16, bfloat16, int32, int64, int8, uint8, uint32, bool or float8_e4m3fn")
+float8_e5m2 = _Missing("float8_e5m2", 1, "WGSL has no 8-bit floats; Kernel Lab's fp8 tensors are float8_e4m3fn only")
 # Named at import by kernel libraries' dtype tables (gemlite's dtypes.py maps every torch dtype to Triton's).
-float8_e4m3fnuz = _Missing("float8_e4m3fnuz", 1, "WGSL has no 8-bit floats; Kernel Lab's tensors are float32, float16, bfloat16, int32, int64, int8, uint8 or bool")
-float8_e5m2fnuz = _Missing("float8_e5m2fnuz", 1, "WGSL has no 8-bit floats; Kernel Lab's tensors are float32, float16, bfloat16, int32, int64, int8, uint8 or bool")
-float8_e8m0fnu = _Missing("float8_e8m0fnu", 1, "WGSL has no 8-bit floats; Kernel Lab's tensors are float32, float16, bfloat16, int32, int64, int8, uint8 or bool")
-uint16 = _Missing("uint16", 2, "Kernel Lab's tensors are float32, float16, bfloat16, int32, int64, int8, uint8 or bool")
-uint64 = _Missing("uint64", 8, "Kernel Lab's tensors are float32, float16, bfloat16, int32, int64, int8, uint8 or bool")
+float8_e4m3fnuz = _Missing("float8_e4m3fnuz", 1, "WGSL has no 8-bit floats; Kernel Lab's fp8 tensors are float8_e4m3fn only")
+float8_e5m2fnuz = _Missing("float8_e5m2fnuz", 1, "WGSL has no 8-bit floats; Kernel Lab's fp8 tensors are float8_e4m3fn only")
+float8_e8m0fnu = _Missing("float8_e8m0fnu", 1, "WGSL has no 8-bit floats; Kernel Lab's fp8 tensors are float8_e4m3fn only")
+uint16 = _Missing("uint16", 2, "Kernel Lab's tensors are float32, float16, bfloat16, int32, int64, int8, uint8, uint32, bool or float8_e4m3fn")
+uint64 = _Missing("uint64", 8, "Kernel Lab's tensors are float32, float16, bfloat16, int32, int64, int8, uint8, uint32, bool or float8_e4m3fn")
 
 
 def _kernel_lab_reset():
