@@ -46,9 +46,15 @@ export type u8 = number;
  * Uint8Array of the bit patterns.
  */
 export type f8e4m3 = number;
+/**
+ * An 8-bit float, fp8 e5m2 (torch.float8_e5m2, Triton's tl.float8e5: an f16's top byte, with infinities, largest
+ * finite 57344), only as `Ptr<f8e5m2>`'s element, as `f8e4m3`: loads exact, stores rounded to nearest even
+ * saturating at ±57344 (Triton's conversion). Arguments: Uint8Array of the bit patterns.
+ */
+export type f8e5m2 = number;
 /** A pointer into a buffer of `T`; `ptr + offsets` addresses elements (not bytes). */
 // eslint-disable-next-line @typescript-eslint/no-unused-vars -- T documents the pointee; the compiler reads it.
-export type Ptr<T extends f32 | i32 | u32 | f16 | bf16 | i64 | bool | i8 | u8 | f8e4m3 = f32> = number;
+export type Ptr<T extends f32 | i32 | u32 | f16 | bf16 | i64 | bool | i8 | u8 | f8e4m3 | f8e5m2 = f32> = number;
 /** A mask: the result of a comparison, combined with `&&`, `||`, `!`. */
 export type Mask = boolean;
 /**

@@ -67,6 +67,8 @@ function fromWord(pointee: WordField, w: string, at: string): string {
       return `extractBits(bitcast<i32>(${w}), ${at}, 8u)`;
     case "f8e4m3":
       return `kl_f8e4m3_value(extractBits(${w}, ${at}, 8u))`;
+    case "f8e5m2":
+      return `kl_f8e5m2_value(extractBits(${w}, ${at}, 8u))`;
     case "bf16":
       return `bitcast<f32>(extractBits(${w}, ${at}, 16u) << 16u)`;
     case "f16":
@@ -80,6 +82,7 @@ function toField(pointee: WordField, value: string): string {
   if (pointee === "f16") return `bitcast<u32>(vec2<f16>(${value}, 0.0h))`;
   // A store rounds as Triton's implicit conversion to fp8 does (saturating); a value already converted is kept exactly.
   if (pointee === "f8e4m3") return `kl_f8e4m3_bits(${value})`;
+  if (pointee === "f8e5m2") return `kl_f8e5m2_bits(${value})`;
   return pointee === "bool" ? `select(0u, 1u, ${value})` : `(bitcast<u32>(${value}) & 0xffu)`;
 }
 

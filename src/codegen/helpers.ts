@@ -8,7 +8,7 @@ import { PHILOX_N_ROUNDS_WGSL, PHILOX_ROUNDS_WGSL, UMULHI_WGSL } from "./philox-
 import { RANDN_WGSL } from "./random";
 import { BF16_WGSL } from "./bf16";
 import { SHIFTED8_WGSL } from "./packed-halves";
-import { F8E4M3_WGSL } from "./f8";
+import { F8E4M3_WGSL, F8E5M2_WGSL } from "./f8";
 
 /** Each helper's text and the function names whose use needs it (a helper needs those it calls). */
 const HELPERS: readonly { wgsl: string; neededBy: readonly string[] }[] = [
@@ -23,6 +23,7 @@ const HELPERS: readonly { wgsl: string; neededBy: readonly string[] }[] = [
   { wgsl: BF16_WGSL, neededBy: ["kl_bf16("] },
   { wgsl: SHIFTED8_WGSL, neededBy: ["kl_shifted8("] },
   { wgsl: F8E4M3_WGSL, neededBy: ["kl_f8e4m3"] },
+  { wgsl: F8E5M2_WGSL, neededBy: ["kl_f8e5m2"] },
 ];
 
 /** The helper functions `body` calls, as lines of WGSL (none when it calls none). */

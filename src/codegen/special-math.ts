@@ -25,6 +25,7 @@ export const SPECIAL_MATH_WGSL: Record<SpecialMathFn, (args: readonly string[], 
   expm1: (args, t) => (t === "f32" ? `kl_expm1(${args[0]})` : `${t}(kl_expm1(f32(${args[0]})))`),
   // x.to(tl.float8e4nv) of an f32 (f8.ts): the nearest e4m3fn value, saturating, held as an f32.
   roundF8e4m3: (args) => `kl_f8e4m3(${args[0]})`,
+  roundF8e5m2: (args) => `kl_f8e5m2(${args[0]})`,
 };
 
 // tl.div_rn / tl.sqrt_rn: WGSL's x / y (2.5 ULP) and sqrt (inherited from inverseSqrt) are not

@@ -35,6 +35,7 @@ const ARRAY_OF: Record<PointeeDtype, { name: string; is: (x: unknown) => boolean
   u8: { name: "Uint8Array", is: (x) => x instanceof Uint8Array },
   i8: { name: "Int8Array", is: (x) => x instanceof Int8Array },
   f8e4m3: { name: "Uint8Array (float8_e4m3fn bits)", is: (x) => x instanceof Uint8Array },
+  f8e5m2: { name: "Uint8Array (float8_e5m2 bits)", is: (x) => x instanceof Uint8Array },
 };
 
 export function bindArgs(ir: KernelIR, args: KernelArgs): BoundArgs {

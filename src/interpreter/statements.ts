@@ -4,7 +4,7 @@ import { numel, type Stmt } from "../ir/ir";
 import { binaryOp } from "../ir/arithmetic";
 import { f16ToBits } from "../ir/f16";
 import { bf16ToBits } from "../ir/bf16";
-import { f8e4m3ToBits } from "../ir/f8";
+import { f8e4m3ToBits, f8e5m2ToBits } from "../ir/f8";
 import { runLoopExit, runTrip, runWhile } from "./loops";
 import { dtypeOf, type Machine } from "./machine";
 import { runAssert, runPrint } from "./print";
@@ -73,14 +73,14 @@ function runStore(m: Machine, s: Extract<Stmt, { kind: "store" }>): void {
   const array = buffer.array;
   const f16 = buffer.dtype === "f16";
   const bf16 = buffer.dtype === "bf16";
-  const f8 = buffer.dtype === "f8e4m3";
+  const f8 = buffer.dtype === "f8e4m3" ? f8e4m3ToBits : buffer.dtype === "f8e5m2" ? f8e5m2ToBits : undefined;
   const onAccess = m.onAccess;
   for (let i = 0; i < n; i++) {
     onAccess?.("store", buffer.param, ptr[i], m.programId, i, s.span, !mask || mask[i] !== 0, data[i]);
     if (mask && mask[i] === 0) continue;
     // A byte buffer's typed array keeps the low 8 bits, as the GPU's store does (codegen/bytes.ts).
-    // An fp8 store rounds as Triton's implicit conversion (saturating at ±448, ir/f8.ts).
-    array[ptr[i]] = f16 ? f16ToBits(data[i]) : bf16 ? bf16ToBits(data[i]) : f8 ? f8e4m3ToBits(data[i], true) : data[i];
+    // An fp8 store rounds as Triton's implicit conversion (saturating: ±448, ±57344; ir/f8.ts).
+    array[ptr[i]] = f16 ? f16ToBits(data[i]) : bf16 ? bf16ToBits(data[i]) : f8 ? f8(data[i], true) : data[i];
     m.onStore?.({ param: buffer.param, index: ptr[i], programId: m.programId, lane: i, span: s.span });
   }
 }

@@ -5,7 +5,7 @@ import { numel, type Dtype, type Value } from "../ir/ir";
 import { BINARY_ARITHMETIC, MATH_ARITHMETIC, UNARY_ARITHMETIC, binaryOp, castOp, roundTo, type ScalarFn1, type ScalarFn2, type ScalarFn3 } from "../ir/arithmetic";
 import { f16FromBits } from "../ir/f16";
 import { bf16FromBits } from "../ir/bf16";
-import { f8e4m3FromBits } from "../ir/f8";
+import { f8e4m3FromBits, f8e5m2FromBits } from "../ir/f8";
 import { atomic } from "./atomics";
 import { broadcastBlock, dotBlock, permuteBlock, reduceBlock, transposeBlock, type Block } from "./block-ops";
 import { map1, map2, map3 } from "./lanes";
@@ -125,7 +125,7 @@ function load(m: Machine, v: Extract<Value, { op: "load" }>, n: number): Block {
   const f16 = buffer.dtype === "f16";
   const bf16 = buffer.dtype === "bf16";
   const bool = buffer.dtype === "bool";
-  const f8 = buffer.dtype === "f8e4m3";
+  const f8 = buffer.dtype === "f8e4m3" ? f8e4m3FromBits : buffer.dtype === "f8e5m2" ? f8e5m2FromBits : undefined;
   const out = new Float64Array(n);
   const onAccess = m.onAccess;
   for (let i = 0; i < n; i++) {
@@ -138,7 +138,7 @@ function load(m: Machine, v: Extract<Value, { op: "load" }>, n: number): Block {
     m.checkIndex(buffer, index, "load", v.span, i);
     onAccess?.("load", buffer.param, index, m.programId, i, v.span, true, 0);
     // A Uint8Array / Int8Array byte is already zero- / sign-extended; a bool byte is true where not 0.
-    out[i] = f16 ? f16FromBits(array[index]) : bf16 ? bf16FromBits(array[index]) : bool ? (array[index] !== 0 ? 1 : 0) : f8 ? f8e4m3FromBits(array[index]) : array[index];
+    out[i] = f16 ? f16FromBits(array[index]) : bf16 ? bf16FromBits(array[index]) : bool ? (array[index] !== 0 ? 1 : 0) : f8 ? f8(array[index]) : array[index];
   }
   return out;
 }

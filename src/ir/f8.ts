@@ -61,3 +61,48 @@ function magnitudeBits(magnitude: number): number {
 export function roundF8e4m3(x: number): number {
   return f8e4m3FromBits(f8e4m3ToBits(x, true));
 }
+
+// fp8 e5m2 ("f8e5m2": torch.float8_e5m2, Triton's tl.float8e5; OCP FP8's E5M2): 1 sign bit, 5 exponent bits
+// (bias 15), 2 mantissa bits — an f16's top byte, so it has infinities (S.11111.00) and NaNs (S.11111.xx), the
+// largest finite value 57344 and the smallest subnormal 2^-16. Converting rounds to nearest even in both ways;
+// past 57344 (|x| >= 61440, rounding up) torch gives ±inf (as IEEE rounding does), Triton's satfinite ±57344.
+
+/** The value of an e5m2 bit pattern (exact in an f32). */
+export function f8e5m2FromBits(bits: number): number {
+  const sign = bits & 0x80 ? -1 : 1;
+  const exponent = (bits >> 2) & 0x1f;
+  const mantissa = bits & 3;
+  if (exponent === 31) return mantissa === 0 ? sign * Infinity : NaN;
+  if (exponent === 0) return sign * mantissa * 2 ** -16;
+  return sign * (1 + mantissa / 4) * 2 ** (exponent - 15);
+}
+
+/** The e5m2 bit pattern of `x` (held as an f32), rounded to nearest even; past the largest finite value ±inf (torch) or ±57344 (`saturate`, Triton). */
+export function f8e5m2ToBits(x: number, saturate: boolean): number {
+  f32[0] = x;
+  const bits = u32[0];
+  const sign = (bits >>> 24) & 0x80;
+  let magnitude = bits & 0x7fffffff;
+  if (magnitude > 0x7f800000) return sign | 0x7f;
+  // 57344 = 0x47600000; 65536 = 0x47800000 and past it (infinities too) is inf however it rounds.
+  if (saturate) magnitude = Math.min(magnitude, 0x47600000);
+  else if (magnitude >= 0x47800000) return sign | 0x7c;
+  const exponent = magnitude >>> 23;
+  if (exponent < 113) {
+    // Under 2^-14 (the smallest normal): a count of 2^-16s, rounded to even; under 2^-17 (half the smallest) 0.
+    if (exponent < 110) return sign;
+    const significand = (magnitude & 0x7fffff) | 0x800000;
+    const shift = 134 - exponent; // 22 … 24
+    const kept = significand >>> shift;
+    const dropped = significand & ((1 << shift) - 1);
+    const half = 1 << (shift - 1);
+    return sign | (kept + (dropped > half || (dropped === half && kept & 1) ? 1 : 0));
+  }
+  const odd = (magnitude >>> 21) & 1;
+  return sign | (((magnitude - (112 << 23) + 0xfffff + odd) >>> 21) & 0x7f);
+}
+
+/** Rounds to the nearest e5m2 value as a conversion in a kernel does (ties to even, saturating at ±57344). */
+export function roundF8e5m2(x: number): number {
+  return f8e5m2FromBits(f8e5m2ToBits(x, true));
+}

@@ -14,9 +14,11 @@ export type Dtype = NumDtype | "bool";
 /**
  * 8-bit elements a pointer may point to (torch.bool, int8, uint8, float8_e4m3fn): bytes in memory,
  * held in a register as a bool (`bool`), an i32 (`i8` sign-extended, `u8` zero-extended), as Triton
- * does, or an f32 holding an fp8 value (`f8e4m3`, ir/f8.ts).
+ * does, or an f32 holding an fp8 value (`f8e4m3`, `f8e5m2`: ir/f8.ts).
  */
-export type ByteDtype = "bool" | "i8" | "u8" | "f8e4m3";
+export type ByteDtype = "bool" | "i8" | "u8" | F8Dtype;
+/** fp8 formats (ir/f8.ts): e4m3fn (torch.float8_e4m3fn, tl.float8e4nv) and e5m2 (torch.float8_e5m2, tl.float8e5). */
+export type F8Dtype = "f8e4m3" | "f8e5m2";
 /** What a pointer points to: a dtype held as itself, or bytes (ByteDtype). */
 export type PointeeDtype = NumDtype | ByteDtype;
 /**
@@ -26,7 +28,7 @@ export type PointeeDtype = NumDtype | ByteDtype;
 export type PackedDtype = ByteDtype | "bf16";
 
 export function isByteDtype(d: PointeeDtype | Dtype): d is ByteDtype {
-  return d === "bool" || d === "i8" || d === "u8" || d === "f8e4m3";
+  return d === "bool" || d === "i8" || d === "u8" || d === "f8e4m3" || d === "f8e5m2";
 }
 
 export function isPackedDtype(d: PointeeDtype | Dtype): d is PackedDtype {
@@ -35,7 +37,7 @@ export function isPackedDtype(d: PointeeDtype | Dtype): d is PackedDtype {
 
 /** The dtype a pointee is held as in a register (what tl.load gives and tl.store takes). */
 export function heldDtype(d: PointeeDtype): Dtype {
-  return d === "i8" || d === "u8" ? "i32" : d === "f8e4m3" ? "f32" : d;
+  return d === "i8" || d === "u8" ? "i32" : d === "f8e4m3" || d === "f8e5m2" ? "f32" : d;
 }
 /** Static block shape; `[]` is a scalar. Every extent is a power of two. */
 export type Shape = readonly number[];
@@ -64,7 +66,7 @@ export type MathFn =
   | "maximum" | "minimum" | "fma"
   | SpecialMathFn;
 /** Issue 11's math (ir/special-math.ts, codegen/special-math.ts): tl.exp2 … tl.clamp; issue 23's correctly rounded division and square root. */
-export type SpecialMathFn = "exp2" | "log2" | "tanh" | "erf" | "pow" | "umulhi" | "clamp" | "divRn" | "sqrtRn" | InverseTrigFn | "log1p" | "expm1" | "roundF8e4m3";
+export type SpecialMathFn = "exp2" | "log2" | "tanh" | "erf" | "pow" | "umulhi" | "clamp" | "divRn" | "sqrtRn" | InverseTrigFn | "log1p" | "expm1" | "roundF8e4m3" | "roundF8e5m2";
 /** libdevice's inverse trigonometric functions (Triton tutorial 07's `libdevice.asin`): WGSL builtins. */
 export type InverseTrigFn = "asin" | "acos" | "atan";
 /** What tl.rand/randn/randint/randint4x draw from Philox's four words (ir/philox.ts). */

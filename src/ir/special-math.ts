@@ -2,7 +2,7 @@
 // same in WGSL): exp2, log2, tanh, erf, pow, umulhi, clamp. Floats are rounded as the GPU holds
 // them (f32 by Math.fround, f16 to the nearest half); `undefined` is a dtype the function lacks.
 
-import { roundF8e4m3 } from "./f8";
+import { roundF8e4m3, roundF8e5m2 } from "./f8";
 import type { Dtype, SpecialMathFn } from "./ir";
 import { roundF16 } from "./f16";
 import { umulhi } from "./philox";
@@ -80,4 +80,5 @@ export const SPECIAL_MATH_ARITHMETIC: Record<SpecialMathFn, Entry> = {
   log1p: { arity: 1, op: floatFn(Math.log1p) },
   expm1: { arity: 1, op: floatFn(Math.expm1) },
   roundF8e4m3: { arity: 1, op: (dtype) => (dtype === "f32" ? roundF8e4m3 : undefined) },
+  roundF8e5m2: { arity: 1, op: (dtype) => (dtype === "f32" ? roundF8e5m2 : undefined) },
 };

@@ -28,7 +28,7 @@ export const DTYPES: Readonly<Record<string, string>> = {
   bfloat16: "bf16",
   float64: "f64",
   float8e4nv: "f8e4m3",
-  float8e5: "f8e5",
+  float8e5: "f8e5m2",
   // ROCm's and the older fp8 formats (xformers' `tl.float8e4b8 if torch.version.hip is not None else tl.float8e4nv`).
   float8e4b8: "f8e4b8",
   float8e5b16: "f8e5b16",

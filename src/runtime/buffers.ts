@@ -5,7 +5,7 @@ import type { PointeeDtype } from "../ir/ir";
 import { GpuError } from "./errors";
 import { BufferUsage, MapMode, type Gpu } from "./gpu";
 
-/** f16 and bf16 data travel as their raw bits in a Uint16Array; 8-bit elements (bool, u8, i8, f8e4m3's bits) one byte each. */
+/** f16 and bf16 data travel as their raw bits in a Uint16Array; 8-bit elements (bool, u8, i8, fp8's bits) one byte each. */
 export type StorageArray = Float32Array | Int32Array | Uint32Array | Uint16Array | Uint8Array | Int8Array;
 
 export type ArrayFor<D extends PointeeDtype> = D extends "f32"
@@ -14,14 +14,14 @@ export type ArrayFor<D extends PointeeDtype> = D extends "f32"
     ? Int32Array
     : D extends "u32"
       ? Uint32Array
-      : D extends "bool" | "u8" | "f8e4m3"
+      : D extends "bool" | "u8" | "f8e4m3" | "f8e5m2"
         ? Uint8Array
         : D extends "i8"
           ? Int8Array
           : Uint16Array;
 
 /** Bytes per element on the GPU: an i64 is held as its i32 low word (README "64-bit integers"), 8-bit elements 4 to a word, bf16s 2. */
-export const BYTES_PER_ELEMENT: Record<PointeeDtype, number> = { f32: 4, i32: 4, u32: 4, f16: 2, bf16: 2, i64: 4, bool: 1, u8: 1, i8: 1, f8e4m3: 1 };
+export const BYTES_PER_ELEMENT: Record<PointeeDtype, number> = { f32: 4, i32: 4, u32: 4, f16: 2, bf16: 2, i64: 4, bool: 1, u8: 1, i8: 1, f8e4m3: 1, f8e5m2: 1 };
 
 /** Bytes allocated for `byteLength` bytes of data: a multiple of 16, at least 16. */
 export function storageByteSize(byteLength: number): number {
@@ -83,7 +83,7 @@ export async function writeStorageBuffer(gpu: Gpu, buffer: GPUBuffer, data: Stor
   });
 }
 
-const ARRAYS = { f32: Float32Array, i32: Int32Array, u32: Uint32Array, f16: Uint16Array, bf16: Uint16Array, i64: Int32Array, bool: Uint8Array, u8: Uint8Array, i8: Int8Array, f8e4m3: Uint8Array } as const;
+const ARRAYS = { f32: Float32Array, i32: Int32Array, u32: Uint32Array, f16: Uint16Array, bf16: Uint16Array, i64: Int32Array, bool: Uint8Array, u8: Uint8Array, i8: Int8Array, f8e4m3: Uint8Array, f8e5m2: Uint8Array } as const;
 
 /**
  * Staging buffers kept for the next readback, one per device: creating a MAP_READ buffer for each

@@ -31,7 +31,7 @@ export interface DtypeValue {
 /** Kernel Lab's dtype → Triton's name (every Kernel Lab dtype is a Triton one). */
 const TRITON_NAME: Record<Dtype, TritonDtypeName> = { f32: "float32", f16: "float16", bf16: "bfloat16", i32: "int32", u32: "uint32", i64: "int64", bool: "int1" };
 /** A pointee's Triton name: 8-bit elements are named as Triton names them (their values are held as i32). */
-const POINTEE_NAME: Record<PointeeDtype, TritonDtypeName> = { ...TRITON_NAME, i8: "int8", u8: "uint8", f8e4m3: "float8e4nv" };
+const POINTEE_NAME: Record<PointeeDtype, TritonDtypeName> = { ...TRITON_NAME, i8: "int8", u8: "uint8", f8e4m3: "float8e4nv", f8e5m2: "float8e5" };
 
 /** Triton's name → Kernel Lab's dtype, where WGSL has one. */
 const KERNEL_DTYPE: Partial<Record<TritonDtypeName, Dtype>> = Object.fromEntries(Object.entries(TRITON_NAME).map(([k, v]) => [v, k as Dtype]));

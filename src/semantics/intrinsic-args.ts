@@ -5,7 +5,7 @@ import ts from "typescript";
 import type { Span } from "../diagnostics/diagnostic";
 import { DiagnosticLog } from "../diagnostics/diagnostic";
 import { Codes } from "../diagnostics/codes";
-import type { Dtype, NumDtype, Shape, Value } from "../ir/ir";
+import type { Dtype, F8Dtype, NumDtype, Shape, Value } from "../ir/ir";
 import { numel, typeToString } from "../ir/ir";
 import type { IrOpName } from "../ir/ops";
 import { F16_MISSING, type Target } from "../ir/target";
@@ -74,7 +74,7 @@ export const MAX_BLOCK_ELEMENTS = 1 << 16;
 const DTYPE_NAMES: readonly NumDtype[] = ["f32", "i32", "u32", "f16", "bf16", "i64"];
 
 /** Kernel Lab-style strings for Triton dtypes WGSL has no type for: each a KL2080 that says what to write. */
-const STRING_SPELLINGS: Readonly<Record<string, TritonDtypeName>> = { f64: "float64", u64: "uint64", i8: "int8", i16: "int16", u8: "uint8", u16: "uint16", f8e4m3: "float8e4nv" };
+const STRING_SPELLINGS: Readonly<Record<string, TritonDtypeName>> = { f64: "float64", u64: "uint64", i8: "int8", i16: "int16", u8: "uint8", u16: "uint16", f8e4m3: "float8e4nv", f8e5m2: "float8e5" };
 
 /** Between `min` and `max` arguments, the first `min` of them given (not left out between keywords). */
 export function arity(ctx: IntrinsicContext, args: Args, span: Span, name: string, min: number, max: number, signature: string): boolean {
@@ -142,9 +142,9 @@ export function dtypeArg(ctx: IntrinsicContext, node: ts.Expression | undefined,
 export function dtypeArg(ctx: IntrinsicContext, node: ts.Expression | undefined, fallback: NumDtype, allow: { mask: true }): Dtype | undefined;
 /** `bytes`: `tl.int8` and `tl.uint8` too (a cast's: values held as i32, wrapped to 8 bits). */
 export function dtypeArg(ctx: IntrinsicContext, node: ts.Expression | undefined, fallback: NumDtype, allow: { mask: true; bytes: true }): Dtype | "i8" | "u8" | undefined;
-/** `fp8`: `tl.float8e4nv` too (a cast's: an f32 holding the nearest e4m3fn value, ir/f8.ts). */
-export function dtypeArg(ctx: IntrinsicContext, node: ts.Expression | undefined, fallback: NumDtype, allow: { mask: true; bytes: true; fp8: true }): Dtype | "i8" | "u8" | "f8e4m3" | undefined;
-export function dtypeArg(ctx: IntrinsicContext, node: ts.Expression | undefined, fallback: NumDtype, allow?: { mask?: true; bytes?: true; held?: true; fp8?: true }): Dtype | "i8" | "u8" | "f8e4m3" | undefined {
+/** `fp8`: `tl.float8e4nv` and `tl.float8e5` too (a cast's: an f32 holding the nearest fp8 value, ir/f8.ts). */
+export function dtypeArg(ctx: IntrinsicContext, node: ts.Expression | undefined, fallback: NumDtype, allow: { mask: true; bytes: true; fp8: true }): Dtype | "i8" | "u8" | F8Dtype | undefined;
+export function dtypeArg(ctx: IntrinsicContext, node: ts.Expression | undefined, fallback: NumDtype, allow?: { mask?: true; bytes?: true; held?: true; fp8?: true }): Dtype | "i8" | "u8" | F8Dtype | undefined {
   if (!node) return fallback;
   const expected = `a dtype such as tl.float32 or x.dtype, or one of "f32", "i32", "u32", "f16", "bf16", "i64"`;
   let type: TritonType | undefined;
@@ -167,7 +167,7 @@ export function dtypeArg(ctx: IntrinsicContext, node: ts.Expression | undefined,
   let dtype = (node as ts.StringLiteralLike).text as Dtype;
   if (type && allow?.bytes && type.of === "scalar" && (type.name === "int8" || type.name === "uint8")) return type.name === "int8" ? "i8" : "u8";
   if (type && allow?.held && type.of === "scalar" && (type.name === "int8" || type.name === "uint8")) return "i32";
-  if (type && allow?.fp8 && type.of === "scalar" && type.name === "float8e4nv") return "f8e4m3";
+  if (type && allow?.fp8 && type.of === "scalar" && (type.name === "float8e4nv" || type.name === "float8e5")) return type.name === "float8e4nv" ? "f8e4m3" : "f8e5m2";
   if (type) {
     const found = kernelDtype(type);
     if ("instead" in found) {

@@ -1,7 +1,7 @@
 // Element-wise tl.* functions: float math, maximum/minimum/fma, tl.where, tl.cast, tl.cdiv.
 
 import { Codes } from "../diagnostics/codes";
-import type { MathFn, NumDtype, Shape, Value } from "../ir/ir";
+import type { F8Dtype, MathFn, NumDtype, Shape, Value } from "../ir/ir";
 import { typeToString } from "../ir/ir";
 import { data } from "./builder";
 import ts from "typescript";
@@ -11,7 +11,7 @@ import { broadcastShapes, isFloat, isInt, promote } from "./rules";
 import { dtypeOf, isConst, operandOf } from "./values";
 import { flagArg } from "./intrinsics-reductions";
 import { skipParens } from "./operators";
-import { roundF8e4m3 } from "../ir/f8";
+import { roundF8e4m3, roundF8e5m2 } from "../ir/f8";
 
 /** `tl.cast(x, dtype, { bitcast })` and `x.to(dtype, { bitcast })`: `x` converted, undefined after a diagnostic. */
 export function castValue(ctx: IntrinsicContext, x: Value, dtypeNode: ts.Expression | undefined, bitcastNode: ts.Expression | undefined, span: Span): Value | undefined {
@@ -23,7 +23,7 @@ export function castValue(ctx: IntrinsicContext, x: Value, dtypeNode: ts.Express
     return undefined;
   }
   if (dtype === "i8" || dtype === "u8") return castToByte(ctx, x, dtype, bitcast, dtypeNode, span);
-  if (dtype === "f8e4m3") return castToF8(ctx, x, bitcast, dtypeNode, span);
+  if (dtype === "f8e4m3" || dtype === "f8e5m2") return castToF8(ctx, x, dtype, bitcast, dtypeNode, span);
   if (dtype === "bool" && !bitcast) {
     // Triton's x.to(tl.int1): x != 0.
     return ctx.values.nonzero(x, span);
@@ -63,19 +63,20 @@ function castToByte(ctx: IntrinsicContext, x: Value, dtype: "i8" | "u8", bitcast
 }
 
 /**
- * `x.to(tl.float8e4nv)` (DeepSeek-V3's act_quant: `y.to(y_ptr.dtype.element_ty)` before storing through
- * a torch.float8_e4m3fn pointer): an f32 holding the nearest e4m3fn value, ties to even, saturating at
- * ±448 as Triton's conversion (ir/f8.ts); a load through such a pointer gives the same. A bitcast is
+ * `x.to(tl.float8e4nv)` / `x.to(tl.float8e5)` (DeepSeek-V3's act_quant: `y.to(y_ptr.dtype.element_ty)` before
+ * storing through a torch.float8_e4m3fn pointer): an f32 holding the nearest fp8 value, ties to even, saturating
+ * (±448, ±57344) as Triton's conversion (ir/f8.ts); a load through such a pointer gives the same. A bitcast is
  * refused: the 8 bits have no 8-bit float to be read as in WGSL.
  */
-function castToF8(ctx: IntrinsicContext, x: Value, bitcast: boolean, dtypeNode: ts.Expression | undefined, span: Span): Value | undefined {
+function castToF8(ctx: IntrinsicContext, x: Value, dtype: F8Dtype, bitcast: boolean, dtypeNode: ts.Expression | undefined, span: Span): Value | undefined {
+  const name = dtype === "f8e4m3" ? "tl.float8e4nv" : "tl.float8e5";
   if (bitcast) {
-    ctx.log.error(Codes.operandDtype, dtypeNode ? ctx.span(dtypeNode) : span, `a bitcast to tl.float8e4nv reads 8 bits, ${typeToString(x.type)} has more (cast without bitcast)`);
+    ctx.log.error(Codes.operandDtype, dtypeNode ? ctx.span(dtypeNode) : span, `a bitcast to ${name} reads 8 bits, ${typeToString(x.type)} has more (cast without bitcast)`);
     return undefined;
   }
   const v = ctx.values.cast(x, "f32", span);
-  if (isConst(v)) return ctx.b.constant(roundF8e4m3(v.value), "f32", span);
-  return ctx.b.emit({ op: "math", fn: "roundF8e4m3", args: [v] }, data("f32", v.type.shape), span);
+  if (isConst(v)) return ctx.b.constant(dtype === "f8e4m3" ? roundF8e4m3(v.value) : roundF8e5m2(v.value), "f32", span);
+  return ctx.b.emit({ op: "math", fn: dtype === "f8e4m3" ? "roundF8e4m3" : "roundF8e5m2", args: [v] }, data("f32", v.type.shape), span);
 }
 
 /** A constant wrapped to 8 bits (folded). */
@@ -213,7 +214,7 @@ export const MATH_INTRINSICS: Record<string, Intrinsic> = {
   cast: {
     params: ["input", "dtype", "fpDowncastRounding", "bitcast"],
     ignored: ["fpDowncastRounding"],
-    produces: ["cast", "const", "bitcast", "binary:ne", "binary:and", "splat", "math:roundF8e4m3"],
+    produces: ["cast", "const", "bitcast", "binary:ne", "binary:and", "splat", "math:roundF8e4m3", "math:roundF8e5m2"],
     lower(ctx, args, span, name) {
       if (!arity(ctx, args, span, name, 2, 4, '(x, dtype) — a dtype such as tl.float32 or x.dtype, or "f32" | "i32" | "u32" | "f16" | "bf16"')) return undefined;
       const x = ctx.expression(args[0]);

@@ -317,7 +317,7 @@ function readKernel(call: ts.CallExpression, sourceFile: ts.SourceFile, tlNames:
   return { name, span: callSpan, nameSpan, params, ok, fn: arg, sourceFile, tlNames, signature, helpers: new Map(), called: false, deviceOnly: false };
 }
 
-const DTYPES: readonly PointeeDtype[] = ["f32", "f16", "bf16", "i32", "u32", "i64", "bool", "i8", "u8", "f8e4m3"];
+const DTYPES: readonly PointeeDtype[] = ["f32", "f16", "bf16", "i32", "u32", "i64", "bool", "i8", "u8", "f8e4m3", "f8e5m2"];
 
 function readParamType(type: ts.TypeNode | undefined): { kind: Param["kind"]; dtype: PointeeDtype } | undefined {
   if (!type || !ts.isTypeReferenceNode(type)) return undefined;

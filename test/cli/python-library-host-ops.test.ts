@@ -33,8 +33,8 @@ test("a module beside the script that raises while it imports, in a call over se
   assert.notEqual(outcome, "ok");
   const tb = report.traceback ?? "";
   assert.match(tb, /File "[^"]*module-traceback\.py", line 4, in <module>\n[\s\S]*File "[^"]*host_kit[/\\]probe\.py", line 8, in <module>\n\s+QUANTIZED = torch\.empty_like\(/);
-  // e5m2: Kernel Lab's fp8 tensors are float8_e4m3fn only (DeepSeek-V3's; docs/LANGUAGE.md §2.12).
-  assert.match(tb, /NotInKernelLab: tensors of torch\.float8_e5m2 \(WGSL has no 8-bit floats/);
+  // AMD's e4m3fnuz: Kernel Lab's fp8 tensors are float8_e4m3fn and float8_e5m2 (docs/LANGUAGE.md §2.12).
+  assert.match(tb, /NotInKernelLab: tensors of torch\.float8_e4m3fnuz \(WGSL has no 8-bit floats/);
 });
 
 test("mamba's layer_norm.py idioms: a constexpr ternary reading a name only the chosen case assigns, torch.randint(high, size), tensor_split, flip, torch.are_deterministic_algorithms_enabled, nn.Parameter and nn.init, F.linear, F.softplus, torch.einsum; on the GPU and with --cpu", async () => {

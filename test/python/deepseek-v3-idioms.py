@@ -102,6 +102,69 @@ fi = torch.finfo(torch.float8_e4m3fn)
 print("finfo(float8_e4m3fn):", fi.max, fi.tiny, fi.eps, fi.bits)
 
 
+# e5m2 (torch.float8_e5m2, tl.float8e5): S.EEEEE.MM, bias 15, an f16's top byte: S.11111.00 inf, S.11111.xx NaN, largest
+# 57344. Past it torch rounds to inf (IEEE), a kernel saturates. The conversion kernel takes the dtype from its pointer.
+def e5m2_value(bits):
+    sign = -1.0 if bits & 0x80 else 1.0
+    e, m = (bits >> 2) & 31, bits & 3
+    if e == 31:
+        return sign * math.inf if m == 0 else math.nan
+    return sign * (m / 4 * 2.0 ** -14 if e == 0 else (1 + m / 4) * 2.0 ** (e - 15))
+
+
+E5M2_POSITIVE = [e5m2_value(b) for b in range(0x7c)]
+
+
+def e5m2_round(x, saturate):
+    if math.isnan(x):
+        return math.nan
+    a = abs(x)
+    if a >= 61440:  # 61440, halfway from 57344 (odd pattern) to 65536 (inf, even), rounds up
+        return math.copysign(57344.0 if saturate else math.inf, x)
+    if a >= 57344:
+        return math.copysign(57344.0, x)
+    i = bisect.bisect_left(E5M2_POSITIVE, a)
+    if E5M2_POSITIVE[i] == a:
+        r = a
+    else:
+        lo, hi = E5M2_POSITIVE[i - 1], E5M2_POSITIVE[i]
+        r = lo if a - lo < hi - a else hi if hi - a < a - lo else (lo if (i - 1) % 2 == 0 else hi)
+    return math.copysign(r, x)
+
+
+@triton.jit
+def fp8_convert_as_pointer_kernel(x_ptr, q_ptr, r_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs, mask=offs < n)
+    tl.store(q_ptr + offs, x, mask=offs < n)
+    tl.store(r_ptr + offs, x.to(q_ptr.dtype.element_ty).to(tl.float32), mask=offs < n)
+
+
+patterns = [e5m2_value(b) for b in range(256)]
+q = torch.tensor(patterns, device=DEVICE).to(torch.float8_e5m2)
+assert q.dtype == torch.float8_e5m2 and q.element_size() == 1
+fp8_load_kernel[(3,)](q, loaded, 256, BLOCK=128)
+got = loaded.tolist()
+print(f"fp8 e5m2 bit patterns loaded exactly: {sum(same(got[b], e5m2_value(b)) for b in range(256))} of 256")
+sweep = [0.0, -0.0, math.inf, -math.inf, math.nan, 57344.0, 61440.0, 65536.0, 1e30, 2.0 ** -17, 2.0 ** -16, 1e-40]
+points = E5M2_POSITIVE + [(a + b) / 2 for a, b in zip(E5M2_POSITIVE, E5M2_POSITIVE[1:])] + [61440.0]
+for p in points:
+    for v in (p, p + 2 ** -23 * max(p, 2.0 ** -126), p - 2 ** -23 * max(p, 2.0 ** -126)):
+        sweep += [v, -v]
+sweep += [rng.choice((-1, 1)) * rng.uniform(1, 2) * 2.0 ** rng.randint(-18, 17) for _ in range(8000)]
+x = torch.tensor(sweep, device=DEVICE)
+xs = x.tolist()
+stored = torch.empty(len(xs), dtype=torch.float8_e5m2, device=DEVICE)
+rounded = torch.empty(len(xs), device=DEVICE)
+fp8_convert_as_pointer_kernel[(triton.cdiv(len(xs), 1024),)](x, stored, rounded, len(xs), BLOCK=1024)
+kernel_ok = sum(same(a, e5m2_round(v, True)) for a, v in zip(stored.float().tolist(), xs))
+to_ok = sum(same(a, e5m2_round(v, True)) for a, v in zip(rounded.tolist(), xs))
+torch_ok = sum(same(a, e5m2_round(v, False)) for a, v in zip(x.to(torch.float8_e5m2).float().tolist(), xs))
+print(f"e5m2: f32 values stored through an fp8 pointer as the reference rounds them: {kernel_ok} of {len(xs)}")
+print(f"e5m2: f32 values x.to(q_ptr.dtype.element_ty) as the reference rounds them: {to_ok} of {len(xs)}")
+print(f"e5m2: f32 values torch .to(torch.float8_e5m2) as the reference rounds them: {torch_ok} of {len(xs)}")
+
+
 # -- DeepSeek-V3's entry points --------------------------------------------------------------------------
 def check(name, got, ref, atol=0.0, rtol=0.0):
     diff = (got.float() - ref.float()).abs()

@@ -121,7 +121,7 @@ assert torch.finfo(torch.float32).tiny == 2.0 ** -126 and torch.finfo().eps == 2
 assert torch.finfo(torch.float16).max == 65504.0 and torch.finfo(torch.bfloat16).bits == 16
 assert torch.iinfo(torch.int32).min == -2 ** 31 and torch.iinfo(torch.int64).max == 2 ** 63 - 1 and torch.iinfo(torch.uint8).max == 255
 # Dtypes without tensors here still have their numbers (FlagGems' topk reads int16's at import, vllm's
-# attention kernels float8_e4m3fn's); a float8_e5m2 tensor is still refused.
+# attention kernels float8_e4m3fn's).
 assert torch.finfo(torch.float64).tiny == 2.0 ** -1022 and torch.iinfo(torch.int16).max == 32767
 # torch's constants, as SpargeAttn's host code reads them.
 assert torch.inf == float("inf") and torch.nan != torch.nan and 3.14159 < torch.pi < 3.1416 and 2.71828 < torch.e < 2.7183

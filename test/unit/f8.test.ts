@@ -3,10 +3,11 @@
 // (-1)^S · 2^(E-7) · (1 + M/8) (subnormals 2^-6 · M/8, S.1111.111 NaN); every f32 of a sweep converts to the nearest
 // value by search, ties to the even pattern, past 448 to ±448 (a kernel's conversion) or NaN (torch's); a table of the
 // edges. Then the conversion as a kernel writes it: x.to(tl.float8e4nv) lowers to one rounding, and WGSL takes the helpers.
+// Last, e5m2 the same way (its infinities: torch's conversion overflows to ±inf, a kernel's saturates at ±57344).
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { f8e4m3FromBits, f8e4m3ToBits, roundF8e4m3 } from "../../src/ir/f8";
+import { f8e4m3FromBits, f8e4m3ToBits, f8e5m2FromBits, f8e5m2ToBits, roundF8e4m3, roundF8e5m2 } from "../../src/ir/f8";
 import { compileKernel, parseKernelFile } from "../../src/compile";
 import { DEFAULT_TARGET } from "../../src/ir/target";
 
@@ -126,4 +127,81 @@ test("tl.cast(x, \"f8e4m3\") lowers to one rounding of an f32; a Ptr<f8e4m3> loa
   assert.match(compiled.wgsl, /fn kl_f8e4m3_value\(/);
   assert.match(compiled.wgsl, /kl_f8e4m3_bits\(/);
   assert.match(compiled.wgsl, /kl_f8e4m3\(/);
+});
+
+// e5m2 (ir/f8.ts f8e5m2…): the same against its definition — (-1)^S · 2^(E-15) · (1 + M/4), subnormals 2^-14 · M/4,
+// S.11111.00 infinity, S.11111.xx NaN; past 57344 saturated (a kernel's) or, by IEEE rounding, ±inf (torch's).
+function e5m2Value(bits: number): number {
+  const s = bits >> 7;
+  const e = (bits >> 2) & 0x1f;
+  const m = bits & 3;
+  if (e === 31) return m === 0 ? (s ? -Infinity : Infinity) : NaN;
+  const magnitude = e === 0 ? 2 ** -14 * (m / 4) : 2 ** (e - 15) * (1 + m / 4);
+  return s ? -magnitude : magnitude;
+}
+
+const E5M2_POSITIVE = Array.from({ length: 0x7c }, (_, b) => e5m2Value(b)); // 0 … 57344
+
+function e5m2SpecBits(x: number, saturate: boolean): number {
+  const sign = x < 0 || Object.is(x, -0) ? 0x80 : 0;
+  const a = Math.abs(x);
+  if (Number.isNaN(x)) return 0x7f;
+  // Past 57344 the next step would be 65536 (inf): [57344, 61440] → 57344 (61440 is a tie; 57344's pattern is odd, so it goes up: inf).
+  if (a >= 61440) return sign | (saturate ? 0x7b : 0x7c);
+  let best = 0;
+  for (let b = 1; b < E5M2_POSITIVE.length; b++) {
+    const d = Math.abs(E5M2_POSITIVE[b] - a);
+    const dBest = Math.abs(E5M2_POSITIVE[best] - a);
+    if (d < dBest || (d === dBest && b % 2 === 0)) best = b;
+  }
+  return sign | best;
+}
+
+test("e5m2: all 256 bit patterns decode to the spec's values; a sweep of f32s converts as the spec's nearest-even search, both ways", () => {
+  let exact = 0;
+  for (let b = 0; b < 256; b++) if (Object.is(f8e5m2FromBits(b), e5m2Value(b))) exact++;
+  assert.equal(exact, 256);
+  const f32 = new Float32Array(1);
+  const u32 = new Uint32Array(f32.buffer);
+  const sweep: number[] = [];
+  const points = [...E5M2_POSITIVE, ...E5M2_POSITIVE.slice(1).map((v, i) => (v + E5M2_POSITIVE[i]) / 2), 61440, 65536, 2 ** -17, 1e-40, 1e30];
+  for (const p of points) {
+    f32[0] = p;
+    const bits = u32[0];
+    for (const d of [-1, 0, 1]) {
+      if (bits + d < 0) continue;
+      u32[0] = bits + d;
+      sweep.push(f32[0], -f32[0]);
+    }
+  }
+  for (let bits = 0; bits < 0x7f800000; bits += 4099) {
+    u32[0] = bits;
+    sweep.push(f32[0], -f32[0]);
+  }
+  let kernel = 0;
+  let torch = 0;
+  for (const x of sweep) {
+    if (f8e5m2ToBits(x, true) === e5m2SpecBits(x, true)) kernel++;
+    if (f8e5m2ToBits(x, false) === e5m2SpecBits(x, false)) torch++;
+  }
+  assert.equal(kernel, sweep.length, `saturating: ${kernel} of ${sweep.length}`);
+  assert.equal(torch, sweep.length, `torch's: ${torch} of ${sweep.length}`);
+  // Edges: a tie between 1 and 1.25 to even 1; 57344; 61440 a tie to inf (torch) / 57344 saturated; ±inf; NaN; 2^-17 a tie to 0.
+  const edges: [number, number, number][] = [[1.125, 0x3c, 0x3c], [57344, 0x7b, 0x7b], [61440, 0x7b, 0x7c], [-Infinity, 0xfb, 0xfc], [NaN, 0x7f, 0x7f], [2 ** -17, 0, 0], [2 ** -16, 1, 1]];
+  for (const [x, kernelBits, torchBits] of edges) {
+    assert.equal(f8e5m2ToBits(x, true), kernelBits, `${x} saturating`);
+    assert.equal(f8e5m2ToBits(x, false), torchBits, `${x} torch's`);
+  }
+  assert.equal(roundF8e5m2(1e6), 57344);
+});
+
+test("tl.cast(x, \"f8e5m2\") and a Ptr<f8e5m2>: one rounding, the e5m2 helpers in the WGSL", () => {
+  const source = parseKernelFile("k.kernel.ts", SOURCE.replaceAll("f8e4m3", "f8e5m2")).kernels[0];
+  const result = compileKernel(source, {}, DEFAULT_TARGET);
+  assert.deepEqual(result.diagnostics.filter((d) => d.severity === "error"), []);
+  const lets = result.kernel!.ir.body.flatMap((s) => (s.kind === "let" ? [s.value] : []));
+  assert.equal(lets.filter((v) => v.op === "math" && v.fn === "roundF8e5m2").length, 1);
+  assert.match(result.kernel!.wgsl, /fn kl_f8e5m2_value\(/);
+  assert.match(result.kernel!.wgsl, /kl_f8e5m2_bits\(/);
+  assert.doesNotMatch(result.kernel!.wgsl, /kl_f8e4m3/);
 });

@@ -191,16 +191,17 @@ test("check file.py: an autotuned kernel whose first config's blocks don't fit t
 });
 
 test("check file.py: a flag launched with a value check can't evaluate is taken as true, and a diagnostic only that gives is left out (tutorial 08's FP8)", () => {
-  // tl.float8e5 (e5m2): Kernel Lab has fp8 e4m3fn only (tl.float8e4nv, a conversion it makes; ir/f8.ts).
-  const text = "import torch\nimport triton\nimport triton.language as tl\n\n@triton.jit\ndef k(x_ptr, FP8: tl.constexpr, BLOCK: tl.constexpr):\n    dtype = tl.float8e5 if FP8 else tl.float16\n    offs = tl.arange(0, BLOCK)\n    tl.store(x_ptr + offs, tl.load(x_ptr + offs).to(dtype).to(tl.float32))\n\nx = torch.zeros(16)\nk[(1,)](x, FP8=torch.float8_e5m2 == x.dtype, BLOCK=16)\n";
+  // tl.float8e4b15 (Triton's older fp8): Kernel Lab has e4m3fn and e5m2 only (tl.float8e4nv, tl.float8e5: conversions it makes; ir/f8.ts).
+  const text = "import torch\nimport triton\nimport triton.language as tl\n\n@triton.jit\ndef k(x_ptr, FP8: tl.constexpr, BLOCK: tl.constexpr):\n    dtype = tl.float8e4b15 if FP8 else tl.float16\n    offs = tl.arange(0, BLOCK)\n    tl.store(x_ptr + offs, tl.load(x_ptr + offs).to(dtype).to(tl.float32))\n\nx = torch.zeros(16)\nk[(1,)](x, FP8=torch.float8_e4m3fnuz == x.dtype, BLOCK=16)\n";
   assert.deepEqual(diagnose(text), []);
-  assert.deepEqual(diagnose(text.replace("\nx = torch.zeros(16)\nk[(1,)](x, FP8=torch.float8_e5m2 == x.dtype, BLOCK=16)\n", "\n")), []);
+  assert.deepEqual(diagnose(text.replace("\nx = torch.zeros(16)\nk[(1,)](x, FP8=torch.float8_e4m3fnuz == x.dtype, BLOCK=16)\n", "\n")), []);
   // Launched with FP8=True, the diagnostic is the kernel's.
-  const fp8 = diagnose(text.replace("FP8=torch.float8_e5m2 == x.dtype", "FP8=True"));
+  const fp8 = diagnose(text.replace("FP8=torch.float8_e4m3fnuz == x.dtype", "FP8=True"));
   assert.equal(fp8.length, 1, fp8.join("\n"));
-  assert.match(fp8[0], /^9:53 KL2080 tl\.float8e5 has no WGSL type/);
+  assert.match(fp8[0], /^9:53 KL2080 tl\.float8e4b15 has no WGSL type/);
   // tl.float8e4nv is a conversion Kernel Lab makes (DeepSeek-V3's act_quant): no diagnostic.
-  assert.deepEqual(diagnose(text.replace("FP8=torch.float8_e5m2 == x.dtype", "FP8=True").replace("tl.float8e5 if", "tl.float8e4nv if")), []);
+  assert.deepEqual(diagnose(text.replace("FP8=torch.float8_e4m3fnuz == x.dtype", "FP8=True").replace("tl.float8e4b15 if", "tl.float8e4nv if")), []);
+  assert.deepEqual(diagnose(text.replace("FP8=torch.float8_e4m3fnuz == x.dtype", "FP8=True").replace("tl.float8e4b15 if", "tl.float8e5 if")), []);
   // A mode compared with constants (Liger's grpo_loss: `if LOSS_TYPE == _LOSS_TYPE_GRPO:` … `elif LOSS_TYPE == 1:`)
   // is taken as the first it's compared with, where 16 would take no branch and leave `acc` unassigned.
   const mode = "import triton\nimport triton.language as tl\n\n_MODE_SUM: tl.constexpr = tl.constexpr(0)\n\n@triton.jit\ndef k(x_ptr, MODE: tl.constexpr, BLOCK: tl.constexpr):\n    offs = tl.arange(0, BLOCK)\n    x = tl.load(x_ptr + offs)\n    if MODE == _MODE_SUM:\n        acc = tl.sum(x, axis=0)\n    elif MODE == 1:\n        acc = tl.max(x, axis=0)\n    tl.store(x_ptr, acc)\n\nk[(1,)](x, MODE=modes[name], BLOCK=16)\n";

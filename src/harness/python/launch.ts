@@ -46,6 +46,7 @@ const POINTER_DTYPE: Record<TensorDtype, PointeeDtype | undefined> = {
   uint32: "u32",
   bool: "bool",
   float8_e4m3fn: "f8e4m3",
+  float8_e5m2: "f8e5m2",
 };
 
 /**
@@ -403,7 +404,7 @@ function argType(file: string, arg: Exclude<LaunchArg, { kind: "constexpr" }>, r
   switch (arg.kind) {
     case "tensor": {
       const dtype = POINTER_DTYPE[arg.dtype];
-      if (!dtype) return { error: `${file}:${request.callLine}: a torch.${arg.dtype} tensor can't be passed to a Kernel Lab kernel yet (float32, float16, bfloat16, int32, int64, int8, uint8, uint32, bool and float8_e4m3fn can)` };
+      if (!dtype) return { error: `${file}:${request.callLine}: a torch.${arg.dtype} tensor can't be passed to a Kernel Lab kernel yet (float32, float16, bfloat16, int32, int64, int8, uint8, uint32, bool, float8_e4m3fn and float8_e5m2 can)` };
       const d = arg.descriptor;
       return d ? { kind: "descriptor", dtype, blockShape: d.blockShape, padding: d.padding } : { kind: "pointer", dtype };
     }

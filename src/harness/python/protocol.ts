@@ -7,7 +7,7 @@
 import type { KnobSetting } from "../../ir/knobs";
 
 /** A torch dtype as the kernels see it. */
-export type TensorDtype = "float32" | "float16" | "bfloat16" | "int32" | "int64" | "int8" | "uint8" | "uint32" | "bool" | "float8_e4m3fn";
+export type TensorDtype = "float32" | "float16" | "bfloat16" | "int32" | "int64" | "int8" | "uint8" | "uint32" | "bool" | "float8_e4m3fn" | "float8_e5m2";
 
 export type TensorStorage = Float32Array | Int32Array | Uint16Array | Uint8Array | Int8Array | Uint32Array;
 

@@ -1,11 +1,11 @@
 // Tensor elements as torch keeps them, in JS typed arrays over SharedArrayBuffers (a launch on the
 // main thread reads and writes them in place). float16 and bfloat16 are their bits in a
-// Uint16Array, float8_e4m3fn its bits in a Uint8Array; int64 is stored as int32 (Kernel Lab's kernels have no 64-bit integers: the README
+// Uint16Array, float8_e4m3fn and float8_e5m2 their bits in a Uint8Array; int64 is stored as int32 (Kernel Lab's kernels have no 64-bit integers: the README
 // says so); bool is a byte. Reading gives a number, writing rounds it as the dtype does.
 
 import { f16FromBits, f16ToBits } from "../../ir/f16";
 import { bf16FromBits, bf16ToBits } from "../../ir/bf16";
-import { f8e4m3FromBits, f8e4m3ToBits } from "../../ir/f8";
+import { f8e4m3FromBits, f8e4m3ToBits, f8e5m2FromBits, f8e5m2ToBits } from "../../ir/f8";
 import type { TensorDtype, TensorStorage } from "./protocol";
 
 type Constructor = { new (buffer: ArrayBufferLike, offset?: number, length?: number): TensorStorage; BYTES_PER_ELEMENT: number };
@@ -22,12 +22,13 @@ const STORAGE: Record<TensorDtype, Constructor> = {
   bool: Uint8Array,
   // Its bit patterns (ir/f8.ts), as torch's storage and a kernel's Ptr<f8e4m3> hold them.
   float8_e4m3fn: Uint8Array,
+  float8_e5m2: Uint8Array,
 };
 
 export const DTYPES = Object.keys(STORAGE) as TensorDtype[];
 
 export function isFloating(dtype: TensorDtype): boolean {
-  return dtype === "float32" || dtype === "float16" || dtype === "bfloat16" || dtype === "float8_e4m3fn";
+  return dtype === "float32" || dtype === "float16" || dtype === "bfloat16" || dtype === "float8_e4m3fn" || dtype === "float8_e5m2";
 }
 
 /**
@@ -53,6 +54,8 @@ export function reader(dtype: TensorDtype): Reader {
       return (d, i) => bf16FromBits(d[i]);
     case "float8_e4m3fn":
       return (d, i) => f8e4m3FromBits(d[i]);
+    case "float8_e5m2":
+      return (d, i) => f8e5m2FromBits(d[i]);
     default:
       return (d, i) => d[i];
   }
@@ -68,6 +71,9 @@ export function writer(dtype: TensorDtype): Writer {
     case "float8_e4m3fn":
       // torch's conversion: past 448 (|v| >= 480, infinities) is NaN, not saturated as in a kernel.
       return (d, i, v) => void (d[i] = f8e4m3ToBits(v, false));
+    case "float8_e5m2":
+      // torch's: past 57344 (|v| >= 61440) is ±inf, as IEEE rounding gives.
+      return (d, i, v) => void (d[i] = f8e5m2ToBits(v, false));
     case "bool":
       return (d, i, v) => void (d[i] = v !== 0 ? 1 : 0);
     case "float32":

@@ -221,11 +221,12 @@ const ARRAY_FOR: Record<PointeeDtype, { ctor: Function; name: string }> = {
   bool: { ctor: Uint8Array, name: "Uint8Array" },
   u8: { ctor: Uint8Array, name: "Uint8Array" },
   i8: { ctor: Int8Array, name: "Int8Array" },
-  // fp8 e4m3fn as its bit patterns (ir/f8.ts), as torch's float8_e4m3fn storage holds them.
+  // fp8 as its bit patterns (ir/f8.ts), as torch's float8_e4m3fn / float8_e5m2 storage holds them.
   f8e4m3: { ctor: Uint8Array, name: "Uint8Array" },
+  f8e5m2: { ctor: Uint8Array, name: "Uint8Array" },
 };
 
-const HELPER_FOR: Record<PointeeDtype, string> = { f32: "rand(n)", i32: 'rand(n, "i32")', u32: 'rand(n, "u32")', f16: "rand(n)", bf16: "rand(n)", i64: 'rand(n, "i64")', bool: "new Uint8Array(n)", u8: "new Uint8Array(n)", i8: "new Int8Array(n)", f8e4m3: "new Uint8Array(n)" };
+const HELPER_FOR: Record<PointeeDtype, string> = { f32: "rand(n)", i32: 'rand(n, "i32")', u32: 'rand(n, "u32")', f16: "rand(n)", bf16: "rand(n)", i64: 'rand(n, "i64")', bool: "new Uint8Array(n)", u8: "new Uint8Array(n)", i8: "new Int8Array(n)", f8e4m3: "new Uint8Array(n)", f8e5m2: "new Uint8Array(n)" };
 
 /** Fresh arguments for one size, checked against the kernel's parameters. */
 export function makeArgs(run: CheckedRun, kernel: KernelSignature, size: number, limits?: RunLimits): KernelArgs {

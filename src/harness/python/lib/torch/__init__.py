@@ -13,7 +13,7 @@ import _kernel_lab_state as _state
 
 from . import _dtypes
 from . import _on_gpu
-from ._dtypes import dtype, device, float32, float16, bfloat16, int32, int64, int8, uint8, uint32, float8_e4m3fn
+from ._dtypes import dtype, device, float32, float16, bfloat16, int32, int64, int8, uint8, uint32, float8_e4m3fn, float8_e5m2
 from ._dtypes import bool_ as bool  # noqa: A001 (torch.bool)
 from ._tensor import Tensor, Size, not_implemented
 from ._like import _like
@@ -51,7 +51,7 @@ from math import inf, nan, pi, e  # noqa: E402,F401
 class _Missing(dtype):
     """
     A torch dtype Kernel Lab has no tensors of: it can be named and compared (`q.dtype ==
-    torch.float8_e5m2` is False, as tutorial 06's host code asks), and anything else says so.
+    torch.float8_e4m3fnuz` is False, as tutorial 06's host code asks of float8_e5m2), and anything else says so.
     """
     kernel_lab_missing = True  # read off the class: _not_implemented.refuse_missing_dtype
 
@@ -65,16 +65,15 @@ class _Missing(dtype):
         not_implemented(f"torch.{object.__getattribute__(self, 'name')} ({object.__getattribute__(self, '_why')})")
 
 
-float64 = double = _Missing("float64", 8, "Kernel Lab's tensors are float32, float16, bfloat16, int32, int64, int8, uint8, uint32, bool or float8_e4m3fn")
-# Triton's fp8 tutorials (06, 09) test for these; Kernel Lab builds fp8 e4m3fn only (ir/f8.ts).
-int16 = short = _Missing("int16", 2, "Kernel Lab's tensors are float32, float16, bfloat16, int32, int64, int8, uint8, uint32, bool or float8_e4m3fn")
-float8_e5m2 = _Missing("float8_e5m2", 1, "WGSL has no 8-bit floats; Kernel Lab's fp8 tensors are float8_e4m3fn only")
+float64 = double = _Missing("float64", 8, "Kernel Lab's tensors are float32, float16, bfloat16, int32, int64, int8, uint8, uint32, bool, float8_e4m3fn or float8_e5m2")
+# Kernel Lab builds fp8 e4m3fn and e5m2 (ir/f8.ts), not these.
+int16 = short = _Missing("int16", 2, "Kernel Lab's tensors are float32, float16, bfloat16, int32, int64, int8, uint8, uint32, bool, float8_e4m3fn or float8_e5m2")
 # Named at import by kernel libraries' dtype tables (gemlite's dtypes.py maps every torch dtype to Triton's).
-float8_e4m3fnuz = _Missing("float8_e4m3fnuz", 1, "WGSL has no 8-bit floats; Kernel Lab's fp8 tensors are float8_e4m3fn only")
-float8_e5m2fnuz = _Missing("float8_e5m2fnuz", 1, "WGSL has no 8-bit floats; Kernel Lab's fp8 tensors are float8_e4m3fn only")
-float8_e8m0fnu = _Missing("float8_e8m0fnu", 1, "WGSL has no 8-bit floats; Kernel Lab's fp8 tensors are float8_e4m3fn only")
-uint16 = _Missing("uint16", 2, "Kernel Lab's tensors are float32, float16, bfloat16, int32, int64, int8, uint8, uint32, bool or float8_e4m3fn")
-uint64 = _Missing("uint64", 8, "Kernel Lab's tensors are float32, float16, bfloat16, int32, int64, int8, uint8, uint32, bool or float8_e4m3fn")
+float8_e4m3fnuz = _Missing("float8_e4m3fnuz", 1, "WGSL has no 8-bit floats; Kernel Lab's fp8 tensors are float8_e4m3fn and float8_e5m2")
+float8_e5m2fnuz = _Missing("float8_e5m2fnuz", 1, "WGSL has no 8-bit floats; Kernel Lab's fp8 tensors are float8_e4m3fn and float8_e5m2")
+float8_e8m0fnu = _Missing("float8_e8m0fnu", 1, "WGSL has no 8-bit floats; Kernel Lab's fp8 tensors are float8_e4m3fn and float8_e5m2")
+uint16 = _Missing("uint16", 2, "Kernel Lab's tensors are float32, float16, bfloat16, int32, int64, int8, uint8, uint32, bool, float8_e4m3fn or float8_e5m2")
+uint64 = _Missing("uint64", 8, "Kernel Lab's tensors are float32, float16, bfloat16, int32, int64, int8, uint8, uint32, bool, float8_e4m3fn or float8_e5m2")
 
 
 def _kernel_lab_reset():

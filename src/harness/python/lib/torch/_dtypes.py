@@ -35,8 +35,9 @@ uint32 = dtype("uint32", "int", 4)
 bool_ = dtype("bool", "bool", 1)
 # DeepSeek-V3's fp8 kernels: a storage dtype (its bytes; ir/f8.ts), converted to and from by .to() as torch rounds.
 float8_e4m3fn = dtype("float8_e4m3fn", "float", 1)
+float8_e5m2 = dtype("float8_e5m2", "float", 1)
 
-ALL = [float32, float16, bfloat16, int32, int64, int8, uint8, uint32, bool_, float8_e4m3fn]
+ALL = [float32, float16, bfloat16, int32, int64, int8, uint8, uint32, bool_, float8_e4m3fn, float8_e5m2]
 BY_NAME = {d.name: d for d in ALL}
 
 _RANK = {"bool": 0, "int": 1, "float": 2}

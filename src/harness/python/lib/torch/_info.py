@@ -1,6 +1,6 @@
 # torch.finfo / torch.iinfo for Kernel Lab's dtypes: the numbers IEEE 754 and two's complement give
 # (as torch's, e.g. FlagGems' weight norm passes `eps=torch.finfo(torch.float32).tiny`), also of
-# float64, int16 and the two float8s (OCP FP8's numbers), which Kernel Lab has no tensors of; any
+# float64 and int16, which Kernel Lab has no tensors of, and the two float8s (OCP FP8's numbers); any
 # other such dtype raises NotImplementedError naming it.
 
 from . import _dtypes
@@ -8,7 +8,7 @@ from ._tensor import not_implemented
 
 
 def _known(type, kind):  # noqa: A002
-    # float8: torch has them, Kernel Lab's tensors don't (torch._Missing carries why).
+    # torch has them, Kernel Lab's tensors don't (torch._Missing carries why).
     if type.name not in _FLOATS and type.name not in _INTS and hasattr(type, "_why"):
         not_implemented(f"torch.{kind}(torch.{type.name}) ({type._why})")
 
