@@ -11,7 +11,7 @@ import { lowerExpr, lowerList } from "./expressions";
 import { camelCase, tsName } from "./names";
 import { keywordArgs } from "./signature";
 import { literalValue, type PyConst } from "./literals";
-import { bodyStatements, children, dottedName, parts, spanOf, walk, type SyntaxNode } from "./tree";
+import { bodyStatements, children, dottedName, parts, spanOf, stringValue, walk, type SyntaxNode } from "./tree";
 
 const UNSUPPORTED: Readonly<Record<string, [string, string]>> = {
   WithStatement: ["a `with` statement", ""],
@@ -172,13 +172,18 @@ function lowerAssign(ctx: LowerContext, s: SyntaxNode, indent: string): void {
       scope.add(n);
     }
   }
+  // `FLOAT32_PRECISION : tl.constexpr = 'ieee'` (inductor's templates): the name is the string while lowering,
+  // as a string constexpr parameter is (expressions.ts lowerName); the TypeScript line keeps only its truth.
+  const text = constexprString(ctx, kids, names, values);
+  if (text !== undefined) ctx.known.set(names[0], text);
   line(ctx, s, indent, () => {
     ctx.w.write(keyword);
     // One target may itself be a tuple: `(a, b) = f(x)`, one name a line (vllm's attention kernels).
     if (targets.length === 1) lowerTarget(ctx, targets[0]);
     else ctx.w.node({ start: targets[0].from, end: targets[targets.length - 1].to }, () => writeTargets(ctx, targets));
     ctx.w.write(" = ");
-    if (values.length === 1) lowerExpr(ctx, values[0]);
+    if (text !== undefined) ctx.w.token(text ? "true" : "false", spanOf(values[0]));
+    else if (values.length === 1) lowerExpr(ctx, values[0]);
     else ctx.w.node({ start: values[0].from, end: values[values.length - 1].to }, () => lowerList(ctx, values));
     ctx.w.write(";");
   });
@@ -186,7 +191,7 @@ function lowerAssign(ctx: LowerContext, s: SyntaxNode, indent: string): void {
   // `NAME: tl.constexpr = …` decided while lowering: later ifs on it are decided too, so a name bound
   // to None only in the branch not taken isn't None after it (none-names.ts).
   const annotation = kids.find((k) => k.name === "TypeDef");
-  if (annotation && names.length === 1 && values.length === 1 && /constexpr\s*$/.test(nodeText(ctx, annotation))) {
+  if (text === undefined && annotation && names.length === 1 && values.length === 1 && /constexpr\s*$/.test(nodeText(ctx, annotation))) {
     // A tuple of literals (`k_bound1: tl.constexpr = (0, 1)`) is that tuple where it is read, as a tuple constexpr
     // parameter is (expressions.ts lowerName), where the branch binding it is decided while lowering.
     const items = values[0].name === "TupleExpression" ? parts(values[0]).map((item) => literalValue(ctx.text, item)) : undefined;
@@ -195,6 +200,13 @@ function lowerAssign(ctx: LowerContext, s: SyntaxNode, indent: string): void {
     if (Array.isArray(tuple) && ctx.deadBranches === 0 && ctx.runTimeBranches === 0) ctx.known.set(names[0], tuple);
     else if (truth !== undefined) ctx.known.set(names[0], truth);
   }
+}
+
+/** The string a `NAME: tl.constexpr = "…"` binds, else undefined. */
+function constexprString(ctx: LowerContext, kids: readonly SyntaxNode[], names: readonly string[], values: readonly SyntaxNode[]): string | undefined {
+  const annotation = kids.find((k) => k.name === "TypeDef");
+  if (!annotation || names.length !== 1 || values.length !== 1 || !/constexpr\s*$/.test(nodeText(ctx, annotation))) return undefined;
+  return stringValue(ctx.text, values[0]);
 }
 
 function isNameTarget(t: SyntaxNode): boolean {
