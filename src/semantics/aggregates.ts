@@ -65,8 +65,11 @@ export function isAggregate(x: Lowered): x is Aggregate {
 export type Slot =
   | { kind: "variable"; variable: Variable }
   | { kind: "tuple"; elements: Slot[]; wide?: number[] }
-  /** A block pointer that only tl.advance moves: its offsets are variables, the rest fixed values. */
-  | { kind: "blockPtr"; fixed: Omit<BlockPointer, "offsets" | "span" | "kind">; offsets: Variable[] }
+  /**
+   * A block pointer that only tl.advance moves: its offsets are variables, the rest fixed values, which a new
+   * tl.make_block_ptr replaces only at `depth`, the run-time depth where it was declared (assignment.ts).
+   */
+  | { kind: "blockPtr"; fixed: Omit<BlockPointer, "offsets" | "span" | "kind">; offsets: Variable[]; depth: number }
   /** A tensor descriptor held in a `let`: nothing of it changes, so no variable; `depth` as for a dtype. */
   | { kind: "tensorDesc"; value: TensorDescriptor; depth: number }
   /** A dtype held in a `let`: known while compiling, so no variable; `depth` is the run-time depth where it was assigned. */

@@ -72,7 +72,7 @@ function declareSlot(ctx: LoweringContext, name: string, at: Span, init: Aggrega
   if (init.kind === "tensorDesc") return { kind: "tensorDesc", value: init, depth: ctx.runtimeDepth };
   if (init.kind === "blockPtr") {
     const { kind: _kind, span: _span, offsets, ...fixed } = init;
-    return { kind: "blockPtr", fixed, offsets: offsets.map((o, i) => variable(`${name}.offsets[${i}]`, o)) };
+    return { kind: "blockPtr", fixed, offsets: offsets.map((o, i) => variable(`${name}.offsets[${i}]`, o)), depth: ctx.runtimeDepth };
   }
   return {
     kind: "tuple",
@@ -119,7 +119,14 @@ function writeSlot(ctx: LoweringContext, slot: Slot, value: Lowered, name: strin
   if (slot.kind === "tensorDesc") return writeDescriptor(ctx, slot, value, name, span);
   const fixed = slot.fixed;
   const same = (a: readonly Value[], b: readonly Value[]) => a.length === b.length && a.every((v, i) => v.id === b[i].id);
-  if (!isAggregate(value) || value.kind !== "blockPtr" || value.base.id !== fixed.base.id || !same(value.shape, fixed.shape) || !same(value.strides, fixed.strides) || value.blockShape.join() !== fixed.blockShape.join()) {
+  // In straight-line code (a constexpr branch taken included) a new tl.make_block_ptr of as many axes replaces the
+  // whole pointer from here on (inductor's flex attention remakes K_block_ptr for the full blocks in `if HAS_FULL_BLOCKS:`).
+  const remade = isAggregate(value) && value.kind === "blockPtr" && ctx.runtimeDepth === slot.depth && value.offsets.length === slot.offsets.length;
+  if (remade && ctx.discarding === 0) {
+    const { kind: _kind, span: _span, offsets: _offsets, ...parts } = value;
+    slot.fixed = parts;
+  }
+  if (!remade && (!isAggregate(value) || value.kind !== "blockPtr" || value.base.id !== fixed.base.id || !same(value.shape, fixed.shape) || !same(value.strides, fixed.strides) || value.blockShape.join() !== fixed.blockShape.join())) {
     ctx.log.error(Codes.assignType, span, `'${name}' is a block pointer, which keeps its base, shape, strides and block shape; move it with ${name} = tl.advance(${name}, offsets), or declare another with tl.makeBlockPtr`);
     return false;
   }

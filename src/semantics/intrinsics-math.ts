@@ -195,8 +195,14 @@ export const MATH_INTRINSICS: Record<string, Intrinsic> = {
         if (!nonzero) return undefined;
         cond = nonzero;
       }
-      if (!requireData(ctx, a, "tl.where") || !requireData(ctx, b, "tl.where")) return undefined;
-      const dtype = promote(operandOf(a), operandOf(b));
+      if (!requireData(ctx, a, "tl.where", true) || !requireData(ctx, b, "tl.where", true)) return undefined;
+      // Masks as the values (inductor's flex attention: `tl.where(offs_n < KV_LEN, mask_mod_output, False)`, or
+      // `float("-inf")` in torch 2.5): of two masks a mask; beside a number a mask is that number's 1 or 0, as
+      // Triton's binary_op_type_checking_impl promotes int1 (a float beside it wins, else the wider integer).
+      const masks = dtypeOf(a) === "bool" && dtypeOf(b) === "bool";
+      if (!masks && dtypeOf(a) === "bool") a = ctx.values.cast(a, "i32", a.span);
+      if (!masks && dtypeOf(b) === "bool") b = ctx.values.cast(b, "i32", b.span);
+      const dtype = masks ? "bool" : promote(operandOf(a), operandOf(b));
       const ab = ctx.values.commonShape(a, b, span, "tl.where's values");
       const shape = ab && broadcastShapes(ab, cond.type.shape);
       if (!shape) {

@@ -38,3 +38,16 @@ test("the same with its configs timed (--bench quick, a GPU run's default): the 
   assert.equal(outcome, "ok", report.traceback);
   expectRun(report);
 });
+
+const flexAttention = path.resolve(__dirname, "../python/inductor-flex-attention.py");
+
+test("torch.compile's FlexAttention forward (torch 2.5's template kernel, a causal BlockMask with partial and full blocks, a score_mod, lengths off the blocks) runs through its call() and matches float64, on the GPU and with --cpu", async () => {
+  // Before, each an error while compiling: `FLOAT32_PRECISION : tl.constexpr = 'ieee'` KL1003 (a string), K_block_ptr
+  // remade for the full blocks under `if HAS_FULL_BLOCKS:` KL2007, `tl.where(offs_n < KV_LEN, mask_mod_output,
+  // float("-inf"))` KL2003 (a mask as a value).
+  await onGpuAndCpu(flexAttention, (report) => {
+    assert.deepEqual(report.diagnostics.filter((d) => d.severity === "error").map((d) => d.code), []);
+    assert.ok(report.checks.length === 2 && report.checks.every((c) => c.passed), JSON.stringify(report.checks));
+    assert.match(report.stdout, /max \|out - float64\| \S+, max \|lse - float64\| \S+\nflex attention forward through call\(\): match\n/);
+  });
+});

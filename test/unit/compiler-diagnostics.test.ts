@@ -175,7 +175,8 @@ const rows: [string, string, string, string][] = [
   ["boundaryCheck with plain pointers", "const v = tl.load(x_ptr + tl.arange(0, 16), { boundaryCheck: [0] });", "4:62-4:65 KL1040", "tl.load's boundaryCheck applies to block pointers (tl.makeBlockPtr)"],
   ["a block pointer whose strides miss an axis", "const bp = tl.makeBlockPtr(x_ptr, [n, n], [1], [0, 0], [16, 16], [1, 0]);", "4:43-4:46 KL1040", "tl.makeBlockPtr's strides has 1 element, but the block pointer has 2 axes"],
   ["a block pointer used as a value", "const bp = tl.makeBlockPtr(x_ptr, [n], [1], [0], [16], [0]);\nconst v = bp + 1;", "5:11-5:13 KL1043", "this is a block pointer (16), not a value"],
-  ["a let block pointer given another base", "let bp = tl.makeBlockPtr(x_ptr, [n], [1], [0], [16], [0]);\nbp = tl.makeBlockPtr(y_ptr, [n], [1], [0], [16], [0]);", "5:1-5:54 KL2007", "'bp' is a block pointer, which keeps its base, shape, strides and block shape"],
+  // In straight-line code a new tl.makeBlockPtr replaces the pointer (inductor's flex attention); in a run-time branch it can't.
+  ["a let block pointer given another base in a run-time if", "let bp = tl.makeBlockPtr(x_ptr, [n], [1], [0], [16], [0]);\nif (n > 1) { bp = tl.makeBlockPtr(y_ptr, [n], [1], [0], [16], [0]); }", "5:14-5:67 KL2007", "'bp' is a block pointer, which keeps its base, shape, strides and block shape"],
   // Tensor descriptors (tensor-descriptors.ts)
   ["a descriptor load with offsets of the wrong rank", "const d = tl.makeTensorDescriptor(x_ptr, [n, n], [n, 1], [16, 16]);\nconst v = d.load([0]);", "5:18-5:21 KL2120", "desc.load's offsets has 1 element, but the descriptor's block shape has 2 axes"],
   ["a descriptor whose shape misses an axis", "const d = tl.makeTensorDescriptor(x_ptr, [n], [n, 1], [16, 16]);", "4:42-4:45 KL2120", "tl.makeTensorDescriptor's shape has 1 element, but the descriptor's block shape has 2 axes"],
