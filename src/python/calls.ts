@@ -382,7 +382,7 @@ function lowerExternalCall(ctx: LowerContext, n: SyntaxNode, span: Span, callee:
   const at = ctx.prefix === "" ? site : ctx.externals.lowering?.site ?? site;
   const passed = positional.length;
   const defaults = new Map(kernel.params.slice(passed).filter((p) => p.defaultSpan && !keywords.some((k) => k.name === p.name)).map((p) => [p.name, p.default]));
-  const given = knownArguments(ctx, kernel, positional, keywords, defaults);
+  const given = knownArguments(ctx, kernel, positional, keywords, defaults, file.text);
   if (given) ({ positional, keywords } = given);
   const name = given ? ctx.externals.specialize(file, kernel, given.known, at) : ctx.externals.use(file, kernel, at);
   const literals: string[] = [];

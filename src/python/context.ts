@@ -45,6 +45,8 @@ export interface LowerContext {
   deadBranches: number;
   /** How many branches decided only at run time enclose the statement being lowered (a constexpr local bound there isn't known after). */
   runTimeBranches: number;
+  /** A specialized function's parameters decided while lowering (specialize.ts): not in its signature, so each is its value. */
+  decided: ReadonlySet<string>;
 }
 
 /** Reports a construct outside the language; writes `0` in its place so the TypeScript still parses. */

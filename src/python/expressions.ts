@@ -167,6 +167,8 @@ function lowerName(ctx: LowerContext, n: SyntaxNode): void {
     // A string passed on as a call's argument is the string (a helper's `pad` given "zero", then
     // `tl.load(…, padding_option=pad)`: the AMD flash attention of applied-ai's flash_backward.py).
     if (typeof known === "string" && n.parent?.name === "ArgList") return ctx.w.token(JSON.stringify(known), span);
+    // A True or False a specialized function was given (specialize.ts noneChoosers) is that value.
+    if (typeof known === "boolean" && ctx.decided.has(name)) return ctx.w.token(known ? "true" : "false", span);
     // A string or None constexpr has no value in the TypeScript language: only its truth.
     if (known === null || typeof known === "string") return ctx.w.token(known ? "true" : "false", span);
     // A dtype constexpr is the dtype itself, as `tl.float32` written in the kernel would be.

@@ -101,6 +101,7 @@ function lowerFunction(w: TsWriter, log: DiagnosticLog, file: PythonFile, prefix
     noneNames: new Set(),
     deadBranches: 0,
     runTimeBranches: 0,
+    decided: new Set(f.specializedAs ? k.params.filter((p) => f.known.has(p.name)).map((p) => p.name) : []),
   };
   const name = f.specializedAs ?? `${prefix}${tsName(k.name)}`;
   // A specialized helper's known parameters are decided while lowering: the call passes nothing for them.

@@ -11,7 +11,7 @@ import { nodeText } from "./context";
 import type { PyConst } from "./literals";
 import type { PythonKernel } from "./module";
 import { pickedSide } from "./none-names";
-import { stringValue, type SyntaxNode } from "./tree";
+import { children, stringValue, textOf, walk, type SyntaxNode } from "./tree";
 
 export interface CallArgument {
   name: string;
@@ -43,23 +43,25 @@ export function knownArguments(
   positional: readonly SyntaxNode[],
   keywords: readonly CallArgument[],
   defaults: ReadonlyMap<string, PyConst | undefined> = new Map(),
-): { known: Map<string, string | null>; positional: SyntaxNode[]; keywords: CallArgument[] } | undefined {
-  const known = new Map<string, string | null>();
+  calleeText: string = ctx.text,
+): { known: Map<string, string | null | boolean>; positional: SyntaxNode[]; keywords: CallArgument[] } | undefined {
+  const known = new Map<string, string | null | boolean>();
+  const choosers = noneChoosers(calleeText, callee);
   const restPositional: SyntaxNode[] = [];
   positional.forEach((p, i) => {
     const param = callee.params[i];
-    const value = param ? staticArgument(ctx, p) : undefined;
+    const value = param ? givenValue(ctx, p, choosers.has(param.name)) : undefined;
     if (param && value !== undefined) known.set(param.name, value);
     else restPositional.push(p);
   });
   const restKeywords: CallArgument[] = [];
   for (const k of keywords) {
-    const value = callee.params.some((p) => p.name === k.name) ? staticArgument(ctx, k.value) : undefined;
+    const value = callee.params.some((p) => p.name === k.name) ? givenValue(ctx, k.value, choosers.has(k.name)) : undefined;
     if (value !== undefined) known.set(k.name, value);
     else restKeywords.push(k);
   }
   for (const [name, value] of defaults) {
-    if ((value === null || typeof value === "string") && !known.has(name)) known.set(name, value);
+    if ((value === null || typeof value === "string" || (typeof value === "boolean" && choosers.has(name))) && !known.has(name)) known.set(name, value);
   }
   return known.size === 0 ? undefined : { known, positional: restPositional, keywords: restKeywords };
 }
@@ -68,4 +70,28 @@ export function knownArguments(
 export function specializationKey(file: string, callee: PythonKernel, known: ReadonlyMap<string, PyConst>): string {
   const values = callee.params.filter((p) => known.has(p.name)).map((p) => [p.name, known.get(p.name)]);
   return `${file}\0${callee.name}\0${JSON.stringify(values)}`;
+}
+
+/**
+ * The parameters of `callee` that choose None or a value (`get_bounded_indices(offs_m, Q_LEN if CHECK_BLOCK_BOUNDARY
+ * else None)` in inductor's flex attention, CHECK_BLOCK_BOUNDARY given True or its default False): a literal True or
+ * False passed to one is decided while lowering too, as Triton specializes a function on every constexpr argument,
+ * so the None is never a value.
+ */
+function noneChoosers(text: string, callee: PythonKernel): Set<string> {
+  const params = new Set(callee.params.map((p) => p.name));
+  const choosers = new Set<string>();
+  walk(callee.node, (n) => {
+    if (n.name !== "ConditionalExpression") return;
+    const [a, , cond, , b] = children(n);
+    if (cond?.name === "VariableName" && params.has(textOf(text, cond)) && (a?.name === "None" || b?.name === "None")) choosers.add(textOf(text, cond));
+  });
+  return choosers;
+}
+
+/** A string or None given (staticArgument), or True or False written at the call for a parameter that chooses None (noneChoosers). */
+function givenValue(ctx: LowerContext, n: SyntaxNode, chooser: boolean): string | null | boolean | undefined {
+  const value = staticArgument(ctx, n);
+  if (value !== undefined) return value;
+  return chooser && n.name === "Boolean" ? nodeText(ctx, n) === "True" : undefined;
 }

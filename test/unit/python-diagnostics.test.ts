@@ -320,3 +320,29 @@ test("convert file.py: a scalar's dtype annotation is its TypeScript type (h: tl
   assert.deepEqual(diagnostics, []);
   assert.match(ts, /function k\(y_ptr: Ptr<f32>, h: f16, n: i64, u: u32, m: i32, BLOCK: constexpr\)/);
 });
+
+test("a helper's parameter that chooses None (`n if CHECK else None`, inductor's flex attention) given True or left at its default False: decided while lowering, as Triton specializes on it", () => {
+  const text = [
+    "import triton",
+    "import triton.language as tl",
+    "",
+    "@triton.jit",
+    "def get_bounded_indices(indices, max_len=None):",
+    "    return indices % max_len if max_len is not None else indices",
+    "",
+    "@triton.jit",
+    "def block(x_ptr, offs, n, CHECK_BLOCK_BOUNDARY=False):",
+    "    m = get_bounded_indices(offs, n if CHECK_BLOCK_BOUNDARY else None)",
+    "    return tl.load(x_ptr + m)",
+    "",
+    "@triton.jit",
+    "def k(x_ptr, y_ptr, n, BLOCK: tl.constexpr):",
+    "    offs = tl.arange(0, BLOCK)",
+    "    a = block(x_ptr, offs, n)",
+    "    b = block(x_ptr, offs, n, CHECK_BLOCK_BOUNDARY=True)",
+    "    tl.store(y_ptr + offs, a + b, mask=offs < n)",
+    "",
+  ].join("\n");
+  // Before: KL1101 "None as a value" at the None, the helper lowered once with CHECK_BLOCK_BOUNDARY a run-time bool.
+  assert.deepEqual(diagnose(text), []);
+});

@@ -60,6 +60,7 @@ class DeviceProperties(typing.NamedTuple):
     major: typing.Optional[int] = None
     regs_per_multiprocessor: typing.Optional[int] = None
     max_threads_per_multi_processor: typing.Optional[int] = None
+    max_threads_per_block: typing.Optional[int] = None  # torch ≥ 2.8
     warp_size: typing.Optional[int] = None
 
     @classmethod
