@@ -3,7 +3,7 @@
 second checked on the head axis, against softmax(q k^T) v per query in Kernel Lab's torch; w8a8_triton_kernels.py
 `matmul_kernel_dynamic_quant` of per_token_quant_int8's rows, with a residual, autotuned over the library's configs).
 3 sequences of 5, 1 and 20 new tokens after 3, 17 and 0 earlier ones, 4 query heads on 2 key/value heads. Each of
-these kernels takes lavapipe minutes to compile the first time (NOTES-h86.md), so the test runs this file with --cpu."""
+these kernels takes lavapipe minutes to compile the first time (bench/NOTES.md §95), so the test runs this file with --cpu."""
 
 import math
 
