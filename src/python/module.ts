@@ -280,9 +280,8 @@ function tlFunction(dotted: string[] | undefined, imports: PythonImports): strin
   if (imports.math.has(headText)) return libdeviceFunction(fn);
   // `core.get_int_dtype` with `from triton.language import core`.
   if (head.length === 1 && TL_DEFINING_MODULES.has(imports.functions.get(head[0]) ?? "")) return fn;
-  const tl = imports.tl.has(head[0]) ? ["triton", "language"] : head[0] === "triton" || imports.triton.has(head[0]) ? ["triton"] : undefined;
-  if (!tl) return undefined;
-  const full = [...tl, ...head.slice(1)].join(".");
+  const full = tritonModule(head, imports);
+  if (full === undefined) return undefined;
   if (full === "triton.language" || full === "triton.language.core" || full === "triton.language.standard") return fn;
   return MATH_MODULES.has(full) || full === "triton.language.extra.libdevice" ? libdeviceFunction(fn) : undefined;
 }
@@ -291,8 +290,14 @@ function tlFunction(dotted: string[] | undefined, imports: PythonImports): strin
 function isMathModule(dotted: string[] | undefined, imports: PythonImports): boolean {
   if (!dotted) return false;
   if (dotted.length === 1) return imports.math.has(dotted[0]);
-  const tl = imports.tl.has(dotted[0]) ? ["triton", "language"] : dotted[0] === "triton" || imports.triton.has(dotted[0]) ? ["triton"] : undefined;
-  return tl !== undefined && MATH_MODULES.has([...tl, ...dotted.slice(1)].join("."));
+  const full = tritonModule(dotted, imports);
+  return full !== undefined && MATH_MODULES.has(full);
+}
+
+/** A dotted module name written from the file's names for triton and triton.language (`tl.extra.libdevice` → `triton.language.extra.libdevice`); undefined for another head. */
+function tritonModule(dotted: readonly string[], imports: PythonImports): string | undefined {
+  const head = imports.tl.has(dotted[0]) ? ["triton", "language"] : dotted[0] === "triton" || imports.triton.has(dotted[0]) ? ["triton"] : undefined;
+  return head && [...head, ...dotted.slice(1)].join(".");
 }
 
 /**
