@@ -12,6 +12,7 @@ import type { Target } from "../ir/target";
 import { checkFile, compileKernel, halfPrecisionNeeds, NO_ADAPTER_TARGET, NUM_STAGES, NUM_WARPS, parseKernelFile } from "../compile";
 import { formatDiagnostic, locate, type LocatedDiagnostic } from "../diagnostics/position";
 import { displayPath } from "../harness/load/load";
+import { pythonLibFolder } from "../harness/python/lib-folder-node";
 import { EXIT_CODES } from "../harness/report";
 import { runFileWithOutcome } from "../harness/run/run";
 import { runValuesOf } from "../harness/run/size-constexprs";
@@ -155,9 +156,6 @@ async function checkCommand(cmd: Extract<Command, { kind: "check" }>): Promise<n
   return unreadable ? FAILURE : 0;
 }
 
-/** Kernel Lab's Python library: dist/python-lib/ beside the bundled CLI, src/harness/python/lib/ from the source. */
-const PYTHON_LIB = __filename.endsWith(".ts") ? path.join(__dirname, "..", "harness", "python", "lib") : path.join(__dirname, "python-lib");
-
 /**
  * A Python file's diagnostics, its calls to the @triton.jit functions of modules beside it compiled
  * from their files, as a run would. A file inside a package (its folder holds an __init__.py, a
@@ -183,7 +181,7 @@ async function readPythonBesideModules(fileArg: string, file: string, text: stri
     const base = path.join(folder, ...module.split("."));
     const own = KERNEL_LAB_MODULES.get(module);
     // Kernel Lab's own module (torch._inductor's triton_helpers) after a file of the name beside the script.
-    for (const candidate of [path.join(base, "__init__.py"), `${base}.py`, ...(own ? [path.join(PYTHON_LIB, ...own)] : [])]) {
+    for (const candidate of [path.join(base, "__init__.py"), `${base}.py`, ...(own ? [path.join(pythonLibFolder(), ...own)] : [])]) {
       try {
         const found = { file: displayPath(candidate), text: readFileSync(candidate, "utf8") };
         texts.set(found.file, found.text);

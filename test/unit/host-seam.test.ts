@@ -28,6 +28,8 @@ const NODE_ONLY = new Set([
   "harness/python/snapshot-node.ts",
   "harness/python/bytecode-node.ts",
   "harness/python/pyodide-script-node.ts",
+  // Where the Python modules are beside the Node bundles (the worker and `check` read them; the browser is handed them).
+  "harness/python/lib-folder-node.ts",
 ]);
 /** Folders that are not part of the worker: the command line, and the editor (its own web bundle checks itself). */
 const NOT_IN_THE_WORKER = ["cli/", "editor/"];

@@ -11,6 +11,7 @@ import { setFlagsFromString } from "node:v8";
 import { parentPort, workerData } from "node:worker_threads";
 import { blockingCall, preparePython } from "./embedded";
 import { bytecodeCache } from "./bytecode-node";
+import { pythonLibFolder } from "./lib-folder-node";
 import type { Notice, RunScript } from "./protocol";
 
 const fromSource = __filename.endsWith(".ts");
@@ -58,8 +59,7 @@ async function start(): Promise<void> {
   step("Python thread started");
   const { pyodide, startKind } = await loadPython(pyodideFolder() + path.sep);
   step(`Pyodide loaded (${startKind})`);
-  const lib = fromSource ? path.join(__dirname, "lib") : path.join(__dirname, "python-lib");
-  const files = libFiles(lib);
+  const files = libFiles(pythonLibFolder());
   const bytecode = bytecodeCache(files);
   const thread = preparePython(pyodide, files, blockingCall((workerData as { reply: SharedArrayBuffer }).reply, post), post, false, bytecode?.cached);
   step(`torch and triton imported (${Object.keys(bytecode?.cached ?? {}).length} modules' bytecode cached)`);
