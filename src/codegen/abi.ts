@@ -71,6 +71,11 @@ export interface KernelAbi {
   instrument?: InstrumentAbi;
 }
 
+/** The storage buffers a kernel binds: one per pointer parameter (and the instrumented variant's), and the print/assert record buffer where it prints or asserts. */
+export function storageBindingCount(abi: KernelAbi): number {
+  return abi.buffers.length + (abi.debug ? 1 : 0);
+}
+
 /** The tl.devicePrint/tl.deviceAssert record buffer (`kl_print`, read_write, zeroed before a launch; ir/debug.ts DEBUG_BUFFER). */
 export interface DebugAbi {
   binding: number;

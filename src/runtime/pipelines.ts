@@ -6,7 +6,7 @@
 // The bind group layout is explicit, built from the KernelAbi, so a binding the shader never
 // touches still binds (an "auto" layout would drop it).
 
-import type { KernelAbi } from "../codegen/abi";
+import { storageBindingCount, type KernelAbi } from "../codegen/abi";
 import { GpuError, ShaderCompileError, type WgslMessage } from "./errors";
 import { ShaderStage, type Gpu } from "./gpu";
 import { hash64 } from "./hash";
@@ -57,11 +57,14 @@ export function cachedPipelineCount(gpu: Gpu): number {
 async function compile(gpu: Gpu, program: KernelProgram, key: string): Promise<GpuPipeline> {
   const { abi, wgsl } = program;
   const label = abi.kernel;
-  if (abi.buffers.length > gpu.limits.maxStorageBuffersPerShaderStage) {
+  const bound = storageBindingCount(abi);
+  if (bound > gpu.limits.maxStorageBuffersPerShaderStage) {
+    const debug = abi.debug ? " and the record buffer of its tl.device_print / tl.device_assert" : "";
     throw new GpuError(
       "bad-launch",
-      `Kernel '${label}' has ${abi.buffers.length} pointer parameters; this adapter binds at most ` +
-        `${gpu.limits.maxStorageBuffersPerShaderStage} storage buffers per kernel.`,
+      `Kernel '${label}' binds ${bound} storage buffers (${abi.buffers.length} for its pointer parameters${debug}); this adapter binds at most ` +
+        `${gpu.limits.maxStorageBuffersPerShaderStage} per kernel. ` +
+        `${abi.debug ? "Take its print and assert calls out, pass" : "Pass"} fewer tensors (several in one), or run it with --cpu.`,
       label,
     );
   }

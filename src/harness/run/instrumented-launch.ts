@@ -6,7 +6,7 @@
 // with KL3105 (harness/debug/races.ts): the GPU finds the pair, the interpreter runs just those two
 // programs again to name their values (`RaceExplainer`).
 
-import type { InstrumentAbi, KernelAbi } from "../../codegen/abi";
+import { storageBindingCount, type InstrumentAbi, type KernelAbi } from "../../codegen/abi";
 import { InterpreterError } from "../../interpreter/interpret";
 import { outOfBoundsMessage } from "../../interpreter/errors";
 import type { HostArray } from "../../language";
@@ -24,9 +24,9 @@ export interface InstrumentedProgram {
   wgsl: string;
 }
 
-/** Whether the device can bind the variant's extra buffers (else the run falls back to the corner check). */
+/** Whether the device can bind the variant's extra buffers (beside a print/assert record buffer) (else the run falls back to the corner check). */
 export function fitsDevice(gpu: Gpu, program: { abi: KernelAbi }): program is InstrumentedProgram {
-  return program.abi.instrument !== undefined && program.abi.buffers.length <= gpu.limits.maxStorageBuffersPerShaderStage;
+  return program.abi.instrument !== undefined && storageBindingCount(program.abi) <= gpu.limits.maxStorageBuffersPerShaderStage;
 }
 
 /**
