@@ -90,6 +90,15 @@ test("a package beside the script whose modules import each other relatively (fr
   assert.match(report.traceback ?? "", /line 2[\s\S]*ImportError: attempted relative import with no known parent package/);
 });
 
+test("a package in a folder the script puts on sys.path itself (sys.path.insert(0, os.path.join(os.path.dirname(__file__), …))): its kernel, a helper it imports by the package's absolute name and a module it imports relatively, on the GPU and with --cpu; a name on no path is still ModuleNotFoundError", async () => {
+  // Before: ModuleNotFoundError: No module named 'tinylib' (only the script's own folder was looked in).
+  await onGpuAndCpu(path.join(PY, "sys-path-imports.py"), (report) => {
+    assert.deepEqual(report.diagnostics, []);
+    assert.deepEqual(report.launches.map((l) => l.kernel), ["_scale_add_kernel"]);
+    assert.equal(report.stdout, "tinylib from sys.path: match\nModuleNotFoundError: not_on_any_path\n");
+  });
+});
+
 test("a helper its module defines in each branch of an `if` on Triton's version (mamba's softplus.py): the run compiles the branch Python took, on the GPU and with --cpu", async () => {
   await onGpuAndCpu(path.join(PY, "xmod-branches.py"), (report) => {
     assert.deepEqual(report.diagnostics, []);

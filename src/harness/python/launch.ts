@@ -106,8 +106,8 @@ export class Launcher {
     private readonly device: Device,
     private readonly report: PythonFileReport,
     private readonly compiler: PythonKernelCompiler,
-    /** Reads a module beside the script (`pkg.mod` → pkg/mod.py or pkg/mod/__init__.py); absent where nothing can (a browser). */
-    private readonly readModule?: (module: string, data?: string) => Promise<ModuleSource | null>,
+    /** Reads a module beside the script, or in `root`, a folder the script put on sys.path (`pkg.mod` → pkg/mod.py or pkg/mod/__init__.py); absent where nothing can (a browser). */
+    private readonly readModule?: (module: string, data?: string, root?: string) => Promise<ModuleSource | null>,
     /** `--tune-codegen` and `--retune` for @triton.autotune (autotune.ts), and the code generator's options every kernel is compiled with (tests: matrices emulated). */
     private readonly tuning: { tuneCodegen: boolean; retune: boolean; codegen: CodegenOptions } = { tuneCodegen: false, retune: false, codegen: {} },
   ) {
@@ -173,7 +173,7 @@ export class Launcher {
       case "device-properties":
         return { kind: "ok", value: this.deviceProperties() };
       case "module-source":
-        return { kind: "ok", value: this.readModule ? await this.readModule(request.module, request.data) : null };
+        return { kind: "ok", value: this.readModule ? await this.readModule(request.module, request.data, request.root) : null };
       case "download":
         if (!this.device.gpu) return { kind: "error", error: "runtime", message: "Kernel Lab has no GPU in this run to read a tensor back from" };
         await this.resident.download(this.device.gpu, request.storage, request.data);

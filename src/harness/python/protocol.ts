@@ -161,9 +161,10 @@ export type Request =
   /**
    * `import mod` of a name Python found nowhere else: the text of mod.py (or mod/__init__.py) beside the script, a
    * namespace package (the folder mod/ without either), or null. With `data`: the text of that one of the package's
-   * data files (launch.ts ModuleSource.data), `{ text }`, or null.
+   * data files (launch.ts ModuleSource.data), `{ text }`, or null. With `root`: looked for in that folder instead, one
+   * the script put on sys.path (`sys.path.insert(0, os.path.dirname(os.path.dirname(__file__)))`), as the host names it.
    */
-  | { kind: "module-source"; module: string; data?: string }
+  | { kind: "module-source"; module: string; data?: string; root?: string }
   /** The elements of a storage's GPU buffer, copied into its CPU copy `data` (the script reads a tensor a launch wrote). */
   | { kind: "download"; storage: number; data: TensorStorage };
 

@@ -149,7 +149,7 @@ export async function runPythonFile(fileArg: string, opts: PythonRunOptions, sta
   // Each package's data files listed once a run: the package's read and each of its files' ask for them.
   const listed = new Map<string, Promise<string[]>>();
   const dataOf = (base: string) => listed.get(base) ?? listed.set(base, packageData(base)).get(base)!;
-  const launcher = new Launcher(file, source, device, report, compiler, (module, data) => readBesideScript(path.dirname(absolute), module, dataOf, data), tuning);
+  const launcher = new Launcher(file, source, device, report, compiler, (module, data, root) => readBesideScript(root ?? path.dirname(absolute), module, dataOf, data), tuning);
   const limit = new LaunchLimit(file, opts.timeoutMs ?? DEFAULT_TIMEOUT_MS);
   const ended = new Promise<Extract<Notice, { kind: "done" }>>((resolve) => {
     started.listener = (notice) => {
@@ -211,7 +211,7 @@ export async function runPythonFile(fileArg: string, opts: PythonRunOptions, sta
  * else the folder pkg/mod as a namespace package. With `data`: that data file of the package (one packageData listed).
  */
 async function readBesideScript(folder: string, module: string, packageData: (base: string) => Promise<string[]>, data?: string): Promise<ModuleSource | null> {
-  if (!/^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$/.test(module)) return null;
+  if (!/^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$/.test(module) || !path.isAbsolute(folder)) return null;
   const base = path.join(folder, ...module.split("."));
   if (data !== undefined) {
     if (!(await packageData(base)).includes(data)) return null;

@@ -5,7 +5,10 @@
 # The file's name as the main thread shows it is kept, so a kernel compiled from it names that file.
 # A folder beside the script without __init__.py is a namespace package, as in CPython 3: an empty
 # folder of the same name here, which Python's own path finder makes one of, its modules asked for
-# as they are imported.
+# as they are imported. A folder the script puts on sys.path itself (`sys.path.insert(0,
+# os.path.dirname(os.path.dirname(__file__)))`, a host path Pyodide's file system hasn't) is asked of
+# the main thread too, after the script's folder, in sys.path's order; a package found there has its
+# submodules asked of the same folder.
 
 import importlib
 import importlib.machinery
@@ -20,6 +23,16 @@ USER_DIR = "/kernel_lab/user"
 # Pyodide path → (module name, the file as the main thread names it).
 shown = {}
 
+# sys.path as a run starts (Pyodide's own folders); a top-level name → the sys.path folder the script added that it came from.
+_base_path = []
+_root_of = {}
+
+
+def _added_roots():
+    """The host folders the script put on sys.path: absolute paths (POSIX or Windows) not among Pyodide's own."""
+    return [p for p in sys.path if isinstance(p, str) and p not in _base_path and p != USER_DIR
+            and (p.startswith("/") or (len(p) > 2 and p[1] == ":" and p[2] in "\\/"))]
+
 
 class _BesideScript:
     """A meta path finder, last on sys.meta_path: only a name nothing else found reaches it."""
@@ -27,7 +40,18 @@ class _BesideScript:
     def find_spec(self, fullname, path=None, target=None):
         from triton import _bridge
         relative = fullname.replace(".", "/")
-        found = _bridge.call({"kind": "module-source", "module": fullname})
+        top = fullname.split(".")[0]
+        if top in _root_of:
+            roots = [_root_of[top]]
+        else:
+            roots = [None] if "." in fullname else [None, *_added_roots()]
+        found = None
+        for root in roots:
+            found = _bridge.call({"kind": "module-source", "module": fullname, **({"root": root} if root else {})})
+            if found:
+                if root and "." not in fullname:
+                    _root_of[top] = root
+                break
         if not found:
             return None
         state.user_modules.add(fullname)
@@ -48,7 +72,7 @@ class _BesideScript:
         # Each is asked for on its own (a reply holds 1 MiB at most); a text file only (one that isn't UTF-8 isn't written).
         for data in found.get("data") or ():
             try:
-                item = _bridge.call({"kind": "module-source", "module": fullname, "data": data})
+                item = _bridge.call({"kind": "module-source", "module": fullname, "data": data, **({"root": _root_of[top]} if top in _root_of else {})})
             except _bridge.KernelLabError:  # its reply past 1 MiB (a file of JSON-escaped text): left out, as a larger file is
                 continue
             if not item or "\ufffd" in item["text"]:
@@ -76,6 +100,8 @@ def reset():
         del sys.modules[name]
     state.user_modules.clear()
     shown.clear()
+    _root_of.clear()
+    _base_path[:] = sys.path
     shutil.rmtree(USER_DIR, ignore_errors=True)
     os.makedirs(USER_DIR, exist_ok=True)
     importlib.invalidate_caches()
