@@ -175,7 +175,7 @@ export class Gpu {
     const reported = popped.find((error) => error !== null) ?? null;
     // A lost device explains everything that failed after it (e.g. an aborted mapAsync).
     if (this.lostError) throw this.lostError;
-    if (reported) throw failed && thrown instanceof GpuError ? thrown : toGpuError(reported, subject);
+    if (reported) throw failed && thrown instanceof GpuError ? withCause(thrown, reported) : toGpuError(reported, subject);
     if (failed) throw thrown;
     this.throwIfFailed();
     return result as T;
@@ -183,6 +183,16 @@ export class Gpu {
 }
 
 const insideScope = host.asyncLocal<Gpu>();
+
+/**
+ * `thrown` with the scope's first error where that says what `thrown` doesn't: a pipeline refused "due to a previous
+ * error" (Dawn's words) names the layout, the scope's error why the layout was invalid.
+ */
+function withCause(thrown: GpuError, first: GPUError): GpuError {
+  const cause = first.message.trim();
+  if (!/due to a previous error/.test(thrown.message) || thrown.message.includes(cause)) return thrown;
+  return new GpuError(thrown.kind, `${thrown.message}\nThe first error: ${cause}`, thrown.subject);
+}
 
 function toGpuError(error: GPUError, subject?: string): GpuError {
   const kind: GpuErrorKind =

@@ -246,6 +246,34 @@ describe("runtime on the local adapter", () => {
     checkIds(got, [2, 2, 1]);
   });
 
+  it("counts a print/assert record buffer among the storage buffers a kernel binds, and says what to do past the limit", async () => {
+    // Before, the record buffer was left out of the count: Dawn's "[Invalid PipelineLayout] is invalid due to a previous error".
+    const limit = gpu.limits.maxStorageBuffersPerShaderStage;
+    const buffers = Array.from({ length: limit }, (_, i) => ({ name: `p${i}`, binding: i + 1, dtype: "f32" as const, vectorWidth: 1 as const, access: "read" as const }));
+    const wide = { abi: { ...PROGRAM_IDS_ABI, kernel: "wide", buffers, debug: { binding: limit + 1, words: 4, sites: [] } }, wgsl: PROGRAM_IDS_WGSL };
+    await assert.rejects(launch(gpu, wide, [1], { buffers: {}, scalars: {} }), (err: unknown) => {
+      assert.ok(err instanceof GpuError && err.kind === "bad-launch", String(err));
+      assert.equal(
+        err.message,
+        `Kernel 'wide' binds ${limit + 1} storage buffers (${limit} for its pointer parameters and the record buffer of its tl.device_print / tl.device_assert); ` +
+          `this adapter binds at most ${limit} per kernel. Take its print and assert calls out, pass fewer tensors (several in one), or run it with --cpu.`,
+      );
+      return true;
+    });
+  });
+
+  it("names the first error where Dawn refuses a pipeline 'due to a previous error'", async () => {
+    // A layout Dawn refuses (the record buffer at a pointer's binding): the pipeline's own error names only the layout.
+    const clash = { abi: { ...PROGRAM_IDS_ABI, kernel: "clash", debug: { binding: 2, words: 4, sites: [] } }, wgsl: PROGRAM_IDS_WGSL };
+    await assert.rejects(launch(gpu, clash, [1], { buffers: {}, scalars: {} }), (err: unknown) => {
+      assert.ok(err instanceof GpuError && err.kind === "validation", String(err));
+      assert.match(err.message, /Kernel 'clash' could not be made into a compute pipeline: .*due to a previous error[\s\S]*\nThe first error: .*binding index \(2\) was specified by a previous entry/);
+      return true;
+    });
+    const { got } = await runProgramIds(gpu, [2, 1, 1]);
+    checkIds(got, [2, 1, 1]);
+  });
+
   it("times launches with GPU timestamps, rotating argument sets", async () => {
     const sets = [];
     for (let k = 0; k < 3; k++) {
