@@ -145,6 +145,8 @@ export function assumedArgTypes(file: PythonFile, kernel: PythonKernel): Record<
     const passed = launches.map((l) => (i < l.args.length ? l.args[i].value : l.keywords[p.name]));
     if (passed.some((v) => v === null)) types[p.name] = { kind: "none" };
     else if (passed.some((v) => typeof v === "number" && !Number.isInteger(v)) || (typeof p.default === "number" && !Number.isInteger(p.default))) types[p.name] = { kind: "scalar", dtype: "f32" };
+    // An int argument equal to 1 at every launch is Triton's constant 1 (`if mask_batch_size == 1:` decided while compiling).
+    else if (passed.length > 0 && passed.every((v) => v === 1) && !kernel.doNotSpecialize?.has(p.name)) types[p.name] = { kind: "one" };
     else types[p.name] = { kind: "scalar", dtype: "i32" };
   });
   return types;

@@ -60,6 +60,8 @@ export interface PythonKernel {
   calls: Set<string>;
   /** Called from another @triton.jit function: a device function (helper). */
   called: boolean;
+  /** `@triton.jit(do_not_specialize=[…])`: the parameters (named or by position) never specialized as the constant 1. */
+  doNotSpecialize?: ReadonlySet<string>;
 }
 
 /** `quiet`: decorators named so that aren't warned about (`staticmethod` in a class body). */
@@ -70,6 +72,12 @@ export function readJitFunction(text: string, decorated: SyntaxNode, imports: Py
   const named = decorators.map((d) => ({ node: d, name: decoratorName(text, d, imports), args: children(d).find((c) => c.name === "ArgList") }));
   if (!named.some((d) => d.name === "jit")) return undefined;
   const kernel = kernelOf(text, fn, decorated, imports, scope, log);
+  const jitArgs = named.find((d) => d.name === "jit")?.args;
+  const listed = jitArgs && keywordArgs(text, jitArgs).keywords.get("do_not_specialize");
+  if (listed && (listed.name === "ArrayExpression" || listed.name === "TupleExpression")) {
+    const names = parts(listed).map((n) => literalValue(text, n, scope)).map((n) => (typeof n === "number" ? kernel.params[n]?.name : n));
+    kernel.doNotSpecialize = new Set(names.filter((n): n is string => typeof n === "string"));
+  }
   for (const d of named) {
     if (d.name === "autotune" || d.name === "heuristics") wrap(text, kernel, d.name, d.args, decorated.parent!, scope, log);
     if (d.name === undefined && !quiet.has(textOf(text, d.node).replace(/^@\s*/, "").trim()) && !isInductorDecorator(text, d.node, imports)) log.warning(Codes.pythonDecorator, spanOf(d.node), `Kernel Lab ignores this decorator on a @triton.jit function (it knows triton.jit, triton.autotune and triton.heuristics)`);

@@ -200,3 +200,16 @@ test("check of library files that run clean reports nothing its own guesses make
   writeFileSync(broken, readFileSync(path.join(py, "cce_kit/tl_utils.py"), "utf8").replace("new_v = v + cur_v", "new_v = v + cur_v + tl.zeros([2, 3], tl.float32)"));
   assert.match(cli(["check", broken]).stdout, /mask-helper\.py:\d+:\d+ - error KL2002: block extents must be powers of two, got 3/);
 });
+
+test("check takes an int argument the file's launches all pass as 1 as Triton does, the constant 1 (unless do_not_specialize names it): kernl's `if mask_batch_size == 1:` rebinding a tuple", () => {
+  // Was KL2007 "'mask_batch_idx' holds a tuple of 1 values" at both kernels; the run (lib/triton/_jit.py) always specialized.
+  const r = cli(["check", path.join(root, "test/python/kernl-idioms.py")]);
+  assert.deepEqual(
+    r.stdout.split("\n").filter((l) => / error /.test(l)).map((l) => l.replace(/^.*kernl-idioms\.py:/, "").replace(/ - error (KL\d+):.*/, " $1")),
+    ["130:9 KL2007", "131:30 KL1043"],
+  );
+  // By position too: do_not_specialize=[3].
+  const file = path.join(dir, "by-position.py");
+  writeFileSync(file, readFileSync(path.join(root, "test/python/kernl-idioms.py"), "utf8").replace('do_not_specialize=["mask_batch_size"]', "do_not_specialize=[3]"));
+  assert.match(cli(["check", file]).stdout, /by-position\.py:130:9 - error KL2007/);
+});
