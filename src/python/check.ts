@@ -9,7 +9,7 @@ import { DEFAULT_TARGET } from "../ir/target";
 import { adapterDependent, NO_ADAPTER_TARGET } from "../compile";
 import { Codes } from "../diagnostics/codes";
 import { compilePythonKernel, type PythonArgType } from "./compile-python";
-import { assumedArgTypes, assumedConstexprs, PLACEHOLDER, pointerParams } from "./infer";
+import { assumedArgTypes, assumedConstexprs, launchBlockShapes, PLACEHOLDER, pointerParams, preHookBlockShapes } from "./infer";
 import { readPythonFile, type PythonFile, type PythonKernel } from "./module";
 import { children, dottedName, textOf, walk, type SyntaxNode } from "./tree";
 import { externalCallee } from "./externals";
@@ -32,6 +32,13 @@ export function checkPython(file: PythonFile, target: Target = DEFAULT_TARGET): 
     // triton_lang_extension): it returns a value, so it isn't a kernel, and nothing says its types.
     if (!launched && returnsValue(kernel)) continue;
     const types = assumedArgTypes(file, kernel);
+    // Descriptors given their block shapes where the launching function makes them, then by the first config's
+    // pre_hook (which a run calls after, before compiling); else blocks of 16 on each axis.
+    const first = assumedConstexprs(file, kernel)[0] ?? {};
+    for (const [name, shape] of [...launchBlockShapes(file, kernel, first), ...preHookBlockShapes(file, kernel, first)]) {
+      const t = types[name];
+      if (t?.kind === "descriptor" && t.blockShape.length === shape.length) types[name] = { ...t, blockShape: shape };
+    }
     // A pointer's dtype is a guess (float32; a launch in the file says which tensor, not its dtype):
     // a diagnostic that goes away when they point to int32 instead, or to torch.bool, may be the
     // guess's, not the kernel's, and is left out (Liger's cross entropy loads its int64 targets

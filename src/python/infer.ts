@@ -14,7 +14,7 @@ import { externalCallee } from "./externals";
 import type { PythonArgType } from "./compile-python";
 import { assignmentTargets, targetNames } from "./declarations";
 import { camelCase } from "./names";
-import { children, dottedName, parts, textOf, walk, type SyntaxNode } from "./tree";
+import { children, dottedName, parts, stringValue, textOf, walk, type SyntaxNode } from "./tree";
 import { keywordArgs } from "./signature";
 
 const ADDRESS_TAKERS = new Set(["load", "store", "makeBlockPtr", "makeTensorDescriptor", "atomicAdd", "atomicMax", "atomicMin", "atomicAnd", "atomicOr", "atomicXor", "atomicXchg", "atomicCas"]);
@@ -153,6 +153,92 @@ export function assumedArgTypes(file: PythonFile, kernel: PythonKernel): Record<
 }
 
 export const PLACEHOLDER = 16;
+
+/**
+ * The block shapes of the tensor descriptors the file's first launch of the kernel passes, where the function that
+ * launches it makes them (`desc = TensorDescriptor.from_tensor(t, block_shape=[1, BLOCK_M, BLOCK_K])`, Liger's
+ * backward): numbers, and names taken as the kernel's constexprs of the same name (`BLOCK_M=BLOCK_M` at the launch).
+ */
+export function launchBlockShapes(file: PythonFile, kernel: PythonKernel, constexprs: Record<string, PyConst>): Map<string, number[]> {
+  const shapes = new Map<string, number[]>();
+  const launch = file.launches.find((l) => l.kernel === kernel.name);
+  const text = file.text;
+  if (!launch) return shapes;
+  let scope: SyntaxNode = file.tree.topNode;
+  walk(file.tree.topNode, (n) => {
+    if (n.name === "FunctionDefinition" && n.from <= launch.span.start && launch.span.end <= n.to) scope = n;
+    return undefined;
+  });
+  // The last assignment to each name before the launch, in the function that launches (or the module).
+  const made = new Map<string, SyntaxNode>();
+  walk(scope, (n) => {
+    if (n.name !== "AssignStatement" || n.from >= launch.span.start) return undefined;
+    const [target, , value] = children(n);
+    if (target?.name === "VariableName" && value?.name === "CallExpression") made.set(textOf(text, target), value);
+    return undefined;
+  });
+  launch.args.forEach((arg, i) => {
+    const param = kernel.params[i];
+    const call = param && made.get(arg.text);
+    const callee = call && dottedName(text, children(call)[0]);
+    const argList = call && children(call).find((c) => c.name === "ArgList");
+    if (!callee || !argList || !/^(from_tensor|TensorDescriptor|make_tensor_descriptor)$/.test(callee[callee.length - 1])) return;
+    const { positional, keywords } = keywordArgs(text, argList);
+    const shape = keywords.get("block_shape") ?? (callee[callee.length - 1] === "from_tensor" ? positional[1] : undefined);
+    if (shape?.name !== "ArrayExpression" && shape?.name !== "TupleExpression") return;
+    shapes.set(param.name, parts(shape).map((e) => {
+      const v = e.name === "VariableName" ? constexprs[textOf(text, e)] : literalValue(text, e);
+      return typeof v === "number" ? v : PLACEHOLDER;
+    }));
+  });
+  return shapes;
+}
+
+/**
+ * The block shapes the first autotune config's `pre_hook` gives the kernel's tensor descriptors (Liger's mlp.py makes
+ * them with a dummy [1, 1, 1] and sets `nargs["desc_x"].block_shape = [1, BLOCK_M, BLOCK_K]`), read from the hook's
+ * assignments: numbers, and the constexprs it reads from its argument, directly or through a local (`BLOCK_M =
+ * nargs["BLOCK_M"]`), at `constexprs`' values. Walked in order: a local is bound before the shapes that read it.
+ */
+export function preHookBlockShapes(file: PythonFile, kernel: PythonKernel, constexprs: Record<string, PyConst>): Map<string, number[]> {
+  const shapes = new Map<string, number[]>();
+  const name = kernel.autotune?.configs[0]?.preHook;
+  const text = file.text;
+  const hook = name && children(file.tree.topNode).find((s) => s.name === "FunctionDefinition" && textOf(text, children(s).find((c) => c.name === "VariableName")!) === name);
+  const param = hook && children(children(hook).find((c) => c.name === "ParamList")!).find((c) => c.name === "VariableName");
+  const body = hook && children(hook).find((c) => c.name === "Body");
+  if (!param || !body) return shapes;
+  const nargs = textOf(text, param);
+  // `nargs["NAME"]`: NAME, where the subscript is of the hook's argument.
+  const key = (n: SyntaxNode): string | undefined => {
+    if (n.name !== "MemberExpression") return undefined;
+    const [object, ...rest] = children(n);
+    const index = rest.find((c) => c.name === "String");
+    return object.name === "VariableName" && textOf(text, object) === nargs && rest[0]?.name === "[" && index ? stringValue(text, index) : undefined;
+  };
+  // `BLOCK_M = nargs["BLOCK_M"]` first (Liger's hooks), then `nargs["desc"].block_shape = [1, BLOCK_M, BLOCK_K]`.
+  const locals = new Map<string, string>();
+  const element = (e: SyntaxNode): PyConst | undefined => {
+    const named = key(e) ?? (e.name === "VariableName" ? locals.get(textOf(text, e)) : undefined);
+    return named !== undefined ? constexprs[named] : literalValue(text, e);
+  };
+  walk(body, (n) => {
+    if (n.name !== "AssignStatement") return undefined;
+    const [target, , value] = children(n);
+    const local = target?.name === "VariableName" && value ? key(value) : undefined;
+    if (local !== undefined) locals.set(textOf(text, target), local);
+    const [object, dot, attribute] = target?.name === "MemberExpression" ? children(target) : [];
+    const desc = object && key(object);
+    if (!desc || dot?.name !== "." || !attribute || textOf(text, attribute) !== "block_shape") return undefined;
+    if (value?.name !== "ArrayExpression" && value?.name !== "TupleExpression") return undefined;
+    shapes.set(desc, parts(value).map((e) => {
+      const v = element(e);
+      return typeof v === "number" ? v : PLACEHOLDER;
+    }));
+    return undefined;
+  });
+  return shapes;
+}
 
 /** A tensor descriptor's methods that take the block's offsets first. */
 const DESCRIPTOR_ACCESSES: ReadonlySet<string> = new Set(["load", "store", "atomic_add", "atomic_min", "atomic_max", "atomic_and", "atomic_or", "atomic_xor"]);

@@ -27,6 +27,8 @@ export interface AutotuneConfig {
   kwargs: Record<string, PyConst>;
   numWarps?: number;
   numStages?: number;
+  /** `pre_hook=NAME`: a function of the file that Triton calls with the launch's arguments before the config runs. */
+  preHook?: string;
   span: Span;
 }
 
@@ -292,7 +294,9 @@ function readConfig(text: string, call: SyntaxNode, scope: ConstScope): Autotune
   };
   const numWarps = number("num_warps");
   const numStages = number("num_stages");
-  return { kwargs, ...(numWarps !== undefined ? { numWarps } : {}), ...(numStages !== undefined ? { numStages } : {}), span: spanOf(call) };
+  const hook = keywords.get("pre_hook");
+  const preHook = hook?.name === "VariableName" ? textOf(text, hook) : undefined;
+  return { kwargs, ...(numWarps !== undefined ? { numWarps } : {}), ...(numStages !== undefined ? { numStages } : {}), ...(preHook ? { preHook } : {}), span: spanOf(call) };
 }
 
 function readHeuristics(text: string, args: SyntaxNode, log: DiagnosticLog): Heuristic[] {

@@ -201,6 +201,43 @@ test("check of library files that run clean reports nothing its own guesses make
   assert.match(cli(["check", broken]).stdout, /mask-helper\.py:\d+:\d+ - error KL2002: block extents must be powers of two, got 3/);
 });
 
+test("check gives tensor descriptors the block shapes the file gives them: a config's pre_hook (`nargs[\"d\"].block_shape = [1, BLOCK_M, BLOCK_N]`, through locals too) and the launching function's `TensorDescriptor.from_tensor(t, block_shape=[1, BLOCK_M, BLOCK_K])`", () => {
+  // Liger's mlp.py makes its descriptors both ways; check took blocks of 16 on every axis: KL2017 "can't reshape
+  // f32[16, 16, 16] to [16, 32]" at each tl.reshape of a descriptor's block (liger-idioms.py: its pre_hook form).
+  const liger = cli(["check", path.join(root, "test/python/liger-idioms.py")]);
+  assert.deepEqual({ code: liger.code, stdout: liger.stdout }, { code: 0, stdout: "" });
+  const file = path.join(dir, "descriptor-shapes.py");
+  const source = (reshape: string) => `import triton
+import triton.language as tl
+from triton.tools.tensor_descriptor import TensorDescriptor
+
+
+def hook(nargs):
+    BLOCK_M = nargs["BLOCK_M"]
+    nargs["desc_y"].block_shape = [1, BLOCK_M, nargs["BLOCK_N"]]
+
+
+@triton.autotune(configs=[triton.Config({"BLOCK_M": 32, "BLOCK_N": 64}, pre_hook=hook)], key=["N"])
+@triton.jit
+def scale_kernel(desc_x, desc_y, N, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+    block = desc_x.load([0, 0, 0])
+    block = tl.reshape(block, [${reshape}]) * 2.0
+    desc_y.store([0, 0, 0], tl.reshape(block, [1, BLOCK_M, BLOCK_N]))
+
+
+def scale(x, y):
+    BLOCK_M = 32
+    desc_x = TensorDescriptor.from_tensor(x, block_shape=[1, BLOCK_M, 64])
+    desc_y = TensorDescriptor.from_tensor(y, block_shape=[1, 1, 1])
+    scale_kernel[(1,)](desc_x, desc_y, x.shape[2])
+`;
+  writeFileSync(file, source("BLOCK_M, BLOCK_N"));
+  assert.equal(cli(["check", file]).stdout, "");
+  // A real mistake in the same place is still one.
+  writeFileSync(file, source("BLOCK_M, BLOCK_N * 2"));
+  assert.match(cli(["check", file]).stdout, /descriptor-shapes\.py:15:13 - error KL2017: can't reshape f32\[1, 32, 64\] \(2048 elements\) to \[32, 128\]/);
+});
+
 test("check takes an int argument the file's launches all pass as 1 as Triton does, the constant 1 (unless do_not_specialize names it): kernl's `if mask_batch_size == 1:` rebinding a tuple", () => {
   // Was KL2007 "'mask_batch_idx' holds a tuple of 1 values" at both kernels; the run (lib/triton/_jit.py) always specialized.
   const r = cli(["check", path.join(root, "test/python/kernl-idioms.py")]);
