@@ -12,6 +12,7 @@ import { literalValue } from "./literals";
 import type { PythonFile, PythonKernel } from "./module";
 import { externalCallee } from "./externals";
 import type { PythonArgType } from "./compile-python";
+import type { PointeeDtype } from "../ir/ir";
 import { assignmentTargets, targetNames } from "./declarations";
 import { camelCase } from "./names";
 import { children, dottedName, parts, stringValue, textOf, walk, type SyntaxNode } from "./tree";
@@ -131,10 +132,14 @@ export function assumedArgTypes(file: PythonFile, kernel: PythonKernel): Record<
   const launches = file.launches.filter((l) => l.kernel === kernel.name);
   const types: Record<string, PythonArgType> = {};
   const descriptors = descriptorParams(file, kernel);
+  // The tensors the first launch passes by name, where the file says their dtype.
+  const made = launches.length > 0 ? boundBefore(file, launches[0]) : new Map<string, SyntaxNode>();
   kernel.params.forEach((p, i) => {
     if (p.constexpr) return;
     if (pointers.has(p.name)) {
-      types[p.name] = { kind: "pointer", dtype: integers.has(p.name) ? "i32" : "f32" };
+      const arg = launches[0]?.args[i];
+      const passed = arg && /^[A-Za-z_]\w*$/.test(arg.text) ? passedDtype(file, made, arg.text) : undefined;
+      types[p.name] = { kind: "pointer", dtype: passed ?? (integers.has(p.name) ? "i32" : "f32") };
       return;
     }
     const descriptor = descriptors.get(p.name);
@@ -154,6 +159,53 @@ export function assumedArgTypes(file: PythonFile, kernel: PythonKernel): Record<
 
 export const PLACEHOLDER = 16;
 
+/** The value of the last assignment to each plain name before `launch`, in the function that launches (or the module). */
+function boundBefore(file: PythonFile, launch: LaunchSite): Map<string, SyntaxNode> {
+  let scope: SyntaxNode = file.tree.topNode;
+  walk(file.tree.topNode, (n) => {
+    if (n.name === "FunctionDefinition" && n.from <= launch.span.start && launch.span.end <= n.to) scope = n;
+    return undefined;
+  });
+  const made = new Map<string, SyntaxNode>();
+  walk(scope, (n) => {
+    if (n.name !== "AssignStatement" || n.from >= launch.span.start) return undefined;
+    const [target, , value] = children(n);
+    if (target?.name === "VariableName" && value) made.set(textOf(file.text, target), value);
+    return undefined;
+  });
+  return made;
+}
+
+/** A torch dtype as a script names it (`torch.float16`, `.half()`), and the element type of a pointer to it. */
+const TORCH_DTYPES: [RegExp, PointeeDtype][] = [
+  [/\btorch\.(float16|half)\b|\.half\(\)/, "f16"],
+  [/\btorch\.bfloat16\b|\.bfloat16\(\)/, "bf16"],
+  [/\btorch\.(float32|float)\b|\.float\(\)/, "f32"],
+  [/\btorch\.int32\b|\.int\(\)/, "i32"],
+  [/\btorch\.(int64|long)\b|\.long\(\)/, "i64"],
+  [/\btorch\.int8\b/, "i8"],
+  [/\btorch\.uint8\b/, "u8"],
+  [/\btorch\.bool\b|\.bool\(\)/, "bool"],
+  [/\btorch\.float8_e4m3fn\b/, "f8e4m3"],
+  [/\btorch\.float8_e5m2\b/, "f8e5m2"],
+];
+
+/**
+ * The dtype of the tensor a launch passes by name, where the assignment that made it names exactly one
+ * (`h = x.half()`, `w = torch.randn(k, n, dtype=torch.float16)`), or copies another's shape and dtype
+ * (`out = torch.empty_like(h)`); undefined where it names none, or several.
+ */
+function passedDtype(file: PythonFile, made: ReadonlyMap<string, SyntaxNode>, name: string, seen = new Set<string>()): PointeeDtype | undefined {
+  const value = made.get(name);
+  if (!value || seen.has(name)) return undefined;
+  seen.add(name);
+  const source = textOf(file.text, value);
+  const named = TORCH_DTYPES.filter(([pattern]) => pattern.test(source)).map(([, dtype]) => dtype);
+  if (named.length > 0) return named.length === 1 ? named[0] : undefined;
+  const like = /^torch\.(empty|zeros|ones|full|rand|randn)_like\(\s*([A-Za-z_]\w*)\s*[,)]/.exec(source);
+  return like ? passedDtype(file, made, like[2], seen) : undefined;
+}
+
 /**
  * The block shapes of the tensor descriptors the file's first launch of the kernel passes, where the function that
  * launches it makes them (`desc = TensorDescriptor.from_tensor(t, block_shape=[1, BLOCK_M, BLOCK_K])`, Liger's
@@ -164,23 +216,11 @@ export function launchBlockShapes(file: PythonFile, kernel: PythonKernel, conste
   const launch = file.launches.find((l) => l.kernel === kernel.name);
   const text = file.text;
   if (!launch) return shapes;
-  let scope: SyntaxNode = file.tree.topNode;
-  walk(file.tree.topNode, (n) => {
-    if (n.name === "FunctionDefinition" && n.from <= launch.span.start && launch.span.end <= n.to) scope = n;
-    return undefined;
-  });
-  // The last assignment to each name before the launch, in the function that launches (or the module).
-  const made = new Map<string, SyntaxNode>();
-  walk(scope, (n) => {
-    if (n.name !== "AssignStatement" || n.from >= launch.span.start) return undefined;
-    const [target, , value] = children(n);
-    if (target?.name === "VariableName" && value?.name === "CallExpression") made.set(textOf(text, target), value);
-    return undefined;
-  });
+  const made = boundBefore(file, launch);
   launch.args.forEach((arg, i) => {
     const param = kernel.params[i];
     const call = param && made.get(arg.text);
-    const callee = call && dottedName(text, children(call)[0]);
+    const callee = call?.name === "CallExpression" ? dottedName(text, children(call)[0]) : undefined;
     const argList = call && children(call).find((c) => c.name === "ArgList");
     if (!callee || !argList || !/^(from_tensor|TensorDescriptor|make_tensor_descriptor)$/.test(callee[callee.length - 1])) return;
     const { positional, keywords } = keywordArgs(text, argList);

@@ -191,7 +191,9 @@ test("check of library files that run clean reports nothing its own guesses make
   // comparison, got i32"), and `dEC + … if KAHAN_E else None` passed to a helper is a pointer (was "got i64[16, 16]");
   // gemlite's `group_scale = next_power_of_2_triton`, itself bound in an `if` (was KL1004 "isn't a tl.* function");
   // sglang's REDUCE_TYPE, a dtype bound in a module-level `if`, which only a run tells (was KL1006 "not defined").
-  for (const file of ["megablocks_kit/kernels.py", "cce_kit/tl_utils.py", "cce_kit/cce_backward.py", "gemlite_kit/kernels.py", "sglang-idioms.py"]) {
+  // nan-truth.py's `h = x.half()`, launched: its pointer is to f16, as the file says (was KL2007 "'left' is f32 but is
+  // assigned f16", from the float32 guess).
+  for (const file of ["megablocks_kit/kernels.py", "cce_kit/tl_utils.py", "cce_kit/cce_backward.py", "gemlite_kit/kernels.py", "sglang-idioms.py", "nan-truth.py"]) {
     const r = cli(["check", path.join(py, file)]);
     assert.deepEqual({ file, code: r.code, stdout: r.stdout }, { file, code: 0, stdout: "" });
   }
@@ -236,6 +238,34 @@ def scale(x, y):
   // A real mistake in the same place is still one.
   writeFileSync(file, source("BLOCK_M, BLOCK_N * 2"));
   assert.match(cli(["check", file]).stdout, /descriptor-shapes\.py:15:13 - error KL2017: can't reshape f32\[1, 32, 64\] \(2048 elements\) to \[32, 128\]/);
+});
+
+test("check takes a pointer's dtype from the tensor the file's launch passes, where its assignment names one dtype (dtype=torch.float16, .half()) or copies another's (torch.empty_like); else it guesses float32 as before", () => {
+  const file = path.join(dir, "passed-dtypes.py");
+  const source = (made: string) => `import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def copy_half(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs, mask=offs < n)
+    tl.static_assert(x.dtype == tl.float16)
+    tl.store(y_ptr + offs, x, mask=offs < n)
+
+
+${made}
+y = torch.empty_like(x)
+copy_half[(1,)](x, y, 100, BLOCK=128)
+`;
+  writeFileSync(file, source('x = torch.randn(100, device="cuda", dtype=torch.float16)'));
+  assert.equal(cli(["check", file]).stdout, "");
+  writeFileSync(file, source('x = torch.randn(100, device="cuda").half()'));
+  assert.equal(cli(["check", file]).stdout, "");
+  // Two dtypes named: not known, so the float32 guess, whose static assertion fails as before.
+  writeFileSync(file, source('x = torch.randn(100, device="cuda", dtype=torch.float16).to(torch.float32)'));
+  assert.match(cli(["check", file]).stdout, /passed-dtypes\.py:10:5 - error KL\d+/);
 });
 
 test("check takes an int argument the file's launches all pass as 1 as Triton does, the constant 1 (unless do_not_specialize names it): kernl's `if mask_batch_size == 1:` rebinding a tuple", () => {
