@@ -4,7 +4,7 @@
 // `from . import utils`, `from ..ops import x`) and theirs in turn.
 // The reader is the caller's (the command line reads the file system, the editor the workspace's).
 
-import { absoluteModule, readPythonFile, type PythonFile } from "./module";
+import { absoluteModule, readFunctionAliases, readPythonFile, type PythonFile } from "./module";
 
 /** A module's text by its dotted name (`pkg.mod` → FOLDER/pkg/mod/__init__.py or FOLDER/pkg/mod.py), or undefined; the editor's reads are asynchronous. */
 export type ModuleReader = (module: string) => { file: string; text: string } | undefined | Promise<{ file: string; text: string } | undefined>;
@@ -49,8 +49,14 @@ export const KERNEL_LAB_MODULES: ReadonlyMap<string, readonly string[]> = new Ma
 
 /** `from torch._inductor.runtime.triton_helpers import libdevice, math as tl_math`: names the module read binds to a math module are math modules here too. */
 function importMathNames(file: PythonFile, modules: ReadonlyMap<string, PythonFile>): void {
+  let added = false;
   for (const [local, { module, name }] of file.imports.imported) {
     const absolute = absoluteModule(file, module);
-    if (absolute !== undefined && modules.get(absolute)?.imports.math.has(name)) file.imports.math.add(local);
+    if (absolute !== undefined && modules.get(absolute)?.imports.math.has(name) && !file.imports.math.has(local)) {
+      file.imports.math.add(local);
+      added = true;
+    }
   }
+  // Names bound to its functions (`rsqrt = math_shim.rsqrt`, FlagGems' groupnorm.py) are aliases now too.
+  if (added) readFunctionAliases(file.text, file.tree.topNode, file.imports);
 }

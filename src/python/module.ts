@@ -230,7 +230,7 @@ function readImports(text: string, top: SyntaxNode): PythonImports {
  * (`triton_tanh = libdevice.tanh`, `triton_cast = tl.cast`, in an `if` on Triton's version): a
  * kernel calling `triton_tanh(x)` calls tl.tanh. Only a name bound once is followed.
  */
-function readFunctionAliases(text: string, top: SyntaxNode, imports: PythonImports): void {
+export function readFunctionAliases(text: string, top: SyntaxNode, imports: PythonImports): void {
   const bound = new Map<string, string | undefined>();
   const visit = (node: SyntaxNode) => {
     for (const s of children(node)) {
@@ -241,7 +241,7 @@ function readFunctionAliases(text: string, top: SyntaxNode, imports: PythonImpor
       const name = textOf(text, kids[0]);
       // `libdevice = tl.extra.libdevice`, `math = tl.math` (torch._inductor's triton_helpers.py): a name of a
       // math module, which a file importing it by name (`from …triton_helpers import libdevice`) calls through.
-      if (isMathModule(dottedName(text, kids[2]), imports)) {
+      if (isMathModule(dottedName(text, kids[2]), imports) || MATH_MODULES.has(importedModule(text, kids[2], top) ?? "")) {
         imports.math.add(name);
         continue;
       }
@@ -256,6 +256,25 @@ function readFunctionAliases(text: string, top: SyntaxNode, imports: PythonImpor
   };
   visit(top);
   for (const [name, fn] of bound) if (fn && !imports.functions.has(name)) imports.functions.set(name, fn);
+}
+
+/**
+ * `importlib.import_module("triton.language.extra.libdevice")`, or of a module-level string constant (FlagGems'
+ * tl_extra_shim picks its backend's math module so): the module's name; undefined for any other expression.
+ */
+function importedModule(text: string, value: SyntaxNode, top: SyntaxNode): string | undefined {
+  if (value.name !== "CallExpression") return undefined;
+  const [callee, args] = children(value);
+  const dotted = dottedName(text, callee)?.join(".");
+  if (dotted !== "importlib.import_module" && dotted !== "import_module") return undefined;
+  const given = children(args).filter((c) => c.name !== "(" && c.name !== ")" && c.name !== ",");
+  if (given.length !== 1) return undefined;
+  if (given[0].name === "String") return stringValue(text, given[0]);
+  if (given[0].name !== "VariableName") return undefined;
+  const name = textOf(text, given[0]);
+  const bound = children(top).filter((s) => s.name === "AssignStatement" && children(s)[0]?.name === "VariableName" && textOf(text, children(s)[0]) === name);
+  const literal = bound.length === 1 ? children(bound[0])[2] : undefined;
+  return literal?.name === "String" ? stringValue(text, literal) : undefined;
 }
 
 /** `triton.constexpr_function(name)`: the name it wraps; undefined for any other expression. */
