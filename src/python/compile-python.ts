@@ -149,7 +149,11 @@ export function compilePythonKernel(
   const externalName = (name: string) => lowered.externals.pythonName(name);
   const parsed = parseKernelFile(file.fileName.replace(/\.py$/, ".kernel.ts"), lowered.typescript);
   const source = parsed.kernels.find((k) => k.name === tsName(kernel.name));
-  const mapped = (ds: readonly Diagnostic[]) => ds.map((d) => lowered.externals.relocate(mapDiagnostic(d, lowered.map)));
+  const mapped = (ds: readonly Diagnostic[]) =>
+    ds.map((d) => {
+      const relocated = lowered.externals.relocate(mapDiagnostic(d, lowered.map));
+      return relocated.origin ? relocated : mathAsWritten(relocated, file.text);
+    });
   // A construct outside the language is the one mistake to report: what follows from it is noise.
   if (lowered.diagnostics.some((d) => d.severity === "error")) return { diagnostics: distinctDiagnostics(lowered.diagnostics), typescript: lowered.typescript, toPython, origin, externalName };
   if (!source || parsed.diagnostics.some((d) => d.severity === "error")) {
@@ -185,6 +189,19 @@ function mapDiagnostic(d: Diagnostic, map: SourceMap): Diagnostic {
 }
 
 export { pythonText };
+
+/**
+ * A math name's message with the namespace as the file writes it: `tl_math.expp doesn't exist` for
+ * `tl_math.expp(x)` (torch._inductor's `from …triton_helpers import math as tl_math`), where the lowered
+ * call is `tl.extra.libdevice.expp`.
+ */
+function mathAsWritten(d: Diagnostic, text: string): Diagnostic {
+  const said = /^(tl\.extra\.libdevice|tl\.math|libdevice)\.(\w+) /.exec(d.message);
+  // The range is the name; the namespace is written just before it.
+  const namespace = /([A-Za-z_][\w.]*)\.$/.exec(text.slice(Math.max(0, d.span.start - 200), d.span.start))?.[1];
+  if (!said || !namespace || said[2] !== text.slice(d.span.start, d.span.end) || said[1] === namespace) return d;
+  return { ...d, message: d.message.split(`${said[1]}.`).join(`${namespace}.`) };
+}
 
 /**
  * helpersOf, and the functions a module-level alias the kernel or a helper calls is bound to (`round_triton =

@@ -178,9 +178,13 @@ test("check file.py: a host function's bare yield is Python; a constexpr used as
   const named = wrapped.replace("my_tanh = libdevice.tanh", "from triton.language.extra.libdevice import fast_expf as fe\nmy_tanh = libdevice.fast_tanhf").replace("my_tanh(tl.load", "fe(tl.load");
   assert.deepEqual(diagnose(named), []);
   assert.deepEqual(diagnose(named.replace("fe(tl.load", "my_tanh(tl.load")), []);
-  // Through a module alias, a name Kernel Lab lacks: the message and its fix are at the name (asinn → asin).
+  // Through a module alias, a name Kernel Lab lacks: the message and its fix are at the name (asinn → asin), the
+  // namespace as the file writes it (was tl.extra.libdevice.asinn, the lowered call's).
   const alias = diagnose(wrapped.replace("my_tanh(", "libdevice.asinn("));
-  assert.deepEqual(alias, ["8:38 KL1005 tl.extra.libdevice.asinn doesn't exist; did you mean tl.extra.libdevice.asin?"]);
+  assert.deepEqual(alias, ["8:38 KL1005 libdevice.asinn doesn't exist; did you mean libdevice.asin?"]);
+  // torch._inductor's `from …triton_helpers import math as tl_math`: tl_math.expp.
+  const inductorMath = diagnose(wrapped.replace("from triton.language.extra import libdevice", "from triton.language import math as tl_math").replace("my_tanh = libdevice.tanh\n", "").replace("my_tanh(", "tl_math.rsqrtt("));
+  assert.deepEqual(inductorMath, ["7:36 KL1005 tl_math.rsqrtt doesn't exist; did you mean tl_math.rsqrt?"]);
   // FlagGems': a device function of another module (tle.program_id) is named as such, at the call; a
   // device function of this file that nothing calls (it returns a value) isn't checked as a kernel.
   const gems = "import triton\nimport triton.language as tl\nfrom flag_gems.utils import triton_lang_extension as tle\n\n@triton.jit\ndef program_id(axis):\n    return tl.program_id(axis).to(tl.int64)\n\n@triton.jit\ndef k(x_ptr, n, BLOCK: tl.constexpr):\n    pid = tle.program_id(0)\n    offs = pid * BLOCK + tl.arange(0, BLOCK)\n    tl.store(x_ptr + offs, 1.0, mask=offs < n)\n";
