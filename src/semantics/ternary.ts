@@ -41,12 +41,7 @@ export function conditionalExpression(ctx: LoweringContext, node: ts.Conditional
     return undefined;
   }
   const [a, b] = [la, lb] as Value[];
-  for (const v of [a, b]) {
-    if (v.type.kind === "pointer") {
-      ctx.log.error(Codes.operandDtype, v.span, "the branches of c ? a : b can't be pointers; choose the offset instead: ptr + (c ? i : j)");
-      return undefined;
-    }
-  }
+  if (a.type.kind === "pointer" || b.type.kind === "pointer") return pointerChoice(ctx, test, [then, a], [otherwise, b], span);
   const bothBool = dtypeIs(a, "bool") && dtypeIs(b, "bool");
   if (!bothBool && (dtypeIs(a, "bool") || dtypeIs(b, "bool"))) {
     ctx.log.error(Codes.operandDtype, span, `the branches of c ? a : b must both be masks or both numbers, got ${typeToString(a.type)} and ${typeToString(b.type)}`);
@@ -65,6 +60,42 @@ export function conditionalExpression(ctx: LoweringContext, node: ts.Conditional
   const thenBody = branch(then, a);
   const elseBody = branch(otherwise, b);
   if (!init || !thenBody || !elseBody) return undefined;
+  ctx.b.push({ kind: "declare", span, variable: result, init });
+  ctx.b.push({ kind: "if", span, cond: test, then: thenBody, else: elseBody });
+  return ctx.b.emit({ op: "readVar", variable: result }, result.type, span);
+}
+
+/**
+ * `c ? p + i : p + j` with pointers into one parameter's buffer (flash-linear-attention's TTT kernels:
+ * `p_eta_last = eta + … if i_t == NT-1 else eta + …`): a pointer variable assigned in each branch, as an `if`
+ * that rebinds a pointer makes one. Pointers into two parameters can't be chosen at run time: each is its
+ * own binding, fixed while compiling.
+ */
+function pointerChoice(ctx: LoweringContext, test: Value, [then, a]: [Stmt[], Value], [otherwise, b]: [Stmt[], Value], span: Span): Value | undefined {
+  if (a.type.kind !== "pointer" || b.type.kind !== "pointer") {
+    const number = a.type.kind === "pointer" ? b : a;
+    ctx.log.error(Codes.operandDtype, number.span, `the branches of c ? a : b are a pointer and ${typeToString(number.type)}; both must be pointers, or both values`);
+    return undefined;
+  }
+  if (a.type.param !== b.type.param || a.type.view !== b.type.view || a.type.pointee !== b.type.pointee) {
+    ctx.log.error(Codes.operandDtype, b.span, `the branches of c ? a : b point into ${a.type.view ?? a.type.param} and ${b.type.view ?? b.type.param}: a pointer points into one parameter's buffer, fixed while compiling; choose between loads instead (tl.load(p) if c else tl.load(q))`);
+    return undefined;
+  }
+  const shape = ctx.values.commonShape(a, b, span, "the branches of c ? a : b");
+  if (!shape) return undefined;
+  const type = { ...a.type, shape };
+  const result = ctx.b.variable("choice", type, span);
+  let init: Value | undefined;
+  const start = ctx.b.collect(() => (init = ctx.values.toShape(ctx.b.emit({ op: "param", name: type.param }, { ...type, shape: [] }, span), shape, span)));
+  const branch = (stmts: Stmt[], v: Value): Stmt[] | undefined => {
+    let shaped: Value | undefined;
+    const tail = ctx.b.collect(() => (shaped = ctx.values.toShape(v, shape, v.span)));
+    return shaped && [...stmts, ...tail, { kind: "assign", span, variable: result, value: shaped }];
+  };
+  const thenBody = branch(then, a);
+  const elseBody = branch(otherwise, b);
+  if (!init || !thenBody || !elseBody) return undefined;
+  for (const s of start) ctx.b.push(s);
   ctx.b.push({ kind: "declare", span, variable: result, init });
   ctx.b.push({ kind: "if", span, cond: test, then: thenBody, else: elseBody });
   return ctx.b.emit({ op: "readVar", variable: result }, result.type, span);

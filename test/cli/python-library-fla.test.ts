@@ -22,3 +22,11 @@ test("fla's host idioms: helpers bound in module-level branches or to another he
     assert.equal(report.stdout, "helpers bound in branches, an Autotuner subclass\nconstexpr conditionals with a None side, tl.core.CONSTEXPR_0\ntorch.webgpu, packaging.version\ntorch.compile runs eagerly, torch._dynamo.disable\ndiff, div(rounding_mode=), repeat_interleave, flip, F.pad\ntorch.distributed's tensor-parallel names\nmemory_format\n");
   });
 });
+
+test("a pointer chosen at run time by `a if c else b` between two pointers into one tensor (fla's TTT kernels' p_eta_last), a scalar and a block, on the GPU and with --cpu", async () => {
+  // Before: KL2003 "the branches of c ? a : b can't be pointers" (src/semantics/ternary.ts).
+  await onGpuAndCpu(path.resolve(__dirname, "../python/pointer-choice.py"), (report) => {
+    assert.deepEqual(report.diagnostics.filter((d) => d.severity === "error"), []);
+    assert.equal(report.stdout, "pointers chosen by c ? a : b: match\n");
+  });
+});

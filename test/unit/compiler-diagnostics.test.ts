@@ -39,7 +39,8 @@ const rows: [string, string, string, string][] = [
   ["call to a non-tl function", "const v = foo(1);", "4:11-4:17 KL1004", "'foo' isn't a tl.* function"],
   ["Math instead of tl", "const v = Math.exp(1.0);", "4:11-4:24 KL1004", "Math.exp runs on the CPU; in a kernel use tl.exp"],
   ["ternary on a block", "const v = tl.arange(0, 4) > 0 ? 1 : 2;", "4:11-4:30 KL2006", "c ? a : b needs a scalar condition, but this is a block bool[4]; for blocks use tl.where(cond, a, b)"],
-  ["ternary of pointers", "const p = n > 0 ? x_ptr : y_ptr;", "4:19-4:24 KL2003", "the branches of c ? a : b can't be pointers"],
+  ["ternary of pointers into two parameters", "const p = n > 0 ? x_ptr : y_ptr;", "4:27-4:32 KL2003", "the branches of c ? a : b point into x_ptr and y_ptr: a pointer points into one parameter's buffer"],
+  ["ternary of a pointer and a number", "const p = n > 0 ? x_ptr : n;", "4:27-4:28 KL2003", "the branches of c ? a : b are a pointer and i32; both must be pointers, or both values"],
   ["indexing", "const v = x_ptr[0];", "4:11-4:19 KL1003", "indexing isn't supported"],
   ["switch", "switch (n) { }", "4:1-4:15 KL1003", "switch isn't supported"],
   ["a kernel returning a value", "return n;", "4:8-4:9 KL1071", "a kernel returns no value (its results are stored with tl.store)"],
@@ -224,6 +225,11 @@ for (const [name, body, where, message] of rows) {
     assert.ok(first.slice(where.length + 1).startsWith(message), `expected message starting "${message}", got: ${first}`);
   });
 }
+
+test("c ? a : b of two pointers into one parameter is a pointer (flash-linear-attention's TTT: `eta + … if i_t == NT-1 else eta + …`); was KL2003", () => {
+  assert.deepEqual(diagnose(file("const p = n > 0 ? x_ptr + n : x_ptr + 1;\ntl.store(y_ptr, tl.load(p));")), []);
+  assert.deepEqual(diagnose(file("const o = tl.arange(0, 16);\nconst p = n > 0 ? x_ptr + o : x_ptr;\ntl.store(y_ptr + o, tl.load(p));")), []);
+});
 
 const parameterRows: [string, string, string, string][] = [
   ["missing annotation", "x_ptr", "3:36-3:41 KL1010", "parameter 'x_ptr' needs a kernel type"],
