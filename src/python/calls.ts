@@ -388,7 +388,7 @@ function lowerExternalCall(ctx: LowerContext, n: SyntaxNode, span: Span, callee:
   const literals: string[] = [];
   for (const p of kernel.params.slice(passed)) {
     if (!p.defaultSpan || keywords.some((k) => k.name === p.name) || given?.known.has(p.name)) continue;
-    if (typeof p.default === "number" || typeof p.default === "boolean") literals.push(`${p.name}: ${String(p.default)}`);
+    if (typeof p.default === "number" || typeof p.default === "boolean") literals.push(`${tsName(p.name)}: ${String(p.default)}`);
     else if (p.default !== null) return unsupported(ctx, n, `leaving out ${kernel.name}'s argument ${p.name} (its default isn't a number)`, `pass ${p.name}=… at the call`);
   }
   writeCall(ctx, span, name, callee, undefined, positional, keywords, false, false, literals);
@@ -445,7 +445,8 @@ function writeCall(
       if (written.length > 0 && keywords.length > 0) w.write(", ");
       keywords.forEach((k, i) => {
         if (i > 0) w.write(", ");
-        const key = camelKeys ? camelCase(k.name) : k.name;
+        // A helper's parameter named by a word TypeScript reserves (fla's `do`) is `do_` there (names.ts tsName).
+        const key = camelKeys ? camelCase(k.name) : tsName(k.name);
         if (k.nameNode) w.token(key, spanOf(k.nameNode), key === k.name);
         else w.write(key);
         w.write(": ");

@@ -30,3 +30,11 @@ test("a pointer chosen at run time by `a if c else b` between two pointers into 
     assert.equal(report.stdout, "pointers chosen by c ? a : b: match\n");
   });
 });
+
+test("a helper whose parameter is named `do` (fla's simple_gla backward), called with do=…, and a kernel launched with do=…, on the GPU and with --cpu", async () => {
+  // Before: KL1042 "scale_into has no keyword 'do'; its keywords are do_, dq, …" (the keyword not renamed as the parameter is).
+  await onGpuAndCpu(path.resolve(__dirname, "../python/reserved-keywords.py"), (report) => {
+    assert.deepEqual(report.diagnostics.filter((d) => d.severity === "error"), []);
+    assert.equal(report.stdout, "a helper's parameter named do, by keyword: match\n");
+  });
+});
