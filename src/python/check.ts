@@ -76,7 +76,11 @@ export function checkPython(file: PythonFile, target: Target = DEFAULT_TARGET): 
         return first === undefined ? [] : [[p.name, first]];
       });
       const flagsOff = guesses.length === 0 ? undefined : { ...constexprs, ...Object.fromEntries(guesses) };
-      for (const other of [...others, { types: flagsOff && types, constexprs: flagsOff, rules: () => true }]) {
+      // A static assertion on a size the file gives no value for (Liger's int2 matmul: `K % (4 * BLOCK_SIZE_K) == 0`,
+      // K the placeholder 16) is the guess's where it holds with those sizes 1024, a multiple of every block.
+      const sizes = unknown.filter((p) => !guesses.some(([name]) => name === p.name));
+      const larger = sizes.length === 0 ? undefined : { ...constexprs, ...Object.fromEntries(sizes.map((p) => [p.name, 1024])) };
+      for (const other of [...others, { types: flagsOff && types, constexprs: flagsOff, rules: () => true }, { types: larger && types, constexprs: larger, rules: (d: Diagnostic) => d.code === Codes.staticAssert }]) {
         if (!other.types || kept.length === 0) continue;
         const alsoOther = compilePythonKernel(file, kernel.name, other.types, ("constexprs" in other && other.constexprs) || constexprs, checked).diagnostics;
         kept = kept.filter((d) => !other.rules(d) || alsoOther.some((o) => o.code === d.code && o.span.start === d.span.start && o.span.end === d.span.end));

@@ -103,6 +103,8 @@ const rows: [string, string, string, string][] = [
   ["a shape that isn't a tuple", "    z = tl.zeros(n, dtype=tl.float32)", "8:18 KL1041", "a shape is a tuple of compile-time integers, e.g. (BLOCK_M, BLOCK_N)"],
   ["keep_dims known only at run time", "    s = tl.sum(offs, axis=0, keep_dims=n > 0)", "8:40 KL1041", "tl.sum's keep_dims must be the literal True or False"],
   ["tl.static_assert of a run-time condition", "    tl.static_assert(n > 0)", "8:22 KL2074", "tl.static_assert's condition must be a compile-time constant"],
+  ["tl.static_assert on a size the file gives no value for, which holds at larger sizes (Liger's int2 matmul), is the guess's", "    tl.static_assert(BLOCK % 64 == 0)", "", ""],
+  ["tl.static_assert that fails at any size is still one", "    tl.static_assert(BLOCK % 64 == 1, 'odd')", "8:5 KL2074", "tl.static_assert failed: odd"],
   // Not launched, k's pointers are guessed float32: what only that guess gives is left out.
   ["int32 data through a guessed pointer: a gather's indices", "    i = tl.load(x_ptr + offs, mask=mask, other=0)\n    tl.store(y_ptr + offs, tl.load(y_ptr + i, mask=mask), mask=mask)", "", ""],
   ["int32 data through a guessed pointer: a shift", "    x = tl.load(x_ptr + offs, mask=mask)\n    tl.store(y_ptr + offs, x >> 1, mask=mask)", "", ""],
