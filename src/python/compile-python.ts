@@ -15,6 +15,7 @@ import { lowerFunctions, type FunctionToLower } from "./lower";
 import { helpersOf, type PythonFile, type PythonKernel } from "./module";
 import { SCALAR_ANNOTATIONS, TRITON_DTYPES, tsName } from "./names";
 import { inPythonSpelling } from "./spelling";
+import { RAISED } from "./statements";
 import type { SourceMap } from "./writer";
 import type { DescriptorArg } from "./descriptors";
 import { Externals } from "./externals";
@@ -152,7 +153,7 @@ export function compilePythonKernel(
   const mapped = (ds: readonly Diagnostic[]) =>
     ds.map((d) => {
       const relocated = lowered.externals.relocate(mapDiagnostic(d, lowered.map));
-      return relocated.origin ? relocated : mathAsWritten(relocated, file.text);
+      return raised(relocated.origin ? relocated : mathAsWritten(relocated, file.text));
     });
   // A construct outside the language is the one mistake to report: what follows from it is noise.
   if (lowered.diagnostics.some((d) => d.severity === "error")) return { diagnostics: distinctDiagnostics(lowered.diagnostics), typescript: lowered.typescript, toPython, origin, externalName };
@@ -189,6 +190,12 @@ function mapDiagnostic(d: Diagnostic, map: SourceMap): Diagnostic {
 }
 
 export { pythonText };
+
+/** A `raise` the kernel compiles (statements.ts writes it as a failing static assertion): KL1101, as a construct outside the language. */
+function raised(d: Diagnostic): Diagnostic {
+  const at = d.code === Codes.staticAssert ? d.message.indexOf(RAISED) : -1;
+  return at < 0 ? d : { ...d, code: Codes.pythonUnsupported, message: d.message.slice(at).replace(/ \(with [^()]*\)$/, "") };
+}
 
 /**
  * A math name's message with the namespace as the file writes it: `tl_math.expp doesn't exist` for

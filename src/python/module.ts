@@ -434,6 +434,9 @@ function readImport(text: string, s: SyntaxNode, imports: PythonImports): void {
     // `from triton.language.standard import _log2`: where tl's functions are defined (calls.ts reads the private ones it evaluates).
     else if (from !== undefined && (from === "triton.language.core" || from === "triton.language.standard")) imports.functions.set(local, item.name);
     else if (from !== undefined && !isTritonModule(from)) imports.others.set(local, from);
+    // `import triton.language.core as core` (FlagGems' topk.py: core.reshape, core.where, core.int8, core.constexpr): the
+    // modules tl's names are defined in, read as tl.
+    else if (from === undefined && (full === "triton.language.core" || full === "triton.language.standard")) imports.tl.add(local);
   }
 }
 

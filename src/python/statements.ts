@@ -13,6 +13,9 @@ import { keywordArgs } from "./signature";
 import { literalValue, type PyConst } from "./literals";
 import { bodyStatements, children, dottedName, parts, spanOf, stringValue, walk, type SyntaxNode } from "./tree";
 
+/** The start of the static assertion a `raise` is written as (compile-python.ts reports it as KL1101). */
+export const RAISED = "raise isn't part of the kernel language where it is compiled: ";
+
 const UNSUPPORTED: Readonly<Record<string, [string, string]>> = {
   WithStatement: ["a `with` statement", ""],
   TryStatement: ["try/except", "kernels can't raise or catch; check with tl.device_assert"],
@@ -120,7 +123,13 @@ function lowerStatement(ctx: LowerContext, s: SyntaxNode, indent: string): void 
       // In a branch a constexpr rules out, Triton never compiles it (sglang's elementwise.py:
       // `if quant_max is not None: raise NotImplementedError()` with quant_max None).
       if (ctx.deadBranches > 0) return;
-      return unsupported(ctx, s, UNSUPPORTED.RaiseStatement[0], UNSUPPORTED.RaiseStatement[1]);
+      // Else a static assertion that fails where it is compiled: a branch the compiler decides on what only typing
+      // tells (FlagGems' topk.py: `elif core.constexpr(x.dtype.primitive_bitwidth) == 64: … else: raise ValueError(…)`)
+      // drops it as Triton does; one it compiles is the error, as Triton's.
+      return line(ctx, s, indent, () => {
+        const raised = nodeText(ctx, s).replace(/\s+/g, " ");
+        w.write(`tl.staticAssert(false, ${JSON.stringify(`${RAISED}\`${raised}\`; Triton compiles a raise only in a branch a constexpr rules out; check a run-time condition with tl.device_assert(cond, msg)`)});`);
+      });
     default: {
       const known = UNSUPPORTED[s.name];
       if (known) return unsupported(ctx, s, known[0], known[1]);

@@ -96,7 +96,14 @@ test("check file.py: a constexpr only ever tested against None is taken as None,
   assert.equal(r.code, 0, r.stderr);
   const runtime = path.join(dir, "raise-runtime.py");
   writeFileSync(runtime, kernel("n > 4"));
-  assert.match(cli(["check", runtime]).stdout, /raise-runtime\.py:11:9 - error KL1101: raise isn't part of the kernel language/);
+  assert.match(cli(["check", runtime]).stdout, /raise-runtime\.py:11:9 - error KL1101: raise isn't part of the kernel language where it is compiled: `raise NotImplementedError\(\)`; Triton compiles a raise only in a branch a constexpr rules out/);
+  // A branch decided on what only typing tells (FlagGems' topk.py: `elif core.constexpr(x.dtype.primitive_bitwidth) == 64:
+  // … else: raise ValueError(…)`) drops its raise as Triton does; was KL1101 at every raise.
+  const typed = path.join(dir, "raise-typed.py");
+  writeFileSync(typed, kernel("x.dtype.primitive_bitwidth != 32"));
+  assert.deepEqual(cli(["check", typed]).stdout, "");
+  writeFileSync(typed, kernel("x.dtype.primitive_bitwidth == 32"));
+  assert.match(cli(["check", typed]).stdout, /raise-typed\.py:11:9 - error KL1101: raise isn't part of the kernel language where it is compiled/);
 });
 
 test("convert: Python → .kernel.ts that checks clean, with a defineRun from the launch; and back to Python", () => {
