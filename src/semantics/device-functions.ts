@@ -6,14 +6,16 @@
 import ts from "typescript";
 import type { Span } from "../diagnostics/diagnostic";
 import { Codes } from "../diagnostics/codes";
-import type { NumDtype, Value } from "../ir/ir";
+import type { NumDtype, Stmt, Value } from "../ir/ir";
 import { typeToString } from "../ir/ir";
 import type { HelperParam, KernelSource } from "../syntax/parse";
 import type { Binding, LoweringContext } from "./context";
 import { lowerStatement, scalarCondition } from "./statements";
 import { alwaysReturns, mayReturn, splittable, statementsOf } from "./returns";
 import { runtimeIf } from "./definite-assignment";
-import { isConst } from "./values";
+import { dtypeOf, isConst, operandOf } from "./values";
+import { data } from "./builder";
+import { promote } from "./rules";
 import { at, describeAggregate, isAggregate, type Lowered } from "./aggregates";
 import { storeInitial } from "./assignment";
 import { parametersReassignedInControlFlow } from "./reassigned";
@@ -191,7 +193,9 @@ function lowerTail(ctx: LoweringContext, frame: LoweringContext["calls"][number]
         // A function that returns no value may return early at run time (flash-attention's
         // _bwd_kernel_one_col_block: `if begin_m >= seqlen_q: …store…; return`): the rest of its
         // body goes to the branches that don't return, as a kernel's early return does (statements.ts).
-        if (splittable(s) && !returnsValue(frame.kernel.fn.body)) return splitTailAtReturn(ctx, frame, s, cond, statements.slice(i + 1));
+        // One that returns a value may too (flash-attention's compute_block_masking: `if k_max_token < 0: return 0, 0,
+        // 0, 0, n_extra_tokens`): each branch's result is assigned to variables the call then reads.
+        if (splittable(s)) return splitTailAtReturn(ctx, frame, s, cond, statements.slice(i + 1));
         return lowerStatement(ctx, s); // its returns are reported there
       }
       const taken = cond.value !== 0 ? s.thenStatement : s.elseStatement;
@@ -206,13 +210,72 @@ function lowerTail(ctx: LoweringContext, frame: LoweringContext["calls"][number]
   }
 }
 
-/** `if (c) { …; return; } rest` in a device function with a run-time c: `if (c) { … } else { rest }`, each branch lowered as the function's tail. */
+/**
+ * `if (c) { …; return r; } rest` in a device function with a run-time c: `if (c) { … } else { rest }`, each branch
+ * lowered as the function's tail; where the function returns a value, each branch assigns its result to variables
+ * declared before the `if` (a tuple's elements one each), which the call reads.
+ */
 function splitTailAtReturn(ctx: LoweringContext, frame: LoweringContext["calls"][number], s: ts.IfStatement, cond: Value, rest: readonly ts.Statement[]): void {
   const branch = (b: ts.Statement | undefined) => [...(b ? statementsOf(b) : []), ...(b && alwaysReturns(b) ? [] : rest)];
-  const lowerBranch = (b: ts.Statement | undefined) => () => ctx.atRunTime(() => ctx.scoped(() => lowerTail(ctx, frame, branch(b))));
+  const results: (Lowered | undefined)[] = [];
+  const lowerBranch = (b: ts.Statement | undefined) => () =>
+    ctx.atRunTime(() =>
+      ctx.scoped(() => {
+        frame.result = undefined;
+        lowerTail(ctx, frame, branch(b));
+        results.push(frame.result);
+      }),
+    );
   const ends = [alwaysReturns(s.thenStatement), s.elseStatement !== undefined && alwaysReturns(s.elseStatement)] as const;
   const [then, otherwise] = runtimeIf(ctx, s, lowerBranch(s.thenStatement), lowerBranch(s.elseStatement), ends);
-  ctx.b.push({ kind: "if", span: ctx.span(s), cond, then, else: otherwise });
+  const span = ctx.span(s);
+  if (!returnsValue(frame.kernel.fn.body)) {
+    ctx.b.push({ kind: "if", span, cond, then, else: otherwise });
+    return;
+  }
+  const [a, b] = results;
+  const read = a && b ? mergedResult(ctx, frame.kernel.name, a, b, then, otherwise, span) : undefined;
+  if (a && b && !read) return;
+  ctx.b.push({ kind: "if", span, cond, then, else: otherwise });
+  frame.result = read?.();
+}
+
+/**
+ * The results of a run-time if's two branches as one: a variable per value, declared here and assigned at the end of
+ * each branch; what it returns reads them (after the if).
+ */
+function mergedResult(ctx: LoweringContext, name: string, a: Lowered, b: Lowered, then: Stmt[], otherwise: Stmt[], span: Span): (() => Lowered) | undefined {
+  if (isAggregate(a) || isAggregate(b)) {
+    if (!isAggregate(a) || !isAggregate(b) || a.kind !== "tuple" || b.kind !== "tuple" || a.elements.length !== b.elements.length) {
+      ctx.log.error(Codes.helperReturn, span, `${name} returns ${isAggregate(a) ? describeAggregate(a) : "a value"} on one side of this run-time if and ${isAggregate(b) ? describeAggregate(b) : "a value"} on the other; its returns must give as many values`);
+      return undefined;
+    }
+    const elements: (() => Lowered)[] = [];
+    for (const [i, e] of a.elements.entries()) {
+      const merged = mergedResult(ctx, name, e, b.elements[i], then, otherwise, span);
+      if (!merged) return undefined;
+      elements.push(merged);
+    }
+    return () => ({ kind: "tuple", elements: elements.map((read) => read()), span });
+  }
+  if (a.type.kind === "pointer" || b.type.kind === "pointer") {
+    ctx.log.error(Codes.helperReturn, span, `${name} returns a pointer from a branch of a run-time if; return the offset and add it to the pointer after the call`);
+    return undefined;
+  }
+  const dtype = dtypeOf(a) === "bool" && dtypeOf(b) === "bool" ? "bool" : promote(operandOf(a), operandOf(b));
+  const shape = ctx.values.commonShape(a, b, span, `${name}'s returns`);
+  if (!shape) return undefined;
+  const result = ctx.b.variable(`${name}.result`, data(dtype, shape), span);
+  const init = ctx.values.coerce(ctx.b.constant(0, dtype, span), dtype, shape, span);
+  for (const [stmts, v] of [[then, a], [otherwise, b]] as const) {
+    let coerced: Value | undefined;
+    stmts.push(...ctx.b.collect(() => (coerced = ctx.values.coerce(v, dtype, shape, v.span))));
+    if (!coerced) return undefined;
+    stmts.push({ kind: "assign", span, variable: result, value: coerced });
+  }
+  if (!init) return undefined;
+  ctx.b.push({ kind: "declare", span, variable: result, init });
+  return () => ctx.b.emit({ op: "readVar", variable: result }, result.type, span);
 }
 
 /** Whether a function body returns a value anywhere (an arrow's expression body does). */
