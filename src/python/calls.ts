@@ -223,7 +223,7 @@ export function lowerCall(ctx: LowerContext, n: SyntaxNode): void {
         });
       }
       // Python's print(x) in a kernel is tl.device_print with an empty prefix.
-      if (target.name === "devicePrint" && nodeText(ctx, callee) === "print" && positional[0]?.name !== "String") {
+      if (target.name === "devicePrint" && nodeText(ctx, callee) === "print" && positional[0]?.name !== "String" && positional[0]?.name !== "FormatString") {
         return ctx.w.node(span, () => {
           ctx.w.write('tl.devicePrint(""');
           for (const p of positional) {

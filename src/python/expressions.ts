@@ -113,6 +113,10 @@ export function lowerExpr(ctx: LowerContext, n: SyntaxNode): void {
       // text, so a helper with it in a branch a constexpr drops (tritonbench's profile.py: `if IS_HIP: … f"""s_getreg_b32
       // …"""`) compiles; anywhere else an f-string is KL1101.
       if (isInlineAsmArgument(ctx, n)) return w.token(JSON.stringify(nodeText(ctx, n)), span);
+      // The prefix of print / tl.device_print (flash-attention's bwd.py: `if DEBUG_TRITON: print(f"pid: {pid}")`):
+      // a template literal, which the print formats while compiling if its values are constexprs, as Triton does,
+      // and refuses where it runs otherwise; so a print in a branch a constexpr drops compiles.
+      if (isPrintPrefix(ctx, n)) return writeTemplate(ctx, n);
       return unsupported(ctx, n, UNSUPPORTED.FormatString[0], UNSUPPORTED.FormatString[1]);
     default: {
       const known = UNSUPPORTED[n.name];
@@ -394,6 +398,40 @@ function writeBetween(ctx: LowerContext, span: Span, left: SyntaxNode, right: Sy
     ctx.w.write(between);
     lowerExpr(ctx, right);
     ctx.w.write(after);
+  });
+}
+
+/** Whether `n` is the first argument of `print(…)` or `tl.device_print(…)`. */
+function isPrintPrefix(ctx: LowerContext, n: SyntaxNode): boolean {
+  const args = n.parent;
+  const call = args?.name === "ArgList" ? args.parent : null;
+  if (call?.name !== "CallExpression" || !call.firstChild || children(args!)[1]?.from !== n.from) return false;
+  return /^(print|(.+\.)?device_print)$/.test(nodeText(ctx, call.firstChild));
+}
+
+/** An f-string as a TypeScript template literal: its text as written (`{{` `}}` undoubled), each `{expr}` lowered (a conversion or format spec dropped). */
+function writeTemplate(ctx: LowerContext, n: SyntaxNode): void {
+  const text = nodeText(ctx, n);
+  const quote = /^([a-zA-Z]*)('\'\'|"""|'|")/.exec(text)!;
+  const raw = /r/i.test(quote[1]);
+  const literal = (from: number, to: number) => {
+    const t = ctx.text.slice(from, to).replace(/\{\{/g, "{").replace(/\}\}/g, "}");
+    return (raw ? t.replace(/\\/g, "\\\\") : t).replace(/`/g, "\\`").replace(/\$/g, "\\$");
+  };
+  ctx.w.node(spanOf(n), () => {
+    ctx.w.write("`");
+    let at = n.from + quote[0].length;
+    for (const part of children(n)) {
+      if (part.name !== "FormatReplacement") continue;
+      ctx.w.write(literal(at, part.from));
+      const expr = children(part).find((c) => !/^(\{|\}|FormatConversion|FormatSpec)$/.test(c.name));
+      ctx.w.write("${");
+      if (expr) lowerExpr(ctx, expr);
+      ctx.w.write("}");
+      at = part.to;
+    }
+    ctx.w.write(literal(at, n.to - quote[2].length));
+    ctx.w.write("`");
   });
 }
 

@@ -5,6 +5,7 @@ import ts from "typescript";
 import { Codes } from "../diagnostics/codes";
 import type { Value } from "../ir/ir";
 import { numel, typeToString } from "../ir/ir";
+import { isConst } from "./values";
 import { all, type Intrinsic, type IntrinsicContext } from "./intrinsic-args";
 
 /** Values one tl.devicePrint may print (each gets its own lines). */
@@ -58,11 +59,31 @@ export const DEBUG_INTRINSICS: Record<string, Intrinsic> = {
 };
 
 function stringArg(ctx: IntrinsicContext, node: ts.Expression | undefined, span: ReturnType<IntrinsicContext["span"]>, what: string, example: string): string | undefined {
+  if (node && ts.isTemplateExpression(node)) return formatted(ctx, node, what, example);
   if (!node || !ts.isStringLiteralLike(node)) {
     ctx.log.error(Codes.debugText, node ? ctx.span(node) : span, `${what} must be a string literal, e.g. ${example}`);
     return undefined;
   }
   return node.text;
+}
+
+/**
+ * A template (Python's f-string) formatted while compiling, as Triton formats an f-string: each value a constexpr
+ * (a bool as True / False, an integral float with its .0); a run-time value can't be, and is refused here.
+ */
+function formatted(ctx: IntrinsicContext, node: ts.TemplateExpression, what: string, example: string): string | undefined {
+  let text = node.head.text;
+  for (const part of node.templateSpans) {
+    const v = ctx.expression(part.expression);
+    if (!v) return undefined;
+    if (!isConst(v) || v.type.kind !== "data" || v.type.shape.length > 0) {
+      ctx.log.error(Codes.debugText, ctx.span(part.expression), `${what} is an f-string, formatted while compiling, and ${part.expression.getText()} is a run-time value, not a constexpr; pass it as a value instead, e.g. ${example}`);
+      return undefined;
+    }
+    const dtype = v.type.dtype;
+    text += (dtype === "bool" ? (v.value ? "True" : "False") : dtype.startsWith("f") && Number.isInteger(v.value) ? `${v.value}.0` : String(v.value)) + part.literal.text;
+  }
+  return text;
 }
 
 function printable(ctx: IntrinsicContext, v: Value, node: ts.Expression): boolean {
