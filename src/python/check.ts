@@ -107,17 +107,24 @@ function laterConfigThatFits(file: PythonFile, kernel: PythonKernel, types: Reco
   return undefined;
 }
 
-/** Whether the kernel uses `name` only as a condition: `if name:`, `a if name else b`, `not name`, `name and …`. */
-function onlyTested(file: PythonFile, kernel: PythonKernel, name: string): boolean {
+/**
+ * Whether the kernel uses `name` only as a condition: `if name:`, `a if name else b`, `not name`, `name and …`, or as
+ * the argument of a @triton.jit helper that uses its parameter so (flash-attention's bwd.py hands
+ * `DEBUG_TRITON=DEBUG_TRITON` to its inner loops, which only test it).
+ */
+function onlyTested(file: PythonFile, kernel: PythonKernel, name: string, seen = new Set<string>()): boolean {
   const body = children(kernel.node).find((c) => c.name === "Body");
+  seen.add(`${file.fileName}\0${kernel.name}\0${name}`);
   let uses = 0;
   let tested = 0;
   if (body) walk(body, (n) => {
-    if (n.name !== "VariableName" || textOf(file.text, n) !== name) return;
+    if (n.name !== "VariableName" || textOf(file.text, n) !== name || isKeywordName(n)) return;
     uses++;
-    if (isCondition(file, n)) tested++;
+    const passed = n.parent?.name === "ArgList" ? helperParam(file, n.parent, n) : undefined;
+    const key = passed && `${passed.file.fileName}\0${passed.kernel.name}\0${passed.param}`;
+    if (isCondition(file, n) || (passed && key && (seen.has(key) || onlyTested(passed.file, passed.kernel, passed.param, seen)))) tested++;
   });
-  return uses > 0 && uses === tested;
+  return uses === tested && (uses > 0 || seen.size > 1);
 }
 
 /**

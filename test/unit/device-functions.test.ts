@@ -27,7 +27,10 @@ const rows: [string, string, string, string, string][] = [
   ["a constexpr parameter given a run-time value", "const f = kernel(function f(N: constexpr) { return tl.arange(0, N); });", "const v = f(n);", "5:13-5:14 KL1070", "f's parameter 'N' is a constexpr: pass a compile-time integer"],
   ["too few arguments", "const f = kernel(function f(a, b) { return a + b; });", "const v = f(1);", "5:11-5:15 KL1070", "f takes 2 arguments (a, b), got 1"],
   ["mutual recursion", "const f = kernel(function f(a) { return g(a); });\nconst g = kernel(function g(a) { return f(a); });", "const v = f(1);", "4:41-4:45 KL1004", "kernels can't call themselves (no recursion on the GPU: device functions are inlined at each call): f → g → f"],
-  ["an early return", "const f = kernel(function f(a) { if (a > 0) { return 1; } return 2; });", "const v = f(n);", "3:47-3:56 KL1071", "a device function returns only as its last statement; restructure f"],
+  // A run-time early return with a value is split into the two branches, each assigning the result (flash-attention's
+  // compute_block_masking); from a loop it can't be, and branches returning tuples of different lengths can't merge.
+  ["an early return with a value from a loop", "const f = kernel(function f(a) { for (let i = 0; i < a; i++) { if (i > 2) { return i; } } return 0; });", "const v = f(n);", "3:77-3:86 KL1071", "a device function returns only as its last statement; restructure f"],
+  ["early returns of tuples of different lengths", "const f = kernel(function f(a) { if (a > 0) { return [1, 2]; } return [a, a, a]; });", "const v = f(n);", "3:34-3:63 KL1071", "f returns a tuple of 2 values on one side of this run-time if and a tuple of 3 values on the other"],
   // Without a value it may (the rest goes to the branch that doesn't return), but not from a loop.
   ["an early return from a loop of a function without a value", "const f = kernel(function f(p: Ptr<f32>, a) { for (let i = 0; i < a; i++) { if (i > 2) { return; } tl.store(p + i, 1.0); } });", "f(x_ptr, n);", "3:90-3:97 KL1071", "a device function returns only as its last statement; restructure f"],
   ["a helper without a value used as one", "const f = kernel(function f(p: Ptr<f32>) { tl.store(p, 1.0); });", "const v = f(x_ptr);", "5:11-5:19 KL1071", "f(…) returns no value"],

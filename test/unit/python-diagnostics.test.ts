@@ -57,7 +57,12 @@ const rows: [string, string, string, string][] = [
   ["try", "    try:\n        pass\n    except Exception:\n        pass", "8:5 KL1101", "try/except"],
   ["class", "    class A:\n        pass", "8:5 KL1101", "a class"],
   ["global", "    global n", "8:5 KL1101", "global/nonlocal"],
-  ["f-string", "    tl.device_print(f'x{n}', n)", "8:21 KL1101", "an f-string"],
+  // print / tl.device_print's f-string prefix is formatted while compiling, as Triton's, from constexprs only; was KL1101
+  // wherever it stood, a branch a constexpr drops included (flash-attention's bwd.py: `if DEBUG_TRITON: print(f"…")`).
+  ["f-string prefix with a run-time value", "    tl.device_print(f'x{n}', n)", "8:25 KL1075", "tl.device_print's prefix is an f-string, formatted while compiling, and n is a run-time value"],
+  ["f-string prefix of constexprs", "    tl.device_print(f'block {BLOCK} {{x}}', n)\n    print(f'block {BLOCK + 1}:', n)", "", ""],
+  ["f-string prefix in a branch a constexpr drops", "    if BLOCK < 0:\n        print(f'pid {offs}')\n    tl.store(y_ptr + offs, 1.0, mask=mask)", "", ""],
+  ["f-string elsewhere", "    v = f'x{n}'", "8:9 KL1101", "an f-string"],
   ["dict", "    d = {'a': 1}", "8:9 KL1101", "a dict"],
   ["power of a run-time value", "    v = n ** 2", "8:9 KL1003", "'**' works on compile-time numbers"],
   ["power of constexprs, folded", "    v = tl.full((BLOCK,), 2 ** (BLOCK - 13), tl.int32)\n    tl.store(y_ptr + offs, v.to(tl.float32), mask=mask)", "", ""],
@@ -236,6 +241,16 @@ test("check file.py: a flag launched with a value check can't evaluate is taken 
   assert.deepEqual(diagnose(twice), []);
   // A flag used as a value as well (FP8 * 2) is not only a condition: the diagnostic stays.
   assert.equal(diagnose(text.replace("offs = tl.arange(0, BLOCK)", "offs = tl.arange(0, BLOCK) + FP8 * 0")).length, 1);
+});
+
+test("check file.py: a flag check can't evaluate, handed on to helpers that only test it (flash-attention's bwd.py: DEBUG_TRITON=DEBUG_TRITON), is taken as true and a diagnostic only that gives is left out", () => {
+  const text = "import triton\nimport triton.language as tl\n\nDEBUG = int(os.environ.get('DEBUG', '0')) > 0\n\n@triton.jit\ndef inner(x, i, DEBUG_TRITON: tl.constexpr):\n    if DEBUG_TRITON:\n        print(f'i = {i}')\n    return x + i\n\n@triton.jit\ndef k(X, DEBUG_TRITON: tl.constexpr):\n    i = tl.program_id(0)\n    if DEBUG_TRITON:\n        print(f'pid {i}')\n    tl.store(X + i, inner(tl.load(X + i), i, DEBUG_TRITON=DEBUG_TRITON))\n\nk[(4,)](x, DEBUG_TRITON=DEBUG)\n";
+  assert.deepEqual(diagnose(text), []);
+  // Launched with True, the prints are the kernel's: Triton can't format a run-time value into the f-string either.
+  const on = diagnose(text.replace("DEBUG_TRITON=DEBUG)", "DEBUG_TRITON=True)"));
+  assert.deepEqual(on.map((d) => d.split(" ").slice(0, 2).join(" ")), ["9:22 KL1075", "16:22 KL1075"], on.join("\n"));
+  // Used as a value too (i + DEBUG_TRITON), the flag isn't only tested: the diagnostics stay.
+  assert.equal(diagnose(text.replace("return x + i", "return x + i + DEBUG_TRITON")).length, 2);
 });
 
 test("check file.py: a constexpr launched as one of two literals (SpargeAttn's `stage = 3 if is_causal else 1`, STAGE=stage, a helper taking `4 - STAGE` and 2 whose if/elif chain on it has no else) is checked with each; a value no branch takes is KL1022", () => {
