@@ -130,9 +130,19 @@ function planName(plan: DeclarationPlan, name: string, list: Occurrence[], depth
   // another block shape. Such a segment and the loops that are their own scope are declared apart;
   // more than one segment declared at this depth would redeclare the name in one block.
   const fresh = (group: Occurrence[]) => group[0].chain[depth].name === "AssignStatement" && group.every((o) => o.target && !o.update && o.chain.length === depth + 1);
+  // So does an if whose mentions are all in one body, that body starting the name afresh, where what came before
+  // bound it only inside loops or such ifs, whose names Triton doesn't carry out (flash-attention's bwd.py:
+  // `dropout_offset = 0` first in a loop under `if start_n < seqlen_k:`, then again under `if start_m < seqlen_q:`).
+  // After a binding at this depth it is that name, whose type Triton's if keeps (`i = (n,)` then `if …: i = 0`).
+  const freshIf = (group: Occurrence[]): boolean => {
+    if (group[0].chain[depth].name !== "IfStatement" || !group.every((o) => o.chain.length > depth + 2 && same(o.chain[depth + 1], group[0].chain[depth + 1]))) return false;
+    const first = group.filter((o) => same(o.chain[depth + 2], group[0].chain[depth + 2]));
+    return startsAfresh(first, depth + 2);
+  };
   const segments: Occurrence[][][] = [];
   for (const group of groups.values()) {
-    if (segments.length === 0 || fresh(group) || ownScope(group)) segments.push([group]);
+    const inScopes = segments.length > 0 && segments[segments.length - 1].every((g) => ownScope(g) || freshIf(g));
+    if (segments.length === 0 || fresh(group) || ownScope(group) || (freshIf(group) && inScopes)) segments.push([group]);
     else segments[segments.length - 1].push(group);
   }
   const apart = (segment: Occurrence[][]) => segment.length === 1 && ownScope(segment[0]);
@@ -140,7 +150,7 @@ function planName(plan: DeclarationPlan, name: string, list: Occurrence[], depth
   // attention's `if IS_CAUSAL: … if n_blocks <= 0: O_block_ptr = …; return`), is declared inside it too:
   // nothing before it names the name, and the next segment starts afresh.
   const inOneIfBody = (segment: Occurrence[][], i: number) =>
-    i === 0 && segment.length === 1 && segment[0][0].chain[depth].name === "IfStatement" && segment[0].every((o) => o.chain.length > depth + 2 && same(o.chain[depth + 1], segment[0][0].chain[depth + 1]));
+    segment.length === 1 && (i === 0 ? segment[0][0].chain[depth].name === "IfStatement" && segment[0].every((o) => o.chain.length > depth + 2 && same(o.chain[depth + 1], segment[0][0].chain[depth + 1])) : freshIf(segment[0]));
   const below = (segment: Occurrence[][], i: number) => apart(segment) || inOneIfBody(segment, i);
   if (segments.filter((s, i) => !below(s, i)).length <= 1) {
     segments.forEach((segment, i) => {
@@ -151,6 +161,19 @@ function planName(plan: DeclarationPlan, name: string, list: Occurrence[], depth
     return;
   }
   declareHere(plan, name, list, depth);
+}
+
+/**
+ * Whether the mentions `group` (one statement's, at `depth` of their chains) bind the name before anything reads it:
+ * a plain assignment that doesn't read it, a loop whose body starts with one, an if whose one body does.
+ */
+function startsAfresh(group: Occurrence[], depth: number): boolean {
+  const first = group[0];
+  const statement = first.chain[depth];
+  if (statement.name === "AssignStatement") return group.every((o) => o.target && !o.update && o.chain.length === depth + 1);
+  if (!COMPOUND.has(statement.name) || !group.every((o) => o.chain.length > depth + 2 && same(o.chain[depth + 1], first.chain[depth + 1]))) return false;
+  // The body's first statement that mentions the name: in a loop, each trip runs it before the rest reads the name.
+  return startsAfresh(group.filter((o) => same(o.chain[depth + 2], first.chain[depth + 2])), depth + 2);
 }
 
 /**

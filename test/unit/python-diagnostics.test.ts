@@ -63,6 +63,11 @@ const rows: [string, string, string, string][] = [
   ["f-string prefix of constexprs", "    tl.device_print(f'block {BLOCK} {{x}}', n)\n    print(f'block {BLOCK + 1}:', n)", "", ""],
   ["f-string prefix in a branch a constexpr drops", "    if BLOCK < 0:\n        print(f'pid {offs}')\n    tl.store(y_ptr + offs, 1.0, mask=mask)", "", ""],
   ["f-string elsewhere", "    v = f'x{n}'", "8:9 KL1101", "an f-string"],
+  // A name started afresh in a loop, then afresh in a later run-time if's body, a pointer in each under a constexpr if
+  // (flash-attention's bwd.py: `dropout_offset = 0`, then `= Dropout_mask + …` under `if ENABLE_DROPOUT:`): a name of
+  // its own in each, as Python's is dead between them; was one variable, KL2007 at the pointer.
+  ["a name started afresh in a loop and again in a later if's body", "    for h in range(0, 2):\n        off = 0\n        if BLOCK > 0:\n            off = x_ptr + h\n        tl.store(y_ptr + offs, tl.load(off + offs, mask=mask), mask=mask)\n    if n > 1:\n        off = 0\n        if BLOCK > 0:\n            off = x_ptr + n\n        tl.store(y_ptr + offs, tl.load(off + offs, mask=mask), mask=mask)", "", ""],
+  ["a name read in a later if's body before it is assigned there stays one variable", "    for h in range(0, 2):\n        off = 0\n        if BLOCK > 0:\n            off = x_ptr + h\n    if n > 1:\n        tl.store(y_ptr + offs, off + 1.0, mask=mask)\n        off = 0", "13:32 KL1022", "'off' may have no value here"],
   ["dict", "    d = {'a': 1}", "8:9 KL1101", "a dict"],
   ["power of a run-time value", "    v = n ** 2", "8:9 KL1003", "'**' works on compile-time numbers"],
   ["power of constexprs, folded", "    v = tl.full((BLOCK,), 2 ** (BLOCK - 13), tl.int32)\n    tl.store(y_ptr + offs, v.to(tl.float32), mask=mask)", "", ""],
