@@ -3,9 +3,10 @@
 // interface's fwd, varlen_fwd, fwd_kvcache and bwd: the arch checks take the non-AMD path through Kernel Lab's
 // get_current_target(). The causal forward stopped at KL1071 (compute_block_masking's run-time `return 0, 0, 0, 0,
 // n_extra_tokens`, a device function returning a value early), the backward at KL1101 (its `if DEBUG_TRITON:
-// print(f"…")` lines, an f-string compiled in a branch a constexpr drops); `check` of bwd.py kept those as errors
-// (DEBUG_TRITON=DEBUG_TRITON handed to its inner loops, which only test it). test/python/helper-early-return-value.py
-// holds the first reduced.
+// print(f"…")` lines, an f-string compiled in a branch a constexpr drops), with dropout at KL2007 (`dropout_offset = 0`
+// then a pointer, a name started afresh in a later if's body made one variable with the loop's before it); `check` of
+// bwd.py kept the f-strings as errors (DEBUG_TRITON=DEBUG_TRITON handed to its inner loops, which only test it).
+// test/python/helper-early-return-value.py holds the first reduced.
 
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
@@ -26,7 +27,7 @@ test("flash-attention's Triton AMD backend as published: the arch checks take th
   });
 });
 
-test("flash-attention's Triton AMD backend as published: fwd (not causal, multi-query, sliding window, ALiBi), varlen_fwd, fwd_kvcache and bwd's dq, dk, dv; with --cpu (lavapipe takes about a minute to compile each attn_fwd variant the first time)", async () => {
+test("flash-attention's Triton AMD backend as published: fwd (not causal, multi-query, sliding window, ALiBi, dropout), varlen_fwd, fwd_kvcache and bwd's dq, dk, dv (with dropout too); with --cpu (lavapipe takes about a minute to compile each attn_fwd variant the first time)", async () => {
   const { report, outcome } = await run(path.resolve(__dirname, "../python/flash-attn-amd-long-compiles.py"), { cpu: true, bench: "off" });
   assert.equal(outcome, "ok", report.traceback);
   assert.deepEqual(report.diagnostics.filter((d) => d.severity === "error"), [], JSON.stringify(report.diagnostics));
@@ -38,6 +39,9 @@ test("flash-attention's Triton AMD backend as published: fwd (not causal, multi-
   // One query per sequence: the split-K reduce's two programs per row both store its LSE (KL3104, the library's race).
   lines.push("fwd_kvcache (one query): KL3104");
   for (const name of ["bwd", "bwd (causal, grouped-query, head dim 40)"]) lines.push(`${name} dq: match`, `${name} dk: match`, `${name} dv: match`);
+  // Dropout: which probabilities are kept comes from a tl.rand kernel of the script's, drawing as the library's do.
+  lines.push("fwd (dropout 0.25, causal): match", "fwd (dropout 0.25, causal) lse: match", "sd_mask keeps what tl.rand keeps: match");
+  lines.push(...["dq", "dk", "dv"].map((g) => `bwd (dropout 0.25, causal) ${g}: match`));
   assert.ok(report.stdout.includes(lines.join("\n") + "\n"), report.stdout);
 });
 

@@ -3,7 +3,8 @@ flash-attn-amd-idioms.py) through its FA2 interface, with --cpu (lavapipe takes 
 of attn_fwd the first time, and more than the 120 s launch limit for _fwd_kernel_splitK): fwd not causal, causal with
 one key head (multi-query), with a sliding window, with ALiBi; varlen_fwd on two packed sequences; fwd_kvcache
 appending 32 new keys per sequence to a cache filled to 19 and 30 of 70 (grouped-query, causal); bwd's dq, dk, dv not
-causal and causal with grouped-query heads at head dim 40 (padded to 64). References: flash_attn_amd_ref.py. Sequence
+causal and causal with grouped-query heads at head dim 40 (padded to 64); fwd and bwd with dropout 0.25 (philox
+through tl.rand). References: flash_attn_amd_ref.py. Sequence
 lengths off the blocks; the forward's BLOCK_M = BLOCK_N = 16 through the package's FLASH_ATTENTION_FWD_TRITON_AMD_CONFIG_JSON,
 the decode's and the backward's blocks the package's own for a non-AMD arch (64; 32 × 128 and 128 × 64)."""
 
@@ -13,6 +14,7 @@ os.environ["FLASH_ATTENTION_FWD_TRITON_AMD_CONFIG_JSON"] = '{"BLOCK_M": 16, "BLO
 
 import torch
 import triton
+import triton.language as tl
 
 from flash_attn_amd_kit import flash_attn_2 as fa2
 from flash_attn_amd_ref import attention, check, gradients
@@ -94,3 +96,32 @@ for name, (B, SQ, SK, HQ, HK, D), causal in [
     check(name + " dq", dq, want_dq)
     check(name + " dk", dk, want_dk)
     check(name + " dv", dv, want_dv)
+
+# Dropout (0.25): the forward keeps a probability where tl.rand(philox_seed, offset) > p, the offset counting from
+# philox_offset through the (batch, head, query, key) strides of sd_mask, which return_softmax gives back (the kept
+# entries positive); the backward draws the same from rng_state. Which are kept comes from a kernel of ours drawing the
+# same tl.rand.
+@triton.jit
+def draw(Keep, seed, offset, p, N, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(Keep + offs, (tl.rand(seed, offset + offs) > p).to(tl.int32), mask=offs < N)
+
+
+B, SQ, SK, HQ, HK, D, P = 1, 37, 45, 2, 1, 32, 0.25
+q, k, v = inputs(B, SQ, SK, HQ, HK, D)
+out, lse, sd_mask, rng_state = fa2.fwd(q, k, v, None, None, P, D ** -0.5, True, -1, -1, 0.0, True)
+seed, offset = int(rng_state[0].item()), int(rng_state[1].item())
+keep = torch.empty((B, HQ, SQ, SK), dtype=torch.int32, device=DEVICE)
+draw[(triton.cdiv(keep.numel(), 256),)](keep, seed, offset, P, keep.numel(), BLOCK=256)
+keep = keep == 1
+want_out, want_lse = attention(q, k, v, D ** -0.5, keep=keep, dropout_p=P, causal=True)
+check("fwd (dropout 0.25, causal)", out, want_out)
+check("fwd (dropout 0.25, causal) lse", lse, want_lse)
+visible = sd_mask != 0
+print("sd_mask keeps what tl.rand keeps:", "match" if torch.equal((sd_mask > 0)[visible], keep[visible]) else "differ")
+do = torch.randn_like(out)
+dq, dk, dv, _ = fa2.bwd(do, q, k, v, out, lse, None, None, None, None, P, D ** -0.5, True, -1, -1, 0.0, False, None, rng_state)
+want_dq, want_dk, want_dv = gradients(q, k, v, do, D ** -0.5, keep=keep, dropout_p=P, causal=True)
+check("bwd (dropout 0.25, causal) dq", dq, want_dq)
+check("bwd (dropout 0.25, causal) dk", dk, want_dk)
+check("bwd (dropout 0.25, causal) dv", dv, want_dv)

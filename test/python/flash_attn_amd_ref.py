@@ -28,29 +28,34 @@ def scores(q, k, scale, causal=False, window=(-1, -1), alibi=None, seqlens_k=Non
     return s.masked_fill(hide[:, None], float("-inf"))
 
 
-def attention(q, k, v, scale, **masks):
-    """(out (B, SQ, HQ, D), lse (B, HQ, SQ)); a query that sees no key gets 0 and lse -inf, as flash-attention's."""
+def attention(q, k, v, scale, keep=None, dropout_p=0.0, **masks):
+    """(out (B, SQ, HQ, D), lse (B, HQ, SQ)); a query that sees no key gets 0 and lse -inf, as flash-attention's.
+    Dropout: the probabilities where `keep` (B, HQ, SQ, SK) is false are dropped, the others scaled by 1 / (1 - p)."""
     s = scores(q, k, scale, **masks)
     HQ, HK = q.shape[2], k.shape[2]
     p = torch.softmax(s, dim=-1)
     p = torch.where(torch.isnan(p), torch.zeros_like(p), p)
+    if keep is not None:
+        p = torch.where(keep, p / (1 - dropout_p), torch.zeros_like(p))
     out = torch.einsum("bhqk,bkhd->bqhd", p, v.repeat_interleave(HQ // HK, dim=2))
     return out, torch.logsumexp(s, dim=-1)
 
 
-def gradients(q, k, v, do, scale, **masks):
-    """dq, dk, dv of sum(out · do): dP = dO vᵀ, dS = P ∘ (dP - rowsum(dO ∘ O)), dq = dS k·scale, dk = dSᵀ q·scale,
-    dv = Pᵀ dO, a key head's summed over the query heads that share it."""
+def gradients(q, k, v, do, scale, keep=None, dropout_p=0.0, **masks):
+    """dq, dk, dv of sum(out · do), out = Z V with Z = P (or P ∘ keep / (1 - p) with dropout): dZ = dO vᵀ,
+    dP = dZ (∘ keep / (1 - p)), dS = P ∘ (dP - rowsum(dO ∘ O)), dq = dS k·scale, dk = dSᵀ q·scale, dv = Zᵀ dO, a key
+    head's summed over the query heads that share it."""
     B, SQ, HQ, D = q.shape
     SK, HK = k.shape[1], k.shape[2]
     kk, vv = k.repeat_interleave(HQ // HK, dim=2), v.repeat_interleave(HQ // HK, dim=2)
     p = torch.softmax(scores(q, k, scale, **masks), dim=-1)
-    o = torch.einsum("bhqk,bkhd->bqhd", p, vv)
-    dp = torch.einsum("bqhd,bkhd->bhqk", do, vv)
+    drop = (lambda t: torch.where(keep, t / (1 - dropout_p), torch.zeros_like(t))) if keep is not None else (lambda t: t)
+    o = torch.einsum("bhqk,bkhd->bqhd", drop(p), vv)
+    dp = drop(torch.einsum("bqhd,bkhd->bhqk", do, vv))
     ds = p * (dp - (do * o).sum(-1).permute(0, 2, 1)[..., None])
     dq = torch.einsum("bhqk,bkhd->bqhd", ds, kk) * scale
     dk = (torch.einsum("bhqk,bqhd->bkhd", ds, q) * scale).reshape(B, SK, HK, HQ // HK, D).sum(3)
-    dv = torch.einsum("bhqk,bqhd->bkhd", p, do).reshape(B, SK, HK, HQ // HK, D).sum(3)
+    dv = torch.einsum("bhqk,bqhd->bkhd", drop(p), do).reshape(B, SK, HK, HQ // HK, D).sum(3)
     return dq, dk, dv
 
 
