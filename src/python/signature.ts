@@ -8,6 +8,7 @@ import { literalValue, type ConstScope, type PyConst } from "./literals";
 import type { PythonImports } from "./module";
 import { annotationDtype, isConstexprAnnotation } from "./module";
 import { children, dottedName, parts, spanOf, stringValue, textOf, walk, type SyntaxNode } from "./tree";
+import { assignmentTargets, targetNames } from "./declarations";
 
 export interface PythonParam {
   name: string;
@@ -263,14 +264,54 @@ function configCalls(text: string, node: SyntaxNode, top: SyntaxNode, seen: Set<
       if (s.name === "FunctionDefinition" && textOf(text, children(s).find((c) => c.name === "VariableName")!) === name) {
         return configCalls(text, children(s).find((c) => c.name === "Body")!, top, seen);
       }
-      if (s.name === "AssignStatement" && children(s)[0].name === "VariableName" && textOf(text, children(s)[0]) === name) {
-        return configCalls(text, children(s)[children(s).length - 1], top, seen);
-      }
+      if (s.name !== "AssignStatement") continue;
+      const targets = targetNames(text, assignmentTargets(s));
+      const at = targets.findIndex((t) => textOf(text, t) === name);
+      const value = children(s)[children(s).length - 1];
+      if (at >= 0 && targets.length === 1) return configCalls(text, value, top, seen);
+      // One name of a tuple target: that element of the value (flash-attention's `(preprocess_autotune_configs,
+      // causal_autotune_configs, noncausal_autotune_configs) = get_bwd_configs(AUTOTUNE)`; `a, b = [ … ], [ … ]`).
+      const kids = children(s);
+      const values = kids.slice(kids.findIndex((k) => k.name === "AssignOp") + 1).filter((k) => k.name !== ",");
+      const elements = values.length > 1 ? [values.map((node) => ({ node }))] : tupleElements(text, value, top);
+      if (at >= 0) return elements.flatMap((e) => elementConfigs(e[at]));
     }
     return [];
   };
+  // An element of a returned tuple naming a local of the function: what that local is assigned, or has appended.
+  const elementConfigs = (e: { node: SyntaxNode; fn?: SyntaxNode } | undefined): SyntaxNode[] => {
+    if (!e) return [];
+    if (e.node.name !== "VariableName" || !e.fn) return configCalls(text, e.node, top, seen);
+    const local = textOf(text, e.node);
+    const found: SyntaxNode[] = [];
+    walk(e.fn, (n) => {
+      const kids = children(n);
+      if (n.name === "AssignStatement" && kids[0]?.name === "VariableName" && textOf(text, kids[0]) === local && kids[1]?.name === "AssignOp") found.push(...configCalls(text, kids[kids.length - 1], top, seen));
+      if (n.name === "CallExpression" && textOf(text, kids[0]) === `${local}.append`) found.push(...configCalls(text, kids[1], top, seen));
+      return undefined;
+    });
+    return found;
+  };
   visit(node);
   return found;
+}
+
+/** The elements of a tuple value: a tuple written out, or each `return a, b` of the module function it calls (with that function). */
+function tupleElements(text: string, value: SyntaxNode, top: SyntaxNode): { node: SyntaxNode; fn?: SyntaxNode }[][] {
+  if (value.name === "TupleExpression") return [parts(value).map((node) => ({ node }))];
+  const callee = value.name === "CallExpression" ? dottedName(text, children(value)[0]) : undefined;
+  const fn = callee?.length === 1 ? children(top).find((s) => s.name === "FunctionDefinition" && textOf(text, children(s).find((c) => c.name === "VariableName")!) === callee[0]) : undefined;
+  if (!fn) return [];
+  const returned: { node: SyntaxNode; fn?: SyntaxNode }[][] = [];
+  walk(fn, (n) => {
+    if (n.name === "FunctionDefinition" && n.from !== fn.from) return false;
+    if (n.name !== "ReturnStatement") return undefined;
+    const values = parts(n).filter((c) => c.name !== "return");
+    const items = values.length === 1 && values[0].name === "TupleExpression" ? parts(values[0]) : values;
+    returned.push(items.map((node) => ({ node, fn })));
+    return false;
+  });
+  return returned;
 }
 
 function readConfig(text: string, call: SyntaxNode, scope: ConstScope): AutotuneConfig | undefined {

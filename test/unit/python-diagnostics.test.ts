@@ -258,6 +258,16 @@ test("check file.py: a flag check can't evaluate, handed on to helpers that only
   assert.equal(diagnose(text.replace("return x + i", "return x + i + DEBUG_TRITON")).length, 2);
 });
 
+test("check file.py: autotune configs named from a tuple a module function returns (flash-attention's `(pre, causal, noncausal) = get_bwd_configs(AUTOTUNE)`, each a local list of the function) are that element's configs", () => {
+  const text = "import triton\nimport triton.language as tl\n\ndef get_configs(autotune):\n    if not autotune:\n        first = [triton.Config({'BLOCK': 16})]\n        second = [triton.Config({'BLOCK': 32})]\n        return (first, second)\n    second = []\n    for b in [64, 128]:\n        second.append(triton.Config({'BLOCK': b}))\n    return [], second\n\n(first_configs, second_configs) = get_configs(False)\n\n@triton.autotune(configs=second_configs, key=['n'])\n@triton.jit\ndef k(x_ptr, n, BLOCK: tl.constexpr):\n    tl.static_assert(BLOCK == 32)\n    offs = tl.arange(0, BLOCK)\n    tl.store(x_ptr + offs, 1.0, mask=offs < n)\n";
+  assert.deepEqual(diagnose(text), []);
+  // The first element's config (BLOCK 16) is the other kernel's: its static assertion fails.
+  assert.match(diagnose(text.replace("configs=second_configs", "configs=first_configs")).join("\n"), /KL\d+ .*static/i);
+  // `a, b = …` without the parentheses, and a tuple written out.
+  assert.deepEqual(diagnose(text.replace("(first_configs, second_configs) = get_configs(False)", "first_configs, second_configs = get_configs(False)")), []);
+  assert.deepEqual(diagnose(text.replace("(first_configs, second_configs) = get_configs(False)", "first_configs, second_configs = [triton.Config({'BLOCK': 16})], [triton.Config({'BLOCK': 32})]")), []);
+});
+
 test("check file.py: a constexpr launched as one of two literals (SpargeAttn's `stage = 3 if is_causal else 1`, STAGE=stage, a helper taking `4 - STAGE` and 2 whose if/elif chain on it has no else) is checked with each; a value no branch takes is KL1022", () => {
   const text = "import torch\nimport triton\nimport triton.language as tl\n\n@triton.jit\ndef inner(X, STAGE: tl.constexpr):\n    if STAGE == 1:\n        lo, hi = 0, 4\n    elif STAGE == 2:\n        lo, hi = 4, 8\n    elif STAGE == 3:\n        lo, hi = 0, 8\n    acc = 0.0\n    for i in range(lo, hi):\n        acc += tl.load(X + i)\n    return acc\n\n@triton.jit\ndef k(X, Out, STAGE: tl.constexpr):\n    a = inner(X, 4 - STAGE)\n    if STAGE != 1:\n        a += inner(X, 2)\n    tl.store(Out, a)\n\ndef run(x, causal):\n    o = torch.empty(1, device=x.device)\n    stage = 3 if causal else 1\n    k[(1,)](x, o, STAGE=stage)\n    return o\n";
   assert.deepEqual(diagnose(text), []);
