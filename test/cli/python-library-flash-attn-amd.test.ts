@@ -27,7 +27,7 @@ test("flash-attention's Triton AMD backend as published: the arch checks take th
   });
 });
 
-test("flash-attention's Triton AMD backend as published: fwd (not causal, multi-query, sliding window, ALiBi, dropout), varlen_fwd, fwd_kvcache and bwd's dq, dk, dv (with dropout too); with --cpu (lavapipe takes about a minute to compile each attn_fwd variant the first time)", async () => {
+test("flash-attention's Triton AMD backend as published: fwd (not causal, multi-query, sliding window, ALiBi, dropout), varlen_fwd, fwd_kvcache and bwd's dq, dk, dv (with dropout too), in f32, f16 and bf16; with --cpu (lavapipe takes about a minute to compile each attn_fwd variant the first time)", async () => {
   const { report, outcome } = await run(path.resolve(__dirname, "../python/flash-attn-amd-long-compiles.py"), { cpu: true, bench: "off" });
   assert.equal(outcome, "ok", report.traceback);
   assert.deepEqual(report.diagnostics.filter((d) => d.severity === "error"), [], JSON.stringify(report.diagnostics));
@@ -42,6 +42,7 @@ test("flash-attention's Triton AMD backend as published: fwd (not causal, multi-
   // Dropout: which probabilities are kept comes from a tl.rand kernel of the script's, drawing as the library's do.
   lines.push("fwd (dropout 0.25, causal): match", "fwd (dropout 0.25, causal) lse: match", "sd_mask keeps what tl.rand keeps: match");
   lines.push(...["dq", "dk", "dv"].map((g) => `bwd (dropout 0.25, causal) ${g}: match`));
+  for (const dtype of ["float16", "bfloat16"]) lines.push(`fwd (${dtype}): match`, `fwd (${dtype}) lse: match`, ...["dq", "dk", "dv"].map((g) => `bwd (${dtype}) ${g}: match`));
   assert.ok(report.stdout.includes(lines.join("\n") + "\n"), report.stdout);
 });
 

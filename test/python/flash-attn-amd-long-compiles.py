@@ -4,7 +4,7 @@ of attn_fwd the first time, and more than the 120 s launch limit for _fwd_kernel
 one key head (multi-query), with a sliding window, with ALiBi; varlen_fwd on two packed sequences; fwd_kvcache
 appending 32 new keys per sequence to a cache filled to 19 and 30 of 70 (grouped-query, causal); bwd's dq, dk, dv not
 causal and causal with grouped-query heads at head dim 40 (padded to 64); fwd and bwd with dropout 0.25 (philox
-through tl.rand). References: flash_attn_amd_ref.py. Sequence
+through tl.rand); fwd and bwd in float16 and bfloat16. References: flash_attn_amd_ref.py. Sequence
 lengths off the blocks; the forward's BLOCK_M = BLOCK_N = 16 through the package's FLASH_ATTENTION_FWD_TRITON_AMD_CONFIG_JSON,
 the decode's and the backward's blocks the package's own for a non-AMD arch (64; 32 × 128 and 128 × 64)."""
 
@@ -125,3 +125,18 @@ want_dq, want_dk, want_dv = gradients(q, k, v, do, D ** -0.5, keep=keep, dropout
 check("bwd (dropout 0.25, causal) dq", dq, want_dq)
 check("bwd (dropout 0.25, causal) dk", dk, want_dk)
 check("bwd (dropout 0.25, causal) dv", dv, want_dv)
+
+# float16 and bfloat16 (the dtypes the package is used with): causal, grouped-query, head dim 40, against the f32
+# definition on the same (rounded) inputs; tolerances for 16-bit outputs and gradients.
+B, SQ, SK, HQ, HK, D = 2, 37, 45, 4, 2, 40
+for dtype, name in [(torch.float16, "float16"), (torch.bfloat16, "bfloat16")]:
+    q, k, v = (t.to(dtype) for t in inputs(B, SQ, SK, HQ, HK, D))
+    out, lse, _, _ = fa2.fwd(q, k, v, None, None, 0.0, D ** -0.5, True, -1, -1, 0.0, False)
+    want_out, want_lse = attention(q.float(), k.float(), v.float(), D ** -0.5, causal=True)
+    check(f"fwd ({name})", out.float(), want_out, atol=2e-2)
+    check(f"fwd ({name}) lse", lse, want_lse, atol=2e-2)
+    do = torch.randn_like(out)
+    dq, dk, dv, _ = fa2.bwd(do, q, k, v, out, lse, None, None, None, None, 0.0, D ** -0.5, True, -1, -1, 0.0, False)
+    want_dq, want_dk, want_dv = gradients(q.float(), k.float(), v.float(), do.float(), D ** -0.5, causal=True)
+    for g, got, want in [("dq", dq, want_dq), ("dk", dk, want_dk), ("dv", dv, want_dv)]:
+        check(f"bwd ({name}) {g}", got.float(), want, atol=5e-2)
