@@ -64,7 +64,7 @@ export const COMPILER_CODES = {
   // Triton's own Python (src/python/): KL1100–KL1149
   pythonSyntax: { code: "KL1100", meaning: "A `.py` kernel file that isn't valid Python (a syntax error, found by Lezer's Python parser)." },
   pythonUnsupported: { code: "KL1101", meaning: "A Python construct outside the kernel language (lambda, comprehension, `with`, `try`, class, `**`, slicing…), named in the message." },
-  pythonDecorator: { code: "KL1102", meaning: "Warning: a decorator on a `@triton.jit` function Kernel Lab ignores, or autotune configs / heuristics it can't read without running the file." },
+  pythonDecorator: { code: "KL1102", meaning: "Warning: a decorator on a `@triton.jit` function that `check` and the editor don't read (a run applies it, as Python does), or autotune configs / heuristics they can't read without running the file." },
   pythonGlobal: { code: "KL1103", meaning: "Warning: a module-level name read in a kernel that isn't a `tl.constexpr` global (Triton refuses it; a dtype global it accepts)." },
   pythonKernelMissing: { code: "KL1104", meaning: "No `@triton.jit` function of the name asked for." },
   pythonLaunchArgs: { code: "KL1105", meaning: "A launch's arguments don't fit the Python kernel's parameters: one missing, or a constexpr without a value." },

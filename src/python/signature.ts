@@ -83,7 +83,7 @@ export function readJitFunction(text: string, decorated: SyntaxNode, imports: Py
   }
   for (const d of named) {
     if (d.name === "autotune" || d.name === "heuristics") wrap(text, kernel, d.name, d.args, decorated.parent!, scope, log);
-    if (d.name === undefined && !quiet.has(textOf(text, d.node).replace(/^@\s*/, "").trim()) && !isInductorDecorator(text, d.node, imports)) log.warning(Codes.pythonDecorator, spanOf(d.node), `Kernel Lab ignores this decorator on a @triton.jit function (it knows triton.jit, triton.autotune and triton.heuristics)`);
+    if (d.name === undefined && !quiet.has(textOf(text, d.node).replace(/^@\s*/, "").trim()) && !isInductorDecorator(text, d.node, imports)) log.warning(Codes.pythonDecorator, spanOf(d.node), `check and the editor don't read this decorator (they read triton.jit, triton.autotune and triton.heuristics): configs or checks it adds count only when the file runs, as Python applies it`);
   }
   return kernel;
 }
