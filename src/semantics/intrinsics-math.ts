@@ -162,6 +162,46 @@ function propagateNanArg(ctx: IntrinsicContext, node: ts.Expression | undefined)
   return undefined;
 }
 
+/** A pointer as its parameter's start and the offsets added to it (`x_ptr + a + offs[:, None]`); undefined for any other. */
+function pointerParts(v: Value): { start: Value; offsets: Value[] } | undefined {
+  const offsets: Value[] = [];
+  let p: Value = v;
+  for (;;) {
+    if (p.op === "ptrAdd") {
+      offsets.push(p.offset);
+      p = p.ptr;
+    } else if (p.op === "splat" || p.op === "broadcast") p = p.value;
+    else return p.op === "param" ? { start: p, offsets } : undefined;
+  }
+}
+
+/**
+ * `tl.where(c, x_ptr + i, x_ptr + j)`: pointers into one parameter's tensor, chosen per lane, are that parameter plus
+ * the offsets chosen, as Triton's select of pointers is. Pointers into two parameters have no such form: each is its own
+ * binding, fixed while compiling.
+ */
+function pointerWhere(ctx: IntrinsicContext, cond: Value, a: Value, b: Value, span: Span): Value | undefined {
+  const [pa, pb] = [pointerParts(a), pointerParts(b)];
+  if (a.type.kind !== "pointer" || b.type.kind !== "pointer" || !pa || !pb || a.type.param !== b.type.param || a.type.view !== b.type.view || a.type.pointee !== b.type.pointee) {
+    const into = a.type.kind === "pointer" && b.type.kind === "pointer" && a.type.param !== b.type.param ? ` point into ${a.type.view ?? a.type.param} and ${b.type.view ?? b.type.param}, and` : "";
+    ctx.log.error(Codes.operandDtype, span, `tl.where's pointers${into} must be one parameter plus offsets each (x_ptr + i, x_ptr + j): a pointer points into one parameter's buffer, fixed while compiling; choose between loads instead (tl.where(c, tl.load(p), tl.load(q)))`);
+    return undefined;
+  }
+  const sum = (offsets: Value[]): Value | undefined =>
+    offsets.reduce<Value | undefined>((total, o) => total && ctx.values.binary("add", total, o, span), ctx.values.constant(0, "i32", span));
+  const [oa, ob] = [sum(pa.offsets), sum(pb.offsets)];
+  const ab = oa && ob && ctx.values.commonShape(oa, ob, span, "tl.where's pointers");
+  const shape = ab && broadcastShapes(ab, cond.type.shape);
+  if (!oa || !ob || !shape) return undefined;
+  const c = ctx.values.toShape(cond, shape, cond.span);
+  const ca = ctx.values.coerce(oa, "i32", shape, a.span);
+  const cb = ctx.values.coerce(ob, "i32", shape, b.span);
+  const start = ctx.values.toShape(pa.start, shape, span);
+  if (!c || !ca || !cb || !start) return undefined;
+  const offset = ctx.b.emit({ op: "where", cond: c, a: ca, b: cb }, data("i32", shape), span);
+  return ctx.b.emit({ op: "ptrAdd", ptr: start, offset }, { ...a.type, shape }, span);
+}
+
 export const MATH_INTRINSICS: Record<string, Intrinsic> = {
   exp: floatMath("exp"),
   log: floatMath("log"),
@@ -179,7 +219,7 @@ export const MATH_INTRINSICS: Record<string, Intrinsic> = {
 
   where: {
     params: ["condition", "x", "y"],
-    produces: ["where", "binary:ne", "binary:and", "bitcast", ...COERCIONS],
+    produces: ["where", "binary:ne", "binary:and", "bitcast", "ptrAdd", "binary:add", ...COERCIONS],
     lower(ctx, args, span, name) {
       if (!arity(ctx, args, span, name, 3, 3, "(condition, a, b)")) return undefined;
       const values = all(ctx, args);
@@ -195,6 +235,7 @@ export const MATH_INTRINSICS: Record<string, Intrinsic> = {
         if (!nonzero) return undefined;
         cond = nonzero;
       }
+      if (a.type.kind === "pointer" && b.type.kind === "pointer") return pointerWhere(ctx, cond, a, b, span);
       if (!requireData(ctx, a, "tl.where", true) || !requireData(ctx, b, "tl.where", true)) return undefined;
       // Masks as the values (inductor's flex attention: `tl.where(offs_n < KV_LEN, mask_mod_output, False)`, or
       // `float("-inf")` in torch 2.5): of two masks a mask; beside a number a mask is that number's 1 or 0, as

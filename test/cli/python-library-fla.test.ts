@@ -23,11 +23,11 @@ test("fla's host idioms: helpers bound in module-level branches or to another he
   });
 });
 
-test("a pointer chosen at run time by `a if c else b` between two pointers into one tensor (fla's TTT kernels' p_eta_last), a scalar and a block, on the GPU and with --cpu", async () => {
-  // Before: KL2003 "the branches of c ? a : b can't be pointers" (src/semantics/ternary.ts).
+test("a pointer chosen at run time by `a if c else b` between two pointers into one tensor (fla's TTT kernels' p_eta_last), a scalar and a block, and per lane by tl.where, on the GPU and with --cpu", async () => {
+  // Before: KL2003 "the branches of c ? a : b can't be pointers" (src/semantics/ternary.ts), "tl.where takes values, not pointers".
   await onGpuAndCpu(path.resolve(__dirname, "../python/pointer-choice.py"), (report) => {
     assert.deepEqual(report.diagnostics.filter((d) => d.severity === "error"), []);
-    assert.equal(report.stdout, "pointers chosen by c ? a : b: match\n");
+    assert.equal(report.stdout, "pointers chosen by c ? a : b: match\npointers chosen by tl.where: match\n");
   });
 });
 

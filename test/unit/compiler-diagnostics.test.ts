@@ -231,6 +231,13 @@ test("c ? a : b of two pointers into one parameter is a pointer (flash-linear-at
   assert.deepEqual(diagnose(file("const o = tl.arange(0, 16);\nconst p = n > 0 ? x_ptr + o : x_ptr;\ntl.store(y_ptr + o, tl.load(p));")), []);
 });
 
+test("tl.where of two pointers into one parameter is that parameter plus the offsets chosen; into two, KL2003 saying why", () => {
+  assert.deepEqual(diagnose(file("const o = tl.arange(0, 16);\nconst p = tl.where(o < 4, x_ptr + o, x_ptr + n - o);\ntl.store(y_ptr + o, tl.load(p));")), []);
+  const two = diagnose(file("const o = tl.arange(0, 16);\nconst p = tl.where(o < 4, x_ptr + o, y_ptr + o);\ntl.store(y_ptr + o, tl.load(p));"));
+  assert.equal(two.length, 1);
+  assert.match(two[0], /^5:11-5:48 KL2003 tl\.where's pointers point into x_ptr and y_ptr, and must be one parameter plus offsets each/);
+});
+
 const parameterRows: [string, string, string, string][] = [
   ["missing annotation", "x_ptr", "3:36-3:41 KL1010", "parameter 'x_ptr' needs a kernel type"],
   ["unknown type", "x_ptr: number", "3:43-3:49 KL1010", "parameter 'x_ptr' needs a kernel type"],
