@@ -248,6 +248,9 @@ export function readFunctionAliases(text: string, top: SyntaxNode, imports: Pyth
       // `get_int_dtype = triton.constexpr_function(get_int_dtype)` (TransformerEngine's permutation.py,
       // under a Triton version check): Triton 3.5's mark for a host function a kernel calls while
       // compiling; the name stays the function it wraps.
+      // `make_tensor_descriptor_fn = None` in the other branch of `if hasattr(tl, "make_tensor_descriptor"):` (FlagGems'
+      // group_gemm.py): no function to call, so the branch that binds one is the alias.
+      if (kids[2].name === "None") continue;
       const wrapped = constexprFunctionArgument(text, kids[2], imports);
       const fn = wrapped !== undefined ? (bound.has(wrapped) ? bound.get(wrapped) : imports.functions.get(wrapped)) : tlFunction(dottedName(text, kids[2]), imports);
       // Bound twice (each branch of a version check) to the same function is still one alias.

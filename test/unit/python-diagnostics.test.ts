@@ -190,6 +190,10 @@ test("check file.py: a host function's bare yield is Python; a constexpr used as
   const named = wrapped.replace("my_tanh = libdevice.tanh", "from triton.language.extra.libdevice import fast_expf as fe\nmy_tanh = libdevice.fast_tanhf").replace("my_tanh(tl.load", "fe(tl.load");
   assert.deepEqual(diagnose(named), []);
   assert.deepEqual(diagnose(named.replace("fe(tl.load", "my_tanh(tl.load")), []);
+  // FlagGems' group_gemm.py: `if hasattr(tl, "make_tensor_descriptor"): fn = tl.make_tensor_descriptor` / `else: fn = None`:
+  // the branch that binds a function is the alias (was KL1004 "'fn' isn't a tl.* function").
+  const featureCheck = wrapped.replace("my_tanh = libdevice.tanh\n", "if hasattr(tl, 'tanh'):\n    my_tanh = tl.tanh\nelse:\n    my_tanh = None\n");
+  assert.deepEqual(diagnose(featureCheck), []);
   // Through a module alias, a name Kernel Lab lacks: the message and its fix are at the name (asinn → asin), the
   // namespace as the file writes it (was tl.extra.libdevice.asinn, the lowered call's).
   const alias = diagnose(wrapped.replace("my_tanh(", "libdevice.asinn("));
