@@ -92,6 +92,11 @@ def _arg(name, value, constexpr, specialize=True):
         return {"name": name, "kind": "float", "value": value}
     if value is None:
         return {"name": name, "kind": "none"}
+    if type(value).__name__ == "TensorWrapper":
+        # triton.reinterpret's (runtime/jit.py): Kernel Lab binds a tensor's storage as its own torch dtype only.
+        raise TypeError(f"argument {name} is a tensor reinterpreted as {value.dtype} (triton.reinterpret), which Kernel Lab "
+                        f"doesn't launch: a kernel reads a tensor as its torch dtype ({value.base.dtype}); pass a tensor of "
+                        f"the dtype meant (for fp8, torch.float8_e4m3fn or torch.float8_e5m2) instead")
     raise TypeError(f"argument {name} of type {type(value).__name__} can't be passed to a kernel (a tensor, an int, a float, a bool or None can)")
 
 
@@ -323,6 +328,8 @@ class JITFunction(KernelInterface):
         import torch
         from torch import _resident
         values, options = self.bind(args, kwargs)
+        from .runtime.jit import _launched_as
+        values = {n: _launched_as(v) for n, v in values.items()}
         meta = dict(values, **options)
         from .tools.tensor_descriptor import TensorDescriptor
         # A TensorDescriptor goes as its base tensor plus its shape, strides and block shape, as Triton expands it.
