@@ -20,7 +20,7 @@ from .language import dtype as _dtype
 # Triton's dtype names → Kernel Lab's (a dtype passed to a constexpr parameter: Liger's X_dtype).
 _DTYPE_NAMES = {"fp32": "f32", "fp16": "f16", "bf16": "bf16", "fp64": "f64", "int32": "i32", "uint32": "u32", "int64": "i64",
                 "uint64": "u64", "int16": "i16", "uint16": "u16", "int8": "i8", "uint8": "u8", "int1": "bool",
-                "fp8e4nv": "f8e4nv", "fp8e5": "f8e5", "fp8e4b8": "f8e4b8", "fp8e5b16": "f8e5b16", "fp8e4b15": "f8e4b15"}
+                "fp8e4nv": "f8e4m3", "fp8e5": "f8e5m2", "fp8e4b8": "f8e4b8", "fp8e5b16": "f8e5b16", "fp8e4b15": "f8e4b15"}
 
 # The modules whose functions a kernel calls as tl's math (src/python/module.ts MATH_MODULES).
 _MATH_MODULES = ("triton.language.math", "triton.language.extra.libdevice", "triton.language.extra.cuda.libdevice", "triton.language.extra.hip.libdevice")
