@@ -1,4 +1,4 @@
-# torch._library.triton: torch.library.triton_op and wrap_triton (torch ≥ 2.6). In torch, wrap_triton
+# torch._library.triton: torch.library.triton_op and wrap_triton (torch ≥ 2.6; capture_triton, wrap_triton's older name). In torch, wrap_triton
 # makes a kernel launch traceable by torch.compile and triton_op registers a custom op whose body
 # launches kernels; nothing is traced here, so wrap_triton hands the kernel back and triton_op is
 # custom_op (flash-attention's layer_norm.py and rotary.py launch through them).
@@ -12,6 +12,11 @@ _wrap_triton_enabled = [True]
 
 def wrap_triton(triton_kernel, /):
     return triton_kernel
+
+
+def capture_triton(triton_kernel, /):
+    # torch 2.6's older name for wrap_triton (still exported).
+    return wrap_triton(triton_kernel)
 
 
 def triton_op(name, fn=None, /, *, mutates_args, schema=None):
