@@ -116,6 +116,9 @@ function lowerStatement(ctx: LowerContext, s: SyntaxNode, indent: string): void 
           if (i > 0) w.write(", ");
           lowerExpr(ctx, a);
         });
+        // `assert cond` without a message: the failure names the condition, as Python's AssertionError traceback
+        // shows its line (FBGEMM's `assert BLOCK_N < scale_block_n`), not only "assertion failed".
+        if (args.length === 1) w.write(`, ${JSON.stringify(`assert ${nodeText(ctx, args[0]!).replace(/\s+/g, " ")}`)}`);
         w.write(");");
       });
     }
