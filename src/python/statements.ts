@@ -399,7 +399,9 @@ export { camelCase };
 
 /**
  * Whether a branch of `ifStatement` (at any depth) binds None to a name read other than as a mask (none-masks.ts
- * maskOnly), or binds a `NAME: tl.constexpr` local to None or a tuple (lmdeploy's flashattention.py:
+ * maskOnly), or rebinds such a name that holds None before the if (FBGEMM's mx4 quantizer: `group_rand_bits = None`,
+ * then `if (ROUNDING_MODE) == 3 or STOCHASTIC_CASTING: group_rand_bits = tl.load(…)`, then a helper given it), or binds
+ * a `NAME: tl.constexpr` local to None or a tuple (lmdeploy's flashattention.py:
  * `if BLOCK_DK + BLOCK_DK1 == head_dim_k: k_bound0: tl.constexpr = None … else: k_bound0: tl.constexpr = (1, )`).
  */
 function bindsNoneToValue(ctx: LowerContext, ifStatement: SyntaxNode): boolean {
@@ -408,7 +410,8 @@ function bindsNoneToValue(ctx: LowerContext, ifStatement: SyntaxNode): boolean {
     if (found) return false;
     if (n.name !== "AssignStatement") return undefined;
     const kids = children(n);
-    if (kids.length === 3 && kids[0].name === "VariableName" && kids[1].name === "AssignOp" && kids[2].name === "None" && !ctx.noneMasks.maskOnly.has(nodeText(ctx, kids[0]))) found = true;
+    const value = kids.length === 3 && kids[0].name === "VariableName" && kids[1].name === "AssignOp" && !ctx.noneMasks.maskOnly.has(nodeText(ctx, kids[0]));
+    if (value && (kids[2].name === "None" || ctx.noneNames.has(nodeText(ctx, kids[0])))) found = true;
     const constexprLocal = kids.length === 4 && kids[0].name === "VariableName" && kids[1].name === "TypeDef" && /constexpr\s*$/.test(nodeText(ctx, kids[1]));
     if (constexprLocal && (kids[3].name === "None" || kids[3].name === "TupleExpression")) found = true;
     return undefined;
