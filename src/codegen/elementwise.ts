@@ -14,6 +14,20 @@ export const UNARY_WGSL: Record<UnaryFn, (x: string, dtype: Dtype) => string> = 
 const shiftAmount = (b: string, rhsDtype: Dtype) => `${rhsDtype === "u32" ? b : `u32(${b})`} & 31u`;
 
 /**
+ * A shift of a 32-bit integer by an amount that may be 32 or more (negative: a huge unsigned one) gives what it does
+ * in Triton on NVIDIA (PTX `shl` / `shr` clamp the amount at 32) and in Triton's interpreter (numpy's shifts): 0, or
+ * the sign for an i32's `>>`; WGSL would take the amount modulo 32. FBGEMM's MX4 quantizer shifts a mantissa right by
+ * up to 45 to flush a tiny value to 0. A literal amount below 32 is the plain shift.
+ */
+const clampedShift = (a: string, b: string, rhsDtype: Dtype, lhsDtype: Dtype | undefined, left: boolean) => {
+  const literal = /^(\d+)[iu]?$/.exec(b);
+  if (literal && Number(literal[1]) < 32) return `(${a} ${left ? "<<" : ">>"} (${shiftAmount(b, rhsDtype)}))`;
+  const amount = rhsDtype === "u32" ? b : `u32(${b})`;
+  if (!left && lhsDtype !== "u32") return `(${a} >> min(${amount}, 31u))`;
+  return `select(${a} ${left ? "<<" : ">>"} (${amount} & 31u), ${lhsDtype === "u32" ? "0u" : "0i"}, ${amount} > 31u)`;
+};
+
+/**
  * An i64's shift by 32 or more means something (`offset >> 32` is its high word): on its i32
  * register (ir/int64.ts) `>>` by 31 gives the sign, `<<` gives 0.
  */
@@ -32,8 +46,8 @@ export const BINARY_WGSL: Record<BinaryFn, (a: string, b: string, rhsDtype: Dtyp
   and: (a, b) => `(${a} & ${b})`,
   or: (a, b) => `(${a} | ${b})`,
   xor: (a, b) => `(${a} ^ ${b})`,
-  shl: (a, b, rhsDtype, lhsDtype) => (lhsDtype === "i64" ? int64Shift(a, b, rhsDtype, true) : `(${a} << (${shiftAmount(b, rhsDtype)}))`),
-  shr: (a, b, rhsDtype, lhsDtype) => (lhsDtype === "i64" ? int64Shift(a, b, rhsDtype, false) : `(${a} >> (${shiftAmount(b, rhsDtype)}))`),
+  shl: (a, b, rhsDtype, lhsDtype) => (lhsDtype === "i64" ? int64Shift(a, b, rhsDtype, true) : clampedShift(a, b, rhsDtype, lhsDtype, true)),
+  shr: (a, b, rhsDtype, lhsDtype) => (lhsDtype === "i64" ? int64Shift(a, b, rhsDtype, false) : clampedShift(a, b, rhsDtype, lhsDtype, false)),
   lt: (a, b) => `(${a} < ${b})`,
   le: (a, b) => `(${a} <= ${b})`,
   gt: (a, b) => `(${a} > ${b})`,

@@ -107,14 +107,16 @@ const BINARY_32: Record<BinaryFn, (dtype: Dtype) => ScalarFn2 | undefined> = {
     const round = roundTo(dtype);
     return isFloat(dtype) ? undefined : (a, b) => round(a ^ b);
   },
-  // The shift amount is taken modulo 32; `>>` is arithmetic on i32, logical on u32.
+  // A shift amount of 32 or more (negative: a huge unsigned one) gives 0, or the sign for an i32's `>>`, as Triton on
+  // NVIDIA (PTX clamps the amount) and its interpreter (numpy) do (codegen/elementwise.ts clampedShift); `>>` is
+  // arithmetic on i32, logical on u32.
   shl: (dtype) => {
     const round = roundTo(dtype);
-    return isInt(dtype) ? (a, b) => round(a << (b & 31)) : undefined;
+    return isInt(dtype) ? (a, b) => (b >>> 0 > 31 ? round(0) : round(a << b)) : undefined;
   },
   shr: (dtype) => {
-    if (dtype === "i32") return (a, b) => a >> (b & 31);
-    return dtype === "u32" ? (a, b) => a >>> (b & 31) : undefined;
+    if (dtype === "i32") return (a, b) => a >> Math.min(b >>> 0, 31);
+    return dtype === "u32" ? (a, b) => (b >>> 0 > 31 ? 0 : a >>> b) : undefined;
   },
   lt: () => (a, b) => (a < b ? 1 : 0),
   le: () => (a, b) => (a <= b ? 1 : 0),
