@@ -15,9 +15,23 @@ class GPUTarget:
         return f"GPUTarget(backend='{self.backend}', arch='{self.arch}', warp_size={self.warp_size})"
 
 
+# Triton's CUDA driver utilities that write a TMA descriptor into memory at a raw address (the host-side descriptors
+# of Triton ≤ 3.2's experimental TMA, FBGEMM's TmaAutoTuneHelper): Kernel Lab has no raw addresses.
+_TMA_FILLS = ("fill_1d_tma_descriptor", "fill_2d_tma_descriptor")
+
+
 class _Utils:
     def get_device_properties(self, device=0):
         return dict(_bridge.call({"kind": "device-properties"}))
+
+    def __getattr__(self, name):
+        if name in _TMA_FILLS:
+            from torch._not_implemented import NotInKernelLab
+            raise NotInKernelLab(f"triton.runtime.driver.active.utils.{name} (a CUDA TMA descriptor written at a raw "
+                                 "device address) isn't in Kernel Lab, whose kernels see no addresses: pass a "
+                                 "triton.tools.tensor_descriptor.TensorDescriptor, or make the descriptor in the "
+                                 "kernel with tl.make_tensor_descriptor")
+        raise AttributeError(f"'_Utils' object has no attribute '{name}'")
 
 
 class _Driver:
