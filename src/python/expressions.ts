@@ -36,7 +36,7 @@ const UNSUPPORTED: Readonly<Record<string, [string, string]>> = {
   SetExpression: ["a set", "kernels work on scalars, blocks and tuples"],
   SetComprehensionExpression: ["a set comprehension", "kernels work on scalars, blocks and tuples"],
   FormatString: ["an f-string", "tl.device_print takes a plain string prefix and the values"],
-  ContinuedString: ["string concatenation", "write one string literal"],
+  ContinuedString: ["string concatenation with an f-string or a bytes string", "write one string literal"],
   AwaitExpression: ["await", ""],
   YieldExpression: ["yield", ""],
   NamedExpression: ["the walrus operator :=", "assign in a statement of its own"],
@@ -54,8 +54,11 @@ export function lowerExpr(ctx: LowerContext, n: SyntaxNode): void {
       if (/[jJ]$/.test(raw)) return unsupported(ctx, n, "a complex number", "");
       return w.token(raw, span, true);
     }
-    case "String": {
+    case "String":
+    case "ContinuedString": {
       const value = stringValue(ctx.text, n);
+      if (value === undefined && n.name === "ContinuedString" && isInlineAsmArgument(ctx, n)) return w.token(JSON.stringify(nodeText(ctx, n)), span);
+      if (value === undefined && n.name === "ContinuedString") return unsupported(ctx, n, UNSUPPORTED.ContinuedString[0], UNSUPPORTED.ContinuedString[1]);
       if (value === undefined) return unsupported(ctx, n, "a bytes or raw string", "write a plain string");
       return w.token(JSON.stringify(value), span);
     }

@@ -102,6 +102,11 @@ export function bodyStatements(body: SyntaxNode): SyntaxNode[] {
 
 /** A Python string literal's value, for the plain (non-f, non-bytes) strings kernels use. */
 export function stringValue(text: string, node: SyntaxNode): string | undefined {
+  if (node.name === "ContinuedString") {
+    // Adjacent literals are one string in Python (FBGEMM's inline-asm `constraints=("=r,=r,=r,=r," "r")`).
+    const values = children(node).map((part) => stringValue(text, part));
+    return values.every((v) => v !== undefined) ? values.join("") : undefined;
+  }
   if (node.name !== "String") return undefined;
   const raw = textOf(text, node);
   const m = /^([rRuU]?)('''|"""|'|")([\s\S]*)\2$/.exec(raw);
