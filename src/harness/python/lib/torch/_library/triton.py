@@ -1,7 +1,8 @@
-# torch._library.triton: torch.library.triton_op and wrap_triton (torch ≥ 2.6; capture_triton, wrap_triton's older name). In torch, wrap_triton
-# makes a kernel launch traceable by torch.compile and triton_op registers a custom op whose body
-# launches kernels; nothing is traced here, so wrap_triton hands the kernel back and triton_op is
-# custom_op (flash-attention's layer_norm.py and rotary.py launch through them).
+# torch._library.triton: torch.library.triton_op and wrap_triton (torch ≥ 2.6; capture_triton is
+# wrap_triton's older name). In torch, wrap_triton makes a kernel launch traceable by torch.compile
+# and triton_op registers a custom op whose body launches kernels; nothing is traced here, so
+# wrap_triton hands the kernel back and triton_op is custom_op (flash-attention's layer_norm.py and
+# rotary.py launch through them).
 
 import contextlib
 
