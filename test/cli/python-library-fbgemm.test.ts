@@ -1,10 +1,11 @@
 // pytorch/FBGEMM's Triton kernels (test/python/fbgemm-idioms.py and fbgemm-long-compiles.py with test/python/fbgemm_kit/),
-// on the GPU and with --cpu: fp8_gemm.py's row-, block- and group-wise fp8 quantizers, dequantizers, scale_fp8_row and
-// (--cpu) its row- and block-wise scaled fp8 matmuls; fbgemm_gpu.triton's MX4 quantize / dequantize in four rounding
-// modes; the jagged tensor ops. fp8_gemm.py stopped at its import (triton.runtime.jit's reinterpret / TensorWrapper,
-// torch._library.triton_op), then KL1040 at `.to(TL_FP8_DTYPE)` given tl.float8e4nv; the MX4 quantizer at KL1022 (a
-// None name rebound in a constexpr branch, given to a helper), then differed where it shifts a mantissa right by more
-// than 31 (WGSL's modulo-32 shift amounts, not Triton's). fbgemm-reduced.py holds each idiom reduced.
+// on the GPU and with --cpu: fp8_gemm.py's row-, block- and group-wise fp8 quantizers, dequantize_fp8_block and
+// scale_fp8_row; fbgemm_gpu.triton's MX4 quantize / dequantize in four rounding modes; the jagged tensor ops. With --cpu
+// only, dequantize_fp8_row, 128 × 128 block quantization and the row- and block-wise scaled fp8 matmuls. fp8_gemm.py
+// stopped at its import (triton.runtime.jit's reinterpret / TensorWrapper, torch._library.triton_op), then KL1040 at
+// `.to(TL_FP8_DTYPE)` given tl.float8e4nv; the MX4 quantizer at KL1022 (a None name rebound in a constexpr branch, given
+// to a helper), then differed where it shifts a mantissa right by more than 31 (WGSL's modulo-32 shift amounts, not
+// Triton's). fbgemm-reduced.py holds each idiom reduced.
 
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
@@ -17,7 +18,7 @@ after(stopPython);
 const idioms = path.resolve(__dirname, "../python/fbgemm-idioms.py");
 const reduced = path.resolve(__dirname, "../python/fbgemm-reduced.py");
 
-test("pytorch/FBGEMM's kernels as published: fp8 quantizers (row, block, group), dequantizers, scale_fp8_row, MX4 quantize / dequantize, jagged tensor ops; their unmasked loads past the end named; on the GPU and with --cpu", async () => {
+test("pytorch/FBGEMM's kernels as published: fp8 quantizers (row, block, group), dequantize_fp8_block, scale_fp8_row, MX4 quantize / dequantize, jagged tensor ops; their unmasked loads past the end named; on the GPU and with --cpu", async () => {
   await onGpuAndCpu(idioms, (report) => {
     assert.deepEqual(report.diagnostics.filter((d) => d.severity === "error"), [], JSON.stringify(report.diagnostics));
     assert.match(
@@ -30,8 +31,6 @@ test("pytorch/FBGEMM's kernels as published: fp8 quantizers (row, block, group),
           "quantize_fp8_block \\(k_major=False\\): match",
           "quantize_fp8_group: match",
           "quantize_fp8_group \\(m_sizes\\): match",
-          "dequantize_fp8_row: match",
-          "dequantize_fp8_row \\(37 rows\\): KL3101: _kernel_dequantize_fp8_row: program \\(2,0,0\\), lane 5 loads x_scale_ptr\\[37\\] but x_scale_ptr has 37 elements",
           "dequantize_fp8_block: match",
           "scale_fp8_row: match",
           "scale_fp8_row \\(70 columns\\): KL3101: _kernel_scale_fp8_row: program \\(0,0,0\\), lane 70 loads w_scale\\[70\\] but w_scale has 70 elements",
@@ -56,13 +55,13 @@ test("pytorch/FBGEMM's kernels as published: fp8 quantizers (row, block, group),
   });
 });
 
-test("pytorch/FBGEMM's row-wise and block-wise scaled fp8 matmuls as published (tl.dot of float8_e4m3fn blocks); with --cpu (lavapipe takes minutes to compile its autotuned GEMMs the first time)", async () => {
+test("pytorch/FBGEMM's dequantize_fp8_row, 128 × 128 block quantization, and row-wise and block-wise scaled fp8 matmuls as published (tl.dot of float8_e4m3fn blocks); with --cpu (lavapipe takes from 20 s to minutes to compile each the first time)", async () => {
   const { report, outcome } = await run(path.resolve(__dirname, "../python/fbgemm-long-compiles.py"), { cpu: true, bench: "off" });
   assert.equal(outcome, "ok", report.traceback);
   assert.deepEqual(report.diagnostics.filter((d) => d.severity === "error"), [], JSON.stringify(report.diagnostics));
   assert.match(
     report.stdout,
-    /matmul_fp8_row \(tma_persistent=False\): match\nmatmul_fp8_row \(fp8_fast_accum=False\): match\nmatmul_fp8_row \(imprecise_acc=True\): match\n(.*\n)?matmul_fp8_row \(no_use_persistent=True\): match\nmatmul_fp8_row \(bias\): match\nmatmul_fp8_block \(fp8_fast_accum=True\): match\nmatmul_fp8_block \(fp8_fast_accum=False\): match\nmatmul_fp8_block \(scale blocks 256\): assert BLOCK_N < scale_block_n\n/,
+    /dequantize_fp8_row: match\ndequantize_fp8_row \(37 rows\): KL3101: _kernel_dequantize_fp8_row: program \(2,0,0\), lane 5 loads x_scale_ptr\[37\] but x_scale_ptr has 37 elements\nquantize_fp8_block \(128 x 128\): match\ndequantize_fp8_block \(128 x 128\): match\nmatmul_fp8_row \(tma_persistent=False\): match\nmatmul_fp8_row \(fp8_fast_accum=False\): match\nmatmul_fp8_row \(imprecise_acc=True\): match\n(.*\n)?matmul_fp8_row \(no_use_persistent=True\): match\nmatmul_fp8_row \(bias\): match\nmatmul_fp8_block \(fp8_fast_accum=True\): match\nmatmul_fp8_block \(fp8_fast_accum=False\): match\nmatmul_fp8_block \(scale blocks 256\): assert BLOCK_N < scale_block_n\n/,
   );
 });
 

@@ -1,21 +1,50 @@
-"""pytorch/FBGEMM's row-wise and block-wise scaled fp8 matmuls as published (test/python/fbgemm_kit/, fbgemm_gpu at
-71d6f8b2), through matmul_fp8_row and matmul_fp8_block: tl.dot of two float8_e4m3fn blocks, scaled, bf16 out, against
-the f32 product of the same fp8 values, scaled. With --cpu only: lavapipe takes minutes to compile their autotuned
-GEMMs the first time (bench/NOTES.md), as lmdeploy-long-compiles.py. The quantizers, MX4 and jagged ops are
-fbgemm-idioms.py."""
+"""pytorch/FBGEMM's fp8 kernels whose first compile takes lavapipe from 20 s to minutes, as published
+(test/python/fbgemm_kit/, fbgemm_gpu at 71d6f8b2), with --cpu only as lmdeploy-long-compiles.py: dequantize_fp8_row
+(its 16 × 512 tile), quantize_fp8_block / dequantize_fp8_block at 128 × 128, and the row-wise and block-wise scaled
+fp8 matmuls through matmul_fp8_row and matmul_fp8_block: tl.dot of two float8_e4m3fn blocks, scaled, bf16 out, against
+the f32 product of the same fp8 values, scaled. The rest is fbgemm-idioms.py."""
 
 import torch
 import triton
 
-from fbgemm_kit.experimental.gemm.triton_gemm.fp8_gemm import matmul_fp8_block, matmul_fp8_row, quantize_fp8_block, quantize_fp8_row
+from fbgemm_kit.experimental.gemm.triton_gemm.fp8_gemm import (
+    dequantize_fp8_block, dequantize_fp8_row, matmul_fp8_block, matmul_fp8_row, quantize_fp8_block, quantize_fp8_row,
+)
 
 DEVICE = triton.runtime.driver.active.get_active_torch_device()
 torch.manual_seed(0)
+FP8, MAX_FP8, EPS = torch.float8_e4m3fn, 448.0, 1e-12
 
 
 def report(name, ok, detail=""):
     print(name + ":", "match" if ok else f"differ {detail}")
 
+
+x = torch.randn((37, 300), device=DEVICE) * 3
+# Dequantizers: bf16 out. dequantize_fp8_row loads its BLOCK_M (16) row scales unmasked: rows a multiple of 16 here;
+# at 37 rows Kernel Lab stops at the load past the end (below).
+q, s = quantize_fp8_row(x[:32])
+d = dequantize_fp8_row(q, s)
+report("dequantize_fp8_row", d.dtype == torch.bfloat16 and torch.allclose(d.float(), (q.float() * s[:, None]).bfloat16().float()))
+q, s = quantize_fp8_row(x)
+try:
+    dequantize_fp8_row(q, s)
+    print("dequantize_fp8_row (37 rows): no fault")
+except triton.OutOfBoundsError as e:
+    print("dequantize_fp8_row (37 rows):", str(e).split(": ", 1)[1].split(";")[0])
+
+# Block quantization and its dequantizer at 128 × 128 tiles (200 × 300: both edges partial).
+xb = torch.randn((200, 300), device=DEVICE)
+qb, sb = quantize_fp8_block(xb, block_m=128, block_k=128)
+tile_max = torch.stack([torch.stack([xb[i:i + 128, j:j + 128].abs().max() for j in range(0, 300, 128)]) for i in range(0, 200, 128)])
+tile_max = tile_max.clamp(min=EPS)
+want_q = torch.clamp(xb * (MAX_FP8 / tile_max).repeat_interleave(128, 0).repeat_interleave(128, 1)[:200, :300], -MAX_FP8, MAX_FP8).to(FP8)
+g, r = qb.float(), want_q.float()
+report("quantize_fp8_block (128 x 128)", torch.allclose(sb, tile_max / MAX_FP8, rtol=1e-6)
+       and bool(((g - r).abs() <= torch.clamp(r.abs(), min=2.0 ** -6) * 0.125).all()))
+d = dequantize_fp8_block(qb, sb, block_m=128, block_k=128)
+want = (qb.float().bfloat16().float() * sb.repeat_interleave(128, 0).repeat_interleave(128, 1)[:200, :300]).bfloat16()
+report("dequantize_fp8_block (128 x 128)", torch.allclose(d.float(), want.float()))
 
 M, N, K = 37, 70, 300
 a, b = torch.randn((M, K), device=DEVICE), torch.randn((N, K), device=DEVICE)
