@@ -3,7 +3,8 @@ to a constexpr (`TL_FP8_DTYPE=tl.float8e4nv`, then `.to(TL_FP8_DTYPE)`); triton.
 tensor's own dtype launched; a name bound to None, rebound in a branch a constexpr decides and given to a helper
 (the MX4 quantizer's `group_rand_bits`); shifts by 32 or more (the MX4 quantizer's mantissa shifted right by up to
 45 to flush a tiny value); `assert cond` in a kernel failing with its condition named; and adjacent string literals,
-one string in Python (fp8_gemm.py's `constraints=("=r,=r,=r,=r," "r")`)."""
+one string in Python (fp8_gemm.py's `constraints=("=r,=r,=r,=r," "r")`). And on the host, a matmul over an empty K of
+views (an SLL reference's empty sequence: `a[5:5].t() @ g[5:5]`), which was an AttributeError on the GPU."""
 
 import torch
 import triton
@@ -129,3 +130,7 @@ x = torch.randn(10, device=DEVICE)
 y = torch.empty(10, device=DEVICE)
 adjacent_strings[(1,)](x, y, 10, BLOCK=16)
 print("adjacent string literals:", "match" if torch.equal(x, y) else "differ")
+
+a, g = torch.randn((5, 40), device=DEVICE), torch.randn((5, 24), device=DEVICE)
+e = a[5:5].t() @ g[5:5]
+print("a matmul over an empty K of views:", "match" if e.shape == (40, 24) and torch.equal(e, torch.zeros((40, 24), device=DEVICE)) else "differ")

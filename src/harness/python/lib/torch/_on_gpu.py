@@ -250,13 +250,17 @@ def matmul(a, b, count, m, k, n):
     tiles = triton.cdiv(m, 64) * triton.cdiv(n, 64)
     if not _on_gpu(a, b) or a.dtype is not b.dtype or tiles > _MAX_GRID or count > _MAX_GRID or m * n * count == 0:
         return None
+    if k == 0:
+        # An empty sum (a [m, 0] @ [0, n], a jagged batch's empty sequence): zeros, whatever the operands' views.
+        out = fresh(a.dtype, (count, m, n))
+        assign(out, 0.0)
+        return out
     a, b = _packed(a), _packed(b)
+    if a is None or b is None:
+        return None
     if a._data is b._data:
         b = copy(b)
     out = fresh(a.dtype, (count, m, n))
-    if k == 0:
-        assign(out, 0.0)
-        return out
     NN._matmul[(tiles, count)](a, b, out, m, n, k, BLOCK_M=64, BLOCK_N=64, BLOCK_K=32)
     return out
 
