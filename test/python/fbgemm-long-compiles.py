@@ -2,11 +2,15 @@
 (test/python/fbgemm_kit/, fbgemm_gpu at 71d6f8b2), with --cpu only as lmdeploy-long-compiles.py: dequantize_fp8_row
 (its 16 × 512 tile), quantize_fp8_block / dequantize_fp8_block at 128 × 128, and the row-wise and block-wise scaled
 fp8 matmuls through matmul_fp8_row and matmul_fp8_block: tl.dot of two float8_e4m3fn blocks, scaled, bf16 out, against
-the f32 product of the same fp8 values, scaled. The rest is fbgemm-idioms.py."""
+the f32 product of the same fp8 values, scaled; and fbgemm_gpu.sll's jagged softmax and jagged bmm's, forward and
+backward (their Triton path, use_fbgemm_kernel=False; 29 s to compile on lavapipe, where they match too). The rest is
+fbgemm-idioms.py."""
 
 import torch
 import triton
 
+from fbgemm_kit.sll.triton.triton_jagged_bmm import jagged_dense_bmm, jagged_jagged_bmm
+from fbgemm_kit.sll.triton.triton_jagged_softmax import jagged_softmax
 from fbgemm_kit.experimental.gemm.triton_gemm.fp8_gemm import (
     dequantize_fp8_block, dequantize_fp8_row, matmul_fp8_block, matmul_fp8_row, quantize_fp8_block, quantize_fp8_row,
 )
@@ -95,3 +99,47 @@ try:
 except triton.DeviceAssertError as e:
     print("matmul_fp8_block (scale blocks 256):", str(e).split("failed: ", 1)[1].split(" (")[0])
 
+# SLL's jagged softmax: per sequence and head, softmax over its first min(len, max_seq_len) rows (the rest 0),
+# forward and backward (its autograd.Function).
+offs = [0, 5, 5, 45]
+offsets = torch.tensor(offs, device=DEVICE).int()
+H, MAXLEN = 3, 37
+x = torch.randn((45, H), device=DEVICE, requires_grad=True)
+y = jagged_softmax(x, offsets, MAXLEN, use_fbgemm_kernel=False)
+g = torch.randn((45, H), device=DEVICE)
+y.backward(g)
+want_y, want_dx = torch.zeros((45, H), device=DEVICE), torch.zeros((45, H), device=DEVICE)
+for b in range(3):
+    n = min(offs[b + 1] - offs[b], MAXLEN)
+    if n:
+        rows = slice(offs[b], offs[b] + n)
+        s = torch.softmax(x.detach()[rows], dim=0)
+        want_y[rows] = s
+        want_dx[rows] = (g[rows] - (g[rows] * s).sum(0, keepdim=True)) * s
+report("jagged_softmax", torch.allclose(y.detach(), want_y, atol=1e-6))
+report("jagged_softmax (backward)", torch.allclose(x.grad, want_dx, atol=1e-6))
+
+# jagged_dense_bmm: each sequence's first min(len, N) rows @ its dense [K, N2] matrix; jagged_jagged_bmm: per sequence,
+# x rows^T @ y rows; both through their autograd.Function (use_fbgemm_kernel=False: the Triton kernels), backward too.
+K, N2 = 40, 24
+a = torch.randn((45, K), device=DEVICE, requires_grad=True)
+bm = torch.randn((3, K, N2), device=DEVICE, requires_grad=True)
+c = jagged_dense_bmm(a, bm, offsets, MAXLEN, allow_tf32=False, use_fbgemm_kernel=False)
+gc = torch.randn((45, N2), device=DEVICE)
+c.backward(gc)
+want_c = torch.zeros((45, N2), device=DEVICE)
+want_da, want_db = torch.zeros((45, K), device=DEVICE), torch.zeros((3, K, N2), device=DEVICE)
+for b in range(3):
+    n = min(offs[b + 1] - offs[b], MAXLEN)
+    rows = slice(offs[b], offs[b] + n)
+    want_c[rows] = a.detach()[rows] @ bm.detach()[b]
+    want_da[rows] = gc[rows] @ bm.detach()[b].t()
+    want_db[b] = a.detach()[rows].t() @ gc[rows]
+report("jagged_dense_bmm", torch.allclose(c.detach(), want_c, atol=1e-4), (c.detach() - want_c).abs().max().item())
+report("jagged_dense_bmm (backward)", torch.allclose(a.grad, want_da, atol=1e-4) and torch.allclose(bm.grad, want_db, atol=1e-4))
+
+p = torch.randn((45, K), device=DEVICE, requires_grad=True)
+q = torch.randn((45, N2), device=DEVICE, requires_grad=True)
+r = jagged_jagged_bmm(p, q, offsets, MAXLEN, allow_tf32=False, use_fbgemm_kernel=False)
+want_r = torch.stack([p.detach()[offs[b]:offs[b] + min(offs[b + 1] - offs[b], MAXLEN)].t() @ q.detach()[offs[b]:offs[b] + min(offs[b + 1] - offs[b], MAXLEN)] for b in range(3)])
+report("jagged_jagged_bmm", torch.allclose(r.detach(), want_r, atol=1e-4), (r.detach() - want_r).abs().max().item())

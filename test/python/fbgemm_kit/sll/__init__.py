@@ -1,0 +1,1 @@
+# Package marker for Kernel Lab's copy of FBGEMM's Triton kernels (test/python/fbgemm-idioms.py); fbgemm_gpu's own sll/__init__.py registers its C++ operators, sll/triton/__init__.py imports every sll kernel module.
