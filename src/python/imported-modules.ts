@@ -31,7 +31,12 @@ export async function readImportedModules(file: PythonFile, read: ModuleReader):
       pending.push(module);
     }
   }
-  for (const from of [file, ...file.modules.values()]) importMathNames(from, file.modules);
+  // Until nothing changes: a math module re-exported through a package's __init__ (FlagGems: ops/norm.py imports
+  // tl_extra_shim from flag_gems.utils, which imports it from flag_gems.utils.triton_lang_helper) reaches the importer.
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const from of [file, ...file.modules.values()]) changed = importMathNames(from, file.modules) || changed;
+  }
 }
 
 /**
@@ -48,7 +53,7 @@ export const KERNEL_LAB_MODULES: ReadonlyMap<string, readonly string[]> = new Ma
 ]);
 
 /** `from torch._inductor.runtime.triton_helpers import libdevice, math as tl_math`: names the module read binds to a math module are math modules here too. */
-function importMathNames(file: PythonFile, modules: ReadonlyMap<string, PythonFile>): void {
+function importMathNames(file: PythonFile, modules: ReadonlyMap<string, PythonFile>): boolean {
   let added = false;
   for (const [local, { module, name }] of file.imports.imported) {
     const absolute = absoluteModule(file, module);
@@ -59,4 +64,5 @@ function importMathNames(file: PythonFile, modules: ReadonlyMap<string, PythonFi
   }
   // Names bound to its functions (`rsqrt = math_shim.rsqrt`, FlagGems' groupnorm.py) are aliases now too.
   if (added) readFunctionAliases(file.text, file.tree.topNode, file.imports);
+  return added;
 }

@@ -4,7 +4,7 @@
 import { before, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { ensureBuilt, root } from "./build";
@@ -275,6 +275,27 @@ copy_half[(1,)](x, y, 100, BLOCK=128)
   // Two dtypes named: not known, so the float32 guess, whose static assertion fails as before.
   writeFileSync(file, source('x = torch.randn(100, device="cuda", dtype=torch.float16).to(torch.float32)'));
   assert.match(cli(["check", file]).stdout, /passed-dtypes\.py:10:5 - error KL\d+/);
+});
+
+test("check follows a math module re-exported through a package's __init__ (FlagGems' tl_extra_shim: bound in a try/except chain in flag_gems.utils.triton_lang_helper, imported by flag_gems.utils, then by ops/norm.py with `pow = tl_extra_shim.pow`)", () => {
+  const pkg = path.join(dir, "shimpkg");
+  mkdirSync(path.join(pkg, "utils"), { recursive: true });
+  writeFileSync(path.join(pkg, "__init__.py"), "");
+  writeFileSync(path.join(pkg, "utils", "__init__.py"), "from shimpkg.utils.lang_helper import tl_extra_shim\n");
+  writeFileSync(
+    path.join(pkg, "utils", "lang_helper.py"),
+    "import triton\nimport triton.language as tl\n\n\ndef backend_module():\n    raise ImportError()\n\n\ntry:\n    tl_extra_shim = backend_module()\nexcept ImportError:\n    tl_extra_shim = triton.language.extra.libdevice\n",
+  );
+  mkdirSync(path.join(pkg, "ops"), { recursive: true });
+  writeFileSync(path.join(pkg, "ops", "__init__.py"), "");
+  const norm = path.join(pkg, "ops", "norm.py");
+  writeFileSync(
+    norm,
+    "import triton\nimport triton.language as tl\n\nfrom shimpkg.utils import tl_extra_shim\n\npow = tl_extra_shim.pow\n\n\n@triton.jit\ndef cube_kernel(x_ptr, y_ptr, n, BLOCK: tl.constexpr):\n    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n    x = tl.load(x_ptr + offs, mask=offs < n)\n    tl.store(y_ptr + offs, pow(x, 3.0) + tl_extra_shim.exp2(x), mask=offs < n)\n",
+  );
+  // Was KL1004 "'pow' isn't a tl.* function" and KL1150 at tl_extra_shim.exp2 (the re-export one level too deep).
+  const r = cli(["check", norm]);
+  assert.deepEqual({ code: r.code, stdout: r.stdout }, { code: 0, stdout: "" });
 });
 
 test("check takes an int argument the file's launches all pass as 1 as Triton does, the constant 1 (unless do_not_specialize names it): kernl's `if mask_batch_size == 1:` rebinding a tuple", () => {
