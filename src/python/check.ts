@@ -34,8 +34,9 @@ export function checkPython(file: PythonFile, target: Target = DEFAULT_TARGET): 
     const types = assumedArgTypes(file, kernel);
     // Descriptors given their block shapes where the launching function makes them, then by the first config's
     // pre_hook (which a run calls after, before compiling); else blocks of 16 on each axis.
-    const first = assumedConstexprs(file, kernel)[0] ?? {};
-    for (const [name, shape] of [...launchBlockShapes(file, kernel, first), ...preHookBlockShapes(file, kernel, first)]) {
+    const variants = assumedConstexprs(file, kernel);
+    const firstVariant = variants[0] ?? {};
+    for (const [name, shape] of [...launchBlockShapes(file, kernel, firstVariant), ...preHookBlockShapes(file, kernel, firstVariant)]) {
       const t = types[name];
       if (t?.kind === "descriptor" && t.blockShape.length === shape.length) types[name] = { ...t, blockShape: shape };
     }
@@ -58,7 +59,7 @@ export function checkPython(file: PythonFile, target: Target = DEFAULT_TARGET): 
       // must be a comparison" at it is the guess's where it goes with no mask given.
       { types: masks.size > 0 ? { ...types, ...Object.fromEntries([...masks].map((name) => [name, { kind: "none" } as const])) } : undefined, rules: (d: Diagnostic) => d.code === Codes.operandDtype && masks.has(file.text.slice(d.span.start, d.span.end)) },
     ];
-    for (const first of assumedConstexprs(file, kernel)) {
+    for (const first of variants) {
       let constexprs = first;
       let kept = compilePythonKernel(file, kernel.name, types, constexprs, checked).diagnostics;
       // Triton's autotuner drops a config whose blocks don't fit (OutOfResources), and so does a run:

@@ -15,7 +15,7 @@ import type { PythonArgType } from "./compile-python";
 import type { PointeeDtype } from "../ir/ir";
 import { assignmentTargets, targetNames } from "./declarations";
 import { camelCase } from "./names";
-import { children, dottedName, parts, stringValue, textOf, walk, type SyntaxNode } from "./tree";
+import { children, dottedName, moduleFunction, parts, stringValue, textOf, walk, type SyntaxNode } from "./tree";
 import { keywordArgs } from "./signature";
 
 const ADDRESS_TAKERS = new Set(["load", "store", "makeBlockPtr", "makeTensorDescriptor", "atomicAdd", "atomicMax", "atomicMin", "atomicAnd", "atomicOr", "atomicXor", "atomicXchg", "atomicCas"]);
@@ -244,7 +244,7 @@ export function preHookBlockShapes(file: PythonFile, kernel: PythonKernel, const
   const shapes = new Map<string, number[]>();
   const name = kernel.autotune?.configs[0]?.preHook;
   const text = file.text;
-  const hook = name && children(file.tree.topNode).find((s) => s.name === "FunctionDefinition" && textOf(text, children(s).find((c) => c.name === "VariableName")!) === name);
+  const hook = name && moduleFunction(text, file.tree.topNode, name);
   const param = hook && children(children(hook).find((c) => c.name === "ParamList")!).find((c) => c.name === "VariableName");
   const body = hook && children(hook).find((c) => c.name === "Body");
   if (!param || !body) return shapes;

@@ -7,7 +7,7 @@ import { Codes } from "../diagnostics/codes";
 import { literalValue, type ConstScope, type PyConst } from "./literals";
 import type { PythonImports } from "./module";
 import { annotationDtype, isConstexprAnnotation } from "./module";
-import { children, dottedName, parts, spanOf, stringValue, textOf, walk, type SyntaxNode } from "./tree";
+import { children, dottedName, functionName, moduleFunction, parts, spanOf, stringValue, textOf, walk, type SyntaxNode } from "./tree";
 import { assignmentTargets, targetNames } from "./declarations";
 
 export interface PythonParam {
@@ -127,7 +127,7 @@ function wrap(text: string, kernel: PythonKernel, name: "autotune" | "heuristics
 export function readWrappedKernels(text: string, top: SyntaxNode, imports: PythonImports, scope: ConstScope, log: DiagnosticLog, kernels: PythonKernel[]): void {
   const functions = new Map<string, SyntaxNode>();
   for (const s of children(top)) {
-    if (s.name === "FunctionDefinition") functions.set(textOf(text, children(s).find((c) => c.name === "VariableName")!), s);
+    if (s.name === "FunctionDefinition") functions.set(functionName(text, s) ?? "", s);
     if (s.name !== "AssignStatement") continue;
     const kids = children(s);
     if (kids.length !== 3 || kids[0].name !== "VariableName" || kids[1].name !== "AssignOp" || kids[2].name !== "CallExpression") continue;
@@ -261,7 +261,7 @@ function configCalls(text: string, node: SyntaxNode, top: SyntaxNode, seen: Set<
     if (seen.has(name)) return [];
     seen.add(name);
     for (const s of children(top)) {
-      if (s.name === "FunctionDefinition" && textOf(text, children(s).find((c) => c.name === "VariableName")!) === name) {
+      if (s.name === "FunctionDefinition" && functionName(text, s) === name) {
         return configCalls(text, children(s).find((c) => c.name === "Body")!, top, seen);
       }
       if (s.name !== "AssignStatement") continue;
@@ -300,7 +300,7 @@ function configCalls(text: string, node: SyntaxNode, top: SyntaxNode, seen: Set<
 function tupleElements(text: string, value: SyntaxNode, top: SyntaxNode): { node: SyntaxNode; fn?: SyntaxNode }[][] {
   if (value.name === "TupleExpression") return [parts(value).map((node) => ({ node }))];
   const callee = value.name === "CallExpression" ? dottedName(text, children(value)[0]) : undefined;
-  const fn = callee?.length === 1 ? children(top).find((s) => s.name === "FunctionDefinition" && textOf(text, children(s).find((c) => c.name === "VariableName")!) === callee[0]) : undefined;
+  const fn = callee?.length === 1 ? moduleFunction(text, top, callee[0]) : undefined;
   if (!fn) return [];
   const returned: { node: SyntaxNode; fn?: SyntaxNode }[][] = [];
   walk(fn, (n) => {

@@ -125,3 +125,14 @@ export function walk(node: SyntaxNode, enter: (n: SyntaxNode) => boolean | void)
   if (enter(node) === false) return;
   for (let c = node.firstChild; c; c = c.nextSibling) walk(c, enter);
 }
+
+/** The name a `def` statement binds. */
+export function functionName(text: string, fn: SyntaxNode): string | undefined {
+  const name = children(fn).find((c) => c.name === "VariableName");
+  return name && textOf(text, name);
+}
+
+/** The module-level `def NAME(…)` of a file's tree, if any. */
+export function moduleFunction(text: string, top: SyntaxNode, name: string): SyntaxNode | undefined {
+  return children(top).find((s) => s.name === "FunctionDefinition" && functionName(text, s) === name);
+}
