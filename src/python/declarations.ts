@@ -134,11 +134,9 @@ function planName(plan: DeclarationPlan, name: string, list: Occurrence[], depth
   // bound it only inside loops or such ifs, whose names Triton doesn't carry out (flash-attention's bwd.py:
   // `dropout_offset = 0` first in a loop under `if start_n < seqlen_k:`, then again under `if start_m < seqlen_q:`).
   // After a binding at this depth it is that name, whose type Triton's if keeps (`i = (n,)` then `if …: i = 0`).
-  const freshIf = (group: Occurrence[]): boolean => {
-    if (group[0].chain[depth].name !== "IfStatement" || !group.every((o) => o.chain.length > depth + 2 && same(o.chain[depth + 1], group[0].chain[depth + 1]))) return false;
-    const first = group.filter((o) => same(o.chain[depth + 2], group[0].chain[depth + 2]));
-    return startsAfresh(first, depth + 2);
-  };
+  const inOneBody = (group: Occurrence[]) =>
+    group[0].chain[depth].name === "IfStatement" && group.every((o) => o.chain.length > depth + 2 && same(o.chain[depth + 1], group[0].chain[depth + 1]));
+  const freshIf = (group: Occurrence[]): boolean => inOneBody(group) && startsAfresh(group.filter((o) => same(o.chain[depth + 2], group[0].chain[depth + 2])), depth + 2);
   const segments: Occurrence[][][] = [];
   for (const group of groups.values()) {
     const inScopes = segments.length > 0 && segments[segments.length - 1].every((g) => ownScope(g) || freshIf(g));
@@ -150,7 +148,7 @@ function planName(plan: DeclarationPlan, name: string, list: Occurrence[], depth
   // attention's `if IS_CAUSAL: … if n_blocks <= 0: O_block_ptr = …; return`), is declared inside it too:
   // nothing before it names the name, and the next segment starts afresh.
   const inOneIfBody = (segment: Occurrence[][], i: number) =>
-    segment.length === 1 && (i === 0 ? segment[0][0].chain[depth].name === "IfStatement" && segment[0].every((o) => o.chain.length > depth + 2 && same(o.chain[depth + 1], segment[0][0].chain[depth + 1])) : freshIf(segment[0]));
+    segment.length === 1 && (i === 0 ? inOneBody(segment[0]) : freshIf(segment[0]));
   const below = (segment: Occurrence[][], i: number) => apart(segment) || inOneIfBody(segment, i);
   if (segments.filter((s, i) => !below(s, i)).length <= 1) {
     segments.forEach((segment, i) => {

@@ -18,6 +18,7 @@ import { data } from "./builder";
 import { promote } from "./rules";
 import { at, describeAggregate, isAggregate, type Lowered } from "./aggregates";
 import { storeInitial } from "./assignment";
+import { joinedVariable } from "./ternary";
 import { parametersReassignedInControlFlow } from "./reassigned";
 import { splitArguments } from "./keywords";
 
@@ -264,18 +265,11 @@ function mergedResult(ctx: LoweringContext, name: string, a: Lowered, b: Lowered
   }
   const dtype = dtypeOf(a) === "bool" && dtypeOf(b) === "bool" ? "bool" : promote(operandOf(a), operandOf(b));
   const shape = ctx.values.commonShape(a, b, span, `${name}'s returns`);
-  if (!shape) return undefined;
-  const result = ctx.b.variable(`${name}.result`, data(dtype, shape), span);
-  const init = ctx.values.coerce(ctx.b.constant(0, dtype, span), dtype, shape, span);
-  for (const [stmts, v] of [[then, a], [otherwise, b]] as const) {
-    let coerced: Value | undefined;
-    stmts.push(...ctx.b.collect(() => (coerced = ctx.values.coerce(v, dtype, shape, v.span))));
-    if (!coerced) return undefined;
-    stmts.push({ kind: "assign", span, variable: result, value: coerced });
-  }
-  if (!init) return undefined;
-  ctx.b.push({ kind: "declare", span, variable: result, init });
-  return () => ctx.b.emit({ op: "readVar", variable: result }, result.type, span);
+  const joined = shape && joinedVariable(ctx, `${name}.result`, data(dtype, shape), a, b, span);
+  if (!joined) return undefined;
+  then.push(...joined.assignA);
+  otherwise.push(...joined.assignB);
+  return () => ctx.b.emit({ op: "readVar", variable: joined.variable }, joined.variable.type, span);
 }
 
 /** Whether a function body returns a value anywhere (an arrow's expression body does). */

@@ -5,7 +5,7 @@
 import type ts from "typescript";
 import type { Span } from "../diagnostics/diagnostic";
 import { Codes } from "../diagnostics/codes";
-import type { Stmt, Value } from "../ir/ir";
+import type { Stmt, Value, ValueType, Variable } from "../ir/ir";
 import { typeToString } from "../ir/ir";
 import { data } from "./builder";
 import type { LoweringContext } from "./context";
@@ -50,19 +50,37 @@ export function conditionalExpression(ctx: LoweringContext, node: ts.Conditional
   const dtype = bothBool ? "bool" : promote(operandOf(a), operandOf(b));
   const shape = ctx.values.commonShape(a, b, span, "the branches of c ? a : b");
   if (!shape) return undefined;
-  const result = ctx.b.variable("choice", data(dtype, shape), span);
-  const init = ctx.values.coerce(ctx.b.constant(0, dtype, span), dtype, shape, span);
-  const branch = (stmts: Stmt[], v: Value): Stmt[] | undefined => {
-    let coerced: Value | undefined;
-    const tail = ctx.b.collect(() => (coerced = ctx.values.coerce(v, dtype, shape, v.span)));
-    return coerced && [...stmts, ...tail, { kind: "assign", span, variable: result, value: coerced }];
+  return choose(ctx, test, [then, a], [otherwise, b], data(dtype, shape), span);
+}
+
+/** The `if` that assigns each branch's value to a variable of `type` (joinedVariable), and the read of it after. */
+function choose(ctx: LoweringContext, test: Value, [then, a]: [Stmt[], Value], [otherwise, b]: [Stmt[], Value], type: ValueType, span: Span): Value | undefined {
+  const joined = joinedVariable(ctx, "choice", type, a, b, span);
+  if (!joined) return undefined;
+  ctx.b.push({ kind: "if", span, cond: test, then: [...then, ...joined.assignA], else: [...otherwise, ...joined.assignB] });
+  return ctx.b.emit({ op: "readVar", variable: joined.variable }, type, span);
+}
+
+/**
+ * A variable of `type` that holds `a` on one path and `b` on the other (a run-time `c ? a : b`, a device function's
+ * returns on either side of a run-time if): declared here, with the statements that end each path by assigning its
+ * value, converted to `type` (a number's dtype and shape; a pointer into one parameter, broadcast to the shape).
+ */
+export function joinedVariable(ctx: LoweringContext, name: string, type: ValueType, a: Value, b: Value, span: Span): { variable: Variable; assignA: Stmt[]; assignB: Stmt[] } | undefined {
+  const variable = ctx.b.variable(name, type, span);
+  const convert = (v: Value, at: Span) => (type.kind === "pointer" ? ctx.values.toShape(v, type.shape, at) : ctx.values.coerce(v, type.dtype, type.shape, at));
+  // Its value before either path assigns it, which no path reads: a zero, or the parameter's start.
+  const init = convert(type.kind === "pointer" ? ctx.b.emit({ op: "param", name: type.param }, { ...type, shape: [] }, span) : ctx.b.constant(0, type.dtype, span), span);
+  const assign = (v: Value): Stmt[] | undefined => {
+    let converted: Value | undefined;
+    const tail = ctx.b.collect(() => (converted = convert(v, v.span)));
+    return converted && [...tail, { kind: "assign", span, variable, value: converted }];
   };
-  const thenBody = branch(then, a);
-  const elseBody = branch(otherwise, b);
-  if (!init || !thenBody || !elseBody) return undefined;
-  ctx.b.push({ kind: "declare", span, variable: result, init });
-  ctx.b.push({ kind: "if", span, cond: test, then: thenBody, else: elseBody });
-  return ctx.b.emit({ op: "readVar", variable: result }, result.type, span);
+  const assignA = assign(a);
+  const assignB = assign(b);
+  if (!init || !assignA || !assignB) return undefined;
+  ctx.b.push({ kind: "declare", span, variable, init });
+  return { variable, assignA, assignB };
 }
 
 /**
@@ -83,22 +101,7 @@ function pointerChoice(ctx: LoweringContext, test: Value, [then, a]: [Stmt[], Va
   }
   const shape = ctx.values.commonShape(a, b, span, "the branches of c ? a : b");
   if (!shape) return undefined;
-  const type = { ...a.type, shape };
-  const result = ctx.b.variable("choice", type, span);
-  let init: Value | undefined;
-  const start = ctx.b.collect(() => (init = ctx.values.toShape(ctx.b.emit({ op: "param", name: type.param }, { ...type, shape: [] }, span), shape, span)));
-  const branch = (stmts: Stmt[], v: Value): Stmt[] | undefined => {
-    let shaped: Value | undefined;
-    const tail = ctx.b.collect(() => (shaped = ctx.values.toShape(v, shape, v.span)));
-    return shaped && [...stmts, ...tail, { kind: "assign", span, variable: result, value: shaped }];
-  };
-  const thenBody = branch(then, a);
-  const elseBody = branch(otherwise, b);
-  if (!init || !thenBody || !elseBody) return undefined;
-  for (const s of start) ctx.b.push(s);
-  ctx.b.push({ kind: "declare", span, variable: result, init });
-  ctx.b.push({ kind: "if", span, cond: test, then: thenBody, else: elseBody });
-  return ctx.b.emit({ op: "readVar", variable: result }, result.type, span);
+  return choose(ctx, test, [then, a], [otherwise, b], { ...a.type, shape }, span);
 }
 
 function dtypeIs(v: Value, dtype: string): boolean {

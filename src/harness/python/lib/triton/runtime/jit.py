@@ -4,6 +4,8 @@
 # argument's element type in Kernel Lab is its tensor's torch dtype, so a wrapper launches as its base tensor where the
 # dtype is the base's own (FBGEMM's matmul_fp8_block reinterprets its torch.float8_e4m3fn inputs as tl.float8e4nv);
 # one that would read the bytes as another dtype is refused at the launch (_jit.py _arg).
+# TensorWrapper and reinterpret follow Triton's python/triton/runtime/jit.py (MIT License; Copyright 2018-2020 Philippe
+# Tillet, Copyright 2020-2022 OpenAI).
 
 from .._jit import JITFunction, KernelInterface, jit  # noqa: F401
 
