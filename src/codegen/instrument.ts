@@ -127,12 +127,15 @@ function provenanceWrite(gen: Generator, id: number, ptr: Value, index: string, 
   const param = ptr.type.param;
   const shadow = `kl_prov_${param}`;
   const site = `((${id}u << 16u) | u32(${lane}))`;
+  // The site is written before the program's stamp, which a load reads first (kl_check_store): a load that sees this
+  // program's stamp sees its site, not the 0 a fresh shadow holds (read as access 0, lane 0: a store said to be at the
+  // first access's line, the load's in shift_back, test/python/load-hazard-after.py).
   if (!gen.instrumentation.races.stores.has(param)) {
-    return ` atomicStore(&${shadow}[2u * u32(${index})], linear + 1u); atomicStore(&${shadow}[2u * u32(${index}) + 1u], ${site});`;
+    return ` atomicStore(&${shadow}[2u * u32(${index}) + 1u], ${site}); atomicStore(&${shadow}[2u * u32(${index})], linear + 1u);`;
   }
   const reads = gen.instrumentation.reads[param];
   const afterLoads = reads ? ` kl_check_reads(atomicLoad(&${reads}[2u * u32(${index})]), atomicLoad(&${reads}[2u * u32(${index}) + 1u]), ${site}, u32(${index}));` : "";
-  return ` kl_stored(atomicExchange(&${shadow}[2u * u32(${index})], linear + 1u), atomicExchange(&${shadow}[2u * u32(${index}) + 1u], ${site}), ${site}, u32(${index}));${afterLoads}`;
+  return ` { let kl_was_site = atomicExchange(&${shadow}[2u * u32(${index}) + 1u], ${site}); kl_stored(atomicExchange(&${shadow}[2u * u32(${index})], linear + 1u), kl_was_site, ${site}, u32(${index})); }${afterLoads}`;
 }
 
 /** WGSL for an active lane of a load from a buffer the kernel also stores: note the program, check for another program's store. */
