@@ -690,8 +690,8 @@ export declare namespace tl {
 
 /**
  * Triton's libdevice (`from triton.language.extra import libdevice`), also `tl.math` and
- * `tl.extra.libdevice`: each name is the tl.* function that computes it (a "fast" variant is the
- * same WGSL builtin). Names with no Kernel Lab function are KL1005, saying what to write instead.
+ * `tl.extra.libdevice`: most names are the tl.* function that computes it (a "fast" variant is the
+ * same WGSL builtin); the functions after them are libdevice's own. Other names are KL1005.
  */
 declare namespace kl_libdevice {
   const abs: typeof tl.abs;
@@ -751,6 +751,60 @@ declare namespace kl_libdevice {
   const log1pf: typeof tl.log1p;
   const expm1: typeof tl.expm1;
   const expm1f: typeof tl.expm1;
+  /** Element-wise log |Γ(x)| (+∞ at 0 and the negative integers), in float32 (Cephes' lgamf). */
+  function lgamma(x: number): number;
+  const lgammaf: typeof lgamma;
+  /** Element-wise 1 - erf(x), without its cancellation for large x. */
+  function erfc(x: number): number;
+  const erfcf: typeof erfc;
+  /** Element-wise exp(x²) erfc(x), which doesn't underflow for large x. */
+  function erfcx(x: number): number;
+  const erfcxf: typeof erfcx;
+  /** Element-wise tangent, sin(x) / cos(x). */
+  function tan(x: number): number;
+  const tanf: typeof tan;
+  /** Element-wise hyperbolic sine. */
+  function sinh(x: number): number;
+  const sinhf: typeof sinh;
+  /** Element-wise hyperbolic cosine. */
+  function cosh(x: number): number;
+  const coshf: typeof cosh;
+  /** Element-wise base-10 logarithm. */
+  function log10(x: number): number;
+  const log10f: typeof log10;
+  /** Element-wise 10^x. */
+  function exp10(x: number): number;
+  const exp10f: typeof exp10;
+  /** Element-wise rounding towards 0. */
+  function trunc(x: number): number;
+  const truncf: typeof trunc;
+  /** Element-wise 1 / x, correctly rounded. */
+  function rcp_rn(x: number): number;
+  /** Element-wise: is x NaN? */
+  function isnan(x: number): boolean;
+  /** Element-wise: is x +∞ or -∞? */
+  function isinf(x: number): boolean;
+  /** Element-wise: is x neither ∞ nor NaN? */
+  function finitef(x: number): boolean;
+  const isfinited: typeof finitef;
+  /** Element-wise: 1 (an int32) where x's sign bit is set (-0.0 too), else 0. */
+  function signbit(x: number): number;
+  /** Element-wise |x| with y's sign. */
+  function copysign(x: number, y: number): number;
+  const copysignf: typeof copysign;
+  /** Element-wise: the float32 next to x in the direction of y (y where they are equal). */
+  function nextafter(x: number, y: number): number;
+  const nextafterf: typeof nextafter;
+  /** Element-wise: a float32's bits as an int32. */
+  function float_as_int(x: number): number;
+  /** Element-wise: an int32's bits as a float32. */
+  function int_as_float(x: number): number;
+  /** Element-wise: how many bits of a 32-bit integer are set, an int32. */
+  function popc(x: number): number;
+  /** Element-wise: how many leading bits of a 32-bit integer are 0 (32 for 0), an int32. */
+  function clz(x: number): number;
+  /** Element-wise: the position of the lowest set bit, counting from 1 (0 for 0), an int32. */
+  function ffs(x: number): number;
 }
 export import libdevice = kl_libdevice;
 

@@ -9,6 +9,7 @@ import { RANDN_WGSL } from "./random";
 import { BF16_WGSL } from "./bf16";
 import { SHIFTED8_WGSL } from "./packed-halves";
 import { F8E4M3_WGSL, F8E5M2_WGSL } from "./f8";
+import { ERFC_WGSL, LGAMMA_WGSL } from "./gamma-erfc";
 
 /** Each helper's text and the function names whose use needs it (a helper needs those it calls). */
 const HELPERS: readonly { wgsl: string; neededBy: readonly string[] }[] = [
@@ -20,6 +21,8 @@ const HELPERS: readonly { wgsl: string; neededBy: readonly string[] }[] = [
   { wgsl: POW_WGSL, neededBy: ["kl_pow("] },
   { wgsl: ROUNDED_WGSL, neededBy: ["kl_div_rn(", "kl_sqrt_rn("] },
   { wgsl: INVERSE_TRIG_WGSL, neededBy: ["kl_asin(", "kl_acos(", "kl_atan(", "kl_log1p(", "kl_expm1("] },
+  { wgsl: LGAMMA_WGSL, neededBy: ["kl_lgamma("] },
+  { wgsl: ERFC_WGSL, neededBy: ["kl_erfc(", "kl_erfcx("] },
   { wgsl: BF16_WGSL, neededBy: ["kl_bf16("] },
   { wgsl: SHIFTED8_WGSL, neededBy: ["kl_shifted8("] },
   { wgsl: F8E4M3_WGSL, neededBy: ["kl_f8e4m3"] },

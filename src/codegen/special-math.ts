@@ -23,6 +23,14 @@ export const SPECIAL_MATH_WGSL: Record<SpecialMathFn, (args: readonly string[], 
   // inverse-trig.ts too: series near 0, where log(1 + x) and exp(x) - 1 lose x's digits.
   log1p: (args, t) => (t === "f32" ? `kl_log1p(${args[0]})` : `${t}(kl_log1p(f32(${args[0]})))`),
   expm1: (args, t) => (t === "f32" ? `kl_expm1(${args[0]})` : `${t}(kl_expm1(f32(${args[0]})))`),
+  // gamma-erfc.ts: Cephes' lgamf and Numerical Recipes' erfcc in f32.
+  lgamma: (args, t) => (t === "f32" ? `kl_lgamma(${args[0]})` : `${t}(kl_lgamma(f32(${args[0]})))`),
+  erfc: (args, t) => (t === "f32" ? `kl_erfc(${args[0]})` : `${t}(kl_erfc(f32(${args[0]})))`),
+  erfcx: (args, t) => (t === "f32" ? `kl_erfcx(${args[0]})` : `${t}(kl_erfcx(f32(${args[0]})))`),
+  // An i32's or u32's bits counted, as an i32 (WGSL's i32(u32) keeps the bits: firstTrailingBit's 0xffffffff is -1).
+  popc: (args) => `i32(countOneBits(${args[0]}))`,
+  clz: (args) => `i32(countLeadingZeros(${args[0]}))`,
+  ffs: (args) => `(i32(firstTrailingBit(${args[0]})) + 1)`,
   // x.to(tl.float8e4nv) of an f32 (f8.ts): the nearest e4m3fn value, saturating, held as an f32.
   roundF8e4m3: (args) => `kl_f8e4m3(${args[0]})`,
   roundF8e5m2: (args) => `kl_f8e5m2(${args[0]})`,

@@ -66,7 +66,9 @@ export type MathFn =
   | "maximum" | "minimum" | "fma"
   | SpecialMathFn;
 /** Issue 11's math (ir/special-math.ts, codegen/special-math.ts): tl.exp2 … tl.clamp; issue 23's correctly rounded division and square root. */
-export type SpecialMathFn = "exp2" | "log2" | "tanh" | "erf" | "pow" | "umulhi" | "clamp" | "divRn" | "sqrtRn" | InverseTrigFn | "log1p" | "expm1" | "roundF8e4m3" | "roundF8e5m2";
+export type SpecialMathFn = "exp2" | "log2" | "tanh" | "erf" | "pow" | "umulhi" | "clamp" | "divRn" | "sqrtRn" | InverseTrigFn | "log1p" | "expm1" | "roundF8e4m3" | "roundF8e5m2" | LibdeviceFn;
+/** libdevice's special functions (lgamma, erfc, erfcx on floats) and bit counts (popc, clz, ffs on 32-bit integers, giving i32): semantics/libdevice.ts. */
+export type LibdeviceFn = "lgamma" | "erfc" | "erfcx" | "popc" | "clz" | "ffs";
 /** libdevice's inverse trigonometric functions (Triton tutorial 07's `libdevice.asin`): WGSL builtins. */
 export type InverseTrigFn = "asin" | "acos" | "atan";
 /** What tl.rand/randn/randint/randint4x draw from Philox's four words (ir/philox.ts). */

@@ -7,6 +7,7 @@ import type { Dtype, SpecialMathFn } from "./ir";
 import { roundF16 } from "./f16";
 import { umulhi } from "./philox";
 import { maxFloat, minFloat } from "./float-min-max";
+import { erfc, erfcx, lgamma } from "./gamma-erfc";
 
 type ScalarFn = (...operands: number[]) => number;
 type Entry = { arity: 1 | 2 | 3; op: (dtype: Dtype) => ScalarFn | undefined };
@@ -51,6 +52,17 @@ function pow(x: number, y: number): number {
   return Math.pow(x, y);
 }
 
+/** libdevice's bit counts on a 32-bit integer's bits (an i32's as its two's complement), giving an i32. */
+function bitCount(fn: (bits: number) => number): (dtype: Dtype) => ScalarFn | undefined {
+  return (dtype) => (dtype === "i32" ? (x) => fn(x >>> 0) : undefined);
+}
+
+function popc(bits: number): number {
+  let n = 0;
+  for (let b = bits; b !== 0; b >>>= 1) n += b & 1;
+  return n;
+}
+
 /** clamp(x, lo, hi) = min(max(x, lo), hi), as the WGSL writes it (WGSL max/min: a NaN operand yields the other). */
 function clampOp(dtype: Dtype): ScalarFn | undefined {
   if (isFloat(dtype)) return (x, lo, hi) => minFloat(maxFloat(x, lo), hi);
@@ -79,6 +91,13 @@ export const SPECIAL_MATH_ARITHMETIC: Record<SpecialMathFn, Entry> = {
   atan: { arity: 1, op: floatFn(Math.atan) },
   log1p: { arity: 1, op: floatFn(Math.log1p) },
   expm1: { arity: 1, op: floatFn(Math.expm1) },
+  lgamma: { arity: 1, op: floatFn(lgamma) },
+  erfc: { arity: 1, op: floatFn(erfc) },
+  erfcx: { arity: 1, op: floatFn(erfcx) },
+  // The result's dtype (i32) is the one given; the operand is an i32's or a u32's bits.
+  popc: { arity: 1, op: bitCount(popc) },
+  clz: { arity: 1, op: bitCount(Math.clz32) },
+  ffs: { arity: 1, op: bitCount((b) => (b === 0 ? 0 : 32 - Math.clz32(b & -b))) },
   roundF8e4m3: { arity: 1, op: (dtype) => (dtype === "f32" ? roundF8e4m3 : undefined) },
   roundF8e5m2: { arity: 1, op: (dtype) => (dtype === "f32" ? roundF8e5m2 : undefined) },
 };

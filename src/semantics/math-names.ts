@@ -5,6 +5,8 @@
 // function that computes it (WGSL's own builtins: a "fast" variant is the same function), or what
 // to write for one Kernel Lab has no function for. README's language section lists this mapping.
 
+import { LIBDEVICE_FUNCTIONS } from "./libdevice";
+
 /** libdevice / tl.math name → the tl.* function that computes it. */
 export const MATH_NAMES: Readonly<Record<string, string>> = {
   abs: "abs", fabs: "abs", ceil: "ceil", floor: "floor", cos: "cos", sin: "sin", erf: "erf",
@@ -20,17 +22,6 @@ export const MATH_NAMES: Readonly<Record<string, string>> = {
 
 /** libdevice names with no tl.* function: what to write instead. */
 export const MATH_INSTEAD: Readonly<Record<string, string>> = {
-  tan: "write tl.sin(x) / tl.cos(x)",
-  log10: "write tl.log2(x) * 0.30102999566398120",
-  exp10: "write tl.exp2(x * 3.3219280948873622)",
-  erfc: "write 1.0 - tl.erf(x)",
-  sinh: "write (tl.exp(x) - tl.exp(-x)) * 0.5",
-  cosh: "write (tl.exp(x) + tl.exp(-x)) * 0.5",
-  isnan: "write x != x (true only for NaN)",
-  isinf: "write tl.abs(x) == Infinity",
-  trunc: "write tl.where(x < 0, tl.ceil(x), tl.floor(x))",
-  signbit: "write tl.cast(x, \"u32\", { bitcast: true }) >> 31",
-  rcp_rn: "write 1.0 / x, or tl.divRn(1.0, x) correctly rounded",
   fmod: "write x - tl.cast(tl.cast(x / y, \"i32\"), \"f32\") * y for values that fit in i32",
 };
 
@@ -45,8 +36,9 @@ export function mathFunction(name: string): string | undefined {
 /** The message for a name the namespace has no function for: what to write, or the nearest name. */
 export function unknownMathMessage(namespace: MathNamespace, name: string): { message: string; nearest?: string } {
   if (Object.hasOwn(MATH_INSTEAD, name)) return { message: `${namespace}.${name} has no Kernel Lab function; ${MATH_INSTEAD[name]}` };
-  // Aliases of one function (rsqrt, rsqrtf) are one candidate: the shortest spelling.
-  const nearest = nearestOf(name, Object.keys(MATH_NAMES), (a, b) => MATH_NAMES[a] === MATH_NAMES[b]);
+  // Aliases of one function (rsqrt, rsqrtf; lgamma, lgammaf) are one candidate.
+  const functionOf = (n: string) => (Object.hasOwn(MATH_NAMES, n) ? MATH_NAMES[n] : LIBDEVICE_FUNCTIONS[n]);
+  const nearest = nearestOf(name, [...Object.keys(MATH_NAMES), ...Object.keys(LIBDEVICE_FUNCTIONS)], (a, b) => functionOf(a) === functionOf(b));
   const list = "see the README's table of math names";
   return { message: `${namespace}.${name} doesn't exist; ${nearest ? `did you mean ${namespace}.${nearest}?` : list}`, nearest };
 }

@@ -16,6 +16,7 @@ import { DTYPE_PREDICATES, bitwidth, dtypeOfValue, dtypeValue, isTritonDtypeName
 import { intrinsicNamed, INTRINSICS } from "./intrinsics";
 import { splitArguments } from "./keywords";
 import { mathFunction, nearestOf, unknownMathMessage, type MathNamespace } from "./math-names";
+import { libdeviceFunction } from "./libdevice";
 import { camelCase } from "./triton-api";
 import { castValue } from "./intrinsics-math";
 
@@ -195,17 +196,18 @@ function namespacedCall(ctx: LoweringContext, namespace: MathNamespace, node: ts
   const name = callee.name.text;
   if (name === "round" || name === "roundf") return roundAway(ctx, `${namespace}.${name}`, node, span) ?? "error";
   if (ROUND_EVEN.has(name)) return roundEven(ctx, `${namespace}.${name}`, node, span, name.startsWith("ll")) ?? "error";
+  // A tl.* function's name, or libdevice's own (libdevice.ts: lgamma, tan, isnan, …).
   const fn = mathFunction(name);
-  if (!fn) {
+  const intrinsic = fn ? INTRINSICS[fn] : libdeviceFunction(name);
+  if (!intrinsic) {
     const { message, nearest } = unknownMathMessage(namespace, name);
     const fix = nearest ? [{ title: `Change to ${namespace}.${nearest}`, edits: [{ span: ctx.span(callee.name), text: nearest }] }] : undefined;
     ctx.log.error(Codes.unknownIntrinsic, ctx.span(callee.name), message, undefined, fix);
     return "error";
   }
-  const intrinsic = INTRINSICS[fn];
   const split = splitArguments(ctx.log, (n) => ctx.span(n), `${namespace}.${name}`, intrinsic, node.arguments);
   if (!split) return "error";
-  const result = intrinsic.lower(ctx, split.args, span, fn, split.keywords);
+  const result = intrinsic.lower(ctx, split.args, span, fn ?? name, split.keywords);
   return result === "void" || result === undefined ? "error" : result;
 }
 

@@ -60,6 +60,14 @@ test("tutorial 07's idiom: libdevice.asin/acos/atan in a kernel, launched with a
   });
 });
 
+test("libdevice's own functions (lgamma, erfc, erfcx, tan, sinh, cosh, log10, exp10, trunc, copysign, nextafter, rcp_rn, the float predicates and bit counts) against Python's math in float64, special values included, on the GPU and with --cpu", async () => {
+  const names = ["lgamma", "erfc", "erfcx", "tan", "sinh", "cosh", "log10", "exp10", "trunc", "copysign", "nextafter", "rcp_rn", "int_as_float", "isnan", "isinf", "finitef", "signbit", "float_as_int", "popc", "clz", "ffs"];
+  await onGpuAndCpu(path.join(PY, "libdevice-functions.py"), (report) => {
+    assert.deepEqual(report.diagnostics, []);
+    assert.equal(report.stdout.trim(), [...names.map((n) => `${n}: match`), "lgamma, erfc in blocks of 1024: match"].join("\n"));
+  });
+});
+
 test("Liger-style host code: a Function with several outputs (one None), an input rotated in place and returned, torch.sort before tl.cumsum, one tensor as two pointers (on the CPU side and resident on the GPU), torch.add(out=)", async () => {
   const { report, outcome } = await run(path.join(PY, "library-autograd.py"), { bench: "off" });
   assert.equal(outcome, "ok", report.traceback);

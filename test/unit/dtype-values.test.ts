@@ -11,6 +11,7 @@ import { locate } from "../../src/diagnostics/position";
 import { interpret } from "../../src/interpreter/interpret";
 import { DEFAULT_TARGET } from "../../src/ir/target";
 import { MATH_INSTEAD, MATH_NAMES } from "../../src/semantics/math-names";
+import { LIBDEVICE_FUNCTIONS } from "../../src/semantics/libdevice";
 import { DTYPE_PREDICATES } from "../../src/semantics/dtypes";
 import { DTYPE_PREDICATES as PYTHON_DTYPE_PREDICATES } from "../../src/python/names";
 import { readFileSync } from "node:fs";
@@ -133,7 +134,11 @@ const DIAGNOSTICS: [string, string, string, string][] = [
   ["a typo in a dtype's name", "tl.store(y_ptr + o, x.to(tl.flaot32));", "8:29 KL1005", "tl.flaot32 doesn't exist; did you mean tl.float32?"],
   ["a typo in tl.math", "tl.store(y_ptr + o, tl.math.rsqrtt(x));", "8:29 KL1005", "tl.math.rsqrtt doesn't exist; did you mean tl.math.rsqrt?"],
   ["a typo in libdevice", "tl.store(y_ptr + o, tl.extra.libdevice.fast_dividf(x, 2.0));", "8:40 KL1005", "tl.extra.libdevice.fast_dividf doesn't exist; did you mean tl.extra.libdevice.fast_dividef?"],
-  ["a libdevice name with no Kernel Lab function", "tl.store(y_ptr + o, libdevice.log10(x));", "8:31 KL1005", "libdevice.log10 has no Kernel Lab function; write tl.log2(x) * 0.30102999566398120"],
+  ["a libdevice name with no Kernel Lab function", "tl.store(y_ptr + o, libdevice.fmod(x, 2.0));", "8:31 KL1005", "libdevice.fmod has no Kernel Lab function; write x - tl.cast(tl.cast(x / y, \"i32\"), \"f32\") * y"],
+  ["a typo in libdevice's own function", "tl.store(y_ptr + o, libdevice.lgama(x));", "8:31 KL1005", "libdevice.lgama doesn't exist; did you mean libdevice.lgamma?"],
+  ["libdevice's bit count of a float", "tl.store(i_ptr + o, libdevice.popc(x));", "8:36 KL2003", "libdevice.popc counts the bits of a 32-bit integer, got f32[16]; to count a float's bits, bitcast it first: x.to(tl.int32, bitcast=True)"],
+  ["libdevice's function given two arguments for one", "tl.store(y_ptr + o, libdevice.lgamma(x, 2.0));", "8:21 KL1040", "libdevice.lgamma takes (x); got 2 arguments"],
+  ["libdevice.nextafter of halves", "tl.store(y_ptr + o, libdevice.nextafter(x.to(tl.float16), 1.0));", "8:41 KL2003", "libdevice.nextafter steps between float32 values"],
   ["tl.math used as a value", "const m = tl.math;", "8:11 KL1003", "tl.math is a namespace; call one of its functions, e.g. tl.math.rsqrt(x)"],
   ["a method values don't have", "tl.store(y_ptr + o, x.foo(1));", "8:21 KL1004", "kernels can only call tl.* functions"],
 ];
@@ -157,6 +162,7 @@ test("docs/LANGUAGE.md documents every tl.math / libdevice name and what it maps
   const missing = Object.entries(MATH_NAMES).filter(([name, fn]) => !new RegExp(`\\| [^|]*\`${name}\`[^|]*\\| \`tl\\.${fn}\` \\|`).test(doc));
   assert.deepEqual(missing, []);
   for (const name of Object.keys(MATH_INSTEAD)) assert.ok(doc.includes(`\`${name}\``), name);
+  for (const name of Object.keys(LIBDEVICE_FUNCTIONS)) assert.ok(doc.includes(`\`${name}\``), name);
 });
 
 test("the Python front end keeps every dtype predicate the kernel language decides as a method (x.dtype.is_fp16())", () => {

@@ -10,6 +10,8 @@ import { DEFAULT_TARGET } from "../../src/ir/target";
 import type { IrOpName } from "../../src/ir/ops";
 import type { Stmt, ValueOp } from "../../src/ir/ir";
 import { INTRINSICS } from "../../src/semantics/intrinsics";
+import { LIBDEVICE_FUNCTIONS } from "../../src/semantics/libdevice";
+import type { Intrinsic } from "../../src/semantics/intrinsic-args";
 
 // [tl.* name, a statement that calls it]; x is f32[16], i is i32[16], m is f32[16, 16].
 const SAMPLES: [string, string][] = [
@@ -117,7 +119,38 @@ const SAMPLES: [string, string][] = [
   ["staticPrint", "tl.staticPrint(\"n is\", n, 16);"],
 ];
 
-const PRELUDE = 'import { kernel, tl } from "kernel-lab";\nimport type { Ptr, f32, i32, constexpr } from "kernel-lab";\n';
+// libdevice's own functions (semantics/libdevice.ts), by their first name: [name, a statement that calls it].
+const LIBDEVICE_SAMPLES: [string, string][] = [
+  ["lgamma", "tl.store(y_ptr + offs, libdevice.lgamma(x) + libdevice.lgamma(i));"],
+  ["erfc", "tl.store(y_ptr + offs, libdevice.erfc(x));"],
+  ["erfcx", "tl.store(y_ptr + offs, libdevice.erfcx(x));"],
+  ["popc", "tl.store(h_ptr + offs, libdevice.popc(i) + libdevice.popc(offs < n));"],
+  ["clz", "tl.store(h_ptr + offs, libdevice.clz(tl.cast(i, \"u32\")));"],
+  ["ffs", "tl.store(h_ptr + offs, libdevice.ffs(i));"],
+  ["tan", "tl.store(y_ptr + offs, libdevice.tan(x));"],
+  ["sinh", "tl.store(y_ptr + offs, libdevice.sinh(x));"],
+  ["cosh", "tl.store(y_ptr + offs, libdevice.cosh(x));"],
+  ["log10", "tl.store(y_ptr + offs, libdevice.log10(x));"],
+  ["exp10", "tl.store(y_ptr + offs, libdevice.exp10(x) + libdevice.exp10(i));"],
+  ["trunc", "tl.store(y_ptr + offs, libdevice.trunc(x));"],
+  ["rcp_rn", "tl.store(y_ptr + offs, libdevice.rcp_rn(x));"],
+  ["isnan", "tl.store(y_ptr + offs, x, libdevice.isnan(x));"],
+  ["isinf", "tl.store(y_ptr + offs, x, libdevice.isinf(x));"],
+  ["finitef", "tl.store(y_ptr + offs, x, libdevice.finitef(x));"],
+  ["signbit", "tl.store(h_ptr + offs, libdevice.signbit(x));"],
+  ["copysign", "tl.store(y_ptr + offs, libdevice.copysign(x, -1.0));"],
+  ["nextafter", "tl.store(y_ptr + offs, libdevice.nextafter(x, 0.0));"],
+  ["float_as_int", "tl.store(h_ptr + offs, libdevice.float_as_int(x));"],
+  ["int_as_float", "tl.store(y_ptr + offs, libdevice.int_as_float(i));"],
+];
+
+/** Each lowering once (an alias, lgammaf, is lgamma's entry): the tl.* functions by name, libdevice's as `libdevice.name`. */
+const ALL: [string, Intrinsic][] = [
+  ...Object.entries(INTRINSICS),
+  ...Object.entries(LIBDEVICE_FUNCTIONS).filter(([name, f], i, all) => all.findIndex(([, g]) => g === f) === i).map(([name, f]): [string, Intrinsic] => [`libdevice.${name}`, f]),
+];
+
+const PRELUDE = 'import { kernel, libdevice, tl } from "kernel-lab";\nimport type { Ptr, f32, i32, constexpr } from "kernel-lab";\n';
 
 function source(statement: string): string {
   const body = [
@@ -149,8 +182,8 @@ function opName(op: ValueOp): IrOpName {
 function watchingIntrinsics(fn: () => void): Map<string, Set<IrOpName>> {
   const emitted = new Map<string, Set<IrOpName>>();
   const frames: { name: string; depth: number }[] = [];
-  const originals = Object.values(INTRINSICS).map((intrinsic) => [intrinsic, intrinsic.lower] as const);
-  for (const [name, intrinsic] of Object.entries(INTRINSICS)) {
+  const originals = ALL.map(([, intrinsic]) => [intrinsic, intrinsic.lower] as const);
+  for (const [name, intrinsic] of ALL) {
     const lower = intrinsic.lower;
     (intrinsic as { lower: typeof lower }).lower = (ctx, args, span, n, keywords) => {
       // Watch this context's builder and argument lowering (once per context).
@@ -208,6 +241,27 @@ test("every tl.* function has a sample call", () => {
   const sampled = new Set(SAMPLES.map(([name]) => name));
   assert.deepEqual(Object.keys(INTRINSICS).filter((name) => !sampled.has(name)), []);
 });
+
+test("every libdevice function of its own has a sample call", () => {
+  const sampled = new Set(LIBDEVICE_SAMPLES.map(([name]) => `libdevice.${name}`));
+  assert.deepEqual(ALL.map(([name]) => name).filter((name) => name.startsWith("libdevice.") && !sampled.has(name)), []);
+});
+
+for (const [name, statement] of LIBDEVICE_SAMPLES) {
+  test(`libdevice.${name} emits only the IR ops it declares, and compiles`, () => {
+    let diagnostics: unknown[] = [];
+    const emitted = watchingIntrinsics(() => {
+      const parsed = parseKernelFile("k.kernel.ts", source(statement));
+      assert.deepEqual(parsed.diagnostics, []);
+      diagnostics = compileKernel(parsed.kernels[0], { BLOCK: 16 }, DEFAULT_TARGET).diagnostics;
+    });
+    assert.deepEqual((diagnostics as { severity: string }[]).filter((d) => d.severity !== "info"), []);
+    const ops = emitted.get(`libdevice.${name}`);
+    assert.ok(ops && ops.size > 0, `the sample never lowered libdevice.${name}`);
+    const declared = new Set(LIBDEVICE_FUNCTIONS[name].produces);
+    assert.deepEqual([...ops].filter((op) => !declared.has(op)), [], `libdevice.${name} emitted ops missing from its produces list`);
+  });
+}
 
 for (const [name, statement] of SAMPLES) {
   test(`tl.${name} emits only the IR ops it declares, and compiles`, () => {

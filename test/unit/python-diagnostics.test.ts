@@ -129,7 +129,9 @@ const rows: [string, string, string, string][] = [
   ["cache_modifier computed", "    x = tl.load(x_ptr + offs, mask=mask, other=0.0)\n    tl.store(y_ptr + offs, x, mask=mask, cache_modifier=tl.load(x_ptr))", "9:57 KL1041", "this expression is computed while the kernel runs"],
   // libdevice's own names (semantics/math-names.ts), not tl's: fast_expf is tl.exp, fmax tl.maximum, asinf tl.asin (tutorial 07).
   ["libdevice names: tl.extra.cuda.libdevice.fast_expf, tl.math.fmax, tl.extra.libdevice.asinf", "    x = tl.load(x_ptr + offs, mask=mask, other=0.0)\n    tl.store(y_ptr + offs, tl.extra.cuda.libdevice.fast_expf(x) + tl.math.fmax(x, 1.0) + tl.extra.libdevice.asinf(x), mask=mask)", "", ""],
-  ["a libdevice name with no Kernel Lab function says what to write, at the name", "    x = tl.load(x_ptr + offs, mask=mask, other=0.0)\n    tl.store(y_ptr + offs, tl.extra.libdevice.tan(x), mask=mask)", "9:47 KL1005", "tl.extra.libdevice.tan has no Kernel Lab function; write tl.sin(x) / tl.cos(x)"],
+  ["a libdevice name with no Kernel Lab function says what to write, at the name", "    x = tl.load(x_ptr + offs, mask=mask, other=0.0)\n    tl.store(y_ptr + offs, tl.extra.libdevice.fmod(x, 2.0), mask=mask)", "9:47 KL1005", "tl.extra.libdevice.fmod has no Kernel Lab function; write x - tl.cast(tl.cast(x / y"],
+  // libdevice's own functions (semantics/libdevice.ts), however the module is bound: FlagGems' tl_extra_shim.lgamma, tan, erfc.
+  ["libdevice's own functions: tl.extra.libdevice.tan, libdevice.lgamma, tl.math.erfc", "    x = tl.load(x_ptr + offs, mask=mask, other=0.0)\n    tl.store(y_ptr + offs, tl.extra.libdevice.tan(x) + tl.extra.cuda.libdevice.lgamma(x) + tl.math.erfc(x), mask=mask)", "", ""],
   // Tutorial 08's grouped GEMM: a pointer made of an address loaded from a tensor.
   ["tl.pointer_type: a pointer of an integer address", "    a_ptr = tl.load(x_ptr + 1).to(tl.pointer_type(tl.float16))", "8:35 KL1005", "tl.pointer_type doesn't exist in Kernel Lab; it makes a pointer of an integer address, and WGSL has no addresses"],
   // sglang's elementwise.py under `if USE_PDL:`: CUDA's programmatic dependent launch.
