@@ -1,6 +1,8 @@
 // The per-element math of Kernel Lab's `torch` ops (tensor-ops.ts walks the elements): each in
 // double precision, rounded to the result's dtype once by the caller. Runs on the Python thread.
 
+import { erfc, erfcx, lgamma } from "../../ir/gamma-erfc";
+
 export const UNARY: Record<string, (x: number) => number> = {
   neg: (x) => -x,
   abs: Math.abs,
@@ -21,6 +23,9 @@ export const UNARY: Record<string, (x: number) => number> = {
   log1p: Math.log1p,
   expm1: Math.expm1,
   log10: Math.log10,
+  lgamma,
+  erfc,
+  erfcx,
   sigmoid: (x) => 1 / (1 + Math.exp(-x)),
   relu: (x) => (x > 0 ? x : Number.isNaN(x) ? x : 0),
   silu: (x) => x / (1 + Math.exp(-x)),

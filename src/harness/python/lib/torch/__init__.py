@@ -153,11 +153,12 @@ for _name in ["exp", "exp2", "log", "log2", "sqrt", "rsqrt", "sin", "cos", "tanh
               "sort", "argsort", "topk", "broadcast_to", "permute", "transpose", "t", "unsqueeze", "squeeze", "clone", "add", "sub", "mul",
               "div", "pow", "eq", "ne", "lt", "le", "gt", "ge", "logical_and", "logical_or", "logical_xor", "remainder", "maximum", "minimum", "chunk", "split", "tensor_split", "narrow", "mm",
               "matmul", "mv", "addmm", "addmv", "addcmul", "addcdiv", "masked_fill",
-              "asin", "acos", "atan", "sinh", "cosh", "log1p", "expm1", "log10"]:
+              "asin", "acos", "atan", "sinh", "cosh", "log1p", "expm1", "log10", "lgamma", "erfc"]:
     globals()[_name] = _method(_name)
 del _name
 
 erf = lambda x: _math.unary("erf", x)  # noqa: E731
+from . import special  # noqa: E402
 var_mean = _math.var_mean
 std_mean = _math.std_mean
 subtract = sub  # noqa: F821

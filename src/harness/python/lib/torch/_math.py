@@ -13,7 +13,7 @@ from ._autograd import needs_grad, refuse_grad
 
 _COMPARISONS = {"eq", "ne", "lt", "le", "gt", "ge", "logical_and", "logical_or", "logical_xor"}
 _FLOAT_UNARY = {"exp", "exp2", "log", "log2", "sqrt", "rsqrt", "sin", "cos", "tanh", "sigmoid", "silu", "gelu", "gelu_tanh", "erf", "reciprocal",
-                "asin", "acos", "atan", "sinh", "cosh", "log1p", "expm1", "log10"}
+                "asin", "acos", "atan", "sinh", "cosh", "log1p", "expm1", "log10", "lgamma", "erfc", "erfcx"}
 
 
 def broadcast_shapes(*shapes):
@@ -397,7 +397,7 @@ def _install():
         setattr(Tensor, method, (lambda op: lambda self, other: binary(op, self, other))(op))
     for op in ["exp", "exp2", "log", "log2", "sqrt", "rsqrt", "sin", "cos", "tanh", "sigmoid", "abs", "neg", "floor", "ceil", "round", "trunc",
                "reciprocal", "square", "sign", "logical_not", "isnan", "isinf", "relu", "asin", "acos", "atan", "sinh", "cosh", "log1p", "expm1",
-               "log10"]:
+               "log10", "lgamma", "erfc", "erf"]:
         setattr(Tensor, op, (lambda op: lambda self: unary(op, self))(op))
     # In place: the op, then its result written into the tensor (a GPU kernel for GPU tensors: Tensor._assign).
     for method, op in {"__iadd__": "add", "__isub__": "sub", "__imul__": "mul", "__itruediv__": "div", "mul_": "mul", "div_": "div", "clamp_min_": "maximum", "clamp_max_": "minimum"}.items():
