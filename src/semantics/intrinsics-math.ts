@@ -28,6 +28,8 @@ export function castValue(ctx: IntrinsicContext, x: Value, dtypeNode: ts.Express
     // Triton's x.to(tl.int1): x != 0.
     return ctx.values.nonzero(x, span);
   }
+  // An fp8 (held as its f32) to tl.float32: a value of its own that is no longer fp8 (its x.dtype is tl.float32).
+  if (!bitcast && dtype === "f32" && ctx.values.f8Kind(x)) return ctx.b.emit({ op: "cast", value: x }, data("f32", x.type.shape), span);
   if (!bitcast) return dtype === "i32" ? ctx.values.widenByte(x, span) : ctx.values.cast(x, dtype, span);
   // Triton's x.to(dtype, bitcast=True): the same bits, read as another 32-bit dtype.
   const byte = ctx.values.byteKind(x);
@@ -74,9 +76,10 @@ function castToF8(ctx: IntrinsicContext, x: Value, dtype: F8Dtype, bitcast: bool
     ctx.log.error(Codes.operandDtype, dtypeNode ? ctx.span(dtypeNode) : span, `a bitcast to ${name} reads 8 bits, ${typeToString(x.type)} has more (cast without bitcast)`);
     return undefined;
   }
+  if (ctx.values.f8Kind(x) === dtype) return x;
   const v = ctx.values.cast(x, "f32", span);
-  if (isConst(v)) return ctx.b.constant(dtype === "f8e4m3" ? roundF8e4m3(v.value) : roundF8e5m2(v.value), "f32", span);
-  return ctx.b.emit({ op: "math", fn: dtype === "f8e4m3" ? "roundF8e4m3" : "roundF8e5m2", args: [v] }, data("f32", v.type.shape), span);
+  if (isConst(v)) return ctx.values.markF8(ctx.b.constant(dtype === "f8e4m3" ? roundF8e4m3(v.value) : roundF8e5m2(v.value), "f32", span), dtype);
+  return ctx.values.markF8(ctx.b.emit({ op: "math", fn: dtype === "f8e4m3" ? "roundF8e4m3" : "roundF8e5m2", args: [v] }, data("f32", v.type.shape), span), dtype);
 }
 
 /** A constant wrapped to 8 bits (folded). */

@@ -62,6 +62,7 @@ export const MEMORY_INTRINSICS: Record<string, Intrinsic> = {
       const loaded = ctx.b.emit({ op: "load", ptr: p, ...(mask ? { mask } : {}), ...(other ? { other } : {}) }, data(pointee, shape), span);
       // An int8 / uint8 element, held as an i32: Triton's arithmetic on it stays in 8 bits (values.ts bytes).
       const stored = ptr.type.pointee;
+      if (stored === "f8e4m3" || stored === "f8e5m2") return ctx.values.markF8(loaded, stored);
       return stored === "i8" || stored === "u8" ? ctx.values.markByte(loaded, stored) : loaded;
     },
   },

@@ -89,9 +89,11 @@ export function propertyAccess(ctx: LoweringContext, node: ts.PropertyAccessExpr
     case "dtype":
     case "type": {
       // An 8-bit value (held as i32: a load through a Ptr<i8>, a cast to tl.int8) is Triton's int8 / uint8 (tritonbench's
-      // int4 matmul: `tl.static_assert(b.dtype == tl.int8)` on the loaded weights).
+      // int4 matmul: `tl.static_assert(b.dtype == tl.int8)` on the loaded weights). An fp8 value (held as f32: a load through a float8 pointer, a cast to a float8 dtype) is Triton's float8.
       const byte = ctx.values.byteKind(lowered);
-      const element = byte ? ({ of: "scalar", name: byte === "i8" ? "int8" : "uint8" } as const) : undefined;
+      const f8 = ctx.values.f8Kind(lowered);
+      const held = byte === "i8" ? "int8" : byte === "u8" ? "uint8" : f8 === "f8e4m3" ? "float8e4nv" : f8 === "f8e5m2" ? "float8e5" : undefined;
+      const element = held ? ({ of: "scalar", name: held } as const) : undefined;
       if (name === "dtype") return dtypeValue(element ?? dtypeOfValue(lowered), span);
       return dtypeValue(element && lowered.type.shape.length > 0 ? { of: "block", element, shape: lowered.type.shape } : element ?? typeOfValue(lowered), span);
     }

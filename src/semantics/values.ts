@@ -5,7 +5,7 @@
 import type { Span } from "../diagnostics/diagnostic";
 import { DiagnosticLog } from "../diagnostics/diagnostic";
 import { Codes } from "../diagnostics/codes";
-import type { BinaryFn, Dtype, NumDtype, Shape, UnaryFn, Value, ValueType, Variable } from "../ir/ir";
+import type { BinaryFn, Dtype, F8Dtype, NumDtype, Shape, UnaryFn, Value, ValueType, Variable } from "../ir/ir";
 import { typeToString } from "../ir/ir";
 import { IrBuilder, data } from "./builder";
 import { convert, foldBinary, foldUnary } from "./fold";
@@ -61,6 +61,23 @@ export class ValueFactory {
    * loop or branch is wrapped to 8 bits (`q = q * 3` in a loop wraps at each trip, as Triton's does).
    */
   private readonly byteVariables = new Map<number, "i8" | "u8">();
+
+  /**
+   * Values Triton holds as fp8 (a load through a float8 pointer, a cast to a float8 dtype), held as the f32 of the
+   * same value: `x.dtype` is their fp8 dtype, so `y.to(x.dtype)` rounds to it as Triton's does.
+   */
+  private readonly f8s = new Map<number, F8Dtype>();
+
+  /** The fp8 dtype a value holds (undefined: any other value). */
+  f8Kind(v: Value): F8Dtype | undefined {
+    return this.f8s.get(v.id);
+  }
+
+  /** Marks an f32 value as holding an fp8 dtype's value. */
+  markF8(v: Value, kind: F8Dtype): Value {
+    if (v.type.kind === "data" && v.type.dtype === "f32") this.f8s.set(v.id, kind);
+    return v;
+  }
 
   /** The 8-bit kind of a value (undefined: an i32 or any other value). */
   byteKind(v: Value): "i8" | "u8" | undefined {

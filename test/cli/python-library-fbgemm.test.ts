@@ -66,12 +66,12 @@ test("pytorch/FBGEMM's dequantize_fp8_row, 128 × 128 block quantization, and ro
   );
 });
 
-test("FBGEMM's idioms reduced: a tl fp8 dtype given to a constexpr, triton.reinterpret, a None name rebound in a constexpr branch and given to a helper, shifts by 32 or more, an assert's condition in its failure, adjacent string literals, an empty-K matmul of views; on the GPU and with --cpu", async () => {
+test("FBGEMM's idioms reduced: a tl fp8 dtype given to a constexpr, triton.reinterpret, a None name rebound in a constexpr branch and given to a helper, shifts by 32 or more, an assert's condition in its failure, adjacent string literals, an empty-K matmul of views, a loaded fp8 block's dtype; on the GPU and with --cpu", async () => {
   await onGpuAndCpu(reduced, (report) => {
     assert.deepEqual(report.diagnostics.filter((d) => d.severity === "error"), [], JSON.stringify(report.diagnostics));
     assert.match(
       report.stdout,
-      /tl fp8 dtypes given to a constexpr: match\ntriton\.reinterpret of a tensor's own dtype: match\na None name rebound in a constexpr branch, given to a helper: match\nshifts by 32 or more: match\nassert without a message: match\nadjacent string literals: match\na matmul over an empty K of views: match\n/,
+      /tl fp8 dtypes given to a constexpr: match\ntriton\.reinterpret of a tensor's own dtype: match\na None name rebound in a constexpr branch, given to a helper: match\nshifts by 32 or more: match\nassert without a message: match\nadjacent string literals: match\na matmul over an empty K of views: match\na loaded fp8 block's dtype, and a value converted to it: match\n/,
     );
   });
 });

@@ -134,3 +134,22 @@ print("adjacent string literals:", "match" if torch.equal(x, y) else "differ")
 a, g = torch.randn((5, 40), device=DEVICE), torch.randn((5, 24), device=DEVICE)
 e = a[5:5].t() @ g[5:5]
 print("a matmul over an empty K of views:", "match" if e.shape == (40, 24) and torch.equal(e, torch.zeros((40, 24), device=DEVICE)) else "differ")
+
+
+@triton.jit
+def fp8_dtypes(X, Y, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(X + offs, mask=offs < n)
+    tl.static_assert(x.dtype == tl.float8e4nv)
+    w = x.to(tl.float32)
+    tl.static_assert(w.dtype == tl.float32)
+    tl.static_assert((w * 3).to(tl.float8e5).dtype == tl.float8e5)
+    # y.to(x.dtype) rounds to e4m3 (held as float32 until the store), as Triton's does.
+    tl.store(Y + offs, (w * 1.1).to(x.dtype).to(tl.float32), mask=offs < n)
+
+
+q = (torch.randn(37, device=DEVICE) * 20).to(torch.float8_e4m3fn)
+y = torch.full((37,), float("nan"), device=DEVICE)
+fp8_dtypes[(1,)](q, y, 37, BLOCK=64)
+want = (q.float() * 1.1).to(torch.float8_e4m3fn).float()
+print("a loaded fp8 block's dtype, and a value converted to it:", "match" if torch.equal(y, want) else f"differ {y.tolist()[:4]} {want.tolist()[:4]}")
