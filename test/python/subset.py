@@ -51,6 +51,7 @@ print(json.dumps({
     "torch.testing": public(torch.testing, ("Tensor", "to_js")),
     "torch.cuda": public(torch.cuda),
     "torch.random": public(torch.random),
+    "torch.special": public(torch.special),
     "torch.utils._triton": public(torch.utils._triton),
     "torch.distributed": public(torch.distributed) + ["tensor.DTensor (nothing is one)"],
     "torch.autograd": ["Function", "no_grad", "enable_grad", "backward (Tensor.backward)"],
