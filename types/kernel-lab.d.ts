@@ -154,6 +154,8 @@ export declare namespace tl {
     is_ptr(): boolean;
     is_block(): boolean;
   }
+  /** The dtype a name makes, while compiling (Triton `tl.dtype("int32")`; `tl.dtype("fp32")` is tl.float32): a string, or a template of constexprs. */
+  function dtype(name: string): dtype;
   /** Triton `tl.float32`: 32-bit float; Kernel Lab's "f32". */
   const float32: dtype;
   /** Triton `tl.float16`: 16-bit float; Kernel Lab's "f16" (needs shader-f16). */

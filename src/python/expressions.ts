@@ -119,7 +119,7 @@ export function lowerExpr(ctx: LowerContext, n: SyntaxNode): void {
       // The prefix of print / tl.device_print (flash-attention's bwd.py: `if DEBUG_TRITON: print(f"pid: {pid}")`):
       // a template literal, which the print formats while compiling if its values are constexprs, as Triton does,
       // and refuses where it runs otherwise; so a print in a branch a constexpr drops compiles.
-      if (isPrintPrefix(ctx, n)) return writeTemplate(ctx, n);
+      if (isPrintPrefix(ctx, n) || isDtypeName(ctx, n)) return writeTemplate(ctx, n);
       return unsupported(ctx, n, UNSUPPORTED.FormatString[0], UNSUPPORTED.FormatString[1]);
     default: {
       const known = UNSUPPORTED[n.name];
@@ -406,10 +406,25 @@ function writeBetween(ctx: LowerContext, span: Span, left: SyntaxNode, right: Sy
 
 /** Whether `n` is the first argument of `print(…)` or `tl.device_print(…)`. */
 function isPrintPrefix(ctx: LowerContext, n: SyntaxNode): boolean {
+  const callee = firstArgumentOf(n);
+  return callee !== undefined && /^(print|(.+\.)?device_print)$/.test(nodeText(ctx, callee));
+}
+
+/** The callee of the call whose first argument `n` is, if it is one. */
+function firstArgumentOf(n: SyntaxNode): SyntaxNode | undefined {
   const args = n.parent;
   const call = args?.name === "ArgList" ? args.parent : null;
-  if (call?.name !== "CallExpression" || !call.firstChild || children(args!)[1]?.from !== n.from) return false;
-  return /^(print|(.+\.)?device_print)$/.test(nodeText(ctx, call.firstChild));
+  if (call?.name !== "CallExpression" || !call.firstChild || children(args!)[1]?.from !== n.from) return undefined;
+  return call.firstChild;
+}
+
+/** The name of `tl.dtype(f"uint{BITS}")` (FlagGems' nanmedian and topk): formatted from constexprs while compiling. */
+function isDtypeName(ctx: LowerContext, n: SyntaxNode): boolean {
+  const callee = firstArgumentOf(n);
+  if (callee?.name !== "MemberExpression") return false;
+  const [object, , property] = children(callee);
+  const tlNames = ctx.file.imports.tl.size > 0 ? ctx.file.imports.tl : new Set(["tl"]);
+  return property !== undefined && nodeText(ctx, property) === "dtype" && (tlNames.has(nodeText(ctx, object)) || nodeText(ctx, object) === "triton.language");
 }
 
 /** An f-string as a TypeScript template literal: its text as written (`{{` `}}` undoubled), each `{expr}` lowered (a conversion or format spec dropped). */

@@ -51,6 +51,17 @@ export function isTritonDtypeName(name: string): name is TritonDtypeName {
   return (TRITON_DTYPE_NAMES as readonly string[]).includes(name);
 }
 
+/** Triton's own short names of dtypes, as `tl.dtype(name)` takes them (`tl.dtype("fp32")` is tl.float32). */
+const SHORT_NAMES: Readonly<Record<string, TritonDtypeName>> = {
+  fp8e4nv: "float8e4nv", fp8e5: "float8e5", fp8e4b15: "float8e4b15", fp8e4b8: "float8e4b8", fp8e5b16: "float8e5b16",
+  fp16: "float16", bf16: "bfloat16", fp32: "float32", fp64: "float64",
+};
+
+/** The dtype `tl.dtype(name)` makes (FlagGems' `tl.dtype(f"uint{bits}")`): Triton's names, or its tl.* spellings. */
+export function dtypeNamed(name: string): TritonDtypeName | undefined {
+  return Object.hasOwn(SHORT_NAMES, name) ? SHORT_NAMES[name] : isTritonDtypeName(name) ? name : undefined;
+}
+
 export function dtypeValue(type: TritonType, span: Span): DtypeValue {
   return { kind: "dtype", type, span };
 }

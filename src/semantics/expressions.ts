@@ -23,6 +23,8 @@ import { splitArguments } from "./keywords";
 import { checkStringOptions } from "./string-options";
 import { readUnassigned } from "./definite-assignment";
 import { compareDtypes, memberCall, propertyAccess } from "./members";
+import { dtypeNamed, dtypeValue } from "./dtypes";
+import { stringArg } from "./intrinsics-debug";
 
 /** The node type of each syntax kind the table handles. */
 interface ExpressionNodes {
@@ -255,12 +257,33 @@ function compareTuples(ctx: LoweringContext, fn: "eq" | "ne", la: Lowered, lb: L
   return ctx.b.constant(equal === (fn === "eq") ? 1 : 0, "bool", span);
 }
 
+/**
+ * `tl.dtype(name)`: the dtype a name makes, while compiling (FlagGems' nanmedian: `tl.dtype(f"uint{BITS}")` of a
+ * constexpr); the name a string or an f-string of constexprs.
+ */
+function dtypeCall(ctx: LoweringContext, node: ts.CallExpression, span: Span): Lowered | undefined {
+  const example = 'tl.dtype("int32")';
+  if (node.arguments.length !== 1) {
+    ctx.log.error(Codes.intrinsicArgs, span, `tl.dtype takes one argument, a dtype's name: ${example}`);
+    return undefined;
+  }
+  const name = stringArg(ctx, node.arguments[0], span, "tl.dtype's name", example, "a dtype is decided while compiling, so its name is made of constexprs (tl.dtype(f\"uint{BITS}\") with BITS a tl.constexpr)");
+  if (name === undefined) return undefined;
+  const dtype = dtypeNamed(name);
+  if (!dtype) {
+    ctx.log.error(Codes.unknownIntrinsic, ctx.span(node.arguments[0]), `tl.dtype("${name}") names no dtype; Triton's names are int1, int8 … int64, uint8 … uint64, fp8e4nv, fp8e5, fp16, bf16, fp32 and fp64`);
+    return undefined;
+  }
+  return dtypeValue({ of: "scalar", name: dtype }, span);
+}
+
 /** A call: only tl.* intrinsics (intrinsics.ts); `asStatement` allows those without a value. */
 export function lowerCall(ctx: LoweringContext, node: ts.CallExpression, asStatement: boolean): Lowered | undefined {
   const span = ctx.span(node);
   const callee = node.expression;
   if (ts.isPropertyAccessExpression(callee) && ts.isIdentifier(callee.expression) && ctx.kernel.tlNames.has(callee.expression.text) && !ctx.lookup(callee.expression.text)) {
     const name = callee.name.text;
+    if (name === "dtype") return dtypeCall(ctx, node, span);
     const intrinsic = intrinsicNamed(name);
     if (!intrinsic) {
       const nameSpan = ctx.span(callee.name);

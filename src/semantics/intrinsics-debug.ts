@@ -58,8 +58,9 @@ export const DEBUG_INTRINSICS: Record<string, Intrinsic> = {
   },
 };
 
-function stringArg(ctx: IntrinsicContext, node: ts.Expression | undefined, span: ReturnType<IntrinsicContext["span"]>, what: string, example: string): string | undefined {
-  if (node && ts.isTemplateExpression(node)) return formatted(ctx, node, what, example);
+/** A string literal, or a template (Python's f-string) of constexprs formatted while compiling; undefined after a diagnostic. */
+export function stringArg(ctx: IntrinsicContext, node: ts.Expression | undefined, span: ReturnType<IntrinsicContext["span"]>, what: string, example: string, runTime = `pass it as a value instead, e.g. ${example}`): string | undefined {
+  if (node && ts.isTemplateExpression(node)) return formatted(ctx, node, what, runTime);
   if (!node || !ts.isStringLiteralLike(node)) {
     ctx.log.error(Codes.debugText, node ? ctx.span(node) : span, `${what} must be a string literal, e.g. ${example}`);
     return undefined;
@@ -71,13 +72,13 @@ function stringArg(ctx: IntrinsicContext, node: ts.Expression | undefined, span:
  * A template (Python's f-string) formatted while compiling, as Triton formats an f-string: each value a constexpr
  * (a bool as True / False, an integral float with its .0); a run-time value can't be, and is refused here.
  */
-function formatted(ctx: IntrinsicContext, node: ts.TemplateExpression, what: string, example: string): string | undefined {
+function formatted(ctx: IntrinsicContext, node: ts.TemplateExpression, what: string, runTime: string): string | undefined {
   let text = node.head.text;
   for (const part of node.templateSpans) {
     const v = ctx.expression(part.expression);
     if (!v) return undefined;
     if (!isConst(v) || v.type.kind !== "data" || v.type.shape.length > 0) {
-      ctx.log.error(Codes.debugText, ctx.span(part.expression), `${what} is an f-string, formatted while compiling, and ${part.expression.getText()} is a run-time value, not a constexpr; pass it as a value instead, e.g. ${example}`);
+      ctx.log.error(Codes.debugText, ctx.span(part.expression), `${what} is an f-string, formatted while compiling, and ${part.expression.getText()} is a run-time value, not a constexpr; ${runTime}`);
       return undefined;
     }
     const dtype = v.type.dtype;

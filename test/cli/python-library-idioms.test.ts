@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import * as path from "node:path";
 import { stopPython } from "../../src/harness/python/session";
 import { ensureBuilt } from "./build";
-import { PY, run, onGpuAndCpu } from "./python-files";
+import { PY, checksClean, run, onGpuAndCpu } from "./python-files";
 
 before(ensureBuilt);
 after(stopPython);
@@ -66,6 +66,14 @@ test("libdevice's own functions (lgamma, erfc, erfcx, tan, sinh, cosh, log10, ex
     assert.deepEqual(report.diagnostics, []);
     assert.equal(report.stdout.trim(), [...names.map((n) => `${n}: match`), "lgamma, erfc in blocks of 1024: match"].join("\n"));
   });
+});
+
+test("tl.dtype(name): an f-string of a constexpr (FlagGems' topk: tl.dtype(f\"uint{x_nbits}\")), a string constexpr (its cumsum's tl.dtype(DTYPE)); on the GPU and with --cpu, and check is clean", async () => {
+  await onGpuAndCpu(path.join(PY, "dtype-names.py"), (report) => {
+    assert.deepEqual(report.diagnostics, []);
+    assert.equal(report.stdout, 'tl.dtype(f"uint{x_nbits}"): match\ntl.dtype(DTYPE) of a string constexpr: match\n');
+  });
+  checksClean(path.join(PY, "dtype-names.py"));
 });
 
 test("Liger-style host code: a Function with several outputs (one None), an input rotated in place and returned, torch.sort before tl.cumsum, one tensor as two pointers (on the CPU side and resident on the GPU), torch.add(out=)", async () => {

@@ -103,6 +103,7 @@ const SAME: [string, string, string][] = [
   ["tl.sum's dtype", "tl.store(y_ptr, tl.sum(h, 0, { dtype: tl.float32 }));", 'tl.store(y_ptr, tl.sum(h, 0, { dtype: "f32" }));'],
   ["tl.math.rsqrt is tl.rsqrt", "tl.store(y_ptr + o, tl.math.rsqrt(x) + tl.math.exp2(x) + tl.math.pow(x, 2.0));", "tl.store(y_ptr + o, tl.rsqrt(x) + tl.exp2(x) + tl.pow(x, 2.0));"],
   ["tl.extra.libdevice and tl.extra.cuda.libdevice names", "tl.store(y_ptr + o, tl.extra.libdevice.tanh(x) + tl.extra.cuda.libdevice.fast_expf(x) + tl.extra.libdevice.fast_dividef(x, 3.0));", "tl.store(y_ptr + o, tl.tanh(x) + tl.exp(x) + tl.fdiv(x, 3.0));"],
+  ["tl.dtype of a name (Triton's short names and its tl.* spellings)", "tl.store(y_ptr + o, x.to(tl.dtype(\"fp16\")).to(tl.dtype(\"float32\")) + tl.cast(o, tl.dtype(`int${32}`)));", "tl.store(y_ptr + o, x.to(tl.float16).to(tl.float32) + tl.cast(o, tl.int32));"],
   ["libdevice imported from kernel-lab", "tl.store(y_ptr + o, libdevice.erf(x) + libdevice.fmax(x, 1.0) + libdevice.log2(x));", "tl.store(y_ptr + o, tl.erf(x) + tl.maximum(x, 1.0) + tl.log2(x));"],
   ["Triton's tensor member functions: x.sum(0), x.reshape", "tl.store(y_ptr, x.sum(0) + x.reshape([4, 4]).max(1).sum(0));", "tl.store(y_ptr, tl.sum(x, 0) + tl.sum(tl.max(tl.reshape(x, [4, 4]), 1), 0));"],
 ];
@@ -139,6 +140,8 @@ const DIAGNOSTICS: [string, string, string, string][] = [
   ["libdevice's bit count of a float", "tl.store(i_ptr + o, libdevice.popc(x));", "8:36 KL2003", "libdevice.popc counts the bits of a 32-bit integer, got f32[16]; to count a float's bits, bitcast it first: x.to(tl.int32, bitcast=True)"],
   ["libdevice's function given two arguments for one", "tl.store(y_ptr + o, libdevice.lgamma(x, 2.0));", "8:21 KL1040", "libdevice.lgamma takes (x); got 2 arguments"],
   ["libdevice.nextafter of halves", "tl.store(y_ptr + o, libdevice.nextafter(x.to(tl.float16), 1.0));", "8:41 KL2003", "libdevice.nextafter steps between float32 values"],
+  ["tl.dtype of a name that isn't a dtype", "tl.store(y_ptr + o, x.to(tl.dtype(\"float33\")));", "8:35 KL1005", "tl.dtype(\"float33\") names no dtype; Triton's names are int1, int8"],
+  ["tl.dtype of a run-time value", "tl.store(y_ptr + o, x.to(tl.dtype(`uint${n}`)));", "8:42 KL1075", "tl.dtype's name is an f-string, formatted while compiling, and n is a run-time value, not a constexpr; a dtype is decided while compiling"],
   ["tl.math used as a value", "const m = tl.math;", "8:11 KL1003", "tl.math is a namespace; call one of its functions, e.g. tl.math.rsqrt(x)"],
   ["a method values don't have", "tl.store(y_ptr + o, x.foo(1));", "8:21 KL1004", "kernels can only call tl.* functions"],
 ];
