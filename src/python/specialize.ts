@@ -11,7 +11,7 @@ import { nodeText } from "./context";
 import type { PyConst } from "./literals";
 import type { PythonKernel } from "./module";
 import { pickedSide } from "./none-names";
-import { children, stringValue, textOf, walk, type SyntaxNode } from "./tree";
+import { children, parts, stringValue, textOf, walk, type SyntaxNode } from "./tree";
 
 export interface CallArgument {
   name: string;
@@ -74,19 +74,52 @@ export function specializationKey(file: string, callee: PythonKernel, known: Rea
 
 /**
  * The parameters of `callee` that choose None or a value (`get_bounded_indices(offs_m, Q_LEN if CHECK_BLOCK_BOUNDARY
- * else None)` in inductor's flex attention, CHECK_BLOCK_BOUNDARY given True or its default False): a literal True or
- * False passed to one is decided while lowering too, as Triton specializes a function on every constexpr argument,
- * so the None is never a value.
+ * else None)` in inductor's flex attention, CHECK_BLOCK_BOUNDARY given True or its default False; scattermoe's
+ * `_xty_and_bias(…, compute_bias=True)`, whose `if compute_bias: db_acc = tl.zeros(…) else: db_acc = None` decides
+ * what a later `if compute_bias: tl.store(…, db_acc, …)` stores): a literal True or False passed to one is decided
+ * while lowering too, as Triton specializes a function on every constexpr argument, so the None is never a value.
  */
 function noneChoosers(text: string, callee: PythonKernel): Set<string> {
   const params = new Set(callee.params.map((p) => p.name));
   const choosers = new Set<string>();
+  const choose = (cond: SyntaxNode | undefined) => {
+    const name = cond && testedName(text, cond);
+    if (name !== undefined && params.has(name)) choosers.add(name);
+  };
   walk(callee.node, (n) => {
-    if (n.name !== "ConditionalExpression") return;
-    const [a, , cond, , b] = children(n);
-    if (cond?.name === "VariableName" && params.has(textOf(text, cond)) && (a?.name === "None" || b?.name === "None")) choosers.add(textOf(text, cond));
+    if (n.name === "ConditionalExpression") {
+      const [a, , cond, , b] = children(n);
+      if (a?.name === "None" || b?.name === "None") choose(cond);
+    } else if (n.name === "IfStatement" && bindsNone(text, n)) {
+      const kids = children(n);
+      kids.forEach((k, i) => {
+        if (k.name === "if" || k.name === "elif") choose(kids[i + 1]);
+      });
+    }
   });
   return choosers;
+}
+
+/** The name a condition tests: `P`, `(P)` or `not P`; undefined for any other condition. */
+function testedName(text: string, cond: SyntaxNode): string | undefined {
+  if (cond.name === "VariableName") return textOf(text, cond);
+  const kids = children(cond);
+  if (cond.name === "ParenthesizedExpression" && parts(cond).length === 1) return testedName(text, parts(cond)[0]);
+  if (cond.name === "UnaryExpression" && kids[0]?.name === "not" && kids[1]) return testedName(text, kids[1]);
+  return undefined;
+}
+
+/** Whether an if statement's branches bind a name to None (`NAME = None`). */
+function bindsNone(text: string, ifStatement: SyntaxNode): boolean {
+  let found = false;
+  walk(ifStatement, (n) => {
+    if (found) return false;
+    if (n.name !== "AssignStatement") return undefined;
+    const kids = children(n);
+    if (kids.length === 3 && kids[0].name === "VariableName" && kids[1].name === "AssignOp" && kids[2].name === "None") found = true;
+    return undefined;
+  });
+  return found;
 }
 
 /** A string or None given (staticArgument), or True or False written at the call for a parameter that chooses None (noneChoosers). */
