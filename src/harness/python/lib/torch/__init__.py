@@ -150,7 +150,7 @@ def _write_out(name, out, result):
 for _name in ["exp", "exp2", "log", "log2", "sqrt", "rsqrt", "sin", "cos", "tanh", "sigmoid", "abs", "neg", "floor", "ceil",
               "round", "trunc", "reciprocal", "square", "sign", "logical_not", "isnan", "isinf", "relu", "sum", "mean", "prod",
               "any", "all", "var", "std", "amax", "amin", "argmax", "argmin", "softmax", "log_softmax", "cumsum", "flatten", "unflatten", "reshape",
-              "sort", "argsort", "topk", "broadcast_to", "permute", "transpose", "t", "unsqueeze", "squeeze", "clone", "add", "sub", "mul",
+              "sort", "argsort", "topk", "bincount", "broadcast_to", "permute", "transpose", "t", "unsqueeze", "squeeze", "clone", "add", "sub", "mul",
               "div", "pow", "eq", "ne", "lt", "le", "gt", "ge", "logical_and", "logical_or", "logical_xor", "remainder", "maximum", "minimum", "chunk", "split", "tensor_split", "narrow", "mm",
               "matmul", "mv", "addmm", "addmv", "addcmul", "addcdiv", "masked_fill",
               "asin", "acos", "atan", "sinh", "cosh", "log1p", "expm1", "log10", "lgamma", "erfc"]:

@@ -75,7 +75,7 @@ def needs_grad(*tensors):
 def refuse_grad(name, *tensors):
     """An op with no backward here, on a tensor that requires grad."""
     if needs_grad(*tensors):
-        not_implemented(f"autograd through {name} (Kernel Lab differentiates torch.autograd.Function, torch.nn.functional.layer_norm and pad, + and -, and views only)")
+        not_implemented(f"autograd through {name} (Kernel Lab differentiates torch.autograd.Function, torch.nn.functional.layer_norm, pad, gelu and silu, +, - and *, and views only)")
 
 
 class Node:

@@ -114,8 +114,21 @@ class device:
     def __repr__(self):
         return f"device(type='{self.type}', index={self.index})" if self.index is not None else f"device(type='{self.type}')"
 
+    # `with torch.device(d):` makes d the device of tensors made without one (scattermoe's ParallelLinear
+    # runs its forward and backward inside `with torch.device(x.device):`).
+    def __enter__(self):
+        _default_devices.append(self)
+        return self
+
+    def __exit__(self, *exc):
+        _default_devices.pop()
+
+
+_default_devices = []
+
 
 def as_device(spec):
+    """A device given, or, for None, the default one: the innermost `with torch.device(…)`'s, else the CPU."""
     if spec is None:
-        return device("cpu")
+        return _default_devices[-1] if _default_devices else device("cpu")
     return spec if isinstance(spec, device) else device(spec)

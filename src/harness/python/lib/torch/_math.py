@@ -72,6 +72,8 @@ def _shape(x):
 def binary(op, a, b):
     if op in ("add", "sub") and needs_grad(a, b):
         return _sum_with_grad(op, a, b)
+    if op == "mul" and needs_grad(a, b):
+        return _product_with_grad(a, b)
     if op not in _COMPARISONS:  # a comparison has no gradient in torch: its result never requires one
         refuse_grad(f"torch.{op}", a, b)
     dtype = _result_dtype(a, b)
@@ -111,6 +113,20 @@ def _in_place(op, self, other):
         self._assign(self, out)
     self.requires_grad, self.grad_fn, self._output_nr = True, out.grad_fn, 0
     return self
+
+
+def _product_with_grad(a, b):
+    """a * b where one requires grad: each side's gradient is the other side times g, summed over the
+    dims it was broadcast along (scattermoe's GLUMLP: `h = self.activation(gates) * h`)."""
+    from ._autograd import _grad_mode, attach
+    from ._view_grad import _unbroadcast
+    with _grad_mode(False):
+        out = binary("mul", a, b)
+    sides = [(x, other) for x, other in ((a, b), (b, a)) if isinstance(x, Tensor)]
+
+    def backward(g):
+        return [_unbroadcast(x, out, g * other, (), {}).to(x.dtype) for x, other in sides]
+    return attach(out, "MulBackward0", [x for x, _ in sides], backward)
 
 
 def _sum_with_grad(op, a, b):
@@ -294,6 +310,36 @@ def sort(x, dim=-1, descending=False, stable=False):
     return _MinMax((values, indices))
 
 
+def bincount(x, weights=None, minlength=0):
+    """How often each value of a 1-D tensor of non-negative integers occurs (or its weights' sum), at
+    least minlength counts; int64, or float32 with float32 weights, as torch's (which gives float64 for
+    other weights: no float64 here); on the CPU (scattermoe's flatten_sort_count counts its tokens per
+    expert with it)."""
+    if weights is not None:
+        refuse_grad("torch.bincount", weights)
+        if weights.dtype is not D.float32:
+            not_implemented(f"torch.bincount with {weights.dtype.name} weights (a float64 result in torch)")
+    _on_cpu("torch.bincount", x, *([weights] if weights is not None else []))
+    if x.dim() != 1:
+        raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
+    if x.dtype.kind == "float" or x.dtype is D.bool_:
+        raise RuntimeError(f'"bincount_cpu" not implemented for \'{x.dtype.name.capitalize()}\'')
+    if minlength < 0:
+        raise RuntimeError("minlength should be >= 0")
+    values = x.tolist()
+    if any(v < 0 for v in values):
+        raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
+    if weights is not None and tuple(weights.shape) != tuple(x.shape):
+        raise RuntimeError("weights should be 1-d and have the same length as input")
+    amounts = weights.tolist() if weights is not None else [1] * len(values)
+    counts = [0] * max(max(values, default=-1) + 1, minlength)
+    for v, amount in zip(values, amounts):
+        counts[v] += amount
+    dtype = D.int64 if weights is None else D.float32
+    import torch
+    return torch.tensor(counts, dtype=dtype, device=x.device)
+
+
 def topk(x, k, dim=-1, largest=True, sorted=True):  # noqa: A002
     """The k largest (smallest) along one axis, in order, by the stable sort above (equal values keep
     their index order; torch leaves that unspecified); on the CPU (sglang's double sparsity picks its
@@ -439,6 +485,7 @@ def _install():
     Tensor.sort = lambda self, dim=-1, descending=False, stable=False: sort(self, dim, descending, stable)
     Tensor.argsort = lambda self, dim=-1, descending=False, stable=False: sort(self, dim, descending, stable)[1]
     Tensor.topk = lambda self, k, dim=-1, largest=True, sorted=True: topk(self, k, dim, largest, sorted)
+    Tensor.bincount = lambda self, weights=None, minlength=0: bincount(self, weights, minlength)
     Tensor.clamp = lambda self, min=None, max=None: clamp(self, min, max)
     Tensor.clip = Tensor.clamp
     # torchao's moe_training generate_permute_indices: `torch.clamp_min(total_tokens_per_expert, alignment)`.

@@ -1,8 +1,9 @@
-# torch.nn: the functional ops the tutorials call (torch.nn.functional) and Module as a base class
-# (nn/_module.py); torch's layers are not here.
+# torch.nn: the functional ops the tutorials call (torch.nn.functional), Module as a base class
+# (nn/_module.py) and the activation layers (nn/_activation.py); torch's other layers are not here.
 
 from . import functional, _reduction, init  # noqa: F401
 from ._module import Module, Identity, Parameter  # noqa: F401
+from ._activation import GELU, SiLU, ReLU, Sigmoid, Tanh  # noqa: F401
 
 
 def __getattr__(name):

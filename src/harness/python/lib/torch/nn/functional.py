@@ -1,6 +1,6 @@
-# torch.nn.functional: softmax, layer_norm (with its backward, for tutorial 05's reference), gelu,
-# silu, relu, dropout, conv2d (_conv.py): torch's ops (_math.py), GPU kernels on GPU tensors where
-# Kernel Lab has them.
+# torch.nn.functional: softmax, layer_norm (with its backward, for tutorial 05's reference), gelu and
+# silu (with theirs: scattermoe's MLP applies one between two autograd Functions), relu, dropout,
+# conv2d (_conv.py): torch's ops (_math.py), GPU kernels on GPU tensors where Kernel Lab has them.
 
 import math
 
@@ -32,13 +32,35 @@ def relu(x, inplace=False):
 
 
 def gelu(x, approximate="none"):
-    refuse_grad("gelu", x)
-    return _math.unary("gelu_tanh" if approximate == "tanh" else "gelu", x)
+    with _grad_mode(False):
+        out = _math.unary("gelu_tanh" if approximate == "tanh" else "gelu", x)
+
+    def backward(g):
+        # d/dx x Φ(x) = Φ(x) + x φ(x); with approximate="tanh", of 0.5 x (1 + tanh(u)), u = √(2/π) (x + 0.044715 x³).
+        import torch
+        xf = x.float()
+        if approximate == "tanh":
+            t = torch.tanh(math.sqrt(2 / math.pi) * (xf + 0.044715 * xf * xf * xf))
+            slope = 0.5 * (1 + t) + 0.5 * xf * (1 - t * t) * math.sqrt(2 / math.pi) * (1 + 3 * 0.044715 * xf * xf)
+        else:
+            slope = 0.5 * (1 + torch.erf(xf / math.sqrt(2))) + xf * torch.exp(-0.5 * xf * xf) / math.sqrt(2 * math.pi)
+        return [(g.float() * slope).to(x.dtype)]
+
+    return attach(out, "GeluBackward0", [x], backward)
 
 
 def silu(x, inplace=False):
-    refuse_grad("silu", x)
-    return _math.unary("silu", x)
+    with _grad_mode(False):
+        out = _math.unary("silu", x)
+
+    def backward(g):
+        # d/dx x σ(x) = σ(x) (1 + x (1 − σ(x))).
+        import torch
+        xf = x.float()
+        s = torch.sigmoid(xf)
+        return [(g.float() * s * (1 + xf * (1 - s))).to(x.dtype)]
+
+    return attach(out, "SiluBackward0", [x], backward)
 
 
 def sigmoid(x):
