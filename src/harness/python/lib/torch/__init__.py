@@ -27,7 +27,7 @@ clamp_max = lambda x, max: clamp(x, None, max)  # noqa: E731
 from ._einsum import einsum
 from . import _autograd as autograd
 from ._autograd import no_grad, enable_grad, inference_mode, set_grad_enabled, is_grad_enabled
-from . import testing, cuda, nn, backends, distributed, version, amp, compiler, _C, _dynamo, library, utils, jit
+from . import testing, cuda, nn, backends, distributed, version, amp, compiler, _C, _dynamo, library, utils, jit, profiler
 from ._C import Tag  # noqa: E402,F401 (torch.Tag, as torch re-exports torch._C.Tag)
 from ._ops import ops
 from .amp import autocast, is_autocast_enabled, get_autocast_dtype

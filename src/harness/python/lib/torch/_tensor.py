@@ -66,6 +66,8 @@ class Tensor(TensorViews, TensorConversions):
     def numel(self):
         return _numel(self._shape)
 
+    nelement = numel  # torch's older name (gpu-mode's lecture 1 triton_square.py: `x.nelement() * x.element_size()`)
+
     def element_size(self):
         return self._dtype.itemsize
 
