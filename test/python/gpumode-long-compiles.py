@@ -3,8 +3,10 @@ takes 4 to 9 s a kernel to compile (--cpu in python-library-gpumode.test.ts), ag
 ops' definitions in Kernel Lab's torch: lecture 14's triton_util.py 2-D offset and mask helpers in a matmul of the
 notebook's shape (naive_matmul_k, its loads masked); lecture 18's fused add-mul-relu kernels through their entry points
 (the inductor-generated one, with its bias of 8 columns fixed in the kernel, and the "cleaner" one), its
-add-mul-activation kernel with relu picked, and the inductor kernel fixed at 128 x 512 launched with inductor's
-grid(). Sizes off the blocks wherever the kernel takes one."""
+add-mul-activation kernel with relu picked, the inductor kernel fixed at 128 x 512 launched with inductor's grid(),
+and torch.compile's output module for the lecture's two-layer LoRA MLP (torch_compile_generated_triton.py: torch 2.2's
+async_compile.triton, its call(args) on the lecture's 7 x 16 input). Sizes off the blocks wherever the kernel takes
+one."""
 
 import torch
 import triton
@@ -16,6 +18,7 @@ from gpumode_kit.lecture_018.kernels.triton_fused_add_mul_relu import (
 )
 from gpumode_kit.lecture_018.kernels.triton_fused_add_mul_activation import fused_add_mul_activation_kernel
 from gpumode_kit.lecture_018.kernels.triton_pointwise_add_relu_fused import pointwise_add_relu_fusion_512, grid
+from gpumode_kit.lecture_018 import torch_compile_generated_triton as compiled_mlp
 
 DEVICE = triton.runtime.driver.active.get_active_torch_device()
 torch.manual_seed(0)
@@ -69,3 +72,12 @@ ref = torch.clamp(X.cpu() + Y.cpu(), min=0.0)
 pointwise_add_relu_fusion_512[grid(65536)](X, Y, 512)
 report("pointwise_add_relu_fusion_512 (grid(65536))", X, ref)
 
+
+# The compiled module's call(args): out1 = relu(X W1^T + b1 + 0.5 (X A1) B1), out = sigmoid(out1 W2^T + b2 + 0.5 (out1 A2) B2).
+W1, b1, W2, b2 = torch.randn((8, 16)), torch.randn((8,)), torch.randn((4, 8)), torch.randn((4,))
+A1, B1, A2, B2, X = torch.randn((16, 5)), torch.randn((5, 8)), torch.randn((8, 5)), torch.randn((5, 4)), torch.randn((7, 16))
+out1 = torch.clamp(X @ W1.t() + b1 + 0.5 * ((X @ A1) @ B1), min=0.0)
+ref = torch.sigmoid(out1 @ W2.t() + b2 + 0.5 * ((out1 @ A2) @ B2))
+outputs = compiled_mlp.call([t.to(DEVICE) for t in (W1, b1, W2, b2, A1, B1, A2, B2, X)])
+report("torch_compile_generated_triton call(args) (two fused kernels, 7 x 16)", outputs[0], ref, atol=1e-4)
+report("torch_compile_generated_triton call(args) (its saved first layer)", outputs[2], out1, atol=1e-4)
