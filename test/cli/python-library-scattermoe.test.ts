@@ -4,8 +4,9 @@
 // 128-wide ones); with --cpu, every entry point at the library's own configs: scatter2scatter scattered and grouped
 // in and out with a bias, group, group_bwd_W, parallel_linear forward and backward, MLP and GLUMLP forward and
 // backward, single2scatter. The package stopped at its import (nn.SiLU), then at bincount, `with torch.device(…)`,
-// KL1101 in _groupXtY (a helper's constexpr True deciding a name bound to None), autograd through GELU, SiLU and *.
-// scattermoe-reduced.py holds each reduced.
+// KL1101 in _groupXtY (a helper's constexpr True deciding a name bound to None), autograd through GELU, SiLU and *
+// (`*=` too, which keeps its left side's old values for the other side's gradient). scattermoe-reduced.py holds each
+// reduced.
 
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
@@ -52,12 +53,12 @@ test("shawntan/scattermoe's entry points at the library's configs: scatter2scatt
   assert.equal(report.stdout, lines.map((l) => `${l}: match\n`).join(""));
 });
 
-test("scattermoe's idioms reduced: a helper's constexpr True / False choosing a name bound to None, with torch.device(…), bincount, nn.init.normal_, autograd through nn.GELU, nn.SiLU and *; on the GPU and with --cpu", async () => {
+test("scattermoe's idioms reduced: a helper's constexpr True / False choosing a name bound to None, with torch.device(…), bincount, nn.init.normal_, autograd through nn.GELU, nn.SiLU, * and *=; on the GPU and with --cpu", async () => {
   await onGpuAndCpu(reduced, (report) => {
     assert.deepEqual(errors(report), [], JSON.stringify(report.diagnostics));
     assert.match(
       report.stdout,
-      /a None chosen by a helper's constexpr True \/ False: match\nwith torch\.device\(d\): match\nbincount: match\nnn\.init\.normal_: match\nautograd through nn\.GELU, nn\.SiLU and \*: match\n/,
+      /a None chosen by a helper's constexpr True \/ False: match\nwith torch\.device\(d\): match\nbincount: match\nnn\.init\.normal_: match\nautograd through nn\.GELU, nn\.SiLU, \* and \*=: match\n/,
     );
   });
 });

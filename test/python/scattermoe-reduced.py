@@ -78,4 +78,9 @@ b = torch.randn(5).requires_grad_()
 g = torch.randn(7, 5)
 (a * b).backward(g)
 grads["*"] = torch.allclose(a.grad, g * b.detach()) and torch.allclose(b.grad, (g * a.detach()).sum(0), atol=1e-5)
-print("autograd through nn.GELU, nn.SiLU and *:", "match" if all(grads.values()) else f"differ {grads}")
+y = torch.randn(7, 5).requires_grad_()
+prod = a + 0
+prod *= y  # in place: y's gradient is a's values from before the product
+prod.backward(g)
+grads["*="] = torch.allclose(y.grad, g * a.detach())
+print("autograd through nn.GELU, nn.SiLU, * and *=:", "match" if all(grads.values()) else f"differ {grads}")

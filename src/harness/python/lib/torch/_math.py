@@ -106,7 +106,9 @@ def _in_place(op, self, other):
     from ._autograd import _grad_mode
     if self.requires_grad and self.grad_fn is None:
         raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
-    before = self.detach()
+    # A product's backward reads both sides' values (_product_with_grad): self's before the op, kept apart from the
+    # storage the result is written into.
+    before = self.detach().clone() if op == "mul" else self.detach()
     before.requires_grad, before.grad_fn, before._output_nr = self.requires_grad, self.grad_fn, getattr(self, "_output_nr", 0)
     out = binary(op, before, other)  # refuses the ops with no backward here
     with _grad_mode(False):
