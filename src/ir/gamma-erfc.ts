@@ -59,6 +59,12 @@ function erfcxTail(x: number): number {
   return 1 / (Math.sqrt(Math.PI) * f);
 }
 
+/** The error function to double precision (its series below 2.5; 1 - erfc above, where erfc is below 4e-4). */
+export function erf(x: number): number {
+  if (Math.abs(x) < 2.5 || Number.isNaN(x)) return erfSeries(x);
+  return Math.sign(x) * (1 - erfc(Math.abs(x)));
+}
+
 /** The complementary error function 1 - erf(x), without 1 - erf's cancellation for large x. */
 export function erfc(x: number): number {
   if (Number.isNaN(x)) return x;

@@ -247,37 +247,31 @@ test("every libdevice function of its own has a sample call", () => {
   assert.deepEqual(ALL.map(([name]) => name).filter((name) => name.startsWith("libdevice.") && !sampled.has(name)), []);
 });
 
-for (const [name, statement] of LIBDEVICE_SAMPLES) {
-  test(`libdevice.${name} emits only the IR ops it declares, and compiles`, () => {
-    let diagnostics: unknown[] = [];
-    const emitted = watchingIntrinsics(() => {
-      const parsed = parseKernelFile("k.kernel.ts", source(statement));
-      assert.deepEqual(parsed.diagnostics, []);
-      diagnostics = compileKernel(parsed.kernels[0], { BLOCK: 16 }, DEFAULT_TARGET).diagnostics;
-    });
-    assert.deepEqual((diagnostics as { severity: string }[]).filter((d) => d.severity !== "info"), []);
-    const ops = emitted.get(`libdevice.${name}`);
-    assert.ok(ops && ops.size > 0, `the sample never lowered libdevice.${name}`);
-    const declared = new Set(LIBDEVICE_FUNCTIONS[name].produces);
-    assert.deepEqual([...ops].filter((op) => !declared.has(op)), [], `libdevice.${name} emitted ops missing from its produces list`);
+/**
+ * Lowers `statement` with every lowering watched, asserts the kernel compiles without diagnostics, and that the
+ * function `key` (a tl.* name, or `libdevice.name`) emitted ops, each on `intrinsic`'s produces list.
+ */
+function checkSample(key: string, written: string, statement: string, intrinsic: Intrinsic): void {
+  let diagnostics: unknown[] = [];
+  const emitted = watchingIntrinsics(() => {
+    const parsed = parseKernelFile("k.kernel.ts", source(statement));
+    assert.deepEqual(parsed.diagnostics, []);
+    diagnostics = compileKernel(parsed.kernels[0], { BLOCK: 16 }, DEFAULT_TARGET).diagnostics;
   });
+  assert.deepEqual((diagnostics as { severity: string }[]).filter((d) => d.severity !== "info"), []);
+  // tl.range is lowered by its for…of statement (control-flow.ts), which emits the loop itself.
+  if (key === "range") return;
+  const ops = emitted.get(key);
+  assert.ok(ops, `the sample never lowered ${written}`);
+  assert.ok(ops.size > 0 || intrinsic.produces.length === 0, `${written} emitted nothing`);
+  const declared = new Set(intrinsic.produces);
+  assert.deepEqual([...ops].filter((op) => !declared.has(op)), [], `${written} emitted ops missing from its produces list`);
+}
+
+for (const [name, statement] of LIBDEVICE_SAMPLES) {
+  test(`libdevice.${name} emits only the IR ops it declares, and compiles`, () => checkSample(`libdevice.${name}`, `libdevice.${name}`, statement, LIBDEVICE_FUNCTIONS[name]));
 }
 
 for (const [name, statement] of SAMPLES) {
-  test(`tl.${name} emits only the IR ops it declares, and compiles`, () => {
-    let diagnostics: unknown[] = [];
-    const emitted = watchingIntrinsics(() => {
-      const parsed = parseKernelFile("k.kernel.ts", source(statement));
-      assert.deepEqual(parsed.diagnostics, []);
-      diagnostics = compileKernel(parsed.kernels[0], { BLOCK: 16 }, DEFAULT_TARGET).diagnostics;
-    });
-    assert.deepEqual((diagnostics as { severity: string }[]).filter((d) => d.severity !== "info"), []);
-    // tl.range is lowered by its for…of statement (control-flow.ts), which emits the loop itself.
-    if (name === "range") return;
-    const ops = emitted.get(name);
-    assert.ok(ops, `the sample never lowered tl.${name}`);
-    assert.ok(ops.size > 0 || INTRINSICS[name].produces.length === 0, `tl.${name} emitted nothing`);
-    const declared = new Set(INTRINSICS[name].produces);
-    assert.deepEqual([...ops].filter((op) => !declared.has(op)), [], `tl.${name} emitted ops missing from its produces list`);
-  });
+  test(`tl.${name} emits only the IR ops it declares, and compiles`, () => checkSample(name, `tl.${name}`, statement, INTRINSICS[name]));
 }

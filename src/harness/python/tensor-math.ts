@@ -1,7 +1,7 @@
 // The per-element math of Kernel Lab's `torch` ops (tensor-ops.ts walks the elements): each in
 // double precision, rounded to the result's dtype once by the caller. Runs on the Python thread.
 
-import { erfc, erfcx, lgamma } from "../../ir/gamma-erfc";
+import { erf, erfc, erfcx, lgamma } from "../../ir/gamma-erfc";
 
 export const UNARY: Record<string, (x: number) => number> = {
   neg: (x) => -x,
@@ -77,34 +77,3 @@ export const BINARY: Record<string, (a: number, b: number) => number> = {
   atan2: Math.atan2,
 };
 
-/** erf to double precision: its Taylor series below 2.5, erfc's continued fraction above (float32 needs ~1e-8). */
-function erf(x: number): number {
-  const ax = Math.abs(x);
-  if (ax < 2.5) {
-    let sum = x;
-    let term = x;
-    const x2 = x * x;
-    for (let n = 1; n < 80; n++) {
-      term *= -x2 / n;
-      const add = term / (2 * n + 1);
-      sum += add;
-      if (Math.abs(add) < 1e-17 * Math.abs(sum)) break;
-    }
-    return (2 / Math.sqrt(Math.PI)) * sum;
-  }
-  // erfc by Lentz's continued fraction.
-  let f = ax;
-  let c = ax;
-  let d = 0;
-  for (let n = 1; n < 200; n++) {
-    const a = n / 2;
-    d = ax + a * d;
-    d = d === 0 ? 1e-300 : 1 / d;
-    c = ax + a / c;
-    const delta = c * d;
-    f *= delta;
-    if (Math.abs(delta - 1) < 1e-16) break;
-  }
-  const erfc = Math.exp(-ax * ax) / (Math.sqrt(Math.PI) * f);
-  return Math.sign(x) * (1 - erfc);
-}
