@@ -8,7 +8,7 @@
 
 import type { PyConst } from "./literals";
 import type { LaunchSite } from "./launches";
-import { literalValue } from "./literals";
+import { literalValue, isDtypeConst } from "./literals";
 import type { PythonFile, PythonKernel } from "./module";
 import { externalCallee } from "./externals";
 import type { PythonArgType } from "./compile-python";
@@ -309,6 +309,9 @@ function descriptorParams(file: PythonFile, kernel: PythonKernel): Map<string, {
   return found;
 }
 
+/** Kernel Lab's names of the Triton dtypes with no WGSL type (KL2080 where a kernel makes a value of one). */
+const NO_WGSL_TYPE: ReadonlySet<string> = new Set(["f64", "u64", "i16", "u16", "f8e4b8", "f8e5b16", "f8e4b15"]);
+
 /** The sets of constexpr values `check` compiles a kernel with: one per launch in the file, or one (with autotune's config `configIndex`). */
 export function assumedConstexprs(file: PythonFile, kernel: PythonKernel, configIndex = 0): Record<string, PyConst>[] {
   const launches = file.launches.filter((l) => l.kernel === kernel.name);
@@ -318,7 +321,11 @@ export function assumedConstexprs(file: PythonFile, kernel: PythonKernel, config
   const choices = (launch: LaunchSite | undefined): Record<string, PyConst>[] => {
     let out: Record<string, PyConst>[] = [{}];
     if (launch) kernel.params.forEach((p, i) => {
-      const either = i < launch.args.length ? launch.args[i].alternatives : launch.alternatives?.[p.name];
+      const given = i < launch.args.length ? launch.args[i].alternatives : launch.alternatives?.[p.name];
+      // A dtype with no WGSL type beside one that has one (FlagGems' igammac: `tl.float64 if out.dtype == torch.float64
+      // else tl.float32`): a run can only take the other, so check compiles that one (a run with float64 fails earlier).
+      const runnable = given?.filter((v) => !(isDtypeConst(v) && NO_WGSL_TYPE.has(v.dtype)));
+      const either = runnable && runnable.length > 0 ? runnable : given;
       if (!p.constexpr || !either || out.length * either.length > 8) return;
       out = out.flatMap((o) => either.map((v) => ({ ...o, [p.name]: v })));
     });
