@@ -431,15 +431,15 @@ function readImport(text: string, s: SyntaxNode, imports: PythonImports): void {
     if (from !== undefined && !isTritonModule(from)) imports.imported.set(local, { module: from, name: item.name });
     if (full === "triton") imports.triton.add(local);
     else if (full === "triton.language") imports.tl.add(local);
+    // `import triton.language.core as core` (FlagGems' topk.py: core.reshape, core.where, core.int8, core.constexpr) and
+    // `from triton.language import core` (aiter's topk.py: core.static_range): the modules tl's names are defined in, read as tl.
+    else if (full === "triton.language.core" || full === "triton.language.standard") imports.tl.add(local);
     else if (MATH_MODULES.has(full)) imports.math.add(local);
     else if (from !== undefined && MATH_MODULES.has(from)) imports.functions.set(local, libdeviceFunction(item.name));
     else if (from !== undefined && (from === "triton" || from === "triton.language")) imports.functions.set(local, item.name);
     // `from triton.language.standard import _log2`: where tl's functions are defined (calls.ts reads the private ones it evaluates).
     else if (from !== undefined && (from === "triton.language.core" || from === "triton.language.standard")) imports.functions.set(local, item.name);
     else if (from !== undefined && !isTritonModule(from)) imports.others.set(local, from);
-    // `import triton.language.core as core` (FlagGems' topk.py: core.reshape, core.where, core.int8, core.constexpr): the
-    // modules tl's names are defined in, read as tl.
-    else if (from === undefined && (full === "triton.language.core" || full === "triton.language.standard")) imports.tl.add(local);
   }
 }
 
