@@ -75,6 +75,9 @@ function lower(ctx: LoweringContext, constexprs: Readonly<Record<string, number>
   };
 }
 
+/** The largest finite f32 (torch.finfo(torch.float32).max). */
+const F32_MAX = 3.4028234663852886e38;
+
 /** Binds a parameter's name: a constexpr's value, a pointer, or a scalar read from the uniforms. */
 function bindParam(ctx: LoweringContext, p: Param, constexprs: Readonly<Record<string, number>>, used: Record<string, number>): void {
   const at = p.span;
@@ -87,14 +90,17 @@ function bindParam(ctx: LoweringContext, p: Param, constexprs: Readonly<Record<s
       ctx.log.error(Codes.constexprMissing, at, `constexpr '${p.name}' has no value; give it one in the run's constexprs, e.g. constexprs: { ${p.name}: 1024 }`);
       return unknown();
     }
-    if (!Number.isFinite(value) || (Number.isInteger(value) && Math.abs(value) > 2 ** 31 - 1)) {
+    if (!Number.isFinite(value) || Math.abs(value) > F32_MAX) {
       ctx.log.error(Codes.constexprMissing, at, `constexpr '${p.name}' is ${value}; a constexpr is an integer in the i32 range or a finite float`);
       return unknown();
     }
     used[p.name] = value;
     // As Triton's constexprs may be floats (Liger's JSD takes `beta: tl.constexpr` = 0.5): an
-    // integer is an i32 constant, any other number an f32 one.
-    bindValue(Number.isInteger(value) ? ctx.b.constant(value, "i32", at) : ctx.b.constant(Math.fround(value), "f32", at));
+    // integer in the i32 range is an i32 constant, any other number an f32 one. A whole number past
+    // the i32 range is a float here (aiter's topk: `FILL_VALUE=torch.finfo(torch.float32).min`): a
+    // Python int that large stops at the launch (triton/_jit.py), since Kernel Lab's ints are 32-bit.
+    const isI32 = Number.isInteger(value) && Math.abs(value) <= 2 ** 31 - 1;
+    bindValue(isI32 ? ctx.b.constant(value, "i32", at) : ctx.b.constant(Math.fround(value), "f32", at));
   } else if (p.kind === "pointer") {
     if (p.dtype === "f16" && !ctx.target.shaderF16) {
       ctx.log.error(Codes.dtypeUnavailable, at, `Ptr<f16> needs the adapter feature 'shader-f16', ${F16_MISSING}, or use Ptr<f32>`);

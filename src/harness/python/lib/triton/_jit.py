@@ -81,6 +81,10 @@ def _arg(name, value, constexpr, specialize=True):
             return {"name": name, "kind": "constexpr", "value": list(value)}
         if value is not None and not isinstance(value, (bool, int, float, str)):
             value = str(value)
+        if isinstance(value, int) and not isinstance(value, bool) and not -2**31 <= value < 2**31:
+            # The compiler reads a whole number past the i32 range as a float (a float constexpr such as
+            # torch.finfo(torch.float32).min crosses as a number): an int that large stops here, as a scalar does.
+            raise ValueError(f"argument {name}={value} does not fit in int32: Kernel Lab's kernels take 32-bit integers")
         return {"name": name, "kind": "constexpr", "value": value}
     if isinstance(value, bool):
         return {"name": name, "kind": "bool", "value": value}
