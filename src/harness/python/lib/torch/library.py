@@ -123,8 +123,81 @@ class Library:
         _schema_op(qualname).kernels[key] = fn
         return fn
 
+    def _register_fake(self, op_name, fn, _stacklevel=1):
+        # A fake (meta) kernel is for tracing; nothing is traced here: kept, never called (aiter's torch_compile_guard).
+        name = getattr(op_name, "_name", op_name)
+        _fakes[name if "::" in name else f"{self.ns}::{name}"] = fn
+        return fn
+
     def _destroy(self):
         pass
+
+
+def infer_schema(prototype_function, /, *, mutates_args, op_name=None):
+    """torch.library.infer_schema: the schema string torch reads off a function's annotations, as
+    torch/_library/infer_schema.py writes it (aiter's torch_compile_guard splits it at "->" and defines
+    the op with it). A parameter or return annotation torch can't put in a schema is its ValueError."""
+    import inspect
+    import typing
+    from ._tensor import Tensor
+    from ._dtypes import dtype as _dtype_class
+    sig = inspect.signature(prototype_function)
+    name = getattr(prototype_function, "__name__", "function")
+
+    def scalar_type(t):
+        basics = {Tensor: "Tensor", int: "SymInt", float: "float", bool: "bool", str: "str", _dtype_class: "ScalarType"}
+        if t in basics:
+            return basics[t]
+        origin, targs = typing.get_origin(t), typing.get_args(t)
+        if origin in (list, tuple, typing.Sequence) and len(targs) >= 1 and targs[0] in basics and (origin is not tuple or targs[-1] is Ellipsis):
+            return basics[targs[0]] + "[]"
+        return None
+
+    def type_text(t):
+        origin, targs = typing.get_origin(t), typing.get_args(t)
+        if origin is typing.Union or type(t).__name__ == "UnionType":
+            rest = [a for a in targs if a is not type(None)]
+            if len(rest) == 1 and len(targs) == 2:
+                inner = scalar_type(rest[0])
+                return None if inner is None else inner + "?"
+            return None
+        return scalar_type(t)
+
+    def default_text(default):
+        if default is None:
+            return "None"
+        if isinstance(default, bool) or isinstance(default, (int, float)):
+            return str(default)
+        if isinstance(default, str):
+            return f'"{default}"'
+        if isinstance(default, _dtype_class):
+            return str(default).removeprefix("torch.")
+        raise ValueError(f"infer_schema({name}): unsupported default value {default!r}")
+
+    params = []
+    for idx, (pname, param) in enumerate(sig.parameters.items()):
+        if param.annotation is inspect.Parameter.empty:
+            raise ValueError(f"infer_schema({name}): parameter '{pname}' must have a type annotation")
+        text = type_text(param.annotation)
+        if text is None:
+            raise ValueError(f"infer_schema({name}): parameter '{pname}' has unsupported type {param.annotation}")
+        mutated = mutates_args == "unknown" or (not isinstance(mutates_args, str) and pname in mutates_args)
+        if mutated and text.startswith("Tensor"):
+            text = f"Tensor(a{idx}!){text[len('Tensor'):]}"
+        params.append(f"{text} {pname}" if param.default is inspect.Parameter.empty else f"{text} {pname}={default_text(param.default)}")
+    ret = sig.return_annotation
+    if ret is None or ret is type(None):
+        out = "()"
+    elif typing.get_origin(ret) is tuple:
+        parts = [scalar_type(a) for a in typing.get_args(ret)]
+        if any(p is None for p in parts):
+            raise ValueError(f"infer_schema({name}): unsupported return type {ret}")
+        out = "(" + ", ".join(parts) + ")"
+    else:
+        out = scalar_type(ret) if ret is not inspect.Parameter.empty else None
+        if out is None:
+            raise ValueError(f"infer_schema({name}): unsupported return type {ret}")
+    return f"{op_name or ''}({', '.join(params)}) -> {out}"
 
 
 class _SchemaOp:
