@@ -10,7 +10,7 @@ import type { LowerContext } from "./context";
 import { nodeText } from "./context";
 import type { PyConst } from "./literals";
 import type { PythonKernel } from "./module";
-import { pickedSide } from "./none-names";
+import { pickedSide, staticBool } from "./none-names";
 import { children, parts, stringValue, textOf, walk, type SyntaxNode } from "./tree";
 
 export interface CallArgument {
@@ -122,9 +122,18 @@ function bindsNone(text: string, ifStatement: SyntaxNode): boolean {
   return found;
 }
 
-/** A string or None given (staticArgument), or True or False written at the call for a parameter that chooses None (noneChoosers). */
+/**
+ * A string or None given (staticArgument), or, for a parameter that chooses None (noneChoosers), a truth the caller
+ * decides while lowering: True or False written at the call, a caller's constexpr bool (aiter's mha.py passes its
+ * kernel's `PADDED_HEAD` and `MASK_STEPS` on to `_attn_fwd_inner`), or a comparison of decided numbers.
+ */
 function givenValue(ctx: LowerContext, n: SyntaxNode, chooser: boolean): string | null | boolean | undefined {
   const value = staticArgument(ctx, n);
   if (value !== undefined) return value;
-  return chooser && n.name === "Boolean" ? nodeText(ctx, n) === "True" : undefined;
+  if (!chooser) return undefined;
+  if (n.name === "VariableName") {
+    const known = ctx.known.get(nodeText(ctx, n));
+    return typeof known === "boolean" ? known : undefined;
+  }
+  return staticBool(ctx, n);
 }
