@@ -316,7 +316,7 @@ function assignUnassigned(ctx: LoweringContext, target: ts.Identifier, u: Unassi
       ctx.rebind(name, { kind: "unknown", declaredAt: u.declaredAt, what: "let" });
       return;
     }
-    u.first = { variable: declareBefore(ctx, u, value.type), span, loops: [...ctx.runtimeLoops] };
+    u.first = { variable: declareBefore(ctx, u, value.type), span, loops: [...ctx.runtimeLoops], depth: ctx.runtimeDepth };
     ctx.b.push({ kind: "assign", span, variable: u.first.variable, value });
     ctx.assigned.add(u);
     return;
@@ -339,7 +339,20 @@ function assignUnassigned(ctx: LoweringContext, target: ts.Identifier, u: Unassi
     ctx.bind(name, storeInitial(ctx, name, u.declaredAt, value, span));
     return;
   }
+  // Again in the run-time branch or loop body that first assigned it, on the same path, given another dtype or shape,
+  // where no other path has assigned it yet: Python rebinds the name inside the branch, and only the value the branch
+  // ends with must agree with the other branches (aiter's a16w16 GEMM: `accumulator = tl.load(bias_ptr + offs_bn)`,
+  // [BLOCK_N], then `accumulator = tl.broadcast_to(accumulator[None, :], (BLOCK_M, BLOCK_N))` under a run-time `if`,
+  // tl.zeros((BLOCK_M, BLOCK_N)) in its else). So the name starts a new variable, declared where the first was; the
+  // first keeps the value the branch read on the way.
+  const first0 = u.first;
+  if (ctx.assigned.has(u) && !first0.otherPaths && first0.depth === ctx.runtimeDepth && !isAggregate(value) && !fitsVariable(ctx, value, first0.variable)) {
+    u.first = { variable: declareBefore(ctx, u, value.type), span, loops: [...ctx.runtimeLoops], depth: ctx.runtimeDepth };
+    ctx.b.push({ kind: "assign", span, variable: u.first.variable, value });
+    return;
+  }
   const elsewhere = !ctx.assigned.has(u);
+  if (elsewhere) first0.otherPaths = true;
   ctx.assigned.add(u); // one mistake, one diagnostic: later reads stay quiet
   if (isAggregate(value)) {
     writeSlot(ctx, { kind: "variable", variable }, value, name, span);

@@ -68,7 +68,7 @@ export interface Unassigned {
    * The variable declared before the outermost run-time if or loop holding the first assignment, and that assignment;
    * `loops`: the run-time loops around it (LoweringContext.runtimeLoops), whose end ends the name's value in Triton.
    */
-  first?: { variable: Variable; span: Span; loops: readonly object[] };
+  first?: { variable: Variable; span: Span; loops: readonly object[]; depth: number; otherPaths?: true };
   /** The last place where a path that didn't assign it joined one that did (for the message where it is read). */
   skipped?: Skipped;
 }
