@@ -1,0 +1,1 @@
+# Package marker (aiter/jit/utils/__init__.py holds only its license header).

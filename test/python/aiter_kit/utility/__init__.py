@@ -1,0 +1,1 @@
+# Package marker (aiter/utility has no __init__.py in aiter: a namespace package).
