@@ -253,6 +253,17 @@ export class ValueFactory {
     return magnitude && this.binary("ne", magnitude, this.constant(0, "i32", span), span);
   }
 
+  /** `a && b` / `a || b` of scalar bools where a constant side decides it: that constant, or the other side. */
+  private shortCircuit(fn: "land" | "lor", a: Value, b: Value): Value | undefined {
+    for (const [c, other] of [[a, b], [b, a]] as const) {
+      if (!isConst(c)) continue;
+      const truth = c.value !== 0;
+      // false && x is false, true || x is true; true && x and false || x are x.
+      return (fn === "land") === truth ? other : c;
+    }
+    return undefined;
+  }
+
   binary(fn: BinaryFn, a: Value, b: Value, span: Span): Value | undefined {
     const text = OPERATOR_TEXT[fn];
     if (a.type.kind === "pointer" || b.type.kind === "pointer") return this.pointerArithmetic(fn, a, b, span);
@@ -307,6 +318,11 @@ export class ValueFactory {
         ]);
         return undefined;
       }
+      // `DEBUG and start_n == 256` (aiter's MHA backward, `if DEBUG_TRITON_DETAIL and …: print(f"…{qT.shape}")`): a
+      // constexpr decides Python's `and` / `or` of scalars, as Triton's code generator short-circuits a constexpr
+      // operand, so the if is decided while compiling and the branch it drops isn't code.
+      const decided = (logical === "land" || logical === "lor") && a.type.shape.length === 0 && b.type.shape.length === 0 ? this.shortCircuit(logical, a, b) : undefined;
+      if (decided) return decided;
       return this.emitBinary(logical, "bool", "bool", a, b, span, text);
     }
 
