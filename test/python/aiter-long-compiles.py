@@ -122,6 +122,11 @@ v, i = topk(t, 7)
 rv, ri = torch.topk(t, 7)
 report("topk", close(v, rv) and bool((i.long() == ri.long()).all()))
 
+t = torch.randn((3, 2000), device=DEVICE)
+v, i = topk(t, 5)
+rv, ri = torch.topk(t, 5)
+report("topk (rows of 2000: two stages)", close(v, rv) and bool((i.long() == ri.long()).all()))
+
 E, BS = 6, 16
 ids = torch.randint(0, E, (23, 2), device=DEVICE, dtype=torch.int32)
 max_padded = ids.numel() + E * (BS - 1)
@@ -240,6 +245,30 @@ for d, causal in ((32, False), (40, True)):
     k, v = torch.randn((2, 45, 2, d), device=DEVICE), torch.randn((2, 45, 2, d), device=DEVICE)
     got = flash_attn_func(q, k, v, causal=causal, config=mha_config)
     report(f"flash_attn_func (head dim {d}{', causal' if causal else ''})", close(got, mha_ref(q, k, v, causal), atol=2e-4))
+
+# The backward through flash_attn_func's autograd Function (aiter's one-kernel backward, `_bwd_preprocess` and
+# `bwd_kernel_causal`; its blocks from aiter's gfx942 MHA config): dV = Pᵀ dO, dS = P ∘ (dO Vᵀ − rowsum(dO ∘ O)),
+# dQ = dS K · scale, dK = dSᵀ Q · scale, a key head's summed over its query heads.
+d = 32
+q = torch.randn((1, 37, 4, d), device=DEVICE).requires_grad_(True)
+k, v = torch.randn((1, 45, 2, d), device=DEVICE).requires_grad_(True), torch.randn((1, 45, 2, d), device=DEVICE).requires_grad_(True)
+got = flash_attn_func(q, k, v, causal=True, config=mha_config)
+do = torch.randn_like(got)
+with GfxConfigs():
+    got.backward(do)
+scale = d ** -0.5
+qd, kd, vd = q.detach(), k.detach().repeat_interleave(2, dim=2), v.detach().repeat_interleave(2, dim=2)
+sc = torch.einsum("bqhd,bkhd->bhqk", qd, kd) * scale
+i, j = torch.arange(37, device=DEVICE)[:, None], torch.arange(45, device=DEVICE)[None, :]
+p = torch.softmax(torch.where(j <= i + 45 - 37, sc, float("-inf")), -1)
+o = torch.einsum("bhqk,bkhd->bqhd", p, vd)
+dp = torch.einsum("bqhd,bkhd->bhqk", do, vd)
+ds = p * (dp - (do * o).sum(-1).permute(0, 2, 1)[..., None])
+dq = torch.einsum("bhqk,bkhd->bqhd", ds, kd) * scale
+dk = torch.einsum("bhqk,bqhd->bkhd", ds, qd) * scale
+dv = torch.einsum("bhqk,bqhd->bkhd", p, do)
+fold = lambda g: g.reshape(1, 45, 2, 2, d).sum(3)  # noqa: E731
+report("flash_attn_func (backward, causal, 4 heads on 2)", close(q.grad, dq, atol=2e-4) and close(k.grad, fold(dk), atol=2e-4) and close(v.grad, fold(dv), atol=2e-4))
 
 # --- Lean attention: persistent_lean_attention reads the CU count as arch_info.get_num_sms(), which aiter's arch_info
 # doesn't define (utils/device_info.py does): an AttributeError before any kernel, on every device.

@@ -3,8 +3,8 @@
 torch.finfo(torch.float32).min, as a load's `other` (topk.py's FILL_VALUE); torch.library.infer_schema with a Library's
 define / impl / _register_fake and the op called through torch.ops (aiter's torch_compile_guard); a helper's constexpr
 that decides which name is None, given the kernel's own constexpr (mha.py's MASK_STEPS and PADDED_HEAD); a name given
-another shape again in the run-time branch that first assigned it (the a16w16 GEMM's bias accumulator). Sizes off the
-blocks."""
+another shape again in the run-time branch that first assigned it (the a16w16 GEMM's bias accumulator); a constexpr
+deciding `and` / `or` with a run-time scalar (the MHA backward's debug prints). Sizes off the blocks."""
 
 import torch
 import triton
@@ -113,3 +113,24 @@ tiles = torch.empty((3, 4, 8), device=DEVICE)
 bias_tile[(3,)](bias, tiles, 2, M=4, N=8)
 want = torch.stack([bias[None, :].expand(4, 8) + 1, bias[None, :].expand(4, 8) + 1, torch.ones(4, 8, device=DEVICE)])
 report("a name given another shape in its first run-time branch", torch.allclose(tiles, want))
+
+
+# A constexpr deciding `and` with a run-time scalar (the MHA backward's `if DEBUG_TRITON_DETAIL and start_n == 256:`
+# around prints of f-strings of block shapes): the branch it drops isn't compiled.
+@triton.jit
+def scaled(x_ptr, out_ptr, n, BLOCK: tl.constexpr, DEBUG: tl.constexpr):
+    pid = tl.program_id(0)
+    offs = pid * BLOCK + tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs, mask=offs < n)
+    if DEBUG and pid == 256:
+        print(f"x: {x.shape}\n", x)
+    if not DEBUG or pid >= 0:
+        x = x * 2.0
+    tl.store(out_ptr + offs, x, mask=offs < n)
+
+
+xs = torch.randn(45, device=DEVICE)
+doubled = torch.empty_like(xs)
+scaled[(2,)](xs, doubled, 45, BLOCK=32, DEBUG=False)
+report("a constexpr deciding `and` / `or` with a run-time scalar", torch.allclose(doubled, xs * 2))
+
