@@ -1,11 +1,12 @@
 // ROCm/aiter's Triton kernels (test/python/aiter-idioms.py and aiter-long-compiles.py with test/python/aiter_kit/), on
 // the GPU and with --cpu: RMSNorm forward and backward, SiLU-and-mul, softmax, per-tensor / per-token int8 and fp8
 // quantization, the a16w16 GEMM (bias, split-K) and the a8w8 GEMM. With --cpu only: the fused and blocked norms,
-// LayerNorm, top-k, MoE align / routing, RoPE, paged attention decode and the MHA forward. topk.py stopped at
+// LayerNorm, top-k, MoE align / routing, RoPE, paged attention decode and the MHA forward and backward. topk.py stopped at
 // `core.static_range` (`from triton.language import core`) and at its -FLT_MAX FILL_VALUE constexpr (KL2011); the GEMMs
 // at their import (aiter's torch_compile_guard needs torch.library.infer_schema), then at a bias accumulator broadcast
 // to the tile under a run-time if (KL2007); the MHA forward loaded past the end (a helper's MASK_STEPS choosing None
-// wasn't specialized, so its None was taken whatever the launch). aiter-reduced.py holds each idiom reduced.
+// wasn't specialized, so its None was taken whatever the launch); the MHA backward compiled prints under
+// `if DEBUG and start_n == 256:` (a constexpr `and` not short-circuited, KL1043). aiter-reduced.py holds each idiom reduced.
 
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
@@ -46,7 +47,7 @@ test("ROCm/aiter's kernels as published: RMSNorm (and its backward), SiLU-and-mu
   });
 });
 
-test("ROCm/aiter's fused and blocked norms, LayerNorm, top-k, MoE align and routing, RoPE, paged attention decode and the MHA forward as published; the routing kernel's unmasked store, an activation passed as a @triton.jit function and lean attention's missing get_num_sms named; with --cpu (lavapipe takes 10 s to over a minute to compile each the first time)", async () => {
+test("ROCm/aiter's fused and blocked norms, LayerNorm, top-k (one and two stages), MoE align and routing, RoPE, paged attention decode and the MHA forward and backward as published; the routing kernel's unmasked store, an activation passed as a @triton.jit function and lean attention's missing get_num_sms named; with --cpu (lavapipe takes 10 s to over a minute to compile each the first time)", async () => {
   const { report, outcome } = await run(longCompiles, { cpu: true, bench: "off" });
   assert.equal(outcome, "ok", report.traceback);
   // The one error: gemm_a16w16's activation, a @triton.jit function given to a constexpr and called in the kernel.
@@ -70,6 +71,7 @@ test("ROCm/aiter's fused and blocked norms, LayerNorm, top-k, MoE align and rout
         "rms_norm \\(17000 columns, blocked, backward\\): match",
         "rmsnorm2d_fwd_with_dynamicquant \\(17000 columns, blocked\\): match",
         "topk: match",
+        "topk \\(rows of 2000: two stages\\): match",
         "moe_align_block_size_triton: match",
         "routing_sigmoid_top1 \\(fused shared expert, 48 tokens\\): match",
         "routing_sigmoid_top1 \\(fused shared expert, 37 tokens\\): KL3101: _routing_sigmoid_top1_kernel: program \\(2,0,0\\), lane 10 stores topk_ids_ptr\\[74\\] but topk_ids_ptr has 74 elements.*",
@@ -81,18 +83,19 @@ test("ROCm/aiter's fused and blocked norms, LayerNorm, top-k, MoE align and rout
         "paged_attention_decode \\(8 heads on 2\\): match",
         "flash_attn_func \\(head dim 32\\): match",
         "flash_attn_func \\(head dim 40, causal\\): match",
+        "flash_attn_func \\(backward, causal, 4 heads on 2\\): match",
         "persistent_lean_attention: AttributeError: module 'aiter_kit.ops.triton.utils._triton.arch_info' has no attribute 'get_num_sms'",
       ].join("\n") + "\n",
     ),
   );
 });
 
-test("aiter's idioms reduced: core.static_range, a -FLT_MAX float constexpr, torch.library.infer_schema, a helper's constexpr choosing None given by the kernel, another shape in a name's first run-time branch; on the GPU and with --cpu", async () => {
+test("aiter's idioms reduced: core.static_range, a -FLT_MAX float constexpr, torch.library.infer_schema, a helper's constexpr choosing None given by the kernel, another shape in a name's first run-time branch, a constexpr short-circuiting `and`; on the GPU and with --cpu", async () => {
   await onGpuAndCpu(reduced, (report) => {
     assert.deepEqual(report.diagnostics.filter((d) => d.severity === "error"), [], JSON.stringify(report.diagnostics));
     assert.match(
       report.stdout,
-      /core\.static_range and a constexpr of -FLT_MAX: match\ntorch\.library\.infer_schema and an op defined with it: match\na helper's constexpr choosing None, given by the kernel: match\na name given another shape in its first run-time branch: match\n/,
+      /core\.static_range and a constexpr of -FLT_MAX: match\ntorch\.library\.infer_schema and an op defined with it: match\na helper's constexpr choosing None, given by the kernel: match\na name given another shape in its first run-time branch: match\na constexpr deciding `and` \/ `or` with a run-time scalar: match\n/,
     );
   });
 });
