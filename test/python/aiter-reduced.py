@@ -1,4 +1,4 @@
-"""ROCm/aiter's idioms that Kernel Lab missed, reduced to kernels of ours (each failed before its fix, bench/notes-aiter.md):
+"""ROCm/aiter's idioms that Kernel Lab missed, reduced to kernels of ours (each failed before its fix, bench/NOTES.md §104):
 `from triton.language import core` and `core.static_range` in a kernel (topk.py); a float constexpr past the i32 range,
 torch.finfo(torch.float32).min, as a load's `other` (topk.py's FILL_VALUE); torch.library.infer_schema with a Library's
 define / impl / _register_fake and the op called through torch.ops (aiter's torch_compile_guard); a helper's constexpr
