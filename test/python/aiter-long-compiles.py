@@ -25,27 +25,10 @@ from aiter_kit.ops.triton.topk import topk
 from aiter_kit.ops.triton.utils._triton import arch_info
 from aiter_kit.ops.triton.utils.gemm_config_utils import compute_splitk_params
 
+from aiter_refs import EPS, close, quant_ref, report, rms_ref
+
 DEVICE = triton.runtime.driver.active.get_active_torch_device()
 torch.manual_seed(0)
-EPS = 1e-6
-
-
-def report(name, ok, detail=""):
-    print(name + ":", "match" if ok else f"differ {detail}")
-
-
-def close(got, want, atol=1e-5, rtol=1e-5):
-    return bool(torch.allclose(got.float(), want.float(), atol=atol, rtol=rtol))
-
-
-def rms_ref(x, w):
-    return x * torch.rsqrt((x * x).mean(-1, keepdim=True) + EPS) * w
-
-
-def quant_ref(y, dtype, qmax):
-    """Per-row scale max|y| / qmax; y times the scale's reciprocal (as aiter's kernels multiply), cast (int8 truncates)."""
-    scale = y.abs().amax(-1, keepdim=True) / qmax
-    return (y * (1.0 / scale)).to(dtype), scale[:, 0]
 
 
 class GfxConfigs:
