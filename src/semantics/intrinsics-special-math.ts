@@ -12,7 +12,7 @@ import { broadcastShapes, isFloat, isInt, promote } from "./rules";
 import { operandOf } from "./values";
 
 /** The operands' promoted dtype and broadcast shape, with each converted to them; undefined after an error. */
-function promoteAll(ctx: IntrinsicContext, values: Value[], span: Span, what: string, dtypeOf: (d: NumDtype) => NumDtype): { dtype: NumDtype; operands: Value[] } | undefined {
+export function promoteAll(ctx: IntrinsicContext, values: Value[], span: Span, what: string, dtypeOf: (d: NumDtype) => NumDtype): { dtype: NumDtype; operands: Value[] } | undefined {
   const dtype = dtypeOf(values.map(operandOf).reduce((acc, op) => ({ dtype: promote(acc, op), weak: acc.weak && op.weak, integral: acc.integral && op.integral })).dtype as NumDtype);
   let shape: Shape = [];
   for (const v of values) {

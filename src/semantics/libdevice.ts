@@ -4,15 +4,16 @@
 // codegen/gamma-erfc.ts; popc, clz, ffs on 32-bit integers); the rest are built here from other ops,
 // as Triton's libdevice computes them: tan = sin / cos, the float predicates from the bits.
 
-import type { Dtype, LibdeviceFn, NumDtype, Shape, Value } from "../ir/ir";
+import type { LibdeviceFn, Value } from "../ir/ir";
 import { typeToString } from "../ir/ir";
 import type { Span } from "../diagnostics/diagnostic";
 import { Codes } from "../diagnostics/codes";
 import { data } from "./builder";
 import { all, COERCIONS, requireData, type Intrinsic, type IntrinsicContext } from "./intrinsic-args";
 import type { Args } from "./keywords";
-import { broadcastShapes, isFloat, isInt, promote } from "./rules";
-import { dtypeOf, operandOf } from "./values";
+import { promoteAll } from "./intrinsics-special-math";
+import { broadcastShapes, isFloat, isInt } from "./rules";
+import { dtypeOf } from "./values";
 
 /** `libdevice.name` as the message names it. */
 const written = (name: string) => `libdevice.${name}`;
@@ -31,19 +32,7 @@ function arity(ctx: IntrinsicContext, args: Args, span: Span, name: string, para
  */
 function floats(ctx: IntrinsicContext, values: Value[], span: Span, name: string): Value[] | undefined {
   if (!values.every((v) => requireData(ctx, v, written(name)))) return undefined;
-  const promoted = values.map(operandOf).reduce((acc, op) => ({ dtype: promote(acc, op), weak: acc.weak && op.weak, integral: acc.integral && op.integral })).dtype as NumDtype;
-  const dtype: Dtype = isFloat(promoted) ? promoted : "f32";
-  let shape: Shape = [];
-  for (const v of values) {
-    const s = broadcastShapes(shape, v.type.shape);
-    if (!s) {
-      ctx.values.commonShape(values[0], v, span, written(name));
-      return undefined;
-    }
-    shape = s;
-  }
-  const out = values.map((v) => ctx.values.coerce(v, dtype, shape, v.span));
-  return out.every((v) => v) ? (out as Value[]) : undefined;
+  return promoteAll(ctx, values, span, written(name), (d) => (isFloat(d) ? d : "f32"))?.operands;
 }
 
 /** A libdevice function of `n` float operands, computed by `build` from them (all of one float dtype and shape). */
@@ -91,16 +80,10 @@ const math = (ctx: IntrinsicContext, fn: "sin" | "cos" | "exp" | "floor" | "ceil
 
 const constant = (ctx: IntrinsicContext, x: Value, n: number, span: Span): Value => ctx.b.constant(n, dtypeOf(x), span);
 
-/** A float's bits as an i32 (an f16's or bf16's through f32: WGSL has no 16-bit integer). */
-function bits(ctx: IntrinsicContext, x: Value, span: Span): Value {
-  const wide = dtypeOf(x) === "f32" ? x : ctx.values.cast(x, "f32", span);
-  return ctx.b.emit({ op: "bitcast", value: wide }, data("i32", x.type.shape), span);
-}
-
-/** The float predicates on the bits' magnitude (sign cleared): NaN above 0x7f800000, ∞ at it, finite below. */
+/** The float predicates on the bits' magnitude (values.ts magnitudeBits): NaN above 0x7f800000, ∞ at it, finite below. */
 function classify(compare: "gt" | "eq" | "lt"): (ctx: IntrinsicContext, xs: Value[], span: Span) => Value | undefined {
   return (ctx, [x], span) => {
-    const magnitude = ctx.values.binary("and", bits(ctx, x, span), ctx.b.constant(0x7fffffff, "i32", span), span);
+    const magnitude = ctx.values.magnitudeBits(x, span);
     return magnitude && ctx.values.binary(compare, magnitude, ctx.b.constant(0x7f800000, "i32", span), span);
   };
 }
@@ -115,7 +98,7 @@ function where(ctx: IntrinsicContext, cond: Value | undefined, a: Value | undefi
 
 /** Is the sign bit set (for ±0 and NaN too)? */
 function negativeBit(ctx: IntrinsicContext, x: Value, span: Span): Value | undefined {
-  return ctx.values.binary("lt", bits(ctx, x, span), ctx.b.constant(0, "i32", span), span);
+  return ctx.values.binary("lt", ctx.values.floatBits(x, span), ctx.b.constant(0, "i32", span), span);
 }
 
 const BITS = ["bitcast", "binary:and", "binary:gt", "binary:eq", "binary:lt"];
@@ -170,7 +153,7 @@ function exp10(ctx: IntrinsicContext, [x0]: Value[], span: Span): Value | undefi
   const LH = 3401 / 1024;
   const LL = Math.LN10 / Math.LN2 - LH;
   const c = (n: number) => ctx.b.constant(n, "f32", span);
-  const hiBits = ctx.values.binary("and", bits(ctx, x, span), ctx.b.constant(-4096, "i32", span), span);
+  const hiBits = ctx.values.binary("and", ctx.values.floatBits(x, span), ctx.b.constant(-4096, "i32", span), span);
   const xh = hiBits && ctx.b.emit({ op: "bitcast", value: hiBits }, x.type, span);
   const xl = xh && ctx.values.binary("sub", x, xh, span);
   const big = xh && ctx.values.binary("mul", xh, c(LH), span);
@@ -193,7 +176,7 @@ function nextafter(ctx: IntrinsicContext, [x, y]: Value[], span: Span): Value | 
     return undefined;
   }
   const i32 = (n: number) => ctx.b.constant(n, "i32", span);
-  const bx = bits(ctx, x, span);
+  const bx = ctx.values.floatBits(x, span);
   // Away from 0 (the bits up) where y is beyond x on x's side of 0.
   const towards = ctx.values.binary("lt", x, y, span);
   const positive = ctx.values.binary("gt", x, constant(ctx, x, 0, span), span);
@@ -243,7 +226,7 @@ export const LIBDEVICE_FUNCTIONS: Readonly<Record<string, Intrinsic>> = (() => {
       return where(ctx, negativeBit(ctx, y, span), ctx.values.unary("neg", a, span), a, span);
     }),
     nextafter: floatFunction("nextafter", ["x", "y"], [...BITS, "binary:add", "binary:sub", "binary:lor", "where"], nextafter),
-    float_as_int: floatFunction("float_as_int", ["x"], ["bitcast"], (ctx, [x], span) => bits(ctx, x, span)),
+    float_as_int: floatFunction("float_as_int", ["x"], ["bitcast"], (ctx, [x], span) => ctx.values.floatBits(x, span)),
     int_as_float: {
       params: ["x"],
       produces: ["bitcast", ...COERCIONS],

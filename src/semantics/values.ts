@@ -247,10 +247,19 @@ export class ValueFactory {
     if (v.type.kind !== "data" || v.type.dtype === "bool") return v;
     const dtype = v.type.dtype;
     if (!isFloat(dtype) || isConst(v)) return this.binary("ne", v, this.constant(0, dtype, span), span);
-    const wide = this.cast(v, "f32", span);
-    const bits = this.b.emit({ op: "bitcast", value: wide }, data("i32", v.type.shape), span);
-    const magnitude = this.binary("and", bits, this.constant(0x7fffffff, "i32", span), span);
+    const magnitude = this.magnitudeBits(v, span);
     return magnitude && this.binary("ne", magnitude, this.constant(0, "i32", span), span);
+  }
+
+  /** A float's bits as an i32 (an f16's or bf16's widened to f32 first: WGSL has no 16-bit integer to read them as). */
+  floatBits(v: Value, span: Span): Value {
+    const wide = this.cast(v, "f32", span);
+    return this.b.emit({ op: "bitcast", value: wide }, data("i32", v.type.shape), span);
+  }
+
+  /** A float's bits with the sign cleared: 0 for ±0, 0x7f800000 for ±∞, above it for NaN (libdevice's predicates, nonzero). */
+  magnitudeBits(v: Value, span: Span): Value | undefined {
+    return this.binary("and", this.floatBits(v, span), this.constant(0x7fffffff, "i32", span), span);
   }
 
   /** `a && b` / `a || b` of scalar bools where a constant side decides it: that constant, or the other side. */
